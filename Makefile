@@ -1,0 +1,53 @@
+# HotPlex — build, run and test.
+#
+#   make run    build and start HotPlex with embedded defaults (works offline)
+#   make test   install what the tests need, then vet and test everything with -race
+#   make bench  benchmarks that print ratios measured in the same run
+
+SHELL := /bin/bash
+GO ?= go
+CLAUDE_VERSION := 2.1.332
+TOOLS := $(CURDIR)/.tools
+NPM_DIR := $(TOOLS)/npm
+CLAUDE := $(NPM_DIR)/node_modules/.bin/claude
+CLAUDE_STAMP := $(NPM_DIR)/.claude-$(CLAUDE_VERSION)
+BIN := $(CURDIR)/bin/hotplex
+
+.PHONY: all build run test vet fmt-check unit e2e bench tools clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/hotplex
+
+# The real Claude Code CLI, from the npm registry, into a project-local
+# folder: the native binary arrives with the optional platform package.
+tools: $(CLAUDE_STAMP)
+
+$(CLAUDE_STAMP):
+	@mkdir -p $(NPM_DIR)
+	@test -f $(NPM_DIR)/package.json || echo '{"name":"hotplex-tools","private":true}' > $(NPM_DIR)/package.json
+	cd $(NPM_DIR) && npm install --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+		@anthropic-ai/claude-code@$(CLAUDE_VERSION)
+	@$(CLAUDE) --version
+	@touch $@
+
+# make run: the terminal chat on one hot Claude Code session. Without
+# Anthropic credentials it talks to HotPlex's built-in offline model.
+run: build tools
+	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(BIN) chat --workdir "$(CURDIR)/.tools/workspace"
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+test: tools fmt-check vet
+	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -race -count=1 -timeout 12m ./...
+
+bench: tools
+	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 20m ./bench/
+
+clean:
+	rm -rf $(CURDIR)/bin $(TOOLS)

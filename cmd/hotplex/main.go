@@ -1,0 +1,48 @@
+// Command hotplex runs AI coding-agent CLIs as hot sessions: `exec` runs
+// prompts as turns of one session, `chat` is an interactive conversation,
+// `doctor` checks which agent CLIs are installed.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := newRootCmd(os.Stdin, os.Stdout, os.Stderr).ExecuteContext(ctx); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError carries an exit status out of a command whose error was
+// already reported.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "hotplex",
+		Short:         "A control plane for AI coding-agent CLIs: hot sessions, one event stream, safety",
+		SilenceUsage:  true,
+		SilenceErrors: false,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newExecCmd(), newChatCmd(), newDoctorCmd(), newFakeModelCmd())
+	return root
+}

@@ -1,0 +1,317 @@
+// Package engine keeps one hot agent CLI process per conversation and runs
+// turns on it: the session pool, turn orchestration, permission policy,
+// idle reaping and deterministic session IDs. It knows agent CLIs only
+// through provider.Provider.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/claude"
+)
+
+// Callback receives a turn's events in order: the event type and an
+// *event.EventWithMeta. A non-nil error interrupts the turn, and Execute
+// returns it.
+type Callback func(eventType string, data any) error
+
+// Engine runs turns on hot sessions. Create it with NewEngine and end it
+// with Close.
+type Engine struct {
+	opts     EngineOptions
+	log      *slog.Logger
+	provider provider.Provider
+	pool     *SessionPool
+	cgroup   string
+
+	closeOnce sync.Once
+}
+
+// NewEngine returns an engine with its session pool and idle reaper
+// running.
+func NewEngine(opts EngineOptions) (*Engine, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	p := opts.Provider
+	if p == nil {
+		p = claude.New(claude.Options{})
+	}
+	if opts.WorkDirRoot != "" {
+		if _, err := resolveWorkDir(opts.WorkDirRoot, ""); err != nil {
+			return nil, err
+		}
+	}
+	e := &Engine{opts: opts, log: log, provider: p}
+	if !opts.DisableProcessIsolation {
+		// Descendants that leave the process group (setsid, nohup,
+		// daemons) re-parent to us instead of PID 1, so they can be found
+		// and reaped when their session ends.
+		if err := proc.EnableSubreaper(); err != nil {
+			log.Warn("cannot become a child subreaper; escaped descendants are found by /proc scan only", "err", err)
+		}
+		e.cgroup = proc.DefaultCgroupRoot()
+	}
+	e.pool = newSessionPool(&e.opts, p, log, e.cgroup)
+	return e, nil
+}
+
+// Pool returns the engine's session pool.
+func (e *Engine) Pool() *SessionPool { return e.pool }
+
+// Provider returns the provider the engine starts sessions with.
+func (e *Engine) Provider() provider.Provider { return e.provider }
+
+// GetSession returns a snapshot of a session.
+func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
+
+// TerminateSession ends a session's process tree and removes it.
+func (e *Engine) TerminateSession(id string) error { return e.pool.TerminateSession(id) }
+
+// ListActiveSessions returns snapshots of all sessions.
+func (e *Engine) ListActiveSessions() []*Session { return e.pool.ListActiveSessions() }
+
+// GetSessionStats returns a session's cumulative statistics.
+func (e *Engine) GetSessionStats(id string) (event.SessionStatsData, error) {
+	s, ok := e.pool.GetSession(id)
+	if !ok {
+		return event.SessionStatsData{}, fmt.Errorf("%w: %s", ErrSessionNotFound, id)
+	}
+	return s.Stats(), nil
+}
+
+// Close ends every session and the reaper. It is safe to call twice.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(func() {
+		e.pool.Shutdown()
+		if e.cgroup != "" {
+			if err := proc.RemoveCgroupRoot(e.cgroup); err != nil {
+				e.log.Debug("removing cgroup root", "dir", e.cgroup, "err", err)
+			}
+		}
+	})
+	return nil
+}
+
+// Execute runs prompt as one turn of the conversation cfg.SessionID,
+// starting (or resuming) its CLI when it has no live process, and reports
+// every event to cb. Turns of one session run one at a time: a second
+// Execute waits for the first (or fails with ErrSessionBusy when
+// FailFastWhenBusy is set). Cancelling ctx interrupts the turn.
+func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Callback) error {
+	if cfg == nil || cfg.SessionID == "" {
+		return fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return ErrEmptyPrompt
+	}
+	if cb == nil {
+		cb = func(string, any) error { return nil }
+	}
+	wd, err := resolveWorkDir(e.opts.WorkDirRoot, cfg.WorkDir)
+	if err != nil {
+		return err
+	}
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions})
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	if e.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, e.opts.Timeout, fmt.Errorf("%w after %s", ErrTurnTimeout, e.opts.Timeout))
+		defer cancel()
+	}
+	t := &turn{engine: e, s: s, cb: cb, start: time.Now()}
+	return t.run(ctx, cfg, prompt)
+}
+
+// turn is one Execute in progress.
+type turn struct {
+	engine *Engine
+	s      *session
+	cb     Callback
+	start  time.Time
+	// failed stops delivery after the callback returned an error.
+	failed bool
+}
+
+// emit stamps an event, folds it into the session's statistics and hands
+// it to the callback.
+func (t *turn) emit(ev *event.EventWithMeta) error {
+	if ev.Meta == nil {
+		ev.Meta = &event.EventMeta{}
+	}
+	ev.SessionID = t.s.id
+	ev.Seq = t.s.seq.Add(1)
+	ev.Time = time.Now()
+	ev.Meta.TotalDurationMs = ev.Time.Sub(t.start).Milliseconds()
+	st := t.s.stats
+	switch ev.EventType {
+	case event.TypeThinking:
+		st.AddDuration(event.PhaseThinking, time.Duration(ev.Meta.DurationMs)*time.Millisecond)
+	case event.TypeAnswer:
+		st.AddDuration(event.PhaseGeneration, time.Duration(ev.Meta.DurationMs)*time.Millisecond)
+	case event.TypeToolUse:
+		st.RecordToolUse(ev.Meta.ToolName, ev.Input)
+	case event.TypeToolResult:
+		st.AddDuration(event.PhaseTool, time.Duration(ev.Meta.DurationMs)*time.Millisecond)
+	}
+	if t.failed {
+		return nil
+	}
+	if err := t.cb(ev.EventType, ev); err != nil {
+		t.failed = true
+		return fmt.Errorf("callback refused %s event: %w", ev.EventType, err)
+	}
+	return nil
+}
+
+func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
+	e, s := t.engine, t.s
+	cold, err := e.pool.ensureProcess(ctx, s)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	fallback := ""
+	if cold {
+		fallback = p.Info().Fallback
+	}
+	start := e.pool.startEvent(s, cold, fallback)
+	start.SessionStart.StartupMs = time.Since(t.start).Milliseconds()
+	if err := t.emit(start); err != nil {
+		return err
+	}
+	if cfg.TaskSystemPrompt != "" {
+		prompt = cfg.TaskSystemPrompt + "\n\n" + prompt
+	}
+
+	s.setStatus(StatusBusy)
+	tr, turnErr := p.Turn(ctx, prompt, t.ask, t.emit)
+	wall := time.Since(t.start)
+
+	if errors.Is(turnErr, provider.ErrSessionDead) {
+		// Clean up whatever the dead process left; the next turn resumes.
+		if err := e.pool.stopProcess(s); err != nil {
+			e.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
+		}
+	} else {
+		s.setStatus(StatusReady)
+	}
+	if turnErr == nil && tr != nil && tr.IsError && !tr.Interrupted {
+		turnErr = fmt.Errorf("%w: %s: %s", ErrTurnFailed, tr.Subtype, tr.Result)
+	}
+	errMsg := ""
+	if turnErr != nil {
+		errMsg = turnErr.Error()
+		t.emitQuiet(event.NewEventWithMeta(event.TypeError, errMsg, &event.EventMeta{Status: "error", ErrorMsg: errMsg}))
+	}
+	s.stats.RecordTurn(tr, wall, errMsg)
+	stats := s.stats.Snapshot()
+	statsEv := event.NewEventWithMeta(event.TypeSessionStats, "", &event.EventMeta{DurationMs: wall.Milliseconds()})
+	statsEv.Stats = &stats
+	t.emitQuiet(statsEv)
+	t.emitQuiet(resultEvent(tr, &stats, wall, errMsg))
+	return turnErr
+}
+
+// emitQuiet delivers the closing events, which go out even after the
+// caller cancelled, so every turn ends with session_stats and result.
+func (t *turn) emitQuiet(ev *event.EventWithMeta) {
+	if err := t.emit(ev); err != nil {
+		t.engine.log.Debug("callback refused closing event", "type", ev.EventType, "err", err)
+	}
+}
+
+func resultEvent(tr *event.TurnResult, stats *event.SessionStatsData, wall time.Duration, errMsg string) *event.EventWithMeta {
+	meta := &event.EventMeta{DurationMs: wall.Milliseconds(), Status: "success"}
+	text := ""
+	if tr != nil {
+		text = tr.Result
+		meta.InputTokens, meta.OutputTokens = tr.InputTokens, tr.OutputTokens
+		meta.CacheReadTokens, meta.CacheWriteTokens = tr.CacheRead, tr.CacheWrite
+		if tr.IsError {
+			meta.Status = "error"
+		}
+	} else {
+		tr = &event.TurnResult{Subtype: "error", IsError: true}
+	}
+	if errMsg != "" {
+		meta.Status, meta.ErrorMsg = "error", errMsg
+		tr.IsError = true
+	}
+	ev := event.NewEventWithMeta(event.TypeResult, text, meta)
+	ev.Turn = tr
+	ev.Stats = stats
+	return ev
+}
+
+// ask answers the CLI's tool requests: the permission handler first (the
+// firewall), then the policy of AllowedTools and DisallowedTools. Requests
+// the CLI needs an answer to are reported as permission_request events.
+func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolDecision {
+	perm := &event.Permission{RequestID: req.RequestID, ToolName: req.ToolName, ToolUseID: req.ToolUseID}
+	if req.Kind == provider.CanUseTool {
+		ev := event.NewEventWithMeta(event.TypePermissionRequest, req.ToolName, &event.EventMeta{
+			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "running",
+		})
+		ev.Input, ev.Permission = req.Input, perm
+		if err := t.emit(ev); err != nil {
+			return provider.ToolDecision{Behavior: provider.Deny, Message: "The session's client stopped listening."}
+		}
+	}
+	d := t.engine.decide(ctx, t.s, req)
+	if req.Kind == provider.CanUseTool || d.Behavior == provider.Deny {
+		decided := *perm
+		decided.Decision, decided.Reason = d.Behavior, d.Message
+		ev := event.NewEventWithMeta(event.TypePermissionDecision, d.Behavior, &event.EventMeta{
+			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "success",
+		})
+		ev.Permission = &decided
+		_ = t.emit(ev)
+	}
+	return d
+}
+
+func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest) provider.ToolDecision {
+	if h := e.opts.PermissionHandler; h != nil {
+		if d := h(ctx, PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req}); d.Behavior != "" {
+			return d
+		}
+	}
+	if slices.Contains(e.opts.DisallowedTools, req.ToolName) {
+		return provider.ToolDecision{Behavior: provider.Deny, Message: fmt.Sprintf("The tool %s is disallowed in this session.", req.ToolName)}
+	}
+	if len(e.opts.AllowedTools) > 0 && !toolAllowed(e.opts.AllowedTools, req.ToolName) {
+		return provider.ToolDecision{Behavior: provider.Deny, Message: fmt.Sprintf("The tool %s is not among the tools allowed in this session.", req.ToolName)}
+	}
+	if req.Kind == provider.CanUseTool {
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	return provider.ToolDecision{} // PreToolUse: let the CLI's own rules decide
+}
+
+// toolAllowed reports whether an allow list names tool, either bare
+// ("Bash") or as a CLI rule for it ("Bash(git:*)", whose details the CLI
+// enforces itself). Rules in the disallow list are likewise the CLI's to
+// apply; only a bare name there denies the whole tool.
+func toolAllowed(list []string, tool string) bool {
+	return slices.ContainsFunc(list, func(entry string) bool {
+		entry = strings.TrimSpace(entry)
+		return entry == tool || strings.HasPrefix(entry, tool+"(")
+	})
+}

@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"errors"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// Errors returned by the engine; test for them with errors.Is.
+var (
+	// ErrSessionDead wraps a turn whose CLI process died; the next turn
+	// restarts and resumes it.
+	ErrSessionDead = provider.ErrSessionDead
+	// ErrStartFailed wraps a CLI that could not be started.
+	ErrStartFailed = provider.ErrStartFailed
+	// ErrSessionBusy is returned when FailFastWhenBusy is set and the
+	// session is running another turn.
+	ErrSessionBusy = errors.New("session is busy with another turn")
+	// ErrSessionNotFound is returned for an unknown session ID.
+	ErrSessionNotFound = errors.New("session not found")
+	// ErrEmptyPrompt is returned for a prompt with no text.
+	ErrEmptyPrompt = errors.New("prompt is empty")
+	// ErrInvalidConfig is returned for a missing config or session ID.
+	ErrInvalidConfig = errors.New("invalid session config")
+	// ErrInvalidWorkDir is returned for a work directory that does not
+	// exist, is not a directory, or escapes the configured root.
+	ErrInvalidWorkDir = errors.New("invalid work directory")
+	// ErrTurnTimeout is the cause of a turn that exceeded Timeout.
+	ErrTurnTimeout = errors.New("turn timed out")
+	// ErrTurnFailed wraps a turn the CLI ended with an error result.
+	ErrTurnFailed = errors.New("turn failed")
+	// ErrEngineClosed is returned after Close or Shutdown.
+	ErrEngineClosed = errors.New("engine is closed")
+)

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// EngineOptions configure an Engine. The zero value is usable: Claude Code
+// from PATH, no turn timeout, idle sessions reaped after 30 minutes.
+type EngineOptions struct {
+	Timeout     time.Duration // Maximum time to wait for a single execution turn to complete (0: no limit)
+	IdleTimeout time.Duration // Time after which an idle session is eligible for termination (0: 30m; <0: never)
+	Logger      *slog.Logger  // Optional logger instance; defaults to slog.Default()
+
+	// Namespace is used to generate isolated, deterministic UUID v5 Session IDs.
+	// This ensures that the same Conversation ID creates an isolated but persistent sandbox,
+	// preventing cross-application or cross-user session leaks. Empty means "hotplex".
+	Namespace string
+
+	// Foundational Security & Context (Engine-level boundaries)
+	PermissionMode             string   // Controls CLI permissions (e.g., "default", "acceptEdits", "bypass-permissions"). Empty leaves the CLI's default (strict).
+	DangerouslySkipPermissions bool     // Bypasses all permission checks. Equivalent to --dangerously-skip-permissions.
+	BaseSystemPrompt           string   // Foundational instructions injected at CLI startup for all sessions.
+	AllowedTools               []string // Explicit list of tools allowed (whitelist). If empty, all tools are allowed.
+	DisallowedTools            []string // Explicit list of tools forbidden (blacklist).
+
+	// AdminToken is the secret required to toggle security bypass mode.
+	// If empty, bypass will be disabled for security.
+	AdminToken string
+
+	// Provider is the AI CLI provider (e.g., Claude Code, OpenCode).
+	// If nil, defaults to the Claude Code provider running `claude` from PATH.
+	Provider provider.Provider
+
+	// WorkDirRoot, when set, confines every session's work directory under
+	// it: relative work directories are taken from it, missing ones are
+	// created, and nothing may escape it through ".." or symbolic links.
+	WorkDirRoot string
+
+	// Env is the agent CLI's environment; nil passes HotPlex's own through.
+	Env []string
+
+	// Model asks the CLI for a model; empty keeps the CLI's default.
+	Model string
+
+	// PermissionHandler, when set, is asked about every tool use before the
+	// default policy. Returning an empty Behavior defers to the policy. The
+	// danger firewall plugs in here.
+	PermissionHandler PermissionHandler
+
+	// FailFastWhenBusy makes Execute on a session that is running a turn
+	// return ErrSessionBusy at once instead of waiting its turn.
+	FailFastWhenBusy bool
+
+	// StartTimeout bounds a cold start until the CLI is ready (default 60s).
+	StartTimeout time.Duration
+
+	// DisableProcessIsolation turns off the per-session cgroup and the
+	// child-subreaper role the engine takes on Linux to catch descendants
+	// that leave their process group. Process groups are still used.
+	DisableProcessIsolation bool
+}
+
+// PermissionRequest is a tool request with the session it comes from.
+type PermissionRequest struct {
+	SessionID string
+	WorkDir   string
+	provider.ToolRequest
+}
+
+// PermissionHandler decides tool requests for the engine.
+type PermissionHandler func(ctx context.Context, req PermissionRequest) provider.ToolDecision
+
+// SessionConfig is what a session is created with.
+type SessionConfig struct {
+	WorkDir          string // Absolute path to the isolated sandbox directory
+	TaskInstructions string // Persistent instructions for the session
+}
+
+// Config addresses one turn: which conversation, where, and what extra
+// instructions it carries.
+type Config struct {
+	WorkDir   string // Absolute path to the isolated sandbox directory where CLI operations occur
+	SessionID string // Unique identifier used to route the request to a persistent process in the pool
+
+	// TaskInstructions persist for the session: they join the CLI's system
+	// prompt when its process starts (a change takes effect at the next start).
+	TaskInstructions string
+	// TaskSystemPrompt is prepended to the user prompt of this turn only.
+	TaskSystemPrompt string
+}
+
+func (o *EngineOptions) idleTimeout() time.Duration {
+	if o.IdleTimeout == 0 {
+		return 30 * time.Minute
+	}
+	return o.IdleTimeout
+}
+
+func (o *EngineOptions) startTimeout() time.Duration {
+	if o.StartTimeout > 0 {
+		return o.StartTimeout
+	}
+	return 60 * time.Second
+}

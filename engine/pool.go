@@ -1,0 +1,354 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
+)
+
+// SessionManager is the pool's contract.
+type SessionManager interface {
+	// GetOrCreateSession retrieves an active session or performs a Cold Start if none exists.
+	// Returns the session, a boolean indicating if it was a Cold Start, and an error if any.
+	GetOrCreateSession(ctx context.Context, sessionID string, cfg SessionConfig, prompt string) (*Session, bool, error)
+	// GetSession performs a non-side-effect lookup of an active session.
+	GetSession(sessionID string) (*Session, bool)
+	// TerminateSession kills the OS process group and removes the session from the pool.
+	TerminateSession(sessionID string) error
+	// ListActiveSessions provides a snapshot of all tracked sessions.
+	ListActiveSessions() []*Session
+	// Shutdown performing a total cleanup of the pool and its background workers.
+	Shutdown()
+}
+
+var _ SessionManager = (*SessionPool)(nil)
+
+// SessionPool keeps one hot CLI process per conversation and reaps the
+// ones left idle.
+type SessionPool struct {
+	opts     *EngineOptions
+	provider provider.Provider
+	log      *slog.Logger
+	cgroup   string
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+
+	stopReaper chan struct{}
+	reaperDone chan struct{}
+}
+
+func newSessionPool(opts *EngineOptions, p provider.Provider, log *slog.Logger, cgroup string) *SessionPool {
+	sp := &SessionPool{
+		opts: opts, provider: p, log: log, cgroup: cgroup,
+		sessions:   map[string]*session{},
+		stopReaper: make(chan struct{}),
+		reaperDone: make(chan struct{}),
+	}
+	go sp.reap()
+	return sp
+}
+
+// lookup returns the session for id, creating its entry (without a
+// process) when it is new.
+func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.closed {
+		return nil, ErrEngineClosed
+	}
+	if s, ok := sp.sessions[id]; ok {
+		if cfg.WorkDir != "" && s.cfg.WorkDir != cfg.WorkDir {
+			return nil, fmt.Errorf("%w: session %q runs in %s, not %s", ErrInvalidWorkDir, id, s.cfg.WorkDir, cfg.WorkDir)
+		}
+		return s, nil
+	}
+	s := newSession(id, ProviderSessionID(sp.opts.Namespace, id), cfg, time.Now())
+	sp.sessions[id] = s
+	return s, nil
+}
+
+// acquire looks up (or creates) the session and takes its turn slot.
+// Sessions removed while the caller waited are looked up again.
+func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig) (*session, error) {
+	for {
+		s, err := sp.lookup(id, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if sp.opts.FailFastWhenBusy {
+			select {
+			case s.turn <- struct{}{}:
+			default:
+				return nil, fmt.Errorf("%w: %s", ErrSessionBusy, id)
+			}
+		} else {
+			select {
+			case s.turn <- struct{}{}:
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			}
+		}
+		s.mu.Lock()
+		removed := s.removed
+		s.mu.Unlock()
+		if !removed {
+			return s, nil
+		}
+		<-s.turn
+	}
+}
+
+func (s *session) release() { <-s.turn }
+
+// ensureProcess starts the session's CLI unless a live one is there. The
+// caller holds the turn slot. It reports whether a process was started.
+func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, error) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		if p.Alive() {
+			return false, nil
+		}
+		// It died while idle (killed, crashed, out of memory): clean up
+		// what it left and start again, resuming the conversation.
+		sp.log.Info("session process exited while idle; restarting", "session", s.id, "pid", p.Info().PID, "stderr", p.StderrTail())
+		if err := sp.stopProcess(s); err != nil {
+			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
+		}
+	}
+	s.setStatus(StatusStarting)
+	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
+		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
+	defer cancel()
+	p, err := sp.provider.Start(startCtx, provider.StartOptions{
+		SessionID:                  s.id,
+		ProviderSessionID:          s.providerSessionID,
+		Resume:                     s.stats.Snapshot().Turns > 0,
+		WorkDir:                    s.cfg.WorkDir,
+		Env:                        sp.opts.Env,
+		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.cfg.TaskInstructions),
+		Model:                      sp.opts.Model,
+		AllowedTools:               sp.opts.AllowedTools,
+		DisallowedTools:            sp.opts.DisallowedTools,
+		PermissionMode:             sp.opts.PermissionMode,
+		DangerouslySkipPermissions: sp.opts.DangerouslySkipPermissions,
+		CgroupRoot:                 sp.cgroup,
+		Logger:                     sp.log.With("session", s.id),
+	})
+	if err != nil {
+		s.setStatus(StatusDead)
+		if cause := context.Cause(startCtx); cause != nil && errors.Is(err, context.DeadlineExceeded) {
+			err = cause
+		}
+		return false, err
+	}
+	info := p.Info()
+	s.mu.Lock()
+	s.proc = p
+	s.resuming = info.Resumed
+	s.status = StatusReady
+	s.lastActive = time.Now()
+	s.mu.Unlock()
+	s.stats.SetModel(info.Model)
+	sp.log.Info("session started", "session", s.id, "pid", info.PID, "provider_session_id", info.ProviderSessionID, "resumed", info.Resumed, "fallback", info.Fallback)
+	return true, nil
+}
+
+func joinPrompts(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}
+
+// stopProcess ends the session's process tree, if any. The caller holds
+// the turn slot (or the pool is shutting down).
+func (sp *SessionPool) stopProcess(s *session) error {
+	s.mu.Lock()
+	p := s.proc
+	s.proc = nil
+	s.status = StatusDead
+	s.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := p.Close(ctx); err != nil {
+		return fmt.Errorf("end session %s (pid %d): %w", s.id, p.Info().PID, err)
+	}
+	return nil
+}
+
+// GetOrCreateSession returns the session for sessionID, cold-starting its
+// CLI when it has no live process; the boolean reports a cold start. The
+// prompt is not sent: it is the first turn's text, kept in the signature
+// for the firewall to vet before anything starts.
+func (sp *SessionPool) GetOrCreateSession(ctx context.Context, sessionID string, cfg SessionConfig, prompt string) (*Session, bool, error) {
+	if sessionID == "" {
+		return nil, false, fmt.Errorf("%w: empty session ID", ErrInvalidConfig)
+	}
+	wd, err := resolveWorkDir(sp.opts.WorkDirRoot, cfg.WorkDir)
+	if err != nil {
+		return nil, false, err
+	}
+	cfg.WorkDir = wd
+	s, err := sp.acquire(ctx, sessionID, cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	defer s.release()
+	cold, err := sp.ensureProcess(ctx, s)
+	if err != nil {
+		return nil, false, err
+	}
+	return s.snapshot(sp.provider.Name()), cold, nil
+}
+
+// GetSession returns a snapshot of the session, if the pool has it.
+func (sp *SessionPool) GetSession(sessionID string) (*Session, bool) {
+	sp.mu.Lock()
+	s, ok := sp.sessions[sessionID]
+	sp.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	return s.snapshot(sp.provider.Name()), true
+}
+
+// TerminateSession ends the session's process tree and forgets the
+// session. A running turn is interrupted by the termination. Its
+// conversation survives on disk: the same ID resumes it later.
+func (sp *SessionPool) TerminateSession(sessionID string) error {
+	sp.mu.Lock()
+	s, ok := sp.sessions[sessionID]
+	if ok {
+		delete(sp.sessions, sessionID)
+	}
+	sp.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
+	}
+	s.mu.Lock()
+	s.removed = true
+	s.mu.Unlock()
+	return sp.stopProcess(s)
+}
+
+// ListActiveSessions returns snapshots of every session in the pool.
+func (sp *SessionPool) ListActiveSessions() []*Session {
+	sp.mu.Lock()
+	all := make([]*session, 0, len(sp.sessions))
+	for _, s := range sp.sessions {
+		all = append(all, s)
+	}
+	sp.mu.Unlock()
+	out := make([]*Session, 0, len(all))
+	for _, s := range all {
+		out = append(out, s.snapshot(sp.provider.Name()))
+	}
+	return out
+}
+
+// Shutdown stops the reaper and ends every session's process tree,
+// interrupting running turns. It waits until all are gone.
+func (sp *SessionPool) Shutdown() {
+	sp.mu.Lock()
+	if sp.closed {
+		sp.mu.Unlock()
+		return
+	}
+	sp.closed = true
+	all := sp.sessions
+	sp.sessions = map[string]*session{}
+	sp.mu.Unlock()
+
+	close(sp.stopReaper)
+	<-sp.reaperDone
+	var wg sync.WaitGroup
+	for _, s := range all {
+		s.mu.Lock()
+		s.removed = true
+		s.mu.Unlock()
+		wg.Go(func() {
+			if err := sp.stopProcess(s); err != nil {
+				sp.log.Warn("shutdown: ending session", "session", s.id, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// reap ends the processes of sessions idle longer than IdleTimeout. Busy
+// sessions hold their turn slot, so they are never touched.
+func (sp *SessionPool) reap() {
+	defer close(sp.reaperDone)
+	idle := sp.opts.idleTimeout()
+	if idle < 0 {
+		<-sp.stopReaper
+		return
+	}
+	interval := min(max(idle/4, 10*time.Millisecond), 30*time.Second)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-sp.stopReaper:
+			return
+		case now := <-t.C:
+			sp.reapOnce(now.Add(-idle))
+		}
+	}
+}
+
+func (sp *SessionPool) reapOnce(cutoff time.Time) {
+	sp.mu.Lock()
+	var idle []*session
+	for _, s := range sp.sessions {
+		if s.idleSince(cutoff) {
+			idle = append(idle, s)
+		}
+	}
+	sp.mu.Unlock()
+	for _, s := range idle {
+		select {
+		case s.turn <- struct{}{}:
+		default:
+			continue // a turn just began
+		}
+		if s.idleSince(cutoff) {
+			sp.log.Info("reaping idle session", "session", s.id)
+			if err := sp.stopProcess(s); err != nil {
+				sp.log.Warn("reaping idle session", "session", s.id, "err", err)
+			}
+		}
+		s.release()
+	}
+}
+
+// emitStart reports the process serving a turn.
+func (sp *SessionPool) startEvent(s *session, cold bool, fallback string) *event.EventWithMeta {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	info := p.Info()
+	ev := event.NewEventWithMeta(event.TypeSessionStart, s.id, &event.EventMeta{Status: "success"})
+	ev.SessionStart = &event.SessionStart{
+		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: sp.provider.Name(),
+		WorkDir: s.cfg.WorkDir, ColdStart: cold, Resumed: cold && info.Resumed, Fallback: fallback,
+	}
+	return ev
+}

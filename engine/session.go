@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
+)
+
+// SessionStatus is a session's runtime state.
+type SessionStatus string
+
+// Session states.
+const (
+	StatusStarting SessionStatus = "starting" // the CLI is starting
+	StatusReady    SessionStatus = "ready"    // a hot CLI waits for the next turn
+	StatusBusy     SessionStatus = "busy"     // a turn is running
+	StatusDead     SessionStatus = "dead"     // no process; the next turn starts (and resumes) one
+)
+
+// Session is a snapshot of one conversation in the pool, taken when it was
+// returned. Its methods read the live session.
+type Session struct {
+	ID                string        // Internal SDK identifier (provided by the user)
+	ProviderSessionID string        // The deterministic UUID (v5) passed to CLI for persistent DB storage
+	Config            SessionConfig // Snapshot of the configuration used to initialize the session
+	TaskInstructions  string        // Persistent instructions for the session
+
+	CreatedAt  time.Time     // When the session was created
+	LastActive time.Time     // When the session last started or finished a turn (used for idle reaping)
+	Status     SessionStatus // Runtime state: starting, ready, busy, or dead
+
+	IsResuming bool // True if the current process resumed an earlier conversation
+
+	// PID is the CLI process's ID (0 when no process runs).
+	PID int
+	// Provider names the provider serving the session.
+	Provider string
+
+	// CCSessionID is the former name of ProviderSessionID.
+	//
+	// Deprecated: use ProviderSessionID.
+	CCSessionID string
+
+	live *session
+}
+
+// Stats returns the session's cumulative statistics.
+func (s *Session) Stats() event.SessionStatsData { return s.live.stats.Snapshot() }
+
+// session is the live state behind Session.
+type session struct {
+	id                string
+	providerSessionID string
+	cfg               SessionConfig
+	created           time.Time
+	stats             *event.SessionStats
+	seq               atomic.Uint64
+
+	// turn is a one-slot semaphore: whoever holds it runs the session's
+	// turn, starts its process or ends it. A channel rather than a mutex so
+	// that waiting honours the caller's context.
+	turn chan struct{}
+
+	mu         sync.Mutex
+	status     SessionStatus
+	lastActive time.Time
+	proc       provider.Process
+	resuming   bool
+	removed    bool // taken out of the pool; holders of turn must look up again
+}
+
+func newSession(id, providerSessionID string, cfg SessionConfig, now time.Time) *session {
+	return &session{
+		id: id, providerSessionID: providerSessionID, cfg: cfg, created: now,
+		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1),
+		status: StatusDead, lastActive: now,
+	}
+}
+
+func (s *session) snapshot(providerName string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := &Session{
+		ID: s.id, ProviderSessionID: s.providerSessionID, CCSessionID: s.providerSessionID,
+		Config: s.cfg, TaskInstructions: s.cfg.TaskInstructions,
+		CreatedAt: s.created, LastActive: s.lastActive, Status: s.status,
+		IsResuming: s.resuming, Provider: providerName, live: s,
+	}
+	if s.proc != nil {
+		out.PID = s.proc.Info().PID
+	}
+	return out
+}
+
+func (s *session) setStatus(st SessionStatus) {
+	s.mu.Lock()
+	s.status = st
+	s.lastActive = time.Now()
+	s.mu.Unlock()
+}
+
+// idleSince reports whether the session has a process and has been idle
+// since before t.
+func (s *session) idleSince(t time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proc != nil && s.status == StatusReady && s.lastActive.Before(t)
+}
+
+// hotplexNamespace roots every provider session ID HotPlex derives.
+var hotplexNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://hotplex.dev/session"))
+
+// ProviderSessionID derives the CLI's conversation ID: UUIDv5 of the
+// engine's namespace and the conversation ID, separated by a NUL byte so
+// that ("ab","c") and ("a","bc") differ. Stable across restarts, distinct
+// across namespaces.
+func ProviderSessionID(namespace, conversationID string) string {
+	if namespace == "" {
+		namespace = "hotplex"
+	}
+	return uuid.NewSHA1(hotplexNamespace, []byte(namespace+"\x00"+conversationID)).String()
+}

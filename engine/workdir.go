@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// resolveWorkDir returns the absolute, symlink-free work directory for dir.
+// With a root, dir must stay inside it after cleaning and after resolving
+// symbolic links, and a missing directory is created; without one, dir
+// must already exist.
+func resolveWorkDir(root, dir string) (string, error) {
+	if root == "" {
+		if dir == "" {
+			return "", fmt.Errorf("%w: no work directory given", ErrInvalidWorkDir)
+		}
+		// The CLI files conversations under its real working directory,
+		// so symbolic links are resolved for resume to find them again.
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrInvalidWorkDir, err)
+		}
+		abs, err := filepath.Abs(real)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %w", ErrInvalidWorkDir, dir, err)
+		}
+		return existingDir(abs)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("%w: root %s: %w", ErrInvalidWorkDir, root, err)
+	}
+	realRoot, _ = filepath.Abs(realRoot)
+	target := dir
+	if target == "" {
+		target = realRoot
+	} else if !filepath.IsAbs(target) {
+		target = filepath.Join(realRoot, target)
+	} else if rel, err := filepath.Rel(root, target); err == nil && isInside(rel) {
+		// An absolute path written against the root as configured (which
+		// may itself be a symlink) is re-based onto the real root.
+		target = filepath.Join(realRoot, rel)
+	}
+	target = filepath.Clean(target)
+	if rel, err := filepath.Rel(realRoot, target); err != nil || !isInside(rel) {
+		return "", fmt.Errorf("%w: %s is outside the work directory root %s", ErrInvalidWorkDir, dir, root)
+	}
+	if _, err := os.Lstat(target); os.IsNotExist(err) {
+		if err := os.MkdirAll(target, 0o750); err != nil {
+			return "", fmt.Errorf("%w: create %s: %w", ErrInvalidWorkDir, target, err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(target)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %w", ErrInvalidWorkDir, dir, err)
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || !isInside(rel) {
+		return "", fmt.Errorf("%w: %s leads outside the work directory root %s through a symbolic link", ErrInvalidWorkDir, dir, root)
+	}
+	return existingDir(real)
+}
+
+func isInside(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func existingDir(p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrInvalidWorkDir, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%w: %s is not a directory", ErrInvalidWorkDir, p)
+	}
+	return p, nil
+}

@@ -1,0 +1,154 @@
+// Package event holds HotPlex's normalized event vocabulary: the event types
+// every provider's output is mapped to, the EventWithMeta payload callers
+// receive, and per-session statistics.
+package event
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event types, in the order a turn emits them.
+const (
+	// TypeSessionStart opens every turn: which process serves it, whether it
+	// was started for this turn (cold) and whether it resumed a conversation.
+	TypeSessionStart = "session_start"
+	// TypeThinking carries the model's visible reasoning.
+	TypeThinking = "thinking"
+	// TypeAnswer carries answer text (a whole block, or a delta when streaming).
+	TypeAnswer = "answer"
+	// TypeToolUse is the agent calling a tool; Input holds its arguments.
+	TypeToolUse = "tool_use"
+	// TypeToolResult is a tool's output; Meta.Status is "success" or "error".
+	TypeToolResult = "tool_result"
+	// TypePermissionRequest is the agent asking whether it may use a tool.
+	TypePermissionRequest = "permission_request"
+	// TypePermissionDecision reports how a permission request was answered.
+	TypePermissionDecision = "permission_decision"
+	// TypeDangerBlock reports a tool use or prompt stopped by the firewall.
+	TypeDangerBlock = "danger_block"
+	// TypeSystem carries the CLI's own status frames (init, notices).
+	TypeSystem = "system"
+	// TypeError reports a failure inside the turn.
+	TypeError = "error"
+	// TypeRaw passes through frames HotPlex does not understand.
+	TypeRaw = "raw"
+	// TypeSessionStats carries the session's cumulative statistics.
+	TypeSessionStats = "session_stats"
+	// TypeResult closes every turn.
+	TypeResult = "result"
+)
+
+// EventMeta is the metadata attached to every event.
+type EventMeta struct {
+	// Timing
+	DurationMs      int64 `json:"duration_ms"`       // Event duration in milliseconds
+	TotalDurationMs int64 `json:"total_duration_ms"` // Total elapsed time since the turn started
+
+	// Tool call info
+	ToolName string `json:"tool_name"` // Tool name (e.g., "Bash", "Write")
+	ToolID   string `json:"tool_id"`   // Unique tool call ID
+	Status   string `json:"status"`    // "running", "success", "error"
+	ErrorMsg string `json:"error_msg"` // Error message if status=error
+
+	// Token usage (when available)
+	InputTokens      int32 `json:"input_tokens"`       // Input tokens
+	OutputTokens     int32 `json:"output_tokens"`      // Output tokens
+	CacheWriteTokens int32 `json:"cache_write_tokens"` // Cache write tokens
+	CacheReadTokens  int32 `json:"cache_read_tokens"`  // Cache read tokens
+
+	// Summaries for UI
+	InputSummary  string `json:"input_summary"`  // Human-readable input summary
+	OutputSummary string `json:"output_summary"` // Truncated output preview
+
+	// File operations
+	FilePath  string `json:"file_path"`  // Affected file path
+	LineCount int32  `json:"line_count"` // Number of lines affected
+
+	// Progress (for long-running operations)
+	Progress    int32 `json:"progress"`     // Progress percentage (0-100)
+	TotalSteps  int32 `json:"total_steps"`  // Total number of steps (for multi-stage operations)
+	CurrentStep int32 `json:"current_step"` // Current step number
+}
+
+// EventWithMeta is the data of every callback: the event's type, its main
+// text, metadata, and typed details for the events that have them.
+type EventWithMeta struct {
+	EventType string     `json:"event_type"` // Event type (thinking, tool_use, tool_result, etc.)
+	EventData string     `json:"event_data"` // Event data content
+	Meta      *EventMeta `json:"meta"`       // Enhanced metadata (never nil when created via NewEventWithMeta)
+
+	// SessionID is the HotPlex session (conversation) the event belongs to.
+	SessionID string `json:"session_id,omitempty"`
+	// Seq increases by one with every event of a session, across turns.
+	Seq uint64 `json:"seq,omitempty"`
+	// Time is when HotPlex produced the event.
+	Time time.Time `json:"time"`
+
+	// *SessionStart is set on session_start events; its fields appear at
+	// the top level of the JSON object.
+	*SessionStart
+	// Input holds the tool arguments of tool_use and permission_request.
+	Input map[string]any `json:"input,omitempty"`
+	// Turn is set on result events.
+	Turn *TurnResult `json:"turn,omitempty"`
+	// Stats is set on session_stats and result events.
+	Stats *SessionStatsData `json:"stats,omitempty"`
+	// Permission is set on permission_request and permission_decision events.
+	Permission *Permission `json:"permission,omitempty"`
+	// Raw holds the original frame of raw and system events.
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+// SessionStart describes the process serving a turn.
+type SessionStart struct {
+	PID               int    `json:"pid"`
+	ProviderSessionID string `json:"provider_session_id"`
+	Provider          string `json:"provider"`
+	WorkDir           string `json:"work_dir"`
+	// ColdStart is true when a process was started for this turn.
+	ColdStart bool `json:"cold_start"`
+	// Resumed is true when that process resumed an earlier conversation.
+	Resumed bool `json:"resumed"`
+	// Fallback explains a resume that could not happen as planned (for
+	// example a missing transcript), and what was done instead.
+	Fallback string `json:"fallback,omitempty"`
+	// StartupMs is how long the start took until the CLI was ready.
+	StartupMs int64 `json:"startup_ms,omitempty"`
+}
+
+// TurnResult is what the CLI reports when a turn ends.
+type TurnResult struct {
+	Subtype      string  `json:"subtype"`
+	IsError      bool    `json:"is_error"`
+	Result       string  `json:"result"`
+	DurationMs   int64   `json:"duration_ms"`
+	APIMs        int64   `json:"duration_api_ms"`
+	NumTurns     int     `json:"num_turns"`
+	CostUSD      float64 `json:"total_cost_usd"`
+	Model        string  `json:"model,omitempty"`
+	InputTokens  int32   `json:"input_tokens"`
+	OutputTokens int32   `json:"output_tokens"`
+	CacheWrite   int32   `json:"cache_write_tokens"`
+	CacheRead    int32   `json:"cache_read_tokens"`
+	// Interrupted is true when the turn was ended by an interrupt.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Permission describes a tool permission request and, once decided, its answer.
+type Permission struct {
+	RequestID string `json:"request_id"`
+	ToolName  string `json:"tool_name"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// Decision is "allow" or "deny" on permission_decision events.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// NewEventWithMeta returns an event with non-nil Meta.
+func NewEventWithMeta(eventType, data string, meta *EventMeta) *EventWithMeta {
+	if meta == nil {
+		meta = &EventMeta{}
+	}
+	return &EventWithMeta{EventType: eventType, EventData: data, Meta: meta}
+}

@@ -1,0 +1,120 @@
+// Package hotplex is the SDK of HotPlex, a control plane for AI coding-agent
+// CLIs: it keeps one agent process per conversation hot, streams what the
+// agent does as one normalized event stream, and ends every process it
+// starts. This package only hands on the names of the packages that do the
+// work (engine, event, provider), so that both import styles work:
+//
+//	eng, err := hotplex.NewEngine(hotplex.EngineOptions{Namespace: "my-app"})
+//	if err != nil { ... }
+//	defer eng.Close()
+//	err = eng.Execute(ctx, &hotplex.Config{SessionID: "chat-42", WorkDir: dir}, "Fix the tests",
+//		func(eventType string, data any) error {
+//			ev := data.(*hotplex.EventWithMeta)
+//			fmt.Println(eventType, ev.EventData)
+//			return nil
+//		})
+package hotplex
+
+import (
+	"context"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider/claude"
+)
+
+// Engine types.
+type (
+	// Engine runs turns on hot sessions.
+	Engine = engine.Engine
+	// EngineOptions configure an Engine.
+	EngineOptions = engine.EngineOptions
+	// Config addresses one turn.
+	Config = engine.Config
+	// SessionConfig is what a session is created with.
+	SessionConfig = engine.SessionConfig
+	// Callback receives a turn's events.
+	Callback = engine.Callback
+	// SessionManager is the session pool's contract.
+	SessionManager = engine.SessionManager
+	// SessionPool keeps the hot sessions.
+	SessionPool = engine.SessionPool
+	// Session is a snapshot of one conversation.
+	Session = engine.Session
+	// SessionStatus is a session's runtime state.
+	SessionStatus = engine.SessionStatus
+	// PermissionHandler decides tool requests.
+	PermissionHandler = engine.PermissionHandler
+	// PermissionRequest is a tool request with its session.
+	PermissionRequest = engine.PermissionRequest
+)
+
+// Event types.
+type (
+	// EventMeta is the metadata of every event.
+	EventMeta = event.EventMeta
+	// EventWithMeta is the data of every callback.
+	EventWithMeta = event.EventWithMeta
+	// SessionStats accumulates a session's figures.
+	SessionStats = event.SessionStats
+	// SessionStatsData is the JSON form of SessionStats.
+	SessionStatsData = event.SessionStatsData
+	// TurnResult is what the CLI reports when a turn ends.
+	TurnResult = event.TurnResult
+)
+
+// Claude Code stream-json types.
+type (
+	// StreamMessage is one frame of Claude Code's stream-json output.
+	StreamMessage = claude.StreamMessage
+	// AssistantMessage is the message of an assistant or user frame.
+	AssistantMessage = claude.AssistantMessage
+	// ContentBlock is one block of a message.
+	ContentBlock = claude.ContentBlock
+	// UsageStats is token usage as the CLI reports it.
+	UsageStats = claude.UsageStats
+)
+
+// HotPlexClient is what an SDK user needs: run a turn, and release
+// everything at the end. *Engine implements it.
+type HotPlexClient interface {
+	// Execute runs a command or prompt within the HotPlex sandbox and streams events back via the Callback.
+	// It uses Hot-Multiplexing to reuse existing processes if a matching SessionID is provided in the Config.
+	Execute(ctx context.Context, cfg *Config, prompt string, callback Callback) error
+
+	// Close gracefully terminates all managed sessions in the pool and releases all OS-level resources.
+	// This includes sweeping process groups (PGID) to ensure no zombie processes remain.
+	Close() error
+}
+
+var _ HotPlexClient = (*Engine)(nil)
+
+// Session states.
+const (
+	StatusStarting = engine.StatusStarting
+	StatusReady    = engine.StatusReady
+	StatusBusy     = engine.StatusBusy
+	StatusDead     = engine.StatusDead
+)
+
+// Errors, for errors.Is.
+var (
+	ErrSessionDead     = engine.ErrSessionDead
+	ErrStartFailed     = engine.ErrStartFailed
+	ErrSessionBusy     = engine.ErrSessionBusy
+	ErrSessionNotFound = engine.ErrSessionNotFound
+	ErrEmptyPrompt     = engine.ErrEmptyPrompt
+	ErrInvalidConfig   = engine.ErrInvalidConfig
+	ErrInvalidWorkDir  = engine.ErrInvalidWorkDir
+	ErrTurnTimeout     = engine.ErrTurnTimeout
+	ErrTurnFailed      = engine.ErrTurnFailed
+	ErrEngineClosed    = engine.ErrEngineClosed
+)
+
+// NewEngine returns an engine; see engine.NewEngine.
+func NewEngine(opts EngineOptions) (*Engine, error) { return engine.NewEngine(opts) }
+
+// NewEventWithMeta returns an event with non-nil Meta.
+func NewEventWithMeta(eventType, data string, meta *EventMeta) *EventWithMeta {
+	return event.NewEventWithMeta(eventType, data, meta)
+}

@@ -1,0 +1,68 @@
+// Package jsonl reads newline-delimited frames with a bound on line size,
+// so that one oversized or endless line from a child process can neither
+// exhaust memory nor stop the frames after it.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrLineTooLong is wrapped by the error Next returns for a line longer
+// than the limit. The line is skipped; the next call reads the one after.
+var ErrLineTooLong = errors.New("line too long")
+
+// Reader reads lines of at most Max bytes.
+type Reader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+// NewReader reads from r, allowing lines of up to limit bytes (at least 64 KiB).
+func NewReader(r io.Reader, limit int) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max(limit, 64<<10)}
+}
+
+// Next returns the next non-empty line without its newline. The slice is
+// valid until the following call. At the end of input it returns io.EOF;
+// a final line without a newline is returned first.
+func (lr *Reader) Next() ([]byte, error) {
+	for {
+		line, err := lr.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line, nil
+		}
+	}
+}
+
+func (lr *Reader) readLine() ([]byte, error) {
+	lr.buf = lr.buf[:0]
+	skipped := 0
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if skipped == 0 && len(lr.buf)+len(chunk) <= lr.max {
+			lr.buf = append(lr.buf, chunk...)
+		} else {
+			// Count and drop the rest of the line instead of holding it.
+			skipped += len(lr.buf) + len(chunk)
+			lr.buf = lr.buf[:0]
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if skipped > 0 {
+			return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, skipped, lr.max)
+		}
+		if err != nil && len(lr.buf) == 0 {
+			return nil, err
+		}
+		return lr.buf, nil
+	}
+}

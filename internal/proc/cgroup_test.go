@@ -1,0 +1,66 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// cgroupSubdirs lists the child cgroups of dir.
+func cgroupSubdirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs
+}
+
+func TestDefaultCgroupRoot(t *testing.T) {
+	root := DefaultCgroupRoot()
+	if root == "" {
+		t.Skip("no writable cgroup v2 hierarchy")
+	}
+	if again := DefaultCgroupRoot(); again != root {
+		t.Errorf("DefaultCgroupRoot changed: %s then %s", root, again)
+	}
+	if !isCgroup2(root) {
+		t.Errorf("%s is not on cgroup2", root)
+	}
+	if err := RemoveCgroupRoot(t.TempDir()); err == nil {
+		t.Error("RemoveCgroupRoot accepted a non-cgroup directory")
+	}
+	if err := RemoveCgroupRoot("/nonexistent/cgroup"); err != nil {
+		t.Errorf("RemoveCgroupRoot(missing) = %v", err)
+	}
+}
+
+func TestRemoveCgroupRootKillsLeftovers(t *testing.T) {
+	root := testCgroupRoot(t)
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), CgroupRoot: root},
+		`sleep 1000 & echo $! >> "$PIDFILE"; wait`)
+	pids := readPIDs(t, pidfile, 1)
+	if len(cgroupSubdirs(t, root)) != 1 {
+		t.Fatalf("want one per-process cgroup under %s", root)
+	}
+	if err := RemoveCgroupRoot(root); err != nil {
+		t.Fatalf("RemoveCgroupRoot: %v", err)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("root still exists: %v", err)
+	}
+	waitDone(t, p, 5*time.Second)
+	// Terminate still reaps what the cgroup kill left as zombies.
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, append(pids, p.PID()))
+}

@@ -1,0 +1,169 @@
+package proc
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	if err := EnableSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		// DefaultCgroupRoot returns the same directory on every call.
+		if err := RemoveCgroupRoot(DefaultCgroupRoot()); err != nil {
+			fmt.Fprintln(os.Stderr, "remove cgroup root:", err)
+			code = 1
+		}
+		if z := zombieChildren(); len(z) > 0 {
+			fmt.Fprintln(os.Stderr, "unreaped zombie children:", z)
+			for _, pid := range z {
+				b, _ := os.ReadFile(statPath(pid))
+				fmt.Fprintln(os.Stderr, string(b))
+			}
+			code = 1
+		}
+		os.Exit(code)
+	}))
+}
+
+// zombieChildren returns our children that are zombies nobody has reaped.
+func zombieChildren() []int {
+	var z []int
+	for pid, info := range snapshot() {
+		if info.ppid == os.Getpid() && !info.alive() {
+			z = append(z, pid)
+		}
+	}
+	return z
+}
+
+// newMarker returns a marker unique to this test run.
+func newMarker(t *testing.T) string {
+	t.Helper()
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "test-" + hex.EncodeToString(b[:])
+}
+
+// testCgroupRoot returns a cgroup for t's processes below DefaultCgroupRoot,
+// skipping t where cgroups cannot be used.
+func testCgroupRoot(t *testing.T) string {
+	t.Helper()
+	root := DefaultCgroupRoot()
+	if root == "" {
+		t.Skip("no writable cgroup v2 hierarchy")
+	}
+	dir := filepath.Join(root, "t-"+newMarker(t))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Skipf("cannot create test cgroup: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := RemoveCgroupRoot(dir); err != nil {
+			t.Errorf("RemoveCgroupRoot: %v", err)
+		}
+	})
+	return dir
+}
+
+// startSh starts /bin/sh -c script with args ($0 is "sh") and registers a
+// cleanup that kills the tree and closes stdout.
+func startSh(t *testing.T, spec Spec, script string, args ...string) *Process {
+	t.Helper()
+	spec.Path = "/bin/sh"
+	spec.Args = append([]string{"-c", script, "sh"}, args...)
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := p.Kill(); err != nil {
+			t.Errorf("cleanup Kill: %v", err)
+		}
+		_ = p.Stdout().Close()
+	})
+	return p
+}
+
+// waitDone waits for p.Done, failing t after d.
+func waitDone(t *testing.T, p *Process, d time.Duration) {
+	t.Helper()
+	select {
+	case <-p.Done():
+	case <-time.After(d):
+		t.Fatalf("Done not closed within %v", d)
+	}
+}
+
+// isDone reports whether p.Done is closed.
+func isDone(p *Process) bool {
+	select {
+	case <-p.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// readPIDs waits until file holds n lines of pids and returns them.
+func readPIDs(t *testing.T, file string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, _ := os.ReadFile(file)
+		lines := strings.Fields(string(b))
+		if len(lines) >= n {
+			pids := make([]int, 0, len(lines))
+			for _, l := range lines {
+				pid, err := strconv.Atoi(l)
+				if err != nil {
+					t.Fatalf("bad pid %q in %s", l, file)
+				}
+				pids = append(pids, pid)
+			}
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d pids in %s: %q", len(lines), n, file, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// assertGone checks that none of pids is alive and none lingers as our zombie.
+func assertGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if Alive(pid) {
+			t.Errorf("pid %d survived", pid)
+		}
+		if info, err := readStat(pid); err == nil && info.ppid == os.Getpid() {
+			t.Errorf("pid %d left as our unreaped zombie (state %c)", pid, info.state)
+		}
+	}
+}
+
+func terminate(t *testing.T, p *Process, grace time.Duration) time.Duration {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := p.Terminate(ctx, grace); err != nil {
+		t.Fatalf("Terminate: %v", err)
+	}
+	if !isDone(p) {
+		t.Errorf("Done not closed after Terminate")
+	}
+	return time.Since(start)
+}

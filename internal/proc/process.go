@@ -1,0 +1,311 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const (
+	defaultStderrTail = 8 << 10
+	// stderrDrain bounds how long the leader's exit waits for stderr EOF. A
+	// descendant that outlives the leader may hold the pipe open forever, and
+	// Done must not depend on it.
+	stderrDrain = 500 * time.Millisecond
+)
+
+// Spec describes a process to start.
+type Spec struct {
+	Path string   // executable; a name without a slash is looked up in PATH
+	Args []string // arguments (not including argv[0])
+	Dir  string   // working directory; "" means the caller's
+	Env  []string // full environment; nil means inherit os.Environ()
+	// Marker is a unique token (e.g. a session ID) added to the child's
+	// environment as HOTPLEX_PROC_MARKER=<marker>. Descendants inherit it,
+	// which lets Terminate find descendants that left the process group
+	// (setsid, nohup, daemonized).
+	Marker string
+	// StderrTail is how many bytes of the most recent stderr to keep
+	// (default 8 KiB).
+	StderrTail int
+	// CgroupRoot, when non-empty, is a cgroup v2 directory under which a
+	// per-process child cgroup is created; the child is placed in it
+	// atomically at clone time, and Terminate kills everything in it via
+	// cgroup.kill. If the cgroup cannot be created or used, Start falls back
+	// silently (logging at debug level) to the marker and /proc sweep.
+	CgroupRoot string
+}
+
+// Process is a started child that leads its own process group. Its methods
+// are safe for concurrent use.
+type Process struct {
+	cmd    *exec.Cmd
+	pid    int
+	start  uint64 // leader start time, to tell it apart from a reused pid
+	name   string
+	marker string
+	cgroup string // per-process cgroup directory, "" when not in use
+
+	stdin   *os.File
+	stdout  *os.File
+	stderr  *os.File // read side, owned by the stderr goroutine
+	tail    *tailBuffer
+	drained chan struct{} // stderr goroutine ended
+
+	exited chan struct{} // leader waited for; exit and group set
+	done   chan struct{} // exited and stderr drained
+	mu     sync.Mutex
+	exit   error
+	// group holds the members of the leader's process group right after the
+	// leader was reaped (pid to start time). Afterwards the group ID could in
+	// principle be reused, so Terminate follows these pids instead of it.
+	group map[int]uint64
+
+	termSem  chan struct{} // serializes Terminate calls
+	killOnce sync.Once
+	killNow  chan struct{} // closed by Kill to cut a running Terminate's grace short
+}
+
+// Start starts the process described by spec as the leader of a new process
+// group, with pipes for stdin and stdout. Its stderr is read into a ring
+// buffer that keeps the last spec.StderrTail bytes.
+func Start(spec Spec) (*Process, error) {
+	if spec.StderrTail <= 0 {
+		spec.StderrTail = defaultStderrTail
+	}
+	env := spec.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if spec.Marker != "" {
+		env = withMarker(env, spec.Marker)
+	}
+
+	cgDir, cgFD := "", -1
+	if spec.CgroupRoot != "" {
+		dir, fd, err := newCgroup(spec.CgroupRoot)
+		if err != nil {
+			slog.Debug("proc: cgroup unavailable, using marker sweep", "root", spec.CgroupRoot, "err", err)
+		} else {
+			cgDir, cgFD = dir, fd
+		}
+	}
+
+	p, err := launch(spec, env, cgFD)
+	if cgFD >= 0 {
+		closeFD(cgFD)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) {
+			// Cloning into the cgroup can fail where creating it did not (no
+			// permission on the common ancestor, no clone3). The sweep still
+			// works, so retry without the cgroup.
+			slog.Debug("proc: start in cgroup failed, retrying without", "cgroup", cgDir, "err", err)
+			_ = removeCgroup(cgDir)
+			cgDir = ""
+			p, err = launch(spec, env, -1)
+		}
+		if err != nil {
+			_ = removeCgroup(cgDir)
+			cgDir = ""
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.marker = spec.Marker
+	p.cgroup = cgDir
+	p.run()
+	return p, nil
+}
+
+// withMarker returns env with MarkerEnv set to marker, replacing any marker
+// inherited from our own environment.
+func withMarker(env []string, marker string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, MarkerEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, MarkerEnv+"="+marker)
+}
+
+// launch starts the child with fresh pipes. cgroupFD < 0 means no cgroup.
+func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
+	// Our own pipes rather than cmd.StdoutPipe: exec.Cmd.Wait closes the
+	// pipes it created as soon as the leader exits, which would discard
+	// output the caller has not read yet.
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("proc: stdin pipe: %w", err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("proc: stdout pipe: %w", err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("proc: stderr pipe: %w", err)
+	}
+
+	cmd := exec.Command(spec.Path, spec.Args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cgroupFD >= 0 {
+		setCgroupFD(cmd.SysProcAttr, cgroupFD)
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("proc: start %s: %w", spec.Path, err)
+	}
+	// The child has its copies; ours must go so that EOF on stdout and
+	// stderr means every writer in the tree is gone.
+	_ = inR.Close()
+	_ = outW.Close()
+	_ = errW.Close()
+
+	p := &Process{
+		cmd:     cmd,
+		pid:     cmd.Process.Pid,
+		name:    filepath.Base(spec.Path),
+		stdin:   inW,
+		stdout:  outR,
+		stderr:  errR,
+		tail:    newTailBuffer(spec.StderrTail),
+		drained: make(chan struct{}),
+		exited:  make(chan struct{}),
+		done:    make(chan struct{}),
+		termSem: make(chan struct{}, 1),
+		killNow: make(chan struct{}),
+	}
+	// The leader cannot have been reaped yet (nobody waits for it before
+	// run), so its pid still names it here.
+	if info, err := readStat(p.pid); err == nil {
+		p.start = info.start
+	}
+	return p, nil
+}
+
+// run starts the two goroutines of a process: one drains stderr into the
+// tail buffer, the other waits for the leader.
+func (p *Process) run() {
+	go func() {
+		defer close(p.drained)
+		_, _ = io.Copy(p.tail, p.stderr)
+	}()
+	go func() {
+		err := p.cmd.Wait()
+		if err != nil {
+			err = fmt.Errorf("proc: %s (pid %d): %w", p.name, p.pid, err)
+		}
+		group := groupMembers(p.pid, p.start)
+		p.mu.Lock()
+		p.exit = err
+		p.group = group
+		p.mu.Unlock()
+		close(p.exited)
+		// Writes after exit could only fail; release the pipe like os/exec does.
+		_ = p.stdin.Close()
+
+		t := time.NewTimer(stderrDrain)
+		select {
+		case <-p.drained:
+		case <-t.C:
+			// A descendant still holds stderr open. Closing our read side
+			// ends the reader; the descendant gets EPIPE on its next write.
+			_ = p.stderr.Close()
+			<-p.drained
+		}
+		t.Stop()
+		_ = p.stderr.Close()
+		if p.cgroup != "" {
+			// Succeeds only if the cgroup is empty; otherwise Terminate
+			// removes it after killing what is left inside.
+			_ = removeCgroup(p.cgroup)
+		}
+		close(p.done)
+	}()
+}
+
+// PID returns the process ID of the leader, which is also its process group ID.
+func (p *Process) PID() int { return p.pid }
+
+// Stdin returns the write end of the child's stdin. Closing it sends EOF.
+func (p *Process) Stdin() io.WriteCloser { return p.stdin }
+
+// Stdout returns the read end of the child's stdout. The caller owns it and
+// should close it when done; it reaches EOF once every process holding the
+// pipe has exited, which after Terminate includes the whole tree.
+func (p *Process) Stdout() io.ReadCloser { return p.stdout }
+
+// StderrTail returns the most recent stderr output, up to Spec.StderrTail bytes.
+func (p *Process) StderrTail() string { return p.tail.String() }
+
+// Done returns a channel that is closed once the leader has exited, been
+// waited for, and its stderr has been drained (or the drain timed out because
+// a descendant kept the pipe open).
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// ExitError returns the leader's exit status once Done is closed: nil for
+// exit code 0, otherwise an error wrapping *exec.ExitError that describes the
+// exit code or the signal. Before the leader has exited it returns nil.
+func (p *Process) ExitError() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.exit
+}
+
+// leaderReaped reports whether os/exec has waited for the leader.
+func (p *Process) leaderReaped() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// groupMembers returns the processes in process group pgrp that started no
+// earlier than minStart, keyed by pid with their start time.
+func groupMembers(pgrp int, minStart uint64) map[int]uint64 {
+	members := make(map[int]uint64)
+	for pid, info := range snapshot() {
+		if info.pgrp == pgrp && info.start >= minStart {
+			members[pid] = info.start
+		}
+	}
+	return members
+}
+
+// leftGroup returns a copy of the group members recorded when the leader was reaped.
+func (p *Process) leftGroup() map[int]uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.group)
+}

@@ -1,0 +1,137 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// args builds the CLI's argument list. Values are always passed as
+// --flag=value: a value starting with "-" (a system prompt, say) would
+// otherwise be read as a flag of its own.
+func args(o provider.StartOptions, resume, partial bool) []string {
+	a := []string{
+		"-p",
+		"--output-format=stream-json",
+		"--input-format=stream-json",
+		"--verbose",
+		// Ask us (control_request can_use_tool) instead of refusing tools
+		// that need approval: without it a headless CLI just denies them.
+		"--permission-prompt-tool=stdio",
+	}
+	if resume {
+		a = append(a, "--resume="+o.ProviderSessionID)
+	} else {
+		a = append(a, "--session-id="+o.ProviderSessionID)
+	}
+	if partial {
+		a = append(a, "--include-partial-messages")
+	}
+	if o.Model != "" {
+		a = append(a, "--model="+o.Model)
+	}
+	if o.SystemPrompt != "" {
+		a = append(a, "--append-system-prompt="+o.SystemPrompt)
+	}
+	if len(o.AllowedTools) > 0 {
+		a = append(a, "--allowedTools="+strings.Join(o.AllowedTools, ","))
+	}
+	if len(o.DisallowedTools) > 0 {
+		a = append(a, "--disallowedTools="+strings.Join(o.DisallowedTools, ","))
+	}
+	if mode := permissionMode(o.PermissionMode); mode != "" {
+		a = append(a, "--permission-mode="+mode)
+	}
+	if o.DangerouslySkipPermissions {
+		a = append(a, "--dangerously-skip-permissions")
+	}
+	return a
+}
+
+// permissionMode accepts the CLI's own names and the dashed spellings
+// people write in configuration files.
+func permissionMode(m string) string {
+	switch strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(m, "-", ""), "_", "")) {
+	case "":
+		return ""
+	case "default", "strict":
+		return "default"
+	case "acceptedits":
+		return "acceptEdits"
+	case "bypasspermissions", "bypass":
+		return "bypassPermissions"
+	case "plan":
+		return "plan"
+	case "dontask":
+		return "dontAsk"
+	}
+	return m
+}
+
+// nestingMarkers make a CLI believe it runs inside another Claude Code and
+// change its behaviour; the child must not inherit them.
+var nestingMarkers = []string{"CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=", "CLAUDE_CODE_SSE_PORT="}
+
+// childEnv returns the environment for the CLI: the caller's, less the
+// nesting markers, plus IS_SANDBOX=1 when permissions are bypassed (the CLI
+// refuses bypass as root without it).
+func childEnv(o provider.StartOptions) []string {
+	base := o.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := make([]string, 0, len(base)+1)
+	hasSandbox := false
+	for _, kv := range base {
+		skip := false
+		for _, m := range nestingMarkers {
+			if strings.HasPrefix(kv, m) {
+				skip = true
+			}
+		}
+		if strings.HasPrefix(kv, "IS_SANDBOX=") {
+			hasSandbox = true
+		}
+		if !skip {
+			env = append(env, kv)
+		}
+	}
+	bypass := o.DangerouslySkipPermissions || permissionMode(o.PermissionMode) == "bypassPermissions"
+	if bypass && !hasSandbox && os.Geteuid() == 0 {
+		env = append(env, "IS_SANDBOX=1")
+	}
+	return env
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// transcriptPath is where the CLI keeps a conversation:
+// $CLAUDE_CONFIG_DIR (default $HOME/.claude)/projects/<cwd with every
+// non-alphanumeric character replaced by '-'>/<session>.jsonl. Resume is
+// cwd-sensitive because of this layout.
+func transcriptPath(env []string, workDir, sessionID string) string {
+	dir := lookupEnv(env, "CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home := lookupEnv(env, "HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	enc := []byte(workDir)
+	for i, c := range enc {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			enc[i] = '-'
+		}
+	}
+	return filepath.Join(dir, "projects", string(enc), sessionID+".jsonl")
+}

@@ -1,0 +1,212 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hotplex/hotplex/event"
+)
+
+// decoder turns stream-json frames into normalized events. It remembers
+// the tool calls of the turn so that results can name their tool and
+// report how long it ran. One decoder serves one process, used by one
+// turn at a time.
+type decoder struct {
+	now       func() time.Time
+	lastEvent time.Time
+	tools     map[string]toolCall
+	model     string
+}
+
+type toolCall struct {
+	name  string
+	start time.Time
+}
+
+func newDecoder(now func() time.Time) *decoder {
+	return &decoder{now: now, tools: map[string]toolCall{}}
+}
+
+// startTurn resets the per-turn timing.
+func (d *decoder) startTurn() {
+	d.lastEvent = d.now()
+	clear(d.tools)
+}
+
+// parse decodes one line. Lines that are not JSON objects come back as a
+// frame of type "" so that the caller reports them as raw events.
+func parse(line []byte) *StreamMessage {
+	var m StreamMessage
+	if err := json.Unmarshal(line, &m); err != nil || m.Type == "" {
+		return &StreamMessage{}
+	}
+	return &m
+}
+
+// events maps a frame to the events it carries. raw is the original line.
+func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
+	switch m.Type {
+	case "assistant":
+		if m.Message == nil {
+			break
+		}
+		if m.Message.Model != "" {
+			d.model = m.Message.Model
+		}
+		return d.assistant(m.Message)
+	case "user":
+		if m.Message == nil {
+			break
+		}
+		return d.user(m.Message, raw)
+	case "system":
+		if m.Subtype == "init" && m.Model != "" {
+			d.model = m.Model
+		}
+		ev := event.NewEventWithMeta(event.TypeSystem, m.Subtype, nil)
+		ev.Raw = json.RawMessage(raw)
+		return []*event.EventWithMeta{ev}
+	case "result":
+		return nil // the process turns it into the turn's result
+	}
+	ev := event.NewEventWithMeta(event.TypeRaw, m.Type, nil)
+	ev.Raw = rawJSON(raw)
+	return []*event.EventWithMeta{ev}
+}
+
+// rawJSON keeps raw as JSON when it is, and quotes it as a string when not,
+// so a raw event always marshals.
+func rawJSON(raw []byte) json.RawMessage {
+	if json.Valid(raw) {
+		return json.RawMessage(raw)
+	}
+	b, _ := json.Marshal(truncate(string(raw), 4096))
+	return b
+}
+
+// sinceLast is the time since the previous event, which is the best
+// measure stream-json offers of how long a block took to produce.
+func (d *decoder) sinceLast() int64 {
+	now := d.now()
+	ms := now.Sub(d.lastEvent).Milliseconds()
+	d.lastEvent = now
+	return ms
+}
+
+func (d *decoder) assistant(msg *AssistantMessage) []*event.EventWithMeta {
+	var out []*event.EventWithMeta
+	for _, b := range msg.Content {
+		switch b.Type {
+		case "thinking", "redacted_thinking":
+			out = append(out, event.NewEventWithMeta(event.TypeThinking, b.Thinking, &event.EventMeta{DurationMs: d.sinceLast()}))
+		case "text":
+			if b.Text == "" {
+				continue
+			}
+			out = append(out, event.NewEventWithMeta(event.TypeAnswer, b.Text, &event.EventMeta{DurationMs: d.sinceLast()}))
+		case "tool_use", "server_tool_use":
+			d.sinceLast()
+			d.tools[b.ID] = toolCall{name: b.Name, start: d.now()}
+			meta := &event.EventMeta{ToolName: b.Name, ToolID: b.ID, Status: "running", InputSummary: summarizeInput(b.Name, b.Input)}
+			if p, ok := event.ModifiedFile(b.Name, b.Input); ok {
+				meta.FilePath = p
+			} else if p, ok := b.Input["file_path"].(string); ok {
+				meta.FilePath = p
+			}
+			ev := event.NewEventWithMeta(event.TypeToolUse, b.Name, meta)
+			ev.Input = b.Input
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func (d *decoder) user(msg *AssistantMessage, raw []byte) []*event.EventWithMeta {
+	var out []*event.EventWithMeta
+	for _, b := range msg.Content {
+		switch b.Type {
+		case "tool_result":
+			call, known := d.tools[b.ToolUseID]
+			meta := &event.EventMeta{ToolID: b.ToolUseID, ToolName: call.name, Status: "success",
+				OutputSummary: truncate(b.Content, 200), LineCount: int32(strings.Count(b.Content, "\n"))}
+			if b.Content != "" && !strings.HasSuffix(b.Content, "\n") {
+				meta.LineCount++
+			}
+			if known {
+				meta.DurationMs = d.now().Sub(call.start).Milliseconds()
+			}
+			if b.IsError {
+				meta.Status = "error"
+				meta.ErrorMsg = truncate(b.Content, 500)
+			}
+			d.lastEvent = d.now()
+			out = append(out, event.NewEventWithMeta(event.TypeToolResult, b.Content, meta))
+		case "text":
+			// The CLI echoes markers such as "[Request interrupted by
+			// user]" as user text; they are not the model's words.
+			ev := event.NewEventWithMeta(event.TypeSystem, b.Text, nil)
+			ev.Raw = json.RawMessage(raw)
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// turnResult reads a result frame.
+func (d *decoder) turnResult(m *StreamMessage) *event.TurnResult {
+	tr := &event.TurnResult{
+		Subtype: m.Subtype, IsError: m.IsError, Result: m.Result,
+		DurationMs: int64(m.Duration), APIMs: m.DurationAPIMs, NumTurns: m.NumTurns,
+		CostUSD: m.TotalCostUSD, Model: d.model,
+	}
+	if u := m.Usage; u != nil {
+		tr.InputTokens, tr.OutputTokens = u.InputTokens, u.OutputTokens
+		tr.CacheWrite, tr.CacheRead = u.CacheWriteInputTokens, u.CacheReadInputTokens
+	}
+	// modelUsage names the real model even when the CLI was started with
+	// an alias; prefer the one that did the most work.
+	best := int64(-1)
+	for name, raw := range m.ModelUsage {
+		var mu struct {
+			OutputTokens int64 `json:"outputTokens"`
+		}
+		_ = json.Unmarshal(raw, &mu)
+		if mu.OutputTokens > best {
+			best, tr.Model = mu.OutputTokens, name
+		}
+	}
+	return tr
+}
+
+// summarizeInput gives a one-line, human-readable view of a tool's input.
+func summarizeInput(tool string, in map[string]any) string {
+	for _, key := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "path", "description", "prompt"} {
+		if v, ok := in[key].(string); ok && v != "" {
+			return truncate(oneLine(v), 200)
+		}
+	}
+	if len(in) == 0 {
+		return tool
+	}
+	b, _ := json.Marshal(in)
+	return truncate(string(b), 200)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// truncate shortens s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes more)", len(s)-cut)
+}

@@ -1,0 +1,163 @@
+// Package claude drives Claude Code (the `claude` CLI of
+// @anthropic-ai/claude-code 2.1.x) through its stream-json protocol: one
+// long-lived process per conversation, prompts on stdin, frames on stdout,
+// and the control protocol (initialize, interrupt, can_use_tool,
+// hook_callback) for readiness, cancellation and permissions.
+package claude
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
+)
+
+// Options configure the provider. The zero value runs `claude` from PATH.
+type Options struct {
+	// Path is the CLI executable (default "claude", looked up in PATH).
+	Path string
+	// Name is the provider's name (default "claude").
+	Name string
+	// ExtraArgs are appended to every command line.
+	ExtraArgs []string
+	// MaxLineBytes bounds one line of CLI output (default 16 MiB); longer
+	// lines are skipped with an error event.
+	MaxLineBytes int
+	// InterruptGrace is how long an interrupted turn may take to end before
+	// the process is killed (default 5s).
+	InterruptGrace time.Duration
+	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
+	// when a process is ended (default 2s).
+	TerminateGrace time.Duration
+}
+
+func (o *Options) maxLine() int {
+	if o.MaxLineBytes > 0 {
+		return o.MaxLineBytes
+	}
+	return 16 << 20
+}
+
+func (o *Options) interruptGrace() time.Duration {
+	if o.InterruptGrace > 0 {
+		return o.InterruptGrace
+	}
+	return 5 * time.Second
+}
+
+func (o *Options) terminateGrace() time.Duration {
+	if o.TerminateGrace > 0 {
+		return o.TerminateGrace
+	}
+	return 2 * time.Second
+}
+
+// Provider starts Claude Code processes.
+type Provider struct {
+	opts Options
+}
+
+// New returns a Claude Code provider.
+func New(opts Options) *Provider {
+	if opts.Path == "" {
+		opts.Path = "claude"
+	}
+	if opts.Name == "" {
+		opts.Name = "claude"
+	}
+	return &Provider{opts: opts}
+}
+
+// Name returns the provider's name.
+func (p *Provider) Name() string { return p.opts.Name }
+
+// Path returns the CLI executable the provider runs.
+func (p *Provider) Path() string { return p.opts.Path }
+
+// The CLI's own words when a conversation is missing or already exists.
+const (
+	msgNoConversation = "No conversation found"
+	msgInUse          = "already in use"
+)
+
+// Start launches the CLI and waits for its answer to initialize. Whether to
+// resume is decided from the CLI's transcript on disk, falling back once if
+// the CLI disagrees, so that a stale or missing record never loops.
+func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
+	if o.ProviderSessionID == "" {
+		return nil, fmt.Errorf("%w: no provider session ID", provider.ErrStartFailed)
+	}
+	env := childEnv(o)
+	resume := o.Resume
+	fallback := ""
+	if tp := transcriptPath(env, o.WorkDir, o.ProviderSessionID); tp != "" {
+		_, err := os.Stat(tp)
+		onDisk := err == nil
+		switch {
+		case resume && !onDisk:
+			fallback = "no saved conversation to resume in this work directory; started a new one"
+			resume = false
+		case !resume && onDisk:
+			resume = true
+		}
+	}
+	c, err := p.launch(ctx, o, env, resume)
+	if err != nil && ctx.Err() == nil {
+		switch {
+		case resume && strings.Contains(err.Error(), msgNoConversation):
+			fallback = "the CLI found no conversation to resume; started a new one"
+			c, err = p.launch(ctx, o, env, false)
+			resume = false
+		case !resume && strings.Contains(err.Error(), msgInUse):
+			fallback = "the conversation already existed; resumed it"
+			c, err = p.launch(ctx, o, env, true)
+			resume = true
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.info.Resumed = resume
+	c.info.Fallback = fallback
+	return c, nil
+}
+
+func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []string, resume bool) (*process, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	argv := append(args(o, resume, false), p.opts.ExtraArgs...)
+	cp, err := proc.Start(proc.Spec{
+		Path: p.opts.Path, Args: argv, Dir: o.WorkDir, Env: env,
+		Marker: o.SessionID, CgroupRoot: o.CgroupRoot,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
+	}
+	c := &process{
+		cp: cp, cfg: &p.opts, dec: newDecoder(time.Now),
+		log:        log.With("pid", cp.PID(), "provider_session_id", o.ProviderSessionID),
+		info:       provider.Info{PID: cp.PID(), ProviderSessionID: o.ProviderSessionID},
+		frames:     make(chan frame, frameQueue),
+		readerDone: make(chan struct{}),
+		closing:    make(chan struct{}),
+		pending:    map[string]chan *ControlResponse{},
+	}
+	go c.readLoop(cp.Stdout())
+	if err := c.initialize(ctx); err != nil {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if cerr := c.Close(closeCtx); cerr != nil && !errors.Is(cerr, context.DeadlineExceeded) {
+			c.log.Debug("closing a failed start", "err", cerr)
+		}
+		return nil, err
+	}
+	return c, nil
+}

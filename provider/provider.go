@@ -1,0 +1,100 @@
+// Package provider defines how HotPlex talks to an agent CLI: a Provider
+// starts one long-lived Process per conversation, and a Process runs turns,
+// turning whatever the CLI speaks into normalized events.
+package provider
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/hotplex/hotplex/event"
+)
+
+// Errors a Process reports. Callers test them with errors.Is.
+var (
+	// ErrSessionDead means the CLI process exited or stopped answering.
+	ErrSessionDead = errors.New("agent process is dead")
+	// ErrStartFailed means the CLI did not come up.
+	ErrStartFailed = errors.New("agent process failed to start")
+	// ErrBusy means a turn is already running on the process.
+	ErrBusy = errors.New("agent process is busy with another turn")
+)
+
+// Provider starts agent CLI processes.
+type Provider interface {
+	// Name is the provider's short name ("claude", "fakeagent", ...).
+	Name() string
+	// Start launches the CLI for one conversation and returns once the CLI
+	// says it is ready. Cancelling ctx aborts the start and ends the process.
+	Start(ctx context.Context, opts StartOptions) (Process, error)
+}
+
+// StartOptions configure one CLI process.
+type StartOptions struct {
+	// SessionID is HotPlex's conversation ID; it marks the process tree so
+	// that nothing the agent starts can escape termination.
+	SessionID string
+	// ProviderSessionID is the CLI's own conversation ID.
+	ProviderSessionID string
+	// Resume says a conversation with ProviderSessionID is believed to exist
+	// already. Providers verify it and fall back when it does not.
+	Resume bool
+	// WorkDir is the process's working directory.
+	WorkDir string
+	// Env is the process's environment; nil inherits HotPlex's own.
+	Env []string
+	// SystemPrompt is appended to the CLI's own system prompt.
+	SystemPrompt string
+	// Model selects the model, when the CLI allows choosing one.
+	Model string
+	// AllowedTools and DisallowedTools are passed to the CLI's own rules.
+	AllowedTools    []string
+	DisallowedTools []string
+	// PermissionMode is the CLI's permission mode (e.g. "default", "acceptEdits").
+	PermissionMode string
+	// DangerouslySkipPermissions maps to the CLI's own flag.
+	DangerouslySkipPermissions bool
+	// CgroupRoot, when set, is a cgroup v2 directory under which the process
+	// tree gets its own cgroup.
+	CgroupRoot string
+	// Logger receives the process's diagnostics.
+	Logger *slog.Logger
+}
+
+// Info describes a started process.
+type Info struct {
+	PID               int
+	ProviderSessionID string
+	// Resumed is true when the process resumed an earlier conversation.
+	Resumed bool
+	// Fallback explains a resume or fresh start that could not happen as
+	// planned and what was done instead.
+	Fallback string
+	// Model is the model the CLI announced, when it has done so.
+	Model string
+}
+
+// Emit receives a turn's events in order. A non-nil error interrupts the turn.
+type Emit func(*event.EventWithMeta) error
+
+// Process is one running agent CLI. Turn may not be called concurrently;
+// the engine serializes turns.
+type Process interface {
+	Info() Info
+	// Turn sends prompt and reports the turn's events until the turn ends.
+	// Permission requests the CLI makes during the turn go to ask. When ctx
+	// ends, the turn is interrupted and Turn returns once the CLI has
+	// acknowledged the end of the turn (so the next turn sees nothing
+	// stale), or kills the process if it does not.
+	Turn(ctx context.Context, prompt string, ask PermissionFunc, emit Emit) (*event.TurnResult, error)
+	// Done is closed when the process has exited and been reaped.
+	Done() <-chan struct{}
+	// Alive reports whether the process can take a turn. Unlike Done it
+	// asks the OS, so a process killed a moment ago is already not alive.
+	Alive() bool
+	// StderrTail returns the last lines the CLI wrote to stderr.
+	StderrTail() string
+	// Close ends the process and everything it started, gracefully first.
+	Close(ctx context.Context) error
+}

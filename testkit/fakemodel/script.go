@@ -1,0 +1,102 @@
+package fakemodel
+
+import (
+	"strings"
+	"time"
+)
+
+// Script decides what the model answers. Rules are tried in order; the first
+// whose Match is contained in the conversation's latest user prompt wins.
+// A rule holds one Reply per model call of the turn: the first answers the
+// prompt, the second answers the first tool result, and so on. When the
+// replies run out, the last one repeats.
+type Script struct {
+	Rules []Rule
+	// Default answers prompts no rule matches. Zero value: a short text
+	// reply that echoes the prompt.
+	Default *Reply
+}
+
+// Rule maps prompts containing Match to a sequence of replies.
+type Rule struct {
+	Match   string
+	Replies []Reply
+}
+
+// Reply is one model response.
+type Reply struct {
+	// Thinking, when set, is streamed as a thinking block first.
+	Thinking string
+	// Text blocks follow the thinking; each string is its own block.
+	Text []string
+	// ToolUses are emitted after the text as tool_use blocks; the stop
+	// reason becomes "tool_use".
+	ToolUses []ToolUse
+	// Delay is slept before the first byte of the response (a slow model).
+	Delay time.Duration
+	// ChunkDelay is slept between streamed deltas.
+	ChunkDelay time.Duration
+	// Status, when non-zero and not 200, fails the request with this HTTP
+	// status and an Anthropic-shaped error body.
+	Status int
+	// ErrorType is the error.type for failed requests (default "api_error").
+	ErrorType string
+	// Usage overrides the token counts reported for this reply.
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int
+}
+
+// ToolUse is one tool call the model asks for.
+type ToolUse struct {
+	Name  string
+	Input map[string]any
+}
+
+// Text is a one-block text reply.
+func Text(s string) Reply { return Reply{Text: []string{s}} }
+
+// Bash is a reply that asks to run one shell command.
+func Bash(command string) Reply {
+	return Reply{ToolUses: []ToolUse{{Name: "Bash", Input: map[string]any{"command": command, "description": "run " + firstWord(command)}}}}
+}
+
+// Then builds a rule: prompts containing match get the replies in order.
+func Then(match string, replies ...Reply) Rule { return Rule{Match: match, Replies: replies} }
+
+// Demo is the script the built-in offline model uses: every prompt gets a
+// short look at the work directory through the Bash tool, then an answer
+// that quotes what the tool printed.
+func Demo() Script {
+	return Script{Rules: []Rule{
+		Then("", Reply{
+			Thinking: "The user wants me to look around. I will list the work directory first.",
+			Text:     []string{"Let me look at the work directory."},
+			ToolUses: []ToolUse{{Name: "Bash", Input: map[string]any{
+				"command":     "echo \"hello from $(pwd)\" > hotplex-demo.txt && ls -la",
+				"description": "Write a greeting file and list the work directory",
+			}}},
+		}, Reply{Text: []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\nThis answer came from HotPlex's built-in offline model; set ANTHROPIC_API_KEY to talk to a real one."}}),
+	}}
+}
+
+func (s Script) pick(prompt string, step int) Reply {
+	for _, r := range s.Rules {
+		if strings.Contains(prompt, r.Match) && len(r.Replies) > 0 {
+			if step >= len(r.Replies) {
+				step = len(r.Replies) - 1
+			}
+			return r.Replies[step]
+		}
+	}
+	if s.Default != nil {
+		return *s.Default
+	}
+	return Text("You said: " + prompt)
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return "command"
+	}
+	return f[0]
+}
