@@ -99,11 +99,24 @@ func cgroupKill(dir string) error {
 	return nil
 }
 
-// removeCgroup removes the cgroup dir and its sub-cgroups, deepest first. A
-// cgroup directory is removed with rmdir although it lists files: they are
-// the kernel's interface, not contents. A missing dir is not an error; a
-// populated one fails with EBUSY.
+// removeCgroup removes the cgroup dir and its sub-cgroups. Right after a
+// kill the kernel may still count exiting tasks as members, so EBUSY is
+// retried briefly. A missing dir is not an error.
 func removeCgroup(dir string) error {
+	for i := 0; ; i++ {
+		err := rmdirCgroup(dir)
+		if err == nil || !errors.Is(err, unix.EBUSY) || i == 20 {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// rmdirCgroup removes the cgroup dir and its sub-cgroups, deepest first, in
+// one attempt. A cgroup directory is removed with rmdir although it lists
+// files: they are the kernel's interface, not contents. A populated cgroup
+// fails with EBUSY; a missing one is not an error.
+func rmdirCgroup(dir string) error {
 	if dir == "" {
 		return nil
 	}
@@ -113,23 +126,15 @@ func removeCgroup(dir string) error {
 	}
 	for _, e := range entries {
 		if e.IsDir() {
-			if err := removeCgroup(filepath.Join(dir, e.Name())); err != nil {
+			if err := rmdirCgroup(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}
 		}
 	}
-	// The kernel drops an exited task from its cgroup slightly after the
-	// task stops being alive, so EBUSY right after a kill is retried briefly.
-	for i := 0; ; i++ {
-		err = unix.Rmdir(dir)
-		if err == nil || errors.Is(err, unix.ENOENT) {
-			return nil
-		}
-		if !errors.Is(err, unix.EBUSY) || i == 20 {
-			return fmt.Errorf("proc: remove cgroup %s: %w", dir, err)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if err := unix.Rmdir(dir); err != nil && !errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("proc: remove cgroup %s: %w", dir, err)
 	}
+	return nil
 }
 
 // DefaultCgroupRoot returns a cgroup v2 directory usable as Spec.CgroupRoot,

@@ -16,6 +16,7 @@ func closeFD(int)                           {}
 func cgroupPIDs(string) []int               { return nil }
 func cgroupKill(string) error               { return errNoCgroups }
 func removeCgroup(string) error             { return nil }
+func rmdirCgroup(string) error              { return nil }
 
 // DefaultCgroupRoot returns "": cgroups are Linux only.
 func DefaultCgroupRoot() string { return "" }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package proc
 
 import (
@@ -62,5 +64,26 @@ func TestRemoveCgroupRootKillsLeftovers(t *testing.T) {
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	assertGone(t, append(pids, p.PID()))
+}
+
+func TestCgroupPlacementFailureFallsBack(t *testing.T) {
+	// Children of a threaded cgroup are "domain invalid": creating one works
+	// but cloning a process into it fails, so Start must retry without it.
+	root := testCgroupRoot(t)
+	if err := os.WriteFile(filepath.Join(root, "cgroup.type"), []byte("threaded"), 0); err != nil {
+		t.Skipf("cannot make a threaded cgroup: %v", err)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t), CgroupRoot: root},
+		`setsid sleep 1000 & echo $! >> "$PIDFILE"; wait`)
+	if p.cgroup != "" {
+		t.Errorf("cgroup %s in use despite failed placement", p.cgroup)
+	}
+	if dirs := cgroupSubdirs(t, root); len(dirs) != 0 {
+		t.Errorf("failed cgroups left behind: %v", dirs)
+	}
+	pids := readPIDs(t, pidfile, 1)
+	terminate(t, p, 200*time.Millisecond)
 	assertGone(t, append(pids, p.PID()))
 }

@@ -55,6 +55,9 @@ type Process struct {
 	name   string
 	marker string
 	cgroup string // per-process cgroup directory, "" when not in use
+	// pidfds records that the leader's os/exec pidfd was visible in our fd
+	// table, which makes it safe to reap zombie children that have none.
+	pidfds bool
 
 	stdin   *os.File
 	stdout  *os.File
@@ -209,6 +212,8 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	if info, err := readStat(p.pid); err == nil {
 		p.start = info.start
 	}
+	held, _ := heldPidfds()
+	p.pidfds = held[p.pid]
 	return p, nil
 }
 
@@ -247,7 +252,7 @@ func (p *Process) run() {
 		if p.cgroup != "" {
 			// Succeeds only if the cgroup is empty; otherwise Terminate
 			// removes it after killing what is left inside.
-			_ = removeCgroup(p.cgroup)
+			_ = rmdirCgroup(p.cgroup)
 		}
 		close(p.done)
 	}()

@@ -16,44 +16,41 @@ func signalIfSame(pid int, start uint64, sig syscall.Signal) {
 	_ = syscall.Kill(pid, sig)
 }
 
-// reapZombies waits for those processes in seen that are zombies and our own
-// children (descendants re-parented to us as child subreaper). It waits for
-// each pid individually and never for skip (the leader, which os/exec waits
-// for): wait4(-1) would steal exit statuses that os/exec is waiting for.
-func reapZombies(seen map[int]uint64, skip int) {
+// reap waits for the zombies among our children that nobody else will wait
+// for: descendants of the tree re-parented to us as child subreaper. Each is
+// waited for individually; wait4(-1) would steal exit statuses that os/exec
+// is waiting for. A zombie child is reaped when
+//
+//   - no pidfd of ours refers to it: os/exec holds a pidfd for every child
+//     it has not yet waited for, so such a zombie is an adopted orphan (this
+//     also reaps short-lived intermediates of a double fork that no scan saw
+//     alive). The rule applies only where pidfds were seen to work, that is
+//     where the leader's pidfd was visible when it started; or
+//   - it was seen as a member of the tree, or it was in the leader's
+//     process group (but is not the leader, which os/exec waits for).
+func (t *tracker) reap() {
 	self := os.Getpid()
-	for pid, start := range seen {
-		if pid == skip {
-			continue
-		}
-		info, err := readStat(pid)
-		if err != nil {
-			// Gone: reaped by its parent, by us earlier, or by init.
-			delete(seen, pid)
-			continue
-		}
-		if info.start != start || info.alive() || info.ppid != self {
-			continue
-		}
-		var ws syscall.WaitStatus
-		if got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); err == nil && got == pid {
-			delete(seen, pid)
+	var zombies []procInfo
+	for _, info := range snapshot() {
+		if info.ppid == self && !info.alive() && info.pid != t.p.pid {
+			zombies = append(zombies, info)
 		}
 	}
-}
-
-// reapGroupZombies reaps zombies that are our children and were members of
-// process group pgrp, without being its leader. It catches descendants that
-// died before any scan saw them and were then re-parented to us. The leader
-// is excluded because os/exec waits for it, and any other process whose pid
-// equals pgrp would be the leader of a new group that reused the number.
-func reapGroupZombies(pgrp int) {
-	self := os.Getpid()
-	for pid, info := range snapshot() {
-		if pid == pgrp || info.pgrp != pgrp || info.ppid != self || info.alive() {
+	if len(zombies) == 0 {
+		return
+	}
+	// Read after the snapshot: a child that was a zombie in the snapshot got
+	// its os/exec pidfd before it could exit, so the pidfd shows here unless
+	// os/exec has reaped it meanwhile.
+	held, ok := heldPidfds()
+	for _, z := range zombies {
+		if held[z.pid] {
 			continue
 		}
-		var ws syscall.WaitStatus
-		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		start, seen := t.seen[z.pid]
+		member := (seen && start == z.start) || z.pgrp == t.p.pid
+		if member || (ok && t.p.pidfds) {
+			reapPID(z.pid, z.start)
+		}
 	}
 }

@@ -28,10 +28,13 @@ const (
 // where they are our children.
 //
 // Terminate is idempotent and safe to call concurrently and after the leader
-// has died: it still sweeps descendants left behind. ctx bounds the graceful
-// phases; once it expires Terminate goes straight to SIGKILL. The error is
-// nil when the tree is gone, whether or not the grace periods were used up.
-// grace <= 0 means 2s.
+// has died: it still sweeps descendants left behind. A call that finds
+// another one running waits for it and then sweeps once more. ctx bounds the
+// graceful phases (including waiting for a concurrent call); once it expires
+// Terminate goes straight to SIGKILL, whose own wait is bounded separately.
+// The error is nil when the tree is gone, whether or not the grace periods
+// were used up; it is non-nil when something survived SIGKILL. grace <= 0
+// means 2s.
 func (p *Process) Terminate(ctx context.Context, grace time.Duration) error {
 	if grace <= 0 {
 		grace = defaultGrace
@@ -49,8 +52,15 @@ func (p *Process) Kill() error {
 func (p *Process) terminate(ctx context.Context, grace time.Duration) error {
 	select {
 	case p.termSem <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("proc: terminate pid %d: %w", p.pid, ctx.Err())
+	default:
+		// Another call is terminating the tree. Wait for it, and make it
+		// skip to SIGKILL if our ctx runs out first; then sweep once more.
+		select {
+		case p.termSem <- struct{}{}:
+		case <-ctx.Done():
+			p.killOnce.Do(func() { close(p.killNow) })
+			p.termSem <- struct{}{}
+		}
 	}
 	defer func() { <-p.termSem }()
 
@@ -80,6 +90,9 @@ func (p *Process) terminate(ctx context.Context, grace time.Duration) error {
 // wait waits up to d for ch to close. It reports whether the graceful
 // shutdown may continue, which is false when ctx has expired or Kill was called.
 func (p *Process) wait(ctx context.Context, ch <-chan struct{}, d time.Duration) bool {
+	if ctx.Err() != nil {
+		return false
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -200,24 +213,23 @@ func (t *tracker) kill() error {
 	p := t.p
 	deadline := time.Now().Add(killTimeout)
 	for {
-		if p.cgroup != "" {
-			// Kills every process in the cgroup, including ones forked
-			// between our scan and our signals.
-			_ = cgroupKill(p.cgroup)
-		}
 		alive := t.scan()
 		if len(alive) == 0 && p.leaderReaped() {
 			// Every process of the tree has finished exiting, so orphans
 			// have been re-parented by now; reap those that came to us.
-			reapZombies(t.seen, p.pid)
-			reapGroupZombies(p.pid)
+			t.reap()
 			return nil
+		}
+		if p.cgroup != "" {
+			// Also kills what was forked since the scan, and whatever the
+			// scan could not attribute to the tree.
+			_ = cgroupKill(p.cgroup)
 		}
 		t.signalGroup(alive, syscall.SIGKILL)
 		for _, a := range alive {
 			signalIfSame(a.pid, a.start, syscall.SIGKILL)
 		}
-		reapZombies(t.seen, p.pid)
+		t.reap()
 		if time.Now().After(deadline) {
 			pids := make([]int, len(alive))
 			for i, a := range alive {

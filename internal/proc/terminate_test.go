@@ -1,3 +1,5 @@
+//go:build linux
+
 package proc
 
 import (
@@ -73,7 +75,7 @@ func startEscapeTree(t *testing.T, cgroupRoot, end string) escapeTree {
 		if pid != p.PID() && !Alive(pid) {
 			t.Fatalf("descendant %d not alive", pid)
 		}
-		if cgroupRoot != "" && !inCgroup(pid, p.cgroup) {
+		if cgroupRoot != "" && Alive(pid) && !inCgroup(pid, p.cgroup) {
 			t.Errorf("pid %d not in cgroup %s", pid, p.cgroup)
 		}
 		if cgroupRoot != "" && pid != p.PID() && !hasMarker(pid, marker) && !inGroup(pid, p.PID()) {
@@ -279,5 +281,38 @@ func TestCgroupFallback(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(notCgroup); len(entries) != 0 {
 		t.Errorf("Start created %d entries in a non-cgroup directory", len(entries))
+	}
+}
+
+func TestTerminateEscalation(t *testing.T) {
+	// A second Terminate whose ctx expires, and Kill, both cut a running
+	// graceful Terminate short.
+	for _, escalate := range []string{"ctx", "kill"} {
+		t.Run(escalate, func(t *testing.T) {
+			p := startSh(t, Spec{}, `trap '' TERM; exec sleep 1000`)
+			first := make(chan error, 1)
+			start := time.Now()
+			go func() { first <- p.Terminate(context.Background(), time.Minute) }()
+			time.Sleep(50 * time.Millisecond)
+			switch escalate {
+			case "ctx":
+				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+				defer cancel()
+				if err := p.Terminate(ctx, time.Minute); err != nil {
+					t.Errorf("second Terminate: %v", err)
+				}
+			case "kill":
+				if err := p.Kill(); err != nil {
+					t.Errorf("Kill: %v", err)
+				}
+			}
+			if err := <-first; err != nil {
+				t.Errorf("first Terminate: %v", err)
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("escalation took %v", d)
+			}
+			assertGone(t, []int{p.PID()})
+		})
 	}
 }

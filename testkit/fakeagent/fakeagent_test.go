@@ -77,10 +77,16 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// start runs fakeagent with HOME=home in a fresh working directory.
+// start runs fakeagent with HOME=home in the working directory home/work:
+// conversations, as with the real CLI, belong to their working directory,
+// so every start with the same home sees the same ones.
 func start(t *testing.T, home string, env []string, args ...string) *proc {
 	t.Helper()
-	p := &proc{t: t, lines: make(chan string, 10000), done: make(chan struct{}), stderr: &lockedBuffer{}, dir: t.TempDir()}
+	dir := filepath.Join(home, "work")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{t: t, lines: make(chan string, 10000), done: make(chan struct{}), stderr: &lockedBuffer{}, dir: dir}
 	p.cmd = exec.Command(binPath, append(append([]string{}, baseArgs...), args...)...)
 	p.cmd.Dir = p.dir
 	// A race in the binary kills it (exit 66) instead of only printing;

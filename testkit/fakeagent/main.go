@@ -43,7 +43,9 @@
 // then emits "[Request interrupted by user]" (or "... for tool use") and an
 // error_during_execution result.
 //
-// Sessions live in $HOME/.fakeagent/<session-id>.jsonl (one prompt a line):
+// Sessions live where the real CLI keeps transcripts,
+// $HOME/.claude/projects/<cwd, non-alphanumerics as '-'>/<session-id>.jsonl
+// (one prompt a line):
 // --session-id of an existing session and --resume of a missing one fail as
 // the real CLI does.
 //
@@ -177,7 +179,9 @@ func main() {
 		fail(1, "fakeagent: %v", err)
 	}
 	out := &output{w: os.Stdout}
-	dir := filepath.Join(os.Getenv("HOME"), ".fakeagent")
+	// Conversations live where the real CLI keeps its transcripts, so that
+	// HotPlex's resume checks behave the same against both.
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "projects", projectDirName(cwd))
 	sessionPath := func(id string) string { return filepath.Join(dir, id+".jsonl") }
 
 	sessionID := o.sessionID
@@ -231,4 +235,16 @@ func main() {
 	close(a.prompts)
 	<-done
 	os.Exit(0)
+}
+
+// projectDirName encodes a working directory as the real CLI does: every
+// character other than an ASCII letter or digit becomes '-'.
+func projectDirName(cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
 }

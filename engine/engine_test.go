@@ -1,0 +1,648 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+var fakeAgentPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hotplex-engine-test")
+	if err != nil {
+		panic(err)
+	}
+	fakeAgentPath = testkit.BuildFakeAgent(&testing.T{}, dir)
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// bash is the fakeagent directive that runs cmd through its Bash tool.
+func bash(cmd string) string { return "bash:" + base64.RawURLEncoding.EncodeToString([]byte(cmd)) }
+
+type rec struct {
+	mu     sync.Mutex
+	events []*event.EventWithMeta
+}
+
+func (r *rec) cb(et string, data any) error {
+	ev := data.(*event.EventWithMeta)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+	return nil
+}
+
+func (r *rec) types() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, ev := range r.events {
+		out = append(out, ev.EventType)
+	}
+	return out
+}
+
+func (r *rec) all(et string) []*event.EventWithMeta {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*event.EventWithMeta
+	for _, ev := range r.events {
+		if ev.EventType == et {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func (r *rec) first(et string) *event.EventWithMeta {
+	if all := r.all(et); len(all) > 0 {
+		return all[0]
+	}
+	return nil
+}
+
+type fixture struct {
+	eng  *engine.Engine
+	dir  string
+	home string
+	opts engine.EngineOptions
+}
+
+// newFixture starts an engine on the fake agent. Its cleanup closes the
+// engine and then checks that no process and no goroutine outlived it.
+func newFixture(t *testing.T, opts engine.EngineOptions, popts ...func(*claude.Options)) *fixture {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	f := &fixture{dir: t.TempDir(), home: t.TempDir()}
+	co := claude.Options{Path: fakeAgentPath, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}
+	for _, o := range popts {
+		o(&co)
+	}
+	opts.Provider = claude.New(co)
+	if opts.Env == nil {
+		opts.Env = append(os.Environ(), "HOME="+f.home)
+	}
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = -1
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	f.opts = opts
+	eng, err := engine.NewEngine(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.eng = eng
+	t.Cleanup(func() { _ = eng.Close() })
+	return f
+}
+
+func (f *fixture) run(t *testing.T, id, prompt string) (*rec, error) {
+	t.Helper()
+	r := &rec{}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: f.dir}, prompt, r.cb)
+	return r, err
+}
+
+func (f *fixture) mustRun(t *testing.T, id, prompt string) *rec {
+	t.Helper()
+	r, err := f.run(t, id, prompt)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v", prompt, err)
+	}
+	return r
+}
+
+func TestHotReuseAndEventOrder(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{Namespace: "ns"})
+	r1 := f.mustRun(t, "s1", "think hello")
+	want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeSystem, event.TypeThinking, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
+	if got := r1.types(); !slices.Equal(got, want) {
+		t.Fatalf("events = %v, want %v", got, want)
+	}
+	s1 := r1.first(event.TypeSessionStart)
+	if !s1.ColdStart || s1.Resumed || s1.ProviderSessionID != engine.ProviderSessionID("ns", "s1") {
+		t.Fatalf("first start = %+v", s1.SessionStart)
+	}
+	r2 := f.mustRun(t, "s1", "again")
+	s2 := r2.first(event.TypeSessionStart)
+	if s2.ColdStart || s2.PID != s1.PID {
+		t.Fatalf("second turn not hot: %+v", s2.SessionStart)
+	}
+	if ans := r2.first(event.TypeAnswer); ans.EventData != "echo: again" {
+		t.Fatalf("answer = %q", ans.EventData)
+	}
+	// Sequence numbers run on across turns.
+	if r2.events[0].Seq != r1.events[len(r1.events)-1].Seq+1 {
+		t.Fatalf("seq does not continue: %d after %d", r2.events[0].Seq, r1.events[len(r1.events)-1].Seq)
+	}
+	sess, ok := f.eng.GetSession("s1")
+	if !ok || sess.Status != engine.StatusReady || sess.PID != s1.PID || sess.CCSessionID != sess.ProviderSessionID {
+		t.Fatalf("GetSession = %+v, %v", sess, ok)
+	}
+	if st := sess.Stats(); st.Turns != 2 || st.TotalCostUSD <= 0 || st.ModelUsed == "" {
+		t.Fatalf("stats = %+v", st)
+	}
+}
+
+func TestProviderSessionIDIsStablePerNamespace(t *testing.T) {
+	a := engine.ProviderSessionID("app-a", "conv")
+	if a != engine.ProviderSessionID("app-a", "conv") {
+		t.Fatal("not deterministic")
+	}
+	if a == engine.ProviderSessionID("app-b", "conv") || a == engine.ProviderSessionID("app-a", "conv2") {
+		t.Fatal("namespaces or conversations collide")
+	}
+	if engine.ProviderSessionID("ab", "c") == engine.ProviderSessionID("a", "bc") {
+		t.Fatal("concatenation is ambiguous")
+	}
+	if a[14] != '5' {
+		t.Fatalf("%s is not a version 5 UUID", a)
+	}
+}
+
+func TestGetOrCreateSession(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	ctx := context.Background()
+	s, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	if err != nil || !cold || s.PID == 0 || s.Status != engine.StatusReady {
+		t.Fatalf("first: %+v cold=%v err=%v", s, cold, err)
+	}
+	s2, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	if err != nil || cold || s2.PID != s.PID {
+		t.Fatalf("second: %+v cold=%v err=%v", s2, cold, err)
+	}
+	if _, _, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: t.TempDir()}, ""); !errors.Is(err, engine.ErrInvalidWorkDir) {
+		t.Fatalf("another work dir for the same session: %v", err)
+	}
+	if n := len(f.eng.ListActiveSessions()); n != 1 {
+		t.Fatalf("ListActiveSessions = %d", n)
+	}
+	if err := f.eng.TerminateSession("g"); err != nil {
+		t.Fatal(err)
+	}
+	if proc.Alive(s.PID) {
+		t.Fatal("process survived TerminateSession")
+	}
+	if _, ok := f.eng.GetSession("g"); ok {
+		t.Fatal("session still listed")
+	}
+	if err := f.eng.TerminateSession("g"); !errors.Is(err, engine.ErrSessionNotFound) {
+		t.Fatalf("second terminate: %v", err)
+	}
+}
+
+func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	const callers = 8
+	var wg sync.WaitGroup
+	recs := make([]*rec, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Go(func() {
+			recs[i], errs[i] = f.run(t, "shared", fmt.Sprintf("blocks:3 sleep:%d caller-%d", 5*i, i))
+		})
+	}
+	wg.Wait()
+	type span struct{ first, last uint64 }
+	var spans []span
+	for i, r := range recs {
+		if errs[i] != nil {
+			t.Fatalf("caller %d: %v", i, errs[i])
+		}
+		for j := 1; j < len(r.events); j++ {
+			if r.events[j].Seq != r.events[j-1].Seq+1 {
+				t.Fatalf("caller %d: events interleaved (seq %d then %d)", i, r.events[j-1].Seq, r.events[j].Seq)
+			}
+		}
+		if n := len(r.all(event.TypeAnswer)); n != 3 {
+			t.Fatalf("caller %d got %d answers", i, n)
+		}
+		spans = append(spans, span{r.events[0].Seq, r.events[len(r.events)-1].Seq})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return int(a.first) - int(b.first) })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].first != spans[i-1].last+1 {
+			t.Fatalf("turns overlap or leave gaps: %v", spans)
+		}
+	}
+}
+
+func TestFailFastWhenBusy(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{FailFastWhenBusy: true})
+	f.mustRun(t, "b", "warm")
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		ctx := context.Background()
+		done <- f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir}, "sleep:800", func(et string, _ any) error {
+			if et == event.TypeSessionStart {
+				close(started)
+			}
+			return nil
+		})
+	}()
+	<-started
+	if _, err := f.run(t, "b", "second"); !errors.Is(err, engine.ErrSessionBusy) {
+		t.Fatalf("want ErrSessionBusy, got %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestManySessionsLoseNoEvent(t *testing.T) {
+	sessions, turns := 200, 5
+	if testing.Short() {
+		sessions = 20
+	}
+	f := newFixture(t, engine.EngineOptions{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	for i := range sessions {
+		wg.Go(func() {
+			id := "load-" + strconv.Itoa(i)
+			for turn := range turns {
+				prompt := fmt.Sprintf("blocks:2 t%d", turn)
+				r, err := f.run(t, id, prompt)
+				got := r.types()
+				want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
+				if err != nil || !slices.Equal(got, want) {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("%s turn %d: %v %v", id, turn, err, got))
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d failures, first: %s", len(failures), failures[0])
+	}
+	if n := len(f.eng.ListActiveSessions()); n != sessions {
+		t.Fatalf("%d sessions listed, want %d", n, sessions)
+	}
+}
+
+func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	pid := f.mustRun(t, "c", "warm").first(event.TypeSessionStart).PID
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	r := &rec{}
+	start := time.Now()
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), r.cb)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("cancel took %s", took)
+	}
+	if res := r.first(event.TypeResult); res == nil || !res.Turn.Interrupted {
+		t.Fatalf("the turn must close with an interrupted result: %v", r.types())
+	}
+	r2 := f.mustRun(t, "c", "after")
+	if r2.first(event.TypeSessionStart).PID != pid {
+		t.Fatal("the process was replaced")
+	}
+	if got := r2.first(event.TypeAnswer).EventData; got != "echo: after" {
+		t.Fatalf("stale output: %q", got)
+	}
+}
+
+func TestTurnTimeout(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{Timeout: 300 * time.Millisecond})
+	_, err := f.run(t, "t", "sleep:10000")
+	if !errors.Is(err, engine.ErrTurnTimeout) {
+		t.Fatalf("want ErrTurnTimeout, got %v", err)
+	}
+	if r := f.mustRun(t, "t", "quick"); r.first(event.TypeAnswer).EventData != "echo: quick" {
+		t.Fatal("session unusable after a timeout")
+	}
+}
+
+func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	f.mustRun(t, "x", "first prompt")
+	r, err := f.run(t, "x", "crash")
+	if !errors.Is(err, engine.ErrSessionDead) {
+		t.Fatalf("want ErrSessionDead, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "crashing on purpose") {
+		t.Fatalf("error lacks the stderr tail: %v", err)
+	}
+	if types := r.types(); types[len(types)-1] != event.TypeResult || !slices.Contains(types, event.TypeError) {
+		t.Fatalf("a crashed turn must report error and close with result: %v", types)
+	}
+	r2 := f.mustRun(t, "x", "history")
+	st := r2.first(event.TypeSessionStart)
+	if !st.ColdStart || !st.Resumed {
+		t.Fatalf("not resumed: %+v", st.SessionStart)
+	}
+	if got := r2.first(event.TypeAnswer).EventData; !strings.Contains(got, "first prompt") {
+		t.Fatalf("resumed conversation forgot its history: %q", got)
+	}
+}
+
+func TestKilledWhileIdleResumesTransparently(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	pid := f.mustRun(t, "k", "remember me").first(event.TypeSessionStart).PID
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for proc.Alive(pid) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	r := f.mustRun(t, "k", "history")
+	st := r.first(event.TypeSessionStart)
+	if st.PID == pid || !st.Resumed {
+		t.Fatalf("want a resumed new process: %+v", st.SessionStart)
+	}
+	if got := r.first(event.TypeAnswer).EventData; !strings.Contains(got, "remember me") {
+		t.Fatalf("history lost: %q", got)
+	}
+}
+
+func TestStaleResumeRecordFallsBack(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	pid := f.mustRun(t, "r", "one").first(event.TypeSessionStart).PID
+	// The CLI's record of the conversation disappears (a wiped HOME).
+	if err := os.RemoveAll(filepath.Join(f.home, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for proc.Alive(pid) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	r := f.mustRun(t, "r", "three")
+	st := r.first(event.TypeSessionStart)
+	if st.Resumed || st.Fallback == "" {
+		t.Fatalf("want a fresh start that says why: %+v", st.SessionStart)
+	}
+}
+
+func TestTerminateLeavesNoDescendants(t *testing.T) {
+	for _, how := range []string{"terminate", "shutdown", "reaper"} {
+		t.Run(how, func(t *testing.T) {
+			opts := engine.EngineOptions{}
+			if how == "reaper" {
+				opts.IdleTimeout = 300 * time.Millisecond
+			}
+			f := newFixture(t, opts)
+			pids := filepath.Join(f.dir, "pids")
+			script := fmt.Sprintf(`sleep 1000 & echo $! >> %[1]s
+nohup sleep 1000 >/dev/null 2>&1 & echo $! >> %[1]s
+setsid sleep 1000 & echo $! >> %[1]s
+(setsid sh -c 'sleep 1000 & echo $! >> %[1]s' &)
+sleep 0.2; echo started`, pids)
+			r := f.mustRun(t, "d", bash(script))
+			leader := r.first(event.TypeSessionStart).PID
+			b, err := os.ReadFile(pids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var children []int
+			for _, l := range strings.Fields(string(b)) {
+				pid, _ := strconv.Atoi(l)
+				children = append(children, pid)
+			}
+			if len(children) != 4 {
+				t.Fatalf("children = %v", children)
+			}
+			for _, pid := range children {
+				if !proc.Alive(pid) {
+					t.Fatalf("child %d died before the test", pid)
+				}
+			}
+			switch how {
+			case "terminate":
+				if err := f.eng.TerminateSession("d"); err != nil {
+					t.Fatal(err)
+				}
+			case "shutdown":
+				f.eng.Pool().Shutdown()
+			case "reaper":
+				deadline := time.Now().Add(10 * time.Second)
+				for proc.Alive(leader) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				s, _ := f.eng.GetSession("d")
+				if s == nil || s.Status != engine.StatusDead {
+					t.Fatalf("reaped session status: %+v", s)
+				}
+			}
+			for _, pid := range append(children, leader) {
+				if proc.Alive(pid) {
+					t.Fatalf("process %d survived %s", pid, how)
+				}
+			}
+		})
+	}
+}
+
+func TestReaperSparesBusySessions(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{IdleTimeout: 100 * time.Millisecond})
+	r := f.mustRun(t, "busy", "sleep:1200")
+	pid := r.first(event.TypeSessionStart).PID
+	r2 := f.mustRun(t, "busy", "right after")
+	if r2.first(event.TypeSessionStart).PID != pid {
+		t.Fatal("the session was reaped while busy or right after")
+	}
+}
+
+func TestPermissionPolicy(t *testing.T) {
+	cases := []struct {
+		name    string
+		opts    engine.EngineOptions
+		denied  bool
+		reason  string
+		request bool // a permission_request event is expected
+	}{
+		{name: "all tools allowed by default", request: true},
+		{name: "disallowed", opts: engine.EngineOptions{DisallowedTools: []string{"Bash"}}, denied: true, reason: "disallowed"},
+		{name: "not in the allow list", opts: engine.EngineOptions{AllowedTools: []string{"Read"}}, denied: true, reason: "not among the tools allowed"},
+		{name: "allowed by rule", opts: engine.EngineOptions{AllowedTools: []string{"Bash(touch:*)"}}, request: true},
+		{name: "handler denies first", denied: true, reason: "firewall says no", opts: engine.EngineOptions{
+			PermissionHandler: func(_ context.Context, req engine.PermissionRequest) provider.ToolDecision {
+				if req.Kind == provider.PreToolUse && strings.Contains(fmt.Sprint(req.Input["command"]), "touch") {
+					return provider.ToolDecision{Behavior: provider.Deny, Message: "firewall says no"}
+				}
+				return provider.ToolDecision{}
+			}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, tc.opts)
+			r := f.mustRun(t, "p", bash("touch made.txt && echo made"))
+			_, statErr := os.Stat(filepath.Join(f.dir, "made.txt"))
+			res := r.first(event.TypeToolResult)
+			if res == nil {
+				t.Fatalf("no tool_result: %v", r.types())
+			}
+			if tc.denied {
+				if statErr == nil {
+					t.Fatal("a denied tool ran")
+				}
+				if res.Meta.Status != "error" || !strings.Contains(res.EventData, tc.reason) {
+					t.Fatalf("model was not told why: %q", res.EventData)
+				}
+				dec := r.first(event.TypePermissionDecision)
+				if dec == nil || dec.Permission.Decision != "deny" {
+					t.Fatalf("no deny decision event: %v", r.types())
+				}
+			} else if statErr != nil || res.Meta.Status != "success" {
+				t.Fatalf("allowed tool did not run: %v %+v", statErr, res.Meta)
+			}
+			if got := r.first(event.TypePermissionRequest) != nil; got != tc.request {
+				t.Fatalf("permission_request present = %v, want %v (%v)", got, tc.request, r.types())
+			}
+			if st := r.first(event.TypeSessionStats).Stats; st.ToolCallCount != 1 || !slices.Contains(st.ToolsUsed, "Bash") {
+				t.Fatalf("stats: %+v", st)
+			}
+		})
+	}
+}
+
+func TestCallbackErrorStopsTheTurn(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	boom := errors.New("client went away")
+	ctx := context.Background()
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "cb", WorkDir: f.dir}, "blocks:3 sleep:3000", func(et string, _ any) error {
+		if et == event.TypeAnswer {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("want the callback's error, got %v", err)
+	}
+	if got := f.mustRun(t, "cb", "next").first(event.TypeAnswer).EventData; got != "echo: next" {
+		t.Fatalf("next turn = %q", got)
+	}
+}
+
+func TestBadOutputNeverBreaksTheSession(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{}, func(o *claude.Options) { o.MaxLineBytes = 100 << 10 })
+	r := f.mustRun(t, "g", "garbage huge:300000 blocks:1")
+	raws := r.all(event.TypeRaw)
+	if len(raws) != 2 {
+		t.Fatalf("want 2 raw events (non-JSON line, unknown frame), got %d: %v", len(raws), r.types())
+	}
+	errs := r.all(event.TypeError)
+	if len(errs) != 1 || !strings.Contains(errs[0].EventData, "line too long") {
+		t.Fatalf("oversized line not reported: %v", r.types())
+	}
+	if got := r.first(event.TypeAnswer).EventData; got != "part 1" {
+		t.Fatalf("answer after bad output = %q", got)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	ctx := context.Background()
+	file := filepath.Join(f.dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		cfg  *engine.Config
+		in   string
+		want error
+	}{
+		{"empty prompt", &engine.Config{SessionID: "b", WorkDir: f.dir}, "  \n", engine.ErrEmptyPrompt},
+		{"nil config", nil, "hi", engine.ErrInvalidConfig},
+		{"no session ID", &engine.Config{WorkDir: f.dir}, "hi", engine.ErrInvalidConfig},
+		{"missing work dir", &engine.Config{SessionID: "b", WorkDir: filepath.Join(f.dir, "nope")}, "hi", engine.ErrInvalidWorkDir},
+		{"work dir is a file", &engine.Config{SessionID: "b", WorkDir: file}, "hi", engine.ErrInvalidWorkDir},
+	}
+	for _, tc := range cases {
+		if err := f.eng.Execute(ctx, tc.cfg, tc.in, nil); !errors.Is(err, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestBrokenCLI(t *testing.T) {
+	cases := []struct {
+		name string
+		path string
+		env  string
+		want string
+	}{
+		{"missing binary", "/nonexistent/claude", "", "no such file"},
+		{"exits at once", "", "FAKEAGENT_FAIL_START=1", "FAKEAGENT_FAIL_START"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			env := append(os.Environ(), "HOME="+home)
+			if tc.env != "" {
+				env = append(env, tc.env)
+			}
+			f := newFixture(t, engine.EngineOptions{Env: env}, func(o *claude.Options) {
+				if tc.path != "" {
+					o.Path = tc.path
+				}
+			})
+			_, err := f.run(t, "broken", "hi")
+			if !errors.Is(err, engine.ErrStartFailed) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want ErrStartFailed mentioning %q, got %v", tc.want, err)
+			}
+			if s, ok := f.eng.GetSession("broken"); !ok || s.Status != engine.StatusDead {
+				t.Fatalf("session after a failed start: %+v", s)
+			}
+		})
+	}
+}
+
+func TestClosedEngine(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	f.mustRun(t, "z", "hi")
+	if err := f.eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.run(t, "z", "again"); !errors.Is(err, engine.ErrEngineClosed) {
+		t.Fatalf("want ErrEngineClosed, got %v", err)
+	}
+	if err := f.eng.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+}
