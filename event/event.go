@@ -85,6 +85,10 @@ type EventWithMeta struct {
 	// Time is when HotPlex produced the event.
 	Time time.Time `json:"time"`
 
+	// ParentToolUseID is set on the events of a sub-agent: the ID of the
+	// tool call (e.g. Task) that runs it.
+	ParentToolUseID string `json:"parent_tool_use_id,omitempty"`
+
 	// *SessionStart is set on session_start events; its fields appear at
 	// the top level of the JSON object.
 	*SessionStart

@@ -139,14 +139,16 @@ func rmdirCgroup(dir string) error {
 
 // DefaultCgroupRoot returns a cgroup v2 directory usable as Spec.CgroupRoot,
 // or "" when there is none. It creates (or reuses) hotplex-<pid> inside the
-// calling process's own cgroup, so that it works under delegation too. Remove
-// it with RemoveCgroupRoot when done.
+// calling process's own cgroup, so that it works under delegation too, and
+// removes the empty roots that exited processes left there. Remove it with
+// RemoveCgroupRoot when done.
 func DefaultCgroupRoot() string {
 	base, err := ownCgroupDir()
 	if err != nil {
 		return ""
 	}
-	dir := filepath.Join(base, "hotplex-"+strconv.Itoa(os.Getpid()))
+	removeStaleRoots(base)
+	dir := filepath.Join(base, rootPrefix+strconv.Itoa(os.Getpid()))
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return ""
 	}
@@ -162,6 +164,32 @@ func DefaultCgroupRoot() string {
 		return ""
 	}
 	return dir
+}
+
+// rootPrefix starts the name of the cgroup DefaultCgroupRoot creates.
+const rootPrefix = "hotplex-"
+
+// removeStaleRoots removes the roots under base whose creating process no
+// longer exists, as left behind by a crash. Only empty cgroups can be
+// removed (rmdir fails on populated ones), so processes are never disturbed.
+func removeStaleRoots(base string) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n, ok := strings.CutPrefix(e.Name(), rootPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pid, err := strconv.Atoi(n)
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + n); errors.Is(err, fs.ErrNotExist) {
+			_ = rmdirCgroup(filepath.Join(base, e.Name()))
+		}
+	}
 }
 
 // RemoveCgroupRoot kills whatever is still running in the cgroup dir (e.g. a

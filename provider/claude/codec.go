@@ -30,10 +30,17 @@ func newDecoder(now func() time.Time) *decoder {
 	return &decoder{now: now, tools: map[string]toolCall{}}
 }
 
-// startTurn resets the per-turn timing.
+// maxPendingTools bounds the tool calls remembered while awaiting results.
+// Results normally follow soon; a sub-agent's may arrive turns later.
+const maxPendingTools = 1024
+
+// startTurn resets the per-turn timing. Pending tool calls are kept: a
+// background sub-agent's results can arrive during a later turn.
 func (d *decoder) startTurn() {
 	d.lastEvent = d.now()
-	clear(d.tools)
+	if len(d.tools) > maxPendingTools {
+		clear(d.tools)
+	}
 }
 
 // parse decodes one line. Lines that are not JSON objects come back as a
@@ -56,12 +63,12 @@ func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
 		if m.Message.Model != "" {
 			d.model = m.Message.Model
 		}
-		return d.assistant(m.Message)
+		return withParent(d.assistant(m.Message), m.ParentToolUseID)
 	case "user":
 		if m.Message == nil {
 			break
 		}
-		return d.user(m.Message, raw)
+		return withParent(d.user(m.Message, raw), m.ParentToolUseID)
 	case "system":
 		if m.Subtype == "init" && m.Model != "" {
 			d.model = m.Model
@@ -72,9 +79,23 @@ func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
 	case "result":
 		return nil // the process turns it into the turn's result
 	}
-	ev := event.NewEventWithMeta(event.TypeRaw, m.Type, nil)
+	name := m.Type
+	if name == "" {
+		name = truncate(string(raw), 200)
+	}
+	ev := event.NewEventWithMeta(event.TypeRaw, name, nil)
 	ev.Raw = rawJSON(raw)
 	return []*event.EventWithMeta{ev}
+}
+
+// withParent marks the events of a sub-agent with the tool call that runs it.
+func withParent(evs []*event.EventWithMeta, parent string) []*event.EventWithMeta {
+	if parent != "" {
+		for _, ev := range evs {
+			ev.ParentToolUseID = parent
+		}
+	}
+	return evs
 }
 
 // rawJSON keeps raw as JSON when it is, and quotes it as a string when not,
@@ -130,6 +151,7 @@ func (d *decoder) user(msg *AssistantMessage, raw []byte) []*event.EventWithMeta
 		switch b.Type {
 		case "tool_result":
 			call, known := d.tools[b.ToolUseID]
+			delete(d.tools, b.ToolUseID)
 			meta := &event.EventMeta{ToolID: b.ToolUseID, ToolName: call.name, Status: "success",
 				OutputSummary: truncate(b.Content, 200), LineCount: int32(strings.Count(b.Content, "\n"))}
 			if b.Content != "" && !strings.HasSuffix(b.Content, "\n") {
