@@ -468,7 +468,16 @@ sleep 0.2; echo started`, pids)
 					t.Fatalf("reaped session status: %+v", s)
 				}
 			}
+			// The reaper works in the background; the others return
+			// only when the tree is gone, so they get no grace here.
+			grace := time.Now()
+			if how == "reaper" {
+				grace = grace.Add(10 * time.Second)
+			}
 			for _, pid := range append(children, leader) {
+				for proc.Alive(pid) && time.Now().Before(grace) {
+					time.Sleep(10 * time.Millisecond)
+				}
 				if proc.Alive(pid) {
 					t.Fatalf("process %d survived %s", pid, how)
 				}

@@ -146,7 +146,8 @@ type treeQuery struct {
 }
 
 // findTree returns the processes of the tree described by q, zombies
-// included, keyed by pid. The calling process is never part of the result.
+// included, keyed by pid. The calling process is never part of the result,
+// and its descendants only when it is q.root.
 func findTree(q treeQuery) map[int]procInfo {
 	all := snapshot()
 	self := os.Getpid()
@@ -164,7 +165,13 @@ func findTree(q treeQuery) map[int]procInfo {
 	}
 
 	if info, ok := all[q.root]; ok && q.root > 0 && (q.rootStart == 0 || info.start == q.rootStart) {
-		add(info)
+		if q.root == self {
+			// The caller asks for its own descendants: walk from it, but
+			// leave it out of the result.
+			queue = append(queue, self)
+		} else {
+			add(info)
+		}
 	}
 	for pid, start := range q.known {
 		if info, ok := all[pid]; ok && (start == 0 || info.start == start) {
@@ -185,9 +192,6 @@ func findTree(q treeQuery) map[int]procInfo {
 	for len(queue) > 0 {
 		pid := queue[0]
 		queue = queue[1:]
-		if pid == self {
-			continue
-		}
 		for _, c := range children[pid] {
 			add(c)
 		}

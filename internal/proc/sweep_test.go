@@ -83,8 +83,16 @@ func TestDescendantsAndTreeRSS(t *testing.T) {
 	if got := Descendants(1<<30, marker); !slices.Equal(got, want) {
 		t.Errorf("Descendants(none, marker) = %v, want %v", got, want)
 	}
-	if got := Descendants(os.Getpid(), marker); slices.Contains(got, os.Getpid()) {
-		t.Errorf("Descendants includes the caller: %v", got)
+	// Our own descendants: the leader and both sleeps (the setsid one is
+	// still a child of the leader), but never ourselves.
+	self := Descendants(os.Getpid(), "")
+	if slices.Contains(self, os.Getpid()) {
+		t.Errorf("Descendants(self) includes the caller: %v", self)
+	}
+	for _, pid := range want {
+		if !slices.Contains(self, pid) {
+			t.Errorf("Descendants(self) = %v, missing %d", self, pid)
+		}
 	}
 
 	total, err := TreeRSS(p.PID(), marker)

@@ -185,14 +185,18 @@ func (t *tracker) terminate(ctx context.Context, grace time.Duration) {
 		if len(alive) == 0 && p.leaderReaped() {
 			return
 		}
+		// SIGCONT follows SIGTERM so that stopped processes act on it
+		// within the grace period instead of only dying to SIGKILL.
 		if first {
 			t.signalGroup(alive, syscall.SIGTERM)
+			t.signalGroup(alive, syscall.SIGCONT)
 			first = false
 		}
 		for _, a := range alive {
 			if !t.termed[a.pid] {
 				t.termed[a.pid] = true
 				signalIfSame(a.pid, a.start, syscall.SIGTERM)
+				signalIfSame(a.pid, a.start, syscall.SIGCONT)
 			}
 		}
 		select {

@@ -316,3 +316,52 @@ func TestTerminateEscalation(t *testing.T) {
 		})
 	}
 }
+
+func TestTerminateStoppedDescendant(t *testing.T) {
+	// A stopped process acts on SIGTERM only once continued; Terminate
+	// continues it so the grace period is not wasted.
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t)},
+		`sh -c 'trap "exit 0" TERM; echo $$ >> "$PIDFILE"; kill -STOP $$; while :; do sleep 0.05; done' & wait`)
+	pids := readPIDs(t, pidfile, 1)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if info, err := readStat(pids[0]); err == nil && info.state == 'T' {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("descendant never stopped")
+		}
+	}
+	grace := 500 * time.Millisecond
+	if d := terminate(t, p, grace); d > 2*grace-200*time.Millisecond {
+		t.Errorf("Terminate took %v: the stopped process was not continued", d)
+	}
+	assertGone(t, pids)
+}
+
+func TestTerminateUntraceableEscapee(t *testing.T) {
+	// Without a cgroup, a process that scrubs the marker, leaves the group
+	// and is orphaned cannot be found. It keeps stdout and stderr open;
+	// Terminate must still return promptly.
+	dir := t.TempDir()
+	w := filepath.Join(dir, "worker.sh")
+	if err := os.WriteFile(w, []byte(worker), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pidfile := filepath.Join(dir, "pids")
+	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t)},
+		`(env -u HOTPLEX_PROC_MARKER setsid sh "$1" &); wait`, w)
+	pids := readPIDs(t, pidfile, 1)
+	t.Cleanup(func() {
+		// It re-parented to us (subreaper): kill and reap it by pid.
+		_ = syscall.Kill(pids[0], syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pids[0], &ws, 0, nil)
+	})
+	if d := terminate(t, p, 100*time.Millisecond); d > stderrDrain+2*time.Second {
+		t.Errorf("Terminate took %v", d)
+	}
+	if !Alive(pids[0]) {
+		t.Log("escapee was found after all")
+	}
+}

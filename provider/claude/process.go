@@ -280,6 +280,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 				if turnErr == nil {
 					ev := event.NewEventWithMeta(event.TypeError, f.err.Error(), &event.EventMeta{Status: "error", ErrorMsg: f.err.Error()})
 					if err := emit(ev); err != nil {
+						turnErr = err
 						cancel(err)
 					}
 				}
@@ -304,13 +305,18 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			}
 			for _, ev := range c.dec.events(f.msg, f.raw) {
 				if err := emit(ev); err != nil {
+					// Remember the refusal now: the turn may end before
+					// the interrupt below goes out.
+					turnErr = err
 					cancel(err)
 					break
 				}
 			}
 		case <-done:
 			done = nil
-			turnErr = context.Cause(turnCtx)
+			if turnErr == nil {
+				turnErr = context.Cause(turnCtx)
+			}
 			interrupted = true
 			if _, _, err := c.request("interrupt", nil); err != nil {
 				return nil, errors.Join(turnErr, c.deadErr(err.Error()))
