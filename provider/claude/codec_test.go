@@ -158,7 +158,9 @@ func TestCodecShapes(t *testing.T) {
 	}
 
 	sub := decodeTranscript(t, "testdata/subagent_partial.jsonl")
-	if count(sub, func(l goldenLine) bool { return l.Type == event.TypeToolResult && l.Tool == "Task" && strings.Contains(l.Data, "Async agent") }) != 1 {
+	if count(sub, func(l goldenLine) bool {
+		return l.Type == event.TypeToolResult && l.Tool == "Task" && strings.Contains(l.Data, "Async agent")
+	}) != 1 {
 		t.Error("array-valued Task result not flattened")
 	}
 	if count(sub, func(l goldenLine) bool { return l.Parent != "" && l.Type == event.TypeToolUse && l.Tool == "Bash" }) != 1 {
