@@ -24,7 +24,9 @@ type Reader struct {
 
 // NewReader reads from r, allowing lines of up to limit bytes (at least 64 KiB).
 func NewReader(r io.Reader, limit int) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max(limit, 64<<10)}
+	// A small buffer keeps idle readers cheap (one per hot session); longer
+	// lines are assembled in buf, which shrinks again after a big one.
+	return &Reader{r: bufio.NewReaderSize(r, 4<<10), max: max(limit, 64<<10)}
 }
 
 // Next returns the next non-empty line without its newline. The slice is
@@ -43,6 +45,9 @@ func (lr *Reader) Next() ([]byte, error) {
 }
 
 func (lr *Reader) readLine() ([]byte, error) {
+	if cap(lr.buf) > 256<<10 {
+		lr.buf = nil // do not hold on to the memory of one huge line
+	}
 	lr.buf = lr.buf[:0]
 	skipped := 0
 	for {

@@ -222,7 +222,16 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 func (p *Process) run() {
 	go func() {
 		defer close(p.drained)
-		_, _ = io.Copy(p.tail, p.stderr)
+		// A small buffer rather than io.Copy's 32 KiB: one of these runs
+		// for every hot session, and CLIs write little to stderr.
+		buf := make([]byte, 512)
+		for {
+			n, err := p.stderr.Read(buf)
+			_, _ = p.tail.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
 	}()
 	go func() {
 		err := p.cmd.Wait()

@@ -7,13 +7,14 @@ import "sync"
 // for hours; only the most recent output is useful in an error report.
 type tailBuffer struct {
 	mu   sync.Mutex
-	buf  []byte // ring storage, len(buf) == size
+	size int    // capacity of the ring
+	buf  []byte // ring storage, allocated at the first write (most CLIs never write stderr)
 	pos  int    // next write position in buf
 	full bool   // buf has wrapped at least once
 }
 
 func newTailBuffer(size int) *tailBuffer {
-	return &tailBuffer{buf: make([]byte, size)}
+	return &tailBuffer{size: size}
 }
 
 // Write stores p, discarding the oldest bytes beyond the buffer size. It
@@ -22,7 +23,10 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	size := len(t.buf)
+	if t.buf == nil && n > 0 {
+		t.buf = make([]byte, t.size)
+	}
+	size := t.size
 	if n >= size {
 		// Only the final size bytes of p can survive; start the ring afresh.
 		copy(t.buf, p[n-size:])

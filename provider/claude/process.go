@@ -53,7 +53,7 @@ type frame struct {
 
 // frameQueue bounds how much output may wait for a turn to read it; beyond
 // it the reader stops reading and the CLI blocks on its stdout.
-const frameQueue = 256
+const frameQueue = 64
 
 func (c *process) Info() provider.Info {
 	c.infoMu.Lock()
