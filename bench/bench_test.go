@@ -119,25 +119,26 @@ func BenchmarkIdleSessionMemory(b *testing.B) {
 	if _, err := execTurn(ctx, eng, &engine.Config{SessionID: "first", WorkDir: dir}, "hi"); err != nil {
 		b.Fatal(err)
 	}
-	before := memInUse()
+	heap0, stack0 := memInUse()
 	for i := range sessions {
 		if _, err := execTurn(ctx, eng, &engine.Config{SessionID: "idle-" + strconv.Itoa(i), WorkDir: dir}, "hi"); err != nil {
 			b.Fatal(err)
 		}
 	}
-	after := memInUse()
-	per := (after - before) / sessions
-	fmt.Printf("%-34s %d KiB per idle session (heap + goroutine stacks, %d sessions; target ≤ 64 KiB)\n",
-		"engine memory", per>>10, sessions)
+	heap1, stack1 := memInUse()
+	heap, stack := (heap1-heap0)/sessions, (stack1-stack0)/sessions
+	per := heap + stack
+	fmt.Printf("%-34s %.1f KiB per idle session (heap %.1f + goroutine stacks %.1f, %d sessions; target ≤ 64 KiB)\n",
+		"engine memory", float64(per)/1024, float64(heap)/1024, float64(stack)/1024, sessions)
 	b.ReportMetric(float64(per)/1024, "KiB/session")
 }
 
-func memInUse() int64 {
+func memInUse() (heap, stack int64) {
 	runtime.GC()
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc + m.StackInuse)
+	return int64(m.HeapAlloc), int64(m.StackInuse)
 }
 
 // claudeFixture is the real CLI against the scripted model.

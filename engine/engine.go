@@ -119,11 +119,11 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if cb == nil {
 		cb = func(string, any) error { return nil }
 	}
-	wd, err := resolveWorkDir(e.opts.WorkDirRoot, cfg.WorkDir)
+	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.WorkDir)
 	if err != nil {
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions})
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, requested: cfg.WorkDir})
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,8 @@ type PermissionHandler func(ctx context.Context, req PermissionRequest) provider
 type SessionConfig struct {
 	WorkDir          string // Absolute path to the isolated sandbox directory
 	TaskInstructions string // Persistent instructions for the session
+
+	requested string // the work directory as the caller wrote it, before resolution
 }
 
 // Config addresses one turn: which conversation, where, and what extra

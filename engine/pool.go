@@ -76,6 +76,19 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
 	return s, nil
 }
 
+// workDirFor resolves a turn's work directory. A live session asked for
+// with the same spelling as before keeps its resolved directory, which
+// spares warm turns the file system look-ups.
+func (sp *SessionPool) workDirFor(id, requested string) (string, error) {
+	sp.mu.Lock()
+	s, ok := sp.sessions[id]
+	sp.mu.Unlock()
+	if ok && s.cfg.requested == requested && requested != "" {
+		return s.cfg.WorkDir, nil
+	}
+	return resolveWorkDir(sp.opts.WorkDirRoot, requested)
+}
+
 // acquire looks up (or creates) the session and takes its turn slot.
 // Sessions removed while the caller waited are looked up again.
 func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig) (*session, error) {
@@ -201,11 +214,11 @@ func (sp *SessionPool) GetOrCreateSession(ctx context.Context, sessionID string,
 	if sessionID == "" {
 		return nil, false, fmt.Errorf("%w: empty session ID", ErrInvalidConfig)
 	}
-	wd, err := resolveWorkDir(sp.opts.WorkDirRoot, cfg.WorkDir)
+	wd, err := sp.workDirFor(sessionID, cfg.WorkDir)
 	if err != nil {
 		return nil, false, err
 	}
-	cfg.WorkDir = wd
+	cfg.requested, cfg.WorkDir = cfg.WorkDir, wd
 	s, err := sp.acquire(ctx, sessionID, cfg)
 	if err != nil {
 		return nil, false, err

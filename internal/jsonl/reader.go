@@ -26,7 +26,7 @@ type Reader struct {
 func NewReader(r io.Reader, limit int) *Reader {
 	// A small buffer keeps idle readers cheap (one per hot session); longer
 	// lines are assembled in buf, which shrinks again after a big one.
-	return &Reader{r: bufio.NewReaderSize(r, 4<<10), max: max(limit, 64<<10)}
+	return &Reader{r: bufio.NewReaderSize(r, 2<<10), max: max(limit, 64<<10)}
 }
 
 // Next returns the next non-empty line without its newline. The slice is
@@ -45,13 +45,25 @@ func (lr *Reader) Next() ([]byte, error) {
 }
 
 func (lr *Reader) readLine() ([]byte, error) {
-	if cap(lr.buf) > 256<<10 {
-		lr.buf = nil // do not hold on to the memory of one huge line
+	chunk, err := lr.r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		// The common case: the whole line is in the read buffer.
+		if err != nil && len(chunk) == 0 {
+			return nil, err
+		}
+		return chunk, nil
 	}
-	lr.buf = lr.buf[:0]
+	// A long line is assembled in buf, which is let go afterwards so that
+	// one big frame does not pin its memory for the session's life.
+	lr.buf = append(lr.buf[:0], chunk...)
+	defer func() {
+		if cap(lr.buf) > 64<<10 {
+			lr.buf = nil
+		}
+	}()
 	skipped := 0
-	for {
-		chunk, err := lr.r.ReadSlice('\n')
+	for errors.Is(err, bufio.ErrBufferFull) {
+		chunk, err = lr.r.ReadSlice('\n')
 		if skipped == 0 && len(lr.buf)+len(chunk) <= lr.max {
 			lr.buf = append(lr.buf, chunk...)
 		} else {
@@ -59,15 +71,12 @@ func (lr *Reader) readLine() ([]byte, error) {
 			skipped += len(lr.buf) + len(chunk)
 			lr.buf = lr.buf[:0]
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if skipped > 0 {
-			return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, skipped, lr.max)
-		}
-		if err != nil && len(lr.buf) == 0 {
-			return nil, err
-		}
-		return lr.buf, nil
 	}
+	if skipped > 0 {
+		return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, skipped, lr.max)
+	}
+	if len(lr.buf) > lr.max {
+		return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, len(lr.buf), lr.max)
+	}
+	return lr.buf, nil
 }

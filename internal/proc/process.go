@@ -74,6 +74,10 @@ type Process struct {
 	// principle be reused, so Terminate follows these pids instead of it.
 	group map[int]uint64
 
+	// exitFD is a pidfd of the leader used only by Exited (-1 when the
+	// platform has none); guarded by mu, closed once the leader is reaped.
+	exitFD int
+
 	termSem  chan struct{} // serializes Terminate calls
 	killOnce sync.Once
 	killNow  chan struct{} // closed by Kill to cut a running Terminate's grace short
@@ -214,6 +218,7 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	}
 	held, _ := heldPidfds()
 	p.pidfds = held[p.pid]
+	p.exitFD = openExitFD(p.pid)
 	return p, nil
 }
 
@@ -242,6 +247,8 @@ func (p *Process) run() {
 		p.mu.Lock()
 		p.exit = err
 		p.group = group
+		closeExitFD(p.exitFD)
+		p.exitFD = -1
 		p.mu.Unlock()
 		close(p.exited)
 		// Writes after exit could only fail; release the pipe like os/exec does.
@@ -293,6 +300,25 @@ func (p *Process) ExitError() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.exit
+}
+
+// Exited reports whether the leader has exited, even if it has not been
+// reaped yet: a process killed a moment ago already counts. It is cheap
+// (one poll of a pidfd where the platform has them), so it can run before
+// every turn.
+func (p *Process) Exited() bool {
+	if p.leaderReaped() {
+		return true
+	}
+	p.mu.Lock()
+	fd := p.exitFD
+	if fd >= 0 {
+		exited := pollExitFD(fd)
+		p.mu.Unlock()
+		return exited
+	}
+	p.mu.Unlock()
+	return !Alive(p.pid)
 }
 
 // leaderReaped reports whether os/exec has waited for the leader.

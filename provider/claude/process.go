@@ -44,12 +44,13 @@ type process struct {
 	pending   map[string]chan *ControlResponse
 }
 
-// frame is one line of output, decoded, or the error reading it.
+// frame is one line of output, or the error reading it.
 type frame struct {
-	msg *StreamMessage
 	raw []byte
 	err error
 }
+
+var controlResponseTag = []byte(`"control_response"`)
 
 // frameQueue bounds how much output may wait for a turn to read it; beyond
 // it the reader stops reading and the CLI blocks on its stdout.
@@ -68,7 +69,7 @@ func (c *process) Alive() bool {
 	case <-c.cp.Done():
 		return false
 	default:
-		return proc.Alive(c.cp.PID())
+		return !c.cp.Exited()
 	}
 }
 
@@ -89,12 +90,16 @@ func (c *process) readLoop(stdout io.Reader) {
 		if err != nil {
 			return
 		}
-		m := parse(line)
-		if m.Type == "control_response" && m.Response != nil {
-			c.resolve(m.Response)
-			continue
+		// Only control responses are decoded here; everything else is
+		// decoded by the turn that reads it, which keeps this goroutine
+		// (one per hot session) small.
+		if bytes.Contains(line, controlResponseTag) {
+			if m := parse(line); m.Type == "control_response" && m.Response != nil {
+				c.resolve(m.Response)
+				continue
+			}
 		}
-		if !c.push(frame{msg: m, raw: bytes.Clone(line)}) {
+		if !c.push(frame{raw: bytes.Clone(line)}) {
 			return
 		}
 	}
@@ -225,18 +230,11 @@ func (c *process) dropStale() {
 			if !ok {
 				return
 			}
-			c.log.Debug("dropping output that arrived between turns", "type", f.msg.typeOrErr(f.err))
+			c.log.Debug("dropping output that arrived between turns", "bytes", len(f.raw), "err", f.err)
 		default:
 			return
 		}
 	}
-}
-
-func (m *StreamMessage) typeOrErr(err error) string {
-	if err != nil || m == nil {
-		return "error"
-	}
-	return m.Type
 }
 
 func (c *process) Turn(ctx context.Context, prompt string, ask provider.PermissionFunc, emit provider.Emit) (*event.TurnResult, error) {
@@ -286,24 +284,25 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 				}
 				continue
 			}
-			switch f.msg.Type {
+			m := parse(f.raw)
+			switch m.Type {
 			case "control_request":
-				c.answer(turnCtx, f.msg, ask)
+				c.answer(turnCtx, m, ask)
 				continue
 			case "result":
-				tr := c.dec.turnResult(f.msg)
+				tr := c.dec.turnResult(m)
 				tr.Interrupted = interrupted
 				c.noteModel(tr.Model)
 				return tr, turnErr
 			case "system":
-				if f.msg.Subtype == "init" {
-					c.noteModel(f.msg.Model)
+				if m.Subtype == "init" {
+					c.noteModel(m.Model)
 				}
 			}
 			if turnErr != nil {
 				continue // the caller has gone; finish the turn quietly
 			}
-			for _, ev := range c.dec.events(f.msg, f.raw) {
+			for _, ev := range c.dec.events(m, f.raw) {
 				if err := emit(ev); err != nil {
 					// Remember the refusal now: the turn may end before
 					// the interrupt below goes out.

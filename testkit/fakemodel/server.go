@@ -267,13 +267,15 @@ type usage struct {
 }
 
 type outBlock struct {
-	Type      string         `json:"type"`
-	Text      string         `json:"text,omitempty"`
-	Thinking  string         `json:"thinking,omitempty"`
-	Signature string         `json:"signature,omitempty"`
-	ID        string         `json:"id,omitempty"`
-	Name      string         `json:"name,omitempty"`
-	Input     map[string]any `json:"input,omitempty"`
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	Thinking  string `json:"thinking,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	// Input is a tool_use block's arguments, always a JSON object (an
+	// interface so that an empty object is still sent; other blocks leave it nil).
+	Input any `json:"input,omitempty"`
 }
 
 type outMessage struct {
@@ -309,8 +311,12 @@ func (s *Server) render(req Request, reply Reply, lastResult string, bodyLen int
 		outLen += len(t)
 	}
 	for i, tu := range reply.ToolUses {
+		input := tu.Input
+		if input == nil {
+			input = map[string]any{}
+		}
 		msg.Content = append(msg.Content, outBlock{
-			Type: "tool_use", ID: fmt.Sprintf("toolu_fake%08d_%d", n, i), Name: tu.Name, Input: tu.Input,
+			Type: "tool_use", ID: fmt.Sprintf("toolu_fake%08d_%d", n, i), Name: tu.Name, Input: input,
 		})
 		msg.StopReason = "tool_use"
 		outLen += 20
