@@ -5,18 +5,24 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
@@ -81,18 +87,34 @@ type harness struct {
 	dir   string
 }
 
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
 func newHarness(t *testing.T, script fakemodel.Script, opts engine.EngineOptions) *harness {
 	t.Helper()
-	m, err := fakemodel.Start("127.0.0.1:0", script)
+	return newHarnessIn(t, func(string) fakemodel.Script { return script }, opts)
+}
+
+// newHarnessIn builds the script from the session's work directory, for
+// scripts whose tool inputs name files in it.
+func newHarnessIn(t *testing.T, script func(dir string) fakemodel.Script, opts engine.EngineOptions) *harness {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	dir := t.TempDir()
+	m, err := fakemodel.Start("127.0.0.1:0", script(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.Close() })
-	h := &harness{model: m, env: testkit.OfflineEnv(t, m.URL()), dir: t.TempDir()}
+	h := &harness{model: m, env: testkit.OfflineEnv(t, m.URL()), dir: dir}
 	opts.Provider = claude.New(claude.Options{Path: testkit.ClaudePath(t)})
 	opts.Env = h.env
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = -1
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	eng, err := engine.NewEngine(opts)
 	if err != nil {
@@ -176,12 +198,7 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 	}
 
 	// Kill the process behind HotPlex's back: the next turn resumes.
-	if err := syscall.Kill(start1.PID, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for proc.Alive(start1.PID) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.KillAndWait(t, start1.PID)
 	r3, err := h.exec(t, ctx, "conv-1", "hello after the crash")
 	if err != nil {
 		t.Fatalf("turn 3: %v", err)
@@ -251,5 +268,123 @@ func TestClaudeCancelMidTool(t *testing.T) {
 		if strings.Contains(ev.EventData, "slept") || strings.Contains(ev.EventData, "begin") {
 			t.Fatalf("stale output in the next turn: %+v", ev)
 		}
+	}
+}
+
+func TestClaudeTerminationEndsWhatTheAgentStarted(t *testing.T) {
+	for _, how := range []string{"terminate", "close"} {
+		t.Run(how, func(t *testing.T) {
+			var pids string
+			script := func(dir string) fakemodel.Script {
+				pids = filepath.Join(dir, "pids")
+				// The CLI refuses commands that begin with a long sleep, so
+				// the sleeps run under sh.
+				cmd := fmt.Sprintf("sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; "+
+					"nohup sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; "+
+					"setsid sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; echo started", pids)
+				return fakemodel.Script{Rules: []fakemodel.Rule{
+					fakemodel.Then("background", fakemodel.Bash(cmd), fakemodel.Text("started them")),
+				}}
+			}
+			h := newHarnessIn(t, script, engine.EngineOptions{})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			r, err := h.exec(t, ctx, "bg", "start background jobs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			leader := r.first(event.TypeSessionStart).PID
+			b, err := os.ReadFile(pids)
+			if err != nil {
+				t.Fatalf("the agent did not run the command: %v (%v); tool said %q", err, r.types(), r.first(event.TypeToolResult).EventData)
+			}
+			var children []int
+			for _, f := range strings.Fields(string(b)) {
+				pid, _ := strconv.Atoi(f)
+				if !proc.Alive(pid) {
+					t.Fatalf("background child %d is not running before the test", pid)
+				}
+				children = append(children, pid)
+			}
+			if len(children) != 3 {
+				t.Fatalf("children = %v", children)
+			}
+			switch how {
+			case "terminate":
+				if err := h.eng.TerminateSession("bg"); err != nil {
+					t.Fatal(err)
+				}
+			case "close":
+				if err := h.eng.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, pid := range append(children, leader) {
+				if proc.Alive(pid) {
+					t.Fatalf("process %d outlived its session (%s)", pid, how)
+				}
+			}
+		})
+	}
+}
+
+func TestClaudePermissionsAndFiles(t *testing.T) {
+	script := func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("forbidden", fakemodel.Bash("touch forbidden.txt"), fakemodel.Text("model saw: {{last_tool_result}}")),
+			fakemodel.Then("write a note", fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Write",
+				Input: map[string]any{"file_path": filepath.Join(dir, "note.txt"), "content": "hello\n"}}}}, fakemodel.Text("noted")),
+		}}
+	}
+	var asked []string
+	h := newHarnessIn(t, script, engine.EngineOptions{
+		PermissionHandler: func(_ context.Context, req engine.PermissionRequest) provider.ToolDecision {
+			asked = append(asked, string(req.Kind)+":"+req.ToolName)
+			if cmd, _ := req.Input["command"].(string); strings.Contains(cmd, "forbidden") {
+				return provider.ToolDecision{Behavior: provider.Deny, Message: "HotPlex policy forbids this"}
+			}
+			return provider.ToolDecision{}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := h.exec(t, ctx, "perm", "try the forbidden thing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "forbidden.txt")); err == nil {
+		t.Fatal("a denied command ran")
+	}
+	res := r.first(event.TypeToolResult)
+	if res == nil || res.Meta.Status != "error" || !strings.Contains(res.EventData, "HotPlex policy forbids this") {
+		t.Fatalf("the model was not told why: %+v", res)
+	}
+	if ans := r.first(event.TypeAnswer); ans == nil || !strings.Contains(ans.EventData, "HotPlex policy forbids this") {
+		t.Fatalf("model's next request lacked the reason: %v", r.types())
+	}
+	if d := r.first(event.TypePermissionDecision); d == nil || d.Permission.Decision != "deny" {
+		t.Fatalf("no deny decision event: %v", r.types())
+	}
+
+	// A file tool the CLI asks about: permission_request, allowed, written,
+	// and counted among the files modified.
+	note := filepath.Join(h.dir, "note.txt")
+	r2, err := h.exec(t, ctx, "perm", "write a note")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(note); err != nil || string(b) != "hello\n" {
+		t.Fatalf("Write did not run: %q %v (%v)", b, err, r2.types())
+	}
+	pr := r2.first(event.TypePermissionRequest)
+	if pr == nil || pr.Permission.ToolName != "Write" || pr.Input["file_path"] != note {
+		t.Fatalf("no permission_request for Write: %v", r2.types())
+	}
+	st := r2.first(event.TypeSessionStats).Stats
+	if st.FilesModified != 1 || !slices.Contains(st.FilePaths, note) || !slices.Contains(st.ToolsUsed, "Write") {
+		t.Fatalf("stats: %+v", st)
+	}
+	if !slices.Contains(asked, "pre_tool_use:Bash") || !slices.Contains(asked, "can_use_tool:Write") {
+		t.Fatalf("handler was not asked as expected: %v", asked)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -382,12 +381,7 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 func TestKilledWhileIdleResumesTransparently(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
 	pid := f.mustRun(t, "k", "remember me").first(event.TypeSessionStart).PID
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for proc.Alive(pid) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.KillAndWait(t, pid)
 	r := f.mustRun(t, "k", "history")
 	st := r.first(event.TypeSessionStart)
 	if st.PID == pid || !st.Resumed {
@@ -405,12 +399,7 @@ func TestStaleResumeRecordFallsBack(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(f.home, ".claude")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for proc.Alive(pid) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.KillAndWait(t, pid)
 	r := f.mustRun(t, "r", "three")
 	st := r.first(event.TypeSessionStart)
 	if st.Resumed || st.Fallback == "" {
@@ -653,5 +642,30 @@ func TestClosedEngine(t *testing.T) {
 	}
 	if err := f.eng.Close(); err != nil {
 		t.Fatal("second Close:", err)
+	}
+}
+
+// Two engines in one program (or two programs) may use the same session
+// IDs; ending one's session must never touch the other's processes.
+func TestEnginesDoNotTouchEachOthersProcesses(t *testing.T) {
+	a := newFixture(t, engine.EngineOptions{})
+	b := newFixture(t, engine.EngineOptions{})
+	pa := a.mustRun(t, "same-id", "hi").first(event.TypeSessionStart).PID
+	pb := b.mustRun(t, "same-id", "hi").first(event.TypeSessionStart).PID
+	if err := a.eng.TerminateSession("same-id"); err != nil {
+		t.Fatal(err)
+	}
+	if proc.Alive(pa) || !proc.Alive(pb) {
+		t.Fatalf("terminate in engine A: A alive %v, B alive %v", proc.Alive(pa), proc.Alive(pb))
+	}
+	pa = a.mustRun(t, "same-id", "again").first(event.TypeSessionStart).PID
+	if err := a.eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if proc.Alive(pa) || !proc.Alive(pb) {
+		t.Fatalf("close of engine A: A alive %v, B alive %v", proc.Alive(pa), proc.Alive(pb))
+	}
+	if got := b.mustRun(t, "same-id", "still here").first(event.TypeSessionStart).PID; got != pb {
+		t.Fatal("engine B's session was disturbed")
 	}
 }

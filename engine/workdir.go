@@ -48,6 +48,11 @@ func resolveWorkDir(root, dir string) (string, error) {
 		return "", fmt.Errorf("%w: %s is outside the work directory root %s", ErrInvalidWorkDir, dir, root)
 	}
 	if _, err := os.Lstat(target); os.IsNotExist(err) {
+		// MkdirAll follows symbolic links: create nothing unless the part
+		// of target that exists already resolves inside the root.
+		if !existingPartInside(realRoot, target) {
+			return "", fmt.Errorf("%w: %s leads outside the work directory root %s through a symbolic link", ErrInvalidWorkDir, dir, root)
+		}
 		if err := os.MkdirAll(target, 0o750); err != nil {
 			return "", fmt.Errorf("%w: create %s: %w", ErrInvalidWorkDir, target, err)
 		}
@@ -60,6 +65,26 @@ func resolveWorkDir(root, dir string) (string, error) {
 		return "", fmt.Errorf("%w: %s leads outside the work directory root %s through a symbolic link", ErrInvalidWorkDir, dir, root)
 	}
 	return existingDir(real)
+}
+
+// existingPartInside reports whether the deepest existing ancestor of p,
+// with symbolic links resolved, lies inside realRoot.
+func existingPartInside(realRoot, p string) bool {
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return false
+			}
+			rel, err := filepath.Rel(realRoot, real)
+			return err == nil && isInside(rel)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return false
+		}
+		p = parent
+	}
 }
 
 func isInside(rel string) bool {

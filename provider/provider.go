@@ -32,8 +32,7 @@ type Provider interface {
 
 // StartOptions configure one CLI process.
 type StartOptions struct {
-	// SessionID is HotPlex's conversation ID; it marks the process tree so
-	// that nothing the agent starts can escape termination.
+	// SessionID is HotPlex's conversation ID, for logs and diagnostics.
 	SessionID string
 	// ProviderSessionID is the CLI's own conversation ID.
 	ProviderSessionID string

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/hotplex/hotplex/internal/proc"
 )
 
@@ -41,3 +43,30 @@ func AssertNoDescendants(t testing.TB) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// KillAndWait kills pid with SIGKILL and returns once the kernel reports
+// it exited (its pidfd turns readable), which is the moment the engine
+// can tell too. Polling /proc for a zombie is not enough: a multi-threaded
+// leader shows as a zombie while its other threads are still exiting.
+func KillAndWait(t testing.TB, pid int) {
+	t.Helper()
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		t.Fatalf("pidfd_open(%d): %v", pid, err)
+	}
+	defer unix.Close(fd)
+	if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err != nil {
+		t.Fatalf("kill %d: %v", pid, err)
+	}
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 10_000)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			t.Fatalf("waiting for %d to exit: %v", pid, err)
+		}
+		return
+	}
+}

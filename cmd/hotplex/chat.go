@@ -65,13 +65,21 @@ func isTerminal(w io.Writer) bool {
 
 func (c *chat) loop(ctx context.Context) error {
 	lines := make(chan string)
+	quit := make(chan struct{})
+	defer close(quit)
 	go func() {
 		// Reads stdin until EOF; the channel's close tells the loop to quit.
+		// When the loop quits first (/exit, cancellation), the reader stops
+		// at its next line instead of blocking on the send forever.
 		defer close(lines)
 		sc := bufio.NewScanner(c.in)
 		sc.Buffer(make([]byte, 64<<10), 4<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			select {
+			case lines <- sc.Text():
+			case <-quit:
+				return
+			}
 		}
 	}()
 	interrupts := make(chan os.Signal, 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,10 +13,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
@@ -101,7 +104,10 @@ func runHotplex(t *testing.T, limit time.Duration, dir string, env []string, std
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 5 * time.Second
+	// On timeout hotplex gets SIGTERM, which it handles by ending its
+	// sessions; SIGKILL follows if it has not exited 10s later.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	r := run{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
@@ -239,13 +245,30 @@ func withoutEnv(env []string, keys, prefixes []string) []string {
 	return out
 }
 
-// assertExited checks that the agent process a session_start named is gone.
-func assertExited(t *testing.T, pid int) {
+// readPID reads the pid a tool wrote to file.
+func readPID(t *testing.T, file string) int {
 	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the tool did not write its pid: %v", err)
+	}
+	var pid int
+	if _, err := fmt.Sscan(string(b), &pid); err != nil || pid <= 0 {
+		t.Fatalf("%s: %q", file, b)
+	}
+	return pid
+}
+
+// assertExited checks that a process hotplex started (what) is gone.
+func assertExited(t *testing.T, what string, pid int) {
+	t.Helper()
+	if pid <= 0 {
+		t.Fatalf("no pid for %s", what)
+	}
 	deadline := time.Now().Add(2 * time.Second)
 	for proc.Alive(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the agent CLI (pid %d) outlived hotplex", pid)
+			t.Fatalf("%s (pid %d) outlived hotplex", what, pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -340,7 +363,101 @@ func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(b)) != "hotplex-exec-proof" {
 		t.Fatalf("the Bash tool did not write proof.txt in the work dir: %q, %v", b, err)
 	}
-	assertExited(t, s1.PID)
+	assertExited(t, "the agent CLI", s1.PID)
+}
+
+// TestExecEndsTheToolsItStarted has the agent leave a process running in
+// the background, outside its process group; when exec exits, that
+// process must be gone too.
+func TestExecEndsTheToolsItStarted(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("start a daemon",
+			fakemodel.Bash("setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid; echo started"),
+			fakemodel.Text("The daemon runs.")),
+	}})
+	work := t.TempDir()
+	r := runHotplex(t, 2*time.Minute, t.TempDir(), testkit.OfflineEnv(t, model.URL()), nil,
+		"exec", "--offline", "never", "--cli-path", testkit.ClaudePath(t),
+		"--workdir", work, "--session", "daemon", "start a daemon")
+	if r.code != 0 || !strings.Contains(r.stdout, "The daemon runs.") {
+		t.Fatalf("exec:\n%s", r)
+	}
+	assertExited(t, "the daemon the tool started", readPID(t, filepath.Join(work, "daemon.pid")))
+}
+
+// TestExecSIGTERMEndsTheTurnAndItsProcesses stops exec with SIGTERM while
+// a tool runs: the turn is interrupted, the error is reported, and the
+// CLI and the tool are gone when hotplex exits.
+func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("run the slow tool", fakemodel.Bash("echo $$ > tool.pid; sleep 300; echo never"), fakemodel.Text("slept")),
+	}})
+	work := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, hotplexBin, "exec", "--json", "--offline", "never", "--cli-path", testkit.ClaudePath(t),
+		"--workdir", work, "--session", "sigterm", "run the slow tool")
+	cmd.Dir, cmd.Env = t.TempDir(), testkit.OfflineEnv(t, model.URL())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = 10 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	var signalled time.Time
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if signalled.IsZero() && strings.HasPrefix(sc.Text(), `{"event":"tool_use"`) {
+			// Wait until the tool runs, then stop hotplex.
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(filepath.Join(work, "tool.pid")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the tool did not start")
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			signalled = time.Now()
+		}
+	}
+	err = cmd.Wait()
+	took := time.Since(signalled)
+	if signalled.IsZero() {
+		t.Fatalf("no tool_use event: %v\n%s\n%s", err, out.String(), stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("want exit status 1 after SIGTERM, got %v\n%s", err, stderr.String())
+	}
+	if took > 10*time.Second {
+		t.Fatalf("hotplex took %s to exit after SIGTERM", took)
+	}
+	if !strings.Contains(stderr.String(), "Error: turn 1:") {
+		t.Fatalf("stderr does not report the interrupted turn:\n%s", stderr.String())
+	}
+	turns := splitTurns(t, parseJSONLines(t, out.String()))
+	if len(turns) != 1 {
+		t.Fatalf("want 1 turn:\n%s", out.String())
+	}
+	assertClosedTurn(t, turns[0])
+	if res := first(turns[0], event.TypeResult); res.Turn == nil || !res.Turn.IsError {
+		t.Fatalf("the interrupted turn's result is not an error: %+v", res.Turn)
+	}
+	assertExited(t, "the agent CLI", first(turns[0], event.TypeSessionStart).PID)
+	assertExited(t, "the tool", readPID(t, filepath.Join(work, "tool.pid")))
+	t.Logf("hotplex exited %s after SIGTERM", took.Round(time.Millisecond))
 }
 
 func TestExecResumesInANewProcess(t *testing.T) {
@@ -369,7 +486,7 @@ func TestExecResumesInANewProcess(t *testing.T) {
 	if start1 == nil || start1.Resumed || !start1.ColdStart {
 		t.Fatalf("first exec session_start: %+v", start1)
 	}
-	assertExited(t, start1.PID)
+	assertExited(t, "the first agent CLI", start1.PID)
 
 	r2 := runHotplex(t, 2*time.Minute, cwd, env, nil, execArgs("which word did I ask you to remember")...)
 	if r2.code != 0 {
@@ -397,45 +514,58 @@ func TestExecResumesInANewProcess(t *testing.T) {
 	if last.Prompt != "which word did I ask you to remember" || !last.Saw("remember the word pineapple") || !last.Saw("Noted: the word is pineapple.") {
 		t.Fatalf("the resumed request lacks the earlier turn: prompt %q, texts %q", last.Prompt, last.Texts)
 	}
-	assertExited(t, start2.PID)
+	assertExited(t, "the resumed agent CLI", start2.PID)
 }
 
+// TestExecFailedTurnExitsNonZero scripts an API error that ends the turn
+// with an error result. The CLI retries HTTP 500 for minutes by default, so
+// that case turns its retries off; HTTP 400 is never retried.
 func TestExecFailedTurnExitsNonZero(t *testing.T) {
-	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("please fail", fakemodel.Reply{Status: 500}),
-		fakemodel.Then("never reached", fakemodel.Text("a turn after the failed one")),
-	}})
-	work := t.TempDir()
-	r := runHotplex(t, 8*time.Second, t.TempDir(), testkit.OfflineEnv(t, model.URL()), nil,
-		"exec", "--json", "--offline", "never", "--cli-path", testkit.ClaudePath(t),
-		"--workdir", work, "--session", "failing", "-v", "please fail", "never reached")
-	if r.code == 0 {
-		t.Fatalf("a failed turn exited 0:\n%s", r)
-	}
-	t.Logf("PEEK\n%s", r)
-	if !strings.Contains(r.stderr, "Error: turn 1:") || !strings.Contains(r.stderr, "turn failed") {
-		t.Fatalf("stderr does not report the failed turn:\n%s", r)
-	}
-	evs := parseJSONLines(t, r.stdout)
-	turns := splitTurns(t, evs)
-	if len(turns) != 1 {
-		t.Fatalf("exec went on after the failed turn: %v", eventTypes(evs))
-	}
-	assertOrder(t, eventTypes(turns[0]), event.TypeSessionStart, event.TypeError, event.TypeSessionStats, event.TypeResult)
-	assertClosedTurn(t, turns[0])
-	res := first(turns[0], event.TypeResult)
-	if res.Turn == nil || !res.Turn.IsError || res.Meta.Status != "error" || res.Meta.ErrorMsg == "" {
-		t.Fatalf("result of the failed turn: %+v %+v", res.Turn, res.Meta)
-	}
-	for _, req := range model.TurnRequests() {
-		if req.Prompt == "never reached" {
-			t.Fatal("the prompt after the failed turn was sent")
-		}
-	}
-	assertExited(t, first(turns[0], event.TypeSessionStart).PID)
-	if r.took > 20*time.Second {
-		t.Fatalf("the failed turn took %s", r.took)
+	for _, tc := range []struct {
+		name  string
+		reply fakemodel.Reply
+		env   []string
+		want  string
+	}{
+		{"http 500", fakemodel.Reply{Status: 500}, []string{"CLAUDE_CODE_MAX_RETRIES=0"}, "API Error: 500 scripted failure"},
+		{"http 400", fakemodel.Reply{Status: 400, ErrorType: "invalid_request_error"}, nil, "API Error: 400 scripted failure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+			model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
+				fakemodel.Then("please fail", tc.reply),
+				fakemodel.Then("never reached", fakemodel.Text("a turn after the failed one")),
+			}})
+			r := runHotplex(t, 20*time.Second, t.TempDir(), append(testkit.OfflineEnv(t, model.URL()), tc.env...), nil,
+				"exec", "--json", "--offline", "never", "--cli-path", testkit.ClaudePath(t),
+				"--workdir", t.TempDir(), "--session", "failing", "please fail", "never reached")
+			if r.code == 0 {
+				t.Fatalf("a failed turn exited 0:\n%s", r)
+			}
+			if !strings.Contains(r.stderr, "Error: turn 1: turn failed") || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("stderr does not report the failed turn with %q:\n%s", tc.want, r)
+			}
+			evs := parseJSONLines(t, r.stdout)
+			turns := splitTurns(t, evs)
+			if len(turns) != 1 {
+				t.Fatalf("exec went on after the failed turn: %v", eventTypes(evs))
+			}
+			assertOrder(t, eventTypes(turns[0]), event.TypeSessionStart, event.TypeError, event.TypeSessionStats, event.TypeResult)
+			assertClosedTurn(t, turns[0])
+			if e := first(turns[0], event.TypeError); !strings.Contains(e.EventData, tc.want) {
+				t.Fatalf("error event: %q", e.EventData)
+			}
+			res := first(turns[0], event.TypeResult)
+			if res.Turn == nil || !res.Turn.IsError || res.Meta.Status != "error" || !strings.Contains(res.Meta.ErrorMsg, tc.want) {
+				t.Fatalf("result of the failed turn: %+v %+v", res.Turn, res.Meta)
+			}
+			for _, req := range model.TurnRequests() {
+				if req.Prompt == "never reached" {
+					t.Fatal("the prompt after the failed turn was sent")
+				}
+			}
+			assertExited(t, "the agent CLI", first(turns[0], event.TypeSessionStart).PID)
+		})
 	}
 }
 
@@ -495,6 +625,7 @@ func TestExecErrorsInProcess(t *testing.T) {
 			if stdout.Len() != 0 {
 				t.Fatalf("stdout: %q", stdout.String())
 			}
+			goleak.VerifyNone(t)
 		})
 	}
 }
@@ -502,7 +633,9 @@ func TestExecErrorsInProcess(t *testing.T) {
 func TestChatPipedStdin(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("first chat line", fakemodel.Text("Answer one from the scripted model.")),
+		fakemodel.Then("first chat line",
+			fakemodel.Bash("setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid; echo started"),
+			fakemodel.Text("Answer one from the scripted model.")),
 		fakemodel.Then("second chat line", fakemodel.Text("Answer two from the scripted model.")),
 	}})
 	work := t.TempDir()
@@ -514,7 +647,7 @@ func TestChatPipedStdin(t *testing.T) {
 	}
 	out := r.stdout
 	header := "HotPlex chat · session chat-pipe · work dir " + work
-	want := []string{header, "· started claude (pid ", "Answer one from the scripted model.", "Answer two from the scripted model.", "turns 2 · tokens "}
+	want := []string{header, "· started claude (pid ", "● Bash(setsid sleep 300", "⎿ started", "Answer one from the scripted model.", "Answer two from the scripted model.", "turns 2 · tokens "}
 	at := 0
 	for _, w := range want {
 		i := strings.Index(out[at:], w)
@@ -544,6 +677,7 @@ func TestChatPipedStdin(t *testing.T) {
 	if !slices.Equal(prompts, []string{"first chat line", "second chat line"}) {
 		t.Fatalf("the model was sent %q", prompts)
 	}
+	assertExited(t, "the daemon the tool started", readPID(t, filepath.Join(work, "daemon.pid")))
 }
 
 // TestChatInProcessOfflineDemo runs chat in-process on the built-in
@@ -575,6 +709,12 @@ func TestChatInProcessOfflineDemo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "hotplex-demo.txt")); err != nil {
 		t.Fatalf("the demo turn did not write its file: %v", err)
 	}
+	if n := strings.Count(out, "● Bash("); n != 1 {
+		t.Fatalf("want 1 turn before /exit, got %d:\n%s", n, out)
+	}
+	// The command returned: nothing of it (the stdin reader, the engine,
+	// the built-in model) may still run in this process.
+	goleak.VerifyNone(t)
 }
 
 // clearAnthropicEnv unsets every ANTHROPIC_* variable for the test.
@@ -589,6 +729,8 @@ func clearAnthropicEnv(t *testing.T) {
 	}
 }
 
+// TestExecOfflineDemo runs exec on the built-in offline model: no
+// Anthropic variables, a private HOME, --offline always.
 func TestExecOfflineDemo(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	env := withoutEnv(os.Environ(), []string{"HOME", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"}, []string{"ANTHROPIC_"})
@@ -611,6 +753,7 @@ func TestExecOfflineDemo(t *testing.T) {
 	}
 }
 
+// TestDoctorFindsClaude runs doctor in-process with HOTPLEX_CLAUDE_PATH set.
 func TestDoctorFindsClaude(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	claudePath := testkit.ClaudePath(t)
@@ -636,8 +779,11 @@ func TestDoctorFindsClaude(t *testing.T) {
 	if !strings.Contains(stdout.String(), "credentials: ") || !strings.Contains(stdout.String(), "process isolation: ") {
 		t.Fatalf("doctor output:\n%s", stdout.String())
 	}
+	goleak.VerifyNone(t)
 }
 
+// TestDoctorWithNothingInstalled runs doctor with an empty PATH from a
+// directory without .tools: it must fail and say how to install Claude Code.
 func TestDoctorWithNothingInstalled(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	env := withoutEnv(os.Environ(), []string{"PATH", "HOTPLEX_CLAUDE_PATH", "HOME"}, nil)
@@ -649,10 +795,15 @@ func TestDoctorWithNothingInstalled(t *testing.T) {
 	if !strings.Contains(r.stdout, "npm install -g @anthropic-ai/claude-code") {
 		t.Fatalf("doctor does not say how to install Claude Code:\n%s", r)
 	}
+	var row []string
 	for line := range strings.SplitSeq(r.stdout, "\n") {
-		if f := strings.Fields(line); len(f) > 2 && strings.HasPrefix(line, "Claude Code") && f[2] != "missing" {
-			t.Fatalf("Claude Code is not reported missing: %q", line)
+		if strings.HasPrefix(line, "Claude Code ") {
+			row = strings.Fields(line)
 		}
+	}
+	// Claude Code  missing  -  npm install -g @anthropic-ai/claude-code (or ...)
+	if len(row) < 5 || row[2] != "missing" || row[3] != "-" || row[4] != "npm" {
+		t.Fatalf("doctor's Claude Code row: %q\n%s", row, r)
 	}
 	if !strings.Contains(r.stderr, "no agent CLI found") {
 		t.Fatalf("stderr lacks the error:\n%s", r)

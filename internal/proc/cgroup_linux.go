@@ -137,19 +137,20 @@ func rmdirCgroup(dir string) error {
 	return nil
 }
 
-// DefaultCgroupRoot returns a cgroup v2 directory usable as Spec.CgroupRoot,
-// or "" when there is none. It creates (or reuses) hotplex-<pid> inside the
-// calling process's own cgroup, so that it works under delegation too, and
-// removes the empty roots that exited processes left there. Remove it with
-// RemoveCgroupRoot when done.
+// DefaultCgroupRoot returns a new cgroup v2 directory usable as
+// Spec.CgroupRoot, or "" when there is none. It creates hotplex-<pid>-<random>
+// inside the calling process's own cgroup, so that it works under delegation
+// too, and removes the empty roots that exited processes left there. Each
+// call gets its own directory: RemoveCgroupRoot kills what is inside, so two
+// owners (two engines in one program) must never share one.
 func DefaultCgroupRoot() string {
 	base, err := ownCgroupDir()
 	if err != nil {
 		return ""
 	}
 	removeStaleRoots(base)
-	dir := filepath.Join(base, rootPrefix+strconv.Itoa(os.Getpid()))
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	dir, err := os.MkdirTemp(base, rootPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
 		return ""
 	}
 	if !isCgroup2(dir) {
@@ -182,6 +183,7 @@ func removeStaleRoots(base string) {
 		if !ok || !e.IsDir() {
 			continue
 		}
+		n, _, _ = strings.Cut(n, "-")
 		pid, err := strconv.Atoi(n)
 		if err != nil || pid == os.Getpid() {
 			continue

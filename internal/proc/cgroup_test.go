@@ -30,9 +30,28 @@ func TestDefaultCgroupRoot(t *testing.T) {
 	if root == "" {
 		t.Skip("no writable cgroup v2 hierarchy")
 	}
-	if again := DefaultCgroupRoot(); again != root {
-		t.Errorf("DefaultCgroupRoot changed: %s then %s", root, again)
+	t.Cleanup(func() { _ = RemoveCgroupRoot(root) })
+	// Two owners in one program get two roots: removing one kills what is
+	// in it, which must never reach the other's processes.
+	other := DefaultCgroupRoot()
+	if other == root || other == "" {
+		t.Fatalf("DefaultCgroupRoot returned %q twice", root)
 	}
+	p := startSh(t, Spec{CgroupRoot: other}, "sleep 1000")
+	if err := RemoveCgroupRoot(root); err != nil {
+		t.Fatal(err)
+	}
+	if !Alive(p.PID()) {
+		t.Fatal("removing one root killed a process of another")
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := RemoveCgroupRoot(other); err != nil {
+		t.Fatal(err)
+	}
+	root = DefaultCgroupRoot()
+	t.Cleanup(func() { _ = RemoveCgroupRoot(root) })
 	if !isCgroup2(root) {
 		t.Errorf("%s is not on cgroup2", root)
 	}

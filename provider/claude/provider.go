@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 )
@@ -136,7 +138,11 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 	argv := append(args(o, resume, false), p.opts.ExtraArgs...)
 	cp, err := proc.Start(proc.Spec{
 		Path: p.opts.Path, Args: argv, Dir: o.WorkDir, Env: env,
-		Marker: o.SessionID, CgroupRoot: o.CgroupRoot,
+		// The marker finds descendants that left the process group. It must
+		// be unique to this process tree: a session ID is not (another
+		// engine, or another program, may use the same one), and a shared
+		// marker would let one session's termination kill another's tree.
+		Marker: uuid.NewString(), CgroupRoot: o.CgroupRoot,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
