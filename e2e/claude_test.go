@@ -388,3 +388,44 @@ func TestClaudePermissionsAndFiles(t *testing.T) {
 		t.Fatalf("handler was not asked as expected: %v", asked)
 	}
 }
+
+func TestClaudeStreamsDeltas(t *testing.T) {
+	const answer = "Streaming means the caller sees this sentence arrive in pieces, not all at once."
+	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("stream", fakemodel.Reply{Thinking: "short thought", Text: []string{answer}, ChunkDelay: 5 * time.Millisecond}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	t.Cleanup(func() { _ = m.Close() })
+	eng, err := engine.NewEngine(engine.EngineOptions{
+		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t), PartialMessages: true}),
+		Env:      testkit.OfflineEnv(t, m.URL()), IdleTimeout: -1,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	r := &recorder{}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := eng.Execute(ctx, &engine.Config{SessionID: "s", WorkDir: t.TempDir()}, "please stream", r.cb); err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	deltas := 0
+	for _, ev := range r.events {
+		if ev.EventType == event.TypeAnswer {
+			if ev.Meta.Status != "delta" {
+				t.Fatalf("complete answer delivered besides the deltas: %q", ev.EventData)
+			}
+			deltas++
+			text += ev.EventData
+		}
+	}
+	if text != answer || deltas < 3 {
+		t.Fatalf("%d deltas adding up to %q", deltas, text)
+	}
+}

@@ -19,7 +19,7 @@ import (
 )
 
 func newChatCmd() *cobra.Command {
-	var f sessionFlags
+	f := sessionFlags{stream: true}
 	cmd := &cobra.Command{
 		Use:   "chat",
 		Short: "An interactive conversation on one hot session (Ctrl-C interrupts a turn, Ctrl-D quits)",
@@ -52,6 +52,8 @@ type chat struct {
 	in  io.Reader
 	out io.Writer
 	tty bool
+	// midLine is set while streamed text has not ended its line.
+	midLine bool
 }
 
 func isTerminal(w io.Writer) bool {
@@ -159,6 +161,17 @@ func (c *chat) turn(ctx context.Context, prompt string, interrupts <-chan os.Sig
 }
 
 func (c *chat) render(eventType string, ev *event.EventWithMeta) {
+	if ev.Meta.Status == "delta" && (eventType == event.TypeAnswer || eventType == event.TypeThinking) {
+		if eventType == event.TypeAnswer {
+			fmt.Fprint(c.out, ev.EventData)
+			c.midLine = true
+		}
+		return
+	}
+	if c.midLine {
+		fmt.Fprintln(c.out)
+		c.midLine = false
+	}
 	switch eventType {
 	case event.TypeSessionStart:
 		if ev.ColdStart {

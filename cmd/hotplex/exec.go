@@ -64,10 +64,20 @@ func jsonPrinter(w io.Writer) engine.Callback {
 }
 
 // textPrinter writes the answer to out and a compact trace of the agent's
-// work to trace.
+// work to trace. Streamed deltas are written as they come.
 func textPrinter(out, trace io.Writer) engine.Callback {
+	midLine := false
 	return func(eventType string, data any) error {
 		ev := data.(*event.EventWithMeta)
+		if eventType == event.TypeAnswer && ev.Meta.Status == "delta" {
+			fmt.Fprint(out, ev.EventData)
+			midLine = true
+			return nil
+		}
+		if midLine && eventType != event.TypeThinking {
+			fmt.Fprintln(out)
+			midLine = false
+		}
 		switch eventType {
 		case event.TypeAnswer:
 			fmt.Fprintln(out, ev.EventData)

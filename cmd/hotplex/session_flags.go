@@ -33,6 +33,7 @@ type sessionFlags struct {
 	timeout         time.Duration
 	offline         string
 	verbose         bool
+	stream          bool
 }
 
 func (f *sessionFlags) register(cmd *cobra.Command) {
@@ -50,6 +51,7 @@ func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "limit for one turn (0: none)")
 	fl.StringVar(&f.offline, "offline", "auto", "use the built-in offline model: auto (when no Anthropic credentials are set), always, never")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log diagnostics to stderr")
+	fl.BoolVar(&f.stream, "stream", f.stream, "stream answer text as the model writes it (answer events become deltas)")
 }
 
 // resolveCLI finds the agent executable.
@@ -145,7 +147,7 @@ func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
 		Timeout: f.timeout, IdleTimeout: -1, Logger: log, Namespace: f.namespace,
 		PermissionMode: f.permissionMode, BaseSystemPrompt: f.systemPrompt,
 		AllowedTools: f.allowedTools, DisallowedTools: f.disallowedTools, Model: f.model,
-		Provider: claude.New(claude.Options{Path: cli}), Env: env,
+		Provider: claude.New(claude.Options{Path: cli, PartialMessages: f.stream}), Env: env,
 	})
 	if err != nil {
 		rt.Close()

@@ -19,6 +19,10 @@ type decoder struct {
 	lastEvent time.Time
 	tools     map[string]toolCall
 	model     string
+	// streamed records the API messages whose text already went out as
+	// deltas (--include-partial-messages), so their complete blocks are
+	// not delivered a second time.
+	streamed map[string]bool
 }
 
 type toolCall struct {
@@ -27,7 +31,7 @@ type toolCall struct {
 }
 
 func newDecoder(now func() time.Time) *decoder {
-	return &decoder{now: now, tools: map[string]toolCall{}}
+	return &decoder{now: now, tools: map[string]toolCall{}, streamed: map[string]bool{}}
 }
 
 // maxPendingTools bounds the tool calls remembered while awaiting results.
@@ -40,6 +44,9 @@ func (d *decoder) startTurn() {
 	d.lastEvent = d.now()
 	if len(d.tools) > maxPendingTools {
 		clear(d.tools)
+	}
+	if len(d.streamed) > maxPendingTools {
+		clear(d.streamed)
 	}
 }
 
@@ -63,7 +70,7 @@ func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
 		if m.Message.Model != "" {
 			d.model = m.Message.Model
 		}
-		return withParent(d.assistant(m.Message), m.ParentToolUseID)
+		return withParent(d.assistant(m.Message, d.streamed[m.Message.ID]), m.ParentToolUseID)
 	case "user":
 		if m.Message == nil {
 			break
@@ -78,6 +85,8 @@ func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
 		return []*event.EventWithMeta{ev}
 	case "result":
 		return nil // the process turns it into the turn's result
+	case "stream_event":
+		return withParent(d.delta(m), m.ParentToolUseID)
 	}
 	name := m.Type
 	if name == "" {
@@ -117,14 +126,49 @@ func (d *decoder) sinceLast() int64 {
 	return ms
 }
 
-func (d *decoder) assistant(msg *AssistantMessage) []*event.EventWithMeta {
+// delta turns a partial-message stream event into an answer or thinking
+// delta (Meta.Status "delta"). The API's other stream events repeat what
+// the complete assistant frames carry, so they produce nothing.
+func (d *decoder) delta(m *StreamMessage) []*event.EventWithMeta {
+	var se struct {
+		Type  string `json:"type"`
+		Delta struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Thinking string `json:"thinking"`
+		} `json:"delta"`
+	}
+	if json.Unmarshal(m.Event, &se) != nil || se.Type != "content_block_delta" {
+		return nil
+	}
+	var ev *event.EventWithMeta
+	switch se.Delta.Type {
+	case "text_delta":
+		ev = event.NewEventWithMeta(event.TypeAnswer, se.Delta.Text, &event.EventMeta{Status: "delta", DurationMs: d.sinceLast()})
+	case "thinking_delta":
+		ev = event.NewEventWithMeta(event.TypeThinking, se.Delta.Thinking, &event.EventMeta{Status: "delta", DurationMs: d.sinceLast()})
+	default:
+		return nil
+	}
+	if m.APIMessageID != "" {
+		d.streamed[m.APIMessageID] = true
+	}
+	return []*event.EventWithMeta{ev}
+}
+
+// assistant maps an assistant frame's blocks. When the message's text was
+// streamed as deltas, its text and thinking blocks are skipped.
+func (d *decoder) assistant(msg *AssistantMessage, streamed bool) []*event.EventWithMeta {
 	var out []*event.EventWithMeta
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "thinking", "redacted_thinking":
+			if streamed {
+				continue
+			}
 			out = append(out, event.NewEventWithMeta(event.TypeThinking, b.Thinking, &event.EventMeta{DurationMs: d.sinceLast()}))
 		case "text":
-			if b.Text == "" {
+			if b.Text == "" || streamed {
 				continue
 			}
 			out = append(out, event.NewEventWithMeta(event.TypeAnswer, b.Text, &event.EventMeta{DurationMs: d.sinceLast()}))

@@ -169,8 +169,27 @@ func TestCodecShapes(t *testing.T) {
 	if count(sub, func(l goldenLine) bool { return l.Parent != "" && l.Type == event.TypeToolResult && l.Tool == "Bash" }) != 1 {
 		t.Error("sub-agent result arriving a turn later lost its tool name")
 	}
-	if count(sub, func(l goldenLine) bool { return l.Type == event.TypeRaw && l.Data == "stream_event" }) == 0 {
-		t.Error("stream_event frames should pass through as raw events")
+	if count(sub, func(l goldenLine) bool { return l.Type == event.TypeRaw }) != 0 {
+		t.Error("stream_event frames must not surface as raw events")
+	}
+	var streamed string
+	for _, l := range sub {
+		switch {
+		case l.Type == event.TypeAnswer && l.Parent != "":
+			// The CLI streams only the main agent; a sub-agent's text
+			// arrives whole.
+			if l.Status == "delta" || l.Data != "sub done: from-subagent" {
+				t.Errorf("sub-agent answer: %+v", l)
+			}
+		case l.Type == event.TypeAnswer:
+			if l.Status != "delta" {
+				t.Errorf("a streamed message's complete text was delivered again: %q", l.Data)
+			}
+			streamed += l.Data
+		}
+	}
+	if !strings.HasPrefix(streamed, "delegated: Async agent launched") || !strings.Contains(streamed, "read it") {
+		t.Errorf("text deltas do not add up to the answers: %q", streamed)
 	}
 
 	unk := decodeTranscript(t, "testdata/unknown_frames.jsonl")

@@ -43,6 +43,8 @@ type StreamMessage struct {
 	Response  *ControlResponse `json:"response,omitempty"`
 	// Event is the raw API event of a stream_event frame.
 	Event json.RawMessage `json:"event,omitempty"`
+	// APIMessageID names the API message a stream_event belongs to.
+	APIMessageID string `json:"api_message_id,omitempty"`
 }
 
 // AssistantMessage is the message of an assistant or user frame.

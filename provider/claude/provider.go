@@ -26,6 +26,10 @@ type Options struct {
 	Path string
 	// Name is the provider's name (default "claude").
 	Name string
+	// PartialMessages streams answer and thinking text as deltas (events
+	// with Meta.Status "delta") as the model writes it, instead of one
+	// event per complete block (--include-partial-messages).
+	PartialMessages bool
 	// ExtraArgs are appended to every command line.
 	ExtraArgs []string
 	// MaxLineBytes bounds one line of CLI output (default 16 MiB); longer
@@ -135,7 +139,7 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 	if log == nil {
 		log = slog.Default()
 	}
-	argv := append(args(o, resume, false), p.opts.ExtraArgs...)
+	argv := append(args(o, resume, p.opts.PartialMessages), p.opts.ExtraArgs...)
 	cp, err := proc.Start(proc.Spec{
 		Path: p.opts.Path, Args: argv, Dir: o.WorkDir, Env: env,
 		// The marker finds descendants that left the process group. It must
