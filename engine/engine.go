@@ -54,16 +54,19 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		}
 	}
 	e := &Engine{opts: opts, log: log, provider: p}
+	subreaper := false
 	if !opts.DisableProcessIsolation {
 		// Descendants that leave the process group (setsid, nohup,
 		// daemons) re-parent to us instead of PID 1, so they can be found
 		// and reaped when their session ends.
 		if err := proc.EnableSubreaper(); err != nil {
 			log.Warn("cannot become a child subreaper; escaped descendants are found by /proc scan only", "err", err)
+		} else {
+			subreaper = true
 		}
 		e.cgroup = proc.DefaultCgroupRoot()
 	}
-	e.pool = newSessionPool(&e.opts, p, log, e.cgroup)
+	e.pool = newSessionPool(&e.opts, p, log, e.cgroup, subreaper)
 	return e, nil
 }
 

@@ -669,3 +669,31 @@ func TestEnginesDoNotTouchEachOthersProcesses(t *testing.T) {
 		t.Fatal("engine B's session was disturbed")
 	}
 }
+
+// A background job the agent leaves behind re-parents to the engine when
+// its shell exits; once the job ends, the engine must wait for it rather
+// than collect zombies for the life of the daemon.
+func TestOrphansAreReaped(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{ReapInterval: 50 * time.Millisecond})
+	pidFile := filepath.Join(f.dir, "orphan")
+	f.mustRun(t, "o", bash("(setsid sh -c 'echo $$ > "+pidFile+"; sleep 1' >/dev/null 2>&1 &); sleep 0.1; echo spawned"))
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if !proc.Alive(pid) || !slices.Contains(testkit.LiveDescendants(), pid) {
+		t.Fatalf("orphan %d is not alive under us: alive %v, descendants %v", pid, proc.Alive(pid), testkit.LiveDescendants())
+	}
+	// Alive, then a zombie of ours, then gone: only a wait removes it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); os.IsNotExist(err) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("orphan %d was never waited for (zombies: %v)", pid, testkit.ZombieChildren())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -55,6 +55,10 @@ type EngineOptions struct {
 	// return ErrSessionBusy at once instead of waiting its turn.
 	FailFastWhenBusy bool
 
+	// ReapInterval is how often the reaper looks for idle sessions and for
+	// exited orphans of agent tools (default: IdleTimeout/4, at most 5s).
+	ReapInterval time.Duration
+
 	// StartTimeout bounds a cold start until the CLI is ready (default 60s).
 	StartTimeout time.Duration
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 )
 
@@ -37,6 +38,8 @@ type SessionPool struct {
 	provider provider.Provider
 	log      *slog.Logger
 	cgroup   string
+	// subreaper is set when the engine adopted orphaned descendants.
+	subreaper bool
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -46,9 +49,9 @@ type SessionPool struct {
 	reaperDone chan struct{}
 }
 
-func newSessionPool(opts *EngineOptions, p provider.Provider, log *slog.Logger, cgroup string) *SessionPool {
+func newSessionPool(opts *EngineOptions, p provider.Provider, log *slog.Logger, cgroup string, subreaper bool) *SessionPool {
 	sp := &SessionPool{
-		opts: opts, provider: p, log: log, cgroup: cgroup,
+		opts: opts, provider: p, log: log, cgroup: cgroup, subreaper: subreaper,
 		sessions:   map[string]*session{},
 		stopReaper: make(chan struct{}),
 		reaperDone: make(chan struct{}),
@@ -305,16 +308,19 @@ func (sp *SessionPool) Shutdown() {
 	wg.Wait()
 }
 
-// reap ends the processes of sessions idle longer than IdleTimeout. Busy
-// sessions hold their turn slot, so they are never touched.
+// reap ends the processes of sessions idle longer than IdleTimeout (busy
+// sessions hold their turn slot, so they are never touched) and, when the
+// engine is a child subreaper, waits for the orphans agents leave behind.
 func (sp *SessionPool) reap() {
 	defer close(sp.reaperDone)
 	idle := sp.opts.idleTimeout()
-	if idle < 0 {
-		<-sp.stopReaper
-		return
+	interval := orphanReapInterval
+	if idle >= 0 {
+		interval = min(max(idle/4, 10*time.Millisecond), interval)
 	}
-	interval := min(max(idle/4, 10*time.Millisecond), 30*time.Second)
+	if sp.opts.ReapInterval > 0 {
+		interval = sp.opts.ReapInterval
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -322,10 +328,22 @@ func (sp *SessionPool) reap() {
 		case <-sp.stopReaper:
 			return
 		case now := <-t.C:
-			sp.reapOnce(now.Add(-idle))
+			if idle >= 0 {
+				sp.reapOnce(now.Add(-idle))
+			}
+			if sp.subreaper {
+				// A background job an agent started re-parents to us when
+				// its shell exits; once it ends it is our zombie to wait for.
+				if n := proc.ReapOrphans(); n > 0 {
+					sp.log.Debug("reaped orphaned processes", "count", n)
+				}
+			}
 		}
 	}
 }
+
+// orphanReapInterval is how often exited orphans are waited for.
+const orphanReapInterval = 5 * time.Second
 
 func (sp *SessionPool) reapOnce(cutoff time.Time) {
 	sp.mu.Lock()

@@ -70,3 +70,31 @@ func KillAndWait(t testing.TB, pid int) {
 		return
 	}
 }
+
+// ZombieChildren returns this process's children that have exited but not
+// been waited for.
+func ZombieChildren() []int {
+	entries, _ := os.ReadDir("/proc")
+	self := os.Getpid()
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which may itself hold ") ".
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[0] == "Z" && f[1] == strconv.Itoa(self) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

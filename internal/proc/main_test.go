@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,16 +17,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(parentModeEnv) != "" {
+		runAsParent()
+		return
+	}
 	if err := EnableSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		// DefaultCgroupRoot returns the same directory on every call.
-		if err := RemoveCgroupRoot(DefaultCgroupRoot()); err != nil {
-			fmt.Fprintln(os.Stderr, "remove cgroup root:", err)
-			code = 1
-		}
 		if z := zombieChildren(); len(z) > 0 {
 			fmt.Fprintln(os.Stderr, "unreaped zombie children:", z)
 			for _, pid := range z {
@@ -67,16 +65,13 @@ func testCgroupRoot(t *testing.T) string {
 	if root == "" {
 		t.Skip("no writable cgroup v2 hierarchy")
 	}
-	dir := filepath.Join(root, "t-"+newMarker(t))
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Skipf("cannot create test cgroup: %v", err)
-	}
+	// Every call makes a root of its own, so the test's is not shared.
 	t.Cleanup(func() {
-		if err := RemoveCgroupRoot(dir); err != nil {
+		if err := RemoveCgroupRoot(root); err != nil {
 			t.Errorf("RemoveCgroupRoot: %v", err)
 		}
 	})
-	return dir
+	return root
 }
 
 // startSh starts /bin/sh -c script with args ($0 is "sh") and registers a
@@ -168,4 +163,18 @@ func terminate(t *testing.T, p *Process, grace time.Duration) time.Duration {
 		t.Errorf("Done not closed after Terminate")
 	}
 	return time.Since(start)
+}
+
+// parentModeEnv makes the test binary act as a program that starts a
+// child with Start and then waits to be killed.
+const parentModeEnv = "HOTPLEX_PROC_TEST_PARENT"
+
+func runAsParent() {
+	p, err := Start(Spec{Path: "/bin/sh", Args: []string{"-c", "exec sleep 1000"}})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println(p.PID())
+	select {}
 }

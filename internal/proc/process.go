@@ -184,6 +184,7 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeathSignal(cmd.SysProcAttr)
 	if cgroupFD >= 0 {
 		setCgroupFD(cmd.SysProcAttr, cgroupFD)
 	}

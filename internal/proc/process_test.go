@@ -4,8 +4,10 @@ package proc
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -146,5 +148,38 @@ func TestDoneDespiteHeldStderr(t *testing.T) {
 	}
 	if got := p.StderrTail(); got != "bye\n" {
 		t.Errorf("StderrTail = %q", got)
+	}
+}
+
+// A program killed without a chance to terminate its children (SIGKILL,
+// a crash) must not leave its agent CLI running.
+func TestChildDiesWithItsParent(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), parentModeEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	if _, err := fmt.Fscan(out, &child); err != nil || child <= 0 {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("parent did not report its child: %v", err)
+	}
+	if !Alive(child) {
+		t.Fatalf("child %d not running", child)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for Alive(child) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("child %d outlived its killed parent", child)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -60,3 +60,39 @@ func reapPID(pid int, start uint64) {
 	}
 	_ = unix.Waitid(unix.P_PIDFD, fd, nil, unix.WEXITED|unix.WNOHANG, nil)
 }
+
+// ReapOrphans waits for zombie children that nobody else will: orphans
+// re-parented to this process (a child subreaper) after their own parents
+// exited, such as an agent's background job that finished mid-session.
+// Children that os/exec still has to wait for are left alone: it holds a
+// pidfd for each, which this checks, so it does nothing where pidfds are
+// unavailable. It returns how many it reaped.
+func ReapOrphans() int {
+	fd, err := unix.PidfdOpen(os.Getpid(), 0)
+	if err != nil {
+		return 0 // without pidfds os/exec's children cannot be told apart
+	}
+	_ = unix.Close(fd)
+	self := os.Getpid()
+	var zombies []procInfo
+	for _, info := range snapshot() {
+		if info.ppid == self && !info.alive() {
+			zombies = append(zombies, info)
+		}
+	}
+	if len(zombies) == 0 {
+		return 0
+	}
+	held, ok := heldPidfds()
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, z := range zombies {
+		if !held[z.pid] {
+			reapPID(z.pid, z.start)
+			n++
+		}
+	}
+	return n
+}

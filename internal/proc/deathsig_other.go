@@ -1,0 +1,7 @@
+//go:build !linux
+
+package proc
+
+import "syscall"
+
+func setParentDeathSignal(*syscall.SysProcAttr) {}
