@@ -429,3 +429,67 @@ func TestClaudeStreamsDeltas(t *testing.T) {
 		t.Fatalf("%d deltas adding up to %q", deltas, text)
 	}
 }
+
+// SPEC item 13: the engine's options and a session's task instructions
+// reach the CLI, and the instructions survive a restart.
+func TestClaudeOptionsReachTheCLI(t *testing.T) {
+	script := fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("read something", fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Read",
+			Input: map[string]any{"file_path": "/etc/hostname"}}}}, fakemodel.Text("done: {{last_tool_result}}")),
+	}}
+	h := newHarness(t, script, engine.EngineOptions{
+		BaseSystemPrompt: "BASE-RULE-7f3a",
+		DisallowedTools:  []string{"WebFetch"},
+		AllowedTools:     []string{"Bash", "Write"},
+		PermissionMode:   "accept-edits",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := &engine.Config{SessionID: "opts", WorkDir: h.dir, TaskInstructions: "TASK-RULE-9c2e"}
+	r := &recorder{}
+	if err := h.eng.Execute(ctx, cfg, "hello", r.cb); err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.model.TurnRequests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(last.System, "BASE-RULE-7f3a") || !strings.Contains(last.System, "TASK-RULE-9c2e") {
+		t.Fatalf("system prompt lacks the base prompt or task instructions")
+	}
+	if slices.Contains(last.Tools, "WebFetch") || !slices.Contains(last.Tools, "Bash") {
+		t.Fatalf("disallowed tool offered, or Bash missing: %v", last.Tools)
+	}
+	var init *event.EventWithMeta
+	for _, ev := range r.events {
+		if ev.EventType == event.TypeSystem && ev.EventData == "init" {
+			init = ev
+		}
+	}
+	if init == nil || !strings.Contains(string(init.Raw), `"permissionMode":"acceptEdits"`) {
+		t.Fatalf("permission mode did not reach the CLI")
+	}
+
+	// A tool outside AllowedTools is denied before it runs, even one the
+	// CLI itself would allow without asking.
+	r2 := &recorder{}
+	if err := h.eng.Execute(ctx, cfg, "read something", r2.cb); err != nil {
+		t.Fatal(err)
+	}
+	res := r2.first(event.TypeToolResult)
+	if res == nil || res.Meta.Status != "error" || !strings.Contains(res.EventData, "not among the tools allowed") {
+		t.Fatalf("Read was not denied: %+v", res)
+	}
+
+	// After a crash the restarted CLI still gets the task instructions.
+	testkit.KillAndWait(t, r.first(event.TypeSessionStart).PID)
+	r3 := &recorder{}
+	if err := h.eng.Execute(ctx, &engine.Config{SessionID: "opts", WorkDir: h.dir}, "hello again", r3.cb); err != nil {
+		t.Fatal(err)
+	}
+	if !r3.first(event.TypeSessionStart).Resumed {
+		t.Fatal("not resumed")
+	}
+	reqs = h.model.TurnRequests()
+	if last := reqs[len(reqs)-1]; !strings.Contains(last.System, "TASK-RULE-9c2e") {
+		t.Fatal("task instructions lost across the restart")
+	}
+}

@@ -697,3 +697,32 @@ func TestOrphansAreReaped(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestTaskInstructionsPersistPerSession(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{BaseSystemPrompt: "base rules"})
+	run := func(cfg *engine.Config, prompt string) *rec {
+		t.Helper()
+		r := &rec{}
+		if err := f.eng.Execute(context.Background(), cfg, prompt, r.cb); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be terse"}, "sysprompt")
+	if got := r.first(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe terse" {
+		t.Fatalf("first start: %q", got)
+	}
+	// Later turns need not repeat them; the session keeps them.
+	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
+	pid := r.first(event.TypeSessionStart).PID
+	if s, _ := f.eng.GetSession("ti"); s.TaskInstructions != "be terse" {
+		t.Fatalf("session lost its instructions: %+v", s)
+	}
+	// New instructions apply from the next start of the CLI.
+	run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "noop")
+	testkit.KillAndWait(t, pid)
+	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
+	if got := r.first(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe verbose" {
+		t.Fatalf("after restart: %q", got)
+	}
+}

@@ -72,6 +72,13 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
 		if cfg.WorkDir != "" && s.cfg.WorkDir != cfg.WorkDir {
 			return nil, fmt.Errorf("%w: session %q runs in %s, not %s", ErrInvalidWorkDir, id, s.cfg.WorkDir, cfg.WorkDir)
 		}
+		if cfg.TaskInstructions != "" {
+			// New instructions take effect when the CLI next starts; the
+			// system prompt of a running one cannot change.
+			s.mu.Lock()
+			s.cfg.TaskInstructions = cfg.TaskInstructions
+			s.mu.Unlock()
+		}
 		return s, nil
 	}
 	s := newSession(id, ProviderSessionID(sp.opts.Namespace, id), cfg, time.Now())
@@ -152,7 +159,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, err
 		Resume:                     s.stats.Snapshot().Turns > 0,
 		WorkDir:                    s.cfg.WorkDir,
 		Env:                        sp.opts.Env,
-		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.cfg.TaskInstructions),
+		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.taskInstructions()),
 		Model:                      sp.opts.Model,
 		AllowedTools:               sp.opts.AllowedTools,
 		DisallowedTools:            sp.opts.DisallowedTools,

@@ -97,6 +97,12 @@ func (s *session) snapshot(providerName string) *Session {
 	return out
 }
 
+func (s *session) taskInstructions() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg.TaskInstructions
+}
+
 func (s *session) setStatus(st SessionStatus) {
 	s.mu.Lock()
 	s.status = st

@@ -33,6 +33,7 @@
 //	             unless bypassPermissions or a hook allowed it), /bin/sh -c in
 //	             the cwd, tool_result, then the text "ran: <first line>"
 //	history      the text lists the conversation's earlier prompts joined by " | "
+//	sysprompt    the text is "system prompt: <--system-prompt>|<--append-system-prompt>"
 //	stale        reserved, ignored
 //
 // With no text-producing directive the answer is "echo: <prompt>". The

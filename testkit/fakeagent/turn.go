@@ -28,6 +28,7 @@ type directives struct {
 	exitNow   bool
 	garbage   bool
 	history   bool
+	sysprompt bool
 }
 
 func parseDirectives(prompt string) directives {
@@ -64,6 +65,8 @@ func parseDirectives(prompt string) directives {
 			d.garbage = true
 		case "history":
 			d.history = true
+		case "sysprompt":
+			d.sysprompt = true
 		}
 	}
 	return d
@@ -171,6 +174,9 @@ func (t *turn) play(d directives, earlier []string) error {
 		if err := t.bash(cmd); err != nil {
 			return err
 		}
+	}
+	if d.sysprompt {
+		t.text("system prompt: " + a.opts.systemPrompt + "|" + a.opts.appendSystemPrompt)
 	}
 	if d.history {
 		if len(earlier) == 0 {

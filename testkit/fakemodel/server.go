@@ -47,6 +47,10 @@ type Request struct {
 	// such as title generation offer none).
 	HasTools bool
 	Stream   bool
+	// System is the request's system prompt, its blocks joined by newlines.
+	System string
+	// Tools names the tools the request offered.
+	Tools []string
 }
 
 // Saw reports whether any message of the request contains s.
@@ -127,10 +131,13 @@ type wireMessage struct {
 }
 
 type wireRequest struct {
-	Model    string            `json:"model"`
-	Messages []wireMessage     `json:"messages"`
-	Tools    []json.RawMessage `json:"tools"`
-	Stream   bool              `json:"stream"`
+	Model    string          `json:"model"`
+	System   json.RawMessage `json:"system"`
+	Messages []wireMessage   `json:"messages"`
+	Tools    []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+	Stream bool `json:"stream"`
 }
 
 // blocks decodes content that is either a string or an array of blocks.
@@ -164,6 +171,12 @@ func parseRequest(body []byte) (Request, string, error) {
 		return Request{}, "", fmt.Errorf("invalid JSON body: %w", err)
 	}
 	req := Request{Model: wr.Model, HasTools: len(wr.Tools) > 0, Stream: wr.Stream}
+	for _, b := range blocks(wr.System) {
+		req.System += b.Text + "\n"
+	}
+	for _, t := range wr.Tools {
+		req.Tools = append(req.Tools, t.Name)
+	}
 	promptAt := -1
 	lastToolResult := ""
 	for i, m := range wr.Messages {
