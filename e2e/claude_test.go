@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,58 +26,6 @@ import (
 	"github.com/hotplex/hotplex/testkit"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
-
-// recorder collects a turn's events.
-type recorder struct {
-	mu     sync.Mutex
-	events []*event.EventWithMeta
-}
-
-func (r *recorder) cb(eventType string, data any) error {
-	ev := data.(*event.EventWithMeta)
-	if ev.EventType != eventType {
-		panic("event type mismatch")
-	}
-	r.mu.Lock()
-	r.events = append(r.events, ev)
-	r.mu.Unlock()
-	return nil
-}
-
-func (r *recorder) types() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, ev := range r.events {
-		out = append(out, ev.EventType)
-	}
-	return out
-}
-
-func (r *recorder) first(eventType string) *event.EventWithMeta {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, ev := range r.events {
-		if ev.EventType == eventType {
-			return ev
-		}
-	}
-	return nil
-}
-
-// indexOf returns the position of the first event of each type, in order,
-// failing when one is missing or out of order.
-func assertOrder(t *testing.T, got []string, want ...string) {
-	t.Helper()
-	at := 0
-	for _, w := range want {
-		i := slices.Index(got[at:], w)
-		if i < 0 {
-			t.Fatalf("event %q missing or out of order in %v (want order %v)", w, got, want)
-		}
-		at += i + 1
-	}
-}
 
 type harness struct {
 	model *fakemodel.Server
@@ -125,10 +72,10 @@ func newHarnessIn(t *testing.T, script func(dir string) fakemodel.Script, opts e
 	return h
 }
 
-func (h *harness) exec(t *testing.T, ctx context.Context, id, prompt string) (*recorder, error) {
+func (h *harness) exec(t *testing.T, ctx context.Context, id, prompt string) (*testkit.Recorder, error) {
 	t.Helper()
-	r := &recorder{}
-	err := h.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: h.dir}, prompt, r.cb)
+	r := &testkit.Recorder{}
+	err := h.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: h.dir}, prompt, r.Callback)
 	return r, err
 }
 
@@ -147,34 +94,34 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("turn 1: %v", err)
 	}
-	assertOrder(t, r1.types(), event.TypeSessionStart, event.TypeToolUse, event.TypeToolResult, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
-	if got := r1.types(); got[len(got)-1] != event.TypeResult || got[len(got)-2] != event.TypeSessionStats {
+	testkit.AssertOrder(t, r1.Types(), event.TypeSessionStart, event.TypeToolUse, event.TypeToolResult, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
+	if got := r1.Types(); got[len(got)-1] != event.TypeResult || got[len(got)-2] != event.TypeSessionStats {
 		t.Fatalf("turn must end with session_stats, result: %v", got)
 	}
 	b, err := os.ReadFile(filepath.Join(h.dir, "proof.txt"))
 	if err != nil || strings.TrimSpace(string(b)) != "hotplex-was-here" {
 		t.Fatalf("the Bash tool did not create the file: %q, %v", b, err)
 	}
-	start1 := r1.first(event.TypeSessionStart)
+	start1 := r1.First(event.TypeSessionStart)
 	if !start1.ColdStart || start1.Resumed || start1.PID == 0 {
 		t.Fatalf("first start: %+v", start1.SessionStart)
 	}
 	if want := engine.ProviderSessionID("e2e", "conv-1"); start1.ProviderSessionID != want {
 		t.Fatalf("provider session ID %s, want UUIDv5 %s", start1.ProviderSessionID, want)
 	}
-	tu := r1.first(event.TypeToolUse)
+	tu := r1.First(event.TypeToolUse)
 	if tu.Meta.ToolName != "Bash" || !strings.Contains(tu.Meta.InputSummary, "proof.txt") {
 		t.Fatalf("tool_use: %+v", tu.Meta)
 	}
-	tr := r1.first(event.TypeToolResult)
+	tr := r1.First(event.TypeToolResult)
 	if tr.Meta.ToolID != tu.Meta.ToolID || tr.Meta.ToolName != "Bash" || tr.Meta.Status != "success" || !strings.Contains(tr.EventData, "created") {
 		t.Fatalf("tool_result: %q %+v", tr.EventData, tr.Meta)
 	}
-	res := r1.first(event.TypeResult)
+	res := r1.First(event.TypeResult)
 	if res.Turn == nil || res.Turn.CostUSD <= 0 || res.Turn.InputTokens <= 0 || res.Turn.Model == "" {
 		t.Fatalf("result lacks usage: %+v", res.Turn)
 	}
-	stats := r1.first(event.TypeSessionStats).Stats
+	stats := r1.First(event.TypeSessionStats).Stats
 	if stats.ToolCallCount != 1 || !slices.Contains(stats.ToolsUsed, "Bash") || stats.TotalCostUSD <= 0 || stats.ModelUsed == "" {
 		t.Fatalf("stats: %+v", stats)
 	}
@@ -184,7 +131,7 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("turn 2: %v", err)
 	}
-	start2 := r2.first(event.TypeSessionStart)
+	start2 := r2.First(event.TypeSessionStart)
 	if start2.PID != start1.PID || start2.ColdStart {
 		t.Fatalf("turn 2 not hot: %+v vs %+v", start2.SessionStart, start1.SessionStart)
 	}
@@ -192,7 +139,7 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 	if !last[len(last)-1].Saw("please create the file") || !last[len(last)-1].Saw("hotplex-was-here") && !last[len(last)-1].Saw("created") {
 		t.Fatalf("model did not see turn 1 in turn 2's request: %q", last[len(last)-1].Texts)
 	}
-	stats2 := r2.first(event.TypeSessionStats).Stats
+	stats2 := r2.First(event.TypeSessionStats).Stats
 	if stats2.TotalCostUSD <= stats.TotalCostUSD || stats2.Turns != 2 {
 		t.Fatalf("stats do not accumulate: %+v then %+v", stats, stats2)
 	}
@@ -203,7 +150,7 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("turn 3: %v", err)
 	}
-	start3 := r3.first(event.TypeSessionStart)
+	start3 := r3.First(event.TypeSessionStart)
 	if start3.PID == start1.PID || !start3.Resumed || !start3.ColdStart {
 		t.Fatalf("turn 3 did not resume in a new process: %+v", start3.SessionStart)
 	}
@@ -225,14 +172,14 @@ func TestClaudeCancelMidTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	turnCtx, stop := context.WithCancel(ctx)
-	r := &recorder{}
+	r := &testkit.Recorder{}
 	errc := make(chan error, 1)
 	go func() {
 		errc <- h.eng.Execute(turnCtx, &engine.Config{SessionID: "c", WorkDir: h.dir}, "run the slow tool", func(et string, d any) error {
 			if et == event.TypeToolUse {
 				go func() { time.Sleep(500 * time.Millisecond); stop() }()
 			}
-			return r.cb(et, d)
+			return r.Callback(et, d)
 		})
 	}()
 	var cancelledAt time.Time
@@ -249,7 +196,7 @@ func TestClaudeCancelMidTool(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	pid := r.first(event.TypeSessionStart).PID
+	pid := r.First(event.TypeSessionStart).PID
 	if !proc.Alive(pid) {
 		t.Fatal("the CLI died on interrupt")
 	}
@@ -257,14 +204,14 @@ func TestClaudeCancelMidTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r2.first(event.TypeSessionStart).PID != pid {
+	if r2.First(event.TypeSessionStart).PID != pid {
 		t.Fatal("the CLI was restarted after the interrupt")
 	}
-	ans := r2.first(event.TypeAnswer)
+	ans := r2.First(event.TypeAnswer)
 	if ans == nil || ans.EventData != "quick answer" {
-		t.Fatalf("next turn saw stale output: %v %+v", r2.types(), ans)
+		t.Fatalf("next turn saw stale output: %v %+v", r2.Types(), ans)
 	}
-	for _, ev := range r2.events {
+	for _, ev := range r2.Events() {
 		if strings.Contains(ev.EventData, "slept") || strings.Contains(ev.EventData, "begin") {
 			t.Fatalf("stale output in the next turn: %+v", ev)
 		}
@@ -293,10 +240,10 @@ func TestClaudeTerminationEndsWhatTheAgentStarted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			leader := r.first(event.TypeSessionStart).PID
+			leader := r.First(event.TypeSessionStart).PID
 			b, err := os.ReadFile(pids)
 			if err != nil {
-				t.Fatalf("the agent did not run the command: %v (%v); tool said %q", err, r.types(), r.first(event.TypeToolResult).EventData)
+				t.Fatalf("the agent did not run the command: %v (%v); tool said %q", err, r.Types(), r.First(event.TypeToolResult).EventData)
 			}
 			var children []int
 			for _, f := range strings.Fields(string(b)) {
@@ -355,15 +302,15 @@ func TestClaudePermissionsAndFiles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "forbidden.txt")); err == nil {
 		t.Fatal("a denied command ran")
 	}
-	res := r.first(event.TypeToolResult)
+	res := r.First(event.TypeToolResult)
 	if res == nil || res.Meta.Status != "error" || !strings.Contains(res.EventData, "HotPlex policy forbids this") {
 		t.Fatalf("the model was not told why: %+v", res)
 	}
-	if ans := r.first(event.TypeAnswer); ans == nil || !strings.Contains(ans.EventData, "HotPlex policy forbids this") {
-		t.Fatalf("model's next request lacked the reason: %v", r.types())
+	if ans := r.First(event.TypeAnswer); ans == nil || !strings.Contains(ans.EventData, "HotPlex policy forbids this") {
+		t.Fatalf("model's next request lacked the reason: %v", r.Types())
 	}
-	if d := r.first(event.TypePermissionDecision); d == nil || d.Permission.Decision != "deny" {
-		t.Fatalf("no deny decision event: %v", r.types())
+	if d := r.First(event.TypePermissionDecision); d == nil || d.Permission.Decision != "deny" {
+		t.Fatalf("no deny decision event: %v", r.Types())
 	}
 
 	// A file tool the CLI asks about: permission_request, allowed, written,
@@ -374,13 +321,13 @@ func TestClaudePermissionsAndFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(note); err != nil || string(b) != "hello\n" {
-		t.Fatalf("Write did not run: %q %v (%v)", b, err, r2.types())
+		t.Fatalf("Write did not run: %q %v (%v)", b, err, r2.Types())
 	}
-	pr := r2.first(event.TypePermissionRequest)
+	pr := r2.First(event.TypePermissionRequest)
 	if pr == nil || pr.Permission.ToolName != "Write" || pr.Input["file_path"] != note {
-		t.Fatalf("no permission_request for Write: %v", r2.types())
+		t.Fatalf("no permission_request for Write: %v", r2.Types())
 	}
-	st := r2.first(event.TypeSessionStats).Stats
+	st := r2.First(event.TypeSessionStats).Stats
 	if st.FilesModified != 1 || !slices.Contains(st.FilePaths, note) || !slices.Contains(st.ToolsUsed, "Write") {
 		t.Fatalf("stats: %+v", st)
 	}
@@ -408,15 +355,15 @@ func TestClaudeStreamsDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = eng.Close() })
-	r := &recorder{}
+	r := &testkit.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := eng.Execute(ctx, &engine.Config{SessionID: "s", WorkDir: t.TempDir()}, "please stream", r.cb); err != nil {
+	if err := eng.Execute(ctx, &engine.Config{SessionID: "s", WorkDir: t.TempDir()}, "please stream", r.Callback); err != nil {
 		t.Fatal(err)
 	}
 	var text string
 	deltas := 0
-	for _, ev := range r.events {
+	for _, ev := range r.Events() {
 		if ev.EventType == event.TypeAnswer {
 			if ev.Meta.Status != "delta" {
 				t.Fatalf("complete answer delivered besides the deltas: %q", ev.EventData)
@@ -446,8 +393,8 @@ func TestClaudeOptionsReachTheCLI(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := &engine.Config{SessionID: "opts", WorkDir: h.dir, TaskInstructions: "TASK-RULE-9c2e"}
-	r := &recorder{}
-	if err := h.eng.Execute(ctx, cfg, "hello", r.cb); err != nil {
+	r := &testkit.Recorder{}
+	if err := h.eng.Execute(ctx, cfg, "hello", r.Callback); err != nil {
 		t.Fatal(err)
 	}
 	reqs := h.model.TurnRequests()
@@ -459,7 +406,7 @@ func TestClaudeOptionsReachTheCLI(t *testing.T) {
 		t.Fatalf("disallowed tool offered, or Bash missing: %v", last.Tools)
 	}
 	var init *event.EventWithMeta
-	for _, ev := range r.events {
+	for _, ev := range r.Events() {
 		if ev.EventType == event.TypeSystem && ev.EventData == "init" {
 			init = ev
 		}
@@ -470,22 +417,22 @@ func TestClaudeOptionsReachTheCLI(t *testing.T) {
 
 	// A tool outside AllowedTools is denied before it runs, even one the
 	// CLI itself would allow without asking.
-	r2 := &recorder{}
-	if err := h.eng.Execute(ctx, cfg, "read something", r2.cb); err != nil {
+	r2 := &testkit.Recorder{}
+	if err := h.eng.Execute(ctx, cfg, "read something", r2.Callback); err != nil {
 		t.Fatal(err)
 	}
-	res := r2.first(event.TypeToolResult)
+	res := r2.First(event.TypeToolResult)
 	if res == nil || res.Meta.Status != "error" || !strings.Contains(res.EventData, "not among the tools allowed") {
 		t.Fatalf("Read was not denied: %+v", res)
 	}
 
 	// After a crash the restarted CLI still gets the task instructions.
-	testkit.KillAndWait(t, r.first(event.TypeSessionStart).PID)
-	r3 := &recorder{}
-	if err := h.eng.Execute(ctx, &engine.Config{SessionID: "opts", WorkDir: h.dir}, "hello again", r3.cb); err != nil {
+	testkit.KillAndWait(t, r.First(event.TypeSessionStart).PID)
+	r3 := &testkit.Recorder{}
+	if err := h.eng.Execute(ctx, &engine.Config{SessionID: "opts", WorkDir: h.dir}, "hello again", r3.Callback); err != nil {
 		t.Fatal(err)
 	}
-	if !r3.first(event.TypeSessionStart).Resumed {
+	if !r3.First(event.TypeSessionStart).Resumed {
 		t.Fatal("not resumed")
 	}
 	reqs = h.model.TurnRequests()

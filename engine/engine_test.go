@@ -48,48 +48,6 @@ func TestMain(m *testing.M) {
 // bash is the fakeagent directive that runs cmd through its Bash tool.
 func bash(cmd string) string { return "bash:" + base64.RawURLEncoding.EncodeToString([]byte(cmd)) }
 
-type rec struct {
-	mu     sync.Mutex
-	events []*event.EventWithMeta
-}
-
-func (r *rec) cb(et string, data any) error {
-	ev := data.(*event.EventWithMeta)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, ev)
-	return nil
-}
-
-func (r *rec) types() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, ev := range r.events {
-		out = append(out, ev.EventType)
-	}
-	return out
-}
-
-func (r *rec) all(et string) []*event.EventWithMeta {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []*event.EventWithMeta
-	for _, ev := range r.events {
-		if ev.EventType == et {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
-
-func (r *rec) first(et string) *event.EventWithMeta {
-	if all := r.all(et); len(all) > 0 {
-		return all[0]
-	}
-	return nil
-}
-
 type fixture struct {
 	eng  *engine.Engine
 	dir  string
@@ -127,16 +85,16 @@ func newFixture(t *testing.T, opts engine.EngineOptions, popts ...func(*claude.O
 	return f
 }
 
-func (f *fixture) run(t *testing.T, id, prompt string) (*rec, error) {
+func (f *fixture) run(t *testing.T, id, prompt string) (*testkit.Recorder, error) {
 	t.Helper()
-	r := &rec{}
+	r := &testkit.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: f.dir}, prompt, r.cb)
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: f.dir}, prompt, r.Callback)
 	return r, err
 }
 
-func (f *fixture) mustRun(t *testing.T, id, prompt string) *rec {
+func (f *fixture) mustRun(t *testing.T, id, prompt string) *testkit.Recorder {
 	t.Helper()
 	r, err := f.run(t, id, prompt)
 	if err != nil {
@@ -149,24 +107,24 @@ func TestHotReuseAndEventOrder(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{Namespace: "ns"})
 	r1 := f.mustRun(t, "s1", "think hello")
 	want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeSystem, event.TypeThinking, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
-	if got := r1.types(); !slices.Equal(got, want) {
+	if got := r1.Types(); !slices.Equal(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
 	}
-	s1 := r1.first(event.TypeSessionStart)
+	s1 := r1.First(event.TypeSessionStart)
 	if !s1.ColdStart || s1.Resumed || s1.ProviderSessionID != engine.ProviderSessionID("ns", "s1") {
 		t.Fatalf("first start = %+v", s1.SessionStart)
 	}
 	r2 := f.mustRun(t, "s1", "again")
-	s2 := r2.first(event.TypeSessionStart)
+	s2 := r2.First(event.TypeSessionStart)
 	if s2.ColdStart || s2.PID != s1.PID {
 		t.Fatalf("second turn not hot: %+v", s2.SessionStart)
 	}
-	if ans := r2.first(event.TypeAnswer); ans.EventData != "echo: again" {
+	if ans := r2.First(event.TypeAnswer); ans.EventData != "echo: again" {
 		t.Fatalf("answer = %q", ans.EventData)
 	}
 	// Sequence numbers run on across turns.
-	if r2.events[0].Seq != r1.events[len(r1.events)-1].Seq+1 {
-		t.Fatalf("seq does not continue: %d after %d", r2.events[0].Seq, r1.events[len(r1.events)-1].Seq)
+	if r2.Events()[0].Seq != r1.Events()[len(r1.Events())-1].Seq+1 {
+		t.Fatalf("seq does not continue: %d after %d", r2.Events()[0].Seq, r1.Events()[len(r1.Events())-1].Seq)
 	}
 	sess, ok := f.eng.GetSession("s1")
 	if !ok || sess.Status != engine.StatusReady || sess.PID != s1.PID || sess.CCSessionID != sess.ProviderSessionID {
@@ -228,7 +186,7 @@ func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
 	const callers = 8
 	var wg sync.WaitGroup
-	recs := make([]*rec, callers)
+	recs := make([]*testkit.Recorder, callers)
 	errs := make([]error, callers)
 	for i := range callers {
 		wg.Go(func() {
@@ -242,15 +200,15 @@ func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
 		if errs[i] != nil {
 			t.Fatalf("caller %d: %v", i, errs[i])
 		}
-		for j := 1; j < len(r.events); j++ {
-			if r.events[j].Seq != r.events[j-1].Seq+1 {
-				t.Fatalf("caller %d: events interleaved (seq %d then %d)", i, r.events[j-1].Seq, r.events[j].Seq)
+		for j := 1; j < len(r.Events()); j++ {
+			if r.Events()[j].Seq != r.Events()[j-1].Seq+1 {
+				t.Fatalf("caller %d: events interleaved (seq %d then %d)", i, r.Events()[j-1].Seq, r.Events()[j].Seq)
 			}
 		}
-		if n := len(r.all(event.TypeAnswer)); n != 3 {
+		if n := len(r.All(event.TypeAnswer)); n != 3 {
 			t.Fatalf("caller %d got %d answers", i, n)
 		}
-		spans = append(spans, span{r.events[0].Seq, r.events[len(r.events)-1].Seq})
+		spans = append(spans, span{r.Events()[0].Seq, r.Events()[len(r.Events())-1].Seq})
 	}
 	slices.SortFunc(spans, func(a, b span) int { return int(a.first) - int(b.first) })
 	for i := 1; i < len(spans); i++ {
@@ -298,7 +256,7 @@ func TestManySessionsLoseNoEvent(t *testing.T) {
 			for turn := range turns {
 				prompt := fmt.Sprintf("blocks:2 t%d", turn)
 				r, err := f.run(t, id, prompt)
-				got := r.types()
+				got := r.Types()
 				want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
 				if err != nil || !slices.Equal(got, want) {
 					mu.Lock()
@@ -320,26 +278,26 @@ func TestManySessionsLoseNoEvent(t *testing.T) {
 
 func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
-	pid := f.mustRun(t, "c", "warm").first(event.TypeSessionStart).PID
+	pid := f.mustRun(t, "c", "warm").First(event.TypeSessionStart).PID
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	r := &rec{}
+	r := &testkit.Recorder{}
 	start := time.Now()
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), r.cb)
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), r.Callback)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("cancel took %s", took)
 	}
-	if res := r.first(event.TypeResult); res == nil || !res.Turn.Interrupted {
-		t.Fatalf("the turn must close with an interrupted result: %v", r.types())
+	if res := r.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
+		t.Fatalf("the turn must close with an interrupted result: %v", r.Types())
 	}
 	r2 := f.mustRun(t, "c", "after")
-	if r2.first(event.TypeSessionStart).PID != pid {
+	if r2.First(event.TypeSessionStart).PID != pid {
 		t.Fatal("the process was replaced")
 	}
-	if got := r2.first(event.TypeAnswer).EventData; got != "echo: after" {
+	if got := r2.First(event.TypeAnswer).EventData; got != "echo: after" {
 		t.Fatalf("stale output: %q", got)
 	}
 }
@@ -350,7 +308,7 @@ func TestTurnTimeout(t *testing.T) {
 	if !errors.Is(err, engine.ErrTurnTimeout) {
 		t.Fatalf("want ErrTurnTimeout, got %v", err)
 	}
-	if r := f.mustRun(t, "t", "quick"); r.first(event.TypeAnswer).EventData != "echo: quick" {
+	if r := f.mustRun(t, "t", "quick"); r.First(event.TypeAnswer).EventData != "echo: quick" {
 		t.Fatal("session unusable after a timeout")
 	}
 }
@@ -365,43 +323,43 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 	if !strings.Contains(err.Error(), "crashing on purpose") {
 		t.Fatalf("error lacks the stderr tail: %v", err)
 	}
-	if types := r.types(); types[len(types)-1] != event.TypeResult || !slices.Contains(types, event.TypeError) {
+	if types := r.Types(); types[len(types)-1] != event.TypeResult || !slices.Contains(types, event.TypeError) {
 		t.Fatalf("a crashed turn must report error and close with result: %v", types)
 	}
 	r2 := f.mustRun(t, "x", "history")
-	st := r2.first(event.TypeSessionStart)
+	st := r2.First(event.TypeSessionStart)
 	if !st.ColdStart || !st.Resumed {
 		t.Fatalf("not resumed: %+v", st.SessionStart)
 	}
-	if got := r2.first(event.TypeAnswer).EventData; !strings.Contains(got, "first prompt") {
+	if got := r2.First(event.TypeAnswer).EventData; !strings.Contains(got, "first prompt") {
 		t.Fatalf("resumed conversation forgot its history: %q", got)
 	}
 }
 
 func TestKilledWhileIdleResumesTransparently(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
-	pid := f.mustRun(t, "k", "remember me").first(event.TypeSessionStart).PID
+	pid := f.mustRun(t, "k", "remember me").First(event.TypeSessionStart).PID
 	testkit.KillAndWait(t, pid)
 	r := f.mustRun(t, "k", "history")
-	st := r.first(event.TypeSessionStart)
+	st := r.First(event.TypeSessionStart)
 	if st.PID == pid || !st.Resumed {
 		t.Fatalf("want a resumed new process: %+v", st.SessionStart)
 	}
-	if got := r.first(event.TypeAnswer).EventData; !strings.Contains(got, "remember me") {
+	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember me") {
 		t.Fatalf("history lost: %q", got)
 	}
 }
 
 func TestStaleResumeRecordFallsBack(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
-	pid := f.mustRun(t, "r", "one").first(event.TypeSessionStart).PID
+	pid := f.mustRun(t, "r", "one").First(event.TypeSessionStart).PID
 	// The CLI's record of the conversation disappears (a wiped HOME).
 	if err := os.RemoveAll(filepath.Join(f.home, ".claude")); err != nil {
 		t.Fatal(err)
 	}
 	testkit.KillAndWait(t, pid)
 	r := f.mustRun(t, "r", "three")
-	st := r.first(event.TypeSessionStart)
+	st := r.First(event.TypeSessionStart)
 	if st.Resumed || st.Fallback == "" {
 		t.Fatalf("want a fresh start that says why: %+v", st.SessionStart)
 	}
@@ -422,7 +380,7 @@ setsid sleep 1000 & echo $! >> %[1]s
 (setsid sh -c 'sleep 1000 & echo $! >> %[1]s' &)
 sleep 0.2; echo started`, pids)
 			r := f.mustRun(t, "d", bash(script))
-			leader := r.first(event.TypeSessionStart).PID
+			leader := r.First(event.TypeSessionStart).PID
 			b, err := os.ReadFile(pids)
 			if err != nil {
 				t.Fatal(err)
@@ -478,9 +436,9 @@ sleep 0.2; echo started`, pids)
 func TestReaperSparesBusySessions(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{IdleTimeout: 100 * time.Millisecond})
 	r := f.mustRun(t, "busy", "sleep:1200")
-	pid := r.first(event.TypeSessionStart).PID
+	pid := r.First(event.TypeSessionStart).PID
 	r2 := f.mustRun(t, "busy", "right after")
-	if r2.first(event.TypeSessionStart).PID != pid {
+	if r2.First(event.TypeSessionStart).PID != pid {
 		t.Fatal("the session was reaped while busy or right after")
 	}
 }
@@ -510,9 +468,9 @@ func TestPermissionPolicy(t *testing.T) {
 			f := newFixture(t, tc.opts)
 			r := f.mustRun(t, "p", bash("touch made.txt && echo made"))
 			_, statErr := os.Stat(filepath.Join(f.dir, "made.txt"))
-			res := r.first(event.TypeToolResult)
+			res := r.First(event.TypeToolResult)
 			if res == nil {
-				t.Fatalf("no tool_result: %v", r.types())
+				t.Fatalf("no tool_result: %v", r.Types())
 			}
 			if tc.denied {
 				if statErr == nil {
@@ -521,17 +479,17 @@ func TestPermissionPolicy(t *testing.T) {
 				if res.Meta.Status != "error" || !strings.Contains(res.EventData, tc.reason) {
 					t.Fatalf("model was not told why: %q", res.EventData)
 				}
-				dec := r.first(event.TypePermissionDecision)
+				dec := r.First(event.TypePermissionDecision)
 				if dec == nil || dec.Permission.Decision != "deny" {
-					t.Fatalf("no deny decision event: %v", r.types())
+					t.Fatalf("no deny decision event: %v", r.Types())
 				}
 			} else if statErr != nil || res.Meta.Status != "success" {
 				t.Fatalf("allowed tool did not run: %v %+v", statErr, res.Meta)
 			}
-			if got := r.first(event.TypePermissionRequest) != nil; got != tc.request {
-				t.Fatalf("permission_request present = %v, want %v (%v)", got, tc.request, r.types())
+			if got := r.First(event.TypePermissionRequest) != nil; got != tc.request {
+				t.Fatalf("permission_request present = %v, want %v (%v)", got, tc.request, r.Types())
 			}
-			if st := r.first(event.TypeSessionStats).Stats; st.ToolCallCount != 1 || !slices.Contains(st.ToolsUsed, "Bash") {
+			if st := r.First(event.TypeSessionStats).Stats; st.ToolCallCount != 1 || !slices.Contains(st.ToolsUsed, "Bash") {
 				t.Fatalf("stats: %+v", st)
 			}
 		})
@@ -551,7 +509,7 @@ func TestCallbackErrorStopsTheTurn(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("want the callback's error, got %v", err)
 	}
-	if got := f.mustRun(t, "cb", "next").first(event.TypeAnswer).EventData; got != "echo: next" {
+	if got := f.mustRun(t, "cb", "next").First(event.TypeAnswer).EventData; got != "echo: next" {
 		t.Fatalf("next turn = %q", got)
 	}
 }
@@ -559,15 +517,15 @@ func TestCallbackErrorStopsTheTurn(t *testing.T) {
 func TestBadOutputNeverBreaksTheSession(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{}, func(o *claude.Options) { o.MaxLineBytes = 100 << 10 })
 	r := f.mustRun(t, "g", "garbage huge:300000 blocks:1")
-	raws := r.all(event.TypeRaw)
+	raws := r.All(event.TypeRaw)
 	if len(raws) != 2 {
-		t.Fatalf("want 2 raw events (non-JSON line, unknown frame), got %d: %v", len(raws), r.types())
+		t.Fatalf("want 2 raw events (non-JSON line, unknown frame), got %d: %v", len(raws), r.Types())
 	}
-	errs := r.all(event.TypeError)
+	errs := r.All(event.TypeError)
 	if len(errs) != 1 || !strings.Contains(errs[0].EventData, "line too long") {
-		t.Fatalf("oversized line not reported: %v", r.types())
+		t.Fatalf("oversized line not reported: %v", r.Types())
 	}
-	if got := r.first(event.TypeAnswer).EventData; got != "part 1" {
+	if got := r.First(event.TypeAnswer).EventData; got != "part 1" {
 		t.Fatalf("answer after bad output = %q", got)
 	}
 }
@@ -650,22 +608,22 @@ func TestClosedEngine(t *testing.T) {
 func TestEnginesDoNotTouchEachOthersProcesses(t *testing.T) {
 	a := newFixture(t, engine.EngineOptions{})
 	b := newFixture(t, engine.EngineOptions{})
-	pa := a.mustRun(t, "same-id", "hi").first(event.TypeSessionStart).PID
-	pb := b.mustRun(t, "same-id", "hi").first(event.TypeSessionStart).PID
+	pa := a.mustRun(t, "same-id", "hi").First(event.TypeSessionStart).PID
+	pb := b.mustRun(t, "same-id", "hi").First(event.TypeSessionStart).PID
 	if err := a.eng.TerminateSession("same-id"); err != nil {
 		t.Fatal(err)
 	}
 	if proc.Alive(pa) || !proc.Alive(pb) {
 		t.Fatalf("terminate in engine A: A alive %v, B alive %v", proc.Alive(pa), proc.Alive(pb))
 	}
-	pa = a.mustRun(t, "same-id", "again").first(event.TypeSessionStart).PID
+	pa = a.mustRun(t, "same-id", "again").First(event.TypeSessionStart).PID
 	if err := a.eng.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if proc.Alive(pa) || !proc.Alive(pb) {
 		t.Fatalf("close of engine A: A alive %v, B alive %v", proc.Alive(pa), proc.Alive(pb))
 	}
-	if got := b.mustRun(t, "same-id", "still here").first(event.TypeSessionStart).PID; got != pb {
+	if got := b.mustRun(t, "same-id", "still here").First(event.TypeSessionStart).PID; got != pb {
 		t.Fatal("engine B's session was disturbed")
 	}
 }
@@ -700,21 +658,21 @@ func TestOrphansAreReaped(t *testing.T) {
 
 func TestTaskInstructionsPersistPerSession(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{BaseSystemPrompt: "base rules"})
-	run := func(cfg *engine.Config, prompt string) *rec {
+	run := func(cfg *engine.Config, prompt string) *testkit.Recorder {
 		t.Helper()
-		r := &rec{}
-		if err := f.eng.Execute(context.Background(), cfg, prompt, r.cb); err != nil {
+		r := &testkit.Recorder{}
+		if err := f.eng.Execute(context.Background(), cfg, prompt, r.Callback); err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
 	r := run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be terse"}, "sysprompt")
-	if got := r.first(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe terse" {
+	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe terse" {
 		t.Fatalf("first start: %q", got)
 	}
 	// Later turns need not repeat them; the session keeps them.
 	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
-	pid := r.first(event.TypeSessionStart).PID
+	pid := r.First(event.TypeSessionStart).PID
 	if s, _ := f.eng.GetSession("ti"); s.TaskInstructions != "be terse" {
 		t.Fatalf("session lost its instructions: %+v", s)
 	}
@@ -722,7 +680,7 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 	run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "noop")
 	testkit.KillAndWait(t, pid)
 	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
-	if got := r.first(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe verbose" {
+	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe verbose" {
 		t.Fatalf("after restart: %q", got)
 	}
 }

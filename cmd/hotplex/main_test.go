@@ -197,20 +197,6 @@ func first(evs []jsonEvent, typ string) *event.EventWithMeta {
 	return nil
 }
 
-// assertOrder checks that want occurs in got in this order (other events
-// may come between).
-func assertOrder(t *testing.T, got []string, want ...string) {
-	t.Helper()
-	at := 0
-	for _, w := range want {
-		i := slices.Index(got[at:], w)
-		if i < 0 {
-			t.Fatalf("event %q missing or out of order in %v (want order %v)", w, got, want)
-		}
-		at += i + 1
-	}
-}
-
 // assertClosedTurn checks that a turn ends with session_stats then result.
 func assertClosedTurn(t *testing.T, turn []jsonEvent) {
 	t.Helper()
@@ -307,7 +293,7 @@ func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 
 	// Turn 1: a cold start of a new conversation, a Bash call, an answer.
 	t1 := turns[0]
-	assertOrder(t, eventTypes(t1), event.TypeSessionStart, event.TypeToolUse, event.TypeToolResult,
+	testkit.AssertOrder(t, eventTypes(t1), event.TypeSessionStart, event.TypeToolUse, event.TypeToolResult,
 		event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
 	assertClosedTurn(t, t1)
 	for _, key := range []string{"pid", "provider_session_id", "resumed", "cold_start"} {
@@ -343,7 +329,7 @@ func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 
 	// Turn 2: the same process, still hot.
 	t2 := turns[1]
-	assertOrder(t, eventTypes(t2), event.TypeSessionStart, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
+	testkit.AssertOrder(t, eventTypes(t2), event.TypeSessionStart, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
 	assertClosedTurn(t, t2)
 	s2 := t2[0].Data.SessionStart
 	if s2 == nil || s2.PID != s1.PID || s2.ColdStart || s2.Resumed || s2.ProviderSessionID != s1.ProviderSessionID {
@@ -550,7 +536,7 @@ func TestExecFailedTurnExitsNonZero(t *testing.T) {
 			if len(turns) != 1 {
 				t.Fatalf("exec went on after the failed turn: %v", eventTypes(evs))
 			}
-			assertOrder(t, eventTypes(turns[0]), event.TypeSessionStart, event.TypeError, event.TypeSessionStats, event.TypeResult)
+			testkit.AssertOrder(t, eventTypes(turns[0]), event.TypeSessionStart, event.TypeError, event.TypeSessionStats, event.TypeResult)
 			assertClosedTurn(t, turns[0])
 			if e := first(turns[0], event.TypeError); !strings.Contains(e.EventData, tc.want) {
 				t.Fatalf("error event: %q", e.EventData)

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -52,16 +53,16 @@ func (d *decoder) startTurn() {
 
 // parse decodes one line. Lines that are not JSON objects come back as a
 // frame of type "" so that the caller reports them as raw events.
-func parse(line []byte) *StreamMessage {
-	var m StreamMessage
+func parse(line []byte) *frame {
+	var m frame
 	if err := json.Unmarshal(line, &m); err != nil || m.Type == "" {
-		return &StreamMessage{}
+		return &frame{}
 	}
 	return &m
 }
 
 // events maps a frame to the events it carries. raw is the original line.
-func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
+func (d *decoder) events(m *frame, raw []byte) []*event.EventWithMeta {
 	switch m.Type {
 	case "assistant":
 		if m.Message == nil {
@@ -81,7 +82,7 @@ func (d *decoder) events(m *StreamMessage, raw []byte) []*event.EventWithMeta {
 			d.model = m.Model
 		}
 		ev := event.NewEventWithMeta(event.TypeSystem, m.Subtype, nil)
-		ev.Raw = json.RawMessage(raw)
+		ev.Raw = bytes.Clone(raw) // raw is the reader's buffer
 		return []*event.EventWithMeta{ev}
 	case "result":
 		return nil // the process turns it into the turn's result
@@ -111,7 +112,7 @@ func withParent(evs []*event.EventWithMeta, parent string) []*event.EventWithMet
 // so a raw event always marshals.
 func rawJSON(raw []byte) json.RawMessage {
 	if json.Valid(raw) {
-		return json.RawMessage(raw)
+		return bytes.Clone(raw)
 	}
 	b, _ := json.Marshal(truncate(string(raw), 4096))
 	return b
@@ -129,7 +130,7 @@ func (d *decoder) sinceLast() int64 {
 // delta turns a partial-message stream event into an answer or thinking
 // delta (Meta.Status "delta"). The API's other stream events repeat what
 // the complete assistant frames carry, so they produce nothing.
-func (d *decoder) delta(m *StreamMessage) []*event.EventWithMeta {
+func (d *decoder) delta(m *frame) []*event.EventWithMeta {
 	var se struct {
 		Type  string `json:"type"`
 		Delta struct {
@@ -158,7 +159,7 @@ func (d *decoder) delta(m *StreamMessage) []*event.EventWithMeta {
 
 // assistant maps an assistant frame's blocks. When the message's text was
 // streamed as deltas, its text and thinking blocks are skipped.
-func (d *decoder) assistant(msg *AssistantMessage, streamed bool) []*event.EventWithMeta {
+func (d *decoder) assistant(msg *wireMessage, streamed bool) []*event.EventWithMeta {
 	var out []*event.EventWithMeta
 	for _, b := range msg.Content {
 		switch b.Type {
@@ -189,16 +190,17 @@ func (d *decoder) assistant(msg *AssistantMessage, streamed bool) []*event.Event
 	return out
 }
 
-func (d *decoder) user(msg *AssistantMessage, raw []byte) []*event.EventWithMeta {
+func (d *decoder) user(msg *wireMessage, raw []byte) []*event.EventWithMeta {
 	var out []*event.EventWithMeta
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "tool_result":
+			content := b.text()
 			call, known := d.tools[b.ToolUseID]
 			delete(d.tools, b.ToolUseID)
 			meta := &event.EventMeta{ToolID: b.ToolUseID, ToolName: call.name, Status: "success",
-				OutputSummary: truncate(b.Content, 200), LineCount: int32(strings.Count(b.Content, "\n"))}
-			if b.Content != "" && !strings.HasSuffix(b.Content, "\n") {
+				OutputSummary: truncate(content, 200), LineCount: int32(strings.Count(content, "\n"))}
+			if content != "" && !strings.HasSuffix(content, "\n") {
 				meta.LineCount++
 			}
 			if known {
@@ -206,15 +208,15 @@ func (d *decoder) user(msg *AssistantMessage, raw []byte) []*event.EventWithMeta
 			}
 			if b.IsError {
 				meta.Status = "error"
-				meta.ErrorMsg = truncate(b.Content, 500)
+				meta.ErrorMsg = truncate(content, 500)
 			}
 			d.lastEvent = d.now()
-			out = append(out, event.NewEventWithMeta(event.TypeToolResult, b.Content, meta))
+			out = append(out, event.NewEventWithMeta(event.TypeToolResult, content, meta))
 		case "text":
 			// The CLI echoes markers such as "[Request interrupted by
 			// user]" as user text; they are not the model's words.
 			ev := event.NewEventWithMeta(event.TypeSystem, b.Text, nil)
-			ev.Raw = json.RawMessage(raw)
+			ev.Raw = bytes.Clone(raw)
 			out = append(out, ev)
 		}
 	}
@@ -222,10 +224,10 @@ func (d *decoder) user(msg *AssistantMessage, raw []byte) []*event.EventWithMeta
 }
 
 // turnResult reads a result frame.
-func (d *decoder) turnResult(m *StreamMessage) *event.TurnResult {
+func (d *decoder) turnResult(m *frame) *event.TurnResult {
 	tr := &event.TurnResult{
 		Subtype: m.Subtype, IsError: m.IsError, Result: m.Result,
-		DurationMs: int64(m.Duration), APIMs: m.DurationAPIMs, NumTurns: m.NumTurns,
+		DurationMs: m.Duration, APIMs: m.DurationAPIMs, NumTurns: m.NumTurns,
 		CostUSD: m.TotalCostUSD, Model: d.model,
 	}
 	if u := m.Usage; u != nil {
@@ -235,11 +237,7 @@ func (d *decoder) turnResult(m *StreamMessage) *event.TurnResult {
 	// modelUsage names the real model even when the CLI was started with
 	// an alias; prefer the one that did the most work.
 	best := int64(-1)
-	for name, raw := range m.ModelUsage {
-		var mu struct {
-			OutputTokens int64 `json:"outputTokens"`
-		}
-		_ = json.Unmarshal(raw, &mu)
+	for name, mu := range m.ModelUsage {
 		if mu.OutputTokens > best {
 			best, tr.Model = mu.OutputTokens, name
 		}

@@ -155,9 +155,7 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 		cp: cp, cfg: &p.opts, dec: newDecoder(time.Now),
 		log:        log.With("pid", cp.PID(), "provider_session_id", o.ProviderSessionID),
 		info:       provider.Info{PID: cp.PID(), ProviderSessionID: o.ProviderSessionID},
-		frames:     make(chan frame, frameQueue),
 		readerDone: make(chan struct{}),
-		closing:    make(chan struct{}),
 		pending:    map[string]chan *ControlResponse{},
 	}
 	go c.readLoop(cp.Stdout())
