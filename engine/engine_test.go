@@ -684,3 +684,20 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 		t.Fatalf("after restart: %q", got)
 	}
 }
+
+// Output the CLI writes after a turn's result belongs to no turn: the next
+// one must not see it.
+func TestOutputBetweenTurnsIsDropped(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	f.mustRun(t, "st", "stale:30 first")
+	time.Sleep(150 * time.Millisecond) // the stale line is now in the pipe
+	r := f.mustRun(t, "st", "second")
+	for _, ev := range r.All(event.TypeAnswer) {
+		if strings.Contains(ev.EventData, "stale") {
+			t.Fatalf("output from between the turns reached the next turn: %q", ev.EventData)
+		}
+	}
+	if got := r.First(event.TypeAnswer).EventData; got != "echo: second" {
+		t.Fatalf("answer = %q", got)
+	}
+}

@@ -15,11 +15,17 @@ import (
 // than the limit. The line is skipped; the next call reads the one after.
 var ErrLineTooLong = errors.New("line too long")
 
-// Reader reads lines of at most Max bytes.
+// Reader reads lines of at most a given size. It is resumable: when the
+// underlying reader fails with a transient error (a read deadline), Next
+// returns that error and the next call carries on with the same line.
 type Reader struct {
 	r   *bufio.Reader
 	max int
+	// buf holds the part of a line read so far when the line did not fit
+	// the read buffer or a read failed midway.
 	buf []byte
+	// skipped counts the bytes of an oversized line being thrown away.
+	skipped int
 }
 
 // NewReader reads from r, allowing lines of up to limit bytes (at least 64 KiB).
@@ -45,38 +51,44 @@ func (lr *Reader) Next() ([]byte, error) {
 }
 
 func (lr *Reader) readLine() ([]byte, error) {
-	chunk, err := lr.r.ReadSlice('\n')
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		// The common case: the whole line is in the read buffer.
-		if err != nil && len(chunk) == 0 {
-			return nil, err
-		}
-		return chunk, nil
+	if cap(lr.buf) > 64<<10 && len(lr.buf) == 0 {
+		lr.buf = nil // do not pin the memory of one big line for the session's life
 	}
-	// A long line is assembled in buf, which is let go afterwards so that
-	// one big frame does not pin its memory for the session's life.
-	lr.buf = append(lr.buf[:0], chunk...)
-	defer func() {
-		if cap(lr.buf) > 64<<10 {
-			lr.buf = nil
-		}
-	}()
-	skipped := 0
-	for errors.Is(err, bufio.ErrBufferFull) {
-		chunk, err = lr.r.ReadSlice('\n')
-		if skipped == 0 && len(lr.buf)+len(chunk) <= lr.max {
-			lr.buf = append(lr.buf, chunk...)
-		} else {
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		switch {
+		case lr.skipped > 0:
+			lr.skipped += len(chunk)
+		case len(lr.buf)+len(chunk) > lr.max:
 			// Count and drop the rest of the line instead of holding it.
-			skipped += len(lr.buf) + len(chunk)
+			lr.skipped = len(lr.buf) + len(chunk)
 			lr.buf = lr.buf[:0]
+		case err == nil && len(lr.buf) == 0:
+			return chunk, nil // the common case: the whole line was buffered
+		default:
+			lr.buf = append(lr.buf, chunk...)
 		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		atEOF := errors.Is(err, io.EOF)
+		if err != nil && !atEOF {
+			return nil, err // transient: the partial line waits for the next call
+		}
+		if lr.skipped > 0 {
+			n := lr.skipped
+			lr.skipped = 0
+			return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, n, lr.max)
+		}
+		if atEOF && len(lr.buf) == 0 {
+			return nil, io.EOF
+		}
+		line := lr.buf
+		lr.buf = lr.buf[:0]
+		return line, nil
 	}
-	if skipped > 0 {
-		return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, skipped, lr.max)
-	}
-	if len(lr.buf) > lr.max {
-		return nil, fmt.Errorf("%w: %d bytes exceed the %d-byte limit (skipped)", ErrLineTooLong, len(lr.buf), lr.max)
-	}
-	return lr.buf, nil
 }
+
+// Buffered reports how many bytes are read ahead and waiting, including a
+// partial line kept from an interrupted read.
+func (lr *Reader) Buffered() int { return lr.r.Buffered() + len(lr.buf) }

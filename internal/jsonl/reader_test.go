@@ -68,3 +68,55 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// stepReader yields its steps one Read at a time; an error step fails that
+// Read, as a read deadline does.
+type stepReader struct{ steps []any }
+
+var errTimeout = errors.New("deadline")
+
+func (s *stepReader) Read(p []byte) (int, error) {
+	if len(s.steps) == 0 {
+		return 0, io.EOF
+	}
+	step := s.steps[0]
+	if err, ok := step.(error); ok {
+		s.steps = s.steps[1:]
+		return 0, err
+	}
+	str := step.(string)
+	n := copy(p, str)
+	if n < len(str) {
+		s.steps[0] = str[n:] // the rest comes with the next Read
+	} else {
+		s.steps = s.steps[1:]
+	}
+	return n, nil
+}
+
+func TestReaderResumesAfterTransientErrors(t *testing.T) {
+	long := strings.Repeat("L", 5000) // longer than the read buffer
+	r := NewReader(&stepReader{steps: []any{
+		"first\nsec", errTimeout, "ond\n", long[:3000], errTimeout, long[3000:] + "\n", errTimeout, "tail",
+	}}, 64<<10)
+	var got []string
+	timeouts := 0
+	for {
+		line, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, errTimeout) {
+			timeouts++
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+	}
+	want := []string{"first", "second", long, "tail"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || timeouts != 3 {
+		t.Fatalf("got %d lines (%d timeouts), want %d lines (3 timeouts): %.40q", len(got), timeouts, len(want), got)
+	}
+}

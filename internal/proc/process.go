@@ -284,7 +284,7 @@ func (p *Process) Stdin() io.WriteCloser { return p.stdin }
 // Stdout returns the read end of the child's stdout. The caller owns it and
 // should close it when done; it reaches EOF once every process holding the
 // pipe has exited, which after Terminate includes the whole tree.
-func (p *Process) Stdout() io.ReadCloser { return p.stdout }
+func (p *Process) Stdout() *os.File { return p.stdout }
 
 // StderrTail returns the most recent stderr output, up to Spec.StderrTail bytes.
 func (p *Process) StderrTail() string { return p.tail.String() }

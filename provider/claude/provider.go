@@ -151,14 +151,7 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
 	}
-	c := &process{
-		cp: cp, cfg: &p.opts, dec: newDecoder(time.Now),
-		log:        log.With("pid", cp.PID(), "provider_session_id", o.ProviderSessionID),
-		info:       provider.Info{PID: cp.PID(), ProviderSessionID: o.ProviderSessionID},
-		readerDone: make(chan struct{}),
-		pending:    map[string]chan *ControlResponse{},
-	}
-	go c.readLoop(cp.Stdout())
+	c := newProcess(cp, &p.opts, log.With("pid", cp.PID(), "provider_session_id", o.ProviderSessionID), o.ProviderSessionID)
 	if err := c.initialize(ctx); err != nil {
 		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()

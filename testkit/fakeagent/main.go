@@ -34,7 +34,8 @@
 //	             the cwd, tool_result, then the text "ran: <first line>"
 //	history      the text lists the conversation's earlier prompts joined by " | "
 //	sysprompt    the text is "system prompt: <--system-prompt>|<--append-system-prompt>"
-//	stale        reserved, ignored
+//	stale:MS     after the result, wait MS milliseconds and write one more
+//	             assistant text ("stale output from the previous turn")
 //
 // With no text-producing directive the answer is "echo: <prompt>". The
 // result frame carries the last text message.

@@ -29,6 +29,7 @@ type directives struct {
 	garbage   bool
 	history   bool
 	sysprompt bool
+	stale     time.Duration
 }
 
 func parseDirectives(prompt string) directives {
@@ -67,6 +68,10 @@ func parseDirectives(prompt string) directives {
 			d.history = true
 		case "sysprompt":
 			d.sysprompt = true
+		case "stale":
+			if nerr == nil && n > 0 {
+				d.stale = time.Duration(n) * time.Millisecond
+			}
 		}
 	}
 	return d
@@ -126,11 +131,18 @@ func (a *agent) runTurn(prompt string) {
 	}
 
 	a.out.frame(systemInit(a.cwd, a.sessionID, t.model, t.mode, a.opts.disallowedTools))
-	if err := t.play(parseDirectives(prompt), earlier); err != nil {
+	d := parseDirectives(prompt)
+	if err := t.play(d, earlier); err != nil {
 		t.interrupted()
 		return
 	}
 	t.result("success", false, "end_turn", "completed", nil)
+	if d.stale > 0 {
+		// Output after the turn's end, as a background task's notice
+		// would be: it must not show up in the next turn.
+		time.Sleep(d.stale)
+		t.text("stale output from the previous turn")
+	}
 }
 
 // play acts out the directives. A non-nil error means the turn was interrupted.
