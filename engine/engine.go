@@ -190,13 +190,7 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
-	fallback := ""
-	if cold {
-		fallback = p.Info().Fallback
-	}
-	start := e.pool.startEvent(s, cold, fallback)
-	start.SessionStart.StartupMs = time.Since(t.start).Milliseconds()
-	if err := t.emit(start); err != nil {
+	if err := t.emit(t.startEvent(p, cold)); err != nil {
 		return err
 	}
 	if cfg.TaskSystemPrompt != "" {
@@ -230,6 +224,20 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	t.emitQuiet(statsEv)
 	t.emitQuiet(resultEvent(tr, &stats, wall, errMsg))
 	return turnErr
+}
+
+// startEvent reports the process serving the turn.
+func (t *turn) startEvent(p provider.Process, cold bool) *event.EventWithMeta {
+	info := p.Info()
+	ev := event.NewEventWithMeta(event.TypeSessionStart, t.s.id, &event.EventMeta{Status: "success"})
+	ev.SessionStart = &event.SessionStart{
+		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: t.engine.provider.Name(),
+		WorkDir: t.s.cfg.WorkDir, ColdStart: cold, StartupMs: time.Since(t.start).Milliseconds(),
+	}
+	if cold {
+		ev.Resumed, ev.Fallback = info.Resumed, info.Fallback
+	}
+	return ev
 }
 
 // emitQuiet delivers the closing events, which go out even after the

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 )
@@ -375,18 +374,4 @@ func (sp *SessionPool) reapOnce(cutoff time.Time) {
 		}
 		s.release()
 	}
-}
-
-// emitStart reports the process serving a turn.
-func (sp *SessionPool) startEvent(s *session, cold bool, fallback string) *event.EventWithMeta {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	info := p.Info()
-	ev := event.NewEventWithMeta(event.TypeSessionStart, s.id, &event.EventMeta{Status: "success"})
-	ev.SessionStart = &event.SessionStart{
-		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: sp.provider.Name(),
-		WorkDir: s.cfg.WorkDir, ColdStart: cold, Resumed: cold && info.Resumed, Fallback: fallback,
-	}
-	return ev
 }

@@ -87,10 +87,8 @@ type Process interface {
 	// acknowledged the end of the turn (so the next turn sees nothing
 	// stale), or kills the process if it does not.
 	Turn(ctx context.Context, prompt string, ask PermissionFunc, emit Emit) (*event.TurnResult, error)
-	// Done is closed when the process has exited and been reaped.
-	Done() <-chan struct{}
-	// Alive reports whether the process can take a turn. Unlike Done it
-	// asks the OS, so a process killed a moment ago is already not alive.
+	// Alive reports whether the process can take a turn. It asks the OS,
+	// so a process killed a moment ago is already not alive.
 	Alive() bool
 	// StderrTail returns the last lines the CLI wrote to stderr.
 	StderrTail() string

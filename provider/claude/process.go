@@ -69,8 +69,6 @@ func (c *process) Info() provider.Info {
 	return c.info
 }
 
-func (c *process) Done() <-chan struct{} { return c.cp.Done() }
-
 func (c *process) Alive() bool {
 	return !c.eof.Load() && !c.cp.Exited()
 }
