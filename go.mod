@@ -12,4 +12,5 @@ require (
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
