@@ -20,6 +20,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/provider/claude"
 )
 
@@ -62,6 +63,31 @@ type (
 	// TurnResult is what the CLI reports when a turn ends.
 	TurnResult = event.TurnResult
 )
+
+// Firewall types.
+type (
+	// Detector is the built-in danger firewall.
+	Detector = guard.Detector
+	// DangerPattern is a user-supplied firewall rule.
+	DangerPattern = guard.DangerPattern
+	// DangerLevel is how bad a blocked action would be.
+	DangerLevel = guard.DangerLevel
+	// DangerBlockEvent reports something the firewall stopped.
+	DangerBlockEvent = guard.DangerBlockEvent
+	// Firewall judges tool uses and prompts; *Detector implements it.
+	Firewall = engine.Firewall
+)
+
+// Danger levels.
+const (
+	LevelSafe     = guard.LevelSafe
+	LevelModerate = guard.LevelModerate
+	LevelHigh     = guard.LevelHigh
+	LevelCritical = guard.LevelCritical
+)
+
+// NewDetector returns the built-in danger firewall; see guard.NewDetector.
+func NewDetector(opts guard.Options) *Detector { return guard.NewDetector(opts) }
 
 // Claude Code stream-json types.
 type (
@@ -109,6 +135,8 @@ var (
 	ErrTurnTimeout     = engine.ErrTurnTimeout
 	ErrTurnFailed      = engine.ErrTurnFailed
 	ErrEngineClosed    = engine.ErrEngineClosed
+	ErrDangerBlocked   = engine.ErrDangerBlocked
+	ErrBypassDenied    = engine.ErrBypassDenied
 )
 
 // NewEngine returns an engine; see engine.NewEngine.

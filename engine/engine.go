@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -33,6 +34,9 @@ type Engine struct {
 	provider provider.Provider
 	pool     *SessionPool
 	cgroup   string
+	firewall Firewall
+	bypass   bypasses
+	home     string
 
 	closeOnce sync.Once
 }
@@ -53,7 +57,14 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 			return nil, err
 		}
 	}
-	e := &Engine{opts: opts, log: log, provider: p}
+	e := &Engine{opts: opts, log: log, provider: p, home: homeDir(opts.Env), bypass: bypasses{until: map[string]time.Time{}}}
+	switch {
+	case opts.DisableFirewall:
+	case opts.Firewall != nil:
+		e.firewall = opts.Firewall
+	default:
+		e.firewall = guard.NewDetector(guard.Options{})
+	}
 	subreaper := false
 	if !opts.DisableProcessIsolation {
 		// Descendants that leave the process group (setsid, nohup,
@@ -131,6 +142,9 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		return err
 	}
 	defer s.release()
+	if err := e.checkPrompt(s, prompt, cb); err != nil {
+		return err
+	}
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, e.opts.Timeout, fmt.Errorf("%w after %s", ErrTurnTimeout, e.opts.Timeout))
@@ -271,10 +285,14 @@ func resultEvent(tr *event.TurnResult, stats *event.SessionStatsData, wall time.
 	return ev
 }
 
-// ask answers the CLI's tool requests: the permission handler first (the
-// firewall), then the policy of AllowedTools and DisallowedTools. Requests
-// the CLI needs an answer to are reported as permission_request events.
+// ask answers the CLI's tool requests: the firewall first, then the
+// permission handler, then the policy of AllowedTools and DisallowedTools.
+// Requests the CLI needs an answer to are reported as permission_request
+// events.
 func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolDecision {
+	if d, decided := t.firewall(req); decided {
+		return d
+	}
 	perm := &event.Permission{RequestID: req.RequestID, ToolName: req.ToolName, ToolUseID: req.ToolUseID}
 	if req.Kind == provider.CanUseTool {
 		ev := event.NewEventWithMeta(event.TypePermissionRequest, req.ToolName, &event.EventMeta{

@@ -31,4 +31,10 @@ var (
 	ErrTurnFailed = errors.New("turn failed")
 	// ErrEngineClosed is returned after Close or Shutdown.
 	ErrEngineClosed = errors.New("engine is closed")
+	// ErrDangerBlocked is returned for a prompt the firewall blocked; the
+	// prompt never reached the agent.
+	ErrDangerBlocked = errors.New("blocked by the danger firewall")
+	// ErrBypassDenied is returned for a bypass request without a valid
+	// admin token (or when the engine has none).
+	ErrBypassDenied = errors.New("firewall bypass denied")
 )

@@ -46,10 +46,19 @@ type EngineOptions struct {
 	// Model asks the CLI for a model; empty keeps the CLI's default.
 	Model string
 
-	// PermissionHandler, when set, is asked about every tool use before the
-	// default policy. Returning an empty Behavior defers to the policy. The
-	// danger firewall plugs in here.
+	// PermissionHandler, when set, is asked about every tool use the
+	// firewall lets through, before the default policy. Returning an empty
+	// Behavior defers to the policy. It is also the person who decides what
+	// the firewall sends for approval (guard.Ask).
 	PermissionHandler PermissionHandler
+
+	// Firewall judges every tool use and every prompt before it runs.
+	// Nil means the built-in danger firewall (guard.NewDetector with its
+	// defaults).
+	Firewall Firewall
+	// DisableFirewall turns the firewall off. Bypassing it for a session
+	// with AdminToken is the audited alternative.
+	DisableFirewall bool
 
 	// FailFastWhenBusy makes Execute on a session that is running a turn
 	// return ErrSessionBusy at once instead of waiting its turn.

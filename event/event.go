@@ -6,6 +6,8 @@ package event
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/hotplex/hotplex/guard"
 )
 
 // Event types, in the order a turn emits them.
@@ -27,6 +29,9 @@ const (
 	TypePermissionDecision = "permission_decision"
 	// TypeDangerBlock reports a tool use or prompt stopped by the firewall.
 	TypeDangerBlock = "danger_block"
+	// TypeDangerBypass reports something the firewall would have blocked,
+	// let through by an admin's bypass of the session's firewall.
+	TypeDangerBypass = "danger_bypass"
 	// TypeSystem carries the CLI's own status frames (init, notices).
 	TypeSystem = "system"
 	// TypeError reports a failure inside the turn.
@@ -100,6 +105,8 @@ type EventWithMeta struct {
 	Stats *SessionStatsData `json:"stats,omitempty"`
 	// Permission is set on permission_request and permission_decision events.
 	Permission *Permission `json:"permission,omitempty"`
+	// Danger is set on danger_block and danger_bypass events.
+	Danger *guard.DangerBlockEvent `json:"danger,omitempty"`
 	// Raw holds the original frame of raw and system events.
 	Raw json.RawMessage `json:"raw,omitempty"`
 }

@@ -29,6 +29,9 @@ type ToolRequest struct {
 const (
 	Allow = "allow"
 	Deny  = "deny"
+	// Ask (PreToolUse only) hands the decision to the CLI's approval
+	// flow, which then sends a CanUseTool request.
+	Ask = "ask"
 )
 
 // ToolDecision answers a ToolRequest.
