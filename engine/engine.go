@@ -150,8 +150,68 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		ctx, cancel = context.WithTimeoutCause(ctx, e.opts.Timeout, fmt.Errorf("%w after %s", ErrTurnTimeout, e.opts.Timeout))
 		defer cancel()
 	}
+	ctx, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
+	s.mu.Lock()
+	s.interrupt = interrupt
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.interrupt = nil
+		s.mu.Unlock()
+	}()
 	t := &turn{engine: e, s: s, cb: cb, start: time.Now()}
 	return t.run(ctx, cfg, prompt)
+}
+
+// Interrupt ends the turn running on a session, as cancelling its
+// Execute's context would: the agent is interrupted, stays hot, and the
+// turn closes with an interrupted result. Execute returns an error wrapping
+// ErrInterrupted. It reports whether a turn was running.
+func (e *Engine) Interrupt(sessionID string) (bool, error) {
+	e.pool.mu.Lock()
+	s, ok := e.pool.sessions[sessionID]
+	e.pool.mu.Unlock()
+	if !ok {
+		return false, fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
+	}
+	s.mu.Lock()
+	interrupt := s.interrupt
+	s.mu.Unlock()
+	if interrupt == nil {
+		return false, nil
+	}
+	interrupt(ErrInterrupted)
+	return true, nil
+}
+
+// RestoreSession puts a session saved earlier (by a daemon before its
+// restart) back into the pool without starting its CLI. Its first turn
+// resumes the conversation; its events continue after lastSeq and its
+// statistics from stats.
+func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, stats *event.SessionStatsData) error {
+	wd, err := resolveWorkDir(e.opts.WorkDirRoot, cfg.WorkDir)
+	if err != nil {
+		return err
+	}
+	cfg.requested, cfg.WorkDir = cfg.WorkDir, wd
+	sp := e.pool
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.closed {
+		return ErrEngineClosed
+	}
+	if _, ok := sp.sessions[id]; ok {
+		return fmt.Errorf("%w: %s", ErrSessionExists, id)
+	}
+	s := newSession(id, ProviderSessionID(e.opts.Namespace, id), cfg, time.Now())
+	s.restored = true
+	s.seq.Store(lastSeq)
+	if stats != nil {
+		s.stats = event.RestoreSessionStats(*stats)
+	}
+	sp.sessions[id] = s
+	return nil
 }
 
 // turn is one Execute in progress.
@@ -184,6 +244,9 @@ func (t *turn) emit(ev *event.EventWithMeta) error {
 		st.RecordToolUse(ev.Meta.ToolName, ev.Input)
 	case event.TypeToolResult:
 		st.AddDuration(event.PhaseTool, time.Duration(ev.Meta.DurationMs)*time.Millisecond)
+	}
+	if sink := t.engine.opts.Events; sink != nil {
+		defer sink.Publish(ev)
 	}
 	if t.failed {
 		return nil

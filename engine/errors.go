@@ -31,6 +31,10 @@ var (
 	ErrTurnFailed = errors.New("turn failed")
 	// ErrEngineClosed is returned after Close or Shutdown.
 	ErrEngineClosed = errors.New("engine is closed")
+	// ErrInterrupted is the cause of a turn ended by Interrupt.
+	ErrInterrupted = errors.New("turn interrupted")
+	// ErrSessionExists is returned by RestoreSession for a live session.
+	ErrSessionExists = errors.New("session already exists")
 	// ErrDangerBlocked is returned for a prompt the firewall blocked; the
 	// prompt never reached the agent.
 	ErrDangerBlocked = errors.New("blocked by the danger firewall")

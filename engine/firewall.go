@@ -144,13 +144,20 @@ func (e *Engine) checkPrompt(s *session, prompt string, cb Callback) error {
 	}
 	if e.bypass.active(s.id, time.Now()) {
 		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "level", v.Level)
-		_ = cb(event.TypeDangerBypass, e.dangerEvent(v, true, "", ""))
+		e.deliver(s, e.dangerEvent(v, true, "", ""), cb)
 		return nil
 	}
 	e.log.Info("firewall blocked a prompt", "session", s.id, "operation", v.Operation, "level", v.Level, "category", v.Category)
-	ev := e.dangerEvent(v, false, "", "")
-	ev.SessionID = s.id
-	ev.Time = time.Now()
-	_ = cb(event.TypeDangerBlock, ev)
+	e.deliver(s, e.dangerEvent(v, false, "", ""), cb)
 	return fmt.Errorf("%w: %s (%s, %s): %s", ErrDangerBlocked, v.Operation, v.Level, v.Category, v.Reason)
+}
+
+// deliver stamps an event that belongs to no turn and hands it to the
+// callback and the event sink.
+func (e *Engine) deliver(s *session, ev *event.EventWithMeta, cb Callback) {
+	ev.SessionID, ev.Seq, ev.Time = s.id, s.seq.Add(1), time.Now()
+	_ = cb(ev.EventType, ev)
+	if e.opts.Events != nil {
+		e.opts.Events.Publish(ev)
+	}
 }

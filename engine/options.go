@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
 )
 
@@ -52,6 +53,11 @@ type EngineOptions struct {
 	// the firewall sends for approval (guard.Ask).
 	PermissionHandler PermissionHandler
 
+	// Events, when set, receives every event of every session, in order,
+	// after the turn's callback: the daemon's subscribers and its store
+	// listen here. Publish must not block.
+	Events EventSink
+
 	// Firewall judges every tool use and every prompt before it runs.
 	// Nil means the built-in danger firewall (guard.NewDetector with its
 	// defaults).
@@ -86,6 +92,11 @@ type PermissionRequest struct {
 
 // PermissionHandler decides tool requests for the engine.
 type PermissionHandler func(ctx context.Context, req PermissionRequest) provider.ToolDecision
+
+// EventSink receives the events of all sessions.
+type EventSink interface {
+	Publish(ev *event.EventWithMeta)
+}
 
 // SessionConfig is what a session is created with.
 type SessionConfig struct {

@@ -155,7 +155,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, err
 	p, err := sp.provider.Start(startCtx, provider.StartOptions{
 		SessionID:                  s.id,
 		ProviderSessionID:          s.providerSessionID,
-		Resume:                     s.stats.Snapshot().Turns > 0,
+		Resume:                     s.restored || s.stats.Snapshot().Turns > 0,
 		WorkDir:                    s.cfg.WorkDir,
 		Env:                        sp.opts.Env,
 		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.taskInstructions()),

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,11 @@ type session struct {
 	proc       provider.Process
 	resuming   bool
 	removed    bool // taken out of the pool; holders of turn must look up again
+	// interrupt cancels the turn in progress (nil between turns).
+	interrupt context.CancelCauseFunc
+	// restored marks a session recreated from a saved record: its
+	// conversation exists, so the first start resumes it.
+	restored bool
 }
 
 func newSession(id, providerSessionID string, cfg SessionConfig, now time.Time) *session {

@@ -174,6 +174,33 @@ func (s *SessionStats) Snapshot() SessionStatsData {
 	return d
 }
 
+// RestoreSessionStats rebuilds statistics from their saved form, so that a
+// session restored after a restart keeps accumulating where it left off.
+func RestoreSessionStats(d SessionStatsData) *SessionStats {
+	s := NewSessionStats(d.SessionID, time.Unix(d.StartTime, 0))
+	s.TotalDurationMs, s.ThinkingDurationMs = d.TotalDurationMs, d.ThinkingDurationMs
+	s.ToolDurationMs, s.GenerationDurationMs = d.ToolDurationMs, d.GenerationDurationMs
+	s.InputTokens, s.OutputTokens = d.InputTokens, d.OutputTokens
+	s.CacheWriteTokens, s.CacheReadTokens = d.CacheWriteTokens, d.CacheReadTokens
+	s.ToolCallCount = d.ToolCallCount
+	for _, t := range d.ToolsUsed {
+		s.ToolsUsed[t] = true
+	}
+	for _, p := range d.FilePaths {
+		if !s.fileIndex[p] {
+			s.fileIndex[p] = true
+			s.FilePaths = append(s.FilePaths, p)
+		}
+	}
+	s.FilesModified = int32(len(s.FilePaths))
+	s.turns, s.costUSD, s.model = d.Turns, d.TotalCostUSD, d.ModelUsed
+	s.isError, s.errMsg = d.IsError, d.ErrorMessage
+	if d.EndTime > 0 {
+		s.lastEnd = time.Unix(d.EndTime, 0)
+	}
+	return s
+}
+
 // SessionStatsData is the JSON form of SessionStats.
 type SessionStatsData struct {
 	SessionID            string   `json:"session_id"`

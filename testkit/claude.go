@@ -85,3 +85,13 @@ func BuildFakeAgent(t testing.TB, dir string) string {
 	}
 	return out
 }
+
+// EnvValue returns the value of key in env (the last one wins), or "".
+func EnvValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

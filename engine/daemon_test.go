@@ -1,0 +1,129 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+)
+
+// sink records what the engine publishes.
+type sink struct {
+	mu     sync.Mutex
+	events []*event.EventWithMeta
+}
+
+func (s *sink) Publish(ev *event.EventWithMeta) {
+	s.mu.Lock()
+	s.events = append(s.events, ev)
+	s.mu.Unlock()
+}
+
+func (s *sink) seqs(session string) []uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []uint64
+	for _, ev := range s.events {
+		if ev.SessionID == session {
+			out = append(out, ev.Seq)
+		}
+	}
+	return out
+}
+
+func TestEventSinkSeesEveryEventInOrder(t *testing.T) {
+	sk := &sink{}
+	f := newFixture(t, engine.EngineOptions{Events: sk})
+	r1 := f.mustRun(t, "a", "blocks:2 one")
+	r2 := f.mustRun(t, "a", "two")
+	f.mustRun(t, "b", "other session")
+	got := sk.seqs("a")
+	if len(got) != len(r1.Events())+len(r2.Events()) {
+		t.Fatalf("sink saw %d events of a, callbacks %d", len(got), len(r1.Events())+len(r2.Events()))
+	}
+	for i, seq := range got {
+		if seq != uint64(i+1) {
+			t.Fatalf("sink seqs not 1..n in order: %v", got)
+		}
+	}
+	if len(sk.seqs("b")) == 0 {
+		t.Fatal("other session's events missing")
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	if _, err := f.eng.Interrupt("nope"); !errors.Is(err, engine.ErrSessionNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	pid := f.mustRun(t, "i", "warm").First(event.TypeSessionStart).PID
+	if ok, err := f.eng.Interrupt("i"); ok || err != nil {
+		t.Fatalf("idle session: %v %v", ok, err)
+	}
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- f.eng.Execute(context.Background(), &engine.Config{SessionID: "i", WorkDir: f.dir}, "sleep:20000", func(et string, _ any) error {
+			if et == event.TypeSessionStart {
+				close(started)
+			}
+			return nil
+		})
+	}()
+	<-started
+	time.Sleep(100 * time.Millisecond)
+	at := time.Now()
+	if ok, err := f.eng.Interrupt("i"); !ok || err != nil {
+		t.Fatalf("Interrupt = %v, %v", ok, err)
+	}
+	if err := <-done; !errors.Is(err, engine.ErrInterrupted) {
+		t.Fatalf("Execute returned %v, want ErrInterrupted", err)
+	}
+	if took := time.Since(at); took > 2*time.Second {
+		t.Fatalf("interrupt took %s", took)
+	}
+	if got := f.mustRun(t, "i", "after").First(event.TypeSessionStart).PID; got != pid {
+		t.Fatal("process replaced after an interrupt")
+	}
+}
+
+func TestRestoreSession(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	r := f.mustRun(t, "rs", "remember this")
+	last := r.Events()[len(r.Events())-1]
+	stats := last.Stats
+	if err := f.eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A new engine, as after a daemon restart, with the saved record.
+	g := newFixture(t, engine.EngineOptions{Env: f.opts.Env})
+	g.dir = f.dir
+	if err := g.eng.RestoreSession("rs", engine.SessionConfig{WorkDir: f.dir}, last.Seq, stats); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.eng.RestoreSession("rs", engine.SessionConfig{WorkDir: f.dir}, 0, nil); !errors.Is(err, engine.ErrSessionExists) {
+		t.Fatalf("second restore: %v", err)
+	}
+	s, ok := g.eng.GetSession("rs")
+	if !ok || s.Status != engine.StatusDead || s.PID != 0 {
+		t.Fatalf("restored session: %+v", s)
+	}
+	r2 := g.mustRun(t, "rs", "history")
+	st := r2.First(event.TypeSessionStart)
+	if !st.Resumed || st.Fallback != "" || st.Seq != last.Seq+1 {
+		t.Fatalf("restored start: %+v seq %d (last %d)", st.SessionStart, st.Seq, last.Seq)
+	}
+	if got := r2.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember this") {
+		t.Fatalf("conversation lost: %q", got)
+	}
+	st2 := r2.First(event.TypeSessionStats).Stats
+	if st2.Turns != stats.Turns+1 || st2.TotalCostUSD <= stats.TotalCostUSD || !slices.Equal(st2.FilePaths, stats.FilePaths) {
+		t.Fatalf("stats did not continue: %+v after %+v", st2, stats)
+	}
+}
