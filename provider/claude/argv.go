@@ -75,31 +75,28 @@ func permissionMode(m string) string {
 var nestingMarkers = []string{"CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=", "CLAUDE_CODE_SSE_PORT="}
 
 // childEnv returns the environment for the CLI: the caller's, less the
-// nesting markers, plus IS_SANDBOX=1 when permissions are bypassed (the CLI
-// refuses bypass as root without it).
+// nesting markers, plus IS_SANDBOX=1 when permissions are bypassed as root
+// (the CLI refuses bypass as root without exactly that value).
 func childEnv(o provider.StartOptions) []string {
 	base := o.Env
 	if base == nil {
 		base = os.Environ()
 	}
+	bypass := o.DangerouslySkipPermissions || permissionMode(o.PermissionMode) == "bypassPermissions"
+	forceSandbox := bypass && os.Geteuid() == 0
 	env := make([]string, 0, len(base)+1)
-	hasSandbox := false
 	for _, kv := range base {
-		skip := false
+		skip := forceSandbox && strings.HasPrefix(kv, "IS_SANDBOX=")
 		for _, m := range nestingMarkers {
 			if strings.HasPrefix(kv, m) {
 				skip = true
 			}
 		}
-		if strings.HasPrefix(kv, "IS_SANDBOX=") {
-			hasSandbox = true
-		}
 		if !skip {
 			env = append(env, kv)
 		}
 	}
-	bypass := o.DangerouslySkipPermissions || permissionMode(o.PermissionMode) == "bypassPermissions"
-	if bypass && !hasSandbox && os.Geteuid() == 0 {
+	if forceSandbox {
 		env = append(env, "IS_SANDBOX=1")
 	}
 	return env

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// serveConfig is the daemon's configuration. Each setting comes from, in
+// rising precedence: its default, the YAML file, a HOTPLEX_* environment
+// variable (the yaml name in upper case), and the command-line flag.
+type serveConfig struct {
+	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
+	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
+	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories (default DATA_DIR/work)"`
+	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
+	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
+	AdminToken     string        `yaml:"admin_token" secret:"true" help:"secret that allows a scoped, audited firewall bypass"`
+	IdleTimeout    time.Duration `yaml:"idle_timeout" help:"end idle CLI processes after this long"`
+	TurnTimeout    time.Duration `yaml:"turn_timeout" help:"limit for one turn (0: none)"`
+	Offline        string        `yaml:"offline" help:"built-in offline model: auto (without Anthropic credentials), always, never"`
+	LogLevel       string        `yaml:"log_level" help:"debug, info, warn or error"`
+	AllowedOrigins []string      `yaml:"allowed_origins" help:"origins allowed to open browser connections"`
+	// Keys are API keys configured by their secrets (stored hashed).
+	Keys []configKey `yaml:"keys"`
+}
+
+type configKey struct {
+	Name   string `yaml:"name"`
+	Secret string `yaml:"secret"`
+	Admin  bool   `yaml:"admin"`
+}
+
+func defaultServeConfig() serveConfig {
+	return serveConfig{
+		Listen: "127.0.0.1:8080", DataDir: ".hotplex", Namespace: "hotplex",
+		IdleTimeout: 30 * time.Minute, Offline: "auto", LogLevel: "info",
+	}
+}
+
+// flagFields maps each flag to the setting it sets.
+var flagFields = []struct{ flag, field string }{
+	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
+	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
+	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
+}
+
+// register binds the scalar settings to flags.
+func (c *serveConfig) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&c.Listen, "listen", c.Listen, fieldHelp("Listen"))
+	fl.StringVar(&c.DataDir, "data-dir", c.DataDir, fieldHelp("DataDir"))
+	fl.StringVar(&c.WorkDirRoot, "work-dir-root", c.WorkDirRoot, fieldHelp("WorkDirRoot"))
+	fl.StringVar(&c.CLIPath, "cli-path", c.CLIPath, fieldHelp("CLIPath"))
+	fl.StringVar(&c.Namespace, "namespace", c.Namespace, fieldHelp("Namespace"))
+	fl.DurationVar(&c.IdleTimeout, "idle-timeout", c.IdleTimeout, fieldHelp("IdleTimeout"))
+	fl.DurationVar(&c.TurnTimeout, "turn-timeout", c.TurnTimeout, fieldHelp("TurnTimeout"))
+	fl.StringVar(&c.Offline, "offline", c.Offline, fieldHelp("Offline"))
+	fl.StringVar(&c.LogLevel, "log-level", c.LogLevel, fieldHelp("LogLevel"))
+	fl.StringSliceVar(&c.AllowedOrigins, "allowed-origins", c.AllowedOrigins, fieldHelp("AllowedOrigins"))
+}
+
+func fieldHelp(name string) string {
+	f, _ := reflect.TypeFor[serveConfig]().FieldByName(name)
+	return f.Tag.Get("help")
+}
+
+// loadServeConfig builds the configuration: defaults, then the file, then
+// the environment, then the flags the user set (parsed into flagged).
+func loadServeConfig(cmd *cobra.Command, flagged *serveConfig, path string, getenv func(string) string) (serveConfig, error) {
+	cfg := defaultServeConfig()
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil && err != io.EOF {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	if err := applyEnv(&cfg, getenv); err != nil {
+		return cfg, err
+	}
+	dst, src := reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(flagged).Elem()
+	for _, ff := range flagFields {
+		if cmd.Flags().Changed(ff.flag) {
+			dst.FieldByName(ff.field).Set(src.FieldByName(ff.field))
+		}
+	}
+	return cfg, cfg.finish()
+}
+
+// applyEnv reads HOTPLEX_<YAML NAME> for every scalar setting.
+func applyEnv(cfg *serveConfig, getenv func(string) string) error {
+	v := reflect.ValueOf(cfg).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := f.Tag.Get("yaml")
+		if name == "" || name == "keys" {
+			continue
+		}
+		raw := getenv("HOTPLEX_" + strings.ToUpper(name))
+		if raw == "" {
+			continue
+		}
+		fv := v.Field(i)
+		switch fv.Interface().(type) {
+		case string:
+			fv.SetString(raw)
+		case time.Duration:
+			d, err := time.ParseDuration(raw)
+			if err != nil {
+				return fmt.Errorf("HOTPLEX_%s: %w", strings.ToUpper(name), err)
+			}
+			fv.SetInt(int64(d))
+		case []string:
+			fv.Set(reflect.ValueOf(strings.Split(raw, ",")))
+		case bool:
+			b, err := strconv.ParseBool(raw)
+			if err != nil {
+				return fmt.Errorf("HOTPLEX_%s: %w", strings.ToUpper(name), err)
+			}
+			fv.SetBool(b)
+		}
+	}
+	return nil
+}
+
+// String prints the settings for the start-up log, secrets masked.
+func (c serveConfig) String() string {
+	var b strings.Builder
+	v := reflect.ValueOf(c)
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		val := fmt.Sprint(v.Field(i).Interface())
+		switch {
+		case f.Name == "Keys":
+			names := make([]string, 0, len(c.Keys))
+			for _, k := range c.Keys {
+				role := "user"
+				if k.Admin {
+					role = "admin"
+				}
+				names = append(names, k.Name+"("+role+", secret ****)")
+			}
+			val = "[" + strings.Join(names, " ") + "]"
+		case f.Tag.Get("secret") == "true" && val != "":
+			val = "****"
+		}
+		fmt.Fprintf(&b, "  %-16s %s\n", f.Tag.Get("yaml"), val)
+	}
+	return b.String()
+}
+
+func (c *serveConfig) finish() error {
+	if c.WorkDirRoot == "" {
+		c.WorkDirRoot = filepath.Join(c.DataDir, "work")
+	}
+	for _, p := range []*string{&c.DataDir, &c.WorkDirRoot} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
+	for _, k := range c.Keys {
+		if k.Name == "" || len(k.Secret) < 16 {
+			return fmt.Errorf("config: every key needs a name and a secret of at least 16 characters")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+)
+
+// apiError is the body of every error response:
+// {"error":{"code":"not_found","message":"..."}}.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func errorf(status int, code, msg string) *apiError {
+	return &apiError{Status: status, Code: code, Message: msg}
+}
+
+var (
+	errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized", "a valid API key is required (Authorization: Bearer <key>)")
+	errForbidden    = errorf(http.StatusForbidden, "forbidden", "this needs an admin key")
+	errNotFound     = errorf(http.StatusNotFound, "not_found", "no such session")
+)
+
+// writeError sends err as JSON with its status (500 for unknown errors).
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = errorf(http.StatusInternalServerError, "internal", err.Error())
+	}
+	writeJSON(w, ae.Status, map[string]any{"error": ae})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// maxBody bounds request bodies.
+const maxBody = 1 << 20
+
+// readJSON decodes a request body of at most maxBody bytes into v,
+// refusing unknown fields.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return errorf(http.StatusRequestEntityTooLarge, "too_large", "the request body is over 1 MiB")
+		case errors.Is(err, io.EOF):
+			return errorf(http.StatusBadRequest, "bad_request", "the request body is empty")
+		}
+		return errorf(http.StatusBadRequest, "bad_request", "malformed JSON: "+err.Error())
+	}
+	if dec.More() {
+		return errorf(http.StatusBadRequest, "bad_request", "the request body holds more than one JSON value")
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/store"
+)
+
+// Recorder is the engine's event sink in the daemon: it stores each event
+// and only then hands it to the hub, so that whatever a client has seen
+// is on disk. One goroutine writes, in batches when events come faster
+// than a single write, in order.
+type Recorder struct {
+	store store.Store
+	hub   *hub.Hub
+	log   *slog.Logger
+
+	queue chan *event.EventWithMeta
+	done  chan struct{}
+	once  sync.Once
+
+	mu      sync.Mutex
+	healthy error // the last storage error, nil when writes succeed
+}
+
+// recorderQueue bounds the events waiting to be written. When it is full
+// the engine waits: losing events would be worse than slowing down.
+const recorderQueue = 8192
+
+// recorderBatch bounds one write transaction.
+const recorderBatch = 256
+
+// NewRecorder starts the writer. Close it after the engine has shut down.
+func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
+	r := &Recorder{store: st, hub: h, log: log, queue: make(chan *event.EventWithMeta, recorderQueue), done: make(chan struct{})}
+	go r.run()
+	return r
+}
+
+// Publish queues an event for storage and delivery.
+func (r *Recorder) Publish(ev *event.EventWithMeta) { r.queue <- ev }
+
+// Close writes what is queued and stops the writer.
+func (r *Recorder) Close() {
+	r.once.Do(func() { close(r.queue) })
+	<-r.done
+}
+
+// Healthy reports the last storage error, if writes are failing.
+func (r *Recorder) Healthy() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.healthy
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	batch := make([]*event.EventWithMeta, 0, recorderBatch)
+	for ev := range r.queue {
+		batch = append(batch[:0], ev)
+	fill:
+		for len(batch) < recorderBatch {
+			select {
+			case more, ok := <-r.queue:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, more)
+			default:
+				break fill
+			}
+		}
+		r.write(batch)
+		for _, ev := range batch {
+			r.hub.Publish(ev)
+		}
+	}
+}
+
+// write stores a batch, retrying a failing store a few times. If storage
+// keeps failing (a full disk) the events are still delivered live, the
+// failure is logged, and readiness reports it.
+func (r *Recorder) write(batch []*event.EventWithMeta) {
+	events := make([]store.Event, 0, len(batch))
+	var stats []*event.EventWithMeta
+	for _, ev := range batch {
+		data, err := json.Marshal(ev)
+		if err != nil {
+			r.log.Error("cannot encode event", "session", ev.SessionID, "seq", ev.Seq, "err", err)
+			continue
+		}
+		events = append(events, store.Event{SessionID: ev.SessionID, Seq: ev.Seq, Type: ev.EventType, Data: data, Time: ev.Time})
+		if ev.EventType == event.TypeSessionStats && ev.Stats != nil {
+			stats = append(stats, ev)
+		}
+	}
+	var err error
+	for attempt := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = r.store.AppendEvents(ctx, events...)
+		cancel()
+		if err == nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+	}
+	if err == nil {
+		err = r.saveStats(stats)
+	}
+	r.mu.Lock()
+	r.healthy = err
+	r.mu.Unlock()
+	if err != nil {
+		r.log.Error("storing events failed; they were delivered but not saved", "events", len(events), "err", err)
+	}
+}
+
+// saveStats keeps each session's latest statistics with its record.
+func (r *Recorder) saveStats(evs []*event.EventWithMeta) error {
+	for _, ev := range evs {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		s, err := r.store.GetSession(ctx, ev.SessionID)
+		if err == nil {
+			s.Stats, _ = json.Marshal(ev.Stats)
+			err = r.store.PutSession(ctx, s)
+		}
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

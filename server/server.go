@@ -1,0 +1,153 @@
+// Package server serves the engine over HTTP: sessions, turns streamed as
+// Server-Sent Events, following a session with replay from Last-Event-ID,
+// interrupts, API-key authentication, health and readiness.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/store"
+)
+
+// Options wire a Server to its parts.
+type Options struct {
+	Engine   *engine.Engine
+	Hub      *hub.Hub
+	Store    store.Store
+	Recorder *Recorder
+	Logger   *slog.Logger
+	// WorkDirRoot is where new sessions' work directories go
+	// (<root>/<session ID> unless the request names one under it).
+	WorkDirRoot string
+	// KeepAlive is the interval of SSE keep-alive comments (default 15s).
+	KeepAlive time.Duration
+	// AllowedOrigins are the browser origins (host patterns such as
+	// "app.example.com" or "*.example.com") allowed to open /v1/ws; the
+	// server's own origin always is.
+	AllowedOrigins []string
+}
+
+// Server is the daemon's HTTP API.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	mux  *http.ServeMux
+
+	// turns tracks the turns the server started, which outlive the
+	// requests that started them (a client may disconnect and follow the
+	// session again); Shutdown waits for them.
+	turns   sync.WaitGroup
+	ctx     context.Context
+	cancel  context.CancelFunc
+	closing sync.Once
+}
+
+// New returns a server; serve its Handler.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 15 * time.Second
+	}
+	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.Handle("POST /v1/sessions", s.auth(s.createSession))
+	s.mux.Handle("GET /v1/sessions", s.auth(s.listSessions))
+	s.mux.Handle("GET /v1/sessions/{id}", s.auth(s.getSession))
+	s.mux.Handle("DELETE /v1/sessions/{id}", s.auth(s.deleteSession))
+	s.mux.Handle("POST /v1/sessions/{id}/messages", s.auth(s.postMessage))
+	s.mux.Handle("GET /v1/sessions/{id}/events", s.auth(s.followEvents))
+	s.mux.Handle("POST /v1/sessions/{id}/interrupt", s.auth(s.interrupt))
+	s.mux.Handle("GET /v1/ws", s.auth(s.websocket))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
+	})
+}
+
+// Handler returns the API's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Shutdown interrupts the turns the server started and waits for them to
+// end, or for ctx.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closing.Do(s.cancel)
+	done := make(chan struct{})
+	go func() {
+		s.turns.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Recorder != nil {
+		if err := s.opts.Recorder.Healthy(); err != nil {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "storage failing", "error": err.Error()})
+			return
+		}
+	}
+	if _, err := s.opts.Store.ListAPIKeys(r.Context()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable", "error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// Restore puts the sessions the store knows back into the engine, after a
+// restart: each resumes its conversation on its next turn and numbers its
+// events on from the last one stored.
+func (s *Server) Restore(ctx context.Context) (int, error) {
+	list, err := s.opts.Store.ListSessions(ctx, "")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, st := range list {
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir}
+		var o sessionOptions
+		_ = json.Unmarshal(st.Options, &o)
+		cfg.TaskInstructions = o.TaskInstructions
+		var stats *event.SessionStatsData
+		if len(st.Stats) > 0 {
+			stats = &event.SessionStatsData{}
+			if json.Unmarshal(st.Stats, stats) != nil {
+				stats = nil
+			}
+		}
+		if err := s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, stats); err != nil {
+			if errors.Is(err, engine.ErrSessionExists) {
+				continue
+			}
+			s.log.Warn("cannot restore session", "session", st.ID, "err", err)
+			continue
+		}
+		n++
+	}
+	return n, nil
+}

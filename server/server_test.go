@@ -1,0 +1,445 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/server"
+	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/sqlite"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+var fakeAgent string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hotplex-server-test")
+	if err != nil {
+		panic(err)
+	}
+	fakeAgent = testkit.BuildFakeAgent(&testing.T{}, dir)
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	http.DefaultClient.CloseIdleConnections()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// daemon is a server on loopback with a fake agent, a SQLite store on
+// disk, and two tenants' API keys plus an admin key.
+type daemon struct {
+	url                string
+	root, home, dbPath string
+	alice, bob, admin  string
+	srv                *server.Server
+	eng                *engine.Engine
+	st                 *sqlite.DB
+	rec                *server.Recorder
+	hub                *hub.Hub
+	http               *httptest.Server
+	closed             bool
+}
+
+func startDaemon(t *testing.T, root, home, dbPath string) *daemon {
+	t.Helper()
+	d := &daemon{root: root, home: home, dbPath: dbPath}
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, dbPath, sqlite.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.st = st
+	for name, admin := range map[string]bool{"alice": false, "bob": false, "admin": true} {
+		secret := "secret-" + name
+		if err := st.PutAPIKey(ctx, store.APIKey{ID: name, Name: name, Hash: store.HashKey(secret), Admin: admin}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.alice, d.bob, d.admin = "secret-alice", "secret-bob", "secret-admin"
+	d.hub = hub.New(hub.Options{Ring: 64})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	d.rec = server.NewRecorder(st, d.hub, log)
+	eng, err := engine.NewEngine(engine.EngineOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}),
+		Env:      append(os.Environ(), "HOME="+home), IdleTimeout: -1, Logger: log,
+		WorkDirRoot: root, Events: d.rec,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.eng = eng
+	d.srv = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.rec, Logger: log, WorkDirRoot: root, KeepAlive: time.Second})
+	if _, err := d.srv.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.http = httptest.NewServer(d.srv.Handler())
+	d.url = d.http.URL
+	t.Cleanup(d.stop)
+	return d
+}
+
+// stop shuts the daemon down in the order `hotplex serve` does.
+func (d *daemon) stop() {
+	if d.closed {
+		return
+	}
+	d.closed = true
+	d.http.CloseClientConnections()
+	d.http.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = d.srv.Shutdown(ctx)
+	_ = d.eng.Close()
+	d.rec.Close()
+	d.hub.Close()
+	_ = d.st.Close()
+}
+
+func newDaemon(t *testing.T) *daemon {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	return startDaemon(t, t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db"))
+}
+
+func (d *daemon) do(t *testing.T, method, path, key string, body any) *http.Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		js, _ := json.Marshal(b)
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, d.url+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func decode[T any](t *testing.T, resp *http.Response) T {
+	t.Helper()
+	defer resp.Body.Close()
+	var v T
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func (d *daemon) create(t *testing.T, key string, body map[string]any) map[string]any {
+	t.Helper()
+	resp := d.do(t, "POST", "/v1/sessions", key, body)
+	if resp.StatusCode != http.StatusCreated {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("create: %d %s", resp.StatusCode, b)
+	}
+	return decode[map[string]any](t, resp)
+}
+
+// sseEvent is one parsed Server-Sent Event.
+type sseEvent struct {
+	ID   uint64
+	Type string
+	Data json.RawMessage
+}
+
+// readSSE parses events until the stream ends or stop returns true.
+func readSSE(t *testing.T, body io.Reader, stop func(sseEvent) bool) []sseEvent {
+	t.Helper()
+	sc := bufio.NewScanner(body)
+	sc.Buffer(nil, 4<<20)
+	var out []sseEvent
+	var cur sseEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.Type != "" {
+				out = append(out, cur)
+				if stop != nil && stop(cur) {
+					return out
+				}
+			}
+			cur = sseEvent{}
+		case strings.HasPrefix(line, "id: "):
+			cur.ID, _ = strconv.ParseUint(line[4:], 10, 64)
+		case strings.HasPrefix(line, "event: "):
+			cur.Type = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			cur.Data = json.RawMessage(line[6:])
+		}
+	}
+	return out
+}
+
+func (d *daemon) turn(t *testing.T, key, id, prompt string) []sseEvent {
+	t.Helper()
+	resp := d.do(t, "POST", "/v1/sessions/"+id+"/messages", key, map[string]string{"prompt": prompt})
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("message: %d %s", resp.StatusCode, b)
+	}
+	return readSSE(t, resp.Body, nil)
+}
+
+func types(evs []sseEvent) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+func TestAuthAndTenancy(t *testing.T) {
+	d := newDaemon(t)
+	if resp := d.do(t, "GET", "/healthz", "", nil); resp.StatusCode != 200 {
+		t.Fatalf("healthz: %d", resp.StatusCode)
+	}
+	for _, key := range []string{"", "nonsense"} {
+		resp := d.do(t, "GET", "/v1/sessions", key, nil)
+		e := decode[map[string]map[string]string](t, resp)
+		if resp.StatusCode != http.StatusUnauthorized || e["error"]["code"] != "unauthorized" {
+			t.Fatalf("key %q: %d %v", key, resp.StatusCode, e)
+		}
+	}
+	s := d.create(t, d.alice, map[string]any{"id": "alice-1", "task_instructions": "be brief"})
+	if s["id"] != "alice-1" || s["provider"] != "fakeagent" || !strings.HasPrefix(s["work_dir"].(string), d.root) {
+		t.Fatalf("created: %v", s)
+	}
+	// Bob cannot see, use, follow, interrupt or delete Alice's session.
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v1/sessions/alice-1"}, {"POST", "/v1/sessions/alice-1/messages"}, {"GET", "/v1/sessions/alice-1/events"},
+		{"POST", "/v1/sessions/alice-1/interrupt"}, {"DELETE", "/v1/sessions/alice-1"},
+	} {
+		var body any
+		if c.method == "POST" {
+			body = map[string]string{"prompt": "hi"}
+		}
+		if resp := d.do(t, c.method, c.path, d.bob, body); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("bob %s %s: %d", c.method, c.path, resp.StatusCode)
+		}
+	}
+	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions", d.bob, nil)); len(l["sessions"]) != 0 {
+		t.Fatalf("bob lists %v", l)
+	}
+	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions", d.alice, nil)); len(l["sessions"]) != 1 {
+		t.Fatalf("alice lists %v", l)
+	}
+	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions?all=true", d.admin, nil)); len(l["sessions"]) != 1 {
+		t.Fatalf("admin lists %v", l)
+	}
+	if resp := d.do(t, "GET", "/v1/sessions/alice-1", d.admin, nil); resp.StatusCode != 200 {
+		t.Fatalf("admin get: %d", resp.StatusCode)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "b"})
+	cases := []struct {
+		name   string
+		method string
+		path   string
+		body   any
+		status int
+	}{
+		{"malformed JSON", "POST", "/v1/sessions/b/messages", `{"prompt":`, 400},
+		{"unknown field", "POST", "/v1/sessions/b/messages", `{"prompt":"x","nope":1}`, 400},
+		{"empty prompt", "POST", "/v1/sessions/b/messages", `{"prompt":"  "}`, 400},
+		{"oversized body", "POST", "/v1/sessions/b/messages", `{"prompt":"` + strings.Repeat("x", 2<<20) + `"}`, 413},
+		{"bad session ID", "POST", "/v1/sessions", `{"id":"../etc"}`, 400},
+		{"work dir outside the root", "POST", "/v1/sessions", `{"id":"w","work_dir":"/etc"}`, 400},
+		{"duplicate session", "POST", "/v1/sessions", `{"id":"b"}`, 409},
+		{"unknown session", "GET", "/v1/sessions/nope", nil, 404},
+		{"bad Last-Event-ID", "GET", "/v1/sessions/b/events?after=x", nil, 400},
+		{"unknown endpoint", "GET", "/v2/whatever", nil, 404},
+	}
+	for _, c := range cases {
+		resp := d.do(t, c.method, c.path, d.alice, c.body)
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var e map[string]map[string]string
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Errorf("%s: %d, not a JSON error: %q", c.name, resp.StatusCode, raw)
+			continue
+		}
+		if resp.StatusCode != c.status || e["error"]["code"] == "" || e["error"]["message"] == "" {
+			t.Errorf("%s: %d %v, want %d with a JSON error", c.name, resp.StatusCode, e, c.status)
+		}
+	}
+}
+
+func TestTurnOverSSEAndFollowWithReplay(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "s"})
+	t1 := d.turn(t, d.alice, "s", "blocks:2 first")
+	testkit.AssertOrder(t, types(t1), event.TypeSessionStart, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
+	for i, e := range t1 {
+		if e.ID != uint64(i+1) {
+			t.Fatalf("ids not 1..n: %v", t1)
+		}
+	}
+	t2 := d.turn(t, d.alice, "s", "second")
+	if t2[0].ID != t1[len(t1)-1].ID+1 {
+		t.Fatalf("second turn's ids do not continue")
+	}
+	all := append(t1, t2...)
+
+	// Follow from the middle: everything after, once, then live.
+	resp := d.do(t, "GET", "/v1/sessions/s/events?after=3", d.alice, nil)
+	defer resp.Body.Close()
+	live := make(chan []sseEvent, 1)
+	go func() {
+		live <- readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeResult && e.ID > all[len(all)-1].ID })
+	}()
+	time.Sleep(100 * time.Millisecond)
+	t3 := d.turn(t, d.alice, "s", "third")
+	got := <-live
+	want := append(all[3:], t3...)
+	if len(got) != len(want) {
+		t.Fatalf("follow got %d events, want %d: %v", len(got), len(want), types(got))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID || got[i].Type != want[i].Type {
+			t.Fatalf("follow event %d: %d %s, want %d %s", i, got[i].ID, got[i].Type, want[i].ID, want[i].Type)
+		}
+	}
+}
+
+func TestReconnectMidTurnLosesNothing(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "r"})
+	// A long turn: many blocks, with a pause in the middle.
+	resp := d.do(t, "POST", "/v1/sessions/r/messages", d.alice, map[string]string{"prompt": "blocks:100 sleep:300 think"})
+	first := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeThinking })
+	resp.Body.Close() // the client goes away mid-turn
+	last := first[len(first)-1].ID
+	time.Sleep(100 * time.Millisecond)
+	req, _ := http.NewRequest("GET", d.url+"/v1/sessions/r/events", nil)
+	req.Header.Set("Authorization", "Bearer "+d.alice)
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(last, 10))
+	resp2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp2.Body.Close()
+	rest := readSSE(t, resp2.Body, func(e sseEvent) bool { return e.Type == event.TypeResult })
+	all := append(first, rest...)
+	answers := 0
+	for i, e := range all {
+		if e.ID != uint64(i+1) {
+			t.Fatalf("event %d has id %d: lost or repeated events", i, e.ID)
+		}
+		if e.Type == event.TypeAnswer {
+			answers++
+		}
+	}
+	if answers != 100 {
+		t.Fatalf("got %d answers, want 100", answers)
+	}
+}
+
+func TestInterruptAndDelete(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "i"})
+	resp := d.do(t, "POST", "/v1/sessions/i/messages", d.alice, map[string]string{"prompt": "sleep:20000"})
+	defer resp.Body.Close()
+	started := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeSessionStart })
+	var start event.EventWithMeta
+	_ = json.Unmarshal(started[0].Data, &start)
+	at := time.Now()
+	ir := decode[map[string]bool](t, d.do(t, "POST", "/v1/sessions/i/interrupt", d.alice, nil))
+	if !ir["interrupted"] {
+		t.Fatal("interrupt reported no running turn")
+	}
+	rest := readSSE(t, resp.Body, nil)
+	if time.Since(at) > 2*time.Second {
+		t.Fatal("interrupt too slow")
+	}
+	tail := rest[len(rest)-1]
+	if tail.Type != "turn_error" || !strings.Contains(string(tail.Data), "interrupted") {
+		t.Fatalf("stream did not end with the interruption: %v", types(rest))
+	}
+	if del := d.do(t, "DELETE", "/v1/sessions/i", d.alice, nil); del.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete: %d", del.StatusCode)
+	}
+	if testkit.LiveDescendants(); start.PID == 0 {
+		t.Fatal("no pid")
+	}
+	if resp := d.do(t, "GET", "/v1/sessions/i", d.alice, nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("deleted session still served: %d", resp.StatusCode)
+	}
+}
+
+func TestRestartKeepsSessionsAndResumes(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
+	d := startDaemon(t, root, home, db)
+	d.create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
+	t1 := d.turn(t, d.alice, "p", "remember the tulips")
+	d.stop()
+
+	d2 := startDaemon(t, root, home, db)
+	s := decode[map[string]any](t, d2.do(t, "GET", "/v1/sessions/p", d2.alice, nil))
+	if s["id"] != "p" || s["task_instructions"] != "keep it short" || uint64(s["last_event_id"].(float64)) != t1[len(t1)-1].ID {
+		t.Fatalf("session after restart: %v (turn 1: %v %s)", s, types(t1), t1[len(t1)-1].Data)
+	}
+	// The transcript is readable.
+	resp := d2.do(t, "GET", "/v1/sessions/p/events", d2.alice, nil)
+	replayed := readSSE(t, resp.Body, func(e sseEvent) bool { return e.ID == t1[len(t1)-1].ID })
+	resp.Body.Close()
+	if len(replayed) != len(t1) {
+		t.Fatalf("replayed %d events, want %d", len(replayed), len(t1))
+	}
+	// The next turn resumes the conversation, numbering on.
+	t2 := d2.turn(t, d2.alice, "p", "history")
+	if t2[0].ID != t1[len(t1)-1].ID+1 {
+		t.Fatalf("ids restart at %d", t2[0].ID)
+	}
+	var start event.EventWithMeta
+	_ = json.Unmarshal(t2[0].Data, &start)
+	if !start.Resumed {
+		t.Fatalf("not resumed: %s", t2[0].Data)
+	}
+	for _, e := range t2 {
+		if e.Type == event.TypeAnswer && !strings.Contains(string(e.Data), "remember the tulips") {
+			t.Fatalf("context lost: %s", e.Data)
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/store"
+)
+
+type messageRequest struct {
+	Prompt string `json:"prompt"`
+	// TaskSystemPrompt is prepended to this turn's prompt only.
+	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
+}
+
+// errClientGone ends a delivery whose client stopped reading.
+var errClientGone = errors.New("client gone")
+
+// sink is where a transport delivers events: an SSE response or a
+// WebSocket connection. Returning an error stops the delivery.
+type sink interface {
+	// event delivers a live event.
+	event(ev *event.EventWithMeta) error
+	// stored delivers an event read back from the store.
+	stored(e store.Event) error
+	// notice delivers a message that is not a session event (resync,
+	// disconnect, turn_error).
+	notice(typ string, data any) error
+	// keepAlive tells the client the connection lives.
+	keepAlive() error
+}
+
+// turnMarks are what a turn's callback learns that its stream needs: the
+// sequence numbers of its first and newest event.
+type turnMarks struct {
+	first, last atomic.Uint64
+}
+
+func (m *turnMarks) note(ev *event.EventWithMeta) {
+	m.first.CompareAndSwap(0, ev.Seq)
+	m.last.Store(ev.Seq)
+}
+
+// runTurn starts a turn that belongs to the server, not to the client: a
+// client that goes away can follow the session again and miss nothing.
+// The turn's events reach out from the hub, after they were stored, so
+// whatever a client saw survives a crash of the daemon. runTurn returns
+// when the turn's last event was delivered (with the turn's error, if
+// any), when out fails, or when ctx ends.
+func (s *Server) runTurn(ctx context.Context, st store.Session, req messageRequest, out sink) error {
+	_, sub, _ := s.opts.Hub.Subscribe(st.ID, s.opts.Hub.Last(st.ID))
+	defer sub.Close()
+	marks := &turnMarks{}
+	errc := make(chan error, 1)
+	s.turns.Add(1)
+	go func() {
+		defer s.turns.Done()
+		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt}
+		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
+			marks.note(data.(*event.EventWithMeta))
+			return nil
+		})
+	}()
+
+	keepAlive := time.NewTicker(s.opts.KeepAlive)
+	defer keepAlive.Stop()
+	var (
+		turnErr  error
+		finished bool
+		sent     uint64 // the newest event delivered
+	)
+	end := func() error {
+		if turnErr != nil {
+			_ = out.notice("turn_error", map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()})
+		}
+		return turnErr
+	}
+	for {
+		select {
+		case ev, ok := <-sub.C():
+			if !ok {
+				return errors.Join(errClientGone, sub.Err())
+			}
+			first := marks.first.Load()
+			if first == 0 || ev.Seq < first {
+				continue // a turn queued before ours
+			}
+			if err := out.event(ev); err != nil {
+				return errClientGone
+			}
+			sent = ev.Seq
+			if ev.EventType == event.TypeResult || (finished && sent >= marks.last.Load()) {
+				return end()
+			}
+		case turnErr = <-errc:
+			finished = true
+			errc = nil
+			// Execute has returned, so every event of the turn has been
+			// counted; end now if they have all been delivered (or there
+			// were none), else once the last one comes through.
+			if last := marks.last.Load(); last == 0 || sent >= last {
+				return end()
+			}
+		case <-keepAlive.C:
+			if err := out.keepAlive(); err != nil {
+				return errClientGone
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// follow delivers a session's events after after — those the hub's ring
+// no longer holds from the store — then live ones, with none missed or
+// repeated, until out fails or ctx ends.
+func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out sink) error {
+	replay, sub, _ := s.opts.Hub.Subscribe(sessionID, after)
+	defer sub.Close()
+	sent := after
+	firstInRing := uint64(0)
+	if len(replay) > 0 {
+		firstInRing = replay[0].Seq
+	}
+	if firstInRing == 0 || firstInRing > sent+1 {
+		stored, err := s.opts.Store.Events(ctx, sessionID, sent, 0)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			_ = out.notice("resync", map[string]any{"error": err.Error(), "last_event_id": sent})
+			return err
+		}
+		for _, e := range stored {
+			if firstInRing != 0 && e.Seq >= firstInRing {
+				break
+			}
+			if err := out.stored(e); err != nil {
+				return errClientGone
+			}
+			sent = e.Seq
+		}
+	}
+	if firstInRing > sent+1 {
+		// Neither the store nor the ring has what lies between.
+		if err := out.notice("resync", map[string]any{"from": sent, "to": firstInRing}); err != nil {
+			return errClientGone
+		}
+	}
+	for _, ev := range replay {
+		if ev.Seq <= sent {
+			continue
+		}
+		if err := out.event(ev); err != nil {
+			return errClientGone
+		}
+		sent = ev.Seq
+	}
+	keepAlive := time.NewTicker(s.opts.KeepAlive)
+	defer keepAlive.Stop()
+	for {
+		select {
+		case ev, ok := <-sub.C():
+			if !ok {
+				if err := sub.Err(); err != nil {
+					_ = out.notice("disconnect", map[string]any{"reason": err.Error(), "last_event_id": sent})
+					return err
+				}
+				return nil
+			}
+			if ev.Seq <= sent {
+				continue
+			}
+			if err := out.event(ev); err != nil {
+				return errClientGone
+			}
+			sent = ev.Seq
+		case <-keepAlive.C:
+			if err := out.keepAlive(); err != nil {
+				return errClientGone
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// errorCode names an engine error for API clients.
+func errorCode(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrDangerBlocked):
+		return "danger_blocked"
+	case errors.Is(err, engine.ErrSessionBusy):
+		return "busy"
+	case errors.Is(err, engine.ErrInterrupted):
+		return "interrupted"
+	case errors.Is(err, engine.ErrTurnTimeout):
+		return "timeout"
+	case errors.Is(err, engine.ErrSessionDead):
+		return "agent_died"
+	case errors.Is(err, engine.ErrStartFailed):
+		return "start_failed"
+	case errors.Is(err, engine.ErrTurnFailed):
+		return "turn_failed"
+	}
+	return "error"
+}
+
+func validPrompt(req messageRequest) error {
+	if strings.TrimSpace(req.Prompt) == "" {
+		return errorf(http.StatusBadRequest, "bad_request", "the prompt is empty")
+	}
+	return nil
+}
+
+// postMessage runs a turn and streams its events as SSE.
+func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
+	st, err := s.owned(r, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var req messageRequest
+	err = readJSON(w, r, &req)
+	if err == nil {
+		err = validPrompt(req)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	_ = s.runTurn(r.Context(), st, req, newSSE(w))
+}
+
+// followEvents streams a session's events: first those after the client's
+// Last-Event-ID (or ?after=N), then live ones.
+func (s *Server) followEvents(w http.ResponseWriter, r *http.Request) {
+	st, err := s.owned(r, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	after, err := lastEventID(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	_ = s.follow(r.Context(), st.ID, after, newSSE(w))
+}
+
+func lastEventID(r *http.Request) (uint64, error) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get("after")
+	}
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, errorf(http.StatusBadRequest, "bad_request", "Last-Event-ID must be an event number")
+	}
+	return n, nil
+}
+
+func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
+	st, err := s.owned(r, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ok, err := s.opts.Engine.Interrupt(st.ID)
+	if err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"interrupted": ok})
+}
+
+// noticeJSON encodes a notice's data.
+func noticeJSON(data any) []byte {
+	b, _ := json.Marshal(data)
+	return b
+}

@@ -1,0 +1,117 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/store"
+)
+
+func newKey(t *testing.T, name string, admin bool) (store.APIKey, string) {
+	t.Helper()
+	id, secret, err := store.NewKeySecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.APIKey{ID: id, Name: name, Hash: store.HashKey(secret), Admin: admin}, secret
+}
+
+func TestAPIKeys(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+
+	admin, adminSecret := newKey(t, "ops", true)
+	admin.CreatedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	user, userSecret := newKey(t, "ci", false)
+	for _, k := range []store.APIKey{admin, user} {
+		if err := db.PutAPIKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	got, err := db.APIKeyByHash(ctx, store.HashKey(adminSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != admin.ID || got.Name != "ops" || !got.Admin || !got.CreatedAt.Equal(admin.CreatedAt) || got.RevokedAt != nil {
+		t.Fatalf("admin key = %+v", got)
+	}
+	got, err = db.APIKeyByHash(ctx, store.HashKey(userSecret))
+	if err != nil || got.ID != user.ID || got.Admin || got.CreatedAt.IsZero() {
+		t.Fatalf("user key = %+v, %v", got, err)
+	}
+	if _, err := db.APIKeyByHash(ctx, store.HashKey("hps_wrong")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("wrong secret: %v, want ErrNotFound", err)
+	}
+
+	// Rename via Put.
+	user.Name = "ci-renamed"
+	if err := db.PutAPIKey(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+
+	before := time.Now()
+	if err := db.RevokeAPIKey(ctx, user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.APIKeyByHash(ctx, store.HashKey(userSecret)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("revoked key found: %v", err)
+	}
+	list, err := db.ListAPIKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != admin.ID || list[1].ID != user.ID {
+		t.Fatalf("list = %+v", list)
+	}
+	if list[0].RevokedAt != nil || list[1].RevokedAt == nil || list[1].RevokedAt.Before(before.Truncate(time.Microsecond)) {
+		t.Fatalf("revocation times: %v %v", list[0].RevokedAt, list[1].RevokedAt)
+	}
+	if list[1].Name != "ci-renamed" {
+		t.Fatalf("name = %q", list[1].Name)
+	}
+	first := *list[1].RevokedAt
+
+	// Revoking again keeps the first time; a Put cannot un-revoke.
+	if err := db.RevokeAPIKey(ctx, user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutAPIKey(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = db.ListAPIKeys(ctx)
+	if list[1].RevokedAt == nil || !list[1].RevokedAt.Equal(first) {
+		t.Fatalf("revocation changed: %v, want %v", list[1].RevokedAt, first)
+	}
+	if _, err := db.APIKeyByHash(ctx, store.HashKey(userSecret)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("put brought back a revoked key: %v", err)
+	}
+
+	if err := db.RevokeAPIKey(ctx, "hpk_missing"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("revoke missing: %v, want ErrNotFound", err)
+	}
+}
+
+func TestPutAPIKeyInvalid(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	k, _ := newKey(t, "a", false)
+	if err := db.PutAPIKey(ctx, store.APIKey{Hash: k.Hash}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("empty id: %v", err)
+	}
+	if err := db.PutAPIKey(ctx, store.APIKey{ID: "hpk_x", Hash: []byte("short")}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("short hash: %v", err)
+	}
+	if err := db.PutAPIKey(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	dup := store.APIKey{ID: "hpk_other", Hash: k.Hash}
+	if err := db.PutAPIKey(ctx, dup); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("duplicate hash: %v, want ErrInvalid", err)
+	}
+	if list, _ := db.ListAPIKeys(ctx); len(list) != 1 {
+		t.Fatalf("%d keys stored, want 1", len(list))
+	}
+}

@@ -1,0 +1,213 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/store"
+)
+
+func TestSessionRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	stats, err := json.Marshal(event.SessionStatsData{SessionID: "s1", InputTokens: 10, ToolsUsed: []string{"Bash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	in := store.Session{
+		ID:                "s1",
+		Owner:             "hpk_owner",
+		Provider:          "claude",
+		ProviderSessionID: "6f1c2b1e-0000-4000-8000-000000000001",
+		WorkDir:           "/srv/repo",
+		Options:           json.RawMessage(`{"model":"opus","instructions":"be brief"}`),
+		Status:            "ready",
+		Title:             "Fix the build",
+		CreatedAt:         created,
+		UpdatedAt:         created.Add(time.Minute),
+		LastSeq:           0,
+		Stats:             stats,
+	}
+	if err := db.PutSession(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.GetSession(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSession(t, got, in)
+
+	// Update: fields replaced, CreatedAt kept.
+	up := in
+	up.Status, up.Title, up.Options, up.Stats = "busy", "Renamed", nil, nil
+	up.CreatedAt = time.Now()
+	up.UpdatedAt = created.Add(time.Hour)
+	if err := db.PutSession(ctx, up); err != nil {
+		t.Fatal(err)
+	}
+	got, err = db.GetSession(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := up
+	want.CreatedAt = created
+	assertSession(t, got, want)
+	if got.Options != nil || got.Stats != nil {
+		t.Fatalf("cleared JSON came back: options %q stats %q", got.Options, got.Stats)
+	}
+}
+
+func assertSession(t *testing.T, got, want store.Session) {
+	t.Helper()
+	if got.ID != want.ID || got.Owner != want.Owner || got.Provider != want.Provider ||
+		got.ProviderSessionID != want.ProviderSessionID || got.WorkDir != want.WorkDir ||
+		got.Status != want.Status || got.Title != want.Title || got.LastSeq != want.LastSeq {
+		t.Fatalf("session mismatch:\n got %+v\nwant %+v", got, want)
+	}
+	if !got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) {
+		t.Fatalf("times: got %v/%v, want %v/%v", got.CreatedAt, got.UpdatedAt, want.CreatedAt, want.UpdatedAt)
+	}
+	if string(got.Options) != string(want.Options) || string(got.Stats) != string(want.Stats) {
+		t.Fatalf("JSON: got %s/%s, want %s/%s", got.Options, got.Stats, want.Options, want.Stats)
+	}
+}
+
+func TestSessionDefaults(t *testing.T) {
+	db := openTest(t)
+	before := time.Now()
+	s := putSession(t, db, "s", "")
+	if s.CreatedAt.Before(before.Add(-time.Millisecond)) || s.CreatedAt.After(time.Now()) {
+		t.Fatalf("CreatedAt %v not now", s.CreatedAt)
+	}
+	if !s.UpdatedAt.Equal(s.CreatedAt) {
+		t.Fatalf("UpdatedAt %v != CreatedAt %v", s.UpdatedAt, s.CreatedAt)
+	}
+	if s.LastSeq != 0 || s.Options != nil || s.Stats != nil {
+		t.Fatalf("unexpected defaults: %+v", s)
+	}
+}
+
+func TestGetSessionNotFound(t *testing.T) {
+	db := openTest(t)
+	_, err := db.GetSession(context.Background(), "nope")
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestPutSessionInvalid(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	for name, s := range map[string]store.Session{
+		"empty id":    {},
+		"bad options": {ID: "a", Options: json.RawMessage(`{"model":`)},
+		"bad stats":   {ID: "a", Stats: json.RawMessage(`nope`)},
+		"huge seq":    {ID: "a", LastSeq: 1 << 63},
+	} {
+		if err := db.PutSession(ctx, s); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+	if list, err := db.ListSessions(ctx, ""); err != nil || len(list) != 0 {
+		t.Fatalf("invalid sessions were stored: %v %v", list, err)
+	}
+}
+
+func TestListSessions(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	put := func(id, owner, status string, updated time.Duration) {
+		t.Helper()
+		err := db.PutSession(ctx, store.Session{ID: id, Owner: owner, Status: status,
+			CreatedAt: base, UpdatedAt: base.Add(updated)})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a1", "alice", "ready", 1*time.Minute)
+	put("a2", "alice", "dead", 3*time.Minute)
+	put("a3", "alice", store.StatusDeleted, 9*time.Minute)
+	put("b1", "bob", "busy", 2*time.Minute)
+	put("x1", "", "ready", 4*time.Minute)
+
+	ids := func(owner string) []string {
+		t.Helper()
+		list, err := db.ListSessions(ctx, owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range list {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	if got, want := ids(""), []string{"x1", "a2", "b1", "a1"}; !slices.Equal(got, want) {
+		t.Errorf("all: %v, want %v", got, want)
+	}
+	if got, want := ids("alice"), []string{"a2", "a1"}; !slices.Equal(got, want) {
+		t.Errorf("alice: %v, want %v", got, want)
+	}
+	if got := ids("carol"); len(got) != 0 {
+		t.Errorf("carol: %v, want none", got)
+	}
+	// A deleted session is still there for GetSession.
+	if s, err := db.GetSession(ctx, "a3"); err != nil || s.Status != store.StatusDeleted {
+		t.Errorf("GetSession(a3) = %+v, %v", s, err)
+	}
+	// Appending to a1 makes it the newest.
+	if err := db.AppendEvents(ctx, events(t, "a1", 1, 1)...); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids("alice"); got[0] != "a1" {
+		t.Errorf("after append: %v, want a1 first", got)
+	}
+	// An empty list is empty, not nil (it is served as JSON).
+	if list, err := db.ListSessions(ctx, "nobody"); err != nil || list == nil {
+		t.Errorf("ListSessions(nobody) = %#v, %v", list, err)
+	}
+}
+
+func TestDeleteSession(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	putSession(t, db, "keep", "")
+	putSession(t, db, "gone", "")
+	if err := db.AppendEvents(ctx, events(t, "keep", 1, 5)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendEvents(ctx, events(t, "gone", 1, 5)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSession(ctx, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.GetSession(ctx, "gone"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetSession after delete: %v", err)
+	}
+	if _, err := db.Events(ctx, "gone", 0, 0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Events after delete: %v", err)
+	}
+	var n int
+	if err := db.reader.QueryRow(`SELECT count(*) FROM events WHERE session_id = 'gone'`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d events of the deleted session left (%v)", n, err)
+	}
+	if es, err := db.Events(ctx, "keep", 0, 0); err != nil || len(es) != 5 {
+		t.Fatalf("other session's events: %d, %v", len(es), err)
+	}
+	if err := db.DeleteSession(ctx, "gone"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second delete: %v, want ErrNotFound", err)
+	}
+	// Re-creating the ID starts a fresh event history.
+	putSession(t, db, "gone", "")
+	if err := db.AppendEvents(ctx, events(t, "gone", 1, 1)...); err != nil {
+		t.Fatalf("append to re-created session: %v", err)
+	}
+}

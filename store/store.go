@@ -1,0 +1,106 @@
+// Package store defines how HotPlex persists its state: sessions
+// (conversations), the events they produced and the API keys that may use
+// them. The Store interface is implemented by store/sqlite.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Errors returned (wrapped) by Store implementations; test with errors.Is.
+var (
+	// ErrNotFound reports that the session or API key does not exist.
+	ErrNotFound = errors.New("store: not found")
+	// ErrSeqConflict reports an event whose seq is not greater than the
+	// newest stored seq of its session (a duplicate or a step back).
+	ErrSeqConflict = errors.New("store: event sequence conflict")
+	// ErrInvalid reports input the store refuses to write, such as an empty
+	// ID or malformed JSON. Nothing is written when it is returned.
+	ErrInvalid = errors.New("store: invalid input")
+	// ErrClosed reports a call made after Close.
+	ErrClosed = errors.New("store: closed")
+)
+
+// Session statuses with a meaning to the store; other values are stored as given.
+const (
+	// StatusDeleted marks a session hidden from ListSessions but kept.
+	StatusDeleted = "deleted"
+)
+
+// Session is a conversation as the daemon knows it.
+type Session struct {
+	ID                string          // HotPlex session (conversation) ID
+	Owner             string          // ID of the API key that created it ("" = admin/SDK)
+	Provider          string          // "claude", ...
+	ProviderSessionID string          // the CLI's conversation UUID
+	WorkDir           string          // working directory of the agent
+	Options           json.RawMessage // provider/session options as JSON (task instructions, model...)
+	Status            string          // last known status: "ready", "busy", "dead", "deleted"...
+	Title             string          // human-readable title
+	CreatedAt         time.Time       // when the session was first stored
+	UpdatedAt         time.Time       // when the session last changed
+	LastSeq           uint64          // seq of the newest stored event
+	Stats             json.RawMessage // the latest event.SessionStatsData as JSON (may be nil)
+}
+
+// Event is one stored event of a session, in the form the API serves it.
+type Event struct {
+	SessionID string          // session the event belongs to
+	Seq       uint64          // per-session, strictly increasing, starts at 1
+	Type      string          // event type ("answer", "tool_use", ...)
+	Data      json.RawMessage // the event's JSON (an *event.EventWithMeta marshalled)
+	Time      time.Time       // when the event was produced
+}
+
+// APIKey is a stored API key; only its hash is kept.
+type APIKey struct {
+	ID        string     // public identifier (also the session Owner)
+	Name      string     // human-readable label
+	Hash      []byte     // SHA-256 of the secret (see HashKey)
+	Admin     bool       // whether the key may act on every session
+	CreatedAt time.Time  // when the key was stored
+	RevokedAt *time.Time // when the key was revoked; nil while it is valid
+}
+
+// Store persists sessions, their events and API keys. Implementations are
+// safe for concurrent use.
+type Store interface {
+	// PutSession inserts or updates (by ID) a session. CreatedAt and
+	// UpdatedAt default to now when zero; CreatedAt of an existing session is
+	// kept. LastSeq is managed by AppendEvents: on update the caller's value
+	// is ignored unless it is larger than the stored one.
+	PutSession(ctx context.Context, s Session) error
+	// GetSession returns the session with the given ID, or ErrNotFound.
+	GetSession(ctx context.Context, id string) (Session, error)
+	// ListSessions returns the sessions of owner ("" lists all), newest
+	// UpdatedAt first, excluding those with Status "deleted".
+	ListSessions(ctx context.Context, owner string) ([]Session, error)
+	// DeleteSession removes the session and its events; ErrNotFound if absent.
+	DeleteSession(ctx context.Context, id string) error
+	// AppendEvents stores events atomically (one transaction). A seq not
+	// greater than its session's LastSeq (or than the previous event of the
+	// same session in the batch) fails the whole call with ErrSeqConflict;
+	// an unknown session fails it with ErrNotFound. On success the
+	// sessions' LastSeq and UpdatedAt are updated.
+	AppendEvents(ctx context.Context, events ...Event) error
+	// Events returns the events of a session with seq > afterSeq in
+	// ascending order, at most limit of them (limit <= 0 means all).
+	// ErrNotFound if the session does not exist.
+	Events(ctx context.Context, sessionID string, afterSeq uint64, limit int) ([]Event, error)
+	// PutAPIKey inserts or updates (by ID) an API key. A revoked key stays
+	// revoked.
+	PutAPIKey(ctx context.Context, k APIKey) error
+	// APIKeyByHash returns the unrevoked key with the given hash, or ErrNotFound.
+	APIKeyByHash(ctx context.Context, hash []byte) (APIKey, error)
+	// ListAPIKeys returns every key, revoked ones included, oldest first.
+	ListAPIKeys(ctx context.Context) ([]APIKey, error)
+	// RevokeAPIKey marks a key revoked; ErrNotFound if absent. Revoking a
+	// revoked key keeps its original revocation time.
+	RevokeAPIKey(ctx context.Context, id string) error
+	// Close releases the store. It is idempotent; later calls of other
+	// methods return ErrClosed.
+	Close() error
+}
