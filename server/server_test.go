@@ -3,13 +3,10 @@ package server_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,13 +16,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
-	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/provider/claude"
-	"github.com/hotplex/hotplex/server"
-	"github.com/hotplex/hotplex/store"
-	"github.com/hotplex/hotplex/store/sqlite"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -49,75 +41,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// daemon is a server on loopback with a fake agent, a SQLite store on
-// disk, and two tenants' API keys plus an admin key.
+// daemon is testkit's daemon with the fake agent, plus request helpers.
 type daemon struct {
+	*testkit.Daemon
 	url                string
 	root, home, dbPath string
 	alice, bob, admin  string
-	srv                *server.Server
-	eng                *engine.Engine
-	st                 *sqlite.DB
-	rec                *server.Recorder
-	hub                *hub.Hub
-	http               *httptest.Server
-	closed             bool
 }
 
 func startDaemon(t *testing.T, root, home, dbPath string) *daemon {
 	t.Helper()
-	d := &daemon{root: root, home: home, dbPath: dbPath}
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, dbPath, sqlite.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.st = st
-	for name, admin := range map[string]bool{"alice": false, "bob": false, "admin": true} {
-		secret := "secret-" + name
-		if err := st.PutAPIKey(ctx, store.APIKey{ID: name, Name: name, Hash: store.HashKey(secret), Admin: admin}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d.alice, d.bob, d.admin = "secret-alice", "secret-bob", "secret-admin"
-	d.hub = hub.New(hub.Options{Ring: 64})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	d.rec = server.NewRecorder(st, d.hub, log)
-	eng, err := engine.NewEngine(engine.EngineOptions{
+	td := testkit.StartDaemon(t, testkit.DaemonOptions{
 		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}),
-		Env:      append(os.Environ(), "HOME="+home), IdleTimeout: -1, Logger: log,
-		WorkDirRoot: root, Events: d.rec,
+		Env:      append(os.Environ(), "HOME="+home), Root: root, DBPath: dbPath,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.eng = eng
-	d.srv = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.rec, Logger: log, WorkDirRoot: root, KeepAlive: time.Second})
-	if _, err := d.srv.Restore(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.http = httptest.NewServer(d.srv.Handler())
-	d.url = d.http.URL
-	t.Cleanup(d.stop)
-	return d
+	return &daemon{Daemon: td, url: td.URL, root: root, home: home, dbPath: dbPath, alice: td.Alice, bob: td.Bob, admin: td.Admin}
 }
 
-// stop shuts the daemon down in the order `hotplex serve` does.
-func (d *daemon) stop() {
-	if d.closed {
-		return
-	}
-	d.closed = true
-	d.http.CloseClientConnections()
-	d.http.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = d.srv.Shutdown(ctx)
-	_ = d.eng.Close()
-	d.rec.Close()
-	d.hub.Close()
-	_ = d.st.Close()
-}
+// stop shuts the daemon down.
+func (d *daemon) stop() { d.Stop() }
 
 func newDaemon(t *testing.T) *daemon {
 	t.Helper()

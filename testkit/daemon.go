@@ -1,0 +1,97 @@
+package testkit
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/server"
+	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/sqlite"
+)
+
+// DaemonOptions configure a test daemon.
+type DaemonOptions struct {
+	Provider provider.Provider
+	Env      []string
+	// Root is the work directory root, DBPath the database file; reuse
+	// them to restart a daemon on the same state.
+	Root, DBPath string
+	// Ring is the hub's replay ring per session (default 64).
+	Ring int
+}
+
+// Daemon is the daemon's parts wired as `hotplex serve` wires them, served
+// on loopback. It has three API keys: two tenants and an admin.
+type Daemon struct {
+	URL               string
+	Alice, Bob, Admin string // API key secrets
+	Engine            *engine.Engine
+	Store             *sqlite.DB
+	Server            *server.Server
+	recorder          *server.Recorder
+	hub               *hub.Hub
+	http              *httptest.Server
+	stopped           bool
+	RootDir, DBPath   string
+}
+
+// StartDaemon starts a daemon; it stops at the end of the test.
+func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := sqlite.Open(ctx, o.DBPath, sqlite.WithLogger(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Daemon{Store: st, RootDir: o.Root, DBPath: o.DBPath, Alice: "secret-alice", Bob: "secret-bob", Admin: "secret-admin"}
+	for id, admin := range map[string]bool{"alice": false, "bob": false, "admin": true} {
+		if err := st.PutAPIKey(ctx, store.APIKey{ID: id, Name: id, Hash: store.HashKey("secret-" + id), Admin: admin}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.Ring == 0 {
+		o.Ring = 64
+	}
+	d.hub = hub.New(hub.Options{Ring: o.Ring})
+	d.recorder = server.NewRecorder(st, d.hub, log)
+	eng, err := engine.NewEngine(engine.EngineOptions{
+		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: d.recorder,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Engine = eng
+	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second})
+	if _, err := d.Server.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d.http = httptest.NewServer(d.Server.Handler())
+	d.URL = d.http.URL
+	t.Cleanup(d.Stop)
+	return d
+}
+
+// Stop shuts the daemon down in the order `hotplex serve` does.
+func (d *Daemon) Stop() {
+	if d.stopped {
+		return
+	}
+	d.stopped = true
+	d.http.CloseClientConnections()
+	d.http.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = d.Server.Shutdown(ctx)
+	_ = d.Engine.Close()
+	d.recorder.Close()
+	d.hub.Close()
+	_ = d.Store.Close()
+}
