@@ -27,7 +27,7 @@ tools: $(CLAUDE_STAMP)
 $(CLAUDE_STAMP):
 	@mkdir -p $(NPM_DIR)
 	@test -f $(NPM_DIR)/package.json || echo '{"name":"hotplex-tools","private":true}' > $(NPM_DIR)/package.json
-	cd $(NPM_DIR) && npm install --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+	cd $(NPM_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
 		@anthropic-ai/claude-code@$(CLAUDE_VERSION)
 	@$(CLAUDE) --version
 	@touch $@

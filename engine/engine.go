@@ -353,7 +353,8 @@ func resultEvent(tr *event.TurnResult, stats *event.SessionStatsData, wall time.
 // Requests the CLI needs an answer to are reported as permission_request
 // events.
 func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolDecision {
-	if d, decided := t.firewall(req); decided {
+	d, decided, approval := t.firewall(req)
+	if decided {
 		return d
 	}
 	perm := &event.Permission{RequestID: req.RequestID, ToolName: req.ToolName, ToolUseID: req.ToolUseID}
@@ -366,7 +367,7 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 			return provider.ToolDecision{Behavior: provider.Deny, Message: "The session's client stopped listening."}
 		}
 	}
-	d := t.engine.decide(ctx, t.s, req)
+	d = t.engine.decide(ctx, t.s, req, approval)
 	if req.Kind == provider.CanUseTool || d.Behavior == provider.Deny {
 		decided := *perm
 		decided.Decision, decided.Reason = d.Behavior, d.Message
@@ -379,11 +380,15 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	return d
 }
 
-func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest) provider.ToolDecision {
+func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest, approval string) provider.ToolDecision {
 	if h := e.opts.PermissionHandler; h != nil {
-		if d := h(ctx, PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req}); d.Behavior != "" {
+		pr := PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req, NeedsApproval: approval != "", Reason: approval}
+		if d := h(ctx, pr); d.Behavior != "" {
 			return d
 		}
+	}
+	if approval != "" {
+		return provider.ToolDecision{Behavior: provider.Deny, Message: "This needs a person's approval (" + approval + ") and none was given."}
 	}
 	if slices.Contains(e.opts.DisallowedTools, req.ToolName) {
 		return provider.ToolDecision{Behavior: provider.Deny, Message: fmt.Sprintf("The tool %s is disallowed in this session.", req.ToolName)}

@@ -106,11 +106,12 @@ func denial(v guard.Verdict) string {
 }
 
 // firewall judges a tool request before the permission policy. It returns
-// decided=false to let the request go on to the policy.
-func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, decided bool) {
+// decided=false to let the request go on to the policy, with approval set
+// when a person must decide it.
+func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, decided bool, approval string) {
 	e := t.engine
 	if e.firewall == nil {
-		return provider.ToolDecision{}, false
+		return provider.ToolDecision{}, false, ""
 	}
 	v := e.firewall.CheckToolUse(req.ToolName, req.Input, e.guardContext(t.s))
 	switch {
@@ -118,19 +119,19 @@ func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, deci
 		e.log.Warn("firewall bypass used", "session", t.s.id, "tool", req.ToolName, "operation", v.Operation,
 			"level", v.Level, "category", v.Category, "rule", v.Pattern)
 		_ = t.emit(e.dangerEvent(v, true, req.ToolName, req.ToolUseID))
-		return provider.ToolDecision{}, false
+		return provider.ToolDecision{}, false, ""
 	case v.Blocked:
 		e.log.Info("firewall blocked a tool use", "session", t.s.id, "tool", req.ToolName, "operation", v.Operation,
 			"level", v.Level, "category", v.Category, "rule", v.Pattern)
 		_ = t.emit(e.dangerEvent(v, false, req.ToolName, req.ToolUseID))
-		return provider.ToolDecision{Behavior: provider.Deny, Message: denial(v)}, true
+		return provider.ToolDecision{Behavior: provider.Deny, Message: denial(v)}, true, ""
 	case v.Ask && req.Kind == provider.PreToolUse:
 		// The CLI then asks us with can_use_tool, where a person decides.
-		return provider.ToolDecision{Behavior: provider.Ask, Message: v.Reason}, true
-	case v.Ask && e.opts.PermissionHandler == nil:
-		return provider.ToolDecision{Behavior: provider.Deny, Message: "This needs a person's approval (" + v.Reason + ") and no approver is configured."}, true
+		return provider.ToolDecision{Behavior: provider.Ask, Message: v.Reason}, true, ""
+	case v.Ask:
+		return provider.ToolDecision{}, false, v.Reason
 	}
-	return provider.ToolDecision{}, false
+	return provider.ToolDecision{}, false, ""
 }
 
 // checkPrompt stops a prompt the firewall blocks before it reaches the CLI.

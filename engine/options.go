@@ -88,6 +88,11 @@ type PermissionRequest struct {
 	SessionID string
 	WorkDir   string
 	provider.ToolRequest
+	// NeedsApproval is set when the firewall could not judge the tool use
+	// and wants a person to decide; Reason says why. A handler that gives
+	// no answer to such a request has it denied.
+	NeedsApproval bool
+	Reason        string
 }
 
 // PermissionHandler decides tool requests for the engine.

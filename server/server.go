@@ -24,7 +24,10 @@ type Options struct {
 	Hub      *hub.Hub
 	Store    store.Store
 	Recorder *Recorder
-	Logger   *slog.Logger
+	// Approvals holds the tool uses waiting for a person; give its Handle
+	// to the engine as EngineOptions.PermissionHandler.
+	Approvals *Approvals
+	Logger    *slog.Logger
 	// WorkDirRoot is where new sessions' work directories go
 	// (<root>/<session ID> unless the request names one under it).
 	WorkDirRoot string
@@ -59,6 +62,9 @@ func New(opts Options) *Server {
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 15 * time.Second
 	}
+	if opts.Approvals == nil {
+		opts.Approvals = NewApprovals(0)
+	}
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
@@ -75,6 +81,8 @@ func (s *Server) routes() {
 	s.mux.Handle("POST /v1/sessions/{id}/messages", s.auth(s.postMessage))
 	s.mux.Handle("GET /v1/sessions/{id}/events", s.auth(s.followEvents))
 	s.mux.Handle("POST /v1/sessions/{id}/interrupt", s.auth(s.interrupt))
+	s.mux.Handle("GET /v1/sessions/{id}/permissions", s.auth(s.listPermissions))
+	s.mux.Handle("POST /v1/sessions/{id}/permissions/{request}", s.auth(s.answerPermission))
 	s.mux.Handle("GET /v1/ws", s.auth(s.websocket))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
@@ -133,6 +141,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions
+		s.opts.Approvals.SetAsk(st.ID, o.Approval == "ask")
 		var stats *event.SessionStatsData
 		if len(st.Stats) > 0 {
 			stats = &event.SessionStatsData{}

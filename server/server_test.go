@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -383,5 +384,53 @@ func TestRestartKeepsSessionsAndResumes(t *testing.T) {
 		if e.Type == event.TypeAnswer && !strings.Contains(string(e.Data), "remember the tulips") {
 			t.Fatalf("context lost: %s", e.Data)
 		}
+	}
+}
+
+func bashDirective(cmd string) string {
+	return "bash:" + base64.RawURLEncoding.EncodeToString([]byte(cmd))
+}
+
+func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "ap", "approval": "ask"})
+	for i, c := range []struct {
+		via, decision string
+		created       bool
+	}{{"http", "allow", true}, {"http", "deny", false}, {"ws", "allow", true}} {
+		file := fmt.Sprintf("f%d.txt", i)
+		resp := d.do(t, "POST", "/v1/sessions/ap/messages", d.alice, map[string]string{"prompt": bashDirective("touch " + file)})
+		got := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypePermissionRequest })
+		var req event.EventWithMeta
+		_ = json.Unmarshal(got[len(got)-1].Data, &req)
+		pending := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/ap/permissions", d.alice, nil))["permissions"]
+		if len(pending) != 1 || pending[0]["request_id"] != req.Permission.RequestID || pending[0]["tool_name"] != "Bash" {
+			t.Fatalf("pending = %v, event = %+v", pending, req.Permission)
+		}
+		// Another tenant can neither see nor answer it.
+		if r := d.do(t, "GET", "/v1/sessions/ap/permissions", d.bob, nil); r.StatusCode != http.StatusNotFound {
+			t.Fatalf("bob lists: %d", r.StatusCode)
+		}
+		switch c.via {
+		case "http":
+			r := d.do(t, "POST", "/v1/sessions/ap/permissions/"+req.Permission.RequestID, d.alice, map[string]string{"decision": c.decision})
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("answer: %d", r.StatusCode)
+			}
+		case "ws":
+			ws := dialWS(t, d, d.alice)
+			wsSend(t, ws, map[string]any{"request_id": "pr", "type": "permission_reply", "session_id": "ap", "permission_id": req.Permission.RequestID, "decision": c.decision})
+			if m := wsRead(t, ws); m.Type != "ack" {
+				t.Fatalf("ws reply: %+v", m)
+			}
+		}
+		readSSE(t, resp.Body, nil)
+		_, err := os.Stat(filepath.Join(d.root, "ap", file))
+		if (err == nil) != c.created {
+			t.Fatalf("%s %s: file created = %v", c.via, c.decision, err == nil)
+		}
+	}
+	if r := d.do(t, "POST", "/v1/sessions/ap/permissions/nope", d.alice, map[string]string{"decision": "allow"}); r.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown request: %d", r.StatusCode)
 	}
 }

@@ -28,12 +28,15 @@ type sessionView struct {
 	UpdatedAt         time.Time               `json:"updated_at"`
 	LastEventID       uint64                  `json:"last_event_id"`
 	TaskInstructions  string                  `json:"task_instructions,omitempty"`
+	Approval          string                  `json:"approval,omitempty"`
 	Stats             *event.SessionStatsData `json:"stats,omitempty"`
 }
 
 // sessionOptions is what the store keeps in Session.Options.
 type sessionOptions struct {
 	TaskInstructions string `json:"task_instructions,omitempty"`
+	// Approval is "ask" when every tool use waits for a person.
+	Approval string `json:"approval,omitempty"`
 }
 
 func (s *Server) view(st store.Session) sessionView {
@@ -43,7 +46,7 @@ func (s *Server) view(st store.Session) sessionView {
 	}
 	var o sessionOptions
 	_ = json.Unmarshal(st.Options, &o)
-	v.TaskInstructions = o.TaskInstructions
+	v.TaskInstructions, v.Approval = o.TaskInstructions, o.Approval
 	if len(st.Stats) > 0 {
 		var d event.SessionStatsData
 		if json.Unmarshal(st.Stats, &d) == nil {
@@ -69,6 +72,9 @@ type createSessionRequest struct {
 	Title            string `json:"title,omitempty"`
 	WorkDir          string `json:"work_dir,omitempty"`
 	TaskInstructions string `json:"task_instructions,omitempty"`
+	// Approval is "auto" (the engine's policy, the default) or "ask"
+	// (every tool use waits for a person's answer).
+	Approval string `json:"approval,omitempty"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +98,10 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if req.Approval != "" && req.Approval != "auto" && req.Approval != "ask" {
+		writeError(w, errorf(http.StatusBadRequest, "bad_request", `approval must be "auto" or "ask"`))
+		return
+	}
 	if req.WorkDir == "" {
 		req.WorkDir = filepath.Join(s.opts.WorkDirRoot, req.ID)
 	}
@@ -104,7 +114,8 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	live, _ := s.opts.Engine.GetSession(req.ID)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions})
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval})
+	s.opts.Approvals.SetAsk(req.ID, req.Approval == "ask")
 	st := store.Session{
 		ID: req.ID, Owner: callerOf(r).ID, Provider: s.opts.Engine.Provider().Name(),
 		ProviderSessionID: live.ProviderSessionID, WorkDir: live.Config.WorkDir, Options: opts,
@@ -162,6 +173,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.opts.Hub.Forget(st.ID)
+	s.opts.Approvals.SetAsk(st.ID, false)
 	if err := s.opts.Store.DeleteSession(r.Context(), st.ID); err != nil {
 		writeError(w, err)
 		return

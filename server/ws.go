@@ -27,6 +27,7 @@ import (
 //	→ {"request_id":"4","type":"interrupt","session_id":"s"}
 //	→ {"request_id":"5","type":"stats","session_id":"s"}
 //	→ {"request_id":"6","type":"ping"}                       ← {"request_id":"6","type":"pong"}
+//	→ {"request_id":"7","type":"permission_reply","session_id":"s","permission_id":"<request_id of the permission_request event>","decision":"allow"}
 type wsRequest struct {
 	RequestID        string `json:"request_id"`
 	Type             string `json:"type"`
@@ -35,6 +36,9 @@ type wsRequest struct {
 	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
 	After            uint64 `json:"after,omitempty"`
 	Target           string `json:"target,omitempty"`
+	PermissionID     string `json:"permission_id,omitempty"`
+	Decision         string `json:"decision,omitempty"`
+	Message          string `json:"message,omitempty"`
 }
 
 type wsMessage struct {
@@ -59,6 +63,7 @@ const (
 
 var wsRequestTypes = map[string]bool{
 	"execute": true, "subscribe": true, "unsubscribe": true, "interrupt": true, "stats": true, "ping": true,
+	"permission_reply": true,
 }
 
 // decodeWSRequest parses and validates one client message.
@@ -79,6 +84,8 @@ func decodeWSRequest(b []byte) (wsRequest, *apiError) {
 		return req, errorf(http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown message type %q", req.Type))
 	case req.Type == "execute" && strings.TrimSpace(req.Prompt) == "":
 		return req, errorf(http.StatusBadRequest, "bad_request", "the prompt is empty")
+	case req.Type == "permission_reply" && (req.PermissionID == "" || (req.Decision != "allow" && req.Decision != "deny")):
+		return req, errorf(http.StatusBadRequest, "bad_request", `permission_reply needs permission_id and a decision of "allow" or "deny"`)
 	case req.Type == "unsubscribe" && req.Target == "":
 		return req, errorf(http.StatusBadRequest, "bad_request", "unsubscribe needs the target request_id")
 	case req.Type != "ping" && req.Type != "unsubscribe" && req.SessionID == "":
@@ -241,6 +248,12 @@ func (wc *wsConn) dispatch(req wsRequest) {
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: st.ID, Data: noticeJSON(map[string]bool{"interrupted": ok})})
 	case "stats":
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: st.ID, Data: noticeJSON(wc.s.view(st))})
+	case "permission_reply":
+		if err := wc.s.opts.Approvals.Answer(st.ID, req.PermissionID, req.Decision == "allow", req.Message); err != nil {
+			fail(err)
+			return
+		}
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: st.ID})
 	case "execute", "subscribe":
 		wc.mu.Lock()
 		if _, dup := wc.ops[req.RequestID]; dup {

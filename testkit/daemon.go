@@ -25,6 +25,8 @@ type DaemonOptions struct {
 	Root, DBPath string
 	// Ring is the hub's replay ring per session (default 64).
 	Ring int
+	// ApprovalTimeout bounds waiting for a person's answer (default 5m).
+	ApprovalTimeout time.Duration
 }
 
 // Daemon is the daemon's parts wired as `hotplex serve` wires them, served
@@ -62,14 +64,17 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	}
 	d.hub = hub.New(hub.Options{Ring: o.Ring})
 	d.recorder = server.NewRecorder(st, d.hub, log)
+	approvals := server.NewApprovals(o.ApprovalTimeout)
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: d.recorder,
+		PermissionHandler: approvals.Handle,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Engine = eng
-	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second})
+	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals,
+		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second})
 	if _, err := d.Server.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -99,8 +99,10 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	defer h.Close()
 	rec := server.NewRecorder(st, h, log)
 	defer rec.Close()
+	approvals := server.NewApprovals(0)
 	eng, err := engine.NewEngine(engine.EngineOptions{
-		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
+		PermissionHandler: approvals.Handle,
+		Timeout:           cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
 		WorkDirRoot: cfg.WorkDirRoot, Events: rec,
 	})
@@ -108,7 +110,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer eng.Close()
-	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Logger: log,
+	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Logger: log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins})
 	n, err := srv.Restore(ctx)
 	if err != nil {
