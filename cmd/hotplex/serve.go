@@ -69,6 +69,9 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 	fmt.Fprintf(stdout, "HotPlex daemon settings:\n%s", cfg)
 
+	if err := os.MkdirAll(cfg.WorkDirRoot, 0o750); err != nil {
+		return fmt.Errorf("work directory root: %w", err)
+	}
 	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "hotplex.db"), sqlite.WithLogger(log))
 	if err != nil {
 		return err

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// daemonProc is a `hotplex serve` process under test.
+type daemonProc struct {
+	cmd     *exec.Cmd
+	url     string
+	key     string
+	exited  chan struct{} // closed when the process has exited
+	exitErr error
+}
+
+// startServe runs the daemon on a free loopback port over dataDir, with
+// the fake agent as its CLI, and waits until it serves.
+func startServe(t *testing.T, dataDir, agent, home, key string) *daemonProc {
+	t.Helper()
+	cmd := exec.Command(hotplexBin, "serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+		"--cli-path", agent, "--offline", "never", "--idle-timeout", "10m")
+	cmd.Env = append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &daemonProc{cmd: cmd, key: key, exited: make(chan struct{})}
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	deadline := time.After(60 * time.Second)
+	for d.url == "" {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatal("the daemon exited before serving")
+			}
+			if strings.HasPrefix(strings.TrimSpace(line), "hps_") {
+				d.key = strings.TrimSpace(line)
+			}
+			if u, ok := strings.CutPrefix(line, "HotPlex is serving on "); ok {
+				d.url = strings.Fields(u)[0]
+			}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			t.Fatal("the daemon did not start")
+		}
+	}
+	go func() {
+		for range lines { // keep the pipe drained from now on
+		}
+	}()
+	go func() {
+		d.exitErr = cmd.Wait()
+		close(d.exited)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-d.exited
+	})
+	return d
+}
+
+func (d *daemonProc) request(t *testing.T, method, path string, body any) *http.Response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, d.url+path, rd)
+	req.Header.Set("Authorization", "Bearer "+d.key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+type sse struct {
+	id  uint64
+	typ string
+	raw string
+}
+
+func readEvents(body io.Reader, stop func(sse) bool) []sse {
+	sc := bufio.NewScanner(body)
+	sc.Buffer(nil, 4<<20)
+	var out []sse
+	var cur sse
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "" && cur.typ != "":
+			out = append(out, cur)
+			if stop != nil && stop(cur) {
+				return out
+			}
+			cur = sse{}
+		case strings.HasPrefix(line, "id: "):
+			cur.id, _ = strconv.ParseUint(line[4:], 10, 64)
+		case strings.HasPrefix(line, "event: "):
+			cur.typ = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			cur.raw = line[6:]
+		}
+	}
+	return out
+}
+
+// kill -9 of the daemon mid-turn loses nothing a client saw, and the
+// restarted daemon lists the session and resumes its conversation.
+func TestServeSurvivesKill9(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	dataDir, home := t.TempDir(), t.TempDir()
+	d := startServe(t, dataDir, agent, home, "")
+	if d.key == "" {
+		t.Fatal("the first start printed no admin key")
+	}
+	if r := d.request(t, "POST", "/v1/sessions", map[string]string{"id": "k9"}); r.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d", r.StatusCode)
+	}
+	first := readEvents(d.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "remember the tulips"}).Body, nil)
+	resp := d.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "think sleep:5000 blocks:3"})
+	seen := readEvents(resp.Body, func(e sse) bool { return e.typ == event.TypeThinking })
+	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-d.exited
+
+	d2 := startServe(t, dataDir, agent, home, d.key)
+	var s struct {
+		ID          string `json:"id"`
+		LastEventID uint64 `json:"last_event_id"`
+	}
+	if err := json.NewDecoder(d2.request(t, "GET", "/v1/sessions/k9", nil).Body).Decode(&s); err != nil || s.ID != "k9" {
+		t.Fatalf("session after restart: %+v %v", s, err)
+	}
+	acked := append(first, seen...)
+	stored := readEvents(d2.request(t, "GET", "/v1/sessions/k9/events", nil).Body, func(e sse) bool { return e.id >= acked[len(acked)-1].id })
+	if len(stored) < len(acked) {
+		t.Fatalf("the restarted daemon has %d events, the client saw %d", len(stored), len(acked))
+	}
+	for i, e := range acked {
+		if stored[i].id != e.id || stored[i].typ != e.typ {
+			t.Fatalf("event %d: stored %d %s, seen %d %s", i, stored[i].id, stored[i].typ, e.id, e.typ)
+		}
+	}
+	next := readEvents(d2.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "history"}).Body, nil)
+	var start event.EventWithMeta
+	_ = json.Unmarshal([]byte(next[0].raw), &start)
+	if !start.Resumed || next[0].id <= acked[len(acked)-1].id {
+		t.Fatalf("next turn: resumed %v, id %d after %d", start.Resumed, next[0].id, acked[len(acked)-1].id)
+	}
+	found := false
+	for _, e := range next {
+		if e.typ == event.TypeAnswer && strings.Contains(e.raw, "remember the tulips") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the resumed conversation lost its history")
+	}
+
+	// SIGTERM: a clean exit that ends every process.
+	if err := d2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-d2.exited:
+		if d2.exitErr != nil {
+			t.Fatalf("exit after SIGTERM: %v", d2.exitErr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the daemon did not stop on SIGTERM")
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "hotplex.db")); err != nil {
+		t.Fatal(err)
+	}
+}
