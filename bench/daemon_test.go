@@ -1,0 +1,99 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// BenchmarkDaemonWebSocketLoad: 200 WebSocket clients × 20 turns on fake
+// agent sessions through the whole daemon (engine, SQLite, hub,
+// WebSocket). It reports event delivery latency — from the moment the
+// engine read the event from the CLI's stdout to the moment the client
+// read it — and turns per second.
+func BenchmarkDaemonWebSocketLoad(b *testing.B) {
+	clients, turns := benchClients(), 20
+	agent := testkit.BuildFakeAgent(b, b.TempDir())
+	d := testkit.StartDaemon(b, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: agent, Name: "fakeagent"}),
+		Env:      append(os.Environ(), "HOME="+b.TempDir()), Root: b.TempDir(), DBPath: filepath.Join(b.TempDir(), "hotplex.db"),
+	})
+	for i := range clients {
+		body, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("s%d", i)})
+		req, _ := http.NewRequest("POST", d.URL+"/v1/sessions", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+d.Alice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			b.Fatalf("create: %v %v", err, resp)
+		}
+		resp.Body.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	var (
+		mu  sync.Mutex
+		lat []time.Duration
+		wg  sync.WaitGroup
+	)
+	b.ResetTimer()
+	start := time.Now()
+	for i := range clients {
+		wg.Go(func() {
+			c, err := testkit.DialWS(ctx, d.URL, d.Alice)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer c.Close()
+			var mine []time.Duration
+			for turn := range turns {
+				evs, err := c.Execute(ctx, fmt.Sprintf("t%d", turn), fmt.Sprintf("s%d", i), "blocks:2 ping")
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				for _, e := range evs {
+					var ev struct {
+						Time time.Time `json:"time"`
+					}
+					if json.Unmarshal(e.Data, &ev) == nil && !ev.Time.IsZero() {
+						mine = append(mine, e.Received.Sub(ev.Time))
+					}
+				}
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) == 0 {
+		b.Fatal("no events")
+	}
+	tps := float64(clients*turns) / elapsed.Seconds()
+	fmt.Printf("%-34s %d clients × %d turns: %.0f turns/s | event delivery stdout→client p50 %s p99 %s (target p99 ≤ 5ms) over %d events\n",
+		"daemon WebSocket load", clients, turns, tps, pct(lat, 0.5), pct(lat, 0.99), len(lat))
+	b.ReportMetric(tps, "turns/s")
+	b.ReportMetric(float64(pct(lat, 0.99).Microseconds()), "delivery-p99-µs")
+}
+
+// benchClients is 200, or HOTPLEX_BENCH_CLIENTS.
+func benchClients() int {
+	var n int
+	if _, err := fmt.Sscan(os.Getenv("HOTPLEX_BENCH_CLIENTS"), &n); err == nil && n > 0 {
+		return n
+	}
+	return 200
+}
