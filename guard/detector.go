@@ -25,31 +25,57 @@ func NewDetector(opts Options) *Detector {
 	if opts.MinLevel == LevelSafe {
 		opts.MinLevel = LevelModerate
 	}
+	initRules()
 	return &Detector{opts: opts}
 }
 
 // CheckCommand judges a shell command line (which may span several lines).
+//
+// The verdict reports the most severe finding over every simple command
+// in the input. It is Blocked when that finding's level is at least
+// Options.MinLevel, or when part of the input cannot be analysed and
+// Options.Unresolved is Block (Category "unresolved", Level high); under
+// Ask such input gives Ask instead.
 func (d *Detector) CheckCommand(command string, c Context) Verdict {
-	return Verdict{}
+	if d == nil {
+		return Verdict{}
+	}
+	a := d.newAnalysis(c)
+	defer a.release()
+	a.run(command, "command")
+	return d.decide(a)
 }
 
-// CheckFile judges a file tool (Write, Edit, MultiEdit, NotebookEdit, ...)
-// writing to path: outside the work directory, or to a system location or
-// a shell start-up file, it is blocked.
-func (d *Detector) CheckFile(tool, path string, c Context) Verdict {
-	return Verdict{}
-}
-
-// CheckToolUse judges an agent's tool call by its name and input: Bash
-// (and other shell tools) by their command, file tools by their path;
-// other tools are safe.
-func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Verdict {
-	return Verdict{}
-}
-
-// CheckPrompt judges a user's prompt before it reaches the agent: the
-// commands it spells out (in code blocks, inline code, or "$ " lines) are
-// checked; prose that merely mentions a command is not.
-func (d *Detector) CheckPrompt(prompt string, c Context) Verdict {
+// decide turns an analysis into a verdict.
+func (d *Detector) decide(a *analysis) Verdict {
+	f := a.best
+	u := a.unres
+	if d.opts.Unresolved == Allow {
+		u = nil
+	}
+	// blocking candidates: a finding at or above MinLevel, an unresolved
+	// part under Block
+	if f != nil && f.level >= d.opts.MinLevel {
+		if u != nil && d.opts.Unresolved == Block && u.level > f.level {
+			v := u.verdict()
+			v.Blocked = true
+			return v
+		}
+		v := f.verdict()
+		v.Blocked = true
+		return v
+	}
+	if u != nil {
+		v := u.verdict()
+		if d.opts.Unresolved == Block {
+			v.Blocked = true
+		} else {
+			v.Ask = true
+		}
+		return v
+	}
+	if f != nil {
+		return f.verdict() // below MinLevel: reported, not blocked
+	}
 	return Verdict{}
 }

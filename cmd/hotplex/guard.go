@@ -46,7 +46,7 @@ func newGuardCmd() *cobra.Command {
 		Use:   "guard",
 		Short: "The danger firewall: check commands the way agents' commands are checked",
 	}
-	cmd.AddCommand(newGuardCheckCmd())
+	cmd.AddCommand(newGuardCheckCmd(), newGuardExplainCmd())
 	return cmd
 }
 
@@ -130,4 +130,23 @@ func guardCheck(in io.Reader, out io.Writer, d *guard.Detector, c guard.Context,
 		return fmt.Errorf("reading commands: %w", err)
 	}
 	return nil
+}
+
+func newGuardExplainCmd() *cobra.Command {
+	var g guardFlags
+	cmd := &cobra.Command{
+		Use:   "explain COMMAND",
+		Short: "Show how the firewall parses a command and every rule's verdict on it",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, c, err := g.detector()
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), d.Explain(strings.Join(args, " "), c).String())
+			return nil
+		},
+	}
+	g.register(cmd)
+	return cmd
 }

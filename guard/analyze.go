@@ -1,0 +1,1416 @@
+package guard
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits that keep the analysis of hostile input bounded.
+const (
+	// maxDepth bounds re-parsed payloads (bash -c, eval, pipes into a
+	// shell, interpreter payloads, ...) nested in one another.
+	maxDepth = 8
+	// maxCommands bounds the simple commands judged per input.
+	maxCommands = 50000
+	// maxParseBytes bounds the text parsed per input, payloads included.
+	maxParseBytes = 16 << 20
+)
+
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}}
+
+// flowKind says what a command writes to its standard output (and so what
+// the next command in a pipeline reads).
+type flowKind uint8
+
+const (
+	flowNone    flowKind = iota // nothing: no input at all
+	flowUnknown                 // something unknown
+	flowText                    // known text (flow.text)
+	flowLocal                   // the content of a local file
+	flowRemote                  // content downloaded from the network
+	flowSocket                  // a raw network connection
+	flowSecret                  // credentials, keys, the environment
+	flowList                    // a list of resources (flow.what)
+	flowPaths                   // paths found by find (flow.find)
+)
+
+// flow describes a data stream.
+type flow struct {
+	kind flowKind
+	text string
+	obf  bool   // it went through a decoder (base64 -d, xxd -r, rev, ...)
+	what string // what it is, for reasons: "curl https://x", "~/.ssh/id_rsa"
+	find *findSpec
+	crit bool // for flowSecret: critical secrets (keys, credentials)
+	// partial is set on text that is only part of the stream (the rest
+	// is unknown).
+	partial bool
+	// tree is set on an archive of a whole directory tree.
+	tree bool
+}
+
+// maxMergedText bounds the text kept when outputs are combined.
+const maxMergedText = 64 << 10
+
+// mergeFlow combines the outputs of two commands run one after the other.
+func mergeFlow(x, y flow) flow {
+	rank := func(f flow) int {
+		switch f.kind {
+		case flowRemote:
+			return 7
+		case flowSocket:
+			return 6
+		case flowSecret:
+			return 5
+		case flowList:
+			return 4
+		case flowPaths:
+			return 3
+		case flowUnknown, flowLocal:
+			return 2
+		case flowText:
+			return 1
+		}
+		return 0
+	}
+	if x.kind == flowText && y.kind == flowText {
+		if len(x.text)+len(y.text) > maxMergedText {
+			x.partial = true
+			return x
+		}
+		return flow{kind: flowText, text: x.text + y.text, obf: x.obf || y.obf, partial: x.partial || y.partial}
+	}
+	if x.kind == flowNone {
+		return y
+	}
+	if y.kind == flowNone {
+		return x
+	}
+	if rank(y) > rank(x) {
+		x, y = y, x
+	}
+	if x.kind == flowText || x.kind == flowLocal || x.kind == flowUnknown {
+		// known text mixed with unknown output: keep the known part
+		if y.kind == flowText {
+			return flow{kind: flowText, text: y.text, obf: y.obf, partial: true}
+		}
+		return flow{kind: flowUnknown}
+	}
+	return x
+}
+
+// findSpec is what a find command visits.
+type findSpec struct {
+	roots    []word
+	filtered bool     // tests such as -name restrict what it visits
+	names    []string // literal -name values
+}
+
+type assignment struct {
+	name string
+	val  word
+}
+
+type redirect struct {
+	op     syntax.RedirOperator
+	n      string // the fd number, if given
+	w      word   // the target
+	body   string // here-doc or here-string text
+	isBody bool
+}
+
+// isOutput reports whether the redirection writes (or truncates) a file.
+func (r *redirect) isOutput() bool {
+	switch r.op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll,
+		syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
+		return true
+	case syntax.DplOut:
+		// >& file (not >&2)
+		return r.w.ok && !isFD(r.w.s) && r.w.s != "-"
+	}
+	return false
+}
+
+func (r *redirect) isAppend() bool {
+	return r.op == syntax.AppOut || r.op == syntax.AppAll || r.op == syntax.AppClob || r.op == syntax.AppAllClob
+}
+
+func isFD(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+type scriptKind uint8
+
+const (
+	scriptNone   scriptKind = iota
+	scriptInline            // -c / -e payload
+	scriptStdin             // read from standard input
+	scriptFile              // a file operand
+	scriptProc              // a process substitution operand
+)
+
+// scriptRef is what an interpreter runs.
+type scriptRef struct {
+	kind scriptKind
+	w    word
+	flow flow
+}
+
+// cmd is one simple command, analysed.
+type cmd struct {
+	words    []word // after unwrapping; words[0] is the command
+	name     string // canonical name ("python3.11" → "python"); "" for none
+	base     string // base name as written
+	assigns  []assignment
+	redirs   []redirect
+	wrappers []string // removed wrappers, as written
+	origin   string
+	depth    int
+	bg       bool
+	cwd      string // the working directory ("" unknown)
+	in       flow   // standard input
+	out      *flow  // standard output, computed lazily
+	pipe     []*cmd // the pipeline it is a stage of
+	stage    int
+	asRoot   bool // run through sudo/doas/pkexec/su as root
+	remote   bool // runs on another machine or in a container
+
+	nameUnresolved bool
+	synthetic      string // "function", "loop" for synthetic commands
+	text           string // source text of synthetic commands
+	forkBomb       bool
+	script         *scriptRef
+	codes          []word // inline code of an interpreter
+	encoded        bool
+	scan           *scriptScan
+	findExecs      [][]word
+	find           *findSpec
+	findDelete     bool
+	xargs          bool
+	sql            *sqlScan
+	sqlDone        bool
+	delDone        bool
+	dels           []delTarget
+	writesDone     bool
+	writes         []writeTarget
+	substs         []flow       // outputs of the command substitutions in its words
+	results        []RuleResult // for Explain
+	notes          []string     // unresolved parts, for Explain
+	joined         string
+}
+
+func (c *cmd) args() []word {
+	if len(c.words) == 0 {
+		return nil
+	}
+	return c.words[1:]
+}
+
+// line is the command's words joined by spaces.
+func (c *cmd) line() string {
+	if c.joined != "" {
+		return c.joined
+	}
+	if c.synthetic != "" {
+		c.joined = c.text
+		return c.joined
+	}
+	n := 0
+	for _, w := range c.words {
+		n += len(w.s) + 1
+	}
+	b := make([]byte, 0, n)
+	for i, w := range c.words {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, w.s...)
+	}
+	c.joined = string(b)
+	return c.joined
+}
+
+// opText is the command with its redirections, for Verdict.Operation.
+func (c *cmd) opText() string {
+	s := c.line()
+	if s == "" && len(c.assigns) > 0 {
+		for i, as := range c.assigns {
+			if i > 0 {
+				s += " "
+			}
+			s += as.name + "=" + as.val.s
+		}
+	}
+	for _, r := range c.redirs {
+		if r.op == syntax.Hdoc || r.op == syntax.DashHdoc || r.op == syntax.WordHdoc {
+			continue
+		}
+		if r.isOutput() || r.op == syntax.RdrIn || strings.HasPrefix(r.w.s, "/dev/") {
+			if s != "" {
+				s += " "
+			}
+			s += r.n + r.op.String() + " " + r.w.s
+		}
+	}
+	return s
+}
+
+// analysis is the state of one judgement.
+type analysis struct {
+	d       *Detector
+	home    string // "" when unknown
+	workDir string // "" when unknown
+	cwd     string // "" when unknown
+	depth   int
+	parser  *syntax.Parser
+	src     string
+
+	vars       map[string]word
+	funcs      map[string]bool
+	downloads  map[string]bool
+	tcpFDs     map[string]bool
+	gitRemotes map[string]string
+	files      map[string]flow
+	inherit    flow
+	substs     []flow // command substitutions seen while building a command
+
+	explain bool
+	prompt  bool
+	wantOut int // > 0 while the output of what is walked is used
+	remote  int // > 0 while analysing a command run on another machine
+	seen    map[string]seenState
+	free    []*cmd
+	stop    bool
+	ncmds   int
+	nbytes  int
+
+	best  *finding
+	unres *finding
+	all   []finding
+	cmds  []*cmd
+	notes []string
+}
+
+func (d *Detector) newAnalysis(c Context) *analysis {
+	a := &analysis{d: d}
+	if c.Home != "" {
+		a.home = cleanAbs(c.Home)
+	}
+	if c.WorkDir != "" {
+		wd := c.WorkDir
+		if strings.HasPrefix(wd, "~") {
+			wd = a.homeText() + wd[1:]
+		}
+		a.workDir = cleanAbs(wd)
+	}
+	a.cwd = a.workDir
+	a.parser = parserPool.Get().(*syntax.Parser)
+	return a
+}
+
+func (a *analysis) release() {
+	if a.parser != nil {
+		parserPool.Put(a.parser)
+		a.parser = nil
+	}
+}
+
+func cleanAbs(p string) string {
+	if p == "" {
+		return ""
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	return path.Clean(p)
+}
+
+// run analyses a shell source text at the current depth.
+func (a *analysis) run(src, origin string) flow {
+	if a.stop {
+		return flow{}
+	}
+	a.nbytes += len(src)
+	if a.nbytes > maxParseBytes {
+		a.unresolved(nil, "input too large to analyse", "")
+		return flow{kind: flowUnknown}
+	}
+	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		msg := err.Error()
+		if len(msg) > 120 {
+			msg = msg[:120]
+		}
+		a.unresolved(nil, "does not parse as a shell command ("+msg+")", truncate(src, 200))
+	}
+	if f == nil {
+		return flow{kind: flowUnknown}
+	}
+	saved := a.src
+	a.src = src
+	out := a.walkStmts(f.Stmts, origin)
+	a.src = saved
+	return out
+}
+
+// nested analyses a payload one level deeper.
+func (a *analysis) nested(src, origin string) flow {
+	if a.depth >= maxDepth {
+		a.unresolved(nil, "payloads nested too deep to analyse", truncate(src, 200))
+		return flow{kind: flowUnknown}
+	}
+	a.depth++
+	savedCwd, savedInherit := a.cwd, a.inherit
+	a.inherit = flow{}
+	out := a.run(src, origin)
+	a.cwd, a.inherit = savedCwd, savedInherit
+	a.depth--
+	return out
+}
+
+// nestedKeepInput is nested, but the payload keeps the current standard
+// input.
+func (a *analysis) nestedKeepInput(src, origin string) flow {
+	if a.depth >= maxDepth {
+		a.unresolved(nil, "payloads nested too deep to analyse", truncate(src, 200))
+		return flow{kind: flowUnknown}
+	}
+	a.depth++
+	savedCwd := a.cwd
+	out := a.run(src, origin)
+	a.cwd = savedCwd
+	a.depth--
+	return out
+}
+
+// remoteNested analyses a command that runs on another machine or in a
+// container: the work directory and home there are unknown.
+func (a *analysis) remoteNested(src, origin string) {
+	wd, home, cwd := a.workDir, a.home, a.cwd
+	a.workDir, a.home, a.cwd = "", "", ""
+	a.remote++
+	a.nested(src, origin)
+	a.remote--
+	a.workDir, a.home, a.cwd = wd, home, cwd
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func (a *analysis) walkStmts(stmts []*syntax.Stmt, origin string) flow {
+	var out flow
+	for i, s := range stmts {
+		if a.stop {
+			break
+		}
+		f := a.walkStmt(s, origin)
+		if a.wantOut == 0 {
+			continue
+		}
+		if i == 0 {
+			out = f
+		} else {
+			out = mergeFlow(out, f)
+		}
+	}
+	return out
+}
+
+func (a *analysis) srcText(n syntax.Node) string {
+	start, end := n.Pos().Offset(), n.End().Offset()
+	if start < end && end <= uint(len(a.src)) {
+		return a.src[start:end]
+	}
+	return ""
+}
+
+func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
+	if s == nil || a.stop {
+		return flow{}
+	}
+	switch x := s.Cmd.(type) {
+	case nil:
+		c := &cmd{origin: origin, depth: a.depth, cwd: a.cwd, in: a.inherit}
+		c.redirs = a.resolveRedirs(s.Redirs)
+		a.finish(c)
+		return flow{}
+	case *syntax.CallExpr:
+		if a.repeated(s, x) {
+			return flow{}
+		}
+		c := a.buildCall(s, x, origin, a.inherit)
+		a.finish(c)
+		var out flow
+		if a.wantOut > 0 {
+			out = c.outFlow(a)
+		}
+		a.recycle(c)
+		return out
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			return a.walkPipeline(s, origin)
+		}
+		// a && b || c ...: walk the chain in order without recursing
+		chain := []*syntax.Stmt{x.Y}
+		left := x.X
+		for {
+			b, ok := left.Cmd.(*syntax.BinaryCmd)
+			if !ok || b.Op == syntax.Pipe || b.Op == syntax.PipeAll || len(left.Redirs) > 0 || left.Negated || left.Background {
+				break
+			}
+			chain = append(chain, b.Y)
+			left = b.X
+		}
+		chain = append(chain, left)
+		var out flow
+		for i := len(chain) - 1; i >= 0 && !a.stop; i-- {
+			f := a.walkStmt(chain[i], origin)
+			if a.wantOut > 0 {
+				out = mergeFlow(out, f)
+			}
+		}
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.Subshell:
+		saved := a.cwd
+		out := a.walkStmts(x.Stmts, origin)
+		a.cwd = saved
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.Block:
+		out := a.walkStmts(x.Stmts, origin)
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.IfClause:
+		var out flow
+		for cl := x; cl != nil; cl = cl.Else {
+			a.walkStmts(cl.Cond, origin)
+			out = mergeFlow(out, a.walkStmts(cl.Then, origin))
+		}
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.WhileClause:
+		a.loopBomb(s, x, origin)
+		if a.inherit.kind == flowSocket && execsVariable(x.Do) {
+			c := &cmd{synthetic: "loop", name: "<socket-loop>", origin: origin, depth: a.depth, cwd: a.cwd}
+			c.text = truncate(a.srcText(s), 200)
+			a.finish(c)
+		}
+		a.walkStmts(x.Cond, origin)
+		out := a.walkStmts(x.Do, origin)
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.ForClause:
+		out := a.walkFor(x, origin)
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.CaseClause:
+		a.expandOne(x.Word)
+		var out flow
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				a.walkNested(p)
+			}
+			out = mergeFlow(out, a.walkStmts(it.Stmts, origin))
+		}
+		a.compoundRedirs(s, origin)
+		return out
+	case *syntax.FuncDecl:
+		a.walkFunc(s, x)
+		return flow{}
+	case *syntax.DeclClause:
+		c := a.buildDecl(s, x, origin)
+		a.finish(c)
+		return c.outFlow(a)
+	case *syntax.TimeClause:
+		return a.walkStmt(x.Stmt, origin)
+	case *syntax.CoprocClause:
+		return a.walkStmt(x.Stmt, origin)
+	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause:
+		a.walkNested(x)
+		a.compoundRedirs(s, origin)
+	}
+	return flow{}
+}
+
+// newCmd returns a zeroed command, reusing one judged earlier if possible.
+func (a *analysis) newCmd() *cmd {
+	if n := len(a.free); n > 0 {
+		c := a.free[n-1]
+		a.free = a.free[:n-1]
+		return c
+	}
+	return new(cmd)
+}
+
+// recycle returns a judged command for reuse; nothing refers to a simple
+// command outside a pipeline once it is judged (Explain keeps them all).
+func (a *analysis) recycle(c *cmd) {
+	if a.explain || c.pipe != nil || len(a.free) >= 16 {
+		return
+	}
+	*c = cmd{}
+	a.free = append(a.free, c)
+}
+
+// repeated reports whether an identical literal simple command was
+// already judged in the same state (long generated command lists repeat
+// the same command many times).
+func (a *analysis) repeated(s *syntax.Stmt, x *syntax.CallExpr) bool {
+	if a.ncmds < 128 || a.explain || a.wantOut > 0 || a.inherit.kind != flowNone || len(x.Assigns) > 0 || len(x.Args) == 0 || len(s.Redirs) > 0 {
+		return false
+	}
+	for _, w := range x.Args {
+		for _, p := range w.Parts {
+			switch p.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+			default:
+				return false
+			}
+		}
+	}
+	switch x.Args[0].Lit() {
+	case "cd", "pushd", "popd", "exec", "unset", "set", "shopt", "source", ".", "eval", "export":
+		return false
+	}
+	text := a.srcText(s)
+	if text == "" || len(text) > 256 {
+		return false
+	}
+	state := seenState{cwd: a.cwd, downloads: len(a.downloads), depth: a.depth}
+	if a.seen == nil {
+		a.seen = make(map[string]seenState)
+	}
+	if prev, ok := a.seen[text]; ok && prev == state {
+		return true
+	}
+	a.seen[text] = state
+	return false
+}
+
+type seenState struct {
+	cwd       string
+	downloads int
+	depth     int
+}
+
+// compoundRedirs judges the redirections of a compound command.
+func (a *analysis) compoundRedirs(s *syntax.Stmt, origin string) {
+	if len(s.Redirs) == 0 {
+		return
+	}
+	c := &cmd{origin: origin, depth: a.depth, cwd: a.cwd}
+	c.redirs = a.resolveRedirs(s.Redirs)
+	a.finish(c)
+}
+
+// walkNested walks command and process substitutions inside any node.
+func (a *analysis) walkNested(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			a.walkSubst(n)
+			return false
+		case *syntax.ProcSubst:
+			a.walkProcSubst(n)
+			return false
+		}
+		return !a.stop
+	})
+}
+
+// walkSubst analyses a command substitution and returns its output.
+func (a *analysis) walkSubst(cs *syntax.CmdSubst) flow {
+	saved, savedIn := a.cwd, a.inherit
+	a.inherit = flow{}
+	savedSubsts := a.substs
+	a.wantOut++
+	out := a.walkStmts(cs.Stmts, "command substitution")
+	a.wantOut--
+	a.cwd, a.inherit = saved, savedIn
+	a.substs = append(savedSubsts, out)
+	return out
+}
+
+func (a *analysis) walkProcSubst(ps *syntax.ProcSubst) flow {
+	saved, savedIn := a.cwd, a.inherit
+	a.inherit = flow{}
+	a.wantOut++
+	out := a.walkStmts(ps.Stmts, "process substitution")
+	a.wantOut--
+	a.cwd, a.inherit = saved, savedIn
+	if ps.Op == syntax.CmdOut {
+		// >(cmd) is written to, not read from.
+		return flow{kind: flowUnknown}
+	}
+	return out
+}
+
+func flattenPipe(s *syntax.Stmt, out []*syntax.Stmt) []*syntax.Stmt {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 {
+		out = flattenPipe(b.X, out)
+		return flattenPipe(b.Y, out)
+	}
+	return append(out, s)
+}
+
+func (a *analysis) walkPipeline(s *syntax.Stmt, origin string) flow {
+	stages := flattenPipe(s, nil)
+	savedCwd, savedIn := a.cwd, a.inherit
+	cmds := make([]*cmd, len(stages))
+	prev := a.inherit
+	for i, st := range stages {
+		if a.stop {
+			break
+		}
+		stageOrigin := origin
+		if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+			c := a.buildCall(st, call, stageOrigin, prev)
+			c.stage = i
+			cmds[i] = c
+			prev = c.outFlow(a)
+		} else {
+			a.inherit = prev
+			a.wantOut++
+			f := a.walkStmt(st, stageOrigin)
+			a.wantOut--
+			a.inherit = savedIn
+			a.cwd = savedCwd
+			c := &cmd{synthetic: "compound", stage: i, in: prev, cwd: a.cwd}
+			c.out = &f
+			cmds[i] = c
+			prev = f
+		}
+	}
+	for _, c := range cmds {
+		if c != nil {
+			c.pipe = cmds
+		}
+	}
+	for _, c := range cmds {
+		if c != nil && c.synthetic == "" {
+			a.finish(c)
+		}
+	}
+	a.cwd = savedCwd
+	return prev
+}
+
+func (a *analysis) walkFor(x *syntax.ForClause, origin string) flow {
+	wi, ok := x.Loop.(*syntax.WordIter)
+	if !ok {
+		a.walkNested(x.Loop)
+		if cl, ok := x.Loop.(*syntax.CStyleLoop); ok && stmtsBackground(x.Do) && arithBound(cl.Cond) > 256 {
+			a.massSpawn(x, origin)
+		}
+		return a.walkStmts(x.Do, origin)
+	}
+	large := false
+	for _, w := range wi.Items {
+		if needsBraceSplit(w) {
+			syntax.SplitBraces(w)
+		}
+		for _, p := range w.Parts {
+			if be, ok := p.(*syntax.BraceExp); ok && be.Sequence && len(be.Elems) >= 2 {
+				x1, e1 := strconv.Atoi(be.Elems[0].Lit())
+				x2, e2 := strconv.Atoi(be.Elems[1].Lit())
+				if e1 == nil && e2 == nil && x2-x1 > 256 {
+					large = true
+				}
+			}
+		}
+	}
+	var items []word
+	for _, w := range wi.Items {
+		items = a.expandWord(w, items)
+	}
+	for _, it := range items {
+		if it.flow != nil && it.flow.kind == flowList && it.flow.what == "numbers" {
+			large = true
+		}
+	}
+	if large && stmtsBackground(x.Do) {
+		a.massSpawn(x, origin)
+	}
+	name := wi.Name.Value
+	saved, had := a.vars[name]
+	var out flow
+	allOK := len(items) > 0 && len(items) <= 8
+	for _, it := range items {
+		if !it.ok {
+			allOK = false
+		}
+	}
+	if allOK {
+		for _, it := range items {
+			a.setVar(name, it)
+			out = a.walkStmts(x.Do, origin)
+			if a.stop {
+				break
+			}
+		}
+	} else {
+		v := word{s: "$" + name, tail: len(name) + 1}
+		for _, it := range items {
+			if it.flow != nil {
+				v.flow = it.flow
+			}
+		}
+		a.setVar(name, v)
+		out = a.walkStmts(x.Do, origin)
+	}
+	if had {
+		a.vars[name] = saved
+	} else {
+		delete(a.vars, name)
+	}
+	return out
+}
+
+func (a *analysis) setVar(name string, w word) {
+	if a.vars == nil {
+		a.vars = make(map[string]word)
+	}
+	w.proc, w.find = false, nil
+	a.vars[name] = w
+}
+
+// walkFunc analyses a function body and looks for fork bombs.
+func (a *analysis) walkFunc(s *syntax.Stmt, fd *syntax.FuncDecl) {
+	name := ""
+	if fd.Name != nil {
+		name = fd.Name.Value
+	}
+	if a.funcs == nil {
+		a.funcs = make(map[string]bool)
+	}
+	a.funcs[name] = true
+	c := &cmd{synthetic: "function", name: "<function>", origin: "function definition", depth: a.depth, cwd: a.cwd}
+	c.text = a.srcText(s)
+	if c.text == "" {
+		c.text = name + "() { ... }"
+	}
+	c.forkBomb = funcForkBomb(name, fd.Body)
+	a.finish(c)
+	saved := a.cwd
+	a.walkStmt(fd.Body, "function "+name+" body")
+	a.cwd = saved
+}
+
+// funcForkBomb reports whether a function spawns copies of itself in the
+// background or through a pipe: f(){ f|f& }.
+func funcForkBomb(name string, body *syntax.Stmt) bool {
+	bomb := false
+	calls := 0
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && stmtCalls(n, name) {
+				bomb = true
+			}
+			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+				if stmtCalls(b.X, name) && stmtCalls(b.Y, name) {
+					bomb = true
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == name {
+				calls++
+			}
+		}
+		return !bomb
+	})
+	return bomb || calls >= 2 && stmtBackground(body)
+}
+
+func stmtCalls(s *syntax.Stmt, name string) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if l := c.Args[0].Lit(); l == name || name != "" && (l == "$0" || l == "\"$0\"") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// execsVariable reports whether statements run a command named by a
+// variable ($line).
+func execsVariable(ss []*syntax.Stmt) bool {
+	found := false
+	for _, s := range ss {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && len(c.Args[0].Parts) > 0 {
+				if _, ok := c.Args[0].Parts[0].(*syntax.ParamExp); ok {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+func stmtsBackground(ss []*syntax.Stmt) bool {
+	for _, s := range ss {
+		if stmtBackground(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// arithBound returns the literal upper bound of a loop condition such as
+// i<5000, or 0.
+func arithBound(e syntax.ArithmExpr) int {
+	b, ok := e.(*syntax.BinaryArithm)
+	if !ok {
+		return 0
+	}
+	if w, ok := b.Y.(*syntax.Word); ok {
+		if n, err := strconv.Atoi(w.Lit()); err == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+func (a *analysis) massSpawn(x *syntax.ForClause, origin string) {
+	c := &cmd{synthetic: "spawn", name: "<spawn>", origin: origin, depth: a.depth, cwd: a.cwd}
+	c.text = truncate(a.srcText(x), 200)
+	a.finish(c)
+}
+
+func stmtBackground(s *syntax.Stmt) bool {
+	bg := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok && st.Background {
+			bg = true
+		}
+		return !bg
+	})
+	return bg
+}
+
+// loopBomb flags infinite loops that keep spawning background processes
+// without pausing: while true; do sh & done.
+func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string) {
+	if w.Until || !infiniteCond(w.Cond) {
+		return
+	}
+	spawns, pauses := false, false
+	for _, st := range w.Do {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				if n.Background {
+					spawns = true
+				}
+				if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+					if selfSpawn(b.X) && selfSpawn(b.Y) {
+						spawns = true
+					}
+				}
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch path.Base(n.Args[0].Lit()) {
+					case "sleep", "wait", "break", "exit", "return", "read", "usleep", "timeout":
+						pauses = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if spawns && !pauses {
+		c := &cmd{synthetic: "loop", name: "<loop>", origin: origin, depth: a.depth, cwd: a.cwd, forkBomb: true}
+		c.text = truncate(a.srcText(s), 200)
+		a.finish(c)
+	}
+}
+
+func selfSpawn(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			switch l := c.Args[0].Lit(); {
+			case l == "$0", isShellName(path.Base(l)):
+				found = true
+			}
+			if pe, ok := c.Args[0].Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "0" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func infiniteCond(cond []*syntax.Stmt) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	switch x := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Args) == 0 {
+			return false
+		}
+		switch x.Args[0].Lit() {
+		case "true", ":":
+			return len(x.Args) == 1
+		case "[", "test":
+			return len(x.Args) <= 3
+		}
+	case *syntax.ArithmCmd:
+		if w, ok := x.X.(*syntax.Word); ok {
+			l := w.Lit()
+			return l != "" && l != "0"
+		}
+	}
+	return false
+}
+
+// buildDecl turns export/declare/local/readonly/typeset into a command.
+func (a *analysis) buildDecl(s *syntax.Stmt, x *syntax.DeclClause, origin string) *cmd {
+	c := &cmd{origin: origin, depth: a.depth, cwd: a.cwd, bg: s.Background, in: a.inherit}
+	variant := "declare"
+	if x.Variant != nil {
+		variant = x.Variant.Value
+	}
+	c.words = append(c.words, lit(variant))
+	for _, as := range x.Args {
+		switch {
+		case as.Naked && as.Name == nil && as.Value != nil:
+			c.words = a.expandWord(as.Value, c.words)
+		case as.Naked && as.Name != nil:
+			c.words = append(c.words, lit(as.Name.Value))
+		case as.Name != nil:
+			var v word
+			if as.Value != nil {
+				v = a.expandOne(as.Value)
+			} else if as.Array != nil {
+				a.walkNested(as.Array)
+				v = word{s: "(...)", tail: 5}
+			} else {
+				v = lit("")
+			}
+			c.assigns = append(c.assigns, assignment{as.Name.Value, v})
+			c.words = append(c.words, word{s: as.Name.Value + "=" + v.s, ok: v.ok})
+			a.setVar(as.Name.Value, v)
+		}
+	}
+	c.redirs = a.resolveRedirs(s.Redirs)
+	a.stdinFromRedirs(c)
+	c.setName()
+	return c
+}
+
+// buildCall resolves a simple command's words, assignments and
+// redirections, and unwraps wrappers.
+func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, stdin flow) *cmd {
+	c := a.newCmd()
+	c.origin, c.depth, c.bg, c.in = origin, a.depth, s.Background, stdin
+	for _, as := range x.Assigns {
+		if as.Name == nil {
+			continue
+		}
+		var v word
+		switch {
+		case as.Value != nil:
+			v = a.expandOne(as.Value)
+		case as.Array != nil:
+			a.walkNested(as.Array)
+			v = word{s: "(...)", tail: 5}
+		default:
+			v = lit("")
+		}
+		c.assigns = append(c.assigns, assignment{as.Name.Value, v})
+	}
+	savedSubsts := a.substs
+	a.substs = nil
+	words := make([]word, 0, len(x.Args))
+	for _, w := range x.Args {
+		words = a.expandWord(w, words)
+	}
+	c.substs = a.substs
+	a.substs = savedSubsts
+	c.redirs = a.resolveRedirs(s.Redirs)
+	c.cwd = a.cwd
+	a.stdinFromRedirs(c)
+	if len(words) == 0 {
+		for _, as := range c.assigns {
+			a.setVar(as.name, as.val)
+		}
+	}
+	c.words = words
+	a.unwrap(c)
+	c.setName()
+	return c
+}
+
+func (a *analysis) resolveRedirs(rs []*syntax.Redirect) []redirect {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]redirect, 0, len(rs))
+	for _, r := range rs {
+		rd := redirect{op: r.Op}
+		if r.N != nil {
+			rd.n = r.N.Value
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			rd.body = a.heredocBody(r)
+			rd.isBody = true
+		case syntax.WordHdoc:
+			rd.w = a.expandOne(r.Word)
+			rd.body = rd.w.s + "\n"
+			rd.isBody = true
+		default:
+			rd.w = a.expandOne(r.Word)
+		}
+		out = append(out, rd)
+	}
+	return out
+}
+
+// heredocBody returns a here-document's text; expansions in an unquoted
+// here-document are resolved where known and kept as written otherwise.
+func (a *analysis) heredocBody(r *syntax.Redirect) string {
+	if r.Hdoc == nil {
+		return ""
+	}
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			switch p := p.(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true
+			case *syntax.Lit:
+				if strings.IndexByte(p.Value, '\\') >= 0 {
+					quoted = true
+				}
+			}
+		}
+	}
+	var b []byte
+	for _, p := range r.Hdoc.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				b = append(b, p.Value...)
+			} else {
+				b = appendDQ(b, p.Value)
+			}
+		case *syntax.ParamExp:
+			if v, ok := a.paramValue(p); ok {
+				b = append(b, v...)
+			} else {
+				b = append(b, paramText(p)...)
+			}
+		case *syntax.CmdSubst:
+			fl := a.walkSubst(p)
+			if fl.kind == flowText {
+				b = append(b, strings.TrimRight(fl.text, "\n")...)
+			} else {
+				b = append(b, a.srcText(p)...)
+			}
+		default:
+			a.walkNested(p)
+			b = append(b, a.srcText(p)...)
+		}
+		if len(b) > maxWordLen {
+			break
+		}
+	}
+	return string(b)
+}
+
+// stdinFromRedirs sets what a command reads from its redirections.
+func (a *analysis) stdinFromRedirs(c *cmd) {
+	for i := range c.redirs {
+		r := &c.redirs[i]
+		if r.n != "" && r.n != "0" {
+			continue
+		}
+		switch r.op {
+		case syntax.WordHdoc:
+			if r.w.flow != nil && r.w.flow.kind != flowText {
+				c.in = *r.w.flow
+			} else {
+				c.in = flow{kind: flowText, text: r.body, what: "here-document"}
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.in = flow{kind: flowText, text: r.body, what: "here-document"}
+		case syntax.RdrIn, syntax.RdrInOut:
+			c.in = a.fileFlow(c, r.w)
+		case syntax.DplIn:
+			if a.tcpFDs[r.w.s] {
+				c.in = flow{kind: flowSocket, what: "network socket"}
+			}
+		}
+	}
+}
+
+// fileFlow is what reading a file gives.
+func (a *analysis) fileFlow(c *cmd, w word) flow {
+	if !w.ok {
+		if w.flow != nil {
+			return *w.flow
+		}
+		return flow{kind: flowUnknown}
+	}
+	if w.proc && w.flow != nil {
+		return *w.flow
+	}
+	if isNetDev(w.s) {
+		return flow{kind: flowSocket, what: w.s}
+	}
+	if d, crit := a.sensitive(w.s, c.cwd); d != "" {
+		return flow{kind: flowSecret, what: d, crit: crit}
+	}
+	if a.isDownloaded(w.s, c.cwd) {
+		return flow{kind: flowRemote, what: "downloaded file " + w.s}
+	}
+	if f, ok := a.writtenFile(w.s, c.cwd); ok {
+		return f
+	}
+	return flow{kind: flowLocal, what: w.s}
+}
+
+func isNetDev(s string) bool {
+	return strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/")
+}
+
+// setName derives the command's canonical name from its first word.
+func (c *cmd) setName() {
+	if len(c.words) == 0 {
+		return
+	}
+	w := c.words[0]
+	s := w.s
+	if !w.ok {
+		t := s[min(w.tail, len(s)):]
+		i := strings.LastIndexByte(t, '/')
+		if w.tail == 0 || i < 0 || i == len(t)-1 {
+			c.nameUnresolved = true
+			return
+		}
+		s = t[i+1:]
+	}
+	base := s
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		base = s[i+1:]
+	}
+	c.base = base
+	c.name = canonicalName(base)
+}
+
+// canonicalName folds versions and aliases of a command onto one name.
+func canonicalName(b string) string {
+	if n, ok := nameAliases[b]; ok {
+		return n
+	}
+	for _, p := range versionedNames {
+		if strings.HasPrefix(b, p) && len(b) > len(p) && isVersion(b[len(p):]) {
+			return p
+		}
+	}
+	if strings.HasPrefix(b, "mkfs.") {
+		return "mkfs"
+	}
+	if strings.HasSuffix(b, ".exe") {
+		return canonicalName(strings.TrimSuffix(b, ".exe"))
+	}
+	return b
+}
+
+var versionedNames = []string{"python", "pypy", "perl", "php", "lua", "ruby", "node", "pip", "psql", "bash", "zsh"}
+
+func isVersion(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' && s[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+var nameAliases = map[string]string{
+	"pypy": "python", "pypy3": "python", "python3": "python", "python2": "python",
+	"nodejs": "node", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+	"ncat": "nc", "netcat": "nc", "nc.openbsd": "nc", "nc.traditional": "nc", "cryptcat": "nc", "pwncat": "nc",
+	"podman": "docker", "nerdctl": "docker", "podman-compose": "docker-compose",
+	"oc": "kubectl", "microk8s.kubectl": "kubectl", "k3s": "kubectl",
+	"tofu": "terraform", "terragrunt": "terraform",
+	"mke2fs": "mkfs", "mkfs": "mkfs", "newfs": "mkfs",
+	"mongosh": "mongo", "mariadb": "mysql", "mysqlsh": "mysql",
+	"powershell": "pwsh", "pwsh-preview": "pwsh",
+	"rbash": "bash",
+	"[":     "test",
+}
+
+var shellNameSet = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true, "ksh93": true, "oksh": true,
+}
+
+func isShellName(s string) bool { return shellNameSet[canonicalName(s)] }
+
+// unresolved records something the analysis cannot see through.
+func (a *analysis) unresolved(c *cmd, why, op string) {
+	if a.prompt {
+		return
+	}
+	if c != nil {
+		c.notes = append(c.notes, why)
+		if op == "" {
+			op = c.opText()
+		}
+	}
+	if a.explain {
+		a.notes = append(a.notes, why+": "+op)
+	}
+	if a.unres == nil {
+		a.unres = &finding{id: "unresolved", category: CategoryUnresolved, level: LevelHigh,
+			reason: "cannot be analysed: " + why, op: op,
+			suggestions: []string{"Spell the command out literally so it can be checked", "Run it yourself if you trust it"}}
+	}
+}
+
+// finish judges a built command and records what it changes.
+func (a *analysis) finish(c *cmd) {
+	if a.stop {
+		return
+	}
+	a.ncmds++
+	if a.ncmds > maxCommands {
+		a.unresolved(nil, "too many commands to analyse", "")
+		a.stop = true
+		return
+	}
+	if c.cwd == "" && c.synthetic == "" {
+		c.cwd = a.cwd
+	}
+	if a.remote > 0 {
+		c.remote = true
+	}
+	if a.explain {
+		a.cmds = append(a.cmds, c)
+	}
+	if c.nameUnresolved {
+		why := "the command name is not a literal"
+		if len(c.words) > 0 && c.words[0].flow != nil && c.words[0].flow.kind == flowRemote {
+			why = "the command name is downloaded"
+		}
+		a.unresolved(c, why+" ("+truncate(c.words[0].s, 60)+")", "")
+	}
+	a.prepare(c)
+	a.judge(c)
+	if a.stop {
+		return
+	}
+	a.expand(c)
+	a.after(c)
+}
+
+// after records state changes: cd, downloads, sockets opened with exec.
+func (a *analysis) after(c *cmd) {
+	switch c.name {
+	case "cd", "pushd":
+		if c.pipe != nil {
+			return
+		}
+		args := c.args()
+		for len(args) > 0 && (args[0].s == "-P" || args[0].s == "-L" || args[0].s == "-e" || args[0].s == "--") {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			a.cwd = a.home
+			if a.home == "" {
+				a.cwd = ""
+			}
+			return
+		}
+		w := args[0]
+		if !w.ok || w.s == "-" {
+			a.cwd = ""
+			return
+		}
+		p := w.s
+		if strings.HasPrefix(p, "~") {
+			if a.home == "" {
+				a.cwd = ""
+				return
+			}
+			p = a.home + p[1:]
+		}
+		if !strings.HasPrefix(p, "/") {
+			if a.cwd == "" {
+				return
+			}
+			p = a.cwd + "/" + p
+		}
+		a.cwd = path.Clean(p)
+	case "exec", "":
+		for _, r := range c.redirs {
+			if isNetDev(r.w.s) && r.n != "" {
+				if a.tcpFDs == nil {
+					a.tcpFDs = make(map[string]bool)
+				}
+				a.tcpFDs[r.n] = true
+			}
+		}
+	}
+	if c.name == "git" {
+		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
+			ops := positional(args[1:])
+			if len(ops) >= 2 {
+				if a.gitRemotes == nil {
+					a.gitRemotes = make(map[string]string)
+				}
+				a.gitRemotes[ops[0].s] = ops[1].s
+			}
+		}
+	}
+	a.recordDownloads(c)
+}
+
+// outFlow is what the command writes to standard output.
+func (c *cmd) outFlow(a *analysis) flow {
+	if c.out != nil {
+		return *c.out
+	}
+	f := a.computeOut(c)
+	for _, r := range c.redirs {
+		if (r.n == "" || r.n == "1") && r.isOutput() {
+			f = flow{} // stdout goes to a file
+		}
+	}
+	c.out = &f
+	return f
+}

@@ -1,0 +1,551 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// prepare works out, before the rules run, what a command executes: the
+// script of a shell or interpreter, find's actions, the code of -c/-e.
+// It has no side effects beyond c.
+func (a *analysis) prepare(c *cmd) {
+	if len(c.words) == 0 || c.synthetic != "" {
+		return
+	}
+	switch n := c.name; {
+	case shellNameSet[n]:
+		a.prepareShell(c)
+	case n == "eval":
+		a.prepareEval(c)
+	case n == "source" || n == ".":
+		a.prepareSource(c)
+	case scriptLangs[n] != "":
+		a.prepareInterp(c, scriptLangs[n])
+	case n == "find":
+		a.prepareFind(c)
+	}
+}
+
+// expand analyses, one level deeper, the code a command runs besides its
+// own program: a bash -c payload, eval's arguments, a script piped into
+// an interpreter, find -exec, ssh's remote command, an interpreter's
+// -c/-e code, what is installed into start-up files.
+func (a *analysis) expand(c *cmd) {
+	if len(c.words) == 0 || c.synthetic != "" {
+		a.expandWrites(c)
+		return
+	}
+	if w0 := c.words[0]; w0.ok && strings.Contains(w0.s, "/") {
+		// running a script written earlier in the command
+		if f, ok := a.writtenFile(w0.s, c.cwd); ok && f.kind == flowText {
+			lang := ""
+			switch path.Ext(w0.s) {
+			case ".py":
+				lang = "python"
+			case ".pl":
+				lang = "perl"
+			case ".rb":
+				lang = "ruby"
+			case ".js", ".mjs":
+				lang = "js"
+			case ".php":
+				lang = "php"
+			}
+			if lang != "" {
+				c.scan = scanScript(lang, f.text)
+				a.judgeScan(c)
+				a.scriptNested(c, f.what)
+			} else {
+				a.flowPayload(c, f, f.what, "")
+			}
+		}
+	}
+	switch n := c.name; {
+	case shellNameSet[n] || n == "eval" || n == "source" || n == ".":
+		a.expandScript(c, "")
+	case scriptLangs[n] != "":
+		a.expandScript(c, scriptLangs[n])
+	case n == "find":
+		a.expandFind(c)
+	case n == "watch":
+		a.expandWatch(c)
+	case n == "ssh":
+		a.expandSSH(c)
+	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
+		a.expandDashC(c)
+	case n == "docker" || n == "kubectl":
+		a.expandExec(c)
+	case n == "crontab", n == "at", n == "batch":
+		a.expandSchedule(c)
+	case n == "git":
+		if k, v, ok := gitConfigSet(c); ok && gitCommandKey(k) {
+			v = strings.TrimPrefix(v, "!")
+			if k == "credential.helper" {
+				// a helper is handed the credentials on its input
+				saved := a.inherit
+				a.inherit = flow{kind: flowSecret, what: "git credentials", crit: true}
+				sub := a.capture(func() { a.nestedKeepInput(v, "git config "+k) })
+				a.inherit = saved
+				if sub != nil && sub.level >= LevelHigh {
+					a.emit(c, ruleByID["persistence-malicious-payload"], "git config "+k+" ← "+sub.reason)
+				}
+			} else {
+				a.persistContent(c, flow{kind: flowText, text: v}, "git config "+k, false)
+			}
+		}
+	}
+	a.expandWrites(c)
+}
+
+// expandScript analyses what a shell or interpreter runs.
+func (a *analysis) expandScript(c *cmd, lang string) {
+	sr := c.script
+	if sr == nil {
+		return
+	}
+	switch sr.kind {
+	case scriptInline:
+		if lang == "" {
+			origin := c.base + " -c payload"
+			if c.name == "eval" {
+				origin = "eval payload"
+			}
+			a.payload(c, sr.w, origin)
+			return
+		}
+		literal := false
+		for _, w := range c.codes {
+			if w.ok || hasLiteralBefore(w) {
+				literal = true
+			} else if w.flow != nil {
+				a.flowPayload(c, *w.flow, c.base+" inline code", lang)
+			} else {
+				a.unresolved(c, "the code it runs is not a literal ("+truncate(w.s, 60)+")", "")
+			}
+		}
+		if literal {
+			a.scriptNested(c, c.base+" inline code")
+		}
+	case scriptFile:
+		if sr.flow.kind == flowText {
+			a.flowPayload(c, sr.flow, sr.flow.what, lang)
+		}
+	case scriptStdin, scriptProc:
+		origin := stdinOrigin(c)
+		if sr.kind == scriptProc {
+			origin = "process substitution into " + c.base
+		}
+		if lang != "" && sr.flow.kind == flowText {
+			if sr.flow.obf {
+				a.unresolved(c, "decoded (obfuscated) code is run", "")
+			}
+			a.scriptNested(c, origin)
+			return
+		}
+		a.flowPayload(c, sr.flow, origin, lang)
+	}
+}
+
+// payload analyses a word that holds shell code.
+func (a *analysis) payload(c *cmd, w word, origin string) {
+	if w.ok {
+		a.nested(w.s, origin)
+		return
+	}
+	if w.flow != nil && w.flow.kind != flowText {
+		a.flowPayload(c, *w.flow, origin, "")
+		return
+	}
+	if strings.TrimSpace(w.s) != "" && w.tail < len(w.s) || hasLiteralBefore(w) {
+		// partly literal: analyse with the unknown parts as variables
+		a.nested(w.s, origin)
+		return
+	}
+	a.unresolved(c, "the code it runs is not a literal ("+truncate(w.s, 60)+")", "")
+}
+
+// hasLiteralBefore reports whether a word has literal text besides its
+// unresolved parts ("cd $D && make" does; "$CMD" does not).
+func hasLiteralBefore(w word) bool {
+	s := w.s
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '$' {
+			// skip $NAME / $(...) / $((...))
+			j := i + 1
+			if strings.HasPrefix(s[j:], "((…))") {
+				i = j + len("((…))") - 1
+				continue
+			}
+			if strings.HasPrefix(s[j:], "(…)") {
+				i = j + len("(…)") - 1
+				continue
+			}
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			i = j - 1
+			continue
+		}
+		if c != ' ' && c != '"' && c != '\'' {
+			return true
+		}
+	}
+	return false
+}
+
+// flowPayload analyses code that arrives as a stream (a pipe, a here-doc,
+// a process substitution). lang is "" for shell code.
+func (a *analysis) flowPayload(c *cmd, f flow, origin, lang string) {
+	switch f.kind {
+	case flowText:
+		if f.obf {
+			a.unresolved(c, "decoded (obfuscated) code is run", "")
+		}
+		if f.partial {
+			a.unresolved(c, "code of partly unknown content is run ("+origin+")", "")
+		}
+		if lang == "" {
+			a.nested(f.text, origin)
+		} else {
+			if c.scan == nil {
+				c.scan = scanScript(lang, f.text)
+				a.judgeScan(c)
+			}
+			a.scriptNested(c, origin)
+		}
+	case flowUnknown:
+		a.unresolved(c, "code of unknown content is run ("+origin+")", "")
+	case flowList, flowPaths:
+		a.unresolved(c, "generated code is run ("+origin+")", "")
+	}
+	// flowRemote and flowSocket are judged by rules; flowLocal is running
+	// a local script; flowNone is an interactive interpreter.
+}
+
+func isStdinPath(s string) bool {
+	return s == "-" || s == "/dev/stdin" || s == "/proc/self/fd/0" || s == "/dev/fd/0"
+}
+
+func stdinOrigin(c *cmd) string {
+	if c.in.what == "here-document" {
+		return "here-document into " + c.base
+	}
+	return "pipeline into " + c.base
+}
+
+func (a *analysis) expandFind(c *cmd) {
+	for _, ex := range c.findExecs {
+		if len(ex) == 0 {
+			continue
+		}
+		sub := make([]word, 0, len(ex))
+		for _, w := range ex {
+			if w.s == "{}" && len(c.find.roots) > 0 {
+				r := c.find.roots[0]
+				sub = append(sub, word{s: r.s, ok: r.ok, find: c.find})
+				continue
+			}
+			sub = append(sub, w)
+		}
+		a.subCommand(c, sub, "find -exec")
+	}
+}
+
+// subCommand judges a command that c runs directly (not through a shell).
+func (a *analysis) subCommand(parent *cmd, words []word, origin string) *cmd {
+	if a.depth >= maxDepth {
+		a.unresolved(parent, "commands nested too deep to analyse", "")
+		return nil
+	}
+	a.depth++
+	c := &cmd{words: words, origin: origin, depth: a.depth, cwd: parent.cwd, remote: parent.remote}
+	a.unwrap(c)
+	c.setName()
+	a.finish(c)
+	a.depth--
+	return c
+}
+
+func (a *analysis) expandWatch(c *cmd) {
+	args := c.args()
+	exec := false
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			i++
+			break
+		}
+		if len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if s == "-x" || s == "--exec" {
+			exec = true
+		}
+		if s == "-n" || s == "--interval" || s == "-q" || s == "--equexit" {
+			i++
+		}
+	}
+	rest := args[min(i, len(args)):]
+	if len(rest) == 0 {
+		return
+	}
+	if exec {
+		a.subCommand(c, append([]word{}, rest...), "watch -x")
+		return
+	}
+	w := word{s: joinWords(rest), ok: true}
+	for _, x := range rest {
+		w.ok = w.ok && x.ok
+	}
+	a.payload(c, w, "watch command")
+}
+
+func (a *analysis) expandSSH(c *cmd) {
+	args := c.args()
+	i := skipOpts(append([]word{{}}, args...), 1, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}) - 1
+	if i >= len(args) {
+		return
+	}
+	rest := args[i+1:]
+	if len(rest) == 0 {
+		return
+	}
+	w := word{s: joinWords(rest), ok: true}
+	for _, x := range rest {
+		w.ok = w.ok && x.ok
+	}
+	if w.ok || hasLiteralBefore(w) {
+		a.remoteNested(w.s, "ssh remote command")
+	}
+}
+
+// expandDashC handles su -c, runuser -c, script -c, flock -c, sg -c.
+func (a *analysis) expandDashC(c *cmd) {
+	args := c.args()
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		cluster := len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'c' && isLetters(s[1:])
+		switch {
+		case (s == "-c" || cluster || s == "--command" || s == "--session-command") && i+1 < len(args):
+			a.payload(c, args[i+1], c.base+" -c payload")
+			return
+		case strings.HasPrefix(s, "--command="):
+			a.payload(c, word{s: s[len("--command="):], ok: args[i].ok}, c.base+" -c payload")
+			return
+		}
+	}
+	if c.name == "sg" && len(args) > 1 {
+		w := word{s: joinWords(args[1:]), ok: true}
+		a.payload(c, w, "sg command")
+	}
+}
+
+// expandExec handles docker exec and kubectl exec: the command runs in a
+// container.
+func (a *analysis) expandExec(c *cmd) {
+	args := c.args()
+	sub, i := subcommand(args, dockerGlobal)
+	if c.name == "kubectl" {
+		sub, i = subcommand(args, kubectlGlobal)
+	}
+	if sub != "exec" {
+		return
+	}
+	rest := args[i+1:]
+	var inner []word
+	if c.name == "kubectl" {
+		for j, w := range rest {
+			if w.s == "--" {
+				inner = rest[j+1:]
+				break
+			}
+		}
+	} else {
+		j := skipOpts(append([]word{{}}, rest...), 1, optSpec{short: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys"}}) - 1
+		if j+1 < len(rest) {
+			inner = rest[j+1:]
+		}
+	}
+	if len(inner) == 0 {
+		return
+	}
+	words := append([]word{}, inner...)
+	wd, home := a.workDir, a.home
+	a.workDir, a.home = "", ""
+	sc := a.subCommand(c, words, c.name+" exec")
+	a.workDir, a.home = wd, home
+	_ = sc
+}
+
+// expandSchedule analyses what crontab and at schedule.
+func (a *analysis) expandSchedule(c *cmd) {
+	args := c.args()
+	if c.name != "crontab" {
+		a.persistContent(c, c.in, c.base+" job", false)
+		return
+	}
+	for _, w := range args {
+		if w.s == "-r" || w.s == "-l" || w.s == "-e" || w.s == "-ir" || w.s == "-ri" {
+			return
+		}
+	}
+	ops := operands(args, optSpec{short: "u"})
+	var content flow
+	if len(ops) == 0 || ops[0].s == "-" {
+		content = c.in
+	} else {
+		content = a.fileFlow(c, ops[0])
+	}
+	a.persistContent(c, content, "crontab", true)
+}
+
+// operands returns the words after the options.
+func operands(args []word, spec optSpec) []word {
+	i := skipOpts(append([]word{{}}, args...), 1, spec) - 1
+	if i >= len(args) {
+		return nil
+	}
+	var out []word
+	for j := i; j < len(args); j++ {
+		out = append(out, args[j])
+	}
+	return out
+}
+
+// persistContent analyses content installed to run later (a crontab, a
+// shell start-up file) and reports it when it is malicious.
+func (a *analysis) persistContent(c *cmd, content flow, where string, cron bool) {
+	switch content.kind {
+	case flowRemote, flowSocket:
+		a.emit(c, ruleByID["persistence-remote-payload"], where+" ← "+content.what)
+		return
+	case flowText:
+	default:
+		return
+	}
+	text := content.text
+	if cron {
+		if suspiciousJob(text) {
+			a.emit(c, ruleByID["persistence-suspicious-job"], where)
+		}
+		text = cronCommands(text)
+	}
+	sub := a.capture(func() { a.nested(text, "installed into "+where) })
+	if sub != nil && sub.level >= LevelHigh {
+		a.emit(c, ruleByID["persistence-malicious-payload"], where+" ← "+sub.reason)
+	} else if sub != nil {
+		a.add(*sub)
+	}
+}
+
+// suspiciousJob reports cron entries that run at boot or from temporary
+// or hidden locations.
+func suspiciousJob(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		if strings.HasPrefix(l, "@reboot") || strings.Contains(l, "/tmp/") || strings.Contains(l, "/dev/shm/") || strings.Contains(l, "/var/tmp/") || strings.Contains(l, "/.") && !strings.Contains(l, "/./") {
+			return true
+		}
+	}
+	return false
+}
+
+// capture runs fn and returns its most severe finding instead of
+// reporting it.
+func (a *analysis) capture(fn func()) *finding {
+	savedBest, savedStop := a.best, a.stop
+	a.best, a.stop = nil, false
+	fn()
+	sub := a.best
+	a.best, a.stop = savedBest, savedStop
+	return sub
+}
+
+// unitCommands extracts the commands of a systemd unit or desktop entry
+// (ExecStart=, Exec=); other text is returned unchanged.
+func unitCommands(text string) string {
+	if !strings.Contains(text, "Exec") {
+		return text
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || !strings.HasPrefix(k, "Exec") {
+			continue
+		}
+		b.WriteString(strings.TrimLeft(v, "-@+!:"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// cronCommands extracts the commands of crontab lines.
+func cronCommands(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Fields(line)
+		n := 5
+		if strings.HasPrefix(f[0], "@") {
+			n = 1
+		} else if len(f) > 0 && isAssignWord(f[0]) && !strings.ContainsAny(f[0], " *") {
+			continue
+		}
+		if len(f) <= n {
+			continue
+		}
+		// drop the schedule fields from the line, keeping the command's
+		// own spacing and quoting
+		rest := line
+		for k := 0; k < n; k++ {
+			rest = strings.TrimLeft(rest, " \t")
+			j := strings.IndexAny(rest, " \t")
+			if j < 0 {
+				rest = ""
+				break
+			}
+			rest = rest[j:]
+		}
+		b.WriteString(strings.TrimSpace(rest))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// expandWrites analyses content written to start-up files.
+func (a *analysis) expandWrites(c *cmd) {
+	for _, t := range a.writeTargets(c) {
+		switch t.class {
+		case wShellRC, wCron, wService, wLdPreload, wGitHook, wPathShadow, wAuthKeys:
+			content := t.content
+			if t.class == wService && content.kind == flowText {
+				content.text = unitCommands(content.text)
+			}
+			a.persistContent(c, content, t.path, t.class == wCron)
+		}
+	}
+}
+
+// subcommand finds a multi-command tool's subcommand, skipping global
+// options; it returns the subcommand and its index in args.
+func subcommand(args []word, globals optSpec) (string, int) {
+	i := skipOpts(append([]word{{}}, args...), 1, globals) - 1
+	if i < len(args) {
+		return args[i].s, i
+	}
+	return "", len(args)
+}
+
+var (
+	dockerGlobal  = optSpec{short: "cHl", long: []string{"config", "context", "host", "log-level", "tlscacert", "tlscert", "tlskey"}}
+	kubectlGlobal = optSpec{short: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token", "as", "as-group", "request-timeout", "certificate-authority", "client-certificate", "client-key"}}
+)

@@ -1,0 +1,850 @@
+package guard
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// fetchers download content to standard output (or a file).
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true,
+	"httpie": true, "aria2c": true, "lwp-request": true, "GET": true, "lynx": true, "wget2": true, "curlie": true,
+}
+
+// socketTools open raw network connections.
+var socketTools = map[string]bool{"nc": true, "socat": true, "telnet": true, "sbd": true}
+
+// passThrough commands transform their input without changing what it
+// is (a remote script stays remote, a secret stays secret).
+var passThrough = map[string]bool{
+	"cat": true, "tee": true, "head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "egrep": true,
+	"fgrep": true, "sed": true, "awk": true, "cut": true, "fold": true, "column": true, "iconv": true,
+	"dos2unix": true, "unix2dos": true, "tac": true, "nl": true, "pv": true, "buffer": true, "dd": true,
+	"strings": true, "od": true, "hexdump": true, "tar": true, "zip": true, "gpg": true, "jq": true, "yq": true,
+	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true,
+}
+
+// decoders undo an encoding: their output is obfuscated input.
+var decoders = map[string]bool{
+	"gzip": true, "gunzip": true, "zcat": true, "bzip2": true, "bunzip2": true, "bzcat": true, "xz": true,
+	"unxz": true, "xzcat": true, "zstd": true, "unzstd": true, "zstdcat": true, "lz4": true, "uudecode": true,
+	"base32": true, "basenc": true,
+}
+
+// computeOut works out what a command writes to standard output.
+func (a *analysis) computeOut(c *cmd) flow {
+	if c.synthetic != "" || len(c.words) == 0 {
+		return flow{}
+	}
+	args := c.args()
+	n := c.name
+	switch {
+	case fetchers[n]:
+		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
+	case socketTools[n]:
+		return flow{kind: flowSocket, what: c.base + " " + joinWords(args)}
+	case n == "openssl":
+		if len(args) > 0 && args[0].s == "s_client" {
+			return flow{kind: flowSocket, what: "openssl s_client"}
+		}
+		if hasWord(args, "-d") && (hasWord(args, "-base64") || hasWord(args, "-a") || len(args) > 0 && args[0].s == "base64") {
+			return decode(c.in, "base64")
+		}
+		return a.readerFlow(c, args, true)
+	case n == "echo":
+		return echoFlow(args)
+	case n == "printf":
+		return printfFlow(args)
+	case n == "pwd":
+		if c.cwd != "" {
+			return flow{kind: flowText, text: c.cwd + "\n"}
+		}
+		return flow{kind: flowUnknown}
+	case n == "which" || n == "type" && hasWord(args, "-P"):
+		if len(args) > 0 && args[len(args)-1].ok {
+			return flow{kind: flowText, text: "/usr/bin/" + path.Base(args[len(args)-1].s) + "\n"}
+		}
+	case n == "command" && len(args) == 2 && args[0].s == "-v":
+		return flow{kind: flowText, text: args[1].s + "\n"}
+	case n == "dirname" && len(args) == 1 && args[0].ok:
+		return flow{kind: flowText, text: path.Dir(args[0].s) + "\n"}
+	case n == "basename" && len(args) >= 1 && args[0].ok:
+		return flow{kind: flowText, text: path.Base(args[0].s) + "\n"}
+	case n == "base64":
+		if hasWord(args, "-d") || hasWord(args, "--decode") || hasWord(args, "-D") || hasWord(args, "-di") {
+			in := c.in
+			if ops := operands(args, optSpec{short: "w"}); len(ops) > 0 {
+				in = a.fileFlow(c, ops[0])
+			}
+			return decode(in, "base64")
+		}
+		return a.readerFlow(c, args, false)
+	case n == "xxd":
+		if hasWord(args, "-r") && (hasWord(args, "-p") || hasWord(args, "-ps") || hasWord(args, "-rp")) || hasWord(args, "-rp") {
+			return decode(c.in, "hex")
+		}
+		if hasWord(args, "-r") {
+			return decode(c.in, "")
+		}
+		return a.readerFlow(c, args, false)
+	case n == "rev":
+		if c.in.kind == flowText {
+			return flow{kind: flowText, text: reverseLines(c.in.text), obf: true}
+		}
+		return a.readerFlow(c, args, true)
+	case n == "tr":
+		if c.in.kind == flowText {
+			if t, ok := trFlow(args, c.in.text); ok {
+				return flow{kind: flowText, text: t, obf: true}
+			}
+			return flow{kind: flowUnknown, obf: true}
+		}
+		return passFlow(c.in, true)
+	case decoders[n]:
+		if hasWord(args, "-d") || hasWord(args, "--decode") || strings.HasPrefix(n, "un") || strings.HasSuffix(n, "cat") || n == "uudecode" {
+			return decode(c.in, "")
+		}
+		return a.readerFlow(c, args, false)
+	case n == "env" || n == "printenv":
+		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
+		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
+		return flow{kind: flowSecret, what: "the shell variables", crit: true}
+	case n == "docker":
+		return dockerListFlow(args)
+	case n == "find":
+		if c.find != nil {
+			return flow{kind: flowPaths, find: c.find}
+		}
+		spec := &findSpec{filtered: true}
+		for _, w := range args {
+			if strings.HasPrefix(w.s, "-") {
+				break
+			}
+			spec.roots = append(spec.roots, w)
+		}
+		if len(spec.roots) == 0 {
+			spec.roots = []word{lit(".")}
+		}
+		for _, w := range args {
+			if w.s == "-name" || w.s == "-iname" || w.s == "-path" || w.s == "-mtime" || w.s == "-newer" || w.s == "-regex" {
+				return flow{kind: flowPaths, find: spec}
+			}
+		}
+		spec.filtered = false
+		return flow{kind: flowPaths, find: spec}
+	case n == "ls" || n == "fd" || n == "fdfind":
+		spec := &findSpec{filtered: true}
+		for _, w := range args {
+			if !strings.HasPrefix(w.s, "-") {
+				spec.roots = append(spec.roots, w)
+			}
+		}
+		if len(spec.roots) == 0 {
+			spec.roots = []word{lit(".")}
+		}
+		if n == "ls" {
+			spec.filtered = false
+		}
+		return flow{kind: flowPaths, find: spec}
+	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" || args[0].s == "diff" && hasWord(args, "--name-only")):
+		return flow{kind: flowPaths, find: &findSpec{roots: []word{lit(".")}, filtered: true}}
+	case n == "gcloud" && hasWord(args, "print-access-token"), n == "gh" && len(args) > 1 && args[0].s == "auth" && args[1].s == "token",
+		n == "kubectl" && hasWord(args, "view") && hasWord(args, "--raw"), n == "aws" && hasWord(args, "export-credentials"),
+		n == "aws" && hasWord(args, "get-session-token"), n == "security" && hasWord(args, "-w"):
+		return flow{kind: flowSecret, what: "credentials (" + c.base + ")", crit: true}
+	case n == "history":
+		return flow{kind: flowSecret, what: "the shell history"}
+	case n == "tee" || n == "pv" || n == "buffer" || n == "mbuffer" || n == "cat" && len(positional(args)) == 0:
+		if c.in.kind == flowNone {
+			return flow{kind: flowUnknown}
+		}
+		return c.in
+	case n == "tar" || n == "zip" || n == "7z" || n == "rar":
+		if f := a.archiveFlow(c, args); f.kind != flowNone {
+			return f
+		}
+		return a.readerFlow(c, args, false)
+	case n == "redis-cli" || n == "valkey-cli":
+		if hasWord(args, "--scan") && (!hasWord(args, "--pattern") || hasWord(args, "*")) || hasWord(args, "KEYS") && hasWord(args, "*") || hasWord(args, "keys") && hasWord(args, "*") {
+			return flow{kind: flowList, what: "redis-keys"}
+		}
+	case n == "pgrep" || n == "pidof":
+		ops := positional(args)
+		if len(ops) > 0 {
+			return flow{kind: flowList, what: "pids:" + path.Base(ops[len(ops)-1].s)}
+		}
+	case n == "seq":
+		ops := positional(args)
+		if len(ops) > 0 {
+			if v, err := strconv.Atoi(ops[len(ops)-1].s); err == nil && v > 64 {
+				return flow{kind: flowList, what: "numbers", text: strconv.Itoa(v)}
+			}
+		}
+	case passThrough[n]:
+		return a.readerFlow(c, args, false)
+	}
+	return flow{kind: flowUnknown}
+}
+
+// archiveFlow is the output of tar/zip creating an archive on standard
+// output: a whole directory tree is "tree" data.
+func (a *analysis) archiveFlow(c *cmd, args []word) flow {
+	create := false
+	for i, w := range args {
+		s := w.s
+		if s == "-c" || s == "--create" || i == 0 && !strings.HasPrefix(s, "-") && strings.Contains(s, "c") || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "c") {
+			create = true
+		}
+	}
+	if c.name == "zip" {
+		create = true
+	}
+	if !create {
+		return flow{}
+	}
+	var out flow
+	for _, w := range positional(args) {
+		if d, crit := a.sensitive(w.s, c.cwd); d != "" {
+			return flow{kind: flowSecret, what: d, crit: crit}
+		}
+		p := a.absPath(w.s, c.cwd)
+		if w.s == "." || w.s == "./" || w.s == "*" || p != "" && (p == a.workDir || p == a.home) {
+			out = flow{kind: flowLocal, what: "the whole directory " + w.s, tree: true}
+		}
+	}
+	return out
+}
+
+// secretVarIn returns the name of a secret-looking variable referenced in
+// an unresolved word ($AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}).
+func secretVarIn(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		j := i + 1
+		if j < len(s) && s[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= '0' && s[k] <= '9') {
+			k++
+		}
+		if isSecretVar(s[j:k]) {
+			return s[j:k]
+		}
+	}
+	return ""
+}
+
+func isSecretVar(name string) bool {
+	u := strings.ToUpper(name)
+	if len(u) < 4 {
+		return false
+	}
+	for _, m := range [...]string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "SESSION_KEY", "AUTH_KEY", "_PASS", "DB_PASS"} {
+		if strings.Contains(u, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// readerOpts are the options with an argument of commands that read
+// files.
+var readerOpts = map[string]optSpec{
+	"head": {short: "cn", long: []string{"bytes", "lines"}}, "tail": {short: "cns", long: []string{"bytes", "lines", "pid", "sleep-interval"}},
+	"cut":  {short: "bcdf", long: []string{"bytes", "characters", "delimiter", "fields", "output-delimiter"}},
+	"sort": {short: "ktoST", long: []string{"key", "field-separator", "output", "buffer-size", "temporary-directory"}},
+	"grep": {short: "efmABCd", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context"}},
+	"fold": {short: "w", long: []string{"width"}}, "base64": {short: "w", long: []string{"wrap"}}, "od": {short: "AjNtw"},
+	"hexdump": {short: "enNs"}, "xxd": {short: "cglosn"}, "strings": {short: "nteT"}, "split": {short: "abdlnC"},
+	"openssl": {short: "", long: []string{"in", "out", "pass", "passin", "K", "iv", "md", "k"}}, "tar": {short: "fCTX", long: []string{"file", "directory", "exclude"}},
+	"zip": {short: "xib"}, "gpg": {short: "ro", long: []string{"recipient", "output", "passphrase"}}, "sed": {short: "efl", long: []string{"expression", "file"}},
+	"awk": {short: "Ffv", long: []string{"field-separator", "file", "assign"}}, "jq": {short: "", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}},
+	"nl": {short: "bdfhilnsvw"}, "column": {short: "cstoNRW"},
+}
+
+// readerFlow is the output of a command that prints (a transform of) its
+// file operands, or of its input when it has none.
+func (a *analysis) readerFlow(c *cmd, allArgs []word, obf bool) flow {
+	var out flow
+	files := 0
+	args := posArgs(allArgs, readerOpts[c.name])
+	for i, w := range args {
+		s := w.s
+		if s == "" || s[0] == '-' && s != "-" {
+			continue
+		}
+		if c.name == "sed" || c.name == "awk" || c.name == "grep" || c.name == "egrep" || c.name == "fgrep" || c.name == "jq" {
+			if i == 0 && !hasWord(allArgs, "-e") && !hasWord(allArgs, "-f") {
+				continue // the script / pattern
+			}
+		}
+		if c.name == "tar" || c.name == "zip" {
+			if !strings.ContainsAny(s, "/.~") && i == 0 {
+				continue
+			}
+		}
+		if s == "-" {
+			out = mergeFlow(out, c.in)
+			files++
+			continue
+		}
+		if w.proc && w.flow != nil {
+			out = mergeFlow(out, *w.flow)
+			files++
+			continue
+		}
+		f := a.fileFlow(c, w)
+		if f.kind == flowSecret || f.kind == flowSocket || f.kind == flowRemote {
+			if out.kind != flowRemote && out.kind != flowSocket {
+				out = f
+			}
+		} else if out.kind == flowNone {
+			out = f
+		}
+		files++
+	}
+	for _, r := range c.redirs {
+		_ = r
+	}
+	if files == 0 {
+		return passFlow(c.in, obf)
+	}
+	if out.kind == flowNone {
+		out.kind = flowUnknown
+	}
+	return out
+}
+
+func passFlow(in flow, obf bool) flow {
+	switch in.kind {
+	case flowText:
+		return flow{kind: flowUnknown, obf: in.obf || obf}
+	case flowNone:
+		return flow{kind: flowUnknown}
+	}
+	in.obf = in.obf || obf
+	return in
+}
+
+func decode(in flow, enc string) flow {
+	switch in.kind {
+	case flowText:
+		switch enc {
+		case "base64":
+			if t, ok := decodeBase64(in.text); ok {
+				return flow{kind: flowText, text: t, obf: true}
+			}
+		case "hex":
+			if t, ok := decodeHex(in.text); ok {
+				return flow{kind: flowText, text: t, obf: true}
+			}
+		}
+		return flow{kind: flowUnknown, obf: true}
+	case flowNone:
+		return flow{kind: flowUnknown, obf: true}
+	}
+	in.obf = true
+	return in
+}
+
+func decodeBase64(s string) (string, bool) {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' || r == '\r' || r == '\t' {
+			return -1
+		}
+		return r
+	}, s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+func decodeHex(s string) (string, bool) {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\n' || r == '\r' || r == '\t' {
+			return -1
+		}
+		return r
+	}, s)
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// decodeUTF16Base64 decodes a PowerShell -EncodedCommand.
+func decodeUTF16Base64(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u)), true
+}
+
+func reverseLines(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		r := []rune(l)
+		for x, y := 0, len(r)-1; x < y; x, y = x+1, y-1 {
+			r[x], r[y] = r[y], r[x]
+		}
+		lines[i] = string(r)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// trFlow applies "tr SET1 SET2" or "tr -d SET" to text.
+func trFlow(args []word, text string) (string, bool) {
+	del := false
+	var sets []string
+	for _, w := range args {
+		if !w.ok {
+			return "", false
+		}
+		switch w.s {
+		case "-d", "--delete":
+			del = true
+			continue
+		case "-s", "-c", "-C", "-t":
+			return "", false
+		}
+		sets = append(sets, trSet(w.s))
+	}
+	if del && len(sets) == 1 {
+		return strings.Map(func(r rune) rune {
+			if strings.ContainsRune(sets[0], r) {
+				return -1
+			}
+			return r
+		}, text), true
+	}
+	if del || len(sets) != 2 || sets[1] == "" {
+		return "", false
+	}
+	from, to := []rune(sets[0]), []rune(sets[1])
+	m := make(map[rune]rune, len(from))
+	for i, r := range from {
+		j := min(i, len(to)-1)
+		m[r] = to[j]
+	}
+	return strings.Map(func(r rune) rune {
+		if t, ok := m[r]; ok {
+			return t
+		}
+		return r
+	}, text), true
+}
+
+func trSet(s string) string {
+	switch s {
+	case "[:lower:]":
+		return "abcdefghijklmnopqrstuvwxyz"
+	case "[:upper:]":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	}
+	s = ansiC(s)
+	var b []rune
+	r := []rune(s)
+	for i := 0; i < len(r); i++ {
+		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] && r[i+2]-r[i] < 256 {
+			for x := r[i]; x <= r[i+2]; x++ {
+				b = append(b, x)
+			}
+			i += 2
+			continue
+		}
+		b = append(b, r[i])
+	}
+	return string(b)
+}
+
+func echoFlow(args []word) flow {
+	interp, newline := false, true
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if len(s) < 2 || s[0] != '-' || strings.Trim(s[1:], "neE") != "" {
+			break
+		}
+		for _, ch := range s[1:] {
+			switch ch {
+			case 'n':
+				newline = false
+			case 'e':
+				interp = true
+			case 'E':
+				interp = false
+			}
+		}
+	}
+	var b strings.Builder
+	for _, w := range args[i:] {
+		if !w.ok {
+			if name := secretVarIn(w.s); name != "" {
+				return flow{kind: flowSecret, what: "the secret variable $" + name, crit: true}
+			}
+		}
+	}
+	for j, w := range args[i:] {
+		if !w.ok {
+			if w.flow != nil && w.flow.kind != flowText {
+				return *w.flow
+			}
+			return flow{kind: flowUnknown}
+		}
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		if interp {
+			b.WriteString(echoEscapes(w.s))
+		} else {
+			b.WriteString(w.s)
+		}
+	}
+	if newline {
+		b.WriteByte('\n')
+	}
+	return flow{kind: flowText, text: b.String(), obf: interp && hasEscapes(args[i:])}
+}
+
+func hasEscapes(args []word) bool {
+	for _, w := range args {
+		if strings.Contains(w.s, `\x`) || strings.Contains(w.s, `\0`) || strings.Contains(w.s, `\u`) {
+			return true
+		}
+	}
+	return false
+}
+
+// echoEscapes interprets the escapes of echo -e and printf %b.
+func echoEscapes(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	// \0NNN is octal for echo; $'...' uses \NNN
+	s = strings.ReplaceAll(s, `\0`, `\`)
+	return ansiC(s)
+}
+
+func printfFlow(args []word) flow {
+	if len(args) > 0 && args[0].s == "-v" {
+		return flow{}
+	}
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return flow{kind: flowText}
+	}
+	for _, w := range args {
+		if !w.ok {
+			if name := secretVarIn(w.s); name != "" {
+				return flow{kind: flowSecret, what: "the secret variable $" + name, crit: true}
+			}
+			return flow{kind: flowUnknown}
+		}
+	}
+	format := args[0].s
+	rest := args[1:]
+	var b strings.Builder
+	for iter := 0; iter < 64; iter++ {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			ch := format[i]
+			if ch == '\\' && i+1 < len(format) {
+				j := i + 1
+				// collect one escape
+				k := j + 1
+				if format[j] == 'x' {
+					for k < len(format) && k < j+3 && isHex(format[k]) {
+						k++
+					}
+				} else if format[j] >= '0' && format[j] <= '7' {
+					for k < len(format) && k < j+4 && format[k] >= '0' && format[k] <= '7' {
+						k++
+					}
+				}
+				b.WriteString(echoEscapes(format[i:k]))
+				i = k - 1
+				continue
+			}
+			if ch != '%' || i+1 >= len(format) {
+				b.WriteByte(ch)
+				continue
+			}
+			i++
+			for i < len(format) && strings.IndexByte("-+ #0123456789.", format[i]) >= 0 {
+				i++
+			}
+			if i >= len(format) {
+				break
+			}
+			verb := format[i]
+			if verb == '%' {
+				b.WriteByte('%')
+				continue
+			}
+			arg := ""
+			if used < len(rest) {
+				arg = rest[used].s
+				used++
+			}
+			switch verb {
+			case 'b':
+				b.WriteString(echoEscapes(arg))
+			case 'c':
+				if arg != "" {
+					b.WriteByte(arg[0])
+				}
+			case 'd', 'i', 'u':
+				if arg == "" {
+					arg = "0"
+				}
+				b.WriteString(arg)
+			case 'o', 'x', 'X':
+				n, _ := strconv.ParseInt(arg, 0, 64)
+				base := 8
+				if verb != 'o' {
+					base = 16
+				}
+				b.WriteString(strconv.FormatInt(n, base))
+			default:
+				b.WriteString(arg)
+			}
+		}
+		rest = rest[used:]
+		if used == 0 || len(rest) == 0 {
+			break
+		}
+	}
+	return flow{kind: flowText, text: b.String(), obf: strings.Contains(format, `\x`) || strings.Contains(format, `\0`) || strings.Contains(format, "%b")}
+}
+
+func hasWord(args []word, s string) bool {
+	for _, w := range args {
+		if w.s == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixWord(args []word, p string) bool {
+	for _, w := range args {
+		if strings.HasPrefix(w.s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstURL(args []word) string {
+	for _, w := range args {
+		if strings.Contains(w.s, "://") || strings.HasPrefix(w.s, "www.") {
+			return w.s
+		}
+	}
+	for _, w := range args {
+		if !strings.HasPrefix(w.s, "-") {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// dockerListFlow recognises "docker ps -q" and friends: lists of every
+// container, image or volume.
+func dockerListFlow(args []word) flow {
+	sub, i := subcommand(args, dockerGlobal)
+	rest := args[min(i+1, len(args)):]
+	quiet := false
+	for _, w := range rest {
+		if w.s == "-q" || w.s == "--quiet" || w.s == "-aq" || w.s == "-qa" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "q") {
+			quiet = true
+		}
+	}
+	if !quiet {
+		return flow{kind: flowUnknown}
+	}
+	filtered := hasPrefixWord(rest, "--filter") || hasWord(rest, "-f")
+	switch sub {
+	case "ps":
+		if filtered {
+			return flow{kind: flowUnknown}
+		}
+		return flow{kind: flowList, what: "containers"}
+	case "container":
+		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list" || rest[0].s == "ps") && !filtered {
+			return flow{kind: flowList, what: "containers"}
+		}
+	case "images":
+		if !filtered {
+			return flow{kind: flowList, what: "images"}
+		}
+	case "image":
+		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list") && !filtered {
+			return flow{kind: flowList, what: "images"}
+		}
+	case "volume":
+		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list") && !filtered {
+			return flow{kind: flowList, what: "volumes"}
+		}
+	case "service", "stack":
+		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list") && !filtered {
+			return flow{kind: flowList, what: "services"}
+		}
+	}
+	return flow{kind: flowUnknown}
+}
+
+// --- downloads ---
+
+// downloadTargets returns the files a fetcher writes.
+func (a *analysis) downloadTargets(c *cmd) []string {
+	if !fetchers[c.name] {
+		return nil
+	}
+	args := c.args()
+	var out []string
+	remoteName := false
+	prefix := ""
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1].s
+		}
+		switch {
+		case c.name == "curl" && (s == "-o" || s == "--output"):
+			if next != "-" {
+				out = append(out, next)
+			}
+			i++
+		case c.name == "curl" && strings.HasPrefix(s, "-o") && len(s) > 2 && !strings.HasPrefix(s, "--"):
+			out = append(out, s[2:])
+		case c.name == "curl" && (s == "-O" || s == "--remote-name" || s == "--remote-name-all"):
+			remoteName = true
+		case c.name == "curl" && strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "O"):
+			remoteName = true
+			if strings.HasSuffix(s, "o") && next != "" {
+				out = append(out, next)
+				i++
+			}
+		case strings.HasPrefix(c.name, "wget") && (s == "-O" || s == "--output-document"):
+			if next != "-" {
+				out = append(out, next)
+			}
+			i++
+		case strings.HasPrefix(c.name, "wget") && strings.HasPrefix(s, "--output-document="):
+			if v := s[len("--output-document="):]; v != "-" {
+				out = append(out, v)
+			}
+		case strings.HasPrefix(c.name, "wget") && strings.HasPrefix(s, "-O") && len(s) > 2:
+			if v := s[2:]; v != "-" {
+				out = append(out, v)
+			}
+		case strings.HasPrefix(c.name, "wget") && (s == "-qO-" || s == "-qO" || s == "-q"):
+			if s == "-qO" {
+				if next != "-" {
+					out = append(out, next)
+				}
+				i++
+			}
+		case strings.HasPrefix(c.name, "wget") && (s == "-P" || s == "--directory-prefix"):
+			prefix = next + "/"
+			i++
+		}
+	}
+	if strings.HasPrefix(c.name, "wget") && len(out) == 0 && !hasWord(args, "-qO-") && !hasWord(args, "-O-") && !hasPrefixWord(args, "--output-document=-") && !(hasWord(args, "-O") && hasWord(args, "-")) {
+		remoteName = true
+	}
+	if remoteName {
+		if u := firstURL(args); u != "" {
+			if pu, err := url.Parse(u); err == nil && pu.Path != "" && path.Base(pu.Path) != "/" {
+				out = append(out, prefix+path.Base(pu.Path))
+			}
+		}
+	}
+	for _, r := range c.redirs {
+		if (r.n == "" || r.n == "1") && r.isOutput() {
+			out = append(out, r.w.s)
+		}
+	}
+	return out
+}
+
+func (a *analysis) recordDownloads(c *cmd) {
+	var files []string
+	if fetchers[c.name] {
+		files = a.downloadTargets(c)
+	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd") {
+		for _, t := range a.writeTargets(c) {
+			files = append(files, t.path)
+		}
+	}
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		if a.downloads == nil {
+			a.downloads = make(map[string]bool)
+		}
+		a.downloads[path.Base(f)] = true
+		if p := a.absPath(f, c.cwd); p != "" {
+			a.downloads[p] = true
+		}
+	}
+	// known text written to files, in case they are run later
+	if len(c.redirs) == 0 && c.name != "tee" && c.name != "cp" {
+		return
+	}
+	for _, t := range a.writeTargets(c) {
+		if t.content.kind != flowText || t.path == "" || t.appends {
+			continue
+		}
+		if a.files == nil {
+			a.files = make(map[string]flow)
+		}
+		f := t.content
+		f.what = "file written earlier (" + t.raw + ")"
+		a.files[t.path] = f
+	}
+}
+
+// writtenFile returns the content written to p earlier in the command.
+func (a *analysis) writtenFile(p, cwd string) (flow, bool) {
+	if len(a.files) == 0 {
+		return flow{}, false
+	}
+	f, ok := a.files[a.absPath(p, cwd)]
+	return f, ok
+}
+
+// isDownloaded reports whether the file p was downloaded earlier in the
+// command.
+func (a *analysis) isDownloaded(p, cwd string) bool {
+	if len(a.downloads) == 0 || p == "" {
+		return false
+	}
+	if ap := a.absPath(p, cwd); ap != "" && a.downloads[ap] {
+		return true
+	}
+	return a.downloads[path.Base(p)]
+}

@@ -1,0 +1,738 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// absPath resolves p against cwd and home. It returns a cleaned absolute
+// path, "~" or "~/..." when p is in a home directory that is unknown, or
+// "" when p is relative and cwd unknown.
+func (a *analysis) absPath(p, cwd string) string {
+	if p == "" {
+		return ""
+	}
+	if p[0] == '~' {
+		if p != "~" && !strings.HasPrefix(p, "~/") {
+			return ""
+		}
+		if a.home == "" {
+			if p == "~" {
+				return "~"
+			}
+			return "~" + path.Clean(p[1:])
+		}
+		p = a.home + p[1:]
+	}
+	if p[0] != '/' {
+		if cwd == "" {
+			return ""
+		}
+		p = cwd + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// homeRel reports whether p is inside a home directory (the user's, or
+// /root, /home/NAME, /Users/NAME) and returns the path relative to it ("" for
+// the home itself). mine is true for the user's own home.
+func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
+	if p == "~" {
+		return "", true, true
+	}
+	if strings.HasPrefix(p, "~/") {
+		return p[2:], true, true
+	}
+	if a.home != "" && a.home != "/" {
+		if p == a.home {
+			return "", true, true
+		}
+		if strings.HasPrefix(p, a.home+"/") {
+			return p[len(a.home)+1:], true, true
+		}
+	}
+	if p == "/root" {
+		return "", false, true
+	}
+	if strings.HasPrefix(p, "/root/") {
+		return p[6:], false, true
+	}
+	for _, h := range [...]string{"/home/", "/Users/"} {
+		if strings.HasPrefix(p, h) && len(p) > len(h) {
+			rest := p[len(h):]
+			if rest == "Shared" || strings.HasPrefix(rest, "Shared/") {
+				return "", false, false
+			}
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				return rest[i+1:], false, true
+			}
+			return "", false, true
+		}
+	}
+	return "", false, false
+}
+
+func (a *analysis) inWork(p string) bool {
+	wd := a.workDir
+	if wd == "" {
+		return false
+	}
+	if wd == "/" {
+		return true
+	}
+	return p == wd || strings.HasPrefix(p, wd+"/")
+}
+
+// pclass classifies a path as the target of a deletion (or of a
+// permission change), from harmless to catastrophic.
+type pclass uint8
+
+const (
+	pcNone         pclass = iota
+	pcInside              // inside the work directory
+	pcTemp                // a path inside a temporary directory
+	pcHomeCache           // a cache inside the home directory
+	pcUnknown             // unresolved
+	pcUnknownInput        // paths read from standard input
+	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
+	pcWorkDir             // the work directory itself
+	pcTempContents        // everything in /tmp
+	pcOutside             // elsewhere, outside the work directory
+	pcEscape              // a relative path leaving an unknown directory
+	pcHomeSub             // inside the home directory, outside the work directory
+	pcSystemSub           // deep inside a system directory (/usr/local/go)
+	pcTempRoot            // /tmp itself
+	pcGitDir              // a .git directory
+	pcHistory             // shell history files
+	pcLogs                // /var/log
+	pcHomeConfig          // credentials and configuration in the home directory
+	pcSecretsHome         // ~/.ssh, ~/.gnupg
+	pcCritFile            // /etc/passwd, /etc/shadow, ...
+	pcDBData              // a database's data directory
+	pcSystemCrit          // a system directory (/etc, /usr/lib, /var/lib, ...)
+	pcHome                // a home directory itself (or all of them)
+	pcRoot                // /
+)
+
+var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "unresolved path",
+	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in /tmp",
+	"outside the work directory", "outside the work directory", "outside the work directory",
+	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
+	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a system directory",
+	"a home directory", "the filesystem root"}
+
+func (p pclass) String() string {
+	if int(p) < len(pclassNames) {
+		return pclassNames[p]
+	}
+	return "?"
+}
+
+// system directory tiers
+const (
+	tierNone = iota
+	tierAll  // everything below is critical: /dev, /proc, /sys, /boot
+	tierDeep // the directory and its children are critical: /etc, /usr, /var, ...
+	tierTop  // only the directory itself is critical: /opt, /srv, /mnt, ...
+)
+
+var systemTops = map[string]int{
+	"dev": tierAll, "proc": tierAll, "sys": tierAll, "boot": tierAll, "efi": tierAll,
+	"etc": tierDeep, "usr": tierDeep, "bin": tierDeep, "sbin": tierDeep, "lib": tierDeep, "lib32": tierDeep,
+	"lib64": tierDeep, "libx32": tierDeep, "var": tierDeep, "System": tierDeep, "Library": tierDeep,
+	"private": tierDeep, "nix": tierDeep, "cores": tierTop,
+	"opt": tierTop, "srv": tierTop, "mnt": tierTop, "media": tierTop, "run": tierTop, "snap": tierTop,
+	"Applications": tierTop, "Volumes": tierTop, "lost+found": tierTop, "home": tierTop, "Users": tierTop,
+	"root": tierTop,
+}
+
+var topNames = func() []string {
+	out := make([]string, 0, len(systemTops))
+	for k := range systemTops {
+		out = append(out, k)
+	}
+	return out
+}()
+
+var critFiles = map[string]bool{
+	"/etc/passwd": true, "/etc/shadow": true, "/etc/group": true, "/etc/gshadow": true, "/etc/sudoers": true,
+	"/etc/fstab": true, "/etc/crypttab": true, "/etc/inittab": true, "/etc/ld.so.cache": true, "/etc/ld.so.conf": true,
+	"/bin/sh": true, "/bin/bash": true, "/usr/bin/sudo": true, "/usr/bin/bash": true, "/bin/su": true, "/usr/bin/su": true,
+	"/lib64/ld-linux-x86-64.so.2": true, "/lib/ld-linux.so.2": true, "/lib/ld-linux-aarch64.so.1": true,
+	"/etc/pam.d/common-auth": true, "/etc/pam.d/sudo": true, "/etc/nsswitch.conf": true, "/etc/login.defs": true,
+}
+
+var historyNames = map[string]bool{
+	".bash_history": true, ".zsh_history": true, ".history": true, ".sh_history": true, ".zhistory": true,
+	".ksh_history": true, ".local/share/fish/fish_history": true, ".python_history": true, ".mysql_history": true,
+	".psql_history": true, ".node_repl_history": true, ".sqlite_history": true, ".rediscli_history": true,
+	".zsh_sessions": true, ".bash_sessions": true, ".lesshst": true, ".viminfo": true,
+}
+
+func isHistoryPath(rel string) bool {
+	if historyNames[rel] {
+		return true
+	}
+	return historyNames[path.Base(rel)] && path.Base(rel) != ".viminfo" && path.Base(rel) != ".lesshst"
+}
+
+// home entries whose loss is severe
+var homeSecretDirs = map[string]bool{".ssh": true, ".gnupg": true, ".password-store": true}
+
+var homeConfig = map[string]bool{
+	".aws": true, ".kube": true, ".docker": true, ".azure": true, ".netrc": true, ".git-credentials": true,
+	".config": true, ".local": true, ".bashrc": true, ".bash_profile": true, ".profile": true, ".zshrc": true,
+	".zprofile": true, ".zshenv": true, ".bash_login": true, ".gitconfig": true, ".vault-token": true,
+	".pgpass": true, ".npmrc": true, ".pypirc": true, "Library": true, "Documents": true, "Desktop": true,
+	".config/gcloud": true, ".config/gh": true, ".terraform.d": true, "Pictures": true, "Music": true,
+	"Videos": true, "Movies": true, ".mozilla": true, ".thunderbird": true, ".kde": true, ".gnome": true,
+	".config/google-chrome": true,
+}
+
+// isCache reports whether a home-relative path is a cache (safe to
+// delete).
+func isCache(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		switch c {
+		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
+			".pytest_cache", "go-build", ".yarn", ".pnpm-store", "DerivedData", ".cargo", ".rustup", ".nvm", ".pyenv",
+			".bun", ".deno", "tmp", ".tmp", "Trash", ".Trash", ".ivy2", ".sbt", ".coursier", ".mypy_cache", ".ruff_cache",
+			".terraform", ".next", "dist", "build", "target", ".venv", "venv", ".tox", ".nox", ".expo", ".android", "go":
+			return true
+		}
+	}
+	return false
+}
+
+func isTempRoot(p string) bool {
+	switch p {
+	case "/tmp", "/var/tmp", "/private/tmp", "/dev/shm", "/private/var/tmp":
+		return true
+	}
+	return false
+}
+
+func underTemp(p string) bool {
+	for _, t := range [...]string{"/tmp/", "/var/tmp/", "/private/tmp/", "/dev/shm/", "/private/var/tmp/", "/var/folders/", "/private/var/folders/"} {
+		if strings.HasPrefix(p, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDBData reports database data directories.
+func isDBData(p string) bool {
+	for _, d := range [...]string{"/var/lib/mysql", "/var/lib/postgresql", "/var/lib/pgsql", "/var/lib/mongodb", "/var/lib/redis", "/var/lib/elasticsearch",
+		"/var/lib/cassandra", "/var/lib/etcd", "/var/lib/mariadb", "/var/lib/couchdb", "/var/lib/clickhouse", "/var/lib/influxdb", "/var/lib/docker/volumes",
+		"/var/lib/neo4j", "/var/lib/rabbitmq", "/usr/local/var/postgres", "/usr/local/var/mysql", "/opt/homebrew/var/postgres", "/opt/homebrew/var/mysql"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func isLogPath(p string) bool {
+	return p == "/var/log" || strings.HasPrefix(p, "/var/log/") || strings.HasPrefix(p, "/private/var/log") ||
+		p == "/var/audit" || strings.HasPrefix(p, "/var/audit/") || p == "/run/log/journal" || strings.HasPrefix(p, "/run/log/journal/")
+}
+
+// classifyDelete classifies the target of a deletion.
+func (a *analysis) classifyDelete(w word, cwd string) pclass {
+	if w.find != nil {
+		best := pcNone
+		for _, r := range w.find.roots {
+			r.find = w.find
+			best = max(best, a.classifyUnder(r, cwd, w.find.filtered))
+		}
+		return best
+	}
+	if !w.ok {
+		if w.flow != nil {
+			if w.flow.kind == flowPaths && w.flow.find != nil {
+				return a.classifyDelete(word{find: w.flow.find}, cwd)
+			}
+			return pcUnknownInput
+		}
+		s := w.s
+		if strings.HasPrefix(s, "$") && !strings.HasPrefix(s, "${") {
+			if i := strings.IndexByte(s, '/'); i > 0 && strings.IndexByte(s[1:i], '(') < 0 {
+				switch s[i:] {
+				case "/", "/*", "/.*", "/*/", "/**":
+					return pcVarRoot
+				}
+			}
+		}
+		return pcUnknown
+	}
+	if w.s == "" {
+		return pcNone
+	}
+	p := a.absPath(w.s, cwd)
+	if p == "" {
+		rel := path.Clean(w.s)
+		switch {
+		case rel == ".." || strings.HasPrefix(rel, "../"):
+			if w.glob || rel == ".." || strings.Count(rel, "..") > 0 {
+				return pcEscape
+			}
+		case path.Base(rel) == ".git":
+			return pcGitDir
+		case rel == ".":
+			return pcWorkDir
+		}
+		return pcInside
+	}
+	if w.glob && strings.ContainsAny(p, "*?[") {
+		return a.classifyGlob(p)
+	}
+	return a.classifyAbs(p)
+}
+
+// classifyUnder classifies deleting what find visits below root.
+func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
+	if !root.ok {
+		return pcUnknown
+	}
+	p := a.absPath(root.s, cwd)
+	if p == "" {
+		rel := path.Clean(root.s)
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return pcEscape
+		}
+		return pcInside
+	}
+	c := a.classifyAbs(p)
+	if filtered && root.find != nil {
+		for _, n := range root.find.names {
+			switch {
+			case n == ".git":
+				return pcGitDir
+			case homeSecretDirs[n], n == ".aws", n == ".kube", n == ".gnupg":
+				return pcSecretsHome
+			case historyNames[n]:
+				return pcHistory
+			}
+		}
+	}
+	if !filtered {
+		if c == pcWorkDir {
+			return pcInside
+		}
+		if c == pcTempRoot {
+			return pcTempContents
+		}
+		return c
+	}
+	// filtered: only some entries below root go
+	switch c {
+	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache:
+		return pcInside
+	case pcRoot, pcSystemCrit, pcHome, pcCritFile:
+		return pcSystemSub
+	}
+	return c
+}
+
+// classifyGlob classifies a path with glob characters by the most severe
+// thing it could match.
+func (a *analysis) classifyGlob(p string) pclass {
+	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	lead := "/"
+	if strings.HasPrefix(p, "~") {
+		comps = strings.Split(strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/"), "/")
+		lead = "~/"
+	}
+	idx := -1
+	for i, c := range comps {
+		if strings.ContainsAny(c, "*?[") {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return a.classifyAbs(p)
+	}
+	dir := path.Clean(lead + strings.Join(comps[:idx], "/"))
+	if lead == "~/" {
+		dir = "~" + strings.TrimPrefix(path.Clean("/"+strings.Join(comps[:idx], "/")), "/")
+		if dir != "~" {
+			dir = "~/" + strings.TrimPrefix(dir, "~")
+		}
+	}
+	g := comps[idx]
+	rest := ""
+	if idx+1 < len(comps) {
+		rest = "/" + strings.Join(comps[idx+1:], "/")
+	}
+	join := func(name string) string {
+		if dir == "/" {
+			return "/" + name + rest
+		}
+		return dir + "/" + name + rest
+	}
+	best := pcNone
+	if rest == "" && matchesAll(g) {
+		c := a.classifyAbs(dir)
+		switch c {
+		case pcWorkDir:
+			c = pcInside
+		case pcTempRoot:
+			c = pcTempContents
+		}
+		best = c
+	}
+	var names []string
+	if dir == "/" {
+		names = topNames
+	} else if rel, _, ok := a.homeRel(dir); ok && rel == "" {
+		names = []string{".ssh", ".gnupg", ".aws", ".kube", ".bashrc", ".config", ".bash_history", ".zsh_history", "Documents"}
+	}
+	for _, n := range names {
+		if ok, _ := path.Match(g, n); ok {
+			best = max(best, a.classifyAbs(join(n)))
+		}
+	}
+	generic := a.classifyAbs(join("\x00entry"))
+	if generic == pcSystemCrit && dir != "/" {
+		// any file directly in a system directory
+		best = max(best, generic)
+	} else if generic != pcSystemCrit {
+		best = max(best, generic)
+	}
+	return best
+}
+
+func matchesAll(g string) bool {
+	switch g {
+	case "*", ".*", "**", "*.*", "?*", ".??*", "*/", "[a-z]*", "[!.]*", ".[!.]*", "[^.]*":
+		return true
+	}
+	return false
+}
+
+// classifyAbs classifies an absolute (or ~-relative) path.
+func (a *analysis) classifyAbs(p string) pclass {
+	if p == "/" {
+		return pcRoot
+	}
+	base := path.Base(p)
+	if rel, mine, ok := a.homeRel(p); ok {
+		if rel == "" {
+			return pcHome
+		}
+		if isHistoryPath(rel) {
+			return pcHistory
+		}
+		first, _, _ := strings.Cut(rel, "/")
+		if homeSecretDirs[first] {
+			if base == "known_hosts" || base == "known_hosts.old" || base == "config" || strings.HasSuffix(base, ".pub") {
+				return pcHomeSub
+			}
+			return pcSecretsHome
+		}
+		if base == ".git" {
+			return pcGitDir
+		}
+		if a.inWork(p) {
+			if p == a.workDir {
+				return pcWorkDir
+			}
+			return pcInside
+		}
+		if isCache(rel) {
+			return pcHomeCache
+		}
+		if homeConfig[rel] || homeConfig[first] && first != ".config" && first != ".local" && first != "Library" {
+			return pcHomeConfig
+		}
+		if !mine && strings.HasPrefix(p, "/home/") && a.home != "" && strings.Count(p, "/") == 2 {
+			return pcHome
+		}
+		if a.workDir == "" && mine && strings.Contains(rel, "/") {
+			return pcInside // inside a subfolder of the home directory
+		}
+		return pcHomeSub
+	}
+	if isLogPath(p) {
+		return pcLogs
+	}
+	if base == ".git" {
+		return pcGitDir
+	}
+	if a.inWork(p) {
+		if p == a.workDir {
+			return pcWorkDir
+		}
+		return pcInside
+	}
+	if isTempRoot(p) {
+		return pcTempRoot
+	}
+	if underTemp(p) {
+		return pcTemp
+	}
+	if critFiles[p] {
+		return pcCritFile
+	}
+	if isDBData(p) {
+		return pcDBData
+	}
+	if strings.HasPrefix(p, "~") {
+		return pcOutside
+	}
+	top, _, _ := strings.Cut(p[1:], "/")
+	depth := strings.Count(p, "/")
+	switch systemTops[top] {
+	case tierAll:
+		return pcSystemCrit
+	case tierDeep:
+		if strings.HasPrefix(p, "/etc/sudoers") || strings.HasPrefix(p, "/etc/pam.d") || strings.HasPrefix(p, "/etc/shadow") {
+			return pcCritFile
+		}
+		if depth <= 2 {
+			return pcSystemCrit
+		}
+		if strings.HasPrefix(p, "/usr/lib/") && depth <= 3 && !strings.Contains(p, "node_modules") {
+			return pcSystemSub
+		}
+		return pcSystemSub
+	case tierTop:
+		if depth == 1 {
+			return pcSystemCrit
+		}
+		return pcSystemSub
+	}
+	return pcOutside
+}
+
+// wclass classifies the target of a write.
+type wclass uint8
+
+const (
+	wNone wclass = iota
+	wBlockDev
+	wSysrq
+	wDevMem
+	wPasswd
+	wSudoers
+	wPam
+	wLdPreload
+	wShellRC
+	wCron
+	wService
+	wAuthKeys
+	wSSHConfig
+	wBoot
+	wSysBin
+	wEtc
+	wProcSys
+	wHistory
+	wLogs
+	wGitHook
+	wPathShadow
+	wSSHDConfig
+)
+
+var shellRCNames = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true,
+	".zshenv": true, ".zlogin": true, ".zlogout": true, ".bash_logout": true, ".cshrc": true, ".tcshrc": true, ".kshrc": true, ".mkshrc": true,
+	".config/fish/config.fish": true, ".xinitrc": true, ".xprofile": true, ".xsession": true, ".login": true,
+	".bash_aliases": true,
+}
+
+// isBlockDevice reports whether p names a disk, partition or similar.
+func isBlockDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	d := p[5:]
+	for _, pre := range [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "mapper/", "dm-", "md", "loop",
+		"nbd", "zd", "bcache", "root", "cciss/", "ubd", "sr", "mtd", "fd0", "fd1", "rbd", "drbd", "xen/", "ram", "pmem", "emmc", "block/", "zvol/", "vg", "lvm/"} {
+		if strings.HasPrefix(d, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyWrite classifies the target of a file write.
+func (a *analysis) classifyWrite(p string) wclass {
+	if p == "" {
+		return wNone
+	}
+	if strings.HasPrefix(p, "/dev/") {
+		switch {
+		case isBlockDevice(p):
+			return wBlockDev
+		case p == "/dev/mem" || p == "/dev/kmem" || p == "/dev/port" || strings.HasPrefix(p, "/dev/cpu/"):
+			return wDevMem
+		}
+		return wNone
+	}
+	if isGitHook(p) {
+		return wGitHook
+	}
+	if a.isPathShadow(p) {
+		return wPathShadow
+	}
+	if rel, _, ok := a.homeRel(p); ok {
+		switch {
+		case shellRCNames[rel] || strings.HasPrefix(rel, ".config/fish/conf.d/") || strings.HasPrefix(rel, ".bashrc.d/") || strings.HasPrefix(rel, ".profile.d/") || strings.HasPrefix(rel, ".oh-my-zsh/custom/"):
+			return wShellRC
+		case rel == ".ssh/authorized_keys" || rel == ".ssh/authorized_keys2" || strings.HasSuffix(rel, "/.ssh/authorized_keys"):
+			return wAuthKeys
+		case rel == ".ssh/rc" || rel == ".ssh/environment":
+			return wAuthKeys
+		case strings.HasPrefix(rel, ".ssh/") && !strings.HasPrefix(rel, ".ssh/known_hosts"):
+			return wSSHConfig
+		case strings.HasPrefix(rel, ".config/systemd/") || strings.HasPrefix(rel, ".config/autostart/") || strings.HasPrefix(rel, "Library/LaunchAgents/") ||
+			strings.HasPrefix(rel, ".local/share/systemd/") || rel == ".config/autostart":
+			return wService
+		case isHistoryPath(rel):
+			return wHistory
+		}
+		return wNone
+	}
+	switch {
+	case p == "/proc/sysrq-trigger":
+		return wSysrq
+	case strings.HasPrefix(p, "/proc/sys/") || strings.HasPrefix(p, "/sys/"):
+		return wProcSys
+	case strings.HasPrefix(p, "/proc/"):
+		return wNone
+	case p == "/etc/passwd" || p == "/etc/shadow" || p == "/etc/group" || p == "/etc/gshadow" || p == "/etc/master.passwd":
+		return wPasswd
+	case p == "/etc/sudoers" || strings.HasPrefix(p, "/etc/sudoers.d") || p == "/etc/doas.conf" || p == "/usr/local/etc/sudoers":
+		return wSudoers
+	case strings.HasPrefix(p, "/etc/pam.d/") || strings.HasPrefix(p, "/lib/security/") || strings.HasPrefix(p, "/lib64/security/") || strings.HasPrefix(p, "/usr/lib/security/"):
+		return wPam
+	case p == "/etc/ld.so.preload":
+		return wLdPreload
+	case p == "/etc/profile" || strings.HasPrefix(p, "/etc/profile.d/") || p == "/etc/bash.bashrc" || p == "/etc/bashrc" ||
+		p == "/etc/zshrc" || p == "/etc/zprofile" || p == "/etc/zshenv" || strings.HasPrefix(p, "/etc/zsh/") || p == "/etc/environment" || p == "/etc/csh.cshrc":
+		return wShellRC
+	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") || p == "/etc/anacrontab" || strings.HasPrefix(p, "/var/spool/at"):
+		return wCron
+	case strings.HasPrefix(p, "/etc/systemd/") || strings.HasPrefix(p, "/lib/systemd/") || strings.HasPrefix(p, "/usr/lib/systemd/") ||
+		strings.HasPrefix(p, "/etc/init.d/") || strings.HasPrefix(p, "/etc/init/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/rc") ||
+		strings.HasPrefix(p, "/etc/update-motd.d/") || strings.HasPrefix(p, "/etc/xdg/autostart/") || strings.HasPrefix(p, "/Library/LaunchAgents/") ||
+		strings.HasPrefix(p, "/Library/LaunchDaemons/") || strings.HasPrefix(p, "/etc/udev/rules.d/") || strings.HasPrefix(p, "/usr/lib/udev/"):
+		return wService
+	case strings.HasPrefix(p, "/etc/ssh/sshd_config"):
+		return wSSHDConfig
+	case strings.HasPrefix(p, "/root/.ssh/") || strings.HasPrefix(p, "/etc/ssh/"):
+		if strings.HasSuffix(p, "authorized_keys") || strings.HasSuffix(p, "/rc") {
+			return wAuthKeys
+		}
+		return wSSHConfig
+	case p == "/boot" || strings.HasPrefix(p, "/boot/") || strings.HasPrefix(p, "/efi/"):
+		return wBoot
+	case isLogPath(p):
+		return wLogs
+	case strings.HasPrefix(p, "/etc/"):
+		return wEtc
+	case strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/sbin/") || strings.HasPrefix(p, "/usr/bin/") || strings.HasPrefix(p, "/usr/sbin/") ||
+		strings.HasPrefix(p, "/lib/") || strings.HasPrefix(p, "/lib64/") || strings.HasPrefix(p, "/usr/lib/") || strings.HasPrefix(p, "/usr/lib64/") ||
+		strings.HasPrefix(p, "/lib32/") || strings.HasPrefix(p, "/usr/libexec/"):
+		return wSysBin
+	}
+	if strings.HasSuffix(p, "/.ssh/authorized_keys") {
+		return wAuthKeys
+	}
+	return wNone
+}
+
+// sensitive reports whether reading the file at s exposes secrets: a
+// description, and whether they are critical (keys, credentials).
+func (a *analysis) sensitive(s, cwd string) (string, bool) {
+	if s == "" {
+		return "", false
+	}
+	p := a.absPath(s, cwd)
+	if p == "" {
+		p = path.Clean(s)
+	}
+	base := path.Base(p)
+	if strings.HasSuffix(base, ".pub") {
+		return "", false
+	}
+	if rel, _, ok := a.homeRel(p); ok {
+		first, _, _ := strings.Cut(rel, "/")
+		switch first {
+		case ".ssh":
+			switch base {
+			case "known_hosts", "known_hosts.old", "config", "authorized_keys", "environment", "rc":
+				return "", false
+			}
+			return "SSH keys (" + s + ")", true
+		case ".gnupg", ".password-store":
+			return "private keys (" + s + ")", true
+		case ".aws":
+			if rel == ".aws" || base == "credentials" || base == "config" || strings.HasPrefix(rel, ".aws/sso") {
+				return "AWS credentials (" + s + ")", true
+			}
+		case ".kube":
+			if rel == ".kube" || base == "config" {
+				return "Kubernetes credentials (" + s + ")", true
+			}
+		case ".docker":
+			if rel == ".docker" || base == "config.json" {
+				return "Docker registry credentials (" + s + ")", true
+			}
+		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d":
+			return "credentials (" + s + ")", true
+		case ".config":
+			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/google-chrome") ||
+				strings.HasPrefix(rel, ".config/chromium") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
+				return "credentials (" + s + ")", true
+			}
+		case ".cargo", ".gem":
+			if strings.HasPrefix(base, "credentials") {
+				return "credentials (" + s + ")", true
+			}
+		case ".mozilla", ".thunderbird":
+			if base == "logins.json" || base == "key4.db" || base == "cookies.sqlite" || rel == first {
+				return "browser credentials (" + s + ")", true
+			}
+		case "Library":
+			if strings.HasPrefix(rel, "Library/Keychains") || strings.Contains(rel, "Cookies") || strings.Contains(rel, "Login Data") {
+				return "keychain or browser credentials (" + s + ")", true
+			}
+		}
+		if rel == "" {
+			return "the home directory (" + s + ")", true
+		}
+		if isHistoryPath(rel) {
+			return "the shell history (" + s + ")", false
+		}
+	}
+	switch {
+	case p == "/etc/shadow" || p == "/etc/gshadow" || p == "/etc/master.passwd" || strings.HasPrefix(p, "/etc/sudoers"):
+		return "password hashes (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key"):
+		return "SSH host keys (" + s + ")", true
+	case p == "/etc/passwd":
+		return "the user list (" + s + ")", false
+	case strings.HasPrefix(p, "/proc/") && base == "environ":
+		return "a process environment (" + s + ")", true
+	case strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets"):
+		return "mounted secrets (" + s + ")", true
+	}
+	if base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample") &&
+		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {
+		return "an environment file with secrets (" + s + ")", true
+	}
+	switch path.Ext(base) {
+	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg":
+		return "key material (" + s + ")", true
+	}
+	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
+		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
+		base == ".htpasswd" || base == "wallet.dat" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
+		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
+		return "credentials (" + s + ")", true
+	}
+	return "", false
+}

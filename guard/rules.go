@@ -1,0 +1,352 @@
+package guard
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// rule is one built-in danger rule. Rules are dispatched by command name
+// (the canonical name after unwrapping); rules without names run on every
+// command. A rule without a match function is reported by the analysis
+// itself (for example when content installed into a crontab is malicious).
+type rule struct {
+	ID          string
+	Level       DangerLevel
+	Category    string
+	Description string
+	Suggestions []string
+	names       []string
+	match       func(a *analysis, c *cmd) (bool, string)
+	// prodAware rules already take production targets into account; the
+	// others are raised one level when they touch production.
+	prodAware bool
+	// writes rules look only at the files a command writes.
+	writes bool
+}
+
+var (
+	rulesOnce   sync.Once
+	allRules    []*rule
+	ruleByID    map[string]*rule
+	rulesByName map[string][]*rule
+	genericRule []*rule
+)
+
+// ruleSets are the rule tables; each file of rules adds its table here.
+var ruleSets [][]*rule
+
+func initRules() {
+	rulesOnce.Do(func() {
+		ruleByID = make(map[string]*rule)
+		rulesByName = make(map[string][]*rule)
+		for _, set := range ruleSets {
+			for _, r := range set {
+				if _, dup := ruleByID[r.ID]; dup {
+					panic("guard: duplicate rule " + r.ID)
+				}
+				if len(r.Suggestions) == 0 || r.Description == "" {
+					panic("guard: rule " + r.ID + " lacks a description or suggestions")
+				}
+				allRules = append(allRules, r)
+				ruleByID[r.ID] = r
+				if r.match == nil {
+					continue
+				}
+				if len(r.names) == 0 {
+					genericRule = append(genericRule, r)
+				}
+				for _, n := range r.names {
+					rulesByName[n] = append(rulesByName[n], r)
+				}
+			}
+		}
+	})
+}
+
+// RuleInfo describes a built-in rule.
+type RuleInfo struct {
+	ID          string
+	Level       DangerLevel
+	Category    string
+	Description string
+	Suggestions []string
+	// Commands are the command names the rule looks at; empty means every
+	// command.
+	Commands []string
+}
+
+// Rules lists the built-in rules, sorted by category and ID.
+func Rules() []RuleInfo {
+	initRules()
+	out := make([]RuleInfo, 0, len(allRules))
+	for _, r := range allRules {
+		out = append(out, RuleInfo{ID: r.ID, Level: r.Level, Category: r.Category, Description: r.Description,
+			Suggestions: append([]string(nil), r.Suggestions...), Commands: append([]string(nil), r.names...)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Category != out[j].Category {
+			return out[i].Category < out[j].Category
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// finding is one rule that matched.
+type finding struct {
+	id          string
+	level       DangerLevel
+	category    string
+	reason      string
+	suggestions []string
+	op          string
+}
+
+func (f *finding) verdict() Verdict {
+	return Verdict{Level: f.level, Category: f.category, Reason: f.reason, Pattern: f.id,
+		Suggestions: f.suggestions, Operation: f.op}
+}
+
+// judge runs the rules that apply to c.
+func (a *analysis) judge(c *cmd) {
+	named := rulesByName[c.name]
+	for _, w := range c.words {
+		if w.s == "--help" || w.s == "--version" {
+			named = nil // only prints usage
+			break
+		}
+	}
+	for _, r := range named {
+		a.try(c, r)
+		if a.stop {
+			return
+		}
+	}
+	mayWrite := len(c.redirs) > 0 || writerNames[c.name]
+	for _, r := range genericRule {
+		if r.writes && !mayWrite {
+			if a.explain {
+				c.results = append(c.results, RuleResult{ID: r.ID, Level: r.Level, Category: r.Category, Generic: true})
+			}
+			continue
+		}
+		a.try(c, r)
+		if a.stop {
+			return
+		}
+	}
+	if len(a.d.opts.Patterns) > 0 && (len(c.words) > 0 || c.synthetic != "") {
+		line := c.line()
+		for i := range a.d.opts.Patterns {
+			p := &a.d.opts.Patterns[i]
+			if p.Pattern == nil {
+				continue
+			}
+			hit := p.Pattern.MatchString(line)
+			if a.explain {
+				c.results = append(c.results, RuleResult{ID: "pattern:" + p.Pattern.String(), Level: p.Level, Category: p.Category, Matched: hit})
+			}
+			if hit {
+				cat := p.Category
+				if cat == "" {
+					cat = "custom"
+				}
+				a.add(finding{id: p.Pattern.String(), level: p.Level, category: cat, reason: p.Description,
+					suggestions: p.Suggestions, op: c.opText()})
+			}
+		}
+	}
+}
+
+func (a *analysis) try(c *cmd, r *rule) {
+	hit, note := r.match(a, c)
+	if a.explain && !hit {
+		c.results = append(c.results, RuleResult{ID: r.ID, Level: r.Level, Category: r.Category, Generic: len(r.names) == 0})
+	}
+	if hit {
+		a.emit(c, r, note)
+	}
+}
+
+// emit reports that rule r matched c.
+func (a *analysis) emit(c *cmd, r *rule, note string) {
+	if r == nil {
+		return
+	}
+	reason := r.Description
+	if note != "" {
+		reason += ": " + note
+	}
+	level := r.Level
+	switch r.Category {
+	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy:
+		// the same operation against production is one level worse
+		if level < LevelCritical && !r.prodAware && touchesProduction(c) {
+			level++
+			reason += " (production)"
+		}
+	}
+	if a.explain {
+		c.results = append(c.results, RuleResult{ID: r.ID, Level: level, Category: r.Category, Matched: true, Detail: note, Generic: len(r.names) == 0})
+	}
+	op := c.opText()
+	switch r.Category {
+	case CategoryRemoteExec, CategoryReverseShell, CategoryExfiltration:
+		if c.pipe != nil {
+			op = pipelineText(c.pipe)
+		}
+	}
+	a.add(finding{id: r.ID, level: level, category: r.Category, reason: reason, suggestions: r.Suggestions, op: op})
+}
+
+func (a *analysis) add(f finding) {
+	if a.explain {
+		a.all = append(a.all, f)
+	}
+	if a.best == nil || f.level > a.best.level {
+		ff := f
+		a.best = &ff
+		if f.level >= LevelCritical && !a.explain {
+			a.stop = true
+		}
+	}
+}
+
+// pipelineText renders a pipeline's stages.
+func pipelineText(stages []*cmd) string {
+	var b strings.Builder
+	for i, s := range stages {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		switch {
+		case s == nil:
+		case s.synthetic != "":
+			b.WriteString("(...)")
+		default:
+			b.WriteString(s.opText())
+		}
+	}
+	return b.String()
+}
+
+// --- helpers for rules ---
+
+// opts scans a command's options up to "--": short letters and long
+// names (without "=value").
+type opts struct {
+	short [128]bool
+	long  []string
+}
+
+func (c *cmd) opts() opts {
+	var o opts
+	for _, w := range c.args() {
+		s := w.s
+		if s == "--" {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, _, _ := strings.Cut(s[2:], "=")
+			o.long = append(o.long, name)
+			continue
+		}
+		if len(s) > 1 && s[0] == '-' {
+			for i := 1; i < len(s); i++ {
+				if s[i] < 128 {
+					o.short[s[i]] = true
+				}
+			}
+		}
+	}
+	return o
+}
+
+func (o *opts) has(short string, long ...string) bool {
+	for i := 0; i < len(short); i++ {
+		if o.short[short[i]] {
+			return true
+		}
+	}
+	for _, l := range long {
+		for _, x := range o.long {
+			if x == l {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// positional returns the non-option words; after "--" every word is one.
+func positional(args []word) []word {
+	var out []word
+	dash := false
+	for _, w := range args {
+		if !dash && w.s == "--" {
+			dash = true
+			continue
+		}
+		if !dash && len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// optValue returns the value of an option written "-x V", "-xV",
+// "--long V" or "--long=V".
+func optValue(args []word, short string, long ...string) (string, bool) {
+	for i, w := range args {
+		s := w.s
+		if s == "--" {
+			break
+		}
+		for _, l := range long {
+			if s == "--"+l && i+1 < len(args) {
+				return args[i+1].s, true
+			}
+			if strings.HasPrefix(s, "--"+l+"=") {
+				return s[len(l)+3:], true
+			}
+		}
+		if short != "" {
+			if s == short && i+1 < len(args) {
+				return args[i+1].s, true
+			}
+			if len(short) == 2 && strings.HasPrefix(s, short) && len(s) > 2 && !strings.HasPrefix(s, "--") {
+				return s[2:], true
+			}
+			// a cluster of flags ending with the option: -ou 0
+			if len(short) == 2 && len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == short[1] && i+1 < len(args) && isLetters(s[1:]) {
+				return args[i+1].s, true
+			}
+		}
+	}
+	return "", false
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+func names(n ...string) []string { return n }
+
+// judgeScan runs the interpreter-code rules after a late script scan.
+func (a *analysis) judgeScan(c *cmd) {
+	for _, r := range rulesByName[c.name] {
+		switch r.ID {
+		case "remote-code-exec", "revshell-script", "exfil-script", "fork-bomb-script":
+			a.try(c, r)
+		}
+	}
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

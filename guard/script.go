@@ -1,0 +1,867 @@
+package guard
+
+import (
+	"strconv"
+	"strings"
+)
+
+// scriptScan is what a heuristic scan of interpreter code (python -c,
+// perl -e, node -e, ...) found.
+type scriptScan struct {
+	lang     string
+	shell    []scriptCall // shell command strings it runs
+	argvs    []scriptCall // argument vectors it runs
+	deletes  []scriptPath // paths it deletes
+	writes   []scriptPath // files it opens for writing
+	chmods   []scriptPath // permission changes (path holds "MODE PATH")
+	obf      bool // code decoded from base64 is run
+	forkBomb string
+	revShell string
+	remote   string
+	exfil    string
+}
+
+type scriptCall struct {
+	api  string
+	cmd  string
+	argv []string
+}
+
+type scriptPath struct {
+	api       string
+	path      string
+	recursive bool
+}
+
+// exec APIs per language: calls whose arguments are commands.
+var execAPIs = map[string][]string{
+	"python": {"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+		"subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput", "commands.getoutput", "os.execl", "os.execlp",
+		"os.execv", "os.execvp", "os.spawnl", "os.spawnlp", "pty.spawn", "check_output", "check_call", "Popen", "getoutput", "run", "call", "system", "popen"},
+	"perl":        {"system", "exec", "qx", "open"},
+	"ruby":        {"system", "exec", "spawn", "IO.popen", "Open3.capture2", "Open3.capture3", "Open3.popen3", "Kernel.system", "%x"},
+	"js":          {"execSync", "exec", "spawnSync", "spawn", "execFileSync", "execFile", "Bun.spawn", "Bun.spawnSync", "Deno.run", "Deno.Command", "$"},
+	"php":         {"system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"},
+	"lua":         {"os.execute", "io.popen"},
+	"awk":         {"system"},
+	"pwsh":        {"Invoke-Expression", "iex", "Start-Process", "cmd /c", "bash -c", "sh -c"},
+	"applescript": {"do shell script"},
+}
+
+// delete APIs per language, and whether they delete recursively.
+var deleteAPIs = map[string][]scriptPath{
+	"python": {{api: "shutil.rmtree", recursive: true}, {api: "rmtree", recursive: true}, {api: "os.remove"}, {api: "os.unlink"},
+		{api: "os.rmdir"}, {api: "os.removedirs", recursive: true}, {api: ".unlink"}, {api: "send2trash"}},
+	"perl": {{api: "rmtree", recursive: true}, {api: "remove_tree", recursive: true}, {api: "unlink"}},
+	"ruby": {{api: "FileUtils.rm_rf", recursive: true}, {api: "FileUtils.rm_r", recursive: true}, {api: "FileUtils.remove_dir", recursive: true},
+		{api: "FileUtils.remove_entry", recursive: true}, {api: "FileUtils.rm"}, {api: "File.delete"}, {api: "File.unlink"}, {api: "rm_rf", recursive: true}},
+	"js": {{api: "fs.rmSync", recursive: true}, {api: "fs.rmdirSync", recursive: true}, {api: "fs.rm", recursive: true}, {api: "rmSync", recursive: true},
+		{api: "fs.promises.rm", recursive: true}, {api: "fs.unlinkSync"}, {api: "fs.unlink"}, {api: "rimraf", recursive: true}, {api: "Deno.remove", recursive: true}},
+	"php":  {{api: "unlink"}, {api: "rmdir"}},
+	"lua":  {{api: "os.remove"}},
+	"pwsh": {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
+}
+
+// write APIs per language: calls whose first argument is a file written.
+var writeAPIs = map[string][]string{
+	"python": {"open"},
+	"perl":   {"open"},
+	"ruby":   {"File.write", "File.open", "IO.write"},
+	"js":     {"fs.writeFileSync", "fs.appendFileSync", "fs.writeFile", "fs.appendFile", "writeFileSync", "appendFileSync", "Deno.writeTextFile"},
+	"php":    {"file_put_contents", "fopen"},
+	"lua":    {"io.open"},
+	"pwsh":   {"Set-Content", "Add-Content", "Out-File"},
+}
+
+// scanScript scans interpreter code. home markers (os.path.expanduser('~'),
+// process.env.HOME, ...) resolve to "~".
+func scanScript(lang, code string) *scriptScan {
+	sc := &scriptScan{lang: lang}
+	if len(code) > maxWordLen {
+		code = code[:maxWordLen]
+	}
+	low := strings.ToLower(code)
+	// commands run
+	for _, api := range execAPIs[lang] {
+		forEachCall(code, api, lang, func(args string) {
+			items := splitArgs(args, lang)
+			if len(items) == 0 {
+				return
+			}
+			if !items[0].isStr && !items[0].isList {
+				if dec := decodedLiteral(args, lang); dec != "" {
+					sc.shell = append(sc.shell, scriptCall{api: api + "(decoded)", cmd: dec})
+					sc.obf = true
+					return
+				}
+			}
+			switch {
+			case items[0].isList:
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[0].list})
+			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
+			case items[0].isStr && len(items) > 1 && items[1].isStr && (lang == "perl" || lang == "ruby" || lang == "php" && api == "pcntl_exec" || api == "os.execlp" || api == "os.execl" || api == "os.spawnlp"):
+				var argv []string
+				for _, it := range items {
+					if it.isStr {
+						argv = append(argv, it.str)
+					}
+				}
+				if api == "os.execlp" || api == "os.execl" || api == "os.spawnlp" {
+					if len(argv) > 1 {
+						argv = argv[1:] // the first is the program path
+					}
+				}
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
+			case items[0].isStr:
+				s := items[0].str
+				if api == "open" && lang == "perl" {
+					// open(F, "cmd |") / open(F, "|-", "cmd")
+					if len(items) >= 2 && items[1].isStr {
+						s = items[len(items)-1].str
+						if !(strings.HasSuffix(strings.TrimSpace(s), "|") || strings.HasPrefix(strings.TrimSpace(s), "|") || len(items) >= 3 && strings.Contains(items[1].str, "|")) {
+							return
+						}
+						s = strings.Trim(strings.TrimSpace(s), "|")
+					} else {
+						return
+					}
+				}
+				if lang == "python" && (api == "run" || api == "call" || api == "system" || api == "popen") && !strings.Contains(s, " ") {
+					return
+				}
+				sc.shell = append(sc.shell, scriptCall{api: api, cmd: s})
+			}
+		})
+	}
+	// backticks and %x(), qx{}
+	switch lang {
+	case "perl", "ruby", "php":
+		for _, s := range backticks(code) {
+			sc.shell = append(sc.shell, scriptCall{api: "backticks", cmd: s})
+		}
+		if lang == "perl" {
+			for _, s := range quoteOps(code, "qx") {
+				sc.shell = append(sc.shell, scriptCall{api: "qx", cmd: s})
+			}
+		}
+		if lang == "ruby" {
+			for _, s := range quoteOps(code, "%x") {
+				sc.shell = append(sc.shell, scriptCall{api: "%x", cmd: s})
+			}
+		}
+	case "js":
+		if strings.Contains(code, "$`") || strings.Contains(code, "zx") {
+			for _, s := range backticks(code) {
+				sc.shell = append(sc.shell, scriptCall{api: "$``", cmd: s})
+			}
+		}
+	}
+	sc.shell = dedupeCalls(sc.shell)
+	// deletions
+	for _, d := range deleteAPIs[lang] {
+		forEachCall(code, d.api, lang, func(args string) {
+			p := scriptPathOf(args, lang)
+			if p == "" {
+				return
+			}
+			rec := d.recursive
+			if lang == "js" && (d.api == "fs.rmSync" || d.api == "fs.rm" || d.api == "rmSync" || d.api == "fs.promises.rm" || d.api == "fs.rmdirSync" || d.api == "Deno.remove") {
+				rec = strings.Contains(args, "recursive")
+			}
+			if lang == "pwsh" && d.api == "Remove-Item" {
+				l := strings.ToLower(args)
+				rec = strings.Contains(l, "-r")
+			}
+			sc.deletes = append(sc.deletes, scriptPath{api: d.api, path: p, recursive: rec})
+		})
+	}
+	// file writes
+	for _, api := range writeAPIs[lang] {
+		forEachCall(code, api, lang, func(args string) {
+			items := splitArgs(args, lang)
+			if len(items) == 0 {
+				return
+			}
+			p := ""
+			switch {
+			case lang == "perl" && len(items) >= 3 && items[1].isStr && strings.Contains(items[1].str, ">"):
+				p = scriptPathOf(items[2].raw, lang)
+			case lang == "perl" && len(items) == 2 && items[1].isStr && strings.HasPrefix(strings.TrimSpace(items[1].str), ">"):
+				p = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(items[1].str), ">"))
+			case lang == "perl":
+				return
+			case lang == "python" || lang == "php" && api == "fopen" || lang == "ruby" && api == "File.open" || lang == "lua":
+				if len(items) < 2 || !items[1].isStr || !strings.ContainsAny(items[1].str, "wax+") {
+					return
+				}
+				p = scriptPathOf(items[0].raw, lang)
+			default:
+				p = scriptPathOf(items[0].raw, lang)
+			}
+			if p != "" {
+				sc.writes = append(sc.writes, scriptPath{api: api, path: p})
+			}
+		})
+	}
+	// permission changes
+	for _, api := range chmodAPIs[lang] {
+		forEachCall(code, api.api, lang, func(args string) {
+			items := splitArgs(args, lang)
+			if len(items) < 2 {
+				return
+			}
+			pathItem, modeItem := items[0], items[1]
+			if api.modeFirst {
+				pathItem, modeItem = items[1], items[0]
+			}
+			p := scriptPathOf(pathItem.raw, lang)
+			m := modeLiteral(modeItem)
+			if p == "" || m == "" {
+				return
+			}
+			sc.chmods = append(sc.chmods, scriptPath{api: api.api, path: m + " " + p, recursive: api.recursive})
+		})
+	}
+	// fork bombs
+	if hasAny(low, "fork") && (hasAny(low, "while true", "while 1", "while(1)", "while (1)", "while(true)", "while (true)", "for(;;)", "for (;;)",
+		"loop do", "loop {", "loop{", "fork while", "while fork", "until false", "itertools.count", "while($true)", "while ($true)", "repeat") ||
+		strings.Count(low, "fork") >= 2 && hasAny(low, "while", "for ")) {
+		if !hasAny(low, "sleep", "wait") || hasAny(low, "fork while fork", "fork while 1", "fork while true") {
+			sc.forkBomb = "fork() in an endless loop"
+		}
+	}
+	if lang == "pwsh" && hasAny(low, "while($true)", "while ($true)", "for(;;)") && hasAny(low, "start-process", "start-job") {
+		sc.forkBomb = "processes started in an endless loop"
+	}
+	// reverse shells
+	sock := false
+	switch lang {
+	case "python":
+		sock = strings.Contains(low, "socket") && strings.Contains(low, "connect")
+	case "perl":
+		sock = hasAny(low, "io::socket", "socket(") && hasAny(low, "connect", "peeraddr", "new(")
+	case "ruby":
+		sock = hasAny(low, "tcpsocket", "socket.new", "socket.tcp")
+	case "js":
+		sock = hasAny(low, "net.socket", "net.connect", "require('net')", "require(\"net\")", "from 'net'", "from \"net\"", "createconnection", "deno.connect", "bun.connect")
+	case "php":
+		sock = hasAny(low, "fsockopen", "socket_create", "stream_socket_client")
+	case "lua":
+		sock = hasAny(low, "socket.tcp", "socket.connect", "require('socket')", "require(\"socket\")")
+	case "awk":
+		sock = strings.Contains(low, "/inet/tcp/") || strings.Contains(low, "/inet/udp/")
+	case "pwsh":
+		sock = hasAny(low, "net.sockets.tcpclient", "sockets.tcpclient", "tcpclient(")
+	}
+	if sock {
+		shellish := hasAny(low, "/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
+			"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
+			"getstream", "child_process", "io.popen", "os.execute", "|&", "open(stdin", "open(stdout", "while", "read")
+		if shellish || lang == "awk" {
+			sc.revShell = "a network socket wired to a shell"
+		}
+	}
+	// remote code execution
+	fetch := false
+	switch lang {
+	case "python":
+		fetch = hasAny(low, "urlopen", "requests.get", "urllib", "http.client", "httpx", "urlretrieve")
+		if fetch && !hasAny(low, "exec(", "eval(", "compile(", "exec (") {
+			fetch = false
+		}
+	case "perl":
+		fetch = hasAny(low, "lwp", "http::tiny", "get(\"http", "get('http") && hasAny(low, "eval")
+	case "ruby":
+		fetch = hasAny(low, "open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse") && hasAny(low, "eval", "instance_eval")
+	case "js":
+		fetch = hasAny(low, "fetch(", "http.get", "https.get", "axios", "request(") && hasAny(low, "eval(", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
+	case "php":
+		fetch = hasAny(low, "file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_") && hasAny(low, "eval(", "assert(", "create_function", "include", "require")
+	case "pwsh":
+		fetch = hasAny(low, "downloadstring", "invoke-webrequest", "iwr ", "iwr(", "irm ", "irm(", "invoke-restmethod", "net.webclient", "downloadfile") &&
+			hasAny(low, "iex", "invoke-expression", "| iex", "start-process", "&(")
+	case "lua":
+		fetch = hasAny(low, "http.request", "socket.http") && hasAny(low, "loadstring", "load(", "dostring")
+	}
+	if fetch {
+		sc.remote = "code downloaded and executed"
+	}
+	// exfiltration
+	send := false
+	switch lang {
+	case "python":
+		send = hasAny(low, "requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request")
+	case "perl":
+		send = hasAny(low, "->post", "io::socket", "lwp", "http::tiny", "net::smtp", "net::ftp")
+	case "ruby":
+		send = hasAny(low, "net::http.post", "post_form", "tcpsocket", ".post(", "net::smtp", "net::ftp")
+	case "js":
+		send = hasAny(low, "fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write(")
+	case "php":
+		send = hasAny(low, "curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put")
+	case "pwsh":
+		send = hasAny(low, "invoke-webrequest", "invoke-restmethod", "uploadstring", "uploadfile", "iwr ", "irm ", "-method post")
+	}
+	if send {
+		if what := sensitiveInCode(code, low, lang); what != "" {
+			sc.exfil = what
+		}
+	}
+	return sc
+}
+
+// sensitiveInCode finds secrets a piece of code reads.
+func sensitiveInCode(code, low, lang string) string {
+	for _, m := range [...]string{".ssh/id_", ".ssh/", ".aws/credentials", ".aws/", "/etc/shadow", ".kube/config", ".gnupg", ".git-credentials",
+		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud"} {
+		if i := strings.Index(low, m); i >= 0 {
+			if m == ".env" {
+				j := i + 4
+				if j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == 'i') {
+					continue // .environ, .envoy, ...
+				}
+			}
+			return "secrets (" + m + ")"
+		}
+	}
+	switch lang {
+	case "python":
+		if hasAny(low, "dict(os.environ)", "str(os.environ)", "os.environ.copy()", "os.environ.items()", "json.dumps(os.environ", "repr(os.environ)", "os.environ)") {
+			return "the environment variables"
+		}
+	case "js":
+		if hasAny(low, "json.stringify(process.env)", "process.env)", "object.entries(process.env)") {
+			return "the environment variables"
+		}
+	case "perl":
+		if strings.Contains(code, "%ENV") {
+			return "the environment variables"
+		}
+	case "ruby":
+		if hasAny(low, "env.to_h", "env.inspect", "env.to_a", "env.map", "env.each") {
+			return "the environment variables"
+		}
+	case "php":
+		if hasAny(low, "getenv()", "$_env", "print_r($_server", "json_encode($_server", "json_encode(getenv()") {
+			return "the environment variables"
+		}
+	case "pwsh":
+		if hasAny(low, "env:", "get-childitem env") {
+			return "the environment variables"
+		}
+	}
+	return ""
+}
+
+func hasAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// forEachCall calls fn with the argument text of every call of api in
+// code: "api(args)" and, for perl/ruby/awk/pwsh, "api args" up to the end
+// of the statement.
+func forEachCall(code, api, lang string, fn func(args string)) {
+	from := 0
+	for n := 0; n < 256; n++ {
+		i := strings.Index(code[from:], api)
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + len(api)
+		// the match must not be the tail of a longer identifier
+		if i > 0 {
+			p := code[i-1]
+			if api[0] != '.' && (p == '_' || p >= 'a' && p <= 'z' || p >= 'A' && p <= 'Z' || p >= '0' && p <= '9') {
+				continue
+			}
+			if api[0] != '.' && p == '.' && !strings.Contains(api, ".") && lang != "js" {
+				continue
+			}
+		}
+		j := from
+		if j < len(code) {
+			c := code[j]
+			if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+				continue
+			}
+		}
+		for j < len(code) && (code[j] == ' ' || code[j] == '\t') {
+			j++
+		}
+		if j >= len(code) {
+			return
+		}
+		if code[j] == '(' {
+			end := matchParen(code, j)
+			fn(code[j+1 : end])
+			continue
+		}
+		if lang == "js" && api == "$" && code[j] == '`' {
+			continue
+		}
+		switch lang {
+		case "perl", "ruby", "awk", "pwsh", "applescript", "lua", "php":
+			if code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
+				end := j
+				depth := 0
+				for end < len(code) {
+					c := code[end]
+					if c == '\'' || c == '"' {
+						_, e, ok := strLit(code, end, lang)
+						if ok {
+							end = e
+							continue
+						}
+					}
+					if c == '(' || c == '[' || c == '{' {
+						depth++
+					}
+					if c == ')' || c == ']' || c == '}' {
+						if depth == 0 {
+							break
+						}
+						depth--
+					}
+					if depth == 0 && (c == ';' || c == '\n' || c == '|' && lang == "pwsh") {
+						break
+					}
+					end++
+				}
+				fn(code[j:end])
+			}
+		}
+	}
+}
+
+// matchParen returns the index of the parenthesis closing the one at i
+// (or len(s)), skipping string literals.
+func matchParen(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case '\'', '"', '`':
+			if _, e, ok := strLit(s, j, ""); ok {
+				j = e - 1
+			}
+		}
+	}
+	return len(s)
+}
+
+type argItem struct {
+	raw    string
+	str    string
+	isStr  bool
+	list   []string
+	isList bool
+}
+
+// splitArgs splits a call's argument text at top-level commas and reads
+// string literals and lists of string literals.
+func splitArgs(args, lang string) []argItem {
+	var items []argItem
+	depth := 0
+	start := 0
+	for j := 0; j <= len(args); j++ {
+		if j < len(args) {
+			c := args[j]
+			switch c {
+			case '(', '[', '{':
+				depth++
+				continue
+			case ')', ']', '}':
+				depth--
+				continue
+			case '\'', '"', '`':
+				if _, e, ok := strLit(args, j, lang); ok {
+					j = e - 1
+				}
+				continue
+			case ',':
+				if depth != 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		raw := strings.TrimSpace(args[start:j])
+		start = j + 1
+		if raw == "" {
+			continue
+		}
+		items = append(items, parseArgItem(raw, lang))
+		if len(items) > 16 {
+			break
+		}
+	}
+	return items
+}
+
+func parseArgItem(raw, lang string) argItem {
+	it := argItem{raw: raw}
+	if raw[0] == '[' || lang == "perl" && raw[0] == '(' || lang == "ruby" && strings.HasPrefix(raw, "%w") {
+		body := raw
+		if strings.HasPrefix(body, "%w") {
+			body = strings.TrimSpace(body[2:])
+			if len(body) > 2 {
+				it.list = strings.Fields(body[1 : len(body)-1])
+				it.isList = true
+			}
+			return it
+		}
+		end := matchParen(body, 0)
+		inner := body[1:min(end, len(body))]
+		for _, sub := range splitArgs(inner, lang) {
+			if !sub.isStr {
+				return it
+			}
+			it.list = append(it.list, sub.str)
+		}
+		it.isList = len(it.list) > 0
+		return it
+	}
+	// string literal, possibly concatenated with + or .
+	var b strings.Builder
+	i := 0
+	for i < len(raw) {
+		for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
+			i++
+		}
+		if i >= len(raw) {
+			break
+		}
+		s, e, ok := strLit(raw, i, lang)
+		if !ok {
+			return it
+		}
+		b.WriteString(s)
+		i = e
+		for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
+			i++
+		}
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '.') {
+			i++
+		}
+	}
+	it.str = b.String()
+	it.isStr = true
+	return it
+}
+
+// strLit reads a string literal starting at s[i] (with an optional
+// python prefix such as r or f); it returns the value and the index after
+// it.
+func strLit(s string, i int, lang string) (string, int, bool) {
+	j := i
+	for j < len(s) && j-i < 2 && strings.IndexByte("rbfuRBFU", s[j]) >= 0 {
+		j++
+	}
+	if j >= len(s) {
+		return "", i, false
+	}
+	q := s[j]
+	if q != '\'' && q != '"' && q != '`' {
+		return "", i, false
+	}
+	if j > i && lang != "python" && lang != "" {
+		return "", i, false
+	}
+	raw := j > i && strings.ContainsAny(s[i:j], "rR")
+	if q != '`' && j+2 < len(s) && s[j+1] == q && s[j+2] == q {
+		tq := s[j : j+3]
+		end := strings.Index(s[j+3:], tq)
+		if end < 0 {
+			return "", i, false
+		}
+		return s[j+3 : j+3+end], j + 3 + end + 3, true
+	}
+	var b []byte
+	for k := j + 1; k < len(s); k++ {
+		c := s[k]
+		if c == '\\' && k+1 < len(s) && !raw {
+			if q == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
+				if s[k+1] == '\\' || s[k+1] == '\'' {
+					b = append(b, s[k+1])
+					k++
+					continue
+				}
+				b = append(b, c)
+				continue
+			}
+			k++
+			switch e := s[k]; e {
+			case 'n':
+				b = append(b, '\n')
+			case 't':
+				b = append(b, '\t')
+			case 'r':
+				b = append(b, '\r')
+			case 'x':
+				if k+2 < len(s) && isHex(s[k+1]) && isHex(s[k+2]) {
+					n, _ := strconv.ParseUint(s[k+1:k+3], 16, 8)
+					b = append(b, byte(n))
+					k += 2
+				} else {
+					b = append(b, e)
+				}
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				m := k
+				for m < len(s) && m-k < 3 && s[m] >= '0' && s[m] <= '7' {
+					m++
+				}
+				n, _ := strconv.ParseUint(s[k:m], 8, 16)
+				b = append(b, byte(n))
+				k = m - 1
+			default:
+				b = append(b, e)
+			}
+			continue
+		}
+		if c == q {
+			return string(b), k + 1, true
+		}
+		b = append(b, c)
+	}
+	return "", i, false
+}
+
+// backticks returns the contents of `...` strings.
+func backticks(code string) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < 64; i++ {
+		if code[i] != '`' {
+			continue
+		}
+		end := strings.IndexByte(code[i+1:], '`')
+		if end < 0 {
+			break
+		}
+		out = append(out, code[i+1:i+1+end])
+		i += end + 1
+	}
+	return out
+}
+
+// quoteOps returns the contents of perl qx{...} / ruby %x(...) strings.
+func quoteOps(code, op string) []string {
+	var out []string
+	from := 0
+	for len(out) < 64 {
+		i := strings.Index(code[from:], op)
+		if i < 0 {
+			break
+		}
+		i += from + len(op)
+		from = i
+		if i >= len(code) {
+			break
+		}
+		open := code[i]
+		close := open
+		switch open {
+		case '(':
+			close = ')'
+		case '{':
+			close = '}'
+		case '[':
+			close = ']'
+		case '<':
+			close = '>'
+		case ' ', '\t', '\n', '_':
+			continue
+		}
+		if open >= 'a' && open <= 'z' || open >= 'A' && open <= 'Z' || open >= '0' && open <= '9' {
+			continue
+		}
+		end := strings.IndexByte(code[i+1:], close)
+		if end < 0 {
+			break
+		}
+		out = append(out, code[i+1:i+1+end])
+		from = i + 1 + end
+	}
+	return out
+}
+
+// homeMarkers are expressions for the home directory.
+var homeMarkers = []string{"expanduser('~')", "expanduser(\"~\")", "environ['HOME']", "environ[\"HOME\"]", "getenv('HOME')", "getenv(\"HOME\")",
+	"environ.get('HOME')", "environ.get(\"HOME\")", "Path.home()", "homedir()", "process.env.HOME", "process.env['HOME']", "ENV['HOME']", "ENV[\"HOME\"]",
+	"Dir.home", "$ENV{HOME}", "$ENV{'HOME'}", "$ENV{\"HOME\"}", "$_SERVER['HOME']", "File.expand_path('~')", "File.expand_path(\"~\")",
+	"os.getenv(\"HOME\")", "os.getenv('HOME')", "$env:HOME", "$HOME", "~", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "Bun.env.HOME"}
+
+// scriptPathOf resolves the path expression of a call's first argument.
+func scriptPathOf(args, lang string) string {
+	items := splitArgs(args, lang)
+	if len(items) == 0 {
+		return ""
+	}
+	first := items[0].raw
+	if lang == "pwsh" {
+		f := strings.Fields(args)
+		for i := 0; i < len(f); i++ {
+			x := f[i]
+			if strings.HasPrefix(x, "-") {
+				if strings.EqualFold(x, "-Path") || strings.EqualFold(x, "-LiteralPath") {
+					if i+1 < len(f) {
+						return strings.Trim(f[i+1], `'"`)
+					}
+				}
+				continue
+			}
+			return strings.Trim(x, `'"`)
+		}
+		return ""
+	}
+	home := false
+	if strings.Contains(args, "os.path.join") || strings.Contains(args, "path.join") || strings.Contains(args, "File.join") {
+		first = args
+	}
+	for _, m := range homeMarkers {
+		if m == "~" || m == "$HOME" {
+			continue
+		}
+		if i := strings.Index(first, m); i >= 0 {
+			home = true
+			// only the literals after the marker extend the path
+			first = first[i+len(m):]
+			break
+		}
+	}
+	if !home {
+		for _, fn := range [...]string{"expanduser(", "expand_path(", "File.expand_path("} {
+			if i := strings.Index(first, fn); i >= 0 {
+				if s, _, ok := strLit(first, i+len(fn), lang); ok && strings.HasPrefix(s, "~") {
+					home = true
+					first = first[i+len(fn):]
+				}
+			}
+		}
+	}
+	// collect the string literals in order
+	var lits []string
+	for i := 0; i < len(first); i++ {
+		c := first[i]
+		if c == '\'' || c == '"' || c == '`' {
+			s, e, ok := strLit(first, i, lang)
+			if ok {
+				lits = append(lits, s)
+				i = e - 1
+			}
+		}
+	}
+	if home {
+		p := "~"
+		for _, l := range lits {
+			l = strings.Trim(strings.TrimPrefix(l, "~"), "/")
+			if l == "" || l == "~" || l == "HOME" {
+				continue
+			}
+			p += "/" + l
+		}
+		return p
+	}
+	if len(lits) == 0 {
+		return ""
+	}
+	sep := ""
+	if strings.Contains(first, "join") {
+		sep = "/"
+	}
+	p := strings.Join(lits, sep)
+	p = strings.ReplaceAll(p, "$ENV{HOME}", "~")
+	if strings.HasPrefix(p, "$HOME") {
+		p = "~" + p[5:]
+	}
+	return p
+}
+
+func dedupeCalls(cs []scriptCall) []scriptCall {
+	if len(cs) < 2 {
+		return cs
+	}
+	seen := make(map[string]bool, len(cs))
+	out := cs[:0]
+	for _, c := range cs {
+		if seen[c.cmd] {
+			continue
+		}
+		seen[c.cmd] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+type chmodAPI struct {
+	api       string
+	modeFirst bool
+	recursive bool
+}
+
+var chmodAPIs = map[string][]chmodAPI{
+	"python": {{api: "os.chmod"}, {api: ".chmod"}},
+	"perl":   {{api: "chmod", modeFirst: true}},
+	"ruby":   {{api: "File.chmod", modeFirst: true}, {api: "FileUtils.chmod", modeFirst: true}, {api: "FileUtils.chmod_R", modeFirst: true, recursive: true}},
+	"js":     {{api: "fs.chmodSync"}, {api: "fs.chmod"}, {api: "fs.promises.chmod"}},
+	"php":    {{api: "chmod"}},
+	"lua":    {},
+}
+
+// modeLiteral reads a permission mode literal (0o777, 0777, 511, '755').
+func modeLiteral(it argItem) string {
+	if it.isStr {
+		return it.str
+	}
+	m := strings.TrimSpace(it.raw)
+	switch {
+	case strings.HasPrefix(m, "0o") || strings.HasPrefix(m, "0O"):
+		return m[2:]
+	case len(m) > 1 && m[0] == '0':
+		return m[1:]
+	}
+	if n, err := strconv.Atoi(m); err == nil && n >= 0 && n < 0o10000 {
+		return strconv.FormatInt(int64(n), 8)
+	}
+	return ""
+}
+
+// decodedLiteral finds base64-decoding of a string literal in an
+// expression (base64.b64decode('...'), Buffer.from('...', 'base64'),
+// base64_decode('...'), Base64.decode64('...'), decode_base64('...')).
+func decodedLiteral(expr, lang string) string {
+	for _, fn := range [...]string{"b64decode(", "base64_decode(", "decode64(", "decode_base64(", "Buffer.from(", "atob(", "FromBase64String("} {
+		i := strings.Index(expr, fn)
+		if i < 0 {
+			continue
+		}
+		j := i + len(fn)
+		for j < len(expr) && expr[j] == ' ' {
+			j++
+		}
+		s, _, ok := strLit(expr, j, lang)
+		if !ok {
+			continue
+		}
+		if fn == "Buffer.from(" && !strings.Contains(expr[j:], "base64") {
+			continue
+		}
+		if d, ok := decodeBase64(s); ok {
+			return d
+		}
+	}
+	return ""
+}

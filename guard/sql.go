@@ -1,0 +1,276 @@
+package guard
+
+import (
+	"strings"
+)
+
+// sqlScan is what the statements a database client runs do.
+type sqlScan struct {
+	dropDB    string
+	dropTable string
+	truncate  string
+	deleteAll string
+	updateAll string
+	dropMinor string
+}
+
+func (s *sqlScan) any() bool {
+	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != ""
+}
+
+var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
+	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql")
+
+// sqlOf returns the statements a database client runs (from its options
+// or its standard input) and its query language ("sql", "mongo",
+// "redis").
+func (a *analysis) sqlOf(c *cmd) (string, string) {
+	args := c.args()
+	var b strings.Builder
+	add := func(s string) {
+		b.WriteString(s)
+		b.WriteString(";\n")
+	}
+	lang := "sql"
+	switch c.name {
+	case "psql", "pgcli", "usql", "vsql":
+		for i, w := range args {
+			switch {
+			case (w.s == "-c" || w.s == "--command") && i+1 < len(args):
+				add(args[i+1].s)
+			case strings.HasPrefix(w.s, "--command="):
+				add(w.s[len("--command="):])
+			case strings.HasPrefix(w.s, "-c") && len(w.s) > 2:
+				add(w.s[2:])
+			}
+		}
+	case "mysql", "mycli":
+		for i, w := range args {
+			switch {
+			case (w.s == "-e" || w.s == "--execute") && i+1 < len(args):
+				add(args[i+1].s)
+			case strings.HasPrefix(w.s, "--execute="):
+				add(w.s[len("--execute="):])
+			case strings.HasPrefix(w.s, "-e") && len(w.s) > 2:
+				add(w.s[2:])
+			}
+		}
+	case "sqlite3", "sqlite", "duckdb", "litecli":
+		ops := posArgs(args, optSpec{short: "c", long: []string{"cmd", "init", "separator", "newline", "nullvalue"}})
+		if len(ops) > 1 {
+			for _, w := range ops[1:] {
+				add(w.s)
+			}
+		}
+		if v, ok := optValue(args, "-cmd", "cmd"); ok {
+			add(v)
+		}
+		if v, ok := optValue(args, "-c", ""); ok && c.name == "duckdb" {
+			add(v)
+		}
+	case "clickhouse-client", "clickhouse", "trino", "presto":
+		if v, ok := optValue(args, "-q", "query"); ok {
+			add(v)
+		}
+		if v, ok := optValue(args, "", "execute"); ok {
+			add(v)
+		}
+	case "cockroach", "cqlsh", "isql":
+		if v, ok := optValue(args, "-e", "execute"); ok {
+			add(v)
+		}
+	case "sqlcmd":
+		if v, ok := optValue(args, "-Q", ""); ok {
+			add(v)
+		}
+		if v, ok := optValue(args, "-q", ""); ok {
+			add(v)
+		}
+	case "snowsql":
+		if v, ok := optValue(args, "-q", "query"); ok {
+			add(v)
+		}
+	case "bq":
+		ops := positional(args)
+		if len(ops) > 1 && ops[0].s == "query" {
+			add(ops[len(ops)-1].s)
+		}
+		if len(ops) > 1 && ops[0].s == "rm" && (hasWord(args, "-r") || hasWord(args, "-f")) {
+			add("DROP TABLE bq")
+		}
+	case "mongo":
+		lang = "mongo"
+		if v, ok := optValue(args, "", "eval"); ok {
+			add(v)
+		}
+	case "redis-cli", "valkey-cli", "keydb-cli":
+		lang = "redis"
+		ops := posArgs(args, optSpec{short: "hpsanuc", long: []string{"user", "pass", "tls", "cacert", "cert", "key", "sni", "rdb", "pipe-timeout", "eval"}})
+		if len(ops) > 0 {
+			add(joinWords(ops))
+		}
+	}
+	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) {
+		b.WriteString(c.in.text)
+	}
+	return b.String(), lang
+}
+
+// scanSQL analyses the statements of a client.
+func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
+	if c.sqlDone {
+		return c.sql
+	}
+	c.sqlDone = true
+	text, lang := a.sqlOf(c)
+	if text == "" {
+		return nil
+	}
+	var s sqlScan
+	switch lang {
+	case "mongo":
+		l := strings.ToLower(text)
+		switch {
+		case strings.Contains(l, "dropdatabase("):
+			s.dropDB = "db.dropDatabase()"
+		case strings.Contains(l, ".drop()"):
+			s.dropTable = "collection.drop()"
+		case strings.Contains(l, ".deletemany({})") || strings.Contains(l, ".remove({})") || strings.Contains(l, ".deletemany({ })"):
+			s.deleteAll = "deleteMany({})"
+		}
+	case "redis":
+		for _, line := range strings.Split(text, "\n") {
+			f := strings.Fields(strings.TrimSuffix(strings.TrimSpace(line), ";"))
+			if len(f) == 0 {
+				continue
+			}
+			switch strings.ToUpper(f[0]) {
+			case "FLUSHALL":
+				s.dropDB = "FLUSHALL"
+			case "FLUSHDB":
+				s.dropTable = "FLUSHDB"
+			}
+		}
+	default:
+		scanSQLText(text, &s)
+	}
+	if s.any() {
+		c.sql = &s
+	}
+	return c.sql
+}
+
+// scanSQLText classifies SQL statements.
+func scanSQLText(text string, s *sqlScan) {
+	norm := normalizeSQL(text)
+	for _, st := range strings.Split(norm, ";") {
+		st = strings.TrimSpace(st)
+		if st == "" {
+			continue
+		}
+		f := strings.Fields(st)
+		if len(f) < 2 {
+			continue
+		}
+		// WITH ... DELETE, EXPLAIN are rare; look at the leading verb
+		switch f[0] {
+		case "DROP":
+			switch f[1] {
+			case "DATABASE", "SCHEMA", "KEYSPACE":
+				s.dropDB = trimSQL(st)
+			case "TABLE", "COLLECTION":
+				s.dropTable = trimSQL(st)
+			case "OWNED":
+				s.dropDB = trimSQL(st)
+			case "INDEX", "VIEW", "MATERIALIZED", "FUNCTION", "PROCEDURE", "TRIGGER", "SEQUENCE", "TYPE", "USER", "ROLE", "EXTENSION", "POLICY", "COLUMN":
+				s.dropMinor = trimSQL(st)
+			}
+		case "TRUNCATE":
+			s.truncate = trimSQL(st)
+		case "DELETE":
+			if !containsWord(f, "WHERE") || tautology(st) {
+				s.deleteAll = trimSQL(st)
+			}
+		case "UPDATE":
+			if containsWord(f, "SET") && (!containsWord(f, "WHERE") || tautology(st)) {
+				s.updateAll = trimSQL(st)
+			}
+		case "ALTER":
+			if len(f) > 3 && f[1] == "TABLE" && containsWord(f, "DROP") && !containsWord(f, "CONSTRAINT") && !containsWord(f, "INDEX") && !containsWord(f, "DEFAULT") {
+				if s.updateAll == "" {
+					s.updateAll = trimSQL(st)
+				}
+			}
+		}
+	}
+}
+
+// tautology reports a WHERE clause that matches every row (WHERE 1=1).
+func tautology(st string) bool {
+	i := strings.LastIndex(st, "WHERE ")
+	if i < 0 {
+		return false
+	}
+	cond := st[i+6:]
+	for _, stop := range [...]string{" ORDER ", " LIMIT ", " RETURNING "} {
+		if j := strings.Index(cond, stop); j >= 0 {
+			cond = cond[:j]
+		}
+	}
+	cond = strings.ReplaceAll(cond, " ", "")
+	switch cond {
+	case "1=1", "TRUE", "1", "X=X", "0=0", "1<>0", "NOT0", "1>0", "(1=1)", "'1'='1'":
+		return true
+	}
+	return strings.HasPrefix(cond, "1=1OR") || strings.HasSuffix(cond, "OR1=1")
+}
+
+func containsWord(f []string, w string) bool {
+	for _, x := range f {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func trimSQL(s string) string { return truncate(s, 80) }
+
+// normalizeSQL upper-cases SQL outside string literals and removes
+// comments and literal contents.
+func normalizeSQL(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' && i+1 < len(s) && s[i+1] == '-':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			b = append(b, ' ')
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += end + 3
+			}
+			b = append(b, ' ')
+		case c == '\'' || c == '"' || c == '`':
+			end := strings.IndexByte(s[i+1:], c)
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += end + 1
+			}
+			b = append(b, 'x')
+		case c >= 'a' && c <= 'z':
+			b = append(b, c-32)
+		case c == '(' || c == ')' || c == ',':
+			b = append(b, ' ', c, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

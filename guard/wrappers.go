@@ -1,0 +1,477 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// optSpec describes the options of a wrapper: which short options take
+// an argument, and which long ones do when not written with "=".
+type optSpec struct {
+	short string
+	long  []string
+}
+
+// skipOpts returns the index of the first operand in ws at or after i.
+// "--" ends the options and is skipped.
+func skipOpts(ws []word, i int, spec optSpec) int {
+	for i < len(ws) {
+		s := ws[i].s
+		if s == "--" {
+			return i + 1
+		}
+		if len(s) < 2 || s[0] != '-' {
+			return i
+		}
+		if strings.HasPrefix(s, "--") {
+			name := s[2:]
+			if strings.IndexByte(name, '=') >= 0 {
+				i++
+				continue
+			}
+			i++
+			for _, l := range spec.long {
+				if l == name {
+					i++
+					break
+				}
+			}
+			continue
+		}
+		i++
+		for j := 1; j < len(s); j++ {
+			if strings.IndexByte(spec.short, s[j]) >= 0 {
+				if j == len(s)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return i
+}
+
+// hasShort reports whether a short option letter appears in the option
+// words before the first operand (ws[0] is the command).
+func hasShortBefore(ws []word, end int, letter byte) bool {
+	for _, w := range ws[1:min(end, len(ws))] {
+		s := w.s
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isAssignWord(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapperFunc returns the index in c.words where the wrapped command
+// starts, or -1 when there is none.
+type wrapperFunc func(a *analysis, c *cmd) int
+
+var wrappers map[string]wrapperFunc
+
+func simpleWrapper(spec optSpec) wrapperFunc {
+	return func(a *analysis, c *cmd) int { return skipOpts(c.words, 1, spec) }
+}
+
+// rootWrapper is sudo-like: it runs a command as another user (root by
+// default).
+func rootWrapper(spec optSpec, userOpt byte, userLong string) wrapperFunc {
+	return func(a *analysis, c *cmd) int {
+		ws := c.words
+		i := skipOpts(ws, 1, spec)
+		if hasShortBefore(ws, i, 'e') || hasShortBefore(ws, i, 'l') {
+			return -1 // sudo -e edits files; sudo -l lists
+		}
+		user := ""
+		for j := 1; j < i && j < len(ws); j++ {
+			s := ws[j].s
+			if s == "-"+string(userOpt) && j+1 < len(ws) {
+				user = ws[j+1].s
+			} else if len(s) > 2 && s[0] == '-' && s[1] == userOpt {
+				user = s[2:]
+			} else if userLong != "" && strings.HasPrefix(s, "--"+userLong+"=") {
+				user = s[len(userLong)+3:]
+			} else if userLong != "" && s == "--"+userLong && j+1 < len(ws) {
+				user = ws[j+1].s
+			}
+		}
+		if user == "" || user == "root" || user == "0" || user == "#0" {
+			c.asRoot = true
+		}
+		for i < len(ws) && isAssignWord(ws[i].s) {
+			s := ws[i].s
+			eq := strings.IndexByte(s, '=')
+			c.assigns = append(c.assigns, assignment{s[:eq], word{s: s[eq+1:], ok: ws[i].ok}})
+			i++
+		}
+		if i >= len(ws) {
+			return -1
+		}
+		return i
+	}
+}
+
+func init() {
+	wrappers = map[string]wrapperFunc{
+		"sudo": rootWrapper(optSpec{short: "CDghpRrtTUu", long: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}}, 'u', "user"),
+		"doas": rootWrapper(optSpec{short: "uC"}, 'u', ""),
+		"pkexec": func(a *analysis, c *cmd) int {
+			i := skipOpts(c.words, 1, optSpec{long: []string{"user"}})
+			c.asRoot = true
+			if i >= len(c.words) {
+				return -1
+			}
+			return i
+		},
+		"env":          envWrapper,
+		"nice":         simpleWrapper(optSpec{short: "n", long: []string{"adjustment"}}),
+		"nohup":        simpleWrapper(optSpec{}),
+		"setsid":       simpleWrapper(optSpec{}),
+		"timeout":      skipThen(optSpec{short: "sk", long: []string{"signal", "kill-after"}}, 1),
+		"time":         simpleWrapper(optSpec{short: "fo", long: []string{"format", "output"}}),
+		"command":      commandWrapper,
+		"builtin":      simpleWrapper(optSpec{}),
+		"exec":         simpleWrapper(optSpec{short: "a"}),
+		"stdbuf":       simpleWrapper(optSpec{short: "ioe", long: []string{"input", "output", "error"}}),
+		"ionice":       simpleWrapper(optSpec{short: "cnpPuN", long: []string{"class", "classdata"}}),
+		"chrt":         skipThen(optSpec{}, 1),
+		"taskset":      skipThen(optSpec{}, 1),
+		"chroot":       skipThen(optSpec{long: []string{"userspec", "groups"}}, 1),
+		"strace":       simpleWrapper(optSpec{short: "abeEIoOpPsSuUX"}),
+		"ltrace":       simpleWrapper(optSpec{short: "aeEnopsuxXAFDl"}),
+		"unbuffer":     simpleWrapper(optSpec{}),
+		"fakeroot":     simpleWrapper(optSpec{short: "slbi", long: []string{"lib", "faked"}}),
+		"eatmydata":    simpleWrapper(optSpec{}),
+		"nocache":      simpleWrapper(optSpec{}),
+		"caffeinate":   simpleWrapper(optSpec{short: "tw"}),
+		"proxychains":  simpleWrapper(optSpec{short: "f"}),
+		"proxychains4": simpleWrapper(optSpec{short: "f"}),
+		"torsocks":     simpleWrapper(optSpec{short: "upaP"}),
+		"tsocks":       simpleWrapper(optSpec{}),
+		"firejail":     simpleWrapper(optSpec{}),
+		"catchsegv":    simpleWrapper(optSpec{}),
+		"xvfb-run":     simpleWrapper(optSpec{short: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}}),
+		"unshare":      simpleWrapper(optSpec{short: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group"}}),
+		"nsenter":      nsenterWrapper,
+		"systemd-run":  simpleWrapper(optSpec{short: "pEuMHds", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "on-active", "on-boot", "on-calendar", "machine", "host"}}),
+		"gosu":         skipThen(optSpec{}, 1),
+		"su-exec":      skipThen(optSpec{}, 1),
+		"runuser":      runuserWrapper,
+		"busybox":      busyboxWrapper,
+		"xargs":        xargsWrapper,
+		"screen":       simpleWrapper(optSpec{short: "SchepsTtL", long: []string{}}),
+		"rlwrap":       simpleWrapper(optSpec{short: "aAbcCDefFgGhHiIlmMnNoOpPqrRsStTvwWz"}),
+		"parallel":     nil,
+		"flock":        flockWrapper,
+		"sg":           nil,
+		"watch":        nil,
+		"poetry":       subWrapper("run"),
+		"pipenv":       subWrapper("run"),
+		"uv":           subWrapper("run"),
+		"bundle":       subWrapper("exec"),
+		"npx":          nil,
+		"dotenv":       simpleWrapper(optSpec{short: "efv"}),
+	}
+	for k, v := range wrappers {
+		if v == nil {
+			delete(wrappers, k)
+		}
+	}
+}
+
+// skipThen skips options, then n operands (a duration, a user, a mask).
+func skipThen(spec optSpec, n int) wrapperFunc {
+	return func(a *analysis, c *cmd) int {
+		i := skipOpts(c.words, 1, spec) + n
+		if i >= len(c.words) {
+			return -1
+		}
+		return i
+	}
+}
+
+// subWrapper unwraps "poetry run CMD" and the like.
+func subWrapper(sub string) wrapperFunc {
+	return func(a *analysis, c *cmd) int {
+		if len(c.words) > 2 && c.words[1].s == sub {
+			return skipOpts(c.words, 2, optSpec{})
+		}
+		return -1
+	}
+}
+
+func envWrapper(a *analysis, c *cmd) int {
+	ws := c.words
+	i := 1
+	for i < len(ws) {
+		s := ws[i].s
+		switch {
+		case s == "--":
+			i++
+		case s == "-" || s == "-i" || s == "--ignore-environment" || s == "-0" || s == "--null" || s == "-v" || s == "--debug":
+			i++
+			continue
+		case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir":
+			i += 2
+			continue
+		case s == "-S" || s == "--split-string" || strings.HasPrefix(s, "-S") || strings.HasPrefix(s, "--split-string="):
+			// env -S "cmd args": the string is split into words.
+			str := ""
+			n := 1
+			switch {
+			case s == "-S" || s == "--split-string":
+				if i+1 < len(ws) {
+					str = ws[i+1].s
+				}
+				n = 2
+			case strings.HasPrefix(s, "--split-string="):
+				str = s[len("--split-string="):]
+			default:
+				str = s[2:]
+			}
+			var split []word
+			for _, f := range strings.Fields(str) {
+				split = append(split, lit(f))
+			}
+			rest := append(split, ws[min(i+n, len(ws)):]...)
+			c.words = append(append([]word{}, ws[:i]...), rest...)
+			ws = c.words
+			continue
+		case strings.HasPrefix(s, "--unset=") || strings.HasPrefix(s, "--chdir=") || strings.HasPrefix(s, "-u") && len(s) > 2 || strings.HasPrefix(s, "-C") && len(s) > 2:
+			i++
+			continue
+		case len(s) > 1 && s[0] == '-' && !isAssignWord(s):
+			i++
+			continue
+		}
+		break
+	}
+	for i < len(ws) && isAssignWord(ws[i].s) {
+		s := ws[i].s
+		eq := strings.IndexByte(s, '=')
+		c.assigns = append(c.assigns, assignment{s[:eq], word{s: s[eq+1:], ok: ws[i].ok}})
+		i++
+	}
+	if i >= len(ws) {
+		return -1
+	}
+	return i
+}
+
+func commandWrapper(a *analysis, c *cmd) int {
+	for i := 1; i < len(c.words); i++ {
+		s := c.words[i].s
+		if s == "--" {
+			if i+1 < len(c.words) {
+				return i + 1
+			}
+			return -1
+		}
+		if len(s) < 2 || s[0] != '-' {
+			return i
+		}
+		if strings.ContainsAny(s[1:], "vV") {
+			return -1 // command -v only looks the name up
+		}
+	}
+	return -1
+}
+
+func nsenterWrapper(a *analysis, c *cmd) int {
+	ws := c.words
+	i := 1
+	for i < len(ws) {
+		s := ws[i].s
+		if s == "--" {
+			i++
+			break
+		}
+		if len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if s == "-t" || s == "--target" || s == "-S" || s == "-G" || s == "--setuid" || s == "--setgid" {
+			i += 2
+			continue
+		}
+		i++
+	}
+	if i >= len(ws) {
+		return -1
+	}
+	return i
+}
+
+func runuserWrapper(a *analysis, c *cmd) int {
+	for _, w := range c.words[1:] {
+		if w.s == "-c" || w.s == "--command" || strings.HasPrefix(w.s, "--command=") {
+			return -1 // handled as a payload
+		}
+	}
+	if len(c.words) > 2 && (c.words[1].s == "-u" || c.words[1].s == "--user") {
+		if c.words[2].s == "root" {
+			c.asRoot = true
+		}
+		return skipOpts(c.words, 3, optSpec{short: "gG", long: []string{"group", "supp-group"}})
+	}
+	return -1
+}
+
+func flockWrapper(a *analysis, c *cmd) int {
+	ws := c.words
+	for _, w := range ws[1:] {
+		if w.s == "-c" || w.s == "--command" || strings.HasPrefix(w.s, "--command=") {
+			return -1 // flock FILE -c CMD: a payload
+		}
+	}
+	i := skipOpts(ws, 1, optSpec{short: "wE", long: []string{"timeout", "conflict-exit-code"}})
+	i++ // the lock file
+	if i >= len(ws) {
+		return -1
+	}
+	return i
+}
+
+func busyboxWrapper(a *analysis, c *cmd) int {
+	if len(c.words) > 1 && !strings.HasPrefix(c.words[1].s, "-") {
+		return 1
+	}
+	return -1
+}
+
+// xargsWrapper unwraps "xargs [opts] cmd args": the command also gets the
+// words read from standard input.
+func xargsWrapper(a *analysis, c *cmd) int {
+	ws := c.words
+	replace := ""
+	i := 1
+	for i < len(ws) {
+		s := ws[i].s
+		if s == "--" {
+			i++
+			break
+		}
+		if len(s) < 2 || s[0] != '-' {
+			break
+		}
+		switch {
+		case s == "-I" || s == "--replace":
+			if i+1 < len(ws) && s == "-I" {
+				replace = ws[i+1].s
+				i += 2
+				continue
+			}
+			replace = "{}"
+		case strings.HasPrefix(s, "-I"):
+			replace = s[2:]
+		case s == "-i":
+			replace = "{}"
+		case strings.HasPrefix(s, "--replace="):
+			replace = s[len("--replace="):]
+		case strings.HasPrefix(s, "-i"):
+			replace = s[2:]
+		case s == "-n" || s == "-L" || s == "-P" || s == "-s" || s == "-d" || s == "-E" || s == "-a" ||
+			s == "--max-args" || s == "--max-procs" || s == "--delimiter" || s == "--arg-file" || s == "--max-chars" || s == "--process-slot-var":
+			i += 2
+			continue
+		}
+		i++
+	}
+	i = min(i, len(ws))
+	var inner []word
+	if i < len(ws) {
+		inner = append(inner, ws[i:]...)
+	} else {
+		inner = []word{lit("echo")}
+	}
+	input := xargsInput(c.in)
+	if replace != "" {
+		out := inner[:0:0]
+		for _, w := range inner {
+			if w.s == replace && len(input) > 0 {
+				out = append(out, input...)
+			} else if strings.Contains(w.s, replace) && len(input) > 0 && input[0].ok {
+				w.s = strings.ReplaceAll(w.s, replace, input[0].s)
+				out = append(out, w)
+			} else {
+				out = append(out, w)
+			}
+		}
+		inner = out
+	} else {
+		inner = append(inner, input...)
+	}
+	c.words = append(append([]word{}, ws[:i]...), inner...)
+	c.xargs = true
+	return i
+}
+
+// xargsInput turns what xargs reads into the words it appends.
+func xargsInput(f flow) []word {
+	switch f.kind {
+	case flowText:
+		var out []word
+		for _, s := range strings.Fields(f.text) {
+			out = append(out, lit(s))
+			if len(out) >= 64 {
+				break
+			}
+		}
+		return out
+	case flowPaths:
+		if f.find == nil || len(f.find.roots) == 0 {
+			return nil
+		}
+		return []word{{s: f.find.roots[0].s, ok: f.find.roots[0].ok, find: f.find}}
+	case flowNone:
+		return nil
+	}
+	fl := f
+	return []word{{s: "<stdin>", tail: 7, flow: &fl}}
+}
+
+// unwrap removes wrappers (sudo, env, timeout, xargs, ...) so that the
+// command they run is judged.
+func (a *analysis) unwrap(c *cmd) {
+	for iter := 0; iter < 16 && len(c.words) > 0; iter++ {
+		w0 := c.words[0]
+		if !w0.ok {
+			return
+		}
+		base := path.Base(w0.s)
+		fn, ok := wrappers[base]
+		if !ok {
+			return
+		}
+		i := fn(a, c)
+		if i <= 0 || i >= len(c.words) {
+			return
+		}
+		c.wrappers = append(c.wrappers, joinWords(c.words[:i]))
+		c.words = c.words[i:]
+	}
+}
+
+func joinWords(ws []word) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.s)
+	}
+	return b.String()
+}
