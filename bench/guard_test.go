@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,21 @@ func BenchmarkGuardDecisions(b *testing.B) {
 	rate := float64(len(lat)) / total.Seconds()
 	fmt.Printf("%-34s %.0f decisions/s on one goroutine over %d corpus commands (target ≥ 100000/s) | p50 %s p99 %s max %s\n",
 		"guard decisions", rate, len(cmds), pct(lat, 0.5), pct(lat, 0.99), pct(lat, 1))
+	// The worst case of one decision: 100 KiB commands.
+	big := map[string]string{
+		"chain":  strings.Repeat("echo x && ", 10<<10) + "true",
+		"quoted": "echo '" + strings.Repeat("y", 100<<10) + "'",
+		"nested": strings.Repeat("$(", 50) + "ls" + strings.Repeat(")", 50) + " " + strings.Repeat("a", 100<<10),
+	}
+	for name, cmd := range big {
+		best := time.Hour
+		for range 5 {
+			t0 := time.Now()
+			d.CheckCommand(cmd, c)
+			best = min(best, time.Since(t0))
+		}
+		fmt.Printf("%-34s %s for a %d KiB command (%s; target < 10ms)\n", "guard 100 KiB input", best, len(cmd)>>10, name)
+	}
 	b.ReportMetric(rate, "decisions/s")
 	b.ReportMetric(float64(pct(lat, 0.99).Nanoseconds()), "p99-ns")
 }

@@ -14,7 +14,7 @@ type scriptScan struct {
 	deletes  []scriptPath // paths it deletes
 	writes   []scriptPath // files it opens for writing
 	chmods   []scriptPath // permission changes (path holds "MODE PATH")
-	obf      bool // code decoded from base64 is run
+	obf      bool         // code decoded from base64 is run
 	forkBomb string
 	revShell string
 	remote   string
