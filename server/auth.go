@@ -39,8 +39,11 @@ func (s *Server) auth(next http.HandlerFunc) http.Handler {
 			writeError(w, err)
 			return
 		}
-		ctx := context.WithValue(r.Context(), keyContext{}, caller{ID: k.ID, Admin: k.Admin})
-		next(w, r.WithContext(ctx))
+		c := caller{ID: k.ID, Admin: k.Admin}
+		if !s.limit(w, c) {
+			return
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), keyContext{}, c)))
 	})
 }
 

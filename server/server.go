@@ -33,6 +33,8 @@ type Options struct {
 	WorkDirRoot string
 	// KeepAlive is the interval of SSE keep-alive comments (default 15s).
 	KeepAlive time.Duration
+	// RateLimit bounds each API key's request rate (zero: no limit).
+	RateLimit RateLimit
 	// AllowedOrigins are the browser origins (host patterns such as
 	// "app.example.com" or "*.example.com") allowed to open /v1/ws; the
 	// server's own origin always is.
@@ -41,9 +43,10 @@ type Options struct {
 
 // Server is the daemon's HTTP API.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	mux  *http.ServeMux
+	opts    Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	limiter *limiter
 
 	// turns tracks the turns the server started, which outlive the
 	// requests that started them (a client may disconnect and follow the
@@ -65,7 +68,7 @@ func New(opts Options) *Server {
 	if opts.Approvals == nil {
 		opts.Approvals = NewApprovals(0)
 	}
-	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), limiter: newLimiter(opts.RateLimit)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

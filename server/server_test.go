@@ -19,6 +19,7 @@ import (
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -432,5 +433,31 @@ func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
 	}
 	if r := d.do(t, "POST", "/v1/sessions/ap/permissions/nope", d.alice, map[string]string{"decision": "allow"}); r.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown request: %d", r.StatusCode)
+	}
+}
+
+func TestRateLimitPerKey(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	td := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent"}),
+		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		RateLimit: server.RateLimit{PerSecond: 1, Burst: 3},
+	})
+	d := &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob}
+	for i := range 3 {
+		if r := d.do(t, "GET", "/v1/sessions", d.alice, nil); r.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: %d", i, r.StatusCode)
+		}
+	}
+	r := d.do(t, "GET", "/v1/sessions", d.alice, nil)
+	e := decode[map[string]map[string]string](t, r)
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || e["error"]["code"] != "rate_limited" {
+		t.Fatalf("over the limit: %d %v %v", r.StatusCode, r.Header, e)
+	}
+	if r := d.do(t, "GET", "/v1/sessions", d.bob, nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("another key was limited: %d", r.StatusCode)
+	}
+	if r := d.do(t, "GET", "/healthz", "", nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("healthz limited: %d", r.StatusCode)
 	}
 }

@@ -27,6 +27,8 @@ type DaemonOptions struct {
 	Ring int
 	// ApprovalTimeout bounds waiting for a person's answer (default 5m).
 	ApprovalTimeout time.Duration
+	// RateLimit bounds each key's request rate (zero: none).
+	RateLimit server.RateLimit
 }
 
 // Daemon is the daemon's parts wired as `hotplex serve` wires them, served
@@ -74,7 +76,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	}
 	d.Engine = eng
 	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals,
-		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second})
+		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit})
 	if _, err := d.Server.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}

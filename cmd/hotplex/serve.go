@@ -114,7 +114,8 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 	defer eng.Close()
 	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Logger: log,
-		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins})
+		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins,
+		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst}})
 	n, err := srv.Restore(ctx)
 	if err != nil {
 		return err

@@ -29,6 +29,8 @@ type serveConfig struct {
 	Offline        string        `yaml:"offline" help:"built-in offline model: auto (without Anthropic credentials), always, never"`
 	LogLevel       string        `yaml:"log_level" help:"debug, info, warn or error"`
 	AllowedOrigins []string      `yaml:"allowed_origins" help:"origins allowed to open browser connections"`
+	RateLimit      float64       `yaml:"rate_limit" help:"requests per second allowed to each API key (0: no limit)"`
+	RateBurst      int           `yaml:"rate_burst" help:"requests an API key may make at once beyond its rate"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -42,7 +44,7 @@ type configKey struct {
 func defaultServeConfig() serveConfig {
 	return serveConfig{
 		Listen: "127.0.0.1:8080", DataDir: ".hotplex", Namespace: "hotplex",
-		IdleTimeout: 30 * time.Minute, Offline: "auto", LogLevel: "info",
+		IdleTimeout: 30 * time.Minute, Offline: "auto", LogLevel: "info", RateLimit: 20, RateBurst: 60,
 	}
 }
 
@@ -51,6 +53,7 @@ var flagFields = []struct{ flag, field string }{
 	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
+	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"},
 }
 
 // register binds the scalar settings to flags.
@@ -66,6 +69,8 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.StringVar(&c.Offline, "offline", c.Offline, fieldHelp("Offline"))
 	fl.StringVar(&c.LogLevel, "log-level", c.LogLevel, fieldHelp("LogLevel"))
 	fl.StringSliceVar(&c.AllowedOrigins, "allowed-origins", c.AllowedOrigins, fieldHelp("AllowedOrigins"))
+	fl.Float64Var(&c.RateLimit, "rate-limit", c.RateLimit, fieldHelp("RateLimit"))
+	fl.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, fieldHelp("RateBurst"))
 }
 
 func fieldHelp(name string) string {
@@ -126,6 +131,18 @@ func applyEnv(cfg *serveConfig, getenv func(string) string) error {
 			fv.SetInt(int64(d))
 		case []string:
 			fv.Set(reflect.ValueOf(strings.Split(raw, ",")))
+		case float64:
+			f, err := strconv.ParseFloat(raw, 64)
+			if err != nil {
+				return fmt.Errorf("HOTPLEX_%s: %w", strings.ToUpper(name), err)
+			}
+			fv.SetFloat(f)
+		case int:
+			n, err := strconv.Atoi(raw)
+			if err != nil {
+				return fmt.Errorf("HOTPLEX_%s: %w", strings.ToUpper(name), err)
+			}
+			fv.SetInt(int64(n))
 		case bool:
 			b, err := strconv.ParseBool(raw)
 			if err != nil {
