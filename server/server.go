@@ -75,18 +75,13 @@ func New(opts Options) *Server {
 }
 
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.mux.Handle("POST /v1/sessions", s.auth(s.createSession))
-	s.mux.Handle("GET /v1/sessions", s.auth(s.listSessions))
-	s.mux.Handle("GET /v1/sessions/{id}", s.auth(s.getSession))
-	s.mux.Handle("DELETE /v1/sessions/{id}", s.auth(s.deleteSession))
-	s.mux.Handle("POST /v1/sessions/{id}/messages", s.auth(s.postMessage))
-	s.mux.Handle("GET /v1/sessions/{id}/events", s.auth(s.followEvents))
-	s.mux.Handle("POST /v1/sessions/{id}/interrupt", s.auth(s.interrupt))
-	s.mux.Handle("GET /v1/sessions/{id}/permissions", s.auth(s.listPermissions))
-	s.mux.Handle("POST /v1/sessions/{id}/permissions/{request}", s.auth(s.answerPermission))
-	s.mux.Handle("GET /v1/ws", s.auth(s.websocket))
+	for _, op := range s.operations() {
+		var h http.Handler = op.handler
+		if !op.public {
+			h = s.auth(op.handler)
+		}
+		s.mux.Handle(op.method+" "+op.path, h)
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
 	})

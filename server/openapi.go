@@ -1,0 +1,222 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+)
+
+// operation describes one endpoint for both the router and the OpenAPI
+// document, so the document cannot drift from what is served.
+type operation struct {
+	method, path, summary string
+	handler               http.HandlerFunc
+	public                bool // no API key needed
+	request               any  // a value of the JSON body type, or nil
+	response              any  // a value of the JSON response type, or nil
+	status                int  // success status (default 200)
+	stream                bool // the response is an SSE stream of events
+}
+
+func (s *Server) operations() []operation {
+	type list struct {
+		Sessions []sessionView `json:"sessions"`
+	}
+	type perms struct {
+		Permissions []PendingPermission `json:"permissions"`
+	}
+	type status struct {
+		Status string `json:"status"`
+	}
+	type interrupted struct {
+		Interrupted bool `json:"interrupted"`
+	}
+	return []operation{
+		{method: "GET", path: "/healthz", summary: "Liveness", handler: s.healthz, public: true, response: status{}},
+		{method: "GET", path: "/readyz", summary: "Readiness: storage is healthy", handler: s.readyz, public: true, response: status{}},
+		{method: "POST", path: "/v1/sessions", summary: "Create a session", handler: s.createSession, request: createSessionRequest{}, response: sessionView{}, status: http.StatusCreated},
+		{method: "GET", path: "/v1/sessions", summary: "List the caller's sessions (admins: ?all=true for every session)", handler: s.listSessions, response: list{}},
+		{method: "GET", path: "/v1/sessions/{id}", summary: "Inspect a session: status, PID, statistics", handler: s.getSession, response: sessionView{}},
+		{method: "DELETE", path: "/v1/sessions/{id}", summary: "End a session's processes and delete it with its events", handler: s.deleteSession, status: http.StatusNoContent},
+		{method: "POST", path: "/v1/sessions/{id}/messages", summary: "Run a turn; the response is an SSE stream of its events", handler: s.postMessage, request: messageRequest{}, stream: true},
+		{method: "GET", path: "/v1/sessions/{id}/events", summary: "Follow a session: replay after Last-Event-ID (or ?after=N), then live events (SSE)", handler: s.followEvents, stream: true},
+		{method: "POST", path: "/v1/sessions/{id}/interrupt", summary: "Interrupt the running turn", handler: s.interrupt, response: interrupted{}},
+		{method: "GET", path: "/v1/sessions/{id}/permissions", summary: "Tool uses waiting for a person's decision", handler: s.listPermissions, response: perms{}},
+		{method: "POST", path: "/v1/sessions/{id}/permissions/{request}", summary: "Allow or deny a waiting tool use", handler: s.answerPermission, request: permissionReply{}, response: status{}},
+		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols},
+	}
+}
+
+// OpenAPI returns the OpenAPI 3.1 document of the HTTP API.
+func (s *Server) OpenAPI() ([]byte, error) {
+	schemas := map[string]any{}
+	gen := &schemaGen{defs: schemas}
+	paths := map[string]map[string]any{}
+	for _, op := range s.operations() {
+		o := map[string]any{"summary": op.summary, "operationId": operationID(op)}
+		if op.public {
+			o["security"] = []any{}
+		}
+		var params []any
+		for _, seg := range strings.Split(op.path, "/") {
+			if strings.HasPrefix(seg, "{") {
+				params = append(params, map[string]any{"name": strings.Trim(seg, "{}"), "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+			}
+		}
+		if params != nil {
+			o["parameters"] = params
+		}
+		if op.request != nil {
+			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+				"application/json": map[string]any{"schema": gen.schema(reflect.TypeOf(op.request))}}}
+		}
+		code := op.status
+		if code == 0 {
+			code = http.StatusOK
+		}
+		resp := map[string]any{"description": http.StatusText(code)}
+		switch {
+		case op.stream:
+			resp["content"] = map[string]any{"text/event-stream": map[string]any{
+				"schema": map[string]any{"description": "Server-Sent Events: id is the event's number in the session, event its type, data an EventWithMeta",
+					"$ref": gen.ref(reflect.TypeFor[event.EventWithMeta]())}}}
+		case op.response != nil:
+			resp["content"] = map[string]any{"application/json": map[string]any{"schema": gen.schema(reflect.TypeOf(op.response))}}
+		}
+		o["responses"] = map[string]any{
+			strconv.Itoa(code): resp,
+			"default":          map[string]any{"description": "Error", "content": map[string]any{"application/json": map[string]any{"schema": gen.schema(reflect.TypeFor[errorBody]())}}},
+		}
+		if paths[op.path] == nil {
+			paths[op.path] = map[string]any{}
+		}
+		paths[op.path][strings.ToLower(op.method)] = o
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info":    map[string]any{"title": "HotPlex API", "version": "1"},
+		"paths":   paths,
+		"components": map[string]any{
+			"schemas":         schemas,
+			"securitySchemes": map[string]any{"apiKey": map[string]any{"type": "http", "scheme": "bearer"}},
+		},
+		"security": []any{map[string]any{"apiKey": []any{}}},
+	}
+	return json.MarshalIndent(doc, "", "  ")
+}
+
+type errorBody struct {
+	Error apiError `json:"error"`
+}
+
+func operationID(op operation) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(op.method))
+	for _, seg := range strings.Split(op.path, "/") {
+		seg = strings.Trim(seg, "{}")
+		if seg == "" || seg == "v1" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(seg[:1]) + seg[1:])
+	}
+	return b.String()
+}
+
+// schemaGen derives JSON schemas from Go types by their json tags.
+type schemaGen struct {
+	defs map[string]any
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+var rawType = reflect.TypeFor[json.RawMessage]()
+
+func (g *schemaGen) ref(t reflect.Type) string {
+	name := t.Name()
+	if _, ok := g.defs[name]; !ok {
+		g.defs[name] = nil // placeholder against recursion
+		g.defs[name] = g.object(t)
+	}
+	return "#/components/schemas/" + name
+}
+
+func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case t == rawType:
+		return map[string]any{"description": "any JSON value"}
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if t.Name() == "" {
+			return g.object(t)
+		}
+		return map[string]any{"$ref": g.ref(t)}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if _, ok := reflect.New(t).Interface().(interface{ MarshalText() ([]byte, error) }); ok {
+			return map[string]any{"type": "string"}
+		}
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+	}
+	return map[string]any{"description": "any JSON value"}
+}
+
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	var required []string
+	g.fields(t, props, &required)
+	sort.Strings(required)
+	o := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				g.fields(ft, props, required) // promoted fields
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		props[name] = g.schema(f.Type)
+		if !strings.Contains(opts, "omitempty") && f.Type.Kind() != reflect.Pointer {
+			*required = append(*required, name)
+		}
+	}
+}
