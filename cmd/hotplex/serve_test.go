@@ -188,6 +188,16 @@ func TestServeSurvivesKill9(t *testing.T) {
 		t.Fatal("the resumed conversation lost its history")
 	}
 
+	// The sessions client sees it; a wrong key is refused clearly.
+	out, err := exec.Command(hotplexBin, "sessions", "list", "--url", d2.url, "--key", d2.key).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "k9") {
+		t.Fatalf("sessions list: %v\n%s", err, out)
+	}
+	out, err = exec.Command(hotplexBin, "sessions", "show", "k9", "--url", d2.url, "--key", "wrong").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "unauthorized") {
+		t.Fatalf("sessions show with a wrong key: %v\n%s", err, out)
+	}
+
 	// SIGTERM: a clean exit that ends every process.
 	if err := d2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
