@@ -208,7 +208,10 @@ type cmd struct {
 	dels           []delTarget
 	writesDone     bool
 	writes         []writeTarget
-	substs         []flow       // outputs of the command substitutions in its words
+	substs         []flow // outputs of the command substitutions in its words
+	sub            string // git's subcommand, cached
+	subArgs        []word
+	subDone        bool
 	results        []RuleResult // for Explain
 	notes          []string     // unresolved parts, for Explain
 	joined         string
@@ -306,8 +309,12 @@ type analysis struct {
 	notes []string
 }
 
+var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
+
 func (d *Detector) newAnalysis(c Context) *analysis {
-	a := &analysis{d: d}
+	a := analysisPool.Get().(*analysis)
+	parser, free := a.parser, a.free
+	*a = analysis{d: d, parser: parser, free: free}
 	if c.Home != "" {
 		a.home = cleanAbs(c.Home)
 	}
@@ -319,15 +326,25 @@ func (d *Detector) newAnalysis(c Context) *analysis {
 		a.workDir = cleanAbs(wd)
 	}
 	a.cwd = a.workDir
-	a.parser = parserPool.Get().(*syntax.Parser)
+	if a.parser == nil {
+		a.parser = parserPool.Get().(*syntax.Parser)
+	}
 	return a
 }
 
 func (a *analysis) release() {
-	if a.parser != nil {
-		parserPool.Put(a.parser)
-		a.parser = nil
+	if a.nbytes > 64<<10 {
+		// drop the references the parser keeps to a large input
+		a.parser.Parse(strings.NewReader(""), "")
 	}
+	if a.explain || a.nbytes > 1<<20 {
+		// do not keep what Explain or huge inputs built
+		parserPool.Put(a.parser)
+		return
+	}
+	parser, free := a.parser, a.free
+	*a = analysis{parser: parser, free: free}
+	analysisPool.Put(a)
 }
 
 func cleanAbs(p string) string {

@@ -304,7 +304,7 @@ func (a *analysis) expandWatch(c *cmd) {
 
 func (a *analysis) expandSSH(c *cmd) {
 	args := c.args()
-	i := skipOpts(append([]word{{}}, args...), 1, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}) - 1
+	i := skipOpts(args, 0, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"})
 	if i >= len(args) {
 		return
 	}
@@ -363,7 +363,7 @@ func (a *analysis) expandExec(c *cmd) {
 			}
 		}
 	} else {
-		j := skipOpts(append([]word{{}}, rest...), 1, optSpec{short: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys"}}) - 1
+		j := skipOpts(rest, 0, optSpec{short: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys"}})
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
 		}
@@ -374,9 +374,10 @@ func (a *analysis) expandExec(c *cmd) {
 	words := append([]word{}, inner...)
 	wd, home := a.workDir, a.home
 	a.workDir, a.home = "", ""
-	sc := a.subCommand(c, words, c.name+" exec")
+	a.remote++
+	a.subCommand(c, words, c.name+" exec")
+	a.remote--
 	a.workDir, a.home = wd, home
-	_ = sc
 }
 
 // expandSchedule analyses what crontab and at schedule.
@@ -403,7 +404,7 @@ func (a *analysis) expandSchedule(c *cmd) {
 
 // operands returns the words after the options.
 func operands(args []word, spec optSpec) []word {
-	i := skipOpts(append([]word{{}}, args...), 1, spec) - 1
+	i := skipOpts(args, 0, spec)
 	if i >= len(args) {
 		return nil
 	}
@@ -538,7 +539,7 @@ func (a *analysis) expandWrites(c *cmd) {
 // subcommand finds a multi-command tool's subcommand, skipping global
 // options; it returns the subcommand and its index in args.
 func subcommand(args []word, globals optSpec) (string, int) {
-	i := skipOpts(append([]word{{}}, args...), 1, globals) - 1
+	i := skipOpts(args, 0, globals)
 	if i < len(args) {
 		return args[i].s, i
 	}

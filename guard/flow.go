@@ -60,6 +60,11 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return echoFlow(args)
 	case n == "printf":
 		return printfFlow(args)
+	case n == "mktemp":
+		if c.cwd != "" && hasWord(args, "-p") || hasPrefixWord(args, "--tmpdir=") && !hasPrefixWord(args, "--tmpdir=/tmp") {
+			return flow{kind: flowUnknown}
+		}
+		return flow{kind: flowText, text: "/tmp/tmp.XXXXXXXXXX\n"}
 	case n == "pwd":
 		if c.cwd != "" {
 			return flow{kind: flowText, text: c.cwd + "\n"}
@@ -311,9 +316,6 @@ func (a *analysis) readerFlow(c *cmd, allArgs []word, obf bool) flow {
 			out = f
 		}
 		files++
-	}
-	for _, r := range c.redirs {
-		_ = r
 	}
 	if files == 0 {
 		return passFlow(c.in, obf)

@@ -253,7 +253,10 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.flow.kind == flowPaths && w.flow.find != nil {
 				return a.classifyDelete(word{find: w.flow.find}, cwd)
 			}
-			return pcUnknownInput
+			if w.s == "<stdin>" {
+				return pcUnknownInput // xargs of unknown input
+			}
+			return pcUnknown
 		}
 		s := w.s
 		if strings.HasPrefix(s, "$") && !strings.HasPrefix(s, "${") {
@@ -670,7 +673,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		case ".gnupg", ".password-store":
 			return "private keys (" + s + ")", true
 		case ".aws":
-			if rel == ".aws" || base == "credentials" || base == "config" || strings.HasPrefix(rel, ".aws/sso") {
+			if rel == ".aws" || base == "credentials" || strings.HasPrefix(rel, ".aws/sso") || strings.HasPrefix(rel, ".aws/cli/cache") {
 				return "AWS credentials (" + s + ")", true
 			}
 		case ".kube":

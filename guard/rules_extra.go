@@ -137,6 +137,15 @@ func touchesProduction(c *cmd) bool {
 	return false
 }
 
+// coreCommands are system utilities nobody legitimately replaces.
+var coreCommands = map[string]bool{
+	"ls": true, "cat": true, "cp": true, "mv": true, "rm": true, "sudo": true, "su": true, "ssh": true, "scp": true,
+	"ps": true, "top": true, "kill": true, "grep": true, "find": true, "sed": true, "awk": true, "tar": true, "passwd": true,
+	"login": true, "id": true, "whoami": true, "chmod": true, "chown": true, "mount": true, "which": true, "env": true,
+	"bash": true, "sh": true, "zsh": true, "less": true, "head": true, "tail": true, "date": true, "uname": true,
+	"systemctl": true, "ssh-add": true, "ssh-keygen": true, "gpg": true, "openssl": true, "netstat": true, "ss": true, "lsof": true,
+}
+
 var commonCommands = map[string]bool{
 	"ls": true, "cat": true, "cp": true, "mv": true, "rm": true, "sudo": true, "su": true, "ssh": true, "scp": true, "git": true,
 	"curl": true, "wget": true, "python": true, "python3": true, "pip": true, "pip3": true, "node": true, "npm": true, "npx": true,
@@ -153,7 +162,7 @@ var commonCommands = map[string]bool{
 func (a *analysis) isPathShadow(p string) bool {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
-	if !commonCommands[base] {
+	if !coreCommands[base] {
 		return false
 	}
 	if rel, mine, ok := a.homeRel(dir); ok && mine {
@@ -448,6 +457,10 @@ var extraRules = []*rule{
 	{ID: "exfil-raw-ip", Level: LevelModerate, Category: CategoryExfiltration, Description: "sending local files or data to a bare IP address",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "scp", "rsync", "sftp", "ssh", "rclone":
+				return false, "" // authenticated copies to one's own hosts
+			}
 			ip := toPublicIP(c)
 			if ip == "" {
 				return false, ""

@@ -672,7 +672,7 @@ func modeWorldWritable(m string) bool {
 	}
 	for _, cl := range strings.Split(m, ",") {
 		who, perm, ok := cutOp(cl)
-		if ok && perm != "-" && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "w") {
+		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "w") {
 			return true
 		}
 	}

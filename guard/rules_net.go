@@ -369,11 +369,8 @@ var netRules = []*rule{
 		Suggestions: suggRevShell, names: names("<socket-loop>"),
 		match: func(a *analysis, c *cmd) (bool, string) { return true, "" }},
 	{ID: "revshell-zsh-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "zsh opening a TCP connection (ztcp)",
-		Suggestions: suggRevShell, names: names("ztcp", "zmodload"),
+		Suggestions: suggRevShell, names: names("ztcp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if c.name == "zmodload" {
-				return hasWord(c.args(), "zsh/net/tcp") && c.pipe == nil && false, ""
-			}
 			return len(positional(c.args())) >= 2, ""
 		}},
 	{ID: "revshell-x11", Level: LevelHigh, Category: CategoryReverseShell, Description: "an X terminal displayed on a remote host",

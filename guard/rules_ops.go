@@ -10,8 +10,17 @@ import (
 // gitSub returns git's subcommand and its arguments, skipping global
 // options.
 func gitSub(c *cmd) (string, []word) {
+	if c.subDone {
+		return c.sub, c.subArgs
+	}
+	c.subDone = true
+	c.sub, c.subArgs = gitSubParse(c)
+	return c.sub, c.subArgs
+}
+
+func gitSubParse(c *cmd) (string, []word) {
 	args := c.args()
-	i := skipOpts(append([]word{{}}, args...), 1, optSpec{short: "Cc", long: []string{"git-dir", "work-tree", "namespace", "exec-path", "config-env", "super-prefix"}}) - 1
+	i := skipOpts(args, 0, optSpec{short: "Cc", long: []string{"git-dir", "work-tree", "namespace", "exec-path", "config-env", "super-prefix"}})
 	if i >= len(args) {
 		return "", nil
 	}
@@ -33,6 +42,7 @@ func isProtectedBranch(ref string) bool {
 // gitPush describes a git push.
 type gitPush struct {
 	force, all, mirror, delete, tags bool
+	leaseOnly                        bool     // only --force-with-lease
 	refs                             []string // refspecs after the remote
 }
 
@@ -42,8 +52,13 @@ func parseGitPush(args []word) gitPush {
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
 		switch {
-		case s == "--force" || s == "--force-with-lease" || strings.HasPrefix(s, "--force-with-lease=") || s == "--force-if-includes":
+		case s == "--force-with-lease" || strings.HasPrefix(s, "--force-with-lease=") || s == "--force-if-includes":
+			if !p.force {
+				p.leaseOnly = true
+			}
 			p.force = true
+		case s == "--force":
+			p.force, p.leaseOnly = true, false
 		case s == "--all" || s == "--branches":
 			p.all = true
 		case s == "--mirror":
@@ -57,7 +72,7 @@ func parseGitPush(args []word) gitPush {
 		case strings.HasPrefix(s, "--"):
 		case len(s) > 1 && s[0] == '-':
 			if strings.IndexByte(s, 'f') >= 0 {
-				p.force = true
+				p.force, p.leaseOnly = true, false
 			}
 			if strings.IndexByte(s, 'd') >= 0 {
 				p.delete = true
@@ -71,7 +86,7 @@ func parseGitPush(args []word) gitPush {
 	}
 	for _, r := range p.refs {
 		if strings.HasPrefix(r, "+") {
-			p.force = true
+			p.force, p.leaseOnly = true, false
 		}
 	}
 	return p
@@ -833,7 +848,7 @@ var opsRules = []*rule{
 				return false, ""
 			}
 			p := parseGitPush(args)
-			if !p.force || p.all || p.mirror || p.tags {
+			if !p.force || p.leaseOnly || p.all || p.mirror || p.tags {
 				return false, ""
 			}
 			if len(p.refs) == 0 {
@@ -1099,7 +1114,7 @@ var opsRules = []*rule{
 			if systemNamespaces[ns] && ns != "default" {
 				return true, ns
 			}
-			for i, k := range kinds {
+			for _, k := range kinds {
 				if isNSKind(k) {
 					for _, o := range objs {
 						if systemNamespaces[o] {
@@ -1107,7 +1122,6 @@ var opsRules = []*rule{
 						}
 					}
 				}
-				_ = i
 			}
 			return false, ""
 		}},
@@ -1159,7 +1173,7 @@ var opsRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "aws-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting an AWS resource",
+	{ID: "aws-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting or stopping an AWS resource",
 		Suggestions: suggCloud, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			op, rest := awsOp(c)
@@ -1226,7 +1240,7 @@ var opsRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "cloud-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting a cloud resource",
+	{ID: "cloud-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting or stopping a cloud resource",
 		Suggestions: suggCloud, names: names("gcloud", "az", "doctl", "linode-cli", "hcloud", "vultr-cli", "scw", "oci", "ibmcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
@@ -1280,6 +1294,9 @@ var opsRules = []*rule{
 			switch c.name {
 			case "terraform":
 				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy")) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" {
+					if hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target") {
+						return false, "" // iac-destroy-targeted
+					}
 					return !hasWord(args, "-help"), first
 				}
 			case "pulumi", "cdk", "cdktf", "serverless", "sls":
@@ -1300,6 +1317,16 @@ var opsRules = []*rule{
 				return first == "firestore:delete" && (hasWord(args, "--all-collections") || hasWord(args, "-r") || hasWord(args, "--recursive")) || first == "database:remove" || first == "projects:delete", first
 			}
 			return false, ""
+		}},
+	{ID: "iac-destroy-targeted", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "destroying selected infrastructure resources",
+		Suggestions: suggCloud, names: names("terraform"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || !(ops[0].s == "destroy" || ops[0].s == "apply" && hasWord(args, "-destroy")) {
+				return false, ""
+			}
+			return hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target"), ""
 		}},
 	{ID: "iac-destroy-unattended", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying all infrastructure without confirmation",
 		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf"),
