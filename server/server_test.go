@@ -333,8 +333,10 @@ func TestInterruptAndDelete(t *testing.T) {
 		t.Fatal("interrupt reported no running turn")
 	}
 	rest := readSSE(t, resp.Body, nil)
-	if time.Since(at) > 2*time.Second {
-		t.Fatal("interrupt too slow")
+	// The turn would sleep 20 s; ending well before proves the
+	// interrupt (the engine's own tests hold it to 2 s on a quiet machine).
+	if took := time.Since(at); took > 10*time.Second {
+		t.Fatalf("interrupt took %s", took)
 	}
 	tail := rest[len(rest)-1]
 	if tail.Type != "turn_error" || !strings.Contains(string(tail.Data), "interrupted") {
