@@ -718,44 +718,19 @@ var opsRules = []*rule{
 	// --- databases ---
 	{ID: "db-drop-database", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
 		Suggestions: suggDB, names: dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if s := a.scanSQLOf(c); s != nil && s.dropDB != "" {
-				return true, s.dropDB
-			}
-			return false, ""
-		}},
+		match: sqlFinding(func(s *sqlScan) string { return s.dropDB })},
 	{ID: "db-drop-table", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping tables or collections",
 		Suggestions: suggDB, names: dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if s := a.scanSQLOf(c); s != nil && s.dropTable != "" {
-				return true, s.dropTable
-			}
-			return false, ""
-		}},
+		match: sqlFinding(func(s *sqlScan) string { return s.dropTable })},
 	{ID: "db-truncate", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying tables (TRUNCATE)",
 		Suggestions: suggDB, names: dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if s := a.scanSQLOf(c); s != nil && s.truncate != "" {
-				return true, s.truncate
-			}
-			return false, ""
-		}},
+		match: sqlFinding(func(s *sqlScan) string { return s.truncate })},
 	{ID: "db-delete-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting every row of a table (DELETE without WHERE)",
 		Suggestions: suggDB, names: dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if s := a.scanSQLOf(c); s != nil && s.deleteAll != "" {
-				return true, s.deleteAll
-			}
-			return false, ""
-		}},
+		match: sqlFinding(func(s *sqlScan) string { return s.deleteAll })},
 	{ID: "db-update-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "changing every row or dropping columns",
 		Suggestions: suggDB, names: dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if s := a.scanSQLOf(c); s != nil && s.updateAll != "" {
-				return true, s.updateAll
-			}
-			return false, ""
-		}},
+		match: sqlFinding(func(s *sqlScan) string { return s.updateAll })},
 	{ID: "db-dropdb", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
 		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1364,3 +1339,16 @@ func mountSource(s string) string {
 }
 
 func init() { ruleSets = append(ruleSets, opsRules) }
+
+// sqlFinding matches a database client whose SQL holds the finding pick
+// returns (the offending statement, or "").
+func sqlFinding(pick func(*sqlScan) string) func(a *analysis, c *cmd) (bool, string) {
+	return func(a *analysis, c *cmd) (bool, string) {
+		if s := a.scanSQLOf(c); s != nil {
+			if f := pick(s); f != "" {
+				return true, f
+			}
+		}
+		return false, ""
+	}
+}
