@@ -112,16 +112,7 @@ func rootWrapper(spec optSpec, userOpt byte, userLong string) wrapperFunc {
 		if user == "" || user == "root" || user == "0" || user == "#0" {
 			c.asRoot = true
 		}
-		for i < len(ws) && isAssignWord(ws[i].s) {
-			s := ws[i].s
-			eq := strings.IndexByte(s, '=')
-			c.assigns = append(c.assigns, assignment{s[:eq], word{s: s[eq+1:], ok: ws[i].ok}})
-			i++
-		}
-		if i >= len(ws) {
-			return -1
-		}
-		return i
+		return takeAssigns(c, ws, i)
 	}
 }
 
@@ -260,6 +251,13 @@ func envWrapper(a *analysis, c *cmd) int {
 		}
 		break
 	}
+	return takeAssigns(c, ws, i)
+}
+
+// takeAssigns records the VAR=value words at i (as env and sudo allow
+// before the command) and returns where the command starts, or -1 when
+// none is left.
+func takeAssigns(c *cmd, ws []word, i int) int {
 	for i < len(ws) && isAssignWord(ws[i].s) {
 		s := ws[i].s
 		eq := strings.IndexByte(s, '=')
