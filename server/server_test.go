@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -115,40 +114,11 @@ func (d *daemon) create(t *testing.T, key string, body map[string]any) map[strin
 	return decode[map[string]any](t, resp)
 }
 
-// sseEvent is one parsed Server-Sent Event.
-type sseEvent struct {
-	ID   uint64
-	Type string
-	Data json.RawMessage
-}
+type sseEvent = testkit.SSEEvent
 
 // readSSE parses events until the stream ends or stop returns true.
-func readSSE(t *testing.T, body io.Reader, stop func(sseEvent) bool) []sseEvent {
-	t.Helper()
-	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, 4<<20)
-	var out []sseEvent
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if cur.Type != "" {
-				out = append(out, cur)
-				if stop != nil && stop(cur) {
-					return out
-				}
-			}
-			cur = sseEvent{}
-		case strings.HasPrefix(line, "id: "):
-			cur.ID, _ = strconv.ParseUint(line[4:], 10, 64)
-		case strings.HasPrefix(line, "event: "):
-			cur.Type = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			cur.Data = json.RawMessage(line[6:])
-		}
-	}
-	return out
+func readSSE(_ *testing.T, body io.Reader, stop func(sseEvent) bool) []sseEvent {
+	return testkit.ReadSSE(body, stop)
 }
 
 func (d *daemon) turn(t *testing.T, key, id, prompt string) []sseEvent {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -102,36 +101,9 @@ func (d *daemonProc) request(t *testing.T, method, path string, body any) *http.
 	return resp
 }
 
-type sse struct {
-	id  uint64
-	typ string
-	raw string
-}
+type sse = testkit.SSEEvent
 
-func readEvents(body io.Reader, stop func(sse) bool) []sse {
-	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, 4<<20)
-	var out []sse
-	var cur sse
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "" && cur.typ != "":
-			out = append(out, cur)
-			if stop != nil && stop(cur) {
-				return out
-			}
-			cur = sse{}
-		case strings.HasPrefix(line, "id: "):
-			cur.id, _ = strconv.ParseUint(line[4:], 10, 64)
-		case strings.HasPrefix(line, "event: "):
-			cur.typ = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			cur.raw = line[6:]
-		}
-	}
-	return out
-}
+func readEvents(body io.Reader, stop func(sse) bool) []sse { return testkit.ReadSSE(body, stop) }
 
 // kill -9 of the daemon mid-turn loses nothing a client saw, and the
 // restarted daemon lists the session and resumes its conversation.
@@ -148,7 +120,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 	}
 	first := readEvents(d.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "remember the tulips"}).Body, nil)
 	resp := d.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "think sleep:5000 blocks:3"})
-	seen := readEvents(resp.Body, func(e sse) bool { return e.typ == event.TypeThinking })
+	seen := readEvents(resp.Body, func(e sse) bool { return e.Type == event.TypeThinking })
 	if err := d.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -163,24 +135,24 @@ func TestServeSurvivesKill9(t *testing.T) {
 		t.Fatalf("session after restart: %+v %v", s, err)
 	}
 	acked := append(first, seen...)
-	stored := readEvents(d2.request(t, "GET", "/v1/sessions/k9/events", nil).Body, func(e sse) bool { return e.id >= acked[len(acked)-1].id })
+	stored := readEvents(d2.request(t, "GET", "/v1/sessions/k9/events", nil).Body, func(e sse) bool { return e.ID >= acked[len(acked)-1].ID })
 	if len(stored) < len(acked) {
 		t.Fatalf("the restarted daemon has %d events, the client saw %d", len(stored), len(acked))
 	}
 	for i, e := range acked {
-		if stored[i].id != e.id || stored[i].typ != e.typ {
-			t.Fatalf("event %d: stored %d %s, seen %d %s", i, stored[i].id, stored[i].typ, e.id, e.typ)
+		if stored[i].ID != e.ID || stored[i].Type != e.Type {
+			t.Fatalf("event %d: stored %d %s, seen %d %s", i, stored[i].ID, stored[i].Type, e.ID, e.Type)
 		}
 	}
 	next := readEvents(d2.request(t, "POST", "/v1/sessions/k9/messages", map[string]string{"prompt": "history"}).Body, nil)
 	var start event.EventWithMeta
-	_ = json.Unmarshal([]byte(next[0].raw), &start)
-	if !start.Resumed || next[0].id <= acked[len(acked)-1].id {
-		t.Fatalf("next turn: resumed %v, id %d after %d", start.Resumed, next[0].id, acked[len(acked)-1].id)
+	_ = json.Unmarshal(next[0].Data, &start)
+	if !start.Resumed || next[0].ID <= acked[len(acked)-1].ID {
+		t.Fatalf("next turn: resumed %v, id %d after %d", start.Resumed, next[0].ID, acked[len(acked)-1].ID)
 	}
 	found := false
 	for _, e := range next {
-		if e.typ == event.TypeAnswer && strings.Contains(e.raw, "remember the tulips") {
+		if e.Type == event.TypeAnswer && strings.Contains(string(e.Data), "remember the tulips") {
 			found = true
 		}
 	}
