@@ -33,6 +33,9 @@ type Options struct {
 	WorkDirRoot string
 	// KeepAlive is the interval of SSE keep-alive comments (default 15s).
 	KeepAlive time.Duration
+	// Metrics, when set, is served at /metrics; give it to the engine's
+	// sinks too (Sinks{metrics, recorder}).
+	Metrics *Metrics
 	// RateLimit bounds each API key's request rate (zero: no limit).
 	RateLimit RateLimit
 	// AllowedOrigins are the browser origins (host patterns such as

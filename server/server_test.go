@@ -433,3 +433,36 @@ func TestRateLimitPerKey(t *testing.T) {
 		t.Fatalf("healthz limited: %d", r.StatusCode)
 	}
 }
+
+func TestMetrics(t *testing.T) {
+	d := newDaemon(t)
+	if r := d.do(t, "GET", "/metrics", "", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("metrics without a key: %d", r.StatusCode)
+	}
+	d.create(t, d.alice, map[string]any{"id": "m"})
+	d.turn(t, d.alice, "m", "one")
+	d.turn(t, d.alice, "m", "two")
+	d.turn(t, d.alice, "m", bashDirective("echo hi"))
+	d.turn(t, d.alice, "m", bashDirective("rm -rf ~"))
+	r := d.do(t, "GET", "/metrics", d.alice, nil)
+	body, _ := io.ReadAll(r.Body)
+	text := string(body)
+	for _, want := range []string{
+		`hotplex_sessions{status="ready"} 1`,
+		"hotplex_turns_total 4",
+		`hotplex_turn_starts_total{start="cold"} 1`,
+		`hotplex_turn_starts_total{start="warm"} 3`,
+		`hotplex_events_total{type="tool_use"} 2`,
+		`hotplex_danger_blocks_total{category="file_delete"} 1`,
+		`hotplex_turn_duration_seconds_bucket{le="+Inf"} 4`,
+		"hotplex_turn_duration_seconds_count 4",
+		"# TYPE hotplex_turn_duration_seconds histogram",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q:\n%s", want, text)
+		}
+	}
+	if !strings.Contains(text, "hotplex_tokens_total{direction=\"input\"} ") || strings.Contains(text, "hotplex_tokens_total{direction=\"input\"} 0\n") {
+		t.Errorf("no input tokens counted:\n%s", text)
+	}
+}

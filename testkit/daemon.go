@@ -67,15 +67,16 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	d.hub = hub.New(hub.Options{Ring: o.Ring})
 	d.recorder = server.NewRecorder(st, d.hub, log)
 	approvals := server.NewApprovals(o.ApprovalTimeout)
+	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
-		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: d.recorder,
+		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: server.Sinks{metrics, d.recorder},
 		PermissionHandler: approvals.Handle,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Engine = eng
-	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals,
+	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals, Metrics: metrics,
 		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit})
 	if _, err := d.Server.Restore(ctx); err != nil {
 		t.Fatal(err)

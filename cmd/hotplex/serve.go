@@ -103,17 +103,18 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	rec := server.NewRecorder(st, h, log)
 	defer rec.Close()
 	approvals := server.NewApprovals(0)
+	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: approvals.Handle,
 		Timeout:           cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
-		WorkDirRoot: cfg.WorkDirRoot, Events: rec,
+		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
 	})
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Logger: log,
+	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins,
 		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst}})
 	n, err := srv.Restore(ctx)
