@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -464,5 +465,42 @@ func TestMetrics(t *testing.T) {
 	}
 	if !strings.Contains(text, "hotplex_tokens_total{direction=\"input\"} ") || strings.Contains(text, "hotplex_tokens_total{direction=\"input\"} 0\n") {
 		t.Errorf("no input tokens counted:\n%s", text)
+	}
+}
+
+func TestAdminBypassOverHTTP(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	home := t.TempDir()
+	td := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent"}),
+		Env:      append(os.Environ(), "HOME="+home), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		AdminToken: "the-admin-token",
+	})
+	d := &daemon{Daemon: td, url: td.URL, root: td.RootDir, alice: td.Alice, admin: td.Admin}
+	d.create(t, d.alice, map[string]any{"id": "bp"})
+	body := map[string]any{"admin_token": "the-admin-token", "ttl_seconds": 60}
+	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.alice, body); r.StatusCode != http.StatusForbidden {
+		t.Fatalf("a user key bypassed: %d", r.StatusCode)
+	}
+	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, map[string]any{"admin_token": "wrong", "ttl_seconds": 60}); r.StatusCode != http.StatusForbidden {
+		t.Fatalf("a wrong token bypassed: %d", r.StatusCode)
+	}
+	sentinel := filepath.Join(d.root, "bp", "victim")
+	_ = os.MkdirAll(sentinel, 0o755)
+	cmd := bashDirective("rm -rf " + sentinel + "/.. /nonexistent-hotplex-path")
+	if evs := d.turn(t, d.alice, "bp", cmd); !slices.Contains(types(evs), event.TypeDangerBlock) {
+		t.Fatalf("not blocked before the bypass: %v", types(evs))
+	}
+	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, body); r.StatusCode != http.StatusOK {
+		t.Fatalf("admin bypass: %d", r.StatusCode)
+	}
+	if evs := d.turn(t, d.alice, "bp", bashDirective("echo bypassed rm -rf /nonexistent-hotplex-path; rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBypass) {
+		t.Fatalf("bypass not audited: %v", types(evs))
+	}
+	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, map[string]any{"ttl_seconds": 0}); r.StatusCode != http.StatusOK {
+		t.Fatalf("end bypass: %d", r.StatusCode)
+	}
+	if evs := d.turn(t, d.alice, "bp", bashDirective("rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBlock) {
+		t.Fatalf("firewall not restored: %v", types(evs))
 	}
 }

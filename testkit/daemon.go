@@ -27,6 +27,8 @@ type DaemonOptions struct {
 	Ring int
 	// ApprovalTimeout bounds waiting for a person's answer (default 5m).
 	ApprovalTimeout time.Duration
+	// AdminToken enables firewall bypasses.
+	AdminToken string
 	// RateLimit bounds each key's request rate (zero: none).
 	RateLimit server.RateLimit
 }
@@ -70,7 +72,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: server.Sinks{metrics, d.recorder},
-		PermissionHandler: approvals.Handle,
+		PermissionHandler: approvals.Handle, AdminToken: o.AdminToken,
 	})
 	if err != nil {
 		t.Fatal(err)
