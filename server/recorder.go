@@ -21,7 +21,7 @@ type Recorder struct {
 	hub   *hub.Hub
 	log   *slog.Logger
 
-	queue chan *event.EventWithMeta
+	queue chan queued
 	done  chan struct{}
 	once  sync.Once
 
@@ -38,13 +38,24 @@ const recorderBatch = 256
 
 // NewRecorder starts the writer. Close it after the engine has shut down.
 func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
-	r := &Recorder{store: st, hub: h, log: log, queue: make(chan *event.EventWithMeta, recorderQueue), done: make(chan struct{})}
+	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{})}
 	go r.run()
 	return r
 }
 
+// queued is an event with its JSON, encoded by the goroutine that
+// publishes it so that the single writer only writes.
+type queued struct {
+	ev   *event.EventWithMeta
+	data []byte
+	err  error
+}
+
 // Publish queues an event for storage and delivery.
-func (r *Recorder) Publish(ev *event.EventWithMeta) { r.queue <- ev }
+func (r *Recorder) Publish(ev *event.EventWithMeta) {
+	data, err := json.Marshal(ev)
+	r.queue <- queued{ev: ev, data: data, err: err}
+}
 
 // Close writes what is queued and stops the writer.
 func (r *Recorder) Close() {
@@ -61,9 +72,9 @@ func (r *Recorder) Healthy() error {
 
 func (r *Recorder) run() {
 	defer close(r.done)
-	batch := make([]*event.EventWithMeta, 0, recorderBatch)
-	for ev := range r.queue {
-		batch = append(batch[:0], ev)
+	batch := make([]queued, 0, recorderBatch)
+	for q := range r.queue {
+		batch = append(batch[:0], q)
 	fill:
 		for len(batch) < recorderBatch {
 			select {
@@ -77,8 +88,8 @@ func (r *Recorder) run() {
 			}
 		}
 		r.write(batch)
-		for _, ev := range batch {
-			r.hub.Publish(ev)
+		for _, q := range batch {
+			r.hub.Publish(q.ev)
 		}
 	}
 }
@@ -86,18 +97,19 @@ func (r *Recorder) run() {
 // write stores a batch, retrying a failing store a few times. If storage
 // keeps failing (a full disk) the events are still delivered live, the
 // failure is logged, and readiness reports it.
-func (r *Recorder) write(batch []*event.EventWithMeta) {
+func (r *Recorder) write(batch []queued) {
 	events := make([]store.Event, 0, len(batch))
-	var stats []*event.EventWithMeta
-	for _, ev := range batch {
-		data, err := json.Marshal(ev)
-		if err != nil {
-			r.log.Error("cannot encode event", "session", ev.SessionID, "seq", ev.Seq, "err", err)
+	// Only each session's newest statistics are worth saving.
+	stats := map[string]*event.EventWithMeta{}
+	for _, q := range batch {
+		ev := q.ev
+		if q.err != nil {
+			r.log.Error("cannot encode event", "session", ev.SessionID, "seq", ev.Seq, "err", q.err)
 			continue
 		}
-		events = append(events, store.Event{SessionID: ev.SessionID, Seq: ev.Seq, Type: ev.EventType, Data: data, Time: ev.Time})
+		events = append(events, store.Event{SessionID: ev.SessionID, Seq: ev.Seq, Type: ev.EventType, Data: q.data, Time: ev.Time})
 		if ev.EventType == event.TypeSessionStats && ev.Stats != nil {
-			stats = append(stats, ev)
+			stats[ev.SessionID] = ev
 		}
 	}
 	var err error
@@ -122,7 +134,7 @@ func (r *Recorder) write(batch []*event.EventWithMeta) {
 }
 
 // saveStats keeps each session's latest statistics with its record.
-func (r *Recorder) saveStats(evs []*event.EventWithMeta) error {
+func (r *Recorder) saveStats(evs map[string]*event.EventWithMeta) error {
 	for _, ev := range evs {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		s, err := r.store.GetSession(ctx, ev.SessionID)
