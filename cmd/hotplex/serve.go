@@ -98,7 +98,9 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "No Anthropic credentials: agents talk to the built-in offline model at %s\n", m.URL())
 	}
 
-	h := hub.New(hub.Options{})
+	// A small ring: replay beyond it comes from the store, and every
+	// session keeps one.
+	h := hub.New(hub.Options{Ring: 128})
 	defer h.Close()
 	rec := server.NewRecorder(st, h, log)
 	defer rec.Close()
