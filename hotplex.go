@@ -137,6 +137,8 @@ var (
 	ErrEngineClosed    = engine.ErrEngineClosed
 	ErrDangerBlocked   = engine.ErrDangerBlocked
 	ErrBypassDenied    = engine.ErrBypassDenied
+	ErrInterrupted     = engine.ErrInterrupted
+	ErrSessionExists   = engine.ErrSessionExists
 )
 
 // NewEngine returns an engine; see engine.NewEngine.
