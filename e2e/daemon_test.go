@@ -8,11 +8,10 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -71,32 +70,19 @@ func TestDaemonWebSocketAndSSEAgree(t *testing.T) {
 	// WebSocket.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(d.URL, "http")+"/v1/ws", &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": []string{"Bearer " + d.Alice}},
-	})
+	c, err := testkit.DialWS(ctx, d.URL, d.Alice)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.CloseNow()
+	defer c.Close()
 	var ws []string
 	for i, p := range prompts {
-		req, _ := json.Marshal(map[string]string{"request_id": "t" + string(rune('1'+i)), "type": "execute", "session_id": "via-ws", "prompt": p})
-		if err := c.Write(ctx, websocket.MessageText, req); err != nil {
+		evs, err := c.Execute(ctx, "t"+strconv.Itoa(i), "via-ws", p)
+		if err != nil {
 			t.Fatal(err)
 		}
-		for {
-			_, b, err := c.Read(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var msg struct{ Type, Event string }
-			_ = json.Unmarshal(b, &msg)
-			if msg.Type == "event" {
-				ws = append(ws, msg.Event)
-			}
-			if msg.Type == "done" || msg.Type == "error" {
-				break
-			}
+		for _, e := range evs {
+			ws = append(ws, e.Event)
 		}
 	}
 

@@ -11,20 +11,10 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/testkit"
 )
 
-type wsMsg struct {
-	RequestID string          `json:"request_id"`
-	Type      string          `json:"type"`
-	SessionID string          `json:"session_id"`
-	ID        uint64          `json:"id"`
-	Event     string          `json:"event"`
-	Data      json.RawMessage `json:"data"`
-	Error     *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
+type wsMsg = testkit.WSMessage
 
 func dialWS(t *testing.T, d *daemon, key string) *websocket.Conn {
 	t.Helper()
