@@ -19,8 +19,10 @@ func ev(session string, seq uint64) *event.EventWithMeta {
 }
 
 func TestReplayThenLiveWithoutGapOrRepeat(t *testing.T) {
-	h := New(Options{Ring: 64, Queue: 4096})
 	const total = 3000
+	// The ring holds every event: this test is about the seam between
+	// replay and live delivery, not eviction (TestReplayFromRingAndGap).
+	h := New(Options{Ring: total, Queue: total})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i := uint64(1); i <= total; i++ {
