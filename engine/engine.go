@@ -48,10 +48,27 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	p := opts.Provider
-	if p == nil {
-		p = claude.New(claude.Options{})
+	var providers []provider.Provider
+	if opts.Provider != nil {
+		providers = append(providers, opts.Provider)
 	}
+	seen := map[string]bool{}
+	for _, p := range opts.Providers {
+		if p == nil {
+			continue
+		}
+		providers = append(providers, p)
+	}
+	if len(providers) == 0 {
+		providers = append(providers, claude.New(claude.Options{}))
+	}
+	for _, p := range providers {
+		if seen[p.Name()] {
+			return nil, fmt.Errorf("%w: two providers are named %q", ErrInvalidConfig, p.Name())
+		}
+		seen[p.Name()] = true
+	}
+	p := providers[0]
 	if opts.WorkDirRoot != "" {
 		if _, err := resolveWorkDir(opts.WorkDirRoot, ""); err != nil {
 			return nil, err
@@ -77,15 +94,28 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		}
 		e.cgroup = proc.DefaultCgroupRoot()
 	}
-	e.pool = newSessionPool(&e.opts, p, log, e.cgroup, subreaper)
+	e.pool = newSessionPool(&e.opts, providers, log, e.cgroup, subreaper)
 	return e, nil
 }
 
 // Pool returns the engine's session pool.
 func (e *Engine) Pool() *SessionPool { return e.pool }
 
-// Provider returns the provider the engine starts sessions with.
+// Provider returns the provider new sessions get unless they name another.
 func (e *Engine) Provider() provider.Provider { return e.provider }
+
+// Providers returns the names of the providers sessions may choose, the
+// default first.
+func (e *Engine) Providers() []string {
+	names := []string{e.provider.Name()}
+	for n := range e.pool.providers {
+		if n != e.provider.Name() {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names[1:])
+	return names
+}
 
 // GetSession returns a snapshot of a session.
 func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
@@ -137,7 +167,7 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if err != nil {
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, requested: cfg.WorkDir})
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, requested: cfg.WorkDir})
 	if err != nil {
 		return err
 	}
@@ -196,6 +226,11 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 	}
 	cfg.requested, cfg.WorkDir = cfg.WorkDir, wd
 	sp := e.pool
+	p, err := sp.provider(cfg.Provider)
+	if err != nil {
+		return err
+	}
+	cfg.Provider = p.Name()
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.closed {
@@ -204,7 +239,7 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 	if _, ok := sp.sessions[id]; ok {
 		return fmt.Errorf("%w: %s", ErrSessionExists, id)
 	}
-	s := newSession(id, ProviderSessionID(e.opts.Namespace, id), cfg, time.Now())
+	s := newSession(id, ProviderSessionID(e.opts.Namespace, id), p, cfg, time.Now())
 	s.restored = true
 	s.seq.Store(lastSeq)
 	if stats != nil {
@@ -308,7 +343,7 @@ func (t *turn) startEvent(p provider.Process, cold bool) *event.EventWithMeta {
 	info := p.Info()
 	ev := event.NewEventWithMeta(event.TypeSessionStart, t.s.id, &event.EventMeta{Status: "success"})
 	ev.SessionStart = &event.SessionStart{
-		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: t.engine.provider.Name(),
+		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: t.s.prov.Name(),
 		WorkDir: t.s.cfg.WorkDir, ColdStart: cold, StartupMs: time.Since(t.start).Milliseconds(),
 	}
 	if cold {

@@ -701,3 +701,42 @@ func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 		t.Fatalf("answer = %q", got)
 	}
 }
+
+func TestSessionsChooseTheirProvider(t *testing.T) {
+	second := claude.New(claude.Options{Path: fakeAgentPath, Name: "second", TerminateGrace: 500 * time.Millisecond})
+	f := newFixture(t, engine.EngineOptions{Providers: []provider.Provider{second}})
+	if got := f.eng.Providers(); !slices.Equal(got, []string{"fakeagent", "second"}) {
+		t.Fatalf("Providers() = %v", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r := &testkit.Recorder{}
+	if err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "second"}, "hello", r.Callback); err != nil {
+		t.Fatal(err)
+	}
+	if start := r.First(event.TypeSessionStart); start == nil || start.SessionStart == nil || start.Provider != "second" {
+		t.Fatalf("session_start = %+v, want one from provider second", start)
+	}
+	f.mustRun(t, "a", "hello")
+	if s, _ := f.eng.GetSession("a"); s.Provider != "fakeagent" {
+		t.Errorf("default session runs on %q, want fakeagent", s.Provider)
+	}
+	if s, _ := f.eng.GetSession("b"); s.Provider != "second" {
+		t.Errorf("session b runs on %q, want second", s.Provider)
+	}
+	// A session keeps its provider; asking for another one is an error.
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "fakeagent"}, "hello", nil)
+	if !errors.Is(err, engine.ErrInvalidConfig) {
+		t.Errorf("switching provider: err = %v, want ErrInvalidConfig", err)
+	}
+	err = f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir, Provider: "nope"}, "hello", nil)
+	if !errors.Is(err, engine.ErrProviderNotFound) {
+		t.Errorf("unknown provider: err = %v, want ErrProviderNotFound", err)
+	}
+	if err := f.eng.RestoreSession("d", engine.SessionConfig{WorkDir: f.dir, Provider: "nope"}, 0, nil); !errors.Is(err, engine.ErrProviderNotFound) {
+		t.Errorf("RestoreSession with unknown provider: err = %v", err)
+	}
+	if _, err := engine.NewEngine(engine.EngineOptions{Provider: second, Providers: []provider.Provider{second}}); !errors.Is(err, engine.ErrInvalidConfig) {
+		t.Errorf("duplicate provider names: err = %v, want ErrInvalidConfig", err)
+	}
+}

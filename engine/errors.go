@@ -38,6 +38,9 @@ var (
 	// ErrDangerBlocked is returned for a prompt the firewall blocked; the
 	// prompt never reached the agent.
 	ErrDangerBlocked = errors.New("blocked by the danger firewall")
+	// ErrProviderNotFound is returned for a provider name the engine was
+	// not given.
+	ErrProviderNotFound = errors.New("provider not found")
 	// ErrBypassDenied is returned for a bypass request without a valid
 	// admin token (or when the engine has none).
 	ErrBypassDenied = errors.New("firewall bypass denied")

@@ -35,6 +35,10 @@ type EngineOptions struct {
 	// Provider is the AI CLI provider (e.g., Claude Code, OpenCode).
 	// If nil, defaults to the Claude Code provider running `claude` from PATH.
 	Provider provider.Provider
+	// Providers are further providers a session may choose by name
+	// (Config.Provider). The first of Provider and Providers is the
+	// default; names must be distinct.
+	Providers []provider.Provider
 
 	// WorkDirRoot, when set, confines every session's work directory under
 	// it: relative work directories are taken from it, missing ones are
@@ -107,6 +111,9 @@ type EventSink interface {
 type SessionConfig struct {
 	WorkDir          string // Absolute path to the isolated sandbox directory
 	TaskInstructions string // Persistent instructions for the session
+	// Provider names the provider that runs the session (empty: the
+	// engine's default). A session keeps its provider for life.
+	Provider string
 
 	requested string // the work directory as the caller wrote it, before resolution
 }
@@ -122,6 +129,9 @@ type Config struct {
 	TaskInstructions string
 	// TaskSystemPrompt is prepended to the user prompt of this turn only.
 	TaskSystemPrompt string
+	// Provider names the provider that runs a new session (empty: the
+	// engine's default); an existing session keeps its own.
+	Provider string
 }
 
 func (o *EngineOptions) idleTimeout() time.Duration {

@@ -33,10 +33,12 @@ var _ SessionManager = (*SessionPool)(nil)
 // SessionPool keeps one hot CLI process per conversation and reaps the
 // ones left idle.
 type SessionPool struct {
-	opts     *EngineOptions
-	provider provider.Provider
-	log      *slog.Logger
-	cgroup   string
+	opts *EngineOptions
+	// def is the default provider; providers holds every one by name.
+	def       provider.Provider
+	providers map[string]provider.Provider
+	log       *slog.Logger
+	cgroup    string
 	// subreaper is set when the engine adopted orphaned descendants.
 	subreaper bool
 
@@ -48,9 +50,13 @@ type SessionPool struct {
 	reaperDone chan struct{}
 }
 
-func newSessionPool(opts *EngineOptions, p provider.Provider, log *slog.Logger, cgroup string, subreaper bool) *SessionPool {
+func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slog.Logger, cgroup string, subreaper bool) *SessionPool {
+	byName := make(map[string]provider.Provider, len(providers))
+	for _, p := range providers {
+		byName[p.Name()] = p
+	}
 	sp := &SessionPool{
-		opts: opts, provider: p, log: log, cgroup: cgroup, subreaper: subreaper,
+		opts: opts, def: providers[0], providers: byName, log: log, cgroup: cgroup, subreaper: subreaper,
 		sessions:   map[string]*session{},
 		stopReaper: make(chan struct{}),
 		reaperDone: make(chan struct{}),
@@ -68,6 +74,9 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
 		return nil, ErrEngineClosed
 	}
 	if s, ok := sp.sessions[id]; ok {
+		if cfg.Provider != "" && cfg.Provider != s.prov.Name() {
+			return nil, fmt.Errorf("%w: session %q runs on provider %s, not %s", ErrInvalidConfig, id, s.prov.Name(), cfg.Provider)
+		}
 		if cfg.WorkDir != "" && s.cfg.WorkDir != cfg.WorkDir {
 			return nil, fmt.Errorf("%w: session %q runs in %s, not %s", ErrInvalidWorkDir, id, s.cfg.WorkDir, cfg.WorkDir)
 		}
@@ -80,9 +89,25 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
 		}
 		return s, nil
 	}
-	s := newSession(id, ProviderSessionID(sp.opts.Namespace, id), cfg, time.Now())
+	p, err := sp.provider(cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Provider = p.Name()
+	s := newSession(id, ProviderSessionID(sp.opts.Namespace, id), p, cfg, time.Now())
 	sp.sessions[id] = s
 	return s, nil
+}
+
+// provider returns the provider called name, or the default for "".
+func (sp *SessionPool) provider(name string) (provider.Provider, error) {
+	if name == "" {
+		return sp.def, nil
+	}
+	if p, ok := sp.providers[name]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrProviderNotFound, name)
 }
 
 // workDirFor resolves a turn's work directory. A live session asked for
@@ -152,7 +177,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, err
 	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
 		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
 	defer cancel()
-	p, err := sp.provider.Start(startCtx, provider.StartOptions{
+	p, err := s.prov.Start(startCtx, provider.StartOptions{
 		SessionID:                  s.id,
 		ProviderSessionID:          s.providerSessionID,
 		Resume:                     s.restored || s.stats.Snapshot().Turns > 0,
@@ -237,7 +262,7 @@ func (sp *SessionPool) GetOrCreateSession(ctx context.Context, sessionID string,
 	if err != nil {
 		return nil, false, err
 	}
-	return s.snapshot(sp.provider.Name()), cold, nil
+	return s.snapshot(), cold, nil
 }
 
 // GetSession returns a snapshot of the session, if the pool has it.
@@ -248,7 +273,7 @@ func (sp *SessionPool) GetSession(sessionID string) (*Session, bool) {
 	if !ok {
 		return nil, false
 	}
-	return s.snapshot(sp.provider.Name()), true
+	return s.snapshot(), true
 }
 
 // TerminateSession ends the session's process tree and forgets the
@@ -280,7 +305,7 @@ func (sp *SessionPool) ListActiveSessions() []*Session {
 	sp.mu.Unlock()
 	out := make([]*Session, 0, len(all))
 	for _, s := range all {
-		out = append(out, s.snapshot(sp.provider.Name()))
+		out = append(out, s.snapshot())
 	}
 	return out
 }

@@ -57,6 +57,7 @@ func (s *Session) Stats() event.SessionStatsData { return s.live.stats.Snapshot(
 type session struct {
 	id                string
 	providerSessionID string
+	prov              provider.Provider
 	cfg               SessionConfig
 	created           time.Time
 	stats             *event.SessionStats
@@ -80,22 +81,22 @@ type session struct {
 	restored bool
 }
 
-func newSession(id, providerSessionID string, cfg SessionConfig, now time.Time) *session {
+func newSession(id, providerSessionID string, p provider.Provider, cfg SessionConfig, now time.Time) *session {
 	return &session{
-		id: id, providerSessionID: providerSessionID, cfg: cfg, created: now,
+		id: id, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
 		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1),
 		status: StatusDead, lastActive: now,
 	}
 }
 
-func (s *session) snapshot(providerName string) *Session {
+func (s *session) snapshot() *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := &Session{
 		ID: s.id, ProviderSessionID: s.providerSessionID, CCSessionID: s.providerSessionID,
 		Config: s.cfg, TaskInstructions: s.cfg.TaskInstructions,
 		CreatedAt: s.created, LastActive: s.lastActive, Status: s.status,
-		IsResuming: s.resuming, Provider: providerName, live: s,
+		IsResuming: s.resuming, Provider: s.prov.Name(), live: s,
 	}
 	if s.proc != nil {
 		out.PID = s.proc.Info().PID

@@ -40,6 +40,7 @@ func (s *Server) operations() []operation {
 	return []operation{
 		{method: "GET", path: "/healthz", summary: "Liveness", handler: s.healthz, public: true, response: status{}},
 		{method: "GET", path: "/readyz", summary: "Readiness: storage is healthy", handler: s.readyz, public: true, response: status{}},
+		{method: "GET", path: "/v1/providers", summary: "The agents sessions may run on, the default first", handler: s.listProviders, response: providerList{}},
 		{method: "POST", path: "/v1/sessions", summary: "Create a session", handler: s.createSession, request: createSessionRequest{}, response: sessionView{}, status: http.StatusCreated},
 		{method: "GET", path: "/v1/sessions", summary: "List the caller's sessions (admins: ?all=true for every session)", handler: s.listSessions, response: list{}},
 		{method: "GET", path: "/v1/sessions/{id}", summary: "Inspect a session: status, PID, statistics", handler: s.getSession, response: sessionView{}},

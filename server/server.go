@@ -114,6 +114,15 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+type providerList struct {
+	// Providers are the agents sessions may run on, the default first.
+	Providers []string `json:"providers"`
+}
+
+func (s *Server) listProviders(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, providerList{Providers: s.opts.Engine.Providers()})
+}
+
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Recorder != nil {
 		if err := s.opts.Recorder.Healthy(); err != nil {
@@ -138,7 +147,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir}
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider}
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions

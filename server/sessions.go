@@ -72,6 +72,9 @@ type createSessionRequest struct {
 	Title            string `json:"title,omitempty"`
 	WorkDir          string `json:"work_dir,omitempty"`
 	TaskInstructions string `json:"task_instructions,omitempty"`
+	// Provider names the agent that runs the session (default: the
+	// daemon's default provider; see GET /v1/providers).
+	Provider string `json:"provider,omitempty"`
 	// Approval is "auto" (the engine's policy, the default) or "ask"
 	// (every tool use waits for a person's answer).
 	Approval string `json:"approval,omitempty"`
@@ -105,7 +108,11 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	if req.WorkDir == "" {
 		req.WorkDir = filepath.Join(s.opts.WorkDirRoot, req.ID)
 	}
-	if err := s.opts.Engine.RestoreSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions}, 0, nil); err != nil {
+	if err := s.opts.Engine.RestoreSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider}, 0, nil); err != nil {
+		if errors.Is(err, engine.ErrProviderNotFound) {
+			writeError(w, errorf(http.StatusBadRequest, "bad_provider", err.Error()))
+			return
+		}
 		if errors.Is(err, engine.ErrInvalidWorkDir) {
 			writeError(w, errorf(http.StatusBadRequest, "bad_work_dir", err.Error()))
 			return
@@ -117,7 +124,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval})
 	s.opts.Approvals.SetAsk(req.ID, req.Approval == "ask")
 	st := store.Session{
-		ID: req.ID, Owner: callerOf(r).ID, Provider: s.opts.Engine.Provider().Name(),
+		ID: req.ID, Owner: callerOf(r).ID, Provider: live.Provider,
 		ProviderSessionID: live.ProviderSessionID, WorkDir: live.Config.WorkDir, Options: opts,
 		Status: string(live.Status), Title: req.Title,
 	}
