@@ -49,6 +49,11 @@ type Reply struct {
 type ToolUse struct {
 	Name  string
 	Input map[string]any
+	// Shell, when set, makes this a call of the request's shell tool: the
+	// server picks the declared tool whose name is a known shell tool and
+	// shapes the arguments for it; Name (default "Bash") is used only when
+	// the request declares none. Input adds extra arguments.
+	Shell string
 }
 
 // Text is a one-block text reply.
@@ -99,4 +104,11 @@ func firstWord(s string) string {
 		return "command"
 	}
 	return f[0]
+}
+
+// Shell is a reply that asks to run one shell command through whichever
+// shell tool the request declares (Bash, bash, run_shell_command, shell,
+// shell_command, exec_command, execute_bash), in that tool's argument shape.
+func Shell(command string) Reply {
+	return Reply{ToolUses: []ToolUse{{Shell: command}}}
 }

@@ -1,8 +1,10 @@
-// Package fakemodel is a scripted Anthropic Messages API server for tests and
-// for the offline demo. It streams the same SSE event sequence as the real
-// API (message_start, content_block_start/delta/stop, message_delta,
-// message_stop), answers count_tokens, and returns tool_use blocks so an
-// agent CLI pointed at it (ANTHROPIC_BASE_URL) runs real tools.
+// Package fakemodel is a scripted model API server for tests and for the
+// offline demo. One Script answers four API dialects: Anthropic Messages
+// (the same SSE event sequence as the real API: message_start,
+// content_block_start/delta/stop, message_delta, message_stop, plus
+// count_tokens), OpenAI Chat Completions, OpenAI Responses and Gemini
+// generateContent. Tool calls come back in each dialect's shape, so an agent
+// CLI pointed at the server runs real tools.
 package fakemodel
 
 import (
@@ -33,9 +35,11 @@ type Server struct {
 	requests []Request
 }
 
-// Request is one Messages API call the server answered.
+// Request is one model API call the server answered.
 type Request struct {
-	Model string
+	// Flavor is the API dialect the call arrived in.
+	Flavor Flavor
+	Model  string
 	// Prompt is the text of the latest user message that is not a tool result.
 	Prompt string
 	// Step counts the assistant messages after Prompt (0 for the first call of a turn).
@@ -73,6 +77,11 @@ func Start(addr string, script Script) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.handleMessages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.handleCountTokens)
+	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
+	mux.HandleFunc("POST /v1/responses", s.handleResponses)
+	mux.HandleFunc("GET /v1/models", s.handleModels)
+	mux.HandleFunc("POST /v1beta/models/{call}", s.handleGemini)
+	mux.HandleFunc("GET /v1beta/models", s.handleGeminiModels)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found_error", "no such endpoint: "+r.URL.Path)
 	})
@@ -99,7 +108,7 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Requests returns a copy of every Messages call answered so far.
+// Requests returns a copy of every model call answered so far, in every flavor.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,6 +121,17 @@ func (s *Server) TurnRequests() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
 		if r.HasTools {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// RequestsOf returns the calls that arrived in flavor f.
+func (s *Server) RequestsOf(f Flavor) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Flavor == f {
 			out = append(out, r)
 		}
 	}
@@ -170,7 +190,7 @@ func parseRequest(body []byte) (Request, string, error) {
 	if err := json.Unmarshal(body, &wr); err != nil {
 		return Request{}, "", fmt.Errorf("invalid JSON body: %w", err)
 	}
-	req := Request{Model: wr.Model, HasTools: len(wr.Tools) > 0, Stream: wr.Stream}
+	req := Request{Flavor: Anthropic, Model: wr.Model, HasTools: len(wr.Tools) > 0, Stream: wr.Stream}
 	for _, b := range blocks(wr.System) {
 		req.System += b.Text + "\n"
 	}
@@ -212,10 +232,24 @@ func parseRequest(body []byte) (Request, string, error) {
 }
 
 // typedByUser tells the user's words from what the CLI adds beside them:
-// <system-reminder> context and "[Request interrupted ...]" markers.
+// <system-reminder> context and "[Request interrupted ...]" markers, and the
+// environment and instruction messages other CLIs send as user turns.
 func typedByUser(text string) bool {
 	t := strings.TrimSpace(text)
-	return t != "" && !strings.HasPrefix(t, "<system-reminder>") && !strings.HasPrefix(t, "[Request interrupted")
+	if t == "" {
+		return false
+	}
+	for _, p := range addedByCLI {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return true
+}
+
+var addedByCLI = []string{
+	"<system-reminder>", "[Request interrupted", "<environment_context>", "<user_instructions>",
+	"<permissions instructions>", "# AGENTS.md instructions",
 }
 
 func (s *Server) handleCountTokens(w http.ResponseWriter, r *http.Request) {
@@ -239,28 +273,8 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	s.mu.Unlock()
-
-	reply := s.script.pick(req.Prompt, req.Step)
-	if !req.HasTools {
-		// A side request (title, summary): answer briefly, never with tools.
-		reply = Reply{Text: []string{"HotPlex session"}}
-	}
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if reply.Status != 0 && reply.Status != http.StatusOK {
-		et := reply.ErrorType
-		if et == "" {
-			et = "api_error"
-		}
-		writeError(w, reply.Status, et, "scripted failure")
+	reply, ok := s.answer(w, r, req, writeError)
+	if !ok {
 		return
 	}
 	msg := s.render(req, reply, lastResult, len(body))
@@ -324,12 +338,9 @@ func (s *Server) render(req Request, reply Reply, lastResult string, bodyLen int
 		outLen += len(t)
 	}
 	for i, tu := range reply.ToolUses {
-		input := tu.Input
-		if input == nil {
-			input = map[string]any{}
-		}
+		name, input := tu.resolve(req.Tools)
 		msg.Content = append(msg.Content, outBlock{
-			Type: "tool_use", ID: fmt.Sprintf("toolu_fake%08d_%d", n, i), Name: tu.Name, Input: input,
+			Type: "tool_use", ID: fmt.Sprintf("toolu_fake%08d_%d", n, i), Name: name, Input: input,
 		})
 		msg.StopReason = "tool_use"
 		outLen += 20

@@ -991,7 +991,7 @@ func TestMalformedBody(t *testing.T) {
 func TestUnknownPath(t *testing.T) {
 	h := startServer(t, Script{})
 	for _, tc := range []struct{ method, path string }{
-		{http.MethodGet, "/v1/models"},
+		{http.MethodPost, "/v1/embeddings"},
 		{http.MethodPost, "/v1/complete"},
 		{http.MethodPost, "/v2/messages"},
 		{http.MethodGet, "/"},
