@@ -35,6 +35,7 @@ type Hub struct {
 
 	mu       sync.Mutex
 	sessions map[string]*topic
+	all      map[*Subscription]struct{} // subscribers to every session
 	closed   bool
 }
 
@@ -54,13 +55,14 @@ func New(opts Options) *Hub {
 	if opts.Queue <= 0 {
 		opts.Queue = 1024
 	}
-	return &Hub{ringSize: opts.Ring, queue: opts.Queue, sessions: map[string]*topic{}}
+	return &Hub{ringSize: opts.Ring, queue: opts.Queue, sessions: map[string]*topic{}, all: map[*Subscription]struct{}{}}
 }
 
 // Subscription delivers one session's events to one client.
 type Subscription struct {
 	h       *Hub
 	session string
+	every   bool // follows every session (SubscribeAll)
 	c       chan *event.EventWithMeta
 	done    chan struct{}
 	err     error // why it ended; set before done is closed
@@ -94,7 +96,9 @@ func (s *Subscription) Close() {
 // end stops the subscription; the hub's lock is held.
 func (s *Subscription) end(err error) {
 	s.once.Do(func() {
-		if t := s.h.sessions[s.session]; t != nil {
+		if s.every {
+			delete(s.h.all, s)
+		} else if t := s.h.sessions[s.session]; t != nil {
 			delete(t.subs, s)
 		}
 		s.err = err
@@ -126,6 +130,28 @@ func (h *Hub) Publish(ev *event.EventWithMeta) {
 			s.end(ErrSlowConsumer)
 		}
 	}
+	for s := range h.all {
+		select {
+		case s.c <- ev:
+		default:
+			s.end(ErrSlowConsumer)
+		}
+	}
+}
+
+// SubscribeAll follows the new events of every session, for clients that
+// watch many sessions at once. It has no replay; a subscriber that falls
+// a queue behind is dropped like any other.
+func (h *Hub) SubscribeAll() *Subscription {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sub := &Subscription{h: h, every: true, c: make(chan *event.EventWithMeta, h.queue), done: make(chan struct{})}
+	if h.closed {
+		sub.end(ErrClosed)
+		return sub
+	}
+	h.all[sub] = struct{}{}
+	return sub
 }
 
 func (h *Hub) topic(session string) *topic {
@@ -198,5 +224,8 @@ func (h *Hub) Close() {
 		for s := range t.subs {
 			s.end(ErrClosed)
 		}
+	}
+	for s := range h.all {
+		s.end(ErrClosed)
 	}
 }

@@ -124,3 +124,29 @@ func TestSessionsAreSeparateAndCloseEndsAll(t *testing.T) {
 	<-c.Done()
 	h.Publish(ev("c", 1)) // ignored, no panic
 }
+
+func TestSubscribeAllSeesEverySessionUntilTooSlow(t *testing.T) {
+	h := New(Options{Queue: 2})
+	all := h.SubscribeAll()
+	h.Publish(ev("a", 1))
+	h.Publish(ev("b", 1))
+	for _, want := range []string{"a", "b"} {
+		if e := <-all.C(); e.SessionID != want {
+			t.Fatalf("got %s want %s", e.SessionID, want)
+		}
+	}
+	h.Forget("a") // forgetting a session does not end a subscriber to all
+	for i := uint64(2); i <= 4; i++ {
+		h.Publish(ev("b", i))
+	}
+	<-all.Done()
+	if !errors.Is(all.Err(), ErrSlowConsumer) {
+		t.Fatalf("ended with %v", all.Err())
+	}
+	other := h.SubscribeAll()
+	h.Close()
+	<-other.Done()
+	if !errors.Is(other.Err(), ErrClosed) {
+		t.Fatalf("close: %v", other.Err())
+	}
+}

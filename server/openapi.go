@@ -22,6 +22,7 @@ type operation struct {
 	response              any  // a value of the JSON response type, or nil
 	status                int  // success status (default 200)
 	stream                bool // the response is an SSE stream of events
+	event                 any  // the type of a stream's data (default EventWithMeta)
 }
 
 func (s *Server) operations() []operation {
@@ -61,7 +62,7 @@ func (s *Server) OpenAPI() ([]byte, error) {
 	schemas := map[string]any{}
 	gen := &schemaGen{defs: schemas}
 	paths := map[string]map[string]any{}
-	for _, op := range s.operations() {
+	for _, op := range append(s.operations(), s.openCodeOperations()...) {
 		o := map[string]any{"summary": op.summary, "operationId": operationID(op)}
 		if op.public {
 			o["security"] = []any{}
@@ -85,6 +86,10 @@ func (s *Server) OpenAPI() ([]byte, error) {
 		}
 		resp := map[string]any{"description": http.StatusText(code)}
 		switch {
+		case op.stream && op.event != nil:
+			resp["content"] = map[string]any{"text/event-stream": map[string]any{
+				"schema": map[string]any{"description": "Server-Sent Events: data is one event",
+					"$ref": gen.ref(reflect.TypeOf(op.event))}}}
 		case op.stream:
 			resp["content"] = map[string]any{"text/event-stream": map[string]any{
 				"schema": map[string]any{"description": "Server-Sent Events: id is the event's number in the session, event its type, data an EventWithMeta",

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -27,6 +28,11 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
+	prompts promptBook
+
+	// records serializes read-modify-writes of session records (statistics,
+	// prompts, titles), which would otherwise undo each other.
+	records sync.Mutex
 }
 
 // recorderQueue bounds the events waiting to be written. When it is full
@@ -38,7 +44,7 @@ const recorderBatch = 256
 
 // NewRecorder starts the writer. Close it after the engine has shut down.
 func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
-	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{})}
+	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{}), prompts: newPromptBook()}
 	go r.run()
 	return r
 }
@@ -133,19 +139,32 @@ func (r *Recorder) write(batch []queued) {
 	}
 }
 
-// saveStats keeps each session's latest statistics with its record.
+// saveStats keeps each session's latest statistics with its record, and
+// the prompts of its turns that are not saved yet.
 func (r *Recorder) saveStats(evs map[string]*event.EventWithMeta) error {
 	for _, ev := range evs {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		s, err := r.store.GetSession(ctx, ev.SessionID)
-		if err == nil {
+		err := r.UpdateSession(ctx, ev.SessionID, func(s *store.Session) {
 			s.Stats, _ = json.Marshal(ev.Stats)
-			err = r.store.PutSession(ctx, s)
-		}
+			r.prompts.saveInto(s)
+		})
 		cancel()
-		if err != nil {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
 	return nil
+}
+
+// UpdateSession changes a stored session record; updates through the
+// recorder never undo each other.
+func (r *Recorder) UpdateSession(ctx context.Context, id string, change func(*store.Session)) error {
+	r.records.Lock()
+	defer r.records.Unlock()
+	s, err := r.store.GetSession(ctx, id)
+	if err != nil {
+		return err
+	}
+	change(&s)
+	return r.store.PutSession(ctx, s)
 }

@@ -50,6 +50,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	limiter *limiter
+	ocBus   ocBus // OpenCode events that are not a session's own
 
 	// turns tracks the turns the server started, which outlive the
 	// requests that started them (a client may disconnect and follow the
@@ -78,7 +79,7 @@ func New(opts Options) *Server {
 }
 
 func (s *Server) routes() {
-	for _, op := range s.operations() {
+	for _, op := range append(s.operations(), s.openCodeOperations()...) {
 		var h http.Handler = op.handler
 		if !op.public {
 			h = s.auth(op.handler)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -86,59 +87,56 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	st, err := s.addSession(r.Context(), callerOf(r), req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, s.view(st))
+}
+
+// addSession creates a session owned by c, in the engine and the store.
+func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequest) (store.Session, error) {
 	if req.ID == "" {
 		req.ID = uuid.NewString()
 	}
 	if !idPattern.MatchString(req.ID) {
-		writeError(w, errorf(http.StatusBadRequest, "bad_request", "a session ID is 1-128 letters, digits, '.', '_' or '-'"))
-		return
+		return store.Session{}, errorf(http.StatusBadRequest, "bad_request", "a session ID is 1-128 letters, digits, '.', '_' or '-'")
 	}
-	if _, err := s.opts.Store.GetSession(r.Context(), req.ID); err == nil {
+	if _, err := s.opts.Store.GetSession(ctx, req.ID); err == nil {
 		// Taken, by this caller or another: the same answer either way.
-		writeError(w, errorf(http.StatusConflict, "conflict", "a session with this ID exists"))
-		return
+		return store.Session{}, errorf(http.StatusConflict, "conflict", "a session with this ID exists")
 	} else if !errors.Is(err, store.ErrNotFound) {
-		writeError(w, err)
-		return
+		return store.Session{}, err
 	}
 	if req.Approval != "" && req.Approval != "auto" && req.Approval != "ask" {
-		writeError(w, errorf(http.StatusBadRequest, "bad_request", `approval must be "auto" or "ask"`))
-		return
+		return store.Session{}, errorf(http.StatusBadRequest, "bad_request", `approval must be "auto" or "ask"`)
 	}
 	if req.WorkDir == "" {
 		req.WorkDir = filepath.Join(s.opts.WorkDirRoot, req.ID)
 	}
 	if err := s.opts.Engine.RestoreSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider}, 0, nil); err != nil {
 		if errors.Is(err, engine.ErrProviderNotFound) {
-			writeError(w, errorf(http.StatusBadRequest, "bad_provider", err.Error()))
-			return
+			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
 		}
 		if errors.Is(err, engine.ErrInvalidWorkDir) {
-			writeError(w, errorf(http.StatusBadRequest, "bad_work_dir", err.Error()))
-			return
+			return store.Session{}, errorf(http.StatusBadRequest, "bad_work_dir", err.Error())
 		}
-		writeError(w, err)
-		return
+		return store.Session{}, err
 	}
 	live, _ := s.opts.Engine.GetSession(req.ID)
 	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval})
 	s.opts.Approvals.SetAsk(req.ID, req.Approval == "ask")
 	st := store.Session{
-		ID: req.ID, Owner: callerOf(r).ID, Provider: live.Provider,
+		ID: req.ID, Owner: c.ID, Provider: live.Provider,
 		ProviderSessionID: live.ProviderSessionID, WorkDir: live.Config.WorkDir, Options: opts,
 		Status: string(live.Status), Title: req.Title,
 	}
-	if err := s.opts.Store.PutSession(r.Context(), st); err != nil {
+	if err := s.opts.Store.PutSession(ctx, st); err != nil {
 		_ = s.opts.Engine.TerminateSession(req.ID)
-		writeError(w, err)
-		return
+		return store.Session{}, err
 	}
-	st, err := s.opts.Store.GetSession(r.Context(), req.ID)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, s.view(st))
+	return s.opts.Store.GetSession(ctx, req.ID)
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
@@ -175,15 +173,22 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if err := s.opts.Engine.TerminateSession(st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
-		writeError(w, err)
-		return
-	}
-	s.opts.Hub.Forget(st.ID)
-	s.opts.Approvals.SetAsk(st.ID, false)
-	if err := s.opts.Store.DeleteSession(r.Context(), st.ID); err != nil {
+	if err := s.removeSession(r.Context(), st); err != nil {
 		writeError(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// removeSession ends a session's processes and deletes it with its events.
+func (s *Server) removeSession(ctx context.Context, st store.Session) error {
+	if err := s.opts.Engine.TerminateSession(st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+		return err
+	}
+	s.opts.Hub.Forget(st.ID)
+	s.opts.Approvals.SetAsk(st.ID, false)
+	if s.opts.Recorder != nil {
+		s.opts.Recorder.prompts.forget(st.ID)
+	}
+	return s.opts.Store.DeleteSession(ctx, st.ID)
 }
