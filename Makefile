@@ -12,17 +12,41 @@ NPM_DIR := $(TOOLS)/npm
 CLAUDE := $(NPM_DIR)/node_modules/.bin/claude
 CLAUDE_STAMP := $(NPM_DIR)/.claude-$(CLAUDE_VERSION)
 BIN := $(CURDIR)/bin/hotplex
+WEB := $(CURDIR)/web
+WEB_STAMP := $(WEB)/node_modules/.installed
+WEB_SRC := $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test vet fmt-check unit e2e bench tools clean
+.PHONY: all build run test vet fmt-check unit e2e bench tools web clean
 
 all: build
 
-build:
+build: web
 	$(GO) build -o $(BIN) ./cmd/hotplex
+
+# The browser UI: TypeScript bundled by Vite (both pinned in
+# web/package-lock.json) into web/dist, which the binary embeds. Only a
+# placeholder of web/dist is committed; the daemon asks for `make web`
+# when it finds no index.html.
+web: $(WEB)/dist/index.html
+
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WEB)/dist/index.html: $(WEB_STAMP) $(WEB_SRC)
+	cd $(WEB) && ./node_modules/.bin/tsc --noEmit && ./node_modules/.bin/vite build --logLevel warn
+	@touch $(WEB)/dist/.keep
 
 # The real Claude Code CLI, from the npm registry, into a project-local
 # folder: the native binary arrives with the optional platform package.
-tools: $(CLAUDE_STAMP)
+tools: $(CLAUDE_STAMP) $(CHROMIUM)
+
+# Debian's chromium, which the browser tests drive.
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
 
 $(CLAUDE_STAMP):
 	@mkdir -p $(NPM_DIR)
@@ -43,11 +67,11 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: tools fmt-check vet
+test: tools web fmt-check vet
 	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -race -count=1 -timeout 12m ./...
 
 bench: tools
 	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 20m ./bench/
 
 clean:
-	rm -rf $(CURDIR)/bin $(TOOLS)
+	rm -rf $(CURDIR)/bin $(TOOLS) $(WEB)/node_modules $(WEB)/dist/assets $(WEB)/dist/index.html

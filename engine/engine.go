@@ -302,7 +302,9 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
-	if err := t.emit(t.startEvent(p, cold)); err != nil {
+	start := t.startEvent(p, cold)
+	start.Prompt = prompt
+	if err := t.emit(start); err != nil {
 		return err
 	}
 	if cfg.TaskSystemPrompt != "" {

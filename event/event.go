@@ -126,6 +126,10 @@ type SessionStart struct {
 	Fallback string `json:"fallback,omitempty"`
 	// StartupMs is how long the start took until the CLI was ready.
 	StartupMs int64 `json:"startup_ms,omitempty"`
+	// Prompt is the prompt the turn answers, as the caller gave it
+	// (without the turn's task system prompt), so that a stored
+	// transcript holds both sides of the conversation.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // TurnResult is what the CLI reports when a turn ends.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -42,6 +43,9 @@ type Options struct {
 	// "app.example.com" or "*.example.com") allowed to open /v1/ws; the
 	// server's own origin always is.
 	AllowedOrigins []string
+	// Web, when set, is the browser UI (index.html and assets/), served
+	// at "/" without an API key.
+	Web fs.FS
 }
 
 // Server is the daemon's HTTP API.
@@ -85,6 +89,11 @@ func (s *Server) routes() {
 			h = s.auth(op.handler)
 		}
 		s.mux.Handle(op.method+" "+op.path, h)
+	}
+	if s.opts.Web != nil {
+		ui := webUI(s.opts.Web)
+		s.mux.Handle("GET /{$}", ui)
+		s.mux.Handle("GET /assets/", ui)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))

@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -31,6 +32,8 @@ type DaemonOptions struct {
 	AdminToken string
 	// RateLimit bounds each key's request rate (zero: none).
 	RateLimit server.RateLimit
+	// Web is the browser UI served at "/" (web.Assets()); nil serves none.
+	Web fs.FS
 }
 
 // Daemon is the daemon's parts wired as `hotplex serve` wires them, served
@@ -79,7 +82,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	}
 	d.Engine = eng
 	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals, Metrics: metrics,
-		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit})
+		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit, Web: o.Web})
 	if _, err := d.Server.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}

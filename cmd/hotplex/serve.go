@@ -24,6 +24,7 @@ import (
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/sqlite"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
+	"github.com/hotplex/hotplex/web"
 )
 
 func newServeCmd() *cobra.Command {
@@ -117,7 +118,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 	defer eng.Close()
 	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
-		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins,
+		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: web.Assets(),
 		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst}})
 	n, err := srv.Restore(ctx)
 	if err != nil {

@@ -1,0 +1,438 @@
+// The conversation view: a session's events, replayed from its first and
+// then followed live, rendered as prompts, answers, tool cards, firewall
+// blocks and permission requests.
+//
+// Events come from one place only, the session's follow stream
+// (GET /v1/sessions/{id}/events). It is resumed after a disconnect with
+// Last-Event-ID set to the newest event rendered, and events at or below
+// that number are dropped, so nothing is lost or shown twice. The stream
+// a turn's POST answers with carries the same events and is read only for
+// the turn's own notices (turn_error).
+//
+// Rendering is batched per animation frame into a fragment, and blocks
+// off screen skip layout (content-visibility), so a long transcript
+// appears at once.
+
+import { api, APIError, type AgentEvent, type Session, type SessionStats } from "./api";
+import { append, h, html } from "./html";
+import { renderMarkdown } from "./markdown";
+import { renderStats, type TurnPoint } from "./stats";
+import { displayStatus, ms, tokens, usd } from "./format";
+import type { SSEMessage } from "./sse";
+
+interface ToolCard {
+  el: HTMLDetailsElement;
+  status: HTMLElement;
+  duration: HTMLElement;
+  body: HTMLElement;
+}
+
+interface PermissionCard {
+  el: HTMLElement;
+  state: HTMLElement;
+  buttons: HTMLElement;
+  decided: boolean;
+}
+
+export class ConversationView {
+  readonly el: HTMLElement;
+  private readonly log: HTMLElement;
+  private readonly statsEl: HTMLElement;
+  private readonly statusEl: HTMLElement;
+  private readonly connEl: HTMLElement;
+  private readonly banner: HTMLElement;
+  private readonly input: HTMLTextAreaElement;
+  private readonly interruptBtn: HTMLButtonElement;
+  private readonly sendBtn: HTMLButtonElement;
+
+  private readonly abort = new AbortController();
+  private lastSeq = 0;
+  private targetSeq = 0;
+  private replayed = false;
+  private running = false;
+  private queue: AgentEvent[] = [];
+  private frame = 0;
+  private tools = new Map<string, ToolCard>();
+  private permissions = new Map<string, PermissionCard>();
+  private answer: { el: HTMLElement; text: string; delta: boolean } | null = null;
+  private dirtyAnswer = false;
+  private stats: SessionStats | undefined;
+  private turns: TurnPoint[] = [];
+  private statsDirty = false;
+  private closed = false;
+
+  constructor(private readonly session: Session) {
+    this.stats = session.stats;
+    this.targetSeq = session.last_event_id;
+    this.log = h("div", { class: "log", role: "log", "aria-label": "Conversation", "aria-live": "polite", tabindex: 0 });
+    this.statsEl = h("aside", { class: "stats", "aria-label": "Session statistics" });
+    this.statusEl = h("span", { class: "status", "data-status": displayStatus(session.status) }, displayStatus(session.status));
+    this.connEl = h("span", { class: "conn muted", "aria-live": "polite" }, "connecting…");
+    this.banner = h("div", { class: "banner", role: "status", hidden: true });
+    this.input = h("textarea", {
+      id: "prompt",
+      rows: 2,
+      placeholder: "Ask the agent… (Enter sends, Shift+Enter for a new line, Esc interrupts)",
+      "aria-label": "Prompt",
+      onkeydown: ((e: KeyboardEvent) => this.onKey(e)) as EventListener,
+    });
+    this.sendBtn = h("button", { type: "submit", class: "primary", "aria-label": "Send prompt" }, "Send");
+    this.interruptBtn = h(
+      "button",
+      { type: "button", class: "danger", "aria-label": "Interrupt the running turn", hidden: true, onclick: () => void this.interrupt() },
+      "Interrupt",
+    );
+    const form = h(
+      "form",
+      {
+        class: "composer",
+        onsubmit: ((e: Event) => {
+          e.preventDefault();
+          void this.send();
+        }) as EventListener,
+      },
+      this.input,
+      h("div", { class: "composer-actions" }, this.interruptBtn, this.sendBtn),
+    );
+    const title = session.title || session.id;
+    this.el = h(
+      "section",
+      { class: "conversation", "aria-label": "Session " + title },
+      h(
+        "header",
+        { class: "conv-head" },
+        h("a", { href: "#/sessions", class: "back", "aria-label": "Back to sessions" }, "←"),
+        h("h1", {}, title),
+        this.statusEl,
+        h("span", { class: "muted small" }, session.provider + " · " + session.work_dir),
+        this.connEl,
+      ),
+      h("div", { class: "conv-body" }, h("div", { class: "conv-main" }, this.banner, this.log, form), this.statsEl),
+    );
+    renderStats(this.statsEl, this.stats, this.turns);
+    document.addEventListener("keydown", this.onGlobalKey);
+    if (this.targetSeq === 0) this.markReplayed();
+    void this.followLoop();
+  }
+
+  destroy(): void {
+    this.closed = true;
+    this.abort.abort();
+    cancelAnimationFrame(this.frame);
+    document.removeEventListener("keydown", this.onGlobalKey);
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  private onGlobalKey = (e: KeyboardEvent) => {
+    if (e.key === "Escape" && this.running) {
+      e.preventDefault();
+      void this.interrupt();
+    }
+  };
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void this.send();
+    }
+  }
+
+  private async followLoop(): Promise<void> {
+    let backoff = 250;
+    while (!this.closed) {
+      try {
+        this.setConn("live");
+        await api.follow(this.session.id, this.lastSeq, this.abort.signal, (m) => this.onMessage(m));
+        backoff = 250;
+      } catch (e) {
+        if (this.closed) return;
+        if (e instanceof APIError && e.status === 404) {
+          this.showBanner("This session no longer exists.");
+          this.setConn("gone");
+          return;
+        }
+      }
+      if (this.closed) return;
+      this.setConn("reconnecting…");
+      await new Promise((r) => setTimeout(r, backoff));
+      backoff = Math.min(backoff * 2, 5000);
+    }
+  }
+
+  private setConn(text: string): void {
+    this.connEl.textContent = text;
+    this.connEl.dataset.state = text.replace(/…/, "");
+  }
+
+  private onMessage(m: SSEMessage): void {
+    if (!m.id) {
+      if (m.event === "resync") this.showBanner("Some older events are no longer stored; the conversation above has a gap.");
+      return;
+    }
+    const seq = Number(m.id);
+    if (!Number.isFinite(seq) || seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    let ev: AgentEvent;
+    try {
+      ev = JSON.parse(m.data) as AgentEvent;
+    } catch {
+      return;
+    }
+    ev.seq = seq;
+    this.queue.push(ev);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  private flush(): void {
+    this.frame = 0;
+    const batch = this.queue;
+    this.queue = [];
+    const stick = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 80;
+    const frag = document.createDocumentFragment();
+    for (const ev of batch) this.render(ev, frag);
+    this.log.appendChild(frag);
+    if (this.dirtyAnswer && this.answer) {
+      this.answer.el.innerHTML = renderMarkdown(this.answer.text);
+      this.dirtyAnswer = false;
+    }
+    if (this.statsDirty) {
+      renderStats(this.statsEl, this.stats, this.turns);
+      this.statsDirty = false;
+    }
+    this.setRunning(this.running);
+    if (stick || !this.replayed) this.log.scrollTop = this.log.scrollHeight;
+    if (!this.replayed && this.lastSeq >= this.targetSeq) this.markReplayed();
+  }
+
+  private markReplayed(): void {
+    this.replayed = true;
+    this.log.dataset.replayed = "true";
+    performance.mark("hotplex:replayed");
+  }
+
+  private setRunning(running: boolean): void {
+    this.running = running;
+    this.interruptBtn.hidden = !running;
+    const st = running ? "running" : this.lastSeq > 0 ? "idle" : displayStatus(this.session.status);
+    this.statusEl.textContent = st;
+    this.statusEl.dataset.status = st;
+  }
+
+  private render(ev: AgentEvent, out: Node): void {
+    const meta = ev.meta;
+    switch (ev.event_type) {
+      case "session_start": {
+        this.running = true;
+        this.answer = null;
+        if (ev.prompt) {
+          append(out, item("user", "You", html("div", "md", renderMarkdown(ev.prompt))));
+        }
+        const how = ev.cold_start ? `cold start (${ms(ev.startup_ms)})${ev.resumed ? ", resumed" : ""}` : "warm";
+        append(out, h("div", { class: "turn-start muted small" }, `Turn · ${how}${ev.fallback ? " · " + ev.fallback : ""}`));
+        break;
+      }
+      case "thinking":
+        append(out, h("details", { class: "item thinking" }, h("summary", {}, "Thinking"), h("div", { class: "pre" }, ev.event_data)));
+        break;
+      case "answer": {
+        const delta = meta?.status === "delta";
+        if (delta && this.answer?.delta) {
+          this.answer.text += ev.event_data;
+          this.dirtyAnswer = true;
+          break;
+        }
+        if (!delta && this.answer?.delta && ev.event_data.startsWith(this.answer.text)) {
+          // The whole block after its deltas: it replaces them.
+          this.answer.text = ev.event_data;
+          this.answer.delta = false;
+          this.dirtyAnswer = true;
+          break;
+        }
+        const body = html("div", "md", renderMarkdown(ev.event_data));
+        this.answer = { el: body, text: ev.event_data, delta };
+        append(out, item("agent", "Agent", body));
+        break;
+      }
+      case "tool_use":
+        this.answer = null;
+        append(out, this.toolCard(meta?.tool_id || "seq" + ev.seq, meta?.tool_name || "tool", meta?.input_summary || "", ev.input).el);
+        break;
+      case "tool_result": {
+        let card = this.tools.get(meta?.tool_id || "");
+        if (!card) {
+          card = this.toolCard(meta?.tool_id || "seq" + ev.seq, meta?.tool_name || "tool", "", undefined);
+          append(out, card.el);
+        }
+        const ok = meta?.status !== "error";
+        card.el.dataset.status = ok ? "success" : "error";
+        card.status.textContent = ok ? "✓ success" : "✗ error";
+        card.status.className = "tool-status " + (ok ? "ok" : "err");
+        card.duration.textContent = meta?.duration_ms ? ms(meta.duration_ms) : "";
+        append(card.body, h("div", { class: "label" }, "Output"), h("pre", { class: "tool-output" }, ev.event_data || meta?.output_summary || "(no output)"));
+        break;
+      }
+      case "permission_request":
+        append(out, this.permissionCard(ev));
+        break;
+      case "permission_decision": {
+        const card = this.permissions.get(ev.permission?.request_id || "");
+        if (card) this.decide(card, ev.permission?.decision === "allow", ev.permission?.reason);
+        break;
+      }
+      case "danger_block":
+      case "danger_bypass":
+        this.answer = null;
+        append(out, dangerCard(ev));
+        break;
+      case "error":
+        append(out, h("div", { class: "item error-card", role: "alert" }, h("strong", {}, "Error: "), ev.event_data || meta?.error_msg || "unknown error"));
+        break;
+      case "session_stats":
+        if (ev.stats) {
+          this.stats = ev.stats;
+          this.statsDirty = true;
+        }
+        break;
+      case "result": {
+        this.running = false;
+        this.answer = null;
+        const t = ev.turn;
+        if (ev.stats) this.stats = ev.stats;
+        const latency = meta?.duration_ms || t?.duration_ms || 0;
+        this.turns.push({ latencyMs: latency, costUSD: t?.total_cost_usd ?? 0, interrupted: !!t?.interrupted });
+        this.statsDirty = true;
+        for (const card of this.permissions.values()) if (!card.decided) this.decide(card, false, "the turn ended");
+        const parts = [t?.interrupted ? "Interrupted" : t?.is_error ? "Turn failed" : "Turn finished", "in " + ms(latency)];
+        if (t) parts.push(usd(t.total_cost_usd), tokens(t.input_tokens) + " in / " + tokens(t.output_tokens) + " out");
+        append(
+          out,
+          h("div", { class: "turn-end small" + (t?.interrupted ? " interrupted" : "") + (t?.is_error && !t.interrupted ? " failed" : ""), "data-interrupted": t?.interrupted ? "true" : undefined }, parts.join(" · ")),
+        );
+        break;
+      }
+    }
+  }
+
+  private toolCard(id: string, name: string, summary: string, input: Record<string, unknown> | undefined): ToolCard {
+    const status = h("span", { class: "tool-status run" }, "… running");
+    const duration = h("span", { class: "tool-duration muted" });
+    const body = h("div", { class: "tool-body" });
+    if (input && Object.keys(input).length > 0) {
+      append(body, h("div", { class: "label" }, "Input"), h("pre", { class: "tool-input" }, JSON.stringify(input, null, 2)));
+    }
+    const el = h(
+      "details",
+      { class: "item tool", "data-tool": name, "data-status": "running" },
+      h("summary", { "aria-label": `Tool call ${name}: ${summary}` }, h("span", { class: "tool-name" }, name), h("span", { class: "tool-summary" }, summary), status, duration),
+      body,
+    );
+    const card = { el, status, duration, body };
+    this.tools.set(id, card);
+    return card;
+  }
+
+  private permissionCard(ev: AgentEvent): HTMLElement {
+    const p = ev.permission;
+    const id = p?.request_id || "";
+    const tool = p?.tool_name || ev.meta?.tool_name || "a tool";
+    const summary = ev.meta?.input_summary || (ev.input ? JSON.stringify(ev.input) : "");
+    const state = h("span", { class: "perm-state" }, "Waiting for your decision");
+    const buttons = h("div", { class: "perm-buttons" });
+    const el = h(
+      "div",
+      { class: "item permission", role: "group", "aria-label": "Permission request for " + tool, "data-request": id },
+      h("div", {}, h("strong", {}, "Permission: "), "the agent wants to use ", h("code", {}, tool)),
+      summary ? h("pre", { class: "tool-input" }, summary) : null,
+      buttons,
+      state,
+    );
+    const card: PermissionCard = { el, state, buttons, decided: false };
+    const answer = async (decision: "allow" | "deny") => {
+      for (const b of buttons.querySelectorAll("button")) b.disabled = true;
+      try {
+        await api.answerPermission(this.session.id, id, decision);
+        state.textContent = decision === "allow" ? "Allowed" : "Denied";
+      } catch (e) {
+        state.textContent = e instanceof APIError && e.status === 404 ? "No longer waiting" : "Could not answer: " + String(e);
+        for (const b of buttons.querySelectorAll("button")) b.disabled = false;
+      }
+    };
+    append(
+      buttons,
+      h("button", { type: "button", class: "primary", "aria-label": "Allow " + tool, onclick: () => void answer("allow") }, "Allow"),
+      h("button", { type: "button", class: "danger", "aria-label": "Deny " + tool, onclick: () => void answer("deny") }, "Deny"),
+    );
+    if (id) this.permissions.set(id, card);
+    return el;
+  }
+
+  private decide(card: PermissionCard, allowed: boolean, reason?: string): void {
+    card.decided = true;
+    card.buttons.remove();
+    card.el.dataset.decision = allowed ? "allow" : "deny";
+    card.state.textContent = (allowed ? "Allowed" : "Denied") + (reason ? " — " + reason : "");
+  }
+
+  private async send(): Promise<void> {
+    const prompt = this.input.value.trim();
+    if (!prompt) return;
+    this.input.value = "";
+    this.hideBanner();
+    try {
+      await api.send(this.session.id, prompt, (n) => {
+        if (n.event === "turn_error") {
+          try {
+            const d = JSON.parse(n.data) as { error: string; message: string };
+            if (d.error !== "interrupted") this.showBanner("The turn failed: " + d.message);
+          } catch {
+            this.showBanner("The turn failed.");
+          }
+        }
+      });
+    } catch (e) {
+      if (this.closed) return;
+      this.showBanner("Could not send: " + (e instanceof Error ? e.message : String(e)));
+      if (!this.input.value) this.input.value = prompt;
+    }
+  }
+
+  private async interrupt(): Promise<void> {
+    try {
+      await api.interrupt(this.session.id);
+    } catch (e) {
+      this.showBanner("Could not interrupt: " + (e instanceof Error ? e.message : String(e)));
+    }
+  }
+
+  private showBanner(text: string): void {
+    this.banner.textContent = text;
+    this.banner.hidden = false;
+  }
+
+  private hideBanner(): void {
+    this.banner.hidden = true;
+  }
+}
+
+function item(kind: "user" | "agent", who: string, body: HTMLElement): HTMLElement {
+  return h("article", { class: "item msg " + kind, "aria-label": who }, h("div", { class: "who" }, who), body);
+}
+
+function dangerCard(ev: AgentEvent): HTMLElement {
+  const d = ev.danger;
+  const bypass = ev.event_type === "danger_bypass";
+  const title = bypass ? "Allowed by an admin bypass" : "Blocked by the firewall";
+  return h(
+    "div",
+    { class: "item danger-card" + (bypass ? " bypass" : ""), role: "alert", "data-category": d?.category || "", "data-level": d?.level || "" },
+    h("div", { class: "danger-title" }, h("strong", {}, title), " ", h("span", { class: "pill" }, d?.level || "?"), " ", h("span", { class: "pill" }, d?.category || "?")),
+    h("p", { class: "danger-reason" }, d?.reason || ev.event_data),
+    d?.operation ? h("pre", { class: "danger-op" }, d.operation) : null,
+    d?.suggestions && d.suggestions.length > 0
+      ? h("div", {}, h("div", { class: "label" }, "Instead"), h("ul", {}, ...d.suggestions.map((s) => h("li", {}, s))))
+      : null,
+  );
+}
