@@ -56,6 +56,35 @@ $(CLAUDE_STAMP):
 	@$(CLAUDE) --version
 	@touch $@
 
+# Agent CLIs behind the ACP and Codex providers, each pinned in a folder
+# of its own under .tools/npm: an install with --no-save prunes whatever
+# else a folder holds, so they do not share one. The tests start the
+# platform binaries the packages carry, not their node launchers.
+CLAUDE_ACP_VERSION := 0.16.2
+OPENCODE_VERSION := 1.18.33
+CODEX_VERSION := 0.171.0
+CODEX_ACP_VERSION := 0.16.0
+AGENT_STAMPS := $(NPM_DIR)/claude-acp/.v$(CLAUDE_ACP_VERSION) $(NPM_DIR)/opencode/.v$(OPENCODE_VERSION) \
+	$(NPM_DIR)/codex/.v$(CODEX_VERSION) $(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION)
+tools: $(AGENT_STAMPS)
+
+# $(1): the folder under .tools/npm, $(2): package@version
+define npm_agent
+	@mkdir -p $(NPM_DIR)/$(1)
+	@echo '{"name":"hotplex-tools-$(1)","private":true}' > $(NPM_DIR)/$(1)/package.json
+	cd $(NPM_DIR)/$(1) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error $(2)
+	@touch $@
+endef
+
+$(NPM_DIR)/claude-acp/.v$(CLAUDE_ACP_VERSION):
+	$(call npm_agent,claude-acp,@zed-industries/claude-code-acp@$(CLAUDE_ACP_VERSION))
+$(NPM_DIR)/opencode/.v$(OPENCODE_VERSION):
+	$(call npm_agent,opencode,opencode-ai@$(OPENCODE_VERSION))
+$(NPM_DIR)/codex/.v$(CODEX_VERSION):
+	$(call npm_agent,codex,@openai/codex@$(CODEX_VERSION))
+$(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION):
+	$(call npm_agent,codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION))
+
 # make run: the terminal chat on one hot Claude Code session. Without
 # Anthropic credentials it talks to HotPlex's built-in offline model.
 run: build tools

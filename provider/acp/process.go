@@ -1,0 +1,256 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
+)
+
+// process is one running agent and its single ACP session.
+type process struct {
+	cp   *proc.Process
+	conn *sdk.ClientSideConnection
+	cfg  *Options
+	log  *slog.Logger
+
+	sessionID    sdk.SessionId
+	agentVersion string
+
+	infoMu sync.Mutex
+	info   provider.Info
+
+	// turnMu keeps turns one at a time.
+	turnMu sync.Mutex
+
+	// curMu guards cur, the turn that receives the agent's updates and
+	// permission requests (nil between turns: what arrives then is dropped
+	// or refused).
+	curMu sync.Mutex
+	cur   *turnQueue
+}
+
+func newProcess(cp *proc.Process, cfg *Options, log *slog.Logger) *process {
+	c := &process{cp: cp, cfg: cfg, log: log, info: provider.Info{PID: cp.PID()}}
+	c.conn = sdk.NewClientSideConnection(&client{p: c}, cp.Stdin(), cp.Stdout())
+	c.conn.SetLogger(discardLogger(log))
+	return c
+}
+
+// discardLogger keeps the connection's own chatter (it logs every closed
+// connection at info level) at debug level of ours.
+func discardLogger(log *slog.Logger) *slog.Logger {
+	return slog.New(levelCap{log.Handler()})
+}
+
+type levelCap struct{ slog.Handler }
+
+func (h levelCap) Enabled(ctx context.Context, _ slog.Level) bool {
+	return h.Handler.Enabled(ctx, slog.LevelDebug)
+}
+
+func (h levelCap) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = slog.LevelDebug
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h levelCap) WithAttrs(a []slog.Attr) slog.Handler { return levelCap{h.Handler.WithAttrs(a)} }
+func (h levelCap) WithGroup(n string) slog.Handler      { return levelCap{h.Handler.WithGroup(n)} }
+
+// open initializes the agent and opens the session: the saved one when
+// hasSaved and the agent can reopen it, a new one otherwise.
+func (c *process) open(ctx context.Context, o provider.StartOptions, saved string, hasSaved, flagResume bool) error {
+	var caps sdk.InitializeResponse
+	err := c.call(ctx, "initialize", func(ctx context.Context) error {
+		// No fs or terminal capabilities: the agent uses its own tools in
+		// the work directory, and asks permission for them.
+		r, err := c.conn.Initialize(ctx, sdk.InitializeRequest{
+			ProtocolVersion:    sdk.ProtocolVersionNumber,
+			ClientCapabilities: sdk.ClientCapabilities{},
+			ClientInfo:         &sdk.Implementation{Name: "hotplex", Version: "1"},
+		})
+		caps = r
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if caps.AgentInfo != nil {
+		c.agentVersion = caps.AgentInfo.Name + " " + caps.AgentInfo.Version
+	}
+	cwd := o.WorkDir
+	fallback := ""
+	resumed := false
+	switch {
+	case !hasSaved && o.Resume:
+		fallback = "no saved conversation for this session; started a new one"
+	case hasSaved && flagResume:
+		// The agent resumed by its own flag; session/new opens it.
+		resumed = true
+	case hasSaved && c.cfg.Resume == ResumeNone:
+		fallback = c.cfg.Name + " cannot resume a conversation in a new process; started a new one"
+	case hasSaved && caps.AgentCapabilities.LoadSession:
+		err := c.call(ctx, "session/load", func(ctx context.Context) error {
+			_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+			return err
+		})
+		if err == nil {
+			c.sessionID, resumed = sdk.SessionId(saved), true
+		} else if !c.Alive() {
+			return err
+		} else {
+			fallback = "the agent could not load the saved conversation (" + err.Error() + "); started a new one"
+		}
+	case hasSaved && caps.AgentCapabilities.SessionCapabilities.Resume != nil:
+		err := c.call(ctx, "session/resume", func(ctx context.Context) error {
+			_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+			return err
+		})
+		if err == nil {
+			c.sessionID, resumed = sdk.SessionId(saved), true
+		} else if !c.Alive() {
+			return err
+		} else {
+			fallback = "the agent could not resume the saved conversation (" + err.Error() + "); started a new one"
+		}
+	case hasSaved:
+		fallback = "the agent offers neither session/load nor session/resume; started a new conversation"
+	}
+	if c.sessionID == "" {
+		err := c.call(ctx, "session/new", func(ctx context.Context) error {
+			r, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+			if err == nil {
+				c.sessionID = r.SessionId
+				c.noteModels(r.Models)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if c.cfg.Mode != "" {
+		err := c.call(ctx, "session/set_mode", func(ctx context.Context) error {
+			_, err := c.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: c.sessionID, ModeId: sdk.SessionModeId(c.cfg.Mode)})
+			return err
+		})
+		if err != nil {
+			c.log.Debug("session/set_mode refused", "mode", c.cfg.Mode, "err", err)
+		}
+	}
+	c.infoMu.Lock()
+	c.info.ProviderSessionID = string(c.sessionID)
+	c.info.Resumed = resumed
+	c.info.Fallback = fallback
+	c.infoMu.Unlock()
+	return nil
+}
+
+func (c *process) noteModels(m *sdk.SessionModelState) {
+	if m == nil || m.CurrentModelId == "" {
+		return
+	}
+	c.infoMu.Lock()
+	c.info.Model = string(m.CurrentModelId)
+	c.infoMu.Unlock()
+}
+
+// call runs one start-up request, turning failures into ErrStartFailed
+// with the agent's stderr.
+func (c *process) call(ctx context.Context, what string, f func(context.Context) error) error {
+	err := f(ctx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, what, context.Cause(ctx))
+	}
+	return c.startErr(fmt.Errorf("%s: %w", what, err))
+}
+
+func (c *process) startErr(err error) error {
+	if !c.Alive() {
+		c.waitExit(2 * time.Second)
+	}
+	msg := err.Error()
+	if exit := c.cp.ExitError(); exit != nil {
+		msg += " (" + exit.Error() + ")"
+	}
+	if tail := c.cp.StderrTail(); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return fmt.Errorf("%w: %s", provider.ErrStartFailed, msg)
+}
+
+func (c *process) waitExit(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.cp.Done():
+	case <-t.C:
+	}
+}
+
+// deadErr describes an agent that stopped answering.
+func (c *process) deadErr(what string) error {
+	c.waitExit(2 * time.Second)
+	msg := what
+	if exit := c.cp.ExitError(); exit != nil {
+		msg += " (" + exit.Error() + ")"
+	}
+	if tail := c.cp.StderrTail(); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
+}
+
+func (c *process) Info() provider.Info {
+	c.infoMu.Lock()
+	defer c.infoMu.Unlock()
+	return c.info
+}
+
+func (c *process) Alive() bool {
+	select {
+	case <-c.conn.Done():
+		return false
+	default:
+	}
+	return !c.cp.Exited()
+}
+
+func (c *process) StderrTail() string { return c.cp.StderrTail() }
+
+// Close ends the agent's process tree: stdin EOF, grace, SIGTERM, grace,
+// SIGKILL. It returns once the connection's goroutines have ended.
+func (c *process) Close(ctx context.Context) error {
+	c.curMu.Lock()
+	if c.cur != nil {
+		c.cur.abort(errProcessClosed)
+	}
+	c.curMu.Unlock()
+	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())
+	// Our end of stdout ends the connection's reader even if something
+	// escaped the tree with the pipe.
+	_ = c.cp.Stdout().Close()
+	select {
+	case <-c.conn.Done():
+	case <-ctx.Done():
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return err
+}
+
+var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.ErrSessionDead)
