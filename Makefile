@@ -85,6 +85,21 @@ $(NPM_DIR)/codex/.v$(CODEX_VERSION):
 $(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION):
 	$(call npm_agent,codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION))
 
+# The OpenCode SDK, whose client the OpenCode-compatible API is tested
+# with; in a folder of its own so that installs elsewhere do not prune it.
+OPENCODE_SDK_VERSION := 1.19.3
+OPENCODE_SDK_DIR := $(NPM_DIR)/opencode-sdk
+OPENCODE_SDK_STAMP := $(OPENCODE_SDK_DIR)/.sdk-$(OPENCODE_SDK_VERSION)
+tools: $(OPENCODE_SDK_STAMP)
+
+$(OPENCODE_SDK_STAMP):
+	@mkdir -p $(OPENCODE_SDK_DIR)
+	@test -f $(OPENCODE_SDK_DIR)/package.json || echo '{"name":"hotplex-opencode-sdk","private":true}' > $(OPENCODE_SDK_DIR)/package.json
+	cd $(OPENCODE_SDK_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+		@opencode-ai/sdk@$(OPENCODE_SDK_VERSION)
+	@test -f $(OPENCODE_SDK_DIR)/node_modules/@opencode-ai/sdk/package.json
+	@touch $@
+
 # make run: the terminal chat on one hot Claude Code session. Without
 # Anthropic credentials it talks to HotPlex's built-in offline model.
 run: build tools
