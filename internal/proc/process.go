@@ -44,6 +44,13 @@ type Spec struct {
 	// cgroup.kill. If the cgroup cannot be created or used, Start falls back
 	// silently (logging at debug level) to the marker and /proc sweep.
 	CgroupRoot string
+	// TTY, when set, is the terminal the child runs on: its stdin, stdout
+	// and stderr, and its controlling terminal. The child then leads a new
+	// session (and so its own process group) instead of only a new group,
+	// and Stdin, Stdout and StderrTail have nothing to offer; the caller
+	// talks to the other side of the terminal and closes its copy of TTY
+	// once Start returns.
+	TTY *os.File
 }
 
 // Process is a started child that leads its own process group. Its methods
@@ -151,6 +158,9 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	// Our own pipes rather than cmd.StdoutPipe: exec.Cmd.Wait closes the
 	// pipes it created as soon as the leader exits, which would discard
 	// output the caller has not read yet.
+	if spec.TTY != nil {
+		return launchOnTerminal(spec, env, cgroupFD)
+	}
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {

@@ -1,0 +1,137 @@
+// Package pty drives any interactive terminal program (an agent's TUI, a
+// REPL) as a provider: the program runs in a pseudo-terminal with a
+// terminal emulator keeping its screen, prompts are typed (or pasted) and
+// submitted with Enter, the program's state is read off the screen (idle
+// when the screen is stable and shows the preset's ready marker and no busy
+// marker), and the answer is the screen content that appeared below the
+// echoed prompt. Stop presses the program's interrupt keys.
+//
+// With Options.Tmux the program runs in a window of a private tmux server
+// (`tmux -L hotplex-<id> attach` shows it), so a person can watch or take
+// over; Halt ends the program but keeps the window, Restart starts it again
+// there, and Close destroys the window and the server.
+//
+// What a screen allows, and what it does not: permission questions a
+// program asks on its screen can be answered through the turn's
+// PermissionFunc when the preset describes the question and its keys; the
+// request carries only what the screen shows (a tool name and a command).
+// There are no token counts, costs or tool events: the screen does not
+// carry them reliably.
+package pty
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// Options configure a terminal provider.
+type Options struct {
+	// Preset says which program to run and how to read its screen.
+	Preset Preset
+	// Tmux hosts the program in a window of a tmux server of its own.
+	Tmux bool
+	// TmuxPath is the tmux executable (default "tmux", from PATH).
+	TmuxPath string
+	// StartTimeout bounds the wait for the program's first ready screen
+	// (default 60s); the start's context may end it sooner.
+	StartTimeout time.Duration
+	// InterruptGrace is how long an interrupted prompt may take to return
+	// to an idle screen before the program is killed (default 5s).
+	InterruptGrace time.Duration
+	// TerminateGrace is the wait after the hangup and again after SIGTERM
+	// when the program is ended (default 2s).
+	TerminateGrace time.Duration
+}
+
+// Provider starts terminal programs.
+type Provider struct {
+	opts Options
+}
+
+// New returns a provider for opts.Preset.
+func New(opts Options) (*Provider, error) {
+	if opts.Preset.Command == "" {
+		return nil, errors.New("pty: the preset names no command")
+	}
+	if opts.Preset.Name == "" {
+		return nil, errors.New("pty: the preset has no name")
+	}
+	if opts.TmuxPath == "" {
+		opts.TmuxPath = "tmux"
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 60 * time.Second
+	}
+	if opts.InterruptGrace <= 0 {
+		opts.InterruptGrace = 5 * time.Second
+	}
+	if opts.TerminateGrace <= 0 {
+		opts.TerminateGrace = 2 * time.Second
+	}
+	return &Provider{opts: opts}, nil
+}
+
+// Name returns the preset's name.
+func (p *Provider) Name() string { return p.opts.Preset.Name }
+
+// Path returns the program the provider runs.
+func (p *Provider) Path() string { return p.opts.Preset.Command }
+
+// Start runs the program and returns once its screen is ready for a prompt.
+func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if o.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("%w: no work directory: %w", provider.ErrStartFailed, err)
+		}
+		o.WorkDir = wd
+	}
+	c := &Process{
+		opts: &p.opts, preset: &p.opts.Preset, start: o,
+		env: childEnv(o, p.opts.Preset.Env),
+		log: log.With("provider", p.opts.Preset.Name),
+		id:  strings.ReplaceAll(uuid.NewString(), "-", "")[:12],
+	}
+	c.info.ProviderSessionID = o.ProviderSessionID
+	if err := c.launch(ctx, o.Resume); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// nestingMarkers make an agent believe it runs inside another one.
+var nestingMarkers = []string{"CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=", "CLAUDE_CODE_SSE_PORT="}
+
+// childEnv is the caller's environment less nesting markers, plus the
+// preset's variables and a terminal type the emulator understands.
+func childEnv(o provider.StartOptions, extra []string) []string {
+	base := o.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := make([]string, 0, len(base)+len(extra)+2)
+	for _, kv := range base {
+		skip := strings.HasPrefix(kv, "TERM=") || strings.HasPrefix(kv, "COLUMNS=") || strings.HasPrefix(kv, "LINES=")
+		for _, m := range nestingMarkers {
+			skip = skip || strings.HasPrefix(kv, m)
+		}
+		if !skip {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TERM=xterm-256color")
+	return append(env, extra...)
+}
