@@ -1,0 +1,127 @@
+package pty_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// tmuxCmd runs a tmux client against the provider's private server.
+func tmuxCmd(socket string, args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+func TestTmuxHaltRestartKeepsWindow(t *testing.T) {
+	h := newHarness(t, true)
+	p := h.start(t, false)
+	socket := p.TmuxSocket()
+	if !strings.HasPrefix(socket, "hotplex-") {
+		t.Fatalf("tmux socket %q", socket)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	window, err := p.TmuxWindow(ctx)
+	if err != nil || window == "" {
+		t.Fatalf("window %q: %v", window, err)
+	}
+	// A person attached to the window sees the same program.
+	if out, err := tmuxCmd(socket, "list-panes", "-a", "-F", "#{pane_pid}"); err != nil || out != strconv.Itoa(p.Info().PID) {
+		t.Fatalf("pane pid %q (%v), provider pid %d", out, err, p.Info().PID)
+	}
+	if got := mustTurn(t, p, "remember the red lantern"); got != "OK, I will remember the red lantern" {
+		t.Fatalf("answer %q", got)
+	}
+
+	// stopped: the program ends, its window stays with the last screen.
+	oldPID := p.Info().PID
+	if err := p.Halt(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p.Alive() || !p.Halted() {
+		t.Fatalf("after Halt: alive %v, halted %v", p.Alive(), p.Halted())
+	}
+	if _, _, err := turn(t, ctx, p, "hello", nil); !errors.Is(err, provider.ErrSessionDead) {
+		t.Fatalf("turn on a halted program: %v", err)
+	}
+	out, err := tmuxCmd(socket, "list-windows", "-F", "#{window_id} #{pane_dead}")
+	if err != nil || out != window+" 1" {
+		t.Fatalf("after Halt the windows are %q (%v), want %q with a dead pane", out, err, window+" 1")
+	}
+	if screen, _ := tmuxCmd(socket, "capture-pane", "-p", "-t", "hotplex"); !strings.Contains(screen, "OK, I will remember the red lantern") {
+		t.Fatalf("the kept window lost the last screen:\n%s", screen)
+	}
+
+	// Restart: a new program in the same window, on the same conversation.
+	if err := p.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := p.TmuxWindow(ctx); w != window {
+		t.Fatalf("restart moved to window %q from %q", w, window)
+	}
+	info := p.Info()
+	if info.PID == oldPID || !info.Resumed || !p.Alive() || p.Halted() {
+		t.Fatalf("after Restart: %+v (old pid %d), alive %v", info, oldPID, p.Alive())
+	}
+	if got := mustTurn(t, p, "what do you remember"); got != "You asked me to remember: the red lantern" {
+		t.Fatalf("after restart: %q", got)
+	}
+
+	// Stop works through tmux keys too.
+	stopCtx, stop := context.WithCancel(ctx)
+	time.AfterFunc(500*time.Millisecond, stop)
+	begin := time.Now()
+	_, tr, err := turn(t, stopCtx, p, "slow 30", nil)
+	if !errors.Is(err, context.Canceled) || tr == nil || !tr.Interrupted {
+		t.Fatalf("interrupted turn: %+v, %v", tr, err)
+	}
+	if d := time.Since(begin) - 500*time.Millisecond; d > 2*time.Second {
+		t.Fatalf("stop in tmux took %s", d)
+	}
+
+	// exited: Close destroys the window and the server, and its socket.
+	closeProcess(t, p)
+	if out, err := tmuxCmd(socket, "list-sessions"); err == nil {
+		t.Fatalf("the tmux server still answers after Close: %q", out)
+	}
+	sock := filepath.Join(os.TempDir(), "tmux-"+strconv.Itoa(os.Getuid()), socket)
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Fatalf("socket %s left behind: %v", sock, err)
+	}
+	testkit.AssertNoDescendants(t)
+}
+
+func TestTmuxKilledProgramKeepsWindow(t *testing.T) {
+	h := newHarness(t, true)
+	p := h.start(t, false)
+	mustTurn(t, p, "remember the silver key")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	window, _ := p.TmuxWindow(ctx)
+	testkit.KillAndWait(t, p.Info().PID)
+	deadline := time.Now().Add(3 * time.Second)
+	for p.Alive() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if p.Alive() || !p.Halted() {
+		t.Fatalf("killed program: alive %v, halted %v", p.Alive(), p.Halted())
+	}
+	if err := p.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := p.TmuxWindow(ctx); w != window {
+		t.Fatalf("restart moved to window %q from %q", w, window)
+	}
+	if got := mustTurn(t, p, "what do you remember"); got != "You asked me to remember: the silver key" {
+		t.Fatalf("after restart: %q", got)
+	}
+}
