@@ -244,17 +244,7 @@ func (s *Server) conversation(ctx context.Context, st store.Session) (*ocConvers
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	prompts := savedPrompts(st)
-	c := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir, prompt: func(seq uint64) string {
-		if p, ok := prompts[seq]; ok {
-			return p
-		}
-		if s.opts.Recorder != nil {
-			p, _ := s.opts.Recorder.Prompt(ctx, st.ID, seq)
-			return p
-		}
-		return ""
-	}}
+	c := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir}
 	for _, e := range evs {
 		if ev := decodeStored(e); ev != nil {
 			c.apply(ev)
@@ -333,8 +323,7 @@ func (s *Server) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	out := &ocTurnSink{conv: &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir,
-		prompt: func(uint64) string { return req.Prompt }}}
+	out := &ocTurnSink{conv: &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir}}
 	turnErr := s.runTurn(r.Context(), st, req, out)
 	t := out.conv.current()
 	if n := len(out.conv.turns); t == nil && n > 0 {

@@ -171,13 +171,7 @@ func (s *Server) ocFollow(ctx context.Context, c caller, ev *event.EventWithMeta
 	if err != nil {
 		return &ocFollowed{}
 	}
-	conv := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir, keep: 1, prompt: func(seq uint64) string {
-		if s.opts.Recorder == nil {
-			return ""
-		}
-		p, _ := s.opts.Recorder.Prompt(ctx, st.ID, seq)
-		return p
-	}}
+	conv := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir, keep: 1}
 	if ev.EventType != event.TypeSessionStart && ev.Seq > 1 {
 		after := uint64(0)
 		if ev.Seq > ocReplayWindow {

@@ -179,8 +179,6 @@ type ocTurn struct {
 // ocConversation folds a session's HotPlex events into OpenCode messages.
 type ocConversation struct {
 	sessionID, provider, workDir string
-	// prompt finds the prompt of the turn whose first event is seq.
-	prompt func(seq uint64) string
 	// keep is how many finished turns to remember (0: all).
 	keep  int
 	turns []*ocTurn
@@ -348,8 +346,8 @@ func (c *ocConversation) begin(ev *event.EventWithMeta) *ocTurn {
 	t := &ocTurn{tools: map[string]*ocPart{}}
 	t.user = &ocUserMessage{ID: ocMessageID(ev.Seq, false), SessionID: c.sessionID, Role: "user", Time: ocMsgTime{Created: now}, Agent: "build", Model: model}
 	text := ""
-	if c.prompt != nil {
-		text = c.prompt(ev.Seq)
+	if ev.SessionStart != nil {
+		text = ev.SessionStart.Prompt
 	}
 	t.userParts = []*ocPart{{ID: ocPartID(ev.Seq, 1), SessionID: c.sessionID, MessageID: t.user.ID, Type: "text", Text: text, Time: &ocPartTime{Start: now, End: now}}}
 	t.reply = &ocAssistantMessage{ID: ocMessageID(ev.Seq, true), SessionID: c.sessionID, Role: "assistant", Time: ocMsgTime{Created: now},

@@ -28,10 +28,9 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
-	prompts promptBook
 
 	// records serializes read-modify-writes of session records (statistics,
-	// prompts, titles), which would otherwise undo each other.
+	// titles), which would otherwise undo each other.
 	records sync.Mutex
 }
 
@@ -44,7 +43,7 @@ const recorderBatch = 256
 
 // NewRecorder starts the writer. Close it after the engine has shut down.
 func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
-	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{}), prompts: newPromptBook()}
+	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -139,14 +138,12 @@ func (r *Recorder) write(batch []queued) {
 	}
 }
 
-// saveStats keeps each session's latest statistics with its record, and
-// the prompts of its turns that are not saved yet.
+// saveStats keeps each session's latest statistics with its record.
 func (r *Recorder) saveStats(evs map[string]*event.EventWithMeta) error {
 	for _, ev := range evs {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := r.UpdateSession(ctx, ev.SessionID, func(s *store.Session) {
 			s.Stats, _ = json.Marshal(ev.Stats)
-			r.prompts.saveInto(s)
 		})
 		cancel()
 		if err != nil && !errors.Is(err, store.ErrNotFound) {

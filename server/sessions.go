@@ -187,8 +187,5 @@ func (s *Server) removeSession(ctx context.Context, st store.Session) error {
 	}
 	s.opts.Hub.Forget(st.ID)
 	s.opts.Approvals.SetAsk(st.ID, false)
-	if s.opts.Recorder != nil {
-		s.opts.Recorder.prompts.forget(st.ID)
-	}
 	return s.opts.Store.DeleteSession(ctx, st.ID)
 }

@@ -44,11 +44,9 @@ type turnMarks struct {
 	first, last atomic.Uint64
 }
 
-// note records an event and reports whether it is the turn's first.
-func (m *turnMarks) note(ev *event.EventWithMeta) bool {
-	first := m.first.CompareAndSwap(0, ev.Seq)
+func (m *turnMarks) note(ev *event.EventWithMeta) {
+	m.first.CompareAndSwap(0, ev.Seq)
 	m.last.Store(ev.Seq)
-	return first
 }
 
 // runTurn starts a turn that belongs to the server, not to the client: a
@@ -67,11 +65,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 		defer s.turns.Done()
 		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt}
 		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
-			if ev := data.(*event.EventWithMeta); marks.note(ev) && s.opts.Recorder != nil {
-				// Before the recorder sees the event: whoever follows the
-				// turn finds its prompt.
-				s.opts.Recorder.NotePrompt(st.ID, ev.Seq, req.Prompt)
-			}
+			marks.note(data.(*event.EventWithMeta))
 			return nil
 		})
 	}()
