@@ -11,6 +11,8 @@ TOOLS := $(CURDIR)/.tools
 NPM_DIR := $(TOOLS)/npm
 CLAUDE := $(NPM_DIR)/node_modules/.bin/claude
 CLAUDE_STAMP := $(NPM_DIR)/.claude-$(CLAUDE_VERSION)
+AGENT_SDK_VERSION := 0.3.332
+AGENT_SDK_STAMP := $(NPM_DIR)/.claude-agent-sdk-$(AGENT_SDK_VERSION)
 BIN := $(CURDIR)/bin/hotplex
 WEB := $(CURDIR)/web
 WEB_STAMP := $(WEB)/node_modules/.installed
@@ -41,7 +43,7 @@ $(WEB)/dist/index.html: $(WEB_STAMP) $(WEB_SRC)
 
 # The real Claude Code CLI, from the npm registry, into a project-local
 # folder: the native binary arrives with the optional platform package.
-tools: $(CLAUDE_STAMP) $(CHROMIUM)
+tools: $(CLAUDE_STAMP) $(AGENT_SDK_STAMP) $(CHROMIUM)
 
 # Debian's chromium, which the browser tests drive.
 $(CHROMIUM):
@@ -54,6 +56,15 @@ $(CLAUDE_STAMP):
 	cd $(NPM_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
 		@anthropic-ai/claude-code@$(CLAUDE_VERSION)
 	@$(CLAUDE) --version
+	@touch $@
+
+# The official Agent SDK for TypeScript, which the capacity benchmark runs
+# side by side with HotPlex (installed with the CLI so that neither prunes
+# the other).
+$(AGENT_SDK_STAMP): $(CLAUDE_STAMP)
+	cd $(NPM_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+		@anthropic-ai/claude-code@$(CLAUDE_VERSION) @anthropic-ai/claude-agent-sdk@$(AGENT_SDK_VERSION)
+	@test -f $(NPM_DIR)/node_modules/@anthropic-ai/claude-agent-sdk/package.json
 	@touch $@
 
 # Agent CLIs behind the ACP and Codex providers, each pinned in a folder

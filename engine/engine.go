@@ -167,11 +167,11 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if err != nil {
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, requested: cfg.WorkDir})
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir})
 	if err != nil {
 		return err
 	}
-	defer s.release()
+	defer e.pool.release(s)
 	if err := e.checkPrompt(s, prompt, cb); err != nil {
 		return err
 	}
@@ -239,7 +239,11 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 	if _, ok := sp.sessions[id]; ok {
 		return fmt.Errorf("%w: %s", ErrSessionExists, id)
 	}
-	s := newSession(id, ProviderSessionID(e.opts.Namespace, id), p, cfg, time.Now())
+	psid := cfg.ProviderSessionID
+	if psid == "" {
+		psid = ProviderSessionID(e.opts.Namespace, id)
+	}
+	s := newSession(id, psid, p, cfg, time.Now())
 	s.restored = true
 	s.seq.Store(lastSeq)
 	if stats != nil {
@@ -295,14 +299,14 @@ func (t *turn) emit(ev *event.EventWithMeta) error {
 
 func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	e, s := t.engine, t.s
-	cold, err := e.pool.ensureProcess(ctx, s)
+	how, err := e.pool.ensureProcess(ctx, s)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
-	start := t.startEvent(p, cold)
+	start := t.startEvent(p, how)
 	start.Prompt = prompt
 	if err := t.emit(start); err != nil {
 		return err
@@ -341,7 +345,8 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 }
 
 // startEvent reports the process serving the turn.
-func (t *turn) startEvent(p provider.Process, cold bool) *event.EventWithMeta {
+func (t *turn) startEvent(p provider.Process, how startInfo) *event.EventWithMeta {
+	cold := how.cold
 	info := p.Info()
 	ev := event.NewEventWithMeta(event.TypeSessionStart, t.s.id, &event.EventMeta{Status: "success"})
 	ev.SessionStart = &event.SessionStart{
@@ -350,6 +355,7 @@ func (t *turn) startEvent(p provider.Process, cold bool) *event.EventWithMeta {
 	}
 	if cold {
 		ev.Resumed, ev.Fallback = info.Resumed, info.Fallback
+		ev.Spare, ev.QueuedMs = how.spare, how.queued.Milliseconds()
 	}
 	return ev
 }

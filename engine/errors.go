@@ -2,6 +2,8 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/hotplex/hotplex/provider"
 )
@@ -41,7 +43,35 @@ var (
 	// ErrProviderNotFound is returned for a provider name the engine was
 	// not given.
 	ErrProviderNotFound = errors.New("provider not found")
+	// ErrOverloaded is returned for a turn that needed a CLI start when
+	// the start queue was full or the wait in it too long. The error is an
+	// *OverloadedError; RetryAfter suggests when to try again.
+	ErrOverloaded = errors.New("engine overloaded")
 	// ErrBypassDenied is returned for a bypass request without a valid
 	// admin token (or when the engine has none).
 	ErrBypassDenied = errors.New("firewall bypass denied")
 )
+
+// OverloadedError is the error a turn gets when the engine cannot start its
+// CLI now. It wraps ErrOverloaded.
+type OverloadedError struct {
+	Reason string
+	// RetryAfter is how long the queue is expected to take to drain.
+	RetryAfter time.Duration
+}
+
+func (e *OverloadedError) Error() string {
+	return fmt.Sprintf("%v: %s (retry after %s)", ErrOverloaded, e.Reason, e.RetryAfter)
+}
+
+func (e *OverloadedError) Unwrap() error { return ErrOverloaded }
+
+// RetryAfter returns the retry hint of an error wrapping an
+// *OverloadedError, or 0.
+func RetryAfter(err error) time.Duration {
+	var o *OverloadedError
+	if errors.As(err, &o) {
+		return o.RetryAfter
+	}
+	return 0
+}

@@ -81,6 +81,40 @@ type EngineOptions struct {
 	// StartTimeout bounds a cold start until the CLI is ready (default 60s).
 	StartTimeout time.Duration
 
+	// MaxResident bounds the sessions (spares included) that keep a live
+	// CLI process. When a start would exceed it, the least recently used
+	// idle session is hibernated: its process ends and its next turn
+	// resumes the conversation. Busy sessions are never hibernated. 0: no
+	// bound.
+	MaxResident int
+	// MemoryBudget bounds the resident set, in bytes, of all sessions'
+	// process trees, measured from /proc: a start that would exceed it
+	// (at the average measured size of a session) hibernates idle sessions
+	// first. 0: no budget.
+	MemoryBudget int64
+	// PerOwnerResident bounds the live processes of any one owner
+	// (Config.Owner); an owner at its quota hibernates its own least
+	// recently used idle session to start another. Sessions without an
+	// owner share the rest of the machine. 0: no quota.
+	PerOwnerResident int
+	// MaxConcurrentStarts bounds the CLI starts and resumes that run at
+	// once (0: one per CPU core). Further starts wait in a queue served
+	// round-robin between owners.
+	MaxConcurrentStarts int
+	// MaxQueuedStarts bounds that queue (0: 256 per concurrent start);
+	// beyond it a turn that needs a start fails at once with an error
+	// wrapping ErrOverloaded.
+	MaxQueuedStarts int
+	// StartQueueTimeout bounds the wait in the queue (0: StartTimeout);
+	// a turn that waited longer fails with ErrOverloaded.
+	StartQueueTimeout time.Duration
+	// Spares is how many prewarmed CLI processes to keep parked per
+	// provider that supports it (provider.Prewarmer): a new conversation's
+	// first turn claims one instead of cold-starting. Spares count against
+	// MaxResident and MemoryBudget and are refilled in the background when
+	// no start is waiting. 0: none.
+	Spares int
+
 	// DisableProcessIsolation turns off the per-session cgroup and the
 	// child-subreaper role the engine takes on Linux to catch descendants
 	// that leave their process group. Process groups are still used.
@@ -114,6 +148,14 @@ type SessionConfig struct {
 	// Provider names the provider that runs the session (empty: the
 	// engine's default). A session keeps its provider for life.
 	Provider string
+	// Owner is the tenant the session belongs to, for per-owner quotas and
+	// fair admission (empty: shared).
+	Owner string
+	// ProviderSessionID, for RestoreSession, is the CLI's conversation ID
+	// as the session's snapshot reported it (a session that claimed a
+	// prewarmed spare has the ID its CLI chose). Empty: derived from the
+	// namespace and the session ID.
+	ProviderSessionID string
 
 	requested string // the work directory as the caller wrote it, before resolution
 }
@@ -132,6 +174,9 @@ type Config struct {
 	// Provider names the provider that runs a new session (empty: the
 	// engine's default); an existing session keeps its own.
 	Provider string
+	// Owner is the tenant a new session belongs to, for per-owner quotas
+	// and fair admission (empty: shared); an existing session keeps its own.
+	Owner string
 }
 
 func (o *EngineOptions) idleTimeout() time.Duration {

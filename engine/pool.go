@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotplex/hotplex/internal/proc"
@@ -45,6 +47,19 @@ type SessionPool struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	closed   bool
+	// cap is the admission state: residency slots, the start queue and
+	// the spares (guarded by mu).
+	cap capacity
+	// waiting mirrors cap.queued for a lock-free look after each turn.
+	waiting atomic.Int32
+
+	// bg runs the endings of hibernated sessions and dropped spares.
+	bg sync.WaitGroup
+	// The spare refiller and its parking directory.
+	spareRoot  string
+	spareWake  chan struct{}
+	stopSpares chan struct{}
+	sparesDone chan struct{}
 
 	stopReaper chan struct{}
 	reaperDone chan struct{}
@@ -58,10 +73,24 @@ func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slo
 	sp := &SessionPool{
 		opts: opts, def: providers[0], providers: byName, log: log, cgroup: cgroup, subreaper: subreaper,
 		sessions:   map[string]*session{},
+		cap:        newCapacity(opts),
+		spareWake:  make(chan struct{}, 1),
+		stopSpares: make(chan struct{}),
+		sparesDone: make(chan struct{}),
 		stopReaper: make(chan struct{}),
 		reaperDone: make(chan struct{}),
 	}
+	if opts.Spares > 0 {
+		dir, err := os.MkdirTemp("", "hotplex-spares-")
+		if err != nil {
+			log.Warn("no parking directory for spares; running without", "err", err)
+			opts.Spares = 0
+		} else {
+			sp.spareRoot = dir
+		}
+	}
 	go sp.reap()
+	go sp.refillSpares()
 	return sp
 }
 
@@ -154,17 +183,24 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 	}
 }
 
-func (s *session) release() { <-s.turn }
+// release gives the turn slot back. The session may now be idle, which
+// can let a waiting start hibernate it.
+func (sp *SessionPool) release(s *session) {
+	<-s.turn
+	sp.kick()
+}
 
-// ensureProcess starts the session's CLI unless a live one is there. The
-// caller holds the turn slot. It reports whether a process was started.
-func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, error) {
+// ensureProcess starts the session's CLI unless a live one is there,
+// claiming a prewarmed spare for a new conversation, and otherwise passing
+// through admission (which may hibernate idle sessions to make room, or
+// fail with ErrOverloaded). The caller holds the turn slot.
+func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo, error) {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
 	if p != nil {
 		if p.Alive() {
-			return false, nil
+			return startInfo{}, nil
 		}
 		// It died while idle (killed, crashed, out of memory): clean up
 		// what it left and start again, resuming the conversation.
@@ -173,17 +209,16 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, err
 			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
 	}
-	s.setStatus(StatusStarting)
-	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
-		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
-	defer cancel()
-	p, err := s.prov.Start(startCtx, provider.StartOptions{
+	s.mu.Lock()
+	prevStatus := s.status
+	resume := s.restored || s.started
+	opts := provider.StartOptions{
 		SessionID:                  s.id,
 		ProviderSessionID:          s.providerSessionID,
-		Resume:                     s.restored || s.stats.Snapshot().Turns > 0,
+		Resume:                     resume,
 		WorkDir:                    s.cfg.WorkDir,
 		Env:                        sp.opts.Env,
-		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.taskInstructions()),
+		SystemPrompt:               joinPrompts(sp.opts.BaseSystemPrompt, s.cfg.TaskInstructions),
 		Model:                      sp.opts.Model,
 		AllowedTools:               sp.opts.AllowedTools,
 		DisallowedTools:            sp.opts.DisallowedTools,
@@ -191,24 +226,118 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (bool, err
 		DangerouslySkipPermissions: sp.opts.DangerouslySkipPermissions,
 		CgroupRoot:                 sp.cgroup,
 		Logger:                     sp.log.With("session", s.id),
-	})
+	}
+	s.mu.Unlock()
+	if !resume && s.stats.Snapshot().Turns > 0 {
+		opts.Resume = true
+	}
+
+	if !opts.Resume {
+		if sc := sp.takeSpare(s); sc != nil {
+			if p, ok := sp.claim(ctx, s, sc, opts); ok {
+				return sp.attach(s, p, startInfo{cold: true, spare: true}), nil
+			}
+		}
+	}
+
+	done, queued, err := sp.admit(ctx, s)
 	if err != nil {
-		s.setStatus(StatusDead)
+		return startInfo{}, err
+	}
+	s.setStatus(StatusStarting)
+	begin := time.Now()
+	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
+		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
+	defer cancel()
+	p, err = s.prov.Start(startCtx, opts)
+	if err != nil {
+		done(false, 0)
+		if prevStatus == StatusHibernated {
+			s.setStatus(StatusHibernated)
+		} else {
+			s.setStatus(StatusDead)
+		}
 		if cause := context.Cause(startCtx); cause != nil && errors.Is(err, context.DeadlineExceeded) {
 			err = cause
 		}
-		return false, err
+		return startInfo{}, err
 	}
+	info := sp.attach(s, p, startInfo{cold: true, queued: queued})
+	sp.mu.Lock()
+	if p.Info().Resumed {
+		sp.cap.resumes++
+	} else {
+		sp.cap.coldStarts++
+	}
+	sp.mu.Unlock()
+	done(true, time.Since(begin))
+	return info, nil
+}
+
+// startInfo says how a turn got its process.
+type startInfo struct {
+	cold   bool          // a process was started (or a spare claimed) for the turn
+	spare  bool          // a prewarmed spare was claimed
+	queued time.Duration // time spent in the start queue
+}
+
+// claim binds a spare to s. When the spare cannot serve s it is parked
+// again (or ended, if it broke) and s takes the ordinary way.
+func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare, opts provider.StartOptions) (provider.Process, bool) {
+	s.setStatus(StatusStarting)
+	claimCtx, cancel := context.WithTimeout(ctx, sp.opts.startTimeout())
+	defer cancel()
+	p, err := sc.Claim(claimCtx, opts)
+	if err == nil {
+		if pk, ok := sc.(*parked); ok {
+			_ = os.RemoveAll(pk.dir)
+		}
+		sp.mu.Lock()
+		sp.cap.spareClaims++
+		sp.mu.Unlock()
+		sp.wakeSpares()
+		return p, true
+	}
+	s.setStatus(StatusDead)
+	if errors.Is(err, provider.ErrNotClaimable) {
+		sp.log.Debug("spare not claimable", "session", s.id, "err", err)
+		sp.returnSpare(s, sc)
+		return nil, false
+	}
+	sp.log.Warn("claiming a spare failed; starting the CLI instead", "session", s.id, "err", err)
+	sp.mu.Lock()
+	sp.closeSpare(sc)
+	sp.mu.Unlock()
+	sp.unreserve(s)
+	return nil, false
+}
+
+// attach makes p the session's process.
+func (sp *SessionPool) attach(s *session, p provider.Process, how startInfo) startInfo {
 	info := p.Info()
 	s.mu.Lock()
 	s.proc = p
+	s.started = true
+	if info.ProviderSessionID != "" {
+		s.providerSessionID = info.ProviderSessionID
+	}
 	s.resuming = info.Resumed
 	s.status = StatusReady
 	s.lastActive = time.Now()
 	s.mu.Unlock()
 	s.stats.SetModel(info.Model)
-	sp.log.Info("session started", "session", s.id, "pid", info.PID, "provider_session_id", info.ProviderSessionID, "resumed", info.Resumed, "fallback", info.Fallback)
-	return true, nil
+	if sp.opts.MemoryBudget > 0 {
+		if rss := proc.TreesRSS([]int{info.PID})[info.PID]; rss > 0 {
+			sp.mu.Lock()
+			if s.resident {
+				s.rss = rss
+			}
+			sp.mu.Unlock()
+		}
+	}
+	sp.log.Info("session started", "session", s.id, "pid", info.PID, "provider_session_id", info.ProviderSessionID,
+		"resumed", info.Resumed, "fallback", info.Fallback, "spare", how.spare, "queued", how.queued)
+	return how
 }
 
 func joinPrompts(parts ...string) string {
@@ -229,6 +358,7 @@ func (sp *SessionPool) stopProcess(s *session) error {
 	s.proc = nil
 	s.status = StatusDead
 	s.mu.Unlock()
+	sp.unreserve(s)
 	if p == nil {
 		return nil
 	}
@@ -257,12 +387,12 @@ func (sp *SessionPool) GetOrCreateSession(ctx context.Context, sessionID string,
 	if err != nil {
 		return nil, false, err
 	}
-	defer s.release()
-	cold, err := sp.ensureProcess(ctx, s)
+	defer sp.release(s)
+	how, err := sp.ensureProcess(ctx, s)
 	if err != nil {
 		return nil, false, err
 	}
-	return s.snapshot(), cold, nil
+	return s.snapshot(), how.cold, nil
 }
 
 // GetSession returns a snapshot of the session, if the pool has it.
@@ -321,10 +451,16 @@ func (sp *SessionPool) Shutdown() {
 	sp.closed = true
 	all := sp.sessions
 	sp.sessions = map[string]*session{}
+	sp.failQueueLocked(ErrEngineClosed)
 	sp.mu.Unlock()
 
 	close(sp.stopReaper)
 	<-sp.reaperDone
+	close(sp.stopSpares)
+	<-sp.sparesDone
+	sp.mu.Lock()
+	sp.closeAllSparesLocked()
+	sp.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range all {
 		s.mu.Lock()
@@ -337,6 +473,10 @@ func (sp *SessionPool) Shutdown() {
 		})
 	}
 	wg.Wait()
+	sp.bg.Wait()
+	if sp.spareRoot != "" {
+		_ = os.RemoveAll(sp.spareRoot)
+	}
 }
 
 // reap ends the processes of sessions idle longer than IdleTimeout (busy
@@ -352,6 +492,9 @@ func (sp *SessionPool) reap() {
 	if sp.opts.ReapInterval > 0 {
 		interval = sp.opts.ReapInterval
 	}
+	if sp.opts.MemoryBudget > 0 {
+		interval = min(interval, time.Second)
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -361,6 +504,10 @@ func (sp *SessionPool) reap() {
 		case now := <-t.C:
 			if idle >= 0 {
 				sp.reapOnce(now.Add(-idle))
+			}
+			if sp.opts.MemoryBudget > 0 {
+				sp.MeasureRSS()
+				sp.kick()
 			}
 			if sp.subreaper {
 				// A background job an agent started re-parents to us when
@@ -397,6 +544,6 @@ func (sp *SessionPool) reapOnce(cutoff time.Time) {
 				sp.log.Warn("reaping idle session", "session", s.id, "err", err)
 			}
 		}
-		s.release()
+		sp.release(s)
 	}
 }

@@ -21,6 +21,9 @@ const (
 	StatusReady    SessionStatus = "ready"    // a hot CLI waits for the next turn
 	StatusBusy     SessionStatus = "busy"     // a turn is running
 	StatusDead     SessionStatus = "dead"     // no process; the next turn starts (and resumes) one
+	// StatusHibernated: the process was ended to make room for others; the
+	// next turn resumes the conversation.
+	StatusHibernated SessionStatus = "hibernated"
 )
 
 // Session is a snapshot of one conversation in the pool, taken when it was
@@ -36,6 +39,9 @@ type Session struct {
 	Status     SessionStatus // Runtime state: starting, ready, busy, or dead
 
 	IsResuming bool // True if the current process resumed an earlier conversation
+
+	// Owner is the tenant the session belongs to ("" when shared).
+	Owner string
 
 	// PID is the CLI process's ID (0 when no process runs).
 	PID int
@@ -55,35 +61,47 @@ func (s *Session) Stats() event.SessionStatsData { return s.live.stats.Snapshot(
 
 // session is the live state behind Session.
 type session struct {
-	id                string
-	providerSessionID string
-	prov              provider.Provider
-	cfg               SessionConfig
-	created           time.Time
-	stats             *event.SessionStats
-	seq               atomic.Uint64
+	id      string
+	owner   string
+	prov    provider.Provider
+	cfg     SessionConfig
+	created time.Time
+	stats   *event.SessionStats
+	seq     atomic.Uint64
 
 	// turn is a one-slot semaphore: whoever holds it runs the session's
 	// turn, starts its process or ends it. A channel rather than a mutex so
 	// that waiting honours the caller's context.
 	turn chan struct{}
 
-	mu         sync.Mutex
-	status     SessionStatus
-	lastActive time.Time
-	proc       provider.Process
-	resuming   bool
-	removed    bool // taken out of the pool; holders of turn must look up again
+	mu sync.Mutex
+	// providerSessionID is the CLI's conversation ID: derived, or learnt
+	// from a claimed spare.
+	providerSessionID string
+	status            SessionStatus
+	lastActive        time.Time
+	proc              provider.Process
+	resuming          bool
+	removed           bool // taken out of the pool; holders of turn must look up again
 	// interrupt cancels the turn in progress (nil between turns).
 	interrupt context.CancelCauseFunc
 	// restored marks a session recreated from a saved record: its
 	// conversation exists, so the first start resumes it.
 	restored bool
+	// started is set once a process served the session: its conversation
+	// exists, so it cannot claim a spare.
+	started bool
+
+	// Guarded by the pool's mu: resident is set while the session holds a
+	// residency slot (a live process, or a start under way); rss is its
+	// process tree's last measured size.
+	resident bool
+	rss      int64
 }
 
 func newSession(id, providerSessionID string, p provider.Provider, cfg SessionConfig, now time.Time) *session {
 	return &session{
-		id: id, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
+		id: id, owner: cfg.Owner, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
 		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1),
 		status: StatusDead, lastActive: now,
 	}
@@ -96,7 +114,7 @@ func (s *session) snapshot() *Session {
 		ID: s.id, ProviderSessionID: s.providerSessionID, CCSessionID: s.providerSessionID,
 		Config: s.cfg, TaskInstructions: s.cfg.TaskInstructions,
 		CreatedAt: s.created, LastActive: s.lastActive, Status: s.status,
-		IsResuming: s.resuming, Provider: s.prov.Name(), live: s,
+		IsResuming: s.resuming, Provider: s.prov.Name(), Owner: s.owner, live: s,
 	}
 	if s.proc != nil {
 		out.PID = s.proc.Info().PID

@@ -126,6 +126,12 @@ type SessionStart struct {
 	Fallback string `json:"fallback,omitempty"`
 	// StartupMs is how long the start took until the CLI was ready.
 	StartupMs int64 `json:"startup_ms,omitempty"`
+	// Spare is true when a prewarmed spare process was claimed for the
+	// conversation instead of a cold start.
+	Spare bool `json:"spare,omitempty"`
+	// QueuedMs is how long the turn waited for a start in the engine's
+	// admission queue.
+	QueuedMs int64 `json:"queued_ms,omitempty"`
 	// Prompt is the prompt the turn answers, as the caller gave it
 	// (without the turn's task system prompt), so that a stored
 	// transcript holds both sides of the conversation.

@@ -95,3 +95,36 @@ type Process interface {
 	// Close ends the process and everything it started, gracefully first.
 	Close(ctx context.Context) error
 }
+
+// ErrNotClaimable means a spare cannot serve the conversation it was
+// offered (the conversation already exists and must be resumed, say). The
+// spare stays parked and usable for another conversation.
+var ErrNotClaimable = errors.New("spare cannot serve this conversation")
+
+// Prewarmer is implemented by providers whose CLI can be started and
+// initialized before the conversation it will serve is known, so that a new
+// conversation's first turn skips the cold start.
+type Prewarmer interface {
+	// Prewarm starts a spare with the options every conversation of the
+	// engine shares. opts.WorkDir is a neutral parking directory;
+	// opts.SessionID, opts.ProviderSessionID and opts.SystemPrompt are
+	// empty: they are given to Claim.
+	Prewarm(ctx context.Context, opts StartOptions) (Spare, error)
+}
+
+// Spare is a started, initialized CLI process waiting for a conversation.
+type Spare interface {
+	// PID is the spare's process ID.
+	PID() int
+	// Alive reports whether the spare can still be claimed.
+	Alive() bool
+	// Claim binds the spare to the conversation opts describes (WorkDir,
+	// SystemPrompt, SessionID, ProviderSessionID) and returns it as that
+	// conversation's process. The CLI may fix its own conversation ID: the
+	// process's Info().ProviderSessionID is the one to resume later. An
+	// error wrapping ErrNotClaimable leaves the spare parked; after any
+	// other error the spare is unusable and must be closed.
+	Claim(ctx context.Context, opts StartOptions) (Process, error)
+	// Close ends an unclaimed spare and everything it started.
+	Close(ctx context.Context) error
+}

@@ -21,9 +21,12 @@ func args(o provider.StartOptions, resume, partial bool) []string {
 		// that need approval: without it a headless CLI just denies them.
 		"--permission-prompt-tool=stdio",
 	}
-	if resume {
+	switch {
+	case o.ProviderSessionID == "":
+		// A spare: the CLI picks its conversation ID, learnt at the claim.
+	case resume:
 		a = append(a, "--resume="+o.ProviderSessionID)
-	} else {
+	default:
 		a = append(a, "--session-id="+o.ProviderSessionID)
 	}
 	if partial {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,8 +39,12 @@ type agent struct {
 	toolPID    int                          // running tool's process group
 
 	// Turn worker only.
-	history     []string
-	totalCost   float64
+	history   []string
+	totalCost float64
+
+	// A spare (--await-claim) until claimed.
+	claimed     bool
+	started     time.Time
 	modelTotals map[string]*modelTotal
 }
 
@@ -78,7 +83,7 @@ func newAgent(o options, out *output, sessionID, cwd, histPath string, history [
 		prompts: make(chan string, 1024), eof: make(chan struct{}),
 		mode: o.permissionMode, model: o.model,
 		pending: map[string]chan controlReply{}, history: history,
-		modelTotals: map[string]*modelTotal{},
+		modelTotals: map[string]*modelTotal{}, started: time.Now(),
 	}
 }
 
@@ -158,6 +163,9 @@ func (a *agent) handleControl(id string, raw json.RawMessage) {
 		Hooks   map[string][]hookMatcher `json:"hooks"`
 		Mode    string                   `json:"mode"`
 		Model   string                   `json:"model"`
+		// claim_session
+		Cwd          string `json:"cwd"`
+		AppendSystem string `json:"append_system_prompt"`
 	}
 	if err := json.Unmarshal(raw, &req); err != nil {
 		a.out.frame(controlError(id, "invalid control request: "+err.Error()))
@@ -190,6 +198,8 @@ func (a *agent) handleControl(id string, raw json.RawMessage) {
 		a.mode = req.Mode
 		a.mu.Unlock()
 		a.out.frame(controlSuccess(id, obj{}))
+	case "claim_session":
+		a.claim(id, req.Cwd, req.AppendSystem)
 	case "set_model":
 		a.mu.Lock()
 		if req.Model == "" || req.Model == "default" {
@@ -265,4 +275,42 @@ func (a *agent) killTool() {
 	if pid > 0 {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
+}
+
+// claim binds a parked spare to its conversation. It runs on the stdin
+// reader before any prompt of the conversation, which the turn worker only
+// sees after it.
+func (a *agent) claim(id, cwd, appendSystem string) {
+	switch {
+	case !a.opts.awaitClaim:
+		a.out.frame(controlError(id, "not_a_spare: this process was not started with --await-claim"))
+		return
+	case a.claimed:
+		a.out.frame(controlError(id, "already_claimed: the spare was claimed before"))
+		return
+	}
+	info, err := os.Stat(cwd)
+	switch {
+	case err != nil:
+		a.out.frame(controlError(id, "cwd_not_found: "+cwd))
+		return
+	case !info.IsDir():
+		a.out.frame(controlError(id, "cwd_not_a_directory: "+cwd))
+		return
+	}
+	if err := os.Chdir(cwd); err != nil {
+		a.out.frame(controlError(id, "cwd_not_found: "+err.Error()))
+		return
+	}
+	if real, err := os.Getwd(); err == nil {
+		cwd = real
+	}
+	a.claimed = true
+	a.cwd = cwd
+	a.histPath = filepath.Join(os.Getenv("HOME"), ".claude", "projects", projectDirName(cwd), a.sessionID+".jsonl")
+	if appendSystem != "" {
+		a.opts.appendSystemPrompt = appendSystem
+	}
+	a.out.frame(controlSuccess(id, obj{"status": "ok", "cwd": cwd, "session_id": a.sessionID,
+		"parked_ms": time.Since(a.started).Milliseconds(), "sdk_mcp_settled": true}))
 }

@@ -51,6 +51,11 @@
 // --session-id of an existing session and --resume of a missing one fail as
 // the real CLI does.
 //
+// --await-claim parks the process as a spare: after initialize it waits for
+// a control_request claim_session {cwd, append_system_prompt} that binds it
+// to a conversation in cwd (its ID from --session-id, or a new one) and
+// answers {status: "ok", cwd, session_id, parked_ms}.
+//
 // Environment: FAKEAGENT_START_DELAY_MS delays the initialize response;
 // FAKEAGENT_FAIL_START=1 makes the process fail at once with exit code 1.
 //
@@ -76,6 +81,7 @@ const (
 // options are the parsed command-line flags.
 type options struct {
 	print, verbose, partial, forkSession bool
+	awaitClaim                           bool
 	skipPermissions                      bool
 	outputFormat, inputFormat            string
 	sessionID, resume                    string
@@ -94,6 +100,7 @@ func parseArgs(args []string) options {
 		"p": &o.print, "print": &o.print, "verbose": &o.verbose,
 		"include-partial-messages": &o.partial, "fork-session": &o.forkSession,
 		"dangerously-skip-permissions": &o.skipPermissions,
+		"await-claim":                  &o.awaitClaim,
 	}
 	values := map[string]*string{
 		"output-format": &o.outputFormat, "input-format": &o.inputFormat,
@@ -189,6 +196,11 @@ func main() {
 	sessionID := o.sessionID
 	var history []string
 	switch {
+	case o.awaitClaim:
+		// A parked spare: the conversation is bound by claim_session.
+		if sessionID == "" {
+			sessionID = newUUID()
+		}
 	case o.resume != "":
 		history, err = loadHistory(sessionPath(o.resume))
 		if err != nil {
