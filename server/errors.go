@@ -5,6 +5,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
 )
 
 // apiError is the body of every error response:
@@ -30,7 +34,13 @@ var (
 // writeError sends err as JSON with its status (500 for unknown errors).
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, engine.ErrOverloaded):
+		// Too many CLI starts at once: the client should come back later.
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(engine.RetryAfter(err).Round(time.Second)/time.Second))))
+		ae = errorf(http.StatusTooManyRequests, "overloaded", err.Error())
+	default:
 		ae = errorf(http.StatusInternalServerError, "internal", err.Error())
 	}
 	writeJSON(w, ae.Status, map[string]any{"error": ae})

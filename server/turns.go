@@ -79,7 +79,11 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	)
 	end := func() error {
 		if turnErr != nil {
-			_ = out.notice("turn_error", map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()})
+			notice := map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()}
+			if d := engine.RetryAfter(turnErr); d > 0 {
+				notice["retry_after"] = int(d.Round(time.Second) / time.Second)
+			}
+			_ = out.notice("turn_error", notice)
 		}
 		return turnErr
 	}
@@ -199,6 +203,8 @@ func errorCode(err error) string {
 		return "danger_blocked"
 	case errors.Is(err, engine.ErrSessionBusy):
 		return "busy"
+	case errors.Is(err, engine.ErrOverloaded):
+		return "overloaded"
 	case errors.Is(err, engine.ErrInterrupted):
 		return "interrupted"
 	case errors.Is(err, engine.ErrTurnTimeout):
