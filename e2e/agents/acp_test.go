@@ -7,6 +7,7 @@ import (
 
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/acp"
+	"github.com/hotplex/hotplex/provider/codex"
 	"github.com/hotplex/hotplex/testkit"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
@@ -78,6 +79,52 @@ func openCodeCase() agentCase {
 			)
 			p := testkit.ToolPath(t, "opencode/node_modules/opencode-linux-x64/bin/opencode")
 			return mustACP(t, acp.OpenCode(p)), env
+		},
+		guarded: true,
+		resumes: true,
+	}
+}
+
+func codexBinary(t *testing.T) string {
+	return testkit.ToolPath(t, "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
+}
+
+// codexHome writes a CODEX_HOME whose config sends every model call to the
+// model server's Responses API.
+func codexHome(t *testing.T, url, home string) string {
+	t.Helper()
+	dir := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf := `model = "fake-model"
+model_provider = "hotplex"
+check_for_update_on_startup = false
+
+[model_providers.hotplex]
+name = "HotPlex model server"
+base_url = "` + url + `/v1"
+wire_api = "responses"
+env_key = "HOTPLEX_MODEL_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+`
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func codexCase() agentCase {
+	return agentCase{
+		name:  "codex",
+		shell: fakemodel.Shell,
+		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
+			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
+			return codex.New(codex.Options{Path: codexBinary(t)}), env
 		},
 		guarded: true,
 		resumes: true,

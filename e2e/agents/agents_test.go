@@ -9,7 +9,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,7 +44,7 @@ type agentCase struct {
 
 // agents lists every agent the table tests drive.
 func agents() []agentCase {
-	return []agentCase{claudeACPCase(), openCodeCase()}
+	return []agentCase{claudeACPCase(), openCodeCase(), codexCase()}
 }
 
 type agentHarness struct {
@@ -126,7 +128,16 @@ func TestAgentsConversation(t *testing.T) {
 				fakemodel.Then("remember", fakemodel.Text("I remember.")),
 				fakemodel.Then("after the crash", fakemodel.Text("Back again.")),
 			}}
-			h := newAgentHarness(t, ac, script, engine.EngineOptions{Namespace: "agents"})
+			var mu sync.Mutex
+			var asked []string
+			h := newAgentHarness(t, ac, script, engine.EngineOptions{Namespace: "agents",
+				PermissionHandler: func(_ context.Context, req engine.PermissionRequest) provider.ToolDecision {
+					mu.Lock()
+					defer mu.Unlock()
+					cmd, _ := req.Input["command"].(string)
+					asked = append(asked, req.ToolName+": "+cmd)
+					return provider.ToolDecision{}
+				}})
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 
@@ -149,6 +160,14 @@ func TestAgentsConversation(t *testing.T) {
 			}
 			if ans := r1.All(event.TypeAnswer); !strings.Contains(ans[len(ans)-1].EventData, "created") {
 				t.Fatalf("the answer does not quote the tool's output:\n%s", describe(r1))
+			}
+			if ac.guarded {
+				mu.Lock()
+				got := slices.ContainsFunc(asked, func(a string) bool { return strings.HasPrefix(a, "Bash: ") && strings.Contains(a, "proof.txt") })
+				mu.Unlock()
+				if !got {
+					t.Fatalf("the agent ran the command without asking: asked %q", asked)
+				}
 			}
 			start1 := r1.First(event.TypeSessionStart)
 			if !start1.ColdStart || start1.PID == 0 || start1.ProviderSessionID == "" {

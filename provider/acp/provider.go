@@ -11,12 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/idmap"
 )
 
 // ResumeMode says how a saved conversation is reopened in a new process.
@@ -130,6 +133,10 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		log = slog.Default()
 	}
 	saved, hasSaved := p.opts.Store.Get(o.ProviderSessionID)
+	if !hasSaved && o.Resume {
+		// The engine keeps the ID the agent reported and hands it back.
+		saved, hasSaved = o.ProviderSessionID, true
+	}
 	args := append([]string(nil), p.opts.Args...)
 	flagResume := hasSaved && p.opts.Resume == ResumeFlag
 	if flagResume {
@@ -159,4 +166,24 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	}
 	p.opts.Store.Put(o.ProviderSessionID, string(c.sessionID))
 	return c, nil
+}
+
+// SessionStore remembers the agent's own session ID for each HotPlex
+// conversation (ACP agents choose their session IDs themselves).
+type SessionStore = idmap.Store
+
+// NewMemoryStore returns a SessionStore in memory.
+func NewMemoryStore() SessionStore { return idmap.NewMemory() }
+
+// NewFileStore returns a SessionStore kept in one JSON file, so that a
+// restarted daemon still finds its conversations.
+func NewFileStore(path string) SessionStore { return idmap.NewFile(path) }
+
+// baseEnv returns a copy of env, or of the process's own environment when
+// env is nil.
+func baseEnv(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return slices.Clone(env)
 }

@@ -1,32 +1,33 @@
-package acp
+// Package idmap remembers, for each HotPlex conversation, the session or
+// thread ID an agent chose for it, so that a new agent process can reopen
+// the conversation.
+package idmap
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 )
 
-// SessionStore remembers the agent's own session ID for each HotPlex
-// conversation (ACP agents choose their session IDs themselves).
-type SessionStore interface {
+// Store maps HotPlex's provider session IDs to the agent's own IDs.
+type Store interface {
 	Get(providerSessionID string) (agentSessionID string, ok bool)
 	Put(providerSessionID, agentSessionID string)
 }
 
-// MemoryStore is a SessionStore in memory.
-type MemoryStore struct {
+// Memory is a Store in memory.
+type Memory struct {
 	mu sync.Mutex
 	m  map[string]string
 }
 
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{m: map[string]string{}} }
+// NewMemory returns an empty Memory.
+func NewMemory() *Memory { return &Memory{m: map[string]string{}} }
 
 // Get returns the agent session ID saved for providerSessionID.
-func (s *MemoryStore) Get(providerSessionID string) (string, bool) {
+func (s *Memory) Get(providerSessionID string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.m[providerSessionID]
@@ -34,24 +35,24 @@ func (s *MemoryStore) Get(providerSessionID string) (string, bool) {
 }
 
 // Put saves the agent session ID for providerSessionID.
-func (s *MemoryStore) Put(providerSessionID, agentSessionID string) {
+func (s *Memory) Put(providerSessionID, agentSessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.m[providerSessionID] = agentSessionID
 }
 
-// FileStore is a SessionStore kept in one JSON file, so that a restarted
+// File is a Store kept in one JSON file, so that a restarted
 // daemon still finds its conversations.
-type FileStore struct {
+type File struct {
 	path string
 	mu   sync.Mutex
 }
 
-// NewFileStore returns a FileStore at path; the file is created on the
+// NewFile returns a File at path; the file is created on the
 // first Put.
-func NewFileStore(path string) *FileStore { return &FileStore{path: path} }
+func NewFile(path string) *File { return &File{path: path} }
 
-func (s *FileStore) load() map[string]string {
+func (s *File) load() map[string]string {
 	m := map[string]string{}
 	b, err := os.ReadFile(s.path)
 	if err == nil {
@@ -61,7 +62,7 @@ func (s *FileStore) load() map[string]string {
 }
 
 // Get returns the agent session ID saved for providerSessionID.
-func (s *FileStore) Get(providerSessionID string) (string, bool) {
+func (s *File) Get(providerSessionID string) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.load()[providerSessionID]
@@ -70,7 +71,7 @@ func (s *FileStore) Get(providerSessionID string) (string, bool) {
 
 // Put saves the agent session ID for providerSessionID. A failed write is
 // not fatal: the conversation then starts afresh after a restart.
-func (s *FileStore) Put(providerSessionID, agentSessionID string) {
+func (s *File) Put(providerSessionID, agentSessionID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.load()
@@ -81,7 +82,7 @@ func (s *FileStore) Put(providerSessionID, agentSessionID string) {
 	_ = s.write(m)
 }
 
-func (s *FileStore) write(m map[string]string) error {
+func (s *File) write(m map[string]string) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode session store: %w", err)
@@ -94,13 +95,4 @@ func (s *FileStore) write(m map[string]string) error {
 		return fmt.Errorf("write session store: %w", err)
 	}
 	return os.Rename(tmp, s.path)
-}
-
-// baseEnv returns a copy of env, or of the process's own environment when
-// env is nil.
-func baseEnv(env []string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	return slices.Clone(env)
 }
