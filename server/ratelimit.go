@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // RateLimit bounds how fast one API key may call the API: a token bucket
@@ -15,19 +17,24 @@ type RateLimit struct {
 	Burst     int
 }
 
-// limiter keeps one bucket per key. (golang.org/x/time/rate would do the
-// same; a bucket is small enough to keep the dependency out.)
+// limiterKeys bounds the keys the limiter remembers; beyond it the key
+// idle longest is forgotten (a forgotten key starts again with a full
+// bucket, which is what an idle key has anyway).
+const limiterKeys = 10000
+
+// limiter keeps one token bucket per API key.
 type limiter struct {
 	rate  RateLimit
+	max   int
 	now   func() time.Time
 	mu    sync.Mutex
-	keys  map[string]*bucket
+	keys  map[string]*keyLimiter
 	sweep time.Time
 }
 
-type bucket struct {
-	tokens float64
-	last   time.Time
+type keyLimiter struct {
+	lim  *rate.Limiter
+	seen time.Time
 }
 
 func newLimiter(r RateLimit) *limiter {
@@ -37,7 +44,7 @@ func newLimiter(r RateLimit) *limiter {
 	if r.Burst < 1 {
 		r.Burst = int(math.Ceil(r.PerSecond))
 	}
-	return &limiter{rate: r, now: time.Now, keys: map[string]*bucket{}}
+	return &limiter{rate: r, max: limiterKeys, now: time.Now, keys: map[string]*keyLimiter{}}
 }
 
 // allow takes a token for key, or reports how long until one is there.
@@ -45,28 +52,43 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	b, ok := l.keys[key]
+	k, ok := l.keys[key]
 	if !ok {
-		b = &bucket{tokens: float64(l.rate.Burst), last: now}
-		l.keys[key] = b
+		l.evict(now)
+		k = &keyLimiter{lim: rate.NewLimiter(rate.Limit(l.rate.PerSecond), l.rate.Burst)}
+		l.keys[key] = k
 	}
-	b.tokens = min(float64(l.rate.Burst), b.tokens+now.Sub(b.last).Seconds()*l.rate.PerSecond)
-	b.last = now
-	if now.Sub(l.sweep) > time.Minute {
-		// Forget keys whose buckets are full again; they cost nothing.
+	k.seen = now
+	r := k.lim.ReserveN(now, 1)
+	if wait := r.DelayFrom(now); wait > 0 {
+		r.CancelAt(now) // a refused request costs nothing
+		return false, wait
+	}
+	return true, 0
+}
+
+// evict makes room for a new key: keys whose buckets are full again cost
+// nothing to forget; if the map is still at its bound, the key idle
+// longest goes.
+func (l *limiter) evict(now time.Time) {
+	if now.Sub(l.sweep) > time.Minute || len(l.keys) >= l.max {
 		l.sweep = now
-		for k, kb := range l.keys {
-			if k != key && kb.tokens+now.Sub(kb.last).Seconds()*l.rate.PerSecond >= float64(l.rate.Burst) {
-				delete(l.keys, k)
+		for key, k := range l.keys {
+			if k.lim.TokensAt(now) >= float64(l.rate.Burst) {
+				delete(l.keys, key)
 			}
 		}
 	}
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
+	for len(l.keys) >= l.max {
+		var oldest string
+		var at time.Time
+		for key, k := range l.keys {
+			if oldest == "" || k.seen.Before(at) {
+				oldest, at = key, k.seen
+			}
+		}
+		delete(l.keys, oldest)
 	}
-	wait := time.Duration((1 - b.tokens) / l.rate.PerSecond * float64(time.Second))
-	return false, wait
 }
 
 // limit answers 429 with Retry-After when the caller's key is over its rate.

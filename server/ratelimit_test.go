@@ -33,3 +33,34 @@ func TestLimiterBucket(t *testing.T) {
 		t.Fatal("a zero rate must mean no limit")
 	}
 }
+
+func TestLimiterForgetsTheKeyIdleLongestAtItsBound(t *testing.T) {
+	l := newLimiter(RateLimit{PerSecond: 0.001, Burst: 1})
+	l.max = 3
+	now := time.Unix(1000, 0)
+	l.now = func() time.Time { return now }
+	for _, k := range []string{"a", "b", "c"} {
+		now = now.Add(time.Second)
+		l.allow(k) // each bucket is empty now, so none is free to forget
+	}
+	now = now.Add(time.Second)
+	if ok, _ := l.allow("a"); ok {
+		t.Fatal("a's bucket refilled too early")
+	}
+	now = now.Add(time.Second)
+	l.allow("d")
+	if len(l.keys) != 3 {
+		t.Fatalf("%d keys kept, bound 3", len(l.keys))
+	}
+	if _, ok := l.keys["b"]; ok {
+		t.Fatal("b, idle longest, was kept")
+	}
+	for _, k := range []string{"a", "c", "d"} {
+		if _, ok := l.keys[k]; !ok {
+			t.Fatalf("%s was forgotten", k)
+		}
+	}
+	if ok, wait := l.allow("a"); ok || wait <= 0 {
+		t.Fatalf("a kept its limit: ok=%v wait=%s", ok, wait)
+	}
+}

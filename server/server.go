@@ -56,6 +56,8 @@ type Server struct {
 	limiter *limiter
 	ocBus   ocBus // OpenCode events that are not a session's own
 
+	metricsHandler http.Handler
+
 	// turns tracks the turns the server started, which outlive the
 	// requests that started them (a client may disconnect and follow the
 	// session again); Shutdown waits for them.
@@ -76,7 +78,13 @@ func New(opts Options) *Server {
 	if opts.Approvals == nil {
 		opts.Approvals = NewApprovals(0)
 	}
-	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), limiter: newLimiter(opts.RateLimit)}
+	if opts.Metrics == nil {
+		opts.Metrics = NewMetrics()
+	}
+	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), limiter: newLimiter(opts.RateLimit), metricsHandler: opts.Metrics.handler()}
+	if err := opts.Metrics.watchPool(opts.Engine); err != nil {
+		s.log.Error("cannot export the pool's metrics", "err", err)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s
