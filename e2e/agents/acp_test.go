@@ -90,16 +90,17 @@ func codexBinary(t *testing.T) string {
 }
 
 // codexHome writes a CODEX_HOME whose config sends every model call to the
-// model server's Responses API.
-func codexHome(t *testing.T, url, home string) string {
+// model server's Responses API; extra is more top-level config.
+func codexHome(t *testing.T, url, home, extra string) string {
 	t.Helper()
 	dir := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	conf := `model = "fake-model"
+	conf := `model = "gpt-5.5"
 model_provider = "hotplex"
 check_for_update_on_startup = false
+` + extra + `
 
 [model_providers.hotplex]
 name = "HotPlex model server"
@@ -123,8 +124,29 @@ func codexCase() agentCase {
 		name:  "codex",
 		shell: fakemodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
-			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
+			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home, ""), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
 			return codex.New(codex.Options{Path: codexBinary(t)}), env
+		},
+		guarded: true,
+		resumes: true,
+	}
+}
+
+// codexACPConfig makes codex-acp ask before every command that is not
+// known to be read-only, and run commands without Codex's own sandbox
+// (bubblewrap, which cannot create namespaces in this container); the
+// approvals and the firewall guard them instead.
+const codexACPConfig = `approval_policy = "untrusted"
+sandbox_mode = "danger-full-access"`
+
+func codexACPCase() agentCase {
+	return agentCase{
+		name:  "codex-acp",
+		shell: fakemodel.Shell,
+		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
+			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home, codexACPConfig), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
+			p := testkit.ToolPath(t, "codex-acp/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp")
+			return mustACP(t, acp.CodexACP(p)), env
 		},
 		guarded: true,
 		resumes: true,
