@@ -211,6 +211,9 @@ export class ConversationView {
     this.replayed = true;
     this.log.dataset.replayed = "true";
     performance.mark("hotplex:replayed");
+    // Blocks laid out late (content-visibility) change the height: settle
+    // at the bottom once more.
+    requestAnimationFrame(() => (this.log.scrollTop = this.log.scrollHeight));
   }
 
   private setRunning(running: boolean): void {
@@ -372,6 +375,7 @@ export class ConversationView {
   private decide(card: PermissionCard, allowed: boolean, reason?: string): void {
     card.decided = true;
     card.buttons.remove();
+    card.el.querySelector(".tool-input")?.remove(); // the tool card shows it
     card.el.dataset.decision = allowed ? "allow" : "deny";
     card.state.textContent = (allowed ? "Allowed" : "Denied") + (reason ? " — " + reason : "");
   }

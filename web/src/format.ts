@@ -31,6 +31,11 @@ export function usd(n: number | undefined): string {
 
 // displayStatus names a session's state for people: the engine's "ready"
 // is idle, "busy" running, "dead" stopped (its next turn starts it again).
+// An interrupted last turn is not an error: a person stopped it.
+export function failed(stats: { is_error: boolean; error_message?: string } | undefined): boolean {
+  return !!stats?.is_error && !/interrupted/i.test(stats.error_message ?? "");
+}
+
 export function displayStatus(status: string, isError = false): string {
   switch (status) {
     case "ready":

@@ -117,7 +117,7 @@ async function route(): Promise<void> {
 
 whenUnauthorized(() => {
   setAPIKey("");
-  go("#/login");
+  if (location.hash !== "#/login") go("#/login");
 });
 window.addEventListener("hashchange", () => void route());
 void route();

@@ -3,7 +3,7 @@
 
 import { api, APIError, type Session } from "./api";
 import { h } from "./html";
-import { ago, displayStatus, tokens, usd } from "./format";
+import { ago, displayStatus, failed, tokens, usd } from "./format";
 
 const statuses = ["all", "starting", "idle", "running", "stopped", "error", "exited"];
 
@@ -52,7 +52,7 @@ export class SessionsView {
     const want = this.statusFilter.value;
     const now = Date.now();
     const shown = this.sessions.filter((s) => {
-      const st = displayStatus(s.status, s.stats?.is_error);
+      const st = displayStatus(s.status, failed(s.stats));
       if (want !== "all" && st !== want) return false;
       if (!q) return true;
       return [s.id, s.title ?? "", s.work_dir, s.provider].some((v) => v.toLowerCase().includes(q));
@@ -60,7 +60,7 @@ export class SessionsView {
     this.msg.textContent = this.sessions.length === 0 ? "No sessions yet: create one above." : shown.length === 0 ? "No session matches." : "";
     this.list.replaceChildren(
       ...shown.map((s) => {
-        const st = displayStatus(s.status, s.stats?.is_error);
+        const st = displayStatus(s.status, failed(s.stats));
         const name = s.title || s.id;
         const del = h(
           "button",
