@@ -111,10 +111,11 @@ $(OPENCODE_SDK_STAMP):
 	@test -f $(OPENCODE_SDK_DIR)/node_modules/@opencode-ai/sdk/package.json
 	@touch $@
 
-# make run: the terminal chat on one hot Claude Code session. Without
-# Anthropic credentials it talks to HotPlex's built-in offline model.
+# make run: the daemon on 127.0.0.1:8080 (HOTPLEX_LISTEN to change it),
+# its data in .hotplex/. Without Anthropic credentials its agents talk to
+# HotPlex's built-in offline model. It prints its URL and an admin key.
 run: build tools
-	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(BIN) chat --workdir "$(CURDIR)/.tools/workspace"
+	$(BIN) serve --cli-path $(CLAUDE) --data-dir "$(CURDIR)/.hotplex" --admin-key-file "$(CURDIR)/.hotplex/admin.key"
 
 vet:
 	$(GO) vet ./...

@@ -78,6 +78,12 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer st.Close()
+	var adminKey string
+	if cfg.AdminKeyFile != "" {
+		if adminKey, err = adminKeyFromFile(ctx, st, cfg.AdminKeyFile, stdout); err != nil {
+			return err
+		}
+	}
 	if err := ensureKeys(ctx, st, cfg.Keys, stdout); err != nil {
 		return err
 	}
@@ -131,6 +137,9 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
+	if adminKey != "" {
+		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey)
+	}
 	log.Info("serving", "addr", ln.Addr().String(), "restored_sessions", n, "cli", cli)
 
 	serveErr := make(chan error, 1)

@@ -31,6 +31,7 @@ type serveConfig struct {
 	AllowedOrigins []string      `yaml:"allowed_origins" help:"origins allowed to open browser connections"`
 	RateLimit      float64       `yaml:"rate_limit" help:"requests per second allowed to each API key (0: no limit)"`
 	RateBurst      int           `yaml:"rate_burst" help:"requests an API key may make at once beyond its rate"`
+	AdminKeyFile   string        `yaml:"admin_key_file" help:"file holding an admin key's secret, created (mode 0600, with a new key) when missing; the key is printed at every start"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -53,7 +54,7 @@ var flagFields = []struct{ flag, field string }{
 	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
-	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"},
+	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
 }
 
 // register binds the scalar settings to flags.
@@ -71,6 +72,7 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.StringSliceVar(&c.AllowedOrigins, "allowed-origins", c.AllowedOrigins, fieldHelp("AllowedOrigins"))
 	fl.Float64Var(&c.RateLimit, "rate-limit", c.RateLimit, fieldHelp("RateLimit"))
 	fl.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, fieldHelp("RateBurst"))
+	fl.StringVar(&c.AdminKeyFile, "admin-key-file", c.AdminKeyFile, fieldHelp("AdminKeyFile"))
 }
 
 func fieldHelp(name string) string {
