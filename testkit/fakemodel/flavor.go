@@ -110,7 +110,7 @@ func (tu ToolUse) resolve(declared []string) (string, map[string]any) {
 		}
 	}
 	for k, v := range tu.Input {
-		if _, set := args[k]; !set {
+		if k != "command" && k != "cmd" {
 			args[k] = v
 		}
 	}

@@ -46,6 +46,8 @@ func TestShellToolResolution(t *testing.T) {
 		{"fallback named", nil, ToolUse{Name: "sh", Shell: "ls"}, "sh", map[string]any{"command": "ls"}},
 		{"extra input", []string{"bash"}, ToolUse{Shell: "sleep 5", Input: map[string]any{"timeout": 9000, "command": "ignored"}}, "bash",
 			map[string]any{"command": "sleep 5", "description": "run sleep", "timeout": 9000}},
+		{"input replaces defaults", []string{"Bash"}, ToolUse{Shell: "ls", Input: map[string]any{"description": "list", "cmd": "no"}}, "Bash",
+			map[string]any{"command": "ls", "description": "list"}},
 		{"plain call", []string{"bash"}, ToolUse{Name: "Read", Input: map[string]any{"path": "x"}}, "Read", map[string]any{"path": "x"}},
 		{"plain call no input", nil, ToolUse{Name: "Read"}, "Read", map[string]any{}},
 	} {

@@ -52,7 +52,8 @@ type ToolUse struct {
 	// Shell, when set, makes this a call of the request's shell tool: the
 	// server picks the declared tool whose name is a known shell tool and
 	// shapes the arguments for it; Name (default "Bash") is used only when
-	// the request declares none. Input adds extra arguments.
+	// the request declares none. Input adds arguments or replaces the
+	// shape's defaults (all but the command itself).
 	Shell string
 }
 
@@ -68,18 +69,18 @@ func Bash(command string) Reply {
 func Then(match string, replies ...Reply) Rule { return Rule{Match: match, Replies: replies} }
 
 // Demo is the script the built-in offline model uses: every prompt gets a
-// short look at the work directory through the Bash tool, then an answer
-// that quotes what the tool printed.
+// short look at the work directory through the agent's shell tool, then an
+// answer that quotes what the tool printed.
 func Demo() Script {
 	return Script{Rules: []Rule{
 		Then("", Reply{
 			Thinking: "The user wants me to look around. I will list the work directory first.",
 			Text:     []string{"Let me look at the work directory."},
-			ToolUses: []ToolUse{{Name: "Bash", Input: map[string]any{
-				"command":     "echo \"hello from $(pwd)\" > hotplex-demo.txt && ls -la",
-				"description": "Write a greeting file and list the work directory",
-			}}},
-		}, Reply{Text: []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\nThis answer came from HotPlex's built-in offline model; set ANTHROPIC_API_KEY to talk to a real one."}}),
+			ToolUses: []ToolUse{{
+				Shell: "echo \"hello from $(pwd)\" > hotplex-demo.txt && ls -la",
+				Input: map[string]any{"description": "Write a greeting file and list the work directory"},
+			}},
+		}, Reply{Text: []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\nThis answer came from HotPlex's built-in offline model; set your agent's API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...) to talk to a real one."}}),
 	}}
 }
 
