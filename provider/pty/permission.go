@@ -3,7 +3,9 @@ package pty
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hotplex/hotplex/provider"
 )
@@ -13,12 +15,21 @@ var permissionSeq atomic.Int64
 // permissionState remembers the question on screen, so that each
 // appearance of it is asked about once.
 type permissionState struct {
-	shown bool
+	shown   bool
+	keys    string    // the answer's keys
+	pressed time.Time // when they were last pressed
 }
 
+// repress is how long an answered question may stay on screen before its
+// keys are pressed again: a UI may drop keys that arrive while it is still
+// drawing the question.
+const repress = 1500 * time.Millisecond
+
 // check asks about a permission question on the screen, once per
-// appearance, and presses the answer's keys.
-func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, screen string, t terminal, ask provider.PermissionFunc) error {
+// appearance, and presses the answer's keys. The question is answered
+// once it has been on screen, unchanged, for settle: keys pressed while
+// the question is still being drawn can be lost.
+func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, screen string, stable, settle time.Duration, t terminal, ask provider.PermissionFunc) error {
 	if pp == nil || pp.Match == nil {
 		return nil
 	}
@@ -28,9 +39,15 @@ func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, scree
 		return nil
 	}
 	if s.shown {
+		if time.Since(s.pressed) < repress {
+			return nil
+		}
+		s.pressed = time.Now()
+		return t.keys(s.keys)
+	}
+	if stable < settle {
 		return nil
 	}
-	s.shown = true
 	req := provider.ToolRequest{
 		Kind:      provider.CanUseTool,
 		RequestID: "pty-permission-" + strconv.FormatInt(permissionSeq.Add(1), 10),
@@ -45,7 +62,7 @@ func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, scree
 		case "tool":
 			req.ToolName = m[i]
 		case "command":
-			req.Input["command"] = m[i]
+			req.Input["command"] = unwrap(m[i])
 		}
 	}
 	d := provider.ToolDecision{Behavior: provider.Allow}
@@ -55,9 +72,20 @@ func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, scree
 	case ask != nil:
 		d = ask(ctx, req)
 	}
-	keys := pp.AllowKeys
+	s.shown = true
+	s.keys = pp.AllowKeys
 	if d.Behavior == provider.Deny {
-		keys = pp.DenyKeys
+		s.keys = pp.DenyKeys
 	}
-	return t.keys(keys)
+	s.pressed = time.Now()
+	return t.keys(s.keys)
+}
+
+// unwrap trims the screen's indentation from every line of a command.
+func unwrap(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

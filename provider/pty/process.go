@@ -393,7 +393,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			return false, errInterruptTimeout
 		}
 		if !interrupted {
-			if err := perm.check(turnCtx, c.preset.Permission, screen, t, ask); err != nil {
+			if err := perm.check(turnCtx, c.preset.Permission, screen, stable, c.preset.settle(), t, ask); err != nil {
 				return false, err
 			}
 		}

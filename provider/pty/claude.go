@@ -1,0 +1,198 @@
+package pty
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// ClaudeTUI is the preset for Claude Code's interactive terminal UI (the
+// `claude` CLI without -p), at path. The conversation is tied to the
+// provider session ID (--session-id on the first start, --resume once its
+// transcript exists), Esc interrupts, and Bash permission questions are
+// answered through the turn's PermissionFunc (Enter on "Yes", Esc for no).
+//
+// The interactive UI shows first-run screens (theme, API key approval,
+// folder trust) on a fresh HOME and checks the network from them, so
+// Prepare records them as done in $HOME/.claude.json before every start:
+// onboarding complete, the work directory trusted, and the API key from
+// ANTHROPIC_API_KEY approved.
+func ClaudeTUI(path string) Preset {
+	if path == "" {
+		path = "claude"
+	}
+	p := Preset{
+		Name:        "claude-tui",
+		Command:     path,
+		SessionArgs: claudeSessionArgs,
+		Prepare:     claudePrepare,
+		// The input line is always on screen; the spinner line is not.
+		Ready: regexp.MustCompile(`(?m)^❯`),
+		Busy:  regexp.MustCompile(`(?i)esc to interrupt|Do you want to proceed\?`),
+		// The UI redraws its spinner about ten times a second while it
+		// works, so a quiet half second means it has finished.
+		Settle:         500 * time.Millisecond,
+		BracketedPaste: true,
+		SubmitDelay:    300 * time.Millisecond,
+		InterruptKeys:  "\x1b",
+		Dialogs: []Dialog{
+			{Match: regexp.MustCompile(`Do you trust the files in this folder\?|Yes, I trust this folder`), Keys: "\r"},
+			{Match: regexp.MustCompile(`Choose the text style`), Keys: "\r"},
+		},
+		Answer: AnswerRules{
+			// The input box's top rule ends the conversation area.
+			End: regexp.MustCompile(`^─{20,}`),
+			// Text the model wrote starts with "● "; tool calls look like
+			// "● Bash(ls)" and are not part of the answer.
+			Block:     regexp.MustCompile(`^● (.*)$`),
+			SkipBlock: regexp.MustCompile(`^● [A-Za-z_][\w.-]*\(`),
+			Indent:    "  ",
+		},
+		Permission: &PermissionPrompt{
+			// The command sits between two dashed rules below the title.
+			Match:     regexp.MustCompile(`(?s)Bash command\n.*?╌{10,}\n(?P<command>.*?)\n\s*╌{10,}\n.*Do you want to proceed\?`),
+			Tool:      "Bash",
+			AllowKeys: "\r",
+			DenyKeys:  "\x1b",
+		},
+	}
+	if os.Geteuid() == 0 {
+		// As root the CLI refuses to skip permissions without this.
+		p.Env = append(p.Env, "IS_SANDBOX=1")
+	}
+	return p
+}
+
+func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
+	var args []string
+	if o.ProviderSessionID != "" {
+		tp := claudeTranscript(o)
+		_, err := os.Stat(tp)
+		onDisk := tp != "" && err == nil
+		switch {
+		case onDisk:
+			args = append(args, "--resume="+o.ProviderSessionID)
+			resume = true
+		default:
+			args = append(args, "--session-id="+o.ProviderSessionID)
+			resume = false
+		}
+	} else {
+		resume = false
+	}
+	switch {
+	case o.DangerouslySkipPermissions:
+		args = append(args, "--dangerously-skip-permissions")
+	case o.PermissionMode != "":
+		args = append(args, "--permission-mode="+o.PermissionMode)
+	default:
+		// Ask before tools run, so the questions reach the PermissionFunc.
+		args = append(args, "--permission-mode=default")
+	}
+	if o.Model != "" {
+		args = append(args, "--model="+o.Model)
+	}
+	if o.SystemPrompt != "" {
+		args = append(args, "--append-system-prompt="+o.SystemPrompt)
+	}
+	if len(o.AllowedTools) > 0 {
+		args = append(args, "--allowedTools="+strings.Join(o.AllowedTools, ","))
+	}
+	if len(o.DisallowedTools) > 0 {
+		args = append(args, "--disallowedTools="+strings.Join(o.DisallowedTools, ","))
+	}
+	return args, resume
+}
+
+// claudeTranscript is where the CLI keeps the conversation of o; resuming
+// is tied to the work directory.
+func claudeTranscript(o provider.StartOptions) string {
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	dir := lookupEnv(env, "CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home := lookupEnv(env, "HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".claude")
+	}
+	enc := []byte(o.WorkDir)
+	for i, c := range enc {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			enc[i] = '-'
+		}
+	}
+	return filepath.Join(dir, "projects", string(enc), o.ProviderSessionID+".jsonl")
+}
+
+// claudePrepare records the first-run screens as done in $HOME/.claude.json,
+// keeping whatever else the file holds.
+func claudePrepare(o provider.StartOptions, env []string) error {
+	home := lookupEnv(env, "HOME")
+	if home == "" {
+		return errors.New("HOME is not set")
+	}
+	path := filepath.Join(home, ".claude.json")
+	cfg := map[string]any{}
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	cfg["hasCompletedOnboarding"] = true
+	if _, ok := cfg["theme"]; !ok {
+		cfg["theme"] = "dark"
+	}
+	projects, _ := cfg["projects"].(map[string]any)
+	if projects == nil {
+		projects = map[string]any{}
+	}
+	proj, _ := projects[o.WorkDir].(map[string]any)
+	if proj == nil {
+		proj = map[string]any{}
+	}
+	proj["hasTrustDialogAccepted"] = true
+	proj["hasCompletedProjectOnboarding"] = true
+	projects[o.WorkDir] = proj
+	cfg["projects"] = projects
+	if key := lookupEnv(env, "ANTHROPIC_API_KEY"); key != "" {
+		// The CLI remembers approved keys by their last 20 characters.
+		if len(key) > 20 {
+			key = key[len(key)-20:]
+		}
+		resp, _ := cfg["customApiKeyResponses"].(map[string]any)
+		if resp == nil {
+			resp = map[string]any{"rejected": []any{}}
+		}
+		approved, _ := resp["approved"].([]any)
+		found := false
+		for _, k := range approved {
+			found = found || k == key
+		}
+		if !found {
+			approved = append(approved, key)
+		}
+		resp["approved"] = approved
+		cfg["customApiKeyResponses"] = resp
+	}
+	out, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o600)
+}

@@ -1,0 +1,134 @@
+package pty_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/pty"
+	"github.com/hotplex/hotplex/testkit"
+	"github.com/hotplex/hotplex/testkit/fakemodel"
+)
+
+// claudeHarness runs the real Claude Code TUI against the scripted model.
+func claudeHarness(t *testing.T, script func(dir string) fakemodel.Script) (*harness, *fakemodel.Server) {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	dir := t.TempDir()
+	m, err := fakemodel.Start("127.0.0.1:0", script(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	p, err := pty.New(pty.Options{Preset: pty.ClaudeTUI(testkit.ClaudePath(t))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{prov: p, dir: dir, opts: provider.StartOptions{
+		SessionID: "c1", ProviderSessionID: uuid.NewString(), WorkDir: dir, Logger: quiet(),
+		Env: testkit.OfflineEnv(t, m.URL()),
+	}}, m
+}
+
+func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
+	h, m := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("capital of France", fakemodel.Reply{Text: []string{"The capital of France is Paris."}, Delay: 1500 * time.Millisecond}),
+			fakemodel.Then("which city did you name", fakemodel.Text("I named Paris a moment ago.")),
+		}}
+	})
+	p := h.start(t, false)
+	if got := mustTurn(t, p, "What is the capital of France?"); got != "The capital of France is Paris." {
+		t.Fatalf("answer %q\nscreen:\n%s", got, p.Screen())
+	}
+	if got := mustTurn(t, p, "which city did you name?"); got != "I named Paris a moment ago." {
+		t.Fatalf("answer %q\nscreen:\n%s", got, p.Screen())
+	}
+	// The second request carried the first turn: the model saw the history.
+	var last fakemodel.Request
+	for _, r := range m.TurnRequests() {
+		last = r
+	}
+	if !last.Saw("capital of France") || !last.Saw("The capital of France is Paris.") {
+		t.Fatalf("the second turn's request lacks the first turn: %q", last.Texts)
+	}
+}
+
+func TestClaudeTUIStopDuringSlowTool(t *testing.T) {
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("wait a long time", fakemodel.Bash("sleep 30"), fakemodel.Text("slept")),
+			fakemodel.Then("are you there", fakemodel.Text("Still here after the interrupt.")),
+		}}
+	})
+	p := h.start(t, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancelledAt := make(chan time.Time, 1)
+	go func() {
+		// Cancel once the tool runs: the screen shows the command working.
+		for i := 0; i < 300; i++ {
+			if strings.Contains(p.Screen(), "sleep 30") && strings.Contains(p.Screen(), "esc to interrupt") {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(500 * time.Millisecond)
+		cancelledAt <- time.Now()
+		cancel()
+	}()
+	_, tr, err := turn(t, ctx, p, "wait a long time", nil)
+	took := time.Since(<-cancelledAt)
+	if !errors.Is(err, context.Canceled) || tr == nil || !tr.Interrupted {
+		t.Fatalf("interrupted turn: %+v, %v\nscreen:\n%s", tr, err, p.Screen())
+	}
+	t.Logf("claude-tui came back %s after the cancel", took)
+	if took > 2*time.Second {
+		t.Fatalf("stop took %s", took)
+	}
+	if got := mustTurn(t, p, "are you there?"); got != "Still here after the interrupt." {
+		t.Fatalf("answer after the interrupt %q\nscreen:\n%s", got, p.Screen())
+	}
+}
+
+func TestClaudeTUIPermissionByKeys(t *testing.T) {
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("make the proof file", fakemodel.Bash("touch proof.txt"), fakemodel.Text("Proof made.")),
+			fakemodel.Then("make the other file", fakemodel.Bash("touch blocked.txt"), fakemodel.Text("Told no.")),
+		}}
+	})
+	p := h.start(t, false)
+	var asked []provider.ToolRequest
+	ask := func(_ context.Context, req provider.ToolRequest) provider.ToolDecision {
+		asked = append(asked, req)
+		if strings.Contains(req.Input["command"].(string), "blocked") {
+			return provider.ToolDecision{Behavior: provider.Deny, Message: "no"}
+		}
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, _, err := turn(t, ctx, p, "make the proof file", ask); err != nil {
+		t.Fatalf("%v\nscreen:\n%s", err, p.Screen())
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "proof.txt")); err != nil {
+		t.Fatalf("allowed command did not run: %v\nscreen:\n%s", err, p.Screen())
+	}
+	if _, _, err := turn(t, ctx, p, "make the other file", ask); err != nil {
+		t.Fatalf("%v\nscreen:\n%s", err, p.Screen())
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "blocked.txt")); !os.IsNotExist(err) {
+		t.Fatalf("denied command ran: %v", err)
+	}
+	if len(asked) != 2 || asked[0].Input["command"] != "touch proof.txt" || asked[1].Input["command"] != "touch blocked.txt" {
+		t.Fatalf("asked %+v\nscreen:\n%s", asked, p.Screen())
+	}
+}
