@@ -111,6 +111,14 @@ $(OPENCODE_SDK_STAMP):
 	@test -f $(OPENCODE_SDK_DIR)/node_modules/@opencode-ai/sdk/package.json
 	@touch $@
 
+# tmux hosts the terminal backend's programs in windows a person can attach
+# to; Debian's, when the machine has none.
+.PHONY: tmux
+tools: tmux
+tmux:
+	@command -v tmux >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends tmux; }
+
 # make run: the daemon on 127.0.0.1:8080 (HOTPLEX_LISTEN to change it),
 # its data in .hotplex/. Without Anthropic credentials its agents talk to
 # HotPlex's built-in offline model. It prints its URL and an admin key.
