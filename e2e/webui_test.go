@@ -6,11 +6,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
+	stdlog "log"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -210,6 +216,70 @@ func (b *browser) screenshot(t *testing.T, name string) {
 	t.Logf("screenshot %s: %dx%d, %d colours", name, r.Dx(), r.Dy(), len(colours))
 }
 
+// flakyLink stands between the browser and the daemon, like a network
+// that can fail: cut drops every open connection (streams included) and
+// refuses new ones until restore.
+type flakyLink struct {
+	URL  string
+	srv  *httptest.Server
+	tr   *http.Transport
+	down atomic.Bool
+}
+
+func newFlakyLink(t *testing.T, target string) *flakyLink {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &flakyLink{tr: &http.Transport{}}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.Transport = l.tr
+	proxy.FlushInterval = -1 // event streams pass through at once
+	proxy.ErrorLog = stdlog.New(io.Discard, "", 0)
+	l.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l.down.Load() {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	l.URL = l.srv.URL
+	t.Cleanup(func() {
+		l.srv.CloseClientConnections()
+		l.srv.Close()
+		l.tr.CloseIdleConnections()
+	})
+	return l
+}
+
+func (l *flakyLink) cut() {
+	l.down.Store(true)
+	l.srv.CloseClientConnections()
+}
+
+func (l *flakyLink) restore() { l.down.Store(false) }
+
+// otherClientTurn runs a turn over HTTP, as another client would, and
+// reads its stream to the end.
+func otherClientTurn(t *testing.T, d *testkit.Daemon, id, prompt string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"prompt": prompt})
+	req, _ := http.NewRequest("POST", d.URL+"/v1/sessions/"+id+"/messages", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	evs := testkit.ReadSSE(resp.Body, nil)
+	if len(evs) == 0 || evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("the other client's turn: %v", evs)
+	}
+}
+
 // clearValue empties a form control.
 func clearValue(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf("document.querySelector(%q).value = ''", sel))
@@ -252,11 +322,12 @@ func TestWebUIInBrowser(t *testing.T) {
 		Env:      testkit.OfflineEnv(t, m.URL()), Root: root, DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
 		Web: web.Assets(),
 	})
+	link := newFlakyLink(t, d.URL)
 	b := startBrowser(t)
 	const turnLimit = 45 * time.Second
 
 	// Log in: a wrong key is refused, the right one kept for the tab.
-	b.do(t, "open", 15*time.Second, chromedp.Navigate(d.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#api-key")))
+	b.do(t, "open", 15*time.Second, chromedp.Navigate(link.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#api-key")))
 	b.do(t, "wrong key", 5*time.Second, chromedp.SendKeys(chromedp.CSS("#api-key"), "not-a-key"+kb.Enter))
 	b.waitFor(t, "the refusal", `document.querySelector(".form-error").textContent.includes("not valid")`, 5*time.Second)
 	// The browser logs the refused request; that one is expected.
@@ -304,10 +375,27 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "statistics", `[...document.querySelectorAll(".stats li code")].some(e => e.textContent === "Bash") && document.querySelectorAll(".turn-chart rect").length === 1`, 5*time.Second)
 	b.screenshot(t, "webui-conversation")
 
+	// The page loses the network while another client runs a turn: back
+	// online, it resumes after the last event it had, and shows the turn
+	// once, whole.
+	link.cut()
+	b.waitFor(t, "the lost stream", `document.querySelector(".conn").dataset.state === "reconnecting"`, 10*time.Second)
+	otherClientTurn(t, d, "web-1", "make a note once more")
+	link.restore()
+	b.waitFor(t, "the missed turn", `document.querySelector(".conn").dataset.state === "live" && document.querySelectorAll(".turn-end").length === 2`, 15*time.Second)
+	if got := eval[string](t, b, `JSON.stringify([".msg.user", ".tool", ".msg.agent"].map(s => document.querySelectorAll(".log " + s).length))`); got != "[2,2,2]" {
+		t.Fatalf("after the reconnect: prompts, tools, answers = %s, want [2,2,2]", got)
+	}
+	for _, e := range b.takeConsoleErrors() {
+		if !strings.Contains(e, "net::ERR_") {
+			t.Errorf("console error while offline: %s", e)
+		}
+	}
+
 	// A command the firewall blocks: a red card with what and why.
 	b.send(t, "now tidy the home directory")
 	b.waitFor(t, "the danger card", fmt.Sprintf(`!!document.querySelector('.danger-card[data-category=%q][data-level]') && document.querySelector(".danger-card .danger-reason").textContent.length > 5 && document.querySelectorAll(".danger-card li").length > 0`, guard.CategoryFileDelete), turnLimit)
-	b.waitFor(t, "the second turn's end", `document.querySelectorAll(".turn-end").length === 2`, turnLimit)
+	b.waitFor(t, "the firewall turn's end", `document.querySelectorAll(".turn-end").length === 3`, turnLimit)
 
 	// A slow turn, interrupted with Esc while its tool runs.
 	b.send(t, "sleep a while please")
@@ -326,13 +414,13 @@ func TestWebUIInBrowser(t *testing.T) {
 	if after := eval[string](t, b, shape); after != before {
 		t.Fatalf("after the reload the conversation has %s, before %s", after, before)
 	}
-	if n := count(t, b, ".msg.user"); n != 3 {
-		t.Fatalf("%d prompts after the reload, want 3", n)
+	if n := count(t, b, ".msg.user"); n != 4 {
+		t.Fatalf("%d prompts after the reload, want 4", n)
 	}
 	b.waitFor(t, "the replayed content", `document.querySelector(".log").textContent.includes("noted-by-agent") && !!document.querySelector(".danger-card") && !!document.querySelector('.turn-end[data-interrupted="true"]')`, 5*time.Second)
 
 	// A session that asks a person for every tool use: Allow runs it.
-	b.do(t, "sessions page", 10*time.Second, chromedp.Navigate(d.URL+"/#/sessions"), chromedp.WaitVisible(chromedp.CSS(".sessions")))
+	b.do(t, "sessions page", 10*time.Second, chromedp.Navigate(link.URL+"/#/sessions"), chromedp.WaitVisible(chromedp.CSS(".sessions")))
 	b.waitFor(t, "providers", `document.querySelector("#new-provider").value === "claude"`, 5*time.Second)
 	b.do(t, "create an asking session", 15*time.Second,
 		chromedp.Click(chromedp.CSS(".create-box summary")),
@@ -354,7 +442,7 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the asking turn's end", `document.querySelectorAll(".turn-end").length === 1`, turnLimit)
 
 	// The session list: both sessions, live status, figures.
-	b.do(t, "sessions", 10*time.Second, chromedp.Navigate(d.URL+"/#/sessions"))
+	b.do(t, "sessions", 10*time.Second, chromedp.Navigate(link.URL+"/#/sessions"))
 	b.waitFor(t, "the list", `!!document.querySelector('.session-row[data-id="web-1"][data-status="idle"]') && !!document.querySelector('.session-row[data-id="web-ask"]')`, 10*time.Second)
 	b.do(t, "search", 5*time.Second, chromedp.SendKeys(chromedp.CSS(`input[type="search"]`), "web-ask"))
 	b.waitFor(t, "the filtered list", `document.querySelectorAll(".session-row").length === 1`, 5*time.Second)
@@ -363,13 +451,13 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.screenshot(t, "webui-sessions")
 
 	// The fleet page reads /metrics.
-	b.do(t, "fleet", 10*time.Second, chromedp.Navigate(d.URL+"/#/fleet"))
+	b.do(t, "fleet", 10*time.Second, chromedp.Navigate(link.URL+"/#/fleet"))
 	b.waitFor(t, "the fleet figures", fmt.Sprintf(`!!document.querySelector('[data-key=%q]') && !!document.querySelector('[data-key="cold"]') && document.querySelector("#fleet-latency").parentElement.textContent.match(/p50\s*\d/) !== null`, guard.CategoryFileDelete), 10*time.Second)
 	b.screenshot(t, "webui-fleet")
 
 	// Every control has a name a screen reader can say.
 	for _, page := range []string{"#/sessions", "#/s/web-1", "#/fleet"} {
-		b.do(t, "open "+page, 10*time.Second, chromedp.Navigate(d.URL+"/"+page))
+		b.do(t, "open "+page, 10*time.Second, chromedp.Navigate(link.URL+"/"+page))
 		b.waitFor(t, page, `!!document.querySelector("main section")`, 10*time.Second)
 		unlabelled := eval[[]string](t, b, `[...document.querySelectorAll("button, input, select, textarea, a[href]")].filter(e => {
 			const name = (e.getAttribute("aria-label") || e.textContent || "").trim() || (e.id && document.querySelector("label[for='" + e.id + "']")) || e.closest("label");
@@ -389,7 +477,7 @@ func TestWebUIInBrowser(t *testing.T) {
 			return err
 		}))
 	for _, page := range []string{"#/sessions", "#/fleet", "#/s/web-1"} {
-		b.do(t, "open "+page, 10*time.Second, chromedp.Navigate(d.URL+"/"+page))
+		b.do(t, "open "+page, 10*time.Second, chromedp.Navigate(link.URL+"/"+page))
 		b.waitFor(t, page+" at 375 px", `!!document.querySelector("main section") && document.documentElement.scrollWidth <= 375`, 10*time.Second)
 	}
 	if bg := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(22, 22, 26)" {
@@ -401,7 +489,7 @@ func TestWebUIInBrowser(t *testing.T) {
 	// A transcript of 500 events loads in under a second.
 	createBig(t, d, "web-big", 500)
 	b.do(t, "leave", 10*time.Second, chromedp.Navigate("about:blank"))
-	b.do(t, "open the long transcript", 10*time.Second, chromedp.Navigate(d.URL+"/#/s/web-big"))
+	b.do(t, "open the long transcript", 10*time.Second, chromedp.Navigate(link.URL+"/#/s/web-big"))
 	b.waitFor(t, "the long replay", `document.querySelector(".log") && document.querySelector(".log").dataset.replayed === "true"`, 10*time.Second)
 	loaded := eval[float64](t, b, `performance.getEntriesByName("hotplex:replayed")[0].startTime`)
 	if n := count(t, b, ".log .tool"); n != 50 {

@@ -176,7 +176,13 @@ export const api = {
   // this stream is read for the notices only it carries (turn_error).
   async send(id: string, prompt: string, onNotice: (m: SSEMessage) => void): Promise<void> {
     const resp = await request("POST", "/v1/sessions/" + enc(id) + "/messages", { prompt });
-    if (resp.body) await readSSE(resp.body, (m) => !m.id && onNotice(m));
+    if (!resp.body) return;
+    try {
+      await readSSE(resp.body, (m) => !m.id && onNotice(m));
+    } catch {
+      // The turn was accepted and runs on without this stream; its events
+      // arrive on the follow stream, which reconnects by itself.
+    }
   },
 
   // follow streams a session's events after lastEventID until signal
