@@ -113,6 +113,8 @@ func all() []func(Config) Agent {
 		apiAnthropicAgent,
 		apiOpenAIAgent,
 		// Further agents, one line each:
+		claudeTUIAgent,
+		claudeTmuxAgent,
 	}
 }
 
