@@ -132,3 +132,36 @@ func TestClaudeTUIPermissionByKeys(t *testing.T) {
 		t.Fatalf("asked %+v\nscreen:\n%s", asked, p.Screen())
 	}
 }
+
+// Killed, the TUI comes back on the same conversation (--resume), and the
+// model sees the earlier turn.
+func TestClaudeTUIResumeAfterKill(t *testing.T) {
+	h, m := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("the password is", fakemodel.Text("Noted: swordfish.")),
+			fakemodel.Then("what was the password", fakemodel.Text("It was swordfish.")),
+		}}
+	})
+	p := h.start(t, false)
+	if info := p.Info(); info.Resumed {
+		t.Fatalf("first start claims to resume: %+v", info)
+	}
+	if got := mustTurn(t, p, "the password is swordfish"); got != "Noted: swordfish." {
+		t.Fatalf("answer %q", got)
+	}
+	pid := p.Info().PID
+	testkit.KillAndWait(t, pid)
+	closeProcess(t, p)
+
+	q := h.start(t, true)
+	if info := q.Info(); !info.Resumed || info.PID == pid {
+		t.Fatalf("restart: %+v", info)
+	}
+	if got := mustTurn(t, q, "what was the password?"); got != "It was swordfish." {
+		t.Fatalf("answer %q\nscreen:\n%s", got, q.Screen())
+	}
+	reqs := m.TurnRequests()
+	if last := reqs[len(reqs)-1]; !last.Saw("the password is swordfish") || !last.Saw("Noted: swordfish.") {
+		t.Fatalf("the resumed conversation lacks the first turn: %q", last.Texts)
+	}
+}

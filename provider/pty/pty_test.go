@@ -22,7 +22,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) {
+		if buildDir != "" {
+			_ = os.RemoveAll(buildDir)
+		}
+	}))
 }
 
 var (

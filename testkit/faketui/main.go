@@ -7,6 +7,7 @@
 //	what do you remember    lists what it was asked to remember
 //	slow N                  works for N seconds (Esc or Ctrl-C interrupts)
 //	run CMD                 asks "Allow command: CMD? (y/n)", runs CMD with sh on y
+//	runfile FILE            the same with the command written in FILE
 //	lines N                 answers with N numbered lines
 //	exit                    quits
 //	anything else           answered with "echo: ..." after a short spinner
@@ -180,6 +181,13 @@ func (a *app) answer(line string, spin time.Duration) bool {
 		a.printf("finished the slow work\r\n")
 	case word == "run":
 		a.run(rest)
+	case word == "runfile":
+		b, err := os.ReadFile(rest)
+		if err != nil {
+			a.printf("cannot read %s: %v\r\n", rest, err)
+			return true
+		}
+		a.run(strings.TrimSpace(string(b)))
 	case word == "lines":
 		n, _ := strconv.Atoi(rest)
 		if !a.work(spin) {
