@@ -8,12 +8,14 @@ import (
 	"image/png"
 	"io"
 	stdlog "log"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -280,6 +282,62 @@ func otherClientTurn(t *testing.T, d *testkit.Daemon, id, prompt string) {
 	}
 }
 
+func getMetrics(t *testing.T, d *testkit.Daemon) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", d.URL+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// histogramQuantile estimates a quantile from a histogram's cumulative
+// buckets in the text format, interpolating inside the bucket that holds
+// it (Prometheus' histogram_quantile).
+func histogramQuantile(t *testing.T, text, name string, q float64) float64 {
+	t.Helper()
+	type bucket struct{ le, n float64 }
+	var bs []bucket
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, name+`_bucket{le="`)
+		if !ok {
+			continue
+		}
+		le, count, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			t.Fatalf("bucket line %q", line)
+		}
+		b := bucket{le: math.Inf(1)}
+		if le != "+Inf" {
+			b.le, _ = strconv.ParseFloat(le, 64)
+		}
+		b.n, _ = strconv.ParseFloat(count, 64)
+		bs = append(bs, b)
+	}
+	if len(bs) == 0 || bs[len(bs)-1].n == 0 {
+		t.Fatalf("no observations in %s", name)
+	}
+	rank := q * bs[len(bs)-1].n
+	lo, below := 0.0, 0.0
+	for _, b := range bs {
+		if b.n >= rank {
+			if math.IsInf(b.le, 1) {
+				return lo
+			}
+			return lo + (b.le-lo)*(rank-below)/(b.n-below)
+		}
+		lo, below = b.le, b.n
+	}
+	return lo
+}
+
 // clearValue empties a form control.
 func clearValue(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf("document.querySelector(%q).value = ''", sel))
@@ -453,6 +511,17 @@ func TestWebUIInBrowser(t *testing.T) {
 	// The fleet page reads /metrics.
 	b.do(t, "fleet", 10*time.Second, chromedp.Navigate(link.URL+"/#/fleet"))
 	b.waitFor(t, "the fleet figures", fmt.Sprintf(`!!document.querySelector('[data-key=%q]') && !!document.querySelector('[data-key="cold"]') && document.querySelector("#fleet-latency").parentElement.textContent.match(/p50\s*\d/) !== null`, guard.CategoryFileDelete), 10*time.Second)
+	// Its percentiles are the histogram's, as Prometheus would estimate them.
+	metrics := getMetrics(t, d)
+	for _, q := range []struct {
+		name string
+		q    float64
+	}{{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}} {
+		shown := eval[float64](t, b, fmt.Sprintf(`Number(document.querySelector('[data-name=%q] dd').dataset.value)`, q.name))
+		if want := histogramQuantile(t, metrics, "hotplex_turn_duration_seconds", q.q); math.IsNaN(shown) || math.Abs(shown-want) > 1e-9 {
+			t.Errorf("fleet %s = %g s, the histogram says %g s", q.name, shown, want)
+		}
+	}
 	b.screenshot(t, "webui-fleet")
 
 	// Every control has a name a screen reader can say.
@@ -498,6 +567,9 @@ func TestWebUIInBrowser(t *testing.T) {
 	if n := count(t, b, ".log .msg.user"); n != 50 {
 		t.Fatalf("%d prompts of 50", n)
 	}
+	if got := eval[string](t, b, `JSON.stringify([document.querySelectorAll(".log img, .log a").length, document.querySelector(".log .msg.user").textContent.includes("<img src=x"), document.title])`); got != `[0,true,"HotPlex"]` {
+		t.Errorf("markup in a prompt: images+links, shown as text, title = %s", got)
+	}
 	t.Logf("500 events rendered %.0f ms after navigation", loaded)
 	if loaded >= 1000 {
 		t.Errorf("500 events took %.0f ms to load, want < 1 s", loaded)
@@ -535,7 +607,12 @@ func createBig(t *testing.T, d *testkit.Daemon, id string, n int) {
 	}
 	for turn := 0; len(evs) < n; turn++ {
 		start := event.NewEventWithMeta(event.TypeSessionStart, id, nil)
-		start.SessionStart = &event.SessionStart{PID: 4242, Provider: "claude", Prompt: fmt.Sprintf("Step %d: list the files and explain **each** one.", turn)}
+		prompt := fmt.Sprintf("Step %d: list the files and explain **each** one.", turn)
+		if turn == 0 {
+			// Markup in a prompt is text, and links go nowhere but the web.
+			prompt += ` <img src=x onerror="document.title='pwned'"> [click](javascript:document.title='pwned')`
+		}
+		start.SessionStart = &event.SessionStart{PID: 4242, Provider: "claude", Prompt: prompt}
 		add(start)
 		add(event.NewEventWithMeta(event.TypeThinking, "I should look at the directory first.", nil))
 		add(event.NewEventWithMeta(event.TypeAnswer, "Let me look.", nil))

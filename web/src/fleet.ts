@@ -37,9 +37,9 @@ export class FleetView {
     const starts = byLabel(m, "hotplex_turn_starts_total", "start");
     const blocks = byLabel(m, "hotplex_danger_blocks_total", "category");
     const hist = "hotplex_turn_duration_seconds";
-    const pct = (q: number) => {
+    const pct = (name: string, q: number) => {
       const v = quantile(m, hist, q);
-      return Number.isNaN(v) ? "—" : ms(v * 1000);
+      return kv(name, Number.isNaN(v) ? "—" : ms(v * 1000), Number.isNaN(v) ? undefined : v);
     };
     const turns = value(m, "hotplex_turns_total");
     const tokenDir = byLabel(m, "hotplex_tokens_total", "direction");
@@ -62,9 +62,9 @@ export class FleetView {
         h(
           "dl",
           { class: "stats-grid" },
-          kv("p50", pct(0.5)),
-          kv("p90", pct(0.9)),
-          kv("p99", pct(0.99)),
+          pct("p50", 0.5),
+          pct("p90", 0.9),
+          pct("p99", 0.99),
           kv("turns", String(turns)),
           kv("errors", String(value(m, "hotplex_turn_errors_total"))),
           kv("mean", turns > 0 ? ms((value(m, hist + "_sum") / Math.max(value(m, hist + "_count"), 1)) * 1000) : "—"),
@@ -96,8 +96,9 @@ function card(title: string, id: string, ...body: Node[]): HTMLElement {
   return h("article", { class: "card", "aria-labelledby": "fleet-" + id }, h("h2", { id: "fleet-" + id }, title), ...body);
 }
 
-function kv(k: string, v: string): HTMLElement {
-  return h("div", { class: "kv" }, h("dt", {}, k), h("dd", {}, v));
+// kv is a figure; raw, when given, is its exact value (data-value).
+function kv(k: string, v: string, raw?: number): HTMLElement {
+  return h("div", { class: "kv", "data-name": k }, h("dt", {}, k), h("dd", { "data-value": raw }, v));
 }
 
 // bars draws a labelled horizontal bar per entry, scaled to the largest.
