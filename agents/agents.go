@@ -153,11 +153,12 @@ func Find(cfg Config, name string) (Agent, error) {
 }
 
 // Providers returns the providers of every agent that can run here,
-// in Known's order.
-func Providers(cfg Config) []provider.Provider {
+// in Known's order, leaving out the agents named in except (say, one the
+// caller built itself).
+func Providers(cfg Config, except ...string) []provider.Provider {
 	var out []provider.Provider
 	for _, a := range Known(cfg) {
-		if a.Provider != nil {
+		if a.Provider != nil && !slices.Contains(except, a.Name) {
 			out = append(out, a.Provider)
 		}
 	}

@@ -72,6 +72,11 @@ func TestKnownAgents(t *testing.T) {
 	if !got["claude"] || !got["api-openai"] || got["api-anthropic"] {
 		t.Errorf("Providers = %v", got)
 	}
+	for _, p := range Providers(cfg, "claude") {
+		if p.Name() == "claude" {
+			t.Error("Providers(cfg, claude) includes claude")
+		}
+	}
 }
 
 func TestExecutableLookup(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/internal/proc"
 )
 
@@ -63,6 +65,7 @@ func newDoctorCmd() *cobra.Command {
 				fmt.Fprintf(tw, "%s\tok\t%s\t%s\n", a.label, v, path)
 			}
 			_ = tw.Flush()
+			printProviders(cmd.Context(), out)
 
 			fmt.Fprintln(out)
 			fmt.Fprintf(out, "credentials: %s\n", credentialReport())
@@ -73,6 +76,34 @@ func newDoctorCmd() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// printProviders lists every provider `--provider` accepts, with its
+// version or what it is missing.
+func printProviders(ctx context.Context, out io.Writer) {
+	fmt.Fprintln(out)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROVIDER\tSTATUS\tVERSION\tDETAIL")
+	for _, a := range agents.Known(agents.Config{}) {
+		switch {
+		case a.Provider == nil:
+			fmt.Fprintf(tw, "%s\tmissing\t-\t%s\n", a.Name, a.Missing)
+		case a.Version == nil:
+			fmt.Fprintf(tw, "%s\tok\t-\t%s\n", a.Name, a.Label)
+		default:
+			v, err := a.Version(ctx)
+			if err != nil {
+				fmt.Fprintf(tw, "%s\tbroken\t-\t%v\n", a.Name, err)
+				continue
+			}
+			detail := a.Path
+			if detail == "" {
+				detail = a.Label
+			}
+			fmt.Fprintf(tw, "%s\tok\t%s\t%s\n", a.Name, v, detail)
+		}
+	}
+	_ = tw.Flush()
 }
 
 func (a agentCLI) find() string {

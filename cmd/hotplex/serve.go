@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -117,6 +118,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		PermissionHandler: approvals.Handle,
 		Timeout:           cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
+		Providers:   agents.Providers(agents.Config{Env: env}, "claude"),
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
@@ -38,7 +41,7 @@ type sessionFlags struct {
 
 func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.provider, "provider", "claude", "agent CLI to run (claude)")
+	fl.StringVar(&f.provider, "provider", "claude", "agent to run: claude, api-anthropic, api-openai, ... (`hotplex doctor` lists them all)")
 	fl.StringVar(&f.cliPath, "cli-path", "", "path of the agent CLI (default: $HOTPLEX_CLAUDE_PATH, ./.tools/npm/node_modules/.bin/claude, then PATH)")
 	fl.StringVar(&f.workDir, "workdir", "", "work directory of the session (default: the current directory)")
 	fl.StringVar(&f.session, "session", "", "conversation ID; the same ID resumes the same conversation (default: a new one)")
@@ -108,8 +111,7 @@ func (r *runtimeEnv) Close() {
 // newRuntime builds the engine the flags describe. In offline mode it
 // starts the built-in model on loopback and points the CLI at it.
 func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
-	cli, err := f.resolveCLI()
-	if err != nil {
+	if _, err := agents.Find(agents.Config{}, f.provider); errors.Is(err, agents.ErrUnknownAgent) {
 		return nil, err
 	}
 	wd := f.workDir
@@ -143,18 +145,48 @@ func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
 		rt.model = m
 		env = offlineEnv(m.URL())
 	}
+	prov, err := f.agentProvider(env)
+	if err != nil {
+		if rt.model != nil {
+			_ = rt.model.Close()
+		}
+		return nil, err
+	}
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Timeout: f.timeout, IdleTimeout: -1, Logger: log, Namespace: f.namespace,
 		PermissionMode: f.permissionMode, BaseSystemPrompt: f.systemPrompt,
 		AllowedTools: f.allowedTools, DisallowedTools: f.disallowedTools, Model: f.model,
-		Provider: claude.New(claude.Options{Path: cli, PartialMessages: f.stream}), Env: env,
+		Provider: prov, Env: env,
 	})
 	if err != nil {
-		rt.Close()
+		if rt.model != nil {
+			_ = rt.model.Close()
+		}
 		return nil, err
 	}
 	rt.eng = eng
 	return rt, nil
+}
+
+// agentProvider builds the provider --provider names: Claude Code from
+// --cli-path and the usual places, any other agent from package agents.
+func (f *sessionFlags) agentProvider(env []string) (provider.Provider, error) {
+	if f.provider == "claude" {
+		cli, err := f.resolveCLI()
+		if err != nil {
+			return nil, err
+		}
+		return claude.New(claude.Options{Path: cli, PartialMessages: f.stream}), nil
+	}
+	cfg := agents.Config{Env: env, Stream: f.stream, Model: f.model}
+	if f.cliPath != "" {
+		cfg.Paths = map[string]string{f.provider: f.cliPath}
+	}
+	a, err := agents.Find(cfg, f.provider)
+	if err != nil {
+		return nil, err
+	}
+	return a.Provider, nil
 }
 
 // offlineEnv is HotPlex's environment pointed at the built-in model, with
@@ -162,11 +194,12 @@ func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
 func offlineEnv(baseURL string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ANTHROPIC_") {
+		if !strings.HasPrefix(kv, "ANTHROPIC_") && !strings.HasPrefix(kv, "OPENAI_") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "ANTHROPIC_BASE_URL="+baseURL, "ANTHROPIC_API_KEY=sk-hotplex-offline",
+	env = append(env, agents.ModelEnv(baseURL)...)
+	return append(env,
 		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 }
