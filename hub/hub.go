@@ -39,9 +39,18 @@ type Hub struct {
 	closed   bool
 }
 
+// Event is what the hub delivers: a session's event and, when its
+// publisher had it, its JSON, encoded once for every subscriber. Both are
+// shared; nobody may change them.
+type Event struct {
+	*event.EventWithMeta
+	// JSON is the event's encoding (nil: the publisher gave none).
+	JSON []byte
+}
+
 // topic is one session's ring and subscribers.
 type topic struct {
-	ring  []*event.EventWithMeta // circular, oldest at start
+	ring  []*Event // circular, oldest at start
 	start int                    // index of the oldest event in ring
 	n     int                    // events in ring
 	subs  map[*Subscription]struct{}
@@ -63,14 +72,14 @@ type Subscription struct {
 	h       *Hub
 	session string
 	every   bool // follows every session (SubscribeAll)
-	c       chan *event.EventWithMeta
+	c       chan *Event
 	done    chan struct{}
 	err     error // why it ended; set before done is closed
 	once    sync.Once
 }
 
 // C delivers the events, in order. It is closed when the subscription ends.
-func (s *Subscription) C() <-chan *event.EventWithMeta { return s.c }
+func (s *Subscription) C() <-chan *Event { return s.c }
 
 // Done is closed when the subscription ends; Err then says why.
 func (s *Subscription) Done() <-chan struct{} { return s.done }
@@ -109,7 +118,12 @@ func (s *Subscription) end(err error) {
 
 // Publish records an event and hands it to the session's subscribers
 // without blocking; a subscriber whose queue is full is dropped.
-func (h *Hub) Publish(ev *event.EventWithMeta) {
+func (h *Hub) Publish(ev *event.EventWithMeta) { h.PublishJSON(ev, nil) }
+
+// PublishJSON is Publish with the event's JSON, which subscribers then
+// need not encode again.
+func (h *Hub) PublishJSON(e *event.EventWithMeta, data []byte) {
+	ev := &Event{EventWithMeta: e, JSON: data}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -145,7 +159,7 @@ func (h *Hub) Publish(ev *event.EventWithMeta) {
 func (h *Hub) SubscribeAll() *Subscription {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	sub := &Subscription{h: h, every: true, c: make(chan *event.EventWithMeta, h.queue), done: make(chan struct{})}
+	sub := &Subscription{h: h, every: true, c: make(chan *Event, h.queue), done: make(chan struct{})}
 	if h.closed {
 		sub.end(ErrClosed)
 		return sub
@@ -157,7 +171,7 @@ func (h *Hub) SubscribeAll() *Subscription {
 func (h *Hub) topic(session string) *topic {
 	t := h.sessions[session]
 	if t == nil {
-		t = &topic{ring: make([]*event.EventWithMeta, h.ringSize), subs: map[*Subscription]struct{}{}}
+		t = &topic{ring: make([]*Event, h.ringSize), subs: map[*Subscription]struct{}{}}
 		h.sessions[session] = t
 	}
 	return t
@@ -169,10 +183,10 @@ func (h *Hub) topic(session string) *topic {
 // between the two. gap is true when events after after have already left
 // the ring: the caller must fetch them elsewhere (the store) or tell its
 // client to resynchronise.
-func (h *Hub) Subscribe(session string, after uint64) (replay []*event.EventWithMeta, sub *Subscription, gap bool) {
+func (h *Hub) Subscribe(session string, after uint64) (replay []*Event, sub *Subscription, gap bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	sub = &Subscription{h: h, session: session, c: make(chan *event.EventWithMeta, h.queue), done: make(chan struct{})}
+	sub = &Subscription{h: h, session: session, c: make(chan *Event, h.queue), done: make(chan struct{})}
 	if h.closed {
 		sub.end(ErrClosed)
 		return nil, sub, false

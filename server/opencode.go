@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
-	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -189,11 +189,10 @@ func (s *Server) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Title != "" {
-		rename := func(rec *store.Session) { rec.Title = req.Title }
-		if s.opts.Recorder != nil {
-			err = s.opts.Recorder.UpdateSession(r.Context(), st.ID, rename)
-		} else {
-			rename(&st)
+		// Read again just before writing: the recorder updates the
+		// record's statistics as turns end.
+		if st, err = s.opts.Store.GetSession(r.Context(), st.ID); err == nil {
+			st.Title = req.Title
 			err = s.opts.Store.PutSession(r.Context(), st)
 		}
 		if err != nil {
@@ -309,8 +308,8 @@ type ocTurnSink struct {
 	conv *ocConversation
 }
 
-func (o *ocTurnSink) event(ev *event.EventWithMeta) error {
-	o.conv.apply(ev)
+func (o *ocTurnSink) event(ev *hub.Event) error {
+	o.conv.apply(ev.EventWithMeta)
 	return nil
 }
 func (o *ocTurnSink) stored(store.Event) error { return nil }

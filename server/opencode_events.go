@@ -122,13 +122,13 @@ func (s *Server) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 			}
 			f := followed[ev.SessionID]
 			if f == nil {
-				f = s.ocFollow(ctx, c, ev)
+				f = s.ocFollow(ctx, c, ev.EventWithMeta)
 				followed[ev.SessionID] = f
 			}
 			if !f.allowed {
 				continue
 			}
-			for _, oe := range f.conv.apply(ev) {
+			for _, oe := range f.conv.apply(ev.EventWithMeta) {
 				if write(f.dir, oe) != nil {
 					return
 				}

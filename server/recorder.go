@@ -28,10 +28,6 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
-
-	// records serializes read-modify-writes of session records (statistics,
-	// titles), which would otherwise undo each other.
-	records sync.Mutex
 }
 
 // recorderQueue bounds the events waiting to be written. When it is full
@@ -94,18 +90,22 @@ func (r *Recorder) run() {
 		}
 		r.write(batch)
 		for _, q := range batch {
-			r.hub.Publish(q.ev)
+			if q.err != nil {
+				r.hub.Publish(q.ev)
+				continue
+			}
+			r.hub.PublishJSON(q.ev, q.data)
 		}
 	}
 }
 
-// write stores a batch, retrying a failing store a few times. If storage
+// write stores a batch. If storage
 // keeps failing (a full disk) the events are still delivered live, the
 // failure is logged, and readiness reports it.
 func (r *Recorder) write(batch []queued) {
+	// A session_stats event also updates its session's record, in the
+	// same transaction (see store.Store.AppendEvents).
 	events := make([]store.Event, 0, len(batch))
-	// Only each session's newest statistics are worth saving.
-	stats := map[string]*event.EventWithMeta{}
 	for _, q := range batch {
 		ev := q.ev
 		if q.err != nil {
@@ -113,22 +113,17 @@ func (r *Recorder) write(batch []queued) {
 			continue
 		}
 		events = append(events, store.Event{SessionID: ev.SessionID, Seq: ev.Seq, Type: ev.EventType, Data: q.data, Time: ev.Time})
-		if ev.EventType == event.TypeSessionStats && ev.Stats != nil {
-			stats[ev.SessionID] = ev
-		}
 	}
-	var err error
-	for attempt := range 3 {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err = r.store.AppendEvents(ctx, events...)
-		cancel()
-		if err == nil {
-			break
+	err := r.append(events)
+	if errors.Is(err, store.ErrNotFound) {
+		// A session was deleted while its events were on their way; the
+		// others' events must not go down with them.
+		err = nil
+		for _, evs := range bySession(events) {
+			if e := r.append(evs); e != nil && !errors.Is(e, store.ErrNotFound) {
+				err = e
+			}
 		}
-		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
-	}
-	if err == nil {
-		err = r.saveStats(stats)
 	}
 	r.mu.Lock()
 	r.healthy = err
@@ -138,30 +133,33 @@ func (r *Recorder) write(batch []queued) {
 	}
 }
 
-// saveStats keeps each session's latest statistics with its record.
-func (r *Recorder) saveStats(evs map[string]*event.EventWithMeta) error {
-	for _, ev := range evs {
+// append stores events, retrying a failing store a few times.
+func (r *Recorder) append(events []store.Event) error {
+	var err error
+	for attempt := range 3 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := r.UpdateSession(ctx, ev.SessionID, func(s *store.Session) {
-			s.Stats, _ = json.Marshal(ev.Stats)
-		})
+		err = r.store.AppendEvents(ctx, events...)
 		cancel()
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err == nil || errors.Is(err, store.ErrNotFound) {
 			return err
 		}
+		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
-	return nil
+	return err
 }
 
-// UpdateSession changes a stored session record; updates through the
-// recorder never undo each other.
-func (r *Recorder) UpdateSession(ctx context.Context, id string, change func(*store.Session)) error {
-	r.records.Lock()
-	defer r.records.Unlock()
-	s, err := r.store.GetSession(ctx, id)
-	if err != nil {
-		return err
+// bySession splits events by session, keeping their order.
+func bySession(events []store.Event) [][]store.Event {
+	var out [][]store.Event
+	index := map[string]int{}
+	for _, e := range events {
+		i, ok := index[e.SessionID]
+		if !ok {
+			i = len(out)
+			index[e.SessionID] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], e)
 	}
-	change(&s)
-	return r.store.PutSession(ctx, s)
+	return out
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -32,10 +32,13 @@ func newSSE(w http.ResponseWriter) *sseWriter {
 
 // event writes one event and flushes it. A write deadline keeps a client
 // that stopped reading from holding the handler forever.
-func (s *sseWriter) event(ev *event.EventWithMeta) error {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return fmt.Errorf("encode event: %w", err)
+func (s *sseWriter) event(ev *hub.Event) error {
+	b := ev.JSON
+	if b == nil {
+		var err error
+		if b, err = json.Marshal(ev.EventWithMeta); err != nil {
+			return fmt.Errorf("encode event: %w", err)
+		}
 	}
 	return s.raw(strconv.FormatUint(ev.Seq, 10), ev.EventType, b)
 }

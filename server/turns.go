@@ -12,6 +12,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -28,7 +29,7 @@ var errClientGone = errors.New("client gone")
 // WebSocket connection. Returning an error stops the delivery.
 type sink interface {
 	// event delivers a live event.
-	event(ev *event.EventWithMeta) error
+	event(ev *hub.Event) error
 	// stored delivers an event read back from the store.
 	stored(e store.Event) error
 	// notice delivers a message that is not a session event (resync,
@@ -101,6 +102,16 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 				return errClientGone
 			}
 			sent = ev.Seq
+			if ev.EventType == event.TypeResult && !finished {
+				// The result is the turn's last event, but Execute may not
+				// have returned its error yet; the client needs both.
+				select {
+				case turnErr = <-errc:
+					finished = true
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
 			if ev.EventType == event.TypeResult || (finished && sent >= marks.last.Load()) {
 				return end()
 			}

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -165,6 +166,11 @@ func (wc *wsConn) send(m wsMessage) {
 	if err != nil {
 		return
 	}
+	wc.queue(b)
+}
+
+// queue queues an encoded message; a full queue disconnects the client.
+func (wc *wsConn) queue(b []byte) {
 	select {
 	case wc.out <- b:
 	case <-wc.ctx.Done():
@@ -271,7 +277,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 				delete(wc.ops, req.RequestID)
 				wc.mu.Unlock()
 			}()
-			out := &wsSink{wc: wc, requestID: req.RequestID, session: st.ID}
+			out := newWSSink(wc, req.RequestID, st.ID)
 			var err error
 			if req.Type == "execute" {
 				err = wc.s.runTurn(ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt}, out)
@@ -295,14 +301,39 @@ type wsSink struct {
 	wc        *wsConn
 	requestID string
 	session   string
+	// prefix is the start of every event message of the request, up to
+	// its "id" value: the frames are assembled around the event's JSON,
+	// which was encoded once for every client and the store.
+	prefix []byte
 }
 
-func (o *wsSink) event(ev *event.EventWithMeta) error {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return err
+func newWSSink(wc *wsConn, requestID, session string) *wsSink {
+	o := &wsSink{wc: wc, requestID: requestID, session: session}
+	head, _ := json.Marshal(wsMessage{RequestID: requestID, Type: "event", SessionID: session})
+	// {"request_id":"…","type":"event","session_id":"…"} → drop the "}".
+	o.prefix = append(head[:len(head)-1:len(head)-1], `,"id":`...)
+	return o
+}
+
+func (o *wsSink) event(ev *hub.Event) error {
+	data := ev.JSON
+	if data == nil {
+		var err error
+		if data, err = json.Marshal(ev.EventWithMeta); err != nil {
+			return err
+		}
 	}
-	return o.put(wsMessage{RequestID: o.requestID, Type: "event", SessionID: o.session, ID: ev.Seq, Event: ev.EventType, Data: b})
+	typ, _ := json.Marshal(ev.EventType)
+	b := make([]byte, 0, len(o.prefix)+len(typ)+len(data)+40)
+	b = append(b, o.prefix...)
+	b = strconv.AppendUint(b, ev.Seq, 10)
+	b = append(b, `,"event":`...)
+	b = append(b, typ...)
+	b = append(b, `,"data":`...)
+	b = append(b, data...)
+	b = append(b, '}')
+	o.wc.queue(b)
+	return o.wc.ctx.Err()
 }
 
 func (o *wsSink) stored(e store.Event) error {

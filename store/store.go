@@ -84,7 +84,9 @@ type Store interface {
 	// greater than its session's LastSeq (or than the previous event of the
 	// same session in the batch) fails the whole call with ErrSeqConflict;
 	// an unknown session fails it with ErrNotFound. On success the
-	// sessions' LastSeq and UpdatedAt are updated.
+	// sessions' LastSeq and UpdatedAt are updated, and the "stats" member
+	// of a session's newest "session_stats" event in the batch becomes its
+	// Stats (in the same transaction, so the two never disagree).
 	AppendEvents(ctx context.Context, events ...Event) error
 	// Events returns the events of a session with seq > afterSeq in
 	// ascending order, at most limit of them (limit <= 0 means all).

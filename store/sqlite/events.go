@@ -16,14 +16,20 @@ import (
 const (
 	sqlLastSeq     = `SELECT last_seq FROM sessions WHERE id = ?`
 	sqlInsertEvent = `INSERT INTO events (session_id, seq, type, data, time) VALUES (?, ?, ?, ?, ?)`
-	sqlBumpSession = `UPDATE sessions SET last_seq = ?, updated_at = max(updated_at, ?) WHERE id = ?`
+	sqlBumpSession = `UPDATE sessions SET last_seq = ?, updated_at = max(updated_at, ?),
+		stats = coalesce(json_extract(?, '$.stats'), stats) WHERE id = ?`
 )
 
 // appendState tracks one session of an AppendEvents batch.
 type appendState struct {
-	id   string
-	last uint64 // newest seq, stored or earlier in the batch
+	id    string
+	last  uint64          // newest seq, stored or earlier in the batch
+	stats json.RawMessage // the newest session_stats event of the batch
 }
+
+// statsEventType is the event whose "stats" member is a session's
+// statistics.
+const statsEventType = "session_stats"
 
 // AppendEvents stores events in one transaction: all of them or none. Each
 // event's seq must be greater than its session's LastSeq and than the
@@ -97,9 +103,12 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) (err erro
 			return fmt.Errorf("sqlite store: append events to session %q: insert seq %d: %w", e.SessionID, e.Seq, err)
 		}
 		s.last = e.Seq
+		if e.Type == statsEventType && len(e.Data) > 0 {
+			s.stats = e.Data
+		}
 	}
 	for _, s := range sessions {
-		if _, err := bump.ExecContext(ctx, int64(s.last), now, s.id); err != nil {
+		if _, err := bump.ExecContext(ctx, int64(s.last), now, nullJSON(s.stats), s.id); err != nil {
 			return fmt.Errorf("sqlite store: append events to session %q: update last seq: %w", s.id, err)
 		}
 	}

@@ -294,3 +294,31 @@ func TestAppendEventsCanceledContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A session_stats event carries its session's statistics into the record
+// in the same transaction; events without statistics leave them alone.
+func TestAppendEventsKeepsNewestStats(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	putSession(t, db, "s", "alice")
+	ev := func(seq uint64, typ, data string) store.Event {
+		return store.Event{SessionID: "s", Seq: seq, Type: typ, Data: json.RawMessage(data)}
+	}
+	if err := db.AppendEvents(ctx,
+		ev(1, "session_stats", `{"event_type":"session_stats","stats":{"total_turns":1}}`),
+		ev(2, "session_stats", `{"event_type":"session_stats","stats":{"total_turns":2}}`),
+		ev(3, "result", `{"event_type":"result","stats":{"total_turns":99}}`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.GetSession(ctx, "s")
+	if err != nil || string(got.Stats) != `{"total_turns":2}` {
+		t.Fatalf("stats %s, %v", got.Stats, err)
+	}
+	if err := db.AppendEvents(ctx, ev(4, "answer", `{"event_type":"answer"}`), ev(5, "session_stats", `{"event_type":"session_stats"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.GetSession(ctx, "s"); string(got.Stats) != `{"total_turns":2}` {
+		t.Fatalf("stats lost: %s", got.Stats)
+	}
+}
