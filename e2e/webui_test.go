@@ -463,6 +463,7 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the interrupted turn", `!!document.querySelector('.turn-end[data-interrupted="true"]')`, 15*time.Second)
 	t.Logf("interrupt shown %s after Esc", time.Since(pressed).Round(time.Millisecond))
 	b.waitFor(t, "the interrupt button gone", `document.querySelector("button.danger[aria-label^='Interrupt']").hidden`, 5*time.Second)
+	b.waitFor(t, "the stopped tool", `document.querySelectorAll('.tool[data-status="running"]').length === 0 && document.querySelectorAll('.tool[data-status="stopped"]').length + document.querySelectorAll('.tool[data-status="error"]').length >= 1`, 5*time.Second)
 
 	// Reload: the whole conversation again, nothing lost or repeated.
 	shape := `JSON.stringify(["msg user","msg agent","tool","danger-card","turn-end","thinking","permission"].map(c => document.querySelectorAll(".log ." + c.replace(" ", ".")).length))`
@@ -475,7 +476,7 @@ func TestWebUIInBrowser(t *testing.T) {
 	if n := count(t, b, ".msg.user"); n != 4 {
 		t.Fatalf("%d prompts after the reload, want 4", n)
 	}
-	b.waitFor(t, "the replayed content", `document.querySelector(".log").textContent.includes("noted-by-agent") && !!document.querySelector(".danger-card") && !!document.querySelector('.turn-end[data-interrupted="true"]')`, 5*time.Second)
+	b.waitFor(t, "the replayed content", `document.querySelector(".log").textContent.includes("noted-by-agent") && !!document.querySelector(".danger-card") && !!document.querySelector('.turn-end[data-interrupted="true"]') && !document.querySelector('.tool[data-status="running"]')`, 5*time.Second)
 
 	// A session that asks a person for every tool use: Allow runs it.
 	b.do(t, "sessions page", 10*time.Second, chromedp.Navigate(link.URL+"/#/sessions"), chromedp.WaitVisible(chromedp.CSS(".sessions")))

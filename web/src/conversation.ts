@@ -308,6 +308,13 @@ export class ConversationView {
         this.turns.push({ latencyMs: latency, costUSD: t?.total_cost_usd ?? 0, interrupted: !!t?.interrupted });
         this.statsDirty = true;
         for (const card of this.permissions.values()) if (!card.decided) this.decide(card, false, "the turn ended");
+        for (const card of this.tools.values()) {
+          if (card.el.dataset.status !== "running") continue;
+          // The turn ended before the tool reported back.
+          card.el.dataset.status = "stopped";
+          card.status.textContent = t?.interrupted ? "■ interrupted" : "■ no result";
+          card.status.className = "tool-status err";
+        }
         const parts = [t?.interrupted ? "Interrupted" : t?.is_error ? "Turn failed" : "Turn finished", "in " + ms(latency)];
         if (t) parts.push(usd(t.total_cost_usd), tokens(t.input_tokens) + " in / " + tokens(t.output_tokens) + " out");
         append(
