@@ -19,6 +19,7 @@ import (
 // Process is one terminal program. Besides provider.Process it can be
 // halted and restarted, which with tmux keeps the program's window.
 type Process struct {
+	prov   *Provider
 	opts   *Options
 	preset *Preset
 	start  provider.StartOptions
@@ -72,12 +73,16 @@ func (c *Process) launch(ctx context.Context, resume bool) error {
 	c.mu.Unlock()
 	var t terminal
 	switch tm, ok := old.(*tmuxTerminal); {
-	case ok:
-		if err := tm.respawn(ctx, c.start.WorkDir, argv); err != nil {
-			return fmt.Errorf("%w: %w", provider.ErrStartFailed, err)
-		}
+	case ok && tm.respawn(ctx, c.start.WorkDir, argv) == nil:
 		t = tm
 	case c.opts.Tmux:
+		if ok {
+			// The kept window is gone (someone killed its server): a new one.
+			_ = tm.close(ctx)
+			c.mu.Lock()
+			c.term = nil
+			c.mu.Unlock()
+		}
 		tm, err := startTmux(ctx, tmuxOptions{
 			path: c.opts.TmuxPath, socket: "hotplex-" + c.id, argv: argv, dir: c.start.WorkDir,
 			env: c.env, marker: uuid.NewString(), cgroupRoot: c.start.CgroupRoot,
@@ -230,8 +235,8 @@ func (c *Process) Screen() string {
 // TmuxSocket is the -L name of the program's tmux server ("" without tmux):
 // `tmux -L <name> attach` shows the program.
 func (c *Process) TmuxSocket() string {
-	if _, ok := c.terminal().(*tmuxTerminal); ok {
-		return "hotplex-" + c.id
+	if tm, ok := c.terminal().(*tmuxTerminal); ok {
+		return tm.socket
 	}
 	return ""
 }
@@ -305,7 +310,9 @@ func (c *Process) Restart(ctx context.Context) error {
 }
 
 // Close ends the program and everything it started; with tmux it
-// destroys the window and the server.
+// destroys the window and the server, unless the provider keeps windows
+// (Options.KeepWindows), when the window is parked for the conversation's
+// next Start.
 func (c *Process) Close(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {
@@ -317,6 +324,14 @@ func (c *Process) Close(ctx context.Context) error {
 	c.mu.Unlock()
 	if t == nil {
 		return nil
+	}
+	if tm, ok := t.(*tmuxTerminal); ok && c.opts.KeepWindows && c.start.ProviderSessionID != "" {
+		err := tm.halt(ctx)
+		if err == nil {
+			c.prov.park(c.start.ProviderSessionID, tm)
+			return nil
+		}
+		c.log.Warn("the program did not end; destroying its window", "err", err)
 	}
 	return t.close(ctx)
 }

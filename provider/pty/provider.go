@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -50,11 +51,29 @@ type Options struct {
 	// TerminateGrace is the wait after the hangup and again after SIGTERM
 	// when the program is ended (default 2s).
 	TerminateGrace time.Duration
+	// KeepWindows (with Tmux) makes Close end the program but keep its
+	// window, parked under the conversation's provider session ID: the
+	// next Start of that conversation runs the program again in the same
+	// window (a person attached keeps watching), and Discard or the
+	// provider's Close destroys it. A window left parked for ParkTimeout
+	// (default 30 minutes) is destroyed.
+	KeepWindows bool
+	// ParkTimeout bounds how long a kept window waits for its next Start.
+	ParkTimeout time.Duration
 }
 
 // Provider starts terminal programs.
 type Provider struct {
 	opts Options
+
+	mu     sync.Mutex
+	parked map[string]*parkedWindow // by provider session ID
+}
+
+// parkedWindow is a kept tmux window waiting for its conversation.
+type parkedWindow struct {
+	term  *tmuxTerminal
+	timer *time.Timer
 }
 
 // New returns a provider for opts.Preset.
@@ -77,7 +96,10 @@ func New(opts Options) (*Provider, error) {
 	if opts.TerminateGrace <= 0 {
 		opts.TerminateGrace = 2 * time.Second
 	}
-	return &Provider{opts: opts}, nil
+	if opts.ParkTimeout <= 0 {
+		opts.ParkTimeout = 30 * time.Minute
+	}
+	return &Provider{opts: opts, parked: map[string]*parkedWindow{}}, nil
 }
 
 // Name returns the preset's name.
@@ -100,16 +122,103 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		o.WorkDir = wd
 	}
 	c := &Process{
-		opts: &p.opts, preset: &p.opts.Preset, start: o,
+		prov: p, opts: &p.opts, preset: &p.opts.Preset, start: o,
 		env: childEnv(o, p.opts.Preset.Env),
 		log: log.With("provider", p.opts.Preset.Name),
 		id:  strings.ReplaceAll(uuid.NewString(), "-", "")[:12],
 	}
 	c.info.ProviderSessionID = o.ProviderSessionID
+	if t := p.unpark(o.ProviderSessionID); t != nil {
+		c.term = t // launch runs the program again in it
+	}
 	if err := c.launch(ctx, o.Resume); err != nil {
+		if t, ok := c.terminal().(*tmuxTerminal); ok {
+			p.park(o.ProviderSessionID, t)
+		}
 		return nil, err
 	}
 	return c, nil
+}
+
+// park keeps a tmux window whose program has ended for the next Start of
+// its conversation.
+func (p *Provider) park(key string, t *tmuxTerminal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if old := p.parked[key]; old != nil && old.term != t {
+		old.timer.Stop()
+		go func() { _ = old.term.close(context.Background()) }()
+	}
+	pw := &parkedWindow{term: t}
+	pw.timer = time.AfterFunc(p.opts.ParkTimeout, func() {
+		if p.unparkIf(key, pw) {
+			_ = t.close(context.Background())
+		}
+	})
+	p.parked[key] = pw
+}
+
+func (p *Provider) unpark(key string) *tmuxTerminal {
+	if key == "" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pw := p.parked[key]
+	if pw == nil {
+		return nil
+	}
+	pw.timer.Stop()
+	delete(p.parked, key)
+	return pw.term
+}
+
+func (p *Provider) unparkIf(key string, pw *parkedWindow) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.parked[key] != pw {
+		return false
+	}
+	delete(p.parked, key)
+	return true
+}
+
+// Parked returns the tmux socket (-L name) of the window kept for the
+// conversation providerSessionID, if one is kept.
+func (p *Provider) Parked(providerSessionID string) (socket string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pw := p.parked[providerSessionID]
+	if pw == nil {
+		return "", false
+	}
+	return pw.term.socket, true
+}
+
+// Discard destroys the window kept for the conversation providerSessionID,
+// if there is one: the conversation has exited.
+func (p *Provider) Discard(ctx context.Context, providerSessionID string) error {
+	if t := p.unpark(providerSessionID); t != nil {
+		return t.close(ctx)
+	}
+	return nil
+}
+
+// Close destroys every kept window.
+func (p *Provider) Close(ctx context.Context) error {
+	p.mu.Lock()
+	var terms []*tmuxTerminal
+	for key, pw := range p.parked {
+		pw.timer.Stop()
+		terms = append(terms, pw.term)
+		delete(p.parked, key)
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, t := range terms {
+		errs = append(errs, t.close(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // nestingMarkers make an agent believe it runs inside another one.

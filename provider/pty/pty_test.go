@@ -61,7 +61,9 @@ func fakeTUIPreset(path string) pty.Preset {
 		SessionArgs: func(o provider.StartOptions, resume bool) ([]string, bool) {
 			state := filepath.Join(o.WorkDir, ".faketui-"+o.ProviderSessionID+".json")
 			_, err := os.Stat(state)
-			return []string{"--state", state}, resume && err == nil
+			// Like agents that find their saved conversation themselves,
+			// it resumes whenever the state file exists.
+			return []string{"--state", state}, err == nil
 		},
 		Ready:          regexp.MustCompile(`faketui>\z`),
 		Busy:           regexp.MustCompile(`esc to interrupt`),

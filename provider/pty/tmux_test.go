@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/pty"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -123,5 +126,69 @@ func TestTmuxKilledProgramKeepsWindow(t *testing.T) {
 	}
 	if got := mustTurn(t, p, "what do you remember"); got != "You asked me to remember: the silver key" {
 		t.Fatalf("after restart: %q", got)
+	}
+}
+
+// With KeepWindows the engine's ending of a session (idle reaping, a
+// terminate, a restart) keeps the tmux window; the next turn runs the
+// program again in it, and Discard destroys it.
+func TestTmuxWindowKeptAcrossEngineRestart(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	prov, err := pty.New(pty.Options{Preset: fakeTUIPreset(fakeTUIPath(t)), Tmux: true, KeepWindows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := prov.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	eng, err := engine.NewEngine(engine.EngineOptions{Provider: prov, IdleTimeout: -1, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	dir := t.TempDir()
+
+	r := execute(t, eng, dir, "remember the amber bell")
+	first := r.First(event.TypeSessionStart)
+	if err := eng.TerminateSession("tui"); err != nil {
+		t.Fatal(err)
+	}
+	socket, ok := prov.Parked(first.ProviderSessionID)
+	if !ok {
+		t.Fatal("no window kept after the session ended")
+	}
+	before, err := tmuxCmd(socket, "list-windows", "-F", "#{window_id} #{pane_dead}")
+	if err != nil || !strings.HasSuffix(before, " 1") {
+		t.Fatalf("kept window %q (%v): want one with a dead pane", before, err)
+	}
+	window := strings.Fields(before)[0]
+
+	r = execute(t, eng, dir, "what do you remember")
+	second := r.First(event.TypeSessionStart)
+	if second.PID == first.PID || !second.Resumed {
+		t.Fatalf("second start %+v after %+v", second.SessionStart, first.SessionStart)
+	}
+	if got := answerOf(r); got != "You asked me to remember: the amber bell" {
+		t.Fatalf("answer %q", got)
+	}
+	after, err := tmuxCmd(socket, "list-windows", "-F", "#{window_id} #{pane_dead} #{pane_pid}")
+	if want := window + " 0 " + strconv.Itoa(second.PID); err != nil || after != want {
+		t.Fatalf("windows after the restart %q (%v), want %q", after, err, want)
+	}
+	if _, ok := prov.Parked(first.ProviderSessionID); ok {
+		t.Fatal("a window in use is still listed as kept")
+	}
+
+	// exited: the engine lets go, Discard destroys the window and server.
+	if err := eng.TerminateSession("tui"); err != nil {
+		t.Fatal(err)
+	}
+	if err := prov.Discard(context.Background(), first.ProviderSessionID); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := tmuxCmd(socket, "list-sessions"); err == nil {
+		t.Fatalf("the tmux server still answers after Discard: %q", out)
 	}
 }
