@@ -75,8 +75,11 @@ CLAUDE_ACP_VERSION := 0.16.2
 OPENCODE_VERSION := 1.18.33
 CODEX_VERSION := 0.171.0
 CODEX_ACP_VERSION := 0.16.0
+GEMINI_VERSION := 0.61.0
+QWEN_VERSION := 0.24.4
 AGENT_STAMPS := $(NPM_DIR)/claude-acp/.v$(CLAUDE_ACP_VERSION) $(NPM_DIR)/opencode/.v$(OPENCODE_VERSION) \
-	$(NPM_DIR)/codex/.v$(CODEX_VERSION) $(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION)
+	$(NPM_DIR)/codex/.v$(CODEX_VERSION) $(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION) \
+	$(NPM_DIR)/gemini/.v$(GEMINI_VERSION) $(NPM_DIR)/qwen/.v$(QWEN_VERSION)
 tools: $(AGENT_STAMPS)
 
 # $(1): the folder under .tools/npm, $(2): package@version
@@ -95,6 +98,10 @@ $(NPM_DIR)/codex/.v$(CODEX_VERSION):
 	$(call npm_agent,codex,@openai/codex@$(CODEX_VERSION))
 $(NPM_DIR)/codex-acp/.v$(CODEX_ACP_VERSION):
 	$(call npm_agent,codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION))
+$(NPM_DIR)/gemini/.v$(GEMINI_VERSION):
+	$(call npm_agent,gemini,@google/gemini-cli@$(GEMINI_VERSION))
+$(NPM_DIR)/qwen/.v$(QWEN_VERSION):
+	$(call npm_agent,qwen,@qwen-code/qwen-code@$(QWEN_VERSION))
 
 # The OpenCode SDK, whose client the OpenCode-compatible API is tested
 # with; in a folder of its own so that installs elsewhere do not prune it.

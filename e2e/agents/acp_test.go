@@ -152,3 +152,43 @@ func codexACPCase() agentCase {
 		resumes: true,
 	}
 }
+
+func geminiCase() agentCase {
+	return agentCase{
+		name:  "gemini",
+		shell: fakemodel.Shell,
+		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
+			env := append(testkit.OfflineEnvWithHome(home, url),
+				"GEMINI_API_KEY=hotplex-test-key",
+				"GOOGLE_GEMINI_BASE_URL="+url,
+				"GEMINI_CLI_NO_RELAUNCH=true",
+			)
+			return mustACP(t, acp.Gemini(testkit.ToolPath(t, "gemini/node_modules/.bin/gemini"))), env
+		},
+		guarded: true,
+		// Gemini CLI 0.61 records the chat on disk, but its session/load
+		// answers "No previous sessions found for this project", and its
+		// session/new ignores --resume: a new process starts a new
+		// conversation, which session_start's Fallback reports.
+		resumes: false,
+	}
+}
+
+func qwenCase() agentCase {
+	return agentCase{
+		name:  "qwen",
+		shell: fakemodel.Shell,
+		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
+			env := append(testkit.OfflineEnvWithHome(home, url),
+				"OPENAI_API_KEY=sk-hotplex-test",
+				"OPENAI_BASE_URL="+url+"/v1",
+				"OPENAI_MODEL=fake-model",
+			)
+			o := acp.Qwen(testkit.ToolPath(t, "qwen/node_modules/.bin/qwen"))
+			o.Args = append(o.Args, "--auth-type", "openai")
+			return mustACP(t, o), env
+		},
+		guarded: true,
+		resumes: true,
+	}
+}

@@ -44,7 +44,7 @@ type agentCase struct {
 
 // agents lists every agent the table tests drive.
 func agents() []agentCase {
-	return []agentCase{claudeACPCase(), openCodeCase(), codexCase(), codexACPCase()}
+	return []agentCase{claudeACPCase(), openCodeCase(), codexCase(), codexACPCase(), geminiCase(), qwenCase()}
 }
 
 type agentHarness struct {
@@ -144,6 +144,9 @@ func TestAgentsConversation(t *testing.T) {
 			r1, err := h.exec(ctx, "conv", "please create the file")
 			if err != nil {
 				t.Fatalf("turn 1: %v\n%s", err, describe(r1))
+			}
+			if r1.First(event.TypeToolUse) == nil {
+				t.Fatalf("turn 1 ran no tool:\n%s", describe(r1))
 			}
 			testkit.AssertOrder(t, r1.Types(), event.TypeSessionStart, event.TypeToolUse, event.TypeToolResult, event.TypeAnswer, event.TypeResult)
 			b, err := os.ReadFile(filepath.Join(h.dir, "proof.txt"))

@@ -29,12 +29,12 @@ func OpenCode(path string) Options {
 
 // Gemini is Gemini CLI in ACP mode (npm @google/gemini-cli).
 func Gemini(path string) Options {
-	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--experimental-acp"}}
+	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}}
 }
 
 // Qwen is Qwen Code in ACP mode (npm @qwen-code/qwen-code).
 func Qwen(path string) Options {
-	return Options{Name: "qwen", Path: or(path, "qwen"), Args: []string{"--experimental-acp"}}
+	return Options{Name: "qwen", Path: or(path, "qwen"), Args: []string{"--acp"}}
 }
 
 // CodexACP is Codex behind the ACP adapter of @zed-industries/codex-acp.

@@ -303,6 +303,13 @@ func (c *process) answer(ctx context.Context, interrupted bool, r sdk.RequestPer
 	}
 	allow := d.Behavior == provider.Allow
 	if id, ok := pickOption(r.Options, allow); ok {
+		if allow {
+			// Some agents (Gemini CLI) report the call next only when it has
+			// finished: it runs from now on.
+			for _, ev := range dec.progress(tc, sdk.ToolCallStatusInProgress, nil, nil) {
+				deliver(ev)
+			}
+		}
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: id, Outcome: "selected"}}}
 	}
 	return cancelled

@@ -236,6 +236,15 @@ func parseRequest(body []byte) (Request, string, error) {
 // environment and instruction messages other CLIs send as user turns.
 func typedByUser(text string) bool {
 	t := strings.TrimSpace(text)
+	// Some CLIs (Qwen Code) put their reminders in front of the user's
+	// words in the same text part.
+	for strings.HasPrefix(t, "<system-reminder>") {
+		_, rest, ok := strings.Cut(t, "</system-reminder>")
+		if !ok {
+			break
+		}
+		t = strings.TrimSpace(rest)
+	}
 	if t == "" {
 		return false
 	}
