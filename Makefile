@@ -20,7 +20,7 @@ WEB_SRC := $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(WE
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test vet fmt-check unit e2e bench tools web clean
+.PHONY: all build run test vet fmt-check unit e2e bench tools web web-test clean
 
 all: build
 
@@ -40,6 +40,10 @@ $(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
 $(WEB)/dist/index.html: $(WEB_STAMP) $(WEB_SRC)
 	cd $(WEB) && ./node_modules/.bin/tsc --noEmit && ./node_modules/.bin/vite build --logLevel warn
 	@touch $(WEB)/dist/.keep
+
+# Unit tests of the UI's Markdown, SSE and metrics code, on Node's runner.
+web-test: $(WEB_STAMP)
+	cd $(WEB) && ./node_modules/.bin/vite build --config vite.test.config.ts --logLevel warn && node --test .test-build/
 
 # The real Claude Code CLI, from the npm registry, into a project-local
 # folder: the native binary arrives with the optional platform package.
@@ -138,7 +142,7 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: tools web fmt-check vet
+test: tools web web-test fmt-check vet
 	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -race -count=1 -timeout 12m ./...
 
 bench: tools

@@ -86,7 +86,7 @@ function inline(text: string): string {
 
 function emphasis(text: string): string {
   let s = escapeHTML(text);
-  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, href: string) => {
+  s = s.replace(/\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)/g, (_m, label: string, href: string) => {
     const raw = href.replace(/&amp;/g, "&");
     if (!/^(https?:|mailto:)/i.test(raw)) return label;
     return `<a href="${href}" target="_blank" rel="noopener noreferrer">${label}</a>`;

@@ -1,0 +1,20 @@
+import { defineConfig } from "vite";
+
+// The unit tests of the UI's pure modules (Markdown, SSE parsing, metrics)
+// bundled for Node's own test runner: `node --test .test-build/`.
+export default defineConfig({
+  build: {
+    ssr: true,
+    outDir: ".test-build",
+    emptyOutDir: true,
+    target: "node20",
+    rollupOptions: {
+      input: {
+        markdown: "test/markdown.test.ts",
+        sse: "test/sse.test.ts",
+        metrics: "test/metrics.test.ts",
+      },
+      output: { format: "es", entryFileNames: "[name].test.mjs" },
+    },
+  },
+});
