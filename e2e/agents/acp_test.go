@@ -44,34 +44,10 @@ func claudeACPCase() agentCase {
 func openCodeCase() agentCase {
 	return agentCase{
 		name:  "opencode",
-		shell: shellCall("bash"),
+		shell: fakemodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
-			cfg := filepath.Join(home, "opencode.json")
-			// An Anthropic-compatible provider at the model server, and
-			// permission to be asked before every shell command.
-			conf := `{
-  "$schema": "https://opencode.ai/config.json",
-  "model": "hotplex/claude-sonnet-4-5",
-  "autoupdate": false,
-  "share": "disabled",
-  "permission": {"bash": "ask", "edit": "allow"},
-  "provider": {
-    "hotplex": {
-      "npm": "@ai-sdk/anthropic",
-      "name": "HotPlex model server",
-      "options": {"baseURL": "` + url + `/v1", "apiKey": "sk-hotplex-test"},
-      "models": {"claude-sonnet-4-5": {"name": "claude-sonnet-4-5"}}
-    }
-  }
-}`
-			if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			env := append(testkit.OfflineEnvWithHome(home, url),
-				"OPENCODE_CONFIG="+cfg,
-				"OPENCODE_DISABLE_AUTOUPDATE=1",
-				"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-				"OPENCODE_DISABLE_MODELS_FETCH=1",
+			env := append(testkit.OfflineEnvWithHome(home, url), acp.OpenCodeAnthropicEnv(url, "sk-hotplex-test", "")...)
+			env = append(env,
 				"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
 				"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 				"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
@@ -89,34 +65,17 @@ func codexBinary(t *testing.T) string {
 	return testkit.ToolPath(t, "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
 }
 
-// codexHome writes a CODEX_HOME whose config sends every model call to the
-// model server's Responses API; extra is more top-level config.
-func codexHome(t *testing.T, url, home, extra string) string {
+// codexEnv gives Codex a private CODEX_HOME and the model server's key.
+func codexEnv(t *testing.T, url, home string) []string {
 	t.Helper()
 	dir := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	conf := `model = "gpt-5.5"
-model_provider = "hotplex"
-check_for_update_on_startup = false
-` + extra + `
-
-[model_providers.hotplex]
-name = "HotPlex model server"
-base_url = "` + url + `/v1"
-wire_api = "responses"
-env_key = "HOTPLEX_MODEL_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[analytics]
-enabled = false
-`
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(conf), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte("model = \"gpt-5.5\"\ncheck_for_update_on_startup = false\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+dir, "HOTPLEX_MODEL_KEY=sk-hotplex-test")
 }
 
 func codexCase() agentCase {
@@ -124,29 +83,21 @@ func codexCase() agentCase {
 		name:  "codex",
 		shell: fakemodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
-			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home, ""), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
-			return codex.New(codex.Options{Path: codexBinary(t)}), env
+			p := codex.New(codex.Options{Path: codexBinary(t), Config: codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")})
+			return p, codexEnv(t, url, home)
 		},
 		guarded: true,
 		resumes: true,
 	}
 }
 
-// codexACPConfig makes codex-acp ask before every command that is not
-// known to be read-only, and run commands without Codex's own sandbox
-// (bubblewrap, which cannot create namespaces in this container); the
-// approvals and the firewall guard them instead.
-const codexACPConfig = `approval_policy = "untrusted"
-sandbox_mode = "danger-full-access"`
-
 func codexACPCase() agentCase {
 	return agentCase{
 		name:  "codex-acp",
 		shell: fakemodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
-			env := append(testkit.OfflineEnvWithHome(home, url), "CODEX_HOME="+codexHome(t, url, home, codexACPConfig), "HOTPLEX_MODEL_KEY=sk-hotplex-test")
 			p := testkit.ToolPath(t, "codex-acp/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp")
-			return mustACP(t, acp.CodexACP(p)), env
+			return mustACP(t, acp.CodexACP(p, codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")...)), codexEnv(t, url, home)
 		},
 		guarded: true,
 		resumes: true,

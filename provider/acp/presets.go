@@ -1,6 +1,9 @@
 package acp
 
-import "os"
+import (
+	"encoding/json"
+	"os"
+)
 
 // Presets for ACP agents. Each returns Options for the agent executable at
 // path ("" uses the agent's usual command name from PATH). The agents read
@@ -27,6 +30,36 @@ func OpenCode(path string) Options {
 	return Options{Name: "opencode", Path: or(path, "opencode"), Args: []string{"acp"}}
 }
 
+// OpenCodeAnthropicEnv returns the environment that points opencode at an
+// Anthropic Messages API at baseURL (the API's root, without /v1) through
+// an inline configuration, asks before every shell command (so that the
+// firewall sees each one), and turns off update and sharing traffic.
+func OpenCodeAnthropicEnv(baseURL, apiKey, model string) []string {
+	if model == "" {
+		model = "claude-sonnet-4-5"
+	}
+	conf := map[string]any{
+		"$schema":    "https://opencode.ai/config.json",
+		"model":      "hotplex/" + model,
+		"autoupdate": false,
+		"share":      "disabled",
+		"permission": map[string]any{"bash": "ask", "edit": "allow"},
+		"provider": map[string]any{"hotplex": map[string]any{
+			"npm":     "@ai-sdk/anthropic",
+			"name":    "HotPlex model",
+			"options": map[string]any{"baseURL": baseURL + "/v1", "apiKey": apiKey},
+			"models":  map[string]any{model: map[string]any{"name": model}},
+		}},
+	}
+	b, _ := json.Marshal(conf)
+	return []string{
+		"OPENCODE_CONFIG_CONTENT=" + string(b),
+		"OPENCODE_DISABLE_AUTOUPDATE=1",
+		"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"OPENCODE_DISABLE_MODELS_FETCH=1",
+	}
+}
+
 // Gemini is Gemini CLI in ACP mode (npm @google/gemini-cli).
 func Gemini(path string) Options {
 	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}}
@@ -39,9 +72,19 @@ func Qwen(path string) Options {
 
 // CodexACP is Codex behind the ACP adapter of @zed-industries/codex-acp.
 // path should be the platform binary (codex-acp-<os>-<arch>/bin/codex-acp),
-// not the npm launcher, which does not pass signals on.
-func CodexACP(path string) Options {
-	return Options{Name: "codex-acp", Path: or(path, "codex-acp")}
+// not the npm launcher, which does not pass signals on. config are `-c
+// key=value` overrides of Codex's config.toml (see codex.ModelProvider).
+//
+// The preset asks Codex to request approval for every command not known
+// to be read-only, so that the firewall sees it, and to run commands
+// without its own sandbox (bubblewrap, which cannot create namespaces in
+// most containers): the approvals and the firewall guard them instead.
+func CodexACP(path string, config ...string) Options {
+	args := []string{"-c", `approval_policy="untrusted"`, "-c", `sandbox_mode="danger-full-access"`}
+	for _, kv := range config {
+		args = append(args, "-c", kv)
+	}
+	return Options{Name: "codex-acp", Path: or(path, "codex-acp"), Args: args}
 }
 
 // Kiro is `kiro-cli acp`.

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -76,6 +77,19 @@ func (o *Options) terminateGrace() time.Duration {
 		return o.TerminateGrace
 	}
 	return 2 * time.Second
+}
+
+// ModelProvider returns `-c` overrides that make Codex send its model calls
+// to an OpenAI Responses API at baseURL (ending in /v1), with the API key
+// read from the environment variable envKey.
+func ModelProvider(baseURL, envKey string) []string {
+	return []string{
+		`model_provider="hotplex"`,
+		`model_providers.hotplex.name="HotPlex model"`,
+		`model_providers.hotplex.base_url=` + strconv.Quote(baseURL),
+		`model_providers.hotplex.wire_api="responses"`,
+		`model_providers.hotplex.env_key=` + strconv.Quote(envKey),
+	}
 }
 
 // Provider starts Codex app servers.
