@@ -101,6 +101,7 @@ func decodeWSRequest(b []byte) (wsRequest, *apiError) {
 type wsConn struct {
 	s      *Server
 	c      *websocket.Conn
+	cork   *corkConn // nil when the connection could not be wrapped
 	caller caller
 	r      *http.Request
 
@@ -114,13 +115,14 @@ type wsConn struct {
 }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
+	cw := &corkedResponse{ResponseWriter: w}
+	c, err := websocket.Accept(cw, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
 	if err != nil {
 		return // Accept answered the request
 	}
 	c.SetReadLimit(wsReadLimit)
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	conn := &wsConn{s: s, c: c, caller: callerOf(r), r: r, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, ops: map[string]context.CancelFunc{}}
+	conn := &wsConn{s: s, c: c, cork: cw.conn, caller: callerOf(r), r: r, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, ops: map[string]context.CancelFunc{}}
 	conn.run()
 }
 
@@ -179,14 +181,14 @@ func (wc *wsConn) queue(b []byte) {
 	}
 }
 
+// wsBurst bounds the messages written under one cork.
+const wsBurst = 64
+
 func (wc *wsConn) writeLoop() {
 	for {
 		select {
 		case b := <-wc.out:
-			ctx, cancel := context.WithTimeout(wc.ctx, wsWriteTimeout)
-			err := wc.c.Write(ctx, websocket.MessageText, b)
-			cancel()
-			if err != nil {
+			if err := wc.writeBurst(b); err != nil {
 				wc.cancel(err)
 				return
 			}
@@ -194,6 +196,31 @@ func (wc *wsConn) writeLoop() {
 			return
 		}
 	}
+}
+
+// writeBurst writes b and whatever else is queued, in one system call
+// when the connection can be corked.
+func (wc *wsConn) writeBurst(b []byte) error {
+	ctx, cancel := context.WithTimeout(wc.ctx, wsWriteTimeout)
+	defer cancel()
+	if wc.cork == nil || len(wc.out) == 0 {
+		return wc.c.Write(ctx, websocket.MessageText, b)
+	}
+	wc.cork.cork()
+	err := wc.c.Write(ctx, websocket.MessageText, b)
+drain:
+	for n := 1; err == nil && n < wsBurst; n++ {
+		select {
+		case b = <-wc.out:
+			err = wc.c.Write(ctx, websocket.MessageText, b)
+		default:
+			break drain
+		}
+	}
+	if uerr := wc.cork.uncork(wsWriteTimeout); err == nil {
+		err = uerr
+	}
+	return err
 }
 
 func (wc *wsConn) pingLoop() {
