@@ -115,6 +115,13 @@ func all() []func(Config) Agent {
 		// Further agents, one line each:
 		claudeTUIAgent,
 		claudeTmuxAgent,
+		claudeACPAgent,
+		openCodeAgent,
+		codexAgent,
+		codexACPAgent,
+		geminiAgent,
+		qwenAgent,
+		kiroAgent,
 	}
 }
 

@@ -11,5 +11,6 @@ func ModelEnv(baseURL string) []string {
 		// api-openai and OpenAI-compatible CLIs.
 		"OPENAI_BASE_URL=" + baseURL + "/v1", "OPENAI_API_KEY=sk-hotplex-offline",
 		// Further agents' variables, one line each:
+		"GEMINI_API_KEY=sk-hotplex-offline", "GOOGLE_GEMINI_BASE_URL=" + baseURL, // Gemini CLI
 	}
 }
