@@ -638,10 +638,29 @@ func (sp *SessionPool) refillSpares() {
 		<-sp.stopSpares
 		cancel()
 	}()
-	t := time.NewTicker(500 * time.Millisecond)
+	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
+	var deferred time.Time // since when turns have kept the refill waiting
 	for {
 		started := false
+		// Low priority: a spare's start costs a core for a few hundred
+		// milliseconds, which running turns should not share. It waits
+		// for a moment without turns, or spareRefillDefer at most.
+		if sp.busy.Load() > 0 {
+			if deferred.IsZero() {
+				deferred = time.Now()
+			}
+			if time.Since(deferred) < spareRefillDefer {
+				select {
+				case <-sp.stopSpares:
+					return
+				case <-sp.spareWake:
+				case <-t.C:
+				}
+				continue
+			}
+		}
+		deferred = time.Time{}
 		for _, p := range warmers {
 			if sp.startSpare(ctx, p) {
 				started = true
@@ -658,6 +677,9 @@ func (sp *SessionPool) refillSpares() {
 		}
 	}
 }
+
+// spareRefillDefer is the longest running turns hold up a spare's refill.
+const spareRefillDefer = 2 * time.Second
 
 // startSpare starts one spare for p if it is wanted and fits. It reports
 // whether it tried.

@@ -316,7 +316,9 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	}
 
 	s.setStatus(StatusBusy)
+	e.pool.busy.Add(1)
 	tr, turnErr := p.Turn(ctx, prompt, t.ask, t.emit)
+	e.pool.busy.Add(-1)
 	wall := time.Since(t.start)
 
 	if errors.Is(turnErr, provider.ErrSessionDead) {

@@ -52,6 +52,8 @@ type SessionPool struct {
 	cap capacity
 	// waiting mirrors cap.queued for a lock-free look after each turn.
 	waiting atomic.Int32
+	// busy counts turns running, which spares defer their refill to.
+	busy atomic.Int32
 
 	// bg runs the endings of hibernated sessions and dropped spares.
 	bg sync.WaitGroup
@@ -188,6 +190,9 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 func (sp *SessionPool) release(s *session) {
 	<-s.turn
 	sp.kick()
+	if sp.opts.Spares > 0 {
+		sp.wakeSpares()
+	}
 }
 
 // ensureProcess starts the session's CLI unless a live one is there,
