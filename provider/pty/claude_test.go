@@ -64,7 +64,7 @@ func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
 func TestClaudeTUIStopDuringSlowTool(t *testing.T) {
 	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
 		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("wait a long time", fakemodel.Bash("sleep 30"), fakemodel.Text("slept")),
+			fakemodel.Then("wait a long time", fakemodel.Bash("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
 			fakemodel.Then("are you there", fakemodel.Text("Still here after the interrupt.")),
 		}}
 	})

@@ -382,7 +382,8 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	}
 
 	var (
-		progress    bool
+		progress    bool // the screen changed after Enter
+		sawBusy     bool
 		interrupted bool
 		deadline    time.Time
 		perm        permissionState
@@ -412,11 +413,30 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 				return false, err
 			}
 		}
-		busy := c.preset.Busy != nil && c.preset.Busy.MatchString(screen)
-		if busy || screen != atEnter {
+		if c.preset.Busy != nil && c.preset.Busy.MatchString(screen) {
+			sawBusy = true
+		}
+		if screen != atEnter {
 			progress = true
 		}
-		return progress && c.preset.idleScreen(screen) && stable >= c.preset.settle(), nil
+		settle := c.preset.settle()
+		if interrupted {
+			// Back from an interrupt the program draws little more; a
+			// shorter quiet keeps Stop quick.
+			settle = min(settle, interruptSettle)
+		}
+		if !progress || !c.preset.idleScreen(screen) || stable < settle {
+			return false, nil
+		}
+		// An idle screen counts once the program was seen working, or an
+		// answer shows: a program may take a moment to take the prompt
+		// (the screen changes as its input line clears, and is quiet
+		// before any busy marker appears). A program that shows neither
+		// is done once its screen has been quiet for a while.
+		if interrupted || sawBusy || stable >= quietDone {
+			return true, nil
+		}
+		return extractAnswer(before, t.transcript(), prompt, c.preset) != "", nil
 	})
 	switch {
 	case errors.Is(err, errProgramExited):
@@ -448,6 +468,13 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 }
 
 var errInterruptTimeout = errors.New("no idle screen after the interrupt")
+
+// quietDone is how long an idle screen that shows neither a busy marker
+// nor an answer must stay unchanged to end a turn.
+const quietDone = 3 * time.Second
+
+// interruptSettle is the quiet that ends an interrupted turn.
+const interruptSettle = 200 * time.Millisecond
 
 func turnErr(ctx context.Context, interrupted bool) error {
 	if !interrupted && ctx.Err() == nil {
