@@ -102,8 +102,11 @@ func blocks(lines []string, r AnswerRules) []string {
 				in = false
 				continue
 			}
+			for len(out) > 0 && out[len(out)-1] == "" {
+				out = out[:len(out)-1]
+			}
 			if len(out) > 0 {
-				out = append(out, "")
+				out = append(out, "") // one blank line between blocks
 			}
 			first := l[m[1]:]
 			if len(m) >= 4 && m[2] >= 0 {
