@@ -322,7 +322,7 @@ func TestPerOwnerQuota(t *testing.T) {
 }
 
 func TestSparesAreClaimedAndRefilled(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Spares: 1, MaxResident: 3, BaseSystemPrompt: "base rules"})
+	f := newFixture(t, engine.EngineOptions{Spares: 1, MaxResident: 2, BaseSystemPrompt: "base rules"})
 	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
 	spares := f.eng.PoolStats()
 	r := &testkit.Recorder{}
@@ -352,8 +352,10 @@ func TestSparesAreClaimedAndRefilled(t *testing.T) {
 	f.mustRun(t, "n1", "second prompt")
 
 	// Hibernation resumes the conversation under the ID the spare chose.
-	// Three resident slots: n1, the spare, and one more.
-	f.mustRun(t, "n2", "hi")
+	// Two resident slots: n2 takes the spare, n3 needs n1's slot.
+	if st := f.mustRun(t, "n2", "hi").First(event.TypeSessionStart); !st.Spare {
+		t.Fatalf("n2 did not claim the refilled spare: %+v", st.SessionStart)
+	}
 	f.mustRun(t, "n3", "hi")
 	if got := status(t, f, "n1"); got != engine.StatusHibernated {
 		t.Fatalf("n1 is %s, want hibernated", got)
