@@ -8,6 +8,7 @@ import (
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/acp"
 	"github.com/hotplex/hotplex/provider/codex"
+	"github.com/hotplex/hotplex/provider/opencode"
 	"github.com/hotplex/hotplex/testkit"
 	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
@@ -142,4 +143,15 @@ func qwenCase() agentCase {
 		guarded: true,
 		resumes: true,
 	}
+}
+
+func openCodeServeCase() agentCase {
+	c := openCodeCase()
+	c.name = "opencode-serve"
+	start := c.start
+	c.start = func(t *testing.T, url, home string) (provider.Provider, []string) {
+		p, env := start(t, url, home)
+		return opencode.New(opencode.Options{Path: p.(*acp.Provider).Path()}), env
+	}
+	return c
 }

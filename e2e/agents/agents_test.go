@@ -44,7 +44,7 @@ type agentCase struct {
 
 // agents lists every agent the table tests drive.
 func agents() []agentCase {
-	return []agentCase{claudeACPCase(), openCodeCase(), codexCase(), codexACPCase(), geminiCase(), qwenCase()}
+	return []agentCase{claudeACPCase(), openCodeCase(), codexCase(), codexACPCase(), geminiCase(), qwenCase(), openCodeServeCase()}
 }
 
 type agentHarness struct {
