@@ -44,6 +44,7 @@ func (s *Server) openCodeOperations() []operation {
 		{method: "POST", path: "/session/{id}/message", summary: "OpenCode: send a prompt; answers with the assistant message when the turn ends", handler: s.ocPrompt, request: ocPromptRequest{}, response: ocMessage{}},
 		{method: "POST", path: "/session/{id}/prompt_async", summary: "OpenCode: send a prompt; the answer arrives as events", handler: s.ocPromptAsync, request: ocPromptRequest{}, status: http.StatusNoContent},
 		{method: "POST", path: "/session/{id}/abort", summary: "OpenCode: interrupt the running turn", handler: s.ocAbort, response: true},
+		{method: "POST", path: "/session/{id}/permissions/{permissionID}", summary: "OpenCode: answer a tool use waiting for a person (once, always or reject)", handler: s.ocAnswerPermission, request: ocPermissionReply{}, response: true},
 		{method: "GET", path: "/event", summary: "OpenCode: events of the caller's sessions (SSE, data only)", handler: s.ocEvents, stream: true, event: ocEvent{}},
 		{method: "GET", path: "/global/event", summary: "OpenCode: events of the caller's sessions with their directory (SSE, data only)", handler: s.ocGlobalEvents, stream: true, event: ocGlobalEvent{}},
 		{method: "GET", path: "/config", summary: "OpenCode: configuration", handler: s.ocConfig, response: ocConfig{}},
@@ -389,6 +390,39 @@ func (s *Server) ocAbort(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, ok)
+}
+
+// ocPermissionReply answers a permission request: "once" and "always"
+// allow this tool use (HotPlex asks again next time), "reject" denies it.
+type ocPermissionReply struct {
+	Response string `json:"response"`
+}
+
+func (s *Server) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
+	st, err := s.owned(r, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var req ocPermissionReply
+	if err := readLooseJSON(w, r, &req, false); err != nil {
+		writeError(w, err)
+		return
+	}
+	var allow bool
+	switch req.Response {
+	case "once", "always":
+		allow = true
+	case "reject":
+	default:
+		writeError(w, errorf(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
+		return
+	}
+	if err := s.opts.Approvals.Answer(st.ID, r.PathValue("permissionID"), allow, ""); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, true)
 }
 
 // ocConfig is the configuration OpenCode clients read: the default model.

@@ -165,6 +165,12 @@ type ocPermission struct {
 	Time      ocMsgTime      `json:"time"`
 }
 
+type ocPermissionReplied struct {
+	SessionID    string `json:"sessionID"`
+	PermissionID string `json:"permissionID"`
+	Response     string `json:"response"`
+}
+
 // ocTurn is one user message and the assistant's answer to it.
 type ocTurn struct {
 	user      *ocUserMessage
@@ -297,6 +303,14 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 			out = append(out, ocEvent{"permission.updated", ocPermission{
 				ID: ev.Permission.RequestID, Type: ev.Permission.ToolName, SessionID: c.sessionID, MessageID: t.reply.ID,
 				CallID: ev.Permission.ToolUseID, Title: ev.Meta.InputSummary, Metadata: meta, Time: ocMsgTime{Created: now}}})
+		}
+	case event.TypePermissionDecision:
+		if ev.Permission != nil {
+			response := "reject"
+			if ev.Permission.Decision == "allow" {
+				response = "once"
+			}
+			out = append(out, ocEvent{"permission.replied", ocPermissionReplied{c.sessionID, ev.Permission.RequestID, response}})
 		}
 	case event.TypeError:
 		msg := ev.EventData

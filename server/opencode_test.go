@@ -265,3 +265,53 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// A session that asks a person before each tool use: OpenCode clients see
+// the request as permission.updated, answer it through the OpenCode
+// endpoint, and see it closed by permission.replied.
+func TestOpenCodePermissions(t *testing.T) {
+	d := newDaemon(t)
+	d.create(t, d.alice, map[string]any{"id": "asks", "approval": "ask"})
+	events := d.openCodeEvents(t, "/event", d.alice)
+	prompt := map[string]any{"parts": []any{map[string]any{"type": "text", "text": "go " + bashDirective("echo allowed-run")}}}
+	if resp := d.do(t, "POST", "/session/asks/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("prompt_async: %d", resp.StatusCode)
+	}
+	asked := events.until(t, func(ev map[string]any) bool { return ev["type"] == "permission.updated" })
+	perm := asked[len(asked)-1]["properties"].(map[string]any)
+	pid, _ := perm["id"].(string)
+	if pid == "" || perm["sessionID"] != "asks" || perm["type"] != "Bash" {
+		t.Fatalf("permission: %v", perm)
+	}
+	for _, bad := range []struct {
+		key, id, body string
+		status        int
+	}{
+		{d.bob, pid, `{"response":"once"}`, http.StatusNotFound},
+		{d.alice, pid, `{"response":"maybe"}`, http.StatusBadRequest},
+		{d.alice, "nope", `{"response":"once"}`, http.StatusNotFound},
+	} {
+		if resp := d.do(t, "POST", "/session/asks/permissions/"+bad.id, bad.key, bad.body); resp.StatusCode != bad.status {
+			t.Fatalf("answer %s with %s: %d, want %d", bad.id, bad.body, resp.StatusCode, bad.status)
+		}
+	}
+	resp := d.do(t, "POST", "/session/asks/permissions/"+pid, d.alice, map[string]string{"response": "once"})
+	if ok := decode[bool](t, resp); resp.StatusCode != http.StatusOK || !ok {
+		t.Fatalf("answer: %d", resp.StatusCode)
+	}
+	var replied bool
+	var output string
+	for _, ev := range events.until(t, idleOf("asks")) {
+		switch ev["type"] {
+		case "permission.replied":
+			replied = dig(ev, "properties", "permissionID") == pid && dig(ev, "properties", "response") == "once"
+		case "message.part.updated":
+			if dig(ev, "properties", "part", "type") == "tool" && dig(ev, "properties", "part", "state", "status") == "completed" {
+				output, _ = dig(ev, "properties", "part", "state", "output").(string)
+			}
+		}
+	}
+	if !replied || !strings.Contains(output, "allowed-run") {
+		t.Fatalf("replied=%v output=%q", replied, output)
+	}
+}
