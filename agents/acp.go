@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hotplex/hotplex/provider/acp"
+	"github.com/hotplex/hotplex/provider/opencode"
 )
 
 // npmPlatform is how npm packages name this platform ("linux-x64").
@@ -124,4 +125,20 @@ func codexACPAgent(cfg Config) Agent {
 func kiroAgent(cfg Config) Agent {
 	return acpAgent(cfg, "Kiro CLI over ACP", cfg.Executable("kiro", "kiro-cli"),
 		"install Kiro's CLI (kiro-cli, not on the npm registry) and put it on PATH or in HOTPLEX_KIRO_PATH", acp.Kiro)
+}
+
+// openCodeServeAgent is `opencode serve` driven over HTTP and its event
+// stream, configured like openCodeAgent.
+func openCodeServeAgent(cfg Config) Agent {
+	oc := openCodeAgent(cfg)
+	a := Agent{Name: "opencode-serve", Label: "OpenCode server (HTTP/SSE)", Path: oc.Path, Missing: oc.Missing, Version: oc.Version}
+	if oc.Provider == nil {
+		return a
+	}
+	var env []string
+	if base := cfg.Getenv("ANTHROPIC_BASE_URL"); base != "" {
+		env = acp.OpenCodeAnthropicEnv(base, cfg.Getenv("ANTHROPIC_API_KEY"), cfg.Model)
+	}
+	a.Provider = opencode.New(opencode.Options{Path: oc.Path, Env: env})
+	return a
 }

@@ -34,6 +34,9 @@ func TestACPAndCodexAgents(t *testing.T) {
 			t.Errorf("%s: provider %s at %s", name, a.Provider.Name(), a.Path)
 		}
 	}
+	if a := mustFind(t, cfg, "opencode-serve"); a.Provider.Name() != "opencode-serve" || a.Path != mustFind(t, cfg, "opencode").Path {
+		t.Errorf("opencode-serve: %s at %s", a.Provider.Name(), a.Path)
+	}
 	if v, err := mustFind(t, cfg, "codex").Version(context.Background()); err != nil || v != "codex 1.2.3" {
 		t.Errorf("codex version %q, %v", v, err)
 	}

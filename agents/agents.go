@@ -117,6 +117,7 @@ func all() []func(Config) Agent {
 		claudeTmuxAgent,
 		claudeACPAgent,
 		openCodeAgent,
+		openCodeServeAgent,
 		codexAgent,
 		codexACPAgent,
 		geminiAgent,
