@@ -48,6 +48,10 @@ type (
 	PermissionHandler = engine.PermissionHandler
 	// PermissionRequest is a tool request with its session.
 	PermissionRequest = engine.PermissionRequest
+	// PoolStats are the session pool's capacity figures.
+	PoolStats = engine.PoolStats
+	// OverloadedError is the error of a turn refused for lack of capacity.
+	OverloadedError = engine.OverloadedError
 )
 
 // Event types.
@@ -121,6 +125,8 @@ const (
 	StatusReady    = engine.StatusReady
 	StatusBusy     = engine.StatusBusy
 	StatusDead     = engine.StatusDead
+	// StatusHibernated: ended to make room; the next turn resumes it.
+	StatusHibernated = engine.StatusHibernated
 )
 
 // Errors, for errors.Is.
@@ -139,6 +145,7 @@ var (
 	ErrBypassDenied    = engine.ErrBypassDenied
 	ErrInterrupted     = engine.ErrInterrupted
 	ErrSessionExists   = engine.ErrSessionExists
+	ErrOverloaded      = engine.ErrOverloaded
 )
 
 // NewEngine returns an engine; see engine.NewEngine.
