@@ -37,11 +37,12 @@ func ClaudeTUI(path string) Preset {
 		// The input line is always on screen; the spinner line is not.
 		Ready: regexp.MustCompile(`(?m)^❯`),
 		Busy:  regexp.MustCompile(`(?i)esc to interrupt|Do you want to proceed\?`),
-		// The UI redraws its spinner about ten times a second while it
-		// works, so a quiet half second means it has finished.
-		Settle:         500 * time.Millisecond,
+		// The UI redraws its spinner several times a second while it
+		// works (and says "esc to interrupt"), so a short quiet without
+		// that means it has finished.
+		Settle:         300 * time.Millisecond,
 		BracketedPaste: true,
-		SubmitDelay:    300 * time.Millisecond,
+		SubmitDelay:    200 * time.Millisecond,
 		InterruptKeys:  "\x1b",
 		Dialogs: []Dialog{
 			{Match: regexp.MustCompile(`Do you trust the files in this folder\?|Yes, I trust this folder`), Keys: "\r"},
