@@ -443,3 +443,20 @@ func TestMemoryBudgetHibernates(t *testing.T) {
 		t.Fatalf("pool stats = %+v", ps)
 	}
 }
+
+// A session registered ahead of its first turn (as the daemon creates
+// them) claims a spare like any new conversation.
+func TestRegisteredSessionClaimsASpare(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{Spares: 1})
+	if err := f.eng.RestoreSession("reg", engine.SessionConfig{WorkDir: f.dir, Owner: "carol"}, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	r := f.mustRun(t, "reg", "hello")
+	if st := r.First(event.TypeSessionStart); !st.Spare || st.Resumed {
+		t.Fatalf("registered session: %+v", st.SessionStart)
+	}
+	if s, _ := f.eng.GetSession("reg"); s.Owner != "carol" {
+		t.Fatalf("owner = %q", s.Owner)
+	}
+}

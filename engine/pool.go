@@ -237,7 +237,13 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		opts.Resume = true
 	}
 
-	if !opts.Resume {
+	// A conversation that never had a process here may take a spare (one
+	// restored from a record, too: the provider refuses the claim when the
+	// conversation exists, and it is then resumed by a start).
+	s.mu.Lock()
+	fresh := !s.started
+	s.mu.Unlock()
+	if fresh && s.stats.Snapshot().Turns == 0 {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, ok := sp.claim(ctx, s, sc, opts); ok {
 				return sp.attach(s, p, startInfo{cold: true, spare: true}), nil

@@ -165,7 +165,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider}
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, ProviderSessionID: st.ProviderSessionID}
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions

@@ -64,7 +64,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt}
+		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner}
 		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
 			marks.note(data.(*event.EventWithMeta))
 			return nil

@@ -62,13 +62,16 @@ func (s *spare) Close(ctx context.Context) error { return s.c.Close(ctx) }
 
 // Claim binds the spare to a new conversation. A conversation the CLI
 // already keeps on disk is not claimable: it must be resumed by a start
-// with --resume, which a spare cannot do.
+// with --resume, which a spare cannot do. One only believed to exist
+// (Resume) but missing from disk would start afresh anyway, so a spare
+// serves it.
 func (s *spare) Claim(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
-	if o.Resume {
-		return nil, fmt.Errorf("%w: the conversation is to be resumed", provider.ErrNotClaimable)
-	}
 	if o.ProviderSessionID != "" {
-		if tp := transcriptPath(s.env, o.WorkDir, o.ProviderSessionID); tp != "" {
+		tp := transcriptPath(s.env, o.WorkDir, o.ProviderSessionID)
+		if tp == "" && o.Resume {
+			return nil, fmt.Errorf("%w: the conversation is to be resumed and its transcript cannot be looked for", provider.ErrNotClaimable)
+		}
+		if tp != "" {
 			if _, err := os.Stat(tp); err == nil {
 				return nil, fmt.Errorf("%w: conversation %s exists in this work directory", provider.ErrNotClaimable, o.ProviderSessionID)
 			}
