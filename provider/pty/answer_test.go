@@ -51,7 +51,7 @@ func TestExtractAnswer(t *testing.T) {
 		before: []string{" ▐▛███▛█   Claude Code", "", rule, "❯", rule},
 		after: []string{
 			" ▐▛███▛█   Claude Code", "", "❯ list files", "", "  Thought for 1s",
-			"● Let me look.", "", "● Bash(ls -la)", "  ⎿  a.txt", "     b.txt", "",
+			"● Let me look.", "  Ran 1 shell command", "", "● Bash(ls -la)", "  ⎿  a.txt", "     b.txt", "",
 			"● There are two files:", "  - a.txt", "  - b.txt", "", "✻ Cogitated for 0s",
 			rule, "❯", rule, "  ⏵⏵ auto mode on",
 		},

@@ -55,7 +55,12 @@ func ClaudeTUI(path string) Preset {
 			// "● Bash(ls)" and are not part of the answer.
 			Block:     regexp.MustCompile(`^● (.*)$`),
 			SkipBlock: regexp.MustCompile(`^● [A-Za-z_][\w.-]*\(`),
-			Indent:    "  ",
+			// Collapsed tool summaries and tool output, indented under a block.
+			Chrome: []*regexp.Regexp{
+				regexp.MustCompile(`^\s+(Ran|Read|Wrote|Edited|Updated|Searched|Listed|Fetched|Did not run) \d+ \w+`),
+				regexp.MustCompile(`^\s+⎿`),
+			},
+			Indent: "  ",
 		},
 		Permission: &PermissionPrompt{
 			// The command sits between two dashed rules below the title.
