@@ -369,6 +369,17 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
+	// Keys typed while the program is still busy (the end of an
+	// interrupted turn) may be lost or taken as something else: wait a
+	// little for a ready screen, then type anyway.
+	readyCtx, cancelReady := context.WithTimeout(turnCtx, readyWait)
+	_ = c.watchScreen(readyCtx, t, nil, func(screen string, _ time.Duration) (bool, error) {
+		return c.preset.idleScreen(screen), nil
+	})
+	cancelReady()
+	if t.exited() {
+		return nil, c.deadErr("exited between turns")
+	}
 	before := t.transcript()
 	if err := c.submit(turnCtx, t, prompt); err != nil {
 		if t.exited() {
@@ -472,6 +483,9 @@ var errInterruptTimeout = errors.New("no idle screen after the interrupt")
 // quietDone is how long an idle screen that shows neither a busy marker
 // nor an answer must stay unchanged to end a turn.
 const quietDone = 3 * time.Second
+
+// readyWait bounds the wait for a ready screen before a prompt is typed.
+const readyWait = 5 * time.Second
 
 // interruptSettle is the quiet that ends an interrupted turn.
 const interruptSettle = 200 * time.Millisecond
