@@ -240,12 +240,12 @@ func TestSendStream(t *testing.T) {
 	}
 
 	// Closing the reader early interrupts the turn.
-	r, err = s.SendStream(context.Background(), "blocks:1 sleep:20000")
+	r, err = s.SendStream(context.Background(), "huge:6 sleep:20000")
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 6)
-	if _, err := io.ReadFull(r, buf); err != nil || string(buf) != "part 1" {
+	if _, err := io.ReadFull(r, buf); err != nil || string(buf) != "xxxxxx" {
 		t.Fatalf("first chunk %q, %v", buf, err)
 	}
 	start := time.Now()
@@ -291,6 +291,51 @@ func TestStopInterruptsTurn(t *testing.T) {
 	}
 	if got := send(t, s, "still here"); got != "echo: still here" {
 		t.Errorf("after stop = %q", got)
+	}
+}
+
+// TestStreamNobodyReads: a stream whose reader never reads does not hold
+// the session: Stop ends the turn, and Close ends the session.
+func TestStreamNobodyReads(t *testing.T) {
+	f := newFixture(t, "")
+	s := f.session(t, SessionOptions{})
+	r, err := s.SendStream(context.Background(), "huge:100 sleep:20000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, s, StateRunning)
+	time.Sleep(300 * time.Millisecond) // the agent has written; the turn blocks on the pipe
+	start := time.Now()
+	if err := s.Stop(context.Background()); err != nil {
+		t.Fatalf("Stop with an unread stream: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Stop took %s", d)
+	}
+	if _, err := io.ReadAll(r); !errors.Is(err, engine.ErrInterrupted) {
+		t.Errorf("reading the stopped stream: %v", err)
+	}
+	_ = r.Close()
+
+	r, err = s.SendStream(context.Background(), "huge:100 sleep:20000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, s, StateRunning)
+	time.Sleep(300 * time.Millisecond)
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hangs on an unread stream")
+	}
+	_ = r.Close()
+	if s.State() != StateExited {
+		t.Errorf("state %s", s.State())
 	}
 }
 
@@ -466,7 +511,7 @@ func TestRandomOperations(t *testing.T) {
 				_ = s.Stop(ctx)
 				wg.Wait()
 			case 2:
-				if r, err := s.SendStream(ctx, "blocks:2 sleep:3000"); err == nil {
+				if r, err := s.SendStream(ctx, "huge:50 sleep:3000"); err == nil {
 					if rng.IntN(2) == 0 {
 						_, _ = io.ReadAll(r)
 					}

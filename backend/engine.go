@@ -115,3 +115,25 @@ func taskInstructions(role string, tasks []string) string {
 	}
 	return strings.TrimSpace(sb.String())
 }
+
+// RegisterEngine registers one backend for each provider of eng, named
+// after it. opts applies to each (its Name and Provider are set per
+// provider; Commands, when nil, follow each provider). versions, when it
+// has one, gives a backend's Version by name.
+func RegisterEngine(r *Registry, eng *engine.Engine, opts Options, versions map[string]string) error {
+	for _, name := range eng.Providers() {
+		o := opts
+		o.Name, o.Provider = name, name
+		if v, ok := versions[name]; ok {
+			o.Version = v
+		}
+		b, err := New(eng, o)
+		if err != nil {
+			return err
+		}
+		if err := r.Register(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -249,6 +249,14 @@ func (s *engineSession) turn(ctx context.Context, prompt string, w io.Writer) (s
 		s.mu.Unlock()
 		close(done)
 	}()
+	if pw, ok := w.(*io.PipeWriter); ok {
+		// A reader that stops reading would block the turn in Write,
+		// where no interrupt reaches it: ending the turn closes the pipe.
+		// (Deferred after the cancel above, so it is undone first and a
+		// turn that ends normally leaves the pipe to its owner.)
+		stop := context.AfterFunc(ctx, func() { _ = pw.CloseWithError(context.Cause(ctx)) })
+		defer stop()
+	}
 
 	var answer strings.Builder
 	var result *event.TurnResult
