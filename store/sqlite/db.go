@@ -44,6 +44,8 @@ type DB struct {
 	stmtInsertEvent *sql.Stmt
 	stmtBumpSession *sql.Stmt
 
+	ckpt *checkpointer // checkpoints the WAL off the writer's path
+
 	closed    atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
@@ -157,6 +159,9 @@ func (db *DB) open(ctx context.Context) error {
 			return fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
+	if err := db.startCheckpointer(ctx); err != nil {
+		return fmt.Errorf("open checkpointer: %w", err)
+	}
 	return nil
 }
 
@@ -176,6 +181,8 @@ func dsn(path string, readOnly bool) string {
 		// before writing waits (busy_timeout) for another process's writer
 		// instead of failing when it upgrades its lock.
 		q.Set("_txlock", "immediate")
+		// Commits do not checkpoint; the checkpointer does (checkpoint.go).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}
 	// The path is a URI path (the driver opens with SQLITE_OPEN_URI), so
 	// characters such as '?', '#' and '%' must be escaped.
@@ -203,6 +210,9 @@ func (db *DB) Close() error {
 // removes the WAL when the last connection closes.
 func (db *DB) closeAll() error {
 	var errs []error
+	if db.ckpt != nil {
+		errs = append(errs, db.ckpt.close())
+	}
 	for _, s := range []*sql.Stmt{db.stmtLastSeq, db.stmtInsertEvent, db.stmtBumpSession} {
 		if s != nil {
 			errs = append(errs, s.Close())

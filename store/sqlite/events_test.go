@@ -322,3 +322,32 @@ func TestAppendEventsKeepsNewestStats(t *testing.T) {
 		t.Fatalf("stats lost: %s", got.Stats)
 	}
 }
+
+// Commits leave the WAL to the checkpointer, which copies it all back
+// into the database file.
+func TestCheckpointerCopiesTheWAL(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	putSession(t, db, "s", "alice")
+	for seq := uint64(1); seq <= 3000; seq += 100 {
+		var batch []store.Event
+		for i := range uint64(100) {
+			batch = append(batch, store.Event{SessionID: "s", Seq: seq + i, Type: "answer", Data: eventData(t, "s", seq+i)})
+		}
+		if err := db.AppendEvents(ctx, batch...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pages int
+	if err := db.writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&pages); err != nil || pages != 0 {
+		t.Fatalf("the writer checkpoints itself every %d pages (%v)", pages, err)
+	}
+	left, err := db.checkpoint(ctx)
+	if err != nil || left != 0 {
+		t.Fatalf("%d frames left after a checkpoint, %v", left, err)
+	}
+	evs, err := db.Events(ctx, "s", 0, 0)
+	if err != nil || len(evs) != 3000 {
+		t.Fatalf("%d events, %v", len(evs), err)
+	}
+}
