@@ -297,6 +297,31 @@ func TestInterruptDuringStream(t *testing.T) {
 	}
 }
 
+// TestTerminateDuringTurn: ending a session ends its running turn (and
+// the command it runs) at once.
+func TestTerminateDuringTurn(t *testing.T) {
+	f := newFixture(t, api.OpenAI, fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("sleepy", fakemodel.Shell("sleep 30"), fakemodel.Text("woke")),
+	}})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := f.run(t, context.Background(), "s1", "sleepy tool please")
+		errc <- err
+	}()
+	time.Sleep(400 * time.Millisecond)
+	if err := f.eng.TerminateSession("s1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, provider.ErrSessionDead) {
+			t.Errorf("turn of a terminated session = %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("turn still running 2s after TerminateSession")
+	}
+}
+
 func TestToolChildrenDoNotOutliveCommand(t *testing.T) {
 	f := newFixture(t, api.Anthropic, fakemodel.Script{Rules: []fakemodel.Rule{
 		fakemodel.Then("background", fakemodel.Shell("sleep 60 & echo started"), fakemodel.Text("{{last_tool_result}}")),

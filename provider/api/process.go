@@ -35,6 +35,10 @@ type process struct {
 	info    provider.Info
 	history []message
 	closed  bool
+	// endTurn cancels the running turn and turnDone is closed when it
+	// has ended (both nil between turns).
+	endTurn  context.CancelCauseFunc
+	turnDone chan struct{}
 }
 
 func (pr *process) Info() provider.Info {
@@ -51,13 +55,23 @@ func (pr *process) Alive() bool {
 
 func (pr *process) StderrTail() string { return "" }
 
-// Close ends the conversation's process. A running turn is not waited
-// for: its context belongs to the caller, who interrupts it.
+// Close ends the conversation: a running turn is cancelled (its bash
+// command killed) and waited for, as long as ctx allows.
 func (pr *process) Close(ctx context.Context) error {
 	pr.mu.Lock()
 	pr.closed = true
+	end, done := pr.endTurn, pr.turnDone
 	pr.mu.Unlock()
-	return nil
+	if end == nil {
+		return nil
+	}
+	end(fmt.Errorf("%w: conversation closed during the turn", provider.ErrSessionDead))
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("api provider: close: the turn did not end: %w", context.Cause(ctx))
+	}
 }
 
 func (pr *process) toolsOffered() bool {
@@ -76,11 +90,22 @@ func (pr *process) Turn(ctx context.Context, prompt string, ask provider.Permiss
 		return nil, provider.ErrBusy
 	}
 	defer pr.turnMu.Unlock()
-	if !pr.Alive() {
-		return nil, fmt.Errorf("%w: conversation closed", provider.ErrSessionDead)
-	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	pr.mu.Lock()
+	if pr.closed {
+		pr.mu.Unlock()
+		return nil, fmt.Errorf("%w: conversation closed", provider.ErrSessionDead)
+	}
+	done := make(chan struct{})
+	pr.endTurn, pr.turnDone = cancel, done
+	pr.mu.Unlock()
+	defer func() {
+		pr.mu.Lock()
+		pr.endTurn, pr.turnDone = nil, nil
+		pr.mu.Unlock()
+		close(done)
+	}()
 	refused := false
 	deliver := func(ev *event.EventWithMeta) error {
 		if refused || ctx.Err() != nil {
