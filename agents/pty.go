@@ -22,7 +22,7 @@ func claudeTerminalAgent(cfg Config, name string, tmux bool) Agent {
 	}
 	preset := pty.ClaudeTUI(a.Path)
 	preset.Name = name
-	opts := pty.Options{Preset: preset, Tmux: tmux}
+	opts := pty.Options{Preset: preset, Tmux: tmux, Stream: cfg.Stream}
 	if tmux {
 		opts.TmuxPath = cfg.Executable("tmux", "tmux")
 		if opts.TmuxPath == "" {

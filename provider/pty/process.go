@@ -398,6 +398,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		interrupted bool
 		deadline    time.Time
 		perm        permissionState
+		stream      answerStream
 	)
 	// The screen is watched past the caller's cancellation, to see the
 	// program come back after the interrupt; wake notices the cancellation.
@@ -418,6 +419,13 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		}
 		if interrupted && time.Now().After(deadline) {
 			return false, errInterruptTimeout
+		}
+		if !interrupted && c.opts.Stream {
+			if err := stream.update(screen, func() string {
+				return extractAnswer(before, t.transcript(), prompt, c.preset)
+			}, !c.preset.idleScreen(screen), emit); err != nil {
+				cancel(err)
+			}
 		}
 		if !interrupted {
 			if err := perm.check(turnCtx, c.preset.Permission, screen, stable, c.preset.settle(), t, ask); err != nil {
@@ -470,8 +478,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		tr.IsError = true
 	}
 	if answer != "" && !interrupted {
-		ev := event.NewEventWithMeta(event.TypeAnswer, answer, &event.EventMeta{Status: "success", TotalDurationMs: tr.DurationMs})
-		if err := emit(ev); err != nil {
+		if err := stream.finish(answer, tr.DurationMs, emit); err != nil {
 			return tr, err
 		}
 	}

@@ -51,6 +51,11 @@ type Options struct {
 	// TerminateGrace is the wait after the hangup and again after SIGTERM
 	// when the program is ended (default 2s).
 	TerminateGrace time.Duration
+	// Stream emits the answer while it appears on the screen, as answer
+	// deltas (Meta.Status "delta") of whole lines. A program that rewrites
+	// lines it already showed ends the stream early; the turn's result
+	// always holds the final answer.
+	Stream bool
 	// KeepWindows (with Tmux) makes Close end the program but keep its
 	// window, parked under the conversation's provider session ID: the
 	// next Start of that conversation runs the program again in the same

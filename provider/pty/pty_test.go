@@ -295,3 +295,51 @@ func TestBadPreset(t *testing.T) {
 		t.Fatalf("start of a missing program: %v", err)
 	}
 }
+
+func TestStreamedAnswer(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	p, err := pty.New(pty.Options{Preset: fakeTUIPreset(fakeTUIPath(t)), Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{prov: p, dir: t.TempDir()}
+	h.opts = provider.StartOptions{ProviderSessionID: "stream", WorkDir: h.dir, Logger: quiet()}
+	proc := h.start(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var deltas []string
+	var full []string
+	tr, err := proc.Turn(ctx, "stream 6", nil, func(ev *event.EventWithMeta) error {
+		if ev.EventType == event.TypeAnswer {
+			if ev.Meta.Status == "delta" {
+				deltas = append(deltas, ev.EventData)
+			} else {
+				full = append(full, ev.EventData)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "chunk 1 of 6\nchunk 2 of 6\nchunk 3 of 6\nchunk 4 of 6\nchunk 5 of 6\nchunk 6 of 6"
+	if tr.Result != want {
+		t.Fatalf("result %q", tr.Result)
+	}
+	if len(deltas) < 3 || strings.Join(deltas, "") != want || len(full) != 0 {
+		t.Fatalf("deltas %q (and complete answers %q): want at least 3 that add up to the answer", deltas, full)
+	}
+	// A short answer arrives whole, once.
+	deltas, full = nil, nil
+	if _, err := proc.Turn(ctx, "hi", nil, func(ev *event.EventWithMeta) error {
+		if ev.EventType == event.TypeAnswer {
+			deltas = append(deltas, ev.EventData)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(deltas, "") != "echo: hi" {
+		t.Fatalf("short answer came as %q", deltas)
+	}
+}

@@ -9,6 +9,7 @@
 //	run CMD                 asks "Allow command: CMD? (y/n)", runs CMD with sh on y
 //	runfile FILE            the same with the command written in FILE
 //	lines N                 answers with N numbered lines
+//	stream N                writes N lines, one every 200ms, while it works
 //	exit                    quits
 //	anything else           answered with "echo: ..." after a short spinner
 //
@@ -188,6 +189,14 @@ func (a *app) answer(line string, spin time.Duration) bool {
 			return true
 		}
 		a.run(strings.TrimSpace(string(b)))
+	case word == "stream":
+		n, _ := strconv.Atoi(rest)
+		for i := 1; i <= n; i++ {
+			if !a.work(200 * time.Millisecond) {
+				return true
+			}
+			a.printf("chunk %d of %d\r\n", i, n)
+		}
 	case word == "lines":
 		n, _ := strconv.Atoi(rest)
 		if !a.work(spin) {
