@@ -51,8 +51,8 @@ type Event struct {
 // topic is one session's ring and subscribers.
 type topic struct {
 	ring  []*Event // circular, oldest at start
-	start int                    // index of the oldest event in ring
-	n     int                    // events in ring
+	start int      // index of the oldest event in ring
+	n     int      // events in ring
 	subs  map[*Subscription]struct{}
 }
 
