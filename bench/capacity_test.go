@@ -261,6 +261,8 @@ func BenchmarkCapacityClaude(b *testing.B) {
 	spare := newEng(engine.EngineOptions{Spares: 1})
 	var coldD, spareD []time.Duration
 	for i := range samples {
+		// Each start runs alone: the spare engine's refill is done first.
+		waitSpare(b, spare)
 		var seq uint64
 		d, k, err := timedTurn(ctx, cold, &engine.Config{SessionID: fmt.Sprintf("cold-%d", i), WorkDir: f.dir}, "hello", &seq)
 		if err != nil || k != kindCold {
@@ -403,6 +405,8 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 	plain, spare := mk(engine.EngineOptions{}), mk(engine.EngineOptions{Spares: 1})
 	var coldD, warmD, spareD []time.Duration
 	for i := range samples {
+		// Each measurement runs alone: the spare engine's refill is done first.
+		waitSpare(b, spare)
 		var seq uint64
 		d, _, err := timedTurn(ctx, plain, &engine.Config{SessionID: fmt.Sprintf("c%d", i), WorkDir: f.dir}, "hello", &seq)
 		if err != nil {

@@ -172,6 +172,10 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		return err
 	}
 	defer e.pool.release(s)
+	// Counted from here, not from the agent's turn: a spare claimed for
+	// this turn must not have its refill compete with the turn.
+	e.pool.busy.Add(1)
+	defer e.pool.busy.Add(-1)
 	if err := e.checkPrompt(s, prompt, cb); err != nil {
 		return err
 	}
@@ -316,9 +320,7 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	}
 
 	s.setStatus(StatusBusy)
-	e.pool.busy.Add(1)
 	tr, turnErr := p.Turn(ctx, prompt, t.ask, t.emit)
-	e.pool.busy.Add(-1)
 	wall := time.Since(t.start)
 
 	if errors.Is(turnErr, provider.ErrSessionDead) {
