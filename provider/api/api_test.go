@@ -41,7 +41,7 @@ type fixture struct {
 	dir   string
 }
 
-func newFixture(t *testing.T, flavor api.Flavor, script fakemodel.Script) *fixture {
+func newFixture(t *testing.T, flavor api.Flavor, script fakemodel.Script, tweaks ...func(*api.Options)) *fixture {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	m, err := fakemodel.Start("127.0.0.1:0", script)
@@ -55,7 +55,11 @@ func newFixture(t *testing.T, flavor api.Flavor, script fakemodel.Script) *fixtu
 			base, prefix = f.base(m.URL()), f.envKey
 		}
 	}
-	p, err := api.New(api.Options{Flavor: flavor, Tools: true, Deltas: true, ToolTimeout: 20 * time.Second})
+	opts := api.Options{Flavor: flavor, Tools: true, Deltas: true, ToolTimeout: 20 * time.Second}
+	for _, tw := range tweaks {
+		tw(&opts)
+	}
+	p, err := api.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,6 +160,44 @@ func TestMultiTurnStreaming(t *testing.T) {
 			}
 			if !strings.Contains(last.System, "SESSION-TASKS") || !last.Stream {
 				t.Errorf("system %q stream %v", last.System, last.Stream)
+			}
+		})
+	}
+}
+
+func TestThinkingStreams(t *testing.T) {
+	for _, fl := range flavors {
+		t.Run(string(fl.flavor), func(t *testing.T) {
+			f := newFixture(t, fl.flavor, fakemodel.Script{Default: &fakemodel.Reply{
+				Thinking: "weighing the options carefully before answering", Text: []string{"decided"},
+			}})
+			r := f.mustRun(t, "s1", "think first")
+			var thought strings.Builder
+			for _, ev := range events(r, event.TypeThinking) {
+				thought.WriteString(ev.EventData)
+			}
+			if thought.String() != "weighing the options carefully before answering" || answer(r) != "decided" {
+				t.Errorf("thinking %q answer %q", thought.String(), answer(r))
+			}
+		})
+	}
+}
+
+// TestWholeBlocks: without Deltas, each model call's text and thinking
+// arrive as one event each.
+func TestWholeBlocks(t *testing.T) {
+	for _, fl := range flavors {
+		t.Run(string(fl.flavor), func(t *testing.T) {
+			long := strings.Repeat("a whole block of answer text ", 10)
+			f := newFixture(t, fl.flavor, fakemodel.Script{Default: &fakemodel.Reply{Thinking: "pondering at length about it", Text: []string{long}}},
+				func(o *api.Options) { o.Deltas = false })
+			r := f.mustRun(t, "s1", "hi")
+			answers, thoughts := events(r, event.TypeAnswer), events(r, event.TypeThinking)
+			if len(answers) != 1 || answers[0].EventData != long || answers[0].Meta.Status == "delta" {
+				t.Errorf("answer events %+v", answers)
+			}
+			if len(thoughts) != 1 || thoughts[0].EventData != "pondering at length about it" {
+				t.Errorf("thinking events %+v", thoughts)
 			}
 		})
 	}

@@ -179,7 +179,7 @@ func anthropicMessages(history []message) []anthropic.MessageParam {
 
 type openaiClient struct{ c openai.Client }
 
-func (o *openaiClient) call(ctx context.Context, req callRequest, onText, _ deltaFunc) (reply, error) {
+func (o *openaiClient) call(ctx context.Context, req callRequest, onText, onThinking deltaFunc) (reply, error) {
 	params := openai.ChatCompletionNewParams{
 		Model: req.model, Messages: openaiMessages(req.system, req.history),
 		MaxCompletionTokens: openai.Int(int64(req.maxTokens)),
@@ -194,11 +194,27 @@ func (o *openaiClient) call(ctx context.Context, req callRequest, onText, _ delt
 	stream := o.c.Chat.Completions.NewStreaming(ctx, params)
 	defer stream.Close()
 	var acc openai.ChatCompletionAccumulator
+	var thinking strings.Builder
 	for stream.Next() {
 		ch := stream.Current()
 		acc.AddChunk(ch)
-		if len(ch.Choices) > 0 && ch.Choices[0].Delta.Content != "" {
-			if err := onText(ch.Choices[0].Delta.Content); err != nil {
+		if len(ch.Choices) == 0 {
+			continue
+		}
+		d := ch.Choices[0].Delta
+		// Servers that show their reasoning send it beside the content,
+		// as reasoning_content (not part of the OpenAI schema).
+		if f, ok := d.JSON.ExtraFields["reasoning_content"]; ok {
+			var r string
+			if json.Unmarshal([]byte(f.Raw()), &r) == nil && r != "" {
+				thinking.WriteString(r)
+				if err := onThinking(r); err != nil {
+					return reply{}, err
+				}
+			}
+		}
+		if d.Content != "" {
+			if err := onText(d.Content); err != nil {
 				return reply{}, err
 			}
 		}
@@ -208,7 +224,7 @@ func (o *openaiClient) call(ctx context.Context, req callRequest, onText, _ delt
 	}
 	r := reply{
 		model: acc.Model, inputTokens: acc.Usage.PromptTokens, outputTokens: acc.Usage.CompletionTokens,
-		cacheReadTokens: acc.Usage.PromptTokensDetails.CachedTokens,
+		cacheReadTokens: acc.Usage.PromptTokensDetails.CachedTokens, thinking: thinking.String(),
 	}
 	if len(acc.Choices) == 0 {
 		return r, nil
