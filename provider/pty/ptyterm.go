@@ -156,11 +156,10 @@ func (t *ptyTerminal) paste(s string) error {
 	return t.keys(s)
 }
 
-func (t *ptyTerminal) pid() int               { return t.cp.PID() }
-func (t *ptyTerminal) exited() bool           { return t.cp.Exited() }
-func (t *ptyTerminal) done() <-chan struct{}  { return t.cp.Done() }
-func (t *ptyTerminal) kill() error            { return t.cp.Kill() }
-func (t *ptyTerminal) process() *proc.Process { return t.cp }
+func (t *ptyTerminal) pid() int              { return t.cp.PID() }
+func (t *ptyTerminal) exited() bool          { return t.cp.Exited() }
+func (t *ptyTerminal) done() <-chan struct{} { return t.cp.Done() }
+func (t *ptyTerminal) kill() error           { return t.cp.Kill() }
 
 // close hangs up the terminal, as closing a terminal window does, then ends
 // whatever is left of the tree the usual way: SIGTERM, grace, SIGKILL.

@@ -42,7 +42,6 @@ type tmuxTerminal struct {
 	ppid   int // the program's pid in the pane
 	pidfd  int // -1 when none
 	exitCh chan struct{}
-	last   string // the screen at the last poll
 
 	notify  chan struct{}
 	stop    chan struct{}
@@ -174,7 +173,9 @@ func (t *tmuxTerminal) trackPane(ctx context.Context) error {
 	return nil
 }
 
-// watch polls the screen and the program's exit until close.
+// watch notices the program's exit until close. The screen itself is
+// read only while someone waits on it (a turn polls it): a capture is a
+// tmux client process, too dear to run for every idle session.
 func (t *tmuxTerminal) watch() {
 	defer close(t.stopped)
 	tick := time.NewTicker(t.poll)
@@ -196,17 +197,6 @@ func (t *tmuxTerminal) watch() {
 				close(ch)
 			}
 			t.mu.Unlock()
-			signal(t.notify)
-		}
-		out, err := t.run(context.Background(), "capture-pane", "-p", "-t", tmuxTarget)
-		if err != nil {
-			continue
-		}
-		t.mu.Lock()
-		diff := out != t.last
-		t.last = out
-		t.mu.Unlock()
-		if diff {
 			signal(t.notify)
 		}
 	}
