@@ -43,6 +43,11 @@ type fixture struct {
 
 func newFixture(t *testing.T, flavor api.Flavor, script fakemodel.Script, tweaks ...func(*api.Options)) *fixture {
 	t.Helper()
+	return newFixtureWith(t, flavor, script, engine.EngineOptions{}, tweaks...)
+}
+
+func newFixtureWith(t *testing.T, flavor api.Flavor, script fakemodel.Script, eo engine.EngineOptions, tweaks ...func(*api.Options)) *fixture {
+	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	m, err := fakemodel.Start("127.0.0.1:0", script)
 	if err != nil {
@@ -63,12 +68,11 @@ func newFixture(t *testing.T, flavor api.Flavor, script fakemodel.Script, tweaks
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.NewEngine(engine.EngineOptions{
-		Provider:    p,
-		Env:         append(os.Environ(), prefix+"_BASE_URL="+base, prefix+"_API_KEY=test-key", "HOME="+t.TempDir()),
-		IdleTimeout: -1,
-		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	eo.Provider = p
+	eo.Env = append(os.Environ(), prefix+"_BASE_URL="+base, prefix+"_API_KEY=test-key", "HOME="+t.TempDir())
+	eo.IdleTimeout = -1
+	eo.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	eng, err := engine.NewEngine(eo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,6 +226,12 @@ func TestToolCallCreatesFile(t *testing.T) {
 			if len(results) != 1 || results[0].Meta.Status != "success" || !strings.Contains(results[0].EventData, "made-by-the-model") {
 				t.Errorf("tool_result events %+v", results)
 			}
+			if reqs := events(r, event.TypePermissionRequest); len(reqs) != 1 || reqs[0].Meta.ToolName != "bash" {
+				t.Errorf("permission_request events %+v", reqs)
+			}
+			if ds := events(r, event.TypePermissionDecision); len(ds) != 1 || ds[0].Permission.Decision != provider.Allow {
+				t.Errorf("permission_decision events %+v", ds)
+			}
 			if got := answer(r); got != "Done: made-by-the-model" {
 				t.Errorf("answer %q", got)
 			}
@@ -260,6 +270,44 @@ func TestFirewallBlocksBeforeExecution(t *testing.T) {
 				t.Errorf("the model was not told: %+v", reqs)
 			}
 		})
+	}
+}
+
+// TestPermissionHandlerDecides: every command the firewall lets through
+// is put to the permission handler, which can refuse it; with permissions
+// bypassed it is not asked.
+func TestPermissionHandlerDecides(t *testing.T) {
+	script := fakemodel.Script{Rules: []fakemodel.Rule{
+		fakemodel.Then("please", fakemodel.Shell("touch handler-marker"), fakemodel.Text("{{last_tool_result}}")),
+	}}
+	var asked []engine.PermissionRequest
+	handler := func(_ context.Context, req engine.PermissionRequest) provider.ToolDecision {
+		asked = append(asked, req)
+		if req.Kind == provider.CanUseTool {
+			return provider.ToolDecision{Behavior: provider.Deny, Message: "the reviewer said no"}
+		}
+		return provider.ToolDecision{}
+	}
+	f := newFixtureWith(t, api.Anthropic, script, engine.EngineOptions{PermissionHandler: handler})
+	r := f.mustRun(t, "s1", "touch it please")
+	if _, err := os.Stat(filepath.Join(f.dir, "handler-marker")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused command ran: %v", err)
+	}
+	if len(asked) != 2 || asked[0].Kind != provider.PreToolUse || asked[1].Kind != provider.CanUseTool || asked[1].Input["command"] != "touch handler-marker" {
+		t.Errorf("handler saw %+v", asked)
+	}
+	if got := answer(r); got != "the reviewer said no" {
+		t.Errorf("the model was told %q", got)
+	}
+
+	asked = nil
+	f = newFixtureWith(t, api.Anthropic, script, engine.EngineOptions{PermissionHandler: handler, PermissionMode: "bypassPermissions"})
+	f.mustRun(t, "s1", "touch it please")
+	if _, err := os.Stat(filepath.Join(f.dir, "handler-marker")); err != nil {
+		t.Errorf("bypassed permissions: the command did not run: %v", err)
+	}
+	if len(asked) != 1 || asked[0].Kind != provider.PreToolUse {
+		t.Errorf("bypassed permissions: handler saw %+v", asked)
 	}
 }
 

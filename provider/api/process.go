@@ -28,6 +28,9 @@ type process struct {
 	client     client
 	allowed    []string
 	disallowed []string
+	// askEach asks CanUseTool for every command the firewall lets through,
+	// as an agent CLI in its default permission mode does.
+	askEach bool
 
 	turnMu sync.Mutex // one turn at a time
 
@@ -265,8 +268,11 @@ func (pr *process) runCall(ctx context.Context, c toolCall, command string, ask 
 		return toolResult{ID: c.ID, Output: "The bash tool needs a non-empty \"command\".", IsError: true}
 	}
 	req := provider.ToolRequest{Kind: provider.PreToolUse, RequestID: c.ID, ToolName: c.Name, ToolUseID: c.ID, Input: c.Input}
+	// PreToolUse is where the firewall looks; then, unless permissions
+	// are bypassed, the command is put to the permission hook (a person,
+	// in the daemon's ask mode) as a CLI would put it.
 	d := ask(ctx, req)
-	if d.Behavior == provider.Ask {
+	if d.Behavior == provider.Ask || (d.Behavior == "" && pr.askEach) {
 		req.Kind = provider.CanUseTool
 		d = ask(ctx, req)
 	}

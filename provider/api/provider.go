@@ -184,6 +184,7 @@ func (p *Provider) Start(ctx context.Context, opts provider.StartOptions) (provi
 		system: opts.SystemPrompt, statePath: filepath.Join(dir, psid+".json"),
 		client: newClient(p.opts, base, key), info: provider.Info{ProviderSessionID: psid, Model: model},
 		disallowed: opts.DisallowedTools, allowed: opts.AllowedTools,
+		askEach: !opts.DangerouslySkipPermissions && opts.PermissionMode != "bypassPermissions",
 	}
 	if opts.Resume {
 		conv, err := loadConversation(pr.statePath)
