@@ -336,6 +336,9 @@ func (s *Server) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, turnError(turnErr))
 		return
 	}
+	if turnErr != nil && t.reply.Error == nil {
+		t.reply.Error = &ocError{"UnknownError", ocErrorDetail{turnErr.Error()}}
+	}
 	writeJSON(w, http.StatusOK, ocMessage{Info: t.reply, Parts: t.parts})
 }
 
