@@ -41,7 +41,7 @@ func TestExecProviderFlag(t *testing.T) {
 
 func TestExecUnknownProvider(t *testing.T) {
 	r := runHotplex(t, 30*time.Second, t.TempDir(), os.Environ(), nil, "exec", "--provider", "no-such-agent", "hi")
-	if r.code == 0 || !strings.Contains(r.stderr, "unknown agent") || !strings.Contains(r.stderr, "api-openai") {
+	if r.code == 0 || !strings.Contains(r.stderr, `unknown provider "no-such-agent"`) || !strings.Contains(r.stderr, "api-openai") {
 		t.Fatalf("unknown provider:\n%s", r)
 	}
 }

@@ -112,7 +112,7 @@ func (r *runtimeEnv) Close() {
 // starts the built-in model on loopback and points the CLI at it.
 func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
 	if _, err := agents.Find(agents.Config{}, f.provider); errors.Is(err, agents.ErrUnknownAgent) {
-		return nil, err
+		return nil, fmt.Errorf("unknown provider %q (available: %s)", f.provider, strings.Join(agents.Names(agents.Config{}), ", "))
 	}
 	wd := f.workDir
 	if wd == "" {
