@@ -565,12 +565,13 @@ func (sp *SessionPool) takeSpare(s *session) provider.Spare {
 // session's slot.
 func (sp *SessionPool) returnSpare(s *session, sc provider.Spare) {
 	sp.mu.Lock()
-	defer sp.mu.Unlock()
 	sp.unreserveLocked(s)
 	if sp.closed {
-		sp.closeSpare(sc)
+		sp.mu.Unlock()
+		sp.discardSpare(sc)
 		return
 	}
+	defer sp.mu.Unlock()
 	key := spareKey(s.prov)
 	if len(sp.cap.spares[key]) >= sp.opts.Spares {
 		sp.closeSpare(sc) // refilled meanwhile
@@ -597,15 +598,32 @@ func (sp *SessionPool) dropSpareLocked() bool {
 	return false
 }
 
-// closeSpare ends a spare in the background.
+// closeSpare ends a spare in the background. The caller holds mu, and
+// the pool's background work is not yet waited for (see discardSpare).
 func (sp *SessionPool) closeSpare(sc provider.Spare) {
-	sp.bg.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := sc.Close(ctx); err != nil {
-			sp.log.Debug("ending a spare", "pid", sc.PID(), "err", err)
-		}
-	})
+	sp.bg.Go(func() { sp.endSpare(sc) })
+}
+
+func (sp *SessionPool) endSpare(sc provider.Spare) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sc.Close(ctx); err != nil {
+		sp.log.Debug("ending a spare", "pid", sc.PID(), "err", err)
+	}
+}
+
+// discardSpare ends a spare, in the background unless the pool's shutdown
+// is already waiting for its background work. The caller does not hold mu.
+func (sp *SessionPool) discardSpare(sc provider.Spare) {
+	sp.mu.Lock()
+	late := sp.bgClosed
+	if !late {
+		sp.closeSpare(sc)
+	}
+	sp.mu.Unlock()
+	if late {
+		sp.endSpare(sc)
+	}
 }
 
 func (sp *SessionPool) wakeSpares() {

@@ -55,8 +55,10 @@ type SessionPool struct {
 	// busy counts turns running, which spares defer their refill to.
 	busy atomic.Int32
 
-	// bg runs the endings of hibernated sessions and dropped spares.
-	bg sync.WaitGroup
+	// bg runs the endings of hibernated sessions and dropped spares;
+	// bgClosed (guarded by mu) is set when Shutdown waits for it.
+	bg       sync.WaitGroup
+	bgClosed bool
 	// The spare refiller and its parking directory.
 	spareRoot  string
 	spareWake  chan struct{}
@@ -246,7 +248,10 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	if fresh && s.stats.Snapshot().Turns == 0 {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, ok := sp.claim(ctx, s, sc, opts); ok {
-				return sp.attach(s, p, startInfo{cold: true, spare: true}), nil
+				if err := sp.attach(s, p); err != nil {
+					return startInfo{}, err
+				}
+				return startInfo{cold: true, spare: true}, nil
 			}
 		}
 	}
@@ -273,7 +278,10 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		}
 		return startInfo{}, err
 	}
-	info := sp.attach(s, p, startInfo{cold: true, queued: queued})
+	if err := sp.attach(s, p); err != nil {
+		done(false, 0)
+		return startInfo{}, err
+	}
 	sp.mu.Lock()
 	if p.Info().Resumed {
 		sp.cap.resumes++
@@ -282,7 +290,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	}
 	sp.mu.Unlock()
 	done(true, time.Since(begin))
-	return info, nil
+	return startInfo{cold: true, queued: queued}, nil
 }
 
 // startInfo says how a turn got its process.
@@ -316,17 +324,26 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 		return nil, false
 	}
 	sp.log.Warn("claiming a spare failed; starting the CLI instead", "session", s.id, "err", err)
-	sp.mu.Lock()
-	sp.closeSpare(sc)
-	sp.mu.Unlock()
+	sp.discardSpare(sc)
 	sp.unreserve(s)
 	return nil, false
 }
 
-// attach makes p the session's process.
-func (sp *SessionPool) attach(s *session, p provider.Process, how startInfo) startInfo {
+// attach makes p the session's process. A session terminated (or an
+// engine closed) while the process started gets it ended instead.
+func (sp *SessionPool) attach(s *session, p provider.Process) error {
 	info := p.Info()
 	s.mu.Lock()
+	if s.removed {
+		s.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := p.Close(ctx); err != nil {
+			sp.log.Warn("ending a process started for a removed session", "session", s.id, "err", err)
+		}
+		sp.unreserve(s)
+		return fmt.Errorf("%w: session %s was terminated while its process started", ErrSessionNotFound, s.id)
+	}
 	s.proc = p
 	s.started = true
 	if info.ProviderSessionID != "" {
@@ -347,8 +364,8 @@ func (sp *SessionPool) attach(s *session, p provider.Process, how startInfo) sta
 		}
 	}
 	sp.log.Info("session started", "session", s.id, "pid", info.PID, "provider_session_id", info.ProviderSessionID,
-		"resumed", info.Resumed, "fallback", info.Fallback, "spare", how.spare, "queued", how.queued)
-	return how
+		"resumed", info.Resumed, "fallback", info.Fallback)
+	return nil
 }
 
 func joinPrompts(parts ...string) string {
@@ -484,6 +501,9 @@ func (sp *SessionPool) Shutdown() {
 		})
 	}
 	wg.Wait()
+	sp.mu.Lock()
+	sp.bgClosed = true
+	sp.mu.Unlock()
 	sp.bg.Wait()
 	if sp.spareRoot != "" {
 		_ = os.RemoveAll(sp.spareRoot)
