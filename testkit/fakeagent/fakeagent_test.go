@@ -709,3 +709,36 @@ func TestParseDirectives(t *testing.T) {
 		t.Errorf("parsed %+v", d)
 	}
 }
+
+func TestAwaitClaim(t *testing.T) {
+	home := t.TempDir()
+	p := start(t, home, nil, "--await-claim")
+	initialize(p, nil)
+	target := t.TempDir()
+	p.send(obj{"type": "control_request", "request_id": "c0", "request": obj{"subtype": "claim_session", "cwd": filepath.Join(target, "missing")}})
+	if f := p.waitType("control_response", ""); str(f, "response", "subtype") != "error" || !strings.HasPrefix(str(f, "response", "error"), "cwd_not_found") {
+		t.Fatalf("claim of a missing directory: %v", f)
+	}
+	p.send(obj{"type": "control_request", "request_id": "c1", "request": obj{"subtype": "claim_session", "cwd": target, "append_system_prompt": "claimed rules"}})
+	f := p.waitType("control_response", "")
+	id := str(f, "response", "response", "session_id")
+	if str(f, "response", "subtype") != "success" || !uuidRE.MatchString(id) || str(f, "response", "response", "cwd") != target {
+		t.Fatalf("claim: %v", f)
+	}
+	p.send(obj{"type": "control_request", "request_id": "c2", "request": obj{"subtype": "claim_session", "cwd": target}})
+	if f := p.waitType("control_response", ""); !strings.HasPrefix(str(f, "response", "error"), "already_claimed") {
+		t.Fatalf("second claim: %v", f)
+	}
+	p.prompt("sysprompt")
+	init := p.waitType("system", "init")
+	if init["session_id"] != id || init["cwd"] != target {
+		t.Fatalf("init after claim: %v", init)
+	}
+	if r := p.waitType("result", ""); !strings.Contains(r["result"].(string), "claimed rules") {
+		t.Fatalf("result = %v", r["result"])
+	}
+	// The conversation lives where a later --resume finds it.
+	if _, err := os.Stat(filepath.Join(home, ".claude", "projects", projectDirName(target), id+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
+}
