@@ -61,7 +61,9 @@ func startPTY(spec proc.Spec, cols, rows int, grace time.Duration) (*ptyTerminal
 		return nil, err
 	}
 	emu := vt.NewEmulator(cols, rows)
-	emu.SetScrollbackSize(5000)
+	// Enough history for an answer many screens long; each line costs a
+	// row of cells.
+	emu.SetScrollbackSize(2000)
 	t := &ptyTerminal{
 		cp: cp, master: master, emu: emu, grace: grace,
 		notify:   make(chan struct{}, 1),

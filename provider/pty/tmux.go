@@ -99,7 +99,7 @@ func startTmux(ctx context.Context, o tmuxOptions) (*tmuxTerminal, error) {
 	}
 	args := []string{
 		"set-option", "-g", "remain-on-exit", "on", ";",
-		"set-option", "-g", "history-limit", "5000", ";",
+		"set-option", "-g", "history-limit", "2000", ";",
 		"set-option", "-g", "status", "off", ";",
 		"new-session", "-d", "-s", tmuxTarget, "-n", tmuxTarget, "-x", strconv.Itoa(o.cols), "-y", strconv.Itoa(o.rows), "-c", o.dir, "--",
 	}
@@ -187,16 +187,14 @@ func (t *tmuxTerminal) watch() {
 		case <-tick.C:
 		}
 		t.mu.Lock()
-		fd, ch := t.pidfd, t.exitCh
+		ended := t.pidfd >= 0 && pidfdExited(t.pidfd)
+		if ended {
+			_ = unix.Close(t.pidfd)
+			t.pidfd = -1
+			close(t.exitCh)
+		}
 		t.mu.Unlock()
-		if fd >= 0 && pidfdExited(fd) {
-			t.mu.Lock()
-			if t.exitCh == ch {
-				_ = unix.Close(t.pidfd)
-				t.pidfd = -1
-				close(ch)
-			}
-			t.mu.Unlock()
+		if ended {
 			signal(t.notify)
 		}
 	}
@@ -261,15 +259,15 @@ func (t *tmuxTerminal) done() <-chan struct{} {
 }
 
 func (t *tmuxTerminal) exited() bool {
+	// The pidfd is polled under the lock, which close takes to close it.
 	t.mu.Lock()
-	fd, ch := t.pidfd, t.exitCh
-	t.mu.Unlock()
+	defer t.mu.Unlock()
 	select {
-	case <-ch:
+	case <-t.exitCh:
 		return true
 	default:
 	}
-	return fd < 0 || pidfdExited(fd)
+	return t.pidfd < 0 || pidfdExited(t.pidfd)
 }
 
 // windowID names the window, which stays the same across Halt and Respawn.
