@@ -49,6 +49,7 @@ type capacity struct {
 	queueTimeout         time.Duration
 
 	resident      int            // sessions holding a residency slot
+	residents     map[*session]struct{}
 	ownerResident map[string]int // the same, per owner ("" is not counted)
 	starting      int            // starts under way (sessions and spares)
 
@@ -97,7 +98,7 @@ func newCapacity(o *EngineOptions) capacity {
 	}
 	return capacity{
 		maxStarts: starts, maxQueued: queued, queueTimeout: timeout,
-		ownerResident: map[string]int{}, queues: map[string][]*startReq{},
+		ownerResident: map[string]int{}, residents: map[*session]struct{}{}, queues: map[string][]*startReq{},
 		spares: map[string][]provider.Spare{}, sparesStarting: map[string]int{},
 		startAvg: 300 * time.Millisecond,
 	}
@@ -147,10 +148,7 @@ func (sp *SessionPool) MeasureRSS() int64 {
 		owners   []*session
 		sparePID []int
 	)
-	for _, s := range sp.sessions {
-		if !s.resident {
-			continue
-		}
+	for s := range sp.cap.residents {
 		s.mu.Lock()
 		if s.proc != nil {
 			pids = append(pids, s.proc.Info().PID)
@@ -187,8 +185,8 @@ func (sp *SessionPool) MeasureRSS() int64 {
 func (sp *SessionPool) rssEstimateLocked() int64 {
 	var sum int64
 	n := 0
-	for _, s := range sp.sessions {
-		if s.resident && s.rss > 0 {
+	for s := range sp.cap.residents {
+		if s.rss > 0 {
 			sum += s.rss
 			n++
 		}
@@ -255,8 +253,8 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 		last time.Time
 	}
 	var cands []cand
-	for _, s := range sp.sessions {
-		if !s.resident || (owner != "" && s.owner != owner) {
+	for s := range sp.cap.residents {
+		if owner != "" && s.owner != owner {
 			continue
 		}
 		s.mu.Lock()
@@ -305,6 +303,7 @@ func (sp *SessionPool) reserveLocked(s *session) {
 	}
 	s.resident = true
 	sp.cap.resident++
+	sp.cap.residents[s] = struct{}{}
 	if s.owner != "" {
 		sp.cap.ownerResident[s.owner]++
 	}
@@ -318,6 +317,7 @@ func (sp *SessionPool) unreserveLocked(s *session) {
 	s.resident = false
 	s.rss = 0
 	sp.cap.resident--
+	delete(sp.cap.residents, s)
 	if s.owner != "" {
 		if sp.cap.ownerResident[s.owner]--; sp.cap.ownerResident[s.owner] <= 0 {
 			delete(sp.cap.ownerResident, s.owner)
