@@ -322,6 +322,7 @@ func (c *Process) Close(ctx context.Context) error {
 	c.closed = true
 	t := c.term
 	c.mu.Unlock()
+	c.prov.forget(c.start.ProviderSessionID, c)
 	if t == nil {
 		return nil
 	}

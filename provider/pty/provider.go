@@ -73,6 +73,7 @@ type Provider struct {
 
 	mu     sync.Mutex
 	parked map[string]*parkedWindow // by provider session ID
+	live   map[string]*Process      // running, by provider session ID
 }
 
 // parkedWindow is a kept tmux window waiting for its conversation.
@@ -104,7 +105,7 @@ func New(opts Options) (*Provider, error) {
 	if opts.ParkTimeout <= 0 {
 		opts.ParkTimeout = 30 * time.Minute
 	}
-	return &Provider{opts: opts, parked: map[string]*parkedWindow{}}, nil
+	return &Provider{opts: opts, parked: map[string]*parkedWindow{}, live: map[string]*Process{}}, nil
 }
 
 // Name returns the preset's name.
@@ -142,7 +143,40 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		}
 		return nil, err
 	}
+	if o.ProviderSessionID != "" {
+		p.mu.Lock()
+		p.live[o.ProviderSessionID] = c
+		p.mu.Unlock()
+	}
 	return c, nil
+}
+
+// forget drops a closed process from the live ones.
+func (p *Provider) forget(key string, c *Process) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live[key] == c {
+		delete(p.live, key)
+	}
+}
+
+// TmuxSocket returns the tmux socket (-L name) of the window the
+// conversation providerSessionID runs in, or is kept in: `tmux -L <socket>
+// attach` shows it.
+func (p *Provider) TmuxSocket(providerSessionID string) (string, bool) {
+	p.mu.Lock()
+	c := p.live[providerSessionID]
+	pw := p.parked[providerSessionID]
+	p.mu.Unlock()
+	if c != nil {
+		if s := c.TmuxSocket(); s != "" {
+			return s, true
+		}
+	}
+	if pw != nil {
+		return pw.term.socket, true
+	}
+	return "", false
 }
 
 // park keeps a tmux window whose program has ended for the next Start of
