@@ -176,6 +176,24 @@ func TestLegalTransitions(t *testing.T) {
 	}
 }
 
+func TestIllegalTransitionRefused(t *testing.T) {
+	rec := &recorder{}
+	s := &engineSession{b: &EngineBackend{opts: Options{OnTransition: rec.record}}, id: "x", state: StateExited}
+	if err := s.transition(StateIdle, nil); !errors.Is(err, ErrIllegalTransition) {
+		t.Errorf("exited → idle = %v", err)
+	}
+	s.state = StateRunning
+	if err := s.transition(StateStarting, nil); !errors.Is(err, ErrIllegalTransition) || s.State() != StateRunning {
+		t.Errorf("running → starting = %v, state %s", err, s.State())
+	}
+	if err := s.transition(StateIdle, nil); err != nil || s.State() != StateIdle {
+		t.Errorf("running → idle = %v, state %s", err, s.State())
+	}
+	if got := rec.path("x"); !slices.Equal(got, []string{StateIdle}) || !slices.Equal(s.illegal, []string{"exited→idle", "running→starting"}) {
+		t.Errorf("reported %v, refused %v", got, s.illegal)
+	}
+}
+
 func TestSessionLifecycle(t *testing.T) {
 	f := newFixture(t, "")
 	s := f.session(t, SessionOptions{})
