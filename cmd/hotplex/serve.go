@@ -120,6 +120,8 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
 		Providers:   agents.Providers(agents.Config{Env: env}, "claude"),
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
+		MaxResident: cfg.MaxResident, MemoryBudget: int64(cfg.MemoryBudget) << 20, PerOwnerResident: cfg.OwnerResident,
+		MaxConcurrentStarts: cfg.MaxStarts, MaxQueuedStarts: cfg.MaxQueued, Spares: cfg.Spares,
 	})
 	if err != nil {
 		return err

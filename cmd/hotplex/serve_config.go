@@ -32,6 +32,12 @@ type serveConfig struct {
 	RateLimit      float64       `yaml:"rate_limit" help:"requests per second allowed to each API key (0: no limit)"`
 	RateBurst      int           `yaml:"rate_burst" help:"requests an API key may make at once beyond its rate"`
 	AdminKeyFile   string        `yaml:"admin_key_file" help:"file holding an admin key's secret, created (mode 0600, with a new key) when missing; the key is printed at every start"`
+	MaxResident    int           `yaml:"max_resident" help:"most sessions with a live CLI process; the least recently used idle one is hibernated beyond (0: no bound)"`
+	MemoryBudget   int           `yaml:"memory_budget_mib" help:"most resident memory of all sessions' processes, in MiB (0: no budget)"`
+	OwnerResident  int           `yaml:"per_owner_resident" help:"most sessions with a live process per API key (0: no quota)"`
+	MaxStarts      int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
+	MaxQueued      int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
+	Spares         int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -55,6 +61,8 @@ var flagFields = []struct{ flag, field string }{
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
+	{"max-resident", "MaxResident"}, {"memory-budget-mib", "MemoryBudget"}, {"per-owner-resident", "OwnerResident"},
+	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"spares", "Spares"},
 }
 
 // register binds the scalar settings to flags.
@@ -73,6 +81,12 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.Float64Var(&c.RateLimit, "rate-limit", c.RateLimit, fieldHelp("RateLimit"))
 	fl.IntVar(&c.RateBurst, "rate-burst", c.RateBurst, fieldHelp("RateBurst"))
 	fl.StringVar(&c.AdminKeyFile, "admin-key-file", c.AdminKeyFile, fieldHelp("AdminKeyFile"))
+	fl.IntVar(&c.MaxResident, "max-resident", c.MaxResident, fieldHelp("MaxResident"))
+	fl.IntVar(&c.MemoryBudget, "memory-budget-mib", c.MemoryBudget, fieldHelp("MemoryBudget"))
+	fl.IntVar(&c.OwnerResident, "per-owner-resident", c.OwnerResident, fieldHelp("OwnerResident"))
+	fl.IntVar(&c.MaxStarts, "max-concurrent-starts", c.MaxStarts, fieldHelp("MaxStarts"))
+	fl.IntVar(&c.MaxQueued, "max-queued-starts", c.MaxQueued, fieldHelp("MaxQueued"))
+	fl.IntVar(&c.Spares, "spares", c.Spares, fieldHelp("Spares"))
 }
 
 func fieldHelp(name string) string {
