@@ -285,8 +285,11 @@ func (c *process) handle(ctx context.Context, m message, st *turnState, interrup
 		}
 		return nil
 	}
+	if m.ID == nil && n.TurnID != "" && st.id != "" && n.TurnID != st.id {
+		return nil // the tail of an earlier, interrupted turn
+	}
 	if m.ID != nil {
-		c.approve(ctx, m, n, st, interrupted, ask, deliver)
+		c.approve(ctx, m, n, st, interrupted, ask)
 		return nil
 	}
 	switch m.Method {
@@ -461,7 +464,7 @@ func completed(st *turnState, it *item) []*event.EventWithMeta {
 }
 
 // approve answers a command or file-change approval through ask.
-func (c *process) approve(ctx context.Context, m message, n notice, st *turnState, interrupted bool, ask provider.PermissionFunc, deliver func(*event.EventWithMeta)) {
+func (c *process) approve(ctx context.Context, m message, n notice, st *turnState, interrupted bool, ask provider.PermissionFunc) {
 	var reqs []provider.ToolRequest
 	switch m.Method {
 	case "item/commandExecution/requestApproval":

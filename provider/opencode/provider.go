@@ -105,6 +105,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		cp: cp, cfg: &p.opts, log: log.With("pid", cp.PID(), "provider", p.opts.Name),
 		info: provider.Info{PID: cp.PID()}, dir: o.WorkDir,
 		http:   &http.Client{},
+		seen:   map[string]bool{},
 		events: make(chan struct{}),
 	}
 	startCtx, cancel := context.WithTimeout(ctx, p.opts.grace(p.opts.StartTimeout, 60*time.Second))
@@ -135,6 +136,9 @@ type process struct {
 	info   provider.Info
 
 	turnMu sync.Mutex
+	// seen holds the IDs of the messages earlier turns saw (used by the
+	// turn holding turnMu).
+	seen map[string]bool
 
 	curMu sync.Mutex
 	cur   *queue

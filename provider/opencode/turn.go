@@ -92,6 +92,7 @@ type props struct {
 		ID        string `json:"id"`
 		SessionID string `json:"sessionID"`
 		Role      string `json:"role"`
+		ParentID  string `json:"parentID"`
 		ModelID   string `json:"modelID"`
 	} `json:"info"`
 	Status *struct {
@@ -115,8 +116,12 @@ type props struct {
 
 // turnState is what one turn has seen so far.
 type turnState struct {
-	start     time.Time
-	assistant map[string]bool   // assistant message IDs
+	start time.Time
+	// prompt is the ID of the prompt's user message, the first new user
+	// message the turn sees; assistant holds the IDs of the answers to it.
+	// Anything else is the tail of an earlier, aborted turn.
+	prompt    string
+	assistant map[string]bool
 	texts     map[string]string // text and reasoning parts, by part ID, until emitted
 	kinds     map[string]string
 	order     []string
@@ -262,7 +267,13 @@ func (c *process) handle(ctx context.Context, ev busEvent, st *turnState, interr
 	}
 	switch ev.Type {
 	case "message.updated":
-		if p.Info != nil && p.Info.Role == "assistant" {
+		if p.Info != nil && p.Info.Role == "user" && st.prompt == "" && !c.seen[p.Info.ID] {
+			st.prompt = p.Info.ID
+		}
+		if p.Info != nil {
+			c.seen[p.Info.ID] = true
+		}
+		if p.Info != nil && p.Info.Role == "assistant" && p.Info.ParentID == st.prompt && st.prompt != "" {
 			st.assistant[p.Info.ID] = true
 			if p.Info.ModelID != "" {
 				st.tr.Model = p.Info.ModelID
@@ -288,12 +299,12 @@ func (c *process) handle(ctx context.Context, ev busEvent, st *turnState, interr
 			st.tr.IsError, st.tr.Subtype = true, "error_during_execution"
 		}
 	case "session.status":
-		if p.Status != nil && p.Status.Type == "busy" {
+		if p.Status != nil && p.Status.Type == "busy" && st.prompt != "" {
 			st.busy = true
 		}
 	case "session.idle":
-		if !st.busy && !interrupted && len(st.assistant) == 0 {
-			return nil // idle before the prompt was taken up
+		if !st.busy {
+			return nil // an earlier turn's end, before the prompt was taken up
 		}
 		for _, e := range st.flush() {
 			deliver(e)
@@ -325,12 +336,18 @@ func (c *process) part(pt *part, st *turnState, deliver func(*event.EventWithMet
 		}
 		st.texts[pt.ID], st.kinds[pt.ID] = pt.Text, pt.Type
 	case "step-finish":
+		if !st.assistant[pt.MessageID] {
+			return
+		}
 		st.tr.InputTokens += pt.Tokens.Input
 		st.tr.OutputTokens += pt.Tokens.Output
 		st.tr.CacheRead += pt.Tokens.Cache.Read
 		st.tr.CacheWrite += pt.Tokens.Cache.Write
 		st.tr.CostUSD += pt.Cost
 	case "tool":
+		if !st.assistant[pt.MessageID] {
+			return
+		}
 		for _, e := range st.flush() {
 			deliver(e)
 		}
