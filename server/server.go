@@ -155,6 +155,24 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
+// providerSessionID is the CLI's ID of a stored conversation: the one its
+// first session_start reported, which differs from the ID recorded at
+// creation when the first turn claimed a prewarmed spare (the CLI then
+// chose it).
+func (s *Server) providerSessionID(ctx context.Context, st store.Session) string {
+	evs, err := s.opts.Store.Events(ctx, st.ID, 0, 1)
+	if err != nil || len(evs) == 0 || evs[0].Type != event.TypeSessionStart {
+		return st.ProviderSessionID
+	}
+	var first struct {
+		ProviderSessionID string `json:"provider_session_id"`
+	}
+	if json.Unmarshal(evs[0].Data, &first) != nil || first.ProviderSessionID == "" {
+		return st.ProviderSessionID
+	}
+	return first.ProviderSessionID
+}
+
 // Restore puts the sessions the store knows back into the engine, after a
 // restart: each resumes its conversation on its next turn and numbers its
 // events on from the last one stored.
@@ -165,7 +183,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, ProviderSessionID: st.ProviderSessionID}
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, ProviderSessionID: s.providerSessionID(ctx, st)}
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions

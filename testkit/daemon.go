@@ -34,6 +34,8 @@ type DaemonOptions struct {
 	RateLimit server.RateLimit
 	// Web is the browser UI served at "/" (web.Assets()); nil serves none.
 	Web fs.FS
+	// Spares is the engine's count of prewarmed processes (zero: none).
+	Spares int
 }
 
 // Daemon is the daemon's parts wired as `hotplex serve` wires them, served
@@ -75,7 +77,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: server.Sinks{metrics, d.recorder},
-		PermissionHandler: approvals.Handle, AdminToken: o.AdminToken,
+		PermissionHandler: approvals.Handle, AdminToken: o.AdminToken, Spares: o.Spares,
 	})
 	if err != nil {
 		t.Fatal(err)
