@@ -279,12 +279,18 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 		}
 		c.s.proc = nil
 		c.s.status = StatusHibernated
+		c.s.hibernating = true
 		c.s.mu.Unlock()
 		sp.unreserveLocked(c.s)
 		sp.cap.hibernations++
 		sp.log.Info("hibernating idle session", "session", c.s.id, "owner", c.s.owner, "pid", p.Info().PID)
 		sp.bg.Go(func() {
-			defer func() { <-c.s.turn }()
+			defer func() {
+				c.s.mu.Lock()
+				c.s.hibernating = false
+				c.s.mu.Unlock()
+				<-c.s.turn
+			}()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if err := p.Close(ctx); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -458,5 +459,24 @@ func TestRegisteredSessionClaimsASpare(t *testing.T) {
 	}
 	if s, _ := f.eng.GetSession("reg"); s.Owner != "carol" {
 		t.Fatalf("owner = %q", s.Owner)
+	}
+}
+
+// A session being hibernated is not busy: a fail-fast turn waits for its
+// process to end and resumes it.
+func TestHibernatingSessionIsNotBusy(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{MaxResident: 1, FailFastWhenBusy: true}, func(o *claude.Options) {
+		o.TerminateGrace = 2 * time.Second
+	})
+	// After its answer h1 keeps writing for a while, so its process takes
+	// that long to end when hibernated.
+	f.mustRun(t, "h1", "stale:1000 hello")
+	f.mustRun(t, "h2", "hello") // hibernates h1
+	r, err := f.run(t, "h1", "history")
+	if err != nil {
+		t.Fatalf("turn on a hibernating session: %v", err)
+	}
+	if !r.First(event.TypeSessionStart).Resumed {
+		t.Fatalf("not resumed: %+v", r.First(event.TypeSessionStart).SessionStart)
 	}
 }

@@ -164,7 +164,10 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 		if err != nil {
 			return nil, err
 		}
-		if sp.opts.FailFastWhenBusy {
+		s.mu.Lock()
+		hibernating := s.hibernating
+		s.mu.Unlock()
+		if sp.opts.FailFastWhenBusy && !hibernating {
 			select {
 			case s.turn <- struct{}{}:
 			default:

@@ -91,6 +91,9 @@ type session struct {
 	// started is set once a process served the session: its conversation
 	// exists, so it cannot claim a spare.
 	started bool
+	// hibernating is set while the session's process is being ended to
+	// make room; its turn slot is held meanwhile, though no turn runs.
+	hibernating bool
 
 	// Guarded by the pool's mu: resident is set while the session holds a
 	// residency slot (a live process, or a start under way); rss is its
