@@ -48,7 +48,7 @@ type capacity struct {
 	maxStarts, maxQueued int
 	queueTimeout         time.Duration
 
-	resident      int            // sessions holding a residency slot
+	resident      int // sessions holding a residency slot
 	residents     map[*session]struct{}
 	ownerResident map[string]int // the same, per owner ("" is not counted)
 	starting      int            // starts under way (sessions and spares)
