@@ -1,6 +1,7 @@
 // Package opencode drives OpenCode's headless server (`opencode serve`)
-// over HTTP and its server-sent event stream: one server process per
-// conversation, listening on loopback; a session opened with POST
+// over HTTP and its server-sent event stream: one server process per work
+// directory, listening on loopback and shared by the conversations in that
+// directory, each an OpenCode session; a session opened with POST
 // /session (or found again by its ID), prompts sent with prompt_async,
 // bus events turned into normalized events until the session goes idle,
 // permission requests answered through HotPlex's permission hook and
@@ -16,6 +17,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -54,9 +56,20 @@ func (o *Options) grace(d, def time.Duration) time.Duration {
 	return def
 }
 
-// Provider starts OpenCode servers.
+// Provider starts OpenCode servers, one per work directory, and opens a
+// session on one for each conversation.
 type Provider struct {
 	opts Options
+
+	mu      sync.Mutex
+	servers map[string]*serverEntry
+}
+
+// serverEntry is a work directory's server, or its start under way.
+type serverEntry struct {
+	ready chan struct{}
+	srv   *server
+	err   error
 }
 
 // New returns an OpenCode server provider.
@@ -67,7 +80,7 @@ func New(opts Options) *Provider {
 	if opts.Path == "" {
 		opts.Path = "opencode"
 	}
-	return &Provider{opts: opts}
+	return &Provider{opts: opts, servers: map[string]*serverEntry{}}
 }
 
 // Name returns the provider's name.
@@ -78,9 +91,9 @@ func (p *Provider) Path() string { return p.opts.Path }
 
 var listening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 
-// Start launches `opencode serve` on a loopback port, subscribes to its
-// events and opens the session: the saved one when it still exists, a new
-// one otherwise (then Info.Fallback says why).
+// Start opens the conversation on the work directory's server, starting
+// the server when there is none (or it has died): the saved session when
+// it still exists, a new one otherwise (then Info.Fallback says why).
 func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
 	if o.ProviderSessionID == "" {
 		return nil, fmt.Errorf("%w: no provider session ID", provider.ErrStartFailed)
@@ -89,6 +102,78 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	if log == nil {
 		log = slog.Default()
 	}
+	startCtx, cancel := context.WithTimeout(ctx, p.opts.grace(p.opts.StartTimeout, 60*time.Second))
+	defer cancel()
+	srv, err := p.server(startCtx, o, log)
+	if err != nil {
+		return nil, err
+	}
+	c := &process{srv: srv, cfg: &p.opts, log: log.With("pid", srv.cp.PID(), "provider", p.opts.Name), seen: map[string]bool{}}
+	if err := c.open(startCtx, o); err != nil {
+		srv.release(c)
+		return nil, err
+	}
+	srv.attach(c)
+	return c, nil
+}
+
+// server returns the live server of o.WorkDir with a reference taken,
+// starting one when needed.
+func (p *Provider) server(ctx context.Context, o provider.StartOptions, log *slog.Logger) (*server, error) {
+	for {
+		p.mu.Lock()
+		e := p.servers[o.WorkDir]
+		if e == nil {
+			e = &serverEntry{ready: make(chan struct{})}
+			p.servers[o.WorkDir] = e
+			p.mu.Unlock()
+			e.srv, e.err = p.launch(ctx, o, log)
+			if e.err != nil {
+				p.mu.Lock()
+				delete(p.servers, o.WorkDir)
+				p.mu.Unlock()
+			}
+			close(e.ready)
+			if e.err != nil {
+				return nil, e.err
+			}
+			if e.srv.acquire() {
+				return e.srv, nil
+			}
+			continue
+		}
+		p.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: waiting for the work directory's server: %w", provider.ErrStartFailed, context.Cause(ctx))
+		}
+		if e.err == nil && e.srv.alive() && e.srv.acquire() {
+			return e.srv, nil
+		}
+		// A server that failed, died or is closing: the next Start replaces it.
+		p.mu.Lock()
+		if p.servers[o.WorkDir] == e {
+			delete(p.servers, o.WorkDir)
+		}
+		p.mu.Unlock()
+		if e.srv != nil {
+			e.srv.closeIfUnused(ctx)
+		}
+	}
+}
+
+// forget drops srv from the provider's table if it is still there.
+func (p *Provider) forget(srv *server) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e := p.servers[srv.dir]; e != nil && e.srv == srv {
+		delete(p.servers, srv.dir)
+	}
+}
+
+// launch starts `opencode serve` in o.WorkDir and subscribes to its events.
+func (p *Provider) launch(ctx context.Context, o provider.StartOptions, log *slog.Logger) (*server, error) {
 	env := o.Env
 	if env == nil {
 		env = os.Environ()
@@ -101,60 +186,105 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
 	}
-	c := &process{
-		cp: cp, cfg: &p.opts, log: log.With("pid", cp.PID(), "provider", p.opts.Name),
-		info: provider.Info{PID: cp.PID()}, dir: o.WorkDir,
-		http:   &http.Client{},
-		seen:   map[string]bool{},
-		events: make(chan struct{}),
+	srv := &server{
+		p: p, cp: cp, dir: o.WorkDir, log: log.With("pid", cp.PID(), "provider", p.opts.Name),
+		http: &http.Client{}, events: make(chan struct{}), sessions: map[string]*process{},
+		terminateGrace: p.opts.grace(p.opts.TerminateGrace, 2*time.Second),
 	}
-	startCtx, cancel := context.WithTimeout(ctx, p.opts.grace(p.opts.StartTimeout, 60*time.Second))
-	defer cancel()
-	if err := c.open(startCtx, o); err != nil {
-		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancelClose()
-		if cerr := c.Close(closeCtx); cerr != nil {
-			c.log.Debug("closing a failed start", "err", cerr)
+	if err := srv.start(ctx); err != nil {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if cerr := srv.terminate(closeCtx); cerr != nil {
+			srv.log.Debug("closing a failed start", "err", cerr)
 		}
 		return nil, err
 	}
-	return c, nil
+	return srv, nil
 }
 
-// process is one running server and its session.
-type process struct {
+// server is one running `opencode serve` and the sessions open on it.
+type server struct {
+	p    *Provider
 	cp   *proc.Process
-	cfg  *Options
+	dir  string
 	log  *slog.Logger
 	http *http.Client
 	base string
-	dir  string
 
-	sessionID string
+	terminateGrace time.Duration
 
-	infoMu sync.Mutex
-	info   provider.Info
+	// events is closed when the event subscription has ended.
+	events chan struct{}
 
-	turnMu sync.Mutex
-	// seen holds the IDs of the messages earlier turns saw (used by the
-	// turn holding turnMu).
-	seen map[string]bool
-
-	curMu sync.Mutex
-	cur   *queue
-
-	// stream is the event subscription; events is closed when its reader
-	// has ended.
-	stream     io.Closer
-	events     chan struct{}
-	streamOnce sync.Once
+	mu       sync.Mutex
+	stream   io.Closer
+	sessions map[string]*process // by OpenCode session ID
+	refs     int
+	closing  bool
 }
 
-func (c *process) open(ctx context.Context, o provider.StartOptions) error {
-	// The server announces its address on stdout.
+func (s *server) alive() bool {
+	select {
+	case <-s.events:
+		return false
+	default:
+	}
+	return !s.cp.Exited()
+}
+
+// acquire takes a reference, unless the server is closing.
+func (s *server) acquire() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.refs++
+	return true
+}
+
+func (s *server) attach(c *process) {
+	s.mu.Lock()
+	s.sessions[c.sessionID] = c
+	s.mu.Unlock()
+}
+
+// release gives c's reference back; the last one ends the server.
+func (s *server) release(c *process) (last bool) {
+	s.mu.Lock()
+	if s.sessions[c.sessionID] == c {
+		delete(s.sessions, c.sessionID)
+	}
+	s.refs--
+	last = s.refs <= 0 && !s.closing
+	if last {
+		s.closing = true
+	}
+	s.mu.Unlock()
+	if last {
+		s.p.forget(s)
+	}
+	return last
+}
+
+// closeIfUnused ends a dead or failed server nobody holds.
+func (s *server) closeIfUnused(ctx context.Context) {
+	s.mu.Lock()
+	unused := s.refs <= 0 && !s.closing
+	if unused {
+		s.closing = true
+	}
+	s.mu.Unlock()
+	if unused {
+		_ = s.terminate(ctx)
+	}
+}
+
+// start waits for the server's address and subscribes to its events.
+func (s *server) start(ctx context.Context) error {
 	addr := make(chan string, 1)
 	go func() {
-		sc := bufio.NewScanner(c.cp.Stdout())
+		sc := bufio.NewScanner(s.cp.Stdout())
 		found := false
 		for sc.Scan() {
 			if m := listening.FindStringSubmatch(sc.Text()); m != nil && !found {
@@ -167,50 +297,21 @@ func (c *process) open(ctx context.Context, o provider.StartOptions) error {
 	select {
 	case a, ok := <-addr:
 		if !ok {
-			return c.startErr(ctx, errors.New("exited before it listened"))
+			return s.startErr(ctx, errors.New("exited before it listened"))
 		}
-		c.base = a
+		s.base = a
 	case <-ctx.Done():
-		return c.startErr(ctx, context.Cause(ctx))
+		return s.startErr(ctx, context.Cause(ctx))
 	}
-	if err := c.subscribe(ctx); err != nil {
-		return c.startErr(ctx, err)
+	if err := s.subscribe(ctx); err != nil {
+		return s.startErr(ctx, err)
 	}
-	fallback, resumed := "", false
-	if o.Resume {
-		var s struct {
-			ID string `json:"id"`
-		}
-		err := c.do(ctx, http.MethodGet, "/session/"+o.ProviderSessionID, nil, &s)
-		if err == nil && s.ID == o.ProviderSessionID {
-			c.sessionID, resumed = s.ID, true
-		} else {
-			fallback = "OpenCode has no saved session " + o.ProviderSessionID + " in this work directory; started a new one"
-		}
-	}
-	if c.sessionID == "" {
-		var s struct {
-			ID string `json:"id"`
-		}
-		if err := c.do(ctx, http.MethodPost, "/session", map[string]any{}, &s); err != nil {
-			return c.startErr(ctx, err)
-		}
-		if s.ID == "" {
-			return c.startErr(ctx, errors.New("POST /session returned no session ID"))
-		}
-		c.sessionID = s.ID
-	}
-	c.infoMu.Lock()
-	c.info.ProviderSessionID = c.sessionID
-	c.info.Resumed = resumed
-	c.info.Fallback = fallback
-	c.infoMu.Unlock()
 	return nil
 }
 
 // do sends one API request with the work directory, decoding the answer
 // into out (when non-nil).
-func (c *process) do(ctx context.Context, method, path string, body, out any) error {
+func (s *server) do(ctx context.Context, method, path string, body, out any) error {
 	var r io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -219,17 +320,17 @@ func (c *process) do(ctx context.Context, method, path string, body, out any) er
 		}
 		r = strings.NewReader(string(b))
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
+	req, err := http.NewRequestWithContext(ctx, method, s.base+path, r)
 	if err != nil {
 		return err
 	}
 	q := req.URL.Query()
-	q.Set("directory", c.dir)
+	q.Set("directory", s.dir)
 	req.URL.RawQuery = q.Encode()
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.http.Do(req)
+	resp, err := s.http.Do(req)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
@@ -249,34 +350,55 @@ func (c *process) do(ctx context.Context, method, path string, body, out any) er
 	return nil
 }
 
+// eventSession is where a bus event says which session it concerns.
+type eventSession struct {
+	SessionID string `json:"sessionID"`
+	Part      *struct {
+		SessionID string `json:"sessionID"`
+	} `json:"part"`
+	Info *struct {
+		SessionID string `json:"sessionID"`
+	} `json:"info"`
+}
+
+func (e eventSession) id() string {
+	switch {
+	case e.SessionID != "":
+		return e.SessionID
+	case e.Part != nil:
+		return e.Part.SessionID
+	case e.Info != nil:
+		return e.Info.SessionID
+	}
+	return ""
+}
+
 // subscribe opens GET /event and starts its reader, which hands every bus
-// event to the turn in progress.
-func (c *process) subscribe(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, c.base+"/event?directory="+urlQuery(c.dir), nil)
+// event to the turn in progress of the session it concerns.
+func (s *server) subscribe(ctx context.Context) error {
+	q := url.Values{"directory": {s.dir}}
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, s.base+"/event?"+q.Encode(), nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	connected := make(chan error, 1)
 	go func() {
-		resp, err := c.http.Do(req)
+		defer close(s.events)
+		resp, err := s.http.Do(req)
 		if err != nil {
 			connected <- fmt.Errorf("GET /event: %w", err)
-			close(c.events)
 			return
 		}
-		if resp.StatusCode != http.StatusOK {
-			_ = resp.Body.Close()
-			connected <- fmt.Errorf("GET /event: %s", resp.Status)
-			close(c.events)
-			return
-		}
-		c.curMu.Lock()
-		c.stream = resp.Body
-		c.curMu.Unlock()
-		connected <- nil
-		defer close(c.events)
 		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			connected <- fmt.Errorf("GET /event: %s", resp.Status)
+			return
+		}
+		s.mu.Lock()
+		s.stream = resp.Body
+		s.mu.Unlock()
+		connected <- nil
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 		for sc.Scan() {
@@ -288,11 +410,13 @@ func (c *process) subscribe(ctx context.Context) error {
 			if json.Unmarshal([]byte(strings.TrimSpace(data)), &ev) != nil {
 				continue
 			}
-			c.curMu.Lock()
-			q := c.cur
-			c.curMu.Unlock()
-			if q != nil {
-				q.push(ev)
+			var es eventSession
+			_ = json.Unmarshal(ev.Properties, &es)
+			s.mu.Lock()
+			c := s.sessions[es.id()]
+			s.mu.Unlock()
+			if c != nil {
+				c.deliver(ev)
 			}
 		}
 	}()
@@ -304,37 +428,117 @@ func (c *process) subscribe(ctx context.Context) error {
 	}
 }
 
-func urlQuery(s string) string {
-	r := strings.NewReplacer("%", "%25", "&", "%26", "+", "%2B", " ", "%20", "#", "%23", "?", "%3F")
-	return r.Replace(s)
-}
-
-func (c *process) startErr(ctx context.Context, err error) error {
+func (s *server) startErr(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		err = context.Cause(ctx)
 	}
 	msg := err.Error()
-	if exit := c.cp.ExitError(); exit != nil {
+	if exit := s.cp.ExitError(); exit != nil {
 		msg += " (" + exit.Error() + ")"
 	}
-	if tail := c.cp.StderrTail(); tail != "" {
+	if tail := s.cp.StderrTail(); tail != "" {
 		msg += "; stderr: " + tail
 	}
 	return fmt.Errorf("%w: %s", provider.ErrStartFailed, msg)
+}
+
+// terminate ends the server's process tree and the event subscription.
+func (s *server) terminate(ctx context.Context) error {
+	err := s.cp.Terminate(ctx, s.terminateGrace)
+	_ = s.cp.Stdout().Close()
+	s.mu.Lock()
+	stream := s.stream
+	s.mu.Unlock()
+	if stream != nil {
+		_ = stream.Close()
+	}
+	select {
+	case <-s.events:
+	case <-ctx.Done():
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	s.http.CloseIdleConnections()
+	return err
+}
+
+// process is one conversation: an OpenCode session on a shared server.
+type process struct {
+	srv *server
+	cfg *Options
+	log *slog.Logger
+
+	sessionID string
+
+	infoMu sync.Mutex
+	info   provider.Info
+
+	turnMu sync.Mutex
+	// seen holds the IDs of the messages earlier turns saw (used by the
+	// turn holding turnMu).
+	seen map[string]bool
+
+	curMu  sync.Mutex
+	cur    *queue
+	closed bool
+}
+
+// deliver hands a bus event to the turn in progress; between turns it is
+// dropped.
+func (c *process) deliver(ev busEvent) {
+	c.curMu.Lock()
+	q := c.cur
+	c.curMu.Unlock()
+	if q != nil {
+		q.push(ev)
+	}
+}
+
+func (c *process) do(ctx context.Context, method, path string, body, out any) error {
+	return c.srv.do(ctx, method, path, body, out)
+}
+
+func (c *process) open(ctx context.Context, o provider.StartOptions) error {
+	fallback, resumed := "", false
+	var s struct {
+		ID string `json:"id"`
+	}
+	if o.Resume {
+		err := c.do(ctx, http.MethodGet, "/session/"+url.PathEscape(o.ProviderSessionID), nil, &s)
+		if err == nil && s.ID == o.ProviderSessionID {
+			c.sessionID, resumed = s.ID, true
+		} else {
+			fallback = "OpenCode has no saved session " + o.ProviderSessionID + " in this work directory; started a new one"
+		}
+	}
+	if c.sessionID == "" {
+		if err := c.do(ctx, http.MethodPost, "/session", map[string]any{}, &s); err != nil {
+			return c.srv.startErr(ctx, err)
+		}
+		if s.ID == "" {
+			return c.srv.startErr(ctx, errors.New("POST /session returned no session ID"))
+		}
+		c.sessionID = s.ID
+	}
+	c.infoMu.Lock()
+	c.info = provider.Info{PID: c.srv.cp.PID(), ProviderSessionID: c.sessionID, Resumed: resumed, Fallback: fallback}
+	c.infoMu.Unlock()
+	return nil
 }
 
 func (c *process) deadErr(what string) error {
 	t := time.NewTimer(2 * time.Second)
 	defer t.Stop()
 	select {
-	case <-c.cp.Done():
+	case <-c.srv.cp.Done():
 	case <-t.C:
 	}
 	msg := what
-	if exit := c.cp.ExitError(); exit != nil {
+	if exit := c.srv.cp.ExitError(); exit != nil {
 		msg += " (" + exit.Error() + ")"
 	}
-	if tail := c.cp.StderrTail(); tail != "" {
+	if tail := c.srv.cp.StderrTail(); tail != "" {
 		msg += "; stderr: " + tail
 	}
 	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
@@ -347,38 +551,38 @@ func (c *process) Info() provider.Info {
 }
 
 func (c *process) Alive() bool {
-	select {
-	case <-c.events:
-		return false
-	default:
-	}
-	return !c.cp.Exited()
+	c.curMu.Lock()
+	closed := c.closed
+	c.curMu.Unlock()
+	return !closed && c.srv.alive()
 }
 
-func (c *process) StderrTail() string { return c.cp.StderrTail() }
+func (c *process) StderrTail() string { return c.srv.cp.StderrTail() }
 
 var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.ErrSessionDead)
 
-// Close ends the server's process tree and the event subscription.
+// Close leaves the session; the last session to leave a server ends the
+// server's process tree.
 func (c *process) Close(ctx context.Context) error {
 	c.curMu.Lock()
-	if c.cur != nil {
+	if c.closed {
+		c.curMu.Unlock()
+		return nil
+	}
+	c.closed = true
+	busy := c.cur != nil
+	if busy {
 		c.cur.abort(errProcessClosed)
 	}
-	stream := c.stream
 	c.curMu.Unlock()
-	err := c.cp.Terminate(ctx, c.cfg.grace(c.cfg.TerminateGrace, 2*time.Second))
-	_ = c.cp.Stdout().Close()
-	if stream != nil {
-		_ = stream.Close()
+	if c.srv.release(c) {
+		return c.srv.terminate(ctx)
 	}
-	select {
-	case <-c.events:
-	case <-ctx.Done():
-		if err == nil {
-			err = ctx.Err()
+	if busy && c.srv.alive() {
+		// The server goes on serving others: stop this session's work.
+		if err := c.do(ctx, http.MethodPost, "/session/"+c.sessionID+"/abort", map[string]any{}, nil); err != nil {
+			c.log.Debug("abort on close", "err", err)
 		}
 	}
-	c.http.CloseIdleConnections()
-	return err
+	return nil
 }

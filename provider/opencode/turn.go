@@ -219,7 +219,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			}
 		case <-q.aborted:
 			return nil, errors.Join(context.Cause(turnCtx), errProcessClosed)
-		case <-c.events:
+		case <-c.srv.events:
 			return nil, errors.Join(c.turnErr(turnCtx, interrupted), c.deadErr("the event stream ended during the turn"))
 		case <-cancelled:
 			cancelled = nil
@@ -235,7 +235,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			defer t.Stop()
 			grace = t.C
 		case <-grace:
-			_ = c.cp.Kill()
+			// The server is shared by the directory's sessions, but one
+			// that cannot end a turn cannot be trusted with the others.
+			_ = c.srv.cp.Kill()
 			return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: the session did not go idle after abort; server killed", provider.ErrSessionDead))
 		}
 	}
