@@ -80,10 +80,12 @@ func TestClaudeSpareClaimAndResume(t *testing.T) {
 	if !strings.Contains(reqs[len(reqs)-1].System, "Always mention the color teal.") {
 		t.Fatal("the claimed spare's requests lack the session's system prompt")
 	}
-	// Another conversation and the refilled spare fill both slots: s1 is
-	// hibernated, then resumed.
-	if _, err := h.exec(t, ctx, "s2", "hello"); err != nil {
-		t.Fatal(err)
+	// Two more conversations (the second takes the refilled spare, if it
+	// is parked by then) need s1's slot: s1 is hibernated, then resumed.
+	for _, id := range []string{"s2", "s3"} {
+		if _, err := h.exec(t, ctx, id, "hello"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	deadline = time.Now().Add(time.Minute)
 	for {
