@@ -183,11 +183,7 @@ func (p *Provider) TmuxSocket(providerSessionID string) (string, bool) {
 // its conversation.
 func (p *Provider) park(key string, t *tmuxTerminal) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if old := p.parked[key]; old != nil && old.term != t {
-		old.timer.Stop()
-		go func() { _ = old.term.close(context.Background()) }()
-	}
+	old := p.parked[key]
 	pw := &parkedWindow{term: t}
 	pw.timer = time.AfterFunc(p.opts.ParkTimeout, func() {
 		if p.unparkIf(key, pw) {
@@ -195,6 +191,12 @@ func (p *Provider) park(key string, t *tmuxTerminal) {
 		}
 	})
 	p.parked[key] = pw
+	p.mu.Unlock()
+	// Two windows for one conversation: the older one goes.
+	if old != nil && old.term != t {
+		old.timer.Stop()
+		_ = old.term.close(context.Background())
+	}
 }
 
 func (p *Provider) unpark(key string) *tmuxTerminal {
