@@ -134,6 +134,9 @@ func (t *tmuxTerminal) waitSocket(ctx context.Context) error {
 
 // run runs one tmux client command against our server.
 func (t *tmuxTerminal) run(ctx context.Context, args ...string) (string, error) {
+	// A client answers in milliseconds; one that hangs must not hold a turn.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, t.path, append([]string{"-L", t.socket}, args...)...)
 	cmd.Env = t.env
 	var out, errb bytes.Buffer
