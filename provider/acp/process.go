@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -21,8 +20,7 @@ type process struct {
 	cfg  *Options
 	log  *slog.Logger
 
-	sessionID    sdk.SessionId
-	agentVersion string
+	sessionID sdk.SessionId
 
 	infoMu sync.Mutex
 	info   provider.Info
@@ -40,13 +38,13 @@ type process struct {
 func newProcess(cp *proc.Process, cfg *Options, log *slog.Logger) *process {
 	c := &process{cp: cp, cfg: cfg, log: log, info: provider.Info{PID: cp.PID()}}
 	c.conn = sdk.NewClientSideConnection(&client{p: c}, cp.Stdin(), cp.Stdout())
-	c.conn.SetLogger(discardLogger(log))
+	c.conn.SetLogger(debugLogger(log))
 	return c
 }
 
-// discardLogger keeps the connection's own chatter (it logs every closed
-// connection at info level) at debug level of ours.
-func discardLogger(log *slog.Logger) *slog.Logger {
+// debugLogger passes the connection's own chatter (it logs every closed
+// connection at info level) to ours at debug level.
+func debugLogger(log *slog.Logger) *slog.Logger {
 	return slog.New(levelCap{log.Handler()})
 }
 
@@ -83,7 +81,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		return err
 	}
 	if caps.AgentInfo != nil {
-		c.agentVersion = caps.AgentInfo.Name + " " + caps.AgentInfo.Version
+		c.log.Debug("agent initialized", "agent", caps.AgentInfo.Name, "version", caps.AgentInfo.Version)
 	}
 	cwd := o.WorkDir
 	fallback := ""
@@ -97,27 +95,23 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 	case hasSaved && c.cfg.Resume == ResumeNone:
 		fallback = c.cfg.Name + " cannot resume a conversation in a new process; started a new one"
 	case hasSaved && caps.AgentCapabilities.LoadSession:
-		err := c.call(ctx, "session/load", func(ctx context.Context) error {
-			_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
-			return err
-		})
-		if err == nil {
+		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+		switch {
+		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
-		} else if !c.Alive() {
-			return err
-		} else {
+		case !c.Alive() || ctx.Err() != nil:
+			return c.call(ctx, "session/load", func(context.Context) error { return err })
+		default:
 			fallback = "the agent could not load the saved conversation (" + err.Error() + "); started a new one"
 		}
 	case hasSaved && caps.AgentCapabilities.SessionCapabilities.Resume != nil:
-		err := c.call(ctx, "session/resume", func(ctx context.Context) error {
-			_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
-			return err
-		})
-		if err == nil {
+		_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+		switch {
+		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
-		} else if !c.Alive() {
-			return err
-		} else {
+		case !c.Alive() || ctx.Err() != nil:
+			return c.call(ctx, "session/resume", func(context.Context) error { return err })
+		default:
 			fallback = "the agent could not resume the saved conversation (" + err.Error() + "); started a new one"
 		}
 	case hasSaved:
@@ -246,9 +240,6 @@ func (c *process) Close(ctx context.Context) error {
 		if err == nil {
 			err = ctx.Err()
 		}
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return err
 	}
 	return err
 }
