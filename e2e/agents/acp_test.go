@@ -118,9 +118,10 @@ func geminiCase() agentCase {
 			return mustACP(t, acp.Gemini(testkit.ToolPath(t, "gemini/node_modules/.bin/gemini"))), env
 		},
 		guarded: true,
-		// Gemini CLI 0.61 records the chat on disk, but its session/load
-		// answers "No previous sessions found for this project", and its
-		// session/new ignores --resume: a new process starts a new
+		// Gemini CLI 0.61 records the chat on disk, and `gemini
+		// --list-sessions` lists it, but its session/load answers "No
+		// previous sessions found for this project", and started with
+		// --resume it does not serve ACP: a new process starts a new
 		// conversation, which session_start's Fallback reports.
 		resumes: false,
 	}
