@@ -108,3 +108,22 @@ func TestPermissionMatchesClaudeQuestion(t *testing.T) {
 }
 
 func rule() string { return strings.Repeat("─", 40) }
+
+// Any screen and any prompt: extraction never panics and returns no more
+// than the transcript holds.
+func FuzzExtractAnswer(f *testing.F) {
+	f.Add("banner\nfaketui>", "banner\nfaketui> hi\necho: hi\nfaketui>", "hi")
+	f.Add("❯", "❯ x\n● a\n  b\n● Bash(ls)\n  ⎿ out\n"+rule()+"\n❯", "x")
+	f.Add("", "\n\n", "\n")
+	claude := ClaudeTUI("claude")
+	plain := &Preset{Ready: regexp.MustCompile(`faketui>\z`)}
+	f.Fuzz(func(t *testing.T, before, after, prompt string) {
+		b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
+		for _, p := range []*Preset{plain, &claude} {
+			got := extractAnswer(b, a, prompt, p)
+			if len(got) > len(after) {
+				t.Fatalf("answer %q longer than the transcript %q", got, after)
+			}
+		}
+	})
+}
