@@ -20,6 +20,12 @@ import (
 // transcript exists), Esc interrupts, and Bash permission questions are
 // answered through the turn's PermissionFunc (Enter on "Yes", Esc for no).
 //
+// What the screen allows: the UI asks only about commands its own rules do
+// not allow (read-only ones such as ls or cat run without a question, so
+// nothing can stop them first); a denial is Esc, which ends the turn, and
+// the model is not told the reason; other tools' questions (file edits)
+// are not matched and wait for a person (in tmux) or the turn's end.
+//
 // The interactive UI shows first-run screens (theme, API key approval,
 // folder trust) on a fresh HOME and checks the network from them, so
 // Prepare records them as done in $HOME/.claude.json before every start:
