@@ -62,8 +62,10 @@ type Process struct {
 	name   string
 	marker string
 	cgroup string // per-process cgroup directory, "" when not in use
-	// pidfds records that the leader's os/exec pidfd was visible in our fd
-	// table, which makes it safe to reap zombie children that have none.
+	// pidfds records that the kernel gives out pidfds, so os/exec (which
+	// uses one per child since Go 1.23 wherever pidfd_open works) holds
+	// one for every child it has yet to wait for: that makes it safe to
+	// reap zombie children that have none.
 	pidfds bool
 
 	stdin   *os.File
@@ -227,9 +229,11 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	if info, err := readStat(p.pid); err == nil {
 		p.start = info.start
 	}
-	held, _ := heldPidfds()
-	p.pidfds = held[p.pid]
+	// Not a scan of our fd table for os/exec's pidfd: that costs a
+	// readlink per open fd, and a daemon with hundreds of sessions starts
+	// them by the dozen.
 	p.exitFD = openExitFD(p.pid)
+	p.pidfds = p.exitFD >= 0
 	return p, nil
 }
 

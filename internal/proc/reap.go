@@ -24,8 +24,8 @@ func signalIfSame(pid int, start uint64, sig syscall.Signal) {
 //   - no pidfd of ours refers to it: os/exec holds a pidfd for every child
 //     it has not yet waited for, so such a zombie is an adopted orphan (this
 //     also reaps short-lived intermediates of a double fork that no scan saw
-//     alive). The rule applies only where pidfds were seen to work, that is
-//     where the leader's pidfd was visible when it started; or
+//     alive). The rule applies only where the kernel gives out pidfds
+//     (checked when the leader started); or
 //   - it was seen as a member of the tree, or it was in the leader's
 //     process group (but is not the leader, which os/exec waits for).
 func (t *tracker) reap() {

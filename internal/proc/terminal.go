@@ -42,8 +42,7 @@ func launchOnTerminal(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	if info, err := readStat(p.pid); err == nil {
 		p.start = info.start
 	}
-	held, _ := heldPidfds()
-	p.pidfds = held[p.pid]
 	p.exitFD = openExitFD(p.pid)
+	p.pidfds = p.exitFD >= 0
 	return p, nil
 }
