@@ -247,26 +247,33 @@ func conversation(t *testing.T, ctx context.Context, ac agentCase, h *agentHarne
 	}
 }
 
-// interrupt stops a turn during a slow tool: Execute returns within 2s,
-// the agent process survives, and the next turn sees nothing of the
-// interrupted one.
+// interrupt stops a turn during a slow tool with engine.Interrupt (the
+// daemon's Stop): Execute returns within 2s, the agent process survives,
+// and the next turn sees nothing of the interrupted one.
 func interrupt(t *testing.T, ctx context.Context, ac agentCase, h *agentHarness) {
-	turnCtx, stop := context.WithCancel(ctx)
-	defer stop()
 	r := &testkit.Recorder{}
+	stopped := make(chan time.Time, 1)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- h.eng.Execute(turnCtx, &engine.Config{SessionID: "conv", WorkDir: h.dir}, "run the slow tool", func(et string, d any) error {
+		var once sync.Once
+		errc <- h.eng.Execute(ctx, &engine.Config{SessionID: "conv", WorkDir: h.dir}, "run the slow tool", func(et string, d any) error {
 			if et == event.TypeToolUse {
-				go func() { time.Sleep(time.Second); stop() }()
+				once.Do(func() {
+					go func() {
+						time.Sleep(time.Second)
+						stopped <- time.Now()
+						if ok, err := h.eng.Interrupt("conv"); !ok || err != nil {
+							t.Errorf("Interrupt: %v, %v", ok, err)
+						}
+					}()
+				})
 			}
 			return r.Callback(et, d)
 		})
 	}()
 	var stoppedAt time.Time
 	select {
-	case <-turnCtx.Done():
-		stoppedAt = time.Now()
+	case stoppedAt = <-stopped:
 	case err := <-errc:
 		t.Fatalf("the turn ended before the tool started: %v\n%s", err, describe(r))
 	case <-time.After(time.Minute):
@@ -278,8 +285,11 @@ func interrupt(t *testing.T, ctx context.Context, ac agentCase, h *agentHarness)
 	if took > 2*time.Second {
 		t.Fatalf("stop took %s", took)
 	}
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("want context.Canceled, got %v", err)
+	if !errors.Is(err, engine.ErrInterrupted) {
+		t.Fatalf("want engine.ErrInterrupted, got %v", err)
+	}
+	if res := r.First(event.TypeResult); res == nil || res.Turn == nil || !res.Turn.Interrupted {
+		t.Fatalf("no interrupted result:\n%s", describe(r))
 	}
 	pid := r.First(event.TypeSessionStart).PID
 	r2, err := h.exec(ctx, "conv", "quick question")
