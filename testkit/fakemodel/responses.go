@@ -30,6 +30,16 @@ type responsesRequest struct {
 	Stream bool `json:"stream"`
 }
 
+// custom reports whether the request declared name as a freeform tool.
+func (rr responsesRequest) custom(name string) bool {
+	for _, t := range rr.Tools {
+		if t.Type == "custom" && t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // assistantItem reports whether an input item is something the model
 // produced (as opposed to the user's words or a tool's output).
 func (it responsesItem) assistantItem() bool {
@@ -140,6 +150,16 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	for i, tc := range c.calls {
+		if rr.custom(tc.name) {
+			// A freeform tool (Codex's apply_patch) takes its input as text:
+			// the call's "input" argument.
+			input, _ := tc.args["input"].(string)
+			items = append(items, map[string]any{
+				"type": "custom_tool_call", "id": fmt.Sprintf("ctc_fake%08d_%d", c.seq, i), "call_id": tc.id,
+				"name": tc.name, "input": input, "status": "completed",
+			})
+			continue
+		}
 		items = append(items, map[string]any{
 			"type": "function_call", "id": fmt.Sprintf("fc_fake%08d_%d", c.seq, i), "call_id": tc.id,
 			"name": tc.name, "arguments": tc.arguments(), "status": "completed",
@@ -191,6 +211,8 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 			added["content"], added["status"] = []any{}, "in_progress"
 		case "function_call":
 			added["arguments"], added["status"] = "", "in_progress"
+		case "custom_tool_call":
+			added["input"], added["status"] = "", "in_progress"
 		case "reasoning":
 			added["summary"] = []any{}
 		}
