@@ -94,11 +94,12 @@ func TestPermissionMatchesClaudeQuestion(t *testing.T) {
 		" Tip: auto mode handles these prompts for you", " run touch", dash,
 		" touch proof.txt &&", "   echo made", dash, " Do you want to proceed?", " ❯ 1. Yes", "   4. No",
 	}, "\n")
-	m := p.Permission.Match.FindStringSubmatch(screen)
+	pp := p.Permissions[0]
+	m := pp.Match.FindStringSubmatch(screen)
 	if m == nil {
 		t.Fatal("no match")
 	}
-	got := unwrap(m[p.Permission.Match.SubexpIndex("command")])
+	got := unwrap(m[pp.Match.SubexpIndex("command")])
 	if got != "touch proof.txt &&\necho made" {
 		t.Fatalf("command %q", got)
 	}

@@ -41,8 +41,10 @@ func ClaudeTUI(path string) Preset {
 		SessionArgs: claudeSessionArgs,
 		Prepare:     claudePrepare,
 		// The input line is always on screen; the spinner line is not.
-		Ready: regexp.MustCompile(`(?m)^❯`),
-		Busy:  regexp.MustCompile(`(?i)esc to interrupt|Do you want to proceed\?`),
+		// Ready is the input box, empty or not, framed by two rules; a
+		// question replaces it.
+		Ready: regexp.MustCompile(`(?m)^─{20,}\n❯.*\n─{20,}`),
+		Busy:  regexp.MustCompile(`(?i)esc to interrupt|Do you want to [^\n]*\?`),
 		// The UI redraws its spinner several times a second while it
 		// works (and says "esc to interrupt"), so a short quiet without
 		// that means it has finished.
@@ -68,13 +70,25 @@ func ClaudeTUI(path string) Preset {
 			},
 			Indent: "  ",
 		},
-		Permission: &PermissionPrompt{
+		Permissions: []PermissionPrompt{{
 			// The command sits between two dashed rules below the title.
 			Match:     regexp.MustCompile(`(?s)Bash command\n.*?╌{10,}\n(?P<command>.*?)\n\s*╌{10,}\n.*Do you want to proceed\?`),
 			Tool:      "Bash",
-			AllowKeys: "\r",
-			DenyKeys:  "\x1b",
-		},
+			AllowKeys: "\r", DenyKeys: "\x1b",
+		}, {
+			Match:     regexp.MustCompile(`(?s)\n Create file\n (?P<file_path>[^\n]+)\n.*Do you want to create [^\n]*\?`),
+			Tool:      "Write",
+			AllowKeys: "\r", DenyKeys: "\x1b",
+		}, {
+			Match:     regexp.MustCompile(`(?s)\n Edit file\n (?P<file_path>[^\n]+)\n.*Do you want to make this edit[^\n]*\?`),
+			Tool:      "Edit",
+			AllowKeys: "\r", DenyKeys: "\x1b",
+		}, {
+			// Any other question (web fetches, MCP tools): asked about
+			// without details.
+			Match:     regexp.MustCompile(`(?s)\n (?P<tool>[A-Z][^\n]{0,60})\n.*Do you want to [^\n]*\?\n\s*❯ 1\. Yes`),
+			AllowKeys: "\r", DenyKeys: "\x1b",
+		}},
 	}
 	if os.Geteuid() == 0 {
 		// As root the CLI refuses to skip permissions without this.

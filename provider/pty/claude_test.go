@@ -165,3 +165,44 @@ func TestClaudeTUIResumeAfterKill(t *testing.T) {
 		t.Fatalf("the resumed conversation lacks the first turn: %q", last.Texts)
 	}
 }
+
+// File writes are asked about too: the request names the tool and the
+// file, and a denied write leaves the disk alone.
+func TestClaudeTUIWriteQuestion(t *testing.T) {
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		write := func(name string) fakemodel.Reply {
+			return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(dir, name), "content": "hi\n"}}}}
+		}
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("write the notes", write("notes.txt"), fakemodel.Text("Notes written.")),
+			fakemodel.Then("write the secret", write("secret.txt"), fakemodel.Text("Not written.")),
+		}}
+	})
+	p := h.start(t, false)
+	var asked []provider.ToolRequest
+	ask := func(_ context.Context, req provider.ToolRequest) provider.ToolDecision {
+		asked = append(asked, req)
+		if strings.Contains(req.Input["file_path"].(string), "secret") {
+			return provider.ToolDecision{Behavior: provider.Deny}
+		}
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	answer, _, err := turn(t, ctx, p, "write the notes", ask)
+	if err != nil || answer != "Notes written." {
+		t.Fatalf("answer %q, %v\nscreen:\n%s", answer, err, p.Screen())
+	}
+	if b, err := os.ReadFile(filepath.Join(h.dir, "notes.txt")); err != nil || string(b) != "hi\n" {
+		t.Fatalf("notes.txt: %q, %v", b, err)
+	}
+	if _, _, err := turn(t, ctx, p, "write the secret", ask); err != nil {
+		t.Fatalf("%v\nscreen:\n%s", err, p.Screen())
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "secret.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the denied write happened: %v", err)
+	}
+	if len(asked) != 2 || asked[0].ToolName != "Write" || asked[0].Input["file_path"] != "notes.txt" || asked[1].Input["file_path"] != "secret.txt" {
+		t.Fatalf("asked %+v", asked)
+	}
+}

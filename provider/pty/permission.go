@@ -29,11 +29,20 @@ const repress = 1500 * time.Millisecond
 // appearance, and presses the answer's keys. The question is answered
 // once it has been on screen, unchanged, for settle: keys pressed while
 // the question is still being drawn can be lost.
-func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, screen string, stable, settle time.Duration, t terminal, ask provider.PermissionFunc) error {
-	if pp == nil || pp.Match == nil {
-		return nil
+func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt, screen string, stable, settle time.Duration, t terminal, ask provider.PermissionFunc) error {
+	var (
+		pp *PermissionPrompt
+		m  []string
+	)
+	for i := range prompts {
+		if prompts[i].Match == nil {
+			continue
+		}
+		if m = prompts[i].Match.FindStringSubmatch(screen); m != nil {
+			pp = &prompts[i]
+			break
+		}
 	}
-	m := pp.Match.FindStringSubmatch(screen)
 	if m == nil {
 		s.shown = false
 		return nil
@@ -59,10 +68,11 @@ func (s *permissionState) check(ctx context.Context, pp *PermissionPrompt, scree
 	}
 	for i, name := range pp.Match.SubexpNames() {
 		switch name {
+		case "":
 		case "tool":
 			req.ToolName = m[i]
-		case "command":
-			req.Input["command"] = unwrap(m[i])
+		default:
+			req.Input[name] = unwrap(m[i])
 		}
 	}
 	d := provider.ToolDecision{Behavior: provider.Allow}

@@ -62,8 +62,9 @@ type Preset struct {
 
 	// Answer says how an answer is cut out of the screen.
 	Answer AnswerRules
-	// Permission, when set, describes the program's permission question.
-	Permission *PermissionPrompt
+	// Permissions describe the program's permission questions; the first
+	// that matches the screen is asked about.
+	Permissions []PermissionPrompt
 
 	// Cols and Rows are the terminal's size (default 160x50).
 	Cols, Rows int
@@ -101,8 +102,9 @@ type AnswerRules struct {
 // keys that answer it. The question goes to the turn's PermissionFunc as a
 // CanUseTool request; Allow or Deny keys answer on the program's screen.
 type PermissionPrompt struct {
-	// Match finds the question on the screen. Named groups "tool" and
-	// "command" fill the request's tool name and its "command" input.
+	// Match finds the question on the screen. A named group "tool" is the
+	// request's tool name; every other named group (say "command" or
+	// "file_path") becomes an input field of that name.
 	Match *regexp.Regexp
 	// Tool is the tool name when Match has no "tool" group (default "Bash").
 	Tool string

@@ -429,7 +429,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			}
 		}
 		if !interrupted {
-			if err := perm.check(turnCtx, c.preset.Permission, screen, stable, c.preset.settle(), t, ask); err != nil {
+			if err := perm.check(turnCtx, c.preset.Permissions, screen, stable, c.preset.settle(), t, ask); err != nil {
 				return false, err
 			}
 		}

@@ -69,10 +69,10 @@ func fakeTUIPreset(path string) pty.Preset {
 		Busy:           regexp.MustCompile(`esc to interrupt`),
 		Settle:         250 * time.Millisecond,
 		BracketedPaste: true,
-		Permission: &pty.PermissionPrompt{
+		Permissions: []pty.PermissionPrompt{{
 			Match:     regexp.MustCompile(`Allow command: (?P<command>.*)\? \(y/n\)\z`),
 			AllowKeys: "y", DenyKeys: "n",
-		},
+		}},
 	}
 }
 
