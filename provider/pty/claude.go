@@ -114,6 +114,13 @@ func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
 	} else {
 		resume = false
 	}
+	// The classic renderer ("default"; the settings file refuses the name
+	// "classic") writes on the main screen, so what scrolls off stays in
+	// the terminal's history and long answers are read whole. The
+	// fullscreen one, which the CLI may pick by itself, keeps its own
+	// viewport on the alternate screen, where anything longer than the
+	// screen is lost to us.
+	args = append(args, `--settings={"tui":"default"}`)
 	switch {
 	case o.DangerouslySkipPermissions:
 		args = append(args, "--dangerously-skip-permissions")

@@ -3,6 +3,7 @@ package pty_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,5 +205,21 @@ func TestClaudeTUIWriteQuestion(t *testing.T) {
 	}
 	if len(asked) != 2 || asked[0].ToolName != "Write" || asked[0].Input["file_path"] != "notes.txt" || asked[1].Input["file_path"] != "secret.txt" {
 		t.Fatalf("asked %+v", asked)
+	}
+}
+
+// An answer several screens long is read whole from the terminal's history.
+func TestClaudeTUILongAnswer(t *testing.T) {
+	var paras []string
+	for i := 1; i <= 80; i++ {
+		paras = append(paras, fmt.Sprintf("Paragraph %d of the long answer.", i))
+	}
+	long := strings.Join(paras, "\n\n")
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{fakemodel.Then("long", fakemodel.Text(long))}}
+	})
+	p := h.start(t, false)
+	if got := mustTurn(t, p, "give me the long answer"); got != long {
+		t.Fatalf("got %d bytes, want %d: starts %q, ends %q", len(got), len(long), got[:min(80, len(got))], got[max(0, len(got)-80):])
 	}
 }
