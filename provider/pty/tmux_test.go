@@ -107,6 +107,10 @@ func TestTmuxKilledProgramKeepsWindow(t *testing.T) {
 	h := newHarness(t, true)
 	p := h.start(t, false)
 	mustTurn(t, p, "remember the silver key")
+	// Longer than the window: read from tmux's history.
+	if got := mustTurn(t, p, "lines 70"); !strings.HasPrefix(got, "line 1 of 70\n") || !strings.HasSuffix(got, "line 70 of 70") || strings.Count(got, "\n") != 69 {
+		t.Fatalf("a 70-line answer in tmux came out as %q", got)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	window, _ := p.TmuxWindow(ctx)
