@@ -3,6 +3,7 @@ package agents
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hotplex/hotplex/provider"
@@ -118,12 +119,22 @@ func geminiCase() agentCase {
 			return mustACP(t, acp.Gemini(testkit.ToolPath(t, "gemini/node_modules/.bin/gemini"))), env
 		},
 		guarded: true,
-		// Gemini CLI 0.61 records the chat on disk, and `gemini
-		// --list-sessions` lists it, but its session/load answers "No
-		// previous sessions found for this project", and started with
-		// --resume it does not serve ACP: a new process starts a new
-		// conversation, which session_start's Fallback reports.
+		// Gemini CLI 0.61's session/load does not find the chats it saved
+		// (and starts an empty recording under the same ID), and its ACP
+		// sessions ignore --resume: the preset does not load, and a new
+		// process starts a new conversation, which session_start's
+		// Fallback reports.
 		resumes: false,
+		afterRestart: func(t *testing.T, h *agentHarness) {
+			// The first conversation is still on disk.
+			files, _ := filepath.Glob(filepath.Join(h.home, ".gemini", "tmp", "*", "chats", "*"))
+			for _, f := range files {
+				if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "please create the file") {
+					return
+				}
+			}
+			t.Fatalf("the first conversation's chat is gone: %v", files)
+		},
 	}
 }
 

@@ -40,6 +40,8 @@ type agentCase struct {
 	// resumes says whether a new process reopens the conversation; when
 	// not, the next turn starts fresh and says so in session_start.
 	resumes bool
+	// afterRestart, when set, checks the agent's state after the restart.
+	afterRestart func(t *testing.T, h *agentHarness)
 }
 
 // agents lists every agent the table tests drive.
@@ -244,6 +246,9 @@ func conversation(t *testing.T, ctx context.Context, ac agentCase, h *agentHarne
 	}
 	if ans := r3.First(event.TypeAnswer); ans == nil || ans.EventData != "Back again." {
 		t.Fatalf("turn 3 answer:\n%s", describe(r3))
+	}
+	if ac.afterRestart != nil {
+		ac.afterRestart(t, h)
 	}
 }
 

@@ -61,8 +61,16 @@ func OpenCodeAnthropicEnv(baseURL, apiKey, model string) []string {
 }
 
 // Gemini is Gemini CLI in ACP mode (npm @google/gemini-cli).
+//
+// Gemini CLI 0.61's session/load fails ("No previous sessions found for
+// this project") for a chat `gemini --list-sessions` lists, after starting
+// a new, empty recording under the same session ID; and its ACP sessions
+// ignore --resume. So the preset does not load: a new process starts a new
+// conversation (the old one stays on disk for `gemini --resume`) and says
+// so in Info.Fallback.
 func Gemini(path string) Options {
-	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}}
+	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}, Resume: ResumeNone,
+		NoResume: "Gemini CLI's session/load does not find its saved chats and its ACP sessions ignore --resume"}
 }
 
 // Qwen is Qwen Code in ACP mode (npm @qwen-code/qwen-code).

@@ -93,7 +93,11 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		// The agent resumed by its own flag; session/new opens it.
 		resumed = true
 	case hasSaved && c.cfg.Resume == ResumeNone:
-		fallback = c.cfg.Name + " cannot resume a conversation in a new process; started a new one"
+		why := c.cfg.NoResume
+		if why == "" {
+			why = c.cfg.Name + " cannot resume a conversation in a new process"
+		}
+		fallback = why + "; started a new conversation"
 	case hasSaved && caps.AgentCapabilities.LoadSession:
 		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
 		switch {

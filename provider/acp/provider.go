@@ -64,6 +64,9 @@ type Options struct {
 	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
 	// when a process is ended (default 2s).
 	TerminateGrace time.Duration
+	// NoResume, with ResumeNone, says why the agent cannot resume; it is
+	// part of the fallback a new process reports.
+	NoResume string
 	// Mode, when set, is passed to session/set_mode after the session opens
 	// (e.g. "default" so that the agent asks before running commands).
 	Mode string
