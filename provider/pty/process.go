@@ -35,6 +35,9 @@ type Process struct {
 	info   provider.Info
 	halted bool // ended by Halt; Restart brings it back
 	closed bool
+	// cancelTurn ends the turn in progress (nil between turns), so that
+	// Close can end a turn blocked on a permission question.
+	cancelTurn context.CancelCauseFunc
 }
 
 var (
@@ -321,6 +324,9 @@ func (c *Process) Close(ctx context.Context) error {
 	}
 	c.closed = true
 	t := c.term
+	if c.cancelTurn != nil {
+		c.cancelTurn(errClosed)
+	}
 	c.mu.Unlock()
 	c.prov.forget(c.start.ProviderSessionID, c)
 	if t == nil {
@@ -369,6 +375,14 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	begin := time.Now()
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	c.mu.Lock()
+	c.cancelTurn = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.cancelTurn = nil
+		c.mu.Unlock()
+	}()
 
 	// Keys typed while the program is still busy (the end of an
 	// interrupted turn) may be lost or taken as something else: wait a

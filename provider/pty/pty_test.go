@@ -343,3 +343,37 @@ func TestStreamedAnswer(t *testing.T) {
 		t.Fatalf("short answer came as %q", deltas)
 	}
 }
+
+// Close ends a turn that waits on a permission question.
+func TestCloseEndsTurnWaitingForPermission(t *testing.T) {
+	h := newHarness(t, false)
+	p := h.start(t, false)
+	asked := make(chan struct{})
+	ask := func(ctx context.Context, _ provider.ToolRequest) provider.ToolDecision {
+		close(asked)
+		<-ctx.Done() // a person who never answers
+		return provider.ToolDecision{Behavior: provider.Deny}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := turn(t, context.Background(), p, "run touch never.txt", ask)
+		done <- err
+	}()
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the question was not asked")
+	}
+	closeProcess(t, p)
+	select {
+	case err := <-done:
+		if !errors.Is(err, provider.ErrSessionDead) {
+			t.Fatalf("turn ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the turn did not end after Close")
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "never.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the unanswered command ran: %v", err)
+	}
+}
