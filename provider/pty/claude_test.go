@@ -12,6 +12,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/pty"
 	"github.com/hotplex/hotplex/testkit"
@@ -221,5 +224,38 @@ func TestClaudeTUILongAnswer(t *testing.T) {
 	p := h.start(t, false)
 	if got := mustTurn(t, p, "give me the long answer"); got != long {
 		t.Fatalf("got %d bytes, want %d: starts %q, ends %q", len(got), len(long), got[:min(80, len(got))], got[max(0, len(got)-80):])
+	}
+}
+
+// The engine's firewall sees the UI's command question before the command
+// runs: a dangerous one is refused on the screen and the disk is untouched.
+func TestClaudeTUIFirewallBlocksBeforeExecution(t *testing.T) {
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("clean up my home", fakemodel.Bash("rm -rf ~"), fakemodel.Text("Cleaned.")),
+		}}
+	})
+	home := testkit.EnvValue(h.opts.Env, "HOME")
+	sentinel := filepath.Join(home, "sentinel.txt")
+	if err := os.WriteFile(sentinel, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.NewEngine(engine.EngineOptions{Provider: h.prov, Env: h.opts.Env, IdleTimeout: -1, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r := &testkit.Recorder{}
+	if err := eng.Execute(ctx, &engine.Config{SessionID: "fw", WorkDir: h.dir}, "please clean up my home", r.Callback); err != nil {
+		t.Fatalf("execute: %v (events %v)", err, r.Types())
+	}
+	blocks := r.All(event.TypeDangerBlock)
+	if len(blocks) != 1 || blocks[0].Danger == nil || blocks[0].Danger.Category != guard.CategoryFileDelete {
+		t.Fatalf("danger blocks %+v (events %v)", blocks, r.Types())
+	}
+	if b, err := os.ReadFile(sentinel); err != nil || string(b) != "keep me" {
+		t.Fatalf("the home was touched: %q, %v", b, err)
 	}
 }
