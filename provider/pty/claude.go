@@ -45,6 +45,8 @@ func ClaudeTUI(path string) Preset {
 		// question replaces it.
 		Ready: regexp.MustCompile(`(?m)^─{20,}\n❯.*\n─{20,}`),
 		Busy:  regexp.MustCompile(`(?i)esc to interrupt|Do you want to [^\n]*\?`),
+		// The banner's second line: logo blocks, then "<model> · <billing>".
+		Model: regexp.MustCompile(`(?m)^\s*\S*[█▀▄▜▛▟▙]\S*\s{2,}([^·\n]+?)\s+·`),
 		// The UI redraws its spinner several times a second while it
 		// works (and says "esc to interrupt"), so a short quiet without
 		// that means it has finished.

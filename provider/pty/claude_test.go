@@ -49,6 +49,11 @@ func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
 		}}
 	})
 	p := h.start(t, false)
+	if model := p.Info().Model; model == "" || strings.ContainsAny(model, "·▜█") {
+		t.Fatalf("model %q from the banner\n%s", model, p.Screen())
+	} else {
+		t.Logf("model from the banner: %q", model)
+	}
 	if got := mustTurn(t, p, "What is the capital of France?"); got != "The capital of France is Paris." {
 		t.Fatalf("answer %q\nscreen:\n%s", got, p.Screen())
 	}

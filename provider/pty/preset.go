@@ -40,6 +40,9 @@ type Preset struct {
 	// Settle is how long the screen must stay unchanged, ready and not
 	// busy, to count as idle (default 400ms).
 	Settle time.Duration
+	// Model, when set, finds the model's name on the ready screen (its
+	// first submatch), for Info and the turn's result.
+	Model *regexp.Regexp
 	// Dialogs are screens that may appear while the program starts (a
 	// trust question, a theme picker), each answered by its keys.
 	Dialogs []Dialog

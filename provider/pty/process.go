@@ -131,6 +131,13 @@ func (c *Process) launch(ctx context.Context, resume bool) error {
 		}
 		return fmt.Errorf("%w: %s: %w; screen:\n%s", provider.ErrStartFailed, c.preset.Name, err, screen)
 	}
+	if c.preset.Model != nil {
+		if m := c.preset.Model.FindStringSubmatch(strings.Join(t.screen(), "\n")); len(m) > 1 {
+			c.mu.Lock()
+			c.info.Model = strings.TrimSpace(m[1])
+			c.mu.Unlock()
+		}
+	}
 	c.log.Debug("terminal program ready", "pid", t.pid(), "tmux", c.opts.Tmux)
 	return nil
 }
@@ -485,7 +492,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 
 	answer := extractAnswer(before, t.transcript(), prompt, c.preset)
 	tr := &event.TurnResult{
-		Subtype: "success", Result: answer, NumTurns: 1,
+		Subtype: "success", Result: answer, NumTurns: 1, Model: c.Info().Model,
 		DurationMs: time.Since(begin).Milliseconds(), Interrupted: interrupted,
 	}
 	if interrupted {
