@@ -9,14 +9,18 @@
 // With Options.Tmux the program runs in a window of a private tmux server
 // (`tmux -L hotplex-<id> attach` shows it), so a person can watch or take
 // over; Halt ends the program but keeps the window, Restart starts it again
-// there, and Close destroys the window and the server.
+// there, and Close destroys the window and the server (or, with
+// Options.KeepWindows, keeps it for the conversation's next Start until
+// Discard).
 //
 // What a screen allows, and what it does not: permission questions a
 // program asks on its screen can be answered through the turn's
 // PermissionFunc when the preset describes the question and its keys; the
-// request carries only what the screen shows (a tool name and a command).
-// There are no token counts, costs or tool events: the screen does not
-// carry them reliably.
+// request carries only what the screen shows (a tool name, a command or a
+// file), and a tool the program runs without asking cannot be stopped
+// first. There are no token counts, costs or tool events: the screen does
+// not carry them reliably. Answers can stream (Options.Stream) in whole
+// lines as they appear.
 package pty
 
 import (
