@@ -496,6 +496,9 @@ func (s *engineSession) Close() error {
 	if errors.Is(err, engine.ErrSessionNotFound) {
 		err = nil
 	}
+	if derr := s.discard(); derr != nil && err == nil {
+		err = derr
+	}
 	if st := s.State(); st == StateRunning {
 		_ = s.transition(StateIdle, nil)
 	}
@@ -506,6 +509,35 @@ func (s *engineSession) Close() error {
 		err = terr
 	}
 	return err
+}
+
+// discarder is a provider that keeps something of a conversation beyond
+// its process — a terminal window parked for a restart — until told to
+// destroy it.
+type discarder interface {
+	Discard(ctx context.Context, providerSessionID string) error
+}
+
+// discard destroys what the provider keeps of the session's conversation:
+// the session has exited and will not be restarted.
+func (s *engineSession) discard() error {
+	p, err := s.b.eng.ProviderNamed(s.b.opts.Provider)
+	if err != nil {
+		return nil
+	}
+	d, ok := p.(discarder)
+	s.mu.Lock()
+	psid := s.psid
+	s.mu.Unlock()
+	if !ok || psid == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := d.Discard(ctx, psid); err != nil {
+		return fmt.Errorf("backend %s: discard %s: %w", s.b.Name(), psid, err)
+	}
+	return nil
 }
 
 // clearConversation moves the session to a new, empty conversation. The

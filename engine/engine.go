@@ -104,6 +104,11 @@ func (e *Engine) Pool() *SessionPool { return e.pool }
 // Provider returns the provider new sessions get unless they name another.
 func (e *Engine) Provider() provider.Provider { return e.provider }
 
+// ProviderNamed returns the engine's provider called name.
+func (e *Engine) ProviderNamed(name string) (provider.Provider, error) {
+	return e.pool.provider(name)
+}
+
 // Providers returns the names of the providers sessions may choose, the
 // default first.
 func (e *Engine) Providers() []string {
