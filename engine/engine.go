@@ -411,11 +411,22 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	}
 	perm := &event.Permission{RequestID: req.RequestID, ToolName: req.ToolName, ToolUseID: req.ToolUseID}
 	if req.Kind == provider.CanUseTool {
+		announce := t.engine.opts.PermissionAnnounce
+		if announce != nil {
+			announce(t.engine.permissionRequest(t.s, req, approval))
+		}
 		ev := event.NewEventWithMeta(event.TypePermissionRequest, req.ToolName, &event.EventMeta{
 			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "running",
 		})
 		ev.Input, ev.Permission = req.Input, perm
 		if err := t.emit(ev); err != nil {
+			if announce != nil {
+				// The handler is told, with a context already ended, so
+				// that it forgets what was announced.
+				ended, cancel := context.WithCancel(ctx)
+				cancel()
+				_ = t.engine.decide(ended, t.s, req, approval)
+			}
 			return provider.ToolDecision{Behavior: provider.Deny, Message: "The session's client stopped listening."}
 		}
 	}
@@ -432,10 +443,13 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	return d
 }
 
+func (e *Engine) permissionRequest(s *session, req provider.ToolRequest, approval string) PermissionRequest {
+	return PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req, NeedsApproval: approval != "", Reason: approval}
+}
+
 func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest, approval string) provider.ToolDecision {
 	if h := e.opts.PermissionHandler; h != nil {
-		pr := PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req, NeedsApproval: approval != "", Reason: approval}
-		if d := h(ctx, pr); d.Behavior != "" {
+		if d := h(ctx, e.permissionRequest(s, req, approval)); d.Behavior != "" {
 			return d
 		}
 	}

@@ -740,3 +740,51 @@ func TestSessionsChooseTheirProvider(t *testing.T) {
 		t.Errorf("duplicate provider names: err = %v, want ErrInvalidConfig", err)
 	}
 }
+
+// A request announced to PermissionAnnounce is announced before its
+// permission_request event, with the same request ID, and then reaches
+// the handler.
+func TestPermissionAnnouncedBeforeItsEvent(t *testing.T) {
+	var (
+		mu        sync.Mutex
+		announced []string
+		handled   []string
+	)
+	f := newFixture(t, engine.EngineOptions{
+		PermissionAnnounce: func(req engine.PermissionRequest) {
+			mu.Lock()
+			announced = append(announced, req.RequestID)
+			mu.Unlock()
+		},
+		PermissionHandler: func(_ context.Context, req engine.PermissionRequest) provider.ToolDecision {
+			if req.Kind == provider.CanUseTool {
+				mu.Lock()
+				handled = append(handled, req.RequestID)
+				mu.Unlock()
+			}
+			return provider.ToolDecision{}
+		},
+	})
+	var seenAtEvent []string
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "a", WorkDir: f.dir}, bash("echo hi"), func(et string, data any) error {
+		if et == event.TypePermissionRequest {
+			mu.Lock()
+			seenAtEvent = slices.Clone(announced)
+			mu.Unlock()
+			if ev := data.(*event.EventWithMeta); len(seenAtEvent) != 1 || seenAtEvent[0] != ev.Permission.RequestID {
+				t.Errorf("at the event %s, announced %v", ev.Permission.RequestID, seenAtEvent)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seenAtEvent) != 1 || !slices.Equal(announced, handled) {
+		t.Fatalf("announced %v, handled %v, at the event %v", announced, handled, seenAtEvent)
+	}
+}

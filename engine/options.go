@@ -56,6 +56,12 @@ type EngineOptions struct {
 	// Behavior defers to the policy. It is also the person who decides what
 	// the firewall sends for approval (guard.Ask).
 	PermissionHandler PermissionHandler
+	// PermissionAnnounce, when set, is called with every request that will
+	// reach PermissionHandler as a permission_request event, before that
+	// event is emitted. A handler that lists the requests waiting for a
+	// person records them here, so that whoever sees the event finds the
+	// request listed. It must not block.
+	PermissionAnnounce func(PermissionRequest)
 
 	// Events, when set, receives every event of every session, in order,
 	// after the turn's callback: the daemon's subscribers and its store

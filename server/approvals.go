@@ -63,15 +63,23 @@ func (a *Approvals) SetAsk(session string, ask bool) {
 	}
 }
 
-// Handle is an engine.PermissionHandler.
-func (a *Approvals) Handle(ctx context.Context, req engine.PermissionRequest) provider.ToolDecision {
-	if req.Kind != provider.CanUseTool {
-		return provider.ToolDecision{}
-	}
+// Announce is an engine PermissionAnnounce: it lists a request that
+// will wait for a person before the engine reports it, so a client that
+// sees the permission_request event finds it pending.
+func (a *Approvals) Announce(req engine.PermissionRequest) {
 	a.mu.Lock()
-	if !req.NeedsApproval && !a.ask[req.SessionID] {
-		a.mu.Unlock()
-		return provider.ToolDecision{}
+	defer a.mu.Unlock()
+	a.register(req)
+}
+
+// register lists req as pending if it waits for a person, and returns its
+// entry (nil if it does not wait). The caller holds mu.
+func (a *Approvals) register(req engine.PermissionRequest) *pendingApproval {
+	if req.Kind != provider.CanUseTool || !req.NeedsApproval && !a.ask[req.SessionID] {
+		return nil
+	}
+	if p, ok := a.pending[req.RequestID]; ok && p.view.SessionID == req.SessionID {
+		return p
 	}
 	p := &pendingApproval{
 		view: PendingPermission{RequestID: req.RequestID, SessionID: req.SessionID, ToolName: req.ToolName,
@@ -79,7 +87,17 @@ func (a *Approvals) Handle(ctx context.Context, req engine.PermissionRequest) pr
 		answer: make(chan provider.ToolDecision, 1),
 	}
 	a.pending[req.RequestID] = p
+	return p
+}
+
+// Handle is an engine.PermissionHandler.
+func (a *Approvals) Handle(ctx context.Context, req engine.PermissionRequest) provider.ToolDecision {
+	a.mu.Lock()
+	p := a.register(req)
 	a.mu.Unlock()
+	if p == nil {
+		return provider.ToolDecision{}
+	}
 	defer func() {
 		a.mu.Lock()
 		delete(a.pending, req.RequestID)

@@ -26,7 +26,8 @@ type Options struct {
 	Store    store.Store
 	Recorder *Recorder
 	// Approvals holds the tool uses waiting for a person; give its Handle
-	// to the engine as EngineOptions.PermissionHandler.
+	// to the engine as EngineOptions.PermissionHandler and its Announce as
+	// EngineOptions.PermissionAnnounce.
 	Approvals *Approvals
 	Logger    *slog.Logger
 	// WorkDirRoot is where new sessions' work directories go

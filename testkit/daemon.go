@@ -77,7 +77,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: server.Sinks{metrics, d.recorder},
-		PermissionHandler: approvals.Handle, AdminToken: o.AdminToken, Spares: o.Spares,
+		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce, AdminToken: o.AdminToken, Spares: o.Spares,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -115,8 +115,8 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	approvals := server.NewApprovals(0)
 	metrics := server.NewMetrics()
 	eng, err := engine.NewEngine(engine.EngineOptions{
-		PermissionHandler: approvals.Handle,
-		Timeout:           cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
+		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce,
+		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
 		Providers:   agents.Providers(agents.Config{Env: env}, "claude"),
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
