@@ -63,7 +63,13 @@ func closeFD(fd int) { _ = unix.Close(fd) }
 // cgroupPIDs returns the pids in dir and its sub-cgroups (the tree may have
 // created some if it runs as root).
 func cgroupPIDs(dir string) []int {
-	var pids []int
+	pids, _ := cgroupProcs(dir)
+	return pids
+}
+
+// cgroupProcs is cgroupPIDs that also reports whether dir's own
+// cgroup.procs could be read, that is whether the list is complete.
+func cgroupProcs(dir string) (pids []int, ok bool) {
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
@@ -72,6 +78,9 @@ func cgroupPIDs(dir string) []int {
 		if err != nil {
 			return nil
 		}
+		if path == dir {
+			ok = true
+		}
 		for _, f := range strings.Fields(string(b)) {
 			if pid, err := strconv.Atoi(f); err == nil {
 				pids = append(pids, pid)
@@ -79,7 +88,7 @@ func cgroupPIDs(dir string) []int {
 		}
 		return nil
 	})
-	return pids
+	return pids, ok
 }
 
 // cgroupKill SIGKILLs every process in dir and its sub-cgroups.

@@ -14,6 +14,7 @@ func newCgroup(string) (string, int, error) { return "", -1, errNoCgroups }
 func setCgroupFD(*syscall.SysProcAttr, int) {}
 func closeFD(int)                           {}
 func cgroupPIDs(string) []int               { return nil }
+func cgroupProcs(string) ([]int, bool)      { return nil, false }
 func cgroupKill(string) error               { return errNoCgroups }
 func removeCgroup(string) error             { return nil }
 func rmdirCgroup(string) error              { return nil }

@@ -258,7 +258,7 @@ func (p *Process) run() {
 		if err != nil {
 			err = fmt.Errorf("proc: %s (pid %d): %w", p.name, p.pid, err)
 		}
-		group := groupMembers(p.pid, p.start)
+		group := p.groupAtExit()
 		p.mu.Lock()
 		p.exit = err
 		p.group = group
@@ -356,6 +356,24 @@ func groupMembers(pgrp int, minStart uint64) map[int]uint64 {
 		}
 	}
 	return members
+}
+
+// groupAtExit returns the members of the leader's process group as the
+// leader is reaped: from the cgroup's few processes where it has one,
+// else from a scan of every process.
+func (p *Process) groupAtExit() map[int]uint64 {
+	if p.cgroup != "" {
+		if pids, ok := cgroupProcs(p.cgroup); ok {
+			members := make(map[int]uint64)
+			for _, pid := range pids {
+				if info, err := readStat(pid); err == nil && info.pgrp == p.pid && info.start >= p.start {
+					members[pid] = info.start
+				}
+			}
+			return members
+		}
+	}
+	return groupMembers(p.pid, p.start)
 }
 
 // leftGroup returns a copy of the group members recorded when the leader was reaped.

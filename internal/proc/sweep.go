@@ -145,6 +145,33 @@ type treeQuery struct {
 	minStart uint64
 }
 
+// cgroupTree is findTree for a tree confined to a cgroup, whose processes
+// q.known holds (cgroup.procs read into it): it reads the stat of those
+// few processes instead of every process on the machine. Descendants
+// cannot leave a cgroup without privileges to move themselves, so no
+// parent links or markers need following.
+func cgroupTree(q treeQuery) map[int]procInfo {
+	self := os.Getpid()
+	members := make(map[int]procInfo, len(q.known)+1)
+	consider := func(pid int, start uint64) {
+		if pid <= 0 || pid == self {
+			return
+		}
+		info, err := readStat(pid)
+		if err != nil || info.start < q.minStart || start != 0 && info.start != start {
+			return
+		}
+		members[pid] = info
+	}
+	if q.root > 0 {
+		consider(q.root, q.rootStart)
+	}
+	for pid, start := range q.known {
+		consider(pid, start)
+	}
+	return members
+}
+
 // findTree returns the processes of the tree described by q, zombies
 // included, keyed by pid. The calling process is never part of the result,
 // and its descendants only when it is q.root.

@@ -134,14 +134,23 @@ func (t *tracker) scan() []procInfo {
 			t.seen[pid] = start
 		}
 	}
+	confined := false
 	if p.cgroup != "" {
-		for _, pid := range cgroupPIDs(p.cgroup) {
-			if _, ok := q.known[pid]; !ok {
-				q.known[pid] = 0
+		if pids, ok := cgroupProcs(p.cgroup); ok {
+			confined = true
+			for _, pid := range pids {
+				if _, ok := q.known[pid]; !ok {
+					q.known[pid] = 0
+				}
 			}
 		}
 	}
-	members := findTree(q)
+	var members map[int]procInfo
+	if confined {
+		members = cgroupTree(q)
+	} else {
+		members = findTree(q)
+	}
 	for pid, start := range t.seen {
 		if _, ok := members[pid]; !ok && start == 0 {
 			delete(t.seen, pid) // an unverified cgroup pid that has gone
