@@ -155,16 +155,14 @@ func benchCount(key string, def int) int {
 	return def
 }
 
-// BenchmarkCapacityFakeAgent: conversations of three turns each on at
-// most 100 resident processes: 1,000 by default, which keeps `make bench`
-// within its time on a small shared machine, where every start and every
-// hibernation costs a scan of /proc; HOTPLEX_BENCH_CONVERSATIONS=10000 runs
-// the full ten thousand. Each conversation's first two turns run
+// BenchmarkCapacityFakeAgent: ten thousand conversations of three turns
+// each on at most 100 resident processes (HOTPLEX_BENCH_CONVERSATIONS
+// sets another count). Each conversation's first two turns run
 // back to back (a start, then a warm turn); its third comes after every
 // other conversation had its first two, by when it has been hibernated and
 // is resumed. Every event of every turn must arrive.
 func BenchmarkCapacityFakeAgent(b *testing.B) {
-	n := benchCount("HOTPLEX_BENCH_CONVERSATIONS", 1000)
+	n := benchCount("HOTPLEX_BENCH_CONVERSATIONS", 10000)
 	const resident, workers = 100, 32
 	agent := testkit.BuildFakeAgent(b, b.TempDir())
 	dir := b.TempDir()
@@ -371,7 +369,7 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 		b.Fatalf("node is needed to run the Agent SDK: %v", err)
 	}
 	root := testkit.ModuleRoot(b)
-	const samples = 6
+	const samples = 10
 	script := filepath.Join(root, "bench", "testdata", "agent_sdk.mjs")
 	sdkModule := filepath.Join(root, ".tools", "npm", "node_modules", "@anthropic-ai", "claude-agent-sdk", "sdk.mjs")
 	if _, err := os.Stat(sdkModule); err != nil {
@@ -413,11 +411,6 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 			b.Fatal(err)
 		}
 		coldD = append(coldD, d)
-		d, _, err = timedTurn(ctx, plain, &engine.Config{SessionID: fmt.Sprintf("c%d", i), WorkDir: f.dir}, "again", &seq)
-		if err != nil {
-			b.Fatal(err)
-		}
-		warmD = append(warmD, d)
 		waitSpare(b, spare)
 		seq = 0
 		d, _, err = timedTurn(ctx, spare, &engine.Config{SessionID: fmt.Sprintf("s%d", i), WorkDir: f.dir}, "hello", &seq)
@@ -425,6 +418,20 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 			b.Fatal(err)
 		}
 		spareD = append(spareD, d)
+	}
+	// Warm turns as the script times them: one conversation, warmed up
+	// by a turn, then a prompt at a time.
+	var seq uint64
+	warm := &engine.Config{SessionID: "warm", WorkDir: f.dir}
+	if _, _, err := timedTurn(ctx, plain, warm, "warm up", &seq); err != nil {
+		b.Fatal(err)
+	}
+	for i := range samples {
+		d, _, err := timedTurn(ctx, plain, warm, fmt.Sprintf("again %d", i), &seq)
+		if err != nil {
+			b.Fatal(err)
+		}
+		warmD = append(warmD, d)
 	}
 	rss, heap := selfMemory()
 	ms := func(d []time.Duration) float64 { return float64(pct(d, 0.5).Microseconds()) / 1000 }
