@@ -235,10 +235,8 @@ func BenchmarkCapacityFakeAgent(b *testing.B) {
 // the first reply of a new conversation with a parked spare against a cold
 // start; then conversations of two turns over a fifth as many resident
 // slots, the second turns warm for the conversations still resident and
-// resumed for the hibernated ones: 60 over 12 by default (each start of the
-// real CLI costs about a CPU-second, so 200 over 40 would take most of
-// `make bench`'s time on two cores); HOTPLEX_BENCH_CLAUDE_CONVERSATIONS=200
-// runs the full fleet.
+// resumed for the hibernated ones: 200 over 40
+// (HOTPLEX_BENCH_CLAUDE_CONVERSATIONS sets another count).
 func BenchmarkCapacityClaude(b *testing.B) {
 	f := newClaudeFixture(b)
 	ctx := context.Background()
@@ -283,7 +281,7 @@ func BenchmarkCapacityClaude(b *testing.B) {
 	b.ReportMetric(float64(sp)/float64(cp), "spare/cold")
 
 	// 200 conversations over 40 slots.
-	convs := benchCount("HOTPLEX_BENCH_CLAUDE_CONVERSATIONS", 60)
+	convs := benchCount("HOTPLEX_BENCH_CLAUDE_CONVERSATIONS", 200)
 	slots, workers := max(1, convs/5), 4
 	eng := newEng(engine.EngineOptions{MaxResident: slots, Spares: 2, StartQueueTimeout: 5 * time.Minute})
 	var (
@@ -400,27 +398,26 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 		b.Cleanup(func() { _ = eng.Close() })
 		return eng
 	}
-	plain, spare := mk(engine.EngineOptions{}), mk(engine.EngineOptions{Spares: 1})
+	// Measured as the script measures: each cold query and each spare's
+	// conversation ends before the next begins, the spares' engine exists
+	// only for its own measurements, and a spare is claimed 200 ms after
+	// it parked.
+	plain := mk(engine.EngineOptions{})
 	var coldD, warmD, spareD []time.Duration
 	for i := range samples {
-		// Each measurement runs alone: the spare engine's refill is done first.
-		waitSpare(b, spare)
 		var seq uint64
-		d, _, err := timedTurn(ctx, plain, &engine.Config{SessionID: fmt.Sprintf("c%d", i), WorkDir: f.dir}, "hello", &seq)
+		id := fmt.Sprintf("c%d", i)
+		d, _, err := timedTurn(ctx, plain, &engine.Config{SessionID: id, WorkDir: f.dir}, "hello", &seq)
 		if err != nil {
 			b.Fatal(err)
 		}
 		coldD = append(coldD, d)
-		waitSpare(b, spare)
-		seq = 0
-		d, _, err = timedTurn(ctx, spare, &engine.Config{SessionID: fmt.Sprintf("s%d", i), WorkDir: f.dir}, "hello", &seq)
-		if err != nil {
+		if err := plain.TerminateSession(id); err != nil {
 			b.Fatal(err)
 		}
-		spareD = append(spareD, d)
 	}
-	// Warm turns as the script times them: one conversation, warmed up
-	// by a turn, then a prompt at a time.
+	// Warm turns: one conversation, warmed up by a turn, then a prompt at
+	// a time.
 	var seq uint64
 	warm := &engine.Config{SessionID: "warm", WorkDir: f.dir}
 	if _, _, err := timedTurn(ctx, plain, warm, "warm up", &seq); err != nil {
@@ -432,6 +429,24 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 			b.Fatal(err)
 		}
 		warmD = append(warmD, d)
+	}
+	if err := plain.TerminateSession("warm"); err != nil {
+		b.Fatal(err)
+	}
+	spare := mk(engine.EngineOptions{Spares: 1})
+	for i := range samples {
+		waitSpare(b, spare)
+		time.Sleep(200 * time.Millisecond)
+		seq = 0
+		id := fmt.Sprintf("s%d", i)
+		d, _, err := timedTurn(ctx, spare, &engine.Config{SessionID: id, WorkDir: f.dir}, "hello", &seq)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spareD = append(spareD, d)
+		if err := spare.TerminateSession(id); err != nil {
+			b.Fatal(err)
+		}
 	}
 	rss, heap := selfMemory()
 	ms := func(d []time.Duration) float64 { return float64(pct(d, 0.5).Microseconds()) / 1000 }
