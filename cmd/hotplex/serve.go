@@ -20,6 +20,7 @@ import (
 	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
@@ -90,10 +91,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 
 	sf := sessionFlags{provider: "claude", cliPath: cfg.CLIPath, offline: cfg.Offline}
-	cli, err := sf.resolveCLI()
-	if err != nil {
-		return err
-	}
+	cli, cliErr := sf.resolveCLI()
 	var env []string
 	offline := cfg.Offline == "always" || (cfg.Offline == "auto" && !hasCredentials())
 	if offline {
@@ -114,11 +112,25 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	defer rec.Close()
 	approvals := server.NewApprovals(0)
 	metrics := server.NewMetrics()
+	// Claude Code is the default agent; without it the daemon still serves
+	// the agents it can run, the first of them the default.
+	others := agents.Providers(agents.Config{Env: env}, "claude")
+	var def provider.Provider
+	switch {
+	case cliErr == nil:
+		def = claude.New(claude.Options{Path: cli})
+	case len(others) > 0:
+		def, others = others[0], others[1:]
+		log.Warn("claude CLI unavailable; serving the other agents", "err", cliErr, "default", def.Name())
+		fmt.Fprintf(stdout, "Claude Code is not available (%v): the default agent is %s\n", cliErr, def.Name())
+	default:
+		return cliErr
+	}
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce,
 		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
-		AdminToken: cfg.AdminToken, Provider: claude.New(claude.Options{Path: cli}), Env: env,
-		Providers:   agents.Providers(agents.Config{Env: env}, "claude"),
+		AdminToken: cfg.AdminToken, Provider: def, Env: env,
+		Providers:   others,
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
 		MaxResident: cfg.MaxResident, MemoryBudget: int64(cfg.MemoryBudget) << 20, PerOwnerResident: cfg.OwnerResident,
 		MaxConcurrentStarts: cfg.MaxStarts, MaxQueuedStarts: cfg.MaxQueued, Spares: cfg.Spares,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,11 +29,13 @@ type daemonProc struct {
 }
 
 // startServe runs the daemon on a free loopback port over dataDir, with
-// the fake agent as its CLI, and waits until it serves.
-func startServe(t *testing.T, dataDir, agent, home, key string) *daemonProc {
+// the fake agent as its CLI, and waits until it serves. Flags in extra
+// override the defaults.
+func startServe(t *testing.T, dataDir, agent, home, key string, extra ...string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(hotplexBin, "serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
-		"--cli-path", agent, "--offline", "never", "--idle-timeout", "10m")
+	args := append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+		"--cli-path", agent, "--offline", "never", "--idle-timeout", "10m"}, extra...)
+	cmd := exec.Command(hotplexBin, args...)
 	cmd.Env = append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -184,5 +187,41 @@ func TestServeSurvivesKill9(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dataDir, "hotplex.db")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Without the claude CLI the daemon still serves the agents it can run:
+// the first of them becomes the default, and a turn on it is answered.
+func TestServeWithoutClaude(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-claude-here")
+	d := startServe(t, t.TempDir(), missing, t.TempDir(), "", "--offline", "always")
+	var list struct {
+		Providers []string `json:"providers"`
+	}
+	resp := d.request(t, "GET", "/v1/providers", nil)
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Providers) == 0 {
+		t.Fatalf("providers: %v %v", list, err)
+	}
+	if slices.Contains(list.Providers, "claude") {
+		t.Fatalf("claude offered without its CLI: %v", list.Providers)
+	}
+	if r := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "nc"}); r.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d", r.StatusCode)
+	}
+	resp = d.request(t, "POST", "/v1/sessions/nc/messages", map[string]any{"prompt": "hello"})
+	evs := readEvents(resp.Body, func(e sse) bool { return e.Type == event.TypeResult })
+	if len(evs) == 0 || evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("no result from the default agent %s: %v", list.Providers[0], evs)
+	}
+	var start struct {
+		Provider string `json:"provider"`
+	}
+	for _, e := range evs {
+		if e.Type == event.TypeSessionStart {
+			_ = json.Unmarshal(e.Data, &start)
+		}
+	}
+	if start.Provider != list.Providers[0] {
+		t.Fatalf("the turn ran on %q, want the default %q", start.Provider, list.Providers[0])
 	}
 }
