@@ -504,3 +504,38 @@ func TestAdminBypassOverHTTP(t *testing.T) {
 		t.Fatalf("firewall not restored: %v", types(evs))
 	}
 }
+
+// A turn that fails before it has anything to stream answers with a plain
+// HTTP error, not a 200 stream holding only a turn_error notice; one that
+// fails later keeps its stream and ends it with the notice.
+func TestTurnFailingBeforeItsStream(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	td := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: filepath.Join(t.TempDir(), "no-such-agent"), Name: "fakeagent"}),
+		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+	})
+	d := &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob, admin: td.Admin}
+	d.create(t, d.alice, map[string]any{"id": "broken"})
+	resp := d.do(t, "POST", "/v1/sessions/broken/messages", d.alice, map[string]string{"prompt": "hello"})
+	if resp.StatusCode != http.StatusBadGateway || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("status %d, content type %q; want 502 JSON", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	var body struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.Error.Code != "start_failed" {
+		t.Fatalf("body: %+v, %v", body, err)
+	}
+
+	// Once events flowed, a failure is the stream's last word.
+	ok := newDaemon(t)
+	ok.create(t, ok.alice, map[string]any{"id": "dies"})
+	resp = ok.do(t, "POST", "/v1/sessions/dies/messages", ok.alice, map[string]string{"prompt": "crash"})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("a turn that started: status %d", resp.StatusCode)
+	}
+	evs := readSSE(t, resp.Body, func(sseEvent) bool { return false })
+	if len(evs) == 0 || evs[0].Type != event.TypeSessionStart || evs[len(evs)-1].Type != "turn_error" {
+		t.Fatalf("stream: %v", evs)
+	}
+}

@@ -16,18 +16,47 @@ import (
 type sseWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
+	// started is set once the 200 and the stream's headers went out.
+	started bool
 }
 
+// newSSE returns a stream that is open at once.
 func newSSE(w http.ResponseWriter) *sseWriter {
-	h := w.Header()
+	s := newLazySSE(w)
+	s.begin()
+	return s
+}
+
+// newLazySSE returns a stream whose headers go out with its first
+// message, so that a request failing before it has anything to say can
+// still answer with a plain HTTP error (fail).
+func newLazySSE(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+func (s *sseWriter) begin() {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
 	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	s.w.WriteHeader(http.StatusOK)
 	_ = s.rc.Flush()
-	return s
+}
+
+// fail answers with err as a JSON error if the stream has not started,
+// and reports whether it did.
+func (s *sseWriter) fail(err error) bool {
+	if s.started {
+		return false
+	}
+	s.started = true
+	writeError(s.w, turnHTTPError(err))
+	return true
 }
 
 // event writes one event and flushes it. A write deadline keeps a client
@@ -44,6 +73,7 @@ func (s *sseWriter) event(ev *hub.Event) error {
 }
 
 func (s *sseWriter) raw(id, typ string, data []byte) error {
+	s.begin()
 	_ = s.rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	buf := make([]byte, 0, len(data)+64)
 	if id != "" {
@@ -74,6 +104,7 @@ func (s *sseWriter) notice(typ string, data any) error {
 
 // keepAlive writes a comment line.
 func (s *sseWriter) keepAlive() error {
+	s.begin()
 	_ = s.rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if _, err := fmt.Fprint(s.w, ": keep-alive\n\n"); err != nil {
 		return err

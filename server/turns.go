@@ -79,6 +79,11 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 		sent     uint64 // the newest event delivered
 	)
 	end := func() error {
+		if f, ok := out.(failer); ok && sent == 0 && turnErr != nil && f.fail(turnErr) {
+			// Nothing was streamed (the turn never started: overloaded,
+			// unknown agent, ...): a plain HTTP error says it best.
+			return turnErr
+		}
 		if turnErr != nil {
 			notice := map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()}
 			if d := engine.RetryAfter(turnErr); d > 0 {
@@ -230,6 +235,27 @@ func errorCode(err error) string {
 	return "error"
 }
 
+// turnHTTPError gives a turn that failed before it streamed anything its
+// HTTP status; the code is the one a turn_error notice would carry.
+func turnHTTPError(err error) error {
+	status := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, engine.ErrOverloaded):
+		return err // 429 with Retry-After (writeError)
+	case errors.Is(err, engine.ErrSessionBusy), errors.Is(err, engine.ErrInterrupted):
+		status = http.StatusConflict
+	case errors.Is(err, engine.ErrStartFailed), errors.Is(err, engine.ErrSessionDead):
+		status = http.StatusBadGateway
+	case errors.Is(err, engine.ErrTurnTimeout):
+		status = http.StatusGatewayTimeout
+	case errors.Is(err, engine.ErrEngineClosed):
+		status = http.StatusServiceUnavailable
+	case errors.Is(err, engine.ErrProviderNotFound), errors.Is(err, engine.ErrInvalidWorkDir), errors.Is(err, engine.ErrInvalidConfig):
+		return errorf(http.StatusBadRequest, "bad_request", err.Error())
+	}
+	return errorf(status, errorCode(err), err.Error())
+}
+
 func validPrompt(req messageRequest) error {
 	if strings.TrimSpace(req.Prompt) == "" {
 		return errorf(http.StatusBadRequest, "bad_request", "the prompt is empty")
@@ -253,7 +279,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	_ = s.runTurn(r.Context(), st, req, newSSE(w))
+	_ = s.runTurn(r.Context(), st, req, newLazySSE(w))
 }
 
 // followEvents streams a session's events: first those after the client's
@@ -299,6 +325,12 @@ func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"interrupted": ok})
+}
+
+// failer is a sink that can still answer with an HTTP error, before it
+// has streamed anything.
+type failer interface {
+	fail(err error) bool
 }
 
 // noticeJSON encodes a notice's data.
