@@ -164,9 +164,7 @@ func (s *Server) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	info := ocSessionOf(st)
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.created", ocInfo{info}})
-	writeJSON(w, http.StatusOK, info)
+	writeJSON(w, http.StatusOK, ocSessionOf(st))
 }
 
 func (s *Server) ocGetSession(w http.ResponseWriter, r *http.Request) {
@@ -220,7 +218,6 @@ func (s *Server) ocDeleteSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.deleted", ocInfo{ocSessionOf(st)}})
 	writeJSON(w, http.StatusOK, true)
 }
 

@@ -315,3 +315,27 @@ func TestOpenCodePermissions(t *testing.T) {
 		t.Fatalf("replied=%v output=%q", replied, output)
 	}
 }
+
+// Sessions made and deleted through /v1 are announced to OpenCode clients
+// too, and only to their owner's.
+func TestOpenCodeHearsOfV1Sessions(t *testing.T) {
+	d := newDaemon(t)
+	aliceEvents := d.openCodeEvents(t, "/event", d.alice)
+	bobEvents := d.openCodeEvents(t, "/event", d.bob)
+	d.create(t, d.alice, map[string]any{"id": "from-v1"})
+	if ev := aliceEvents.next(t); ev["type"] != "session.created" || dig(ev, "properties", "info", "id") != "from-v1" {
+		t.Fatalf("want session.created for from-v1, got %v", ev)
+	}
+	if r := d.do(t, "DELETE", "/v1/sessions/from-v1", d.alice, nil); r.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete: %d", r.StatusCode)
+	}
+	if ev := aliceEvents.next(t); ev["type"] != "session.deleted" || dig(ev, "properties", "info", "id") != "from-v1" {
+		t.Fatalf("want session.deleted for from-v1, got %v", ev)
+	}
+	// Bob's stream carries nothing of Alice's: his own session is the
+	// first thing he hears of.
+	d.create(t, d.bob, map[string]any{"id": "bobs"})
+	if ev := bobEvents.next(t); ev["type"] != "session.created" || dig(ev, "properties", "info", "id") != "bobs" {
+		t.Fatalf("bob heard %v first", ev)
+	}
+}

@@ -136,7 +136,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		_ = s.opts.Engine.TerminateSession(req.ID)
 		return store.Session{}, err
 	}
-	return s.opts.Store.GetSession(ctx, req.ID)
+	st, err := s.opts.Store.GetSession(ctx, req.ID)
+	if err != nil {
+		return store.Session{}, err
+	}
+	// OpenCode clients hear of every new session, whichever API made it.
+	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.created", ocInfo{ocSessionOf(st)}})
+	return st, nil
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
@@ -187,5 +193,9 @@ func (s *Server) removeSession(ctx context.Context, st store.Session) error {
 	}
 	s.opts.Hub.Forget(st.ID)
 	s.opts.Approvals.SetAsk(st.ID, false)
-	return s.opts.Store.DeleteSession(ctx, st.ID)
+	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil {
+		return err
+	}
+	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.deleted", ocInfo{ocSessionOf(st)}})
+	return nil
 }
