@@ -231,7 +231,7 @@ func (c *process) StderrTail() string { return c.cp.StderrTail() }
 func (c *process) Close(ctx context.Context) error {
 	c.curMu.Lock()
 	if c.cur != nil {
-		c.cur.abort(errProcessClosed)
+		c.cur.Abort(errProcessClosed)
 	}
 	c.curMu.Unlock()
 	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())

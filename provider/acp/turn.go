@@ -4,29 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // turnQueue carries what the agent sends during a turn (updates and
 // permission requests, which arrive on the connection's goroutines) to the
 // goroutine running Turn, so that events and permission questions reach
 // the caller in order and on one goroutine.
-type turnQueue struct {
-	mu     sync.Mutex
-	jobs   []job
-	signal chan struct{}
-	// aborted is closed when the turn gives up: permission requests still
-	// waiting are then refused.
-	aborted   chan struct{}
-	abortOnce sync.Once
-	cause     error
-}
+// When the turn gives up (the box is aborted), permission requests still
+// waiting are refused.
+type turnQueue = mailbox.Box[job]
 
 type job struct {
 	update *sdk.SessionUpdate
@@ -36,43 +29,6 @@ type job struct {
 type permJob struct {
 	req   sdk.RequestPermissionRequest
 	reply chan sdk.RequestPermissionResponse
-}
-
-func newTurnQueue() *turnQueue {
-	return &turnQueue{signal: make(chan struct{}, 1), aborted: make(chan struct{})}
-}
-
-func (q *turnQueue) push(j job) {
-	q.mu.Lock()
-	q.jobs = append(q.jobs, j)
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (q *turnQueue) take() []job {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	j := q.jobs
-	q.jobs = nil
-	return j
-}
-
-func (q *turnQueue) abort(cause error) {
-	q.abortOnce.Do(func() {
-		q.mu.Lock()
-		q.cause = cause
-		q.mu.Unlock()
-		close(q.aborted)
-	})
-}
-
-func (q *turnQueue) abortCause() error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.cause
 }
 
 var cancelled = sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}
@@ -94,7 +50,7 @@ func (cl *client) SessionUpdate(_ context.Context, n sdk.SessionNotification) er
 		return nil
 	}
 	u := n.Update
-	q.push(job{update: &u})
+	q.Push(job{update: &u})
 	return nil
 }
 
@@ -104,11 +60,11 @@ func (cl *client) RequestPermission(ctx context.Context, r sdk.RequestPermission
 		return cancelled, nil
 	}
 	pj := &permJob{req: r, reply: make(chan sdk.RequestPermissionResponse, 1)}
-	q.push(job{perm: pj})
+	q.Push(job{perm: pj})
 	select {
 	case resp := <-pj.reply:
 		return resp, nil
-	case <-q.aborted:
+	case <-q.Aborted():
 		return cancelled, nil
 	case <-ctx.Done():
 		return cancelled, nil
@@ -163,7 +119,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr("exited between turns")
 	}
 	start := time.Now()
-	q := newTurnQueue()
+	q := mailbox.New[job]()
 	c.curMu.Lock()
 	c.cur = q
 	c.curMu.Unlock()
@@ -171,7 +127,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		c.curMu.Lock()
 		c.cur = nil
 		c.curMu.Unlock()
-		q.abort(nil)
+		q.Abort(nil)
 	}()
 
 	turnCtx, cancel := context.WithCancelCause(ctx)
@@ -179,8 +135,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	go func() {
 		// Close aborts the queue; the turn then stops waiting for the agent.
 		select {
-		case <-q.aborted:
-			if err := q.abortCause(); err != nil {
+		case <-q.Aborted():
+			if err := q.Cause(); err != nil {
 				cancel(err)
 			}
 		case <-turnCtx.Done():
@@ -230,10 +186,10 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	cancelled := turnCtx.Done()
 	for {
 		select {
-		case <-q.signal:
-			run(q.take())
+		case <-q.Ready():
+			run(q.Take())
 		case o := <-done:
-			run(q.take())
+			run(q.Take())
 			for _, ev := range dec.flush() {
 				deliver(ev)
 			}

@@ -318,7 +318,7 @@ var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.Err
 func (c *process) Close(ctx context.Context) error {
 	c.curMu.Lock()
 	if c.cur != nil {
-		c.cur.abort(errProcessClosed)
+		c.cur.Abort(errProcessClosed)
 	}
 	c.curMu.Unlock()
 	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())

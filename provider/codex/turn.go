@@ -6,60 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // queue carries the server's messages during a turn from the reader
 // goroutine to the goroutine running Turn.
-type queue struct {
-	mu      sync.Mutex
-	msgs    []message
-	signal  chan struct{}
-	aborted chan struct{}
-	once    sync.Once
-	cause   error
-}
-
-func newQueue() *queue {
-	return &queue{signal: make(chan struct{}, 1), aborted: make(chan struct{})}
-}
-
-func (q *queue) push(m message) {
-	q.mu.Lock()
-	q.msgs = append(q.msgs, m)
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (q *queue) take() []message {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	m := q.msgs
-	q.msgs = nil
-	return m
-}
-
-func (q *queue) abort(cause error) {
-	q.once.Do(func() {
-		q.mu.Lock()
-		q.cause = cause
-		q.mu.Unlock()
-		close(q.aborted)
-	})
-}
-
-func (q *queue) abortCause() error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.cause
-}
+type queue = mailbox.Box[message]
 
 // inbound receives the server's requests and notifications. Between turns
 // requests are declined and notifications dropped.
@@ -68,7 +24,7 @@ func (c *process) inbound(m message) {
 	q := c.cur
 	c.curMu.Unlock()
 	if q != nil {
-		q.push(m)
+		q.Push(m)
 		return
 	}
 	if m.ID != nil {
@@ -176,7 +132,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr("exited between turns")
 	}
 	st := &turnState{start: time.Now(), items: map[string]*item{}, began: map[string]time.Time{}, baseline: c.total}
-	q := newQueue()
+	q := mailbox.New[message]()
 	c.curMu.Lock()
 	c.cur = q
 	c.curMu.Unlock()
@@ -184,9 +140,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		c.curMu.Lock()
 		c.cur = nil
 		c.curMu.Unlock()
-		q.abort(nil)
+		q.Abort(nil)
 		// Requests still queued get an answer, so that nothing waits.
-		for _, m := range q.take() {
+		for _, m := range q.Take() {
 			if m.ID != nil {
 				c.declineIdle(m)
 			}
@@ -197,8 +153,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	defer cancel(nil)
 	go func() {
 		select {
-		case <-q.aborted:
-			if err := q.abortCause(); err != nil {
+		case <-q.Aborted():
+			if err := q.Cause(); err != nil {
 				cancel(err)
 			}
 		case <-turnCtx.Done():
@@ -234,8 +190,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	cancelled := turnCtx.Done()
 	for {
 		select {
-		case <-q.signal:
-			for _, m := range q.take() {
+		case <-q.Ready():
+			for _, m := range q.Take() {
 				if tr := c.handle(turnCtx, m, st, interrupted, ask, deliver); tr != nil {
 					tr.Interrupted = tr.Interrupted || interrupted
 					err := c.turnErr(turnCtx, interrupted)

@@ -491,7 +491,7 @@ func (c *process) deliver(ev busEvent) {
 	q := c.cur
 	c.curMu.Unlock()
 	if q != nil {
-		q.push(ev)
+		q.Push(ev)
 	}
 }
 
@@ -572,7 +572,7 @@ func (c *process) Close(ctx context.Context) error {
 	c.closed = true
 	busy := c.cur != nil
 	if busy {
-		c.cur.abort(errProcessClosed)
+		c.cur.Abort(errProcessClosed)
 	}
 	c.curMu.Unlock()
 	if c.srv.release(c) {

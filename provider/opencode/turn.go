@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // busEvent is one event of the server's bus.
@@ -20,45 +20,7 @@ type busEvent struct {
 	Properties json.RawMessage `json:"properties"`
 }
 
-type queue struct {
-	mu      sync.Mutex
-	evs     []busEvent
-	signal  chan struct{}
-	aborted chan struct{}
-	once    sync.Once
-	cause   error
-}
-
-func newQueue() *queue {
-	return &queue{signal: make(chan struct{}, 1), aborted: make(chan struct{})}
-}
-
-func (q *queue) push(ev busEvent) {
-	q.mu.Lock()
-	q.evs = append(q.evs, ev)
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-}
-
-func (q *queue) take() []busEvent {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	e := q.evs
-	q.evs = nil
-	return e
-}
-
-func (q *queue) abort(cause error) {
-	q.once.Do(func() {
-		q.mu.Lock()
-		q.cause = cause
-		q.mu.Unlock()
-		close(q.aborted)
-	})
-}
+type queue = mailbox.Box[busEvent]
 
 type part struct {
 	ID        string `json:"id"`
@@ -172,7 +134,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	}
 	st := &turnState{start: time.Now(), assistant: map[string]bool{}, texts: map[string]string{}, kinds: map[string]string{},
 		tools: map[string]*part{}, used: map[string]bool{}, resulted: map[string]bool{}, began: map[string]time.Time{}}
-	q := newQueue()
+	q := mailbox.New[busEvent]()
 	c.curMu.Lock()
 	c.cur = q
 	c.curMu.Unlock()
@@ -180,7 +142,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		c.curMu.Lock()
 		c.cur = nil
 		c.curMu.Unlock()
-		q.abort(nil)
+		q.Abort(nil)
 	}()
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -210,14 +172,14 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	cancelled := turnCtx.Done()
 	for {
 		select {
-		case <-q.signal:
-			for _, ev := range q.take() {
+		case <-q.Ready():
+			for _, ev := range q.Take() {
 				if tr := c.handle(turnCtx, ev, st, interrupted, ask, deliver); tr != nil {
 					tr.Interrupted = tr.Interrupted || interrupted
 					return tr, c.turnErr(turnCtx, interrupted)
 				}
 			}
-		case <-q.aborted:
+		case <-q.Aborted():
 			return nil, errors.Join(context.Cause(turnCtx), errProcessClosed)
 		case <-c.srv.events:
 			return nil, errors.Join(c.turnErr(turnCtx, interrupted), c.deadErr("the event stream ended during the turn"))
