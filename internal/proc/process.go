@@ -303,6 +303,28 @@ func (p *Process) Stdout() *os.File { return p.stdout }
 // StderrTail returns the most recent stderr output, up to Spec.StderrTail bytes.
 func (p *Process) StderrTail() string { return p.tail.String() }
 
+// Explain describes the process for an error message: what, then the
+// leader's exit status and the last of its stderr. It first waits up to
+// wait for the leader to be done, so that both are there to read.
+func (p *Process) Explain(what string, wait time.Duration) string {
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	msg := what
+	if exit := p.ExitError(); exit != nil {
+		msg += " (" + exit.Error() + ")"
+	}
+	if tail := p.StderrTail(); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return msg
+}
+
 // Done returns a channel that is closed once the leader has exited, been
 // waited for, and its stderr has been drained (or the drain timed out because
 // a descendant kept the pipe open).

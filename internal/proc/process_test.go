@@ -183,3 +183,11 @@ func TestChildDiesWithItsParent(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestExplainWaitsForTheExitAndTellsStderr(t *testing.T) {
+	p := startSh(t, Spec{}, "echo something broke >&2; exit 3")
+	msg := p.Explain("the agent stopped", 5*time.Second)
+	if !strings.HasPrefix(msg, "the agent stopped (") || !strings.Contains(msg, "exit status 3") || !strings.Contains(msg, "; stderr: something broke") {
+		t.Fatalf("Explain = %q", msg)
+	}
+}

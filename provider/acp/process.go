@@ -174,39 +174,21 @@ func (c *process) call(ctx context.Context, what string, f func(context.Context)
 }
 
 func (c *process) startErr(err error) error {
-	if !c.Alive() {
-		c.waitExit(2 * time.Second)
-	}
-	msg := err.Error()
-	if exit := c.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := c.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrStartFailed, msg)
-}
-
-func (c *process) waitExit(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-c.cp.Done():
-	case <-t.C:
-	}
+	return fmt.Errorf("%w: %s", provider.ErrStartFailed, c.cp.Explain(err.Error(), c.exitWait()))
 }
 
 // deadErr describes an agent that stopped answering.
 func (c *process) deadErr(what string) error {
-	c.waitExit(2 * time.Second)
-	msg := what
-	if exit := c.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
+	return fmt.Errorf("%w: %s", provider.ErrSessionDead, c.cp.Explain(what, 2*time.Second))
+}
+
+// exitWait is how long to wait for a dying agent's exit status before
+// describing it: none for one that is still alive.
+func (c *process) exitWait() time.Duration {
+	if c.Alive() {
+		return 0
 	}
-	if tail := c.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
+	return 2 * time.Second
 }
 
 func (c *process) Info() provider.Info {

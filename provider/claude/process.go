@@ -187,37 +187,12 @@ func (c *process) initialize(ctx context.Context) error {
 }
 
 func (c *process) startErr(err error) error {
-	c.waitExit(2 * time.Second)
-	tail := c.cp.StderrTail()
-	if exit := c.cp.ExitError(); exit != nil {
-		err = fmt.Errorf("%v (%v)", err, exit)
-	}
-	if tail != "" {
-		return fmt.Errorf("%w: %v; stderr: %s", provider.ErrStartFailed, err, tail)
-	}
-	return fmt.Errorf("%w: %v", provider.ErrStartFailed, err)
-}
-
-func (c *process) waitExit(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-c.cp.Done():
-	case <-t.C:
-	}
+	return fmt.Errorf("%w: %s", provider.ErrStartFailed, c.cp.Explain(err.Error(), 2*time.Second))
 }
 
 // deadErr describes a process that stopped answering.
 func (c *process) deadErr(what string) error {
-	c.waitExit(2 * time.Second)
-	msg := what
-	if exit := c.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := c.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
+	return fmt.Errorf("%w: %s", provider.ErrSessionDead, c.cp.Explain(what, 2*time.Second))
 }
 
 var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.ErrSessionDead)

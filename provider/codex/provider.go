@@ -260,38 +260,15 @@ func (c *process) startErr(ctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, what, context.Cause(ctx))
 	}
-	if !c.Alive() {
-		c.waitExit(2 * time.Second)
+	wait := 2 * time.Second
+	if c.Alive() {
+		wait = 0
 	}
-	msg := what + ": " + err.Error()
-	if exit := c.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := c.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrStartFailed, msg)
-}
-
-func (c *process) waitExit(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-c.cp.Done():
-	case <-t.C:
-	}
+	return fmt.Errorf("%w: %s", provider.ErrStartFailed, c.cp.Explain(what+": "+err.Error(), wait))
 }
 
 func (c *process) deadErr(what string) error {
-	c.waitExit(2 * time.Second)
-	msg := what
-	if exit := c.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := c.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
+	return fmt.Errorf("%w: %s", provider.ErrSessionDead, c.cp.Explain(what, 2*time.Second))
 }
 
 func (c *process) Info() provider.Info {

@@ -432,14 +432,7 @@ func (s *server) startErr(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		err = context.Cause(ctx)
 	}
-	msg := err.Error()
-	if exit := s.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := s.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrStartFailed, msg)
+	return fmt.Errorf("%w: %s", provider.ErrStartFailed, s.cp.Explain(err.Error(), 0))
 }
 
 // terminate ends the server's process tree and the event subscription.
@@ -528,20 +521,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions) error {
 }
 
 func (c *process) deadErr(what string) error {
-	t := time.NewTimer(2 * time.Second)
-	defer t.Stop()
-	select {
-	case <-c.srv.cp.Done():
-	case <-t.C:
-	}
-	msg := what
-	if exit := c.srv.cp.ExitError(); exit != nil {
-		msg += " (" + exit.Error() + ")"
-	}
-	if tail := c.srv.cp.StderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return fmt.Errorf("%w: %s", provider.ErrSessionDead, msg)
+	return fmt.Errorf("%w: %s", provider.ErrSessionDead, c.srv.cp.Explain(what, 2*time.Second))
 }
 
 func (c *process) Info() provider.Info {
