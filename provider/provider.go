@@ -128,3 +128,22 @@ type Spare interface {
 	// Close ends an unclaimed spare and everything it started.
 	Close(ctx context.Context) error
 }
+
+// Deliverer returns a turn's delivery function over emit: events go to
+// emit until it first fails or ctx ends. A failure cancels the turn with
+// emit's error (the caller stopped listening) and nothing more is
+// delivered; the function then reports context.Cause(ctx).
+func Deliverer(ctx context.Context, emit Emit, cancel context.CancelCauseFunc) func(*event.EventWithMeta) error {
+	refused := false
+	return func(ev *event.EventWithMeta) error {
+		if refused || ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		if err := emit(ev); err != nil {
+			refused = true
+			cancel(err)
+			return err
+		}
+		return nil
+	}
+}

@@ -156,18 +156,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	dec := newDecoder(start, c.Info().Model)
 	var (
 		interrupted bool
-		refused     bool
 		grace       <-chan time.Time
 	)
-	deliver := func(ev *event.EventWithMeta) {
-		if refused || turnCtx.Err() != nil {
-			return
-		}
-		if err := emit(ev); err != nil {
-			refused = true
-			cancel(err)
-		}
-	}
+	deliver := provider.Deliverer(turnCtx, emit, cancel)
 	run := func(jobs []job) {
 		for _, j := range jobs {
 			switch {
@@ -235,7 +226,7 @@ func (c *process) turnErr(ctx context.Context, interrupted bool) error {
 
 // answer decides one permission request through ask and picks the
 // agent's option that matches the decision.
-func (c *process) answer(ctx context.Context, interrupted bool, r sdk.RequestPermissionRequest, dec *decoder, ask provider.PermissionFunc, deliver func(*event.EventWithMeta)) sdk.RequestPermissionResponse {
+func (c *process) answer(ctx context.Context, interrupted bool, r sdk.RequestPermissionRequest, dec *decoder, ask provider.PermissionFunc, deliver func(*event.EventWithMeta) error) sdk.RequestPermissionResponse {
 	if interrupted || ctx.Err() != nil {
 		return cancelled
 	}

@@ -109,18 +109,7 @@ func (pr *process) Turn(ctx context.Context, prompt string, ask provider.Permiss
 		pr.mu.Unlock()
 		close(done)
 	}()
-	refused := false
-	deliver := func(ev *event.EventWithMeta) error {
-		if refused || ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		if err := emit(ev); err != nil {
-			refused = true
-			cancel(err)
-			return err
-		}
-		return nil
-	}
+	deliver := provider.Deliverer(ctx, emit, cancel)
 
 	pr.mu.Lock()
 	history := append(slices.Clone(pr.history), message{Role: "user", Text: prompt})

@@ -44,19 +44,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr(err.Error())
 	}
 
-	var (
-		interrupted bool
-		refused     bool // the caller's callback failed; deliver nothing more
-	)
-	deliver := func(ev *event.EventWithMeta) {
-		if refused || turnCtx.Err() != nil {
-			return // the caller has gone; let the turn end quietly
-		}
-		if err := emit(ev); err != nil {
-			refused = true
-			cancel(err)
-		}
-	}
+	var interrupted bool
+	// Once the caller has gone, the turn ends quietly.
+	deliver := provider.Deliverer(turnCtx, emit, cancel)
 	for {
 		line, err := c.next()
 		switch {

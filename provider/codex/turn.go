@@ -175,18 +175,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 
 	var (
 		interrupted bool
-		refused     bool
 		grace       <-chan time.Time
 	)
-	deliver := func(ev *event.EventWithMeta) {
-		if refused || turnCtx.Err() != nil {
-			return
-		}
-		if err := emit(ev); err != nil {
-			refused = true
-			cancel(err)
-		}
-	}
+	deliver := provider.Deliverer(turnCtx, emit, cancel)
 	cancelled := turnCtx.Done()
 	for {
 		select {
@@ -232,7 +223,7 @@ func (c *process) turnErr(ctx context.Context, interrupted bool) error {
 
 // handle processes one server message of the turn. It returns the turn's
 // result once the turn has completed.
-func (c *process) handle(ctx context.Context, m message, st *turnState, interrupted bool, ask provider.PermissionFunc, deliver func(*event.EventWithMeta)) *event.TurnResult {
+func (c *process) handle(ctx context.Context, m message, st *turnState, interrupted bool, ask provider.PermissionFunc, deliver func(*event.EventWithMeta) error) *event.TurnResult {
 	var n notice
 	_ = json.Unmarshal(m.Params, &n)
 	if n.ThreadID != "" && n.ThreadID != c.threadID {

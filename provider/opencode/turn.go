@@ -157,18 +157,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 
 	var (
 		interrupted bool
-		refused     bool
 		grace       <-chan time.Time
 	)
-	deliver := func(ev *event.EventWithMeta) {
-		if refused || turnCtx.Err() != nil {
-			return
-		}
-		if err := emit(ev); err != nil {
-			refused = true
-			cancel(err)
-		}
-	}
+	deliver := provider.Deliverer(turnCtx, emit, cancel)
 	cancelled := turnCtx.Done()
 	for {
 		select {
@@ -214,7 +205,7 @@ func (c *process) turnErr(ctx context.Context, interrupted bool) error {
 
 // handle processes one bus event; it returns the turn's result once the
 // session has gone idle after working on the prompt.
-func (c *process) handle(ctx context.Context, ev busEvent, st *turnState, interrupted bool, ask provider.PermissionFunc, deliver func(*event.EventWithMeta)) *event.TurnResult {
+func (c *process) handle(ctx context.Context, ev busEvent, st *turnState, interrupted bool, ask provider.PermissionFunc, deliver func(*event.EventWithMeta) error) *event.TurnResult {
 	var p props
 	if json.Unmarshal(ev.Properties, &p) != nil {
 		return nil
@@ -286,7 +277,7 @@ func (c *process) handle(ctx context.Context, ev busEvent, st *turnState, interr
 }
 
 // part handles one updated message part.
-func (c *process) part(pt *part, st *turnState, deliver func(*event.EventWithMeta)) {
+func (c *process) part(pt *part, st *turnState, deliver func(*event.EventWithMeta) error) {
 	if pt == nil {
 		return
 	}
