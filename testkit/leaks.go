@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -47,15 +48,19 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // KillAndWait kills pid with SIGKILL and returns once the kernel reports
 // it exited (its pidfd turns readable), which is the moment the engine
 // can tell too. Polling /proc for a zombie is not enough: a multi-threaded
-// leader shows as a zombie while its other threads are still exiting.
+// leader shows as a zombie while its other threads are still exiting. A
+// process already gone (exited and reaped) counts as killed.
 func KillAndWait(t testing.TB, pid int) {
 	t.Helper()
 	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return // it exited and was reaped meanwhile: gone already
+	}
 	if err != nil {
 		t.Fatalf("pidfd_open(%d): %v", pid, err)
 	}
 	defer unix.Close(fd)
-	if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err != nil {
+	if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err != nil && !errors.Is(err, unix.ESRCH) {
 		t.Fatalf("kill %d: %v", pid, err)
 	}
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
