@@ -1166,7 +1166,9 @@ func TestCheckToolUse(t *testing.T) {
 		{"replace", map[string]any{"file_path": "/etc/hosts"}, true, CategorySystem},
 		{"Read", map[string]any{"file_path": "/etc/shadow"}, false, ""},
 		{"WebFetch", map[string]any{"url": "http://x"}, false, ""},
-		{"Bash", map[string]any{"description": "no command"}, false, ""},
+		{"Bash", map[string]any{"description": "no command"}, true, CategoryUnresolved},
+		{"shell", map[string]any{"command": []any{"bash", 3}}, true, CategoryUnresolved},
+		{"bash", map[string]any{"command": 42}, true, CategoryUnresolved},
 		{"BashOutput", map[string]any{"command": "rm -rf /"}, false, ""},
 	}
 	for _, tc := range cases {
@@ -1174,6 +1176,13 @@ func TestCheckToolUse(t *testing.T) {
 		if v.Blocked != tc.blocked || v.Category != tc.cat {
 			t.Errorf("CheckToolUse(%s, %v) = %+v", tc.tool, tc.input, v)
 		}
+	}
+	// A shell call whose command cannot be read follows Options.Unresolved.
+	if v := NewDetector(Options{Unresolved: Ask}).CheckToolUse("Bash", map[string]any{}, testCtx); v.Blocked || !v.Ask {
+		t.Errorf("unreadable command under Ask: %+v", v)
+	}
+	if v := NewDetector(Options{Unresolved: Allow}).CheckToolUse("Bash", map[string]any{}, testCtx); v.Blocked || v.Ask {
+		t.Errorf("unreadable command under Allow: %+v", v)
 	}
 }
 

@@ -101,7 +101,8 @@ var fileTools = map[string]bool{
 // CheckToolUse judges an agent's tool call by its name and input: Bash
 // (and other shell tools: shell, run_shell_command, execute_command) by
 // their "command" or "cmd" input — a string, or an argument vector that is
-// quoted and joined — and file tools (Write, Edit, MultiEdit,
+// quoted and joined; a shell tool whose command cannot be read is judged
+// as input that cannot be analysed (Options.Unresolved) — and file tools (Write, Edit, MultiEdit,
 // NotebookEdit, write_file, edit_file, replace) by their "file_path",
 // "notebook_path" or "path" input; other tools are safe.
 func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Verdict {
@@ -123,7 +124,7 @@ func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Ve
 				for _, x := range v {
 					s, ok := x.(string)
 					if !ok {
-						return d.CheckCommand("", c)
+						return d.unreadable(tool, c)
 					}
 					parts = append(parts, shellQuote(s))
 				}
@@ -136,7 +137,7 @@ func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Ve
 				return d.CheckCommand(strings.Join(parts, " "), c)
 			}
 		}
-		return Verdict{}
+		return d.unreadable(tool, c)
 	}
 	if fileTools[t] {
 		for _, k := range [...]string{"file_path", "notebook_path", "path", "filePath", "filename"} {
@@ -146,4 +147,13 @@ func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Ve
 		}
 	}
 	return Verdict{}
+}
+
+// unreadable judges a shell tool call whose command is missing or not
+// text: nothing about it can be checked, so Options.Unresolved decides.
+func (d *Detector) unreadable(tool string, c Context) Verdict {
+	a := d.newAnalysis(c)
+	defer a.release()
+	a.unresolved(nil, "the command of "+tool+" could not be read", tool)
+	return d.decide(a)
 }

@@ -77,14 +77,17 @@ func ClaudeTUI(path string) Preset {
 			Match:     regexp.MustCompile(`(?s)Bash command\n.*?╌{10,}\n(?P<command>.*?)\n\s*╌{10,}\n.*Do you want to proceed\?`),
 			Tool:      "Bash",
 			AllowKeys: "\r", DenyKeys: "\x1b",
+			Title: "\n Bash command\n",
 		}, {
 			Match:     regexp.MustCompile(`(?s)\n Create file\n (?P<file_path>[^\n]+)\n.*Do you want to create [^\n]*\?`),
 			Tool:      "Write",
 			AllowKeys: "\r", DenyKeys: "\x1b",
+			Title: "\n Create file\n",
 		}, {
 			Match:     regexp.MustCompile(`(?s)\n Edit file\n (?P<file_path>[^\n]+)\n.*Do you want to make this edit[^\n]*\?`),
 			Tool:      "Edit",
 			AllowKeys: "\r", DenyKeys: "\x1b",
+			Title: "\n Edit file\n",
 		}, {
 			// Any other question (web fetches, MCP tools): asked about
 			// without details.

@@ -118,7 +118,11 @@ func TestClaudeTUIPermissionByKeys(t *testing.T) {
 	var asked []provider.ToolRequest
 	ask := func(_ context.Context, req provider.ToolRequest) provider.ToolDecision {
 		asked = append(asked, req)
-		if strings.Contains(req.Input["command"].(string), "blocked") {
+		cmd, _ := req.Input["command"].(string)
+		if cmd == "" {
+			t.Errorf("asked about %s without its command; screen:\n%s", req.ToolName, p.Screen())
+		}
+		if strings.Contains(cmd, "blocked") {
 			return provider.ToolDecision{Behavior: provider.Deny, Message: "no"}
 		}
 		return provider.ToolDecision{Behavior: provider.Allow}

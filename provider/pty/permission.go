@@ -18,7 +18,14 @@ type permissionState struct {
 	shown   bool
 	keys    string    // the answer's keys
 	pressed time.Time // when they were last pressed
+	drawing time.Time // when a known title appeared without its details
+	// drawWait overrides DrawWait (tests).
+	drawWait time.Duration
 }
+
+// DrawWait is how long a question whose title is on screen may lack the
+// details its prompt reads before it is asked about without them.
+const DrawWait = 5 * time.Second
 
 // repress is how long an answered question may stay on screen before its
 // keys are pressed again: a UI may drop keys that arrive while it is still
@@ -34,14 +41,34 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 		pp *PermissionPrompt
 		m  []string
 	)
+	drawing := false
 	for i := range prompts {
-		if prompts[i].Match == nil {
+		p := &prompts[i]
+		if p.Match == nil {
 			continue
 		}
-		if m = prompts[i].Match.FindStringSubmatch(screen); m != nil {
-			pp = &prompts[i]
+		if m = p.Match.FindStringSubmatch(screen); m != nil {
+			pp = p
 			break
 		}
+		if p.Title != "" && strings.Contains(screen, p.Title) {
+			drawing = true
+			if s.drawing.IsZero() {
+				s.drawing = time.Now()
+			}
+			wait := s.drawWait
+			if wait == 0 {
+				wait = DrawWait
+			}
+			if time.Since(s.drawing) < wait {
+				return nil
+			}
+			pp, m = p, []string{}
+			break
+		}
+	}
+	if !drawing {
+		s.drawing = time.Time{}
 	}
 	if m == nil {
 		s.shown = false
@@ -67,6 +94,9 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 		req.ToolName = "Bash"
 	}
 	for i, name := range pp.Match.SubexpNames() {
+		if i >= len(m) {
+			break // asked about without the details
+		}
 		switch name {
 		case "":
 		case "tool":

@@ -113,6 +113,13 @@ type PermissionPrompt struct {
 	Tool string
 	// AllowKeys and DenyKeys answer the question.
 	AllowKeys, DenyKeys string
+	// Title, when set, names this question on the screen (say "Bash
+	// command"). While the title is on screen but Match does not match,
+	// the question is taken to be still drawing: no later prompt is tried
+	// for up to DrawWait, so that a generic prompt cannot answer it
+	// without its details. After that it is asked about without them,
+	// which the firewall judges as input it cannot analyse.
+	Title string
 }
 
 func (p *Preset) settle() time.Duration {

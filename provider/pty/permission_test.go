@@ -1,0 +1,83 @@
+package pty
+
+import (
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/provider"
+)
+
+// keyTerminal records the keys pressed.
+type keyTerminal struct {
+	terminal
+	pressed []string
+}
+
+func (k *keyTerminal) keys(s string) error { k.pressed = append(k.pressed, s); return nil }
+
+func TestPermissionTitleWaitsForDetails(t *testing.T) {
+	prompts := []PermissionPrompt{{
+		Match:     regexp.MustCompile(`(?s)Bash command\n-{3,}\n(?P<command>.*?)\n-{3,}\n.*Proceed\?`),
+		Tool:      "Bash",
+		Title:     "Bash command\n",
+		AllowKeys: "y", DenyKeys: "n",
+	}, {
+		Match:     regexp.MustCompile(`(?s)\n(?P<tool>[A-Z][^\n]*)\n.*Proceed\?`),
+		AllowKeys: "y", DenyKeys: "n",
+	}}
+	var asked []provider.ToolRequest
+	ask := func(_ context.Context, r provider.ToolRequest) provider.ToolDecision {
+		asked = append(asked, r)
+		if r.Input["command"] == nil {
+			return provider.ToolDecision{Behavior: provider.Deny}
+		}
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	ctx := context.Background()
+	term := &keyTerminal{}
+	s := &permissionState{drawWait: 300 * time.Millisecond}
+	drawing := "top\nBash command\n  touch a\nProceed?\n"
+	full := "top\nBash command\n---\ntouch a\n---\nProceed?\n"
+
+	// Title without the details: the generic prompt does not answer it.
+	if err := s.check(ctx, prompts, drawing, time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 0 || len(term.pressed) != 0 {
+		t.Fatalf("asked %+v, pressed %q while the question was drawing", asked, term.pressed)
+	}
+	// The details arrive: asked once, with the command.
+	if err := s.check(ctx, prompts, full, time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || asked[0].ToolName != "Bash" || asked[0].Input["command"] != "touch a" || len(term.pressed) != 1 || term.pressed[0] != "y" {
+		t.Fatalf("asked %+v, pressed %q", asked, term.pressed)
+	}
+
+	// A question whose details never come is asked about after the wait,
+	// as the titled tool with no input, and the denial's keys are pressed.
+	asked, term.pressed = nil, nil
+	s = &permissionState{drawWait: 300 * time.Millisecond}
+	if err := s.check(ctx, prompts, drawing, time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(350 * time.Millisecond)
+	if err := s.check(ctx, prompts, drawing, time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || asked[0].ToolName != "Bash" || len(asked[0].Input) != 0 || len(term.pressed) != 1 || term.pressed[0] != "n" {
+		t.Fatalf("after the wait: asked %+v, pressed %q", asked, term.pressed)
+	}
+
+	// Other questions still reach the generic prompt at once.
+	asked, term.pressed = nil, nil
+	s = &permissionState{drawWait: time.Hour}
+	if err := s.check(ctx, prompts, "top\nFetch example.com\nProceed?\n", time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || asked[0].ToolName != "Fetch example.com" {
+		t.Fatalf("generic question: asked %+v", asked)
+	}
+}
