@@ -41,7 +41,9 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 		pp *PermissionPrompt
 		m  []string
 	)
-	drawing := false
+	// titled is a known question on screen whose details cannot be read
+	// (yet): a later, generic prompt must not answer it as something else.
+	var titled *PermissionPrompt
 	for i := range prompts {
 		p := &prompts[i]
 		if p.Match == nil {
@@ -51,28 +53,30 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 			pp = p
 			break
 		}
-		if p.Title != "" && strings.Contains(screen, p.Title) {
-			drawing = true
-			if s.drawing.IsZero() {
-				s.drawing = time.Now()
-			}
-			wait := s.drawWait
-			if wait == 0 {
-				wait = DrawWait
-			}
-			if time.Since(s.drawing) < wait {
-				return nil
-			}
-			pp, m = p, []string{}
-			break
+		if titled == nil && p.Title != "" && strings.Contains(screen, p.Title) {
+			titled = p
 		}
 	}
-	if !drawing {
+	if titled == nil {
 		s.drawing = time.Time{}
 	}
 	if m == nil {
 		s.shown = false
 		return nil
+	}
+	details := true
+	if titled != nil {
+		if s.drawing.IsZero() {
+			s.drawing = time.Now()
+		}
+		wait := s.drawWait
+		if wait == 0 {
+			wait = DrawWait
+		}
+		if time.Since(s.drawing) < wait {
+			return nil
+		}
+		pp, details = titled, false
 	}
 	if s.shown {
 		if time.Since(s.pressed) < repress {
@@ -94,8 +98,8 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 		req.ToolName = "Bash"
 	}
 	for i, name := range pp.Match.SubexpNames() {
-		if i >= len(m) {
-			break // asked about without the details
+		if !details {
+			break
 		}
 		switch name {
 		case "":

@@ -71,6 +71,19 @@ func TestPermissionTitleWaitsForDetails(t *testing.T) {
 		t.Fatalf("after the wait: asked %+v, pressed %q", asked, term.pressed)
 	}
 
+	// The title alone, with no question under it, is never answered.
+	asked, term.pressed = nil, nil
+	s = &permissionState{drawWait: time.Millisecond}
+	for range 3 {
+		if err := s.check(ctx, prompts, "top\nBash command\n  touch a\n", time.Second, 0, term, ask); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(asked) != 0 || len(term.pressed) != 0 {
+		t.Fatalf("title alone: asked %+v, pressed %q", asked, term.pressed)
+	}
+
 	// Other questions still reach the generic prompt at once.
 	asked, term.pressed = nil, nil
 	s = &permissionState{drawWait: time.Hour}

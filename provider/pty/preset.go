@@ -115,9 +115,9 @@ type PermissionPrompt struct {
 	AllowKeys, DenyKeys string
 	// Title, when set, names this question on the screen (say "Bash
 	// command"). While the title is on screen but Match does not match,
-	// the question is taken to be still drawing: no later prompt is tried
-	// for up to DrawWait, so that a generic prompt cannot answer it
-	// without its details. After that it is asked about without them,
+	// the question is taken to be still drawing: a later, generic prompt
+	// that matches is not answered for up to DrawWait. After that the
+	// question is asked about as this prompt's tool without its details,
 	// which the firewall judges as input it cannot analyse.
 	Title string
 }
