@@ -74,10 +74,11 @@ func ClaudeTUI(path string) Preset {
 		},
 		Permissions: []PermissionPrompt{{
 			// The command sits between two dashed rules below the title.
-			Match:     regexp.MustCompile(`(?s)Bash command\n.*?╌{10,}\n(?P<command>.*?)\n\s*╌{10,}\n.*Do you want to proceed\?`),
+			// The title may carry a note: "Bash command (unsandboxed)".
+			Match:     regexp.MustCompile(`(?s)Bash command[^\n]*\n.*?╌{10,}\n(?P<command>.*?)\n\s*╌{10,}\n.*Do you want to proceed\?`),
 			Tool:      "Bash",
 			AllowKeys: "\r", DenyKeys: "\x1b",
-			Title: "\n Bash command\n",
+			Title: "\n Bash command",
 		}, {
 			Match:     regexp.MustCompile(`(?s)\n Create file\n (?P<file_path>[^\n]+)\n.*Do you want to create [^\n]*\?`),
 			Tool:      "Write",
