@@ -106,6 +106,12 @@ func startTmux(ctx context.Context, o tmuxOptions) (*tmuxTerminal, error) {
 	if _, err := t.run(ctx, append(args, o.argv...)...); err != nil {
 		return fail(err)
 	}
+	// A person who attaches with a smaller terminal must not shrink the
+	// window: the screen HotPlex reads would lose the top of a question.
+	// (tmux 3.3 exits if this is set before the first session exists.)
+	if _, err := t.run(ctx, "set-option", "-g", "window-size", "manual"); err != nil {
+		return fail(err)
+	}
 	if err := t.trackPane(ctx); err != nil {
 		return fail(err)
 	}

@@ -3,6 +3,7 @@ package pty_test
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	creackpty "github.com/creack/pty"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
@@ -194,5 +196,52 @@ func TestTmuxWindowKeptAcrossEngineRestart(t *testing.T) {
 	}
 	if out, err := tmuxCmd(socket, "list-sessions"); err == nil {
 		t.Fatalf("the tmux server still answers after Discard: %q", out)
+	}
+}
+
+// A person who attaches from a small terminal does not resize the window
+// HotPlex reads, and turns go on while they watch.
+func TestTmuxAttachedPersonKeepsWindowSize(t *testing.T) {
+	h := newHarness(t, true)
+	p := h.start(t, false)
+	socket := p.TmuxSocket()
+	size := func() string {
+		out, err := tmuxCmd(socket, "display-message", "-p", "-t", "hotplex", "#{window_width}x#{window_height}")
+		if err != nil {
+			t.Fatalf("window size: %v %s", err, out)
+		}
+		return out
+	}
+	before := size()
+
+	cmd := exec.Command("tmux", "-L", socket, "attach-session", "-t", "hotplex")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TMUX=")
+	term, err := creackpty.StartWithSize(cmd, &creackpty.Winsize{Cols: 60, Rows: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, term); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		_ = term.Close()
+		<-done
+	})
+	for i := 0; ; i++ {
+		out, _ := tmuxCmd(socket, "list-clients", "-F", "#{client_width}x#{client_height}")
+		if out == "60x12" {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("the person's client never attached: %q", out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := mustTurn(t, p, "remember the red lantern"); got != "OK, I will remember the red lantern" {
+		t.Fatalf("answer %q", got)
+	}
+	if after := size(); after != before {
+		t.Fatalf("an attached 60x12 client resized the window from %s to %s", before, after)
 	}
 }
