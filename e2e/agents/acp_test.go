@@ -101,8 +101,9 @@ func codexACPCase() agentCase {
 			p := testkit.ToolPath(t, "codex-acp/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp")
 			return mustACP(t, acp.CodexACP(p, codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")...)), codexEnv(t, url, home)
 		},
-		guarded: true,
-		resumes: true,
+		guarded:        true,
+		readOnlyUnseen: "the adapter's approval presets skip asking for commands Codex knows to be read-only",
+		resumes:        true,
 	}
 }
 
@@ -118,7 +119,8 @@ func geminiCase() agentCase {
 			)
 			return mustACP(t, acp.Gemini(testkit.ToolPath(t, "gemini/node_modules/.bin/gemini"))), env
 		},
-		guarded: true,
+		guarded:        true,
+		readOnlyUnseen: "Gemini CLI's policy engine allows commands it knows to be safe without asking, and no setting turns that off",
 		// Gemini CLI 0.61's session/load does not find the chats it saved
 		// (and starts an empty recording under the same ID), and its ACP
 		// sessions ignore --resume: the preset does not load, and a new
@@ -152,8 +154,9 @@ func qwenCase() agentCase {
 			o.Args = append(o.Args, "--auth-type", "openai")
 			return mustACP(t, o), env
 		},
-		guarded: true,
-		resumes: true,
+		guarded:        true,
+		readOnlyUnseen: "Qwen Code allows commands it knows to be read-only without asking",
+		resumes:        true,
 	}
 }
 

@@ -37,6 +37,9 @@ type agentCase struct {
 	// command, so that the firewall can stop it; unguarded says why not.
 	guarded   bool
 	unguarded string
+	// readOnlyUnseen, when set, says why the agent runs a command it knows
+	// to be read-only (ls) without asking, out of the firewall's sight.
+	readOnlyUnseen string
 	// resumes says whether a new process reopens the conversation; when
 	// not, the next turn starts fresh and says so in session_start.
 	resumes bool
@@ -141,6 +144,7 @@ func TestAgents(t *testing.T) {
 				fakemodel.Then("create the file", ac.shell("echo hotplex-was-here > proof.txt && echo created"),
 					fakemodel.Text("Created proof.txt: {{last_tool_result}}")),
 				fakemodel.Then("remember", fakemodel.Text("I remember.")),
+				fakemodel.Then("list the files", ac.shell("ls -la"), fakemodel.Text("Listed.")),
 				fakemodel.Then("after the crash", fakemodel.Text("Back again.")),
 				fakemodel.Then("slow tool", ac.shell("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
 				fakemodel.Then("quick", fakemodel.Text("quick answer")),
@@ -164,6 +168,32 @@ func TestAgents(t *testing.T) {
 					defer mu.Unlock()
 					return slices.Clone(asked)
 				})
+			})
+			t.Run("read-only", func(t *testing.T) {
+				if !ac.guarded {
+					t.Skipf("%s asks about no command", ac.name)
+				}
+				mu.Lock()
+				asked = nil
+				mu.Unlock()
+				r, err := h.exec(ctx, "conv", "please list the files")
+				if err != nil {
+					t.Fatalf("%v\n%s", err, describe(r))
+				}
+				mu.Lock()
+				// Codex asks about the command as its shell runs it:
+				// /bin/bash -lc 'ls -la'.
+				seen := slices.ContainsFunc(asked, func(a string) bool { return strings.HasPrefix(a, "Bash: ") && strings.Contains(a, "ls -la") })
+				got := slices.Clone(asked)
+				mu.Unlock()
+				switch {
+				case ac.readOnlyUnseen != "" && seen:
+					t.Fatalf("%s now asks about read-only commands: drop readOnlyUnseen (%s)", ac.name, ac.readOnlyUnseen)
+				case ac.readOnlyUnseen != "":
+					t.Logf("%s runs read-only commands without asking: %s", ac.name, ac.readOnlyUnseen)
+				case !seen:
+					t.Fatalf("%s ran ls -la without asking: asked %q\n%s", ac.name, got, describe(r))
+				}
 			})
 			t.Run("interrupt", func(t *testing.T) { interrupt(t, ctx, ac, h) })
 			t.Run("firewall", func(t *testing.T) {

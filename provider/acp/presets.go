@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"os"
+
+	"github.com/hotplex/hotplex/provider/claude"
 )
 
 // Presets for ACP agents. Each returns Options for the agent executable at
@@ -18,11 +20,27 @@ import (
 // permission-bypass mode unless IS_SANDBOX is set; the preset sets it then.
 // The session still starts in the default mode, which asks before tools run.
 func ClaudeACP(path string) Options {
-	o := Options{Name: "claude-acp", Path: or(path, "claude-code-acp")}
+	o := Options{Name: "claude-acp", Path: or(path, "claude-code-acp"),
+		// Claude Code runs commands its own rules know to be read-only
+		// (ls, cat, ...) without asking; a settings rule that asks about
+		// every Bash call makes each one reach session/request_permission
+		// and so the firewall. The adapter passes these options to the
+		// Agent SDK, whose extraArgs become CLI flags.
+		SessionMeta: map[string]any{"claudeCode": map[string]any{"options": map[string]any{
+			"extraArgs": map[string]any{"settings": claudeSettings()},
+		}}},
+	}
 	if os.Geteuid() == 0 {
 		o.Env = []string{"IS_SANDBOX=1"}
 	}
 	return o
+}
+
+// claudeSettings is the Claude Code settings document the claude-acp preset
+// passes to the CLI.
+func claudeSettings() string {
+	b, _ := json.Marshal(map[string]any{"permissions": claude.AskEveryCommand()})
+	return string(b)
 }
 
 // OpenCode is `opencode acp` (npm opencode-ai).

@@ -99,7 +99,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		}
 		fallback = why + "; started a new conversation"
 	case hasSaved && caps.AgentCapabilities.LoadSession:
-		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
 		switch {
 		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
@@ -109,7 +109,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 			fallback = "the agent could not load the saved conversation (" + err.Error() + "); started a new one"
 		}
 	case hasSaved && caps.AgentCapabilities.SessionCapabilities.Resume != nil:
-		_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}})
+		_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
 		switch {
 		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
@@ -123,7 +123,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 	}
 	if c.sessionID == "" {
 		err := c.call(ctx, "session/new", func(ctx context.Context) error {
-			r, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+			r, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
 			if err == nil {
 				c.sessionID = r.SessionId
 				c.noteModels(r.Models)

@@ -70,6 +70,9 @@ type Options struct {
 	// Mode, when set, is passed to session/set_mode after the session opens
 	// (e.g. "default" so that the agent asks before running commands).
 	Mode string
+	// SessionMeta, when set, is sent as the _meta of session/new,
+	// session/load and session/resume: agent-specific session options.
+	SessionMeta map[string]any
 }
 
 func (o *Options) startTimeout() time.Duration {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/claude"
 )
 
 // ClaudeTUI is the preset for Claude Code's interactive terminal UI (the
@@ -20,11 +21,12 @@ import (
 // transcript exists), Esc interrupts, and Bash permission questions are
 // answered through the turn's PermissionFunc (Enter on "Yes", Esc for no).
 //
-// What the screen allows: the UI asks only about commands its own rules do
-// not allow (read-only ones such as ls or cat run without a question, so
-// nothing can stop them first); a denial is Esc, which ends the turn, and
-// the model is not told the reason; other tools' questions (file edits)
-// are not matched and wait for a person (in tmux) or the turn's end.
+// What the screen allows: unless permissions are skipped, a settings rule
+// (claude.AskEveryCommand) makes the UI ask about every command, read-only
+// ones such as ls or cat included, so that each is put to the turn's
+// PermissionFunc and the firewall before it runs. File writes and edits
+// are asked about by file path; other questions by their title only. A
+// denial is Esc, which ends the turn, and the model is not told the reason.
 //
 // The interactive UI shows first-run screens (theme, API key approval,
 // folder trust) on a fresh HOME and checks the network from them, so
@@ -126,7 +128,7 @@ func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
 	// fullscreen one, which the CLI may pick by itself, keeps its own
 	// viewport on the alternate screen, where anything longer than the
 	// screen is lost to us.
-	args = append(args, `--settings={"tui":"default"}`)
+	settings := map[string]any{"tui": "default"}
 	switch {
 	case o.DangerouslySkipPermissions:
 		args = append(args, "--dangerously-skip-permissions")
@@ -136,6 +138,12 @@ func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
 		// Ask before tools run, so the questions reach the PermissionFunc.
 		args = append(args, "--permission-mode=default")
 	}
+	if !o.DangerouslySkipPermissions && o.PermissionMode != "bypassPermissions" {
+		// Read-only commands too, or they run before anything sees them.
+		settings["permissions"] = claude.AskEveryCommand()
+	}
+	b, _ := json.Marshal(settings)
+	args = append(args, "--settings="+string(b))
 	if o.Model != "" {
 		args = append(args, "--model="+o.Model)
 	}

@@ -268,3 +268,28 @@ func TestClaudeTUIFirewallBlocksBeforeExecution(t *testing.T) {
 		t.Fatalf("the home was touched: %q, %v", b, err)
 	}
 }
+
+// Commands Claude Code knows to be read-only are asked about too, so that
+// the firewall sees every command before it runs.
+func TestClaudeTUIAsksAboutReadOnlyCommands(t *testing.T) {
+	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
+		return fakemodel.Script{Rules: []fakemodel.Rule{
+			fakemodel.Then("list the files", fakemodel.Bash("ls -la"), fakemodel.Text("Listed.")),
+		}}
+	})
+	p := h.start(t, false)
+	var asked []string
+	ask := func(_ context.Context, req provider.ToolRequest) provider.ToolDecision {
+		cmd, _ := req.Input["command"].(string)
+		asked = append(asked, req.ToolName+": "+cmd)
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, _, err := turn(t, ctx, p, "list the files", ask); err != nil {
+		t.Fatalf("%v\nscreen:\n%s", err, p.Screen())
+	}
+	if len(asked) != 1 || asked[0] != "Bash: ls -la" {
+		t.Fatalf("asked %q, want the read-only command\nscreen:\n%s", asked, p.Screen())
+	}
+}
