@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -83,7 +84,7 @@ func newFixture(t *testing.T, agentPath string) *fixture {
 	}
 	f := &fixture{dir: t.TempDir(), rec: &recorder{}, path: agentPath}
 	eng, err := engine.NewEngine(engine.EngineOptions{
-		Provider:    claude.New(claude.Options{Path: agentPath, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond, InterruptGrace: time.Second}),
+		Provider:    claude.New(claude.Options{Path: agentPath, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond, InterruptGrace: time.Second}}),
 		Env:         append(os.Environ(), "HOME="+t.TempDir()),
 		IdleTimeout: -1,
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),

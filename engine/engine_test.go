@@ -61,7 +61,7 @@ func newFixture(t *testing.T, opts engine.EngineOptions, popts ...func(*claude.O
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	f := &fixture{dir: t.TempDir(), home: t.TempDir()}
-	co := claude.Options{Path: fakeAgentPath, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}
+	co := claude.Options{Path: fakeAgentPath, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}
 	for _, o := range popts {
 		o(&co)
 	}
@@ -703,7 +703,7 @@ func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 }
 
 func TestSessionsChooseTheirProvider(t *testing.T) {
-	second := claude.New(claude.Options{Path: fakeAgentPath, Name: "second", TerminateGrace: 500 * time.Millisecond})
+	second := claude.New(claude.Options{Path: fakeAgentPath, Name: "second", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}})
 	f := newFixture(t, engine.EngineOptions{Providers: []provider.Provider{second}})
 	if got := f.eng.Providers(); !slices.Equal(got, []string{"fakeagent", "second"}) {
 		t.Fatalf("Providers() = %v", got)

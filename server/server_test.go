@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
@@ -54,7 +55,7 @@ type daemon struct {
 func startDaemon(t *testing.T, root, home, dbPath string) *daemon {
 	t.Helper()
 	td := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}),
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
 		Env:      append(os.Environ(), "HOME="+home), Root: root, DBPath: dbPath,
 	})
 	return &daemon{Daemon: td, url: td.URL, root: root, home: home, dbPath: dbPath, alice: td.Alice, bob: td.Bob, admin: td.Admin}

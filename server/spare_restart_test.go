@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -20,7 +21,7 @@ func TestRestartResumesASpareStartedConversation(t *testing.T) {
 	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
 	start := func() *daemon {
 		td := testkit.StartDaemon(t, testkit.DaemonOptions{
-			Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", TerminateGrace: 500 * time.Millisecond}),
+			Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
 			Env:      append(os.Environ(), "HOME="+home), Root: root, DBPath: db, Spares: 1,
 		})
 		return &daemon{Daemon: td, url: td.URL, root: root, home: home, dbPath: db, alice: td.Alice, bob: td.Bob, admin: td.Admin}

@@ -216,7 +216,7 @@ func (c *process) Close(ctx context.Context) error {
 		c.cur.Abort(errProcessClosed)
 	}
 	c.curMu.Unlock()
-	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())
+	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	// Our end of stdout ends the connection's reader even if something
 	// escaped the tree with the pipe.
 	_ = c.cp.Stdout().Close()

@@ -141,7 +141,7 @@ func TestPermissionToAsk(t *testing.T) {
 // A cancelled turn ends when the agent answers session/cancel; an agent
 // that ignores it is killed after the grace.
 func TestCancel(t *testing.T) {
-	p, err := New(Options{Name: "fake", Path: fakeAgent(t), InterruptGrace: 500 * time.Millisecond})
+	p, err := New(Options{Name: "fake", Path: fakeAgent(t), Timeouts: provider.Timeouts{InterruptGrace: 500 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,14 +56,9 @@ type Options struct {
 	// Store keeps the agent's session ID for each HotPlex conversation
 	// across processes (default: in memory, for the provider's lifetime).
 	Store SessionStore
-	// StartTimeout bounds initialize and session set-up (default 60s).
-	StartTimeout time.Duration
-	// InterruptGrace is how long a cancelled turn may take to end before
-	// the process is killed (default 5s).
-	InterruptGrace time.Duration
-	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
-	// when a process is ended (default 2s).
-	TerminateGrace time.Duration
+	// Timeouts bound initialize and session set-up, a cancelled turn's
+	// end, and a process's end.
+	provider.Timeouts
 	// NoResume, with ResumeNone, says why the agent cannot resume; it is
 	// part of the fallback a new process reports.
 	NoResume string
@@ -73,27 +68,6 @@ type Options struct {
 	// SessionMeta, when set, is sent as the _meta of session/new,
 	// session/load and session/resume: agent-specific session options.
 	SessionMeta map[string]any
-}
-
-func (o *Options) startTimeout() time.Duration {
-	if o.StartTimeout > 0 {
-		return o.StartTimeout
-	}
-	return 60 * time.Second
-}
-
-func (o *Options) interruptGrace() time.Duration {
-	if o.InterruptGrace > 0 {
-		return o.InterruptGrace
-	}
-	return 5 * time.Second
-}
-
-func (o *Options) terminateGrace() time.Duration {
-	if o.TerminateGrace > 0 {
-		return o.TerminateGrace
-	}
-	return 2 * time.Second
 }
 
 // Provider starts ACP agent processes.
@@ -160,7 +134,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
 	}
 	c := newProcess(cp, &p.opts, log.With("pid", cp.PID(), "provider", p.opts.Name))
-	startCtx, cancel := context.WithTimeout(ctx, p.opts.startTimeout())
+	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
 	defer cancel()
 	if err := c.open(startCtx, o, saved, hasSaved, flagResume); err != nil {
 		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

@@ -202,7 +202,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			if err := c.conn.Cancel(context.WithoutCancel(ctx), sdk.CancelNotification{SessionId: c.sessionID}); err != nil {
 				c.log.Debug("session/cancel", "err", err)
 			}
-			t := time.NewTimer(c.cfg.interruptGrace())
+			t := time.NewTimer(c.cfg.Interrupt())
 			defer t.Stop()
 			grace = t.C
 		case <-grace:
@@ -211,7 +211,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			_ = c.cp.Kill()
 			cancelPrompt()
 			<-done
-			return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of session/cancel; process killed", provider.ErrSessionDead, c.cfg.interruptGrace()))
+			return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of session/cancel; process killed", provider.ErrSessionDead, c.cfg.Interrupt()))
 		}
 	}
 }

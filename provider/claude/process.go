@@ -149,6 +149,8 @@ const preToolUseHook = "hotplex_pre_tool_use"
 // initialize performs the control handshake. Its answer is the CLI's
 // ready signal: system/init only follows the first prompt.
 func (c *process) initialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.cfg.Start(), fmt.Errorf("no answer to initialize within %s", c.cfg.Start()))
+	defer cancel()
 	c.readMu.Lock()
 	defer c.readMu.Unlock()
 	id, err := c.request("initialize", map[string]any{
@@ -206,7 +208,7 @@ func (c *process) Close(ctx context.Context) error {
 		c.cancelTurn(errProcessClosed)
 	}
 	c.cancelMu.Unlock()
-	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())
+	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	// The tree is gone, so stdout is at EOF unless something escaped with
 	// the pipe; closing our end makes sure a reader ends either way.
 	_ = c.stdout.Close()

@@ -35,12 +35,9 @@ type Options struct {
 	// MaxLineBytes bounds one line of CLI output (default 16 MiB); longer
 	// lines are skipped with an error event.
 	MaxLineBytes int
-	// InterruptGrace is how long an interrupted turn may take to end before
-	// the process is killed (default 5s).
-	InterruptGrace time.Duration
-	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
-	// when a process is ended (default 2s).
-	TerminateGrace time.Duration
+	// Timeouts bound the initialize handshake, an interrupted turn's end,
+	// and a process's end.
+	provider.Timeouts
 }
 
 func (o *Options) maxLine() int {
@@ -48,20 +45,6 @@ func (o *Options) maxLine() int {
 		return o.MaxLineBytes
 	}
 	return 16 << 20
-}
-
-func (o *Options) interruptGrace() time.Duration {
-	if o.InterruptGrace > 0 {
-		return o.InterruptGrace
-	}
-	return 5 * time.Second
-}
-
-func (o *Options) terminateGrace() time.Duration {
-	if o.TerminateGrace > 0 {
-		return o.TerminateGrace
-	}
-	return 2 * time.Second
 }
 
 // Provider starts Claude Code processes.

@@ -64,14 +64,14 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 				// would leak into the next turn, so the process has to go.
 				_ = c.cp.Kill()
 				c.eof.Store(true)
-				return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of the interrupt; process killed", provider.ErrSessionDead, c.cfg.interruptGrace()))
+				return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of the interrupt; process killed", provider.ErrSessionDead, c.cfg.Interrupt()))
 			}
 			interrupted = true
 			if _, err := c.request("interrupt", nil); err != nil {
 				return nil, errors.Join(context.Cause(turnCtx), c.deadErr(err.Error()))
 			}
 			// From now on the deadline is the interrupt's grace period.
-			_ = c.stdout.SetReadDeadline(time.Now().Add(c.cfg.interruptGrace()))
+			_ = c.stdout.SetReadDeadline(time.Now().Add(c.cfg.Interrupt()))
 			continue
 		case errors.Is(err, jsonl.ErrLineTooLong):
 			msg := "agent output: " + err.Error()

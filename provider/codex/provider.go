@@ -48,35 +48,9 @@ type Options struct {
 	// Store keeps Codex's thread ID for each HotPlex conversation across
 	// processes (default: in memory, for the provider's lifetime).
 	Store idmap.Store
-	// StartTimeout bounds initialize and thread set-up (default 60s).
-	StartTimeout time.Duration
-	// InterruptGrace is how long an interrupted turn may take to end before
-	// the process is killed (default 5s).
-	InterruptGrace time.Duration
-	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
-	// when a process is ended (default 2s).
-	TerminateGrace time.Duration
-}
-
-func (o *Options) startTimeout() time.Duration {
-	if o.StartTimeout > 0 {
-		return o.StartTimeout
-	}
-	return 60 * time.Second
-}
-
-func (o *Options) interruptGrace() time.Duration {
-	if o.InterruptGrace > 0 {
-		return o.InterruptGrace
-	}
-	return 5 * time.Second
-}
-
-func (o *Options) terminateGrace() time.Duration {
-	if o.TerminateGrace > 0 {
-		return o.TerminateGrace
-	}
-	return 2 * time.Second
+	// Timeouts bound initialize and thread set-up, an interrupted turn's
+	// end, and a process's end.
+	provider.Timeouts
 }
 
 // ModelProvider returns `-c` overrides that make Codex send its model calls
@@ -152,7 +126,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	}
 	c := &process{cp: cp, cfg: &p.opts, log: log.With("pid", cp.PID(), "provider", p.opts.Name), info: provider.Info{PID: cp.PID()}}
 	c.rpc = newConn(cp.Stdin(), cp.Stdout(), c.inbound)
-	startCtx, cancel := context.WithTimeout(ctx, p.opts.startTimeout())
+	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
 	defer cancel()
 	saved, hasSaved := p.opts.Store.Get(o.ProviderSessionID)
 	if !hasSaved && o.Resume {
@@ -298,7 +272,7 @@ func (c *process) Close(ctx context.Context) error {
 		c.cur.Abort(errProcessClosed)
 	}
 	c.curMu.Unlock()
-	err := c.cp.Terminate(ctx, c.cfg.terminateGrace())
+	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	_ = c.cp.Stdout().Close()
 	select {
 	case <-c.rpc.done:

@@ -198,18 +198,18 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			cancelled = nil
 			interrupted = true
 			go func() {
-				ictx, icancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.interruptGrace())
+				ictx, icancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.Interrupt())
 				defer icancel()
 				if err := c.rpc.call(ictx, "turn/interrupt", map[string]any{"threadId": c.threadID, "turnId": st.id}, nil); err != nil {
 					c.log.Debug("turn/interrupt", "err", err)
 				}
 			}()
-			t := time.NewTimer(c.cfg.interruptGrace())
+			t := time.NewTimer(c.cfg.Interrupt())
 			defer t.Stop()
 			grace = t.C
 		case <-grace:
 			_ = c.cp.Kill()
-			return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of turn/interrupt; process killed", provider.ErrSessionDead, c.cfg.interruptGrace()))
+			return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: turn did not end within %s of turn/interrupt; process killed", provider.ErrSessionDead, c.cfg.Interrupt()))
 		}
 	}
 }

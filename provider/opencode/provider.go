@@ -39,21 +39,9 @@ type Options struct {
 	Path string
 	// Env is added to the process environment (after StartOptions.Env).
 	Env []string
-	// StartTimeout bounds the server's start and session set-up (default 60s).
-	StartTimeout time.Duration
-	// InterruptGrace is how long an aborted turn may take to end before
-	// the process is killed (default 5s).
-	InterruptGrace time.Duration
-	// TerminateGrace is the wait after stdin EOF and again after SIGTERM
-	// when a process is ended (default 2s).
-	TerminateGrace time.Duration
-}
-
-func (o *Options) grace(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
+	// Timeouts bound the server's start and session set-up, an aborted
+	// turn's end, and a server's end.
+	provider.Timeouts
 }
 
 // Provider starts OpenCode servers, one per work directory, and opens a
@@ -102,7 +90,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	if log == nil {
 		log = slog.Default()
 	}
-	startCtx, cancel := context.WithTimeout(ctx, p.opts.grace(p.opts.StartTimeout, 60*time.Second))
+	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
 	defer cancel()
 	srv, err := p.server(startCtx, o, log)
 	if err != nil {
@@ -189,7 +177,7 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, log *slo
 	srv := &server{
 		p: p, cp: cp, dir: o.WorkDir, log: log.With("pid", cp.PID(), "provider", p.opts.Name),
 		http: &http.Client{}, events: make(chan struct{}), sessions: map[string]*process{},
-		terminateGrace: p.opts.grace(p.opts.TerminateGrace, 2*time.Second),
+		terminateGrace: p.opts.Terminate(),
 	}
 	if err := srv.start(ctx); err != nil {
 		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

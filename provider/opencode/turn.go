@@ -178,13 +178,13 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			cancelled = nil
 			interrupted = true
 			go func() {
-				actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.grace(c.cfg.InterruptGrace, 5*time.Second))
+				actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.Interrupt())
 				defer acancel()
 				if err := c.do(actx, http.MethodPost, "/session/"+c.sessionID+"/abort", map[string]any{}, nil); err != nil {
 					c.log.Debug("abort", "err", err)
 				}
 			}()
-			t := time.NewTimer(c.cfg.grace(c.cfg.InterruptGrace, 5*time.Second))
+			t := time.NewTimer(c.cfg.Interrupt())
 			defer t.Stop()
 			grace = t.C
 		case <-grace:

@@ -61,7 +61,7 @@ func (c *Process) argv(resume bool) ([]string, bool) {
 // launch starts the program (in a new terminal, or in the kept tmux
 // window) and waits for its ready screen.
 func (c *Process) launch(ctx context.Context, resume bool) error {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Start())
 	defer cancel()
 	if c.preset.Prepare != nil {
 		if err := c.preset.Prepare(c.start, c.env); err != nil {
@@ -89,7 +89,7 @@ func (c *Process) launch(ctx context.Context, resume bool) error {
 		tm, err := startTmux(ctx, tmuxOptions{
 			path: c.opts.TmuxPath, socket: "hotplex-" + c.id, argv: argv, dir: c.start.WorkDir,
 			env: c.env, marker: uuid.NewString(), cgroupRoot: c.start.CgroupRoot,
-			cols: cols, rows: rows, grace: c.opts.TerminateGrace,
+			cols: cols, rows: rows, grace: c.opts.Terminate(),
 		})
 		if err != nil {
 			return fmt.Errorf("%w: %w", provider.ErrStartFailed, err)
@@ -100,7 +100,7 @@ func (c *Process) launch(ctx context.Context, resume bool) error {
 			Path: argv[0], Args: argv[1:], Dir: c.start.WorkDir, Env: c.env,
 			// Unique per process tree, so ending one never touches another's.
 			Marker: uuid.NewString(), CgroupRoot: c.start.CgroupRoot,
-		}, cols, rows, c.opts.TerminateGrace)
+		}, cols, rows, c.opts.Terminate())
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, argv[0], err)
 		}
@@ -432,7 +432,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 			// The caller gave up: press the interrupt keys once and give
 			// the program its grace to come back to an idle screen.
 			interrupted = true
-			deadline = time.Now().Add(c.opts.InterruptGrace)
+			deadline = time.Now().Add(c.opts.Interrupt())
 			progress = true
 			if err := t.keys(c.preset.interruptKeys()); err != nil {
 				return false, err
@@ -485,7 +485,7 @@ func (c *Process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	case errors.Is(err, errInterruptTimeout):
 		c.log.Warn("program did not come back after the interrupt; killing it", "pid", t.pid())
 		c.kill(t)
-		return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: no idle screen within %s of the interrupt; program killed", provider.ErrSessionDead, c.opts.InterruptGrace))
+		return nil, errors.Join(context.Cause(turnCtx), fmt.Errorf("%w: no idle screen within %s of the interrupt; program killed", provider.ErrSessionDead, c.opts.Interrupt()))
 	case err != nil:
 		return nil, errors.Join(turnErr(turnCtx, interrupted), c.deadErr(err.Error()))
 	}

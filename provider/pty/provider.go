@@ -46,15 +46,10 @@ type Options struct {
 	Tmux bool
 	// TmuxPath is the tmux executable (default "tmux", from PATH).
 	TmuxPath string
-	// StartTimeout bounds the wait for the program's first ready screen
-	// (default 60s); the start's context may end it sooner.
-	StartTimeout time.Duration
-	// InterruptGrace is how long an interrupted prompt may take to return
-	// to an idle screen before the program is killed (default 5s).
-	InterruptGrace time.Duration
-	// TerminateGrace is the wait after the hangup and again after SIGTERM
-	// when the program is ended (default 2s).
-	TerminateGrace time.Duration
+	// Timeouts bound the wait for the program's first ready screen, an
+	// interrupted prompt's return to an idle screen, and the program's end
+	// after its hangup.
+	provider.Timeouts
 	// Stream emits the answer while it appears on the screen, as answer
 	// deltas (Meta.Status "delta") of whole lines. A program that rewrites
 	// lines it already showed ends the stream early; the turn's result
@@ -96,15 +91,6 @@ func New(opts Options) (*Provider, error) {
 	}
 	if opts.TmuxPath == "" {
 		opts.TmuxPath = "tmux"
-	}
-	if opts.StartTimeout <= 0 {
-		opts.StartTimeout = 60 * time.Second
-	}
-	if opts.InterruptGrace <= 0 {
-		opts.InterruptGrace = 5 * time.Second
-	}
-	if opts.TerminateGrace <= 0 {
-		opts.TerminateGrace = 2 * time.Second
 	}
 	if opts.ParkTimeout <= 0 {
 		opts.ParkTimeout = 30 * time.Minute

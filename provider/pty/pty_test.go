@@ -87,7 +87,7 @@ type harness struct {
 func newHarness(t *testing.T, tmux bool) *harness {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	p, err := pty.New(pty.Options{Preset: fakeTUIPreset(fakeTUIPath(t)), Tmux: tmux, InterruptGrace: 3 * time.Second})
+	p, err := pty.New(pty.Options{Preset: fakeTUIPreset(fakeTUIPath(t)), Tmux: tmux, Timeouts: provider.Timeouts{InterruptGrace: 3 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
