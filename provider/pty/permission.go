@@ -98,12 +98,9 @@ func (s *permissionState) check(ctx context.Context, prompts []PermissionPrompt,
 		req.ToolName = "Bash"
 	}
 	for i, name := range pp.Match.SubexpNames() {
-		if !details {
-			break
-		}
-		switch name {
-		case "":
-		case "tool":
+		switch {
+		case !details || name == "":
+		case name == "tool":
 			req.ToolName = m[i]
 		default:
 			req.Input[name] = unwrap(m[i])
