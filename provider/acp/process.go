@@ -11,6 +11,7 @@ import (
 
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // process is one running agent and its single ACP session.
@@ -28,11 +29,10 @@ type process struct {
 	// turnMu keeps turns one at a time.
 	turnMu sync.Mutex
 
-	// curMu guards cur, the turn that receives the agent's updates and
-	// permission requests (nil between turns: what arrives then is dropped
-	// or refused).
-	curMu sync.Mutex
-	cur   *turnQueue
+	// cur is the turn that receives the agent's updates and permission
+	// requests (none between turns: what arrives then is dropped or
+	// refused).
+	cur mailbox.Slot[job]
 }
 
 func newProcess(cp *proc.Process, cfg *Options, log *slog.Logger) *process {
@@ -211,11 +211,7 @@ func (c *process) StderrTail() string { return c.cp.StderrTail() }
 // Close ends the agent's process tree: stdin EOF, grace, SIGTERM, grace,
 // SIGKILL. It returns once the connection's goroutines have ended.
 func (c *process) Close(ctx context.Context) error {
-	c.curMu.Lock()
-	if c.cur != nil {
-		c.cur.Abort(errProcessClosed)
-	}
-	c.curMu.Unlock()
+	c.cur.Abort(errProcessClosed)
 	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	// Our end of stdout ends the connection's reader even if something
 	// escaped the tree with the pipe.

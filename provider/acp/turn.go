@@ -36,11 +36,7 @@ var cancelled = sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutc
 // client answers the agent's requests to HotPlex.
 type client struct{ p *process }
 
-func (cl *client) current() *turnQueue {
-	cl.p.curMu.Lock()
-	defer cl.p.curMu.Unlock()
-	return cl.p.cur
-}
+func (cl *client) current() *turnQueue { return cl.p.cur.Current() }
 
 func (cl *client) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
 	q := cl.current()
@@ -119,16 +115,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr("exited between turns")
 	}
 	start := time.Now()
-	q := mailbox.New[job]()
-	c.curMu.Lock()
-	c.cur = q
-	c.curMu.Unlock()
-	defer func() {
-		c.curMu.Lock()
-		c.cur = nil
-		c.curMu.Unlock()
-		q.Abort(nil)
-	}()
+	q := c.cur.Open()
+	defer c.cur.Close(q)
 
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -23,6 +23,7 @@ import (
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/internal/idmap"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // Options configure the provider.
@@ -159,8 +160,9 @@ type process struct {
 
 	turnMu sync.Mutex
 
-	curMu sync.Mutex
-	cur   *queue
+	// cur is the turn that receives the server's requests and
+	// notifications (none between turns).
+	cur mailbox.Slot[message]
 
 	// total is the thread's token usage as last reported.
 	total usage
@@ -267,11 +269,7 @@ var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.Err
 // Close ends the app server's process tree: stdin EOF, grace, SIGTERM,
 // grace, SIGKILL. It returns once the reader goroutine has ended.
 func (c *process) Close(ctx context.Context) error {
-	c.curMu.Lock()
-	if c.cur != nil {
-		c.cur.Abort(errProcessClosed)
-	}
-	c.curMu.Unlock()
+	c.cur.Abort(errProcessClosed)
 	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	_ = c.cp.Stdout().Close()
 	select {

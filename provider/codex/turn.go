@@ -20,10 +20,7 @@ type queue = mailbox.Box[message]
 // inbound receives the server's requests and notifications. Between turns
 // requests are declined and notifications dropped.
 func (c *process) inbound(m message) {
-	c.curMu.Lock()
-	q := c.cur
-	c.curMu.Unlock()
-	if q != nil {
+	if q := c.cur.Current(); q != nil {
 		q.Push(m)
 		return
 	}
@@ -132,15 +129,9 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr("exited between turns")
 	}
 	st := &turnState{start: time.Now(), items: map[string]*item{}, began: map[string]time.Time{}, baseline: c.total}
-	q := mailbox.New[message]()
-	c.curMu.Lock()
-	c.cur = q
-	c.curMu.Unlock()
+	q := c.cur.Open()
 	defer func() {
-		c.curMu.Lock()
-		c.cur = nil
-		c.curMu.Unlock()
-		q.Abort(nil)
+		c.cur.Close(q)
 		// Requests still queued get an answer, so that nothing waits.
 		for _, m := range q.Take() {
 			if m.ID != nil {

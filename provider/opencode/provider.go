@@ -29,6 +29,7 @@ import (
 
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/internal/mailbox"
 )
 
 // Options configure the provider.
@@ -460,18 +461,18 @@ type process struct {
 	// turn holding turnMu).
 	seen map[string]bool
 
-	curMu  sync.Mutex
-	cur    *queue
-	closed bool
+	// cur is the turn that receives the session's bus events (none
+	// between turns: what arrives then is dropped).
+	cur mailbox.Slot[busEvent]
+	// closedMu guards closed.
+	closedMu sync.Mutex
+	closed   bool
 }
 
 // deliver hands a bus event to the turn in progress; between turns it is
 // dropped.
 func (c *process) deliver(ev busEvent) {
-	c.curMu.Lock()
-	q := c.cur
-	c.curMu.Unlock()
-	if q != nil {
+	if q := c.cur.Current(); q != nil {
 		q.Push(ev)
 	}
 }
@@ -519,9 +520,9 @@ func (c *process) Info() provider.Info {
 }
 
 func (c *process) Alive() bool {
-	c.curMu.Lock()
+	c.closedMu.Lock()
 	closed := c.closed
-	c.curMu.Unlock()
+	c.closedMu.Unlock()
 	return !closed && c.srv.alive()
 }
 
@@ -532,17 +533,14 @@ var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.Err
 // Close leaves the session; the last session to leave a server ends the
 // server's process tree.
 func (c *process) Close(ctx context.Context) error {
-	c.curMu.Lock()
+	c.closedMu.Lock()
 	if c.closed {
-		c.curMu.Unlock()
+		c.closedMu.Unlock()
 		return nil
 	}
 	c.closed = true
-	busy := c.cur != nil
-	if busy {
-		c.cur.Abort(errProcessClosed)
-	}
-	c.curMu.Unlock()
+	c.closedMu.Unlock()
+	busy := c.cur.Abort(errProcessClosed)
 	if c.srv.release(c) {
 		return c.srv.terminate(ctx)
 	}

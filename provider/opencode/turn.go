@@ -134,16 +134,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	}
 	st := &turnState{start: time.Now(), assistant: map[string]bool{}, texts: map[string]string{}, kinds: map[string]string{},
 		tools: map[string]*part{}, used: map[string]bool{}, resulted: map[string]bool{}, began: map[string]time.Time{}}
-	q := mailbox.New[busEvent]()
-	c.curMu.Lock()
-	c.cur = q
-	c.curMu.Unlock()
-	defer func() {
-		c.curMu.Lock()
-		c.cur = nil
-		c.curMu.Unlock()
-		q.Abort(nil)
-	}()
+	q := c.cur.Open()
+	defer c.cur.Close(q)
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 

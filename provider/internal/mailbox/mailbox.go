@@ -64,3 +64,48 @@ func (b *Box[T]) Cause() error {
 	defer b.mu.Unlock()
 	return b.cause
 }
+
+// Slot holds the box of the turn in progress, if any: the turn opens it,
+// the reader pushes to whatever is current (nothing between turns), and
+// closing the agent aborts it. The zero value is empty.
+type Slot[T any] struct {
+	mu  sync.Mutex
+	box *Box[T]
+}
+
+// Open makes a new box the current one and returns it.
+func (s *Slot[T]) Open() *Box[T] {
+	b := New[T]()
+	s.mu.Lock()
+	s.box = b
+	s.mu.Unlock()
+	return b
+}
+
+// Close removes b, if it is still the current box, and aborts it.
+func (s *Slot[T]) Close(b *Box[T]) {
+	s.mu.Lock()
+	if s.box == b {
+		s.box = nil
+	}
+	s.mu.Unlock()
+	b.Abort(nil)
+}
+
+// Current returns the current box, or nil between turns.
+func (s *Slot[T]) Current() *Box[T] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.box
+}
+
+// Abort aborts the current box with cause and reports whether there was one.
+func (s *Slot[T]) Abort(cause error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.box == nil {
+		return false
+	}
+	s.box.Abort(cause)
+	return true
+}

@@ -47,3 +47,41 @@ func TestAbortKeepsTheFirstCause(t *testing.T) {
 		t.Fatalf("Cause = %v", b.Cause())
 	}
 }
+
+func TestSlot(t *testing.T) {
+	var s Slot[int]
+	if s.Current() != nil || s.Abort(errors.New("x")) {
+		t.Fatal("an empty slot has a box")
+	}
+	b := s.Open()
+	if s.Current() != b {
+		t.Fatal("the opened box is not current")
+	}
+	closed := errors.New("closed")
+	if !s.Abort(closed) {
+		t.Fatal("Abort found no box")
+	}
+	select {
+	case <-b.Aborted():
+	default:
+		t.Fatal("the current box was not aborted")
+	}
+	if !errors.Is(b.Cause(), closed) {
+		t.Fatalf("cause %v", b.Cause())
+	}
+	s.Close(b)
+	if s.Current() != nil {
+		t.Fatal("a closed box stays current")
+	}
+	// Closing an older box leaves a newer one in place.
+	old, cur := s.Open(), s.Open()
+	s.Close(old)
+	if s.Current() != cur {
+		t.Fatal("closing an old box removed the current one")
+	}
+	select {
+	case <-old.Aborted():
+	default:
+		t.Fatal("a closed box is not aborted")
+	}
+}
