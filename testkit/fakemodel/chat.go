@@ -84,21 +84,10 @@ func parseChat(body []byte) (chatRequest, Request, string, error) {
 }
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	if err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	cr, req, lastResult, err := parseChat(body)
-	if err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	reply, ok := s.answer(w, r, req, writeOpenAIError)
+	cr, c, ok := receiveOpenAI(s, w, r, parseChat)
 	if !ok {
 		return
 	}
-	c := s.concrete(req, reply, lastResult, len(body), "gpt-fake", "call_fake")
 	id := fmt.Sprintf("chatcmpl-fake%08d", c.seq)
 	created := time.Now().Unix()
 	finish := "stop"
@@ -136,7 +125,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	out := startSSE(w, r, reply.ChunkDelay)
+	out := startSSE(w, r, c.chunkDelay)
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": c.model,

@@ -56,6 +56,27 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, fai
 	return reply, true
 }
 
+// receiveOpenAI reads an OpenAI-style request, parses it with parse,
+// records it and makes its reply concrete (see answer). ok is false when it
+// has written an error answer instead.
+func receiveOpenAI[T any](s *Server, w http.ResponseWriter, r *http.Request, parse func(body []byte) (T, Request, string, error)) (parsed T, c concrete, ok bool) {
+	body, err := readBody(r)
+	if err != nil {
+		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return parsed, c, false
+	}
+	parsed, req, lastResult, err := parse(body)
+	if err != nil {
+		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return parsed, c, false
+	}
+	reply, ok := s.answer(w, r, req, writeOpenAIError)
+	if !ok {
+		return parsed, c, false
+	}
+	return parsed, s.concrete(req, reply, lastResult, len(body), "gpt-fake", "call_fake"), true
+}
+
 // readBody reads a request body with the server's size limit.
 func readBody(r *http.Request) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r.Body, 64<<20))
@@ -137,13 +158,15 @@ type concrete struct {
 	thinking string
 	texts    []string
 	calls    []call
+	// chunkDelay is the reply's pause between streamed chunks.
+	chunkDelay time.Duration
 
 	inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens int
 }
 
 func (s *Server) concrete(req Request, reply Reply, lastResult string, bodyLen int, defaultModel, callPrefix string) concrete {
 	n := s.msgSeq.Add(1)
-	c := concrete{seq: n, model: req.Model, thinking: reply.Thinking}
+	c := concrete{seq: n, model: req.Model, thinking: reply.Thinking, chunkDelay: reply.ChunkDelay}
 	if c.model == "" {
 		c.model = defaultModel
 	}

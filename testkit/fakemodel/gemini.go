@@ -173,7 +173,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	out := startSSE(w, r, reply.ChunkDelay)
+	out := startSSE(w, r, c.chunkDelay)
 	out.crlf = true
 	chunk := func(parts []any, finish string, withUsage bool) map[string]any {
 		m := map[string]any{"candidates": []any{candidate(parts, finish)}, "modelVersion": c.model, "responseId": respID}

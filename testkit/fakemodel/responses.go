@@ -118,21 +118,10 @@ func parseResponses(body []byte) (responsesRequest, Request, string, error) {
 }
 
 func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r)
-	if err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	rr, req, lastResult, err := parseResponses(body)
-	if err != nil {
-		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return
-	}
-	reply, ok := s.answer(w, r, req, writeOpenAIError)
+	rr, c, ok := receiveOpenAI(s, w, r, parseResponses)
 	if !ok {
 		return
 	}
-	c := s.concrete(req, reply, lastResult, len(body), "gpt-fake", "call_fake")
 	id := fmt.Sprintf("resp_fake%08d", c.seq)
 	created := time.Now().Unix()
 
@@ -188,7 +177,7 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	out := startSSE(w, r, reply.ChunkDelay)
+	out := startSSE(w, r, c.chunkDelay)
 	seq := 0
 	send := func(typ string, fields map[string]any) bool {
 		fields["type"] = typ
