@@ -167,6 +167,19 @@ type claudeFixture struct {
 	dir  string
 }
 
+// engine returns an engine on the fixture's claude CLI and model with
+// options o, closed when the benchmark ends.
+func (f *claudeFixture) engine(b *testing.B, o engine.EngineOptions) *engine.Engine {
+	o.Provider = claude.New(claude.Options{Path: f.path})
+	o.Env, o.IdleTimeout, o.Logger = f.env, -1, quiet()
+	eng, err := engine.NewEngine(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = eng.Close() })
+	return eng
+}
+
 func newClaudeFixture(b *testing.B) *claudeFixture {
 	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Default: &fakemodel.Reply{Text: []string{"pong"}}})
 	if err != nil {
@@ -181,7 +194,7 @@ func newClaudeFixture(b *testing.B) *claudeFixture {
 func BenchmarkClaudeWarmTurn(b *testing.B) {
 	const turns = 60
 	f := newClaudeFixture(b)
-	eng := newEngine(b, claude.New(claude.Options{Path: f.path}), f.env)
+	eng := f.engine(b, engine.EngineOptions{})
 	ctx := context.Background()
 	cfg := &engine.Config{SessionID: "warm", WorkDir: f.dir}
 	raw, err := startRaw(f.path, f.dir, f.env, uuid.NewString())
@@ -211,7 +224,7 @@ func BenchmarkClaudeWarmTurn(b *testing.B) {
 func BenchmarkClaudeColdStart(b *testing.B) {
 	const starts = 8
 	f := newClaudeFixture(b)
-	eng := newEngine(b, claude.New(claude.Options{Path: f.path}), f.env)
+	eng := f.engine(b, engine.EngineOptions{})
 	ctx := context.Background()
 	var hp, rw []time.Duration
 	b.ResetTimer()
@@ -250,7 +263,7 @@ func BenchmarkClaudeColdStart(b *testing.B) {
 func BenchmarkClaudeWarmVsOneShot(b *testing.B) {
 	const runs = 5
 	f := newClaudeFixture(b)
-	eng := newEngine(b, claude.New(claude.Options{Path: f.path}), f.env)
+	eng := f.engine(b, engine.EngineOptions{})
 	ctx := context.Background()
 	cfg := &engine.Config{SessionID: "warm", WorkDir: f.dir}
 	if _, err := execTurn(ctx, eng, cfg, "warm up"); err != nil {

@@ -240,21 +240,11 @@ func BenchmarkCapacityFakeAgent(b *testing.B) {
 func BenchmarkCapacityClaude(b *testing.B) {
 	f := newClaudeFixture(b)
 	ctx := context.Background()
-	newEng := func(o engine.EngineOptions) *engine.Engine {
-		o.Provider = claude.New(claude.Options{Path: f.path})
-		o.Env, o.IdleTimeout, o.Logger = f.env, -1, quiet()
-		eng, err := engine.NewEngine(o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _ = eng.Close() })
-		return eng
-	}
 
 	// New conversations one after another: cold against spare.
 	const samples = 8
-	cold := newEng(engine.EngineOptions{})
-	spare := newEng(engine.EngineOptions{Spares: 1})
+	cold := f.engine(b, engine.EngineOptions{})
+	spare := f.engine(b, engine.EngineOptions{Spares: 1})
 	var coldD, spareD []time.Duration
 	for i := range samples {
 		// Each start runs alone: the spare engine's refill is done first.
@@ -283,7 +273,7 @@ func BenchmarkCapacityClaude(b *testing.B) {
 	// 200 conversations over 40 slots.
 	convs := benchCount("HOTPLEX_BENCH_CLAUDE_CONVERSATIONS", 200)
 	slots, workers := max(1, convs/5), 4
-	eng := newEng(engine.EngineOptions{MaxResident: slots, Spares: 2, StartQueueTimeout: 5 * time.Minute})
+	eng := f.engine(b, engine.EngineOptions{MaxResident: slots, Spares: 2, StartQueueTimeout: 5 * time.Minute})
 	var (
 		lat   latencies
 		seqs  = make([]uint64, convs)
@@ -388,21 +378,11 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 	}
 
 	ctx := context.Background()
-	mk := func(o engine.EngineOptions) *engine.Engine {
-		o.Provider = claude.New(claude.Options{Path: f.path})
-		o.Env, o.IdleTimeout, o.Logger = f.env, -1, quiet()
-		eng, err := engine.NewEngine(o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _ = eng.Close() })
-		return eng
-	}
 	// Measured as the script measures: each cold query and each spare's
 	// conversation ends before the next begins, the spares' engine exists
 	// only for its own measurements, and a spare is claimed 200 ms after
 	// it parked.
-	plain := mk(engine.EngineOptions{})
+	plain := f.engine(b, engine.EngineOptions{})
 	var coldD, warmD, spareD []time.Duration
 	for i := range samples {
 		var seq uint64
@@ -433,7 +413,7 @@ func BenchmarkAgentSDKSideBySide(b *testing.B) {
 	if err := plain.TerminateSession("warm"); err != nil {
 		b.Fatal(err)
 	}
-	spare := mk(engine.EngineOptions{Spares: 1})
+	spare := f.engine(b, engine.EngineOptions{Spares: 1})
 	for i := range samples {
 		waitSpare(b, spare)
 		time.Sleep(200 * time.Millisecond)
