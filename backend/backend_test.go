@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -26,20 +24,7 @@ import (
 var fakeAgentPath string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hotplex-backend-test")
-	if err != nil {
-		panic(err)
-	}
-	fakeAgentPath = testkit.BuildFakeAgent(&testing.T{}, dir)
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgentPath))
 }
 
 // recorder keeps every transition a backend reports.

@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
@@ -29,20 +27,7 @@ import (
 var fakeAgentPath string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hotplex-engine-test")
-	if err != nil {
-		panic(err)
-	}
-	fakeAgentPath = testkit.BuildFakeAgent(&testing.T{}, dir)
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgentPath))
 }
 
 // bash is the fakeagent directive that runs cmd through its Bash tool.

@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -27,21 +25,7 @@ import (
 var fakeAgent string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hotplex-server-test")
-	if err != nil {
-		panic(err)
-	}
-	fakeAgent = testkit.BuildFakeAgent(&testing.T{}, dir)
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	http.DefaultClient.CloseIdleConnections()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgent, http.DefaultClient.CloseIdleConnections))
 }
 
 // daemon is testkit's daemon with the fake agent, plus request helpers.

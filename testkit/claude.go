@@ -6,7 +6,6 @@ package testkit
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -77,11 +76,9 @@ func OfflineEnvWithHome(home, baseURL string) []string {
 // BuildFakeAgent compiles testkit/fakeagent into dir and returns its path.
 func BuildFakeAgent(t testing.TB, dir string) string {
 	t.Helper()
-	out := filepath.Join(dir, "fakeagent")
-	cmd := exec.Command("go", "build", "-o", out, "./testkit/fakeagent")
-	cmd.Dir = ModuleRoot(t)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build fakeagent: %v\n%s", err, b)
+	out, err := buildFakeAgent(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
