@@ -20,10 +20,16 @@ WEB_SRC := $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(WE
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test vet fmt-check unit e2e bench tools web web-test clean
+.PHONY: all help build run test vet fmt-check bench tools web web-test clean
 
 all: build
 
+# make help: the targets a person runs, with their one-line descriptions
+# (the lines that start with "## " above each of them).
+help:
+	@awk '/^## /{d=substr($$0,4); next} /^[a-z-]+:/{if(d!=""){split($$0,a,":"); printf "  make %-10s %s\n", a[1], d}} {d=""}' $(MAKEFILE_LIST)
+
+## build the hotplex binary (and the web UI it embeds) into bin/
 build: web
 	$(GO) build -o $(BIN) ./cmd/hotplex
 
@@ -31,6 +37,7 @@ build: web
 # web/package-lock.json) into web/dist, which the binary embeds. Only a
 # placeholder of web/dist is committed; the daemon asks for `make web`
 # when it finds no index.html.
+## bundle the browser UI into web/dist
 web: $(WEB)/dist/index.html
 
 $(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
@@ -42,11 +49,13 @@ $(WEB)/dist/index.html: $(WEB_STAMP) $(WEB_SRC)
 	@touch $(WEB)/dist/.keep
 
 # Unit tests of the UI's Markdown, SSE and metrics code, on Node's runner.
+## run the web UI's unit tests on Node's test runner
 web-test: $(WEB_STAMP)
 	cd $(WEB) && ./node_modules/.bin/vite build --config vite.test.config.ts --logLevel warn && node --test .test-build/
 
 # The real Claude Code CLI, from the npm registry, into a project-local
 # folder: the native binary arrives with the optional platform package.
+## install everything the tests need: agent CLIs, SDKs, chromium, tmux
 tools: $(CLAUDE_STAMP) $(AGENT_SDK_STAMP) $(CHROMIUM)
 
 # Debian's chromium, which the browser tests drive.
@@ -133,20 +142,28 @@ tmux:
 # make run: the daemon on 127.0.0.1:8080 (HOTPLEX_LISTEN to change it),
 # its data in .hotplex/. Without Anthropic credentials its agents talk to
 # HotPlex's built-in offline model. It prints its URL and an admin key.
-run: build tools
+# It installs only what serving needs (the claude CLI and the web build):
+# no apt, no browser, no other agents.
+## build and start the daemon on 127.0.0.1:8080 with embedded defaults
+run: build $(CLAUDE_STAMP)
 	$(BIN) serve --cli-path $(CLAUDE) --data-dir "$(CURDIR)/.hotplex" --admin-key-file "$(CURDIR)/.hotplex/admin.key"
 
+## go vet every package
 vet:
 	$(GO) vet ./...
 
+## check that every Go file is gofmt-formatted
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+## install what the tests need, then vet and test everything with -race
 test: tools web web-test fmt-check vet
 	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -race -count=1 -timeout 12m ./...
 
+## benchmarks that print ratios measured in the same run
 bench: tools
 	HOTPLEX_CLAUDE_PATH=$(CLAUDE) $(GO) test -run '^$$' -bench . -benchtime 1x -count 1 -timeout 20m ./bench/
 
+## remove built binaries, installed tools and the web build
 clean:
 	rm -rf $(CURDIR)/bin $(TOOLS) $(WEB)/node_modules $(WEB)/dist/assets $(WEB)/dist/index.html
