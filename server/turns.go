@@ -65,10 +65,14 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	go func() {
 		defer s.turns.Done()
 		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner}
-		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
+		err := s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
 			marks.note(data.(*event.EventWithMeta))
 			return nil
 		})
+		if err != nil {
+			s.opts.Metrics.turnFailed(err)
+		}
+		errc <- err
 	}()
 
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
