@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -380,4 +381,141 @@ func TestStreamsOutliveTheWriteTimeout(t *testing.T) {
 	if msgs := readUntil(t, c, "t"); msgs[len(msgs)-1].Type != "done" || msgs[len(msgs)-1].Error != nil {
 		t.Fatalf("turn ended with %+v", msgs[len(msgs)-1])
 	}
+}
+
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	for _, scheme := range []string{"bearer", "BEARER", "Bearer"} {
+		req, _ := http.NewRequest("GET", d.url+"/v1/sessions", nil)
+		req.Header.Set("Authorization", scheme+" "+d.alice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", scheme, resp.StatusCode)
+		}
+	}
+	if resp := d.do(t, "GET", "/v1/sessions", "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("no key: %d", resp.StatusCode)
+	}
+}
+
+func TestWrongMethodIs405WithAllow(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	for path, allow := range map[string]string{"/v1/sessions": "GET, POST, HEAD", "/v1/sessions/x": "GET, DELETE, HEAD", "/healthz": "GET, HEAD"} {
+		resp := d.do(t, "PUT", path, d.alice, nil)
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != allow {
+			t.Fatalf("PUT %s: %d Allow %q", path, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+	}
+	if resp := d.do(t, "GET", "/v1/nothing", d.alice, nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown path: %d", resp.StatusCode)
+	}
+}
+
+func TestNullBodyIsRefused(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	for _, body := range []string{"null", " null\n"} {
+		if resp := d.do(t, "POST", "/v1/sessions", d.alice, body); resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%q: %d", body, resp.StatusCode)
+		}
+	}
+	if list := decode[map[string][]any](t, d.do(t, "GET", "/v1/sessions", d.alice, nil)); len(list["sessions"]) != 0 {
+		t.Fatalf("a null body created %v", list)
+	}
+}
+
+func TestLastEventIDBeyondTheEndIs416(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	d.create(t, d.alice, map[string]any{"id": "e"})
+	evs := d.turn(t, d.alice, "e", "hello")
+	last := evs[len(evs)-1].ID
+	req, _ := http.NewRequest("GET", d.url+"/v1/sessions/e/events", nil)
+	req.Header.Set("Authorization", "Bearer "+d.alice)
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(last+5, 10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestedRangeNotSatisfiable {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	// At the end exactly is fine: the stream waits for what comes next.
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(last, 10))
+	ok, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok.Body.Close()
+	if ok.StatusCode != http.StatusOK {
+		t.Fatalf("at the end: %d", ok.StatusCode)
+	}
+}
+
+func TestDeletedSessionEndsItsStreamsWithSessionClosed(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	d.create(t, d.alice, map[string]any{"id": "gone"})
+	d.turn(t, d.alice, "gone", "hello")
+	follow := d.do(t, "GET", "/v1/sessions/gone/events", d.alice, nil)
+	c := dialWS(t, d, d.alice)
+	wsSend(t, c, map[string]any{"request_id": "s", "type": "subscribe", "session_id": "gone"})
+	// Both have replayed the turn: they are live now.
+	readSSE(t, follow.Body, func(e sseEvent) bool { return e.Type == "result" })
+	for m := wsRead(t, c); m.Event != "result"; m = wsRead(t, c) {
+	}
+	if resp := d.do(t, "DELETE", "/v1/sessions/gone", d.alice, nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	if evs := readSSE(t, follow.Body, nil); len(evs) == 0 || evs[len(evs)-1].Type != "session_closed" {
+		t.Fatalf("the stream ended with %+v", evs)
+	}
+	var got []string
+	for {
+		m := wsRead(t, c)
+		got = append(got, m.Type)
+		if m.Type == "done" {
+			break
+		}
+	}
+	if len(got) < 2 || got[len(got)-2] != "session_closed" {
+		t.Fatalf("the subscription ended with %v", got)
+	}
+}
+
+func TestMetricsAreForAdmins(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	d.create(t, d.alice, map[string]any{"id": "m"})
+	d.turn(t, d.alice, "m", "hello")
+	if resp := d.do(t, "GET", "/metrics", d.alice, nil); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("an ordinary key read the fleet's metrics: %d", resp.StatusCode)
+	}
+	resp := d.do(t, "GET", "/metrics", d.admin, nil)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "hotplex_cost_usd_total") {
+		t.Fatalf("admin: %d", resp.StatusCode)
+	}
+}
+
+func TestFailedTurnsAreCounted(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	d.create(t, d.alice, map[string]any{"id": "f"})
+	resp := d.do(t, "POST", "/v1/sessions/f/messages", d.alice, map[string]string{"prompt": "crash"})
+	readSSE(t, resp.Body, nil)
+	b, _ := io.ReadAll(d.do(t, "GET", "/metrics", d.admin, nil).Body)
+	if !strings.Contains(string(b), `hotplex_turn_failures_total{code="agent_died"} 1`) {
+		t.Fatalf("no failed turn in:\n%s", grepLines(string(b), "hotplex_turn"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -179,6 +179,13 @@ func (s Sinks) Publish(ev *event.EventWithMeta) {
 	}
 }
 
+// metrics serves the fleet's figures (every owner's turns, tokens and
+// cost) to admin keys only; an ordinary key sees its own sessions' figures
+// in GET /v1/sessions.
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
+	if !callerOf(r).Admin {
+		writeError(w, errorf(http.StatusForbidden, "forbidden", "/metrics shows every owner's figures: it needs an admin key"))
+		return
+	}
 	s.metricsHandler.ServeHTTP(w, r)
 }
