@@ -41,7 +41,7 @@ func BenchmarkStalledWebSocketMemory(b *testing.B) {
 	d := testkit.StartDaemon(b, testkit.DaemonOptions{
 		Provider: claude.New(claude.Options{Path: agent, Name: "fakeagent"}),
 		Env:      append(os.Environ(), "HOME="+b.TempDir()), Root: b.TempDir(), DBPath: filepath.Join(b.TempDir(), "hotplex.db"),
-		Server:   func(o *server.Options) { o.WS.QueueBytes = bound },
+		Server: func(o *server.Options) { o.WS.QueueBytes = bound },
 	})
 	call := func(method, path, key string, body any) []byte {
 		var rd io.Reader
