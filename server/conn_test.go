@@ -359,6 +359,33 @@ func TestStreamsOutliveTheWriteTimeout(t *testing.T) {
 		}
 	}
 
+	// A turn over HTTP streams past both timeouts too.
+	body := strings.NewReader(`{"prompt":"sleep:700 slow"}`)
+	req, _ = http.NewRequest("POST", base+"/v1/sessions/long/messages", body)
+	req.Header.Set("Authorization", "Bearer "+d.alice)
+	turn, err := http.DefaultClient.Do(req)
+	if err != nil || turn.StatusCode != http.StatusOK {
+		t.Fatalf("turn: %v %v", err, turn)
+	}
+	if evs := readSSE(t, turn.Body, nil); len(evs) == 0 || evs[len(evs)-1].Type != "result" {
+		t.Fatalf("the turn's stream ended with %+v", evs)
+	}
+	turn.Body.Close()
+
+	// So does an OpenCode prompt, answered when its turn ends.
+	body = strings.NewReader(`{"parts":[{"type":"text","text":"sleep:700 waited"}]}`)
+	req, _ = http.NewRequest("POST", base+"/session/long/message", body)
+	req.Header.Set("Authorization", "Bearer "+d.alice)
+	oc, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("OpenCode prompt: %v", err)
+	}
+	b, err := io.ReadAll(oc.Body)
+	oc.Body.Close()
+	if err != nil || oc.StatusCode != http.StatusOK || !strings.Contains(string(b), "waited") {
+		t.Fatalf("OpenCode prompt: %d %s %v", oc.StatusCode, b, err)
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/v1/ws", &websocket.DialOptions{
