@@ -39,7 +39,7 @@ func newServeCmd() *cobra.Command {
 
 Settings come from, in rising precedence: defaults, the YAML file (--config),
 HOTPLEX_* environment variables (HOTPLEX_LISTEN, HOTPLEX_DATA_DIR, ...), and
-flags. Every endpoint except /healthz needs an API key; when the database
+flags. Every endpoint except /healthz and /readyz needs an API key; when the database
 holds none, an admin key is created and printed once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
