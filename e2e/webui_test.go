@@ -285,7 +285,7 @@ func otherClientTurn(t *testing.T, d *testkit.Daemon, id, prompt string) {
 func getMetrics(t *testing.T, d *testkit.Daemon) string {
 	t.Helper()
 	req, _ := http.NewRequest("GET", d.URL+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer "+d.Alice)
+	req.Header.Set("Authorization", "Bearer "+d.Admin) // the fleet's figures are for admins
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -509,8 +509,10 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the whole list", `document.querySelectorAll(".session-row").length === 2`, 5*time.Second)
 	b.screenshot(t, "webui-sessions")
 
-	// The fleet page reads /metrics.
-	b.do(t, "fleet", 10*time.Second, chromedp.Navigate(link.URL+"/#/fleet"))
+	// The fleet page reads /metrics, which shows every owner's figures:
+	// an operator opens it with an admin key.
+	b.do(t, "fleet", 10*time.Second, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem("hotplex.apiKey", %q)`, d.Admin)),
+		chromedp.Navigate(link.URL+"/#/fleet"))
 	b.waitFor(t, "the fleet figures", fmt.Sprintf(`!!document.querySelector('[data-key=%q]') && !!document.querySelector('[data-key="cold"]') && document.querySelector("#fleet-latency").parentElement.textContent.match(/p50\s*\d/) !== null`, guard.CategoryFileDelete), 10*time.Second)
 	// Its percentiles are the histogram's, as Prometheus would estimate them.
 	metrics := getMetrics(t, d)

@@ -117,12 +117,12 @@ func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, deci
 	switch {
 	case v.Blocked && e.bypass.active(t.s.id, time.Now()):
 		e.log.Warn("firewall bypass used", "session", t.s.id, "tool", req.ToolName, "operation", v.Operation,
-			"level", v.Level, "category", v.Category, "rule", v.Pattern)
+			"danger_level", v.Level, "category", v.Category, "rule", v.Pattern)
 		_ = t.emit(e.dangerEvent(v, true, req.ToolName, req.ToolUseID))
 		return provider.ToolDecision{}, false, ""
 	case v.Blocked:
 		e.log.Info("firewall blocked a tool use", "session", t.s.id, "tool", req.ToolName, "operation", v.Operation,
-			"level", v.Level, "category", v.Category, "rule", v.Pattern)
+			"danger_level", v.Level, "category", v.Category, "rule", v.Pattern)
 		_ = t.emit(e.dangerEvent(v, false, req.ToolName, req.ToolUseID))
 		return provider.ToolDecision{Behavior: provider.Deny, Message: denial(v)}, true, ""
 	case v.Ask && req.Kind == provider.PreToolUse:
@@ -144,11 +144,11 @@ func (e *Engine) checkPrompt(s *session, prompt string, cb Callback) error {
 		return nil
 	}
 	if e.bypass.active(s.id, time.Now()) {
-		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "level", v.Level)
+		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level)
 		e.deliver(s, e.dangerEvent(v, true, "", ""), cb)
 		return nil
 	}
-	e.log.Info("firewall blocked a prompt", "session", s.id, "operation", v.Operation, "level", v.Level, "category", v.Category)
+	e.log.Info("firewall blocked a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level, "category", v.Category)
 	e.deliver(s, e.dangerEvent(v, false, "", ""), cb)
 	return fmt.Errorf("%w: %s (%s, %s): %s", ErrDangerBlocked, v.Operation, v.Level, v.Category, v.Reason)
 }

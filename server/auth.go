@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hotplex/hotplex/store"
 )
@@ -18,10 +21,13 @@ type caller struct {
 }
 
 // auth lets a request through only with a valid API key
-// (Authorization: Bearer <secret>), and puts the key in its context.
-func (s *Server) auth(next http.HandlerFunc) http.Handler {
+// (Authorization: Bearer <secret>; the scheme's case does not matter, RFC
+// 7235), and puts the key in its context. A long request (a stream, a
+// WebSocket) ends when its key is revoked or expires: an SSE stream with a
+// final disconnect event naming the reason.
+func (s *Server) auth(next http.HandlerFunc, long bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		secret, ok := bearer(r.Header.Get("Authorization"))
 		if !ok && r.URL.Path == "/v1/ws" {
 			// Browsers cannot set headers on a WebSocket handshake.
 			secret, ok = r.URL.Query().Get("api_key"), true
@@ -31,7 +37,7 @@ func (s *Server) auth(next http.HandlerFunc) http.Handler {
 			return
 		}
 		k, err := s.opts.Store.APIKeyByHash(r.Context(), store.HashKey(strings.TrimSpace(secret)))
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) || (err == nil && !k.Valid(time.Now())) {
 			writeError(w, errUnauthorized)
 			return
 		}
@@ -43,9 +49,63 @@ func (s *Server) auth(next http.HandlerFunc) http.Handler {
 		if !s.limit(w, c) {
 			return
 		}
-		next(w, r.WithContext(context.WithValue(r.Context(), keyContext{}, c)))
+		ctx := context.WithValue(r.Context(), keyContext{}, c)
+		if !long {
+			next(w, r.WithContext(ctx))
+			return
+		}
+		ctx, release := s.keys.track(ctx, k)
+		defer release()
+		sw := &startedWriter{ResponseWriter: w}
+		next(sw, r.WithContext(ctx))
+		if cause := context.Cause(ctx); keyGone(cause) && !sw.hijacked {
+			if !sw.started {
+				writeError(w, errorf(http.StatusUnauthorized, "unauthorized", cause.Error()))
+				return
+			}
+			if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+				sse := &sseWriter{w: w, rc: http.NewResponseController(w), started: true}
+				_ = sse.notice("disconnect", map[string]string{"reason": cause.Error()})
+			}
+		}
 	})
 }
+
+// bearer returns the credentials of an Authorization header of the Bearer
+// scheme, in any case.
+func bearer(h string) (string, bool) {
+	scheme, cred, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimLeft(cred, " "), true
+}
+
+// startedWriter notes whether a response has begun, so that a stream cut
+// short can still be answered properly.
+type startedWriter struct {
+	http.ResponseWriter
+	started, hijacked bool
+}
+
+func (w *startedWriter) WriteHeader(code int) {
+	w.started = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startedWriter) Write(p []byte) (int, error) {
+	w.started = true
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *startedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	w.hijacked = true
+	return http.NewResponseController(w.ResponseWriter).Hijack()
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes and
+// deadlines).
+func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func callerOf(r *http.Request) caller {
 	c, _ := r.Context().Value(keyContext{}).(caller)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -63,7 +64,19 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var raw json.RawMessage
+	err := dec.Decode(&raw)
+	if err == nil && string(raw) == "null" {
+		// Decoding null into a value leaves it as it was: a request
+		// that says nothing would pass for one that asks for defaults.
+		return errorf(http.StatusBadRequest, "bad_request", "the request body is null; send a JSON object")
+	}
+	if err == nil {
+		inner := json.NewDecoder(bytes.NewReader(raw))
+		inner.DisallowUnknownFields()
+		err = inner.Decode(v)
+	}
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooBig):

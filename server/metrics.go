@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -25,6 +26,14 @@ type Metrics struct {
 	latency                           prometheus.Histogram
 	coldStarts, warmStarts            prometheus.Counter
 	inputTokens, outputTokens         prometheus.Counter
+	// failures counts turns the daemon ran that failed, by error code,
+	// whether or not the agent got as far as a result.
+	failures *prometheus.CounterVec
+
+	wsQueuedBytes prometheus.Gauge
+	wsSlowDrops   prometheus.Counter
+	wsPeakMu      sync.Mutex
+	wsPeak        int
 }
 
 // latencyBuckets are the turn latency histogram's upper bounds, in seconds.
@@ -52,6 +61,15 @@ func NewMetrics() *Metrics {
 	// Both label values of the fixed sets exist from the start, at zero.
 	m.coldStarts, m.warmStarts = m.starts.WithLabelValues("cold"), m.starts.WithLabelValues("warm")
 	m.inputTokens, m.outputTokens = m.tokens.WithLabelValues("input"), m.tokens.WithLabelValues("output")
+	m.failures = vec("hotplex_turn_failures_total", "Turns served by the daemon that failed, by error code (busy, overloaded, agent_died, timeout, ...).", "code")
+	m.wsQueuedBytes = prometheus.NewGauge(prometheus.GaugeOpts{Name: "hotplex_ws_queued_bytes", Help: "Bytes waiting to be written to WebSocket clients."})
+	m.wsSlowDrops = counter("hotplex_ws_slow_clients_dropped_total", "WebSocket clients closed for falling too far behind.")
+	wsPeak := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "hotplex_ws_queue_peak_bytes", Help: "Most bytes one WebSocket connection has held waiting to be written."}, func() float64 {
+		m.wsPeakMu.Lock()
+		defer m.wsPeakMu.Unlock()
+		return float64(m.wsPeak)
+	})
+	m.registry.MustRegister(m.failures, m.wsQueuedBytes, m.wsSlowDrops, wsPeak)
 	m.registry.MustRegister(m.turns, m.turnErrors, m.restarts, m.cost, m.starts, m.tokens, m.events, m.blocks, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -94,6 +112,20 @@ func (m *Metrics) Publish(ev *event.EventWithMeta) {
 			m.latency.Observe(float64(ev.Meta.DurationMs) / 1000)
 		}
 	}
+}
+
+// turnFailed counts a failed turn.
+func (m *Metrics) turnFailed(err error) {
+	m.failures.WithLabelValues(errorCode(err)).Inc()
+}
+
+// wsQueued follows the bytes waiting for WebSocket clients; held is what
+// one connection now holds.
+func (m *Metrics) wsQueued(delta, held int) {
+	m.wsQueuedBytes.Add(float64(delta))
+	m.wsPeakMu.Lock()
+	m.wsPeak = max(m.wsPeak, held)
+	m.wsPeakMu.Unlock()
 }
 
 // poolCollector reports the engine's sessions by status when scraped.
@@ -147,6 +179,13 @@ func (s Sinks) Publish(ev *event.EventWithMeta) {
 	}
 }
 
+// metrics serves the fleet's figures (every owner's turns, tokens and
+// cost) to admin keys only; an ordinary key sees its own sessions' figures
+// in GET /v1/sessions.
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
+	if !callerOf(r).Admin {
+		writeError(w, errorf(http.StatusForbidden, "forbidden", "/metrics shows every owner's figures: it needs an admin key"))
+		return
+	}
 	s.metricsHandler.ServeHTTP(w, r)
 }

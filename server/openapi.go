@@ -22,6 +22,7 @@ type operation struct {
 	response              any  // a value of the JSON response type, or nil
 	status                int  // success status (default 200)
 	stream                bool // the response is an SSE stream of events
+	long                  bool // the response may take as long as a turn: no write timeout
 	event                 any  // the type of a stream's data (default EventWithMeta)
 }
 
@@ -53,7 +54,8 @@ func (s *Server) operations() []operation {
 		{method: "POST", path: "/v1/sessions/{id}/permissions/{request}", summary: "Allow or deny a waiting tool use", handler: s.answerPermission, request: permissionReply{}, response: status{}},
 		{method: "POST", path: "/v1/sessions/{id}/bypass", summary: "Admin: lift a session's firewall for a while (audited), or restore it (ttl_seconds 0)", handler: s.bypass, request: bypassRequest{}, response: bypassResponse{}},
 		{method: "GET", path: "/metrics", summary: "Prometheus metrics (text format 0.0.4)", handler: s.metrics},
-		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols},
+		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols, long: true},
+		{method: "DELETE", path: "/v1/keys/{id}", summary: "Admin: revoke an API key; its open WebSockets and streams end at once", handler: s.revokeKey, status: http.StatusNoContent},
 	}
 }
 

@@ -41,7 +41,7 @@ func (s *Server) openCodeOperations() []operation {
 		{method: "PATCH", path: "/session/{id}", summary: "OpenCode: rename a session", handler: s.ocUpdateSession, request: ocUpdateRequest{}, response: ocSession{}},
 		{method: "DELETE", path: "/session/{id}", summary: "OpenCode: end a session and delete it with its messages", handler: s.ocDeleteSession, response: true},
 		{method: "GET", path: "/session/{id}/message", summary: "OpenCode: the session's messages with their parts (?limit=N: the newest N)", handler: s.ocMessages, response: []ocMessage{}},
-		{method: "POST", path: "/session/{id}/message", summary: "OpenCode: send a prompt; answers with the assistant message when the turn ends", handler: s.ocPrompt, request: ocPromptRequest{}, response: ocMessage{}},
+		{method: "POST", path: "/session/{id}/message", summary: "OpenCode: send a prompt; answers with the assistant message when the turn ends", handler: s.ocPrompt, request: ocPromptRequest{}, response: ocMessage{}, long: true},
 		{method: "POST", path: "/session/{id}/prompt_async", summary: "OpenCode: send a prompt; the answer arrives as events", handler: s.ocPromptAsync, request: ocPromptRequest{}, status: http.StatusNoContent},
 		{method: "POST", path: "/session/{id}/abort", summary: "OpenCode: interrupt the running turn", handler: s.ocAbort, response: true},
 		{method: "POST", path: "/session/{id}/permissions/{permissionID}", summary: "OpenCode: answer a tool use waiting for a person (once, always or reject)", handler: s.ocAnswerPermission, request: ocPermissionReply{}, response: true},

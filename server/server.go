@@ -7,9 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,6 +50,78 @@ type Options struct {
 	// Web, when set, is the browser UI (index.html and assets/), served
 	// at "/" without an API key.
 	Web fs.FS
+	// WS bounds each WebSocket connection (DefaultWSLimits where zero).
+	WS WSLimits
+	// Timeouts bound how long the HTTP server of HTTPServer waits on a
+	// client (DefaultTimeouts where zero).
+	Timeouts Timeouts
+	// KeyCheckInterval is how often open streams look in the store for
+	// their API key revoked or expired by another process (default
+	// DefaultKeyCheckInterval). Revocations through this server end them
+	// at once.
+	KeyCheckInterval time.Duration
+}
+
+// WSLimits bound one WebSocket connection, so that one client cannot hold
+// unbounded goroutines or memory.
+type WSLimits struct {
+	// MaxRequests bounds the execute and subscribe requests running at
+	// once; one more is refused with a too_many_requests error.
+	MaxRequests int
+	// QueueBytes bounds the bytes of messages waiting to be written to the
+	// client (a single larger message is let through when nothing else
+	// waits). A client that falls further behind is closed with 1008 and
+	// the reason, and the daemon logs it.
+	QueueBytes int
+}
+
+// DefaultWSLimits are the WebSocket limits of a zero WSLimits.
+var DefaultWSLimits = WSLimits{MaxRequests: 64, QueueBytes: 8 << 20}
+
+// Timeouts bound the waits of the HTTP server. Streams (SSE, WebSockets,
+// an OpenCode prompt waiting for its turn) are exempt from Write, and from
+// Read once their request body was read: they last as long as the client
+// follows them.
+type Timeouts struct {
+	// ReadHeader bounds reading a request's headers.
+	ReadHeader time.Duration
+	// Read bounds reading a whole request, body included.
+	Read time.Duration
+	// Write bounds answering a request, from the end of its headers.
+	Write time.Duration
+	// Idle bounds the wait for the next request on a keep-alive
+	// connection.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the timeouts of a zero Timeouts.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+
+// DefaultKeyCheckInterval is how often, by default, open streams look for
+// their key revoked or expired elsewhere.
+const DefaultKeyCheckInterval = 500 * time.Millisecond
+
+func (t Timeouts) orDefaults() Timeouts {
+	for _, p := range []struct{ v, def *time.Duration }{
+		{&t.ReadHeader, &DefaultTimeouts.ReadHeader}, {&t.Read, &DefaultTimeouts.Read},
+		{&t.Write, &DefaultTimeouts.Write}, {&t.Idle, &DefaultTimeouts.Idle},
+	} {
+		if *p.v <= 0 {
+			*p.v = *p.def
+		}
+	}
+	t.ReadHeader = min(t.ReadHeader, t.Read)
+	return t
+}
+
+// HTTPServer returns an HTTP server of the API with the configured
+// timeouts.
+func (s *Server) HTTPServer() *http.Server {
+	t := s.opts.Timeouts
+	return &http.Server{
+		Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle,
+		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
 }
 
 // Server is the daemon's HTTP API.
@@ -55,6 +130,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux
 	limiter *limiter
+	keys    *keyWatch
 	ocBus   ocBus // OpenCode events that are not a session's own
 
 	metricsHandler http.Handler
@@ -82,7 +158,18 @@ func New(opts Options) *Server {
 	if opts.Metrics == nil {
 		opts.Metrics = NewMetrics()
 	}
+	if opts.WS.MaxRequests <= 0 {
+		opts.WS.MaxRequests = DefaultWSLimits.MaxRequests
+	}
+	if opts.WS.QueueBytes <= 0 {
+		opts.WS.QueueBytes = DefaultWSLimits.QueueBytes
+	}
+	if opts.KeyCheckInterval <= 0 {
+		opts.KeyCheckInterval = DefaultKeyCheckInterval
+	}
+	opts.Timeouts = opts.Timeouts.orDefaults()
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), limiter: newLimiter(opts.RateLimit), metricsHandler: opts.Metrics.handler()}
+	s.keys = newKeyWatch(opts.Store, opts.KeyCheckInterval, opts.Logger)
 	if err := opts.Metrics.watchPool(opts.Engine); err != nil {
 		s.log.Error("cannot export the pool's metrics", "err", err)
 	}
@@ -93,9 +180,13 @@ func New(opts Options) *Server {
 
 func (s *Server) routes() {
 	for _, op := range append(s.operations(), s.openCodeOperations()...) {
+		long := op.stream || op.long
 		var h http.Handler = op.handler
 		if !op.public {
-			h = s.auth(op.handler)
+			h = s.auth(op.handler, long)
+		}
+		if long {
+			h = unbounded(h)
 		}
 		s.mux.Handle(op.method+" "+op.path, h)
 	}
@@ -104,9 +195,68 @@ func (s *Server) routes() {
 		s.mux.Handle("GET /{$}", ui)
 		s.mux.Handle("GET /assets/", ui)
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	s.mux.HandleFunc("/", s.noRoute)
+}
+
+// routeMethods are the methods noRoute tries on a path.
+var routeMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+
+// noRoute answers a request no endpoint took: 405 with Allow when the path
+// exists under other methods (the catch-all "/" would otherwise take every
+// method the mux's own 405 would have), else 404.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range routeMethods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
+		return
+	}
+	if slices.Contains(allow, "GET") {
+		allow = append(allow, "HEAD")
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allow, ", ")))
+}
+
+// unbounded lifts the server's write timeout from a route whose response
+// lasts as long as the client follows it (a stream, a WebSocket, a prompt
+// waiting for its turn), and its read timeout once the request body was
+// read: a read deadline passing while the server waits for the client's
+// next bytes would cancel the request. Such a stream bounds each of its
+// writes itself.
+func unbounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		_ = rc.SetWriteDeadline(time.Time{})
+		if r.Body == nil || r.Body == http.NoBody {
+			_ = rc.SetReadDeadline(time.Time{})
+		} else {
+			r.Body = &readThenUnbounded{ReadCloser: r.Body, rc: rc}
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// readThenUnbounded lifts the read deadline when its body ends.
+type readThenUnbounded struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *readThenUnbounded) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
 }
 
 // Handler returns the API's HTTP handler.

@@ -430,7 +430,7 @@ func TestMetrics(t *testing.T) {
 	d.turn(t, d.alice, "m", "two")
 	d.turn(t, d.alice, "m", bashDirective("echo hi"))
 	d.turn(t, d.alice, "m", bashDirective("rm -rf ~"))
-	r := d.do(t, "GET", "/metrics", d.alice, nil)
+	r := d.do(t, "GET", "/metrics", d.admin, nil)
 	body, _ := io.ReadAll(r.Body)
 	text := string(body)
 	for _, want := range []string{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -65,10 +66,14 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	go func() {
 		defer s.turns.Done()
 		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner}
-		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
+		err := s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
 			marks.note(data.(*event.EventWithMeta))
 			return nil
 		})
+		if err != nil {
+			s.opts.Metrics.turnFailed(err)
+		}
+		errc <- err
 	}()
 
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
@@ -187,7 +192,12 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {
-				if err := sub.Err(); err != nil {
+				err := sub.Err()
+				if errors.Is(err, hub.ErrClosed) && s.ctx.Err() == nil && s.sessionGone(sessionID) {
+					_ = out.notice("session_closed", map[string]any{"session_id": sessionID, "last_event_id": sent})
+					return nil
+				}
+				if err != nil {
 					_ = out.notice("disconnect", map[string]any{"reason": err.Error(), "last_event_id": sent})
 					return err
 				}
@@ -210,6 +220,13 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 			return nil
 		}
 	}
+}
+
+// sessionGone reports whether a session was deleted: its events' topic
+// was forgotten and the engine no longer has it.
+func (s *Server) sessionGone(id string) bool {
+	_, live := s.opts.Engine.GetSession(id)
+	return !live
 }
 
 // errorCode names an engine error for API clients.
@@ -293,6 +310,14 @@ func (s *Server) followEvents(w http.ResponseWriter, r *http.Request) {
 	after, err := lastEventID(r)
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	// An ID past the session's newest event cannot be one the client
+	// was sent (a different session, a database restored from a backup):
+	// waiting for it would be waiting in silence.
+	if last := max(st.LastSeq, s.opts.Hub.Last(st.ID)); after > last {
+		writeError(w, errorf(http.StatusRequestedRangeNotSatisfiable, "beyond_last_event",
+			fmt.Sprintf("Last-Event-ID %d is past the session's newest event, %d", after, last)))
 		return
 	}
 	_ = s.follow(r.Context(), st.ID, after, newSSE(w))

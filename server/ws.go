@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -52,12 +54,10 @@ type wsMessage struct {
 	Error     *apiError       `json:"error,omitempty"`
 }
 
-// wsLimits bound a connection: its largest message, its outbound queue
-// (a client that falls further behind is disconnected, never waited for),
-// and its keep-alive.
+// A connection's largest message and its keep-alive; its queue and running
+// requests are bounded by Options.WS.
 const (
 	wsReadLimit    = 1 << 20
-	wsQueue        = 1024
 	wsPingInterval = 20 * time.Second
 	wsWriteTimeout = 10 * time.Second
 )
@@ -96,8 +96,10 @@ func decodeWSRequest(b []byte) (wsRequest, *apiError) {
 }
 
 // wsConn is one WebSocket client. Its reader dispatches requests; one
-// writer drains a bounded queue; each execute or subscribe runs in its own
-// goroutine until it ends or is cancelled.
+// writer drains a queue bounded in bytes; each execute or subscribe runs in
+// its own goroutine until it ends or is cancelled. When the connection must
+// end for a reason of the server's (a slow client, a revoked key,
+// shutdown), the closer sends the close frame with that reason.
 type wsConn struct {
 	s      *Server
 	c      *websocket.Conn
@@ -105,9 +107,10 @@ type wsConn struct {
 	caller caller
 	r      *http.Request
 
-	out    chan []byte
-	ctx    context.Context
-	cancel context.CancelCauseFunc
+	out     *sendQueue
+	dropped atomic.Bool // the client fell too far behind
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
 
 	mu  sync.Mutex
 	ops map[string]context.CancelFunc
@@ -122,20 +125,35 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	}
 	c.SetReadLimit(wsReadLimit)
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	conn := &wsConn{s: s, c: c, cork: cw.conn, caller: callerOf(r), r: r, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel, ops: map[string]context.CancelFunc{}}
+	// The request's context ends when the caller's key is revoked or
+	// expires (auth), with that cause.
+	stop := context.AfterFunc(r.Context(), func() { cancel(context.Cause(r.Context())) })
+	defer stop()
+	conn := &wsConn{s: s, c: c, cork: cw.conn, caller: callerOf(r), r: r, out: newSendQueue(s.opts.WS.QueueBytes, s.opts.Metrics),
+		ctx: ctx, cancel: cancel, ops: map[string]context.CancelFunc{}}
 	conn.run()
 }
 
-var errSlowClient = errors.New("client too slow: outbound queue full")
+// errSlowClient ends a connection whose client reads slower than its
+// events come.
+var errSlowClient = errors.New("client too slow")
 
 func (wc *wsConn) run() {
 	var writers sync.WaitGroup
 	writers.Go(wc.writeLoop)
 	writers.Go(wc.pingLoop)
+	var closer sync.WaitGroup
+	closer.Go(func() {
+		<-wc.ctx.Done()
+		writers.Wait()
+		wc.close(context.Cause(wc.ctx))
+	})
 	for {
-		_, b, err := wc.c.Read(wc.ctx)
+		// Not wc.ctx: a read cancelled by its context drops the connection
+		// without a close frame. The closer ends the read with one.
+		_, b, err := wc.c.Read(context.Background())
 		if err != nil {
-			wc.cancel(err)
+			wc.cancel(fmt.Errorf("read: %w", err))
 			break
 		}
 		req, aerr := decodeWSRequest(b)
@@ -149,20 +167,37 @@ func (wc *wsConn) run() {
 		}
 		wc.dispatch(req)
 	}
+	closer.Wait()
 	wc.wg.Wait()
-	writers.Wait()
-	reason := context.Cause(wc.ctx)
+	wc.out.release()
+}
+
+// close ends the connection for reason: with a close frame that says why
+// when the server ends it, at once when the client did.
+func (wc *wsConn) close(reason error) {
+	log := wc.s.log.With("key", wc.caller.ID, "remote", wc.r.RemoteAddr)
 	switch {
 	case errors.Is(reason, errSlowClient):
-		_ = wc.c.Close(websocket.StatusPolicyViolation, errSlowClient.Error())
-	case websocket.CloseStatus(reason) != -1:
-		_ = wc.c.CloseNow()
-	default:
+		_ = wc.c.Close(websocket.StatusPolicyViolation, truncateReason(reason.Error()))
+	case keyGone(reason):
+		log.Info("WebSocket closed: its API key is no longer valid", "reason", reason.Error())
+		_ = wc.c.Close(websocket.StatusPolicyViolation, reason.Error())
+	case errors.Is(reason, context.Canceled):
 		_ = wc.c.Close(websocket.StatusGoingAway, "server shutting down")
+	default: // the client went, or the connection failed
+		_ = wc.c.CloseNow()
 	}
 }
 
-// send queues a message; a full queue disconnects the client.
+// truncateReason fits a close reason in its 123 bytes.
+func truncateReason(s string) string {
+	if len(s) > 123 {
+		return s[:123]
+	}
+	return s
+}
+
+// send queues a message; a client too far behind is disconnected.
 func (wc *wsConn) send(m wsMessage) {
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -171,13 +206,18 @@ func (wc *wsConn) send(m wsMessage) {
 	wc.queue(b)
 }
 
-// queue queues an encoded message; a full queue disconnects the client.
+// queue queues an encoded message; a client too far behind is
+// disconnected.
 func (wc *wsConn) queue(b []byte) {
-	select {
-	case wc.out <- b:
-	case <-wc.ctx.Done():
-	default:
-		wc.cancel(errSlowClient)
+	if wc.ctx.Err() != nil {
+		return
+	}
+	if !wc.out.push(b) && wc.dropped.CompareAndSwap(false, true) {
+		// Logged now: the close frame waits for the write in progress,
+		// which waits for the client.
+		wc.s.opts.Metrics.wsSlowDrops.Inc()
+		wc.s.log.Warn("slow WebSocket client dropped", "key", wc.caller.ID, "remote", wc.r.RemoteAddr, "queue_bytes", wc.out.max)
+		wc.cancel(fmt.Errorf("%w: over %d bytes waiting to be sent", errSlowClient, wc.out.max))
 	}
 }
 
@@ -187,34 +227,47 @@ const wsBurst = 64
 func (wc *wsConn) writeLoop() {
 	for {
 		select {
-		case b := <-wc.out:
-			if err := wc.writeBurst(b); err != nil {
+		case <-wc.out.ready:
+		case <-wc.ctx.Done():
+			return
+		}
+		for {
+			if wc.ctx.Err() != nil {
+				return
+			}
+			burst := wc.out.take(wsBurst)
+			if len(burst) == 0 {
+				break
+			}
+			err := wc.writeBurst(burst)
+			wc.out.done(burst)
+			if err != nil {
 				wc.cancel(err)
 				return
 			}
-		case <-wc.ctx.Done():
-			return
 		}
 	}
 }
 
-// writeBurst writes b and whatever else is queued, in one system call
-// when the connection can be corked.
-func (wc *wsConn) writeBurst(b []byte) error {
-	ctx, cancel := context.WithTimeout(wc.ctx, wsWriteTimeout)
+// writeBurst writes msgs, in one system call when the connection can be
+// corked. Its deadline is its own: a write cut by the connection's end
+// would drop the connection before the close frame.
+func (wc *wsConn) writeBurst(msgs [][]byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), wsWriteTimeout)
 	defer cancel()
-	if wc.cork == nil || len(wc.out) == 0 {
-		return wc.c.Write(ctx, websocket.MessageText, b)
+	if wc.cork == nil || len(msgs) == 1 {
+		for _, b := range msgs {
+			if err := wc.c.Write(ctx, websocket.MessageText, b); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	wc.cork.cork()
-	err := wc.c.Write(ctx, websocket.MessageText, b)
-drain:
-	for n := 1; err == nil && n < wsBurst; n++ {
-		select {
-		case b = <-wc.out:
-			err = wc.c.Write(ctx, websocket.MessageText, b)
-		default:
-			break drain
+	var err error
+	for _, b := range msgs {
+		if err = wc.c.Write(ctx, websocket.MessageText, b); err != nil {
+			break
 		}
 	}
 	if uerr := wc.cork.uncork(wsWriteTimeout); err == nil {
@@ -229,7 +282,7 @@ func (wc *wsConn) pingLoop() {
 	for {
 		select {
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(wc.ctx, wsWriteTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), wsWriteTimeout)
 			err := wc.c.Ping(ctx)
 			cancel()
 			if err != nil {
@@ -249,6 +302,15 @@ func (wc *wsConn) dispatch(req wsRequest) {
 			ae = errorf(http.StatusInternalServerError, errorCode(err), err.Error())
 		}
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "error", SessionID: req.SessionID, Error: ae})
+	}
+	if wc.s.limiter != nil {
+		// One bucket per key, whichever way its requests come.
+		if ok, wait := wc.s.limiter.allow(wc.caller.ID); !ok {
+			secs := int(math.Ceil(wait.Seconds()))
+			wc.send(wsMessage{RequestID: req.RequestID, Type: "error", SessionID: req.SessionID, Data: noticeJSON(map[string]int{"retry_after": secs}),
+				Error: errorf(http.StatusTooManyRequests, "rate_limited", "too many requests for this API key; retry after "+wait.Round(time.Millisecond).String())})
+			return
+		}
 	}
 	switch req.Type {
 	case "ping":
@@ -292,6 +354,11 @@ func (wc *wsConn) dispatch(req wsRequest) {
 		if _, dup := wc.ops[req.RequestID]; dup {
 			wc.mu.Unlock()
 			fail(errorf(http.StatusConflict, "conflict", "request_id "+req.RequestID+" is in use"))
+			return
+		}
+		if n := len(wc.ops); n >= wc.s.opts.WS.MaxRequests {
+			wc.mu.Unlock()
+			fail(errorf(http.StatusTooManyRequests, "too_many_requests", fmt.Sprintf("%d requests are running on this connection, the most it may run at once; unsubscribe from one first", n)))
 			return
 		}
 		ctx, cancel := context.WithCancel(wc.ctx)

@@ -63,6 +63,13 @@ type APIKey struct {
 	Admin     bool       // whether the key may act on every session
 	CreatedAt time.Time  // when the key was stored
 	RevokedAt *time.Time // when the key was revoked; nil while it is valid
+	ExpiresAt *time.Time // when the key stops being valid; nil: never
+}
+
+// Valid reports whether the key may be used at now: neither revoked nor
+// expired.
+func (k APIKey) Valid(now time.Time) bool {
+	return k.RevokedAt == nil && (k.ExpiresAt == nil || now.Before(*k.ExpiresAt))
 }
 
 // Store persists sessions, their events and API keys. Implementations are
@@ -95,7 +102,8 @@ type Store interface {
 	// PutAPIKey inserts or updates (by ID) an API key. A revoked key stays
 	// revoked.
 	PutAPIKey(ctx context.Context, k APIKey) error
-	// APIKeyByHash returns the unrevoked key with the given hash, or ErrNotFound.
+	// APIKeyByHash returns the unrevoked, unexpired key with the given
+	// hash, or ErrNotFound.
 	APIKeyByHash(ctx context.Context, hash []byte) (APIKey, error)
 	// ListAPIKeys returns every key, revoked ones included, oldest first.
 	ListAPIKeys(ctx context.Context) ([]APIKey, error)

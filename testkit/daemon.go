@@ -36,6 +36,9 @@ type DaemonOptions struct {
 	Web fs.FS
 	// Spares is the engine's count of prewarmed processes (zero: none).
 	Spares int
+	// Server, when set, adjusts the server's options before it is built
+	// (limits, timeouts, a logger to read).
+	Server func(*server.Options)
 }
 
 // Daemon is the daemon's parts wired as `hotplex serve` wires them, served
@@ -83,8 +86,12 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 		t.Fatal(err)
 	}
 	d.Engine = eng
-	d.Server = server.New(server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals, Metrics: metrics,
-		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit, Web: o.Web})
+	so := server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals, Metrics: metrics,
+		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit, Web: o.Web}
+	if o.Server != nil {
+		o.Server(&so)
+	}
+	d.Server = server.New(so)
 	if _, err := d.Server.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}

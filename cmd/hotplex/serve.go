@@ -39,7 +39,7 @@ func newServeCmd() *cobra.Command {
 
 Settings come from, in rising precedence: defaults, the YAML file (--config),
 HOTPLEX_* environment variables (HOTPLEX_LISTEN, HOTPLEX_DATA_DIR, ...), and
-flags. Every endpoint except /healthz needs an API key; when the database
+flags. Every endpoint except /healthz and /readyz needs an API key; when the database
 holds none, an admin key is created and printed once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -141,7 +141,9 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	defer eng.Close()
 	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: web.Assets(),
-		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst}})
+		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst},
+		Timeouts:  server.Timeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.HTTPIdle},
+		WS:        server.WSLimits{MaxRequests: cfg.WSMaxRequests, QueueBytes: cfg.WSQueueBytes}, KeyCheckInterval: cfg.KeyCheck})
 	n, err := srv.Restore(ctx)
 	if err != nil {
 		return err
@@ -151,7 +153,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Listen, err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer()
 	fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
 	if adminKey != "" {
 		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey)
@@ -217,6 +219,7 @@ func newKeysCmd() *cobra.Command {
 	cmd.PersistentFlags().StringVar(&dataDir, "data-dir", ".hotplex", "the daemon's data directory")
 	var name string
 	var admin bool
+	var expires time.Duration
 	create := &cobra.Command{
 		Use: "create", Short: "Create an API key and print its secret (shown only once)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -229,7 +232,15 @@ func newKeysCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := st.PutAPIKey(cmd.Context(), store.APIKey{ID: id, Name: name, Hash: store.HashKey(secret), Admin: admin}); err != nil {
+			k := store.APIKey{ID: id, Name: name, Hash: store.HashKey(secret), Admin: admin}
+			if expires < 0 {
+				return fmt.Errorf("--expires must be positive")
+			}
+			if expires > 0 {
+				at := time.Now().Add(expires)
+				k.ExpiresAt = &at
+			}
+			if err := st.PutAPIKey(cmd.Context(), k); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "id:     %s\nsecret: %s\n", id, secret)
@@ -238,6 +249,7 @@ func newKeysCmd() *cobra.Command {
 	}
 	create.Flags().StringVar(&name, "name", "", "a label for the key")
 	create.Flags().BoolVar(&admin, "admin", false, "the key may see and end every session")
+	create.Flags().DurationVar(&expires, "expires", 0, "the key stops working after this long (0: never); a running daemon ends its open streams then")
 	list := &cobra.Command{
 		Use: "list", Short: "List API keys (never their secrets)", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -252,8 +264,13 @@ func newKeysCmd() *cobra.Command {
 			}
 			for _, k := range keys {
 				state := "active"
-				if k.RevokedAt != nil {
+				switch {
+				case k.RevokedAt != nil:
 					state = "revoked"
+				case !k.Valid(time.Now()):
+					state = "expired"
+				case k.ExpiresAt != nil:
+					state = "active until " + k.ExpiresAt.Format(time.RFC3339)
 				}
 				role := "user"
 				if k.Admin {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/hotplex/hotplex/server"
 )
 
 // serveConfig is the daemon's configuration. Each setting comes from, in
@@ -38,6 +40,12 @@ type serveConfig struct {
 	MaxStarts      int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
 	MaxQueued      int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
 	Spares         int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
+	ReadTimeout    time.Duration `yaml:"read_timeout" help:"longest wait for a request's headers and body"`
+	WriteTimeout   time.Duration `yaml:"write_timeout" help:"longest time to answer a request (SSE streams, WebSockets and waiting OpenCode prompts are exempt)"`
+	HTTPIdle       time.Duration `yaml:"http_idle_timeout" help:"close a keep-alive connection idle this long"`
+	WSMaxRequests  int           `yaml:"ws_max_requests" help:"most execute and subscribe requests running at once on one WebSocket"`
+	WSQueueBytes   int           `yaml:"ws_queue_bytes" help:"most bytes waiting to be sent to one WebSocket client; a slower client is dropped"`
+	KeyCheck       time.Duration `yaml:"key_check_interval" help:"how often open streams look for their API key revoked or expired by another process"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -52,6 +60,8 @@ func defaultServeConfig() serveConfig {
 	return serveConfig{
 		Listen: "127.0.0.1:8080", DataDir: ".hotplex", Namespace: "hotplex",
 		IdleTimeout: 30 * time.Minute, Offline: "auto", LogLevel: "info", RateLimit: 20, RateBurst: 60,
+		ReadTimeout: server.DefaultTimeouts.Read, WriteTimeout: server.DefaultTimeouts.Write, HTTPIdle: server.DefaultTimeouts.Idle,
+		WSMaxRequests: server.DefaultWSLimits.MaxRequests, WSQueueBytes: server.DefaultWSLimits.QueueBytes, KeyCheck: server.DefaultKeyCheckInterval,
 	}
 }
 
@@ -63,6 +73,8 @@ var flagFields = []struct{ flag, field string }{
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
 	{"max-resident", "MaxResident"}, {"memory-budget-mib", "MemoryBudget"}, {"per-owner-resident", "OwnerResident"},
 	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"spares", "Spares"},
+	{"read-timeout", "ReadTimeout"}, {"write-timeout", "WriteTimeout"}, {"http-idle-timeout", "HTTPIdle"},
+	{"ws-max-requests", "WSMaxRequests"}, {"ws-queue-bytes", "WSQueueBytes"}, {"key-check-interval", "KeyCheck"},
 }
 
 // register binds the scalar settings to flags.
@@ -87,6 +99,12 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.IntVar(&c.MaxStarts, "max-concurrent-starts", c.MaxStarts, fieldHelp("MaxStarts"))
 	fl.IntVar(&c.MaxQueued, "max-queued-starts", c.MaxQueued, fieldHelp("MaxQueued"))
 	fl.IntVar(&c.Spares, "spares", c.Spares, fieldHelp("Spares"))
+	fl.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, fieldHelp("ReadTimeout"))
+	fl.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, fieldHelp("WriteTimeout"))
+	fl.DurationVar(&c.HTTPIdle, "http-idle-timeout", c.HTTPIdle, fieldHelp("HTTPIdle"))
+	fl.IntVar(&c.WSMaxRequests, "ws-max-requests", c.WSMaxRequests, fieldHelp("WSMaxRequests"))
+	fl.IntVar(&c.WSQueueBytes, "ws-queue-bytes", c.WSQueueBytes, fieldHelp("WSQueueBytes"))
+	fl.DurationVar(&c.KeyCheck, "key-check-interval", c.KeyCheck, fieldHelp("KeyCheck"))
 }
 
 func fieldHelp(name string) string {

@@ -11,7 +11,7 @@ import (
 	"github.com/hotplex/hotplex/store"
 )
 
-const keyColumns = `id, name, hash, admin, created_at, revoked_at`
+const keyColumns = `id, name, hash, admin, created_at, revoked_at, expires_at`
 
 // PutAPIKey inserts or updates the key k.ID. A zero CreatedAt becomes now
 // and an existing key keeps its CreatedAt. Revocation is sticky: putting a
@@ -31,18 +31,22 @@ func (db *DB) PutAPIKey(ctx context.Context, k store.APIKey) error {
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = time.Now()
 	}
-	var revoked any
+	var revoked, expires any
 	if k.RevokedAt != nil {
 		revoked = nanos(*k.RevokedAt)
 	}
+	if k.ExpiresAt != nil {
+		expires = nanos(*k.ExpiresAt)
+	}
 	_, err := db.writer.ExecContext(ctx, `INSERT INTO api_keys (`+keyColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
 			name = excluded.name,
 			hash = excluded.hash,
 			admin = excluded.admin,
-			revoked_at = coalesce(api_keys.revoked_at, excluded.revoked_at)`,
-		k.ID, k.Name, k.Hash, k.Admin, nanos(k.CreatedAt), revoked)
+			revoked_at = coalesce(api_keys.revoked_at, excluded.revoked_at),
+			expires_at = excluded.expires_at`,
+		k.ID, k.Name, k.Hash, k.Admin, nanos(k.CreatedAt), revoked, expires)
 	if isConstraint(err, codeUnique) {
 		return fmt.Errorf("sqlite store: put api key %q: %w: another key has the same hash", k.ID, store.ErrInvalid)
 	}
@@ -52,14 +56,15 @@ func (db *DB) PutAPIKey(ctx context.Context, k store.APIKey) error {
 	return nil
 }
 
-// APIKeyByHash returns the unrevoked key whose secret hashes to hash, or an
-// error wrapping store.ErrNotFound.
+// APIKeyByHash returns the unrevoked, unexpired key whose secret hashes to
+// hash, or an error wrapping store.ErrNotFound.
 func (db *DB) APIKeyByHash(ctx context.Context, hash []byte) (store.APIKey, error) {
 	if err := db.check("find api key"); err != nil {
 		return store.APIKey{}, err
 	}
 	row := db.reader.QueryRowContext(ctx,
-		`SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL`, hash)
+		`SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL
+			AND (expires_at IS NULL OR expires_at > ?)`, hash, time.Now().UnixNano())
 	k, err := scanKey(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.APIKey{}, fmt.Errorf("sqlite store: find api key by hash: %w", store.ErrNotFound)
@@ -121,14 +126,19 @@ func scanKey(r scanner) (store.APIKey, error) {
 		k       store.APIKey
 		created int64
 		revoked sql.NullInt64
+		expires sql.NullInt64
 	)
-	if err := r.Scan(&k.ID, &k.Name, &k.Hash, &k.Admin, &created, &revoked); err != nil {
+	if err := r.Scan(&k.ID, &k.Name, &k.Hash, &k.Admin, &created, &revoked, &expires); err != nil {
 		return store.APIKey{}, err
 	}
 	k.CreatedAt = fromNanos(created)
 	if revoked.Valid {
 		t := fromNanos(revoked.Int64)
 		k.RevokedAt = &t
+	}
+	if expires.Valid {
+		t := fromNanos(expires.Int64)
+		k.ExpiresAt = &t
 	}
 	return k, nil
 }

@@ -115,3 +115,32 @@ func TestPutAPIKeyInvalid(t *testing.T) {
 		t.Fatalf("%d keys stored, want 1", len(list))
 	}
 }
+
+func TestAPIKeyExpiry(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	past, future := time.Now().Add(-time.Minute), time.Now().Add(time.Hour)
+	expired, expiredSecret := newKey(t, "old", false)
+	expired.ExpiresAt = &past
+	current, currentSecret := newKey(t, "new", false)
+	current.ExpiresAt = &future
+	for _, k := range []store.APIKey{expired, current} {
+		if err := db.PutAPIKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.APIKeyByHash(ctx, store.HashKey(expiredSecret)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an expired key was found: %v", err)
+	}
+	got, err := db.APIKeyByHash(ctx, store.HashKey(currentSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ExpiresAt == nil || !got.ExpiresAt.Equal(future) || !got.Valid(time.Now()) || got.Valid(future) {
+		t.Fatalf("key = %+v", got)
+	}
+	list, err := db.ListAPIKeys(ctx)
+	if err != nil || len(list) != 2 || list[0].ExpiresAt == nil || list[1].ExpiresAt == nil {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+}

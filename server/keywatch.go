@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/store"
+)
+
+// A WebSocket or an SSE stream holds its API key's authority for as long
+// as it is open, which may be hours. keyWatch knows the open ones by key
+// and ends them when the key stops being valid: at once when this daemon
+// revokes it (DELETE /v1/keys/{id}) or when its expiry time comes, and
+// within KeyCheckInterval when another process revoked it on the same
+// database (`hotplex keys revoke`), found by a check of the stored keys
+// that runs only while something is open.
+
+var (
+	errKeyRevoked = errors.New("API key revoked")
+	errKeyExpired = errors.New("API key expired")
+)
+
+// keyGone reports whether a request ended because its key went.
+func keyGone(cause error) bool {
+	return errors.Is(cause, errKeyRevoked) || errors.Is(cause, errKeyExpired)
+}
+
+type keyWatch struct {
+	store    store.Store
+	interval time.Duration
+	log      *slog.Logger
+
+	mu   sync.Mutex
+	open map[string]map[*watched]struct{} // by key ID
+	stop chan struct{}                    // ends the running check; nil when none runs
+}
+
+type watched struct {
+	cancel context.CancelCauseFunc
+	expiry *time.Timer
+}
+
+func newKeyWatch(st store.Store, interval time.Duration, log *slog.Logger) *keyWatch {
+	return &keyWatch{store: st, interval: interval, log: log, open: map[string]map[*watched]struct{}{}}
+}
+
+// track returns a context that ends when k is revoked or expires, and the
+// function that forgets it (call it when the request ends).
+func (kw *keyWatch) track(parent context.Context, k store.APIKey) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	w := &watched{cancel: cancel}
+	if k.ExpiresAt != nil {
+		w.expiry = time.AfterFunc(time.Until(*k.ExpiresAt), func() { cancel(errKeyExpired) })
+	}
+	kw.mu.Lock()
+	set := kw.open[k.ID]
+	if set == nil {
+		set = map[*watched]struct{}{}
+		kw.open[k.ID] = set
+	}
+	set[w] = struct{}{}
+	if kw.stop == nil {
+		kw.stop = make(chan struct{})
+		go kw.run(kw.stop)
+	}
+	kw.mu.Unlock()
+	return ctx, func() {
+		if w.expiry != nil {
+			w.expiry.Stop()
+		}
+		cancel(context.Canceled)
+		kw.mu.Lock()
+		defer kw.mu.Unlock()
+		delete(set, w)
+		if len(set) == 0 && kw.open[k.ID] != nil && len(kw.open[k.ID]) == 0 {
+			delete(kw.open, k.ID)
+		}
+		if len(kw.open) == 0 && kw.stop != nil {
+			close(kw.stop)
+			kw.stop = nil
+		}
+	}
+}
+
+// end ends every open request of key id.
+func (kw *keyWatch) end(id string, cause error) int {
+	kw.mu.Lock()
+	defer kw.mu.Unlock()
+	for w := range kw.open[id] {
+		w.cancel(cause)
+	}
+	return len(kw.open[id])
+}
+
+// run checks the stored keys every interval until stop closes.
+func (kw *keyWatch) run(stop chan struct{}) {
+	t := time.NewTicker(kw.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			kw.check(stop)
+		}
+	}
+}
+
+// check ends the requests of keys that are no longer valid.
+func (kw *keyWatch) check(stop chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	keys, err := kw.store.ListAPIKeys(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			kw.log.Warn("cannot check API keys for revocation", "err", err)
+		}
+		return
+	}
+	now := time.Now()
+	for _, k := range keys {
+		if k.Valid(now) {
+			continue
+		}
+		cause := errKeyExpired
+		if k.RevokedAt != nil {
+			cause = errKeyRevoked
+		}
+		if n := kw.end(k.ID, cause); n > 0 {
+			kw.log.Info("ending the open streams of an API key", "key", k.ID, "reason", cause.Error(), "streams", n)
+		}
+	}
+}
+
+// revokeKey revokes an API key and ends its open streams at once (admin).
+func (s *Server) revokeKey(w http.ResponseWriter, r *http.Request) {
+	if !callerOf(r).Admin {
+		writeError(w, errForbidden)
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.opts.Store.RevokeAPIKey(r.Context(), id); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			err = errorf(http.StatusNotFound, "not_found", "no such API key")
+		}
+		writeError(w, err)
+		return
+	}
+	n := s.keys.end(id, errKeyRevoked)
+	s.log.Info("API key revoked", "key", id, "by", callerOf(r).ID, "streams_ended", n)
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,286 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// The tenancy matrix: a second ordinary key (bob) tries every route of the
+// API, every WebSocket message, the OpenCode-compatible routes and
+// /metrics against the first key's (alice's) sessions, and must see and
+// change nothing of them. It is written against what bob can observe, not
+// how sessions are stored or named. The routes come from api/openapi.json:
+// a route added there without a row here fails the test.
+
+// alicesWorld is what bob must never see or change.
+type alicesWorld struct {
+	id, askID     string // a session with a turn; one with a tool use waiting for her
+	permission    string // the waiting tool use's ID
+	secrets       []string
+	lastEventID   float64
+	title, prompt string
+}
+
+func (w *alicesWorld) leaks(body string) string {
+	for _, s := range w.secrets {
+		if strings.Contains(body, s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// tenancyCase is what bob does on one route; it fails t if he saw or
+// changed anything of alice's.
+type tenancyCase func(t *testing.T, d *daemon, w *alicesWorld)
+
+// bobGets sends bob's request and checks its status is one of want and
+// that the answer holds nothing of alice's.
+func bobGets(t *testing.T, d *daemon, w *alicesWorld, method, path string, body any, want ...int) string {
+	t.Helper()
+	resp := d.do(t, method, path, d.bob, body)
+	b, _ := io.ReadAll(resp.Body)
+	ok := false
+	for _, s := range want {
+		ok = ok || resp.StatusCode == s
+	}
+	if !ok {
+		t.Errorf("bob %s %s: %d %s (want %v)", method, path, resp.StatusCode, b, want)
+	}
+	if s := w.leaks(string(b)); s != "" {
+		t.Errorf("bob %s %s saw %q of alice's: %s", method, path, s, b)
+	}
+	return string(b)
+}
+
+var hidden = []int{http.StatusNotFound}
+
+func tenancyMatrix() map[string]tenancyCase {
+	sess := func(method, path string, body any) tenancyCase {
+		return func(t *testing.T, d *daemon, w *alicesWorld) {
+			p := strings.NewReplacer("{id}", w.id, "{request}", w.permission, "{permissionID}", w.permission).Replace(path)
+			bobGets(t, d, w, method, p, body, hidden...)
+			if strings.Contains(path, "{request}") || strings.Contains(path, "{permissionID}") || strings.Contains(path, "/permissions") {
+				p = strings.NewReplacer("{id}", w.askID, "{request}", w.permission, "{permissionID}", w.permission).Replace(path)
+				bobGets(t, d, w, method, p, body, hidden...)
+			}
+		}
+	}
+	public := func(method, path string) tenancyCase {
+		return func(t *testing.T, d *daemon, w *alicesWorld) { bobGets(t, d, w, method, path, nil, http.StatusOK) }
+	}
+	forbidden := func(method, path string, body any) tenancyCase {
+		return func(t *testing.T, d *daemon, w *alicesWorld) {
+			p := strings.NewReplacer("{id}", w.id).Replace(path)
+			bobGets(t, d, w, method, p, body, http.StatusForbidden, http.StatusNotFound)
+		}
+	}
+	stream := func(path string) tenancyCase {
+		return func(t *testing.T, d *daemon, w *alicesWorld) { bobSeesNoEvents(t, d, w, path) }
+	}
+	return map[string]tenancyCase{
+		"GET /healthz":      public("GET", "/healthz"),
+		"GET /readyz":       public("GET", "/readyz"),
+		"GET /v1/providers": public("GET", "/v1/providers"),
+		"GET /v1/sessions":  public("GET", "/v1/sessions"),
+		"POST /v1/sessions": func(t *testing.T, d *daemon, w *alicesWorld) {
+			// Taking alice's ID either fails or makes bob a session of his
+			// own; hers stays as it was (checked at the end).
+			bobGets(t, d, w, "POST", "/v1/sessions", map[string]any{"id": w.id, "title": "bob's"}, http.StatusConflict, http.StatusCreated)
+		},
+		"GET /v1/sessions/{id}":                        sess("GET", "/v1/sessions/{id}", nil),
+		"DELETE /v1/sessions/{id}":                     sess("DELETE", "/v1/sessions/{id}", nil),
+		"POST /v1/sessions/{id}/messages":              sess("POST", "/v1/sessions/{id}/messages", map[string]string{"prompt": "bob was here"}),
+		"GET /v1/sessions/{id}/events":                 sess("GET", "/v1/sessions/{id}/events", nil),
+		"POST /v1/sessions/{id}/interrupt":             sess("POST", "/v1/sessions/{id}/interrupt", nil),
+		"GET /v1/sessions/{id}/permissions":            sess("GET", "/v1/sessions/{id}/permissions", nil),
+		"POST /v1/sessions/{id}/permissions/{request}": sess("POST", "/v1/sessions/{id}/permissions/{request}", map[string]string{"decision": "allow"}),
+		"POST /v1/sessions/{id}/bypass":                forbidden("POST", "/v1/sessions/{id}/bypass", map[string]any{"admin_token": "x", "ttl_seconds": 60}),
+		"GET /metrics":                                 forbidden("GET", "/metrics", nil),
+		"DELETE /v1/keys/{id}":                         forbidden("DELETE", "/v1/keys/alice", nil),
+		"GET /v1/ws":                                   bobOverWebSocket,
+		"GET /session":                                 public("GET", "/session"),
+		"POST /session": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "POST", "/session", map[string]any{}, http.StatusOK)
+		},
+		"GET /session/status":                           public("GET", "/session/status"),
+		"GET /session/{id}":                             sess("GET", "/session/{id}", nil),
+		"PATCH /session/{id}":                           sess("PATCH", "/session/{id}", map[string]string{"title": "bob's now"}),
+		"DELETE /session/{id}":                          sess("DELETE", "/session/{id}", nil),
+		"GET /session/{id}/message":                     sess("GET", "/session/{id}/message", nil),
+		"POST /session/{id}/message":                    sess("POST", "/session/{id}/message", map[string]any{"parts": []map[string]string{{"type": "text", "text": "bob was here"}}}),
+		"POST /session/{id}/prompt_async":               sess("POST", "/session/{id}/prompt_async", map[string]any{"parts": []map[string]string{{"type": "text", "text": "bob was here"}}}),
+		"POST /session/{id}/abort":                      sess("POST", "/session/{id}/abort", nil),
+		"POST /session/{id}/permissions/{permissionID}": sess("POST", "/session/{id}/permissions/{permissionID}", map[string]string{"response": "once"}),
+		"GET /event":                                    stream("/event"),
+		"GET /global/event":                             stream("/global/event"),
+		"GET /config":                                   public("GET", "/config"),
+		"GET /config/providers":                         public("GET", "/config/providers"),
+		"GET /provider":                                 public("GET", "/provider"),
+	}
+}
+
+// bobOverWebSocket tries every WebSocket message on alice's sessions.
+func bobOverWebSocket(t *testing.T, d *daemon, w *alicesWorld) {
+	c := dialWS(t, d, d.bob)
+	reqs := []map[string]any{
+		{"request_id": "1", "type": "execute", "session_id": w.id, "prompt": "bob was here"},
+		{"request_id": "2", "type": "subscribe", "session_id": w.id},
+		{"request_id": "3", "type": "interrupt", "session_id": w.id},
+		{"request_id": "4", "type": "stats", "session_id": w.id},
+		{"request_id": "5", "type": "permission_reply", "session_id": w.askID, "permission_id": w.permission, "decision": "allow"},
+		{"request_id": "6", "type": "subscribe", "session_id": w.askID},
+	}
+	for _, req := range reqs {
+		wsSend(t, c, req)
+		m := wsRead(t, c)
+		b, _ := json.Marshal(m)
+		if m.RequestID != req["request_id"] || m.Type != "error" || m.Error == nil || m.Error.Code != "not_found" {
+			t.Errorf("bob's %s: %s", req["type"], b)
+		}
+		if s := w.leaks(string(b)); s != "" {
+			t.Errorf("bob's %s saw %q: %s", req["type"], s, b)
+		}
+	}
+	wsSend(t, c, map[string]any{"request_id": "7", "type": "unsubscribe", "target": "2"})
+	if m := wsRead(t, c); m.Type != "error" {
+		t.Errorf("bob unsubscribed from a refused request: %+v", m)
+	}
+}
+
+// bobSeesNoEvents follows an OpenCode event stream as bob while alice runs
+// a turn, until bob's own marker arrives.
+func bobSeesNoEvents(t *testing.T, d *daemon, w *alicesWorld, path string) {
+	resp := d.do(t, "GET", path, d.bob, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("bob %s: %d", path, resp.StatusCode)
+	}
+	d.turn(t, d.alice, w.id, "alice-secret-prompt again")
+	w.lastEventID = float64(d.lastEventID(t, d.alice, w.id))
+	marker := "bob-marker-" + strings.Trim(path, "/")
+	bobGets(t, d, w, "POST", "/session", map[string]any{"title": marker}, http.StatusOK)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 0, 4096)
+		chunk := make([]byte, 4096)
+		for !strings.Contains(string(buf), marker) {
+			n, err := resp.Body.Read(chunk)
+			buf = append(buf, chunk[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		if !strings.Contains(string(buf), marker) {
+			t.Errorf("bob's %s never brought his own event: %s", path, buf)
+		}
+		if s := w.leaks(string(buf)); s != "" {
+			t.Errorf("bob's %s delivered alice's %q: %s", path, s, buf)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		resp.Body.Close()
+		<-done
+	}
+	resp.Body.Close()
+}
+
+func (d *daemon) lastEventID(t *testing.T, key, id string) uint64 {
+	t.Helper()
+	v := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/"+id, key, nil))
+	n, _ := v["last_event_id"].(float64)
+	return uint64(n)
+}
+
+func TestTenancyMatrix(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	w := &alicesWorld{title: "alice-private-title", prompt: "alice-secret-prompt"}
+	a := d.create(t, d.alice, map[string]any{"title": w.title})
+	w.id = a["id"].(string)
+	d.turn(t, d.alice, w.id, w.prompt)
+	ask := d.create(t, d.alice, map[string]any{"title": w.title + "-ask", "approval": "ask"})
+	w.askID = ask["id"].(string)
+	w.secrets = []string{w.title, w.prompt, a["work_dir"].(string), ask["work_dir"].(string)}
+
+	// A tool use waits for alice's answer.
+	waiting := d.do(t, "POST", "/v1/sessions/"+w.askID+"/messages", d.alice, map[string]string{"prompt": bashDirective("echo alice-secret-prompt")})
+	for w.permission == "" {
+		perms := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
+		if list := perms["permissions"]; len(list) > 0 {
+			w.permission, _ = list[0]["request_id"].(string)
+		} else {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	w.lastEventID = float64(d.lastEventID(t, d.alice, w.id))
+
+	matrix := tenancyMatrix()
+	routes := openAPIRoutes(t)
+	for _, r := range routes {
+		if matrix[r] == nil {
+			t.Errorf("route %s is not in the tenancy matrix", r)
+		}
+	}
+	// POST /v1/sessions may give bob a session under alice's ID: it runs
+	// last, when nothing reads by that ID any more.
+	sort.SliceStable(routes, func(i, j int) bool { return routes[j] == "POST /v1/sessions" && routes[i] != routes[j] })
+	for _, r := range routes {
+		if c := matrix[r]; c != nil {
+			t.Run(r, func(t *testing.T) { c(t, d, w) })
+		}
+	}
+
+	// Alice's sessions are as she left them.
+	v := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.id, d.alice, nil))
+	if v["title"] != w.title || v["last_event_id"].(float64) != w.lastEventID {
+		t.Errorf("alice's session changed: %v (last event %v before)", v, w.lastEventID)
+	}
+	perms := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
+	if len(perms["permissions"]) != 1 || perms["permissions"][0]["request_id"] != w.permission {
+		t.Errorf("alice's waiting tool use changed: %v", perms)
+	}
+	if resp := d.do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("alice's key stopped working: %d", resp.StatusCode)
+	}
+	if resp := d.do(t, "POST", "/v1/sessions/"+w.askID+"/permissions/"+w.permission, d.alice, map[string]string{"decision": "deny"}); resp.StatusCode != http.StatusOK {
+		t.Errorf("alice's answer: %d", resp.StatusCode)
+	}
+	readSSE(t, waiting.Body, nil)
+}
+
+// openAPIRoutes lists "METHOD path" of every operation in api/openapi.json.
+func openAPIRoutes(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "api", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for p, ops := range doc.Paths {
+		for m := range ops {
+			out = append(out, strings.ToUpper(m)+" "+p)
+		}
+	}
+	sort.Strings(out)
+	if len(out) < 30 {
+		t.Fatalf("only %d routes in api/openapi.json", len(out))
+	}
+	return out
+}
