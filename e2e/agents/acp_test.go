@@ -32,8 +32,14 @@ func shellCall(name string) func(string) fakemodel.Reply {
 
 func claudeACPCase() agentCase {
 	return agentCase{
-		name:  "claude-acp",
-		shell: fakemodel.Bash,
+		name: "claude-acp",
+		// Offered terminals, the adapter replaces Claude Code's Bash tool
+		// with its own, which runs each command in a client terminal.
+		shell: func(cmd string) fakemodel.Reply {
+			return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "mcp__acp__Bash",
+				Input: map[string]any{"command": cmd, "description": "run a command", "timeout": 120000}}}}
+		},
+		terminals: true,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := testkit.OfflineEnvWithHome(home, url)
 			return mustACP(t, acp.ClaudeACP(testkit.ToolPath(t, "claude-acp/node_modules/.bin/claude-code-acp"))), env
