@@ -10,6 +10,11 @@ import (
 // Presets for ACP agents. Each returns Options for the agent executable at
 // path ("" uses the agent's usual command name from PATH). The agents read
 // their model settings from their own configuration and environment.
+//
+// The presets of the agents proven against their real CLIs offer client
+// terminals: Claude Code's adapter then runs every command in one, and the
+// others, which never call terminal/create, behave as without the offer.
+// Kiro, which is not tested, is not offered them.
 
 // ClaudeACP is Claude Code behind the ACP adapter of
 // @zed-industries/claude-code-acp. It keeps Claude Code's transcripts, so

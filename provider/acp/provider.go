@@ -3,7 +3,11 @@
 // session/load to open the conversation, session/prompt per turn,
 // session/update notifications turned into normalized events,
 // session/cancel for interrupts and session/request_permission answered
-// through HotPlex's permission hook and firewall.
+// through HotPlex's permission hook and firewall. Offered client terminals
+// (Options.Terminal), an agent may have HotPlex run its commands: each
+// reaches the permission hook as a PreToolUse inspection of a Bash call
+// (its input names the terminal) before it starts, so that the firewall
+// also sees the commands an agent would run without asking.
 package acp
 
 import (
