@@ -34,11 +34,9 @@ func claudeACPCase() agentCase {
 	return agentCase{
 		name: "claude-acp",
 		// Offered terminals, the adapter replaces Claude Code's Bash tool
-		// with its own, which runs each command in a client terminal.
-		shell: func(cmd string) fakemodel.Reply {
-			return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "mcp__acp__Bash",
-				Input: map[string]any{"command": cmd, "description": "run a command", "timeout": 120000}}}}
-		},
+		// with its own (mcp__acp__Bash), which runs each command in a
+		// client terminal.
+		shell:     fakemodel.Shell,
 		terminals: true,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := testkit.OfflineEnvWithHome(home, url)
