@@ -156,13 +156,10 @@ func TestTerminalOutputLimit(t *testing.T) {
 
 func TestTerminalKill(t *testing.T) {
 	c := start(t, termProvider(t, true), provider.StartOptions{ProviderSessionID: "kill"})
-	begin := time.Now()
+	// Killed, the command ends by SIGKILL rather than by its own exit.
 	rep := runTerm(t, c, &asker{}, map[string]any{"command": "sleep 30", "kill": true})
 	if rep.Error != "" || rep.Signal == nil || *rep.Signal != "SIGKILL" || rep.ExitCode != nil {
 		t.Fatalf("report %+v", rep)
-	}
-	if time.Since(begin) > 20*time.Second {
-		t.Fatal("the killed command ran on")
 	}
 }
 
