@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/google/uuid"
+	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hotplex/hotplex/event"
@@ -270,22 +271,11 @@ func exitStatus(err error) sdk.TerminalExitStatus {
 	return sdk.TerminalExitStatus{ExitCode: &code}
 }
 
+// signalName is a signal's conventional name ("SIGKILL"), as the protocol
+// reports it.
 func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGPIPE:
-		return "SIGPIPE"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
+	if n := unix.SignalName(s); n != "" {
+		return n
 	}
 	return s.String()
 }
