@@ -32,8 +32,12 @@ func shellCall(name string) func(string) fakemodel.Reply {
 
 func claudeACPCase() agentCase {
 	return agentCase{
-		name:  "claude-acp",
-		shell: fakemodel.Bash,
+		name: "claude-acp",
+		// Offered terminals, the adapter replaces Claude Code's Bash tool
+		// with its own (mcp__acp__Bash), which runs each command in a
+		// client terminal.
+		shell:     fakemodel.Shell,
+		terminals: true,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := testkit.OfflineEnvWithHome(home, url)
 			return mustACP(t, acp.ClaudeACP(testkit.ToolPath(t, "claude-acp/node_modules/.bin/claude-code-acp"))), env
@@ -102,7 +106,7 @@ func codexACPCase() agentCase {
 			return mustACP(t, acp.CodexACP(p, codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")...)), codexEnv(t, url, home)
 		},
 		guarded:        true,
-		readOnlyUnseen: "the adapter's approval presets skip asking for commands Codex knows to be read-only",
+		readOnlyUnseen: "the adapter's approval presets skip asking for commands Codex knows to be read-only, and it runs them itself, not in the client terminals HotPlex offers",
 		resumes:        true,
 	}
 }
@@ -120,7 +124,7 @@ func geminiCase() agentCase {
 			return mustACP(t, acp.Gemini(testkit.ToolPath(t, "gemini/node_modules/.bin/gemini"))), env
 		},
 		guarded:        true,
-		readOnlyUnseen: "Gemini CLI's policy engine allows commands it knows to be safe without asking, and no setting turns that off",
+		readOnlyUnseen: "Gemini CLI's policy engine allows commands it knows to be safe without asking, no setting turns that off, and it runs them itself, not in the client terminals HotPlex offers",
 		// Gemini CLI 0.61's session/load does not find the chats it saved
 		// (and starts an empty recording under the same ID), and its ACP
 		// sessions ignore --resume: the preset does not load, and a new
@@ -155,7 +159,7 @@ func qwenCase() agentCase {
 			return mustACP(t, o), env
 		},
 		guarded:        true,
-		readOnlyUnseen: "Qwen Code allows commands it knows to be read-only without asking",
+		readOnlyUnseen: "Qwen Code allows commands it knows to be read-only without asking, and runs them itself, not in the client terminals HotPlex offers",
 		resumes:        true,
 	}
 }

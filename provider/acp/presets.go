@@ -10,6 +10,11 @@ import (
 // Presets for ACP agents. Each returns Options for the agent executable at
 // path ("" uses the agent's usual command name from PATH). The agents read
 // their model settings from their own configuration and environment.
+//
+// The presets of the agents proven against their real CLIs offer client
+// terminals: Claude Code's adapter then runs every command in one, and the
+// others, which never call terminal/create, behave as without the offer.
+// Kiro, which is not tested, is not offered them.
 
 // ClaudeACP is Claude Code behind the ACP adapter of
 // @zed-industries/claude-code-acp. It keeps Claude Code's transcripts, so
@@ -20,7 +25,7 @@ import (
 // permission-bypass mode unless IS_SANDBOX is set; the preset sets it then.
 // The session still starts in the default mode, which asks before tools run.
 func ClaudeACP(path string) Options {
-	o := Options{Name: "claude-acp", Path: or(path, "claude-code-acp"),
+	o := Options{Name: "claude-acp", Path: or(path, "claude-code-acp"), Terminal: true,
 		// Claude Code runs commands its own rules know to be read-only
 		// (ls, cat, ...) without asking; a settings rule that asks about
 		// every Bash call makes each one reach session/request_permission
@@ -45,7 +50,7 @@ func claudeSettings() string {
 
 // OpenCode is `opencode acp` (npm opencode-ai).
 func OpenCode(path string) Options {
-	return Options{Name: "opencode", Path: or(path, "opencode"), Args: []string{"acp"}}
+	return Options{Name: "opencode", Path: or(path, "opencode"), Args: []string{"acp"}, Terminal: true}
 }
 
 // OpenCodeAnthropicEnv returns the environment that points opencode at an
@@ -87,13 +92,13 @@ func OpenCodeAnthropicEnv(baseURL, apiKey, model string) []string {
 // conversation (the old one stays on disk for `gemini --resume`) and says
 // so in Info.Fallback.
 func Gemini(path string) Options {
-	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}, Resume: ResumeNone,
+	return Options{Name: "gemini", Path: or(path, "gemini"), Args: []string{"--acp"}, Resume: ResumeNone, Terminal: true,
 		NoResume: "Gemini CLI's session/load does not find its saved chats and its ACP sessions ignore --resume"}
 }
 
 // Qwen is Qwen Code in ACP mode (npm @qwen-code/qwen-code).
 func Qwen(path string) Options {
-	return Options{Name: "qwen", Path: or(path, "qwen"), Args: []string{"--acp"}}
+	return Options{Name: "qwen", Path: or(path, "qwen"), Args: []string{"--acp"}, Terminal: true}
 }
 
 // CodexACP is Codex behind the ACP adapter of @zed-industries/codex-acp.
@@ -110,7 +115,7 @@ func CodexACP(path string, config ...string) Options {
 	for _, kv := range config {
 		args = append(args, "-c", kv)
 	}
-	return Options{Name: "codex-acp", Path: or(path, "codex-acp"), Args: args}
+	return Options{Name: "codex-acp", Path: or(path, "codex-acp"), Args: args, Terminal: true}
 }
 
 // Kiro is `kiro-cli acp`.

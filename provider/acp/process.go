@@ -33,6 +33,14 @@ type process struct {
 	// requests (none between turns: what arrives then is dropped or
 	// refused).
 	cur mailbox.Slot[job]
+
+	// terms are the terminals the agent opened (Options.Terminal).
+	terms *terminals
+	// approved are the shell commands allowed through
+	// session/request_permission in the turn in progress, so that the
+	// terminal running one is not asked about twice. Only the turn's
+	// goroutine uses it.
+	approved map[string]bool
 }
 
 func newProcess(cp *proc.Process, cfg *Options, log *slog.Logger) *process {
@@ -67,11 +75,12 @@ func (h levelCap) WithGroup(n string) slog.Handler      { return levelCap{h.Hand
 func (c *process) open(ctx context.Context, o provider.StartOptions, saved string, hasSaved, flagResume bool) error {
 	var caps sdk.InitializeResponse
 	err := c.call(ctx, "initialize", func(ctx context.Context) error {
-		// No fs or terminal capabilities: the agent uses its own tools in
-		// the work directory, and asks permission for them.
+		// No fs capabilities: the agent uses its own file tools in the work
+		// directory, and asks permission for them. Terminals, when offered,
+		// put the commands the agent runs through them before the firewall.
 		r, err := c.conn.Initialize(ctx, sdk.InitializeRequest{
 			ProtocolVersion:    sdk.ProtocolVersionNumber,
-			ClientCapabilities: sdk.ClientCapabilities{},
+			ClientCapabilities: sdk.ClientCapabilities{Terminal: c.cfg.Terminal},
 			ClientInfo:         &sdk.Implementation{Name: "hotplex", Version: "1"},
 		})
 		caps = r
@@ -212,6 +221,9 @@ func (c *process) StderrTail() string { return c.cp.StderrTail() }
 // SIGKILL. It returns once the connection's goroutines have ended.
 func (c *process) Close(ctx context.Context) error {
 	c.cur.Abort(errProcessClosed)
+	if c.terms != nil {
+		c.terms.closeAll()
+	}
 	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	// Our end of stdout ends the connection's reader even if something
 	// escaped the tree with the pipe.

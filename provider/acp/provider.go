@@ -3,7 +3,11 @@
 // session/load to open the conversation, session/prompt per turn,
 // session/update notifications turned into normalized events,
 // session/cancel for interrupts and session/request_permission answered
-// through HotPlex's permission hook and firewall.
+// through HotPlex's permission hook and firewall. Offered client terminals
+// (Options.Terminal), an agent may have HotPlex run its commands: each
+// reaches the permission hook as a PreToolUse inspection of a Bash call
+// (its input names the terminal) before it starts, so that the firewall
+// also sees the commands an agent would run without asking.
 package acp
 
 import (
@@ -68,6 +72,11 @@ type Options struct {
 	// SessionMeta, when set, is sent as the _meta of session/new,
 	// session/load and session/resume: agent-specific session options.
 	SessionMeta map[string]any
+	// Terminal offers the agent client terminals (terminal/create and the
+	// rest): an agent that uses them has HotPlex run its commands, each
+	// judged by the firewall and the permission hook before it starts,
+	// in the session's work directory and process confinement.
+	Terminal bool
 }
 
 // Provider starts ACP agent processes.
@@ -134,6 +143,9 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		return nil, fmt.Errorf("%w: %s: %w", provider.ErrStartFailed, p.opts.Path, err)
 	}
 	c := newProcess(cp, &p.opts, log.With("pid", cp.PID(), "provider", p.opts.Name))
+	if p.opts.Terminal {
+		c.terms = newTerminals(o.WorkDir, env, o.CgroupRoot, c.log)
+	}
 	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
 	defer cancel()
 	if err := c.open(startCtx, o, saved, hasSaved, flagResume); err != nil {

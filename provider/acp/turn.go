@@ -24,6 +24,7 @@ type turnQueue = mailbox.Box[job]
 type job struct {
 	update *sdk.SessionUpdate
 	perm   *permJob
+	term   *termJob
 }
 
 type permJob struct {
@@ -67,7 +68,7 @@ func (cl *client) RequestPermission(ctx context.Context, r sdk.RequestPermission
 	}
 }
 
-var errNoClientFS = errors.New("this client offers no file system or terminal access")
+var errNoClientFS = errors.New("this client offers no file system access")
 
 func (cl *client) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	return sdk.ReadTextFileResponse{}, errNoClientFS
@@ -75,26 +76,6 @@ func (cl *client) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.Re
 
 func (cl *client) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	return sdk.WriteTextFileResponse{}, errNoClientFS
-}
-
-func (cl *client) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
-	return sdk.CreateTerminalResponse{}, errNoClientFS
-}
-
-func (cl *client) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
-	return sdk.KillTerminalResponse{}, errNoClientFS
-}
-
-func (cl *client) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
-	return sdk.TerminalOutputResponse{}, errNoClientFS
-}
-
-func (cl *client) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
-	return sdk.ReleaseTerminalResponse{}, errNoClientFS
-}
-
-func (cl *client) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
-	return sdk.WaitForTerminalExitResponse{}, errNoClientFS
 }
 
 type promptOutcome struct {
@@ -115,6 +96,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, c.deadErr("exited between turns")
 	}
 	start := time.Now()
+	c.approved = map[string]bool{}
 	q := c.cur.Open()
 	defer c.cur.Close(q)
 
@@ -159,6 +141,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 					deliver(ev)
 				}
 				j.perm.reply <- c.answer(turnCtx, interrupted, j.perm.req, dec, ask, deliver)
+			case j.term != nil:
+				j.term.reply <- c.judgeTerminal(turnCtx, interrupted, j.term, dec, ask, deliver)
 			}
 		}
 	}
@@ -237,6 +221,9 @@ func (c *process) answer(ctx context.Context, interrupted bool, r sdk.RequestPer
 		return cancelled
 	}
 	allow := d.Behavior == provider.Allow
+	if cmd, _ := req.Input["command"].(string); allow && req.ToolName == "Bash" && cmd != "" {
+		c.approved[cmd] = true
+	}
 	if id, ok := pickOption(r.Options, allow); ok {
 		if allow {
 			// Some agents (Gemini CLI) report the call next only when it has

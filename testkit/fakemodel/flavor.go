@@ -97,7 +97,12 @@ func commandWithDescription(c string) map[string]any {
 // request declares several (codex offers shell and exec_command), the
 // earlier one is used.
 var shellTools = []shellTool{
-	{"Bash", commandWithDescription},              // Claude Code
+	{"Bash", commandWithDescription}, // Claude Code
+	{"mcp__acp__Bash", func(c string) map[string]any { // Claude Code's ACP adapter, offered client terminals
+		m := commandWithDescription(c)
+		m["timeout"] = 120000 // required by the tool's schema
+		return m
+	}},
 	{"bash", commandWithDescription},              // OpenCode, HotPlex's api provider
 	{"run_shell_command", commandWithDescription}, // Gemini CLI, Qwen Code
 	{"shell", func(c string) map[string]any { // Codex (argv form)

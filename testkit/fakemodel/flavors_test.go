@@ -36,6 +36,7 @@ func TestShellToolResolution(t *testing.T) {
 		wantArgs map[string]any
 	}{
 		{"claude", []string{"Read", "Bash"}, ToolUse{Shell: "ls"}, "Bash", map[string]any{"command": "ls", "description": "run ls"}},
+		{"claude-acp terminals", []string{"mcp__acp__Read", "mcp__acp__Bash"}, ToolUse{Shell: "ls"}, "mcp__acp__Bash", map[string]any{"command": "ls", "description": "run ls", "timeout": 120000}},
 		{"opencode", []string{"read", "bash", "edit"}, ToolUse{Shell: "ls -a"}, "bash", map[string]any{"command": "ls -a", "description": "run ls"}},
 		{"gemini", []string{"read_file", "run_shell_command"}, ToolUse{Shell: "pwd"}, "run_shell_command", map[string]any{"command": "pwd", "description": "run pwd"}},
 		{"codex shell", []string{"shell", "update_plan", "exec_command"}, ToolUse{Shell: "ls"}, "shell", map[string]any{"command": []any{"bash", "-lc", "ls"}}},

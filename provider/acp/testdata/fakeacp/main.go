@@ -1,12 +1,16 @@
 // Command fakeacp is a small ACP agent for the provider's tests. Its
 // prompts are commands: "ask <command>" asks permission to run a shell
 // command and reports the decision, "slow" works until cancelled, "hang"
-// ignores session/cancel, and anything else is echoed. Started with
+// ignores session/cancel, "term <json>" runs a command in a client
+// terminal as the JSON (a termScript) says and answers with a termReport
+// in JSON, "caps" tells whether the client offers terminals, and anything
+// else is echoed. Started with
 // --resume ID it opens that session on session/new.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,16 +24,20 @@ type agent struct {
 	conn   *sdk.AgentSideConnection
 	resume string
 
-	mu      sync.Mutex
-	n       int
-	cancels map[sdk.SessionId]context.CancelFunc
+	mu       sync.Mutex
+	terminal bool // the client offers terminals
+	n        int
+	cancels  map[sdk.SessionId]context.CancelFunc
 }
 
 func (a *agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	return sdk.AuthenticateResponse{}, nil
 }
 
-func (a *agent) Initialize(context.Context, sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+func (a *agent) Initialize(_ context.Context, r sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	a.mu.Lock()
+	a.terminal = r.ClientCapabilities.Terminal
+	a.mu.Unlock()
 	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentInfo: &sdk.Implementation{Name: "fakeacp", Version: "1.0.0"}}, nil
 }
 
@@ -109,6 +117,12 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		default:
 			a.say(ctx, p.SessionId, "cancelled")
 		}
+	case strings.HasPrefix(text, "term "):
+		a.say(ctx, p.SessionId, a.term(ctx, p.SessionId, strings.TrimPrefix(text, "term ")))
+	case text == "caps":
+		a.mu.Lock()
+		a.say(ctx, p.SessionId, fmt.Sprintf("terminal=%t", a.terminal))
+		a.mu.Unlock()
 	case text == "slow":
 		a.say(ctx, p.SessionId, "working")
 		<-ctx.Done()
@@ -135,4 +149,87 @@ func main() {
 	}
 	a.conn = sdk.NewAgentSideConnection(a, os.Stdout, os.Stdin)
 	<-a.conn.Done()
+}
+
+// termScript says what to do with one client terminal.
+type termScript struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+	Limit   int               `json:"limit"`
+	// Kill kills the command before waiting for it.
+	Kill bool `json:"kill"`
+	// Keep leaves the terminal running and unreleased.
+	Keep bool `json:"keep"`
+}
+
+// termReport is what happened.
+type termReport struct {
+	ID        string  `json:"id"`
+	Error     string  `json:"error,omitempty"`
+	ExitCode  *int    `json:"exitCode,omitempty"`
+	Signal    *string `json:"signal,omitempty"`
+	Output    string  `json:"output"`
+	Truncated bool    `json:"truncated"`
+	// AfterRelease is the error terminal/output answers once released.
+	AfterRelease string `json:"afterRelease,omitempty"`
+}
+
+func (a *agent) term(ctx context.Context, sid sdk.SessionId, script string) string {
+	var s termScript
+	var rep termReport
+	report := func() string {
+		b, _ := json.Marshal(rep)
+		return string(b)
+	}
+	if err := json.Unmarshal([]byte(script), &s); err != nil {
+		rep.Error = err.Error()
+		return report()
+	}
+	req := sdk.CreateTerminalRequest{SessionId: sid, Command: s.Command, Args: s.Args}
+	if s.Cwd != "" {
+		req.Cwd = &s.Cwd
+	}
+	if s.Limit > 0 {
+		req.OutputByteLimit = &s.Limit
+	}
+	for k, v := range s.Env {
+		req.Env = append(req.Env, sdk.EnvVariable{Name: k, Value: v})
+	}
+	created, err := a.conn.CreateTerminal(ctx, req)
+	if err != nil {
+		rep.Error = err.Error()
+		return report()
+	}
+	rep.ID = created.TerminalId
+	if s.Keep {
+		return report()
+	}
+	if s.Kill {
+		if _, err := a.conn.KillTerminal(ctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: rep.ID}); err != nil {
+			rep.Error = "kill: " + err.Error()
+			return report()
+		}
+	}
+	exit, err := a.conn.WaitForTerminalExit(ctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: rep.ID})
+	if err != nil {
+		rep.Error = "wait: " + err.Error()
+		return report()
+	}
+	rep.ExitCode, rep.Signal = exit.ExitCode, exit.Signal
+	out, err := a.conn.TerminalOutput(ctx, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: rep.ID})
+	if err != nil {
+		rep.Error = "output: " + err.Error()
+		return report()
+	}
+	rep.Output, rep.Truncated = out.Output, out.Truncated
+	if _, err := a.conn.ReleaseTerminal(ctx, sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: rep.ID}); err != nil {
+		rep.Error = "release: " + err.Error()
+		return report()
+	}
+	if _, err := a.conn.TerminalOutput(ctx, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: rep.ID}); err != nil {
+		rep.AfterRelease = err.Error()
+	}
+	return report()
 }
