@@ -20,6 +20,9 @@ type Prices map[string]Price
 // over them; prices change, so operators who bill by them should set their own.
 func DefaultPrices() Prices {
 	return Prices{
+		// Claude Code 2.1.3xx's default model, at the price the CLI itself
+		// reports its cost with.
+		"claude-opus-5":     {Input: 4, Output: 20, CacheRead: 0.4, CacheWrite: 5},
 		"claude-opus-4":     {Input: 15, Output: 75, CacheRead: 1.5, CacheWrite: 18.75},
 		"claude-opus-4-5":   {Input: 5, Output: 25, CacheRead: 0.5, CacheWrite: 6.25},
 		"claude-sonnet-4":   {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75},
