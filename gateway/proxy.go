@@ -183,22 +183,35 @@ func (g *Gateway) requestBody(r *http.Request, d dialect) (io.Reader, bool, erro
 	if len(b) > maxJSONBody {
 		return nil, false, errors.New("body over 64 MiB")
 	}
-	var head struct {
-		Stream        bool `json:"stream"`
-		StreamOptions *struct {
-			IncludeUsage bool `json:"include_usage"`
-		} `json:"stream_options"`
+	top, ok := topLevel(b, "stream", "stream_options")
+	if !ok || string(top["stream"]) != "true" {
+		return bytes.NewReader(b), false, nil
 	}
-	if json.Unmarshal(b, &head) != nil || !head.Stream || (head.StreamOptions != nil && head.StreamOptions.IncludeUsage) {
+	streamOptions := top["stream_options"]
+	if streamOptions == nil {
+		// The usual case: add the option at the end of the object rather
+		// than decode and re-encode a body of the whole conversation.
+		end := bytes.LastIndexByte(b, '}')
+		sep := ","
+		if bytes.TrimSpace(b[:end])[len(bytes.TrimSpace(b[:end]))-1] == '{' {
+			sep = ""
+		}
+		nb := make([]byte, 0, len(b)+48)
+		nb = append(nb, b[:end]...)
+		nb = append(nb, sep+`"stream_options":{"include_usage":true}`...)
+		nb = append(nb, b[end:]...)
+		return bytes.NewReader(nb), true, nil
+	}
+	opts := map[string]json.RawMessage{}
+	if json.Unmarshal(streamOptions, &opts) != nil {
+		return bytes.NewReader(b), false, nil
+	}
+	if v, ok := opts["include_usage"]; ok && string(bytes.TrimSpace(v)) == "true" {
 		return bytes.NewReader(b), false, nil
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(b, &m) != nil {
 		return bytes.NewReader(b), false, nil
-	}
-	opts := map[string]json.RawMessage{}
-	if raw, ok := m["stream_options"]; ok {
-		_ = json.Unmarshal(raw, &opts)
 	}
 	opts["include_usage"] = json.RawMessage("true")
 	m["stream_options"], _ = json.Marshal(opts)

@@ -1,6 +1,9 @@
 package gateway
 
 import (
+	"encoding/json"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -51,6 +54,41 @@ func TestUsageReaderAnySplit(t *testing.T) {
 			if c.strip && out.String() != c.out {
 				t.Errorf("%s in chunks of %d forwarded %q, want %q", c.name, size, out.String(), c.out)
 			}
+		}
+	}
+}
+
+// TestChatBodyAsksForUsage: a streamed Chat Completions body gets
+// stream_options.include_usage (merged into options already there), and
+// is otherwise left as the agent wrote it; other bodies go through as
+// they came.
+func TestChatBodyAsksForUsage(t *testing.T) {
+	cases := []struct {
+		in, want string
+		strip    bool
+	}{
+		{`{"model":"m","stream":true,"messages":[{"role":"user","content":"a } \" {"}]}`, `{"model":"m","stream":true,"messages":[{"role":"user","content":"a } \" {"}],"stream_options":{"include_usage":true}}`, true},
+		{"{\"stream\": true }\n", "{\"stream\": true ,\"stream_options\":{\"include_usage\":true}}\n", true},
+		{`{"stream":true,"stream_options":{"include_obfuscation":false}}`, `{"stream":true,"stream_options":{"include_obfuscation":false,"include_usage":true}}`, true},
+		{`{"stream":true,"stream_options":{"include_usage":true}}`, `{"stream":true,"stream_options":{"include_usage":true}}`, false},
+		{`{"stream":false,"messages":[]}`, `{"stream":false,"messages":[]}`, false},
+		{`{"messages":[{"stream":true}]}`, `{"messages":[{"stream":true}]}`, false},
+		{`{"stream":true} trailing`, `{"stream":true} trailing`, false},
+		{`not json`, `not json`, false},
+	}
+	g := New(Options{})
+	for _, c := range cases {
+		r := httptest.NewRequest("POST", "/openai/v1/chat/completions", strings.NewReader(c.in))
+		body, strip, err := g.requestBody(r, chat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(body)
+		if string(got) != c.want || strip != c.strip {
+			t.Errorf("%s\n got %s (strip %v)\nwant %s (strip %v)", c.in, got, strip, c.want, c.strip)
+		}
+		if c.strip && !json.Valid(got) {
+			t.Errorf("%s: rewritten body is not JSON: %s", c.in, got)
 		}
 	}
 }
