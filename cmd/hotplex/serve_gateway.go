@@ -54,6 +54,9 @@ func startGateway(cfg serveConfig, offlineURL string, getenv func(string) string
 	if up := opts.Upstreams[gateway.Anthropic]; up.APIKey == "" && offlineURL == "" {
 		log.Warn("the model gateway has no Anthropic key: set ANTHROPIC_API_KEY or upstreams.anthropic.api_key")
 	}
+	if err := hideSecretsFromAgents(); err != nil {
+		log.Warn("cannot make the daemon non-dumpable; agents of the same user may read its environment", "err", err)
+	}
 	mg.gw = gateway.New(opts)
 	if err := mg.gw.Start(cfg.GatewayListen); err != nil {
 		return nil, err
