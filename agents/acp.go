@@ -77,15 +77,19 @@ func openCodeAgent(cfg Config) Agent {
 	path := toolsExecutable(cfg, "opencode", "opencode", "opencode/node_modules/opencode-"+npmPlatform()+"/bin/opencode")
 	preset := acp.OpenCode
 	if base := cfg.Getenv("ANTHROPIC_BASE_URL"); base != "" {
-		key := cfg.Getenv("ANTHROPIC_API_KEY")
 		preset = func(p string) acp.Options {
 			o := acp.OpenCode(p)
-			o.Env = acp.OpenCodeAnthropicEnv(base, key, cfg.Model)
+			o.Env = acp.OpenCodeAnthropicEnv(base, openCodeKey, cfg.Model)
 			return o
 		}
 	}
 	return acpAgent(cfg, "OpenCode over ACP", path, "install opencode-ai (`make tools`)", preset)
 }
+
+// openCodeKey has opencode read its key from its own environment when it
+// starts (its config substitutes {env:NAME}), so the key is never written
+// into the configuration: each process has its own (a gateway token).
+const openCodeKey = "{env:ANTHROPIC_API_KEY}"
 
 // geminiAgent is Gemini CLI in ACP mode (GEMINI_API_KEY and
 // GOOGLE_GEMINI_BASE_URL choose the model server).
@@ -137,7 +141,7 @@ func openCodeServeAgent(cfg Config) Agent {
 	}
 	var env []string
 	if base := cfg.Getenv("ANTHROPIC_BASE_URL"); base != "" {
-		env = acp.OpenCodeAnthropicEnv(base, cfg.Getenv("ANTHROPIC_API_KEY"), cfg.Model)
+		env = acp.OpenCodeAnthropicEnv(base, openCodeKey, cfg.Model)
 	}
 	a.Provider = opencode.New(opencode.Options{Path: oc.Path, Env: env})
 	return a

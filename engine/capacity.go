@@ -278,6 +278,8 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 			continue
 		}
 		c.s.proc = nil
+		cred := c.s.cred
+		c.s.cred = nil
 		c.s.status = StatusHibernated
 		c.s.hibernating = true
 		c.s.mu.Unlock()
@@ -296,6 +298,7 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 			if err := p.Close(ctx); err != nil {
 				sp.log.Warn("hibernating session", "session", c.s.id, "err", err)
 			}
+			cred.end() // the resumed process gets new credentials
 		})
 		return true
 	}
@@ -746,12 +749,15 @@ func (sp *SessionPool) startSpare(ctx context.Context, p provider.Provider) bool
 // parked is a spare with the parking directory the engine made for it.
 type parked struct {
 	provider.Spare
-	dir string
+	dir  string
+	cred *credential // its model credentials, bound to a session at the claim
 }
 
-// Close ends the spare and removes its parking directory.
+// Close ends the spare, revokes its credentials and removes its parking
+// directory.
 func (p *parked) Close(ctx context.Context) error {
 	err := p.Spare.Close(ctx)
+	p.cred.end()
 	_ = os.RemoveAll(p.dir)
 	return err
 }
@@ -763,9 +769,15 @@ func (sp *SessionPool) prewarm(ctx context.Context, p provider.Provider) (provid
 	}
 	ctx, cancel := context.WithTimeout(ctx, sp.opts.startTimeout())
 	defer cancel()
+	env := sp.opts.Env
+	cred, err := sp.issue(&env, "", "")
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("%w: model credentials: %w", ErrStartFailed, err)
+	}
 	sc, err := p.(provider.Prewarmer).Prewarm(ctx, provider.StartOptions{
 		WorkDir:                    dir,
-		Env:                        sp.opts.Env,
+		Env:                        env,
 		Model:                      sp.opts.Model,
 		AllowedTools:               sp.opts.AllowedTools,
 		DisallowedTools:            sp.opts.DisallowedTools,
@@ -775,10 +787,11 @@ func (sp *SessionPool) prewarm(ctx context.Context, p provider.Provider) (provid
 		Logger:                     sp.log.With("spare", true),
 	})
 	if err != nil {
+		cred.end()
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	return &parked{Spare: sc, dir: dir}, nil
+	return &parked{Spare: sc, dir: dir, cred: cred}, nil
 }
 
 // closeAllSparesLocked ends every parked spare (at shutdown).

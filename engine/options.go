@@ -47,6 +47,10 @@ type EngineOptions struct {
 
 	// Env is the agent CLI's environment; nil passes HotPlex's own through.
 	Env []string
+	// Credentials, when set, give each agent process model credentials of
+	// its own (a gateway token) and strip the operator's secrets from Env.
+	// Nil passes Env through as it is, keys included.
+	Credentials Credentials
 
 	// Model asks the CLI for a model; empty keeps the CLI's default.
 	Model string

@@ -250,8 +250,8 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	s.mu.Unlock()
 	if fresh && s.stats.Snapshot().Turns == 0 {
 		if sc := sp.takeSpare(s); sc != nil {
-			if p, ok := sp.claim(ctx, s, sc, opts); ok {
-				if err := sp.attach(s, p); err != nil {
+			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
+				if err := sp.attach(s, p, cred); err != nil {
 					return startInfo{}, err
 				}
 				return startInfo{cold: true, spare: true}, nil
@@ -268,8 +268,14 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
 		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
 	defer cancel()
-	p, err = s.prov.Start(startCtx, opts)
+	cred, err := sp.issue(&opts.Env, s.id, s.owner)
+	if err == nil {
+		p, err = s.prov.Start(startCtx, opts)
+	} else {
+		err = fmt.Errorf("%w: model credentials: %w", ErrStartFailed, err)
+	}
 	if err != nil {
+		cred.end()
 		done(false, 0)
 		if prevStatus == StatusHibernated {
 			s.setStatus(StatusHibernated)
@@ -281,7 +287,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		}
 		return startInfo{}, err
 	}
-	if err := sp.attach(s, p); err != nil {
+	if err := sp.attach(s, p, cred); err != nil {
 		done(false, 0)
 		return startInfo{}, err
 	}
@@ -305,36 +311,41 @@ type startInfo struct {
 
 // claim binds a spare to s. When the spare cannot serve s it is parked
 // again (or ended, if it broke) and s takes the ordinary way.
-func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare, opts provider.StartOptions) (provider.Process, bool) {
+func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare, opts provider.StartOptions) (provider.Process, *credential, bool) {
 	s.setStatus(StatusStarting)
 	claimCtx, cancel := context.WithTimeout(ctx, sp.opts.startTimeout())
 	defer cancel()
 	p, err := sc.Claim(claimCtx, opts)
 	if err == nil {
+		var cred *credential
 		if pk, ok := sc.(*parked); ok {
 			_ = os.RemoveAll(pk.dir)
+			// The spare's model calls are its session's from now on.
+			if cred = pk.cred; cred != nil && cred.bind != nil {
+				cred.bind(s.id, s.owner)
+			}
 		}
 		sp.mu.Lock()
 		sp.cap.spareClaims++
 		sp.mu.Unlock()
 		sp.wakeSpares()
-		return p, true
+		return p, cred, true
 	}
 	s.setStatus(StatusDead)
 	if errors.Is(err, provider.ErrNotClaimable) {
 		sp.log.Debug("spare not claimable", "session", s.id, "err", err)
 		sp.returnSpare(s, sc)
-		return nil, false
+		return nil, nil, false
 	}
 	sp.log.Warn("claiming a spare failed; starting the CLI instead", "session", s.id, "err", err)
 	sp.discardSpare(sc)
 	sp.unreserve(s)
-	return nil, false
+	return nil, nil, false
 }
 
 // attach makes p the session's process. A session terminated (or an
 // engine closed) while the process started gets it ended instead.
-func (sp *SessionPool) attach(s *session, p provider.Process) error {
+func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) error {
 	info := p.Info()
 	s.mu.Lock()
 	if s.removed {
@@ -344,10 +355,12 @@ func (sp *SessionPool) attach(s *session, p provider.Process) error {
 		if err := p.Close(ctx); err != nil {
 			sp.log.Warn("ending a process started for a removed session", "session", s.id, "err", err)
 		}
+		cred.end()
 		sp.unreserve(s)
 		return fmt.Errorf("%w: session %s was terminated while its process started", ErrSessionNotFound, s.id)
 	}
 	s.proc = p
+	s.cred = cred
 	s.started = true
 	if info.ProviderSessionID != "" {
 		s.providerSessionID = info.ProviderSessionID
@@ -390,6 +403,9 @@ func (sp *SessionPool) stopProcess(s *session) error {
 	s.status = StatusDead
 	s.mu.Unlock()
 	sp.unreserve(s)
+	// The token goes once the process has, so the process cannot use it
+	// after its session ended, nor its tools that outlived it.
+	defer s.takeCredential().end()
 	if p == nil {
 		return nil
 	}

@@ -85,6 +85,9 @@ type session struct {
 	removed           bool // taken out of the pool; holders of turn must look up again
 	// interrupt cancels the turn in progress (nil between turns).
 	interrupt context.CancelCauseFunc
+	// cred is the live process's model credentials (nil without
+	// EngineOptions.Credentials), revoked when the process ends.
+	cred *credential
 	// restored marks a session recreated from a saved record: its
 	// conversation exists, so the first start resumes it.
 	restored bool

@@ -93,6 +93,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	sf := sessionFlags{provider: "claude", cliPath: cfg.CLIPath, offline: cfg.Offline}
 	cli, cliErr := sf.resolveCLI()
 	var env []string
+	offlineURL := ""
 	offline := cfg.Offline == "always" || (cfg.Offline == "auto" && !hasCredentials())
 	if offline {
 		m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Demo())
@@ -100,9 +101,16 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 			return err
 		}
 		defer m.Close()
-		env = offlineEnv(m.URL())
+		env, offlineURL = offlineEnv(m.URL()), m.URL()
 		fmt.Fprintf(stdout, "No Anthropic credentials: agents talk to the built-in offline model at %s\n", m.URL())
 	}
+	// Agents reach their models through the gateway, which alone holds
+	// the keys; it stops after the engine (deferred earlier, runs later).
+	gw, err := startGateway(cfg, offlineURL, os.Getenv, log, stdout)
+	if err != nil {
+		return err
+	}
+	defer gw.close()
 
 	// A small ring: replay beyond it comes from the store, and every
 	// session keeps one.
@@ -114,7 +122,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	metrics := server.NewMetrics()
 	// Claude Code is the default agent; without it the daemon still serves
 	// the agents it can run, the first of them the default.
-	others := agents.Providers(agents.Config{Env: env}, "claude")
+	others := agents.Providers(agents.Config{Env: gw.agentsEnv(env)}, "claude")
 	var def provider.Provider
 	switch {
 	case cliErr == nil:
@@ -129,7 +137,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce,
 		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
-		AdminToken: cfg.AdminToken, Provider: def, Env: env,
+		AdminToken: cfg.AdminToken, Provider: def, Env: env, Credentials: gw.credentials(),
 		Providers:   others,
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
 		MaxResident: cfg.MaxResident, MemoryBudget: int64(cfg.MemoryBudget) << 20, PerOwnerResident: cfg.OwnerResident,
@@ -139,6 +147,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer eng.Close()
+	gw.attach(eng)
 	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: web.Assets(),
 		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/server"
 )
 
@@ -46,6 +48,16 @@ type serveConfig struct {
 	WSMaxRequests  int           `yaml:"ws_max_requests" help:"most execute and subscribe requests running at once on one WebSocket"`
 	WSQueueBytes   int           `yaml:"ws_queue_bytes" help:"most bytes waiting to be sent to one WebSocket client; a slower client is dropped"`
 	KeyCheck       time.Duration `yaml:"key_check_interval" help:"how often open streams look for their API key revoked or expired by another process"`
+	Gateway        string        `yaml:"gateway" help:"model gateway: on (agents reach models through HotPlex with per-session tokens and never see the operator's keys) or off (agents inherit the daemon's environment, keys included)"`
+	GatewayListen  string        `yaml:"gateway_listen" help:"loopback address of the model gateway agents call"`
+	BudgetUSD      float64       `yaml:"budget_usd" help:"most one session may spend on model calls, in US dollars (0: no bound)"`
+	KeyBudgetUSD   float64       `yaml:"key_budget_usd" help:"most the sessions of one API key may spend together, in US dollars (0: no bound)"`
+	// Upstreams are the model APIs the gateway calls (anthropic, openai,
+	// gemini: base_url, api_key); missing ones come from the daemon's
+	// ANTHROPIC_*, OPENAI_* and GEMINI_* variables.
+	Upstreams map[gateway.API]gateway.Upstream `yaml:"upstreams"`
+	// Prices per million tokens by model, laid over the built-in table.
+	Prices gateway.Prices `yaml:"prices"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -54,6 +66,11 @@ type configKey struct {
 	Name   string `yaml:"name"`
 	Secret string `yaml:"secret"`
 	Admin  bool   `yaml:"admin"`
+	// BudgetUSD overrides key_budget_usd for this key.
+	BudgetUSD *float64 `yaml:"budget_usd"`
+	// Upstreams are the key's own model keys: its sessions' calls are
+	// made with them instead of the operator's.
+	Upstreams map[gateway.API]gateway.Upstream `yaml:"upstreams"`
 }
 
 func defaultServeConfig() serveConfig {
@@ -62,6 +79,7 @@ func defaultServeConfig() serveConfig {
 		IdleTimeout: 30 * time.Minute, Offline: "auto", LogLevel: "info", RateLimit: 20, RateBurst: 60,
 		ReadTimeout: server.DefaultTimeouts.Read, WriteTimeout: server.DefaultTimeouts.Write, HTTPIdle: server.DefaultTimeouts.Idle,
 		WSMaxRequests: server.DefaultWSLimits.MaxRequests, WSQueueBytes: server.DefaultWSLimits.QueueBytes, KeyCheck: server.DefaultKeyCheckInterval,
+		Gateway: "on", GatewayListen: "127.0.0.1:0",
 	}
 }
 
@@ -75,6 +93,7 @@ var flagFields = []struct{ flag, field string }{
 	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"spares", "Spares"},
 	{"read-timeout", "ReadTimeout"}, {"write-timeout", "WriteTimeout"}, {"http-idle-timeout", "HTTPIdle"},
 	{"ws-max-requests", "WSMaxRequests"}, {"ws-queue-bytes", "WSQueueBytes"}, {"key-check-interval", "KeyCheck"},
+	{"gateway", "Gateway"}, {"gateway-listen", "GatewayListen"}, {"budget-usd", "BudgetUSD"}, {"key-budget-usd", "KeyBudgetUSD"},
 }
 
 // register binds the scalar settings to flags.
@@ -105,6 +124,10 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.IntVar(&c.WSMaxRequests, "ws-max-requests", c.WSMaxRequests, fieldHelp("WSMaxRequests"))
 	fl.IntVar(&c.WSQueueBytes, "ws-queue-bytes", c.WSQueueBytes, fieldHelp("WSQueueBytes"))
 	fl.DurationVar(&c.KeyCheck, "key-check-interval", c.KeyCheck, fieldHelp("KeyCheck"))
+	fl.StringVar(&c.Gateway, "gateway", c.Gateway, fieldHelp("Gateway"))
+	fl.StringVar(&c.GatewayListen, "gateway-listen", c.GatewayListen, fieldHelp("GatewayListen"))
+	fl.Float64Var(&c.BudgetUSD, "budget-usd", c.BudgetUSD, fieldHelp("BudgetUSD"))
+	fl.Float64Var(&c.KeyBudgetUSD, "key-budget-usd", c.KeyBudgetUSD, fieldHelp("KeyBudgetUSD"))
 }
 
 func fieldHelp(name string) string {
@@ -204,9 +227,20 @@ func (c serveConfig) String() string {
 				if k.Admin {
 					role = "admin"
 				}
-				names = append(names, k.Name+"("+role+", secret ****)")
+				extra := ""
+				if k.BudgetUSD != nil {
+					extra += fmt.Sprintf(", budget $%g", *k.BudgetUSD)
+				}
+				if len(k.Upstreams) > 0 {
+					extra += ", own model keys " + maskUpstreams(k.Upstreams)
+				}
+				names = append(names, k.Name+"("+role+", secret ****"+extra+")")
 			}
 			val = "[" + strings.Join(names, " ") + "]"
+		case f.Name == "Upstreams":
+			val = maskUpstreams(c.Upstreams)
+		case f.Name == "Prices":
+			val = fmt.Sprintf("%d models over the built-in table", len(c.Prices))
 		case f.Tag.Get("secret") == "true" && val != "":
 			val = "****"
 		}
@@ -230,6 +264,43 @@ func (c *serveConfig) finish() error {
 		if k.Name == "" || len(k.Secret) < 16 {
 			return fmt.Errorf("config: every key needs a name and a secret of at least 16 characters")
 		}
+		if err := checkUpstreams("key "+k.Name, k.Upstreams); err != nil {
+			return err
+		}
+	}
+	switch c.Gateway {
+	case "on", "off":
+	default:
+		return fmt.Errorf("config: gateway must be on or off, not %q", c.Gateway)
+	}
+	if c.BudgetUSD < 0 || c.KeyBudgetUSD < 0 {
+		return fmt.Errorf("config: budgets cannot be negative")
+	}
+	return checkUpstreams("upstreams", c.Upstreams)
+}
+
+// checkUpstreams refuses APIs the gateway does not forward, so that a typo
+// does not silently send a tenant's calls with the operator's key.
+func checkUpstreams(where string, ups map[gateway.API]gateway.Upstream) error {
+	for a := range ups {
+		if !slices.Contains(gateway.APIs, a) {
+			return fmt.Errorf("config: %s: unknown model API %q (known: anthropic, openai, gemini)", where, a)
+		}
 	}
 	return nil
+}
+
+// maskUpstreams prints upstreams with their keys hidden.
+func maskUpstreams(ups map[gateway.API]gateway.Upstream) string {
+	var parts []string
+	for _, a := range gateway.APIs {
+		if u, ok := ups[a]; ok {
+			key := ""
+			if u.APIKey != "" {
+				key = " key ****"
+			}
+			parts = append(parts, string(a)+"("+u.BaseURL+key+")")
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }

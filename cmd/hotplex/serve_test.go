@@ -33,10 +33,16 @@ type daemonProc struct {
 // override the defaults.
 func startServe(t *testing.T, dataDir, agent, home, key string, extra ...string) *daemonProc {
 	t.Helper()
+	return startServeWith(t, dataDir, agent, home, key, nil, extra...)
+}
+
+// startServeWith is startServe with env added to the daemon's environment.
+func startServeWith(t *testing.T, dataDir, agent, home, key string, env []string, extra ...string) *daemonProc {
+	t.Helper()
 	args := append([]string{"serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
 		"--cli-path", agent, "--offline", "never", "--idle-timeout", "10m"}, extra...)
 	cmd := exec.Command(hotplexBin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn")
+	cmd.Env = append(append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn"), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -28,8 +28,10 @@ type errorWriter func(w http.ResponseWriter, status int, typ, msg string)
 // answer records req, picks its reply and waits out the reply's delay. It
 // returns false when the client went away or the reply is a scripted
 // failure, which it has then written with fail.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, fail errorWriter) (Reply, bool) {
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, fail errorWriter) (Reply, int, bool) {
+	req.Auth = credential(r)
 	s.mu.Lock()
+	at := len(s.requests)
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
@@ -42,7 +44,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, fai
 		select {
 		case <-time.After(reply.Delay):
 		case <-r.Context().Done():
-			return Reply{}, false
+			return Reply{}, at, false
 		}
 	}
 	if reply.Status != 0 && reply.Status != http.StatusOK {
@@ -51,9 +53,30 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, fai
 			et = "api_error"
 		}
 		fail(w, reply.Status, et, "scripted failure")
-		return Reply{}, false
+		return Reply{}, at, false
 	}
-	return reply, true
+	return reply, at, true
+}
+
+// noteUsage records what the at'th request's response reported.
+func (s *Server) noteUsage(at int, u Usage) {
+	s.mu.Lock()
+	s.requests[at].Usage = u
+	s.mu.Unlock()
+}
+
+// credential is the key a call carried, wherever its SDK put it.
+func credential(r *http.Request) string {
+	if v := r.Header.Get("X-Api-Key"); v != "" {
+		return v
+	}
+	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return v
+	}
+	if v := r.Header.Get("X-Goog-Api-Key"); v != "" {
+		return v
+	}
+	return r.URL.Query().Get("key")
 }
 
 // receiveOpenAI reads an OpenAI-style request, parses it with parse,
@@ -70,11 +93,13 @@ func receiveOpenAI[T any](s *Server, w http.ResponseWriter, r *http.Request, par
 		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return parsed, c, false
 	}
-	reply, ok := s.answer(w, r, req, writeOpenAIError)
+	reply, at, ok := s.answer(w, r, req, writeOpenAIError)
 	if !ok {
 		return parsed, c, false
 	}
-	return parsed, s.concrete(req, reply, lastResult, len(body), "gpt-fake", "call_fake"), true
+	c = s.concrete(req, reply, lastResult, len(body), "gpt-fake", "call_fake")
+	s.noteUsage(at, c.usage())
+	return parsed, c, true
 }
 
 // readBody reads a request body with the server's size limit.
@@ -197,6 +222,10 @@ func (s *Server) concrete(req Request, reply Reply, lastResult string, bodyLen i
 }
 
 func (c concrete) text() string { return strings.Join(c.texts, "") }
+
+func (c concrete) usage() Usage {
+	return Usage{c.inputTokens, c.outputTokens, c.cacheReadTokens, c.cacheWriteTokens}
+}
 
 // sse writes server-sent events, flushing each and sleeping delay between
 // them; a write fails once the client is gone.

@@ -127,7 +127,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Stream = method == "streamGenerateContent"
-	reply, ok := s.answer(w, r, req, writeGeminiError)
+	reply, at, ok := s.answer(w, r, req, writeGeminiError)
 	if !ok {
 		return
 	}
@@ -137,6 +137,7 @@ func (s *Server) handleGemini(w http.ResponseWriter, r *http.Request) {
 		reply = Text(`{"reasoning":"The answer is complete.","next_speaker":"user","model_choice":"flash","is_loop":false}`)
 	}
 	c := s.concrete(req, reply, lastResult, len(body), "gemini-fake", "fc_fake")
+	s.noteUsage(at, c.usage())
 	usage := map[string]any{
 		"promptTokenCount": c.inputTokens, "candidatesTokenCount": c.outputTokens,
 		"totalTokenCount":         c.inputTokens + c.outputTokens,

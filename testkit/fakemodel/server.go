@@ -55,6 +55,17 @@ type Request struct {
 	System string
 	// Tools names the tools the request offered.
 	Tools []string
+	// Auth is the credential the call carried (x-api-key, a bearer token,
+	// x-goog-api-key or ?key=), so tests can see which key reached the model.
+	Auth string
+	// Usage is the token counts the response reported, in the dialect's
+	// own terms (OpenAI's and Gemini's input counts include cached tokens).
+	Usage Usage
+}
+
+// Usage is what a response reported it cost.
+type Usage struct {
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int
 }
 
 // Saw reports whether any message of the request contains s.
@@ -282,11 +293,12 @@ func (s *Server) handleMessages(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
-	reply, ok := s.answer(w, r, req, writeError)
+	reply, at, ok := s.answer(w, r, req, writeError)
 	if !ok {
 		return
 	}
 	msg := s.render(req, reply, lastResult, len(body))
+	s.noteUsage(at, Usage{msg.Usage.InputTokens, msg.Usage.OutputTokens, msg.Usage.CacheReadTokens, msg.Usage.CacheWriteTokens})
 	if req.Stream {
 		s.stream(w, r, msg, reply.ChunkDelay)
 		return
