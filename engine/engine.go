@@ -125,6 +125,12 @@ func (e *Engine) Providers() []string {
 // GetSession returns a snapshot of a session.
 func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
 
+// DeleteSession ends a session for good and destroys what its provider
+// keeps of the conversation (see SessionPool.DeleteSession).
+func (e *Engine) DeleteSession(ctx context.Context, id string) error {
+	return e.pool.DeleteSession(ctx, id)
+}
+
 // TerminateSession ends a session's process tree and removes it.
 func (e *Engine) TerminateSession(id string) error { return e.pool.TerminateSession(id) }
 
@@ -168,11 +174,11 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if cb == nil {
 		cb = func(string, any) error { return nil }
 	}
-	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.WorkDir)
+	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir})
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir}, cfg.MustExist)
 	if err != nil {
 		return err
 	}
@@ -229,7 +235,7 @@ func (e *Engine) Interrupt(sessionID string) (bool, error) {
 // resumes the conversation; its events continue after lastSeq and its
 // statistics from stats.
 func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, stats *event.SessionStatsData) error {
-	wd, err := resolveWorkDir(e.opts.WorkDirRoot, cfg.WorkDir)
+	wd, err := resolveOwnedWorkDir(e.opts.WorkDirRoot, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return err
 	}
@@ -250,7 +256,7 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 	}
 	psid := cfg.ProviderSessionID
 	if psid == "" {
-		psid = ProviderSessionID(e.opts.Namespace, id)
+		psid = OwnedProviderSessionID(e.opts.Namespace, cfg.Owner, id, cfg.Nonce)
 	}
 	s := newSession(id, psid, p, cfg, time.Now())
 	s.restored = true

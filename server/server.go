@@ -30,8 +30,10 @@ type Options struct {
 	// EngineOptions.PermissionAnnounce.
 	Approvals *Approvals
 	Logger    *slog.Logger
-	// WorkDirRoot is where new sessions' work directories go
-	// (<root>/<session ID> unless the request names one under it).
+	// WorkDirRoot is where sessions' work directories go: each owner (API
+	// key) has its own tree <root>/<engine.OwnerDir(owner)>, and a session
+	// works in <tree>/<session ID> unless the request names another
+	// directory inside the owner's tree.
 	WorkDirRoot string
 	// KeepAlive is the interval of SSE keep-alive comments (default 15s).
 	KeepAlive time.Duration
@@ -184,7 +186,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, ProviderSessionID: s.providerSessionID(ctx, st)}
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, Nonce: st.Nonce, ProviderSessionID: s.providerSessionID(ctx, st)}
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions

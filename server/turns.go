@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner}
+		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
 		errc <- s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
 			marks.note(data.(*event.EventWithMeta))
 			return nil
@@ -97,6 +98,21 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {
+				if errors.Is(sub.Err(), hub.ErrClosed) {
+					// The session was deleted (or the daemon is closing):
+					// the turn ends too, and its error is the answer.
+					if !finished {
+						select {
+						case turnErr = <-errc:
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					}
+					if turnErr == nil {
+						turnErr = fmt.Errorf("%w: the turn's stream ended with the session", engine.ErrSessionDeleted)
+					}
+					return end()
+				}
 				return errors.Join(errClientGone, sub.Err())
 			}
 			first := marks.first.Load()
@@ -231,6 +247,8 @@ func errorCode(err error) string {
 		return "start_failed"
 	case errors.Is(err, engine.ErrTurnFailed):
 		return "turn_failed"
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		return "session_gone"
 	}
 	return "error"
 }
@@ -250,6 +268,9 @@ func turnHTTPError(err error) error {
 		status = http.StatusGatewayTimeout
 	case errors.Is(err, engine.ErrEngineClosed):
 		status = http.StatusServiceUnavailable
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		// Deleted while the turn waited: it never ran.
+		status = http.StatusGone
 	case errors.Is(err, engine.ErrProviderNotFound), errors.Is(err, engine.ErrInvalidWorkDir), errors.Is(err, engine.ErrInvalidConfig):
 		return errorf(http.StatusBadRequest, "bad_request", err.Error())
 	}
