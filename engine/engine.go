@@ -176,6 +176,10 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	}
 	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.Owner, cfg.WorkDir)
 	if err != nil {
+		if _, ok := e.pool.GetSession(cfg.SessionID); !ok && cfg.MustExist {
+			// Deleted meanwhile, its work directory with it.
+			return fmt.Errorf("%w: %s", ErrSessionNotFound, cfg.SessionID)
+		}
 		return err
 	}
 	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir}, cfg.MustExist)
@@ -206,7 +210,16 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		s.mu.Unlock()
 	}()
 	t := &turn{engine: e, s: s, cb: cb, start: time.Now()}
-	return t.run(ctx, cfg, prompt)
+	err = t.run(ctx, cfg, prompt)
+	if err != nil && !errors.Is(err, ErrSessionDeleted) {
+		select {
+		case <-s.deleted:
+			// Its process was ended by the deletion: that is the news.
+			err = fmt.Errorf("%w: %w", ErrSessionDeleted, err)
+		default:
+		}
+	}
+	return err
 }
 
 // Interrupt ends the turn running on a session, as cancelling its
@@ -321,6 +334,16 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
+	if p == nil {
+		// Terminated or deleted between the start and here: its process
+		// is gone and the turn has nothing to run on.
+		select {
+		case <-s.deleted:
+			return fmt.Errorf("%w: %s", ErrSessionDeleted, s.id)
+		default:
+			return fmt.Errorf("%w: %s was terminated", ErrSessionNotFound, s.id)
+		}
+	}
 	start := t.startEvent(p, how)
 	start.Prompt = prompt
 	if err := t.emit(start); err != nil {

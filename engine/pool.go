@@ -148,14 +148,15 @@ func (sp *SessionPool) provider(name string) (provider.Provider, error) {
 
 // workDirFor resolves a turn's work directory, in the owner's subtree of
 // the root (a live session's own owner counts). A live session asked for
-// with the same spelling as before keeps its resolved directory, which
-// spares warm turns the file system look-ups.
+// with the same spelling as before, or with none, keeps its resolved
+// directory, which spares warm turns the file system look-ups.
 func (sp *SessionPool) workDirFor(id, owner, requested string) (string, error) {
 	sp.mu.Lock()
 	s, ok := sp.sessions[id]
 	sp.mu.Unlock()
 	if ok {
-		if s.cfg.requested == requested && requested != "" {
+		if requested == "" || s.cfg.requested == requested {
+			// The same spelling, or none: the session's own directory.
 			return s.cfg.WorkDir, nil
 		}
 		owner = s.owner

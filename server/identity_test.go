@@ -252,7 +252,7 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 		for j, o := range outcomes {
 			ok := strings.HasPrefix(o, event.TypeResult+" ") || // ran before the delete
 				strings.HasPrefix(o, "410 ") || strings.HasPrefix(o, "404 ") || // refused
-				strings.HasPrefix(o, "turn_error ") // ended by the delete
+				strings.HasPrefix(o, "turn_error ") && strings.Contains(o, "session_gone") // ended by the delete
 			if !ok {
 				t.Fatalf("round %d, turn %d: %s", i, j, o)
 			}

@@ -231,6 +231,8 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 // errorCode names an engine error for API clients.
 func errorCode(err error) string {
 	switch {
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		return "session_gone"
 	case errors.Is(err, engine.ErrDangerBlocked):
 		return "danger_blocked"
 	case errors.Is(err, engine.ErrSessionBusy):
@@ -247,8 +249,6 @@ func errorCode(err error) string {
 		return "start_failed"
 	case errors.Is(err, engine.ErrTurnFailed):
 		return "turn_failed"
-	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
-		return "session_gone"
 	}
 	return "error"
 }
@@ -258,6 +258,9 @@ func errorCode(err error) string {
 func turnHTTPError(err error) error {
 	status := http.StatusInternalServerError
 	switch {
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		// Deleted while the turn waited: it never ran.
+		return errorf(http.StatusGone, errorCode(err), err.Error())
 	case errors.Is(err, engine.ErrOverloaded):
 		return err // 429 with Retry-After (writeError)
 	case errors.Is(err, engine.ErrSessionBusy), errors.Is(err, engine.ErrInterrupted):
@@ -268,9 +271,6 @@ func turnHTTPError(err error) error {
 		status = http.StatusGatewayTimeout
 	case errors.Is(err, engine.ErrEngineClosed):
 		status = http.StatusServiceUnavailable
-	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
-		// Deleted while the turn waited: it never ran.
-		status = http.StatusGone
 	case errors.Is(err, engine.ErrProviderNotFound), errors.Is(err, engine.ErrInvalidWorkDir), errors.Is(err, engine.ErrInvalidConfig):
 		return errorf(http.StatusBadRequest, "bad_request", err.Error())
 	}
