@@ -78,10 +78,10 @@ func newSessionsCmd() *cobra.Command {
 			var l struct {
 				Sessions []struct {
 					ID, Key, Owner, Status, Provider string
-					WorkDir              string    `json:"work_dir"`
-					PID                  int       `json:"pid"`
-					UpdatedAt            time.Time `json:"updated_at"`
-					Stats                *struct {
+					WorkDir                          string    `json:"work_dir"`
+					PID                              int       `json:"pid"`
+					UpdatedAt                        time.Time `json:"updated_at"`
+					Stats                            *struct {
 						Turns   int     `json:"turns"`
 						CostUSD float64 `json:"total_cost_usd"`
 					} `json:"stats"`
