@@ -178,12 +178,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	if err := s.opts.Store.PutSession(ctx, st); err != nil {
 		_ = s.opts.Engine.DeleteSession(ctx, key)
 		s.opts.Approvals.SetAsk(key, false)
+		if errors.Is(err, store.ErrExists) {
+			// A concurrent create of the same ID won, and works in the
+			// same directory: it stays.
+			return store.Session{}, errIDTaken
+		}
 		if ownWorkDir {
 			s.removeWorkDir(st)
-		}
-		if errors.Is(err, store.ErrExists) {
-			// A concurrent create of the same ID won.
-			return store.Session{}, errIDTaken
 		}
 		return store.Session{}, err
 	}
