@@ -270,3 +270,42 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 	d.create(t, d.alice, map[string]any{"id": "q0"})
 	d.turn(t, d.alice, "q0", "hello again")
 }
+
+// Concurrent creates of one ID by one key: one wins, the others get 409,
+// and the winner keeps its work directory.
+func TestConcurrentCreatesOfOneID(t *testing.T) {
+	d := newDaemon(t)
+	codes := make([]int, 8)
+	bodies := make([][]byte, len(codes))
+	var wg sync.WaitGroup
+	for i := range codes {
+		wg.Go(func() {
+			resp := d.do(t, "POST", "/v1/sessions", d.alice, map[string]any{"id": "same"})
+			defer resp.Body.Close()
+			codes[i] = resp.StatusCode
+			bodies[i], _ = io.ReadAll(resp.Body)
+		})
+	}
+	wg.Wait()
+	won := 0
+	for i, c := range codes {
+		switch c {
+		case http.StatusCreated:
+			won++
+			var s map[string]any
+			if err := json.Unmarshal(bodies[i], &s); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(s["work_dir"].(string)); err != nil {
+				t.Fatalf("the winner's work directory: %v", err)
+			}
+		case http.StatusConflict:
+		default:
+			t.Fatalf("create: %d %s", c, bodies[i])
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d creates of one ID won: %v", won, codes)
+	}
+	d.turn(t, d.alice, "same", "hello")
+}
