@@ -202,6 +202,13 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 			if errors.Is(err, engine.ErrSessionExists) {
 				continue
 			}
+			if st.Nonce == "" && errors.Is(err, engine.ErrInvalidWorkDir) {
+				// Stored before each key had its own tree of work
+				// directories: its directory lies outside its owner's.
+				s.log.Warn("session from before per-owner work directories not restored; delete it and create it again",
+					"session", st.ID, "owner", st.Owner, "work_dir", st.WorkDir)
+				continue
+			}
 			s.log.Warn("cannot restore session", "session", st.ID, "err", err)
 			continue
 		}
