@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -490,12 +491,12 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the live stream", `document.querySelector(".conn").dataset.state === "live"`, 10*time.Second)
 	b.send(t, "touch approved please")
 	b.waitFor(t, "the permission request", `!!document.querySelector('.permission button[aria-label="Allow Bash"]')`, turnLimit)
-	if _, err := os.Stat(filepath.Join(root, "web-ask", "approved.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(root, engine.OwnerDir("alice"), "web-ask", "approved.txt")); err == nil {
 		t.Fatal("the tool ran before anyone allowed it")
 	}
 	b.do(t, "allow", 5*time.Second, chromedp.Click(chromedp.CSS(`.permission button[aria-label="Allow Bash"]`)))
 	b.waitFor(t, "the approved tool", `[...document.querySelectorAll('.tool[data-status="success"] .tool-output')].some(e => e.textContent.includes("approved-ran")) && document.querySelector(".permission").dataset.decision === "allow"`, turnLimit)
-	if _, err := os.Stat(filepath.Join(root, "web-ask", "approved.txt")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, engine.OwnerDir("alice"), "web-ask", "approved.txt")); err != nil {
 		t.Fatalf("the allowed tool did not run: %v", err)
 	}
 	b.waitFor(t, "the asking turn's end", `document.querySelectorAll(".turn-end").length === 1`, turnLimit)
@@ -594,10 +595,13 @@ func createBig(t *testing.T, d *testkit.Daemon, id string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
+	defer resp.Body.Close()
+	var created struct{ Key string }
+	if resp.StatusCode != http.StatusCreated || json.NewDecoder(resp.Body).Decode(&created) != nil {
 		t.Fatalf("create %s: %d", id, resp.StatusCode)
 	}
+	// The store and the events know the session by its key.
+	id = created.Key
 	now := time.Now()
 	var evs []store.Event
 	add := func(ev *event.EventWithMeta) {

@@ -125,6 +125,12 @@ func (e *Engine) Providers() []string {
 // GetSession returns a snapshot of a session.
 func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
 
+// DeleteSession ends a session for good and destroys what its provider
+// keeps of the conversation (see SessionPool.DeleteSession).
+func (e *Engine) DeleteSession(ctx context.Context, id string) error {
+	return e.pool.DeleteSession(ctx, id)
+}
+
 // TerminateSession ends a session's process tree and removes it.
 func (e *Engine) TerminateSession(id string) error { return e.pool.TerminateSession(id) }
 
@@ -168,11 +174,15 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if cb == nil {
 		cb = func(string, any) error { return nil }
 	}
-	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.WorkDir)
+	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.Owner, cfg.WorkDir)
 	if err != nil {
+		if _, ok := e.pool.GetSession(cfg.SessionID); !ok && cfg.MustExist {
+			// Deleted meanwhile, its work directory with it.
+			return fmt.Errorf("%w: %s", ErrSessionNotFound, cfg.SessionID)
+		}
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir})
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir}, cfg.MustExist)
 	if err != nil {
 		return err
 	}
@@ -200,7 +210,16 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		s.mu.Unlock()
 	}()
 	t := &turn{engine: e, s: s, cb: cb, start: time.Now()}
-	return t.run(ctx, cfg, prompt)
+	err = t.run(ctx, cfg, prompt)
+	if err != nil && !errors.Is(err, ErrSessionDeleted) {
+		select {
+		case <-s.deleted:
+			// Its process was ended by the deletion: that is the news.
+			err = fmt.Errorf("%w: %w", ErrSessionDeleted, err)
+		default:
+		}
+	}
+	return err
 }
 
 // Interrupt ends the turn running on a session, as cancelling its
@@ -229,7 +248,7 @@ func (e *Engine) Interrupt(sessionID string) (bool, error) {
 // resumes the conversation; its events continue after lastSeq and its
 // statistics from stats.
 func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, stats *event.SessionStatsData) error {
-	wd, err := resolveWorkDir(e.opts.WorkDirRoot, cfg.WorkDir)
+	wd, err := resolveOwnedWorkDir(e.opts.WorkDirRoot, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return err
 	}
@@ -250,7 +269,7 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 	}
 	psid := cfg.ProviderSessionID
 	if psid == "" {
-		psid = ProviderSessionID(e.opts.Namespace, id)
+		psid = OwnedProviderSessionID(e.opts.Namespace, cfg.Owner, id, cfg.Nonce)
 	}
 	s := newSession(id, psid, p, cfg, time.Now())
 	s.restored = true
@@ -315,6 +334,16 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
+	if p == nil {
+		// Terminated or deleted between the start and here: its process
+		// is gone and the turn has nothing to run on.
+		select {
+		case <-s.deleted:
+			return fmt.Errorf("%w: %s", ErrSessionDeleted, s.id)
+		default:
+			return fmt.Errorf("%w: %s was terminated", ErrSessionNotFound, s.id)
+		}
+	}
 	start := t.startEvent(p, how)
 	start.Prompt = prompt
 	if err := t.emit(start); err != nil {

@@ -35,6 +35,9 @@ var (
 	ErrEngineClosed = errors.New("engine is closed")
 	// ErrInterrupted is the cause of a turn ended by Interrupt.
 	ErrInterrupted = errors.New("turn interrupted")
+	// ErrSessionDeleted is returned to the turns that waited for a
+	// session deleted meanwhile (DeleteSession): they never run.
+	ErrSessionDeleted = errors.New("session was deleted")
 	// ErrSessionExists is returned by RestoreSession for a live session.
 	ErrSessionExists = errors.New("session already exists")
 	// ErrDangerBlocked is returned for a prompt the firewall blocked; the

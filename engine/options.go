@@ -161,10 +161,13 @@ type SessionConfig struct {
 	// Owner is the tenant the session belongs to, for per-owner quotas and
 	// fair admission (empty: shared).
 	Owner string
+	// Nonce, drawn at the session's creation, is mixed with Owner into the
+	// derived provider session ID (see OwnedProviderSessionID).
+	Nonce string
 	// ProviderSessionID, for RestoreSession, is the CLI's conversation ID
 	// as the session's snapshot reported it (a session that claimed a
 	// prewarmed spare has the ID its CLI chose). Empty: derived from the
-	// namespace and the session ID.
+	// namespace, the owner, the session ID and the nonce.
 	ProviderSessionID string
 
 	requested string // the work directory as the caller wrote it, before resolution
@@ -186,7 +189,14 @@ type Config struct {
 	Provider string
 	// Owner is the tenant a new session belongs to, for per-owner quotas
 	// and fair admission (empty: shared); an existing session keeps its own.
+	// With a WorkDirRoot, an owner's work directories lie in its own
+	// subtree of it (see OwnerDir).
 	Owner string
+	// MustExist makes a turn on a session the engine does not hold fail
+	// with ErrSessionNotFound instead of creating it: a daemon creates its
+	// sessions explicitly (RestoreSession), and a turn racing the
+	// session's deletion must not bring it back.
+	MustExist bool
 }
 
 func (o *EngineOptions) idleTimeout() time.Duration {

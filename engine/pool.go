@@ -99,8 +99,8 @@ func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slo
 }
 
 // lookup returns the session for id, creating its entry (without a
-// process) when it is new.
-func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
+// process) when it is new, unless mustExist.
+func (sp *SessionPool) lookup(id string, cfg SessionConfig, mustExist bool) (*session, error) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.closed {
@@ -122,12 +122,15 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig) (*session, error) {
 		}
 		return s, nil
 	}
+	if mustExist {
+		return nil, fmt.Errorf("%w: %s", ErrSessionNotFound, id)
+	}
 	p, err := sp.provider(cfg.Provider)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Provider = p.Name()
-	s := newSession(id, ProviderSessionID(sp.opts.Namespace, id), p, cfg, time.Now())
+	s := newSession(id, OwnedProviderSessionID(sp.opts.Namespace, cfg.Owner, id, cfg.Nonce), p, cfg, time.Now())
 	sp.sessions[id] = s
 	return s, nil
 }
@@ -143,24 +146,30 @@ func (sp *SessionPool) provider(name string) (provider.Provider, error) {
 	return nil, fmt.Errorf("%w: %q", ErrProviderNotFound, name)
 }
 
-// workDirFor resolves a turn's work directory. A live session asked for
-// with the same spelling as before keeps its resolved directory, which
-// spares warm turns the file system look-ups.
-func (sp *SessionPool) workDirFor(id, requested string) (string, error) {
+// workDirFor resolves a turn's work directory, in the owner's subtree of
+// the root (a live session's own owner counts). A live session asked for
+// with the same spelling as before, or with none, keeps its resolved
+// directory, which spares warm turns the file system look-ups.
+func (sp *SessionPool) workDirFor(id, owner, requested string) (string, error) {
 	sp.mu.Lock()
 	s, ok := sp.sessions[id]
 	sp.mu.Unlock()
-	if ok && s.cfg.requested == requested && requested != "" {
-		return s.cfg.WorkDir, nil
+	if ok {
+		if requested == "" || s.cfg.requested == requested {
+			// The same spelling, or none: the session's own directory.
+			return s.cfg.WorkDir, nil
+		}
+		owner = s.owner
 	}
-	return resolveWorkDir(sp.opts.WorkDirRoot, requested)
+	return resolveOwnedWorkDir(sp.opts.WorkDirRoot, owner, requested)
 }
 
-// acquire looks up (or creates) the session and takes its turn slot.
-// Sessions removed while the caller waited are looked up again.
-func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig) (*session, error) {
+// acquire looks up (or, unless mustExist, creates) the session and takes
+// its turn slot. Sessions terminated while the caller waited are looked up
+// again; sessions deleted meanwhile fail the wait with ErrSessionDeleted.
+func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig, mustExist bool) (*session, error) {
 	for {
-		s, err := sp.lookup(id, cfg)
+		s, err := sp.lookup(id, cfg, mustExist)
 		if err != nil {
 			return nil, err
 		}
@@ -176,6 +185,8 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 		} else {
 			select {
 			case s.turn <- struct{}{}:
+			case <-s.deleted:
+				return nil, fmt.Errorf("%w: %s", ErrSessionDeleted, id)
 			case <-ctx.Done():
 				return nil, context.Cause(ctx)
 			}
@@ -187,6 +198,11 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 			return s, nil
 		}
 		<-s.turn
+		select {
+		case <-s.deleted:
+			return nil, fmt.Errorf("%w: %s", ErrSessionDeleted, id)
+		default:
+		}
 	}
 }
 
@@ -218,6 +234,12 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		if err := sp.stopProcess(s); err != nil {
 			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
+	}
+	if _, err := existingDir(s.cfg.WorkDir); err != nil {
+		// Found here rather than by the start, whose error would name the
+		// CLI ("fork/exec .../claude: no such file or directory") instead
+		// of the directory that went missing.
+		return startInfo{}, fmt.Errorf("%w: session %s", err, s.id)
 	}
 	s.mu.Lock()
 	prevStatus := s.status
@@ -425,12 +447,12 @@ func (sp *SessionPool) GetOrCreateSession(ctx context.Context, sessionID string,
 	if sessionID == "" {
 		return nil, false, fmt.Errorf("%w: empty session ID", ErrInvalidConfig)
 	}
-	wd, err := sp.workDirFor(sessionID, cfg.WorkDir)
+	wd, err := sp.workDirFor(sessionID, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return nil, false, err
 	}
 	cfg.requested, cfg.WorkDir = cfg.WorkDir, wd
-	s, err := sp.acquire(ctx, sessionID, cfg)
+	s, err := sp.acquire(ctx, sessionID, cfg, false)
 	if err != nil {
 		return nil, false, err
 	}
@@ -470,6 +492,46 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 	s.removed = true
 	s.mu.Unlock()
 	return sp.stopProcess(s)
+}
+
+// DeleteSession ends the session for good: its process tree ends, the
+// turns waiting for it fail with ErrSessionDeleted (none of them starts a
+// process again), and what the provider keeps of the conversation after
+// its process ends (the CLI's transcript, a kept terminal window) is
+// destroyed, so that the same ID starts afresh. The work directory is the
+// caller's to remove.
+func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) error {
+	sp.mu.Lock()
+	s, ok := sp.sessions[sessionID]
+	if ok {
+		delete(sp.sessions, sessionID)
+	}
+	sp.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
+	}
+	s.mu.Lock()
+	s.removed = true
+	close(s.deleted)
+	s.mu.Unlock()
+	err := sp.stopProcess(s)
+	// The running turn, if any, holds the slot until its process's end
+	// reaches it; only then is nothing left to write the transcript.
+	select {
+	case s.turn <- struct{}{}:
+	case <-ctx.Done():
+		return errors.Join(err, fmt.Errorf("delete session %s: waiting for its turn to end: %w", sessionID, context.Cause(ctx)))
+	}
+	defer func() { <-s.turn }()
+	if f, ok := s.prov.(provider.Forgetter); ok {
+		s.mu.Lock()
+		opts := provider.StartOptions{SessionID: s.id, ProviderSessionID: s.providerSessionID, WorkDir: s.cfg.WorkDir, Env: sp.opts.Env}
+		s.mu.Unlock()
+		if ferr := f.Forget(ctx, opts); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("delete session %s: %w", sessionID, ferr))
+		}
+	}
+	return err
 }
 
 // ListActiveSessions returns snapshots of every session in the pool.

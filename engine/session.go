@@ -83,6 +83,9 @@ type session struct {
 	proc              provider.Process
 	resuming          bool
 	removed           bool // taken out of the pool; holders of turn must look up again
+	// deleted is closed by DeleteSession: the turns waiting for the slot
+	// fail instead of running (or re-creating the session).
+	deleted chan struct{}
 	// interrupt cancels the turn in progress (nil between turns).
 	interrupt context.CancelCauseFunc
 	// cred is the live process's model credentials (nil without
@@ -108,7 +111,7 @@ type session struct {
 func newSession(id, providerSessionID string, p provider.Provider, cfg SessionConfig, now time.Time) *session {
 	return &session{
 		id: id, owner: cfg.Owner, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
-		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1),
+		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1), deleted: make(chan struct{}),
 		status: StatusDead, lastActive: now,
 	}
 }
@@ -161,4 +164,17 @@ func ProviderSessionID(namespace, conversationID string) string {
 		namespace = "hotplex"
 	}
 	return uuid.NewSHA1(hotplexNamespace, []byte(namespace+"\x00"+conversationID)).String()
+}
+
+// OwnedProviderSessionID derives the CLI's conversation ID of a session
+// that belongs to owner and was created with nonce. The nonce is drawn at
+// each creation, so a session deleted and created again under the same ID
+// never resumes its predecessor's conversation, while the same session
+// keeps its ID across restarts. An empty owner and nonce give
+// ProviderSessionID.
+func OwnedProviderSessionID(namespace, owner, conversationID, nonce string) string {
+	if owner == "" && nonce == "" {
+		return ProviderSessionID(namespace, conversationID)
+	}
+	return ProviderSessionID(namespace, owner+"\x00"+conversationID+"\x00"+nonce)
 }

@@ -1,11 +1,58 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// OwnerDir is the name of owner's subtree under the work directory root.
+// It is a hash, so that an owner's ID (an API key's ID) never becomes a
+// path element, and two owners never share one.
+func OwnerDir(owner string) string {
+	sum := sha256.Sum256([]byte("hotplex owner\x00" + owner))
+	return "o-" + hex.EncodeToString(sum[:8])
+}
+
+// resolveOwnedWorkDir resolves dir as resolveWorkDir does, but with a root
+// and an owner the root is the owner's subtree <root>/<OwnerDir(owner)>,
+// created on first use: the work directory root itself and other owners'
+// trees are out of reach, symbolic links included.
+func resolveOwnedWorkDir(root, owner, dir string) (string, error) {
+	if root == "" || owner == "" {
+		return resolveWorkDir(root, dir)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("%w: root %s: %w", ErrInvalidWorkDir, root, err)
+	}
+	tree := filepath.Join(realRoot, OwnerDir(owner))
+	fi, err := os.Lstat(tree)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(tree, 0o750); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("%w: create the owner's tree %s: %w", ErrInvalidWorkDir, tree, err)
+		}
+	case err != nil:
+		return "", fmt.Errorf("%w: the owner's tree %s: %w", ErrInvalidWorkDir, tree, err)
+	case !fi.IsDir():
+		// A symbolic link here would lead the whole tree elsewhere.
+		return "", fmt.Errorf("%w: the owner's tree %s is not a directory", ErrInvalidWorkDir, tree)
+	}
+	if dir != "" && filepath.IsAbs(dir) {
+		// An absolute path written against the root as configured (which
+		// may itself be a symlink) is re-based onto the owner's tree.
+		if rel, err := filepath.Rel(filepath.Join(root, OwnerDir(owner)), dir); err == nil && isInside(rel) {
+			dir = filepath.Join(tree, rel)
+		}
+	}
+	return resolveWorkDir(tree, dir)
+}
 
 // resolveWorkDir returns the absolute, symlink-free work directory for dir.
 // With a root, dir must stay inside it after cleaning and after resolving
@@ -93,6 +140,9 @@ func isInside(rel string) bool {
 
 func existingDir(p string) (string, error) {
 	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: work directory %s does not exist", ErrInvalidWorkDir, p)
+	}
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrInvalidWorkDir, err)
 	}

@@ -272,3 +272,45 @@ func TestResolveWorkDirBadRoot(t *testing.T) {
 	got, err = resolveWorkDir(file, "")
 	wantInvalid(t, got, err, file)
 }
+
+// Each owner's work directories lie in its own tree under the root; the
+// root and other owners' trees are out of reach, through links too.
+func TestResolveOwnedWorkDir(t *testing.T) {
+	root := mkdir(t, filepath.Join(realTempDir(t), "root"))
+	alice, err := resolveOwnedWorkDir(root, "alice", "a1")
+	if want := filepath.Join(root, OwnerDir("alice"), "a1"); err != nil || alice != want {
+		t.Fatalf("alice's a1 = %q, %v; want %q", alice, err, want)
+	}
+	bobTree, err := resolveOwnedWorkDir(root, "bob", ".")
+	if want := filepath.Join(root, OwnerDir("bob")); err != nil || bobTree != want || OwnerDir("bob") == OwnerDir("alice") {
+		t.Fatalf("bob's tree = %q, %v; want %q", bobTree, err, want)
+	}
+	symlink(t, filepath.Dir(alice), filepath.Join(bobTree, "to-alice"))
+	symlink(t, root, filepath.Join(bobTree, "to-root"))
+	for _, dir := range []string{alice, filepath.Dir(alice), root, "..", "../" + OwnerDir("alice") + "/a1",
+		"to-alice", "to-alice/a1", "to-alice/new", "to-root", "to-root/" + OwnerDir("alice")} {
+		if got, err := resolveOwnedWorkDir(root, "bob", dir); !errors.Is(err, ErrInvalidWorkDir) {
+			t.Errorf("bob's %q = %q, %v; want ErrInvalidWorkDir", dir, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(alice), "new")); !os.IsNotExist(err) {
+		t.Errorf("a directory was created in alice's tree through bob's link: %v", err)
+	}
+	// An owner's tree that is a link leads nowhere.
+	symlink(t, filepath.Dir(alice), filepath.Join(root, OwnerDir("mallory")))
+	if got, err := resolveOwnedWorkDir(root, "mallory", "x"); !errors.Is(err, ErrInvalidWorkDir) {
+		t.Errorf("mallory's tree through a link = %q, %v", got, err)
+	}
+	// No owner: the whole root, as before.
+	if got, err := resolveOwnedWorkDir(root, "", "."); err != nil || got != root {
+		t.Errorf("no owner's \".\" = %q, %v", got, err)
+	}
+}
+
+// A missing work directory is named as such.
+func TestMissingWorkDirIsNamed(t *testing.T) {
+	missing := filepath.Join(realTempDir(t), "gone")
+	if _, err := existingDir(missing); !errors.Is(err, ErrInvalidWorkDir) || !strings.Contains(err.Error(), missing+" does not exist") {
+		t.Fatalf("existingDir(missing) = %v", err)
+	}
+}

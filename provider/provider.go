@@ -101,6 +101,16 @@ type Process interface {
 // spare stays parked and usable for another conversation.
 var ErrNotClaimable = errors.New("spare cannot serve this conversation")
 
+// Forgetter is a provider that keeps something of a conversation after its
+// process ended: the CLI's transcript, a kept terminal window. Forget
+// destroys it, for a session deleted for good, so that nothing resumes it
+// and nothing of it stays on disk. opts holds what the conversation's
+// starts had: ProviderSessionID, WorkDir and Env. Forgetting a
+// conversation that left nothing is no error.
+type Forgetter interface {
+	Forget(ctx context.Context, opts StartOptions) error
+}
+
 // Prewarmer is implemented by providers whose CLI can be started and
 // initialized before the conversation it will serve is known, so that a new
 // conversation's first turn skips the cold start.

@@ -112,15 +112,35 @@ func callerOf(r *http.Request) caller {
 	return c
 }
 
-// owned returns the stored session if the caller may see it. Sessions of
-// other keys are reported as missing, not forbidden: their existence is
-// nobody else's business.
+// owned returns the caller's session called id. Session IDs belong to
+// their owner: id is looked up among the caller's sessions, and another
+// owner's session of the same ID is not there. An admin key has IDs of its
+// own like any other, and may besides name any owner's session by its
+// daemon-wide key (the "key" of GET /v1/sessions?all=true).
 func (s *Server) owned(r *http.Request, id string) (store.Session, error) {
 	return s.ownedBy(r.Context(), callerOf(r), id)
 }
 
 func (s *Server) ownedBy(ctx context.Context, c caller, id string) (store.Session, error) {
-	sess, err := s.opts.Store.GetSession(ctx, id)
+	sess, err := s.opts.Store.FindSession(ctx, c.ID, id)
+	if errors.Is(err, store.ErrNotFound) && c.Admin {
+		return s.ownedKey(ctx, c, id)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Session{}, errNotFound
+	}
+	if err != nil {
+		return store.Session{}, err
+	}
+	return sess, nil
+}
+
+// ownedKey returns the session whose daemon-wide key is key (as events
+// name it) if the caller owns it or is an admin. Sessions of other keys
+// are reported as missing, not forbidden: their existence is nobody
+// else's business.
+func (s *Server) ownedKey(ctx context.Context, c caller, key string) (store.Session, error) {
+	sess, err := s.opts.Store.GetSession(ctx, key)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sess.Status == store.StatusDeleted) {
 		return store.Session{}, errNotFound
 	}

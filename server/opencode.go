@@ -76,7 +76,7 @@ func ocSessionOf(st store.Session) ocSession {
 	if title == "" {
 		title = "Session " + st.CreatedAt.UTC().Format(time.RFC3339)
 	}
-	return ocSession{ID: st.ID, ProjectID: ocProjectID, Directory: st.WorkDir, Title: title, Version: "hotplex",
+	return ocSession{ID: publicID(st), ProjectID: ocProjectID, Directory: st.WorkDir, Title: title, Version: "hotplex",
 		Time: ocSessionTime{Created: st.CreatedAt.UnixMilli(), Updated: st.UpdatedAt.UnixMilli()}}
 }
 
@@ -228,8 +228,8 @@ func (s *Server) ocSessionStatus(w http.ResponseWriter, r *http.Request) {
 		if sess.Status != engine.StatusBusy {
 			continue
 		}
-		if _, err := s.ownedBy(r.Context(), c, sess.ID); err == nil {
-			out[sess.ID] = ocStatus{"busy"}
+		if st, err := s.ownedKey(r.Context(), c, sess.ID); err == nil {
+			out[publicID(st)] = ocStatus{"busy"}
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -241,7 +241,7 @@ func (s *Server) conversation(ctx context.Context, st store.Session) (*ocConvers
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	c := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir}
+	c := &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
 	for _, e := range evs {
 		if ev := decodeStored(e); ev != nil {
 			c.apply(ev)
@@ -320,7 +320,7 @@ func (s *Server) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	out := &ocTurnSink{conv: &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir}}
+	out := &ocTurnSink{conv: &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}}
 	turnErr := s.runTurn(r.Context(), st, req, out)
 	t := out.conv.current()
 	if n := len(out.conv.turns); t == nil && n > 0 {
@@ -366,12 +366,12 @@ func (s *Server) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		out := &ocTurnSink{conv: &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir}}
+		out := &ocTurnSink{conv: &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}}
 		err := s.runTurn(s.ctx, st, req, out)
 		if err != nil && len(out.conv.turns) == 0 {
 			// The turn never started (busy, refused): nothing else tells
 			// the client.
-			s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.error", ocSessionError{st.ID, &ocError{"UnknownError", ocErrorDetail{err.Error()}}}})
+			s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.error", ocSessionError{publicID(st), &ocError{"UnknownError", ocErrorDetail{err.Error()}}}})
 			s.log.Warn("prompt not run", "session", st.ID, "err", err)
 		}
 	}()

@@ -167,11 +167,11 @@ const ocReplayWindow = 1024
 // turn's earlier events are read back from the store, where the recorder
 // put them before ev was published.
 func (s *Server) ocFollow(ctx context.Context, c caller, ev *event.EventWithMeta) *ocFollowed {
-	st, err := s.ownedBy(ctx, c, ev.SessionID)
+	st, err := s.ownedKey(ctx, c, ev.SessionID)
 	if err != nil {
 		return &ocFollowed{}
 	}
-	conv := &ocConversation{sessionID: st.ID, provider: st.Provider, workDir: st.WorkDir, keep: 1}
+	conv := &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir, keep: 1}
 	if ev.EventType != event.TypeSessionStart && ev.Seq > 1 {
 		after := uint64(0)
 		if ev.Seq > ocReplayWindow {

@@ -33,8 +33,10 @@ type Options struct {
 	// EngineOptions.PermissionAnnounce.
 	Approvals *Approvals
 	Logger    *slog.Logger
-	// WorkDirRoot is where new sessions' work directories go
-	// (<root>/<session ID> unless the request names one under it).
+	// WorkDirRoot is where sessions' work directories go: each owner (API
+	// key) has its own tree <root>/<engine.OwnerDir(owner)>, and a session
+	// works in <tree>/<session ID> unless the request names another
+	// directory inside the owner's tree.
 	WorkDirRoot string
 	// KeepAlive is the interval of SSE keep-alive comments (default 15s).
 	KeepAlive time.Duration
@@ -334,7 +336,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, ProviderSessionID: s.providerSessionID(ctx, st)}
+		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, Nonce: st.Nonce, ProviderSessionID: s.providerSessionID(ctx, st)}
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions
@@ -348,6 +350,13 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		}
 		if err := s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, stats); err != nil {
 			if errors.Is(err, engine.ErrSessionExists) {
+				continue
+			}
+			if st.Nonce == "" && errors.Is(err, engine.ErrInvalidWorkDir) {
+				// Stored before each key had its own tree of work
+				// directories: its directory lies outside its owner's.
+				s.log.Warn("session from before per-owner work directories not restored; delete it and create it again",
+					"session", st.ID, "owner", st.Owner, "work_dir", st.WorkDir)
 				continue
 			}
 			s.log.Warn("cannot restore session", "session", st.ID, "err", err)

@@ -164,8 +164,15 @@ func TestAuthAndTenancy(t *testing.T) {
 	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions?all=true", d.admin, nil)); len(l["sessions"]) != 1 {
 		t.Fatalf("admin lists %v", l)
 	}
-	if resp := d.do(t, "GET", "/v1/sessions/alice-1", d.admin, nil); resp.StatusCode != 200 {
-		t.Fatalf("admin get: %d", resp.StatusCode)
+	// IDs are the admin's own too; any session is reachable by its key.
+	if resp := d.do(t, "GET", "/v1/sessions/alice-1", d.admin, nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("admin get by alice's ID: %d", resp.StatusCode)
+	}
+	if resp := d.do(t, "GET", "/v1/sessions/"+s["key"].(string), d.admin, nil); resp.StatusCode != 200 {
+		t.Fatalf("admin get by key: %d", resp.StatusCode)
+	}
+	if resp := d.do(t, "GET", "/v1/sessions/"+s["key"].(string), d.bob, nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("bob get by key: %d", resp.StatusCode)
 	}
 }
 
@@ -352,7 +359,7 @@ func bashDirective(cmd string) string {
 
 func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "ap", "approval": "ask"})
+	ap := d.create(t, d.alice, map[string]any{"id": "ap", "approval": "ask"})
 	for i, c := range []struct {
 		via, decision string
 		created       bool
@@ -384,7 +391,7 @@ func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
 			}
 		}
 		readSSE(t, resp.Body, nil)
-		_, err := os.Stat(filepath.Join(d.root, "ap", file))
+		_, err := os.Stat(filepath.Join(ap["work_dir"].(string), file))
 		if (err == nil) != c.created {
 			t.Fatalf("%s %s: file created = %v", c.via, c.decision, err == nil)
 		}
@@ -462,27 +469,28 @@ func TestAdminBypassOverHTTP(t *testing.T) {
 		AdminToken: "the-admin-token",
 	})
 	d := &daemon{Daemon: td, url: td.URL, root: td.RootDir, alice: td.Alice, admin: td.Admin}
-	d.create(t, d.alice, map[string]any{"id": "bp"})
+	bp := d.create(t, d.alice, map[string]any{"id": "bp"})
+	key := bp["key"].(string)
 	body := map[string]any{"admin_token": "the-admin-token", "ttl_seconds": 60}
 	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.alice, body); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("a user key bypassed: %d", r.StatusCode)
 	}
-	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, map[string]any{"admin_token": "wrong", "ttl_seconds": 60}); r.StatusCode != http.StatusForbidden {
+	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"admin_token": "wrong", "ttl_seconds": 60}); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("a wrong token bypassed: %d", r.StatusCode)
 	}
-	sentinel := filepath.Join(d.root, "bp", "victim")
+	sentinel := filepath.Join(bp["work_dir"].(string), "victim")
 	_ = os.MkdirAll(sentinel, 0o755)
 	cmd := bashDirective("rm -rf " + sentinel + "/.. /nonexistent-hotplex-path")
 	if evs := d.turn(t, d.alice, "bp", cmd); !slices.Contains(types(evs), event.TypeDangerBlock) {
 		t.Fatalf("not blocked before the bypass: %v", types(evs))
 	}
-	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, body); r.StatusCode != http.StatusOK {
+	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, body); r.StatusCode != http.StatusOK {
 		t.Fatalf("admin bypass: %d", r.StatusCode)
 	}
 	if evs := d.turn(t, d.alice, "bp", bashDirective("echo bypassed rm -rf /nonexistent-hotplex-path; rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBypass) {
 		t.Fatalf("bypass not audited: %v", types(evs))
 	}
-	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.admin, map[string]any{"ttl_seconds": 0}); r.StatusCode != http.StatusOK {
+	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"ttl_seconds": 0}); r.StatusCode != http.StatusOK {
 		t.Fatalf("end bypass: %d", r.StatusCode)
 	}
 	if evs := d.turn(t, d.alice, "bp", bashDirective("rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBlock) {

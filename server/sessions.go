@@ -2,11 +2,16 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,7 +23,13 @@ import (
 
 // sessionView is a session as the API shows it.
 type sessionView struct {
-	ID                string                  `json:"id"`
+	// ID is the session's ID as its owner named it; other owners may use
+	// the same ID for sessions of their own.
+	ID string `json:"id"`
+	// Key is the session's daemon-wide key, by which an admin key may
+	// address any owner's session.
+	Key               string                  `json:"key"`
+	Owner             string                  `json:"owner"`
 	Title             string                  `json:"title,omitempty"`
 	Provider          string                  `json:"provider"`
 	ProviderSessionID string                  `json:"provider_session_id"`
@@ -38,11 +49,22 @@ type sessionOptions struct {
 	TaskInstructions string `json:"task_instructions,omitempty"`
 	// Approval is "ask" when every tool use waits for a person.
 	Approval string `json:"approval,omitempty"`
+	// OwnWorkDir is set when the session's creation made its work
+	// directory: deleting the session removes it.
+	OwnWorkDir bool `json:"own_work_dir,omitempty"`
+}
+
+// publicID is the ID the session's owner knows it by.
+func publicID(st store.Session) string {
+	if st.PublicID != "" {
+		return st.PublicID
+	}
+	return st.ID
 }
 
 func (s *Server) view(st store.Session) sessionView {
 	v := sessionView{
-		ID: st.ID, Title: st.Title, Provider: st.Provider, ProviderSessionID: st.ProviderSessionID,
+		ID: publicID(st), Key: st.ID, Owner: st.Owner, Title: st.Title, Provider: st.Provider, ProviderSessionID: st.ProviderSessionID,
 		WorkDir: st.WorkDir, Status: st.Status, CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, LastEventID: st.LastSeq,
 	}
 	var o sessionOptions
@@ -95,7 +117,18 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, s.view(st))
 }
 
+// errIDTaken answers a create with an ID the caller already uses.
+var errIDTaken = errorf(http.StatusConflict, "conflict", "you have a session with this ID")
+
 // addSession creates a session owned by c, in the engine and the store.
+//
+// Session IDs belong to their owner: the ID is looked up among c's
+// sessions only, so a create never tells whether another owner uses it.
+// The session's daemon-wide key is "<ID>~<nonce>" with a nonce drawn for
+// this creation; the engine, the hub and the events know the session by
+// it, and the provider session ID is derived from owner, key and nonce, so
+// a session deleted and created again under the same ID starts a new
+// conversation, while the same session keeps its own across restarts.
 func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequest) (store.Session, error) {
 	if req.ID == "" {
 		req.ID = uuid.NewString()
@@ -103,19 +136,29 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	if !idPattern.MatchString(req.ID) {
 		return store.Session{}, errorf(http.StatusBadRequest, "bad_request", "a session ID is 1-128 letters, digits, '.', '_' or '-'")
 	}
-	if _, err := s.opts.Store.GetSession(ctx, req.ID); err == nil {
-		// Taken, by this caller or another: the same answer either way.
-		return store.Session{}, errorf(http.StatusConflict, "conflict", "a session with this ID exists")
+	if _, err := s.opts.Store.FindSession(ctx, c.ID, req.ID); err == nil {
+		return store.Session{}, errIDTaken
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return store.Session{}, err
 	}
 	if req.Approval != "" && req.Approval != "auto" && req.Approval != "ask" {
 		return store.Session{}, errorf(http.StatusBadRequest, "bad_request", `approval must be "auto" or "ask"`)
 	}
+	ownWorkDir := false
 	if req.WorkDir == "" {
-		req.WorkDir = filepath.Join(s.opts.WorkDirRoot, req.ID)
+		// The session's own directory in its owner's tree, removed with
+		// the session; one that exists already (a directory another
+		// session of the owner named) is only borrowed.
+		req.WorkDir = req.ID
+		if s.opts.WorkDirRoot != "" {
+			_, err := os.Lstat(filepath.Join(s.opts.WorkDirRoot, engine.OwnerDir(c.ID), req.ID))
+			ownWorkDir = errors.Is(err, fs.ErrNotExist)
+		}
 	}
-	if err := s.opts.Engine.RestoreSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID}, 0, nil); err != nil {
+	nonce := newNonce()
+	key := req.ID + "~" + nonce
+	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce}
+	if err := s.opts.Engine.RestoreSession(key, cfg, 0, nil); err != nil {
 		if errors.Is(err, engine.ErrProviderNotFound) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
 		}
@@ -124,19 +167,28 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		}
 		return store.Session{}, err
 	}
-	live, _ := s.opts.Engine.GetSession(req.ID)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval})
-	s.opts.Approvals.SetAsk(req.ID, req.Approval == "ask")
+	live, _ := s.opts.Engine.GetSession(key)
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir})
+	s.opts.Approvals.SetAsk(key, req.Approval == "ask")
 	st := store.Session{
-		ID: req.ID, Owner: c.ID, Provider: live.Provider,
+		ID: key, PublicID: req.ID, Nonce: nonce, Owner: c.ID, Provider: live.Provider,
 		ProviderSessionID: live.ProviderSessionID, WorkDir: live.Config.WorkDir, Options: opts,
 		Status: string(live.Status), Title: req.Title,
 	}
 	if err := s.opts.Store.PutSession(ctx, st); err != nil {
-		_ = s.opts.Engine.TerminateSession(req.ID)
+		_ = s.opts.Engine.DeleteSession(ctx, key)
+		s.opts.Approvals.SetAsk(key, false)
+		if errors.Is(err, store.ErrExists) {
+			// A concurrent create of the same ID won, and works in the
+			// same directory: it stays.
+			return store.Session{}, errIDTaken
+		}
+		if ownWorkDir {
+			s.removeWorkDir(st)
+		}
 		return store.Session{}, err
 	}
-	st, err := s.opts.Store.GetSession(ctx, req.ID)
+	st, err := s.opts.Store.GetSession(ctx, key)
 	if err != nil {
 		return store.Session{}, err
 	}
@@ -186,16 +238,54 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// removeSession ends a session's processes and deletes it with its events.
+// removeSession deletes a session and what it left: its processes end,
+// the turns queued for it fail, the agent's transcript goes (the engine
+// and its provider see to these), then its events, its record and, when
+// its creation made it, its work directory. The same ID then starts
+// afresh.
 func (s *Server) removeSession(ctx context.Context, st store.Session) error {
-	if err := s.opts.Engine.TerminateSession(st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
-		return err
+	if err := s.opts.Engine.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+		// The session is gone from the engine even so; what could not be
+		// destroyed is logged and the record goes, or the ID stays stuck.
+		s.log.Warn("deleting a session left something behind", "session", st.ID, "err", err)
 	}
 	s.opts.Hub.Forget(st.ID)
 	s.opts.Approvals.SetAsk(st.ID, false)
-	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil {
+	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
+	}
+	var o sessionOptions
+	if json.Unmarshal(st.Options, &o) == nil && o.OwnWorkDir {
+		s.removeWorkDir(st)
 	}
 	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.deleted", ocInfo{ocSessionOf(st)}})
 	return nil
+}
+
+// removeWorkDir removes the work directory a session's creation made. It
+// must lie strictly inside the owner's tree, whatever the record says.
+func (s *Server) removeWorkDir(st store.Session) {
+	if s.opts.WorkDirRoot == "" || st.WorkDir == "" {
+		return
+	}
+	root, err := filepath.EvalSymlinks(s.opts.WorkDirRoot)
+	if err != nil {
+		return
+	}
+	tree := filepath.Join(root, engine.OwnerDir(st.Owner))
+	rel, err := filepath.Rel(tree, st.WorkDir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		s.log.Warn("not removing a work directory outside its owner's tree", "session", st.ID, "work_dir", st.WorkDir)
+		return
+	}
+	if err := os.RemoveAll(st.WorkDir); err != nil {
+		s.log.Warn("removing a deleted session's work directory", "session", st.ID, "err", err)
+	}
+}
+
+// newNonce draws a session creation's nonce.
+func newNonce() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

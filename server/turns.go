@@ -65,7 +65,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner}
+		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
 		err := s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
 			marks.note(data.(*event.EventWithMeta))
 			return nil
@@ -102,6 +102,21 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {
+				if errors.Is(sub.Err(), hub.ErrClosed) {
+					// The session was deleted (or the daemon is closing):
+					// the turn ends too, and its error is the answer.
+					if !finished {
+						select {
+						case turnErr = <-errc:
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					}
+					if turnErr == nil {
+						turnErr = fmt.Errorf("%w: the turn's stream ended with the session", engine.ErrSessionDeleted)
+					}
+					return end()
+				}
 				return errors.Join(errClientGone, sub.Err())
 			}
 			first := marks.first.Load()
@@ -232,6 +247,8 @@ func (s *Server) sessionGone(id string) bool {
 // errorCode names an engine error for API clients.
 func errorCode(err error) string {
 	switch {
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		return "session_gone"
 	case errors.Is(err, engine.ErrDangerBlocked):
 		return "danger_blocked"
 	case errors.Is(err, engine.ErrSessionBusy):
@@ -257,6 +274,9 @@ func errorCode(err error) string {
 func turnHTTPError(err error) error {
 	status := http.StatusInternalServerError
 	switch {
+	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
+		// Deleted while the turn waited: it never ran.
+		return errorf(http.StatusGone, errorCode(err), err.Error())
 	case errors.Is(err, engine.ErrOverloaded):
 		return err // 429 with Retry-After (writeError)
 	case errors.Is(err, engine.ErrSessionBusy), errors.Is(err, engine.ErrInterrupted):

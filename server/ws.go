@@ -340,15 +340,15 @@ func (wc *wsConn) dispatch(req wsRequest) {
 			fail(err)
 			return
 		}
-		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: st.ID, Data: noticeJSON(map[string]bool{"interrupted": ok})})
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st), Data: noticeJSON(map[string]bool{"interrupted": ok})})
 	case "stats":
-		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: st.ID, Data: noticeJSON(wc.s.view(st))})
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: publicID(st), Data: noticeJSON(wc.s.view(st))})
 	case "permission_reply":
 		if err := wc.s.opts.Approvals.Answer(st.ID, req.PermissionID, req.Decision == "allow", req.Message); err != nil {
 			fail(err)
 			return
 		}
-		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: st.ID})
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st)})
 	case "execute", "subscribe":
 		wc.mu.Lock()
 		if _, dup := wc.ops[req.RequestID]; dup {
@@ -371,7 +371,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 				delete(wc.ops, req.RequestID)
 				wc.mu.Unlock()
 			}()
-			out := newWSSink(wc, req.RequestID, st.ID)
+			out := newWSSink(wc, req.RequestID, publicID(st))
 			var err error
 			if req.Type == "execute" {
 				err = wc.s.runTurn(ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt}, out)
@@ -381,7 +381,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 			if wc.ctx.Err() != nil {
 				return // the connection is gone
 			}
-			done := wsMessage{RequestID: req.RequestID, Type: "done", SessionID: st.ID}
+			done := wsMessage{RequestID: req.RequestID, Type: "done", SessionID: publicID(st)}
 			if err != nil && !errors.Is(err, context.Canceled) {
 				done.Error = errorf(http.StatusOK, errorCode(err), err.Error())
 			}

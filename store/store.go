@@ -22,6 +22,9 @@ var (
 	ErrInvalid = errors.New("store: invalid input")
 	// ErrClosed reports a call made after Close.
 	ErrClosed = errors.New("store: closed")
+	// ErrExists reports a session whose owner already has a live session
+	// with the same PublicID.
+	ErrExists = errors.New("store: session exists")
 )
 
 // Session statuses with a meaning to the store; other values are stored as given.
@@ -32,7 +35,16 @@ const (
 
 // Session is a conversation as the daemon knows it.
 type Session struct {
-	ID                string          // HotPlex session (conversation) ID
+	// ID is the daemon-wide key of the session: the engine, the events
+	// and the hub know it by this. Sessions made by the daemon have
+	// "<PublicID>~<Nonce>".
+	ID string
+	// PublicID is the ID the owner gave the session, unique among the
+	// owner's live sessions (empty: the same as ID).
+	PublicID string
+	// Nonce is drawn at each creation; the provider session ID is derived
+	// from it, so a re-created ID starts a new conversation.
+	Nonce             string
 	Owner             string          // ID of the API key that created it ("" = admin/SDK)
 	Provider          string          // "claude", ...
 	ProviderSessionID string          // the CLI's conversation UUID
@@ -75,13 +87,18 @@ func (k APIKey) Valid(now time.Time) bool {
 // Store persists sessions, their events and API keys. Implementations are
 // safe for concurrent use.
 type Store interface {
-	// PutSession inserts or updates (by ID) a session. CreatedAt and
+	// PutSession inserts or updates (by ID) a session; inserting one whose
+	// owner has another live session with the same PublicID fails with
+	// ErrExists. An empty PublicID means the ID. CreatedAt and
 	// UpdatedAt default to now when zero; CreatedAt of an existing session is
 	// kept. LastSeq is managed by AppendEvents: on update the caller's value
 	// is ignored unless it is larger than the stored one.
 	PutSession(ctx context.Context, s Session) error
 	// GetSession returns the session with the given ID, or ErrNotFound.
 	GetSession(ctx context.Context, id string) (Session, error)
+	// FindSession returns owner's live (not "deleted") session whose
+	// PublicID is publicID, or ErrNotFound.
+	FindSession(ctx context.Context, owner, publicID string) (Session, error)
 	// ListSessions returns the sessions of owner ("" lists all), newest
 	// UpdatedAt first, excluding those with Status "deleted".
 	ListSessions(ctx context.Context, owner string) ([]Session, error)

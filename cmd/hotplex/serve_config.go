@@ -24,7 +24,7 @@ import (
 type serveConfig struct {
 	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
 	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
-	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories (default DATA_DIR/work)"`
+	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work)"`
 	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
 	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
 	AdminToken     string        `yaml:"admin_token" secret:"true" help:"secret that allows a scoped, audited firewall bypass"`

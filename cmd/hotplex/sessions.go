@@ -77,11 +77,11 @@ func newSessionsCmd() *cobra.Command {
 			}
 			var l struct {
 				Sessions []struct {
-					ID, Status, Provider string
-					WorkDir              string    `json:"work_dir"`
-					PID                  int       `json:"pid"`
-					UpdatedAt            time.Time `json:"updated_at"`
-					Stats                *struct {
+					ID, Key, Owner, Status, Provider string
+					WorkDir                          string    `json:"work_dir"`
+					PID                              int       `json:"pid"`
+					UpdatedAt                        time.Time `json:"updated_at"`
+					Stats                            *struct {
 						Turns   int     `json:"turns"`
 						CostUSD float64 `json:"total_cost_usd"`
 					} `json:"stats"`
@@ -91,18 +91,27 @@ func newSessionsCmd() *cobra.Command {
 				return err
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tPID\tTURNS\tCOST\tUPDATED\tWORK DIR")
+			// With --all, IDs repeat across owners: the key (which an
+			// admin key may use in place of the ID) tells them apart.
+			head := "ID\tSTATUS\tPID\tTURNS\tCOST\tUPDATED\tWORK DIR"
+			if all {
+				head = "OWNER\tKEY\t" + head
+			}
+			fmt.Fprintln(tw, head)
 			for _, s := range l.Sessions {
 				turns, cost := 0, 0.0
 				if s.Stats != nil {
 					turns, cost = s.Stats.Turns, s.Stats.CostUSD
+				}
+				if all {
+					fmt.Fprintf(tw, "%s\t%s\t", s.Owner, s.Key)
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t$%.4f\t%s\t%s\n", s.ID, s.Status, s.PID, turns, cost, s.UpdatedAt.Local().Format(time.DateTime), s.WorkDir)
 			}
 			return tw.Flush()
 		},
 	}
-	list.Flags().BoolVar(&all, "all", false, "every session (admin keys)")
+	list.Flags().BoolVar(&all, "all", false, "every owner's sessions, with their keys (admin keys)")
 	show := &cobra.Command{
 		Use: "show ID", Short: "Show a session as JSON", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +135,27 @@ func transcriptPath(env []string, workDir, sessionID string) string {
 		}
 	}
 	return filepath.Join(dir, "projects", string(enc), sessionID+".jsonl")
+}
+
+// removeConversation deletes what the CLI keeps of conversation psid run
+// in workDir: its transcript, the folder beside it (sub-agent transcripts,
+// large tool results) and the per-conversation folders of its config
+// directory (file-history snapshots, session environment, to-dos).
+func removeConversation(env []string, workDir, psid string) error {
+	tp := transcriptPath(env, workDir, psid)
+	if tp == "" || psid == "" || strings.ContainsAny(psid, `/\`) || psid == "." || psid == ".." {
+		return nil
+	}
+	config := filepath.Dir(filepath.Dir(filepath.Dir(tp)))
+	paths := []string{tp, strings.TrimSuffix(tp, ".jsonl"),
+		filepath.Join(config, "file-history", psid), filepath.Join(config, "session-env", psid)}
+	todos, _ := filepath.Glob(filepath.Join(config, "todos", psid+"-*.json"))
+	paths = append(paths, todos...)
+	var errs []error
+	for _, p := range paths {
+		if err := os.RemoveAll(p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }

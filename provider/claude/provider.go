@@ -145,3 +145,10 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 	}
 	return c, nil
 }
+
+// Forget deletes the CLI's transcript of the conversation (and what the
+// CLI filed beside it), so that a deleted session's conversation can be
+// neither resumed nor read.
+func (p *Provider) Forget(_ context.Context, o provider.StartOptions) error {
+	return removeConversation(childEnv(o), o.WorkDir, o.ProviderSessionID)
+}

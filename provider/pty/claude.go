@@ -42,6 +42,7 @@ func ClaudeTUI(path string) Preset {
 		Command:     path,
 		SessionArgs: claudeSessionArgs,
 		Prepare:     claudePrepare,
+		Forget:      claudeForget,
 		// The input line is always on screen; the spinner line is not.
 		// Ready is the input box, empty or not, framed by two rules; a
 		// question replaces it.
@@ -157,6 +158,17 @@ func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
 		args = append(args, "--disallowedTools="+strings.Join(o.DisallowedTools, ","))
 	}
 	return args, resume
+}
+
+// claudeForget deletes the transcript of o's conversation and the folder
+// the CLI files beside it.
+func claudeForget(o provider.StartOptions, env []string) error {
+	o.Env = env
+	tp := claudeTranscript(o)
+	if tp == "" || strings.ContainsAny(o.ProviderSessionID, `/\`) || strings.Trim(o.ProviderSessionID, ".") == "" {
+		return nil
+	}
+	return errors.Join(os.RemoveAll(tp), os.RemoveAll(strings.TrimSuffix(tp, ".jsonl")))
 }
 
 // claudeTranscript is where the CLI keeps the conversation of o; resuming

@@ -30,6 +30,9 @@ type Preset struct {
 	// program gets (for example to seed its configuration so no first-run
 	// dialog appears).
 	Prepare func(o provider.StartOptions, env []string) error
+	// Forget, when set, deletes what the program keeps of conversation o
+	// after it ended (its transcript), for a session deleted for good.
+	Forget func(o provider.StartOptions, env []string) error
 
 	// Ready matches a screen on which the program waits for a prompt (for
 	// example its input line). Nil means any stable screen is ready.

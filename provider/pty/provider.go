@@ -235,6 +235,16 @@ func (p *Provider) Discard(ctx context.Context, providerSessionID string) error 
 	return nil
 }
 
+// Forget destroys the window kept for the conversation and, through the
+// preset, what the program keeps of it on disk: the session was deleted.
+func (p *Provider) Forget(ctx context.Context, o provider.StartOptions) error {
+	err := p.Discard(ctx, o.ProviderSessionID)
+	if p.opts.Preset.Forget != nil && o.ProviderSessionID != "" {
+		err = errors.Join(err, p.opts.Preset.Forget(o, childEnv(o, p.opts.Preset.Env)))
+	}
+	return err
+}
+
 // Close destroys every kept window.
 func (p *Provider) Close(ctx context.Context) error {
 	p.mu.Lock()

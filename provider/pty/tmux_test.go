@@ -245,3 +245,33 @@ func TestTmuxAttachedPersonKeepsWindowSize(t *testing.T) {
 		t.Fatalf("an attached 60x12 client resized the window from %s to %s", before, after)
 	}
 }
+
+// Deleting a session destroys its kept window: nothing of the
+// conversation stays for a person, or the ID's next owner, to find.
+func TestTmuxWindowGoesWithDeletedSession(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	prov, err := pty.New(pty.Options{Preset: fakeTUIPreset(fakeTUIPath(t)), Tmux: true, KeepWindows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = prov.Close(context.Background()) })
+	eng, err := engine.NewEngine(engine.EngineOptions{Provider: prov, IdleTimeout: -1, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	first := execute(t, eng, t.TempDir(), "remember the amber bell").First(event.TypeSessionStart)
+	socket, ok := prov.TmuxSocket(first.ProviderSessionID)
+	if !ok {
+		t.Fatal("the session runs in no tmux window")
+	}
+	if err := eng.DeleteSession(context.Background(), "tui"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := prov.Parked(first.ProviderSessionID); ok {
+		t.Fatal("a deleted session's window is kept")
+	}
+	if out, err := tmuxCmd(socket, "list-sessions"); err == nil {
+		t.Fatalf("the tmux server still answers after the delete: %q", out)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/hotplex/hotplex/store"
 )
 
-const sessionColumns = `id, owner, provider, provider_session_id, work_dir, options, status, title, created_at, updated_at, last_seq, stats`
+const sessionColumns = `id, public_id, nonce, owner, provider, provider_session_id, work_dir, options, status, title, created_at, updated_at, last_seq, stats`
 
 // PutSession inserts or updates the session s.ID. Zero CreatedAt and
 // UpdatedAt become now; an existing session keeps its CreatedAt, and its
@@ -24,6 +24,9 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	if err := validateSession(s); err != nil {
 		return fmt.Errorf("sqlite store: put session %q: %w", s.ID, err)
 	}
+	if s.PublicID == "" {
+		s.PublicID = s.ID
+	}
 	now := time.Now()
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = now
@@ -32,8 +35,10 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 		s.UpdatedAt = now
 	}
 	_, err := db.writer.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
+			public_id = excluded.public_id,
+			nonce = excluded.nonce,
 			owner = excluded.owner,
 			provider = excluded.provider,
 			provider_session_id = excluded.provider_session_id,
@@ -44,8 +49,11 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 			updated_at = excluded.updated_at,
 			last_seq = max(sessions.last_seq, excluded.last_seq),
 			stats = excluded.stats`,
-		s.ID, s.Owner, s.Provider, s.ProviderSessionID, s.WorkDir, nullJSON(s.Options),
+		s.ID, s.PublicID, s.Nonce, s.Owner, s.Provider, s.ProviderSessionID, s.WorkDir, nullJSON(s.Options),
 		s.Status, s.Title, nanos(s.CreatedAt), nanos(s.UpdatedAt), int64(s.LastSeq), nullJSON(s.Stats))
+	if isConstraint(err, codeUnique) {
+		return fmt.Errorf("sqlite store: put session %q: owner %q has a session %q: %w", s.ID, s.Owner, s.PublicID, store.ErrExists)
+	}
 	if err != nil {
 		return fmt.Errorf("sqlite store: put session %q: %w", s.ID, err)
 	}
@@ -78,6 +86,24 @@ func (db *DB) GetSession(ctx context.Context, id string) (store.Session, error) 
 	}
 	if err != nil {
 		return store.Session{}, fmt.Errorf("sqlite store: get session %q: %w", id, err)
+	}
+	return s, nil
+}
+
+// FindSession returns owner's live session called publicID, or an error
+// wrapping store.ErrNotFound.
+func (db *DB) FindSession(ctx context.Context, owner, publicID string) (store.Session, error) {
+	if err := db.check("find session"); err != nil {
+		return store.Session{}, err
+	}
+	row := db.reader.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE owner = ? AND public_id = ? AND status <> ?`,
+		owner, publicID, store.StatusDeleted)
+	s, err := scanSession(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Session{}, fmt.Errorf("sqlite store: find session %q of %q: %w", publicID, owner, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Session{}, fmt.Errorf("sqlite store: find session %q of %q: %w", publicID, owner, err)
 	}
 	return s, nil
 }
@@ -144,7 +170,7 @@ func scanSession(r scanner) (store.Session, error) {
 		created, updated int64
 		lastSeq          int64
 	)
-	err := r.Scan(&s.ID, &s.Owner, &s.Provider, &s.ProviderSessionID, &s.WorkDir, &options,
+	err := r.Scan(&s.ID, &s.PublicID, &s.Nonce, &s.Owner, &s.Provider, &s.ProviderSessionID, &s.WorkDir, &options,
 		&s.Status, &s.Title, &created, &updated, &lastSeq, &stats)
 	if err != nil {
 		return store.Session{}, err

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -209,5 +211,89 @@ func TestDeleteSession(t *testing.T) {
 	putSession(t, db, "gone", "")
 	if err := db.AppendEvents(ctx, events(t, "gone", 1, 1)...); err != nil {
 		t.Fatalf("append to re-created session: %v", err)
+	}
+}
+
+// Two owners may give their sessions the same ID; one owner may not have
+// two live sessions under one ID.
+func TestSessionIDsPerOwner(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	for _, s := range []store.Session{
+		{ID: "demo~a1", PublicID: "demo", Nonce: "a1", Owner: "key-a"},
+		{ID: "demo~b1", PublicID: "demo", Nonce: "b1", Owner: "key-b"},
+	} {
+		if err := db.PutSession(ctx, s); err != nil {
+			t.Fatalf("put %s: %v", s.ID, err)
+		}
+	}
+	for owner, want := range map[string]string{"key-a": "demo~a1", "key-b": "demo~b1"} {
+		got, err := db.FindSession(ctx, owner, "demo")
+		if err != nil || got.ID != want || got.PublicID != "demo" || got.Nonce != want[len(want)-2:] {
+			t.Fatalf("find demo of %s = %+v, %v; want %s", owner, got, err, want)
+		}
+	}
+	if _, err := db.FindSession(ctx, "key-c", "demo"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("find demo of a third owner: %v, want ErrNotFound", err)
+	}
+	err := db.PutSession(ctx, store.Session{ID: "demo~a2", PublicID: "demo", Nonce: "a2", Owner: "key-a"})
+	if !errors.Is(err, store.ErrExists) {
+		t.Fatalf("second live demo of key-a: %v, want ErrExists", err)
+	}
+	// Updating the existing row is no conflict.
+	if err := db.PutSession(ctx, store.Session{ID: "demo~a1", PublicID: "demo", Nonce: "a1", Owner: "key-a", Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	// Once deleted, the ID is free again, with a new key and nonce.
+	if err := db.DeleteSession(ctx, "demo~a1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSession(ctx, store.Session{ID: "demo~a2", PublicID: "demo", Nonce: "a2", Owner: "key-a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.FindSession(ctx, "key-a", "demo"); err != nil || got.ID != "demo~a2" {
+		t.Fatalf("re-created demo of key-a = %+v, %v", got, err)
+	}
+	// A session put without a public ID is known by its ID.
+	putSession(t, db, "plain", "key-a")
+	if got, err := db.FindSession(ctx, "key-a", "plain"); err != nil || got.PublicID != "plain" {
+		t.Fatalf("find plain = %+v, %v", got, err)
+	}
+}
+
+// Sessions stored before IDs were per owner keep working: their ID is
+// their public ID too.
+func TestSessionsFromBeforeOwnerIDs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	raw, err := sql.Open(driverName, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{sqlCreateMigrations, ms[0].sql,
+		`INSERT INTO schema_migrations VALUES (1, '` + ms[0].name + `', 0)`,
+		`INSERT INTO sessions (id, owner, created_at, updated_at) VALUES ('legacy', 'key-a', 1, 1)`} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	got, err := db.FindSession(ctx, "key-a", "legacy")
+	if err != nil || got.ID != "legacy" || got.PublicID != "legacy" || got.Nonce != "" {
+		t.Fatalf("legacy session = %+v, %v", got, err)
+	}
+	if err := db.PutSession(ctx, store.Session{ID: "legacy~n", PublicID: "legacy", Nonce: "n", Owner: "key-a"}); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("a second legacy of key-a: %v", err)
 	}
 }
