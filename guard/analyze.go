@@ -278,10 +278,15 @@ type analysis struct {
 	d       *Detector
 	home    string // "" when unknown
 	workDir string // "" when unknown
-	cwd     string // "" when unknown
-	depth   int
-	parser  *syntax.Parser
-	src     string
+	// protected are Context.ProtectedPaths, cleaned and absolute.
+	protected []string
+	// links are the symbolic links made so far (ln -s), absolute link
+	// path to absolute target.
+	links  map[string]string
+	cwd    string // "" when unknown
+	depth  int
+	parser *syntax.Parser
+	src    string
 
 	vars       map[string]word
 	funcs      map[string]bool
@@ -326,6 +331,17 @@ func (d *Detector) newAnalysis(c Context) *analysis {
 		a.workDir = cleanAbs(wd)
 	}
 	a.cwd = a.workDir
+	for _, p := range c.ProtectedPaths {
+		if strings.HasPrefix(p, "~") {
+			if a.home == "" {
+				continue
+			}
+			p = a.home + p[1:]
+		}
+		if p = cleanAbs(p); p != "/" && p != "" {
+			a.protected = append(a.protected, p)
+		}
+	}
 	if a.parser == nil {
 		a.parser = parserPool.Get().(*syntax.Parser)
 	}
@@ -418,12 +434,12 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 // remoteNested analyses a command that runs on another machine or in a
 // container: the work directory and home there are unknown.
 func (a *analysis) remoteNested(src, origin string) {
-	wd, home, cwd := a.workDir, a.home, a.cwd
-	a.workDir, a.home, a.cwd = "", "", ""
+	wd, home, cwd, prot, links := a.workDir, a.home, a.cwd, a.protected, a.links
+	a.workDir, a.home, a.cwd, a.protected, a.links = "", "", "", nil, nil
 	a.remote++
 	a.nested(src, origin)
 	a.remote--
-	a.workDir, a.home, a.cwd = wd, home, cwd
+	a.workDir, a.home, a.cwd, a.protected, a.links = wd, home, cwd, prot, links
 }
 
 func truncate(s string, n int) string {
@@ -1403,6 +1419,9 @@ func (a *analysis) after(c *cmd) {
 			}
 		}
 	}
+	if c.name == "ln" && c.pipe == nil {
+		a.recordLink(c)
+	}
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
 			ops := positional(args[1:])
@@ -1415,6 +1434,39 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+}
+
+// recordLink remembers a symbolic link "ln -s TARGET LINK", so that later
+// paths through LINK are judged where they lead.
+func (a *analysis) recordLink(c *cmd) {
+	args := c.args()
+	o := c.opts()
+	if !o.has("s", "symbolic") {
+		return
+	}
+	ops := posArgs(args, optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+	if len(ops) != 2 || !ops[0].ok || !ops[1].ok {
+		return
+	}
+	link := a.absPath(ops[1].s, c.cwd)
+	if link == "" {
+		return
+	}
+	target := ops[0].s
+	if !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "~") {
+		target = path.Dir(link) + "/" + target // relative to the link's directory
+	}
+	t := a.absPath(target, c.cwd)
+	if t == "" || t == link {
+		return
+	}
+	if strings.HasSuffix(ops[1].s, "/") {
+		link += "/" + path.Base(t)
+	}
+	if a.links == nil {
+		a.links = make(map[string]string)
+	}
+	a.links[link] = t
 }
 
 // outFlow is what the command writes to standard output.

@@ -30,6 +30,10 @@ func (a *analysis) absPath(p, cwd string) string {
 		}
 		p = cwd + "/" + p
 	}
+	if a.links != nil {
+		through := strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
+		return a.followLinks(path.Clean(p), through)
+	}
 	return path.Clean(p)
 }
 
@@ -72,6 +76,49 @@ func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
 	return "", false, false
 }
 
+// isProtected reports whether p is one of the protected paths, inside one,
+// or a directory that holds one; the work directory and below are not.
+func (a *analysis) isProtected(p string) bool {
+	if len(a.protected) == 0 || a.inWork(p) {
+		return false
+	}
+	for _, q := range a.protected {
+		if under(p, q) || under(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether p is dir or below it.
+func under(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == '/'
+}
+
+// followLinks replaces a leading symbolic link made earlier in the command
+// by its target, when p goes through the link rather than naming it
+// (link/, link/x).
+func (a *analysis) followLinks(p string, through bool) string {
+	for i := 0; i < 8; i++ {
+		changed := false
+		for l, t := range a.links {
+			switch {
+			case p == l && through:
+				p, changed = t, true
+			case strings.HasPrefix(p, l) && len(p) > len(l) && p[len(l)] == '/':
+				p, changed = path.Clean(t+p[len(l):]), true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
 func (a *analysis) inWork(p string) bool {
 	wd := a.workDir
 	if wd == "" {
@@ -109,6 +156,7 @@ const (
 	pcSecretsHome         // ~/.ssh, ~/.gnupg
 	pcCritFile            // /etc/passwd, /etc/shadow, ...
 	pcDBData              // a database's data directory
+	pcProtected           // a path the host program owns (Context.ProtectedPaths)
 	pcSystemCrit          // a system directory (/etc, /usr/lib, /var/lib, ...)
 	pcHome                // a home directory itself (or all of them)
 	pcRoot                // /
@@ -118,7 +166,7 @@ var pclassNames = [...]string{"", "inside the work directory", "temporary file",
 	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in /tmp",
 	"outside the work directory", "outside the work directory", "outside the work directory",
 	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
-	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a system directory",
+	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a path HotPlex owns", "a system directory",
 	"a home directory", "the filesystem root"}
 
 func (p pclass) String() string {
@@ -420,6 +468,9 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if p == "/" {
 		return pcRoot
 	}
+	if a.isProtected(p) {
+		return pcProtected
+	}
 	base := path.Base(p)
 	if rel, mine, ok := a.homeRel(p); ok {
 		if rel == "" {
@@ -536,6 +587,7 @@ const (
 	wGitHook
 	wPathShadow
 	wSSHDConfig
+	wProtected
 )
 
 var shellRCNames = map[string]bool{
@@ -564,6 +616,9 @@ func isBlockDevice(p string) bool {
 func (a *analysis) classifyWrite(p string) wclass {
 	if p == "" {
 		return wNone
+	}
+	if a.isProtected(p) {
+		return wProtected
 	}
 	if strings.HasPrefix(p, "/dev/") {
 		switch {

@@ -111,7 +111,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 				continue
 			}
 			switch cls {
-			case pcRoot, pcHome, pcSystemCrit, pcCritFile, pcSecretsHome, pcHistory, pcLogs:
+			case pcRoot, pcHome, pcSystemCrit, pcCritFile, pcSecretsHome, pcHistory, pcLogs, pcProtected:
 				out = append(out, delTarget{w: w, class: cls, rec: true})
 			}
 		}
@@ -128,9 +128,11 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		if strings.Contains(dest.s, ":") {
 			break // remote destination
 		}
-		cls := a.classifyUnder(dest, c.cwd, false)
-		switch cls {
-		case pcRoot, pcHome, pcSystemCrit, pcCritFile, pcSecretsHome:
+		// --delete removes whatever the destination holds that the
+		// source lacks: all of it when the source is empty.
+		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
+		case pcNone, pcInside, pcTemp, pcHomeCache:
+		default:
 			out = append(out, delTarget{w: dest, class: cls, rec: true})
 		}
 	}
@@ -205,6 +207,8 @@ var fsRules = []*rule{
 		[]string{"Guard the variable: rm -rf \"${DIR:?}\"/*", "Check the variable is set before deleting"}, recOnly, pcVarRoot),
 	delRule("rm-unknown-input", LevelModerate, CategoryFileDelete, "recursive deletion of paths read from input",
 		[]string{"List the paths first, then delete specific ones", "Restrict the producer (find . -name ...) to the project"}, recOnly, pcUnknownInput),
+	delRule("rm-protected", LevelCritical, CategoryFileDelete, "deletion of what HotPlex owns (its data, its database, other sessions' work directories)",
+		[]string{"Delete only paths inside this session's work directory", "Leave HotPlex's data to HotPlex"}, anyRec, pcProtected),
 	{ID: "rm-no-preserve-root", Level: LevelCritical, Category: CategoryFileDelete, Description: "rm --no-preserve-root disables the protection of /",
 		Suggestions: []string{"Never pass --no-preserve-root", "Name the directory you mean inside the project"}, names: names("rm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -369,6 +373,20 @@ var fsRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chmod-protected", Level: LevelHigh, Category: CategoryPermission, Description: "changing the owner or mode of what HotPlex owns",
+		Suggestions: []string{"Change permissions only inside this session's work directory"}, names: names("chmod", "chown", "chgrp", "setfacl", "chattr"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ws := chmodTargets(c)
+			if c.name == "chattr" {
+				ws = positional(c.args())
+			}
+			for _, w := range ws {
+				if w.ok && a.classifyDelete(w, c.cwd) == pcProtected {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-world-writable-outside", Level: LevelHigh, Category: CategoryPermission, Description: "making files outside the work directory world-writable",
 		Suggestions: []string{"Grant only what is needed (chmod u+x, 644, 755)", "Limit the change to the project directory"}, names: names("chmod"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -470,6 +488,10 @@ var fsRules = []*rule{
 		[]string{"Show the change and let an administrator apply it", "Use a project-local configuration file"}, false, wEtc),
 	writeRule("write-proc-sys", LevelModerate, CategorySystem, "changing kernel parameters",
 		[]string{"Use sysctl with a reviewed configuration"}, false, wProcSys),
+	writeRule("overwrite-protected", LevelCritical, CategoryFileDelete, "overwriting or truncating what HotPlex owns (its data, its database, other sessions' files)",
+		[]string{"Write only inside this session's work directory"}, true, wProtected),
+	writeRule("write-protected", LevelHigh, CategoryFileDelete, "writing into what HotPlex owns (its data, its database, other sessions' work directories)",
+		[]string{"Write only inside this session's work directory"}, false, wProtected),
 	writeRule("truncate-history", LevelHigh, CategoryHistoryTamper, "erasing or redirecting shell history",
 		[]string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, true, wHistory),
 	writeRule("truncate-logs", LevelHigh, CategoryHistoryTamper, "erasing system logs",
