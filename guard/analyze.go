@@ -289,6 +289,11 @@ type analysis struct {
 	src    string
 
 	vars       map[string]word
+	// params are the positional parameters ($1...) when known (set --,
+	// sh -c CODE NAME ARGS...), param0 is $0.
+	params     []word
+	param0     word
+	aliases    map[string]string
 	funcs      map[string]bool
 	downloads  map[string]bool
 	tcpFDs     map[string]bool
@@ -1080,6 +1085,17 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 			v = word{s: "(...)", tail: 5}
 		default:
 			v = lit("")
+		}
+		if as.Append {
+			if old, ok := a.varValue(as.Name.Value); ok && v.ok {
+				v = lit(old + v.s)
+			} else {
+				v = word{s: "$" + as.Name.Value + v.s, tail: len(as.Name.Value) + 1}
+			}
+		}
+		if as.Index != nil && as.Name.Value == "functions" {
+			// zsh: functions[NAME]=BODY defines a function
+			a.payload(c, v, "function body")
 		}
 		c.assigns = append(c.assigns, assignment{as.Name.Value, v})
 	}

@@ -60,6 +60,10 @@ func (a *analysis) expand(c *cmd) {
 			}
 		}
 	}
+	a.expandLaunches(c)
+	if a.stop {
+		return
+	}
 	switch n := c.name; {
 	case shellNameSet[n] || n == "eval" || n == "source" || n == ".":
 		a.expandScript(c, "")

@@ -44,6 +44,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 	args := c.args()
 	n := c.name
 	switch {
+	case isShellInit(c):
+		return flow{kind: flowText} // its shell code, trusted
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case socketTools[n]:

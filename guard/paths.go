@@ -76,6 +76,24 @@ func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
 	return "", false, false
 }
 
+// fixtureGit reports a .git directory, given relative to the work
+// directory, that belongs to a throw-away repository the project's tests
+// build (tests/fixtures/repo/.git), not to the project.
+func fixtureGit(rel string) bool {
+	dir := path.Dir(path.Clean("/" + rel))
+	if dir == "/" {
+		return false
+	}
+	for _, c := range strings.Split(dir[1:], "/") {
+		switch strings.ToLower(c) {
+		case "test", "tests", "testdata", "test-data", "test_data", "fixture", "fixtures", "__fixtures__", "spec", "specs",
+			"e2e", "tmp", ".tmp", "temp", "scratch", "sandbox", "testrepo", "test-repo", "test_repo":
+			return true
+		}
+	}
+	return false
+}
+
 // isProtected reports whether p is one of the protected paths, inside one,
 // or a directory that holds one; the work directory and below are not.
 func (a *analysis) isProtected(p string) bool {
@@ -328,7 +346,7 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.glob || rel == ".." || strings.Count(rel, "..") > 0 {
 				return pcEscape
 			}
-		case path.Base(rel) == ".git":
+		case path.Base(rel) == ".git" && !fixtureGit(rel):
 			return pcGitDir
 		case rel == ".":
 			return pcWorkDir
@@ -486,7 +504,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcSecretsHome
 		}
-		if base == ".git" {
+		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
 			return pcGitDir
 		}
 		if a.inWork(p) {
@@ -512,7 +530,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if isLogPath(p) {
 		return pcLogs
 	}
-	if base == ".git" {
+	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
 		return pcGitDir
 	}
 	if a.inWork(p) {

@@ -180,6 +180,21 @@ func (a *analysis) isPathShadow(p string) bool {
 }
 
 // isGitHook reports whether p is a git hook.
+// ownHook reports a project installing one of its own hooks: a copy of,
+// or a link to, a file of the work directory into the work directory's
+// repository.
+func (a *analysis) ownHook(c *cmd, t writeTarget) bool {
+	if t.content.kind != flowLocal || t.content.what == "" || t.path == "" || !a.inWork(t.path) {
+		return false
+	}
+	src := t.content.what
+	if c.name == "ln" && !strings.HasPrefix(src, "/") {
+		src = path.Dir(t.path) + "/" + src // relative to the link
+	}
+	p := a.absPath(src, c.cwd)
+	return p != "" && a.inWork(p) && !strings.Contains(p, "/.git/hooks/")
+}
+
 func isGitHook(p string) bool {
 	return strings.Contains(p, "/.git/hooks/") || strings.HasPrefix(p, ".git/hooks/")
 }
@@ -530,8 +545,16 @@ var extraRules = []*rule{
 		}},
 
 	// --- persistence ---
-	writeRule("write-git-hook", LevelHigh, CategoryPersistence, "installing a git hook (runs on every git operation)",
-		[]string{"Keep hooks in the repository (e.g. .githooks) and let the user enable them", "Run the script explicitly instead"}, false, wGitHook),
+	{ID: "write-git-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a git hook (runs on every git operation)",
+		Suggestions: []string{"Keep hooks in the repository (e.g. .githooks) and let the user enable them", "Run the script explicitly instead"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.class == wGitHook && !a.ownHook(c, t) {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
 	writeRule("path-shadow-command", LevelHigh, CategoryPersistence, "placing a program named like a system command first on PATH",
 		[]string{"Give the program its own name", "Install it into the project (./bin) instead"}, false, wPathShadow),
 	{ID: "git-hooks-path", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing git hooks at a directory outside the repository",
