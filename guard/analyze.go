@@ -288,7 +288,7 @@ type analysis struct {
 	parser *syntax.Parser
 	src    string
 
-	vars       map[string]word
+	vars map[string]word
 	// params are the positional parameters ($1...) when known (set --,
 	// sh -c CODE NAME ARGS...), param0 is $0.
 	params     []word
