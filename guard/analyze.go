@@ -169,6 +169,8 @@ type scriptRef struct {
 	kind scriptKind
 	w    word
 	flow flow
+	// params are the operands after a -c payload: $0, $1, ...
+	params []word
 }
 
 // cmd is one simple command, analysed.
@@ -1040,10 +1042,27 @@ func (a *analysis) buildDecl(s *syntax.Stmt, x *syntax.DeclClause, origin string
 		variant = x.Variant.Value
 	}
 	c.words = append(c.words, lit(variant))
+	nameref := false
 	for _, as := range x.Args {
 		switch {
 		case as.Naked && as.Name == nil && as.Value != nil:
+			n := len(c.words)
 			c.words = a.expandWord(as.Value, c.words)
+			for _, w := range c.words[n:] {
+				if strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n") {
+					nameref = true
+				}
+				// declare "$x=/": the name is computed
+				if name, val, ok := strings.Cut(w.s, "="); ok && w.ok && isVarName(name) {
+					a.setVar(name, lit(val))
+				}
+			}
+		case nameref && as.Name != nil && as.Value != nil:
+			// declare -n r=HOME: r stands for HOME
+			target := a.expandOne(as.Value)
+			if v, ok := a.varValue(target.s); ok && target.ok {
+				a.setVar(as.Name.Value, lit(v))
+			}
 		case as.Naked && as.Name != nil:
 			c.words = append(c.words, lit(as.Name.Value))
 		case as.Name != nil:
@@ -1378,6 +1397,15 @@ func (a *analysis) finish(c *cmd) {
 		}
 		a.unresolved(c, why+" ("+truncate(c.words[0].s, 60)+")", "")
 	}
+	if text := a.aliased(c); text != "" {
+		aliases := a.aliases
+		a.aliases = nil // an alias is not expanded in its own text
+		a.nested(text, "alias "+c.words[0].s)
+		a.aliases = aliases
+		if a.stop {
+			return
+		}
+	}
 	a.prepare(c)
 	a.judge(c)
 	if a.stop {
@@ -1438,6 +1466,12 @@ func (a *analysis) after(c *cmd) {
 	if c.name == "ln" && c.pipe == nil {
 		a.recordLink(c)
 	}
+	switch c.name {
+	case "alias":
+		a.recordAliases(c)
+	case "set":
+		a.recordSet(c)
+	}
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
 			ops := positional(args[1:])
@@ -1450,6 +1484,89 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+}
+
+// recordAliases remembers aliases (bash NAME=VALUE, fish NAME VALUE, zsh
+// -g for global ones), which later commands are judged through.
+func (a *analysis) recordAliases(c *cmd) {
+	args := c.args()
+	global := false
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		if strings.Contains(args[0].s, "g") {
+			global = true
+		}
+		args = args[1:]
+	}
+	set := func(name, val string) {
+		if a.aliases == nil {
+			a.aliases = make(map[string]string)
+		}
+		if global {
+			name = "\x00" + name
+		}
+		a.aliases[name] = val
+	}
+	if len(args) == 2 && !strings.Contains(args[0].s, "=") && args[0].ok && args[1].ok {
+		set(args[0].s, args[1].s) // fish
+		return
+	}
+	for _, w := range args {
+		if name, val, ok := strings.Cut(w.s, "="); ok && w.ok && name != "" {
+			set(name, val)
+		}
+	}
+}
+
+// recordSet follows set -- ARGS (the positional parameters) and fish's
+// set [-lgUx] NAME VALUE.
+func (a *analysis) recordSet(c *cmd) {
+	args := c.args()
+	if len(args) > 0 && args[0].s == "--" {
+		a.params = append([]word{}, args[1:]...)
+		return
+	}
+	fish := false
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		switch args[0].s {
+		case "-l", "-g", "-U", "-x", "-gx", "-xg", "-Ux", "-xU", "-lx", "-xl", "--local", "--global", "--universal", "--export", "-f", "--function":
+			fish = true
+		default:
+			return
+		}
+		args = args[1:]
+	}
+	if fish && len(args) >= 1 && isVarName(args[0].s) {
+		v := lit(joinWords(args[1:]))
+		for _, w := range args[1:] {
+			if !w.ok {
+				v.ok = false
+			}
+		}
+		a.setVar(args[0].s, v)
+	}
+}
+
+// aliased is the command text c stands for through an alias, or "".
+func (a *analysis) aliased(c *cmd) string {
+	if a.aliases == nil || len(c.words) == 0 || c.synthetic != "" || c.name == "alias" {
+		return ""
+	}
+	if v, ok := a.aliases[c.words[0].s]; ok && c.words[0].ok {
+		return v + " " + quoteWords(c.args())
+	}
+	parts := make([]string, len(c.words))
+	hit := false
+	for i, w := range c.words {
+		if v, ok := a.aliases["\x00"+w.s]; ok && w.ok {
+			parts[i], hit = v, true
+		} else {
+			parts[i] = shellQuote(w.s)
+		}
+	}
+	if hit {
+		return strings.Join(parts, " ")
+	}
+	return ""
 }
 
 // recordLink remembers a symbolic link "ln -s TARGET LINK", so that later

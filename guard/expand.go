@@ -114,6 +114,13 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 			if c.name == "eval" {
 				origin = "eval payload"
 			}
+			if len(sr.params) > 0 {
+				savedP, saved0 := a.params, a.param0
+				a.param0, a.params = sr.params[0], append([]word{}, sr.params[1:]...)
+				a.payload(c, sr.w, origin)
+				a.params, a.param0 = savedP, saved0
+				return
+			}
 			a.payload(c, sr.w, origin)
 			return
 		}

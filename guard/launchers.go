@@ -53,7 +53,10 @@ func init() {
 		"less":      nil,
 		"alias":     nil,
 		"unalias":   nil,
-		"awk":       nil,
+		"awk":       awkLaunches,
+		"gawk":      awkLaunches,
+		"mawk":      awkLaunches,
+		"nawk":      awkLaunches,
 		"nohup":     nil,
 		"systemctl": nil,
 	}
@@ -593,6 +596,20 @@ func sedExecs(script string) []string {
 		}
 	}
 	return out
+}
+
+// awkLaunches: awk code that runs its input lines (system($0), print |
+// "sh") runs what it reads.
+func awkLaunches(a *analysis, c *cmd) []launch {
+	ops := posArgs(c.args(), optSpec{short: "fFv", long: []string{"file", "field-separator", "assign"}})
+	if len(ops) == 0 || c.in.kind != flowText {
+		return nil
+	}
+	code := strings.ReplaceAll(ops[0].s, " ", "")
+	if strings.Contains(code, "system($0)") || strings.Contains(code, `|"sh"`) || strings.Contains(code, `|"bash"`) || strings.Contains(code, `|"/bin/sh"`) {
+		return []launch{{code: c.in.text, origin: "awk running its input"}}
+	}
+	return nil
 }
 
 // trapLaunches reads the command a trap runs later.

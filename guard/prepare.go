@@ -42,7 +42,7 @@ func (a *analysis) prepareShell(c *cmd) {
 		if len(ops) == 0 {
 			return
 		}
-		c.script = &scriptRef{kind: scriptInline, w: ops[0]}
+		c.script = &scriptRef{kind: scriptInline, w: ops[0], params: ops[1:]}
 		if ops[0].flow != nil {
 			c.script.flow = *ops[0].flow
 		}
@@ -87,6 +87,7 @@ func (a *analysis) prepareEval(c *cmd) {
 func (a *analysis) prepareSource(c *cmd) {
 	args := c.args()
 	if len(args) == 0 {
+		c.script = &scriptRef{kind: scriptStdin, flow: c.in} // fish: ... | source
 		return
 	}
 	op := args[0]

@@ -80,6 +80,7 @@ func scanScript(lang, code string) *scriptScan {
 	if len(code) > maxWordLen {
 		code = code[:maxWordLen]
 	}
+	code = normalizeCode(lang, code)
 	low := strings.ToLower(code)
 	// commands run
 	for _, api := range execAPIs[lang] {

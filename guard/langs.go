@@ -1,0 +1,112 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Interpreter code reaches a shell or deletes files through indirection
+// as often as through a literal os.system: names assembled from string
+// pieces, modules imported by name, methods fetched with getattr or [],
+// paths walked before each file is removed. normalizeCode rewrites those
+// forms, per language, into the direct calls the scanner knows, before it
+// scans.
+
+// rewrite is one normalisation: a pattern and its replacement.
+type rewrite struct {
+	re   *regexp.Regexp
+	with string
+}
+
+func rw(pat, with string) rewrite { return rewrite{regexp.MustCompile(pat), with} }
+
+// concatRewrites join adjacent string literals ("o"+"s" → "os").
+var concatRewrites = map[string][]rewrite{
+	"python": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw(`"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"js": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw(`"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"ruby": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"perl": {rw(`"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"php":  {rw(`"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"lua":  {rw(`"([^"\\\n]*)"\s*\.\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	// awk concatenates by juxtaposition
+	"awk": {rw(`"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
+}
+
+// langRewrites turn indirect forms into direct calls.
+var langRewrites = map[string][]rewrite{
+	"python": {
+		rw(`__import__\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw(`importlib\.import_module\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw(`getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)`, `$1.$2`),
+		rw(`\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+	},
+	"js": {
+		rw(`require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
+		rw(`(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
+		rw(`process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
+	},
+	"perl": {
+		rw(`\bqq?\s*\{([^{}]*)\}`, `"$1"`),
+		rw(`\bqq?\s*\(([^()]*)\)`, `"$1"`),
+		rw(`\bqq?\s*\[([^\[\]]*)\]`, `"$1"`),
+		rw(`\bqq?\s*\|([^|]*)\|`, `"$1"`),
+		rw(`\bunlink\s+glob\s*\(?\s*("[^"]*"|'[^']*')\s*\)?`, `unlink($1)`),
+		rw(`\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
+		rw(`\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
+		rw(`\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
+	},
+	"ruby": {
+		rw(`\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
+		rw(`\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
+	},
+	"awk": {
+		rw(`ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
+	},
+}
+
+// walkRewrites: a tree walked and every file in it deleted deletes the
+// tree.
+var (
+	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
+	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(?:rglob|glob|iterdir)\(`)
+	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
+	jsConst    = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
+)
+
+// normalizeCode rewrites indirect forms of code in lang into direct ones.
+func normalizeCode(lang, code string) string {
+	if len(code) > 64<<10 {
+		return code
+	}
+	if lang == "js" && strings.Contains(code, "require(") {
+		// const m = "child_process"; require(m) → require("child_process")
+		for _, m := range jsConst.FindAllStringSubmatch(code, 8) {
+			code = strings.ReplaceAll(code, "require("+m[1]+")", "require("+m[2]+")")
+			code = strings.ReplaceAll(code, "["+m[1]+"]", "["+m[2]+"]")
+		}
+	}
+	for i := 0; i < 4; i++ {
+		changed := false
+		for _, r := range concatRewrites[lang] {
+			if out := r.re.ReplaceAllString(code, r.with); out != code {
+				code, changed = out, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, r := range langRewrites[lang] {
+		code = r.re.ReplaceAllString(code, r.with)
+	}
+	if lang == "python" && pyRemove.MatchString(code) {
+		for _, re := range [...]*regexp.Regexp{pyWalkRoot, pyGlobRoot} {
+			for _, m := range re.FindAllStringSubmatch(code, 4) {
+				code += "\nshutil.rmtree(" + m[1] + ")"
+			}
+		}
+	}
+	return code
+}
