@@ -296,6 +296,11 @@ type analysis struct {
 	params     []word
 	param0     word
 	aliases    map[string]string
+	// clones are directories git clone filled from a URL.
+	clones []string
+	// secretsCopied describes key material copied into the work
+	// directory, "" for none.
+	secretsCopied string
 	funcs      map[string]bool
 	downloads  map[string]bool
 	tcpFDs     map[string]bool
@@ -1471,7 +1476,10 @@ func (a *analysis) after(c *cmd) {
 		a.recordAliases(c)
 	case "set":
 		a.recordSet(c)
+	case "git":
+		a.recordClone(c)
 	}
+	a.noteSecretCopy(c)
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
 			ops := positional(args[1:])

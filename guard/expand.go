@@ -32,6 +32,9 @@ func (a *analysis) prepare(c *cmd) {
 // -c/-e code, what is installed into start-up files.
 func (a *analysis) expand(c *cmd) {
 	if len(c.words) == 0 || c.synthetic != "" {
+		if c.synthetic == "" {
+			a.expandLaunches(c) // PROMPT_COMMAND=...
+		}
 		a.expandWrites(c)
 		return
 	}

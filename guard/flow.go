@@ -57,7 +57,16 @@ func (a *analysis) computeOut(c *cmd) flow {
 		if hasWord(args, "-d") && (hasWord(args, "-base64") || hasWord(args, "-a") || len(args) > 0 && args[0].s == "base64") {
 			return decode(c.in, "base64")
 		}
+		if hasWord(args, "-d") && c.in.kind == flowRemote {
+			// decrypting a download hides what it is, not where it is from
+			return flow{kind: flowRemote, what: c.in.what, obf: true}
+		}
 		return a.readerFlow(c, args, true)
+	case n == "pg_dump" || n == "pg_dumpall" || n == "mysqldump" || n == "mariadb-dump" || n == "mongodump" && hasWord(args, "--archive"):
+		if _, ok := optValue(args, "-f", "file"); ok || hasPrefixWord(args, "--result-file") {
+			return flow{}
+		}
+		return flow{kind: flowSecret, what: "a database dump", crit: true}
 	case n == "echo":
 		return echoFlow(args)
 	case n == "printf":

@@ -236,6 +236,7 @@ func TestPrivilege(t *testing.T) {
 		{"echo 'root:hunter2' | chpasswd", CategoryPrivilege, "password-root", LevelCritical},
 		{"docker run -v /:/host -it alpine chroot /host sh", CategoryPrivilege, "container-host-escape", LevelHigh},
 		{"nsenter -t 1 -m -u -i -n -p sh", CategoryPrivilege, "nsenter-host", LevelHigh},
+		{"sudo usermod -aG docker $USER", CategoryPrivilege, "user-admin-group", LevelHigh},
 	})
 	checkSafe(t, d, testCtx, []string{
 		"sudo apt-get install -y jq",
@@ -243,7 +244,7 @@ func TestPrivilege(t *testing.T) {
 		"sudo systemctl restart nginx",
 		"sudo -l",
 		"id",
-		"sudo usermod -aG docker $USER",
+		"sudo usermod -aG video $USER",
 		`docker run --rm -v "$PWD":/app -w /app node:20 npm test`,
 		"su - postgres -c 'pg_dump app > /tmp/app.sql'",
 	})

@@ -16,6 +16,8 @@ type launch struct {
 	code   string // shell code, or code in lang
 	lang   string // "" for shell
 	origin string
+	// stdin is set when the command reads what the program reads
+	stdin bool
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -105,7 +107,14 @@ func (a *analysis) expandLaunches(c *cmd) {
 			a.langNested(c, l.lang, l.code, l.origin)
 			continue
 		}
-		a.nested(l.code, l.origin)
+		if l.stdin {
+			saved := a.inherit
+			a.inherit = c.in
+			a.nestedKeepInput(l.code, l.origin)
+			a.inherit = saved
+		} else {
+			a.nested(l.code, l.origin)
+		}
 		if a.stop {
 			return
 		}
@@ -215,7 +224,7 @@ func tarLaunches(a *analysis, c *cmd) []launch {
 			}
 			code = rest
 		}
-		out = append(out, launch{code: code, origin: "tar " + v.opt})
+		out = append(out, launch{code: code, origin: "tar " + v.opt, stdin: v.opt == "--to-command" || v.opt == "-I" || v.opt == "--use-compress-program"})
 	}
 	return out
 }

@@ -731,7 +731,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		p = path.Clean(s)
 	}
 	base := path.Base(p)
-	if strings.HasSuffix(base, ".pub") {
+	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false
 	}
 	if rel, _, ok := a.homeRel(p); ok {

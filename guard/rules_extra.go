@@ -162,7 +162,7 @@ var commonCommands = map[string]bool{
 func (a *analysis) isPathShadow(p string) bool {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
-	if !coreCommands[base] {
+	if !commonCommands[base] {
 		return false
 	}
 	if rel, mine, ok := a.homeRel(dir); ok && mine {

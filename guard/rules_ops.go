@@ -559,7 +559,7 @@ var opsRules = []*rule{
 			admin := func(s string) bool {
 				for _, g := range strings.Split(s, ",") {
 					switch g {
-					case "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "sudoers":
+					case "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "sudoers", "docker", "lxd", "lxc", "libvirt", "microk8s":
 						return true
 					}
 				}

@@ -1,0 +1,171 @@
+package guard
+
+import (
+	"strings"
+)
+
+// --- persistence: what keeps running or comes back later ---
+
+// knownServices are services developers commonly enable on their own
+// machines; enabling one of them is set-up, not persistence.
+var knownServices = map[string]bool{
+	"docker": true, "containerd": true, "podman": true, "podman.socket": true, "docker.socket": true, "nginx": true, "apache2": true, "httpd": true,
+	"postgresql": true, "mysql": true, "mariadb": true, "redis": true, "redis-server": true, "mongod": true, "ssh": true, "sshd": true,
+	"cron": true, "crond": true, "chronyd": true, "ntp": true, "systemd-timesyncd": true, "libvirtd": true, "cups": true, "bluetooth": true,
+	"NetworkManager": true, "syncthing": true, "snapd": true, "tailscaled": true, "k3s": true, "kubelet": true, "fail2ban": true,
+	"ufw": true, "firewalld": true, "rabbitmq-server": true, "elasticsearch": true, "memcached": true, "php-fpm": true, "pipewire": true,
+	"pipewire-pulse": true, "wireplumber": true, "gpg-agent": true, "gpg-agent.socket": true, "ssh-agent": true, "emacs": true,
+	"fstrim.timer": true, "docker.service": true, "containerd.service": true, "nginx.service": true, "postgresql.service": true,
+	"redis.service": true, "ssh.service": true, "sshd.service": true, "syncthing.service": true, "mpd": true, "jellyfin": true,
+}
+
+// untrustedPlace reports a program or library kept in a temporary or
+// hidden location.
+func untrustedPlace(s string) bool {
+	return strings.HasPrefix(s, "/tmp/") || strings.HasPrefix(s, "/var/tmp/") || strings.HasPrefix(s, "/dev/shm/") ||
+		strings.Contains(s, "/.") && !strings.Contains(s, "/.local/") && !strings.Contains(s, "/.cargo/") && !strings.Contains(s, "/./") ||
+		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+var persistenceRules = []*rule{
+	{ID: "service-enable", Level: LevelHigh, Category: CategoryPersistence, Description: "enabling a service to start at boot or login",
+		Suggestions: []string{"Run the program in the foreground for the task", "Show the unit and let the user enable it"}, names: names("systemctl", "rc-update", "update-rc.d", "chkconfig", "launchctl", "sv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 && c.name != "launchctl" {
+				return false, ""
+			}
+			switch c.name {
+			case "systemctl":
+				if ops[0].s != "enable" && ops[0].s != "reenable" && ops[0].s != "link" && ops[0].s != "preset" {
+					return false, ""
+				}
+				for _, u := range ops[1:] {
+					if !knownServices[u.s] && !knownServices[strings.TrimSuffix(u.s, ".service")] {
+						return true, u.s
+					}
+				}
+			case "launchctl":
+				if len(ops) >= 2 && (ops[0].s == "load" || ops[0].s == "bootstrap" || ops[0].s == "enable" || ops[0].s == "submit") {
+					return true, ops[len(ops)-1].s
+				}
+			case "rc-update", "update-rc.d", "chkconfig":
+				if hasWord(args, "add") || hasWord(args, "enable") || hasWord(args, "on") || hasWord(args, "defaults") {
+					if !knownServices[ops[0].s] {
+						return true, ops[0].s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "user-linger", Level: LevelHigh, Category: CategoryPersistence, Description: "letting a user's services run without a login session",
+		Suggestions: []string{"Run the service only while you are logged in", "Ask an administrator to set up a system service"}, names: names("loginctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return hasWord(c.args(), "enable-linger"), "enable-linger"
+		}},
+	{ID: "account-key-added", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a login key or long-lived credential to an account",
+		Suggestions: []string{"Let the account owner add keys", "Use short-lived credentials"}, names: names("gh", "aws", "glab", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch {
+			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "ssh-key add") || strings.HasPrefix(j, "gpg-key add")):
+				return true, j
+			case c.name == "aws" && (strings.Contains(j, "iam create-access-key") || strings.Contains(j, "iam create-login-profile") || strings.Contains(j, "iam create-user")):
+				return true, j
+			case c.name == "gcloud" && strings.Contains(j, "service-accounts keys create"):
+				return true, j
+			case c.name == "az" && strings.Contains(j, "ad sp credential reset"):
+				return true, j
+			}
+			return false, ""
+		}},
+	{ID: "package-source-redirect", Level: LevelHigh, Category: CategoryRemoteExec, Description: "pointing every later package install, or the script shell, at an untrusted place",
+		Suggestions: []string{"Keep the official registry", "Configure a registry only in the project's own .npmrc / pip.conf after review"},
+		names:       names("npm", "pnpm", "yarn", "pip", "pip3", "gem", "cargo", "go", "composer", "bundle"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") {
+				return false, ""
+			}
+			for _, w := range args {
+				l := strings.ToLower(w.s)
+				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" {
+					for _, v := range args {
+						if untrustedPlace(v.s) {
+							return true, v.s
+						}
+					}
+				}
+			}
+			for _, u := range urlArgs(args) {
+				h := hostOf(u)
+				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+			}
+			for _, w := range args {
+				if v := strings.TrimPrefix(w.s, "GOPROXY="); v != w.s && (strings.HasPrefix(v, "http://") || isPublicIP(hostOf(v))) {
+					return true, v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-command-untrusted", Level: LevelHigh, Category: CategoryPersistence, Description: "making git run a program from a temporary or hidden place",
+		Suggestions: []string{"Point git settings at reviewed programs", "Keep hooks and helpers in the repository"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if ok && gitCommandKey(k) && untrustedPlace(strings.TrimPrefix(strings.TrimSpace(v), "!")) {
+				return true, k + " " + v
+			}
+			return false, ""
+		}},
+	{ID: "env-hijack-persistent", Level: LevelHigh, Category: CategoryPersistence, Description: "persistently putting a temporary or hidden directory on PATH or preloading a library",
+		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			universal := c.name == "launchctl" && len(args) > 0 && args[0].s == "setenv"
+			for _, w := range args {
+				if w.s == "-U" || w.s == "-Ux" || w.s == "-xU" || w.s == "--universal" {
+					universal = true
+				}
+			}
+			if !universal {
+				return false, ""
+			}
+			ops := positional(args)
+			if c.name == "launchctl" && len(ops) > 0 {
+				ops = ops[1:]
+			}
+			if len(ops) < 2 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "fish_user_paths", "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PYTHONPATH", "NODE_OPTIONS", "PERL5LIB", "RUBYOPT":
+				for _, v := range ops[1:] {
+					if untrustedPlace(v.s) || strings.HasPrefix(ops[0].s, "LD_") || strings.HasPrefix(ops[0].s, "DYLD_") {
+						return true, ops[0].s + " " + v.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "python-startup-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing code that runs every time Python starts (.pth, sitecustomize)",
+		Suggestions: []string{"Install a package with pip instead", "Import the module explicitly"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, r := range c.redirs {
+				if r.isOutput() && (strings.HasSuffix(r.w.s, ".pth") || strings.HasSuffix(r.w.s, "/sitecustomize.py") || strings.HasSuffix(r.w.s, "/usercustomize.py")) {
+					return true, r.w.s
+				}
+			}
+			for _, t := range a.writeTargets(c) {
+				if strings.HasSuffix(t.raw, ".pth") && strings.Contains(t.raw, "-packages") || strings.HasSuffix(t.raw, "/sitecustomize.py") || strings.HasSuffix(t.raw, "/usercustomize.py") {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, persistenceRules) }

@@ -1,0 +1,315 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// --- secrets leaving the machine or the transcript ---
+
+// metadataHosts are cloud instance metadata services, which hand out the
+// machine's credentials to whoever asks from it.
+var metadataHosts = map[string]bool{
+	"169.254.169.254": true, "169.254.170.2": true, "metadata.google.internal": true, "metadata": true,
+	"100.100.100.200": true, "fd00:ec2::254": true, "169.254.169.253": false, "metadata.azure.internal": true,
+}
+
+// keyNamePatterns are file names a search for private keys and secrets
+// looks for.
+func keyHunt(s string) bool {
+	l := strings.Trim(strings.ToLower(s), `"'*`)
+	for _, k := range [...]string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", ".kdbx", ".p12", ".pfx", ".env",
+		"credentials", ".git-credentials", ".netrc", ".pgpass", "wallet.dat", "private", "secret", "token", "password", ".ppk", "keystore"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretPattern reports a search pattern for secrets in file contents.
+func secretPattern(s string) bool {
+	l := strings.ToLower(s)
+	for _, k := range [...]string{"private key", "secret", "password", "passwd", "token", "api_key", "apikey", "akia", "aws_secret", "begin rsa", "begin openssh"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// broadRoot reports a search root beyond the project: the filesystem,
+// homes, /etc, /var, /proc.
+func (a *analysis) broadRoot(w word, cwd string) bool {
+	p := a.absPath(w.s, cwd)
+	if p == "" || a.inWork(p) {
+		return false
+	}
+	if p == "/" || p == "/home" || p == "/Users" || p == "/root" || p == "/etc" || p == "/var" || p == "/opt" || p == "/srv" || p == "/proc" || p == "/mnt" {
+		return true
+	}
+	rel, _, ok := a.homeRel(p)
+	return ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".config") || strings.HasPrefix(rel, ".aws"))
+}
+
+var secretRules = []*rule{
+	{ID: "cloud-metadata-credentials", Level: LevelHigh, Category: CategoryExfiltration, Description: "asking the cloud metadata service for the machine's credentials or user data",
+		Suggestions: []string{"Use the SDK's credential chain inside the application", "Do not print instance credentials"},
+		names:       names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				s := w.s
+				if i := strings.Index(s, "://"); i >= 0 {
+					s = s[i+3:]
+				}
+				host := s
+				if i := strings.IndexAny(host, "/:?$"); i >= 0 {
+					host = host[:i]
+				}
+				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "secret-hunt", Level: LevelHigh, Category: CategoryExfiltration, Description: "searching the machine for private keys, password databases or secrets",
+		Suggestions: []string{"Search only the project directory", "Ask the user where the file is"}, names: names("find", "grep", "egrep", "rg", "ag", "locate", "mlocate", "fd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "find", "fd":
+				roots := posArgs(args, optSpec{})
+				broad := false
+				for _, r := range roots {
+					if strings.HasPrefix(r.s, "-") || r.s == "(" || r.s == "!" {
+						break
+					}
+					if a.broadRoot(r, c.cwd) {
+						broad = true
+					}
+				}
+				if c.name == "fd" && len(roots) > 1 && a.broadRoot(roots[len(roots)-1], c.cwd) {
+					broad = true
+				}
+				if !broad {
+					return false, ""
+				}
+				for i, w := range args {
+					if (w.s == "-name" || w.s == "-iname" || w.s == "-path" || w.s == "-regex" || c.name == "fd" && i == 0) && i+1 < len(args) && keyHunt(args[i+1].s) {
+						return true, args[i+1].s
+					}
+					if c.name == "fd" && i == 0 && keyHunt(w.s) {
+						return true, w.s
+					}
+				}
+			case "locate", "mlocate":
+				for _, w := range positional(args) {
+					if keyHunt(w.s) {
+						return true, w.s
+					}
+				}
+			default:
+				ops := positional(args)
+				if len(ops) < 2 {
+					return false, ""
+				}
+				include := false
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "--include=") && keyHunt(w.s[10:]) {
+						include = true
+					}
+				}
+				for _, r := range ops[1:] {
+					if a.broadRoot(r, c.cwd) && (secretPattern(ops[0].s) || include) {
+						return true, ops[0].s + " in " + r.s
+					}
+				}
+				for _, w := range args {
+					if (w.s == "-e" || w.s == "--regexp") && secretPattern(ops[0].s) {
+						continue
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
+		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			first := ""
+			if len(args) > 0 {
+				first = args[0].s
+			}
+			switch c.name {
+			case "security":
+				switch first {
+				case "dump-keychain", "export":
+					return true, first
+				case "find-generic-password", "find-internet-password":
+					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
+				}
+			case "secret-tool":
+				return first == "search" && hasWord(args, "--all") || first == "lookup" && a.wantOut == 0, first
+			case "bw", "keepassxc-cli", "lpass":
+				return first == "export", first
+			case "op":
+				return first == "item" && hasWord(args, "--reveal") || first == "export", first
+			case "gh":
+				return first == "auth" && len(args) > 1 && args[1].s == "token" && a.wantOut == 0 && c.pipe == nil, "gh auth token"
+			case "gpg", "gpg2":
+				for _, w := range args {
+					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {
+						return true, w.s
+					}
+				}
+			case "kwallet-query":
+				return hasWord(args, "-r") || hasWord(args, "--read-password"), "kwallet"
+			case "vault":
+				return first == "kv" && len(args) > 1 && args[1].s == "get" && a.wantOut == 0 && c.pipe == nil && strings.Contains(joinWords(args), "prod"), "vault kv get"
+			case "gcore":
+				return true, "process memory"
+			case "gdb":
+				for i, w := range args {
+					if (w.s == "-p" || w.s == "--pid") && i+1 < len(args) && strings.Contains(args[i+1].s, "pgrep") {
+						return true, "attach"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
+		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe == nil || c.stage == 0 {
+				return false, ""
+			}
+			ops := positional(c.args())
+			pat := ""
+			if len(ops) > 0 {
+				pat = ops[0].s
+			}
+			if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+				pat = v
+			}
+			if !secretPattern(pat) && !strings.Contains(strings.ToLower(pat), "key") {
+				return false, ""
+			}
+			for _, s := range c.pipe[:c.stage] {
+				if s == nil {
+					continue
+				}
+				if (s.name == "env" || s.name == "printenv" || s.name == "set" || s.name == "export" || s.name == "declare") && len(positional(s.args())) == 0 {
+					return true, s.name + " | grep " + pat
+				}
+				for _, w := range s.args() {
+					if strings.HasPrefix(w.s, "/proc/") && strings.HasSuffix(w.s, "/environ") {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-secret-decode", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a Kubernetes secret's decoded value",
+		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") {
+				return false, ""
+			}
+			o, _ := optValue(args, "-o", "output")
+			if strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+				return true, o
+			}
+			if later := laterStage(c, func(s *cmd) bool { return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode")) }); later != nil {
+				return true, "| base64 -d"
+			}
+			return false, ""
+		}},
+	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory over the network",
+		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "busybox", "caddy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if !strings.Contains(j, "http.server") && !strings.Contains(j, "SimpleHTTPServer") && !strings.Contains(j, "-S ") && !strings.Contains(j, "httpd") &&
+				!strings.Contains(j, "file-server") && c.name != "http-server" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
+				return false, ""
+			}
+			dir := c.cwd
+			if d, ok := optValue(args, "-d", "directory"); ok {
+				dir = a.absPath(d, c.cwd)
+			}
+			if d, ok := optValue(args, "-t", "root"); ok && (c.name == "php" || c.name == "caddy") {
+				dir = a.absPath(d, c.cwd)
+			}
+			if dir == "" || a.inWork(dir) {
+				return false, ""
+			}
+			if rel, _, ok := a.homeRel(dir); ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".gnupg") || strings.HasPrefix(rel, ".aws") || strings.HasPrefix(rel, ".config")) {
+				return true, dir
+			}
+			if dir == "/" || dir == "/etc" || dir == "/root" || dir == "/home" {
+				return true, dir
+			}
+			return false, ""
+		}},
+	{ID: "git-push-everything-elsewhere", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing every branch or the whole repository to a new or literal remote",
+		Suggestions: []string{"Push one branch to the project's own remote", "Check the remote URL with git remote -v"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" || !hasWord(args, "--all") && !hasWord(args, "--mirror") && !hasWord(args, "--tags") && !hasPrefixWord(args, "refs/*") {
+				return false, ""
+			}
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			r := ops[0].s
+			if _, added := a.gitRemotes[r]; added || strings.Contains(r, "://") || strings.Contains(r, "@") && strings.Contains(r, ":") {
+				return true, r
+			}
+			return false, ""
+		}},
+	{ID: "secret-committed", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying credentials or keys into the repository and pushing them",
+		Suggestions: []string{"Never commit keys; use a secret manager", "Add key files to .gitignore"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := gitSub(c)
+			if (sub == "push" || sub == "commit" || sub == "add") && a.secretsCopied != "" {
+				return true, a.secretsCopied
+			}
+			return false, ""
+		}},
+	{ID: "ssh-agent-hijack", Level: LevelHigh, Category: CategoryPrivilege, Description: "using another user's SSH agent socket",
+		Suggestions: []string{"Use your own agent (ssh-add)", "Ask for access to the host"}, names: nil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if as.name == "SSH_AUTH_SOCK" && (strings.Contains(as.val.s, "/tmp/ssh-") || strings.Contains(as.val.s, "agent.") && !as.val.ok) {
+					return true, as.val.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+// noteSecretCopy remembers key material copied into the work directory,
+// so that a later commit or push of it is caught.
+func (a *analysis) noteSecretCopy(c *cmd) {
+	if c.name != "cp" && c.name != "mv" && c.name != "rsync" && c.name != "install" {
+		return
+	}
+	ops := posArgs(c.args(), optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+	if len(ops) < 2 {
+		return
+	}
+	dest := a.absPath(ops[len(ops)-1].s, c.cwd)
+	if dest == "" || !a.inWork(dest) {
+		return
+	}
+	for _, w := range ops[:len(ops)-1] {
+		if d, crit := a.sensitive(w.s, c.cwd); crit && !a.inWork(a.absPath(w.s, c.cwd)) {
+			a.secretsCopied = d + " → " + path.Clean(ops[len(ops)-1].s)
+		}
+	}
+}
+
+func init() { ruleSets = append(ruleSets, secretRules) }
