@@ -293,21 +293,21 @@ type analysis struct {
 	vars map[string]word
 	// params are the positional parameters ($1...) when known (set --,
 	// sh -c CODE NAME ARGS...), param0 is $0.
-	params     []word
-	param0     word
-	aliases    map[string]string
+	params  []word
+	param0  word
+	aliases map[string]string
 	// clones are directories git clone filled from a URL.
 	clones []string
 	// secretsCopied describes key material copied into the work
 	// directory, "" for none.
 	secretsCopied string
-	funcs      map[string]bool
-	downloads  map[string]bool
-	tcpFDs     map[string]bool
-	gitRemotes map[string]string
-	files      map[string]flow
-	inherit    flow
-	substs     []flow // command substitutions seen while building a command
+	funcs         map[string]bool
+	downloads     map[string]bool
+	tcpFDs        map[string]bool
+	gitRemotes    map[string]string
+	files         map[string]flow
+	inherit       flow
+	substs        []flow // command substitutions seen while building a command
 
 	explain bool
 	prompt  bool

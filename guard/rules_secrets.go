@@ -221,7 +221,9 @@ var secretRules = []*rule{
 			if strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
 				return true, o
 			}
-			if later := laterStage(c, func(s *cmd) bool { return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode")) }); later != nil {
+			if later := laterStage(c, func(s *cmd) bool {
+				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode"))
+			}); later != nil {
 				return true, "| base64 -d"
 			}
 			return false, ""
