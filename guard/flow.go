@@ -46,6 +46,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
+	case n == "git" && len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]):
+		return flow{kind: flowList, what: "tracked files"}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case socketTools[n]:
@@ -648,6 +650,18 @@ func printfFlow(args []word) flow {
 		}
 	}
 	return flow{kind: flowText, text: b.String(), obf: strings.Contains(format, `\x`) || strings.Contains(format, `\0`) || strings.Contains(format, "%b")}
+}
+
+// lsFilesAll reports git ls-files options that list every tracked file.
+func lsFilesAll(args []word) bool {
+	for _, w := range args {
+		switch w.s {
+		case "-z", "-c", "--cached", "--full-name":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func hasWord(args []word, s string) bool {

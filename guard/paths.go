@@ -161,6 +161,7 @@ const (
 	pcUnknownInput        // paths read from standard input
 	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
 	pcWorkDir             // the work directory itself
+	pcWorkContents        // everything in the work directory
 	pcTempContents        // everything in /tmp
 	pcOutside             // elsewhere, outside the work directory
 	pcEscape              // a relative path leaving an unknown directory
@@ -181,7 +182,7 @@ const (
 )
 
 var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "unresolved path",
-	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in /tmp",
+	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in the work directory", "everything in /tmp",
 	"outside the work directory", "outside the work directory", "outside the work directory",
 	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
 	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a path HotPlex owns", "a system directory",
@@ -319,6 +320,9 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.flow.kind == flowPaths && w.flow.find != nil {
 				return a.classifyDelete(word{find: w.flow.find}, cwd)
 			}
+			if w.flow.kind == flowList && w.flow.what == "tracked files" {
+				return pcWorkContents
+			}
 			if w.s == "<stdin>" {
 				return pcUnknownInput // xargs of unknown input
 			}
@@ -387,7 +391,7 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	}
 	if !filtered {
 		if c == pcWorkDir {
-			return pcInside
+			return pcWorkContents
 		}
 		if c == pcTempRoot {
 			return pcTempContents
@@ -446,7 +450,7 @@ func (a *analysis) classifyGlob(p string) pclass {
 		c := a.classifyAbs(dir)
 		switch c {
 		case pcWorkDir:
-			c = pcInside
+			c = pcWorkContents
 		case pcTempRoot:
 			c = pcTempContents
 		}
@@ -474,6 +478,9 @@ func (a *analysis) classifyGlob(p string) pclass {
 }
 
 func matchesAll(g string) bool {
+	if i := strings.LastIndexByte(g, '('); i > 0 && strings.HasSuffix(g, ")") {
+		g = g[:i] // a zsh glob qualifier: *(D), *(.)
+	}
 	switch g {
 	case "*", ".*", "**", "*.*", "?*", ".??*", "*/", "[a-z]*", "[!.]*", ".[!.]*", "[^.]*":
 		return true

@@ -1,0 +1,125 @@
+package guard
+
+import (
+	"strings"
+)
+
+// --- losing uncommitted work: commands that throw away the working
+// tree's changes, local commits or stashes, and deletions of everything
+// in the work directory ---
+
+// wholeTreeSpec reports a pathspec that covers the whole tree or a
+// directory of it, or that is computed.
+func wholeTreeSpec(w word) bool {
+	s := w.s
+	return !w.ok || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
+}
+
+// gitDiscards reports what a git (or hg, svn) command discards, or "".
+func gitDiscards(c *cmd) string {
+	if c.name == "hg" || c.name == "svn" {
+		args := c.args()
+		if len(args) == 0 {
+			return ""
+		}
+		switch args[0].s {
+		case "revert":
+			if hasWord(args, "--all") || hasWord(args, "-a") || hasWord(args, "-R") || hasWord(args, "--recursive") {
+				return c.name + " revert"
+			}
+		case "update", "up", "checkout", "co":
+			if hasWord(args, "-C") || hasWord(args, "--clean") {
+				return c.name + " update --clean"
+			}
+		case "purge", "clean":
+			return c.name + " " + args[0].s
+		}
+		return ""
+	}
+	sub, args := gitSub(c)
+	o := c.opts()
+	ops := positional(args)
+	dash := -1
+	for i, w := range args {
+		if w.s == "--" {
+			dash = i
+			break
+		}
+	}
+	switch sub {
+	case "reset":
+		if o.has("", "hard") || o.has("", "merge") {
+			return "git reset --hard"
+		}
+	case "checkout":
+		if o.has("f", "force") || o.has("B", "") {
+			return "git checkout --force"
+		}
+		if dash >= 0 {
+			for _, w := range args[dash+1:] {
+				if wholeTreeSpec(w) {
+					return "git checkout -- " + w.s
+				}
+			}
+		}
+		for _, w := range ops {
+			if wholeTreeSpec(w) {
+				return "git checkout " + w.s
+			}
+		}
+	case "restore":
+		if (o.has("S", "staged") && !o.has("W", "worktree")) || o.has("", "dry-run") {
+			return ""
+		}
+		for _, w := range ops {
+			if wholeTreeSpec(w) {
+				return "git restore " + w.s
+			}
+		}
+	case "clean":
+		if o.has("f", "force") && !o.has("n", "dry-run") && !o.has("i", "interactive") {
+			return "git clean --force"
+		}
+	case "stash":
+		if len(ops) > 0 && (ops[0].s == "drop" || ops[0].s == "clear") {
+			return "git stash " + ops[0].s
+		}
+	case "switch":
+		if o.has("f", "force") || o.has("", "discard-changes") || o.has("C", "force-create") {
+			return "git switch --force"
+		}
+	case "checkout-index":
+		if o.has("f", "force") {
+			return "git checkout-index --force"
+		}
+	case "branch":
+		if o.has("D", "") || o.has("f", "force") || o.has("d", "delete") && o.has("f", "force") {
+			return "git branch -D/--force"
+		}
+	case "submodule":
+		if len(ops) > 0 && ops[0].s == "deinit" && o.has("f", "force") {
+			return "git submodule deinit --force"
+		}
+	case "worktree":
+		if len(ops) > 0 && ops[0].s == "remove" && o.has("f", "force") {
+			return "git worktree remove --force"
+		}
+	}
+	return ""
+}
+
+var worktreeRules = []*rule{
+	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
+		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
+		names:       names("git", "hg", "svn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := gitDiscards(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
+	delRule("rm-workdir-contents", LevelModerate, CategoryFileDelete, "deleting every file in the work directory",
+		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
+}
+
+func init() { ruleSets = append(ruleSets, worktreeRules) }
