@@ -76,6 +76,18 @@ func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
 	return "", false, false
 }
 
+// classifyInWork classifies a path inside the work directory.
+func (a *analysis) classifyInWork(p string) pclass {
+	if p == a.workDir {
+		return pcWorkDir
+	}
+	switch p[len(a.workDir):] {
+	case "/src", "/source", "/app", "/internal", "/pkg", "/cmd", "/Sources":
+		return pcWorkSource
+	}
+	return pcInside
+}
+
 // fixtureGit reports a .git directory, given relative to the work
 // directory, that belongs to a throw-away repository the project's tests
 // build (tests/fixtures/repo/.git), not to the project.
@@ -162,6 +174,7 @@ const (
 	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
 	pcWorkDir             // the work directory itself
 	pcWorkContents        // everything in the work directory
+	pcWorkSource          // a top-level source directory of the work directory
 	pcTempContents        // everything in /tmp
 	pcOutside             // elsewhere, outside the work directory
 	pcEscape              // a relative path leaving an unknown directory
@@ -182,7 +195,7 @@ const (
 )
 
 var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "unresolved path",
-	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in the work directory", "everything in /tmp",
+	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in the work directory", "the project's source tree", "everything in /tmp",
 	"outside the work directory", "outside the work directory", "outside the work directory",
 	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
 	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a path HotPlex owns", "a system directory",
@@ -435,6 +448,9 @@ func (a *analysis) classifyGlob(p string) pclass {
 		}
 	}
 	g := comps[idx]
+	if g == "**" && idx == len(comps)-2 && matchesAll(comps[idx+1]) {
+		g, comps = comps[idx+1], comps[:idx+1] // **/*: every file below
+	}
 	rest := ""
 	if idx+1 < len(comps) {
 		rest = "/" + strings.Join(comps[idx+1:], "/")
@@ -515,10 +531,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 			return pcGitDir
 		}
 		if a.inWork(p) {
-			if p == a.workDir {
-				return pcWorkDir
-			}
-			return pcInside
+			return a.classifyInWork(p)
 		}
 		if isCache(rel) {
 			return pcHomeCache
@@ -541,10 +554,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 		return pcGitDir
 	}
 	if a.inWork(p) {
-		if p == a.workDir {
-			return pcWorkDir
-		}
-		return pcInside
+		return a.classifyInWork(p)
 	}
 	if isTempRoot(p) {
 		return pcTempRoot

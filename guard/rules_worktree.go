@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -108,6 +109,44 @@ func gitDiscards(c *cmd) string {
 	return ""
 }
 
+// isDBFile reports a file name of an embedded database.
+func isDBFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".db", ".sqlite", ".sqlite3", ".mdb", ".accdb", ".duckdb", ".realm", ".ldb", ".frm", ".ibd", ".wal":
+		return true
+	}
+	return false
+}
+
+// emptiedOutside returns a file outside the work directory (and temporary
+// directories) that c replaces with nothing: cp /dev/null F, : > F, > F,
+// truncate -s 0 F.
+func (a *analysis) emptiedOutside(c *cmd) string {
+	if a.workDir == "" {
+		return ""
+	}
+	for _, t := range a.writeTargets(c) {
+		if !t.trunc || t.appends || t.path == "" || a.inWork(t.path) || underTemp(t.path) || isTempRoot(t.path) || strings.HasPrefix(t.path, "/dev/") || strings.HasPrefix(t.path, "/proc/") {
+			continue
+		}
+		empty := false
+		switch {
+		case t.content.kind == flowLocal && t.content.what == "/dev/null":
+			empty = true
+		case t.content.kind == flowNone && (len(c.words) == 0 || c.name == ":" || c.name == "true"):
+			empty = true
+		case c.name == "truncate":
+			if s, ok := optValue(c.args(), "-s", "size"); ok && (s == "0" || s == "0K" || s == "0M") {
+				empty = true
+			}
+		}
+		if empty {
+			return t.raw
+		}
+	}
+	return ""
+}
+
 var worktreeRules = []*rule{
 	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
@@ -118,6 +157,34 @@ var worktreeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "empty-file-outside", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying a file outside the work directory",
+		Suggestions: []string{"Write to a file inside the project", "Back the file up before replacing it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.emptiedOutside(c); t != "" {
+				return true, t
+			}
+			return false, ""
+		}},
+	{ID: "empty-database-file", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying a database file",
+		Suggestions: []string{"Back the database up first", "Drop data through the database itself"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.emptiedOutside(c); t != "" && isDBFile(t) {
+				return true, t
+			}
+			return false, ""
+		}},
+	{ID: "truncate-tracked-files", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying every tracked file",
+		Suggestions: []string{"Name the files you mean", "Commit or stash first"}, names: names("truncate", "shred"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowList && w.flow.what == "tracked files" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	delRule("rm-workdir-source", LevelModerate, CategoryFileDelete, "deleting the project's source tree",
+		[]string{"Delete build outputs only, e.g. rm -rf ./dist", "Commit or stash first"}, recOnly, pcWorkSource),
 	delRule("rm-workdir-contents", LevelModerate, CategoryFileDelete, "deleting every file in the work directory",
 		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
 }
