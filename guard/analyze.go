@@ -296,6 +296,8 @@ type analysis struct {
 	params  []word
 	param0  word
 	aliases map[string]string
+	// arrays are array variables with literal elements.
+	arrays map[string][]word
 	// clones are directories git clone filled from a URL.
 	clones []string
 	// secretsCopied describes key material copied into the work
@@ -396,6 +398,14 @@ func (a *analysis) run(src, origin string) flow {
 		return flow{kind: flowUnknown}
 	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		// zsh or fish: analyse the bash it means
+		if alt, ok := rewriteDialect(src); ok {
+			if f2, err2 := a.parser.Parse(strings.NewReader(alt), ""); err2 == nil {
+				f, err, src = f2, nil, alt
+			}
+		}
+	}
 	if err != nil {
 		msg := err.Error()
 		if len(msg) > 120 {
@@ -1107,6 +1117,15 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 		case as.Array != nil:
 			a.walkNested(as.Array)
 			v = word{s: "(...)", tail: 5}
+			if elems, ok := a.arrayWords(as.Array); ok {
+				if len(x.Args) == 0 {
+					if a.arrays == nil {
+						a.arrays = make(map[string][]word)
+					}
+					a.arrays[as.Name.Value] = elems
+				}
+				v = lit(joinWords(elems))
+			}
 		default:
 			v = lit("")
 		}
@@ -1492,6 +1511,24 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+}
+
+// arrayWords expands an array literal whose elements are all known.
+func (a *analysis) arrayWords(arr *syntax.ArrayExpr) ([]word, bool) {
+	var out []word
+	for _, e := range arr.Elems {
+		if e.Index != nil || e.Value == nil {
+			return nil, false
+		}
+		n := len(out)
+		out = a.expandWord(e.Value, out)
+		for _, w := range out[n:] {
+			if !w.ok {
+				return nil, false
+			}
+		}
+	}
+	return out, len(out) > 0
 }
 
 // recordAliases remembers aliases (bash NAME=VALUE, fish NAME VALUE, zsh

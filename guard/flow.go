@@ -46,6 +46,19 @@ func (a *analysis) computeOut(c *cmd) flow {
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
+	case n == "string" && len(args) >= 2 && args[0].s == "join":
+		// fish: string join SEP WORDS...
+		parts := make([]string, 0, len(args)-2)
+		for _, w := range args[2:] {
+			if !w.ok {
+				return flow{kind: flowUnknown}
+			}
+			parts = append(parts, w.s)
+		}
+		return flow{kind: flowText, text: strings.Join(parts, args[1].s) + "\n"}
+	case n == "psub":
+		// fish: a file holding what psub reads
+		return c.in
 	case n == "git" && len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]):
 		return flow{kind: flowList, what: "tracked files"}
 	case fetchers[n]:

@@ -51,7 +51,7 @@ func (a *analysis) prepareShell(c *cmd) {
 	if !sFlag && len(ops) > 0 {
 		op := ops[0]
 		switch {
-		case op.proc && op.flow != nil:
+		case op.proc && op.flow != nil, !op.ok && op.flow != nil && op.flow.kind == flowRemote:
 			c.script = &scriptRef{kind: scriptProc, w: op, flow: *op.flow}
 			return
 		case !isStdinPath(op.s):
@@ -92,7 +92,7 @@ func (a *analysis) prepareSource(c *cmd) {
 	}
 	op := args[0]
 	switch {
-	case op.proc && op.flow != nil:
+	case op.proc && op.flow != nil, !op.ok && op.flow != nil && op.flow.kind == flowRemote:
 		c.script = &scriptRef{kind: scriptProc, w: op, flow: *op.flow}
 	case isStdinPath(op.s):
 		c.script = &scriptRef{kind: scriptStdin, flow: c.in}

@@ -135,6 +135,16 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 			f.b = append(f.b, p.Value...)
 		}
 	case *syntax.DblQuoted:
+		if arr, ok := a.dqArray(p); ok && !f.started {
+			for i, w := range arr {
+				if i == len(arr)-1 {
+					f.b, f.ok, f.started = append(f.b, w.s...), f.ok && w.ok, true
+					break
+				}
+				out = append(out, w)
+			}
+			break
+		}
 		if pe, ok := dqParam(p); ok && (pe == "@") && a.params != nil && !f.started {
 			for i, w := range a.params {
 				if i == len(a.params)-1 {
@@ -340,6 +350,19 @@ func (a *analysis) homeText() string {
 
 // paramValue returns the value of a parameter expansion if it is known.
 func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
+	if p.Param != nil && p.Index != nil && !p.Length && !p.Excl && p.Exp == nil && p.Slice == nil && p.Repl == nil {
+		if arr, ok := a.arrays[p.Param.Value]; ok {
+			if w, ok := p.Index.(*syntax.Word); ok {
+				switch w.Lit() {
+				case "@", "*":
+					return joinWords(arr), true
+				case "0":
+					return arr[0].s, true
+				}
+			}
+		}
+		return "", false
+	}
 	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Index != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return "", false
 	}
@@ -613,6 +636,24 @@ func replaceParam(val, pat, with string, all bool) (string, bool) {
 		i++
 	}
 	return b.String(), true
+}
+
+// dqArray reports "${NAME[@]}" alone in double quotes, NAME a known
+// array, and returns its elements.
+func (a *analysis) dqArray(p *syntax.DblQuoted) ([]word, bool) {
+	if len(p.Parts) != 1 || a.arrays == nil {
+		return nil, false
+	}
+	pe, ok := p.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Index == nil || pe.Exp != nil || pe.Excl || pe.Length {
+		return nil, false
+	}
+	w, ok := pe.Index.(*syntax.Word)
+	if !ok || w.Lit() != "@" {
+		return nil, false
+	}
+	arr, ok := a.arrays[pe.Param.Value]
+	return arr, ok && len(arr) > 0
 }
 
 // dqParam reports "$NAME" alone in double quotes.
