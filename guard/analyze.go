@@ -1570,7 +1570,7 @@ func (a *analysis) recordSet(c *cmd) {
 		a.params = append([]word{}, args[1:]...)
 		return
 	}
-	fish := false
+	fish := len(args) >= 2 && isVarName(args[0].s) // set NAME VALUE...
 	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
 		switch args[0].s {
 		case "-l", "-g", "-U", "-x", "-gx", "-xg", "-Ux", "-xU", "-lx", "-xl", "--local", "--global", "--universal", "--export", "-f", "--function":

@@ -147,6 +147,65 @@ func (a *analysis) emptiedOutside(c *cmd) string {
 	return ""
 }
 
+// testScoped reports a command aimed at a database, volume, compose
+// project or repository that only tests use: a name, file or URL with a
+// test token (myapp_test, test.db, docker-compose.test.yml), a test
+// environment (RAILS_ENV=test), or a fixture repository (git -C
+// tests/fixtures/repo), and nothing that names production.
+func (a *analysis) testScoped(c *cmd) bool {
+	if touchesProduction(c) || slicesContains(deleters, c.name) || c.name == "dd" || c.name == "truncate" {
+		return false
+	}
+	for _, as := range c.assigns {
+		switch as.name {
+		case "RAILS_ENV", "RACK_ENV", "MIX_ENV", "NODE_ENV", "APP_ENV", "ENV", "ENVIRONMENT", "DJANGO_ENV", "FLASK_ENV", "ASPNETCORE_ENVIRONMENT":
+			if strings.EqualFold(as.val.s, "test") || strings.EqualFold(as.val.s, "testing") {
+				return true
+			}
+		case "DATABASE_URL", "DB_NAME", "PGDATABASE", "MYSQL_DATABASE":
+			if testName(as.val.s) {
+				return true
+			}
+		}
+	}
+	if c.name == "git" {
+		if dir, ok := optValue(c.args(), "-C", ""); ok {
+			p := a.absPath(dir, c.cwd)
+			return p != "" && a.inWork(p) && fixtureGit(p[len(a.workDir):]+"/.git")
+		}
+		return false
+	}
+	for _, w := range c.args() {
+		if w.ok && testName(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesContains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// testName reports a name made of words one of which marks tests.
+func testName(s string) bool {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+		s = s[i+1:] // a path's or URL's last part
+	}
+	for _, t := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		switch t {
+		case "test", "tests", "testing", "e2e", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
+			return true
+		}
+	}
+	return false
+}
+
 var worktreeRules = []*rule{
 	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},

@@ -1,6 +1,9 @@
 package guard
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // shellInit lists well-known tools whose output is shell code meant to be
 // evaluated: version managers, environment loaders, prompt themes, key
@@ -38,14 +41,22 @@ var shellInit = map[string][]string{
 // per-user bin directory, not be fetched or built in the work directory.
 func isShellInit(c *cmd) bool {
 	subs, ok := shellInit[c.name]
-	if !ok || len(c.words) == 0 || !c.words[0].ok {
+	if len(c.words) == 0 || !c.words[0].ok {
+		return false
+	}
+	// TOOL completion SHELL: every CLI framework prints completions
+	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] && !strings.Contains(c.words[0].s, "/") {
+		return true
+	}
+	if !ok {
 		return false
 	}
 	if p := c.words[0].s; p != c.base {
-		switch path.Dir(p) {
-		case "/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/home/linuxbrew/.linuxbrew/bin", "/usr/libexec":
+		switch dir := path.Dir(p); {
+		case dir == "/usr/bin", dir == "/bin", dir == "/usr/local/bin", dir == "/opt/homebrew/bin", dir == "/home/linuxbrew/.linuxbrew/bin", dir == "/usr/libexec":
+		case strings.HasPrefix(dir, "/opt/") && path.Base(dir) == "bin", strings.HasPrefix(dir, "/usr/local/") && path.Base(dir) == "bin":
 		default:
-			if !isUserBin(path.Dir(p)) {
+			if !isUserBin(dir) {
 				return false
 			}
 		}
