@@ -348,7 +348,9 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-delete":
 			c.findDelete = true
 		case "-name", "-iname":
-			spec.filtered = true
+			if i+1 >= len(args) || args[i+1].s != "*" {
+				spec.filtered = true // -name '*' selects everything
+			}
 			if i+1 < len(args) && !strings.ContainsAny(args[i+1].s, "*?[") {
 				spec.names = append(spec.names, args[i+1].s)
 			}
