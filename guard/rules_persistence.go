@@ -27,7 +27,81 @@ func untrustedPlace(s string) bool {
 		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
+// Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
+	{ID: "write-git-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a git hook (runs on every git operation)",
+		Suggestions: []string{"Keep hooks in the repository (e.g. .githooks) and let the user enable them", "Run the script explicitly instead"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.class == wGitHook && !a.ownHook(c, t) {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+	writeRule("path-shadow-command", LevelHigh, CategoryPersistence, "placing a program named like a system command first on PATH",
+		[]string{"Give the program its own name", "Install it into the project (./bin) instead"}, false, wPathShadow),
+	{ID: "git-hooks-path", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing git hooks at a directory outside the repository",
+		Suggestions: []string{"Keep hooks inside the repository (core.hooksPath .githooks)", "Review hooks before enabling them"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if !ok || k != "core.hookspath" {
+				return false, ""
+			}
+			p := a.absPath(v, c.cwd)
+			if p == "" || a.inWork(p) {
+				return false, ""
+			}
+			return !strings.HasPrefix(v, ".") || !a.inWork(p), v
+		}},
+	{ID: "systemd-enable-file", Level: LevelModerate, Category: CategoryPersistence, Description: "enabling a service from a unit file outside the system",
+		Suggestions: []string{"Install unit files through a reviewed package or configuration", "Run the program in the foreground instead"}, names: names("systemctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "enable" && ops[0].s != "link" {
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if strings.Contains(w.s, "/") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	writeRule("write-ld-preload", LevelCritical, CategoryPersistence, "installing a library preloaded into every program (/etc/ld.so.preload)",
+		[]string{"Use LD_PRELOAD for a single command instead", "Do not modify /etc/ld.so.preload"}, false, wLdPreload),
+	writeRule("write-shell-startup", LevelHigh, CategoryPersistence, "modifying a shell start-up file",
+		[]string{"Put project settings in a project-local .envrc or script", "Show the line to add and let the user add it"}, false, wShellRC),
+	writeRule("write-cron", LevelHigh, CategoryPersistence, "installing a scheduled job",
+		[]string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, false, wCron),
+	writeRule("write-service", LevelHigh, CategoryPersistence, "installing a service or autostart entry",
+		[]string{"Show the unit file and let the user install it", "Run the program in the foreground instead"}, false, wService),
+	writeRule("write-authorized-keys", LevelCritical, CategoryPersistence, "adding SSH login keys or login commands (a remote backdoor)",
+		[]string{"Let the user add keys to authorized_keys", "Use ssh-copy-id interactively"}, false, wAuthKeys),
+	writeRule("write-ssh-config", LevelHigh, CategoryPersistence, "modifying SSH configuration or keys",
+		[]string{"Let the user edit SSH configuration", "Use a project-local ssh config with -F"}, false, wSSHConfig),
+	{ID: "persistence-remote-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing downloaded code to run automatically",
+		Suggestions: []string{"Download, review and install scripts by hand", "Pin and verify what is installed"}},
+	{ID: "persistence-suspicious-job", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a job that runs at boot or from a temporary or hidden location",
+		Suggestions: []string{"Show the cron entry and let the user install it", "Keep scheduled programs in reviewed, permanent locations"}},
+	{ID: "persistence-malicious-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing a dangerous command to run automatically",
+		Suggestions: []string{"Review what is installed into start-up files and schedules", "Do not install network shells or downloads as jobs"}},
+	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab",
+		Suggestions: []string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, names: names("crontab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for _, w := range args {
+				switch w.s {
+				case "-l", "-e", "-r", "-ir", "-ri", "--list", "--remove", "-V", "--help":
+					return false, ""
+				}
+			}
+			ops := positional(args)
+			if len(ops) > 0 || c.in.kind != flowNone {
+				return true, ""
+			}
+			return false, ""
+		}},
 	{ID: "service-enable", Level: LevelHigh, Category: CategoryPersistence, Description: "enabling a service to start at boot or login",
 		Suggestions: []string{"Run the program in the foreground for the task", "Show the unit and let the user enable it"}, names: names("systemctl", "rc-update", "update-rc.d", "chkconfig", "launchctl", "sv"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -77,38 +151,6 @@ var persistenceRules = []*rule{
 				return true, j
 			case c.name == "az" && strings.Contains(j, "ad sp credential reset"):
 				return true, j
-			}
-			return false, ""
-		}},
-	{ID: "package-source-redirect", Level: LevelHigh, Category: CategoryRemoteExec, Description: "pointing every later package install, or the script shell, at an untrusted place",
-		Suggestions: []string{"Keep the official registry", "Configure a registry only in the project's own .npmrc / pip.conf after review"},
-		names:       names("npm", "pnpm", "yarn", "pip", "pip3", "gem", "cargo", "go", "composer", "bundle"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			j := joinWords(args)
-			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") {
-				return false, ""
-			}
-			for _, w := range args {
-				l := strings.ToLower(w.s)
-				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" {
-					for _, v := range args {
-						if untrustedPlace(v.s) {
-							return true, v.s
-						}
-					}
-				}
-			}
-			for _, u := range urlArgs(args) {
-				h := hostOf(u)
-				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
-					return true, u
-				}
-			}
-			for _, w := range args {
-				if v := strings.TrimPrefix(w.s, "GOPROXY="); v != w.s && (strings.HasPrefix(v, "http://") || isPublicIP(hostOf(v))) {
-					return true, v
-				}
 			}
 			return false, ""
 		}},

@@ -5,36 +5,114 @@ import (
 	"strings"
 )
 
-// --- code fetched and run in one go: manifests, charts, modules,
-// packages and scripts taken straight from a URL or a fresh clone ---
-
-// trustedCodeHost reports hosts whose URLs are the usual, reviewed
-// sources of manifests and charts.
-func trustedCodeHost(h string) bool {
-	for _, t := range [...]string{"github.com/kubernetes", "k8s.io", "kubernetes.io", "charts.bitnami.com", "helm.sh", "jetstack.io",
-		"cert-manager.io", "argoproj.github.io", "istio.io", "cilium.io", "deno.land", "jsr.io", "esm.sh"} {
-		if h == t || strings.HasSuffix(h, "."+t) {
-			return true
-		}
-	}
-	return false
-}
-
-// codeURL reports a URL of code from a host that is not well known.
-func codeURL(u string) bool {
-	l := strings.ToLower(u)
-	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "oci://") && !strings.HasPrefix(l, "git+") &&
-		!strings.HasPrefix(l, "github:") && !strings.HasPrefix(l, "git@") {
-		return false
-	}
-	h := hostOf(strings.TrimPrefix(strings.TrimPrefix(l, "git+"), "github:"))
-	if isLocalHost(h) {
-		return false
-	}
-	return !trustedCodeHost(h) || strings.HasPrefix(l, "http://")
-}
-
-var remoteRules = []*rule{
+// Rules for running code fetched from elsewhere (category remote_exec).
+var remoteExecRules = []*rule{
+	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP or plain HTTP",
+		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") {
+				return false, ""
+			}
+			for _, u := range urlArgs(args) {
+				h := hostOf(u)
+				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+			}
+			return false, ""
+		}},
+	{ID: "remote-pipe-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "piping downloaded code into a shell or interpreter",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptStdin && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-procsubst-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running downloaded code through process substitution",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptProc && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-subst-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running code downloaded by a command substitution",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptInline && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-download-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a file downloaded in the same command",
+		Suggestions: suggRemote,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) == 0 {
+				return false, ""
+			}
+			w0 := c.words[0]
+			if w0.flow != nil && w0.flow.kind == flowRemote {
+				return true, w0.flow.what
+			}
+			if c.script != nil && c.script.kind == scriptFile && c.script.flow.kind == flowRemote {
+				return true, c.script.w.s
+			}
+			if len(a.downloads) > 0 && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
+				return true, w0.s
+			}
+			return false, ""
+		}},
+	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
+		Suggestions: suggRemote, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.remote != "" {
+				return true, c.scan.remote
+			}
+			return false, ""
+		}},
+	{ID: "remote-into-database", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running downloaded statements against a database",
+		Suggestions: suggRemote, names: names("psql", "mysql", "sqlite3", "mongo", "redis-cli", "sqlcmd", "clickhouse-client", "cqlsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowRemote {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "package-source-redirect", Level: LevelHigh, Category: CategoryRemoteExec, Description: "pointing every later package install, or the script shell, at an untrusted place",
+		Suggestions: []string{"Keep the official registry", "Configure a registry only in the project's own .npmrc / pip.conf after review"},
+		names:       names("npm", "pnpm", "yarn", "pip", "pip3", "gem", "cargo", "go", "composer", "bundle"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") {
+				return false, ""
+			}
+			for _, w := range args {
+				l := strings.ToLower(w.s)
+				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" {
+					for _, v := range args {
+						if untrustedPlace(v.s) {
+							return true, v.s
+						}
+					}
+				}
+			}
+			for _, u := range urlArgs(args) {
+				h := hostOf(u)
+				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+			}
+			for _, w := range args {
+				if v := strings.TrimPrefix(w.s, "GOPROXY="); v != w.s && (strings.HasPrefix(v, "http://") || isPublicIP(hostOf(v))) {
+					return true, v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "apply-remote-manifest", Level: LevelHigh, Category: CategoryRemoteExec, Description: "applying manifests or charts straight from a URL to a cluster",
 		Suggestions: []string{"Download the manifest, review it, then apply the file", "Pin a chart from a trusted repository by version"}, names: names("kubectl", "oc", "helm", "kustomize"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -195,52 +273,6 @@ var remoteRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "docker-socket-mount", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving a container the container runtime's socket (root on the host)",
-		Suggestions: []string{"Use rootless tooling or a narrowly scoped API proxy", "Do not mount docker.sock into untrusted images"}, names: names("docker", "podman", "nerdctl"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			sub, rest := dockerSub(c)
-			if sub != "run" && sub != "create" && sub != "container run" && sub != "container create" {
-				return false, ""
-			}
-			for _, w := range rest {
-				if strings.Contains(w.s, "docker.sock:") || strings.Contains(w.s, "containerd.sock:") || strings.Contains(w.s, "podman.sock:") ||
-					strings.Contains(w.s, "src=/var/run/docker.sock") || strings.Contains(w.s, "source=/var/run/docker.sock") {
-					return true, w.s
-				}
-			}
-			return false, ""
-		}},
 }
 
-// recordClone remembers the directory git clone fills.
-func (a *analysis) recordClone(c *cmd) {
-	sub, args := gitSub(c)
-	if sub != "clone" {
-		return
-	}
-	ops := posArgs(args, optSpec{short: "bcjou", long: []string{"branch", "config", "depth", "jobs", "origin", "upload-pack", "template", "reference", "separate-git-dir", "filter"}})
-	if len(ops) == 0 || !codeURL(ops[0].s) && !strings.Contains(ops[0].s, "://") {
-		return
-	}
-	dir := ""
-	if len(ops) > 1 {
-		dir = ops[1].s
-	} else {
-		dir = strings.TrimSuffix(ops[0].s[strings.LastIndexByte(strings.TrimSuffix(ops[0].s, "/"), '/')+1:], ".git")
-	}
-	if p := a.absPath(dir, c.cwd); p != "" && p != "/" && !strings.HasSuffix(p, "/") {
-		a.clones = append(a.clones, p)
-	}
-}
-
-// inClone reports whether p is in a directory cloned earlier.
-func (a *analysis) inClone(p string) bool {
-	for _, d := range a.clones {
-		if under(p, d) {
-			return true
-		}
-	}
-	return false
-}
-
-func init() { ruleSets = append(ruleSets, remoteRules) }
+func init() { ruleSets = append(ruleSets, remoteExecRules) }

@@ -1,58 +1,184 @@
 package guard
 
 import (
-	"path"
 	"strings"
 )
 
-// --- secrets leaving the machine or the transcript ---
-
-// metadataHosts are cloud instance metadata services, which hand out the
-// machine's credentials to whoever asks from it.
-var metadataHosts = map[string]bool{
-	"169.254.169.254": true, "169.254.170.2": true, "metadata.google.internal": true, "metadata": true,
-	"100.100.100.200": true, "fd00:ec2::254": true, "169.254.169.253": false, "metadata.azure.internal": true,
-}
-
-// keyNamePatterns are file names a search for private keys and secrets
-// looks for.
-func keyHunt(s string) bool {
-	l := strings.Trim(strings.ToLower(s), `"'*`)
-	for _, k := range [...]string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", ".kdbx", ".p12", ".pfx", ".env",
-		"credentials", ".git-credentials", ".netrc", ".pgpass", "wallet.dat", "private", "secret", "token", "password", ".ppk", "keystore"} {
-		if strings.Contains(l, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// secretPattern reports a search pattern for secrets in file contents.
-func secretPattern(s string) bool {
-	l := strings.ToLower(s)
-	for _, k := range [...]string{"private key", "secret", "password", "passwd", "token", "api_key", "apikey", "akia", "aws_secret", "begin rsa", "begin openssh"} {
-		if strings.Contains(l, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// broadRoot reports a search root beyond the project: the filesystem,
-// homes, /etc, /var, /proc.
-func (a *analysis) broadRoot(w word, cwd string) bool {
-	p := a.absPath(w.s, cwd)
-	if p == "" || a.inWork(p) {
-		return false
-	}
-	if p == "/" || p == "/home" || p == "/Users" || p == "/root" || p == "/etc" || p == "/var" || p == "/opt" || p == "/srv" || p == "/proc" || p == "/mnt" {
-		return true
-	}
-	rel, _, ok := a.homeRel(p)
-	return ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".config") || strings.HasPrefix(rel, ".aws"))
-}
-
-var secretRules = []*rule{
+// Rules for secrets and data leaving the machine or the transcript (category exfiltration).
+var exfiltrationRules = []*rule{
+	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
+		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.tree && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-git-push", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the repository to a bare IP address",
+		Suggestions: []string{"Push only to the project's known remotes", "Check the remote URL with git remote -v"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			remote := ops[0].s
+			if u, ok := a.gitRemotes[remote]; ok {
+				remote = u
+			}
+			if isPublicIP(hostOf(remote)) {
+				return true, remote
+			}
+			return false, ""
+		}},
+	{ID: "exfil-raw-ip", Level: LevelModerate, Category: CategoryExfiltration, Description: "sending local files or data to a bare IP address",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "scp", "rsync", "sftp", "ssh", "rclone":
+				return false, "" // authenticated copies to one's own hosts
+			}
+			ip := toPublicIP(c)
+			if ip == "" {
+				return false, ""
+			}
+			if len(uploadedFiles(c)) > 0 {
+				return true, ip
+			}
+			if sendsStdin(c) {
+				switch c.in.kind {
+				case flowLocal, flowUnknown, flowPaths, flowSecret, flowList:
+					return true, ip
+				}
+			}
+			for _, w := range c.args() {
+				if !w.ok && secretVarIn(w.s) != "" {
+					return true, ip
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-secret-var-ip", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a secret variable to a bare IP address",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ip := toPublicIP(c)
+			if ip == "" {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				if !w.ok {
+					if n := secretVarIn(w.s); n != "" {
+						return true, "$" + n + " → " + ip
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-secrets-pipe", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or keys over the network",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowSecret && c.in.crit && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-data-pipe", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending system data (users, history) over the network",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowSecret && !c.in.crit && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range uploadedFiles(c) {
+				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-upload-data", Level: LevelHigh, Category: CategoryExfiltration, Description: "uploading system data (users, history)",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range uploadedFiles(c) {
+				if d, crit := a.sensitive(w.s, c.cwd); d != "" && !crit {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-subst", Level: LevelCritical, Category: CategoryExfiltration, Description: "putting credentials or the environment into a network request",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, f := range c.substs {
+				if f.kind == flowSecret {
+					return true, f.what
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-dev-tcp", Level: LevelCritical, Category: CategoryExfiltration, Description: "writing secrets to a raw network connection",
+		Suggestions: suggExfil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, r := range c.redirs {
+				if isNetDev(r.w.s) && r.isOutput() {
+					if f := a.computeOut(c); f.kind == flowSecret {
+						return true, f.what
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-script", Level: LevelCritical, Category: CategoryExfiltration, Description: "interpreter code sending secrets over the network",
+		Suggestions: suggExfil, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.exfil != "" {
+				return true, c.scan.exfil
+			}
+			return false, ""
+		}},
+	{ID: "read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
+		Suggestions: []string{"Do not print secrets; check that the file exists with ls -l or test -f", "Use the tool that needs the credentials directly"},
+		names:       names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe != nil && c.stage < len(c.pipe)-1 {
+				return false, "" // feeds another command: judged there
+			}
+			for _, w := range positional(c.args()) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				if d, crit := a.sensitive(w.s, c.cwd); crit {
+					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {
+						return true, d
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
+		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch {
+			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
+				return true, j
+			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`)):
+				return true, j
+			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "public-read")):
+				return true, j
+			case c.name == "az" && strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container"):
+				return true, j
+			}
+			return false, ""
+		}},
 	{ID: "cloud-metadata-credentials", Level: LevelHigh, Category: CategoryExfiltration, Description: "asking the cloud metadata service for the machine's credentials or user data",
 		Suggestions: []string{"Use the SDK's credential chain inside the application", "Do not print instance credentials"},
 		names:       names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell"),
@@ -281,37 +407,6 @@ var secretRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "ssh-agent-hijack", Level: LevelHigh, Category: CategoryPrivilege, Description: "using another user's SSH agent socket",
-		Suggestions: []string{"Use your own agent (ssh-add)", "Ask for access to the host"}, names: nil,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, as := range c.assigns {
-				if as.name == "SSH_AUTH_SOCK" && (strings.Contains(as.val.s, "/tmp/ssh-") || strings.Contains(as.val.s, "agent.") && !as.val.ok) {
-					return true, as.val.s
-				}
-			}
-			return false, ""
-		}},
 }
 
-// noteSecretCopy remembers key material copied into the work directory,
-// so that a later commit or push of it is caught.
-func (a *analysis) noteSecretCopy(c *cmd) {
-	if c.name != "cp" && c.name != "mv" && c.name != "rsync" && c.name != "install" {
-		return
-	}
-	ops := posArgs(c.args(), optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
-	if len(ops) < 2 {
-		return
-	}
-	dest := a.absPath(ops[len(ops)-1].s, c.cwd)
-	if dest == "" || !a.inWork(dest) {
-		return
-	}
-	for _, w := range ops[:len(ops)-1] {
-		if d, crit := a.sensitive(w.s, c.cwd); crit && !a.inWork(a.absPath(w.s, c.cwd)) {
-			a.secretsCopied = d + " → " + path.Clean(ops[len(ops)-1].s)
-		}
-	}
-}
-
-func init() { ruleSets = append(ruleSets, secretRules) }
+func init() { ruleSets = append(ruleSets, exfiltrationRules) }
