@@ -14,6 +14,7 @@ import (
 var (
 	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"]*)\([A-Za-z.:^\-+0-9@/*=,]*\)`)
 	zshParamFlag = regexp.MustCompile(`\$\{\([^)]*\)`)
+	zshIndirect  = regexp.MustCompile(`\$\{\(P\)(\w+)\}`)
 	zshSplitFlag = regexp.MustCompile(`\$\{\(s:([^:/]+):\)(\w+)\}`)
 	zshForceOp   = regexp.MustCompile(`\$\{[=~^]+`)
 	fishSubst    = regexp.MustCompile(`(^|[\s=])\(`)
@@ -25,6 +26,7 @@ func rewriteDialect(src string) (string, bool) {
 	out := zshQualifier.ReplaceAllString(src, "$1")
 	// ${(s:SEP:)VAR} splits VAR at SEP: the same words as ${VAR//SEP/ }
 	out = zshSplitFlag.ReplaceAllString(out, "$${$2//$1/ }")
+	out = zshIndirect.ReplaceAllString(out, "$${!$1}")
 	out = zshParamFlag.ReplaceAllString(out, "${")
 	out = zshForceOp.ReplaceAllString(out, "${")
 	if fishLike(out) {

@@ -669,7 +669,7 @@ func printfFlow(args []word) flow {
 func lsFilesAll(args []word) bool {
 	for _, w := range args {
 		switch w.s {
-		case "-z", "-c", "--cached", "--full-name":
+		case "-z", "-c", "--cached", "--full-name", "-o", "--others", "--exclude-standard", "-m", "--modified":
 		default:
 			return false
 		}

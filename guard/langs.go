@@ -63,6 +63,7 @@ var langRewrites = map[string][]rewrite{
 	},
 	"awk": {
 		rw(`ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
+		rw(`("[^"]*")\s*\|\s*getline`, `system($1)`),
 	},
 }
 

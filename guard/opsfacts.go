@@ -260,6 +260,12 @@ func dockerSub(c *cmd) (string, []word) {
 	args := c.args()
 	sub, i := subcommand(args, dockerGlobal)
 	rest := args[min(i+1, len(args)):]
+	if sub == "compose" {
+		s, j := subcommand(rest, optSpec{short: "fp", long: []string{"file", "project-name", "env-file", "profile", "project-directory", "ansi", "progress", "parallel"}})
+		if s != "" {
+			return "compose " + s, rest[j+1:]
+		}
+	}
 	switch sub {
 	case "container", "image", "volume", "system", "network", "builder", "compose", "buildx", "service", "stack", "swarm", "node", "secret", "config", "plugin", "context":
 		if len(rest) > 0 {

@@ -1,7 +1,27 @@
 package guard
 
+import "strings"
+
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
+		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			if !o.has("rRa", "recursive", "archive") || a.workDir == "" {
+				return false, ""
+			}
+			ops := posArgs(c.args(), optSpec{short: "tSe", long: []string{"target-directory", "suffix", "rsh", "exclude"}})
+			if len(ops) < 2 || a.absPath(ops[len(ops)-1].s, c.cwd) != a.workDir {
+				return false, ""
+			}
+			for _, w := range ops[:len(ops)-1] {
+				if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && (strings.HasSuffix(w.s, "/.") || strings.HasSuffix(w.s, "/") || strings.HasSuffix(w.s, "/*")) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	delRule("rm-recursive-root", LevelCritical, CategoryFileDelete, "recursive deletion of the filesystem root",
 		[]string{"Never delete /; name the directory you mean inside the project", "Use rm -rf ./dir for project files"}, anyRec, pcRoot),
 	delRule("rm-recursive-home", LevelCritical, CategoryFileDelete, "recursive deletion of a home directory",

@@ -7,6 +7,15 @@ import (
 
 // Rules for running code fetched from elsewhere (category remote_exec).
 var remoteExecRules = []*rule{
+	{ID: "build-remote-image", Level: LevelHigh, Category: CategoryRemoteExec, Description: "building a container image from a downloaded Dockerfile",
+		Suggestions: []string{"Download the Dockerfile, review it, then build it"}, names: names("docker", "buildah"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if (sub == "build" || sub == "buildx build" || sub == "image build" || sub == "bud") && hasWord(rest, "-") && c.in.kind == flowRemote {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP or plain HTTP",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
 		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun"),

@@ -52,6 +52,56 @@ func (a *analysis) broadRoot(w word, cwd string) bool {
 	return ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".config") || strings.HasPrefix(rel, ".aws"))
 }
 
+// noteSecretArchive remembers an archive file made of keys or
+// credentials, so that sending it later is judged as sending them.
+func (a *analysis) noteSecretArchive(c *cmd) {
+	var archive string
+	var inputs []word
+	args := c.args()
+	switch c.name {
+	case "zip", "7z", "7za", "rar":
+		ops := posArgs(args, optSpec{short: "bntP", long: []string{"password", "temp-path"}})
+		if (c.name == "7z" || c.name == "7za" || c.name == "rar") && len(ops) > 0 {
+			ops = ops[1:] // the command letter
+		}
+		if len(ops) < 2 {
+			return
+		}
+		archive, inputs = ops[0].s, ops[1:]
+	case "tar":
+		f, ok := optValue(args, "-f", "file")
+		if !ok {
+			for i, w := range args {
+				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && i+1 < len(args) {
+					f, ok = args[i+1].s, true
+				}
+			}
+		}
+		if !ok {
+			return
+		}
+		archive = f
+		for _, w := range positional(args) {
+			if w.s != f {
+				inputs = append(inputs, w)
+			}
+		}
+	default:
+		return
+	}
+	for _, w := range inputs {
+		if d, crit := a.sensitive(w.s, c.cwd); crit {
+			if p := a.absPath(archive, c.cwd); p != "" {
+				if a.files == nil {
+					a.files = make(map[string]flow)
+				}
+				a.files[p] = flow{kind: flowSecret, what: "an archive of " + d, crit: true}
+			}
+			return
+		}
+	}
+}
+
 // noteSecretCopy remembers key material copied into the work directory,
 // so that a later commit or push of it is caught.
 func (a *analysis) noteSecretCopy(c *cmd) {

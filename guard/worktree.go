@@ -13,7 +13,7 @@ import (
 // directory of it, or that is computed.
 func wholeTreeSpec(w word) bool {
 	s := w.s
-	return !w.ok || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
+	return !w.ok || w.glob && strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
 }
 
 // gitDiscards reports what a git (or hg, svn) command discards, or "".
@@ -199,7 +199,7 @@ func testName(s string) bool {
 	}
 	for _, t := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
 		switch t {
-		case "test", "tests", "testing", "e2e", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
+		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
 			return true
 		}
 	}
