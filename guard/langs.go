@@ -12,58 +12,63 @@ import (
 // forms, per language, into the direct calls the scanner knows, before it
 // scans.
 
-// rewrite is one normalisation: a pattern and its replacement.
+// rewrite is one normalisation: a pattern and its replacement, tried
+// only on code that contains hint (regular expressions cost more than the
+// rest of the analysis).
 type rewrite struct {
 	re   *regexp.Regexp
 	with string
+	hint string
 }
 
-func rw(pat, with string) rewrite { return rewrite{regexp.MustCompile(pat), with} }
+func rw(hint, pat, with string) rewrite {
+	return rewrite{re: regexp.MustCompile(pat), with: with, hint: hint}
+}
 
 // concatRewrites join adjacent string literals ("o"+"s" → "os").
 var concatRewrites = map[string][]rewrite{
-	"python": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
-		rw(`"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
-	"js": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
-		rw(`"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
-	"ruby": {rw(`"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`)},
-	"perl": {rw(`"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
-	"php":  {rw(`"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
-	"lua":  {rw(`"([^"\\\n]*)"\s*\.\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(`'([^'\\\n]*)'\s*\.\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"python": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw("+", `"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"js": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw("+", `"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"ruby": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"perl": {rw(".", `"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(".", `'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"php":  {rw(".", `"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(".", `'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"lua":  {rw("..", `"([^"\\\n]*)"\s*\.\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw("..", `'([^'\\\n]*)'\s*\.\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
 	// awk concatenates by juxtaposition
-	"awk": {rw(`"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
+	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
 }
 
 // langRewrites turn indirect forms into direct calls.
 var langRewrites = map[string][]rewrite{
 	"python": {
-		rw(`__import__\(\s*["'](\w+)["']\s*\)`, `$1`),
-		rw(`importlib\.import_module\(\s*["'](\w+)["']\s*\)`, `$1`),
-		rw(`getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)`, `$1.$2`),
-		rw(`\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+		rw("__import__", `__import__\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw("importlib", `importlib\.import_module\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw("getattr", `getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)`, `$1.$2`),
+		rw("__dict__", `\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
 	},
 	"js": {
-		rw(`require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
-		rw(`(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
-		rw(`process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
+		rw("require(", `require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
+		rw("[", `(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
+		rw("spawn_sync", `process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
 	},
 	"perl": {
-		rw(`\bqq?\s*\{([^{}]*)\}`, `"$1"`),
-		rw(`\bqq?\s*\(([^()]*)\)`, `"$1"`),
-		rw(`\bqq?\s*\[([^\[\]]*)\]`, `"$1"`),
-		rw(`\bqq?\s*\|([^|]*)\|`, `"$1"`),
-		rw(`\bunlink\s+glob\s*\(?\s*("[^"]*"|'[^']*')\s*\)?`, `unlink($1)`),
-		rw(`\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
-		rw(`\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
-		rw(`\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
+		rw("q", `\bqq?\s*\{([^{}]*)\}`, `"$1"`),
+		rw("q", `\bqq?\s*\(([^()]*)\)`, `"$1"`),
+		rw("q", `\bqq?\s*\[([^\[\]]*)\]`, `"$1"`),
+		rw("q", `\bqq?\s*\|([^|]*)\|`, `"$1"`),
+		rw("unlink", `\bunlink\s+glob\s*\(?\s*("[^"]*"|'[^']*')\s*\)?`, `unlink($1)`),
+		rw("unlink", `\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
+		rw("system", `\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
+		rw("exec", `\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
 	},
 	"ruby": {
-		rw(`\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
-		rw(`\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
+		rw("send(", `\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
+		rw("send(", `\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
 	},
 	"awk": {
-		rw(`ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
-		rw(`("[^"]*")\s*\|\s*getline`, `system($1)`),
+		rw("ENVIRON", `ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
+		rw("getline", `("[^"]*")\s*\|\s*getline`, `system($1)`),
 	},
 }
 
@@ -91,6 +96,9 @@ func normalizeCode(lang, code string) string {
 	for i := 0; i < 4; i++ {
 		changed := false
 		for _, r := range concatRewrites[lang] {
+			if !strings.Contains(code, r.hint) {
+				continue
+			}
 			if out := r.re.ReplaceAllString(code, r.with); out != code {
 				code, changed = out, true
 			}
@@ -100,7 +108,9 @@ func normalizeCode(lang, code string) string {
 		}
 	}
 	for _, r := range langRewrites[lang] {
-		code = r.re.ReplaceAllString(code, r.with)
+		if strings.Contains(code, r.hint) {
+			code = r.re.ReplaceAllString(code, r.with)
+		}
 	}
 	if lang == "python" && pyRemove.MatchString(code) {
 		for _, re := range [...]*regexp.Regexp{pyWalkRoot, pyGlobRoot} {
