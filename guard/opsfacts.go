@@ -267,7 +267,7 @@ func dockerSub(c *cmd) (string, []word) {
 		}
 	}
 	switch sub {
-	case "container", "image", "volume", "system", "network", "builder", "compose", "buildx", "service", "stack", "swarm", "node", "secret", "config", "plugin", "context":
+	case "container", "image", "volume", "system", "network", "builder", "compose", "buildx", "service", "stack", "swarm", "node", "secret", "config", "plugin", "context", "pod":
 		if len(rest) > 0 {
 			j := 0
 			for j < len(rest) && strings.HasPrefix(rest[j].s, "-") {

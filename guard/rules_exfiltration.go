@@ -100,6 +100,9 @@ var exfiltrationRules = []*rule{
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
 					return true, d
 				}
+				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.kind == flowSecret && f.crit {
+					return true, f.what // an archive of keys made earlier
+				}
 			}
 			return false, ""
 		}},

@@ -70,6 +70,10 @@ func (a *analysis) noteSecretArchive(c *cmd) {
 		archive, inputs = ops[0].s, ops[1:]
 	case "tar":
 		f, ok := optValue(args, "-f", "file")
+		if !ok && len(args) > 1 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "f") {
+			f, ok = args[1].s, true // old style: tar czf ARCHIVE FILES...
+			args = args[1:]
+		}
 		if !ok {
 			for i, w := range args {
 				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && i+1 < len(args) {
