@@ -317,3 +317,41 @@ func TestSecretArchives(t *testing.T) {
 		"podman pod ps",
 	})
 }
+
+func TestParameterOperators(t *testing.T) {
+	for _, tc := range []struct {
+		pat, s string
+		want   bool
+	}{
+		{"*", "/home/dev", true}, {"/*", "/dev", true}, {"/*", "dev", false}, {"a?c", "abc", true},
+		{"*.go", "x/y.go", true}, {"[ab]x", "bx", true}, {"[ab]x", "cx", false}, {`\*`, "*", true},
+		{"*a*b", "xxaxxbxx", false}, {"*a*b", "xxaxxb", true}, {"", "", true}, {"", "x", false},
+	} {
+		if got := globAny(tc.pat, tc.s); got != tc.want {
+			t.Errorf("globAny(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		val, pat, with string
+		all            bool
+		want           string
+	}{
+		{"/ home", " ", "", true, "/home"}, {"/work/project", "project", "", true, "/work/"},
+		{"a-b-c", "-", "_", false, "a_b-c"}, {"a-b-c", "-", "_", true, "a_b_c"}, {"abc", "#a", "x", false, "xbc"},
+		{"abc", "%c", "x", false, "abx"}, {"src/main.go", "*/", "", false, "main.go"},
+	} {
+		if got, ok := replaceParam(tc.val, tc.pat, tc.with, tc.all); !ok || got != tc.want {
+			t.Errorf("replaceParam(%q, %q, %q, %v) = %q, want %q", tc.val, tc.pat, tc.with, tc.all, got, tc.want)
+		}
+	}
+	d := NewDetector(Options{})
+	long := make([]byte, 5000)
+	for i := range long {
+		long[i] = 'a'
+	}
+	// a long value with a pattern is left unresolved, not matched
+	v := d.CheckCommand("x="+string(long)+"; echo ${x//*a*a*a*b/}", testCtx)
+	if v.Blocked && v.Category != CategoryUnresolved {
+		t.Errorf("long replacement: %+v", v)
+	}
+}

@@ -534,7 +534,7 @@ func (a *analysis) sliceValue(val string, sl *syntax.Slice) (string, bool) {
 // trimPattern removes the shortest or longest prefix or suffix of val
 // matching the glob pat.
 func trimPattern(val, pat string, op syntax.ParExpOperator) (string, bool) {
-	if len(val) > 4096 || strings.Count(pat, "*") > 4 {
+	if len(val) > 1024 {
 		return "", false
 	}
 	match := func(s string) bool { return globAny(pat, s) }
@@ -567,32 +567,60 @@ func trimPattern(val, pat string, op syntax.ParExpOperator) (string, bool) {
 	return val, true
 }
 
-// globAny matches a shell pattern in which * also matches "/".
+// globAny matches a shell pattern in which * also matches "/". It runs
+// in time proportional to len(pat)*len(s): on a mismatch it only retries
+// from the last *.
 func globAny(pat, s string) bool {
-	if pat == "" {
-		return s == ""
-	}
-	switch pat[0] {
-	case '*':
-		for i := 0; i <= len(s); i++ {
-			if globAny(pat[1:], s[i:]) {
-				return true
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		if p < len(pat) {
+			switch c := pat[p]; c {
+			case '*':
+				star, mark = p, i
+				p++
+				continue
+			case '?':
+				p++
+				i++
+				continue
+			case '[':
+				if end := strings.IndexByte(pat[p+1:], ']'); end >= 0 {
+					if ok, _ := path.Match(pat[p:p+end+2], s[i:i+1]); ok {
+						p += end + 2
+						i++
+						continue
+					}
+					break
+				}
+				fallthrough
+			default:
+				if c == '\\' && p+1 < len(pat) {
+					c = pat[p+1]
+					if s[i] == c {
+						p += 2
+						i++
+						continue
+					}
+					break
+				}
+				if s[i] == c {
+					p++
+					i++
+					continue
+				}
 			}
 		}
-		return false
-	case '?':
-		return s != "" && globAny(pat[1:], s[1:])
-	case '\\':
-		if len(pat) > 1 {
-			return s != "" && s[0] == pat[1] && globAny(pat[2:], s[1:])
+		if star < 0 {
+			return false
 		}
-	case '[':
-		if end := strings.IndexByte(pat, ']'); end > 0 && s != "" {
-			ok, _ := path.Match(pat[:end+1], s[:1])
-			return ok && globAny(pat[end+1:], s[1:])
-		}
+		mark++
+		p, i = star+1, mark
 	}
-	return s != "" && s[0] == pat[0] && globAny(pat[1:], s[1:])
+	for p < len(pat) && pat[p] == '*' {
+		p++
+	}
+	return p == len(pat)
 }
 
 // replaceParam is ${VAR/pat/with} and ${VAR//pat/with}.
@@ -600,8 +628,14 @@ func replaceParam(val, pat, with string, all bool) (string, bool) {
 	if pat == "" {
 		return val, true
 	}
-	if len(val) > 4096 || strings.Count(pat, "*") > 4 {
-		return "", false
+	if !strings.ContainsAny(pat, "*?[\\#%") {
+		if all {
+			return strings.ReplaceAll(val, pat, with), true
+		}
+		return strings.Replace(val, pat, with, 1), true
+	}
+	if len(val) > 64 {
+		return "", false // matching a pattern at every place costs len(val)^3
 	}
 	anchorStart, anchorEnd := strings.HasPrefix(pat, "#"), strings.HasPrefix(pat, "%")
 	if anchorStart || anchorEnd {
