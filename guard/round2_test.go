@@ -380,3 +380,18 @@ func TestMoreLaunchers(t *testing.T) {
 		`tmux send-keys -t dev 'npm test' Enter`,
 	})
 }
+
+func TestTokensAndSecretsInGit(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"git add -f .env && git commit -m env && git push", CategoryExfiltration, "secret-added-to-git", LevelHigh},
+		{"gcloud auth print-access-token", CategoryExfiltration, "keychain-dump", LevelHigh},
+		{"aws sts get-session-token", CategoryExfiltration, "keychain-dump", LevelHigh},
+		{"kubectl apply -k github.com/randomuser/overlays", CategoryRemoteExec, "apply-remote-manifest", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"git add .env.example",
+		"export TOKEN=$(aws sts get-session-token --query Credentials.SessionToken --output text)",
+		"kubectl apply -k overlays/dev",
+	})
+}

@@ -263,7 +263,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb"),
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -286,6 +286,13 @@ var exfiltrationRules = []*rule{
 				return first == "item" && hasWord(args, "--reveal") || first == "export", first
 			case "gh":
 				return first == "auth" && len(args) > 1 && args[1].s == "token" && a.wantOut == 0 && c.pipe == nil, "gh auth token"
+			case "gcloud", "aws", "az":
+				// a token printed into the transcript, not handed to a program
+				j := joinWords(args)
+				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0
+				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
+					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
+					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
 			case "gpg", "gpg2":
 				for _, w := range args {
 					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {
@@ -398,6 +405,20 @@ var exfiltrationRules = []*rule{
 			r := ops[0].s
 			if _, added := a.gitRemotes[r]; added || strings.Contains(r, "://") || strings.Contains(r, "@") && strings.Contains(r, ":") {
 				return true, r
+			}
+			return false, ""
+		}},
+	{ID: "secret-added-to-git", Level: LevelHigh, Category: CategoryExfiltration, Description: "adding credentials or keys to the repository",
+		Suggestions: []string{"Keep secrets out of git; commit an example file instead", "Use a secret manager"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "add" {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if d, crit := a.sensitive(w.s, c.cwd); crit {
+					return true, d
+				}
 			}
 			return false, ""
 		}},

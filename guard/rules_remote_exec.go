@@ -146,7 +146,7 @@ var remoteExecRules = []*rule{
 				} else if c.name != "helm" && c.name != "kustomize" {
 					continue
 				}
-				if strings.Contains(v, "://") && codeURL(v) || strings.HasPrefix(v, "github.com/") && c.name == "kustomize" {
+				if strings.Contains(v, "://") && codeURL(v) || (strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") || strings.Contains(v, "?ref=")) && (c.name == "kustomize" || strings.HasPrefix(w.s, "-k") || strings.HasPrefix(w.s, "--kustomize")) {
 					return true, v
 				}
 			}
