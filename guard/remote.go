@@ -30,6 +30,17 @@ func codeURL(u string) bool {
 	if isLocalHost(h) {
 		return false
 	}
+	if h == "github.com" || h == "raw.githubusercontent.com" || h == "objects.githubusercontent.com" {
+		// the projects whose published manifests are the usual source
+		_, rest, _ := strings.Cut(l, h+"/")
+		org, _, _ := strings.Cut(rest, "/")
+		switch org {
+		case "kubernetes", "kubernetes-sigs", "cert-manager", "jetstack", "argoproj", "istio", "cilium", "helm", "prometheus-operator",
+			"prometheus-community", "grafana", "traefik", "fluxcd", "aws", "azure", "googlecloudplatform", "hashicorp", "rancher",
+			"longhorn", "metallb", "projectcalico", "tektoncd", "knative", "open-telemetry", "elastic", "bitnami", "kyverno", "open-policy-agent":
+			return strings.HasPrefix(l, "http://")
+		}
+	}
 	return !trustedCodeHost(h) || strings.HasPrefix(l, "http://")
 }
 

@@ -395,3 +395,26 @@ func TestTokensAndSecretsInGit(t *testing.T) {
 		"kubectl apply -k overlays/dev",
 	})
 }
+
+// TestEverydayNearMisses: everyday commands that look like the dangerous
+// forms above and must run.
+func TestEverydayNearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		"kubectl apply -f https://raw.githubusercontent.com/kubernetes/dashboard/v2.7.0/aio/deploy/recommended.yaml",
+		"secret-tool lookup service myapp",
+		`tmpd=$(mktemp -d); trap 'rm -rf "$tmpd"' EXIT`,
+		"git checkout feature/login -- package.json",
+		"git reset --keep HEAD~1",
+		"rsync -a --delete ./public/ ./dist/",
+		"ssh -o ProxyCommand='ssh -W %h:%p bastion' app-1",
+		"EDITOR='code --wait' git commit",
+		"expect -c 'spawn ssh host; expect \"password:\"; send \"x\\r\"; interact'",
+		`node -e 'require("fs").rmSync("dist", {recursive: true})'`,
+		"cp -r ~/templates/react/. ./new-app/",
+		"gpg --export --armor KEYID > pub.asc",
+		"python3 -m http.server 8000 --directory dist",
+		"install -m 755 bin/tool /usr/local/bin/tool",
+		"git clone https://github.com/acme/tool && cd tool && make",
+	})
+}

@@ -279,7 +279,7 @@ var exfiltrationRules = []*rule{
 					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
 				}
 			case "secret-tool":
-				return first == "search" && hasWord(args, "--all") || first == "lookup" && a.wantOut == 0, first
+				return first == "search" && hasWord(args, "--all"), first
 			case "bw", "keepassxc-cli", "lpass":
 				return first == "export", first
 			case "op":
