@@ -296,6 +296,9 @@ type analysis struct {
 	params  []word
 	param0  word
 	aliases map[string]string
+	// funcBodies are the bodies of functions defined earlier, judged
+	// again with their arguments where they are called.
+	funcBodies map[string]string
 	// arrays are array variables with literal elements.
 	arrays map[string][]word
 	// clones are directories git clone filled from a URL.
@@ -872,6 +875,12 @@ func (a *analysis) walkFunc(s *syntax.Stmt, fd *syntax.FuncDecl) {
 	saved := a.cwd
 	a.walkStmt(fd.Body, "function "+name+" body")
 	a.cwd = saved
+	if body := a.srcText(fd.Body); body != "" && name != "" && len(a.funcBodies) < 16 {
+		if a.funcBodies == nil {
+			a.funcBodies = make(map[string]string)
+		}
+		a.funcBodies[name] = body
+	}
 }
 
 // funcForkBomb reports whether a function spawns copies of itself in the
@@ -1420,6 +1429,16 @@ func (a *analysis) finish(c *cmd) {
 			why = "the command name is downloaded"
 		}
 		a.unresolved(c, why+" ("+truncate(c.words[0].s, 60)+")", "")
+	}
+	if body, ok := a.funcBodies[c.name]; ok && len(c.words) > 1 && c.synthetic == "" {
+		bodies := a.funcBodies
+		savedP, saved0 := a.params, a.param0
+		a.funcBodies, a.params, a.param0 = nil, append([]word{}, c.args()...), c.words[0]
+		a.nested(body, "function "+c.name+" called")
+		a.funcBodies, a.params, a.param0 = bodies, savedP, saved0
+		if a.stop {
+			return
+		}
 	}
 	if text := a.aliased(c); text != "" {
 		aliases := a.aliases

@@ -39,6 +39,14 @@ var concatRewrites = map[string][]rewrite{
 	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
 }
 
+// homeRewrites turn expressions for the home directory into "~".
+var homeRewrites = map[string][]rewrite{
+	"python": {rw("expanduser", `os\.path\.expanduser\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
+		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `"~"`)},
+	"ruby": {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
+	"js": {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
+}
+
 // langRewrites turn indirect forms into direct calls.
 var langRewrites = map[string][]rewrite{
 	"python": {
@@ -81,6 +89,28 @@ var (
 	jsConst    = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
 )
 
+var (
+	pyImportAs = regexp.MustCompile(`\bimport\s+(os|subprocess|shutil|pathlib|pty|commands)\s+as\s+(\w+)`)
+	pyExecStr  = regexp.MustCompile(`\bexec\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\bexec\(\s*'((?:[^'\\]|\\.)*)'\s*\)`)
+)
+
+// pythonAliases undoes "import os as o" and appends the code of
+// exec("...") so that both are scanned as written directly.
+func pythonAliases(code string) string {
+	if strings.Contains(code, " as ") {
+		for _, m := range pyImportAs.FindAllStringSubmatch(code, 4) {
+			code = regexp.MustCompile(`\b`+regexp.QuoteMeta(m[2])+`\.`).ReplaceAllString(code, m[1]+".")
+		}
+	}
+	if strings.Contains(code, "exec(") {
+		for _, m := range pyExecStr.FindAllStringSubmatch(code, 4) {
+			inner := m[1] + m[2]
+			code += "\n" + strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n").Replace(inner)
+		}
+	}
+	return code
+}
+
 // normalizeCode rewrites indirect forms of code in lang into direct ones.
 func normalizeCode(lang, code string) string {
 	if len(code) > 64<<10 {
@@ -92,6 +122,14 @@ func normalizeCode(lang, code string) string {
 			code = strings.ReplaceAll(code, "require("+m[1]+")", "require("+m[2]+")")
 			code = strings.ReplaceAll(code, "["+m[1]+"]", "["+m[2]+"]")
 		}
+	}
+	for _, r := range homeRewrites[lang] {
+		if strings.Contains(code, r.hint) {
+			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	if lang == "python" {
+		code = pythonAliases(code)
 	}
 	for i := 0; i < 4; i++ {
 		changed := false

@@ -418,3 +418,23 @@ func TestEverydayNearMisses(t *testing.T) {
 		"git clone https://github.com/acme/tool && cd tool && make",
 	})
 }
+
+func TestIndirectionThroughFunctionsAndImports(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`f() { rm -rf "$1"; }; f ~`, CategoryFileDelete, "", LevelCritical},
+		{`f() { "$@"; }; f rm -rf ~`, CategoryFileDelete, "", LevelCritical},
+		{`python3 -c 'import subprocess as s; s.run(["rm","-rf","/home/dev"])'`, CategoryFileDelete, "", LevelCritical},
+		{`python3 -c "import shutil as s; s.rmtree('/etc')"`, CategoryFileDelete, "", LevelCritical},
+		{`python3 -c 'exec("import os; os.system(\"rm -rf ~\")")'`, CategoryFileDelete, "", LevelCritical},
+		{`ruby -e 'system("rm", "-rf", Dir.home)'`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`f() { rm -rf "$1"; }; f ./build`,
+		`f() { "$@"; }; f go test ./...`,
+		`python3 -c 'import subprocess as s; s.run(["go","test","./..."])'`,
+		`python3 -c "import shutil as s; s.rmtree('build')"`,
+		`python3 -c 'exec("print(1)")'`,
+		`ruby -e 'puts Dir.home'`,
+	})
+}
