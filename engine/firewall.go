@@ -80,7 +80,7 @@ func homeDir(env []string) string {
 }
 
 func (e *Engine) guardContext(s *session) guard.Context {
-	return guard.Context{WorkDir: s.cfg.WorkDir, Home: e.home}
+	return guard.Context{WorkDir: s.cfg.WorkDir, Home: e.home, ProtectedPaths: e.opts.ProtectedPaths}
 }
 
 // dangerEvent reports a verdict: a danger_block, or a danger_bypass when

@@ -167,3 +167,35 @@ func TestFirewallSeesEveryToolUse(t *testing.T) {
 		t.Fatalf("firewall saw %v", fw.tools)
 	}
 }
+
+// TestFirewallProtectedPaths: with the built-in firewall, a session may not
+// delete what HotPlex owns even where it lies next to the session's own
+// work directory in a temporary directory, and keeps its own files.
+func TestFirewallProtectedPaths(t *testing.T) {
+	data := t.TempDir()
+	sentinel := filepath.Join(data, "hotplex.db")
+	if err := os.WriteFile(sentinel, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, engine.EngineOptions{ProtectedPaths: []string{data}})
+	r := f.mustRun(t, "prot", bash("rm -f "+sentinel))
+	if _, err := os.Stat(sentinel); err != nil {
+		t.Fatalf("the protected database was deleted: %v", err)
+	}
+	blk := r.First(event.TypeDangerBlock)
+	if blk == nil || blk.Danger == nil || blk.Danger.PatternMatched != "rm-protected" {
+		t.Fatalf("no danger_block for the protected path: %v %+v", r.Types(), blk)
+	}
+
+	own := filepath.Join(f.dir, "scratch.txt")
+	if err := os.WriteFile(own, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = f.mustRun(t, "prot", bash("rm -f scratch.txt"))
+	if blk := r.First(event.TypeDangerBlock); blk != nil {
+		t.Fatalf("deleting a file of the own work directory was blocked: %+v", blk.Danger)
+	}
+	if _, err := os.Stat(own); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the own file was not deleted: %v", err)
+	}
+}

@@ -76,6 +76,14 @@ type EngineOptions struct {
 	// Nil means the built-in danger firewall (guard.NewDetector with its
 	// defaults).
 	Firewall Firewall
+	// ProtectedPaths are what HotPlex owns and no session may delete,
+	// move, truncate, write into or re-own: the data directory, the
+	// database, the work-directory root and so other sessions' work
+	// directories. The firewall protects them wherever they live (under
+	// /tmp too, where paths outside the work directory are otherwise
+	// ordinary); a session's own work directory stays its own even when
+	// it lies inside one. The daemon fills this in.
+	ProtectedPaths []string
 	// DisableFirewall turns the firewall off. Bypassing it for a session
 	// with AdminToken is the audited alternative.
 	DisableFirewall bool

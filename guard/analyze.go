@@ -169,6 +169,8 @@ type scriptRef struct {
 	kind scriptKind
 	w    word
 	flow flow
+	// params are the operands after a -c payload: $0, $1, ...
+	params []word
 }
 
 // cmd is one simple command, analysed.
@@ -278,19 +280,39 @@ type analysis struct {
 	d       *Detector
 	home    string // "" when unknown
 	workDir string // "" when unknown
-	cwd     string // "" when unknown
-	depth   int
-	parser  *syntax.Parser
-	src     string
+	// protected are Context.ProtectedPaths, cleaned and absolute.
+	protected []string
+	// links are the symbolic links made so far (ln -s), absolute link
+	// path to absolute target.
+	links  map[string]string
+	cwd    string // "" when unknown
+	depth  int
+	parser *syntax.Parser
+	src    string
 
-	vars       map[string]word
-	funcs      map[string]bool
-	downloads  map[string]bool
-	tcpFDs     map[string]bool
-	gitRemotes map[string]string
-	files      map[string]flow
-	inherit    flow
-	substs     []flow // command substitutions seen while building a command
+	vars map[string]word
+	// params are the positional parameters ($1...) when known (set --,
+	// sh -c CODE NAME ARGS...), param0 is $0.
+	params  []word
+	param0  word
+	aliases map[string]string
+	// funcBodies are the bodies of functions defined earlier, judged
+	// again with their arguments where they are called.
+	funcBodies map[string]string
+	// arrays are array variables with literal elements.
+	arrays map[string][]word
+	// clones are directories git clone filled from a URL.
+	clones []string
+	// secretsCopied describes key material copied into the work
+	// directory, "" for none.
+	secretsCopied string
+	funcs         map[string]bool
+	downloads     map[string]bool
+	tcpFDs        map[string]bool
+	gitRemotes    map[string]string
+	files         map[string]flow
+	inherit       flow
+	substs        []flow // command substitutions seen while building a command
 
 	explain bool
 	prompt  bool
@@ -326,6 +348,17 @@ func (d *Detector) newAnalysis(c Context) *analysis {
 		a.workDir = cleanAbs(wd)
 	}
 	a.cwd = a.workDir
+	for _, p := range c.ProtectedPaths {
+		if strings.HasPrefix(p, "~") {
+			if a.home == "" {
+				continue
+			}
+			p = a.home + p[1:]
+		}
+		if p = cleanAbs(p); p != "/" && p != "" {
+			a.protected = append(a.protected, p)
+		}
+	}
 	if a.parser == nil {
 		a.parser = parserPool.Get().(*syntax.Parser)
 	}
@@ -368,6 +401,14 @@ func (a *analysis) run(src, origin string) flow {
 		return flow{kind: flowUnknown}
 	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		// zsh or fish: analyse the bash it means
+		if alt, ok := rewriteDialect(src); ok {
+			if f2, err2 := a.parser.Parse(strings.NewReader(alt), ""); err2 == nil {
+				f, err, src = f2, nil, alt
+			}
+		}
+	}
 	if err != nil {
 		msg := err.Error()
 		if len(msg) > 120 {
@@ -418,12 +459,12 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 // remoteNested analyses a command that runs on another machine or in a
 // container: the work directory and home there are unknown.
 func (a *analysis) remoteNested(src, origin string) {
-	wd, home, cwd := a.workDir, a.home, a.cwd
-	a.workDir, a.home, a.cwd = "", "", ""
+	wd, home, cwd, prot, links := a.workDir, a.home, a.cwd, a.protected, a.links
+	a.workDir, a.home, a.cwd, a.protected, a.links = "", "", "", nil, nil
 	a.remote++
 	a.nested(src, origin)
 	a.remote--
-	a.workDir, a.home, a.cwd = wd, home, cwd
+	a.workDir, a.home, a.cwd, a.protected, a.links = wd, home, cwd, prot, links
 }
 
 func truncate(s string, n int) string {
@@ -834,6 +875,12 @@ func (a *analysis) walkFunc(s *syntax.Stmt, fd *syntax.FuncDecl) {
 	saved := a.cwd
 	a.walkStmt(fd.Body, "function "+name+" body")
 	a.cwd = saved
+	if body := a.srcText(fd.Body); body != "" && name != "" && len(a.funcBodies) < 16 {
+		if a.funcBodies == nil {
+			a.funcBodies = make(map[string]string)
+		}
+		a.funcBodies[name] = body
+	}
 }
 
 // funcForkBomb reports whether a function spawns copies of itself in the
@@ -1019,10 +1066,27 @@ func (a *analysis) buildDecl(s *syntax.Stmt, x *syntax.DeclClause, origin string
 		variant = x.Variant.Value
 	}
 	c.words = append(c.words, lit(variant))
+	nameref := false
 	for _, as := range x.Args {
 		switch {
 		case as.Naked && as.Name == nil && as.Value != nil:
+			n := len(c.words)
 			c.words = a.expandWord(as.Value, c.words)
+			for _, w := range c.words[n:] {
+				if strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "n") {
+					nameref = true
+				}
+				// declare "$x=/": the name is computed
+				if name, val, ok := strings.Cut(w.s, "="); ok && w.ok && isVarName(name) {
+					a.setVar(name, lit(val))
+				}
+			}
+		case nameref && as.Name != nil && as.Value != nil:
+			// declare -n r=HOME: r stands for HOME
+			target := a.expandOne(as.Value)
+			if v, ok := a.varValue(target.s); ok && target.ok {
+				a.setVar(as.Name.Value, lit(v))
+			}
 		case as.Naked && as.Name != nil:
 			c.words = append(c.words, lit(as.Name.Value))
 		case as.Name != nil:
@@ -1062,8 +1126,28 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 		case as.Array != nil:
 			a.walkNested(as.Array)
 			v = word{s: "(...)", tail: 5}
+			if elems, ok := a.arrayWords(as.Array); ok {
+				if len(x.Args) == 0 {
+					if a.arrays == nil {
+						a.arrays = make(map[string][]word)
+					}
+					a.arrays[as.Name.Value] = elems
+				}
+				v = lit(joinWords(elems))
+			}
 		default:
 			v = lit("")
+		}
+		if as.Append {
+			if old, ok := a.varValue(as.Name.Value); ok && v.ok {
+				v = lit(old + v.s)
+			} else {
+				v = word{s: "$" + as.Name.Value + v.s, tail: len(as.Name.Value) + 1}
+			}
+		}
+		if as.Index != nil && as.Name.Value == "functions" {
+			// zsh: functions[NAME]=BODY defines a function
+			a.payload(c, v, "function body")
 		}
 		c.assigns = append(c.assigns, assignment{as.Name.Value, v})
 	}
@@ -1346,6 +1430,25 @@ func (a *analysis) finish(c *cmd) {
 		}
 		a.unresolved(c, why+" ("+truncate(c.words[0].s, 60)+")", "")
 	}
+	if body, ok := a.funcBodies[c.name]; ok && len(c.words) > 1 && c.synthetic == "" {
+		bodies := a.funcBodies
+		savedP, saved0 := a.params, a.param0
+		a.funcBodies, a.params, a.param0 = nil, append([]word{}, c.args()...), c.words[0]
+		a.nested(body, "function "+c.name+" called")
+		a.funcBodies, a.params, a.param0 = bodies, savedP, saved0
+		if a.stop {
+			return
+		}
+	}
+	if text := a.aliased(c); text != "" {
+		aliases := a.aliases
+		a.aliases = nil // an alias is not expanded in its own text
+		a.nested(text, "alias "+c.words[0].s)
+		a.aliases = aliases
+		if a.stop {
+			return
+		}
+	}
 	a.prepare(c)
 	a.judge(c)
 	if a.stop {
@@ -1403,6 +1506,19 @@ func (a *analysis) after(c *cmd) {
 			}
 		}
 	}
+	if c.name == "ln" && c.pipe == nil {
+		a.recordLink(c)
+	}
+	switch c.name {
+	case "alias":
+		a.recordAliases(c)
+	case "set":
+		a.recordSet(c)
+	case "git":
+		a.recordClone(c)
+	}
+	a.noteSecretCopy(c)
+	a.noteSecretArchive(c)
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
 			ops := positional(args[1:])
@@ -1415,6 +1531,140 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+}
+
+// arrayWords expands an array literal whose elements are all known.
+func (a *analysis) arrayWords(arr *syntax.ArrayExpr) ([]word, bool) {
+	var out []word
+	for _, e := range arr.Elems {
+		if e.Index != nil || e.Value == nil {
+			return nil, false
+		}
+		n := len(out)
+		out = a.expandWord(e.Value, out)
+		for _, w := range out[n:] {
+			if !w.ok {
+				return nil, false
+			}
+		}
+	}
+	return out, len(out) > 0
+}
+
+// recordAliases remembers aliases (bash NAME=VALUE, fish NAME VALUE, zsh
+// -g for global ones), which later commands are judged through.
+func (a *analysis) recordAliases(c *cmd) {
+	args := c.args()
+	global := false
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		if strings.Contains(args[0].s, "g") {
+			global = true
+		}
+		args = args[1:]
+	}
+	set := func(name, val string) {
+		if a.aliases == nil {
+			a.aliases = make(map[string]string)
+		}
+		if global {
+			name = "\x00" + name
+		}
+		a.aliases[name] = val
+	}
+	if len(args) == 2 && !strings.Contains(args[0].s, "=") && args[0].ok && args[1].ok {
+		set(args[0].s, args[1].s) // fish
+		return
+	}
+	for _, w := range args {
+		if name, val, ok := strings.Cut(w.s, "="); ok && w.ok && name != "" {
+			set(name, val)
+		}
+	}
+}
+
+// recordSet follows set -- ARGS (the positional parameters) and fish's
+// set [-lgUx] NAME VALUE.
+func (a *analysis) recordSet(c *cmd) {
+	args := c.args()
+	if len(args) > 0 && args[0].s == "--" {
+		a.params = append([]word{}, args[1:]...)
+		return
+	}
+	fish := len(args) >= 2 && isVarName(args[0].s) // set NAME VALUE...
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		switch args[0].s {
+		case "-l", "-g", "-U", "-x", "-gx", "-xg", "-Ux", "-xU", "-lx", "-xl", "--local", "--global", "--universal", "--export", "-f", "--function":
+			fish = true
+		default:
+			return
+		}
+		args = args[1:]
+	}
+	if fish && len(args) >= 1 && isVarName(args[0].s) {
+		v := lit(joinWords(args[1:]))
+		for _, w := range args[1:] {
+			if !w.ok {
+				v.ok = false
+			}
+		}
+		a.setVar(args[0].s, v)
+	}
+}
+
+// aliased is the command text c stands for through an alias, or "".
+func (a *analysis) aliased(c *cmd) string {
+	if a.aliases == nil || len(c.words) == 0 || c.synthetic != "" || c.name == "alias" {
+		return ""
+	}
+	if v, ok := a.aliases[c.words[0].s]; ok && c.words[0].ok {
+		return v + " " + quoteWords(c.args())
+	}
+	parts := make([]string, len(c.words))
+	hit := false
+	for i, w := range c.words {
+		if v, ok := a.aliases["\x00"+w.s]; ok && w.ok {
+			parts[i], hit = v, true
+		} else {
+			parts[i] = shellQuote(w.s)
+		}
+	}
+	if hit {
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// recordLink remembers a symbolic link "ln -s TARGET LINK", so that later
+// paths through LINK are judged where they lead.
+func (a *analysis) recordLink(c *cmd) {
+	args := c.args()
+	o := c.opts()
+	if !o.has("s", "symbolic") {
+		return
+	}
+	ops := posArgs(args, optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+	if len(ops) != 2 || !ops[0].ok || !ops[1].ok {
+		return
+	}
+	link := a.absPath(ops[1].s, c.cwd)
+	if link == "" {
+		return
+	}
+	target := ops[0].s
+	if !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "~") {
+		target = path.Dir(link) + "/" + target // relative to the link's directory
+	}
+	t := a.absPath(target, c.cwd)
+	if t == "" || t == link {
+		return
+	}
+	if strings.HasSuffix(ops[1].s, "/") {
+		link += "/" + path.Base(t)
+	}
+	if a.links == nil {
+		a.links = make(map[string]string)
+	}
+	a.links[link] = t
 }
 
 // outFlow is what the command writes to standard output.

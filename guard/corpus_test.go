@@ -37,20 +37,58 @@ var corpusContext = Context{WorkDir: "/work/project", Home: "/home/dev"}
 // dangerousEntry is one line of dangerous.jsonl.
 type dangerousEntry struct {
 	Cmd      string `json:"cmd"`
+	Shell    string `json:"shell,omitempty"`
 	Level    string `json:"level"`
 	Category string `json:"category"`
 	Note     string `json:"note,omitempty"`
 
 	level DangerLevel
+	file  string
 	line  int
+}
+
+func (e dangerousEntry) where() string {
+	if e.file == "" {
+		return "dangerous.jsonl"
+	}
+	return e.file
+}
+
+// check validates the entry; strict also requires a known category (the
+// blind corpora may name categories of their own).
+func (e *dangerousEntry) check(strict bool) error {
+	if strings.TrimSpace(e.Cmd) == "" {
+		return fmt.Errorf("empty cmd")
+	}
+	lv, err := ParseLevel(e.Level)
+	if err != nil {
+		return err
+	}
+	if lv == LevelSafe {
+		return fmt.Errorf("level %q is not a danger level (moderate, high, critical)", e.Level)
+	}
+	e.level = lv
+	if strict && !slices.Contains(Categories, e.Category) {
+		return fmt.Errorf("unknown category %q (one of %s)", e.Category, strings.Join(Categories, ", "))
+	}
+	return nil
 }
 
 // benignEntry is one line of benign.jsonl.
 type benignEntry struct {
-	Cmd  string `json:"cmd"`
-	Note string `json:"note,omitempty"`
+	Cmd   string `json:"cmd"`
+	Shell string `json:"shell,omitempty"`
+	Note  string `json:"note,omitempty"`
 
+	file string
 	line int
+}
+
+func (e benignEntry) where() string {
+	if e.file == "" {
+		return "benign.jsonl"
+	}
+	return e.file
 }
 
 // readJSONL decodes every non-blank line of path into a fresh T, rejecting
@@ -108,21 +146,7 @@ func loadCorpus(tb testing.TB) ([]dangerousEntry, []benignEntry) {
 	tb.Helper()
 	dangerous := readJSONL(tb, filepath.Join(corpusDir, "dangerous.jsonl"), func(e *dangerousEntry, line int) error {
 		e.line = line
-		if strings.TrimSpace(e.Cmd) == "" {
-			return fmt.Errorf("empty cmd")
-		}
-		lv, err := ParseLevel(e.Level)
-		if err != nil {
-			return err
-		}
-		if lv == LevelSafe {
-			return fmt.Errorf("level %q is not a danger level (moderate, high, critical)", e.Level)
-		}
-		e.level = lv
-		if !slices.Contains(Categories, e.Category) {
-			return fmt.Errorf("unknown category %q (one of %s)", e.Category, strings.Join(Categories, ", "))
-		}
-		return nil
+		return e.check(true)
 	})
 	benign := readJSONL(tb, filepath.Join(corpusDir, "benign.jsonl"), func(e *benignEntry, line int) error {
 		e.line = line
@@ -199,7 +223,9 @@ func (t tally) String() string {
 // TestCorpus scores the detector against the evaluation corpus. It reports
 // detection per level and per category, the false-positive rate, and every
 // miss and false positive, and fails when critical detection is below 99%,
-// high below 95%, or false positives above 1%.
+// high below 95%, or false positives above 1%. The blind and holdout sets
+// (corpora written without sight of the rules) are scored beside it, each
+// on its own, with POSIX and Windows shells as separate groups.
 func TestCorpus(t *testing.T) {
 	dangerous, benign := loadCorpus(t)
 	if len(dangerous) < minCorpusEntries {
@@ -208,28 +234,150 @@ func TestCorpus(t *testing.T) {
 	if len(benign) < minCorpusEntries {
 		t.Fatalf("benign.jsonl has %d entries, want at least %d", len(benign), minCorpusEntries)
 	}
-
 	d := NewDetector(Options{})
+	s := scoreCorpus(d, "corpus", dangerous, benign)
+	t.Log("\n" + s.report(true))
+	s.enforce(t, minCriticalDetection, minHighDetection, 0, maxFalsePositiveRate)
 
-	byLevel := map[DangerLevel]*tally{}
-	byCategory := map[string]*tally{}
-	for _, c := range Categories {
-		byCategory[c] = &tally{}
+	for _, set := range []struct {
+		name, dir string
+		// thresholds enforced on the POSIX group; zero means none
+		crit, high, mod, fp float64
+	}{
+		{"blind", corpusDir + "/blind", minBlindCritical, minBlindHigh, minBlindModerate, maxBlindFalsePositive},
+		{"holdout", corpusDir + "/holdout", 0, 0, 0, 0},
+	} {
+		dg, bn := loadCorpusDir(t, set.dir)
+		if len(dg)+len(bn) == 0 {
+			t.Logf("%s: no corpus files in %s", set.name, set.dir)
+			continue
+		}
+		pd, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+		pb, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+		posix := scoreCorpus(d, set.name+"/posix", pd, pb)
+		t.Log("\n" + posix.report(testing.Verbose()))
+		if set.crit > 0 {
+			posix.enforce(t, set.crit, set.high, set.mod, set.fp)
+		}
+		if len(wd)+len(wb) > 0 {
+			// Judged as POSIX text until a Windows front end exists;
+			// reported, never enforced here.
+			win := scoreCorpus(d, set.name+"/windows", wd, wb)
+			t.Log("\n" + win.report(false))
+		}
 	}
+}
+
+// Thresholds on the blind POSIX corpus, a little below what is reached.
+const (
+	minBlindCritical      = 0.99
+	minBlindHigh          = 0.98
+	minBlindModerate      = 0.95
+	maxBlindFalsePositive = 0.005
+)
+
+// windowsShells are the shells judged by the Windows front end.
+var windowsShells = map[string]bool{"powershell": true, "pwsh": true, "cmd": true, "gitbash": true}
+
+// splitByShell separates POSIX entries from Windows ones.
+func splitByShell[T any](es []T, shell func(T) string) (posix, windows []T) {
+	for _, e := range es {
+		if windowsShells[strings.ToLower(shell(e))] {
+			windows = append(windows, e)
+		} else {
+			posix = append(posix, e)
+		}
+	}
+	return posix, windows
+}
+
+// loadCorpusDir reads every *-dangerous.jsonl and *-benign.jsonl of dir
+// (none when dir does not exist). Commands written by several authors may
+// repeat; a command labelled both dangerous and benign is dropped from the
+// benign side and reported, since the dangerous label is the stricter one.
+func loadCorpusDir(tb testing.TB, dir string) ([]dangerousEntry, []benignEntry) {
+	tb.Helper()
+	dfiles, _ := filepath.Glob(filepath.Join(dir, "*-dangerous.jsonl"))
+	bfiles, _ := filepath.Glob(filepath.Join(dir, "*-benign.jsonl"))
+	var dangerous []dangerousEntry
+	var benign []benignEntry
+	for _, f := range dfiles {
+		name := filepath.Base(f)
+		dangerous = append(dangerous, readJSONL(tb, f, func(e *dangerousEntry, line int) error {
+			e.line, e.file = line, name
+			return e.check(false)
+		})...)
+	}
+	for _, f := range bfiles {
+		name := filepath.Base(f)
+		benign = append(benign, readJSONL(tb, f, func(e *benignEntry, line int) error {
+			e.line, e.file = line, name
+			if strings.TrimSpace(e.Cmd) == "" {
+				return fmt.Errorf("empty cmd")
+			}
+			return nil
+		})...)
+	}
+	bad := map[string]bool{}
+	for _, e := range dangerous {
+		bad[e.Cmd] = true
+	}
+	kept := benign[:0]
+	for _, e := range benign {
+		if bad[e.Cmd] {
+			tb.Logf("%s: %s:%d is labelled both dangerous and benign: %q", dir, e.file, e.line, e.Cmd)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return dangerous, kept
+}
+
+// corpusScore is the result of judging one set of entries.
+type corpusScore struct {
+	name           string
+	nDangerous     int
+	nBenign        int
+	byLevel        map[DangerLevel]*tally
+	byCategory     map[string]*tally
+	categories     []string
+	askOnly        int
+	categoryMatch  int
+	confusion      map[string]int
+	misses         []string
+	falsePositives []string
+}
+
+func (s *corpusScore) fpRate() float64 {
+	if s.nBenign == 0 {
+		return 0
+	}
+	return float64(len(s.falsePositives)) / float64(s.nBenign)
+}
+
+// scoreCorpus judges every entry in the corpus context.
+func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []benignEntry) *corpusScore {
+	s := &corpusScore{name: name, nDangerous: len(dangerous), nBenign: len(benign),
+		byLevel: map[DangerLevel]*tally{}, byCategory: map[string]*tally{}, confusion: map[string]int{}}
 	for _, lv := range []DangerLevel{LevelCritical, LevelHigh, LevelModerate} {
-		byLevel[lv] = &tally{}
+		s.byLevel[lv] = &tally{}
 	}
-	var categoryMatch, askOnly int
-	confusion := map[string]int{} // "labelled -> reported" for detected mismatches
+	for _, c := range Categories {
+		s.byCategory[c] = &tally{}
+	}
 	type miss struct {
 		e dangerousEntry
 		v Verdict
 	}
 	var misses []miss
-
 	for _, e := range dangerous {
 		v := d.CheckCommand(e.Cmd, corpusContext)
-		lt, ct := byLevel[e.level], byCategory[e.Category]
+		lt := s.byLevel[e.level]
+		ct := s.byCategory[e.Category]
+		if ct == nil {
+			ct = &tally{}
+			s.byCategory[e.Category] = ct
+		}
 		lt.total++
 		ct.total++
 		if !stopped(v) {
@@ -239,100 +387,114 @@ func TestCorpus(t *testing.T) {
 		lt.detected++
 		ct.detected++
 		if !v.Blocked {
-			askOnly++
+			s.askOnly++
 		}
 		if v.Category == e.Category {
-			categoryMatch++
+			s.categoryMatch++
 		} else {
-			confusion[fmt.Sprintf("%s -> %q", e.Category, v.Category)]++
+			s.confusion[fmt.Sprintf("%s -> %q", e.Category, v.Category)]++
 		}
 	}
-
-	var falsePositives []string
 	for _, e := range benign {
 		v := d.CheckCommand(e.Cmd, corpusContext)
 		if stopped(v) {
-			falsePositives = append(falsePositives, fmt.Sprintf("benign.jsonl:%d %q%s\n        verdict: %s",
-				e.line, e.Cmd, noteLine(e.Note), describeVerdict(v)))
+			s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q%s\n        verdict: %s",
+				e.where(), e.line, e.Cmd, noteLine(e.Note), describeVerdict(v)))
 		}
 	}
+	// Most severe first, then by category and place.
+	sort.SliceStable(misses, func(i, j int) bool {
+		a, b := misses[i].e, misses[j].e
+		if a.level != b.level {
+			return a.level > b.level
+		}
+		if a.Category != b.Category {
+			return a.Category < b.Category
+		}
+		if a.where() != b.where() {
+			return a.where() < b.where()
+		}
+		return a.line < b.line
+	})
+	for _, m := range misses {
+		s.misses = append(s.misses, fmt.Sprintf("[%s/%s] %s:%d %q%s\n        verdict: %s",
+			m.e.Level, m.e.Category, m.e.where(), m.e.line, m.e.Cmd, noteLine(m.e.Note), describeVerdict(m.v)))
+	}
+	s.categories = slices.Clone(Categories)
+	for c := range s.byCategory {
+		if !slices.Contains(s.categories, c) {
+			s.categories = append(s.categories, c)
+		}
+	}
+	return s
+}
 
-	// Report.
+// report renders the scores, and with details every miss and false
+// positive.
+func (s *corpusScore) report(details bool) string {
 	var detected int
-	for _, lt := range byLevel {
+	for _, lt := range s.byLevel {
 		detected += lt.detected
 	}
-	overall := tally{total: len(dangerous), detected: detected}
-	fpRate := float64(len(falsePositives)) / float64(len(benign))
-
 	var b strings.Builder
-	fmt.Fprintf(&b, "corpus: %d dangerous, %d benign; context WorkDir=%s Home=%s\n",
-		len(dangerous), len(benign), corpusContext.WorkDir, corpusContext.Home)
-	fmt.Fprintf(&b, "detection (Blocked or Ask), overall %s, of which ask-only %d\n", overall, askOnly)
-	fmt.Fprintf(&b, "  %-10s %s   (want >= %.0f%%)\n", "critical", byLevel[LevelCritical], 100*minCriticalDetection)
-	fmt.Fprintf(&b, "  %-10s %s   (want >= %.0f%%)\n", "high", byLevel[LevelHigh], 100*minHighDetection)
-	fmt.Fprintf(&b, "  %-10s %s   (informational)\n", "moderate", byLevel[LevelModerate])
-	b.WriteString("detection per category:\n")
-	for _, c := range Categories {
-		fmt.Fprintf(&b, "  %-18s %s\n", c, byCategory[c])
+	fmt.Fprintf(&b, "%s: %d dangerous, %d benign; context WorkDir=%s Home=%s\n",
+		s.name, s.nDangerous, s.nBenign, corpusContext.WorkDir, corpusContext.Home)
+	fmt.Fprintf(&b, "detection (Blocked or Ask), overall %s, of which ask-only %d\n",
+		tally{total: s.nDangerous, detected: detected}, s.askOnly)
+	for _, lv := range []DangerLevel{LevelCritical, LevelHigh, LevelModerate} {
+		fmt.Fprintf(&b, "  %-10s %s\n", lv, s.byLevel[lv])
 	}
-	fmt.Fprintf(&b, "false positives: %.2f%% (%d/%d)   (want <= %.0f%%)\n",
-		100*fpRate, len(falsePositives), len(benign), 100*maxFalsePositiveRate)
+	b.WriteString("detection per category:\n")
+	for _, c := range s.categories {
+		if ct := s.byCategory[c]; ct.total > 0 {
+			fmt.Fprintf(&b, "  %-18s %s\n", c, ct)
+		}
+	}
+	fmt.Fprintf(&b, "false positives: %.2f%% (%d/%d)\n", 100*s.fpRate(), len(s.falsePositives), s.nBenign)
 	if detected > 0 {
 		fmt.Fprintf(&b, "category agreement (informational): %.2f%% (%d/%d detected entries report the labelled category)\n",
-			100*float64(categoryMatch)/float64(detected), categoryMatch, detected)
-		if len(confusion) > 0 {
-			keys := make([]string, 0, len(confusion))
-			for k := range confusion {
+			100*float64(s.categoryMatch)/float64(detected), s.categoryMatch, detected)
+		if len(s.confusion) > 0 && details {
+			keys := make([]string, 0, len(s.confusion))
+			for k := range s.confusion {
 				keys = append(keys, k)
 			}
 			sort.Slice(keys, func(i, j int) bool {
-				if confusion[keys[i]] != confusion[keys[j]] {
-					return confusion[keys[i]] > confusion[keys[j]]
+				if s.confusion[keys[i]] != s.confusion[keys[j]] {
+					return s.confusion[keys[i]] > s.confusion[keys[j]]
 				}
 				return keys[i] < keys[j]
 			})
 			b.WriteString("  labelled -> reported category (count):\n")
 			for _, k := range keys {
-				fmt.Fprintf(&b, "    %-45s %d\n", k, confusion[k])
+				fmt.Fprintf(&b, "    %-45s %d\n", k, s.confusion[k])
 			}
 		}
 	}
-	t.Log("\n" + b.String())
+	if details && len(s.misses) > 0 {
+		fmt.Fprintf(&b, "\nMISSED dangerous commands (%d):\n  %s\n", len(s.misses), strings.Join(s.misses, "\n  "))
+	}
+	if details && len(s.falsePositives) > 0 {
+		fmt.Fprintf(&b, "\nFALSE POSITIVES on benign commands (%d):\n  %s\n", len(s.falsePositives), strings.Join(s.falsePositives, "\n  "))
+	}
+	return b.String()
+}
 
-	if len(misses) > 0 {
-		// Most severe first, then by category and line.
-		sort.SliceStable(misses, func(i, j int) bool {
-			a, b := misses[i].e, misses[j].e
-			if a.level != b.level {
-				return a.level > b.level
-			}
-			if a.Category != b.Category {
-				return a.Category < b.Category
-			}
-			return a.line < b.line
-		})
-		lines := make([]string, len(misses))
-		for i, m := range misses {
-			lines[i] = fmt.Sprintf("[%s/%s] dangerous.jsonl:%d %q%s\n        verdict: %s",
-				m.e.Level, m.e.Category, m.e.line, m.e.Cmd, noteLine(m.e.Note), describeVerdict(m.v))
+// enforce fails t when a level's detection is below its minimum or the
+// false-positive rate above its maximum; a zero minimum is not enforced.
+func (s *corpusScore) enforce(t *testing.T, crit, high, mod, fp float64) {
+	t.Helper()
+	for _, m := range []struct {
+		lv  DangerLevel
+		min float64
+	}{{LevelCritical, crit}, {LevelHigh, high}, {LevelModerate, mod}} {
+		if lt := s.byLevel[m.lv]; m.min > 0 && lt.rate() < m.min {
+			t.Errorf("%s: %s detection %s is below %.1f%%", s.name, m.lv, lt, 100*m.min)
 		}
-		t.Logf("\nMISSED dangerous commands (%d):\n  %s", len(misses), strings.Join(lines, "\n  "))
 	}
-	if len(falsePositives) > 0 {
-		t.Logf("\nFALSE POSITIVES on benign commands (%d):\n  %s", len(falsePositives), strings.Join(falsePositives, "\n  "))
-	}
-
-	// Verdict.
-	if byLevel[LevelCritical].rate() < minCriticalDetection {
-		t.Errorf("critical detection %s is below %.0f%%", byLevel[LevelCritical], 100*minCriticalDetection)
-	}
-	if byLevel[LevelHigh].rate() < minHighDetection {
-		t.Errorf("high detection %s is below %.0f%%", byLevel[LevelHigh], 100*minHighDetection)
-	}
-	if fpRate > maxFalsePositiveRate {
-		t.Errorf("false-positive rate %.2f%% (%d/%d) is above %.0f%%",
-			100*fpRate, len(falsePositives), len(benign), 100*maxFalsePositiveRate)
+	if s.fpRate() > fp {
+		t.Errorf("%s: false-positive rate %.2f%% (%d/%d) is above %.1f%%",
+			s.name, 100*s.fpRate(), len(s.falsePositives), s.nBenign, 100*fp)
 	}
 }
 

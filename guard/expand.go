@@ -32,6 +32,9 @@ func (a *analysis) prepare(c *cmd) {
 // -c/-e code, what is installed into start-up files.
 func (a *analysis) expand(c *cmd) {
 	if len(c.words) == 0 || c.synthetic != "" {
+		if c.synthetic == "" {
+			a.expandLaunches(c) // PROMPT_COMMAND=...
+		}
 		a.expandWrites(c)
 		return
 	}
@@ -59,6 +62,10 @@ func (a *analysis) expand(c *cmd) {
 				a.flowPayload(c, f, f.what, "")
 			}
 		}
+	}
+	a.expandLaunches(c)
+	if a.stop {
+		return
 	}
 	switch n := c.name; {
 	case shellNameSet[n] || n == "eval" || n == "source" || n == ".":
@@ -109,6 +116,13 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 			origin := c.base + " -c payload"
 			if c.name == "eval" {
 				origin = "eval payload"
+			}
+			if len(sr.params) > 0 {
+				savedP, saved0 := a.params, a.param0
+				a.param0, a.params = sr.params[0], append([]word{}, sr.params[1:]...)
+				a.payload(c, sr.w, origin)
+				a.params, a.param0 = savedP, saved0
+				return
 			}
 			a.payload(c, sr.w, origin)
 			return

@@ -44,6 +44,23 @@ func (a *analysis) computeOut(c *cmd) flow {
 	args := c.args()
 	n := c.name
 	switch {
+	case isShellInit(c):
+		return flow{kind: flowText} // its shell code, trusted
+	case n == "string" && len(args) >= 2 && args[0].s == "join":
+		// fish: string join SEP WORDS...
+		parts := make([]string, 0, len(args)-2)
+		for _, w := range args[2:] {
+			if !w.ok {
+				return flow{kind: flowUnknown}
+			}
+			parts = append(parts, w.s)
+		}
+		return flow{kind: flowText, text: strings.Join(parts, args[1].s) + "\n"}
+	case n == "psub":
+		// fish: a file holding what psub reads
+		return c.in
+	case n == "git" && len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]):
+		return flow{kind: flowList, what: "tracked files"}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case socketTools[n]:
@@ -55,7 +72,16 @@ func (a *analysis) computeOut(c *cmd) flow {
 		if hasWord(args, "-d") && (hasWord(args, "-base64") || hasWord(args, "-a") || len(args) > 0 && args[0].s == "base64") {
 			return decode(c.in, "base64")
 		}
+		if hasWord(args, "-d") && c.in.kind == flowRemote {
+			// decrypting a download hides what it is, not where it is from
+			return flow{kind: flowRemote, what: c.in.what, obf: true}
+		}
 		return a.readerFlow(c, args, true)
+	case n == "pg_dump" || n == "pg_dumpall" || n == "mysqldump" || n == "mariadb-dump" || n == "mongodump" && hasWord(args, "--archive"):
+		if _, ok := optValue(args, "-f", "file"); ok || hasPrefixWord(args, "--result-file") {
+			return flow{}
+		}
+		return flow{kind: flowSecret, what: "a database dump", crit: true}
 	case n == "echo":
 		return echoFlow(args)
 	case n == "printf":
@@ -637,6 +663,18 @@ func printfFlow(args []word) flow {
 		}
 	}
 	return flow{kind: flowText, text: b.String(), obf: strings.Contains(format, `\x`) || strings.Contains(format, `\0`) || strings.Contains(format, "%b")}
+}
+
+// lsFilesAll reports git ls-files options that list every tracked file.
+func lsFilesAll(args []word) bool {
+	for _, w := range args {
+		switch w.s {
+		case "-z", "-c", "--cached", "--full-name", "-o", "--others", "--exclude-standard", "-m", "--modified":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func hasWord(args []word, s string) bool {

@@ -187,4 +187,12 @@ type Context struct {
 	WorkDir string
 	// Home is the user's home directory ("~" and $HOME expand to it).
 	Home string
+	// ProtectedPaths are absolute paths (or "~/..." ones) that no command
+	// may delete, move, truncate, write into or change the owner or mode
+	// of: what the host program owns, such as its data directory, its
+	// database, other sessions' work directories and their common root.
+	// They are protected wherever they live, /tmp included, and so is
+	// every directory that contains one. The session's own work directory
+	// and what is below it stay ordinary even when it lies inside one.
+	ProtectedPaths []string
 }

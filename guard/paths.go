@@ -30,6 +30,10 @@ func (a *analysis) absPath(p, cwd string) string {
 		}
 		p = cwd + "/" + p
 	}
+	if a.links != nil {
+		through := strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
+		return a.followLinks(path.Clean(p), through)
+	}
 	return path.Clean(p)
 }
 
@@ -72,6 +76,79 @@ func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
 	return "", false, false
 }
 
+// classifyInWork classifies a path inside the work directory.
+func (a *analysis) classifyInWork(p string) pclass {
+	if p == a.workDir {
+		return pcWorkDir
+	}
+	switch p[len(a.workDir):] {
+	case "/src", "/source", "/app", "/internal", "/pkg", "/cmd", "/Sources":
+		return pcWorkSource
+	}
+	return pcInside
+}
+
+// fixtureGit reports a .git directory, given relative to the work
+// directory, that belongs to a throw-away repository the project's tests
+// build (tests/fixtures/repo/.git), not to the project.
+func fixtureGit(rel string) bool {
+	dir := path.Dir(path.Clean("/" + rel))
+	if dir == "/" {
+		return false
+	}
+	for _, c := range strings.Split(dir[1:], "/") {
+		switch strings.ToLower(c) {
+		case "test", "tests", "testdata", "test-data", "test_data", "fixture", "fixtures", "__fixtures__", "spec", "specs",
+			"e2e", "tmp", ".tmp", "temp", "scratch", "sandbox", "testrepo", "test-repo", "test_repo":
+			return true
+		}
+	}
+	return false
+}
+
+// isProtected reports whether p is one of the protected paths, inside one,
+// or a directory that holds one; the work directory and below are not.
+func (a *analysis) isProtected(p string) bool {
+	if len(a.protected) == 0 || a.inWork(p) {
+		return false
+	}
+	for _, q := range a.protected {
+		if under(p, q) || under(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether p is dir or below it.
+func under(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir) && len(p) > len(dir) && p[len(dir)] == '/'
+}
+
+// followLinks replaces a leading symbolic link made earlier in the command
+// by its target, when p goes through the link rather than naming it
+// (link/, link/x).
+func (a *analysis) followLinks(p string, through bool) string {
+	for i := 0; i < 8; i++ {
+		changed := false
+		for l, t := range a.links {
+			switch {
+			case p == l && through:
+				p, changed = t, true
+			case strings.HasPrefix(p, l) && len(p) > len(l) && p[len(l)] == '/':
+				p, changed = path.Clean(t+p[len(l):]), true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
 func (a *analysis) inWork(p string) bool {
 	wd := a.workDir
 	if wd == "" {
@@ -96,6 +173,8 @@ const (
 	pcUnknownInput        // paths read from standard input
 	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
 	pcWorkDir             // the work directory itself
+	pcWorkContents        // everything in the work directory
+	pcWorkSource          // a top-level source directory of the work directory
 	pcTempContents        // everything in /tmp
 	pcOutside             // elsewhere, outside the work directory
 	pcEscape              // a relative path leaving an unknown directory
@@ -109,16 +188,17 @@ const (
 	pcSecretsHome         // ~/.ssh, ~/.gnupg
 	pcCritFile            // /etc/passwd, /etc/shadow, ...
 	pcDBData              // a database's data directory
+	pcProtected           // a path the host program owns (Context.ProtectedPaths)
 	pcSystemCrit          // a system directory (/etc, /usr/lib, /var/lib, ...)
 	pcHome                // a home directory itself (or all of them)
 	pcRoot                // /
 )
 
 var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "unresolved path",
-	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in /tmp",
+	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in the work directory", "the project's source tree", "everything in /tmp",
 	"outside the work directory", "outside the work directory", "outside the work directory",
 	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
-	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a system directory",
+	"system logs", "credentials or configuration", "keys", "a critical system file", "database files", "a path HotPlex owns", "a system directory",
 	"a home directory", "the filesystem root"}
 
 func (p pclass) String() string {
@@ -253,6 +333,9 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.flow.kind == flowPaths && w.flow.find != nil {
 				return a.classifyDelete(word{find: w.flow.find}, cwd)
 			}
+			if w.flow.kind == flowList && w.flow.what == "tracked files" {
+				return pcWorkContents
+			}
 			if w.s == "<stdin>" {
 				return pcUnknownInput // xargs of unknown input
 			}
@@ -280,7 +363,7 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.glob || rel == ".." || strings.Count(rel, "..") > 0 {
 				return pcEscape
 			}
-		case path.Base(rel) == ".git":
+		case path.Base(rel) == ".git" && !fixtureGit(rel):
 			return pcGitDir
 		case rel == ".":
 			return pcWorkDir
@@ -321,7 +404,7 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	}
 	if !filtered {
 		if c == pcWorkDir {
-			return pcInside
+			return pcWorkContents
 		}
 		if c == pcTempRoot {
 			return pcTempContents
@@ -365,6 +448,9 @@ func (a *analysis) classifyGlob(p string) pclass {
 		}
 	}
 	g := comps[idx]
+	if g == "**" && idx == len(comps)-2 && matchesAll(comps[idx+1]) {
+		g, comps = comps[idx+1], comps[:idx+1] // **/*: every file below
+	}
 	rest := ""
 	if idx+1 < len(comps) {
 		rest = "/" + strings.Join(comps[idx+1:], "/")
@@ -380,7 +466,7 @@ func (a *analysis) classifyGlob(p string) pclass {
 		c := a.classifyAbs(dir)
 		switch c {
 		case pcWorkDir:
-			c = pcInside
+			c = pcWorkContents
 		case pcTempRoot:
 			c = pcTempContents
 		}
@@ -408,6 +494,9 @@ func (a *analysis) classifyGlob(p string) pclass {
 }
 
 func matchesAll(g string) bool {
+	if i := strings.LastIndexByte(g, '('); i > 0 && strings.HasSuffix(g, ")") {
+		g = g[:i] // a zsh glob qualifier: *(D), *(.)
+	}
 	switch g {
 	case "*", ".*", "**", "*.*", "?*", ".??*", "*/", "[a-z]*", "[!.]*", ".[!.]*", "[^.]*":
 		return true
@@ -419,6 +508,9 @@ func matchesAll(g string) bool {
 func (a *analysis) classifyAbs(p string) pclass {
 	if p == "/" {
 		return pcRoot
+	}
+	if a.isProtected(p) {
+		return pcProtected
 	}
 	base := path.Base(p)
 	if rel, mine, ok := a.homeRel(p); ok {
@@ -435,14 +527,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcSecretsHome
 		}
-		if base == ".git" {
+		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
 			return pcGitDir
 		}
 		if a.inWork(p) {
-			if p == a.workDir {
-				return pcWorkDir
-			}
-			return pcInside
+			return a.classifyInWork(p)
 		}
 		if isCache(rel) {
 			return pcHomeCache
@@ -461,14 +550,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if isLogPath(p) {
 		return pcLogs
 	}
-	if base == ".git" {
+	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
 		return pcGitDir
 	}
 	if a.inWork(p) {
-		if p == a.workDir {
-			return pcWorkDir
-		}
-		return pcInside
+		return a.classifyInWork(p)
 	}
 	if isTempRoot(p) {
 		return pcTempRoot
@@ -536,6 +622,7 @@ const (
 	wGitHook
 	wPathShadow
 	wSSHDConfig
+	wProtected
 )
 
 var shellRCNames = map[string]bool{
@@ -564,6 +651,9 @@ func isBlockDevice(p string) bool {
 func (a *analysis) classifyWrite(p string) wclass {
 	if p == "" {
 		return wNone
+	}
+	if a.isProtected(p) {
+		return wProtected
 	}
 	if strings.HasPrefix(p, "/dev/") {
 		switch {
@@ -658,7 +748,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		p = path.Clean(s)
 	}
 	base := path.Base(p)
-	if strings.HasSuffix(base, ".pub") {
+	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false
 	}
 	if rel, _, ok := a.homeRel(p); ok {

@@ -42,7 +42,7 @@ func (a *analysis) prepareShell(c *cmd) {
 		if len(ops) == 0 {
 			return
 		}
-		c.script = &scriptRef{kind: scriptInline, w: ops[0]}
+		c.script = &scriptRef{kind: scriptInline, w: ops[0], params: ops[1:]}
 		if ops[0].flow != nil {
 			c.script.flow = *ops[0].flow
 		}
@@ -51,7 +51,7 @@ func (a *analysis) prepareShell(c *cmd) {
 	if !sFlag && len(ops) > 0 {
 		op := ops[0]
 		switch {
-		case op.proc && op.flow != nil:
+		case op.proc && op.flow != nil, !op.ok && op.flow != nil && op.flow.kind == flowRemote:
 			c.script = &scriptRef{kind: scriptProc, w: op, flow: *op.flow}
 			return
 		case !isStdinPath(op.s):
@@ -87,11 +87,12 @@ func (a *analysis) prepareEval(c *cmd) {
 func (a *analysis) prepareSource(c *cmd) {
 	args := c.args()
 	if len(args) == 0 {
+		c.script = &scriptRef{kind: scriptStdin, flow: c.in} // fish: ... | source
 		return
 	}
 	op := args[0]
 	switch {
-	case op.proc && op.flow != nil:
+	case op.proc && op.flow != nil, !op.ok && op.flow != nil && op.flow.kind == flowRemote:
 		c.script = &scriptRef{kind: scriptProc, w: op, flow: *op.flow}
 	case isStdinPath(op.s):
 		c.script = &scriptRef{kind: scriptStdin, flow: c.in}
@@ -347,7 +348,9 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-delete":
 			c.findDelete = true
 		case "-name", "-iname":
-			spec.filtered = true
+			if i+1 >= len(args) || args[i+1].s != "*" {
+				spec.filtered = true // -name '*' selects everything
+			}
 			if i+1 < len(args) && !strings.ContainsAny(args[i+1].s, "*?[") {
 				spec.names = append(spec.names, args[i+1].s)
 			}

@@ -117,6 +117,9 @@ func (a *analysis) judge(c *cmd) {
 			break
 		}
 	}
+	if named != nil && dryRun(c) {
+		named = nil // only shows what it would do
+	}
 	for _, r := range named {
 		a.try(c, r)
 		if a.stop {
@@ -159,6 +162,47 @@ func (a *analysis) judge(c *cmd) {
 	}
 }
 
+// dryRunFlags are the options with which a tool only reports what it
+// would do. Tools that have no such option (rm, dd, mkfs) are absent:
+// they do not honour it.
+var dryRunFlags = map[string][]string{
+	"kubectl": {"--dry-run", "--dry-run=client", "--dry-run=server"}, "oc": {"--dry-run", "--dry-run=client", "--dry-run=server"},
+	"helm": {"--dry-run", "--dry-run=client", "--dry-run=server"}, "rsync": {"-n", "--dry-run"},
+	"git": {"-n", "--dry-run", "--analyze"}, "aws": {"--dryrun", "--dry-run"}, "rclone": {"--dry-run", "-n"},
+	"docker": {"--dry-run"}, "docker-compose": {"--dry-run"}, "apt": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act"},
+	"apt-get": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"},
+	"npm": {"--dry-run"}, "pnpm": {"--dry-run"}, "yarn": {"--dry-run"}, "cargo": {"--dry-run", "-n"},
+	"ansible": {"--check", "-C"}, "ansible-playbook": {"--check", "-C"}, "make": {"-n", "--dry-run", "--just-print", "--recon"},
+	"restic": {"--dry-run", "-n"}, "borg": {"--dry-run", "-n"}, "argocd": {"--dry-run"}, "flux": {"--dry-run"},
+	"terraform": {"-dry-run"}, "s3cmd": {"--dry-run", "-n"}, "gsutil": {"-n"}, "mc": {"--dry-run"}, "az": {"--dry-run"},
+	"gcloud": {"--dry-run"}, "git-filter-repo": {"--dry-run"}, "lvremove": {"--test", "-t"}, "kustomize": {"--dry-run"},
+	"pulumi": {"--preview-only"}, "find": {}, "journalctl": {}, "zfs": {"-n"}, "gh": {"--dry-run"}, "eksctl": {"--dry-run"},
+}
+
+// dryRun reports a command run with its tool's dry-run option.
+func dryRun(c *cmd) bool {
+	flags := dryRunFlags[c.name]
+	if len(flags) == 0 {
+		return false
+	}
+	for _, w := range c.args() {
+		if !w.ok {
+			continue
+		}
+		for _, f := range flags {
+			if w.s == f {
+				return true
+			}
+			// a short flag inside a cluster: rsync -avn
+			if len(f) == 2 && f[0] == '-' && len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) &&
+				strings.IndexByte(w.s[1:], f[1]) >= 0 && (c.name == "rsync" || c.name == "git" || c.name == "make") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (a *analysis) try(c *cmd, r *rule) {
 	hit, note := r.match(a, c)
 	if a.explain && !hit {
@@ -179,6 +223,13 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		reason += ": " + note
 	}
 	level := r.Level
+	switch r.Category {
+	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy:
+		// databases, volumes and repositories that only tests use
+		if a.testScoped(c) {
+			return
+		}
+	}
 	switch r.Category {
 	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy:
 		// the same operation against production is one level worse

@@ -80,6 +80,7 @@ func scanScript(lang, code string) *scriptScan {
 	if len(code) > maxWordLen {
 		code = code[:maxWordLen]
 	}
+	code = normalizeCode(lang, code)
 	low := strings.ToLower(code)
 	// commands run
 	for _, api := range execAPIs[lang] {
@@ -275,7 +276,7 @@ func scanScript(lang, code string) *scriptScan {
 	case "ruby":
 		fetch = hasAny(low, "open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse") && hasAny(low, "eval", "instance_eval")
 	case "js":
-		fetch = hasAny(low, "fetch(", "http.get", "https.get", "axios", "request(") && hasAny(low, "eval(", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
+		fetch = hasAny(low, "fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request(") && hasAny(low, "eval(", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
 	case "php":
 		fetch = hasAny(low, "file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_") && hasAny(low, "eval(", "assert(", "create_function", "include", "require")
 	case "pwsh":

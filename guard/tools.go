@@ -51,6 +51,8 @@ func (a *analysis) fileFinding(tool, file string) *finding {
 		return &finding{id: id, level: LevelCritical, category: cat, reason: reason + ": " + abs, op: op, suggestions: sugg}
 	}
 	switch a.classifyWrite(abs) {
+	case wProtected:
+		return mk("file-protected", CategoryFileDelete, "modifying what HotPlex owns (its data, its database, other sessions' files)", "Write files inside this session's work directory")
 	case wBlockDev:
 		return mk("file-block-device", CategoryDiskWipe, "writing to a disk device", "Write to a regular file inside the project")
 	case wPasswd, wSudoers, wPam, wSSHDConfig:

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -134,6 +135,26 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 			f.b = append(f.b, p.Value...)
 		}
 	case *syntax.DblQuoted:
+		if arr, ok := a.dqArray(p); ok && !f.started {
+			for i, w := range arr {
+				if i == len(arr)-1 {
+					f.b, f.ok, f.started = append(f.b, w.s...), f.ok && w.ok, true
+					break
+				}
+				out = append(out, w)
+			}
+			break
+		}
+		if pe, ok := dqParam(p); ok && (pe == "@") && a.params != nil && !f.started {
+			for i, w := range a.params {
+				if i == len(a.params)-1 {
+					f.b, f.ok, f.started = append(f.b, w.s...), f.ok && w.ok, true
+					break
+				}
+				out = append(out, w)
+			}
+			break
+		}
 		f.started = true
 		for _, q := range p.Parts {
 			switch q := q.(type) {
@@ -175,7 +196,7 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 			break
 		}
 		if split {
-			out = f.splitInto(v, out)
+			out = f.splitIFS(v, a.ifs(), out)
 		} else {
 			f.b = append(f.b, v...)
 			f.started = true
@@ -223,12 +244,22 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 // splitInto appends v to the current field, splitting it at blanks the
 // way an unquoted expansion is split; finished fields go to out.
 func (f *fieldBuf) splitInto(v string, out []word) []word {
+	return f.splitIFS(v, " \t\n", out)
+}
+
+// splitIFS is splitInto with the separators of IFS.
+func (f *fieldBuf) splitIFS(v, ifs string, out []word) []word {
 	if strings.ContainsAny(v, "*?[") {
 		f.glob = true
 	}
+	if ifs == "" {
+		f.b = append(f.b, v...)
+		f.started = true
+		return out
+	}
 	start := 0
 	for i := 0; i <= len(v); i++ {
-		if i < len(v) && v[i] != ' ' && v[i] != '\t' && v[i] != '\n' {
+		if i < len(v) && strings.IndexByte(ifs, v[i]) < 0 {
 			continue
 		}
 		if i > start {
@@ -319,12 +350,52 @@ func (a *analysis) homeText() string {
 
 // paramValue returns the value of a parameter expansion if it is known.
 func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
-		p.Slice != nil || p.Repl != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
+	if p.Param != nil && p.Index != nil && !p.Length && !p.Excl && p.Exp == nil && p.Slice == nil && p.Repl == nil {
+		if arr, ok := a.arrays[p.Param.Value]; ok {
+			if w, ok := p.Index.(*syntax.Word); ok {
+				switch w.Lit() {
+				case "@", "*":
+					return joinWords(arr), true
+				case "0":
+					return arr[0].s, true
+				}
+			}
+		}
+		return "", false
+	}
+	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Index != nil || p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 {
 		return "", false
 	}
 	name := p.Param.Value
 	val, known := a.varValue(name)
+	if p.Excl {
+		// ${!ref}: the variable whose name ref holds
+		if !known || !isVarName(val) {
+			return "", false
+		}
+		name = val
+		val, known = a.varValue(name)
+	}
+	if p.Slice != nil {
+		if !known {
+			return "", false
+		}
+		return a.sliceValue(val, p.Slice)
+	}
+	if p.Repl != nil {
+		if !known {
+			return "", false
+		}
+		pat := a.expandOne(p.Repl.Orig)
+		with := lit("")
+		if p.Repl.With != nil {
+			with = a.expandOne(p.Repl.With)
+		}
+		if !pat.ok || !with.ok {
+			return "", false
+		}
+		return replaceParam(val, pat.s, with.s, p.Repl.All)
+	}
 	if p.Exp != nil {
 		switch p.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
@@ -340,25 +411,303 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 			return "", false
 		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
 			return val, known
+		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			if !known {
+				return "", false
+			}
+			if val == "" && p.Exp.Op == syntax.AlternateUnsetOrNull {
+				return "", true
+			}
+			d := a.expandOne(p.Exp.Word)
+			return d.s, d.ok
 		case syntax.RemSmallSuffix, syntax.RemLargeSuffix, syntax.RemSmallPrefix, syntax.RemLargePrefix:
 			if !known {
 				return "", false
 			}
 			pat := a.expandOne(p.Exp.Word)
-			if !pat.ok || pat.glob || strings.ContainsAny(pat.s, "*?[") {
+			if !pat.ok {
 				return "", false
 			}
-			switch p.Exp.Op {
-			case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-				return strings.TrimSuffix(val, pat.s), true
-			default:
-				return strings.TrimPrefix(val, pat.s), true
+			return trimPattern(val, pat.s, p.Exp.Op)
+		case syntax.UpperFirst, syntax.UpperAll:
+			if !known {
+				return "", false
 			}
+			if p.Exp.Op == syntax.UpperAll {
+				return strings.ToUpper(val), true
+			}
+			if val != "" {
+				return strings.ToUpper(val[:1]) + val[1:], true
+			}
+			return val, true
+		case syntax.LowerFirst, syntax.LowerAll:
+			if !known {
+				return "", false
+			}
+			if p.Exp.Op == syntax.LowerAll {
+				return strings.ToLower(val), true
+			}
+			if val != "" {
+				return strings.ToLower(val[:1]) + val[1:], true
+			}
+			return val, true
 		default:
 			return "", false
 		}
 	}
 	return val, known
+}
+
+func isVarName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// sliceValue is ${VAR:offset:length}; a lone letter as the offset is
+// read as zsh's modifier (${HOME:h} is the directory of HOME).
+func (a *analysis) sliceValue(val string, sl *syntax.Slice) (string, bool) {
+	num := func(w *syntax.ArithmExpr) (int, bool, bool) {
+		if w == nil || *w == nil {
+			return 0, true, false
+		}
+		x, ok := (*w).(*syntax.Word)
+		if !ok {
+			return 0, false, false
+		}
+		l := x.Lit()
+		if n, err := strconv.Atoi(strings.TrimSpace(l)); err == nil {
+			return n, true, false
+		}
+		if len(l) == 1 {
+			return 0, false, true
+		}
+		if v, ok := a.varValue(l); ok {
+			n, err := strconv.Atoi(v)
+			return n, err == nil, false
+		}
+		return 0, false, false
+	}
+	if x, ok := sl.Offset.(*syntax.Word); ok && sl.Length == nil {
+		switch x.Lit() {
+		case "h":
+			return path.Dir(val), true
+		case "t":
+			return path.Base(val), true
+		case "r":
+			return strings.TrimSuffix(val, path.Ext(val)), true
+		case "e":
+			return strings.TrimPrefix(path.Ext(val), "."), true
+		case "a", "A":
+			return val, true
+		}
+	}
+	off, ok, _ := num(&sl.Offset)
+	if !ok {
+		return "", false
+	}
+	if off < 0 {
+		off += len(val)
+	}
+	off = max(0, min(off, len(val)))
+	out := val[off:]
+	if sl.Length != nil {
+		n, ok, _ := num(&sl.Length)
+		if !ok {
+			return "", false
+		}
+		if n < 0 {
+			n = max(0, len(out)+n)
+		}
+		out = out[:min(n, len(out))]
+	}
+	return out, true
+}
+
+// trimPattern removes the shortest or longest prefix or suffix of val
+// matching the glob pat.
+func trimPattern(val, pat string, op syntax.ParExpOperator) (string, bool) {
+	if len(val) > 1024 {
+		return "", false
+	}
+	match := func(s string) bool { return globAny(pat, s) }
+	switch op {
+	case syntax.RemSmallSuffix:
+		for i := len(val); i >= 0; i-- {
+			if match(val[i:]) {
+				return val[:i], true
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= len(val); i++ {
+			if match(val[i:]) {
+				return val[:i], true
+			}
+		}
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= len(val); i++ {
+			if match(val[:i]) {
+				return val[i:], true
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := len(val); i >= 0; i-- {
+			if match(val[:i]) {
+				return val[i:], true
+			}
+		}
+	}
+	return val, true
+}
+
+// globAny matches a shell pattern in which * also matches "/". It runs
+// in time proportional to len(pat)*len(s): on a mismatch it only retries
+// from the last *.
+func globAny(pat, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		if p < len(pat) {
+			switch c := pat[p]; c {
+			case '*':
+				star, mark = p, i
+				p++
+				continue
+			case '?':
+				p++
+				i++
+				continue
+			case '[':
+				if end := strings.IndexByte(pat[p+1:], ']'); end >= 0 {
+					if ok, _ := path.Match(pat[p:p+end+2], s[i:i+1]); ok {
+						p += end + 2
+						i++
+						continue
+					}
+					break
+				}
+				fallthrough
+			default:
+				if c == '\\' && p+1 < len(pat) {
+					c = pat[p+1]
+					if s[i] == c {
+						p += 2
+						i++
+						continue
+					}
+					break
+				}
+				if s[i] == c {
+					p++
+					i++
+					continue
+				}
+			}
+		}
+		if star < 0 {
+			return false
+		}
+		mark++
+		p, i = star+1, mark
+	}
+	for p < len(pat) && pat[p] == '*' {
+		p++
+	}
+	return p == len(pat)
+}
+
+// replaceParam is ${VAR/pat/with} and ${VAR//pat/with}.
+func replaceParam(val, pat, with string, all bool) (string, bool) {
+	if pat == "" {
+		return val, true
+	}
+	if !strings.ContainsAny(pat, "*?[\\#%") {
+		if all {
+			return strings.ReplaceAll(val, pat, with), true
+		}
+		return strings.Replace(val, pat, with, 1), true
+	}
+	if len(val) > 64 {
+		return "", false // matching a pattern at every place costs len(val)^3
+	}
+	anchorStart, anchorEnd := strings.HasPrefix(pat, "#"), strings.HasPrefix(pat, "%")
+	if anchorStart || anchorEnd {
+		pat = pat[1:]
+	}
+	var b strings.Builder
+	for i := 0; i <= len(val); {
+		matched := -1
+		for j := len(val); j >= i; j-- { // longest match
+			if globAny(pat, val[i:j]) {
+				matched = j
+				break
+			}
+		}
+		if anchorEnd && matched != len(val) {
+			matched = -1
+		}
+		if matched > i || matched == i && pat == "" {
+			b.WriteString(with)
+			i = matched
+			if !all || anchorStart || anchorEnd {
+				b.WriteString(val[i:])
+				return b.String(), true
+			}
+			continue
+		}
+		if anchorStart || i == len(val) {
+			b.WriteString(val[i:])
+			return b.String(), true
+		}
+		b.WriteByte(val[i])
+		i++
+	}
+	return b.String(), true
+}
+
+// dqArray reports "${NAME[@]}" alone in double quotes, NAME a known
+// array, and returns its elements.
+func (a *analysis) dqArray(p *syntax.DblQuoted) ([]word, bool) {
+	if len(p.Parts) != 1 || a.arrays == nil {
+		return nil, false
+	}
+	pe, ok := p.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Index == nil || pe.Exp != nil || pe.Excl || pe.Length {
+		return nil, false
+	}
+	w, ok := pe.Index.(*syntax.Word)
+	if !ok || w.Lit() != "@" {
+		return nil, false
+	}
+	arr, ok := a.arrays[pe.Param.Value]
+	return arr, ok && len(arr) > 0
+}
+
+// dqParam reports "$NAME" alone in double quotes.
+func dqParam(p *syntax.DblQuoted) (string, bool) {
+	if len(p.Parts) != 1 {
+		return "", false
+	}
+	pe, ok := p.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil || pe.Slice != nil || pe.Repl != nil || pe.Excl || pe.Length || pe.Index != nil {
+		return "", false
+	}
+	return pe.Param.Value, true
+}
+
+// ifs is the field separators: IFS when assigned, else blanks.
+func (a *analysis) ifs() string {
+	if w, ok := a.vars["IFS"]; ok && w.ok {
+		return w.s
+	}
+	return " \t\n"
 }
 
 // varValue looks a shell variable up: HOME, PWD and IFS are known, and so
@@ -377,7 +726,21 @@ func (a *analysis) varValue(name string) (string, bool) {
 	case "IFS":
 		return " ", true
 	case "@", "*":
+		if a.params != nil {
+			return joinWords(a.params), true
+		}
 		if a.depth == 0 {
+			return "", true
+		}
+	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		if a.params != nil {
+			i := int(name[0] - '0')
+			if name == "0" {
+				return a.param0.s, a.param0.ok
+			}
+			if i <= len(a.params) {
+				return a.params[i-1].s, a.params[i-1].ok
+			}
 			return "", true
 		}
 	}

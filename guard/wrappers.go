@@ -176,12 +176,53 @@ func init() {
 		"bundle":       subWrapper("exec"),
 		"npx":          nil,
 		"dotenv":       simpleWrapper(optSpec{short: "efv"}),
+		"noglob":       simpleWrapper(optSpec{}),
+		"and":          simpleWrapper(optSpec{}),
+		"or":           simpleWrapper(optSpec{}),
+		"not":          simpleWrapper(optSpec{}),
+		"nocorrect":    simpleWrapper(optSpec{}),
+		"setarch":      setarchWrapper,
+		"linux32":      simpleWrapper(optSpec{}),
+		"linux64":      simpleWrapper(optSpec{}),
+		"valgrind":     simpleWrapper(optSpec{}),
+		"cpulimit":     simpleWrapper(optSpec{short: "lpe", long: []string{"limit", "pid", "exe"}}),
+		"prlimit":      simpleWrapper(optSpec{}),
+		"sem":          simpleWrapper(optSpec{short: "j", long: []string{"id", "jobs"}}),
 	}
 	for k, v := range wrappers {
 		if v == nil {
 			delete(wrappers, k)
 		}
 	}
+}
+
+// loaderWrapper unwraps the dynamic loader run as a program
+// (/lib64/ld-linux-x86-64.so.2 /bin/rm ...).
+func loaderWrapper(a *analysis, c *cmd) int {
+	i := 1
+	for i < len(c.words) && strings.HasPrefix(c.words[i].s, "--") {
+		switch c.words[i].s {
+		case "--library-path", "--preload", "--argv0", "--audit", "--inhibit-rpath":
+			i++
+		}
+		i++
+	}
+	if i >= len(c.words) {
+		return -1
+	}
+	return i
+}
+
+// setarchWrapper unwraps setarch ARCH [options] CMD.
+func setarchWrapper(a *analysis, c *cmd) int {
+	i := 2
+	for i < len(c.words) && strings.HasPrefix(c.words[i].s, "-") {
+		i++
+	}
+	if i >= len(c.words) {
+		return -1
+	}
+	return i
 }
 
 // skipThen skips options, then n operands (a duration, a user, a mask).
@@ -449,8 +490,17 @@ func (a *analysis) unwrap(c *cmd) {
 		if !w0.ok {
 			return
 		}
+		if w0.glob {
+			if g := globCommand(w0.s); g != "" {
+				c.words[0] = lit(g)
+				w0 = c.words[0]
+			}
+		}
 		base := path.Base(w0.s)
 		fn, ok := wrappers[base]
+		if !ok && (strings.HasPrefix(base, "ld-linux") || strings.HasPrefix(base, "ld-musl") || base == "ld.so") {
+			fn, ok = loaderWrapper, true
+		}
 		if !ok {
 			return
 		}

@@ -1,0 +1,478 @@
+package guard
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// --- deletions ---
+
+type delTarget struct {
+	w     word
+	class pclass
+	rec   bool
+	glob  bool
+}
+
+var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsync", "rmdir")
+
+// posArgs returns the operands of a command whose options may be mixed
+// with operands; options in spec.short/long take an argument.
+func posArgs(args []word, spec optSpec) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			out = append(out, args[i+1:]...)
+			break
+		}
+		if len(s) > 1 && s[0] == '-' && args[i].ok {
+			if strings.HasPrefix(s, "--") {
+				name := s[2:]
+				if strings.IndexByte(name, '=') < 0 {
+					for _, l := range spec.long {
+						if l == name {
+							i++
+							break
+						}
+					}
+				}
+				continue
+			}
+			for j := 1; j < len(s); j++ {
+				if strings.IndexByte(spec.short, s[j]) >= 0 {
+					if j == len(s)-1 {
+						i++
+					}
+					break
+				}
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// deletions lists what a command deletes, classified.
+func (a *analysis) deletions(c *cmd) []delTarget {
+	if c.delDone {
+		return c.dels
+	}
+	c.delDone = true
+	args := c.args()
+	var out []delTarget
+	add := func(w word, rec bool) {
+		if w.ok && isBlockDevice(a.absPath(w.s, c.cwd)) {
+			return // judged by the disk rules
+		}
+		cls := a.classifyDelete(w, c.cwd)
+		if w.find != nil && !w.find.filtered {
+			rec = true // every file find visits
+		}
+		if !rec && !w.glob && (cls == pcSystemCrit || cls == pcRoot || cls == pcHome) {
+			cls = pcSystemSub // a single file (a directory needs -r)
+		}
+		out = append(out, delTarget{w: w, class: cls, rec: rec, glob: w.glob})
+	}
+	switch c.name {
+	case "rm", "srm", "wipe":
+		o := c.opts()
+		rec := o.has("rR", "recursive")
+		for _, w := range posArgs(args, optSpec{}) {
+			add(w, rec)
+		}
+	case "unlink":
+		for _, w := range posArgs(args, optSpec{}) {
+			add(w, false)
+		}
+	case "shred":
+		// shred destroys the content even without -u
+		for _, w := range posArgs(args, optSpec{short: "ns", long: []string{"iterations", "size", "random-source"}}) {
+			add(w, false)
+		}
+	case "find":
+		if c.findDelete && c.find != nil {
+			add(word{s: c.find.roots[0].s, ok: true, find: c.find}, true)
+		}
+	case "mv":
+		ops := posArgs(args, optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+		if len(ops) < 2 {
+			break
+		}
+		dest := ops[len(ops)-1]
+		for _, w := range ops[:len(ops)-1] {
+			cls := a.classifyDelete(w, c.cwd)
+			if dest.s == "/dev/null" {
+				out = append(out, delTarget{w: w, class: cls, rec: true})
+				continue
+			}
+			switch cls {
+			case pcRoot, pcHome, pcSystemCrit, pcCritFile, pcSecretsHome, pcHistory, pcLogs, pcProtected:
+				out = append(out, delTarget{w: w, class: cls, rec: true})
+			}
+		}
+	case "rsync":
+		o := c.opts()
+		if !hasPrefixWord(args, "--delete") && !o.has("", "del", "remove-source-files") {
+			break
+		}
+		ops := posArgs(args, optSpec{short: "eBfT", long: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "compare-dest", "link-dest", "backup-dir", "chmod", "chown", "port", "password-file"}})
+		if len(ops) < 2 {
+			break
+		}
+		dest := ops[len(ops)-1]
+		if strings.Contains(dest.s, ":") {
+			break // remote destination
+		}
+		// --delete removes whatever the destination holds that the
+		// source lacks: all of it when the source is empty.
+		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
+		case pcNone, pcInside, pcTemp, pcHomeCache:
+		default:
+			out = append(out, delTarget{w: dest, class: cls, rec: true})
+		}
+	}
+	c.dels = out
+	return out
+}
+
+func delRule(id string, level DangerLevel, cat, desc string, sugg []string, rec int, classes ...pclass) *rule {
+	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, names: deleters,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.deletions(c) {
+				if rec == 1 && !t.rec || rec == 0 && t.rec {
+					continue
+				}
+				for _, cl := range classes {
+					if t.class == cl {
+						return true, t.w.s
+					}
+				}
+			}
+			return false, ""
+		}}
+}
+
+// recursive selectors for delRule
+const (
+	nonRec  = 0
+	recOnly = 1
+	anyRec  = 2
+)
+
+var suggDeleteScoped = []string{"Delete only the specific paths inside the project, e.g. rm -rf ./build", "Use a relative path inside the work directory", "Move files to a trash directory instead of deleting them"}
+
+func histVarDisabled(name, val string) bool {
+	switch name {
+	case "HISTFILE":
+		return val == "/dev/null" || val == ""
+	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
+		return val == "0" || val == ""
+	case "HISTIGNORE":
+		return val == "*" || strings.HasPrefix(val, "*:") || strings.HasSuffix(val, ":*")
+	}
+	return false
+}
+
+var dangerousSUID = map[string]bool{
+	"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "csh": true, "tcsh": true, "ash": true,
+	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "php": true, "lua": true,
+	"find": true, "vim": true, "vi": true, "nano": true, "less": true, "more": true, "env": true, "nmap": true, "cp": true,
+	"mv": true, "tee": true, "awk": true, "gawk": true, "sed": true, "tar": true, "zip": true, "busybox": true, "socat": true,
+	"nc": true, "docker": true, "rsync": true, "git": true, "xargs": true, "dd": true, "chmod": true, "chown": true, "su": true,
+	"rootbash": true, "emacs": true, "gdb": true, "strace": true, "openssl": true, "wget": true, "curl": true, "make": true,
+}
+
+// --- permissions helpers ---
+
+type permTarget struct {
+	w     word
+	class pclass
+	rec   bool
+}
+
+func chmodTargets(c *cmd) []word {
+	ops := posArgs(c.args(), optSpec{long: []string{"reference"}})
+	switch c.name {
+	case "chmod", "chown", "chgrp":
+		if len(ops) > 0 && !hasPrefixWord(c.args(), "--reference") {
+			ops = ops[1:] // the mode / owner
+		}
+	case "setfacl":
+		ops = posArgs(c.args(), optSpec{short: "mMxX", long: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file"}})
+	}
+	return ops
+}
+
+func (a *analysis) permTargets(c *cmd) []permTarget {
+	o := c.opts()
+	rec := o.has("R", "recursive")
+	if c.name == "setfacl" {
+		rec = o.has("R", "recursive")
+	}
+	var out []permTarget
+	for _, w := range chmodTargets(c) {
+		r := rec || w.find != nil && !w.find.filtered
+		out = append(out, permTarget{w: w, class: a.classifyDelete(w, c.cwd), rec: r})
+	}
+	return out
+}
+
+// chmodMode returns chmod's mode operand.
+func chmodMode(c *cmd) string {
+	if c.name != "chmod" {
+		return ""
+	}
+	args := c.args()
+	for _, w := range args {
+		s := w.s
+		if s == "--" {
+			continue
+		}
+		if len(s) > 1 && s[0] == '-' && !strings.ContainsAny(s[1:], "rwxXst=") {
+			continue // an option such as -R
+		}
+		if strings.HasPrefix(s, "--") {
+			continue
+		}
+		return s
+	}
+	return ""
+}
+
+func octalMode(m string) (int, bool) {
+	if m == "" || len(m) > 5 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(m, 8, 16)
+	return int(n), err == nil
+}
+
+func modeWorldWritable(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o002 != 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "w") {
+			return true
+		}
+	}
+	return false
+}
+
+func modeOthersRead(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o004 != 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "r") {
+			return true
+		}
+	}
+	return false
+}
+
+func modeRemovesAll(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o777 == 0
+	}
+	return m == "a-rwx" || m == "-rwx" || m == "ugo-rwx" || m == "a=" || m == "ugo="
+}
+
+func modeSetuid(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return len(m) == 4 && n&0o4000 != 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && strings.Contains(perm[1:], "s") && (who == "" || strings.ContainsAny(who, "ua")) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutOp splits a symbolic chmod clause "u+s" into "u" and "+s".
+func cutOp(cl string) (string, string, bool) {
+	i := strings.IndexAny(cl, "+-=")
+	if i < 0 || i == len(cl)-1 && cl[i] != '=' {
+		return "", "", false
+	}
+	who := cl[:i]
+	if strings.Trim(who, "ugoa") != "" {
+		return "", "", false
+	}
+	return who, cl[i:], true
+}
+
+// --- writes ---
+
+type writeTarget struct {
+	path    string // resolved path ("" when unknown)
+	raw     string
+	class   wclass
+	trunc   bool // the file is replaced or truncated (not appended to)
+	appends bool // the file is only appended to
+	content flow
+}
+
+// writeTargets lists the files a command writes.
+func (a *analysis) writeTargets(c *cmd) []writeTarget {
+	if c.writesDone {
+		return c.writes
+	}
+	c.writesDone = true
+	var out []writeTarget
+	add := func(w word, trunc bool, content flow) {
+		if !w.ok || w.s == "" {
+			return
+		}
+		p := a.absPath(w.s, c.cwd)
+		out = append(out, writeTarget{path: p, raw: w.s, class: a.classifyWrite(p), trunc: trunc, content: content})
+	}
+	addAppend := func(w word, content flow) {
+		add(w, false, content)
+		if len(out) > 0 && out[len(out)-1].raw == w.s {
+			out[len(out)-1].appends = true
+		}
+	}
+	for i := range c.redirs {
+		r := &c.redirs[i]
+		if !r.isOutput() {
+			continue
+		}
+		var content flow
+		if r.n == "" || r.n == "1" || r.op == syntax.RdrAll || r.op == syntax.AppAll {
+			content = a.computeOut(c)
+		}
+		if r.isAppend() {
+			addAppend(r.w, content)
+		} else {
+			add(r.w, true, content)
+		}
+	}
+	args := c.args()
+	switch c.name {
+	case "tee":
+		o := c.opts()
+		app := o.has("a", "append")
+		for _, w := range posArgs(args, optSpec{}) {
+			if app {
+				addAppend(w, c.in)
+			} else {
+				add(w, true, c.in)
+			}
+		}
+	case "cp", "install", "ln", "mv":
+		ops := posArgs(args, optSpec{short: "tSmogT", long: []string{"target-directory", "suffix", "mode", "owner", "group"}})
+		if t, ok := optValue(args, "-t", "target-directory"); ok {
+			ops = append(ops, lit(t))
+		}
+		if len(ops) >= 2 || c.name == "ln" && len(ops) == 2 {
+			dest := ops[len(ops)-1]
+			src := ops[0]
+			content := a.fileFlow(c, src)
+			if c.name == "ln" {
+				content = flow{kind: flowLocal, what: src.s}
+			}
+			p := a.absPath(dest.s, c.cwd)
+			if p != "" && a.classifyWrite(p) == wNone && (strings.HasSuffix(dest.s, "/") || a.classifyWrite(p+"/x") != wNone) {
+				// copying into a directory
+				dest = lit(strings.TrimSuffix(dest.s, "/") + "/" + path.Base(src.s))
+			}
+			add(dest, true, content)
+		}
+	case "dd":
+		for _, w := range args {
+			if strings.HasPrefix(w.s, "of=") {
+				add(word{s: w.s[3:], ok: w.ok}, !hasWord(args, "oflag=append"), c.in)
+			}
+		}
+	case "sed", "perl":
+		if c.name == "perl" && !hasPrefixWord(args, "-pi") && !hasPrefixWord(args, "-i") && !hasPrefixWord(args, "-ni") {
+			break
+		}
+		if c.name == "sed" && !hasPrefixWord(args, "-i") && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
+			break
+		}
+		ops := posArgs(args, optSpec{short: "efEI", long: []string{"expression", "file"}})
+		if !hasWord(args, "-e") && !hasWord(args, "--expression") && !hasWord(args, "-f") && len(ops) > 0 {
+			ops = ops[1:] // the script
+		}
+		for _, w := range ops {
+			add(w, false, flow{kind: flowUnknown})
+		}
+	case "truncate":
+		for _, w := range posArgs(args, optSpec{short: "sr", long: []string{"size", "reference"}}) {
+			add(w, true, flow{kind: flowText})
+		}
+	case "curl", "wget":
+		for _, f := range a.downloadTargets(c) {
+			add(lit(f), true, flow{kind: flowRemote, what: c.base + " " + firstURL(args)})
+		}
+	case "sudoedit", "visudo", "vipw", "vigr":
+		ops := posArgs(args, optSpec{short: "fu"})
+		switch c.name {
+		case "visudo":
+			f, ok := optValue(args, "-f", "file")
+			if !ok {
+				f = "/etc/sudoers"
+			}
+			if hasWord(args, "-c") || hasWord(args, "--check") {
+				break
+			}
+			ops = []word{lit(f)}
+		case "vipw":
+			ops = []word{lit("/etc/passwd")}
+		case "vigr":
+			ops = []word{lit("/etc/group")}
+		}
+		for _, w := range ops {
+			add(w, false, flow{kind: flowUnknown})
+		}
+	case "sudo":
+		if hasShortBefore(c.words, len(c.words), 'e') {
+			for _, w := range positional(args) {
+				add(w, false, flow{kind: flowUnknown})
+			}
+		}
+	case "tar":
+		if d, ok := optValue(args, "-C", "directory"); ok && (hasPrefixWord(args, "-x") || hasWord(args, "--extract") || len(args) > 0 && strings.Contains(args[0].s, "x") && !strings.HasPrefix(args[0].s, "-")) {
+			p := a.absPath(d, c.cwd)
+			if p == "/" || p == "/etc" || p == "/usr" || p == "/boot" || p == "/bin" {
+				out = append(out, writeTarget{path: p + "/etc/x", raw: d, class: wEtc, trunc: true})
+			}
+		}
+	}
+	c.writes = out
+	return out
+}
+
+func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, truncOnly bool, classes ...wclass) *rule {
+	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if truncOnly && t.appends {
+					continue
+				}
+				if c.remote && t.class == wAuthKeys && t.appends {
+					continue // authorising oneself on a host one already reaches
+				}
+				for _, cl := range classes {
+					if t.class == cl {
+						return true, t.raw
+					}
+				}
+			}
+			return false, ""
+		}}
+}
+
+var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true,
+	"truncate": true, "curl": true, "wget": true, "sudoedit": true, "visudo": true, "vipw": true, "vigr": true, "sudo": true, "tar": true}

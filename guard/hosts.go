@@ -1,0 +1,295 @@
+package guard
+
+import (
+	"net"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// --- network destinations ---
+
+// hostOf returns the host of a URL, user@host:path or host:port string.
+func hostOf(s string) string {
+	if i := strings.Index(s, "://"); i > 0 {
+		u, err := url.Parse(s)
+		if err != nil {
+			return ""
+		}
+		return u.Hostname()
+	}
+	if i := strings.IndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	if h, _, err := net.SplitHostPort(s); err == nil {
+		return h
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		return s[:i]
+	}
+	if i := strings.IndexByte(s, '/'); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// isPublicIP reports whether host is a literal IP address outside the
+// loopback, private and link-local ranges: a bare address rather than a
+// named service.
+func isPublicIP(host string) bool {
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	if ip == nil {
+		return false
+	}
+	return !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() && !ip.IsMulticast()
+}
+
+// destinations returns the remote hosts a network command talks to.
+func destinations(c *cmd) []string {
+	args := c.args()
+	var out []string
+	switch c.name {
+	case "nc", "telnet":
+		ops := posArgs(args, optSpec{short: "psiwqIOTXxe", long: []string{"source", "source-port", "wait", "proxy", "exec", "sh-exec"}})
+		if len(ops) > 0 {
+			out = append(out, ops[0].s)
+		}
+	case "socat":
+		for _, w := range args {
+			l := lower(w.s)
+			for _, p := range [...]string{"tcp:", "tcp4:", "tcp6:", "udp:", "openssl:", "ssl:", "sctp:"} {
+				if strings.HasPrefix(l, p) {
+					rest := w.s[len(p):]
+					if i := strings.IndexByte(rest, ','); i >= 0 {
+						rest = rest[:i]
+					}
+					out = append(out, hostOf(rest))
+				}
+			}
+		}
+	case "ssh", "scp", "sftp", "rsync":
+		for _, w := range positional(args) {
+			if strings.Contains(w.s, "@") || isRemoteSpec(w.s) {
+				out = append(out, hostOf(w.s))
+			}
+		}
+		if c.name == "ssh" {
+			if ops := posArgs(args, optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}); len(ops) > 0 {
+				out = append(out, hostOf(ops[0].s))
+			}
+		}
+	default:
+		for _, w := range args {
+			if strings.Contains(w.s, "://") {
+				out = append(out, hostOf(w.s))
+			} else if !strings.HasPrefix(w.s, "-") && net.ParseIP(hostOf(w.s)) != nil {
+				out = append(out, hostOf(w.s))
+			}
+		}
+	}
+	return out
+}
+
+func toPublicIP(c *cmd) string {
+	for _, h := range destinations(c) {
+		if isPublicIP(h) {
+			return h
+		}
+	}
+	return ""
+}
+
+// isProdName reports whether a name looks like a production environment.
+func isProdName(s string) bool {
+	l := strings.ToLower(s)
+	if !strings.Contains(l, "prod") && !strings.Contains(l, "prd") && !strings.Contains(l, "live") {
+		return false
+	}
+	for _, t := range strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		switch {
+		case t == "prod" || t == "production" || t == "prd" || t == "live":
+			return true
+		case strings.HasPrefix(t, "prod") && !strings.HasPrefix(t, "produc"):
+			return true
+		case strings.HasSuffix(t, "prod") && len(t) > 4:
+			return true
+		}
+	}
+	return false
+}
+
+// touchesProduction reports whether a command names a production
+// environment: a resource, namespace, bucket or RAILS_ENV=production.
+func touchesProduction(c *cmd) bool {
+	for _, as := range c.assigns {
+		if strings.HasSuffix(as.name, "_ENV") || as.name == "ENV" || as.name == "ENVIRONMENT" {
+			if isProdName(as.val.s) {
+				return true
+			}
+		}
+	}
+	for _, w := range c.args() {
+		if isProdName(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// coreCommands are system utilities nobody legitimately replaces.
+var coreCommands = map[string]bool{
+	"ls": true, "cat": true, "cp": true, "mv": true, "rm": true, "sudo": true, "su": true, "ssh": true, "scp": true,
+	"ps": true, "top": true, "kill": true, "grep": true, "find": true, "sed": true, "awk": true, "tar": true, "passwd": true,
+	"login": true, "id": true, "whoami": true, "chmod": true, "chown": true, "mount": true, "which": true, "env": true,
+	"bash": true, "sh": true, "zsh": true, "less": true, "head": true, "tail": true, "date": true, "uname": true,
+	"systemctl": true, "ssh-add": true, "ssh-keygen": true, "gpg": true, "openssl": true, "netstat": true, "ss": true, "lsof": true,
+}
+
+var commonCommands = map[string]bool{
+	"ls": true, "cat": true, "cp": true, "mv": true, "rm": true, "sudo": true, "su": true, "ssh": true, "scp": true, "git": true,
+	"curl": true, "wget": true, "python": true, "python3": true, "pip": true, "pip3": true, "node": true, "npm": true, "npx": true,
+	"bash": true, "sh": true, "zsh": true, "ps": true, "top": true, "kill": true, "grep": true, "find": true, "sed": true, "awk": true,
+	"tar": true, "openssl": true, "gpg": true, "passwd": true, "login": true, "docker": true, "kubectl": true, "make": true, "go": true,
+	"java": true, "which": true, "env": true, "id": true, "whoami": true, "chmod": true, "chown": true, "mount": true, "systemctl": true,
+	"apt": true, "apt-get": true, "yum": true, "dnf": true, "brew": true, "ssh-add": true, "ssh-keygen": true, "less": true, "vi": true,
+	"vim": true, "nano": true, "head": true, "tail": true, "date": true, "uname": true, "aws": true, "gcloud": true, "az": true,
+	"terraform": true, "cargo": true, "rustc": true, "gcc": true, "cc": true, "ld": true, "yarn": true, "pnpm": true, "code": true, "gh": true,
+}
+
+// isPathShadow reports whether p puts a common command name into a
+// directory that comes first on PATH.
+func (a *analysis) isPathShadow(p string) bool {
+	dir, base := path.Split(p)
+	dir = strings.TrimSuffix(dir, "/")
+	if !commonCommands[base] {
+		return false
+	}
+	if rel, mine, ok := a.homeRel(dir); ok && mine {
+		switch rel {
+		case ".local/bin", "bin", ".bin":
+			return true
+		}
+		return false
+	}
+	switch dir {
+	case "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin":
+		return true
+	}
+	return false
+}
+
+// isGitHook reports whether p is a git hook.
+// ownHook reports a project installing one of its own hooks: a copy of,
+// or a link to, a file of the work directory into the work directory's
+// repository.
+func (a *analysis) ownHook(c *cmd, t writeTarget) bool {
+	if t.content.kind != flowLocal || t.content.what == "" || t.path == "" || !a.inWork(t.path) {
+		return false
+	}
+	src := t.content.what
+	if c.name == "ln" && !strings.HasPrefix(src, "/") {
+		src = path.Dir(t.path) + "/" + src // relative to the link
+	}
+	p := a.absPath(src, c.cwd)
+	return p != "" && a.inWork(p) && !strings.Contains(p, "/.git/hooks/")
+}
+
+func isGitHook(p string) bool {
+	return strings.Contains(p, "/.git/hooks/") || strings.HasPrefix(p, ".git/hooks/")
+}
+
+// gitConfigSet returns the key and value of "git config [scope] KEY VALUE".
+func gitConfigSet(c *cmd) (string, string, bool) {
+	sub, args := gitSub(c)
+	if sub != "config" {
+		return "", "", false
+	}
+	ops := posArgs(args, optSpec{short: "f", long: []string{"file", "blob", "type", "default"}})
+	for _, w := range args {
+		switch w.s {
+		case "--get", "--get-all", "--list", "-l", "--unset", "--unset-all", "--get-regexp", "--remove-section", "--rename-section":
+			return "", "", false
+		}
+	}
+	if len(ops) < 2 {
+		return "", "", false
+	}
+	return strings.ToLower(ops[0].s), ops[1].s, true
+}
+
+// gitCommandKeys are git settings whose values are commands git runs.
+func gitCommandKey(k string) bool {
+	switch k {
+	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "sequence.editor", "diff.external",
+		"credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show", "interactive.difffilter", "core.gitproxy":
+		return true
+	}
+	if strings.HasPrefix(k, "alias.") || strings.HasPrefix(k, "filter.") || strings.HasPrefix(k, "merge.") && strings.HasSuffix(k, ".driver") ||
+		strings.HasPrefix(k, "diff.") && strings.HasSuffix(k, ".textconv") || strings.HasPrefix(k, "difftool.") || strings.HasPrefix(k, "mergetool.") {
+		return true
+	}
+	return false
+}
+
+// urlArgs returns the URL-like arguments of a command, including option
+// values such as --index-url=URL.
+func urlArgs(args []word) []string {
+	var out []string
+	for _, w := range args {
+		s := w.s
+		if i := strings.IndexByte(s, '='); i > 0 && strings.HasPrefix(s, "--") {
+			s = s[i+1:]
+		}
+		s = strings.TrimPrefix(s, "git+")
+		if strings.Contains(s, "://") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func isLocalHost(h string) bool {
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") || h == "host.docker.internal" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+}
+
+// parseSize reads sizes such as 500G, 10M, 2T.
+func parseSize(s string) int64 {
+	s = strings.TrimSpace(strings.ToUpper(s))
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "B"), "I")
+	mult := int64(1)
+	if s != "" {
+		switch s[len(s)-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		case 'P':
+			mult = 1 << 50
+		}
+		if mult > 1 {
+			s = s[:len(s)-1]
+		}
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0
+	}
+	return int64(n * float64(mult))
+}
+
+// forkBombText reports fork() in an endless loop in source text.
+func forkBombText(low string) bool {
+	if !strings.Contains(low, "fork") {
+		return false
+	}
+	return hasAny(low, "for(;;)", "for (;;)", "while(1)", "while (1)", "while(true)", "while (true)", "while true", "while 1:", "loop {", "fork while fork", "fork while 1")
+}

@@ -1,0 +1,161 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Interpreter code reaches a shell or deletes files through indirection
+// as often as through a literal os.system: names assembled from string
+// pieces, modules imported by name, methods fetched with getattr or [],
+// paths walked before each file is removed. normalizeCode rewrites those
+// forms, per language, into the direct calls the scanner knows, before it
+// scans.
+
+// rewrite is one normalisation: a pattern and its replacement, tried
+// only on code that contains hint (regular expressions cost more than the
+// rest of the analysis).
+type rewrite struct {
+	re   *regexp.Regexp
+	with string
+	hint string
+}
+
+func rw(hint, pat, with string) rewrite {
+	return rewrite{re: regexp.MustCompile(pat), with: with, hint: hint}
+}
+
+// concatRewrites join adjacent string literals ("o"+"s" → "os").
+var concatRewrites = map[string][]rewrite{
+	"python": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw("+", `"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"js": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`),
+		rw("+", `"([^"\\\n]*)"\s*\+\s*'([^'\\\n]*)'`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`)},
+	"ruby": {rw("+", `"([^"\\\n]*)"\s*\+\s*"([^"\\\n]*)"`, `"$1$2"`), rw("+", `'([^'\\\n]*)'\s*\+\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"perl": {rw(".", `"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(".", `'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"php":  {rw(".", `"([^"\\\n]*)"\s*\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw(".", `'([^'\\\n]*)'\s*\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	"lua":  {rw("..", `"([^"\\\n]*)"\s*\.\.\s*"([^"\\\n]*)"`, `"$1$2"`), rw("..", `'([^'\\\n]*)'\s*\.\.\s*'([^'\\\n]*)'`, `'$1$2'`)},
+	// awk concatenates by juxtaposition
+	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
+}
+
+// homeRewrites turn expressions for the home directory into "~".
+var homeRewrites = map[string][]rewrite{
+	"python": {rw("expanduser", `os\.path\.expanduser\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
+		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `"~"`)},
+	"ruby": {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
+	"js":   {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
+}
+
+// langRewrites turn indirect forms into direct calls.
+var langRewrites = map[string][]rewrite{
+	"python": {
+		rw("__import__", `__import__\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw("importlib", `importlib\.import_module\(\s*["'](\w+)["']\s*\)`, `$1`),
+		rw("getattr", `getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)`, `$1.$2`),
+		rw("__dict__", `\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+	},
+	"js": {
+		rw("require(", `require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
+		rw("[", `(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
+		rw("spawn_sync", `process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
+	},
+	"perl": {
+		rw("q", `\bqq?\s*\{([^{}]*)\}`, `"$1"`),
+		rw("q", `\bqq?\s*\(([^()]*)\)`, `"$1"`),
+		rw("q", `\bqq?\s*\[([^\[\]]*)\]`, `"$1"`),
+		rw("q", `\bqq?\s*\|([^|]*)\|`, `"$1"`),
+		rw("unlink", `\bunlink\s+glob\s*\(?\s*("[^"]*"|'[^']*')\s*\)?`, `unlink($1)`),
+		rw("unlink", `\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
+		rw("system", `\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
+		rw("exec", `\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
+	},
+	"ruby": {
+		rw("send(", `\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
+		rw("send(", `\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
+	},
+	"awk": {
+		rw("ENVIRON", `ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
+		rw("getline", `("[^"]*")\s*\|\s*getline`, `system($1)`),
+	},
+}
+
+// walkRewrites: a tree walked and every file in it deleted deletes the
+// tree.
+var (
+	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
+	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(?:rglob|glob|iterdir)\(`)
+	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
+	jsConst    = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
+)
+
+var (
+	pyImportAs = regexp.MustCompile(`\bimport\s+(os|subprocess|shutil|pathlib|pty|commands)\s+as\s+(\w+)`)
+	pyExecStr  = regexp.MustCompile(`\bexec\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\bexec\(\s*'((?:[^'\\]|\\.)*)'\s*\)`)
+)
+
+// pythonAliases undoes "import os as o" and appends the code of
+// exec("...") so that both are scanned as written directly.
+func pythonAliases(code string) string {
+	if strings.Contains(code, " as ") {
+		for _, m := range pyImportAs.FindAllStringSubmatch(code, 4) {
+			code = regexp.MustCompile(`\b`+regexp.QuoteMeta(m[2])+`\.`).ReplaceAllString(code, m[1]+".")
+		}
+	}
+	if strings.Contains(code, "exec(") {
+		for _, m := range pyExecStr.FindAllStringSubmatch(code, 4) {
+			inner := m[1] + m[2]
+			code += "\n" + strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n").Replace(inner)
+		}
+	}
+	return code
+}
+
+// normalizeCode rewrites indirect forms of code in lang into direct ones.
+func normalizeCode(lang, code string) string {
+	if len(code) > 64<<10 {
+		return code
+	}
+	if lang == "js" && strings.Contains(code, "require(") {
+		// const m = "child_process"; require(m) → require("child_process")
+		for _, m := range jsConst.FindAllStringSubmatch(code, 8) {
+			code = strings.ReplaceAll(code, "require("+m[1]+")", "require("+m[2]+")")
+			code = strings.ReplaceAll(code, "["+m[1]+"]", "["+m[2]+"]")
+		}
+	}
+	for _, r := range homeRewrites[lang] {
+		if strings.Contains(code, r.hint) {
+			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	if lang == "python" {
+		code = pythonAliases(code)
+	}
+	for i := 0; i < 4; i++ {
+		changed := false
+		for _, r := range concatRewrites[lang] {
+			if !strings.Contains(code, r.hint) {
+				continue
+			}
+			if out := r.re.ReplaceAllString(code, r.with); out != code {
+				code, changed = out, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, r := range langRewrites[lang] {
+		if strings.Contains(code, r.hint) {
+			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	if lang == "python" && pyRemove.MatchString(code) {
+		for _, re := range [...]*regexp.Regexp{pyWalkRoot, pyGlobRoot} {
+			for _, m := range re.FindAllStringSubmatch(code, 4) {
+				code += "\nshutil.rmtree(" + m[1] + ")"
+			}
+		}
+	}
+	return code
+}

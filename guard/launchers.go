@@ -1,0 +1,776 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Programs that run other programs: an option, hook, alias, pager or
+// action of an archiver, editor, debugger, build tool, git, ssh, rsync
+// or database shell whose value is a command. launchers maps a program to
+// what extracts those commands; each is analysed one level deeper, like a
+// bash -c payload.
+
+// launch is a command a program runs.
+type launch struct {
+	code   string // shell code, or code in lang
+	lang   string // "" for shell
+	origin string
+	// stdin is set when the command reads what the program reads
+	stdin bool
+}
+
+type launcherFunc func(a *analysis, c *cmd) []launch
+
+var launchers map[string]launcherFunc
+
+func init() {
+	launchers = map[string]launcherFunc{
+		"tar":       tarLaunches,
+		"zip":       optLaunches(optTable{"-TT": "", "--unzip-command": ""}),
+		"ssh":       sshLaunches,
+		"scp":       optLaunches(optTable{"-S": "", "-o": "ssh-option"}),
+		"sftp":      optLaunches(optTable{"-S": "", "-o": "ssh-option"}),
+		"rsync":     optLaunches(optTable{"-e": "", "--rsh": "", "--rsync-path": ""}),
+		"man":       optLaunches(optTable{"-P": "", "--pager": "", "-H": "", "--html": ""}),
+		"git":       gitLaunches,
+		"vim":       editorLaunches,
+		"vi":        editorLaunches,
+		"nvim":      editorLaunches,
+		"ex":        editorLaunches,
+		"view":      editorLaunches,
+		"vimdiff":   editorLaunches,
+		"gdb":       gdbLaunches,
+		"expect":    expectLaunches,
+		"sqlite3":   dotShellLaunches,
+		"sqlite":    dotShellLaunches,
+		"psql":      dotShellLaunches,
+		"mysql":     dotShellLaunches,
+		"tmux":      tmuxLaunches,
+		"parallel":  parallelLaunches,
+		"make":      makeLaunches,
+		"gmake":     makeLaunches,
+		"sed":       sedLaunches,
+		"trap":      trapLaunches,
+		"ansible":   ansibleLaunches,
+		"npm":       optLaunches(optTable{"-c": "", "--call": ""}),
+		"npx":       optLaunches(optTable{"-c": "", "--call": ""}),
+		"pnpm":      optLaunches(optTable{"-c": "", "--call": ""}),
+		"watchexec": watchexecLaunches,
+		"nodemon":   optLaunches(optTable{"--exec": "", "-x": ""}),
+		"entr":      argvLaunches(0, "entr"),
+		"aria2c":    optLaunches(optTable{"--on-download-complete": "", "--on-download-start": "", "--on-bt-download-complete": ""}),
+		"apt":       aptLaunches,
+		"apt-get":   aptLaunches,
+		"lldb":      lldbLaunches,
+		"emacs":     emacsLaunches,
+		"less":      nil,
+		"alias":     nil,
+		"unalias":   nil,
+		"awk":       awkLaunches,
+		"gawk":      awkLaunches,
+		"mawk":      awkLaunches,
+		"nawk":      awkLaunches,
+		"nohup":     nil,
+		"systemctl": nil,
+	}
+	for k, v := range launchers {
+		if v == nil {
+			delete(launchers, k)
+		}
+	}
+}
+
+// commandVars are environment variables whose value is a command that a
+// program (git, man, less, the shell's prompt) runs.
+var commandVars = map[string]bool{
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EDITOR": true, "GIT_PAGER": true, "GIT_EXTERNAL_DIFF": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+	"EDITOR": true, "VISUAL": true, "PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true,
+	"PROMPT_COMMAND": true, "BROWSER": true, "RSYNC_RSH": true, "FCEDIT": true, "PS0": true, "PS1": true, "PS4": true,
+	"BASH_ENV": true, "ENV": true, "precmd_functions": true, "TAR_OPTIONS": false,
+}
+
+// expandLaunches analyses the commands c makes another program run.
+func (a *analysis) expandLaunches(c *cmd) {
+	var ls []launch
+	for _, as := range c.assigns {
+		if commandVars[as.name] && as.val.s != "" {
+			ls = append(ls, varLaunch(as.name, as.val.s))
+		}
+	}
+	switch c.name {
+	case "export", "declare", "typeset", "local", "readonly", "setenv":
+		// assignments already in c.assigns
+	case "set":
+		// fish: set -gx NAME VALUE
+		if ops := positional(c.args()); len(ops) >= 2 && commandVars[ops[0].s] {
+			ls = append(ls, varLaunch(ops[0].s, joinWords(ops[1:])))
+		}
+	}
+	if f := launchers[c.name]; f != nil {
+		ls = append(ls, f(a, c)...)
+	}
+	for _, l := range ls {
+		if strings.TrimSpace(l.code) == "" {
+			continue
+		}
+		if l.lang != "" {
+			a.langNested(c, l.lang, l.code, l.origin)
+			continue
+		}
+		if l.stdin {
+			saved := a.inherit
+			a.inherit = c.in
+			a.nestedKeepInput(l.code, l.origin)
+			a.inherit = saved
+		} else {
+			a.nested(l.code, l.origin)
+		}
+		if a.stop {
+			return
+		}
+	}
+}
+
+// varLaunch is the command a command variable holds.
+func varLaunch(name, v string) launch {
+	switch name {
+	case "LESSOPEN", "LESSCLOSE":
+		v = strings.TrimLeft(v, "|-")
+		v = strings.ReplaceAll(v, "%s", "file")
+	case "PS0", "PS1", "PS4":
+		// only the command substitutions of a prompt run
+		if !strings.Contains(v, "$(") && !strings.Contains(v, "`") {
+			return launch{}
+		}
+		v = "echo " + shellQuoteDQ(v)
+	case "BASH_ENV", "ENV":
+		v = "source " + shellQuote(v)
+	}
+	return launch{code: v, origin: name}
+}
+
+// shellQuoteDQ puts v in double quotes, keeping its expansions live.
+func shellQuoteDQ(v string) string {
+	return `"` + strings.ReplaceAll(v, `"`, `\"`) + `"`
+}
+
+// optTable maps an option to how its value is read: "" shell code,
+// "ssh-option" an ssh -o setting.
+type optTable map[string]string
+
+// optValues returns the values of the options of t in args, in the forms
+// -o VALUE, -oVALUE (single-letter), --opt VALUE and --opt=VALUE.
+func optValues(args []word, t optTable) []struct{ opt, kind, val string } {
+	var out []struct{ opt, kind, val string }
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			break
+		}
+		for opt, kind := range t {
+			switch {
+			case s == opt && i+1 < len(args):
+				out = append(out, struct{ opt, kind, val string }{opt, kind, args[i+1].s})
+			case strings.HasPrefix(opt, "--") && strings.HasPrefix(s, opt+"="):
+				out = append(out, struct{ opt, kind, val string }{opt, kind, s[len(opt)+1:]})
+			case len(opt) == 2 && len(s) > 2 && strings.HasPrefix(s, opt) && s[1] != '-':
+				out = append(out, struct{ opt, kind, val string }{opt, kind, s[2:]})
+			}
+		}
+	}
+	return out
+}
+
+func optLaunches(t optTable) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		var out []launch
+		for _, v := range optValues(c.args(), t) {
+			code := v.val
+			if v.kind == "ssh-option" {
+				code = sshOptionCommand(v.val)
+			}
+			out = append(out, launch{code: code, origin: c.base + " " + v.opt})
+		}
+		return out
+	}
+}
+
+// sshOptionCommand returns the command an ssh -o setting runs:
+// ProxyCommand, LocalCommand (with PermitLocalCommand), KnownHostsCommand.
+func sshOptionCommand(opt string) string {
+	k, v, ok := strings.Cut(opt, "=")
+	if !ok {
+		k, v, ok = strings.Cut(strings.TrimSpace(opt), " ")
+	}
+	if !ok {
+		return ""
+	}
+	switch strings.ToLower(strings.TrimSpace(k)) {
+	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+func sshLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-o": ""}) {
+		if code := sshOptionCommand(v.val); code != "" {
+			out = append(out, launch{code: code, origin: "ssh -o " + v.val})
+		}
+	}
+	return out
+}
+
+func tarLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-I": "", "--use-compress-program": "", "--to-command": "",
+		"--checkpoint-action": "action", "--rsh-command": "", "--info-script": "", "-F": "", "--new-volume-script": ""}) {
+		code := v.val
+		if v.kind == "action" {
+			act, rest, _ := strings.Cut(code, "=")
+			if act != "exec" {
+				continue
+			}
+			code = rest
+		}
+		out = append(out, launch{code: code, origin: "tar " + v.opt, stdin: v.opt == "--to-command" || v.opt == "-I" || v.opt == "--use-compress-program"})
+	}
+	return out
+}
+
+func gitLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	ws := c.words
+	for i := 1; i < len(ws); i++ {
+		s := ws[i].s
+		if (s == "-c" || s == "--config-env") && i+1 < len(ws) {
+			k, v, ok := strings.Cut(ws[i+1].s, "=")
+			if ok && gitCommandKey(strings.ToLower(k)) {
+				v = strings.TrimPrefix(v, "!")
+				out = append(out, launch{code: v, origin: "git -c " + k})
+			}
+			i++
+			continue
+		}
+		if strings.HasPrefix(s, "ext::") {
+			out = append(out, launch{code: gitExtCommand(s[5:]), origin: "git ext:: transport"})
+		}
+	}
+	sub, args := gitSub(c)
+	switch sub {
+	case "submodule":
+		if len(args) > 0 && args[0].s == "foreach" {
+			ops := args[1:]
+			for len(ops) > 0 && strings.HasPrefix(ops[0].s, "-") {
+				ops = ops[1:]
+			}
+			out = append(out, launch{code: joinWords(ops), origin: "git submodule foreach"})
+		}
+	case "bisect":
+		if len(args) > 1 && args[0].s == "run" {
+			out = append(out, launch{code: quoteWords(args[1:]), origin: "git bisect run"})
+		}
+	case "difftool", "mergetool":
+		for _, v := range optValues(args, optTable{"-x": "", "--extcmd": ""}) {
+			out = append(out, launch{code: v.val, origin: "git " + sub + " " + v.opt})
+		}
+	case "rebase":
+		for _, v := range optValues(args, optTable{"-x": "", "--exec": ""}) {
+			out = append(out, launch{code: v.val, origin: "git rebase --exec"})
+		}
+	case "filter-branch":
+		for _, v := range optValues(args, optTable{"--tree-filter": "", "--index-filter": "", "--msg-filter": "", "--env-filter": "",
+			"--commit-filter": "", "--parent-filter": "", "--tag-name-filter": ""}) {
+			out = append(out, launch{code: v.val, origin: "git filter-branch " + v.opt})
+		}
+	case "clone", "fetch", "pull", "ls-remote", "push":
+		for _, v := range optValues(args, optTable{"-u": "", "--upload-pack": "", "--receive-pack": ""}) {
+			out = append(out, launch{code: v.val, origin: "git " + sub + " " + v.opt})
+		}
+	}
+	return out
+}
+
+// gitExtCommand decodes the command of an ext:: URL ("% " is a space).
+func gitExtCommand(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+1 < len(s) {
+			switch s[i+1] {
+			case ' ', '%':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case 's', 'S', 'G', 'V':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// quoteWords joins words as shell code that gives them back.
+func quoteWords(ws []word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = shellQuote(w.s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// editorLaunches reads the ex commands of vim -c, +CMD and --cmd: shell
+// escapes (:!cmd, :r !cmd, :call system(...)) and embedded interpreters
+// (:py3, :lua, :perl, :ruby).
+func editorLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	args := c.args()
+	var cmds []string
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case (s == "-c" || s == "--cmd") && i+1 < len(args):
+			cmds = append(cmds, args[i+1].s)
+			i++
+		case strings.HasPrefix(s, "+") && len(s) > 1:
+			cmds = append(cmds, s[1:])
+		}
+	}
+	for _, ex := range cmds {
+		out = append(out, exLaunches(ex, c.base)...)
+	}
+	return out
+}
+
+// exLaunches reads one ex (vim) command line, which may hold several
+// commands separated by |.
+func exLaunches(ex, base string) []launch {
+	ex = strings.TrimLeft(strings.TrimSpace(ex), ":")
+	origin := base + " ex command"
+	switch {
+	case strings.HasPrefix(ex, "!"):
+		return []launch{{code: ex[1:], origin: origin}}
+	case strings.HasPrefix(ex, "r !") || strings.HasPrefix(ex, "r!") || strings.HasPrefix(ex, "read !") || strings.HasPrefix(ex, "w !"):
+		_, cmd, _ := strings.Cut(ex, "!")
+		return []launch{{code: cmd, origin: origin}}
+	case strings.HasPrefix(ex, "sil") || strings.HasPrefix(ex, "exe"):
+		if _, rest, ok := strings.Cut(ex, " "); ok {
+			return exLaunches(strings.Trim(rest, `"'`), base)
+		}
+	}
+	word, rest, _ := strings.Cut(ex, " ")
+	switch word {
+	case "py", "py3", "python", "python3", "pyx", "pythonx", "pydo", "py3do":
+		return []launch{{code: rest, lang: "python", origin: origin}}
+	case "lua", "luado":
+		return []launch{{code: rest, lang: "lua", origin: origin}}
+	case "perl", "perldo":
+		return []launch{{code: rest, lang: "perl", origin: origin}}
+	case "ruby", "rubydo":
+		return []launch{{code: rest, lang: "ruby", origin: origin}}
+	case "call", "echo", "let":
+		if i := strings.Index(rest, "system("); i >= 0 {
+			if s, _, ok := strLit(rest[i+7:], 0, "python"); ok {
+				return []launch{{code: s, origin: origin}}
+			}
+		}
+	case "term", "terminal":
+		return []launch{{code: rest, origin: origin}}
+	}
+	return nil
+}
+
+// gdbLaunches reads gdb -ex commands: shell, !, python.
+func gdbLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-ex": "", "--ex": "", "-eval-command": "", "--eval-command": "", "-iex": ""}) {
+		ex := strings.TrimSpace(v.val)
+		word, rest, _ := strings.Cut(ex, " ")
+		switch {
+		case strings.HasPrefix(ex, "!"):
+			out = append(out, launch{code: ex[1:], origin: "gdb shell"})
+		case word == "shell" || word == "pipe":
+			out = append(out, launch{code: rest, origin: "gdb shell"})
+		case word == "python" || word == "py" || word == "pi" || word == "python-interactive":
+			out = append(out, launch{code: rest, lang: "python", origin: "gdb python"})
+		case word == "call" || word == "print" || word == "p":
+			if i := strings.Index(rest, "system("); i >= 0 {
+				if s, _, ok := strLit(rest[i+7:], 0, "python"); ok {
+					out = append(out, launch{code: s, origin: "gdb call system"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// expectLaunches reads the programs an expect script spawns or execs.
+func expectLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-c": ""}) {
+		for _, st := range strings.FieldsFunc(v.val, func(r rune) bool { return r == ';' || r == '\n' }) {
+			st = strings.TrimSpace(st)
+			for _, kw := range [...]string{"spawn ", "exec ", "system "} {
+				if rest, ok := strings.CutPrefix(st, kw); ok {
+					out = append(out, launch{code: strings.TrimSpace(rest), origin: "expect " + strings.TrimSpace(kw)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dotShellLaunches reads the shell escapes of database shells: sqlite3's
+// .shell and .system, psql's and mysql's \! and system.
+func dotShellLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	var texts []string
+	for _, w := range c.args() {
+		texts = append(texts, w.s)
+	}
+	if c.in.kind == flowText {
+		texts = append(texts, c.in.text)
+	}
+	for _, t := range texts {
+		for _, line := range strings.Split(t, "\n") {
+			line = strings.TrimSpace(line)
+			for _, p := range [...]string{".shell ", ".system ", `\! `, `\!`, "system "} {
+				if strings.HasPrefix(line, p) && (p != "system " || c.name == "mysql") {
+					out = append(out, launch{code: line[len(p):], origin: c.base + " " + strings.TrimSpace(p)})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tmuxLaunches reads the shell command of tmux new-session, new-window,
+// split-window, run-shell and respawn-pane.
+func tmuxLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
+		if s := args[i].s; s == "-L" || s == "-S" || s == "-f" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return nil
+	}
+	switch args[i].s {
+	case "new-session", "new", "new-window", "neww", "split-window", "splitw", "run-shell", "run", "respawn-pane", "respawnp", "display-popup", "popup":
+	case "send-keys", "send":
+		ops := posArgs(args[i+1:], optSpec{short: "tN"})
+		var keys []string
+		for _, w := range ops {
+			if w.s != "Enter" && w.s != "C-m" && w.s != "KPEnter" {
+				keys = append(keys, w.s)
+			}
+		}
+		return []launch{{code: strings.Join(keys, " "), origin: "tmux send-keys"}}
+	default:
+		return nil
+	}
+	ops := posArgs(args[i+1:], optSpec{short: "censtxyFFlpLtTFJwE", long: nil})
+	if len(ops) == 0 {
+		return nil
+	}
+	return []launch{{code: joinWords(ops), origin: "tmux " + args[i].s}}
+}
+
+// parallelLaunches builds the commands GNU parallel runs: the command
+// with each argument after :::.
+func parallelLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	sep := -1
+	for i, w := range args {
+		if w.s == ":::" || w.s == "::::" {
+			sep = i
+			break
+		}
+	}
+	cmdEnd := len(args)
+	if sep >= 0 {
+		cmdEnd = sep
+	}
+	i := 0
+	for i < cmdEnd && strings.HasPrefix(args[i].s, "-") {
+		switch args[i].s {
+		case "-j", "-S", "--jobs", "-a", "--arg-file", "--delay", "--timeout", "-d", "--colsep", "-I", "--joblog", "--sshlogin":
+			i++
+		}
+		i++
+	}
+	base := args[min(i, cmdEnd):cmdEnd]
+	if len(base) == 0 {
+		return nil
+	}
+	code := joinWords(base)
+	if sep < 0 {
+		return []launch{{code: code, origin: "parallel"}}
+	}
+	var out []launch
+	for _, w := range args[sep+1:] {
+		if w.s == ":::" {
+			continue
+		}
+		if strings.Contains(code, "{}") {
+			out = append(out, launch{code: strings.ReplaceAll(code, "{}", shellQuote(w.s)), origin: "parallel"})
+		} else {
+			out = append(out, launch{code: code + " " + shellQuote(w.s), origin: "parallel"})
+		}
+		if len(out) >= 16 {
+			break
+		}
+	}
+	return out
+}
+
+// makeLaunches reads the recipes of make --eval text.
+func makeLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"--eval": "", "-E": ""}) {
+		for _, line := range strings.Split(v.val, "\n") {
+			if strings.HasPrefix(line, "\t") {
+				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "make --eval recipe"})
+			}
+		}
+	}
+	if f, ok := optValue(c.args(), "-f", "file"); ok && isStdinPath(f) && c.in.kind == flowText {
+		for _, line := range strings.Split(c.in.text, "\n") {
+			if strings.HasPrefix(line, "\t") {
+				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe"})
+			}
+		}
+	}
+	return out
+}
+
+// sedLaunches reads GNU sed's e command and the e flag of s, which run
+// the pattern space (or the replacement) as a shell command.
+func sedLaunches(a *analysis, c *cmd) []launch {
+	var scripts []string
+	args := c.args()
+	for _, v := range optValues(args, optTable{"-e": "", "--expression": ""}) {
+		scripts = append(scripts, v.val)
+	}
+	if len(scripts) == 0 {
+		if ops := posArgs(args, optSpec{short: "flsE", long: []string{"file", "line-length"}}); len(ops) > 0 {
+			scripts = append(scripts, ops[0].s)
+		}
+	}
+	var out []launch
+	for _, s := range scripts {
+		for _, cmd := range sedExecs(s) {
+			out = append(out, launch{code: cmd, origin: "sed e"})
+		}
+	}
+	return out
+}
+
+// sedExecs returns the replacements of s///e commands and the operands
+// of e commands in a sed script.
+func sedExecs(script string) []string {
+	var out []string
+	for i := 0; i < len(script); i++ {
+		ch := script[i]
+		if ch == 's' && i+1 < len(script) && (i == 0 || strings.ContainsRune(" ;\n{}0123456789$/", rune(script[i-1]))) {
+			d := script[i+1]
+			if d == '\\' || d == '\n' || d == ' ' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' {
+				continue
+			}
+			parts := make([]string, 0, 3)
+			var b strings.Builder
+			j := i + 2
+			for ; j < len(script) && len(parts) < 2; j++ {
+				switch {
+				case script[j] == '\\' && j+1 < len(script):
+					if script[j+1] != d {
+						b.WriteByte('\\')
+					}
+					b.WriteByte(script[j+1])
+					j++
+				case script[j] == d:
+					parts = append(parts, b.String())
+					b.Reset()
+				default:
+					b.WriteByte(script[j])
+				}
+			}
+			if len(parts) < 2 {
+				return out
+			}
+			flagsEnd := j
+			for flagsEnd < len(script) && script[flagsEnd] != ';' && script[flagsEnd] != '\n' && script[flagsEnd] != '}' {
+				flagsEnd++
+			}
+			if strings.ContainsRune(script[j:flagsEnd], 'e') {
+				out = append(out, strings.ReplaceAll(parts[1], "\\&", "&"))
+			}
+			i = flagsEnd
+			continue
+		}
+		if ch == 'e' && (i == 0 || strings.ContainsRune(" ;\n{}$0123456789", rune(script[i-1]))) && i+1 < len(script) && script[i+1] == ' ' {
+			end := strings.IndexAny(script[i+2:], ";\n")
+			if end < 0 {
+				end = len(script) - i - 2
+			}
+			out = append(out, script[i+2:i+2+end])
+			i += 2 + end
+		}
+	}
+	return out
+}
+
+// awkLaunches: awk code that runs its input lines (system($0), print |
+// "sh") runs what it reads.
+func awkLaunches(a *analysis, c *cmd) []launch {
+	ops := posArgs(c.args(), optSpec{short: "fFv", long: []string{"file", "field-separator", "assign"}})
+	if len(ops) == 0 || c.in.kind != flowText {
+		return nil
+	}
+	code := strings.ReplaceAll(ops[0].s, " ", "")
+	if strings.Contains(code, "system($0)") || strings.Contains(code, `|"sh"`) || strings.Contains(code, `|"bash"`) || strings.Contains(code, `|"/bin/sh"`) {
+		return []launch{{code: c.in.text, origin: "awk running its input"}}
+	}
+	return nil
+}
+
+// ansibleLaunches reads ad-hoc shell modules: ansible HOSTS -m shell -a CMD.
+func ansibleLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	m, _ := optValue(args, "-m", "module-name")
+	switch m {
+	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+	default:
+		return nil
+	}
+	if v, ok := optValue(args, "-a", "args"); ok {
+		return []launch{{code: v, origin: "ansible -m " + m}}
+	}
+	return nil
+}
+
+// watchexecLaunches: watchexec [options] [--] CMD..., or -s/--shell.
+func watchexecLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--" {
+			return []launch{{code: quoteWords(args[i+1:]), origin: "watchexec"}}
+		}
+	}
+	ops := posArgs(args, optSpec{short: "wefdeis", long: []string{"watch", "exts", "filter", "ignore", "shell", "debounce", "signal", "env"}})
+	if len(ops) > 0 {
+		return []launch{{code: joinWords(ops), origin: "watchexec"}}
+	}
+	return nil
+}
+
+// argvLaunches runs the operands from the n-th on as a command.
+func argvLaunches(n int, origin string) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		ops := positional(c.args())
+		if len(ops) <= n {
+			return nil
+		}
+		return []launch{{code: quoteWords(ops[n:]), origin: origin}}
+	}
+}
+
+// aptLaunches reads apt -o hooks (APT::Update::Pre-Invoke, DPkg::Post-Invoke).
+func aptLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-o": "", "--option": ""}) {
+		k, val, ok := strings.Cut(v.val, "=")
+		if ok && strings.Contains(strings.ToLower(k), "invoke") {
+			val = strings.Trim(strings.TrimPrefix(val, ":"), `"'`)
+			out = append(out, launch{code: strings.TrimPrefix(val, "="), origin: c.base + " -o " + k})
+		}
+	}
+	return out
+}
+
+// lldbLaunches reads lldb -o commands: platform shell and script.
+func lldbLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-o": "", "--one-line": "", "-O": ""}) {
+		ex := strings.TrimSpace(v.val)
+		switch {
+		case strings.HasPrefix(ex, "platform shell "):
+			out = append(out, launch{code: strings.TrimPrefix(ex, "platform shell "), origin: "lldb platform shell"})
+		case strings.HasPrefix(ex, "script "):
+			out = append(out, launch{code: strings.TrimPrefix(ex, "script "), lang: "python", origin: "lldb script"})
+		}
+	}
+	return out
+}
+
+// emacsLaunches reads (shell-command "...") and (call-process ...) in
+// emacs --eval.
+func emacsLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"--eval": ""}) {
+		for _, fn := range [...]string{"shell-command", "async-shell-command", "shell-command-to-string", "start-process-shell-command"} {
+			if i := strings.Index(v.val, "("+fn); i >= 0 {
+				rest := v.val[i+len(fn)+1:]
+				if j := strings.IndexByte(rest, '"'); j >= 0 {
+					if s, _, ok := strLit(rest[j:], 0, "python"); ok {
+						out = append(out, launch{code: s, origin: "emacs " + fn})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// trapLaunches reads the command a trap runs later.
+func trapLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 || args[0].s == "-p" || args[0].s == "-l" || args[0].s == "-" {
+		return nil
+	}
+	return []launch{{code: args[0].s, origin: "trap handler"}}
+}
+
+// langNested analyses code in an interpreter's language as if given with
+// its -c/-e option.
+func (a *analysis) langNested(parent *cmd, lang, code, origin string) {
+	interp := map[string]string{"python": "python3", "lua": "lua", "perl": "perl", "ruby": "ruby", "js": "node"}[lang]
+	flag := "-e"
+	if lang == "python" {
+		flag = "-c"
+	}
+	if interp == "" {
+		return
+	}
+	a.nested(interp+" "+flag+" "+shellQuote(code), origin)
+}
+
+// globCommand resolves a command name written as a glob (/???/?m) to the
+// dangerous program it can match, or "".
+func globCommand(s string) string {
+	if !strings.ContainsAny(s, "*?[") || !strings.Contains(s, "/") {
+		return ""
+	}
+	for _, dir := range [...]string{"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin"} {
+		for _, n := range globTargets {
+			if ok, _ := path.Match(s, dir+"/"+n); ok {
+				return dir + "/" + n
+			}
+		}
+	}
+	return ""
+}
+
+// globTargets are the programs a globbed command name is tried against.
+var globTargets = []string{"rm", "sh", "bash", "dash", "zsh", "dd", "shred", "mkfs", "chmod", "chown", "curl", "wget", "nc", "ncat",
+	"python", "python3", "perl", "ruby", "node", "php", "socat", "telnet", "base64", "wipefs", "find", "mv", "cp", "tar",
+	"crontab", "useradd", "usermod", "passwd", "sudo", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff",
+	"iptables", "systemctl", "scp", "rsync", "ssh", "openssl", "xxd", "awk", "sed", "tee", "truncate", "unlink"}

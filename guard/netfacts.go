@@ -1,0 +1,217 @@
+package guard
+
+import (
+	"strings"
+)
+
+var (
+	shellNames  = names("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "ksh93", "oksh")
+	interpNames = names("python", "perl", "ruby", "node", "bun", "deno", "php", "lua", "awk", "pwsh", "osascript", "irb", "luajit")
+	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".")
+	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
+		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2")
+)
+
+var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
+
+var suggExfil = []string{"Do not send credentials or keys over the network", "Share only the specific non-secret data that is needed"}
+
+var suggRevShell = []string{"Do not open shells over the network", "Use ssh for remote access"}
+
+// laterStage reports whether a pipeline stage after c matches fn.
+func laterStage(c *cmd, fn func(*cmd) bool) *cmd {
+	if c.pipe == nil {
+		return nil
+	}
+	for _, s := range c.pipe[c.stage+1:] {
+		if s != nil && s.synthetic == "" && fn(s) {
+			return s
+		}
+	}
+	return nil
+}
+
+func isSocketCmd(s *cmd) bool {
+	if socketTools[s.name] {
+		return true
+	}
+	if s.name == "openssl" && len(s.words) > 1 && s.words[1].s == "s_client" {
+		return true
+	}
+	for _, r := range s.redirs {
+		if isNetDev(r.w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// curlStdin reports whether curl/wget/httpie sends its standard input.
+func curlStdin(args []word) bool {
+	for i, w := range args {
+		s := w.s
+		if strings.Contains(s, "@-") || strings.Contains(s, "@/dev/stdin") || strings.HasSuffix(s, "=/dev/stdin") || s == "--post-file=-" || s == "--body-file=-" {
+			return true
+		}
+		if (s == "-T" || s == "--upload-file") && i+1 < len(args) && (args[i+1].s == "-" || args[i+1].s == ".") {
+			return true
+		}
+		if (s == "--data-binary" || s == "-d" || s == "--data" || s == "--json") && i+1 < len(args) && args[i+1].s == "@-" {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsStdin reports whether a network tool sends what it reads.
+func sendsStdin(c *cmd) bool {
+	args := c.args()
+	switch c.name {
+	case "curl", "wget", "wget2", "curlie":
+		return curlStdin(args)
+	case "http", "https", "xh", "httpie":
+		return true
+	case "gh":
+		return len(args) > 1 && args[0].s == "gist" && args[1].s == "create"
+	case "aws", "gsutil", "rclone", "s3cmd":
+		return hasWord(args, "-") || hasWord(args, "rcat")
+	case "nc", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt", "openssl", "ftp", "tftp", "smbclient", "lftp":
+		return true
+	}
+	return false
+}
+
+// uploadedFiles lists the local files a network tool sends.
+func uploadedFiles(c *cmd) []word {
+	args := c.args()
+	var out []word
+	switch c.name {
+	case "curl", "curlie":
+		for i, w := range args {
+			s := w.s
+			next := ""
+			if i+1 < len(args) {
+				next = args[i+1].s
+			}
+			switch {
+			case s == "-d" || s == "--data" || s == "--data-binary" || s == "--data-ascii" || s == "--json" || s == "--data-raw":
+				if strings.HasPrefix(next, "@") {
+					out = append(out, lit(next[1:]))
+				}
+			case s == "-F" || s == "--form" || s == "--form-string":
+				if j := strings.IndexAny(next, "@<"); j >= 0 {
+					f := next[j+1:]
+					if k := strings.IndexByte(f, ';'); k >= 0 {
+						f = f[:k]
+					}
+					out = append(out, lit(strings.Trim(f, `"`)))
+				}
+			case s == "-T" || s == "--upload-file":
+				out = append(out, lit(next))
+			case s == "--data-urlencode":
+				if j := strings.IndexByte(next, '@'); j >= 0 {
+					out = append(out, lit(next[j+1:]))
+				}
+			case strings.HasPrefix(s, "-d@") || strings.HasPrefix(s, "--data-binary=@") || strings.HasPrefix(s, "--data=@"):
+				out = append(out, lit(s[strings.IndexByte(s, '@')+1:]))
+			case strings.HasPrefix(s, "-F") && strings.Contains(s, "=@"):
+				out = append(out, lit(s[strings.Index(s, "=@")+2:]))
+			case strings.HasPrefix(s, "-T") && len(s) > 2:
+				out = append(out, lit(s[2:]))
+			}
+		}
+	case "socat":
+		net := false
+		var files []word
+		for _, w := range args {
+			l := lower(w.s)
+			switch {
+			case strings.HasPrefix(l, "tcp") || strings.HasPrefix(l, "udp") || strings.HasPrefix(l, "openssl") || strings.HasPrefix(l, "ssl"):
+				net = true
+			case strings.HasPrefix(l, "file:") || strings.HasPrefix(l, "open:") || strings.HasPrefix(l, "gopen:"):
+				f := w.s[strings.IndexByte(w.s, ':')+1:]
+				if i := strings.IndexByte(f, ','); i >= 0 {
+					f = f[:i]
+				}
+				files = append(files, lit(f))
+			case strings.HasPrefix(w.s, "/") || strings.HasPrefix(w.s, "~"):
+				files = append(files, lit(strings.SplitN(w.s, ",", 2)[0]))
+			}
+		}
+		if net {
+			out = append(out, files...)
+		}
+	case "wget", "wget2":
+		for _, w := range args {
+			for _, p := range [...]string{"--post-file=", "--body-file="} {
+				if strings.HasPrefix(w.s, p) {
+					out = append(out, lit(w.s[len(p):]))
+				}
+			}
+		}
+	case "http", "https", "xh", "httpie":
+		for _, w := range args {
+			if i := strings.Index(w.s, "@"); i > 0 && strings.Contains(w.s[:i], "=") || strings.HasPrefix(w.s, "@") {
+				out = append(out, lit(w.s[i+1:]))
+			}
+		}
+	case "sftp":
+		if c.in.kind == flowText {
+			for _, l := range strings.Split(c.in.text, "\n") {
+				f := strings.Fields(l)
+				if len(f) >= 2 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+					out = append(out, lit(f[1]))
+				}
+			}
+		}
+	case "scp", "rsync", "rclone", "s3cmd":
+		ops := posArgs(args, optSpec{short: "cFiJloPSeBfT", long: []string{"rsh", "exclude", "include", "filter", "port"}})
+		remote := false
+		for _, w := range ops[min(1, len(ops)):] {
+			if isRemoteSpec(w.s) {
+				remote = true
+			}
+		}
+		if remote && len(ops) > 1 {
+			for _, w := range ops[:len(ops)-1] {
+				if !isRemoteSpec(w.s) {
+					out = append(out, w)
+				}
+			}
+		}
+	case "aws", "gsutil":
+		ops := positional(args)
+		for i, w := range ops {
+			if (w.s == "cp" || w.s == "mv" || w.s == "sync") && i+2 < len(ops) {
+				if strings.Contains(ops[len(ops)-1].s, "://") {
+					out = append(out, ops[i+1])
+				}
+			}
+		}
+	case "gh":
+		if len(args) > 1 && args[0].s == "gist" && args[1].s == "create" {
+			out = append(out, positional(args[2:])...)
+		}
+		if len(args) > 1 && args[0].s == "release" && args[1].s == "upload" {
+			out = append(out, positional(args[2:])...)
+		}
+	case "mail", "mailx", "mutt":
+		if f, ok := optValue(args, "-A", "attach"); ok {
+			out = append(out, lit(f))
+		}
+		if f, ok := optValue(args, "-a", ""); ok {
+			out = append(out, lit(f))
+		}
+	}
+	return out
+}
+
+func isRemoteSpec(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") {
+		return false
+	}
+	host := s[:i]
+	return !strings.Contains(host, "/") && host != "C"
+}

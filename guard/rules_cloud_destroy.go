@@ -1,0 +1,235 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for destroying cloud resources (category cloud_destroy).
+var cloudDestroyRules = []*rule{
+	{ID: "iac-state-remove", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "removing resources from infrastructure state",
+		Suggestions: []string{"Back the state up first (terraform state pull > backup.tfstate)", "Use terraform plan to review"}, names: names("terraform", "pulumi"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete"), ""
+		}},
+	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with --delete into a production bucket",
+		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "--delete") && !hasWord(args, "-d") && !hasWord(args, "--delete-removed") && c.name != "rclone" {
+				return false, ""
+			}
+			if hasWord(args, "--dryrun") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+				return false, ""
+			}
+			ops := positional(args)
+			if c.name == "aws" && (len(ops) < 2 || ops[0].s != "s3" || ops[1].s != "sync") || c.name == "rclone" && (len(ops) == 0 || ops[0].s != "sync") {
+				return false, ""
+			}
+			if len(ops) > 0 && isProdName(ops[len(ops)-1].s) {
+				return true, ops[len(ops)-1].s
+			}
+			return false, ""
+		}},
+	{ID: "aws-s3-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting S3 buckets or every object under a prefix",
+		Suggestions: suggCloud, names: names("aws", "s3cmd", "mc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "s3cmd":
+				return len(args) > 0 && (args[0].s == "rb" || (args[0].s == "del" || args[0].s == "rm") && (hasWord(args, "-r") || hasWord(args, "--recursive"))), ""
+			case "mc":
+				return len(args) > 0 && (args[0].s == "rb" || args[0].s == "rm" && (hasWord(args, "--recursive") || hasWord(args, "-r")) && hasWord(args, "--force")), ""
+			}
+			op, rest := awsOp(c)
+			switch op {
+			case "s3 rm":
+				return hasWord(rest, "--recursive"), ""
+			case "s3 rb":
+				return true, ""
+			case "s3api delete-bucket":
+				return true, ""
+			}
+			return false, ""
+		}},
+	{ID: "aws-destroy-resource", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "terminating or deleting AWS infrastructure",
+		Suggestions: suggCloud, names: names("aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			op, rest := awsOp(c)
+			if awsHighOps[op] && !hasWord(rest, "--dry-run") {
+				return true, op
+			}
+			return false, ""
+		}},
+	{ID: "aws-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting or stopping an AWS resource",
+		Suggestions: suggCloud, names: names("aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			op, rest := awsOp(c)
+			svc, verb, _ := strings.Cut(op, " ")
+			if op == "" || awsHighOps[op] || awsLogOps[op] || hasWord(rest, "--dry-run") || svc == "s3" {
+				return false, ""
+			}
+			return isAWSDelete(verb), op
+		}},
+	{ID: "gcloud-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting Google Cloud infrastructure",
+		Suggestions: suggCloud, names: names("gcloud", "gsutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "gsutil" {
+				ops := positional(args)
+				for i, w := range ops {
+					if w.s == "rb" || w.s == "rm" && (hasWord(args, "-r") || hasWord(args, "-R") || hasWord(args, "-a") || i+1 < len(ops) && strings.HasSuffix(ops[i+1].s, "**")) {
+						return true, w.s
+					}
+				}
+				return false, ""
+			}
+			p := cliPath(c)
+			if len(p) >= 2 && p[0] == "storage" && (p[1] == "rm" && (hasWord(args, "-r") || hasWord(args, "--recursive")) || p[1] == "buckets" && containsStr(p, "delete")) {
+				return true, "storage"
+			}
+			if !containsStr(p, "delete") || hasWord(args, "--dry-run") {
+				return false, ""
+			}
+			switch {
+			case p[0] == "projects", p[0] == "sql", p[0] == "spanner", p[0] == "bigtable", p[0] == "firestore", p[0] == "redis", p[0] == "filestore",
+				len(p) > 1 && p[0] == "container" && p[1] == "clusters", len(p) > 1 && p[0] == "compute" && (p[1] == "instances" || p[1] == "disks" || p[1] == "snapshots" || p[1] == "images"),
+				p[0] == "alloydb", p[0] == "run" || p[0] == "functions" || p[0] == "app":
+				return true, strings.Join(p, " ")
+			}
+			return false, ""
+		}},
+	{ID: "cloud-delete", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "deleting or stopping a cloud resource",
+		Suggestions: suggCloud, names: names("gcloud", "az", "doctl", "linode-cli", "hcloud", "vultr-cli", "scw", "oci", "ibmcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			p := cliPath(c)
+			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
+				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset")) {
+				return false, ""
+			}
+			return true, strings.Join(p, " ")
+		}},
+	{ID: "cloud-delete-everything", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting a whole cloud project or resource group with everything in it",
+		Suggestions: suggCloud, names: names("gcloud", "az", "doctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			p := cliPath(c)
+			if len(p) < 2 {
+				return false, ""
+			}
+			switch c.name {
+			case "gcloud":
+				return p[0] == "projects" && p[1] == "delete", "project"
+			case "az":
+				return p[0] == "group" && p[1] == "delete", "resource group"
+			case "doctl":
+				return len(p) > 2 && p[0] == "projects" && p[1] == "delete", "project"
+			}
+			return false, ""
+		}},
+	{ID: "azure-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting Azure infrastructure",
+		Suggestions: suggCloud, names: names("az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			p := cliPath(c)
+			if !containsStr(p, "delete") && !containsStr(p, "purge") {
+				return false, ""
+			}
+			switch p[0] {
+			case "group", "vm", "sql", "aks", "cosmosdb", "keyvault", "webapp", "postgres", "mysql", "vmss", "disk", "snapshot", "account", "redis", "functionapp", "acr":
+				return true, strings.Join(p, " ")
+			case "storage":
+				return len(p) > 1 && (p[1] == "account" || p[1] == "container"), strings.Join(p, " ")
+			}
+			return false, ""
+		}},
+	{ID: "iac-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "destroying infrastructure managed as code",
+		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "eksctl", "copilot", "heroku", "fly", "flyctl", "doctl", "firebase", "vercel", "netlify", "kind", "minikube"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			first := ""
+			if len(ops) > 0 {
+				first = ops[0].s
+			}
+			switch c.name {
+			case "terraform":
+				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy")) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" {
+					if hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target") {
+						return false, "" // iac-destroy-targeted
+					}
+					return !hasWord(args, "-help"), first
+				}
+			case "pulumi", "cdk", "cdktf", "serverless", "sls":
+				if first == "destroy" || first == "remove" || c.name == "pulumi" && first == "stack" && len(ops) > 1 && ops[1].s == "rm" {
+					return true, first
+				}
+			case "sam", "copilot":
+				return first == "delete" || len(ops) > 1 && ops[1].s == "delete", first
+			case "eksctl":
+				return first == "delete" && len(ops) > 1 && ops[1].s == "cluster", "cluster"
+			case "heroku":
+				return first == "apps:destroy" || first == "apps:delete" || first == "pg:reset" || first == "destroy", first
+			case "fly", "flyctl":
+				return first == "destroy" || first == "apps" && len(ops) > 1 && (ops[1].s == "destroy" || ops[1].s == "delete"), first
+			case "doctl":
+				return containsStr(cliPath(c), "delete") && (containsStr(cliPath(c), "droplet") || containsStr(cliPath(c), "databases") || containsStr(cliPath(c), "cluster")), ""
+			case "firebase":
+				return first == "firestore:delete" && (hasWord(args, "--all-collections") || hasWord(args, "-r") || hasWord(args, "--recursive")) || first == "database:remove" || first == "projects:delete", first
+			}
+			return false, ""
+		}},
+	{ID: "iac-destroy-targeted", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "destroying selected infrastructure resources",
+		Suggestions: suggCloud, names: names("terraform"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || !(ops[0].s == "destroy" || ops[0].s == "apply" && hasWord(args, "-destroy")) {
+				return false, ""
+			}
+			return hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target"), ""
+		}},
+	{ID: "iac-destroy-unattended", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying all infrastructure without confirmation",
+		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			destroy := ops[0].s == "destroy" || c.name == "terraform" && ops[0].s == "apply" && hasWord(args, "-destroy") || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy"
+			if !destroy {
+				return false, ""
+			}
+			yes := hasWord(args, "-auto-approve") || hasWord(args, "--auto-approve") || hasWord(args, "-auto-approve=true") || hasWord(args, "--yes") || hasWord(args, "-y") || hasWord(args, "--force") || hasWord(args, "-f") || hasWord(args, "--skip-preview") || hasWord(args, "--require-approval=never")
+			targeted := hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target")
+			return yes && !targeted, ""
+		}},
+	{ID: "rclone-purge", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a remote storage path and all its contents",
+		Suggestions: suggCloud, names: names("rclone"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			return len(ops) > 0 && (ops[0].s == "purge" || ops[0].s == "delete" && !hasWord(c.args(), "--dry-run")), ""
+		}},
+	{ID: "http-delete-remote", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a raw DELETE call against a remote API (repositories, DNS, indices, resources)",
+		Suggestions: []string{"Use the provider's CLI with a dry run first", "Delete through the web console after confirming the target"},
+		names:       names("curl", "wget", "http", "https", "xh", "gh", "glab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if httpMethod(c) != "DELETE" {
+				return false, ""
+			}
+			if c.name == "gh" || c.name == "glab" {
+				return len(c.args()) > 0 && c.args()[0].s == "api", joinWords(c.args())
+			}
+			for _, w := range c.args() {
+				if !strings.Contains(w.s, "://") && !strings.Contains(w.s, ":9200") {
+					continue
+				}
+				h := hostOf(w.s)
+				if !isLocalHost(h) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, cloudDestroyRules) }

@@ -1,0 +1,343 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for destroying containers, volumes, clusters and deployments (category container_destroy).
+var containerDestroyRules = []*rule{
+	{ID: "k8s-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting workloads or data in a production namespace",
+		Suggestions: []string{"Roll out changes through the deployment pipeline", "Scale or restart instead of deleting", "Confirm the namespace and resources by hand"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ns, kinds, _, _, _, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			ctx, _ := optValue(c.args(), "", "context")
+			if !isProdName(ns) && !isProdName(ctx) {
+				return false, ""
+			}
+			for _, k := range kinds {
+				switch strings.ToLower(k) {
+				case "pod", "pods", "po", "job", "jobs", "event", "events", "ev", "":
+					continue
+				}
+				return true, ns + " " + k
+			}
+			return false, ""
+		}},
+	{ID: "k8s-scale-to-zero", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "scaling every workload to zero replicas",
+		Suggestions: []string{"Scale a specific deployment", "Use the deployment pipeline for production changes"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := subcommand(c.args(), kubectlGlobal)
+			if sub != "scale" {
+				return false, ""
+			}
+			zero := hasWord(c.args(), "--replicas=0") || hasWord(c.args(), "--replicas") && hasWord(c.args(), "0")
+			all := hasWord(c.args(), "--all") || hasWord(c.args(), "-A") || hasWord(c.args(), "--all-namespaces")
+			ns, _ := optValue(c.args(), "-n", "namespace")
+			return zero && (all || isProdName(ns)), ns
+		}},
+	{ID: "k8s-drain", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "draining a node (evicts every pod on it)",
+		Suggestions: []string{"Cordon the node first and drain during a maintenance window", "Check PodDisruptionBudgets"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := subcommand(c.args(), kubectlGlobal)
+			return sub == "drain", ""
+		}},
+	{ID: "helm-uninstall-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "uninstalling a production release",
+		Suggestions: []string{"Roll back instead (helm rollback)", "Uninstall by hand after confirming the release"}, names: names("helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || !(ops[0].s == "uninstall" || ops[0].s == "delete" || ops[0].s == "del" || ops[0].s == "un") {
+				return false, ""
+			}
+			ns, _ := optValue(args, "-n", "namespace")
+			ctx, _ := optValue(args, "", "kube-context")
+			if isProdName(ns) || isProdName(ctx) {
+				return true, ns
+			}
+			for _, w := range ops[1:] {
+				if isProdName(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "vm-destroy", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a virtual machine or system container with its storage",
+		Suggestions: []string{"Stop the instance instead", "Snapshot it before deleting"}, names: names("virsh", "lxc", "incus", "vagrant", "multipass", "VBoxManage"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch c.name {
+			case "virsh":
+				return ops[0].s == "undefine" && (hasPrefixWord(args, "--remove-all-storage") || hasPrefixWord(args, "--storage") || hasWord(args, "--wipe-storage")), ""
+			case "lxc", "incus":
+				return ops[0].s == "delete" && (hasWord(args, "--force") || hasWord(args, "-f") || len(ops) > 1 && isProdName(ops[1].s)), ""
+			case "vagrant":
+				return ops[0].s == "destroy" && (hasWord(args, "-f") || hasWord(args, "--force")) && len(ops) > 1 && isProdName(ops[1].s), ""
+			case "multipass":
+				return ops[0].s == "delete" && (hasWord(args, "--purge") || hasWord(args, "-p")) && (hasWord(args, "--all") || len(ops) > 1 && isProdName(ops[1].s)), ""
+			case "VBoxManage":
+				return ops[0].s == "unregistervm" && hasWord(args, "--delete"), ""
+			}
+			return false, ""
+		}},
+	{ID: "vm-power-off", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "forcing a virtual machine off",
+		Suggestions: []string{"Shut the guest down cleanly (virsh shutdown)"}, names: names("virsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
+		}},
+	{ID: "docker-container-prune", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every stopped container",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := dockerSub(c)
+			return sub == "container prune", ""
+		}},
+	{ID: "docker-remove-all", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "removing every container",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			switch sub {
+			case "rm", "container rm", "container remove":
+				for _, w := range rest {
+					if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
+						return true, "--all"
+					}
+				}
+				return wordFlowList(rest, "containers"), ""
+			case "service rm", "service remove", "stack rm", "stack remove":
+				return wordFlowList(rest, "services"), "every service"
+			}
+			return false, ""
+		}},
+	{ID: "docker-stop-all", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "stopping or killing every container",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			switch sub {
+			case "kill", "stop", "container kill", "container stop":
+				return wordFlowList(rest, "containers"), ""
+			}
+			return false, ""
+		}},
+	{ID: "docker-remove-all-images", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every image",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			switch sub {
+			case "rmi", "image rm", "image remove":
+				return wordFlowList(rest, "images"), ""
+			}
+			return false, ""
+		}},
+	{ID: "docker-system-prune", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "pruning all unused images, containers and volumes",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub == "system reset" {
+				return true, "system reset"
+			}
+			if sub != "system prune" {
+				return false, ""
+			}
+			for _, w := range rest {
+				if w.s == "--volumes" || w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "docker-volume-prune", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting all unused volumes (their data is lost)",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub == "volume prune" {
+				return true, ""
+			}
+			if sub == "volume rm" || sub == "volume remove" {
+				return wordFlowList(rest, "volumes"), "every volume"
+			}
+			return false, ""
+		}},
+	{ID: "docker-volume-rm", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "deleting a volume (its data is lost)",
+		Suggestions: suggContainer, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if (sub == "volume rm" || sub == "volume remove") && !wordFlowList(rest, "volumes") && len(positional(rest)) > 0 {
+				return true, joinWords(positional(rest))
+			}
+			return false, ""
+		}},
+	{ID: "compose-down-volumes", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "taking a compose project down with its volumes (data is lost)",
+		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "docker" {
+				sub, rest := dockerSub(c)
+				if sub != "compose down" {
+					return false, ""
+				}
+				args = rest
+			} else {
+				sub, i := subcommand(args, optSpec{short: "fp", long: []string{"file", "project-name", "env-file", "profile"}})
+				if sub != "down" {
+					return false, ""
+				}
+				args = args[i+1:]
+			}
+			for _, w := range args {
+				if w.s == "-v" || w.s == "--volumes" || strings.HasPrefix(w.s, "--volumes=") && w.s != "--volumes=false" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-delete-namespace", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a Kubernetes namespace and everything in it",
+		Suggestions: []string{"Delete the specific resources instead", "Check with kubectl get all -n NS first"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			_, kinds, objs, _, _, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			for _, k := range kinds {
+				if isNSKind(k) {
+					return true, strings.Join(objs, " ")
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-delete-cluster-wide", Level: LevelCritical, Category: CategoryContainerDestroy, Description: "deleting cluster-wide Kubernetes resources (system namespaces, all namespaces, resource definitions, nodes)",
+		Suggestions: []string{"Delete resources by name in one namespace", "Preview with kubectl get first"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			_, kinds, _, all, allNS, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			_, _, objs, _, _, _ := kubectlDelete(c)
+			for _, k := range kinds {
+				lk := strings.ToLower(k)
+				if isNSKind(lk) {
+					for _, o := range objs {
+						if o == "kube-system" || o == "kube-public" || o == "kube-node-lease" || o == "default" {
+							return true, o
+						}
+					}
+				}
+				if allNS && (lk == "all" || all) || all && (isNSKind(lk) || lk == "crd" || lk == "crds" || lk == "customresourcedefinition" || lk == "customresourcedefinitions" || lk == "node" || lk == "nodes" || lk == "pv" || lk == "persistentvolume" || lk == "persistentvolumes") {
+					return true, k
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-delete-all", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting every Kubernetes resource of a kind, or in every namespace",
+		Suggestions: []string{"Delete resources by name or label selector", "Preview with kubectl get first"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			_, kinds, _, all, allNS, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			if all || allNS {
+				return true, "--all"
+			}
+			for _, k := range kinds {
+				if k == "all" {
+					return true, "all"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-delete-system", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting resources in a system namespace",
+		Suggestions: []string{"Leave kube-system to the cluster administrators", "Delete resources in your own namespace"}, names: names("kubectl", "helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "helm" {
+				args := c.args()
+				if len(args) > 0 && (args[0].s == "uninstall" || args[0].s == "delete" || args[0].s == "del" || args[0].s == "un") {
+					if ns, ok := optValue(args, "-n", "namespace"); ok && systemNamespaces[ns] && ns != "default" {
+						return true, ns
+					}
+				}
+				return false, ""
+			}
+			ns, kinds, objs, _, _, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			if systemNamespaces[ns] && ns != "default" {
+				return true, ns
+			}
+			for _, k := range kinds {
+				if isNSKind(k) {
+					for _, o := range objs {
+						if systemNamespaces[o] {
+							return true, o
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-delete-storage", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "deleting Kubernetes storage, nodes or resource definitions",
+		Suggestions: []string{"Back the data up first", "Delete by hand after checking what uses it"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			_, kinds, _, _, _, ok := kubectlDelete(c)
+			if !ok {
+				return false, ""
+			}
+			for _, k := range kinds {
+				switch strings.ToLower(k) {
+				case "pv", "pvc", "persistentvolume", "persistentvolumes", "persistentvolumeclaim", "persistentvolumeclaims",
+					"node", "nodes", "no", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "storageclass", "sc", "storageclasses":
+					return true, k
+				}
+			}
+			return false, ""
+		}},
+	{ID: "orchestrator-teardown", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "tearing down a stack, swarm, pods or deployed resources",
+		Suggestions: []string{"Remove the one service you mean", "Review with --dry-run or diff first"}, names: names("docker", "podman", "kubectl", "oc", "helm", "nomad", "kind", "k3d", "minikube", "eksctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "docker":
+				sub, rest := dockerSub(c)
+				switch {
+				case sub == "stack rm" || sub == "stack remove" || sub == "stack down":
+					return true, j
+				case sub == "swarm leave" && (hasWord(rest, "--force") || hasWord(rest, "-f")):
+					return true, j
+				case sub == "node rm" || sub == "service rm" || sub == "secret rm" || sub == "config rm":
+					return true, j
+				case (sub == "pod rm" || sub == "pod prune") && (hasWord(rest, "--all") || hasWord(rest, "-a") || sub == "pod prune"):
+					return true, j
+				}
+			case "podman":
+				if strings.HasPrefix(j, "pod rm") && (hasWord(args, "--all") || hasWord(args, "-a")) || strings.HasPrefix(j, "system reset") {
+					return true, j
+				}
+			case "kubectl", "oc":
+				ops := positional(args)
+				if hasWord(args, "delete") && (hasWord(args, "-f") || hasWord(args, "-k") || hasPrefixWord(args, "--filename") || hasPrefixWord(args, "--kustomize")) {
+					return touchesProduction(c), j
+				}
+				if len(ops) > 0 && (ops[0].s == "drain" || ops[0].s == "cordon" && touchesProduction(c)) {
+					return true, j
+				}
+			case "helm":
+				if len(args) > 0 && (args[0].s == "uninstall" || args[0].s == "delete" || args[0].s == "del") {
+					return !touchesProduction(c), j // production: helm-uninstall-production
+				}
+			case "nomad":
+				return strings.HasPrefix(j, "job stop") && hasWord(args, "-purge") || strings.HasPrefix(j, "system gc"), j
+			case "kind", "k3d", "minikube", "eksctl":
+				return strings.Contains(j, "delete cluster") || strings.HasPrefix(j, "cluster delete") || c.name == "minikube" && strings.HasPrefix(j, "delete") && hasWord(args, "--all"), j
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, containerDestroyRules) }

@@ -1,0 +1,163 @@
+package guard
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Rules for destroying databases and their data (category database_destroy).
+var databaseDestroyRules = []*rule{
+	{ID: "db-drop-object", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "dropping a database index, view, function or role",
+		Suggestions: suggDB, names: dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if s := a.scanSQLOf(c); s != nil && s.dropMinor != "" {
+				return true, s.dropMinor
+			}
+			return false, ""
+		}},
+	{ID: "db-delete-all-keys", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting every key of a key-value store",
+		Suggestions: []string{"Delete keys by a narrow pattern after listing them", "Back the data up first"}, names: names("redis-cli", "valkey-cli", "etcdctl", "consul"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "etcdctl":
+				ops := positional(args)
+				if len(ops) >= 1 && (ops[0].s == "del" || ops[0].s == "delete") {
+					if (hasWord(args, "--prefix") || hasWord(args, "--from-key")) && (len(ops) == 1 || ops[1].s == "" || ops[1].s == "/") {
+						return true, "etcd keys"
+					}
+				}
+			case "consul":
+				return len(args) > 2 && args[0].s == "kv" && args[1].s == "delete" && hasWord(args, "-recurse"), "consul keys"
+			default:
+				if hasWord(args, "DEL") || hasWord(args, "del") || hasWord(args, "UNLINK") || hasWord(args, "unlink") {
+					if wordFlowList(args, "redis-keys") {
+						return true, "every redis key"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "http-delete-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "an HTTP DELETE of every index or collection",
+		Suggestions: []string{"Delete a single named index", "Snapshot the cluster first"}, names: names("curl", "http", "https", "xh", "wget"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			del := false
+			if v, ok := optValue(args, "-X", "request"); ok && strings.EqualFold(v, "DELETE") {
+				del = true
+			}
+			if hasWord(args, "-XDELETE") || hasWord(args, "DELETE") || hasWord(args, "--method=DELETE") {
+				del = true
+			}
+			if !del {
+				return false, ""
+			}
+			for _, u := range urlArgs(args) {
+				pu, err := url.Parse(u)
+				if err != nil {
+					continue
+				}
+				p := pu.Path
+				if p == "/_all" || p == "/*" || strings.HasSuffix(p, "/_all") || strings.HasPrefix(p, "/_all/") || strings.HasPrefix(p, "/*/") || p == "/_data_stream/*" {
+					return true, u
+				}
+			}
+			return false, ""
+		}},
+	delRule("rm-database-files", LevelCritical, CategoryDatabaseDestroy, "deletion of a database's data files",
+		[]string{"Drop data through the database after a backup", "Stop and back up the database first"}, anyRec, pcDBData),
+	{ID: "db-drop-database", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
+		Suggestions: suggDB, names: dbClients,
+		match: sqlFinding(func(s *sqlScan) string { return s.dropDB })},
+	{ID: "db-drop-table", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping tables or collections",
+		Suggestions: suggDB, names: dbClients,
+		match: sqlFinding(func(s *sqlScan) string { return s.dropTable })},
+	{ID: "db-truncate", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying tables (TRUNCATE)",
+		Suggestions: suggDB, names: dbClients,
+		match: sqlFinding(func(s *sqlScan) string { return s.truncate })},
+	{ID: "db-delete-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting every row of a table (DELETE without WHERE)",
+		Suggestions: suggDB, names: dbClients,
+		match: sqlFinding(func(s *sqlScan) string { return s.deleteAll })},
+	{ID: "db-update-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "changing every row or dropping columns",
+		Suggestions: suggDB, names: dbClients,
+		match: sqlFinding(func(s *sqlScan) string { return s.updateAll })},
+	{ID: "db-dropdb", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
+		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "dropdb", "pg_dropcluster":
+				return len(positional(args)) > 0, ""
+			case "mysqladmin":
+				return hasWord(args, "drop"), ""
+			case "influx":
+				return hasWord(args, "delete") && (hasWord(args, "bucket") || hasWord(args, "org")), ""
+			}
+			return false, ""
+		}},
+	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
+		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
+		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				switch w.s {
+				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
+					"ecto.drop", "ecto.reset", "drop":
+					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
+						continue
+					}
+					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
+						continue
+					}
+					return true, w.s
+				case "reset":
+					if c.name == "prisma" || hasWord(c.args(), "prisma") && hasWord(c.args(), "migrate") || c.name == "supabase" && hasWord(c.args(), "--linked") {
+						return true, "migrate reset"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
+		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
+		names:       names("kafka-topics", "kafka-topics.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "kafka-topics", "kafka-topics.sh":
+				return hasWord(args, "--delete"), j
+			case "vault":
+				return strings.HasPrefix(j, "kv metadata delete") || strings.HasPrefix(j, "kv destroy") || strings.HasPrefix(j, "secrets disable") ||
+					strings.HasPrefix(j, "delete ") || strings.HasPrefix(j, "auth disable"), j
+			case "aws":
+				return strings.Contains(j, "ecr batch-delete-image") || strings.Contains(j, "ecr delete-repository") || strings.Contains(j, "secretsmanager delete-secret") ||
+					strings.Contains(j, "kms schedule-key-deletion") || strings.Contains(j, "ssm delete-parameter"), j
+			case "wrangler":
+				l := strings.ToUpper(j)
+				return strings.Contains(j, "d1 execute") && (strings.Contains(l, "DROP ") || strings.Contains(l, "TRUNCATE") || strings.Contains(l, "DELETE FROM")) ||
+					strings.Contains(j, "d1 delete") || strings.Contains(j, "kv namespace delete") || strings.Contains(j, "r2 bucket delete") || strings.Contains(j, "delete"), j
+			case "rabbitmqctl", "rabbitmqadmin":
+				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || strings.HasPrefix(j, "delete queue"), j
+			case "etcdctl":
+				return strings.HasPrefix(j, "del") && (hasWord(args, "--prefix") || hasWord(args, "--from-key")), j
+			case "consul":
+				return strings.HasPrefix(j, "kv delete") && hasWord(args, "-recurse"), j
+			case "gcloud":
+				return strings.Contains(j, "secrets delete") || strings.Contains(j, "kms keys versions destroy") || strings.Contains(j, "artifacts docker images delete"), j
+			case "az":
+				return strings.Contains(j, "keyvault secret purge") || strings.Contains(j, "keyvault delete") || strings.Contains(j, "acr repository delete"), j
+			}
+			return false, ""
+		}},
+	{ID: "empty-database-file", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying a database file",
+		Suggestions: []string{"Back the database up first", "Drop data through the database itself"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.emptiedOutside(c); t != "" && isDBFile(t) {
+				return true, t
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, databaseDestroyRules) }

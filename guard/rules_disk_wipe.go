@@ -1,0 +1,146 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for erasing disks, partitions and volumes (category disk_wipe).
+var diskWipeRules = []*rule{
+	{ID: "disk-fill", Level: LevelModerate, Category: CategoryDiskWipe, Description: "filling the disk",
+		Suggestions: []string{"Limit the size (dd count=, fallocate -l 10M)", "Write test files into the project directory"}, names: names("dd", "fallocate", "truncate", "yes", "cat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "dd":
+				src := ""
+				dst := ""
+				hasCount := false
+				for _, w := range args {
+					switch {
+					case strings.HasPrefix(w.s, "if="):
+						src = w.s[3:]
+					case strings.HasPrefix(w.s, "of="):
+						dst = w.s[3:]
+					case strings.HasPrefix(w.s, "count="):
+						hasCount = true
+					}
+				}
+				return (src == "/dev/zero" || src == "/dev/urandom" || src == "/dev/random") && dst != "" && !strings.HasPrefix(dst, "/dev/") && !hasCount, dst
+			case "fallocate", "truncate":
+				v, ok := optValue(args, "-l", "length")
+				if c.name == "truncate" {
+					v, ok = optValue(args, "-s", "size")
+				}
+				return ok && parseSize(v) >= 50<<30, v
+			case "yes", "cat":
+				if c.name == "cat" && !hasWord(args, "/dev/zero") && !hasWord(args, "/dev/urandom") {
+					return false, ""
+				}
+				for _, r := range c.redirs {
+					if r.isOutput() && !strings.HasPrefix(r.w.s, "/dev/") {
+						return true, r.w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dd-block-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "dd writing to a disk device",
+		Suggestions: []string{"Write to an image file instead (of=disk.img)", "Double-check the device with lsblk; never script this"}, names: names("dd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "of=") {
+					p := w.s[3:]
+					if isBlockDevice(p) || p == "/dev/mem" || p == "/dev/kmem" {
+						return true, p
+					}
+					if !w.ok && strings.HasPrefix(p, "/dev/") {
+						return true, p
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "mkfs-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "creating a filesystem on a device erases it",
+		Suggestions: []string{"Format an image file for testing (mkfs.ext4 disk.img)", "Verify the device with lsblk and do this by hand"}, names: names("mkfs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range positional(c.args()) {
+				if strings.HasPrefix(w.s, "/dev/") || !w.ok {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "wipefs", Level: LevelCritical, Category: CategoryDiskWipe, Description: "wiping filesystem signatures from a device",
+		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			if c.name == "wipefs" && !o.has("a", "all") && !o.has("o", "offset") {
+				return false, ""
+			}
+			for _, w := range positional(c.args()) {
+				if strings.HasPrefix(w.s, "/dev/") || !w.ok {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "partition-table", Level: LevelCritical, Category: CategoryDiskWipe, Description: "rewriting a disk's partition table",
+		Suggestions: []string{"List partitions read-only (fdisk -l, parted -l, lsblk)", "Do partitioning by hand after a backup"}, names: names("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "partprobe"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			o := c.opts()
+			if c.name == "partprobe" || o.has("l", "list") || hasWord(args, "print") || hasWord(args, "-p") || hasWord(args, "--print") || hasWord(args, "-d") || hasWord(args, "--dump") || hasWord(args, "--verify") {
+				if c.name != "sgdisk" || !o.has("Zozd", "zap-all", "zap", "clear", "delete") {
+					return false, ""
+				}
+			}
+			for _, w := range positional(args) {
+				if isBlockDevice(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "hdparm":
+				return hasPrefixWord(args, "--security-erase") || hasWord(args, "--trim-sector-ranges"), ""
+			case "nvme":
+				return len(args) > 0 && (args[0].s == "format" || args[0].s == "sanitize"), ""
+			case "cryptsetup":
+				return len(args) > 0 && (args[0].s == "luksFormat" || args[0].s == "luksErase" || args[0].s == "erase"), ""
+			case "zpool":
+				return len(args) > 0 && (args[0].s == "destroy" || args[0].s == "labelclear"), ""
+			case "lvremove", "vgremove", "pvremove":
+				return true, ""
+			case "mdadm":
+				return hasWord(args, "--zero-superblock"), ""
+			case "diskutil":
+				return len(args) > 0 && (lower(args[0].s) == "erasedisk" || lower(args[0].s) == "erasevolume" || lower(args[0].s) == "secureerase" || lower(args[0].s) == "zerodisk" || lower(args[0].s) == "partitiondisk"), ""
+			}
+			return false, ""
+		}},
+	{ID: "shred-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "overwriting a disk device",
+		Suggestions: []string{"Shred individual files inside the project instead", "Do device erasure by hand after checking lsblk"}, names: names("shred", "wipe", "srm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range positional(c.args()) {
+				if isBlockDevice(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "zfs-destroy", Level: LevelHigh, Category: CategoryDiskWipe, Description: "destroying ZFS datasets or snapshots",
+		Suggestions: []string{"Use zfs destroy -n (dry run) first", "Snapshot before destroying"}, names: names("zfs"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			return len(args) > 0 && args[0].s == "destroy" && !hasWord(args, "-n"), ""
+		}},
+	writeRule("write-block-device", LevelCritical, CategoryDiskWipe, "writing directly to a disk device",
+		[]string{"Write to an image file instead", "Check the device with lsblk and do this by hand"}, false, wBlockDev),
+}
+
+func init() { ruleSets = append(ruleSets, diskWipeRules) }

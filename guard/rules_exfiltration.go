@@ -1,0 +1,436 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for secrets and data leaving the machine or the transcript (category exfiltration).
+var exfiltrationRules = []*rule{
+	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
+		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.tree && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-git-push", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the repository to a bare IP address",
+		Suggestions: []string{"Push only to the project's known remotes", "Check the remote URL with git remote -v"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			remote := ops[0].s
+			if u, ok := a.gitRemotes[remote]; ok {
+				remote = u
+			}
+			if isPublicIP(hostOf(remote)) {
+				return true, remote
+			}
+			return false, ""
+		}},
+	{ID: "exfil-raw-ip", Level: LevelModerate, Category: CategoryExfiltration, Description: "sending local files or data to a bare IP address",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "scp", "rsync", "sftp", "ssh", "rclone":
+				return false, "" // authenticated copies to one's own hosts
+			}
+			ip := toPublicIP(c)
+			if ip == "" {
+				return false, ""
+			}
+			if len(uploadedFiles(c)) > 0 {
+				return true, ip
+			}
+			if sendsStdin(c) {
+				switch c.in.kind {
+				case flowLocal, flowUnknown, flowPaths, flowSecret, flowList:
+					return true, ip
+				}
+			}
+			for _, w := range c.args() {
+				if !w.ok && secretVarIn(w.s) != "" {
+					return true, ip
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-secret-var-ip", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a secret variable to a bare IP address",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ip := toPublicIP(c)
+			if ip == "" {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				if !w.ok {
+					if n := secretVarIn(w.s); n != "" {
+						return true, "$" + n + " → " + ip
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-secrets-pipe", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or keys over the network",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowSecret && c.in.crit && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-data-pipe", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending system data (users, history) over the network",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowSecret && !c.in.crit && sendsStdin(c) {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range uploadedFiles(c) {
+				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
+					return true, d
+				}
+				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.kind == flowSecret && f.crit {
+					return true, f.what // an archive of keys made earlier
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-upload-data", Level: LevelHigh, Category: CategoryExfiltration, Description: "uploading system data (users, history)",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range uploadedFiles(c) {
+				if d, crit := a.sensitive(w.s, c.cwd); d != "" && !crit {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-subst", Level: LevelCritical, Category: CategoryExfiltration, Description: "putting credentials or the environment into a network request",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, f := range c.substs {
+				if f.kind == flowSecret {
+					return true, f.what
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-dev-tcp", Level: LevelCritical, Category: CategoryExfiltration, Description: "writing secrets to a raw network connection",
+		Suggestions: suggExfil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, r := range c.redirs {
+				if isNetDev(r.w.s) && r.isOutput() {
+					if f := a.computeOut(c); f.kind == flowSecret {
+						return true, f.what
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "exfil-script", Level: LevelCritical, Category: CategoryExfiltration, Description: "interpreter code sending secrets over the network",
+		Suggestions: suggExfil, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.exfil != "" {
+				return true, c.scan.exfil
+			}
+			return false, ""
+		}},
+	{ID: "read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
+		Suggestions: []string{"Do not print secrets; check that the file exists with ls -l or test -f", "Use the tool that needs the credentials directly"},
+		names:       names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe != nil && c.stage < len(c.pipe)-1 {
+				return false, "" // feeds another command: judged there
+			}
+			for _, w := range positional(c.args()) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				if d, crit := a.sensitive(w.s, c.cwd); crit {
+					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {
+						return true, d
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
+		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch {
+			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
+				return true, j
+			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`)):
+				return true, j
+			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "public-read")):
+				return true, j
+			case c.name == "az" && strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container"):
+				return true, j
+			}
+			return false, ""
+		}},
+	{ID: "cloud-metadata-credentials", Level: LevelHigh, Category: CategoryExfiltration, Description: "asking the cloud metadata service for the machine's credentials or user data",
+		Suggestions: []string{"Use the SDK's credential chain inside the application", "Do not print instance credentials"},
+		names:       names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				s := w.s
+				if i := strings.Index(s, "://"); i >= 0 {
+					s = s[i+3:]
+				}
+				host := s
+				if i := strings.IndexAny(host, "/:?$"); i >= 0 {
+					host = host[:i]
+				}
+				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "secret-hunt", Level: LevelHigh, Category: CategoryExfiltration, Description: "searching the machine for private keys, password databases or secrets",
+		Suggestions: []string{"Search only the project directory", "Ask the user where the file is"}, names: names("find", "grep", "egrep", "rg", "ag", "locate", "mlocate", "fd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "find", "fd":
+				roots := posArgs(args, optSpec{})
+				broad := false
+				for _, r := range roots {
+					if strings.HasPrefix(r.s, "-") || r.s == "(" || r.s == "!" {
+						break
+					}
+					if a.broadRoot(r, c.cwd) {
+						broad = true
+					}
+				}
+				if c.name == "fd" && len(roots) > 1 && a.broadRoot(roots[len(roots)-1], c.cwd) {
+					broad = true
+				}
+				if !broad {
+					return false, ""
+				}
+				for i, w := range args {
+					if (w.s == "-name" || w.s == "-iname" || w.s == "-path" || w.s == "-regex" || c.name == "fd" && i == 0) && i+1 < len(args) && keyHunt(args[i+1].s) {
+						return true, args[i+1].s
+					}
+					if c.name == "fd" && i == 0 && keyHunt(w.s) {
+						return true, w.s
+					}
+				}
+			case "locate", "mlocate":
+				for _, w := range positional(args) {
+					if keyHunt(w.s) {
+						return true, w.s
+					}
+				}
+			default:
+				ops := positional(args)
+				if len(ops) < 2 {
+					return false, ""
+				}
+				include := false
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "--include=") && keyHunt(w.s[10:]) {
+						include = true
+					}
+				}
+				for _, r := range ops[1:] {
+					if a.broadRoot(r, c.cwd) && (secretPattern(ops[0].s) || include) {
+						return true, ops[0].s + " in " + r.s
+					}
+				}
+				for _, w := range args {
+					if (w.s == "-e" || w.s == "--regexp") && secretPattern(ops[0].s) {
+						continue
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
+		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			first := ""
+			if len(args) > 0 {
+				first = args[0].s
+			}
+			switch c.name {
+			case "security":
+				switch first {
+				case "dump-keychain", "export":
+					return true, first
+				case "find-generic-password", "find-internet-password":
+					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
+				}
+			case "secret-tool":
+				return first == "search" && hasWord(args, "--all"), first
+			case "bw", "keepassxc-cli", "lpass":
+				return first == "export", first
+			case "op":
+				return first == "item" && hasWord(args, "--reveal") || first == "export", first
+			case "gh":
+				return first == "auth" && len(args) > 1 && args[1].s == "token" && a.wantOut == 0 && c.pipe == nil, "gh auth token"
+			case "gcloud", "aws", "az":
+				// a token printed into the transcript, not handed to a program
+				j := joinWords(args)
+				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0
+				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
+					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
+					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
+			case "gpg", "gpg2":
+				for _, w := range args {
+					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {
+						return true, w.s
+					}
+				}
+			case "kwallet-query":
+				return hasWord(args, "-r") || hasWord(args, "--read-password"), "kwallet"
+			case "vault":
+				return first == "kv" && len(args) > 1 && args[1].s == "get" && a.wantOut == 0 && c.pipe == nil && strings.Contains(joinWords(args), "prod"), "vault kv get"
+			case "gcore":
+				return true, "process memory"
+			case "gdb":
+				for i, w := range args {
+					if (w.s == "-p" || w.s == "--pid") && i+1 < len(args) && strings.Contains(args[i+1].s, "pgrep") {
+						return true, "attach"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
+		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.pipe == nil || c.stage == 0 {
+				return false, ""
+			}
+			ops := positional(c.args())
+			pat := ""
+			if len(ops) > 0 {
+				pat = ops[0].s
+			}
+			if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+				pat = v
+			}
+			if !secretPattern(pat) && !strings.Contains(strings.ToLower(pat), "key") {
+				return false, ""
+			}
+			for _, s := range c.pipe[:c.stage] {
+				if s == nil {
+					continue
+				}
+				if (s.name == "env" || s.name == "printenv" || s.name == "set" || s.name == "export" || s.name == "declare") && len(positional(s.args())) == 0 {
+					return true, s.name + " | grep " + pat
+				}
+				for _, w := range s.args() {
+					if strings.HasPrefix(w.s, "/proc/") && strings.HasSuffix(w.s, "/environ") {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-secret-decode", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a Kubernetes secret's decoded value",
+		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") {
+				return false, ""
+			}
+			o, _ := optValue(args, "-o", "output")
+			if strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+				return true, o
+			}
+			if later := laterStage(c, func(s *cmd) bool {
+				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode"))
+			}); later != nil {
+				return true, "| base64 -d"
+			}
+			return false, ""
+		}},
+	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory over the network",
+		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "busybox", "caddy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if !strings.Contains(j, "http.server") && !strings.Contains(j, "SimpleHTTPServer") && !strings.Contains(j, "-S ") && !strings.Contains(j, "httpd") &&
+				!strings.Contains(j, "file-server") && c.name != "http-server" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
+				return false, ""
+			}
+			dir := c.cwd
+			if d, ok := optValue(args, "-d", "directory"); ok {
+				dir = a.absPath(d, c.cwd)
+			}
+			if d, ok := optValue(args, "-t", "root"); ok && (c.name == "php" || c.name == "caddy") {
+				dir = a.absPath(d, c.cwd)
+			}
+			if dir == "" || a.inWork(dir) {
+				return false, ""
+			}
+			if rel, _, ok := a.homeRel(dir); ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".gnupg") || strings.HasPrefix(rel, ".aws") || strings.HasPrefix(rel, ".config")) {
+				return true, dir
+			}
+			if dir == "/" || dir == "/etc" || dir == "/root" || dir == "/home" {
+				return true, dir
+			}
+			return false, ""
+		}},
+	{ID: "git-push-everything-elsewhere", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing every branch or the whole repository to a new or literal remote",
+		Suggestions: []string{"Push one branch to the project's own remote", "Check the remote URL with git remote -v"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" || !hasWord(args, "--all") && !hasWord(args, "--mirror") && !hasWord(args, "--tags") && !hasPrefixWord(args, "refs/*") {
+				return false, ""
+			}
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			r := ops[0].s
+			if _, added := a.gitRemotes[r]; added || strings.Contains(r, "://") || strings.Contains(r, "@") && strings.Contains(r, ":") {
+				return true, r
+			}
+			return false, ""
+		}},
+	{ID: "secret-added-to-git", Level: LevelHigh, Category: CategoryExfiltration, Description: "adding credentials or keys to the repository",
+		Suggestions: []string{"Keep secrets out of git; commit an example file instead", "Use a secret manager"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "add" {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if d, crit := a.sensitive(w.s, c.cwd); crit {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "secret-committed", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying credentials or keys into the repository and pushing them",
+		Suggestions: []string{"Never commit keys; use a secret manager", "Add key files to .gitignore"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := gitSub(c)
+			if (sub == "push" || sub == "commit" || sub == "add") && a.secretsCopied != "" {
+				return true, a.secretsCopied
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, exfiltrationRules) }

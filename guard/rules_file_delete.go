@@ -1,0 +1,92 @@
+package guard
+
+import "strings"
+
+// Rules for deleting, emptying or overwriting files that matter (category file_delete).
+var fileDeleteRules = []*rule{
+	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
+		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			if !o.has("rRa", "recursive", "archive") || a.workDir == "" {
+				return false, ""
+			}
+			ops := posArgs(c.args(), optSpec{short: "tSe", long: []string{"target-directory", "suffix", "rsh", "exclude"}})
+			if len(ops) < 2 || a.absPath(ops[len(ops)-1].s, c.cwd) != a.workDir {
+				return false, ""
+			}
+			for _, w := range ops[:len(ops)-1] {
+				if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && (strings.HasSuffix(w.s, "/.") || strings.HasSuffix(w.s, "/") || strings.HasSuffix(w.s, "/*")) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	delRule("rm-recursive-root", LevelCritical, CategoryFileDelete, "recursive deletion of the filesystem root",
+		[]string{"Never delete /; name the directory you mean inside the project", "Use rm -rf ./dir for project files"}, anyRec, pcRoot),
+	delRule("rm-recursive-home", LevelCritical, CategoryFileDelete, "recursive deletion of a home directory",
+		[]string{"Delete only the specific subdirectory you mean", "Use a path inside the project instead of ~"}, recOnly, pcHome),
+	delRule("rm-recursive-system", LevelCritical, CategoryFileDelete, "deletion of a system directory",
+		[]string{"Do not delete system directories; use the package manager to remove software", "Limit the deletion to the project directory"}, recOnly, pcSystemCrit),
+	delRule("rm-system-contents", LevelCritical, CategoryFileDelete, "deletion of every file in a system or home directory",
+		[]string{"Name the specific files you mean", "Limit the deletion to the project directory"}, nonRec, pcRoot, pcHome, pcSystemCrit),
+	delRule("rm-critical-file", LevelCritical, CategoryFileDelete, "deletion of a critical system file",
+		[]string{"Do not delete system files such as /etc/passwd", "Edit configuration through the proper tool (visudo, vipw) with a backup"}, anyRec, pcCritFile),
+	delRule("rm-ssh-keys", LevelCritical, CategoryFileDelete, "deletion of SSH or GPG keys",
+		[]string{"Keep keys; rotate them with ssh-keygen if needed", "Back up ~/.ssh before changing it"}, recOnly, pcSecretsHome),
+	delRule("rm-home-config", LevelHigh, CategoryFileDelete, "deletion of credentials or configuration in the home directory",
+		[]string{"Back the file up first", "Edit the file instead of deleting it"}, anyRec, pcHomeConfig),
+	delRule("rm-key-file", LevelHigh, CategoryFileDelete, "deletion of a private key",
+		[]string{"Keep the key; rotate it with ssh-keygen if needed", "Back up ~/.ssh before changing it"}, nonRec, pcSecretsHome),
+	delRule("rm-system-file", LevelHigh, CategoryFileDelete, "deletion of files in a system directory",
+		[]string{"Use the package manager to remove installed software", "Limit the deletion to the project directory"}, nonRec, pcSystemSub),
+	delRule("rm-recursive-outside-workdir", LevelHigh, CategoryFileDelete, "recursive deletion outside the work directory",
+		suggDeleteScoped, recOnly, pcOutside, pcHomeSub, pcSystemSub, pcEscape),
+	delRule("rm-tmp-root", LevelHigh, CategoryFileDelete, "deletion of a whole temporary directory",
+		[]string{"Delete only your own files, e.g. rm -rf /tmp/myjob-*", "Use mktemp -d and remove that directory"}, recOnly, pcTempRoot),
+	delRule("rm-file-outside-workdir", LevelModerate, CategoryFileDelete, "deletion of files outside the work directory",
+		suggDeleteScoped, nonRec, pcOutside, pcHomeSub, pcEscape),
+	delRule("rm-workdir", LevelHigh, CategoryFileDelete, "deletion of the whole work directory",
+		[]string{"Delete specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, recOnly, pcWorkDir),
+	delRule("rm-tmp-contents", LevelModerate, CategoryFileDelete, "deletion of everything in a temporary directory",
+		[]string{"Delete only your own files, e.g. rm -rf /tmp/myjob-*", "Use mktemp -d and remove that directory"}, anyRec, pcTempContents),
+	delRule("rm-unset-variable", LevelModerate, CategoryFileDelete, "recursive deletion of \"$VAR/\": if the variable is empty this deletes from /",
+		[]string{"Guard the variable: rm -rf \"${DIR:?}\"/*", "Check the variable is set before deleting"}, recOnly, pcVarRoot),
+	delRule("rm-unknown-input", LevelModerate, CategoryFileDelete, "recursive deletion of paths read from input",
+		[]string{"List the paths first, then delete specific ones", "Restrict the producer (find . -name ...) to the project"}, recOnly, pcUnknownInput),
+	delRule("rm-protected", LevelCritical, CategoryFileDelete, "deletion of what HotPlex owns (its data, its database, other sessions' work directories)",
+		[]string{"Delete only paths inside this session's work directory", "Leave HotPlex's data to HotPlex"}, anyRec, pcProtected),
+	{ID: "rm-no-preserve-root", Level: LevelCritical, Category: CategoryFileDelete, Description: "rm --no-preserve-root disables the protection of /",
+		Suggestions: []string{"Never pass --no-preserve-root", "Name the directory you mean inside the project"}, names: names("rm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return hasWord(c.args(), "--no-preserve-root"), ""
+		}},
+	writeRule("overwrite-protected", LevelCritical, CategoryFileDelete, "overwriting or truncating what HotPlex owns (its data, its database, other sessions' files)",
+		[]string{"Write only inside this session's work directory"}, true, wProtected),
+	writeRule("write-protected", LevelHigh, CategoryFileDelete, "writing into what HotPlex owns (its data, its database, other sessions' work directories)",
+		[]string{"Write only inside this session's work directory"}, false, wProtected),
+	{ID: "empty-file-outside", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying a file outside the work directory",
+		Suggestions: []string{"Write to a file inside the project", "Back the file up before replacing it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.emptiedOutside(c); t != "" {
+				return true, t
+			}
+			return false, ""
+		}},
+	{ID: "truncate-tracked-files", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying every tracked file",
+		Suggestions: []string{"Name the files you mean", "Commit or stash first"}, names: names("truncate", "shred"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowList && w.flow.what == "tracked files" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	delRule("rm-workdir-source", LevelModerate, CategoryFileDelete, "deleting the project's source tree",
+		[]string{"Delete build outputs only, e.g. rm -rf ./dist", "Commit or stash first"}, recOnly, pcWorkSource),
+	delRule("rm-workdir-contents", LevelModerate, CategoryFileDelete, "deleting every file in the work directory",
+		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
+}
+
+func init() { ruleSets = append(ruleSets, fileDeleteRules) }

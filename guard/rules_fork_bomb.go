@@ -1,0 +1,66 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for exhausting processes (category fork_bomb).
+var forkBombRules = []*rule{
+	{ID: "fork-bomb-source", Level: LevelHigh, Category: CategoryForkBomb, Description: "writing fork-bomb code to a file",
+		Suggestions: []string{"Do not create fork bombs", "Bound the number of processes"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.redirs) == 0 && c.name != "tee" {
+				return false, ""
+			}
+			for _, t := range a.writeTargets(c) {
+				if t.content.kind == flowText && forkBombText(strings.ToLower(t.content.text)) {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+	{ID: "mass-spawn", Level: LevelModerate, Category: CategoryForkBomb, Description: "starting thousands of processes at once",
+		Suggestions: []string{"Bound the parallelism (xargs -P 8)", "Use a job queue"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.synthetic == "spawn" {
+				return true, ""
+			}
+			if !c.xargs && c.name != "parallel" {
+				return false, ""
+			}
+			ws := c.words
+			if c.xargs {
+				ws = nil
+				for _, w := range c.wrappers {
+					for _, f := range strings.Fields(w) {
+						ws = append(ws, lit(f))
+					}
+				}
+			}
+			for i, w := range ws {
+				if w.s == "-P0" || w.s == "--max-procs=0" || w.s == "--jobs=0" {
+					return true, w.s
+				}
+				if (w.s == "-P" || w.s == "--max-procs" || w.s == "-j" || w.s == "--jobs") && i+1 < len(ws) && ws[i+1].s == "0" {
+					return true, "unbounded"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "fork-bomb-function", Level: LevelCritical, Category: CategoryForkBomb, Description: "a fork bomb: a function that keeps spawning copies of itself",
+		Suggestions: []string{"Do not run fork bombs", "Limit processes with ulimit -u when testing"}, names: names("<function>"),
+		match: func(a *analysis, c *cmd) (bool, string) { return c.forkBomb, "" }},
+	{ID: "fork-bomb-loop", Level: LevelCritical, Category: CategoryForkBomb, Description: "an endless loop spawning background processes",
+		Suggestions: []string{"Add a sleep and a bound to the loop", "Limit processes with ulimit -u when testing"}, names: names("<loop>"),
+		match: func(a *analysis, c *cmd) (bool, string) { return c.forkBomb, "" }},
+	{ID: "fork-bomb-script", Level: LevelCritical, Category: CategoryForkBomb, Description: "interpreter code forking without end",
+		Suggestions: []string{"Do not run fork bombs", "Bound the number of processes"}, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.forkBomb != "" {
+				return true, c.scan.forkBomb
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, forkBombRules) }

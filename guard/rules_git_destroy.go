@@ -1,0 +1,238 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for destroying repository history, remote refs and uncommitted work (category git_destroy).
+var gitDestroyRules = []*rule{
+	{ID: "git-discard-stashes", Level: LevelModerate, Category: CategoryGitDestroy, Description: "dropping every stash or deleting refs directly",
+		Suggestions: []string{"Drop a single stash (git stash drop stash@{N})", "Use git branch -d for merged branches"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			switch sub {
+			case "stash":
+				return len(args) > 0 && args[0].s == "clear", "stash clear"
+			case "update-ref":
+				return hasWord(args, "-d"), "update-ref -d"
+			case "branch":
+				if hasWord(args, "-D") || hasWord(args, "--delete") && hasWord(args, "--force") {
+					for _, w := range positional(args) {
+						if !w.ok {
+							return true, "branches from a command"
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-push-prune", Level: LevelModerate, Category: CategoryGitDestroy, Description: "pushing with --prune deletes every remote branch missing locally",
+		Suggestions: []string{"Delete specific remote branches with git push origin --delete NAME"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			return sub == "push" && hasWord(args, "--prune"), ""
+		}},
+	{ID: "git-delete-remote-tag", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting a release tag on the remote",
+		Suggestions: []string{"Create a new tag instead of moving or deleting a published one"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			p := parseGitPush(args)
+			for _, r := range p.refs {
+				if strings.HasPrefix(r, ":refs/tags/") || p.delete && (strings.HasPrefix(r, "refs/tags/") || strings.HasPrefix(r, "v") && strings.ContainsAny(r, "0123456789")) {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
+	delRule("rm-git-dir", LevelHigh, CategoryGitDestroy, "deletion of a git repository's history (.git)",
+		[]string{"Keep .git; use git clean or git reset to tidy the work tree", "Back the repository up (git bundle) first"}, recOnly, pcGitDir),
+	{ID: "git-force-push-protected", Level: LevelHigh, Category: CategoryGitDestroy, Description: "force-pushing over a shared branch (rewrites its history)",
+		Suggestions: suggGit, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			p := parseGitPush(args)
+			if !p.force {
+				return false, ""
+			}
+			if p.all {
+				return true, "--all"
+			}
+			if p.tags {
+				return true, "--tags"
+			}
+			for _, r := range p.refs {
+				if isProtectedBranch(r) {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-push-mirror", Level: LevelHigh, Category: CategoryGitDestroy, Description: "mirror-pushing (overwrites and deletes every remote ref)",
+		Suggestions: suggGit, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			return sub == "push" && parseGitPush(args).mirror, ""
+		}},
+	{ID: "git-delete-protected-branch", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting a shared branch on the remote",
+		Suggestions: suggGit, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			p := parseGitPush(args)
+			for _, r := range p.refs {
+				if (p.delete || strings.HasPrefix(r, ":")) && isProtectedBranch(strings.TrimPrefix(r, ":")) {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-force-push", Level: LevelModerate, Category: CategoryGitDestroy, Description: "force-pushing the current branch (it may be shared)",
+		Suggestions: suggGit, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" {
+				return false, ""
+			}
+			p := parseGitPush(args)
+			if !p.force || p.leaseOnly || p.all || p.mirror || p.tags {
+				return false, ""
+			}
+			if len(p.refs) == 0 {
+				return true, "current branch"
+			}
+			for _, r := range p.refs {
+				if r == "HEAD" || r == "+HEAD" || r == "@" {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-history-rewrite", Level: LevelHigh, Category: CategoryGitDestroy, Description: "rewriting the whole repository history",
+		Suggestions: []string{"Back the repository up first (git clone --mirror)", "Rewrite only a local branch with git rebase -i"}, names: names("git", "bfg", "git-filter-repo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "bfg" || c.name == "git-filter-repo" {
+				return true, c.name
+			}
+			sub, _ := gitSub(c)
+			return sub == "filter-branch" || sub == "filter-repo", sub
+		}},
+	{ID: "git-reflog-expire", Level: LevelHigh, Category: CategoryGitDestroy, Description: "expiring the reflog (destroys the way to recover lost commits)",
+		Suggestions: []string{"Leave the reflog alone; git gc expires it safely over time", "Back the repository up first"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "reflog" || len(args) == 0 || args[0].s != "expire" {
+				return false, ""
+			}
+			for _, w := range args {
+				if w.s == "--expire=now" || w.s == "--expire=all" || w.s == "--expire=0" || w.s == "--expire-unreachable=now" || w.s == "--expire-unreachable=all" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-clean-ignored", Level: LevelModerate, Category: CategoryGitDestroy, Description: "git clean deleting untracked and ignored files (.env, local data)",
+		Suggestions: []string{"Preview with git clean -n first", "Drop -x to keep ignored files such as .env"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "clean" {
+				return false, ""
+			}
+			force, wide, dry := false, false, false
+			for _, w := range args {
+				s := w.s
+				if s == "--force" {
+					force = true
+				}
+				if s == "--dry-run" {
+					dry = true
+				}
+				if len(s) > 1 && s[0] == '-' && s[1] != '-' {
+					force = force || strings.Contains(s, "f")
+					wide = wide || strings.ContainsAny(s, "xX")
+					dry = dry || strings.Contains(s, "n")
+				}
+			}
+			return force && wide && !dry, ""
+		}},
+	{ID: "git-delete-main-branch", Level: LevelModerate, Category: CategoryGitDestroy, Description: "force-deleting a main branch",
+		Suggestions: suggGit, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "branch" || !(hasWord(args, "-D") || hasWord(args, "--delete") && hasWord(args, "--force")) {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if protectedBranches[w.s] {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "gh-repo-delete", Level: LevelCritical, Category: CategoryGitDestroy, Description: "deleting a hosted repository",
+		Suggestions: []string{"Archive the repository instead (gh repo archive)", "Delete repositories by hand in the web UI"}, names: names("gh", "glab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) > 1 && args[0].s == "repo" && args[1].s == "delete" {
+				return true, ""
+			}
+			if len(args) > 0 && args[0].s == "api" {
+				if v, ok := optValue(args, "-X", "method"); ok && strings.EqualFold(v, "DELETE") {
+					for _, w := range args {
+						if strings.Contains(w.s, "repos/") && strings.Count(strings.Trim(w.s, "/"), "/") <= 2 {
+							return true, w.s
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "forge-delete", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting releases, issues, runs, branches or settings on the code forge",
+		Suggestions: []string{"Edit or close instead of deleting", "Let a maintainer delete it in the web interface"}, names: names("gh", "glab", "tea", "hub"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			switch args[1].s {
+			case "delete", "delete-asset", "rm", "remove":
+				switch args[0].s {
+				case "release", "issue", "run", "cache", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
+					return true, args[0].s + " " + args[1].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "remote-ref-delete-input", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting remote branches or tags taken from a list",
+		Suggestions: []string{"Delete named refs one by one after review", "Keep release tags"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "push" || !hasWord(args, "--delete") && !hasWord(args, "-d") {
+				return false, ""
+			}
+			for _, w := range args {
+				if !w.ok {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
+		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
+		names:       names("git", "hg", "svn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := gitDiscards(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, gitDestroyRules) }

@@ -1,0 +1,149 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for erasing shell history and logs (category history_tamper).
+var historyTamperRules = []*rule{
+	delRule("rm-history", LevelHigh, CategoryHistoryTamper, "deletion of shell history",
+		[]string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, anyRec, pcHistory),
+	delRule("rm-logs", LevelHigh, CategoryHistoryTamper, "deletion of system logs",
+		[]string{"Rotate logs with logrotate instead of deleting them", "Use journalctl --vacuum-time with a sensible retention"}, anyRec, pcLogs),
+	writeRule("truncate-history", LevelHigh, CategoryHistoryTamper, "erasing or redirecting shell history",
+		[]string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, true, wHistory),
+	writeRule("truncate-logs", LevelHigh, CategoryHistoryTamper, "erasing system logs",
+		[]string{"Rotate logs with logrotate", "Use journalctl --vacuum-time with a sensible retention"}, true, wLogs),
+	{ID: "history-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing the shell history",
+		Suggestions: []string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, names: names("history"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			if o.has("c") {
+				return true, ""
+			}
+			if o.has("w") || o.has("a") {
+				for _, w := range positional(c.args()) {
+					if w.s == "/dev/null" {
+						return true, ""
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "history-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling shell history",
+		Suggestions: []string{"Leave history enabled", "Start the command with a space only if HISTCONTROL=ignorespace is already set by the user"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if histVarDisabled(as.name, as.val.s) {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			switch c.name {
+			case "unset":
+				for _, w := range c.args() {
+					if w.s == "HISTFILE" || w.s == "HISTSIZE" || w.s == "HISTFILESIZE" {
+						return true, w.s
+					}
+				}
+			case "set":
+				args := c.args()
+				for i, w := range args {
+					if w.s == "+o" && i+1 < len(args) && args[i+1].s == "history" {
+						return true, "set +o history"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "journal-wipe", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting nearly all of the system journal",
+		Suggestions: []string{"Keep a sensible retention (e.g. --vacuum-time=30d)", "Let journald manage retention"}, names: names("journalctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if v, ok := strings.CutPrefix(w.s, "--vacuum-time="); ok {
+					if strings.HasSuffix(v, "s") || strings.HasSuffix(v, "min") || strings.HasSuffix(v, "m") || strings.HasSuffix(v, "h") || v == "1d" || v == "0" {
+						return true, w.s
+					}
+				}
+				if v, ok := strings.CutPrefix(w.s, "--vacuum-size="); ok && parseSize(v) < 64<<20 {
+					return true, w.s
+				}
+				if v, ok := strings.CutPrefix(w.s, "--vacuum-files="); ok && (v == "0" || v == "1") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "audit-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling or deleting audit rules",
+		Suggestions: []string{"Leave auditing enabled", "Change audit rules through reviewed configuration"}, names: names("auditctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				if w.s == "-D" || w.s == "-e" && i+1 < len(args) && args[i+1].s == "0" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "logging-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping system logging or auditing",
+		Suggestions: []string{"Leave logging and auditing running", "Change log levels through configuration instead"}, names: names("systemctl", "service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 {
+				return false, ""
+			}
+			if c.name == "service" {
+				return ops[1].s == "stop" && loggingServices[unitName(ops[0].s)], ops[0].s
+			}
+			switch ops[0].s {
+			case "stop", "disable", "mask", "kill":
+				for _, w := range ops[1:] {
+					if loggingServices[unitName(w.s)] {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cloud-logging-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling or deleting cloud audit logs",
+		Suggestions: []string{"Leave audit logging on", "Change retention through reviewed configuration"}, names: names("aws", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "aws":
+				op, _ := awsOp(c)
+				return awsLogOps[op], op
+			case "gcloud":
+				p := cliPath(c)
+				return len(p) >= 3 && p[0] == "logging" && containsStr(p, "delete"), ""
+			case "az":
+				p := cliPath(c)
+				return len(p) >= 3 && p[0] == "monitor" && containsStr(p, "delete"), ""
+			}
+			return false, ""
+		}},
+	{ID: "history-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting history entries or sending history nowhere",
+		Suggestions: []string{"Leave shell history in place", "Remove one entry holding a secret by hand"}, names: names("history", "fc", "set"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "history":
+				if len(args) > 0 && (args[0].s == "clear" || args[0].s == "delete" && (hasWord(args, "--all") || hasPrefixWord(args, "--prefix") || hasPrefixWord(args, "--contains"))) {
+					return true, "history " + args[0].s
+				}
+				if len(args) > 1 && args[0].s == "-d" && !args[1].ok {
+					return true, "history -d " + args[1].s
+				}
+			case "fc":
+				if (hasWord(args, "-p") || hasWord(args, "-P")) && hasWord(args, "/dev/null") {
+					return true, "fc -p /dev/null"
+				}
+			case "set":
+				ops := positional(args)
+				if len(ops) >= 1 && ops[0].s == "fish_history" && (len(ops) == 1 || ops[1].s == "") {
+					return true, "fish_history"
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, historyTamperRules) }

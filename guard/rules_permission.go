@@ -1,0 +1,126 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for opening up permissions and ownership (category permission).
+var permissionRules = []*rule{
+	{ID: "chmod-weaken-credentials", Level: LevelModerate, Category: CategoryPermission, Description: "opening up permissions on SSH keys or personal configuration",
+		Suggestions: []string{"Keep ~/.ssh at 700 and its files at 600", "Grant access to a specific file only"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			writeGO := false
+			if n, ok := octalMode(mode); ok {
+				writeGO = n&0o022 != 0
+			} else {
+				for _, cl := range strings.Split(mode, ",") {
+					who, perm, ok := cutOp(cl)
+					if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "goa")) && strings.Contains(perm[1:], "w") {
+						writeGO = true
+					}
+				}
+			}
+			for _, t := range a.permTargets(c) {
+				if t.class != pcSecretsHome && t.class != pcHomeConfig && !(t.class == pcHomeSub && strings.Contains(t.w.s, "/.ssh/")) {
+					continue
+				}
+				if writeGO || t.rec && modeOthersRead(mode) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-recursive-system", Level: LevelCritical, Category: CategoryPermission, Description: "recursive permission or owner change on a system directory",
+		Suggestions: []string{"Change permissions only on the files that need it", "Limit the change to the project directory"}, names: names("chmod", "chown", "chgrp", "setfacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.permTargets(c) {
+				if t.rec && (t.class == pcRoot || t.class == pcSystemCrit || t.class == pcCritFile) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-sensitive-file", Level: LevelCritical, Category: CategoryPermission, Description: "making a credentials file (shadow, sudoers, keys) accessible to others",
+		Suggestions: []string{"Keep /etc/shadow at 640 and keys at 600", "Use sudo to read protected files instead"}, names: names("chmod", "chown", "setfacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			for _, t := range a.permTargets(c) {
+				p := a.absPath(t.w.s, c.cwd)
+				if p == "" {
+					continue
+				}
+				d, crit := a.sensitive(t.w.s, c.cwd)
+				secret := crit && (t.class == pcCritFile || t.class == pcSecretsHome || strings.HasPrefix(p, "/etc/"))
+				if c.name == "chown" || c.name == "setfacl" {
+					if secret && t.class == pcCritFile {
+						return true, d
+					}
+					continue
+				}
+				if secret && (modeWorldWritable(mode) || modeOthersRead(mode)) {
+					return true, d
+				}
+				if (p == "/etc/passwd" || p == "/etc/group") && modeWorldWritable(mode) {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-root", Level: LevelCritical, Category: CategoryPermission, Description: "permission change on / or a system directory",
+		Suggestions: []string{"Do not change permissions of system directories", "Limit the change to the project directory"}, names: names("chmod", "setfacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			for _, t := range a.permTargets(c) {
+				if !t.rec && (t.class == pcRoot || (t.class == pcSystemCrit || t.class == pcCritFile) && (modeWorldWritable(mode) || modeRemovesAll(mode))) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-protected", Level: LevelHigh, Category: CategoryPermission, Description: "changing the owner or mode of what HotPlex owns",
+		Suggestions: []string{"Change permissions only inside this session's work directory"}, names: names("chmod", "chown", "chgrp", "setfacl", "chattr"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ws := chmodTargets(c)
+			if c.name == "chattr" {
+				ws = positional(c.args())
+			}
+			for _, w := range ws {
+				if w.ok && a.classifyDelete(w, c.cwd) == pcProtected {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-world-writable-outside", Level: LevelHigh, Category: CategoryPermission, Description: "making files outside the work directory world-writable",
+		Suggestions: []string{"Grant only what is needed (chmod u+x, 644, 755)", "Limit the change to the project directory"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			if !modeWorldWritable(mode) {
+				return false, ""
+			}
+			for _, t := range a.permTargets(c) {
+				switch t.class {
+				case pcSystemSub, pcHome, pcHomeConfig, pcLogs:
+					return true, t.w.s
+				case pcHomeSub, pcOutside, pcEscape:
+					if t.rec {
+						return true, t.w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "chmod-home-recursive", Level: LevelHigh, Category: CategoryPermission, Description: "recursive permission or owner change on a home directory",
+		Suggestions: []string{"Change permissions only where needed", "Limit the change to the project directory"}, names: names("chmod", "chown", "chgrp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.permTargets(c) {
+				if t.rec && (t.class == pcHome || t.class == pcSecretsHome && c.name == "chmod" && (modeWorldWritable(chmodMode(c)) || modeOthersRead(chmodMode(c)))) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, permissionRules) }

@@ -1,0 +1,213 @@
+package guard
+
+import (
+	"strings"
+)
+
+// --- persistence: what keeps running or comes back later ---
+
+// knownServices are services developers commonly enable on their own
+// machines; enabling one of them is set-up, not persistence.
+var knownServices = map[string]bool{
+	"docker": true, "containerd": true, "podman": true, "podman.socket": true, "docker.socket": true, "nginx": true, "apache2": true, "httpd": true,
+	"postgresql": true, "mysql": true, "mariadb": true, "redis": true, "redis-server": true, "mongod": true, "ssh": true, "sshd": true,
+	"cron": true, "crond": true, "chronyd": true, "ntp": true, "systemd-timesyncd": true, "libvirtd": true, "cups": true, "bluetooth": true,
+	"NetworkManager": true, "syncthing": true, "snapd": true, "tailscaled": true, "k3s": true, "kubelet": true, "fail2ban": true,
+	"ufw": true, "firewalld": true, "rabbitmq-server": true, "elasticsearch": true, "memcached": true, "php-fpm": true, "pipewire": true,
+	"pipewire-pulse": true, "wireplumber": true, "gpg-agent": true, "gpg-agent.socket": true, "ssh-agent": true, "emacs": true,
+	"fstrim.timer": true, "docker.service": true, "containerd.service": true, "nginx.service": true, "postgresql.service": true,
+	"redis.service": true, "ssh.service": true, "sshd.service": true, "syncthing.service": true, "mpd": true, "jellyfin": true,
+}
+
+// untrustedPlace reports a program or library kept in a temporary or
+// hidden location.
+func untrustedPlace(s string) bool {
+	return strings.HasPrefix(s, "/tmp/") || strings.HasPrefix(s, "/var/tmp/") || strings.HasPrefix(s, "/dev/shm/") ||
+		strings.Contains(s, "/.") && !strings.Contains(s, "/.local/") && !strings.Contains(s, "/.cargo/") && !strings.Contains(s, "/./") ||
+		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// Rules for what keeps running or comes back later (category persistence).
+var persistenceRules = []*rule{
+	{ID: "write-git-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a git hook (runs on every git operation)",
+		Suggestions: []string{"Keep hooks in the repository (e.g. .githooks) and let the user enable them", "Run the script explicitly instead"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.class == wGitHook && !a.ownHook(c, t) {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+	writeRule("path-shadow-command", LevelHigh, CategoryPersistence, "placing a program named like a system command first on PATH",
+		[]string{"Give the program its own name", "Install it into the project (./bin) instead"}, false, wPathShadow),
+	{ID: "git-hooks-path", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing git hooks at a directory outside the repository",
+		Suggestions: []string{"Keep hooks inside the repository (core.hooksPath .githooks)", "Review hooks before enabling them"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if !ok || k != "core.hookspath" {
+				return false, ""
+			}
+			p := a.absPath(v, c.cwd)
+			if p == "" || a.inWork(p) {
+				return false, ""
+			}
+			return !strings.HasPrefix(v, ".") || !a.inWork(p), v
+		}},
+	{ID: "systemd-enable-file", Level: LevelModerate, Category: CategoryPersistence, Description: "enabling a service from a unit file outside the system",
+		Suggestions: []string{"Install unit files through a reviewed package or configuration", "Run the program in the foreground instead"}, names: names("systemctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "enable" && ops[0].s != "link" {
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if strings.Contains(w.s, "/") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	writeRule("write-ld-preload", LevelCritical, CategoryPersistence, "installing a library preloaded into every program (/etc/ld.so.preload)",
+		[]string{"Use LD_PRELOAD for a single command instead", "Do not modify /etc/ld.so.preload"}, false, wLdPreload),
+	writeRule("write-shell-startup", LevelHigh, CategoryPersistence, "modifying a shell start-up file",
+		[]string{"Put project settings in a project-local .envrc or script", "Show the line to add and let the user add it"}, false, wShellRC),
+	writeRule("write-cron", LevelHigh, CategoryPersistence, "installing a scheduled job",
+		[]string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, false, wCron),
+	writeRule("write-service", LevelHigh, CategoryPersistence, "installing a service or autostart entry",
+		[]string{"Show the unit file and let the user install it", "Run the program in the foreground instead"}, false, wService),
+	writeRule("write-authorized-keys", LevelCritical, CategoryPersistence, "adding SSH login keys or login commands (a remote backdoor)",
+		[]string{"Let the user add keys to authorized_keys", "Use ssh-copy-id interactively"}, false, wAuthKeys),
+	writeRule("write-ssh-config", LevelHigh, CategoryPersistence, "modifying SSH configuration or keys",
+		[]string{"Let the user edit SSH configuration", "Use a project-local ssh config with -F"}, false, wSSHConfig),
+	{ID: "persistence-remote-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing downloaded code to run automatically",
+		Suggestions: []string{"Download, review and install scripts by hand", "Pin and verify what is installed"}},
+	{ID: "persistence-suspicious-job", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a job that runs at boot or from a temporary or hidden location",
+		Suggestions: []string{"Show the cron entry and let the user install it", "Keep scheduled programs in reviewed, permanent locations"}},
+	{ID: "persistence-malicious-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing a dangerous command to run automatically",
+		Suggestions: []string{"Review what is installed into start-up files and schedules", "Do not install network shells or downloads as jobs"}},
+	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab",
+		Suggestions: []string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, names: names("crontab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for _, w := range args {
+				switch w.s {
+				case "-l", "-e", "-r", "-ir", "-ri", "--list", "--remove", "-V", "--help":
+					return false, ""
+				}
+			}
+			ops := positional(args)
+			if len(ops) > 0 || c.in.kind != flowNone {
+				return true, ""
+			}
+			return false, ""
+		}},
+	{ID: "service-enable", Level: LevelHigh, Category: CategoryPersistence, Description: "enabling a service to start at boot or login",
+		Suggestions: []string{"Run the program in the foreground for the task", "Show the unit and let the user enable it"}, names: names("systemctl", "rc-update", "update-rc.d", "chkconfig", "launchctl", "sv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 && c.name != "launchctl" {
+				return false, ""
+			}
+			switch c.name {
+			case "systemctl":
+				if ops[0].s != "enable" && ops[0].s != "reenable" && ops[0].s != "link" && ops[0].s != "preset" {
+					return false, ""
+				}
+				for _, u := range ops[1:] {
+					if !knownServices[u.s] && !knownServices[strings.TrimSuffix(u.s, ".service")] {
+						return true, u.s
+					}
+				}
+			case "launchctl":
+				if len(ops) >= 2 && (ops[0].s == "load" || ops[0].s == "bootstrap" || ops[0].s == "enable" || ops[0].s == "submit") {
+					return true, ops[len(ops)-1].s
+				}
+			case "rc-update", "update-rc.d", "chkconfig":
+				if hasWord(args, "add") || hasWord(args, "enable") || hasWord(args, "on") || hasWord(args, "defaults") {
+					if !knownServices[ops[0].s] {
+						return true, ops[0].s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "user-linger", Level: LevelHigh, Category: CategoryPersistence, Description: "letting a user's services run without a login session",
+		Suggestions: []string{"Run the service only while you are logged in", "Ask an administrator to set up a system service"}, names: names("loginctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return hasWord(c.args(), "enable-linger"), "enable-linger"
+		}},
+	{ID: "account-key-added", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a login key or long-lived credential to an account",
+		Suggestions: []string{"Let the account owner add keys", "Use short-lived credentials"}, names: names("gh", "aws", "glab", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch {
+			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "ssh-key add") || strings.HasPrefix(j, "gpg-key add")):
+				return true, j
+			case c.name == "aws" && (strings.Contains(j, "iam create-access-key") || strings.Contains(j, "iam create-login-profile") || strings.Contains(j, "iam create-user")):
+				return true, j
+			case c.name == "gcloud" && strings.Contains(j, "service-accounts keys create"):
+				return true, j
+			case c.name == "az" && strings.Contains(j, "ad sp credential reset"):
+				return true, j
+			}
+			return false, ""
+		}},
+	{ID: "git-command-untrusted", Level: LevelHigh, Category: CategoryPersistence, Description: "making git run a program from a temporary or hidden place",
+		Suggestions: []string{"Point git settings at reviewed programs", "Keep hooks and helpers in the repository"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if ok && gitCommandKey(k) && untrustedPlace(strings.TrimPrefix(strings.TrimSpace(v), "!")) {
+				return true, k + " " + v
+			}
+			return false, ""
+		}},
+	{ID: "env-hijack-persistent", Level: LevelHigh, Category: CategoryPersistence, Description: "persistently putting a temporary or hidden directory on PATH or preloading a library",
+		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			universal := c.name == "launchctl" && len(args) > 0 && args[0].s == "setenv"
+			for _, w := range args {
+				if w.s == "-U" || w.s == "-Ux" || w.s == "-xU" || w.s == "--universal" {
+					universal = true
+				}
+			}
+			if !universal {
+				return false, ""
+			}
+			ops := positional(args)
+			if c.name == "launchctl" && len(ops) > 0 {
+				ops = ops[1:]
+			}
+			if len(ops) < 2 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "fish_user_paths", "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PYTHONPATH", "NODE_OPTIONS", "PERL5LIB", "RUBYOPT":
+				for _, v := range ops[1:] {
+					if untrustedPlace(v.s) || strings.HasPrefix(ops[0].s, "LD_") || strings.HasPrefix(ops[0].s, "DYLD_") {
+						return true, ops[0].s + " " + v.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "python-startup-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing code that runs every time Python starts (.pth, sitecustomize)",
+		Suggestions: []string{"Install a package with pip instead", "Import the module explicitly"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, r := range c.redirs {
+				if r.isOutput() && (strings.HasSuffix(r.w.s, ".pth") || strings.HasSuffix(r.w.s, "/sitecustomize.py") || strings.HasSuffix(r.w.s, "/usercustomize.py")) {
+					return true, r.w.s
+				}
+			}
+			for _, t := range a.writeTargets(c) {
+				if strings.HasSuffix(t.raw, ".pth") && strings.Contains(t.raw, "-packages") || strings.HasSuffix(t.raw, "/sitecustomize.py") || strings.HasSuffix(t.raw, "/usercustomize.py") {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, persistenceRules) }

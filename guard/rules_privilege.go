@@ -1,0 +1,461 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// --- privilege: roles, groups and bits that grant root or admin ---
+
+// broadSubject reports a Kubernetes subject that is everyone.
+func broadSubject(s string) bool {
+	return strings.Contains(s, "system:anonymous") || strings.Contains(s, "system:authenticated") || strings.Contains(s, "system:unauthenticated") ||
+		strings.Contains(s, "system:serviceaccounts")
+}
+
+// Rules for gaining root or admin rights (category privilege).
+var privilegeRules = []*rule{
+	{ID: "account-shell-change", Level: LevelModerate, Category: CategoryPrivilege, Description: "changing another account's login shell or unlocking an account",
+		Suggestions: []string{"Leave system accounts locked with nologin", "Ask an administrator"}, names: names("chsh", "usermod", "passwd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "chsh":
+				ops := posArgs(args, optSpec{short: "s", long: []string{"shell"}})
+				return len(ops) > 0, "account " + joinWords(ops)
+			case "usermod":
+				if hasWord(args, "-U") || hasWord(args, "--unlock") {
+					return true, "unlock"
+				}
+				if v, ok := optValue(args, "-s", "shell"); ok && !strings.HasSuffix(v, "nologin") && !strings.HasSuffix(v, "false") {
+					return true, "shell " + v
+				}
+			case "passwd":
+				return hasWord(args, "-u") || hasWord(args, "--unlock"), "unlock"
+			}
+			return false, ""
+		}},
+	{ID: "docker-socket-open", Level: LevelHigh, Category: CategoryPrivilege, Description: "opening the container runtime socket to everyone (root for every user)",
+		Suggestions: []string{"Add the user to the docker group instead", "Use rootless containers"}, names: names("chmod", "chown", "setfacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range chmodTargets(c) {
+				b := path.Base(w.s)
+				if b == "docker.sock" || b == "containerd.sock" || b == "podman.sock" || b == "crio.sock" {
+					if c.name != "chmod" || modeWorldWritable(chmodMode(c)) || modeOthersRead(chmodMode(c)) {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "setuid-shell", Level: LevelCritical, Category: CategoryPrivilege, Description: "setting the setuid bit on a shell or interpreter (a root backdoor)",
+		Suggestions: []string{"Never make shells setuid", "Use sudo rules for the specific command instead"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !modeSetuid(chmodMode(c)) {
+				return false, ""
+			}
+			for _, w := range chmodTargets(c) {
+				if dangerousSUID[path.Base(w.s)] || strings.HasPrefix(path.Base(w.s), "python") || strings.HasPrefix(path.Base(w.s), "perl") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "setuid-binary", Level: LevelHigh, Category: CategoryPrivilege, Description: "setting the setuid bit on a file",
+		Suggestions: []string{"Avoid setuid programs", "Grant a capability or a sudo rule for the specific command instead"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !modeSetuid(chmodMode(c)) {
+				return false, ""
+			}
+			for _, w := range chmodTargets(c) {
+				return true, w.s
+			}
+			return false, ""
+		}},
+	{ID: "setcap-privileged", Level: LevelCritical, Category: CategoryPrivilege, Description: "granting root-equivalent capabilities to a program",
+		Suggestions: []string{"Grant the narrowest capability (e.g. cap_net_bind_service) to a specific binary", "Use sudo rules instead"}, names: names("setcap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				l := lower(w.s)
+				if strings.Contains(l, "cap_setuid") || strings.Contains(l, "cap_sys_admin") || strings.Contains(l, "cap_dac_override") ||
+					strings.Contains(l, "cap_sys_ptrace") || strings.Contains(l, "cap_setgid") || strings.Contains(l, "=ep") && strings.HasPrefix(l, "all") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	writeRule("write-passwd", LevelCritical, CategoryPrivilege, "modifying the user database (/etc/passwd, /etc/shadow)",
+		[]string{"Use useradd/usermod with the least privileges", "Ask an administrator to create accounts"}, false, wPasswd),
+	writeRule("write-sudoers", LevelCritical, CategoryPrivilege, "modifying sudo rules",
+		[]string{"Edit sudo rules with visudo after review", "Grant a specific command, never NOPASSWD: ALL"}, false, wSudoers),
+	writeRule("write-pam", LevelCritical, CategoryPrivilege, "modifying PAM authentication",
+		[]string{"Leave PAM configuration to an administrator"}, false, wPam),
+	writeRule("write-sshd-config", LevelHigh, CategoryPrivilege, "changing the SSH server's authentication settings",
+		[]string{"Let an administrator change sshd_config", "Keep root login and password authentication disabled"}, false, wSSHDConfig),
+	{ID: "root-shell", Level: LevelHigh, Category: CategoryPrivilege, Description: "opening an interactive root shell",
+		Suggestions: []string{"Run the specific command with sudo instead", "Ask the user to run privileged steps"}, names: append(names("sudo", "su", "doas", "pkexec"), shellNames...),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "sudo":
+				o := c.opts()
+				if o.has("is", "login", "shell") {
+					for _, w := range args {
+						if !strings.HasPrefix(w.s, "-") {
+							return false, ""
+						}
+					}
+					return true, ""
+				}
+			case "su":
+				for _, w := range args {
+					if w.s == "-c" || w.s == "--command" || strings.HasPrefix(w.s, "--command=") || w.s == "-h" || w.s == "--help" {
+						return false, ""
+					}
+				}
+				for _, w := range positional(args) {
+					if w.s != "root" && w.s != "-" {
+						return false, ""
+					}
+				}
+				return true, ""
+			case "doas", "pkexec":
+				return len(args) == 0 || hasWord(args, "-s"), ""
+			default:
+				if c.asRoot && c.script != nil && c.script.kind == scriptStdin && c.in.kind == flowNone {
+					return true, strings.Join(c.wrappers, " ")
+				}
+			}
+			return false, ""
+		}},
+	{ID: "user-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding a user to an administrator group",
+		Suggestions: []string{"Grant a specific sudo rule instead of admin membership", "Ask an administrator"}, names: names("usermod", "gpasswd", "adduser", "addgroup", "dseditgroup", "useradd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			admin := func(s string) bool {
+				for _, g := range strings.Split(s, ",") {
+					switch g {
+					case "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "sudoers", "docker", "lxd", "lxc", "libvirt", "microk8s":
+						return true
+					}
+				}
+				return false
+			}
+			switch c.name {
+			case "usermod", "useradd":
+				if v, ok := optValue(args, "-G", "groups"); ok && admin(v) {
+					return true, v
+				}
+				if v, ok := optValue(args, "-aG", ""); ok && admin(v) {
+					return true, v
+				}
+				for i, w := range args {
+					if strings.HasPrefix(w.s, "-") && strings.HasSuffix(w.s, "G") && i+1 < len(args) && admin(args[i+1].s) {
+						return true, args[i+1].s
+					}
+					if (w.s == "-g" || w.s == "--gid") && i+1 < len(args) && (args[i+1].s == "0" || args[i+1].s == "root") {
+						return true, "group root"
+					}
+				}
+			case "gpasswd":
+				if (hasWord(args, "-a") || hasWord(args, "--add") || hasWord(args, "-M")) && len(args) > 0 && admin(args[len(args)-1].s) {
+					return true, args[len(args)-1].s
+				}
+			case "adduser", "addgroup":
+				ops := positional(args)
+				if len(ops) == 2 && admin(ops[1].s) {
+					return true, ops[1].s
+				}
+			case "dseditgroup":
+				return hasWord(args, "admin") && hasWord(args, "-a"), ""
+			}
+			return false, ""
+		}},
+	{ID: "user-uid-zero", Level: LevelCritical, Category: CategoryPrivilege, Description: "creating or changing a user to UID 0 (a second root)",
+		Suggestions: []string{"Never give accounts UID 0", "Grant specific sudo rules instead"}, names: names("useradd", "usermod", "adduser"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if v, ok := optValue(c.args(), "-u", "uid"); ok && (v == "0" || v == "00") {
+				return true, "uid 0"
+			}
+			return false, ""
+		}},
+	{ID: "password-root", Level: LevelCritical, Category: CategoryPrivilege, Description: "setting or removing the root password",
+		Suggestions: []string{"Leave the root account locked", "Use sudo rules instead of a root password"}, names: names("passwd", "chpasswd", "usermod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "chpasswd":
+				if c.in.kind == flowText {
+					for _, l := range strings.Split(c.in.text, "\n") {
+						if strings.HasPrefix(strings.TrimSpace(l), "root:") {
+							return true, "root"
+						}
+					}
+				}
+			case "passwd", "usermod":
+				ops := positional(args)
+				if len(ops) > 0 && ops[len(ops)-1].s == "root" && (c.name == "passwd" || hasWord(args, "-p") || hasPrefixWord(args, "--password")) {
+					return true, "root"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "password-change", Level: LevelHigh, Category: CategoryPrivilege, Description: "changing or removing an account password",
+		Suggestions: []string{"Let the user change passwords themselves", "Use SSH keys for automation instead of passwords"}, names: names("passwd", "chpasswd", "usermod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "passwd":
+				ops := positional(args)
+				if hasWord(args, "-d") || hasWord(args, "--delete") || hasWord(args, "-u") && len(ops) > 0 {
+					return true, "password removed or unlocked"
+				}
+				for _, w := range ops {
+					if w.s == "root" {
+						return true, "root"
+					}
+				}
+				if c.in.kind != flowNone && len(ops) > 0 {
+					return true, "scripted password change"
+				}
+			case "chpasswd":
+				return true, ""
+			case "usermod":
+				if _, ok := optValue(args, "-p", "password"); ok {
+					return true, "password set"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "nsenter-host", Level: LevelHigh, Category: CategoryPrivilege, Description: "entering the host's namespaces (escaping a container)",
+		Suggestions: []string{"Run commands inside the container", "Ask an administrator for host access"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.wrappers {
+				if strings.HasPrefix(w, "nsenter ") && (strings.Contains(w, " -t 1 ") || strings.HasSuffix(w, " -t 1") || strings.Contains(w, "--target=1") || strings.Contains(w, "--target 1") || strings.Contains(w, " -t1")) {
+					return true, w
+				}
+			}
+			if c.name == "nsenter" {
+				if v, ok := optValue(c.args(), "-t", "target"); ok && v == "1" {
+					return true, "host init namespaces"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "nsenter"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "nsenter" {
+				if v, ok := optValue(args, "-t", "target"); ok && v == "1" {
+					return true, "host init namespaces"
+				}
+				return false, ""
+			}
+			sub, rest := dockerSub(c)
+			if sub != "run" && sub != "container run" && sub != "create" && sub != "container create" {
+				return false, ""
+			}
+			priv, hostPID := false, false
+			for i, w := range rest {
+				s := w.s
+				v := ""
+				switch {
+				case (s == "-v" || s == "--volume") && i+1 < len(rest):
+					v = rest[i+1].s
+				case strings.HasPrefix(s, "--volume=") || strings.HasPrefix(s, "-v") && len(s) > 2 && s[2] != '-':
+					v = strings.TrimPrefix(strings.TrimPrefix(s, "--volume="), "-v")
+				case s == "--mount" && i+1 < len(rest):
+					v = mountSource(rest[i+1].s)
+				case strings.HasPrefix(s, "--mount="):
+					v = mountSource(s[len("--mount="):])
+				case s == "--privileged":
+					priv = true
+				case s == "--pid=host" || s == "--pid" && i+1 < len(rest) && rest[i+1].s == "host":
+					hostPID = true
+				}
+				if v != "" {
+					src, _, _ := strings.Cut(v, ":")
+					src = path.Clean(src)
+					if src == "/" || src == "/etc" || src == "/root" || src == "/boot" || src == "/usr" || src == "/var" || src == "/dev" {
+						return true, "host " + src + " mounted"
+					}
+				}
+				if !strings.HasPrefix(s, "-") && i > 0 && !strings.Contains(rest[i-1].s, "=") && !strings.HasPrefix(rest[i-1].s, "-") {
+					break // image reached
+				}
+			}
+			if priv && hostPID {
+				return true, "--privileged --pid=host"
+			}
+			return false, ""
+		}},
+	{ID: "aws-iam-admin", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting administrator access in AWS IAM",
+		Suggestions: []string{"Grant a least-privilege policy", "Ask the account administrator"}, names: names("aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			op, rest := awsOp(c)
+			if strings.HasPrefix(op, "iam attach-") || strings.HasPrefix(op, "iam put-") {
+				for _, w := range rest {
+					if strings.Contains(w.s, "AdministratorAccess") || strings.Contains(w.s, `"Action":"*"`) || strings.Contains(w.s, `"Action": "*"`) {
+						return true, op
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-cluster-admin-everyone", Level: LevelCritical, Category: CategoryPrivilege, Description: "making anonymous or every authenticated identity cluster-admin",
+		Suggestions: []string{"Bind a narrow role to one named subject", "Never bind system:anonymous or system:authenticated"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			if strings.Contains(j, "clusterrolebinding") && broadSubject(j) {
+				return true, j
+			}
+			return false, ""
+		}},
+	{ID: "k8s-cluster-admin-binding", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting cluster-admin (or admin) through a role binding",
+		Suggestions: []string{"Bind a role with only the verbs and resources needed", "Scope the binding to one namespace"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm") {
+				return false, ""
+			}
+			j := joinWords(args)
+			if strings.Contains(j, "rolebinding") && (strings.Contains(j, "--clusterrole=cluster-admin") || strings.Contains(j, "--clusterrole cluster-admin") ||
+				strings.Contains(j, "--clusterrole=admin") || strings.Contains(j, "--role=admin")) {
+				return true, j
+			}
+			if args[0].s == "adm" && strings.Contains(j, "add-cluster-role-to") && strings.Contains(j, "cluster-admin") {
+				return true, j
+			}
+			return false, ""
+		}},
+	{ID: "k8s-widen-role", Level: LevelHigh, Category: CategoryPrivilege, Description: "widening a role to every verb and resource, or disabling pod security",
+		Suggestions: []string{"Add only the rules needed", "Keep pod security at baseline or restricted"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			j := joinWords(args)
+			switch args[0].s {
+			case "patch", "edit", "apply":
+				if (strings.Contains(args[1].s, "clusterrole") || strings.Contains(args[1].s, "role")) && strings.Contains(j, `"*"`) && strings.Contains(j, "verbs") {
+					return true, args[1].s
+				}
+			case "label", "annotate":
+				if strings.Contains(j, "pod-security.kubernetes.io/enforce=privileged") {
+					return true, "pod-security privileged"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-privileged-pod", Level: LevelCritical, Category: CategoryPrivilege, Description: "starting a privileged pod with the host's namespaces (root on the node)",
+		Suggestions: []string{"Run pods unprivileged", "Use kubectl debug node with an approved profile"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "run" && args[0].s != "debug" {
+				return false, ""
+			}
+			j := strings.ReplaceAll(joinWords(args), " ", "")
+			if strings.Contains(j, `"privileged":true`) || strings.Contains(j, `"hostPID":true`) || strings.Contains(j, `"hostNetwork":true`) && strings.Contains(j, "nsenter") ||
+				args[0].s == "debug" && strings.Contains(j, "--profile=sysadmin") && strings.Contains(j, "node/") {
+				return true, "privileged pod"
+			}
+			return false, ""
+		}},
+	{ID: "suid-hunt", Level: LevelHigh, Category: CategoryPrivilege, Description: "searching the system for setuid or setgid programs (privilege-escalation reconnaissance)",
+		Suggestions: []string{"Search only the project directory", "Audit setuid files with the distribution's tools"}, names: names("find"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(c.findExecs) > 0 || c.findDelete {
+				return false, "" // what it does with them is judged
+			}
+			for i, w := range args {
+				if w.s != "-perm" || i+1 >= len(args) {
+					continue
+				}
+				m := strings.TrimLeft(args[i+1].s, "-/+")
+				if strings.Contains(m, "u=s") || strings.Contains(m, "g=s") || strings.Contains(m, "u+s") || strings.Contains(m, "g+s") ||
+					len(m) == 4 && (m[0] == '4' || m[0] == '2' || m[0] == '6') {
+					return true, args[i+1].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "install-setuid", Level: LevelHigh, Category: CategoryPrivilege, Description: "installing a setuid or setgid program",
+		Suggestions: []string{"Install with mode 755", "Grant a sudo rule for the specific command instead"}, names: names("install"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m, ok := optValue(c.args(), "-m", "mode")
+			if ok && modeSetuid(m) || ok && len(m) == 4 && (m[0] == '2' || m[0] == '6') {
+				return true, m
+			}
+			return false, ""
+		}},
+	{ID: "cloud-owner-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an owner, admin or full-access role in a cloud account or repository",
+		Suggestions: []string{"Grant the narrowest predefined role", "Have an administrator review IAM changes"},
+		names:       names("gcloud", "aws", "az", "gh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			lj := strings.ToLower(j)
+			switch c.name {
+			case "gcloud":
+				if strings.Contains(j, "add-iam-policy-binding") && (strings.Contains(j, "roles/owner") || strings.Contains(j, "roles/editor") ||
+					strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") || strings.Contains(j, "Admin")) {
+					return true, j
+				}
+			case "aws":
+				if strings.Contains(j, "iam ") && (strings.Contains(j, "AdministratorAccess") || strings.Contains(j, "IAMFullAccess") || strings.Contains(j, `"Action":"*"`) ||
+					strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, "add-user-to-group") && strings.Contains(lj, "admin")) {
+					return true, j
+				}
+			case "az":
+				if strings.Contains(j, "role assignment create") && (strings.Contains(j, "Owner") || strings.Contains(j, "Contributor") || strings.Contains(j, "User Access Administrator")) {
+					return true, j
+				}
+			case "gh":
+				if strings.Contains(j, "collaborators/") && (strings.Contains(j, "permission=admin") || strings.Contains(j, "permission=maintain")) {
+					return true, j
+				}
+			}
+			return false, ""
+		}},
+	{ID: "preload-into-root", Level: LevelHigh, Category: CategoryPrivilege, Description: "loading a library from a temporary or unknown place into a program run as root",
+		Suggestions: []string{"Do not combine LD_PRELOAD with sudo", "Install libraries through the package manager"}, names: nil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if as.name == "LD_PRELOAD" || as.name == "LD_LIBRARY_PATH" || as.name == "DYLD_INSERT_LIBRARIES" {
+					if c.asRoot || len(c.wrappers) > 0 && strings.HasPrefix(c.wrappers[0], "sudo") || c.name == "sudo" {
+						return true, as.val.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "docker-socket-mount", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving a container the container runtime's socket (root on the host)",
+		Suggestions: []string{"Use rootless tooling or a narrowly scoped API proxy", "Do not mount docker.sock into untrusted images"}, names: names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "run" && sub != "create" && sub != "container run" && sub != "container create" {
+				return false, ""
+			}
+			for _, w := range rest {
+				if strings.Contains(w.s, "docker.sock:") || strings.Contains(w.s, "containerd.sock:") || strings.Contains(w.s, "podman.sock:") ||
+					strings.Contains(w.s, "src=/var/run/docker.sock") || strings.Contains(w.s, "source=/var/run/docker.sock") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "ssh-agent-hijack", Level: LevelHigh, Category: CategoryPrivilege, Description: "using another user's SSH agent socket",
+		Suggestions: []string{"Use your own agent (ssh-add)", "Ask for access to the host"}, names: nil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if as.name == "SSH_AUTH_SOCK" && (strings.Contains(as.val.s, "/tmp/ssh-") || strings.Contains(as.val.s, "agent.") && !as.val.ok) {
+					return true, as.val.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, privilegeRules) }

@@ -1,0 +1,287 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Rules for running code fetched from elsewhere (category remote_exec).
+var remoteExecRules = []*rule{
+	{ID: "build-remote-image", Level: LevelHigh, Category: CategoryRemoteExec, Description: "building a container image from a downloaded Dockerfile",
+		Suggestions: []string{"Download the Dockerfile, review it, then build it"}, names: names("docker", "buildah"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if (sub == "build" || sub == "buildx build" || sub == "image build" || sub == "bud") && hasWord(rest, "-") && c.in.kind == flowRemote {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP or plain HTTP",
+		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") {
+				return false, ""
+			}
+			for _, u := range urlArgs(args) {
+				h := hostOf(u)
+				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+			}
+			return false, ""
+		}},
+	{ID: "remote-pipe-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "piping downloaded code into a shell or interpreter",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptStdin && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-procsubst-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running downloaded code through process substitution",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptProc && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-subst-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running code downloaded by a command substitution",
+		Suggestions: suggRemote, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script != nil && c.script.kind == scriptInline && c.script.flow.kind == flowRemote {
+				return true, c.script.flow.what
+			}
+			return false, ""
+		}},
+	{ID: "remote-download-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a file downloaded in the same command",
+		Suggestions: suggRemote,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) == 0 {
+				return false, ""
+			}
+			w0 := c.words[0]
+			if w0.flow != nil && w0.flow.kind == flowRemote {
+				return true, w0.flow.what
+			}
+			if c.script != nil && c.script.kind == scriptFile && c.script.flow.kind == flowRemote {
+				return true, c.script.w.s
+			}
+			if len(a.downloads) > 0 && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
+				return true, w0.s
+			}
+			return false, ""
+		}},
+	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
+		Suggestions: suggRemote, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.remote != "" {
+				return true, c.scan.remote
+			}
+			return false, ""
+		}},
+	{ID: "remote-into-database", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running downloaded statements against a database",
+		Suggestions: suggRemote, names: names("psql", "mysql", "sqlite3", "mongo", "redis-cli", "sqlcmd", "clickhouse-client", "cqlsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowRemote {
+				return true, c.in.what
+			}
+			return false, ""
+		}},
+	{ID: "package-source-redirect", Level: LevelHigh, Category: CategoryRemoteExec, Description: "pointing every later package install, or the script shell, at an untrusted place",
+		Suggestions: []string{"Keep the official registry", "Configure a registry only in the project's own .npmrc / pip.conf after review"},
+		names:       names("npm", "pnpm", "yarn", "pip", "pip3", "gem", "cargo", "go", "composer", "bundle"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") {
+				return false, ""
+			}
+			for _, w := range args {
+				l := strings.ToLower(w.s)
+				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" {
+					for _, v := range args {
+						if untrustedPlace(v.s) {
+							return true, v.s
+						}
+					}
+				}
+			}
+			for _, u := range urlArgs(args) {
+				h := hostOf(u)
+				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+			}
+			for _, w := range args {
+				if v := strings.TrimPrefix(w.s, "GOPROXY="); v != w.s && (strings.HasPrefix(v, "http://") || isPublicIP(hostOf(v))) {
+					return true, v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "apply-remote-manifest", Level: LevelHigh, Category: CategoryRemoteExec, Description: "applying manifests or charts straight from a URL to a cluster",
+		Suggestions: []string{"Download the manifest, review it, then apply the file", "Pin a chart from a trusted repository by version"}, names: names("kubectl", "oc", "helm", "kustomize"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 {
+				return false, ""
+			}
+			switch args[0].s {
+			case "apply", "create", "replace", "install", "upgrade", "build", "template":
+			default:
+				return false, ""
+			}
+			if args[0].s == "template" || args[0].s == "build" && c.name != "kustomize" {
+				return false, ""
+			}
+			for i, w := range args {
+				v := w.s
+				if (w.s == "-f" || w.s == "--filename" || w.s == "-k" || w.s == "--kustomize") && i+1 < len(args) {
+					v = args[i+1].s
+				} else if k, val, ok := strings.Cut(w.s, "="); ok && (k == "--filename" || k == "-f" || k == "--kustomize") {
+					v = val
+				} else if c.name != "helm" && c.name != "kustomize" {
+					continue
+				}
+				if strings.Contains(v, "://") && codeURL(v) || (strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") || strings.Contains(v, "?ref=")) && (c.name == "kustomize" || strings.HasPrefix(w.s, "-k") || strings.HasPrefix(w.s, "--kustomize")) {
+					return true, v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "run-remote-module", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL or a stranger's repository",
+		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version"},
+		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "deno":
+				if len(args) > 0 && (args[0].s == "run" || args[0].s == "install" || args[0].s == "eval") {
+					for _, w := range args[1:] {
+						if !strings.HasPrefix(w.s, "-") {
+							return codeURL(w.s), w.s
+						}
+					}
+				}
+			case "uv", "uvx", "pipx":
+				for _, w := range args {
+					v := strings.TrimPrefix(w.s, "--spec=")
+					if codeURL(v) || strings.HasPrefix(v, "git+") {
+						return true, v
+					}
+				}
+			case "npx", "bunx", "pnpm", "dnx":
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "github:") || strings.HasPrefix(w.s, "git+") || strings.HasPrefix(w.s, "http://") || strings.HasPrefix(w.s, "https://") {
+						return true, w.s
+					}
+				}
+			case "ansible-pull":
+				return true, "ansible-pull"
+			case "go":
+				if len(args) > 1 && args[0].s == "run" && strings.Contains(args[len(args)-1].s, "@") && isPublicIP(hostOf(args[len(args)-1].s)) {
+					return true, args[len(args)-1].s
+				}
+			case "nix":
+				if len(args) > 1 && args[0].s == "run" && (strings.HasPrefix(args[1].s, "github:") || strings.Contains(args[1].s, "://")) && !strings.HasPrefix(args[1].s, "github:NixOS/") {
+					return true, args[1].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "package-file-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a downloaded or remote system package (its scripts run as root)",
+		Suggestions: []string{"Install from the distribution's repositories", "Verify the package's signature before installing"},
+		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			install := false
+			for _, w := range args {
+				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
+					install = true
+				}
+			}
+			if !install {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar")) {
+					return true, w.s
+				}
+				if a.isDownloaded(w.s, c.cwd) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "run-fresh-clone", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a script or installing as root from a repository cloned moments ago",
+		Suggestions: []string{"Clone, read the script, then run it yourself", "Install a released, signed version"},
+		names:       names("make", "bash", "sh", "zsh", "python", "node", "perl", "ruby", "npm", "pip", "cmake", "ninja"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(a.clones) == 0 {
+				return false, ""
+			}
+			if c.name == "make" || c.name == "cmake" || c.name == "ninja" || c.name == "npm" || c.name == "pip" {
+				if c.asRoot && a.inClone(c.cwd) {
+					return true, c.cwd
+				}
+				return false, ""
+			}
+			for _, w := range positional(c.args()) {
+				if p := a.absPath(w.s, c.cwd); p != "" && a.inClone(p) {
+					return true, w.s
+				}
+				break
+			}
+			return false, ""
+		}},
+	{ID: "run-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL",
+		Suggestions: []string{"Download the code, read it, then run the local copy"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) > 0 && strings.Contains(c.words[0].s, "://") && codeURL(c.words[0].s) {
+				return true, c.words[0].s
+			}
+			return false, ""
+		}},
+	{ID: "git-ext-transport", Level: LevelHigh, Category: CategoryRemoteExec, Description: "a git ext:: URL, which runs a local command as the transport",
+		Suggestions: []string{"Use https or ssh remotes"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "ext::") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "install-downloaded-program", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing downloaded code as a program on PATH",
+		Suggestions: []string{"Install from a package manager", "Verify a checksum and review the file before installing it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.content.kind != flowRemote || t.path == "" {
+					continue
+				}
+				dir := path.Dir(t.path)
+				if dir == "/usr/local/bin" || dir == "/usr/bin" || dir == "/bin" || dir == "/usr/local/sbin" || dir == "/usr/sbin" || dir == "/opt/homebrew/bin" || isUserBin(dir) ||
+					strings.HasSuffix(dir, "/.local/bin") {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
+	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile downloaded moments ago",
+		Suggestions: []string{"Read the downloaded Makefile before running make"}, names: names("make", "gmake"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			f, ok := optValue(c.args(), "-f", "file")
+			if !ok {
+				f = "Makefile"
+			}
+			if a.isDownloaded(f, c.cwd) {
+				return true, f
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, remoteExecRules) }

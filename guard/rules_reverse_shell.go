@@ -1,0 +1,125 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for shells served to or from the network (category reverse_shell).
+var reverseShellRules = []*rule{
+	{ID: "ssh-reverse-tunnel", Level: LevelHigh, Category: CategoryReverseShell, Description: "a reverse SSH tunnel exposing this machine",
+		Suggestions: []string{"Use a local forward (-L) to reach remote services", "Do not expose local ports to remote hosts"}, names: names("ssh", "autossh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			spec, ok := optValue(args, "-R", "")
+			if !ok {
+				return false, ""
+			}
+			if strings.HasSuffix(spec, ":22") || toPublicIP(c) != "" || strings.HasPrefix(spec, "0.0.0.0:") {
+				return true, spec
+			}
+			return false, ""
+		}},
+	{ID: "revshell-dev-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "a shell wired to a network connection (/dev/tcp)",
+		Suggestions: suggRevShell, names: append(append([]string{}, execNames...), "exec"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, r := range c.redirs {
+				if isNetDev(r.w.s) && (shellNameSet[c.name] || scriptLangs[c.name] != "") {
+					return true, r.w.s
+				}
+				if (r.op.String() == "<&" || r.op.String() == ">&") && a.tcpFDs[r.w.s] && (shellNameSet[c.name] || scriptLangs[c.name] != "") {
+					return true, "fd " + r.w.s
+				}
+			}
+			if shellNameSet[c.name] && c.in.kind == flowSocket && c.script != nil && c.script.kind == scriptStdin {
+				for _, r := range c.redirs {
+					if r.op.String() == ">&" || r.op.String() == "&>" {
+						return true, c.in.what
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "revshell-socket-fd", Level: LevelHigh, Category: CategoryReverseShell, Description: "opening a raw network socket on a file descriptor",
+		Suggestions: suggRevShell, names: names("exec", ""),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.args()) > 0 {
+				return false, ""
+			}
+			for _, r := range c.redirs {
+				if isNetDev(r.w.s) && r.n != "" && r.n != "0" && r.n != "1" && r.n != "2" {
+					return true, r.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "revshell-netcat-exec", Level: LevelCritical, Category: CategoryReverseShell, Description: "netcat serving a shell (-e / --exec)",
+		Suggestions: suggRevShell, names: names("nc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for i, w := range c.args() {
+				s := w.s
+				if s == "--exec" || s == "--sh-exec" || s == "--lua-exec" || strings.HasPrefix(s, "--exec=") || strings.HasPrefix(s, "--sh-exec=") {
+					return true, s
+				}
+				if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "ec") {
+					// -e PROG / -c CMD, possibly in a cluster (-nve)
+					if i+1 < len(c.args()) || len(s) > 2 {
+						return true, s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "revshell-socat-exec", Level: LevelCritical, Category: CategoryReverseShell, Description: "socat connecting a program to the network",
+		Suggestions: suggRevShell, names: names("socat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			execAddr, net := false, false
+			for _, w := range c.args() {
+				l := lower(w.s)
+				if strings.HasPrefix(l, "exec:") || strings.HasPrefix(l, "system:") || strings.HasPrefix(l, "exec=") {
+					execAddr = true
+				}
+				if strings.HasPrefix(l, "tcp") || strings.HasPrefix(l, "udp") || strings.HasPrefix(l, "openssl") || strings.HasPrefix(l, "ssl") || strings.HasPrefix(l, "sctp") {
+					net = true
+				}
+			}
+			return execAddr && net, ""
+		}},
+	{ID: "revshell-pipeline", Level: LevelCritical, Category: CategoryReverseShell, Description: "a shell reading from or writing to a network connection",
+		Suggestions: suggRevShell, names: execNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.script == nil || c.script.kind != scriptStdin {
+				return false, ""
+			}
+			if c.script.flow.kind == flowSocket {
+				return true, c.script.flow.what
+			}
+			if s := laterStage(c, isSocketCmd); s != nil {
+				return true, s.line()
+			}
+			return false, ""
+		}},
+	{ID: "revshell-script", Level: LevelCritical, Category: CategoryReverseShell, Description: "interpreter code connecting a shell to the network",
+		Suggestions: suggRevShell, names: interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.revShell != "" {
+				return true, c.scan.revShell
+			}
+			return false, ""
+		}},
+	{ID: "revshell-read-loop", Level: LevelCritical, Category: CategoryReverseShell, Description: "running commands read from a network connection",
+		Suggestions: suggRevShell, names: names("<socket-loop>"),
+		match: func(a *analysis, c *cmd) (bool, string) { return true, "" }},
+	{ID: "revshell-zsh-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "zsh opening a TCP connection (ztcp)",
+		Suggestions: suggRevShell, names: names("ztcp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return len(positional(c.args())) >= 2, ""
+		}},
+	{ID: "revshell-x11", Level: LevelHigh, Category: CategoryReverseShell, Description: "an X terminal displayed on a remote host",
+		Suggestions: suggRevShell, names: names("xterm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			v, ok := optValue(c.args(), "-display", "display")
+			return ok && strings.Contains(v, ":") && !strings.HasPrefix(v, ":") && !strings.HasPrefix(v, "localhost"), v
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, reverseShellRules) }

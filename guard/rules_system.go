@@ -1,0 +1,345 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for changing or stopping the system itself (category system).
+var systemRules = []*rule{
+	{ID: "kernel-module-load", Level: LevelHigh, Category: CategorySystem, Description: "loading a kernel module from a file",
+		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if c.name == "insmod" || c.name == "kextload" {
+				return len(ops) > 0, ""
+			}
+			for _, w := range ops {
+				if strings.HasSuffix(w.s, ".ko") || strings.Contains(w.s, "/") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "remount-system", Level: LevelHigh, Category: CategorySystem, Description: "remounting or unmounting system filesystems",
+		Suggestions: []string{"Leave system mounts alone", "Mount scratch filesystems under /mnt instead"}, names: names("mount", "umount"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "umount" {
+				if hasWord(args, "-a") || hasWord(args, "--all") {
+					return true, "-a"
+				}
+				for _, w := range positional(args) {
+					if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/proc" || p == "/sys" || p == "/dev" {
+						return true, p
+					}
+				}
+				return false, ""
+			}
+			o, _ := optValue(args, "-o", "options")
+			if !strings.Contains(o, "remount") {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "system-settings", Level: LevelModerate, Category: CategorySystem, Description: "changing the system clock, host name or boot target",
+		Suggestions: []string{"Leave machine-wide settings to an administrator"}, names: names("timedatectl", "date", "hostnamectl", "hostname", "systemctl", "hwclock", "scutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "timedatectl":
+				return len(ops) > 0 && (ops[0].s == "set-time" || ops[0].s == "set-timezone" || ops[0].s == "set-ntp"), ops[0].s
+			case "date":
+				return hasWord(args, "-s") || hasPrefixWord(args, "--set"), "date -s"
+			case "hostnamectl":
+				return len(ops) > 0 && (ops[0].s == "set-hostname" || ops[0].s == "hostname") && len(ops) > 1, "hostname"
+			case "hostname":
+				return len(ops) == 1 && !strings.HasPrefix(ops[0].s, "-") && (c.asRoot || len(c.wrappers) > 0), "hostname"
+			case "systemctl":
+				return len(ops) > 0 && ops[0].s == "set-default", "default target"
+			case "hwclock":
+				return hasWord(args, "--set") || hasWord(args, "-w") || hasWord(args, "--systohc"), ""
+			case "scutil":
+				return hasWord(args, "--set"), ""
+			}
+			return false, ""
+		}},
+	writeRule("write-device-memory", LevelCritical, CategorySystem, "writing to kernel memory devices",
+		[]string{"Do not write to /dev/mem or /dev/kmem"}, false, wDevMem),
+	writeRule("write-sysrq", LevelCritical, CategorySystem, "writing to /proc/sysrq-trigger (crash, reboot or power-off)",
+		[]string{"Use shutdown -r with a delay if a reboot is really needed"}, false, wSysrq),
+	writeRule("write-boot", LevelCritical, CategorySystem, "modifying the boot loader or kernel",
+		[]string{"Use the distribution's tools (update-grub, kernel packages)"}, false, wBoot),
+	writeRule("write-system-binaries", LevelHigh, CategorySystem, "overwriting system programs or libraries",
+		[]string{"Install software with the package manager", "Install to /usr/local or ~/.local instead"}, false, wSysBin),
+	writeRule("write-etc", LevelHigh, CategorySystem, "modifying system configuration in /etc",
+		[]string{"Show the change and let an administrator apply it", "Use a project-local configuration file"}, false, wEtc),
+	writeRule("write-proc-sys", LevelModerate, CategorySystem, "changing kernel parameters",
+		[]string{"Use sysctl with a reviewed configuration"}, false, wProcSys),
+	{ID: "crontab-remove", Level: LevelHigh, Category: CategorySystem, Description: "removing every cron job of a user",
+		Suggestions: []string{"Edit the crontab (crontab -e) to remove single entries", "Back it up first: crontab -l > cron.bak"}, names: names("crontab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.s == "-r" || w.s == "-ir" || w.s == "-ri" || w.s == "--remove" {
+					return true, ""
+				}
+			}
+			return false, ""
+		}},
+	{ID: "system-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down or rebooting the machine",
+		Suggestions: []string{"Ask the user to reboot when convenient", "Restart only the service that needs it"},
+		names:       names("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl", "kexec"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "shutdown":
+				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help"), ""
+			case "reboot", "halt", "poweroff":
+				return !hasWord(args, "--help") && !hasWord(args, "-w") && !hasWord(args, "--wtmp-only"), ""
+			case "init", "telinit":
+				return len(args) > 0 && (args[0].s == "0" || args[0].s == "6" || args[0].s == "1" || args[0].s == "s" || args[0].s == "S"), ""
+			case "kexec":
+				return hasWord(args, "-e") || hasWord(args, "--exec"), ""
+			case "systemctl", "loginctl":
+				for _, w := range positional(args) {
+					switch w.s {
+					case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "soft-reboot":
+						return true, w.s
+					case "isolate":
+						return true, w.s
+					}
+					break
+				}
+			}
+			return false, ""
+		}},
+	{ID: "system-stop-critical-service", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a critical system service",
+		Suggestions: []string{"Restart the service instead (systemctl restart)", "Leave system services to an administrator"}, names: names("systemctl", "service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if c.name == "service" {
+				if len(ops) >= 2 && (ops[1].s == "stop") && criticalServices[unitName(ops[0].s)] {
+					return true, ops[0].s
+				}
+				return false, ""
+			}
+			if len(ops) < 2 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "stop", "disable", "mask", "kill":
+				for _, w := range ops[1:] {
+					if criticalServices[unitName(w.s)] {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "kill-all-processes", Level: LevelHigh, Category: CategorySystem, Description: "killing every process or init",
+		Suggestions: []string{"Kill the specific process by PID or name (pkill -f myserver)", "Stop the service with systemctl stop"},
+		names:       names("kill", "killall", "pkill", "killall5"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "killall5":
+				return true, ""
+			case "kill":
+				for _, w := range args {
+					if w.flow != nil && w.flow.kind == flowList && strings.HasPrefix(w.flow.what, "pids:") {
+						switch strings.TrimPrefix(w.flow.what, "pids:") {
+						case "init", "systemd", "sshd", "dbus-daemon", "systemd-journald", "containerd", "dockerd", "kubelet", "rsyslogd", "auditd", "cron", "crond", "NetworkManager":
+							return true, w.flow.what
+						}
+					}
+				}
+				dash := false
+				for i, w := range args {
+					if w.s == "--" {
+						dash = true
+						continue
+					}
+					if w.s == "-1" && (i > 0 || dash) {
+						if i > 0 && (args[i-1].s == "-s" || args[i-1].s == "-n") {
+							continue
+						}
+						return true, w.s
+					}
+				}
+			case "killall", "pkill":
+				for _, w := range positional(args) {
+					switch w.s {
+					case "init", "systemd", "sshd", "dbus-daemon", "systemd-journald", "containerd", "dockerd", "kubelet", "Xorg", "-1":
+						return true, w.s
+					}
+				}
+				if c.name == "pkill" && (hasWord(args, "-u") || hasPrefixWord(args, "--euid")) {
+					if v, _ := optValue(args, "-u", "euid"); v == "root" || v == "0" {
+						return true, "all root processes"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "kill-init", Level: LevelCritical, Category: CategorySystem, Description: "killing init (PID 1) takes the whole system down",
+		Suggestions: []string{"Kill the specific process by PID or name", "Restart a service with systemctl restart"}, names: names("kill"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range positional(c.args()) {
+				if w.s == "1" {
+					return true, "PID 1"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "firewall-flush", Level: LevelHigh, Category: CategorySystem, Description: "flushing or disabling the firewall",
+		Suggestions: []string{"Add or remove a single rule instead", "Save the rules first (iptables-save > rules.bak)"},
+		names:       names("iptables", "ip6tables", "nft", "ufw", "iptables-legacy", "iptables-nft", "firewall-cmd", "pfctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "nft":
+				return len(args) > 1 && args[0].s == "flush" && args[1].s == "ruleset", ""
+			case "ufw":
+				return len(args) > 0 && (args[0].s == "disable" || args[0].s == "reset"), ""
+			case "firewall-cmd":
+				return hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted"), ""
+			case "pfctl":
+				return hasWord(args, "-F") || hasWord(args, "-d"), ""
+			}
+			for i, w := range args {
+				if w.s == "-F" || w.s == "--flush" || w.s == "-X" && hasWord(args, "-F") {
+					return true, w.s
+				}
+				if (w.s == "-P" || w.s == "--policy") && i+2 < len(args) && args[i+2].s == "DROP" && (args[i+1].s == "INPUT" || args[i+1].s == "OUTPUT") {
+					return true, "default policy DROP"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "security-disable", Level: LevelModerate, Category: CategorySystem, Description: "disabling a kernel security mechanism",
+		Suggestions: []string{"Add a targeted policy exception instead", "Leave SELinux/AppArmor enforcing"}, names: names("setenforce", "aa-teardown", "swapoff", "sysctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "setenforce":
+				return len(args) > 0 && (args[0].s == "0" || lower(args[0].s) == "permissive"), ""
+			case "aa-teardown":
+				return true, ""
+			case "swapoff":
+				return hasWord(args, "-a") || hasWord(args, "--all"), ""
+			case "sysctl":
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "kernel.randomize_va_space=0") || strings.HasPrefix(w.s, "kernel.kptr_restrict=0") || strings.HasPrefix(w.s, "kernel.yama.ptrace_scope=0") {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "network-down", Level: LevelHigh, Category: CategorySystem, Description: "taking a network interface down",
+		Suggestions: []string{"Change the interface configuration without taking it down", "Do this from a local console"}, names: names("ifconfig", "ip", "ifdown", "nmcli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "ifconfig":
+				return len(args) > 1 && args[len(args)-1].s == "down" && args[0].s != "lo", ""
+			case "ip":
+				return len(args) > 3 && args[0].s == "link" && args[1].s == "set" && hasWord(args, "down") && !hasWord(args, "lo"), ""
+			case "ifdown":
+				return len(args) > 0 && !hasWord(args, "lo"), ""
+			case "nmcli":
+				return hasWord(args, "off") && hasWord(args, "networking") || hasWord(args, "down") && hasWord(args, "connection"), ""
+			}
+			return false, ""
+		}},
+	{ID: "package-remove-critical", Level: LevelHigh, Category: CategorySystem, Description: "removing a package the system needs to run",
+		Suggestions: []string{"Remove only the application packages you installed", "Check with apt-get -s remove (simulate) first"},
+		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			removing := false
+			for _, w := range args {
+				switch w.s {
+				case "remove", "purge", "erase", "autoremove", "del", "uninstall", "-R", "-Rns", "-Rs", "-Rdd", "-e", "--erase", "-r", "-P", "--purge", "--remove":
+					removing = true
+				}
+			}
+			if !removing {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				n := w.s
+				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get") {
+					return true, n
+				}
+			}
+			if hasWord(args, "--nodeps") && (c.name == "rpm") || hasWord(args, "--force-all") && c.name == "dpkg" {
+				return true, "forced removal"
+			}
+			return false, ""
+		}},
+	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor or SELinux protection",
+		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
+		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "setenforce":
+				return len(args) > 0 && (args[0].s == "0" || strings.EqualFold(args[0].s, "permissive")), "setenforce 0"
+			case "apparmor_parser":
+				return hasWord(args, "-R") || hasWord(args, "--remove"), "apparmor_parser -R"
+			case "aa-complain":
+				for _, w := range args {
+					if strings.Contains(w.s, "*") || w.s == "/etc/apparmor.d" || w.s == "/etc/apparmor.d/" {
+						return true, w.s
+					}
+				}
+				return false, ""
+			}
+			return true, c.name
+		}},
+	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
+		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
+		names:       names("systemctl", "service", "rc-service", "launchctl", "sv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--user") {
+				return false, ""
+			}
+			ops := positional(args)
+			switch c.name {
+			case "systemctl":
+				if len(ops) >= 2 && (ops[0].s == "stop" || ops[0].s == "disable" || ops[0].s == "mask" || ops[0].s == "kill") {
+					return true, ops[1].s
+				}
+			case "service", "rc-service", "sv":
+				if len(ops) >= 2 && (ops[1].s == "stop" || ops[0].s == "stop" || ops[1].s == "disable") {
+					return true, ops[0].s
+				}
+			case "launchctl":
+				if len(ops) >= 2 && (ops[0].s == "bootout" || ops[0].s == "unload" || ops[0].s == "disable") && (strings.Contains(joinWords(ops), "system") || strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchDaemons") || strings.HasPrefix(ops[len(ops)-1].s, "/System/")) {
+					return true, ops[len(ops)-1].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "user-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting a user account (and its files)",
+		Suggestions: []string{"Lock the account instead (usermod -L)", "Let an administrator remove accounts"}, names: names("userdel", "deluser", "dscl", "sysadminctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch c.name {
+			case "dscl":
+				return strings.Contains(j, "-delete /Users/"), j
+			case "sysadminctl":
+				return strings.Contains(j, "-deleteUser"), j
+			}
+			return len(positional(c.args())) > 0, j
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, systemRules) }

@@ -1,0 +1,128 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// --- secrets leaving the machine or the transcript ---
+
+// metadataHosts are cloud instance metadata services, which hand out the
+// machine's credentials to whoever asks from it.
+var metadataHosts = map[string]bool{
+	"169.254.169.254": true, "169.254.170.2": true, "metadata.google.internal": true, "metadata": true,
+	"100.100.100.200": true, "fd00:ec2::254": true, "169.254.169.253": false, "metadata.azure.internal": true,
+}
+
+// keyNamePatterns are file names a search for private keys and secrets
+// looks for.
+func keyHunt(s string) bool {
+	l := strings.Trim(strings.ToLower(s), `"'*`)
+	for _, k := range [...]string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", ".kdbx", ".p12", ".pfx", ".env",
+		"credentials", ".git-credentials", ".netrc", ".pgpass", "wallet.dat", "private", "secret", "token", "password", ".ppk", "keystore"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretPattern reports a search pattern for secrets in file contents.
+func secretPattern(s string) bool {
+	l := strings.ToLower(s)
+	for _, k := range [...]string{"private key", "secret", "password", "passwd", "token", "api_key", "apikey", "akia", "aws_secret", "begin rsa", "begin openssh"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// broadRoot reports a search root beyond the project: the filesystem,
+// homes, /etc, /var, /proc.
+func (a *analysis) broadRoot(w word, cwd string) bool {
+	p := a.absPath(w.s, cwd)
+	if p == "" || a.inWork(p) {
+		return false
+	}
+	if p == "/" || p == "/home" || p == "/Users" || p == "/root" || p == "/etc" || p == "/var" || p == "/opt" || p == "/srv" || p == "/proc" || p == "/mnt" {
+		return true
+	}
+	rel, _, ok := a.homeRel(p)
+	return ok && (rel == "" || strings.HasPrefix(rel, ".ssh") || strings.HasPrefix(rel, ".config") || strings.HasPrefix(rel, ".aws"))
+}
+
+// noteSecretArchive remembers an archive file made of keys or
+// credentials, so that sending it later is judged as sending them.
+func (a *analysis) noteSecretArchive(c *cmd) {
+	var archive string
+	var inputs []word
+	args := c.args()
+	switch c.name {
+	case "zip", "7z", "7za", "rar":
+		ops := posArgs(args, optSpec{short: "bntP", long: []string{"password", "temp-path"}})
+		if (c.name == "7z" || c.name == "7za" || c.name == "rar") && len(ops) > 0 {
+			ops = ops[1:] // the command letter
+		}
+		if len(ops) < 2 {
+			return
+		}
+		archive, inputs = ops[0].s, ops[1:]
+	case "tar":
+		f, ok := optValue(args, "-f", "file")
+		if !ok && len(args) > 1 && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "f") {
+			f, ok = args[1].s, true // old style: tar czf ARCHIVE FILES...
+			args = args[1:]
+		}
+		if !ok {
+			for i, w := range args {
+				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && i+1 < len(args) {
+					f, ok = args[i+1].s, true
+				}
+			}
+		}
+		if !ok {
+			return
+		}
+		archive = f
+		for _, w := range positional(args) {
+			if w.s != f {
+				inputs = append(inputs, w)
+			}
+		}
+	default:
+		return
+	}
+	for _, w := range inputs {
+		if d, crit := a.sensitive(w.s, c.cwd); crit {
+			if p := a.absPath(archive, c.cwd); p != "" {
+				if a.files == nil {
+					a.files = make(map[string]flow)
+				}
+				a.files[p] = flow{kind: flowSecret, what: "an archive of " + d, crit: true}
+			}
+			return
+		}
+	}
+}
+
+// noteSecretCopy remembers key material copied into the work directory,
+// so that a later commit or push of it is caught.
+func (a *analysis) noteSecretCopy(c *cmd) {
+	if c.name != "cp" && c.name != "mv" && c.name != "rsync" && c.name != "install" {
+		return
+	}
+	ops := posArgs(c.args(), optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+	if len(ops) < 2 {
+		return
+	}
+	dest := a.absPath(ops[len(ops)-1].s, c.cwd)
+	if dest == "" || !a.inWork(dest) {
+		return
+	}
+	for _, w := range ops[:len(ops)-1] {
+		if d, crit := a.sensitive(w.s, c.cwd); crit && !a.inWork(a.absPath(w.s, c.cwd)) {
+			a.secretsCopied = d + " → " + path.Clean(ops[len(ops)-1].s)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// shellInit lists well-known tools whose output is shell code meant to be
+// evaluated: version managers, environment loaders, prompt themes, key
+// agents and completion generators. For each, the subcommands or options
+// that print that code; "*" means any invocation. `eval "$(pyenv init -)"`
+// then runs nothing the firewall needs to see, where eval of unknown output
+// could run anything.
+var shellInit = map[string][]string{
+	"pyenv": {"init", "virtualenv-init"}, "rbenv": {"init"}, "nodenv": {"init"}, "goenv": {"init"},
+	"jenv": {"init"}, "plenv": {"init"}, "phpenv": {"init"}, "luaenv": {"init"}, "scalaenv": {"init"},
+	"swiftenv": {"init"}, "exenv": {"init"}, "tfenv": {"init"}, "pyenv-virtualenv": {"init"},
+	"direnv": {"hook", "export"}, "starship": {"init"}, "oh-my-posh": {"init"}, "zoxide": {"init"},
+	"atuin": {"init"}, "mcfly": {"init"}, "hishtory": {"init"}, "fasd": {"--init"}, "thefuck": {"--alias", "alias"},
+	"mise": {"activate", "env", "hook-env"}, "rtx": {"activate", "env"}, "fnm": {"env"}, "volta": {"setup"},
+	"conda": {"shell.bash", "shell.zsh", "shell.fish", "shell.posix"}, "micromamba": {"shell"}, "mamba": {"shell"},
+	"brew": {"shellenv"}, "opam": {"env", "config"}, "luarocks": {"path"}, "devbox": {"shellenv", "global"},
+	"ssh-agent": {"*"}, "gpg-agent": {"--daemon"}, "keychain": {"--eval"}, "gnome-keyring-daemon": {"--start"},
+	"dbus-launch": {"--sh-syntax", "--auto-syntax"}, "dircolors": {"*"}, "lesspipe": {"*"}, "lesspipe.sh": {"*"},
+	"minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"}, "path_helper": {"-s", "-c"},
+	"fzf": {"--bash", "--zsh", "--fish"}, "navi": {"widget"}, "broot": {"--print-shell-function"},
+	"pdm": {"--pep582"}, "register-python-argcomplete": {"*"}, "pip": {"completion"}, "pip3": {"completion"},
+	"rustup": {"completions"}, "carapace": {"_carapace"}, "tmuxifier": {"init"}, "jump": {"shell"},
+	"rye": {"self"}, "uv": {"generate-shell-completion"}, "uvx": {"--generate-shell-completion"},
+	"kubectl": {"completion"}, "helm": {"completion"}, "gh": {"completion"}, "glab": {"completion"},
+	"npm": {"completion"}, "pnpm": {"completion"}, "yarn": {"completion"}, "deno": {"completions"},
+	"just": {"--completions"}, "poetry": {"completions"}, "pipx": {"completions"}, "kind": {"completion"},
+	"terraform": {"-install-autocomplete"}, "aws_completer": {"*"}, "ng": {"completion"}, "hub": {"alias"},
+	"cargo": {"completions"}, "docker": {"completion"}, "podman": {"completion"}, "flux": {"completion"},
+	"argocd": {"completion"}, "k9s": {"completion"}, "eksctl": {"completion"}, "kustomize": {"completion"},
+	"stern": {"--completion"}, "op": {"completion"}, "nix": {"print-dev-env"}, "nix-direnv": {"*"},
+}
+
+// isShellInit reports whether c is one of those tools printing its shell
+// code. The tool must be named plainly or live in a system, Homebrew or
+// per-user bin directory, not be fetched or built in the work directory.
+func isShellInit(c *cmd) bool {
+	subs, ok := shellInit[c.name]
+	if len(c.words) == 0 || !c.words[0].ok {
+		return false
+	}
+	// TOOL completion SHELL: every CLI framework prints completions
+	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] && !strings.Contains(c.words[0].s, "/") {
+		return true
+	}
+	if !ok {
+		return false
+	}
+	if p := c.words[0].s; p != c.base {
+		switch dir := path.Dir(p); {
+		case dir == "/usr/bin", dir == "/bin", dir == "/usr/local/bin", dir == "/opt/homebrew/bin", dir == "/home/linuxbrew/.linuxbrew/bin", dir == "/usr/libexec":
+		case strings.HasPrefix(dir, "/opt/") && path.Base(dir) == "bin", strings.HasPrefix(dir, "/usr/local/") && path.Base(dir) == "bin":
+		default:
+			if !isUserBin(dir) {
+				return false
+			}
+		}
+	}
+	for _, s := range subs {
+		if s == "*" {
+			return true
+		}
+	}
+	for _, w := range c.args() {
+		if !w.ok {
+			return false
+		}
+	}
+	for _, w := range c.args() {
+		for _, s := range subs {
+			if w.s == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isUserBin reports a per-user program directory such as ~/.local/bin,
+// ~/.pyenv/bin or ~/.cargo/bin.
+func isUserBin(dir string) bool {
+	if path.Base(dir) != "bin" && path.Base(dir) != "shims" {
+		return false
+	}
+	parent := path.Base(path.Dir(dir))
+	return len(parent) > 1 && parent[0] == '.'
+}
