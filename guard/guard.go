@@ -187,4 +187,8 @@ type Context struct {
 	WorkDir string
 	// Home is the user's home directory ("~" and $HOME expand to it).
 	Home string
+	// Shell is the dialect commands are written in: "powershell" (or
+	// "pwsh"), "cmd", "gitbash", "bash" (any POSIX shell); empty detects
+	// it from the command (see NormalizeShell).
+	Shell string
 }
