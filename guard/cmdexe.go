@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strconv"
 	"strings"
 )
@@ -166,7 +167,11 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 		return src[i:min(j, n)], min(j, n), false
 	}
 	k := strings.IndexByte(src[i+1:], '%')
-	if k <= 0 || strings.ContainsAny(src[i+1:i+1+k], "\n\"") {
+	if k <= 0 || strings.ContainsAny(src[i+1:i+1+k], "\n\" \t&|<>()") {
+		if i+1 < n && isDriveLetter(src[i+1]) {
+			// %i: a loop variable typed at the prompt
+			return src[i : i+2], i + 2, false
+		}
 		return "%", i + 1, true
 	}
 	name := src[i+1 : i+1+k]
@@ -423,8 +428,19 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if t.kind == cWord {
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
 		}
-		if t.kind == cRedir || t.kind == cLP || t.kind == cRP {
+		if t.kind == cRedir {
 			break
+		}
+		if t.kind == cLP || t.kind == cRP {
+			// (...) among the arguments: cmd /c for /l %i in (0,0,1) ...
+			if len(words) == 0 {
+				break
+			}
+			p := "("
+			if t.kind == cRP {
+				p = ")"
+			}
+			words = append(words, lit(p))
 		}
 	}
 	if len(words) == 0 {
@@ -488,6 +504,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "rd", "rmdir":
 		c.name = "cmd:rd"
 		ws.cmdRd(c, words[1:])
+	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
+		c.name = l
+		ws.elevated(c, words[1:])
 	case "robocopy":
 		c.name = "robocopy"
 		ws.cmdRobocopy(c, words[1:])
@@ -496,6 +515,13 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.cmdCopy(c, words[1:])
 	case "type":
 		c.name = "cmd:type"
+		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") {
+			for i, t := range toks {
+				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
+					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
+				}
+			}
+		}
 		ws.cmdRedirs(c, toks)
 		for _, w := range words[1:] {
 			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" {
@@ -670,6 +696,14 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 					ws.emitWin(nil, "win-endless-loop", "for /l without end")
 				}
 			}
+			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/r") && len(body) > 0 && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
+				for k := 2; k < j; k++ {
+					if toks[k].kind == cWord && winSourceFile(toks[k].s) {
+						ws.emitWin(nil, "win-delete-project", "every "+toks[k].s+" file in the project")
+						break
+					}
+				}
+			}
 			return ws.cmdStage(body, in, stage)
 		}
 	}
@@ -755,6 +789,12 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 		// del of a folder deletes the files in it
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
 		everything := !glob || strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*")
+		if glob && sw["s"] && winSourceFile(s) {
+			if cl == wpInside || cl == wpWorkDir {
+				ws.emitWin(c, "win-delete-project", "every "+path.Base(strings.ReplaceAll(s, `\`, "/"))+" file under "+winNative(p))
+				continue
+			}
+		}
 		ws.winDeleteAbs(c, p, sw["s"], dir && everything, glob && !everything)
 	}
 }

@@ -1098,7 +1098,7 @@ func (ws *winState) psLoopBomb(kw, raw, l string) {
 	spawns := psSpawns(l) || strings.Contains(l, "powershell") && strings.Contains(l, "&")
 	pauses := strings.Contains(l, "start-sleep") || strings.Contains(l, "sleep ") || strings.Contains(l, "break") ||
 		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(l, "exit")
-	if !spawns && !pauses && (strings.Contains(l, "appendalltext") || strings.Contains(l, "add-content") || strings.Contains(l, "out-file") ||
+	if !spawns && !pauses && (strings.Contains(l, "+=") || strings.Contains(l, "byte[]") || strings.Contains(l, "appendalltext") || strings.Contains(l, "add-content") || strings.Contains(l, "out-file") ||
 		strings.Contains(l, ">>") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "new-item")) {
 		ws.emitWin(nil, "win-endless-loop", truncate(raw, 120))
 		return

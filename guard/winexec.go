@@ -48,6 +48,23 @@ func (ws *winState) markDownloaded(p string) {
 	a.downloads[path.Base(p)] = true
 }
 
+// winRemoteExec reports a program run from a network share, or a URL
+// of a program or script (a URL of a page opens the browser).
+func winRemoteExec(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, `\\`) && !strings.HasPrefix(l, `\\.\`) && !strings.HasPrefix(l, `\\?\`) && !strings.HasPrefix(l, `\\localhost`) {
+		return true
+	}
+	if strings.Contains(l, "://") {
+		for _, ext := range [...]string{".exe", ".ps1", ".bat", ".cmd", ".hta", ".msi", ".vbs", ".scr", ".dll", ".js", ".jse", ".wsf", ".psm1", ".lnk", ".jar"} {
+			if strings.HasSuffix(l, ext) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // winRemotePath reports a UNC path or URL.
 func winRemotePath(s string) bool {
 	return strings.HasPrefix(s, `\\`) && !strings.HasPrefix(s, `\\.\`) && !strings.HasPrefix(s, `\\?\`) ||
@@ -113,8 +130,36 @@ func (ws *winState) finishWin(c *cmd) {
 		w0 := c.words[0].s
 		if p := a.winAbs(w0); p != "" && ws.isDownloaded(p) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
-		} else if strings.HasPrefix(w0, `\\`) || strings.HasPrefix(w0, "//") && !strings.HasPrefix(w0, "///") || strings.Contains(w0, "://") {
+		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		}
+	}
+	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
+		c.name = "shutdown.exe" // Windows switches: /a aborts, /? helps
+	}
+	if winRouted(c.name) && ws.dialect == ShellPowerShell {
+		for _, w := range c.args() {
+			if !w.ok && (strings.HasPrefix(w.s, "(") || strings.HasPrefix(w.s, "$(")) {
+				// docker rm -f (docker ps -aq): let the POSIX analysis
+				// see the substitution
+				ws.routeWords(c)
+				var b strings.Builder
+				for i, x := range c.words {
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					switch {
+					case !x.ok && strings.HasPrefix(x.s, "("):
+						b.WriteString("$" + x.s)
+					case !x.ok && strings.HasPrefix(x.s, "$("):
+						b.WriteString(x.s)
+					default:
+						b.WriteString(shellQuote(x.s))
+					}
+				}
+				a.run(b.String(), ws.origin)
+				return
+			}
 		}
 	}
 	if (c.name == "pwsh" || c.name == "cmd") && c.in.kind == flowRemote {
@@ -176,6 +221,32 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowSecret && psSends(body) {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
+	case "invoke-sqlcmd":
+		pa := parsePSArgs(args, []string{"query", "serverinstance", "database", "inputfile", "username", "password"}, []string{"trustservercertificate"})
+		if q, ok := pa.get("query"); ok {
+			sub := []word{lit("sqlcmd"), lit("-Q"), q}
+			if s, ok := pa.get("serverinstance"); ok {
+				sub = append(sub, lit("-S"), s)
+			}
+			a.subCommand(c, sub, "Invoke-Sqlcmd")
+		}
+	case "set-executionpolicy":
+		pa := parsePSArgs(args, []string{"executionpolicy", "scope"}, []string{"force"})
+		pol, ok := pa.get("executionpolicy")
+		if !ok && len(pa.pos) > 0 {
+			pol, ok = pa.pos[0], true
+		}
+		scope, _ := pa.get("scope")
+		sc := strings.ToLower(scope.s)
+		if ok && (strings.EqualFold(pol.s, "unrestricted") || strings.EqualFold(pol.s, "bypass")) && sc != "process" && sc != "currentuser" {
+			ws.emitWin(c, "win-execution-policy", pol.s+" for the whole machine")
+		}
+	case "enable-localuser":
+		if piped && len(args) == 0 {
+			ws.emitWin(c, "win-admin-enable", "every account in the pipeline")
+		}
+	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
+		ws.elevated(c, args)
 	case "set-alias", "new-alias":
 		pa := parsePSArgs(args, []string{"name", "value", "scope", "option", "description"}, []string{"force", "passthru"})
 		n, ok1 := pa.get("name")
@@ -197,7 +268,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		ws.diskpart(c, c.in)
 	case "add-type", "import-module", "new-module", "ipmo":
 		for _, w := range args {
-			if psDownloads(strings.ToLower(w.s)) || winRemotePath(w.s) || ws.isDownloaded(a.winAbs(w.s)) {
+			if psDownloads(strings.ToLower(w.s)) || winRemotePath(w.s) && !strings.HasPrefix(strings.ToLower(w.s), "http") || winRemoteExec(w.s) || ws.isDownloaded(a.winAbs(w.s)) {
 				ws.emitWin(c, "remote-code-exec", "loading code from "+truncate(w.s, 80))
 				break
 			}
@@ -244,7 +315,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	case "invoke-command":
 		pa := parsePSArgs(args, []string{"scriptblock", "filepath", "computername", "argumentlist", "session", "credential"}, []string{"asjob"})
 		if w, ok := pa.get("filepath"); ok {
-			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) || winRemotePath(w.s) {
+			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) || winRemoteExec(w.s) {
 				ws.emitWin(c, "remote-code-exec", "running "+w.s+", downloaded or on a network share")
 			}
 		}
@@ -292,11 +363,59 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 	}
+	if strings.HasPrefix(c.name, "remove-az") || strings.HasPrefix(c.name, "remove-aws") || strings.HasPrefix(c.name, "remove-s3") ||
+		strings.HasPrefix(c.name, "remove-ec2") || strings.HasPrefix(c.name, "remove-rds") || strings.HasPrefix(c.name, "remove-gcp") ||
+		strings.HasPrefix(c.name, "remove-mg") && strings.Contains(c.name, "user") {
+		ws.emitWin(c, "win-cloud-delete", c.base)
+	}
 	ws.finishWin(c)
 	if c.name == "get-process" && len(args) == 0 {
 		c.out = &flow{kind: flowList, what: "every process"}
 	}
 	return next
+}
+
+// elevated judges sudo, gsudo and PsExec: an elevated shell, or the
+// command they run, analysed in the same dialect.
+func (ws *winState) elevated(c *cmd, args []word) {
+	i := 0
+	for i < len(args) {
+		l := strings.ToLower(args[i].s)
+		if strings.HasPrefix(l, `\\`) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "/") {
+			break
+		}
+		switch l {
+		case "-u", "-p", "-w", "-c", "--user", "-n", "--chdir":
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		if c.name == "sudo" || c.name == "gsudo" {
+			ws.emitWin(c, "win-elevated-shell", c.base)
+		}
+		return
+	}
+	rest := args[i:]
+	prog := canonicalPS(rest[0].s)
+	if len(rest) == 1 && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") || c.name != "sudo" && c.name != "gsudo" && hasSw(wargs(c), "s") && (prog == "pwsh" || prog == "cmd") {
+		ws.emitWin(c, "win-elevated-shell", c.base+" "+rest[0].s)
+		return
+	}
+	parts := make([]string, len(rest))
+	for k, w := range rest {
+		parts[k] = w.s
+		if ws.dialect == ShellPowerShell && strings.ContainsAny(w.s, " \t") {
+			parts[k] = "'" + strings.ReplaceAll(w.s, "'", "''") + "'"
+		} else if strings.ContainsAny(w.s, " \t") {
+			parts[k] = cmdQuote(w.s)
+		}
+	}
+	ws.a.nestedWin(strings.Join(parts, " "), ws.dialect, c.base)
 }
 
 // psPathArg returns the -Path, -LiteralPath or first positional argument.
@@ -439,11 +558,13 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 		if wide {
 			id = "win-delete-outside"
 		}
+	case wpInside:
+		id = ws.projectDelete(p, wide, filtered)
 	}
 	if id == "" {
 		return
 	}
-	if filtered && id != "win-history-delete" && id != "win-delete-credentials" {
+	if filtered && id != "win-history-delete" && id != "win-delete-credentials" && id != "win-delete-project" && id != "win-delete-git" {
 		switch id {
 		case "win-delete-system", "win-delete-profile":
 			id = "win-delete-outside"
@@ -455,6 +576,74 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	}
 	what := winPathNames[cl]
 	ws.emitWin(c, id, what+": "+winNative(p))
+}
+
+// regenerable are folders a project can rebuild: deleting them is routine.
+var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist": true, "out": true, "target": true,
+	"node_modules": true, "coverage": true, "testresults": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
+	".next": true, ".turbo": true, ".cache": true, "publish": true, "artifacts": true, "logs": true, "log": true, "tmp": true,
+	"temp": true, ".gradle": true, ".vs": true, "packages": true, "vendor": true, "__pycache__": true, ".nyc_output": true,
+	".parcel-cache": true, ".angular": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
+	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
+	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
+
+// winSourceFile reports a pattern or name of source code or data.
+func winSourceFile(s string) bool {
+	l := strings.ToLower(strings.Trim(s, `"'()`))
+	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
+		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// projectDelete judges deleting inside the work directory: build output
+// is routine; the repository, the sources, secrets and data are the
+// user's work.
+func (ws *winState) projectDelete(p string, wide, filtered bool) string {
+	wd := ws.a.workDir
+	if wd == "" || !strings.HasPrefix(p, wd+"/") {
+		return ""
+	}
+	rel := p[len(wd)+1:]
+	first, _, _ := strings.Cut(rel, "/")
+	base := path.Base(p)
+	switch {
+	case first == ".git":
+		return "win-delete-git"
+	case base == ".env" || strings.HasPrefix(base, ".env."):
+		return "win-delete-project"
+	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
+		return ""
+	case wide && !filtered && !strings.Contains(base, "."):
+		return "win-delete-project"
+	case wide && winSourceFile(base):
+		return "win-delete-project"
+	}
+	return ""
+}
+
+// winTruncate judges emptying a file.
+func (ws *winState) winTruncate(c *cmd, w word) {
+	a := ws.a
+	if !w.ok {
+		return
+	}
+	p := a.winAbs(w.s)
+	if cl, _ := a.winClassify(p); cl != wpInside || strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+		return
+	}
+	wd := a.workDir
+	if wd == "" || !strings.HasPrefix(p, wd+"/") {
+		return
+	}
+	first, _, _ := strings.Cut(p[len(wd)+1:], "/")
+	if regenerable[first] {
+		return
+	}
+	ws.emitWin(c, "win-truncate", winNative(p))
 }
 
 // posixDelete judges a POSIX path deleted from PowerShell on Linux or
@@ -597,6 +786,15 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				p, ok = *pp, true
 			}
 		}
+		if ok && c.in.kind == flowNone {
+			v, hasV := pa.get("value")
+			if !hasV && len(pa.pos) > 1 {
+				v, hasV = pa.pos[1], true
+			}
+			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" {
+				ws.winTruncate(c, p)
+			}
+		}
 		if ok {
 			if strings.HasPrefix(strings.ToLower(p.s), "variable:") || strings.HasPrefix(strings.ToLower(p.s), "env:") {
 				return
@@ -608,7 +806,11 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 
 // regDelete judges deleting a registry key.
 func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
-	switch classifyRegKey(k) {
+	cl := classifyRegKey(k)
+	if strings.HasPrefix(k, "hklm/") && strings.Count(k, "/") <= 4 && cl == regNone {
+		cl = regHive
+	}
+	switch cl {
 	case regHive, regCredHive:
 		ws.emitWin(c, "win-registry-hive", k)
 	case regDefender, regUAC, regLSA:
@@ -811,7 +1013,7 @@ func (ws *winState) psStartProcess(c *cmd, args []word) {
 	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") {
 		ws.emitWin(c, "win-elevated-shell", fp.s)
 	}
-	if p := a.winAbs(fp.s); p != "" && ws.isDownloaded(p) || winRemotePath(fp.s) {
+	if p := a.winAbs(fp.s); p != "" && ws.isDownloaded(p) || winRemoteExec(fp.s) {
 		ws.emitWin(c, "remote-code-exec", "starting "+fp.s+", downloaded or on a network share")
 	}
 	line := cmdQuote(fp.s)
@@ -893,6 +1095,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			}
 			if d := ws.secret[p]; d != "" {
 				return flow{kind: flowSecret, what: d, crit: true}
+			}
+			if b := path.Base(p); b == ".env" || strings.HasPrefix(b, ".env.") {
+				return flow{kind: flowSecret, what: "environment file " + w.s, crit: true}
 			}
 		}
 		return flow{kind: flowLocal}

@@ -440,7 +440,7 @@ var winRules = []*rule{
 	// --- by command ---
 	{ID: "win-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting or erasing a drive",
 		Suggestions: []string{"Let the user manage disks"},
-		names: names("format", "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk", "remove-physicaldisk", "set-disk"),
+		names:       names("format", "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk", "remove-physicaldisk", "set-disk"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			switch c.name {
@@ -553,7 +553,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-security-service", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a security, update or backup service",
 		Suggestions: []string{"Leave security services running"},
-		names: names("sc", "net", "net1", "stop-service", "set-service", "remove-service", "suspend-service"),
+		names:       names("sc", "net", "net1", "stop-service", "set-service", "remove-service", "suspend-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			var svc string
@@ -600,7 +600,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-log-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing or disabling event logs, auditing or history",
 		Suggestions: []string{"Leave logs and history untouched"},
-		names: names("wevtutil", "clear-eventlog", "remove-eventlog", "limit-eventlog", "auditpol", "fsutil", "set-psreadlineoption", "clear-winevent"),
+		names:       names("wevtutil", "clear-eventlog", "remove-eventlog", "limit-eventlog", "auditpol", "fsutil", "set-psreadlineoption", "clear-winevent"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -618,12 +618,45 @@ var winRules = []*rule{
 			}
 			return true, j
 		}},
-	{ID: "win-history-clear", Level: LevelModerate, Category: CategoryHistoryTamper, Description: "clearing the session's command history",
-		Suggestions: []string{"Leave history untouched"}, names: names("clear-history"),
-		match: func(a *analysis, c *cmd) (bool, string) { return true, "" }},
+	{ID: "win-delete-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting the project's sources, data or secrets (not build output)",
+		Suggestions: []string{"Delete only build output", "Commit or stash first"}},
+	{ID: "win-delete-git", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting the repository's history (.git)",
+		Suggestions: []string{"Keep .git; use git commands to undo changes"}},
+	{ID: "win-truncate", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying a project file",
+		Suggestions: []string{"Edit the file instead of emptying it"}},
+	{ID: "win-execution-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "letting every script run on the machine (execution policy)",
+		Suggestions: []string{"Use -Scope Process for this session only"}},
+	{ID: "win-cloud-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting cloud infrastructure from PowerShell",
+		Suggestions: []string{"Delete cloud resources through reviewed infrastructure code"}},
+	{ID: "win-password-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening the password or lockout policy",
+		Suggestions: []string{"Leave account policy to an administrator"}, names: names("net", "net1", "set-addefaultdomainpasswordpolicy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "net" || c.name == "net1" {
+				return len(args) > 1 && args[0] == "accounts" && (strings.Contains(j, "minpwlen:0") || strings.Contains(j, "maxpwage:unlimited") || strings.Contains(j, "lockoutthreshold:0")), j
+			}
+			return true, j
+		}},
+	{ID: "win-shutdown-exe", Level: LevelHigh, Category: CategorySystem, Description: "shutting down, restarting or logging off the machine",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("shutdown.exe"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return hasSw(args, "s", "r", "p", "h", "l", "g", "sg", "hybrid", "o") && !hasSw(args, "a", "?"), ""
+		}},
+	{ID: "win-startup-copy", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a program in the Startup folder",
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("cp", "mv", "install", "ln", "tee", "cmd:copy", "cmd:xcopy", "cmd:move", "robocopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if l := strings.ToLower(w.s); strings.Contains(l, "start menu/programs/startup") || strings.Contains(l, `start menu\programs\startup`) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-defender-disable", Level: LevelHigh, Category: CategorySystem, Description: "disabling or blinding antivirus (Defender)",
 		Suggestions: []string{"Leave antivirus on; ask the user to add a narrow exclusion"},
-		names: names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty"),
+		names:       names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -714,12 +747,15 @@ var winRules = []*rule{
 			return admin, j
 		}},
 	{ID: "win-admin-enable", Level: LevelHigh, Category: CategoryPrivilege, Description: "enabling the built-in Administrator or Guest account",
-		Suggestions: []string{"Leave built-in accounts disabled"}, names: names("net", "net1", "enable-localuser"),
+		Suggestions: []string{"Leave built-in accounts disabled"}, names: names("net", "net1", "enable-localuser", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			if c.name == "enable-localuser" {
 				return strings.Contains(j, "administrator") || strings.Contains(j, "guest"), j
+			}
+			if c.name == "wmic" {
+				return strings.Contains(j, "useraccount") && strings.Contains(j, "disabled=false"), j
 			}
 			return len(args) > 1 && args[0] == "user" && strings.Contains(j, "/active:yes"), j
 		}},
@@ -753,7 +789,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
 		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
-		match:       regRule(regAutorun)},
+		match: regRule(regAutorun)},
 	{ID: "win-uac-disable", Level: LevelHigh, Category: CategoryPrivilege, Description: "disabling User Account Control",
 		Suggestions: []string{"Leave UAC on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regUAC)},
 	{ID: "win-lsa-weaken", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening credential protection (LSA, WDigest)",
@@ -772,7 +808,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
 		Suggestions: []string{"Never copy credential stores"},
-		names: names("reg", "procdump", "procdump64", "rundll32", "ntdsutil", "mimikatz", "invoke-mimikatz", "esentutl", "copy-item", "cmd:copy", "out-minidump", "sqldumper", "createdump", "comsvcs", "vaultcmd"),
+		names:       names("reg", "procdump", "procdump64", "rundll32", "ntdsutil", "mimikatz", "invoke-mimikatz", "esentutl", "copy-item", "cmd:copy", "out-minidump", "sqldumper", "createdump", "comsvcs", "vaultcmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -851,7 +887,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-lolbin-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running remote or script code through a Windows system binary (mshta, regsvr32, rundll32, msiexec)",
 		Suggestions: []string{"Download the installer, check it, then run it"},
-		names: names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control"),
+		names:       names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")

@@ -289,7 +289,8 @@ var winNativeNames = map[string]bool{
 	"diskpart": true, "format": true, "netsh": true, "sc": true, "taskkill": true, "auditpol": true, "fsutil": true,
 	"runas": true, "at": true, "procdump": true, "procdump64": true, "ntdsutil": true, "mimikatz": true, "setx": true,
 	"powercat": true, "mpcmdrun": true, "forfiles": true, "pcalua": true, "cmstp": true, "shutdown": true,
-	"sdelete": true, "sdelete64": true, "wusa": true, "dism": true, "sfc": true, "manage-bde": true, "wscript": true,
+	"sdelete": true, "sdelete64": true, "attrib": true, "secedit": true, "ipconfig": true, "route": true, "cmdkey": true,
+	"gsudo": true, "psexec": true, "psexec64": true, "shutdown.exe": true, "wusa": true, "dism": true, "sfc": true, "manage-bde": true, "wscript": true,
 	"cscript": true, "installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "odbcconf": true,
 }
 
@@ -453,6 +454,9 @@ func (a *analysis) winAbs(p string) string {
 	if strings.HasPrefix(p, `\\.\`) || strings.HasPrefix(p, `//./`) {
 		return "//./" + strings.ToLower(p[4:])
 	}
+	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		return a.cleanWin(p) // already in normal form
+	}
 	if len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':' {
 		if len(p) > 2 && p[2] != '\\' && p[2] != '/' {
 			p = p[:2] + `\` + p[2:]
@@ -508,20 +512,20 @@ func winIsWindowsPath(p string) bool {
 type winPathClass uint8
 
 const (
-	wpNone       winPathClass = iota
-	wpInside                  // inside the work directory, temp or a cache
-	wpOutside                 // elsewhere
-	wpWorkDir                 // the work directory itself
-	wpHistory                 // shell history
-	wpHomeSub                 // a folder of the user's profile
-	wpSystemSub               // inside an installed program's folder
-	wpSecrets                 // keys and credentials
-	wpSystem                  // Windows itself, a system folder
-	wpHome                    // a profile, or all of them
-	wpRoot                    // a whole drive
-	wpDevice                  // a raw disk
-	wpPosix                   // a POSIX path: judged by the POSIX rules
-	wpUnknown                 // not known
+	wpNone      winPathClass = iota
+	wpInside                 // inside the work directory, temp or a cache
+	wpOutside                // elsewhere
+	wpWorkDir                // the work directory itself
+	wpHistory                // shell history
+	wpHomeSub                // a folder of the user's profile
+	wpSystemSub              // inside an installed program's folder
+	wpSecrets                // keys and credentials
+	wpSystem                 // Windows itself, a system folder
+	wpHome                   // a profile, or all of them
+	wpRoot                   // a whole drive
+	wpDevice                 // a raw disk
+	wpPosix                  // a POSIX path: judged by the POSIX rules
+	wpUnknown                // not known
 )
 
 var winPathNames = [...]string{"", "inside the work directory", "outside the work directory", "the work directory itself",
