@@ -221,9 +221,9 @@ type PolicyVerdict struct {
 	// Decision is "deny", "ask" or "allow" when a rule decided, ""
 	// when the built-in analysis did.
 	Decision string
-	// Rule is the rule that decided, as written, and Level the settings
-	// level it came from ("server", "key", "session").
-	Rule, Level string
+	// Rule is the rule that decided, as written, and RuleLevel the
+	// settings level it came from ("server", "key", "session").
+	Rule, RuleLevel string
 	// Matched is the simple command, path or URL the rule matched.
 	Matched string
 	// Builtin is the built-in analysis's verdict.
@@ -305,7 +305,7 @@ func (ps Policies) CheckToolUse(d *Detector, tool string, input map[string]any, 
 		}
 	}
 	if lv, r := ps.find(func(p *Policy) []permRule { return p.allow }, match); r != nil && !builtin.Blocked {
-		pv.Decision, pv.Rule, pv.Level, pv.Matched = "allow", r.text, lv, target
+		pv.Decision, pv.Rule, pv.RuleLevel, pv.Matched = "allow", r.text, lv, target
 	}
 	return pv
 }
@@ -466,7 +466,7 @@ func (ps Policies) find(list func(*Policy) []permRule, match func(*permRule) boo
 }
 
 func (ps Policies) decided(pv PolicyVerdict, decision, level string, r *permRule, matched string) PolicyVerdict {
-	pv.Decision, pv.Rule, pv.Level, pv.Matched = decision, r.text, level, matched
+	pv.Decision, pv.Rule, pv.RuleLevel, pv.Matched = decision, r.text, level, matched
 	switch decision {
 	case "deny":
 		pv.Verdict = Verdict{Blocked: true, Level: max(LevelHigh, pv.Builtin.Level), Category: CategoryPolicy,
@@ -540,7 +540,7 @@ func (ps Policies) checkShell(d *Detector, tool, command string, c Context) Poli
 		for _, l := range ps.levels() {
 			for i := range l.p.allow {
 				if m, ok := anyLine(&l.p.allow[i]); ok {
-					pv.Decision, pv.Rule, pv.Level, pv.Matched = "allow", l.p.allow[i].text, l.name, m
+					pv.Decision, pv.Rule, pv.RuleLevel, pv.Matched = "allow", l.p.allow[i].text, l.name, m
 					return pv
 				}
 			}

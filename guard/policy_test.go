@@ -65,7 +65,7 @@ func TestPolicyDenyEachSimpleCommand(t *testing.T) {
 		"cd src; git   push",
 	} {
 		v := ps.CheckCommand(d, cmd, policyCtx)
-		if !v.Blocked || v.Decision != "deny" || v.Rule != "Bash(git push:*)" || v.Level != "server" || v.Category != CategoryPolicy {
+		if !v.Blocked || v.Decision != "deny" || v.Rule != "Bash(git push:*)" || v.RuleLevel != "server" || v.Category != CategoryPolicy {
 			t.Errorf("%q: %+v", cmd, v)
 		}
 	}
@@ -88,17 +88,17 @@ func TestPolicyPrecedence(t *testing.T) {
 		Server:  mustPolicy(t, nil, nil, []string{"Bash(git push:*)"}),
 		Session: mustPolicy(t, []string{"Bash(git push:*)"}, nil, nil),
 	}
-	if v := ps.CheckCommand(d, "git push", policyCtx); !v.Blocked || v.Level != "server" {
+	if v := ps.CheckCommand(d, "git push", policyCtx); !v.Blocked || v.RuleLevel != "server" {
 		t.Errorf("session allow lifted a server deny: %+v", v)
 	}
 	// a session deny tightens a server allow
 	ps = Policies{Server: mustPolicy(t, []string{"Bash"}, nil, nil), Session: mustPolicy(t, nil, nil, []string{"Bash(npm publish:*)"})}
-	if v := ps.CheckCommand(d, "npm publish", policyCtx); !v.Blocked || v.Level != "session" {
+	if v := ps.CheckCommand(d, "npm publish", policyCtx); !v.Blocked || v.RuleLevel != "session" {
 		t.Errorf("session deny: %+v", v)
 	}
 	// ask
 	ps = Policies{Key: mustPolicy(t, nil, []string{"Bash(git push:*)"}, nil)}
-	if v := ps.CheckCommand(d, "git push", policyCtx); v.Blocked || !v.Ask || v.Decision != "ask" || v.Level != "key" {
+	if v := ps.CheckCommand(d, "git push", policyCtx); v.Blocked || !v.Ask || v.Decision != "ask" || v.RuleLevel != "key" {
 		t.Errorf("ask: %+v", v)
 	}
 	// ask does not soften a built-in block
@@ -129,7 +129,7 @@ func TestPolicyAllowRelaxesBuiltin(t *testing.T) {
 		t.Errorf("session allow lifted a high finding: %+v", v)
 	}
 	ps = Policies{Server: mustPolicy(t, []string{"Bash(docker system prune:*)"}, nil, nil)}
-	if v := ps.CheckCommand(d, prune, policyCtx); v.Blocked || v.Level != "server" {
+	if v := ps.CheckCommand(d, prune, policyCtx); v.Blocked || v.RuleLevel != "server" {
 		t.Errorf("server allow: %+v", v)
 	}
 	// nothing lifts a critical finding
