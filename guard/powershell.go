@@ -478,6 +478,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 	if t[0] == '{' {
 		return word{s: t, tail: len(t)}
 	}
+	if !strings.ContainsAny(t, "'\"`$@(") {
+		return lit(t)
+	}
 	if lt := strings.ToLower(t); strings.Contains(lt, "get-psreadlineoption).historysavepath") {
 		if h := winNative(ws.a.winHome()); h != "" {
 			return lit(h + "/appdata/roaming/microsoft/windows/powershell/psreadline/consolehost_history.txt")

@@ -108,7 +108,26 @@ func isDriveLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <
 // normWinAbs turns an absolute Windows path "C:\Users\X\..\y" into the
 // normal form used for comparisons: "/c:/users/y".
 func normWinAbs(p string) string {
-	p = strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	b := make([]byte, 0, len(p)+1)
+	b = append(b, '/')
+	clean := true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			c = '/'
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if c == '/' && len(b) > 0 && b[len(b)-1] == '/' || c == '.' && len(b) > 0 && b[len(b)-1] == '/' {
+			clean = false
+		}
+		b = append(b, c)
+	}
+	if clean && len(b) > 4 && b[3] == '/' && b[len(b)-1] != '/' {
+		return string(b)
+	}
+	p = string(b[1:])
 	drive := p[:2]
 	rest := p[2:]
 	if rest == "" {
@@ -154,6 +173,17 @@ func detectDialect(src string) string {
 	}
 	if strings.Contains(s, "$env:") || strings.Contains(s, "${env:") || strings.HasPrefix(s, "$PSVersionTable") {
 		return ShellPowerShell
+	}
+	if s[0] == '$' {
+		// $x = 1: PowerShell assigns with spaces around =, POSIX shells
+		// would run a command named by $x
+		if name, end := psVarName(s, 0); name != "" {
+			rest := strings.TrimLeft(s[end:], " \t")
+			if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") && end < len(s) && (s[end] == ' ' || s[end] == '\t') ||
+				strings.HasPrefix(rest, "+=") || strings.HasPrefix(s[end:], ".") && len(s) > end+1 && isDriveLetter(s[end+1]) {
+				return ShellPowerShell
+			}
+		}
 	}
 	first := s
 	if i := strings.IndexAny(s, " \t\r\n;|&(){}"); i >= 0 {
