@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -24,9 +23,10 @@ const (
 
 	// Thresholds TestWindowsCorpus enforces, a little below what the
 	// analyser reaches, so that a regression fails.
-	winMinCritical = 0.97
-	winMinHigh     = 0.93
-	winMaxFP       = 0.03
+	winMinCritical = 0.98
+	winMinHigh     = 0.97
+	winMinModerate = 0.55
+	winMaxFP       = 0.01
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
@@ -164,18 +164,21 @@ func TestWindowsCorpus(t *testing.T) {
 	if len(benign) > 0 {
 		fpRate = float64(len(fps)) / float64(len(benign))
 	}
-	t.Logf("critical %.3f, high %.3f (%d dangerous); false positives %d/%d = %.3f",
-		rate("critical"), rate("high"), len(dangerous), len(fps), len(benign), fpRate)
+	t.Logf("critical %.3f, high %.3f, moderate %.3f (%d dangerous); false positives %d/%d = %.3f",
+		rate("critical"), rate("high"), rate("moderate"), len(dangerous), len(fps), len(benign), fpRate)
 	if r := rate("critical"); r < winMinCritical {
 		t.Errorf("critical detection %.3f < %.2f", r, winMinCritical)
 	}
 	if r := rate("high"); r < winMinHigh {
 		t.Errorf("high detection %.3f < %.2f", r, winMinHigh)
 	}
+	if r := rate("moderate"); r < winMinModerate {
+		t.Errorf("moderate detection %.3f < %.2f", r, winMinModerate)
+	}
 	if fpRate > winMaxFP {
 		t.Errorf("false positive rate %.3f > %.2f", fpRate, winMaxFP)
 	}
-	if strings.TrimSpace(os.Getenv("GUARD_CORPUS_STRICT")) != "" && len(benign) == 0 {
-		t.Error("no benign Windows corpus")
+	if len(benign) == 0 || len(dangerous) == 0 {
+		t.Error("the Windows corpus lacks benign or dangerous lines")
 	}
 }

@@ -45,7 +45,9 @@ func BenchmarkCheckCmd(b *testing.B) { benchDialect(b, ShellCmd, benchCmd) }
 
 // BenchmarkCheckDetected judges Windows lines without a dialect: it is
 // detected from each line.
-func BenchmarkCheckDetected(b *testing.B) { benchDialect(b, "", append(append([]string{}, benchPowerShell...), benchCmd...)) }
+func BenchmarkCheckDetected(b *testing.B) {
+	benchDialect(b, "", append(append([]string{}, benchPowerShell...), benchCmd...))
+}
 
 // BenchmarkPolicyCheckCommand judges POSIX lines through three levels of
 // permission rules.
