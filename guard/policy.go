@@ -605,3 +605,21 @@ func unresolvedAttributed(e Explanation) bool {
 	}
 	return n >= len(e.Unresolved)
 }
+
+// PolicyFirewall is a detector with permission rules; it has the
+// methods the engine's Firewall interface asks for, so an engine can
+// judge a session's tool calls with that session's three levels of rules.
+type PolicyFirewall struct {
+	Detector *Detector
+	Policies Policies
+}
+
+// CheckToolUse judges a tool call with the detector, then the rules.
+func (f PolicyFirewall) CheckToolUse(tool string, input map[string]any, c Context) Verdict {
+	return f.Policies.CheckToolUse(f.Detector, tool, input, c).Verdict
+}
+
+// CheckPrompt judges a prompt; permission rules do not apply to prompts.
+func (f PolicyFirewall) CheckPrompt(prompt string, c Context) Verdict {
+	return f.Detector.CheckPrompt(prompt, c)
+}

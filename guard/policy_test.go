@@ -181,3 +181,16 @@ func TestPolicyToolRules(t *testing.T) {
 		t.Errorf("Bash rule on the PowerShell tool: %+v", v)
 	}
 }
+
+func TestPolicyFirewall(t *testing.T) {
+	f := PolicyFirewall{Detector: NewDetector(Options{}), Policies: Policies{Session: mustPolicy(t, nil, []string{"Bash(npm publish:*)"}, []string{"Bash(git push:*)"})}}
+	if v := f.CheckToolUse("Bash", map[string]any{"command": "git push"}, policyCtx); !v.Blocked || v.Category != CategoryPolicy {
+		t.Errorf("deny: %+v", v)
+	}
+	if v := f.CheckToolUse("Bash", map[string]any{"command": "npm publish"}, policyCtx); v.Blocked || !v.Ask {
+		t.Errorf("ask: %+v", v)
+	}
+	if v := f.CheckToolUse("Bash", map[string]any{"command": "rm -rf ~"}, policyCtx); !v.Blocked || v.Level != LevelCritical {
+		t.Errorf("built-in: %+v", v)
+	}
+}

