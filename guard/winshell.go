@@ -250,6 +250,11 @@ func guessWinDialect(src string) string {
 	case percentVar(src) || strings.Contains(l, "goto ") || strings.Contains(l, " /"):
 		return ShellCmd
 	}
+	if strings.ContainsAny(src, "\n\r") {
+		// bash runs the lines before a syntax error: without a sign of
+		// PowerShell, a script that does not parse stays unanalysable
+		return ""
+	}
 	return ShellPowerShell
 }
 

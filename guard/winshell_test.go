@@ -183,6 +183,12 @@ func TestDetectDialect(t *testing.T) {
 	if v := d.CheckCommand(`$p = "$env:USERPROFILE"; ri -r -fo $p`, ctx); !v.Blocked {
 		t.Errorf("detected PowerShell not judged: %+v", v)
 	}
+	// a script that is not POSIX and shows no sign of PowerShell stays
+	// unanalysable: bash would run its first lines before the error
+	if v := d.CheckCommand("touch x
+if then fi (", Context{WorkDir: "/work/project", Home: "/home/dev"}); !v.Blocked || v.Category != CategoryUnresolved {
+		t.Errorf("unparsable script: %+v", v)
+	}
 }
 
 // The tool an agent calls chooses the dialect.
