@@ -185,8 +185,7 @@ func TestDetectDialect(t *testing.T) {
 	}
 	// a script that is not POSIX and shows no sign of PowerShell stays
 	// unanalysable: bash would run its first lines before the error
-	if v := d.CheckCommand("touch x
-if then fi (", Context{WorkDir: "/work/project", Home: "/home/dev"}); !v.Blocked || v.Category != CategoryUnresolved {
+	if v := d.CheckCommand("touch x\nif then fi (", Context{WorkDir: "/work/project", Home: "/home/dev"}); !v.Blocked || v.Category != CategoryUnresolved {
 		t.Errorf("unparsable script: %+v", v)
 	}
 }
