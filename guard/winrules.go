@@ -1053,3 +1053,79 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 }
 
 func init() { ruleSets = append(ruleSets, winRules) }
+
+// msysNorm turns a path as Git Bash or a POSIX tool on Windows writes it
+// (C:/x, C:\x, /c/x when the session's paths are in that form) into the
+// normal Windows form; "" for other paths.
+func msysNorm(s string, msys bool) string {
+	if len(s) >= 2 && isDriveLetter(s[0]) && s[1] == ':' && (len(s) == 2 || s[2] == '/' || s[2] == '\\') {
+		return normWinAbs(s)
+	}
+	if msys && len(s) >= 2 && s[0] == '/' && isDriveLetter(s[1]) && (len(s) == 2 || s[2] == '/') {
+		return normWinAbs(s[1:2] + ":" + s[2:])
+	}
+	return ""
+}
+
+// msysDeleteLevel classifies what rm deletes when it is given Windows
+// paths (Git Bash, MSYS, Cygwin).
+func msysDeleteLevel(a *analysis, c *cmd) (DangerLevel, string) {
+	o := c.opts()
+	recursive := o.has("rR", "recursive")
+	wd, home := a.workDir, a.home
+	msys := len(wd) >= 3 && wd[0] == '/' && wd[2] == '/' || len(home) >= 3 && home[0] == '/' && home[2] == '/'
+	if n := msysNorm(wd, msys); n != "" {
+		a.workDir = n
+	}
+	if n := msysNorm(home, msys); n != "" {
+		a.home = n
+	}
+	defer func() { a.workDir, a.home = wd, home }()
+	worst, what := LevelSafe, ""
+	for _, w := range positional(c.args()) {
+		s := w.s
+		glob := false
+		if i := strings.IndexAny(s, "*?"); i >= 0 {
+			s, glob = s[:i], true
+		}
+		p := msysNorm(s, msys)
+		if p == "" {
+			continue
+		}
+		cl, _ := a.winClassify(p)
+		lv := LevelSafe
+		switch cl {
+		case wpRoot, wpSystem, wpHome, wpDevice, wpSecrets:
+			if recursive || glob || cl == wpSecrets {
+				lv = LevelCritical
+			} else if cl == wpSystem {
+				lv = LevelCritical
+			}
+		case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir, wpHistory:
+			if recursive || glob || cl == wpHistory {
+				lv = LevelHigh
+			}
+		}
+		if lv > worst {
+			worst, what = lv, winPathNames[cl]+": "+w.s
+		}
+	}
+	return worst, what
+}
+
+func init() {
+	ruleSets = append(ruleSets, []*rule{
+		{ID: "win-path-delete", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting a Windows drive, system folder, profile or credentials",
+			Suggestions: []string{"Delete only paths inside the project"}, names: names("rm", "rmdir", "shred"),
+			match: func(a *analysis, c *cmd) (bool, string) {
+				lv, what := msysDeleteLevel(a, c)
+				return lv == LevelCritical, what
+			}},
+		{ID: "win-path-delete-outside", Level: LevelHigh, Category: CategoryFileDelete, Description: "recursive delete of Windows paths outside the work directory",
+			Suggestions: []string{"Delete only paths inside the project"}, names: names("rm", "rmdir", "shred"),
+			match: func(a *analysis, c *cmd) (bool, string) {
+				lv, what := msysDeleteLevel(a, c)
+				return lv == LevelHigh, what
+			}},
+	})
+}

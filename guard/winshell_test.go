@@ -262,3 +262,24 @@ func FuzzWindowsFrontEnds(f *testing.F) {
 		_ = d.Explain(in, c)
 	})
 }
+
+// Git Bash deletes Windows paths written either way.
+func TestGitBashWindowsPaths(t *testing.T) {
+	d := NewDetector(Options{})
+	for cmd, want := range map[string]DangerLevel{
+		`rm -rf C:/Windows`:           LevelCritical,
+		`rm -rf 'C:\Users\dev'`:       LevelCritical,
+		`rm -rf /c/Windows`:           LevelCritical,
+		`rm -rf /c/`:                  LevelCritical,
+		`rm -rf "$USERPROFILE"`:       LevelCritical,
+		`rm -rf /d/data`:              LevelHigh,
+		`rm -rf build`:                LevelSafe,
+		`rm -rf /c/work/project/dist`: LevelSafe,
+		`rm -f C:/work/project/a.o`:   LevelSafe,
+	} {
+		v := winCheck(t, d, ShellGitBash, cmd)
+		if v.Level != want || v.Blocked != (want > LevelSafe) {
+			t.Errorf("%s: %s %s, want %s", cmd, v.Level, v.Pattern, want)
+		}
+	}
+}
