@@ -394,6 +394,15 @@ func (ws *winState) runPS(src string) {
 
 func (ws *winState) runPSItem(src string, item *psItem) {
 	a := ws.a
+	if strings.Contains(src, "ocket") || strings.Contains(src, "CPClient") || strings.Contains(src, "cpclient") || strings.Contains(src, "istener") {
+		// a socket read in one statement and run in another
+		l := strings.ToLower(src)
+		if (strings.Contains(l, "tcpclient") || strings.Contains(l, "sockets.socket") || strings.Contains(l, "tcplistener")) && strings.Contains(l, "getstream") &&
+			(strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, "cmd.exe") || strings.Contains(l, "powershell") || strings.Contains(l, ".write(")) {
+			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
+			return
+		}
+	}
 	for _, st := range psStatements(psTokens(src)) {
 		if a.stop {
 			return
@@ -1267,7 +1276,7 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 		if name, end := psVarName(stage[0].text, 0); name != "" && end == len(stage[0].text) && ws.remoteVars[strings.ToLower(name)] {
 			return flow{kind: flowRemote, what: stage[0].text}
 		}
-		if t := stage[0].text; len(t) >= 2 && (t[0] == '\'' || t[0] == '"') {
+		if t := stage[0].text; len(t) >= 2 && (t[0] == '\'' || t[0] == '"' || t[0] == '(') {
 			v := ws.psWord(t, nil)
 			if v.ok {
 				return flow{kind: flowText, text: v.s}

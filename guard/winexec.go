@@ -471,6 +471,13 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 	_, f1 := pa.get("filter")
 	_, f2 := pa.get("include")
 	filtered := f1 || f2
+	if len(targets) == 0 && piped && c.in.kind == flowText {
+		for _, l := range strings.Split(strings.TrimSpace(c.in.text), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				targets = append(targets, lit(l))
+			}
+		}
+	}
 	if len(targets) == 0 && piped && prevItem != nil {
 		for _, p := range prevItem.paths {
 			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
