@@ -42,7 +42,7 @@ func (d *Detector) CheckCommand(command string, c Context) Verdict {
 	}
 	a := d.newAnalysis(c)
 	defer a.release()
-	a.run(command, "command")
+	a.runTop(command, c.Shell)
 	return d.decide(a)
 }
 

@@ -9,7 +9,7 @@ import (
 // script of a shell or interpreter, find's actions, the code of -c/-e.
 // It has no side effects beyond c.
 func (a *analysis) prepare(c *cmd) {
-	if len(c.words) == 0 || c.synthetic != "" {
+	if len(c.words) == 0 || c.synthetic != "" || a.prepareWindows(c) {
 		return
 	}
 	switch n := c.name; {

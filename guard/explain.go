@@ -69,7 +69,7 @@ func (d *Detector) Explain(command string, c Context) Explanation {
 	a := d.newAnalysis(c)
 	defer a.release()
 	a.explain = true
-	a.run(command, "command")
+	a.runTop(command, c.Shell)
 	e.Verdict = d.decide(a)
 	e.Unresolved = a.notes
 	for _, f := range a.all {

@@ -195,4 +195,8 @@ type Context struct {
 	// every directory that contains one. The session's own work directory
 	// and what is below it stay ordinary even when it lies inside one.
 	ProtectedPaths []string
+	// Shell is the dialect commands are written in: "powershell" (or
+	// "pwsh"), "cmd", "gitbash", "bash" (any POSIX shell); empty detects
+	// it from the command (see NormalizeShell).
+	Shell string
 }

@@ -112,7 +112,10 @@ func (d *Detector) CheckToolUse(tool string, input map[string]any, c Context) Ve
 		return Verdict{}
 	}
 	t := strings.ToLower(tool)
-	if shellTools[t] {
+	if d := toolDialect(t); d != "" && c.Shell == "" {
+		c.Shell = d
+	}
+	if shellTools[t] || toolDialect(t) != "" {
 		for _, k := range [...]string{"command", "cmd"} {
 			v, ok := input[k]
 			if !ok {

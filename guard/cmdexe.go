@@ -1,0 +1,848 @@
+package guard
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// cmd.exe front end: %VAR% expansion, ^ escapes, & && || | and
+// parenthesised blocks, if/for headers, and the built-ins' own switches
+// (del /s /q, rd /s, start, set, cd /d).
+
+type cKind uint8
+
+const (
+	cWord cKind = iota
+	cAmp
+	cAnd
+	cOr
+	cPipe
+	cLP
+	cRP
+	cRedir
+	cNL
+)
+
+type cTok struct {
+	kind cKind
+	s    string
+	ok   bool // fully known (no unexpanded %VAR% or loop variable)
+}
+
+// cmdTokens splits one cmd.exe script into tokens, after expanding the
+// variables it knows.
+func (ws *winState) cmdTokens(src string) []cTok {
+	var out []cTok
+	n := len(src)
+	i := 0
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == ',' || c == ';' && (i+1 >= n || src[i+1] == ' '):
+			i++
+			continue
+		case c == '\r':
+			i++
+			continue
+		case c == '\n':
+			out = append(out, cTok{kind: cNL})
+			i++
+			continue
+		case c == '&':
+			if i+1 < n && src[i+1] == '&' {
+				out = append(out, cTok{kind: cAnd})
+				i += 2
+			} else {
+				out = append(out, cTok{kind: cAmp})
+				i++
+			}
+			continue
+		case c == '|':
+			if i+1 < n && src[i+1] == '|' {
+				out = append(out, cTok{kind: cOr})
+				i += 2
+			} else {
+				out = append(out, cTok{kind: cPipe})
+				i++
+			}
+			continue
+		case c == '(':
+			out = append(out, cTok{kind: cLP})
+			i++
+			continue
+		case c == ')':
+			out = append(out, cTok{kind: cRP})
+			i++
+			continue
+		case c == '>' || c == '<' || (c >= '0' && c <= '9') && i+1 < n && src[i+1] == '>' && (i == 0 || src[i-1] == ' '):
+			j := i
+			for j < n && (src[j] == '>' || src[j] == '<' || src[j] >= '0' && src[j] <= '9' || src[j] == '&') {
+				j++
+			}
+			out = append(out, cTok{kind: cRedir, s: src[i:j]})
+			i = j
+			continue
+		}
+		var b strings.Builder
+		ok := true
+		inQ := false
+		pd := 0 // parentheses opened inside the word: Everyone:(OI)(CI)F
+		j := i
+	word:
+		for j < n {
+			c := src[j]
+			switch {
+			case c == '"':
+				inQ = !inQ
+				j++
+				continue
+			case c == '^' && !inQ && j+1 < n:
+				b.WriteByte(src[j+1])
+				j += 2
+				continue
+			case c == '%':
+				v, k, known := ws.cmdPercent(src, j)
+				b.WriteString(v)
+				ok = ok && known
+				j = k
+				continue
+			case c == '!' && j+1 < n:
+				if k := strings.IndexByte(src[j+1:], '!'); k > 0 && !strings.ContainsAny(src[j+1:j+1+k], " \t\"") {
+					name := src[j+1 : j+1+k]
+					if v, ok2 := ws.cmdVar(name); ok2 {
+						b.WriteString(v)
+					} else {
+						b.WriteString(src[j : j+2+k])
+						ok = false
+					}
+					j += k + 2
+					continue
+				}
+			case inQ:
+				if c == '\n' {
+					break word
+				}
+			case c == '(' && b.Len() > 0:
+				pd++
+			case c == ')' && pd > 0:
+				pd--
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '&' || c == '|' || c == '<' || c == '>' || c == ')':
+				break word
+			case c == '(' && b.Len() == 0:
+				break word
+			}
+			b.WriteByte(c)
+			j++
+		}
+		if j == i {
+			j++
+		}
+		out = append(out, cTok{kind: cWord, s: b.String(), ok: ok})
+		i = j
+	}
+	return out
+}
+
+// cmdPercent expands the %...% reference at i; it returns the text, the
+// offset after it and whether it is known.
+func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
+	n := len(src)
+	if i+1 < n && src[i+1] == '%' {
+		// %%i: a for loop variable
+		j := i + 2
+		if j < n {
+			j++
+		}
+		return src[i:j], j, false
+	}
+	if i+1 < n && (src[i+1] >= '0' && src[i+1] <= '9' || src[i+1] == '*' || src[i+1] == '~') {
+		j := i + 2
+		for src[i+1] == '~' && j < n && isLetters(src[j:j+1]) {
+			j++
+		}
+		if src[i+1] == '~' && j < n {
+			j++
+		}
+		return src[i:min(j, n)], min(j, n), false
+	}
+	k := strings.IndexByte(src[i+1:], '%')
+	if k <= 0 || strings.ContainsAny(src[i+1:i+1+k], "\n\" \t&|<>()") {
+		if i+1 < n && isDriveLetter(src[i+1]) {
+			// %i: a loop variable typed at the prompt
+			return src[i : i+2], i + 2, false
+		}
+		return "%", i + 1, true
+	}
+	name := src[i+1 : i+1+k]
+	if c := strings.IndexByte(name, ':'); c >= 0 {
+		name = name[:c] // %PATH:~0,5% and substitutions: unknown
+		return src[i : i+2+k], i + 2 + k, false
+	}
+	if v, ok := ws.cmdVar(name); ok {
+		return v, i + 2 + k, true
+	}
+	return src[i : i+2+k], i + 2 + k, false
+}
+
+func (ws *winState) cmdVar(name string) (string, bool) {
+	if v, ok := ws.vars[strings.ToLower(name)]; ok {
+		return v.s, v.ok
+	}
+	return ws.a.envValue(name)
+}
+
+// runCmd analyses a cmd.exe script.
+func (ws *winState) runCmd(src string) {
+	ws.cmdForkBomb(src)
+	// each line is expanded when it is read: SET on one line is seen by
+	// the next
+	lines := strings.Split(src, "\n")
+	for _, line := range lines {
+		if ws.a.stop {
+			return
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "::") || strings.HasPrefix(t, ":") {
+			continue
+		}
+		ws.cmdSeq(ws.cmdTokens(line), nil)
+	}
+}
+
+// cmdForkBomb flags batch fork bombs: %0|%0, and labels looped to with
+// goto that start new processes without pausing.
+func (ws *winState) cmdForkBomb(src string) {
+	l := strings.ToLower(src)
+	compact := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "^", "")
+	if strings.Contains(compact, "%0|%0") || strings.Contains(compact, "%~f0|%~f0") || strings.Contains(compact, "%~0|%~0") {
+		ws.emitWin(nil, "win-fork-bomb", truncate(src, 120))
+		return
+	}
+	lines := strings.Split(l, "\n")
+	for i, line := range lines {
+		t := strings.TrimSpace(strings.ReplaceAll(line, "&", "\n"))
+		first := strings.SplitN(t, "\n", 2)[0]
+		if !strings.HasPrefix(first, ":") || strings.HasPrefix(first, "::") {
+			continue
+		}
+		label := strings.TrimSpace(strings.TrimPrefix(first, ":"))
+		if label == "" {
+			continue
+		}
+		body := strings.Join(lines[i:], "\n")
+		gi := strings.Index(body, "goto "+label)
+		if gi < 0 {
+			gi = strings.Index(body, "goto :"+label)
+		}
+		if gi < 0 {
+			continue
+		}
+		loop := body[:gi]
+		spawns := strings.Contains(loop, "start ") || strings.Contains(loop, "%0") || strings.Contains(loop, "call %0") ||
+			strings.Contains(loop, "start\t")
+		pauses := strings.Contains(loop, "timeout") || strings.Contains(loop, "ping -n") || strings.Contains(loop, "choice ") ||
+			strings.Contains(loop, "exit") || strings.Contains(loop, "pause") || strings.Contains(loop, "if ")
+		if spawns && !pauses {
+			ws.emitWin(nil, "win-fork-bomb", truncate(src, 120))
+			return
+		}
+	}
+}
+
+// cmdSeq runs a sequence of statements; it returns what the last writes.
+func (ws *winState) cmdSeq(toks []cTok, in *flow) flow {
+	var out flow
+	start := 0
+	depth := 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) {
+			switch toks[i].kind {
+			case cLP:
+				depth++
+				continue
+			case cRP:
+				if depth > 0 {
+					depth--
+				}
+				continue
+			case cAmp, cAnd, cOr, cNL:
+				if depth > 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		if i > start {
+			f := ws.cmdPipeline(toks[start:i])
+			out = mergeFlow(out, f)
+		}
+		start = i + 1
+		if ws.a.stop {
+			break
+		}
+	}
+	return out
+}
+
+// cmdPipeline runs the stages of one pipeline.
+func (ws *winState) cmdPipeline(toks []cTok) flow {
+	var stages [][]cTok
+	start, depth := 0, 0
+	for i, t := range toks {
+		switch t.kind {
+		case cLP:
+			depth++
+		case cRP:
+			if depth > 0 {
+				depth--
+			}
+		case cPipe:
+			if depth == 0 {
+				stages = append(stages, toks[start:i])
+				start = i + 1
+			}
+		}
+	}
+	stages = append(stages, toks[start:])
+	for si, st := range stages {
+		if si < len(stages)-1 && cmdIsPwshCommand(st) {
+			// powershell -c irm x | iex: the pipe was meant for PowerShell
+			var parts []string
+			for k := si; k < len(stages); k++ {
+				var ws2 []string
+				for _, t := range stages[k] {
+					if t.kind == cWord {
+						ws2 = append(ws2, cmdQuote(t.s))
+					}
+				}
+				if k == si {
+					i := cmdPwshPayloadStart(stages[k])
+					ws2 = ws2[min(i, len(ws2)):]
+				}
+				parts = append(parts, strings.Join(ws2, " "))
+			}
+			for k := 0; k < si; k++ {
+				ws.cmdStage(stages[k], flow{}, k)
+			}
+			ws.a.nestedWin(strings.Join(parts, " | "), ShellPowerShell, "powershell -Command payload")
+			return flow{kind: flowUnknown}
+		}
+	}
+	var prev flow
+	names := make([]string, 0, len(stages))
+	for si, st := range stages {
+		if ws.a.stop {
+			break
+		}
+		prev = ws.cmdStage(st, prev, si)
+		if len(st) > 0 {
+			names = append(names, strings.ToLower(st[0].s))
+		}
+	}
+	if len(names) == 2 && (names[0] == "%0" || names[0] == "%~f0") && names[0] == names[1] {
+		ws.emitWin(nil, "win-fork-bomb", "%0|%0")
+	}
+	return prev
+}
+
+// cmdIsPwshCommand reports a powershell -Command stage.
+func cmdIsPwshCommand(st []cTok) bool {
+	if len(st) == 0 || st[0].kind != cWord {
+		return false
+	}
+	n := strings.ToLower(st[0].s)
+	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+		n = n[i+1:]
+	}
+	n = strings.TrimSuffix(n, ".exe")
+	if n != "powershell" && n != "pwsh" {
+		return false
+	}
+	return cmdPwshPayloadStart(st) < len(st)
+}
+
+// cmdPwshPayloadStart is the index of the first word of a powershell
+// -Command payload among the stage's words.
+func cmdPwshPayloadStart(st []cTok) int {
+	k := 0
+	for _, t := range st {
+		if t.kind != cWord {
+			continue
+		}
+		k++
+		l := strings.ToLower(t.s)
+		if l == "-c" || l == "-command" || l == "/c" || l == "-com" {
+			return k
+		}
+	}
+	return 1 << 30
+}
+
+// cmdStage runs one pipeline stage: a block, an if/for, or a command.
+func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
+	a := ws.a
+	if len(toks) == 0 {
+		return flow{}
+	}
+	if toks[0].kind == cLP {
+		depth, end := 0, len(toks)
+		for i, t := range toks {
+			if t.kind == cLP {
+				depth++
+			} else if t.kind == cRP {
+				depth--
+				if depth == 0 {
+					end = i
+					break
+				}
+			}
+		}
+		f := ws.cmdSeq(toks[1:end], &in)
+		rest := toks[min(end+1, len(toks)):]
+		if len(rest) > 0 && rest[0].kind == cWord && strings.EqualFold(rest[0].s, "else") {
+			ws.cmdStage(rest[1:], in, stage)
+		}
+		ws.cmdRedirs(nil, rest)
+		return f
+	}
+	if toks[0].kind != cWord {
+		return flow{}
+	}
+	first := strings.ToLower(strings.TrimPrefix(toks[0].s, "@"))
+	if first == "" && len(toks) > 1 {
+		toks = toks[1:]
+		first = strings.ToLower(toks[0].s)
+	}
+	switch first {
+	case "rem", "goto", "setlocal", "endlocal", "exit", "pause", "cls", "title", "color", "chcp", "prompt", "verify", "shift":
+		return flow{}
+	case "if":
+		return ws.cmdIf(toks[1:], in, stage)
+	case "for":
+		return ws.cmdFor(toks, in, stage)
+	}
+	var words []word
+	for _, t := range toks {
+		if t.kind == cWord {
+			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
+		}
+		if t.kind == cRedir {
+			break
+		}
+		if t.kind == cLP || t.kind == cRP {
+			// (...) among the arguments: cmd /c for /l %i in (0,0,1) ...
+			if len(words) == 0 {
+				break
+			}
+			p := "("
+			if t.kind == cRP {
+				p = ")"
+			}
+			words = append(words, lit(p))
+		}
+	}
+	if len(words) == 0 {
+		return flow{}
+	}
+	name0 := strings.TrimPrefix(words[0].s, "@")
+	words[0].s = name0
+	l := strings.ToLower(name0)
+	if i := strings.LastIndexAny(l, `/\`); i >= 0 {
+		l = l[i+1:]
+	}
+	l = strings.TrimSuffix(l, ".exe")
+	// echo. cd.. dir/w
+	for _, sep := range []string{".", "/"} {
+		if i := strings.Index(l, sep); i > 0 && cmdOnly[l[:i]] || i > 0 && l[:i] == "echo" {
+			l = l[:i]
+		}
+	}
+	c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: in, stage: stage}
+	c.base = name0
+	switch l {
+	case "set":
+		ws.cmdSet(words[1:])
+		c.name = "cmd:set"
+		a.finish(c)
+		return flow{}
+	case "cd", "chdir", "pushd":
+		c.name = "cmd:" + l
+		args := words[1:]
+		if len(args) > 0 && strings.EqualFold(args[0].s, "/d") {
+			args = args[1:]
+		}
+		if len(args) > 0 {
+			p := strings.Join(wordsText(args), " ")
+			if args[0].ok {
+				a.cwd = a.winAbs(p)
+			} else {
+				a.cwd = ""
+			}
+		}
+		a.finish(c)
+		return flow{}
+	case "echo":
+		c.name = "cmd:echo"
+		ws.cmdRedirs(c, toks)
+		a.finish(c)
+		return flow{kind: flowText, text: strings.Join(wordsText(words[1:]), " ") + "\n"}
+	case "start":
+		c.name = "cmd:start"
+		a.finish(c)
+		ws.cmdStart(c, words[1:])
+		return flow{}
+	case "call":
+		if len(words) > 1 && !strings.HasPrefix(words[1].s, ":") {
+			a.nestedWin(strings.Join(wordsText(words[1:]), " "), ShellCmd, "call")
+		}
+		return flow{}
+	case "del", "erase":
+		c.name = "cmd:del"
+		ws.cmdDel(c, words[1:])
+	case "rd", "rmdir":
+		c.name = "cmd:rd"
+		ws.cmdRd(c, words[1:])
+	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
+		c.name = l
+		ws.elevated(c, words[1:])
+	case "robocopy":
+		c.name = "robocopy"
+		ws.cmdRobocopy(c, words[1:])
+	case "copy", "xcopy", "move":
+		c.name = "cmd:" + l
+		ws.cmdCopy(c, words[1:])
+	case "type":
+		c.name = "cmd:type"
+		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") {
+			for i, t := range toks {
+				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
+					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
+				}
+			}
+		}
+		ws.cmdRedirs(c, toks)
+		for _, w := range words[1:] {
+			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" {
+				if stage == 0 && !strings.HasPrefix(d, "shell history") {
+					ws.emitWin(c, "win-read-secrets", d)
+				}
+				a.finish(c)
+				return flow{kind: flowSecret, what: d, crit: crit}
+			}
+		}
+		a.finish(c)
+		return flow{kind: flowLocal}
+	case "mklink", "attrib", "dir", "ver", "vol", "md", "mkdir", "ren", "rename", "assoc", "ftype", "where", "popd", "path":
+		c.name = "cmd:" + l
+	default:
+		c.name = canonicalName(l)
+		if l == "powershell" || l == "pwsh" {
+			c.name = "pwsh"
+		}
+		if strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok {
+			if l != "%0" && l != "%~f0" {
+				a.unresolved(c, "the command name is not a literal ("+truncate(words[0].s, 60)+")", "")
+			}
+			return flow{kind: flowUnknown}
+		}
+	}
+	ws.cmdRedirs(c, toks)
+	if (c.name == "cmd" || c.name == "pwsh") && in.kind == flowRemote && len(words) <= 2 {
+		ws.emitWin(c, "remote-code-exec", "piping downloaded code into "+l)
+	}
+	if c.name == "diskpart" {
+		ws.diskpart(c, in)
+	}
+	ws.finishWin(c)
+	if winRouted(c.name) {
+		return c.outFlow(a)
+	}
+	return flow{kind: flowUnknown}
+}
+
+func tailOf(t cTok) int {
+	if t.ok {
+		return 0
+	}
+	return len(t.s)
+}
+
+func wordsText(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.s
+	}
+	return out
+}
+
+// cmdRedirs judges a command's output redirections.
+func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
+	for i, t := range toks {
+		if t.kind != cRedir || strings.Contains(t.s, "&") || strings.HasPrefix(t.s, "<") {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].kind == cWord {
+			ws.winWrite(c, word{s: toks[i+1].s, ok: toks[i+1].ok}, strings.Contains(t.s, ">>"))
+		}
+	}
+}
+
+func (ws *winState) cmdSet(args []word) {
+	if len(args) == 0 {
+		return
+	}
+	s := args[0].s
+	if strings.HasPrefix(s, "/") {
+		return
+	}
+	joined := strings.Join(wordsText(args), " ")
+	joined = strings.Trim(joined, `"`)
+	name, val, ok := strings.Cut(joined, "=")
+	if !ok {
+		return
+	}
+	if ws.vars == nil {
+		ws.vars = map[string]word{}
+	}
+	known := true
+	for _, w := range args {
+		known = known && w.ok
+	}
+	ws.vars[strings.ToLower(strings.TrimSpace(name))] = word{s: val, ok: known}
+}
+
+// cmdIf runs the command of an if statement (and its else part).
+func (ws *winState) cmdIf(toks []cTok, in flow, stage int) flow {
+	i := 0
+	skip := func() {
+		for i < len(toks) && toks[i].kind == cWord && (strings.EqualFold(toks[i].s, "/i") || strings.EqualFold(toks[i].s, "not")) {
+			i++
+		}
+	}
+	skip()
+	if i < len(toks) && toks[i].kind == cWord {
+		switch strings.ToLower(toks[i].s) {
+		case "exist", "errorlevel", "defined", "cmdextversion":
+			i += 2
+		default:
+			if strings.Contains(toks[i].s, "==") {
+				i++
+			} else {
+				i += 3 // a EQU b
+			}
+		}
+	}
+	if i >= len(toks) {
+		return flow{}
+	}
+	rest := toks[i:]
+	// split off "else"
+	depth := 0
+	for j, t := range rest {
+		switch t.kind {
+		case cLP:
+			depth++
+		case cRP:
+			depth--
+		case cWord:
+			if depth == 0 && j > 0 && strings.EqualFold(t.s, "else") {
+				f := ws.cmdStage(rest[:j], in, stage)
+				ws.cmdStage(rest[j+1:], in, stage)
+				return f
+			}
+		}
+	}
+	return ws.cmdStage(rest, in, stage)
+}
+
+// cmdFor runs the body of a for loop; a /l loop starting thousands of
+// processes is a fork bomb.
+func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
+	for j, t := range toks {
+		if t.kind == cWord && strings.EqualFold(t.s, "do") && j+1 < len(toks) {
+			body := toks[j+1:]
+			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/l") {
+				n := 0
+				for k := 0; k < j; k++ {
+					if toks[k].kind == cLP {
+						// (start,step,end)
+						var nums []string
+						for m := k + 1; m < j && toks[m].kind == cWord; m++ {
+							nums = append(nums, strings.Split(toks[m].s, ",")...)
+						}
+						if len(nums) >= 3 {
+							n, _ = strconv.Atoi(nums[len(nums)-1])
+							first, _ := strconv.Atoi(nums[len(nums)-3])
+							step, _ := strconv.Atoi(nums[len(nums)-2])
+							if step == 0 || step > 0 && first > n || step < 0 && first < n {
+								n = 1 << 30 // endless
+							}
+						}
+						break
+					}
+				}
+				starts := false
+				for _, t := range body {
+					if t.kind == cWord && (strings.EqualFold(t.s, "start") || strings.EqualFold(t.s, "%0")) {
+						starts = true
+					}
+				}
+				switch {
+				case n >= 500 && starts:
+					ws.emitWin(nil, "win-fork-bomb", "a loop starting processes without end")
+				case n == 1<<30:
+					ws.emitWin(nil, "win-endless-loop", "for /l without end")
+				}
+			}
+			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/r") && len(body) > 0 && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
+				for k := 2; k < j; k++ {
+					if toks[k].kind == cWord && winSourceFile(toks[k].s) {
+						ws.emitWin(nil, "win-delete-project", "every "+toks[k].s+" file in the project")
+						break
+					}
+				}
+			}
+			return ws.cmdStage(body, in, stage)
+		}
+	}
+	return flow{}
+}
+
+// cmdStart runs what start starts.
+func (ws *winState) cmdStart(c *cmd, args []word) {
+	i := 0
+	if i < len(args) && args[i].s == "" {
+		i++ // start "" prog
+	}
+	for i < len(args) && strings.HasPrefix(args[i].s, "/") {
+		if strings.EqualFold(args[i].s, "/d") {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return
+	}
+	if i == 0 && len(args) > 1 && strings.ContainsAny(args[0].s, " ") {
+		i = 1 // a quoted title
+	}
+	rest := args[i:]
+	l := strings.ToLower(rest[0].s)
+	if l == "%0" || l == "%~f0" || l == "%~0" {
+		return // judged by cmdForkBomb
+	}
+	parts := make([]string, len(rest))
+	for k, w := range rest {
+		parts[k] = cmdQuote(w.s)
+	}
+	ws.a.nestedWin(strings.Join(parts, " "), ShellCmd, "start")
+}
+
+// cmdSwitches splits cmd-style arguments into /switches and operands.
+func cmdSwitches(args []word) (map[string]bool, []word) {
+	sw := map[string]bool{}
+	var ops []word
+	for _, w := range args {
+		s := strings.ToLower(w.s)
+		if strings.HasPrefix(s, "//") {
+			s = s[1:]
+		}
+		if strings.HasPrefix(s, "/") && len(s) >= 2 && len(s) <= 12 && !strings.Contains(s[1:], "/") {
+			k := s[1:]
+			if i := strings.IndexByte(k, ':'); i >= 0 {
+				k = k[:i]
+			}
+			sw[k] = true
+			continue
+		}
+		ops = append(ops, w)
+	}
+	return sw, ops
+}
+
+func (ws *winState) cmdDel(c *cmd, args []word) {
+	a := ws.a
+	sw, ops := cmdSwitches(args)
+	for _, w := range ops {
+		if !w.ok {
+			ws.winDelete(c, []word{w}, sw["s"], false)
+			continue
+		}
+		s := w.s
+		glob := strings.ContainsAny(s, "*?")
+		base := s
+		if glob {
+			base = s[:strings.IndexAny(s, "*?")]
+			if j := strings.LastIndexAny(base, `\/`); j >= 0 {
+				base = base[:j+1]
+			} else {
+				base = "."
+			}
+		}
+		p := a.winAbs(base)
+		if p == "" {
+			continue
+		}
+		cl, _ := a.winClassify(p)
+		// del of a folder deletes the files in it
+		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
+		everything := !glob || strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*")
+		if glob && sw["s"] && winSourceFile(s) {
+			if cl == wpInside || cl == wpWorkDir {
+				ws.emitWin(c, "win-delete-project", "every "+path.Base(strings.ReplaceAll(s, `\`, "/"))+" file under "+winNative(p))
+				continue
+			}
+		}
+		ws.winDeleteAbs(c, p, sw["s"], dir && everything, glob && !everything)
+	}
+}
+
+func (ws *winState) cmdRd(c *cmd, args []word) {
+	sw, ops := cmdSwitches(args)
+	ws.winDelete(c, ops, sw["s"], false)
+}
+
+func (ws *winState) cmdRobocopy(c *cmd, args []word) {
+	a := ws.a
+	sw, ops := cmdSwitches(args)
+	if (sw["mir"] || sw["purge"]) && len(ops) >= 2 && ops[1].ok {
+		if p := a.winAbs(ops[1].s); p != "" {
+			ws.winDeleteAbs(c, p, true, true, false)
+		}
+	}
+	if len(ops) >= 2 {
+		ws.winWrite(c, ops[1], false)
+	}
+}
+
+func (ws *winState) cmdCopy(c *cmd, args []word) {
+	a := ws.a
+	_, ops := cmdSwitches(args)
+	if len(ops) >= 2 {
+		dst := ops[len(ops)-1]
+		src := ops[0]
+		ws.winWrite(c, dst, false)
+		sp := a.winAbs(src.s)
+		if sp != "" && ws.isDownloaded(sp) {
+			ws.markDownloaded(a.winAbs(dst.s))
+		}
+		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(dst.s) {
+			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+		}
+	}
+}
+
+// diskpart judges the script diskpart reads.
+func (ws *winState) diskpart(c *cmd, in flow) {
+	text := ""
+	if in.kind == flowText {
+		text = strings.ToLower(in.text)
+	}
+	sw, ops := cmdSwitches(c.args())
+	_ = ops
+	if sw["s"] || in.kind != flowText || strings.Contains(text, "clean") || strings.Contains(text, "format") || strings.Contains(text, "delete") {
+		ws.emitWin(c, "win-diskpart", strings.TrimSpace(strings.ReplaceAll(text, "\n", "; ")))
+	}
+}

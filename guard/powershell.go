@@ -1,0 +1,1293 @@
+package guard
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+)
+
+// PowerShell front end: a tokeniser that splits a script into statements,
+// pipelines and arguments the way PowerShell's argument mode does, and a
+// walker that resolves aliases, parameter abbreviations, variables and
+// nested code (script blocks, subexpressions, -EncodedCommand, wrappers)
+// before the commands are judged.
+
+type psKind uint8
+
+const (
+	psWord  psKind = iota
+	psSep          // ; or newline
+	psPipe         // |
+	psAnd          // &&
+	psOr           // ||
+	psCall         // & (call operator)
+	psRedir        // > >> 2> *> 2>&1 <
+)
+
+type psTok struct {
+	kind psKind
+	text string // raw text
+}
+
+// psTokens splits PowerShell source into tokens.
+func psTokens(src string) []psTok {
+	var out []psTok
+	i := 0
+	n := len(src)
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			i++
+			continue
+		case c == '`' && i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r'):
+			i += 2
+			continue
+		case c == '\n' || c == '\r' || c == ';':
+			out = append(out, psTok{kind: psSep})
+			i++
+			continue
+		case c == '#':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '<' && i+1 < n && src[i+1] == '#':
+			end := strings.Index(src[i+2:], "#>")
+			if end < 0 {
+				return out
+			}
+			i += end + 4
+			continue
+		case c == '|':
+			if i+1 < n && src[i+1] == '|' {
+				out = append(out, psTok{kind: psOr})
+				i += 2
+			} else {
+				out = append(out, psTok{kind: psPipe})
+				i++
+			}
+			continue
+		case c == '&':
+			if i+1 < n && src[i+1] == '&' {
+				out = append(out, psTok{kind: psAnd})
+				i += 2
+			} else {
+				out = append(out, psTok{kind: psCall})
+				i++
+			}
+			continue
+		case c == '>' || (c == '2' || c == '1' || c == '3' || c == '*') && i+1 < n && src[i+1] == '>' || c == '<' && (i+1 >= n || src[i+1] != '#'):
+			j := i
+			for j < n && (src[j] == '>' || src[j] == '<' || src[j] == '*' || src[j] >= '0' && src[j] <= '9' || src[j] == '&') {
+				j++
+			}
+			out = append(out, psTok{kind: psRedir, text: src[i:j]})
+			i = j
+			continue
+		}
+		j := psWordEnd(src, i)
+		if j == i {
+			j = i + 1
+		}
+		out = append(out, psTok{kind: psWord, text: src[i:j]})
+		i = j
+	}
+	return out
+}
+
+// psWordEnd returns where the word starting at i ends: at white space or
+// an operator outside quotes and brackets.
+func psWordEnd(src string, i int) int {
+	n := len(src)
+	depth := 0
+	for i < n {
+		c := src[i]
+		switch c {
+		case '`':
+			i += 2
+			continue
+		case '\'':
+			i = psQuoteEnd(src, i, '\'')
+			continue
+		case '"':
+			i = psQuoteEnd(src, i, '"')
+			continue
+		case '@':
+			if i+1 < n && (src[i+1] == '"' || src[i+1] == '\'') && (i+2 >= n || src[i+2] == '\n' || src[i+2] == '\r') {
+				q := src[i+1]
+				end := strings.Index(src[i+2:], "\n"+string(q)+"@")
+				if end < 0 {
+					return n
+				}
+				i += 2 + end + 3
+				continue
+			}
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			if depth == 0 {
+				if i == 0 {
+					return i + 1
+				}
+				return i
+			}
+			depth--
+		case ' ', '\t', '\n', '\r', ';', '|', '&', '>':
+			if depth == 0 {
+				return i
+			}
+		case '<':
+			if depth == 0 && (i+1 >= n || src[i+1] != '#') {
+				return i
+			}
+		case '#':
+			if depth == 0 && i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+				return i
+			}
+		}
+		i++
+	}
+	return n
+}
+
+func psQuoteEnd(src string, i int, q byte) int {
+	n := len(src)
+	i++
+	for i < n {
+		c := src[i]
+		if q == '"' && c == '`' {
+			i += 2
+			continue
+		}
+		if c == q {
+			if i+1 < n && src[i+1] == q {
+				i += 2
+				continue
+			}
+			return i + 1
+		}
+		if q == '"' && c == '$' && i+1 < n && src[i+1] == '(' {
+			// a subexpression may hold quotes of its own
+			d := 0
+			for i < n {
+				switch src[i] {
+				case '(':
+					d++
+				case ')':
+					d--
+				case '\'':
+					i = psQuoteEnd(src, i, '\'') - 1
+				}
+				i++
+				if d == 0 {
+					break
+				}
+			}
+			continue
+		}
+		i++
+	}
+	return n
+}
+
+// psStmt is one pipeline, split into stages of words.
+type psStmt struct {
+	stages [][]psTok
+	redirs [][]string // per stage: "op target"
+}
+
+func psStatements(toks []psTok) []psStmt {
+	var out []psStmt
+	var cur psStmt
+	var stage []psTok
+	var reds []string
+	flushStage := func() {
+		if len(stage) > 0 || len(reds) > 0 {
+			cur.stages = append(cur.stages, stage)
+			cur.redirs = append(cur.redirs, reds)
+		}
+		stage, reds = nil, nil
+	}
+	flush := func() {
+		flushStage()
+		if len(cur.stages) > 0 {
+			out = append(out, cur)
+		}
+		cur = psStmt{}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.kind {
+		case psSep, psAnd, psOr:
+			flush()
+		case psPipe:
+			flushStage()
+		case psRedir:
+			target := ""
+			if !strings.Contains(t.text, "&") && i+1 < len(toks) && toks[i+1].kind == psWord {
+				target = toks[i+1].text
+				i++
+			}
+			reds = append(reds, t.text+" "+target)
+		case psCall:
+			if len(stage) == 0 {
+				stage = append(stage, t)
+			}
+			// a trailing & runs the pipeline in the background
+		default:
+			stage = append(stage, t)
+		}
+	}
+	flush()
+	return out
+}
+
+// psKeywords start statements that are not commands.
+var psKeywords = map[string]bool{
+	"if": true, "elseif": true, "else": true, "foreach": true, "for": true, "while": true, "do": true, "until": true,
+	"switch": true, "try": true, "catch": true, "finally": true, "function": true, "filter": true, "param": true,
+	"return": true, "throw": true, "trap": true, "begin": true, "process": true, "end": true, "break": true,
+	"continue": true, "exit": true, "workflow": true, "class": true, "enum": true, "using": true, "data": true,
+	"dynamicparam": true, "clean": true,
+}
+
+// psAliases maps PowerShell's built-in aliases (and common commands
+// without the Verb-Noun form) onto cmdlets.
+var psAliases = map[string]string{
+	"ri": "remove-item", "rm": "remove-item", "rmdir": "remove-item", "del": "remove-item", "erase": "remove-item", "rd": "remove-item",
+	"gci": "get-childitem", "ls": "get-childitem", "dir": "get-childitem", "gi": "get-item",
+	"iex": "invoke-expression", "iwr": "invoke-webrequest", "irm": "invoke-restmethod", "wget": "invoke-webrequest", "curl": "invoke-webrequest",
+	"gc": "get-content", "cat": "get-content", "type": "get-content", "sc": "set-content", "ac": "add-content",
+	"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item", "mv": "move-item", "move": "move-item", "mi": "move-item",
+	"ni": "new-item", "md": "new-item", "mkdir": "new-item", "cd": "set-location", "sl": "set-location", "chdir": "set-location",
+	"pushd": "push-location", "popd": "pop-location", "start": "start-process", "saps": "start-process",
+	"kill": "stop-process", "spps": "stop-process", "ps": "get-process", "gps": "get-process",
+	"icm": "invoke-command", "%": "foreach-object", "foreach": "foreach-object", "?": "where-object", "where": "where-object",
+	"echo": "write-output", "write": "write-output", "sp": "set-itemproperty", "gp": "get-itemproperty", "clc": "clear-content",
+	"cli": "clear-item", "clhy": "clear-history", "ii": "invoke-item", "sajb": "start-job", "spsv": "stop-service",
+	"sasv": "start-service", "tee": "tee-object", "rni": "rename-item", "ren": "rename-item", "set": "set-variable", "sv": "set-variable",
+	"nal": "new-alias", "sal": "set-alias", "ipmo": "import-module", "epal": "export-alias", "r": "invoke-history",
+}
+
+// canonicalPS folds a PowerShell command name onto the name its rules
+// are filed under.
+func canonicalPS(name string) string {
+	n := strings.ToLower(strings.Trim(name, `"'`))
+	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+		n = n[i+1:]
+	}
+	// module-qualified: Microsoft.PowerShell.Management\Remove-Item
+	if c, ok := psAliases[n]; ok {
+		return c
+	}
+	if strings.HasSuffix(n, ".exe") {
+		n = strings.TrimSuffix(n, ".exe")
+		if strings.Contains(n, "-") {
+			return n
+		}
+		return canonicalName(n)
+	}
+	if strings.Contains(n, "-") {
+		return n
+	}
+	return canonicalName(n)
+}
+
+// psParam reports whether a token is a parameter name (-Name, -Name:val).
+func psParam(t string) (name, val string, hasVal, ok bool) {
+	if len(t) < 2 || t[0] != '-' && !(t[0] == '\xe2') {
+		return "", "", false, false
+	}
+	c := t[1]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '?') {
+		return "", "", false, false
+	}
+	body := t[1:]
+	if i := strings.IndexByte(body, ':'); i >= 0 {
+		return strings.ToLower(body[:i]), body[i+1:], true, true
+	}
+	return strings.ToLower(body), "", false, true
+}
+
+// psArgs are a cmdlet's arguments: named parameters (matched by unique
+// prefix against the cmdlet's parameter names, as PowerShell does) and
+// positional values.
+type psArgs struct {
+	named map[string]word
+	pos   []word
+	flags map[string]bool
+}
+
+// parsePSArgs reads words as the arguments of a cmdlet with the given
+// parameters; switches are parameters that take no value.
+func parsePSArgs(words []word, params []string, switches []string) psArgs {
+	pa := psArgs{named: map[string]word{}, flags: map[string]bool{}}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		name, val, hasVal, ok := psParam(w.s)
+		if !ok || !w.ok && !strings.HasPrefix(w.s, "-") {
+			pa.pos = append(pa.pos, w)
+			continue
+		}
+		full := matchParam(name, switches)
+		if full != "" {
+			if hasVal {
+				l := strings.ToLower(val)
+				pa.flags[full] = !(l == "$false" || l == "0")
+			} else {
+				pa.flags[full] = true
+			}
+			continue
+		}
+		full = matchParam(name, params)
+		if full == "" {
+			full = name
+		}
+		if hasVal {
+			pa.named[full] = word{s: val, ok: w.ok}
+			continue
+		}
+		if i+1 < len(words) {
+			pa.named[full] = words[i+1]
+			i++
+		} else {
+			pa.flags[full] = true
+		}
+	}
+	return pa
+}
+
+// matchParam matches an abbreviated parameter name against names: an
+// exact match, else the only name it is a prefix of (the first when it is
+// ambiguous, to err on the side of the more dangerous reading).
+func matchParam(abbr string, names []string) string {
+	for _, n := range names {
+		if n == abbr {
+			return n
+		}
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, abbr) {
+			return n
+		}
+	}
+	return ""
+}
+
+func (p psArgs) get(name string) (word, bool) {
+	w, ok := p.named[name]
+	return w, ok
+}
+
+// psItem is what $_ stands for inside a ForEach-Object block.
+type psItem struct {
+	paths     []string // normal-form roots of the items
+	recursive bool     // the items are everything under the roots
+	filtered  bool
+}
+
+// runPS analyses PowerShell source.
+func (ws *winState) runPS(src string) {
+	ws.runPSItem(src, nil)
+}
+
+func (ws *winState) runPSItem(src string, item *psItem) {
+	a := ws.a
+	if strings.Contains(src, "ocket") || strings.Contains(src, "CPClient") || strings.Contains(src, "cpclient") || strings.Contains(src, "istener") {
+		// a socket read in one statement and run in another
+		l := strings.ToLower(src)
+		if (strings.Contains(l, "tcpclient") || strings.Contains(l, "sockets.socket") || strings.Contains(l, "tcplistener")) && strings.Contains(l, "getstream") &&
+			(strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, "cmd.exe") || strings.Contains(l, "powershell") || strings.Contains(l, ".write(")) {
+			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
+			return
+		}
+	}
+	for _, st := range psStatements(psTokens(src)) {
+		if a.stop {
+			return
+		}
+		ws.psStatement(st, item)
+	}
+}
+
+// psNested analyses code in a script block, subexpression or parenthesis.
+func (ws *winState) psNested(code string, item *psItem) {
+	a := ws.a
+	if strings.TrimSpace(code) == "" || a.stop {
+		return
+	}
+	if a.depth >= maxDepth {
+		a.unresolved(nil, "blocks nested too deep to analyse", truncate(code, 200))
+		return
+	}
+	a.depth++
+	ws.runPSItem(code, item)
+	a.depth--
+}
+
+// psGroups returns the code inside the (...), $(...), @(...) and {...} of
+// a raw word, outside single-quoted strings.
+func psGroups(t string) []string {
+	var out []string
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch c {
+		case '\'':
+			i = psQuoteEnd(t, i, '\'') - 1
+		case '`':
+			i++
+		case '(', '{':
+			close := byte(')')
+			if c == '{' {
+				close = '}'
+				if i > 0 && t[i-1] == '$' {
+					// ${name}
+					j := strings.IndexByte(t[i:], '}')
+					if j > 0 {
+						i += j
+					}
+					continue
+				}
+			}
+			d := 0
+			j := i
+			for ; j < len(t); j++ {
+				switch t[j] {
+				case '\'':
+					j = psQuoteEnd(t, j, '\'') - 1
+				case '"':
+					j = psQuoteEnd(t, j, '"') - 1
+				case '(', '{':
+					d++
+				case ')', '}':
+					d--
+				}
+				if d == 0 {
+					break
+				}
+			}
+			_ = close
+			if j >= len(t) {
+				out = append(out, t[i+1:])
+				return out
+			}
+			out = append(out, t[i+1:j])
+			i = j
+		}
+	}
+	return out
+}
+
+// psWord resolves a raw PowerShell word to its value.
+func (ws *winState) psWord(t string, item *psItem) word {
+	if t == "" {
+		return lit("")
+	}
+	if t[0] == '{' {
+		return word{s: t, tail: len(t)}
+	}
+	if !strings.ContainsAny(t, "'\"`$@(") {
+		return lit(t)
+	}
+	if lt := strings.ToLower(t); strings.Contains(lt, "get-psreadlineoption).historysavepath") {
+		if h := winNative(ws.a.winHome()); h != "" {
+			return lit(h + "/appdata/roaming/microsoft/windows/powershell/psreadline/consolehost_history.txt")
+		}
+	}
+	if t[0] == '(' || strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "@(") {
+		if v, ok := psConcat(t); ok {
+			return lit(v)
+		}
+		inner := psGroups(t)
+		if len(inner) == 1 {
+			in := strings.TrimSpace(inner[0])
+			if len(in) >= 2 && (in[0] == '\'' || in[0] == '"') && psQuoteEnd(in, 0, in[0]) == len(in) {
+				return ws.psWord(in, item)
+			}
+		}
+		return word{s: t, tail: len(t)}
+	}
+	var b strings.Builder
+	ok := true
+	tail := 0
+	unres := func(s string) {
+		b.WriteString(s)
+		ok = false
+		tail = b.Len()
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch c {
+		case '`':
+			if i+1 < len(t) {
+				i++
+				b.WriteByte(psEscape(t[i]))
+			}
+		case '\'':
+			end := psQuoteEnd(t, i, '\'')
+			inner := t[i+1 : max(i+1, end-1)]
+			b.WriteString(strings.ReplaceAll(inner, "''", "'"))
+			i = end - 1
+		case '"':
+			end := psQuoteEnd(t, i, '"')
+			inner := t[i+1 : max(i+1, end-1)]
+			v := ws.psExpand(inner, item)
+			start := b.Len()
+			b.WriteString(v.s)
+			if !v.ok {
+				ok = false
+				tail = start + v.tail
+			}
+			i = end - 1
+		case '@':
+			if i+1 < len(t) && (t[i+1] == '"' || t[i+1] == '\'') {
+				body := t[i+2:]
+				body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+				if j := strings.LastIndex(body, "\n"+string(t[i+1])+"@"); j >= 0 {
+					body = body[:j]
+				}
+				if t[i+1] == '"' {
+					v := ws.psExpand(body, item)
+					b.WriteString(v.s)
+					ok = ok && v.ok
+				} else {
+					b.WriteString(body)
+				}
+				i = len(t)
+				continue
+			}
+			b.WriteByte(c)
+		case '$':
+			name, end := psVarName(t, i)
+			if name == "" {
+				if i+1 < len(t) && t[i+1] == '(' {
+					j := i + 1 + len(psGroupText(t[i+1:]))
+					unres(t[i:j])
+					i = j - 1
+					continue
+				}
+				b.WriteByte(c)
+				continue
+			}
+			v, known := ws.psVar(name, item)
+			// member access or indexing on a variable is not resolved
+			if end < len(t) && (t[end] == '.' && end+1 < len(t) && isLetters(t[end+1:end+2]) || t[end] == '[') {
+				j := end
+				for j < len(t) && t[j] != '\\' && t[j] != '/' && t[j] != ' ' {
+					j++
+				}
+				member := strings.ToLower(t[end:j])
+				switch {
+				case known && strings.HasPrefix(member, ".fullname"):
+					b.WriteString(v)
+				case strings.EqualFold(name, "profile") && strings.HasPrefix(member, ".allusers"):
+					b.WriteString(`C:\Windows\System32\WindowsPowerShell\v1.0\profile.ps1`)
+				case strings.EqualFold(name, "profile") && strings.HasPrefix(member, ".currentuser"):
+					b.WriteString(v)
+				default:
+					unres(t[i:j])
+				}
+				i = j - 1
+				continue
+			}
+			if known {
+				b.WriteString(v)
+			} else {
+				unres(t[i:end])
+			}
+			i = end - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psConcat evaluates ('ie'+'x'): string literals joined with +.
+func psConcat(t string) (string, bool) {
+	t = strings.TrimSpace(t)
+	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") || !strings.Contains(t, "+") {
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(t[1:len(t)-1], "+") {
+		part = strings.TrimSpace(part)
+		if len(part) < 2 || (part[0] != '\'' && part[0] != '"') || part[len(part)-1] != part[0] {
+			return "", false
+		}
+		b.WriteString(part[1 : len(part)-1])
+	}
+	return b.String(), true
+}
+
+func psGroupText(t string) string {
+	d := 0
+	for j := 0; j < len(t); j++ {
+		switch t[j] {
+		case '(', '{':
+			d++
+		case ')', '}':
+			d--
+			if d == 0 {
+				return t[:j+1]
+			}
+		}
+	}
+	return t
+}
+
+func psEscape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case '0':
+		return 0
+	}
+	return c
+}
+
+// psVarName reads the variable name after the $ at i: "env:HOME",
+// "HOME", "_"; end is the offset after it.
+func psVarName(t string, i int) (string, int) {
+	j := i + 1
+	if j < len(t) && t[j] == '{' {
+		k := strings.IndexByte(t[j:], '}')
+		if k < 0 {
+			return "", i + 1
+		}
+		return t[j+1 : j+k], j + k + 1
+	}
+	start := j
+	for j < len(t) {
+		c := t[j]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '?' && j == start {
+			j++
+			continue
+		}
+		if c == ':' && j+1 < len(t) && isLetters(t[j+1:j+2]) && j > start {
+			j++
+			continue
+		}
+		break
+	}
+	if j == start {
+		return "", i + 1
+	}
+	return t[start:j], j
+}
+
+// psVar resolves a variable.
+func (ws *winState) psVar(name string, item *psItem) (string, bool) {
+	a := ws.a
+	l := strings.ToLower(name)
+	if strings.HasPrefix(l, "env:") {
+		return a.envValue(l[4:])
+	}
+	switch l {
+	case "home":
+		h := winNative(a.winHome())
+		return h, h != ""
+	case "pwd":
+		if a.cwd != "" {
+			return winNative(a.cwd), true
+		}
+		return "", false
+	case "true":
+		return "True", true
+	case "false":
+		return "False", true
+	case "null":
+		return "", true
+	case "profile":
+		if h := winNative(a.winHome()); h != "" {
+			return h + "/documents/windowspowershell/microsoft.powershell_profile.ps1", true
+		}
+		return "", false
+	case "pshome":
+		return `C:\Windows\System32\WindowsPowerShell\v1.0`, true
+	case "_", "psitem":
+		if item != nil && len(item.paths) == 1 {
+			return winNative(item.paths[0]) + "/*", true
+		}
+	}
+	if v, ok := ws.vars[l]; ok && v.ok {
+		return v.s, true
+	}
+	return "", false
+}
+
+// psExpand expands the text of a double-quoted string.
+func (ws *winState) psExpand(s string, item *psItem) word {
+	if !strings.ContainsAny(s, "$`") {
+		return lit(s)
+	}
+	var b strings.Builder
+	ok := true
+	tail := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '`':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(psEscape(s[i]))
+			}
+		case '$':
+			if i+1 < len(s) && s[i+1] == '(' {
+				g := psGroupText(s[i+1:])
+				ws.psNested(g[1:max(1, len(g)-1)], item)
+				b.WriteString("$" + g)
+				ok = false
+				tail = b.Len()
+				i += len(g)
+				continue
+			}
+			name, end := psVarName(s, i)
+			if name == "" {
+				b.WriteByte(c)
+				continue
+			}
+			if v, known := ws.psVar(name, item); known {
+				b.WriteString(v)
+			} else {
+				b.WriteString(s[i:end])
+				ok = false
+				tail = b.Len()
+			}
+			i = end - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psStatement analyses one pipeline.
+func (ws *winState) psStatement(st psStmt, item *psItem) {
+	a := ws.a
+	// nested code first: blocks and subexpressions in every word
+	var cmds []*cmd
+	var prev flow
+	var prevItem *psItem
+	for si, stage := range st.stages {
+		if a.stop {
+			return
+		}
+		if len(stage) == 0 {
+			continue
+		}
+		first := stage[0]
+		call := false
+		if first.kind == psCall {
+			call = true
+			stage = stage[1:]
+			if len(stage) == 0 {
+				continue
+			}
+			first = stage[0]
+		}
+		if first.kind == psWord && !call {
+			if k := strings.IndexAny(first.text, "({"); k > 0 && isCmdName(first.text[:k]) {
+				// iex(...), while($true){...}: the name ends at the bracket
+				stage = append([]psTok{{kind: psWord, text: first.text[:k]}, {kind: psWord, text: first.text[k:]}}, stage[1:]...)
+				first = stage[0]
+			}
+		}
+		ft := first.text
+		lft := strings.ToLower(ft)
+		// assignment: $x = value
+		if !call && strings.HasPrefix(ft, "$") {
+			name, end := psVarName(ft, 0)
+			rest := ft[end:]
+			var rhs []psTok
+			switch {
+			case name != "" && (rest == "=" || rest == "+=") && len(stage) > 1:
+				rhs = stage[1:]
+			case name != "" && (strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "+=")) && len(rest) > 1:
+				rhs = append([]psTok{{kind: psWord, text: strings.TrimLeft(rest, "+=")}}, stage[1:]...)
+			case name != "" && len(stage) > 2 && (stage[1].text == "=" || stage[1].text == "+="):
+				rhs = stage[2:]
+			}
+			if rhs != nil {
+				ws.psAssign(strings.ToLower(name), rhs, item, st, si)
+				prev = flow{}
+				continue
+			}
+		}
+		if !call && (psKeywords[lft] || psExprStart(ft)) {
+			ws.psExpression(stage, item)
+			prev = ws.exprFlow(stage)
+			continue
+		}
+		if !call && (ft == "." || ft == "&") && len(stage) > 1 {
+			stage = stage[1:]
+			ft = stage[0].text
+		}
+		for _, t := range stage[1:] {
+			for _, g := range psGroups(t.text) {
+				if strings.HasPrefix(strings.TrimSpace(t.text), "{") && psTakesBlockItem(canonicalPS(ft)) {
+					continue // run below with the pipeline item
+				}
+				ws.psNested(g, item)
+			}
+		}
+		if v, ok := psConcat(ft); ok && call {
+			ft = v
+		} else if k := strings.Index(ft, ")("); call && k > 0 {
+			// &(name)(args)
+			if v, ok := psConcat(ft[:k+1]); ok {
+				stage = append([]psTok{{kind: psWord, text: v}, {kind: psWord, text: ft[k+1:]}}, stage[1:]...)
+				ft = v
+			}
+		}
+		if strings.HasPrefix(ft, "{") || strings.HasPrefix(ft, "(") || strings.HasPrefix(ft, "$") {
+			// & { ... } / & (expr) / & $var
+			for _, g := range psGroups(ft) {
+				ws.psNested(g, item)
+			}
+			if call && strings.HasPrefix(ft, "(") {
+				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
+				continue
+			}
+			if strings.HasPrefix(ft, "$") {
+				v := ws.psWord(ft, item)
+				if !v.ok {
+					name, _ := psVarName(ft, 0)
+					if ws.remoteVars[strings.ToLower(name)] {
+						ws.emitWin(nil, "remote-code-exec", "running downloaded code held in "+ft)
+					} else {
+						a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+					}
+					continue
+				}
+				ft = v.s
+			} else {
+				prev = flow{kind: flowUnknown}
+				continue
+			}
+		}
+		words := make([]word, 0, len(stage))
+		nameWord := ws.psWord(ft, item)
+		words = append(words, nameWord)
+		for _, t := range stage[1:] {
+			words = append(words, ws.psWord(t.text, item))
+		}
+		name := canonicalPS(nameWord.s)
+		if al, ok := ws.aliases[strings.ToLower(nameWord.s)]; ok {
+			name = canonicalPS(al)
+		}
+		if !nameWord.ok {
+			a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+			continue
+		}
+		c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: prev}
+		c.base = nameWord.s
+		c.name = name
+		c.stage = si
+		for _, r := range st.redirs[si] {
+			op, target, _ := strings.Cut(r, " ")
+			if target != "" {
+				tw := ws.psWord(target, item)
+				ws.winWrite(c, tw, strings.Contains(op, ">>"))
+			}
+		}
+		if name == "curl" || name == "wget" {
+			// curl.exe is real curl: route it
+			name = canonicalName(name)
+			c.name = name
+		}
+		if name == "invoke-webrequest" && (nameWord.s == "curl" || nameWord.s == "wget") && psLooksLikeCurl(words[1:]) {
+			c.name = nameWord.s
+		}
+		var blockItem *psItem
+		if psTakesBlockItem(c.name) {
+			blockItem = prevItem
+			if blockItem == nil {
+				blockItem = item
+			}
+		}
+		nextItem := ws.psCommand(c, prevItem, item, si > 0)
+		if blockItem != nil || psTakesBlockItem(c.name) {
+			for _, t := range stage[1:] {
+				if strings.HasPrefix(strings.TrimSpace(t.text), "{") {
+					for _, g := range psGroups(t.text) {
+						ws.psNested(g, blockItem)
+					}
+				}
+			}
+		}
+		prevItem = nextItem
+		if winRouted(c.name) {
+			ws.routeWords(c)
+		}
+		cmds = append(cmds, c)
+		prev = ws.psOutFlow(c)
+	}
+	_ = cmds
+}
+
+// psTakesBlockItem reports whether a cmdlet runs its script block once
+// per pipeline item ($_).
+func psTakesBlockItem(name string) bool {
+	switch name {
+	case "foreach-object", "where-object":
+		return true
+	}
+	return false
+}
+
+// isCmdName reports whether s can be a command name or keyword.
+func isCmdName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return s != "" && s[0] != '-' && s[0] != '.'
+}
+
+func psExprStart(t string) bool {
+	if t == "" {
+		return false
+	}
+	switch t[0] {
+	case '$', '(', '[', '\'', '"', '@', '{', '!', '+', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return true
+	case '-':
+		return len(t) > 1 && t[1] >= '0' && t[1] <= '9'
+	}
+	return false
+}
+
+// psLooksLikeCurl reports whether the arguments of curl/wget in
+// PowerShell are curl's options (curl.exe) rather than Invoke-WebRequest's.
+func psLooksLikeCurl(args []word) bool {
+	for _, w := range args {
+		s := w.s
+		if strings.HasPrefix(s, "--") || len(s) == 2 && s[0] == '-' && s[1] >= 'a' && s[1] <= 'z' && strings.IndexByte("sLfkOoXdFTHIv", s[1]) >= 0 || strings.HasPrefix(s, "-fsSL") || s == "-sSL" {
+			return true
+		}
+	}
+	return false
+}
+
+// psAssign records a variable and analyses the value's code.
+func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, si int) {
+	if ws.vars == nil {
+		ws.vars = map[string]word{}
+	}
+	raw := psJoin(rhs)
+	l := strings.ToLower(raw)
+	if psDownloads(l) {
+		if ws.remoteVars == nil {
+			ws.remoteVars = map[string]bool{}
+		}
+		ws.remoteVars[name] = true
+	}
+	if len(rhs) == 1 && !psExprStart(rhs[0].text) || len(rhs) >= 1 && !psExprStart(rhs[0].text) && !strings.HasPrefix(rhs[0].text, "-") {
+		// $x = Get-Something ... : a pipeline
+		sub := psStmt{stages: [][]psTok{rhs}, redirs: [][]string{nil}}
+		if si+1 < len(st.stages) {
+			sub.stages = append(sub.stages, st.stages[si+1:]...)
+			sub.redirs = append(sub.redirs, st.redirs[si+1:]...)
+		}
+		ws.psStatement(sub, item)
+		delete(ws.vars, name)
+		return
+	}
+	ws.psExpression(rhs, item)
+	if len(rhs) == 1 {
+		v := ws.psWord(rhs[0].text, item)
+		if v.ok {
+			ws.vars[name] = v
+			return
+		}
+	}
+	if dec, ok := psDecodeExpr(raw); ok {
+		ws.vars[name] = lit(dec)
+		return
+	}
+	delete(ws.vars, name)
+}
+
+func psJoin(ts []psTok) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch t.kind {
+		case psCall:
+			b.WriteString("&")
+		default:
+			b.WriteString(t.text)
+		}
+	}
+	return b.String()
+}
+
+// psDownloads reports whether PowerShell code fetches content from the
+// network.
+func psDownloads(l string) bool {
+	return strings.Contains(l, "downloadstring") || strings.Contains(l, "downloaddata") || strings.Contains(l, "downloadfile") ||
+		strings.Contains(l, "invoke-webrequest") || strings.Contains(l, "invoke-restmethod") || strings.Contains(l, "iwr ") ||
+		strings.Contains(l, "irm ") || strings.Contains(l, "(iwr") || strings.Contains(l, "(irm") || strings.Contains(l, "net.webclient") ||
+		strings.Contains(l, "httpclient") || strings.Contains(l, "getstringasync") || strings.Contains(l, "start-bitstransfer") ||
+		strings.Contains(l, "msxml2.xmlhttp") || strings.Contains(l, "winhttp.winhttprequest") || strings.Contains(l, "webrequest]::create") ||
+		strings.Contains(l, "curl ") && strings.Contains(l, "http") || strings.Contains(l, "wget ") && strings.Contains(l, "http")
+}
+
+// psDecodeExpr decodes [Text.Encoding]::X.GetString([Convert]::FromBase64String('...')).
+func psDecodeExpr(raw string) (string, bool) {
+	l := strings.ToLower(raw)
+	i := strings.Index(l, "frombase64string(")
+	if i < 0 {
+		return "", false
+	}
+	rest := raw[i+len("frombase64string("):]
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || rest[0] != '\'' && rest[0] != '"' {
+		return "", false
+	}
+	end := strings.IndexByte(rest[1:], rest[0])
+	if end < 0 {
+		return "", false
+	}
+	b64 := rest[1 : 1+end]
+	if strings.Contains(l, "unicode") {
+		return decodeUTF16Base64(b64)
+	}
+	b, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// psExpression analyses a statement that is an expression or a keyword
+// statement: nested blocks are code, and the .NET calls it makes are
+// judged by what they do.
+func (ws *winState) psExpression(stage []psTok, item *psItem) {
+	a := ws.a
+	raw := psJoin(stage)
+	l := strings.ToLower(raw)
+	kw := ""
+	if len(stage) > 0 {
+		kw = strings.ToLower(stage[0].text)
+	}
+	if kw == "foreach" || kw == "for" || kw == "while" || kw == "do" {
+		ws.psLoopBomb(kw, raw, l)
+	}
+	if kw == "function" || kw == "filter" {
+		ws.psFuncBomb(stage)
+	}
+	ws.psDotNet(raw, l, item)
+	for _, t := range stage {
+		for _, g := range psGroups(t.text) {
+			if a.stop {
+				return
+			}
+			ws.psNested(g, item)
+		}
+	}
+}
+
+// psLoopBomb flags endless loops that keep starting processes.
+func (ws *winState) psLoopBomb(kw, raw, l string) {
+	compact := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
+	endless := strings.Contains(compact, "while($true)") || strings.Contains(compact, "while(1)") || strings.Contains(compact, "for(;;)") ||
+		strings.Contains(compact, "until($false)") || kw == "for" && strings.Contains(compact, ";;)") ||
+		strings.Contains(compact, "1..1000") || strings.Contains(compact, "1..10000") || strings.Contains(compact, "1..100000")
+	if !endless {
+		return
+	}
+	spawns := psSpawns(l) || strings.Contains(l, "powershell") && strings.Contains(l, "&")
+	pauses := strings.Contains(l, "start-sleep") || strings.Contains(l, "sleep ") || strings.Contains(l, "break") ||
+		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(l, "exit")
+	if !spawns && !pauses && (strings.Contains(l, "+=") || strings.Contains(l, "byte[]") || strings.Contains(l, "appendalltext") || strings.Contains(l, "add-content") || strings.Contains(l, "out-file") ||
+		strings.Contains(l, ">>") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "new-item")) {
+		ws.emitWin(nil, "win-endless-loop", truncate(raw, 120))
+		return
+	}
+	if spawns && !pauses {
+		ws.emitWin(nil, "win-fork-bomb", truncate(raw, 120))
+	}
+}
+
+// psFuncBomb flags a function that starts copies of itself.
+func (ws *winState) psFuncBomb(stage []psTok) {
+	if len(stage) < 3 {
+		return
+	}
+	name := strings.ToLower(stage[1].text)
+	if i := strings.IndexByte(name, '{'); i >= 0 {
+		name = name[:i]
+	}
+	body := strings.ToLower(psJoin(stage[2:]))
+	if name == "" || !strings.Contains(body, name) {
+		return
+	}
+	n := strings.Count(body, name)
+	if strings.Contains(body, name+"|"+name) || strings.Contains(body, name+" | "+name) ||
+		n >= 2 && (strings.Contains(body, "start-job") || strings.Contains(body, "start-process") || strings.Contains(body, "&")) {
+		ws.emitWin(nil, "win-fork-bomb", "function "+name+" starts copies of itself")
+	}
+}
+
+// psDotNet judges .NET calls written in an expression.
+func (ws *winState) psDotNet(raw, l string, item *psItem) {
+	a := ws.a
+	switch {
+	case (strings.Contains(l, "net.sockets.tcpclient") || strings.Contains(l, "net.sockets.socket") || strings.Contains(l, "sockets.tcplistener")) &&
+		(strings.Contains(l, "getstream") || strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, ".receive(")):
+		ws.emitWin(nil, "win-reverse-shell", truncate(raw, 120))
+	case psDownloads(l) && psExecutes(l):
+		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
+	}
+	if strings.Contains(l, ".upload") || strings.Contains(l, "sendasync") || strings.Contains(l, "postasync") {
+		for _, q := range psQuoted(raw) {
+			p := a.winAbs(ws.psWord(q, item).s)
+			if d, _ := a.winSensitive(p); d != "" {
+				ws.emitWin(nil, "win-exfil-secrets", d)
+				break
+			}
+		}
+	}
+	if strings.Contains(l, "frombase64string") && psExecutes(l) {
+		if dec, ok := psDecodeExpr(raw); ok {
+			a.nestedWin(dec, ShellPowerShell, "decoded base64 payload")
+		} else {
+			a.unresolved(nil, "decoded (obfuscated) code is run", truncate(raw, 200))
+		}
+	}
+	// [IO.Directory]::Delete('C:\x', $true) / [IO.File]::Delete(...)
+	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory("} {
+		if i := strings.Index(l, api); i >= 0 {
+			arg := raw[i+len(api):]
+			if j := strings.IndexAny(arg, ",)"); j >= 0 {
+				recursive := strings.Contains(strings.ToLower(arg[j:]), "$true") || api != "io.file]::delete("
+				p := ws.psWord(strings.TrimSpace(arg[:j]), item)
+				ws.winDelete(nil, []word{p}, recursive, false)
+			}
+		}
+	}
+	for _, api := range [...]string{"io.file]::writealltext(", "io.file]::appendalltext(", "io.file]::writeallbytes(", "io.file]::copy("} {
+		if i := strings.Index(l, api); i >= 0 {
+			args := raw[i+len(api):]
+			if api == "io.file]::copy(" {
+				if j := strings.IndexByte(args, ','); j >= 0 {
+					args = args[j+1:]
+				}
+			}
+			if j := strings.IndexAny(args, ",)"); j >= 0 {
+				ws.winWrite(nil, ws.psWord(strings.TrimSpace(args[:j]), item), api != "io.file]::writealltext(")
+			}
+		}
+	}
+	if strings.Contains(l, "setenvironmentvariable(") && strings.Contains(l, "'machine'") || strings.Contains(l, "\"machine\"") && strings.Contains(l, "setenvironmentvariable(") {
+		if strings.Contains(l, "'path'") || strings.Contains(l, "\"path\"") || strings.Contains(l, "comspec") || strings.Contains(l, "psmodulepath") {
+			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
+		}
+	}
+	if strings.Contains(l, "setaccessrule") || strings.Contains(l, "addaccessrule") || strings.Contains(l, "filesystemaccessrule") {
+		if psGrantsEveryone(l) {
+			ws.emitWin(nil, "win-acl-everyone", truncate(raw, 120))
+		}
+	}
+}
+
+// psQuoted returns the quoted strings in PowerShell code, with quotes.
+func psQuoted(raw string) []string {
+	var out []string
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '\'' || raw[i] == '"' {
+			end := psQuoteEnd(raw, i, raw[i])
+			out = append(out, raw[i:end])
+			i = end - 1
+		}
+	}
+	return out
+}
+
+// psExecutes reports whether code runs text as code.
+func psExecutes(l string) bool {
+	return strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, "scriptblock]::create") ||
+		strings.Contains(l, "invokescript") || strings.Contains(l, "invoke-command") || strings.Contains(l, "| powershell") ||
+		strings.Contains(l, "|powershell") || strings.Contains(l, "| pwsh") || strings.Contains(l, "&(") || strings.Contains(l, "& (") ||
+		strings.Contains(l, ".invoke(") || strings.Contains(l, "start-process") || strings.Contains(l, "newscriptblock") ||
+		strings.Contains(l, "addscript(")
+}
+
+func psGrantsEveryone(l string) bool {
+	return (strings.Contains(l, "everyone") || strings.Contains(l, "s-1-1-0") || strings.Contains(l, "builtin\\users") ||
+		strings.Contains(l, "authenticated users") || strings.Contains(l, "'users'") || strings.Contains(l, "\"users\"")) &&
+		(strings.Contains(l, "fullcontrol") || strings.Contains(l, "modify") || strings.Contains(l, "write"))
+}
+
+// exprFlow is what an expression statement writes to the pipeline.
+func (ws *winState) exprFlow(stage []psTok) flow {
+	raw := psJoin(stage)
+	l := strings.ToLower(raw)
+	if i := strings.Index(l, ".."); i > 0 && l[0] >= '0' && l[0] <= '9' {
+		n, err := strconv.ParseFloat(strings.TrimRight(strings.Fields(l[i+2:] + " ")[0], ")"), 64)
+		if err != nil || n > 200 {
+			return flow{kind: flowList, what: "range " + truncate(raw, 40)}
+		}
+		return flow{kind: flowList, what: "range small"}
+	}
+	for _, api := range [...]string{"readallbytes(", "readalltext(", "readalllines(", "get-content ", "gc "} {
+		if i := strings.Index(l, api); i >= 0 {
+			arg := strings.TrimLeft(raw[i+len(api):], " (")
+			if j := strings.IndexAny(arg, ")"); j >= 0 {
+				arg = arg[:j]
+			}
+			p := ws.a.winAbs(ws.psWord(strings.TrimSpace(arg), nil).s)
+			if d, crit := ws.a.winSensitive(p); d != "" {
+				return flow{kind: flowSecret, what: d, crit: crit}
+			}
+		}
+	}
+	for i := strings.Index(l, "$env:"); i >= 0; {
+		name := l[i+5:]
+		if j := strings.IndexAny(name, " ,;)\"'"); j >= 0 {
+			name = name[:j]
+		}
+		for _, sv := range secretVarNames {
+			if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") {
+				return flow{kind: flowSecret, what: "the environment variable " + name, crit: true}
+			}
+		}
+		k := strings.Index(l[i+5:], "$env:")
+		if k < 0 {
+			break
+		}
+		i += 5 + k
+	}
+	if psDownloads(l) {
+		return flow{kind: flowRemote, what: truncate(raw, 80)}
+	}
+	if len(stage) == 1 {
+		if name, end := psVarName(stage[0].text, 0); name != "" && end == len(stage[0].text) && ws.remoteVars[strings.ToLower(name)] {
+			return flow{kind: flowRemote, what: stage[0].text}
+		}
+		if t := stage[0].text; len(t) >= 2 && (t[0] == '\'' || t[0] == '"' || t[0] == '(') {
+			v := ws.psWord(t, nil)
+			if v.ok {
+				return flow{kind: flowText, text: v.s}
+			}
+		}
+		if dec, ok := psDecodeExpr(raw); ok {
+			return flow{kind: flowText, text: dec, obf: true}
+		}
+	}
+	if strings.Contains(l, "frombase64string") {
+		return flow{kind: flowUnknown, obf: true}
+	}
+	return flow{kind: flowUnknown}
+}

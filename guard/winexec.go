@@ -1,0 +1,1280 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// What the Windows front ends do with each command once its words are
+// known: track the working directory, downloads and pipeline items, judge
+// deletions and writes by Windows path, route commands that also exist on
+// POSIX systems (git, docker, kubectl, curl, python, ...) to the POSIX
+// rules, and analyse the payloads of wrappers.
+
+// emitWin reports a Windows rule; c may be nil for a finding about an
+// expression rather than a command.
+func (ws *winState) emitWin(c *cmd, id, note string) {
+	a := ws.a
+	r := ruleByID[id]
+	if r == nil {
+		return
+	}
+	if c == nil {
+		c = &cmd{synthetic: "expression", name: "<expression>", text: note, origin: ws.origin, depth: a.depth, cwd: a.cwd}
+		if a.explain {
+			a.cmds = append(a.cmds, c)
+		}
+		note = ""
+	}
+	a.emit(c, r, note)
+}
+
+// isDownloaded reports whether a normal-form path was downloaded earlier
+// in the input (by any front end).
+func (ws *winState) isDownloaded(p string) bool {
+	d := ws.a.downloads
+	return p != "" && (d[p] || d[path.Base(p)])
+}
+
+func (ws *winState) markDownloaded(p string) {
+	a := ws.a
+	if p == "" {
+		return
+	}
+	if a.downloads == nil {
+		a.downloads = make(map[string]bool)
+	}
+	a.downloads[p] = true
+	a.downloads[path.Base(p)] = true
+}
+
+// winRemoteExec reports a program run from a network share, or a URL
+// of a program or script (a URL of a page opens the browser).
+func winRemoteExec(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, `\\`) && !strings.HasPrefix(l, `\\.\`) && !strings.HasPrefix(l, `\\?\`) && !strings.HasPrefix(l, `\\localhost`) {
+		return true
+	}
+	if strings.Contains(l, "://") {
+		for _, ext := range [...]string{".exe", ".ps1", ".bat", ".cmd", ".hta", ".msi", ".vbs", ".scr", ".dll", ".js", ".jse", ".wsf", ".psm1", ".lnk", ".jar"} {
+			if strings.HasSuffix(l, ext) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// winRemotePath reports a UNC path or URL.
+func winRemotePath(s string) bool {
+	return strings.HasPrefix(s, `\\`) && !strings.HasPrefix(s, `\\.\`) && !strings.HasPrefix(s, `\\?\`) ||
+		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "ftp://")
+}
+
+// winRouted reports whether a command is judged by the POSIX rules: it
+// is no cmdlet and no Windows program of this package's own.
+func winRouted(name string) bool {
+	if name == "" || winNativeNames[name] || name == "pwsh" || name == "cmd" || strings.HasPrefix(name, "cmd:") {
+		return false
+	}
+	if verb, _, ok := strings.Cut(name, "-"); ok && cmdletVerbs[verb] {
+		return false
+	}
+	return true
+}
+
+// routeWords rewrites Windows paths in a routed command's words into the
+// normal form the POSIX rules compare against the work directory and home.
+func (ws *winState) routeWords(c *cmd) {
+	for i := 1; i < len(c.words); i++ {
+		w := c.words[i]
+		if !w.ok {
+			continue
+		}
+		if k := winPathStart(w.s); k >= 0 {
+			if p := ws.a.winAbs(w.s[k:]); p != "" {
+				c.words[i] = word{s: w.s[:k] + p, ok: true}
+			}
+		}
+	}
+	c.joined = ""
+}
+
+// winPathStart finds a Windows path in a word: at its start, or after
+// "=", "@" or ":" (--file=C:\x, @C:\x); -1 if none.
+func winPathStart(s string) int {
+	for k := 0; k+2 < len(s); k++ {
+		if k > 0 && strings.IndexByte("=@:", s[k-1]) < 0 {
+			continue
+		}
+		if isDriveLetter(s[k]) && s[k+1] == ':' && (s[k+2] == '\\' || s[k+2] == '/') {
+			return k
+		}
+		if s[k] == '~' && (s[k+1] == '\\') {
+			return k
+		}
+		if k == 0 && s[0] == '\\' && s[1] == '\\' {
+			return 0
+		}
+	}
+	return -1
+}
+
+// finishWin judges a command built by a front end.
+func (ws *winState) finishWin(c *cmd) {
+	a := ws.a
+	if a.stop {
+		return
+	}
+	if len(c.words) > 0 && c.words[0].ok {
+		w0 := c.words[0].s
+		if p := a.winAbs(w0); p != "" && ws.isDownloaded(p) {
+			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
+		} else if winRemoteExec(w0) {
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		}
+	}
+	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
+		c.name = "shutdown.exe" // Windows switches: /a aborts, /? helps
+	}
+	if winRouted(c.name) && ws.dialect == ShellPowerShell {
+		for _, w := range c.args() {
+			if !w.ok && (strings.HasPrefix(w.s, "(") || strings.HasPrefix(w.s, "$(")) {
+				// docker rm -f (docker ps -aq): let the POSIX analysis
+				// see the substitution
+				ws.routeWords(c)
+				var b strings.Builder
+				for i, x := range c.words {
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					switch {
+					case !x.ok && strings.HasPrefix(x.s, "("):
+						b.WriteString("$" + x.s)
+					case !x.ok && strings.HasPrefix(x.s, "$("):
+						b.WriteString(x.s)
+					default:
+						b.WriteString(shellQuote(x.s))
+					}
+				}
+				a.run(b.String(), ws.origin)
+				return
+			}
+		}
+	}
+	if (c.name == "pwsh" || c.name == "cmd") && c.in.kind == flowRemote {
+		ws.emitWin(c, "remote-code-exec", "piping downloaded code into "+c.base)
+	}
+	if winRouted(c.name) {
+		ws.routeWords(c)
+	}
+	a.finish(c)
+}
+
+// psCommand judges one PowerShell command; it returns what the command
+// passes down the pipeline as items, when that is a set of paths.
+func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psItem {
+	a := ws.a
+	args := c.args()
+	var next *psItem
+	switch c.name {
+	case "get-childitem", "get-item":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "depth", "attributes"},
+			[]string{"recurse", "force", "name", "directory", "file", "hidden", "system", "readonly", "followsymlink"})
+		p := psPathArg(pa)
+		if p == nil {
+			d := lit(".")
+			p = &d
+		}
+		next = &psItem{recursive: pa.flags["recurse"] || strings.ContainsAny(p.s, "*?")}
+		_, f1 := pa.get("filter")
+		_, f2 := pa.get("include")
+		next.filtered = f1 || f2 || len(pa.pos) > 1 || pa.flags["file"] && !pa.flags["recurse"]
+		if p.ok {
+			for _, s := range splitComma(p.s) {
+				base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`), "/")
+				if base == "" && s != "" {
+					base = s[:1]
+				}
+				if strings.HasSuffix(s, ":") || strings.HasSuffix(s, `:\`) || strings.HasSuffix(s, ":/") {
+					base = s
+				}
+				if ap := a.winAbs(base); ap != "" {
+					next.paths = append(next.paths, ap)
+				}
+			}
+		}
+	case "where-object", "sort-object", "select-object":
+		if prevItem != nil {
+			n := *prevItem
+			if c.name == "where-object" || c.name == "select-object" {
+				n.filtered = true
+			}
+			next = &n
+		}
+	case "foreach-object":
+		next = prevItem
+		body := strings.ToLower(joinWords(args))
+		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
+			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
+		}
+		if c.in.kind == flowSecret && psSends(body) {
+			ws.emitWin(c, "win-exfil-secrets", c.in.what)
+		}
+	case "invoke-sqlcmd":
+		pa := parsePSArgs(args, []string{"query", "serverinstance", "database", "inputfile", "username", "password"}, []string{"trustservercertificate"})
+		if q, ok := pa.get("query"); ok {
+			sub := []word{lit("sqlcmd"), lit("-Q"), q}
+			if s, ok := pa.get("serverinstance"); ok {
+				sub = append(sub, lit("-S"), s)
+			}
+			a.subCommand(c, sub, "Invoke-Sqlcmd")
+		}
+	case "set-executionpolicy":
+		pa := parsePSArgs(args, []string{"executionpolicy", "scope"}, []string{"force"})
+		pol, ok := pa.get("executionpolicy")
+		if !ok && len(pa.pos) > 0 {
+			pol, ok = pa.pos[0], true
+		}
+		scope, _ := pa.get("scope")
+		sc := strings.ToLower(scope.s)
+		if ok && (strings.EqualFold(pol.s, "unrestricted") || strings.EqualFold(pol.s, "bypass")) && sc != "process" && sc != "currentuser" {
+			ws.emitWin(c, "win-execution-policy", pol.s+" for the whole machine")
+		}
+	case "enable-localuser":
+		if piped && len(args) == 0 {
+			ws.emitWin(c, "win-admin-enable", "every account in the pipeline")
+		}
+	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
+		ws.elevated(c, args)
+	case "set-alias", "new-alias":
+		pa := parsePSArgs(args, []string{"name", "value", "scope", "option", "description"}, []string{"force", "passthru"})
+		n, ok1 := pa.get("name")
+		v, ok2 := pa.get("value")
+		if !ok1 && len(pa.pos) > 0 {
+			n, ok1 = pa.pos[0], true
+			pa.pos = pa.pos[1:]
+		}
+		if !ok2 && len(pa.pos) > 0 {
+			v, ok2 = pa.pos[0], true
+		}
+		if ok1 && ok2 {
+			if ws.aliases == nil {
+				ws.aliases = map[string]string{}
+			}
+			ws.aliases[strings.ToLower(n.s)] = v.s
+		}
+	case "diskpart":
+		ws.diskpart(c, c.in)
+	case "add-type", "import-module", "new-module", "ipmo":
+		for _, w := range args {
+			if psDownloads(strings.ToLower(w.s)) || winRemotePath(w.s) && !strings.HasPrefix(strings.ToLower(w.s), "http") || winRemoteExec(w.s) || ws.isDownloaded(a.winAbs(w.s)) {
+				ws.emitWin(c, "remote-code-exec", "loading code from "+truncate(w.s, 80))
+				break
+			}
+		}
+	case "send-mailmessage", "send-mailkitmessage":
+		for _, w := range args {
+			ws.secretsLeaving(c, w, "")
+		}
+		if c.in.kind == flowSecret {
+			ws.emitWin(c, "win-exfil-secrets", c.in.what)
+		}
+	case "out-file", "set-content", "add-content", "copy-item":
+		if c.in.kind == flowSecret {
+			for _, w := range args {
+				if winRemotePath(w.s) {
+					ws.emitWin(c, "win-exfil-secrets", c.in.what+" written to "+w.s)
+					break
+				}
+			}
+		}
+	case "remove-item":
+		ws.psRemove(c, args, prevItem, piped)
+	case "set-location", "push-location":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "stackname"}, []string{"passthru"})
+		if p := psPathArg(pa); p != nil {
+			if p.ok {
+				a.cwd = a.winAbs(p.s)
+			} else {
+				a.cwd = ""
+			}
+		}
+	case "invoke-expression":
+		ws.psInvokeExpr(c, args)
+	case "invoke-webrequest", "invoke-restmethod", "start-bitstransfer":
+		ws.psWeb(c, args)
+	case "start-process":
+		ws.psStartProcess(c, args)
+	case "invoke-item":
+		for _, w := range args {
+			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) {
+				ws.emitWin(c, "remote-code-exec", "opening "+w.s+", downloaded earlier")
+			}
+		}
+	case "invoke-command":
+		pa := parsePSArgs(args, []string{"scriptblock", "filepath", "computername", "argumentlist", "session", "credential"}, []string{"asjob"})
+		if w, ok := pa.get("filepath"); ok {
+			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) || winRemoteExec(w.s) {
+				ws.emitWin(c, "remote-code-exec", "running "+w.s+", downloaded or on a network share")
+			}
+		}
+		if w, ok := pa.get("scriptblock"); ok && !strings.HasPrefix(w.s, "{") {
+			ws.psInvokeText(c, w, "Invoke-Command -ScriptBlock")
+		}
+	case "stop-process":
+		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
+		_, hasName := pa.get("name")
+		_, hasID := pa.get("id")
+		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList {
+			ws.emitWin(c, "win-kill-all", "every process")
+		}
+	case "get-content":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "totalcount", "tail", "encoding", "delimiter", "readcount"}, []string{"raw", "wait", "asbytestream"})
+		if p := psPathArg(pa); p != nil && p.ok && !piped {
+			for _, s := range splitComma(p.s) {
+				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
+					ws.emitWin(c, "win-read-secrets", d)
+				}
+			}
+		}
+	}
+	switch c.name {
+	case "set-content", "add-content", "out-file", "tee-object", "new-item", "copy-item", "move-item", "export-csv", "export-clixml", "set-item", "clear-content":
+		ws.psWriteCmd(c, args)
+	case "compress-archive":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
+		src := psPathArg(pa)
+		dst, ok := pa.get("destinationpath")
+		if !ok && len(pa.pos) > 1 {
+			dst, ok = pa.pos[1], true
+		}
+		if src != nil && ok {
+			for _, s := range splitComma(src.s) {
+				sp := a.winAbs(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`))
+				cl, _ := a.winClassify(sp)
+				d, _ := a.winSensitive(sp)
+				if d != "" || cl == wpHome || cl == wpSecrets {
+					if ws.secret == nil {
+						ws.secret = map[string]string{}
+					}
+					ws.secret[a.winAbs(dst.s)] = "an archive of " + s
+				}
+			}
+		}
+	}
+	if strings.HasPrefix(c.name, "remove-az") || strings.HasPrefix(c.name, "remove-aws") || strings.HasPrefix(c.name, "remove-s3") ||
+		strings.HasPrefix(c.name, "remove-ec2") || strings.HasPrefix(c.name, "remove-rds") || strings.HasPrefix(c.name, "remove-gcp") ||
+		strings.HasPrefix(c.name, "remove-mg") && strings.Contains(c.name, "user") {
+		ws.emitWin(c, "win-cloud-delete", c.base)
+	}
+	ws.finishWin(c)
+	if c.name == "get-process" && len(args) == 0 {
+		c.out = &flow{kind: flowList, what: "every process"}
+	}
+	return next
+}
+
+// elevated judges sudo, gsudo and PsExec: an elevated shell, or the
+// command they run, analysed in the same dialect.
+func (ws *winState) elevated(c *cmd, args []word) {
+	i := 0
+	for i < len(args) {
+		l := strings.ToLower(args[i].s)
+		if strings.HasPrefix(l, `\\`) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "/") {
+			break
+		}
+		switch l {
+		case "-u", "-p", "-w", "-c", "--user", "-n", "--chdir":
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		if c.name == "sudo" || c.name == "gsudo" {
+			ws.emitWin(c, "win-elevated-shell", c.base)
+		}
+		return
+	}
+	rest := args[i:]
+	prog := canonicalPS(rest[0].s)
+	if len(rest) == 1 && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") || c.name != "sudo" && c.name != "gsudo" && hasSw(wargs(c), "s") && (prog == "pwsh" || prog == "cmd") {
+		ws.emitWin(c, "win-elevated-shell", c.base+" "+rest[0].s)
+		return
+	}
+	parts := make([]string, len(rest))
+	for k, w := range rest {
+		parts[k] = w.s
+		if ws.dialect == ShellPowerShell && strings.ContainsAny(w.s, " \t") {
+			parts[k] = "'" + strings.ReplaceAll(w.s, "'", "''") + "'"
+		} else if strings.ContainsAny(w.s, " \t") {
+			parts[k] = cmdQuote(w.s)
+		}
+	}
+	ws.a.nestedWin(strings.Join(parts, " "), ws.dialect, c.base)
+}
+
+// psPathArg returns the -Path, -LiteralPath or first positional argument.
+func psPathArg(pa psArgs) *word {
+	for _, k := range [...]string{"path", "literalpath", "lp", "pspath", "fullname"} {
+		if w, ok := pa.named[k]; ok {
+			return &w
+		}
+	}
+	if len(pa.pos) > 0 {
+		w := pa.pos[0]
+		return &w
+	}
+	return nil
+}
+
+func splitComma(s string) []string {
+	if !strings.Contains(s, ",") {
+		return []string{s}
+	}
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.Trim(strings.TrimSpace(p), `"'`)
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// psRemove judges Remove-Item and its aliases.
+func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) {
+	pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
+		[]string{"recurse", "force", "whatif", "confirm"})
+	if pa.flags["whatif"] {
+		return
+	}
+	recursive := pa.flags["recurse"]
+	for k := range pa.flags {
+		// rm -rf, rm -r: POSIX habits PowerShell reads as -Recurse
+		if strings.HasPrefix(k, "r") && len(k) <= 3 && k != "re" || k == "fr" || k == "rf" {
+			recursive = true
+		}
+	}
+	var targets []word
+	if p, ok := pa.named["path"]; ok {
+		targets = append(targets, p)
+	}
+	if p, ok := pa.named["literalpath"]; ok {
+		targets = append(targets, p)
+	}
+	targets = append(targets, pa.pos...)
+	_, f1 := pa.get("filter")
+	_, f2 := pa.get("include")
+	filtered := f1 || f2
+	if len(targets) == 0 && piped && c.in.kind == flowText {
+		for _, l := range strings.Split(strings.TrimSpace(c.in.text), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				targets = append(targets, lit(l))
+			}
+		}
+	}
+	if len(targets) == 0 && piped && prevItem != nil {
+		for _, p := range prevItem.paths {
+			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
+		}
+		return
+	}
+	var split []word
+	for _, t := range targets {
+		if t.ok && strings.Contains(t.s, ",") {
+			for _, s := range splitComma(t.s) {
+				split = append(split, lit(s))
+			}
+			continue
+		}
+		split = append(split, t)
+	}
+	ws.winDelete(c, split, recursive, filtered)
+}
+
+// winDelete judges deleting paths.
+func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) {
+	a := ws.a
+	for _, t := range targets {
+		if !t.ok {
+			// $dir\* with $dir unknown: could be anything
+			tl := t.s[min(t.tail, len(t.s)):]
+			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*") && t.tail > 0 {
+				ws.emitWin(c, "win-delete-outside", "an unknown folder's contents ("+t.s+")")
+			}
+			continue
+		}
+		if k, ok := normRegKey(t.s); ok && (strings.Contains(t.s, ":") || strings.HasPrefix(strings.ToLower(t.s), "registry::")) {
+			ws.regDelete(c, k, recursive)
+			continue
+		}
+		s := t.s
+		glob := strings.ContainsAny(s, "*?")
+		base := s
+		if glob {
+			if i := strings.IndexAny(s, "*?"); i >= 0 {
+				base = s[:i]
+				if j := strings.LastIndexAny(base, `\/`); j >= 0 {
+					base = base[:j+1]
+				} else {
+					base = "."
+				}
+			}
+		}
+		p := a.winAbs(base)
+		if p == "" {
+			continue
+		}
+		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
+		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
+	}
+}
+
+// winDeleteAbs judges deleting a normal-form path (contents: its
+// contents rather than the path itself).
+func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered bool) {
+	a := ws.a
+	cl, _ := a.winClassify(p)
+	if cl == wpPosix {
+		ws.posixDelete(c, p, recursive, contents)
+		return
+	}
+	wide := recursive || contents
+	id := ""
+	switch cl {
+	case wpRoot, wpSystem, wpDevice:
+		if wide {
+			id = "win-delete-system"
+		} else if cl == wpSystem && !strings.HasSuffix(p, ".log") {
+			id = "win-delete-system-file"
+		}
+	case wpHome:
+		if wide {
+			id = "win-delete-profile"
+		}
+	case wpSecrets:
+		id = "win-delete-credentials"
+	case wpHistory:
+		id = "win-history-delete"
+	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
+		if wide {
+			id = "win-delete-outside"
+		}
+	case wpInside:
+		id = ws.projectDelete(p, wide, filtered)
+	}
+	if id == "" {
+		return
+	}
+	if filtered && id != "win-history-delete" && id != "win-delete-credentials" && id != "win-delete-project" && id != "win-delete-git" {
+		switch id {
+		case "win-delete-system", "win-delete-profile":
+			id = "win-delete-outside"
+		case "win-delete-outside":
+			if cl == wpWorkDir {
+				return
+			}
+		}
+	}
+	what := winPathNames[cl]
+	ws.emitWin(c, id, what+": "+winNative(p))
+}
+
+// regenerable are folders a project can rebuild: deleting them is routine.
+var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist": true, "out": true, "target": true,
+	"node_modules": true, "coverage": true, "testresults": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
+	".next": true, ".turbo": true, ".cache": true, "publish": true, "artifacts": true, "logs": true, "log": true, "tmp": true,
+	"temp": true, ".gradle": true, ".vs": true, "packages": true, "vendor": true, "__pycache__": true, ".nyc_output": true,
+	".parcel-cache": true, ".angular": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
+	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
+	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
+
+// winSourceFile reports a pattern or name of source code or data.
+func winSourceFile(s string) bool {
+	l := strings.ToLower(strings.Trim(s, `"'()`))
+	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
+		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// projectDelete judges deleting inside the work directory: build output
+// is routine; the repository, the sources, secrets and data are the
+// user's work.
+func (ws *winState) projectDelete(p string, wide, filtered bool) string {
+	wd := ws.a.workDir
+	if wd == "" || !strings.HasPrefix(p, wd+"/") {
+		return ""
+	}
+	rel := p[len(wd)+1:]
+	first, _, _ := strings.Cut(rel, "/")
+	base := path.Base(p)
+	switch {
+	case first == ".git":
+		return "win-delete-git"
+	case base == ".env" || strings.HasPrefix(base, ".env."):
+		return "win-delete-project"
+	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
+		return ""
+	case wide && !filtered && !strings.Contains(base, "."):
+		return "win-delete-project"
+	case wide && winSourceFile(base):
+		return "win-delete-project"
+	}
+	return ""
+}
+
+// winTruncate judges emptying a file.
+func (ws *winState) winTruncate(c *cmd, w word) {
+	a := ws.a
+	if !w.ok {
+		return
+	}
+	p := a.winAbs(w.s)
+	if cl, _ := a.winClassify(p); cl != wpInside || strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+		return
+	}
+	wd := a.workDir
+	if wd == "" || !strings.HasPrefix(p, wd+"/") {
+		return
+	}
+	first, _, _ := strings.Cut(p[len(wd)+1:], "/")
+	if regenerable[first] {
+		return
+	}
+	ws.emitWin(c, "win-truncate", winNative(p))
+}
+
+// posixDelete judges a POSIX path deleted from PowerShell on Linux or
+// macOS by the POSIX rules.
+func (ws *winState) posixDelete(c *cmd, p string, recursive, contents bool) {
+	a := ws.a
+	saved := a.workDir
+	if w := winNative(a.workDir); w != a.workDir {
+		a.workDir = w
+	}
+	ws2 := []word{lit("rm"), lit("-f"), lit(p)}
+	if recursive {
+		ws2[1] = lit("-rf")
+	}
+	if contents {
+		ws2[2] = word{s: strings.TrimSuffix(p, "/") + "/*", ok: true, glob: true}
+	}
+	parent := c
+	if parent == nil {
+		parent = &cmd{cwd: a.cwd}
+	}
+	a.subCommand(parent, ws2, "Remove-Item")
+	a.workDir = saved
+}
+
+// winWrite judges writing a file at w.
+func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
+	a := ws.a
+	if !w.ok || w.s == "" || strings.EqualFold(w.s, "$null") || strings.EqualFold(w.s, "nul") || strings.EqualFold(w.s, "null") {
+		return
+	}
+	p := a.winAbs(w.s)
+	if p == "" {
+		return
+	}
+	if !winIsWindowsPath(p) {
+		if c != nil {
+			a.subCommand(c, []word{lit("tee"), lit(p)}, "redirection")
+		}
+		return
+	}
+	l := p
+	switch {
+	case strings.Contains(l, "/start menu/programs/startup"):
+		ws.emitWin(c, "win-write-autorun", "the Startup folder: "+winNative(p))
+	case strings.HasSuffix(l, "profile.ps1") && (strings.Contains(l, "/windowspowershell/") || strings.Contains(l, "/powershell/")):
+		ws.emitWin(c, "win-write-autorun", "a PowerShell profile: "+winNative(p))
+	case strings.Contains(l, "/.git/hooks/") || strings.HasPrefix(l, winNative(a.workDir)+"/.git/hooks/"):
+		ws.emitWin(c, "win-write-autorun", "a git hook: "+winNative(p))
+	case strings.HasSuffix(l, "authorized_keys"):
+		ws.emitWin(c, "win-write-autorun", "SSH authorized keys: "+winNative(p))
+	case strings.Contains(l, "/windows/system32/drivers/etc/hosts"):
+		ws.emitWin(c, "win-write-system", "the hosts file")
+	default:
+		cl, _ := a.winClassify(p)
+		switch cl {
+		case wpSystem, wpRoot:
+			if !appendOnly || cl == wpSystem {
+				ws.emitWin(c, "win-write-system", winPathNames[cl]+": "+winNative(p))
+			}
+		case wpDevice:
+			ws.emitWin(c, "win-write-system", "a disk device: "+winNative(p))
+		case wpSecrets:
+			if !appendOnly {
+				ws.emitWin(c, "win-delete-credentials", "overwriting "+winNative(p))
+			}
+		case wpHistory:
+			if !appendOnly {
+				ws.emitWin(c, "win-history-delete", "overwriting "+winNative(p))
+			}
+		}
+	}
+}
+
+// psWriteCmd judges the cmdlets that write files.
+func (ws *winState) psWriteCmd(c *cmd, args []word) {
+	a := ws.a
+	switch c.name {
+	case "copy-item", "move-item":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "destination", "filter", "include", "exclude"}, []string{"recurse", "force", "container", "passthru"})
+		dst, ok := pa.get("destination")
+		if !ok && len(pa.pos) > 1 {
+			dst, ok = pa.pos[len(pa.pos)-1], true
+		}
+		if ok {
+			ws.winWrite(c, dst, false)
+			if src := psPathArg(pa); src != nil {
+				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
+					ws.markDownloaded(a.winAbs(dst.s))
+				}
+				if sp := a.winAbs(src.s); sp != "" && winRemotePath(dst.s) {
+					if d, _ := a.winSensitive(sp); d != "" {
+						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+					}
+				}
+			}
+		}
+		if c.name == "move-item" {
+			if src := psPathArg(pa); src != nil && src.ok {
+				if cl, _ := a.winClassify(a.winAbs(src.s)); cl == wpSystem || cl == wpRoot || cl == wpHome {
+					ws.emitWin(c, "win-delete-system", "moving away "+winPathNames[cl]+": "+src.s)
+				}
+			}
+		}
+	case "new-item":
+		pa := parsePSArgs(args, []string{"path", "name", "itemtype", "value", "type"}, []string{"force"})
+		if p := psPathArg(pa); p != nil {
+			target := *p
+			if n, ok := pa.get("name"); ok && target.ok {
+				target = word{s: target.s + `\` + n.s, ok: n.ok}
+			}
+			if k, ok := normRegKey(target.s); ok && strings.Contains(target.s, ":") {
+				ws.regWrite(c, k, "")
+				return
+			}
+			if t, _ := pa.get("itemtype"); strings.EqualFold(t.s, "directory") {
+				return
+			}
+			if t, _ := pa.get("itemtype"); strings.EqualFold(t.s, "symboliclink") || strings.EqualFold(t.s, "junction") {
+				return
+			}
+			ws.winWrite(c, target, false)
+		}
+	case "set-item":
+		pa := parsePSArgs(args, []string{"path", "value"}, []string{"force"})
+		if p := psPathArg(pa); p != nil && strings.HasPrefix(strings.ToLower(p.s), "env:") {
+			return
+		}
+		if p := psPathArg(pa); p != nil {
+			if k, ok := normRegKey(p.s); ok {
+				v, _ := pa.get("value")
+				ws.regWrite(c, k, v.s)
+			}
+		}
+	default:
+		pa := parsePSArgs(args, []string{"path", "literalpath", "filepath", "value", "encoding", "inputobject", "delimiter"}, []string{"force", "append", "nonewline", "noclobber"})
+		p, ok := pa.get("filepath")
+		if !ok {
+			if pp := psPathArg(pa); pp != nil {
+				p, ok = *pp, true
+			}
+		}
+		if ok && c.in.kind == flowNone {
+			v, hasV := pa.get("value")
+			if !hasV && len(pa.pos) > 1 {
+				v, hasV = pa.pos[1], true
+			}
+			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" {
+				ws.winTruncate(c, p)
+			}
+		}
+		if ok {
+			if strings.HasPrefix(strings.ToLower(p.s), "variable:") || strings.HasPrefix(strings.ToLower(p.s), "env:") {
+				return
+			}
+			ws.winWrite(c, p, c.name == "add-content" || pa.flags["append"])
+		}
+	}
+}
+
+// regDelete judges deleting a registry key.
+func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
+	cl := classifyRegKey(k)
+	if strings.HasPrefix(k, "hklm/") && strings.Count(k, "/") <= 4 && cl == regNone {
+		cl = regHive
+	}
+	switch cl {
+	case regHive, regCredHive:
+		ws.emitWin(c, "win-registry-hive", k)
+	case regDefender, regUAC, regLSA:
+		// deleting a policy key re-enables the protection; harmless
+	case regServices:
+		ws.emitWin(c, "win-registry-hive", "deleting a service: "+k)
+	}
+}
+
+// regWrite judges setting a registry value under key k.
+func (ws *winState) regWrite(c *cmd, k, data string) {
+	dl := strings.ToLower(data)
+	switch classifyRegKey(k) {
+	case regAutorun:
+		ws.emitWin(c, "win-registry-autorun", k)
+	case regDefender:
+		ws.emitWin(c, "win-defender-disable", k)
+	case regUAC:
+		ws.emitWin(c, "win-uac-disable", k)
+	case regLSA:
+		ws.emitWin(c, "win-lsa-weaken", k)
+	case regRDP:
+		if dl == "0" || dl == "" {
+			ws.emitWin(c, "win-rdp-enable", k)
+		}
+	case regServices:
+		ws.emitWin(c, "win-registry-autorun", "a service: "+k)
+	}
+}
+
+// psInvokeExpr judges Invoke-Expression.
+func (ws *winState) psInvokeExpr(c *cmd, args []word) {
+	a := ws.a
+	pa := parsePSArgs(args, []string{"command"}, nil)
+	var w *word
+	if x, ok := pa.get("command"); ok {
+		w = &x
+	} else if len(pa.pos) > 0 {
+		w = &pa.pos[0]
+	}
+	if w == nil {
+		switch c.in.kind {
+		case flowRemote:
+			ws.emitWin(c, "remote-code-exec", "Invoke-Expression of "+c.in.what)
+		case flowText:
+			a.nestedWin(c.in.text, ShellPowerShell, "Invoke-Expression input")
+		case flowLocal, flowNone:
+		default:
+			a.unresolved(c, "Invoke-Expression of text that is not known", "")
+		}
+		return
+	}
+	ws.psInvokeText(c, *w, "Invoke-Expression")
+}
+
+// psInvokeText judges text run as PowerShell code.
+func (ws *winState) psInvokeText(c *cmd, w word, origin string) {
+	a := ws.a
+	if w.ok {
+		a.nestedWin(w.s, ShellPowerShell, origin+" payload")
+		return
+	}
+	l := strings.ToLower(w.s)
+	if psDownloads(l) {
+		ws.emitWin(c, "remote-code-exec", origin+" of downloaded code")
+		return
+	}
+	if name, end := psVarName(w.s, 0); name != "" && end == len(w.s) && ws.remoteVars[strings.ToLower(name)] {
+		ws.emitWin(c, "remote-code-exec", origin+" of downloaded code in "+w.s)
+		return
+	}
+	if dec, ok := psDecodeExpr(w.s); ok {
+		a.nestedWin(dec, ShellPowerShell, "decoded base64 payload")
+		return
+	}
+	if strings.HasPrefix(w.s, "(") || strings.HasPrefix(w.s, "$(") {
+		// the code producing the text was analysed; what it produces
+		// is not known
+		a.unresolved(c, origin+" of computed text", "")
+		return
+	}
+	a.unresolved(c, origin+" of a variable ("+truncate(w.s, 60)+")", "")
+}
+
+// psWeb judges Invoke-WebRequest, Invoke-RestMethod and Start-BitsTransfer.
+func (ws *winState) psWeb(c *cmd, args []word) {
+	a := ws.a
+	pa := parsePSArgs(args, []string{"uri", "outfile", "method", "body", "infile", "headers", "source", "destination", "contenttype", "form", "usebasicparsing"}, []string{"usebasicparsing", "passthru", "usedefaultcredentials"})
+	src, ok := pa.get("uri")
+	if !ok {
+		src, ok = pa.get("source")
+	}
+	if !ok && len(pa.pos) > 0 {
+		src, ok = pa.pos[0], true
+	}
+	out, hasOut := pa.get("outfile")
+	if !hasOut {
+		out, hasOut = pa.get("destination")
+	}
+	if !hasOut && c.name == "start-bitstransfer" && len(pa.pos) > 1 {
+		out, hasOut = pa.pos[1], true
+	}
+	if hasOut && out.ok && !winRemotePath(out.s) {
+		ws.markDownloaded(a.winAbs(out.s))
+	}
+	// secrets leaving
+	for k, w := range pa.named {
+		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
+			continue
+		}
+		ws.secretsLeaving(c, w, "")
+	}
+	for i, w := range pa.pos {
+		if i == 0 && ok && src.s == w.s {
+			ws.secretsLeaving(c, w, "uri")
+			continue
+		}
+		ws.secretsLeaving(c, w, "")
+	}
+	if c.in.kind == flowSecret {
+		ws.emitWin(c, "win-exfil-secrets", c.in.what)
+	}
+}
+
+// secretVarNames are parts of environment variable names that hold secrets.
+var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "access_key", "private_key", "credential", "auth"}
+
+// secretsLeaving reports a network request carrying credentials.
+func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
+	a := ws.a
+	l := strings.ToLower(w.s)
+	// $env:AWS_SECRET_ACCESS_KEY and friends in the request
+	for i := strings.Index(l, "$env:"); i >= 0; {
+		name := l[i+5:]
+		if j := strings.IndexAny(name, " \"'&?/;,)}"); j >= 0 {
+			name = name[:j]
+		}
+		for _, s := range secretVarNames {
+			if strings.Contains(name, s) {
+				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name)
+				return
+			}
+		}
+		k := strings.Index(l[i+5:], "$env:")
+		if k < 0 {
+			break
+		}
+		i += 5 + k
+	}
+	if strings.Contains(l, "env:") && (strings.Contains(l, "get-childitem") || strings.Contains(l, "gci") || strings.Contains(l, "dir env:")) ||
+		strings.Contains(l, "getenvironmentvariables") {
+		ws.emitWin(c, "win-exfil-secrets", "the whole environment")
+		return
+	}
+	if param == "infile" || param == "body" || param == "form" || param == "" {
+		cands := []string{w.s}
+		for _, g := range psGroups(w.s) {
+			for _, f := range strings.Fields(g) {
+				cands = append(cands, ws.psWord(f, nil).s)
+			}
+		}
+		for _, s := range cands {
+			s = strings.Trim(s, `"'@`)
+			p := a.winAbs(s)
+			if p == "" {
+				continue
+			}
+			if d, _ := a.winSensitive(p); d != "" {
+				ws.emitWin(c, "win-exfil-secrets", d)
+				return
+			}
+			if d := ws.secret[p]; d != "" {
+				ws.emitWin(c, "win-exfil-secrets", d)
+				return
+			}
+		}
+	}
+}
+
+// psStartProcess judges Start-Process: the program it starts with its
+// arguments, elevation, and downloaded programs.
+func (ws *winState) psStartProcess(c *cmd, args []word) {
+	a := ws.a
+	pa := parsePSArgs(args, []string{"filepath", "argumentlist", "verb", "workingdirectory", "windowstyle", "credential", "redirectstandardoutput", "redirectstandardinput", "redirectstandarderror"},
+		[]string{"wait", "nonewwindow", "passthru", "loaduserprofile", "usenewenvironment"})
+	fp, ok := pa.get("filepath")
+	rest := pa.pos
+	if !ok && len(rest) > 0 {
+		fp, ok = rest[0], true
+		rest = rest[1:]
+	}
+	if !ok {
+		return
+	}
+	al, hasAL := pa.get("argumentlist")
+	if !hasAL && len(rest) > 0 {
+		al, hasAL = rest[0], true
+	}
+	prog := canonicalPS(fp.s)
+	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") {
+		ws.emitWin(c, "win-elevated-shell", fp.s)
+	}
+	if p := a.winAbs(fp.s); p != "" && ws.isDownloaded(p) || winRemoteExec(fp.s) {
+		ws.emitWin(c, "remote-code-exec", "starting "+fp.s+", downloaded or on a network share")
+	}
+	line := cmdQuote(fp.s)
+	if hasAL {
+		if !al.ok {
+			if strings.HasPrefix(al.s, "(") || strings.HasPrefix(al.s, "@(") {
+				line += " " + psListText(al.s)
+			} else {
+				a.unresolved(c, "Start-Process arguments that are not known ("+truncate(al.s, 60)+")", "")
+				return
+			}
+		} else {
+			line += " " + psListText(al.s)
+		}
+	}
+	if !fp.ok {
+		return
+	}
+	a.nestedWin(line, ShellCmd, "Start-Process")
+}
+
+// psSpawns reports code that starts processes or jobs.
+func psSpawns(l string) bool {
+	return strings.Contains(l, "start-process") || strings.Contains(l, "start-job") || strings.Contains(l, "saps ") ||
+		strings.Contains(l, "start ") || strings.Contains(l, "sajb") || strings.Contains(l, "start-threadjob") ||
+		strings.Contains(l, "process]::start") || strings.Contains(l, "invoke-wmimethod") || strings.Contains(l, "-parallel")
+}
+
+// psSends reports code that sends data over the network.
+func psSends(l string) bool {
+	return strings.Contains(l, "invoke-restmethod") || strings.Contains(l, "invoke-webrequest") || strings.Contains(l, "irm ") ||
+		strings.Contains(l, "iwr ") || strings.Contains(l, "upload") || strings.Contains(l, "send-mailmessage") ||
+		strings.Contains(l, "curl") || strings.Contains(l, "wget") || strings.Contains(l, "out-file \\\\") ||
+		strings.Contains(l, "tcpclient") || strings.Contains(l, "udpclient") || strings.Contains(l, "resolve-dnsname")
+}
+
+// psListText turns a PowerShell argument list ('a','b' or "a b") into a
+// command line.
+func psListText(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "@("), "(")
+	s = strings.TrimSuffix(s, ")")
+	if !strings.Contains(s, ",") {
+		return strings.Trim(s, `'"`)
+	}
+	var parts []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		p = strings.Trim(p, `'"`)
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+func cmdQuote(s string) string {
+	if strings.ContainsAny(s, " \t&|<>^") {
+		return `"` + s + `"`
+	}
+	return s
+}
+
+// psOutFlow is what a PowerShell command writes to the pipeline.
+func (ws *winState) psOutFlow(c *cmd) flow {
+	a := ws.a
+	args := c.args()
+	switch c.name {
+	case "invoke-webrequest", "invoke-restmethod":
+		for _, w := range args {
+			if l := strings.ToLower(w.s); strings.HasPrefix(l, "-o") && len(l) > 2 && strings.HasPrefix("-outfile", l) {
+				return flow{}
+			}
+		}
+		return flow{kind: flowRemote, what: c.line()}
+	case "get-content":
+		for _, w := range args {
+			p := a.winAbs(w.s)
+			if d, crit := a.winSensitive(p); d != "" {
+				return flow{kind: flowSecret, what: d, crit: crit}
+			}
+			if d := ws.secret[p]; d != "" {
+				return flow{kind: flowSecret, what: d, crit: true}
+			}
+			if b := path.Base(p); b == ".env" || strings.HasPrefix(b, ".env.") {
+				return flow{kind: flowSecret, what: "environment file " + w.s, crit: true}
+			}
+		}
+		return flow{kind: flowLocal}
+	case "get-childitem", "get-item":
+		for _, w := range args {
+			l := strings.ToLower(w.s)
+			if strings.HasPrefix(l, "env:") {
+				return flow{kind: flowSecret, what: "the environment", crit: true}
+			}
+			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
+				if strings.Contains(l, k) {
+					return flow{kind: flowSecret, what: "key files found by " + c.base, crit: true}
+				}
+			}
+		}
+		return flow{kind: flowList, what: "items"}
+	case "get-process":
+		if len(args) == 0 {
+			return flow{kind: flowList, what: "every process"}
+		}
+		return flow{kind: flowList}
+	case "get-clipboard":
+		return flow{kind: flowSecret, what: "the clipboard"}
+	case "write-output", "write-host":
+		if len(args) == 1 && args[0].ok {
+			return flow{kind: flowText, text: args[0].s}
+		}
+	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+		if c.in.kind == flowSecret || c.in.kind == flowRemote {
+			return c.in
+		}
+	}
+	if winRouted(c.name) {
+		return c.outFlow(a)
+	}
+	return flow{kind: flowUnknown}
+}
+
+// prepareWindows analyses the payload of powershell/pwsh and cmd run as
+// commands (from any shell): -Command, -EncodedCommand (base64 UTF-16LE,
+// decoded), cmd /c. It reports whether it took the command over.
+func (a *analysis) prepareWindows(c *cmd) bool {
+	switch c.name {
+	case "pwsh":
+		return a.preparePowerShell(c)
+	case "cmd":
+		return a.prepareCmdExe(c)
+	case "wmic":
+		// wmic process call create "cmd /c ..."
+		args := wargs(c)
+		for i := 0; i+2 < len(args); i++ {
+			if args[i] == "process" && args[i+1] == "call" && args[i+2] == "create" && i+3 < len(args) {
+				a.nestedWin(c.args()[i+3].s, ShellCmd, "wmic process call create")
+				return false
+			}
+		}
+	case "forfiles":
+		if v, ok := swVal(wargs(c), "c"); ok && v != "" {
+			for i, w := range c.args() {
+				if strings.EqualFold(w.s, "/c") && i+1 < len(c.args()) {
+					a.nestedWin(c.args()[i+1].s, ShellCmd, "forfiles /c")
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (a *analysis) preparePowerShell(c *cmd) bool {
+	args := c.args()
+	valued := []string{"windowstyle", "executionpolicy", "inputformat", "outputformat", "version", "psconsolefile",
+		"workingdirectory", "configurationname", "custompipename", "settingsfile", "ep", "wd", "w", "ex", "exec"}
+	for i := 0; i < len(args); i++ {
+		s := strings.ToLower(args[i].s)
+		if strings.HasPrefix(s, "/") {
+			s = "-" + s[1:]
+		}
+		if strings.HasPrefix(s, "--") {
+			s = s[1:]
+		}
+		if s == "-" {
+			return false // reads the commands from standard input
+		}
+		if !strings.HasPrefix(s, "-") {
+			// the remaining words are the command
+			return a.pwshPayload(c, args[i:])
+		}
+		name := s[1:]
+		switch {
+		case name == "c" || len(name) >= 2 && strings.HasPrefix("command", name):
+			if i+1 < len(args) && args[i+1].s == "-" {
+				return false // reads the commands from standard input
+			}
+			return a.pwshPayload(c, args[i+1:])
+		case name == "e" || name == "ec" || len(name) >= 2 && strings.HasPrefix("encodedcommand", name):
+			if i+1 < len(args) {
+				code, ok := decodeUTF16Base64(strings.Trim(args[i+1].s, `"'`))
+				if !ok {
+					a.unresolved(c, "an encoded PowerShell command that does not decode", "")
+					return true
+				}
+				a.nestedWin(code, ShellPowerShell, "powershell -EncodedCommand payload (decoded)")
+			}
+			return true
+		case name == "f" || len(name) >= 2 && strings.HasPrefix("file", name):
+			if i+1 < len(args) {
+				ws := a.newWinState(ShellPowerShell, "powershell -File")
+				_ = ws
+				p := a.winAbs(args[i+1].s)
+				if a.isDownloaded(args[i+1].s, c.cwd) || p != "" && a.isDownloaded(p, c.cwd) {
+					r := ruleByID["remote-code-exec"]
+					a.emit(c, r, "running a downloaded script")
+				}
+			}
+			return true
+		case matchParam(name, valued) != "" && !strings.HasPrefix("noprofile", name) && !strings.HasPrefix("noninteractive", name) && !strings.HasPrefix("noexit", name) && !strings.HasPrefix("nologo", name):
+			i++
+		}
+	}
+	return len(args) > 0
+}
+
+func (a *analysis) pwshPayload(c *cmd, ws []word) bool {
+	if len(ws) == 0 {
+		return true
+	}
+	parts := make([]string, len(ws))
+	ok := true
+	for i, w := range ws {
+		parts[i] = w.s
+		ok = ok && w.ok
+	}
+	src := strings.Join(parts, " ")
+	if !ok && !strings.Contains(src, "$") {
+		a.unresolved(c, "a PowerShell command that is not known", "")
+		return true
+	}
+	a.nestedWin(src, ShellPowerShell, "powershell -Command payload")
+	return true
+}
+
+func (a *analysis) prepareCmdExe(c *cmd) bool {
+	args := c.args()
+	for i := 0; i < len(args); i++ {
+		s := strings.ToLower(args[i].s)
+		if strings.HasPrefix(s, "//") {
+			s = s[1:] // Git Bash: cmd //c
+		}
+		if !strings.HasPrefix(s, "/") {
+			return false
+		}
+		if s == "/c" || s == "/k" || s == "/r" || strings.HasPrefix(s, "/c") && len(s) > 2 && !isLetters(s[2:3]) {
+			rest := args[i+1:]
+			if s != "/c" && s != "/k" && s != "/r" {
+				rest = append([]word{{s: args[i].s[2:], ok: args[i].ok}}, rest...)
+			}
+			parts := make([]string, len(rest))
+			for j, w := range rest {
+				parts[j] = w.s
+				if j > 0 && strings.ContainsAny(w.s, " \t") && !strings.HasPrefix(w.s, `"`) {
+					parts[j] = `"` + w.s + `"`
+				}
+			}
+			src := strings.Join(parts, " ")
+			if len(rest) == 1 {
+				src = rest[0].s
+			}
+			a.nestedWin(src, ShellCmd, "cmd /c payload")
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,1131 @@
+package guard
+
+import (
+	"strings"
+)
+
+// Rules for Windows programs and PowerShell cmdlets. Those without a
+// match function are reported by the Windows front ends, which know the
+// pipeline, the working directory and what was downloaded.
+
+// wargs are a command's arguments in lower case, with Git Bash's //x
+// written /x.
+func wargs(c *cmd) []string {
+	args := c.args()
+	out := make([]string, len(args))
+	for i, w := range args {
+		s := strings.ToLower(w.s)
+		if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
+			s = s[1:]
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// hasSw reports a switch /x or -x (also /x:value).
+func hasSw(args []string, names ...string) bool {
+	for _, a := range args {
+		if len(a) < 2 || a[0] != '/' && a[0] != '-' {
+			continue
+		}
+		k := a[1:]
+		if i := strings.IndexAny(k, ":="); i >= 0 {
+			k = k[:i]
+		}
+		for _, n := range names {
+			if k == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// swVal returns the value of /x v, /x:v or -x v.
+func swVal(args []string, names ...string) (string, bool) {
+	for i, a := range args {
+		if len(a) < 2 || a[0] != '/' && a[0] != '-' {
+			continue
+		}
+		k, v, hasV := strings.Cut(a[1:], ":")
+		for _, n := range names {
+			if k == n {
+				if hasV {
+					return v, true
+				}
+				if i+1 < len(args) {
+					return args[i+1], true
+				}
+				return "", true
+			}
+		}
+	}
+	return "", false
+}
+
+func anyContains(args []string, subs ...string) bool {
+	for _, a := range args {
+		for _, s := range subs {
+			if strings.Contains(a, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasURL(args []string) bool {
+	return anyContains(args, "http://", "https://", "ftp://", `\\`) || anyContains(args, "://")
+}
+
+// psFlag reports a PowerShell switch or parameter given by any prefix of
+// name at least min letters long.
+func psFlag(args []string, name string, minLen int) (string, bool) {
+	for i, a := range args {
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		k, v, hasV := strings.Cut(a[1:], ":")
+		if len(k) >= minLen && strings.HasPrefix(name, k) {
+			if hasV {
+				return v, true
+			}
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				return args[i+1], true
+			}
+			return "", true
+		}
+	}
+	return "", false
+}
+
+func psTrue(v string, present bool) bool {
+	if !present {
+		return false
+	}
+	v = strings.Trim(v, `"'`)
+	return v == "" || v == "$true" || v == "1" || v == "true"
+}
+
+var criticalProcs = map[string]bool{"csrss": true, "wininit": true, "winlogon": true, "lsass": true, "smss": true,
+	"services": true, "svchost": true, "system": true, "ntoskrnl": true, "lsm": true, "dwm": false}
+
+var securityServices = map[string]bool{"windefend": true, "wdnissvc": true, "sense": true, "mpssvc": true, "wscsvc": true,
+	"bfe": true, "securityhealthservice": true, "wdfilter": true, "wdboot": true, "sysmon": true, "sysmon64": true,
+	"mpsdrv": true, "wuauserv": true, "vss": true, "wbengine": true, "sdrsvc": true, "eventlog": true, "wecsvc": true,
+	"windows defender": true}
+
+// regTarget returns the registry key and data a registry command writes
+// (reg add, Set-ItemProperty, New-ItemProperty, Remove-ItemProperty).
+func regTarget(c *cmd) (key, data, verb string, ok bool) {
+	args := c.args()
+	switch c.name {
+	case "reg":
+		if len(args) < 2 {
+			return "", "", "", false
+		}
+		verb = strings.ToLower(args[0].s)
+		k, ok := normRegKey(args[1].s)
+		if !ok {
+			return "", "", "", false
+		}
+		d, _ := swVal(wargs(c), "d")
+		return k, d, verb, true
+	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "set-item", "new-item", "remove-item":
+		pa := parsePSArgs(args, []string{"path", "literalpath", "name", "value", "propertytype", "type"}, []string{"force"})
+		p := psPathArg(pa)
+		if p == nil {
+			return "", "", "", false
+		}
+		k, ok := normRegKey(p.s)
+		if !ok {
+			return "", "", "", false
+		}
+		v, _ := pa.get("value")
+		if !strings.Contains(p.s, ":") && !strings.HasPrefix(strings.ToLower(p.s), "registry::") {
+			return "", "", "", false
+		}
+		verb = "add"
+		if strings.HasPrefix(c.name, "remove") {
+			verb = "delete"
+		}
+		if n, ok := pa.get("name"); ok && verb == "add" {
+			k += "/" + strings.ToLower(n.s)
+		}
+		return k, v.s, verb, true
+	}
+	return "", "", "", false
+}
+
+func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
+	return func(a *analysis, c *cmd) (bool, string) {
+		k, d, verb, ok := regTarget(c)
+		if !ok || verb != "add" && verb != "import" {
+			return false, ""
+		}
+		cl := classifyRegKey(k)
+		if cl != class {
+			return false, ""
+		}
+		if class == regRDP && strings.TrimSpace(d) != "0" {
+			return false, ""
+		}
+		return true, k
+	}
+}
+
+var winRules = []*rule{
+	{ID: "win-logging-policy", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "turning off PowerShell logging or clearing recent-command history in the registry",
+		Suggestions: []string{"Leave logging policy alone"}, names: names("reg", "set-itemproperty", "new-itemproperty", "remove-item", "remove-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, _, verb, ok := regTarget(c)
+			if !ok {
+				return false, ""
+			}
+			switch classifyRegKey(k) {
+			case regLogging:
+				return true, k
+			case regHistory:
+				return verb == "delete", k
+			}
+			return false, ""
+		}},
+	{ID: "win-attrib-system", Level: LevelHigh, Category: CategoryPermission, Description: "changing system, hidden or read-only attributes outside the project",
+		Suggestions: []string{"Change attributes only inside the project"}, names: names("attrib", "cmd:attrib"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "+") || strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "/") {
+					continue
+				}
+				p := w.s
+				if i := strings.IndexAny(p, "*?"); i >= 0 {
+					p = p[:i]
+				}
+				cl, _ := a.winClassify(a.winAbs(p))
+				switch cl {
+				case wpRoot, wpSystem, wpHome, wpHomeSub, wpSecrets, wpSystemSub:
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-security-policy", Level: LevelHigh, Category: CategoryPermission, Description: "applying a security template or changing local security policy",
+		Suggestions: []string{"Let an administrator change security policy"}, names: names("secedit", "lgpo", "set-localgrouppolicy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return c.name != "secedit" || hasSw(args, "configure", "import"), ""
+		}},
+	{ID: "win-firewall-open", Level: LevelHigh, Category: CategorySystem, Description: "opening every port or program in the firewall",
+		Suggestions: []string{"Open only the port that needs it, for the local network"}, names: names("netsh", "new-netfirewallrule", "set-netfirewallrule"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			allow := strings.Contains(j, "action=allow") || strings.Contains(j, "-action allow")
+			any := strings.Contains(j, "localport=any") || strings.Contains(j, "1-65535") || strings.Contains(j, "localport any") ||
+				strings.Contains(j, "-localport any") || strings.Contains(j, "protocol=any") && !strings.Contains(j, "localport") || strings.Contains(j, "program=") && strings.Contains(j, "temp")
+			if c.name == "netsh" {
+				return allow && any && strings.Contains(j, "add rule"), j
+			}
+			return allow && any, j
+		}},
+	{ID: "win-remove-apps", Level: LevelHigh, Category: CategorySystem, Description: "uninstalling system or every user's applications",
+		Suggestions: []string{"Uninstall only what the project installed"}, names: names("remove-appxpackage", "remove-appxprovisionedpackage", "wmic", "uninstall-package", "disable-windowsoptionalfeature"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "wmic" {
+				return strings.Contains(j, "product") && strings.Contains(j, "uninstall"), j
+			}
+			if c.name == "uninstall-package" {
+				return strings.Contains(j, "*"), j
+			}
+			return true, j
+		}},
+	{ID: "win-network-off", Level: LevelHigh, Category: CategorySystem, Description: "releasing the network address or deleting the default route",
+		Suggestions: []string{"Leave the network configuration alone"}, names: names("ipconfig", "route", "netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "ipconfig":
+				return hasSw(args, "release", "release6"), j
+			case "route":
+				return anyContains(args, "delete") && anyContains(args, "0.0.0.0") || hasSw(args, "f"), j
+			}
+			return strings.Contains(j, "winsock reset") || strings.Contains(j, "int ip reset") || strings.Contains(j, "delete route"), j
+		}},
+	{ID: "win-remote-access", Level: LevelHigh, Category: CategoryPersistence, Description: "opening the machine to remote shells (WinRM, OpenSSH server, RDP)",
+		Suggestions: []string{"Ask the user to enable remote access"}, names: names("enable-psremoting", "add-windowscapability", "winrm", "enable-wsmancredssp", "set-item", "start-service", "set-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			switch c.name {
+			case "add-windowscapability":
+				return strings.Contains(j, "openssh.server"), j
+			case "winrm":
+				return strings.Contains(j, "quickconfig") || strings.Contains(j, "qc") || strings.Contains(j, "allowunencrypted"), j
+			case "set-item":
+				return strings.Contains(j, "wsman:") && strings.Contains(j, "trustedhosts") && strings.Contains(j, "*"), j
+			case "start-service", "set-service":
+				return strings.Contains(j, "sshd") && (c.name == "start-service" || strings.Contains(j, "automatic")) || strings.Contains(j, "termservice") && strings.Contains(j, "automatic"), j
+			}
+			return true, j
+		}},
+	{ID: "win-package-source", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing a package manager or git at a bare IP or plain HTTP source",
+		Suggestions: []string{"Use the official registry over HTTPS"}, names: names("pip", "npm", "yarn", "pnpm", "git", "nuget", "choco", "conda", "gem", "cargo", "go"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if !anyContains(args, "http://") && !winHasBareIP(j) {
+				return false, ""
+			}
+			switch c.name {
+			case "git":
+				return strings.Contains(j, "config") && (strings.Contains(j, "insteadof") || strings.Contains(j, "http.proxy") || strings.Contains(j, "core.sshcommand")), j
+			case "go":
+				return strings.Contains(j, "env") && (strings.Contains(j, "goproxy") || strings.Contains(j, "gonosumdb") || strings.Contains(j, "goinsecure")), j
+			}
+			return strings.Contains(j, "config") && (strings.Contains(j, "registry") || strings.Contains(j, "index-url") || strings.Contains(j, "extra-index-url") || strings.Contains(j, "channels") || strings.Contains(j, "source")) ||
+				strings.Contains(j, "source add") || strings.Contains(j, "sources add"), j
+		}},
+	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP or plain HTTP source",
+		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if !anyContains(args, "http://") && !winHasBareIP(j) {
+				return false, ""
+			}
+			return strings.Contains(j, "install") || c.name == "install-package" || c.name == "install-module" || c.name == "scoop" && strings.Contains(j, "bucket add"),
+				j
+		}},
+	{ID: "win-path-change", Level: LevelModerate, Category: CategoryPersistence, Description: "changing the saved PATH (commands resolve to other programs from now on)",
+		Suggestions: []string{"Change $env:PATH for this session only"}, names: names("setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
+		}},
+	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
+		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "wmic" && !strings.Contains(j, "terminate") && !strings.Contains(j, "delete") {
+				return false, ""
+			}
+			for _, p := range [...]string{"explorer", "msmpeng", "mssense", "sense", "nissrv", "securityhealthservice", "sysmon", "sysmon64", "csfalconservice", "cb.exe", "sentinelagent"} {
+				if strings.Contains(j, p) {
+					return true, p
+				}
+			}
+			if c.name == "taskkill" {
+				f, _ := swVal(args, "fi")
+				return strings.Contains(f, "username"), f
+			}
+			return false, ""
+		}},
+	{ID: "win-recycle-bin", Level: LevelHigh, Category: CategoryFileDelete, Description: "emptying the recycle bin (deleted files can no longer be restored)",
+		Suggestions: []string{"Leave the recycle bin to the user"}, names: names("clear-recyclebin"),
+		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
+	{ID: "win-partition-change", Level: LevelHigh, Category: CategoryDiskWipe, Description: "resizing partitions or removing drive mounts",
+		Suggestions: []string{"Let the user manage disks"}, names: names("resize-partition", "mountvol", "remove-partitionaccesspath", "set-partition", "dismount-diskimage"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "mountvol" {
+				return hasSw(wargs(c), "d", "p", "r"), ""
+			}
+			return c.name != "dismount-diskimage", ""
+		}},
+	{ID: "win-file-zero", Level: LevelCritical, Category: CategoryDiskWipe, Description: "overwriting file or volume contents with zeros",
+		Suggestions: []string{"Delete the file normally"}, names: names("fsutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "setzerodata") || strings.Contains(j, "setvaliddata") || strings.Contains(j, "dismount"), j
+		}},
+	{ID: "win-disk-fill", Level: LevelHigh, Category: CategoryForkBomb, Description: "filling the disk with a huge file",
+		Suggestions: []string{"Create test files of a reasonable size"}, names: names("fsutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if len(args) < 4 || args[0] != "file" || args[1] != "createnew" {
+				return false, ""
+			}
+			return len(args[3]) >= 11, args[3]
+		}},
+	{ID: "win-endless-loop", Level: LevelHigh, Category: CategoryForkBomb, Description: "an endless loop writing files or using every CPU",
+		Suggestions: []string{"Bound the loop"}},
+	{ID: "win-monitor-remove", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "uninstalling system monitoring (Sysmon)",
+		Suggestions: []string{"Leave monitoring installed"}, names: names("sysmon", "sysmon64"),
+		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "u"), "" }},
+	{ID: "win-list-credentials", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing stored credentials or Wi-Fi keys",
+		Suggestions: []string{"Do not print credentials"}, names: names("cmdkey", "netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "cmdkey" {
+				return hasSw(args, "list"), j
+			}
+			return strings.Contains(j, "key=clear"), j
+		}},
+	{ID: "win-ftp-script", Level: LevelHigh, Category: CategoryExfiltration, Description: "an unattended file transfer to another host",
+		Suggestions: []string{"Transfer files with the user's consent"}, names: names("ftp", "tftp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return anyContains(args, "-s:") || c.name == "tftp" && anyContains(args, "put"), strings.Join(args, " ")
+		}},
+	{ID: "win-tunnel", Level: LevelHigh, Category: CategoryReverseShell, Description: "exposing a local port to the internet through a tunnel",
+		Suggestions: []string{"Do not expose local services"}, names: names("ngrok", "plink", "cloudflared", "chisel", "frpc", "lt", "localtunnel"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "plink":
+				return hasSw(args, "r"), j
+			case "ngrok":
+				return anyContains(args, "tcp", "http", "tls", "start"), j
+			case "cloudflared":
+				return strings.Contains(j, "tunnel"), j
+			}
+			return true, j
+		}},
+	// --- walker-reported ---
+	{ID: "win-delete-system", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting a whole drive, Windows or a system folder",
+		Suggestions: []string{"Delete only paths inside the project", "Name the exact files to remove"}},
+	{ID: "win-delete-system-file", Level: LevelCritical, Category: CategorySystem, Description: "deleting a Windows system file",
+		Suggestions: []string{"Leave Windows files alone", "Ask an administrator"}},
+	{ID: "win-delete-profile", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting a user profile",
+		Suggestions: []string{"Delete only paths inside the project"}},
+	{ID: "win-delete-credentials", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting or overwriting keys and credentials",
+		Suggestions: []string{"Let the user manage their credentials"}},
+	{ID: "win-history-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting or overwriting shell history",
+		Suggestions: []string{"Leave history untouched"}},
+	{ID: "win-delete-outside", Level: LevelHigh, Category: CategoryFileDelete, Description: "recursive delete outside the work directory",
+		Suggestions: []string{"Delete only paths inside the project", "Ask the user before deleting elsewhere"}},
+	{ID: "win-write-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "writing a file that runs at log-on (Startup folder, PowerShell profile, SSH keys)",
+		Suggestions: []string{"Show the change and let the user apply it"}},
+	{ID: "win-write-system", Level: LevelCritical, Category: CategorySystem, Description: "writing into Windows or a system folder",
+		Suggestions: []string{"Write files inside the project directory"}},
+	{ID: "win-registry-hive", Level: LevelCritical, Category: CategorySystem, Description: "deleting a registry hive or a service",
+		Suggestions: []string{"Leave the registry alone", "Ask an administrator"}},
+	{ID: "win-reverse-shell", Level: LevelCritical, Category: CategoryReverseShell, Description: "a shell wired to a network connection",
+		Suggestions: []string{"Do not open remote shells"}, names: names("powercat", "invoke-powershelltcp", "invoke-powershelltcponeline"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "powercat" {
+				return true, ""
+			}
+			return hasSw(wargs(c), "e", "ep", "exec"), ""
+		}},
+	{ID: "win-fork-bomb", Level: LevelCritical, Category: CategoryForkBomb, Description: "a fork bomb: a script that keeps starting copies of itself",
+		Suggestions: []string{"Start a bounded number of processes and wait for them"}},
+	{ID: "win-exfil-secrets", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or the environment over the network",
+		Suggestions: []string{"Never send secrets off the machine"}},
+	{ID: "win-read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
+		Suggestions: []string{"Check that the file exists without printing it"}},
+	{ID: "win-kill-all", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
+		Suggestions: []string{"Stop only the process you started, by name or ID"}},
+	{ID: "win-system-env", Level: LevelModerate, Category: CategorySystem, Description: "changing the machine-wide PATH or shell variables",
+		Suggestions: []string{"Change the variable for this session only ($env:PATH)"}, names: names("setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return hasSw(args, "m") && len(args) > 0 && (args[0] == "path" || args[0] == "comspec" || args[0] == "pathext" || args[0] == "psmodulepath"), ""
+		}},
+	{ID: "win-acl-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "granting everyone full control",
+		Suggestions: []string{"Grant access to the account that needs it"}},
+	{ID: "win-elevated-shell", Level: LevelHigh, Category: CategoryPrivilege, Description: "opening an administrator shell",
+		Suggestions: []string{"Ask the user to run the command as administrator"}, names: names("runas"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			u, _ := swVal(args, "user", "u")
+			return strings.Contains(u, "admin") || strings.Contains(u, "system") || hasSw(args, "trustlevel") || anyContains(args, "cmd", "powershell", "pwsh"), u
+		}},
+	{ID: "win-diskpart", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart erasing or repartitioning a disk",
+		Suggestions: []string{"Let the user manage disks"}},
+
+	// --- by command ---
+	{ID: "win-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting or erasing a drive",
+		Suggestions: []string{"Let the user manage disks"},
+		names:       names("format", "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk", "remove-physicaldisk", "set-disk"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			switch c.name {
+			case "format":
+				for _, s := range args {
+					if len(s) == 2 && s[1] == ':' || len(s) == 3 && s[1] == ':' {
+						return true, s
+					}
+				}
+				return false, ""
+			case "set-disk":
+				v, ok := psFlag(args, "isoffline", 3)
+				return psTrue(v, ok), ""
+			}
+			return !hasSw(args, "whatif"), ""
+		}},
+	{ID: "win-wipe-free-space", Level: LevelModerate, Category: CategoryDiskWipe, Description: "wiping a disk's free space or securely deleting files",
+		Suggestions: []string{"Delete files normally"}, names: names("cipher", "sdelete", "sdelete64"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "cipher" {
+				return hasSw(wargs(c), "w"), ""
+			}
+			return true, ""
+		}},
+	{ID: "win-backup-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting shadow copies, backups or recovery (what ransomware does first)",
+		Suggestions: []string{"Leave backups and restore points alone"}, names: names("vssadmin", "wbadmin", "wmic", "bcdedit", "remove-wmiobject", "remove-ciminstance", "disable-computerrestore", "delete-computerrestorepoint"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "vssadmin":
+				return len(args) > 0 && (args[0] == "delete" || args[0] == "resize"), j
+			case "wbadmin":
+				return len(args) > 0 && (args[0] == "delete" || args[0] == "disable"), j
+			case "wmic":
+				return strings.Contains(j, "shadowcopy") && strings.Contains(j, "delete"), j
+			case "bcdedit":
+				return strings.Contains(j, "recoveryenabled") && strings.Contains(j, "no") || strings.Contains(j, "bootstatuspolicy") && strings.Contains(j, "ignore"), j
+			case "remove-wmiobject", "remove-ciminstance":
+				return strings.Contains(j, "shadowcopy"), j
+			}
+			return true, ""
+		}},
+	{ID: "win-boot-config", Level: LevelHigh, Category: CategorySystem, Description: "changing or deleting boot configuration",
+		Suggestions: []string{"Leave boot configuration to an administrator"}, names: names("bcdedit", "bcdboot", "bootsect"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "bcdedit" {
+				return true, ""
+			}
+			args := wargs(c)
+			return hasSw(args, "delete", "set", "deletevalue", "import", "default", "bootsequence", "createstore") && !strings.Contains(strings.Join(args, " "), "recoveryenabled"), ""
+		}},
+	{ID: "win-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down or restarting the machine",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("stop-computer", "restart-computer"),
+		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
+	{ID: "win-kill-critical", Level: LevelCritical, Category: CategorySystem, Description: "killing a process Windows needs (the machine crashes)",
+		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "tskill", "pskill", "wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "wmic" {
+				j := strings.Join(args, " ")
+				if !strings.Contains(j, "delete") && !strings.Contains(j, "terminate") {
+					return false, ""
+				}
+				for p := range criticalProcs {
+					if criticalProcs[p] && strings.Contains(j, p+".exe") {
+						return true, p
+					}
+				}
+				return false, ""
+			}
+			for _, s := range args {
+				for _, part := range strings.Split(s, ",") {
+					p := strings.TrimSuffix(strings.Trim(part, `"'`), ".exe")
+					if criticalProcs[p] {
+						return true, p
+					}
+				}
+			}
+			if c.name == "taskkill" {
+				if v, _ := swVal(args, "pid"); v == "4" || v == "0" {
+					return true, "pid " + v
+				}
+			}
+			if c.name == "stop-process" {
+				if v, ok := psFlag(args, "id", 2); ok && (v == "4" || v == "0") {
+					return true, "the System process"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-kill-everything", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
+		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "taskkill" {
+				v, _ := swVal(args, "im")
+				if v == "*" || v == "*.exe" {
+					return true, v
+				}
+				f, _ := swVal(args, "fi")
+				return strings.Contains(f, "ne ") && strings.Contains(f, "imagename"), f
+			}
+			for _, s := range args {
+				if s == "*" {
+					return true, "*"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-security-service", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a security, update or backup service",
+		Suggestions: []string{"Leave security services running"},
+		names:       names("sc", "net", "net1", "stop-service", "set-service", "remove-service", "suspend-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			var svc string
+			switch c.name {
+			case "sc":
+				if len(args) >= 2 && (args[0] == "stop" || args[0] == "delete" || args[0] == "config" && anyContains(args, "disabled")) {
+					svc = args[1]
+				}
+			case "net", "net1":
+				if len(args) >= 2 && args[0] == "stop" {
+					svc = args[1]
+				}
+			case "set-service":
+				if !anyContains(args, "disabled", "stopped") {
+					return false, ""
+				}
+				fallthrough
+			default:
+				for i, s := range args {
+					if !strings.HasPrefix(s, "-") && (i == 0 || !strings.HasPrefix(args[i-1], "-st") && !strings.HasPrefix(args[i-1], "-status")) {
+						svc = s
+						break
+					}
+					if strings.HasPrefix(s, "-n") && i+1 < len(args) {
+						svc = args[i+1]
+						break
+					}
+				}
+			}
+			svc = strings.Trim(svc, `"'`)
+			for _, s := range strings.Split(svc, ",") {
+				if securityServices[strings.TrimSpace(s)] && s != "eventlog" {
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-eventlog-service", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping the event log service",
+		Suggestions: []string{"Leave logging running"}, names: names("sc", "net", "net1", "stop-service", "set-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			return strings.Contains(j, "eventlog") && (strings.Contains(j, "stop") || strings.Contains(j, "disabled") || c.name == "stop-service"), ""
+		}},
+	{ID: "win-log-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing or disabling event logs, auditing or history",
+		Suggestions: []string{"Leave logs and history untouched"},
+		names:       names("wevtutil", "clear-eventlog", "remove-eventlog", "limit-eventlog", "auditpol", "fsutil", "set-psreadlineoption", "clear-winevent"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "wevtutil":
+				return len(args) > 0 && (args[0] == "cl" || args[0] == "clear-log" || (args[0] == "sl" || args[0] == "set-log") && (strings.Contains(j, "/e:false") || strings.Contains(j, "/enabled:false"))), j
+			case "auditpol":
+				return hasSw(args, "clear", "remove") || strings.Contains(j, ":disable"), j
+			case "fsutil":
+				return strings.Contains(j, "usn") && strings.Contains(j, "deletejournal"), j
+			case "set-psreadlineoption":
+				return strings.Contains(j, "savenothing"), j
+			case "limit-eventlog":
+				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
+			}
+			return true, j
+		}},
+	{ID: "win-delete-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting the project's sources, data or secrets (not build output)",
+		Suggestions: []string{"Delete only build output", "Commit or stash first"}},
+	{ID: "win-delete-git", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting the repository's history (.git)",
+		Suggestions: []string{"Keep .git; use git commands to undo changes"}},
+	{ID: "win-truncate", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying a project file",
+		Suggestions: []string{"Edit the file instead of emptying it"}},
+	{ID: "win-execution-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "letting every script run on the machine (execution policy)",
+		Suggestions: []string{"Use -Scope Process for this session only"}},
+	{ID: "win-cloud-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting cloud infrastructure from PowerShell",
+		Suggestions: []string{"Delete cloud resources through reviewed infrastructure code"}},
+	{ID: "win-password-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening the password or lockout policy",
+		Suggestions: []string{"Leave account policy to an administrator"}, names: names("net", "net1", "set-addefaultdomainpasswordpolicy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "net" || c.name == "net1" {
+				return len(args) > 1 && args[0] == "accounts" && (strings.Contains(j, "minpwlen:0") || strings.Contains(j, "maxpwage:unlimited") || strings.Contains(j, "lockoutthreshold:0")), j
+			}
+			return true, j
+		}},
+	{ID: "win-shutdown-exe", Level: LevelHigh, Category: CategorySystem, Description: "shutting down, restarting or logging off the machine",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("shutdown.exe"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return hasSw(args, "s", "r", "p", "h", "l", "g", "sg", "hybrid", "o") && !hasSw(args, "a", "?"), ""
+		}},
+	{ID: "win-startup-copy", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a program in the Startup folder",
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("cp", "mv", "install", "ln", "tee", "cmd:copy", "cmd:xcopy", "cmd:move", "robocopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if l := strings.ToLower(w.s); strings.Contains(l, "start menu/programs/startup") || strings.Contains(l, `start menu\programs\startup`) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-defender-disable", Level: LevelHigh, Category: CategorySystem, Description: "disabling or blinding antivirus (Defender)",
+		Suggestions: []string{"Leave antivirus on; ask the user to add a narrow exclusion"},
+		names:       names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "set-mppreference":
+				for i, s := range args {
+					if strings.HasPrefix(s, "-disable") {
+						v := "$true"
+						if k, val, ok := strings.Cut(s, ":"); ok {
+							_ = k
+							v = val
+						} else if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+							v = args[i+1]
+						}
+						if psTrue(v, true) {
+							return true, s
+						}
+					}
+					if strings.HasPrefix(s, "-exclusion") {
+						return true, s
+					}
+				}
+				return strings.Contains(j, "-mapsreporting 0") || strings.Contains(j, "submitsamplesconsent 2"), ""
+			case "add-mppreference":
+				return strings.Contains(j, "-exclusion"), j
+			case "mpcmdrun":
+				return strings.Contains(j, "removedefinitions"), j
+			case "reg", "set-itemproperty", "new-itemproperty":
+				return regRule(regDefender)(a, c)
+			}
+			return strings.Contains(j, "defender"), j
+		}},
+	{ID: "win-firewall-off", Level: LevelHigh, Category: CategorySystem, Description: "turning the firewall off",
+		Suggestions: []string{"Add a narrow rule for the port that needs it"}, names: names("netsh", "set-netfirewallprofile", "disable-netfirewallrule"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset"), j
+			case "set-netfirewallprofile":
+				v, ok := psFlag(args, "enabled", 2)
+				return ok && (v == "false" || v == "$false" || v == "0"), j
+			}
+			return strings.Contains(j, "*") || !strings.Contains(j, "-name"), j
+		}},
+	{ID: "win-network-down", Level: LevelHigh, Category: CategorySystem, Description: "taking a network adapter down",
+		Suggestions: []string{"Leave the network up"}, names: names("netsh", "disable-netadapter", "remove-netipaddress"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "netsh" {
+				return strings.Contains(j, "interface") && (strings.Contains(j, "disable") || strings.Contains(j, "admin=disabled")), j
+			}
+			return true, j
+		}},
+	{ID: "win-acl-grant-system", Level: LevelCritical, Category: CategoryPermission, Description: "granting everyone access to, or taking over, a drive, Windows or a profile",
+		Suggestions: []string{"Change permissions only inside the project"}, names: names("icacls", "cacls", "takeown", "set-acl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			lvl, note := aclFinding(a, c)
+			return lvl == LevelCritical, note
+		}},
+	{ID: "win-acl-grant", Level: LevelHigh, Category: CategoryPermission, Description: "granting everyone access to files, or taking ownership outside the project",
+		Suggestions: []string{"Grant access to the account that needs it, inside the project"}, names: names("icacls", "cacls", "takeown", "set-acl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			lvl, note := aclFinding(a, c)
+			return lvl == LevelHigh, note
+		}},
+	{ID: "win-share-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "sharing a folder with everyone",
+		Suggestions: []string{"Share with named accounts only"}, names: names("net", "net1", "new-smbshare", "grant-smbshareaccess"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "net" || c.name == "net1" {
+				return len(args) > 1 && args[0] == "share" && strings.Contains(j, "everyone"), j
+			}
+			return strings.Contains(j, "everyone"), j
+		}},
+	{ID: "win-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an account to an administrator or remote access group",
+		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			admin := strings.Contains(j, "administrators") || strings.Contains(j, "admins") || strings.Contains(j, "remote desktop users") ||
+				strings.Contains(j, "remote management users") || strings.Contains(j, "backup operators") || strings.Contains(j, "s-1-5-32-544")
+			if c.name == "net" || c.name == "net1" {
+				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
+			}
+			return admin, j
+		}},
+	{ID: "win-admin-enable", Level: LevelHigh, Category: CategoryPrivilege, Description: "enabling the built-in Administrator or Guest account",
+		Suggestions: []string{"Leave built-in accounts disabled"}, names: names("net", "net1", "enable-localuser", "wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "enable-localuser" {
+				return strings.Contains(j, "administrator") || strings.Contains(j, "guest"), j
+			}
+			if c.name == "wmic" {
+				return strings.Contains(j, "useraccount") && strings.Contains(j, "disabled=false"), j
+			}
+			return len(args) > 1 && args[0] == "user" && strings.Contains(j, "/active:yes"), j
+		}},
+	{ID: "win-user-password", Level: LevelHigh, Category: CategoryPrivilege, Description: "changing an account's password",
+		Suggestions: []string{"Let the account's owner change the password"}, names: names("net", "net1", "set-localuser", "set-adaccountpassword"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "net" || c.name == "net1" {
+				if len(args) < 3 || args[0] != "user" || hasSw(args, "add", "delete", "del", "domain") && !hasSw(args, "domain") {
+					return false, ""
+				}
+				pos := 0
+				for _, s := range args[1:] {
+					if !strings.HasPrefix(s, "/") {
+						pos++
+					}
+				}
+				return pos >= 2, args[1]
+			}
+			_, ok := psFlag(args, "password", 2)
+			return ok || c.name == "set-adaccountpassword", ""
+		}},
+	{ID: "win-user-create", Level: LevelModerate, Category: CategoryPrivilege, Description: "creating or deleting an account",
+		Suggestions: []string{"Ask an administrator to manage accounts"}, names: names("net", "net1", "new-localuser", "remove-localuser", "new-aduser"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "net" || c.name == "net1" {
+				return len(args) > 1 && args[0] == "user" && hasSw(args, "add", "delete", "del"), strings.Join(args, " ")
+			}
+			return true, ""
+		}},
+	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
+		match: regRule(regAutorun)},
+	{ID: "win-uac-disable", Level: LevelHigh, Category: CategoryPrivilege, Description: "disabling User Account Control",
+		Suggestions: []string{"Leave UAC on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regUAC)},
+	{ID: "win-lsa-weaken", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening credential protection (LSA, WDigest)",
+		Suggestions: []string{"Leave credential protection on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regLSA)},
+	{ID: "win-rdp-enable", Level: LevelModerate, Category: CategoryPrivilege, Description: "opening Remote Desktop to the machine",
+		Suggestions: []string{"Ask the user to enable remote access"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regRDP)},
+	{ID: "win-registry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting a registry hive, a service or system settings",
+		Suggestions: []string{"Delete only the application's own key"}, names: names("reg", "remove-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, _, verb, ok := regTarget(c)
+			if !ok || verb != "delete" {
+				return false, ""
+			}
+			cl := classifyRegKey(k)
+			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
+		}},
+	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
+		Suggestions: []string{"Never copy credential stores"},
+		names:       names("reg", "procdump", "procdump64", "rundll32", "ntdsutil", "mimikatz", "invoke-mimikatz", "esentutl", "copy-item", "cmd:copy", "out-minidump", "sqldumper", "createdump", "comsvcs", "vaultcmd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "reg":
+				if len(args) >= 2 && (args[0] == "save" || args[0] == "export") {
+					k, _ := normRegKey(args[1])
+					return k == "hklm/sam" || k == "hklm/security" || k == "hklm/system", k
+				}
+				return false, ""
+			case "procdump", "procdump64", "sqldumper", "createdump", "out-minidump":
+				return strings.Contains(j, "lsass"), j
+			case "rundll32":
+				return strings.Contains(j, "comsvcs") && strings.Contains(j, "minidump"), j
+			case "ntdsutil":
+				return strings.Contains(j, "ifm") || strings.Contains(j, "ac i ntds") || strings.Contains(j, "activate instance"), j
+			case "esentutl", "copy-item", "cmd:copy":
+				return strings.Contains(j, "ntds.dit") || strings.Contains(j, `config\sam`) || strings.Contains(j, "config/sam") || strings.Contains(j, `config\security`), j
+			case "vaultcmd":
+				return strings.Contains(j, "listcreds"), j
+			}
+			return true, j
+		}},
+	{ID: "win-scheduled-task-suspicious", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a task that runs at log-on, as SYSTEM or from a temporary or hidden location",
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			lvl, note := taskFinding(c)
+			return lvl == LevelHigh, note
+		}},
+	{ID: "win-scheduled-task", Level: LevelModerate, Category: CategoryPersistence, Description: "creating or deleting a scheduled task",
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			lvl, note := taskFinding(c)
+			return lvl == LevelModerate, note
+		}},
+	{ID: "win-service-create", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a service",
+		Suggestions: []string{"Run the program directly", "Let the user install services"}, names: names("sc", "new-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "sc" {
+				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath")), strings.Join(args, " ")
+			}
+			return true, ""
+		}},
+	{ID: "win-wmi-persistence", Level: LevelCritical, Category: CategoryPersistence, Description: "a WMI event subscription that runs a command",
+		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "register-wmievent"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "subscription") || strings.Contains(j, "commandlineeventconsumer") || strings.Contains(j, "__eventfilter") ||
+				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
+		}},
+	{ID: "win-lolbin-download", Level: LevelHigh, Category: CategoryRemoteExec, Description: "downloading or decoding an executable with a Windows system tool (a malware technique)",
+		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "certutil":
+				if hasSw(args, "urlcache", "verifyctl", "url") && hasURL(args) {
+					return true, j
+				}
+				if hasSw(args, "decode", "decodehex") {
+					for _, s := range args {
+						for _, ext := range [...]string{".exe", ".dll", ".ps1", ".bat", ".cmd", ".vbs", ".js", ".hta", ".scr"} {
+							if strings.HasSuffix(s, ext) {
+								return true, j
+							}
+						}
+					}
+				}
+				return false, ""
+			case "bitsadmin":
+				return hasSw(args, "transfer", "addfile", "create") && (hasURL(args) || hasSw(args, "transfer")), j
+			}
+			return hasURL(args), j
+		}},
+	{ID: "win-lolbin-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running remote or script code through a Windows system binary (mshta, regsvr32, rundll32, msiexec)",
+		Suggestions: []string{"Download the installer, check it, then run it"},
+		names:       names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "mshta":
+				return len(args) > 0 && (hasURL(args) || anyContains(args, "vbscript:", "javascript:", "about:")), j
+			case "regsvr32":
+				return anyContains(args, "scrobj", "http:", "https:") || hasSw(args, "i") && hasURL(args), j
+			case "rundll32":
+				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`), j
+			case "msiexec":
+				return hasURL(args), j
+			case "bitsadmin":
+				return hasSw(args, "setnotifycmdline"), j
+			case "cmstp":
+				return hasSw(args, "s", "au", "ns"), j
+			case "installutil", "regasm", "regsvcs":
+				return hasSw(args, "u") && anyContains(args, ".dll", ".exe") && (anyContains(args, "temp", "appdata", "public", "downloads") || hasURL(args)), j
+			case "odbcconf":
+				return anyContains(args, "regsvr"), j
+			case "wmic":
+				return anyContains(args, "format:") && hasURL(args), j
+			case "msbuild":
+				return hasURL(args), j
+			case "control":
+				return anyContains(args, ".cpl") && anyContains(args, "temp", "appdata", "downloads", `\\`), j
+			}
+			return hasURL(args), j
+		}},
+	{ID: "win-mshta-local", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running an HTML application or script host file",
+		Suggestions: []string{"Read the script before running it"}, names: names("mshta", "wscript", "cscript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "mshta" {
+				return len(args) > 0 && !hasURL(args) && !anyContains(args, "vbscript:", "javascript:"), ""
+			}
+			for _, s := range args {
+				if (strings.Contains(s, "temp") || strings.Contains(s, "appdata") || strings.Contains(s, "public") || strings.Contains(s, "downloads") || hasURL([]string{s})) &&
+					(strings.HasSuffix(s, ".vbs") || strings.HasSuffix(s, ".js") || strings.HasSuffix(s, ".jse") || strings.HasSuffix(s, ".vbe") || strings.HasSuffix(s, ".wsf")) {
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+}
+
+// aclFinding judges icacls, cacls, takeown and Set-Acl.
+func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
+	args := wargs(c)
+	raw := c.args()
+	j := strings.Join(args, " ")
+	var target string
+	for i, w := range raw {
+		if !strings.HasPrefix(w.s, "/") && !strings.HasPrefix(w.s, "-") && !strings.Contains(w.s, ":(") && !strings.Contains(w.s, ":f") && w.ok {
+			if i > 0 && (args[i-1] == "/grant" || args[i-1] == "/grant:r" || args[i-1] == "/deny" || args[i-1] == "/remove" || args[i-1] == "/setowner" || args[i-1] == "/save" || args[i-1] == "/restore" || args[i-1] == "-aclobject") {
+				continue
+			}
+			target = w.s
+			break
+		}
+	}
+	if c.name == "takeown" {
+		v, _ := swVal(args, "f")
+		target = v
+		for _, w := range raw {
+			if strings.EqualFold(w.s, "/f") || strings.EqualFold(w.s, "-f") {
+				continue
+			}
+		}
+	}
+	if c.name == "set-acl" {
+		if v, ok := psFlag(args, "path", 1); ok {
+			target = v
+		}
+	}
+	p := a.winAbs(strings.TrimSuffix(strings.TrimSuffix(target, "*"), `\`))
+	cl, _ := a.winClassify(p)
+	if target == "" {
+		cl = wpUnknown
+	}
+	broad := cl == wpRoot || cl == wpSystem || cl == wpHome || cl == wpDevice
+	switch c.name {
+	case "takeown":
+		if broad {
+			return LevelCritical, target
+		}
+		if cl == wpSystemSub || cl == wpSecrets || cl == wpHomeSub && hasSw(args, "r") {
+			return LevelHigh, target
+		}
+		return LevelSafe, ""
+	case "set-acl":
+		if broad {
+			return LevelCritical, target
+		}
+		return LevelSafe, ""
+	}
+	everyone := strings.Contains(j, "everyone") || strings.Contains(j, "*s-1-1-0") || strings.Contains(j, "users:") || strings.Contains(j, "authenticated users") ||
+		strings.Contains(j, "guest") || strings.Contains(j, "*s-1-5-32-545") || strings.Contains(j, "anonymous")
+	grant := hasSw(args, "grant", "g", "e") || strings.Contains(j, "/grant")
+	full := strings.Contains(j, ":f") || strings.Contains(j, ":(f)") || strings.Contains(j, "(f)") || strings.Contains(j, ":m") || strings.Contains(j, "(m)") || strings.Contains(j, ":w") || strings.Contains(j, "(w)") || strings.Contains(j, "(oi)(ci)f") || strings.Contains(j, "full")
+	if grant && everyone && full {
+		if broad || cl == wpSecrets {
+			return LevelCritical, target
+		}
+		if cl == wpInside {
+			return LevelHigh, target
+		}
+		return LevelHigh, target
+	}
+	if broad && (hasSw(args, "reset", "setowner", "remove", "deny", "inheritance") && (hasSw(args, "t") || cl == wpRoot || cl == wpSystem)) {
+		return LevelCritical, target
+	}
+	if broad && grant && hasSw(args, "t") {
+		return LevelHigh, target
+	}
+	if cl == wpSecrets && grant && everyone {
+		return LevelCritical, target
+	}
+	if d, _ := a.winSensitive(p); d != "" && grant {
+		return LevelHigh, target
+	}
+	return LevelSafe, ""
+}
+
+// taskFinding judges schtasks, Register-ScheduledTask and at.
+func taskFinding(c *cmd) (DangerLevel, string) {
+	args := wargs(c)
+	j := strings.Join(args, " ")
+	switch c.name {
+	case "schtasks":
+		if hasSw(args, "create") || hasSw(args, "change") {
+			sc, _ := swVal(args, "sc")
+			tr, _ := swVal(args, "tr")
+			ru, _ := swVal(args, "ru")
+			if sc == "onlogon" || sc == "onstart" || sc == "onidle" || sc == "minute" || strings.Contains(ru, "system") ||
+				strings.Contains(tr, "temp") || strings.Contains(tr, "appdata") || strings.Contains(tr, "public") || strings.Contains(tr, "powershell") ||
+				strings.Contains(tr, "cmd") || strings.Contains(tr, "http") || strings.Contains(tr, "mshta") || strings.Contains(tr, "rundll32") || strings.Contains(tr, "regsvr32") {
+				return LevelHigh, tr
+			}
+			return LevelModerate, tr
+		}
+		if hasSw(args, "delete") {
+			return LevelModerate, j
+		}
+		return LevelSafe, ""
+	case "at":
+		if len(args) > 0 && strings.Contains(args[0], ":") {
+			return LevelModerate, j
+		}
+		return LevelSafe, ""
+	case "new-scheduledtasktrigger":
+		if strings.Contains(j, "-atlogon") || strings.Contains(j, "-atstartup") {
+			return LevelHigh, j
+		}
+		return LevelSafe, ""
+	case "unregister-scheduledtask":
+		return LevelModerate, j
+	}
+	if strings.Contains(j, "system") || strings.Contains(j, "highest") || strings.Contains(j, "atlogon") || strings.Contains(j, "atstartup") {
+		return LevelHigh, j
+	}
+	return LevelModerate, j
+}
+
+func init() { ruleSets = append(ruleSets, winRules) }
+
+// msysNorm turns a path as Git Bash or a POSIX tool on Windows writes it
+// (C:/x, C:\x, /c/x when the session's paths are in that form) into the
+// normal Windows form; "" for other paths.
+func msysNorm(s string, msys bool) string {
+	if len(s) >= 2 && isDriveLetter(s[0]) && s[1] == ':' && (len(s) == 2 || s[2] == '/' || s[2] == '\\') {
+		return normWinAbs(s)
+	}
+	if msys && len(s) >= 2 && s[0] == '/' && isDriveLetter(s[1]) && (len(s) == 2 || s[2] == '/') {
+		return normWinAbs(s[1:2] + ":" + s[2:])
+	}
+	return ""
+}
+
+// msysDeleteLevel classifies what rm deletes when it is given Windows
+// paths (Git Bash, MSYS, Cygwin).
+func msysDeleteLevel(a *analysis, c *cmd) (DangerLevel, string) {
+	o := c.opts()
+	recursive := o.has("rR", "recursive")
+	wd, home := a.workDir, a.home
+	msys := len(wd) >= 3 && wd[0] == '/' && wd[2] == '/' || len(home) >= 3 && home[0] == '/' && home[2] == '/'
+	if n := msysNorm(wd, msys); n != "" {
+		a.workDir = n
+	}
+	if n := msysNorm(home, msys); n != "" {
+		a.home = n
+	}
+	defer func() { a.workDir, a.home = wd, home }()
+	worst, what := LevelSafe, ""
+	for _, w := range positional(c.args()) {
+		s := w.s
+		glob := false
+		if i := strings.IndexAny(s, "*?"); i >= 0 {
+			s, glob = s[:i], true
+		}
+		p := msysNorm(s, msys)
+		if p == "" {
+			continue
+		}
+		cl, _ := a.winClassify(p)
+		lv := LevelSafe
+		switch cl {
+		case wpRoot, wpSystem, wpHome, wpDevice, wpSecrets:
+			if recursive || glob || cl == wpSecrets {
+				lv = LevelCritical
+			} else if cl == wpSystem {
+				lv = LevelCritical
+			}
+		case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir, wpHistory:
+			if recursive || glob || cl == wpHistory {
+				lv = LevelHigh
+			}
+		}
+		if lv > worst {
+			worst, what = lv, winPathNames[cl]+": "+w.s
+		}
+	}
+	return worst, what
+}
+
+func init() {
+	ruleSets = append(ruleSets, []*rule{
+		{ID: "win-path-delete", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting a Windows drive, system folder, profile or credentials",
+			Suggestions: []string{"Delete only paths inside the project"}, names: names("rm", "rmdir", "shred"),
+			match: func(a *analysis, c *cmd) (bool, string) {
+				lv, what := msysDeleteLevel(a, c)
+				return lv == LevelCritical, what
+			}},
+		{ID: "win-path-delete-outside", Level: LevelHigh, Category: CategoryFileDelete, Description: "recursive delete of Windows paths outside the work directory",
+			Suggestions: []string{"Delete only paths inside the project"}, names: names("rm", "rmdir", "shred"),
+			match: func(a *analysis, c *cmd) (bool, string) {
+				lv, what := msysDeleteLevel(a, c)
+				return lv == LevelHigh, what
+			}},
+	})
+}

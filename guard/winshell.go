@@ -1,0 +1,843 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Shell dialects a command line can be written in. Context.Shell names
+// one; the empty string lets the detector decide.
+const (
+	ShellPOSIX      = "bash"
+	ShellPowerShell = "powershell"
+	ShellCmd        = "cmd"
+	ShellGitBash    = "gitbash"
+)
+
+// NormalizeShell folds a shell's or a tool's name onto a dialect:
+// "powershell", "cmd", "gitbash" or "bash" for every POSIX shell; "" when
+// s names none (the dialect is then detected from the command).
+func NormalizeShell(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSuffix(s, ".exe")
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	switch s {
+	case "powershell", "pwsh", "ps", "ps1", "posh", "windows-powershell", "powershell_command", "run_powershell":
+		return ShellPowerShell
+	case "cmd", "cmd.exe", "batch", "bat", "command_prompt", "cmdexe":
+		return ShellCmd
+	case "gitbash", "git-bash", "git_bash", "msys", "msys2", "mingw", "mingw64":
+		return ShellGitBash
+	case "bash", "sh", "zsh", "fish", "dash", "ksh", "posix", "shell":
+		return ShellPOSIX
+	}
+	return ""
+}
+
+// runTop analyses a command line in the dialect shell names, or in the
+// dialect it is detected to be written in.
+func (a *analysis) runTop(src, shell string) {
+	switch NormalizeShell(shell) {
+	case ShellPowerShell:
+		a.runWin(src, ShellPowerShell, "command")
+		return
+	case ShellCmd:
+		a.runWin(src, ShellCmd, "command")
+		return
+	case ShellGitBash:
+		a.gitBashPaths()
+		a.run(src, "command")
+		return
+	case ShellPOSIX:
+		a.run(src, "command")
+		return
+	}
+	if d := detectDialect(src); d != "" {
+		a.runWin(src, d, "command")
+		return
+	}
+	a.run(src, "command")
+	// a line that is not POSIX shell but reads as PowerShell or cmd is
+	// judged in that dialect rather than as unanalysable
+	if a.unres != nil && a.best == nil && strings.Contains(a.unres.reason, "does not parse") {
+		if d := guessWinDialect(src); d != "" && psWellFormed(src) {
+			a.unres, a.notes, a.stop = nil, nil, false
+			a.runWin(src, d, "command")
+		}
+	}
+}
+
+// gitBashPaths rewrites a Windows work directory and home (C:\Users\x)
+// into the MSYS form Git Bash uses (/c/Users/x).
+func (a *analysis) gitBashPaths() {
+	conv := func(p string) string {
+		if w := winFromClean(p); w != "" && len(w) >= 3 && w[0] == '/' && w[2] == ':' {
+			return path.Clean("/" + w[1:2] + w[3:])
+		}
+		return p
+	}
+	a.home, a.workDir = conv(a.home), conv(a.workDir)
+	a.cwd = a.workDir
+	// Git Bash inherits the Windows environment
+	if h := a.home; strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
+		for k, v := range map[string]string{"USERPROFILE": h, "APPDATA": h + "/AppData/Roaming", "LOCALAPPDATA": h + "/AppData/Local",
+			"TEMP": h + "/AppData/Local/Temp", "TMP": h + "/AppData/Local/Temp", "SYSTEMROOT": "/c/Windows", "WINDIR": "/c/Windows",
+			"SystemRoot": "/c/Windows", "PROGRAMFILES": "/c/Program Files", "ProgramFiles": "/c/Program Files", "PROGRAMDATA": "/c/ProgramData",
+			"ProgramData": "/c/ProgramData", "PUBLIC": "/c/Users/Public", "HOMEDRIVE": "C:", "SYSTEMDRIVE": "C:"} {
+			a.setVar(k, lit(v))
+		}
+	}
+}
+
+// winFromClean recovers a Windows path that cleanAbs turned into
+// "/C:\Users\x", in the normal form "/c:/users/x"; "" for other paths.
+func winFromClean(p string) string {
+	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		return normWinAbs(p[1:])
+	}
+	if len(p) >= 3 && p[0] == '/' && p[1] == '/' { // "//server/share"
+		return strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	}
+	return ""
+}
+
+func isDriveLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// normWinAbs turns an absolute Windows path "C:\Users\X\..\y" into the
+// normal form used for comparisons: "/c:/users/y".
+func normWinAbs(p string) string {
+	b := make([]byte, 0, len(p)+1)
+	b = append(b, '/')
+	clean := true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			c = '/'
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if c == '/' && len(b) > 0 && b[len(b)-1] == '/' || c == '.' && len(b) > 0 && b[len(b)-1] == '/' {
+			clean = false
+		}
+		b = append(b, c)
+	}
+	if clean && len(b) > 4 && b[3] == '/' && b[len(b)-1] != '/' {
+		return string(b)
+	}
+	p = string(b[1:])
+	drive := p[:2]
+	rest := p[2:]
+	if rest == "" {
+		return "/" + drive
+	}
+	if rest[0] != '/' {
+		rest = "/" + rest
+	}
+	c := path.Clean(rest)
+	if c == "/" {
+		return "/" + drive
+	}
+	return "/" + drive + c
+}
+
+// cmdletVerbs are PowerShell's approved verbs: a first word Verb-Noun with
+// one of them is a cmdlet.
+var cmdletVerbs = map[string]bool{
+	"add": true, "clear": true, "close": true, "copy": true, "enter": true, "exit": true, "find": true, "format": true,
+	"get": true, "hide": true, "join": true, "lock": true, "move": true, "new": true, "open": true, "optimize": true,
+	"pop": true, "push": true, "redo": true, "remove": true, "rename": true, "reset": true, "resize": true, "search": true,
+	"select": true, "set": true, "show": true, "skip": true, "split": true, "step": true, "switch": true, "undo": true,
+	"unlock": true, "watch": true, "connect": true, "disconnect": true, "read": true, "receive": true, "send": true,
+	"write": true, "backup": true, "checkpoint": true, "compare": true, "compress": true, "convert": true,
+	"convertfrom": true, "convertto": true, "dismount": true, "edit": true, "expand": true, "export": true, "group": true,
+	"import": true, "initialize": true, "limit": true, "merge": true, "mount": true, "out": true, "publish": true,
+	"restore": true, "save": true, "sync": true, "unpublish": true, "update": true, "debug": true, "measure": true,
+	"ping": true, "repair": true, "resolve": true, "test": true, "trace": true, "approve": true, "assert": true,
+	"build": true, "complete": true, "confirm": true, "deny": true, "deploy": true, "disable": true, "enable": true,
+	"install": true, "invoke": true, "register": true, "request": true, "restart": true, "resume": true, "start": true,
+	"stop": true, "submit": true, "suspend": true, "uninstall": true, "unregister": true, "wait": true, "block": true,
+	"grant": true, "protect": true, "revoke": true, "unblock": true, "unprotect": true, "use": true, "where": true,
+	"foreach": true, "sort": true, "tee": true,
+}
+
+// detectDialect recognises a line that can only be PowerShell or cmd by
+// its first word (a cmdlet, a Windows-only program with /switches) or by
+// syntax no POSIX shell has ($env:X, %VAR%); "" means POSIX or unknown.
+func detectDialect(src string) string {
+	s := strings.TrimLeft(src, " \t\r\n")
+	if s == "" {
+		return ""
+	}
+	if strings.Contains(s, "$env:") || strings.Contains(s, "${env:") || strings.HasPrefix(s, "$PSVersionTable") {
+		return ShellPowerShell
+	}
+	if s[0] == '$' {
+		// $x = 1: PowerShell assigns with spaces around =, POSIX shells
+		// would run a command named by $x
+		if name, end := psVarName(s, 0); name != "" {
+			rest := strings.TrimLeft(s[end:], " \t")
+			if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") && end < len(s) && (s[end] == ' ' || s[end] == '\t') ||
+				strings.HasPrefix(rest, "+=") || strings.HasPrefix(s[end:], ".") && len(s) > end+1 && isDriveLetter(s[end+1]) {
+				return ShellPowerShell
+			}
+		}
+	}
+	first := s
+	if i := strings.IndexAny(s, " \t\r\n;|&(){}"); i >= 0 {
+		first = s[:i]
+	}
+	lf := strings.ToLower(strings.Trim(first, `"'`))
+	base := lf
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	base = strings.TrimSuffix(base, ".exe")
+	if verb, noun, ok := strings.Cut(base, "-"); ok && cmdletVerbs[verb] && noun != "" && isLetters(strings.ReplaceAll(noun, "-", "")) {
+		return ShellPowerShell
+	}
+	if psOnlyAliases[base] {
+		return ShellPowerShell
+	}
+	if strings.HasPrefix(s, "@echo") || strings.HasPrefix(lf, "@echo") {
+		return ShellCmd
+	}
+	if (cmdOnly[base] || winNativeNames[base]) && (winSwitches(s) || percentVar(s) || winDrivePath(s)) {
+		return ShellCmd
+	}
+	return ""
+}
+
+// winSwitches reports a Windows-style switch (/s, /q, /f:x) among the
+// words of s: a slash, one or two letters, then a space, colon or the end.
+func winSwitches(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] != '/' || s[i-1] != ' ' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && j-i <= 3 && isDriveLetter(s[j]) {
+			j++
+		}
+		if j > i+1 && j-i <= 3 && (j == len(s) || s[j] == ' ' || s[j] == ':') {
+			return true
+		}
+	}
+	return false
+}
+
+// winDrivePath reports a path like C:\ in s.
+func winDrivePath(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if isDriveLetter(s[i]) && s[i+1] == ':' && s[i+2] == '\\' && (i == 0 || s[i-1] == ' ' || s[i-1] == '"') {
+			return true
+		}
+	}
+	return false
+}
+
+// guessWinDialect picks PowerShell or cmd for a line that does not parse
+// as POSIX shell.
+func guessWinDialect(src string) string {
+	l := strings.ToLower(src)
+	switch {
+	case strings.Contains(l, "$_") || strings.Contains(l, "$true") || strings.Contains(l, "$false") || strings.Contains(l, "$null") ||
+		strings.Contains(l, "::") || strings.Contains(l, " -eq ") || strings.Contains(l, " -ne ") || strings.Contains(l, "@{") ||
+		strings.Contains(l, "`") || strings.Contains(l, "foreach") || strings.Contains(l, "$("):
+		return ShellPowerShell
+	case percentVar(src) || strings.Contains(l, "goto ") || strings.Contains(l, " /"):
+		return ShellCmd
+	}
+	if strings.ContainsAny(src, "\n\r") {
+		// bash runs the lines before a syntax error: without a sign of
+		// PowerShell, a script that does not parse stays unanalysable
+		return ""
+	}
+	return ShellPowerShell
+}
+
+// psWellFormed reports whether quotes and brackets in src are balanced
+// the way PowerShell and cmd need them.
+func psWellFormed(src string) bool {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '`':
+			i++
+		case '\'', '"':
+			end := psQuoteEnd(src, i, c)
+			if end > len(src) || end == len(src) && (len(src)-i < 2 || src[len(src)-1] != c) {
+				return false
+			}
+			i = end - 1
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+// percentVar reports whether s has a %NAME% reference.
+func percentVar(s string) bool {
+	i := strings.IndexByte(s, '%')
+	for i >= 0 && i+1 < len(s) {
+		j := strings.IndexByte(s[i+1:], '%')
+		if j < 0 {
+			return false
+		}
+		name := s[i+1 : i+1+j]
+		if name != "" && !strings.ContainsAny(name, " \t\"'") {
+			return true
+		}
+		i = i + 1 + j
+	}
+	return false
+}
+
+// psOnlyAliases are PowerShell aliases that are no command elsewhere.
+var psOnlyAliases = map[string]bool{
+	"iex": true, "iwr": true, "irm": true, "gci": true, "gc": true, "ri": true, "sl": true, "gp": true, "sp": true,
+	"saps": true, "spps": true, "gps": true, "sc": false, "ni": true, "si": true, "ii": true, "gcm": true, "gal": true,
+	"icm": true, "ipmo": true, "rjb": true, "sajb": true, "gsv": true, "sasv": true, "spsv": true, "%": true, "?": true,
+}
+
+// cmdOnly are cmd.exe built-ins.
+var cmdOnly = map[string]bool{
+	"del": true, "erase": true, "rd": true, "rmdir": true, "dir": true, "copy": true, "xcopy": true, "robocopy": true,
+	"move": true, "type": true, "ren": true, "md": true, "mkdir": true, "cls": true, "ver": true, "vol": true,
+	"setlocal": true, "endlocal": true, "mklink": true, "attrib": true, "start": true, "call": true, "set": true, "setx": true,
+	"where": true, "title": true, "goto": true, "pushd": true, "popd": true, "if": true, "for": true, "assoc": true, "ftype": true,
+}
+
+// winNativeNames are Windows programs whose rules live in this package.
+var winNativeNames = map[string]bool{
+	"reg": true, "schtasks": true, "net": true, "net1": true, "icacls": true, "cacls": true, "takeown": true,
+	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "msiexec": true,
+	"wevtutil": true, "vssadmin": true, "wbadmin": true, "bcdedit": true, "wmic": true, "cipher": true,
+	"diskpart": true, "format": true, "netsh": true, "sc": true, "taskkill": true, "auditpol": true, "fsutil": true,
+	"runas": true, "at": true, "procdump": true, "procdump64": true, "ntdsutil": true, "mimikatz": true, "setx": true,
+	"powercat": true, "mpcmdrun": true, "forfiles": true, "pcalua": true, "cmstp": true, "shutdown": true,
+	"sdelete": true, "sdelete64": true, "attrib": true, "secedit": true, "ipconfig": true, "route": true, "cmdkey": true,
+	"gsudo": true, "psexec": true, "psexec64": true, "shutdown.exe": true, "wusa": true, "dism": true, "sfc": true, "manage-bde": true, "wscript": true,
+	"cscript": true, "installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "odbcconf": true,
+}
+
+// winState is what a Windows front end knows while it walks one input.
+type winState struct {
+	a       *analysis
+	dialect string
+	vars    map[string]word // PowerShell variables and cmd SET values
+	// secret are files holding credentials or archives of them (normal
+	// form paths); downloads are kept with the POSIX analysis's.
+	secret map[string]string
+	// aliases are those Set-Alias defined.
+	aliases map[string]string
+	// remoteVars are variables holding downloaded text.
+	remoteVars map[string]bool
+	origin     string
+}
+
+func (a *analysis) newWinState(dialect, origin string) *winState {
+	return &winState{a: a, dialect: dialect, origin: origin}
+}
+
+// runWin analyses src as PowerShell or cmd. Paths are judged in the
+// normal Windows form: the work directory and home are switched to it
+// while the front end runs.
+func (a *analysis) runWin(src, dialect, origin string) {
+	if a.stop {
+		return
+	}
+	a.nbytes += len(src)
+	if a.nbytes > maxParseBytes {
+		a.unresolved(nil, "input too large to analyse", "")
+		return
+	}
+	wd, home, cwd := a.workDir, a.home, a.cwd
+	if w := winFromClean(a.workDir); w != "" {
+		a.workDir = w
+	}
+	if h := winFromClean(a.home); h != "" {
+		a.home = h
+	}
+	if w := winFromClean(a.cwd); w != "" {
+		a.cwd = w
+	}
+	ws := a.newWinState(dialect, origin)
+	if dialect == ShellCmd {
+		ws.runCmd(src)
+	} else {
+		ws.runPS(src)
+	}
+	a.workDir, a.home, a.cwd = wd, home, cwd
+}
+
+// nestedWin analyses a payload one level deeper in dialect.
+func (a *analysis) nestedWin(src, dialect, origin string) {
+	if a.depth >= maxDepth {
+		a.unresolved(nil, "payloads nested too deep to analyse", truncate(src, 200))
+		return
+	}
+	a.depth++
+	saved := a.cwd
+	if dialect == ShellPOSIX {
+		a.run(src, origin)
+	} else {
+		ws := a.newWinState(dialect, origin)
+		if dialect == ShellCmd {
+			ws.runCmd(src)
+		} else {
+			ws.runPS(src)
+		}
+	}
+	a.cwd = saved
+	a.depth--
+}
+
+// winHome is the home directory in normal form ("" when unknown).
+func (a *analysis) winHome() string {
+	if a.home == "" || a.home == "~" {
+		return ""
+	}
+	return a.home
+}
+
+// envValue resolves an environment variable a Windows command refers to.
+func (a *analysis) envValue(name string) (string, bool) {
+	home := winNative(a.winHome())
+	switch strings.ToLower(name) {
+	case "userprofile", "home":
+		return home, home != ""
+	case "homedrive", "systemdrive":
+		return "C:", true
+	case "homepath":
+		if home != "" && len(home) > 3 {
+			return home[3:], true
+		}
+	case "systemroot", "windir":
+		return `C:\Windows`, true
+	case "programfiles", "programw6432":
+		return `C:\Program Files`, true
+	case "programfiles(x86)":
+		return `C:\Program Files (x86)`, true
+	case "programdata", "allusersprofile":
+		return `C:\ProgramData`, true
+	case "public":
+		return `C:\Users\Public`, true
+	case "appdata":
+		if home != "" {
+			return home + "/appdata/roaming", true
+		}
+	case "localappdata":
+		if home != "" {
+			return home + "/appdata/local", true
+		}
+	case "temp", "tmp":
+		if home != "" {
+			return home + "/appdata/local/temp", true
+		}
+		return `C:\Windows\Temp`, true
+	case "comspec":
+		return `C:\Windows\System32\cmd.exe`, true
+	case "cd", "pwd":
+		if a.cwd != "" {
+			return winNative(a.cwd), true
+		}
+	case "onedrive":
+		if home != "" {
+			return home + "/onedrive", true
+		}
+	}
+	return "", false
+}
+
+// winNative turns a normal-form Windows path "/c:/x" back into "c:/x".
+func winNative(p string) string {
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		return p[1:]
+	}
+	return p
+}
+
+// winAbs resolves a path written in a Windows command to normal form:
+// "/c:/users/x" for Windows paths, "/home/x" for POSIX ones, "//server/
+// share" for UNC paths, "//./physicaldrive0" for devices; "" when it
+// cannot be known.
+func (a *analysis) winAbs(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	if strings.HasPrefix(p, "file:") {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "file:"), "///")
+	}
+	for _, pre := range [...]string{"Microsoft.PowerShell.Core\\FileSystem::", "FileSystem::"} {
+		if len(p) > len(pre) && strings.EqualFold(p[:len(pre)], pre) {
+			p = p[len(pre):]
+		}
+	}
+	if strings.HasPrefix(p, `\\?\`) || strings.HasPrefix(p, `//?/`) {
+		p = p[4:]
+	}
+	if strings.HasPrefix(p, `\\.\`) || strings.HasPrefix(p, `//./`) {
+		return "//./" + strings.ToLower(p[4:])
+	}
+	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		return a.cleanWin(p) // already in normal form
+	}
+	if len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':' {
+		if len(p) > 2 && p[2] != '\\' && p[2] != '/' {
+			p = p[:2] + `\` + p[2:]
+		}
+		return normWinAbs(p)
+	}
+	if strings.HasPrefix(p, `\\`) {
+		return strings.ToLower(path.Clean(strings.ReplaceAll(p, `\`, "/")))
+	}
+	if p[0] == '~' {
+		if len(p) > 1 && p[1] != '\\' && p[1] != '/' {
+			return ""
+		}
+		h := a.winHome()
+		if h == "" {
+			return ""
+		}
+		p = h + strings.ReplaceAll(p[1:], `\`, "/")
+		return a.cleanWin(p)
+	}
+	wcwd := strings.HasPrefix(a.cwd, "/") && len(a.cwd) >= 3 && a.cwd[2] == ':' ||
+		strings.HasPrefix(a.workDir, "/") && len(a.workDir) >= 3 && a.workDir[2] == ':'
+	if p[0] == '\\' || p[0] == '/' {
+		if wcwd {
+			drive := "/c:"
+			if len(a.cwd) >= 3 && a.cwd[2] == ':' {
+				drive = a.cwd[:3]
+			}
+			return a.cleanWin(drive + strings.ReplaceAll(p, `\`, "/"))
+		}
+		return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	}
+	if a.cwd == "" {
+		return ""
+	}
+	return a.cleanWin(a.cwd + "/" + strings.ReplaceAll(p, `\`, "/"))
+}
+
+// cleanWin cleans a path in normal form, never climbing above a drive.
+func (a *analysis) cleanWin(p string) string {
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		return normWinAbs(p[1:])
+	}
+	return path.Clean(p)
+}
+
+// winIsWindowsPath reports whether a normal-form path is a Windows one.
+func winIsWindowsPath(p string) bool {
+	return len(p) >= 3 && p[0] == '/' && p[2] == ':' || strings.HasPrefix(p, "//")
+}
+
+// winPathClass is how bad deleting (or opening up) a Windows path is.
+type winPathClass uint8
+
+const (
+	wpNone      winPathClass = iota
+	wpInside                 // inside the work directory, temp or a cache
+	wpOutside                // elsewhere
+	wpWorkDir                // the work directory itself
+	wpHistory                // shell history
+	wpHomeSub                // a folder of the user's profile
+	wpSystemSub              // inside an installed program's folder
+	wpSecrets                // keys and credentials
+	wpSystem                 // Windows itself, a system folder
+	wpHome                   // a profile, or all of them
+	wpRoot                   // a whole drive
+	wpDevice                 // a raw disk
+	wpPosix                  // a POSIX path: judged by the POSIX rules
+	wpUnknown                // not known
+)
+
+var winPathNames = [...]string{"", "inside the work directory", "outside the work directory", "the work directory itself",
+	"shell history", "a folder of the user profile", "an installed program", "credentials", "a system folder",
+	"a user profile", "a whole drive", "a disk device", "", "an unknown path"}
+
+// winSecretRel are profile-relative paths holding credentials.
+var winSecretRel = []string{".ssh", ".aws", ".azure", ".kube", ".gnupg", ".docker/config.json", ".git-credentials",
+	".npmrc", ".pypirc", ".netrc", "_netrc", ".config/gh", "appdata/roaming/github cli", ".config/gcloud",
+	"appdata/roaming/gcloud", "appdata/roaming/microsoft/credentials", "appdata/local/microsoft/credentials",
+	"appdata/roaming/microsoft/protect", "appdata/local/google/chrome/user data", "appdata/local/microsoft/edge/user data",
+	"appdata/roaming/mozilla/firefox/profiles", "appdata/roaming/microsoft/crypto", "appdata/roaming/microsoft/systemcertificates",
+	".vault-token", ".terraform.d/credentials.tfrc.json", "appdata/roaming/terraform.d", ".m2/settings.xml", ".cargo/credentials",
+	".cargo/credentials.toml", ".config/hub", ".password-store", "appdata/roaming/keepass"}
+
+// winHistoryRel are profile-relative history files.
+var winHistoryRel = []string{"appdata/roaming/microsoft/windows/powershell/psreadline", ".bash_history", ".zsh_history",
+	".python_history", ".node_repl_history", ".psql_history", ".mysql_history", ".lesshst"}
+
+var winHomeTop = map[string]bool{"documents": true, "desktop": true, "pictures": true, "videos": true, "music": true,
+	"downloads": true, "onedrive": true, "appdata": true, "source": true, "favorites": true, "contacts": true,
+	"saved games": true, "searches": true, "links": true, "3d objects": true, ".config": true, "appdata/roaming": true,
+	"appdata/local": true, "source/repos": true, "documents/windowspowershell": true, "documents/powershell": true}
+
+var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-cache", "appdata/roaming/npm-cache",
+	"appdata/local/pip/cache", "appdata/local/yarn/cache", ".nuget/packages", "appdata/local/go-build", ".gradle/caches",
+	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps"}
+
+func relUnder(rel string, list []string) bool {
+	for _, x := range list {
+		if rel == x || strings.HasPrefix(rel, x+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// winClassify classifies a normal-form path.
+func (a *analysis) winClassify(p string) (winPathClass, string) {
+	if p == "" {
+		return wpUnknown, ""
+	}
+	if strings.HasPrefix(p, "//./") {
+		d := p[4:]
+		if strings.HasPrefix(d, "physicaldrive") || len(d) == 2 && d[1] == ':' || strings.HasPrefix(d, "harddisk") || strings.HasPrefix(d, "volume") {
+			return wpDevice, p
+		}
+		return wpOutside, p
+	}
+	if !winIsWindowsPath(p) {
+		return wpPosix, p
+	}
+	if strings.HasPrefix(p, "//") {
+		// UNC: \\server\share is someone else's disk
+		if strings.Count(strings.Trim(p, "/"), "/") <= 1 {
+			return wpRoot, p
+		}
+		return wpOutside, p
+	}
+	wd := a.workDir
+	if wd != "" && (p == wd) {
+		return wpWorkDir, p
+	}
+	if wd != "" && strings.HasPrefix(p, wd+"/") {
+		return wpInside, p
+	}
+	if len(p) == 3 { // "/c:"
+		return wpRoot, p
+	}
+	rest := p[4:] // after "/c:/"
+	top, _, _ := strings.Cut(rest, "/")
+	switch top {
+	case "windows":
+		if rest == "windows/temp" || strings.HasPrefix(rest, "windows/temp/") {
+			return wpInside, p
+		}
+		return wpSystem, p
+	case "program files", "program files (x86)", "programdata":
+		if rest == top {
+			return wpSystem, p
+		}
+		if strings.HasPrefix(rest, "programdata/ssh") || strings.HasPrefix(rest, "programdata/microsoft") {
+			return wpSystem, p
+		}
+		return wpSystemSub, p
+	case "boot", "recovery", "system volume information", "bootmgr", "pagefile.sys", "hiberfil.sys", "$recycle.bin", "efi":
+		return wpSystem, p
+	case "temp", "tmp":
+		return wpInside, p
+	case "users":
+		parts := strings.SplitN(rest, "/", 3)
+		if len(parts) == 1 {
+			return wpHome, p
+		}
+		if len(parts) == 2 {
+			return wpHome, p
+		}
+		return a.winProfileSub(parts[2], p)
+	}
+	if h := a.winHome(); h != "" && winIsWindowsPath(h) {
+		if p == h {
+			return wpHome, p
+		}
+		if strings.HasPrefix(p, h+"/") {
+			return a.winProfileSub(p[len(h)+1:], p)
+		}
+	}
+	return wpOutside, p
+}
+
+func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
+	switch {
+	case relUnder(rel, winCacheRel):
+		return wpInside, p
+	case relUnder(rel, winSecretRel):
+		return wpSecrets, p
+	case relUnder(rel, winHistoryRel):
+		return wpHistory, p
+	case winHomeTop[rel]:
+		return wpHomeSub, p
+	}
+	return wpHomeSub, p
+}
+
+// winSensitive reports whether reading p reads credentials: the class
+// name for reasons, and whether they are critical.
+func (a *analysis) winSensitive(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	if !winIsWindowsPath(p) {
+		return a.sensitive(p, a.cwd)
+	}
+	low := p
+	for _, s := range [...]string{"/windows/system32/config/sam", "/windows/system32/config/security", "/windows/system32/config/system",
+		"/windows/ntds/ntds.dit", "/windows/panther/unattend.xml", "/windows/panther/unattended.xml", "/programdata/ssh/ssh_host_"} {
+		if strings.Contains(low, s) {
+			return "Windows credential store " + p, true
+		}
+	}
+	c, _ := a.winClassify(p)
+	if c == wpSecrets {
+		if strings.HasSuffix(p, ".pub") || strings.HasSuffix(p, "/known_hosts") || strings.HasSuffix(p, ".ssh/config") {
+			return "", false
+		}
+		return "credentials " + p, true
+	}
+	if c == wpHistory {
+		return "shell history " + p, false
+	}
+	if strings.HasSuffix(p, "/.env") && c != wpInside {
+		return "environment file " + p, true
+	}
+	return "", false
+}
+
+// winHasBareIP reports an IPv4 address in s.
+func winHasBareIP(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || i > 0 && (s[i-1] >= '0' && s[i-1] <= '9' || s[i-1] == '.') {
+			continue
+		}
+		dots, j, digits := 0, i, 0
+		for ; j < len(s); j++ {
+			if s[j] >= '0' && s[j] <= '9' {
+				digits++
+				continue
+			}
+			if s[j] == '.' && digits > 0 {
+				dots++
+				digits = 0
+				continue
+			}
+			break
+		}
+		if dots == 3 && digits > 0 && !strings.HasPrefix(s[i:], "127.") && !strings.HasPrefix(s[i:], "0.0.0.0") {
+			return true
+		}
+	}
+	return false
+}
+
+// winRegistry classifies a registry key path ("HKLM\Software\...",
+// "HKCU:\...", "Registry::HKEY_LOCAL_MACHINE\...").
+type regClass uint8
+
+const (
+	regNone regClass = iota
+	regAutorun
+	regDefender
+	regUAC
+	regLSA
+	regRDP
+	regHive
+	regCredHive
+	regServices
+	regLogging
+	regHistory
+)
+
+// normRegKey returns a registry key in the form "hklm/software/..." and
+// whether s names one.
+func normRegKey(s string) (string, bool) {
+	k := strings.ToLower(strings.ReplaceAll(strings.Trim(s, `"'`), `\`, "/"))
+	k = strings.TrimPrefix(k, "microsoft.powershell.core/registry::")
+	k = strings.TrimPrefix(k, "registry::")
+	k = strings.Replace(k, ":/", "/", 1)
+	k = strings.TrimSuffix(k, ":")
+	for long, short := range map[string]string{"hkey_local_machine": "hklm", "hkey_current_user": "hkcu",
+		"hkey_users": "hku", "hkey_classes_root": "hkcr", "hkey_current_config": "hkcc"} {
+		if strings.HasPrefix(k, long) {
+			k = short + k[len(long):]
+		}
+	}
+	for _, h := range [...]string{"hklm", "hkcu", "hku", "hkcr", "hkcc"} {
+		if k == h || strings.HasPrefix(k, h+"/") {
+			return strings.TrimRight(k, "/"), true
+		}
+	}
+	return "", false
+}
+
+func classifyRegKey(k string) regClass {
+	// the user hive of another account counts as the current user's
+	if strings.HasPrefix(k, "hku/") {
+		if i := strings.IndexByte(k[4:], '/'); i >= 0 {
+			k = "hkcu" + k[4+i:]
+		}
+	}
+	switch k {
+	case "hklm", "hkcu", "hku", "hkcr", "hklm/software", "hklm/system", "hkcu/software", "hklm/system/currentcontrolset",
+		"hklm/software/microsoft", "hkcu/software/microsoft", "hklm/software/microsoft/windows", "hklm/software/classes":
+		return regHive
+	case "hklm/sam", "hklm/security":
+		return regCredHive
+	}
+	switch {
+	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||
+		strings.Contains(k, "windows nt/currentversion/winlogon") || strings.Contains(k, "image file execution options") ||
+		strings.Contains(k, "silentprocessexit") || strings.Contains(k, "command processor") ||
+		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") ||
+		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
+		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
+		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu"):
+		return regAutorun
+	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
+		strings.Contains(k, "windows/powershell/modulelogging") || strings.Contains(k, "/eventlog/") && strings.Contains(k, "hklm/system"):
+		return regLogging
+	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls"):
+		return regHistory
+	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy"):
+		return regDefender
+	case strings.Contains(k, "policies/system"):
+		return regUAC
+	case strings.Contains(k, "control/lsa") || strings.Contains(k, "securityproviders/wdigest"):
+		return regLSA
+	case strings.Contains(k, "terminal server"):
+		return regRDP
+	case strings.HasPrefix(k, "hklm/system/currentcontrolset/services/") || strings.HasPrefix(k, "hklm/system/controlset001/services/"):
+		return regServices
+	case strings.HasPrefix(k, "hklm/sam") || strings.HasPrefix(k, "hklm/security"):
+		return regCredHive
+	}
+	return regNone
+}
+
+// toolDialect is the dialect a tool's name implies: an agent's
+// "PowerShell" tool runs PowerShell, a "cmd" tool cmd.exe; "" for tools
+// that do not name one.
+func toolDialect(tool string) string {
+	switch strings.ToLower(tool) {
+	case "powershell", "pwsh", "powershell_command", "run_powershell", "execute_powershell", "powershell_exec":
+		return ShellPowerShell
+	case "cmd", "cmd_exe", "run_cmd", "command_prompt", "batch":
+		return ShellCmd
+	case "gitbash", "git_bash":
+		return ShellGitBash
+	}
+	return ""
+}
