@@ -99,8 +99,8 @@ func Demo() Script {
 				Input: map[string]any{"description": "Write a greeting file and list the work directory"},
 			}},
 		}, Reply{
-			Text:   []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\n" + demoFooter},
-			Expect: "hotplex-demo.txt",
+			Text:      []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\n" + demoFooter},
+			Expect:    "hotplex-demo.txt",
 			Otherwise: &Reply{Text: []string{"The command did not run, so nothing was written. It answered:\n\n```\n{{last_tool_result}}\n```\n\n" + demoFooter}},
 		}),
 	}, Free: true}
