@@ -21,12 +21,17 @@ type decoder struct {
 	think  strings.Builder
 	// text is the turn's whole answer, for the result.
 	text  strings.Builder
+	// split is set when the answer block in text has ended (flushed), so
+	// the next block starts a paragraph of its own.
+	split bool
 	tools map[sdk.ToolCallId]*toolCall
-	cost  float64
+	// cost is the session's cumulative cost as of the turn's last usage
+	// update (negative: none came).
+	cost float64
 }
 
 func newDecoder(start time.Time, model string) *decoder {
-	return &decoder{start: start, model: model, tools: map[sdk.ToolCallId]*toolCall{}}
+	return &decoder{start: start, model: model, tools: map[sdk.ToolCallId]*toolCall{}, cost: -1}
 }
 
 // toolCall is what is known of one tool call so far.
@@ -56,6 +61,7 @@ func (d *decoder) flush() []*event.EventWithMeta {
 	if d.answer.Len() > 0 {
 		out = append(out, event.NewEventWithMeta(event.TypeAnswer, d.answer.String(), d.meta(&event.EventMeta{Status: "success"})))
 		d.answer.Reset()
+		d.split = true
 	}
 	return out
 }
@@ -139,6 +145,13 @@ func (d *decoder) update(u sdk.SessionUpdate) []*event.EventWithMeta {
 }
 
 func (d *decoder) addAnswer(s string) {
+	if s == "" {
+		return
+	}
+	if d.split && d.text.Len() > 0 {
+		d.text.WriteString("\n\n")
+	}
+	d.split = false
 	d.answer.WriteString(s)
 	d.text.WriteString(s)
 }
@@ -197,15 +210,24 @@ func (d *decoder) progress(tc *toolCall, status sdk.ToolCallStatus, content []sd
 	return out
 }
 
-// result builds the turn's result from the prompt's answer.
-func (d *decoder) result(r sdk.PromptResponse) *event.TurnResult {
+// result builds the turn's result from the prompt's answer. spent is the
+// session's cumulative cost before the turn, which it brings up to date:
+// ACP's usage_update reports the session's cost so far, and the turn's own
+// is the difference. The response's usage is the turn's own.
+func (d *decoder) result(r sdk.PromptResponse, spent *float64) *event.TurnResult {
 	tr := &event.TurnResult{
 		Subtype:    "success",
 		Result:     d.text.String(),
 		DurationMs: time.Since(d.start).Milliseconds(),
 		NumTurns:   1,
 		Model:      d.model,
-		CostUSD:    d.cost,
+	}
+	if d.cost >= 0 {
+		tr.CostUSD = d.cost - *spent
+		if tr.CostUSD < 0 { // the agent's counter began again
+			tr.CostUSD = d.cost
+		}
+		*spent = d.cost
 	}
 	switch r.StopReason {
 	case sdk.StopReasonEndTurn, "":
