@@ -361,6 +361,10 @@ func completed(st *turnState, it *item) []*event.EventWithMeta {
 		if it.Text == "" {
 			return nil
 		}
+		if st.text.Len() > 0 {
+			// Each agent message is a block of its own, as Claude's are.
+			st.text.WriteString("\n\n")
+		}
 		st.text.WriteString(it.Text)
 		return []*event.EventWithMeta{event.NewEventWithMeta(event.TypeAnswer, it.Text, st.meta(&event.EventMeta{Status: "success"}))}
 	case "reasoning":
