@@ -215,12 +215,11 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		// It died while idle (killed, crashed, out of memory): clean up
 		// what it left and start again, resuming the conversation.
 		sp.log.Info("session process exited while idle; restarting", "session", s.id, "pid", p.Info().PID, "stderr", p.StderrTail())
-		if err := sp.stopProcess(s); err != nil {
+		if err := sp.stopProcess(s, StatusError); err != nil {
 			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
 	}
 	s.mu.Lock()
-	prevStatus := s.status
 	resume := s.restored || s.started
 	opts := provider.StartOptions{
 		SessionID:                  s.id,
@@ -245,6 +244,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	// A conversation that never had a process here may take a spare (one
 	// restored from a record, too: the provider refuses the claim when the
 	// conversation exists, and it is then resumed by a start).
+	sp.move(s, StatusStarting)
 	s.mu.Lock()
 	fresh := !s.started
 	s.mu.Unlock()
@@ -252,6 +252,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, ok := sp.claim(ctx, s, sc, opts); ok {
 				if err := sp.attach(s, p); err != nil {
+					sp.move(s, StatusError)
 					return startInfo{}, err
 				}
 				return startInfo{cold: true, spare: true}, nil
@@ -261,9 +262,9 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 
 	done, queued, err := sp.admit(ctx, s)
 	if err != nil {
+		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
-	s.setStatus(StatusStarting)
 	begin := time.Now()
 	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
 		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
@@ -271,11 +272,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	p, err = s.prov.Start(startCtx, opts)
 	if err != nil {
 		done(false, 0)
-		if prevStatus == StatusHibernated {
-			s.setStatus(StatusHibernated)
-		} else {
-			s.setStatus(StatusDead)
-		}
+		sp.move(s, StatusError)
 		if cause := context.Cause(startCtx); cause != nil && errors.Is(err, context.DeadlineExceeded) {
 			err = cause
 		}
@@ -283,6 +280,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	}
 	if err := sp.attach(s, p); err != nil {
 		done(false, 0)
+		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
 	sp.mu.Lock()
@@ -306,7 +304,6 @@ type startInfo struct {
 // claim binds a spare to s. When the spare cannot serve s it is parked
 // again (or ended, if it broke) and s takes the ordinary way.
 func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare, opts provider.StartOptions) (provider.Process, bool) {
-	s.setStatus(StatusStarting)
 	claimCtx, cancel := context.WithTimeout(ctx, sp.opts.startTimeout())
 	defer cancel()
 	p, err := sc.Claim(claimCtx, opts)
@@ -320,7 +317,6 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 		sp.wakeSpares()
 		return p, true
 	}
-	s.setStatus(StatusDead)
 	if errors.Is(err, provider.ErrNotClaimable) {
 		sp.log.Debug("spare not claimable", "session", s.id, "err", err)
 		sp.returnSpare(s, sc)
@@ -353,8 +349,9 @@ func (sp *SessionPool) attach(s *session, p provider.Process) error {
 		s.providerSessionID = info.ProviderSessionID
 	}
 	s.resuming = info.Resumed
-	s.status = StatusReady
-	s.lastActive = time.Now()
+	if err := s.moveLocked(StatusIdle); err != nil {
+		sp.log.Warn("session state", "err", err)
+	}
 	s.mu.Unlock()
 	s.stats.SetModel(info.Model)
 	if sp.opts.MemoryBudget > 0 {
@@ -371,6 +368,19 @@ func (sp *SessionPool) attach(s *session, p provider.Process) error {
 	return nil
 }
 
+// move changes a session's state; a session already closed stays closed
+// (a termination may overtake the turn or start that tries this).
+func (sp *SessionPool) move(s *session, to SessionStatus) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status == StatusClosed {
+		return
+	}
+	if err := s.moveLocked(to); err != nil {
+		sp.log.Warn("session state", "err", err)
+	}
+}
+
 func joinPrompts(parts ...string) string {
 	var keep []string
 	for _, p := range parts {
@@ -381,13 +391,19 @@ func joinPrompts(parts ...string) string {
 	return strings.Join(keep, "\n\n")
 }
 
-// stopProcess ends the session's process tree, if any. The caller holds
-// the turn slot (or the pool is shutting down).
-func (sp *SessionPool) stopProcess(s *session) error {
+// stopProcess ends the session's process tree, if any, and moves the
+// session to state to: hibernated (reaped idle), error (its process died)
+// or closed (terminated). The caller holds the turn slot (or the pool is
+// shutting down).
+func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	s.mu.Lock()
 	p := s.proc
 	s.proc = nil
-	s.status = StatusDead
+	if s.status != StatusClosed {
+		if err := s.moveLocked(to); err != nil {
+			sp.log.Warn("session state", "err", err)
+		}
+	}
 	s.mu.Unlock()
 	sp.unreserve(s)
 	if p == nil {
@@ -453,7 +469,7 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 	s.mu.Lock()
 	s.removed = true
 	s.mu.Unlock()
-	return sp.stopProcess(s)
+	return sp.stopProcess(s, StatusClosed)
 }
 
 // ListActiveSessions returns snapshots of every session in the pool.
@@ -498,7 +514,7 @@ func (sp *SessionPool) Shutdown() {
 		s.removed = true
 		s.mu.Unlock()
 		wg.Go(func() {
-			if err := sp.stopProcess(s); err != nil {
+			if err := sp.stopProcess(s, StatusClosed); err != nil {
 				sp.log.Warn("shutdown: ending session", "session", s.id, "err", err)
 			}
 		})
@@ -574,7 +590,7 @@ func (sp *SessionPool) reapOnce(cutoff time.Time) {
 		}
 		if s.idleSince(cutoff) {
 			sp.log.Info("reaping idle session", "session", s.id)
-			if err := sp.stopProcess(s); err != nil {
+			if err := sp.stopProcess(s, StatusHibernated); err != nil {
 				sp.log.Warn("reaping idle session", "session", s.id, "err", err)
 			}
 		}

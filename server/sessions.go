@@ -115,7 +115,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	if req.WorkDir == "" {
 		req.WorkDir = filepath.Join(s.opts.WorkDirRoot, req.ID)
 	}
-	if err := s.opts.Engine.RestoreSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID}, 0, nil); err != nil {
+	if err := s.opts.Engine.CreateSession(req.ID, engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID}); err != nil {
 		if errors.Is(err, engine.ErrProviderNotFound) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
 		}
