@@ -2,6 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
 	"errors"
 	"slices"
 	"strings"
@@ -149,5 +152,20 @@ func TestCreateSessionStartsANewConversation(t *testing.T) {
 	}
 	if s, _ := f.eng.GetSession("cs"); s.Status != engine.StatusIdle || s.PID == 0 {
 		t.Fatalf("after its first turn: %+v", s)
+	}
+}
+
+// A file the agent writes through its shell counts as modified, as one
+// written with a file tool does.
+func TestFilesModifiedThroughTheShell(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	r := f.mustRun(t, "fm", "bash:"+base64.RawURLEncoding.EncodeToString([]byte("echo shell > made-by-shell.txt")))
+	if _, err := os.Stat(filepath.Join(f.dir, "made-by-shell.txt")); err != nil {
+		t.Fatalf("the shell tool did not run: %v", err)
+	}
+	stats := r.First(event.TypeSessionStats).Stats
+	want := filepath.Join(f.dir, "made-by-shell.txt")
+	if stats.FilesModified != 1 || !slices.Contains(stats.FilePaths, want) {
+		t.Fatalf("files modified %d %v, want %s", stats.FilesModified, stats.FilePaths, want)
 	}
 }

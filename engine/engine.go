@@ -342,8 +342,11 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 	}
 
 	e.pool.move(s, StatusRunning)
+	before := snapshotWorkDir(ctx, s.cfg.WorkDir)
 	tr, turnErr := p.Turn(ctx, prompt, t.ask, t.emit)
 	wall := time.Since(t.start)
+	// Files the turn changed through any tool, the shell's included.
+	s.stats.RecordFiles(before.changed(context.WithoutCancel(ctx)))
 
 	if errors.Is(turnErr, provider.ErrSessionDead) {
 		// Clean up whatever the dead process left; the next turn resumes.
