@@ -3,9 +3,9 @@ package engine_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"os"
 	"path/filepath"
-	"errors"
 	"slices"
 	"strings"
 	"sync"
