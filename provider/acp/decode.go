@@ -24,6 +24,9 @@ type decoder struct {
 	// split is set when the answer block in text has ended (flushed), so
 	// the next block starts a paragraph of its own.
 	split bool
+	// msgID is the agent message the answer chunks belong to, when the
+	// agent names them.
+	msgID string
 	tools map[sdk.ToolCallId]*toolCall
 	// cost is the session's cumulative cost as of the turn's last usage
 	// update (negative: none came).
@@ -80,12 +83,19 @@ func blockText(b sdk.ContentBlock) string {
 func (d *decoder) update(u sdk.SessionUpdate) []*event.EventWithMeta {
 	switch {
 	case u.AgentMessageChunk != nil:
+		var out []*event.EventWithMeta
+		// A new message ID starts a new answer block.
+		if id := u.AgentMessageChunk.MessageId; id != nil {
+			if *id != d.msgID && d.answer.Len() > 0 {
+				out = d.flush()
+			}
+			d.msgID = *id
+		}
 		if d.think.Len() > 0 {
-			out := d.flush()
-			d.addAnswer(blockText(u.AgentMessageChunk.Content))
-			return out
+			out = append(out, d.flush()...)
 		}
 		d.addAnswer(blockText(u.AgentMessageChunk.Content))
+		return out
 	case u.AgentThoughtChunk != nil:
 		var out []*event.EventWithMeta
 		if d.answer.Len() > 0 {

@@ -134,3 +134,24 @@ func TestResultCostIsTheTurnsOwn(t *testing.T) {
 		t.Errorf("a turn without an update costs %v (spent %v)", tr.CostUSD, spent)
 	}
 }
+
+// Two agent messages back to back (told apart by their IDs) are two
+// answer blocks, and two paragraphs of the result.
+func TestMessagesByIDAreBlocks(t *testing.T) {
+	d := newDecoder(time.Now(), "m")
+	var got []*event.EventWithMeta
+	chunk := func(id, text string) {
+		got = append(got, d.update(sdk.SessionUpdate{AgentMessageChunk: &sdk.SessionUpdateAgentMessageChunk{Content: sdk.TextBlock(text), MessageId: &id}})...)
+	}
+	chunk("a", "I looked at the ")
+	chunk("a", "directory.")
+	chunk("b", "Done.")
+	got = append(got, d.flush()...)
+	if len(got) != 2 || got[0].EventData != "I looked at the directory." || got[1].EventData != "Done." {
+		t.Fatalf("answers %v", types(got))
+	}
+	var spent float64
+	if tr := d.result(sdk.PromptResponse{}, &spent); tr.Result != "I looked at the directory.\n\nDone." {
+		t.Errorf("result %q", tr.Result)
+	}
+}
