@@ -20,7 +20,7 @@ type decoder struct {
 	answer strings.Builder
 	think  strings.Builder
 	// text is the turn's whole answer, for the result.
-	text  strings.Builder
+	text strings.Builder
 	// split is set when the answer block in text has ended (flushed), so
 	// the next block starts a paragraph of its own.
 	split bool
