@@ -119,14 +119,22 @@ type HotPlexClient interface {
 
 var _ HotPlexClient = (*Engine)(nil)
 
-// Session states.
+// Session states (see engine.SessionStatus for the lifecycle).
 const (
-	StatusStarting = engine.StatusStarting
-	StatusReady    = engine.StatusReady
-	StatusBusy     = engine.StatusBusy
-	StatusDead     = engine.StatusDead
-	// StatusHibernated: ended to make room; the next turn resumes it.
+	StatusNew        = engine.StatusNew
+	StatusStarting   = engine.StatusStarting
+	StatusIdle       = engine.StatusIdle
+	StatusRunning    = engine.StatusRunning
 	StatusHibernated = engine.StatusHibernated
+	StatusError      = engine.StatusError
+	StatusClosed     = engine.StatusClosed
+
+	// Deprecated: use StatusIdle.
+	StatusReady = engine.StatusIdle
+	// Deprecated: use StatusRunning.
+	StatusBusy = engine.StatusRunning
+	// Deprecated: use StatusNew, StatusHibernated or StatusError.
+	StatusDead = engine.StatusError
 )
 
 // Errors, for errors.Is.

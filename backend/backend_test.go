@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
@@ -149,9 +150,9 @@ func TestLegalTransitions(t *testing.T) {
 	allowed := map[string]bool{
 		"starting→idle": true, "starting→error": true, "starting→exited": true,
 		"idle→running": true, "idle→stopped": true, "idle→exited": true, "idle→error": true,
-		"running→idle": true, "running→stopped": true, "running→error": true,
+		"running→idle": true, "running→error": true, "running→exited": true,
 		"stopped→starting": true, "stopped→exited": true,
-		"error→starting": true, "error→stopped": true, "error→exited": true,
+		"error→starting": true, "error→exited": true,
 	}
 	for _, from := range states {
 		for _, to := range states {
@@ -190,7 +191,7 @@ func TestSessionLifecycle(t *testing.T) {
 	if md.Pid == 0 || md.Backend != "fakeagent" || md.Cwd != f.dir || md.Extra["provider_session_id"] == "" || md.Extra["version"] != "9.9.9" {
 		t.Errorf("metadata = %+v", md)
 	}
-	if !processAlive(md.Pid) {
+	if !proc.Alive(md.Pid) {
 		t.Errorf("pid %d not alive", md.Pid)
 	}
 	if got := send(t, s, "hello there"); got != "echo: hello there" {
@@ -219,7 +220,7 @@ func TestSessionLifecycle(t *testing.T) {
 	if got := f.rec.path(s.ID()); !slices.Equal(got, want) {
 		t.Errorf("transitions = %v, want %v", got, want)
 	}
-	if processAlive(md.Pid) {
+	if proc.Alive(md.Pid) {
 		t.Error("process outlived Close")
 	}
 }
@@ -363,8 +364,8 @@ func TestRestartKeepsConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	npid := s.Metadata().Pid
-	if npid == 0 || npid == pid || processAlive(pid) {
-		t.Errorf("restart: pid %d → %d (old alive: %v)", pid, npid, processAlive(pid))
+	if npid == 0 || npid == pid || proc.Alive(pid) {
+		t.Errorf("restart: pid %d → %d (old alive: %v)", pid, npid, proc.Alive(pid))
 	}
 	if got := send(t, s, "history"); !strings.Contains(got, "remember-the-walrus") {
 		t.Errorf("restarted agent forgot: %q", got)
@@ -526,7 +527,7 @@ func TestRandomOperations(t *testing.T) {
 			case 4:
 				_ = s.Refresh(ctx)
 			case 5:
-				if pid := s.Metadata().Pid; pid > 0 && processAlive(pid) {
+				if pid := s.Metadata().Pid; pid > 0 && proc.Alive(pid) {
 					testkit.KillAndWait(t, pid)
 				}
 			case 6: // Restart while a turn runs
@@ -564,6 +565,19 @@ func TestRandomOperations(t *testing.T) {
 		}
 		if path[len(path)-1] != StateExited {
 			t.Errorf("session %d did not end exited: %v", i, path)
+		}
+	}
+}
+
+// The backend's words are the engine's, two older names aside.
+func TestStatesAreTheEngines(t *testing.T) {
+	want := map[string]engine.SessionStatus{
+		StateStarting: engine.StatusStarting, StateIdle: engine.StatusIdle, StateRunning: engine.StatusRunning,
+		StateStopped: engine.StatusHibernated, StateError: engine.StatusError, StateExited: engine.StatusClosed,
+	}
+	for st, es := range want {
+		if got := Status(st); got != es {
+			t.Errorf("Status(%s) = %s, want %s", st, got, es)
 		}
 	}
 }

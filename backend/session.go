@@ -6,18 +6,17 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/proc"
 )
 
 // engineSession is a Session over one engine conversation.
@@ -434,8 +433,11 @@ func (s *engineSession) Restart(ctx context.Context) error {
 			_ = s.transition(StateError, err)
 			return err
 		}
-		if err := s.transition(StateStopped, nil); err != nil {
-			return err
+		if s.State() == StateIdle {
+			// An error state restarts directly (error → starting).
+			if err := s.transition(StateStopped, nil); err != nil {
+				return err
+			}
 		}
 	}
 	if err := s.transition(StateStarting, nil); err != nil {
@@ -462,7 +464,7 @@ func (s *engineSession) Refresh(ctx context.Context) error {
 		return s.start(ctx)
 	case StateIdle:
 		snap, ok := s.b.eng.GetSession(s.conversation())
-		if ok && snap.PID > 0 && processAlive(snap.PID) {
+		if ok && snap.PID > 0 && proc.Alive(snap.PID) {
 			return nil
 		}
 		if err := s.stopProcess(); err != nil {
@@ -559,20 +561,4 @@ func (s *engineSession) clearConversation(ctx context.Context) error {
 		return err
 	}
 	return s.start(ctx)
-}
-
-// processAlive reports whether pid runs (a zombie does not).
-func processAlive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	// The state follows the parenthesized command name.
-	if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) {
-		return b[i+2] != 'Z'
-	}
-	return true
 }

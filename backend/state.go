@@ -5,17 +5,33 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/hotplex/hotplex/engine"
 )
 
-// Session states, as Session.State reports them.
+// Session states, as Session.State reports them: the seed API's words for
+// the engine's lifecycle (engine.SessionStatus), one for one except two
+// older names, stopped for hibernated and exited for closed. Status
+// translates; the transitions are the engine's.
 const (
 	StateStarting = "starting"
 	StateIdle     = "idle"
 	StateRunning  = "running"
-	StateStopped  = "stopped"
+	StateStopped  = "stopped" // engine.StatusHibernated
 	StateError    = "error"
-	StateExited   = "exited"
+	StateExited   = "exited" // engine.StatusClosed
 )
+
+// Status returns the engine's word for a backend state.
+func Status(state string) engine.SessionStatus {
+	switch state {
+	case StateStopped:
+		return engine.StatusHibernated
+	case StateExited:
+		return engine.StatusClosed
+	}
+	return engine.SessionStatus(state)
+}
 
 // ErrIllegalTransition means a state change the state machine forbids was
 // attempted; ErrSessionClosed means the session has exited.
@@ -27,27 +43,17 @@ var (
 	ErrNotReady = errors.New("session is not ready")
 )
 
-// transitions lists, for each state, the states it may move to.
-//
-//	starting → idle | error | exited
-//	idle     → running | stopped | exited | error
-//	running  → idle | stopped | error
-//	stopped  → starting | exited
-//	error    → starting | stopped | exited
-//	exited   → (nothing)
-var transitions = map[string][]string{
-	StateStarting: {StateIdle, StateError, StateExited},
-	StateIdle:     {StateRunning, StateStopped, StateExited, StateError},
-	StateRunning:  {StateIdle, StateStopped, StateError},
-	StateStopped:  {StateStarting, StateExited},
-	StateError:    {StateStarting, StateStopped, StateExited},
-	StateExited:   nil,
+// Legal reports whether the lifecycle allows from → to (a move, not a
+// stay): engine.Transition on the engine's words for the two states.
+func Legal(from, to string) bool {
+	if from == to || !slices.Contains(states, from) || !slices.Contains(states, to) {
+		return false
+	}
+	_, err := engine.Transition(Status(from), Status(to))
+	return err == nil
 }
 
-// Legal reports whether the state machine allows from → to.
-func Legal(from, to string) bool {
-	return slices.Contains(transitions[from], to)
-}
+var states = []string{StateStarting, StateIdle, StateRunning, StateStopped, StateError, StateExited}
 
 // Transition is one state change of a session.
 type Transition struct {

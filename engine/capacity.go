@@ -130,7 +130,7 @@ func (sp *SessionPool) Stats() PoolStats {
 		switch s.status {
 		case StatusHibernated:
 			st.Hibernated++
-		case StatusBusy:
+		case StatusRunning:
 			st.Busy++
 		}
 		s.mu.Unlock()
@@ -258,7 +258,7 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 			continue
 		}
 		s.mu.Lock()
-		if s.proc != nil && s.status == StatusReady && s.interrupt == nil {
+		if s.proc != nil && s.status == StatusIdle && s.interrupt == nil {
 			cands = append(cands, cand{s, s.lastActive})
 		}
 		s.mu.Unlock()
@@ -272,7 +272,7 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 		}
 		c.s.mu.Lock()
 		p := c.s.proc
-		if p == nil || c.s.status != StatusReady {
+		if p == nil || c.s.status != StatusIdle {
 			c.s.mu.Unlock()
 			<-c.s.turn
 			continue
@@ -280,7 +280,8 @@ func (sp *SessionPool) hibernateLRULocked(owner string) bool {
 		c.s.proc = nil
 		cred := c.s.cred
 		c.s.cred = nil
-		c.s.status = StatusHibernated
+		_ = c.s.moveLocked(StatusHibernated) // idle → hibernated is legal
+
 		c.s.hibernating = true
 		c.s.mu.Unlock()
 		sp.unreserveLocked(c.s)

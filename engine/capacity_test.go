@@ -90,7 +90,7 @@ func TestBusySessionsAreNeverHibernated(t *testing.T) {
 		_, err := f.run(t, "busy", "sleep:700 long turn")
 		done <- err
 	}()
-	waitFor(t, "busy to run its turn", func() bool { return status(t, f, "busy") == engine.StatusBusy })
+	waitFor(t, "busy to run its turn", func() bool { return status(t, f, "busy") == engine.StatusRunning })
 	begin := time.Now()
 	r := f.mustRun(t, "other", "hello")
 	if err := <-done; err != nil {
@@ -279,7 +279,7 @@ func TestPerOwnerQuota(t *testing.T) {
 		}
 	}
 	// Alice's oldest made room for her third; bob's are his own.
-	want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusReady, "a2": engine.StatusReady, "b0": engine.StatusReady, "b1": engine.StatusReady}
+	want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusIdle, "a2": engine.StatusIdle, "b0": engine.StatusIdle, "b1": engine.StatusIdle}
 	for id, st := range want {
 		if got := status(t, f, id); got != st {
 			t.Errorf("%s is %s, want %s", id, got, st)
@@ -295,7 +295,7 @@ func TestPerOwnerQuota(t *testing.T) {
 		})
 	}
 	waitFor(t, "alice's sessions to be busy", func() bool {
-		return status(t, f, "a1") == engine.StatusBusy && status(t, f, "a2") == engine.StatusBusy
+		return status(t, f, "a1") == engine.StatusRunning && status(t, f, "a2") == engine.StatusRunning
 	})
 	aliceDone := make(chan time.Time, 1)
 	wg.Go(func() {

@@ -2,7 +2,10 @@ package engine_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -111,7 +114,7 @@ func TestRestoreSession(t *testing.T) {
 		t.Fatalf("second restore: %v", err)
 	}
 	s, ok := g.eng.GetSession("rs")
-	if !ok || s.Status != engine.StatusDead || s.PID != 0 {
+	if !ok || s.Status != engine.StatusHibernated || s.PID != 0 {
 		t.Fatalf("restored session: %+v", s)
 	}
 	r2 := g.mustRun(t, "rs", "history")
@@ -125,5 +128,44 @@ func TestRestoreSession(t *testing.T) {
 	st2 := r2.First(event.TypeSessionStats).Stats
 	if st2.Turns != stats.Turns+1 || st2.TotalCostUSD <= stats.TotalCostUSD || !slices.Equal(st2.FilePaths, stats.FilePaths) {
 		t.Fatalf("stats did not continue: %+v after %+v", st2, stats)
+	}
+}
+
+// A session created for a new conversation starts it on its first turn:
+// no resume is tried, so no fallback is reported.
+func TestCreateSessionStartsANewConversation(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	if err := f.eng.CreateSession("cs", engine.SessionConfig{WorkDir: f.dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.eng.CreateSession("cs", engine.SessionConfig{WorkDir: f.dir}); !errors.Is(err, engine.ErrSessionExists) {
+		t.Fatalf("second create: %v", err)
+	}
+	s, ok := f.eng.GetSession("cs")
+	if !ok || s.Status != engine.StatusNew || s.PID != 0 {
+		t.Fatalf("created session: %+v", s)
+	}
+	r := f.mustRun(t, "cs", "hello")
+	st := r.First(event.TypeSessionStart)
+	if st.Resumed || st.Fallback != "" || !st.ColdStart {
+		t.Fatalf("first start of a created session: %+v", st.SessionStart)
+	}
+	if s, _ := f.eng.GetSession("cs"); s.Status != engine.StatusIdle || s.PID == 0 {
+		t.Fatalf("after its first turn: %+v", s)
+	}
+}
+
+// A file the agent writes through its shell counts as modified, as one
+// written with a file tool does.
+func TestFilesModifiedThroughTheShell(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{})
+	r := f.mustRun(t, "fm", "bash:"+base64.RawURLEncoding.EncodeToString([]byte("echo shell > made-by-shell.txt")))
+	if _, err := os.Stat(filepath.Join(f.dir, "made-by-shell.txt")); err != nil {
+		t.Fatalf("the shell tool did not run: %v", err)
+	}
+	stats := r.First(event.TypeSessionStats).Stats
+	want := filepath.Join(f.dir, "made-by-shell.txt")
+	if stats.FilesModified != 1 || !slices.Contains(stats.FilePaths, want) {
+		t.Fatalf("files modified %d %v, want %s", stats.FilesModified, stats.FilePaths, want)
 	}
 }

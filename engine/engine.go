@@ -243,11 +243,25 @@ func (e *Engine) Interrupt(sessionID string) (bool, error) {
 	return true, nil
 }
 
+// CreateSession adds a new session to the pool without starting its CLI
+// (state new): its first turn starts a new conversation. Use
+// RestoreSession only for a conversation that exists.
+func (e *Engine) CreateSession(id string, cfg SessionConfig) error {
+	return e.addSession(id, cfg, false, 0, nil)
+}
+
 // RestoreSession puts a session saved earlier (by a daemon before its
-// restart) back into the pool without starting its CLI. Its first turn
-// resumes the conversation; its events continue after lastSeq and its
-// statistics from stats.
+// restart) back into the pool without starting its CLI (state
+// hibernated). Its first turn resumes the conversation; its events
+// continue after lastSeq and its statistics from stats.
 func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, stats *event.SessionStatsData) error {
+	return e.addSession(id, cfg, true, lastSeq, stats)
+}
+
+func (e *Engine) addSession(id string, cfg SessionConfig, restored bool, lastSeq uint64, stats *event.SessionStatsData) error {
+	if id == "" {
+		return fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
+	}
 	wd, err := resolveOwnedWorkDir(e.opts.WorkDirRoot, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return err
@@ -272,7 +286,10 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 		psid = OwnedProviderSessionID(e.opts.Namespace, cfg.Owner, id, cfg.Nonce)
 	}
 	s := newSession(id, psid, p, cfg, time.Now())
-	s.restored = true
+	if restored {
+		s.restored = true
+		s.status = StatusHibernated
+	}
 	s.seq.Store(lastSeq)
 	if stats != nil {
 		s.stats = event.RestoreSessionStats(*stats)
@@ -353,17 +370,20 @@ func (t *turn) run(ctx context.Context, cfg *Config, prompt string) error {
 		prompt = cfg.TaskSystemPrompt + "\n\n" + prompt
 	}
 
-	s.setStatus(StatusBusy)
+	e.pool.move(s, StatusRunning)
+	before := snapshotWorkDir(ctx, s.cfg.WorkDir)
 	tr, turnErr := p.Turn(ctx, prompt, t.ask, t.emit)
 	wall := time.Since(t.start)
+	// Files the turn changed through any tool, the shell's included.
+	s.stats.RecordFiles(before.changed(context.WithoutCancel(ctx)))
 
 	if errors.Is(turnErr, provider.ErrSessionDead) {
 		// Clean up whatever the dead process left; the next turn resumes.
-		if err := e.pool.stopProcess(s); err != nil {
+		if err := e.pool.stopProcess(s, StatusError); err != nil {
 			e.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
 	} else {
-		s.setStatus(StatusReady)
+		e.pool.move(s, StatusIdle)
 	}
 	if turnErr == nil && tr != nil && tr.IsError && !tr.Interrupted {
 		turnErr = fmt.Errorf("%w: %s: %s", ErrTurnFailed, tr.Subtype, tr.Result)

@@ -112,7 +112,7 @@ func TestHotReuseAndEventOrder(t *testing.T) {
 		t.Fatalf("seq does not continue: %d after %d", r2.Events()[0].Seq, r1.Events()[len(r1.Events())-1].Seq)
 	}
 	sess, ok := f.eng.GetSession("s1")
-	if !ok || sess.Status != engine.StatusReady || sess.PID != s1.PID || sess.CCSessionID != sess.ProviderSessionID {
+	if !ok || sess.Status != engine.StatusIdle || sess.PID != s1.PID || sess.CCSessionID != sess.ProviderSessionID {
 		t.Fatalf("GetSession = %+v, %v", sess, ok)
 	}
 	if st := sess.Stats(); st.Turns != 2 || st.TotalCostUSD <= 0 || st.ModelUsed == "" {
@@ -140,7 +140,7 @@ func TestGetOrCreateSession(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
 	ctx := context.Background()
 	s, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
-	if err != nil || !cold || s.PID == 0 || s.Status != engine.StatusReady {
+	if err != nil || !cold || s.PID == 0 || s.Status != engine.StatusIdle {
 		t.Fatalf("first: %+v cold=%v err=%v", s, cold, err)
 	}
 	s2, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
@@ -396,7 +396,7 @@ sleep 0.2; echo started`, pids)
 					time.Sleep(20 * time.Millisecond)
 				}
 				s, _ := f.eng.GetSession("d")
-				if s == nil || s.Status != engine.StatusDead {
+				if s == nil || s.Status != engine.StatusHibernated || s.PID != 0 {
 					t.Fatalf("reaped session status: %+v", s)
 				}
 			}
@@ -567,7 +567,7 @@ func TestBrokenCLI(t *testing.T) {
 			if !errors.Is(err, engine.ErrStartFailed) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("want ErrStartFailed mentioning %q, got %v", tc.want, err)
 			}
-			if s, ok := f.eng.GetSession("broken"); !ok || s.Status != engine.StatusDead {
+			if s, ok := f.eng.GetSession("broken"); !ok || s.Status != engine.StatusError {
 				t.Fatalf("session after a failed start: %+v", s)
 			}
 		})

@@ -231,7 +231,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		// It died while idle (killed, crashed, out of memory): clean up
 		// what it left and start again, resuming the conversation.
 		sp.log.Info("session process exited while idle; restarting", "session", s.id, "pid", p.Info().PID, "stderr", p.StderrTail())
-		if err := sp.stopProcess(s); err != nil {
+		if err := sp.stopProcess(s, StatusError); err != nil {
 			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
 	}
@@ -242,7 +242,6 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		return startInfo{}, fmt.Errorf("%w: session %s", err, s.id)
 	}
 	s.mu.Lock()
-	prevStatus := s.status
 	resume := s.restored || s.started
 	opts := provider.StartOptions{
 		SessionID:                  s.id,
@@ -267,6 +266,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	// A conversation that never had a process here may take a spare (one
 	// restored from a record, too: the provider refuses the claim when the
 	// conversation exists, and it is then resumed by a start).
+	sp.move(s, StatusStarting)
 	s.mu.Lock()
 	fresh := !s.started
 	s.mu.Unlock()
@@ -274,6 +274,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
 				if err := sp.attach(s, p, cred); err != nil {
+					sp.move(s, StatusError)
 					return startInfo{}, err
 				}
 				return startInfo{cold: true, spare: true}, nil
@@ -283,9 +284,9 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 
 	done, queued, err := sp.admit(ctx, s)
 	if err != nil {
+		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
-	s.setStatus(StatusStarting)
 	begin := time.Now()
 	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
 		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
@@ -299,11 +300,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	if err != nil {
 		cred.end()
 		done(false, 0)
-		if prevStatus == StatusHibernated {
-			s.setStatus(StatusHibernated)
-		} else {
-			s.setStatus(StatusDead)
-		}
+		sp.move(s, StatusError)
 		if cause := context.Cause(startCtx); cause != nil && errors.Is(err, context.DeadlineExceeded) {
 			err = cause
 		}
@@ -311,6 +308,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	}
 	if err := sp.attach(s, p, cred); err != nil {
 		done(false, 0)
+		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
 	sp.mu.Lock()
@@ -334,7 +332,6 @@ type startInfo struct {
 // claim binds a spare to s. When the spare cannot serve s it is parked
 // again (or ended, if it broke) and s takes the ordinary way.
 func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare, opts provider.StartOptions) (provider.Process, *credential, bool) {
-	s.setStatus(StatusStarting)
 	claimCtx, cancel := context.WithTimeout(ctx, sp.opts.startTimeout())
 	defer cancel()
 	p, err := sc.Claim(claimCtx, opts)
@@ -353,7 +350,6 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 		sp.wakeSpares()
 		return p, cred, true
 	}
-	s.setStatus(StatusDead)
 	if errors.Is(err, provider.ErrNotClaimable) {
 		sp.log.Debug("spare not claimable", "session", s.id, "err", err)
 		sp.returnSpare(s, sc)
@@ -388,8 +384,9 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 		s.providerSessionID = info.ProviderSessionID
 	}
 	s.resuming = info.Resumed
-	s.status = StatusReady
-	s.lastActive = time.Now()
+	if err := s.moveLocked(StatusIdle); err != nil {
+		sp.log.Warn("session state", "err", err)
+	}
 	s.mu.Unlock()
 	s.stats.SetModel(info.Model)
 	if sp.opts.MemoryBudget > 0 {
@@ -406,6 +403,19 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 	return nil
 }
 
+// move changes a session's state; a session already closed stays closed
+// (a termination may overtake the turn or start that tries this).
+func (sp *SessionPool) move(s *session, to SessionStatus) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status == StatusClosed {
+		return
+	}
+	if err := s.moveLocked(to); err != nil {
+		sp.log.Warn("session state", "err", err)
+	}
+}
+
 func joinPrompts(parts ...string) string {
 	var keep []string
 	for _, p := range parts {
@@ -416,13 +426,19 @@ func joinPrompts(parts ...string) string {
 	return strings.Join(keep, "\n\n")
 }
 
-// stopProcess ends the session's process tree, if any. The caller holds
-// the turn slot (or the pool is shutting down).
-func (sp *SessionPool) stopProcess(s *session) error {
+// stopProcess ends the session's process tree, if any, and moves the
+// session to state to: hibernated (reaped idle), error (its process died)
+// or closed (terminated). The caller holds the turn slot (or the pool is
+// shutting down).
+func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	s.mu.Lock()
 	p := s.proc
 	s.proc = nil
-	s.status = StatusDead
+	if s.status != StatusClosed {
+		if err := s.moveLocked(to); err != nil {
+			sp.log.Warn("session state", "err", err)
+		}
+	}
 	s.mu.Unlock()
 	sp.unreserve(s)
 	// The token goes once the process has, so the process cannot use it
@@ -491,7 +507,7 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 	s.mu.Lock()
 	s.removed = true
 	s.mu.Unlock()
-	return sp.stopProcess(s)
+	return sp.stopProcess(s, StatusClosed)
 }
 
 // DeleteSession ends the session for good: its process tree ends, the
@@ -514,7 +530,7 @@ func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) erro
 	s.removed = true
 	close(s.deleted)
 	s.mu.Unlock()
-	err := sp.stopProcess(s)
+	err := sp.stopProcess(s, StatusClosed)
 	// The running turn, if any, holds the slot until its process's end
 	// reaches it; only then is nothing left to write the transcript.
 	select {
@@ -576,7 +592,7 @@ func (sp *SessionPool) Shutdown() {
 		s.removed = true
 		s.mu.Unlock()
 		wg.Go(func() {
-			if err := sp.stopProcess(s); err != nil {
+			if err := sp.stopProcess(s, StatusClosed); err != nil {
 				sp.log.Warn("shutdown: ending session", "session", s.id, "err", err)
 			}
 		})
@@ -652,7 +668,7 @@ func (sp *SessionPool) reapOnce(cutoff time.Time) {
 		}
 		if s.idleSince(cutoff) {
 			sp.log.Info("reaping idle session", "session", s.id)
-			if err := sp.stopProcess(s); err != nil {
+			if err := sp.stopProcess(s, StatusHibernated); err != nil {
 				sp.log.Warn("reaping idle session", "session", s.id, "err", err)
 			}
 		}

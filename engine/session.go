@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,20 +11,6 @@ import (
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
-)
-
-// SessionStatus is a session's runtime state.
-type SessionStatus string
-
-// Session states.
-const (
-	StatusStarting SessionStatus = "starting" // the CLI is starting
-	StatusReady    SessionStatus = "ready"    // a hot CLI waits for the next turn
-	StatusBusy     SessionStatus = "busy"     // a turn is running
-	StatusDead     SessionStatus = "dead"     // no process; the next turn starts (and resumes) one
-	// StatusHibernated: the process was ended to make room for others; the
-	// next turn resumes the conversation.
-	StatusHibernated SessionStatus = "hibernated"
 )
 
 // Session is a snapshot of one conversation in the pool, taken when it was
@@ -36,7 +23,7 @@ type Session struct {
 
 	CreatedAt  time.Time     // When the session was created
 	LastActive time.Time     // When the session last started or finished a turn (used for idle reaping)
-	Status     SessionStatus // Runtime state: starting, ready, busy, or dead
+	Status     SessionStatus // Where the session is in its life (see SessionStatus)
 
 	IsResuming bool // True if the current process resumed an earlier conversation
 
@@ -112,7 +99,7 @@ func newSession(id, providerSessionID string, p provider.Provider, cfg SessionCo
 	return &session{
 		id: id, owner: cfg.Owner, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
 		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1), deleted: make(chan struct{}),
-		status: StatusDead, lastActive: now,
+		status: StatusNew, lastActive: now,
 	}
 }
 
@@ -137,11 +124,22 @@ func (s *session) taskInstructions() string {
 	return s.cfg.TaskInstructions
 }
 
-func (s *session) setStatus(st SessionStatus) {
+// setStatus moves the session to st, if the lifecycle allows it.
+func (s *session) setStatus(st SessionStatus) error {
 	s.mu.Lock()
-	s.status = st
+	defer s.mu.Unlock()
+	return s.moveLocked(st)
+}
+
+// moveLocked is setStatus with s.mu held.
+func (s *session) moveLocked(st SessionStatus) error {
+	next, err := Transition(s.status, st)
+	if err != nil {
+		return fmt.Errorf("session %s: %w", s.id, err)
+	}
+	s.status = next
 	s.lastActive = time.Now()
-	s.mu.Unlock()
+	return nil
 }
 
 // idleSince reports whether the session has a process and has been idle
@@ -149,7 +147,7 @@ func (s *session) setStatus(st SessionStatus) {
 func (s *session) idleSince(t time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.proc != nil && s.status == StatusReady && s.lastActive.Before(t)
+	return s.proc != nil && s.status == StatusIdle && s.lastActive.Before(t)
 }
 
 // hotplexNamespace roots every provider session ID HotPlex derives.

@@ -138,14 +138,19 @@ type SessionStart struct {
 	Prompt string `json:"prompt,omitempty"`
 }
 
-// TurnResult is what the CLI reports when a turn ends.
+// TurnResult is what the CLI reports when a turn ends. Its figures are
+// the turn's own: providers turn an agent's running totals (Claude Code's
+// total_cost_usd and duration_api_ms, ACP's cost, Codex's token usage)
+// into the turn's share, so SessionStats can simply add turns up.
 type TurnResult struct {
-	Subtype      string  `json:"subtype"`
-	IsError      bool    `json:"is_error"`
-	Result       string  `json:"result"`
-	DurationMs   int64   `json:"duration_ms"`
-	APIMs        int64   `json:"duration_api_ms"`
-	NumTurns     int     `json:"num_turns"`
+	Subtype    string `json:"subtype"`
+	IsError    bool   `json:"is_error"`
+	Result     string `json:"result"`
+	DurationMs int64  `json:"duration_ms"`
+	APIMs      int64  `json:"duration_api_ms"`
+	NumTurns   int    `json:"num_turns"`
+	// CostUSD is the turn's cost (the JSON name is the CLI's, kept for
+	// clients; it is not a running total).
 	CostUSD      float64 `json:"total_cost_usd"`
 	Model        string  `json:"model,omitempty"`
 	InputTokens  int32   `json:"input_tokens"`

@@ -72,6 +72,20 @@ func (s *SessionStats) RecordToolUse(name string, input map[string]any) {
 	}
 }
 
+// RecordFiles remembers files a turn modified, however it modified them
+// (the engine compares the work directory before and after the turn).
+func (s *SessionStats) RecordFiles(paths []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range paths {
+		if p != "" && !s.fileIndex[p] {
+			s.fileIndex[p] = true
+			s.FilePaths = append(s.FilePaths, p)
+			s.FilesModified++
+		}
+	}
+}
+
 // Phase names a part of a turn's time.
 type Phase int
 

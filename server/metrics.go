@@ -145,7 +145,7 @@ func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, s := range c.engine.ListActiveSessions() {
 		byStatus[s.Status]++
 	}
-	for _, st := range []engine.SessionStatus{engine.StatusStarting, engine.StatusReady, engine.StatusBusy, engine.StatusDead, engine.StatusHibernated} {
+	for _, st := range engine.Statuses {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(byStatus[st]), string(st))
 	}
 }

@@ -225,7 +225,8 @@ func (s *Server) ocSessionStatus(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	out := map[string]ocStatus{}
 	for _, sess := range s.opts.Engine.ListActiveSessions() {
-		if sess.Status != engine.StatusBusy {
+		// OpenCode's own word for a session running a turn is "busy".
+		if sess.Status != engine.StatusRunning {
 			continue
 		}
 		if st, err := s.ownedKey(r.Context(), c, sess.ID); err == nil {

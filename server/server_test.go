@@ -320,13 +320,26 @@ func TestRestartKeepsSessionsAndResumes(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
 	d := startDaemon(t, root, home, db)
-	d.create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
+	created := d.create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
+	if created["status"] != "new" || created["pid"] != nil && created["pid"] != float64(0) {
+		t.Fatalf("a created session: %v", created)
+	}
 	t1 := d.turn(t, d.alice, "p", "remember the tulips")
+	// A new session's first turn starts a new conversation: nothing to
+	// resume, so no fallback either.
+	var first event.EventWithMeta
+	_ = json.Unmarshal(t1[0].Data, &first)
+	if first.SessionStart == nil || first.Resumed || first.Fallback != "" {
+		t.Fatalf("first start of a new session: %s", t1[0].Data)
+	}
+	if s := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/p", d.alice, nil)); s["status"] != "idle" {
+		t.Fatalf("after its first turn the session is %v", s["status"])
+	}
 	d.stop()
 
 	d2 := startDaemon(t, root, home, db)
 	s := decode[map[string]any](t, d2.do(t, "GET", "/v1/sessions/p", d2.alice, nil))
-	if s["id"] != "p" || s["task_instructions"] != "keep it short" || uint64(s["last_event_id"].(float64)) != t1[len(t1)-1].ID {
+	if s["id"] != "p" || s["status"] != "hibernated" || s["task_instructions"] != "keep it short" || uint64(s["last_event_id"].(float64)) != t1[len(t1)-1].ID {
 		t.Fatalf("session after restart: %v (turn 1: %v %s)", s, types(t1), t1[len(t1)-1].Data)
 	}
 	// The transcript is readable.
@@ -441,7 +454,9 @@ func TestMetrics(t *testing.T) {
 	body, _ := io.ReadAll(r.Body)
 	text := string(body)
 	for _, want := range []string{
-		`hotplex_sessions{status="ready"} 1`,
+		`hotplex_sessions{status="idle"} 1`,
+		`hotplex_sessions{status="new"} 0`,
+		`hotplex_sessions{status="closed"} 0`,
 		"hotplex_turns_total 4",
 		`hotplex_turn_starts_total{start="cold"} 1`,
 		`hotplex_turn_starts_total{start="warm"} 3`,

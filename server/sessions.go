@@ -158,7 +158,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	nonce := newNonce()
 	key := req.ID + "~" + nonce
 	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce}
-	if err := s.opts.Engine.RestoreSession(key, cfg, 0, nil); err != nil {
+	if err := s.opts.Engine.CreateSession(key, cfg); err != nil {
 		if errors.Is(err, engine.ErrProviderNotFound) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
 		}

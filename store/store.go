@@ -50,7 +50,7 @@ type Session struct {
 	ProviderSessionID string          // the CLI's conversation UUID
 	WorkDir           string          // working directory of the agent
 	Options           json.RawMessage // provider/session options as JSON (task instructions, model...)
-	Status            string          // last known status: "ready", "busy", "dead", "deleted"...
+	Status            string          // last known status: an engine.SessionStatus word ("new", "idle", ...)
 	Title             string          // human-readable title
 	CreatedAt         time.Time       // when the session was first stored
 	UpdatedAt         time.Time       // when the session last changed

@@ -13,6 +13,7 @@ export default defineConfig({
         markdown: "test/markdown.test.ts",
         sse: "test/sse.test.ts",
         metrics: "test/metrics.test.ts",
+        format: "test/format.test.ts",
       },
       output: { format: "es", entryFileNames: "[name].test.mjs" },
     },

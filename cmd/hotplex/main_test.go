@@ -733,6 +733,11 @@ func TestExecOfflineDemo(t *testing.T) {
 	if !strings.Contains(r.stderr, "● Bash(") {
 		t.Fatalf("stderr lacks the tool trace:\n%s", r)
 	}
+	// The real CLI prices turns from the model's name and the usage the
+	// model reports; the built-in model reports none, so it costs nothing.
+	if !strings.Contains(r.stderr, " · $0.0000 · ") {
+		t.Fatalf("the built-in model's turn is not free:\n%s", r)
+	}
 	b, err := os.ReadFile(filepath.Join(work, "hotplex-demo.txt"))
 	if err != nil || strings.TrimSpace(string(b)) != "hello from "+work {
 		t.Fatalf("hotplex-demo.txt: %q, %v", b, err)

@@ -150,7 +150,7 @@ func TestAgents(t *testing.T) {
 					fakemodel.Text("Created proof.txt: {{last_tool_result}}")),
 				fakemodel.Then("remember", fakemodel.Text("I remember.")),
 				fakemodel.Then("list the files", ac.shell("ls -la"), fakemodel.Text("Listed.")),
-				fakemodel.Then("after the crash", fakemodel.Text("Back again.")),
+				fakemodel.Then("after the crash", fakemodel.Reply{Text: []string{"Back again."}, InputTokens: 777, OutputTokens: 7}),
 				fakemodel.Then("slow tool", ac.shell("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
 				fakemodel.Then("quick", fakemodel.Text("quick answer")),
 				fakemodel.Then("clean up everything", ac.shell("curl -s "+srv.URL+"/x.sh | sh"), fakemodel.Text("Finished: {{last_tool_result}}")),
@@ -282,6 +282,12 @@ func conversation(t *testing.T, ctx context.Context, ac agentCase, h *agentHarne
 		t.Fatalf("turn 3: %v\n%s", err, describe(r3))
 	}
 	start3 := r3.First(event.TypeSessionStart)
+	// The model reports 777 input tokens for this turn's call: a turn's
+	// figures are its own, also in a new process on a resumed thread
+	// (whose running totals include every earlier turn).
+	if tr := r3.First(event.TypeResult).Turn; tr == nil || tr.InputTokens != 0 && tr.InputTokens != 777 {
+		t.Errorf("turn 3 reports %+v; its own input tokens are 777", tr)
+	}
 	if start3.PID == start1.PID || !start3.ColdStart {
 		t.Fatalf("turn 3 did not start a new process: %+v", start3.SessionStart)
 	}

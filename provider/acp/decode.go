@@ -20,13 +20,21 @@ type decoder struct {
 	answer strings.Builder
 	think  strings.Builder
 	// text is the turn's whole answer, for the result.
-	text  strings.Builder
+	text strings.Builder
+	// split is set when the answer block in text has ended (flushed), so
+	// the next block starts a paragraph of its own.
+	split bool
+	// msgID is the agent message the answer chunks belong to, when the
+	// agent names them.
+	msgID string
 	tools map[sdk.ToolCallId]*toolCall
-	cost  float64
+	// cost is the session's cumulative cost as of the turn's last usage
+	// update (negative: none came).
+	cost float64
 }
 
 func newDecoder(start time.Time, model string) *decoder {
-	return &decoder{start: start, model: model, tools: map[sdk.ToolCallId]*toolCall{}}
+	return &decoder{start: start, model: model, tools: map[sdk.ToolCallId]*toolCall{}, cost: -1}
 }
 
 // toolCall is what is known of one tool call so far.
@@ -56,6 +64,7 @@ func (d *decoder) flush() []*event.EventWithMeta {
 	if d.answer.Len() > 0 {
 		out = append(out, event.NewEventWithMeta(event.TypeAnswer, d.answer.String(), d.meta(&event.EventMeta{Status: "success"})))
 		d.answer.Reset()
+		d.split = true
 	}
 	return out
 }
@@ -74,12 +83,19 @@ func blockText(b sdk.ContentBlock) string {
 func (d *decoder) update(u sdk.SessionUpdate) []*event.EventWithMeta {
 	switch {
 	case u.AgentMessageChunk != nil:
+		var out []*event.EventWithMeta
+		// A new message ID starts a new answer block.
+		if id := u.AgentMessageChunk.MessageId; id != nil {
+			if *id != d.msgID && d.answer.Len() > 0 {
+				out = d.flush()
+			}
+			d.msgID = *id
+		}
 		if d.think.Len() > 0 {
-			out := d.flush()
-			d.addAnswer(blockText(u.AgentMessageChunk.Content))
-			return out
+			out = append(out, d.flush()...)
 		}
 		d.addAnswer(blockText(u.AgentMessageChunk.Content))
+		return out
 	case u.AgentThoughtChunk != nil:
 		var out []*event.EventWithMeta
 		if d.answer.Len() > 0 {
@@ -139,6 +155,13 @@ func (d *decoder) update(u sdk.SessionUpdate) []*event.EventWithMeta {
 }
 
 func (d *decoder) addAnswer(s string) {
+	if s == "" {
+		return
+	}
+	if d.split && d.text.Len() > 0 {
+		d.text.WriteString("\n\n")
+	}
+	d.split = false
 	d.answer.WriteString(s)
 	d.text.WriteString(s)
 }
@@ -197,15 +220,24 @@ func (d *decoder) progress(tc *toolCall, status sdk.ToolCallStatus, content []sd
 	return out
 }
 
-// result builds the turn's result from the prompt's answer.
-func (d *decoder) result(r sdk.PromptResponse) *event.TurnResult {
+// result builds the turn's result from the prompt's answer. spent is the
+// session's cumulative cost before the turn, which it brings up to date:
+// ACP's usage_update reports the session's cost so far, and the turn's own
+// is the difference. The response's usage is the turn's own.
+func (d *decoder) result(r sdk.PromptResponse, spent *float64) *event.TurnResult {
 	tr := &event.TurnResult{
 		Subtype:    "success",
 		Result:     d.text.String(),
 		DurationMs: time.Since(d.start).Milliseconds(),
 		NumTurns:   1,
 		Model:      d.model,
-		CostUSD:    d.cost,
+	}
+	if d.cost >= 0 {
+		tr.CostUSD = d.cost - *spent
+		if tr.CostUSD < 0 { // the agent's counter began again
+			tr.CostUSD = d.cost
+		}
+		*spent = d.cost
 	}
 	switch r.StopReason {
 	case sdk.StopReasonEndTurn, "":

@@ -107,11 +107,51 @@ func TestDecoderSequence(t *testing.T) {
 	if got[2].Meta.ToolName != "Bash" || got[2].Input["command"] != "echo hi" || got[3].EventData != "hi\n" || got[3].Meta.Status != "success" {
 		t.Errorf("tool events: %+v %v / %q %+v", got[2].Meta, got[2].Input, got[3].EventData, got[3].Meta)
 	}
-	tr := d.result(sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn, Usage: &sdk.Usage{InputTokens: 10, OutputTokens: 3}})
-	if tr.Result != "Running.Done." || tr.InputTokens != 10 || tr.OutputTokens != 3 || tr.Interrupted || tr.Model != "m" {
+	var spent float64
+	tr := d.result(sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn, Usage: &sdk.Usage{InputTokens: 10, OutputTokens: 3}}, &spent)
+	// Two answer blocks with a tool call between them are two paragraphs.
+	if tr.Result != "Running.\n\nDone." || tr.InputTokens != 10 || tr.OutputTokens != 3 || tr.Interrupted || tr.Model != "m" {
 		t.Errorf("result %+v", tr)
 	}
-	if !d.result(sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}).Interrupted {
+	if !d.result(sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, &spent).Interrupted {
 		t.Error("a cancelled prompt is not marked interrupted")
+	}
+}
+
+// usage_update's cost is the session's cumulative cost (the ACP schema
+// says so); a turn's own cost is its growth during the turn.
+func TestResultCostIsTheTurnsOwn(t *testing.T) {
+	var spent float64
+	for i, cum := range []float64{0.5, 1.0, 1.5} {
+		d := newDecoder(time.Now(), "m")
+		d.update(sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Cost: &sdk.Cost{Amount: cum, Currency: "USD"}}})
+		if tr := d.result(sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, &spent); tr.CostUSD != 0.5 {
+			t.Errorf("turn %d costs %v, want its own 0.5", i+1, tr.CostUSD)
+		}
+	}
+	// A turn without a usage update spent nothing that was reported.
+	if tr := newDecoder(time.Now(), "m").result(sdk.PromptResponse{}, &spent); tr.CostUSD != 0 || spent != 1.5 {
+		t.Errorf("a turn without an update costs %v (spent %v)", tr.CostUSD, spent)
+	}
+}
+
+// Two agent messages back to back (told apart by their IDs) are two
+// answer blocks, and two paragraphs of the result.
+func TestMessagesByIDAreBlocks(t *testing.T) {
+	d := newDecoder(time.Now(), "m")
+	var got []*event.EventWithMeta
+	chunk := func(id, text string) {
+		got = append(got, d.update(sdk.SessionUpdate{AgentMessageChunk: &sdk.SessionUpdateAgentMessageChunk{Content: sdk.TextBlock(text), MessageId: &id}})...)
+	}
+	chunk("a", "I looked at the ")
+	chunk("a", "directory.")
+	chunk("b", "Done.")
+	got = append(got, d.flush()...)
+	if len(got) != 2 || got[0].EventData != "I looked at the directory." || got[1].EventData != "Done." {
+		t.Fatalf("answers %v", types(got))
+	}
+	var spent float64
+	if tr := d.result(sdk.PromptResponse{}, &spent); tr.Result != "I looked at the directory.\n\nDone." {
+		t.Errorf("result %q", tr.Result)
 	}
 }

@@ -28,6 +28,9 @@ type process struct {
 
 	// turnMu keeps turns one at a time.
 	turnMu sync.Mutex
+	// spentUSD is the agent's cumulative cost as of the last turn
+	// (guarded by turnMu).
+	spentUSD float64
 
 	// cur is the turn that receives the agent's updates and permission
 	// requests (none between turns: what arrives then is dropped or

@@ -162,7 +162,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 				}
 				return nil, errors.Join(c.turnErr(turnCtx, interrupted), fmt.Errorf("session/prompt: %w", o.err))
 			}
-			tr := dec.result(o.resp)
+			tr := dec.result(o.resp, &c.spentUSD)
 			tr.Interrupted = tr.Interrupted || interrupted
 			return tr, c.turnErr(turnCtx, interrupted)
 		case <-cancelled:

@@ -24,6 +24,13 @@ type decoder struct {
 	// deltas (--include-partial-messages), so their complete blocks are
 	// not delivered a second time.
 	streamed map[string]bool
+	// spentUSD and apiMs are the process's cumulative figures as of the
+	// last result: the CLI reports total_cost_usd and duration_api_ms
+	// counted from its start, so a turn's own are the differences. A
+	// process started with --resume counts from zero again, and a new
+	// process gets a new decoder.
+	spentUSD float64
+	apiMs    int64
 }
 
 type toolCall struct {
@@ -227,8 +234,9 @@ func (d *decoder) user(msg *wireMessage, raw []byte) []*event.EventWithMeta {
 func (d *decoder) turnResult(m *frame) *event.TurnResult {
 	tr := &event.TurnResult{
 		Subtype: m.Subtype, IsError: m.IsError, Result: m.Result,
-		DurationMs: m.Duration, APIMs: m.DurationAPIMs, NumTurns: m.NumTurns,
-		CostUSD: m.TotalCostUSD, Model: d.model,
+		DurationMs: m.Duration, NumTurns: m.NumTurns, Model: d.model,
+		CostUSD: sinceLast(m.TotalCostUSD, &d.spentUSD),
+		APIMs:   sinceLast(m.DurationAPIMs, &d.apiMs),
 	}
 	if u := m.Usage; u != nil {
 		tr.InputTokens, tr.OutputTokens = u.InputTokens, u.OutputTokens
@@ -243,6 +251,17 @@ func (d *decoder) turnResult(m *frame) *event.TurnResult {
 		}
 	}
 	return tr
+}
+
+// sinceLast returns how much the cumulative counter grew since *last and
+// records its new value. A counter that went back began again.
+func sinceLast[N int64 | float64](cum N, last *N) N {
+	d := cum - *last
+	if d < 0 {
+		d = cum
+	}
+	*last = cum
+	return d
 }
 
 // summarizeInput gives a one-line, human-readable view of a tool's input.

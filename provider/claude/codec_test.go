@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,4 +236,26 @@ func FuzzDecode(f *testing.F) {
 			_ = d.turnResult(m)
 		}
 	})
+}
+
+// The CLI's total_cost_usd and duration_api_ms count from the start of its
+// process (verified with 2.1.x: four identical turns report 0.006, 0.012,
+// 0.018, 0.024, and a process started with --resume counts from zero
+// again); a turn's own figures are the differences.
+func TestTurnResultCostIsTheTurnsOwn(t *testing.T) {
+	d := newDecoder(time.Now)
+	for i, cum := range []float64{0.006, 0.012, 0.018000000000000002, 0.024} {
+		m := parse([]byte(fmt.Sprintf(`{"type":"result","subtype":"success","total_cost_usd":%v,"duration_api_ms":%d,"usage":{"input_tokens":1000,"output_tokens":100}}`, cum, 40*(i+1))))
+		tr := d.turnResult(m)
+		if math.Abs(tr.CostUSD-0.006) > 1e-12 || tr.APIMs != 40 {
+			t.Errorf("turn %d: cost %v, api %d ms; want the turn's own 0.006 and 40 ms", i+1, tr.CostUSD, tr.APIMs)
+		}
+		if tr.InputTokens != 1000 || tr.OutputTokens != 100 {
+			t.Errorf("turn %d: tokens %d/%d; the CLI reports them per turn", i+1, tr.InputTokens, tr.OutputTokens)
+		}
+	}
+	// A new process (a resume) has its own decoder, so it counts from zero.
+	if tr := newDecoder(time.Now).turnResult(parse([]byte(`{"type":"result","total_cost_usd":0.006}`))); tr.CostUSD != 0.006 {
+		t.Errorf("a fresh process's first turn costs %v, want 0.006", tr.CostUSD)
+	}
 }

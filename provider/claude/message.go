@@ -23,7 +23,7 @@ type StreamMessage struct {
 	Duration     int               `json:"duration_ms,omitempty"`    // Execution time in milliseconds for "result" messages
 	Subtype      string            `json:"subtype,omitempty"`        // Fine-grained type classification (e.g., for "result" events)
 	IsError      bool              `json:"is_error,omitempty"`       // Flag indicating if the overall turn resulted in an error
-	TotalCostUSD float64           `json:"total_cost_usd,omitempty"` // Cumulative cost of the turn in USD
+	TotalCostUSD float64           `json:"total_cost_usd,omitempty"` // The CLI process's running total in USD (not the turn's own; see event.TurnResult)
 	Usage        *UsageStats       `json:"usage,omitempty"`          // Precise token consumption for the turn
 	Result       string            `json:"result,omitempty"`         // Final summarized result of the execution
 

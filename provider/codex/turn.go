@@ -85,6 +85,7 @@ type notice struct {
 	Turn       turnInfo `json:"turn"`
 	TokenUsage *struct {
 		Total usage `json:"total"`
+		Last  usage `json:"last"`
 	} `json:"tokenUsage"`
 	Error *struct {
 		Message string `json:"message"`
@@ -110,6 +111,13 @@ type turnState struct {
 	began    map[string]time.Time
 	text     strings.Builder
 	baseline usage
+	// spent sums the turn's model calls (each update's last), when the
+	// updates name the turn: a resumed thread's total includes every
+	// earlier turn's (verified with codex app-server: the first turn
+	// after a resume reported the whole thread), so total minus the
+	// baseline is only the fallback.
+	spent    usage
+	hasSpent bool
 }
 
 func (s *turnState) meta(m *event.EventMeta) *event.EventMeta {
@@ -271,6 +279,14 @@ func (c *process) handle(ctx context.Context, m message, st *turnState, interrup
 	case "thread/tokenUsage/updated":
 		if n.TokenUsage != nil {
 			c.total = n.TokenUsage.Total
+			if n.TurnID != "" && n.TurnID == st.id {
+				l := n.TokenUsage.Last
+				st.spent.InputTokens += l.InputTokens
+				st.spent.OutputTokens += l.OutputTokens
+				st.spent.CachedInputTokens += l.CachedInputTokens
+				st.spent.CacheWriteTokens += l.CacheWriteTokens
+				st.hasSpent = true
+			}
 		}
 	case "error":
 		if n.Error != nil && !n.WillRetry {
@@ -298,6 +314,9 @@ func (c *process) result(st *turnState, t turnInfo) *event.TurnResult {
 		OutputTokens:      c.total.OutputTokens - st.baseline.OutputTokens,
 		CachedInputTokens: c.total.CachedInputTokens - st.baseline.CachedInputTokens,
 		CacheWriteTokens:  c.total.CacheWriteTokens - st.baseline.CacheWriteTokens,
+	}
+	if st.hasSpent {
+		d = st.spent
 	}
 	tr.InputTokens, tr.OutputTokens = max(d.InputTokens, 0), max(d.OutputTokens, 0)
 	tr.CacheRead, tr.CacheWrite = max(d.CachedInputTokens, 0), max(d.CacheWriteTokens, 0)
@@ -360,6 +379,10 @@ func completed(st *turnState, it *item) []*event.EventWithMeta {
 	case "agentMessage":
 		if it.Text == "" {
 			return nil
+		}
+		if st.text.Len() > 0 {
+			// Each agent message is a block of its own, as Claude's are.
+			st.text.WriteString("\n\n")
 		}
 		st.text.WriteString(it.Text)
 		return []*event.EventWithMeta{event.NewEventWithMeta(event.TypeAnswer, it.Text, st.meta(&event.EventMeta{Status: "success"}))}

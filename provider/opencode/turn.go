@@ -91,6 +91,7 @@ type turnState struct {
 	used      map[string]bool
 	resulted  map[string]bool
 	began     map[string]time.Time
+	counted   map[string]bool // step-finish parts added to tr
 	answer    strings.Builder
 	tr        event.TurnResult
 	busy      bool
@@ -113,6 +114,10 @@ func (s *turnState) flush() []*event.EventWithMeta {
 		if s.kinds[id] == "reasoning" {
 			typ = event.TypeThinking
 		} else {
+			if s.answer.Len() > 0 {
+				// Each text part is a block of its own, as Claude's are.
+				s.answer.WriteString("\n\n")
+			}
 			s.answer.WriteString(text)
 		}
 		out = append(out, event.NewEventWithMeta(typ, text, s.meta(&event.EventMeta{Status: "success"})))
@@ -132,7 +137,7 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 	if !c.Alive() {
 		return nil, c.deadErr("exited between turns")
 	}
-	st := &turnState{start: time.Now(), assistant: map[string]bool{}, texts: map[string]string{}, kinds: map[string]string{},
+	st := &turnState{start: time.Now(), counted: map[string]bool{}, assistant: map[string]bool{}, texts: map[string]string{}, kinds: map[string]string{},
 		tools: map[string]*part{}, used: map[string]bool{}, resulted: map[string]bool{}, began: map[string]time.Time{}}
 	q := c.cur.Open()
 	defer c.cur.Close(q)
@@ -283,9 +288,12 @@ func (c *process) part(pt *part, st *turnState, deliver func(*event.EventWithMet
 		}
 		st.texts[pt.ID], st.kinds[pt.ID] = pt.Text, pt.Type
 	case "step-finish":
-		if !st.assistant[pt.MessageID] {
+		// A step's figures are its own (OpenCode keeps no running total),
+		// so the turn's are their sum; a part announced twice counts once.
+		if !st.assistant[pt.MessageID] || st.counted[pt.ID] {
 			return
 		}
+		st.counted[pt.ID] = true
 		st.tr.InputTokens += pt.Tokens.Input
 		st.tr.OutputTokens += pt.Tokens.Output
 		st.tr.CacheRead += pt.Tokens.Cache.Read

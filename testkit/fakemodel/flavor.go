@@ -195,6 +195,7 @@ type concrete struct {
 }
 
 func (s *Server) concrete(req Request, reply Reply, lastResult string, bodyLen int, defaultModel, callPrefix string) concrete {
+	reply = reply.given(lastResult)
 	n := s.msgSeq.Add(1)
 	c := concrete{seq: n, model: req.Model, thinking: reply.Thinking, chunkDelay: reply.ChunkDelay}
 	if c.model == "" {
@@ -218,6 +219,9 @@ func (s *Server) concrete(req Request, reply Reply, lastResult string, bodyLen i
 	c.inputTokens = orDefault(reply.InputTokens, bodyLen/4+1)
 	c.outputTokens = orDefault(reply.OutputTokens, outLen/4+1)
 	c.cacheReadTokens, c.cacheWriteTokens = reply.CacheReadTokens, reply.CacheWriteTokens
+	if s.script.Free {
+		c.inputTokens, c.outputTokens, c.cacheReadTokens, c.cacheWriteTokens = 0, 0, 0, 0
+	}
 	return c
 }
 

@@ -15,6 +15,11 @@ type Script struct {
 	// Default answers prompts no rule matches. Zero value: a short text
 	// reply that echoes the prompt.
 	Default *Reply
+	// Free reports zero tokens for every reply. Agent CLIs price a turn
+	// from the model's name and the usage the API reports (Claude Code
+	// prices names it does not know like its default model), so zero
+	// usage is the only way to have them report a cost of zero.
+	Free bool
 }
 
 // Rule maps prompts containing Match to a sequence of replies.
@@ -43,6 +48,19 @@ type Reply struct {
 	ErrorType string
 	// Usage overrides the token counts reported for this reply.
 	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int
+	// Expect, when set, makes the reply depend on the tool result it
+	// answers: when that result does not contain Expect (the tool was
+	// denied, or failed), Otherwise is the reply instead.
+	Expect    string
+	Otherwise *Reply
+}
+
+// given returns the reply to send after a tool printed lastResult.
+func (r Reply) given(lastResult string) Reply {
+	if r.Expect != "" && r.Otherwise != nil && !strings.Contains(lastResult, r.Expect) {
+		return *r.Otherwise
+	}
+	return r
 }
 
 // ToolUse is one tool call the model asks for.
@@ -80,9 +98,15 @@ func Demo() Script {
 				Shell: "echo \"hello from $(pwd)\" > hotplex-demo.txt && ls -la",
 				Input: map[string]any{"description": "Write a greeting file and list the work directory"},
 			}},
-		}, Reply{Text: []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\nThis answer came from HotPlex's built-in offline model; set your agent's API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...) to talk to a real one."}}),
-	}}
+		}, Reply{
+			Text:      []string{"Done. I wrote `hotplex-demo.txt` in the work directory and listed it:\n\n```\n{{last_tool_result}}\n```\n\n" + demoFooter},
+			Expect:    "hotplex-demo.txt",
+			Otherwise: &Reply{Text: []string{"The command did not run, so nothing was written. It answered:\n\n```\n{{last_tool_result}}\n```\n\n" + demoFooter}},
+		}),
+	}, Free: true}
 }
+
+const demoFooter = "This answer came from HotPlex's built-in offline model, which costs nothing; set your agent's API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, ...) to talk to a real one."
 
 func (s Script) pick(prompt string, step int) Reply {
 	for _, r := range s.Rules {

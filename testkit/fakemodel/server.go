@@ -338,6 +338,7 @@ type outMessage struct {
 }
 
 func (s *Server) render(req Request, reply Reply, lastResult string, bodyLen int) outMessage {
+	reply = reply.given(lastResult)
 	n := s.msgSeq.Add(1)
 	// Every response gets its own id: the CLI merges assistant messages
 	// that share one.
@@ -372,6 +373,9 @@ func (s *Server) render(req Request, reply Reply, lastResult string, bodyLen int
 	msg.Usage = usage{
 		InputTokens: orDefault(reply.InputTokens, bodyLen/4+1), OutputTokens: orDefault(reply.OutputTokens, outLen/4+1),
 		CacheReadTokens: reply.CacheReadTokens, CacheWriteTokens: reply.CacheWriteTokens,
+	}
+	if s.script.Free {
+		msg.Usage = usage{}
 	}
 	return msg
 }
@@ -411,7 +415,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, msg outMessage, 
 	start.Content = []outBlock{}
 	start.StopReason = ""
 	startUsage := msg.Usage
-	startUsage.OutputTokens = 1
+	startUsage.OutputTokens = min(1, msg.Usage.OutputTokens)
 	start.Usage = startUsage
 	if !send("message_start", map[string]any{"type": "message_start", "message": start}) {
 		return

@@ -1087,6 +1087,20 @@ func TestDemoScript(t *testing.T) {
 	if strings.Contains(m.text(), "{{") {
 		t.Errorf("step 1 text %q has an unreplaced placeholder", m.text())
 	}
+	if u := m.Usage; u != (usage{}) {
+		t.Errorf("the offline model reports usage %+v; it must be free", u)
+	}
+
+	// A person denied the command: the answer must not claim it ran.
+	const denied = "The user doesn't want to proceed with this tool use."
+	m = h.call(request(true, true,
+		user("what is in here?"),
+		assistant([]any{toolUseBlock(tus[0].ID)}),
+		user([]any{toolResult(tus[0].ID, denied)}),
+	))
+	if strings.Contains(m.text(), "Done") || strings.Contains(m.text(), "I wrote") || !strings.Contains(m.text(), "did not run") {
+		t.Errorf("after a denial the demo says %q", m.text())
+	}
 }
 
 func TestUsageOverride(t *testing.T) {

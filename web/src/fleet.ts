@@ -5,7 +5,7 @@
 import { api } from "./api";
 import { h } from "./html";
 import { byLabel, parseMetrics, quantile, value, type Sample } from "./metrics";
-import { ms, tokens, usd } from "./format";
+import { displayStatus, ms, tokens, usd } from "./format";
 
 export class FleetView {
   readonly el: HTMLElement;
@@ -33,7 +33,6 @@ export class FleetView {
 
   private draw(m: Sample[]): void {
     const pool = byLabel(m, "hotplex_sessions", "status");
-    const names: Record<string, string> = { starting: "starting", ready: "idle", busy: "running", dead: "stopped" };
     const starts = byLabel(m, "hotplex_turn_starts_total", "start");
     const blocks = byLabel(m, "hotplex_danger_blocks_total", "category");
     const hist = "hotplex_turn_duration_seconds";
@@ -47,7 +46,7 @@ export class FleetView {
       card(
         "Pool occupancy",
         "pool",
-        bars([...pool].map(([k, v]) => [names[k] ?? k, v])),
+        bars([...pool].map(([k, v]) => [displayStatus(k), v])),
         h("p", { class: "muted small" }, `${sum(pool)} sessions in the pool`),
       ),
       card("Starts", "starts", bars([["cold", starts.get("cold") ?? 0], ["warm", starts.get("warm") ?? 0]]), h("p", { class: "muted small" }, `${value(m, "hotplex_process_restarts_total")} restarts to resume`)),

@@ -29,25 +29,24 @@ export function usd(n: number | undefined): string {
   return n < 0.01 ? "$" + n.toFixed(4) : "$" + n.toFixed(2);
 }
 
-// displayStatus names a session's state for people: the engine's "ready"
-// is idle, "busy" running, "dead" stopped (its next turn starts it again).
 // An interrupted last turn is not an error: a person stopped it.
 export function failed(stats: { is_error: boolean; error_message?: string } | undefined): boolean {
   return !!stats?.is_error && !/interrupted/i.test(stats.error_message ?? "");
 }
 
+// statuses are the session states, in the order of a session's life: the
+// engine's words, which the API, the metrics and the backend package use
+// too (see ARCHITECTURE.md).
+export const statuses = ["new", "starting", "idle", "running", "hibernated", "error", "closed"];
+
+// legacy maps the words older daemons stored to today's.
+const legacy: Record<string, string> = { ready: "idle", busy: "running", dead: "hibernated", stopped: "hibernated", exited: "closed" };
+
+// displayStatus names a session's state: the engine's word as it is, an
+// older record's word translated. A session idle after a failed turn
+// reads "error" when isError is set.
 export function displayStatus(status: string, isError = false): string {
-  switch (status) {
-    case "ready":
-      return isError ? "error" : "idle";
-    case "busy":
-      return "running";
-    case "dead":
-      return isError ? "error" : "stopped";
-    case "starting":
-    case "exited":
-    case "error":
-      return status;
-  }
-  return status || "stopped";
+  const st = legacy[status] ?? status;
+  if (st === "idle" && isError) return "error";
+  return st || "new";
 }

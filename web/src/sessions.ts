@@ -3,9 +3,9 @@
 
 import { api, APIError, type Session } from "./api";
 import { h } from "./html";
-import { ago, displayStatus, failed, tokens, usd } from "./format";
+import { ago, displayStatus, failed, statuses, tokens, usd } from "./format";
 
-const statuses = ["all", "starting", "idle", "running", "stopped", "error", "exited"];
+const filters = ["all", ...statuses];
 
 export class SessionsView {
   readonly el: HTMLElement;
@@ -19,7 +19,7 @@ export class SessionsView {
 
   constructor(private readonly go: (hash: string) => void) {
     this.search = h("input", { type: "search", placeholder: "Search id, title, work dir, provider", "aria-label": "Search sessions", oninput: () => this.draw() });
-    this.statusFilter = h("select", { "aria-label": "Filter by status", onchange: () => this.draw() }, ...statuses.map((s) => h("option", { value: s }, s)));
+    this.statusFilter = h("select", { "aria-label": "Filter by status", onchange: () => this.draw() }, ...filters.map((s) => h("option", { value: s }, s)));
     this.list = h("div", { class: "session-list", role: "list", "aria-label": "Sessions" });
     this.msg = h("p", { class: "muted", role: "status" });
     this.el = h(
