@@ -260,10 +260,8 @@ func TestCorpus(t *testing.T) {
 			posix.enforce(t, set.crit, set.high, set.mod, set.fp)
 		}
 		if len(wd)+len(wb) > 0 {
-			// Judged as POSIX text until a Windows front end exists;
-			// reported, never enforced here.
 			win := scoreCorpus(d, set.name+"/windows", wd, wb)
-			t.Log("\n" + win.report(false))
+			t.Log("\n" + win.report(testing.Verbose()))
 		}
 	}
 }
@@ -275,6 +273,15 @@ const (
 	minBlindModerate      = 0.95
 	maxBlindFalsePositive = 0.005
 )
+
+// contextForShell is the session a corpus line is judged in: Windows
+// shells' lines in a Windows work dir and profile, with their dialect.
+func contextForShell(shell string) Context {
+	if windowsShells[strings.ToLower(shell)] {
+		return winCorpusContextFor(strings.ToLower(shell))
+	}
+	return corpusContext
+}
 
 // windowsShells are the shells judged by the Windows front end.
 var windowsShells = map[string]bool{"powershell": true, "pwsh": true, "cmd": true, "gitbash": true}
@@ -371,7 +378,7 @@ func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []
 	}
 	var misses []miss
 	for _, e := range dangerous {
-		v := d.CheckCommand(e.Cmd, corpusContext)
+		v := d.CheckCommand(e.Cmd, contextForShell(e.Shell))
 		lt := s.byLevel[e.level]
 		ct := s.byCategory[e.Category]
 		if ct == nil {
@@ -396,7 +403,7 @@ func scoreCorpus(d *Detector, name string, dangerous []dangerousEntry, benign []
 		}
 	}
 	for _, e := range benign {
-		v := d.CheckCommand(e.Cmd, corpusContext)
+		v := d.CheckCommand(e.Cmd, contextForShell(e.Shell))
 		if stopped(v) {
 			s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q%s\n        verdict: %s",
 				e.where(), e.line, e.Cmd, noteLine(e.Note), describeVerdict(v)))
