@@ -366,7 +366,7 @@ func TestWebUIInBrowser(t *testing.T) {
 		fakemodel.Then("make a note", fakemodel.Reply{
 			Thinking: "A note is a small file; I will write it with the shell.",
 			ToolUses: []fakemodel.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo noted-by-agent > note.txt && cat note.txt", "description": "write the note"}}},
-		}, fakemodel.Text("Here is **the note**: {{last_tool_result}}\n\n```go\nfunc main() { println(\"hi\") }\n```")),
+		}, fakemodel.Text("Here is **the note**: {{last_tool_result}}\n\n```go\nfunc main() { println(\"hi\") }\n```\n\n```\nfor output if any\n```")),
 		fakemodel.Then("tidy the home", fakemodel.Bash(blocked), fakemodel.Text("The firewall stopped that.")),
 		fakemodel.Then("touch approved", fakemodel.Bash("touch approved.txt && echo approved-ran"), fakemodel.Text("Approved and done.")),
 		fakemodel.Then("sleep a while", fakemodel.Bash("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
@@ -387,6 +387,10 @@ func TestWebUIInBrowser(t *testing.T) {
 
 	// Log in: a wrong key is refused, the right one kept for the tab.
 	b.do(t, "open", 15*time.Second, chromedp.Navigate(link.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#api-key")))
+	// The login page says where the admin key comes from.
+	if help := eval[string](t, b, `document.querySelector("#api-key-help").textContent`); !strings.Contains(help, "prints its admin key") || !strings.Contains(help, ".hotplex/admin.key") {
+		t.Fatalf("login help: %q", help)
+	}
 	b.do(t, "wrong key", 5*time.Second, chromedp.SendKeys(chromedp.CSS("#api-key"), "not-a-key"+kb.Enter))
 	b.waitFor(t, "the refusal", `document.querySelector(".form-error").textContent.includes("not valid")`, 5*time.Second)
 	// The browser logs the refused request; that one is expected.
@@ -407,6 +411,10 @@ func TestWebUIInBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#create-session")),
 		chromedp.WaitVisible(chromedp.CSS(".conversation")))
 	b.waitFor(t, "the empty conversation", `document.querySelector(".log").dataset.replayed === "true" && document.querySelector(".conn").dataset.state === "live"`, 10*time.Second)
+	// It says what to do.
+	if hint := eval[string](t, b, `document.querySelector(".log .empty-hint").textContent`); !strings.Contains(hint, "press Enter") || !strings.Contains(hint, filepath.Join(root, "web-1")) {
+		t.Fatalf("empty conversation hint: %q", hint)
+	}
 
 	// Shift+Enter is a new line, not a send.
 	b.do(t, "shift+enter", 5*time.Second,
@@ -423,6 +431,13 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the tool card", `!!document.querySelector('.tool[data-tool="Bash"][data-status="success"]')`, turnLimit)
 	b.waitFor(t, "the answer", `[...document.querySelectorAll(".msg.agent")].some(e => e.querySelector("strong") && e.textContent.includes("noted-by-agent") && e.querySelector("pre.code .hl-k"))`, turnLimit)
 	b.waitFor(t, "the turn's end", `document.querySelectorAll(".turn-end").length === 1`, turnLimit)
+	// Code without a language is not coloured by a guess; the hint is gone.
+	if got := eval[string](t, b, `JSON.stringify([...document.querySelectorAll(".msg.agent pre.code:not([data-lang])")].map(e => [e.textContent, e.querySelectorAll("span").length]))`); got != `[["for output if any",0]]` {
+		t.Fatalf("code without a language: %s", got)
+	}
+	if n := count(t, b, ".empty-hint"); n != 0 {
+		t.Fatalf("the empty-conversation hint stays after a turn")
+	}
 	if n := count(t, b, ".msg.user"); n != 1 {
 		t.Fatalf("%d prompts shown, want 1", n)
 	}
@@ -498,6 +513,10 @@ func TestWebUIInBrowser(t *testing.T) {
 	b.waitFor(t, "the approved tool", `[...document.querySelectorAll('.tool[data-status="success"] .tool-output')].some(e => e.textContent.includes("approved-ran")) && document.querySelector(".permission").dataset.decision === "allow"`, turnLimit)
 	if _, err := os.Stat(filepath.Join(root, engine.OwnerDir("alice"), "web-ask", "approved.txt")); err != nil {
 		t.Fatalf("the allowed tool did not run: %v", err)
+	}
+	// The question sits before the tool it asked about.
+	if !eval[bool](t, b, `!!(document.querySelector(".permission").compareDocumentPosition(document.querySelector('.tool[data-tool="Bash"]')) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Fatal("the permission card comes after its tool card")
 	}
 	b.waitFor(t, "the asking turn's end", `document.querySelectorAll(".turn-end").length === 1`, turnLimit)
 

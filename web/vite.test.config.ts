@@ -1,6 +1,7 @@
 import { defineConfig } from "vite";
 
-// The unit tests of the UI's pure modules (Markdown, SSE parsing, metrics)
+// The unit tests of the UI's pure modules (Markdown, SSE parsing, metrics,
+// identifier wrapping)
 // bundled for Node's own test runner: `node --test .test-build/`.
 export default defineConfig({
   build: {
@@ -14,6 +15,7 @@ export default defineConfig({
         sse: "test/sse.test.ts",
         metrics: "test/metrics.test.ts",
         format: "test/format.test.ts",
+        wrap: "test/wrap.test.ts",
       },
       output: { format: "es", entryFileNames: "[name].test.mjs" },
     },

@@ -759,12 +759,12 @@ func TestDoctorFindsClaude(t *testing.T) {
 	}
 	var row []string
 	for line := range strings.SplitSeq(stdout.String(), "\n") {
-		if strings.HasPrefix(line, "Claude Code ") {
+		if strings.HasPrefix(line, "claude ") {
 			row = strings.Fields(line)
 		}
 	}
-	// Claude Code  ok  2.1.332 (Claude Code)  /path/to/claude
-	if len(row) != 7 || row[2] != "ok" || row[3] != "2.1.332" || row[6] != claudePath {
+	// claude  ok  2.1.332 (Claude Code)  /path/to/claude
+	if len(row) != 6 || row[1] != "ok" || row[2] != "2.1.332" || row[5] != claudePath {
 		t.Fatalf("doctor's Claude Code row: %q\n%s", row, stdout.String())
 	}
 	if !strings.Contains(stdout.String(), "credentials: ") || !strings.Contains(stdout.String(), "process isolation: ") {
@@ -788,15 +788,15 @@ func TestDoctorWithNothingInstalled(t *testing.T) {
 	}
 	var row []string
 	for line := range strings.SplitSeq(r.stdout, "\n") {
-		if strings.HasPrefix(line, "Claude Code ") {
+		if strings.HasPrefix(line, "claude ") {
 			row = strings.Fields(line)
 		}
 	}
-	// Claude Code  missing  -  npm install -g @anthropic-ai/claude-code (or ...)
-	if len(row) < 5 || row[2] != "missing" || row[3] != "-" || row[4] != "npm" {
+	// claude  missing  -  the claude CLI was not found; install it with `npm install -g @anthropic-ai/claude-code` ...
+	if len(row) < 5 || row[1] != "missing" || row[2] != "-" || !strings.Contains(strings.Join(row[3:], " "), "npm install -g @anthropic-ai/claude-code") {
 		t.Fatalf("doctor's Claude Code row: %q\n%s", row, r)
 	}
-	if !strings.Contains(r.stderr, "no agent CLI found") {
+	if !strings.Contains(r.stderr, "no agent can run here") {
 		t.Fatalf("stderr lacks the error:\n%s", r)
 	}
 }

@@ -59,8 +59,8 @@ func TestDoctorListsProviders(t *testing.T) {
 			rows[f[0]] = f
 		}
 	}
-	if h := rows["PROVIDER"]; h == nil {
-		t.Fatalf("no provider table:\n%s", r)
+	if h := rows["AGENT"]; h == nil {
+		t.Fatalf("no agent table:\n%s", r)
 	}
 	if o := rows["api-openai"]; o[1] != "ok" || !strings.Contains(o[2], "openai-go") {
 		t.Errorf("api-openai row %q\n%s", o, r)

@@ -71,6 +71,7 @@ func logLevel(s string) slog.Level {
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 	fmt.Fprintf(stdout, "HotPlex daemon settings:\n%s", cfg)
+	fmt.Fprint(stdout, workRootNote(cfg))
 
 	if err := os.MkdirAll(cfg.WorkDirRoot, 0o750); err != nil {
 		return fmt.Errorf("work directory root: %w", err)
@@ -165,7 +166,12 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	hs := srv.HTTPServer()
 	fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
 	if adminKey != "" {
-		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey)
+		id, err := demoSessionID(ctx, st)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey, id)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "restored_sessions", n, "cli", cli)
 

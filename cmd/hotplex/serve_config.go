@@ -24,7 +24,7 @@ import (
 type serveConfig struct {
 	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
 	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
-	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work)"`
+	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work, or under the user cache dir when DATA_DIR is inside a git checkout)"`
 	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
 	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
 	AdminToken     string        `yaml:"admin_token" secret:"true" help:"secret that allows a scoped, audited firewall bypass"`
@@ -250,15 +250,16 @@ func (c serveConfig) String() string {
 }
 
 func (c *serveConfig) finish() error {
-	if c.WorkDirRoot == "" {
-		c.WorkDirRoot = filepath.Join(c.DataDir, "work")
+	dataDir, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return err
 	}
-	for _, p := range []*string{&c.DataDir, &c.WorkDirRoot} {
-		abs, err := filepath.Abs(*p)
-		if err != nil {
-			return err
-		}
-		*p = abs
+	c.DataDir = dataDir
+	if c.WorkDirRoot == "" {
+		c.WorkDirRoot, _ = defaultWorkDirRoot(c.DataDir)
+	}
+	if c.WorkDirRoot, err = filepath.Abs(c.WorkDirRoot); err != nil {
+		return err
 	}
 	for _, k := range c.Keys {
 		if k.Name == "" || len(k.Secret) < 16 {

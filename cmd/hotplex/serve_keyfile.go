@@ -54,11 +54,31 @@ func adminKeyFromFile(ctx context.Context, st store.Store, path string, out io.W
 	return secret, nil
 }
 
-// printTryIt shows how to reach the daemon with the key.
-func printTryIt(out io.Writer, url, key string) {
+// printTryIt shows how to reach the daemon with the key: a curl that
+// creates session id and one that runs a turn on it.
+func printTryIt(out io.Writer, url, key, id string) {
 	fmt.Fprintf(out, `Web UI:  %s/ (sign in with the key)
 Try it:
-  curl -s -H 'Authorization: Bearer %s' -d '{"id":"demo"}' %s/v1/sessions
-  curl -sN -H 'Authorization: Bearer %s' -d '{"prompt":"hello"}' %s/v1/sessions/demo/messages
-`, url, key, url, key, url)
+  curl -s -H 'Authorization: Bearer %s' -d '{"id":"%s"}' %s/v1/sessions
+  curl -sN -H 'Authorization: Bearer %s' -d '{"prompt":"hello"}' %s/v1/sessions/%s/messages
+`, url, key, id, url, key, url, id)
+}
+
+// demoSessionID is the ID printTryIt's curl creates: "demo", or on a
+// restart where that exists, the first of demo-2, demo-3, ... that is free,
+// so the printed commands work at every start.
+func demoSessionID(ctx context.Context, st store.Store) (string, error) {
+	for n := 1; ; n++ {
+		id := "demo"
+		if n > 1 {
+			id = fmt.Sprintf("demo-%d", n)
+		}
+		_, err := st.GetSession(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return id, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,41 @@ func TestAdminKeyFile(t *testing.T) {
 	}
 	if _, err := adminKeyFromFile(ctx, st, path, &out); err == nil || !strings.Contains(err.Error(), "not an admin key") {
 		t.Fatalf("user key accepted: %v", err)
+	}
+}
+
+// TestTryItAfterRestart checks the banner's curl commands against the
+// store a restarted daemon opens: they create a session whose ID is free,
+// never "demo" once an earlier start's curl made it.
+func TestTryItAfterRestart(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hotplex.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	seen := map[string]bool{}
+	for start := range 3 {
+		id, err := demoSessionID(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.GetSession(ctx, id); !errors.Is(err, store.ErrNotFound) || seen[id] {
+			t.Fatalf("start %d: demo ID %q is taken (%v)", start, id, err)
+		}
+		var out bytes.Buffer
+		printTryIt(&out, "http://127.0.0.1:8080", "hps_key", id)
+		if !strings.Contains(out.String(), `-d '{"id":"`+id+`"}' http://127.0.0.1:8080/v1/sessions`+"\n") ||
+			!strings.Contains(out.String(), "http://127.0.0.1:8080/v1/sessions/"+id+"/messages\n") {
+			t.Fatalf("start %d: the commands do not use %q:\n%s", start, id, out.String())
+		}
+		// The user runs the printed curl: the session now exists.
+		if err := st.PutSession(ctx, store.Session{ID: id, Owner: "admin"}); err != nil {
+			t.Fatal(err)
+		}
+		seen[id] = true
+	}
+	if !seen["demo"] || !seen["demo-2"] || !seen["demo-3"] {
+		t.Fatalf("IDs: %v", seen)
 	}
 }

@@ -41,7 +41,7 @@ type sessionFlags struct {
 
 func (f *sessionFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.provider, "provider", "claude", "agent to run: claude, api-anthropic, api-openai, ... (`hotplex doctor` lists them all)")
+	fl.StringVar(&f.provider, "provider", "claude", "`agent` to run: claude, api-anthropic, api-openai, ... (hotplex doctor lists them all)")
 	fl.StringVar(&f.cliPath, "cli-path", "", "path of the agent CLI (default: $HOTPLEX_CLAUDE_PATH, ./.tools/npm/node_modules/.bin/claude, then PATH)")
 	fl.StringVar(&f.workDir, "workdir", "", "work directory of the session (default: the current directory)")
 	fl.StringVar(&f.session, "session", "", "conversation ID; the same ID resumes the same conversation (default: a new one)")

@@ -19,6 +19,7 @@ import { renderMarkdown } from "./markdown";
 import { renderStats, type TurnPoint } from "./stats";
 import { displayStatus, ms, tokens, usd } from "./format";
 import type { SSEMessage } from "./sse";
+import { wrapped } from "./wrap";
 
 interface ToolCard {
   el: HTMLDetailsElement;
@@ -41,6 +42,7 @@ export class ConversationView {
   private readonly statusEl: HTMLElement;
   private readonly connEl: HTMLElement;
   private readonly banner: HTMLElement;
+  private readonly emptyHint: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly interruptBtn: HTMLButtonElement;
   private readonly sendBtn: HTMLButtonElement;
@@ -69,6 +71,13 @@ export class ConversationView {
     this.statusEl = h("span", { class: "status", "data-status": displayStatus(session.status) }, displayStatus(session.status));
     this.connEl = h("span", { class: "conn muted", "aria-live": "polite" }, "connecting…");
     this.banner = h("div", { class: "banner", role: "status", hidden: true });
+    this.emptyHint = h(
+      "div",
+      { class: "empty-hint" },
+      h("p", {}, h("strong", {}, "No messages yet.")),
+      h("p", {}, "Write a prompt in the box below and press Enter to start a turn (Shift+Enter for a new line, Esc interrupts)."),
+      h("p", { class: "muted" }, "The agent (" + session.provider + ") works in ", wrapped(session.work_dir), ". Its answers, tool calls and permission requests appear here."),
+    );
     this.input = h("textarea", {
       id: "prompt",
       rows: 2,
@@ -102,9 +111,9 @@ export class ConversationView {
         "header",
         { class: "conv-head" },
         h("a", { href: "#/sessions", class: "back", "aria-label": "Back to sessions" }, "←"),
-        h("h1", {}, title),
+        h("h1", {}, wrapped(title)),
         this.statusEl,
-        h("span", { class: "muted small" }, session.provider + " · " + session.work_dir),
+        h("span", { class: "muted small" }, session.provider + " · ", wrapped(session.work_dir)),
         this.connEl,
       ),
       h("div", { class: "conv-body" }, h("div", { class: "conv-main" }, this.banner, this.log, form), this.statsEl),
@@ -192,6 +201,7 @@ export class ConversationView {
     this.queue = [];
     const stick = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 80;
     const frag = document.createDocumentFragment();
+    if (batch.length > 0) this.emptyHint.remove();
     for (const ev of batch) this.render(ev, frag);
     this.log.appendChild(frag);
     if (this.dirtyAnswer && this.answer) {
@@ -210,6 +220,7 @@ export class ConversationView {
   private markReplayed(): void {
     this.replayed = true;
     this.log.dataset.replayed = "true";
+    if (this.lastSeq === 0) this.log.append(this.emptyHint);
     performance.mark("hotplex:replayed");
     // Blocks laid out late (content-visibility) change the height: settle
     // at the bottom once more.
@@ -277,9 +288,15 @@ export class ConversationView {
         append(card.body, h("div", { class: "label" }, "Output"), h("pre", { class: "tool-output" }, ev.event_data || meta?.output_summary || "(no output)"));
         break;
       }
-      case "permission_request":
-        append(out, this.permissionCard(ev));
+      case "permission_request": {
+        // The question comes before the tool it is about, which the agent
+        // announced first.
+        const card = this.permissionCard(ev);
+        const tool = this.tools.get(ev.permission?.tool_use_id || meta?.tool_id || "");
+        if (tool?.el.parentNode) tool.el.before(card);
+        else append(out, card);
         break;
+      }
       case "permission_decision": {
         const card = this.permissions.get(ev.permission?.request_id || "");
         if (card) this.decide(card, ev.permission?.decision === "allow", ev.permission?.reason);

@@ -109,7 +109,7 @@ function bars(entries: [string, number][]): HTMLElement {
     ...entries.map(([k, v]) => {
       const bar = h("span", { class: "bar-fill" });
       bar.style.width = ((100 * v) / max).toFixed(1) + "%";
-      return h("li", { "data-key": k }, h("span", { class: "bar-label" }, k), h("span", { class: "bar-track", "aria-hidden": "true" }, bar), h("span", { class: "bar-value" }, String(v)));
+      return h("li", { "data-key": k }, h("span", { class: "bar-label", title: k }, k), h("span", { class: "bar-track", "aria-hidden": "true" }, bar), h("span", { class: "bar-value" }, String(v)));
     }),
   );
 }

@@ -56,7 +56,7 @@ function show(view: View, active: string): void {
 }
 
 function loginView(): View {
-  const input = h("input", { id: "api-key", type: "password", autocomplete: "current-password", required: true });
+  const input = h("input", { id: "api-key", type: "password", autocomplete: "current-password", required: true, "aria-describedby": "api-key-help" });
   const err = h("p", { class: "form-error", role: "alert" });
   const form = h(
     "form",
@@ -78,6 +78,19 @@ function loginView(): View {
     h("h1", {}, "HotPlex"),
     h("label", { for: "api-key" }, "API key"),
     input,
+    h(
+      "p",
+      { class: "login-help muted small", id: "api-key-help" },
+      "The daemon prints its admin key when it starts. ",
+      h("code", {}, "make run"),
+      " also keeps it in ",
+      h("code", {}, ".hotplex/admin.key"),
+      " (the file ",
+      h("code", {}, "--admin-key-file"),
+      " names). More keys: ",
+      h("code", {}, "hotplex keys create"),
+      ".",
+    ),
     h("button", { type: "submit", class: "primary" }, "Log in"),
     err,
   );

@@ -1,10 +1,12 @@
 // A small Markdown renderer for prompts and answers: headings, paragraphs,
-// emphasis, inline code, fenced code with highlighting, lists, quotes,
-// links and rules. Every piece of text is escaped; raw HTML in the source
+// emphasis, inline code, fenced code (highlighted when its language is
+// named), lists, quotes, links and rules. Every piece of text is escaped; raw HTML in the source
 // shows as text. Links open only http(s) and mailto targets.
 
 import { escapeHTML } from "./html";
 import { highlight } from "./highlight";
+
+const plainText = /^(text|txt|plain|plaintext|output|console-output|log)$/i;
 
 export function renderMarkdown(src: string): string {
   const lines = src.replace(/\r\n?/g, "\n").split("\n");
@@ -19,9 +21,10 @@ export function renderMarkdown(src: string): string {
       for (i++; i < lines.length && !lines[i].trim().startsWith(close); i++) body.push(lines[i]);
       i++; // the closing fence (or the end)
       const lang = fence[2] || "";
-      out.push(
-        `<pre class="code"${lang ? ` data-lang="${escapeHTML(lang)}"` : ""}><code>${highlight(body.join("\n"), lang)}</code></pre>`,
-      );
+      // Without a language, or with a plain-text one, guessing would colour
+      // output and prose as if they were code: it stays plain.
+      const code = lang && !plainText.test(lang) ? highlight(body.join("\n"), lang) : escapeHTML(body.join("\n"));
+      out.push(`<pre class="code"${lang ? ` data-lang="${escapeHTML(lang)}"` : ""}><code>${code}</code></pre>`);
       continue;
     }
     if (line.trim() === "") {

@@ -4,6 +4,7 @@
 import { api, APIError, type Session } from "./api";
 import { h } from "./html";
 import { ago, displayStatus, failed, statuses, tokens, usd } from "./format";
+import { wrapped } from "./wrap";
 
 const filters = ["all", ...statuses];
 
@@ -76,7 +77,7 @@ export class SessionsView {
           "div",
           { class: "session-row", role: "listitem", "data-id": s.id, "data-status": st },
           h("span", { class: "status", "data-status": st }, st),
-          h("a", { class: "session-name", href: "#/s/" + encodeURIComponent(s.id) }, name),
+          h("a", { class: "session-name", href: "#/s/" + encodeURIComponent(s.id) }, wrapped(name)),
           h("span", { class: "cell", title: "Provider" }, s.provider),
           h("span", { class: "cell workdir", title: s.work_dir }, s.work_dir),
           h("span", { class: "cell", title: "Age" }, "age " + ago(s.created_at, now)),

@@ -4,6 +4,7 @@
 import type { SessionStats } from "./api";
 import { h } from "./html";
 import { ms, tokens, usd } from "./format";
+import { wrapped } from "./wrap";
 
 export interface TurnPoint {
   latencyMs: number;
@@ -13,9 +14,9 @@ export interface TurnPoint {
 
 export function renderStats(el: HTMLElement, stats: SessionStats | undefined, turns: TurnPoint[]): void {
   const s = stats;
-  const row = (label: string, v: string) => h("div", { class: "kv" }, h("dt", {}, label), h("dd", {}, v));
+  const row = (label: string, v: string | Node) => h("div", { class: "kv" }, h("dt", {}, label), h("dd", {}, v));
   const list = (items: string[] | null | undefined, empty: string) =>
-    items && items.length > 0 ? h("ul", { class: "plain" }, ...items.map((i) => h("li", {}, h("code", {}, i)))) : h("p", { class: "muted" }, empty);
+    items && items.length > 0 ? h("ul", { class: "plain" }, ...items.map((i) => h("li", {}, h("code", {}, wrapped(i))))) : h("p", { class: "muted" }, empty);
   el.replaceChildren(
     h("h2", {}, "Statistics"),
     h(
@@ -32,7 +33,7 @@ export function renderStats(el: HTMLElement, stats: SessionStats | undefined, tu
       row("Tools", ms(s?.tool_duration_ms)),
       row("Generation", ms(s?.generation_duration_ms)),
       row("Tool calls", String(s?.tool_call_count ?? 0)),
-      row("Model", s?.model_used || "—"),
+      row("Model", s?.model_used ? wrapped(s.model_used) : "—"),
     ),
     h("h3", {}, "Turn latency and cost"),
     chart(turns),

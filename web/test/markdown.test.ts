@@ -45,3 +45,9 @@ test("blocks: headings, lists, quotes, rules", () => {
   assert.equal(renderMarkdown("> quoted"), "<blockquote><p>quoted</p></blockquote>");
   assert.equal(renderMarkdown("a\n\n---\n\nb"), "<p>a</p><hr><p>b</p>");
 });
+
+test("code without a language is plain text, escaped", () => {
+  const out = renderMarkdown("```\nif x > 1 { return \"y\" } // not code we know\n```");
+  assert.equal(out, `<pre class="code"><code>if x &gt; 1 { return &quot;y&quot; } // not code we know</code></pre>`);
+  assert.ok(!renderMarkdown("```text\nfunc main() {}\n```").includes("hl-"));
+});
