@@ -26,6 +26,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(noPIDNSEnv) != "1" || os.Getenv(initEnv) != "" {
 		MaybeRunInit()
 	}
+	if mode := os.Getenv(ownerModeEnv); mode != "" {
+		_ = EnableSubreaper() // as the daemon does
+		runAsOwner(mode)
+		return
+	}
 	if os.Getenv(parentModeEnv) != "" {
 		runAsParent()
 		return

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -188,6 +189,9 @@ func namespaceRefused(err error) bool {
 		errors.Is(err, unix.EUSERS) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EACCES)
 }
 
+// initName is the init's name in ps, NUL-terminated for PR_SET_NAME.
+var initName = []byte("hotplex-init\x00")
+
 // runInit is the init of a session's PID namespace. It starts the agent
 // as its only direct child, reports its pid, reaps every process that ends
 // up as its child (the agent and the orphans of the namespace), reports the
@@ -198,6 +202,7 @@ func runInit() int {
 	// Die with the parent. The check after setting it covers a parent that
 	// died before: its end of the liveness pipe is closed then.
 	_ = unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0)
+	_ = unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&initName[0])), 0, 0, 0) // for ps, instead of "exe"
 	alive := os.NewFile(initAliveFD, "alive")
 	status := os.NewFile(initStatusFD, "status")
 	if alive == nil || status == nil {

@@ -181,6 +181,11 @@ func TestChildDiesWithItsParent(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// What the parent left re-parented to us (subreaper): its child, or
+	// the init of that child's namespace.
+	for deadline := time.Now().Add(5 * time.Second); len(zombieChildren()) > 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		ReapOrphans()
+	}
 }
 
 func TestExplainWaitsForTheExitAndTellsStderr(t *testing.T) {
