@@ -84,9 +84,17 @@ func (e *ExitStatus) Sys() any { return e.Status }
 // ExitCode returns the exit code, or -1 if the leader was killed by a signal.
 func (e *ExitStatus) ExitCode() int { return e.Status.ExitStatus() }
 
+// PIDNamespacesEnv, set to "off", keeps sessions in our PID namespace even
+// where they could have their own: an operator's way out should a tool
+// misbehave in one.
+const PIDNamespacesEnv = "HOTPLEX_PIDNS"
+
 // PIDNamespaces reports whether Start puts new sessions in PID namespaces
-// of their own: the hook is installed and the kernel has not refused one.
-func PIDNamespaces() bool { return hookInstalled.Load() && !pidnsBroken.Load() }
+// of their own: the hook is installed, PIDNamespacesEnv is not "off", and
+// the kernel has not refused one.
+func PIDNamespaces() bool {
+	return hookInstalled.Load() && !pidnsBroken.Load() && os.Getenv(PIDNamespacesEnv) != "off"
+}
 
 // errNamespaceRefused says the kernel would not create a PID namespace
 // (no privilege, no user namespaces, a limit reached, not Linux).

@@ -15,6 +15,9 @@ import (
 // that left the process group.
 const MarkerEnv = "HOTPLEX_PROC_MARKER"
 
+// CgroupsEnv, set to "off", makes DefaultCgroupRoot return "" (see there).
+const CgroupsEnv = "HOTPLEX_CGROUPS"
+
 // procInfo is the part of /proc/<pid>/stat this package needs.
 type procInfo struct {
 	pid   int
