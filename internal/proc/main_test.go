@@ -217,3 +217,8 @@ func hasSignal(err error, sig syscall.Signal) bool {
 	ws, ok := waitStatus(err)
 	return ok && ws.Signaled() && ws.Signal() == sig
 }
+
+func cmdline(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return strings.ReplaceAll(string(b), "\x00", " ")
+}
