@@ -3,6 +3,7 @@ package proc
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -172,6 +173,17 @@ func (n *nsInit) done() bool {
 	default:
 		return false
 	}
+}
+
+// release lets the init go on once the caller has read what it needs of
+// the leader (its start time, a pidfd): until then the init reaps nothing,
+// so the leader's pid cannot be reused. On failure it kills the init.
+func (n *nsInit) release() error {
+	if _, err := n.alive.Write([]byte{1}); err != nil {
+		n.kill()
+		return fmt.Errorf("proc: release init: %w", err)
+	}
+	return nil
 }
 
 // pid returns the init's pid in our namespace.

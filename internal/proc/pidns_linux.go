@@ -26,8 +26,6 @@ func launchInNamespace(spec Spec, env []string, cgroupFD int, files [3]*os.File)
 			return nil, 0, fmt.Errorf("proc: start %s: %w", spec.Path, err)
 		}
 		path = lp
-	} else if _, err := os.Stat(path); err != nil {
-		return nil, 0, fmt.Errorf("proc: start %s: %w", spec.Path, err)
 	}
 	mode := "pipe"
 	if spec.TTY != nil {
@@ -109,15 +107,12 @@ func launchInNamespace(spec Spec, env []string, cgroupFD int, files [3]*os.File)
 	case word != "started":
 		return fail(fmt.Errorf("proc: init for %s: bad report %q", spec.Path, line))
 	}
-	// The init reaps nothing until acknowledged, so the agent, alive or
-	// a zombie, is still there to be found under its host pid.
+	// The init reaps nothing until acknowledged (see release), so the
+	// agent, alive or a zombie, is still there to be found under its pid.
 	n.agentNSPID = num
 	pid, err := hostChild(cmd.Process.Pid, num)
 	if err != nil {
 		return fail(fmt.Errorf("proc: start %s: %w", spec.Path, err))
-	}
-	if _, err := aliveW.Write([]byte{1}); err != nil {
-		return fail(fmt.Errorf("proc: start %s: acknowledge init: %w", spec.Path, err))
 	}
 	go func() {
 		n.waitErr = cmd.Wait()

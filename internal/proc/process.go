@@ -227,6 +227,13 @@ func launch(spec Spec, env []string, cgroupFD int, ns bool) (*Process, error) {
 		}
 		p = newProcess(spec, n.cmd, pid)
 		p.ns = n
+		if err := n.release(); err != nil {
+			closeAll()
+			<-n.gone
+			closeExitFD(p.exitFD)
+			_ = n.statusFile.Close()
+			return nil, err
+		}
 	} else {
 		cmd := exec.Command(spec.Path, spec.Args...)
 		cmd.Dir = spec.Dir

@@ -22,6 +22,12 @@ func launchOnTerminal(spec Spec, env []string, cgroupFD int, ns bool) (*Process,
 		}
 		p := newProcess(spec, n.cmd, pid)
 		p.ns = n
+		if err := n.release(); err != nil {
+			<-n.gone
+			closeExitFD(p.exitFD)
+			_ = n.statusFile.Close()
+			return nil, err
+		}
 		return p, nil
 	}
 	cmd := exec.Command(spec.Path, spec.Args...)
