@@ -40,6 +40,29 @@ func jobsWith(arg string) []int {
 	return pids
 }
 
+// uniqueSleep returns an argument for sleep that no other process on the
+// machine has: tests find a tool's sleep by it from outside the session,
+// whose pids ($$, $!) are numbers in its own PID namespace.
+func uniqueSleep() string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	return fmt.Sprintf("300.%06d", n.Int64())
+}
+
+// assertNoJob fails t if "sleep arg" is still running shortly after.
+func assertNoJob(t *testing.T, what, arg string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for left := jobsWith(arg); len(left) > 0; left = jobsWith(arg) {
+		if time.Now().After(deadline) {
+			for _, pid := range left {
+				testkit.KillAndWait(t, pid)
+			}
+			t.Fatalf("%s (pids %v) outlived hotplex", what, left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // kill -9 of the daemon while a session has background, nohup'd, setsid'd
 // and double-forked jobs running leaves none of them alive: the session's
 // PID namespace dies with the daemon, with a cgroup and without one.
@@ -48,9 +71,7 @@ func TestServeKill9LeavesNoJobs(t *testing.T) {
 		t.Run("cgroups-"+cgroups, func(t *testing.T) {
 			t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 			agent := testkit.BuildFakeAgent(t, t.TempDir())
-			n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
-			// A duration no other process on the machine sleeps for.
-			arg := fmt.Sprintf("7000.%06d", n.Int64())
+			arg := uniqueSleep()
 			t.Setenv(proc.CgroupsEnv, cgroups)
 			d := startServe(t, t.TempDir(), agent, t.TempDir(), "")
 			if r := d.request(t, "POST", "/v1/sessions", map[string]string{"id": "jobs"}); r.StatusCode != http.StatusCreated {
