@@ -128,7 +128,9 @@ func withoutVar(env []string, name string) []string {
 func logMechanism(ns bool, err error) {
 	pidnsOnce.Do(func() {
 		if ns {
-			slog.Info("proc: sessions run in PID namespaces of their own; their processes die with HotPlex")
+			// Debug: exec and chat share stderr with their user; the
+			// degraded case below is the one worth a warning.
+			slog.Debug("proc: sessions run in PID namespaces of their own; their processes die with HotPlex")
 		} else {
 			slog.Warn("proc: PID namespaces unavailable; processes that detach from a session survive if HotPlex is killed outright",
 				"err", err)

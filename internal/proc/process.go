@@ -348,6 +348,10 @@ func (p *Process) run() {
 // PID returns the process ID of the leader, which is also its process group ID.
 func (p *Process) PID() int { return p.pid }
 
+// OwnPIDNamespace reports whether the tree runs in a PID namespace of its
+// own, which the kernel empties should we die without terminating it.
+func (p *Process) OwnPIDNamespace() bool { return p.ns != nil }
+
 // HostPID translates a pid that the tree reported (its $$, $!, a pid a
 // tool printed) into ours. In a PID namespace of its own the tree numbers
 // its processes apart from us; otherwise pids are the same and pid is
