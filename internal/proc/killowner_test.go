@@ -70,7 +70,9 @@ func runAsOwner(mode string) {
 		}
 	}
 	fmt.Println("ready")
-	select {}
+	for {
+		time.Sleep(time.Hour) // until killed
+	}
 }
 
 // TestNothingOutlivesAKilledOwner kills the program that owns a session
@@ -94,6 +96,11 @@ func TestNothingOutlivesAKilledOwner(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			exited := make(chan struct{})
+			go func() {
+				_ = cmd.Wait()
+				close(exited)
+			}()
 			var pids []int
 			var root string
 			pidns, cgroup := false, false
@@ -116,7 +123,7 @@ func TestNothingOutlivesAKilledOwner(t *testing.T) {
 					pids = append(pids, n)
 				case "error:":
 					_ = cmd.Process.Kill()
-					_ = cmd.Wait()
+					<-exited
 					t.Fatal(sc.Text())
 				}
 				if f[0] == "ready" {
@@ -124,6 +131,8 @@ func TestNothingOutlivesAKilledOwner(t *testing.T) {
 				}
 			}
 			t.Cleanup(func() {
+				_ = cmd.Process.Kill() // when the test ended before killing it
+				<-exited
 				// Whatever survived re-parented to us (subreaper): end it, so
 				// that a failure leaves nothing behind either.
 				for _, pid := range pids {
@@ -167,7 +176,7 @@ func TestNothingOutlivesAKilledOwner(t *testing.T) {
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
-			_ = cmd.Wait()
+			<-exited
 			deadline := time.Now().Add(5 * time.Second)
 			for {
 				var alive []int

@@ -69,6 +69,10 @@ func launchInNamespace(spec Spec, env []string, cgroupFD int, files [3]*os.File)
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+		// The init keeps, across its exec, the one capability it needs in
+		// its user namespace: mounting its /proc. It drops it before it
+		// starts the agent.
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 	}
 	if cgroupFD >= 0 {
 		setCgroupFD(attr, cgroupFD)
@@ -230,6 +234,7 @@ func runInit() int {
 	if unix.Mount("", "/", "", unix.MS_SLAVE|unix.MS_REC, "") == nil {
 		_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
 
 	sys := &syscall.SysProcAttr{Setpgid: true}
 	if mode == "tty" {
