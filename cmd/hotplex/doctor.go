@@ -73,10 +73,29 @@ func credentialReport() string {
 }
 
 func isolationReport() string {
+	return cgroupReport() + "; " + pidnsReport()
+}
+
+func cgroupReport() string {
 	root := proc.DefaultCgroupRoot()
 	if root == "" {
 		return "no writable cgroup v2: descendants are tracked by process group, environment marker and /proc scan"
 	}
 	defer func() { _ = proc.RemoveCgroupRoot(root) }()
 	return "cgroup v2 per session (" + filepath.Dir(root) + ")"
+}
+
+// pidnsReport starts a process as a session would, to learn whether the
+// kernel grants it a PID namespace.
+func pidnsReport() string {
+	const no = "no PID namespaces: jobs that detach from a session survive if hotplex is killed outright"
+	p, err := proc.Start(proc.Spec{Path: "true"})
+	if err != nil {
+		return no + " (" + err.Error() + ")"
+	}
+	defer func() { _ = p.Kill() }()
+	if !p.OwnPIDNamespace() {
+		return no
+	}
+	return "a PID namespace per session: nothing of a session outlives hotplex"
 }

@@ -13,9 +13,13 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hotplex/hotplex/internal/proc"
 )
 
 func main() {
+	// First: in a session's init this runs the init and never returns.
+	proc.MaybeRunInit()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd(os.Stdin, os.Stdout, os.Stderr).ExecuteContext(ctx); err != nil {

@@ -231,20 +231,6 @@ func withoutEnv(env []string, keys, prefixes []string) []string {
 	return out
 }
 
-// readPID reads the pid a tool wrote to file.
-func readPID(t *testing.T, file string) int {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("the tool did not write its pid: %v", err)
-	}
-	var pid int
-	if _, err := fmt.Sscan(string(b), &pid); err != nil || pid <= 0 {
-		t.Fatalf("%s: %q", file, b)
-	}
-	return pid
-}
-
 // assertExited checks that a process hotplex started (what) is gone.
 func assertExited(t *testing.T, what string, pid int) {
 	t.Helper()
@@ -357,9 +343,10 @@ func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 // process must be gone too.
 func TestExecEndsTheToolsItStarted(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	arg := uniqueSleep()
 	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
 		fakemodel.Then("start a daemon",
-			fakemodel.Bash("setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid; echo started"),
+			fakemodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
 			fakemodel.Text("The daemon runs.")),
 	}})
 	work := t.TempDir()
@@ -369,7 +356,7 @@ func TestExecEndsTheToolsItStarted(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "The daemon runs.") {
 		t.Fatalf("exec:\n%s", r)
 	}
-	assertExited(t, "the daemon the tool started", readPID(t, filepath.Join(work, "daemon.pid")))
+	assertNoJob(t, "the daemon the tool started", arg)
 }
 
 // TestExecSIGTERMEndsTheTurnAndItsProcesses stops exec with SIGTERM while
@@ -377,8 +364,9 @@ func TestExecEndsTheToolsItStarted(t *testing.T) {
 // CLI and the tool are gone when hotplex exits.
 func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	arg := uniqueSleep()
 	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("run the slow tool", fakemodel.Bash("echo $$ > tool.pid; sleep 300; echo never"), fakemodel.Text("slept")),
+		fakemodel.Then("run the slow tool", fakemodel.Bash("echo $$ > tool.pid; sleep "+arg+"; echo never"), fakemodel.Text("slept")),
 	}})
 	work := t.TempDir()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
@@ -412,6 +400,11 @@ func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
 					t.Fatal("the tool did not start")
 				}
 			}
+			for deadline := time.Now().Add(30 * time.Second); len(jobsWith(arg)) == 0; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the tool's sleep did not start")
+				}
+			}
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
@@ -442,7 +435,7 @@ func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
 		t.Fatalf("the interrupted turn's result is not an error: %+v", res.Turn)
 	}
 	assertExited(t, "the agent CLI", first(turns[0], event.TypeSessionStart).PID)
-	assertExited(t, "the tool", readPID(t, filepath.Join(work, "tool.pid")))
+	assertNoJob(t, "the tool", arg)
 	t.Logf("hotplex exited %s after SIGTERM", took.Round(time.Millisecond))
 }
 
@@ -618,9 +611,10 @@ func TestExecErrorsInProcess(t *testing.T) {
 
 func TestChatPipedStdin(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	arg := uniqueSleep()
 	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
 		fakemodel.Then("first chat line",
-			fakemodel.Bash("setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid; echo started"),
+			fakemodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
 			fakemodel.Text("Answer one from the scripted model.")),
 		fakemodel.Then("second chat line", fakemodel.Text("Answer two from the scripted model.")),
 	}})
@@ -663,7 +657,7 @@ func TestChatPipedStdin(t *testing.T) {
 	if !slices.Equal(prompts, []string{"first chat line", "second chat line"}) {
 		t.Fatalf("the model was sent %q", prompts)
 	}
-	assertExited(t, "the daemon the tool started", readPID(t, filepath.Join(work, "daemon.pid")))
+	assertNoJob(t, "the daemon the tool started", arg)
 }
 
 // TestChatInProcessOfflineDemo runs chat in-process on the built-in

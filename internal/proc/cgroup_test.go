@@ -68,7 +68,7 @@ func TestRemoveCgroupRootKillsLeftovers(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), CgroupRoot: root},
 		`sleep 1000 & echo $! >> "$PIDFILE"; wait`)
-	pids := readPIDs(t, pidfile, 1)
+	pids := readPIDs(t, p, pidfile, 1)
 	if len(cgroupSubdirs(t, root)) != 1 {
 		t.Fatalf("want one per-process cgroup under %s", root)
 	}
@@ -102,7 +102,7 @@ func TestCgroupPlacementFailureFallsBack(t *testing.T) {
 	if dirs := cgroupSubdirs(t, root); len(dirs) != 0 {
 		t.Errorf("failed cgroups left behind: %v", dirs)
 	}
-	pids := readPIDs(t, pidfile, 1)
+	pids := readPIDs(t, p, pidfile, 1)
 	terminate(t, p, 200*time.Millisecond)
 	assertGone(t, append(pids, p.PID()))
 }

@@ -6,17 +6,31 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 )
 
+// noPIDNSEnv, set to 1, runs the tests without PID namespaces, as in a
+// program that does not install the hook.
+const noPIDNSEnv = "HOTPLEX_PROC_TEST_NO_PIDNS"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(noPIDNSEnv) != "1" || os.Getenv(initEnv) != "" {
+		MaybeRunInit()
+	}
+	if mode := os.Getenv(ownerModeEnv); mode != "" {
+		_ = EnableSubreaper() // as the daemon does
+		runAsOwner(mode)
+		return
+	}
 	if os.Getenv(parentModeEnv) != "" {
 		runAsParent()
 		return
@@ -113,8 +127,11 @@ func isDone(p *Process) bool {
 	}
 }
 
-// readPIDs waits until file holds n lines of pids and returns them.
-func readPIDs(t *testing.T, file string, n int) []int {
+// readPIDs waits until file holds n lines of pids, written by p's tree,
+// and returns them as our pids. Where the tree has a PID namespace of its
+// own the pids it wrote are its own numbers; those of processes that have
+// already exited cannot be translated and are left out.
+func readPIDs(t *testing.T, p *Process, file string, n int) []int {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -127,7 +144,12 @@ func readPIDs(t *testing.T, file string, n int) []int {
 				if err != nil {
 					t.Fatalf("bad pid %q in %s", l, file)
 				}
-				pids = append(pids, pid)
+				host, err := p.HostPID(pid)
+				if err != nil {
+					t.Logf("pid %d: %v", pid, err)
+					continue
+				}
+				pids = append(pids, host)
 			}
 			return pids
 		}
@@ -177,4 +199,26 @@ func runAsParent() {
 	}
 	fmt.Println(p.PID())
 	select {}
+}
+
+// waitStatus returns the wait status that an error from ExitError carries,
+// be it an *exec.ExitError or an *ExitStatus.
+func waitStatus(err error) (syscall.WaitStatus, bool) {
+	var s interface{ Sys() any }
+	if !errors.As(err, &s) {
+		return 0, false
+	}
+	ws, ok := s.Sys().(syscall.WaitStatus)
+	return ws, ok
+}
+
+// hasSignal reports whether err says the leader was killed by sig.
+func hasSignal(err error, sig syscall.Signal) bool {
+	ws, ok := waitStatus(err)
+	return ok && ws.Signaled() && ws.Signal() == sig
+}
+
+func cmdline(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return strings.ReplaceAll(string(b), "\x00", " ")
 }

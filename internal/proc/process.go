@@ -51,6 +51,11 @@ type Spec struct {
 	// talks to the other side of the terminal and closes its copy of TTY
 	// once Start returns.
 	TTY *os.File
+	// SharePIDNamespace keeps the child in our PID namespace even where
+	// Start would give it one of its own (see MaybeRunInit). Set it for a
+	// program that tells us pids of its descendants, which we could not
+	// use: they would be numbers in its namespace, not ours.
+	SharePIDNamespace bool
 }
 
 // Process is a started child that leads its own process group. Its methods
@@ -62,6 +67,9 @@ type Process struct {
 	name   string
 	marker string
 	cgroup string // per-process cgroup directory, "" when not in use
+	// ns is the init of the tree's own PID namespace, nil when the tree
+	// shares ours. cmd is then the init's, and the leader is its child.
+	ns *nsInit
 	// pidfds records that the kernel gives out pidfds, so os/exec (which
 	// uses one per child since Go 1.23 wherever pidfd_open works) holds
 	// one for every child it has yet to wait for: that makes it safe to
@@ -117,7 +125,25 @@ func Start(spec Spec) (*Process, error) {
 		}
 	}
 
-	p, err := launch(spec, env, cgFD)
+	ns := PIDNamespaces() && !spec.SharePIDNamespace
+	attempt := func(cgroupFD int) (*Process, error) {
+		p, err := launch(spec, env, cgroupFD, ns)
+		if err != nil && ns && errors.Is(err, errNamespaceRefused) {
+			// Only if it works without a namespace was the namespace the
+			// problem; then stop asking for one.
+			p, err2 := launch(spec, env, cgroupFD, false)
+			if err2 == nil {
+				pidnsBroken.Store(true)
+				logMechanism(false, err)
+			}
+			return p, err2
+		}
+		if err == nil && ns {
+			logMechanism(true, nil)
+		}
+		return p, err
+	}
+	p, err := attempt(cgFD)
 	if cgFD >= 0 {
 		closeFD(cgFD)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) {
@@ -127,7 +153,7 @@ func Start(spec Spec) (*Process, error) {
 			slog.Debug("proc: start in cgroup failed, retrying without", "cgroup", cgDir, "err", err)
 			_ = removeCgroup(cgDir)
 			cgDir = ""
-			p, err = launch(spec, env, -1)
+			p, err = attempt(-1)
 		}
 		if err != nil {
 			_ = removeCgroup(cgDir)
@@ -155,13 +181,14 @@ func withMarker(env []string, marker string) []string {
 	return append(out, MarkerEnv+"="+marker)
 }
 
-// launch starts the child with fresh pipes. cgroupFD < 0 means no cgroup.
-func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
+// launch starts the child with fresh pipes. cgroupFD < 0 means no cgroup;
+// ns puts the tree in a PID namespace of its own.
+func launch(spec Spec, env []string, cgroupFD int, ns bool) (*Process, error) {
 	// Our own pipes rather than cmd.StdoutPipe: exec.Cmd.Wait closes the
 	// pipes it created as soon as the leader exits, which would discard
 	// output the caller has not read yet.
 	if spec.TTY != nil {
-		return launchOnTerminal(spec, env, cgroupFD)
+		return launchOnTerminal(spec, env, cgroupFD, ns)
 	}
 	var files []*os.File
 	closeAll := func() {
@@ -191,32 +218,54 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 		return nil, fmt.Errorf("proc: stderr pipe: %w", err)
 	}
 
-	cmd := exec.Command(spec.Path, spec.Args...)
-	cmd.Dir = spec.Dir
-	cmd.Env = env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setParentDeathSignal(cmd.SysProcAttr)
-	if cgroupFD >= 0 {
-		setCgroupFD(cmd.SysProcAttr, cgroupFD)
-	}
-	if err := cmd.Start(); err != nil {
-		closeAll()
-		return nil, fmt.Errorf("proc: start %s: %w", spec.Path, err)
+	var p *Process
+	if ns {
+		n, pid, err := launchInNamespace(spec, env, cgroupFD, [3]*os.File{inR, outW, errW})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		p = newProcess(spec, n.cmd, pid)
+		p.ns = n
+		if err := n.release(); err != nil {
+			closeAll()
+			<-n.gone
+			closeExitFD(p.exitFD)
+			_ = n.statusFile.Close()
+			return nil, err
+		}
+	} else {
+		cmd := exec.Command(spec.Path, spec.Args...)
+		cmd.Dir = spec.Dir
+		cmd.Env = env
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		setParentDeathSignal(cmd.SysProcAttr)
+		if cgroupFD >= 0 {
+			setCgroupFD(cmd.SysProcAttr, cgroupFD)
+		}
+		if err := cmd.Start(); err != nil {
+			closeAll()
+			return nil, fmt.Errorf("proc: start %s: %w", spec.Path, err)
+		}
+		p = newProcess(spec, cmd, cmd.Process.Pid)
 	}
 	// The child has its copies; ours must go so that EOF on stdout and
 	// stderr means every writer in the tree is gone.
 	_ = inR.Close()
 	_ = outW.Close()
 	_ = errW.Close()
+	p.stdin, p.stdout, p.stderr = inW, outR, errR
+	return p, nil
+}
 
+// newProcess returns the Process of a leader just started as pid by cmd
+// (or by cmd's init, whose child it is).
+func newProcess(spec Spec, cmd *exec.Cmd, pid int) *Process {
 	p := &Process{
 		cmd:     cmd,
-		pid:     cmd.Process.Pid,
+		pid:     pid,
 		name:    filepath.Base(spec.Path),
-		stdin:   inW,
-		stdout:  outR,
-		stderr:  errR,
 		tail:    newTailBuffer(spec.StderrTail),
 		drained: make(chan struct{}),
 		exited:  make(chan struct{}),
@@ -225,7 +274,8 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 		killNow: make(chan struct{}),
 	}
 	// The leader cannot have been reaped yet (nobody waits for it before
-	// run), so its pid still names it here.
+	// run, and a namespace's init not before we acknowledge its start), so
+	// its pid still names it here.
 	if info, err := readStat(p.pid); err == nil {
 		p.start = info.start
 	}
@@ -234,7 +284,7 @@ func launch(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	// them by the dozen.
 	p.exitFD = openExitFD(p.pid)
 	p.pidfds = p.exitFD >= 0
-	return p, nil
+	return p
 }
 
 // run starts the two goroutines of a process: one drains stderr into the
@@ -254,7 +304,13 @@ func (p *Process) run() {
 		}
 	}()
 	go func() {
-		err := p.cmd.Wait()
+		var err error
+		if p.ns != nil {
+			err = p.ns.leaderExit()
+			_ = p.ns.statusFile.Close() // the init reports nothing after the exit
+		} else {
+			err = p.cmd.Wait()
+		}
 		if err != nil {
 			err = fmt.Errorf("proc: %s (pid %d): %w", p.name, p.pid, err)
 		}
@@ -291,6 +347,28 @@ func (p *Process) run() {
 
 // PID returns the process ID of the leader, which is also its process group ID.
 func (p *Process) PID() int { return p.pid }
+
+// OwnPIDNamespace reports whether the tree runs in a PID namespace of its
+// own, which the kernel empties should we die without terminating it.
+func (p *Process) OwnPIDNamespace() bool { return p.ns != nil }
+
+// HostPID translates a pid that the tree reported (its $$, $!, a pid a
+// tool printed) into ours. In a PID namespace of its own the tree numbers
+// its processes apart from us; otherwise pids are the same and pid is
+// returned as is. It fails once the process has gone: only live processes
+// (and the leader) can be found.
+func (p *Process) HostPID(pid int) (int, error) {
+	if p.ns == nil {
+		return pid, nil
+	}
+	if pid == p.ns.agentNSPID {
+		return p.pid, nil
+	}
+	if p.ns.done() {
+		return 0, fmt.Errorf("proc: no process %d: the namespace of %s (pid %d) is gone", pid, p.name, p.pid)
+	}
+	return hostPID(p.ns.pid(), pid)
+}
 
 // Stdin returns the write end of the child's stdin. Closing it sends EOF.
 func (p *Process) Stdin() io.WriteCloser { return p.stdin }

@@ -15,6 +15,9 @@ import (
 // that left the process group.
 const MarkerEnv = "HOTPLEX_PROC_MARKER"
 
+// CgroupsEnv, set to "off", makes DefaultCgroupRoot return "" (see there).
+const CgroupsEnv = "HOTPLEX_CGROUPS"
+
 // procInfo is the part of /proc/<pid>/stat this package needs.
 type procInfo struct {
 	pid   int
@@ -136,6 +139,9 @@ type treeQuery struct {
 	rootStart uint64 // when non-zero, root counts only if its start time matches
 	pgrp      int    // 0 for none
 	marker    string // "" for none
+	// reaper is a process whose children belong to the tree, but not
+	// itself: the init of the tree's PID namespace (0 for none).
+	reaper int
 	// known maps pids already attributed to the tree to their start time
 	// (0 when unknown, as for pids read from cgroup.procs).
 	known map[int]uint64
@@ -210,6 +216,8 @@ func findTree(q treeQuery) map[int]procInfo {
 		children[info.ppid] = append(children[info.ppid], info)
 		switch {
 		case info.start < q.minStart:
+		case q.reaper > 0 && info.ppid == q.reaper:
+			add(info)
 		case q.pgrp > 0 && info.pgrp == q.pgrp:
 			add(info)
 		case q.marker != "" && info.alive() && hasMarker(info.pid, q.marker):

@@ -68,7 +68,7 @@ func TestDescendantsAndTreeRSS(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	p := startSh(t, Spec{Marker: marker, Env: append(os.Environ(), "PIDFILE="+pidfile)},
 		`sleep 1000 & echo $! >> "$PIDFILE"; setsid sleep 1000 & echo $! >> "$PIDFILE"; wait`)
-	pids := readPIDs(t, pidfile, 2)
+	pids := readPIDs(t, p, pidfile, 2)
 	slices.Sort(pids)
 
 	if got := Descendants(p.PID(), marker); !slices.Equal(got, pids) {

@@ -2,8 +2,8 @@ package proc
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 )
 
@@ -14,7 +14,22 @@ import (
 // Terminate's group signals reach the tree as they do for piped children.
 // The process has no pipes: stdin, stdout and stderr stay nil, and their
 // nil-safe Close calls do nothing.
-func launchOnTerminal(spec Spec, env []string, cgroupFD int) (*Process, error) {
+func launchOnTerminal(spec Spec, env []string, cgroupFD int, ns bool) (*Process, error) {
+	if ns {
+		n, pid, err := launchInNamespace(spec, env, cgroupFD, [3]*os.File{spec.TTY, spec.TTY, spec.TTY})
+		if err != nil {
+			return nil, err
+		}
+		p := newProcess(spec, n.cmd, pid)
+		p.ns = n
+		if err := n.release(); err != nil {
+			<-n.gone
+			closeExitFD(p.exitFD)
+			_ = n.statusFile.Close()
+			return nil, err
+		}
+		return p, nil
+	}
 	cmd := exec.Command(spec.Path, spec.Args...)
 	cmd.Dir = spec.Dir
 	cmd.Env = env
@@ -28,21 +43,5 @@ func launchOnTerminal(spec Spec, env []string, cgroupFD int) (*Process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("proc: start %s: %w", spec.Path, err)
 	}
-	p := &Process{
-		cmd:     cmd,
-		pid:     cmd.Process.Pid,
-		name:    filepath.Base(spec.Path),
-		tail:    newTailBuffer(spec.StderrTail),
-		drained: make(chan struct{}),
-		exited:  make(chan struct{}),
-		done:    make(chan struct{}),
-		termSem: make(chan struct{}, 1),
-		killNow: make(chan struct{}),
-	}
-	if info, err := readStat(p.pid); err == nil {
-		p.start = info.start
-	}
-	p.exitFD = openExitFD(p.pid)
-	p.pidfds = p.exitFD >= 0
-	return p, nil
+	return newProcess(spec, cmd, cmd.Process.Pid), nil
 }

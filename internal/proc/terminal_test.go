@@ -78,7 +78,7 @@ func TestChildOnTerminal(t *testing.T) {
 		t.Fatalf("session %d, want the child's own %d", sid, p.PID())
 	}
 
-	bg := readPIDs(t, pids, 1)
+	bg := readPIDs(t, p, pids, 1)
 	terminate(t, p, 200*time.Millisecond)
 	assertGone(t, append(bg, p.PID()))
 	// The terminal's last holder is gone: the reader sees its end.

@@ -122,6 +122,11 @@ type tracker struct {
 func (t *tracker) scan() []procInfo {
 	p := t.p
 	q := treeQuery{marker: p.marker, known: t.seen, minStart: p.start}
+	if p.ns != nil && !p.ns.done() {
+		// Orphans of the namespace re-parent to its init, which cannot be
+		// reused while we have not waited for it.
+		q.reaper = p.ns.pid()
+	}
 	if !p.leaderReaped() {
 		// Until the leader is reaped its pid and process group ID cannot be
 		// reused, so both are safe to follow.
@@ -155,6 +160,11 @@ func (t *tracker) scan() []procInfo {
 		if _, ok := members[pid]; !ok && start == 0 {
 			delete(t.seen, pid) // an unverified cgroup pid that has gone
 		}
+	}
+	if p.ns != nil {
+		// The init is not part of the tree: it carries the marker but
+		// exits on its own once the namespace is empty, and kill ends it.
+		delete(members, p.ns.pid())
 	}
 	var alive []procInfo
 	for pid, info := range members {
@@ -227,11 +237,16 @@ func (t *tracker) kill() error {
 	deadline := time.Now().Add(killTimeout)
 	for {
 		alive := t.scan()
-		if len(alive) == 0 && p.leaderReaped() {
+		if len(alive) == 0 && p.leaderReaped() && (p.ns == nil || p.ns.done()) {
 			// Every process of the tree has finished exiting, so orphans
 			// have been re-parented by now; reap those that came to us.
 			t.reap()
 			return nil
+		}
+		if p.ns != nil {
+			// The kernel kills everything in the namespace when its init
+			// dies, including what no scan could attribute to the tree.
+			p.ns.kill()
 		}
 		if p.cgroup != "" {
 			// Also kills what was forked since the scan, and whatever the

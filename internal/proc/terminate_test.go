@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,7 +66,7 @@ func startEscapeTree(t *testing.T, cgroupRoot, end string) escapeTree {
 	if cgroupRoot != "" && p.cgroup == "" {
 		t.Fatalf("cgroup not used under %s", cgroupRoot)
 	}
-	tr := escapeTree{p: p, marker: marker, pids: readPIDs(t, pidfile, n)}
+	tr := escapeTree{p: p, marker: marker, pids: readPIDs(t, p, pidfile, n)}
 	if !slices.Contains(tr.pids, p.PID()) {
 		t.Fatalf("leader %d missing from %v", p.PID(), tr.pids)
 	}
@@ -119,8 +118,7 @@ func TestTerminateNoSurvivors(t *testing.T) {
 			t.Errorf("Terminate took %v", d)
 		}
 		assertGone(t, tr.pids)
-		var ee *exec.ExitError
-		if err := tr.p.ExitError(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		if err := tr.p.ExitError(); !hasSignal(err, syscall.SIGTERM) {
 			t.Errorf("ExitError = %v, want SIGTERM", err)
 		}
 		if cgroupRoot != "" {
@@ -156,7 +154,7 @@ func TestTerminateStubbornLeader(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile)},
 		`trap '' TERM; sleep 1000 & echo $! >> "$PIDFILE"; echo $$ >> "$PIDFILE"; wait`)
-	pids := readPIDs(t, pidfile, 2)
+	pids := readPIDs(t, p, pidfile, 2)
 	grace := 200 * time.Millisecond
 	d := terminate(t, p, grace)
 	t.Logf("Terminate took %v", d)
@@ -164,8 +162,7 @@ func TestTerminateStubbornLeader(t *testing.T) {
 		t.Errorf("Terminate took %v, want about %v", d, 2*grace)
 	}
 	assertGone(t, pids)
-	var ee *exec.ExitError
-	if err := p.ExitError(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+	if err := p.ExitError(); !hasSignal(err, syscall.SIGKILL) {
 		t.Errorf("ExitError = %v, want SIGKILL", err)
 	}
 }
@@ -174,7 +171,7 @@ func TestTerminateContextExpiry(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile)},
 		`trap '' TERM; sleep 1000 & echo $! >> "$PIDFILE"; wait`)
-	pids := readPIDs(t, pidfile, 1)
+	pids := readPIDs(t, p, pidfile, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -240,8 +237,7 @@ func TestKill(t *testing.T) {
 			t.Errorf("Kill took %v", d)
 		}
 		assertGone(t, tr.pids)
-		var ee *exec.ExitError
-		if err := tr.p.ExitError(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		if err := tr.p.ExitError(); !hasSignal(err, syscall.SIGKILL) {
 			t.Errorf("ExitError = %v, want SIGKILL", err)
 		}
 	})
@@ -253,9 +249,9 @@ func TestTerminateForkingTree(t *testing.T) {
 		pidfile := filepath.Join(t.TempDir(), "pids")
 		p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t), CgroupRoot: cgroupRoot},
 			`trap '' TERM; while :; do setsid sleep 1000 & echo $! >> "$PIDFILE"; sleep 0.01; done`)
-		readPIDs(t, pidfile, 5)
+		pids := readPIDs(t, p, pidfile, 5)
 		terminate(t, p, 100*time.Millisecond)
-		assertGone(t, readPIDs(t, pidfile, 5))
+		assertGone(t, append(pids, readPIDs(t, p, pidfile, 5)...))
 	})
 }
 
@@ -271,7 +267,7 @@ func TestCgroupFallback(t *testing.T) {
 			pidfile := filepath.Join(dir, "pids")
 			p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t), CgroupRoot: root},
 				escapeScript, w, "wait")
-			return escapeTree{p: p, pids: readPIDs(t, pidfile, 6)}
+			return escapeTree{p: p, pids: readPIDs(t, p, pidfile, 6)}
 		}()
 		if tr.p.cgroup != "" {
 			t.Errorf("root %s: cgroup %s in use", root, tr.p.cgroup)
@@ -323,7 +319,7 @@ func TestTerminateStoppedDescendant(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pids")
 	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t)},
 		`sh -c 'trap "exit 0" TERM; echo $$ >> "$PIDFILE"; kill -STOP $$; while :; do sleep 0.05; done' & wait`)
-	pids := readPIDs(t, pidfile, 1)
+	pids := readPIDs(t, p, pidfile, 1)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if info, err := readStat(pids[0]); err == nil && info.state == 'T' {
 			break
@@ -351,7 +347,7 @@ func TestTerminateUntraceableEscapee(t *testing.T) {
 	pidfile := filepath.Join(dir, "pids")
 	p := startSh(t, Spec{Env: append(os.Environ(), "PIDFILE="+pidfile), Marker: newMarker(t)},
 		`(env -u HOTPLEX_PROC_MARKER setsid sh "$1" &); wait`, w)
-	pids := readPIDs(t, pidfile, 1)
+	pids := readPIDs(t, p, pidfile, 1)
 	t.Cleanup(func() {
 		// It re-parented to us (subreaper): kill and reap it by pid.
 		_ = syscall.Kill(pids[0], syscall.SIGKILL)

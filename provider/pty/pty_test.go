@@ -16,12 +16,15 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/pty"
 	"github.com/hotplex/hotplex/testkit"
 )
 
 func TestMain(m *testing.M) {
+	// Sessions run in PID namespaces of their own, as in hotplex.
+	proc.MaybeRunInit()
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) {
 		if buildDir != "" {
 			_ = os.RemoveAll(buildDir)

@@ -82,6 +82,8 @@ func startTmux(ctx context.Context, o tmuxOptions) (*tmuxTerminal, error) {
 	server, err := proc.Start(proc.Spec{
 		Path: o.path, Args: []string{"-D", "-L", o.socket, "-f", "/dev/null"},
 		Dir: o.dir, Env: env, Marker: o.marker, CgroupRoot: o.cgroupRoot,
+		// The pane pids tmux reports (#{pane_pid}) must be ours.
+		SharePIDNamespace: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start tmux: %w", err)
