@@ -131,3 +131,31 @@ type Store interface {
 	// methods return ErrClosed.
 	Close() error
 }
+
+// ModelUsage is what the model gateway metered of one session's calls to
+// one model. SessionID "" holds the spend of the owner's sessions since
+// deleted: the money was spent, so it still counts toward the key's budget.
+type ModelUsage struct {
+	SessionID        string
+	Owner            string // ID of the API key ("" = admin/SDK)
+	Model            string // "" for calls refused before a model was named
+	Requests         int64
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	CostUSD          float64
+	Unmetered        int64
+	Rejected         int64
+}
+
+// UsageStore keeps the model gateway's metered totals across restarts.
+// Deleting a session (Store.DeleteSession) folds its rows into its owner's
+// SessionID "" row.
+type UsageStore interface {
+	// AddModelUsage adds each delta to the stored totals of its
+	// (SessionID, Owner, Model), atomically.
+	AddModelUsage(ctx context.Context, deltas []ModelUsage) error
+	// ModelUsage returns every stored total.
+	ModelUsage(ctx context.Context) ([]ModelUsage, error)
+}
