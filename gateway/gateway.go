@@ -55,6 +55,15 @@ type Options struct {
 	// session or owner over its budget. The daemon ends the session's turn
 	// here. It must not block for long.
 	OnBudgetExceeded func(*BudgetError)
+	// Ledger, when set, receives what is metered, so that spend outlives
+	// the process; Spent is what it held at start, counted toward the
+	// budgets from the first call.
+	Ledger Ledger
+	Spent  []UsageCell
+	// FlushEvery is how long the gateway gathers metered calls before
+	// writing them to the Ledger in one batch (default 200ms): a crash
+	// loses at most that much spend, and Close writes what is left.
+	FlushEvery time.Duration
 	// Transport carries calls upstream (default: a transport tuned for
 	// many concurrent streams to few hosts).
 	Transport http.RoundTripper
@@ -73,6 +82,12 @@ type Gateway struct {
 	client *http.Client
 	tokens *tokens
 	meter  *meter
+
+	flushNow  chan struct{}
+	stopFlush chan struct{}
+	flushDone chan struct{}
+	closeOnce sync.Once
+	flushMu   sync.Mutex // one Ledger write at a time, in metering order
 
 	mu  sync.Mutex
 	url string
@@ -101,13 +116,22 @@ func New(opts Options) *Gateway {
 			DisableCompression: true,
 		}
 	}
-	return &Gateway{
+	g := &Gateway{
 		opts: opts, prices: DefaultPrices().With(opts.Prices), log: log,
 		// No overall timeout: a model stream lasts as long as it lasts;
 		// the agent's own request context ends it.
 		client: &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		tokens: newTokens(), meter: newMeter(),
 	}
+	g.meter.restore(opts.Spent)
+	if opts.Ledger != nil {
+		if g.opts.FlushEvery <= 0 {
+			g.opts.FlushEvery = 200 * time.Millisecond
+		}
+		g.flushNow, g.stopFlush, g.flushDone = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+		go g.flusher()
+	}
+	return g
 }
 
 // Start serves the gateway on its own listener at addr ("127.0.0.1:0"
@@ -143,25 +167,41 @@ func (g *Gateway) URL() string {
 }
 
 // Close stops the listener Start opened, waiting up to ctx for calls in
-// flight.
+// flight, then writes what the Ledger lacks.
 func (g *Gateway) Close(ctx context.Context) error {
 	g.mu.Lock()
 	srv := g.srv
 	g.srv = nil
 	g.mu.Unlock()
-	if srv == nil {
-		return nil
+	var err error
+	if srv != nil {
+		err = srv.Shutdown(ctx)
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			err = srv.Close()
+		}
+		g.run.Wait()
 	}
-	err := srv.Shutdown(ctx)
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		err = srv.Close()
+	if g.opts.Ledger != nil {
+		g.closeOnce.Do(func() { close(g.stopFlush) })
+		<-g.flushDone
+		// A mounted gateway's calls may still finish after this: what
+		// they meter is written by a later Flush, or lost.
+		err = errors.Join(err, g.Flush(context.WithoutCancel(ctx)))
 	}
-	g.run.Wait()
 	return err
 }
 
 // Report returns the totals metered so far.
 func (g *Gateway) Report() Report { return g.meter.report() }
+
+// Usage returns every cell metered, those restored from Spent included,
+// in no particular order.
+func (g *Gateway) Usage() []UsageCell { return g.meter.snapshot() }
+
+// ForgetSession drops a deleted session's own totals; what it spent still
+// counts toward its owner's budget. Call it before deleting the session's
+// rows from the Ledger's store, so no later write brings them back.
+func (g *Gateway) ForgetSession(sessionID string) { g.meter.forget(sessionID) }
 
 // SessionTotals returns one session's totals.
 func (g *Gateway) SessionTotals(sessionID string) Totals { return g.Report().Sessions[sessionID] }

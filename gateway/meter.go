@@ -46,17 +46,111 @@ type Report struct {
 	Unpriced []string `json:"unpriced,omitempty"`
 }
 
+// UsageCell is the totals of one session's calls, of one owner, to one
+// model: the finest grain the gateway meters at, and what it persists.
+// SessionID "" holds the spend of the owner's sessions since forgotten;
+// Model "" the calls refused before a model was named.
+type UsageCell struct {
+	SessionID string `json:"session_id"`
+	Owner     string `json:"owner"`
+	Model     string `json:"model"`
+	Totals
+}
+
+type cellKey struct{ session, owner, model string }
+
+func (t *Totals) addTotals(o Totals) {
+	t.Requests += o.Requests
+	t.Usage.add(o.Usage)
+	t.CostUSD += o.CostUSD
+	t.Unmetered += o.Unmetered
+	t.Rejected += o.Rejected
+}
+
 // meter keeps the running totals.
 type meter struct {
 	mu       sync.Mutex
 	sessions map[string]*Totals
 	owners   map[string]*Totals
 	models   map[string]*Totals
+	cells    map[cellKey]*Totals
+	// pending is what was metered since the last write to the ledger.
+	pending  map[cellKey]*Totals
 	unpriced map[string]bool
 }
 
 func newMeter() *meter {
-	return &meter{sessions: map[string]*Totals{}, owners: map[string]*Totals{}, models: map[string]*Totals{}, unpriced: map[string]bool{}}
+	return &meter{sessions: map[string]*Totals{}, owners: map[string]*Totals{}, models: map[string]*Totals{},
+		cells: map[cellKey]*Totals{}, pending: map[cellKey]*Totals{}, unpriced: map[string]bool{}}
+}
+
+// restore counts cells metered before (by an earlier run of the daemon)
+// as spent; they are not pending, the ledger holds them already.
+func (m *meter) restore(cells []UsageCell) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range cells {
+		bucketCell(m.cells, cellKey{c.SessionID, c.Owner, c.Model}).addTotals(c.Totals)
+		if c.SessionID != "" {
+			bucket(m.sessions, c.SessionID).addTotals(c.Totals)
+		}
+		bucket(m.owners, c.Owner).addTotals(c.Totals)
+		if c.Model != "" {
+			bucket(m.models, c.Model).addTotals(c.Totals)
+		}
+	}
+}
+
+// forget drops a session's own totals, keeping its owner's and model's:
+// its cells, written or pending, become the owner's.
+func (m *meter) forget(sessionID string) {
+	if sessionID == "" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.sessions, sessionID)
+	for _, cells := range []map[cellKey]*Totals{m.cells, m.pending} {
+		for k, t := range cells {
+			if k.session == sessionID {
+				delete(cells, k)
+				bucketCell(cells, cellKey{"", k.owner, k.model}).addTotals(*t)
+			}
+		}
+	}
+}
+
+// takePending returns what the ledger lacks and forgets it.
+func (m *meter) takePending() []UsageCell {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.pending) == 0 {
+		return nil
+	}
+	out := make([]UsageCell, 0, len(m.pending))
+	for k, t := range m.pending {
+		out = append(out, UsageCell{SessionID: k.session, Owner: k.owner, Model: k.model, Totals: *t})
+	}
+	clear(m.pending)
+	return out
+}
+
+// putBack returns cells the ledger failed to take to the pending ones.
+func (m *meter) putBack(cells []UsageCell) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range cells {
+		bucketCell(m.pending, cellKey{c.SessionID, c.Owner, c.Model}).addTotals(c.Totals)
+	}
+}
+
+func bucketCell(m map[cellKey]*Totals, k cellKey) *Totals {
+	t := m[k]
+	if t == nil {
+		t = &Totals{}
+		m[k] = t
+	}
+	return t
 }
 
 func bucket(m map[string]*Totals, k string) *Totals {
@@ -95,7 +189,8 @@ type call struct {
 func (m *meter) record(c call) (sessionUSD, ownerUSD float64, newlyUnpriced bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	targets := []*Totals{bucket(m.sessions, c.sessionID), bucket(m.owners, c.owner)}
+	k := cellKey{c.sessionID, c.owner, c.model}
+	targets := []*Totals{bucket(m.sessions, c.sessionID), bucket(m.owners, c.owner), bucketCell(m.cells, k), bucketCell(m.pending, k)}
 	if c.model != "" {
 		targets = append(targets, bucket(m.models, c.model))
 	}
@@ -127,6 +222,16 @@ func (m *meter) report() Report {
 	}
 	slices.Sort(r.Unpriced)
 	return r
+}
+
+func (m *meter) snapshot() []UsageCell {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]UsageCell, 0, len(m.cells))
+	for k, t := range m.cells {
+		out = append(out, UsageCell{SessionID: k.session, Owner: k.owner, Model: k.model, Totals: *t})
+	}
+	return out
 }
 
 func copyTotals(m map[string]*Totals) map[string]Totals {

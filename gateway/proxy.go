@@ -37,6 +37,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sessionUSD, ownerUSD := g.meter.spent(sessionID, owner)
 		if e := g.overBudget(sessionID, owner, sessionUSD, ownerUSD); e != nil {
 			g.meter.record(call{sessionID: sessionID, owner: owner, rejected: true})
+			g.wake()
 			g.exceeded(e)
 			// 402, not 429: SDKs retry 429 with backoff, which would
 			// stall the turn for minutes; a spent budget is not transient.
@@ -109,6 +110,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.metered = true // an error answer costs nothing
 	}
 	sessionUSD, ownerUSD, unpriced := g.meter.record(c)
+	g.wake()
 	if unpriced {
 		g.log.Warn("model not in the price table; its calls are counted at no cost", "model", c.model)
 	}

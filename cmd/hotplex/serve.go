@@ -107,11 +107,11 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 	// Agents reach their models through the gateway, which alone holds
 	// the keys; it stops after the engine (deferred earlier, runs later).
-	gw, err := startGateway(cfg, offlineURL, os.Getenv, log, stdout)
+	gw, err := startGateway(ctx, cfg, st, offlineURL, os.Getenv, log, stdout)
 	if err != nil {
 		return err
 	}
-	defer gw.close()
+	defer gw.close(log)
 
 	// A small ring: replay beyond it comes from the store, and every
 	// session keeps one.
@@ -149,7 +149,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	}
 	defer eng.Close()
 	gw.attach(eng)
-	srv := server.New(server.Options{Engine: eng, Hub: h, Store: st, Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
+	srv := server.New(server.Options{Engine: eng, Hub: h, Store: gw.sessions(st), Usage: gw.usage(), Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: web.Assets(),
 		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst},
 		Timeouts:  server.Timeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.HTTPIdle},

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/server"
+	"github.com/hotplex/hotplex/store"
 )
 
 // modelGateway is the daemon's model gateway and the engine whose turns it
@@ -23,13 +25,20 @@ type modelGateway struct {
 // listener, or returns nil when cfg turns it off. Upstreams the
 // configuration leaves out come from the daemon's environment (getenv);
 // offlineURL, when set, is the built-in model every API goes to instead.
-func startGateway(cfg serveConfig, offlineURL string, getenv func(string) string, log *slog.Logger, stdout io.Writer) (*modelGateway, error) {
+// What the gateway meters is kept in ledger, and what ledger holds counts
+// toward the budgets from the start.
+func startGateway(ctx context.Context, cfg serveConfig, ledger store.UsageStore, offlineURL string, getenv func(string) string, log *slog.Logger, stdout io.Writer) (*modelGateway, error) {
 	if cfg.Gateway == "off" {
 		fmt.Fprintln(stdout, "The model gateway is off: agents inherit the daemon's environment, model keys included.")
 		return nil, nil
 	}
+	spent, err := ledger.ModelUsage(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("model spend: %w", err)
+	}
 	mg := &modelGateway{}
 	opts := gateway.Options{
+		Ledger: usageLedger{ledger}, Spent: cellsOf(spent),
 		Upstreams: upstreamsFor(cfg.Upstreams, offlineURL, getenv), Prices: cfg.Prices,
 		SessionBudgetUSD: cfg.BudgetUSD, OwnerBudgetUSD: cfg.KeyBudgetUSD,
 		OwnerBudgets: map[string]float64{}, OwnerUpstreams: map[string]map[gateway.API]gateway.Upstream{},
@@ -121,12 +130,67 @@ func (m *modelGateway) attach(eng *engine.Engine) {
 	}
 }
 
-// close stops the gateway once the engine has ended every agent.
-func (m *modelGateway) close() {
+// close stops the gateway once the engine has ended every agent, and
+// writes the spend not yet recorded.
+func (m *modelGateway) close(log *slog.Logger) {
 	if m == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = m.gw.Close(ctx)
+	if err := m.gw.Close(ctx); err != nil {
+		log.Error("model gateway: closing", "err", err)
+	}
+}
+
+// usage is what /v1/usage and /metrics read (nil: the gateway is off).
+func (m *modelGateway) usage() server.UsageSource {
+	if m == nil {
+		return nil
+	}
+	return m.gw
+}
+
+// sessions is st as the API server should use it: deleting a session
+// first makes the gateway forget the session's own totals, so no later
+// write of them outlives the session's rows (its key keeps the spend).
+func (m *modelGateway) sessions(st store.Store) store.Store {
+	if m == nil {
+		return st
+	}
+	return forgetfulStore{Store: st, gw: m.gw}
+}
+
+type forgetfulStore struct {
+	store.Store
+	gw *gateway.Gateway
+}
+
+func (f forgetfulStore) DeleteSession(ctx context.Context, id string) error {
+	f.gw.ForgetSession(id)
+	return f.Store.DeleteSession(ctx, id)
+}
+
+// usageLedger keeps the gateway's spend in the store.
+type usageLedger struct{ st store.UsageStore }
+
+func (l usageLedger) AddUsage(ctx context.Context, cells []gateway.UsageCell) error {
+	rows := make([]store.ModelUsage, len(cells))
+	for i, c := range cells {
+		rows[i] = store.ModelUsage{SessionID: c.SessionID, Owner: c.Owner, Model: c.Model, Requests: c.Requests,
+			InputTokens: c.InputTokens, OutputTokens: c.OutputTokens, CacheReadTokens: c.CacheReadTokens,
+			CacheWriteTokens: c.CacheWriteTokens, CostUSD: c.CostUSD, Unmetered: c.Unmetered, Rejected: c.Rejected}
+	}
+	return l.st.AddModelUsage(ctx, rows)
+}
+
+func cellsOf(rows []store.ModelUsage) []gateway.UsageCell {
+	cells := make([]gateway.UsageCell, len(rows))
+	for i, r := range rows {
+		cells[i] = gateway.UsageCell{SessionID: r.SessionID, Owner: r.Owner, Model: r.Model, Totals: gateway.Totals{
+			Requests: r.Requests, Usage: gateway.Usage{InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
+				CacheReadTokens: r.CacheReadTokens, CacheWriteTokens: r.CacheWriteTokens},
+			CostUSD: r.CostUSD, Unmetered: r.Unmetered, Rejected: r.Rejected}}
+	}
+	return cells
 }
