@@ -11,6 +11,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/gateway"
 )
 
 // Metrics counts what the daemon does, for Prometheus at /metrics. It
@@ -188,4 +189,61 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metricsHandler.ServeHTTP(w, r)
+}
+
+// watchUsage exports what the model gateway metered, by owner (API key ID,
+// never a secret) and model, read from src at each scrape.
+func (m *Metrics) watchUsage(src UsageSource) error {
+	if src == nil {
+		return nil
+	}
+	err := m.registry.Register(usageCollector{src})
+	var dup prometheus.AlreadyRegisteredError
+	if errors.As(err, &dup) {
+		return nil
+	}
+	return err
+}
+
+var (
+	modelTokensDesc = prometheus.NewDesc("hotplex_model_tokens_total",
+		"Model tokens metered by the gateway, by API key, model and kind (input, output, cache_read, cache_write); spend before a restart included.",
+		[]string{"owner", "model", "kind"}, nil)
+	modelCostDesc = prometheus.NewDesc("hotplex_model_cost_usd_total",
+		"Model cost metered and priced by the gateway, by API key and model; spend before a restart included.",
+		[]string{"owner", "model"}, nil)
+)
+
+// usageCollector turns the gateway's cells into counters. The gateway's
+// totals only grow (a deleted session's spend moves to its owner), so the
+// sums by owner and model are counters.
+type usageCollector struct{ src UsageSource }
+
+func (c usageCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- modelTokensDesc
+	ch <- modelCostDesc
+}
+
+func (c usageCollector) Collect(ch chan<- prometheus.Metric) {
+	type om struct{ owner, model string }
+	sums := map[om]*gateway.Totals{}
+	for _, cell := range c.src.Usage() {
+		if cell.Model == "" {
+			continue // refused before a model was named: no tokens, no cost
+		}
+		k := om{cell.Owner, cell.Model}
+		if sums[k] == nil {
+			sums[k] = &gateway.Totals{}
+		}
+		addTotals(sums[k], cell.Totals)
+	}
+	for k, t := range sums {
+		for _, kv := range []struct {
+			kind string
+			n    int64
+		}{{"input", t.InputTokens}, {"output", t.OutputTokens}, {"cache_read", t.CacheReadTokens}, {"cache_write", t.CacheWriteTokens}} {
+			ch <- prometheus.MustNewConstMetric(modelTokensDesc, prometheus.CounterValue, float64(kv.n), k.owner, k.model, kv.kind)
+		}
+		ch <- prometheus.MustNewConstMetric(modelCostDesc, prometheus.CounterValue, t.CostUSD, k.owner, k.model)
+	}
 }

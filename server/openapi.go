@@ -53,6 +53,7 @@ func (s *Server) operations() []operation {
 		{method: "GET", path: "/v1/sessions/{id}/permissions", summary: "Tool uses waiting for a person's decision", handler: s.listPermissions, response: perms{}},
 		{method: "POST", path: "/v1/sessions/{id}/permissions/{request}", summary: "Allow or deny a waiting tool use", handler: s.answerPermission, request: permissionReply{}, response: status{}},
 		{method: "POST", path: "/v1/sessions/{id}/bypass", summary: "Admin: lift a session's firewall for a while (audited), or restore it (ttl_seconds 0)", handler: s.bypass, request: bypassRequest{}, response: bypassResponse{}},
+		{method: "GET", path: "/v1/usage", summary: "Model spend metered by the gateway: the caller's, per session and model (admins: ?all=true for every key's)", handler: s.usage, response: usageView{}},
 		{method: "GET", path: "/metrics", summary: "Prometheus metrics (text format 0.0.4)", handler: s.metrics},
 		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols, long: true},
 		{method: "DELETE", path: "/v1/keys/{id}", summary: "Admin: revoke an API key; its open WebSockets and streams end at once", handler: s.revokeKey, status: http.StatusNoContent},

@@ -43,6 +43,9 @@ type Options struct {
 	// Metrics, when set, is served at /metrics; give it to the engine's
 	// sinks too (Sinks{metrics, recorder}).
 	Metrics *Metrics
+	// Usage, when set, is the model gateway's metering, served at
+	// /v1/usage and counted at /metrics.
+	Usage UsageSource
 	// RateLimit bounds each API key's request rate (zero: no limit).
 	RateLimit RateLimit
 	// AllowedOrigins are the browser origins (host patterns such as
@@ -174,6 +177,9 @@ func New(opts Options) *Server {
 	s.keys = newKeyWatch(opts.Store, opts.KeyCheckInterval, opts.Logger)
 	if err := opts.Metrics.watchPool(opts.Engine); err != nil {
 		s.log.Error("cannot export the pool's metrics", "err", err)
+	}
+	if err := opts.Metrics.watchUsage(opts.Usage); err != nil {
+		s.log.Error("cannot export the model gateway's metrics", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()

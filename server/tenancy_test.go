@@ -106,9 +106,13 @@ func tenancyMatrix() map[string]tenancyCase {
 		"POST /v1/sessions/{id}/permissions/{request}": sess("POST", "/v1/sessions/{id}/permissions/{request}", map[string]string{"decision": "allow"}),
 		"POST /v1/sessions/{id}/bypass":                forbidden("POST", "/v1/sessions/{id}/bypass", map[string]any{"admin_token": "x", "ttl_seconds": 60}),
 		"GET /metrics":                                 forbidden("GET", "/metrics", nil),
-		"DELETE /v1/keys/{id}":                         forbidden("DELETE", "/v1/keys/alice", nil),
-		"GET /v1/ws":                                   bobOverWebSocket,
-		"GET /session":                                 public("GET", "/session"),
+		"GET /v1/usage": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "GET", "/v1/usage", nil, http.StatusOK)
+			bobGets(t, d, w, "GET", "/v1/usage?all=true", nil, http.StatusForbidden)
+		},
+		"DELETE /v1/keys/{id}": forbidden("DELETE", "/v1/keys/alice", nil),
+		"GET /v1/ws":           bobOverWebSocket,
+		"GET /session":         public("GET", "/session"),
 		"POST /session": func(t *testing.T, d *daemon, w *alicesWorld) {
 			bobGets(t, d, w, "POST", "/session", map[string]any{}, http.StatusOK)
 		},
