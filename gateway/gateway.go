@@ -56,8 +56,8 @@ type Options struct {
 	// here. It must not block for long.
 	OnBudgetExceeded func(*BudgetError)
 	// Ledger, when set, receives what is metered, so that spend outlives
-	// the process; Spent is what it held at start, counted toward the
-	// budgets from the first call.
+	// the process (a writer runs until Close); Spent is what it held at
+	// start, counted toward the budgets from the first call.
 	Ledger Ledger
 	Spent  []UsageCell
 	// FlushEvery is how long the gateway gathers metered calls before
