@@ -104,7 +104,7 @@ func TestServePermissions(t *testing.T) {
 	}
 	config := filepath.Join(dir, "hotplex.yaml")
 	yaml := "permissions:\n  deny: [\"Bash(touch:*)\"]\npermissions_file: " + settings + "\nkeys:\n" +
-		"  - name: alice\n    secret: " + aliceSecret + "\n    permissions:\n      deny: [\"Bash(mkdir:*)\"]\n" +
+		"  - name: alice\n    secret: " + aliceSecret + "\n    permissions:\n      deny: [\"Bash(mkdir:*)\"]\n      ask: [\"Bash(git log:*)\"]\n" +
 		"  - name: bob\n    secret: " + bobSecret + "\n"
 	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
@@ -164,6 +164,31 @@ func TestServePermissions(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(b.WorkDir, "key-dir")); err != nil {
 		t.Fatalf("bob's mkdir did not run: %v", err)
+	}
+
+	// The key's ask rule sends an allowed command to a person, and says so.
+	resp = alice.request(t, "POST", "/v1/sessions/s/messages", map[string]string{"prompt": "bash:" + base64.RawURLEncoding.EncodeToString([]byte("echo log-ran; git log"))})
+	asked := readEvents(resp.Body, func(e sse) bool { return e.Type == event.TypePermissionRequest || e.Type == event.TypeResult })
+	var req event.EventWithMeta
+	if last := asked[len(asked)-1]; last.Type != event.TypePermissionRequest || json.Unmarshal(last.Data, &req) != nil ||
+		req.Policy == nil || req.Policy.Decision != "ask" || req.Policy.Level != "key" || req.Policy.Rule != "Bash(git log:*)" {
+		t.Fatalf("no permission_request naming the key's ask rule: %s", last.Data)
+	}
+	var pending struct {
+		Permissions []struct {
+			RequestID string                `json:"request_id"`
+			Policy    *event.PolicyDecision `json:"policy"`
+		} `json:"permissions"`
+	}
+	if err := json.NewDecoder(alice.request(t, "GET", "/v1/sessions/s/permissions", nil).Body).Decode(&pending); err != nil ||
+		len(pending.Permissions) != 1 || pending.Permissions[0].Policy == nil || pending.Permissions[0].Policy.Rule != "Bash(git log:*)" {
+		t.Fatalf("pending: %+v %v", pending, err)
+	}
+	if r := alice.request(t, "POST", "/v1/sessions/s/permissions/"+pending.Permissions[0].RequestID, map[string]string{"decision": "deny"}); r.StatusCode != http.StatusOK {
+		t.Fatalf("answer: %d", r.StatusCode)
+	}
+	if rest := readEvents(resp.Body, func(e sse) bool { return e.Type == event.TypeResult }); ran(rest, "log-ran") {
+		t.Fatal("a denied ask ran")
 	}
 
 	// After a restart the session keeps its rules.
