@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -241,5 +243,21 @@ func TestPolicyNeedsBuiltinFirewall(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{Firewall: newFirewall()})
 	if err := f.eng.CreateSession("s", engine.SessionConfig{WorkDir: f.dir, Policy: p}); !errors.Is(err, engine.ErrInvalidConfig) {
 		t.Fatalf("session rules with a custom firewall: %v", err)
+	}
+}
+
+// An admin bypass lifts a rule's deny too, audited with the rule.
+func TestPolicyDenyBypassed(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{AdminToken: "s3cret", Policy: mustPolicy(t, nil, nil, []string{"Bash(touch:*)"})})
+	if err := f.eng.Bypass("by", "s3cret", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	r := f.mustRun(t, "by", bash("touch bypassed.txt"))
+	if _, err := os.Stat(filepath.Join(f.dir, "bypassed.txt")); err != nil {
+		t.Fatalf("the bypassed command did not run: %v", err)
+	}
+	ev := r.First(event.TypeDangerBypass)
+	if ev == nil || ev.Policy == nil || ev.Policy.Decision != "deny" || ev.Policy.Level != "server" || ev.Policy.Rule != "Bash(touch:*)" {
+		t.Fatalf("danger_bypass: %+v", ev)
 	}
 }
