@@ -43,7 +43,7 @@ func startGateway(cfg serveConfig, offlineURL string, getenv func(string) string
 		},
 	}
 	for _, k := range cfg.Keys {
-		owner := "cfg-" + k.Name // the ID ensureKeys stores the key under
+		owner := configKeyID(k.Name) // the ID ensureKeys stores the key under
 		if k.BudgetUSD != nil {
 			opts.OwnerBudgets[owner] = *k.BudgetUSD
 		}
