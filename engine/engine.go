@@ -35,6 +35,9 @@ type Engine struct {
 	pool     *SessionPool
 	cgroup   string
 	firewall Firewall
+	// detector is the built-in firewall, which judges permission rules;
+	// nil with a custom or no firewall.
+	detector *guard.Detector
 	bypass   bypasses
 	home     string
 
@@ -81,6 +84,9 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		e.firewall = opts.Firewall
 	default:
 		e.firewall = guard.NewDetector(guard.Options{})
+	}
+	if err := e.initPolicies(); err != nil {
+		return nil, err
 	}
 	subreaper := false
 	if !opts.DisableProcessIsolation {
@@ -174,6 +180,9 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 	if cb == nil {
 		cb = func(string, any) error { return nil }
 	}
+	if err := e.checkSessionPolicy(SessionConfig{Policy: cfg.Policy}); err != nil {
+		return err
+	}
 	wd, err := e.pool.workDirFor(cfg.SessionID, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		if _, ok := e.pool.GetSession(cfg.SessionID); !ok && cfg.MustExist {
@@ -182,7 +191,7 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 		}
 		return err
 	}
-	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, requested: cfg.WorkDir}, cfg.MustExist)
+	s, err := e.pool.acquire(ctx, cfg.SessionID, SessionConfig{WorkDir: wd, TaskInstructions: cfg.TaskInstructions, Provider: cfg.Provider, Owner: cfg.Owner, Policy: cfg.Policy, requested: cfg.WorkDir}, cfg.MustExist)
 	if err != nil {
 		return err
 	}
@@ -261,6 +270,9 @@ func (e *Engine) RestoreSession(id string, cfg SessionConfig, lastSeq uint64, st
 func (e *Engine) addSession(id string, cfg SessionConfig, restored bool, lastSeq uint64, stats *event.SessionStatsData) error {
 	if id == "" {
 		return fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
+	}
+	if err := e.checkSessionPolicy(cfg); err != nil {
+		return err
 	}
 	wd, err := resolveOwnedWorkDir(e.opts.WorkDirRoot, cfg.Owner, cfg.WorkDir)
 	if err != nil {
@@ -454,7 +466,7 @@ func resultEvent(tr *event.TurnResult, stats *event.SessionStatsData, wall time.
 // Requests the CLI needs an answer to are reported as permission_request
 // events.
 func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolDecision {
-	d, decided, approval := t.firewall(req)
+	d, decided, ask := t.firewall(req)
 	if decided {
 		return d
 	}
@@ -462,24 +474,24 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	if req.Kind == provider.CanUseTool {
 		announce := t.engine.opts.PermissionAnnounce
 		if announce != nil {
-			announce(t.engine.permissionRequest(t.s, req, approval))
+			announce(t.engine.permissionRequest(t.s, req, ask))
 		}
 		ev := event.NewEventWithMeta(event.TypePermissionRequest, req.ToolName, &event.EventMeta{
 			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "running",
 		})
-		ev.Input, ev.Permission = req.Input, perm
+		ev.Input, ev.Permission, ev.Policy = req.Input, perm, ask.policy
 		if err := t.emit(ev); err != nil {
 			if announce != nil {
 				// The handler is told, with a context already ended, so
 				// that it forgets what was announced.
 				ended, cancel := context.WithCancel(ctx)
 				cancel()
-				_ = t.engine.decide(ended, t.s, req, approval)
+				_ = t.engine.decide(ended, t.s, req, ask)
 			}
 			return provider.ToolDecision{Behavior: provider.Deny, Message: "The session's client stopped listening."}
 		}
 	}
-	d = t.engine.decide(ctx, t.s, req, approval)
+	d = t.engine.decide(ctx, t.s, req, ask)
 	if req.Kind == provider.CanUseTool || d.Behavior == provider.Deny {
 		decided := *perm
 		decided.Decision, decided.Reason = d.Behavior, d.Message
@@ -492,18 +504,18 @@ func (t *turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	return d
 }
 
-func (e *Engine) permissionRequest(s *session, req provider.ToolRequest, approval string) PermissionRequest {
-	return PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req, NeedsApproval: approval != "", Reason: approval}
+func (e *Engine) permissionRequest(s *session, req provider.ToolRequest, ask approval) PermissionRequest {
+	return PermissionRequest{SessionID: s.id, WorkDir: s.cfg.WorkDir, ToolRequest: req, NeedsApproval: ask.reason != "", Reason: ask.reason, Policy: ask.policy}
 }
 
-func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest, approval string) provider.ToolDecision {
+func (e *Engine) decide(ctx context.Context, s *session, req provider.ToolRequest, ask approval) provider.ToolDecision {
 	if h := e.opts.PermissionHandler; h != nil {
-		if d := h(ctx, e.permissionRequest(s, req, approval)); d.Behavior != "" {
+		if d := h(ctx, e.permissionRequest(s, req, ask)); d.Behavior != "" {
 			return d
 		}
 	}
-	if approval != "" {
-		return provider.ToolDecision{Behavior: provider.Deny, Message: "This needs a person's approval (" + approval + ") and none was given."}
+	if ask.reason != "" {
+		return provider.ToolDecision{Behavior: provider.Deny, Message: "This needs a person's approval (" + ask.reason + ") and none was given."}
 	}
 	if slices.Contains(e.opts.DisallowedTools, req.ToolName) {
 		return provider.ToolDecision{Behavior: provider.Deny, Message: fmt.Sprintf("The tool %s is disallowed in this session.", req.ToolName)}

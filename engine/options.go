@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/provider"
 )
 
@@ -84,6 +85,19 @@ type EngineOptions struct {
 	// ordinary); a session's own work directory stays its own even when
 	// it lies inside one. The daemon fills this in.
 	ProtectedPaths []string
+	// Policy is the server level of the operators' permission rules, in
+	// Claude Code's syntax (Bash(git push:*), Read(./secrets/**)):
+	// judged after the built-in analysis on every tool use of every
+	// session, with KeyPolicy's and SessionConfig.Policy's rules, in the
+	// precedence guard.Policies documents (a deny of any level wins; a
+	// narrower level never lifts a wider level's deny nor a critical
+	// built-in block). Rules need the built-in firewall: a nil Firewall
+	// or a *guard.Detector.
+	Policy *guard.Policy
+	// KeyPolicy, when set, gives the key level of the rules by a
+	// session's Owner (nil: none). It is asked at every tool use, so
+	// rules that change with the keys apply at once.
+	KeyPolicy func(owner string) *guard.Policy
 	// DisableFirewall turns the firewall off. Bypassing it for a session
 	// with AdminToken is the audited alternative.
 	DisableFirewall bool
@@ -149,6 +163,9 @@ type PermissionRequest struct {
 	// no answer to such a request has it denied.
 	NeedsApproval bool
 	Reason        string
+	// Policy names the operator's permission rule that sent the request
+	// for approval (an ask rule), nil when none did.
+	Policy *event.PolicyDecision
 }
 
 // PermissionHandler decides tool requests for the engine.
@@ -177,6 +194,9 @@ type SessionConfig struct {
 	// prewarmed spare has the ID its CLI chose). Empty: derived from the
 	// namespace, the owner, the session ID and the nonce.
 	ProviderSessionID string
+	// Policy is the session level of the permission rules (see
+	// EngineOptions.Policy); nil: none.
+	Policy *guard.Policy
 
 	requested string // the work directory as the caller wrote it, before resolution
 }
@@ -205,6 +225,9 @@ type Config struct {
 	// sessions explicitly (RestoreSession), and a turn racing the
 	// session's deletion must not bring it back.
 	MustExist bool
+	// Policy is a new session's level of the permission rules (see
+	// EngineOptions.Policy); an existing session keeps its own.
+	Policy *guard.Policy
 }
 
 func (o *EngineOptions) idleTimeout() time.Duration {

@@ -495,6 +495,17 @@ func (sp *SessionPool) GetSession(sessionID string) (*Session, bool) {
 // session. A running turn is interrupted by the termination. Its
 // conversation survives on disk: the same ID resumes it later.
 func (sp *SessionPool) TerminateSession(sessionID string) error {
+	s, err := sp.forget(sessionID, false)
+	if err != nil {
+		return err
+	}
+	return sp.stopProcess(s, StatusClosed)
+}
+
+// forget takes the session out of the pool and marks it removed (and
+// deleted, which fails the turns waiting for it), so that no turn starts
+// its process again.
+func (sp *SessionPool) forget(sessionID string, deleted bool) (*session, error) {
 	sp.mu.Lock()
 	s, ok := sp.sessions[sessionID]
 	if ok {
@@ -502,12 +513,15 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 	}
 	sp.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
+		return nil, fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
 	}
 	s.mu.Lock()
 	s.removed = true
+	if deleted {
+		close(s.deleted)
+	}
 	s.mu.Unlock()
-	return sp.stopProcess(s, StatusClosed)
+	return s, nil
 }
 
 // DeleteSession ends the session for good: its process tree ends, the
@@ -517,20 +531,11 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 // destroyed, so that the same ID starts afresh. The work directory is the
 // caller's to remove.
 func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) error {
-	sp.mu.Lock()
-	s, ok := sp.sessions[sessionID]
-	if ok {
-		delete(sp.sessions, sessionID)
+	s, err := sp.forget(sessionID, true)
+	if err != nil {
+		return err
 	}
-	sp.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
-	}
-	s.mu.Lock()
-	s.removed = true
-	close(s.deleted)
-	s.mu.Unlock()
-	err := sp.stopProcess(s, StatusClosed)
+	err = sp.stopProcess(s, StatusClosed)
 	// The running turn, if any, holds the slot until its process's end
 	// reaches it; only then is nothing left to write the transcript.
 	select {

@@ -107,6 +107,10 @@ type EventWithMeta struct {
 	Permission *Permission `json:"permission,omitempty"`
 	// Danger is set on danger_block and danger_bypass events.
 	Danger *guard.DangerBlockEvent `json:"danger,omitempty"`
+	// Policy is set on danger_block, danger_bypass and permission_request
+	// events when an operator's permission rule, not the built-in
+	// analysis, decided.
+	Policy *PolicyDecision `json:"policy,omitempty"`
 	// Raw holds the original frame of raw and system events.
 	Raw json.RawMessage `json:"raw,omitempty"`
 }
@@ -169,6 +173,21 @@ type Permission struct {
 	// Decision is "allow" or "deny" on permission_decision events.
 	Decision string `json:"decision,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+}
+
+// PolicyDecision names the operator's permission rule that decided a
+// tool use, so that whoever sees the block or the question knows which
+// rule to change.
+type PolicyDecision struct {
+	// Decision is "deny", "ask" or "allow".
+	Decision string `json:"decision"`
+	// Rule is the rule as written, e.g. "Bash(git push:*)".
+	Rule string `json:"rule"`
+	// Level is the settings level it came from: "server", "key" or
+	// "session".
+	Level string `json:"level"`
+	// Matched is the simple command, path or URL the rule matched.
+	Matched string `json:"matched,omitempty"`
 }
 
 // NewEventWithMeta returns an event with non-nil Meta.

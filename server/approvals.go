@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
 )
 
@@ -38,7 +39,9 @@ type PendingPermission struct {
 	ToolUseID string         `json:"tool_use_id,omitempty"`
 	Input     map[string]any `json:"input,omitempty"`
 	Reason    string         `json:"reason,omitempty"`
-	Since     time.Time      `json:"since"`
+	// Policy names the operator's ask rule that sent it, if one did.
+	Policy *event.PolicyDecision `json:"policy,omitempty"`
+	Since  time.Time             `json:"since"`
 }
 
 var errNoSuchApproval = errorf(http.StatusNotFound, "not_found", "no pending permission request with this ID")
@@ -83,7 +86,7 @@ func (a *Approvals) register(req engine.PermissionRequest) *pendingApproval {
 	}
 	p := &pendingApproval{
 		view: PendingPermission{RequestID: req.RequestID, SessionID: req.SessionID, ToolName: req.ToolName,
-			ToolUseID: req.ToolUseID, Input: req.Input, Reason: req.Reason, Since: time.Now()},
+			ToolUseID: req.ToolUseID, Input: req.Input, Reason: req.Reason, Policy: req.Policy, Since: time.Now()},
 		answer: make(chan provider.ToolDecision, 1),
 	}
 	a.pending[req.RequestID] = p

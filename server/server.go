@@ -346,6 +346,11 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions
+		if cfg.Policy, err = o.policy(); err != nil {
+			// Restored without its rules, its denies would be lifted.
+			s.log.Warn("session's permission rules no longer parse; not restored", "session", st.ID, "err", err)
+			continue
+		}
 		s.opts.Approvals.SetAsk(st.ID, o.Approval == "ask")
 		var stats *event.SessionStatsData
 		if len(st.Stats) > 0 {

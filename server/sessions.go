@@ -18,6 +18,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -41,6 +42,7 @@ type sessionView struct {
 	LastEventID       uint64                  `json:"last_event_id"`
 	TaskInstructions  string                  `json:"task_instructions,omitempty"`
 	Approval          string                  `json:"approval,omitempty"`
+	Permissions       *guard.Policy           `json:"permissions,omitempty"`
 	Stats             *event.SessionStatsData `json:"stats,omitempty"`
 }
 
@@ -52,6 +54,17 @@ type sessionOptions struct {
 	// OwnWorkDir is set when the session's creation made its work
 	// directory: deleting the session removes it.
 	OwnWorkDir bool `json:"own_work_dir,omitempty"`
+	// Permissions are the session's level of the permission rules, as
+	// the request wrote them.
+	Permissions *guard.Policy `json:"permissions,omitempty"`
+}
+
+// policy compiles the session's stored permission rules (nil: none).
+func (o sessionOptions) policy() (*guard.Policy, error) {
+	if o.Permissions == nil {
+		return nil, nil
+	}
+	return guard.NewPolicy(o.Permissions.Allow, o.Permissions.Ask, o.Permissions.Deny)
 }
 
 // publicID is the ID the session's owner knows it by.
@@ -69,7 +82,7 @@ func (s *Server) view(st store.Session) sessionView {
 	}
 	var o sessionOptions
 	_ = json.Unmarshal(st.Options, &o)
-	v.TaskInstructions, v.Approval = o.TaskInstructions, o.Approval
+	v.TaskInstructions, v.Approval, v.Permissions = o.TaskInstructions, o.Approval, o.Permissions
 	if len(st.Stats) > 0 {
 		var d event.SessionStatsData
 		if json.Unmarshal(st.Stats, &d) == nil {
@@ -101,6 +114,11 @@ type createSessionRequest struct {
 	// Approval is "auto" (the engine's policy, the default) or "ask"
 	// (every tool use waits for a person's answer).
 	Approval string `json:"approval,omitempty"`
+	// Permissions are the session's own permission rules in Claude
+	// Code's syntax, {"allow": [...], "ask": [...], "deny": [...]} (or a
+	// settings file's {"permissions": {...}}), judged with the server's
+	// and the key's after the built-in firewall.
+	Permissions json.RawMessage `json:"permissions,omitempty"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
@@ -144,6 +162,14 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	if req.Approval != "" && req.Approval != "auto" && req.Approval != "ask" {
 		return store.Session{}, errorf(http.StatusBadRequest, "bad_request", `approval must be "auto" or "ask"`)
 	}
+	var policy *guard.Policy
+	if len(req.Permissions) > 0 && string(req.Permissions) != "null" {
+		p, err := guard.ParsePolicy(req.Permissions)
+		if err != nil {
+			return store.Session{}, errorf(http.StatusBadRequest, "bad_permissions", err.Error())
+		}
+		policy = p
+	}
 	ownWorkDir := false
 	if req.WorkDir == "" {
 		// The session's own directory in its owner's tree, removed with
@@ -157,7 +183,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	}
 	nonce := newNonce()
 	key := req.ID + "~" + nonce
-	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce}
+	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy}
 	if err := s.opts.Engine.CreateSession(key, cfg); err != nil {
 		if errors.Is(err, engine.ErrProviderNotFound) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
@@ -165,10 +191,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		if errors.Is(err, engine.ErrInvalidWorkDir) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_work_dir", err.Error())
 		}
+		if policy != nil && errors.Is(err, engine.ErrInvalidConfig) {
+			return store.Session{}, errorf(http.StatusBadRequest, "bad_permissions", err.Error())
+		}
 		return store.Session{}, err
 	}
 	live, _ := s.opts.Engine.GetSession(key)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir})
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy})
 	s.opts.Approvals.SetAsk(key, req.Approval == "ask")
 	st := store.Session{
 		ID: key, PublicID: req.ID, Nonce: nonce, Owner: c.ID, Provider: live.Provider,

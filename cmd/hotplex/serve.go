@@ -135,6 +135,10 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	default:
 		return cliErr
 	}
+	pols, err := cfg.policies()
+	if err != nil {
+		return err
+	}
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce,
 		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
@@ -143,6 +147,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
 		MaxResident: cfg.MaxResident, MemoryBudget: int64(cfg.MemoryBudget) << 20, PerOwnerResident: cfg.OwnerResident,
 		MaxConcurrentStarts: cfg.MaxStarts, MaxQueuedStarts: cfg.MaxQueued, Spares: cfg.Spares,
+		Policy: pols.server, KeyPolicy: pols.keyPolicy(), ProtectedPaths: protectedPaths(cfg),
 	})
 	if err != nil {
 		return err
@@ -201,7 +206,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 // at all, creates an admin key and prints its secret once.
 func ensureKeys(ctx context.Context, st store.Store, keys []configKey, out io.Writer) error {
 	for _, k := range keys {
-		if err := st.PutAPIKey(ctx, store.APIKey{ID: "cfg-" + k.Name, Name: k.Name, Hash: store.HashKey(k.Secret), Admin: k.Admin}); err != nil {
+		if err := st.PutAPIKey(ctx, store.APIKey{ID: configKeyID(k.Name), Name: k.Name, Hash: store.HashKey(k.Secret), Admin: k.Admin}); err != nil {
 			return err
 		}
 	}

@@ -58,6 +58,11 @@ type serveConfig struct {
 	Upstreams map[gateway.API]gateway.Upstream `yaml:"upstreams"`
 	// Prices per million tokens by model, laid over the built-in table.
 	Prices gateway.Prices `yaml:"prices"`
+	// Permissions are the server's permission rules in Claude Code's
+	// syntax, judged after the built-in firewall on every session's tool
+	// uses; keys and sessions add their own (see guard.Policies).
+	Permissions     permissionRules `yaml:"permissions"`
+	PermissionsFile string          `yaml:"permissions_file" help:"a Claude Code settings file ({\"permissions\": {\"allow\", \"ask\", \"deny\"}}) whose rules join the server's permissions"`
 	// Keys are API keys configured by their secrets (stored hashed).
 	Keys []configKey `yaml:"keys"`
 }
@@ -71,6 +76,9 @@ type configKey struct {
 	// Upstreams are the key's own model keys: its sessions' calls are
 	// made with them instead of the operator's.
 	Upstreams map[gateway.API]gateway.Upstream `yaml:"upstreams"`
+	// Permissions are the key's level of the permission rules, for the
+	// sessions of this key only.
+	Permissions permissionRules `yaml:"permissions"`
 }
 
 func defaultServeConfig() serveConfig {
@@ -94,6 +102,7 @@ var flagFields = []struct{ flag, field string }{
 	{"read-timeout", "ReadTimeout"}, {"write-timeout", "WriteTimeout"}, {"http-idle-timeout", "HTTPIdle"},
 	{"ws-max-requests", "WSMaxRequests"}, {"ws-queue-bytes", "WSQueueBytes"}, {"key-check-interval", "KeyCheck"},
 	{"gateway", "Gateway"}, {"gateway-listen", "GatewayListen"}, {"budget-usd", "BudgetUSD"}, {"key-budget-usd", "KeyBudgetUSD"},
+	{"permissions-file", "PermissionsFile"},
 }
 
 // register binds the scalar settings to flags.
@@ -128,6 +137,7 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.StringVar(&c.GatewayListen, "gateway-listen", c.GatewayListen, fieldHelp("GatewayListen"))
 	fl.Float64Var(&c.BudgetUSD, "budget-usd", c.BudgetUSD, fieldHelp("BudgetUSD"))
 	fl.Float64Var(&c.KeyBudgetUSD, "key-budget-usd", c.KeyBudgetUSD, fieldHelp("KeyBudgetUSD"))
+	fl.StringVar(&c.PermissionsFile, "permissions-file", c.PermissionsFile, fieldHelp("PermissionsFile"))
 }
 
 func fieldHelp(name string) string {
@@ -169,7 +179,7 @@ func applyEnv(cfg *serveConfig, getenv func(string) string) error {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name := f.Tag.Get("yaml")
-		if name == "" || name == "keys" {
+		if name == "" || name == "keys" || name == "permissions" {
 			continue
 		}
 		raw := getenv("HOTPLEX_" + strings.ToUpper(name))
@@ -234,11 +244,16 @@ func (c serveConfig) String() string {
 				if len(k.Upstreams) > 0 {
 					extra += ", own model keys " + maskUpstreams(k.Upstreams)
 				}
+				if !k.Permissions.empty() {
+					extra += ", permissions " + k.Permissions.String()
+				}
 				names = append(names, k.Name+"("+role+", secret ****"+extra+")")
 			}
 			val = "[" + strings.Join(names, " ") + "]"
 		case f.Name == "Upstreams":
 			val = maskUpstreams(c.Upstreams)
+		case f.Name == "Permissions":
+			val = c.Permissions.String()
 		case f.Name == "Prices":
 			val = fmt.Sprintf("%d models over the built-in table", len(c.Prices))
 		case f.Tag.Get("secret") == "true" && val != "":
@@ -276,6 +291,14 @@ func (c *serveConfig) finish() error {
 	}
 	if c.BudgetUSD < 0 || c.KeyBudgetUSD < 0 {
 		return fmt.Errorf("config: budgets cannot be negative")
+	}
+	if c.PermissionsFile != "" {
+		if c.PermissionsFile, err = filepath.Abs(c.PermissionsFile); err != nil {
+			return err
+		}
+	}
+	if _, err := c.policies(); err != nil {
+		return err
 	}
 	return checkUpstreams("upstreams", c.Upstreams)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,74 @@ func TestServeConfigPrecedence(t *testing.T) {
 	_ = os.WriteFile(bad, []byte("listen: x\nunknown_setting: 1\n"), 0o600)
 	if _, err := loadServeConfig(c, &fl, bad, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "unknown_setting") {
 		t.Fatalf("an unknown setting was accepted: %v", err)
+	}
+}
+
+func TestServeConfigPermissions(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(settings, []byte(`{"permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./secrets/**)"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	load := func(yaml string, env map[string]string) (serveConfig, error) {
+		t.Helper()
+		file := filepath.Join(dir, "hotplex.yaml")
+		if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fl := defaultServeConfig()
+		c := &cobra.Command{Use: "serve"}
+		fl.register(c)
+		return loadServeConfig(c, &fl, file, func(k string) string { return env[k] })
+	}
+	cfg, err := load("data_dir: "+dir+"\npermissions:\n  deny: [\"Bash(git push:*)\"]\nkeys:\n  - name: ci\n    secret: 0123456789abcdef0123\n    permissions:\n      ask: [\"Bash(docker:*)\"]\n",
+		map[string]string{"HOTPLEX_PERMISSIONS_FILE": settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pols, err := cfg.policies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := pols.server; p == nil || !slices.Equal(p.Deny, []string{"Bash(git push:*)", "Read(./secrets/**)"}) || !slices.Equal(p.Allow, []string{"Bash(npm run test:*)"}) {
+		t.Fatalf("server rules: %+v", pols.server)
+	}
+	if p := pols.keyPolicy()("cfg-ci"); p == nil || !slices.Equal(p.Ask, []string{"Bash(docker:*)"}) {
+		t.Fatalf("key rules: %+v", p)
+	}
+	if p := pols.keyPolicy()("some-other-key"); p != nil {
+		t.Fatalf("another key has rules: %+v", p)
+	}
+	if printed := cfg.String(); !strings.Contains(printed, "deny Bash(git push:*)") || !strings.Contains(printed, "ask Bash(docker:*)") {
+		t.Fatalf("the rules are not printed:\n%s", printed)
+	}
+	for _, bad := range []struct{ yaml, env string }{
+		{"permissions:\n  deny: [\"Bash(git push\"]\n", ""},
+		{"keys:\n  - name: ci\n    secret: 0123456789abcdef0123\n    permissions:\n      allow: [\"WebFetch(x.com)\"]\n", ""},
+		{"", filepath.Join(dir, "missing.json")},
+	} {
+		if _, err := load("data_dir: "+dir+"\n"+bad.yaml, map[string]string{"HOTPLEX_PERMISSIONS_FILE": bad.env}); err == nil {
+			t.Fatalf("accepted: %q %q", bad.yaml, bad.env)
+		}
+	}
+}
+
+func TestProtectedPathsOfTheDaemon(t *testing.T) {
+	dir := t.TempDir()
+	cfg := serveConfig{DataDir: dir, WorkDirRoot: filepath.Join(dir, "work"), AdminKeyFile: filepath.Join(dir, "admin.key")}
+	got := protectedPaths(cfg)
+	for _, want := range []string{dir, filepath.Join(dir, "hotplex.db"), filepath.Join(dir, "hotplex.db-wal"), filepath.Join(dir, "work"), filepath.Join(dir, "admin.key")} {
+		if !slices.Contains(got, want) {
+			t.Fatalf("%s is not protected: %v", want, got)
+		}
+	}
+	// Reached through a symbolic link, the paths are protected where they lead too.
+	link := filepath.Join(t.TempDir(), "data")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	got = protectedPaths(serveConfig{DataDir: link, WorkDirRoot: filepath.Join(link, "work")})
+	if !slices.Contains(got, filepath.Join(dir, "hotplex.db")) || !slices.Contains(got, filepath.Join(link, "hotplex.db")) {
+		t.Fatalf("symbolic link: %v", got)
 	}
 }

@@ -52,7 +52,7 @@ func startGateway(ctx context.Context, cfg serveConfig, ledger store.UsageStore,
 		},
 	}
 	for _, k := range cfg.Keys {
-		owner := "cfg-" + k.Name // the ID ensureKeys stores the key under
+		owner := configKeyID(k.Name) // the ID ensureKeys stores the key under
 		if k.BudgetUSD != nil {
 			opts.OwnerBudgets[owner] = *k.BudgetUSD
 		}
