@@ -329,6 +329,9 @@ type analysis struct {
 	all   []finding
 	cmds  []*cmd
 	notes []string
+	// topUnparsed is set when the command line itself, not a payload
+	// inside it, does not parse as POSIX shell.
+	topUnparsed bool
 }
 
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
@@ -415,6 +418,7 @@ func (a *analysis) run(src, origin string) flow {
 			msg = msg[:120]
 		}
 		a.unresolved(nil, "does not parse as a shell command ("+msg+")", truncate(src, 200))
+		a.topUnparsed = a.topUnparsed || a.depth == 0
 	}
 	if f == nil {
 		return flow{kind: flowUnknown}
