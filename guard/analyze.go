@@ -308,11 +308,13 @@ type analysis struct {
 	secretsCopied string
 	funcs         map[string]bool
 	downloads     map[string]bool
-	tcpFDs        map[string]bool
-	gitRemotes    map[string]string
-	files         map[string]flow
-	inherit       flow
-	substs        []flow // command substitutions seen while building a command
+	// downloadDirs are directories remote archives were unpacked into.
+	downloadDirs []string
+	tcpFDs       map[string]bool
+	gitRemotes   map[string]string
+	files        map[string]flow
+	inherit      flow
+	substs       []flow // command substitutions seen while building a command
 
 	explain bool
 	prompt  bool

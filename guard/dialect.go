@@ -28,6 +28,7 @@ var (
 	// ${(j:SEP:)x} joins the elements of array x with SEP
 	zshJoinFlag = regexp.MustCompile(`\$\{\(j(.)([^)]*?)(.)\)(\w+)\}`)
 	// ${:-word} is word (zsh allows an empty name)
+	zshCaseFlag  = regexp.MustCompile(`\$\{\(([LU])\):-([^{}$]*)\}`)
 	zshEmptyName = regexp.MustCompile(`\$\{:-([^{}]*)\}`)
 	// zsh ends a brace group at } without a ; before it
 	zshBareBrace = regexp.MustCompile(`([^\s;{])([ \t]+)\}([ \t]*(?:$|[;&|\n]))`)
@@ -236,6 +237,13 @@ func braceEnd(s string, open int) int {
 func zshLiterals(s string) string {
 	for i := 0; i < 8 && strings.Contains(s, "${"); i++ {
 		prev := s
+		s = zshCaseFlag.ReplaceAllStringFunc(s, func(m string) string {
+			sub := zshCaseFlag.FindStringSubmatch(m)
+			if sub[1] == "L" {
+				return strings.ToLower(sub[2])
+			}
+			return strings.ToUpper(sub[2])
+		})
 		s = zshEmptyName.ReplaceAllString(s, "$1")
 		s = zshLiteralFlag.ReplaceAllStringFunc(s, func(m string) string {
 			sub := zshLiteralFlag.FindStringSubmatch(m)

@@ -111,6 +111,9 @@ func (a *analysis) expandLaunches(c *cmd) {
 	if f := launchers[c.name]; f != nil {
 		ls = append(ls, f(a, c)...)
 	}
+	if !shellNameSet[c.name] {
+		ls = append(ls, optionCommands(c)...)
+	}
 	for _, l := range ls {
 		if strings.TrimSpace(l.code) == "" {
 			continue
@@ -716,6 +719,17 @@ func lldbLaunches(a *analysis, c *cmd) []launch {
 func emacsLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"--eval": ""}) {
+		// (delete-directory "dir" t) deletes recursively, (delete-file "f")
+		for _, fn := range [...]string{"delete-directory", "delete-file"} {
+			if i := strings.Index(v.val, "("+fn); i >= 0 {
+				rest := v.val[i+len(fn)+1:]
+				if j := strings.IndexByte(rest, '"'); j >= 0 {
+					if p, _, ok := strLit(rest[j:], 0, "python"); ok {
+						out = append(out, launch{code: "rm -rf " + shellQuote(p), origin: "emacs " + fn})
+					}
+				}
+			}
+		}
 		for _, fn := range [...]string{"shell-command", "async-shell-command", "shell-command-to-string", "start-process-shell-command"} {
 			if i := strings.Index(v.val, "("+fn); i >= 0 {
 				rest := v.val[i+len(fn)+1:]
@@ -774,3 +788,40 @@ var globTargets = []string{"rm", "sh", "bash", "dash", "zsh", "dd", "shred", "mk
 	"python", "python3", "perl", "ruby", "node", "php", "socat", "telnet", "base64", "wipefs", "find", "mv", "cp", "tar",
 	"crontab", "useradd", "usermod", "passwd", "sudo", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff",
 	"iptables", "systemctl", "scp", "rsync", "ssh", "openssl", "xxd", "awk", "sed", "tee", "truncate", "unlink"}
+
+// optionCommands finds, in the options of any program, a value that is a
+// shell command line: --opt='sh -c "..."' (git grep -O, a hook or pager
+// option of a tool nobody listed) or a make-style $(shell ...) call. The
+// program will hand it to a shell, so it is analysed like sh -c.
+func optionCommands(c *cmd) []launch {
+	var out []launch
+	args := c.args()
+	for i, w := range args {
+		if !w.ok || len(w.s) < 4 {
+			continue
+		}
+		v := ""
+		switch {
+		case w.s[0] == '-':
+			if _, val, ok := strings.Cut(w.s, "="); ok {
+				v = val
+			}
+		case i > 0 && strings.HasPrefix(args[i-1].s, "-") && strings.ContainsRune(w.s, ' '):
+			v = w.s
+		}
+		if v == "" {
+			continue
+		}
+		if j := strings.Index(v, "$(shell "); j >= 0 {
+			if end := strings.LastIndexByte(v, ')'); end > j+8 {
+				out = append(out, launch{code: v[j+8 : end], origin: "option " + w.s[:min(len(w.s), 20)]})
+			}
+			continue
+		}
+		first, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+		if isShellName(path.Base(first)) && (strings.HasPrefix(rest, "-c ") || strings.Contains(rest, " -c ")) {
+			out = append(out, launch{code: v, origin: "option " + w.s[:min(len(w.s), 20)]})
+		}
+	}
+	return out
+}

@@ -69,7 +69,7 @@ var remoteExecRules = []*rule{
 			if c.script != nil && c.script.kind == scriptFile && c.script.flow.kind == flowRemote {
 				return true, c.script.w.s
 			}
-			if len(a.downloads) > 0 && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
+			if (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
 				return true, w0.s
 			}
 			return false, ""
