@@ -92,3 +92,40 @@ func TestZshCaseFlag(t *testing.T) {
 	})
 	checkSafe(t, d, testCtx, []string{"c=${(L):-LS}; $c -la"})
 }
+
+// git commands that overwrite or remove work files with uncommitted
+// changes, and their safe near misses.
+func TestGitDiscardsWorktree(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"git rm -rf .", CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{"git checkout --orphan tmp && git rm -rf .", CategoryGitDestroy, "", LevelModerate},
+		{"git rm -r --force src", CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{"git read-tree -u --reset HEAD", CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{"git read-tree -m -u HEAD", CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"git rm -r --cached .",
+		"git rm -rf --cached node_modules",
+		"git rm old.txt",
+		"git rm -rn .",
+		"git read-tree HEAD",
+	})
+}
+
+// Tools printing their own shell setup for a named shell are not unknown
+// code, whatever the tool; a path or URL argument makes them so again.
+func TestGenericShellInit(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`eval "$(chef shell-init bash)"`,
+		`eval "$(pixi completion --shell bash)"`,
+		`eval "$(gh copilot alias -- zsh)"`,
+		`eval "$(sometool init zsh)"`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`eval "$(./sometool init zsh)"`, "", "", LevelModerate},
+		{`eval "$(sometool init https://203.0.113.5/x.sh bash)"`, "", "", LevelModerate},
+		{`eval "$(sometool print bash)"`, "", "", LevelModerate},
+	})
+}
