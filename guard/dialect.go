@@ -125,6 +125,8 @@ func fishToBash(src string) string {
 			name, _, _ := strings.Cut(rest, " ")
 			stack = append(stack, "}")
 			st = name + "() {"
+		case word == "set" && fishSet(rest) != "":
+			st = fishSet(rest)
 		case word == "begin" && rest == "":
 			stack = append(stack, "}")
 			st = "{"
@@ -295,4 +297,26 @@ func openerIsParam(s string) bool {
 		}
 	}
 	return false
+}
+
+// fishSet rewrites the operands of fish's set [-lgxU] NAME VALUE... into
+// a bash assignment, "" when they are not one (set -e, set -q, no value).
+func fishSet(rest string) string {
+	f := strings.Fields(rest)
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		switch f[i] {
+		case "-e", "--erase", "-q", "--query", "-n", "--names", "-S", "--show":
+			return ""
+		}
+		i++
+	}
+	if i+1 >= len(f) || !isVarName(f[i]) {
+		return ""
+	}
+	val := strings.TrimSpace(strings.SplitN(rest, f[i], 2)[1])
+	if i+2 == len(f) || strings.HasPrefix(val, "$(") && strings.HasSuffix(val, ")") && strings.Count(val, "$(") == 1 {
+		return f[i] + "=" + val
+	}
+	return f[i] + "=(" + val + ")"
 }

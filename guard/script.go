@@ -81,6 +81,15 @@ func scanScript(lang, code string) *scriptScan {
 		code = code[:maxWordLen]
 	}
 	code = normalizeCode(lang, code)
+	// a base64 literal decoded anywhere in the code (eval, exec, a
+	// variable later run) is scanned as more code of the same language
+	for i := 0; i < 2; i++ {
+		dec := decodedLiteral(code, lang)
+		if dec == "" || strings.Contains(code, dec) {
+			break
+		}
+		code += "\n" + normalizeCode(lang, dec)
+	}
 	low := strings.ToLower(code)
 	// commands run
 	for _, api := range execAPIs[lang] {

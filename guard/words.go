@@ -367,6 +367,10 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	name := p.Param.Value
+	if w, ok := a.vars[name]; ok && w.flow != nil && w.flow.kind == flowSecret {
+		// a variable holding a secret carries it into the command using it
+		a.substs = append(a.substs, *w.flow)
+	}
 	val, known := a.varValue(name)
 	if p.Excl {
 		// ${!ref}: the variable whose name ref holds
