@@ -159,3 +159,47 @@ func TestDecodedInterpreterCode(t *testing.T) {
 		`perl -MMIME::Base64 -e 'eval decode_base64("cHJpbnQoImhlbGxvIik=")'`,
 	})
 }
+
+// Deleting a hosted resource through any service CLI with the prompt
+// answered in advance; scratch targets and prompting forms run.
+func TestCLIDestroyConfirmed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"vercel remove acme-web --yes", CategoryCloudDestroy, "", LevelHigh},
+		{"crictl rmp -af", CategoryCloudDestroy, "", LevelHigh},
+		{"railway service delete api --yes", CategoryCloudDestroy, "", LevelHigh},
+		{"render services delete srv-prod --confirm", CategoryCloudDestroy, "", LevelHigh},
+		{"supabase projects delete acme-prod --force", CategoryCloudDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"vercel remove acme-web-preview --yes",
+		"railway service delete api",
+		"supabase projects delete acme-test --force",
+		"vercel list --yes",
+	})
+}
+
+// Privilege: any broad capability, sudo's root uid aliases, killing a
+// user's every process, taking execute away from system programs.
+func TestPrivilegeClasses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"sudo setcap cap_dac_read_search=eip /usr/bin/tar", CategoryPrivilege, "", LevelHigh},
+		{"sudo setcap cap_fowner+ep /usr/bin/python3", CategoryPrivilege, "", LevelHigh},
+		{"sudo -u#-1 /bin/bash", CategoryPrivilege, "", LevelHigh},
+		{"sudo -u#4294967295 bash", CategoryPrivilege, "", LevelHigh},
+		{"sudo pkill -9 -u dev", CategorySystem, "", LevelHigh},
+		{"pkill --signal KILL -u www-data", CategorySystem, "", LevelHigh},
+		{"sudo chmod -x /bin/chmod", CategoryPermission, "", LevelHigh},
+		{"sudo chmod a-x /usr/bin/sudo", CategoryPermission, "", LevelHigh},
+		{"sudo chmod 644 /usr/bin/env", CategoryPermission, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"sudo setcap cap_net_bind_service=+ep /usr/local/bin/caddy",
+		"sudo setcap -r /usr/bin/tar",
+		"sudo -u#1001 id",
+		"pkill -u dev node",
+		"chmod -x scripts/old.sh",
+		"chmod +x /usr/local/bin/mytool",
+	})
+}

@@ -77,6 +77,9 @@ var privilegeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				l := lower(w.s)
+				if grantsBroadCap(l) {
+					return true, w.s
+				}
 				if strings.Contains(l, "cap_setuid") || strings.Contains(l, "cap_sys_admin") || strings.Contains(l, "cap_dac_override") ||
 					strings.Contains(l, "cap_sys_ptrace") || strings.Contains(l, "cap_setgid") || strings.Contains(l, "=ep") && strings.HasPrefix(l, "all") {
 					return true, w.s
@@ -459,3 +462,26 @@ var privilegeRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, privilegeRules) }
+
+// narrowCaps are capabilities that give a program no way to read, write
+// or control what is not its own.
+var narrowCaps = map[string]bool{
+	"cap_net_bind_service": true, "cap_net_raw": true, "cap_sys_nice": true, "cap_ipc_lock": true, "cap_perfmon": true,
+	"cap_wake_alarm": true, "cap_block_suspend": true, "cap_audit_write": true, "cap_sys_resource": true,
+}
+
+// grantsBroadCap reports a capability text (cap_x,cap_y+ep or =eip)
+// granting, in the effective or permitted set, any capability but the
+// narrow ones: cap_dac_read_search on tar reads every file.
+func grantsBroadCap(l string) bool {
+	i := strings.IndexAny(l, "+=")
+	if i <= 0 || !strings.ContainsAny(l[i:], "ep") || strings.Contains(l[i:], "-") {
+		return false
+	}
+	for _, c := range strings.Split(l[:i], ",") {
+		if strings.HasPrefix(c, "cap_") && !narrowCaps[c] {
+			return true
+		}
+	}
+	return false
+}
