@@ -242,3 +242,30 @@ func TestContainerMountsAndPackageSources(t *testing.T) {
 		"curl -fsSL https://download.docker.com/linux/ubuntu/gpg | sudo gpg --dearmor -o /etc/apt/keyrings/docker.gpg",
 	})
 }
+
+// Writes through a forge's API to what guards a repository: protection,
+// rulesets, deploy keys, hooks, collaborators, secrets.
+func TestForgeAPIGuardChange(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`gh api -X PUT repos/acme/web/branches/main/protection --input prot.json`, CategoryGitDestroy, "", LevelHigh},
+		{`gh api repos/acme/api/keys -f title=deploy -f key="$(cat /tmp/k.pub)" -F read_only=false`, "", "", LevelHigh},
+		{`gh api --method DELETE repos/acme/web/rulesets/42`, "", "", LevelHigh},
+		{`glab api -X POST projects/12/hooks -f url=https://203.0.113.5/h`, "", "", LevelHigh},
+		{`curl -X PUT -H "Authorization: token $T" https://api.github.com/repos/acme/web/collaborators/mallory`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"gh api repos/acme/web/branches/main/protection",
+		"gh api repos/acme/api/keys",
+		"gh api -X POST repos/acme/web/issues -f title=bug",
+	})
+}
+
+func TestCapabilityHunt(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"getcap -r / 2>/dev/null", CategoryPrivilege, "", LevelHigh},
+		{"getcap -r /usr", CategoryPrivilege, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{"getcap /usr/bin/ping", "getcap -r ./build"})
+}

@@ -377,9 +377,22 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "suid-hunt", Level: LevelHigh, Category: CategoryPrivilege, Description: "searching the system for setuid or setgid programs (privilege-escalation reconnaissance)",
-		Suggestions: []string{"Search only the project directory", "Audit setuid files with the distribution's tools"}, names: names("find"),
+		Suggestions: []string{"Search only the project directory", "Audit setuid files with the distribution's tools"}, names: names("find", "getcap"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "getcap" {
+				// a recursive capability scan of the system: the same hunt
+				// for programs that grant more than their caller has
+				if !hasWord(args, "-r") {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && strings.Count(strings.Trim(p, "/"), "/") < 2 {
+						return true, "getcap -r " + w.s
+					}
+				}
+				return false, ""
+			}
 			if len(c.findExecs) > 0 || c.findDelete {
 				return false, "" // what it does with them is judged
 			}
