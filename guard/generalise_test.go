@@ -269,3 +269,17 @@ func TestCapabilityHunt(t *testing.T) {
 	})
 	checkSafe(t, d, testCtx, []string{"getcap /usr/bin/ping", "getcap -r ./build"})
 }
+
+// find deleting with only negated tests removes everything but what the
+// negation keeps.
+func TestFindNegatedDelete(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"find . -mindepth 1 -not -path './.git*' -delete", CategoryFileDelete, "", LevelModerate},
+		{"find . ! -name '*.lock' -delete", CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"find . -name '*.pyc' -delete",
+		"find . -name '*.pyc' -not -path './.venv/*' -delete",
+	})
+}

@@ -334,8 +334,18 @@ func (a *analysis) prepareFind(c *cmd) {
 		spec.roots = []word{lit(".")}
 	}
 	c.find = spec
+	// a negated test (-not -path './.git*') keeps a few entries and
+	// selects all the others: it does not narrow what goes
+	negated := false
 	for i < len(args) {
 		s := args[i].s
+		if s == "-not" || s == "!" {
+			negated = true
+			i++
+			continue
+		}
+		neg := negated
+		negated = false
 		switch s {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
@@ -348,7 +358,7 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-delete":
 			c.findDelete = true
 		case "-name", "-iname":
-			if i+1 >= len(args) || args[i+1].s != "*" {
+			if (i+1 >= len(args) || args[i+1].s != "*") && !neg {
 				spec.filtered = true // -name '*' selects everything
 			}
 			if i+1 < len(args) && !strings.ContainsAny(args[i+1].s, "*?[") {
@@ -359,11 +369,11 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-user", "-uid",
 			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname", "-newermt", "-used":
-			spec.filtered = true
+			spec.filtered = spec.filtered || !neg
 			i += 2
 			continue
 		case "-empty", "-nouser", "-nogroup":
-			spec.filtered = true
+			spec.filtered = spec.filtered || !neg
 		case "-maxdepth", "-mindepth", "-type", "-xtype", "-fstype", "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-context":
 			i += 2
 			continue
