@@ -46,6 +46,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
+	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
+		// fish: eval TOOL init ARGS | source
+		return flow{kind: flowText}
 	case n == "string" && len(args) >= 2 && args[0].s == "join":
 		// fish: string join SEP WORDS...
 		parts := make([]string, 0, len(args)-2)
@@ -940,4 +943,14 @@ func (a *analysis) extractsRemote(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// evalShellInit reports eval running a shell-init tool named in its
+// literal words (eval /opt/conda/bin/conda "shell.fish" "hook" $argv).
+func evalShellInit(c *cmd) bool {
+	sub := *c
+	sub.words = c.words[1:]
+	sub.base = path.Base(sub.words[0].s)
+	sub.name = canonicalName(sub.base)
+	return sub.words[0].ok && isShellInit(&sub)
 }

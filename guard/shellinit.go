@@ -67,7 +67,8 @@ func isShellInit(c *cmd) bool {
 		}
 	}
 	for _, w := range c.args() {
-		if !w.ok {
+		// the caller's own arguments passed through ($@, fish's $argv)
+		if !w.ok && w.s != "$@" && w.s != "$argv" {
 			return false
 		}
 	}
