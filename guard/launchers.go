@@ -821,7 +821,34 @@ func optionCommands(c *cmd) []launch {
 		first, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
 		if isShellName(path.Base(first)) && (strings.HasPrefix(rest, "-c ") || strings.Contains(rest, " -c ")) {
 			out = append(out, launch{code: v, origin: "option " + w.s[:min(len(w.s), 20)]})
+		} else if code := embeddedShellC(v); code != "" {
+			// a setting whose value quotes a command: key="sh -c '...'"
+			out = append(out, launch{code: code, origin: "option " + w.s[:min(len(w.s), 20)]})
 		}
 	}
 	return out
+}
+
+// embeddedShellC finds a quoted "SHELL -c ..." inside a setting's value
+// (runner="sh -c \"...\"") and returns it unquoted, or "".
+func embeddedShellC(v string) string {
+	i := strings.Index(v, " -c ")
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndexAny(v[:i], "\"'= ")
+	if start < 0 || v[start] == ' ' {
+		return ""
+	}
+	q := v[start]
+	if !isShellName(path.Base(v[start+1 : i])) {
+		return ""
+	}
+	code := v[start+1:]
+	if q == '"' || q == '\'' {
+		if end := strings.LastIndexByte(code, q); end > i-start {
+			code = code[:end]
+		}
+	}
+	return strings.ReplaceAll(code, `\"`, `"`)
 }
