@@ -125,6 +125,7 @@ func TestGenericShellInit(t *testing.T) {
 		`eval "$(pixi completion --shell bash)"`,
 		`eval "$(gh copilot alias -- zsh)"`,
 		`eval "$(sometool init zsh)"`,
+		`eval "$(task --completion bash)"`,
 	})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`eval "$(./sometool init zsh)"`, "", "", LevelModerate},
@@ -179,6 +180,10 @@ func TestCLIDestroyConfirmed(t *testing.T) {
 		"railway service delete api",
 		"supabase projects delete acme-test --force",
 		"vercel list --yes",
+		"vagrant destroy -f",
+		"jupyter kernelspec remove -y old",
+		"ollama rm llama3",
+		"someclient delete job-42 --all",
 	})
 }
 
@@ -261,6 +266,7 @@ func TestForgeAPIGuardChange(t *testing.T) {
 		"gh api repos/acme/web/branches/main/protection",
 		"gh api repos/acme/api/keys",
 		"gh api -X POST repos/acme/web/issues -f title=bug",
+		"gh api -X POST repos/acme/web/hooks/1/pings",
 	})
 }
 

@@ -52,7 +52,7 @@ var destroyVerbs = map[string]bool{
 func skipsConfirm(args []word) bool {
 	for _, w := range args {
 		switch w.s {
-		case "--yes", "-y", "--force", "-f", "--confirm", "--no-confirm", "--no-prompt", "--quiet", "-q", "--skip-confirmation", "--auto-approve", "-af", "-fa", "--all":
+		case "--yes", "-y", "--force", "-f", "--confirm", "--no-confirm", "--no-prompt", "--quiet", "-q", "--skip-confirmation", "--auto-approve", "-af", "-fa":
 			return true
 		}
 		if strings.HasPrefix(w.s, "--yes=") || strings.HasPrefix(w.s, "--confirm=") || strings.HasPrefix(w.s, "--force=") {
@@ -74,7 +74,8 @@ func scratchName(s string) bool {
 }
 
 // cliDestroyExempt are programs whose deletions are judged by rules of
-// their own or touch only local, rebuildable state.
+// their own or touch only local, rebuildable state (package caches,
+// toolchains, local VMs and clusters, kernels, models).
 var cliDestroyExempt = map[string]bool{
 	"rm": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "pipx": true, "cargo": true,
 	"go": true, "gem": true, "bundle": true, "poetry": true, "uv": true, "conda": true, "mamba": true, "micromamba": true,
@@ -87,5 +88,7 @@ var cliDestroyExempt = map[string]bool{
 	"update-alternatives": true, "alternatives": true, "dpkg": true, "rpm": true, "ln": true, "unlink": true, "shred": true,
 	"pre-commit": true, "direnv": true, "keyring": true, "secret-tool": true, "security": true, "pass": true, "gpg": true,
 	"ssh-add": true, "ssh-keygen": true, "npx": true, "code": true, "cursor": true, "jq": true, "yq": true, "sed": true,
+	"vagrant": true, "multipass": true, "kind": true, "minikube": true, "k3d": true, "colima": true, "limactl": true,
+	"ollama": true, "dvc": true, "pipenv": true, "jupyter": true, "ipython": true, "conan": true, "vcpkg": true,
 	"tsc": true, "make": true, "cmake": true, "bazel": true, "nx": true, "turbo": true, "lerna": true, "deno": true, "bun": true,
 }

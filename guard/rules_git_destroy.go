@@ -232,7 +232,11 @@ var gitDestroyRules = []*rule{
 				if !strings.Contains(w.s, "repos/") && !strings.Contains(w.s, "projects/") && !strings.Contains(w.s, "orgs/") {
 					continue
 				}
-				for _, seg := range strings.Split(w.s, "/") {
+				segs := strings.Split(strings.Trim(w.s, "/"), "/")
+				for k, seg := range segs {
+					if len(segs)-k > 2 {
+						continue // a sub-action of the resource (hooks/1/pings)
+					}
 					switch seg {
 					case "protection", "protected_branches", "rulesets", "keys", "deploy_keys", "hooks", "collaborators", "members", "secrets", "permissions", "invitations":
 						return true, m + " " + w.s

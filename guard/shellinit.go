@@ -95,7 +95,7 @@ func isUserBin(dir string) bool {
 // initVerbs are the subcommands CLIs print their shell setup with.
 var initVerbs = map[string]bool{
 	"init": true, "shell-init": true, "shellenv": true, "hook": true, "completion": true, "completions": true,
-	"alias": true, "aliases": true, "activate": true, "setup-shell": true,
+	"alias": true, "aliases": true, "activate": true, "setup-shell": true, "--completion": true, "--completions": true,
 }
 
 // genericShellInit recognises a plainly named tool (not a path, so not
