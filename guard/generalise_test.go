@@ -332,3 +332,13 @@ func TestInterpreterClasses(t *testing.T) {
 		`python3 -c "print(bytes.fromhex('68656c6c6f').decode())"`,
 	})
 }
+
+// GNU parallel without a command runs each argument as a command line.
+func TestParallelArgumentsAreCommands(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"parallel ::: 'rm -rf ~'", CategoryFileDelete, "", LevelHigh},
+		{"parallel -j2 ::: 'make test' 'rm -rf /srv/data'", CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{"parallel ::: 'make test' 'make lint'", "parallel gzip ::: a.log b.log"})
+}

@@ -512,7 +512,17 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 	}
 	base := args[min(i, cmdEnd):cmdEnd]
 	if len(base) == 0 {
-		return nil
+		// no command: each argument after ::: is a command line run
+		// as it is (parallel ::: 'cmd1' 'cmd2')
+		var out []launch
+		if sep >= 0 && args[sep].s == ":::" {
+			for _, w := range args[sep+1:] {
+				if w.s != ":::" && len(out) < 16 {
+					out = append(out, launch{code: w.s, origin: "parallel"})
+				}
+			}
+		}
+		return out
 	}
 	code := joinWords(base)
 	if sep < 0 {
