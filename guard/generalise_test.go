@@ -342,3 +342,12 @@ func TestParallelArgumentsAreCommands(t *testing.T) {
 	})
 	checkSafe(t, d, testCtx, []string{"parallel ::: 'make test' 'make lint'", "parallel gzip ::: a.log b.log"})
 }
+
+func TestZargs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"autoload -U zargs; zargs -- ~/*(D) -- rm -rf", CategoryFileDelete, "", LevelHigh},
+		{"zargs -- /srv/data/* -- rm -rf", CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{"autoload -U zargs; zargs -- **/*.go -- gofmt -l"})
+}

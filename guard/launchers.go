@@ -59,6 +59,7 @@ func init() {
 		"watchexec": watchexecLaunches,
 		"nodemon":   optLaunches(optTable{"--exec": "", "-x": ""}),
 		"entr":      argvLaunches(0, "entr"),
+		"zargs":     zargsLaunches,
 		"aria2c":    optLaunches(optTable{"--on-download-complete": "", "--on-download-start": "", "--on-bt-download-complete": ""}),
 		"apt":       aptLaunches,
 		"apt-get":   aptLaunches,
@@ -861,4 +862,33 @@ func embeddedShellC(v string) string {
 		}
 	}
 	return strings.ReplaceAll(code, `\"`, `"`)
+}
+
+// zargsLaunches reads zsh's zargs ARGS... -- COMMAND: like xargs, the
+// command is run with the arguments appended.
+func zargsLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	last := -1
+	for i, w := range args {
+		if w.s == "--" {
+			last = i
+		}
+	}
+	if last < 0 || last+1 >= len(args) {
+		return nil
+	}
+	first := 0
+	for i, w := range args[:last] {
+		if w.s == "--" {
+			first = i + 1
+			break
+		}
+	}
+	var b strings.Builder
+	b.WriteString(joinWords(args[last+1:]))
+	for _, w := range args[first:last] {
+		b.WriteByte(' ')
+		b.WriteString(w.s) // globs stay globs
+	}
+	return []launch{{code: b.String(), origin: "zargs"}}
 }
