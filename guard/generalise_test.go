@@ -351,3 +351,18 @@ func TestZargs(t *testing.T) {
 	})
 	checkSafe(t, d, testCtx, []string{"autoload -U zargs; zargs -- **/*.go -- gofmt -l"})
 }
+
+// Borrowing an agent socket found in the shared temporary directories.
+func TestAgentSocketHijack(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"SSH_AUTH_SOCK=$(ls /tmp/ssh-*/agent.* | head -1) ssh root@prod-db-1", CategoryPrivilege, "ssh-agent-hijack", LevelHigh},
+		{"SSH_AUTH_SOCK=/tmp/ssh-XYZ/agent.123 ssh prod", CategoryPrivilege, "ssh-agent-hijack", LevelHigh},
+		{"export SSH_AUTH_SOCK=$(find /tmp -name 'agent.*' | head -1)", CategoryPrivilege, "ssh-agent-hijack", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"export SSH_AUTH_SOCK=$(gpgconf --list-dirs agent-ssh-socket)",
+		`SSH_AUTH_SOCK="$XDG_RUNTIME_DIR/ssh-agent.socket" ssh-add -l`,
+		"ssh-add -l",
+	})
+}

@@ -476,8 +476,24 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Use your own agent (ssh-add)", "Ask for access to the host"}, names: nil,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, as := range c.assigns {
-				if as.name == "SSH_AUTH_SOCK" && (strings.Contains(as.val.s, "/tmp/ssh-") || strings.Contains(as.val.s, "agent.") && !as.val.ok) {
+				if as.name != "SSH_AUTH_SOCK" && as.name != "GPG_AGENT_INFO" {
+					continue
+				}
+				if foreignAgentSocket(as.val) {
 					return true, as.val.s
+				}
+				// a value computed by searching for sockets: read what the
+				// substitution searches in the command's text
+				if !as.val.ok {
+					if i := strings.Index(a.src, as.name+"=$("); i >= 0 {
+						frag := a.src[i+len(as.name)+1:]
+						if j := strings.Index(frag, ")"); j >= 0 {
+							frag = frag[:j+1]
+						}
+						if strings.Contains(frag, "/tmp") || strings.Contains(frag, "agent.") {
+							return true, truncate(frag, 80)
+						}
+					}
 				}
 			}
 			return false, ""
@@ -503,6 +519,18 @@ func grantsBroadCap(l string) bool {
 	}
 	for _, c := range strings.Split(l[:i], ",") {
 		if strings.HasPrefix(c, "cap_") && !narrowCaps[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignAgentSocket reports an agent socket in the shared temporary
+// directories or root's runtime directory: a forwarded agent there
+// belongs to another login, and its keys open that login's hosts.
+func foreignAgentSocket(w word) bool {
+	for _, p := range [...]string{"/tmp/ssh-", "/tmp/ssh_", "/var/tmp/ssh-", "/run/user/0/", "/root/"} {
+		if strings.Contains(w.s, p) {
 			return true
 		}
 	}
