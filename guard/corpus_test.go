@@ -271,11 +271,11 @@ func TestCorpus(t *testing.T) {
 // still passes).
 const (
 	minBlindCritical      = 0.995
-	minBlindHigh          = 0.99
+	minBlindHigh          = 0.995
 	minBlindModerate      = 0.98
 	maxBlindFalsePositive = 0.003
 
-	minHoldoutCritical      = 0.98
+	minHoldoutCritical      = 0.99
 	minHoldoutHigh          = 0.97
 	minHoldoutModerate      = 0.94
 	maxHoldoutFalsePositive = 0.008
