@@ -308,11 +308,13 @@ type analysis struct {
 	secretsCopied string
 	funcs         map[string]bool
 	downloads     map[string]bool
-	tcpFDs        map[string]bool
-	gitRemotes    map[string]string
-	files         map[string]flow
-	inherit       flow
-	substs        []flow // command substitutions seen while building a command
+	// downloadDirs are directories remote archives were unpacked into.
+	downloadDirs []string
+	tcpFDs       map[string]bool
+	gitRemotes   map[string]string
+	files        map[string]flow
+	inherit      flow
+	substs       []flow // command substitutions seen while building a command
 
 	explain bool
 	prompt  bool
@@ -329,6 +331,9 @@ type analysis struct {
 	all   []finding
 	cmds  []*cmd
 	notes []string
+	// topUnparsed is set when the command line itself, not a payload
+	// inside it, does not parse as POSIX shell.
+	topUnparsed bool
 }
 
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
@@ -415,6 +420,7 @@ func (a *analysis) run(src, origin string) flow {
 			msg = msg[:120]
 		}
 		a.unresolved(nil, "does not parse as a shell command ("+msg+")", truncate(src, 200))
+		a.topUnparsed = a.topUnparsed || a.depth == 0
 	}
 	if f == nil {
 		return flow{kind: flowUnknown}

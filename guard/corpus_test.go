@@ -245,7 +245,7 @@ func TestCorpus(t *testing.T) {
 		crit, high, mod, fp float64
 	}{
 		{"blind", corpusDir + "/blind", minBlindCritical, minBlindHigh, minBlindModerate, maxBlindFalsePositive},
-		{"holdout", corpusDir + "/holdout", 0, 0, 0, 0},
+		{"holdout", corpusDir + "/holdout", minHoldoutCritical, minHoldoutHigh, minHoldoutModerate, maxHoldoutFalsePositive},
 	} {
 		dg, bn := loadCorpusDir(t, set.dir)
 		if len(dg)+len(bn) == 0 {
@@ -266,12 +266,19 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-// Thresholds on the blind POSIX corpus, a little below what is reached.
+// Thresholds on the blind and holdout POSIX corpora, a little below what
+// is reached (one more miss or false positive on the smaller holdout set
+// still passes).
 const (
-	minBlindCritical      = 0.99
-	minBlindHigh          = 0.98
-	minBlindModerate      = 0.95
-	maxBlindFalsePositive = 0.005
+	minBlindCritical      = 0.995
+	minBlindHigh          = 0.995
+	minBlindModerate      = 0.98
+	maxBlindFalsePositive = 0.003
+
+	minHoldoutCritical      = 0.99
+	minHoldoutHigh          = 0.97
+	minHoldoutModerate      = 0.94
+	maxHoldoutFalsePositive = 0.008
 )
 
 // contextForShell is the session a corpus line is judged in: Windows

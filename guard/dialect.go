@@ -12,23 +12,46 @@ import (
 // substitution (cmd).
 
 var (
-	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"]*)\([A-Za-z.:^\-+0-9@/*=,]*\)`)
-	zshParamFlag = regexp.MustCompile(`\$\{\([^)]*\)`)
-	zshIndirect  = regexp.MustCompile(`\$\{\(P\)(\w+)\}`)
-	zshSplitFlag = regexp.MustCompile(`\$\{\(s:([^:/]+):\)(\w+)\}`)
-	zshForceOp   = regexp.MustCompile(`\$\{[=~^]+`)
-	fishSubst    = regexp.MustCompile(`(^|[\s=])\(`)
+	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
+	zshParamFlag = regexp.MustCompile(`\$\{\([^)sjePzQ]*\)`)
+	// ${(s:SEP:)text} and ${(j:SEP:)text} on literal text (a nested
+	// expansion already reduced to it)
+	zshLiteralFlag = regexp.MustCompile(`\$\{\(([sj])(.)([^)]*?)(.)\)([^${}\s]*[^${}\w\s][^${}\s]*)\}`)
+	zshIndirect    = regexp.MustCompile(`\$\{\(P\)(\w+)\}`)
+	zshSplitFlag   = regexp.MustCompile(`\$\{\(s:([^:/]+):\)(\w+)\}`)
+	zshForceOp     = regexp.MustCompile(`\$\{[=~^]+`)
+	fishSubst      = regexp.MustCompile(`(^|[\s=])\(`)
+	// =(cmd) is zsh's process substitution through a temporary file
+	zshTempSubst = regexp.MustCompile(`(^|[\s;|&<>])=\(`)
+	// ${(e)x} evaluates the value of x again, substitutions included
+	zshEvalFlag = regexp.MustCompile(`\$\{\([a-zA-Z@%]*e[a-zA-Z@%]*\)(\w+)\}`)
+	// ${(j:SEP:)x} joins the elements of array x with SEP
+	zshJoinFlag = regexp.MustCompile(`\$\{\(j(.)([^)]*?)(.)\)(\w+)\}`)
+	// ${:-word} is word (zsh allows an empty name)
+	zshCaseFlag  = regexp.MustCompile(`\$\{\(([LU])\):-([^{}$]*)\}`)
+	zshEmptyName = regexp.MustCompile(`\$\{:-([^{}]*)\}`)
+	// zsh ends a brace group at } without a ; before it
+	zshBareBrace = regexp.MustCompile(`([^\s;{])([ \t]+)\}([ \t]*(?:$|[;&|\n]))`)
 )
 
 // rewriteDialect returns src rewritten from zsh or fish into bash, and
 // whether anything changed.
 func rewriteDialect(src string) (string, bool) {
 	out := zshQualifier.ReplaceAllString(src, "$1")
+	out = zshTempSubst.ReplaceAllString(out, "$1<(")
+	out = zshEvalFlag.ReplaceAllString(out, "$$(eval echo \"$$$1\")")
+	out = zshJoin(out)
 	// ${(s:SEP:)VAR} splits VAR at SEP: the same words as ${VAR//SEP/ }
 	out = zshSplitFlag.ReplaceAllString(out, "$${$2//$1/ }")
+	out = zshLiterals(out)
 	out = zshIndirect.ReplaceAllString(out, "$${!$1}")
 	out = zshParamFlag.ReplaceAllString(out, "${")
 	out = zshForceOp.ReplaceAllString(out, "${")
+	out = unnestParams(out)
+	for i := 0; i < 4 && strings.Contains(out, "${:-"); i++ {
+		out = zshEmptyName.ReplaceAllString(out, "$1")
+	}
+	out = closeBareBraces(out)
 	if fishLike(out) {
 		out = fishToBash(out)
 	}
@@ -102,6 +125,8 @@ func fishToBash(src string) string {
 			name, _, _ := strings.Cut(rest, " ")
 			stack = append(stack, "}")
 			st = name + "() {"
+		case word == "set" && fishSet(rest) != "":
+			st = fishSet(rest)
 		case word == "begin" && rest == "":
 			stack = append(stack, "}")
 			st = "{"
@@ -120,4 +145,178 @@ func fishToBash(src string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// windowsSign reports syntax in a line that does not parse as POSIX shell
+// which only PowerShell or cmd give meaning to: automatic variables
+// ($_, $true, $null), static members ([Type]::Name), comparison operators,
+// hashtables, backtick escapes, %VAR% and /switches. Words both families
+// share ($(...), foreach, a path starting with /) are not signs.
+func windowsSign(src string) bool {
+	l := strings.ToLower(src)
+	for _, s := range []string{"$_", "$true", "$false", "$null", "]::", " -eq ", " -ne ", " -like ", " -match ", "@{", "`", "goto "} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return percentVar(src) || winSwitches(src) || winDrivePath(src)
+}
+
+// zshJoin rewrites ${(j:SEP:)x}, for an array x given literal elements
+// earlier in the line (x=(a b)), into the joined text.
+func zshJoin(s string) string {
+	if !strings.Contains(s, "${(j") {
+		return s
+	}
+	return zshJoinFlag.ReplaceAllStringFunc(s, func(m string) string {
+		sub := zshJoinFlag.FindStringSubmatch(m)
+		if sub[1] != sub[3] {
+			return m
+		}
+		def := sub[4] + "=("
+		i := strings.Index(s, def)
+		if i < 0 || i > 0 && !strings.ContainsRune(" \t;&|\n", rune(s[i-1])) {
+			return m
+		}
+		body, _, ok := strings.Cut(s[i+len(def):], ")")
+		if !ok || strings.ContainsAny(body, "$`\"'") {
+			return m
+		}
+		return strings.Join(strings.Fields(body), sub[2])
+	})
+}
+
+// unnestParams rewrites zsh's nested expansions ${"text"}, ${$(cmd)} and
+// ${${x}} into the inner expansion bash can read.
+func unnestParams(s string) string {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '$' || s[i+1] != '{' || (s[i+2] != '"' && s[i+2] != '$' && s[i+2] != '\'') {
+			continue
+		}
+		end := braceEnd(s, i+1)
+		if end < 0 {
+			return s
+		}
+		s = s[:i] + s[i+2:end] + s[end+1:]
+		i--
+	}
+	return s
+}
+
+// braceEnd is the index of the } closing the { at open, skipping quoted
+// text, or -1.
+func braceEnd(s string, open int) int {
+	depth := 0
+	var q byte
+	for i := open; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			} else if c == '\\' && q == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c == '\\':
+			i++
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// zshLiterals reduces nested expansions of literal text from the inside
+// out: ${:-text} is text, (s:SEP:) splits it into words, (j:SEP:) joins
+// them.
+func zshLiterals(s string) string {
+	for i := 0; i < 8 && strings.Contains(s, "${"); i++ {
+		prev := s
+		s = zshCaseFlag.ReplaceAllStringFunc(s, func(m string) string {
+			sub := zshCaseFlag.FindStringSubmatch(m)
+			if sub[1] == "L" {
+				return strings.ToLower(sub[2])
+			}
+			return strings.ToUpper(sub[2])
+		})
+		s = zshEmptyName.ReplaceAllString(s, "$1")
+		s = zshLiteralFlag.ReplaceAllStringFunc(s, func(m string) string {
+			sub := zshLiteralFlag.FindStringSubmatch(m)
+			if sub[2] != sub[4] {
+				return m
+			}
+			if sub[1] == "s" {
+				return strings.ReplaceAll(sub[5], sub[3], " ")
+			}
+			return strings.Join(strings.Fields(sub[5]), sub[3])
+		})
+		if s == prev {
+			break
+		}
+	}
+	return s
+}
+
+// closeBareBraces adds the ; bash needs before a } that closes a brace
+// group (zsh does without), leaving ${...} alone.
+func closeBareBraces(s string) string {
+	if !strings.Contains(s, "{ ") {
+		return s
+	}
+	locs := zshBareBrace.FindAllStringSubmatchIndex(s, -1)
+	for k := len(locs) - 1; k >= 0; k-- {
+		at := locs[k][4] // start of the blanks before }
+		if openerIsParam(s[:at]) {
+			continue
+		}
+		s = s[:at] + ";" + s[at:]
+	}
+	return s
+}
+
+// openerIsParam reports whether the innermost { still open at the end of
+// s starts a parameter expansion.
+func openerIsParam(s string) bool {
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case '}':
+			depth++
+		case '{':
+			if depth == 0 {
+				return i > 0 && s[i-1] == '$'
+			}
+			depth--
+		}
+	}
+	return false
+}
+
+// fishSet rewrites the operands of fish's set [-lgxU] NAME VALUE... into
+// a bash assignment, "" when they are not one (set -e, set -q, no value).
+func fishSet(rest string) string {
+	f := strings.Fields(rest)
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		switch f[i] {
+		case "-e", "--erase", "-q", "--query", "-n", "--names", "-S", "--show":
+			return ""
+		}
+		i++
+	}
+	if i+1 >= len(f) || !isVarName(f[i]) {
+		return ""
+	}
+	val := strings.TrimSpace(strings.SplitN(rest, f[i], 2)[1])
+	if i+2 == len(f) || strings.HasPrefix(val, "$(") && strings.HasSuffix(val, ")") && strings.Count(val, "$(") == 1 {
+		return f[i] + "=" + val
+	}
+	return f[i] + "=(" + val + ")"
 }

@@ -46,6 +46,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
+	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
+		// fish: eval TOOL init ARGS | source
+		return flow{kind: flowText}
 	case n == "string" && len(args) >= 2 && args[0].s == "join":
 		// fish: string join SEP WORDS...
 		parts := make([]string, 0, len(args)-2)
@@ -781,6 +784,20 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 			out = append(out, s[2:])
 		case c.name == "curl" && (s == "-O" || s == "--remote-name" || s == "--remote-name-all"):
 			remoteName = true
+		case c.name == "curl" && len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'o' && !strings.Contains(s, "O"):
+			// a bundle of short options ending in -o: -sSLo FILE
+			if next != "-" {
+				out = append(out, next)
+			}
+			i++
+		case c.name != "curl" && !strings.HasPrefix(c.name, "wget") && (s == "-o" || s == "--out" || s == "--output" || s == "--output-file" || s == "--download"):
+			// other fetchers name their output file the same way
+			if next != "-" && next != "" {
+				out = append(out, next)
+			}
+			i++
+		case c.name != "curl" && !strings.HasPrefix(c.name, "wget") && strings.HasPrefix(s, "--out="):
+			out = append(out, s[len("--out="):])
 		case c.name == "curl" && strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "O"):
 			remoteName = true
 			if strings.HasSuffix(s, "o") && next != "" {
@@ -851,6 +868,22 @@ func (a *analysis) recordDownloads(c *cmd) {
 			a.downloads[p] = true
 		}
 	}
+	// an archive of remote content unpacked: what it holds is as remote
+	if extractors[c.name] && a.extractsRemote(c) {
+		dir := c.cwd
+		args := c.args()
+		for i, w := range args {
+			switch {
+			case (w.s == "-C" || w.s == "--directory" || w.s == "-d") && i+1 < len(args):
+				dir = a.absPath(args[i+1].s, c.cwd)
+			case strings.HasPrefix(w.s, "--directory="):
+				dir = a.absPath(w.s[len("--directory="):], c.cwd)
+			}
+		}
+		if dir != "" {
+			a.downloadDirs = append(a.downloadDirs, dir)
+		}
+	}
 	// known text written to files, in case they are run later
 	if len(c.redirs) == 0 && c.name != "tee" && c.name != "cp" {
 		return
@@ -880,11 +913,44 @@ func (a *analysis) writtenFile(p, cwd string) (flow, bool) {
 // isDownloaded reports whether the file p was downloaded earlier in the
 // command.
 func (a *analysis) isDownloaded(p, cwd string) bool {
-	if len(a.downloads) == 0 || p == "" {
+	if len(a.downloads) == 0 && len(a.downloadDirs) == 0 || p == "" {
 		return false
 	}
-	if ap := a.absPath(p, cwd); ap != "" && a.downloads[ap] {
+	ap := a.absPath(p, cwd)
+	if ap != "" && a.downloads[ap] {
 		return true
 	}
+	for _, d := range a.downloadDirs {
+		if ap != "" && strings.HasPrefix(ap, d+"/") {
+			return true
+		}
+	}
 	return a.downloads[path.Base(p)]
+}
+
+// extractors unpack archives.
+var extractors = map[string]bool{"tar": true, "bsdtar": true, "gtar": true, "unzip": true, "cpio": true, "7z": true, "7za": true, "unar": true}
+
+// extractsRemote reports whether c unpacks remote content: piped in from
+// a download, or an archive file downloaded earlier.
+func (a *analysis) extractsRemote(c *cmd) bool {
+	if c.in.kind == flowRemote {
+		return true
+	}
+	for _, w := range c.args() {
+		if !strings.HasPrefix(w.s, "-") && a.isDownloaded(w.s, c.cwd) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalShellInit reports eval running a shell-init tool named in its
+// literal words (eval /opt/conda/bin/conda "shell.fish" "hook" $argv).
+func evalShellInit(c *cmd) bool {
+	sub := *c
+	sub.words = c.words[1:]
+	sub.base = path.Base(sub.words[0].s)
+	sub.name = canonicalName(sub.base)
+	return sub.words[0].ok && isShellInit(&sub)
 }

@@ -199,8 +199,10 @@ func chmodTargets(c *cmd) []word {
 	ops := posArgs(c.args(), optSpec{long: []string{"reference"}})
 	switch c.name {
 	case "chmod", "chown", "chgrp":
-		if len(ops) > 0 && !hasPrefixWord(c.args(), "--reference") {
-			ops = ops[1:] // the mode / owner
+		// the mode / owner; a mode like -x reads as an option and is
+		// not among the operands
+		if len(ops) > 0 && !hasPrefixWord(c.args(), "--reference") && !(c.name == "chmod" && strings.HasPrefix(chmodMode(c), "-")) {
+			ops = ops[1:]
 		}
 	case "setfacl":
 		ops = posArgs(c.args(), optSpec{short: "mMxX", long: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file"}})
@@ -283,6 +285,24 @@ func modeRemovesAll(m string) bool {
 		return n&0o777 == 0
 	}
 	return m == "a-rwx" || m == "-rwx" || m == "ugo-rwx" || m == "a=" || m == "ugo="
+}
+
+// modeRemovesExec reports a mode taking execute away from the owner:
+// -x, a-x, u-x, a=r, 644.
+func modeRemovesExec(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o100 == 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if !ok || who != "" && !strings.ContainsAny(who, "ua") {
+			continue
+		}
+		if perm[0] == '-' && strings.Contains(perm[1:], "x") || perm[0] == '=' && !strings.ContainsAny(perm[1:], "xX") {
+			return true
+		}
+	}
+	return false
 }
 
 func modeSetuid(m string) bool {

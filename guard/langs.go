@@ -43,8 +43,10 @@ var concatRewrites = map[string][]rewrite{
 var homeRewrites = map[string][]rewrite{
 	"python": {rw("expanduser", `os\.path\.expanduser\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
 		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `"~"`)},
-	"ruby": {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
-	"js":   {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
+	"ruby":  {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
+	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
+	"julia": {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
+	"js":    {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
 }
 
 // langRewrites turn indirect forms into direct calls.

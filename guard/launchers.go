@@ -59,6 +59,7 @@ func init() {
 		"watchexec": watchexecLaunches,
 		"nodemon":   optLaunches(optTable{"--exec": "", "-x": ""}),
 		"entr":      argvLaunches(0, "entr"),
+		"zargs":     zargsLaunches,
 		"aria2c":    optLaunches(optTable{"--on-download-complete": "", "--on-download-start": "", "--on-bt-download-complete": ""}),
 		"apt":       aptLaunches,
 		"apt-get":   aptLaunches,
@@ -110,6 +111,9 @@ func (a *analysis) expandLaunches(c *cmd) {
 	}
 	if f := launchers[c.name]; f != nil {
 		ls = append(ls, f(a, c)...)
+	}
+	if !shellNameSet[c.name] {
+		ls = append(ls, optionCommands(c)...)
 	}
 	for _, l := range ls {
 		if strings.TrimSpace(l.code) == "" {
@@ -509,7 +513,17 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 	}
 	base := args[min(i, cmdEnd):cmdEnd]
 	if len(base) == 0 {
-		return nil
+		// no command: each argument after ::: is a command line run
+		// as it is (parallel ::: 'cmd1' 'cmd2')
+		var out []launch
+		if sep >= 0 && args[sep].s == ":::" {
+			for _, w := range args[sep+1:] {
+				if w.s != ":::" && len(out) < 16 {
+					out = append(out, launch{code: w.s, origin: "parallel"})
+				}
+			}
+		}
+		return out
 	}
 	code := joinWords(base)
 	if sep < 0 {
@@ -716,6 +730,17 @@ func lldbLaunches(a *analysis, c *cmd) []launch {
 func emacsLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"--eval": ""}) {
+		// (delete-directory "dir" t) deletes recursively, (delete-file "f")
+		for _, fn := range [...]string{"delete-directory", "delete-file"} {
+			if i := strings.Index(v.val, "("+fn); i >= 0 {
+				rest := v.val[i+len(fn)+1:]
+				if j := strings.IndexByte(rest, '"'); j >= 0 {
+					if p, _, ok := strLit(rest[j:], 0, "python"); ok {
+						out = append(out, launch{code: "rm -rf " + shellQuote(p), origin: "emacs " + fn})
+					}
+				}
+			}
+		}
 		for _, fn := range [...]string{"shell-command", "async-shell-command", "shell-command-to-string", "start-process-shell-command"} {
 			if i := strings.Index(v.val, "("+fn); i >= 0 {
 				rest := v.val[i+len(fn)+1:]
@@ -774,3 +799,96 @@ var globTargets = []string{"rm", "sh", "bash", "dash", "zsh", "dd", "shred", "mk
 	"python", "python3", "perl", "ruby", "node", "php", "socat", "telnet", "base64", "wipefs", "find", "mv", "cp", "tar",
 	"crontab", "useradd", "usermod", "passwd", "sudo", "kill", "pkill", "killall", "shutdown", "reboot", "halt", "poweroff",
 	"iptables", "systemctl", "scp", "rsync", "ssh", "openssl", "xxd", "awk", "sed", "tee", "truncate", "unlink"}
+
+// optionCommands finds, in the options of any program, a value that is a
+// shell command line: --opt='sh -c "..."' (git grep -O, a hook or pager
+// option of a tool nobody listed) or a make-style $(shell ...) call. The
+// program will hand it to a shell, so it is analysed like sh -c.
+func optionCommands(c *cmd) []launch {
+	var out []launch
+	args := c.args()
+	for i, w := range args {
+		if !w.ok || len(w.s) < 4 {
+			continue
+		}
+		v := ""
+		switch {
+		case w.s[0] == '-':
+			if _, val, ok := strings.Cut(w.s, "="); ok {
+				v = val
+			}
+		case i > 0 && strings.HasPrefix(args[i-1].s, "-") && strings.ContainsRune(w.s, ' '):
+			v = w.s
+		}
+		if v == "" {
+			continue
+		}
+		if j := strings.Index(v, "$(shell "); j >= 0 {
+			if end := strings.LastIndexByte(v, ')'); end > j+8 {
+				out = append(out, launch{code: v[j+8 : end], origin: "option " + w.s[:min(len(w.s), 20)]})
+			}
+			continue
+		}
+		first, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+		if isShellName(path.Base(first)) && (strings.HasPrefix(rest, "-c ") || strings.Contains(rest, " -c ")) {
+			out = append(out, launch{code: v, origin: "option " + w.s[:min(len(w.s), 20)]})
+		} else if code := embeddedShellC(v); code != "" {
+			// a setting whose value quotes a command: key="sh -c '...'"
+			out = append(out, launch{code: code, origin: "option " + w.s[:min(len(w.s), 20)]})
+		}
+	}
+	return out
+}
+
+// embeddedShellC finds a quoted "SHELL -c ..." inside a setting's value
+// (runner="sh -c \"...\"") and returns it unquoted, or "".
+func embeddedShellC(v string) string {
+	i := strings.Index(v, " -c ")
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndexAny(v[:i], "\"'= ")
+	if start < 0 || v[start] == ' ' {
+		return ""
+	}
+	q := v[start]
+	if !isShellName(path.Base(v[start+1 : i])) {
+		return ""
+	}
+	code := v[start+1:]
+	if q == '"' || q == '\'' {
+		if end := strings.LastIndexByte(code, q); end > i-start {
+			code = code[:end]
+		}
+	}
+	return strings.ReplaceAll(code, `\"`, `"`)
+}
+
+// zargsLaunches reads zsh's zargs ARGS... -- COMMAND: like xargs, the
+// command is run with the arguments appended.
+func zargsLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	last := -1
+	for i, w := range args {
+		if w.s == "--" {
+			last = i
+		}
+	}
+	if last < 0 || last+1 >= len(args) {
+		return nil
+	}
+	first := 0
+	for i, w := range args[:last] {
+		if w.s == "--" {
+			first = i + 1
+			break
+		}
+	}
+	var b strings.Builder
+	b.WriteString(joinWords(args[last+1:]))
+	for _, w := range args[first:last] {
+		b.WriteByte(' ')
+		b.WriteString(w.s) // globs stay globs
+	}
+	return []launch{{code: b.String(), origin: "zargs"}}
+}

@@ -106,6 +106,7 @@ var scriptLangs = map[string]string{
 	"python": "python", "perl": "perl", "ruby": "ruby", "node": "js", "bun": "js", "deno": "js",
 	"php": "php", "lua": "lua", "awk": "awk", "pwsh": "pwsh", "osascript": "applescript",
 	"irb": "ruby", "luajit": "lua",
+	"Rscript": "r", "R": "r", "julia": "julia", "tclsh": "tcl", "wish": "tcl", "jimsh": "tcl",
 }
 
 // interpreter options: short options with an argument, short options
@@ -126,6 +127,8 @@ var interpOpts = map[string]interpSpec{
 	"php":         {arg: "dcfzt", code: "rBRE"},
 	"lua":         {arg: "l", code: "e"},
 	"applescript": {code: "e"},
+	"r":           {arg: "f", code: "e"},
+	"julia":       {arg: "CJLOp", code: "eE", lcode: []string{"eval", "print"}},
 }
 
 func (a *analysis) prepareInterp(c *cmd, lang string) {
@@ -334,8 +337,18 @@ func (a *analysis) prepareFind(c *cmd) {
 		spec.roots = []word{lit(".")}
 	}
 	c.find = spec
+	// a negated test (-not -path './.git*') keeps a few entries and
+	// selects all the others: it does not narrow what goes
+	negated := false
 	for i < len(args) {
 		s := args[i].s
+		if s == "-not" || s == "!" {
+			negated = true
+			i++
+			continue
+		}
+		neg := negated
+		negated = false
 		switch s {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
@@ -348,7 +361,7 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-delete":
 			c.findDelete = true
 		case "-name", "-iname":
-			if i+1 >= len(args) || args[i+1].s != "*" {
+			if (i+1 >= len(args) || args[i+1].s != "*") && !neg {
 				spec.filtered = true // -name '*' selects everything
 			}
 			if i+1 < len(args) && !strings.ContainsAny(args[i+1].s, "*?[") {
@@ -359,11 +372,11 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-user", "-uid",
 			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname", "-newermt", "-used":
-			spec.filtered = true
+			spec.filtered = spec.filtered || !neg
 			i += 2
 			continue
 		case "-empty", "-nouser", "-nogroup":
-			spec.filtered = true
+			spec.filtered = spec.filtered || !neg
 		case "-maxdepth", "-mindepth", "-type", "-xtype", "-fstype", "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-context":
 			i += 2
 			continue

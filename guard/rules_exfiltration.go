@@ -148,7 +148,12 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Do not print secrets; check that the file exists with ls -l or test -f", "Use the tool that needs the credentials directly"},
-		names:       names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac"),
+		// printers, and programs that query or dump a data file (a
+		// browser's password database through sqlite3, hashes through
+		// unshadow, a token through jq or grep)
+		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
+			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
@@ -158,7 +163,7 @@ var exfiltrationRules = []*rule{
 				if p == "" || a.inWork(p) {
 					continue
 				}
-				if d, crit := a.sensitive(w.s, c.cwd); crit {
+				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {
 						return true, d
 					}

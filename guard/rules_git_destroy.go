@@ -210,6 +210,41 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "forge-api-guard-change", Level: LevelHigh, Category: CategoryGitDestroy, Description: "changing a repository's protection, keys, hooks or access through the forge API",
+		Suggestions: []string{"Change protection and access in the web settings, reviewed by a maintainer", "Use a read-only call (GET) to inspect them"},
+		names:       names("gh", "glab", "curl", "wget", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m := httpMethod(c)
+			args := c.args()
+			if m == "" && (c.name == "gh" || c.name == "glab") && len(args) > 0 && args[0].s == "api" {
+				// fields or an input body make the call a POST
+				for _, w := range args {
+					switch w.s {
+					case "-f", "-F", "--field", "--raw-field", "--input":
+						m = "POST"
+					}
+				}
+			}
+			if m == "" || m == "GET" || m == "HEAD" {
+				return false, ""
+			}
+			for _, w := range args {
+				if !strings.Contains(w.s, "repos/") && !strings.Contains(w.s, "projects/") && !strings.Contains(w.s, "orgs/") {
+					continue
+				}
+				segs := strings.Split(strings.Trim(w.s, "/"), "/")
+				for k, seg := range segs {
+					if len(segs)-k > 2 {
+						continue // a sub-action of the resource (hooks/1/pings)
+					}
+					switch seg {
+					case "protection", "protected_branches", "rulesets", "keys", "deploy_keys", "hooks", "collaborators", "members", "secrets", "permissions", "invitations":
+						return true, m + " " + w.s
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-ref-delete-input", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting remote branches or tags taken from a list",
 		Suggestions: []string{"Delete named refs one by one after review", "Keep release tags"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {

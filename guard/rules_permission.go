@@ -72,7 +72,8 @@ var permissionRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			mode := chmodMode(c)
 			for _, t := range a.permTargets(c) {
-				if !t.rec && (t.class == pcRoot || (t.class == pcSystemCrit || t.class == pcCritFile) && (modeWorldWritable(mode) || modeRemovesAll(mode))) {
+				if !t.rec && (t.class == pcRoot || (t.class == pcSystemCrit || t.class == pcCritFile) && (modeWorldWritable(mode) || modeRemovesAll(mode)) ||
+					c.name == "chmod" && systemProgram(t.w.s) && modeRemovesExec(mode)) {
 					return true, t.w.s
 				}
 			}
@@ -124,3 +125,14 @@ var permissionRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, permissionRules) }
+
+// systemProgram reports a program in a system bin directory: taking its
+// execute bit away breaks everything that runs it (chmod -x /bin/chmod).
+func systemProgram(p string) bool {
+	for _, d := range [...]string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/usr/libexec/", "/lib/", "/usr/lib/"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -77,6 +77,9 @@ var privilegeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				l := lower(w.s)
+				if grantsBroadCap(l) {
+					return true, w.s
+				}
 				if strings.Contains(l, "cap_setuid") || strings.Contains(l, "cap_sys_admin") || strings.Contains(l, "cap_dac_override") ||
 					strings.Contains(l, "cap_sys_ptrace") || strings.Contains(l, "cap_setgid") || strings.Contains(l, "=ep") && strings.HasPrefix(l, "all") {
 					return true, w.s
@@ -243,7 +246,7 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
-		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "nsenter"),
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "nsenter" {
@@ -279,6 +282,16 @@ var privilegeRules = []*rule{
 					src = path.Clean(src)
 					if src == "/" || src == "/etc" || src == "/root" || src == "/boot" || src == "/usr" || src == "/var" || src == "/dev" {
 						return true, "host " + src + " mounted"
+					}
+					// the whole home (every key and repository in it), the
+					// directory of all homes, or a credential file or folder
+					if ap := a.absPath(src, c.cwd); ap != "" && !a.inWork(ap) {
+						if a.home != "" && (ap == a.home || strings.HasPrefix(a.home, ap+"/")) || ap == "/home" || ap == "/Users" || ap == "/run" || ap == "/proc" || ap == "/sys" {
+							return true, "host " + ap + " mounted"
+						}
+						if d, crit := a.sensitive(ap, c.cwd); crit {
+							return true, d + " mounted"
+						}
 					}
 				}
 				if !strings.HasPrefix(s, "-") && i > 0 && !strings.Contains(rest[i-1].s, "=") && !strings.HasPrefix(rest[i-1].s, "-") {
@@ -364,9 +377,22 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "suid-hunt", Level: LevelHigh, Category: CategoryPrivilege, Description: "searching the system for setuid or setgid programs (privilege-escalation reconnaissance)",
-		Suggestions: []string{"Search only the project directory", "Audit setuid files with the distribution's tools"}, names: names("find"),
+		Suggestions: []string{"Search only the project directory", "Audit setuid files with the distribution's tools"}, names: names("find", "getcap"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "getcap" {
+				// a recursive capability scan of the system: the same hunt
+				// for programs that grant more than their caller has
+				if !hasWord(args, "-r") {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && strings.Count(strings.Trim(p, "/"), "/") < 2 {
+						return true, "getcap -r " + w.s
+					}
+				}
+				return false, ""
+			}
 			if len(c.findExecs) > 0 || c.findDelete {
 				return false, "" // what it does with them is judged
 			}
@@ -450,8 +476,24 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Use your own agent (ssh-add)", "Ask for access to the host"}, names: nil,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, as := range c.assigns {
-				if as.name == "SSH_AUTH_SOCK" && (strings.Contains(as.val.s, "/tmp/ssh-") || strings.Contains(as.val.s, "agent.") && !as.val.ok) {
+				if as.name != "SSH_AUTH_SOCK" && as.name != "GPG_AGENT_INFO" {
+					continue
+				}
+				if foreignAgentSocket(as.val) {
 					return true, as.val.s
+				}
+				// a value computed by searching for sockets: read what the
+				// substitution searches in the command's text
+				if !as.val.ok {
+					if i := strings.Index(a.src, as.name+"=$("); i >= 0 {
+						frag := a.src[i+len(as.name)+1:]
+						if j := strings.Index(frag, ")"); j >= 0 {
+							frag = frag[:j+1]
+						}
+						if strings.Contains(frag, "/tmp") || strings.Contains(frag, "agent.") {
+							return true, truncate(frag, 80)
+						}
+					}
 				}
 			}
 			return false, ""
@@ -459,3 +501,38 @@ var privilegeRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, privilegeRules) }
+
+// narrowCaps are capabilities that give a program no way to read, write
+// or control what is not its own.
+var narrowCaps = map[string]bool{
+	"cap_net_bind_service": true, "cap_net_raw": true, "cap_sys_nice": true, "cap_ipc_lock": true, "cap_perfmon": true,
+	"cap_wake_alarm": true, "cap_block_suspend": true, "cap_audit_write": true, "cap_sys_resource": true,
+}
+
+// grantsBroadCap reports a capability text (cap_x,cap_y+ep or =eip)
+// granting, in the effective or permitted set, any capability but the
+// narrow ones: cap_dac_read_search on tar reads every file.
+func grantsBroadCap(l string) bool {
+	i := strings.IndexAny(l, "+=")
+	if i <= 0 || !strings.ContainsAny(l[i:], "ep") || strings.Contains(l[i:], "-") {
+		return false
+	}
+	for _, c := range strings.Split(l[:i], ",") {
+		if strings.HasPrefix(c, "cap_") && !narrowCaps[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignAgentSocket reports an agent socket in the shared temporary
+// directories or root's runtime directory: a forwarded agent there
+// belongs to another login, and its keys open that login's hosts.
+func foreignAgentSocket(w word) bool {
+	for _, p := range [...]string{"/tmp/ssh-", "/tmp/ssh_", "/var/tmp/ssh-", "/run/user/0/", "/root/"} {
+		if strings.Contains(w.s, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -69,7 +69,7 @@ var remoteExecRules = []*rule{
 			if c.script != nil && c.script.kind == scriptFile && c.script.flow.kind == flowRemote {
 				return true, c.script.w.s
 			}
-			if len(a.downloads) > 0 && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
+			if (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
 				return true, w0.s
 			}
 			return false, ""
@@ -118,6 +118,49 @@ var remoteExecRules = []*rule{
 			for _, w := range args {
 				if v := strings.TrimPrefix(w.s, "GOPROXY="); v != w.s && (strings.HasPrefix(v, "http://") || isPublicIP(hostOf(v))) {
 					return true, v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "trust-package-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "trusting a package repository or signing key from an unknown host (what it serves later installs as root)",
+		Suggestions: []string{"Use the vendor's documented repository over HTTPS, with its key fingerprint checked", "Install a pinned release you have reviewed"},
+		names:       names("helm", "add-apt-repository", "apt-key", "rpm", "yum-config-manager", "dnf", "zypper", "brew", "apk", "gpg", "flatpak", "snap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			adds := false
+			switch c.name {
+			case "helm":
+				adds = strings.HasPrefix(j, "repo add ")
+			case "add-apt-repository", "yum-config-manager", "zypper", "flatpak":
+				adds = true
+			case "apt-key", "gpg":
+				adds = hasWord(args, "add") || hasWord(args, "adv") || hasWord(args, "--import")
+				if adds && c.in.kind == flowRemote && unknownHost(c.in.what) {
+					return true, c.in.what
+				}
+			case "rpm":
+				adds = hasWord(args, "--import")
+			case "dnf":
+				adds = strings.Contains(j, "config-manager") || strings.Contains(j, "--add-repo")
+			case "brew":
+				adds = len(args) > 2 && args[0].s == "tap"
+			case "apk":
+				adds = strings.Contains(j, "--repository") || strings.Contains(j, "-X ")
+			case "snap":
+				adds = hasWord(args, "--dangerous")
+			}
+			if !adds {
+				return false, ""
+			}
+			for _, w := range args {
+				for _, f := range strings.Fields(w.s) {
+					if i := strings.Index(f, "="); i > 0 && strings.HasPrefix(f, "--") {
+						f = f[i+1:]
+					}
+					if strings.Contains(f, "://") && unknownHost(f) {
+						return true, f
+					}
 				}
 			}
 			return false, ""
@@ -285,3 +328,18 @@ var remoteExecRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, remoteExecRules) }
+
+// unknownHost reports a URL (or text holding one) on a bare public IP or
+// fetched over plain HTTP from a non-local host.
+func unknownHost(s string) bool {
+	i := strings.Index(s, "http")
+	if i < 0 {
+		return false
+	}
+	u := s[i:]
+	if j := strings.IndexAny(u, " '\""); j >= 0 {
+		u = u[:j]
+	}
+	h := hostOf(u)
+	return isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h)
+}

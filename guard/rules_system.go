@@ -183,6 +183,11 @@ var systemRules = []*rule{
 						return true, "all root processes"
 					}
 				}
+				// selected by user alone: every process the user runs,
+				// the session and shell included
+				if v, ok := optValue(args, "-u", "user"); ok && v != "" && len(positional(killSelectors(args))) == 0 {
+					return true, "every process of user " + v
+				}
 			}
 			return false, ""
 		}},
@@ -343,3 +348,19 @@ var systemRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, systemRules) }
+
+// killSelectors drops the values of pkill/killall options so what is left
+// are the process-name patterns.
+func killSelectors(args []word) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		switch w := args[i].s; {
+		case w == "-u" || w == "-U" || w == "-g" || w == "-G" || w == "-t" || w == "-s" || w == "-P" || w == "--signal" || w == "--user" || w == "-o" || w == "-y":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
+}

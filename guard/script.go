@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"encoding/hex"
 	"strconv"
 	"strings"
 )
@@ -46,6 +47,9 @@ var execAPIs = map[string][]string{
 	"awk":         {"system"},
 	"pwsh":        {"Invoke-Expression", "iex", "Start-Process", "cmd /c", "bash -c", "sh -c"},
 	"applescript": {"do shell script"},
+	"r":           {"system", "system2", "shell", "pipe"},
+	"julia":       {"run", "read", "pipeline", "success"},
+	"tcl":         {"exec", "open"},
 }
 
 // delete APIs per language, and whether they delete recursively.
@@ -55,11 +59,14 @@ var deleteAPIs = map[string][]scriptPath{
 	"perl": {{api: "rmtree", recursive: true}, {api: "remove_tree", recursive: true}, {api: "unlink"}},
 	"ruby": {{api: "FileUtils.rm_rf", recursive: true}, {api: "FileUtils.rm_r", recursive: true}, {api: "FileUtils.remove_dir", recursive: true},
 		{api: "FileUtils.remove_entry", recursive: true}, {api: "FileUtils.rm"}, {api: "File.delete"}, {api: "File.unlink"}, {api: "rm_rf", recursive: true}},
-	"js": {{api: "fs.rmSync", recursive: true}, {api: "fs.rmdirSync", recursive: true}, {api: "fs.rm", recursive: true}, {api: "rmSync", recursive: true},
+	"js": {{api: "Deno.removeSync", recursive: true}, {api: "Deno.remove", recursive: true}, {api: "fs.rmSync", recursive: true}, {api: "fs.rmdirSync", recursive: true}, {api: "fs.rm", recursive: true}, {api: "rmSync", recursive: true},
 		{api: "fs.promises.rm", recursive: true}, {api: "fs.unlinkSync"}, {api: "fs.unlink"}, {api: "rimraf", recursive: true}, {api: "Deno.remove", recursive: true}},
-	"php":  {{api: "unlink"}, {api: "rmdir"}},
-	"lua":  {{api: "os.remove"}},
-	"pwsh": {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
+	"php":   {{api: "unlink"}, {api: "rmdir"}},
+	"lua":   {{api: "os.remove"}},
+	"r":     {{api: "unlink", recursive: true}, {api: "file.remove"}},
+	"julia": {{api: "rm", recursive: true}},
+	"tcl":   {{api: "file delete", recursive: true}},
+	"pwsh":  {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
 }
 
 // write APIs per language: calls whose first argument is a file written.
@@ -81,7 +88,24 @@ func scanScript(lang, code string) *scriptScan {
 		code = code[:maxWordLen]
 	}
 	code = normalizeCode(lang, code)
+	// a base64 literal decoded anywhere in the code (eval, exec, a
+	// variable later run) is scanned as more code of the same language
+	for i := 0; i < 2; i++ {
+		dec := decodedLiteral(code, lang)
+		if dec == "" || strings.Contains(code, dec) {
+			break
+		}
+		code += "\n" + normalizeCode(lang, dec)
+	}
 	low := strings.ToLower(code)
+	if lang == "tcl" {
+		// Tcl's exec takes a command's words, not a call's arguments
+		for _, st := range splitStatements(strings.ReplaceAll(strings.ReplaceAll(code, "[", "\n"), "]", "\n")) {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(st), "exec "); ok {
+				sc.shell = append(sc.shell, scriptCall{api: "exec", cmd: rest})
+			}
+		}
+	}
 	// commands run
 	for _, api := range execAPIs[lang] {
 		forEachCall(code, api, lang, func(args string) {
@@ -99,6 +123,9 @@ func scanScript(lang, code string) *scriptScan {
 			switch {
 			case items[0].isList:
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[0].list})
+			case items[0].isStr && len(items) > 1 && items[1].isList && (strings.Contains(api, "execv") || strings.Contains(api, "spawnv")):
+				// os.execvp(file, [argv0, args...])
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[1].list})
 			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
 			case items[0].isStr && len(items) > 1 && items[1].isStr && (lang == "perl" || lang == "ruby" || lang == "php" && api == "pcntl_exec" || api == "os.execlp" || api == "os.execl" || api == "os.spawnlp"):
@@ -864,5 +891,43 @@ func decodedLiteral(expr, lang string) string {
 			return d
 		}
 	}
+	// hex and rot13 hide code the same way
+	for _, fn := range [...]string{"fromhex(", "unhexlify(", "codecs.decode("} {
+		i := strings.Index(expr, fn)
+		if i < 0 {
+			continue
+		}
+		j := i + len(fn)
+		for j < len(expr) && expr[j] == ' ' {
+			j++
+		}
+		s, end, ok := strLit(expr, j, lang)
+		if !ok {
+			continue
+		}
+		if fn == "codecs.decode(" {
+			if rest := expr[end:min(len(expr), end+16)]; strings.Contains(rest, "rot") {
+				return rot13(s)
+			}
+			continue
+		}
+		if b, err := hex.DecodeString(strings.ReplaceAll(s, " ", "")); err == nil {
+			return string(b)
+		}
+	}
 	return ""
+}
+
+// rot13 rotates the letters of s by 13.
+func rot13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return string(b)
 }

@@ -49,7 +49,7 @@ func isShellInit(c *cmd) bool {
 		return true
 	}
 	if !ok {
-		return false
+		return genericShellInit(c)
 	}
 	if p := c.words[0].s; p != c.base {
 		switch dir := path.Dir(p); {
@@ -67,7 +67,8 @@ func isShellInit(c *cmd) bool {
 		}
 	}
 	for _, w := range c.args() {
-		if !w.ok {
+		// the caller's own arguments passed through ($@, fish's $argv)
+		if !w.ok && w.s != "$@" && w.s != "$argv" {
 			return false
 		}
 	}
@@ -78,7 +79,7 @@ func isShellInit(c *cmd) bool {
 			}
 		}
 	}
-	return false
+	return genericShellInit(c)
 }
 
 // isUserBin reports a per-user program directory such as ~/.local/bin,
@@ -89,4 +90,38 @@ func isUserBin(dir string) bool {
 	}
 	parent := path.Base(path.Dir(dir))
 	return len(parent) > 1 && parent[0] == '.'
+}
+
+// initVerbs are the subcommands CLIs print their shell setup with.
+var initVerbs = map[string]bool{
+	"init": true, "shell-init": true, "shellenv": true, "hook": true, "completion": true, "completions": true,
+	"alias": true, "aliases": true, "activate": true, "setup-shell": true, "--completion": true, "--completions": true,
+}
+
+// genericShellInit recognises a plainly named tool (not a path, so not
+// one fetched or built here) asked by an init verb to print setup code
+// for a named shell: chef shell-init bash, pixi completion --shell bash,
+// gh copilot alias -- zsh. Every argument is a literal word, none a URL or
+// a path.
+func genericShellInit(c *cmd) bool {
+	if strings.Contains(c.words[0].s, "/") {
+		return false
+	}
+	verb, shell := false, false
+	for _, w := range c.args() {
+		if !w.ok || strings.Contains(w.s, "/") || strings.Contains(w.s, ":") {
+			return false
+		}
+		s := w.s
+		if v, ok := strings.CutPrefix(s, "--shell="); ok {
+			s = v
+		}
+		switch {
+		case initVerbs[s]:
+			verb = true
+		case shellNameSet[s]:
+			shell = true
+		}
+	}
+	return verb && shell
 }

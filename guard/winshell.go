@@ -61,10 +61,17 @@ func (a *analysis) runTop(src, shell string) {
 	a.run(src, "command")
 	// a line that is not POSIX shell but reads as PowerShell or cmd is
 	// judged in that dialect rather than as unanalysable
-	if a.unres != nil && a.best == nil && strings.Contains(a.unres.reason, "does not parse") {
+	// (only when the line itself fails to parse, not a payload in it, and
+	// not when the parser recognised zsh); without a Windows sign the line
+	// stays unanalysable unless the Windows reading finds the danger
+	if a.topUnparsed && a.unres != nil && a.best == nil && !strings.Contains(a.unres.reason, "zsh feature") {
 		if d := guessWinDialect(src); d != "" && psWellFormed(src) {
+			unres, notes := a.unres, a.notes
 			a.unres, a.notes, a.stop = nil, nil, false
 			a.runWin(src, d, "command")
+			if a.best == nil && a.unres == nil && !windowsSign(src) {
+				a.unres, a.notes = unres, notes
+			}
 		}
 	}
 }

@@ -367,6 +367,10 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	name := p.Param.Value
+	if w, ok := a.vars[name]; ok && w.flow != nil && w.flow.kind == flowSecret {
+		// a variable holding a secret carries it into the command using it
+		a.substs = append(a.substs, *w.flow)
+	}
 	val, known := a.varValue(name)
 	if p.Excl {
 		// ${!ref}: the variable whose name ref holds
@@ -495,18 +499,17 @@ func (a *analysis) sliceValue(val string, sl *syntax.Slice) (string, bool) {
 		}
 		return 0, false, false
 	}
-	if x, ok := sl.Offset.(*syntax.Word); ok && sl.Length == nil {
-		switch x.Lit() {
-		case "h":
-			return path.Dir(val), true
-		case "t":
-			return path.Base(val), true
-		case "r":
-			return strings.TrimSuffix(val, path.Ext(val)), true
-		case "e":
-			return strings.TrimPrefix(path.Ext(val), "."), true
-		case "a", "A":
-			return val, true
+	// zsh modifiers (${p:h}, ${p:h:h}) parse as an offset and length
+	if x, ok := sl.Offset.(*syntax.Word); ok {
+		if out, ok := zshModifier(val, x.Lit()); ok {
+			if sl.Length == nil {
+				return out, true
+			}
+			if y, ok := sl.Length.(*syntax.Word); ok {
+				if out, ok := zshModifier(out, y.Lit()); ok {
+					return out, true
+				}
+			}
 		}
 	}
 	off, ok, _ := num(&sl.Offset)
@@ -977,4 +980,21 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// zshModifier applies one zsh history modifier (h, t, r, e, a, A) to val.
+func zshModifier(val, m string) (string, bool) {
+	switch m {
+	case "h":
+		return path.Dir(val), true
+	case "t":
+		return path.Base(val), true
+	case "r":
+		return strings.TrimSuffix(val, path.Ext(val)), true
+	case "e":
+		return strings.TrimPrefix(path.Ext(val), "."), true
+	case "a", "A":
+		return val, true
+	}
+	return "", false
 }

@@ -89,6 +89,16 @@ func gitDiscards(c *cmd) string {
 		if o.has("f", "force") || o.has("", "discard-changes") || o.has("C", "force-create") {
 			return "git switch --force"
 		}
+	case "rm":
+		// -f removes files with uncommitted changes; --cached keeps them
+		if o.has("f", "force") && o.has("r", "") && !o.has("", "cached") && !o.has("n", "dry-run") {
+			return "git rm --force -r"
+		}
+	case "read-tree":
+		// -u writes the tree over the work files; --reset discards their changes
+		if o.has("u", "") && (o.has("", "reset") || o.has("m", "")) && !o.has("n", "dry-run") {
+			return "git read-tree -u"
+		}
 	case "checkout-index":
 		if o.has("f", "force") {
 			return "git checkout-index --force"

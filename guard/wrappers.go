@@ -109,7 +109,7 @@ func rootWrapper(spec optSpec, userOpt byte, userLong string) wrapperFunc {
 				user = ws[j+1].s
 			}
 		}
-		if user == "" || user == "root" || user == "0" || user == "#0" {
+		if user == "" || user == "root" || user == "0" || user == "#0" || rootUID(user) {
 			c.asRoot = true
 		}
 		return takeAssigns(c, ws, i)
@@ -522,4 +522,15 @@ func joinWords(ws []word) string {
 		b.WriteString(w.s)
 	}
 	return b.String()
+}
+
+// rootUID reports a #uid that sudo resolves to root: #0, and #-1 or
+// #4294967295, which old sudo (CVE-2019-14287) turned into 0.
+func rootUID(u string) bool {
+	n, ok := strings.CutPrefix(u, "#")
+	if !ok {
+		return false
+	}
+	n = strings.TrimLeft(n, "0")
+	return n == "" || strings.HasPrefix(n, "-") || n == "4294967295"
 }

@@ -1,0 +1,94 @@
+package guard
+
+import "strings"
+
+// Any command-line client of a hosted service (a forge, a cloud, a
+// deployment platform, an orchestrator or container runtime nobody listed)
+// that is told to delete something and not to ask first. Tools with a rule
+// of their own, package managers and local file tools are left to those;
+// targets named as scratch (test, tmp, preview...) are not production.
+var cliDestroyRules = []*rule{
+	{ID: "cli-destroy-confirmed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a hosted resource with the confirmation skipped",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if cliDestroyExempt[c.name] || len(c.words) < 3 {
+				return false, ""
+			}
+			args := c.args()
+			verb := -1
+			for i, w := range args {
+				if strings.HasPrefix(w.s, "-") {
+					break
+				}
+				if destroyVerbs[lower(w.s)] {
+					verb = i
+					break
+				}
+				if i >= 3 {
+					break
+				}
+			}
+			if verb < 0 || !skipsConfirm(args) {
+				return false, ""
+			}
+			for _, w := range positional(args[verb+1:]) {
+				if scratchName(w.s) {
+					return false, ""
+				}
+			}
+			return true, c.name + " " + args[verb].s
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, cliDestroyRules) }
+
+// destroyVerbs are the subcommands CLIs delete things with.
+var destroyVerbs = map[string]bool{
+	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
+	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true,
+}
+
+// skipsConfirm reports a flag that answers a deletion prompt in advance.
+func skipsConfirm(args []word) bool {
+	for _, w := range args {
+		switch w.s {
+		case "--yes", "-y", "--force", "-f", "--confirm", "--no-confirm", "--no-prompt", "--quiet", "-q", "--skip-confirmation", "--auto-approve", "-af", "-fa":
+			return true
+		}
+		if strings.HasPrefix(w.s, "--yes=") || strings.HasPrefix(w.s, "--confirm=") || strings.HasPrefix(w.s, "--force=") {
+			return true
+		}
+	}
+	return false
+}
+
+// scratchName reports a resource named as throwaway.
+func scratchName(s string) bool {
+	l := lower(s)
+	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "dev-", "-dev", "local"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// cliDestroyExempt are programs whose deletions are judged by rules of
+// their own or touch only local, rebuildable state (package caches,
+// toolchains, local VMs and clusters, kernels, models).
+var cliDestroyExempt = map[string]bool{
+	"rm": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "pipx": true, "cargo": true,
+	"go": true, "gem": true, "bundle": true, "poetry": true, "uv": true, "conda": true, "mamba": true, "micromamba": true,
+	"apt": true, "apt-get": true, "dnf": true, "yum": true, "apk": true, "pacman": true, "brew": true, "snap": true,
+	"flatpak": true, "nix-env": true, "rustup": true, "asdf": true, "mise": true, "pyenv": true, "nvm": true, "volta": true,
+	"sdk": true, "helm": false, "docker": true, "podman": true, "kubectl": true, "terraform": true, "aws": true,
+	"gcloud": true, "az": true, "gh": true, "glab": true, "sqlite3": true, "redis-cli": true, "psql": true, "mysql": true,
+	"find": true, "xargs": true, "trash": true, "trash-put": true, "gio": true, "rclone": true, "rsync": true, "ssh": true,
+	"tmux": true, "screen": true, "systemctl": true, "crontab": true, "at": true, "atrm": true, "ip": true, "nmcli": true,
+	"update-alternatives": true, "alternatives": true, "dpkg": true, "rpm": true, "ln": true, "unlink": true, "shred": true,
+	"pre-commit": true, "direnv": true, "keyring": true, "secret-tool": true, "security": true, "pass": true, "gpg": true,
+	"ssh-add": true, "ssh-keygen": true, "npx": true, "code": true, "cursor": true, "jq": true, "yq": true, "sed": true,
+	"vagrant": true, "multipass": true, "kind": true, "minikube": true, "k3d": true, "colima": true, "limactl": true,
+	"ollama": true, "dvc": true, "pipenv": true, "jupyter": true, "ipython": true, "conan": true, "vcpkg": true,
+	"tsc": true, "make": true, "cmake": true, "bazel": true, "nx": true, "turbo": true, "lerna": true, "deno": true, "bun": true,
+}
