@@ -267,6 +267,7 @@ var psAliases = map[string]string{
 	"echo": "write-output", "write": "write-output", "sp": "set-itemproperty", "gp": "get-itemproperty", "clc": "clear-content",
 	"cli": "clear-item", "clhy": "clear-history", "ii": "invoke-item", "sajb": "start-job", "spsv": "stop-service",
 	"sasv": "start-service", "tee": "tee-object", "rni": "rename-item", "ren": "rename-item", "set": "set-variable", "sv": "set-variable",
+	"gsv": "get-service", "gcim": "get-ciminstance", "rcim": "remove-ciminstance", "gwmi": "get-wmiobject", "rwmi": "remove-wmiobject",
 	"nal": "new-alias", "sal": "set-alias", "ipmo": "import-module", "epal": "export-alias", "r": "invoke-history",
 }
 
@@ -827,6 +828,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if !call && (ft == "." || ft == "&") && len(stage) > 1 {
 			stage = stage[1:]
 			ft = stage[0].text
+			call = true
 		}
 		for _, t := range stage[1:] {
 			for _, g := range psGroups(t.text) {

@@ -134,6 +134,16 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	switch c.name {
+	case "nslookup", "resolve-dnsname", "ping", "test-connection", "test-netconnection", "dig", "host", "tracert", "pathping":
+		// a secret in a host name leaves in the DNS query
+		for _, w := range c.args() {
+			if name := winSecretVar(w.s); name != "" {
+				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
+				break
+			}
+		}
+	}
 	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
 		c.name = "shutdown.exe" // Windows switches: /a aborts, /? helps
 	}
@@ -218,6 +228,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
 			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
 		}
+		if c.in.kind == flowList && c.in.what == "every shadow copy" && strings.Contains(body, "delete") {
+			ws.emitWin(c, "win-backup-delete", "every shadow copy")
+		}
 		if c.in.kind == flowSecret && psSends(body) {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
@@ -291,6 +304,10 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
+	case "remove-ciminstance", "remove-wmiobject":
+		if c.in.kind == flowList && c.in.what == "every shadow copy" && !hasSw(wargs(c), "whatif") {
+			ws.emitWin(c, "win-backup-delete", "every shadow copy")
+		}
 	case "set-location", "push-location":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "stackname"}, []string{"passthru"})
 		if p := psPathArg(pa); p != nil {
@@ -997,6 +1014,31 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	}
 }
 
+// winSecretVar returns the name of a secret-looking environment variable
+// that s expands ($env:X, ${env:X}, %X%), or "".
+func winSecretVar(s string) string {
+	l := strings.ToLower(s)
+	for _, pre := range [...]string{"$env:", "${env:", "%"} {
+		for i := strings.Index(l, pre); i >= 0; {
+			name := l[i+len(pre):]
+			if j := strings.IndexAny(name, " \"'&?/;,)}%.:"); j >= 0 {
+				name = name[:j]
+			}
+			for _, sv := range secretVarNames {
+				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") {
+					return name
+				}
+			}
+			k := strings.Index(l[i+len(pre):], pre)
+			if k < 0 {
+				break
+			}
+			i += len(pre) + k
+		}
+	}
+	return ""
+}
+
 // psStartProcess judges Start-Process: the program it starts with its
 // arguments, elevation, and downloaded programs.
 func (ws *winState) psStartProcess(c *cmd, args []word) {
@@ -1126,6 +1168,18 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowList, what: "every process"}
 		}
 		return flow{kind: flowList}
+	case "get-service":
+		if len(args) == 0 || len(args) == 1 && strings.Trim(args[0].s, `"'`) == "*" {
+			return flow{kind: flowList, what: "every service"}
+		}
+		return flow{kind: flowList}
+	case "get-ciminstance", "get-wmiobject":
+		for _, w := range args {
+			if l := strings.ToLower(w.s); strings.Contains(l, "win32_shadowcopy") && !strings.Contains(l, "where") {
+				return flow{kind: flowList, what: "every shadow copy"}
+			}
+		}
+		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
 	case "write-output", "write-host":
@@ -1136,11 +1190,78 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret || c.in.kind == flowRemote {
 			return c.in
 		}
+		if c.in.kind == flowList && (c.in.what == "every service" || c.in.what == "every shadow copy") && (c.name == "sort-object" || c.name == "where-object" && psStatusFilter(args)) {
+			// a filter on the state keeps every running one
+			return c.in
+		}
 	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
 	}
 	return flow{kind: flowUnknown}
+}
+
+// forfiles runs its /c command once per file matched: @path and @file
+// stand for every file under /p matching /m (in every subfolder with /s).
+func (a *analysis) forfiles(c *cmd) {
+	args := c.args()
+	dir, mask, recursive, payload := ".", "*", false, ""
+	for i := 0; i < len(args); i++ {
+		s := strings.ToLower(args[i].s)
+		if strings.HasPrefix(s, "-") {
+			s = "/" + s[1:]
+		}
+		val := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i].s
+			}
+			return ""
+		}
+		switch s {
+		case "/p":
+			dir = val()
+		case "/m":
+			mask = val()
+		case "/c":
+			payload = val()
+		case "/s":
+			recursive = true
+		}
+	}
+	if payload == "" {
+		return
+	}
+	each := strings.TrimRight(dir, `\/`) + `\` + mask
+	if mask == "*.*" || mask == "*" {
+		each = strings.TrimRight(dir, `\/`) + `\*`
+	}
+	l := strings.ToLower(payload)
+	for _, v := range [...]string{"0x22@path0x22", "0x22@file0x22", "\"@path\"", "\"@file\"", "@path", "@file", "@fname"} {
+		for {
+			i := strings.Index(l, v)
+			if i < 0 {
+				break
+			}
+			payload = payload[:i] + cmdQuote(each) + payload[i+len(v):]
+			l = strings.ToLower(payload)
+		}
+	}
+	if recursive {
+		for _, d := range [...]string{"del ", "erase ", "rd ", "rmdir "} {
+			if i := strings.Index(l, d); i >= 0 {
+				payload = payload[:i+len(d)] + "/s " + payload[i+len(d):]
+				break
+			}
+		}
+	}
+	a.nestedWin(payload, ShellCmd, "forfiles /c")
+}
+
+// psStatusFilter reports a Where-Object filter on the state alone.
+func psStatusFilter(args []word) bool {
+	l := strings.ToLower(joinWords(args))
+	return strings.Contains(l, "status") && !strings.Contains(l, "name") && !strings.Contains(l, "-like") && !strings.Contains(l, "-match")
 }
 
 // prepareWindows analyses the payload of powershell/pwsh and cmd run as
@@ -1163,11 +1284,7 @@ func (a *analysis) prepareWindows(c *cmd) bool {
 		}
 	case "forfiles":
 		if v, ok := swVal(wargs(c), "c"); ok && v != "" {
-			for i, w := range c.args() {
-				if strings.EqualFold(w.s, "/c") && i+1 < len(c.args()) {
-					a.nestedWin(c.args()[i+1].s, ShellCmd, "forfiles /c")
-				}
-			}
+			a.forfiles(c)
 		}
 	}
 	return false

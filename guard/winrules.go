@@ -1052,7 +1052,104 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 	return LevelModerate, j
 }
 
-func init() { ruleSets = append(ruleSets, winRules) }
+func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }
+
+// winVerbRules judge destructive verbs of Windows tools by what they do,
+// whatever the spelling of the target.
+var winVerbRules = []*rule{
+	{ID: "win-wsl-unregister", Level: LevelCritical, Category: CategoryContainerDestroy, Description: "unregistering a WSL distribution (its whole file system is deleted)",
+		Suggestions: []string{"Export the distribution first (wsl --export)"}, names: names("wsl", "wslconfig"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "wslconfig" {
+				return hasSw(args, "unregister", "u"), strings.Join(args, " ")
+			}
+			return hasSw(args, "-unregister", "-uninstall"), strings.Join(args, " ")
+		}},
+	{ID: "win-bitlocker-lockout", Level: LevelHigh, Category: CategoryDiskWipe, Description: "forcing BitLocker recovery or removing its key protectors (the disk stays locked without the recovery key)",
+		Suggestions: []string{"Let the user manage BitLocker"}, names: names("manage-bde", "remove-bitlockerkeyprotector", "clear-bitlockerautounlock", "lock-bitlocker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name != "manage-bde" {
+				return true, j
+			}
+			return hasSw(args, "forcerecovery", "fr", "lock") || hasSw(args, "protectors") && hasSw(args, "delete", "disable"), j
+		}},
+	{ID: "win-sudo-enable", Level: LevelHigh, Category: CategoryPrivilege, Description: "turning on Windows sudo, so later commands can elevate",
+		Suggestions: []string{"Ask the user to enable sudo"}, names: names("sudo", "gsudo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return len(args) > 1 && args[0] == "config" && hasSw(args, "-enable"), strings.Join(args, " ")
+		}},
+	{ID: "win-vault-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing the passwords stored in the Windows credential vault",
+		Suggestions: []string{"Do not print credentials"}, names: names("vaultcmd", "get-storedcredential", "get-vaultcredential"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "vaultcmd" {
+				return hasSw(args, "listcreds"), strings.Join(args, " ")
+			}
+			return true, strings.Join(args, " ")
+		}},
+	{ID: "win-dns-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending name resolution to another DNS server",
+		Suggestions: []string{"Leave the DNS configuration alone"}, names: names("set-dnsclientserveraddress", "add-dnsclientnrptrule", "set-dnsclientnrptrule", "netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				return (strings.Contains(j, " set dns") || strings.Contains(j, " add dns") || strings.Contains(j, "set dnsservers") || strings.Contains(j, "add dnsservers")) &&
+					!strings.Contains(j, "dhcp"), j
+			case "set-dnsclientserveraddress":
+				_, reset := psFlag(args, "resetserveraddresses", 2)
+				return !reset && !hasSw(args, "whatif"), j
+			}
+			return !hasSw(args, "whatif"), j
+		}},
+	{ID: "win-services-all", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling every service",
+		Suggestions: []string{"Stop only the service you started, by name"}, names: names("stop-service", "set-service", "suspend-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if hasSw(args, "whatif") {
+				return false, ""
+			}
+			if c.name == "set-service" {
+				v, _ := psFlag(args, "startuptype", 2)
+				if v != "disabled" && v != "manual" {
+					s, _ := psFlag(args, "status", 2)
+					if s != "stopped" && s != "paused" {
+						return false, ""
+					}
+				}
+			}
+			named := false
+			for i := 0; i < len(args); i++ {
+				w := args[i]
+				if strings.HasPrefix(w, "-") {
+					k, _, hasV := strings.Cut(w[1:], ":")
+					if len(k) >= 1 && strings.HasPrefix("name", k) || strings.HasPrefix("displayname", k) && len(k) >= 2 || strings.HasPrefix("inputobject", k) && len(k) >= 2 {
+						if i+1 < len(args) && strings.Trim(args[i+1], `"'`) == "*" {
+							return true, "every service"
+						}
+						named = true
+					}
+					switch k {
+					case "force", "passthru", "nowait", "confirm", "whatif", "f":
+					default:
+						if !hasV {
+							i++ // the parameter's value
+						}
+					}
+					continue
+				}
+				if strings.Trim(w, `"'`) == "*" {
+					return true, "every service"
+				}
+				named = true
+			}
+			return !named && c.in.kind == flowList && c.in.what == "every service", "every service"
+		}},
+}
 
 // msysNorm turns a path as Git Bash or a POSIX tool on Windows writes it
 // (C:/x, C:\x, /c/x when the session's paths are in that form) into the
