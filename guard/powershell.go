@@ -390,7 +390,20 @@ type psItem struct {
 
 // runPS analyses PowerShell source.
 func (ws *winState) runPS(src string) {
+	ws.psWholeLine(src)
 	ws.runPSItem(src, nil)
+}
+
+// psWholeLine judges objects made in one statement and used in another:
+// the credential vault read, event logs listed then cleared.
+func (ws *winState) psWholeLine(src string) {
+	l := strings.ToLower(src)
+	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
+		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
+	}
+	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
+		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
+	}
 }
 
 func (ws *winState) runPSItem(src string, item *psItem) {
@@ -410,6 +423,46 @@ func (ws *winState) runPSItem(src string, item *psItem) {
 		}
 		ws.psStatement(st, item)
 	}
+}
+
+// psCallBlock analyses a script block run with arguments: its param()
+// names and $args[i] are bound to them.
+func (ws *winState) psCallBlock(block string, args []word, item *psItem) {
+	gs := psGroups(block)
+	if len(gs) != 1 {
+		return
+	}
+	body := strings.TrimSpace(gs[0])
+	var names []string
+	if l := strings.ToLower(body); strings.HasPrefix(l, "param(") || strings.HasPrefix(l, "param (") {
+		open := strings.IndexByte(body, '(')
+		pt := psGroupText(body[open:])
+		for _, p := range strings.Split(strings.Trim(pt, "()"), ",") {
+			p = strings.TrimSpace(p)
+			if i := strings.LastIndexByte(p, ']'); i >= 0 {
+				p = strings.TrimSpace(p[i+1:]) // [string]$p
+			}
+			if n, _ := psVarName(p, 0); n != "" {
+				names = append(names, strings.ToLower(n))
+			}
+		}
+		body = body[open+len(pt):]
+	}
+	saved := ws.vars
+	ws.vars = make(map[string]word, len(saved)+len(args))
+	for k, v := range saved {
+		ws.vars[k] = v
+	}
+	for i, w := range args {
+		if i < len(names) {
+			ws.vars[names[i]] = w
+		}
+		n := "__arg" + strconv.Itoa(i)
+		ws.vars[n] = w
+		body = strings.ReplaceAll(body, "$args["+strconv.Itoa(i)+"]", "$"+n)
+	}
+	ws.psNested(body, item)
+	ws.vars = saved
 }
 
 // psNested analyses code in a script block, subexpression or parenthesis.
@@ -505,6 +558,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			in := strings.TrimSpace(inner[0])
 			if len(in) >= 2 && (in[0] == '\'' || in[0] == '"') && psQuoteEnd(in, 0, in[0]) == len(in) {
 				return ws.psWord(in, item)
+			}
+			if w, ok := ws.psJoinPath(in, item); ok {
+				return w
 			}
 		}
 		return word{s: t, tail: len(t)}
@@ -603,6 +659,50 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		}
 	}
 	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psJoinPath evaluates Join-Path and [IO.Path]::Combine of known parts.
+func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
+	l := strings.ToLower(in)
+	var parts []word
+	switch {
+	case strings.HasPrefix(l, "join-path "):
+		toks := psTokens(in[len("join-path "):])
+		ws2 := make([]word, 0, len(toks))
+		for _, t := range toks {
+			ws2 = append(ws2, ws.psWord(t.text, item))
+		}
+		pa := parsePSArgs(ws2, []string{"path", "childpath", "additionalchildpath"}, []string{"resolve"})
+		if p, ok := pa.get("path"); ok {
+			parts = append(parts, p)
+		}
+		if p, ok := pa.get("childpath"); ok {
+			parts = append(parts, p)
+		}
+		parts = append(parts, pa.pos...)
+	case strings.HasPrefix(l, "[io.path]::combine(") || strings.HasPrefix(l, "[system.io.path]::combine("):
+		body := in[strings.IndexByte(in, '(')+1:]
+		body = strings.TrimSuffix(strings.TrimSpace(body), ")")
+		for _, a := range strings.Split(body, ",") {
+			parts = append(parts, ws.psWord(strings.TrimSpace(a), item))
+		}
+	default:
+		return word{}, false
+	}
+	if len(parts) < 2 {
+		return word{}, false
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if !p.ok {
+			return word{}, false
+		}
+		if i > 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteString(strings.TrimRight(p.s, `\/`))
+	}
+	return lit(b.String()), true
 }
 
 // psConcat evaluates ('ie'+'x'): string literals joined with +.
@@ -847,6 +947,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				ft = v
 			}
 		}
+		if call && strings.HasPrefix(ft, "{") && len(stage) > 1 {
+			// & { param($p) ... } arg: the block sees its arguments
+			args := make([]word, 0, len(stage)-1)
+			for _, t := range stage[1:] {
+				args = append(args, ws.psWord(t.text, item))
+			}
+			ws.psCallBlock(ft, args, item)
+		}
 		if strings.HasPrefix(ft, "{") || strings.HasPrefix(ft, "(") || strings.HasPrefix(ft, "$") {
 			// & { ... } / & (expr) / & $var
 			for _, g := range psGroups(ft) {
@@ -986,11 +1094,21 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	}
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
+	if strings.Contains(name, ".") {
+		// $x.Property = value: a .NET setter
+		ws.psDotNetMore("$"+name+" = "+raw, "$"+name+" = "+l, item)
+	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
 			ws.remoteVars = map[string]bool{}
 		}
 		ws.remoteVars[name] = true
+	}
+	if strings.HasPrefix(l, "join-path ") {
+		if w, ok := ws.psJoinPath(raw, item); ok {
+			ws.vars[name] = w
+			return
+		}
 	}
 	if len(rhs) == 1 && !psExprStart(rhs[0].text) || len(rhs) >= 1 && !psExprStart(rhs[0].text) && !strings.HasPrefix(rhs[0].text, "-") {
 		// $x = Get-Something ... : a pipeline
@@ -1197,9 +1315,77 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
 		}
 	}
+	ws.psDotNetMore(raw, l, item)
 	if strings.Contains(l, "setaccessrule") || strings.Contains(l, "addaccessrule") || strings.Contains(l, "filesystemaccessrule") {
 		if psGrantsEveryone(l) {
 			ws.emitWin(nil, "win-acl-everyone", truncate(raw, 120))
+		}
+	}
+}
+
+// psDotNetMore judges .NET and WinRT calls by what they do: raw disk
+// writes, assemblies loaded from the network, logs cleared, the
+// credential vault read, timestamps forged, files downloaded.
+func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
+	a := ws.a
+	if strings.Contains(l, `\\.\physicaldrive`) || strings.Contains(l, `\\.\harddisk`) || strings.Contains(l, `\\?\globalroot`) ||
+		strings.Contains(l, `\\.\`) && (strings.Contains(l, `\\.\c:`) || strings.Contains(l, `\\.\d:`)) {
+		if strings.Contains(l, "openwrite") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "'write'") || strings.Contains(l, "readwrite") ||
+			strings.Contains(l, "fileaccess]::write") || strings.Contains(l, ".write(") || strings.Contains(l, "createfile") {
+			ws.emitWin(nil, "win-raw-disk-write", truncate(raw, 120))
+		}
+	}
+	for _, api := range [...]string{"assembly]::load(", "assembly]::loadfrom(", "assembly]::unsafeloadfrom(", "assembly]::loadfile(", "assembly]::loadwithpartialname("} {
+		if i := strings.Index(l, api); i >= 0 {
+			arg := l[i+len(api):]
+			if psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
+				ws.emitWin(nil, "remote-code-exec", "loading an assembly from the network: "+truncate(raw, 100))
+			}
+		}
+	}
+	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {
+		ws.emitWin(nil, "win-log-clear", truncate(raw, 120))
+	}
+	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall") || strings.Contains(l, ".retrieve(")) ||
+		strings.Contains(l, "credenumerate") || strings.Contains(l, "credread(") {
+		ws.emitWin(nil, "win-vault-dump", truncate(raw, 120))
+	}
+	for _, prop := range [...]string{".creationtime", ".lastwritetime", ".lastaccesstime", "]::setcreationtime", "]::setlastwritetime", "]::setlastaccesstime"} {
+		i := strings.Index(l, prop)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(strings.TrimPrefix(l[i+len(prop):], "utc"), " ")
+		var val string
+		switch {
+		case strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=="):
+			val = rest[1:]
+		case strings.HasPrefix(rest, "(") && prop[0] == ']':
+			if j := strings.IndexByte(rest, ','); j >= 0 {
+				val = rest[j+1:]
+			}
+		default:
+			continue
+		}
+		val = strings.TrimSpace(val)
+		// touching a file (now) is routine; a date of the past hides it
+		if val == "" || strings.HasPrefix(val, "get-date") && !strings.HasPrefix(val, "get-date ") || strings.HasPrefix(val, "(get-date)") ||
+			strings.HasPrefix(val, "[datetime]::now") || strings.HasPrefix(val, "[datetime]::utcnow") || strings.HasPrefix(val, "$now") {
+			continue
+		}
+		ws.emitWin(nil, "win-timestomp", truncate(raw, 120))
+		break
+	}
+	if i := strings.Index(l, ".downloadfile("); i >= 0 {
+		args := raw[i+len(".downloadfile("):]
+		if j := strings.IndexByte(args, ','); j >= 0 {
+			dst := args[j+1:]
+			if k := strings.LastIndexByte(dst, ')'); k >= 0 {
+				dst = dst[:k]
+			}
+			if p := a.winAbs(ws.psWord(strings.TrimSpace(dst), item).s); p != "" {
+				ws.markDownloaded(p)
+			}
 		}
 	}
 }

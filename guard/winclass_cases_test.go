@@ -94,7 +94,7 @@ func init() {
 				cmdl(`(echo :a& echo start "" %0& echo goto a)> f.bat & f.bat`),
 				cmdl(`echo :loop > x.bat & echo start x.bat >> x.bat & echo goto loop >> x.bat & x.bat`),
 				cmdl(`echo %0^|%0 > b.bat & b.bat`),
-				ps(`Set-Content bomb.bat ":a`+"`"+`nstart bomb.bat`+"`"+`ngoto a"; .\bomb.bat`),
+				ps(`Set-Content bomb.bat ":a` + "`" + `nstart bomb.bat` + "`" + `ngoto a"; .\bomb.bat`),
 			},
 			benign: []winLine{cmdl(`echo @echo off > run.bat & echo npm test >> run.bat & run.bat`), cmdl(`(echo :retry& echo npm ci ^|^| goto retry)> ci.bat`)},
 		},

@@ -12,9 +12,9 @@ type winClass struct {
 
 type winLine struct{ shell, cmd string }
 
-func ps(s string) winLine  { return winLine{ShellPowerShell, s} }
+func ps(s string) winLine   { return winLine{ShellPowerShell, s} }
 func cmdl(s string) winLine { return winLine{ShellCmd, s} }
-func gb(s string) winLine  { return winLine{ShellGitBash, s} }
+func gb(s string) winLine   { return winLine{ShellGitBash, s} }
 
 var winClasses = []winClass{}
 

@@ -338,6 +338,16 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 		if w, ok := pa.get("scriptblock"); ok && !strings.HasPrefix(w.s, "{") {
 			ws.psInvokeText(c, w, "Invoke-Command -ScriptBlock")
+		} else if al, ok2 := pa.get("argumentlist"); ok && ok2 {
+			var bound []word
+			if al.ok {
+				for _, s := range splitComma(al.s) {
+					bound = append(bound, lit(s))
+				}
+			} else {
+				bound = []word{al}
+			}
+			ws.psCallBlock(w.s, bound, item)
 		}
 	case "stop-process":
 		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
@@ -1059,8 +1069,12 @@ func (ws *winState) psStartProcess(c *cmd, args []word) {
 		al, hasAL = rest[0], true
 	}
 	prog := canonicalPS(fp.s)
-	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") {
+	shell := prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt"
+	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && shell {
 		ws.emitWin(c, "win-elevated-shell", fp.s)
+	}
+	if _, cred := pa.get("credential"); cred && shell {
+		ws.emitWin(c, "win-elevated-shell", fp.s+" as another account")
 	}
 	if p := a.winAbs(fp.s); p != "" && ws.isDownloaded(p) || winRemoteExec(fp.s) {
 		ws.emitWin(c, "remote-code-exec", "starting "+fp.s+", downloaded or on a network share")

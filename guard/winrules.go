@@ -1057,6 +1057,13 @@ func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }
 // winVerbRules judge destructive verbs of Windows tools by what they do,
 // whatever the spelling of the target.
 var winVerbRules = []*rule{
+	{ID: "win-diskpart-script", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart running a script (it can erase or repartition any disk)",
+		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
+		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "s"), strings.Join(wargs(c), " ") }},
+	{ID: "win-raw-disk-write", Level: LevelCritical, Category: CategoryDiskWipe, Description: "writing straight to a physical disk or volume (partition table and file system destroyed)",
+		Suggestions: []string{"Let the user manage disks"}},
+	{ID: "win-timestomp", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a file's timestamps to another date (hides when it was changed)",
+		Suggestions: []string{"Leave file times alone; touching a file to now is fine"}},
 	{ID: "win-wsl-unregister", Level: LevelCritical, Category: CategoryContainerDestroy, Description: "unregistering a WSL distribution (its whole file system is deleted)",
 		Suggestions: []string{"Export the distribution first (wsl --export)"}, names: names("wsl", "wslconfig"),
 		match: func(a *analysis, c *cmd) (bool, string) {

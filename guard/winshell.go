@@ -804,12 +804,19 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
-		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu"):
+		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
+		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
+		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
+		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
+		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh"):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
 		strings.Contains(k, "windows/powershell/modulelogging") || strings.Contains(k, "/eventlog/") && strings.Contains(k, "hklm/system"):
 		return regLogging
-	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls"):
+	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls") ||
+		strings.Contains(k, "/terminal server client") || strings.Contains(k, "/userassist") || strings.Contains(k, "mru") && strings.Contains(k, "/explorer/") ||
+		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
+		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
 	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy"):
 		return regDefender
