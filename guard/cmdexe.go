@@ -704,10 +704,117 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 					}
 				}
 			}
+			if ws.cmdForBound(toks[:j], body, in, stage) {
+				return flow{}
+			}
 			return ws.cmdStage(body, in, stage)
 		}
 	}
 	return flow{}
+}
+
+// cmdForBound runs a for loop's body with its variable bound to what
+// the loop walks: each item of the set (a folder glob for /d, under the
+// /r root), or, for /f over a command's output, any name (a wildcard)
+// or, for a routed tool, the command substitution itself. It reports
+// whether it judged the body.
+func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
+	mode, root, v := "", "", ""
+	lp, rp := -1, -1
+	for k := 1; k < len(head); k++ {
+		t := head[k]
+		switch {
+		case t.kind == cLP && lp < 0:
+			lp = k
+		case t.kind == cRP && lp >= 0 && rp < 0:
+			rp = k
+		case lp >= 0:
+		case t.kind == cWord && strings.HasPrefix(t.s, "/") && k == 1:
+			mode = strings.ToLower(t.s)
+		case t.kind == cWord && strings.HasPrefix(t.s, "%") && v == "":
+			v = t.s
+		case t.kind == cWord && mode == "/r" && v == "" && root == "":
+			root = t.s
+		}
+	}
+	if v == "" || lp < 0 || rp < lp || mode == "/l" {
+		return false
+	}
+	uses := false
+	for _, t := range body {
+		if t.kind == cWord && strings.Contains(t.s, v) {
+			uses = true
+			break
+		}
+	}
+	if !uses {
+		return false
+	}
+	var items []string
+	set := head[lp+1 : rp]
+	if mode == "/f" {
+		parts := make([]string, 0, len(set))
+		for _, t := range set {
+			parts = append(parts, t.s)
+		}
+		src := strings.Join(parts, " ")
+		if len(src) > 1 && (src[0] == '\'' || src[0] == '`') {
+			inner := strings.Trim(src, "'`")
+			if n := strings.ToLower(body[0].s); len(body) > 0 && body[0].kind == cWord && !cmdOnly[n] && winRouted(canonicalName(n)) {
+				// docker rm -f %i over docker ps -q: the POSIX rules know
+				// the substitution
+				var b strings.Builder
+				for i, t := range body {
+					if t.kind != cWord {
+						break
+					}
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					switch {
+					case t.s == v:
+						b.WriteString("$(" + inner + ")")
+					case strings.Contains(t.s, v):
+						b.WriteString(`"` + strings.ReplaceAll(t.s, v, "$("+inner+")") + `"`)
+					default:
+						b.WriteString(shellQuote(t.s))
+					}
+				}
+				ws.a.run(b.String(), ws.origin)
+				return true
+			}
+		}
+		items = []string{"*"}
+	} else {
+		for _, t := range set {
+			if t.kind != cWord || t.s == "" {
+				continue
+			}
+			s := t.s
+			if root != "" {
+				s = strings.TrimRight(root, `\/`) + `\` + s
+			}
+			items = append(items, s)
+			if len(items) == 8 {
+				break
+			}
+		}
+	}
+	for _, it := range items {
+		bound := make([]cTok, len(body))
+		for i, t := range body {
+			if t.kind == cWord && strings.Contains(t.s, v) {
+				t.s = strings.ReplaceAll(t.s, v, it)
+				t.ok = !strings.Contains(t.s, "%")
+				if mode == "/r" {
+					t.s = strings.ReplaceAll(t.s, `\\`, `\`)
+				}
+			}
+			bound[i] = t
+		}
+		ws.cmdStage(bound, in, stage)
+	}
+	return true
 }
 
 // cmdStart runs what start starts.
