@@ -513,9 +513,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "copy", "xcopy", "move":
 		c.name = "cmd:" + l
 		ws.cmdCopy(c, words[1:])
-	case "type":
-		c.name = "cmd:type"
-		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") {
+	case "type", "cd.", "break", "rem.":
+		c.name = "cmd:" + l
+		// commands that write nothing: > file empties it
+		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") || l == "cd." || l == "break" || l == "rem." {
 			for i, t := range toks {
 				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
 					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
@@ -524,6 +525,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		}
 		ws.cmdRedirs(c, toks)
 		for _, w := range words[1:] {
+			if l != "type" {
+				break
+			}
 			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" {
 				if stage == 0 && !strings.HasPrefix(d, "shell history") {
 					ws.emitWin(c, "win-read-secrets", d)
@@ -915,13 +919,32 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
 	if (sw["mir"] || sw["purge"]) && len(ops) >= 2 && ops[1].ok {
-		if p := a.winAbs(ops[1].s); p != "" {
+		if p := a.winAbs(ops[1].s); p != "" && !ws.projectMirror(a.winAbs(ops[0].s), p) {
 			ws.winDeleteAbs(c, p, true, true, false)
 		}
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
 	}
+}
+
+// projectMirror reports a mirror of a project folder into a copy of it
+// inside the project (backup\src from src): /MIR prunes only the copy.
+func (ws *winState) projectMirror(src, dst string) bool {
+	wd := ws.a.workDir
+	if wd == "" || !strings.HasPrefix(src, wd+"/") || !strings.HasPrefix(dst, wd+"/") || strings.HasPrefix(src, dst) {
+		return false
+	}
+	sb := path.Base(src)
+	if sb == "empty" || strings.HasPrefix(sb, "empty") || sb == "blank" || sb == "null" {
+		return false
+	}
+	first, _, _ := strings.Cut(dst[len(wd)+1:], "/")
+	switch first {
+	case "backup", "backups", "mirror", "snapshot", "snapshots", ".backup":
+		return true
+	}
+	return regenerable[first] || path.Base(dst) == sb && first != sb
 }
 
 func (ws *winState) cmdCopy(c *cmd, args []word) {
@@ -931,6 +954,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		dst := ops[len(ops)-1]
 		src := ops[0]
 		ws.winWrite(c, dst, false)
+		if strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:") {
+			ws.winTruncate(c, dst)
+		}
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))

@@ -386,6 +386,7 @@ type psItem struct {
 	paths     []string // normal-form roots of the items
 	recursive bool     // the items are everything under the roots
 	filtered  bool
+	pattern   string // the -Filter, -Include or wildcard that chose them
 }
 
 // runPS analyses PowerShell source.

@@ -244,6 +244,8 @@ func init() {
 				cmdl(`robocopy .\empty C:\Users\dev\Documents /MIR`),
 				ps(`icacls "$env:USERPROFILE\.ssh" /grant Everyone:F`),
 				cmdl(`icacls %USERPROFILE%\.ssh\id_rsa /grant:r Users:F`),
+				cmdl(`icacls C:\Windows\System32\config\SAM /grant dev:F`),
+				ps(`icacls "$env:SystemRoot\System32\config\SECURITY" /grant "${env:USERNAME}:F"`),
 			},
 		},
 	)

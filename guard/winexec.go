@@ -197,9 +197,20 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			p = &d
 		}
 		next = &psItem{recursive: pa.flags["recurse"] || strings.ContainsAny(p.s, "*?")}
-		_, f1 := pa.get("filter")
-		_, f2 := pa.get("include")
+		fw, f1 := pa.get("filter")
+		iw, f2 := pa.get("include")
 		next.filtered = f1 || f2 || len(pa.pos) > 1 || pa.flags["file"] && !pa.flags["recurse"]
+		switch {
+		case f1:
+			next.pattern = fw.s
+		case f2:
+			next.pattern = iw.s
+		case strings.ContainsAny(p.s, "*?"):
+			next.pattern = p.s
+		}
+		if len(pa.pos) > 1 && strings.ContainsAny(pa.pos[1].s, "*?") {
+			next.pattern = pa.pos[1].s
+		}
 		if p.ok {
 			for _, s := range splitComma(p.s) {
 				base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`), "/")
@@ -506,6 +517,15 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		}
 	}
 	if len(targets) == 0 && piped && prevItem != nil {
+		if prevItem.recursive && prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
+			// gci -r -Include *.cs | ri: every source file of the kind
+			for _, p := range prevItem.paths {
+				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+					ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
+					return
+				}
+			}
+		}
 		for _, p := range prevItem.paths {
 			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
 		}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -982,6 +983,11 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 		if broad {
 			return LevelCritical, target
 		}
+		// another object's ACL on keys or system files: whatever it
+		// grants now applies to them
+		if d, _ := a.winSensitive(p); d != "" || cl == wpSecrets || cl == wpSystemSub {
+			return LevelHigh, target
+		}
 		return LevelSafe, ""
 	}
 	everyone := strings.Contains(j, "everyone") || strings.Contains(j, "*s-1-1-0") || strings.Contains(j, "users:") || strings.Contains(j, "authenticated users") ||
@@ -1006,10 +1012,39 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	if cl == wpSecrets && grant && everyone {
 		return LevelCritical, target
 	}
-	if d, _ := a.winSensitive(p); d != "" && grant {
+	if d, _ := a.winSensitive(p); d != "" && grant && !(cl == wpSecrets && grantsSelfOnly(a, args)) {
 		return LevelHigh, target
 	}
 	return LevelSafe, ""
+}
+
+// grantsSelfOnly reports icacls /grant entries that all name the
+// current user, SYSTEM or Administrators: tightening a key to its owner.
+func grantsSelfOnly(a *analysis, args []string) bool {
+	user := strings.ToLower(path.Base(strings.ReplaceAll(a.winHome(), `\`, "/")))
+	n := 0
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] != "/grant" && args[i] != "/grant:r" {
+			continue
+		}
+		who := strings.Trim(args[i+1], `"'`)
+		if j := strings.LastIndexByte(who, ':'); j > 0 {
+			who = who[:j]
+		}
+		who = strings.Trim(who, `"'`)
+		if j := strings.LastIndexByte(who, '\\'); j >= 0 {
+			who = who[j+1:]
+		}
+		switch who {
+		case "$env:username", "${env:username}", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
+		default:
+			if who != user || user == "" || user == "." {
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
 }
 
 // taskFinding judges schtasks, Register-ScheduledTask and at.
