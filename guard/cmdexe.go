@@ -250,6 +250,39 @@ func (ws *winState) cmdForkBomb(src string) {
 	}
 }
 
+// batchWrite records text redirected into a batch file and judges the
+// file as it now reads: a batch file that starts itself in a loop is a
+// fork bomb whether it names itself or %0.
+func (ws *winState) batchWrite(toks []cTok, text string) {
+	for i, t := range toks {
+		if t.kind != cRedir || strings.HasPrefix(t.s, "<") || strings.Contains(t.s, "&") || i+1 >= len(toks) || toks[i+1].kind != cWord {
+			continue
+		}
+		ws.batchText(toks[i+1].s, text, strings.Contains(t.s, ">>"))
+	}
+}
+
+// batchText records text written to a file and, for a batch file,
+// judges what it now holds.
+func (ws *winState) batchText(file, text string, appendTo bool) {
+	name := strings.ToLower(file)
+	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
+		name = name[j+1:]
+	}
+	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
+		return
+	}
+	if ws.batch == nil {
+		ws.batch = map[string]string{}
+	}
+	if appendTo {
+		ws.batch[name] += text
+	} else {
+		ws.batch[name] = text
+	}
+	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
+}
+
 // cmdSeq runs a sequence of statements; it returns what the last writes.
 func (ws *winState) cmdSeq(toks []cTok, in *flow) flow {
 	var out flow
@@ -401,6 +434,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		}
 		f := ws.cmdSeq(toks[1:end], &in)
 		rest := toks[min(end+1, len(toks)):]
+		if f.kind == flowText {
+			ws.batchWrite(rest, f.text)
+		}
 		if len(rest) > 0 && rest[0].kind == cWord && strings.EqualFold(rest[0].s, "else") {
 			ws.cmdStage(rest[1:], in, stage)
 		}
@@ -486,6 +522,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "echo":
 		c.name = "cmd:echo"
 		ws.cmdRedirs(c, toks)
+		ws.batchWrite(toks, strings.Join(wordsText(words[1:]), " ")+"\n")
 		a.finish(c)
 		return flow{kind: flowText, text: strings.Join(wordsText(words[1:]), " ") + "\n"}
 	case "start":

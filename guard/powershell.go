@@ -908,6 +908,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			rest := ft[end:]
 			var rhs []psTok
 			switch {
+			case name != "" && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[")):
+				// $x.Prop = v, $a[0] = v: a member set, not the variable
+				raw := psJoin(stage)
+				ws.psDotNetMore(raw, strings.ToLower(raw), item)
 			case name != "" && (rest == "=" || rest == "+=") && len(stage) > 1:
 				rhs = stage[1:]
 			case name != "" && (strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "+=")) && len(rest) > 1:
@@ -1095,10 +1099,6 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	}
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
-	if strings.Contains(name, ".") {
-		// $x.Property = value: a .NET setter
-		ws.psDotNetMore("$"+name+" = "+raw, "$"+name+" = "+l, item)
-	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
 			ws.remoteVars = map[string]bool{}

@@ -380,6 +380,17 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	switch c.name {
 	case "set-content", "add-content", "out-file", "tee-object", "new-item", "copy-item", "move-item", "export-csv", "export-clixml", "set-item", "clear-content":
 		ws.psWriteCmd(c, args)
+		if c.name == "set-content" || c.name == "add-content" {
+			pa := parsePSArgs(args, []string{"path", "literalpath", "value", "encoding"}, []string{"force", "nonewline", "passthru"})
+			p := psPathArg(pa)
+			v, ok := pa.get("value")
+			if !ok && len(pa.pos) > 1 {
+				v, ok = pa.pos[1], true
+			}
+			if p != nil && ok && v.ok {
+				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+			}
+		}
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)

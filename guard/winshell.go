@@ -341,7 +341,9 @@ type winState struct {
 	aliases map[string]string
 	// remoteVars are variables holding downloaded text.
 	remoteVars map[string]bool
-	origin     string
+	// batch is the text written to .bat and .cmd files, by base name.
+	batch  map[string]string
+	origin string
 }
 
 func (a *analysis) newWinState(dialect, origin string) *winState {
