@@ -402,6 +402,9 @@ func (ws *winState) psWholeLine(src string) {
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
 	}
+	if strings.Contains(l, "schedule.service") && strings.Contains(l, "registertaskdefinition") {
+		ws.emitWin(nil, "win-scheduled-task-suspicious", "a task registered through the Schedule.Service COM object")
+	}
 	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
 	}
@@ -563,6 +566,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			if w, ok := ws.psJoinPath(in, item); ok {
 				return w
 			}
+			if w, ok := ws.psFolderPath(in); ok {
+				return w
+			}
 		}
 		return word{s: t, tail: len(t)}
 	}
@@ -660,6 +666,60 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		}
 	}
 	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psFolderPath evaluates [Environment]::GetFolderPath('Name').
+func (ws *winState) psFolderPath(in string) (word, bool) {
+	l := strings.ToLower(in)
+	l = strings.TrimPrefix(l, "[system.environment]::getfolderpath(")
+	if len(l) == len(in) {
+		l = strings.TrimPrefix(l, "[environment]::getfolderpath(")
+		if len(l) == len(in) {
+			return word{}, false
+		}
+	}
+	name := strings.Trim(strings.TrimSuffix(strings.TrimSpace(l), ")"), `"' `)
+	name = strings.TrimPrefix(name, "[environment+specialfolder]::")
+	name = strings.TrimPrefix(name, "[environment+specialfolder]")
+	home := ws.a.winHome()
+	sub := map[string]string{"userprofile": "", "mydocuments": `\Documents`, "personal": `\Documents`, "desktop": `\Desktop`,
+		"desktopdirectory": `\Desktop`, "applicationdata": `\AppData\Roaming`, "localapplicationdata": `\AppData\Local`,
+		"startup": `\AppData\Roaming\Microsoft\Windows\Start Menu\Programs\Startup`, "mypictures": `\Pictures`, "favorites": `\Favorites`}
+	if s, ok := sub[name]; ok && home != "" {
+		return lit(home + s), true
+	}
+	sys := map[string]string{"windows": `C:\Windows`, "system": `C:\Windows\System32`, "systemx86": `C:\Windows\SysWOW64`,
+		"programfiles": `C:\Program Files`, "programfilesx86": `C:\Program Files (x86)`, "commonapplicationdata": `C:\ProgramData`,
+		"commonstartup": `C:\ProgramData\Microsoft\Windows\Start Menu\Programs\StartUp`}
+	if s, ok := sys[name]; ok {
+		return lit(s), true
+	}
+	return word{}, false
+}
+
+// psSplat records a hashtable as the parameters @name passes.
+func (ws *winState) psSplat(name, raw string, item *psItem) {
+	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(raw), "@{"), "}")
+	var out []word
+	for _, kv := range strings.FieldsFunc(body, func(r rune) bool { return r == ';' || r == '\n' }) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		k = strings.Trim(strings.TrimSpace(k), `"'`)
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(v) {
+		case "$true", "1":
+			out = append(out, lit("-"+k))
+		case "$false", "0":
+		default:
+			out = append(out, lit("-"+k), ws.psWord(v, item))
+		}
+	}
+	if ws.splats == nil {
+		ws.splats = map[string][]word{}
+	}
+	ws.splats[name] = out
 }
 
 // psJoinPath evaluates Join-Path and [IO.Path]::Combine of known parts.
@@ -842,7 +902,18 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 		case '$':
 			if i+1 < len(s) && s[i+1] == '(' {
 				g := psGroupText(s[i+1:])
-				ws.psNested(g[1:max(1, len(g)-1)], item)
+				inner := strings.TrimSpace(g[1:max(1, len(g)-1)])
+				if w, ok := ws.psFolderPath(inner); ok {
+					b.WriteString(w.s)
+					i += len(g)
+					continue
+				}
+				if w, ok := ws.psJoinPath(inner, item); ok {
+					b.WriteString(w.s)
+					i += len(g)
+					continue
+				}
+				ws.psNested(inner, item)
 				b.WriteString("$" + g)
 				ok = false
 				tail = b.Len()
@@ -990,6 +1061,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		nameWord := ws.psWord(ft, item)
 		words = append(words, nameWord)
 		for _, t := range stage[1:] {
+			if sp, ok := ws.splats[strings.ToLower(strings.TrimPrefix(t.text, "@"))]; ok && len(t.text) > 1 && t.text[0] == '@' {
+				words = append(words, sp...)
+				continue
+			}
 			words = append(words, ws.psWord(t.text, item))
 		}
 		name := canonicalPS(nameWord.s)
@@ -1099,6 +1174,9 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	}
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
+	if strings.HasPrefix(raw, "@{") {
+		ws.psSplat(name, raw, item)
+	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
 			ws.remoteVars = map[string]bool{}
@@ -1376,6 +1454,38 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 		}
 		ws.emitWin(nil, "win-timestomp", truncate(raw, 120))
 		break
+	}
+	// processes started through .NET and COM: judge the command line
+	for _, api := range [...]string{"process]::start(", ".shellexecute(", ".run(", ".exec(", "win32_process]::create(", ".create("} {
+		i := strings.Index(l, api)
+		if i < 0 || (api == ".run(" || api == ".exec(") && !strings.Contains(l, "wscript.shell") && !strings.Contains(l, "$") ||
+			api == ".create(" && !strings.Contains(l, "win32_process") {
+			continue
+		}
+		qs := psQuoted(raw[i+len(api):])
+		if len(qs) == 0 {
+			continue
+		}
+		line := ws.psWord(qs[0], item)
+		if !line.ok {
+			continue
+		}
+		text := line.s
+		if api == "process]::start(" || api == ".shellexecute(" {
+			text = cmdQuote(text)
+			if len(qs) > 1 {
+				if ar := ws.psWord(qs[1], item); ar.ok {
+					text += " " + ar.s
+				}
+			}
+		}
+		a.nestedWin(text, ShellCmd, strings.Trim(api, ".(]:"))
+		break
+	}
+	if i := strings.Index(l, ".createshortcut("); i >= 0 {
+		if qs := psQuoted(raw[i:]); len(qs) > 0 {
+			ws.winWrite(nil, ws.psWord(qs[0], item), false)
+		}
 	}
 	if i := strings.Index(l, ".downloadfile("); i >= 0 {
 		args := raw[i+len(".downloadfile("):]

@@ -315,6 +315,29 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
+	case "invoke-cimmethod", "invoke-wmimethod":
+		// Win32_Process Create: the command line it starts
+		raw := joinWords(args)
+		l := strings.ToLower(raw)
+		if strings.Contains(l, "win32_process") && strings.Contains(l, "create") {
+			at := strings.Index(l, "commandline")
+			if at < 0 {
+				at = strings.Index(l, "-argumentlist")
+			}
+			if at >= 0 {
+				if qs := psQuoted(raw[at:]); len(qs) > 0 {
+					if w := ws.psWord(qs[0], item); w.ok {
+						a.nestedWin(w.s, ShellCmd, "Win32_Process Create")
+					}
+				} else if k := strings.IndexAny(raw[at:], "= "); k >= 0 {
+					rest := strings.TrimLeft(raw[at+k:], "= ")
+					if j := strings.IndexAny(rest, "};"); j >= 0 {
+						rest = rest[:j]
+					}
+					a.nestedWin(strings.Trim(rest, "'\" "), ShellCmd, "Win32_Process Create")
+				}
+			}
+		}
 	case "remove-ciminstance", "remove-wmiobject":
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && !hasSw(wargs(c), "whatif") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")

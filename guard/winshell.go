@@ -341,6 +341,9 @@ type winState struct {
 	aliases map[string]string
 	// remoteVars are variables holding downloaded text.
 	remoteVars map[string]bool
+	// splats are hashtables assigned to variables, as the parameters
+	// @name passes.
+	splats map[string][]word
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string
