@@ -31,7 +31,7 @@ type psTok struct {
 
 // psTokens splits PowerShell source into tokens.
 func psTokens(src string) []psTok {
-	var out []psTok
+	out := make([]psTok, 0, len(src)/5+2)
 	i := 0
 	n := len(src)
 	for i < n {
@@ -200,14 +200,21 @@ type psStmt struct {
 func psStatements(toks []psTok) []psStmt {
 	var out []psStmt
 	var cur psStmt
-	var stage []psTok
 	var reds []string
+	// every stage is a capped window of one buffer: one allocation for
+	// all of them
+	flat := make([]psTok, 0, len(toks))
+	start := 0
 	flushStage := func() {
-		if len(stage) > 0 || len(reds) > 0 {
+		if len(flat) > start || len(reds) > 0 {
+			var stage []psTok
+			if len(flat) > start {
+				stage = flat[start:len(flat):len(flat)]
+			}
 			cur.stages = append(cur.stages, stage)
 			cur.redirs = append(cur.redirs, reds)
 		}
-		stage, reds = nil, nil
+		start, reds = len(flat), nil
 	}
 	flush := func() {
 		flushStage()
@@ -231,12 +238,12 @@ func psStatements(toks []psTok) []psStmt {
 			}
 			reds = append(reds, t.text+" "+target)
 		case psCall:
-			if len(stage) == 0 {
-				stage = append(stage, t)
+			if len(flat) == start {
+				flat = append(flat, t)
 			}
 			// a trailing & runs the pipeline in the background
 		default:
-			stage = append(stage, t)
+			flat = append(flat, t)
 		}
 	}
 	flush()
@@ -398,6 +405,9 @@ func (ws *winState) runPS(src string) {
 // psWholeLine judges objects made in one statement and used in another:
 // the credential vault read, event logs listed then cleared.
 func (ws *winState) psWholeLine(src string) {
+	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
+		return // every case calls a method
+	}
 	l := strings.ToLower(src)
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
