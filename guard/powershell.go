@@ -579,6 +579,10 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			if w, ok := ws.psFolderPath(in); ok {
 				return w
 			}
+			switch strings.ToLower(in) {
+			case "get-location", "gl", "pwd", "$pwd", "$pwd.path", "(get-location).path", "(pwd).path", "$executioncontext.sessionstate.path.currentlocation":
+				return lit(".")
+			}
 		}
 		return word{s: t, tail: len(t)}
 	}
@@ -1464,6 +1468,33 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 		}
 		ws.emitWin(nil, "win-timestomp", truncate(raw, 120))
 		break
+	}
+	// text made into code: InvokeScript('...'), [ScriptBlock]::Create(...)
+	for _, api := range [...]string{".invokescript(", "scriptblock]::create(", ".newscriptblock(", ".addscript("} {
+		i := strings.Index(l, api)
+		if i < 0 {
+			continue
+		}
+		arg := strings.TrimSpace(raw[i+len(api):])
+		if j := strings.LastIndexByte(arg, ')'); j >= 0 && (arg[0] == '$' || arg[0] == '(') {
+			arg = strings.TrimSpace(arg[:j])
+			if k := strings.IndexByte(arg, ')'); k >= 0 && arg[0] == '$' {
+				arg = arg[:k]
+			}
+		}
+		if qs := psQuoted(arg); len(qs) > 0 && (arg[0] == '\'' || arg[0] == '"') {
+			if w := ws.psWord(qs[0], item); w.ok {
+				a.nestedWin(w.s, ShellPowerShell, strings.Trim(api, ".(]:"))
+			}
+			continue
+		}
+		if name, end := psVarName(arg, 0); name != "" {
+			if ws.remoteVars[strings.ToLower(name)] {
+				ws.emitWin(nil, "remote-code-exec", "running downloaded code held in $"+name)
+			} else if w := ws.psWord(arg[:end], item); w.ok {
+				a.nestedWin(w.s, ShellPowerShell, strings.Trim(api, ".(]:"))
+			}
+		}
 	}
 	// processes started through .NET and COM: judge the command line
 	for _, api := range [...]string{"process]::start(", ".shellexecute(", ".run(", ".exec(", "win32_process]::create(", ".create("} {

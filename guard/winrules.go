@@ -590,6 +590,12 @@ var winRules = []*rule{
 					return true, s
 				}
 			}
+			// display names: "Windows Defender Antivirus Service"
+			for _, k := range [...]string{"defender", "antivirus", "firewall", "security center", "windows update", "threat protection", "backup"} {
+				if strings.Contains(svc, k) {
+					return true, svc
+				}
+			}
 			return false, ""
 		}},
 	{ID: "win-eventlog-service", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping the event log service",
