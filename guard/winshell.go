@@ -47,7 +47,7 @@ func (a *analysis) runTop(src, shell string) {
 		a.runWin(src, ShellCmd, "command")
 		return
 	case ShellGitBash:
-		a.gitBashPaths()
+		a.gitBashPaths(strings.IndexByte(src, '$') >= 0)
 		a.run(src, "command")
 		return
 	case ShellPOSIX:
@@ -69,9 +69,23 @@ func (a *analysis) runTop(src, shell string) {
 	}
 }
 
+// gitBashEnv is the Windows environment Git Bash inherits: names and
+// their values, under the home when rel is set.
+var gitBashEnv = [...]struct {
+	name, val string
+	rel       bool
+}{
+	{"USERPROFILE", "", true}, {"APPDATA", "/AppData/Roaming", true}, {"LOCALAPPDATA", "/AppData/Local", true},
+	{"TEMP", "/AppData/Local/Temp", true}, {"TMP", "/AppData/Local/Temp", true}, {"SYSTEMROOT", "/c/Windows", false},
+	{"WINDIR", "/c/Windows", false}, {"SystemRoot", "/c/Windows", false}, {"PROGRAMFILES", "/c/Program Files", false},
+	{"ProgramFiles", "/c/Program Files", false}, {"PROGRAMDATA", "/c/ProgramData", false}, {"ProgramData", "/c/ProgramData", false},
+	{"PUBLIC", "/c/Users/Public", false}, {"HOMEDRIVE", "C:", false}, {"SYSTEMDRIVE", "C:", false},
+}
+
 // gitBashPaths rewrites a Windows work directory and home (C:\Users\x)
-// into the MSYS form Git Bash uses (/c/Users/x).
-func (a *analysis) gitBashPaths() {
+// into the MSYS form Git Bash uses (/c/Users/x); with vars, a line
+// that expands variables also sees the inherited environment.
+func (a *analysis) gitBashPaths(vars bool) {
 	conv := func(p string) string {
 		if w := winFromClean(p); w != "" && len(w) >= 3 && w[0] == '/' && w[2] == ':' {
 			return path.Clean("/" + w[1:2] + w[3:])
@@ -81,12 +95,16 @@ func (a *analysis) gitBashPaths() {
 	a.home, a.workDir = conv(a.home), conv(a.workDir)
 	a.cwd = a.workDir
 	// Git Bash inherits the Windows environment
-	if h := a.home; strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
-		for k, v := range map[string]string{"USERPROFILE": h, "APPDATA": h + "/AppData/Roaming", "LOCALAPPDATA": h + "/AppData/Local",
-			"TEMP": h + "/AppData/Local/Temp", "TMP": h + "/AppData/Local/Temp", "SYSTEMROOT": "/c/Windows", "WINDIR": "/c/Windows",
-			"SystemRoot": "/c/Windows", "PROGRAMFILES": "/c/Program Files", "ProgramFiles": "/c/Program Files", "PROGRAMDATA": "/c/ProgramData",
-			"ProgramData": "/c/ProgramData", "PUBLIC": "/c/Users/Public", "HOMEDRIVE": "C:", "SYSTEMDRIVE": "C:"} {
-			a.setVar(k, lit(v))
+	if h := a.home; vars && strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
+		if a.vars == nil {
+			a.vars = make(map[string]word, len(gitBashEnv)+4)
+		}
+		for _, e := range gitBashEnv {
+			v := e.val
+			if e.rel {
+				v = h + v
+			}
+			a.setVar(e.name, lit(v))
 		}
 	}
 }
