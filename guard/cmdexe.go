@@ -991,7 +991,8 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		dst := ops[len(ops)-1]
 		src := ops[0]
 		ws.winWrite(c, dst, false)
-		if strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:") {
+		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
+			// /y: overwrite the file that is there
 			ws.winTruncate(c, dst)
 		}
 		sp := a.winAbs(src.s)

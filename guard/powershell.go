@@ -1054,6 +1054,16 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
+			if name, end := psVarName(ft, 0); call && end == len(ft) && ws.blocks[strings.ToLower(name)] != "" {
+				// & $sb args: the block assigned earlier, with its arguments
+				args := make([]word, 0, len(stage)-1)
+				for _, t := range stage[1:] {
+					args = append(args, ws.psWord(t.text, item))
+				}
+				ws.psCallBlock(ws.blocks[strings.ToLower(name)], args, item)
+				prev = flow{kind: flowUnknown}
+				continue
+			}
 			if strings.HasPrefix(ft, "$") {
 				v := ws.psWord(ft, item)
 				if !v.ok {
@@ -1190,6 +1200,12 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	l := strings.ToLower(raw)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
+	}
+	if strings.HasPrefix(raw, "{") && len(rhs) == 1 {
+		if ws.blocks == nil {
+			ws.blocks = map[string]string{}
+		}
+		ws.blocks[name] = raw
 	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
@@ -1461,6 +1477,12 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 			continue
 		}
 		val = strings.TrimSpace(val)
+		if (strings.Contains(val, "time") || strings.Contains(val, "$")) && !strings.Contains(l, "windows") && !strings.Contains(l, "system32") &&
+			!strings.Contains(l, "windir") && !strings.Contains(l, "systemroot") && !strings.Contains(l, "programdata") {
+			// another file's time copied (a build keeping times in step);
+			// borrowing a system file's time is what hides a dropped file
+			continue
+		}
 		// touching a file (now) is routine; a date of the past hides it
 		if val == "" || strings.HasPrefix(val, "get-date") && !strings.HasPrefix(val, "get-date ") || strings.HasPrefix(val, "(get-date)") ||
 			strings.HasPrefix(val, "[datetime]::now") || strings.HasPrefix(val, "[datetime]::utcnow") || strings.HasPrefix(val, "$now") {

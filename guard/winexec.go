@@ -731,6 +731,10 @@ func (ws *winState) winTruncate(c *cmd, w word) {
 	if regenerable[first] {
 		return
 	}
+	switch b := path.Base(p); {
+	case b == "__init__.py" || b == ".gitkeep" || b == ".keep" || b == "py.typed" || b == ".nojekyll" || strings.HasSuffix(b, ".example"):
+		return // files made empty on purpose
+	}
 	ws.emitWin(c, "win-truncate", winNative(p))
 }
 

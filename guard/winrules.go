@@ -1137,7 +1137,9 @@ var winVerbRules = []*rule{
 			if c.name == "vaultcmd" {
 				return hasSw(args, "listcreds"), strings.Join(args, " ")
 			}
-			return true, strings.Join(args, " ")
+			// one named target is a lookup; without one, every entry
+			_, target := psFlag(args, "target", 1)
+			return !target, strings.Join(args, " ")
 		}},
 	{ID: "win-dns-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending name resolution to another DNS server",
 		Suggestions: []string{"Leave the DNS configuration alone"}, names: names("set-dnsclientserveraddress", "add-dnsclientnrptrule", "set-dnsclientnrptrule", "netsh"),

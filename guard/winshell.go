@@ -362,6 +362,8 @@ type winState struct {
 	// splats are hashtables assigned to variables, as the parameters
 	// @name passes.
 	splats map[string][]word
+	// blocks are script blocks assigned to variables ($sb = { ... }).
+	blocks map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string
