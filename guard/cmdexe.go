@@ -176,13 +176,72 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 	}
 	name := src[i+1 : i+1+k]
 	if c := strings.IndexByte(name, ':'); c >= 0 {
-		name = name[:c] // %PATH:~0,5% and substitutions: unknown
+		// %X:~start,len% substrings and %X:old=new% substitutions of a
+		// known value are evaluated
+		if v, ok := ws.cmdVar(name[:c]); ok {
+			if r, ok := cmdVarEdit(v, name[c+1:]); ok {
+				return r, i + 2 + k, true
+			}
+		}
 		return src[i : i+2+k], i + 2 + k, false
 	}
 	if v, ok := ws.cmdVar(name); ok {
 		return v, i + 2 + k, true
 	}
 	return src[i : i+2+k], i + 2 + k, false
+}
+
+// cmdVarEdit applies a %X:...% edit: ~start[,len] (negative counts
+// from the end) or old=new (case-insensitive, *old from the start).
+func cmdVarEdit(v, edit string) (string, bool) {
+	if strings.HasPrefix(edit, "~") {
+		spec := strings.Split(edit[1:], ",")
+		n := len(v)
+		start, err := strconv.Atoi(strings.TrimSpace(spec[0]))
+		if err != nil {
+			return "", false
+		}
+		if start < 0 {
+			start = max(0, n+start)
+		}
+		start = min(start, n)
+		end := n
+		if len(spec) > 1 {
+			l, err := strconv.Atoi(strings.TrimSpace(spec[1]))
+			if err != nil {
+				return "", false
+			}
+			if l < 0 {
+				end = max(start, n+l)
+			} else {
+				end = min(n, start+l)
+			}
+		}
+		return v[start:end], true
+	}
+	old, repl, ok := strings.Cut(edit, "=")
+	if !ok || old == "" {
+		return "", false
+	}
+	lv, lo := strings.ToLower(v), strings.ToLower(old)
+	if strings.HasPrefix(lo, "*") {
+		i := strings.Index(lv, lo[1:])
+		if i < 0 {
+			return v, true
+		}
+		return repl + v[i+len(lo)-1:], true
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lv, lo)
+		if i < 0 {
+			b.WriteString(v)
+			return b.String(), true
+		}
+		b.WriteString(v[:i])
+		b.WriteString(repl)
+		v, lv = v[i+len(lo):], lv[i+len(lo):]
+	}
 }
 
 func (ws *winState) cmdVar(name string) (string, bool) {

@@ -302,6 +302,16 @@ func init() {
 			dangerous: []winLine{ps(`Get-StoredCredential | % { $_.GetNetworkCredential().Password }`), ps(`Get-StoredCredential -AsCredentialObject`)},
 			benign:    []winLine{ps(`Get-StoredCredential -Target 'git:https://github.com' | Out-Null`)},
 		},
+		winClass{name: "cmd variable substrings and substitutions",
+			dangerous: []winLine{
+				cmdl("set p=xxrdxx\ncall %p:~2,2% /s /q C:\\Users\\dev"),
+				cmdl("set t=C:\\Users\\devXX\nrd /s /q %t:~0,-2%"),
+				cmdl("set w=C:\\Junk\nrd /s /q %w:Junk=Windows%"),
+				cmdl(`rd /s /q %USERPROFILE:~0,12%`),
+				cmdl("set c=%COMSPEC:~-7,3%\n%c% /c rd /s /q C:\\Users\\dev"),
+			},
+			benign: []winLine{cmdl("set t=buildXX\nrd /s /q %t:~0,-2%"), cmdl(`echo %DATE:~-4%`)},
+		},
 		winClass{name: "project-local mirrors and ACL tightening",
 			benign: []winLine{
 				cmdl(`robocopy .\src .\backup\src /MIR`),
