@@ -1436,6 +1436,9 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 // writes, assemblies loaded from the network, logs cleared, the
 // credential vault read, timestamps forged, files downloaded.
 func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
+	if strings.IndexByte(l, '.') < 0 {
+		return // every case calls a method, sets a member or names \\.\
+	}
 	a := ws.a
 	if strings.Contains(l, `\\.\physicaldrive`) || strings.Contains(l, `\\.\harddisk`) || strings.Contains(l, `\\?\globalroot`) ||
 		strings.Contains(l, `\\.\`) && (strings.Contains(l, `\\.\c:`) || strings.Contains(l, `\\.\d:`)) {
