@@ -885,6 +885,14 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 		items = []string{"*"}
+		if f := strings.Fields(strings.Trim(src, "'`")); len(f) > 1 && strings.EqualFold(f[0], "dir") {
+			// dir /b *.tmp lists only what its pattern matches
+			for _, w := range f[1:] {
+				if !strings.HasPrefix(w, "/") && strings.ContainsAny(w, "*?") {
+					items = []string{strings.Trim(w, `"`)}
+				}
+			}
+		}
 	} else {
 		for _, t := range set {
 			if t.kind != cWord || t.s == "" {
@@ -996,7 +1004,7 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 		// del of a folder deletes the files in it
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
 		everything := !glob || strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*")
-		if glob && sw["s"] && winSourceFile(s) {
+		if glob && winSourceFile(s) && (sw["s"] || strings.HasPrefix(path.Base(strings.ReplaceAll(s, `\`, "/")), "*.")) {
 			if cl == wpInside || cl == wpWorkDir {
 				ws.emitWin(c, "win-delete-project", "every "+path.Base(strings.ReplaceAll(s, `\`, "/"))+" file under "+winNative(p))
 				continue
