@@ -412,6 +412,9 @@ func (ws *winState) psWholeLine(src string) {
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
 	}
+	if strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") {
+		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
+	}
 	if strings.Contains(l, "schedule.service") && strings.Contains(l, "registertaskdefinition") {
 		ws.emitWin(nil, "win-scheduled-task-suspicious", "a task registered through the Schedule.Service COM object")
 	}

@@ -392,6 +392,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "get-content":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "totalcount", "tail", "encoding", "delimiter", "readcount"}, []string{"raw", "wait", "asbytestream"})
+		if piped && c.in.kind == flowSecret && c.in.crit && psPathArg(pa) == nil {
+			ws.emitWin(c, "win-read-secrets", c.in.what)
+		}
 		if p := psPathArg(pa); p != nil && p.ok && !piped {
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
@@ -1227,6 +1230,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			l := strings.ToLower(w.s)
 			if strings.HasPrefix(l, "env:") {
 				return flow{kind: flowSecret, what: "the environment", crit: true}
+			}
+			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" && crit {
+				return flow{kind: flowSecret, what: d, crit: true}
 			}
 			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
 				if strings.Contains(l, k) {

@@ -1098,6 +1098,57 @@ func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }
 // winVerbRules judge destructive verbs of Windows tools by what they do,
 // whatever the spelling of the target.
 var winVerbRules = []*rule{
+	{ID: "win-service-imagepath", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing a service at a program through the registry",
+		Suggestions: []string{"Let the user install services"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, _, verb, ok := regTarget(c)
+			if !ok || verb != "add" || classifyRegKey(k) != regServices {
+				return false, ""
+			}
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "imagepath") || strings.Contains(j, "servicedll") || strings.Contains(j, "failurecommand"), k
+		}},
+	{ID: "win-netsh-helper", Level: LevelHigh, Category: CategoryPersistence, Description: "registering a netsh helper DLL (loaded whenever netsh runs)",
+		Suggestions: []string{"Leave netsh helpers alone"}, names: names("netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "add helper"), j
+		}},
+	{ID: "win-cert-export", Level: LevelHigh, Category: CategoryExfiltration, Description: "exporting certificates with their private keys",
+		Suggestions: []string{"Export only the public certificate"}, names: names("export-pfxcertificate", "certutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "certutil" {
+				return hasSw(args, "exportpfx"), strings.Join(args, " ")
+			}
+			return true, strings.Join(args, " ")
+		}},
+	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords",
+		Suggestions: []string{"Search only the project's own files"}, names: names("findstr", "select-string"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if !strings.Contains(j, "password") && !strings.Contains(j, "passwd") && !strings.Contains(j, "pwd=") && !strings.Contains(j, "secret") && !strings.Contains(j, "credential") {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				s := w.s
+				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 2 && s[2] == ':') {
+					continue
+				}
+				if i := strings.IndexAny(s, "*?"); i >= 0 {
+					s = s[:i]
+				}
+				if s == "" || !strings.ContainsAny(s, `\/:`) {
+					continue
+				}
+				switch cl, _ := a.winClassify(a.winAbs(s)); cl {
+				case wpRoot, wpSystem, wpSystemSub, wpHome, wpHomeSub, wpOutside, wpSecrets:
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-diskpart-script", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart running a script (it can erase or repartition any disk)",
 		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "s"), strings.Join(wargs(c), " ") }},

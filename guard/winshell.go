@@ -726,6 +726,21 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 			return "Windows credential store " + p, true
 		}
 	}
+	// browsers' saved passwords, cookies and their keys, and the
+	// credential and vault folders of the profile
+	if strings.Contains(low, "/user data/") || strings.Contains(low, "/mozilla/firefox/profiles") {
+		for _, s := range [...]string{"/login data", "/cookies", "/local state", "/web data", "/logins.json", "/key4.db", "/cookies.sqlite", "/network/cookies"} {
+			if strings.Contains(low, s) {
+				return "browser credentials " + p, true
+			}
+		}
+	}
+	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
+		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault"} {
+		if strings.Contains(low, s) {
+			return "Windows credentials " + p, true
+		}
+	}
 	c, _ := a.winClassify(p)
 	if c == wpSecrets {
 		if strings.HasSuffix(p, ".pub") || strings.HasSuffix(p, "/known_hosts") || strings.HasSuffix(p, ".ssh/config") {
