@@ -250,6 +250,15 @@ func psStatements(toks []psTok) []psStmt {
 	return out
 }
 
+// psKeyword reports a keyword in any case; command names (mostly longer
+// than any keyword, or with a dash) are not lowered to find out.
+func psKeyword(t string) bool {
+	if len(t) > 12 || strings.IndexByte(t, '-') >= 0 {
+		return false
+	}
+	return psKeywords[strings.ToLower(t)]
+}
+
 // psKeywords start statements that are not commands.
 var psKeywords = map[string]bool{
 	"if": true, "elseif": true, "else": true, "foreach": true, "for": true, "while": true, "do": true, "until": true,
@@ -961,7 +970,6 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 func (ws *winState) psStatement(st psStmt, item *psItem) {
 	a := ws.a
 	// nested code first: blocks and subexpressions in every word
-	var cmds []*cmd
 	var prev flow
 	var prevItem *psItem
 	for si, stage := range st.stages {
@@ -989,7 +997,6 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		ft := first.text
-		lft := strings.ToLower(ft)
 		// assignment: $x = value
 		if !call && strings.HasPrefix(ft, "$") {
 			name, end := psVarName(ft, 0)
@@ -1013,7 +1020,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				continue
 			}
 		}
-		if !call && (psKeywords[lft] || psExprStart(ft)) {
+		if !call && (psKeyword(ft) || psExprStart(ft)) {
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
 			continue
@@ -1142,10 +1149,8 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if winRouted(c.name) {
 			ws.routeWords(c)
 		}
-		cmds = append(cmds, c)
 		prev = ws.psOutFlow(c)
 	}
-	_ = cmds
 }
 
 // psTakesBlockItem reports whether a cmdlet runs its script block once

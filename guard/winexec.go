@@ -1260,8 +1260,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			if strings.HasPrefix(l, "env:") {
 				return flow{kind: flowSecret, what: "the environment", crit: true}
 			}
-			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" && crit {
-				return flow{kind: flowSecret, what: d, crit: true}
+			// parameters and names in the current folder are no store
+			if !strings.HasPrefix(l, "-") && strings.ContainsAny(l, `\/:`) {
+				if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" && crit {
+					return flow{kind: flowSecret, what: d, crit: true}
+				}
 			}
 			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
 				if strings.Contains(l, k) {
