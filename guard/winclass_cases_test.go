@@ -344,6 +344,18 @@ func init() {
 				ps(`Get-ItemProperty 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion' | Select-Object ProductName`),
 			},
 		},
+		winClass{name: "contents overwritten item by item",
+			dangerous: []winLine{
+				ps(`Get-ChildItem $env:USERPROFILE -Recurse | ForEach-Object { Set-Content $_.FullName '' }`),
+				ps(`gci C:\Users\dev\Documents -r | % { [IO.File]::WriteAllBytes($_.FullName, [byte[]]::new(0)) }`),
+				ps(`Get-ChildItem $HOME -Recurse -File | Clear-Content`),
+			},
+			benign: []winLine{
+				ps(`Get-ChildItem .\logs -Recurse -File | ForEach-Object { Set-Content $_.FullName '' }`),
+				ps(`Get-ChildItem .\dist -Filter *.js | % { (Get-Content $_.FullName) -replace 'DEBUG', '' | Set-Content $_.FullName }`),
+				ps(`Get-ChildItem .\src -Recurse | ForEach-Object { (Get-Content $_.FullName) -replace 'OldName', 'NewName' | Set-Content $_.FullName }`),
+			},
+		},
 		winClass{name: "project-local mirrors and ACL tightening",
 			benign: []winLine{
 				cmdl(`robocopy .\src .\backup\src /MIR`),

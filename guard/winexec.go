@@ -251,6 +251,14 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
 			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
 		}
+		if prevItem != nil && strings.Contains(body, "$_") && psOverwrites(body) &&
+			!strings.Contains(body, "get-content") && !strings.Contains(body, "gc ") && !strings.Contains(body, "-replace") && !strings.Contains(body, "readall") {
+			// a rewrite reads what it writes back; a wipe does not
+			// every item's contents replaced: as good as deleted
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
+			}
+		}
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && strings.Contains(body, "delete") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")
 		}
@@ -327,6 +335,12 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
+	case "clear-content":
+		if piped && prevItem != nil && len(args) == 0 {
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
+			}
+		}
 	case "invoke-cimmethod", "invoke-wmimethod":
 		// Win32_Process Create: the command line it starts
 		raw := joinWords(args)
@@ -1366,6 +1380,16 @@ func (a *analysis) forfiles(c *cmd) {
 		}
 	}
 	a.nestedWin(payload, ShellCmd, "forfiles /c")
+}
+
+// psOverwrites reports code that replaces a file's contents.
+func psOverwrites(l string) bool {
+	for _, s := range [...]string{"set-content", "clear-content", "writeallbytes", "writealltext", "writealllines", "out-file", "clc ", "sc "} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // psStatusFilter reports a Where-Object filter on the state alone.
