@@ -176,13 +176,72 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 	}
 	name := src[i+1 : i+1+k]
 	if c := strings.IndexByte(name, ':'); c >= 0 {
-		name = name[:c] // %PATH:~0,5% and substitutions: unknown
+		// %X:~start,len% substrings and %X:old=new% substitutions of a
+		// known value are evaluated
+		if v, ok := ws.cmdVar(name[:c]); ok {
+			if r, ok := cmdVarEdit(v, name[c+1:]); ok {
+				return r, i + 2 + k, true
+			}
+		}
 		return src[i : i+2+k], i + 2 + k, false
 	}
 	if v, ok := ws.cmdVar(name); ok {
 		return v, i + 2 + k, true
 	}
 	return src[i : i+2+k], i + 2 + k, false
+}
+
+// cmdVarEdit applies a %X:...% edit: ~start[,len] (negative counts
+// from the end) or old=new (case-insensitive, *old from the start).
+func cmdVarEdit(v, edit string) (string, bool) {
+	if strings.HasPrefix(edit, "~") {
+		spec := strings.Split(edit[1:], ",")
+		n := len(v)
+		start, err := strconv.Atoi(strings.TrimSpace(spec[0]))
+		if err != nil {
+			return "", false
+		}
+		if start < 0 {
+			start = max(0, n+start)
+		}
+		start = min(start, n)
+		end := n
+		if len(spec) > 1 {
+			l, err := strconv.Atoi(strings.TrimSpace(spec[1]))
+			if err != nil {
+				return "", false
+			}
+			if l < 0 {
+				end = max(start, n+l)
+			} else {
+				end = min(n, start+l)
+			}
+		}
+		return v[start:end], true
+	}
+	old, repl, ok := strings.Cut(edit, "=")
+	if !ok || old == "" {
+		return "", false
+	}
+	lv, lo := strings.ToLower(v), strings.ToLower(old)
+	if strings.HasPrefix(lo, "*") {
+		i := strings.Index(lv, lo[1:])
+		if i < 0 {
+			return v, true
+		}
+		return repl + v[i+len(lo)-1:], true
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lv, lo)
+		if i < 0 {
+			b.WriteString(v)
+			return b.String(), true
+		}
+		b.WriteString(v[:i])
+		b.WriteString(repl)
+		v, lv = v[i+len(lo):], lv[i+len(lo):]
+	}
 }
 
 func (ws *winState) cmdVar(name string) (string, bool) {
@@ -248,6 +307,39 @@ func (ws *winState) cmdForkBomb(src string) {
 			return
 		}
 	}
+}
+
+// batchWrite records text redirected into a batch file and judges the
+// file as it now reads: a batch file that starts itself in a loop is a
+// fork bomb whether it names itself or %0.
+func (ws *winState) batchWrite(toks []cTok, text string) {
+	for i, t := range toks {
+		if t.kind != cRedir || strings.HasPrefix(t.s, "<") || strings.Contains(t.s, "&") || i+1 >= len(toks) || toks[i+1].kind != cWord {
+			continue
+		}
+		ws.batchText(toks[i+1].s, text, strings.Contains(t.s, ">>"))
+	}
+}
+
+// batchText records text written to a file and, for a batch file,
+// judges what it now holds.
+func (ws *winState) batchText(file, text string, appendTo bool) {
+	name := strings.ToLower(file)
+	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
+		name = name[j+1:]
+	}
+	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
+		return
+	}
+	if ws.batch == nil {
+		ws.batch = map[string]string{}
+	}
+	if appendTo {
+		ws.batch[name] += text
+	} else {
+		ws.batch[name] = text
+	}
+	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
 }
 
 // cmdSeq runs a sequence of statements; it returns what the last writes.
@@ -401,6 +493,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		}
 		f := ws.cmdSeq(toks[1:end], &in)
 		rest := toks[min(end+1, len(toks)):]
+		if f.kind == flowText {
+			ws.batchWrite(rest, f.text)
+		}
 		if len(rest) > 0 && rest[0].kind == cWord && strings.EqualFold(rest[0].s, "else") {
 			ws.cmdStage(rest[1:], in, stage)
 		}
@@ -486,6 +581,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "echo":
 		c.name = "cmd:echo"
 		ws.cmdRedirs(c, toks)
+		ws.batchWrite(toks, strings.Join(wordsText(words[1:]), " ")+"\n")
 		a.finish(c)
 		return flow{kind: flowText, text: strings.Join(wordsText(words[1:]), " ") + "\n"}
 	case "start":
@@ -513,9 +609,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "copy", "xcopy", "move":
 		c.name = "cmd:" + l
 		ws.cmdCopy(c, words[1:])
-	case "type":
-		c.name = "cmd:type"
-		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") {
+	case "type", "cd.", "break", "rem.":
+		c.name = "cmd:" + l
+		// commands that write nothing: > file empties it
+		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") || l == "cd." || l == "break" || l == "rem." {
 			for i, t := range toks {
 				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
 					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
@@ -524,6 +621,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		}
 		ws.cmdRedirs(c, toks)
 		for _, w := range words[1:] {
+			if l != "type" {
+				break
+			}
 			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" {
 				if stage == 0 && !strings.HasPrefix(d, "shell history") {
 					ws.emitWin(c, "win-read-secrets", d)
@@ -704,10 +804,125 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 					}
 				}
 			}
+			if ws.cmdForBound(toks[:j], body, in, stage) {
+				return flow{}
+			}
 			return ws.cmdStage(body, in, stage)
 		}
 	}
 	return flow{}
+}
+
+// cmdForBound runs a for loop's body with its variable bound to what
+// the loop walks: each item of the set (a folder glob for /d, under the
+// /r root), or, for /f over a command's output, any name (a wildcard)
+// or, for a routed tool, the command substitution itself. It reports
+// whether it judged the body.
+func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
+	mode, root, v := "", "", ""
+	lp, rp := -1, -1
+	for k := 1; k < len(head); k++ {
+		t := head[k]
+		switch {
+		case t.kind == cLP && lp < 0:
+			lp = k
+		case t.kind == cRP && lp >= 0 && rp < 0:
+			rp = k
+		case lp >= 0:
+		case t.kind == cWord && strings.HasPrefix(t.s, "/") && k == 1:
+			mode = strings.ToLower(t.s)
+		case t.kind == cWord && strings.HasPrefix(t.s, "%") && v == "":
+			v = t.s
+		case t.kind == cWord && mode == "/r" && v == "" && root == "":
+			root = t.s
+		}
+	}
+	if v == "" || lp < 0 || rp < lp || mode == "/l" {
+		return false
+	}
+	uses := false
+	for _, t := range body {
+		if t.kind == cWord && strings.Contains(t.s, v) {
+			uses = true
+			break
+		}
+	}
+	if !uses {
+		return false
+	}
+	var items []string
+	set := head[lp+1 : rp]
+	if mode == "/f" {
+		parts := make([]string, 0, len(set))
+		for _, t := range set {
+			parts = append(parts, t.s)
+		}
+		src := strings.Join(parts, " ")
+		if len(src) > 1 && (src[0] == '\'' || src[0] == '`') {
+			inner := strings.Trim(src, "'`")
+			if n := strings.ToLower(body[0].s); len(body) > 0 && body[0].kind == cWord && !cmdOnly[n] && winRouted(canonicalName(n)) {
+				// docker rm -f %i over docker ps -q: the POSIX rules know
+				// the substitution
+				var b strings.Builder
+				for i, t := range body {
+					if t.kind != cWord {
+						break
+					}
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					switch {
+					case t.s == v:
+						b.WriteString("$(" + inner + ")")
+					case strings.Contains(t.s, v):
+						b.WriteString(`"` + strings.ReplaceAll(t.s, v, "$("+inner+")") + `"`)
+					default:
+						b.WriteString(shellQuote(t.s))
+					}
+				}
+				ws.a.run(b.String(), ws.origin)
+				return true
+			}
+		}
+		items = []string{"*"}
+		if f := strings.Fields(strings.Trim(src, "'`")); len(f) > 1 && strings.EqualFold(f[0], "dir") {
+			// dir /b *.tmp lists only what its pattern matches
+			for _, w := range f[1:] {
+				if !strings.HasPrefix(w, "/") && strings.ContainsAny(w, "*?") {
+					items = []string{strings.Trim(w, `"`)}
+				}
+			}
+		}
+	} else {
+		for _, t := range set {
+			if t.kind != cWord || t.s == "" {
+				continue
+			}
+			s := t.s
+			if root != "" {
+				s = strings.TrimRight(root, `\/`) + `\` + s
+			}
+			items = append(items, s)
+			if len(items) == 8 {
+				break
+			}
+		}
+	}
+	for _, it := range items {
+		bound := make([]cTok, len(body))
+		for i, t := range body {
+			if t.kind == cWord && strings.Contains(t.s, v) {
+				t.s = strings.ReplaceAll(t.s, v, it)
+				t.ok = !strings.Contains(t.s, "%")
+				if mode == "/r" {
+					t.s = strings.ReplaceAll(t.s, `\\`, `\`)
+				}
+			}
+			bound[i] = t
+		}
+		ws.cmdStage(bound, in, stage)
+	}
+	return true
 }
 
 // cmdStart runs what start starts.
@@ -789,7 +1004,7 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 		// del of a folder deletes the files in it
 		dir := glob || cl == wpRoot || cl == wpHome || cl == wpWorkDir || (cl == wpSystem || cl == wpHomeSub || cl == wpOutside) && !strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
 		everything := !glob || strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*")
-		if glob && sw["s"] && winSourceFile(s) {
+		if glob && winSourceFile(s) && (sw["s"] || strings.HasPrefix(path.Base(strings.ReplaceAll(s, `\`, "/")), "*.")) {
 			if cl == wpInside || cl == wpWorkDir {
 				ws.emitWin(c, "win-delete-project", "every "+path.Base(strings.ReplaceAll(s, `\`, "/"))+" file under "+winNative(p))
 				continue
@@ -808,13 +1023,32 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
 	if (sw["mir"] || sw["purge"]) && len(ops) >= 2 && ops[1].ok {
-		if p := a.winAbs(ops[1].s); p != "" {
+		if p := a.winAbs(ops[1].s); p != "" && !ws.projectMirror(a.winAbs(ops[0].s), p) {
 			ws.winDeleteAbs(c, p, true, true, false)
 		}
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
 	}
+}
+
+// projectMirror reports a mirror of a project folder into a copy of it
+// inside the project (backup\src from src): /MIR prunes only the copy.
+func (ws *winState) projectMirror(src, dst string) bool {
+	wd := ws.a.workDir
+	if wd == "" || !strings.HasPrefix(src, wd+"/") || !strings.HasPrefix(dst, wd+"/") || strings.HasPrefix(src, dst) {
+		return false
+	}
+	sb := path.Base(src)
+	if sb == "empty" || strings.HasPrefix(sb, "empty") || sb == "blank" || sb == "null" {
+		return false
+	}
+	first, _, _ := strings.Cut(dst[len(wd)+1:], "/")
+	switch first {
+	case "backup", "backups", "mirror", "snapshot", "snapshots", ".backup":
+		return true
+	}
+	return regenerable[first] || path.Base(dst) == sb && first != sb
 }
 
 func (ws *winState) cmdCopy(c *cmd, args []word) {
@@ -824,12 +1058,18 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		dst := ops[len(ops)-1]
 		src := ops[0]
 		ws.winWrite(c, dst, false)
+		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
+			// /y: overwrite the file that is there
+			ws.winTruncate(c, dst)
+		}
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))
 		}
-		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(dst.s) {
+		if d, crit := a.winSensitive(sp); d != "" && winRemotePath(dst.s) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+		} else if crit && strings.HasPrefix(d, "browser credentials") {
+			ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)
 		}
 	}
 }

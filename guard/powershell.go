@@ -31,7 +31,7 @@ type psTok struct {
 
 // psTokens splits PowerShell source into tokens.
 func psTokens(src string) []psTok {
-	var out []psTok
+	out := make([]psTok, 0, len(src)/5+2)
 	i := 0
 	n := len(src)
 	for i < n {
@@ -200,14 +200,21 @@ type psStmt struct {
 func psStatements(toks []psTok) []psStmt {
 	var out []psStmt
 	var cur psStmt
-	var stage []psTok
 	var reds []string
+	// every stage is a capped window of one buffer: one allocation for
+	// all of them
+	flat := make([]psTok, 0, len(toks))
+	start := 0
 	flushStage := func() {
-		if len(stage) > 0 || len(reds) > 0 {
+		if len(flat) > start || len(reds) > 0 {
+			var stage []psTok
+			if len(flat) > start {
+				stage = flat[start:len(flat):len(flat)]
+			}
 			cur.stages = append(cur.stages, stage)
 			cur.redirs = append(cur.redirs, reds)
 		}
-		stage, reds = nil, nil
+		start, reds = len(flat), nil
 	}
 	flush := func() {
 		flushStage()
@@ -231,16 +238,25 @@ func psStatements(toks []psTok) []psStmt {
 			}
 			reds = append(reds, t.text+" "+target)
 		case psCall:
-			if len(stage) == 0 {
-				stage = append(stage, t)
+			if len(flat) == start {
+				flat = append(flat, t)
 			}
 			// a trailing & runs the pipeline in the background
 		default:
-			stage = append(stage, t)
+			flat = append(flat, t)
 		}
 	}
 	flush()
 	return out
+}
+
+// psKeyword reports a keyword in any case; command names (mostly longer
+// than any keyword, or with a dash) are not lowered to find out.
+func psKeyword(t string) bool {
+	if len(t) > 12 || strings.IndexByte(t, '-') >= 0 {
+		return false
+	}
+	return psKeywords[strings.ToLower(t)]
 }
 
 // psKeywords start statements that are not commands.
@@ -267,6 +283,7 @@ var psAliases = map[string]string{
 	"echo": "write-output", "write": "write-output", "sp": "set-itemproperty", "gp": "get-itemproperty", "clc": "clear-content",
 	"cli": "clear-item", "clhy": "clear-history", "ii": "invoke-item", "sajb": "start-job", "spsv": "stop-service",
 	"sasv": "start-service", "tee": "tee-object", "rni": "rename-item", "ren": "rename-item", "set": "set-variable", "sv": "set-variable",
+	"gsv": "get-service", "gcim": "get-ciminstance", "rcim": "remove-ciminstance", "gwmi": "get-wmiobject", "rwmi": "remove-wmiobject",
 	"nal": "new-alias", "sal": "set-alias", "ipmo": "import-module", "epal": "export-alias", "r": "invoke-history",
 }
 
@@ -385,11 +402,34 @@ type psItem struct {
 	paths     []string // normal-form roots of the items
 	recursive bool     // the items are everything under the roots
 	filtered  bool
+	pattern   string // the -Filter, -Include or wildcard that chose them
 }
 
 // runPS analyses PowerShell source.
 func (ws *winState) runPS(src string) {
+	ws.psWholeLine(src)
 	ws.runPSItem(src, nil)
+}
+
+// psWholeLine judges objects made in one statement and used in another:
+// the credential vault read, event logs listed then cleared.
+func (ws *winState) psWholeLine(src string) {
+	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
+		return // every case calls a method
+	}
+	l := strings.ToLower(src)
+	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
+		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
+	}
+	if strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") {
+		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
+	}
+	if strings.Contains(l, "schedule.service") && strings.Contains(l, "registertaskdefinition") {
+		ws.emitWin(nil, "win-scheduled-task-suspicious", "a task registered through the Schedule.Service COM object")
+	}
+	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
+		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
+	}
 }
 
 func (ws *winState) runPSItem(src string, item *psItem) {
@@ -409,6 +449,46 @@ func (ws *winState) runPSItem(src string, item *psItem) {
 		}
 		ws.psStatement(st, item)
 	}
+}
+
+// psCallBlock analyses a script block run with arguments: its param()
+// names and $args[i] are bound to them.
+func (ws *winState) psCallBlock(block string, args []word, item *psItem) {
+	gs := psGroups(block)
+	if len(gs) != 1 {
+		return
+	}
+	body := strings.TrimSpace(gs[0])
+	var names []string
+	if l := strings.ToLower(body); strings.HasPrefix(l, "param(") || strings.HasPrefix(l, "param (") {
+		open := strings.IndexByte(body, '(')
+		pt := psGroupText(body[open:])
+		for _, p := range strings.Split(strings.Trim(pt, "()"), ",") {
+			p = strings.TrimSpace(p)
+			if i := strings.LastIndexByte(p, ']'); i >= 0 {
+				p = strings.TrimSpace(p[i+1:]) // [string]$p
+			}
+			if n, _ := psVarName(p, 0); n != "" {
+				names = append(names, strings.ToLower(n))
+			}
+		}
+		body = body[open+len(pt):]
+	}
+	saved := ws.vars
+	ws.vars = make(map[string]word, len(saved)+len(args))
+	for k, v := range saved {
+		ws.vars[k] = v
+	}
+	for i, w := range args {
+		if i < len(names) {
+			ws.vars[names[i]] = w
+		}
+		n := "__arg" + strconv.Itoa(i)
+		ws.vars[n] = w
+		body = strings.ReplaceAll(body, "$args["+strconv.Itoa(i)+"]", "$"+n)
+	}
+	ws.psNested(body, item)
+	ws.vars = saved
 }
 
 // psNested analyses code in a script block, subexpression or parenthesis.
@@ -504,6 +584,16 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			in := strings.TrimSpace(inner[0])
 			if len(in) >= 2 && (in[0] == '\'' || in[0] == '"') && psQuoteEnd(in, 0, in[0]) == len(in) {
 				return ws.psWord(in, item)
+			}
+			if w, ok := ws.psJoinPath(in, item); ok {
+				return w
+			}
+			if w, ok := ws.psFolderPath(in); ok {
+				return w
+			}
+			switch strings.ToLower(in) {
+			case "get-location", "gl", "pwd", "$pwd", "$pwd.path", "(get-location).path", "(pwd).path", "$executioncontext.sessionstate.path.currentlocation":
+				return lit(".")
 			}
 		}
 		return word{s: t, tail: len(t)}
@@ -602,6 +692,104 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		}
 	}
 	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psFolderPath evaluates [Environment]::GetFolderPath('Name').
+func (ws *winState) psFolderPath(in string) (word, bool) {
+	l := strings.ToLower(in)
+	l = strings.TrimPrefix(l, "[system.environment]::getfolderpath(")
+	if len(l) == len(in) {
+		l = strings.TrimPrefix(l, "[environment]::getfolderpath(")
+		if len(l) == len(in) {
+			return word{}, false
+		}
+	}
+	name := strings.Trim(strings.TrimSuffix(strings.TrimSpace(l), ")"), `"' `)
+	name = strings.TrimPrefix(name, "[environment+specialfolder]::")
+	name = strings.TrimPrefix(name, "[environment+specialfolder]")
+	home := ws.a.winHome()
+	sub := map[string]string{"userprofile": "", "mydocuments": `\Documents`, "personal": `\Documents`, "desktop": `\Desktop`,
+		"desktopdirectory": `\Desktop`, "applicationdata": `\AppData\Roaming`, "localapplicationdata": `\AppData\Local`,
+		"startup": `\AppData\Roaming\Microsoft\Windows\Start Menu\Programs\Startup`, "mypictures": `\Pictures`, "favorites": `\Favorites`}
+	if s, ok := sub[name]; ok && home != "" {
+		return lit(home + s), true
+	}
+	sys := map[string]string{"windows": `C:\Windows`, "system": `C:\Windows\System32`, "systemx86": `C:\Windows\SysWOW64`,
+		"programfiles": `C:\Program Files`, "programfilesx86": `C:\Program Files (x86)`, "commonapplicationdata": `C:\ProgramData`,
+		"commonstartup": `C:\ProgramData\Microsoft\Windows\Start Menu\Programs\StartUp`}
+	if s, ok := sys[name]; ok {
+		return lit(s), true
+	}
+	return word{}, false
+}
+
+// psSplat records a hashtable as the parameters @name passes.
+func (ws *winState) psSplat(name, raw string, item *psItem) {
+	body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(raw), "@{"), "}")
+	var out []word
+	for _, kv := range strings.FieldsFunc(body, func(r rune) bool { return r == ';' || r == '\n' }) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		k = strings.Trim(strings.TrimSpace(k), `"'`)
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(v) {
+		case "$true", "1":
+			out = append(out, lit("-"+k))
+		case "$false", "0":
+		default:
+			out = append(out, lit("-"+k), ws.psWord(v, item))
+		}
+	}
+	if ws.splats == nil {
+		ws.splats = map[string][]word{}
+	}
+	ws.splats[name] = out
+}
+
+// psJoinPath evaluates Join-Path and [IO.Path]::Combine of known parts.
+func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
+	l := strings.ToLower(in)
+	var parts []word
+	switch {
+	case strings.HasPrefix(l, "join-path "):
+		toks := psTokens(in[len("join-path "):])
+		ws2 := make([]word, 0, len(toks))
+		for _, t := range toks {
+			ws2 = append(ws2, ws.psWord(t.text, item))
+		}
+		pa := parsePSArgs(ws2, []string{"path", "childpath", "additionalchildpath"}, []string{"resolve"})
+		if p, ok := pa.get("path"); ok {
+			parts = append(parts, p)
+		}
+		if p, ok := pa.get("childpath"); ok {
+			parts = append(parts, p)
+		}
+		parts = append(parts, pa.pos...)
+	case strings.HasPrefix(l, "[io.path]::combine(") || strings.HasPrefix(l, "[system.io.path]::combine("):
+		body := in[strings.IndexByte(in, '(')+1:]
+		body = strings.TrimSuffix(strings.TrimSpace(body), ")")
+		for _, a := range strings.Split(body, ",") {
+			parts = append(parts, ws.psWord(strings.TrimSpace(a), item))
+		}
+	default:
+		return word{}, false
+	}
+	if len(parts) < 2 {
+		return word{}, false
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if !p.ok {
+			return word{}, false
+		}
+		if i > 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteString(strings.TrimRight(p.s, `\/`))
+	}
+	return lit(b.String()), true
 }
 
 // psConcat evaluates ('ie'+'x'): string literals joined with +.
@@ -740,7 +928,18 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 		case '$':
 			if i+1 < len(s) && s[i+1] == '(' {
 				g := psGroupText(s[i+1:])
-				ws.psNested(g[1:max(1, len(g)-1)], item)
+				inner := strings.TrimSpace(g[1:max(1, len(g)-1)])
+				if w, ok := ws.psFolderPath(inner); ok {
+					b.WriteString(w.s)
+					i += len(g)
+					continue
+				}
+				if w, ok := ws.psJoinPath(inner, item); ok {
+					b.WriteString(w.s)
+					i += len(g)
+					continue
+				}
+				ws.psNested(inner, item)
 				b.WriteString("$" + g)
 				ok = false
 				tail = b.Len()
@@ -771,7 +970,6 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 func (ws *winState) psStatement(st psStmt, item *psItem) {
 	a := ws.a
 	// nested code first: blocks and subexpressions in every word
-	var cmds []*cmd
 	var prev flow
 	var prevItem *psItem
 	for si, stage := range st.stages {
@@ -799,13 +997,16 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		ft := first.text
-		lft := strings.ToLower(ft)
 		// assignment: $x = value
 		if !call && strings.HasPrefix(ft, "$") {
 			name, end := psVarName(ft, 0)
 			rest := ft[end:]
 			var rhs []psTok
 			switch {
+			case name != "" && (strings.HasPrefix(rest, ".") || strings.HasPrefix(rest, "[")):
+				// $x.Prop = v, $a[0] = v: a member set, not the variable
+				raw := psJoin(stage)
+				ws.psDotNetMore(raw, strings.ToLower(raw), item)
 			case name != "" && (rest == "=" || rest == "+=") && len(stage) > 1:
 				rhs = stage[1:]
 			case name != "" && (strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "+=")) && len(rest) > 1:
@@ -819,7 +1020,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				continue
 			}
 		}
-		if !call && (psKeywords[lft] || psExprStart(ft)) {
+		if !call && (psKeyword(ft) || psExprStart(ft)) {
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
 			continue
@@ -827,6 +1028,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if !call && (ft == "." || ft == "&") && len(stage) > 1 {
 			stage = stage[1:]
 			ft = stage[0].text
+			call = true
 		}
 		for _, t := range stage[1:] {
 			for _, g := range psGroups(t.text) {
@@ -845,6 +1047,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				ft = v
 			}
 		}
+		if call && strings.HasPrefix(ft, "{") && len(stage) > 1 {
+			// & { param($p) ... } arg: the block sees its arguments
+			args := make([]word, 0, len(stage)-1)
+			for _, t := range stage[1:] {
+				args = append(args, ws.psWord(t.text, item))
+			}
+			ws.psCallBlock(ft, args, item)
+		}
 		if strings.HasPrefix(ft, "{") || strings.HasPrefix(ft, "(") || strings.HasPrefix(ft, "$") {
 			// & { ... } / & (expr) / & $var
 			for _, g := range psGroups(ft) {
@@ -852,6 +1062,16 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 			if call && strings.HasPrefix(ft, "(") {
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
+				continue
+			}
+			if name, end := psVarName(ft, 0); call && end == len(ft) && ws.blocks[strings.ToLower(name)] != "" {
+				// & $sb args: the block assigned earlier, with its arguments
+				args := make([]word, 0, len(stage)-1)
+				for _, t := range stage[1:] {
+					args = append(args, ws.psWord(t.text, item))
+				}
+				ws.psCallBlock(ws.blocks[strings.ToLower(name)], args, item)
+				prev = flow{kind: flowUnknown}
 				continue
 			}
 			if strings.HasPrefix(ft, "$") {
@@ -875,6 +1095,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		nameWord := ws.psWord(ft, item)
 		words = append(words, nameWord)
 		for _, t := range stage[1:] {
+			if sp, ok := ws.splats[strings.ToLower(strings.TrimPrefix(t.text, "@"))]; ok && len(t.text) > 1 && t.text[0] == '@' {
+				words = append(words, sp...)
+				continue
+			}
 			words = append(words, ws.psWord(t.text, item))
 		}
 		name := canonicalPS(nameWord.s)
@@ -925,10 +1149,8 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if winRouted(c.name) {
 			ws.routeWords(c)
 		}
-		cmds = append(cmds, c)
 		prev = ws.psOutFlow(c)
 	}
-	_ = cmds
 }
 
 // psTakesBlockItem reports whether a cmdlet runs its script block once
@@ -984,11 +1206,26 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	}
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
+	if strings.HasPrefix(raw, "@{") {
+		ws.psSplat(name, raw, item)
+	}
+	if strings.HasPrefix(raw, "{") && len(rhs) == 1 {
+		if ws.blocks == nil {
+			ws.blocks = map[string]string{}
+		}
+		ws.blocks[name] = raw
+	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
 			ws.remoteVars = map[string]bool{}
 		}
 		ws.remoteVars[name] = true
+	}
+	if strings.HasPrefix(l, "join-path ") {
+		if w, ok := ws.psJoinPath(raw, item); ok {
+			ws.vars[name] = w
+			return
+		}
 	}
 	if len(rhs) == 1 && !psExprStart(rhs[0].text) || len(rhs) >= 1 && !psExprStart(rhs[0].text) && !strings.HasPrefix(rhs[0].text, "-") {
 		// $x = Get-Something ... : a pipeline
@@ -1195,9 +1432,145 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
 		}
 	}
+	ws.psDotNetMore(raw, l, item)
 	if strings.Contains(l, "setaccessrule") || strings.Contains(l, "addaccessrule") || strings.Contains(l, "filesystemaccessrule") {
 		if psGrantsEveryone(l) {
 			ws.emitWin(nil, "win-acl-everyone", truncate(raw, 120))
+		}
+	}
+}
+
+// psDotNetMore judges .NET and WinRT calls by what they do: raw disk
+// writes, assemblies loaded from the network, logs cleared, the
+// credential vault read, timestamps forged, files downloaded.
+func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
+	if strings.IndexByte(l, '.') < 0 {
+		return // every case calls a method, sets a member or names \\.\
+	}
+	a := ws.a
+	if strings.Contains(l, `\\.\physicaldrive`) || strings.Contains(l, `\\.\harddisk`) || strings.Contains(l, `\\?\globalroot`) ||
+		strings.Contains(l, `\\.\`) && (strings.Contains(l, `\\.\c:`) || strings.Contains(l, `\\.\d:`)) {
+		if strings.Contains(l, "openwrite") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "'write'") || strings.Contains(l, "readwrite") ||
+			strings.Contains(l, "fileaccess]::write") || strings.Contains(l, ".write(") || strings.Contains(l, "createfile") {
+			ws.emitWin(nil, "win-raw-disk-write", truncate(raw, 120))
+		}
+	}
+	for _, api := range [...]string{"assembly]::load(", "assembly]::loadfrom(", "assembly]::unsafeloadfrom(", "assembly]::loadfile(", "assembly]::loadwithpartialname("} {
+		if i := strings.Index(l, api); i >= 0 {
+			arg := l[i+len(api):]
+			if psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
+				ws.emitWin(nil, "remote-code-exec", "loading an assembly from the network: "+truncate(raw, 100))
+			}
+		}
+	}
+	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {
+		ws.emitWin(nil, "win-log-clear", truncate(raw, 120))
+	}
+	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall") || strings.Contains(l, ".retrieve(")) ||
+		strings.Contains(l, "credenumerate") || strings.Contains(l, "credread(") {
+		ws.emitWin(nil, "win-vault-dump", truncate(raw, 120))
+	}
+	for _, prop := range [...]string{".creationtime", ".lastwritetime", ".lastaccesstime", "]::setcreationtime", "]::setlastwritetime", "]::setlastaccesstime"} {
+		i := strings.Index(l, prop)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(strings.TrimPrefix(l[i+len(prop):], "utc"), " ")
+		var val string
+		switch {
+		case strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=="):
+			val = rest[1:]
+		case strings.HasPrefix(rest, "(") && prop[0] == ']':
+			if j := strings.IndexByte(rest, ','); j >= 0 {
+				val = rest[j+1:]
+			}
+		default:
+			continue
+		}
+		val = strings.TrimSpace(val)
+		if (strings.Contains(val, "time") || strings.Contains(val, "$")) && !strings.Contains(l, "windows") && !strings.Contains(l, "system32") &&
+			!strings.Contains(l, "windir") && !strings.Contains(l, "systemroot") && !strings.Contains(l, "programdata") {
+			// another file's time copied (a build keeping times in step);
+			// borrowing a system file's time is what hides a dropped file
+			continue
+		}
+		// touching a file (now) is routine; a date of the past hides it
+		if val == "" || strings.HasPrefix(val, "get-date") && !strings.HasPrefix(val, "get-date ") || strings.HasPrefix(val, "(get-date)") ||
+			strings.HasPrefix(val, "[datetime]::now") || strings.HasPrefix(val, "[datetime]::utcnow") || strings.HasPrefix(val, "$now") {
+			continue
+		}
+		ws.emitWin(nil, "win-timestomp", truncate(raw, 120))
+		break
+	}
+	// text made into code: InvokeScript('...'), [ScriptBlock]::Create(...)
+	for _, api := range [...]string{".invokescript(", "scriptblock]::create(", ".newscriptblock(", ".addscript("} {
+		i := strings.Index(l, api)
+		if i < 0 {
+			continue
+		}
+		arg := strings.TrimSpace(raw[i+len(api):])
+		if j := strings.LastIndexByte(arg, ')'); j >= 0 && (arg[0] == '$' || arg[0] == '(') {
+			arg = strings.TrimSpace(arg[:j])
+			if k := strings.IndexByte(arg, ')'); k >= 0 && arg[0] == '$' {
+				arg = arg[:k]
+			}
+		}
+		if qs := psQuoted(arg); len(qs) > 0 && (arg[0] == '\'' || arg[0] == '"') {
+			if w := ws.psWord(qs[0], item); w.ok {
+				a.nestedWin(w.s, ShellPowerShell, strings.Trim(api, ".(]:"))
+			}
+			continue
+		}
+		if name, end := psVarName(arg, 0); name != "" {
+			if ws.remoteVars[strings.ToLower(name)] {
+				ws.emitWin(nil, "remote-code-exec", "running downloaded code held in $"+name)
+			} else if w := ws.psWord(arg[:end], item); w.ok {
+				a.nestedWin(w.s, ShellPowerShell, strings.Trim(api, ".(]:"))
+			}
+		}
+	}
+	// processes started through .NET and COM: judge the command line
+	for _, api := range [...]string{"process]::start(", ".shellexecute(", ".run(", ".exec(", "win32_process]::create(", ".create("} {
+		i := strings.Index(l, api)
+		if i < 0 || (api == ".run(" || api == ".exec(") && !strings.Contains(l, "wscript.shell") && !strings.Contains(l, "$") ||
+			api == ".create(" && !strings.Contains(l, "win32_process") {
+			continue
+		}
+		qs := psQuoted(raw[i+len(api):])
+		if len(qs) == 0 {
+			continue
+		}
+		line := ws.psWord(qs[0], item)
+		if !line.ok {
+			continue
+		}
+		text := line.s
+		if api == "process]::start(" || api == ".shellexecute(" {
+			text = cmdQuote(text)
+			if len(qs) > 1 {
+				if ar := ws.psWord(qs[1], item); ar.ok {
+					text += " " + ar.s
+				}
+			}
+		}
+		a.nestedWin(text, ShellCmd, strings.Trim(api, ".(]:"))
+		break
+	}
+	if i := strings.Index(l, ".createshortcut("); i >= 0 {
+		if qs := psQuoted(raw[i:]); len(qs) > 0 {
+			ws.winWrite(nil, ws.psWord(qs[0], item), false)
+		}
+	}
+	if i := strings.Index(l, ".downloadfile("); i >= 0 {
+		args := raw[i+len(".downloadfile("):]
+		if j := strings.IndexByte(args, ','); j >= 0 {
+			dst := args[j+1:]
+			if k := strings.LastIndexByte(dst, ')'); k >= 0 {
+				dst = dst[:k]
+			}
+			if p := a.winAbs(ws.psWord(strings.TrimSpace(dst), item).s); p != "" {
+				ws.markDownloaded(p)
+			}
 		}
 	}
 }

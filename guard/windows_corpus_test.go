@@ -1,99 +1,37 @@
 package guard
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
+	"time"
 )
 
-// The Windows corpora in testdata/corpus/blind were written by people who
-// had not seen the analyser: windows-dangerous*.jsonl lines are commands
-// that must be stopped, labelled with the shell they are written for
-// (powershell, cmd, gitbash), a level and a category; windows-benign*.jsonl
-// lines are everyday commands that must run. Each is judged in the shell
-// it names, in the session below.
+// The Windows lines of the blind and held-out corpora (testdata/corpus/
+// blind and holdout, windows-*.jsonl) were written by people who had not
+// seen the analyser: each names the shell it is written for (powershell,
+// cmd, gitbash). They are read by the same loader as TestCorpus and judged
+// in the same session (contextForShell), so both tests report the same
+// numbers; this one enforces thresholds on the Windows group of each set.
 
-const (
-	winBlindGlob = "testdata/corpus/blind/windows-*.jsonl"
-
-	// Thresholds TestWindowsCorpus enforces, a little below what the
-	// analyser reaches, so that a regression fails.
-	winMinCritical = 0.98
-	winMinHigh     = 0.97
-	winMinModerate = 0.55
-	winMaxFP       = 0.01
-)
+// Thresholds TestWindowsCorpus enforces per set, a little below what the
+// analyser reaches, so that a regression fails.
+var winCorpusThresholds = []struct {
+	set                 string
+	crit, high, mod, fp float64
+}{
+	// blind reaches 100% critical and high, 90.5% moderate (the four
+	// misses are POSIX lines of Git Bash and git in cmd), no false
+	// positives.
+	{"blind", 0.995, 0.99, 0.88, 0.005},
+	// holdout reaches 97% critical (node -e and python -c process loops,
+	// judged by the interpreter rules), 100% high and moderate, 1.4%
+	// false positives (git clean and sqlite3 in the project, judged by
+	// the POSIX rules).
+	{"holdout", 0.96, 0.98, 0.95, 0.02},
+}
 
 // winCorpusContext is the session the Windows corpora assume: a project
 // in C:\work\project of the user dev.
 var winCorpusContext = Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`}
-
-type winCorpusEntry struct {
-	Cmd      string `json:"cmd"`
-	Shell    string `json:"shell"`
-	Level    string `json:"level"`
-	Category string `json:"category"`
-	Note     string `json:"note"`
-
-	file string
-	line int
-}
-
-func loadWinCorpus(t testing.TB) (dangerous, benign []winCorpusEntry) {
-	t.Helper()
-	files, err := filepath.Glob(winBlindGlob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no corpus files match %s", winBlindGlob)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		n := 0
-		for sc.Scan() {
-			n++
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			var e winCorpusEntry
-			dec := json.NewDecoder(bytes.NewReader(line))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&e); err != nil {
-				t.Fatalf("%s:%d: %v", f, n, err)
-			}
-			if e.Cmd == "" {
-				t.Fatalf("%s:%d: empty cmd", f, n)
-			}
-			switch e.Shell {
-			case "powershell", "cmd", "gitbash":
-			default:
-				t.Fatalf("%s:%d: unknown shell %q", f, n, e.Shell)
-			}
-			e.file, e.line = filepath.Base(f), n
-			if e.Level != "" {
-				if _, err := ParseLevel(e.Level); err != nil {
-					t.Fatalf("%s:%d: %v", f, n, err)
-				}
-				dangerous = append(dangerous, e)
-			} else {
-				benign = append(benign, e)
-			}
-		}
-	}
-	return dangerous, benign
-}
 
 func winCorpusContextFor(shell string) Context {
 	c := winCorpusContext
@@ -101,84 +39,56 @@ func winCorpusContextFor(shell string) Context {
 	return c
 }
 
-// TestWindowsCorpus reports detection per shell and level and false
-// positives, and fails below the thresholds.
+// TestWindowsCorpus reports detection per level and category, every miss
+// and false positive of the Windows group of each set, and fails below the
+// thresholds.
 func TestWindowsCorpus(t *testing.T) {
-	dangerous, benign := loadWinCorpus(t)
 	d := NewDetector(Options{})
-	type tally struct{ n, hit int }
-	perLevel := map[string]*tally{}
-	perShell := map[string]*tally{}
-	var misses []string
-	for _, e := range dangerous {
-		v := d.CheckCommand(e.Cmd, winCorpusContextFor(e.Shell))
-		for _, k := range []string{e.Level} {
-			if perLevel[k] == nil {
-				perLevel[k] = &tally{}
-			}
-			perLevel[k].n++
+	for _, th := range winCorpusThresholds {
+		dg, bn := loadCorpusDir(t, corpusDir+"/"+th.set)
+		_, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+		_, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+		if len(wd) == 0 || len(wb) == 0 {
+			t.Errorf("%s: the Windows corpus lacks benign or dangerous lines", th.set)
+			continue
 		}
-		key := e.Shell + "/" + e.Level
-		if perShell[key] == nil {
-			perShell[key] = &tally{}
+		s := scoreCorpus(d, th.set+"/windows", wd, wb)
+		t.Log("\n" + s.report(true))
+		s.enforce(t, th.crit, th.high, th.mod, th.fp)
+	}
+}
+
+// BenchmarkWindowsCorpus measures CheckCommand over every Windows line of
+// the blind and held-out sets, each in its shell.
+func BenchmarkWindowsCorpus(b *testing.B) {
+	type line struct {
+		cmd string
+		ctx Context
+	}
+	var lines []line
+	for _, set := range []string{"blind", "holdout"} {
+		dg, bn := loadCorpusDir(b, corpusDir+"/"+set)
+		_, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+		_, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+		for _, e := range wd {
+			lines = append(lines, line{e.Cmd, contextForShell(e.Shell)})
 		}
-		perShell[key].n++
-		if v.Blocked {
-			perLevel[e.Level].hit++
-			perShell[key].hit++
-		} else {
-			misses = append(misses, fmt.Sprintf("MISS %s:%d [%s %s %s] %s", e.file, e.line, e.Shell, e.Level, e.Category, e.Cmd))
+		for _, e := range wb {
+			lines = append(lines, line{e.Cmd, contextForShell(e.Shell)})
 		}
 	}
-	var fps []string
-	for _, e := range benign {
-		v := d.CheckCommand(e.Cmd, winCorpusContextFor(e.Shell))
-		if v.Blocked {
-			fps = append(fps, fmt.Sprintf("FP %s:%d [%s] %s → %s %s", e.file, e.line, e.Shell, e.Cmd, v.Pattern, v.Reason))
+	d := NewDetector(Options{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			_ = d.CheckCommand(l.cmd, l.ctx)
 		}
 	}
-	sort.Strings(misses)
-	for _, m := range misses {
-		t.Log(m)
-	}
-	for _, f := range fps {
-		t.Log(f)
-	}
-	keys := make([]string, 0, len(perShell))
-	for k := range perShell {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		x := perShell[k]
-		t.Logf("%-22s %3d/%3d = %.3f", k, x.hit, x.n, float64(x.hit)/float64(x.n))
-	}
-	rate := func(k string) float64 {
-		x := perLevel[k]
-		if x == nil || x.n == 0 {
-			return 1
-		}
-		return float64(x.hit) / float64(x.n)
-	}
-	fpRate := 0.0
-	if len(benign) > 0 {
-		fpRate = float64(len(fps)) / float64(len(benign))
-	}
-	t.Logf("critical %.3f, high %.3f, moderate %.3f (%d dangerous); false positives %d/%d = %.3f",
-		rate("critical"), rate("high"), rate("moderate"), len(dangerous), len(fps), len(benign), fpRate)
-	if r := rate("critical"); r < winMinCritical {
-		t.Errorf("critical detection %.3f < %.2f", r, winMinCritical)
-	}
-	if r := rate("high"); r < winMinHigh {
-		t.Errorf("high detection %.3f < %.2f", r, winMinHigh)
-	}
-	if r := rate("moderate"); r < winMinModerate {
-		t.Errorf("moderate detection %.3f < %.2f", r, winMinModerate)
-	}
-	if fpRate > winMaxFP {
-		t.Errorf("false positive rate %.3f > %.2f", fpRate, winMaxFP)
-	}
-	if len(benign) == 0 || len(dangerous) == 0 {
-		t.Error("the Windows corpus lacks benign or dangerous lines")
-	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	decisions := float64(b.N) * float64(len(lines))
+	b.ReportMetric(float64(elapsed.Nanoseconds())/decisions, "ns/decision")
+	b.ReportMetric(decisions/elapsed.Seconds(), "decisions/s")
 }

@@ -33,7 +33,19 @@ func (ws *winState) emitWin(c *cmd, id, note string) {
 // in the input (by any front end).
 func (ws *winState) isDownloaded(p string) bool {
 	d := ws.a.downloads
-	return p != "" && (d[p] || d[path.Base(p)])
+	if p == "" || len(d) == 0 {
+		return false
+	}
+	if d[p] || d[path.Base(p)] {
+		return true
+	}
+	// unpacked from a downloaded archive
+	for dir := path.Dir(p); len(dir) > 1 && dir != "."; dir = path.Dir(dir) {
+		if d[dir+"/"] {
+			return true
+		}
+	}
+	return false
 }
 
 func (ws *winState) markDownloaded(p string) {
@@ -134,6 +146,16 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	switch c.name {
+	case "nslookup", "resolve-dnsname", "ping", "test-connection", "test-netconnection", "dig", "host", "tracert", "pathping":
+		// a secret in a host name leaves in the DNS query
+		for _, w := range c.args() {
+			if name := winSecretVar(w.s); name != "" {
+				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
+				break
+			}
+		}
+	}
 	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
 		c.name = "shutdown.exe" // Windows switches: /a aborts, /? helps
 	}
@@ -187,9 +209,20 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			p = &d
 		}
 		next = &psItem{recursive: pa.flags["recurse"] || strings.ContainsAny(p.s, "*?")}
-		_, f1 := pa.get("filter")
-		_, f2 := pa.get("include")
+		fw, f1 := pa.get("filter")
+		iw, f2 := pa.get("include")
 		next.filtered = f1 || f2 || len(pa.pos) > 1 || pa.flags["file"] && !pa.flags["recurse"]
+		switch {
+		case f1:
+			next.pattern = fw.s
+		case f2:
+			next.pattern = iw.s
+		case strings.ContainsAny(p.s, "*?"):
+			next.pattern = p.s
+		}
+		if len(pa.pos) > 1 && strings.ContainsAny(pa.pos[1].s, "*?") {
+			next.pattern = pa.pos[1].s
+		}
 		if p.ok {
 			for _, s := range splitComma(p.s) {
 				base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`), "/")
@@ -217,6 +250,17 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		body := strings.ToLower(joinWords(args))
 		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
 			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
+		}
+		if prevItem != nil && strings.Contains(body, "$_") && psOverwrites(body) &&
+			!strings.Contains(body, "get-content") && !strings.Contains(body, "gc ") && !strings.Contains(body, "-replace") && !strings.Contains(body, "readall") {
+			// a rewrite reads what it writes back; a wipe does not
+			// every item's contents replaced: as good as deleted
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
+			}
+		}
+		if c.in.kind == flowList && c.in.what == "every shadow copy" && strings.Contains(body, "delete") {
+			ws.emitWin(c, "win-backup-delete", "every shadow copy")
 		}
 		if c.in.kind == flowSecret && psSends(body) {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
@@ -291,6 +335,56 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
+	case "clear-content":
+		if piped && prevItem != nil && len(args) == 0 {
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
+			}
+		}
+	case "invoke-cimmethod", "invoke-wmimethod":
+		// Win32_Process Create: the command line it starts
+		raw := joinWords(args)
+		l := strings.ToLower(raw)
+		if strings.Contains(l, "win32_process") && strings.Contains(l, "create") {
+			at := strings.Index(l, "commandline")
+			if at < 0 {
+				at = strings.Index(l, "-argumentlist")
+			}
+			if at >= 0 {
+				if qs := psQuoted(raw[at:]); len(qs) > 0 {
+					if w := ws.psWord(qs[0], item); w.ok {
+						a.nestedWin(w.s, ShellCmd, "Win32_Process Create")
+					}
+				} else if k := strings.IndexAny(raw[at:], "= "); k >= 0 {
+					rest := strings.TrimLeft(raw[at+k:], "= ")
+					if j := strings.IndexAny(rest, "};"); j >= 0 {
+						rest = rest[:j]
+					}
+					a.nestedWin(strings.Trim(rest, "'\" "), ShellCmd, "Win32_Process Create")
+				}
+			}
+		}
+	case "expand-archive":
+		// what a downloaded archive holds was downloaded too
+		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath"}, []string{"force", "passthru"})
+		src := psPathArg(pa)
+		dst, ok := pa.get("destinationpath")
+		if !ok && len(pa.pos) > 1 {
+			dst, ok = pa.pos[1], true
+		}
+		if src != nil && src.ok && ws.isDownloaded(a.winAbs(src.s)) {
+			d := "."
+			if ok && dst.ok {
+				d = dst.s
+			}
+			if p := a.winAbs(d); p != "" {
+				ws.markDownloaded(p + "/")
+			}
+		}
+	case "remove-ciminstance", "remove-wmiobject":
+		if c.in.kind == flowList && c.in.what == "every shadow copy" && !hasSw(wargs(c), "whatif") {
+			ws.emitWin(c, "win-backup-delete", "every shadow copy")
+		}
 	case "set-location", "push-location":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "stackname"}, []string{"passthru"})
 		if p := psPathArg(pa); p != nil {
@@ -321,6 +415,16 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 		if w, ok := pa.get("scriptblock"); ok && !strings.HasPrefix(w.s, "{") {
 			ws.psInvokeText(c, w, "Invoke-Command -ScriptBlock")
+		} else if al, ok2 := pa.get("argumentlist"); ok && ok2 {
+			var bound []word
+			if al.ok {
+				for _, s := range splitComma(al.s) {
+					bound = append(bound, lit(s))
+				}
+			} else {
+				bound = []word{al}
+			}
+			ws.psCallBlock(w.s, bound, item)
 		}
 	case "stop-process":
 		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
@@ -331,6 +435,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "get-content":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "totalcount", "tail", "encoding", "delimiter", "readcount"}, []string{"raw", "wait", "asbytestream"})
+		if piped && c.in.kind == flowSecret && c.in.crit && psPathArg(pa) == nil {
+			ws.emitWin(c, "win-read-secrets", c.in.what)
+		}
 		if p := psPathArg(pa); p != nil && p.ok && !piped {
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
@@ -342,6 +449,17 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	switch c.name {
 	case "set-content", "add-content", "out-file", "tee-object", "new-item", "copy-item", "move-item", "export-csv", "export-clixml", "set-item", "clear-content":
 		ws.psWriteCmd(c, args)
+		if c.name == "set-content" || c.name == "add-content" {
+			pa := parsePSArgs(args, []string{"path", "literalpath", "value", "encoding"}, []string{"force", "nonewline", "passthru"})
+			p := psPathArg(pa)
+			v, ok := pa.get("value")
+			if !ok && len(pa.pos) > 1 {
+				v, ok = pa.pos[1], true
+			}
+			if p != nil && ok && v.ok {
+				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+			}
+		}
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)
@@ -479,6 +597,15 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		}
 	}
 	if len(targets) == 0 && piped && prevItem != nil {
+		if prevItem.recursive && prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
+			// gci -r -Include *.cs | ri: every source file of the kind
+			for _, p := range prevItem.paths {
+				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+					ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
+					return
+				}
+			}
+		}
 		for _, p := range prevItem.paths {
 			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
 		}
@@ -649,6 +776,10 @@ func (ws *winState) winTruncate(c *cmd, w word) {
 	first, _, _ := strings.Cut(p[len(wd)+1:], "/")
 	if regenerable[first] {
 		return
+	}
+	switch b := path.Base(p); {
+	case b == "__init__.py" || b == ".gitkeep" || b == ".keep" || b == "py.typed" || b == ".nojekyll" || strings.HasSuffix(b, ".example"):
+		return // files made empty on purpose
 	}
 	ws.emitWin(c, "win-truncate", winNative(p))
 }
@@ -997,6 +1128,31 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	}
 }
 
+// winSecretVar returns the name of a secret-looking environment variable
+// that s expands ($env:X, ${env:X}, %X%), or "".
+func winSecretVar(s string) string {
+	l := strings.ToLower(s)
+	for _, pre := range [...]string{"$env:", "${env:", "%"} {
+		for i := strings.Index(l, pre); i >= 0; {
+			name := l[i+len(pre):]
+			if j := strings.IndexAny(name, " \"'&?/;,)}%.:"); j >= 0 {
+				name = name[:j]
+			}
+			for _, sv := range secretVarNames {
+				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") {
+					return name
+				}
+			}
+			k := strings.Index(l[i+len(pre):], pre)
+			if k < 0 {
+				break
+			}
+			i += len(pre) + k
+		}
+	}
+	return ""
+}
+
 // psStartProcess judges Start-Process: the program it starts with its
 // arguments, elevation, and downloaded programs.
 func (ws *winState) psStartProcess(c *cmd, args []word) {
@@ -1017,8 +1173,12 @@ func (ws *winState) psStartProcess(c *cmd, args []word) {
 		al, hasAL = rest[0], true
 	}
 	prog := canonicalPS(fp.s)
-	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && (prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt") {
+	shell := prog == "pwsh" || prog == "cmd" || isShellName(prog) || prog == "wt"
+	if v, _ := pa.get("verb"); strings.EqualFold(v.s, "runas") && shell {
 		ws.emitWin(c, "win-elevated-shell", fp.s)
+	}
+	if _, cred := pa.get("credential"); cred && shell {
+		ws.emitWin(c, "win-elevated-shell", fp.s+" as another account")
 	}
 	if p := a.winAbs(fp.s); p != "" && ws.isDownloaded(p) || winRemoteExec(fp.s) {
 		ws.emitWin(c, "remote-code-exec", "starting "+fp.s+", downloaded or on a network share")
@@ -1114,6 +1274,12 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			if strings.HasPrefix(l, "env:") {
 				return flow{kind: flowSecret, what: "the environment", crit: true}
 			}
+			// parameters and names in the current folder are no store
+			if !strings.HasPrefix(l, "-") && strings.ContainsAny(l, `\/:`) {
+				if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" && crit {
+					return flow{kind: flowSecret, what: d, crit: true}
+				}
+			}
 			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
 				if strings.Contains(l, k) {
 					return flow{kind: flowSecret, what: "key files found by " + c.base, crit: true}
@@ -1126,6 +1292,18 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowList, what: "every process"}
 		}
 		return flow{kind: flowList}
+	case "get-service":
+		if len(args) == 0 || len(args) == 1 && strings.Trim(args[0].s, `"'`) == "*" {
+			return flow{kind: flowList, what: "every service"}
+		}
+		return flow{kind: flowList}
+	case "get-ciminstance", "get-wmiobject":
+		for _, w := range args {
+			if l := strings.ToLower(w.s); strings.Contains(l, "win32_shadowcopy") && !strings.Contains(l, "where") {
+				return flow{kind: flowList, what: "every shadow copy"}
+			}
+		}
+		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
 	case "write-output", "write-host":
@@ -1136,11 +1314,88 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret || c.in.kind == flowRemote {
 			return c.in
 		}
+		if c.in.kind == flowList && (c.in.what == "every service" || c.in.what == "every shadow copy") && (c.name == "sort-object" || c.name == "where-object" && psStatusFilter(args)) {
+			// a filter on the state keeps every running one
+			return c.in
+		}
 	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
 	}
 	return flow{kind: flowUnknown}
+}
+
+// forfiles runs its /c command once per file matched: @path and @file
+// stand for every file under /p matching /m (in every subfolder with /s).
+func (a *analysis) forfiles(c *cmd) {
+	args := c.args()
+	dir, mask, recursive, payload := ".", "*", false, ""
+	for i := 0; i < len(args); i++ {
+		s := strings.ToLower(args[i].s)
+		if strings.HasPrefix(s, "-") {
+			s = "/" + s[1:]
+		}
+		val := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i].s
+			}
+			return ""
+		}
+		switch s {
+		case "/p":
+			dir = val()
+		case "/m":
+			mask = val()
+		case "/c":
+			payload = val()
+		case "/s":
+			recursive = true
+		}
+	}
+	if payload == "" {
+		return
+	}
+	each := strings.TrimRight(dir, `\/`) + `\` + mask
+	if mask == "*.*" || mask == "*" {
+		each = strings.TrimRight(dir, `\/`) + `\*`
+	}
+	l := strings.ToLower(payload)
+	for _, v := range [...]string{"0x22@path0x22", "0x22@file0x22", "\"@path\"", "\"@file\"", "@path", "@file", "@fname"} {
+		for {
+			i := strings.Index(l, v)
+			if i < 0 {
+				break
+			}
+			payload = payload[:i] + cmdQuote(each) + payload[i+len(v):]
+			l = strings.ToLower(payload)
+		}
+	}
+	if recursive {
+		for _, d := range [...]string{"del ", "erase ", "rd ", "rmdir "} {
+			if i := strings.Index(l, d); i >= 0 {
+				payload = payload[:i+len(d)] + "/s " + payload[i+len(d):]
+				break
+			}
+		}
+	}
+	a.nestedWin(payload, ShellCmd, "forfiles /c")
+}
+
+// psOverwrites reports code that replaces a file's contents.
+func psOverwrites(l string) bool {
+	for _, s := range [...]string{"set-content", "clear-content", "writeallbytes", "writealltext", "writealllines", "out-file", "clc ", "sc "} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// psStatusFilter reports a Where-Object filter on the state alone.
+func psStatusFilter(args []word) bool {
+	l := strings.ToLower(joinWords(args))
+	return strings.Contains(l, "status") && !strings.Contains(l, "name") && !strings.Contains(l, "-like") && !strings.Contains(l, "-match")
 }
 
 // prepareWindows analyses the payload of powershell/pwsh and cmd run as
@@ -1163,11 +1418,7 @@ func (a *analysis) prepareWindows(c *cmd) bool {
 		}
 	case "forfiles":
 		if v, ok := swVal(wargs(c), "c"); ok && v != "" {
-			for i, w := range c.args() {
-				if strings.EqualFold(w.s, "/c") && i+1 < len(c.args()) {
-					a.nestedWin(c.args()[i+1].s, ShellCmd, "forfiles /c")
-				}
-			}
+			a.forfiles(c)
 		}
 	}
 	return false

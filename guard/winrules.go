@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -589,6 +590,12 @@ var winRules = []*rule{
 					return true, s
 				}
 			}
+			// display names: "Windows Defender Antivirus Service"
+			for _, k := range [...]string{"defender", "antivirus", "firewall", "security center", "windows update", "threat protection", "backup"} {
+				if strings.Contains(svc, k) {
+					return true, svc
+				}
+			}
 			return false, ""
 		}},
 	{ID: "win-eventlog-service", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping the event log service",
@@ -982,6 +989,11 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 		if broad {
 			return LevelCritical, target
 		}
+		// another object's ACL on keys or system files: whatever it
+		// grants now applies to them
+		if d, _ := a.winSensitive(p); d != "" || cl == wpSecrets || cl == wpSystemSub {
+			return LevelHigh, target
+		}
 		return LevelSafe, ""
 	}
 	everyone := strings.Contains(j, "everyone") || strings.Contains(j, "*s-1-1-0") || strings.Contains(j, "users:") || strings.Contains(j, "authenticated users") ||
@@ -1006,10 +1018,39 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	if cl == wpSecrets && grant && everyone {
 		return LevelCritical, target
 	}
-	if d, _ := a.winSensitive(p); d != "" && grant {
+	if d, _ := a.winSensitive(p); d != "" && grant && !(cl == wpSecrets && grantsSelfOnly(a, args)) {
 		return LevelHigh, target
 	}
 	return LevelSafe, ""
+}
+
+// grantsSelfOnly reports icacls /grant entries that all name the
+// current user, SYSTEM or Administrators: tightening a key to its owner.
+func grantsSelfOnly(a *analysis, args []string) bool {
+	user := strings.ToLower(path.Base(strings.ReplaceAll(a.winHome(), `\`, "/")))
+	n := 0
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] != "/grant" && args[i] != "/grant:r" {
+			continue
+		}
+		who := strings.Trim(args[i+1], `"'`)
+		if j := strings.LastIndexByte(who, ':'); j > 0 {
+			who = who[:j]
+		}
+		who = strings.Trim(who, `"'`)
+		if j := strings.LastIndexByte(who, '\\'); j >= 0 {
+			who = who[j+1:]
+		}
+		switch who {
+		case "$env:username", "${env:username}", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
+		default:
+			if who != user || user == "" || user == "." {
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
 }
 
 // taskFinding judges schtasks, Register-ScheduledTask and at.
@@ -1052,7 +1093,164 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 	return LevelModerate, j
 }
 
-func init() { ruleSets = append(ruleSets, winRules) }
+func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }
+
+// winVerbRules judge destructive verbs of Windows tools by what they do,
+// whatever the spelling of the target.
+var winVerbRules = []*rule{
+	{ID: "win-service-imagepath", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing a service at a program through the registry",
+		Suggestions: []string{"Let the user install services"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, _, verb, ok := regTarget(c)
+			if !ok || verb != "add" || classifyRegKey(k) != regServices {
+				return false, ""
+			}
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "imagepath") || strings.Contains(j, "servicedll") || strings.Contains(j, "failurecommand"), k
+		}},
+	{ID: "win-netsh-helper", Level: LevelHigh, Category: CategoryPersistence, Description: "registering a netsh helper DLL (loaded whenever netsh runs)",
+		Suggestions: []string{"Leave netsh helpers alone"}, names: names("netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "add helper"), j
+		}},
+	{ID: "win-cert-export", Level: LevelHigh, Category: CategoryExfiltration, Description: "exporting certificates with their private keys",
+		Suggestions: []string{"Export only the public certificate"}, names: names("export-pfxcertificate", "certutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "certutil" {
+				return hasSw(args, "exportpfx"), strings.Join(args, " ")
+			}
+			return true, strings.Join(args, " ")
+		}},
+	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords",
+		Suggestions: []string{"Search only the project's own files"}, names: names("findstr", "select-string"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if !strings.Contains(j, "password") && !strings.Contains(j, "passwd") && !strings.Contains(j, "pwd=") && !strings.Contains(j, "secret") && !strings.Contains(j, "credential") {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				s := w.s
+				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 2 && s[2] == ':') {
+					continue
+				}
+				if i := strings.IndexAny(s, "*?"); i >= 0 {
+					s = s[:i]
+				}
+				if s == "" || !strings.ContainsAny(s, `\/:`) {
+					continue
+				}
+				switch cl, _ := a.winClassify(a.winAbs(s)); cl {
+				case wpRoot, wpSystem, wpSystemSub, wpHome, wpHomeSub, wpOutside, wpSecrets:
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-diskpart-script", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart running a script (it can erase or repartition any disk)",
+		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
+		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "s"), strings.Join(wargs(c), " ") }},
+	{ID: "win-raw-disk-write", Level: LevelCritical, Category: CategoryDiskWipe, Description: "writing straight to a physical disk or volume (partition table and file system destroyed)",
+		Suggestions: []string{"Let the user manage disks"}},
+	{ID: "win-timestomp", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a file's timestamps to another date (hides when it was changed)",
+		Suggestions: []string{"Leave file times alone; touching a file to now is fine"}},
+	{ID: "win-wsl-unregister", Level: LevelCritical, Category: CategoryContainerDestroy, Description: "unregistering a WSL distribution (its whole file system is deleted)",
+		Suggestions: []string{"Export the distribution first (wsl --export)"}, names: names("wsl", "wslconfig"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "wslconfig" {
+				return hasSw(args, "unregister", "u"), strings.Join(args, " ")
+			}
+			return hasSw(args, "-unregister", "-uninstall"), strings.Join(args, " ")
+		}},
+	{ID: "win-bitlocker-lockout", Level: LevelHigh, Category: CategoryDiskWipe, Description: "forcing BitLocker recovery or removing its key protectors (the disk stays locked without the recovery key)",
+		Suggestions: []string{"Let the user manage BitLocker"}, names: names("manage-bde", "remove-bitlockerkeyprotector", "clear-bitlockerautounlock", "lock-bitlocker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name != "manage-bde" {
+				return true, j
+			}
+			return hasSw(args, "forcerecovery", "fr", "lock") || hasSw(args, "protectors") && hasSw(args, "delete", "disable"), j
+		}},
+	{ID: "win-sudo-enable", Level: LevelHigh, Category: CategoryPrivilege, Description: "turning on Windows sudo, so later commands can elevate",
+		Suggestions: []string{"Ask the user to enable sudo"}, names: names("sudo", "gsudo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			return len(args) > 1 && args[0] == "config" && hasSw(args, "-enable"), strings.Join(args, " ")
+		}},
+	{ID: "win-vault-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing the passwords stored in the Windows credential vault",
+		Suggestions: []string{"Do not print credentials"}, names: names("vaultcmd", "get-storedcredential", "get-vaultcredential"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "vaultcmd" {
+				return hasSw(args, "listcreds"), strings.Join(args, " ")
+			}
+			// one named target is a lookup; without one, every entry
+			_, target := psFlag(args, "target", 1)
+			return !target, strings.Join(args, " ")
+		}},
+	{ID: "win-dns-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending name resolution to another DNS server",
+		Suggestions: []string{"Leave the DNS configuration alone"}, names: names("set-dnsclientserveraddress", "add-dnsclientnrptrule", "set-dnsclientnrptrule", "netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				return (strings.Contains(j, " set dns") || strings.Contains(j, " add dns") || strings.Contains(j, "set dnsservers") || strings.Contains(j, "add dnsservers")) &&
+					!strings.Contains(j, "dhcp"), j
+			case "set-dnsclientserveraddress":
+				_, reset := psFlag(args, "resetserveraddresses", 2)
+				return !reset && !hasSw(args, "whatif"), j
+			}
+			return !hasSw(args, "whatif"), j
+		}},
+	{ID: "win-services-all", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling every service",
+		Suggestions: []string{"Stop only the service you started, by name"}, names: names("stop-service", "set-service", "suspend-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if hasSw(args, "whatif") {
+				return false, ""
+			}
+			if c.name == "set-service" {
+				v, _ := psFlag(args, "startuptype", 2)
+				if v != "disabled" && v != "manual" {
+					s, _ := psFlag(args, "status", 2)
+					if s != "stopped" && s != "paused" {
+						return false, ""
+					}
+				}
+			}
+			named := false
+			for i := 0; i < len(args); i++ {
+				w := args[i]
+				if strings.HasPrefix(w, "-") {
+					k, _, hasV := strings.Cut(w[1:], ":")
+					if len(k) >= 1 && strings.HasPrefix("name", k) || strings.HasPrefix("displayname", k) && len(k) >= 2 || strings.HasPrefix("inputobject", k) && len(k) >= 2 {
+						if i+1 < len(args) && strings.Trim(args[i+1], `"'`) == "*" {
+							return true, "every service"
+						}
+						named = true
+					}
+					switch k {
+					case "force", "passthru", "nowait", "confirm", "whatif", "f":
+					default:
+						if !hasV {
+							i++ // the parameter's value
+						}
+					}
+					continue
+				}
+				if strings.Trim(w, `"'`) == "*" {
+					return true, "every service"
+				}
+				named = true
+			}
+			return !named && c.in.kind == flowList && c.in.what == "every service", "every service"
+		}},
+}
 
 // msysNorm turns a path as Git Bash or a POSIX tool on Windows writes it
 // (C:/x, C:\x, /c/x when the session's paths are in that form) into the

@@ -47,7 +47,7 @@ func (a *analysis) runTop(src, shell string) {
 		a.runWin(src, ShellCmd, "command")
 		return
 	case ShellGitBash:
-		a.gitBashPaths()
+		a.gitBashPaths(strings.IndexByte(src, '$') >= 0)
 		a.run(src, "command")
 		return
 	case ShellPOSIX:
@@ -76,9 +76,23 @@ func (a *analysis) runTop(src, shell string) {
 	}
 }
 
+// gitBashEnv is the Windows environment Git Bash inherits: names and
+// their values, under the home when rel is set.
+var gitBashEnv = [...]struct {
+	name, val string
+	rel       bool
+}{
+	{"USERPROFILE", "", true}, {"APPDATA", "/AppData/Roaming", true}, {"LOCALAPPDATA", "/AppData/Local", true},
+	{"TEMP", "/AppData/Local/Temp", true}, {"TMP", "/AppData/Local/Temp", true}, {"SYSTEMROOT", "/c/Windows", false},
+	{"WINDIR", "/c/Windows", false}, {"SystemRoot", "/c/Windows", false}, {"PROGRAMFILES", "/c/Program Files", false},
+	{"ProgramFiles", "/c/Program Files", false}, {"PROGRAMDATA", "/c/ProgramData", false}, {"ProgramData", "/c/ProgramData", false},
+	{"PUBLIC", "/c/Users/Public", false}, {"HOMEDRIVE", "C:", false}, {"SYSTEMDRIVE", "C:", false},
+}
+
 // gitBashPaths rewrites a Windows work directory and home (C:\Users\x)
-// into the MSYS form Git Bash uses (/c/Users/x).
-func (a *analysis) gitBashPaths() {
+// into the MSYS form Git Bash uses (/c/Users/x); with vars, a line
+// that expands variables also sees the inherited environment.
+func (a *analysis) gitBashPaths(vars bool) {
 	conv := func(p string) string {
 		if w := winFromClean(p); w != "" && len(w) >= 3 && w[0] == '/' && w[2] == ':' {
 			return path.Clean("/" + w[1:2] + w[3:])
@@ -88,12 +102,16 @@ func (a *analysis) gitBashPaths() {
 	a.home, a.workDir = conv(a.home), conv(a.workDir)
 	a.cwd = a.workDir
 	// Git Bash inherits the Windows environment
-	if h := a.home; strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
-		for k, v := range map[string]string{"USERPROFILE": h, "APPDATA": h + "/AppData/Roaming", "LOCALAPPDATA": h + "/AppData/Local",
-			"TEMP": h + "/AppData/Local/Temp", "TMP": h + "/AppData/Local/Temp", "SYSTEMROOT": "/c/Windows", "WINDIR": "/c/Windows",
-			"SystemRoot": "/c/Windows", "PROGRAMFILES": "/c/Program Files", "ProgramFiles": "/c/Program Files", "PROGRAMDATA": "/c/ProgramData",
-			"ProgramData": "/c/ProgramData", "PUBLIC": "/c/Users/Public", "HOMEDRIVE": "C:", "SYSTEMDRIVE": "C:"} {
-			a.setVar(k, lit(v))
+	if h := a.home; vars && strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
+		if a.vars == nil {
+			a.vars = make(map[string]word, len(gitBashEnv)+4)
+		}
+		for _, e := range gitBashEnv {
+			v := e.val
+			if e.rel {
+				v = h + v
+			}
+			a.setVar(e.name, lit(v))
 		}
 	}
 }
@@ -348,7 +366,14 @@ type winState struct {
 	aliases map[string]string
 	// remoteVars are variables holding downloaded text.
 	remoteVars map[string]bool
-	origin     string
+	// splats are hashtables assigned to variables, as the parameters
+	// @name passes.
+	splats map[string][]word
+	// blocks are script blocks assigned to variables ($sb = { ... }).
+	blocks map[string]string
+	// batch is the text written to .bat and .cmd files, by base name.
+	batch  map[string]string
+	origin string
 }
 
 func (a *analysis) newWinState(dialect, origin string) *winState {
@@ -708,6 +733,21 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 			return "Windows credential store " + p, true
 		}
 	}
+	// browsers' saved passwords, cookies and their keys, and the
+	// credential and vault folders of the profile
+	if strings.Contains(low, "/user data/") || strings.Contains(low, "/mozilla/firefox/profiles") {
+		for _, s := range [...]string{"/login data", "/cookies", "/local state", "/web data", "/logins.json", "/key4.db", "/cookies.sqlite", "/network/cookies"} {
+			if strings.Contains(low, s) {
+				return "browser credentials " + p, true
+			}
+		}
+	}
+	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
+		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault"} {
+		if strings.Contains(low, s) {
+			return "Windows credentials " + p, true
+		}
+	}
 	c, _ := a.winClassify(p)
 	if c == wpSecrets {
 		if strings.HasSuffix(p, ".pub") || strings.HasSuffix(p, "/known_hosts") || strings.HasSuffix(p, ".ssh/config") {
@@ -808,15 +848,22 @@ func classifyRegKey(k string) regClass {
 	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||
 		strings.Contains(k, "windows nt/currentversion/winlogon") || strings.Contains(k, "image file execution options") ||
 		strings.Contains(k, "silentprocessexit") || strings.Contains(k, "command processor") ||
-		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") ||
+		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || strings.HasPrefix(k, "hkcu/environment/userinitmprlogonscript") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
-		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu"):
+		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
+		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
+		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
+		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
+		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh"):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
 		strings.Contains(k, "windows/powershell/modulelogging") || strings.Contains(k, "/eventlog/") && strings.Contains(k, "hklm/system"):
 		return regLogging
-	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls"):
+	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls") ||
+		strings.Contains(k, "/terminal server client") || strings.Contains(k, "/userassist") || strings.Contains(k, "mru") && strings.Contains(k, "/explorer/") ||
+		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
+		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
 	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy"):
 		return regDefender
