@@ -331,29 +331,13 @@ func (s *Server) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		if turnErr == nil {
 			turnErr = errors.New("the turn produced no events")
 		}
-		writeError(w, turnError(turnErr))
+		writeError(w, turnHTTPError(turnErr))
 		return
 	}
 	if turnErr != nil && t.reply.Error == nil {
 		t.reply.Error = &ocError{"UnknownError", ocErrorDetail{turnErr.Error()}}
 	}
 	writeJSON(w, http.StatusOK, ocMessage{Info: t.reply, Parts: t.parts})
-}
-
-// turnError gives a turn that could not run an HTTP status.
-func turnError(err error) error {
-	var ae *apiError
-	switch {
-	case errors.As(err, &ae):
-		return ae
-	case errors.Is(err, engine.ErrSessionBusy):
-		return errorf(http.StatusConflict, "busy", err.Error())
-	case errors.Is(err, engine.ErrDangerBlocked):
-		return errorf(http.StatusForbidden, "danger_blocked", err.Error())
-	case errors.Is(err, context.Canceled):
-		return errorf(http.StatusServiceUnavailable, "interrupted", err.Error())
-	}
-	return errorf(http.StatusBadGateway, errorCode(err), err.Error())
 }
 
 // ocPromptAsync starts a turn that belongs to the server and answers at

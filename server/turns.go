@@ -270,10 +270,19 @@ func errorCode(err error) string {
 }
 
 // turnHTTPError gives a turn that failed before it streamed anything its
-// HTTP status; the code is the one a turn_error notice would carry.
+// HTTP status; the code is the one a turn_error notice would carry. It is
+// the one table from engine errors to HTTP statuses, for /v1 and the
+// OpenCode routes alike.
 func turnHTTPError(err error) error {
 	status := http.StatusInternalServerError
+	var ae *apiError
 	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.Is(err, engine.ErrDangerBlocked):
+		status = http.StatusForbidden
+	case errors.Is(err, context.Canceled):
+		return errorf(http.StatusServiceUnavailable, "interrupted", err.Error())
 	case errors.Is(err, engine.ErrSessionDeleted), errors.Is(err, engine.ErrSessionNotFound):
 		// Deleted while the turn waited: it never ran.
 		return errorf(http.StatusGone, errorCode(err), err.Error())
