@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/api"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // TestModelAPIBackends drives the api providers as backends, next to an
@@ -22,8 +22,8 @@ import (
 // conversation kept, and their commands.
 func TestModelAPIBackends(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	model, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("long", fakemodel.Text(strings.Repeat("many streamed words ", 20))),
+	model, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("long", scriptedmodel.Text(strings.Repeat("many streamed words ", 20))),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -57,8 +57,8 @@ func TestModelAPIBackends(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		flavor fakemodel.Flavor
-	}{{"api-anthropic", fakemodel.Anthropic}, {"api-openai", fakemodel.ChatCompletions}} {
+		flavor scriptedmodel.Flavor
+	}{{"api-anthropic", scriptedmodel.Anthropic}, {"api-openai", scriptedmodel.ChatCompletions}} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := reg.Get(tc.name)
 			if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 )
 
 // BenchmarkBackends prints, for every agent that can run here, its cold
@@ -19,7 +19,7 @@ import (
 // hot session), all against the built-in model server on loopback.
 func BenchmarkBackends(b *testing.B) {
 	const warmTurns = 5
-	model, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{})
+	model, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,9 +21,9 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -181,7 +181,7 @@ func (f *claudeFixture) engine(b *testing.B, o engine.EngineOptions) *engine.Eng
 }
 
 func newClaudeFixture(b *testing.B) *claudeFixture {
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Default: &fakemodel.Reply{Text: []string{"pong"}}})
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Default: &scriptedmodel.Reply{Text: []string{"pong"}}})
 	if err != nil {
 		b.Fatal(err)
 	}

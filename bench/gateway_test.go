@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // BenchmarkGatewayOverhead: one streamed model call through the gateway
@@ -24,7 +24,7 @@ func BenchmarkGatewayOverhead(b *testing.B) {
 	// A streamed answer of ~40 SSE events, and a request carrying a
 	// conversation of some 30 KB, as an agent's calls do.
 	answer := strings.Repeat("HotPlex forwards this chunk by chunk. ", 20)
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Default: &fakemodel.Reply{Text: []string{answer}}})
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Default: &scriptedmodel.Reply{Text: []string{answer}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,15 +9,15 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // With one resident slot, a second conversation hibernates the first; the
 // first's next turn resumes it in a new process and the model is shown the
 // whole conversation.
 func TestClaudeHibernateThenResume(t *testing.T) {
-	h := newHarness(t, fakemodel.Script{}, engine.EngineOptions{MaxResident: 1})
+	h := newHarness(t, scriptedmodel.Script{}, engine.EngineOptions{MaxResident: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	r1, err := h.exec(t, ctx, "alpha", "the secret word is marmalade")
@@ -57,7 +57,7 @@ func TestClaudeHibernateThenResume(t *testing.T) {
 // work directory with its system prompt; the conversation later resumes
 // under the ID the CLI chose.
 func TestClaudeSpareClaimAndResume(t *testing.T) {
-	h := newHarness(t, fakemodel.Script{}, engine.EngineOptions{Spares: 1, MaxResident: 2})
+	h := newHarness(t, scriptedmodel.Script{}, engine.EngineOptions{Spares: 1, MaxResident: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	deadline := time.Now().Add(time.Minute)

@@ -21,14 +21,14 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 type harness struct {
-	model *fakemodel.Server
+	model *scriptedmodel.Server
 	eng   *engine.Engine
 	env   []string
 	dir   string
@@ -38,18 +38,18 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-func newHarness(t *testing.T, script fakemodel.Script, opts engine.EngineOptions) *harness {
+func newHarness(t *testing.T, script scriptedmodel.Script, opts engine.EngineOptions) *harness {
 	t.Helper()
-	return newHarnessIn(t, func(string) fakemodel.Script { return script }, opts)
+	return newHarnessIn(t, func(string) scriptedmodel.Script { return script }, opts)
 }
 
 // newHarnessIn builds the script from the session's work directory, for
 // scripts whose tool inputs name files in it.
-func newHarnessIn(t *testing.T, script func(dir string) fakemodel.Script, opts engine.EngineOptions) *harness {
+func newHarnessIn(t *testing.T, script func(dir string) scriptedmodel.Script, opts engine.EngineOptions) *harness {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	dir := t.TempDir()
-	m, err := fakemodel.Start("127.0.0.1:0", script(dir))
+	m, err := scriptedmodel.Start("127.0.0.1:0", script(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +80,11 @@ func (h *harness) exec(t *testing.T, ctx context.Context, id, prompt string) (*t
 }
 
 func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("create the file", fakemodel.Bash("echo hotplex-was-here > proof.txt && echo created"),
-			fakemodel.Text("Created proof.txt: {{last_tool_result}}")),
-		fakemodel.Then("remember", fakemodel.Text("I remember.")),
-		fakemodel.Then("after the crash", fakemodel.Text("Back again.")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("create the file", scriptedmodel.Bash("echo hotplex-was-here > proof.txt && echo created"),
+			scriptedmodel.Text("Created proof.txt: {{last_tool_result}}")),
+		scriptedmodel.Then("remember", scriptedmodel.Text("I remember.")),
+		scriptedmodel.Then("after the crash", scriptedmodel.Text("Back again.")),
 	}}
 	h := newHarness(t, script, engine.EngineOptions{Namespace: "e2e"})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -161,9 +161,9 @@ func TestClaudeToolTurnResumeAndMemory(t *testing.T) {
 }
 
 func TestClaudeCancelMidTool(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("slow tool", fakemodel.Bash("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
-		fakemodel.Then("quick", fakemodel.Text("quick answer")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("slow tool", scriptedmodel.Bash("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
+		scriptedmodel.Then("quick", scriptedmodel.Text("quick answer")),
 	}}
 	h := newHarness(t, script, engine.EngineOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -222,15 +222,15 @@ func TestClaudeTerminationEndsWhatTheAgentStarted(t *testing.T) {
 	for _, how := range []string{"terminate", "close"} {
 		t.Run(how, func(t *testing.T) {
 			var pids string
-			script := func(dir string) fakemodel.Script {
+			script := func(dir string) scriptedmodel.Script {
 				pids = filepath.Join(dir, "pids")
 				// The CLI refuses commands that begin with a long sleep, so
 				// the sleeps run under sh.
 				cmd := fmt.Sprintf("sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; "+
 					"nohup sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; "+
 					"setsid sh -c 'sleep 1000' >/dev/null 2>&1 & echo $! >> %[1]s; echo started", pids)
-				return fakemodel.Script{Rules: []fakemodel.Rule{
-					fakemodel.Then("background", fakemodel.Bash(cmd), fakemodel.Text("started them")),
+				return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+					scriptedmodel.Then("background", scriptedmodel.Bash(cmd), scriptedmodel.Text("started them")),
 				}}
 			}
 			h := newHarnessIn(t, script, engine.EngineOptions{})
@@ -276,11 +276,11 @@ func TestClaudeTerminationEndsWhatTheAgentStarted(t *testing.T) {
 }
 
 func TestClaudePermissionsAndFiles(t *testing.T) {
-	script := func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("forbidden", fakemodel.Bash("touch forbidden.txt"), fakemodel.Text("model saw: {{last_tool_result}}")),
-			fakemodel.Then("write a note", fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Write",
-				Input: map[string]any{"file_path": filepath.Join(dir, "note.txt"), "content": "hello\n"}}}}, fakemodel.Text("noted")),
+	script := func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("forbidden", scriptedmodel.Bash("touch forbidden.txt"), scriptedmodel.Text("model saw: {{last_tool_result}}")),
+			scriptedmodel.Then("write a note", scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "Write",
+				Input: map[string]any{"file_path": filepath.Join(dir, "note.txt"), "content": "hello\n"}}}}, scriptedmodel.Text("noted")),
 		}}
 	}
 	var asked []string
@@ -338,8 +338,8 @@ func TestClaudePermissionsAndFiles(t *testing.T) {
 
 func TestClaudeStreamsDeltas(t *testing.T) {
 	const answer = "Streaming means the caller sees this sentence arrive in pieces, not all at once."
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("stream", fakemodel.Reply{Thinking: "short thought", Text: []string{answer}, ChunkDelay: 5 * time.Millisecond}),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("stream", scriptedmodel.Reply{Thinking: "short thought", Text: []string{answer}, ChunkDelay: 5 * time.Millisecond}),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -380,9 +380,9 @@ func TestClaudeStreamsDeltas(t *testing.T) {
 // SPEC item 13: the engine's options and a session's task instructions
 // reach the CLI, and the instructions survive a restart.
 func TestClaudeOptionsReachTheCLI(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("read something", fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Read",
-			Input: map[string]any{"file_path": "/etc/hostname"}}}}, fakemodel.Text("done: {{last_tool_result}}")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("read something", scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "Read",
+			Input: map[string]any{"file_path": "/etc/hostname"}}}}, scriptedmodel.Text("done: {{last_tool_result}}")),
 	}}
 	h := newHarness(t, script, engine.EngineOptions{
 		BaseSystemPrompt: "BASE-RULE-7f3a",

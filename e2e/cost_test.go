@@ -8,8 +8,8 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // The real CLI reports total_cost_usd counted from its process's start;
@@ -18,12 +18,12 @@ import (
 func TestClaudeCostPerTurnAndSession(t *testing.T) {
 	// Every turn's model call reports the same usage, so every turn costs
 	// the same however long the conversation grows.
-	same := fakemodel.Reply{Text: []string{"the same answer"}, InputTokens: 1000, OutputTokens: 100}
+	same := scriptedmodel.Reply{Text: []string{"the same answer"}, InputTokens: 1000, OutputTokens: 100}
 	// After an interrupt the CLI sends the unanswered prompt and the next
 	// one together, so the fast rule comes first.
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("same question", same),
-		fakemodel.Then("take your time", fakemodel.Reply{Text: []string{"slow"}, Delay: time.Minute, InputTokens: 1000, OutputTokens: 100}),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("same question", same),
+		scriptedmodel.Then("take your time", scriptedmodel.Reply{Text: []string{"slow"}, Delay: time.Minute, InputTokens: 1000, OutputTokens: 100}),
 	}}
 	h := newHarness(t, script, engine.EngineOptions{Namespace: "cost"})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // The daemon in front of the real CLI: a WebSocket client and an SSE
@@ -24,9 +24,9 @@ import (
 // events in the same order.
 func TestDaemonWebSocketAndSSEAgree(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("make a file", fakemodel.Bash("echo made > made.txt && cat made.txt"), fakemodel.Text("Made it: {{last_tool_result}}")),
-		fakemodel.Then("and now", fakemodel.Text("Second answer.")),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("make a file", scriptedmodel.Bash("echo made > made.txt && cat made.txt"), scriptedmodel.Text("Made it: {{last_tool_result}}")),
+		scriptedmodel.Then("and now", scriptedmodel.Text("Second answer.")),
 	}})
 	if err != nil {
 		t.Fatal(err)

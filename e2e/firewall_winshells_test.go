@@ -10,7 +10,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 )
 
 // The real CLI's Bash tool asked to run PowerShell and cmd.exe payloads:
@@ -19,12 +19,12 @@ import (
 // test would see it (neither powershell nor cmd.exe exists here, so the
 // payloads themselves could do nothing).
 func TestClaudeFirewallStopsWindowsShellPayloads(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("tidy the profile",
-			fakemodel.Bash(`touch ran-powershell.txt; powershell -NoProfile -Command 'Remove-Item -Recurse -Force $env:USERPROFILE'`),
-			fakemodel.Bash(`touch ran-cmd.txt; cmd.exe /c "rd /s /q %USERPROFILE%"`),
-			fakemodel.Bash(`touch ran-benign.txt; pwsh -NoProfile -Command 'Get-ChildItem -Recurse | Measure-Object'`),
-			fakemodel.Text("Finished.")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("tidy the profile",
+			scriptedmodel.Bash(`touch ran-powershell.txt; powershell -NoProfile -Command 'Remove-Item -Recurse -Force $env:USERPROFILE'`),
+			scriptedmodel.Bash(`touch ran-cmd.txt; cmd.exe /c "rd /s /q %USERPROFILE%"`),
+			scriptedmodel.Bash(`touch ran-benign.txt; pwsh -NoProfile -Command 'Get-ChildItem -Recurse | Measure-Object'`),
+			scriptedmodel.Text("Finished.")),
 	}}
 	h := newHarness(t, script, engine.EngineOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -17,9 +17,9 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // gatewayHarness is the real claude CLI behind an engine whose agents reach
@@ -27,20 +27,20 @@ import (
 // holds a key (a unique random string) that must reach the model and
 // nothing else.
 type gatewayHarness struct {
-	model *fakemodel.Server
+	model *scriptedmodel.Server
 	gw    *gateway.Gateway
 	eng   *engine.Engine
 	key   string
 	dir   string
 }
 
-func newGatewayHarness(t *testing.T, script fakemodel.Script, gopts gateway.Options) *gatewayHarness {
+func newGatewayHarness(t *testing.T, script scriptedmodel.Script, gopts gateway.Options) *gatewayHarness {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	h := &gatewayHarness{key: "sk-ant-operator-" + hex.EncodeToString(b), dir: t.TempDir()}
-	m, err := fakemodel.Start("127.0.0.1:0", script)
+	m, err := scriptedmodel.Start("127.0.0.1:0", script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func newGatewayHarness(t *testing.T, script fakemodel.Script, gopts gateway.Opti
 // with the real key, and the gateway metered exactly what the model
 // reported. The session's token dies with it.
 func TestClaudeThroughGatewaySeesNoKey(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("show me the environment", fakemodel.Bash("env"), fakemodel.Text("That is the environment.")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("show me the environment", scriptedmodel.Bash("env"), scriptedmodel.Text("That is the environment.")),
 	}}
 	h := newGatewayHarness(t, script, gateway.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -165,10 +165,10 @@ func TestClaudeThroughGatewaySeesNoKey(t *testing.T) {
 // called.
 func TestClaudeBudgetEndsTheTurn(t *testing.T) {
 	// 1,000,000 input tokens of the CLI's model at $4/M: $4 for the first call.
-	expensive := fakemodel.Bash("echo one more step")
+	expensive := scriptedmodel.Bash("echo one more step")
 	expensive.InputTokens = 1_000_000
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("spend", expensive, fakemodel.Text("Done.")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("spend", expensive, scriptedmodel.Text("Done.")),
 	}}
 	h := newGatewayHarness(t, script, gateway.Options{SessionBudgetUSD: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // A deleted session ID is no doorway into its history, on the real CLI:
@@ -25,9 +25,9 @@ import (
 func TestDaemonDeletedSessionIsNoDoorway(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	const secret = "tulip-4242"
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("keep this secret", fakemodel.Bash("echo "+secret+" > secret.txt && cat secret.txt"), fakemodel.Text("Kept: {{last_tool_result}}")),
-		fakemodel.Then("hello", fakemodel.Text("Hello.")),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("keep this secret", scriptedmodel.Bash("echo "+secret+" > secret.txt && cat secret.txt"), scriptedmodel.Text("Kept: {{last_tool_result}}")),
+		scriptedmodel.Then("hello", scriptedmodel.Text("Hello.")),
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // A session created over the API starts a new conversation on its first
@@ -18,9 +18,9 @@ import (
 // same session resumes it.
 func TestDaemonCreatesThenResumes(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("remember", fakemodel.Text("Noted.")),
-		fakemodel.Then("what did I say", fakemodel.Text("You said something earlier.")),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("remember", scriptedmodel.Text("Noted.")),
+		scriptedmodel.Then("what did I say", scriptedmodel.Text("You said something earlier.")),
 	}})
 	if err != nil {
 		t.Fatal(err)

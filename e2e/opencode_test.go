@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // openCodeSDK returns the @opencode-ai/sdk package `make tools` installs.
@@ -37,9 +37,9 @@ func TestOpenCodeSDKAgainstDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node is needed to run the OpenCode SDK: %v", err)
 	}
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("count the files", fakemodel.Bash("echo sdk-tool-ran > note.txt && cat note.txt"), fakemodel.Text("Done: {{last_tool_result}}")),
-		fakemodel.Then("and then", fakemodel.Text("Second answer from the model.")),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("count the files", scriptedmodel.Bash("echo sdk-tool-ran > note.txt && cat note.txt"), scriptedmodel.Text("Done: {{last_tool_result}}")),
+		scriptedmodel.Then("and then", scriptedmodel.Text("Second answer from the model.")),
 	}})
 	if err != nil {
 		t.Fatal(err)

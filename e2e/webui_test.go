@@ -32,10 +32,10 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 	"github.com/hotplex/hotplex/web"
 )
 
@@ -362,14 +362,14 @@ func TestWebUIInBrowser(t *testing.T) {
 	}
 	// Commands only ever named here, in the test source.
 	const blocked = "rm -rf ~"
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("make a note", fakemodel.Reply{
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("make a note", scriptedmodel.Reply{
 			Thinking: "A note is a small file; I will write it with the shell.",
-			ToolUses: []fakemodel.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo noted-by-agent > note.txt && cat note.txt", "description": "write the note"}}},
-		}, fakemodel.Text("Here is **the note**: {{last_tool_result}}\n\n```go\nfunc main() { println(\"hi\") }\n```\n\n```\nfor output if any\n```")),
-		fakemodel.Then("tidy the home", fakemodel.Bash(blocked), fakemodel.Text("The firewall stopped that.")),
-		fakemodel.Then("touch approved", fakemodel.Bash("touch approved.txt && echo approved-ran"), fakemodel.Text("Approved and done.")),
-		fakemodel.Then("sleep a while", fakemodel.Bash("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
+			ToolUses: []scriptedmodel.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo noted-by-agent > note.txt && cat note.txt", "description": "write the note"}}},
+		}, scriptedmodel.Text("Here is **the note**: {{last_tool_result}}\n\n```go\nfunc main() { println(\"hi\") }\n```\n\n```\nfor output if any\n```")),
+		scriptedmodel.Then("tidy the home", scriptedmodel.Bash(blocked), scriptedmodel.Text("The firewall stopped that.")),
+		scriptedmodel.Then("touch approved", scriptedmodel.Bash("touch approved.txt && echo approved-ran"), scriptedmodel.Text("Approved and done.")),
+		scriptedmodel.Then("sleep a while", scriptedmodel.Bash("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -18,8 +18,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -34,7 +34,7 @@ func secret(t testing.TB, label string) string {
 
 // rig is a gateway in front of a fake model, with one agent's token.
 type rig struct {
-	fm      *fakemodel.Server
+	fm      *scriptedmodel.Server
 	gw      *gateway.Gateway
 	key     string // the operator's upstream key
 	env     []string
@@ -44,9 +44,9 @@ type rig struct {
 	mu      sync.Mutex
 }
 
-func newRig(t testing.TB, script fakemodel.Script, opts gateway.Options) *rig {
+func newRig(t testing.TB, script scriptedmodel.Script, opts gateway.Options) *rig {
 	t.Helper()
-	fm, err := fakemodel.Start("127.0.0.1:0", script)
+	fm, err := scriptedmodel.Start("127.0.0.1:0", script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,16 +93,16 @@ type call struct {
 	path   string // after the base URL
 	body   string
 	header string // where the SDK puts the key
-	// want converts what fakemodel reported into the gateway's terms.
-	want func(fakemodel.Usage) gateway.Usage
+	// want converts what the scripted model reported into the gateway's terms.
+	want func(scriptedmodel.Usage) gateway.Usage
 }
 
-func anthropicUsage(u fakemodel.Usage) gateway.Usage {
+func anthropicUsage(u scriptedmodel.Usage) gateway.Usage {
 	return gateway.Usage{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens), CacheReadTokens: int64(u.CacheReadTokens), CacheWriteTokens: int64(u.CacheWriteTokens)}
 }
 
 // cachedInside: OpenAI and Gemini count cached tokens inside the prompt.
-func cachedInside(u fakemodel.Usage) gateway.Usage {
+func cachedInside(u scriptedmodel.Usage) gateway.Usage {
 	return gateway.Usage{InputTokens: int64(u.InputTokens - u.CacheReadTokens), OutputTokens: int64(u.OutputTokens), CacheReadTokens: int64(u.CacheReadTokens)}
 }
 
@@ -176,11 +176,11 @@ func readAll(t testing.TB, resp *http.Response) string {
 // the model with the operator's key (never the agent's token), come back
 // whole, and are metered exactly as the model reported them.
 func TestForwardsAndMetersEachAPI(t *testing.T) {
-	reply := fakemodel.Reply{Text: []string{"The answer is forty-two, said slowly over several chunks."},
+	reply := scriptedmodel.Reply{Text: []string{"The answer is forty-two, said slowly over several chunks."},
 		InputTokens: 1234, OutputTokens: 56, CacheReadTokens: 78, CacheWriteTokens: 9}
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
-			r := newRig(t, fakemodel.Script{Default: &reply}, gateway.Options{})
+			r := newRig(t, scriptedmodel.Script{Default: &reply}, gateway.Options{})
 			resp := r.do(t, c, r.token)
 			body := readAll(t, resp)
 			if resp.StatusCode != http.StatusOK {
@@ -280,7 +280,7 @@ func TestStreamsChunkByChunk(t *testing.T) {
 // key and a revoked token all get 401 in the API's error shape, and nothing
 // reaches the model.
 func TestRefusesUnknownAndRevokedTokens(t *testing.T) {
-	r := newRig(t, fakemodel.Script{}, gateway.Options{})
+	r := newRig(t, scriptedmodel.Script{}, gateway.Options{})
 	for _, c := range calls {
 		for _, tok := range []string{"", "hpg-made-up", r.key} {
 			resp := r.do(t, c, tok)
@@ -320,8 +320,8 @@ func TestRefusesUnknownAndRevokedTokens(t *testing.T) {
 // API's shape, fires it again, and never reaches the model.
 func TestSessionBudget(t *testing.T) {
 	// 1,000,000 input tokens of claude-sonnet-4-5 at $3/M: $3 a call.
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
-	r := newRig(t, fakemodel.Script{Default: &reply}, gateway.Options{SessionBudgetUSD: 5})
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
+	r := newRig(t, scriptedmodel.Script{Default: &reply}, gateway.Options{SessionBudgetUSD: 5})
 	for i, wantStatus := range []int{200, 200, 402, 402} {
 		resp := r.do(t, calls[0], r.token)
 		body := readAll(t, resp)
@@ -353,8 +353,8 @@ func TestSessionBudget(t *testing.T) {
 // TestOwnerBudgetSpansSessions: an API key's budget counts all its
 // sessions; another key is unaffected. Errors keep each API's own shape.
 func TestOwnerBudgetSpansSessions(t *testing.T) {
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
-	r := newRig(t, fakemodel.Script{Default: &reply}, gateway.Options{OwnerBudgets: map[string]float64{"alice": 1}})
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
+	r := newRig(t, scriptedmodel.Script{Default: &reply}, gateway.Options{OwnerBudgets: map[string]float64{"alice": 1}})
 	if resp := r.do(t, calls[2], r.token); resp.StatusCode != 200 { // gpt-5: $1.25
 		t.Fatalf("first call: %d %s", resp.StatusCode, readAll(t, resp))
 	} else {
@@ -390,7 +390,7 @@ func TestOwnerBudgetSpansSessions(t *testing.T) {
 // calls made with it; everyone else's go with the operator's.
 func TestOwnerUpstreamKey(t *testing.T) {
 	tenant := secret(t, "tenant")
-	r := newRig(t, fakemodel.Script{}, gateway.Options{OwnerUpstreams: map[string]map[gateway.API]gateway.Upstream{
+	r := newRig(t, scriptedmodel.Script{}, gateway.Options{OwnerUpstreams: map[string]map[gateway.API]gateway.Upstream{
 		"alice": {gateway.Anthropic: {APIKey: tenant}},
 	}})
 	readAll(t, r.do(t, calls[0], r.token)) // alice's session
@@ -412,7 +412,7 @@ func TestOwnerUpstreamKey(t *testing.T) {
 // secrets are gone from an agent's environment, every agent's variables
 // point at the gateway, and a spare's token follows it to its session.
 func TestAgentEnvHoldsNoSecret(t *testing.T) {
-	r := newRig(t, fakemodel.Script{}, gateway.Options{})
+	r := newRig(t, scriptedmodel.Script{}, gateway.Options{})
 	base := []string{"PATH=/usr/bin", "HOME=/home/op", "ANTHROPIC_API_KEY=" + r.key, "ANTHROPIC_AUTH_TOKEN=" + r.key,
 		"OPENAI_API_KEY=" + r.key, "GEMINI_API_KEY=" + r.key, "GOOGLE_API_KEY=" + r.key, "CLAUDE_CODE_OAUTH_TOKEN=" + r.key,
 		"HOTPLEX_ADMIN_TOKEN=" + r.key, "AWS_SECRET_ACCESS_KEY=" + r.key, "EDITOR=vi",
@@ -455,7 +455,7 @@ func TestAgentEnvHoldsNoSecret(t *testing.T) {
 // TestUnknownModelIsFlagged: a model the price table does not know is
 // metered at no cost and listed.
 func TestUnknownModelIsFlagged(t *testing.T) {
-	r := newRig(t, fakemodel.Script{}, gateway.Options{})
+	r := newRig(t, scriptedmodel.Script{}, gateway.Options{})
 	c := calls[0]
 	c.body = strings.Replace(c.body, "claude-sonnet-4-5", "mystery-model-1", 1)
 	readAll(t, r.do(t, c, r.token))

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/sqlite"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // sqliteLedger keeps a gateway's spend in the SQLite store, as the daemon
@@ -61,7 +61,7 @@ func openLedger(t *testing.T, path string) sqliteLedger {
 // the model reported.
 func TestSpendSurvivesRestart(t *testing.T) {
 	// 1,000,000 input tokens of claude-sonnet-4-5 at $3/M: $3 a call.
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 10, CacheReadTokens: 20, CacheWriteTokens: 30}
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 10, CacheReadTokens: 20, CacheWriteTokens: 30}
 	path := filepath.Join(t.TempDir(), "hotplex.db")
 	ledger := openLedger(t, path)
 
@@ -69,7 +69,7 @@ func TestSpendSurvivesRestart(t *testing.T) {
 	budgets := gateway.Options{SessionBudgetUSD: 5, OwnerBudgets: map[string]float64{"alice": 5}}
 	opts := budgets
 	opts.Ledger, opts.Spent = ledger, ledger.spent(t)
-	r := newRig(t, fakemodel.Script{Default: &reply}, opts)
+	r := newRig(t, scriptedmodel.Script{Default: &reply}, opts)
 	if resp := r.do(t, calls[1], r.token); resp.StatusCode != 200 {
 		t.Fatalf("first call: %d %s", resp.StatusCode, readAll(t, resp))
 	} else {
@@ -96,7 +96,7 @@ func TestSpendSurvivesRestart(t *testing.T) {
 	}
 	opts = budgets
 	opts.Ledger, opts.Spent = ledger, spent
-	r2 := newRig(t, fakemodel.Script{Default: &reply}, opts)
+	r2 := newRig(t, scriptedmodel.Script{Default: &reply}, opts)
 	// The session's second call would have passed a fresh budget ($3 < $5
 	// spent): it passes here too, and takes the session over.
 	if resp := r2.do(t, calls[1], r2.token); resp.StatusCode != 200 {
@@ -145,9 +145,9 @@ func (f *failingLedger) AddUsage(_ context.Context, cells []gateway.UsageCell) e
 // TestLedgerFailureKeepsSpendPending: a write that fails loses nothing;
 // Close writes it.
 func TestLedgerFailureKeepsSpendPending(t *testing.T) {
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 100, OutputTokens: 7}
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 100, OutputTokens: 7}
 	l := &failingLedger{fails: 1 << 30}
-	r := newRig(t, fakemodel.Script{Default: &reply}, gateway.Options{Ledger: l, FlushEvery: time.Millisecond})
+	r := newRig(t, scriptedmodel.Script{Default: &reply}, gateway.Options{Ledger: l, FlushEvery: time.Millisecond})
 	for range 3 {
 		readAll(t, r.do(t, calls[1], r.token))
 	}
@@ -176,9 +176,9 @@ func TestLedgerFailureKeepsSpendPending(t *testing.T) {
 // TestForgetSessionKeepsOwnerSpend: a deleted session's own totals go, its
 // key's stay, and what was pending is written as the key's.
 func TestForgetSessionKeepsOwnerSpend(t *testing.T) {
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 1_000_000, OutputTokens: 1}
 	l := &failingLedger{}
-	r := newRig(t, fakemodel.Script{Default: &reply}, gateway.Options{Ledger: l, FlushEvery: time.Hour})
+	r := newRig(t, scriptedmodel.Script{Default: &reply}, gateway.Options{Ledger: l, FlushEvery: time.Hour})
 	readAll(t, r.do(t, calls[1], r.token))
 	before := r.gw.Report().Owners["alice"]
 	r.gw.ForgetSession("s1")

@@ -36,7 +36,7 @@ func DefaultPrices() Prices {
 		"gpt-4o":            {Input: 2.5, Output: 10, CacheRead: 1.25},
 		"gemini-2.5-pro":    {Input: 1.25, Output: 10, CacheRead: 0.31},
 		"gemini-2.5-flash":  {Input: 0.3, Output: 2.5, CacheRead: 0.075},
-		// testkit/fakemodel's model names, priced like the real ones they stand for.
+		// internal/scriptedmodel's model names, priced like the real ones they stand for.
 		"claude-fake": {Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75},
 		"gpt-fake":    {Input: 1.25, Output: 10, CacheRead: 0.125},
 		"gemini-fake": {Input: 0.3, Output: 2.5, CacheRead: 0.075},

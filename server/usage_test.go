@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 type usageBody struct {
@@ -64,8 +64,8 @@ func modelCall(t *testing.T, gw *gateway.Gateway, key, owner, model string) {
 // in /metrics, by key ID.
 func TestUsageIsTheCallersOwn(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	reply := fakemodel.Reply{Text: []string{"ok"}, InputTokens: 1000, OutputTokens: 20, CacheReadTokens: 300, CacheWriteTokens: 40}
-	fm, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Default: &reply})
+	reply := scriptedmodel.Reply{Text: []string{"ok"}, InputTokens: 1000, OutputTokens: 20, CacheReadTokens: 300, CacheWriteTokens: 40}
+	fm, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Default: &reply})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestUsageIsTheCallersOwn(t *testing.T) {
 	reported := gateway.Usage{InputTokens: int64(one.InputTokens), OutputTokens: int64(one.OutputTokens),
 		CacheReadTokens: int64(one.CacheReadTokens), CacheWriteTokens: int64(one.CacheWriteTokens)}
 	if reported.InputTokens != 1000 || reported.CacheReadTokens != 300 {
-		t.Fatalf("fakemodel reported %+v", one)
+		t.Fatalf("the scripted model reported %+v", one)
 	}
 	times := func(n int64) gateway.Usage {
 		return gateway.Usage{InputTokens: n * reported.InputTokens, OutputTokens: n * reported.OutputTokens,

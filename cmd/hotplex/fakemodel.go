@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hotplex/hotplex/testkit/fakemodel"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 )
 
 // newFakeModelCmd serves the built-in offline model on its own, so that any
@@ -20,7 +20,7 @@ func newFakeModelCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := fakemodel.Start(listen, fakemodel.Demo())
+			m, err := scriptedmodel.Start(listen, scriptedmodel.Demo())
 			if err != nil {
 				return err
 			}

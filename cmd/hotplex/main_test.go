@@ -23,8 +23,8 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // hotplexBin is the command built once by TestMain, for the tests whose
@@ -207,9 +207,9 @@ func assertClosedTurn(t *testing.T, turn []jsonEvent) {
 }
 
 // startModel serves script and closes it at the end of the test.
-func startModel(t *testing.T, script fakemodel.Script) *fakemodel.Server {
+func startModel(t *testing.T, script scriptedmodel.Script) *scriptedmodel.Server {
 	t.Helper()
-	m, err := fakemodel.Start("127.0.0.1:0", script)
+	m, err := scriptedmodel.Start("127.0.0.1:0", script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,11 +248,11 @@ func assertExited(t *testing.T, what string, pid int) {
 
 func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("create the proof file",
-			fakemodel.Bash("echo hotplex-exec-proof > proof.txt && echo created-proof"),
-			fakemodel.Text("Proof written: {{last_tool_result}}")),
-		fakemodel.Then("just say hello", fakemodel.Text("Hello from the scripted model, turn two.")),
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("create the proof file",
+			scriptedmodel.Bash("echo hotplex-exec-proof > proof.txt && echo created-proof"),
+			scriptedmodel.Text("Proof written: {{last_tool_result}}")),
+		scriptedmodel.Then("just say hello", scriptedmodel.Text("Hello from the scripted model, turn two.")),
 	}})
 	work := t.TempDir()
 	const session = "exec-json"
@@ -344,10 +344,10 @@ func TestExecJSONTwoTurnsOnOneHotSession(t *testing.T) {
 func TestExecEndsTheToolsItStarted(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	arg := uniqueSleep()
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("start a daemon",
-			fakemodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
-			fakemodel.Text("The daemon runs.")),
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("start a daemon",
+			scriptedmodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
+			scriptedmodel.Text("The daemon runs.")),
 	}})
 	work := t.TempDir()
 	r := runHotplex(t, 2*time.Minute, t.TempDir(), testkit.OfflineEnv(t, model.URL()), nil,
@@ -365,8 +365,8 @@ func TestExecEndsTheToolsItStarted(t *testing.T) {
 func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	arg := uniqueSleep()
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("run the slow tool", fakemodel.Bash("echo $$ > tool.pid; sleep "+arg+"; echo never"), fakemodel.Text("slept")),
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("run the slow tool", scriptedmodel.Bash("echo $$ > tool.pid; sleep "+arg+"; echo never"), scriptedmodel.Text("slept")),
 	}})
 	work := t.TempDir()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
@@ -441,9 +441,9 @@ func TestExecSIGTERMEndsTheTurnAndItsProcesses(t *testing.T) {
 
 func TestExecResumesInANewProcess(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("remember the word", fakemodel.Text("Noted: the word is pineapple.")),
-		fakemodel.Then("which word", fakemodel.Text("It was pineapple.")),
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("remember the word", scriptedmodel.Text("Noted: the word is pineapple.")),
+		scriptedmodel.Then("which word", scriptedmodel.Text("It was pineapple.")),
 	}})
 	// One HOME for both processes: it holds the CLI's transcripts.
 	home := filepath.Join(t.TempDir(), "home")
@@ -502,18 +502,18 @@ func TestExecResumesInANewProcess(t *testing.T) {
 func TestExecFailedTurnExitsNonZero(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		reply fakemodel.Reply
+		reply scriptedmodel.Reply
 		env   []string
 		want  string
 	}{
-		{"http 500", fakemodel.Reply{Status: 500}, []string{"CLAUDE_CODE_MAX_RETRIES=0"}, "API Error: 500 scripted failure"},
-		{"http 400", fakemodel.Reply{Status: 400, ErrorType: "invalid_request_error"}, nil, "API Error: 400 scripted failure"},
+		{"http 500", scriptedmodel.Reply{Status: 500}, []string{"CLAUDE_CODE_MAX_RETRIES=0"}, "API Error: 500 scripted failure"},
+		{"http 400", scriptedmodel.Reply{Status: 400, ErrorType: "invalid_request_error"}, nil, "API Error: 400 scripted failure"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-			model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-				fakemodel.Then("please fail", tc.reply),
-				fakemodel.Then("never reached", fakemodel.Text("a turn after the failed one")),
+			model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+				scriptedmodel.Then("please fail", tc.reply),
+				scriptedmodel.Then("never reached", scriptedmodel.Text("a turn after the failed one")),
 			}})
 			r := runHotplex(t, 20*time.Second, t.TempDir(), append(testkit.OfflineEnv(t, model.URL()), tc.env...), nil,
 				"exec", "--json", "--offline", "never", "--cli-path", testkit.ClaudePath(t),
@@ -612,11 +612,11 @@ func TestExecErrorsInProcess(t *testing.T) {
 func TestChatPipedStdin(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	arg := uniqueSleep()
-	model := startModel(t, fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("first chat line",
-			fakemodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
-			fakemodel.Text("Answer one from the scripted model.")),
-		fakemodel.Then("second chat line", fakemodel.Text("Answer two from the scripted model.")),
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("first chat line",
+			scriptedmodel.Bash("setsid sleep "+arg+" </dev/null >/dev/null 2>&1 & echo started"),
+			scriptedmodel.Text("Answer one from the scripted model.")),
+		scriptedmodel.Then("second chat line", scriptedmodel.Text("Answer two from the scripted model.")),
 	}})
 	work := t.TempDir()
 	stdin := []byte("first chat line\nsecond chat line\n/stats\n")

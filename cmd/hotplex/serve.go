@@ -20,12 +20,12 @@ import (
 	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/sqlite"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 	"github.com/hotplex/hotplex/web"
 )
 
@@ -97,7 +97,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	offlineURL := ""
 	offline := cfg.Offline == "always" || (cfg.Offline == "auto" && !hasCredentials())
 	if offline {
-		m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Demo())
+		m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Demo())
 		if err != nil {
 			return err
 		}

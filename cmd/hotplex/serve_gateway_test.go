@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // TestServeAgentsHoldNoOperatorSecret: with the gateway (the default) an
@@ -77,8 +77,8 @@ func TestServeAgentsHoldNoOperatorSecret(t *testing.T) {
 // refuses the next turn's first model call.
 func TestServeSpendSurvivesRestart(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	reply := fakemodel.Reply{Text: []string{"spent"}, InputTokens: 100_000, OutputTokens: 50}
-	model := startModel(t, fakemodel.Script{Default: &reply})
+	reply := scriptedmodel.Reply{Text: []string{"spent"}, InputTokens: 100_000, OutputTokens: 50}
+	model := startModel(t, scriptedmodel.Script{Default: &reply})
 	env := []string{"ANTHROPIC_BASE_URL=" + model.URL(), "ANTHROPIC_API_KEY=sk-hotplex-test", "DISABLE_TELEMETRY=1",
 		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
 	data, home := t.TempDir(), t.TempDir()

@@ -15,9 +15,9 @@ import (
 
 	"github.com/hotplex/hotplex/agents"
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // sessionFlags are the flags exec and chat share: which agent, where, and
@@ -96,7 +96,7 @@ func hasCredentials() bool {
 // runtimeEnv is an engine plus what it needs released at the end.
 type runtimeEnv struct {
 	eng     *engine.Engine
-	model   *fakemodel.Server
+	model   *scriptedmodel.Server
 	offline bool
 	workDir string
 }
@@ -138,7 +138,7 @@ func (f *sessionFlags) newRuntime(stderr io.Writer) (*runtimeEnv, error) {
 		return nil, fmt.Errorf("--offline must be auto, always or never, not %q", f.offline)
 	}
 	if rt.offline {
-		m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Demo())
+		m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Demo())
 		if err != nil {
 			return nil, err
 		}

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/acp"
 	"github.com/hotplex/hotplex/provider/codex"
 	"github.com/hotplex/hotplex/provider/opencode"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 func mustACP(t *testing.T, o acp.Options) provider.Provider {
@@ -24,9 +24,9 @@ func mustACP(t *testing.T, o acp.Options) provider.Provider {
 }
 
 // shellCall is a reply that calls a shell tool named name with {"command": cmd}.
-func shellCall(name string) func(string) fakemodel.Reply {
-	return func(cmd string) fakemodel.Reply {
-		return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: name, Input: map[string]any{"command": cmd, "description": "run a command"}}}}
+func shellCall(name string) func(string) scriptedmodel.Reply {
+	return func(cmd string) scriptedmodel.Reply {
+		return scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: name, Input: map[string]any{"command": cmd, "description": "run a command"}}}}
 	}
 }
 
@@ -36,7 +36,7 @@ func claudeACPCase() agentCase {
 		// Offered terminals, the adapter replaces Claude Code's Bash tool
 		// with its own (mcp__acp__Bash), which runs each command in a
 		// client terminal.
-		shell:     fakemodel.Shell,
+		shell:     scriptedmodel.Shell,
 		terminals: true,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := testkit.OfflineEnvWithHome(home, url)
@@ -50,7 +50,7 @@ func claudeACPCase() agentCase {
 func openCodeCase() agentCase {
 	return agentCase{
 		name:  "opencode",
-		shell: fakemodel.Shell,
+		shell: scriptedmodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := append(testkit.OfflineEnvWithHome(home, url), acp.OpenCodeAnthropicEnv(url, "sk-hotplex-test", "")...)
 			env = append(env,
@@ -87,7 +87,7 @@ func codexEnv(t *testing.T, url, home string) []string {
 func codexCase() agentCase {
 	return agentCase{
 		name:  "codex",
-		shell: fakemodel.Shell,
+		shell: scriptedmodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			p := codex.New(codex.Options{Path: codexBinary(t), Config: codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")})
 			return p, codexEnv(t, url, home)
@@ -100,7 +100,7 @@ func codexCase() agentCase {
 func codexACPCase() agentCase {
 	return agentCase{
 		name:  "codex-acp",
-		shell: fakemodel.Shell,
+		shell: scriptedmodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			p := testkit.ToolPath(t, "codex-acp/node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp")
 			return mustACP(t, acp.CodexACP(p, codex.ModelProvider(url+"/v1", "HOTPLEX_MODEL_KEY")...)), codexEnv(t, url, home)
@@ -114,7 +114,7 @@ func codexACPCase() agentCase {
 func geminiCase() agentCase {
 	return agentCase{
 		name:  "gemini",
-		shell: fakemodel.Shell,
+		shell: scriptedmodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := append(testkit.OfflineEnvWithHome(home, url),
 				"GEMINI_API_KEY=hotplex-test-key",
@@ -147,7 +147,7 @@ func geminiCase() agentCase {
 func qwenCase() agentCase {
 	return agentCase{
 		name:  "qwen",
-		shell: fakemodel.Shell,
+		shell: scriptedmodel.Shell,
 		start: func(t *testing.T, url, home string) (provider.Provider, []string) {
 			env := append(testkit.OfflineEnvWithHome(home, url),
 				"OPENAI_API_KEY=sk-hotplex-test",

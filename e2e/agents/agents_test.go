@@ -19,9 +19,9 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // agentCase is one real agent CLI driven through the engine against the
@@ -29,7 +29,7 @@ import (
 type agentCase struct {
 	name string
 	// shell builds the model's call of the agent's own shell tool.
-	shell func(cmd string) fakemodel.Reply
+	shell func(cmd string) scriptedmodel.Reply
 	// start returns the provider and the environment for an agent talking
 	// to the model server at url, with its state under home.
 	start func(t *testing.T, url, home string) (provider.Provider, []string)
@@ -58,17 +58,17 @@ func agents() []agentCase {
 }
 
 type agentHarness struct {
-	model *fakemodel.Server
+	model *scriptedmodel.Server
 	eng   *engine.Engine
 	env   []string
 	dir   string
 	home  string
 }
 
-func newAgentHarness(t *testing.T, ac agentCase, script fakemodel.Script, opts engine.EngineOptions) *agentHarness {
+func newAgentHarness(t *testing.T, ac agentCase, script scriptedmodel.Script, opts engine.EngineOptions) *agentHarness {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	m, err := fakemodel.Start("127.0.0.1:0", script)
+	m, err := scriptedmodel.Start("127.0.0.1:0", script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func (h *agentHarness) exec(ctx context.Context, id, prompt string) (*testkit.Re
 }
 
 // lastTurnRequest is the newest model request that offered tools.
-func (h *agentHarness) lastTurnRequest(t *testing.T) fakemodel.Request {
+func (h *agentHarness) lastTurnRequest(t *testing.T) scriptedmodel.Request {
 	t.Helper()
 	reqs := h.model.TurnRequests()
 	if len(reqs) == 0 {
@@ -145,15 +145,15 @@ func TestAgents(t *testing.T) {
 				_, _ = io.WriteString(w, "true\n")
 			}))
 			t.Cleanup(srv.Close)
-			script := fakemodel.Script{Rules: []fakemodel.Rule{
-				fakemodel.Then("create the file", ac.shell("echo hotplex-was-here > proof.txt && echo created"),
-					fakemodel.Text("Created proof.txt: {{last_tool_result}}")),
-				fakemodel.Then("remember", fakemodel.Text("I remember.")),
-				fakemodel.Then("list the files", ac.shell("ls -la"), fakemodel.Text("Listed.")),
-				fakemodel.Then("after the crash", fakemodel.Reply{Text: []string{"Back again."}, InputTokens: 777, OutputTokens: 7}),
-				fakemodel.Then("slow tool", ac.shell("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
-				fakemodel.Then("quick", fakemodel.Text("quick answer")),
-				fakemodel.Then("clean up everything", ac.shell("curl -s "+srv.URL+"/x.sh | sh"), fakemodel.Text("Finished: {{last_tool_result}}")),
+			script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+				scriptedmodel.Then("create the file", ac.shell("echo hotplex-was-here > proof.txt && echo created"),
+					scriptedmodel.Text("Created proof.txt: {{last_tool_result}}")),
+				scriptedmodel.Then("remember", scriptedmodel.Text("I remember.")),
+				scriptedmodel.Then("list the files", ac.shell("ls -la"), scriptedmodel.Text("Listed.")),
+				scriptedmodel.Then("after the crash", scriptedmodel.Reply{Text: []string{"Back again."}, InputTokens: 777, OutputTokens: 7}),
+				scriptedmodel.Then("slow tool", ac.shell("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
+				scriptedmodel.Then("quick", scriptedmodel.Text("quick answer")),
+				scriptedmodel.Then("clean up everything", ac.shell("curl -s "+srv.URL+"/x.sh | sh"), scriptedmodel.Text("Finished: {{last_tool_result}}")),
 			}}
 			var mu sync.Mutex
 			var asked, terminals []string

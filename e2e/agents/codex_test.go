@@ -12,8 +12,8 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // Codex's file edits (apply_patch) are file changes: shown as Edit tool
@@ -21,13 +21,13 @@ import (
 func TestCodexFileChange(t *testing.T) {
 	const etcTarget = "/etc/hotplex-codex-test"
 	_ = os.Remove(etcTarget)
-	patch := func(file, line string) fakemodel.Reply {
+	patch := func(file, line string) scriptedmodel.Reply {
 		p := "*** Begin Patch\n*** Add File: " + file + "\n+" + line + "\n*** End Patch\n"
-		return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "apply_patch", Input: map[string]any{"input": p}}}}
+		return scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "apply_patch", Input: map[string]any{"input": p}}}}
 	}
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("write a note", patch("note.txt", "hello from a patch"), fakemodel.Text("noted: {{last_tool_result}}")),
-		fakemodel.Then("system file", patch(etcTarget, "pwned"), fakemodel.Text("done: {{last_tool_result}}")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("write a note", patch("note.txt", "hello from a patch"), scriptedmodel.Text("noted: {{last_tool_result}}")),
+		scriptedmodel.Then("system file", patch(etcTarget, "pwned"), scriptedmodel.Text("done: {{last_tool_result}}")),
 	}}
 	var mu sync.Mutex
 	var asked []string

@@ -14,8 +14,8 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // TestOpenCodeThroughGateway: opencode, configured by package agents the
@@ -25,8 +25,8 @@ import (
 func TestOpenCodeThroughGateway(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	const key = "sk-ant-operator-opencode-6f1d2a9e0c4b"
-	m, err := fakemodel.Start("127.0.0.1:0", fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("show me the environment", fakemodel.Shell("env"), fakemodel.Text("Shown.")),
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("show me the environment", scriptedmodel.Shell("env"), scriptedmodel.Text("Shown.")),
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,16 +8,16 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/proc"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 )
 
 // The conversations of one work directory share one OpenCode server, each
 // in a session of its own; the server lives as long as one of them does.
 func TestOpenCodeServeSharesOneServerPerWorkDir(t *testing.T) {
-	script := fakemodel.Script{Rules: []fakemodel.Rule{
-		fakemodel.Then("who is first", fakemodel.Text("the first")),
-		fakemodel.Then("who is second", fakemodel.Text("the second")),
-		fakemodel.Then("still there", fakemodel.Text("yes")),
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("who is first", scriptedmodel.Text("the first")),
+		scriptedmodel.Then("who is second", scriptedmodel.Text("the second")),
+		scriptedmodel.Then("still there", scriptedmodel.Text("yes")),
 	}}
 	h := newAgentHarness(t, openCodeServeCase(), script, engine.EngineOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

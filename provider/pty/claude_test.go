@@ -15,18 +15,18 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/pty"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/testkit/fakemodel"
 )
 
 // claudeHarness runs the real Claude Code TUI against the scripted model.
-func claudeHarness(t *testing.T, script func(dir string) fakemodel.Script) (*harness, *fakemodel.Server) {
+func claudeHarness(t *testing.T, script func(dir string) scriptedmodel.Script) (*harness, *scriptedmodel.Server) {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	dir := t.TempDir()
-	m, err := fakemodel.Start("127.0.0.1:0", script(dir))
+	m, err := scriptedmodel.Start("127.0.0.1:0", script(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,10 +42,10 @@ func claudeHarness(t *testing.T, script func(dir string) fakemodel.Script) (*har
 }
 
 func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
-	h, m := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("capital of France", fakemodel.Reply{Text: []string{"The capital of France is Paris."}, Delay: 1500 * time.Millisecond}),
-			fakemodel.Then("which city did you name", fakemodel.Text("I named Paris a moment ago.")),
+	h, m := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("capital of France", scriptedmodel.Reply{Text: []string{"The capital of France is Paris."}, Delay: 1500 * time.Millisecond}),
+			scriptedmodel.Then("which city did you name", scriptedmodel.Text("I named Paris a moment ago.")),
 		}}
 	})
 	p := h.start(t, false)
@@ -61,7 +61,7 @@ func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
 		t.Fatalf("answer %q\nscreen:\n%s", got, p.Screen())
 	}
 	// The second request carried the first turn: the model saw the history.
-	var last fakemodel.Request
+	var last scriptedmodel.Request
 	for _, r := range m.TurnRequests() {
 		last = r
 	}
@@ -71,10 +71,10 @@ func TestClaudeTUIAnswersAndRemembers(t *testing.T) {
 }
 
 func TestClaudeTUIStopDuringSlowTool(t *testing.T) {
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("wait a long time", fakemodel.Bash("echo begin; sleep 30; echo end"), fakemodel.Text("slept")),
-			fakemodel.Then("are you there", fakemodel.Text("Still here after the interrupt.")),
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("wait a long time", scriptedmodel.Bash("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
+			scriptedmodel.Then("are you there", scriptedmodel.Text("Still here after the interrupt.")),
 		}}
 	})
 	p := h.start(t, false)
@@ -108,10 +108,10 @@ func TestClaudeTUIStopDuringSlowTool(t *testing.T) {
 }
 
 func TestClaudeTUIPermissionByKeys(t *testing.T) {
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("make the proof file", fakemodel.Bash("touch proof.txt"), fakemodel.Text("Proof made.")),
-			fakemodel.Then("make the other file", fakemodel.Bash("touch blocked.txt"), fakemodel.Text("Told no.")),
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("make the proof file", scriptedmodel.Bash("touch proof.txt"), scriptedmodel.Text("Proof made.")),
+			scriptedmodel.Then("make the other file", scriptedmodel.Bash("touch blocked.txt"), scriptedmodel.Text("Told no.")),
 		}}
 	})
 	p := h.start(t, false)
@@ -149,10 +149,10 @@ func TestClaudeTUIPermissionByKeys(t *testing.T) {
 // Killed, the TUI comes back on the same conversation (--resume), and the
 // model sees the earlier turn.
 func TestClaudeTUIResumeAfterKill(t *testing.T) {
-	h, m := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("the password is", fakemodel.Text("Noted: swordfish.")),
-			fakemodel.Then("what was the password", fakemodel.Text("It was swordfish.")),
+	h, m := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("the password is", scriptedmodel.Text("Noted: swordfish.")),
+			scriptedmodel.Then("what was the password", scriptedmodel.Text("It was swordfish.")),
 		}}
 	})
 	p := h.start(t, false)
@@ -182,13 +182,13 @@ func TestClaudeTUIResumeAfterKill(t *testing.T) {
 // File writes are asked about too: the request names the tool and the
 // file, and a denied write leaves the disk alone.
 func TestClaudeTUIWriteQuestion(t *testing.T) {
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		write := func(name string) fakemodel.Reply {
-			return fakemodel.Reply{ToolUses: []fakemodel.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(dir, name), "content": "hi\n"}}}}
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		write := func(name string) scriptedmodel.Reply {
+			return scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(dir, name), "content": "hi\n"}}}}
 		}
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("write the notes", write("notes.txt"), fakemodel.Text("Notes written.")),
-			fakemodel.Then("write the secret", write("secret.txt"), fakemodel.Text("Not written.")),
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("write the notes", write("notes.txt"), scriptedmodel.Text("Notes written.")),
+			scriptedmodel.Then("write the secret", write("secret.txt"), scriptedmodel.Text("Not written.")),
 		}}
 	})
 	p := h.start(t, false)
@@ -227,8 +227,8 @@ func TestClaudeTUILongAnswer(t *testing.T) {
 		paras = append(paras, fmt.Sprintf("Paragraph %d of the long answer.", i))
 	}
 	long := strings.Join(paras, "\n\n")
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{fakemodel.Then("long", fakemodel.Text(long))}}
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{scriptedmodel.Then("long", scriptedmodel.Text(long))}}
 	})
 	p := h.start(t, false)
 	if got := mustTurn(t, p, "give me the long answer"); got != long {
@@ -239,9 +239,9 @@ func TestClaudeTUILongAnswer(t *testing.T) {
 // The engine's firewall sees the UI's command question before the command
 // runs: a dangerous one is refused on the screen and the disk is untouched.
 func TestClaudeTUIFirewallBlocksBeforeExecution(t *testing.T) {
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("clean up my home", fakemodel.Bash("rm -rf ~"), fakemodel.Text("Cleaned.")),
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("clean up my home", scriptedmodel.Bash("rm -rf ~"), scriptedmodel.Text("Cleaned.")),
 		}}
 	})
 	home := testkit.EnvValue(h.opts.Env, "HOME")
@@ -272,9 +272,9 @@ func TestClaudeTUIFirewallBlocksBeforeExecution(t *testing.T) {
 // Commands Claude Code knows to be read-only are asked about too, so that
 // the firewall sees every command before it runs.
 func TestClaudeTUIAsksAboutReadOnlyCommands(t *testing.T) {
-	h, _ := claudeHarness(t, func(dir string) fakemodel.Script {
-		return fakemodel.Script{Rules: []fakemodel.Rule{
-			fakemodel.Then("list the files", fakemodel.Bash("ls -la"), fakemodel.Text("Listed.")),
+	h, _ := claudeHarness(t, func(dir string) scriptedmodel.Script {
+		return scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+			scriptedmodel.Then("list the files", scriptedmodel.Bash("ls -la"), scriptedmodel.Text("Listed.")),
 		}}
 	})
 	p := h.start(t, false)

@@ -1,11 +1,11 @@
-// Package fakemodel is a scripted model API server for tests and for the
+// Package scriptedmodel is a scripted model API server for tests and for the
 // offline demo. One Script answers four API dialects: Anthropic Messages
 // (the same SSE event sequence as the real API: message_start,
 // content_block_start/delta/stop, message_delta, message_stop, plus
 // count_tokens), OpenAI Chat Completions, OpenAI Responses and Gemini
 // generateContent. Tool calls come back in each dialect's shape, so an agent
 // CLI pointed at the server runs real tools.
-package fakemodel
+package scriptedmodel
 
 import (
 	"bytes"
@@ -82,7 +82,7 @@ func (r Request) Saw(s string) bool {
 func Start(addr string, script Script) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("fakemodel: listen %s: %w", addr, err)
+		return nil, fmt.Errorf("scripted model: listen %s: %w", addr, err)
 	}
 	s := &Server{script: script, ln: ln, done: make(chan struct{})}
 	mux := http.NewServeMux()

@@ -1,0 +1,48 @@
+package hotplex_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestProductionCodeDoesNotImportTestkit: testkit holds fakes and test
+// helpers; what the binary and the SDK run (the built-in offline model
+// included) lives elsewhere.
+func TestProductionCodeDoesNotImportTestkit(t *testing.T) {
+	const testkit = "github.com/hotplex/hotplex/testkit"
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testkit", "e2e", "bench", "testdata", "node_modules", ".tools", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p == testkit || strings.HasPrefix(p, testkit+"/") {
+				t.Errorf("%s imports %s", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
