@@ -51,13 +51,7 @@ func (c Config) env() []string {
 
 // Getenv reads key from the configured environment (the last one wins).
 func (c Config) Getenv(key string) string {
-	env := c.env()
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
+	return provider.EnvValue(c.env(), key)
 }
 
 // Executable finds an agent's executable: Paths[name], then

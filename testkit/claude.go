@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/hotplex/hotplex/provider"
 )
 
 // ModuleRoot returns the repository's root directory (where go.mod is).
@@ -84,11 +86,4 @@ func BuildFakeAgent(t testing.TB, dir string) string {
 }
 
 // EnvValue returns the value of key in env (the last one wins), or "".
-func EnvValue(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func EnvValue(env []string, key string) string { return provider.EnvValue(env, key) }

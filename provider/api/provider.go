@@ -110,12 +110,7 @@ func envValue(env []string, key string) string {
 	if env == nil {
 		return os.Getenv(key)
 	}
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
+	return provider.EnvValue(env, key)
 }
 
 // endpoint resolves the base URL, key and model a process uses.

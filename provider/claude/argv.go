@@ -106,23 +106,14 @@ func childEnv(o provider.StartOptions) []string {
 	return env
 }
 
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
-
 // transcriptPath is where the CLI keeps a conversation:
 // $CLAUDE_CONFIG_DIR (default $HOME/.claude)/projects/<cwd with every
 // non-alphanumeric character replaced by '-'>/<session>.jsonl. Resume is
 // cwd-sensitive because of this layout.
 func transcriptPath(env []string, workDir, sessionID string) string {
-	dir := lookupEnv(env, "CLAUDE_CONFIG_DIR")
+	dir := provider.EnvValue(env, "CLAUDE_CONFIG_DIR")
 	if dir == "" {
-		home := lookupEnv(env, "HOME")
+		home := provider.EnvValue(env, "HOME")
 		if home == "" {
 			return ""
 		}

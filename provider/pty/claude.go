@@ -178,9 +178,9 @@ func claudeTranscript(o provider.StartOptions) string {
 	if env == nil {
 		env = os.Environ()
 	}
-	dir := lookupEnv(env, "CLAUDE_CONFIG_DIR")
+	dir := provider.EnvValue(env, "CLAUDE_CONFIG_DIR")
 	if dir == "" {
-		home := lookupEnv(env, "HOME")
+		home := provider.EnvValue(env, "HOME")
 		if home == "" {
 			return ""
 		}
@@ -198,7 +198,7 @@ func claudeTranscript(o provider.StartOptions) string {
 // claudePrepare records the first-run screens as done in $HOME/.claude.json,
 // keeping whatever else the file holds.
 func claudePrepare(o provider.StartOptions, env []string) error {
-	home := lookupEnv(env, "HOME")
+	home := provider.EnvValue(env, "HOME")
 	if home == "" {
 		return errors.New("HOME is not set")
 	}
@@ -229,7 +229,7 @@ func claudePrepare(o provider.StartOptions, env []string) error {
 	proj["hasCompletedProjectOnboarding"] = true
 	projects[o.WorkDir] = proj
 	cfg["projects"] = projects
-	if key := lookupEnv(env, "ANTHROPIC_API_KEY"); key != "" {
+	if key := provider.EnvValue(env, "ANTHROPIC_API_KEY"); key != "" {
 		// The CLI remembers approved keys by their last 20 characters.
 		if len(key) > 20 {
 			key = key[len(key)-20:]

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hotplex/hotplex/internal/proc"
+	"github.com/hotplex/hotplex/provider"
 )
 
 // tmuxTarget is the one session (and window) of a provider's tmux server.
@@ -65,7 +66,7 @@ type tmuxOptions struct {
 
 // socketPath is where tmux puts the socket of -L name.
 func socketPath(env []string, name string) string {
-	dir := lookupEnv(env, "TMUX_TMPDIR")
+	dir := provider.EnvValue(env, "TMUX_TMPDIR")
 	if dir == "" {
 		dir = os.TempDir()
 	}
@@ -365,13 +366,4 @@ func withoutTmuxVars(env []string) []string {
 		out = append(out, kv)
 	}
 	return out
-}
-
-func lookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
