@@ -67,9 +67,22 @@ func fishLike(s string) bool {
 // splitStatements splits at ; and newlines outside quotes.
 func splitStatements(s string) []string {
 	var out []string
-	var q byte
 	start := 0
-	for i := 0; i < len(s); i++ {
+	unquoted(s, 0, func(i int, c byte) bool {
+		if c == ';' || c == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+		return true
+	})
+	return append(out, s[start:])
+}
+
+// unquoted calls visit with each byte of s from index from on that is
+// neither quoted nor escaped, until visit returns false.
+func unquoted(s string, from int, visit func(i int, c byte) bool) {
+	var q byte
+	for i := from; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case q != 0:
@@ -82,12 +95,12 @@ func splitStatements(s string) []string {
 			q = c
 		case c == '\\':
 			i++
-		case c == ';' || c == '\n':
-			out = append(out, s[start:i])
-			start = i + 1
+		default:
+			if !visit(i, c) {
+				return
+			}
 		}
 	}
-	return append(out, s[start:])
 }
 
 // fishToBash rewrites fish blocks and substitutions.
@@ -206,31 +219,21 @@ func unnestParams(s string) string {
 // braceEnd is the index of the } closing the { at open, skipping quoted
 // text, or -1.
 func braceEnd(s string, open int) int {
-	depth := 0
-	var q byte
-	for i := open; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' {
-				i++
-			}
-		case c == '\'' || c == '"':
-			q = c
-		case c == '\\':
-			i++
-		case c == '{':
+	depth, end := 0, -1
+	unquoted(s, open, func(i int, c byte) bool {
+		switch c {
+		case '{':
 			depth++
-		case c == '}':
+		case '}':
 			depth--
 			if depth == 0 {
-				return i
+				end = i
+				return false
 			}
 		}
-	}
-	return -1
+		return true
+	})
+	return end
 }
 
 // zshLiterals reduces nested expansions of literal text from the inside
