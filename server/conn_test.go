@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -545,4 +546,51 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestWebSocketWithAPingInFlightEndsWhenTheClientGoes: a client that
+// vanishes while the server waits for its pong is let go at once, not
+// when the ping times out.
+func TestWebSocketWithAPingInFlightEndsWhenTheClientGoes(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{Server: func(o *server.Options) {
+		o.WS.PingInterval = 20 * time.Millisecond
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conns := make(chan net.Conn, 1)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(d.url, "http")+"/v1/ws", &websocket.DialOptions{
+		HTTPHeader: http.Header{"Authorization": []string{"Bearer " + d.alice}},
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err == nil {
+				conns <- conn
+			}
+			return conn, err
+		}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	// The client never reads, so it never answers the server's pings.
+	for !strings.Contains(goroutines(), "(*wsConn).pingLoop") || !strings.Contains(goroutines(), "(*Conn).ping(") {
+		if ctx.Err() != nil {
+			t.Fatal("the server never pinged")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = (<-conns).Close()
+	deadline := time.Now().Add(3 * time.Second)
+	for strings.Contains(goroutines(), "(*wsConn)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the connection's goroutines outlived the client:\n%s", goroutines())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// goroutines is the stacks of every goroutine.
+func goroutines() string {
+	b := make([]byte, 1<<20)
+	return string(b[:runtime.Stack(b, true)])
 }

@@ -78,10 +78,13 @@ type WSLimits struct {
 	// waits). A client that falls further behind is closed with 1008 and
 	// the reason, and the daemon logs it.
 	QueueBytes int
+	// PingInterval is how often the server pings the client; a client
+	// that does not answer within the write timeout is dropped.
+	PingInterval time.Duration
 }
 
 // DefaultWSLimits are the WebSocket limits of a zero WSLimits.
-var DefaultWSLimits = WSLimits{MaxRequests: 64, QueueBytes: 8 << 20}
+var DefaultWSLimits = WSLimits{MaxRequests: 64, QueueBytes: 8 << 20, PingInterval: 20 * time.Second}
 
 // Timeouts bound the waits of the HTTP server. Streams (SSE, WebSockets,
 // an OpenCode prompt waiting for its turn) are exempt from Write, and from
@@ -168,6 +171,9 @@ func New(opts Options) *Server {
 	}
 	if opts.WS.QueueBytes <= 0 {
 		opts.WS.QueueBytes = DefaultWSLimits.QueueBytes
+	}
+	if opts.WS.PingInterval <= 0 {
+		opts.WS.PingInterval = DefaultWSLimits.PingInterval
 	}
 	if opts.KeyCheckInterval <= 0 {
 		opts.KeyCheckInterval = DefaultKeyCheckInterval

@@ -54,11 +54,10 @@ type wsMessage struct {
 	Error     *apiError       `json:"error,omitempty"`
 }
 
-// A connection's largest message and its keep-alive; its queue and running
-// requests are bounded by Options.WS.
+// A connection's largest message and how long a write may take; its
+// queue, running requests and keep-alive are set by Options.WS.
 const (
 	wsReadLimit    = 1 << 20
-	wsPingInterval = 20 * time.Second
 	wsWriteTimeout = 10 * time.Second
 )
 
@@ -139,13 +138,16 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 var errSlowClient = errors.New("client too slow")
 
 func (wc *wsConn) run() {
-	var writers sync.WaitGroup
-	writers.Go(wc.writeLoop)
-	writers.Go(wc.pingLoop)
+	var writer, pinger sync.WaitGroup
+	writer.Go(wc.writeLoop)
+	// The pinger is not waited for before the close: a ping waiting for
+	// a pong from a client that has gone ends only when the connection
+	// closes.
+	pinger.Go(wc.pingLoop)
 	var closer sync.WaitGroup
 	closer.Go(func() {
 		<-wc.ctx.Done()
-		writers.Wait()
+		writer.Wait()
 		wc.close(context.Cause(wc.ctx))
 	})
 	for {
@@ -168,6 +170,7 @@ func (wc *wsConn) run() {
 		wc.dispatch(req)
 	}
 	closer.Wait()
+	pinger.Wait()
 	wc.wg.Wait()
 	wc.out.release()
 }
@@ -277,7 +280,7 @@ func (wc *wsConn) writeBurst(msgs [][]byte) error {
 }
 
 func (wc *wsConn) pingLoop() {
-	t := time.NewTicker(wsPingInterval)
+	t := time.NewTicker(wc.s.opts.WS.PingInterval)
 	defer t.Stop()
 	for {
 		select {
