@@ -16,11 +16,10 @@ import (
 // Config is everything a daemon is built from. The zero value of each
 // field other than Store, WorkDirRoot and an agent is a working default.
 type Config struct {
-	// Store holds API keys, sessions, events and model spend. It is
-	// opened by the caller (today sqlite.Open on the data directory) and
-	// closed by the caller after Close, which is the last moment anything
-	// of the daemon writes to it; a cluster brings a shared database here
-	// without the daemon changing.
+	// Store holds API keys, sessions, events and model spend (the model
+	// gateway needs it to implement store.UsageStore too). The caller
+	// opens it (hotplex serve: sqlite.Open on the data directory) and
+	// closes it after Close, the last moment the daemon writes to it.
 	Store store.Store
 	// Keys are stored (hashed) at start. When the store then holds no
 	// usable key, New creates an admin key and prints its secret to Out,

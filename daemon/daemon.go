@@ -15,9 +15,9 @@
 //  4. the gateway, no agent left to call it, writes the spend not yet
 //     recorded.
 //
-// The store is the caller's: it is open before New and is closed after
-// Close, which is why a PostgreSQL store or anything else that implements
-// store.Store can take the place of SQLite without the daemon changing.
+// The store is the caller's: it is opened before New and closed after
+// Close, so any implementation of store.Store can take SQLite's place
+// without the daemon changing.
 package daemon
 
 import (
