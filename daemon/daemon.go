@@ -198,7 +198,8 @@ func (d *Daemon) Handler() http.Handler { return d.srv.Handler() }
 // interrupts the running turns so that the streams following them end,
 // and waits for the requests in flight, for at most
 // Config.ShutdownTimeout. It returns nil after such a shutdown, and the
-// server's error if it failed before. Close the daemon afterwards.
+// server's error if it failed before (http.ErrServerClosed once Close has
+// begun). Close the daemon afterwards.
 func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 	hs := d.srv.HTTPServer()
 	d.mu.Lock()
