@@ -1,6 +1,9 @@
 // Package server serves the engine over HTTP: sessions, turns streamed as
 // Server-Sent Events, following a session with replay from Last-Event-ID,
-// interrupts, API-key authentication, health and readiness.
+// interrupts, API-key authentication, health and readiness. It takes its
+// parts (engine, hub, store, recorder, approvals, metrics) ready-made in
+// Options; package daemon builds them, wires them to one another and
+// stops them in order, for `hotplex serve` and the tests alike.
 package server
 
 import (

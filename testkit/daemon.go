@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/engine"
-	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
@@ -41,19 +41,30 @@ type DaemonOptions struct {
 	Server func(*server.Options)
 }
 
-// Daemon is the daemon's parts wired as `hotplex serve` wires them, served
-// on loopback. It has three API keys: two tenants and an admin.
+// Daemon is the daemon `hotplex serve` runs (package daemon), on a
+// SQLite file, served on loopback by an httptest server, without the
+// model gateway and with no idle reaping. It has three API keys: two
+// tenants and an admin.
 type Daemon struct {
 	URL               string
 	Alice, Bob, Admin string // API key secrets
 	Engine            *engine.Engine
-	Store             *sqlite.DB
+	Store             store.Store
 	Server            *server.Server
-	recorder          *server.Recorder
-	hub               *hub.Hub
+	RootDir, DBPath   string
+	daemon            *daemon.Daemon
 	http              *httptest.Server
 	stopped           bool
-	RootDir, DBPath   string
+}
+
+// DaemonKeys are the test daemon's keys: alice and bob, two tenants, and
+// admin; each secret is "secret-" and the ID.
+func DaemonKeys() []daemon.Key {
+	var keys []daemon.Key
+	for _, id := range []string{"alice", "bob", "admin"} {
+		keys = append(keys, daemon.Key{ID: id, Name: id, Secret: "secret-" + id, Admin: id == "admin"})
+	}
+	return keys
 }
 
 // StartDaemon starts a daemon; it stops at the end of the test.
@@ -65,43 +76,29 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Daemon{Store: st, RootDir: o.Root, DBPath: o.DBPath, Alice: "secret-alice", Bob: "secret-bob", Admin: "secret-admin"}
-	for id, admin := range map[string]bool{"alice": false, "bob": false, "admin": true} {
-		if err := st.PutAPIKey(ctx, store.APIKey{ID: id, Name: id, Hash: store.HashKey("secret-" + id), Admin: admin}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if o.Ring == 0 {
 		o.Ring = 64
 	}
-	d.hub = hub.New(hub.Options{Ring: o.Ring})
-	d.recorder = server.NewRecorder(st, d.hub, log)
-	approvals := server.NewApprovals(o.ApprovalTimeout)
-	metrics := server.NewMetrics()
-	eng, err := engine.NewEngine(engine.EngineOptions{
-		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, Logger: log, WorkDirRoot: o.Root, Events: server.Sinks{metrics, d.recorder},
-		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce, AdminToken: o.AdminToken, Spares: o.Spares,
+	dm, err := daemon.New(ctx, daemon.Config{
+		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
+		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
+		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares},
+		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server,
 	})
 	if err != nil {
+		_ = st.Close()
 		t.Fatal(err)
 	}
-	d.Engine = eng
-	so := server.Options{Engine: eng, Hub: d.hub, Store: st, Recorder: d.recorder, Approvals: approvals, Metrics: metrics,
-		Logger: log, WorkDirRoot: o.Root, KeepAlive: time.Second, RateLimit: o.RateLimit, Web: o.Web}
-	if o.Server != nil {
-		o.Server(&so)
-	}
-	d.Server = server.New(so)
-	if _, err := d.Server.Restore(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d.http = httptest.NewServer(d.Server.Handler())
+	d := &Daemon{Store: st, RootDir: o.Root, DBPath: o.DBPath, Alice: "secret-alice", Bob: "secret-bob", Admin: "secret-admin",
+		Engine: dm.Engine(), Server: dm.Server(), daemon: dm}
+	d.http = httptest.NewServer(dm.Handler())
 	d.URL = d.http.URL
 	t.Cleanup(d.Stop)
 	return d
 }
 
-// Stop shuts the daemon down in the order `hotplex serve` does.
+// Stop shuts the daemon down in the order `hotplex serve` does, then
+// closes the database.
 func (d *Daemon) Stop() {
 	if d.stopped {
 		return
@@ -111,9 +108,6 @@ func (d *Daemon) Stop() {
 	d.http.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_ = d.Server.Shutdown(ctx)
-	_ = d.Engine.Close()
-	d.recorder.Close()
-	d.hub.Close()
+	_ = d.daemon.Close(ctx)
 	_ = d.Store.Close()
 }

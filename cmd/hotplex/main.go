@@ -1,6 +1,12 @@
 // Command hotplex runs AI coding-agent CLIs as hot sessions: `exec` runs
 // prompts as turns of one session, `chat` is an interactive conversation,
-// `doctor` checks which agent CLIs are installed.
+// `doctor` checks which agent CLIs are installed, and `serve` runs the
+// daemon. For serve this package reads the settings (defaults, YAML file,
+// HOTPLEX_* variables, flags) into a daemon.Config, opens the SQLite
+// store and, without model credentials, the built-in offline model,
+// prints what an operator needs (settings, admin key, address, a first
+// curl) and turns signals into the end of the daemon's context; package
+// daemon builds the parts and stops them.
 package main
 
 import (

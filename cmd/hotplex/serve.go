@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,15 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hotplex/hotplex/agents"
-	"github.com/hotplex/hotplex/engine"
-	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/daemon"
+	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
-	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/sqlite"
-	"github.com/hotplex/hotplex/web"
 )
 
 func newServeCmd() *cobra.Command {
@@ -65,17 +61,13 @@ func logLevel(s string) slog.Level {
 	return l
 }
 
-// serve runs the daemon until ctx ends, then shuts it down in order:
-// stop accepting, interrupt running turns, end every process group, write
-// what is queued, close the database.
+// serve runs the daemon cfg describes until ctx ends; the daemon package
+// shuts it down in order, and the database closes last.
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 	fmt.Fprintf(stdout, "HotPlex daemon settings:\n%s", cfg)
 	fmt.Fprint(stdout, workRootNote(cfg))
 
-	if err := os.MkdirAll(cfg.WorkDirRoot, 0o750); err != nil {
-		return fmt.Errorf("work directory root: %w", err)
-	}
 	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "hotplex.db"), sqlite.WithLogger(log))
 	if err != nil {
 		return err
@@ -87,88 +79,56 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	if err := ensureKeys(ctx, st, cfg.Keys, stdout); err != nil {
+
+	dc, err := cfg.daemonConfig()
+	if err != nil {
 		return err
 	}
-
-	sf := sessionFlags{provider: "claude", cliPath: cfg.CLIPath, offline: cfg.Offline}
-	cli, cliErr := sf.resolveCLI()
-	var env []string
-	offlineURL := ""
+	dc.Store, dc.Logger, dc.Out = st, log, stdout
 	offline := cfg.Offline == "always" || (cfg.Offline == "auto" && !hasCredentials())
+	offlineURL := ""
 	if offline {
 		m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Demo())
 		if err != nil {
 			return err
 		}
+		// Deferred before the daemon's Close: it stops after the gateway.
 		defer m.Close()
-		env, offlineURL = offlineEnv(m.URL()), m.URL()
+		dc.Env, offlineURL = offlineEnv(m.URL()), m.URL()
 		fmt.Fprintf(stdout, "No Anthropic credentials: agents talk to the built-in offline model at %s\n", m.URL())
 	}
-	// Agents reach their models through the gateway, which alone holds
-	// the keys; it stops after the engine (deferred earlier, runs later).
-	gw, err := startGateway(ctx, cfg, st, offlineURL, os.Getenv, log, stdout)
-	if err != nil {
-		return err
+	if dc.Gateway != nil {
+		dc.Gateway.Upstreams = upstreamsFor(cfg.Upstreams, offlineURL, os.Getenv)
+		if up := dc.Gateway.Upstreams[gateway.Anthropic]; up.APIKey == "" && offlineURL == "" {
+			log.Warn("the model gateway has no Anthropic key: set ANTHROPIC_API_KEY or upstreams.anthropic.api_key")
+		}
+		if err := hideSecretsFromAgents(); err != nil {
+			log.Warn("cannot make the daemon non-dumpable; agents of the same user may read its environment", "err", err)
+		}
 	}
-	defer gw.close(log)
+	sf := sessionFlags{provider: "claude", cliPath: cfg.CLIPath, offline: cfg.Offline}
+	cli, cliErr := sf.resolveCLI()
+	dc.Agents = func(env []string) (provider.Provider, []provider.Provider, error) {
+		return serveAgents(cli, cliErr, env, log, stdout)
+	}
 
-	// A small ring: replay beyond it comes from the store, and every
-	// session keeps one.
-	h := hub.New(hub.Options{Ring: 128})
-	defer h.Close()
-	rec := server.NewRecorder(st, h, log)
-	defer rec.Close()
-	approvals := server.NewApprovals(0)
-	metrics := server.NewMetrics()
-	// Claude Code is the default agent; without it the daemon still serves
-	// the agents it can run, the first of them the default.
-	others := agents.Providers(agents.Config{Env: gw.agentsEnv(env)}, "claude")
-	var def provider.Provider
-	switch {
-	case cliErr == nil:
-		def = claude.New(claude.Options{Path: cli})
-	case len(others) > 0:
-		def, others = others[0], others[1:]
-		log.Warn("claude CLI unavailable; serving the other agents", "err", cliErr, "default", def.Name())
-		fmt.Fprintf(stdout, "Claude Code is not available (%v): the default agent is %s\n", cliErr, def.Name())
-	default:
-		return cliErr
-	}
-	pols, err := cfg.policies()
+	d, err := daemon.New(ctx, dc)
 	if err != nil {
 		return err
 	}
-	eng, err := engine.NewEngine(engine.EngineOptions{
-		PermissionHandler: approvals.Handle, PermissionAnnounce: approvals.Announce,
-		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: log, Namespace: cfg.Namespace,
-		AdminToken: cfg.AdminToken, Provider: def, Env: env, Credentials: gw.credentials(),
-		Providers:   others,
-		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{metrics, rec},
-		MaxResident: cfg.MaxResident, MemoryBudget: int64(cfg.MemoryBudget) << 20, PerOwnerResident: cfg.OwnerResident,
-		MaxConcurrentStarts: cfg.MaxStarts, MaxQueuedStarts: cfg.MaxQueued, Spares: cfg.Spares,
-		Policy: pols.server, KeyPolicy: pols.keyPolicy(), ProtectedPaths: protectedPaths(cfg),
-	})
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	gw.attach(eng)
-	srv := server.New(server.Options{Engine: eng, Hub: h, Store: gw.sessions(st), Usage: gw.usage(), Recorder: rec, Approvals: approvals, Metrics: metrics, Logger: log,
-		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: web.Assets(),
-		RateLimit: server.RateLimit{PerSecond: cfg.RateLimit, Burst: cfg.RateBurst},
-		Timeouts:  server.Timeouts{Read: cfg.ReadTimeout, Write: cfg.WriteTimeout, Idle: cfg.HTTPIdle},
-		WS:        server.WSLimits{MaxRequests: cfg.WSMaxRequests, QueueBytes: cfg.WSQueueBytes}, KeyCheckInterval: cfg.KeyCheck})
-	n, err := srv.Restore(ctx)
-	if err != nil {
-		return err
-	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := d.Close(cctx); err != nil {
+			log.Error("shutting down", "err", err)
+		}
+	}()
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", cfg.Listen, err)
 	}
-	hs := srv.HTTPServer()
+	n := d.Restored()
 	fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
 	if adminKey != "" {
 		id, err := demoSessionID(ctx, st)
@@ -179,55 +139,25 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey, id)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "restored_sessions", n, "cli", cli)
-
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- hs.Serve(ln) }()
-	select {
-	case err := <-serveErr:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	// Open streams end when their turns do; the turns are interrupted.
-	go func() { _ = srv.Shutdown(shutCtx) }()
-	if err := hs.Shutdown(shutCtx); err != nil {
-		_ = hs.Close()
-	}
-	_ = srv.Shutdown(shutCtx)
-	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return d.Serve(ctx, ln)
 }
 
-// ensureKeys stores the configured keys and, when the database has no key
-// at all, creates an admin key and prints its secret once.
-func ensureKeys(ctx context.Context, st store.Store, keys []configKey, out io.Writer) error {
-	for _, k := range keys {
-		if err := st.PutAPIKey(ctx, store.APIKey{ID: configKeyID(k.Name), Name: k.Name, Hash: store.HashKey(k.Secret), Admin: k.Admin}); err != nil {
-			return err
-		}
+// serveAgents chooses the daemon's agents from env: Claude Code is the
+// default; without it the daemon still serves the agents it can run, the
+// first of them the default.
+func serveAgents(cli string, cliErr error, env []string, log *slog.Logger, stdout io.Writer) (provider.Provider, []provider.Provider, error) {
+	others := agents.Providers(agents.Config{Env: env}, "claude")
+	switch {
+	case cliErr == nil:
+		return claude.New(claude.Options{Path: cli}), others, nil
+	case len(others) > 0:
+		def := others[0]
+		log.Warn("claude CLI unavailable; serving the other agents", "err", cliErr, "default", def.Name())
+		fmt.Fprintf(stdout, "Claude Code is not available (%v): the default agent is %s\n", cliErr, def.Name())
+		return def, others[1:], nil
+	default:
+		return nil, nil, cliErr
 	}
-	all, err := st.ListAPIKeys(ctx)
-	if err != nil {
-		return err
-	}
-	for _, k := range all {
-		if k.RevokedAt == nil {
-			return nil
-		}
-	}
-	id, secret, err := store.NewKeySecret()
-	if err != nil {
-		return err
-	}
-	if err := st.PutAPIKey(ctx, store.APIKey{ID: id, Name: "first admin", Hash: store.HashKey(secret), Admin: true}); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "Created an admin API key (shown only now; use it as Authorization: Bearer <key>):\n  %s\n", secret)
-	return nil
 }
 
 func newKeysCmd() *cobra.Command {

@@ -14,8 +14,10 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/server"
+	"github.com/hotplex/hotplex/web"
 )
 
 // serveConfig is the daemon's configuration. Each setting comes from, in
@@ -327,4 +329,36 @@ func maskUpstreams(ups map[gateway.API]gateway.Upstream) string {
 		}
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// daemonConfig is the daemon these settings describe, short of what serve
+// adds at start: the store, the log, the agents and their environment,
+// and the gateway's upstreams completed from the environment.
+func (c serveConfig) daemonConfig() (daemon.Config, error) {
+	pols, err := c.policies()
+	if err != nil {
+		return daemon.Config{}, err
+	}
+	dc := daemon.Config{
+		WorkDirRoot: c.WorkDirRoot, ProtectedPaths: protectedPaths(c),
+		Namespace: c.Namespace, TurnTimeout: c.TurnTimeout, IdleTimeout: c.IdleTimeout, AdminToken: c.AdminToken,
+		Policy: pols.server,
+		Capacity: daemon.Capacity{MaxResident: c.MaxResident, MemoryBudget: int64(c.MemoryBudget) << 20, PerOwnerResident: c.OwnerResident,
+			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, Spares: c.Spares},
+		Web: web.Assets(), AllowedOrigins: c.AllowedOrigins,
+		RateLimit:        server.RateLimit{PerSecond: c.RateLimit, Burst: c.RateBurst},
+		Timeouts:         server.Timeouts{Read: c.ReadTimeout, Write: c.WriteTimeout, Idle: c.HTTPIdle},
+		WS:               server.WSLimits{MaxRequests: c.WSMaxRequests, QueueBytes: c.WSQueueBytes},
+		KeyCheckInterval: c.KeyCheck,
+	}
+	for _, k := range c.Keys {
+		id := configKeyID(k.Name)
+		dc.Keys = append(dc.Keys, daemon.Key{ID: id, Name: k.Name, Secret: k.Secret, Admin: k.Admin,
+			BudgetUSD: k.BudgetUSD, Upstreams: k.Upstreams, Policy: pols.keys[id]})
+	}
+	if c.Gateway == "on" {
+		dc.Gateway = &daemon.GatewayConfig{Listen: c.GatewayListen, Prices: c.Prices,
+			SessionBudgetUSD: c.BudgetUSD, OwnerBudgetUSD: c.KeyBudgetUSD}
+	}
+	return dc, nil
 }

@@ -77,18 +77,18 @@ func TestServeConfigPermissions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pols, err := cfg.policies()
+	dc, err := cfg.daemonConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := pols.server; p == nil || !slices.Equal(p.Deny, []string{"Bash(git push:*)", "Read(./secrets/**)"}) || !slices.Equal(p.Allow, []string{"Bash(npm run test:*)"}) {
-		t.Fatalf("server rules: %+v", pols.server)
+	if p := dc.Policy; p == nil || !slices.Equal(p.Deny, []string{"Bash(git push:*)", "Read(./secrets/**)"}) || !slices.Equal(p.Allow, []string{"Bash(npm run test:*)"}) {
+		t.Fatalf("server rules: %+v", dc.Policy)
 	}
-	if p := pols.keyPolicy()("cfg-ci"); p == nil || !slices.Equal(p.Ask, []string{"Bash(docker:*)"}) {
+	if len(dc.Keys) != 1 || dc.Keys[0].ID != "cfg-ci" {
+		t.Fatalf("keys: %+v", dc.Keys)
+	}
+	if p := dc.Keys[0].Policy; p == nil || !slices.Equal(p.Ask, []string{"Bash(docker:*)"}) {
 		t.Fatalf("key rules: %+v", p)
-	}
-	if p := pols.keyPolicy()("some-other-key"); p != nil {
-		t.Fatalf("another key has rules: %+v", p)
 	}
 	if printed := cfg.String(); !strings.Contains(printed, "deny Bash(git push:*)") || !strings.Contains(printed, "ask Bash(docker:*)") {
 		t.Fatalf("the rules are not printed:\n%s", printed)

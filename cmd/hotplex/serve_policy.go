@@ -50,15 +50,6 @@ type daemonPolicies struct {
 	keys   map[string]*guard.Policy
 }
 
-// keyPolicy is the engine's resolver of the key level, nil without key
-// rules.
-func (d daemonPolicies) keyPolicy() func(owner string) *guard.Policy {
-	if len(d.keys) == 0 {
-		return nil
-	}
-	return func(owner string) *guard.Policy { return d.keys[owner] }
-}
-
 // policies compiles the configured rules: the server's from permissions
 // and permissions_file together, and those of every configured key.
 func (c serveConfig) policies() (daemonPolicies, error) {

@@ -1,0 +1,304 @@
+// Package daemon assembles the HotPlex daemon from its parts: the store,
+// the model gateway, the hub, the recorder, approvals, metrics, the engine
+// and the API server. It is the one place that knows all of them, so
+// `hotplex serve` and the tests run the same daemon, and the one place
+// that knows the order they stop in.
+//
+// New builds and wires the parts and puts back the sessions the store
+// holds; Serve serves the API on a listener until its context ends; Close
+// stops what is left, each part after those that still use it:
+//
+//  1. the HTTP server stops accepting, and running turns are interrupted
+//     so that the streams following them end;
+//  2. the engine ends every agent's process group;
+//  3. the recorder writes the events still queued, then the hub closes;
+//  4. the gateway, no agent left to call it, writes the spend not yet
+//     recorded.
+//
+// The store is the caller's: it is opened before New and closed after
+// Close, so any implementation of store.Store can take SQLite's place
+// without the daemon changing.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/server"
+	"github.com/hotplex/hotplex/store"
+)
+
+// ErrNoAgent is returned by New when no agent is configured to serve.
+var ErrNoAgent = errors.New("daemon: no agent to serve")
+
+// Daemon is a running HotPlex daemon. Create it with New, serve it with
+// Serve (or its Handler on a server of your own), and stop it with Close.
+type Daemon struct {
+	cfg       Config
+	log       *slog.Logger
+	gw        *modelGateway
+	hub       *hub.Hub
+	recorder  *server.Recorder
+	approvals *server.Approvals
+	metrics   *server.Metrics
+	eng       *engine.Engine
+	srv       *server.Server
+	restored  int
+
+	mu      sync.Mutex
+	serving map[*http.Server]struct{} // started by Serve, not yet stopped
+	closed  bool                      // Serve starts no server once set
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New builds the daemon cfg describes and restores the sessions its store
+// holds. On error, whatever it had started is stopped again.
+func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
+	if cfg.Store == nil {
+		return nil, errors.New("daemon: no store")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	if cfg.Ring <= 0 {
+		// A small ring: replay beyond it comes from the store, and every
+		// session keeps one.
+		cfg.Ring = 128
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = 30 * time.Second
+	}
+	d = &Daemon{cfg: cfg, log: cfg.Logger, serving: map[*http.Server]struct{}{}}
+	defer func() {
+		if err != nil {
+			_ = d.Close(context.Background())
+			d = nil
+		}
+	}()
+
+	if cfg.WorkDirRoot != "" {
+		if err := os.MkdirAll(cfg.WorkDirRoot, 0o750); err != nil {
+			return d, fmt.Errorf("work directory root: %w", err)
+		}
+	}
+	if err := putKeys(ctx, cfg.Store, cfg.Keys, cfg.Out); err != nil {
+		return d, err
+	}
+	// Agents reach their models through the gateway, which alone holds
+	// the keys; it stops after the engine.
+	if cfg.Gateway == nil {
+		fmt.Fprintln(cfg.Out, "The model gateway is off: agents inherit the daemon's environment, model keys included.")
+	} else {
+		ledger, ok := cfg.Store.(store.UsageStore)
+		if !ok {
+			return d, fmt.Errorf("daemon: the model gateway needs a store that keeps model spend (store.UsageStore); %T does not", cfg.Store)
+		}
+		if d.gw, err = startGateway(ctx, cfg.Gateway, cfg.Keys, ledger, d.log, cfg.Out); err != nil {
+			return d, err
+		}
+	}
+
+	def, others := cfg.Provider, cfg.Providers
+	if cfg.Agents != nil {
+		if def, others, err = cfg.Agents(d.gw.agentsEnv(cfg.Env)); err != nil {
+			return d, err
+		}
+	}
+	if def == nil {
+		return d, ErrNoAgent
+	}
+
+	d.hub = hub.New(hub.Options{Ring: cfg.Ring})
+	d.recorder = server.NewRecorder(cfg.Store, d.hub, d.log)
+	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
+	d.metrics = server.NewMetrics()
+	c := cfg.Capacity
+	d.eng, err = engine.NewEngine(engine.EngineOptions{
+		PermissionHandler: d.approvals.Handle, PermissionAnnounce: d.approvals.Announce,
+		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: d.log, Namespace: cfg.Namespace,
+		AdminToken: cfg.AdminToken, Provider: def, Providers: others, Env: cfg.Env, Credentials: d.gw.credentials(),
+		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder},
+		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
+		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
+		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths,
+	})
+	if err != nil {
+		return d, err
+	}
+	d.gw.attach(d.eng)
+
+	so := server.Options{Engine: d.eng, Hub: d.hub, Store: d.gw.sessions(cfg.Store), Usage: d.gw.usage(),
+		Recorder: d.recorder, Approvals: d.approvals, Metrics: d.metrics, Logger: d.log,
+		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: cfg.Web, KeepAlive: cfg.KeepAlive,
+		RateLimit: cfg.RateLimit, Timeouts: cfg.Timeouts, WS: cfg.WS, KeyCheckInterval: cfg.KeyCheckInterval}
+	if cfg.ServerOptions != nil {
+		cfg.ServerOptions(&so)
+	}
+	d.srv = server.New(so)
+	if d.restored, err = d.srv.Restore(ctx); err != nil {
+		return d, fmt.Errorf("restoring sessions: %w", err)
+	}
+	return d, nil
+}
+
+// keyPolicy is the engine's resolver of the key level of permission
+// rules, nil when no key has rules.
+func keyPolicy(keys []Key) func(owner string) *guard.Policy {
+	byID := map[string]*guard.Policy{}
+	for _, k := range keys {
+		if k.Policy != nil {
+			byID[k.ID] = k.Policy
+		}
+	}
+	if len(byID) == 0 {
+		return nil
+	}
+	return func(owner string) *guard.Policy { return byID[owner] }
+}
+
+// Restored is how many sessions New put back from the store.
+func (d *Daemon) Restored() int { return d.restored }
+
+// Engine runs the sessions' agents.
+func (d *Daemon) Engine() *engine.Engine { return d.eng }
+
+// Server is the API server.
+func (d *Daemon) Server() *server.Server { return d.srv }
+
+// Gateway is the model gateway, nil when it is off.
+func (d *Daemon) Gateway() *gateway.Gateway {
+	if d.gw == nil {
+		return nil
+	}
+	return d.gw.gw
+}
+
+// Handler is the API, for a server of the caller's own (a test's
+// httptest.Server, say); Close still interrupts its turns.
+func (d *Daemon) Handler() http.Handler { return d.srv.Handler() }
+
+// Serve serves the API on ln until ctx ends, then stops accepting,
+// interrupts the running turns so that the streams following them end,
+// and waits for the requests in flight, for at most
+// Config.ShutdownTimeout. It returns nil after such a shutdown, and the
+// server's error if it failed before (http.ErrServerClosed once Close has
+// begun). Close the daemon afterwards.
+func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
+	hs := d.srv.HTTPServer()
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		_ = ln.Close()
+		return http.ErrServerClosed
+	}
+	d.serving[hs] = struct{}{}
+	d.mu.Unlock()
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		d.forget(hs)
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil // Close stopped it
+		}
+		return err
+	case <-ctx.Done():
+	}
+	d.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), d.cfg.ShutdownTimeout)
+	defer cancel()
+	d.stopHTTP(sctx, hs)
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// stopHTTP stops hs gracefully: turns are interrupted at the same time,
+// since an SSE request lasts as long as its turn and would otherwise hold
+// the shutdown until ctx ends. Connections still open then are closed.
+func (d *Daemon) stopHTTP(ctx context.Context, hs *http.Server) {
+	turns := make(chan struct{})
+	go func() {
+		defer close(turns)
+		_ = d.srv.Shutdown(ctx)
+	}()
+	if err := hs.Shutdown(ctx); err != nil {
+		_ = hs.Close()
+	}
+	<-turns
+	d.forget(hs)
+}
+
+func (d *Daemon) forget(hs *http.Server) {
+	d.mu.Lock()
+	delete(d.serving, hs)
+	d.mu.Unlock()
+}
+
+// Close stops the daemon in order (see the package documentation) and
+// reports what failed; the store stays open. ctx bounds the waits for
+// turns and for the gateway's last write. Later calls return the first
+// call's result.
+func (d *Daemon) Close(ctx context.Context) error {
+	d.closeOnce.Do(func() { d.closeErr = d.shutdown(ctx) })
+	return d.closeErr
+}
+
+func (d *Daemon) shutdown(ctx context.Context) error {
+	d.mu.Lock()
+	d.closed = true
+	serving := make([]*http.Server, 0, len(d.serving))
+	for hs := range d.serving {
+		serving = append(serving, hs)
+	}
+	d.mu.Unlock()
+
+	var errs []error
+	for _, hs := range serving {
+		d.stopHTTP(ctx, hs)
+	}
+	if d.srv != nil {
+		if err := d.srv.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("interrupting turns: %w", err))
+		}
+	}
+	if d.eng != nil {
+		if err := d.eng.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("engine: %w", err))
+		}
+	}
+	if d.recorder != nil {
+		d.recorder.Close()
+	}
+	if d.hub != nil {
+		d.hub.Close()
+	}
+	// The gateway's last write is worth its own few seconds even when ctx
+	// ran out waiting for turns: it is spend that would go unrecorded.
+	gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := d.gw.close(gctx); err != nil {
+		d.log.Error("model gateway: closing", "err", err)
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
