@@ -67,9 +67,6 @@ func New(opts Options) *Provider {
 // Name returns the provider's name.
 func (p *Provider) Name() string { return p.opts.Name }
 
-// Path returns the CLI executable the provider runs.
-func (p *Provider) Path() string { return p.opts.Path }
-
 // The CLI's own words when a conversation is missing or already exists.
 const (
 	msgNoConversation = "No conversation found"
