@@ -13,6 +13,10 @@
 //			fmt.Println(eventType, ev.EventData)
 //			return nil
 //		})
+//
+// Package backend offers the higher-level Backend/Session API (one
+// conversation at a time, blocking and streaming prompts, restart) as a
+// view over the same Engine.
 package hotplex
 
 import (

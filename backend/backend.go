@@ -1,8 +1,14 @@
-// Package backend puts every agent behind one interface: a Backend creates
-// Sessions, and a Session is one conversation with a state machine
-// (starting → idle ⇄ running → stopped / error / exited), blocking and
-// streaming prompts, interruption, restart and per-agent commands. Backends
-// are kept by name in a Registry.
+// Package backend is the SDK's high-level API for one agent conversation
+// at a time, the seed's Backend/Session interface: a Backend creates
+// Sessions; a Session has blocking and streaming prompts, interruption,
+// restart and per-agent commands. Backends are kept by name in a Registry.
+//
+// It is a view over an engine.Engine, not a second runtime: each Session
+// is one engine session, its state is the engine session's named in the
+// seed's six words (the table in state.go), and its prompts are engine
+// turns, so the pool, its capacity limits, the firewall, the permission
+// hook and the statistics apply as they do to the daemon's sessions. The
+// daemon serves engine sessions directly and does not use this package.
 package backend
 
 import (

@@ -28,34 +28,9 @@ func TestMain(m *testing.M) {
 	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgentPath))
 }
 
-// recorder keeps every transition a backend reports.
-type recorder struct {
-	mu  sync.Mutex
-	all []Transition
-}
-
-func (r *recorder) record(t Transition) {
-	r.mu.Lock()
-	r.all = append(r.all, t)
-	r.mu.Unlock()
-}
-
-func (r *recorder) path(id string) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, t := range r.all {
-		if t.SessionID == id {
-			out = append(out, t.To)
-		}
-	}
-	return out
-}
-
 type fixture struct {
 	eng  *engine.Engine
 	b    *EngineBackend
-	rec  *recorder
 	dir  string
 	path string // the agent executable the provider runs
 }
@@ -68,7 +43,7 @@ func newFixture(t *testing.T, agentPath string) *fixture {
 	if agentPath == "" {
 		agentPath = fakeAgentPath
 	}
-	f := &fixture{dir: t.TempDir(), rec: &recorder{}, path: agentPath}
+	f := &fixture{dir: t.TempDir(), path: agentPath}
 	eng, err := engine.NewEngine(engine.EngineOptions{
 		Provider:    claude.New(claude.Options{Path: agentPath, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond, InterruptGrace: time.Second}}),
 		Env:         append(os.Environ(), "HOME="+t.TempDir()),
@@ -80,7 +55,7 @@ func newFixture(t *testing.T, agentPath string) *fixture {
 	}
 	t.Cleanup(func() { _ = eng.Close() })
 	f.eng = eng
-	f.b, err = New(eng, Options{Version: "9.9.9", OnTransition: f.rec.record})
+	f.b, err = New(eng, Options{Version: "9.9.9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,42 +120,6 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-func TestLegalTransitions(t *testing.T) {
-	states := []string{StateStarting, StateIdle, StateRunning, StateStopped, StateError, StateExited}
-	allowed := map[string]bool{
-		"starting→idle": true, "starting→error": true, "starting→exited": true,
-		"idle→running": true, "idle→stopped": true, "idle→exited": true, "idle→error": true,
-		"running→idle": true, "running→error": true, "running→exited": true,
-		"stopped→starting": true, "stopped→exited": true,
-		"error→starting": true, "error→exited": true,
-	}
-	for _, from := range states {
-		for _, to := range states {
-			if got := Legal(from, to); got != allowed[from+"→"+to] {
-				t.Errorf("Legal(%s, %s) = %v", from, to, got)
-			}
-		}
-	}
-}
-
-func TestIllegalTransitionRefused(t *testing.T) {
-	rec := &recorder{}
-	s := &engineSession{b: &EngineBackend{opts: Options{OnTransition: rec.record}}, id: "x", state: StateExited}
-	if err := s.transition(StateIdle, nil); !errors.Is(err, ErrIllegalTransition) {
-		t.Errorf("exited → idle = %v", err)
-	}
-	s.state = StateRunning
-	if err := s.transition(StateStarting, nil); !errors.Is(err, ErrIllegalTransition) || s.State() != StateRunning {
-		t.Errorf("running → starting = %v, state %s", err, s.State())
-	}
-	if err := s.transition(StateIdle, nil); err != nil || s.State() != StateIdle {
-		t.Errorf("running → idle = %v, state %s", err, s.State())
-	}
-	if got := rec.path("x"); !slices.Equal(got, []string{StateIdle}) || !slices.Equal(s.illegal, []string{"exited→idle", "running→starting"}) {
-		t.Errorf("reported %v, refused %v", got, s.illegal)
-	}
-}
-
 func TestSessionLifecycle(t *testing.T) {
 	f := newFixture(t, "")
 	s := f.session(t, SessionOptions{})
@@ -216,9 +155,11 @@ func TestSessionLifecycle(t *testing.T) {
 	if _, err := s.Send(context.Background(), "x"); !errors.Is(err, ErrSessionClosed) {
 		t.Errorf("Send after Close = %v", err)
 	}
-	want := []string{StateStarting, StateIdle, StateRunning, StateIdle, StateRunning, StateIdle, StateExited}
-	if got := f.rec.path(s.ID()); !slices.Equal(got, want) {
-		t.Errorf("transitions = %v, want %v", got, want)
+	if st := s.State(); st != StateExited {
+		t.Errorf("state after Close = %s", st)
+	}
+	if _, ok := f.eng.GetSession(md.Extra["conversation_id"]); ok {
+		t.Error("the engine session outlived Close")
 	}
 	if proc.Alive(md.Pid) {
 		t.Error("process outlived Close")
@@ -367,12 +308,11 @@ func TestRestartKeepsConversation(t *testing.T) {
 	if npid == 0 || npid == pid || proc.Alive(pid) {
 		t.Errorf("restart: pid %d → %d (old alive: %v)", pid, npid, proc.Alive(pid))
 	}
+	if st := s.State(); st != StateIdle {
+		t.Errorf("state after Restart = %s", st)
+	}
 	if got := send(t, s, "history"); !strings.Contains(got, "remember-the-walrus") {
 		t.Errorf("restarted agent forgot: %q", got)
-	}
-	want := []string{StateStarting, StateIdle, StateRunning, StateIdle, StateStopped, StateStarting, StateIdle, StateRunning, StateIdle}
-	if got := f.rec.path(s.ID()); !slices.Equal(got, want) {
-		t.Errorf("transitions = %v, want %v", got, want)
 	}
 }
 
@@ -410,8 +350,10 @@ func TestFailedStartAndRefresh(t *testing.T) {
 	if s.State() != StateError || s.Metadata().Extra["error"] == "" {
 		t.Fatalf("state %s, metadata %+v", s.State(), s.Metadata())
 	}
-	if _, err := s.Send(context.Background(), "hi"); !errors.Is(err, ErrNotReady) {
-		t.Errorf("Send in error state = %v", err)
+	// Send in the error state retries the start, as the engine's next
+	// turn does.
+	if _, err := s.Send(context.Background(), "hi"); !errors.Is(err, engine.ErrStartFailed) || s.State() != StateError {
+		t.Errorf("Send with the agent still missing: %v, %s", err, s.State())
 	}
 	if err := s.Refresh(context.Background()); err == nil || s.State() != StateError {
 		t.Errorf("Refresh with the agent still missing: %v, %s", err, s.State())
@@ -429,9 +371,8 @@ func TestFailedStartAndRefresh(t *testing.T) {
 	if got := send(t, s, "works now"); got != "echo: works now" {
 		t.Errorf("Send = %q", got)
 	}
-	want := []string{StateStarting, StateError, StateStarting, StateError, StateStarting, StateIdle, StateRunning, StateIdle}
-	if got := f.rec.path(s.ID()); !slices.Equal(got, want) {
-		t.Errorf("transitions = %v, want %v", got, want)
+	if _, ok := s.Metadata().Extra["error"]; ok {
+		t.Errorf("an idle session reports an error: %+v", s.Metadata())
 	}
 }
 
@@ -489,8 +430,9 @@ func TestCommands(t *testing.T) {
 
 // TestRandomOperations drives sessions through random sequences of Send,
 // SendStream, Stop, Restart, Refresh, kills and Close, concurrently where a
-// caller could be, and checks that every transition observed is legal,
-// none was refused, and nothing outlives the sessions.
+// caller could be, and checks that no operation leaves a session starting
+// or running, that the state is always the engine session's, and that
+// nothing outlives the sessions.
 func TestRandomOperations(t *testing.T) {
 	f := newFixture(t, "")
 	seed := uint64(time.Now().UnixNano())
@@ -545,32 +487,42 @@ func TestRandomOperations(t *testing.T) {
 				}
 			}
 			cancel()
-			if st := s.State(); st == StateRunning || st == StateStarting {
+			st := s.State()
+			if st == StateRunning || st == StateStarting {
 				t.Fatalf("step %d (op %d): left in %s", step, op, st)
+			}
+			if snap, ok := f.eng.GetSession(s.conversation()); ok && st != StateOf(snap.Status) {
+				t.Fatalf("step %d (op %d): state %s, the engine's %s", step, op, st, snap.Status)
 			}
 		}
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		s.mu.Lock()
-		if len(s.illegal) > 0 {
-			t.Errorf("session %d: refused transitions %v", i, s.illegal)
+		if st := s.State(); st != StateExited {
+			t.Errorf("session %d: state after Close %s", i, st)
 		}
-		s.mu.Unlock()
-		path := append([]string{""}, f.rec.path(s.ID())...)
-		for j := 1; j < len(path); j++ {
-			if j > 1 && !Legal(path[j-1], path[j]) {
-				t.Errorf("session %d: illegal %s → %s in %v", i, path[j-1], path[j], path)
-			}
-		}
-		if path[len(path)-1] != StateExited {
-			t.Errorf("session %d did not end exited: %v", i, path)
+		if _, ok := f.eng.GetSession(s.conversation()); ok {
+			t.Errorf("session %d: the engine session outlived Close", i)
 		}
 	}
 }
 
-// The backend's words are the engine's, two older names aside.
+// One table names every engine state in the backend's words, and Status
+// goes back.
 func TestStatesAreTheEngines(t *testing.T) {
+	words := map[engine.SessionStatus]string{
+		engine.StatusNew: StateStarting, engine.StatusStarting: StateStarting, engine.StatusIdle: StateIdle,
+		engine.StatusRunning: StateRunning, engine.StatusHibernated: StateStopped, engine.StatusError: StateError,
+		engine.StatusClosed: StateExited,
+	}
+	for _, es := range engine.Statuses {
+		if got := StateOf(es); got != words[es] {
+			t.Errorf("StateOf(%s) = %s, want %s", es, got, words[es])
+		}
+		if es != engine.StatusNew && Status(StateOf(es)) != es {
+			t.Errorf("Status(StateOf(%s)) = %s", es, Status(StateOf(es)))
+		}
+	}
 	want := map[string]engine.SessionStatus{
 		StateStarting: engine.StatusStarting, StateIdle: engine.StatusIdle, StateRunning: engine.StatusRunning,
 		StateStopped: engine.StatusHibernated, StateError: engine.StatusError, StateExited: engine.StatusClosed,
@@ -579,5 +531,51 @@ func TestStatesAreTheEngines(t *testing.T) {
 		if got := Status(st); got != es {
 			t.Errorf("Status(%s) = %s, want %s", st, got, es)
 		}
+	}
+}
+
+// A Session is a view of its engine session: what the engine does to it
+// by itself — hibernating it to make room, finding its process dead,
+// ending it — shows in State at once, and Send resumes the conversation.
+func TestStateFollowsTheEngine(t *testing.T) {
+	f := newFixture(t, "")
+	s := f.session(t, SessionOptions{})
+	send(t, s, "keep-the-otter")
+	conv := s.Metadata().Extra["conversation_id"]
+	if err := f.eng.Hibernate(context.Background(), conv); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.State(); st != StateStopped {
+		t.Fatalf("state after the engine hibernated the session = %s", st)
+	}
+	if md := s.Metadata(); md.Pid != 0 || md.Extra["state"] != StateStopped {
+		t.Errorf("metadata of a stopped session: %+v", md)
+	}
+	if got := send(t, s, "history"); !strings.Contains(got, "keep-the-otter") {
+		t.Errorf("resumed agent forgot: %q", got)
+	}
+	if st := s.State(); st != StateIdle {
+		t.Errorf("state after the resumed turn = %s", st)
+	}
+	if err := f.eng.TerminateSession(conv); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.State(); st != StateExited {
+		t.Errorf("state after the engine ended the session = %s", st)
+	}
+	if _, err := s.Send(context.Background(), "x"); !errors.Is(err, engine.ErrSessionNotFound) {
+		t.Errorf("Send after the engine ended the session = %v", err)
+	}
+}
+
+// A configuration the engine refuses is an error without a session.
+func TestCreateSessionBadWorkDir(t *testing.T) {
+	f := newFixture(t, "")
+	s, err := f.b.CreateSession(context.Background(), SessionOptions{CWD: filepath.Join(f.dir, "missing")})
+	if !errors.Is(err, engine.ErrInvalidWorkDir) || s != nil {
+		t.Fatalf("CreateSession in a missing directory = %v, %v", s, err)
+	}
+	if n := len(f.eng.ListActiveSessions()); n != 0 {
+		t.Errorf("%d engine sessions left", n)
 	}
 }

@@ -120,7 +120,7 @@ func runClear(ctx context.Context, s *engineSession, _ string) (string, error) {
 	}
 	defer s.release()
 	switch st := s.State(); st {
-	case StateIdle, StateStopped:
+	case StateIdle, StateStopped, StateError:
 	default:
 		return "", fmt.Errorf("/clear: %w: the session is %s", ErrNotReady, st)
 	}

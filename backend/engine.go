@@ -26,11 +26,6 @@ type Options struct {
 	Commands []Command
 	// Version is the agent's version, reported in Metadata().Extra["version"].
 	Version string
-	// OnTransition, when set, is called for every state change of every
-	// session, in order for each session. It runs while the session is
-	// mid-operation: it may read the session but must not call its Send,
-	// Stop, Restart, Refresh or Close.
-	OnTransition func(Transition)
 	// StopTimeout bounds how long Stop waits for an interrupted turn to end
 	// (default 2s).
 	StopTimeout time.Duration
@@ -72,29 +67,27 @@ func New(eng *engine.Engine, opts Options) (*EngineBackend, error) {
 // Name returns the backend's name.
 func (b *EngineBackend) Name() string { return b.opts.Name }
 
-// CreateSession creates a session and starts its agent. A start that fails
-// leaves the session in the error state, from which Refresh retries; the
-// error is returned with the session.
+// CreateSession creates an engine session for a new conversation and
+// starts its agent. A configuration the engine refuses (a work directory
+// that does not exist, say) is an error without a session. A start that
+// fails leaves the session in the error state, from which Send, Refresh or
+// Restart retries; the error is returned with the session.
 func (b *EngineBackend) CreateSession(ctx context.Context, opts SessionOptions) (Session, error) {
 	s := &engineSession{
 		b: b, id: uuid.NewString(), cwd: opts.CWD, role: opts.Role,
 		tasks: slices.Clone(opts.Tasks), created: time.Now(),
-		ops: make(chan struct{}, 1), state: StateStarting,
+		ops: make(chan struct{}, 1),
 	}
 	s.conv = s.id
-	b.notify(s, Transition{SessionID: s.id, From: "", To: StateStarting, At: s.created})
+	if err := b.eng.CreateSession(s.conv, s.sessionConfig()); err != nil {
+		return nil, fmt.Errorf("backend %s: create session: %w", b.Name(), err)
+	}
 	s.ops <- struct{}{}
 	defer s.release()
 	if err := s.start(ctx); err != nil {
 		return s, err
 	}
 	return s, nil
-}
-
-func (b *EngineBackend) notify(s *engineSession, t Transition) {
-	if cb := b.opts.OnTransition; cb != nil {
-		cb(t)
-	}
 }
 
 // taskInstructions renders a session's role and tasks as the instructions

@@ -19,11 +19,13 @@ import (
 	"github.com/hotplex/hotplex/internal/proc"
 )
 
-// engineSession is a Session over one engine conversation.
+// engineSession is a Session over one engine session. It keeps no process
+// and no state of its own: its state, process, conversation ID and figures
+// are the engine session's, and its turns are engine turns.
 //
-// Every state change happens while holding ops, a one-slot semaphore that
-// serializes Send, SendStream's turn, Restart, Refresh and Close; Stop only
-// interrupts and waits, so it can reach a turn that holds ops.
+// ops, a one-slot semaphore, serializes Send, SendStream's turn, Restart,
+// Refresh, /clear and Close, which are several engine calls each; Stop
+// only interrupts and waits, so it can reach a turn that holds ops.
 type engineSession struct {
 	b       *EngineBackend
 	id      string
@@ -35,33 +37,35 @@ type engineSession struct {
 	ops chan struct{}
 	// streams counts SendStream goroutines, which Close waits for.
 	streams sync.WaitGroup
-	// notifyMu keeps transitions and their notifications in one order.
-	notifyMu sync.Mutex
 
-	mu        sync.Mutex
-	state     string
-	alias     string
-	conv      string // the engine conversation ID (a new one after /clear)
-	lastErr   error
-	closing   bool
-	cancel    context.CancelCauseFunc // ends the running turn (nil between turns)
-	turnDone  chan struct{}           // closed when the running turn ends
-	conversed bool                    // a turn ran: the conversation exists and restarts resume it
-	lastSeq   uint64
-	pid       int
-	psid      string
-	model     string
-	illegal   []string // transitions refused, for diagnostics and tests
+	mu       sync.Mutex
+	alias    string
+	conv     string // the engine session's ID (a new one after /clear)
+	lastErr  error  // the last failure, reported while the state is error
+	closing  bool   // Close began: operations waiting for ops give up
+	closed   bool
+	cancel   context.CancelCauseFunc // ends the running turn (nil between turns)
+	turnDone chan struct{}           // closed when the running turn ends
 }
 
 var _ Session = (*engineSession)(nil)
 
 func (s *engineSession) ID() string { return s.id }
 
+// State is the engine session's state in the backend's words (see
+// StateOf).
 func (s *engineSession) State() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state
+	closed, conv := s.closed, s.conv
+	s.mu.Unlock()
+	if closed {
+		return StateExited
+	}
+	snap, ok := s.b.eng.GetSession(conv)
+	if !ok {
+		return StateExited
+	}
+	return StateOf(snap.Status)
 }
 
 func (s *engineSession) Role() string         { return s.role }
@@ -78,32 +82,30 @@ func (s *engineSession) Commands() CommandHandler {
 	return &commandHandler{s: s, cmds: s.b.opts.Commands}
 }
 
-// Metadata reports the session. Extra holds provider_session_id, model,
-// version, provider, state and, after a failure, error.
+// Metadata reports the session from its engine session. Extra holds
+// conversation_id (the engine session's ID), provider_session_id, model,
+// version, provider, state, pid and, in the error state, error.
 func (s *engineSession) Metadata() SessionMetadata {
+	state := s.State()
 	s.mu.Lock()
-	conv := s.conv
-	md := SessionMetadata{Pid: s.pid, Cwd: s.cwd, Alias: s.alias, Backend: s.b.Name(), CreatedAt: s.created}
-	extra := map[string]string{
-		"provider": s.b.opts.Provider, "state": s.state, "conversation_id": conv,
-		"provider_session_id": s.psid, "model": s.model, "version": s.b.opts.Version,
-	}
-	if s.lastErr != nil && s.state == StateError {
-		extra["error"] = s.lastErr.Error()
-	}
+	conv, lastErr := s.conv, s.lastErr
+	md := SessionMetadata{Cwd: s.cwd, Alias: s.alias, Backend: s.b.Name(), CreatedAt: s.created}
 	s.mu.Unlock()
-	if snap, ok := s.b.eng.GetSession(conv); ok {
+	extra := map[string]string{
+		"provider": s.b.opts.Provider, "state": state, "conversation_id": conv, "version": s.b.opts.Version,
+	}
+	if lastErr != nil && state == StateError {
+		extra["error"] = lastErr.Error()
+	}
+	if snap, ok := s.b.eng.GetSession(conv); ok && state != StateExited {
 		md.Pid = snap.PID
-		if snap.ProviderSessionID != "" {
-			extra["provider_session_id"] = snap.ProviderSessionID
-		}
+		extra["provider_session_id"] = snap.ProviderSessionID
+		extra["model"] = snap.Stats().ModelUsed
 		if snap.Config.WorkDir != "" {
 			md.Cwd = snap.Config.WorkDir
 		}
 	}
-	if md.Pid == 0 {
-		delete(extra, "pid")
-	} else {
+	if md.Pid != 0 {
 		extra["pid"] = strconv.Itoa(md.Pid)
 	}
 	maps.DeleteFunc(extra, func(_, v string) bool { return v == "" })
@@ -111,59 +113,25 @@ func (s *engineSession) Metadata() SessionMetadata {
 	return md
 }
 
-// transition moves the session to state to, refusing moves the state
-// machine forbids, and reports the change.
-func (s *engineSession) transition(to string, cause error) error {
-	s.notifyMu.Lock()
-	defer s.notifyMu.Unlock()
-	s.mu.Lock()
-	from := s.state
-	if !Legal(from, to) {
-		s.illegal = append(s.illegal, from+"→"+to)
-		s.mu.Unlock()
-		return illegal(from, to)
-	}
-	s.state = to
-	if to == StateError {
-		s.lastErr = cause
-	}
-	s.mu.Unlock()
-	s.b.notify(s, Transition{SessionID: s.id, From: from, To: to, At: time.Now(), Err: cause})
-	return nil
-}
-
-// acquire takes the operation slot.
+// acquire takes the operation slot and fails once the session is closing.
+// On error the slot is not held.
 func (s *engineSession) acquire(ctx context.Context) error {
 	select {
 	case s.ops <- struct{}{}:
-		return nil
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		s.release()
+		return ErrSessionClosed
+	}
+	return nil
 }
 
 func (s *engineSession) release() { <-s.ops }
-
-func (s *engineSession) instructions() string { return taskInstructions(s.role, s.tasks) }
-
-func (s *engineSession) sessionConfig() engine.SessionConfig {
-	return engine.SessionConfig{WorkDir: s.cwd, TaskInstructions: s.instructions(), Provider: s.b.opts.Provider}
-}
-
-// start brings a session in the starting state to idle (or error). The
-// caller holds ops.
-func (s *engineSession) start(ctx context.Context) error {
-	snap, _, err := s.b.eng.Pool().GetOrCreateSession(ctx, s.conversation(), s.sessionConfig(), "")
-	if err != nil {
-		err = fmt.Errorf("backend %s: start: %w", s.b.Name(), err)
-		_ = s.transition(StateError, err)
-		return err
-	}
-	s.mu.Lock()
-	s.pid, s.psid = snap.PID, snap.ProviderSessionID
-	s.mu.Unlock()
-	return s.transition(StateIdle, nil)
-}
 
 func (s *engineSession) conversation() string {
 	s.mu.Lock()
@@ -171,69 +139,29 @@ func (s *engineSession) conversation() string {
 	return s.conv
 }
 
-// stopProcess ends the agent process but keeps the conversation, so the
-// next start resumes it. The caller holds ops.
-func (s *engineSession) stopProcess() error {
-	conv := s.conversation()
-	eng := s.b.eng
-	snap, ok := eng.GetSession(conv)
-	if !ok {
-		return nil
-	}
-	stats := snap.Stats()
-	if err := eng.TerminateSession(conv); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
-		return fmt.Errorf("backend %s: stop process: %w", s.b.Name(), err)
-	}
+func (s *engineSession) fail(err error) error {
 	s.mu.Lock()
-	s.pid = 0
-	resume, lastSeq := s.conversed || stats.Turns > 0, s.lastSeq
+	s.lastErr = err
 	s.mu.Unlock()
-	if !resume {
-		return nil
-	}
-	cfg := s.sessionConfig()
-	cfg.ProviderSessionID = snap.ProviderSessionID
-	if err := eng.RestoreSession(conv, cfg, lastSeq, &stats); err != nil {
-		return fmt.Errorf("backend %s: keep conversation: %w", s.b.Name(), err)
+	return err
+}
+
+func (s *engineSession) sessionConfig() engine.SessionConfig {
+	return engine.SessionConfig{WorkDir: s.cwd, TaskInstructions: taskInstructions(s.role, s.tasks), Provider: s.b.opts.Provider}
+}
+
+// start has the engine start the session's agent unless it runs: new,
+// hibernated and error become starting, then idle (or error). The caller
+// holds ops.
+func (s *engineSession) start(ctx context.Context) error {
+	if _, _, err := s.b.eng.Pool().GetOrCreateSession(ctx, s.conversation(), s.sessionConfig(), ""); err != nil {
+		return s.fail(fmt.Errorf("backend %s: start: %w", s.b.Name(), err))
 	}
 	return nil
 }
 
-// begin takes ops and brings the session to running for a turn, starting
-// a stopped agent first. On error ops is released.
-func (s *engineSession) begin(ctx context.Context) error {
-	if err := s.acquire(ctx); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	st, lastErr, closing := s.state, s.lastErr, s.closing
-	s.mu.Unlock()
-	fail := func(err error) error {
-		s.release()
-		return err
-	}
-	switch {
-	case st == StateExited || closing:
-		return fail(ErrSessionClosed)
-	case st == StateError:
-		return fail(fmt.Errorf("%w: the agent failed (%v); Refresh or Restart first", ErrNotReady, lastErr))
-	case st == StateStopped:
-		if err := s.transition(StateStarting, nil); err != nil {
-			return fail(err)
-		}
-		if err := s.start(ctx); err != nil {
-			return fail(err)
-		}
-	}
-	if err := s.transition(StateRunning, nil); err != nil {
-		return fail(err)
-	}
-	return nil
-}
-
-// turn runs one prompt on the running session and brings it back to idle
-// (or error). Answer text goes to w as it arrives when w is set. The
-// caller holds ops.
+// turn runs one prompt as an engine turn. Answer text goes to w as it
+// arrives when w is set. The caller holds ops.
 func (s *engineSession) turn(ctx context.Context, prompt string, w io.Writer) (string, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
@@ -260,17 +188,19 @@ func (s *engineSession) turn(ctx context.Context, prompt string, w io.Writer) (s
 	var answer strings.Builder
 	var result *event.TurnResult
 	deltas := false
+	write := func(text string) error {
+		answer.WriteString(text)
+		if w == nil {
+			return nil
+		}
+		_, err := io.WriteString(w, text)
+		return err
+	}
 	cb := func(typ string, data any) error {
 		ev, _ := data.(*event.EventWithMeta)
 		if ev == nil {
 			return nil
 		}
-		s.mu.Lock()
-		s.lastSeq = ev.Seq
-		if ev.SessionStart != nil && typ == event.TypeSessionStart {
-			s.pid, s.psid = ev.SessionStart.PID, ev.SessionStart.ProviderSessionID
-		}
-		s.mu.Unlock()
 		switch typ {
 		case event.TypeAnswer:
 			if ev.ParentToolUseID != "" {
@@ -281,57 +211,32 @@ func (s *engineSession) turn(ctx context.Context, prompt string, w io.Writer) (s
 			} else if deltas {
 				return nil // the complete block repeats the deltas
 			} else if answer.Len() > 0 {
-				answer.WriteString("\n")
-				if w != nil {
-					if _, err := io.WriteString(w, "\n"); err != nil {
-						return err
-					}
-				}
-			}
-			answer.WriteString(ev.EventData)
-			if w != nil {
-				if _, err := io.WriteString(w, ev.EventData); err != nil {
+				if err := write("\n"); err != nil {
 					return err
 				}
 			}
+			return write(ev.EventData)
 		case event.TypeResult:
 			result = ev.Turn
 		}
 		return nil
 	}
-	err := s.b.eng.Execute(ctx, &engine.Config{
-		SessionID: conv, WorkDir: s.cwd, TaskInstructions: s.instructions(), Provider: s.b.opts.Provider,
-	}, prompt, cb)
-
+	err := s.b.eng.Execute(ctx, &engine.Config{SessionID: conv, MustExist: true}, prompt, cb)
 	text := answer.String()
 	if result != nil && result.Result != "" && !deltas {
 		text = result.Result
 	}
-	s.mu.Lock()
-	if result != nil && result.Model != "" {
-		s.model = result.Model
-	}
-	if err == nil || !errors.Is(err, engine.ErrStartFailed) {
-		s.conversed = true
-	}
-	s.mu.Unlock()
-
-	next := StateIdle
-	if err != nil && (errors.Is(err, engine.ErrStartFailed) || errors.Is(err, engine.ErrEngineClosed)) {
-		next = StateError
-	}
-	if terr := s.transition(next, err); terr != nil && err == nil {
-		err = terr
-	}
 	if err != nil {
-		return text, fmt.Errorf("backend %s: %w", s.b.Name(), err)
+		return text, s.fail(fmt.Errorf("backend %s: %w", s.b.Name(), err))
 	}
 	return text, nil
 }
 
-// Send runs prompt as one turn and returns the answer.
+// Send runs prompt as one turn and returns the answer. A stopped session
+// resumes its conversation in a new process first; one in the error state
+// retries its start.
 func (s *engineSession) Send(ctx context.Context, prompt string) (string, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := s.acquire(ctx); err != nil {
 		return "", err
 	}
 	defer s.release()
@@ -342,7 +247,7 @@ func (s *engineSession) Send(ctx context.Context, prompt string) (string, error)
 // arrives. Closing the reader early interrupts the turn; the reader's
 // error after the text is the turn's error.
 func (s *engineSession) SendStream(ctx context.Context, prompt string) (io.ReadCloser, error) {
-	if err := s.begin(ctx); err != nil {
+	if err := s.acquire(ctx); err != nil {
 		return nil, err
 	}
 	pr, pw := io.Pipe()
@@ -382,13 +287,12 @@ func (st *stream) Close() error {
 }
 
 // Stop interrupts the running turn and waits (up to the backend's
-// StopTimeout) until the session is idle again. It does nothing when no
-// turn runs.
+// StopTimeout) until it has ended. It does nothing when no turn runs.
 func (s *engineSession) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	cancel, done, st := s.cancel, s.turnDone, s.state
+	cancel, done, closed := s.cancel, s.turnDone, s.closed
 	s.mu.Unlock()
-	if st == StateExited {
+	if closed {
 		return ErrSessionClosed
 	}
 	if cancel == nil {
@@ -425,23 +329,11 @@ func (s *engineSession) Restart(ctx context.Context) error {
 		return err
 	}
 	defer s.release()
-	switch s.State() {
-	case StateExited:
+	if s.State() == StateExited {
 		return ErrSessionClosed
-	case StateIdle, StateError:
-		if err := s.stopProcess(); err != nil {
-			_ = s.transition(StateError, err)
-			return err
-		}
-		if s.State() == StateIdle {
-			// An error state restarts directly (error → starting).
-			if err := s.transition(StateStopped, nil); err != nil {
-				return err
-			}
-		}
 	}
-	if err := s.transition(StateStarting, nil); err != nil {
-		return err
+	if err := s.b.eng.Hibernate(ctx, s.conversation()); err != nil {
+		return s.fail(fmt.Errorf("backend %s: restart: %w", s.b.Name(), err))
 	}
 	return s.start(ctx)
 }
@@ -454,34 +346,31 @@ func (s *engineSession) Refresh(ctx context.Context) error {
 		return err
 	}
 	defer s.release()
+	conv := s.conversation()
 	switch s.State() {
 	case StateExited:
 		return ErrSessionClosed
 	case StateError:
-		if err := s.transition(StateStarting, nil); err != nil {
-			return err
-		}
 		return s.start(ctx)
 	case StateIdle:
-		snap, ok := s.b.eng.GetSession(s.conversation())
-		if ok && snap.PID > 0 && proc.Alive(snap.PID) {
+		snap, ok := s.b.eng.GetSession(conv)
+		// PID 0 is an agent without a process of its own (a model API).
+		if !ok || snap.PID == 0 || proc.Alive(snap.PID) {
 			return nil
 		}
-		if err := s.stopProcess(); err != nil {
-			_ = s.transition(StateError, err)
-			return err
+		if err := s.b.eng.Hibernate(ctx, conv); err != nil {
+			return s.fail(fmt.Errorf("backend %s: refresh: %w", s.b.Name(), err))
 		}
-		return s.transition(StateStopped, nil)
 	}
 	return nil
 }
 
-// Close interrupts a running turn, ends the agent process and the
-// session. The conversation's engine entry is removed. Closing twice is
-// harmless.
+// Close interrupts a running turn, ends the agent process and the engine
+// session, and destroys what the provider keeps of the conversation for a
+// restart (a parked terminal window). Closing twice is harmless.
 func (s *engineSession) Close() error {
 	s.mu.Lock()
-	if s.state == StateExited {
+	if s.closed {
 		s.mu.Unlock()
 		return nil
 	}
@@ -491,25 +380,27 @@ func (s *engineSession) Close() error {
 	s.ops <- struct{}{}
 	defer s.release()
 	s.streams.Wait()
-	if s.State() == StateExited {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
 		return nil
 	}
-	err := s.b.eng.TerminateSession(s.conversation())
+	s.mu.Unlock()
+	conv := s.conversation()
+	var psid string
+	if snap, ok := s.b.eng.GetSession(conv); ok {
+		psid = snap.ProviderSessionID
+	}
+	err := s.b.eng.TerminateSession(conv)
 	if errors.Is(err, engine.ErrSessionNotFound) {
 		err = nil
 	}
-	if derr := s.discard(); derr != nil && err == nil {
+	if derr := s.discard(psid); derr != nil && err == nil {
 		err = derr
 	}
-	if st := s.State(); st == StateRunning {
-		_ = s.transition(StateIdle, nil)
-	}
 	s.mu.Lock()
-	s.pid = 0
+	s.closed = true
 	s.mu.Unlock()
-	if terr := s.transition(StateExited, nil); terr != nil && err == nil {
-		err = terr
-	}
 	return err
 }
 
@@ -520,17 +411,14 @@ type discarder interface {
 	Discard(ctx context.Context, providerSessionID string) error
 }
 
-// discard destroys what the provider keeps of the session's conversation:
-// the session has exited and will not be restarted.
-func (s *engineSession) discard() error {
+// discard destroys what the provider keeps of conversation psid: the
+// session has exited and will not be restarted.
+func (s *engineSession) discard(psid string) error {
 	p, err := s.b.eng.ProviderNamed(s.b.opts.Provider)
 	if err != nil {
 		return nil
 	}
 	d, ok := p.(discarder)
-	s.mu.Lock()
-	psid := s.psid
-	s.mu.Unlock()
 	if !ok || psid == "" {
 		return nil
 	}
@@ -542,22 +430,19 @@ func (s *engineSession) discard() error {
 	return nil
 }
 
-// clearConversation moves the session to a new, empty conversation. The
-// caller holds ops and the session is idle or stopped.
+// clearConversation moves the session to a new, empty conversation: a
+// new engine session replaces the old one, which is ended. The caller
+// holds ops.
 func (s *engineSession) clearConversation(ctx context.Context) error {
 	old := s.conversation()
-	if err := s.b.eng.TerminateSession(old); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+	conv := uuid.NewString()
+	if err := s.b.eng.CreateSession(conv, s.sessionConfig()); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.conv, s.conversed, s.pid, s.psid, s.lastSeq = uuid.NewString(), false, 0, "", 0
+	s.conv = conv
 	s.mu.Unlock()
-	if s.State() == StateIdle {
-		if err := s.transition(StateStopped, nil); err != nil {
-			return err
-		}
-	}
-	if err := s.transition(StateStarting, nil); err != nil {
+	if err := s.b.eng.TerminateSession(old); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
 		return err
 	}
 	return s.start(ctx)

@@ -2,17 +2,26 @@ package backend
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"time"
 
 	"github.com/hotplex/hotplex/engine"
 )
 
-// Session states, as Session.State reports them: the seed API's words for
-// the engine's lifecycle (engine.SessionStatus), one for one except two
-// older names, stopped for hibernated and exited for closed. Status
-// translates; the transitions are the engine's.
+// Session states, as Session.State reports them. A Session has no state of
+// its own: State reads its engine session's and names it in the seed API's
+// words, by this one table.
+//
+//	engine (engine.SessionStatus)  backend   why
+//	new                            starting  CreateSession starts the agent at once
+//	starting                       starting
+//	idle                           idle
+//	running                        running
+//	hibernated                     stopped   process ended, conversation kept; the next Send resumes it
+//	error                          error     the start or the process failed; Send or Refresh retries
+//	closed, or no engine session   exited    Close ran, or the engine ended the session
+//
+// So the transitions are the engine's (engine.Transition), and the engine
+// changing a session by itself (hibernating it to make room, finding its
+// process dead, shutting down) shows here at once.
 const (
 	StateStarting = "starting"
 	StateIdle     = "idle"
@@ -22,7 +31,26 @@ const (
 	StateExited   = "exited" // engine.StatusClosed
 )
 
-// Status returns the engine's word for a backend state.
+// StateOf names an engine state in the backend's words (see the table
+// above).
+func StateOf(st engine.SessionStatus) string {
+	switch st {
+	case engine.StatusNew, engine.StatusStarting:
+		return StateStarting
+	case engine.StatusIdle:
+		return StateIdle
+	case engine.StatusRunning:
+		return StateRunning
+	case engine.StatusHibernated:
+		return StateStopped
+	case engine.StatusError:
+		return StateError
+	}
+	return StateExited
+}
+
+// Status returns the engine's word for a backend state (starting for
+// starting, though a session not yet started is new to the engine).
 func Status(state string) engine.SessionStatus {
 	switch state {
 	case StateStopped:
@@ -33,37 +61,10 @@ func Status(state string) engine.SessionStatus {
 	return engine.SessionStatus(state)
 }
 
-// ErrIllegalTransition means a state change the state machine forbids was
-// attempted; ErrSessionClosed means the session has exited.
 var (
-	ErrIllegalTransition = errors.New("illegal session state transition")
-	ErrSessionClosed     = errors.New("session is closed")
+	// ErrSessionClosed means the session has exited.
+	ErrSessionClosed = errors.New("session is closed")
 	// ErrNotReady means the session is in a state that cannot take the
-	// operation (an error state needs Refresh or Restart first).
+	// operation.
 	ErrNotReady = errors.New("session is not ready")
 )
-
-// Legal reports whether the lifecycle allows from → to (a move, not a
-// stay): engine.Transition on the engine's words for the two states.
-func Legal(from, to string) bool {
-	if from == to || !slices.Contains(states, from) || !slices.Contains(states, to) {
-		return false
-	}
-	_, err := engine.Transition(Status(from), Status(to))
-	return err == nil
-}
-
-var states = []string{StateStarting, StateIdle, StateRunning, StateStopped, StateError, StateExited}
-
-// Transition is one state change of a session.
-type Transition struct {
-	SessionID string
-	From, To  string
-	At        time.Time
-	// Err is the failure that caused a move to the error state, if any.
-	Err error
-}
-
-func illegal(from, to string) error {
-	return fmt.Errorf("%w: %s → %s", ErrIllegalTransition, from, to)
-}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/hotplex/hotplex/internal/claudecli"
 	"github.com/hotplex/hotplex/internal/jsonl"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
@@ -67,7 +68,7 @@ func (s *spare) Close(ctx context.Context) error { return s.c.Close(ctx) }
 // serves it.
 func (s *spare) Claim(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
 	if o.ProviderSessionID != "" {
-		tp := transcriptPath(s.env, o.WorkDir, o.ProviderSessionID)
+		tp := claudecli.TranscriptPath(s.env, o.WorkDir, o.ProviderSessionID)
 		if tp == "" && o.Resume {
 			return nil, fmt.Errorf("%w: the conversation is to be resumed and its transcript cannot be looked for", provider.ErrNotClaimable)
 		}

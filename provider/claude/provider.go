@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/hotplex/hotplex/internal/claudecli"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 )
@@ -66,9 +67,6 @@ func New(opts Options) *Provider {
 // Name returns the provider's name.
 func (p *Provider) Name() string { return p.opts.Name }
 
-// Path returns the CLI executable the provider runs.
-func (p *Provider) Path() string { return p.opts.Path }
-
 // The CLI's own words when a conversation is missing or already exists.
 const (
 	msgNoConversation = "No conversation found"
@@ -85,7 +83,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	env := childEnv(o)
 	resume := o.Resume
 	fallback := ""
-	if tp := transcriptPath(env, o.WorkDir, o.ProviderSessionID); tp != "" {
+	if tp := claudecli.TranscriptPath(env, o.WorkDir, o.ProviderSessionID); tp != "" {
 		_, err := os.Stat(tp)
 		onDisk := err == nil
 		switch {
@@ -150,5 +148,5 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 // CLI filed beside it), so that a deleted session's conversation can be
 // neither resumed nor read.
 func (p *Provider) Forget(_ context.Context, o provider.StartOptions) error {
-	return removeConversation(childEnv(o), o.WorkDir, o.ProviderSessionID)
+	return claudecli.RemoveConversation(childEnv(o), o.WorkDir, o.ProviderSessionID)
 }

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
+	"github.com/hotplex/hotplex/internal/claudecli"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 )
@@ -107,22 +107,10 @@ func ClaudeTUI(path string) Preset {
 }
 
 func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
-	var args []string
-	if o.ProviderSessionID != "" {
-		tp := claudeTranscript(o)
-		_, err := os.Stat(tp)
-		onDisk := tp != "" && err == nil
-		switch {
-		case onDisk:
-			args = append(args, "--resume="+o.ProviderSessionID)
-			resume = true
-		default:
-			args = append(args, "--session-id="+o.ProviderSessionID)
-			resume = false
-		}
-	} else {
-		resume = false
-	}
+	// The transcript on disk decides, whatever the engine asked: the UI
+	// cannot fall back from a --resume that finds nothing.
+	resume = claudecli.HasTranscript(o.Env, o.WorkDir, o.ProviderSessionID)
+	args := claudecli.ConversationArgs(o.ProviderSessionID, resume)
 	// The classic renderer ("default"; the settings file refuses the name
 	// "classic") writes on the main screen, so what scrolls off stays in
 	// the terminal's history and long answers are read whole. The
@@ -130,69 +118,28 @@ func claudeSessionArgs(o provider.StartOptions, resume bool) ([]string, bool) {
 	// viewport on the alternate screen, where anything longer than the
 	// screen is lost to us.
 	settings := map[string]any{"tui": "default"}
-	switch {
+	switch mode := claudecli.PermissionMode(o.PermissionMode); {
 	case o.DangerouslySkipPermissions:
 		args = append(args, "--dangerously-skip-permissions")
-	case o.PermissionMode != "":
-		args = append(args, "--permission-mode="+o.PermissionMode)
+	case mode != "":
+		args = append(args, "--permission-mode="+mode)
 	default:
 		// Ask before tools run, so the questions reach the PermissionFunc.
 		args = append(args, "--permission-mode=default")
 	}
-	if !o.DangerouslySkipPermissions && o.PermissionMode != "bypassPermissions" {
+	if !claudecli.Bypass(o) {
 		// Read-only commands too, or they run before anything sees them.
 		settings["permissions"] = claude.AskEveryCommand()
 	}
 	b, _ := json.Marshal(settings)
 	args = append(args, "--settings="+string(b))
-	if o.Model != "" {
-		args = append(args, "--model="+o.Model)
-	}
-	if o.SystemPrompt != "" {
-		args = append(args, "--append-system-prompt="+o.SystemPrompt)
-	}
-	if len(o.AllowedTools) > 0 {
-		args = append(args, "--allowedTools="+strings.Join(o.AllowedTools, ","))
-	}
-	if len(o.DisallowedTools) > 0 {
-		args = append(args, "--disallowedTools="+strings.Join(o.DisallowedTools, ","))
-	}
-	return args, resume
+	return append(args, claudecli.OptionArgs(o)...), resume
 }
 
-// claudeForget deletes the transcript of o's conversation and the folder
-// the CLI files beside it.
+// claudeForget deletes what the CLI keeps of o's conversation: its
+// transcript and the files it keeps beside it.
 func claudeForget(o provider.StartOptions, env []string) error {
-	o.Env = env
-	tp := claudeTranscript(o)
-	if tp == "" || strings.ContainsAny(o.ProviderSessionID, `/\`) || strings.Trim(o.ProviderSessionID, ".") == "" {
-		return nil
-	}
-	return errors.Join(os.RemoveAll(tp), os.RemoveAll(strings.TrimSuffix(tp, ".jsonl")))
-}
-
-// claudeTranscript is where the CLI keeps the conversation of o; resuming
-// is tied to the work directory.
-func claudeTranscript(o provider.StartOptions) string {
-	env := o.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	dir := provider.EnvValue(env, "CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		home := provider.EnvValue(env, "HOME")
-		if home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".claude")
-	}
-	enc := []byte(o.WorkDir)
-	for i, c := range enc {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			enc[i] = '-'
-		}
-	}
-	return filepath.Join(dir, "projects", string(enc), o.ProviderSessionID+".jsonl")
+	return claudecli.RemoveConversation(env, o.WorkDir, o.ProviderSessionID)
 }
 
 // claudePrepare records the first-run screens as done in $HOME/.claude.json,

@@ -35,6 +35,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/hotplex/hotplex/internal/claudecli"
 	"github.com/hotplex/hotplex/provider"
 )
 
@@ -262,9 +263,6 @@ func (p *Provider) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// nestingMarkers make an agent believe it runs inside another one.
-var nestingMarkers = []string{"CLAUDECODE=", "CLAUDE_CODE_ENTRYPOINT=", "CLAUDE_CODE_SSE_PORT="}
-
 // childEnv is the caller's environment less nesting markers, plus the
 // preset's variables and a terminal type the emulator understands.
 func childEnv(o provider.StartOptions, extra []string) []string {
@@ -274,10 +272,9 @@ func childEnv(o provider.StartOptions, extra []string) []string {
 	}
 	env := make([]string, 0, len(base)+len(extra)+2)
 	for _, kv := range base {
-		skip := strings.HasPrefix(kv, "TERM=") || strings.HasPrefix(kv, "COLUMNS=") || strings.HasPrefix(kv, "LINES=")
-		for _, m := range nestingMarkers {
-			skip = skip || strings.HasPrefix(kv, m)
-		}
+		// Nesting markers make an agent believe it runs inside another one.
+		skip := strings.HasPrefix(kv, "TERM=") || strings.HasPrefix(kv, "COLUMNS=") || strings.HasPrefix(kv, "LINES=") ||
+			claudecli.IsNestingMarker(kv)
 		if !skip {
 			env = append(env, kv)
 		}
