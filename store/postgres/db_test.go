@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -216,4 +217,59 @@ func (w tbWriter) Write(p []byte) (int, error) {
 	w.tb.Helper()
 	w.tb.Log(strings.TrimSuffix(string(p), "\n"))
 	return len(p), nil
+}
+
+// An append that meets another writer's transaction on its session (one
+// daemon's, while another appends) waits for it and judges its seqs by
+// the LastSeq that writer left, not by what it read before: here the
+// other writer raised LastSeq to 10, so seq 5 is refused and LastSeq
+// stays 10.
+func TestAppendWaitsForAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	db, dsn := openTest(t)
+	storetest.PutSession(t, db, "s", "")
+	if err := db.AppendEvents(ctx, storetest.Events(t, "s", 1, 4)...); err != nil {
+		t.Fatal(err)
+	}
+	other, err := rawConn(t, dsn).Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx)
+	if _, err := other.Exec(ctx, `UPDATE sessions SET last_seq = 10 WHERE id = 's'`); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- db.AppendEvents(ctx, storetest.Events(t, "s", 5, 1)...) }()
+	waitForLockWait(t, dsn)
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, store.ErrSeqConflict) || !strings.Contains(err.Error(), "not greater than 10") {
+		t.Fatalf("append behind the other writer: %v, want ErrSeqConflict against 10", err)
+	}
+	if s, err := db.GetSession(ctx, "s"); err != nil || s.LastSeq != 10 {
+		t.Fatalf("LastSeq %d (%v), want 10", s.LastSeq, err)
+	}
+	if es, err := db.Events(ctx, "s", 4, 0); err != nil || len(es) != 0 {
+		t.Fatalf("events after 4: %v, %v", storetest.Seqs(es), err)
+	}
+}
+
+// waitForLockWait returns once a session of the database waits for a lock.
+func waitForLockWait(t *testing.T, dsn string) {
+	t.Helper()
+	conn := rawConn(t, dsn)
+	for {
+		var n int
+		err := conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

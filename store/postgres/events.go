@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -18,43 +17,67 @@ import (
 // statistics.
 const statsEventType = "session_stats"
 
-// The statements of AppendEvents. The sessions of a batch are locked in
-// ID order (the ORDER BY comes before the lock), so two writers with
-// overlapping batches wait for each other rather than deadlock. The lock
-// is FOR NO KEY UPDATE because only non-key columns change: it does not
-// block the key-share locks that inserting events takes on their session.
-const (
-	sqlLockSessions = `SELECT id, last_seq FROM sessions WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`
-	sqlInsertEvents = `INSERT INTO events (session_id, seq, type, data, time)
-		SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::json[], $5::timestamptz[])`
-	sqlBumpSessions = `UPDATE sessions AS s SET last_seq = u.last_seq, updated_at = greatest(s.updated_at, $4),
-			stats = coalesce(u.stats, s.stats)
-		FROM unnest($1::text[], $2::bigint[], $3::json[]) AS u (id, last_seq, stats)
-		WHERE s.id = u.id`
+// sqlAppend is AppendEvents in one statement, so one round trip and an
+// implicit transaction:
+//
+//   - locked takes the batch's sessions' rows, in ID order so that two
+//     writers with overlapping batches queue rather than deadlock, with
+//     FOR NO KEY UPDATE since only non-key columns change (it does not
+//     block the key-share locks that inserting events takes). A writer
+//     that had to wait reads the row as the other writer left it.
+//   - ok holds when every session was found and the batch's first seq of
+//     each is above its LastSeq (the order within the batch is checked
+//     before the statement is sent).
+//   - Only then are the events inserted and the sessions updated; the
+//     UPDATE, which scans with the statement's snapshot, goes on to the
+//     newest version of a row it has locked.
+//
+// The locked rows come back, so that a refused batch can be told apart:
+// a missing session or a seq conflict, and with which LastSeq.
+//
+// $1 session IDs, $2 their first seq in the batch, $3 their last, $4
+// their new stats or NULL; $5-$9 the events' columns; $10 now.
+const sqlAppend = `WITH locked AS (
+	SELECT id, last_seq FROM sessions WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+), ok AS (
+	SELECT count(*) = cardinality($1::text[]) AS ok
+	FROM locked JOIN unnest($1::text[], $2::bigint[]) AS b (id, first_seq) USING (id)
+	WHERE b.first_seq > locked.last_seq
+), inserted AS (
+	INSERT INTO events (session_id, seq, type, data, time)
+	SELECT e.* FROM unnest($5::text[], $6::bigint[], $7::text[], $8::json[], $9::timestamptz[]) AS e, ok
+	WHERE ok.ok
+), updated AS (
+	UPDATE sessions AS s SET last_seq = u.last_seq, updated_at = greatest(s.updated_at, $10),
+		stats = coalesce(u.stats, s.stats)
+	FROM unnest($1::text[], $3::bigint[], $4::json[]) AS u (id, last_seq, stats), ok
+	WHERE s.id = u.id AND ok.ok
 )
+SELECT id, last_seq FROM locked`
 
 // pkEvents is the primary key of events.
 const pkEvents = "events_pkey"
 
 // appendState tracks one session of an AppendEvents batch.
 type appendState struct {
-	id    string
-	found bool            // the session's row is locked
-	last  uint64          // newest seq, stored or earlier in the batch
-	stats json.RawMessage // data of the batch's newest session_stats event
+	id     string
+	first  uint64          // the batch's first seq of the session
+	last   uint64          // the batch's newest seq of the session
+	stats  json.RawMessage // data of the batch's newest session_stats event
+	found  bool            // the session exists
+	stored uint64          // its LastSeq when the batch was refused
 }
 
-// AppendEvents stores events in one transaction: all of them or none. Each
-// event's seq must be greater than its session's LastSeq and than the
-// previous event of that session in the batch, or the call fails with an
-// error wrapping store.ErrSeqConflict; an unknown session fails it with
+// AppendEvents stores events atomically: all of them or none. Each event's
+// seq must be greater than its session's LastSeq and than the previous
+// event of that session in the batch, or the call fails with an error
+// wrapping store.ErrSeqConflict; an unknown session fails it with
 // store.ErrNotFound. The sessions' LastSeq and UpdatedAt are updated. A
 // zero event Time is stored as now.
 //
-// The sessions' rows are locked before their LastSeq is read, so two
-// writers (two goroutines, or two daemons) appending to one session are
-// served one after the other, and the second sees the first's LastSeq.
-// The primary key of events backs that up.
+// Writers appending to one session (two goroutines, or two daemons) are
+// served one after the other, each seeing the LastSeq the previous one
+// left (see sqlAppend); the primary key of events backs that up.
 func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) error {
 	if err := db.check("append events"); err != nil {
 		return err
@@ -72,28 +95,27 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) error {
 
 	// Batches nearly always hold one session; a slice beats a map here.
 	sessions := make([]appendState, 0, 1)
-	index := make([]int, len(events)) // event i belongs to sessions[index[i]]
-	for i, e := range events {
-		st := slices.IndexFunc(sessions, func(s appendState) bool { return s.id == e.SessionID })
-		if st < 0 {
-			sessions = append(sessions, appendState{id: e.SessionID})
-			st = len(sessions) - 1
-		}
-		index[i] = st
-	}
-	ids := make([]string, len(sessions))
-	for i, s := range sessions {
-		ids[i] = s.id
-	}
-
 	var (
+		sids  = make([]string, len(events))
 		seqs  = make([]int64, len(events))
 		types = make([]string, len(events))
 		data  = make([][]byte, len(events))
 		times = make([]time.Time, len(events))
-		sids  = make([]string, len(events))
 	)
 	for i, e := range events {
+		st := slices.IndexFunc(sessions, func(s appendState) bool { return s.id == e.SessionID })
+		if st < 0 {
+			sessions = append(sessions, appendState{id: e.SessionID, first: e.Seq})
+			st = len(sessions) - 1
+		} else if s := sessions[st]; e.Seq <= s.last {
+			return fmt.Errorf("postgres store: append events to session %q: event %d of %d has seq %d, not greater than %d: %w",
+				e.SessionID, i+1, len(events), e.Seq, s.last, store.ErrSeqConflict)
+		}
+		s := &sessions[st]
+		s.last = e.Seq
+		if e.Type == statsEventType && len(e.Data) > 0 {
+			s.stats = e.Data
+		}
 		sids[i], seqs[i], types[i], data[i], times[i] = e.SessionID, int64(e.Seq), e.Type, e.Data, e.Time
 		if e.Time.IsZero() {
 			times[i] = now
@@ -102,69 +124,47 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) error {
 			data[i] = nil // NULL, as an empty RawMessage would not be JSON
 		}
 	}
+	var (
+		ids    = make([]string, len(sessions))
+		firsts = make([]int64, len(sessions))
+		lasts  = make([]int64, len(sessions))
+		stats  = make([][]byte, len(sessions))
+	)
+	for i, s := range sessions {
+		ids[i], firsts[i], lasts[i], stats[i] = s.id, int64(s.first), int64(s.last), statsOf(s.stats)
+	}
 
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, sqlLockSessions, ids)
-		var (
-			id   string
-			last int64
-		)
-		_, err := pgx.ForEachRow(rows, []any{&id, &last}, func() error {
-			if i := slices.IndexFunc(sessions, func(s appendState) bool { return s.id == id }); i >= 0 {
-				sessions[i].found, sessions[i].last = true, uint64(last)
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("lock sessions: %w", err)
+	rows, _ := db.pool.Query(ctx, sqlAppend, ids, firsts, lasts, stats, sids, seqs, types, data, times, now)
+	var (
+		id     string
+		stored int64
+	)
+	_, err := pgx.ForEachRow(rows, []any{&id, &stored}, func() error {
+		if i := slices.IndexFunc(sessions, func(s appendState) bool { return s.id == id }); i >= 0 {
+			sessions[i].found, sessions[i].stored = true, uint64(stored)
 		}
-		for i, e := range events {
-			s := &sessions[index[i]]
-			if !s.found {
-				return fmt.Errorf("session %q: %w", e.SessionID, store.ErrNotFound)
-			}
-			if e.Seq <= s.last {
-				return fmt.Errorf("session %q: event %d of %d has seq %d, not greater than %d: %w",
-					e.SessionID, i+1, len(events), e.Seq, s.last, store.ErrSeqConflict)
-			}
-			s.last = e.Seq
-			if e.Type == statsEventType && len(e.Data) > 0 {
-				s.stats = e.Data
-			}
-		}
-		lasts := make([]int64, len(sessions))
-		stats := make([][]byte, len(sessions))
-		for i, s := range sessions {
-			lasts[i] = int64(s.last)
-			stats[i] = statsOf(s.stats)
-		}
-		// One round trip for both statements.
-		b := &pgx.Batch{}
-		b.Queue(sqlInsertEvents, sids, seqs, types, data, times)
-		b.Queue(sqlBumpSessions, ids, lasts, stats, now)
-		br := tx.SendBatch(ctx, b)
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			if uniqueViolation(err, pkEvents) {
-				// Only reachable if stored events and last_seq disagree.
-				return fmt.Errorf("insert: %w: %w", store.ErrSeqConflict, err)
-			}
-			return fmt.Errorf("insert: %w", err)
-		}
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			return fmt.Errorf("update last seq: %w", err)
-		}
-		return br.Close()
-	})
-	switch {
-	case err == nil:
 		return nil
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrSeqConflict):
-		return fmt.Errorf("postgres store: append events to %w", err)
-	default:
+	})
+	if uniqueViolation(err, pkEvents) {
+		// Only reachable if stored events and last_seq disagree.
+		return fmt.Errorf("postgres store: %s: %w: %w", describeBatch(sessions), store.ErrSeqConflict, err)
+	}
+	if err != nil {
 		return db.fail(describeBatch(sessions), err)
 	}
+	// The statement wrote nothing if a session is missing or behind a
+	// seq; the first event of the batch that meets either says which.
+	for i, e := range events {
+		s := sessions[slices.IndexFunc(sessions, func(s appendState) bool { return s.id == e.SessionID })]
+		switch {
+		case !s.found:
+			return fmt.Errorf("postgres store: append events to session %q: %w", e.SessionID, store.ErrNotFound)
+		case s.first <= s.stored:
+			return fmt.Errorf("postgres store: append events to session %q: event %d of %d has seq %d, not greater than %d: %w",
+				e.SessionID, i+1, len(events), e.Seq, s.stored, store.ErrSeqConflict)
+		}
+	}
+	return nil
 }
 
 // describeBatch names the sessions of a batch for an error message.
