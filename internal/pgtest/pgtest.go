@@ -168,6 +168,9 @@ func (s *Server) NewDatabase(tb testing.TB) string {
 		tb.Fatalf("pgtest: create database: %v", err)
 	}
 	tb.Cleanup(func() {
+		if s.stopped.Load() {
+			return // the database went with the server
+		}
 		// WITH (FORCE) ends sessions a failed test left open.
 		if err := s.admin(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
 			tb.Errorf("pgtest: drop database: %v", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hotplex/hotplex/internal/pgtest"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/storetest"
 )
@@ -271,5 +272,43 @@ func waitForLockWait(t *testing.T, dsn string) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// When the server goes away, calls fail with an error of their own (Ping,
+// for readiness probes, too) instead of hanging or passing for a store
+// error such as a conflict, and Close still returns.
+func TestServerGone(t *testing.T) {
+	ctx := context.Background()
+	own, err := pgtest.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Stop()
+	db, err := Open(ctx, own.NewDatabase(t), WithLogger(testLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.PutSession(t, db, "s", "")
+	if err := db.Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := own.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err == nil {
+		t.Fatal("Ping succeeded with the server stopped")
+	}
+	err = db.AppendEvents(ctx, storetest.Events(t, "s", 1, 1)...)
+	if err == nil || errors.Is(err, store.ErrSeqConflict) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("append with the server stopped: %v", err)
+	}
+	t.Logf("append with the server stopped: %v", err)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); !errors.Is(err, store.ErrClosed) {
+		t.Fatalf("Ping after Close: %v", err)
 	}
 }
