@@ -53,6 +53,7 @@ func Run(t *testing.T, b Backend) {
 		{"APIKeyExpiry", testAPIKeyExpiry},
 		{"ModelUsage", testModelUsage},
 		{"ModelUsageInvalid", testModelUsageInvalid},
+		{"ModelUsageConservedThroughDelete", testModelUsageConservedThroughDelete},
 		{"ReopenKeepsEverything", testReopenKeepsEverything},
 		{"Close", testClose},
 		{"CloseWhileBusy", testCloseWhileBusy},

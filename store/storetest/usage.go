@@ -3,8 +3,11 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hotplex/hotplex/store"
@@ -99,5 +102,55 @@ func testModelUsageInvalid(t *testing.T, b Backend) {
 	}
 	if got, err := us.ModelUsage(ctx); err != nil || len(got) != 0 {
 		t.Fatalf("refused deltas were stored: %+v, %v", got, err)
+	}
+}
+
+// The gateway adding usage while a session is deleted: every request
+// added is counted once, under the session or folded into its owner's
+// row, whichever way the two interleave.
+func testModelUsageConservedThroughDelete(t *testing.T, b Backend) {
+	ctx := context.Background()
+	where := b.NewDatabase(t)
+	dbs := []store.Store{openAt(t, b, where), openAt(t, b, where)}
+	const sessions, adds = 10, 20
+	var added atomic.Int64
+	for i := range sessions {
+		id := fmt.Sprintf("s%d", i)
+		PutSession(t, dbs[0], id, "alice")
+		if err := usage(t, dbs[0]).AddModelUsage(ctx, []store.ModelUsage{{SessionID: id, Owner: "alice", Model: "m", Requests: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		added.Add(1)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for range adds {
+				d := []store.ModelUsage{{SessionID: id, Owner: "alice", Model: "m", Requests: 1}}
+				if err := usage(t, dbs[1]).AddModelUsage(ctx, d); err != nil {
+					t.Errorf("add: %v", err)
+					return
+				}
+				added.Add(1)
+			}
+		})
+		wg.Go(func() {
+			if err := dbs[0].DeleteSession(ctx, id); err != nil {
+				t.Errorf("delete %s: %v", id, err)
+			}
+		})
+		wg.Wait()
+	}
+	got, err := usage(t, dbs[0]).ModelUsage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests int64
+	for _, u := range got {
+		requests += u.Requests
+	}
+	if requests != added.Load() {
+		t.Fatalf("%d requests stored, %d added: %+v", requests, added.Load(), got)
+	}
+	if got[0].SessionID != "" || got[0].Requests < sessions {
+		t.Fatalf("deleted sessions' usage not folded into the owner's row: %+v", got)
 	}
 }
