@@ -55,7 +55,7 @@ web-test: $(WEB_STAMP)
 
 # The real Claude Code CLI, from the npm registry, into a project-local
 # folder: the native binary arrives with the optional platform package.
-## install everything the tests need: agent CLIs, SDKs, chromium, tmux
+## install everything the tests need: agent CLIs, SDKs, chromium, tmux, postgresql
 tools: $(CLAUDE_STAMP) $(AGENT_SDK_STAMP) $(CHROMIUM)
 
 # Debian's chromium, which the browser tests drive.
@@ -138,6 +138,16 @@ tools: tmux
 tmux:
 	@command -v tmux >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends tmux; }
+
+# PostgreSQL's server binaries (initdb, postgres), from which the store's
+# tests run throwaway servers of their own (internal/pgtest); Debian's,
+# when the machine has none. Debian keeps them out of PATH, under
+# /usr/lib/postgresql/VERSION/bin.
+.PHONY: postgresql
+tools: postgresql
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql; }
 
 # make run: the daemon on 127.0.0.1:8080 (HOTPLEX_LISTEN to change it),
 # its data in .hotplex/. Without Anthropic credentials its agents talk to

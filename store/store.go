@@ -1,6 +1,9 @@
 // Package store defines how HotPlex persists its state: sessions
 // (conversations), the events they produced and the API keys that may use
-// them. The Store interface is implemented by store/sqlite.
+// them. The Store interface is implemented by store/sqlite and
+// store/postgres; store/storetest checks both against what is documented
+// here. Stores keep times at least to the microsecond and return them
+// in UTC.
 package store
 
 import (

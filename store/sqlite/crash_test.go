@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/storetest"
 )
 
 // crashChildEnv names the database a re-executed test binary writes to
@@ -98,8 +99,8 @@ func TestCrashRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(seqs(es), seqRange(1, crashCommitted)) {
-		t.Fatalf("after crash: %d events (%v...), want 1..%d", len(es), seqs(es)[:min(5, len(es))], crashCommitted)
+	if !slices.Equal(storetest.Seqs(es), storetest.SeqRange(1, crashCommitted)) {
+		t.Fatalf("after crash: %d events (%v...), want 1..%d", len(es), storetest.Seqs(es)[:min(5, len(es))], crashCommitted)
 	}
 	s, err := db.GetSession(ctx, "crash")
 	if err != nil || s.LastSeq != crashCommitted {
@@ -118,15 +119,15 @@ func TestSecondHandleWithoutClose(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hotplex.db")
 	first := openAt(t, path)
-	putSession(t, first, "a", "")
-	putSession(t, first, "b", "")
-	if err := first.AppendEvents(ctx, events(t, "a", 1, 40)...); err != nil {
+	storetest.PutSession(t, first, "a", "")
+	storetest.PutSession(t, first, "b", "")
+	if err := first.AppendEvents(ctx, storetest.Events(t, "a", 1, 40)...); err != nil {
 		t.Fatal(err)
 	}
 
 	second := openAt(t, path)
-	if es, err := second.Events(ctx, "a", 0, 0); err != nil || !slices.Equal(seqs(es), seqRange(1, 40)) {
-		t.Fatalf("second handle sees %v, %v", seqs(es), err)
+	if es, err := second.Events(ctx, "a", 0, 0); err != nil || !slices.Equal(storetest.Seqs(es), storetest.SeqRange(1, 40)) {
+		t.Fatalf("second handle sees %v, %v", storetest.Seqs(es), err)
 	}
 
 	// Both handles write at once; SQLite's locks (busy_timeout) order them.
@@ -138,7 +139,7 @@ func TestSecondHandleWithoutClose(t *testing.T) {
 	}{{first, "a", 41}, {second, "b", 1}} {
 		wg.Go(func() {
 			for i := range 50 {
-				if err := w.db.AppendEvents(ctx, events(t, w.id, w.from+uint64(i), 1)...); err != nil {
+				if err := w.db.AppendEvents(ctx, storetest.Events(t, w.id, w.from+uint64(i), 1)...); err != nil {
 					t.Errorf("append %s: %v", w.id, err)
 					return
 				}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/storetest"
 )
 
 func TestPragmas(t *testing.T) {
@@ -87,7 +87,7 @@ func TestOpenOddPath(t *testing.T) {
 	// Characters that mean something in a URI must not break the DSN.
 	path := filepath.Join(t.TempDir(), "we?ird #dir%20", "db?x=1#frag")
 	db := openAt(t, path)
-	putSession(t, db, "s", "")
+	storetest.PutSession(t, db, "s", "")
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database not at the given path: %v", err)
 	}
@@ -134,49 +134,35 @@ func TestOpenUnwritable(t *testing.T) {
 	}
 }
 
-func TestReopenKeepsEverything(t *testing.T) {
+// Close checkpoints the WAL into the database file and removes it, so a
+// closed database is one file that can be copied; reopened, it has
+// everything (the suite's ReopenKeepsEverything checks the data).
+func TestCloseRemovesWAL(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hotplex.db")
 	db, err := Open(ctx, path, WithLogger(testLogger(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	putSession(t, db, "s", "alice")
-	if err := db.AppendEvents(ctx, events(t, "s", 1, 50)...); err != nil {
+	storetest.PutSession(t, db, "s", "alice")
+	if err := db.AppendEvents(ctx, storetest.Events(t, "s", 1, 50)...); err != nil {
 		t.Fatal(err)
 	}
-	k, secret := newKey(t, "k", false)
-	if err := db.PutAPIKey(ctx, k); err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatalf("no WAL while open: %v", err)
 	}
-	before, _ := db.GetSession(ctx, "s")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("WAL not checkpointed and removed on Close: %v", err)
 	}
-
+	if _, err := db.SchemaVersion(ctx); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("SchemaVersion after Close: %v, want ErrClosed", err)
+	}
 	db = openAt(t, path)
-	after, err := db.GetSession(ctx, "s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after.LastSeq != 50 || after.Owner != "alice" || !after.UpdatedAt.Equal(before.UpdatedAt) {
-		t.Fatalf("session after reopen %+v, before %+v", after, before)
-	}
-	if es, err := db.Events(ctx, "s", 0, 0); err != nil || !slices.Equal(seqs(es), seqRange(1, 50)) {
-		t.Fatalf("events after reopen: %v, %v", seqs(es), err)
-	}
-	if got, err := db.APIKeyByHash(ctx, store.HashKey(secret)); err != nil || got.ID != k.ID {
-		t.Fatalf("key after reopen: %+v, %v", got, err)
-	}
-	// And the sequence continues.
-	if err := db.AppendEvents(ctx, events(t, "s", 50, 1)...); !errors.Is(err, store.ErrSeqConflict) {
-		t.Fatalf("reused seq after reopen: %v", err)
-	}
-	if err := db.AppendEvents(ctx, events(t, "s", 51, 1)...); err != nil {
-		t.Fatal(err)
+	if es, err := db.Events(ctx, "s", 0, 0); err != nil || !slices.Equal(storetest.Seqs(es), storetest.SeqRange(1, 50)) {
+		t.Fatalf("events after reopen: %v, %v", storetest.Seqs(es), err)
 	}
 }
 
@@ -212,7 +198,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 			t.Fatalf("open #%d: %d schema_migrations rows, want %d", i+1, rows, len(ms))
 		}
 		if i == 0 {
-			putSession(t, db, "s", "")
+			storetest.PutSession(t, db, "s", "")
 		} else if _, err := db.GetSession(ctx, "s"); err != nil {
 			t.Fatalf("open #%d lost data: %v", i+1, err)
 		}
@@ -269,82 +255,6 @@ func TestNewerSchemaRefused(t *testing.T) {
 		}
 		t.Fatalf("Open of a newer schema: %v", err)
 	}
-}
-
-func TestClose(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "hotplex.db"), WithLogger(testLogger(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	putSession(t, db, "s", "")
-	for i := range 3 {
-		if err := db.Close(); err != nil {
-			t.Fatalf("Close #%d: %v", i+1, err)
-		}
-	}
-	k, _ := newKey(t, "k", false)
-	calls := map[string]error{
-		"PutSession":    db.PutSession(ctx, store.Session{ID: "x"}),
-		"DeleteSession": db.DeleteSession(ctx, "s"),
-		"AppendEvents":  db.AppendEvents(ctx, events(t, "s", 1, 1)...),
-		"PutAPIKey":     db.PutAPIKey(ctx, k),
-		"RevokeAPIKey":  db.RevokeAPIKey(ctx, k.ID),
-	}
-	_, calls["GetSession"] = db.GetSession(ctx, "s")
-	_, calls["ListSessions"] = db.ListSessions(ctx, "")
-	_, calls["Events"] = db.Events(ctx, "s", 0, 0)
-	_, calls["APIKeyByHash"] = db.APIKeyByHash(ctx, k.Hash)
-	_, calls["ListAPIKeys"] = db.ListAPIKeys(ctx)
-	_, calls["SchemaVersion"] = db.SchemaVersion(ctx)
-	for name, err := range calls {
-		if !errors.Is(err, store.ErrClosed) {
-			t.Errorf("%s after Close: %v, want ErrClosed", name, err)
-		}
-	}
-}
-
-// TestCloseWhileBusy closes the store while goroutines are using it: every
-// call either works or fails with an error; nothing panics or hangs.
-func TestCloseWhileBusy(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "hotplex.db"), WithLogger(testLogger(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	running := make(chan struct{}, 4)
-	for g := range 4 {
-		id := fmt.Sprintf("s%d", g)
-		putSession(t, db, id, "")
-		wg.Go(func() {
-			for i := uint64(1); ; i++ {
-				var err error
-				if g%2 == 0 {
-					err = db.AppendEvents(ctx, store.Event{SessionID: id, Seq: i, Type: "answer"})
-				} else {
-					_, err = db.Events(ctx, id, 0, 10)
-				}
-				if i == 1 {
-					running <- struct{}{}
-				}
-				if err != nil {
-					// Either our check saw the close, or database/sql did.
-					if !errors.Is(err, store.ErrClosed) && !strings.Contains(err.Error(), "closed") {
-						t.Errorf("goroutine %d: unexpected error %v", g, err)
-					}
-					return
-				}
-			}
-		})
-	}
-	for range 4 {
-		<-running
-	}
-	if err := db.Close(); err != nil {
-		t.Errorf("Close: %v", err)
-	}
-	wg.Wait()
 }
 
 func btoi(b bool) int {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/hotplex/hotplex/store"
@@ -34,8 +35,10 @@ func (db *DB) AddModelUsage(ctx context.Context, deltas []store.ModelUsage) (err
 	}
 	for _, d := range deltas {
 		if d.Requests < 0 || d.InputTokens < 0 || d.OutputTokens < 0 || d.CacheReadTokens < 0 ||
-			d.CacheWriteTokens < 0 || d.CostUSD < 0 || d.Unmetered < 0 || d.Rejected < 0 {
-			return fmt.Errorf("sqlite store: add model usage: %w: negative count for session %q model %q", store.ErrInvalid, d.SessionID, d.Model)
+			d.CacheWriteTokens < 0 || d.CostUSD < 0 || d.Unmetered < 0 || d.Rejected < 0 ||
+			math.IsNaN(d.CostUSD) || math.IsInf(d.CostUSD, 0) {
+			return fmt.Errorf("sqlite store: add model usage: %w: negative or non-finite count for session %q model %q",
+				store.ErrInvalid, d.SessionID, d.Model)
 		}
 	}
 	tx, err := db.writer.BeginTx(ctx, nil)

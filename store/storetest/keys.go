@@ -1,4 +1,4 @@
-package sqlite
+package storetest
 
 import (
 	"context"
@@ -9,22 +9,16 @@ import (
 	"github.com/hotplex/hotplex/store"
 )
 
-func newKey(t *testing.T, name string, admin bool) (store.APIKey, string) {
-	t.Helper()
-	id, secret, err := store.NewKeySecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store.APIKey{ID: id, Name: name, Hash: store.HashKey(secret), Admin: admin}, secret
-}
-
-func TestAPIKeys(t *testing.T) {
+func testAPIKeys(t *testing.T, b Backend) {
 	ctx := context.Background()
-	db := openTest(t)
+	db := open(t, b)
 
-	admin, adminSecret := newKey(t, "ops", true)
+	if list, err := db.ListAPIKeys(ctx); err != nil || list == nil || len(list) != 0 {
+		t.Fatalf("keys of an empty store: %#v, %v", list, err)
+	}
+	admin, adminSecret := NewKey(t, "ops", true)
 	admin.CreatedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	user, userSecret := newKey(t, "ci", false)
+	user, userSecret := NewKey(t, "ci", false)
 	for _, k := range []store.APIKey{admin, user} {
 		if err := db.PutAPIKey(ctx, k); err != nil {
 			t.Fatal(err)
@@ -35,7 +29,8 @@ func TestAPIKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != admin.ID || got.Name != "ops" || !got.Admin || !got.CreatedAt.Equal(admin.CreatedAt) || got.RevokedAt != nil {
+	if got.ID != admin.ID || got.Name != "ops" || !got.Admin || !got.CreatedAt.Equal(admin.CreatedAt) || got.RevokedAt != nil ||
+		got.ExpiresAt != nil || string(got.Hash) != string(admin.Hash) {
 		t.Fatalf("admin key = %+v", got)
 	}
 	got, err = db.APIKeyByHash(ctx, store.HashKey(userSecret))
@@ -94,10 +89,10 @@ func TestAPIKeys(t *testing.T) {
 	}
 }
 
-func TestPutAPIKeyInvalid(t *testing.T) {
+func testPutAPIKeyInvalid(t *testing.T, b Backend) {
 	ctx := context.Background()
-	db := openTest(t)
-	k, _ := newKey(t, "a", false)
+	db := open(t, b)
+	k, _ := NewKey(t, "a", false)
 	if err := db.PutAPIKey(ctx, store.APIKey{Hash: k.Hash}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("empty id: %v", err)
 	}
@@ -116,13 +111,14 @@ func TestPutAPIKeyInvalid(t *testing.T) {
 	}
 }
 
-func TestAPIKeyExpiry(t *testing.T) {
+func testAPIKeyExpiry(t *testing.T, b Backend) {
 	ctx := context.Background()
-	db := openTest(t)
-	past, future := time.Now().Add(-time.Minute), time.Now().Add(time.Hour)
-	expired, expiredSecret := newKey(t, "old", false)
+	db := open(t, b)
+	past := time.Now().Add(-time.Minute)
+	future := time.Now().Add(time.Hour).Truncate(time.Microsecond)
+	expired, expiredSecret := NewKey(t, "old", false)
 	expired.ExpiresAt = &past
-	current, currentSecret := newKey(t, "new", false)
+	current, currentSecret := NewKey(t, "new", false)
 	current.ExpiresAt = &future
 	for _, k := range []store.APIKey{expired, current} {
 		if err := db.PutAPIKey(ctx, k); err != nil {
@@ -142,5 +138,13 @@ func TestAPIKeyExpiry(t *testing.T) {
 	list, err := db.ListAPIKeys(ctx)
 	if err != nil || len(list) != 2 || list[0].ExpiresAt == nil || list[1].ExpiresAt == nil {
 		t.Fatalf("list = %+v, %v", list, err)
+	}
+	// Putting the key without an end makes it valid until revoked.
+	expired.ExpiresAt = nil
+	if err := db.PutAPIKey(ctx, expired); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.APIKeyByHash(ctx, store.HashKey(expiredSecret)); err != nil || got.ExpiresAt != nil {
+		t.Fatalf("key without an end = %+v, %v", got, err)
 	}
 }

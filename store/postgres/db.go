@@ -1,0 +1,165 @@
+// Package postgres implements store.Store and store.UsageStore on
+// PostgreSQL, through a pgx connection pool, so that several daemons can
+// share one store. Every write is one transaction whose conflicts are
+// settled by the database (row locks, constraints), never by reading first
+// and writing after in separate steps.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/hotplex/hotplex/store"
+)
+
+// DB is a store.Store kept in a PostgreSQL database. It is safe for
+// concurrent use, and so are several DBs (in several processes) on one
+// database.
+type DB struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+}
+
+var (
+	_ store.Store      = (*DB)(nil)
+	_ store.UsageStore = (*DB)(nil)
+)
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	log *slog.Logger
+}
+
+// WithLogger sets the logger for schema migrations and warnings
+// (default: slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(o *options) {
+		if l != nil {
+			o.log = l
+		}
+	}
+}
+
+// Open connects to the database dsn (a postgres:// URL or a libpq
+// key=value string; pool settings such as pool_max_conns may be given in
+// it), brings its schema up to date and returns it ready for use. The
+// tables live in the first schema of the connection's search_path.
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	o := options{log: slog.Default()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if dsn == "" {
+		return nil, fmt.Errorf("postgres store: open: %w: empty connection string", store.ErrInvalid)
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx's message may quote the DSN, password and all.
+		return nil, fmt.Errorf("postgres store: open: %w: cannot parse the connection string", store.ErrInvalid)
+	}
+	db := &DB{log: o.log.With("component", "store/postgres", "database", cfg.ConnConfig.Database, "host", cfg.ConnConfig.Host)}
+	where := fmt.Sprintf("database %q on %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host)
+	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("postgres store: open %s: %w", where, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.pool.Close()
+		return nil, fmt.Errorf("postgres store: open %s: %w", where, err)
+	}
+	return db, nil
+}
+
+// Close closes the pool, waiting for the calls under way to return their
+// connections. It is idempotent; calls of other methods after Close return
+// store.ErrClosed.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		db.pool.Close()
+	})
+	return nil
+}
+
+// Ping checks that the database answers, for readiness probes.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.check("ping"); err != nil {
+		return err
+	}
+	if err := db.pool.Ping(ctx); err != nil {
+		return db.fail("ping", err)
+	}
+	return nil
+}
+
+// check returns an error wrapping store.ErrClosed once the DB is closed.
+func (db *DB) check(op string) error {
+	if db.closed.Load() {
+		return fmt.Errorf("postgres store: %s: %w", op, store.ErrClosed)
+	}
+	return nil
+}
+
+// fail wraps err of op. A call that lost the race with Close fails with
+// the pool's own error; it is reported as store.ErrClosed, as a call made
+// after Close is. Input PostgreSQL refuses as data (SQLSTATE class 22:
+// text that is not UTF-8, a NUL byte, a number out of range) is
+// store.ErrInvalid.
+func (db *DB) fail(op string, err error) error {
+	if db.closed.Load() {
+		return fmt.Errorf("postgres store: %s: %w: %w", op, store.ErrClosed, err)
+	}
+	if isDataException(err) {
+		return fmt.Errorf("postgres store: %s: %w: %w", op, store.ErrInvalid, err)
+	}
+	return fmt.Errorf("postgres store: %s: %w", op, err)
+}
+
+// SQLSTATEs the store turns into store errors.
+const (
+	codeUniqueViolation = "23505"
+	classDataException  = "22"
+)
+
+// uniqueViolation reports whether err is a violation of the unique index
+// or constraint named constraint.
+func uniqueViolation(err error, constraint string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == codeUniqueViolation && pe.ConstraintName == constraint
+}
+
+func isDataException(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && len(pe.Code) == 5 && pe.Code[:2] == classDataException
+}
+
+// inTx runs f in a transaction, committed if f returns nil and rolled
+// back otherwise.
+func (db *DB) inTx(ctx context.Context, f func(tx pgx.Tx) error) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := f(tx); err != nil {
+		// f's error says why; a rollback that fails (say, ctx is done)
+		// leaves the connection in a transaction, and the pool drops it.
+		_ = tx.Rollback(ctx)
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}

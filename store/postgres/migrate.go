@@ -1,0 +1,147 @@
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// migrationFiles holds the schema, one file per version, named
+// NNNN_description.sql. Files are never edited once released; a change
+// is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migration is one schema step.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in version order.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 || path.Ext(name) != ".sql" {
+			return nil, fmt.Errorf("migration %s: name must be NNNN_description.sql", name)
+		}
+		b, err := migrationFiles.ReadFile("migrations/" + name)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: name, sql: string(b)})
+	}
+	slices.SortFunc(ms, func(a, b migration) int { return a.version - b.version })
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
+		}
+	}
+	return ms, nil
+}
+
+// migrationLock is the key of the transaction-scoped advisory lock that
+// daemons starting at once on one database take while migrating, so that
+// each step is applied once and none of them sees a half-made schema.
+// (The high bytes spell "hplx".)
+const migrationLock int64 = 0x68706c78_00000001
+
+const sqlCreateMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version    integer NOT NULL PRIMARY KEY,
+	name       text NOT NULL,
+	applied_at timestamptz NOT NULL
+)`
+
+// migrate applies the migrations the database lacks in one transaction
+// (PostgreSQL's DDL is transactional): a failure leaves the schema as it
+// was, and a database newer than this program is refused before anything
+// is written.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	latest := ms[len(ms)-1].version
+	var applied []migration
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		applied = applied[:0]
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+			return fmt.Errorf("lock for migration: %w", err)
+		}
+		if _, err := tx.Exec(ctx, sqlCreateMigrations); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
+		v, err := schemaVersion(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if v > latest {
+			return fmt.Errorf("database schema version %d is newer than this program supports (%d)", v, latest)
+		}
+		for _, m := range ms {
+			if m.version <= v {
+				continue
+			}
+			// No arguments: pgx sends it as a simple query, which may
+			// hold several statements.
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return fmt.Errorf("migrate to version %d (%s): %w", m.version, m.name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+				m.version, m.name, time.Now()); err != nil {
+				return fmt.Errorf("migrate to version %d (%s): record version: %w", m.version, m.name, err)
+			}
+			applied = append(applied, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range applied {
+		db.log.Info("applied schema migration", "version", m.version, "name", m.name)
+	}
+	return nil
+}
+
+// SchemaVersion returns the newest schema migration applied to the database.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	if err := db.check("schema version"); err != nil {
+		return 0, err
+	}
+	v, err := schemaVersion(ctx, db.pool)
+	if err != nil {
+		return 0, db.fail("schema version", err)
+	}
+	return v, nil
+}
+
+// querier is a pool, a connection or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func schemaVersion(ctx context.Context, q querier) (int, error) {
+	var v int
+	if err := q.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
