@@ -445,11 +445,11 @@ func TestMemoryBudgetHibernates(t *testing.T) {
 	}
 }
 
-// A session registered ahead of its first turn (as the daemon creates
-// them) claims a spare like any new conversation.
-func TestRegisteredSessionClaimsASpare(t *testing.T) {
+// A session created ahead of its first turn (as the daemon creates them)
+// claims a spare like any new conversation.
+func TestCreatedSessionClaimsASpare(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{Spares: 1})
-	if err := f.eng.RestoreSession("reg", engine.SessionConfig{WorkDir: f.dir, Owner: "carol"}, 0, nil); err != nil {
+	if err := f.eng.CreateSession("reg", engine.SessionConfig{WorkDir: f.dir, Owner: "carol"}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
