@@ -24,28 +24,24 @@ func (wallClock) AfterFunc(d time.Duration, f func()) func() bool {
 	return time.AfterFunc(d, f).Stop
 }
 
-// alarm is a periodic wake-up for a loop that re-arms it once its work is
-// done, so that a fake clock's test sees the loop waiting again as the
-// sign that the round it triggered has finished.
+// alarm wakes a loop after a pause. The loop arms it when it is done
+// with a round and waits on that arming's channel, so rounds never
+// overlap, no wake-up is left over from an earlier round, and a test on a
+// fake clock sees the alarm armed again as the sign that the round it
+// triggered has finished.
 type alarm struct {
 	clock Clock
 	every time.Duration
-	C     chan struct{}
 	stop  func() bool
 }
 
-func newAlarm(c Clock, every time.Duration) *alarm {
-	return &alarm{clock: c, every: every, C: make(chan struct{}, 1)}
-}
+func newAlarm(c Clock, every time.Duration) *alarm { return &alarm{clock: c, every: every} }
 
-// arm schedules the next wake-up.
-func (a *alarm) arm() {
-	a.stop = a.clock.AfterFunc(a.every, func() {
-		select {
-		case a.C <- struct{}{}:
-		default:
-		}
-	})
+// arm schedules the next wake-up and returns the channel it closes.
+func (a *alarm) arm() <-chan struct{} {
+	fired := make(chan struct{})
+	a.stop = a.clock.AfterFunc(a.every, func() { close(fired) })
+	return fired
 }
 
 // disarm cancels the pending wake-up, if any.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/fakeprovider"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
@@ -88,6 +89,15 @@ func (f *fixture) mustRun(t *testing.T, id, prompt string) *testkit.Recorder {
 	return r
 }
 
+func status(t *testing.T, f *fixture, id string) engine.SessionStatus {
+	t.Helper()
+	s, ok := f.eng.GetSession(id)
+	if !ok {
+		t.Fatalf("session %s not found", id)
+	}
+	return s.Status
+}
+
 func TestHotReuseAndEventOrder(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{Namespace: "ns"})
 	r1 := f.mustRun(t, "s1", "think hello")
@@ -137,17 +147,17 @@ func TestProviderSessionIDIsStablePerNamespace(t *testing.T) {
 }
 
 func TestGetOrCreateSession(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
-	ctx := context.Background()
-	s, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	f := newFake(t, engine.EngineOptions{}, nil)
+	c := testCtx(t)
+	s, cold, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: f.dir}, "")
 	if err != nil || !cold || s.PID == 0 || s.Status != engine.StatusIdle {
 		t.Fatalf("first: %+v cold=%v err=%v", s, cold, err)
 	}
-	s2, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	s2, cold, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: f.dir}, "")
 	if err != nil || cold || s2.PID != s.PID {
 		t.Fatalf("second: %+v cold=%v err=%v", s2, cold, err)
 	}
-	if _, _, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: t.TempDir()}, ""); !errors.Is(err, engine.ErrInvalidWorkDir) {
+	if _, _, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: t.TempDir()}, ""); !errors.Is(err, engine.ErrInvalidWorkDir) {
 		t.Fatalf("another work dir for the same session: %v", err)
 	}
 	if n := len(f.eng.ListActiveSessions()); n != 1 {
@@ -156,7 +166,7 @@ func TestGetOrCreateSession(t *testing.T) {
 	if err := f.eng.TerminateSession("g"); err != nil {
 		t.Fatal(err)
 	}
-	if proc.Alive(s.PID) {
+	if !f.prov.Process("g").Closed() {
 		t.Fatal("process survived TerminateSession")
 	}
 	if _, ok := f.eng.GetSession("g"); ok {
@@ -168,14 +178,14 @@ func TestGetOrCreateSession(t *testing.T) {
 }
 
 func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	const callers = 8
 	var wg sync.WaitGroup
 	recs := make([]*testkit.Recorder, callers)
 	errs := make([]error, callers)
 	for i := range callers {
 		wg.Go(func() {
-			recs[i], errs[i] = f.run(t, "shared", fmt.Sprintf("blocks:3 sleep:%d caller-%d", 5*i, i))
+			recs[i], errs[i] = f.run(t, "shared", fmt.Sprintf("blocks:3 caller-%d", i))
 		})
 	}
 	wg.Wait()
@@ -201,37 +211,28 @@ func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
 			t.Fatalf("turns overlap or leave gaps: %v", spans)
 		}
 	}
+	if n := len(f.prov.Processes()); n != 1 {
+		t.Fatalf("%d processes for one session", n)
+	}
 }
 
 func TestFailFastWhenBusy(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{FailFastWhenBusy: true})
+	f := newFake(t, engine.EngineOptions{FailFastWhenBusy: true}, nil)
 	f.mustRun(t, "b", "warm")
-	started := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		ctx := context.Background()
-		done <- f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir}, "sleep:800", func(et string, _ any) error {
-			if et == event.TypeSessionStart {
-				close(started)
-			}
-			return nil
-		})
-	}()
-	<-started
+	long := f.goRun(t, "", "b", "wait:b")
+	arrivals(t, f.prov.Gate("b"), 1)
 	if _, err := f.run(t, "b", "second"); !errors.Is(err, engine.ErrSessionBusy) {
 		t.Fatalf("want ErrSessionBusy, got %v", err)
 	}
-	if err := <-done; err != nil {
+	f.prov.Gate("b").Open()
+	if err := long.wait(t); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestManySessionsLoseNoEvent(t *testing.T) {
 	sessions, turns := 200, 5
-	if testing.Short() {
-		sessions = 20
-	}
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failures []string
@@ -242,7 +243,7 @@ func TestManySessionsLoseNoEvent(t *testing.T) {
 				prompt := fmt.Sprintf("blocks:2 t%d", turn)
 				r, err := f.run(t, id, prompt)
 				got := r.Types()
-				want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
+				want := []string{event.TypeSessionStart, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
 				if err != nil || !slices.Equal(got, want) {
 					mu.Lock()
 					failures = append(failures, fmt.Sprintf("%s turn %d: %v %v", id, turn, err, got))
@@ -265,15 +266,18 @@ func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
 	pid := f.mustRun(t, "c", "warm").First(event.TypeSessionStart).PID
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
 	r := &testkit.Recorder{}
-	start := time.Now()
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), r.Callback)
+	// Cancelled once the agent is in its turn (its init frame came),
+	// which would otherwise last 20 s.
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), func(et string, data any) error {
+		if et == event.TypeSystem {
+			cancel()
+		}
+		return r.Callback(et, data)
+	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("cancel took %s", took)
 	}
 	if res := r.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
 		t.Fatalf("the turn must close with an interrupted result: %v", r.Types())
@@ -288,10 +292,14 @@ func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
 }
 
 func TestTurnTimeout(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Timeout: 300 * time.Millisecond})
-	_, err := f.run(t, "t", "sleep:10000")
+	// The turn waits at a gate that never opens: only the timeout ends it.
+	f := newFake(t, engine.EngineOptions{Timeout: 10 * time.Millisecond}, nil)
+	r, err := f.run(t, "t", "wait:never")
 	if !errors.Is(err, engine.ErrTurnTimeout) {
 		t.Fatalf("want ErrTurnTimeout, got %v", err)
+	}
+	if res := r.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
+		t.Fatalf("the turn must close with an interrupted result: %v", r.Types())
 	}
 	if r := f.mustRun(t, "t", "quick"); r.First(event.TypeAnswer).EventData != "echo: quick" {
 		t.Fatal("session unusable after a timeout")
@@ -299,7 +307,7 @@ func TestTurnTimeout(t *testing.T) {
 }
 
 func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	f.mustRun(t, "x", "first prompt")
 	r, err := f.run(t, "x", "crash")
 	if !errors.Is(err, engine.ErrSessionDead) {
@@ -310,6 +318,9 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 	}
 	if types := r.Types(); types[len(types)-1] != event.TypeResult || !slices.Contains(types, event.TypeError) {
 		t.Fatalf("a crashed turn must report error and close with result: %v", types)
+	}
+	if st := f.status(t, "x"); st != engine.StatusError {
+		t.Fatalf("after a crash the session is %s, want error", st)
 	}
 	r2 := f.mustRun(t, "x", "history")
 	st := r2.First(event.TypeSessionStart)
@@ -322,15 +333,15 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 }
 
 func TestKilledWhileIdleResumesTransparently(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	pid := f.mustRun(t, "k", "remember me").First(event.TypeSessionStart).PID
-	testkit.KillAndWait(t, pid)
+	f.prov.Process("k").Kill()
 	r := f.mustRun(t, "k", "history")
 	st := r.First(event.TypeSessionStart)
 	if st.PID == pid || !st.Resumed {
 		t.Fatalf("want a resumed new process: %+v", st.SessionStart)
 	}
-	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember me") {
+	if got := r.First(event.TypeAnswer).EventData; got != "remember me" {
 		t.Fatalf("history lost: %q", got)
 	}
 }
@@ -418,13 +429,41 @@ sleep 0.2; echo started`, pids)
 	}
 }
 
+// reapRound lets the reaper run a round that sees the clock advanced by
+// d: the reaper re-arms its alarm only when a round is done.
+func (f *fake) reapRound(t *testing.T, d, every time.Duration) {
+	t.Helper()
+	f.timers(t, 1)
+	f.clock.Advance(d)
+	f.timers(t, 1)
+	f.clock.Advance(every) // a round that started after the first advance
+	f.timers(t, 1)
+}
+
 func TestReaperSparesBusySessions(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{IdleTimeout: 100 * time.Millisecond})
-	r := f.mustRun(t, "busy", "sleep:1200")
+	const idle, every = time.Minute, time.Second
+	f := newFake(t, engine.EngineOptions{IdleTimeout: idle, ReapInterval: every}, nil)
+	r := f.mustRun(t, "busy", "warm")
 	pid := r.First(event.TypeSessionStart).PID
-	r2 := f.mustRun(t, "busy", "right after")
-	if r2.First(event.TypeSessionStart).PID != pid {
+	long := f.goRun(t, "", "busy", "wait:busy")
+	arrivals(t, f.prov.Gate("busy"), 1)
+	f.reapRound(t, 2*idle, every)
+	if st := f.status(t, "busy"); st != engine.StatusRunning {
+		t.Fatalf("the reaper touched a busy session: %s", st)
+	}
+	f.prov.Gate("busy").Open()
+	if err := long.wait(t); err != nil {
+		t.Fatal(err)
+	}
+	// Right after its turn the session counts as active again.
+	f.reapRound(t, idle/2, every)
+	if got := f.mustRun(t, "busy", "right after").First(event.TypeSessionStart).PID; got != pid {
 		t.Fatal("the session was reaped while busy or right after")
+	}
+	// Idle past the timeout, it is reaped.
+	f.reapRound(t, 2*idle, every)
+	if s, _ := f.eng.GetSession("busy"); s.Status != engine.StatusHibernated || s.PID != 0 || !f.prov.Process("busy").Closed() {
+		t.Fatalf("idle session not reaped: %+v", s)
 	}
 }
 
@@ -516,8 +555,8 @@ func TestBadOutputNeverBreaksTheSession(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
-	ctx := context.Background()
+	f := newFake(t, engine.EngineOptions{}, nil)
+	c := testCtx(t)
 	file := filepath.Join(f.dir, "a-file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -535,9 +574,12 @@ func TestBadInput(t *testing.T) {
 		{"work dir is a file", &engine.Config{SessionID: "b", WorkDir: file}, "hi", engine.ErrInvalidWorkDir},
 	}
 	for _, tc := range cases {
-		if err := f.eng.Execute(ctx, tc.cfg, tc.in, nil); !errors.Is(err, tc.want) {
+		if err := f.eng.Execute(c, tc.cfg, tc.in, nil); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
+	}
+	if n := len(f.prov.Starts()); n != 0 {
+		t.Fatalf("bad input started %d processes", n)
 	}
 }
 
@@ -575,10 +617,13 @@ func TestBrokenCLI(t *testing.T) {
 }
 
 func TestClosedEngine(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	f.mustRun(t, "z", "hi")
 	if err := f.eng.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if !f.prov.Process("z").Closed() {
+		t.Fatal("Close left the process running")
 	}
 	if _, err := f.run(t, "z", "again"); !errors.Is(err, engine.ErrEngineClosed) {
 		t.Fatalf("want ErrEngineClosed, got %v", err)
@@ -642,11 +687,11 @@ func TestOrphansAreReaped(t *testing.T) {
 }
 
 func TestTaskInstructionsPersistPerSession(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{BaseSystemPrompt: "base rules"})
+	f := newFake(t, engine.EngineOptions{BaseSystemPrompt: "base rules"}, nil)
 	run := func(cfg *engine.Config, prompt string) *testkit.Recorder {
 		t.Helper()
 		r := &testkit.Recorder{}
-		if err := f.eng.Execute(context.Background(), cfg, prompt, r.Callback); err != nil {
+		if err := f.eng.Execute(testCtx(t), cfg, prompt, r.Callback); err != nil {
 			t.Fatal(err)
 		}
 		return r
@@ -656,14 +701,16 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 		t.Fatalf("first start: %q", got)
 	}
 	// Later turns need not repeat them; the session keeps them.
-	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
-	pid := r.First(event.TypeSessionStart).PID
+	run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
 	if s, _ := f.eng.GetSession("ti"); s.TaskInstructions != "be terse" {
 		t.Fatalf("session lost its instructions: %+v", s)
 	}
 	// New instructions apply from the next start of the CLI.
-	run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "noop")
-	testkit.KillAndWait(t, pid)
+	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "sysprompt")
+	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe terse" {
+		t.Fatalf("a running CLI's system prompt changed: %q", got)
+	}
+	f.prov.Process("ti").Kill()
 	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
 	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe verbose" {
 		t.Fatalf("after restart: %q", got)
@@ -688,33 +735,40 @@ func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 }
 
 func TestSessionsChooseTheirProvider(t *testing.T) {
-	second := claude.New(claude.Options{Path: fakeAgentPath, Name: "second", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}})
-	f := newFixture(t, engine.EngineOptions{Providers: []provider.Provider{second}})
-	if got := f.eng.Providers(); !slices.Equal(got, []string{"fakeagent", "second"}) {
+	second := fakeprovider.New("second")
+	t.Cleanup(func() { // after the engine's close
+		if n := second.Live(); n != 0 {
+			t.Errorf("%d processes of provider second outlived the engine", n)
+		}
+	})
+	f := newFake(t, engine.EngineOptions{Providers: []provider.Provider{second}}, nil)
+	if got := f.eng.Providers(); !slices.Equal(got, []string{"fake", "second"}) {
 		t.Fatalf("Providers() = %v", got)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	c := testCtx(t)
 	r := &testkit.Recorder{}
-	if err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "second"}, "hello", r.Callback); err != nil {
+	if err := f.eng.Execute(c, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "second"}, "hello", r.Callback); err != nil {
 		t.Fatal(err)
 	}
 	if start := r.First(event.TypeSessionStart); start == nil || start.SessionStart == nil || start.Provider != "second" {
 		t.Fatalf("session_start = %+v, want one from provider second", start)
 	}
+	if second.Process("b") == nil || f.prov.Process("b") != nil {
+		t.Fatal("session b did not run on provider second")
+	}
 	f.mustRun(t, "a", "hello")
-	if s, _ := f.eng.GetSession("a"); s.Provider != "fakeagent" {
-		t.Errorf("default session runs on %q, want fakeagent", s.Provider)
+	if s, _ := f.eng.GetSession("a"); s.Provider != "fake" {
+		t.Errorf("default session runs on %q, want fake", s.Provider)
 	}
 	if s, _ := f.eng.GetSession("b"); s.Provider != "second" {
 		t.Errorf("session b runs on %q, want second", s.Provider)
 	}
 	// A session keeps its provider; asking for another one is an error.
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "fakeagent"}, "hello", nil)
+	err := f.eng.Execute(c, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "fake"}, "hello", nil)
 	if !errors.Is(err, engine.ErrInvalidConfig) {
 		t.Errorf("switching provider: err = %v, want ErrInvalidConfig", err)
 	}
-	err = f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir, Provider: "nope"}, "hello", nil)
+	err = f.eng.Execute(c, &engine.Config{SessionID: "c", WorkDir: f.dir, Provider: "nope"}, "hello", nil)
 	if !errors.Is(err, engine.ErrProviderNotFound) {
 		t.Errorf("unknown provider: err = %v, want ErrProviderNotFound", err)
 	}

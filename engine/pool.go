@@ -632,12 +632,12 @@ func (sp *SessionPool) reap() {
 	// overlap, and a test on a fake clock sees the round it triggered end.
 	tick := newAlarm(sp.clock, interval)
 	for {
-		tick.arm()
+		fired := tick.arm()
 		select {
 		case <-sp.stopReaper:
 			tick.disarm()
 			return
-		case <-tick.C:
+		case <-fired:
 		}
 		if idle >= 0 {
 			sp.reapOnce(sp.clock.Now().Add(-idle))

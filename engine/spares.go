@@ -228,16 +228,15 @@ func (sp *SessionPool) refillSpares() {
 		cancel()
 	}()
 	tick := newAlarm(sp.clock, spareRefillEvery)
-	defer tick.disarm()
 	var deferred time.Time // since when turns have kept the refill waiting
 	wait := func() bool {
-		tick.arm()
+		fired := tick.arm()
 		defer tick.disarm()
 		select {
 		case <-sp.stopSpares:
 			return false
 		case <-sp.spareWake:
-		case <-tick.C:
+		case <-fired:
 		}
 		return true
 	}
