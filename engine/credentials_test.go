@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/hotplex/hotplex/engine"
-	"github.com/hotplex/hotplex/internal/clocktest"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/clocktest"
 	"github.com/hotplex/hotplex/testkit"
 )
 

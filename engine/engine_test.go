@@ -18,11 +18,13 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/clocktest"
 	"github.com/hotplex/hotplex/internal/fakeprovider"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
+	"golang.org/x/sys/unix"
 )
 
 var fakeAgentPath string
@@ -364,9 +366,10 @@ func TestStaleResumeRecordFallsBack(t *testing.T) {
 func TestTerminateLeavesNoDescendants(t *testing.T) {
 	for _, how := range []string{"terminate", "shutdown", "reaper"} {
 		t.Run(how, func(t *testing.T) {
-			opts := engine.EngineOptions{}
+			clock := clocktest.New()
+			opts := engine.EngineOptions{Clock: clock}
 			if how == "reaper" {
-				opts.IdleTimeout = 300 * time.Millisecond
+				opts.IdleTimeout, opts.ReapInterval = time.Minute, time.Second
 			}
 			f := newFixture(t, opts)
 			pids := filepath.Join(f.dir, "pids")
@@ -402,25 +405,15 @@ sleep 0.2; echo started`, pids)
 			case "shutdown":
 				f.eng.Pool().Shutdown()
 			case "reaper":
-				deadline := time.Now().Add(10 * time.Second)
-				for proc.Alive(leader) && time.Now().Before(deadline) {
-					time.Sleep(20 * time.Millisecond)
-				}
+				reapRound(t, clock, 2*time.Minute, time.Second)
 				s, _ := f.eng.GetSession("d")
 				if s == nil || s.Status != engine.StatusHibernated || s.PID != 0 {
 					t.Fatalf("reaped session status: %+v", s)
 				}
 			}
-			// The reaper works in the background; the others return
-			// only when the tree is gone, so they get no grace here.
-			grace := time.Now()
-			if how == "reaper" {
-				grace = grace.Add(10 * time.Second)
-			}
+			// Each way returns (or ends its round) only when the tree is
+			// gone.
 			for _, pid := range append(children, leader) {
-				for proc.Alive(pid) && time.Now().Before(grace) {
-					time.Sleep(10 * time.Millisecond)
-				}
 				if proc.Alive(pid) {
 					t.Fatalf("process %d survived %s", pid, how)
 				}
@@ -429,15 +422,21 @@ sleep 0.2; echo started`, pids)
 	}
 }
 
-// reapRound lets the reaper run a round that sees the clock advanced by
-// d: the reaper re-arms its alarm only when a round is done.
-func (f *fake) reapRound(t *testing.T, d, every time.Duration) {
+// reapRound lets the reaper, the only user of clock, run a round that
+// sees the clock advanced by d: it re-arms its alarm only when a round is
+// done, so an armed timer means the round is over.
+func reapRound(t *testing.T, clock *clocktest.Clock, d, every time.Duration) {
 	t.Helper()
-	f.timers(t, 1)
-	f.clock.Advance(d)
-	f.timers(t, 1)
-	f.clock.Advance(every) // a round that started after the first advance
-	f.timers(t, 1)
+	wait := func() {
+		if err := clock.WaitTimers(testCtx(t), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait()
+	clock.Advance(d)
+	wait()
+	clock.Advance(every) // a round that started after the first advance
+	wait()
 }
 
 func TestReaperSparesBusySessions(t *testing.T) {
@@ -447,7 +446,7 @@ func TestReaperSparesBusySessions(t *testing.T) {
 	pid := r.First(event.TypeSessionStart).PID
 	long := f.goRun(t, "", "busy", "wait:busy")
 	arrivals(t, f.prov.Gate("busy"), 1)
-	f.reapRound(t, 2*idle, every)
+	reapRound(t, f.clock, 2*idle, every)
 	if st := f.status(t, "busy"); st != engine.StatusRunning {
 		t.Fatalf("the reaper touched a busy session: %s", st)
 	}
@@ -456,12 +455,12 @@ func TestReaperSparesBusySessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Right after its turn the session counts as active again.
-	f.reapRound(t, idle/2, every)
+	reapRound(t, f.clock, idle/2, every)
 	if got := f.mustRun(t, "busy", "right after").First(event.TypeSessionStart).PID; got != pid {
 		t.Fatal("the session was reaped while busy or right after")
 	}
 	// Idle past the timeout, it is reaped.
-	f.reapRound(t, 2*idle, every)
+	reapRound(t, f.clock, 2*idle, every)
 	if s, _ := f.eng.GetSession("busy"); s.Status != engine.StatusHibernated || s.PID != 0 || !f.prov.Process("busy").Closed() {
 		t.Fatalf("idle session not reaped: %+v", s)
 	}
@@ -662,9 +661,15 @@ func TestEnginesDoNotTouchEachOthersProcesses(t *testing.T) {
 // its shell exits; once the job ends, the engine must wait for it rather
 // than collect zombies for the life of the daemon.
 func TestOrphansAreReaped(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{ReapInterval: 50 * time.Millisecond})
-	pidFile := filepath.Join(f.dir, "orphan")
-	f.mustRun(t, "o", bash("(setsid sh -c 'echo $$ > "+pidFile+"; sleep 1' >/dev/null 2>&1 &); sleep 0.1; echo spawned"))
+	clock := clocktest.New()
+	f := newFixture(t, engine.EngineOptions{ReapInterval: time.Second, Clock: clock})
+	pidFile, fifo := filepath.Join(f.dir, "orphan"), filepath.Join(f.dir, "release")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The orphan waits for the test to write to the FIFO; the turn ends
+	// once it has written its PID.
+	f.mustRun(t, "o", bash("(setsid sh -c 'echo $$ > "+pidFile+"; read x < "+fifo+"' >/dev/null 2>&1 &); until [ -s "+pidFile+" ]; do :; done; echo spawned"))
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
@@ -674,15 +679,18 @@ func TestOrphansAreReaped(t *testing.T) {
 		t.Fatalf("orphan %d is not alive under us: alive %v, descendants %v", pid, proc.Alive(pid), testkit.LiveDescendants())
 	}
 	// Alive, then a zombie of ours, then gone: only a wait removes it.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); os.IsNotExist(err) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("orphan %d was never waited for (zombies: %v)", pid, testkit.ZombieChildren())
-		}
-		time.Sleep(20 * time.Millisecond)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+		t.Fatalf("orphan %d is not our child to wait for: %v", pid, err)
+	}
+	reapRound(t, clock, time.Second, time.Second)
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !os.IsNotExist(err) {
+		t.Fatalf("orphan %d was never waited for (zombies: %v)", pid, testkit.ZombieChildren())
 	}
 }
 
@@ -721,8 +729,34 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 // one must not see it.
 func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
-	f.mustRun(t, "st", "stale:30 first")
-	time.Sleep(150 * time.Millisecond) // the stale line is now in the pipe
+	written := filepath.Join(f.dir, "stale-written")
+	if err := unix.Mkfifo(written, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.mustRun(t, "st", "stale:1 first")
+	// The agent opens the FIFO for writing once the stale line is in the
+	// pipe; opening it for reading waits for that.
+	opened := make(chan error, 1)
+	go func() {
+		rd, err := os.Open(written)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, rd)
+			_ = rd.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-testCtx(t).Done():
+		if w, err := os.OpenFile(written, os.O_WRONLY, 0); err == nil { // lets the reader go
+			_ = w.Close()
+		}
+		<-opened
+		t.Fatal("the agent never wrote its stale line")
+	}
 	r := f.mustRun(t, "st", "second")
 	for _, ev := range r.All(event.TypeAnswer) {
 		if strings.Contains(ev.EventData, "stale") {
