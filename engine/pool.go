@@ -371,7 +371,7 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := p.Close(ctx); err != nil {
-			sp.log.Warn("ending a process started for a removed session", "session", s.id, "err", err)
+			sp.log.Warn("ending a process started for a closed session", "session", s.id, "err", err)
 		}
 		cred.end()
 		sp.unreserve(s)
