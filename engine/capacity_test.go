@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
@@ -185,62 +186,68 @@ func TestBurstOnMaxResident(t *testing.T) {
 // A turn refused because the queue is full is refused at once: while the
 // starts ahead of it are still held.
 func TestOverloadedFailsFast(t *testing.T) {
-	f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, MaxQueuedStarts: 1}, nil)
-	hold := fakeprovider.NewGate()
-	f.prov.HoldStarts(hold)
-	running := f.goRun(t, "", "o0", "hi")
-	arrivals(t, hold, 1)
-	queued := f.goRun(t, "", "o1", "hi")
-	f.timers(t, 1)
-	for _, id := range []string{"o2", "o3"} {
-		_, err := f.run(t, id, "hi")
-		if !errors.Is(err, engine.ErrOverloaded) || engine.RetryAfter(err) < time.Second {
-			t.Fatalf("%s: %v, want ErrOverloaded with a retry hint", id, err)
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, MaxQueuedStarts: 1}, nil)
+		hold := fakeprovider.NewGate()
+		f.prov.HoldStarts(hold)
+		running := f.goRun(t, "", "o0", "hi")
+		arrivals(t, hold, 1)
+		queued := f.goRun(t, "", "o1", "hi")
+		f.timers(t, 1)
+		for _, id := range []string{"o2", "o3"} {
+			_, err := f.run(t, id, "hi")
+			if !errors.Is(err, engine.ErrOverloaded) || engine.RetryAfter(err) < time.Second {
+				t.Fatalf("%s: %v, want ErrOverloaded with a retry hint", id, err)
+			}
 		}
-	}
-	if running.finished() || queued.finished() {
-		t.Fatal("the held starts ended before the refusals")
-	}
-	hold.Open()
-	for _, tr := range []*bgTurn{running, queued} {
-		if err := tr.wait(t); err != nil {
-			t.Fatal(err)
+		synctest.Wait()
+		if running.finished() || queued.finished() {
+			t.Fatal("the held starts ended before the refusals")
 		}
-	}
-	if ps := f.eng.PoolStats(); ps.Rejections != 2 {
-		t.Fatalf("rejections = %d, want 2", ps.Rejections)
-	}
+		hold.Open()
+		for _, tr := range []*bgTurn{running, queued} {
+			if err := tr.wait(t); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ps := f.eng.PoolStats(); ps.Rejections != 2 {
+			t.Fatalf("rejections = %d, want 2", ps.Rejections)
+		}
+	})
 }
 
 // A turn that waits in the queue longer than StartQueueTimeout is refused
 // with ErrOverloaded, and its place is given up.
 func TestStartQueueTimeout(t *testing.T) {
-	f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, StartQueueTimeout: 5 * time.Second}, nil)
-	hold := fakeprovider.NewGate()
-	f.prov.HoldStarts(hold)
-	first := f.goRun(t, "", "q0", "hi")
-	arrivals(t, hold, 1)
-	late := f.goRun(t, "", "q1", "hi")
-	f.timers(t, 1)
-	f.clock.Advance(4 * time.Second)
-	if late.finished() {
-		t.Fatal("the queued turn gave up before its timeout")
-	}
-	f.clock.Advance(time.Second)
-	if err := late.wait(t); !errors.Is(err, engine.ErrOverloaded) {
-		t.Fatalf("queued past its timeout: %v, want ErrOverloaded", err)
-	}
-	if ps := f.eng.PoolStats(); ps.Queued != 0 || ps.Rejections != 1 {
-		t.Fatalf("pool stats = %+v", ps)
-	}
-	hold.Open()
-	if err := first.wait(t); err != nil {
-		t.Fatal(err)
-	}
-	if st := f.status(t, "q1"); st != engine.StatusError {
-		t.Fatalf("refused session is %s, want error", st)
-	}
-	f.mustRun(t, "q1", "again") // the next turn retries
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, StartQueueTimeout: 5 * time.Second}, nil)
+		hold := fakeprovider.NewGate()
+		f.prov.HoldStarts(hold)
+		first := f.goRun(t, "", "q0", "hi")
+		arrivals(t, hold, 1)
+		late := f.goRun(t, "", "q1", "hi")
+		f.timers(t, 1)
+		f.clock.Advance(4 * time.Second)
+		synctest.Wait()
+		if late.finished() {
+			t.Fatal("the queued turn gave up before its timeout")
+		}
+		f.clock.Advance(time.Second)
+		if err := late.wait(t); !errors.Is(err, engine.ErrOverloaded) {
+			t.Fatalf("queued past its timeout: %v, want ErrOverloaded", err)
+		}
+		if ps := f.eng.PoolStats(); ps.Queued != 0 || ps.Rejections != 1 {
+			t.Fatalf("pool stats = %+v", ps)
+		}
+		hold.Open()
+		if err := first.wait(t); err != nil {
+			t.Fatal(err)
+		}
+		if st := f.status(t, "q1"); st != engine.StatusError {
+			t.Fatalf("refused session is %s, want error", st)
+		}
+		f.mustRun(t, "q1", "again") // the next turn retries
+	})
 }
 
 // One owner's burst does not starve another: with one start at a time,
@@ -280,53 +287,56 @@ func TestStartQueueIsFairBetweenOwners(t *testing.T) {
 }
 
 func TestPerOwnerQuota(t *testing.T) {
-	f := newFake(t, engine.EngineOptions{PerOwnerResident: 2}, nil)
-	for i := range 3 {
-		if _, err := f.runAs(t, "alice", fmt.Sprintf("a%d", i), "hi"); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{PerOwnerResident: 2}, nil)
+		for i := range 3 {
+			if _, err := f.runAs(t, "alice", fmt.Sprintf("a%d", i), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(time.Second)
+		}
+		for i := range 2 {
+			if _, err := f.runAs(t, "bob", fmt.Sprintf("b%d", i), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(time.Second)
+		}
+		// Alice's oldest made room for her third; bob's are his own.
+		want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusIdle, "a2": engine.StatusIdle, "b0": engine.StatusIdle, "b1": engine.StatusIdle}
+		for id, st := range want {
+			if got := f.status(t, id); got != st {
+				t.Errorf("%s is %s, want %s", id, got, st)
+			}
+		}
+		// Alice busy on both her slots: her third waits, bob is not held up.
+		var busy []*bgTurn
+		for _, id := range []string{"a1", "a2"} {
+			busy = append(busy, f.goRun(t, "alice", id, "wait:alice busy"))
+		}
+		arrivals(t, f.prov.Gate("alice"), 2)
+		third := f.goRun(t, "alice", "a0", "history")
+		f.timers(t, 1)
+		if _, err := f.runAs(t, "bob", "b2", "hi"); err != nil {
 			t.Fatal(err)
 		}
-		f.clock.Advance(time.Second)
-	}
-	for i := range 2 {
-		if _, err := f.runAs(t, "bob", fmt.Sprintf("b%d", i), "hi"); err != nil {
-			t.Fatal(err)
+		synctest.Wait()
+		if third.finished() {
+			t.Fatal("alice's third session started while her quota was full of busy sessions")
 		}
-		f.clock.Advance(time.Second)
-	}
-	// Alice's oldest made room for her third; bob's are his own.
-	want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusIdle, "a2": engine.StatusIdle, "b0": engine.StatusIdle, "b1": engine.StatusIdle}
-	for id, st := range want {
-		if got := f.status(t, id); got != st {
-			t.Errorf("%s is %s, want %s", id, got, st)
+		if st := f.status(t, "b0"); st != engine.StatusHibernated {
+			t.Fatalf("b0 is %s, want hibernated for bob's third", st)
 		}
-	}
-	// Alice busy on both her slots: her third waits, bob is not held up.
-	var busy []*bgTurn
-	for _, id := range []string{"a1", "a2"} {
-		busy = append(busy, f.goRun(t, "alice", id, "wait:alice busy"))
-	}
-	arrivals(t, f.prov.Gate("alice"), 2)
-	third := f.goRun(t, "alice", "a0", "history")
-	f.timers(t, 1)
-	if _, err := f.runAs(t, "bob", "b2", "hi"); err != nil {
-		t.Fatal(err)
-	}
-	if third.finished() {
-		t.Fatal("alice's third session started while her quota was full of busy sessions")
-	}
-	if st := f.status(t, "b0"); st != engine.StatusHibernated {
-		t.Fatalf("b0 is %s, want hibernated for bob's third", st)
-	}
-	f.prov.Gate("alice").Open()
-	for _, tr := range append(busy, third) {
-		if err := tr.wait(t); err != nil {
-			t.Fatal(err)
+		f.prov.Gate("alice").Open()
+		for _, tr := range append(busy, third) {
+			if err := tr.wait(t); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	ps := f.eng.PoolStats()
-	if ps.Resident != 4 {
-		t.Fatalf("resident %d, want 2 per owner: %+v", ps.Resident, ps)
-	}
+		ps := f.eng.PoolStats()
+		if ps.Resident != 4 {
+			t.Fatalf("resident %d, want 2 per owner: %+v", ps.Resident, ps)
+		}
+	})
 }
 
 func TestSparesAreClaimedAndRefilled(t *testing.T) {
@@ -486,23 +496,34 @@ func TestCreatedSessionClaimsASpare(t *testing.T) {
 
 // A session being hibernated is not busy: a fail-fast turn waits for its
 // process to end and resumes it, never running beside the old process.
+// The bubble's Wait says when the turn can get no further without the
+// old process's end.
 func TestHibernatingSessionIsNotBusy(t *testing.T) {
-	f := newFake(t, engine.EngineOptions{MaxResident: 1, FailFastWhenBusy: true}, nil)
-	slow := fakeprovider.NewGate()
-	f.mustRun(t, "h1", "hello")
-	f.clock.Advance(time.Second)
-	f.prov.HoldCloses(slow) // h1's process takes its time to end
-	f.mustRun(t, "h2", "hello")
-	arrivals(t, slow, 1)
-	if st := f.status(t, "h1"); st != engine.StatusHibernated {
-		t.Fatalf("h1 is %s", st)
-	}
-	resumed := f.goRun(t, "", "h1", "history")
-	slow.Open()
-	if err := resumed.wait(t); err != nil {
-		t.Fatalf("turn on a hibernating session: %v", err)
-	}
-	if !resumed.rec.First(event.TypeSessionStart).Resumed {
-		t.Fatalf("not resumed: %+v", resumed.rec.First(event.TypeSessionStart).SessionStart)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxResident: 1, FailFastWhenBusy: true}, nil)
+		slow := fakeprovider.NewGate()
+		f.mustRun(t, "h1", "hello")
+		f.clock.Advance(time.Second)
+		f.prov.HoldCloses(slow) // h1's process takes its time to end
+		f.mustRun(t, "h2", "hello")
+		arrivals(t, slow, 1)
+		if st := f.status(t, "h1"); st != engine.StatusHibernated {
+			t.Fatalf("h1 is %s", st)
+		}
+		resumed := f.goRun(t, "", "h1", "history")
+		synctest.Wait()
+		if resumed.finished() {
+			t.Fatalf("the turn on a hibernating session ended early: %v", resumed.wait(t))
+		}
+		if n := len(f.prov.Starts()); n != 2 {
+			t.Fatalf("h1 was started again while its old process was still ending (%d starts)", n)
+		}
+		slow.Open()
+		if err := resumed.wait(t); err != nil {
+			t.Fatalf("turn on a hibernating session: %v", err)
+		}
+		if !resumed.rec.First(event.TypeSessionStart).Resumed {
+			t.Fatalf("not resumed: %+v", resumed.rec.First(event.TypeSessionStart).SessionStart)
+		}
+	})
 }

@@ -15,7 +15,9 @@ import (
 
 // fake is an engine on the in-memory provider and a fake clock: no
 // process, no sleep. Tests of the engine's own logic run on it; the ones
-// where a real process's behaviour matters use newFixture.
+// where a real process's behaviour matters use newFixture. A test that
+// must show something does not happen (a turn still waits) runs in a
+// testing/synctest bubble, whose Wait returns when nothing more can.
 type fake struct {
 	eng   *engine.Engine
 	prov  *fakeprovider.Provider
