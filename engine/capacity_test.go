@@ -1,61 +1,29 @@
 package engine_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
-	"github.com/hotplex/hotplex/internal/proc"
-	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/internal/fakeprovider"
 	"github.com/hotplex/hotplex/testkit"
 )
 
-func (f *fixture) runAs(t *testing.T, owner, id, prompt string) (*testkit.Recorder, error) {
-	t.Helper()
-	r := &testkit.Recorder{}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: id, WorkDir: f.dir, Owner: owner}, prompt, r.Callback)
-	return r, err
-}
-
-func status(t *testing.T, f *fixture, id string) engine.SessionStatus {
-	t.Helper()
-	s, ok := f.eng.GetSession(id)
-	if !ok {
-		t.Fatalf("session %s not found", id)
-	}
-	return s.Status
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestHibernateThenResumeKeepsTheConversation(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{MaxResident: 1})
+	f := newFake(t, engine.EngineOptions{MaxResident: 1}, nil)
 	first := f.mustRun(t, "a", "remember the lighthouse").First(event.TypeSessionStart)
+	f.clock.Advance(time.Second)
 	f.mustRun(t, "b", "hello")
-	if st := status(t, f, "a"); st != engine.StatusHibernated {
+	if st := f.status(t, "a"); st != engine.StatusHibernated {
 		t.Fatalf("a is %s, want hibernated", st)
 	}
-	waitFor(t, "a's process to end", func() bool { return !proc.Alive(first.PID) })
 	listed := false
 	for _, s := range f.eng.ListActiveSessions() {
 		if s.ID == "a" && s.Status == engine.StatusHibernated && s.PID == 0 {
@@ -65,15 +33,20 @@ func TestHibernateThenResumeKeepsTheConversation(t *testing.T) {
 	if !listed {
 		t.Fatal("hibernated session not listed as hibernated")
 	}
+	f.clock.Advance(time.Second)
 	r := f.mustRun(t, "a", "history")
 	st := r.First(event.TypeSessionStart)
 	if !st.ColdStart || !st.Resumed || st.PID == first.PID || st.ProviderSessionID != first.ProviderSessionID {
 		t.Fatalf("resume after hibernation: %+v", st.SessionStart)
 	}
-	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember the lighthouse") {
+	if got := r.First(event.TypeAnswer).EventData; got != "remember the lighthouse" {
 		t.Fatalf("history lost across hibernation: %q", got)
 	}
-	if st := status(t, f, "b"); st != engine.StatusHibernated {
+	// The resumed process started only once the first one had ended.
+	if procs := f.prov.Processes(); !procs[0].Closed() {
+		t.Fatal("a's first process was not ended")
+	}
+	if st := f.status(t, "b"); st != engine.StatusHibernated {
 		t.Fatalf("b is %s, want hibernated to make room for a", st)
 	}
 	ps := f.eng.PoolStats()
@@ -82,64 +55,82 @@ func TestHibernateThenResumeKeepsTheConversation(t *testing.T) {
 	}
 }
 
+// The least recently active idle session is the one hibernated.
+func TestHibernationTakesTheLeastRecentlyActive(t *testing.T) {
+	f := newFake(t, engine.EngineOptions{MaxResident: 3}, nil)
+	for _, id := range []string{"x", "y", "z"} {
+		f.mustRun(t, id, "hi")
+		f.clock.Advance(time.Second)
+	}
+	f.mustRun(t, "x", "again") // x is now the most recent; y the least
+	f.clock.Advance(time.Second)
+	f.mustRun(t, "w", "hi")
+	want := map[string]engine.SessionStatus{"w": engine.StatusIdle, "x": engine.StatusIdle, "y": engine.StatusHibernated, "z": engine.StatusIdle}
+	for id, st := range want {
+		if got := f.status(t, id); got != st {
+			t.Errorf("%s is %s, want %s", id, got, st)
+		}
+	}
+}
+
 func TestBusySessionsAreNeverHibernated(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{MaxResident: 1, StartQueueTimeout: 10 * time.Second})
+	f := newFake(t, engine.EngineOptions{MaxResident: 1, StartQueueTimeout: 10 * time.Second}, nil)
 	f.mustRun(t, "busy", "warm up")
-	done := make(chan error, 1)
-	go func() {
-		_, err := f.run(t, "busy", "sleep:700 long turn")
-		done <- err
-	}()
-	waitFor(t, "busy to run its turn", func() bool { return status(t, f, "busy") == engine.StatusRunning })
-	begin := time.Now()
-	r := f.mustRun(t, "other", "hello")
-	if err := <-done; err != nil {
+	long := f.goRun(t, "", "busy", "wait:long long turn")
+	arrivals(t, f.prov.Gate("long"), 1)
+	other := f.goRun(t, "", "other", "hello")
+	f.timers(t, 1) // other waits in the queue
+	if st := f.status(t, "busy"); st != engine.StatusRunning {
+		t.Fatalf("busy is %s while its turn runs", st)
+	}
+	if ps := f.eng.PoolStats(); ps.Queued != 1 || ps.Resident != 1 || ps.Hibernations != 0 {
+		t.Fatalf("a start took the slot of a busy session: %+v", ps)
+	}
+	f.clock.Advance(700 * time.Millisecond)
+	f.prov.Gate("long").Open()
+	if err := long.wait(t); err != nil {
 		t.Fatalf("the busy turn failed: %v", err)
 	}
-	// The other turn had to wait for the long one to end, then got the
-	// slot by hibernating it.
-	if time.Since(begin) < 300*time.Millisecond {
-		t.Fatalf("a start took the slot of a busy session after %v", time.Since(begin))
+	if err := other.wait(t); err != nil {
+		t.Fatal(err)
 	}
-	if q := r.First(event.TypeSessionStart).QueuedMs; q < 300 {
-		t.Fatalf("queued_ms = %d, want the wait reported", q)
+	// The other turn waited for the long one to end, then got the slot by
+	// hibernating it.
+	if q := other.rec.First(event.TypeSessionStart).QueuedMs; q != 700 {
+		t.Fatalf("queued_ms = %d, want the 700 ms it waited", q)
 	}
-	if st := status(t, f, "busy"); st != engine.StatusHibernated {
+	if st := f.status(t, "busy"); st != engine.StatusHibernated {
 		t.Fatalf("busy is %s after its turn, want hibernated", st)
 	}
 }
 
-// A burst of 50 new conversations on 10 resident slots: every turn is
-// answered or refused with ErrOverloaded, none hangs, the bound holds, and
-// every answered conversation keeps its history through hibernation.
+// A burst of 50 new conversations on 10 resident slots, 2 starts at a
+// time and 24 queued at most: 2 start, 24 queue and are answered, 24 are
+// refused with ErrOverloaded, the bound holds throughout, and every
+// answered conversation keeps its history through hibernation.
 func TestBurstOnMaxResident(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{MaxResident: 10, MaxConcurrentStarts: 2, MaxQueuedStarts: 24, StartQueueTimeout: 20 * time.Second})
+	f := newFake(t, engine.EngineOptions{MaxResident: 10, MaxConcurrentStarts: 2, MaxQueuedStarts: 24}, nil)
+	hold := fakeprovider.NewGate()
+	f.prov.HoldStarts(hold)
 	const n = 50
 	var (
 		wg       sync.WaitGroup
 		answered atomic.Int32
-		refused  atomic.Int32
+		refused  = make(chan struct{}, n)
 		maxRes   atomic.Int32
-		stop     = make(chan struct{})
-		sampler  sync.WaitGroup
 		errs     = make([]error, n)
 	)
-	sampler.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			ps := f.eng.PoolStats()
-			if int32(ps.Resident) > maxRes.Load() {
-				maxRes.Store(int32(ps.Resident))
-			}
-		}
-	})
 	for i := range n {
 		wg.Go(func() {
-			r, err := f.run(t, fmt.Sprintf("c%d", i), fmt.Sprintf("sleep:20 first prompt of c%d", i))
+			r := &testkit.Recorder{}
+			err := f.eng.Execute(testCtx(t), &engine.Config{SessionID: fmt.Sprintf("c%d", i), WorkDir: f.dir}, fmt.Sprintf("first prompt of c%d", i), func(et string, data any) error {
+				if et == event.TypeSessionStart {
+					if res := int32(f.eng.PoolStats().Resident); res > maxRes.Load() {
+						maxRes.Store(res)
+					}
+				}
+				return r.Callback(et, data)
+			})
 			errs[i] = err
 			switch {
 			case err == nil:
@@ -151,185 +142,208 @@ func TestBurstOnMaxResident(t *testing.T) {
 				if engine.RetryAfter(err) <= 0 {
 					t.Errorf("c%d: overloaded without a retry hint: %v", i, err)
 				}
-				refused.Add(1)
+				refused <- struct{}{}
 			default:
 				t.Errorf("c%d: %v", i, err)
 			}
 		})
 	}
-	wg.Wait()
-	close(stop)
-	sampler.Wait()
-	if answered.Load()+refused.Load() != n || answered.Load() == 0 {
-		t.Fatalf("answered %d, refused %d of %d", answered.Load(), refused.Load(), n)
+	// Two starts held, 24 turns queued, and the rest refused while the
+	// starts are still held: at once.
+	arrivals(t, hold, 2)
+	f.timers(t, 24)
+	for i := range 24 {
+		select {
+		case <-refused:
+		case <-testCtx(t).Done():
+			t.Fatalf("%d refusals while the starts are held, want 24", i)
+		}
 	}
-	if refused.Load() == 0 {
-		t.Fatalf("no turn was refused although %d starts queue at most", 24)
+	hold.Open()
+	wg.Wait()
+	if answered.Load() != 26 || len(refused) != 0 {
+		t.Fatalf("answered %d, %d more refused; want 26 and none", answered.Load(), len(refused))
 	}
 	if m := maxRes.Load(); m > 10 {
 		t.Fatalf("resident reached %d, limit 10", m)
 	}
 	ps := f.eng.PoolStats()
-	if ps.Resident > 10 || ps.Hibernations == 0 || ps.Rejections != uint64(refused.Load()) || ps.Queued != 0 || ps.Starting != 0 {
+	if ps.Resident > 10 || ps.Hibernations != 16 || ps.Rejections != 24 || ps.Queued != 0 || ps.Starting != 0 {
 		t.Fatalf("pool stats = %+v", ps)
 	}
-	t.Logf("answered %d, refused %d, stats %+v", answered.Load(), refused.Load(), ps)
 	// Second turns: the answered conversations remember their first prompt.
 	for i := range n {
 		if errs[i] != nil {
 			continue
 		}
 		id := fmt.Sprintf("c%d", i)
-		r := f.mustRun(t, id, "history")
-		if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "first prompt of "+id) {
+		if got := f.mustRun(t, id, "history").First(event.TypeAnswer).EventData; got != "first prompt of "+id {
 			t.Fatalf("%s lost its history: %q", id, got)
 		}
 	}
 }
 
+// A turn refused because the queue is full is refused at once: while the
+// starts ahead of it are still held.
 func TestOverloadedFailsFast(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{
-		MaxConcurrentStarts: 1, MaxQueuedStarts: 1,
-		Env: append(os.Environ(), "HOME="+t.TempDir(), "FAKEAGENT_START_DELAY_MS=400"),
-	})
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	took := make([]time.Duration, 4)
-	for i := range 4 {
-		wg.Go(func() {
-			begin := time.Now()
-			_, errs[i] = f.run(t, fmt.Sprintf("o%d", i), "hi")
-			took[i] = time.Since(begin)
-		})
-		time.Sleep(50 * time.Millisecond)
-	}
-	wg.Wait()
-	var ok, over int
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			ok++
-		case errors.Is(err, engine.ErrOverloaded):
-			over++
-			if took[i] > 350*time.Millisecond { // a queued start would wait at least 400 ms
-				t.Errorf("refusal took %v, want it at once", took[i])
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, MaxQueuedStarts: 1}, nil)
+		hold := fakeprovider.NewGate()
+		f.prov.HoldStarts(hold)
+		running := f.goRun(t, "", "o0", "hi")
+		arrivals(t, hold, 1)
+		queued := f.goRun(t, "", "o1", "hi")
+		f.timers(t, 1)
+		for _, id := range []string{"o2", "o3"} {
+			_, err := f.run(t, id, "hi")
+			if !errors.Is(err, engine.ErrOverloaded) || engine.RetryAfter(err) < time.Second {
+				t.Fatalf("%s: %v, want ErrOverloaded with a retry hint", id, err)
 			}
-		default:
-			t.Fatalf("o%d: %v", i, err)
 		}
-	}
-	if ok != 2 || over != 2 {
-		t.Fatalf("%d answered, %d refused; want one running and one queued to pass", ok, over)
-	}
+		synctest.Wait()
+		if running.finished() || queued.finished() {
+			t.Fatal("the held starts ended before the refusals")
+		}
+		hold.Open()
+		for _, tr := range []*bgTurn{running, queued} {
+			if err := tr.wait(t); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ps := f.eng.PoolStats(); ps.Rejections != 2 {
+			t.Fatalf("rejections = %d, want 2", ps.Rejections)
+		}
+	})
+}
+
+// A turn that waits in the queue longer than StartQueueTimeout is refused
+// with ErrOverloaded, and its place is given up.
+func TestStartQueueTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, StartQueueTimeout: 5 * time.Second}, nil)
+		hold := fakeprovider.NewGate()
+		f.prov.HoldStarts(hold)
+		first := f.goRun(t, "", "q0", "hi")
+		arrivals(t, hold, 1)
+		late := f.goRun(t, "", "q1", "hi")
+		f.timers(t, 1)
+		f.clock.Advance(4 * time.Second)
+		synctest.Wait()
+		if late.finished() {
+			t.Fatal("the queued turn gave up before its timeout")
+		}
+		f.clock.Advance(time.Second)
+		if err := late.wait(t); !errors.Is(err, engine.ErrOverloaded) {
+			t.Fatalf("queued past its timeout: %v, want ErrOverloaded", err)
+		}
+		if ps := f.eng.PoolStats(); ps.Queued != 0 || ps.Rejections != 1 {
+			t.Fatalf("pool stats = %+v", ps)
+		}
+		hold.Open()
+		if err := first.wait(t); err != nil {
+			t.Fatal(err)
+		}
+		if st := f.status(t, "q1"); st != engine.StatusError {
+			t.Fatalf("refused session is %s, want error", st)
+		}
+		f.mustRun(t, "q1", "again") // the next turn retries
+	})
 }
 
 // One owner's burst does not starve another: with one start at a time,
-// bob's single turn is served right after the start under way, not behind
-// alice's queue.
+// bob's single turn is served right after the start under way and the
+// one alice's turn next in line, not behind all of alice's queue.
 func TestStartQueueIsFairBetweenOwners(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{
-		MaxConcurrentStarts: 1,
-		Env:                 append(os.Environ(), "HOME="+t.TempDir(), "FAKEAGENT_START_DELAY_MS=150"),
-	})
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		order []string
-	)
-	note := func(who string) {
-		mu.Lock()
-		order = append(order, who)
-		mu.Unlock()
-	}
+	f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1}, nil)
+	hold := fakeprovider.NewGate()
+	f.prov.HoldStarts(hold)
+	var turns []*bgTurn
 	for i := range 6 {
-		wg.Go(func() {
-			if _, err := f.runAs(t, "alice", fmt.Sprintf("alice-%d", i), "hi"); err != nil {
-				t.Error(err)
-			}
-			note("alice")
-		})
+		turns = append(turns, f.goRun(t, "alice", fmt.Sprintf("alice-%d", i), "hi"))
 	}
-	time.Sleep(100 * time.Millisecond) // alice's burst is queued
-	wg.Go(func() {
-		if _, err := f.runAs(t, "bob", "bob-0", "hi"); err != nil {
-			t.Error(err)
+	arrivals(t, hold, 1)
+	f.timers(t, 5) // alice's burst is queued
+	turns = append(turns, f.goRun(t, "bob", "bob-0", "hi"))
+	f.timers(t, 6)
+	hold.Open()
+	for _, tr := range turns {
+		if err := tr.wait(t); err != nil {
+			t.Fatal(err)
 		}
-		note("bob")
-	})
-	wg.Wait()
+	}
+	var order []string
+	for _, o := range f.prov.Starts() {
+		order = append(order, o.SessionID)
+	}
 	pos := -1
-	for i, who := range order {
-		if who == "bob" {
+	for i, id := range order {
+		if id == "bob-0" {
 			pos = i
 		}
 	}
-	if pos < 0 || pos > 2 {
-		t.Fatalf("bob finished at position %d of %v; the queue is not fair", pos, order)
+	if pos != 2 {
+		t.Fatalf("bob started at position %d of %v, want 2; the queue is not fair", pos, order)
 	}
 }
 
 func TestPerOwnerQuota(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{PerOwnerResident: 2})
-	for i := range 3 {
-		f.runAs(t, "alice", fmt.Sprintf("a%d", i), "hi")
-	}
-	for i := range 2 {
-		if _, err := f.runAs(t, "bob", fmt.Sprintf("b%d", i), "hi"); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{PerOwnerResident: 2}, nil)
+		for i := range 3 {
+			if _, err := f.runAs(t, "alice", fmt.Sprintf("a%d", i), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(time.Second)
+		}
+		for i := range 2 {
+			if _, err := f.runAs(t, "bob", fmt.Sprintf("b%d", i), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(time.Second)
+		}
+		// Alice's oldest made room for her third; bob's are his own.
+		want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusIdle, "a2": engine.StatusIdle, "b0": engine.StatusIdle, "b1": engine.StatusIdle}
+		for id, st := range want {
+			if got := f.status(t, id); got != st {
+				t.Errorf("%s is %s, want %s", id, got, st)
+			}
+		}
+		// Alice busy on both her slots: her third waits, bob is not held up.
+		var busy []*bgTurn
+		for _, id := range []string{"a1", "a2"} {
+			busy = append(busy, f.goRun(t, "alice", id, "wait:alice busy"))
+		}
+		arrivals(t, f.prov.Gate("alice"), 2)
+		third := f.goRun(t, "alice", "a0", "history")
+		f.timers(t, 1)
+		if _, err := f.runAs(t, "bob", "b2", "hi"); err != nil {
 			t.Fatal(err)
 		}
-	}
-	// Alice's oldest made room for her third; bob's are his own.
-	want := map[string]engine.SessionStatus{"a0": engine.StatusHibernated, "a1": engine.StatusIdle, "a2": engine.StatusIdle, "b0": engine.StatusIdle, "b1": engine.StatusIdle}
-	for id, st := range want {
-		if got := status(t, f, id); got != st {
-			t.Errorf("%s is %s, want %s", id, got, st)
+		synctest.Wait()
+		if third.finished() {
+			t.Fatal("alice's third session started while her quota was full of busy sessions")
 		}
-	}
-	// Alice busy on both her slots: her third waits, bob is not held up.
-	var wg sync.WaitGroup
-	for _, id := range []string{"a1", "a2"} {
-		wg.Go(func() {
-			if _, err := f.runAs(t, "alice", id, "sleep:600 busy"); err != nil {
-				t.Error(err)
+		if st := f.status(t, "b0"); st != engine.StatusHibernated {
+			t.Fatalf("b0 is %s, want hibernated for bob's third", st)
+		}
+		f.prov.Gate("alice").Open()
+		for _, tr := range append(busy, third) {
+			if err := tr.wait(t); err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
-	waitFor(t, "alice's sessions to be busy", func() bool {
-		return status(t, f, "a1") == engine.StatusRunning && status(t, f, "a2") == engine.StatusRunning
-	})
-	aliceDone := make(chan time.Time, 1)
-	wg.Go(func() {
-		if _, err := f.runAs(t, "alice", "a0", "history"); err != nil {
-			t.Error(err)
 		}
-		aliceDone <- time.Now()
+		ps := f.eng.PoolStats()
+		if ps.Resident != 4 {
+			t.Fatalf("resident %d, want 2 per owner: %+v", ps.Resident, ps)
+		}
 	})
-	time.Sleep(50 * time.Millisecond)
-	if _, err := f.runAs(t, "bob", "b2", "hi"); err != nil {
-		t.Fatal(err)
-	}
-	bobDone := time.Now()
-	wg.Wait()
-	if !(<-aliceDone).After(bobDone) {
-		t.Fatal("alice's third session started while her quota was full of busy sessions")
-	}
-	if st := status(t, f, "b0"); st != engine.StatusHibernated {
-		t.Fatalf("b0 is %s, want hibernated for bob's third", st)
-	}
-	ps := f.eng.PoolStats()
-	if ps.Resident != 4 {
-		t.Fatalf("resident %d, want 2 per owner: %+v", ps.Resident, ps)
-	}
 }
 
 func TestSparesAreClaimedAndRefilled(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Spares: 1, MaxResident: 2, BaseSystemPrompt: "base rules"})
-	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
-	spares := f.eng.PoolStats()
+	f := newFake(t, engine.EngineOptions{Spares: 1, MaxResident: 2, BaseSystemPrompt: "base rules"}, nil)
+	f.until(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
 	r := &testkit.Recorder{}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := f.eng.Execute(ctx, &engine.Config{SessionID: "n1", WorkDir: f.dir, TaskInstructions: "task rules"}, "sysprompt", r.Callback); err != nil {
+	if err := f.eng.Execute(testCtx(t), &engine.Config{SessionID: "n1", WorkDir: f.dir, TaskInstructions: "task rules"}, "sysprompt", r.Callback); err != nil {
 		t.Fatal(err)
 	}
 	st := r.First(event.TypeSessionStart)
@@ -339,26 +353,28 @@ func TestSparesAreClaimedAndRefilled(t *testing.T) {
 	if st.ProviderSessionID == "" || st.ProviderSessionID == engine.ProviderSessionID("", "n1") {
 		t.Fatalf("provider session ID %q is not the one the spare chose", st.ProviderSessionID)
 	}
-	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "base rules") || !strings.Contains(got, "task rules") {
+	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\ntask rules" {
 		t.Fatalf("the claimed spare runs without the session's system prompt: %q", got)
 	}
 	if sess, _ := f.eng.GetSession("n1"); sess.ProviderSessionID != st.ProviderSessionID || sess.Config.WorkDir != f.dir {
 		t.Fatalf("session = %+v", sess)
 	}
-	waitFor(t, "the spare to be refilled", func() bool { ps := f.eng.PoolStats(); return ps.Spares == 1 && ps.SpareStarts == 2 })
-	ps := f.eng.PoolStats()
-	if ps.SpareClaims != 1 || ps.ColdStarts != 0 || spares.SpareStarts != 1 {
+	f.until(t, "the spare to be refilled", func() bool { ps := f.eng.PoolStats(); return ps.Spares == 1 && ps.SpareStarts == 2 })
+	if ps := f.eng.PoolStats(); ps.SpareClaims != 1 || ps.ColdStarts != 0 {
 		t.Fatalf("pool stats = %+v", ps)
 	}
+	f.clock.Advance(time.Second)
 	f.mustRun(t, "n1", "second prompt")
+	f.clock.Advance(time.Second)
 
 	// Hibernation resumes the conversation under the ID the spare chose.
 	// Two resident slots: n2 takes the spare, n3 needs n1's slot.
 	if st := f.mustRun(t, "n2", "hi").First(event.TypeSessionStart); !st.Spare {
 		t.Fatalf("n2 did not claim the refilled spare: %+v", st.SessionStart)
 	}
+	f.clock.Advance(time.Second)
 	f.mustRun(t, "n3", "hi")
-	if got := status(t, f, "n1"); got != engine.StatusHibernated {
+	if got := f.status(t, "n1"); got != engine.StatusHibernated {
 		t.Fatalf("n1 is %s, want hibernated", got)
 	}
 	r2 := f.mustRun(t, "n1", "history")
@@ -366,7 +382,7 @@ func TestSparesAreClaimedAndRefilled(t *testing.T) {
 	if !st2.Resumed || st2.Spare || st2.ProviderSessionID != st.ProviderSessionID {
 		t.Fatalf("resume of a spare-started session: %+v", st2.SessionStart)
 	}
-	if got := r2.First(event.TypeAnswer).EventData; !strings.Contains(got, "sysprompt | second prompt") {
+	if got := r2.First(event.TypeAnswer).EventData; got != "sysprompt | second prompt" {
 		t.Fatalf("history after hibernation: %q", got)
 	}
 
@@ -383,29 +399,23 @@ func TestSparesAreClaimedAndRefilled(t *testing.T) {
 	}
 }
 
-// A conversation that already exists on disk is resumed by a start, never
-// handed a spare that would begin it afresh.
+// A conversation that already exists with the provider is resumed by a
+// start, never handed a spare that would begin it afresh.
 func TestExistingConversationSkipsTheSpare(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Spares: 1})
-	// Another engine without spares, on the same CLI home, had the
+	prov := fakeprovider.New("fake")
+	// Another engine without spares, on the same provider, had the
 	// conversation first.
-	o := f.opts
-	o.Spares = 0
-	other, err := engine.NewEngine(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &testkit.Recorder{}
-	if err := other.Execute(context.Background(), &engine.Config{SessionID: "x", WorkDir: f.dir}, "from before", r.Callback); err != nil {
-		t.Fatal(err)
-	}
-	_ = other.Close()
-	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
-	r = f.mustRun(t, "x", "history")
+	other := newFake(t, engine.EngineOptions{}, prov)
+	other.mustRun(t, "x", "from before")
+	_ = other.eng.Close()
+	f := newFake(t, engine.EngineOptions{Spares: 1}, prov)
+	f.dir = other.dir
+	f.until(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	r := f.mustRun(t, "x", "history")
 	if st := r.First(event.TypeSessionStart); st.Spare || !st.Resumed || st.ProviderSessionID != engine.ProviderSessionID("", "x") {
 		t.Fatalf("existing conversation: %+v", st.SessionStart)
 	}
-	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "from before") {
+	if got := r.First(event.TypeAnswer).EventData; got != "from before" {
 		t.Fatalf("history: %q", got)
 	}
 	if ps := f.eng.PoolStats(); ps.Spares != 1 || ps.SpareClaims != 0 || ps.Resumes != 1 {
@@ -414,21 +424,31 @@ func TestExistingConversationSkipsTheSpare(t *testing.T) {
 }
 
 func TestSparesNeverExceedTheLimit(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Spares: 2, MaxResident: 2})
-	waitFor(t, "spares", func() bool { return f.eng.PoolStats().Spares == 2 })
+	f := newFake(t, engine.EngineOptions{Spares: 2, MaxResident: 2}, nil)
+	f.until(t, "spares", func() bool { return f.eng.PoolStats().Spares == 2 })
 	f.mustRun(t, "a", "hi") // claims one
+	f.clock.Advance(time.Second)
 	f.mustRun(t, "b", "hi") // claims the other
+	f.clock.Advance(time.Second)
 	f.mustRun(t, "c", "hi") // hibernates a
-	time.Sleep(300 * time.Millisecond)
-	ps := f.eng.PoolStats()
-	if ps.Resident+ps.Spares > 2 {
-		t.Fatalf("resident %d + spares %d over the limit of 2", ps.Resident, ps.Spares)
+	// Let the refill try, round after round.
+	for range 5 {
+		f.timers(t, 1)
+		f.clock.Advance(time.Second)
+		ps := f.eng.PoolStats()
+		if ps.Resident+ps.Spares+ps.Starting > 2 {
+			t.Fatalf("resident %d + spares %d + starting %d over the limit of 2", ps.Resident, ps.Spares, ps.Starting)
+		}
 	}
-	if st := status(t, f, "a"); st != engine.StatusHibernated {
+	if st := f.status(t, "a"); st != engine.StatusHibernated {
 		t.Fatalf("a is %s", st)
+	}
+	if ps := f.eng.PoolStats(); ps.SpareStarts != 2 {
+		t.Fatalf("spares started without room: %+v", ps)
 	}
 }
 
+// The memory budget reads process sizes from /proc: a real process.
 func TestMemoryBudgetHibernates(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{MemoryBudget: 1})
 	f.mustRun(t, "m1", "hi")
@@ -445,38 +465,65 @@ func TestMemoryBudgetHibernates(t *testing.T) {
 	}
 }
 
-// A session registered ahead of its first turn (as the daemon creates
-// them) claims a spare like any new conversation.
-func TestRegisteredSessionClaimsASpare(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Spares: 1})
-	if err := f.eng.RestoreSession("reg", engine.SessionConfig{WorkDir: f.dir, Owner: "carol"}, 0, nil); err != nil {
+// A session created ahead of its first turn (as the daemon creates them)
+// claims a spare like any new conversation; one restored from a record
+// resumes its conversation instead.
+func TestCreatedSessionClaimsASpare(t *testing.T) {
+	f := newFake(t, engine.EngineOptions{Spares: 1}, nil)
+	if err := f.eng.CreateSession("reg", engine.SessionConfig{WorkDir: f.dir, Owner: "carol"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	if err := f.eng.RestoreSession("old", engine.SessionConfig{WorkDir: f.dir}, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
 	r := f.mustRun(t, "reg", "hello")
 	if st := r.First(event.TypeSessionStart); !st.Spare || st.Resumed {
-		t.Fatalf("registered session: %+v", st.SessionStart)
+		t.Fatalf("created session: %+v", st.SessionStart)
 	}
 	if s, _ := f.eng.GetSession("reg"); s.Owner != "carol" {
 		t.Fatalf("owner = %q", s.Owner)
 	}
+	f.until(t, "the spare to be refilled", func() bool { return f.eng.PoolStats().Spares == 1 })
+	r = f.mustRun(t, "old", "hello")
+	if st := r.First(event.TypeSessionStart); st.Spare {
+		t.Fatalf("restored session took a spare: %+v", st.SessionStart)
+	}
+	if starts := f.prov.Starts(); !starts[len(starts)-1].Resume {
+		t.Fatal("restored session was not resumed")
+	}
 }
 
 // A session being hibernated is not busy: a fail-fast turn waits for its
-// process to end and resumes it.
+// process to end and resumes it, never running beside the old process.
+// The bubble's Wait says when the turn can get no further without the
+// old process's end.
 func TestHibernatingSessionIsNotBusy(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{MaxResident: 1, FailFastWhenBusy: true}, func(o *claude.Options) {
-		o.TerminateGrace = 2 * time.Second
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxResident: 1, FailFastWhenBusy: true}, nil)
+		slow := fakeprovider.NewGate()
+		f.mustRun(t, "h1", "hello")
+		f.clock.Advance(time.Second)
+		f.prov.HoldCloses(slow) // h1's process takes its time to end
+		f.mustRun(t, "h2", "hello")
+		arrivals(t, slow, 1)
+		if st := f.status(t, "h1"); st != engine.StatusHibernated {
+			t.Fatalf("h1 is %s", st)
+		}
+		resumed := f.goRun(t, "", "h1", "history")
+		synctest.Wait()
+		if resumed.finished() {
+			t.Fatalf("the turn on a hibernating session ended early: %v", resumed.wait(t))
+		}
+		if n := len(f.prov.Starts()); n != 2 {
+			t.Fatalf("h1 was started again while its old process was still ending (%d starts)", n)
+		}
+		slow.Open()
+		if err := resumed.wait(t); err != nil {
+			t.Fatalf("turn on a hibernating session: %v", err)
+		}
+		if !resumed.rec.First(event.TypeSessionStart).Resumed {
+			t.Fatalf("not resumed: %+v", resumed.rec.First(event.TypeSessionStart).SessionStart)
+		}
 	})
-	// After its answer h1 keeps writing for a while, so its process takes
-	// that long to end when hibernated.
-	f.mustRun(t, "h1", "stale:1000 hello")
-	f.mustRun(t, "h2", "hello") // hibernates h1
-	r, err := f.run(t, "h1", "history")
-	if err != nil {
-		t.Fatalf("turn on a hibernating session: %v", err)
-	}
-	if !r.First(event.TypeSessionStart).Resumed {
-		t.Fatalf("not resumed: %+v", r.First(event.TypeSessionStart).SessionStart)
-	}
 }

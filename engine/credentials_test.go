@@ -12,6 +12,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/clocktest"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -80,10 +81,13 @@ func TestCredentialsPerProcess(t *testing.T) {
 	if got := testkit.EnvValue(env, "ANTHROPIC_API_KEY"); got != "token-1" {
 		t.Fatalf("agent's key %q, want its own token", got)
 	}
-	// Starting b hibernates a (one resident process): a's token goes.
+	// Starting b hibernates a (one resident process): a's token goes
+	// with its process, which a's next start waits for.
 	f.mustRun(t, "b", "hello")
-	waitFor(t, "a's token revoked", func() bool { _, rev := iss.state(); return slices.Contains(rev, "token-1") })
 	r = f.mustRun(t, "a", "again")
+	if _, rev := iss.state(); !slices.Contains(rev, "token-1") {
+		t.Fatalf("a's token was not revoked with its process: revoked %v", rev)
+	}
 	if got := testkit.EnvValue(environ(t, r.First(event.TypeSessionStart).PID), "ANTHROPIC_API_KEY"); got != "token-3" {
 		t.Errorf("resumed process's key %q, want a new token", got)
 	}
@@ -103,8 +107,9 @@ func TestCredentialsPerProcess(t *testing.T) {
 // no session, which become its session's when it is claimed.
 func TestSpareCredentialsFollowTheClaim(t *testing.T) {
 	iss := &issuer{}
-	f := newFixture(t, engine.EngineOptions{Credentials: iss, Spares: 1})
-	waitFor(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	clock := clocktest.New() // the spare refill arms it after each round
+	f := newFixture(t, engine.EngineOptions{Credentials: iss, Spares: 1, Clock: clock})
+	untilClock(t, clock, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
 	if h, _ := iss.state(); h["token-1"] != "/" {
 		t.Fatalf("spare issued to %q", h["token-1"])
 	}
@@ -135,28 +140,20 @@ func TestSpareCredentialsFollowTheClaim(t *testing.T) {
 // TestEndTurnWithCause: a turn ended with a cause reports it in its error
 // event and to Execute's caller.
 func TestEndTurnWithCause(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	cause := errors.New("budget_exceeded: session e has spent $1 of its $1 budget")
 	if f.eng.EndTurn("e", cause) {
 		t.Fatal("EndTurn on no session reported a turn")
 	}
-	started := make(chan struct{})
-	done := make(chan error, 1)
-	r := &testkit.Recorder{}
-	go func() {
-		done <- f.eng.Execute(context.Background(), &engine.Config{SessionID: "e", WorkDir: f.dir}, "sleep:20000", func(et string, d any) error {
-			if et == event.TypeSessionStart {
-				close(started)
-			}
-			return r.Callback(et, d)
-		})
-	}()
-	<-started
-	waitFor(t, "the turn to run", func() bool { return f.eng.EndTurn("e", cause) })
-	if err := <-done; !errors.Is(err, cause) {
+	tr := f.goRun(t, "", "e", "wait:never")
+	arrivals(t, f.prov.Gate("never"), 1)
+	if !f.eng.EndTurn("e", cause) {
+		t.Fatal("EndTurn found no turn running")
+	}
+	if err := tr.wait(t); !errors.Is(err, cause) {
 		t.Fatalf("Execute returned %v, want the cause", err)
 	}
-	if ev := r.First(event.TypeError); ev == nil || !strings.Contains(ev.Meta.ErrorMsg, "budget_exceeded") {
+	if ev := tr.rec.First(event.TypeError); ev == nil || !strings.Contains(ev.Meta.ErrorMsg, "budget_exceeded") {
 		t.Errorf("error event %+v", ev)
 	}
 }

@@ -1,19 +1,17 @@
 package engine_test
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/fakeprovider"
 )
 
 // sink records what the engine publishes.
@@ -42,7 +40,7 @@ func (s *sink) seqs(session string) []uint64 {
 
 func TestEventSinkSeesEveryEventInOrder(t *testing.T) {
 	sk := &sink{}
-	f := newFixture(t, engine.EngineOptions{Events: sk})
+	f := newFake(t, engine.EngineOptions{Events: sk}, nil)
 	r1 := f.mustRun(t, "a", "blocks:2 one")
 	r2 := f.mustRun(t, "a", "two")
 	f.mustRun(t, "b", "other session")
@@ -61,7 +59,7 @@ func TestEventSinkSeesEveryEventInOrder(t *testing.T) {
 }
 
 func TestInterrupt(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	if _, err := f.eng.Interrupt("nope"); !errors.Is(err, engine.ErrSessionNotFound) {
 		t.Fatalf("unknown session: %v", err)
 	}
@@ -69,27 +67,16 @@ func TestInterrupt(t *testing.T) {
 	if ok, err := f.eng.Interrupt("i"); ok || err != nil {
 		t.Fatalf("idle session: %v %v", ok, err)
 	}
-	started := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- f.eng.Execute(context.Background(), &engine.Config{SessionID: "i", WorkDir: f.dir}, "sleep:20000", func(et string, _ any) error {
-			if et == event.TypeSessionStart {
-				close(started)
-			}
-			return nil
-		})
-	}()
-	<-started
-	time.Sleep(100 * time.Millisecond)
-	at := time.Now()
+	tr := f.goRun(t, "", "i", "wait:never")
+	arrivals(t, f.prov.Gate("never"), 1)
 	if ok, err := f.eng.Interrupt("i"); !ok || err != nil {
 		t.Fatalf("Interrupt = %v, %v", ok, err)
 	}
-	if err := <-done; !errors.Is(err, engine.ErrInterrupted) {
+	if err := tr.wait(t); !errors.Is(err, engine.ErrInterrupted) {
 		t.Fatalf("Execute returned %v, want ErrInterrupted", err)
 	}
-	if took := time.Since(at); took > 2*time.Second {
-		t.Fatalf("interrupt took %s", took)
+	if res := tr.rec.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
+		t.Fatalf("no interrupted result: %v", tr.rec.Types())
 	}
 	if got := f.mustRun(t, "i", "after").First(event.TypeSessionStart).PID; got != pid {
 		t.Fatal("process replaced after an interrupt")
@@ -97,7 +84,8 @@ func TestInterrupt(t *testing.T) {
 }
 
 func TestRestoreSession(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	prov := fakeprovider.New("fake")
+	f := newFake(t, engine.EngineOptions{}, prov)
 	r := f.mustRun(t, "rs", "remember this")
 	last := r.Events()[len(r.Events())-1]
 	stats := last.Stats
@@ -105,7 +93,7 @@ func TestRestoreSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A new engine, as after a daemon restart, with the saved record.
-	g := newFixture(t, engine.EngineOptions{Env: f.opts.Env})
+	g := newFake(t, engine.EngineOptions{}, prov)
 	g.dir = f.dir
 	if err := g.eng.RestoreSession("rs", engine.SessionConfig{WorkDir: f.dir}, last.Seq, stats); err != nil {
 		t.Fatal(err)
@@ -122,7 +110,7 @@ func TestRestoreSession(t *testing.T) {
 	if !st.Resumed || st.Fallback != "" || st.Seq != last.Seq+1 {
 		t.Fatalf("restored start: %+v seq %d (last %d)", st.SessionStart, st.Seq, last.Seq)
 	}
-	if got := r2.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember this") {
+	if got := r2.First(event.TypeAnswer).EventData; got != "remember this" {
 		t.Fatalf("conversation lost: %q", got)
 	}
 	st2 := r2.First(event.TypeSessionStats).Stats
@@ -134,7 +122,7 @@ func TestRestoreSession(t *testing.T) {
 // A session created for a new conversation starts it on its first turn:
 // no resume is tried, so no fallback is reported.
 func TestCreateSessionStartsANewConversation(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	if err := f.eng.CreateSession("cs", engine.SessionConfig{WorkDir: f.dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +137,9 @@ func TestCreateSessionStartsANewConversation(t *testing.T) {
 	st := r.First(event.TypeSessionStart)
 	if st.Resumed || st.Fallback != "" || !st.ColdStart {
 		t.Fatalf("first start of a created session: %+v", st.SessionStart)
+	}
+	if starts := f.prov.Starts(); len(starts) != 1 || starts[0].Resume {
+		t.Fatalf("a new conversation was started as a resume: %+v", starts)
 	}
 	if s, _ := f.eng.GetSession("cs"); s.Status != engine.StatusIdle || s.PID == 0 {
 		t.Fatalf("after its first turn: %+v", s)

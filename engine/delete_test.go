@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -32,11 +33,12 @@ func TestDeleteSessionFailsWaitersAndForgets(t *testing.T) {
 	if want := filepath.Join(realRoot, engine.OwnerDir("alice"), "w"); live.Config.WorkDir != want {
 		t.Fatalf("work dir %s, want %s", live.Config.WorkDir, want)
 	}
-	exec := func(prompt string) error {
+	execWith := func(prompt string, cb engine.Callback) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		return f.eng.Execute(ctx, &engine.Config{SessionID: id, Owner: "alice", MustExist: true}, prompt, nil)
+		return f.eng.Execute(ctx, &engine.Config{SessionID: id, Owner: "alice", MustExist: true}, prompt, cb)
 	}
+	exec := func(prompt string) error { return execWith(prompt, nil) }
 	if err := exec("first"); err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +52,19 @@ func TestDeleteSessionFailsWaitersAndForgets(t *testing.T) {
 		t.Fatalf("no transcript: %v", err)
 	}
 
+	// The slow turn is running once the agent's init frame came.
 	slow := make(chan error, 1)
-	go func() { slow <- exec("sleep:2000 slow") }()
-	for s, _ := f.eng.GetSession(id); s.Status != engine.StatusBusy; s, _ = f.eng.GetSession(id) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	inTurn := make(chan struct{})
+	var once sync.Once
+	go func() {
+		slow <- execWith("sleep:20000 slow", func(et string, _ any) error {
+			if et == event.TypeSystem {
+				once.Do(func() { close(inTurn) })
+			}
+			return nil
+		})
+	}()
+	<-inTurn
 	var wg sync.WaitGroup
 	errs := make([]error, 5)
 	for i := range errs {

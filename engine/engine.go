@@ -297,11 +297,7 @@ func (e *Engine) addSession(id string, cfg SessionConfig, restored bool, lastSeq
 	if psid == "" {
 		psid = OwnedProviderSessionID(e.opts.Namespace, cfg.Owner, id, cfg.Nonce)
 	}
-	s := newSession(id, psid, p, cfg, time.Now())
-	if restored {
-		s.restored = true
-		s.status = StatusHibernated
-	}
+	s := newSession(id, psid, p, cfg, sp.clock, restored)
 	s.seq.Store(lastSeq)
 	if stats != nil {
 		s.stats = event.RestoreSessionStats(*stats)

@@ -18,10 +18,13 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/clocktest"
+	"github.com/hotplex/hotplex/internal/fakeprovider"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
+	"golang.org/x/sys/unix"
 )
 
 var fakeAgentPath string
@@ -88,6 +91,15 @@ func (f *fixture) mustRun(t *testing.T, id, prompt string) *testkit.Recorder {
 	return r
 }
 
+func status(t *testing.T, f *fixture, id string) engine.SessionStatus {
+	t.Helper()
+	s, ok := f.eng.GetSession(id)
+	if !ok {
+		t.Fatalf("session %s not found", id)
+	}
+	return s.Status
+}
+
 func TestHotReuseAndEventOrder(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{Namespace: "ns"})
 	r1 := f.mustRun(t, "s1", "think hello")
@@ -137,17 +149,17 @@ func TestProviderSessionIDIsStablePerNamespace(t *testing.T) {
 }
 
 func TestGetOrCreateSession(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
-	ctx := context.Background()
-	s, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	f := newFake(t, engine.EngineOptions{}, nil)
+	c := testCtx(t)
+	s, cold, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: f.dir}, "")
 	if err != nil || !cold || s.PID == 0 || s.Status != engine.StatusIdle {
 		t.Fatalf("first: %+v cold=%v err=%v", s, cold, err)
 	}
-	s2, cold, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: f.dir}, "")
+	s2, cold, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: f.dir}, "")
 	if err != nil || cold || s2.PID != s.PID {
 		t.Fatalf("second: %+v cold=%v err=%v", s2, cold, err)
 	}
-	if _, _, err := f.eng.Pool().GetOrCreateSession(ctx, "g", engine.SessionConfig{WorkDir: t.TempDir()}, ""); !errors.Is(err, engine.ErrInvalidWorkDir) {
+	if _, _, err := f.eng.Pool().GetOrCreateSession(c, "g", engine.SessionConfig{WorkDir: t.TempDir()}, ""); !errors.Is(err, engine.ErrInvalidWorkDir) {
 		t.Fatalf("another work dir for the same session: %v", err)
 	}
 	if n := len(f.eng.ListActiveSessions()); n != 1 {
@@ -156,7 +168,7 @@ func TestGetOrCreateSession(t *testing.T) {
 	if err := f.eng.TerminateSession("g"); err != nil {
 		t.Fatal(err)
 	}
-	if proc.Alive(s.PID) {
+	if !f.prov.Process("g").Closed() {
 		t.Fatal("process survived TerminateSession")
 	}
 	if _, ok := f.eng.GetSession("g"); ok {
@@ -168,14 +180,14 @@ func TestGetOrCreateSession(t *testing.T) {
 }
 
 func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	const callers = 8
 	var wg sync.WaitGroup
 	recs := make([]*testkit.Recorder, callers)
 	errs := make([]error, callers)
 	for i := range callers {
 		wg.Go(func() {
-			recs[i], errs[i] = f.run(t, "shared", fmt.Sprintf("blocks:3 sleep:%d caller-%d", 5*i, i))
+			recs[i], errs[i] = f.run(t, "shared", fmt.Sprintf("blocks:3 caller-%d", i))
 		})
 	}
 	wg.Wait()
@@ -201,37 +213,28 @@ func TestConcurrentExecuteNeverInterleaves(t *testing.T) {
 			t.Fatalf("turns overlap or leave gaps: %v", spans)
 		}
 	}
+	if n := len(f.prov.Processes()); n != 1 {
+		t.Fatalf("%d processes for one session", n)
+	}
 }
 
 func TestFailFastWhenBusy(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{FailFastWhenBusy: true})
+	f := newFake(t, engine.EngineOptions{FailFastWhenBusy: true}, nil)
 	f.mustRun(t, "b", "warm")
-	started := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		ctx := context.Background()
-		done <- f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir}, "sleep:800", func(et string, _ any) error {
-			if et == event.TypeSessionStart {
-				close(started)
-			}
-			return nil
-		})
-	}()
-	<-started
+	long := f.goRun(t, "", "b", "wait:b")
+	arrivals(t, f.prov.Gate("b"), 1)
 	if _, err := f.run(t, "b", "second"); !errors.Is(err, engine.ErrSessionBusy) {
 		t.Fatalf("want ErrSessionBusy, got %v", err)
 	}
-	if err := <-done; err != nil {
+	f.prov.Gate("b").Open()
+	if err := long.wait(t); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestManySessionsLoseNoEvent(t *testing.T) {
 	sessions, turns := 200, 5
-	if testing.Short() {
-		sessions = 20
-	}
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failures []string
@@ -242,7 +245,7 @@ func TestManySessionsLoseNoEvent(t *testing.T) {
 				prompt := fmt.Sprintf("blocks:2 t%d", turn)
 				r, err := f.run(t, id, prompt)
 				got := r.Types()
-				want := []string{event.TypeSessionStart, event.TypeSystem, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
+				want := []string{event.TypeSessionStart, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult}
 				if err != nil || !slices.Equal(got, want) {
 					mu.Lock()
 					failures = append(failures, fmt.Sprintf("%s turn %d: %v %v", id, turn, err, got))
@@ -265,15 +268,18 @@ func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
 	pid := f.mustRun(t, "c", "warm").First(event.TypeSessionStart).PID
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
 	r := &testkit.Recorder{}
-	start := time.Now()
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), r.Callback)
+	// Cancelled once the agent is in its turn (its init frame came),
+	// which would otherwise last 20 s.
+	err := f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir}, "sleep:20000 "+bash("sleep 30"), func(et string, data any) error {
+		if et == event.TypeSystem {
+			cancel()
+		}
+		return r.Callback(et, data)
+	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("cancel took %s", took)
 	}
 	if res := r.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
 		t.Fatalf("the turn must close with an interrupted result: %v", r.Types())
@@ -288,10 +294,14 @@ func TestCancelInterruptsAndLeavesNoStaleOutput(t *testing.T) {
 }
 
 func TestTurnTimeout(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Timeout: 300 * time.Millisecond})
-	_, err := f.run(t, "t", "sleep:10000")
+	// The turn waits at a gate that never opens: only the timeout ends it.
+	f := newFake(t, engine.EngineOptions{Timeout: 10 * time.Millisecond}, nil)
+	r, err := f.run(t, "t", "wait:never")
 	if !errors.Is(err, engine.ErrTurnTimeout) {
 		t.Fatalf("want ErrTurnTimeout, got %v", err)
+	}
+	if res := r.First(event.TypeResult); res == nil || !res.Turn.Interrupted {
+		t.Fatalf("the turn must close with an interrupted result: %v", r.Types())
 	}
 	if r := f.mustRun(t, "t", "quick"); r.First(event.TypeAnswer).EventData != "echo: quick" {
 		t.Fatal("session unusable after a timeout")
@@ -299,7 +309,7 @@ func TestTurnTimeout(t *testing.T) {
 }
 
 func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	f.mustRun(t, "x", "first prompt")
 	r, err := f.run(t, "x", "crash")
 	if !errors.Is(err, engine.ErrSessionDead) {
@@ -310,6 +320,9 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 	}
 	if types := r.Types(); types[len(types)-1] != event.TypeResult || !slices.Contains(types, event.TypeError) {
 		t.Fatalf("a crashed turn must report error and close with result: %v", types)
+	}
+	if st := f.status(t, "x"); st != engine.StatusError {
+		t.Fatalf("after a crash the session is %s, want error", st)
 	}
 	r2 := f.mustRun(t, "x", "history")
 	st := r2.First(event.TypeSessionStart)
@@ -322,15 +335,15 @@ func TestCrashReturnsSessionDeadThenResumes(t *testing.T) {
 }
 
 func TestKilledWhileIdleResumesTransparently(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	pid := f.mustRun(t, "k", "remember me").First(event.TypeSessionStart).PID
-	testkit.KillAndWait(t, pid)
+	f.prov.Process("k").Kill()
 	r := f.mustRun(t, "k", "history")
 	st := r.First(event.TypeSessionStart)
 	if st.PID == pid || !st.Resumed {
 		t.Fatalf("want a resumed new process: %+v", st.SessionStart)
 	}
-	if got := r.First(event.TypeAnswer).EventData; !strings.Contains(got, "remember me") {
+	if got := r.First(event.TypeAnswer).EventData; got != "remember me" {
 		t.Fatalf("history lost: %q", got)
 	}
 }
@@ -353,9 +366,10 @@ func TestStaleResumeRecordFallsBack(t *testing.T) {
 func TestTerminateLeavesNoDescendants(t *testing.T) {
 	for _, how := range []string{"terminate", "shutdown", "reaper"} {
 		t.Run(how, func(t *testing.T) {
-			opts := engine.EngineOptions{}
+			clock := clocktest.New()
+			opts := engine.EngineOptions{Clock: clock}
 			if how == "reaper" {
-				opts.IdleTimeout = 300 * time.Millisecond
+				opts.IdleTimeout, opts.ReapInterval = time.Minute, time.Second
 			}
 			f := newFixture(t, opts)
 			pids := filepath.Join(f.dir, "pids")
@@ -391,25 +405,15 @@ sleep 0.2; echo started`, pids)
 			case "shutdown":
 				f.eng.Pool().Shutdown()
 			case "reaper":
-				deadline := time.Now().Add(10 * time.Second)
-				for proc.Alive(leader) && time.Now().Before(deadline) {
-					time.Sleep(20 * time.Millisecond)
-				}
+				reapRound(t, clock, 2*time.Minute, time.Second)
 				s, _ := f.eng.GetSession("d")
 				if s == nil || s.Status != engine.StatusHibernated || s.PID != 0 {
 					t.Fatalf("reaped session status: %+v", s)
 				}
 			}
-			// The reaper works in the background; the others return
-			// only when the tree is gone, so they get no grace here.
-			grace := time.Now()
-			if how == "reaper" {
-				grace = grace.Add(10 * time.Second)
-			}
+			// Each way returns (or ends its round) only when the tree is
+			// gone.
 			for _, pid := range append(children, leader) {
-				for proc.Alive(pid) && time.Now().Before(grace) {
-					time.Sleep(10 * time.Millisecond)
-				}
 				if proc.Alive(pid) {
 					t.Fatalf("process %d survived %s", pid, how)
 				}
@@ -418,13 +422,47 @@ sleep 0.2; echo started`, pids)
 	}
 }
 
+// reapRound lets the reaper, the only user of clock, run a round that
+// sees the clock advanced by d: it re-arms its alarm only when a round is
+// done, so an armed timer means the round is over.
+func reapRound(t *testing.T, clock *clocktest.Clock, d, every time.Duration) {
+	t.Helper()
+	wait := func() {
+		if err := clock.WaitTimers(testCtx(t), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait()
+	clock.Advance(d)
+	wait()
+	clock.Advance(every) // a round that started after the first advance
+	wait()
+}
+
 func TestReaperSparesBusySessions(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{IdleTimeout: 100 * time.Millisecond})
-	r := f.mustRun(t, "busy", "sleep:1200")
+	const idle, every = time.Minute, time.Second
+	f := newFake(t, engine.EngineOptions{IdleTimeout: idle, ReapInterval: every}, nil)
+	r := f.mustRun(t, "busy", "warm")
 	pid := r.First(event.TypeSessionStart).PID
-	r2 := f.mustRun(t, "busy", "right after")
-	if r2.First(event.TypeSessionStart).PID != pid {
+	long := f.goRun(t, "", "busy", "wait:busy")
+	arrivals(t, f.prov.Gate("busy"), 1)
+	reapRound(t, f.clock, 2*idle, every)
+	if st := f.status(t, "busy"); st != engine.StatusRunning {
+		t.Fatalf("the reaper touched a busy session: %s", st)
+	}
+	f.prov.Gate("busy").Open()
+	if err := long.wait(t); err != nil {
+		t.Fatal(err)
+	}
+	// Right after its turn the session counts as active again.
+	reapRound(t, f.clock, idle/2, every)
+	if got := f.mustRun(t, "busy", "right after").First(event.TypeSessionStart).PID; got != pid {
 		t.Fatal("the session was reaped while busy or right after")
+	}
+	// Idle past the timeout, it is reaped.
+	reapRound(t, f.clock, 2*idle, every)
+	if s, _ := f.eng.GetSession("busy"); s.Status != engine.StatusHibernated || s.PID != 0 || !f.prov.Process("busy").Closed() {
+		t.Fatalf("idle session not reaped: %+v", s)
 	}
 }
 
@@ -516,8 +554,8 @@ func TestBadOutputNeverBreaksTheSession(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
-	ctx := context.Background()
+	f := newFake(t, engine.EngineOptions{}, nil)
+	c := testCtx(t)
 	file := filepath.Join(f.dir, "a-file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -535,9 +573,12 @@ func TestBadInput(t *testing.T) {
 		{"work dir is a file", &engine.Config{SessionID: "b", WorkDir: file}, "hi", engine.ErrInvalidWorkDir},
 	}
 	for _, tc := range cases {
-		if err := f.eng.Execute(ctx, tc.cfg, tc.in, nil); !errors.Is(err, tc.want) {
+		if err := f.eng.Execute(c, tc.cfg, tc.in, nil); !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
 		}
+	}
+	if n := len(f.prov.Starts()); n != 0 {
+		t.Fatalf("bad input started %d processes", n)
 	}
 }
 
@@ -575,10 +616,13 @@ func TestBrokenCLI(t *testing.T) {
 }
 
 func TestClosedEngine(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{})
+	f := newFake(t, engine.EngineOptions{}, nil)
 	f.mustRun(t, "z", "hi")
 	if err := f.eng.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if !f.prov.Process("z").Closed() {
+		t.Fatal("Close left the process running")
 	}
 	if _, err := f.run(t, "z", "again"); !errors.Is(err, engine.ErrEngineClosed) {
 		t.Fatalf("want ErrEngineClosed, got %v", err)
@@ -617,9 +661,15 @@ func TestEnginesDoNotTouchEachOthersProcesses(t *testing.T) {
 // its shell exits; once the job ends, the engine must wait for it rather
 // than collect zombies for the life of the daemon.
 func TestOrphansAreReaped(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{ReapInterval: 50 * time.Millisecond})
-	pidFile := filepath.Join(f.dir, "orphan")
-	f.mustRun(t, "o", bash("(setsid sh -c 'echo $$ > "+pidFile+"; sleep 1' >/dev/null 2>&1 &); sleep 0.1; echo spawned"))
+	clock := clocktest.New()
+	f := newFixture(t, engine.EngineOptions{ReapInterval: time.Second, Clock: clock})
+	pidFile, fifo := filepath.Join(f.dir, "orphan"), filepath.Join(f.dir, "release")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The orphan waits for the test to write to the FIFO; the turn ends
+	// once it has written its PID.
+	f.mustRun(t, "o", bash("(setsid sh -c 'echo $$ > "+pidFile+"; read x < "+fifo+"' >/dev/null 2>&1 &); until [ -s "+pidFile+" ]; do :; done; echo spawned"))
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
@@ -629,24 +679,27 @@ func TestOrphansAreReaped(t *testing.T) {
 		t.Fatalf("orphan %d is not alive under us: alive %v, descendants %v", pid, proc.Alive(pid), testkit.LiveDescendants())
 	}
 	// Alive, then a zombie of ours, then gone: only a wait removes it.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); os.IsNotExist(err) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("orphan %d was never waited for (zombies: %v)", pid, testkit.ZombieChildren())
-		}
-		time.Sleep(20 * time.Millisecond)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+		t.Fatalf("orphan %d is not our child to wait for: %v", pid, err)
+	}
+	reapRound(t, clock, time.Second, time.Second)
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !os.IsNotExist(err) {
+		t.Fatalf("orphan %d was never waited for (zombies: %v)", pid, testkit.ZombieChildren())
 	}
 }
 
 func TestTaskInstructionsPersistPerSession(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{BaseSystemPrompt: "base rules"})
+	f := newFake(t, engine.EngineOptions{BaseSystemPrompt: "base rules"}, nil)
 	run := func(cfg *engine.Config, prompt string) *testkit.Recorder {
 		t.Helper()
 		r := &testkit.Recorder{}
-		if err := f.eng.Execute(context.Background(), cfg, prompt, r.Callback); err != nil {
+		if err := f.eng.Execute(testCtx(t), cfg, prompt, r.Callback); err != nil {
 			t.Fatal(err)
 		}
 		return r
@@ -656,14 +709,16 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 		t.Fatalf("first start: %q", got)
 	}
 	// Later turns need not repeat them; the session keeps them.
-	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
-	pid := r.First(event.TypeSessionStart).PID
+	run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
 	if s, _ := f.eng.GetSession("ti"); s.TaskInstructions != "be terse" {
 		t.Fatalf("session lost its instructions: %+v", s)
 	}
 	// New instructions apply from the next start of the CLI.
-	run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "noop")
-	testkit.KillAndWait(t, pid)
+	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir, TaskInstructions: "be verbose"}, "sysprompt")
+	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe terse" {
+		t.Fatalf("a running CLI's system prompt changed: %q", got)
+	}
+	f.prov.Process("ti").Kill()
 	r = run(&engine.Config{SessionID: "ti", WorkDir: f.dir}, "sysprompt")
 	if got := r.First(event.TypeAnswer).EventData; got != "system prompt: |base rules\n\nbe verbose" {
 		t.Fatalf("after restart: %q", got)
@@ -674,8 +729,34 @@ func TestTaskInstructionsPersistPerSession(t *testing.T) {
 // one must not see it.
 func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 	f := newFixture(t, engine.EngineOptions{})
-	f.mustRun(t, "st", "stale:30 first")
-	time.Sleep(150 * time.Millisecond) // the stale line is now in the pipe
+	written := filepath.Join(f.dir, "stale-written")
+	if err := unix.Mkfifo(written, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.mustRun(t, "st", "stale:1 first")
+	// The agent opens the FIFO for writing once the stale line is in the
+	// pipe; opening it for reading waits for that.
+	opened := make(chan error, 1)
+	go func() {
+		rd, err := os.Open(written)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, rd)
+			_ = rd.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-testCtx(t).Done():
+		if w, err := os.OpenFile(written, os.O_WRONLY, 0); err == nil { // lets the reader go
+			_ = w.Close()
+		}
+		<-opened
+		t.Fatal("the agent never wrote its stale line")
+	}
 	r := f.mustRun(t, "st", "second")
 	for _, ev := range r.All(event.TypeAnswer) {
 		if strings.Contains(ev.EventData, "stale") {
@@ -688,33 +769,40 @@ func TestOutputBetweenTurnsIsDropped(t *testing.T) {
 }
 
 func TestSessionsChooseTheirProvider(t *testing.T) {
-	second := claude.New(claude.Options{Path: fakeAgentPath, Name: "second", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}})
-	f := newFixture(t, engine.EngineOptions{Providers: []provider.Provider{second}})
-	if got := f.eng.Providers(); !slices.Equal(got, []string{"fakeagent", "second"}) {
+	second := fakeprovider.New("second")
+	t.Cleanup(func() { // after the engine's close
+		if n := second.Live(); n != 0 {
+			t.Errorf("%d processes of provider second outlived the engine", n)
+		}
+	})
+	f := newFake(t, engine.EngineOptions{Providers: []provider.Provider{second}}, nil)
+	if got := f.eng.Providers(); !slices.Equal(got, []string{"fake", "second"}) {
 		t.Fatalf("Providers() = %v", got)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	c := testCtx(t)
 	r := &testkit.Recorder{}
-	if err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "second"}, "hello", r.Callback); err != nil {
+	if err := f.eng.Execute(c, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "second"}, "hello", r.Callback); err != nil {
 		t.Fatal(err)
 	}
 	if start := r.First(event.TypeSessionStart); start == nil || start.SessionStart == nil || start.Provider != "second" {
 		t.Fatalf("session_start = %+v, want one from provider second", start)
 	}
+	if second.Process("b") == nil || f.prov.Process("b") != nil {
+		t.Fatal("session b did not run on provider second")
+	}
 	f.mustRun(t, "a", "hello")
-	if s, _ := f.eng.GetSession("a"); s.Provider != "fakeagent" {
-		t.Errorf("default session runs on %q, want fakeagent", s.Provider)
+	if s, _ := f.eng.GetSession("a"); s.Provider != "fake" {
+		t.Errorf("default session runs on %q, want fake", s.Provider)
 	}
 	if s, _ := f.eng.GetSession("b"); s.Provider != "second" {
 		t.Errorf("session b runs on %q, want second", s.Provider)
 	}
 	// A session keeps its provider; asking for another one is an error.
-	err := f.eng.Execute(ctx, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "fakeagent"}, "hello", nil)
+	err := f.eng.Execute(c, &engine.Config{SessionID: "b", WorkDir: f.dir, Provider: "fake"}, "hello", nil)
 	if !errors.Is(err, engine.ErrInvalidConfig) {
 		t.Errorf("switching provider: err = %v, want ErrInvalidConfig", err)
 	}
-	err = f.eng.Execute(ctx, &engine.Config{SessionID: "c", WorkDir: f.dir, Provider: "nope"}, "hello", nil)
+	err = f.eng.Execute(c, &engine.Config{SessionID: "c", WorkDir: f.dir, Provider: "nope"}, "hello", nil)
 	if !errors.Is(err, engine.ErrProviderNotFound) {
 		t.Errorf("unknown provider: err = %v, want ErrProviderNotFound", err)
 	}

@@ -53,7 +53,7 @@ func (e *Engine) Bypass(sessionID, adminToken string, ttl time.Duration) error {
 	if ttl <= 0 || ttl > MaxBypass {
 		ttl = MaxBypass
 	}
-	until := time.Now().Add(ttl)
+	until := e.opts.clock().Now().Add(ttl)
 	e.bypass.mu.Lock()
 	e.bypass.until[sessionID] = until
 	e.bypass.mu.Unlock()
@@ -183,7 +183,7 @@ func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, deci
 		rule = pol.Level + " " + pol.Rule
 	}
 	switch {
-	case v.Blocked && e.bypass.active(t.s.id, time.Now()):
+	case v.Blocked && e.bypass.active(t.s.id, e.opts.clock().Now()):
 		e.log.Warn("firewall bypass used", "session", t.s.id, "tool", req.ToolName, "operation", v.Operation,
 			"danger_level", v.Level, "category", v.Category, "rule", rule)
 		_ = t.emit(e.dangerEvent(v, pol, true, req.ToolName, req.ToolUseID))
@@ -215,7 +215,7 @@ func (e *Engine) checkPrompt(s *session, prompt string, cb Callback) error {
 	if !v.Blocked {
 		return nil
 	}
-	if e.bypass.active(s.id, time.Now()) {
+	if e.bypass.active(s.id, e.opts.clock().Now()) {
 		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level)
 		e.deliver(s, e.dangerEvent(v, nil, true, "", ""), cb)
 		return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/internal/clocktest"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -113,7 +114,8 @@ func TestFirewallAsk(t *testing.T) {
 }
 
 func TestFirewallBypass(t *testing.T) {
-	f := newFixture(t, engine.EngineOptions{Firewall: newFirewall(), AdminToken: "s3cret"})
+	clock := clocktest.New()
+	f := newFixture(t, engine.EngineOptions{Firewall: newFirewall(), AdminToken: "s3cret", Clock: clock})
 	if err := f.eng.Bypass("by", "wrong", time.Minute); !errors.Is(err, engine.ErrBypassDenied) {
 		t.Fatalf("wrong token: %v", err)
 	}
@@ -133,7 +135,7 @@ func TestFirewallBypass(t *testing.T) {
 		t.Fatal("the bypass leaked to another session")
 	}
 	// Expiring.
-	time.Sleep(350 * time.Millisecond)
+	clock.Advance(350 * time.Millisecond)
 	f.mustRun(t, "by", bash("touch late.txt # DANGER"))
 	if _, err := os.Stat(filepath.Join(f.dir, "late.txt")); err == nil {
 		t.Fatal("the bypass did not expire")

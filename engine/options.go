@@ -147,6 +147,12 @@ type EngineOptions struct {
 	// no start is waiting. 0: none.
 	Spares int
 
+	// Clock is the time the session pool reads for idle reaping, the
+	// order of hibernation, the start queue's timeout and the spare
+	// refill (nil: the wall clock). Tests give a fake one to move time
+	// without sleeping.
+	Clock Clock
+
 	// DisableProcessIsolation turns off the per-session cgroup and the
 	// child-subreaper role the engine takes on Linux to catch descendants
 	// that leave their process group. Process groups are still used.
@@ -242,4 +248,11 @@ func (o *EngineOptions) startTimeout() time.Duration {
 		return o.StartTimeout
 	}
 	return 60 * time.Second
+}
+
+func (o *EngineOptions) clock() Clock {
+	if o.Clock != nil {
+		return o.Clock
+	}
+	return wallClock{}
 }

@@ -44,14 +44,19 @@ type SessionPool struct {
 	// subreaper is set when the engine adopted orphaned descendants.
 	subreaper bool
 
+	// clock is the time of residency, admission, reaping and refills.
+	clock Clock
+
+	// mu guards the sessions map, closed, the three parts of capacity
+	// (see capacity.go) and the start counters.
 	mu       sync.Mutex
 	sessions map[string]*session
 	closed   bool
-	// cap is the admission state: residency slots, the start queue and
-	// the spares (guarded by mu).
-	cap capacity
-	// waiting mirrors cap.queued for a lock-free look after each turn.
-	waiting atomic.Int32
+	adm      admission
+	res      residency
+	spares   spares
+	// Processes started, fresh and resumed (spares' claims not included).
+	coldStarts, resumes uint64
 	// busy counts turns running, which spares defer their refill to.
 	busy atomic.Int32
 
@@ -76,8 +81,11 @@ func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slo
 	}
 	sp := &SessionPool{
 		opts: opts, def: providers[0], providers: byName, log: log, cgroup: cgroup, subreaper: subreaper,
+		clock:      opts.clock(),
 		sessions:   map[string]*session{},
-		cap:        newCapacity(opts),
+		adm:        newAdmission(opts),
+		res:        newResidency(opts),
+		spares:     newSpares(opts),
 		spareWake:  make(chan struct{}, 1),
 		stopSpares: make(chan struct{}),
 		sparesDone: make(chan struct{}),
@@ -88,7 +96,7 @@ func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slo
 		dir, err := os.MkdirTemp("", "hotplex-spares-")
 		if err != nil {
 			log.Warn("no parking directory for spares; running without", "err", err)
-			opts.Spares = 0
+			sp.spares.want = 0
 		} else {
 			sp.spareRoot = dir
 		}
@@ -130,7 +138,7 @@ func (sp *SessionPool) lookup(id string, cfg SessionConfig, mustExist bool) (*se
 		return nil, err
 	}
 	cfg.Provider = p.Name()
-	s := newSession(id, OwnedProviderSessionID(sp.opts.Namespace, cfg.Owner, id, cfg.Nonce), p, cfg, time.Now())
+	s := newSession(id, OwnedProviderSessionID(sp.opts.Namespace, cfg.Owner, id, cfg.Nonce), p, cfg, sp.clock, false)
 	sp.sessions[id] = s
 	return s, nil
 }
@@ -167,16 +175,15 @@ func (sp *SessionPool) workDirFor(id, owner, requested string) (string, error) {
 // acquire looks up (or, unless mustExist, creates) the session and takes
 // its turn slot. Sessions terminated while the caller waited are looked up
 // again; sessions deleted meanwhile fail the wait with ErrSessionDeleted.
+// A session being hibernated is not busy: its slot is free while its
+// process ends (the start waits for that instead).
 func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig, mustExist bool) (*session, error) {
 	for {
 		s, err := sp.lookup(id, cfg, mustExist)
 		if err != nil {
 			return nil, err
 		}
-		s.mu.Lock()
-		hibernating := s.hibernating
-		s.mu.Unlock()
-		if sp.opts.FailFastWhenBusy && !hibernating {
+		if sp.opts.FailFastWhenBusy {
 			select {
 			case s.turn <- struct{}{}:
 			default:
@@ -192,9 +199,9 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 			}
 		}
 		s.mu.Lock()
-		removed := s.removed
+		closed := s.closedLocked()
 		s.mu.Unlock()
-		if !removed {
+		if !closed {
 			return s, nil
 		}
 		<-s.turn
@@ -211,7 +218,7 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 func (sp *SessionPool) release(s *session) {
 	<-s.turn
 	sp.kick()
-	if sp.opts.Spares > 0 {
+	if sp.spares.want > 0 {
 		sp.wakeSpares()
 	}
 }
@@ -235,6 +242,11 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 			sp.log.Warn("cleaning up a dead session", "session", s.id, "err", err)
 		}
 	}
+	// A process a hibernation is ending may still be writing the
+	// conversation the new one resumes.
+	if err := s.awaitEnding(ctx); err != nil {
+		return startInfo{}, err
+	}
 	if _, err := existingDir(s.cfg.WorkDir); err != nil {
 		// Found here rather than by the start, whose error would name the
 		// CLI ("fork/exec .../claude: no such file or directory") instead
@@ -242,7 +254,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		return startInfo{}, fmt.Errorf("%w: session %s", err, s.id)
 	}
 	s.mu.Lock()
-	resume := s.restored || s.started
+	resume := s.conversation
 	opts := provider.StartOptions{
 		SessionID:                  s.id,
 		ProviderSessionID:          s.providerSessionID,
@@ -263,14 +275,9 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		opts.Resume = true
 	}
 
-	// A conversation that never had a process here may take a spare (one
-	// restored from a record, too: the provider refuses the claim when the
-	// conversation exists, and it is then resumed by a start).
+	// A new conversation may take a spare.
 	sp.move(s, StatusStarting)
-	s.mu.Lock()
-	fresh := !s.started
-	s.mu.Unlock()
-	if fresh && s.stats.Snapshot().Turns == 0 {
+	if !opts.Resume {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
 				if err := sp.attach(s, p, cred); err != nil {
@@ -287,7 +294,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
-	begin := time.Now()
+	begin := sp.clock.Now()
 	startCtx, cancel := context.WithTimeoutCause(ctx, sp.opts.startTimeout(),
 		fmt.Errorf("%w: not ready within %s", ErrStartFailed, sp.opts.startTimeout()))
 	defer cancel()
@@ -299,7 +306,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	}
 	if err != nil {
 		cred.end()
-		done(false, 0)
+		done(nil, 0)
 		sp.move(s, StatusError)
 		if cause := context.Cause(startCtx); cause != nil && errors.Is(err, context.DeadlineExceeded) {
 			err = cause
@@ -307,18 +314,11 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		return startInfo{}, err
 	}
 	if err := sp.attach(s, p, cred); err != nil {
-		done(false, 0)
+		done(nil, 0)
 		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
-	sp.mu.Lock()
-	if p.Info().Resumed {
-		sp.cap.resumes++
-	} else {
-		sp.cap.coldStarts++
-	}
-	sp.mu.Unlock()
-	done(true, time.Since(begin))
+	done(p, sp.clock.Now().Sub(begin))
 	return startInfo{cold: true, queued: queued}, nil
 }
 
@@ -345,7 +345,7 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 			}
 		}
 		sp.mu.Lock()
-		sp.cap.spareClaims++
+		sp.spares.claims++
 		sp.mu.Unlock()
 		sp.wakeSpares()
 		return p, cred, true
@@ -366,12 +366,12 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) error {
 	info := p.Info()
 	s.mu.Lock()
-	if s.removed {
+	if s.closedLocked() {
 		s.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := p.Close(ctx); err != nil {
-			sp.log.Warn("ending a process started for a removed session", "session", s.id, "err", err)
+			sp.log.Warn("ending a process started for a closed session", "session", s.id, "err", err)
 		}
 		cred.end()
 		sp.unreserve(s)
@@ -379,11 +379,10 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 	}
 	s.proc = p
 	s.cred = cred
-	s.started = true
+	s.conversation = true
 	if info.ProviderSessionID != "" {
 		s.providerSessionID = info.ProviderSessionID
 	}
-	s.resuming = info.Resumed
 	if err := s.moveLocked(StatusIdle); err != nil {
 		sp.log.Warn("session state", "err", err)
 	}
@@ -392,9 +391,7 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 	if sp.opts.MemoryBudget > 0 {
 		if rss := proc.TreesRSS([]int{info.PID})[info.PID]; rss > 0 {
 			sp.mu.Lock()
-			if s.resident {
-				s.rss = rss
-			}
+			sp.res.measuredSize(s, rss)
 			sp.mu.Unlock()
 		}
 	}
@@ -403,14 +400,11 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 	return nil
 }
 
-// move changes a session's state; a session already closed stays closed
-// (a termination may overtake the turn or start that tries this).
+// move changes a session's state (see session.moveLocked), logging a move
+// the lifecycle forbids.
 func (sp *SessionPool) move(s *session, to SessionStatus) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.status == StatusClosed {
-		return
-	}
 	if err := s.moveLocked(to); err != nil {
 		sp.log.Warn("session state", "err", err)
 	}
@@ -434,10 +428,8 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	s.mu.Lock()
 	p := s.proc
 	s.proc = nil
-	if s.status != StatusClosed {
-		if err := s.moveLocked(to); err != nil {
-			sp.log.Warn("session state", "err", err)
-		}
+	if err := s.moveLocked(to); err != nil {
+		sp.log.Warn("session state", "err", err)
 	}
 	s.mu.Unlock()
 	sp.unreserve(s)
@@ -502,7 +494,7 @@ func (sp *SessionPool) TerminateSession(sessionID string) error {
 	return sp.stopProcess(s, StatusClosed)
 }
 
-// forget takes the session out of the pool and marks it removed (and
+// forget takes the session out of the pool and closes it (and marks it
 // deleted, which fails the turns waiting for it), so that no turn starts
 // its process again.
 func (sp *SessionPool) forget(sessionID string, deleted bool) (*session, error) {
@@ -516,7 +508,7 @@ func (sp *SessionPool) forget(sessionID string, deleted bool) (*session, error) 
 		return nil, fmt.Errorf("%w: %s", ErrSessionNotFound, sessionID)
 	}
 	s.mu.Lock()
-	s.removed = true
+	_ = s.moveLocked(StatusClosed) // legal from every state
 	if deleted {
 		close(s.deleted)
 	}
@@ -544,6 +536,10 @@ func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) erro
 		return errors.Join(err, fmt.Errorf("delete session %s: waiting for its turn to end: %w", sessionID, context.Cause(ctx)))
 	}
 	defer func() { <-s.turn }()
+	// So does a hibernation's ending of its process.
+	if werr := s.awaitEnding(ctx); werr != nil {
+		return errors.Join(err, fmt.Errorf("delete session %s: waiting for its process to end: %w", sessionID, werr))
+	}
 	if f, ok := s.prov.(provider.Forgetter); ok {
 		s.mu.Lock()
 		opts := provider.StartOptions{SessionID: s.id, ProviderSessionID: s.providerSessionID, WorkDir: s.cfg.WorkDir, Env: sp.opts.Env}
@@ -581,7 +577,7 @@ func (sp *SessionPool) Shutdown() {
 	sp.closed = true
 	all := sp.sessions
 	sp.sessions = map[string]*session{}
-	sp.failQueueLocked(ErrEngineClosed)
+	sp.adm.failAll(ErrEngineClosed)
 	sp.mu.Unlock()
 
 	close(sp.stopReaper)
@@ -589,13 +585,13 @@ func (sp *SessionPool) Shutdown() {
 	close(sp.stopSpares)
 	<-sp.sparesDone
 	sp.mu.Lock()
-	sp.closeAllSparesLocked()
+	for _, sc := range sp.spares.drain() {
+		sp.closeSpareLocked(sc)
+	}
 	sp.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range all {
-		s.mu.Lock()
-		s.removed = true
-		s.mu.Unlock()
+		sp.move(s, StatusClosed)
 		wg.Go(func() {
 			if err := sp.stopProcess(s, StatusClosed); err != nil {
 				sp.log.Warn("shutdown: ending session", "session", s.id, "err", err)
@@ -628,26 +624,33 @@ func (sp *SessionPool) reap() {
 	if sp.opts.MemoryBudget > 0 {
 		interval = min(interval, time.Second)
 	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
+	if idle < 0 && sp.opts.MemoryBudget <= 0 && !sp.subreaper {
+		<-sp.stopReaper // nothing to look for
+		return
+	}
+	// The alarm is re-armed once a round is done, so that rounds never
+	// overlap, and a test on a fake clock sees the round it triggered end.
+	tick := newAlarm(sp.clock, interval)
 	for {
+		fired := tick.arm()
 		select {
 		case <-sp.stopReaper:
+			tick.disarm()
 			return
-		case now := <-t.C:
-			if idle >= 0 {
-				sp.reapOnce(now.Add(-idle))
-			}
-			if sp.opts.MemoryBudget > 0 {
-				sp.MeasureRSS()
-				sp.kick()
-			}
-			if sp.subreaper {
-				// A background job an agent started re-parents to us when
-				// its shell exits; once it ends it is our zombie to wait for.
-				if n := proc.ReapOrphans(); n > 0 {
-					sp.log.Debug("reaped orphaned processes", "count", n)
-				}
+		case <-fired:
+		}
+		if idle >= 0 {
+			sp.reapOnce(sp.clock.Now().Add(-idle))
+		}
+		if sp.opts.MemoryBudget > 0 {
+			sp.MeasureRSS()
+			sp.kick()
+		}
+		if sp.subreaper {
+			// A background job an agent started re-parents to us when
+			// its shell exits; once it ends it is our zombie to wait for.
+			if n := proc.ReapOrphans(); n > 0 {
+				sp.log.Debug("reaped orphaned processes", "count", n)
 			}
 		}
 	}

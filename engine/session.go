@@ -61,6 +61,10 @@ type session struct {
 	// that waiting honours the caller's context.
 	turn chan struct{}
 
+	// clock stamps lastActive.
+	clock Clock
+
+	// mu guards what follows. The state changes in moveLocked only.
 	mu sync.Mutex
 	// providerSessionID is the CLI's conversation ID: derived, or learnt
 	// from a claimed spare.
@@ -68,8 +72,13 @@ type session struct {
 	status            SessionStatus
 	lastActive        time.Time
 	proc              provider.Process
-	resuming          bool
-	removed           bool // taken out of the pool; holders of turn must look up again
+	// conversation is set when the provider holds a conversation for the
+	// session to resume: restored from a record, or begun by a process
+	// here. A session without one may claim a spare.
+	conversation bool
+	// ending, once a hibernation ended the process in the background, is
+	// closed when that process is gone; the next start waits for it.
+	ending chan struct{}
 	// deleted is closed by DeleteSession: the turns waiting for the slot
 	// fail instead of running (or re-creating the session).
 	deleted chan struct{}
@@ -78,28 +87,20 @@ type session struct {
 	// cred is the live process's model credentials (nil without
 	// EngineOptions.Credentials), revoked when the process ends.
 	cred *credential
-	// restored marks a session recreated from a saved record: its
-	// conversation exists, so the first start resumes it.
-	restored bool
-	// started is set once a process served the session: its conversation
-	// exists, so it cannot claim a spare.
-	started bool
-	// hibernating is set while the session's process is being ended to
-	// make room; its turn slot is held meanwhile, though no turn runs.
-	hibernating bool
-
-	// Guarded by the pool's mu: resident is set while the session holds a
-	// residency slot (a live process, or a start under way); rss is its
-	// process tree's last measured size.
-	resident bool
-	rss      int64
 }
 
-func newSession(id, providerSessionID string, p provider.Provider, cfg SessionConfig, now time.Time) *session {
+// newSession returns a session in state new, or hibernated when restored
+// (its conversation exists and its first start resumes it).
+func newSession(id, providerSessionID string, p provider.Provider, cfg SessionConfig, clock Clock, restored bool) *session {
+	now := clock.Now()
+	initial := StatusNew
+	if restored {
+		initial = StatusHibernated
+	}
 	return &session{
 		id: id, owner: cfg.Owner, providerSessionID: providerSessionID, prov: p, cfg: cfg, created: now,
 		stats: event.NewSessionStats(id, now), turn: make(chan struct{}, 1), deleted: make(chan struct{}),
-		status: StatusNew, lastActive: now,
+		clock: clock, status: initial, lastActive: now, conversation: restored,
 	}
 }
 
@@ -110,10 +111,11 @@ func (s *session) snapshot() *Session {
 		ID: s.id, ProviderSessionID: s.providerSessionID, CCSessionID: s.providerSessionID,
 		Config: s.cfg, TaskInstructions: s.cfg.TaskInstructions,
 		CreatedAt: s.created, LastActive: s.lastActive, Status: s.status,
-		IsResuming: s.resuming, Provider: s.prov.Name(), Owner: s.owner, live: s,
+		Provider: s.prov.Name(), Owner: s.owner, live: s,
 	}
 	if s.proc != nil {
-		out.PID = s.proc.Info().PID
+		info := s.proc.Info()
+		out.PID, out.IsResuming = info.PID, info.Resumed
 	}
 	return out
 }
@@ -124,22 +126,42 @@ func (s *session) taskInstructions() string {
 	return s.cfg.TaskInstructions
 }
 
-// setStatus moves the session to st, if the lifecycle allows it.
-func (s *session) setStatus(st SessionStatus) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.moveLocked(st)
-}
-
-// moveLocked is setStatus with s.mu held.
+// moveLocked is the one place a session's state changes (s.mu held):
+// the move must be one Transition allows, and it stamps lastActive, which
+// orders hibernation and idle reaping. A closed session stays closed
+// without complaint: a termination may overtake the start or turn that
+// tries to move it, and those check for it where it matters.
 func (s *session) moveLocked(st SessionStatus) error {
+	if s.status == StatusClosed {
+		return nil
+	}
 	next, err := Transition(s.status, st)
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.id, err)
 	}
 	s.status = next
-	s.lastActive = time.Now()
+	s.lastActive = s.clock.Now()
 	return nil
+}
+
+// closed reports whether the session was terminated, deleted or shut
+// down: taken out of the pool for good (s.mu held).
+func (s *session) closedLocked() bool { return s.status == StatusClosed }
+
+// awaitEnding waits until the process a hibernation is ending is gone.
+func (s *session) awaitEnding(ctx context.Context) error {
+	s.mu.Lock()
+	ending := s.ending
+	s.mu.Unlock()
+	if ending == nil {
+		return nil
+	}
+	select {
+	case <-ending:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 // idleSince reports whether the session has a process and has been idle

@@ -35,7 +35,9 @@
 //	history      the text lists the conversation's earlier prompts joined by " | "
 //	sysprompt    the text is "system prompt: <--system-prompt>|<--append-system-prompt>"
 //	stale:MS     after the result, wait MS milliseconds and write one more
-//	             assistant text ("stale output from the previous turn")
+//	             assistant text ("stale output from the previous turn"),
+//	             then open ./stale-written for writing if it exists (a FIFO
+//	             a test reads to know the line was written)
 //
 // With no text-producing directive the answer is "echo: <prompt>". The
 // result frame carries the last text message.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -142,6 +143,11 @@ func (a *agent) runTurn(prompt string) {
 		// would be: it must not show up in the next turn.
 		time.Sleep(d.stale)
 		t.text("stale output from the previous turn")
+		// A test that must know the line is in the pipe makes a FIFO
+		// named stale-written in the work directory and reads it.
+		if f, err := os.OpenFile(filepath.Join(a.cwd, "stale-written"), os.O_WRONLY, 0); err == nil {
+			_ = f.Close()
+		}
 	}
 }
 
