@@ -343,7 +343,8 @@ func (s *Server) providerSessionID(ctx context.Context, st store.Session) string
 
 // Restore puts the sessions the store knows back into the engine, after a
 // restart: each resumes its conversation on its next turn and numbers its
-// events on from the last one stored.
+// events on from the last one stored; one that never ran a turn starts
+// its conversation then.
 func (s *Server) Restore(ctx context.Context) (int, error) {
 	list, err := s.opts.Store.ListSessions(ctx, "")
 	if err != nil {
@@ -368,7 +369,12 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 				stats = nil
 			}
 		}
-		if err := s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, stats); err != nil {
+		put := func() error { return s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, stats) }
+		if st.LastSeq == 0 {
+			// Never used: there is no conversation to resume.
+			put = func() error { return s.opts.Engine.CreateSession(st.ID, cfg) }
+		}
+		if err := put(); err != nil {
 			if errors.Is(err, engine.ErrSessionExists) {
 				continue
 			}

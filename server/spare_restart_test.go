@@ -56,3 +56,28 @@ func TestRestartResumesASpareStartedConversation(t *testing.T) {
 		}
 	}
 }
+
+// A session created but never used before a restart has no conversation to
+// resume: its first turn afterwards starts one without a resume notice,
+// and a used session next to it still resumes.
+func TestRestartedUnusedSessionStartsFresh(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
+	d := startDaemon(t, root, home, db)
+	d.create(t, d.alice, map[string]any{"id": "unused"})
+	d.create(t, d.alice, map[string]any{"id": "used"})
+	d.turn(t, d.alice, "used", "remember the herons")
+	d.stop()
+
+	d2 := startDaemon(t, root, home, db)
+	var st event.EventWithMeta
+	_ = json.Unmarshal(d2.turn(t, d2.alice, "unused", "hello")[0].Data, &st)
+	if st.SessionStart == nil || st.Resumed || st.Fallback != "" {
+		t.Fatalf("an unused session's first turn after a restart: %+v", st)
+	}
+	var again event.EventWithMeta
+	_ = json.Unmarshal(d2.turn(t, d2.alice, "used", "history")[0].Data, &again)
+	if !again.Resumed || again.Fallback != "" {
+		t.Fatalf("the used session did not resume: %+v", again)
+	}
+}
