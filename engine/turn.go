@@ -24,33 +24,19 @@ type Callback func(eventType string, data any) error
 // Execute waits for the first (or fails with ErrSessionBusy when
 // FailFastWhenBusy is set). Cancelling ctx interrupts the turn.
 //
-// Execute is Start followed by a read of the turn's events; a slow cb
-// holds the agent back rather than lose an event.
+// Execute is Start run on the caller's goroutine: cb is called as each
+// event is emitted, so a slow cb holds the agent back rather than lose an
+// event, and no event crosses goroutines (which would double the engine's
+// cost of a warm turn).
 func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Callback) error {
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	t, err := e.Start(ctx, cfg, prompt)
+	t, err := e.admit(ctx, cfg, prompt)
 	if err != nil {
 		return err
 	}
-	var refused error
-	for ev := range t.Events() {
-		if cb == nil {
-			continue
-		}
-		if err := cb(ev.EventType, ev); err != nil {
-			// The agent is interrupted; the rest of the turn's events
-			// (its interrupted result) still reach the event sink.
-			refused = fmt.Errorf("callback refused %s event: %w", ev.EventType, err)
-			stop(refused)
-			break
-		}
-	}
-	err = t.Wait()
-	if refused != nil {
-		return refused
-	}
-	return err
+	t.cb = cb
+	t.events.leave() // cb is the reader
+	t.runToEnd()
+	return t.err
 }
 
 // Turn is a turn admitted to its session: from Start until it ends it
@@ -60,8 +46,17 @@ func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Cal
 type Turn struct {
 	engine *Engine
 	s      *session
+	cfg    *Config
+	prompt string
 	start  time.Time
 	ctx    context.Context // the turn's own: timeout, interrupt, engine close
+	// release ends the turn's context.
+	release func()
+
+	// cb, with Execute, receives each event as it is emitted; failed
+	// stops it after it returned an error.
+	cb     Callback
+	failed bool
 
 	first  uint64
 	last   atomic.Uint64
@@ -80,11 +75,36 @@ type Turn struct {
 // while the turn waits) come back from Start and no event is emitted.
 // What follows — the firewall's look at the prompt, starting or resuming
 // the CLI (which may fail with ErrOverloaded or ErrStartFailed), the turn
-// itself — happens in the turn, whose error Wait returns.
+// itself — happens in a goroutine of the engine's, and Wait returns its
+// error.
 //
 // Cancelling ctx interrupts the turn, as Engine.Interrupt does. Every
 // Turn ends on its own; nobody needs to read its events or wait for it.
+// Close waits for the turns it started.
 func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
+	t, err := e.admit(ctx, cfg, prompt)
+	if err != nil {
+		return nil, err
+	}
+	e.turnsMu.Lock()
+	if e.closed {
+		e.turnsMu.Unlock()
+		t.err = ErrEngineClosed
+		t.end()
+		return nil, ErrEngineClosed
+	}
+	e.turns.Add(1)
+	e.turnsMu.Unlock()
+	go func() {
+		defer e.turns.Done()
+		t.runToEnd()
+	}()
+	return t, nil
+}
+
+// admit checks a turn, waits for its session's turn slot and returns it
+// holding the slot, ready to run.
+func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
 	if cfg == nil || cfg.SessionID == "" {
 		return nil, fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
 	}
@@ -106,14 +126,6 @@ func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	if err != nil {
 		return nil, err
 	}
-	e.turnsMu.Lock()
-	if e.closed {
-		e.turnsMu.Unlock()
-		e.pool.release(s)
-		return nil, ErrEngineClosed
-	}
-	e.turns.Add(1)
-	e.turnsMu.Unlock()
 	// Counted from here, not from the agent's turn: a spare claimed for
 	// this turn must not have its refill compete with the turn.
 	e.pool.busy.Add(1)
@@ -127,31 +139,38 @@ func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	s.mu.Lock()
 	s.interrupt = interrupt
 	s.mu.Unlock()
-
 	// Only the holder of the turn slot numbers events, so the next
 	// number is this turn's first.
-	t := &Turn{engine: e, s: s, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{})}
-	t.events.init()
-	go func() {
-		defer e.turns.Done()
-		err := t.run(ctx, cfg, prompt)
+	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{})}
+	t.release = func() {
 		s.mu.Lock()
 		s.interrupt = nil
 		s.mu.Unlock()
 		stopOnClose()
 		interrupt(nil)
 		cancelTimeout()
-		// Final before the slot is given back: an event numbered after
-		// it belongs to a later turn.
-		t.last.Store(s.seq.Load())
-		t.ended.Store(true)
-		t.events.close()
-		e.pool.busy.Add(-1)
-		e.pool.release(s)
-		t.err = err
-		close(t.done)
-	}()
+	}
+	t.events.init()
 	return t, nil
+}
+
+// runToEnd runs the turn, then gives its session back.
+func (t *Turn) runToEnd() {
+	t.err = t.run(t.ctx, t.cfg, t.prompt)
+	t.end()
+}
+
+// end fixes the turn's last event and gives the session back.
+func (t *Turn) end() {
+	t.release()
+	// Final before the slot is given back: an event numbered after it
+	// belongs to a later turn.
+	t.last.Store(t.s.seq.Load())
+	t.ended.Store(true)
+	t.events.close()
+	t.engine.pool.busy.Add(-1)
+	t.engine.pool.release(t.s)
+	close(t.done)
 }
 
 // SessionID is the session the turn runs on.
@@ -198,8 +217,8 @@ func (t *Turn) Wait() error {
 func (t *Turn) Events() iter.Seq[*event.EventWithMeta] { return t.events.all() }
 
 // emit stamps an event, folds it into the session's statistics and hands
-// it to the turn's reader and the event sink. It never fails: the error
-// is the provider's contract.
+// it to the turn's reader (Execute's callback or Events) and the event
+// sink. Only a callback's refusal fails it.
 func (t *Turn) emit(ev *event.EventWithMeta) error {
 	if ev.Meta == nil {
 		ev.Meta = &event.EventMeta{}
@@ -219,9 +238,19 @@ func (t *Turn) emit(ev *event.EventWithMeta) error {
 	case event.TypeToolResult:
 		st.AddDuration(event.PhaseTool, time.Duration(ev.Meta.DurationMs)*time.Millisecond)
 	}
-	t.events.push(ev, t.ctx.Done())
 	if sink := t.engine.opts.Events; sink != nil {
-		sink.Publish(ev)
+		defer sink.Publish(ev)
+	}
+	if t.cb == nil {
+		t.events.push(ev, t.ctx.Done())
+		return nil
+	}
+	if t.failed {
+		return nil
+	}
+	if err := t.cb(ev.EventType, ev); err != nil {
+		t.failed = true
+		return fmt.Errorf("callback refused %s event: %w", ev.EventType, err)
 	}
 	return nil
 }
@@ -265,7 +294,9 @@ func (t *Turn) converse(ctx context.Context, cfg *Config, prompt string) error {
 	}
 	start := t.startEvent(p, how)
 	start.Prompt = prompt
-	_ = t.emit(start)
+	if err := t.emit(start); err != nil {
+		return err
+	}
 	if cfg.TaskSystemPrompt != "" {
 		prompt = cfg.TaskSystemPrompt + "\n\n" + prompt
 	}
@@ -288,8 +319,9 @@ func (t *Turn) converse(ctx context.Context, cfg *Config, prompt string) error {
 	if turnErr == nil && tr != nil && tr.IsError && !tr.Interrupted {
 		turnErr = fmt.Errorf("%w: %s: %s", ErrTurnFailed, tr.Subtype, tr.Result)
 	}
-	// The closing events go out even after the caller cancelled, so
-	// every turn that started ends with session_stats and result.
+	// The closing events go out even after the caller cancelled (or its
+	// callback refused an event), so every turn that started ends with
+	// session_stats and result.
 	errMsg := ""
 	if turnErr != nil {
 		errMsg = turnErr.Error()
@@ -354,14 +386,24 @@ func (t *Turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	}
 	perm := &event.Permission{RequestID: req.RequestID, ToolName: req.ToolName, ToolUseID: req.ToolUseID}
 	if req.Kind == provider.CanUseTool {
-		if announce := t.engine.opts.PermissionAnnounce; announce != nil {
+		announce := t.engine.opts.PermissionAnnounce
+		if announce != nil {
 			announce(t.engine.permissionRequest(t.s, req, ask))
 		}
 		ev := event.NewEventWithMeta(event.TypePermissionRequest, req.ToolName, &event.EventMeta{
 			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "running",
 		})
 		ev.Input, ev.Permission, ev.Policy = req.Input, perm, ask.policy
-		_ = t.emit(ev)
+		if err := t.emit(ev); err != nil {
+			if announce != nil {
+				// The handler is told, with a context already ended, so
+				// that it forgets what was announced.
+				ended, cancel := context.WithCancel(ctx)
+				cancel()
+				_ = t.engine.decide(ended, t.s, req, ask)
+			}
+			return provider.ToolDecision{Behavior: provider.Deny, Message: "The session's client stopped listening."}
+		}
 	}
 	d = t.engine.decide(ctx, t.s, req, ask)
 	if req.Kind == provider.CanUseTool || d.Behavior == provider.Deny {
