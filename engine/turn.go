@@ -206,13 +206,13 @@ func (t *Turn) Wait() error {
 // Events yields the turn's events in order, until its last. It may be
 // ranged over once.
 //
-// The turn holds up to turnQueue events for its reader. A reader that
-// falls that far behind holds the agent back (its output waits in its
-// pipe) until the reader catches up, stops ranging, or the turn's context
-// ends (then the turn stops waiting and keeps the rest for it). Events
-// that find nobody ranging yet wait for a reader, but when turnQueue of
-// them have waited the turn decides nobody is coming and drops them: a
-// turn nobody reads costs nothing and never waits. Its events reach the
+// The turn holds up to 256 events for its reader. A reader that falls
+// that far behind holds the agent back (its output waits in its pipe)
+// until the reader catches up, stops ranging, or the turn's context ends
+// (then the turn stops waiting and keeps the rest for it). Events that
+// find nobody ranging yet wait for a reader, but when 256 of them have
+// waited the turn decides nobody is coming and drops them: a turn nobody
+// reads costs nothing and never waits. Its events reach the
 // engine's EventSink either way.
 func (t *Turn) Events() iter.Seq[*event.EventWithMeta] { return t.events.all() }
 
