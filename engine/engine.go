@@ -178,9 +178,10 @@ func (e *Engine) Close() error {
 }
 
 // Interrupt ends the turn running on a session, as cancelling its
-// Execute's context would: the agent is interrupted, stays hot, and the
-// turn closes with an interrupted result. Execute returns an error wrapping
-// ErrInterrupted. It reports whether a turn was running.
+// Execute's (or Start's) context would: the agent is interrupted, stays
+// hot, and the turn closes with an interrupted result. Execute (or
+// Turn.Wait) returns an error wrapping ErrInterrupted. It reports whether
+// a turn was running.
 func (e *Engine) Interrupt(sessionID string) (bool, error) {
 	e.pool.mu.Lock()
 	s, ok := e.pool.sessions[sessionID]
