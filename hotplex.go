@@ -40,6 +40,8 @@ type (
 	SessionConfig = engine.SessionConfig
 	// Callback receives a turn's events.
 	Callback = engine.Callback
+	// Turn is a running turn (Engine.Start).
+	Turn = engine.Turn
 	// SessionManager is the session pool's contract.
 	SessionManager = engine.SessionManager
 	// SessionPool keeps the hot sessions.

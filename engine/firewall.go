@@ -171,7 +171,7 @@ func denial(v guard.Verdict) string {
 // built-in analysis, then the server's, the key's and the session's
 // permission rules. It returns decided=false to let the request go on,
 // with a reason in approval when a person must decide it.
-func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, decided bool, ask approval) {
+func (t *Turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, decided bool, ask approval) {
 	e := t.engine
 	if e.firewall == nil {
 		return provider.ToolDecision{}, false, approval{}
@@ -207,7 +207,8 @@ func (t *turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, deci
 }
 
 // checkPrompt stops a prompt the firewall blocks before it reaches the CLI.
-func (e *Engine) checkPrompt(s *session, prompt string, cb Callback) error {
+func (t *Turn) checkPrompt(prompt string) error {
+	e, s := t.engine, t.s
 	if e.firewall == nil {
 		return nil
 	}
@@ -217,20 +218,10 @@ func (e *Engine) checkPrompt(s *session, prompt string, cb Callback) error {
 	}
 	if e.bypass.active(s.id, e.opts.clock().Now()) {
 		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level)
-		e.deliver(s, e.dangerEvent(v, nil, true, "", ""), cb)
+		_ = t.emit(e.dangerEvent(v, nil, true, "", ""))
 		return nil
 	}
 	e.log.Info("firewall blocked a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level, "category", v.Category)
-	e.deliver(s, e.dangerEvent(v, nil, false, "", ""), cb)
+	_ = t.emit(e.dangerEvent(v, nil, false, "", ""))
 	return fmt.Errorf("%w: %s (%s, %s): %s", ErrDangerBlocked, v.Operation, v.Level, v.Category, v.Reason)
-}
-
-// deliver stamps an event that belongs to no turn and hands it to the
-// callback and the event sink.
-func (e *Engine) deliver(s *session, ev *event.EventWithMeta, cb Callback) {
-	ev.SessionID, ev.Seq, ev.Time = s.id, s.seq.Add(1), time.Now()
-	_ = cb(ev.EventType, ev)
-	if e.opts.Events != nil {
-		e.opts.Events.Publish(ev)
-	}
 }

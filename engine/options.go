@@ -102,8 +102,9 @@ type EngineOptions struct {
 	// with AdminToken is the audited alternative.
 	DisableFirewall bool
 
-	// FailFastWhenBusy makes Execute on a session that is running a turn
-	// return ErrSessionBusy at once instead of waiting its turn.
+	// FailFastWhenBusy makes Execute (or Start) on a session that is
+	// running a turn return ErrSessionBusy at once instead of waiting its
+	// turn.
 	FailFastWhenBusy bool
 
 	// ReapInterval is how often the reaper looks for idle sessions and for

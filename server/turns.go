@@ -8,11 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
-	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
@@ -40,17 +38,6 @@ type sink interface {
 	keepAlive() error
 }
 
-// turnMarks are what a turn's callback learns that its stream needs: the
-// sequence numbers of its first and newest event.
-type turnMarks struct {
-	first, last atomic.Uint64
-}
-
-func (m *turnMarks) note(ev *event.EventWithMeta) {
-	m.first.CompareAndSwap(0, ev.Seq)
-	m.last.Store(ev.Seq)
-}
-
 // runTurn starts a turn that belongs to the server, not to the client: a
 // client that goes away can follow the session again and miss nothing.
 // The turn's events reach out from the hub, after they were stored, so
@@ -58,97 +45,146 @@ func (m *turnMarks) note(ev *event.EventWithMeta) {
 // when the turn's last event was delivered (with the turn's error, if
 // any), when out fails, or when ctx ends.
 func (s *Server) runTurn(ctx context.Context, st store.Session, req messageRequest, out sink) error {
-	_, sub, _ := s.opts.Hub.Subscribe(st.ID, s.opts.Hub.Last(st.ID))
-	defer sub.Close()
-	marks := &turnMarks{}
-	errc := make(chan error, 1)
+	keepAlive := time.NewTicker(s.opts.KeepAlive)
+	defer keepAlive.Stop()
+	started := s.startTurn(st, req)
+	for {
+		select {
+		case r := <-started:
+			if r.err != nil {
+				return endTurn(out, false, r.err)
+			}
+			return s.streamTurn(ctx, r.turn, out, keepAlive)
+		case <-keepAlive.C:
+			// The turn may wait long for its session behind another.
+			if err := out.keepAlive(); err != nil {
+				return errClientGone
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+type startedTurn struct {
+	turn *engine.Turn
+	err  error
+}
+
+// startTurn admits the turn from a goroutine of the server's, which then
+// waits for it to end, whatever becomes of the client, and counts its
+// failure.
+func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedTurn {
+	c := make(chan startedTurn, 1)
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
 		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
-		err := s.opts.Engine.Execute(s.ctx, cfg, req.Prompt, func(_ string, data any) error {
-			marks.note(data.(*event.EventWithMeta))
-			return nil
-		})
+		t, err := s.opts.Engine.Start(s.ctx, cfg, req.Prompt)
+		c <- startedTurn{t, err}
+		if err == nil {
+			err = t.Wait()
+		}
 		if err != nil {
 			s.opts.Metrics.turnFailed(err)
 		}
-		errc <- err
 	}()
+	return c
+}
 
-	keepAlive := time.NewTicker(s.opts.KeepAlive)
-	defer keepAlive.Stop()
-	var (
-		turnErr  error
-		finished bool
-		sent     uint64 // the newest event delivered
-	)
-	end := func() error {
-		if f, ok := out.(failer); ok && sent == 0 && turnErr != nil && f.fail(turnErr) {
-			// Nothing was streamed (the turn never started: overloaded,
-			// unknown agent, ...): a plain HTTP error says it best.
-			return turnErr
-		}
-		if turnErr != nil {
-			notice := map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()}
-			if d := engine.RetryAfter(turnErr); d > 0 {
-				notice["retry_after"] = int(d.Round(time.Second) / time.Second)
-			}
-			_ = out.notice("turn_error", notice)
-		}
-		return turnErr
+// streamTurn delivers a turn's events from the hub, from its first to its
+// last, then ends the stream with the turn's error.
+func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepAlive *time.Ticker) error {
+	id := t.SessionID()
+	sent := t.FirstSeq() - 1 // the newest event delivered
+	streamed := false
+	replay, sub, gap := s.opts.Hub.Subscribe(id, sent)
+	defer sub.Close()
+	// ours tells the turn's events from a later turn's, which follow it
+	// once it has ended; finished is true once its last was delivered.
+	ours := func(seq uint64) bool {
+		last, ended := t.LastSeq()
+		return !ended || seq <= last
 	}
-	for {
+	finished := func() bool {
+		last, ended := t.LastSeq()
+		return ended && sent >= last
+	}
+	deliver := func(ev *hub.Event) error {
+		if err := out.event(ev); err != nil {
+			return errClientGone
+		}
+		sent, streamed = ev.Seq, true
+		return nil
+	}
+	// The session ended with the stream (deleted, or the daemon closing):
+	// the turn ends too, and its error is the answer.
+	endedWithSession := func() error {
+		select {
+		case <-t.Done():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err := t.Wait()
+		if err == nil {
+			err = fmt.Errorf("%w: the turn's stream ended with the session", engine.ErrSessionDeleted)
+		}
+		return endTurn(out, streamed, err)
+	}
+
+	if s.sessionGone(id) {
+		// Deleted before the subscription, which may then follow a topic
+		// the deletion already forgot.
+		return endedWithSession()
+	}
+	if gap {
+		// The ring let go of the turn's first events already; the store,
+		// which had them first, has them.
+		stored, err := s.opts.Store.Events(ctx, id, sent, 0)
+		if err != nil {
+			return endTurn(out, streamed, err)
+		}
+		for _, e := range stored {
+			if e.Seq >= replay[0].Seq || !ours(e.Seq) {
+				break
+			}
+			if err := out.stored(e); err != nil {
+				return errClientGone
+			}
+			sent, streamed = e.Seq, true
+		}
+	}
+	for _, ev := range replay {
+		if ev.Seq <= sent {
+			continue
+		}
+		if !ours(ev.Seq) {
+			break
+		}
+		if err := deliver(ev); err != nil {
+			return err
+		}
+	}
+	done := t.Done()
+	for !finished() {
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {
 				if errors.Is(sub.Err(), hub.ErrClosed) {
-					// The session was deleted (or the daemon is closing):
-					// the turn ends too, and its error is the answer.
-					if !finished {
-						select {
-						case turnErr = <-errc:
-						case <-ctx.Done():
-							return ctx.Err()
-						}
-					}
-					if turnErr == nil {
-						turnErr = fmt.Errorf("%w: the turn's stream ended with the session", engine.ErrSessionDeleted)
-					}
-					return end()
+					return endedWithSession()
 				}
 				return errors.Join(errClientGone, sub.Err())
 			}
-			first := marks.first.Load()
-			if first == 0 || ev.Seq < first {
-				continue // a turn queued before ours
+			if ev.Seq <= sent || !ours(ev.Seq) {
+				continue
 			}
-			if err := out.event(ev); err != nil {
-				return errClientGone
+			if err := deliver(ev); err != nil {
+				return err
 			}
-			sent = ev.Seq
-			if ev.EventType == event.TypeResult && !finished {
-				// The result is the turn's last event, but Execute may not
-				// have returned its error yet; the client needs both.
-				select {
-				case turnErr = <-errc:
-					finished = true
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-			if ev.EventType == event.TypeResult || (finished && sent >= marks.last.Load()) {
-				return end()
-			}
-		case turnErr = <-errc:
-			finished = true
-			errc = nil
-			// Execute has returned, so every event of the turn has been
-			// counted; end now if they have all been delivered (or there
-			// were none), else once the last one comes through.
-			if last := marks.last.Load(); last == 0 || sent >= last {
-				return end()
-			}
+		case <-done:
+			// Its last event is known now; the loop ends once it is
+			// delivered (at once if it emitted none).
+			done = nil
 		case <-keepAlive.C:
 			if err := out.keepAlive(); err != nil {
 				return errClientGone
@@ -157,6 +193,25 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 			return ctx.Err()
 		}
 	}
+	return endTurn(out, streamed, t.Wait())
+}
+
+// endTurn ends a turn's stream with its error, if any: as a plain HTTP
+// error when nothing was streamed (the turn never started: overloaded,
+// unknown agent, ...) and out still can, else as a turn_error notice.
+func endTurn(out sink, streamed bool, turnErr error) error {
+	if turnErr == nil {
+		return nil
+	}
+	if f, ok := out.(failer); ok && !streamed && f.fail(turnErr) {
+		return turnErr
+	}
+	notice := map[string]any{"error": errorCode(turnErr), "message": turnErr.Error()}
+	if d := engine.RetryAfter(turnErr); d > 0 {
+		notice["retry_after"] = int(d.Round(time.Second) / time.Second)
+	}
+	_ = out.notice("turn_error", notice)
+	return turnErr
 }
 
 // follow delivers a session's events after after — those the hub's ring

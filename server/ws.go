@@ -112,9 +112,12 @@ type wsConn struct {
 	cancel  context.CancelCauseFunc
 
 	mu  sync.Mutex
-	ops map[string]context.CancelFunc
+	ops map[string]*wsOp // running requests by request ID
 	wg  sync.WaitGroup
 }
+
+// wsOp is a running execute or subscribe request.
+type wsOp struct{ cancel context.CancelFunc }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	cw := &corkedResponse{ResponseWriter: w}
@@ -129,7 +132,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	stop := context.AfterFunc(r.Context(), func() { cancel(context.Cause(r.Context())) })
 	defer stop()
 	conn := &wsConn{s: s, c: c, cork: cw.conn, caller: callerOf(r), r: r, out: newSendQueue(s.opts.WS.QueueBytes, s.opts.Metrics),
-		ctx: ctx, cancel: cancel, ops: map[string]context.CancelFunc{}}
+		ctx: ctx, cancel: cancel, ops: map[string]*wsOp{}}
 	conn.run()
 }
 
@@ -320,14 +323,17 @@ func (wc *wsConn) dispatch(req wsRequest) {
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "pong"})
 		return
 	case "unsubscribe":
+		// The request stops counting at once, not once it has wound
+		// down: a client told of the unsubscribe may start another.
 		wc.mu.Lock()
-		cancel, ok := wc.ops[req.Target]
+		op, ok := wc.ops[req.Target]
+		delete(wc.ops, req.Target)
 		wc.mu.Unlock()
 		if !ok {
 			fail(errorf(http.StatusNotFound, "not_found", "no running request "+req.Target))
 			return
 		}
-		cancel()
+		op.cancel()
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack"})
 		return
 	}
@@ -365,13 +371,16 @@ func (wc *wsConn) dispatch(req wsRequest) {
 			return
 		}
 		ctx, cancel := context.WithCancel(wc.ctx)
-		wc.ops[req.RequestID] = cancel
+		op := &wsOp{cancel: cancel}
+		wc.ops[req.RequestID] = op
 		wc.mu.Unlock()
 		wc.wg.Go(func() {
 			defer func() {
 				cancel()
 				wc.mu.Lock()
-				delete(wc.ops, req.RequestID)
+				if wc.ops[req.RequestID] == op {
+					delete(wc.ops, req.RequestID)
+				}
 				wc.mu.Unlock()
 			}()
 			out := newWSSink(wc, req.RequestID, publicID(st))
