@@ -392,7 +392,7 @@ func (l *Lease) renew(now time.Time) bool {
 		// renewal of ours was applied though its reply never came back.
 		e, gerr := l.ls.kv.Get(ctx, l.key)
 		switch {
-		case gerr == nil && l.ours(e):
+		case gerr == nil && l.ours(e) && e.Revision() != l.rev:
 			l.rev = e.Revision()
 			l.next = now // renew at once to learn a fresh deadline
 			return true

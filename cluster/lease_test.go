@@ -139,7 +139,7 @@ func TestPausedHolderLosesToTakeover(t *testing.T) {
 	// node-a resumes: less than a TTL passed on its own clock, so only the
 	// failed compare-and-set can tell it.
 	clock.Advance(a.leases.renewEvery)
-	<-la.Lost()
+	waitLost(t, la)
 	if err := la.Err(); !errors.Is(err, ErrLost) || !strings.Contains(err.Error(), `taken by node "node-b"`) {
 		t.Fatalf("lost with %v", err)
 	}
@@ -184,6 +184,46 @@ func TestPausedHolderReleaseSparesNewOwner(t *testing.T) {
 	}
 }
 
+// TestRenewalAppliedWithoutReply: a renewal the server applied but whose
+// reply never came back (the connection dropped) moves the revision
+// under the holder. It must recognise its own write and carry on, and a
+// release must still delete the entry, rather than take either for a
+// takeover.
+func TestRenewalAppliedWithoutReply(t *testing.T) {
+	ns := startNATS(t)
+	clock := newFakeClock()
+	a := newNode(t, ns, "node-a", 5*time.Second, LeaseOptions{Clock: clock})
+	ctx := context.Background()
+	la, err := a.leases.Acquire(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The write a renewal would have made, made behind the heartbeat's back.
+	applied := func() uint64 {
+		rev, err := a.kv.Update(ctx, la.key, la.value, a.revision(t, "s1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rev
+	}
+	rev := applied()
+	clock.Advance(a.leases.renewEvery)
+	eventually(t, "renewal past the unanswered one", func() bool { return a.revision(t, "s1") > rev })
+	select {
+	case <-la.Lost():
+		t.Fatalf("lost to its own write: %v", la.Err())
+	default:
+	}
+
+	applied()
+	if err := la.Release(ctx); err != nil {
+		t.Fatalf("release after an unanswered renewal: %v", err)
+	}
+	if _, err := a.leases.Owner(ctx, "s1"); !errors.Is(err, ErrNotOwned) {
+		t.Fatalf("owner after release: %v", err)
+	}
+}
+
 // TestLeaseLostWhenNotRenewedForTTL: a holder that has not renewed for a
 // whole TTL of its own time gives the lease up without asking the server,
 // which may have freed it already.
@@ -198,12 +238,22 @@ func TestLeaseLostWhenNotRenewedForTTL(t *testing.T) {
 	}
 	rev := a.revision(t, "s1")
 	clock.Advance(5 * time.Second)
-	<-la.Lost()
+	waitLost(t, la)
 	if err := la.Err(); !errors.Is(err, ErrLost) || !strings.Contains(err.Error(), "not renewed") {
 		t.Fatalf("lost with %v", err)
 	}
 	if got := a.revision(t, "s1"); got != rev {
 		t.Fatalf("a holder past its deadline still wrote: revision %d -> %d", rev, got)
+	}
+}
+
+// waitLost waits for l to be lost; the limit only ends a stuck test.
+func waitLost(t testing.TB, l *Lease) {
+	t.Helper()
+	select {
+	case <-l.Lost():
+	case <-time.After(20 * time.Second):
+		t.Fatalf("lease of %s never lost", l.SessionID())
 	}
 }
 
@@ -361,6 +411,63 @@ func TestRacingNodesNeverBothHold(t *testing.T) {
 	})
 }
 
+// TestRacingTakeoverOfExpiredLease: when a paused holder's lease
+// expires, nodes racing to take it over get it exactly once between them.
+func TestRacingTakeoverOfExpiredLease(t *testing.T) {
+	ns := startNATS(t)
+	const ttl = time.Second
+	a := newNode(t, ns, "node-a", ttl, LeaseOptions{Clock: newFakeClock()})
+	ctx := context.Background()
+	la, err := a.leases.Acquire(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const racers = 3
+	won := make([]*Lease, racers)
+	errs := make([]error, racers)
+	var wg sync.WaitGroup
+	for i := range racers {
+		n := newNode(t, ns, fmt.Sprintf("node-%d", i), ttl, LeaseOptions{})
+		wg.Go(func() {
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) {
+				l, err := n.leases.Acquire(ctx, "s1")
+				var held *HeldError
+				switch {
+				case err == nil:
+					won[i] = l
+					return
+				case errors.As(err, &held) && held.Owner.Node != "node-a":
+					return // someone else took it over
+				case !errors.Is(err, ErrHeld):
+					errs[i] = err
+					return
+				}
+			}
+			errs[i] = errors.New("the lease never expired")
+		})
+	}
+	wg.Wait()
+	var winner *Lease
+	for i := range racers {
+		if errs[i] != nil {
+			t.Fatalf("node-%d: %v", i, errs[i])
+		}
+		if won[i] != nil {
+			if winner != nil {
+				t.Fatalf("two nodes took the expired lease, at tokens %d and %d", winner.Token(), won[i].Token())
+			}
+			winner = won[i]
+		}
+	}
+	if winner == nil {
+		t.Fatal("nobody took the expired lease")
+	}
+	if winner.Token() <= la.Token() {
+		t.Fatalf("takeover token %d not above %d", winner.Token(), la.Token())
+	}
+}
+
 // TestNATSRestartMidLease: the holder's connection comes back after a
 // server restart. A restart shorter than the TTL keeps the lease (same
 // token, renewed again); one longer than the TTL loses it cleanly, and
@@ -402,7 +509,7 @@ func TestNATSRestartMidLease(t *testing.T) {
 			t.Fatal(err)
 		}
 		ns.stop()
-		<-la.Lost()
+		waitLost(t, la)
 		if err := la.Err(); !errors.Is(err, ErrLost) {
 			t.Fatalf("lost with %v", err)
 		}
