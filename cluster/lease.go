@@ -406,7 +406,9 @@ func (l *Lease) renew(now time.Time) bool {
 		}
 		err = gerr
 	}
-	l.ls.log.Warn("session lease not renewed", "session", l.session, "token", l.token,
+	// Debug, not Warn: an outage fails every lease's renewals at once and
+	// the connection's own disconnect is what an operator needs to see.
+	l.ls.log.Debug("session lease not renewed", "session", l.session, "token", l.token,
 		"left", l.deadline.Sub(now), "err", err)
 	l.next = now.Add(l.ls.retryEvery)
 	return true

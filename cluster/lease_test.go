@@ -41,6 +41,7 @@ func TestLeaseRenewedPastItsTTL(t *testing.T) {
 	if err != nil || o.Node != "node-a" || o.Token != la.Token() {
 		t.Fatalf("owner = %+v, %v; want node-a at token %d", o, err, la.Token())
 	}
+	firstExpiry := o.Expires
 
 	start := time.Now()
 	renewals := 0
@@ -68,6 +69,9 @@ func TestLeaseRenewedPastItsTTL(t *testing.T) {
 	o, err = b.leases.Owner(ctx, "s1")
 	if err != nil || o.Node != "node-a" || o.Token != la.Token() {
 		t.Fatalf("after %d renewals owner = %+v, %v", renewals, o, err)
+	}
+	if !o.Expires.After(firstExpiry.Add(ttl)) {
+		t.Fatalf("expiry moved from %v to %v over %d renewals", firstExpiry, o.Expires, renewals)
 	}
 
 	if err := la.Release(ctx); err != nil {
@@ -655,5 +659,22 @@ func TestOwnersBucketTTLMustAgree(t *testing.T) {
 	}
 	if _, err := Connect("", ConnOptions{}); err == nil {
 		t.Fatal("connected to no URL")
+	}
+}
+
+// BenchmarkAcquireRelease measures taking and giving back a free lease:
+// two round trips to a local NATS server.
+func BenchmarkAcquireRelease(b *testing.B) {
+	ns := startNATS(b)
+	n := newNode(b, ns, "node-a", 10*time.Second, LeaseOptions{})
+	ctx := context.Background()
+	for b.Loop() {
+		l, err := n.leases.Acquire(ctx, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Release(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
