@@ -348,16 +348,22 @@ func (l *Lease) lose(err error) {
 
 // heartbeat renews the lease every RenewEvery until it is stopped or lost.
 // Times are absolute (next, deadline), so a clock that moved on while a
-// renewal was under way is caught up with at once.
+// renewal was under way is caught up with at once. It also wakes at the
+// deadline when that comes before the next try, so that Lost closes when
+// the lease may be gone, not at the first retry after.
 func (l *Lease) heartbeat() {
 	defer l.ls.wg.Done()
 	defer close(l.done)
 	c := l.ls.clock
 	for {
+		wake := l.next
+		if l.deadline.Before(wake) {
+			wake = l.deadline
+		}
 		select {
 		case <-l.ctx.Done():
 			return
-		case <-c.After(l.next.Sub(c.Now())):
+		case <-c.After(wake.Sub(c.Now())):
 		}
 		now := c.Now()
 		if !now.Before(l.deadline) {

@@ -261,6 +261,36 @@ func waitLost(t testing.TB, l *Lease) {
 	}
 }
 
+// TestLostAtDeadlineNotAtNextRetry: while renewals fail (NATS is down),
+// Lost closes at the lease's deadline, even when the next retry would come
+// after it: by then another node may hold the lease.
+func TestLostAtDeadlineNotAtNextRetry(t *testing.T) {
+	ns := startNATS(t)
+	const ttl = 6 * time.Second
+	clock := newFakeClock()
+	a := newNode(t, ns, "node-a", ttl, LeaseOptions{Clock: clock, RenewEvery: 2 * time.Second}) // retries every 500ms
+	la, err := a.leases.Acquire(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the heartbeat to sleep", func() bool { return clock.afterCalls() > 0 })
+	ns.stop()
+	eventually(t, "the client to see the server gone", func() bool { return !a.nc.IsConnected() })
+
+	clock.AdvanceAndSettle(t, 2*time.Second)         // t=2: fails, retry at 2.5
+	clock.AdvanceAndSettle(t, 3700*time.Millisecond) // t=5.7: fails, retry at 6.2
+	select {
+	case <-la.Lost():
+		t.Fatalf("lost before its deadline: %v", la.Err())
+	default:
+	}
+	clock.Advance(300 * time.Millisecond) // t=6: the deadline
+	waitLost(t, la)
+	if err := la.Err(); !errors.Is(err, ErrLost) || !strings.Contains(err.Error(), "not renewed") {
+		t.Fatalf("lost with %v", err)
+	}
+}
+
 // fence stands for whatever a holder writes to: it accepts a write only
 // with a token at least as high as any it has seen, and records any two
 // holders inside at once.

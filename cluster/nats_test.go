@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -71,6 +72,7 @@ func (n *natsServer) URL() string { return n.srv.ClientURL() }
 // the owners bucket and its leases. Its cleanup closes the leases, then
 // the connection, before the server stops.
 type testNode struct {
+	nc     *nats.Conn
 	kv     jetstream.KeyValue
 	leases *Leases
 }
@@ -101,7 +103,7 @@ func newNode(t testing.TB, ns *natsServer, id string, ttl time.Duration, o Lease
 			t.Errorf("close leases of %s: %v", id, err)
 		}
 	})
-	return &testNode{kv: kv, leases: ls}
+	return &testNode{nc: nc, kv: kv, leases: ls}
 }
 
 // revision is the current revision of a session's owner entry, 0 if none.
@@ -138,6 +140,7 @@ type fakeClock struct {
 	mu      sync.Mutex
 	now     time.Time
 	waiters []fakeWaiter
+	calls   int // of After: each is a heartbeat that went back to sleep
 }
 
 type fakeWaiter struct {
@@ -156,6 +159,7 @@ func (c *fakeClock) Now() time.Time {
 func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.calls++
 	ch := make(chan time.Time, 1)
 	if d <= 0 {
 		ch <- c.now
@@ -163,6 +167,21 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	}
 	c.waiters = append(c.waiters, fakeWaiter{at: c.now.Add(d), ch: ch})
 	return ch
+}
+
+func (c *fakeClock) afterCalls() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
+}
+
+// AdvanceAndSettle advances the clock, which must wake the one heartbeat
+// on it, and waits until that heartbeat is asleep again.
+func (c *fakeClock) AdvanceAndSettle(t testing.TB, d time.Duration) {
+	t.Helper()
+	n := c.afterCalls()
+	c.Advance(d)
+	eventually(t, "the heartbeat to go back to sleep", func() bool { return c.afterCalls() > n })
 }
 
 func (c *fakeClock) Advance(d time.Duration) {
