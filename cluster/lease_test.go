@@ -342,10 +342,10 @@ func (f *fence) check(t *testing.T) {
 // overlap or a token that does not grow.
 func TestRacingNodesNeverBothHold(t *testing.T) {
 	ns := startNATS(t)
-	const nodes = 4
-	var ns4 [nodes]*testNode
-	for i := range ns4 {
-		ns4[i] = newNode(t, ns, fmt.Sprintf("node-%d", i), 30*time.Second, LeaseOptions{})
+	const racers = 4
+	var nodes [racers]*testNode
+	for i := range nodes {
+		nodes[i] = newNode(t, ns, fmt.Sprintf("node-%d", i), 30*time.Second, LeaseOptions{})
 	}
 	ctx := context.Background()
 
@@ -359,10 +359,10 @@ func TestRacingNodesNeverBothHold(t *testing.T) {
 				l   *Lease
 				err error
 			}
-			results := make([]result, nodes)
+			results := make([]result, racers)
 			var start, done sync.WaitGroup
 			start.Add(1)
-			for i, n := range ns4 {
+			for i, n := range nodes {
 				done.Go(func() {
 					start.Wait()
 					l, err := n.leases.Acquire(ctx, "race")
@@ -411,8 +411,8 @@ func TestRacingNodesNeverBothHold(t *testing.T) {
 		var f fence
 		var acquired, refused atomic.Int64
 		var wg sync.WaitGroup
-		errc := make(chan error, nodes)
-		for i, n := range ns4 {
+		errc := make(chan error, racers)
+		for i, n := range nodes {
 			node := fmt.Sprintf("node-%d", i)
 			wg.Go(func() {
 				for acquired.Load() < want {
