@@ -162,8 +162,14 @@ var (
 	ErrOverloaded      = engine.ErrOverloaded
 )
 
-// NewEngine returns an engine; see engine.NewEngine.
-func NewEngine(opts EngineOptions) (*Engine, error) { return engine.NewEngine(opts) }
+// NewEngine returns an engine; see engine.NewEngine. Without a provider
+// its agent is Claude Code, the claude CLI found on PATH.
+func NewEngine(opts EngineOptions) (*Engine, error) {
+	if opts.Provider == nil && len(opts.Providers) == 0 {
+		opts.Provider = claude.New(claude.Options{})
+	}
+	return engine.NewEngine(opts)
+}
 
 // NewEventWithMeta returns an event with non-nil Meta.
 func NewEventWithMeta(eventType, data string, meta *EventMeta) *EventWithMeta {

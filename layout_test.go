@@ -10,11 +10,13 @@ import (
 	"testing"
 )
 
-// TestProductionCodeDoesNotImportTestkit: testkit holds fakes and test
-// helpers; what the binary and the SDK run (the built-in offline model
-// included) lives elsewhere.
+// TestProductionCodeDoesNotImportTestkit: testkit and the internal fakes
+// hold test helpers; what the binary and the SDK run (the built-in
+// offline model included) lives elsewhere. The engine knows agents only
+// through the provider interfaces.
 func TestProductionCodeDoesNotImportTestkit(t *testing.T) {
-	const testkit = "github.com/hotplex/hotplex/testkit"
+	const mod = "github.com/hotplex/hotplex/"
+	testOnly := []string{mod + "testkit", mod + "internal/fakeprovider", mod + "internal/clocktest", mod + "internal/pgtest"}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -36,8 +38,13 @@ func TestProductionCodeDoesNotImportTestkit(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if p == testkit || strings.HasPrefix(p, testkit+"/") {
-				t.Errorf("%s imports %s", path, p)
+			for _, bad := range testOnly {
+				if p == bad || strings.HasPrefix(p, bad+"/") {
+					t.Errorf("%s imports %s", path, p)
+				}
+			}
+			if filepath.Dir(path) == "engine" && strings.HasPrefix(p, mod+"provider/") {
+				t.Errorf("%s imports the agent implementation %s", path, p)
 			}
 		}
 		return nil

@@ -6,13 +6,14 @@ import (
 
 	"github.com/hotplex/hotplex/backend"
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/provider/claude"
 )
 
-// One conversation through the high-level API, on the engine's default
-// agent: the engine's pool, firewall and statistics apply to it.
+// One conversation through the high-level API, on Claude Code: the
+// engine's pool, firewall and statistics apply to it.
 func Example() {
 	ctx := context.Background()
-	eng, err := engine.NewEngine(engine.EngineOptions{Namespace: "my-app"})
+	eng, err := engine.NewEngine(engine.EngineOptions{Namespace: "my-app", Provider: claude.New(claude.Options{})})
 	if err != nil {
 		panic(err)
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/internal/proc"
 	"github.com/hotplex/hotplex/provider"
-	"github.com/hotplex/hotplex/provider/claude"
 )
 
 // Engine runs turns on hot sessions. Create it with NewEngine and end it
@@ -66,7 +65,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		providers = append(providers, p)
 	}
 	if len(providers) == 0 {
-		providers = append(providers, claude.New(claude.Options{}))
+		return nil, fmt.Errorf("%w: no provider (hotplex.NewEngine defaults to Claude Code)", ErrInvalidConfig)
 	}
 	for _, p := range providers {
 		if seen[p.Name()] {

@@ -861,3 +861,10 @@ func TestPermissionAnnouncedBeforeItsEvent(t *testing.T) {
 		t.Fatalf("announced %v, handled %v, at the event %v", announced, handled, seenAtEvent)
 	}
 }
+
+// The engine has no agent of its own: one must be given.
+func TestEngineNeedsAProvider(t *testing.T) {
+	if _, err := engine.NewEngine(engine.EngineOptions{}); !errors.Is(err, engine.ErrInvalidConfig) {
+		t.Fatalf("no provider: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/internal/fakeprovider"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -234,10 +235,11 @@ func TestPolicyDenyEvent(t *testing.T) {
 // silently dropped.
 func TestPolicyNeedsBuiltinFirewall(t *testing.T) {
 	p := mustPolicy(t, nil, nil, []string{"Bash(git push:*)"})
-	if _, err := engine.NewEngine(engine.EngineOptions{Firewall: newFirewall(), Policy: p}); !errors.Is(err, engine.ErrInvalidConfig) {
+	prov := fakeprovider.New("fake")
+	if _, err := engine.NewEngine(engine.EngineOptions{Provider: prov, Firewall: newFirewall(), Policy: p}); !errors.Is(err, engine.ErrInvalidConfig) {
 		t.Fatalf("server rules with a custom firewall: %v", err)
 	}
-	if _, err := engine.NewEngine(engine.EngineOptions{DisableFirewall: true, KeyPolicy: func(string) *guard.Policy { return p }}); !errors.Is(err, engine.ErrInvalidConfig) {
+	if _, err := engine.NewEngine(engine.EngineOptions{Provider: prov, DisableFirewall: true, KeyPolicy: func(string) *guard.Policy { return p }}); !errors.Is(err, engine.ErrInvalidConfig) {
 		t.Fatalf("key rules without a firewall: %v", err)
 	}
 	f := newFixture(t, engine.EngineOptions{Firewall: newFirewall()})
