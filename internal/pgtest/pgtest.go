@@ -33,6 +33,9 @@ const BinDirEnv = "HOTPLEX_PG_BINDIR"
 // superuser is the role initdb creates; local connections trust it.
 const superuser = "postgres"
 
+// serverMarker is in the postmaster's environment, so that Owns knows it.
+const serverMarker = "HOTPLEX_PGTEST_SERVER=1"
+
 // startTimeout bounds how long Start waits for the server to accept
 // connections.
 const startTimeout = 60 * time.Second
@@ -122,6 +125,7 @@ func (s *Server) launch(ctx context.Context) error {
 		"-c", "shared_buffers=64MB",
 		"-c", "log_min_messages=warning")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), serverMarker)
 	cmd.SysProcAttr = sysProcAttr(s.cred)
 	cmd.Dir = s.dir
 	if err := cmd.Start(); err != nil {
@@ -302,6 +306,34 @@ func (l *Lazy) Stop() error {
 		return nil
 	}
 	return l.srv.Stop()
+}
+
+// Owns reports whether pid is a process of a server pgtest started: its
+// postmaster or one of the postmaster's children (which it forks itself,
+// each in a session of its own). A check for processes a test left behind
+// skips them: the server belongs to the test package, not to one test.
+func Owns(pid int) bool {
+	if marked(strconv.Itoa(pid)) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The fields after the command name: state, ppid, ...
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	return len(f) >= 2 && marked(f[1])
+}
+
+// marked reports whether process pid has serverMarker in its environment
+// (the postmaster does; its children overwrite theirs with their titles).
+func marked(pid string) bool {
+	env, err := os.ReadFile("/proc/" + pid + "/environ")
+	return err == nil && slices.Contains(strings.Split(string(env), "\x00"), serverMarker)
 }
 
 // Main runs a test package against one server (call it from TestMain

@@ -107,6 +107,10 @@ func TestServerLifecycle(t *testing.T) {
 		}
 	}
 
+	if !Owns(pid) || Owns(os.Getpid()) {
+		t.Fatalf("Owns: the postmaster %v, the test %v", Owns(pid), Owns(os.Getpid()))
+	}
+
 	var dsns []string
 	t.Run("databases", func(t *testing.T) {
 		for range 2 {
