@@ -167,3 +167,14 @@ func TestServeOnPostgres(t *testing.T) {
 		t.Fatalf("keys list: %v\n%s", err, out)
 	}
 }
+
+// The model spend the gateway metered is kept in PostgreSQL as in SQLite:
+// the real claude CLI spends, and restarted daemons still count it.
+func TestServeSpendSurvivesRestartOnPostgres(t *testing.T) {
+	srv, err := pgtest.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+	testServeSpendSurvivesRestart(t, "--postgres", srv.NewDatabase(t))
+}
