@@ -17,9 +17,11 @@ import (
 // field other than Store, WorkDirRoot and an agent is a working default.
 type Config struct {
 	// Store holds API keys, sessions, events and model spend (the model
-	// gateway needs it to implement store.UsageStore too). The caller
-	// opens it (hotplex serve: sqlite.Open on the data directory) and
-	// closes it after Close, the last moment the daemon writes to it.
+	// gateway needs it to implement store.UsageStore too; a
+	// store.Database, SQLite or PostgreSQL, does). The caller opens it
+	// (hotplex serve: sqlite.Open on the data directory, or
+	// postgres.Open) and closes it after Close, the last moment the
+	// daemon writes to it.
 	Store store.Store
 	// Keys are stored (hashed) at start. When the store then holds no
 	// usable key, New creates an admin key and prints its secret to Out,

@@ -125,6 +125,10 @@ type forgetfulStore struct {
 	gw *gateway.Gateway
 }
 
+// Ping lets readiness probes reach the store's own check through the
+// wrapper.
+func (f forgetfulStore) Ping(ctx context.Context) error { return store.Ping(ctx, f.Store) }
+
 func (f forgetfulStore) DeleteSession(ctx context.Context, id string) error {
 	f.gw.ForgetSession(id)
 	return f.Store.DeleteSession(ctx, id)

@@ -35,7 +35,10 @@ func newDaemonWith(t *testing.T, o testkit.DaemonOptions) *daemon {
 	root, home := t.TempDir(), t.TempDir()
 	o.Provider = claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}})
 	o.Env = append(os.Environ(), "HOME="+home)
-	o.Root, o.DBPath = root, filepath.Join(t.TempDir(), "hotplex.db")
+	o.Root = root
+	if o.Postgres == "" {
+		o.DBPath = filepath.Join(t.TempDir(), "hotplex.db")
+	}
 	td := testkit.StartDaemon(t, o)
 	return &daemon{Daemon: td, url: td.URL, root: root, home: home, dbPath: o.DBPath, alice: td.Alice, bob: td.Bob, admin: td.Admin}
 }

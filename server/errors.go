@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/store"
 )
 
 // apiError is the body of every error response:
@@ -26,6 +27,10 @@ func errorf(status int, code, msg string) *apiError {
 	return &apiError{Status: status, Code: code, Message: msg}
 }
 
+// storeRetryAfter is when a client refused for an unreachable store is
+// told to try again.
+const storeRetryAfter = 5 * time.Second
+
 var (
 	errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized", "a valid API key is required (Authorization: Bearer <key>)")
 	errForbidden    = errorf(http.StatusForbidden, "forbidden", "this needs an admin key")
@@ -41,6 +46,11 @@ func writeError(w http.ResponseWriter, err error) {
 		// Too many CLI starts at once: the client should come back later.
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(engine.RetryAfter(err).Round(time.Second)/time.Second))))
 		ae = errorf(http.StatusTooManyRequests, "overloaded", err.Error())
+	case errors.Is(err, store.ErrUnavailable):
+		// The database is down or restarting: nothing was done, and the
+		// same request may succeed once it is back.
+		w.Header().Set("Retry-After", strconv.Itoa(int(storeRetryAfter/time.Second)))
+		ae = errorf(http.StatusServiceUnavailable, "store_unavailable", err.Error())
 	default:
 		ae = errorf(http.StatusInternalServerError, "internal", err.Error())
 	}

@@ -22,9 +22,10 @@ type Recorder struct {
 	hub   *hub.Hub
 	log   *slog.Logger
 
-	queue chan queued
-	done  chan struct{}
-	once  sync.Once
+	queue   chan queued
+	expired chan struct{} // closed closeGrace after Close: an unreachable store is waited for no longer
+	done    chan struct{}
+	once    sync.Once
 
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
@@ -39,7 +40,8 @@ const recorderBatch = 256
 
 // NewRecorder starts the writer. Close it after the engine has shut down.
 func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
-	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue), done: make(chan struct{})}
+	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue),
+		expired: make(chan struct{}), done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -58,10 +60,18 @@ func (r *Recorder) Publish(ev *event.EventWithMeta) {
 	r.queue <- queued{ev: ev, data: data, err: err}
 }
 
-// Close writes what is queued and stops the writer.
+// Close writes what is queued and stops the writer; a store that cannot
+// be reached is waited for at most closeGrace.
 func (r *Recorder) Close() {
-	r.once.Do(func() { close(r.queue) })
+	var grace *time.Timer
+	r.once.Do(func() {
+		grace = time.AfterFunc(closeGrace, func() { close(r.expired) })
+		close(r.queue)
+	})
 	<-r.done
+	if grace != nil {
+		grace.Stop()
+	}
 }
 
 // Healthy reports the last storage error, if writes are failing.
@@ -99,9 +109,9 @@ func (r *Recorder) run() {
 	}
 }
 
-// write stores a batch. If storage
-// keeps failing (a full disk) the events are still delivered live, the
-// failure is logged, and readiness reports it.
+// write stores a batch. If storage keeps failing (a full disk) the events
+// are still delivered live, the failure is logged, and readiness reports
+// it; a store that cannot be reached is waited for instead (see append).
 func (r *Recorder) write(batch []queued) {
 	// A session_stats event also updates its session's record, in the
 	// same transaction (see store.Store.AppendEvents).
@@ -133,19 +143,70 @@ func (r *Recorder) write(batch []queued) {
 	}
 }
 
-// append stores events, retrying a failing store a few times.
+// append stores events, retrying a failing store a few times, and a store
+// that cannot be reached (its database down or restarting) until it is
+// back: the events wait, undelivered, for as long, since what a client
+// sees must be stored. Once the recorder is closing, an unreachable store
+// has until closeGrace after Close before the events are given up.
 func (r *Recorder) append(events []store.Event) error {
-	var err error
-	for attempt := range 3 {
+	var (
+		err         error
+		unreachable bool
+	)
+	for attempt := 0; ; attempt++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err = r.store.AppendEvents(ctx, events...)
+		if errors.Is(err, store.ErrSeqConflict) && unreachable && r.landed(ctx, events) {
+			// The earlier attempt committed, but its answer was lost with
+			// the connection.
+			err = nil
+		}
 		cancel()
 		if err == nil || errors.Is(err, store.ErrNotFound) {
+			if unreachable {
+				r.log.Info("the store is back; stored the events that waited", "events", len(events))
+			}
 			return err
 		}
-		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+		if !errors.Is(err, store.ErrUnavailable) {
+			if attempt >= 2 {
+				return err
+			}
+			time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+			continue
+		}
+		if !unreachable {
+			unreachable = true
+			r.log.Warn("the store is unreachable; events wait until it is back", "events", len(events), "err", err)
+			r.mu.Lock()
+			r.healthy = err
+			r.mu.Unlock()
+		}
+		wait := time.NewTimer(min(time.Duration(attempt+1)*100*time.Millisecond, time.Second))
+		select {
+		case <-wait.C:
+		case <-r.expired:
+			wait.Stop()
+			return err
+		}
 	}
-	return err
+}
+
+// closeGrace is how long a closing recorder still waits for an
+// unreachable store.
+const closeGrace = 10 * time.Second
+
+// landed reports whether every session of events already holds its last
+// event of the batch: AppendEvents is atomic, so then all of it was
+// stored.
+func (r *Recorder) landed(ctx context.Context, events []store.Event) bool {
+	for _, evs := range bySession(events) {
+		st, err := r.store.GetSession(ctx, evs[0].SessionID)
+		if err != nil || st.LastSeq < evs[len(evs)-1].Seq {
+			return false
+		}
+	}
+	return true
 }
 
 // bySession splits events by session, keeping their order.

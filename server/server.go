@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -309,6 +310,10 @@ func (s *Server) listProviders(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, providerList{Providers: s.opts.Engine.Providers()})
 }
 
+// readyTimeout bounds the store's answer to a readiness probe: a database
+// that takes longer is as good as down.
+const readyTimeout = 5 * time.Second
+
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Recorder != nil {
 		if err := s.opts.Recorder.Healthy(); err != nil {
@@ -316,7 +321,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, err := s.opts.Store.ListAPIKeys(r.Context()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	if err := store.Ping(ctx, s.opts.Store); err != nil {
+		w.Header().Set("Retry-After", strconv.Itoa(int(storeRetryAfter/time.Second)))
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable", "error": err.Error()})
 		return
 	}

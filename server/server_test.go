@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/pgtest"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
@@ -24,8 +25,16 @@ import (
 
 var fakeAgent string
 
+// pg is the package's PostgreSQL server, started by the first test that
+// runs a daemon on PostgreSQL.
+var pg pgtest.Lazy
+
 func TestMain(m *testing.M) {
-	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgent, http.DefaultClient.CloseIdleConnections))
+	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgent, http.DefaultClient.CloseIdleConnections, func() {
+		if err := pg.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}))
 }
 
 // daemon is testkit's daemon with the fake agent, plus request helpers.
@@ -38,11 +47,17 @@ type daemon struct {
 
 func startDaemon(t *testing.T, root, home, dbPath string) *daemon {
 	t.Helper()
-	td := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
-		Env:      append(os.Environ(), "HOME="+home), Root: root, DBPath: dbPath,
-	})
-	return &daemon{Daemon: td, url: td.URL, root: root, home: home, dbPath: dbPath, alice: td.Alice, bob: td.Bob, admin: td.Admin}
+	return startDaemonOn(t, home, testkit.DaemonOptions{Root: root, DBPath: dbPath})
+}
+
+// startDaemonOn starts the fake agent's daemon with HOME home on the
+// store o names (DBPath or Postgres) and its Root.
+func startDaemonOn(t *testing.T, home string, o testkit.DaemonOptions) *daemon {
+	t.Helper()
+	o.Provider = claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}})
+	o.Env = append(os.Environ(), "HOME="+home)
+	td := testkit.StartDaemon(t, o)
+	return &daemon{Daemon: td, url: td.URL, root: o.Root, home: home, dbPath: o.DBPath, alice: td.Alice, bob: td.Bob, admin: td.Admin}
 }
 
 // stop shuts the daemon down.
@@ -317,9 +332,16 @@ func TestInterruptAndDelete(t *testing.T) {
 }
 
 func TestRestartKeepsSessionsAndResumes(t *testing.T) {
+	testRestartKeepsSessionsAndResumes(t, testkit.DaemonOptions{DBPath: filepath.Join(t.TempDir(), "hotplex.db")})
+}
+
+// testRestartKeepsSessionsAndResumes runs a turn, stops the daemon and
+// starts another on the same store (o's) and work directories.
+func testRestartKeepsSessionsAndResumes(t *testing.T, o testkit.DaemonOptions) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
-	d := startDaemon(t, root, home, db)
+	home := t.TempDir()
+	o.Root = t.TempDir()
+	d := startDaemonOn(t, home, o)
 	created := d.create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
 	if created["status"] != "new" || created["pid"] != nil && created["pid"] != float64(0) {
 		t.Fatalf("a created session: %v", created)
@@ -337,7 +359,7 @@ func TestRestartKeepsSessionsAndResumes(t *testing.T) {
 	}
 	d.stop()
 
-	d2 := startDaemon(t, root, home, db)
+	d2 := startDaemonOn(t, home, o)
 	s := decode[map[string]any](t, d2.do(t, "GET", "/v1/sessions/p", d2.alice, nil))
 	if s["id"] != "p" || s["status"] != "hibernated" || s["task_instructions"] != "keep it short" || uint64(s["last_event_id"].(float64)) != t1[len(t1)-1].ID {
 		t.Fatalf("session after restart: %v (turn 1: %v %s)", s, types(t1), t1[len(t1)-1].Data)

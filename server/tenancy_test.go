@@ -208,8 +208,12 @@ func (d *daemon) lastEventID(t *testing.T, key, id string) uint64 {
 	return uint64(n)
 }
 
-func TestTenancyMatrix(t *testing.T) {
-	d := newDaemonWith(t, testkit.DaemonOptions{})
+func TestTenancyMatrix(t *testing.T) { testTenancyMatrix(t, testkit.DaemonOptions{}) }
+
+// testTenancyMatrix runs the matrix on a daemon with o's store (SQLite
+// unless o.Postgres is set).
+func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
+	d := newDaemonWith(t, o)
 	w := &alicesWorld{title: "alice-private-title", prompt: "alice-secret-prompt"}
 	a := d.create(t, d.alice, map[string]any{"title": w.title})
 	w.id = a["id"].(string)

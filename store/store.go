@@ -28,6 +28,11 @@ var (
 	// ErrExists reports a session whose owner already has a live session
 	// with the same PublicID.
 	ErrExists = errors.New("store: session exists")
+	// ErrUnavailable reports a store that could not be reached (its
+	// database server down or restarting, the connection lost): the call
+	// did nothing the caller can count on, and may succeed if retried
+	// later.
+	ErrUnavailable = errors.New("store: unavailable")
 )
 
 // Session statuses with a meaning to the store; other values are stored as given.
@@ -161,4 +166,31 @@ type UsageStore interface {
 	AddModelUsage(ctx context.Context, deltas []ModelUsage) error
 	// ModelUsage returns every stored total.
 	ModelUsage(ctx context.Context) ([]ModelUsage, error)
+}
+
+// Pinger is a store that can tell cheaply whether it answers, for
+// readiness probes.
+type Pinger interface {
+	// Ping returns nil when the store answers; an unreachable database
+	// server is ErrUnavailable.
+	Ping(ctx context.Context) error
+}
+
+// Database is a store a daemon runs on: sessions, events and keys, the
+// model gateway's spend, and a readiness check. store/sqlite (one node)
+// and store/postgres (shared by several) implement it.
+type Database interface {
+	Store
+	UsageStore
+	Pinger
+}
+
+// Ping checks that st answers: with its Ping when it is a Pinger, else
+// with a cheap read.
+func Ping(ctx context.Context, st Store) error {
+	if p, ok := st.(Pinger); ok {
+		return p.Ping(ctx)
+	}
+	_, err := st.ListAPIKeys(ctx)
+	return err
 }

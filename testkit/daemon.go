@@ -14,6 +14,7 @@ import (
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/postgres"
 	"github.com/hotplex/hotplex/store/sqlite"
 )
 
@@ -24,6 +25,10 @@ type DaemonOptions struct {
 	// Root is the work directory root, DBPath the database file; reuse
 	// them to restart a daemon on the same state.
 	Root, DBPath string
+	// Postgres, when set, is the connection string of a PostgreSQL
+	// database the daemon stores in instead of DBPath (a test's own from
+	// pgtest; reuse it to restart on the same state).
+	Postgres string
 	// Ring is the hub's replay ring per session (default 64).
 	Ring int
 	// ApprovalTimeout bounds waiting for a person's answer (default 5m).
@@ -42,16 +47,17 @@ type DaemonOptions struct {
 }
 
 // Daemon is the daemon `hotplex serve` runs (package daemon), on a
-// SQLite file, served on loopback by an httptest server, without the
+// SQLite file or a PostgreSQL database, served on loopback by an httptest server, without the
 // model gateway and with no idle reaping. It has three API keys: two
 // tenants and an admin.
 type Daemon struct {
 	URL               string
 	Alice, Bob, Admin string // API key secrets
 	Engine            *engine.Engine
-	Store             store.Store
+	Store             store.Database
 	Server            *server.Server
 	RootDir, DBPath   string
+	Postgres          string
 	daemon            *daemon.Daemon
 	http              *httptest.Server
 	stopped           bool
@@ -72,7 +78,13 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := sqlite.Open(ctx, o.DBPath, sqlite.WithLogger(log))
+	var st store.Database
+	var err error
+	if o.Postgres != "" {
+		st, err = postgres.Open(ctx, o.Postgres, postgres.WithLogger(log))
+	} else {
+		st, err = sqlite.Open(ctx, o.DBPath, sqlite.WithLogger(log))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +101,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 		_ = st.Close()
 		t.Fatal(err)
 	}
-	d := &Daemon{Store: st, RootDir: o.Root, DBPath: o.DBPath, Alice: "secret-alice", Bob: "secret-bob", Admin: "secret-admin",
+	d := &Daemon{Store: st, RootDir: o.Root, DBPath: o.DBPath, Postgres: o.Postgres, Alice: "secret-alice", Bob: "secret-bob", Admin: "secret-admin",
 		Engine: dm.Engine(), Server: dm.Server(), daemon: dm}
 	d.http = httptest.NewServer(dm.Handler())
 	d.URL = d.http.URL

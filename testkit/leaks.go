@@ -3,6 +3,7 @@ package testkit
 import (
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,14 +11,16 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hotplex/hotplex/internal/pgtest"
 	"github.com/hotplex/hotplex/internal/proc"
 )
 
 // LiveDescendants returns the live processes descending from this test
 // process. Processes that escaped their group re-parent to us (the engine
-// is a child subreaper), so they are counted too.
+// is a child subreaper), so they are counted too. The test package's
+// PostgreSQL servers (pgtest) are not: they outlive every test by design.
 func LiveDescendants() []int {
-	return proc.Descendants(os.Getpid(), "")
+	return slices.DeleteFunc(proc.Descendants(os.Getpid(), ""), pgtest.Owns)
 }
 
 // AssertNoDescendants fails the test if any process started by it is still

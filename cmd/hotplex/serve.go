@@ -22,6 +22,7 @@ import (
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/store/postgres"
 	"github.com/hotplex/hotplex/store/sqlite"
 )
 
@@ -30,7 +31,7 @@ func newServeCmd() *cobra.Command {
 	var configPath string
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the HotPlex daemon: HTTP API with SSE streams, SQLite persistence",
+		Short: "Run the HotPlex daemon: HTTP API with SSE streams, SQLite or PostgreSQL persistence",
 		Long: `Run the HotPlex daemon.
 
 Settings come from, in rising precedence: defaults, the YAML file (--config),
@@ -68,7 +69,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "HotPlex daemon settings:\n%s", cfg)
 	fmt.Fprint(stdout, workRootNote(cfg))
 
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "hotplex.db"), sqlite.WithLogger(log))
+	st, err := openStore(ctx, cfg.Postgres, cfg.sqlitePath(), log)
 	if err != nil {
 		return err
 	}
@@ -142,6 +143,15 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	return d.Serve(ctx, ln)
 }
 
+// openStore opens the daemon's store: the PostgreSQL database at dsn, or
+// without one, the SQLite file at path.
+func openStore(ctx context.Context, dsn, path string, log *slog.Logger) (store.Database, error) {
+	if dsn != "" {
+		return postgres.Open(ctx, dsn, postgres.WithLogger(log))
+	}
+	return sqlite.Open(ctx, path, sqlite.WithLogger(log))
+}
+
 // serveAgents chooses the daemon's agents from env: Claude Code is the
 // default; without it the daemon still serves the agents it can run, the
 // first of them the default.
@@ -161,12 +171,18 @@ func serveAgents(cli string, cliErr error, env []string, log *slog.Logger, stdou
 }
 
 func newKeysCmd() *cobra.Command {
-	var dataDir string
-	open := func(ctx context.Context) (*sqlite.DB, error) {
-		return sqlite.Open(ctx, filepath.Join(dataDir, "hotplex.db"))
+	var dataDir, dsn string
+	open := func(ctx context.Context) (store.Database, error) {
+		if dsn == "" {
+			// Read here, not as the flag's default: help would print it,
+			// password and all.
+			dsn = os.Getenv("HOTPLEX_POSTGRES")
+		}
+		return openStore(ctx, dsn, filepath.Join(dataDir, "hotplex.db"), slog.Default())
 	}
 	cmd := &cobra.Command{Use: "keys", Short: "Manage the daemon's API keys"}
 	cmd.PersistentFlags().StringVar(&dataDir, "data-dir", ".hotplex", "the daemon's data directory")
+	cmd.PersistentFlags().StringVar(&dsn, "postgres", "", "the daemon's PostgreSQL connection URL, if it stores there (default $HOTPLEX_POSTGRES)")
 	var name string
 	var admin bool
 	var expires time.Duration

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +28,7 @@ import (
 type serveConfig struct {
 	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
 	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
+	Postgres       string        `yaml:"postgres" help:"PostgreSQL connection URL (postgres://user:password@host/db); the store is then that database instead of the SQLite file in DATA_DIR"`
 	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work, or under the user cache dir when DATA_DIR is inside a git checkout)"`
 	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
 	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
@@ -95,7 +98,7 @@ func defaultServeConfig() serveConfig {
 
 // flagFields maps each flag to the setting it sets.
 var flagFields = []struct{ flag, field string }{
-	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
+	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"postgres", "Postgres"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
@@ -112,6 +115,7 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&c.Listen, "listen", c.Listen, fieldHelp("Listen"))
 	fl.StringVar(&c.DataDir, "data-dir", c.DataDir, fieldHelp("DataDir"))
+	fl.StringVar(&c.Postgres, "postgres", c.Postgres, fieldHelp("Postgres"))
 	fl.StringVar(&c.WorkDirRoot, "work-dir-root", c.WorkDirRoot, fieldHelp("WorkDirRoot"))
 	fl.StringVar(&c.CLIPath, "cli-path", c.CLIPath, fieldHelp("CLIPath"))
 	fl.StringVar(&c.Namespace, "namespace", c.Namespace, fieldHelp("Namespace"))
@@ -256,6 +260,8 @@ func (c serveConfig) String() string {
 			val = maskUpstreams(c.Upstreams)
 		case f.Name == "Permissions":
 			val = c.Permissions.String()
+		case f.Name == "Postgres":
+			val = redactDSN(c.Postgres)
 		case f.Name == "Prices":
 			val = fmt.Sprintf("%d models over the built-in table", len(c.Prices))
 		case f.Tag.Get("secret") == "true" && val != "":
@@ -263,7 +269,50 @@ func (c serveConfig) String() string {
 		}
 		fmt.Fprintf(&b, "  %-16s %s\n", f.Tag.Get("yaml"), val)
 	}
+	fmt.Fprintf(&b, "  %-16s %s\n", "store", c.storeName())
 	return b.String()
+}
+
+// storeName says where the daemon keeps its state, any password hidden.
+func (c serveConfig) storeName() string {
+	if c.Postgres != "" {
+		return "PostgreSQL " + redactDSN(c.Postgres)
+	}
+	return "SQLite " + c.sqlitePath()
+}
+
+// sqlitePath is the database file of a daemon without PostgreSQL.
+func (c serveConfig) sqlitePath() string { return filepath.Join(c.DataDir, "hotplex.db") }
+
+// dsnPassword finds the password of a key=value connection string.
+var dsnPassword = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// redactDSN hides the password of a PostgreSQL connection string, a URL
+// (user:password@, ?password=) or key=value pairs; a URL it cannot parse
+// is not shown at all.
+func redactDSN(dsn string) string {
+	if dsn == "" {
+		return ""
+	}
+	if !strings.Contains(dsn, "://") {
+		return dsnPassword.ReplaceAllString(dsn, "${1}****")
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(a connection URL that does not parse)"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "****")
+		u.RawQuery = strings.ReplaceAll(q.Encode(), "%2A", "*")
+	}
+	if _, ok := u.User.Password(); ok {
+		// Written by hand: url.UserPassword would escape the stars.
+		user := url.User(u.User.Username()).String()
+		u.User = nil
+		rest, _ := strings.CutPrefix(u.String(), u.Scheme+"://")
+		return u.Scheme + "://" + user + ":****@" + rest
+	}
+	return u.String()
 }
 
 func (c *serveConfig) finish() error {

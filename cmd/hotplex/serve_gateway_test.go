@@ -75,7 +75,11 @@ func TestServeAgentsHoldNoOperatorSecret(t *testing.T) {
 // daemon's gateway; after a clean restart /v1/usage shows the same
 // figures, and a session budget below what was spent before the restart
 // refuses the next turn's first model call.
-func TestServeSpendSurvivesRestart(t *testing.T) {
+func TestServeSpendSurvivesRestart(t *testing.T) { testServeSpendSurvivesRestart(t) }
+
+// testServeSpendSurvivesRestart runs the daemons with storeArgs (none:
+// the SQLite file in the data directory).
+func testServeSpendSurvivesRestart(t *testing.T, storeArgs ...string) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	reply := scriptedmodel.Reply{Text: []string{"spent"}, InputTokens: 100_000, OutputTokens: 50}
 	model := startModel(t, scriptedmodel.Script{Default: &reply})
@@ -134,7 +138,7 @@ func TestServeSpendSurvivesRestart(t *testing.T) {
 		return nil
 	}
 
-	d := startServeWith(t, data, claudePath, home, "", env, "--offline", "never")
+	d := startServeWith(t, data, claudePath, home, "", env, append([]string{"--offline", "never"}, storeArgs...)...)
 	if r := d.request(t, "POST", "/v1/sessions", map[string]string{"id": "spend"}); r.StatusCode != http.StatusCreated {
 		t.Fatalf("create: %d", r.StatusCode)
 	}
@@ -156,7 +160,7 @@ func TestServeSpendSurvivesRestart(t *testing.T) {
 	budget := strconv.FormatFloat(spent.CostUSD*0.99, 'f', -1, 64)
 	calls := len(model.Requests())
 	key := d.key // printed at the first start only
-	d = startServeWith(t, data, claudePath, home, key, env, "--offline", "never", "--budget-usd", budget)
+	d = startServeWith(t, data, claudePath, home, key, env, append([]string{"--offline", "never", "--budget-usd", budget}, storeArgs...)...)
 	if after := readUsage(d); after.Owners[0].Total != spent || len(after.Owners[0].Sessions) != 1 || after.Owners[0].Sessions[0].ID != "spend" {
 		t.Fatalf("usage after the restart %+v, before %+v", after, before)
 	}
@@ -182,7 +186,7 @@ func TestServeSpendSurvivesRestart(t *testing.T) {
 			t.Fatalf("usage after deleting the session %+v, want total %+v and no session", u, afterTurn)
 		}
 		stop(d)
-		d = startServeWith(t, data, claudePath, home, key, env, "--offline", "never")
+		d = startServeWith(t, data, claudePath, home, key, env, append([]string{"--offline", "never"}, storeArgs...)...)
 	}
 	stop(d)
 }

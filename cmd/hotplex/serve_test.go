@@ -26,6 +26,7 @@ type daemonProc struct {
 	key     string
 	exited  chan struct{} // closed when the process has exited
 	exitErr error
+	banner  []string // what it printed until it served
 }
 
 // startServe runs the daemon on a free loopback port over dataDir, with
@@ -67,6 +68,7 @@ func startServeWith(t *testing.T, dataDir, agent, home, key string, env []string
 			if !ok {
 				t.Fatal("the daemon exited before serving")
 			}
+			d.banner = append(d.banner, line)
 			if strings.HasPrefix(strings.TrimSpace(line), "hps_") {
 				d.key = strings.TrimSpace(line)
 			}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -32,6 +33,9 @@ const BinDirEnv = "HOTPLEX_PG_BINDIR"
 // superuser is the role initdb creates; local connections trust it.
 const superuser = "postgres"
 
+// serverMarker is in the postmaster's environment, so that Owns knows it.
+const serverMarker = "HOTPLEX_PGTEST_SERVER=1"
+
 // startTimeout bounds how long Start waits for the server to accept
 // connections.
 const startTimeout = 60 * time.Second
@@ -39,11 +43,20 @@ const startTimeout = 60 * time.Second
 // Server is a running PostgreSQL server owned by the test process.
 type Server struct {
 	dir     string // temporary directory: data/, the socket, the log
+	bin     string
+	cred    *syscall.Credential
+	dbs     atomic.Int64 // names databases
+	stopped atomic.Bool
+
+	mu sync.Mutex
+	pm *postmaster // nil while halted
+}
+
+// postmaster is one run of the server process.
+type postmaster struct {
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the postmaster has been waited for
 	waitErr error         // the postmaster's exit, set before exited closes
-	dbs     atomic.Int64  // names databases
-	stopped atomic.Bool
 }
 
 // Start initialises a cluster in a new temporary directory and starts its
@@ -62,65 +75,71 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	s := &Server{dir: dir, exited: make(chan struct{})}
-	if err := s.start(ctx, bin, cred); err != nil {
-		if s.cmd != nil {
-			s.Stop()
-		}
-		_ = os.RemoveAll(dir)
+	s := &Server{dir: dir, bin: bin, cred: cred}
+	if err := s.start(ctx); err != nil {
+		_ = s.Stop()
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Server) start(ctx context.Context, bin string, cred *syscall.Credential) error {
-	if cred != nil {
-		if err := os.Chown(s.dir, int(cred.Uid), int(cred.Gid)); err != nil {
+func (s *Server) start(ctx context.Context) error {
+	if s.cred != nil {
+		if err := os.Chown(s.dir, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
 			return fmt.Errorf("pgtest: give %s to the server's user: %w", s.dir, err)
 		}
 	}
-	data := filepath.Join(s.dir, "data")
 	// --no-sync and fsync=off: the cluster lives as long as the tests.
-	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "--pgdata", data, "--username", superuser,
+	initdb := exec.CommandContext(ctx, filepath.Join(s.bin, "initdb"), "--pgdata", filepath.Join(s.dir, "data"), "--username", superuser,
 		"--auth", "trust", "--encoding", "UTF8", "--locale", "C", "--no-sync", "--no-instructions")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
 	initdb.Dir = s.dir // the server's user may not reach ours
 	initdb.Env = append(os.Environ(), "LC_ALL=C")
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
 	}
+	return s.launch(ctx)
+}
+
+// launch starts the postmaster on the cluster and waits until it accepts
+// connections.
+func (s *Server) launch(ctx context.Context) error {
 	logPath := filepath.Join(s.dir, "postgres.log")
-	logFile, err := os.Create(logPath)
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
 	defer logFile.Close()
-	if cred != nil {
-		if err := logFile.Chown(int(cred.Uid), int(cred.Gid)); err != nil {
+	if s.cred != nil {
+		if err := logFile.Chown(int(s.cred.Uid), int(s.cred.Gid)); err != nil {
 			return fmt.Errorf("pgtest: %w", err)
 		}
 	}
 	// The postmaster is started directly, not through pg_ctl, so that it
 	// is our child: its PID is the one we stop and wait for.
-	s.cmd = exec.Command(filepath.Join(bin, "postgres"), "-D", data,
+	cmd := exec.Command(filepath.Join(s.bin, "postgres"), "-D", filepath.Join(s.dir, "data"),
 		"-c", "listen_addresses=", // the Unix socket only
 		"-c", "unix_socket_directories="+s.dir,
 		"-c", "fsync=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=200",
 		"-c", "shared_buffers=64MB",
 		"-c", "log_min_messages=warning")
-	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
-	s.cmd.SysProcAttr = sysProcAttr(cred)
-	s.cmd.Dir = s.dir
-	if err := s.cmd.Start(); err != nil {
-		s.cmd = nil
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), serverMarker)
+	cmd.SysProcAttr = sysProcAttr(s.cred)
+	cmd.Dir = s.dir
+	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("pgtest: start postgres: %w", err)
 	}
+	pm := &postmaster{cmd: cmd, exited: make(chan struct{})}
 	go func() {
-		s.waitErr = s.cmd.Wait()
-		close(s.exited)
+		pm.waitErr = cmd.Wait()
+		close(pm.exited)
 	}()
-	if err := s.waitReady(ctx); err != nil {
+	s.mu.Lock()
+	s.pm = pm
+	s.mu.Unlock()
+	if err := s.waitReady(ctx, pm); err != nil {
 		log, _ := os.ReadFile(logPath)
 		return fmt.Errorf("pgtest: %w\npostgres log:\n%s", err, log)
 	}
@@ -128,7 +147,7 @@ func (s *Server) start(ctx context.Context, bin string, cred *syscall.Credential
 }
 
 // waitReady connects until the server answers or exits.
-func (s *Server) waitReady(ctx context.Context) error {
+func (s *Server) waitReady(ctx context.Context, pm *postmaster) error {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	for {
@@ -137,8 +156,8 @@ func (s *Server) waitReady(ctx context.Context) error {
 			return conn.Close(ctx)
 		}
 		select {
-		case <-s.exited:
-			return fmt.Errorf("postgres exited: %v", s.waitErr)
+		case <-pm.exited:
+			return fmt.Errorf("postgres exited: %v", pm.waitErr)
 		case <-ctx.Done():
 			return fmt.Errorf("postgres did not accept connections: %w", err)
 		case <-time.After(20 * time.Millisecond):
@@ -149,8 +168,15 @@ func (s *Server) waitReady(ctx context.Context) error {
 // Dir returns the directory that holds the cluster and its socket.
 func (s *Server) Dir() string { return s.dir }
 
-// PID returns the postmaster's process ID.
-func (s *Server) PID() int { return s.cmd.Process.Pid }
+// PID returns the postmaster's process ID (0 while halted).
+func (s *Server) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pm == nil {
+		return 0
+	}
+	return s.pm.cmd.Process.Pid
+}
 
 // DSN returns the connection string of database db on this server.
 func (s *Server) DSN(db string) string {
@@ -168,8 +194,8 @@ func (s *Server) NewDatabase(tb testing.TB) string {
 		tb.Fatalf("pgtest: create database: %v", err)
 	}
 	tb.Cleanup(func() {
-		if s.stopped.Load() {
-			return // the database went with the server
+		if s.stopped.Load() || s.PID() == 0 {
+			return // the database went with the server, or goes when it stops
 		}
 		// WITH (FORCE) ends sessions a failed test left open.
 		if err := s.admin(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
@@ -189,6 +215,33 @@ func (s *Server) admin(ctx context.Context, sql string) error {
 	return errors.Join(err, conn.Close(ctx))
 }
 
+// Halt shuts the server down as an outage would (a fast shutdown: open
+// sessions are ended, clients' connections drop) and keeps its cluster,
+// so that Restart brings it back with its databases. Halting a halted
+// server does nothing.
+func (s *Server) Halt() error {
+	s.mu.Lock()
+	pm := s.pm
+	s.pm = nil
+	s.mu.Unlock()
+	if pm == nil {
+		return nil
+	}
+	return pm.stop()
+}
+
+// Restart starts a halted server again on the same cluster and socket: a
+// DSN it gave before connects again.
+func (s *Server) Restart(ctx context.Context) error {
+	if s.stopped.Load() {
+		return errors.New("pgtest: restart of a stopped server")
+	}
+	if s.PID() != 0 {
+		return errors.New("pgtest: restart of a running server; halt it first")
+	}
+	return s.launch(ctx)
+}
+
 // Stop shuts the server down (a fast shutdown: sessions are ended), waits
 // for the postmaster to exit and removes its directory. The postmaster
 // waits for its own children, so none outlives it.
@@ -196,27 +249,91 @@ func (s *Server) Stop() error {
 	if !s.stopped.CompareAndSwap(false, true) {
 		return nil
 	}
+	return errors.Join(s.Halt(), os.RemoveAll(s.dir))
+}
+
+// stop ends the postmaster: SIGINT, then SIGQUIT if it takes too long.
+func (pm *postmaster) stop() error {
 	// By its PID, which is ours to signal: the process has not been
 	// reaped until exited is closed.
 	select {
-	case <-s.exited:
+	case <-pm.exited:
 	default:
-		_ = s.cmd.Process.Signal(syscall.SIGINT)
+		_ = pm.cmd.Process.Signal(syscall.SIGINT)
 	}
 	var err error
 	select {
-	case <-s.exited:
+	case <-pm.exited:
 	case <-time.After(30 * time.Second):
 		// Immediate shutdown: the postmaster still ends its children.
-		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
-		<-s.exited
+		_ = pm.cmd.Process.Signal(syscall.SIGQUIT)
+		<-pm.exited
 		err = errors.New("pgtest: postgres did not stop within 30s of SIGINT")
 	}
 	var exit *exec.ExitError
-	if s.waitErr != nil && !errors.As(s.waitErr, &exit) {
-		err = errors.Join(err, s.waitErr)
+	if pm.waitErr != nil && !errors.As(pm.waitErr, &exit) {
+		err = errors.Join(err, pm.waitErr)
 	}
-	return errors.Join(err, os.RemoveAll(s.dir))
+	return err
+}
+
+// Lazy is a server started by the first test that asks it for a database,
+// for a test package of which only some tests need PostgreSQL: a run of
+// the others starts none. TestMain stops it after the tests. The zero
+// value is ready to use.
+type Lazy struct {
+	once sync.Once
+	srv  *Server
+	err  error
+}
+
+// NewDatabase starts the server if no test did yet, then creates an empty
+// database for tb (see Server.NewDatabase). A server that cannot start
+// fails tb: the test needs it, and make tools installs it.
+func (l *Lazy) NewDatabase(tb testing.TB) string {
+	tb.Helper()
+	l.once.Do(func() { l.srv, l.err = Start(context.Background()) })
+	if l.err != nil {
+		tb.Fatal(l.err)
+	}
+	return l.srv.NewDatabase(tb)
+}
+
+// Stop stops the server if it was started.
+func (l *Lazy) Stop() error {
+	l.once.Do(func() {}) // no start after this
+	if l.srv == nil {
+		return nil
+	}
+	return l.srv.Stop()
+}
+
+// Owns reports whether pid is a process of a server pgtest started: its
+// postmaster or one of the postmaster's children (which it forks itself,
+// each in a session of its own). A check for processes a test left behind
+// skips them: the server belongs to the test package, not to one test.
+func Owns(pid int) bool {
+	if marked(strconv.Itoa(pid)) {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The fields after the command name: state, ppid, ...
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	return len(f) >= 2 && marked(f[1])
+}
+
+// marked reports whether process pid has serverMarker in its environment
+// (the postmaster does; its children overwrite theirs with their titles).
+func marked(pid string) bool {
+	env, err := os.ReadFile("/proc/" + pid + "/environ")
+	return err == nil && slices.Contains(strings.Split(string(env), "\x00"), serverMarker)
 }
 
 // Main runs a test package against one server (call it from TestMain

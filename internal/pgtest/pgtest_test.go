@@ -107,6 +107,10 @@ func TestServerLifecycle(t *testing.T) {
 		}
 	}
 
+	if !Owns(pid) || Owns(os.Getpid()) {
+		t.Fatalf("Owns: the postmaster %v, the test %v", Owns(pid), Owns(os.Getpid()))
+	}
+
 	var dsns []string
 	t.Run("databases", func(t *testing.T) {
 		for range 2 {
@@ -132,6 +136,43 @@ func TestServerLifecycle(t *testing.T) {
 		t.Fatalf("database of a finished test still there")
 	}
 
+	// Halted, the server refuses connections; restarted, it has its
+	// databases and their data again.
+	dsn := s.NewDatabase(t)
+	run := func(sql string) error {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return err
+		}
+		_, err = conn.Exec(ctx, sql)
+		return errors.Join(err, conn.Close(ctx))
+	}
+	if err := run(`CREATE TABLE kept (x int); INSERT INTO kept VALUES (42)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) || s.PID() != 0 {
+		t.Fatalf("postmaster %d still there after Halt: %v", pid, err)
+	}
+	if err := run(`SELECT 1`); err == nil {
+		t.Fatal("a halted server took a connection")
+	}
+	if err := s.Halt(); err != nil {
+		t.Fatalf("second Halt: %v", err)
+	}
+	if err := s.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Restart(ctx); err == nil {
+		t.Fatal("a running server restarted")
+	}
+	if err := run(`DO $$ BEGIN IF (SELECT x FROM kept) <> 42 THEN RAISE 'lost'; END IF; END $$`); err != nil {
+		t.Fatalf("after restart: %v", err)
+	}
+	pid = s.PID()
+
 	stopped = true
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
@@ -144,6 +185,31 @@ func TestServerLifecycle(t *testing.T) {
 	}
 	if err := s.Stop(); err != nil {
 		t.Fatalf("second Stop: %v", err)
+	}
+	if err := s.Restart(ctx); err == nil {
+		t.Fatal("a stopped server restarted")
+	}
+}
+
+// A Lazy server starts only when a test asks it for a database.
+func TestLazy(t *testing.T) {
+	var idle Lazy
+	if err := idle.Stop(); err != nil || idle.srv != nil {
+		t.Fatalf("a Lazy nobody used: %v, %v", idle.srv, err)
+	}
+	var l Lazy
+	dsn := l.NewDatabase(t)
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Close(context.Background())
+	pid := l.srv.PID()
+	if err := l.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("postmaster %d still there after Stop: %v", pid, err)
 	}
 }
 

@@ -9,9 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -31,10 +36,7 @@ type DB struct {
 	closeOnce sync.Once
 }
 
-var (
-	_ store.Store      = (*DB)(nil)
-	_ store.UsageStore = (*DB)(nil)
-)
+var _ store.Database = (*DB)(nil)
 
 // Option configures Open.
 type Option func(*options)
@@ -70,6 +72,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		// pgx's message may quote the DSN, password and all.
 		return nil, fmt.Errorf("postgres store: open: %w: cannot parse the connection string", store.ErrInvalid)
 	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// A server that does not answer must not hold a request (or a
+		// readiness probe) for as long as the caller's context allows.
+		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
 	db := &DB{log: o.log.With("component", "store/postgres", "database", cfg.ConnConfig.Database, "host", cfg.ConnConfig.Host)}
 	where := fmt.Sprintf("database %q on %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host)
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
@@ -81,6 +88,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	}
 	return db, nil
 }
+
+// defaultConnectTimeout bounds a connection attempt when the connection
+// string sets no connect_timeout.
+const defaultConnectTimeout = 10 * time.Second
 
 // Close closes the pool, waiting for the calls under way to return their
 // connections. It is idempotent; calls of other methods after Close return
@@ -116,7 +127,8 @@ func (db *DB) check(op string) error {
 // the pool's own error; it is reported as store.ErrClosed, as a call made
 // after Close is. Input PostgreSQL refuses as data (SQLSTATE class 22:
 // text that is not UTF-8, a NUL byte, a number out of range) is
-// store.ErrInvalid.
+// store.ErrInvalid; a server that cannot be reached or is going away is
+// store.ErrUnavailable.
 func (db *DB) fail(op string, err error) error {
 	if db.closed.Load() {
 		return fmt.Errorf("postgres store: %s: %w: %w", op, store.ErrClosed, err)
@@ -124,7 +136,27 @@ func (db *DB) fail(op string, err error) error {
 	if isDataException(err) {
 		return fmt.Errorf("postgres store: %s: %w: %w", op, store.ErrInvalid, err)
 	}
+	if unreachable(err) {
+		return fmt.Errorf("postgres store: %s: %w: %w", op, store.ErrUnavailable, err)
+	}
 	return fmt.Errorf("postgres store: %s: %w", op, err)
+}
+
+// unreachable reports whether err means the server could not be reached or
+// dropped the connection, rather than refused what was asked: a failed
+// connect, a broken or timed-out connection, or a server shutting down,
+// starting up or out of connections (SQLSTATE class 08, 57P01-57P03,
+// 53300).
+func unreachable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || pe.Code == "53300"
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE)
 }
 
 // SQLSTATEs the store turns into store errors.

@@ -51,7 +51,7 @@ type DB struct {
 	closeErr  error
 }
 
-var _ store.Store = (*DB)(nil)
+var _ store.Database = (*DB)(nil)
 
 // Option configures Open.
 type Option func(*options)
@@ -225,6 +225,19 @@ func (db *DB) closeAll() error {
 		errs = append(errs, db.writer.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// Ping reads the database file's schema page, the cheap proof for a
+// readiness probe that the file is still there and readable.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.check("ping"); err != nil {
+		return err
+	}
+	var n int
+	if err := db.reader.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+		return fmt.Errorf("sqlite store: ping: %w", err)
+	}
+	return nil
 }
 
 // check returns an error wrapping store.ErrClosed once the DB is closed.

@@ -137,6 +137,22 @@ func TestOpenUnwritable(t *testing.T) {
 // Close checkpoints the WAL into the database file and removes it, so a
 // closed database is one file that can be copied; reopened, it has
 // everything (the suite's ReopenKeepsEverything checks the data).
+// Ping answers for an open database and reports a closed one.
+func TestPing(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "hotplex.db"), WithLogger(testLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Ping(ctx, db); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	_ = db.Close()
+	if err := store.Ping(ctx, db); !errors.Is(err, store.ErrClosed) {
+		t.Fatalf("Ping after Close: %v", err)
+	}
+}
+
 func TestCloseRemovesWAL(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hotplex.db")
