@@ -25,6 +25,7 @@ require (
 )
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
