@@ -58,6 +58,26 @@ export interface Session {
   task_instructions?: string;
   approval?: string;
   stats?: SessionStats;
+  worktree?: { repo: string; path: string; branch: string; base_branch?: string };
+}
+
+// FileChange is one file of a session's changes (GET /v1/sessions/{id}/diff).
+export interface FileChange {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+  patch?: string;
+  truncated?: boolean;
+}
+
+export interface SessionChanges {
+  base: string;
+  branch?: string;
+  base_branch?: string;
+  files: FileChange[];
+  truncated: boolean;
 }
 
 export interface EventMeta {
@@ -170,6 +190,7 @@ export const api = {
     json<{ status: string }>("POST", "/v1/sessions/" + enc(id) + "/permissions/" + enc(requestID), { decision }),
   pendingPermissions: (id: string) =>
     json<{ permissions: { request_id: string }[] }>("GET", "/v1/sessions/" + enc(id) + "/permissions").then((r) => r.permissions),
+  diff: (id: string) => json<SessionChanges>("GET", "/v1/sessions/" + enc(id) + "/diff"),
   metrics: async () => (await request("GET", "/metrics")).text(),
 
   // send runs a turn. Its events arrive on the session's follow stream;
