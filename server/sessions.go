@@ -224,7 +224,8 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		Status: string(live.Status), Title: req.Title,
 	}
 	if err := s.opts.Store.PutSession(ctx, st); err != nil {
-		_ = s.opts.Engine.DeleteSession(ctx, key)
+		// A worktree's branch was made by this creation: it goes too.
+		_ = s.opts.Engine.DeleteSessionWith(ctx, key, engine.DeleteOptions{DeleteBranch: true})
 		s.opts.Approvals.SetAsk(key, false)
 		if errors.Is(err, store.ErrExists) {
 			// A concurrent create of the same ID won, and works in the
