@@ -53,6 +53,7 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(wt, "greeting.txt"), "content": "hello from the worktree\n"}}}},
 			scriptedmodel.Bash("echo built-by-bash > built.txt"),
 			scriptedmodel.Text("Wrote greeting.txt and built.txt.")),
+		scriptedmodel.Then("one more file", scriptedmodel.Bash("echo more > more.txt"), scriptedmodel.Text("Wrote more.txt.")),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +129,10 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 	b.do(t, "side by side", 5*time.Second, chromedp.Click(chromedp.CSS(".layout-split")))
 	b.waitFor(t, "its side-by-side diff", `[...document.querySelectorAll(".diff.split td.code.add")].some(e => e.textContent === "hello from the worktree") && document.querySelectorAll(".diff.split td.code.empty").length === 1`, 5*time.Second)
 	b.screenshot(t, "webui-changes")
+	// A turn run meanwhile (from another client) shows in the open tab.
+	resp = call("POST", "/v1/sessions/wt-claude/messages", map[string]string{"prompt": "one more file"})
+	testkit.ReadSSE(resp.Body, nil)
+	b.waitFor(t, "the next turn's file", `!!document.querySelector('.file-item[data-path="more.txt"]') && document.querySelectorAll(".file-item").length === 3`, 15*time.Second)
 	// Back to the conversation, which is where it was.
 	b.do(t, "conversation tab", 5*time.Second, chromedp.Click(chromedp.CSS(`[role=tab]:first-child`)))
 	if hidden := eval[bool](t, b, `document.querySelector(".changes").hidden && !document.querySelector(".conv-panel").hidden`); !hidden {
