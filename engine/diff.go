@@ -182,12 +182,13 @@ func gitChanges(ctx context.Context, dir, base string) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
+	budget := MaxDiffBytes
 	for _, p := range splitNul(untracked) {
 		if len(ch.Files) >= MaxDiffFiles {
 			ch.Truncated = true
 			break
 		}
-		ch.Files = append(ch.Files, addedFile(dir, p))
+		ch.Files = append(ch.Files, addedFile(dir, p, &budget))
 	}
 	return ch, nil
 }
@@ -235,10 +236,17 @@ func readText(path string, limit int64) (content string, binary, ok bool) {
 	return string(b), false, true
 }
 
-// addedFile is a new file's change: all of it added.
-func addedFile(dir, rel string) FileChange {
+// addedFile is a new file's change: all of it added. Files are read
+// while budget lasts (a directory of many new files is listed, not read
+// whole); the rest are listed as truncated.
+func addedFile(dir, rel string, budget *int) FileChange {
 	f := FileChange{Path: rel, Status: "added"}
+	if *budget <= 0 {
+		f.Truncated = true
+		return f
+	}
 	text, binary, ok := readText(filepath.Join(dir, rel), MaxFilePatchBytes)
+	*budget -= len(text)
 	switch {
 	case binary:
 		f.Binary = true
@@ -318,11 +326,12 @@ func listDir(dir string) *dirListing {
 func (l *dirListing) changes(dir string) *Changes {
 	ch := &Changes{Base: "snapshot"}
 	now := walk(dir)
+	budget := MaxDiffBytes
 	for p, after := range now {
 		before, existed := l.files[p]
 		switch {
 		case !existed:
-			ch.Files = append(ch.Files, addedFile(dir, p))
+			ch.Files = append(ch.Files, addedFile(dir, p, &budget))
 		case before != after:
 			f := FileChange{Path: p, Status: "modified"}
 			old, kept := l.contents[p]

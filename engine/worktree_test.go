@@ -224,7 +224,14 @@ func TestWorktreeRepositoryIsConfined(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(mine, "plain"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i, repo := range []string{"../" + engine.OwnerDir("bob") + "/repo", theirs, "link", "gitfile", "plain", "missing", "ok/.."} {
+	// A .git that is a symbolic link to theirs.
+	if err := os.MkdirAll(filepath.Join(mine, "gitlink"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(theirs, ".git"), filepath.Join(mine, "gitlink", ".git")); err != nil {
+		t.Fatal(err)
+	}
+	for i, repo := range []string{"../" + engine.OwnerDir("bob") + "/repo", theirs, "link", "gitfile", "gitlink", "plain", "missing", "ok/.."} {
 		id := "s" + string(rune('0'+i))
 		err := f.eng.CreateSession(id, engine.SessionConfig{Owner: "alice", Repo: repo, Worktree: true})
 		if !errors.Is(err, engine.ErrInvalidRepo) && !errors.Is(err, engine.ErrInvalidWorkDir) {
