@@ -256,6 +256,7 @@ func (e *Engine) prepareBaseline(ctx context.Context, cfg *SessionConfig, repo s
 		if cfg.Baseline.Worktree.Path != cfg.WorkDir {
 			return fmt.Errorf("%w: the session's worktree is %s, not %s", ErrInvalidWorkDir, cfg.Baseline.Worktree.Path, cfg.WorkDir)
 		}
+		return e.repairWorktree(ctx, cfg.Baseline.Worktree)
 	case cfg.Baseline != nil && cfg.Baseline.Commit != "":
 	case cfg.Worktree:
 		b, err := e.makeWorktree(ctx, repo, cfg.WorkDir, cfg)
@@ -265,6 +266,28 @@ func (e *Engine) prepareBaseline(ctx context.Context, cfg *SessionConfig, repo s
 		cfg.Baseline = b
 	default:
 		cfg.Baseline = baselineOf(ctx, cfg.WorkDir)
+	}
+	return nil
+}
+
+// repairWorktree checks out a restored session's branch again where its
+// worktree was, when the worktree went missing while the daemon was down
+// (its directory removed by hand): the session's commits are on the
+// branch, and its agent must not work in an empty directory instead.
+func (e *Engine) repairWorktree(ctx context.Context, wt *Worktree) error {
+	if _, err := os.Stat(filepath.Join(wt.Path, ".git")); err == nil {
+		return nil
+	}
+	cd, err := commonDir(ctx, wt.Repo)
+	if err != nil {
+		return fmt.Errorf("%w: the worktree %s is gone, and so is its repository: %w", ErrInvalidWorkDir, wt.Path, err)
+	}
+	defer e.trees.lock(cd)()
+	if _, err := git(ctx, wt.Repo, true, "worktree", "prune"); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidWorkDir, err)
+	}
+	if _, err := git(ctx, wt.Repo, true, "worktree", "add", "-q", wt.Path, wt.Branch); err != nil {
+		return fmt.Errorf("%w: the worktree %s is gone and cannot be made again: %w", ErrInvalidWorkDir, wt.Path, err)
 	}
 	return nil
 }

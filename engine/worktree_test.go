@@ -349,3 +349,33 @@ func TestWorktreeSessionRestoredAndBusy(t *testing.T) {
 		t.Fatalf("a refused merge committed: %q", got)
 	}
 }
+
+// A worktree removed by hand while the daemon was down is checked out
+// again from the session's branch when the session is restored.
+func TestWorktreeRepairedOnRestore(t *testing.T) {
+	root := t.TempDir()
+	f := newFixture(t, engine.EngineOptions{WorkDirRoot: root})
+	repo := filepath.Join(root, engine.OwnerDir("alice"), "repo")
+	newRepo(t, repo)
+	if err := f.eng.CreateSession("r", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := f.eng.GetSession("r")
+	f.turnIn(t, "r", bash("echo kept > kept.txt && git add kept.txt && git -c user.name=r -c user.email=r@x commit -qm kept"))
+	_ = f.eng.Close()
+	if err := os.RemoveAll(s.Config.WorkDir); err != nil {
+		t.Fatal(err)
+	}
+
+	g := newFixture(t, engine.EngineOptions{WorkDirRoot: root})
+	cfg := engine.SessionConfig{Owner: "alice", WorkDir: s.Config.WorkDir, Worktree: true, Baseline: s.Config.Baseline}
+	if err := g.eng.RestoreSession("r", cfg, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(s.Config.WorkDir, "kept.txt")); err != nil || string(b) != "kept\n" {
+		t.Fatalf("the repaired worktree: %q %v", b, err)
+	}
+	if d := diffOf(t, g, "r"); len(d) != 1 || d["kept.txt"].Status != "added" {
+		t.Fatalf("diff of the repaired worktree: %+v", d)
+	}
+}
