@@ -218,6 +218,14 @@ func (e *Engine) makeWorktree(ctx context.Context, repo, wd string, cfg *Session
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRepo, err)
 	}
+	if rel, err := filepath.Rel(repo, wd); err == nil && isInside(rel) {
+		// Inside the repository's own checkout it would be one of its
+		// untracked files, and its agent would work in the other's tree.
+		if wd != repo {
+			_ = os.Remove(wd) // made empty by the work directory's resolution
+		}
+		return nil, fmt.Errorf("%w: the worktree %s would lie inside the repository %s", ErrInvalidWorkDir, wd, repo)
+	}
 	defer e.trees.lock(cd)()
 	head, err := gitLine(ctx, repo, "rev-parse", "--verify", "-q", "HEAD^{commit}")
 	if err != nil || head == "" {

@@ -238,6 +238,15 @@ func TestWorktreeRepositoryIsConfined(t *testing.T) {
 			t.Errorf("repo %q: %v", repo, err)
 		}
 	}
+	// Nor may the worktree go inside the repository's checkout, or be it.
+	for _, wd := range []string{"ok", "ok/sub"} {
+		if err := f.eng.CreateSession("in", engine.SessionConfig{Owner: "alice", Repo: "ok", Worktree: true, WorkDir: wd}); !errors.Is(err, engine.ErrInvalidWorkDir) {
+			t.Errorf("worktree at %s: %v", wd, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(mine, "ok", "shared.txt")); err != nil {
+		t.Fatal("a refused worktree harmed the repository")
+	}
 	if got := gitT(t, theirs, "branch", "--list"); strings.Contains(got, "hotplex/") {
 		t.Fatalf("a branch was made in another owner's repository: %s", got)
 	}
