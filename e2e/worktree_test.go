@@ -20,8 +20,8 @@ import (
 	"github.com/hotplex/hotplex/web"
 )
 
-// The real claude CLI in a worktree session writes a file with its Write
-// tool and another with Bash; the session's diff shows both, the
+// A worktree session made from the web UI's form: the real claude CLI in
+// it writes a file with its Write tool and another with Bash; the session's diff shows both, the
 // repository's own checkout is untouched, and the web UI's Changes tab
 // lists the files with their diffs (unified and side by side), reached
 // from the statistics' files modified too.
@@ -80,9 +80,26 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 		t.Cleanup(func() { resp.Body.Close() })
 		return resp
 	}
-	if resp := call("POST", "/v1/sessions", map[string]any{"id": "wt-claude", "repo": "repo", "worktree": true}); resp.StatusCode != http.StatusCreated {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("create: %d %s", resp.StatusCode, b)
+	// The session is made from the web UI's form.
+	b := startBrowser(t)
+	b.do(t, "open", 15*time.Second,
+		chromedp.Navigate(d.URL+"/"),
+		chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem("hotplex.apiKey", "`+d.Alice+`")`),
+		chromedp.Navigate(d.URL+"/#/sessions"),
+		chromedp.WaitVisible(chromedp.CSS(".sessions")))
+	b.do(t, "create", 15*time.Second,
+		chromedp.Click(chromedp.CSS(".create-box summary")),
+		chromedp.SendKeys(chromedp.CSS("#new-id"), "wt-claude"),
+		chromedp.SendKeys(chromedp.CSS("#new-repo"), "repo"),
+		chromedp.Click(chromedp.CSS("#create-session")),
+		chromedp.WaitVisible(chromedp.CSS(".conversation")))
+	b.waitFor(t, "the empty conversation", `document.querySelector(".log").dataset.replayed === "true"`, 10*time.Second)
+	var view struct {
+		WorkDir  string `json:"work_dir"`
+		Worktree struct{ Branch string }
+	}
+	if err := json.NewDecoder(call("GET", "/v1/sessions/wt-claude", nil).Body).Decode(&view); err != nil || view.WorkDir != wt || view.Worktree.Branch != "hotplex/wt-claude" {
+		t.Fatalf("the session the form made: %+v %v", view, err)
 	}
 	resp := call("POST", "/v1/sessions/wt-claude/messages", map[string]string{"prompt": "write the greeting"})
 	evs := testkit.ReadSSE(resp.Body, nil)
@@ -106,13 +123,7 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 		t.Fatalf("the repository's checkout changed: %v", entries)
 	}
 
-	b := startBrowser(t)
-	b.do(t, "open", 15*time.Second,
-		chromedp.Navigate(d.URL+"/"),
-		chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem("hotplex.apiKey", "`+d.Alice+`")`),
-		chromedp.Navigate(d.URL+"/#/s/wt-claude"),
-		chromedp.WaitVisible(chromedp.CSS(".conversation")))
-	b.waitFor(t, "the replayed turn", `document.querySelector(".log").dataset.replayed === "true"`, 10*time.Second)
+	b.waitFor(t, "the turn in the conversation", `document.querySelectorAll(".log .turn-end").length === 1`, 10*time.Second)
 	// The statistics' files modified leads to the Changes tab.
 	b.waitFor(t, "the files link", `!!document.querySelector(".stats .files-link") && document.querySelector(".stats .files-link").textContent.includes("(2)")`, 10*time.Second)
 	b.do(t, "files modified", 5*time.Second, chromedp.Click(chromedp.CSS(".stats .files-link")))

@@ -182,7 +182,7 @@ export const api = {
   sessions: () => json<{ sessions: Session[] }>("GET", "/v1/sessions").then((r) => r.sessions),
   session: (id: string) => json<Session>("GET", "/v1/sessions/" + enc(id)),
   providers: () => json<{ providers: string[] }>("GET", "/v1/providers").then((r) => r.providers),
-  createSession: (req: { id?: string; title?: string; provider?: string; work_dir?: string; task_instructions?: string; approval?: string }) =>
+  createSession: (req: { id?: string; title?: string; provider?: string; work_dir?: string; repo?: string; worktree?: boolean; task_instructions?: string; approval?: string }) =>
     json<Session>("POST", "/v1/sessions", req),
   deleteSession: (id: string) => json<void>("DELETE", "/v1/sessions/" + enc(id)),
   interrupt: (id: string) => json<{ interrupted: boolean }>("POST", "/v1/sessions/" + enc(id) + "/interrupt"),
