@@ -33,6 +33,8 @@ type Engine struct {
 	detector *guard.Detector
 	bypass   bypasses
 	home     string
+	// trees serializes HotPlex's git commands per repository.
+	trees repoLocks
 
 	// turns counts the goroutines of admitted turns (see Start); Close
 	// waits for them. endTurns cancels the context every turn's is tied
@@ -135,9 +137,10 @@ func (e *Engine) Providers() []string {
 func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
 
 // DeleteSession ends a session for good and destroys what its provider
-// keeps of the conversation (see SessionPool.DeleteSession).
+// keeps of the conversation (see SessionPool.DeleteSession) and its
+// worktree, if it has one (its branch stays; see DeleteSessionWith).
 func (e *Engine) DeleteSession(ctx context.Context, id string) error {
-	return e.pool.DeleteSession(ctx, id)
+	return e.DeleteSessionWith(ctx, id, DeleteOptions{})
 }
 
 // TerminateSession ends a session's process tree and removes it.
@@ -220,11 +223,36 @@ func (e *Engine) addSession(id string, cfg SessionConfig, restored bool, lastSeq
 	if err := e.checkSessionPolicy(cfg); err != nil {
 		return err
 	}
+	ctx := context.Background()
+	var repo string
+	if cfg.Worktree && (cfg.Baseline == nil || cfg.Baseline.Worktree == nil) {
+		if _, ok := e.pool.GetSession(id); ok {
+			return fmt.Errorf("%w: %s", ErrSessionExists, id)
+		}
+		var err error
+		if repo, err = e.planWorktree(ctx, id, &cfg); err != nil {
+			return err
+		}
+	}
 	wd, err := resolveOwnedWorkDir(e.opts.WorkDirRoot, cfg.Owner, cfg.WorkDir)
 	if err != nil {
 		return err
 	}
 	cfg.requested, cfg.WorkDir = cfg.WorkDir, wd
+	if err := e.prepareBaseline(ctx, &cfg, repo); err != nil {
+		return err
+	}
+	if err := e.insertSession(id, cfg, restored, lastSeq, stats); err != nil {
+		if repo != "" {
+			// The worktree was made for this creation only.
+			_ = e.removeWorktree(ctx, cfg.Baseline.Worktree, true)
+		}
+		return err
+	}
+	return nil
+}
+
+func (e *Engine) insertSession(id string, cfg SessionConfig, restored bool, lastSeq uint64, stats *event.SessionStatsData) error {
 	sp := e.pool
 	p, err := sp.provider(cfg.Provider)
 	if err != nil {

@@ -205,6 +205,24 @@ type SessionConfig struct {
 	// EngineOptions.Policy); nil: none.
 	Policy *guard.Policy
 
+	// Repo, with Worktree, is the git repository the session works on:
+	// the top of a git work tree, resolved as WorkDir is (in the owner's
+	// tree of the WorkDirRoot).
+	Repo string
+	// Worktree gives the session a git worktree of Repo of its own, on a
+	// branch of its own (Branch), made before its agent starts and removed
+	// with it (Engine.DeleteSession; the branch stays unless
+	// DeleteSessionWith is asked). WorkDir, when set, is where the
+	// worktree goes (a directory that does not exist yet, or is empty);
+	// by default <Repo>.worktrees/<the branch's last element>.
+	Worktree bool
+	// Branch is the worktree's branch (default "hotplex/<session ID>").
+	Branch string
+	// Baseline is what the session's changes are measured against (see
+	// Engine.Diff): CreateSession fills it in, a restored session is given
+	// it back (its worktree is then not made again).
+	Baseline *Baseline
+
 	requested string // the work directory as the caller wrote it, before resolution
 }
 

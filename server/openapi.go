@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 )
 
@@ -46,12 +47,14 @@ func (s *Server) operations() []operation {
 		{method: "POST", path: "/v1/sessions", summary: "Create a session", handler: s.createSession, request: createSessionRequest{}, response: sessionView{}, status: http.StatusCreated},
 		{method: "GET", path: "/v1/sessions", summary: "List the caller's sessions (admins: ?all=true for every session)", handler: s.listSessions, response: list{}},
 		{method: "GET", path: "/v1/sessions/{id}", summary: "Inspect a session: status, PID, statistics", handler: s.getSession, response: sessionView{}},
-		{method: "DELETE", path: "/v1/sessions/{id}", summary: "End a session's processes and delete it with its events", handler: s.deleteSession, status: http.StatusNoContent},
+		{method: "DELETE", path: "/v1/sessions/{id}", summary: "End a session's processes and delete it with its events and worktree (?delete_branch=true: the worktree's branch too)", handler: s.deleteSession, status: http.StatusNoContent},
 		{method: "POST", path: "/v1/sessions/{id}/messages", summary: "Run a turn; the response is an SSE stream of its events", handler: s.postMessage, request: messageRequest{}, stream: true},
 		{method: "GET", path: "/v1/sessions/{id}/events", summary: "Follow a session: replay after Last-Event-ID (or ?after=N), then live events (SSE)", handler: s.followEvents, stream: true},
 		{method: "POST", path: "/v1/sessions/{id}/interrupt", summary: "Interrupt the running turn", handler: s.interrupt, response: interrupted{}},
 		{method: "GET", path: "/v1/sessions/{id}/permissions", summary: "Tool uses waiting for a person's decision", handler: s.listPermissions, response: perms{}},
 		{method: "POST", path: "/v1/sessions/{id}/permissions/{request}", summary: "Allow or deny a waiting tool use", handler: s.answerPermission, request: permissionReply{}, response: status{}},
+		{method: "GET", path: "/v1/sessions/{id}/diff", summary: "The session's changes: files with status and unified diff, against its worktree's base or its work directory as it was created (patches bounded to 1 MiB in all)", handler: s.getDiff, response: engine.Changes{}},
+		{method: "POST", path: "/v1/sessions/{id}/merge", summary: "Fast-forward the branch the session's worktree started from to the session's branch; 409 with the files when that is not possible", handler: s.merge, request: mergeRequest{}, response: engine.MergeResult{}},
 		{method: "POST", path: "/v1/sessions/{id}/bypass", summary: "Admin: lift a session's firewall for a while (audited), or restore it (ttl_seconds 0)", handler: s.bypass, request: bypassRequest{}, response: bypassResponse{}},
 		{method: "GET", path: "/v1/usage", summary: "Model spend metered by the gateway: the caller's, per session and model (admins: ?all=true for every key's)", handler: s.usage, response: usageView{}},
 		{method: "GET", path: "/metrics", summary: "Prometheus metrics (text format 0.0.4)", handler: s.metrics},

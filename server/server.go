@@ -364,6 +364,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		var o sessionOptions
 		_ = json.Unmarshal(st.Options, &o)
 		cfg.TaskInstructions = o.TaskInstructions
+		restoreWorktree(o, &cfg)
 		if cfg.Policy, err = o.policy(); err != nil {
 			// Restored without its rules, its denies would be lifted.
 			s.log.Warn("session's permission rules no longer parse; not restored", "session", st.ID, "err", err)

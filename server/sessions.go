@@ -44,6 +44,8 @@ type sessionView struct {
 	Approval          string                  `json:"approval,omitempty"`
 	Permissions       *guard.Policy           `json:"permissions,omitempty"`
 	Stats             *event.SessionStatsData `json:"stats,omitempty"`
+	// Worktree is the session's own git worktree, if it has one.
+	Worktree *engine.Worktree `json:"worktree,omitempty"`
 }
 
 // sessionOptions is what the store keeps in Session.Options.
@@ -57,6 +59,9 @@ type sessionOptions struct {
 	// Permissions are the session's level of the permission rules, as
 	// the request wrote them.
 	Permissions *guard.Policy `json:"permissions,omitempty"`
+	// Baseline is what the session's changes are measured against, its
+	// worktree included: kept so that a restart restores both.
+	Baseline *engine.Baseline `json:"baseline,omitempty"`
 }
 
 // policy compiles the session's stored permission rules (nil: none).
@@ -83,6 +88,9 @@ func (s *Server) view(st store.Session) sessionView {
 	var o sessionOptions
 	_ = json.Unmarshal(st.Options, &o)
 	v.TaskInstructions, v.Approval, v.Permissions = o.TaskInstructions, o.Approval, o.Permissions
+	if o.Baseline != nil {
+		v.Worktree = o.Baseline.Worktree
+	}
 	if len(st.Stats) > 0 {
 		var d event.SessionStatsData
 		if json.Unmarshal(st.Stats, &d) == nil {
@@ -119,6 +127,11 @@ type createSessionRequest struct {
 	// settings file's {"permissions": {...}}), judged with the server's
 	// and the key's after the built-in firewall.
 	Permissions json.RawMessage `json:"permissions,omitempty"`
+	// Repo is a git repository in the caller's tree of work directories;
+	// with Worktree the session works in a git worktree of it of its own,
+	// on the branch hotplex/<id>, made in work_dir (default: <id>).
+	Repo     string `json:"repo,omitempty"`
+	Worktree bool   `json:"worktree,omitempty"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
@@ -184,7 +197,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	nonce := newNonce()
 	key := req.ID + "~" + nonce
 	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy}
+	if err := worktreeConfig(req, &cfg); err != nil {
+		return store.Session{}, err
+	}
 	if err := s.opts.Engine.CreateSession(key, cfg); err != nil {
+		if err := worktreeError(err); err != nil {
+			return store.Session{}, err
+		}
 		if errors.Is(err, engine.ErrProviderNotFound) {
 			return store.Session{}, errorf(http.StatusBadRequest, "bad_provider", err.Error())
 		}
@@ -197,7 +216,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		return store.Session{}, err
 	}
 	live, _ := s.opts.Engine.GetSession(key)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy})
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy, Baseline: live.Config.Baseline})
 	s.opts.Approvals.SetAsk(key, req.Approval == "ask")
 	st := store.Session{
 		ID: key, PublicID: req.ID, Nonce: nonce, Owner: c.ID, Provider: live.Provider,
@@ -205,7 +224,8 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		Status: string(live.Status), Title: req.Title,
 	}
 	if err := s.opts.Store.PutSession(ctx, st); err != nil {
-		_ = s.opts.Engine.DeleteSession(ctx, key)
+		// A worktree's branch was made by this creation: it goes too.
+		_ = s.opts.Engine.DeleteSessionWith(ctx, key, engine.DeleteOptions{DeleteBranch: true})
 		s.opts.Approvals.SetAsk(key, false)
 		if errors.Is(err, store.ErrExists) {
 			// A concurrent create of the same ID won, and works in the
@@ -260,7 +280,12 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if err := s.removeSession(r.Context(), st); err != nil {
+	del, err := deleteOptions(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.removeSessionWith(r.Context(), st, del); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -273,7 +298,13 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 // its creation made it, its work directory. The same ID then starts
 // afresh.
 func (s *Server) removeSession(ctx context.Context, st store.Session) error {
-	if err := s.opts.Engine.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+	return s.removeSessionWith(ctx, st, engine.DeleteOptions{})
+}
+
+// removeSessionWith removes a session as removeSession does, its
+// worktree as opts say.
+func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts engine.DeleteOptions) error {
+	if err := s.opts.Engine.DeleteSessionWith(ctx, st.ID, opts); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
 		// The session is gone from the engine even so; what could not be
 		// destroyed is logged and the record goes, or the ID stays stuck.
 		s.log.Warn("deleting a session left something behind", "session", st.ID, "err", err)

@@ -105,6 +105,8 @@ func tenancyMatrix() map[string]tenancyCase {
 		"POST /v1/sessions/{id}/interrupt":             sess("POST", "/v1/sessions/{id}/interrupt", nil),
 		"GET /v1/sessions/{id}/permissions":            sess("GET", "/v1/sessions/{id}/permissions", nil),
 		"POST /v1/sessions/{id}/permissions/{request}": sess("POST", "/v1/sessions/{id}/permissions/{request}", map[string]string{"decision": "allow"}),
+		"GET /v1/sessions/{id}/diff":                   sess("GET", "/v1/sessions/{id}/diff", nil),
+		"POST /v1/sessions/{id}/merge":                 sess("POST", "/v1/sessions/{id}/merge", map[string]string{"commit_message": "bob was here"}),
 		"POST /v1/sessions/{id}/bypass":                forbidden("POST", "/v1/sessions/{id}/bypass", map[string]any{"admin_token": "x", "ttl_seconds": 60}),
 		"GET /metrics":                                 forbidden("GET", "/metrics", nil),
 		"GET /v1/usage": func(t *testing.T, d *daemon, w *alicesWorld) {

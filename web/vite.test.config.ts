@@ -16,6 +16,7 @@ export default defineConfig({
         metrics: "test/metrics.test.ts",
         format: "test/format.test.ts",
         wrap: "test/wrap.test.ts",
+        diff: "test/diff.test.ts",
       },
       output: { format: "es", entryFileNames: "[name].test.mjs" },
     },

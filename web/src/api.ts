@@ -58,6 +58,26 @@ export interface Session {
   task_instructions?: string;
   approval?: string;
   stats?: SessionStats;
+  worktree?: { repo: string; path: string; branch: string; base_branch?: string };
+}
+
+// FileChange is one file of a session's changes (GET /v1/sessions/{id}/diff).
+export interface FileChange {
+  path: string;
+  status: "added" | "modified" | "deleted";
+  additions: number;
+  deletions: number;
+  binary?: boolean;
+  patch?: string;
+  truncated?: boolean;
+}
+
+export interface SessionChanges {
+  base: string;
+  branch?: string;
+  base_branch?: string;
+  files: FileChange[];
+  truncated: boolean;
 }
 
 export interface EventMeta {
@@ -162,7 +182,7 @@ export const api = {
   sessions: () => json<{ sessions: Session[] }>("GET", "/v1/sessions").then((r) => r.sessions),
   session: (id: string) => json<Session>("GET", "/v1/sessions/" + enc(id)),
   providers: () => json<{ providers: string[] }>("GET", "/v1/providers").then((r) => r.providers),
-  createSession: (req: { id?: string; title?: string; provider?: string; work_dir?: string; task_instructions?: string; approval?: string }) =>
+  createSession: (req: { id?: string; title?: string; provider?: string; work_dir?: string; repo?: string; worktree?: boolean; task_instructions?: string; approval?: string }) =>
     json<Session>("POST", "/v1/sessions", req),
   deleteSession: (id: string) => json<void>("DELETE", "/v1/sessions/" + enc(id)),
   interrupt: (id: string) => json<{ interrupted: boolean }>("POST", "/v1/sessions/" + enc(id) + "/interrupt"),
@@ -170,6 +190,7 @@ export const api = {
     json<{ status: string }>("POST", "/v1/sessions/" + enc(id) + "/permissions/" + enc(requestID), { decision }),
   pendingPermissions: (id: string) =>
     json<{ permissions: { request_id: string }[] }>("GET", "/v1/sessions/" + enc(id) + "/permissions").then((r) => r.permissions),
+  diff: (id: string) => json<SessionChanges>("GET", "/v1/sessions/" + enc(id) + "/diff"),
   metrics: async () => (await request("GET", "/metrics")).text(),
 
   // send runs a turn. Its events arrive on the session's follow stream;

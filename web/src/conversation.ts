@@ -20,6 +20,7 @@ import { renderStats, type TurnPoint } from "./stats";
 import { displayStatus, ms, tokens, usd } from "./format";
 import type { SSEMessage } from "./sse";
 import { wrapped } from "./wrap";
+import { ChangesView } from "./changes";
 
 interface ToolCard {
   el: HTMLDetailsElement;
@@ -62,6 +63,9 @@ export class ConversationView {
   private turns: TurnPoint[] = [];
   private statsDirty = false;
   private closed = false;
+  private readonly changes: ChangesView;
+  private readonly convPanel: HTMLElement;
+  private readonly tabs: HTMLButtonElement[];
 
   constructor(private readonly session: Session) {
     this.stats = session.stats;
@@ -103,6 +107,12 @@ export class ConversationView {
       this.input,
       h("div", { class: "composer-actions" }, this.interruptBtn, this.sendBtn),
     );
+    this.changes = new ChangesView(session.id);
+    this.changes.el.hidden = true;
+    this.convPanel = h("div", { class: "conv-panel", role: "tabpanel", "aria-label": "Conversation" }, this.banner, this.log, form);
+    const tab = (label: string, changes: boolean) =>
+      h("button", { type: "button", role: "tab", class: "tab", "aria-selected": changes ? "false" : "true", onclick: () => this.showTab(changes) }, label);
+    this.tabs = [tab("Conversation", false), tab("Changes", true)];
     const title = session.title || session.id;
     this.el = h(
       "section",
@@ -116,9 +126,14 @@ export class ConversationView {
         h("span", { class: "muted small" }, session.provider + " · ", wrapped(session.work_dir)),
         this.connEl,
       ),
-      h("div", { class: "conv-body" }, h("div", { class: "conv-main" }, this.banner, this.log, form), this.statsEl),
+      h(
+        "div",
+        { class: "conv-body" },
+        h("div", { class: "conv-main" }, h("div", { class: "tabs", role: "tablist", "aria-label": "Session views" }, ...this.tabs), this.convPanel, this.changes.el),
+        this.statsEl,
+      ),
     );
-    renderStats(this.statsEl, this.stats, this.turns);
+    renderStats(this.statsEl, this.stats, this.turns, this.openChanges);
     document.addEventListener("keydown", this.onGlobalKey);
     if (this.targetSeq === 0) this.markReplayed();
     void this.followLoop();
@@ -133,6 +148,18 @@ export class ConversationView {
 
   focus(): void {
     this.input.focus();
+  }
+
+  private openChanges = () => this.showTab(true);
+
+  // showTab shows the conversation or the Changes tab, whose diff is
+  // read afresh each time it is shown.
+  private showTab(changes: boolean): void {
+    this.tabs[0].setAttribute("aria-selected", String(!changes));
+    this.tabs[1].setAttribute("aria-selected", String(changes));
+    this.convPanel.hidden = changes;
+    this.changes.el.hidden = !changes;
+    if (changes) void this.changes.refresh();
   }
 
   private onGlobalKey = (e: KeyboardEvent) => {
@@ -209,7 +236,7 @@ export class ConversationView {
       this.dirtyAnswer = false;
     }
     if (this.statsDirty) {
-      renderStats(this.statsEl, this.stats, this.turns);
+      renderStats(this.statsEl, this.stats, this.turns, this.openChanges);
       this.statsDirty = false;
     }
     this.setRunning(this.running);
@@ -323,6 +350,8 @@ export class ConversationView {
         if (ev.stats) this.stats = ev.stats;
         const latency = meta?.duration_ms || t?.duration_ms || 0;
         this.turns.push({ latencyMs: latency, costUSD: t?.total_cost_usd ?? 0, interrupted: !!t?.interrupted });
+        // What the turn changed shows in the Changes tab when it is open.
+        if (!this.changes.el.hidden) void this.changes.refresh();
         this.statsDirty = true;
         for (const card of this.permissions.values()) if (!card.decided) this.decide(card, false, "the turn ended");
         for (const card of this.tools.values()) {

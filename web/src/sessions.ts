@@ -109,6 +109,7 @@ export class SessionsView {
     const provider = h("select", { id: "new-provider", name: "provider" });
     const id = h("input", { id: "new-id", name: "id", placeholder: "optional" });
     const workDir = h("input", { id: "new-workdir", name: "work_dir", placeholder: "default: <root>/<id>" });
+    const repo = h("input", { id: "new-repo", name: "repo", placeholder: "optional: a git repository in your tree" });
     const instructions = h("textarea", { id: "new-instructions", name: "task_instructions", rows: 2, placeholder: "optional" });
     const approval = h("select", { id: "new-approval", name: "approval" }, h("option", { value: "auto" }, "automatic (firewall and policy)"), h("option", { value: "ask" }, "ask me for every tool use"));
     const err = h("p", { class: "form-error", role: "alert" });
@@ -130,6 +131,9 @@ export class SessionsView {
               id: id.value.trim() || undefined,
               provider: provider.value || undefined,
               work_dir: workDir.value.trim() || undefined,
+              // A repository gives the session a worktree of its own.
+              repo: repo.value.trim() || undefined,
+              worktree: repo.value.trim() ? true : undefined,
               task_instructions: instructions.value.trim() || undefined,
               approval: approval.value,
             })
@@ -142,6 +146,7 @@ export class SessionsView {
       field("Session ID", id),
       field("Provider", provider),
       field("Work directory", workDir),
+      field("Own worktree of", repo),
       field("Approval", approval),
       field("Task instructions", instructions),
       h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary", id: "create-session" }, "Create session")),

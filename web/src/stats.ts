@@ -12,7 +12,9 @@ export interface TurnPoint {
   interrupted: boolean;
 }
 
-export function renderStats(el: HTMLElement, stats: SessionStats | undefined, turns: TurnPoint[]): void {
+// openChanges, when given, makes the "Files modified" heading a link to
+// the session's Changes tab.
+export function renderStats(el: HTMLElement, stats: SessionStats | undefined, turns: TurnPoint[], openChanges?: () => void): void {
   const s = stats;
   const row = (label: string, v: string | Node) => h("div", { class: "kv" }, h("dt", {}, label), h("dd", {}, v));
   const list = (items: string[] | null | undefined, empty: string) =>
@@ -37,7 +39,13 @@ export function renderStats(el: HTMLElement, stats: SessionStats | undefined, tu
     ),
     h("h3", {}, "Turn latency and cost"),
     chart(turns),
-    h("h3", {}, "Files modified"),
+    h(
+      "h3",
+      {},
+      openChanges
+        ? h("a", { href: "#", class: "files-link", "aria-label": "Files modified: show the changes", onclick: ((e: Event) => (e.preventDefault(), openChanges())) as EventListener }, "Files modified (" + (s?.files_modified ?? 0) + ")")
+        : "Files modified",
+    ),
     list(s?.file_paths, "None yet."),
     h("h3", {}, "Tools used"),
     list(s?.tools_used, "None yet."),
