@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// mcpClient starts `hotplex args...` as an MCP server on stdio, the way
+// an MCP client configured with it does, and connects to it.
+func mcpClient(t *testing.T, home string, args ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(hotplexBin, args...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn")
+	cl := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := cl.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, out any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		b, _ := json.Marshal(res.Content)
+		t.Fatalf("%s failed: %s", name, b)
+	}
+	if out != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+type mcpSessions struct {
+	Sessions []struct {
+		SessionID string `json:"session_id"`
+	} `json:"sessions"`
+}
+
+func (l mcpSessions) has(id string) bool {
+	return slices.ContainsFunc(l.Sessions, func(s struct {
+		SessionID string `json:"session_id"`
+	}) bool {
+		return s.SessionID == id
+	})
+}
+
+// `hotplex mcp` alone: a daemon of its own on the data directory, its
+// sessions kept there for the next run, under the admin key it made; the
+// process and its agents end when the client leaves.
+func TestMCPStdioEmbedded(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	dataDir, home := t.TempDir(), t.TempDir()
+	args := []string{"mcp", "--data-dir", dataDir, "--cli-path", agent, "--offline", "never", "--gateway", "off"}
+
+	cs := mcpClient(t, home, args...)
+	callTool(t, cs, "start_session", map[string]any{"session_id": "kept"}, nil)
+	var tr struct {
+		Answer string `json:"answer"`
+	}
+	callTool(t, cs, "send_prompt", map[string]any{"session_id": "kept", "prompt": "hello there"}, &tr)
+	if tr.Answer != "echo: hello there" {
+		t.Fatalf("answer %q", tr.Answer)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("closing: %v", err)
+	}
+	key, err := os.ReadFile(dataDir + "/admin.key")
+	if err != nil || len(key) < 16 {
+		t.Fatalf("admin key file: %v %q", err, key)
+	}
+
+	cs = mcpClient(t, home, args...)
+	var list mcpSessions
+	callTool(t, cs, "list_sessions", nil, &list)
+	if !list.has("kept") {
+		t.Fatalf("the next run lists %+v", list)
+	}
+	callTool(t, cs, "send_prompt", map[string]any{"session_id": "kept", "prompt": "history"}, &tr)
+	if tr.Answer != "hello there" { // the earlier prompts: the first run's
+		t.Fatalf("the conversation did not carry on: %q", tr.Answer)
+	}
+}
+
+// `hotplex mcp --connect`: the sessions live in the running daemon.
+func TestMCPStdioConnect(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	home := t.TempDir()
+	d := startServe(t, t.TempDir(), agent, home, "")
+	cs := mcpClient(t, home, "mcp", "--connect", d.url, "--key", d.key)
+	callTool(t, cs, "start_session", map[string]any{"session_id": "in-daemon"}, nil)
+	var tr struct {
+		Answer string `json:"answer"`
+	}
+	callTool(t, cs, "send_prompt", map[string]any{"session_id": "in-daemon", "prompt": "hi"}, &tr)
+	if tr.Answer != "echo: hi" {
+		t.Fatalf("answer %q", tr.Answer)
+	}
+	resp := d.request(t, "GET", "/v1/sessions/in-daemon", nil)
+	defer resp.Body.Close()
+	var s struct {
+		Status      string `json:"status"`
+		LastEventID int    `json:"last_event_id"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&s)
+	if resp.StatusCode != http.StatusOK || s.LastEventID == 0 {
+		t.Fatalf("the daemon's view of the session: %d %+v", resp.StatusCode, s)
+	}
+	_ = cs.Close()
+}
