@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -130,4 +133,71 @@ func TestMCPStdioConnect(t *testing.T) {
 		t.Fatalf("the daemon's view of the session: %d %+v", resp.StatusCode, s)
 	}
 	_ = cs.Close()
+}
+
+// Claude Code as the MCP client: a real `claude` configured with
+// `hotplex mcp --connect` delegates a task; its model calls
+// mcp__hotplex__start_session and mcp__hotplex__send_prompt, the
+// sub-agent's answer comes back into the orchestrator's turn, and the
+// sub-agent's conversation is in the daemon.
+func TestClaudeCodeDelegatesThroughHotplexMCP(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	claudeBin := testkit.ClaudePath(t)
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	home := t.TempDir()
+	d := startServe(t, t.TempDir(), agent, home, "")
+
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("delegate the greeting",
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__start_session", Input: map[string]any{"session_id": "delegated", "title": "greeting"}}}},
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__send_prompt", Input: map[string]any{"session_id": "delegated", "prompt": "greet the orchestrator"}}}},
+			scriptedmodel.Text("The sub-agent said: {{last_tool_result}}")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"hotplex": map[string]any{
+		"command": hotplexBin, "args": []string{"mcp", "--connect", d.url, "--key", d.key},
+	}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, "-p", "please delegate the greeting", "--output-format", "json",
+		"--mcp-config", string(cfg), "--strict-mcp-config",
+		"--allowedTools", "mcp__hotplex__start_session,mcp__hotplex__send_prompt")
+	cmd.Dir = t.TempDir()
+	cmd.Env = testkit.OfflineEnv(t, m.URL())
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("claude: %v\n%s\n%s", err, out, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var res struct {
+		Result  string `json:"result"`
+		IsError bool   `json:"is_error"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// Claude Code hands its model the tool's structured result, the
+	// sub-agent's answer in it.
+	if res.IsError || !strings.HasPrefix(res.Result, "The sub-agent said: ") || !strings.Contains(res.Result, `"answer":"echo: greet the orchestrator"`) {
+		t.Fatalf("the orchestrator's answer: %s", out)
+	}
+
+	resp := d.request(t, "GET", "/v1/sessions/delegated", nil)
+	defer resp.Body.Close()
+	var s struct {
+		Title       string `json:"title"`
+		Provider    string `json:"provider"`
+		LastEventID int    `json:"last_event_id"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&s)
+	if resp.StatusCode != http.StatusOK || s.Title != "greeting" || s.LastEventID == 0 {
+		t.Fatalf("the delegated session in the daemon: %d %+v", resp.StatusCode, s)
+	}
 }
