@@ -135,6 +135,15 @@ func TestMCPStdioConnect(t *testing.T) {
 	_ = cs.Close()
 }
 
+// delegation is what the orchestrator's model does when asked to
+// delegate to id.
+func delegation(id string) scriptedmodel.Rule {
+	return scriptedmodel.Then("delegate the greeting to "+id,
+		scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__start_session", Input: map[string]any{"session_id": id, "title": "greeting"}}}},
+		scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__send_prompt", Input: map[string]any{"session_id": id, "prompt": "greet the orchestrator"}}}},
+		scriptedmodel.Text("The sub-agent said: {{last_tool_result}}"))
+}
+
 // Claude Code as the MCP client: a real `claude` configured with
 // `hotplex mcp --connect` delegates a task; its model calls
 // mcp__hotplex__start_session and mcp__hotplex__send_prompt, the
@@ -148,26 +157,35 @@ func TestClaudeCodeDelegatesThroughHotplexMCP(t *testing.T) {
 	d := startServe(t, t.TempDir(), agent, home, "")
 
 	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
-		scriptedmodel.Then("delegate the greeting",
-			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__start_session", Input: map[string]any{"session_id": "delegated", "title": "greeting"}}}},
-			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__send_prompt", Input: map[string]any{"session_id": "delegated", "prompt": "greet the orchestrator"}}}},
-			scriptedmodel.Text("The sub-agent said: {{last_tool_result}}")),
+		delegation("delegated-stdio"), delegation("delegated-http"),
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.Close() })
 
-	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"hotplex": map[string]any{
-		"command": hotplexBin, "args": []string{"mcp", "--connect", d.url, "--key", d.key},
-	}}})
+	configs := map[string]map[string]any{
+		"stdio": {"command": hotplexBin, "args": []string{"mcp", "--connect", d.url, "--key", d.key}},
+		// As the README shows it: the key from the environment.
+		"http": {"type": "http", "url": d.url + "/mcp", "headers": map[string]string{"Authorization": "Bearer ${HOTPLEX_TEST_KEY}"}},
+	}
+	for via, server := range configs {
+		t.Run(via, func(t *testing.T) { delegate(t, claudeBin, m.URL(), d, via, server) })
+	}
+}
+
+// delegate runs the orchestrating claude with server as its hotplex MCP
+// server; the sub-agent's session is called "delegated-"+via.
+func delegate(t *testing.T, claudeBin, modelURL string, d *daemonProc, via string, server map[string]any) {
+	id := "delegated-" + via
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"hotplex": server}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, "-p", "please delegate the greeting", "--output-format", "json",
+	cmd := exec.CommandContext(ctx, claudeBin, "-p", "please delegate the greeting to "+id, "--output-format", "json",
 		"--mcp-config", string(cfg), "--strict-mcp-config",
 		"--allowedTools", "mcp__hotplex__start_session,mcp__hotplex__send_prompt")
 	cmd.Dir = t.TempDir()
-	cmd.Env = testkit.OfflineEnv(t, m.URL())
+	cmd.Env = append(testkit.OfflineEnv(t, modelURL), "HOTPLEX_TEST_KEY="+d.key)
 	out, err := cmd.Output()
 	if err != nil {
 		var ee *exec.ExitError
@@ -189,7 +207,7 @@ func TestClaudeCodeDelegatesThroughHotplexMCP(t *testing.T) {
 		t.Fatalf("the orchestrator's answer: %s", out)
 	}
 
-	resp := d.request(t, "GET", "/v1/sessions/delegated", nil)
+	resp := d.request(t, "GET", "/v1/sessions/"+id, nil)
 	defer resp.Body.Close()
 	var s struct {
 		Title       string `json:"title"`
