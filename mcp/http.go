@@ -30,8 +30,9 @@ type HTTPOptions struct {
 // that called them, and an MCP session stays with the key that opened
 // it.
 type Handler struct {
-	srv  *sdk.Server
-	next http.Handler
+	srv   *sdk.Server
+	next  http.Handler
+	close context.CancelFunc
 }
 
 // NewHandler returns the MCP server over HTTP whose tools call api.
@@ -40,7 +41,8 @@ func NewHandler(api *API, o HTTPOptions) *Handler {
 		o.SessionTimeout = 30 * time.Minute
 	}
 	o.Key = "" // each request brings its own
-	srv := NewServer(api, o.Options)
+	closing, close := context.WithCancel(context.Background())
+	srv := newServer(api, o.Options, closing)
 	sh := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
 		Logger: o.Logger, SessionTimeout: o.SessionTimeout, PropagateRequestCancellation: true,
 	})
@@ -58,14 +60,16 @@ func NewHandler(api *API, o HTTPOptions) *Handler {
 		return &auth.TokenInfo{UserID: hex.EncodeToString(sum[:16]), Extra: map[string]any{tokenKey: key, tokenDone: r.Context()}}, nil
 	}
 	authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(parseErrors(sh))
-	return &Handler{srv: srv, next: unbounded(authed)}
+	return &Handler{srv: srv, next: unbounded(authed), close: close}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.next.ServeHTTP(w, r) }
 
-// Close ends every MCP session; their running tool calls are cancelled,
-// which interrupts the turns they wait for.
+// Close ends every MCP session; their running tool calls are cancelled
+// first, which interrupts the turns they wait for (closing a session
+// waits for its calls). Sessions opened after Close are not closed.
 func (h *Handler) Close() {
+	h.close()
 	for ss := range h.srv.Sessions() {
 		_ = ss.Close()
 	}

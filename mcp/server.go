@@ -43,6 +43,11 @@ Each session is also the resource hotplex://sessions/{id}.`
 // Run it on a transport (sdk.StdioTransport for stdio), or serve it over
 // HTTP with Handler.
 func NewServer(api *API, o Options) *sdk.Server {
+	return newServer(api, o, context.Background())
+}
+
+// newServer is NewServer whose tool calls end when closing does.
+func newServer(api *API, o Options, closing context.Context) *sdk.Server {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -51,7 +56,7 @@ func NewServer(api *API, o Options) *sdk.Server {
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "hotplex", Title: "HotPlex", Version: o.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: o.Logger})
-	t := &tools{api: api, key: o.Key, log: o.Logger}
+	t := &tools{api: api, key: o.Key, log: o.Logger, closing: closing}
 	t.register(s)
 	return s
 }
@@ -75,19 +80,23 @@ func (t *tools) keyOf(extra *sdk.RequestExtra) string {
 	return t.key
 }
 
-// requestContext is ctx, also ended when the HTTP request that carried
-// the MCP request ends. The SDK keeps a tool call running when the POST
-// that carried it is cut off (the client may come back for its answer);
+// requestContext is ctx, also ended when the server closes and when the
+// HTTP request that carried the MCP request ends. The SDK keeps a tool
+// call running when the POST that carried it is cut off (the client may
+// come back for its answer), and closing a session waits for its calls:
 // a turn nobody will read is better interrupted.
-func requestContext(ctx context.Context, extra *sdk.RequestExtra) (context.Context, context.CancelFunc) {
+func (t *tools) requestContext(ctx context.Context, extra *sdk.RequestExtra) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	if extra == nil || extra.TokenInfo == nil {
-		return ctx, cancel
+	stops := []func() bool{context.AfterFunc(t.closing, cancel)}
+	if extra != nil && extra.TokenInfo != nil {
+		if rc, ok := extra.TokenInfo.Extra[tokenDone].(context.Context); ok {
+			stops = append(stops, context.AfterFunc(rc, cancel))
+		}
 	}
-	rc, ok := extra.TokenInfo.Extra[tokenDone].(context.Context)
-	if !ok {
-		return ctx, cancel
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
 	}
-	stop := context.AfterFunc(rc, cancel)
-	return ctx, func() { stop(); cancel() }
 }

@@ -22,6 +22,8 @@ type tools struct {
 	api *API
 	key string
 	log *slog.Logger
+	// closing ends every tool call when the server closes.
+	closing context.Context
 }
 
 func (t *tools) register(s *sdk.Server) {

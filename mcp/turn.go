@@ -48,7 +48,7 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 	if strings.TrimSpace(in.Prompt) == "" {
 		return nil, turnOut{}, errors.New("send_prompt: the prompt is empty")
 	}
-	ctx, cancel := requestContext(ctx, req.Extra)
+	ctx, cancel := t.requestContext(ctx, req.Extra)
 	defer cancel()
 	key := t.keyOf(req.Extra)
 	var before session
