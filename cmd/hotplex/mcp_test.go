@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -217,5 +218,92 @@ func delegate(t *testing.T, claudeBin, modelURL string, d *daemonProc, via strin
 	_ = json.NewDecoder(resp.Body).Decode(&s)
 	if resp.StatusCode != http.StatusOK || s.Title != "greeting" || s.LastEventID == 0 {
 		t.Fatalf("the delegated session in the daemon: %d %+v", resp.StatusCode, s)
+	}
+}
+
+// The official TypeScript SDK's client (`make tools` installs it) lists
+// and calls every tool over stdio (`hotplex mcp --connect`) and over /mcp.
+func TestTypeScriptClient(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	sdkDir := filepath.Join(testkit.ModuleRoot(t), ".tools", "npm", "mcp-sdk", "node_modules", "@modelcontextprotocol", "sdk")
+	if _, err := os.Stat(filepath.Join(sdkDir, "package.json")); err != nil {
+		t.Fatalf("@modelcontextprotocol/sdk is not installed at %s (run `make tools`): %v", sdkDir, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is needed to run the MCP SDK: %v", err)
+	}
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	home := t.TempDir()
+	d := startServe(t, t.TempDir(), agent, home, "")
+	stdioArgs, _ := json.Marshal([]string{"mcp", "--connect", d.url, "--key", d.key})
+	for mode, args := range map[string][]string{
+		"stdio": {hotplexBin, string(stdioArgs)},
+		"http":  {d.url + "/mcp", d.key},
+	} {
+		t.Run(mode, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join("testdata", "mcp_client.mjs"), sdkDir, mode}, args...)...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("the TypeScript client: %v\n%s", err, stderr.String())
+			}
+			var got struct {
+				Tools   []string
+				Started struct {
+					SessionID string `json:"session_id"`
+				}
+				Turn struct {
+					Answer    string `json:"answer"`
+					LastEvent int    `json:"last_event"`
+				}
+				Progress []string
+				Events   struct {
+					Events []struct{ Type string }
+				}
+				List struct {
+					Sessions []struct {
+						SessionID string `json:"session_id"`
+					}
+				}
+				Resource struct {
+					Session struct{ ID, Title string }
+				}
+				InterruptIdle, AfterClose struct {
+					IsError bool
+					Text    string
+				}
+				Closed struct {
+					Closed bool
+				}
+				UnknownTool any
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			id := "ts-" + mode
+			want := []string{"close_session", "get_events", "interrupt", "list_sessions", "send_prompt", "start_session"}
+			switch {
+			case !slices.Equal(got.Tools, want):
+				t.Errorf("tools %v", got.Tools)
+			case got.Started.SessionID != id:
+				t.Errorf("start_session: %+v", got.Started)
+			case got.Turn.Answer != "echo: hello from typescript" || len(got.Events.Events) != got.Turn.LastEvent:
+				t.Errorf("send_prompt %+v, get_events %d events", got.Turn, len(got.Events.Events))
+			case len(got.Progress) == 0:
+				t.Errorf("no progress notifications")
+			case len(got.List.Sessions) == 0 || got.Resource.Session.ID != id || got.Resource.Session.Title != "from TypeScript":
+				t.Errorf("list %+v, resource %+v", got.List, got.Resource)
+			case !got.InterruptIdle.IsError || !strings.Contains(got.InterruptIdle.Text, "no turn is running"):
+				t.Errorf("interrupt with no turn: %+v", got.InterruptIdle)
+			case !got.Closed.Closed || !got.AfterClose.IsError || !strings.Contains(got.AfterClose.Text, "no session"):
+				t.Errorf("close %+v, then send_prompt %+v", got.Closed, got.AfterClose)
+			case got.UnknownTool != float64(-32602):
+				t.Errorf("an unknown tool: %v", got.UnknownTool)
+			}
+		})
 	}
 }
