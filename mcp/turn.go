@@ -56,6 +56,12 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 		return nil, turnOut{}, failure("send_prompt", in.SessionID, err)
 	}
 	resp, err := t.api.request(ctx, key, http.MethodPost, sessionPath(in.SessionID, "/messages"), map[string]string{"prompt": in.Prompt})
+	if err != nil && ctx.Err() != nil {
+		// The turn may have started (the daemon starts it as soon as the
+		// request arrives; its first event, a cold start away, would
+		// have answered it).
+		return nil, turnOut{}, t.abandon(ctx, key, in.SessionID)
+	}
 	if err != nil {
 		return nil, turnOut{}, failure("send_prompt", in.SessionID, err)
 	}
@@ -114,17 +120,7 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 		return true
 	})
 	if ctx.Err() != nil {
-		// The caller left mid-turn: the turn belongs to the daemon and
-		// would run on for nobody.
-		ictx, icancel := context.WithTimeout(context.WithoutCancel(ctx), interruptGrace)
-		defer icancel()
-		var r struct {
-			Interrupted bool `json:"interrupted"`
-		}
-		if err := t.api.call(ictx, key, http.MethodPost, sessionPath(in.SessionID, "/interrupt"), nil, &r); err != nil {
-			t.log.Warn("interrupting a turn whose caller left", "session", in.SessionID, "err", err)
-		}
-		return nil, turnOut{}, fmt.Errorf("send_prompt: cancelled; the turn was interrupted: %w", context.Cause(ctx))
+		return nil, turnOut{}, t.abandon(ctx, key, in.SessionID)
 	}
 	switch {
 	case bad != nil:
@@ -166,6 +162,17 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 		text = "(interrupted) " + text
 	}
 	return textResult(text), out, nil
+}
+
+// abandon interrupts the turn of a caller that left (ctx ended): the turn
+// belongs to the daemon and would run on for nobody.
+func (t *tools) abandon(ctx context.Context, key, id string) error {
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptGrace)
+	defer cancel()
+	if err := t.api.call(ictx, key, http.MethodPost, sessionPath(id, "/interrupt"), nil, nil); err != nil {
+		t.log.Warn("interrupting a turn whose caller left", "session", id, "err", err)
+	}
+	return fmt.Errorf("send_prompt: cancelled; the turn was interrupted: %w", context.Cause(ctx))
 }
 
 // progressMessage is one line on what an event says, for a progress
