@@ -1,6 +1,6 @@
 // Package daemon assembles the HotPlex daemon from its parts: the store,
-// the model gateway, the hub, the recorder, approvals, metrics, the engine
-// and the API server. It is the one place that knows all of them, so
+// the model gateway, the hub, the recorder, approvals, metrics, the engine,
+// the API server and the MCP server at /mcp. It is the one place that knows all of them, so
 // `hotplex serve` and the tests run the same daemon, and the one place
 // that knows the order they stop in.
 //
