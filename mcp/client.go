@@ -39,6 +39,8 @@ type APIError struct {
 	Status  int
 	Code    string
 	Message string
+	// RetryAfter is the answer's Retry-After header, if any.
+	RetryAfter string
 }
 
 func (e *APIError) Error() string {
@@ -99,7 +101,7 @@ func (a *API) request(ctx context.Context, key, method, path string, body any) (
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	ae := &APIError{Status: resp.StatusCode}
+	ae := &APIError{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
 	var e struct {
 		Error struct{ Code, Message string } `json:"error"`
 	}

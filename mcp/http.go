@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -47,7 +48,12 @@ func NewHandler(api *API, o HTTPOptions) *Handler {
 		Logger: o.Logger, SessionTimeout: o.SessionTimeout, PropagateRequestCancellation: true,
 	})
 	verify := func(ctx context.Context, key string, r *http.Request) (*auth.TokenInfo, error) {
-		if err := api.check(ctx, key); err != nil {
+		c, ok := ctx.Value(checkedKey{}).(checked)
+		if !ok || c.key != key {
+			c.err = api.check(ctx, key)
+		}
+		err := c.err
+		if err != nil {
 			var ae *APIError
 			if errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
 				return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, ae.Message)
@@ -60,7 +66,7 @@ func NewHandler(api *API, o HTTPOptions) *Handler {
 		return &auth.TokenInfo{UserID: hex.EncodeToString(sum[:16]), Extra: map[string]any{tokenKey: key, tokenDone: r.Context()}}, nil
 	}
 	authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(parseErrors(sh))
-	return &Handler{srv: srv, next: unbounded(authed), close: close}
+	return &Handler{srv: srv, next: unbounded(passRefusals(api, authed)), close: close}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.next.ServeHTTP(w, r) }
@@ -73,6 +79,39 @@ func (h *Handler) Close() {
 	for ss := range h.srv.Sessions() {
 		_ = ss.Close()
 	}
+}
+
+// checked is the API's answer to a key, asked once per request.
+type checked struct {
+	key string
+	err error
+}
+
+type checkedKey struct{}
+
+// passRefusals checks the request's key with the API and answers a
+// refusal other than 401 as the API did (429 with its Retry-After, say):
+// the SDK's bearer middleware knows only invalid tokens, and would turn
+// the rest into 500s. The answer is kept for the middleware's verifier.
+func passRefusals(api *API, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+		key = strings.TrimSpace(key)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		err := api.check(r.Context(), key)
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status != http.StatusUnauthorized {
+			if ae.RetryAfter != "" {
+				w.Header().Set("Retry-After", ae.RetryAfter)
+			}
+			http.Error(w, ae.Error(), ae.Status)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), checkedKey{}, checked{key, err})))
+	})
 }
 
 // parseErrors answers a POST whose body is not JSON with JSON-RPC's parse

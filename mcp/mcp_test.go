@@ -24,6 +24,7 @@ import (
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -577,4 +578,35 @@ func TestRealClaudeThroughMCP(t *testing.T) {
 		t.Errorf("files_modified %v lacks made.txt", tr.FilesModified)
 	}
 	mustOK(t, "close_session", call(t, c, "close_session", map[string]any{"session_id": "real"}, nil))
+}
+
+// A key over its rate limit is told so at /mcp as at /v1: 429 with
+// Retry-After, not a server error.
+func TestRateLimitAtMCP(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent"}),
+		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		RateLimit: server.RateLimit{PerSecond: 0.01, Burst: 2},
+	})
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	var codes []int
+	for range 3 {
+		req, _ := http.NewRequest("POST", d.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+d.Alice)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+		if resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+	}
+	if !slices.Equal(codes, []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests}) {
+		t.Errorf("statuses %v", codes)
+	}
 }
