@@ -131,6 +131,21 @@ $(OPENCODE_SDK_STAMP):
 	@test -f $(OPENCODE_SDK_DIR)/node_modules/@opencode-ai/sdk/package.json
 	@touch $@
 
+# The official MCP TypeScript SDK, whose client the MCP server is tested
+# with over stdio and over /mcp; a folder of its own, as above.
+MCP_SDK_VERSION := 1.32.2
+MCP_SDK_DIR := $(NPM_DIR)/mcp-sdk
+MCP_SDK_STAMP := $(MCP_SDK_DIR)/.sdk-$(MCP_SDK_VERSION)
+tools: $(MCP_SDK_STAMP)
+
+$(MCP_SDK_STAMP):
+	@mkdir -p $(MCP_SDK_DIR)
+	@test -f $(MCP_SDK_DIR)/package.json || echo '{"name":"hotplex-mcp-sdk","private":true}' > $(MCP_SDK_DIR)/package.json
+	cd $(MCP_SDK_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+		@modelcontextprotocol/sdk@$(MCP_SDK_VERSION)
+	@test -f $(MCP_SDK_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
+	@touch $@
+
 # tmux hosts the terminal backend's programs in windows a person can attach
 # to; Debian's, when the machine has none.
 .PHONY: tmux

@@ -1,6 +1,6 @@
 // Package daemon assembles the HotPlex daemon from its parts: the store,
-// the model gateway, the hub, the recorder, approvals, metrics, the engine
-// and the API server. It is the one place that knows all of them, so
+// the model gateway, the hub, the recorder, approvals, metrics, the engine,
+// the API server and the MCP server at /mcp. It is the one place that knows all of them, so
 // `hotplex serve` and the tests run the same daemon, and the one place
 // that knows the order they stop in.
 //
@@ -36,6 +36,7 @@ import (
 	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
 )
@@ -55,6 +56,8 @@ type Daemon struct {
 	metrics   *server.Metrics
 	eng       *engine.Engine
 	srv       *server.Server
+	mcp       *mcp.Handler
+	handler   http.Handler // the API, and the MCP server at /mcp
 	restored  int
 
 	mu      sync.Mutex
@@ -152,6 +155,13 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		cfg.ServerOptions(&so)
 	}
 	d.srv = server.New(so)
+	// The MCP server calls the API in this process with each request's
+	// own key, so it holds no rule of tenancy of its own.
+	d.mcp = mcp.NewHandler(mcp.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", d.mcp)
+	mux.Handle("/", d.srv.Handler())
+	d.handler = mux
 	if d.restored, err = d.srv.Restore(ctx); err != nil {
 		return d, fmt.Errorf("restoring sessions: %w", err)
 	}
@@ -190,9 +200,10 @@ func (d *Daemon) Gateway() *gateway.Gateway {
 	return d.gw.gw
 }
 
-// Handler is the API, for a server of the caller's own (a test's
-// httptest.Server, say); Close still interrupts its turns.
-func (d *Daemon) Handler() http.Handler { return d.srv.Handler() }
+// Handler is the API, with the MCP server (Streamable HTTP) at /mcp, for
+// a server of the caller's own (a test's httptest.Server, say); Close
+// still interrupts its turns.
+func (d *Daemon) Handler() http.Handler { return d.handler }
 
 // Serve serves the API on ln until ctx ends, then stops accepting,
 // interrupts the running turns so that the streams following them end,
@@ -202,6 +213,7 @@ func (d *Daemon) Handler() http.Handler { return d.srv.Handler() }
 // begun). Close the daemon afterwards.
 func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 	hs := d.srv.HTTPServer()
+	hs.Handler = d.handler
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -236,6 +248,8 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 // since an SSE request lasts as long as its turn and would otherwise hold
 // the shutdown until ctx ends. Connections still open then are closed.
 func (d *Daemon) stopHTTP(ctx context.Context, hs *http.Server) {
+	// An MCP session's event stream lasts as long as the session.
+	d.mcp.Close()
 	turns := make(chan struct{})
 	go func() {
 		defer close(turns)
@@ -275,6 +289,9 @@ func (d *Daemon) shutdown(ctx context.Context) error {
 	var errs []error
 	for _, hs := range serving {
 		d.stopHTTP(ctx, hs)
+	}
+	if d.mcp != nil {
+		d.mcp.Close()
 	}
 	if d.srv != nil {
 		if err := d.srv.Shutdown(ctx); err != nil {

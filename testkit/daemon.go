@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -108,6 +109,9 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	t.Cleanup(d.Stop)
 	return d
 }
+
+// Handler is the daemon's handler, for calling it in process.
+func (d *Daemon) Handler() http.Handler { return d.daemon.Handler() }
 
 // Stop shuts the daemon down in the order `hotplex serve` does, then
 // closes the database.

@@ -68,7 +68,32 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 	fmt.Fprintf(stdout, "HotPlex daemon settings:\n%s", cfg)
 	fmt.Fprint(stdout, workRootNote(cfg))
+	return withDaemon(ctx, cfg, stdout, stdout, log, func(d *daemon.Daemon, st store.Store, adminKey string) error {
+		ln, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("listen %s: %w", cfg.Listen, err)
+		}
+		n := d.Restored()
+		fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
+		if adminKey != "" {
+			id, err := demoSessionID(ctx, st)
+			if err != nil {
+				_ = ln.Close()
+				return err
+			}
+			printTryIt(stdout, "http://"+ln.Addr().String(), adminKey, id)
+		}
+		log.Info("serving", "addr", ln.Addr().String(), "restored_sessions", n)
+		return d.Serve(ctx, ln)
+	})
+}
 
+// withDaemon builds the daemon cfg describes, with its store and, without
+// model credentials, the built-in offline model, and runs use with it
+// (adminKey is the key of cfg.AdminKeyFile, "" without one); then it
+// stops them in order: the daemon, the offline model, the database.
+// stdout receives what an operator reads, keyOut the admin key's secret.
+func withDaemon(ctx context.Context, cfg serveConfig, stdout, keyOut io.Writer, log *slog.Logger, use func(d *daemon.Daemon, st store.Store, adminKey string) error) error {
 	st, err := openStore(ctx, cfg.Postgres, cfg.sqlitePath(), log)
 	if err != nil {
 		return err
@@ -76,7 +101,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	defer st.Close()
 	var adminKey string
 	if cfg.AdminKeyFile != "" {
-		if adminKey, err = adminKeyFromFile(ctx, st, cfg.AdminKeyFile, stdout); err != nil {
+		if adminKey, err = adminKeyFromFile(ctx, st, cfg.AdminKeyFile, keyOut); err != nil {
 			return err
 		}
 	}
@@ -112,6 +137,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	dc.Agents = func(env []string) (provider.Provider, []provider.Provider, error) {
 		return serveAgents(cli, cliErr, env, log, stdout)
 	}
+	log.Info("starting", "cli", cli)
 
 	d, err := daemon.New(ctx, dc)
 	if err != nil {
@@ -124,23 +150,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 			log.Error("shutting down", "err", err)
 		}
 	}()
-
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", cfg.Listen, err)
-	}
-	n := d.Restored()
-	fmt.Fprintf(stdout, "HotPlex is serving on http://%s (%d sessions restored)\n", ln.Addr(), n)
-	if adminKey != "" {
-		id, err := demoSessionID(ctx, st)
-		if err != nil {
-			_ = ln.Close()
-			return err
-		}
-		printTryIt(stdout, "http://"+ln.Addr().String(), adminKey, id)
-	}
-	log.Info("serving", "addr", ln.Addr().String(), "restored_sessions", n, "cli", cli)
-	return d.Serve(ctx, ln)
+	return use(d, st, adminKey)
 }
 
 // openStore opens the daemon's store: the PostgreSQL database at dsn, or

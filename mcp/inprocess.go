@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+)
+
+// handlerTransport is an http.RoundTripper that serves each request with
+// a handler in this process: the MCP server inside the daemon (and the one
+// of `hotplex mcp` with its embedded daemon) calls the /v1 API through the
+// very handler that serves it on the network, authentication, tenancy and
+// rate limits included, without a loopback socket.
+//
+// The response is streamed: RoundTrip returns once the handler wrote its
+// headers (or returned), and the body is a pipe the handler writes into,
+// so a turn's Server-Sent Events arrive as the turn produces them.
+// Closing the body cancels the handler's context, as a client hanging up
+// would, and waits for the handler to return, so no goroutine outlives
+// the exchange.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(req.Context())
+	sreq := req.Clone(ctx)
+	sreq.RequestURI = req.URL.RequestURI()
+	sreq.RemoteAddr = "in-process"
+	if sreq.Body == nil {
+		sreq.Body = http.NoBody
+	}
+	pr, pw := io.Pipe()
+	w := &pipeResponse{header: http.Header{}, body: pw, ready: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var err error
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("in-process handler panicked: %v", p)
+				if !w.started() {
+					w.WriteHeader(http.StatusInternalServerError)
+				}
+			}
+			if err == nil {
+				err = context.Cause(ctx) // nil unless the caller hung up
+			}
+			w.start(http.StatusOK)
+			_ = pw.CloseWithError(err) // nil: io.EOF for the reader
+		}()
+		t.h.ServeHTTP(w, sreq)
+	}()
+	<-w.ready
+	body := &pipeBody{r: pr, cancel: cancel, done: done}
+	return &http.Response{
+		Status: fmt.Sprintf("%d %s", w.code, http.StatusText(w.code)), StatusCode: w.code,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: w.sent, Body: body, ContentLength: -1, Request: req,
+	}, nil
+}
+
+// pipeResponse is the handler's side: headers go out with the first
+// WriteHeader or Write, the body through the pipe.
+type pipeResponse struct {
+	header, sent http.Header
+	body         *io.PipeWriter
+	code         int
+	once         sync.Once
+	ready        chan struct{}
+}
+
+func (w *pipeResponse) Header() http.Header { return w.header }
+
+func (w *pipeResponse) start(code int) {
+	w.once.Do(func() {
+		w.code, w.sent = code, w.header.Clone()
+		close(w.ready)
+	})
+}
+
+func (w *pipeResponse) started() bool {
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+func (w *pipeResponse) WriteHeader(code int) {
+	if code >= 100 && code < 200 {
+		return // informational: the final status follows
+	}
+	w.start(code)
+}
+
+func (w *pipeResponse) Write(p []byte) (int, error) {
+	w.start(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// Flush has nothing to do: each Write is handed to the reader directly.
+func (w *pipeResponse) Flush() {}
+
+// pipeBody is the caller's side of the response body.
+type pipeBody struct {
+	r      *io.PipeReader
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+}
+
+func (b *pipeBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+// errHungUp is what a handler's writes fail with once the caller closed
+// the body.
+var errHungUp = errors.New("in-process client closed the response body")
+
+func (b *pipeBody) Close() error {
+	b.once.Do(func() {
+		b.cancel()
+		_ = b.r.CloseWithError(errHungUp)
+		<-b.done
+	})
+	return nil
+}
