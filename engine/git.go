@@ -39,8 +39,10 @@ const gitTimeout = 30 * time.Second
 //
 // The configuration is listed just before each command and read again by
 // the command itself, so a key added in between by an agent running at
-// that moment is not overridden; what does not depend on the listing
-// (gitFixed, the flags, the environment) holds regardless.
+// that moment is not overridden. Of the programs the commands HotPlex
+// runs could start, only filters depend on the listing alone: the rest
+// are kept off by gitFixed, the flags or the environment, whatever the
+// repository says when the command reads it.
 
 // configPair is one configuration setting git is given.
 type configPair struct{ key, value string }

@@ -137,11 +137,11 @@ func TestGitRunsNoTransport(t *testing.T) {
 	setConfig(t, repo, "protocol.ssh.allow", "always")
 	for _, url := range []string{"ssh://example.invalid/repo", "ext::" + prog} {
 		_, err := git(ctx, repo, false, "ls-remote", url)
+		RequireNotRun(t, sentinel, "ls-remote "+url)
 		var ge *gitError
 		if !errors.As(err, &ge) || !strings.Contains(ge.stderr, "not allowed") {
 			t.Fatalf("ls-remote %s: %v", url, err)
 		}
-		RequireNotRun(t, sentinel, "ls-remote "+url)
 	}
 }
 
@@ -149,12 +149,11 @@ func TestGitRunsNoTransport(t *testing.T) {
 // environment is PATH and TZ, nothing else: not its model keys and
 // tokens, not its HOME.
 func TestGitEnvironmentIsItsOwn(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-daemon-secret")
-	t.Setenv("HOTPLEX_ADMIN_TOKEN", "daemon-admin-token")
-	t.Setenv("GIT_DIR", "/elsewhere")
-	t.Setenv("TZ", "UTC")
 	ctx := context.Background()
 	repo := testRepo(t)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-daemon-secret")
+	t.Setenv("HOTPLEX_ADMIN_TOKEN", "daemon-admin-token")
+	t.Setenv("TZ", "UTC")
 	dump := filepath.Join(t.TempDir(), "env")
 	prog := filepath.Join(t.TempDir(), "dump-env")
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\nenv > '"+dump+"'\n"), 0o755); err != nil {
@@ -170,7 +169,7 @@ func TestGitEnvironmentIsItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := string(b)
-	for _, secret := range []string{"sk-ant-daemon-secret", "daemon-admin-token", "/elsewhere", "HOME=" + os.Getenv("HOME") + "\n"} {
+	for _, secret := range []string{"sk-ant-daemon-secret", "daemon-admin-token", "HOME=" + os.Getenv("HOME") + "\n"} {
 		if strings.Contains(seen, secret) {
 			t.Fatalf("a program git ran saw %q:\n%s", secret, seen)
 		}
@@ -181,7 +180,9 @@ func TestGitEnvironmentIsItsOwn(t *testing.T) {
 		}
 	}
 
-	// Everything the command is given is git's or one of a few names.
+	// Everything the command is given is git's or one of a few names,
+	// and none of the git settings of the daemon's environment.
+	t.Setenv("GIT_DIR", "/elsewhere")
 	cmd, err := gitCommand(ctx, repo, false, "status")
 	if err != nil {
 		t.Fatal(err)

@@ -421,91 +421,112 @@ func TestWorktreeGitRunsNoProgramOfTheRepository(t *testing.T) {
 		}
 		return s.Config.WorkDir
 	}
-	diffShowsEdit := func(t *testing.T, f *fixture, id string) {
+	// diffed diffs the session, and checks later that the edit is there.
+	diffed := func(t *testing.T, f *fixture, id string) func(*testing.T) {
 		t.Helper()
 		d := diffOf(t, f, id)
-		if fc := d["shared.txt"]; len(d) != 1 || !strings.Contains(fc.Patch, "-two\n+TWO") {
-			t.Fatalf("diff: %+v", d)
+		return func(t *testing.T) {
+			if fc := d["shared.txt"]; len(d) != 1 || !strings.Contains(fc.Patch, "-two\n+TWO") {
+				t.Fatalf("diff: %+v", d)
+			}
 		}
 	}
 	for _, c := range []struct {
 		name string
-		run  func(t *testing.T, f *fixture, repo, prog string)
+		// run arms the repository with prog and runs the operation; what it
+		// returns checks the operation's result, once the program is known
+		// not to have run.
+		run func(t *testing.T, f *fixture, repo, prog string) func(*testing.T)
 	}{
-		{"smudge filter on worktree add", func(t *testing.T, f *fixture, repo, prog string) {
+		{"smudge filter on worktree add", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			writeFile(t, filepath.Join(repo, ".gitattributes"), "*.txt filter=evil\n")
 			gitT(t, repo, "add", ".gitattributes")
 			gitT(t, repo, "commit", "-q", "-m", "attributes")
 			gitT(t, repo, "config", "filter.evil.smudge", prog)
 			gitT(t, repo, "config", "filter.evil.required", "true")
-			if err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"}); err != nil {
-				t.Fatal(err)
-			}
-			s, _ := f.eng.GetSession("w")
-			if b, err := os.ReadFile(filepath.Join(s.Config.WorkDir, "shared.txt")); err != nil || !strings.HasPrefix(string(b), "one\n") {
-				t.Fatalf("the worktree's file: %q %v", b, err)
+			err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"})
+			return func(t *testing.T) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := f.eng.GetSession("w")
+				if b, err := os.ReadFile(filepath.Join(s.Config.WorkDir, "shared.txt")); err != nil || !strings.HasPrefix(string(b), "one\n") {
+					t.Fatalf("the worktree's file: %q %v", b, err)
+				}
 			}
 		}},
-		{"filter from an included file on worktree add", func(t *testing.T, f *fixture, repo, prog string) {
+		{"filter from an included file on worktree add", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			inc := filepath.Join(t.TempDir(), "included")
 			writeFile(t, inc, "[filter \"evil\"]\n\tsmudge = "+prog+"\n")
 			gitT(t, repo, "config", "include.path", inc)
 			attributes(t, repo, "filter=evil")
-			if err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"}); err != nil {
-				t.Fatal(err)
+			err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"})
+			return func(t *testing.T) {
+				if err != nil {
+					t.Fatal(err)
+				}
 			}
 		}},
-		{"smudge filter on the merge's checkout", func(t *testing.T, f *fixture, repo, prog string) {
+		{"smudge filter on the merge's checkout", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			wt := edited(t, f, repo, "m")
 			gitT(t, wt, "commit", "-q", "-am", "m")
 			attributes(t, repo, "filter=evil")
 			gitT(t, repo, "config", "filter.evil.smudge", prog)
 			res, err := f.eng.Merge(context.Background(), "m", engine.MergeOptions{})
-			if err != nil || res.To == res.From {
-				t.Fatalf("merge: %+v %v", res, err)
-			}
-			if b, _ := os.ReadFile(filepath.Join(repo, "shared.txt")); !strings.Contains(string(b), "TWO") {
-				t.Fatalf("the checkout after the merge: %q", b)
+			return func(t *testing.T) {
+				if err != nil || res.To == res.From {
+					t.Fatalf("merge: %+v %v", res, err)
+				}
+				if b, _ := os.ReadFile(filepath.Join(repo, "shared.txt")); !strings.Contains(string(b), "TWO") {
+					t.Fatalf("the checkout after the merge: %q", b)
+				}
 			}
 		}},
-		{"clean filter on diff", func(t *testing.T, f *fixture, repo, prog string) {
+		{"clean filter on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "d")
 			attributes(t, repo, "filter=evil")
 			gitT(t, repo, "config", "filter.evil.clean", prog)
-			diffShowsEdit(t, f, "d")
+			return diffed(t, f, "d")
 		}},
-		{"clean filter on status, add and commit", func(t *testing.T, f *fixture, repo, prog string) {
+		{"clean filter on status, add and commit", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "c")
 			attributes(t, repo, "filter=evil")
 			gitT(t, repo, "config", "filter.evil.clean", prog)
 			res, err := f.eng.Merge(context.Background(), "c", engine.MergeOptions{CommitMessage: "c"})
-			if err != nil || res.Committed == "" || res.To != res.Committed {
-				t.Fatalf("merge committing the edit: %+v %v", res, err)
+			return func(t *testing.T) {
+				if err != nil || res.Committed == "" || res.To != res.Committed {
+					t.Fatalf("merge committing the edit: %+v %v", res, err)
+				}
 			}
 		}},
-		{"clean filter and file-system monitor on a turn's change scan", func(t *testing.T, f *fixture, repo, prog string) {
+		{"clean filter and file-system monitor on a turn's change scan", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "t")
 			attributes(t, repo, "filter=evil")
 			gitT(t, repo, "config", "filter.evil.clean", prog)
 			gitT(t, repo, "config", "core.fsmonitor", prog)
 			f.turnIn(t, "t", bash("echo new > new.txt"))
+			return func(t *testing.T) {
+				if d := diffOf(t, f, "t"); len(d) != 2 || d["new.txt"].Status != "added" {
+					t.Fatalf("diff after the turn: %+v", d)
+				}
+			}
 		}},
-		{"textconv on diff", func(t *testing.T, f *fixture, repo, prog string) {
+		{"textconv on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "d")
 			attributes(t, repo, "diff=evil")
 			gitT(t, repo, "config", "diff.evil.textconv", prog)
-			diffShowsEdit(t, f, "d")
+			return diffed(t, f, "d")
 		}},
-		{"diff driver command on diff", func(t *testing.T, f *fixture, repo, prog string) {
+		{"diff driver command on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "d")
 			attributes(t, repo, "diff=evil")
 			gitT(t, repo, "config", "diff.evil.command", prog)
-			diffShowsEdit(t, f, "d")
+			return diffed(t, f, "d")
 		}},
-		{"diff.external on diff", func(t *testing.T, f *fixture, repo, prog string) {
+		{"diff.external on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
 			edited(t, f, repo, "d")
 			gitT(t, repo, "config", "diff.external", prog)
-			diffShowsEdit(t, f, "d")
+			return diffed(t, f, "d")
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -514,8 +535,9 @@ func TestWorktreeGitRunsNoProgramOfTheRepository(t *testing.T) {
 			repo := filepath.Join(root, engine.OwnerDir("alice"), "repo")
 			newRepo(t, repo)
 			prog, sentinel := engine.AttackerProgram(t, true)
-			c.run(t, f, repo, prog)
+			check := c.run(t, f, repo, prog)
 			engine.RequireNotRun(t, sentinel, c.name)
+			check(t)
 		})
 	}
 }
