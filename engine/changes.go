@@ -5,7 +5,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,10 +102,10 @@ func gitStatus(ctx context.Context, dir string) ([]string, bool) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, changeScanTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=off", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", ".")
-	cmd.Dir = dir
-	// Reading status must not take the index lock an agent's git may want.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd, err := gitCommand(ctx, dir, false, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", ".")
+	if err != nil {
+		return nil, false
+	}
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, false

@@ -126,7 +126,7 @@ func (c *Changes) bound() {
 // base.
 func gitChanges(ctx context.Context, dir, base string) (*Changes, error) {
 	ch := &Changes{Base: base}
-	opts := []string{"--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative"}
+	opts := []string{"--no-color", "--no-renames", "--relative"}
 	status, err := git(ctx, dir, false, append(append([]string{"diff", "--name-status", "-z"}, opts...), base, "--")...)
 	if err != nil {
 		return nil, err

@@ -467,8 +467,12 @@ func commitAll(ctx context.Context, wt *Worktree, msg string) (string, error) {
 		return "", err
 	}
 	args := []string{"commit", "-q", "--no-verify", "-m", msg}
-	if email, _ := gitLine(ctx, wt.Path, "config", "user.email"); email == "" {
-		args = append([]string{"-c", "user.name=HotPlex", "-c", "user.email=hotplex@localhost"}, args...)
+	// HotPlex's git reads no global configuration, so the identity is the
+	// repository's own or HotPlex's.
+	for key, value := range map[string]string{"user.name": "HotPlex", "user.email": "hotplex@localhost"} {
+		if v, _ := gitLine(ctx, wt.Path, "config", key); v == "" {
+			args = append([]string{"-c", key + "=" + value}, args...)
+		}
 	}
 	if _, err := git(ctx, wt.Path, true, args...); err != nil {
 		return "", err

@@ -388,3 +388,156 @@ func TestWorktreeRepairedOnRestore(t *testing.T) {
 		t.Fatalf("diff of the repaired worktree: %+v", d)
 	}
 }
+
+// The programs a repository's configuration names for git to run never
+// run when HotPlex runs git there: making a worktree, diffing, reading
+// status at a turn, committing and fast-forwarding. Each case arms the
+// repository with one program (a filter, a diff driver, an external diff,
+// the file-system monitor, a filter from an included file) just before
+// the operation it would run on, so the test's own git never meets it.
+func TestWorktreeGitRunsNoProgramOfTheRepository(t *testing.T) {
+	// attributes gives every file the attribute line, for the repository
+	// and each of its worktrees.
+	attributes := func(t *testing.T, repo, line string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(repo, ".git", "info", "attributes"), "* "+line+"\n")
+	}
+	// edited makes a worktree session whose tracked shared.txt was
+	// edited without changing its size, so git must read it to know.
+	edited := func(t *testing.T, f *fixture, repo, id string) string {
+		t.Helper()
+		if err := f.eng.CreateSession(id, engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: id}); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := f.eng.GetSession(id)
+		path := filepath.Join(s.Config.WorkDir, "shared.txt")
+		writeFile(t, path, "one\nTWO\nthree\nfour\nfive\nsix\nseven\n")
+		later := time.Now().Add(2 * time.Second)
+		if err := os.Chtimes(path, later, later); err != nil {
+			t.Fatal(err)
+		}
+		return s.Config.WorkDir
+	}
+	// diffed diffs the session, and checks later that the edit is there.
+	diffed := func(t *testing.T, f *fixture, id string) func(*testing.T) {
+		t.Helper()
+		d := diffOf(t, f, id)
+		return func(t *testing.T) {
+			if fc := d["shared.txt"]; len(d) != 1 || !strings.Contains(fc.Patch, "-two\n+TWO") {
+				t.Fatalf("diff: %+v", d)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		// run arms the repository with prog and runs the operation; what it
+		// returns checks the operation's result, once the program is known
+		// not to have run.
+		run func(t *testing.T, f *fixture, repo, prog string) func(*testing.T)
+	}{
+		{"smudge filter on worktree add", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			writeFile(t, filepath.Join(repo, ".gitattributes"), "*.txt filter=evil\n")
+			gitT(t, repo, "add", ".gitattributes")
+			gitT(t, repo, "commit", "-q", "-m", "attributes")
+			gitT(t, repo, "config", "filter.evil.smudge", prog)
+			gitT(t, repo, "config", "filter.evil.required", "true")
+			err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"})
+			return func(t *testing.T) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, _ := f.eng.GetSession("w")
+				if b, err := os.ReadFile(filepath.Join(s.Config.WorkDir, "shared.txt")); err != nil || !strings.HasPrefix(string(b), "one\n") {
+					t.Fatalf("the worktree's file: %q %v", b, err)
+				}
+			}
+		}},
+		{"filter from an included file on worktree add", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			inc := filepath.Join(t.TempDir(), "included")
+			writeFile(t, inc, "[filter \"evil\"]\n\tsmudge = "+prog+"\n")
+			gitT(t, repo, "config", "include.path", inc)
+			attributes(t, repo, "filter=evil")
+			err := f.eng.CreateSession("w", engine.SessionConfig{Owner: "alice", Repo: "repo", Worktree: true, WorkDir: "w"})
+			return func(t *testing.T) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"smudge filter on the merge's checkout", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			wt := edited(t, f, repo, "m")
+			gitT(t, wt, "commit", "-q", "-am", "m")
+			attributes(t, repo, "filter=evil")
+			gitT(t, repo, "config", "filter.evil.smudge", prog)
+			res, err := f.eng.Merge(context.Background(), "m", engine.MergeOptions{})
+			return func(t *testing.T) {
+				if err != nil || res.To == res.From {
+					t.Fatalf("merge: %+v %v", res, err)
+				}
+				if b, _ := os.ReadFile(filepath.Join(repo, "shared.txt")); !strings.Contains(string(b), "TWO") {
+					t.Fatalf("the checkout after the merge: %q", b)
+				}
+			}
+		}},
+		{"clean filter on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "d")
+			attributes(t, repo, "filter=evil")
+			gitT(t, repo, "config", "filter.evil.clean", prog)
+			return diffed(t, f, "d")
+		}},
+		{"clean filter on status, add and commit", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "c")
+			attributes(t, repo, "filter=evil")
+			gitT(t, repo, "config", "filter.evil.clean", prog)
+			res, err := f.eng.Merge(context.Background(), "c", engine.MergeOptions{CommitMessage: "c"})
+			return func(t *testing.T) {
+				if err != nil || res.Committed == "" || res.To != res.Committed {
+					t.Fatalf("merge committing the edit: %+v %v", res, err)
+				}
+			}
+		}},
+		{"clean filter and file-system monitor on a turn's change scan", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "t")
+			attributes(t, repo, "filter=evil")
+			gitT(t, repo, "config", "filter.evil.clean", prog)
+			gitT(t, repo, "config", "core.fsmonitor", prog)
+			f.turnIn(t, "t", bash("echo new > new.txt"))
+			return func(t *testing.T) {
+				if d := diffOf(t, f, "t"); len(d) != 2 || d["new.txt"].Status != "added" {
+					t.Fatalf("diff after the turn: %+v", d)
+				}
+			}
+		}},
+		{"textconv on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "d")
+			attributes(t, repo, "diff=evil")
+			gitT(t, repo, "config", "diff.evil.textconv", prog)
+			return diffed(t, f, "d")
+		}},
+		{"diff driver command on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "d")
+			attributes(t, repo, "diff=evil")
+			gitT(t, repo, "config", "diff.evil.command", prog)
+			return diffed(t, f, "d")
+		}},
+		{"diff.external on diff", func(t *testing.T, f *fixture, repo, prog string) func(*testing.T) {
+			edited(t, f, repo, "d")
+			gitT(t, repo, "config", "diff.external", prog)
+			return diffed(t, f, "d")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			f := newFixture(t, engine.EngineOptions{WorkDirRoot: root})
+			repo := filepath.Join(root, engine.OwnerDir("alice"), "repo")
+			newRepo(t, repo)
+			prog, sentinel := engine.AttackerProgram(t, true)
+			check := c.run(t, f, repo, prog)
+			engine.RequireNotRun(t, sentinel, c.name)
+			check(t)
+		})
+	}
+}
