@@ -123,7 +123,7 @@ func start(t *testing.T, home string, env []string, args ...string) *proc {
 		p.stdin.Close()
 		select {
 		case <-p.done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			_ = p.cmd.Process.Kill()
 			<-p.done
 		}
@@ -184,7 +184,7 @@ func (p *proc) waitFor(what string, timeout time.Duration, match func(obj) bool)
 
 func (p *proc) waitType(typ, subtype string) obj {
 	p.t.Helper()
-	return p.waitFor(typ+"/"+subtype, 5*time.Second, func(f obj) bool {
+	return p.waitFor(typ+"/"+subtype, patience, func(f obj) bool {
 		return f["type"] == typ && (subtype == "" || f["subtype"] == subtype || sub(f, "request", "subtype") == subtype)
 	})
 }
@@ -290,7 +290,7 @@ func TestInitializeHandshake(t *testing.T) {
 		t.Errorf("unknown subtype: got %v", f)
 	}
 	p.stdin.Close()
-	if code := p.exitCode(5 * time.Second); code != 0 {
+	if code := p.exitCode(patience); code != 0 {
 		t.Errorf("exit code %d, want 0", code)
 	}
 }
@@ -334,7 +334,7 @@ func TestDefaultTurn(t *testing.T) {
 	ids, uuids := map[string]bool{}, map[string]bool{}
 	var kinds []string
 	for {
-		f := p.waitFor("assistant or result", 5*time.Second, func(f obj) bool { return f["type"] == "assistant" || f["type"] == "result" })
+		f := p.waitFor("assistant or result", patience, func(f obj) bool { return f["type"] == "assistant" || f["type"] == "result" })
 		if f["type"] == "result" {
 			if f["result"] != "part 3" {
 				t.Errorf("result = %v, want part 3", f["result"])
@@ -349,7 +349,7 @@ func TestDefaultTurn(t *testing.T) {
 		t.Errorf("blocks %v, %d ids, %d uuids", kinds, len(ids), len(uuids))
 	}
 	p.stdin.Close()
-	if code := p.exitCode(5 * time.Second); code != 0 {
+	if code := p.exitCode(patience); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
 }
@@ -358,7 +358,7 @@ func TestPartialMessages(t *testing.T) {
 	p := start(t, t.TempDir(), nil, "--include-partial-messages")
 	p.prompt("hi there")
 	var text strings.Builder
-	p.waitFor("assistant", 5*time.Second, func(f obj) bool {
+	p.waitFor("assistant", patience, func(f obj) bool {
 		if f["type"] == "stream_event" && str(f, "event", "delta", "type") == "text_delta" {
 			text.WriteString(str(f, "event", "delta", "text"))
 		}
@@ -432,7 +432,7 @@ func TestHookAllowSkipsPermissionPrompt(t *testing.T) {
 	p.prompt("bash:" + b64("echo ok"))
 	hook := p.waitType("control_request", "hook_callback")
 	p.send(reply(hook["request_id"].(string), obj{"hookSpecificOutput": obj{"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
-	f := p.waitFor("tool result", 5*time.Second, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
+	f := p.waitFor("tool result", patience, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
 	if f["type"] != "user" {
 		t.Fatalf("got %v, want the tool to run without can_use_tool", f)
 	}
@@ -449,7 +449,7 @@ func TestBashDenied(t *testing.T) {
 		hook := p.waitType("control_request", "hook_callback")
 		p.send(reply(hook["request_id"].(string), obj{"hookSpecificOutput": obj{"hookEventName": "PreToolUse",
 			"permissionDecision": "deny", "permissionDecisionReason": "no shells today"}}))
-		f := p.waitFor("tool result", 5*time.Second, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
+		f := p.waitFor("tool result", patience, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
 		b := block(f)
 		if f["type"] != "user" || b["is_error"] != true || !strings.Contains(fmt.Sprint(b["content"]), "no shells today") {
 			t.Fatalf("got %v, want an error tool_result with the reason", f)
@@ -483,7 +483,7 @@ func TestBashDenied(t *testing.T) {
 		p := start(t, t.TempDir(), nil, "--permission-prompt-tool=stdio", "--permission-mode", "bypassPermissions")
 		initialize(p, bashHooks("Write|Edit"))
 		p.prompt("bash:" + b64("echo free"))
-		f := p.waitFor("tool result", 5*time.Second, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
+		f := p.waitFor("tool result", patience, func(f obj) bool { return f["type"] == "user" || f["type"] == "control_request" })
 		if f["type"] != "user" {
 			t.Fatalf("got %v, want no hook/permission request", f)
 		}
@@ -558,7 +558,7 @@ func TestFailures(t *testing.T) {
 		p := start(t, t.TempDir(), nil)
 		p.prompt("crash")
 		p.waitType("system", "init")
-		if code := p.exitCode(5 * time.Second); code != 3 {
+		if code := p.exitCode(patience); code != 3 {
 			t.Errorf("exit code %d, want 3", code)
 		}
 		if !strings.Contains(p.stderr.String(), "fakeagent: crashing on purpose") {
@@ -568,16 +568,16 @@ func TestFailures(t *testing.T) {
 	t.Run("exitnow", func(t *testing.T) {
 		p := start(t, t.TempDir(), nil)
 		p.prompt("exitnow")
-		if l, ok := p.nextLine(5 * time.Second); ok {
+		if l, ok := p.nextLine(patience); ok {
 			t.Errorf("unexpected output %q", l)
 		}
-		if code := p.exitCode(5 * time.Second); code != 2 {
+		if code := p.exitCode(patience); code != 2 {
 			t.Errorf("exit code %d, want 2", code)
 		}
 	})
 	t.Run("fail_start", func(t *testing.T) {
 		p := start(t, t.TempDir(), []string{"FAKEAGENT_FAIL_START=1"})
-		if code := p.exitCode(5 * time.Second); code != 1 || p.stderr.String() == "" {
+		if code := p.exitCode(patience); code != 1 || p.stderr.String() == "" {
 			t.Errorf("exit code %d, stderr %q", code, p.stderr.String())
 		}
 	})
@@ -598,7 +598,7 @@ func TestFailures(t *testing.T) {
 		if r := p.waitType("result", ""); r["result"] != "echo: sleep:200 then done" {
 			t.Errorf("result = %v", r)
 		}
-		if code := p.exitCode(5 * time.Second); code != 0 {
+		if code := p.exitCode(patience); code != 0 {
 			t.Errorf("exit code %d", code)
 		}
 	})
@@ -608,7 +608,7 @@ func TestGarbageAndHuge(t *testing.T) {
 	p := start(t, t.TempDir(), nil)
 	p.prompt("garbage huge:200000")
 	p.waitType("system", "init")
-	if l, _ := p.nextLine(5 * time.Second); l != "this is not json {" {
+	if l, _ := p.nextLine(patience); l != "this is not json {" {
 		t.Errorf("line = %q", trunc(l))
 	}
 	if f := p.waitType("mystery_frame", ""); f["x"] != float64(1) {
@@ -635,13 +635,13 @@ func TestSessions(t *testing.T) {
 	p.prompt("second")
 	p.waitType("result", "")
 	p.stdin.Close()
-	if code := p.exitCode(5 * time.Second); code != 0 {
+	if code := p.exitCode(patience); code != 0 {
 		t.Fatalf("exit code %d", code)
 	}
 
 	t.Run("session_id_in_use", func(t *testing.T) {
 		p := start(t, home, nil, "--session-id", sid)
-		if code := p.exitCode(5 * time.Second); code != 1 {
+		if code := p.exitCode(patience); code != 1 {
 			t.Errorf("exit code %d, want 1", code)
 		}
 		if want := "Error: Session ID " + sid + " is already in use."; !strings.Contains(p.stderr.String(), want) {
@@ -669,7 +669,7 @@ func TestSessions(t *testing.T) {
 		if r["is_error"] != true {
 			t.Errorf("result = %v", r)
 		}
-		if code := p.exitCode(5 * time.Second); code != 1 {
+		if code := p.exitCode(patience); code != 1 {
 			t.Errorf("exit code %d, want 1", code)
 		}
 		if want := "No conversation found with session ID: " + other; !strings.Contains(p.stderr.String(), want) {
@@ -742,3 +742,8 @@ func TestAwaitClaim(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// patience bounds each wait for the agent's output or exit: a guard
+// against a hung process, long enough for a loaded machine under the race
+// detector, never a measure of speed.
+const patience = 30 * time.Second
