@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io"
 	"os"
 	"strings"
@@ -50,6 +51,11 @@ func startPTY(spec proc.Spec, cols, rows int, grace time.Duration) (*ptyTerminal
 		_ = master.Close()
 		_ = slave.Close()
 		return nil, fmt.Errorf("size the pseudo-terminal: %w", err)
+	}
+	if err := quiet(slave); err != nil {
+		_ = master.Close()
+		_ = slave.Close()
+		return nil, err
 	}
 	spec.TTY = slave
 	cp, err := proc.Start(spec)
@@ -195,4 +201,22 @@ func (t *ptyTerminal) close(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// quiet turns the terminal's echo off before the program starts. The
+// emulator answers the program's terminal queries (cursor position,
+// device attributes) by writing to the terminal; a program that asks
+// before it switches the terminal to raw mode, or an answer that arrives
+// late, would otherwise be echoed back into the program's output and
+// drawn over its screen. Programs that want echo turn it on themselves.
+func quiet(tty *os.File) error {
+	tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		return fmt.Errorf("read the terminal's modes: %w", err)
+	}
+	tio.Lflag &^= unix.ECHO | unix.ECHOE | unix.ECHOK | unix.ECHONL | unix.ECHOCTL
+	if err := unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, tio); err != nil {
+		return fmt.Errorf("turn the terminal's echo off: %w", err)
+	}
+	return nil
 }
