@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotplex/hotplex/store"
@@ -37,6 +38,8 @@ type keyWatch struct {
 	mu   sync.Mutex
 	open map[string]map[*watched]struct{} // by key ID
 	stop chan struct{}                    // ends the running check; nil when none runs
+
+	failing atomic.Bool // the last check could not read the keys
 }
 
 type watched struct {
@@ -123,10 +126,14 @@ func (kw *keyWatch) check(stop chan struct{}) {
 	}()
 	keys, err := kw.store.ListAPIKeys(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
+		// Said once per outage, not at every tick.
+		if ctx.Err() == nil && kw.failing.CompareAndSwap(false, true) {
 			kw.log.Warn("cannot check API keys for revocation", "err", err)
 		}
 		return
+	}
+	if kw.failing.CompareAndSwap(true, false) {
+		kw.log.Info("checking API keys for revocation again")
 	}
 	now := time.Now()
 	for _, k := range keys {
