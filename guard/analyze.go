@@ -110,6 +110,29 @@ type findSpec struct {
 	roots    []word
 	filtered bool     // tests such as -name restrict what it visits
 	names    []string // literal -name values
+	patterns []string // -name globs ('*.py')
+	// narrowed: a test other than names and times (-path, -size,
+	// -empty, -user ...) restricts what it visits
+	narrowed bool
+	timed    bool // a time test (-newer, -mmin ...) restricts it
+}
+
+// sourceFiles reports a find that selects a project's own files: every
+// file whose name has a source extension, or every file by time alone
+// (find . -type f -newer x).
+func (f *findSpec) sourceFiles() bool {
+	if f.narrowed || len(f.names) > 0 {
+		return false
+	}
+	if len(f.patterns) == 0 {
+		return f.timed // by time only
+	}
+	for _, p := range f.patterns {
+		if !sourceGlob(p) {
+			return false
+		}
+	}
+	return true
 }
 
 type assignment struct {
@@ -989,7 +1012,7 @@ func stmtBackground(s *syntax.Stmt) bool {
 // loopBomb flags infinite loops that keep spawning background processes
 // without pausing: while true; do sh & done.
 func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string) {
-	if w.Until || !infiniteCond(w.Cond) {
+	if w.Until && !neverCond(w.Cond) || !w.Until && !infiniteCond(w.Cond) {
 		return
 	}
 	spawns, pauses := false, false
@@ -998,7 +1021,9 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 			switch n := n.(type) {
 			case *syntax.Stmt:
 				if n.Background {
+					// what runs in the background does not pause the loop
 					spawns = true
+					return false
 				}
 				if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
 					if selfSpawn(b.X) && selfSpawn(b.Y) {
@@ -1038,6 +1063,15 @@ func selfSpawn(s *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// neverCond reports an until condition that never holds (until false).
+func neverCond(cond []*syntax.Stmt) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	x, ok := cond[0].Cmd.(*syntax.CallExpr)
+	return ok && len(x.Args) == 1 && x.Args[0].Lit() == "false"
 }
 
 func infiniteCond(cond []*syntax.Stmt) bool {

@@ -288,8 +288,5 @@ func parseSize(s string) int64 {
 
 // forkBombText reports fork() in an endless loop in source text.
 func forkBombText(low string) bool {
-	if !strings.Contains(low, "fork") {
-		return false
-	}
-	return hasAny(low, "for(;;)", "for (;;)", "while(1)", "while (1)", "while(true)", "while (true)", "while true", "while 1:", "loop {", "fork while fork", "fork while 1")
+	return endlessSpawn("", low) != ""
 }

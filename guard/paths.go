@@ -81,8 +81,7 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	switch p[len(a.workDir):] {
-	case "/src", "/source", "/app", "/internal", "/pkg", "/cmd", "/Sources":
+	if sourceDirs[p[len(a.workDir)+1:]] {
 		return pcWorkSource
 	}
 	return pcInside
@@ -371,7 +370,11 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return pcInside
 	}
 	if w.glob && strings.ContainsAny(p, "*?[") {
-		return a.classifyGlob(p)
+		c := a.classifyGlob(p)
+		if c == pcInside && a.sourceTarget(p, true) {
+			return pcWorkSource
+		}
+		return c
 	}
 	return a.classifyAbs(p)
 }
@@ -412,6 +415,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		return c
 	}
 	// filtered: only some entries below root go
+	if (c == pcWorkDir || c == pcWorkSource || c == pcInside && a.sourceTarget(p+"/*", true)) && root.find != nil && root.find.sourceFiles() {
+		return pcWorkSource
+	}
 	switch c {
 	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache:
 		return pcInside

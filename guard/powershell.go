@@ -1346,7 +1346,7 @@ func (ws *winState) psLoopBomb(kw, raw, l string) {
 	}
 	spawns := psSpawns(l) || strings.Contains(l, "powershell") && strings.Contains(l, "&")
 	pauses := strings.Contains(l, "start-sleep") || strings.Contains(l, "sleep ") || strings.Contains(l, "break") ||
-		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(l, "exit")
+		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(strings.ReplaceAll(l, "-noexit", ""), "exit")
 	if !spawns && !pauses && (strings.Contains(l, "+=") || strings.Contains(l, "byte[]") || strings.Contains(l, "appendalltext") || strings.Contains(l, "add-content") || strings.Contains(l, "out-file") ||
 		strings.Contains(l, ">>") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "new-item")) {
 		ws.emitWin(nil, "win-endless-loop", truncate(raw, 120))
@@ -1458,7 +1458,11 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 	for _, api := range [...]string{"assembly]::load(", "assembly]::loadfrom(", "assembly]::unsafeloadfrom(", "assembly]::loadfile(", "assembly]::loadwithpartialname("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := l[i+len(api):]
-			if psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
+			held := false // a variable holding downloaded bytes
+			if name, _ := psVarName(strings.TrimSpace(arg), 0); name != "" && ws.remoteVars[strings.ToLower(name)] {
+				held = true
+			}
+			if held || psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
 				ws.emitWin(nil, "remote-code-exec", "loading an assembly from the network: "+truncate(raw, 100))
 			}
 		}

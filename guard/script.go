@@ -251,17 +251,7 @@ func scanScript(lang, code string) *scriptScan {
 			sc.chmods = append(sc.chmods, scriptPath{api: api.api, path: m + " " + p, recursive: api.recursive})
 		})
 	}
-	// fork bombs
-	if hasAny(low, "fork") && (hasAny(low, "while true", "while 1", "while(1)", "while (1)", "while(true)", "while (true)", "for(;;)", "for (;;)",
-		"loop do", "loop {", "loop{", "fork while", "while fork", "until false", "itertools.count", "while($true)", "while ($true)", "repeat") ||
-		strings.Count(low, "fork") >= 2 && hasAny(low, "while", "for ")) {
-		if !hasAny(low, "sleep", "wait") || hasAny(low, "fork while fork", "fork while 1", "fork while true") {
-			sc.forkBomb = "fork() in an endless loop"
-		}
-	}
-	if lang == "pwsh" && hasAny(low, "while($true)", "while ($true)", "for(;;)") && hasAny(low, "start-process", "start-job") {
-		sc.forkBomb = "processes started in an endless loop"
-	}
+	sc.forkBomb = endlessSpawn(lang, low)
 	// reverse shells
 	sock := false
 	switch lang {
@@ -303,7 +293,7 @@ func scanScript(lang, code string) *scriptScan {
 	case "ruby":
 		fetch = hasAny(low, "open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse") && hasAny(low, "eval", "instance_eval")
 	case "js":
-		fetch = hasAny(low, "fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request(") && hasAny(low, "eval(", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
+		fetch = hasAny(low, "fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request(") && hasAny(low, "eval(", "(eval)", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
 	case "php":
 		fetch = hasAny(low, "file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_") && hasAny(low, "eval(", "assert(", "create_function", "include", "require")
 	case "pwsh":
@@ -311,6 +301,14 @@ func scanScript(lang, code string) *scriptScan {
 			hasAny(low, "iex", "invoke-expression", "| iex", "start-process", "&(")
 	case "lua":
 		fetch = hasAny(low, "http.request", "socket.http") && hasAny(low, "loadstring", "load(", "dostring")
+	case "awk":
+		// "curl ..." | getline line; system(line)
+		// ("curl ..." | getline reads as system("curl ..."))
+		for _, c := range sc.shell {
+			if hasAny(c.cmd, "curl ", "wget ", "fetch ", "nc ") && strings.Contains(strings.ReplaceAll(low, `system("`, ""), "system(") {
+				fetch = true
+			}
+		}
 	}
 	if fetch {
 		sc.remote = "code downloaded and executed"
@@ -930,4 +928,29 @@ func rot13(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// endlessMarkers are the ways code loops without end.
+var endlessMarkers = []string{"while true", "while 1", "while(1)", "while (1)", "while(true)", "while (true)", "for(;;)", "for (;;)",
+	"loop do", "loop {", "loop{", "fork while", "while fork", "until false", "itertools.count", "iter(int", "while($true)", "while ($true)", "repeat"}
+
+// spawnMarkers are the ways code starts a process without waiting for it.
+var spawnMarkers = []string{"fork", "spawn", "popen", "start-process", "start-job", "child_process"}
+
+// endlessSpawn reports code that starts processes in an endless loop
+// without pausing: a fork bomb whichever API starts them.
+func endlessSpawn(lang, low string) string {
+	if !hasAny(low, spawnMarkers...) {
+		return ""
+	}
+	if !hasAny(low, endlessMarkers...) && !(strings.Count(low, "fork") >= 2 && hasAny(low, "while", "for ")) {
+		return ""
+	}
+	if hasAny(low, "sleep", "wait") && !hasAny(low, "fork while fork", "fork while 1", "fork while true") {
+		return ""
+	}
+	if lang == "pwsh" || !strings.Contains(low, "fork") {
+		return "processes started in an endless loop"
+	}
+	return "fork() in an endless loop"
 }

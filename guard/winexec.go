@@ -146,6 +146,17 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	if winFileRunners[c.name] {
+		// msiexec /i FILE, rundll32 FILE,Entry, wscript FILE: the file
+		// is what runs
+		for _, w := range c.args() {
+			f, _, _ := strings.Cut(w.s, ",")
+			if p := a.winAbs(f); p != "" && ws.isDownloaded(p) {
+				ws.emitWin(c, "remote-code-exec", c.base+" running "+f+", downloaded earlier")
+				break
+			}
+		}
+	}
 	switch c.name {
 	case "nslookup", "resolve-dnsname", "ping", "test-connection", "test-netconnection", "dig", "host", "tracert", "pathping":
 		// a secret in a host name leaves in the DNS query
@@ -1529,3 +1540,8 @@ func (a *analysis) prepareCmdExe(c *cmd) bool {
 	}
 	return false
 }
+
+// winFileRunners are Windows programs that run a file named in their
+// arguments.
+var winFileRunners = map[string]bool{"msiexec": true, "rundll32": true, "regsvr32": true, "wscript": true, "cscript": true, "mshta": true,
+	"installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "cmstp": true, "pcalua": true, "add-appxpackage": true}
