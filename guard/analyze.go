@@ -240,6 +240,8 @@ type cmd struct {
 	results        []RuleResult // for Explain
 	notes          []string     // unresolved parts, for Explain
 	joined         string
+	pubIP          string // toPublicIP, cached
+	pubIPDone      bool
 }
 
 func (c *cmd) args() []word {
@@ -311,6 +313,8 @@ type analysis struct {
 	cwd    string // "" when unknown
 	depth  int
 	parser *syntax.Parser
+	reader strings.Reader // what parser reads, reused
+	simple *simpleTree    // simple lines are built here, not parsed
 	src    string
 
 	vars map[string]word
@@ -363,8 +367,11 @@ var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
 func (d *Detector) newAnalysis(c Context) *analysis {
 	a := analysisPool.Get().(*analysis)
-	parser, free := a.parser, a.free
-	*a = analysis{d: d, parser: parser, free: free}
+	parser, free, simple := a.parser, a.free, a.simple
+	*a = analysis{d: d, parser: parser, free: free, simple: simple}
+	if a.simple == nil {
+		a.simple = new(simpleTree)
+	}
 	if c.Home != "" {
 		a.home = cleanAbs(c.Home)
 	}
@@ -403,8 +410,9 @@ func (a *analysis) release() {
 		parserPool.Put(a.parser)
 		return
 	}
-	parser, free := a.parser, a.free
-	*a = analysis{parser: parser, free: free}
+	parser, free, simple := a.parser, a.free, a.simple
+	simple.busy = false
+	*a = analysis{parser: parser, free: free, simple: simple}
 	analysisPool.Put(a)
 }
 
@@ -428,11 +436,22 @@ func (a *analysis) run(src, origin string) flow {
 		a.unresolved(nil, "input too large to analyse", "")
 		return flow{kind: flowUnknown}
 	}
-	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if f := a.simple.build(src); f != nil && !a.d.parseAll {
+		a.simple.busy = true
+		saved := a.src
+		a.src = src
+		out := a.walkStmts(f.Stmts, origin)
+		a.src = saved
+		a.simple.busy = false
+		return out
+	}
+	a.reader.Reset(src)
+	f, err := a.parser.Parse(&a.reader, "")
 	if err != nil {
 		// zsh or fish: analyse the bash it means
 		if alt, ok := rewriteDialect(src); ok {
-			if f2, err2 := a.parser.Parse(strings.NewReader(alt), ""); err2 == nil {
+			a.reader.Reset(alt)
+			if f2, err2 := a.parser.Parse(&a.reader, ""); err2 == nil {
 				f, err, src = f2, nil, alt
 			}
 		}

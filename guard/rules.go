@@ -332,6 +332,16 @@ func (o *opts) has(short string, long ...string) bool {
 
 // positional returns the non-option words; after "--" every word is one.
 func positional(args []word) []word {
+	plain := true
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return args[:len(args):len(args)] // an append copies
+	}
 	var out []word
 	dash := false
 	for _, w := range args {
