@@ -302,21 +302,44 @@ func (c *cmd) opText() string {
 
 // analysis is the state of one judgement.
 type analysis struct {
-	d       *Detector
+	d *Detector
+	place
+	shellState
+	effects
+	outcome
+	engine
+
+	depth   int
+	src     string
+	inherit flow   // the standard input payloads inherit
+	substs  []flow // command substitutions seen while building a command
+
+	explain bool
+	prompt  bool
+	wantOut int // > 0 while the output of what is walked is used
+	remote  int // > 0 while analysing a command run on another machine
+	seen    map[string]seenState
+	stop    bool
+	ncmds   int
+	nbytes  int
+}
+
+// place is where commands run: the session's directories and the links
+// the line made. A command run on another machine or in a container is
+// judged in a place of its own, where none of them is known.
+type place struct {
 	home    string // "" when unknown
 	workDir string // "" when unknown
 	// protected are Context.ProtectedPaths, cleaned and absolute.
 	protected []string
 	// links are the symbolic links made so far (ln -s), absolute link
 	// path to absolute target.
-	links  map[string]string
-	cwd    string // "" when unknown
-	depth  int
-	parser *syntax.Parser
-	reader strings.Reader // what parser reads, reused
-	simple *simpleTree    // simple lines are built here, not parsed
-	src    string
+	links map[string]string
+	cwd   string // "" when unknown
+}
 
+// shellState is what earlier commands of the line defined.
+type shellState struct {
 	vars map[string]word
 	// params are the positional parameters ($1...) when known (set --,
 	// sh -c CODE NAME ARGS...), param0 is $0.
@@ -326,33 +349,29 @@ type analysis struct {
 	// funcBodies are the bodies of functions defined earlier, judged
 	// again with their arguments where they are called.
 	funcBodies map[string]string
+	funcs      map[string]bool
 	// arrays are array variables with literal elements.
 	arrays map[string][]word
+}
+
+// effects are what earlier commands left that later ones use.
+type effects struct {
 	// clones are directories git clone filled from a URL.
 	clones []string
 	// secretsCopied describes key material copied into the work
 	// directory, "" for none.
 	secretsCopied string
-	funcs         map[string]bool
 	downloads     map[string]bool
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
 	tcpFDs       map[string]bool
 	gitRemotes   map[string]string
-	files        map[string]flow
-	inherit      flow
-	substs       []flow // command substitutions seen while building a command
+	// files are what was written to files, by absolute path.
+	files map[string]flow
+}
 
-	explain bool
-	prompt  bool
-	wantOut int // > 0 while the output of what is walked is used
-	remote  int // > 0 while analysing a command run on another machine
-	seen    map[string]seenState
-	free    []*cmd
-	stop    bool
-	ncmds   int
-	nbytes  int
-
+// outcome is what the analysis found.
+type outcome struct {
 	best  *finding
 	unres *finding
 	all   []finding
@@ -363,12 +382,19 @@ type analysis struct {
 	topUnparsed bool
 }
 
+// engine is what an analysis reuses from the one before it.
+type engine struct {
+	parser *syntax.Parser
+	reader strings.Reader // what parser reads
+	simple *simpleTree    // simple lines are built here, not parsed
+	free   []*cmd
+}
+
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
 func (d *Detector) newAnalysis(c Context) *analysis {
 	a := analysisPool.Get().(*analysis)
-	parser, free, simple := a.parser, a.free, a.simple
-	*a = analysis{d: d, parser: parser, free: free, simple: simple}
+	*a = analysis{d: d, engine: a.engine}
 	if a.simple == nil {
 		a.simple = new(simpleTree)
 	}
@@ -410,9 +436,8 @@ func (a *analysis) release() {
 		parserPool.Put(a.parser)
 		return
 	}
-	parser, free, simple := a.parser, a.free, a.simple
-	simple.busy = false
-	*a = analysis{parser: parser, free: free, simple: simple}
+	a.simple.busy = false
+	*a = analysis{engine: a.engine}
 	analysisPool.Put(a)
 }
 
@@ -507,12 +532,12 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 // remoteNested analyses a command that runs on another machine or in a
 // container: the work directory and home there are unknown.
 func (a *analysis) remoteNested(src, origin string) {
-	wd, home, cwd, prot, links := a.workDir, a.home, a.cwd, a.protected, a.links
-	a.workDir, a.home, a.cwd, a.protected, a.links = "", "", "", nil, nil
+	saved := a.place
+	a.place = place{}
 	a.remote++
 	a.nested(src, origin)
 	a.remote--
-	a.workDir, a.home, a.cwd, a.protected, a.links = wd, home, cwd, prot, links
+	a.place = saved
 }
 
 func truncate(s string, n int) string {
