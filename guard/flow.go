@@ -279,6 +279,13 @@ func secretVarIn(s string) string {
 	return ""
 }
 
+// testedOnly reports a variable the source expands only in forms that
+// say whether it is set or how long it is: ${NAME:+set}, ${#NAME}.
+func testedOnly(src, name string) bool {
+	return !strings.Contains(src, "$"+name) && !strings.Contains(src, "${"+name+"}") &&
+		(strings.Contains(src, "${"+name+":+") || strings.Contains(src, "${"+name+"+") || strings.Contains(src, "${#"+name+"}"))
+}
+
 // plainSecretVar is secretVarIn for a secret variable expanded as it is:
 // "${TOKEN:+set}" and "${#TOKEN}" say only whether or how long.
 func plainSecretVar(s string) string {

@@ -288,7 +288,20 @@ func isTempRoot(p string) bool {
 	case "/tmp", "/var/tmp", "/private/tmp", "/dev/shm", "/private/var/tmp":
 		return true
 	}
-	return false
+	return winTempDir(p) == len(p)
+}
+
+// winTempDir is the length of the Windows temporary directory (a
+// profile's AppData/Local/Temp, Windows/Temp, as Git Bash names them)
+// p starts with, or -1.
+func winTempDir(p string) int {
+	l := strings.ToLower(p)
+	for _, t := range [...]string{"/appdata/local/temp", "/windows/temp"} {
+		if i := strings.Index(l, t); i >= 0 && strings.Count(l[:i], "/") <= 3 && (len(l) == i+len(t) || l[i+len(t)] == '/') {
+			return i + len(t)
+		}
+	}
+	return -1
 }
 
 func underTemp(p string) bool {
@@ -297,7 +310,8 @@ func underTemp(p string) bool {
 			return true
 		}
 	}
-	return false
+	n := winTempDir(p)
+	return n > 0 && n < len(p)
 }
 
 // isDBData reports database data directories.
@@ -541,6 +555,13 @@ func (a *analysis) classifyAbs(p string) pclass {
 		}
 		if isCache(rel) {
 			return pcHomeCache
+		}
+		if n := winTempDir(p); n > 0 {
+			// a Windows profile's temporary directory (Git Bash)
+			if n == len(p) {
+				return pcTempRoot
+			}
+			return pcTemp
 		}
 		if homeConfig[rel] || homeConfig[first] && first != ".config" && first != ".local" && first != "Library" {
 			return pcHomeConfig

@@ -81,6 +81,32 @@ func TestProjectSourcesLost(t *testing.T) {
 	})
 }
 
+func TestScratchResourcesNearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"redis-cli -n 4 FLUSHALL", CategoryDatabaseDestroy, "", LevelHigh},
+		{"redis-cli -h cache.internal.example -n 4 FLUSHDB", CategoryDatabaseDestroy, "", LevelHigh},
+		{"kind delete clusters --all", CategoryContainerDestroy, "", LevelHigh},
+		{"k3d cluster delete --all", CategoryContainerDestroy, "", LevelHigh},
+		{"psql -c 'DROP DATABASE AppMain'", CategoryDatabaseDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"redis-cli -n 9 FLUSHDB",
+		"kind delete cluster --name scratch",
+		"minikube delete -p throwaway",
+		"psql -c 'DROP DATABASE IF EXISTS AppIntegrationTest'",
+		`echo "key present: ${STRIPE_SECRET_KEY:+yes}"`,
+	})
+	win := winCorpusContextFor("gitbash")
+	checkDanger(t, d, win, []dangerCase{
+		{`rm -rf "$TEMP"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, win, []string{`rm -rf "$TEMP"/build-cache-*`, `rm -rf "$TMP"/myjob`})
+	ps := winCorpusContextFor("cmd")
+	checkSafe(t, d, ps, []string{`robocopy out \\nas\backup\site /MIR /L`})
+	checkDanger(t, d, ps, []dangerCase{{`robocopy empty \\nas\backup\site /MIR`, CategoryFileDelete, "", LevelHigh}})
+}
+
 func TestDownloadedCodeRun(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, testCtx, []dangerCase{

@@ -355,7 +355,7 @@ var exfiltrationRules = []*rule{
 				}
 			case "echo", "printf", "print", "Write-Output", "Write-Host":
 				for _, w := range c.args() {
-					if n := plainSecretVar(w.s); n != "" && !w.ok {
+					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
 					}
 				}

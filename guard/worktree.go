@@ -249,12 +249,32 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 		return false
 	}
+	if c.name == "redis-cli" && redisScratchDB(c.args()) {
+		return true
+	}
 	for _, w := range c.args() {
 		if w.ok && testName(w.s) {
 			return true
 		}
 	}
 	return false
+}
+
+// redisScratchDB reports FLUSHDB of a numbered database other than the
+// default one on a local server: the numbered databases of a developer's
+// redis are the ones test suites take.
+func redisScratchDB(args []word) bool {
+	n, ok := optValue(args, "-n", "")
+	if !ok || n == "0" || n == "" || !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
+		return false
+	}
+	if h, ok := optValue(args, "-h", ""); ok && !isLocalHost(h) && h != "127.0.0.1" {
+		return false
+	}
+	if u, ok := optValue(args, "-u", ""); ok && !isLocalHost(hostOf(u)) {
+		return false
+	}
+	return true
 }
 
 func slicesContains(xs []string, s string) bool {
@@ -271,13 +291,36 @@ func testName(s string) bool {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:] // a path's or URL's last part
 	}
-	for _, t := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+	for _, t := range nameWords(s) {
 		switch t {
 		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
 			return true
 		}
 	}
 	return false
+}
+
+// nameWords splits a name into lower-case words at punctuation and at
+// camel case: AppTest_db → app, test, db.
+func nameWords(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		var b byte
+		if i < len(s) {
+			b = s[i]
+		}
+		alnum := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+		camel := alnum && start >= 0 && b >= 'A' && b <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z'
+		if start >= 0 && (!alnum || camel) {
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+		}
+		if alnum && start < 0 {
+			start = i
+		}
+	}
+	return out
 }
 
 // sourceDirs are the top-level directories of a work directory that hold
