@@ -647,7 +647,9 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 			a.finish(c)
 		}
 		a.walkStmts(x.Cond, origin)
+		restore := a.bindReadVars(s, x)
 		out := a.walkStmts(x.Do, origin)
+		restore()
 		a.compoundRedirs(s, origin)
 		return out
 	case *syntax.ForClause:
@@ -1109,6 +1111,57 @@ func selfSpawn(s *syntax.Stmt) bool {
 	return found
 }
 
+// bindReadVars gives the variables of while read VAR... what the loop
+// reads: the pipe into it, or a process substitution or file it is
+// redirected from. It returns what undoes the binding.
+func (a *analysis) bindReadVars(s *syntax.Stmt, w *syntax.WhileClause) func() {
+	if len(w.Cond) != 1 {
+		return func() {}
+	}
+	call, ok := w.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "read" {
+		return func() {}
+	}
+	in := a.inherit
+	for _, r := range s.Redirs {
+		if r.Op == syntax.RdrIn {
+			if rw := a.expandOne(r.Word); rw.flow != nil {
+				in = *rw.flow
+			} else {
+				in = flow{kind: flowUnknown}
+			}
+		}
+	}
+	if in.kind == flowNone {
+		return func() {}
+	}
+	type binding struct {
+		name string
+		w    word
+		had  bool
+	}
+	var saved []binding
+	for _, arg := range call.Args[1:] {
+		name := arg.Lit()
+		if name == "" || strings.HasPrefix(name, "-") {
+			continue
+		}
+		old, had := a.vars[name]
+		saved = append(saved, binding{name, old, had})
+		fl := in
+		a.setVar(name, word{s: "$" + name, tail: len(name) + 1, flow: &fl})
+	}
+	return func() {
+		for _, b := range saved {
+			if b.had {
+				a.vars[b.name] = b.w
+			} else {
+				delete(a.vars, b.name)
+			}
+		}
+	}
+}
+
 // neverCond reports an until condition that never holds (until false).
 func neverCond(cond []*syntax.Stmt) bool {
 	if len(cond) != 1 {
@@ -1542,6 +1595,21 @@ func (a *analysis) finish(c *cmd) {
 	a.after(c)
 }
 
+// bareVar reports "$NAME" or "${NAME}" alone.
+func bareVar(s string) bool {
+	s, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return false
+	}
+	if inner, ok := strings.CutPrefix(s, "{"); ok {
+		s, ok = strings.CutSuffix(inner, "}")
+		if !ok {
+			return false
+		}
+	}
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) < 0
+}
+
 // after records state changes: cd, downloads, sockets opened with exec.
 func (a *analysis) after(c *cmd) {
 	switch c.name {
@@ -1561,6 +1629,14 @@ func (a *analysis) after(c *cmd) {
 			return
 		}
 		w := args[0]
+		if !w.ok && bareVar(w.s) && !strings.Contains(a.src, `"`+w.s) && a.home != "" {
+			// cd $DIR with DIR empty is cd alone: the home directory,
+			// the worst place the next command can run
+			if _, set := a.vars[strings.Trim(w.s, "${}")]; !set {
+				a.cwd = a.home
+				return
+			}
+		}
 		if !w.ok || w.s == "-" {
 			a.cwd = ""
 			return

@@ -196,6 +196,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
+	case n == "string" && len(args) > 0 && c.in.kind != flowNone && fishStringPass[args[0].s]:
+		// fish's string builtin: what it reads, reshaped
+		return passFlow(c.in, false)
 	case n == "tee" || n == "pv" || n == "buffer" || n == "mbuffer" || n == "cat" && len(positional(args)) == 0:
 		if c.in.kind == flowNone {
 			return flow{kind: flowUnknown}
@@ -973,6 +976,11 @@ func evalShellInit(c *cmd) bool {
 	sub.name = canonicalName(sub.base)
 	return sub.words[0].ok && isShellInit(&sub)
 }
+
+// fishStringPass are the subcommands of fish's string builtin that pass
+// their input on, reshaped.
+var fishStringPass = map[string]bool{"collect": true, "trim": true, "join": true, "join0": true, "split": true, "split0": true,
+	"lower": true, "upper": true, "escape": true, "unescape": true, "replace": true, "sub": true, "pad": true, "shorten": true}
 
 // storedSecretRead describes a command that prints secrets a store keeps
 // (a cluster's secrets, a password store, the desktop keyring, git's

@@ -407,6 +407,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		return pcInside
 	}
 	c := a.classifyAbs(p)
+	if root.glob && strings.ContainsAny(p, "*?[") {
+		c = a.classifyGlob(p) // ls -d ~/*: every entry of the home
+	}
 	if filtered && root.find != nil {
 		for _, n := range root.find.names {
 			switch {

@@ -268,13 +268,22 @@ func redisScratchDB(args []word) bool {
 	if !ok || n == "0" || n == "" || !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
 		return false
 	}
-	if h, ok := optValue(args, "-h", ""); ok && !isLocalHost(h) && h != "127.0.0.1" {
+	if h, ok := optValue(args, "-h", ""); ok && !loopback(h) {
 		return false
 	}
-	if u, ok := optValue(args, "-u", ""); ok && !isLocalHost(hostOf(u)) {
+	if u, ok := optValue(args, "-u", ""); ok && !loopback(hostOf(u)) {
 		return false
 	}
 	return true
+}
+
+// loopback reports this machine by name or address.
+func loopback(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip, ok := parseIP(h)
+	return ok && ip.IsLoopback()
 }
 
 func slicesContains(xs []string, s string) bool {
