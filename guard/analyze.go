@@ -1607,7 +1607,9 @@ func bareVar(s string) bool {
 			return false
 		}
 	}
-	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) < 0
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) < 0
 }
 
 // after records state changes: cd, downloads, sockets opened with exec.
