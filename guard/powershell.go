@@ -1335,6 +1335,23 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 	}
 }
 
+// psGroupOut is what a parenthesised command sends down the pipeline.
+func (ws *winState) psGroupOut(inner string, item *psItem) flow {
+	toks := psTokens(strings.TrimSpace(inner))
+	if len(toks) == 0 || toks[0].kind != psWord {
+		return flow{kind: flowUnknown}
+	}
+	words := make([]word, 0, len(toks))
+	for _, t := range toks {
+		if t.kind != psWord {
+			return flow{kind: flowUnknown} // a pipeline or statements inside
+		}
+		words = append(words, ws.psWord(t.text, item))
+	}
+	c := &cmd{words: words, name: canonicalPS(words[0].s), base: words[0].s, cwd: ws.a.cwd}
+	return ws.psOutFlow(c)
+}
+
 // psLoopBomb flags endless loops that keep starting processes.
 func (ws *winState) psLoopBomb(kw, raw, l string) {
 	compact := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
@@ -1611,6 +1628,12 @@ func psGrantsEveryone(l string) bool {
 func (ws *winState) exprFlow(stage []psTok) flow {
 	raw := psJoin(stage)
 	l := strings.ToLower(raw)
+	if len(stage) == 1 && strings.HasPrefix(raw, "(") && strings.HasSuffix(raw, ")") {
+		// (Get-Content .env -Raw) | ...: the command's output
+		if f := ws.psGroupOut(raw[1:len(raw)-1], nil); f.kind != flowUnknown && f.kind != flowNone {
+			return f
+		}
+	}
 	if i := strings.Index(l, ".."); i > 0 && l[0] >= '0' && l[0] <= '9' {
 		n, err := strconv.ParseFloat(strings.TrimRight(strings.Fields(l[i+2:] + " ")[0], ")"), 64)
 		if err != nil || n > 200 {

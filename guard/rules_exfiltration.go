@@ -329,6 +329,14 @@ var exfiltrationRules = []*rule{
 	{ID: "secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a stored secret or a secret variable into the output (the agent's context and logs)",
 		Suggestions: []string{"Hand the secret to the program that needs it (a pipe or an environment variable), never to the output", "Check it is set with [ -n \"$VAR\" ]"},
 		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "where-object", "select-string", "findstr":
+				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
+				// variables picked out of the environment
+				if c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key")) {
+					return true, c.in.what
+				}
+			}
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
 				return false, "" // handed to a program or a file
 			}
@@ -353,10 +361,13 @@ var exfiltrationRules = []*rule{
 						return true, "$" + w.s
 					}
 				}
-			case "echo", "printf", "print", "Write-Output", "Write-Host":
+			case "echo", "printf", "print", "write-output", "write-host", "write", "out-host":
 				for _, w := range c.args() {
 					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
+					}
+					if n := winSecretVar(w.s); n != "" && !w.ok {
+						return true, n // $env:X, %X%
 					}
 				}
 			}

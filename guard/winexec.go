@@ -328,6 +328,29 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				break
 			}
 		}
+	case "curl", "wget":
+		// curl.exe -F f=@FILE, -T FILE, --data-binary @FILE: the file
+		// goes out
+		for i, w := range args {
+			v := w.s
+			switch l := strings.ToLower(v); {
+			case l == "-f" || l == "--form" || l == "-t" || l == "--upload-file" || strings.HasPrefix(l, "--data") || l == "-d" || l == "--post-file" || l == "--body-file":
+				if i+1 < len(args) {
+					v = args[i+1].s
+				}
+			case strings.HasPrefix(l, "--post-file=") || strings.HasPrefix(l, "--body-file="):
+				_, v, _ = strings.Cut(v, "=")
+			default:
+				continue
+			}
+			if _, f, ok := strings.Cut(v, "@"); ok {
+				v = f
+			}
+			if f, _, ok := strings.Cut(v, ";"); ok {
+				v = f // ;type=...
+			}
+			ws.secretsLeaving(c, word{s: v, ok: true}, "infile")
+		}
 	case "send-mailmessage", "send-mailkitmessage":
 		for _, w := range args {
 			ws.secretsLeaving(c, w, "")
