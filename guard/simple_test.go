@@ -41,7 +41,9 @@ func simpleCandidates(t *testing.T) []string {
 	lines := []string{"go test ./...", "  ls   -la  ", "make", "FOO=1 make", "export FOO=1", "time make", "a=b", "ls a=b",
 		"git log --format=%H@%an", "x,y,z", "if", "iff x", "ls\tx", "ls # c", "rm -rf /tmp/x", "echo a\nrm b", "%1", "-", "ls -- -x",
 		`echo 'a b' "c d"`, `echo ""`, `echo ''`, `git commit -m"msg"'more'x`, `echo "it's"`, `echo 'say "hi"'`, `echo "a`, `echo 'a`,
-		`echo "$HOME"`, `echo "a\"b"`, `'ls' -l`, `FOO='x' make`, `"if" x`}
+		`echo "$HOME"`, `echo "a\"b"`, `'ls' -l`, `FOO='x' make`, `"if" x`,
+		"a && b || c", "a | b | c", "a | b && c | d", "a||b", "a&&b|c", "go vet ./... && go test ./... | tee out", "a &", "a |& b",
+		"&& a", "a &&", "a | | b", "a && time b", "a | FOO=1 b", "make || true", `git log --oneline | grep "fix" | head -5`}
 	dg, bn := loadCorpus(t)
 	for _, e := range dg {
 		lines = append(lines, e.Cmd)
@@ -86,7 +88,8 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
 	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a\nrm b", "echo $HOME", "ls *.go", "rm -rf ~",
-		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a && b", "a | b", "a > f"} {
+		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a > f", "a; b", "a &", "a |& b", "&& a", "a &&",
+		"a | | b", "a && time b", "a | FOO=1 b"} {
 		if st.build(line) != nil {
 			t.Errorf("%q: built without the parser, want the parser", line)
 		}
