@@ -38,17 +38,20 @@ const maxSimple = 1024
 
 // plainByte reports a byte that means itself unquoted, in every word
 // position of a bash command.
-func plainByte(b byte) bool {
-	switch {
-	case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9':
-		return true
+func plainByte(b byte) bool { return plainBytes[b] }
+
+var plainBytes = func() (t [256]bool) {
+	for b := 0; b < 256; b++ {
+		switch {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9':
+			t[b] = true
+		}
 	}
-	switch b {
-	case '_', '.', '/', ':', '=', ',', '@', '%', '+', '-':
-		return true
+	for _, b := range []byte("_./:=,@%+-") {
+		t[b] = true
 	}
-	return false
-}
+	return t
+}()
 
 // clauseWords are first words the parser turns into something other than
 // a call (keywords, declarations).
