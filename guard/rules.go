@@ -218,6 +218,9 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if r == nil {
 		return
 	}
+	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
+		return // cannot beat what was found, even against production
+	}
 	reason := r.Description
 	if note != "" {
 		reason += ": " + note
@@ -240,6 +243,8 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	}
 	if a.explain {
 		c.results = append(c.results, RuleResult{ID: r.ID, Level: level, Category: r.Category, Matched: true, Detail: note, Generic: len(r.names) == 0})
+	} else if a.best != nil && level <= a.best.level {
+		return // add would keep the earlier finding
 	}
 	op := c.opText()
 	switch r.Category {
