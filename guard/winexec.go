@@ -270,6 +270,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
 			}
 		}
+		ws.foreachNative(c, joinWords(args))
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && strings.Contains(body, "delete") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")
 		}
@@ -1568,3 +1569,26 @@ func (a *analysis) prepareCmdExe(c *cmd) bool {
 // arguments.
 var winFileRunners = map[string]bool{"msiexec": true, "rundll32": true, "regsvr32": true, "wscript": true, "cscript": true, "mshta": true,
 	"installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "cmstp": true, "pcalua": true, "add-appxpackage": true}
+
+// foreachNative judges ForEach-Object { tool ... $_ } over a native
+// program's output as xargs -I{} tool ... {}: docker ps -aq |
+// ForEach-Object { docker rm -f $_ } removes every container.
+func (ws *winState) foreachNative(c *cmd, block string) {
+	a := ws.a
+	inner, ok := strings.CutPrefix(strings.TrimSpace(block), "{")
+	if !ok || c.in.kind == flowNone || c.in.kind == flowUnknown {
+		return
+	}
+	inner, ok = strings.CutSuffix(strings.TrimSpace(inner), "}")
+	if !ok || !strings.Contains(inner, "$_") {
+		return
+	}
+	inner = strings.ReplaceAll(strings.TrimSpace(inner), "$_", "{}")
+	if strings.ContainsAny(strings.ReplaceAll(inner, "{}", ""), ";|&(){}$`'\"") {
+		return // more than one plain command
+	}
+	saved := a.inherit
+	a.inherit = c.in
+	a.nestedKeepInput("xargs -I{} "+inner, "ForEach-Object")
+	a.inherit = saved
+}
