@@ -196,7 +196,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "cloud-metadata-credentials", Level: LevelHigh, Category: CategoryExfiltration, Description: "asking the cloud metadata service for the machine's credentials or user data",
 		Suggestions: []string{"Use the SDK's credential chain inside the application", "Do not print instance credentials"},
-		names:       names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell",
+		names: names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell",
 			"invoke-webrequest", "invoke-restmethod", "start-bitstransfer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
