@@ -110,6 +110,29 @@ type findSpec struct {
 	roots    []word
 	filtered bool     // tests such as -name restrict what it visits
 	names    []string // literal -name values
+	patterns []string // -name globs ('*.py')
+	// narrowed: a test other than names and times (-path, -size,
+	// -empty, -user ...) restricts what it visits
+	narrowed bool
+	timed    bool // a time test (-newer, -mmin ...) restricts it
+}
+
+// sourceFiles reports a find that selects a project's own files: every
+// file whose name has a source extension, or every file by time alone
+// (find . -type f -newer x).
+func (f *findSpec) sourceFiles() bool {
+	if f.narrowed || len(f.names) > 0 {
+		return false
+	}
+	if len(f.patterns) == 0 {
+		return f.timed // by time only
+	}
+	for _, p := range f.patterns {
+		if !sourceGlob(p) {
+			return false
+		}
+	}
+	return true
 }
 
 type assignment struct {
@@ -217,6 +240,8 @@ type cmd struct {
 	results        []RuleResult // for Explain
 	notes          []string     // unresolved parts, for Explain
 	joined         string
+	pubIP          string // toPublicIP, cached
+	pubIPDone      bool
 }
 
 func (c *cmd) args() []word {
@@ -277,19 +302,44 @@ func (c *cmd) opText() string {
 
 // analysis is the state of one judgement.
 type analysis struct {
-	d       *Detector
+	d *Detector
+	place
+	shellState
+	effects
+	outcome
+	engine
+
+	depth   int
+	src     string
+	inherit flow   // the standard input payloads inherit
+	substs  []flow // command substitutions seen while building a command
+
+	explain bool
+	prompt  bool
+	wantOut int // > 0 while the output of what is walked is used
+	remote  int // > 0 while analysing a command run on another machine
+	seen    map[string]seenState
+	stop    bool
+	ncmds   int
+	nbytes  int
+}
+
+// place is where commands run: the session's directories and the links
+// the line made. A command run on another machine or in a container is
+// judged in a place of its own, where none of them is known.
+type place struct {
 	home    string // "" when unknown
 	workDir string // "" when unknown
 	// protected are Context.ProtectedPaths, cleaned and absolute.
 	protected []string
 	// links are the symbolic links made so far (ln -s), absolute link
 	// path to absolute target.
-	links  map[string]string
-	cwd    string // "" when unknown
-	depth  int
-	parser *syntax.Parser
-	src    string
+	links map[string]string
+	cwd   string // "" when unknown
+}
 
+// shellState is what earlier commands of the line defined.
+type shellState struct {
 	vars map[string]word
 	// params are the positional parameters ($1...) when known (set --,
 	// sh -c CODE NAME ARGS...), param0 is $0.
@@ -299,33 +349,29 @@ type analysis struct {
 	// funcBodies are the bodies of functions defined earlier, judged
 	// again with their arguments where they are called.
 	funcBodies map[string]string
+	funcs      map[string]bool
 	// arrays are array variables with literal elements.
 	arrays map[string][]word
+}
+
+// effects are what earlier commands left that later ones use.
+type effects struct {
 	// clones are directories git clone filled from a URL.
 	clones []string
 	// secretsCopied describes key material copied into the work
 	// directory, "" for none.
 	secretsCopied string
-	funcs         map[string]bool
 	downloads     map[string]bool
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
 	tcpFDs       map[string]bool
 	gitRemotes   map[string]string
-	files        map[string]flow
-	inherit      flow
-	substs       []flow // command substitutions seen while building a command
+	// files are what was written to files, by absolute path.
+	files map[string]flow
+}
 
-	explain bool
-	prompt  bool
-	wantOut int // > 0 while the output of what is walked is used
-	remote  int // > 0 while analysing a command run on another machine
-	seen    map[string]seenState
-	free    []*cmd
-	stop    bool
-	ncmds   int
-	nbytes  int
-
+// outcome is what the analysis found.
+type outcome struct {
 	best  *finding
 	unres *finding
 	all   []finding
@@ -336,12 +382,22 @@ type analysis struct {
 	topUnparsed bool
 }
 
+// engine is what an analysis reuses from the one before it.
+type engine struct {
+	parser *syntax.Parser
+	reader strings.Reader // what parser reads
+	simple *simpleTree    // simple lines are built here, not parsed
+	free   []*cmd
+}
+
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
 func (d *Detector) newAnalysis(c Context) *analysis {
 	a := analysisPool.Get().(*analysis)
-	parser, free := a.parser, a.free
-	*a = analysis{d: d, parser: parser, free: free}
+	*a = analysis{d: d, engine: a.engine}
+	if a.simple == nil {
+		a.simple = new(simpleTree)
+	}
 	if c.Home != "" {
 		a.home = cleanAbs(c.Home)
 	}
@@ -380,8 +436,8 @@ func (a *analysis) release() {
 		parserPool.Put(a.parser)
 		return
 	}
-	parser, free := a.parser, a.free
-	*a = analysis{parser: parser, free: free}
+	a.simple.busy = false
+	*a = analysis{engine: a.engine}
 	analysisPool.Put(a)
 }
 
@@ -405,11 +461,22 @@ func (a *analysis) run(src, origin string) flow {
 		a.unresolved(nil, "input too large to analyse", "")
 		return flow{kind: flowUnknown}
 	}
-	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if f := a.simple.build(src); f != nil && !a.d.parseAll {
+		a.simple.busy = true
+		saved := a.src
+		a.src = src
+		out := a.walkStmts(f.Stmts, origin)
+		a.src = saved
+		a.simple.busy = false
+		return out
+	}
+	a.reader.Reset(src)
+	f, err := a.parser.Parse(&a.reader, "")
 	if err != nil {
 		// zsh or fish: analyse the bash it means
 		if alt, ok := rewriteDialect(src); ok {
-			if f2, err2 := a.parser.Parse(strings.NewReader(alt), ""); err2 == nil {
+			a.reader.Reset(alt)
+			if f2, err2 := a.parser.Parse(&a.reader, ""); err2 == nil {
 				f, err, src = f2, nil, alt
 			}
 		}
@@ -465,12 +532,12 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 // remoteNested analyses a command that runs on another machine or in a
 // container: the work directory and home there are unknown.
 func (a *analysis) remoteNested(src, origin string) {
-	wd, home, cwd, prot, links := a.workDir, a.home, a.cwd, a.protected, a.links
-	a.workDir, a.home, a.cwd, a.protected, a.links = "", "", "", nil, nil
+	saved := a.place
+	a.place = place{}
 	a.remote++
 	a.nested(src, origin)
 	a.remote--
-	a.workDir, a.home, a.cwd, a.protected, a.links = wd, home, cwd, prot, links
+	a.place = saved
 }
 
 func truncate(s string, n int) string {
@@ -580,7 +647,9 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 			a.finish(c)
 		}
 		a.walkStmts(x.Cond, origin)
+		restore := a.bindReadVars(s, x)
 		out := a.walkStmts(x.Do, origin)
+		restore()
 		a.compoundRedirs(s, origin)
 		return out
 	case *syntax.ForClause:
@@ -989,7 +1058,7 @@ func stmtBackground(s *syntax.Stmt) bool {
 // loopBomb flags infinite loops that keep spawning background processes
 // without pausing: while true; do sh & done.
 func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string) {
-	if w.Until || !infiniteCond(w.Cond) {
+	if w.Until && !neverCond(w.Cond) || !w.Until && !infiniteCond(w.Cond) {
 		return
 	}
 	spawns, pauses := false, false
@@ -998,7 +1067,9 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 			switch n := n.(type) {
 			case *syntax.Stmt:
 				if n.Background {
+					// what runs in the background does not pause the loop
 					spawns = true
+					return false
 				}
 				if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
 					if selfSpawn(b.X) && selfSpawn(b.Y) {
@@ -1038,6 +1109,66 @@ func selfSpawn(s *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// bindReadVars gives the variables of while read VAR... what the loop
+// reads: the pipe into it, or a process substitution or file it is
+// redirected from. It returns what undoes the binding.
+func (a *analysis) bindReadVars(s *syntax.Stmt, w *syntax.WhileClause) func() {
+	if len(w.Cond) != 1 {
+		return func() {}
+	}
+	call, ok := w.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "read" {
+		return func() {}
+	}
+	in := a.inherit
+	for _, r := range s.Redirs {
+		if r.Op == syntax.RdrIn {
+			if rw := a.expandOne(r.Word); rw.flow != nil {
+				in = *rw.flow
+			} else {
+				in = flow{kind: flowUnknown}
+			}
+		}
+	}
+	if in.kind == flowNone {
+		return func() {}
+	}
+	type binding struct {
+		name string
+		w    word
+		had  bool
+	}
+	var saved []binding
+	for _, arg := range call.Args[1:] {
+		name := arg.Lit()
+		if name == "" || strings.HasPrefix(name, "-") {
+			continue
+		}
+		old, had := a.vars[name]
+		saved = append(saved, binding{name, old, had})
+		fl := in
+		a.setVar(name, word{s: "$" + name, tail: len(name) + 1, flow: &fl})
+	}
+	return func() {
+		for _, b := range saved {
+			if b.had {
+				a.vars[b.name] = b.w
+			} else {
+				delete(a.vars, b.name)
+			}
+		}
+	}
+}
+
+// neverCond reports an until condition that never holds (until false).
+func neverCond(cond []*syntax.Stmt) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	x, ok := cond[0].Cmd.(*syntax.CallExpr)
+	return ok && len(x.Args) == 1 && x.Args[0].Lit() == "false"
 }
 
 func infiniteCond(cond []*syntax.Stmt) bool {
@@ -1464,6 +1595,23 @@ func (a *analysis) finish(c *cmd) {
 	a.after(c)
 }
 
+// bareVar reports "$NAME" or "${NAME}" alone.
+func bareVar(s string) bool {
+	s, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return false
+	}
+	if inner, ok := strings.CutPrefix(s, "{"); ok {
+		s, ok = strings.CutSuffix(inner, "}")
+		if !ok {
+			return false
+		}
+	}
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) < 0
+}
+
 // after records state changes: cd, downloads, sockets opened with exec.
 func (a *analysis) after(c *cmd) {
 	switch c.name {
@@ -1483,6 +1631,14 @@ func (a *analysis) after(c *cmd) {
 			return
 		}
 		w := args[0]
+		if !w.ok && bareVar(w.s) && !strings.Contains(a.src, `"`+w.s) && a.home != "" {
+			// cd $DIR with DIR empty is cd alone: the home directory,
+			// the worst place the next command can run
+			if _, set := a.vars[strings.Trim(w.s, "${}")]; !set {
+				a.cwd = a.home
+				return
+			}
+		}
 		if !w.ok || w.s == "-" {
 			a.cwd = ""
 			return

@@ -1022,6 +1022,9 @@ func (ws *winState) cmdRd(c *cmd, args []word) {
 func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
+	if sw["l"] {
+		return // /L lists what would be copied and deleted
+	}
 	if (sw["mir"] || sw["purge"]) && len(ops) >= 2 && ops[1].ok {
 		if p := a.winAbs(ops[1].s); p != "" && !ws.projectMirror(a.winAbs(ops[0].s), p) {
 			ws.winDeleteAbs(c, p, true, true, false)

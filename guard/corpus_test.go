@@ -239,53 +239,185 @@ func TestCorpus(t *testing.T) {
 	t.Log("\n" + s.report(true))
 	s.enforce(t, minCriticalDetection, minHighDetection, 0, maxFalsePositiveRate)
 
-	for _, set := range []struct {
-		name, dir string
-		// thresholds enforced on the POSIX group; zero means none
-		crit, high, mod, fp float64
-	}{
-		{"blind", corpusDir + "/blind", minBlindCritical, minBlindHigh, minBlindModerate, maxBlindFalsePositive},
-		{"holdout", corpusDir + "/holdout", minHoldoutCritical, minHoldoutHigh, minHoldoutModerate, maxHoldoutFalsePositive},
-	} {
-		dg, bn := loadCorpusDir(t, set.dir)
-		if len(dg)+len(bn) == 0 {
-			t.Logf("%s: no corpus files in %s", set.name, set.dir)
+	for _, set := range corpusSets {
+		dg, bn, ok := loadSet(t, set)
+		if !ok {
 			continue
 		}
 		pd, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
 		pb, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
 		posix := scoreCorpus(d, set.name+"/posix", pd, pb)
 		t.Log("\n" + posix.report(testing.Verbose()))
-		if set.crit > 0 {
-			posix.enforce(t, set.crit, set.high, set.mod, set.fp)
-		}
+		posix.enforce(t, set.posix.crit, set.posix.high, set.posix.mod, set.posix.fp)
 		if len(wd)+len(wb) > 0 {
 			win := scoreCorpus(d, set.name+"/windows", wd, wb)
 			t.Log("\n" + win.report(testing.Verbose()))
 		}
+		t.Log("\n" + roundSummary(d, set.name, dg, bn))
 	}
 }
 
-// Thresholds on the blind and holdout POSIX corpora, a little below what
-// is reached (one more miss or false positive on the smaller holdout set
-// still passes).
-const (
-	minBlindCritical      = 0.995
-	minBlindHigh          = 0.995
-	minBlindModerate      = 0.98
-	maxBlindFalsePositive = 0.003
+// thresholds are the minimum detection per level and the maximum
+// false-positive rate a set must reach; a zero minimum is not enforced.
+type thresholds struct{ crit, high, mod, fp float64 }
 
-	// The held-out set is the second blind round (holdout/round2-*),
-	// written after the first round of rules and never tuned on; the
-	// first round's held-out fifth is in blind/ (*-heldout1-*) since it
-	// was scored. These are what round two's rules reach on it, well
-	// below the goal (99.5% critical, 97% high, 90% moderate, 0.5% false
-	// positives): they catch regressions, not success.
+// corpusSet is a directory of corpora written without sight of the rules:
+// blind holds the rounds the rules were tuned on, holdout the round that
+// is only ever scored. TestCorpus enforces the POSIX thresholds,
+// TestWindowsCorpus the Windows ones.
+type corpusSet struct {
+	name, dir      string
+	posix, windows thresholds
+}
+
+var corpusSets = []corpusSet{
+	{"blind", corpusDir + "/blind",
+		thresholds{minBlindCritical, minBlindHigh, minBlindModerate, maxBlindFalsePositive}, winBlindThresholds},
+	{"holdout", corpusDir + "/holdout",
+		thresholds{minHoldoutCritical, minHoldoutHigh, minHoldoutModerate, maxHoldoutFalsePositive}, winHoldoutThresholds},
+}
+
+// Thresholds on the blind and holdout POSIX corpora, a little below what
+// is reached (one more miss or false positive still passes).
+const (
+	// blind holds the first round (its held-out fifth, *-heldout1-*,
+	// included since it was scored) and the second (round2-*), both
+	// tuned on: together they reach 100% critical, 99.8% high, 100%
+	// moderate and 0.12% false positives.
+	minBlindCritical      = 0.998
+	minBlindHigh          = 0.995
+	minBlindModerate      = 0.99
+	maxBlindFalsePositive = 0.002
+
+	// holdout holds whatever blind round has not been tuned on yet; these
+	// are the goal's floor minus the margin the second round needed
+	// when it was the holdout, so a new round is judged on arrival.
 	minHoldoutCritical      = 0.91
 	minHoldoutHigh          = 0.94
 	minHoldoutModerate      = 0.74
 	maxHoldoutFalsePositive = 0.008
 )
+
+// loadSet reads a set's corpora. A set with no files (the holdout between
+// two blind rounds) is reported as having nothing to score, never as a
+// pass, and the loader and scorer are proven on a generated fixture
+// instead; ok is false then.
+func loadSet(t *testing.T, set corpusSet) (dg []dangerousEntry, bn []benignEntry, ok bool) {
+	t.Helper()
+	dg, bn = loadCorpusDir(t, set.dir)
+	if len(dg)+len(bn) > 0 {
+		return dg, bn, true
+	}
+	t.Logf("%s: nothing to score: no *-dangerous.jsonl or *-benign.jsonl in %s", set.name, set.dir)
+	checkLoaderOnFixture(t)
+	return nil, nil, false
+}
+
+// checkLoaderOnFixture writes a small set in a temporary directory and
+// checks that loadCorpusDir, splitByShell and scoreCorpus read, split and
+// judge it: what an empty holdout would otherwise leave untested.
+func checkLoaderOnFixture(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	dangerous := []dangerousEntry{
+		{Cmd: "rm -rf /", Shell: "bash", Level: "critical", Category: CategoryFileDelete},
+		{Cmd: `Remove-Item -Recurse -Force C:\`, Shell: "powershell", Level: "critical", Category: CategoryFileDelete},
+		{Cmd: "git reset --hard HEAD~3", Shell: "zsh", Level: "moderate", Category: CategoryGitDestroy},
+	}
+	benign := []benignEntry{
+		{Cmd: "go test ./...", Shell: "bash"},
+		{Cmd: "Get-ChildItem -Recurse src", Shell: "powershell"},
+		{Cmd: "rm -rf /", Shell: "bash", Note: "labelled both ways: dropped from the benign side"},
+	}
+	writeJSONL(t, filepath.Join(dir, "fixture-dangerous.jsonl"), dangerous)
+	writeJSONL(t, filepath.Join(dir, "fixture-benign.jsonl"), benign)
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a corpus file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	dg, bn := loadCorpusDir(t, dir)
+	if len(dg) != 3 || len(bn) != 2 {
+		t.Fatalf("fixture: loaded %d dangerous and %d benign lines, want 3 and 2", len(dg), len(bn))
+	}
+	if dg[1].file != "fixture-dangerous.jsonl" || dg[1].line != 2 || dg[1].level != LevelCritical {
+		t.Errorf("fixture: second dangerous line loaded as %+v", dg[1])
+	}
+	pd, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+	pb, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+	if len(pd) != 2 || len(wd) != 1 || len(pb) != 1 || len(wb) != 1 {
+		t.Fatalf("fixture: split into %d+%d dangerous and %d+%d benign (POSIX+Windows), want 2+1 and 1+1",
+			len(pd), len(wd), len(pb), len(wb))
+	}
+	s := scoreCorpus(NewDetector(Options{}), "fixture", dg, bn)
+	if got := s.byLevel[LevelCritical]; got.total != 2 || got.detected != 2 {
+		t.Errorf("fixture: critical scored %s, want 2/2", got)
+	}
+	if got := s.byLevel[LevelModerate]; got.total != 1 || got.detected != 1 {
+		t.Errorf("fixture: moderate scored %s, want 1/1", got)
+	}
+	if s.nBenign != 2 || len(s.falsePositives) != 0 {
+		t.Errorf("fixture: %d benign lines scored, false positives %q", s.nBenign, s.falsePositives)
+	}
+}
+
+// writeJSONL writes one JSON value per line.
+func writeJSONL[T any](t *testing.T, path string, es []T) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, e := range es {
+		if err := enc.Encode(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// roundOf names the blind round a corpus file belongs to: round2-*.jsonl
+// is round2, the first round's files carry no round prefix.
+func roundOf(file string) string {
+	if r, _, ok := strings.Cut(file, "-"); ok && strings.HasPrefix(r, "round") {
+		return r
+	}
+	return "round1"
+}
+
+// roundSummary scores each round of a set on its own, POSIX and Windows
+// apart, one line each.
+func roundSummary(d *Detector, set string, dg []dangerousEntry, bn []benignEntry) string {
+	dByRound := map[string][]dangerousEntry{}
+	bByRound := map[string][]benignEntry{}
+	for _, e := range dg {
+		dByRound[roundOf(e.file)] = append(dByRound[roundOf(e.file)], e)
+	}
+	for _, e := range bn {
+		bByRound[roundOf(e.file)] = append(bByRound[roundOf(e.file)], e)
+	}
+	rounds := make([]string, 0, len(dByRound))
+	for r := range dByRound {
+		rounds = append(rounds, r)
+	}
+	sort.Strings(rounds)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s per round (critical / high / moderate detection, false positives):\n", set)
+	for _, r := range rounds {
+		pd, wd := splitByShell(dByRound[r], func(e dangerousEntry) string { return e.Shell })
+		pb, wb := splitByShell(bByRound[r], func(e benignEntry) string { return e.Shell })
+		for _, g := range []struct {
+			name string
+			d    []dangerousEntry
+			b    []benignEntry
+		}{{"all", dByRound[r], bByRound[r]}, {"posix", pd, pb}, {"windows", wd, wb}} {
+			s := scoreCorpus(d, r, g.d, g.b)
+			fmt.Fprintf(&b, "  %-7s %-8s %s / %s / %s, fp %.2f%% (%d/%d)\n", r, g.name,
+				s.byLevel[LevelCritical], s.byLevel[LevelHigh], s.byLevel[LevelModerate],
+				100*s.fpRate(), len(s.falsePositives), s.nBenign)
+		}
+	}
+	return b.String()
+}
 
 // contextForShell is the session a corpus line is judged in: Windows
 // shells' lines in a Windows work dir and profile, with their dialect.

@@ -18,6 +18,9 @@ type Options struct {
 // concurrent use.
 type Detector struct {
 	opts Options
+	// parseAll sends simple lines through the parser too (tests compare
+	// the two ways in).
+	parseAll bool
 }
 
 // NewDetector returns a detector with the built-in rules plus opts.Patterns.

@@ -356,20 +356,32 @@ func (a *analysis) expandDashC(c *cmd) {
 	}
 }
 
-// expandExec handles docker exec and kubectl exec: the command runs in a
-// container.
+// dockerRunOpts are docker run's options that take a value.
+var dockerRunOpts = optSpec{short: "eupvwlhm", long: []string{"env", "user", "publish", "volume", "workdir", "label", "hostname", "memory",
+	"name", "network", "net", "entrypoint", "mount", "platform", "env-file", "restart", "pull", "add-host", "cap-add", "cap-drop", "device",
+	"dns", "ipc", "pid", "runtime", "shm-size", "ulimit", "volumes-from", "security-opt", "gpus", "tmpfs", "stop-signal", "cpus",
+	"log-driver", "log-opt", "expose", "link", "label-file", "cidfile", "detach-keys", "health-cmd", "userns", "uts", "cgroupns", "memory-swap"}}
+
+// expandExec handles docker exec and run, and kubectl exec and run: the
+// command runs in a container.
 func (a *analysis) expandExec(c *cmd) {
 	args := c.args()
 	sub, i := subcommand(args, dockerGlobal)
 	if c.name == "kubectl" {
 		sub, i = subcommand(args, kubectlGlobal)
 	}
-	if sub != "exec" {
+	if sub != "exec" && sub != "run" {
 		return
 	}
 	rest := args[i+1:]
 	var inner []word
-	if c.name == "kubectl" {
+	if sub == "run" && c.name != "kubectl" {
+		// docker run [OPTIONS] IMAGE [COMMAND...]
+		j := skipOpts(rest, 0, dockerRunOpts)
+		if j+1 < len(rest) {
+			inner = rest[j+1:]
+		}
+	} else if c.name == "kubectl" {
 		for j, w := range rest {
 			if w.s == "--" {
 				inner = rest[j+1:]
@@ -389,7 +401,7 @@ func (a *analysis) expandExec(c *cmd) {
 	wd, home := a.workDir, a.home
 	a.workDir, a.home = "", ""
 	a.remote++
-	a.subCommand(c, words, c.name+" exec")
+	a.subCommand(c, words, c.name+" "+sub)
 	a.remote--
 	a.workDir, a.home = wd, home
 }

@@ -192,8 +192,13 @@ func (a *analysis) computeOut(c *cmd) flow {
 		n == "kubectl" && hasWord(args, "view") && hasWord(args, "--raw"), n == "aws" && hasWord(args, "export-credentials"),
 		n == "aws" && hasWord(args, "get-session-token"), n == "security" && hasWord(args, "-w"):
 		return flow{kind: flowSecret, what: "credentials (" + c.base + ")", crit: true}
+	case storedSecretRead(c) != "":
+		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
+	case n == "string" && len(args) > 0 && c.in.kind != flowNone && fishStringPass[args[0].s]:
+		// fish's string builtin: what it reads, reshaped
+		return passFlow(c.in, false)
 	case n == "tee" || n == "pv" || n == "buffer" || n == "mbuffer" || n == "cat" && len(positional(args)) == 0:
 		if c.in.kind == flowNone {
 			return flow{kind: flowUnknown}
@@ -275,6 +280,23 @@ func secretVarIn(s string) string {
 		}
 	}
 	return ""
+}
+
+// testedOnly reports a variable the source expands only in forms that
+// say whether it is set or how long it is: ${NAME:+set}, ${#NAME}.
+func testedOnly(src, name string) bool {
+	return !strings.Contains(src, "$"+name) && !strings.Contains(src, "${"+name+"}") &&
+		(strings.Contains(src, "${"+name+":+") || strings.Contains(src, "${"+name+"+") || strings.Contains(src, "${#"+name+"}"))
+}
+
+// plainSecretVar is secretVarIn for a secret variable expanded as it is:
+// "${TOKEN:+set}" and "${#TOKEN}" say only whether or how long.
+func plainSecretVar(s string) string {
+	n := secretVarIn(s)
+	if n == "" || strings.Contains(s, "${#") || strings.Contains(s, n+":+") || strings.Contains(s, n+":-") || strings.Contains(s, n+"+") {
+		return ""
+	}
+	return n
 }
 
 func isSecretVar(name string) bool {
@@ -953,4 +975,57 @@ func evalShellInit(c *cmd) bool {
 	sub.base = path.Base(sub.words[0].s)
 	sub.name = canonicalName(sub.base)
 	return sub.words[0].ok && isShellInit(&sub)
+}
+
+// fishStringPass are the subcommands of fish's string builtin that pass
+// their input on, reshaped.
+var fishStringPass = map[string]bool{"collect": true, "trim": true, "join": true, "join0": true, "split": true, "split0": true,
+	"lower": true, "upper": true, "escape": true, "unescape": true, "replace": true, "sub": true, "pad": true, "shorten": true}
+
+// storedSecretRead describes a command that prints secrets a store keeps
+// (a cluster's secrets, a password store, the desktop keyring, git's
+// credential helper), or "".
+func storedSecretRead(c *cmd) string {
+	args := c.args()
+	if len(args) == 0 {
+		return ""
+	}
+	first := args[0].s
+	switch c.name {
+	case "kubectl", "oc":
+		if first == "get" && len(args) > 1 && strings.HasPrefix(args[1].s, "secret") {
+			o, _ := optValue(args, "-o", "output")
+			if o == "yaml" || o == "json" || strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+				return "Kubernetes secrets"
+			}
+		}
+	case "pass", "gopass":
+		switch first {
+		case "show", "cat":
+			return "a password-store entry"
+		case "init", "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm", "remove", "mv", "cp", "git",
+			"help", "version", "otp", "sync", "setup", "config", "audit", "fsck", "--help", "--version":
+			return ""
+		}
+		if !strings.HasPrefix(first, "-") {
+			return "a password-store entry" // pass NAME shows it
+		}
+	case "secret-tool":
+		// an application reading its own entry is how the keyring is
+		// used; a forge's, cloud's or registry's token is not its own
+		if first == "lookup" && hasAny(strings.ToLower(joinWords(args[1:])), "github", "gitlab", "gh:", "bitbucket", "aws", "azure", "gcloud",
+			"google", "npm", "pypi", "docker", "token", "prod", "ssh", "vault", "kube") {
+			return "a keyring secret"
+		}
+	case "git":
+		for i, w := range args {
+			if w.s == "credential" && i+1 < len(args) && args[i+1].s == "fill" {
+				return "git's stored credentials"
+			}
+			if !strings.HasPrefix(w.s, "-") && w.s != "credential" {
+				break
+			}
+		}
+	}
+	return ""
 }

@@ -22,6 +22,16 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 // posArgs returns the operands of a command whose options may be mixed
 // with operands; options in spec.short/long take an argument.
 func posArgs(args []word, spec optSpec) []word {
+	plain := true
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return args[:len(args):len(args)] // an append copies
+	}
 	var out []word
 	for i := 0; i < len(args); i++ {
 		s := args[i].s

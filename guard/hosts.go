@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net"
+	"net/netip"
 	"net/url"
 	"path"
 	"strconv"
@@ -38,11 +39,22 @@ func hostOf(s string) string {
 // loopback, private and link-local ranges: a bare address rather than a
 // named service.
 func isPublicIP(host string) bool {
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	if ip == nil {
-		return false
+	ip, ok := parseIP(host)
+	return ok && !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() && !ip.IsMulticast()
+}
+
+// parseIP parses a literal address ("[::1]" too) without allocating; most
+// hosts are names, which the first byte rules out.
+func parseIP(host string) (netip.Addr, bool) {
+	host = strings.Trim(host, "[]")
+	if host == "" || !(host[0] >= '0' && host[0] <= '9' || strings.IndexByte(host, ':') >= 0) {
+		return netip.Addr{}, false
 	}
-	return !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() && !ip.IsMulticast()
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ip.Unmap(), true
 }
 
 // destinations returns the remote hosts a network command talks to.
@@ -83,8 +95,12 @@ func destinations(c *cmd) []string {
 		for _, w := range args {
 			if strings.Contains(w.s, "://") {
 				out = append(out, hostOf(w.s))
-			} else if !strings.HasPrefix(w.s, "-") && net.ParseIP(hostOf(w.s)) != nil {
-				out = append(out, hostOf(w.s))
+			} else if !strings.HasPrefix(w.s, "-") && w.s != "" && (w.s[0] >= '0' && w.s[0] <= '9' || w.s[0] == '[' || w.s[0] == ':' || strings.IndexByte(w.s, '@') >= 0) {
+				if h := hostOf(w.s); h != "" {
+					if _, ok := parseIP(h); ok {
+						out = append(out, h)
+					}
+				}
 			}
 		}
 	}
@@ -92,12 +108,17 @@ func destinations(c *cmd) []string {
 }
 
 func toPublicIP(c *cmd) string {
+	if c.pubIPDone {
+		return c.pubIP
+	}
+	c.pubIPDone = true
 	for _, h := range destinations(c) {
 		if isPublicIP(h) {
-			return h
+			c.pubIP = h
+			break
 		}
 	}
-	return ""
+	return c.pubIP
 }
 
 // isProdName reports whether a name looks like a production environment.
@@ -253,8 +274,8 @@ func isLocalHost(h string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") || h == "host.docker.internal" {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+	ip, ok := parseIP(h)
+	return ok && (ip.IsLoopback() || ip.IsPrivate())
 }
 
 // parseSize reads sizes such as 500G, 10M, 2T.
@@ -288,8 +309,5 @@ func parseSize(s string) int64 {
 
 // forkBombText reports fork() in an endless loop in source text.
 func forkBombText(low string) bool {
-	if !strings.Contains(low, "fork") {
-		return false
-	}
-	return hasAny(low, "for(;;)", "for (;;)", "while(1)", "while (1)", "while(true)", "while (true)", "while true", "while 1:", "loop {", "fork while fork", "fork while 1")
+	return endlessSpawn("", low) != ""
 }

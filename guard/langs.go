@@ -47,6 +47,9 @@ var homeRewrites = map[string][]rewrite{
 	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
 	"julia": {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
 	"js":    {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
+	"php": {rw("HOME", `getenv\(\s*["']HOME["']\s*\)`, `"~"`), rw("HOME", `\$_(?:SERVER|ENV)\[\s*["']HOME["']\s*\]`, `"~"`),
+		rw("posix_getpwuid", `posix_getpwuid\(\s*posix_getuid\(\)\s*\)\[\s*["']dir["']\s*\]`, `"~"`)},
+	"lua": {rw("HOME", `os\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
 }
 
 // langRewrites turn indirect forms into direct calls.

@@ -81,8 +81,7 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	switch p[len(a.workDir):] {
-	case "/src", "/source", "/app", "/internal", "/pkg", "/cmd", "/Sources":
+	if sourceDirs[p[len(a.workDir)+1:]] {
 		return pcWorkSource
 	}
 	return pcInside
@@ -289,7 +288,20 @@ func isTempRoot(p string) bool {
 	case "/tmp", "/var/tmp", "/private/tmp", "/dev/shm", "/private/var/tmp":
 		return true
 	}
-	return false
+	return winTempDir(p) == len(p)
+}
+
+// winTempDir is the length of the Windows temporary directory (a
+// profile's AppData/Local/Temp, Windows/Temp, as Git Bash names them)
+// p starts with, or -1.
+func winTempDir(p string) int {
+	l := strings.ToLower(p)
+	for _, t := range [...]string{"/appdata/local/temp", "/windows/temp"} {
+		if i := strings.Index(l, t); i >= 0 && strings.Count(l[:i], "/") <= 3 && (len(l) == i+len(t) || l[i+len(t)] == '/') {
+			return i + len(t)
+		}
+	}
+	return -1
 }
 
 func underTemp(p string) bool {
@@ -298,7 +310,8 @@ func underTemp(p string) bool {
 			return true
 		}
 	}
-	return false
+	n := winTempDir(p)
+	return n > 0 && n < len(p)
 }
 
 // isDBData reports database data directories.
@@ -371,7 +384,11 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return pcInside
 	}
 	if w.glob && strings.ContainsAny(p, "*?[") {
-		return a.classifyGlob(p)
+		c := a.classifyGlob(p)
+		if c == pcInside && a.sourceTarget(p, true) {
+			return pcWorkSource
+		}
+		return c
 	}
 	return a.classifyAbs(p)
 }
@@ -390,6 +407,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		return pcInside
 	}
 	c := a.classifyAbs(p)
+	if root.glob && strings.ContainsAny(p, "*?[") {
+		c = a.classifyGlob(p) // ls -d ~/*: every entry of the home
+	}
 	if filtered && root.find != nil {
 		for _, n := range root.find.names {
 			switch {
@@ -412,6 +432,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		return c
 	}
 	// filtered: only some entries below root go
+	if (c == pcWorkDir || c == pcWorkSource || c == pcInside && a.sourceTarget(p+"/*", true)) && root.find != nil && root.find.sourceFiles() {
+		return pcWorkSource
+	}
 	switch c {
 	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache:
 		return pcInside
@@ -535,6 +558,13 @@ func (a *analysis) classifyAbs(p string) pclass {
 		}
 		if isCache(rel) {
 			return pcHomeCache
+		}
+		if n := winTempDir(p); n > 0 {
+			// a Windows profile's temporary directory (Git Bash)
+			if n == len(p) {
+				return pcTempRoot
+			}
+			return pcTemp
 		}
 		if homeConfig[rel] || homeConfig[first] && first != ".config" && first != ".local" && first != "Library" {
 			return pcHomeConfig

@@ -1335,6 +1335,23 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 	}
 }
 
+// psGroupOut is what a parenthesised command sends down the pipeline.
+func (ws *winState) psGroupOut(inner string, item *psItem) flow {
+	toks := psTokens(strings.TrimSpace(inner))
+	if len(toks) == 0 || toks[0].kind != psWord {
+		return flow{kind: flowUnknown}
+	}
+	words := make([]word, 0, len(toks))
+	for _, t := range toks {
+		if t.kind != psWord {
+			return flow{kind: flowUnknown} // a pipeline or statements inside
+		}
+		words = append(words, ws.psWord(t.text, item))
+	}
+	c := &cmd{words: words, name: canonicalPS(words[0].s), base: words[0].s, cwd: ws.a.cwd}
+	return ws.psOutFlow(c)
+}
+
 // psLoopBomb flags endless loops that keep starting processes.
 func (ws *winState) psLoopBomb(kw, raw, l string) {
 	compact := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
@@ -1346,7 +1363,7 @@ func (ws *winState) psLoopBomb(kw, raw, l string) {
 	}
 	spawns := psSpawns(l) || strings.Contains(l, "powershell") && strings.Contains(l, "&")
 	pauses := strings.Contains(l, "start-sleep") || strings.Contains(l, "sleep ") || strings.Contains(l, "break") ||
-		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(l, "exit")
+		strings.Contains(l, "wait-job") || strings.Contains(l, "-wait") || strings.Contains(l, "return") || strings.Contains(strings.ReplaceAll(l, "-noexit", ""), "exit")
 	if !spawns && !pauses && (strings.Contains(l, "+=") || strings.Contains(l, "byte[]") || strings.Contains(l, "appendalltext") || strings.Contains(l, "add-content") || strings.Contains(l, "out-file") ||
 		strings.Contains(l, ">>") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "new-item")) {
 		ws.emitWin(nil, "win-endless-loop", truncate(raw, 120))
@@ -1458,7 +1475,11 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 	for _, api := range [...]string{"assembly]::load(", "assembly]::loadfrom(", "assembly]::unsafeloadfrom(", "assembly]::loadfile(", "assembly]::loadwithpartialname("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := l[i+len(api):]
-			if psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
+			held := false // a variable holding downloaded bytes
+			if name, _ := psVarName(strings.TrimSpace(arg), 0); name != "" && ws.remoteVars[strings.ToLower(name)] {
+				held = true
+			}
+			if held || psDownloads(arg) || strings.Contains(arg, "://") || strings.HasPrefix(strings.Trim(arg, `"' `), `\\`) && !strings.HasPrefix(strings.Trim(arg, `"' `), `\\.\`) {
 				ws.emitWin(nil, "remote-code-exec", "loading an assembly from the network: "+truncate(raw, 100))
 			}
 		}
@@ -1607,6 +1628,12 @@ func psGrantsEveryone(l string) bool {
 func (ws *winState) exprFlow(stage []psTok) flow {
 	raw := psJoin(stage)
 	l := strings.ToLower(raw)
+	if len(stage) == 1 && strings.HasPrefix(raw, "(") && strings.HasSuffix(raw, ")") {
+		// (Get-Content .env -Raw) | ...: the command's output
+		if f := ws.psGroupOut(raw[1:len(raw)-1], nil); f.kind != flowUnknown && f.kind != flowNone {
+			return f
+		}
+	}
 	if i := strings.Index(l, ".."); i > 0 && l[0] >= '0' && l[0] <= '9' {
 		n, err := strconv.ParseFloat(strings.TrimRight(strings.Fields(l[i+2:] + " ")[0], ")"), 64)
 		if err != nil || n > 200 {

@@ -366,17 +366,25 @@ func (a *analysis) prepareFind(c *cmd) {
 			}
 			if i+1 < len(args) && !strings.ContainsAny(args[i+1].s, "*?[") {
 				spec.names = append(spec.names, args[i+1].s)
+			} else if i+1 < len(args) && !neg {
+				spec.patterns = append(spec.patterns, args[i+1].s)
 			}
 			i += 2
 			continue
-		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-user", "-uid",
-			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname", "-newermt", "-used":
+		case "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-newermt", "-used":
 			spec.filtered = spec.filtered || !neg
+			spec.timed = spec.timed || !neg
+			i += 2
+			continue
+		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-size", "-user", "-uid",
+			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname":
+			spec.filtered = spec.filtered || !neg
+			spec.narrowed = spec.narrowed || !neg
 			i += 2
 			continue
 		case "-empty", "-nouser", "-nogroup":
 			spec.filtered = spec.filtered || !neg
+			spec.narrowed = spec.narrowed || !neg
 		case "-maxdepth", "-mindepth", "-type", "-xtype", "-fstype", "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-context":
 			i += 2
 			continue

@@ -218,6 +218,9 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if r == nil {
 		return
 	}
+	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
+		return // cannot beat what was found, even against production
+	}
 	reason := r.Description
 	if note != "" {
 		reason += ": " + note
@@ -240,6 +243,8 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	}
 	if a.explain {
 		c.results = append(c.results, RuleResult{ID: r.ID, Level: level, Category: r.Category, Matched: true, Detail: note, Generic: len(r.names) == 0})
+	} else if a.best != nil && level <= a.best.level {
+		return // add would keep the earlier finding
 	}
 	op := c.opText()
 	switch r.Category {
@@ -332,6 +337,16 @@ func (o *opts) has(short string, long ...string) bool {
 
 // positional returns the non-option words; after "--" every word is one.
 func positional(args []word) []word {
+	plain := true
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return args[:len(args):len(args)] // an append copies
+	}
 	var out []word
 	dash := false
 	for _, w := range args {

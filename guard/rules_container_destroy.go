@@ -333,8 +333,13 @@ var containerDestroyRules = []*rule{
 				}
 			case "nomad":
 				return strings.HasPrefix(j, "job stop") && hasWord(args, "-purge") || strings.HasPrefix(j, "system gc"), j
-			case "kind", "k3d", "minikube", "eksctl":
-				return strings.Contains(j, "delete cluster") || strings.HasPrefix(j, "cluster delete") || c.name == "minikube" && strings.HasPrefix(j, "delete") && hasWord(args, "--all"), j
+			case "kind", "k3d", "minikube":
+				// one throwaway cluster on this machine is what these are
+				// for; every cluster, or a shared one, is not
+				all := hasWord(args, "--all") || hasWord(args, "-a") || strings.Contains(j, "delete clusters")
+				return all || (strings.Contains(j, "delete") && touchesProduction(c)), j
+			case "eksctl":
+				return strings.Contains(j, "delete cluster"), j
 			}
 			return false, ""
 		}},

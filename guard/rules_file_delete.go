@@ -73,6 +73,41 @@ var fileDeleteRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "make-dir-override", Level: LevelCritical, Category: CategoryFileDelete, Description: "a clean or uninstall target run with a directory variable overridden to /, a home or a system directory",
+		Suggestions: []string{"Leave the Makefile's directory variables at their defaults", "Run make -n first to see the commands"}, names: names("make", "gmake", "bmake"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			cleans := false
+			for _, w := range positional(args) {
+				if !strings.Contains(w.s, "=") && (strings.Contains(w.s, "clean") || strings.Contains(w.s, "uninstall") || w.s == "distclean" || w.s == "purge") {
+					cleans = true
+				}
+			}
+			if !cleans {
+				return false, ""
+			}
+			for _, w := range args {
+				name, val, ok := strings.Cut(w.s, "=")
+				u := strings.ToUpper(name)
+				if !ok || strings.HasPrefix(name, "-") || !(strings.Contains(u, "DIR") || strings.Contains(u, "PREFIX") || strings.Contains(u, "ROOT") ||
+					strings.Contains(u, "DEST") || strings.Contains(u, "PATH") || strings.Contains(u, "OUT")) {
+					continue
+				}
+				switch a.classifyDelete(word{s: val, ok: w.ok}, c.cwd) {
+				case pcRoot, pcHome, pcSystemCrit, pcProtected:
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "empty-project-sources", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying the project's source or data files",
+		Suggestions: []string{"Name the one file you mean to reset", "Commit or stash first"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.emptiedSources(c); t != "" {
+				return true, t
+			}
+			return false, ""
+		}},
 	{ID: "truncate-tracked-files", Level: LevelModerate, Category: CategoryFileDelete, Description: "emptying every tracked file",
 		Suggestions: []string{"Name the files you mean", "Commit or stash first"}, names: names("truncate", "shred"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -84,7 +119,7 @@ var fileDeleteRules = []*rule{
 			return false, ""
 		}},
 	delRule("rm-workdir-source", LevelModerate, CategoryFileDelete, "deleting the project's source tree",
-		[]string{"Delete build outputs only, e.g. rm -rf ./dist", "Commit or stash first"}, recOnly, pcWorkSource),
+		[]string{"Delete build outputs only, e.g. rm -rf ./dist", "Commit or stash first"}, anyRec, pcWorkSource),
 	delRule("rm-workdir-contents", LevelModerate, CategoryFileDelete, "deleting every file in the work directory",
 		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
 }

@@ -53,6 +53,14 @@ var forkBombRules = []*rule{
 	{ID: "fork-bomb-loop", Level: LevelCritical, Category: CategoryForkBomb, Description: "an endless loop spawning background processes",
 		Suggestions: []string{"Add a sleep and a bound to the loop", "Limit processes with ulimit -u when testing"}, names: names("<loop>"),
 		match: func(a *analysis, c *cmd) (bool, string) { return c.forkBomb, "" }},
+	{ID: "fork-bomb-compiled", Level: LevelCritical, Category: CategoryForkBomb, Description: "compiling source that forks without end",
+		Suggestions: []string{"Do not build fork bombs", "Bound the number of processes"}, names: names("cc", "gcc", "clang", "tcc", "g++", "c++", "clang++", "go", "rustc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind == flowText && forkBombText(strings.ToLower(c.in.text)) {
+				return true, truncate(c.in.text, 80)
+			}
+			return false, ""
+		}},
 	{ID: "fork-bomb-script", Level: LevelCritical, Category: CategoryForkBomb, Description: "interpreter code forking without end",
 		Suggestions: []string{"Do not run fork bombs", "Bound the number of processes"}, names: interpNames,
 		match: func(a *analysis, c *cmd) (bool, string) {

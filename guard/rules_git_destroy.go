@@ -160,7 +160,7 @@ var gitDestroyRules = []*rule{
 					dry = dry || strings.Contains(s, "n")
 				}
 			}
-			return force && wide && !dry, ""
+			return force && wide && !dry && !generatedOnly(args), ""
 		}},
 	{ID: "git-delete-main-branch", Level: LevelModerate, Category: CategoryGitDestroy, Description: "force-deleting a main branch",
 		Suggestions: suggGit, names: names("git"),

@@ -133,6 +133,41 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "scheduled-transient", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a program to run again and again (a timer, a login hook)",
+		Suggestions: []string{"Run the program once, in the foreground", "Show the schedule and let the user install it"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "defaults" && len(c.wrappers) == 0 {
+				return false, ""
+			}
+			args := c.args()
+			for _, wr := range c.wrappers {
+				// systemd-run is a wrapper: its options stay with it
+				if strings.HasPrefix(wr, "systemd-run ") && (strings.Contains(wr, "--on-calendar") || strings.Contains(wr, "--on-boot") ||
+					strings.Contains(wr, "--on-startup") || strings.Contains(wr, "--on-unit-")) {
+					return true, wr
+				}
+			}
+			switch c.name {
+			case "systemd-run":
+				for _, w := range args {
+					for _, o := range [...]string{"--on-calendar", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-active"} {
+						if w.s == o || strings.HasPrefix(w.s, o+"=") {
+							if o == "--on-active" && !hasPrefixWord(args, "--timer-property") {
+								continue // once, after a delay
+							}
+							return true, w.s
+						}
+					}
+				}
+			case "defaults":
+				// macOS login and logout hooks run a script as root
+				j := lower(joinWords(args))
+				if strings.HasPrefix(j, "write") && (strings.Contains(j, "loginhook") || strings.Contains(j, "logouthook")) {
+					return true, "login hook"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "user-linger", Level: LevelHigh, Category: CategoryPersistence, Description: "letting a user's services run without a login session",
 		Suggestions: []string{"Run the service only while you are logged in", "Ask an administrator to set up a system service"}, names: names("loginctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -132,7 +132,7 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "user-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding a user to an administrator group",
-		Suggestions: []string{"Grant a specific sudo rule instead of admin membership", "Ask an administrator"}, names: names("usermod", "gpasswd", "adduser", "addgroup", "dseditgroup", "useradd"),
+		Suggestions: []string{"Grant a specific sudo rule instead of admin membership", "Ask an administrator"}, names: names("usermod", "gpasswd", "adduser", "addgroup", "dseditgroup", "useradd", "dscl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			admin := func(s string) bool {
@@ -171,6 +171,16 @@ var privilegeRules = []*rule{
 				}
 			case "dseditgroup":
 				return hasWord(args, "admin") && hasWord(args, "-a"), ""
+			case "dscl":
+				// dscl . -append /Groups/admin GroupMembership USER
+				for i, w := range args {
+					if (w.s == "-append" || w.s == "-create" || w.s == "-merge") && i+1 < len(args) {
+						g := strings.TrimPrefix(args[i+1].s, "/Groups/")
+						if g != args[i+1].s && admin(g) {
+							return true, args[i+1].s
+						}
+					}
+				}
 			}
 			return false, ""
 		}},

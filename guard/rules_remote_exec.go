@@ -235,6 +235,30 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "run-unpinned-module", Level: LevelHigh, Category: CategoryRemoteExec, Description: "building and running whatever a module's latest commit holds",
+		Suggestions: []string{"Pin a reviewed version (@v1.2.3) or add the tool to go.mod", "Read the module before running it"}, names: names("go"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "run" {
+				return false, ""
+			}
+			for _, w := range args[1:] {
+				if strings.HasPrefix(w.s, "-") {
+					continue
+				}
+				mod, ver, ok := strings.Cut(w.s, "@")
+				host, _, _ := strings.Cut(mod, "/")
+				if !ok || !strings.Contains(host, ".") || host == "golang.org" || host == "go.dev" {
+					return false, ""
+				}
+				switch ver {
+				case "latest", "master", "main", "HEAD", "head", "dev", "develop":
+					return true, w.s
+				}
+				return false, ""
+			}
+			return false, ""
+		}},
 	{ID: "package-file-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a downloaded or remote system package (its scripts run as root)",
 		Suggestions: []string{"Install from the distribution's repositories", "Verify the package's signature before installing"},
 		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman"),

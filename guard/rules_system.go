@@ -279,6 +279,9 @@ var systemRules = []*rule{
 			}
 			for _, w := range positional(args) {
 				n := w.s
+				if g, ok := strings.CutSuffix(n, "*"); ok && (criticalPackages[g] || g == "python3" || g == "libc6" || g == "systemd" || g == "perl") {
+					return true, n // a glob over a critical package and its kin
+				}
 				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get") {
 					return true, n
 				}
@@ -288,12 +291,17 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor or SELinux protection",
+	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor, SELinux, Gatekeeper or System Integrity Protection",
 		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
-		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser"),
+		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "spctl":
+				// Gatekeeper: unsigned downloads run unchecked
+				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable"), "Gatekeeper off"
+			case "csrutil":
+				return len(args) > 0 && args[0].s == "disable", "System Integrity Protection off"
 			case "setenforce":
 				return len(args) > 0 && (args[0].s == "0" || strings.EqualFold(args[0].s, "permissive")), "setenforce 0"
 			case "apparmor_parser":

@@ -98,6 +98,83 @@ func scanScript(lang, code string) *scriptScan {
 		code += "\n" + normalizeCode(lang, dec)
 	}
 	low := strings.ToLower(code)
+	sc.scanCommands(code)
+	sc.scanDeletes(code)
+	sc.scanWrites(code)
+	sc.scanChmods(code)
+	sc.forkBomb = endlessSpawn(lang, low)
+	sc.scanNetwork(code, low)
+	return sc
+}
+
+// netMarkers are what a language's code uses to reach the network: a
+// socket (sock, with sockAlso when set), a download (fetch) run as code
+// (run), a request that sends data (send).
+type netMarkers struct {
+	sock, sockAlso, fetch, run, send []string
+}
+
+var langNet = map[string]netMarkers{
+	"python": {sock: []string{"socket"}, sockAlso: []string{"connect"},
+		fetch: []string{"urlopen", "requests.get", "urllib", "http.client", "httpx", "urlretrieve"}, run: []string{"exec(", "eval(", "compile(", "exec ("},
+		send: []string{"requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request"}},
+	"perl": {sock: []string{"io::socket", "socket("}, sockAlso: []string{"connect", "peeraddr", "new("},
+		fetch: []string{"lwp", "http::tiny", "get(\"http", "get('http"}, run: []string{"eval"},
+		send: []string{"->post", "io::socket", "lwp", "http::tiny", "net::smtp", "net::ftp"}},
+	"ruby": {sock: []string{"tcpsocket", "socket.new", "socket.tcp"},
+		fetch: []string{"open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse"}, run: []string{"eval", "instance_eval"},
+		send: []string{"net::http.post", "post_form", "tcpsocket", ".post(", "net::smtp", "net::ftp"}},
+	"js": {sock: []string{"net.socket", "net.connect", "require('net')", "require(\"net\")", "from 'net'", "from \"net\"", "createconnection", "deno.connect", "bun.connect"},
+		fetch: []string{"fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request("},
+		run:   []string{"eval(", "(eval)", "new function", "vm.run", "runinthiscontext", "runinnewcontext"},
+		send:  []string{"fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write("}},
+	"php": {sock: []string{"fsockopen", "socket_create", "stream_socket_client"},
+		fetch: []string{"file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_"},
+		run:   []string{"eval(", "assert(", "create_function", "include", "require"},
+		send:  []string{"curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put"}},
+	"lua": {sock: []string{"socket.tcp", "socket.connect", "require('socket')", "require(\"socket\")"},
+		fetch: []string{"http.request", "socket.http"}, run: []string{"loadstring", "load(", "dostring"}},
+	"awk": {sock: []string{"/inet/tcp/", "/inet/udp/"}},
+	"pwsh": {sock: []string{"net.sockets.tcpclient", "sockets.tcpclient", "tcpclient("},
+		fetch: []string{"downloadstring", "invoke-webrequest", "iwr ", "iwr(", "irm ", "irm(", "invoke-restmethod", "net.webclient", "downloadfile"},
+		run:   []string{"iex", "invoke-expression", "| iex", "start-process", "&("},
+		send:  []string{"invoke-webrequest", "invoke-restmethod", "uploadstring", "uploadfile", "iwr ", "irm ", "-method post"}},
+}
+
+// shellMarkers are what code wired to a socket uses to hand it a shell.
+var shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
+	"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
+	"getstream", "child_process", "io.popen", "os.execute", "|&", "open(stdin", "open(stdout", "while", "read"}
+
+// scanNetwork finds reverse shells, downloaded code run and secrets sent.
+func (sc *scriptScan) scanNetwork(code, low string) {
+	m := langNet[sc.lang]
+	if hasAny(low, m.sock...) && (len(m.sockAlso) == 0 || hasAny(low, m.sockAlso...)) && (sc.lang == "awk" || hasAny(low, shellMarkers...)) {
+		sc.revShell = "a network socket wired to a shell"
+	}
+	fetch := hasAny(low, m.fetch...) && hasAny(low, m.run...)
+	if sc.lang == "awk" {
+		// "curl ..." | getline line; system(line) (the getline reads as
+		// system("curl ..."))
+		for _, c := range sc.shell {
+			if hasAny(c.cmd, "curl ", "wget ", "fetch ", "nc ") && strings.Contains(strings.ReplaceAll(low, `system("`, ""), "system(") {
+				fetch = true
+			}
+		}
+	}
+	if fetch {
+		sc.remote = "code downloaded and executed"
+	}
+	if hasAny(low, m.send...) {
+		if what := sensitiveInCode(code, low, sc.lang); what != "" {
+			sc.exfil = what
+		}
+	}
+}
+
+// scanCommands finds the shell commands and argument vectors code runs.
+func (sc *scriptScan) scanCommands(code string) {
+	lang := sc.lang
 	if lang == "tcl" {
 		// Tcl's exec takes a command's words, not a call's arguments
 		for _, st := range splitStatements(strings.ReplaceAll(strings.ReplaceAll(code, "[", "\n"), "]", "\n")) {
@@ -186,7 +263,11 @@ func scanScript(lang, code string) *scriptScan {
 		}
 	}
 	sc.shell = dedupeCalls(sc.shell)
-	// deletions
+}
+
+// scanDeletes finds the paths code deletes.
+func (sc *scriptScan) scanDeletes(code string) {
+	lang := sc.lang
 	for _, d := range deleteAPIs[lang] {
 		forEachCall(code, d.api, lang, func(args string) {
 			p := scriptPathOf(args, lang)
@@ -204,7 +285,11 @@ func scanScript(lang, code string) *scriptScan {
 			sc.deletes = append(sc.deletes, scriptPath{api: d.api, path: p, recursive: rec})
 		})
 	}
-	// file writes
+}
+
+// scanWrites finds the files code opens for writing.
+func (sc *scriptScan) scanWrites(code string) {
+	lang := sc.lang
 	for _, api := range writeAPIs[lang] {
 		forEachCall(code, api, lang, func(args string) {
 			items := splitArgs(args, lang)
@@ -232,7 +317,11 @@ func scanScript(lang, code string) *scriptScan {
 			}
 		})
 	}
-	// permission changes
+}
+
+// scanChmods finds the permission changes code makes.
+func (sc *scriptScan) scanChmods(code string) {
+	lang := sc.lang
 	for _, api := range chmodAPIs[lang] {
 		forEachCall(code, api.api, lang, func(args string) {
 			items := splitArgs(args, lang)
@@ -251,92 +340,6 @@ func scanScript(lang, code string) *scriptScan {
 			sc.chmods = append(sc.chmods, scriptPath{api: api.api, path: m + " " + p, recursive: api.recursive})
 		})
 	}
-	// fork bombs
-	if hasAny(low, "fork") && (hasAny(low, "while true", "while 1", "while(1)", "while (1)", "while(true)", "while (true)", "for(;;)", "for (;;)",
-		"loop do", "loop {", "loop{", "fork while", "while fork", "until false", "itertools.count", "while($true)", "while ($true)", "repeat") ||
-		strings.Count(low, "fork") >= 2 && hasAny(low, "while", "for ")) {
-		if !hasAny(low, "sleep", "wait") || hasAny(low, "fork while fork", "fork while 1", "fork while true") {
-			sc.forkBomb = "fork() in an endless loop"
-		}
-	}
-	if lang == "pwsh" && hasAny(low, "while($true)", "while ($true)", "for(;;)") && hasAny(low, "start-process", "start-job") {
-		sc.forkBomb = "processes started in an endless loop"
-	}
-	// reverse shells
-	sock := false
-	switch lang {
-	case "python":
-		sock = strings.Contains(low, "socket") && strings.Contains(low, "connect")
-	case "perl":
-		sock = hasAny(low, "io::socket", "socket(") && hasAny(low, "connect", "peeraddr", "new(")
-	case "ruby":
-		sock = hasAny(low, "tcpsocket", "socket.new", "socket.tcp")
-	case "js":
-		sock = hasAny(low, "net.socket", "net.connect", "require('net')", "require(\"net\")", "from 'net'", "from \"net\"", "createconnection", "deno.connect", "bun.connect")
-	case "php":
-		sock = hasAny(low, "fsockopen", "socket_create", "stream_socket_client")
-	case "lua":
-		sock = hasAny(low, "socket.tcp", "socket.connect", "require('socket')", "require(\"socket\")")
-	case "awk":
-		sock = strings.Contains(low, "/inet/tcp/") || strings.Contains(low, "/inet/udp/")
-	case "pwsh":
-		sock = hasAny(low, "net.sockets.tcpclient", "sockets.tcpclient", "tcpclient(")
-	}
-	if sock {
-		shellish := hasAny(low, "/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
-			"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
-			"getstream", "child_process", "io.popen", "os.execute", "|&", "open(stdin", "open(stdout", "while", "read")
-		if shellish || lang == "awk" {
-			sc.revShell = "a network socket wired to a shell"
-		}
-	}
-	// remote code execution
-	fetch := false
-	switch lang {
-	case "python":
-		fetch = hasAny(low, "urlopen", "requests.get", "urllib", "http.client", "httpx", "urlretrieve")
-		if fetch && !hasAny(low, "exec(", "eval(", "compile(", "exec (") {
-			fetch = false
-		}
-	case "perl":
-		fetch = hasAny(low, "lwp", "http::tiny", "get(\"http", "get('http") && hasAny(low, "eval")
-	case "ruby":
-		fetch = hasAny(low, "open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse") && hasAny(low, "eval", "instance_eval")
-	case "js":
-		fetch = hasAny(low, "fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request(") && hasAny(low, "eval(", "new function", "vm.run", "runinthiscontext", "runinnewcontext")
-	case "php":
-		fetch = hasAny(low, "file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_") && hasAny(low, "eval(", "assert(", "create_function", "include", "require")
-	case "pwsh":
-		fetch = hasAny(low, "downloadstring", "invoke-webrequest", "iwr ", "iwr(", "irm ", "irm(", "invoke-restmethod", "net.webclient", "downloadfile") &&
-			hasAny(low, "iex", "invoke-expression", "| iex", "start-process", "&(")
-	case "lua":
-		fetch = hasAny(low, "http.request", "socket.http") && hasAny(low, "loadstring", "load(", "dostring")
-	}
-	if fetch {
-		sc.remote = "code downloaded and executed"
-	}
-	// exfiltration
-	send := false
-	switch lang {
-	case "python":
-		send = hasAny(low, "requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request")
-	case "perl":
-		send = hasAny(low, "->post", "io::socket", "lwp", "http::tiny", "net::smtp", "net::ftp")
-	case "ruby":
-		send = hasAny(low, "net::http.post", "post_form", "tcpsocket", ".post(", "net::smtp", "net::ftp")
-	case "js":
-		send = hasAny(low, "fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write(")
-	case "php":
-		send = hasAny(low, "curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put")
-	case "pwsh":
-		send = hasAny(low, "invoke-webrequest", "invoke-restmethod", "uploadstring", "uploadfile", "iwr ", "irm ", "-method post")
-	}
-	if send {
-		if what := sensitiveInCode(code, low, lang); what != "" {
-			sc.exfil = what
-		}
-	}
-	return sc
 }
 
 // sensitiveInCode finds secrets a piece of code reads.
@@ -930,4 +933,29 @@ func rot13(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// endlessMarkers are the ways code loops without end.
+var endlessMarkers = []string{"while true", "while 1", "while(1)", "while (1)", "while(true)", "while (true)", "for(;;)", "for (;;)",
+	"loop do", "loop {", "loop{", "fork while", "while fork", "until false", "itertools.count", "iter(int", "while($true)", "while ($true)", "repeat"}
+
+// spawnMarkers are the ways code starts a process without waiting for it.
+var spawnMarkers = []string{"fork", "spawn", "popen", "start-process", "start-job", "child_process"}
+
+// endlessSpawn reports code that starts processes in an endless loop
+// without pausing: a fork bomb whichever API starts them.
+func endlessSpawn(lang, low string) string {
+	if !hasAny(low, spawnMarkers...) {
+		return ""
+	}
+	if !hasAny(low, endlessMarkers...) && !(strings.Count(low, "fork") >= 2 && hasAny(low, "while", "for ")) {
+		return ""
+	}
+	if hasAny(low, "sleep", "wait") && !hasAny(low, "fork while fork", "fork while 1", "fork while true") {
+		return ""
+	}
+	if lang == "pwsh" || !strings.Contains(low, "fork") {
+		return "processes started in an endless loop"
+	}
+	return "fork() in an endless loop"
 }

@@ -117,7 +117,20 @@ func (a *analysis) noteSecretCopy(c *cmd) {
 		return
 	}
 	dest := a.absPath(ops[len(ops)-1].s, c.cwd)
-	if dest == "" || !a.inWork(dest) {
+	if dest == "" {
+		return
+	}
+	if !a.inWork(dest) {
+		// a copy elsewhere (/tmp/x) keeps what it holds: an upload of
+		// the copy is an upload of the secret
+		if len(ops) == 2 && c.name != "mv" {
+			if d, crit := a.sensitive(ops[0].s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+				if a.files == nil {
+					a.files = map[string]flow{}
+				}
+				a.files[dest] = flow{kind: flowSecret, what: d, crit: true}
+			}
+		}
 		return
 	}
 	for _, w := range ops[:len(ops)-1] {

@@ -6,27 +6,24 @@ import (
 )
 
 // The Windows lines of the blind and held-out corpora (testdata/corpus/
-// blind and holdout, windows-*.jsonl) were written by people who had not
+// blind and holdout) were written by people who had not
 // seen the analyser: each names the shell it is written for (powershell,
 // cmd, gitbash). They are read by the same loader as TestCorpus and judged
 // in the same session (contextForShell), so both tests report the same
 // numbers; this one enforces thresholds on the Windows group of each set.
 
-// Thresholds TestWindowsCorpus enforces per set, a little below what the
-// analyser reaches, so that a regression fails.
-var winCorpusThresholds = []struct {
-	set                 string
-	crit, high, mod, fp float64
-}{
-	// blind (the first round, its held-out fifth included since it was
-	// scored) reaches 99.2% critical (node -e and python -c process
-	// loops), 100% high, 94% moderate, 0.3% false positives.
-	{"blind", 0.99, 0.99, 0.9, 0.005},
-	// holdout (the second blind round, never tuned on) reaches 93.3%
-	// critical, 96.2% high, 100% moderate and 2.1% false positives:
-	// below the goal, enforced against regressions.
-	{"holdout", 0.93, 0.96, 0.95, 0.025},
-}
+// Thresholds TestWindowsCorpus enforces on the Windows group of each set
+// (corpusSets), a little below what the analyser reaches, so that a
+// regression fails.
+var (
+	// blind: the first round (its held-out fifth included) and the
+	// second, both tuned on, reach 99.7% critical, 99.6% high, 100%
+	// moderate and 0.11% false positives.
+	winBlindThresholds = thresholds{0.995, 0.995, 0.98, 0.003}
+	// holdout: the round not tuned on yet, judged on arrival at the
+	// level the second round needed when it was the holdout.
+	winHoldoutThresholds = thresholds{0.93, 0.96, 0.95, 0.025}
+)
 
 // winCorpusContext is the session the Windows corpora assume: a project
 // in C:\work\project of the user dev.
@@ -43,17 +40,20 @@ func winCorpusContextFor(shell string) Context {
 // thresholds.
 func TestWindowsCorpus(t *testing.T) {
 	d := NewDetector(Options{})
-	for _, th := range winCorpusThresholds {
-		dg, bn := loadCorpusDir(t, corpusDir+"/"+th.set)
-		_, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
-		_, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
-		if len(wd) == 0 || len(wb) == 0 {
-			t.Errorf("%s: the Windows corpus lacks benign or dangerous lines", th.set)
+	for _, set := range corpusSets {
+		dg, bn, ok := loadSet(t, set)
+		if !ok {
 			continue
 		}
-		s := scoreCorpus(d, th.set+"/windows", wd, wb)
+		_, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+		_, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+		if len(wd)+len(wb) == 0 {
+			t.Logf("%s: nothing to score: no Windows lines in %s", set.name, set.dir)
+			continue
+		}
+		s := scoreCorpus(d, set.name+"/windows", wd, wb)
 		t.Log("\n" + s.report(true))
-		s.enforce(t, th.crit, th.high, th.mod, th.fp)
+		s.enforce(t, set.windows.crit, set.windows.high, set.windows.mod, set.windows.fp)
 	}
 }
 
@@ -65,8 +65,8 @@ func BenchmarkWindowsCorpus(b *testing.B) {
 		ctx Context
 	}
 	var lines []line
-	for _, set := range []string{"blind", "holdout"} {
-		dg, bn := loadCorpusDir(b, corpusDir+"/"+set)
+	for _, set := range corpusSets {
+		dg, bn := loadCorpusDir(b, set.dir)
 		_, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
 		_, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
 		for _, e := range wd {

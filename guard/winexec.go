@@ -146,6 +146,17 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	if winFileRunners[c.name] {
+		// msiexec /i FILE, rundll32 FILE,Entry, wscript FILE: the file
+		// is what runs
+		for _, w := range c.args() {
+			f, _, _ := strings.Cut(w.s, ",")
+			if p := a.winAbs(f); p != "" && ws.isDownloaded(p) {
+				ws.emitWin(c, "remote-code-exec", c.base+" running "+f+", downloaded earlier")
+				break
+			}
+		}
+	}
 	switch c.name {
 	case "nslookup", "resolve-dnsname", "ping", "test-connection", "test-netconnection", "dig", "host", "tracert", "pathping":
 		// a secret in a host name leaves in the DNS query
@@ -259,6 +270,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
 			}
 		}
+		ws.foreachNative(c, joinWords(args))
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && strings.Contains(body, "delete") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")
 		}
@@ -316,6 +328,29 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.emitWin(c, "remote-code-exec", "loading code from "+truncate(w.s, 80))
 				break
 			}
+		}
+	case "curl", "wget":
+		// curl.exe -F f=@FILE, -T FILE, --data-binary @FILE: the file
+		// goes out
+		for i, w := range args {
+			v := w.s
+			switch l := strings.ToLower(v); {
+			case l == "-f" || l == "--form" || l == "-t" || l == "--upload-file" || strings.HasPrefix(l, "--data") || l == "-d" || l == "--post-file" || l == "--body-file":
+				if i+1 < len(args) {
+					v = args[i+1].s
+				}
+			case strings.HasPrefix(l, "--post-file=") || strings.HasPrefix(l, "--body-file="):
+				_, v, _ = strings.Cut(v, "=")
+			default:
+				continue
+			}
+			if _, f, ok := strings.Cut(v, "@"); ok {
+				v = f
+			}
+			if f, _, ok := strings.Cut(v, ";"); ok {
+				v = f // ;type=...
+			}
+			ws.secretsLeaving(c, word{s: v, ok: true}, "infile")
 		}
 	case "send-mailmessage", "send-mailkitmessage":
 		for _, w := range args {
@@ -1528,4 +1563,32 @@ func (a *analysis) prepareCmdExe(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// winFileRunners are Windows programs that run a file named in their
+// arguments.
+var winFileRunners = map[string]bool{"msiexec": true, "rundll32": true, "regsvr32": true, "wscript": true, "cscript": true, "mshta": true,
+	"installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "cmstp": true, "pcalua": true, "add-appxpackage": true}
+
+// foreachNative judges ForEach-Object { tool ... $_ } over a native
+// program's output as xargs -I{} tool ... {}: docker ps -aq |
+// ForEach-Object { docker rm -f $_ } removes every container.
+func (ws *winState) foreachNative(c *cmd, block string) {
+	a := ws.a
+	inner, ok := strings.CutPrefix(strings.TrimSpace(block), "{")
+	if !ok || c.in.kind == flowNone || c.in.kind == flowUnknown {
+		return
+	}
+	inner, ok = strings.CutSuffix(strings.TrimSpace(inner), "}")
+	if !ok || !strings.Contains(inner, "$_") {
+		return
+	}
+	inner = strings.ReplaceAll(strings.TrimSpace(inner), "$_", "{}")
+	if strings.ContainsAny(strings.ReplaceAll(inner, "{}", ""), ";|&(){}$`'\"") {
+		return // more than one plain command
+	}
+	saved := a.inherit
+	a.inherit = c.in
+	a.nestedKeepInput("xargs -I{} "+inner, "ForEach-Object")
+	a.inherit = saved
 }

@@ -161,6 +161,9 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 			case *syntax.Lit:
 				f.b = appendDQ(f.b, q.Value)
 			case *syntax.ParamExp:
+				if vw, has := a.vars[q.Param.Value]; has && vw.flow != nil && len(p.Parts) == 1 && q.Param != nil {
+					f.flow = vw.flow // "$line" of while read line
+				}
 				if v, ok := a.paramValue(q); ok {
 					f.b = append(f.b, v...)
 				} else {

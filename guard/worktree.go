@@ -13,6 +13,9 @@ import (
 // directory of it, or that is computed.
 func wholeTreeSpec(w word) bool {
 	s := w.s
+	if sourceDirs[strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/")] {
+		return true // a whole source directory
+	}
 	return !w.ok || w.glob && strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
 }
 
@@ -78,7 +81,7 @@ func gitDiscards(c *cmd) string {
 			}
 		}
 	case "clean":
-		if o.has("f", "force") && !o.has("n", "dry-run") && !o.has("i", "interactive") {
+		if o.has("f", "force") && !o.has("n", "dry-run") && !o.has("i", "interactive") && !generatedOnly(args) {
 			return "git clean --force"
 		}
 	case "stash":
@@ -139,19 +142,80 @@ func (a *analysis) emptiedOutside(c *cmd) string {
 		if !t.trunc || t.appends || t.path == "" || a.inWork(t.path) || underTemp(t.path) || isTempRoot(t.path) || strings.HasPrefix(t.path, "/dev/") || strings.HasPrefix(t.path, "/proc/") {
 			continue
 		}
-		empty := false
-		switch {
-		case t.content.kind == flowLocal && t.content.what == "/dev/null":
-			empty = true
-		case t.content.kind == flowNone && (len(c.words) == 0 || c.name == ":" || c.name == "true"):
-			empty = true
-		case c.name == "truncate":
-			if s, ok := optValue(c.args(), "-s", "size"); ok && (s == "0" || s == "0K" || s == "0M") {
-				empty = true
+		if emptyWrite(c, t) {
+			return t.raw
+		}
+	}
+	return ""
+}
+
+// emptyWrite reports a write that leaves the file empty: /dev/null
+// copied over it, a redirection of nothing, truncate -s 0.
+func emptyWrite(c *cmd, t writeTarget) bool {
+	switch {
+	case t.content.kind == flowLocal && t.content.what == "/dev/null":
+		return true
+	case c.name == ":" || c.name == "true" || c.name == "false":
+		return true // they print nothing
+	case t.content.kind == flowNone && len(c.words) == 0:
+		return true
+	case c.name == "truncate":
+		return truncZero(c)
+	}
+	return false
+}
+
+func truncZero(c *cmd) bool {
+	s, ok := optValue(c.args(), "-s", "size")
+	return ok && (s == "0" || s == "0K" || s == "0M")
+}
+
+// emptiedSources describes the project's own files a command empties
+// (: > src/app.ts, truncate -s 0 data/*.csv, sed -i d src/*.py, find
+// src -name '*.ts' -exec truncate -s 0 {} +), or "".
+func (a *analysis) emptiedSources(c *cmd) string {
+	if a.workDir == "" {
+		return ""
+	}
+	for _, t := range a.writeTargets(c) {
+		if t.trunc && !t.appends && t.path != "" && a.sourceTarget(t.path, strings.ContainsAny(t.path, "*?[")) && emptyWrite(c, t) {
+			return t.raw
+		}
+	}
+	var ops []word
+	switch c.name {
+	case "truncate":
+		if !truncZero(c) {
+			return ""
+		}
+		ops = positional(c.args())
+	case "sed":
+		if !hasPrefixWord(c.args(), "-i") && !hasPrefixWord(c.args(), "--in-place") {
+			return ""
+		}
+		ops = positional(c.args())
+		if len(ops) < 2 {
+			return ""
+		}
+		switch strings.TrimSpace(ops[0].s) {
+		case "d", "1,$d", ",$d", "1,$ d":
+		default:
+			return ""
+		}
+		ops = ops[1:]
+	default:
+		return ""
+	}
+	for _, w := range ops {
+		if w.find != nil && w.find.sourceFiles() {
+			for _, r := range w.find.roots {
+				if p := a.absPath(r.s, c.cwd); p != "" && (p == a.workDir || a.inWork(p)) {
+					return w.s
+				}
 			}
 		}
-		if empty {
-			return t.raw
+		if p := a.absPath(w.s, c.cwd); p != "" && a.sourceTarget(p, w.glob) {
+			return w.s
 		}
 	}
 	return ""
@@ -185,12 +249,41 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 		return false
 	}
+	if c.name == "redis-cli" && redisScratchDB(c.args()) {
+		return true
+	}
 	for _, w := range c.args() {
 		if w.ok && testName(w.s) {
 			return true
 		}
 	}
 	return false
+}
+
+// redisScratchDB reports FLUSHDB of a numbered database other than the
+// default one on a local server: the numbered databases of a developer's
+// redis are the ones test suites take.
+func redisScratchDB(args []word) bool {
+	n, ok := optValue(args, "-n", "")
+	if !ok || n == "0" || n == "" || !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
+		return false
+	}
+	if h, ok := optValue(args, "-h", ""); ok && !loopback(h) {
+		return false
+	}
+	if u, ok := optValue(args, "-u", ""); ok && !loopback(hostOf(u)) {
+		return false
+	}
+	return true
+}
+
+// loopback reports this machine by name or address.
+func loopback(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip, ok := parseIP(h)
+	return ok && ip.IsLoopback()
 }
 
 func slicesContains(xs []string, s string) bool {
@@ -207,11 +300,142 @@ func testName(s string) bool {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:] // a path's or URL's last part
 	}
-	for _, t := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+	for _, t := range nameWords(s) {
 		switch t {
 		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
 			return true
 		}
 	}
 	return false
+}
+
+// nameWords splits a name into lower-case words at punctuation and at
+// camel case: AppTest_db → app, test, db.
+func nameWords(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		var b byte
+		if i < len(s) {
+			b = s[i]
+		}
+		alnum := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+		camel := alnum && start >= 0 && b >= 'A' && b <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z'
+		if start >= 0 && (!alnum || camel) {
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+		}
+		if alnum && start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+// sourceDirs are the top-level directories of a work directory that hold
+// what its authors wrote: deleting one loses work git may not have.
+var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "internal": true, "pkg": true, "cmd": true, "Sources": true,
+	"lib": true, "migrations": true, "db": true}
+
+// generatedDirs are directories whose files a build, a test run or a
+// package manager makes again.
+var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true, "vendor": true,
+	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
+	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
+	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true}
+
+// sourceExts are the extensions of files people write: code, schemas
+// and data, not what a build or a run leaves.
+var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true, "js": true, "jsx": true, "mjs": true, "cjs": true,
+	"rs": true, "java": true, "kt": true, "scala": true, "c": true, "h": true, "cc": true, "cpp": true, "hpp": true, "cs": true,
+	"rb": true, "php": true, "swift": true, "ex": true, "exs": true, "erl": true, "hs": true, "dart": true, "lua": true, "sql": true,
+	"proto": true, "vue": true, "svelte": true, "ipynb": true, "csv": true, "r": true, "jl": true, "tf": true, "ps1": true, "psm1": true}
+
+// sourceGlob reports a name pattern that selects source files: *.py,
+// *.{ts,tsx}.
+func sourceGlob(pat string) bool {
+	pat = stripGlobQualifier(pat)
+	ext, ok := strings.CutPrefix(pat, "*.")
+	if !ok {
+		return false
+	}
+	if inner, ok := strings.CutPrefix(ext, "{"); ok {
+		for _, e := range strings.Split(strings.TrimSuffix(inner, "}"), ",") {
+			if !sourceExts[strings.ToLower(e)] {
+				return false
+			}
+		}
+		return true
+	}
+	return sourceExts[strings.ToLower(ext)]
+}
+
+// stripGlobQualifier removes a zsh glob qualifier: *(.) → *.
+func stripGlobQualifier(pat string) string {
+	if strings.HasSuffix(pat, ")") {
+		if i := strings.LastIndexByte(pat, '('); i > 0 {
+			return pat[:i]
+		}
+	}
+	return pat
+}
+
+// sourceTarget reports an absolute path in the work directory that names
+// the project's own files: source files by extension (with glob, a
+// pattern of them, or every file of a source directory), outside the
+// directories builds and tools regenerate.
+func (a *analysis) sourceTarget(p string, glob bool) bool {
+	if a.workDir == "" || !a.inWork(p) || p == a.workDir {
+		return false
+	}
+	rel := p[len(a.workDir)+1:]
+	comps := strings.Split(rel, "/")
+	for _, c := range comps {
+		if generatedDirs[c] || strings.HasPrefix(c, ".") && c != "." {
+			return false
+		}
+	}
+	base := stripGlobQualifier(comps[len(comps)-1])
+	if glob {
+		if sourceGlob(base) {
+			return true
+		}
+		return (base == "*" || base == "**") && len(comps) > 1 && sourceDirs[comps[0]]
+	}
+	ext := path.Ext(base)
+	return ext != "" && sourceExts[strings.ToLower(ext[1:])]
+}
+
+// generatedOnly reports git pathspecs (after --, or the operands) that all
+// lie in directories builds regenerate: git clean -fd -- build/.
+func generatedOnly(args []word) bool {
+	var specs []word
+	for i, w := range args {
+		if w.s == "--" {
+			specs = args[i+1:]
+			break
+		}
+	}
+	if specs == nil {
+		specs = positional(args)
+	}
+	if len(specs) == 0 {
+		return false
+	}
+	for _, w := range specs {
+		if !w.ok {
+			return false
+		}
+		gen := false
+		for _, c := range strings.Split(path.Clean(strings.ReplaceAll(w.s, `\`, "/")), "/") {
+			if c == ".." {
+				return false
+			}
+			gen = gen || generatedDirs[c]
+		}
+		if !gen {
+			return false
+		}
+	}
+	return true
 }

@@ -396,6 +396,7 @@ func busyboxWrapper(a *analysis, c *cmd) int {
 func xargsWrapper(a *analysis, c *cmd) int {
 	ws := c.words
 	replace := ""
+	var argFile word // -a FILE: the input is read from FILE, not stdin
 	i := 1
 	for i < len(ws) {
 		s := ws[i].s
@@ -422,7 +423,13 @@ func xargsWrapper(a *analysis, c *cmd) int {
 			replace = s[len("--replace="):]
 		case strings.HasPrefix(s, "-i"):
 			replace = s[2:]
-		case s == "-n" || s == "-L" || s == "-P" || s == "-s" || s == "-d" || s == "-E" || s == "-a" ||
+		case (s == "-a" || s == "--arg-file") && i+1 < len(ws):
+			argFile = ws[i+1]
+			i += 2
+			continue
+		case strings.HasPrefix(s, "--arg-file="):
+			argFile = word{s: s[len("--arg-file="):], ok: ws[i].ok, flow: ws[i].flow}
+		case s == "-n" || s == "-L" || s == "-P" || s == "-s" || s == "-d" || s == "-E" ||
 			s == "--max-args" || s == "--max-procs" || s == "--delimiter" || s == "--arg-file" || s == "--max-chars" || s == "--process-slot-var":
 			i += 2
 			continue
@@ -436,7 +443,13 @@ func xargsWrapper(a *analysis, c *cmd) int {
 	} else {
 		inner = []word{lit("echo")}
 	}
-	input := xargsInput(c.in)
+	in := c.in
+	if argFile.flow != nil {
+		in = *argFile.flow
+	} else if argFile.s != "" {
+		in = flow{kind: flowUnknown, what: argFile.s}
+	}
+	input := xargsInput(in)
 	if replace != "" {
 		out := inner[:0:0]
 		for _, w := range inner {
@@ -444,6 +457,12 @@ func xargsWrapper(a *analysis, c *cmd) int {
 				out = append(out, input...)
 			} else if strings.Contains(w.s, replace) && len(input) > 0 && input[0].ok {
 				w.s = strings.ReplaceAll(w.s, replace, input[0].s)
+				out = append(out, w)
+			} else if strings.Contains(w.s, replace) && len(input) > 0 {
+				// part of a word (a URL's query, sh -c '...{}...'):
+				// the word carries what is read
+				w.s = strings.ReplaceAll(w.s, replace, input[0].s)
+				w.ok, w.flow = false, input[0].flow
 				out = append(out, w)
 			} else {
 				out = append(out, w)
