@@ -22,6 +22,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/server/opencode"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -142,7 +143,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *limiter
 	keys    *keyWatch
-	ocBus   ocBus // OpenCode events that are not a session's own
+	oc      *opencode.API
 
 	metricsHandler http.Handler
 
@@ -191,6 +192,8 @@ func New(opts Options) *Server {
 		s.log.Error("cannot export the model gateway's metrics", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.oc = opencode.New(opencode.Options{Host: openCodeHost{s}, Engine: opts.Engine, Hub: opts.Hub, Store: opts.Store,
+		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done()})
 	s.routes()
 	return s
 }

@@ -222,7 +222,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		return store.Session{}, err
 	}
 	// OpenCode clients hear of every new session, whichever API made it.
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.created", ocInfo{ocSessionOf(st)}})
+	s.oc.SessionCreated(st)
 	return st, nil
 }
 
@@ -287,7 +287,7 @@ func (s *Server) removeSession(ctx context.Context, st store.Session) error {
 	if json.Unmarshal(st.Options, &o) == nil && o.OwnWorkDir {
 		s.removeWorkDir(st)
 	}
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.deleted", ocInfo{ocSessionOf(st)}})
+	s.oc.SessionDeleted(st)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package server
+package opencode
 
 import (
 	"fmt"
