@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"slices"
 
+	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/server/opencode"
@@ -42,6 +45,49 @@ func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, sys
 
 func (h openCodeHost) AnswerPermission(st store.Session, requestID string, allow bool) error {
 	return h.s.opts.Approvals.Answer(st.ID, requestID, allow, "")
+}
+
+func (h openCodeHost) Pending(st store.Session) []opencode.Permission {
+	var out []opencode.Permission
+	for _, p := range h.s.opts.Approvals.Pending(st.ID) {
+		out = append(out, opencode.Permission{ID: p.RequestID, Tool: p.ToolName, CallID: p.ToolUseID, Input: p.Input})
+	}
+	return out
+}
+
+// SetProvider creates the session again in the engine on another agent:
+// before its first turn there is no conversation to lose.
+func (h openCodeHost) SetProvider(ctx context.Context, st store.Session, name string) (store.Session, error) {
+	if st.LastSeq > 0 {
+		return st, errorf(http.StatusConflict, "busy", "the session's agent is chosen before its first turn")
+	}
+	live, ok := h.s.opts.Engine.GetSession(st.ID)
+	if !ok {
+		return st, errNotFound
+	}
+	if !slices.Contains(h.s.opts.Engine.Providers(), name) {
+		return st, errorf(http.StatusBadRequest, "bad_provider", "no such agent: "+name)
+	}
+	cfg := live.Config
+	cfg.Provider = name
+	if err := h.s.opts.Engine.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+		return st, err
+	}
+	if err := h.s.opts.Engine.CreateSession(st.ID, cfg); err != nil {
+		return st, err
+	}
+	if live, ok = h.s.opts.Engine.GetSession(st.ID); !ok {
+		return st, errNotFound
+	}
+	st, err := h.s.opts.Store.GetSession(ctx, st.ID)
+	if err != nil {
+		return st, err
+	}
+	st.Provider, st.ProviderSessionID = live.Provider, live.ProviderSessionID
+	if err := h.s.opts.Store.PutSession(ctx, st); err != nil {
+		return st, err
+	}
+	return h.s.opts.Store.GetSession(ctx, st.ID)
 }
 
 func (h openCodeHost) Go(f func(ctx context.Context)) {
@@ -87,7 +133,7 @@ func (s *Server) openCodeOperations() []operation {
 	var ops []operation
 	for _, r := range s.oc.Routes() {
 		ops = append(ops, operation{method: r.Method, path: r.Path, summary: r.Summary, handler: r.Handler,
-			request: r.Request, response: r.Response, status: r.Status, stream: r.Stream, long: r.Long, event: r.Event})
+			request: r.Request, response: r.Response, status: r.Status, stream: r.Stream, long: r.Long, event: r.Event, basic: true})
 	}
 	return ops
 }

@@ -193,7 +193,7 @@ func New(opts Options) *Server {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.oc = opencode.New(opencode.Options{Host: openCodeHost{s}, Engine: opts.Engine, Hub: opts.Hub, Store: opts.Store,
-		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done()})
+		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done(), WorkDirRoot: opts.WorkDirRoot})
 	s.routes()
 	return s
 }
@@ -203,7 +203,7 @@ func (s *Server) routes() {
 		long := op.stream || op.long
 		var h http.Handler = op.handler
 		if !op.public {
-			h = s.auth(op.handler, long)
+			h = s.auth(op.handler, long, op.basic)
 		}
 		if long {
 			h = unbounded(h)
@@ -234,6 +234,13 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allow) == 0 {
+		s.log.Debug("no such endpoint", "method", r.Method, "path", r.URL.Path)
+		if r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+			// Outside /v1 the clients are OpenCode's, which show an
+			// error of their own shape and fail on another.
+			opencode.NotFound(w, r)
+			return
+		}
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,9 +54,14 @@ type Host interface {
 	// RunTurn runs a turn on st and hands its events to onEvent, in
 	// order, until its last; it returns the turn's error.
 	RunTurn(ctx context.Context, st store.Session, prompt, system string, onEvent func(*event.EventWithMeta)) error
+	// Pending lists the tool uses of st waiting for a person.
+	Pending(st store.Session) []Permission
 	// AnswerPermission allows or denies a tool use of st waiting for a
 	// person.
 	AnswerPermission(st store.Session, requestID string, allow bool) error
+	// SetProvider moves a session that never ran a turn to another agent
+	// CLI; the session's record comes back.
+	SetProvider(ctx context.Context, st store.Session, provider string) (store.Session, error)
 	// Go runs f on a goroutine the server waits for when it shuts down;
 	// ctx ends then.
 	Go(f func(ctx context.Context))
@@ -66,6 +72,12 @@ type Host interface {
 	// TurnError is the error the server answers with for a turn that did
 	// not run: its status says why (busy, overloaded, blocked...).
 	TurnError(err error) error
+}
+
+// Permission is a tool use waiting for a person.
+type Permission struct {
+	ID, Tool, CallID string
+	Input            map[string]any
 }
 
 // NewSession is a session to create.
@@ -84,6 +96,8 @@ type Options struct {
 	KeepAlive time.Duration
 	// Done closes when the server shuts down; event streams end then.
 	Done <-chan struct{}
+	// WorkDirRoot is the root of the owners' trees of work directories.
+	WorkDirRoot string
 }
 
 // API is the OpenCode-compatible API.
@@ -95,7 +109,9 @@ type API struct {
 	log    *slog.Logger
 	every  time.Duration
 	done   <-chan struct{}
-	bus    ocBus // OpenCode events that are not a session's own
+	// workDirRoot is the root of the owners' trees of work directories.
+	workDirRoot string
+	bus         ocBus // OpenCode events that are not a session's own
 }
 
 // New returns the API; mount its Routes.
@@ -106,7 +122,7 @@ func New(o Options) *API {
 	if o.KeepAlive <= 0 {
 		o.KeepAlive = 15 * time.Second
 	}
-	return &API{host: o.Host, engine: o.Engine, hub: o.Hub, store: o.Store, log: o.Logger, every: o.KeepAlive, done: o.Done}
+	return &API{host: o.Host, engine: o.Engine, hub: o.Hub, store: o.Store, log: o.Logger, every: o.KeepAlive, done: o.Done, workDirRoot: o.WorkDirRoot}
 }
 
 // Route is one endpoint, described for the router and the OpenAPI
@@ -144,7 +160,7 @@ func (a *API) Routes() []Route {
 		Default   map[string]string   `json:"default"`
 		Connected []string            `json:"connected"`
 	}
-	return []Route{
+	return append([]Route{
 		{Method: "GET", Path: "/session", Summary: "OpenCode: list the caller's sessions", Handler: a.ocListSessions, Response: []ocSession{}},
 		{Method: "POST", Path: "/session", Summary: "OpenCode: create a session", Handler: a.ocCreateSession, Request: ocCreateRequest{}, Response: ocSession{}},
 		{Method: "GET", Path: "/session/status", Summary: "OpenCode: the caller's sessions that are not idle", Handler: a.ocSessionStatus, Response: map[string]ocStatus{}},
@@ -161,17 +177,25 @@ func (a *API) Routes() []Route {
 		{Method: "GET", Path: "/config", Summary: "OpenCode: configuration", Handler: a.ocConfig, Response: ocConfig{}},
 		{Method: "GET", Path: "/config/providers", Summary: "OpenCode: providers and their default models", Handler: a.ocConfigProviders, Response: providers{}},
 		{Method: "GET", Path: "/provider", Summary: "OpenCode: every provider, the default models and the connected providers", Handler: a.ocProviderList, Response: providerList{}},
-	}
+	}, a.appRoutes()...)
 }
 
 // ocSession is a session as OpenCode shows it.
 type ocSession struct {
 	ID        string        `json:"id"`
+	Slug      string        `json:"slug"`
 	ProjectID string        `json:"projectID"`
 	Directory string        `json:"directory"`
 	Title     string        `json:"title"`
 	Version   string        `json:"version"`
 	Time      ocSessionTime `json:"time"`
+	// Model is the session's agent CLI as OpenCode's model choice.
+	Model ocSessionModel `json:"model"`
+}
+
+type ocSessionModel struct {
+	ID         string `json:"id"`
+	ProviderID string `json:"providerID"`
 }
 
 type ocSessionTime struct {
@@ -187,13 +211,16 @@ func ocSessionOf(st store.Session) ocSession {
 	if title == "" {
 		title = "Session " + st.CreatedAt.UTC().Format(time.RFC3339)
 	}
-	return ocSession{ID: publicID(st), ProjectID: ocProjectID, Directory: st.WorkDir, Title: title, Version: "hotplex",
-		Time: ocSessionTime{Created: st.CreatedAt.UnixMilli(), Updated: st.UpdatedAt.UnixMilli()}}
+	return ocSession{ID: publicID(st), Slug: publicID(st), ProjectID: ocProjectID, Directory: st.WorkDir, Title: title, Version: "hotplex",
+		Time:  ocSessionTime{Created: st.CreatedAt.UnixMilli(), Updated: st.UpdatedAt.UnixMilli()},
+		Model: ocSessionModel{ID: "default", ProviderID: st.Provider}}
 }
 
 type ocCreateRequest struct {
 	ParentID string `json:"parentID,omitempty"`
 	Title    string `json:"title,omitempty"`
+	// Model names the session's agent CLI as its provider.
+	Model *ocSessionModel `json:"model,omitempty"`
 }
 
 type ocUpdateRequest struct {
@@ -295,7 +322,11 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 		a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", "child sessions (parentID) are not supported"))
 		return
 	}
-	st, err := a.host.CreateSession(r.Context(), a.host.Caller(r), NewSession{ID: newOCSessionID(), Title: req.Title})
+	ns := NewSession{ID: newOCSessionID(), Title: req.Title}
+	if req.Model != nil && a.isProvider(req.Model.ProviderID) {
+		ns.Provider = req.Model.ProviderID
+	}
+	st, err := a.host.CreateSession(r.Context(), a.host.Caller(r), ns)
 	if err != nil {
 		a.host.WriteError(w, err)
 		return
@@ -443,6 +474,13 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	if strings.TrimSpace(p.text) == "" {
 		return st, p, a.host.Error(http.StatusBadRequest, "bad_request", "the prompt is empty")
 	}
+	if m := req.Model; m != nil && m.ProviderID != st.Provider && st.LastSeq == 0 && a.isProvider(m.ProviderID) {
+		// The model picked for a new conversation chooses its agent;
+		// once it has run, its agent stays.
+		if st, err = a.host.SetProvider(r.Context(), st, m.ProviderID); err != nil {
+			return st, p, err
+		}
+	}
 	return st, p, nil
 }
 
@@ -553,6 +591,11 @@ type ocConfig struct {
 
 func (a *API) ocConfig(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, ocConfig{Model: a.defaultProvider() + "/default", Share: "disabled"})
+}
+
+// isProvider tells whether name is one of HotPlex's agents.
+func (a *API) isProvider(name string) bool {
+	return slices.Contains(a.engine.Providers(), name)
 }
 
 func (a *API) defaultProvider() string {

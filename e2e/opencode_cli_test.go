@@ -1,0 +1,245 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
+	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// openCodeCLI returns the opencode program `make tools` installs.
+func openCodeCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(testkit.ModuleRoot(t), ".tools", "npm", "opencode", "node_modules", ".bin", "opencode")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("opencode is not installed at %s (run `make tools`): %v", bin, err)
+	}
+	return bin
+}
+
+// openCodeEnv gives the opencode program a home of its own, so that it
+// reads no configuration of the machine's and writes nothing outside the
+// test.
+func openCodeEnv(home string) []string {
+	return append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "OPENCODE_DISABLE_AUTOUPDATE=1")
+}
+
+// openCodeDaemon starts a daemon on the real claude CLI and the scripted
+// model: "count the files" runs a Bash tool, anything else is echoed.
+func openCodeDaemon(t *testing.T) (*testkit.Daemon, *scriptedmodel.Server) {
+	t.Helper()
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("count the files", scriptedmodel.Bash("echo cli-tool-ran > note.txt && cat note.txt"), scriptedmodel.Text("Done: {{last_tool_result}}")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
+		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+	})
+	return d, m
+}
+
+// ocRunEvent is a line of `opencode run --format json`.
+type ocRunEvent struct {
+	Type      string `json:"type"`
+	SessionID string `json:"sessionID"`
+	Part      struct {
+		Type  string `json:"type"`
+		Text  string `json:"text"`
+		Tool  string `json:"tool"`
+		State struct {
+			Status string         `json:"status"`
+			Input  map[string]any `json:"input"`
+			Output string         `json:"output"`
+		} `json:"state"`
+	} `json:"part"`
+}
+
+// OpenCode's own CLI, attached to HotPlex with the API key as its
+// password, runs a turn with a tool on the real claude CLI, then goes on
+// with the same conversation by --continue and by --session, the model
+// shown the earlier turns each time.
+func TestOpenCodeRunAttach(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	bin := openCodeCLI(t)
+	d, m := openCodeDaemon(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	home, dir := t.TempDir(), t.TempDir()
+	run := func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, bin, append([]string{"run", "--attach", d.URL, "-p", d.Alice, "--format", "json"}, args...)...)
+		cmd.Env, cmd.Dir = openCodeEnv(home), dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("opencode run %v: %v\n%s\n%s", args, err, out, stderr.String())
+		}
+		return out
+	}
+	events := func(out []byte) []ocRunEvent {
+		var evs []ocRunEvent
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc.Buffer(nil, 4<<20)
+		for sc.Scan() {
+			var ev ocRunEvent
+			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type != "" {
+				evs = append(evs, ev)
+			}
+		}
+		return evs
+	}
+
+	out := run("-m", "claude/default", "please count the files here")
+	var session, answer string
+	var ranTool bool
+	for _, ev := range events(out) {
+		session = ev.SessionID
+		switch {
+		case ev.Part.Type == "tool":
+			ranTool = ev.Part.Tool == "Bash" && ev.Part.State.Status == "completed" && strings.Contains(ev.Part.State.Output, "cli-tool-ran") &&
+				strings.Contains(ev.Part.State.Input["command"].(string), "echo cli-tool-ran")
+		case ev.Type == "text":
+			answer = ev.Part.Text
+		}
+	}
+	if !ranTool || answer != "Done: cli-tool-ran" || !strings.HasPrefix(session, "ses_") {
+		t.Fatalf("tool %v, answer %q, session %q in\n%s", ranTool, answer, session, out)
+	}
+
+	saw := func(texts ...string) {
+		t.Helper()
+		reqs := m.TurnRequests()
+		last := reqs[len(reqs)-1]
+		for _, s := range texts {
+			if !last.Saw(s) {
+				t.Fatalf("the model was not shown %q: %q", s, last.Texts)
+			}
+		}
+	}
+	sessionOf := func(out []byte) string {
+		t.Helper()
+		evs := events(out)
+		if len(evs) == 0 {
+			t.Fatalf("no events in\n%s", out)
+		}
+		return evs[len(evs)-1].SessionID
+	}
+	if got := sessionOf(run("--continue", "what did you run before")); got != session {
+		t.Fatalf("--continue went to %s, not %s", got, session)
+	}
+	saw("please count the files here", "what did you run before")
+	if got := sessionOf(run("--session", session, "and the third question")); got != session {
+		t.Fatalf("--session went to %s, not %s", got, session)
+	}
+	saw("please count the files here", "what did you run before", "and the third question")
+
+	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list []map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 1 || list[0]["id"] != session {
+		t.Fatalf("sessions: %v %v", err, list)
+	}
+}
+
+// tmux drives a program in a terminal of its own server, which ends with
+// the test.
+type tmux struct {
+	t    *testing.T
+	sock string
+}
+
+func startTmux(t *testing.T, argv ...string) *tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatalf("tmux is needed to drive the TUI: %v", err)
+	}
+	tm := &tmux{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock")}
+	tm.run(append([]string{"new-session", "-d", "-x", "140", "-y", "45"}, argv...)...)
+	t.Cleanup(func() { _, _ = exec.Command("tmux", "-S", tm.sock, "kill-server").CombinedOutput() })
+	return tm
+}
+
+func (tm *tmux) run(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// waitFor returns the screen once it shows every one of texts.
+func (tm *tmux) waitFor(texts ...string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		screen := tm.run("capture-pane", "-p")
+		missing := ""
+		for _, s := range texts {
+			if !strings.Contains(screen, s) {
+				missing = s
+				break
+			}
+		}
+		if missing == "" {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the screen never showed %q:\n%s", missing, screen)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// OpenCode's TUI, attached to HotPlex, starts, takes a prompt and shows
+// the real claude CLI's tool call and answer.
+func TestOpenCodeTUI(t *testing.T) {
+	bin := openCodeCLI(t)
+	d, _ := openCodeDaemon(t)
+	home := t.TempDir()
+	script := filepath.Join(home, "opencode.sh")
+	var sb strings.Builder
+	sb.WriteString("#!/bin/sh\n")
+	for _, kv := range openCodeEnv(home) {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.IndexFunc(k, func(r rune) bool {
+			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) < 0 {
+			sb.WriteString("export " + k + "='" + strings.ReplaceAll(v, "'", `'\''`) + "'\n")
+		}
+	}
+	sb.WriteString("exec '" + bin + "' attach '" + d.URL + "' -p '" + d.Alice + "'\n")
+	if err := os.WriteFile(script, []byte(sb.String()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTmux(t, script)
+	tm.waitFor("Ask anything", "claude")
+	tm.run("send-keys", "-l", "please count the files here")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("echo cli-tool-ran", "Done: cli-tool-ran")
+	tm.run("send-keys", "-l", "and a second question")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("You said: and a second question")
+}
