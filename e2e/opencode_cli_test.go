@@ -214,27 +214,42 @@ func (tm *tmux) waitFor(texts ...string) string {
 	}
 }
 
-// OpenCode's TUI, attached to HotPlex, starts, takes a prompt and shows
-// the real claude CLI's tool call and answer.
-func TestOpenCodeTUI(t *testing.T) {
+// startTUI starts OpenCode's TUI attached to d as alice, in tmux, with
+// args after the URL.
+func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
+	t.Helper()
 	bin := openCodeCLI(t)
-	d, _ := openCodeDaemon(t)
 	home := t.TempDir()
-	script := filepath.Join(home, "opencode.sh")
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	shellName := func(k string) bool {
+		return k != "" && strings.IndexFunc(k, func(r rune) bool {
+			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) < 0
+	}
 	var sb strings.Builder
 	sb.WriteString("#!/bin/sh\n")
 	for _, kv := range openCodeEnv(home) {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.IndexFunc(k, func(r rune) bool {
-			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-		}) < 0 {
-			sb.WriteString("export " + k + "='" + strings.ReplaceAll(v, "'", `'\''`) + "'\n")
+		if k, v, ok := strings.Cut(kv, "="); ok && shellName(k) {
+			sb.WriteString("export " + k + "=" + quote(v) + "\n")
 		}
 	}
-	sb.WriteString("exec '" + bin + "' attach '" + d.URL + "' -p '" + d.Alice + "'\n")
+	sb.WriteString("exec " + quote(bin) + " attach " + quote(d.URL) + " -p " + quote(d.Alice))
+	for _, a := range args {
+		sb.WriteString(" " + quote(a))
+	}
+	sb.WriteString("\n")
+	script := filepath.Join(home, "opencode.sh")
 	if err := os.WriteFile(script, []byte(sb.String()), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTmux(t, script)
+	return startTmux(t, script)
+}
+
+// OpenCode's TUI, attached to HotPlex, starts, takes a prompt and shows
+// the real claude CLI's tool call and answer.
+func TestOpenCodeTUI(t *testing.T) {
+	d, _ := openCodeDaemon(t)
+	tm := startTUI(t, d)
 	tm.waitFor("Ask anything", "claude")
 	tm.run("send-keys", "-l", "please count the files here")
 	tm.run("send-keys", "Enter")
@@ -242,4 +257,103 @@ func TestOpenCodeTUI(t *testing.T) {
 	tm.run("send-keys", "-l", "and a second question")
 	tm.run("send-keys", "Enter")
 	tm.waitFor("You said: and a second question")
+}
+
+// In a session that asks a person before each tool use, the TUI shows the
+// request: allowed once, the tool runs; rejected, it does not.
+func TestOpenCodeTUIPermissions(t *testing.T) {
+	d, _ := openCodeDaemon(t)
+	req, _ := http.NewRequest("POST", d.URL+"/v1/sessions", strings.NewReader(`{"id":"ses_asks","approval":"ask"}`))
+	req.Header.Set("Authorization", "Bearer "+d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sess struct {
+		WorkDir string `json:"work_dir"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&sess)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusCreated || sess.WorkDir == "" {
+		t.Fatalf("create: %d %v %+v", resp.StatusCode, err, sess)
+	}
+	// OpenCode takes only session IDs that start with "ses".
+	tm := startTUI(t, d, "--session", "ses_asks")
+	tm.waitFor("Build ·")
+	tm.run("send-keys", "-l", "please count the files here")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Permission required", "Allow once", "Reject")
+	tm.run("send-keys", "Enter") // Allow once is selected first
+	tm.waitFor("Done: cli-tool-ran")
+	if b, err := os.ReadFile(filepath.Join(sess.WorkDir, "note.txt")); err != nil || strings.TrimSpace(string(b)) != "cli-tool-ran" {
+		t.Fatalf("the allowed tool did not run: %v %q", err, b)
+	}
+	if err := os.Remove(filepath.Join(sess.WorkDir, "note.txt")); err != nil {
+		t.Fatal(err)
+	}
+	tm.run("send-keys", "-l", "now count the files again")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Permission required", "Reject")
+	tm.run("send-keys", "Right")
+	tm.run("send-keys", "Right")
+	tm.run("send-keys", "Enter")
+	// The second turn ends with its tool refused.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		msgs := openCodeMessages(t, d, "ses_asks")
+		if n := len(msgs); n == 4 && msgs[3].Info.Time.Completed != 0 {
+			var tool string
+			for _, p := range msgs[3].Parts {
+				if p.Type == "tool" {
+					tool = p.State.Status
+				}
+			}
+			if tool != "error" {
+				t.Fatalf("the rejected tool is %q: %+v", tool, msgs[3])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the rejected turn did not end: %+v\n%s", msgs, tm.run("capture-pane", "-p"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(sess.WorkDir, "note.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the rejected tool ran: %v", err)
+	}
+}
+
+// ocMessage is a message of GET /session/{id}/message.
+type ocMessage struct {
+	Info struct {
+		Role string `json:"role"`
+		Time struct {
+			Completed int64 `json:"completed"`
+		} `json:"time"`
+	} `json:"info"`
+	Parts []struct {
+		Type  string `json:"type"`
+		Text  string `json:"text"`
+		State struct {
+			Status string `json:"status"`
+		} `json:"state"`
+	} `json:"parts"`
+}
+
+// openCodeMessages lists a session's messages as alice, as OpenCode's
+// programs do.
+func openCodeMessages(t *testing.T, d *testkit.Daemon, id string) []ocMessage {
+	t.Helper()
+	req, _ := http.NewRequest("GET", d.URL+"/session/"+id+"/message", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var msgs []ocMessage
+	if err := json.NewDecoder(resp.Body).Decode(&msgs); err != nil {
+		t.Fatalf("messages: %d %v", resp.StatusCode, err)
+	}
+	return msgs
 }
