@@ -38,11 +38,13 @@ func openCodeEnv(home string) []string {
 }
 
 // openCodeDaemon starts a daemon on the real claude CLI and the scripted
-// model: "count the files" runs a Bash tool, anything else is echoed.
+// model: "count the files" runs a Bash tool, "wait a while" a long one,
+// anything else is echoed.
 func openCodeDaemon(t *testing.T) (*testkit.Daemon, *scriptedmodel.Server) {
 	t.Helper()
 	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
 		scriptedmodel.Then("count the files", scriptedmodel.Bash("echo cli-tool-ran > note.txt && cat note.txt"), scriptedmodel.Text("Done: {{last_tool_result}}")),
+		scriptedmodel.Then("wait a while", scriptedmodel.Bash("timeout 120 tail -f /dev/null; echo finished-waiting"), scriptedmodel.Text("Waited: {{last_tool_result}}")),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -248,6 +250,7 @@ func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
 // OpenCode's TUI, attached to HotPlex, starts, takes a prompt and shows
 // the real claude CLI's tool call and answer.
 func TestOpenCodeTUI(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	d, _ := openCodeDaemon(t)
 	tm := startTUI(t, d)
 	tm.waitFor("Ask anything", "claude")
@@ -262,6 +265,7 @@ func TestOpenCodeTUI(t *testing.T) {
 // In a session that asks a person before each tool use, the TUI shows the
 // request: allowed once, the tool runs; rejected, it does not.
 func TestOpenCodeTUIPermissions(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	d, _ := openCodeDaemon(t)
 	req, _ := http.NewRequest("POST", d.URL+"/v1/sessions", strings.NewReader(`{"id":"ses_asks","approval":"ask"}`))
 	req.Header.Set("Authorization", "Bearer "+d.Alice)
@@ -330,6 +334,9 @@ type ocMessage struct {
 		Time struct {
 			Completed int64 `json:"completed"`
 		} `json:"time"`
+		Error *struct {
+			Name string `json:"name"`
+		} `json:"error"`
 	} `json:"info"`
 	Parts []struct {
 		Type  string `json:"type"`
@@ -356,4 +363,54 @@ func openCodeMessages(t *testing.T, d *testkit.Daemon, id string) []ocMessage {
 		t.Fatalf("messages: %d %v", resp.StatusCode, err)
 	}
 	return msgs
+}
+
+// Esc in the TUI interrupts the running turn: the long tool never
+// finishes and the answer is marked aborted.
+func TestOpenCodeTUIInterrupt(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d, _ := openCodeDaemon(t)
+	tm := startTUI(t, d)
+	tm.waitFor("Ask anything")
+	tm.run("send-keys", "-l", "please wait a while")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("timeout 120 tail")
+	// The first Esc arms the interrupt, the second sends it.
+	tm.run("send-keys", "Escape")
+	tm.waitFor("again to interrupt")
+	tm.run("send-keys", "Escape")
+	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %v", err, list)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		msgs := openCodeMessages(t, d, list[0].ID)
+		if n := len(msgs); n == 2 && msgs[1].Info.Time.Completed != 0 {
+			reply := msgs[1]
+			if reply.Info.Error == nil || reply.Info.Error.Name != "MessageAbortedError" {
+				t.Fatalf("the interrupted answer: %+v", reply)
+			}
+			for _, p := range reply.Parts {
+				if p.Type == "tool" && p.State.Status == "completed" {
+					t.Fatalf("the long tool finished: %+v", reply)
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the turn was not interrupted: %+v\n%s", msgs, tm.run("capture-pane", "-p"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
