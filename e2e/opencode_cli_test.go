@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/api"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -38,21 +40,29 @@ func openCodeEnv(home string) []string {
 }
 
 // openCodeDaemon starts a daemon on the real claude CLI and the scripted
-// model: "count the files" runs a Bash tool, "wait a while" a long one,
+// model, and a second agent, the model's API called directly: "count the
+// files" runs a Bash tool, "wait a while" a long one,
 // anything else is echoed.
 func openCodeDaemon(t *testing.T) (*testkit.Daemon, *scriptedmodel.Server) {
 	t.Helper()
 	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
-		scriptedmodel.Then("count the files", scriptedmodel.Bash("echo cli-tool-ran > note.txt && cat note.txt"), scriptedmodel.Text("Done: {{last_tool_result}}")),
+		// Each agent's own shell tool: Claude Code's Bash, the API agent's bash.
+		scriptedmodel.Then("count the files", scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Shell: "echo cli-tool-ran > note.txt && cat note.txt"}}},
+			scriptedmodel.Text("Done: {{last_tool_result}}")),
 		scriptedmodel.Then("wait a while", scriptedmodel.Bash("timeout 120 tail -f /dev/null; echo finished-waiting"), scriptedmodel.Text("Waited: {{last_tool_result}}")),
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.Close() })
+	// A second agent: the model's API called directly, with a bash tool.
+	direct, err := api.New(api.Options{Flavor: api.Anthropic, BaseURL: m.URL(), APIKey: "offline", Tools: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}), Providers: []provider.Provider{direct},
+		Env: testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
 	})
 	return d, m
 }
@@ -153,6 +163,23 @@ func TestOpenCodeRunAttach(t *testing.T) {
 	}
 	saw("please count the files here", "what did you run before", "and the third question")
 
+	// The other agent, picked as OpenCode's model, answers a new session.
+	out = run("-m", "api-anthropic/default", "now count the files with the other agent")
+	other, answer := "", ""
+	ranTool = false
+	for _, ev := range events(out) {
+		other = ev.SessionID
+		switch {
+		case ev.Part.Type == "tool":
+			ranTool = ev.Part.State.Status == "completed" && strings.Contains(ev.Part.State.Output, "cli-tool-ran")
+		case ev.Type == "text":
+			answer = ev.Part.Text
+		}
+	}
+	if !ranTool || !strings.HasPrefix(answer, "Done: cli-tool-ran") || other == session || other == "" {
+		t.Fatalf("the other agent: tool %v, answer %q, session %q in\n%s", ranTool, answer, other, out)
+	}
+
 	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
 	req.SetBasicAuth("opencode", d.Alice)
 	resp, err := http.DefaultClient.Do(req)
@@ -160,9 +187,21 @@ func TestOpenCodeRunAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var list []map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 1 || list[0]["id"] != session {
-		t.Fatalf("sessions: %v %v", err, list)
+	var list []struct {
+		ID    string `json:"id"`
+		Model struct {
+			ProviderID string `json:"providerID"`
+		} `json:"model"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 2 {
+		t.Fatalf("sessions: %v %+v", err, list)
+	}
+	agents := map[string]string{}
+	for _, s := range list {
+		agents[s.ID] = s.Model.ProviderID
+	}
+	if agents[session] != "claude" || agents[other] != "api-anthropic" {
+		t.Fatalf("the sessions' agents: %v", agents)
 	}
 }
 
