@@ -453,3 +453,39 @@ func TestOpenCodeTUIInterrupt(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// Each HotPlex agent is a model in the TUI's model list: picking the
+// other agent there runs the next new session on it.
+func TestOpenCodeTUIPicksAgent(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d, _ := openCodeDaemon(t)
+	tm := startTUI(t, d)
+	tm.waitFor("Ask anything")
+	tm.run("send-keys", "-l", "/models")
+	tm.waitFor("/models")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Select model", "api-anthropic (the agent's default model)", "claude (the agent's default model)")
+	tm.run("send-keys", "-l", "api-anthropic")
+	// The list filters as it is typed into; Enter picks once it has.
+	time.Sleep(time.Second)
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Build · api-anthropic")
+	tm.run("send-keys", "-l", "please count the files here")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Done: cli-tool-ran")
+	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list []struct {
+		Model struct {
+			ProviderID string `json:"providerID"`
+		} `json:"model"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 1 || list[0].Model.ProviderID != "api-anthropic" {
+		t.Fatalf("sessions: %v %+v", err, list)
+	}
+}
