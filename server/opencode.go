@@ -32,7 +32,11 @@ func (h openCodeHost) SessionByKey(ctx context.Context, c opencode.Caller, key s
 }
 
 func (h openCodeHost) CreateSession(ctx context.Context, c opencode.Caller, req opencode.NewSession) (store.Session, error) {
-	return h.s.addSession(ctx, caller(c), createSessionRequest{ID: req.ID, Title: req.Title, Provider: req.Provider})
+	cr := createSessionRequest{ID: req.ID, Title: req.Title, Provider: req.Provider}
+	if req.Ask {
+		cr.Approval = "ask"
+	}
+	return h.s.addSession(ctx, caller(c), cr)
 }
 
 func (h openCodeHost) DeleteSession(ctx context.Context, st store.Session) error {

@@ -154,16 +154,20 @@ func TestOpenCodeProviderChoice(t *testing.T) {
 // /permission/{id}/reply; only the session's owner can.
 func TestOpenCodePermissionRequests(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "asks", "approval": "ask"})
+	// OpenCode's own way to ask: a rule whose action is "ask".
 	events := d.openCodeEvents(t, "/event", d.alice)
+	created := decode[map[string]any](t, d.do(t, "POST", "/session", d.alice, map[string]any{
+		"permission": []any{map[string]any{"permission": "bash", "pattern": "*", "action": "ask"}}}))
+	asks, _ := created["id"].(string)
+	events.until(t, func(ev map[string]any) bool { return ev["type"] == "session.created" })
 	prompt := map[string]any{"parts": []any{map[string]any{"type": "text", "text": "go " + bashDirective("echo asked-run")}}}
-	if resp := d.do(t, "POST", "/session/asks/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
+	if resp := d.do(t, "POST", "/session/"+asks+"/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("prompt_async: %d", resp.StatusCode)
 	}
 	asked := events.until(t, func(ev map[string]any) bool { return ev["type"] == "permission.asked" })
 	perm := asked[len(asked)-1]["properties"].(map[string]any)
 	pid, _ := perm["id"].(string)
-	if pid == "" || perm["sessionID"] != "asks" || perm["permission"] != "Bash" || dig(perm, "tool", "callID") == "" ||
+	if pid == "" || perm["sessionID"] != asks || perm["permission"] != "Bash" || dig(perm, "tool", "callID") == "" ||
 		dig(perm, "metadata", "input", "command") != "echo asked-run" {
 		t.Fatalf("permission.asked: %v", perm)
 	}
@@ -185,7 +189,7 @@ func TestOpenCodePermissionRequests(t *testing.T) {
 	}
 	var replied bool
 	var output string
-	for _, ev := range events.until(t, idleOf("asks")) {
+	for _, ev := range events.until(t, idleOf(asks)) {
 		switch ev["type"] {
 		case "permission.replied":
 			replied = dig(ev, "properties", "requestID") == pid && dig(ev, "properties", "reply") == "once"

@@ -83,6 +83,8 @@ type Permission struct {
 // NewSession is a session to create.
 type NewSession struct {
 	ID, Title, Provider string
+	// Ask makes the session ask a person before each tool use.
+	Ask bool
 }
 
 // Options wire an API to the daemon's parts.
@@ -221,6 +223,9 @@ type ocCreateRequest struct {
 	Title    string `json:"title,omitempty"`
 	// Model names the session's agent CLI as its provider.
 	Model *ocSessionModel `json:"model,omitempty"`
+	// Permission with any rule whose action is "ask" makes a session
+	// that asks a person before each tool use.
+	Permission []ocRule `json:"permission,omitempty"`
 }
 
 type ocUpdateRequest struct {
@@ -326,6 +331,7 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 	if req.Model != nil && a.isProvider(req.Model.ProviderID) {
 		ns.Provider = req.Model.ProviderID
 	}
+	ns.Ask = slices.ContainsFunc(req.Permission, func(r ocRule) bool { return r.Action == "ask" })
 	st, err := a.host.CreateSession(r.Context(), a.host.Caller(r), ns)
 	if err != nil {
 		a.host.WriteError(w, err)
