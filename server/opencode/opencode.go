@@ -1,10 +1,15 @@
 // Package opencode serves the OpenCode-compatible API: the subset of
-// OpenCode's server that its clients and SDK (@opencode-ai/sdk) need to
-// hold a conversation — session CRUD, prompts answered synchronously or as
-// events, abort, the event streams, and the configuration and providers
-// the clients read at start. Sessions are the daemon's own, with the same
-// API keys and tenancy as /v1: the daemon's HTTP server mounts the routes
-// behind its authentication and lends the API what it needs through Host.
+// OpenCode's server that its SDK (@opencode-ai/sdk), its CLI
+// (`opencode run --attach`) and its TUI (`opencode attach`) need to hold a
+// conversation — session CRUD, prompts answered synchronously or as
+// events, abort, permission requests and replies, the event streams, and
+// what the programs read at start (configuration, providers, agents,
+// paths, project). Each HotPlex agent is an OpenCode provider with one
+// model. Sessions are the daemon's own, with the same API keys and
+// tenancy as /v1: the daemon's HTTP server mounts the routes behind its
+// authentication (which takes the key as a Basic password here, the way
+// OpenCode's programs send it) and lends the API what it needs through
+// Host.
 package opencode
 
 import (
