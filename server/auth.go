@@ -22,12 +22,17 @@ type caller struct {
 
 // auth lets a request through only with a valid API key
 // (Authorization: Bearer <secret>; the scheme's case does not matter, RFC
-// 7235), and puts the key in its context. A long request (a stream, a
+// 7235), and puts the key in its context. Where basic is set (OpenCode's
+// routes: its CLI and TUI only speak HTTP Basic) the key may come as the
+// Basic password too, under any user name. A long request (a stream, a
 // WebSocket) ends when its key is revoked or expires: an SSE stream with a
 // final disconnect event naming the reason.
-func (s *Server) auth(next http.HandlerFunc, long bool) http.Handler {
+func (s *Server) auth(next http.HandlerFunc, long, basic bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r.Header.Get("Authorization"))
+		if !ok && basic {
+			_, secret, ok = r.BasicAuth()
+		}
 		if !ok && r.URL.Path == "/v1/ws" {
 			// Browsers cannot set headers on a WebSocket handshake.
 			secret, ok = r.URL.Query().Get("api_key"), true

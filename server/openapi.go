@@ -24,6 +24,7 @@ type operation struct {
 	status                int  // success status (default 200)
 	stream                bool // the response is an SSE stream of events
 	long                  bool // the response may take as long as a turn: no write timeout
+	basic                 bool // the API key may come as an HTTP Basic password too
 	event                 any  // the type of a stream's data (default EventWithMeta)
 }
 
@@ -70,8 +71,11 @@ func (s *Server) OpenAPI() ([]byte, error) {
 	paths := map[string]map[string]any{}
 	for _, op := range append(s.operations(), s.openCodeOperations()...) {
 		o := map[string]any{"summary": op.summary, "operationId": operationID(op)}
-		if op.public {
+		switch {
+		case op.public:
 			o["security"] = []any{}
+		case op.basic:
+			o["security"] = []any{map[string]any{"apiKey": []any{}}, map[string]any{"basicAuth": []any{}}}
 		}
 		var params []any
 		for _, seg := range strings.Split(op.path, "/") {
@@ -117,8 +121,12 @@ func (s *Server) OpenAPI() ([]byte, error) {
 		"info":    map[string]any{"title": "HotPlex API", "version": "1"},
 		"paths":   paths,
 		"components": map[string]any{
-			"schemas":         schemas,
-			"securitySchemes": map[string]any{"apiKey": map[string]any{"type": "http", "scheme": "bearer"}},
+			"schemas": schemas,
+			"securitySchemes": map[string]any{
+				"apiKey": map[string]any{"type": "http", "scheme": "bearer"},
+				// OpenCode's routes take the key as a Basic password too.
+				"basicAuth": map[string]any{"type": "http", "scheme": "basic", "description": "the API key as the password, any user name"},
+			},
 		},
 		"security": []any{map[string]any{"apiKey": []any{}}},
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/server/opencode"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -143,7 +144,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *limiter
 	keys    *keyWatch
-	ocBus   ocBus // OpenCode events that are not a session's own
+	oc      *opencode.API
 
 	metricsHandler http.Handler
 
@@ -192,6 +193,8 @@ func New(opts Options) *Server {
 		s.log.Error("cannot export the model gateway's metrics", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.oc = opencode.New(opencode.Options{Host: openCodeHost{s}, Engine: opts.Engine, Hub: opts.Hub, Store: opts.Store,
+		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done(), WorkDirRoot: opts.WorkDirRoot})
 	s.routes()
 	return s
 }
@@ -201,7 +204,7 @@ func (s *Server) routes() {
 		long := op.stream || op.long
 		var h http.Handler = op.handler
 		if !op.public {
-			h = s.auth(op.handler, long)
+			h = s.auth(op.handler, long, op.basic)
 		}
 		if long {
 			h = unbounded(h)
@@ -232,6 +235,13 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allow) == 0 {
+		s.log.Debug("no such endpoint", "method", r.Method, "path", r.URL.Path)
+		if r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+			// Outside /v1 the clients are OpenCode's, which show an
+			// error of their own shape and fail on another.
+			opencode.NotFound(w, r)
+			return
+		}
 		writeError(w, errorf(http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path))
 		return
 	}

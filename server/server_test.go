@@ -210,7 +210,7 @@ func TestBadRequests(t *testing.T) {
 		{"duplicate session", "POST", "/v1/sessions", `{"id":"b"}`, 409},
 		{"unknown session", "GET", "/v1/sessions/nope", nil, 404},
 		{"bad Last-Event-ID", "GET", "/v1/sessions/b/events?after=x", nil, 400},
-		{"unknown endpoint", "GET", "/v2/whatever", nil, 404},
+		{"unknown endpoint", "GET", "/v1/whatever", nil, 404},
 	}
 	for _, c := range cases {
 		resp := d.do(t, c.method, c.path, d.alice, c.body)

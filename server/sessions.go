@@ -242,7 +242,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		return store.Session{}, err
 	}
 	// OpenCode clients hear of every new session, whichever API made it.
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.created", ocInfo{ocSessionOf(st)}})
+	s.oc.SessionCreated(st)
 	return st, nil
 }
 
@@ -318,7 +318,7 @@ func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts e
 	if json.Unmarshal(st.Options, &o) == nil && o.OwnWorkDir {
 		s.removeWorkDir(st)
 	}
-	s.ocBus.publish(st.Owner, st.WorkDir, ocEvent{"session.deleted", ocInfo{ocSessionOf(st)}})
+	s.oc.SessionDeleted(st)
 	return nil
 }
 

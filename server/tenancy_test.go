@@ -133,6 +133,26 @@ func tenancyMatrix() map[string]tenancyCase {
 		"GET /config":                                   public("GET", "/config"),
 		"GET /config/providers":                         public("GET", "/config/providers"),
 		"GET /provider":                                 public("GET", "/provider"),
+		"GET /session/{id}/children":                    sess("GET", "/session/{id}/children", nil),
+		"GET /session/{id}/todo":                        sess("GET", "/session/{id}/todo", nil),
+		"GET /session/{id}/diff":                        sess("GET", "/session/{id}/diff", nil),
+		"GET /permission":                               public("GET", "/permission"),
+		"POST /permission/{requestID}/reply": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "POST", "/permission/"+w.permission+"/reply", map[string]string{"reply": "once"}, hidden...)
+		},
+		"GET /path":                      public("GET", "/path"),
+		"GET /project":                   public("GET", "/project"),
+		"GET /project/current":           public("GET", "/project/current"),
+		"GET /agent":                     public("GET", "/agent"),
+		"GET /command":                   public("GET", "/command"),
+		"GET /lsp":                       public("GET", "/lsp"),
+		"GET /formatter":                 public("GET", "/formatter"),
+		"GET /vcs":                       public("GET", "/vcs"),
+		"GET /provider/auth":             public("GET", "/provider/auth"),
+		"GET /experimental/workspace":    public("GET", "/experimental/workspace"),
+		"GET /experimental/resource":     public("GET", "/experimental/resource"),
+		"GET /experimental/capabilities": public("GET", "/experimental/capabilities"),
+		"GET /experimental/console":      public("GET", "/experimental/console"),
 	}
 }
 

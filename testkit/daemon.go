@@ -22,7 +22,9 @@ import (
 // DaemonOptions configure a test daemon.
 type DaemonOptions struct {
 	Provider provider.Provider
-	Env      []string
+	// Providers are agents besides Provider, the default.
+	Providers []provider.Provider
+	Env       []string
 	// Root is the work directory root, DBPath the database file; reuse
 	// them to restart a daemon on the same state.
 	Root, DBPath string
@@ -94,7 +96,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	}
 	dm, err := daemon.New(ctx, daemon.Config{
 		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
-		Provider: o.Provider, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
+		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
 		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares},
 		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server,
 	})

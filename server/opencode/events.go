@@ -1,8 +1,9 @@
-package server
+package opencode
 
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -27,7 +28,7 @@ type ocBus struct {
 }
 
 type ocListener struct {
-	caller caller
+	caller Caller
 	c      chan ocBusEvent
 	full   chan struct{} // closed when the listener fell a queue behind
 	once   sync.Once
@@ -41,7 +42,7 @@ type ocBusEvent struct {
 // ocListenerQueue bounds the bus events a stream may fall behind.
 const ocListenerQueue = 256
 
-func (b *ocBus) listen(c caller) *ocListener {
+func (b *ocBus) listen(c Caller) *ocListener {
 	l := &ocListener{caller: c, c: make(chan ocBusEvent, ocListenerQueue), full: make(chan struct{})}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -82,20 +83,20 @@ type ocFollowed struct {
 	conv    *ocConversation
 }
 
-func (s *Server) ocEvents(w http.ResponseWriter, r *http.Request) { s.ocStream(w, r, false) }
+func (a *API) ocEvents(w http.ResponseWriter, r *http.Request) { a.ocStream(w, r, false) }
 
-func (s *Server) ocGlobalEvents(w http.ResponseWriter, r *http.Request) { s.ocStream(w, r, true) }
+func (a *API) ocGlobalEvents(w http.ResponseWriter, r *http.Request) { a.ocStream(w, r, true) }
 
 // ocStream streams the events of every session the caller may see, as
 // OpenCode's event stream does: SSE data lines only, no IDs (OpenCode's
 // clients do not resume; they list messages again).
-func (s *Server) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
+func (a *API) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 	ctx := r.Context()
-	c := callerOf(r)
-	sub := s.opts.Hub.SubscribeAll()
+	c := a.host.Caller(r)
+	sub := a.hub.SubscribeAll()
 	defer sub.Close()
-	l := s.ocBus.listen(c)
-	defer s.ocBus.stop(l)
+	l := a.bus.listen(c)
+	defer a.bus.stop(l)
 	out := newSSE(w)
 	write := func(dir string, ev ocEvent) error {
 		var v any = ev
@@ -112,7 +113,7 @@ func (s *Server) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 		return
 	}
 	followed := map[string]*ocFollowed{}
-	keepAlive := time.NewTicker(s.opts.KeepAlive)
+	keepAlive := time.NewTicker(a.every)
 	defer keepAlive.Stop()
 	for {
 		select {
@@ -122,7 +123,7 @@ func (s *Server) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 			}
 			f := followed[ev.SessionID]
 			if f == nil {
-				f = s.ocFollow(ctx, c, ev.EventWithMeta)
+				f = a.ocFollow(ctx, c, ev.EventWithMeta)
 				followed[ev.SessionID] = f
 			}
 			if !f.allowed {
@@ -152,7 +153,7 @@ func (s *Server) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 			}
 		case <-ctx.Done():
 			return
-		case <-s.ctx.Done():
+		case <-a.done:
 			return
 		}
 	}
@@ -166,8 +167,8 @@ const ocReplayWindow = 1024
 // prepares its conversation: when ev is not the first event of a turn, the
 // turn's earlier events are read back from the store, where the recorder
 // put them before ev was published.
-func (s *Server) ocFollow(ctx context.Context, c caller, ev *event.EventWithMeta) *ocFollowed {
-	st, err := s.ownedKey(ctx, c, ev.SessionID)
+func (a *API) ocFollow(ctx context.Context, c Caller, ev *event.EventWithMeta) *ocFollowed {
+	st, err := a.host.SessionByKey(ctx, c, ev.SessionID)
 	if err != nil {
 		return &ocFollowed{}
 	}
@@ -177,7 +178,7 @@ func (s *Server) ocFollow(ctx context.Context, c caller, ev *event.EventWithMeta
 		if ev.Seq > ocReplayWindow {
 			after = ev.Seq - ocReplayWindow
 		}
-		earlier, err := s.opts.Store.Events(ctx, st.ID, after, int(ev.Seq-after-1))
+		earlier, err := a.store.Events(ctx, st.ID, after, int(ev.Seq-after-1))
 		if err == nil {
 			prior := make([]*event.EventWithMeta, 0, len(earlier))
 			for _, e := range earlier {
@@ -216,14 +217,46 @@ func decodeStored(e store.Event) *event.EventWithMeta {
 	return &ev
 }
 
+// sseWriter writes a stream of Server-Sent Events with data lines only,
+// as OpenCode's event stream is.
+type sseWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+// writeTimeout bounds each write to a stream's client.
+const writeTimeout = 10 * time.Second
+
+// newSSE opens a stream.
+func newSSE(w http.ResponseWriter) *sseWriter {
+	s := &sseWriter{w: w, rc: http.NewResponseController(w)}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	_ = s.rc.Flush()
+	return s
+}
+
 // data writes an SSE message with only a data line.
 func (s *sseWriter) data(b []byte) error {
-	_ = s.rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	buf := make([]byte, 0, len(b)+8)
 	buf = append(buf, "data: "...)
 	buf = append(buf, b...)
 	buf = append(buf, "\n\n"...)
 	if _, err := s.w.Write(buf); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// keepAlive writes a comment line.
+func (s *sseWriter) keepAlive() error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if _, err := io.WriteString(s.w, ": keep-alive\n\n"); err != nil {
 		return err
 	}
 	return s.rc.Flush()

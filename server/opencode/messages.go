@@ -1,4 +1,4 @@
-package server
+package opencode
 
 import (
 	"fmt"
@@ -165,10 +165,14 @@ type ocPermission struct {
 	Time      ocMsgTime      `json:"time"`
 }
 
+// ocPermissionReplied closes a permission request for OpenCode's older
+// clients (permissionID, response) and newer ones (requestID, reply).
 type ocPermissionReplied struct {
 	SessionID    string `json:"sessionID"`
 	PermissionID string `json:"permissionID"`
 	Response     string `json:"response"`
+	RequestID    string `json:"requestID"`
+	Reply        string `json:"reply"`
 }
 
 // ocTurn is one user message and the assistant's answer to it.
@@ -302,7 +306,10 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 			}
 			out = append(out, ocEvent{"permission.updated", ocPermission{
 				ID: ev.Permission.RequestID, Type: ev.Permission.ToolName, SessionID: c.sessionID, MessageID: t.reply.ID,
-				CallID: ev.Permission.ToolUseID, Title: ev.Meta.InputSummary, Metadata: meta, Time: ocMsgTime{Created: now}}})
+				CallID: ev.Permission.ToolUseID, Title: ev.Meta.InputSummary, Metadata: meta, Time: ocMsgTime{Created: now}}},
+				// OpenCode's newer clients (its TUI) ask with permission.asked.
+				ocEvent{"permission.asked", permissionRequestOf(c.sessionID, t.reply.ID, ev.Permission.RequestID,
+					ev.Permission.ToolName, ev.Permission.ToolUseID, ev.Input)})
 		}
 	case event.TypePermissionDecision:
 		if ev.Permission != nil {
@@ -310,7 +317,7 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 			if ev.Permission.Decision == "allow" {
 				response = "once"
 			}
-			out = append(out, ocEvent{"permission.replied", ocPermissionReplied{c.sessionID, ev.Permission.RequestID, response}})
+			out = append(out, ocEvent{"permission.replied", ocPermissionReplied{c.sessionID, ev.Permission.RequestID, response, ev.Permission.RequestID, response}})
 		}
 	case event.TypeError:
 		msg := ev.EventData

@@ -1,17 +1,105 @@
-package server_test
+package opencode_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
 )
+
+var fakeAgent string
+
+func TestMain(m *testing.M) {
+	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgent, http.DefaultClient.CloseIdleConnections))
+}
+
+// daemon is testkit's daemon with the fake agent, plus request helpers.
+type daemon struct {
+	*testkit.Daemon
+	url               string
+	alice, bob, admin string
+}
+
+func startDaemon(t *testing.T, root, home, dbPath string) *daemon {
+	t.Helper()
+	td := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
+		Env:      append(os.Environ(), "HOME="+home), Root: root, DBPath: dbPath,
+	})
+	return &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob, admin: td.Admin}
+}
+
+func (d *daemon) stop() { d.Stop() }
+
+func newDaemon(t *testing.T) *daemon {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	return startDaemon(t, t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db"))
+}
+
+// do sends a request with key as its Bearer token (none when empty).
+func (d *daemon) do(t *testing.T, method, path, key string, body any) *http.Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		js, _ := json.Marshal(b)
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, d.url+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func decode[T any](t *testing.T, resp *http.Response) T {
+	t.Helper()
+	defer resp.Body.Close()
+	var v T
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func (d *daemon) create(t *testing.T, key string, body map[string]any) map[string]any {
+	t.Helper()
+	resp := d.do(t, "POST", "/v1/sessions", key, body)
+	if resp.StatusCode != http.StatusCreated {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("create: %d %s", resp.StatusCode, b)
+	}
+	return decode[map[string]any](t, resp)
+}
+
+// bashDirective makes the fake agent run cmd through its Bash tool.
+func bashDirective(cmd string) string {
+	return "bash:" + base64.RawURLEncoding.EncodeToString([]byte(cmd))
+}
 
 // ocStream is an OpenCode event stream (/event or /global/event) read in
 // the background.
