@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/hotplex/hotplex/internal/scriptedmodel"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// acpEditor is an editor's side of an ACP connection: it records the
+// agent's updates and allows what it is asked.
+type acpEditor struct {
+	mu      sync.Mutex
+	updates []sdk.SessionUpdate
+}
+
+func (e *acpEditor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.updates = append(e.updates, n.Update)
+	return nil
+}
+
+func (e *acpEditor) RequestPermission(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected("allow")}, nil
+}
+
+var errNotOffered = errors.New("not offered")
+
+func (e *acpEditor) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	return sdk.ReadTextFileResponse{}, errNotOffered
+}
+func (e *acpEditor) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	return sdk.WriteTextFileResponse{}, errNotOffered
+}
+func (e *acpEditor) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	return sdk.CreateTerminalResponse{}, errNotOffered
+}
+func (e *acpEditor) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+	return sdk.KillTerminalResponse{}, errNotOffered
+}
+func (e *acpEditor) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+	return sdk.TerminalOutputResponse{}, errNotOffered
+}
+func (e *acpEditor) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+	return sdk.ReleaseTerminalResponse{}, errNotOffered
+}
+func (e *acpEditor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+	return sdk.WaitForTerminalExitResponse{}, errNotOffered
+}
+
+// An editor drives the real Claude Code through `hotplex acp --connect`:
+// the scripted model has it run a shell command; the editor sees the
+// tool call, its completion with the command's output and the answer,
+// and the conversation is the daemon's.
+func TestACPWithClaudeCode(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("write the proof", scriptedmodel.Bash("echo acp-proof > proof.txt && cat proof.txt"),
+			scriptedmodel.Text("The command printed: {{last_tool_result}}")),
+	}})
+	env := []string{"ANTHROPIC_BASE_URL=" + model.URL(), "ANTHROPIC_API_KEY=sk-hotplex-test", "DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	home := t.TempDir()
+	d := startServeWith(t, t.TempDir(), testkit.ClaudePath(t), home, "", env, "--gateway", "off")
+
+	// The editor's project, in the key's tree of work directories.
+	resp := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "probe"})
+	var probe struct {
+		WorkDir string `json:"work_dir"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&probe)
+	resp.Body.Close()
+	if probe.WorkDir == "" {
+		t.Fatalf("no work directory for a probe session: %d", resp.StatusCode)
+	}
+	cwd := filepath.Join(filepath.Dir(probe.WorkDir), "editor-project")
+	if err := os.Mkdir(cwd, 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(hotplexBin, "acp", "--connect", d.url, "--key", d.key)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ed := &acpEditor{}
+	conn := sdk.NewClientSideConnection(ed, stdin, stdout)
+	defer func() {
+		_ = stdin.Close() // the editor leaves: the agent ends
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("hotplex acp: %v\n%s", err, stderr.String())
+		}
+	}()
+
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("please write the proof")}})
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v\n%s", r, err, stderr.String())
+	}
+	ed.mu.Lock()
+	updates := slices.Clone(ed.updates)
+	ed.mu.Unlock()
+	var call sdk.ToolCallId
+	var completed, answered bool
+	for _, u := range updates {
+		switch {
+		case u.ToolCall != nil && u.ToolCall.Kind == sdk.ToolKindExecute:
+			call = u.ToolCall.ToolCallId
+		case u.ToolCallUpdate != nil && u.ToolCallUpdate.ToolCallId == call && call != "" &&
+			u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusCompleted:
+			completed = true
+		case u.AgentMessageChunk != nil && strings.Contains(u.AgentMessageChunk.Content.Text.Text, "acp-proof"):
+			answered = true
+		}
+	}
+	if call == "" || !completed || !answered {
+		b, _ := json.Marshal(updates)
+		t.Fatalf("updates (tool call %q, completed %v, answered %v): %s", call, completed, answered, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(cwd, "proof.txt")); err != nil || strings.TrimSpace(string(b)) != "acp-proof" {
+		t.Fatalf("proof.txt: %q, %v", b, err)
+	}
+	resp = d.request(t, "GET", "/v1/sessions/"+string(s.SessionId), nil)
+	defer resp.Body.Close()
+	var view struct {
+		WorkDir     string `json:"work_dir"`
+		LastEventID int    `json:"last_event_id"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&view)
+	if view.WorkDir != cwd || view.LastEventID == 0 {
+		t.Fatalf("the daemon's view of the editor's session: %+v", view)
+	}
+}
