@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -160,5 +161,84 @@ func TestACPWithClaudeCode(t *testing.T) {
 	_ = json.NewDecoder(resp.Body).Decode(&view)
 	if view.WorkDir != cwd || view.LastEventID == 0 {
 		t.Fatalf("the daemon's view of the editor's session: %+v", view)
+	}
+}
+
+// The official ACP TypeScript SDK's client (`make tools` installs it)
+// drives `hotplex acp --connect --approval ask` over stdio: a shell tool
+// whose permission it grants, a cancelled turn, the list, a load that
+// replays the history, and an unknown session's error code.
+func TestACPTypeScriptClient(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	sdkDir := filepath.Join(testkit.ModuleRoot(t), ".tools", "npm", "acp-sdk", "node_modules", "@agentclientprotocol", "sdk")
+	if _, err := os.Stat(filepath.Join(sdkDir, "package.json")); err != nil {
+		t.Fatalf("@agentclientprotocol/sdk is not installed at %s (run `make tools`): %v", sdkDir, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is needed to run the ACP SDK: %v", err)
+	}
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	home := t.TempDir()
+	d := startServe(t, t.TempDir(), agent, home, "")
+	resp := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "probe"})
+	var probe struct {
+		WorkDir string `json:"work_dir"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&probe)
+	resp.Body.Close()
+	cwd := filepath.Join(filepath.Dir(probe.WorkDir), "ts-project")
+	if err := os.Mkdir(cwd, 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	toolPrompt := "bash:" + base64.RawURLEncoding.EncodeToString([]byte("echo from-typescript > ts.txt"))
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "acp_client.mjs"), sdkDir, cwd, toolPrompt,
+		hotplexBin, "acp", "--connect", d.url, "--key", d.key, "--approval", "ask")
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the TypeScript client: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Initialize struct {
+			AgentCapabilities struct{ LoadSession bool }
+		}
+		SessionID               string
+		ToolTurn, CancelledTurn struct{ StopReason string }
+		Permissions             []struct{ Title string }
+		Updates                 []string
+		List                    struct {
+			Sessions []struct{ SessionID, Cwd string }
+		}
+		UnknownSession int
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	load := slices.Index(got.Updates, "--load--")
+	live, replay := got.Updates[:max(load, 0)], got.Updates[load+1:]
+	switch {
+	case !got.Initialize.AgentCapabilities.LoadSession:
+		t.Errorf("initialize: %s", out)
+	case got.ToolTurn.StopReason != "end_turn" || got.CancelledTurn.StopReason != "cancelled":
+		t.Errorf("stop reasons: %+v, %+v", got.ToolTurn, got.CancelledTurn)
+	case len(got.Permissions) != 1 || !strings.Contains(got.Permissions[0].Title, "Bash"):
+		t.Errorf("permission requests: %+v", got.Permissions)
+	case !slices.Contains(live, "tool_call:in_progress") || !slices.Contains(live, "tool_call_update:completed"):
+		t.Errorf("live updates: %q", live)
+	case len(got.List.Sessions) != 1 || got.List.Sessions[0].SessionID != got.SessionID || got.List.Sessions[0].Cwd != cwd:
+		t.Errorf("session/list: %+v", got.List)
+	case load < 0 || !slices.Contains(replay, "user_message_chunk") || !slices.Contains(replay, "tool_call_update:completed"):
+		t.Errorf("replayed history: %q", replay)
+	case got.UnknownSession != -32002:
+		t.Errorf("a prompt on an unknown session: %d", got.UnknownSession)
+	}
+	if b, err := os.ReadFile(filepath.Join(cwd, "ts.txt")); err != nil || strings.TrimSpace(string(b)) != "from-typescript" {
+		t.Errorf("the allowed command's file: %q, %v", b, err)
 	}
 }
