@@ -14,6 +14,7 @@ import (
 	"github.com/hotplex/hotplex/acp"
 	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/daemon"
+	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -67,8 +68,14 @@ at the data directory of a daemon that is running.`,
 			// goes to stderr, and the key stays in its file.
 			stderr := cmd.ErrOrStderr()
 			o.Logger = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
-			return withDaemon(ctx, cfg, stderr, io.Discard, o.Logger, func(d *daemon.Daemon, _ store.Store, adminKey string) error {
-				fmt.Fprintf(stderr, "HotPlex ACP agent on stdio; sessions in %s, key in %s, work directories under %s\n", cfg.DataDir, cfg.AdminKeyFile, cfg.WorkDirRoot)
+			return withDaemon(ctx, cfg, stderr, io.Discard, o.Logger, func(d *daemon.Daemon, st store.Store, adminKey string) error {
+				// The editor's projects must lie in the key's tree.
+				k, err := st.APIKeyByHash(ctx, store.HashKey(adminKey))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "HotPlex ACP agent on stdio; sessions in %s, key in %s\nProjects: %s\n",
+					cfg.DataDir, cfg.AdminKeyFile, filepath.Join(cfg.WorkDirRoot, engine.OwnerDir(k.ID)))
 				o.Key = adminKey
 				return acp.Serve(ctx, client.InProcess(d.Handler()), in, out, o)
 			})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -240,5 +241,141 @@ func TestACPTypeScriptClient(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(cwd, "ts.txt")); err != nil || strings.TrimSpace(string(b)) != "from-typescript" {
 		t.Errorf("the allowed command's file: %q, %v", b, err)
+	}
+}
+
+// acpProc is `hotplex acp` started as an editor starts it, with an
+// editor connected to its stdio.
+type acpProc struct {
+	conn     *sdk.ClientSideConnection
+	ed       *acpEditor
+	projects string // the key's tree, from the banner
+	stdin    interface{ Close() error }
+	cmd      *exec.Cmd
+	stderr   chan string
+	once     sync.Once
+	waitErr  error
+}
+
+func startACP(t *testing.T, home string, args ...string) *acpProc {
+	t.Helper()
+	cmd := exec.Command(hotplexBin, append([]string{"acp"}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "HOTPLEX_LOG_LEVEL=warn")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &acpProc{ed: &acpEditor{}, stdin: stdin, cmd: cmd, stderr: make(chan string, 64)}
+	t.Cleanup(func() { // a test that failed early: end the process
+		_ = stdin.Close()
+		p.wait()
+	})
+	go func() {
+		defer close(p.stderr)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case p.stderr <- sc.Text():
+			default: // nobody reads the log any more
+			}
+		}
+	}()
+	deadline := time.After(time.Minute)
+	for p.projects == "" {
+		select {
+		case line, ok := <-p.stderr:
+			if !ok {
+				t.Fatal("hotplex acp exited before serving")
+			}
+			if v, ok := strings.CutPrefix(line, "Projects: "); ok {
+				p.projects = v
+			}
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			t.Fatal("hotplex acp printed no banner")
+		}
+	}
+	p.conn = sdk.NewClientSideConnection(p.ed, stdin, stdout)
+	return p
+}
+
+// stop closes the editor's end, as an editor that quits does; the
+// process ends with its daemon and agents.
+func (p *acpProc) stop(t *testing.T) {
+	t.Helper()
+	_ = p.stdin.Close()
+	if err := p.wait(); err != nil {
+		t.Errorf("hotplex acp: %v", err)
+	}
+}
+
+func (p *acpProc) wait() error {
+	p.once.Do(func() { p.waitErr = p.cmd.Wait() })
+	return p.waitErr
+}
+
+// `hotplex acp` alone: a daemon of its own on the data directory; the
+// conversation is kept there, and the next run loads it with its history.
+func TestACPStdioEmbedded(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	agent := testkit.BuildFakeAgent(t, t.TempDir())
+	dataDir, home := t.TempDir(), t.TempDir()
+	args := []string{"--data-dir", dataDir, "--cli-path", agent, "--offline", "never", "--gateway", "off"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	p := startACP(t, home, args...)
+	cwd := filepath.Join(p.projects, "project")
+	if err := os.MkdirAll(cwd, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := p.conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("hello there")}}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v", r, err)
+	}
+	if _, err := p.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []sdk.McpServer{}}); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("a project outside the key's tree: %v", err)
+	}
+	p.stop(t)
+
+	p = startACP(t, home, args...)
+	defer p.stop(t)
+	if _, err := p.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: s.SessionId, Cwd: cwd, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	p.ed.mu.Lock()
+	replay := slices.Clone(p.ed.updates)
+	p.ed.mu.Unlock()
+	var user, agentText string
+	for _, u := range replay {
+		switch {
+		case u.UserMessageChunk != nil:
+			user += u.UserMessageChunk.Content.Text.Text
+		case u.AgentMessageChunk != nil:
+			agentText += u.AgentMessageChunk.Content.Text.Text
+		}
+	}
+	if user != "hello there" || agentText != "echo: hello there" {
+		t.Fatalf("the next run's replay: user %q, agent %q", user, agentText)
 	}
 }
