@@ -242,7 +242,14 @@ func TestConversation(t *testing.T) {
 	if r.StopReason != sdk.StopReasonEndTurn || r.Usage == nil {
 		t.Errorf("first turn: %+v", r)
 	}
-	if got := kinds(ed.take()); !slices.Contains(got, "thought:pondering") || !slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "agent:") }) {
+	first := ed.take()
+	if !slices.ContainsFunc(first, func(n sdk.SessionNotification) bool {
+		u := n.Update.AvailableCommandsUpdate
+		return u != nil && slices.ContainsFunc(u.AvailableCommands, func(c sdk.AvailableCommand) bool { return c.Name == "compact" })
+	}) {
+		t.Errorf("no available_commands_update with the agent's slash commands")
+	}
+	if got := kinds(first); !slices.Contains(got, "thought:pondering") || !slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "agent:") }) {
 		t.Errorf("first turn's updates: %q", got)
 	}
 

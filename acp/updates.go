@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,6 +24,7 @@ import (
 //	tool_result           tool_call_update, completed or failed, with the output
 //	danger_block          tool_call_update, failed, with the firewall's reason
 //	error                 agent_message_chunk naming the failure
+//	system (init)         available_commands_update from the agent's slash commands (live only)
 //	result, stats, ...    nothing (the prompt's response carries the stop reason)
 type translator struct {
 	// replay is set for a session/load, whose prompts the editor has not
@@ -94,8 +96,30 @@ func (t *translator) updates(ev *event.EventWithMeta) []sdk.SessionUpdate {
 		return t.status(meta.ToolID, meta.ToolName, nil, sdk.ToolCallStatusFailed, reason)
 	case event.TypeError:
 		return []sdk.SessionUpdate{sdk.UpdateAgentMessageText("Error: " + orElse(ev.EventData, meta.ErrorMsg))}
+	case event.TypeSystem:
+		if !t.replay && ev.EventData == "init" {
+			return commandsOf(ev.Raw)
+		}
 	}
 	return nil
+}
+
+// commandsOf is the update listing the slash commands an agent's init
+// frame names (Claude Code's slash_commands), none if it names none. The
+// editor sends one as a prompt ("/compact"), which reaches the agent as
+// it is.
+func commandsOf(raw json.RawMessage) []sdk.SessionUpdate {
+	var init struct {
+		SlashCommands []string `json:"slash_commands"`
+	}
+	if json.Unmarshal(raw, &init) != nil || len(init.SlashCommands) == 0 {
+		return nil
+	}
+	cmds := make([]sdk.AvailableCommand, 0, len(init.SlashCommands))
+	for _, c := range init.SlashCommands {
+		cmds = append(cmds, sdk.AvailableCommand{Name: c, Description: "/" + c})
+	}
+	return []sdk.SessionUpdate{{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: cmds}}}
 }
 
 // status moves tool call id to st, announcing it first if it was not.
