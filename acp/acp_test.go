@@ -419,6 +419,22 @@ func TestCancelMidTurn(t *testing.T) {
 	if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("again")}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("the turn after: %+v, %v", r, err)
 	}
+
+	// A prompt sent while a turn runs replaces it: the running one is
+	// cancelled, and the new one runs once it has ended.
+	ed.take()
+	go func() {
+		r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("think:second sleep:60000")})
+		got <- answer{r, err}
+	}()
+	ed.waitFor(t, "thought", func(u sdk.SessionUpdate) bool { return u.AgentThoughtChunk != nil })
+	r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("instead")})
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("the replacing prompt: %+v, %v", r, err)
+	}
+	if a := <-got; a.err != nil || a.r.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("the replaced prompt: %+v, %v", a.r, a.err)
+	}
 }
 
 // An editor that leaves mid-turn has its turn interrupted: the session is
