@@ -525,13 +525,16 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("an image: %v", err)
 	}
 
-	// Raw JSON-RPC, as an editor would write it: an unknown method, and
-	// a prompt on an unknown session.
+	// Raw JSON-RPC, as an editor would write it: a line that is not
+	// JSON, a batch, an unknown method, a prompt on an unknown session,
+	// a prompt whose parameters are of the wrong type.
 	w, r := rawAgent(t, d)
 	for _, tc := range []struct {
 		line string
 		code int
 	}{
+		{`this is not json {`, -32700},
+		{`[{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":1}}]`, -32600},
 		{`{"jsonrpc":"2.0","id":1,"method":"session/teleport","params":{}}`, -32601},
 		{`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"hi"}]}}`, -32002},
 		{`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":7}}`, -32602},

@@ -92,7 +92,8 @@ func Serve(ctx context.Context, api *client.API, in io.Reader, out io.Writer, o 
 	a := &agent{api: api, o: o, log: o.Logger, gone: gone, ready: make(chan struct{})}
 	// The connection starts reading at once, and its logger is not
 	// guarded: it reads nothing until the logger is set.
-	a.conn = sdk.NewAgentSideConnection(a, out, gated{in, a.ready})
+	w := &lockedWriter{w: out}
+	a.conn = sdk.NewAgentSideConnection(a, w, newFrames(gated{in, a.ready}, w))
 	a.conn.SetLogger(o.Logger)
 	close(a.ready)
 	select {
