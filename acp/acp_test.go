@@ -310,6 +310,17 @@ func TestConversation(t *testing.T) {
 	if _, err := conn2.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: s.SessionId}); err != nil {
 		t.Errorf("session/close: %v", err)
 	}
+	var re *sdk.RequestError
+	if _, err := conn2.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("after close")}); !errors.As(err, &re) || re.Code != -32002 {
+		t.Errorf("a prompt on a closed session: %v", err)
+	}
+	// Resumed, it takes prompts again; the conversation was kept.
+	if _, err := conn2.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: s.SessionId, Cwd: cwd}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := conn2.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("after resume")}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Errorf("a prompt after resume: %+v, %v", r, err)
+	}
 }
 
 // In an "ask" session the editor decides each tool use: allowed, it

@@ -63,6 +63,29 @@ type agent struct {
 	mu     sync.Mutex
 	closed bool
 	turns  sync.WaitGroup
+	// shut are the sessions session/close closed on this connection:
+	// they take no prompt until loaded or resumed again.
+	shut map[string]bool
+}
+
+// setShut marks session id closed on this connection, or open again.
+func (a *agent) setShut(id string, shut bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.shut == nil {
+		a.shut = map[string]bool{}
+	}
+	if shut {
+		a.shut[id] = true
+	} else {
+		delete(a.shut, id)
+	}
+}
+
+func (a *agent) isShut(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.shut[id]
 }
 
 // enter counts a prompt in; false once Serve is done waiting for them.
@@ -185,6 +208,7 @@ func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 			after = ev.Seq
 		}
 		if len(evs) == 0 || after >= s.LastEventID {
+			a.setShut(id, false)
 			return sdk.LoadSessionResponse{}, nil
 		}
 	}
@@ -194,6 +218,7 @@ func (a *agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (
 	if _, err := a.api.GetSession(ctx, a.o.Key, string(p.SessionId)); err != nil {
 		return sdk.ResumeSessionResponse{}, apiError("session/resume", string(p.SessionId), err)
 	}
+	a.setShut(string(p.SessionId), false)
 	return sdk.ResumeSessionResponse{}, nil
 }
 
@@ -217,14 +242,15 @@ func (a *agent) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sd
 	return out, nil
 }
 
-// CloseSession ends the session's running turn; the conversation stays
-// in the daemon, to be loaded again, hibernated when idle, or deleted
-// there.
+// CloseSession ends the session's running turn, and the session takes no
+// more prompts on this connection; the conversation stays in the daemon,
+// to be loaded or resumed again, hibernated when idle, or deleted there.
 func (a *agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
 	id := string(p.SessionId)
 	if _, err := a.api.GetSession(ctx, a.o.Key, id); err != nil {
 		return sdk.CloseSessionResponse{}, apiError("session/close", id, err)
 	}
+	a.setShut(id, true)
 	if _, err := a.api.Interrupt(ctx, a.o.Key, id); err != nil {
 		return sdk.CloseSessionResponse{}, apiError("session/close", id, err)
 	}

@@ -30,6 +30,10 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	}
 	defer a.turns.Done()
 	id := string(p.SessionId)
+	if a.isShut(id) {
+		return sdk.PromptResponse{}, &sdk.RequestError{Code: errResourceNotFound, Message: "Resource not found",
+			Data: map[string]any{"error": fmt.Sprintf("session/prompt: session %q was closed; load or resume it first", id)}}
+	}
 	text, err := promptText(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": "session/prompt: " + err.Error()})
