@@ -18,7 +18,8 @@ import (
 //	session_start         user_message_chunk (the turn's prompt; replay only)
 //	thinking              agent_thought_chunk
 //	answer                agent_message_chunk
-//	tool_use              tool_call, in_progress (kind, raw input, locations, diff)
+//	tool_use              tool_call, in_progress (kind, raw input, locations, diff);
+//	                      a to-do list (Claude Code's TodoWrite) also as a plan
 //	permission_request    tool_call_update, pending (and session/request_permission)
 //	permission_decision   tool_call_update, in_progress or failed with the reason
 //	tool_result           tool_call_update, completed or failed, with the output
@@ -61,7 +62,11 @@ func (t *translator) updates(ev *event.EventWithMeta) []sdk.SessionUpdate {
 			return nil
 		}
 		t.started[meta.ToolID] = true
-		return []sdk.SessionUpdate{t.toolCall(meta.ToolID, meta.ToolName, meta.InputSummary, ev.Input, meta.FilePath, sdk.ToolCallStatusInProgress)}
+		u := []sdk.SessionUpdate{t.toolCall(meta.ToolID, meta.ToolName, meta.InputSummary, ev.Input, meta.FilePath, sdk.ToolCallStatusInProgress)}
+		if p, ok := planOf(meta.ToolName, ev.Input); ok {
+			u = append(u, p)
+		}
+		return u
 	case event.TypePermissionRequest:
 		if p := ev.Permission; p != nil {
 			id := toolCallID(p.ToolUseID, p.RequestID)
@@ -102,6 +107,35 @@ func (t *translator) updates(ev *event.EventWithMeta) []sdk.SessionUpdate {
 		}
 	}
 	return nil
+}
+
+// planOf is the plan a to-do tool's input holds: Claude Code's TodoWrite
+// rewrites the whole list each time, as an ACP plan is sent.
+func planOf(tool string, input map[string]any) (sdk.SessionUpdate, bool) {
+	if tool != "TodoWrite" {
+		return sdk.SessionUpdate{}, false
+	}
+	todos, ok := input["todos"].([]any)
+	if !ok {
+		return sdk.SessionUpdate{}, false
+	}
+	entries := make([]sdk.PlanEntry, 0, len(todos))
+	for _, td := range todos {
+		m, _ := td.(map[string]any)
+		content, _ := m["content"].(string)
+		if content == "" {
+			continue
+		}
+		st := sdk.PlanEntryStatusPending
+		switch m["status"] {
+		case "in_progress":
+			st = sdk.PlanEntryStatusInProgress
+		case "completed":
+			st = sdk.PlanEntryStatusCompleted
+		}
+		entries = append(entries, sdk.PlanEntry{Content: content, Status: st, Priority: sdk.PlanEntryPriorityMedium})
+	}
+	return sdk.UpdatePlan(entries...), true
 }
 
 // commandsOf is the update listing the slash commands an agent's init
