@@ -450,48 +450,63 @@ func TestCancelMidTurn(t *testing.T) {
 
 // An editor that leaves mid-turn has its turn interrupted: the session is
 // idle again, and nothing is left running (goleak, no orphan process).
+// So has a turn whose agent is stopped (Serve's context ends).
 func TestEditorLeavesMidTurn(t *testing.T) {
-	d := startDaemon(t)
-	toAgent, fromEditor := io.Pipe()
-	toEditor, fromAgent := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- acp.Serve(context.Background(), client.InProcess(d.Handler()), toAgent, fromAgent, acp.Options{Key: d.Alice, Logger: quiet})
-	}()
-	ed := &editor{changed: make(chan struct{}, 1), answer: "allow"}
-	conn := sdk.NewClientSideConnection(ed, fromEditor, toEditor)
-	initialize(t, conn)
-	ctx := ctxT(t)
-	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: workDir(t, d, "leaves"), McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_, _ = conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("think:started sleep:60000")})
-	}()
-	ed.waitFor(t, "thought", func(u sdk.SessionUpdate) bool { return u.AgentThoughtChunk != nil })
-	_ = fromEditor.Close()
-	_ = toEditor.Close()
-	if err := <-served; err != nil {
-		t.Fatal(err)
-	}
-	<-conn.Done()
-	// The interrupted turn winds down (the agent acknowledges, the
-	// engine records its result), then the session is idle.
-	api := client.InProcess(d.Handler())
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		v, err := api.GetSession(ctx, d.Alice, string(s.SessionId))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v.Status == "idle" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the session is %q long after its editor left mid-turn", v.Status)
-		}
-		time.Sleep(20 * time.Millisecond)
+	for _, how := range []string{"editor leaves", "agent stopped"} {
+		t.Run(how, func(t *testing.T) {
+			d := startDaemon(t)
+			toAgent, fromEditor := io.Pipe()
+			toEditor, fromAgent := io.Pipe()
+			sctx, stopServe := context.WithCancel(context.Background())
+			defer stopServe()
+			served := make(chan error, 1)
+			go func() {
+				served <- acp.Serve(sctx, client.InProcess(d.Handler()), toAgent, fromAgent, acp.Options{Key: d.Alice, Logger: quiet})
+			}()
+			ed := &editor{changed: make(chan struct{}, 1), answer: "allow"}
+			conn := sdk.NewClientSideConnection(ed, fromEditor, toEditor)
+			initialize(t, conn)
+			ctx := ctxT(t)
+			s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: workDir(t, d, "leaves"), McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				_, _ = conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("think:started sleep:60000")})
+			}()
+			ed.waitFor(t, "thought", func(u sdk.SessionUpdate) bool { return u.AgentThoughtChunk != nil })
+			if how == "agent stopped" {
+				stopServe()
+				if err := <-served; err != nil {
+					t.Fatal(err)
+				}
+			}
+			_ = fromEditor.Close()
+			_ = toEditor.Close()
+			if how == "editor leaves" {
+				if err := <-served; err != nil {
+					t.Fatal(err)
+				}
+			}
+			<-conn.Done()
+			// The interrupted turn winds down (the agent acknowledges,
+			// the engine records its result), then the session is idle.
+			api := client.InProcess(d.Handler())
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				v, err := api.GetSession(ctx, d.Alice, string(s.SessionId))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Status == "idle" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the session is %q long after the turn lost its editor", v.Status)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
 	}
 }
 

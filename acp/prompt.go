@@ -49,8 +49,11 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 
 	// A cancel (or the editor leaving) interrupts the turn; the stream
 	// then ends with it.
+	ended, end := context.WithCancel(ctx)
+	defer end()
+	defer context.AfterFunc(a.gone, end)()
 	interrupted := make(chan struct{})
-	stopInterrupt := context.AfterFunc(ctx, func() {
+	stopInterrupt := context.AfterFunc(ended, func() {
 		defer close(interrupted)
 		a.interrupt(sctx, id)
 	})
