@@ -365,6 +365,41 @@ func TestPermissionAskedOfTheEditor(t *testing.T) {
 	}
 }
 
+// In an "auto" session a permission rule's ask comes to the editor: the
+// command it names is asked about, another is not.
+func TestPolicyAskComesToTheEditor(t *testing.T) {
+	d := startDaemon(t)
+	conn, ed, _ := connect(t, d, acp.Options{Permissions: []byte(`{"ask": ["Bash(touch:*)"]}`)})
+	initialize(t, conn)
+	ctx := ctxT(t)
+	cwd := workDir(t, d, "policy")
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text(bash("echo unasked"))}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("unasked turn: %+v, %v", r, err)
+	}
+	ed.mu.Lock()
+	n := len(ed.asked)
+	ed.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("asked about a command no rule asks about: %+v", *ed.asked[0].ToolCall.Title)
+	}
+	if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text(bash("touch asked.txt"))}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("asked turn: %+v, %v", r, err)
+	}
+	ed.mu.Lock()
+	asked := slices.Clone(ed.asked)
+	ed.mu.Unlock()
+	if len(asked) != 1 || asked[0].ToolCall.Title == nil || !strings.Contains(*asked[0].ToolCall.Title, "touch") {
+		t.Fatalf("permission requests: %+v", asked)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "asked.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+}
+
 // A tool use the firewall blocks is a failed tool call with the reason,
 // and the turn's stop reason is refusal; nothing ran.
 func TestFirewallBlockIsARefusal(t *testing.T) {

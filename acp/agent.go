@@ -10,6 +10,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,9 @@ type Options struct {
 	// policy; its ask rules come to the editor) or "ask" (every tool use
 	// comes to the editor). Empty is auto.
 	Approval string
+	// Permissions are new sessions' own permission rules in Claude Code's
+	// syntax (see client.NewSession); their ask rules come to the editor.
+	Permissions json.RawMessage
 	// Version is the agent's version in its answer to initialize.
 	Version string
 	// Logger receives the agent's log (nil: slog.Default()).
@@ -181,7 +185,8 @@ func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
 	}
 	s, err := a.api.CreateSession(ctx, a.o.Key, client.NewSession{
-		WorkDir: p.Cwd, Provider: a.o.Provider, Approval: a.o.Approval, Title: "ACP: " + filepath.Base(p.Cwd),
+		WorkDir: p.Cwd, Provider: a.o.Provider, Approval: a.o.Approval, Permissions: a.o.Permissions,
+		Title: "ACP: " + filepath.Base(p.Cwd),
 	})
 	if err != nil {
 		return sdk.NewSessionResponse{}, apiError("session/new", "", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,12 +173,23 @@ func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *
 	if perm == nil || perm.RequestID == "" {
 		return
 	}
-	title := strings.TrimSpace(perm.ToolName)
-	if ev.Meta != nil && ev.Meta.InputSummary != "" {
-		title += " " + ev.Meta.InputSummary
+	// Only a request the daemon lists as pending waits for a person;
+	// the daemon lists it before it reports it.
+	pending, err := a.api.PendingPermissions(sctx, a.o.Key, string(sid))
+	if err != nil {
+		a.log.Warn("listing a session's pending permissions", "session", sid, "err", err)
+		return
 	}
-	if perm.Reason != "" {
-		title += " (" + perm.Reason + ")"
+	i := slices.IndexFunc(pending, func(p client.PendingPermission) bool { return p.RequestID == perm.RequestID })
+	if i < 0 {
+		return
+	}
+	title := strings.TrimSpace(perm.ToolName + " " + commandOf(ev.Input))
+	switch pp := pending[i]; {
+	case pp.Policy != nil:
+		title += fmt.Sprintf(" (rule %s at the %s level)", pp.Policy.Rule, pp.Policy.Level)
+	case pp.Reason != "":
+		title += " (" + pp.Reason + ")"
 	}
 	kind := toolKind(perm.ToolName)
 	<-a.ready
@@ -206,6 +218,16 @@ func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *
 	if err := a.api.AnswerPermission(rctx, a.o.Key, string(sid), perm.RequestID, allow, why); err != nil && !errors.Is(err, context.Canceled) {
 		a.log.Warn("answering a permission request", "session", sid, "request", perm.RequestID, "err", err)
 	}
+}
+
+// commandOf is what a tool use's input says it does, briefly: a shell
+// command, or a file's path.
+func commandOf(input map[string]any) string {
+	s := firstString(input, "command", "file_path", "notebook_path", "path", "url", "pattern")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 // promptText is the prompt's content as the agent's text: text as it is,

@@ -2,9 +2,12 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/hotplex/hotplex/event"
 )
 
 // NewSession is what POST /v1/sessions creates; only the fields the API's
@@ -18,6 +21,10 @@ type NewSession struct {
 	// Approval is "auto" (the engine's policy) or "ask" (every tool use
 	// waits for an answer through the permission API).
 	Approval string `json:"approval,omitempty"`
+	// Permissions are the session's own permission rules in Claude
+	// Code's syntax ({"allow": [...], "ask": [...], "deny": [...]}, or a
+	// settings file's {"permissions": {...}}).
+	Permissions json.RawMessage `json:"permissions,omitempty"`
 }
 
 // CreateSession creates a session for key.
@@ -61,6 +68,26 @@ func (a *API) Interrupt(ctx context.Context, key, id string) (bool, error) {
 	}
 	err := a.Call(ctx, key, http.MethodPost, SessionPath(id, "/interrupt"), nil, &out)
 	return out.Interrupted, err
+}
+
+// PendingPermission is a tool use that waits for a person's answer.
+type PendingPermission struct {
+	RequestID string                `json:"request_id"`
+	ToolName  string                `json:"tool_name"`
+	ToolUseID string                `json:"tool_use_id,omitempty"`
+	Reason    string                `json:"reason,omitempty"`
+	Policy    *event.PolicyDecision `json:"policy,omitempty"`
+}
+
+// PendingPermissions lists the tool uses of session id that wait for a
+// person: of the permission requests a turn reports, only these need an
+// answer (the others the daemon's policy decided).
+func (a *API) PendingPermissions(ctx context.Context, key, id string) ([]PendingPermission, error) {
+	var out struct {
+		Permissions []PendingPermission `json:"permissions"`
+	}
+	err := a.Call(ctx, key, http.MethodGet, SessionPath(id, "/permissions"), nil, &out)
+	return out.Permissions, err
 }
 
 // AnswerPermission answers the tool use that waits under request in

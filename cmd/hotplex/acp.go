@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,7 +21,7 @@ import (
 
 func newACPCmd() *cobra.Command {
 	flagged := defaultServeConfig()
-	var configPath, connect, key, providerName, approval string
+	var configPath, connect, key, providerName, approval, permissions string
 	cmd := &cobra.Command{
 		Use:   "acp",
 		Short: "Serve HotPlex to an editor as an Agent Client Protocol agent over stdio",
@@ -46,6 +47,16 @@ at the data directory of a daemon that is running.`,
 			defer stop()
 			in, out := cmd.InOrStdin(), cmd.OutOrStdout()
 			o := acp.Options{Provider: providerName, Approval: approval}
+			if permissions != "" {
+				b, err := os.ReadFile(permissions)
+				if err != nil {
+					return fmt.Errorf("--permissions: %w", err)
+				}
+				if !json.Valid(b) {
+					return fmt.Errorf("--permissions %s: not JSON", permissions)
+				}
+				o.Permissions = b
+			}
 			if connect != "" {
 				if key == "" {
 					key = os.Getenv("HOTPLEX_API_KEY")
@@ -87,5 +98,6 @@ at the data directory of a daemon that is running.`,
 	cmd.Flags().StringVar(&key, "key", "", "the API key for --connect (default $HOTPLEX_API_KEY)")
 	cmd.Flags().StringVar(&providerName, "provider", "", "the agent new sessions run on (default: the daemon's default)")
 	cmd.Flags().StringVar(&approval, "approval", "auto", `"auto": the firewall and permission rules decide, their ask rules come to the editor; "ask": every tool use comes to the editor`)
+	cmd.Flags().StringVar(&permissions, "permissions", "", `a JSON file of new sessions' own permission rules in Claude Code's syntax ({"allow": [...], "ask": [...], "deny": [...]}); their asks come to the editor`)
 	return cmd
 }
