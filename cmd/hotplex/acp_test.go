@@ -26,6 +26,7 @@ import (
 type acpEditor struct {
 	mu      sync.Mutex
 	updates []sdk.SessionUpdate
+	asked   []string // the titles of the permission requests
 }
 
 func (e *acpEditor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
@@ -35,7 +36,12 @@ func (e *acpEditor) SessionUpdate(_ context.Context, n sdk.SessionNotification) 
 	return nil
 }
 
-func (e *acpEditor) RequestPermission(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (e *acpEditor) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p.ToolCall.Title != nil {
+		e.asked = append(e.asked, *p.ToolCall.Title)
+	}
 	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected("allow")}, nil
 }
 
@@ -63,10 +69,11 @@ func (e *acpEditor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExit
 	return sdk.WaitForTerminalExitResponse{}, errNotOffered
 }
 
-// An editor drives the real Claude Code through `hotplex acp --connect`:
-// the scripted model has it run a shell command; the editor sees the
-// tool call, its completion with the command's output and the answer,
-// and the conversation is the daemon's.
+// An editor drives the real Claude Code through `hotplex acp --connect
+// --approval ask`: the scripted model has it run a shell command, which
+// the editor is asked about and allows; the editor sees the tool call,
+// its completion with the command's output and the answer, and the
+// conversation is the daemon's.
 func TestACPWithClaudeCode(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
@@ -95,7 +102,7 @@ func TestACPWithClaudeCode(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.Command(hotplexBin, "acp", "--connect", d.url, "--key", d.key)
+	cmd := exec.Command(hotplexBin, "acp", "--connect", d.url, "--key", d.key, "--approval", "ask")
 	cmd.Env = append(os.Environ(), "HOME="+home)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -131,8 +138,11 @@ func TestACPWithClaudeCode(t *testing.T) {
 		t.Fatalf("prompt: %+v, %v\n%s", r, err, stderr.String())
 	}
 	ed.mu.Lock()
-	updates := slices.Clone(ed.updates)
+	updates, asked := slices.Clone(ed.updates), slices.Clone(ed.asked)
 	ed.mu.Unlock()
+	if len(asked) != 1 || !strings.Contains(asked[0], "echo acp-proof") {
+		t.Errorf("permission requests: %q", asked)
+	}
 	var call sdk.ToolCallId
 	var completed, answered bool
 	for _, u := range updates {
