@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -131,4 +132,111 @@ func BenchmarkACPWarmTurn(b *testing.B) {
 	p50, _ := report(b, "ACP session/prompt vs /v1", viaACP, api)
 	fmt.Printf("%-34s %s per turn, median of %d paired differences\n", "  ACP added", pairedOverhead(viaACP, api), turns)
 	b.ReportMetric(float64(p50.Microseconds()), "acp-p50-µs")
+}
+
+// BenchmarkACPFirstPrompt: an editor's first prompt in a new session,
+// answered by the real Claude Code against the scripted model: through
+// `hotplex acp` (the ACP agent in process) on a daemon that keeps a
+// prewarmed spare, against a cold claude-code-acp, Zed's adapter, which
+// an editor starts for the conversation (process start, initialize,
+// session/new and the prompt, as the editor waits for them).
+func BenchmarkACPFirstPrompt(b *testing.B) {
+	const samples = 6
+	f := newClaudeFixture(b)
+	adapter := testkit.ToolPath(b, "claude-acp/node_modules/.bin/claude-code-acp")
+	d := testkit.StartDaemon(b, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: f.path}),
+		Env:      f.env, Root: b.TempDir(), DBPath: filepath.Join(b.TempDir(), "hotplex.db"), Spares: 1,
+	})
+	ctx := context.Background()
+
+	toAgent, fromEditor := io.Pipe()
+	toEditor, fromAgent := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- acp.Serve(ctx, client.InProcess(d.Handler()), toAgent, fromAgent, acp.Options{Key: d.Alice, Logger: quiet()})
+	}()
+	conn := sdk.NewClientSideConnection(benchEditor{}, fromEditor, toEditor)
+	defer func() {
+		_ = fromEditor.Close()
+		<-served
+		_ = fromAgent.Close()
+		<-conn.Done()
+	}()
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		b.Fatal(err)
+	}
+	probe, err := client.InProcess(d.Handler()).CreateSession(ctx, d.Alice, client.NewSession{ID: "probe"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree := filepath.Dir(probe.WorkDir)
+
+	adapterEnv := f.env
+	if os.Geteuid() == 0 {
+		adapterEnv = append(adapterEnv, "IS_SANDBOX=1")
+	}
+	var viaHotplex, cold []time.Duration
+	for i := range samples {
+		waitSpare(b, d.Engine)
+		start := time.Now()
+		s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: filepath.Join(tree, "first-"+strconv.Itoa(i)), McpServers: []sdk.McpServer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("hello")}}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+			b.Fatalf("through hotplex acp: %+v, %v", r, err)
+		}
+		viaHotplex = append(viaHotplex, time.Since(start))
+
+		cold = append(cold, coldAdapterPrompt(b, adapter, adapterEnv, f.dir))
+	}
+	sp, cp := pct(viaHotplex, 0.5), pct(cold, 0.5)
+	fmt.Printf("ACP first prompt of a new session (%d each)\n", samples)
+	fmt.Printf("  hotplex acp, spare p50 %9s | cold claude-code-acp p50 %9s | ratio %.2f\n", sp.Round(time.Millisecond), cp.Round(time.Millisecond), float64(sp)/float64(cp))
+	b.ReportMetric(float64(sp)/float64(cp), "hotplex/cold-adapter")
+}
+
+// coldAdapterPrompt starts claude-code-acp as an editor does for a new
+// conversation and times it until its first prompt's answer.
+func coldAdapterPrompt(b *testing.B, path string, env []string, dir string) time.Duration {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	cmd := exec.Command(path)
+	cmd.Env, cmd.Dir = env, dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
+	conn := sdk.NewClientSideConnection(benchEditor{}, stdin, stdout)
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		b.Fatalf("claude-code-acp initialize: %v", err)
+	}
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		b.Fatalf("claude-code-acp session/new: %v", err)
+	}
+	if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("hello")}}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		b.Fatalf("claude-code-acp prompt: %+v, %v", r, err)
+	}
+	return time.Since(start)
 }
