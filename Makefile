@@ -146,6 +146,21 @@ $(MCP_SDK_STAMP):
 	@test -f $(MCP_SDK_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
 	@touch $@
 
+# The official ACP TypeScript SDK, whose client drives `hotplex acp` over
+# stdio in its tests; a folder of its own, as above.
+ACP_SDK_VERSION := 2.4.0
+ACP_SDK_DIR := $(NPM_DIR)/acp-sdk
+ACP_SDK_STAMP := $(ACP_SDK_DIR)/.sdk-$(ACP_SDK_VERSION)
+tools: $(ACP_SDK_STAMP)
+
+$(ACP_SDK_STAMP):
+	@mkdir -p $(ACP_SDK_DIR)
+	@test -f $(ACP_SDK_DIR)/package.json || echo '{"name":"hotplex-acp-sdk","private":true}' > $(ACP_SDK_DIR)/package.json
+	cd $(ACP_SDK_DIR) && npm install --prefer-offline --no-audit --no-fund --no-save --no-package-lock --loglevel=error \
+		@agentclientprotocol/sdk@$(ACP_SDK_VERSION)
+	@test -f $(ACP_SDK_DIR)/node_modules/@agentclientprotocol/sdk/package.json
+	@touch $@
+
 # tmux hosts the terminal backend's programs in windows a person can attach
 # to; Debian's, when the machine has none.
 .PHONY: tmux

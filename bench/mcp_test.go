@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
@@ -49,7 +50,7 @@ func BenchmarkMCPWarmTurn(b *testing.B) {
 
 	// MCP on a pipe, as `hotplex mcp` serves stdio.
 	srvEnd, cliEnd := net.Pipe()
-	srv := mcp.NewServer(mcp.InProcess(d.Handler()), mcp.Options{Key: d.Alice, Logger: quiet()})
+	srv := mcp.NewServer(client.InProcess(d.Handler()), mcp.Options{Key: d.Alice, Logger: quiet()})
 	sctx, stop := context.WithCancel(ctx)
 	ran := make(chan struct{})
 	go func() {

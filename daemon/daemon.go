@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/guard"
@@ -157,7 +158,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	d.srv = server.New(so)
 	// The MCP server calls the API in this process with each request's
 	// own key, so it holds no rule of tenancy of its own.
-	d.mcp = mcp.NewHandler(mcp.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
+	d.mcp = mcp.NewHandler(client.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", d.mcp)
 	mux.Handle("/", d.srv.Handler())

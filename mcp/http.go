@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hotplex/hotplex/client"
 )
 
 // HTTPOptions configure Handler.
@@ -37,7 +39,7 @@ type Handler struct {
 }
 
 // NewHandler returns the MCP server over HTTP whose tools call api.
-func NewHandler(api *API, o HTTPOptions) *Handler {
+func NewHandler(api *client.API, o HTTPOptions) *Handler {
 	if o.SessionTimeout <= 0 {
 		o.SessionTimeout = 30 * time.Minute
 	}
@@ -50,11 +52,11 @@ func NewHandler(api *API, o HTTPOptions) *Handler {
 	verify := func(ctx context.Context, key string, r *http.Request) (*auth.TokenInfo, error) {
 		c, ok := ctx.Value(checkedKey{}).(checked)
 		if !ok || c.key != key {
-			c.err = api.check(ctx, key)
+			c.err = api.Check(ctx, key)
 		}
 		err := c.err
 		if err != nil {
-			var ae *APIError
+			var ae *client.APIError
 			if errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
 				return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, ae.Message)
 			}
@@ -93,7 +95,7 @@ type checkedKey struct{}
 // refusal other than 401 as the API did (429 with its Retry-After, say):
 // the SDK's bearer middleware knows only invalid tokens, and would turn
 // the rest into 500s. The answer is kept for the middleware's verifier.
-func passRefusals(api *API, next http.Handler) http.Handler {
+func passRefusals(api *client.API, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 		key = strings.TrimSpace(key)
@@ -101,8 +103,8 @@ func passRefusals(api *API, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		err := api.check(r.Context(), key)
-		var ae *APIError
+		err := api.Check(r.Context(), key)
+		var ae *client.APIError
 		if errors.As(err, &ae) && ae.Status != http.StatusUnauthorized {
 			if ae.RetryAfter != "" {
 				w.Header().Set("Retry-After", ae.RetryAfter)

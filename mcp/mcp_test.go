@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/provider"
@@ -45,21 +46,21 @@ func startDaemon(t *testing.T) *testkit.Daemon {
 	})
 }
 
-// client is an MCP client session with what the server told it.
-type client struct {
+// mcpClient is an MCP client session with what the server told it.
+type mcpClient struct {
 	*sdk.ClientSession
 	mu       sync.Mutex
 	progress []string
 }
 
-func (c *client) progressMessages() []string {
+func (c *mcpClient) progressMessages() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.progress)
 }
 
-func newClient(t *testing.T) (*client, *sdk.Client) {
-	c := &client{}
+func newClient(t *testing.T) (*mcpClient, *sdk.Client) {
+	c := &mcpClient{}
 	return c, sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			c.mu.Lock()
@@ -72,10 +73,10 @@ func newClient(t *testing.T) (*client, *sdk.Client) {
 // overStdio connects a client to an MCP server on a pipe, newline-framed
 // JSON-RPC as on stdio, whose tools call d's API in process with key.
 // The returned conn is the client's end, for writing raw bytes.
-func overStdio(t *testing.T, d *testkit.Daemon, key string) (*client, net.Conn) {
+func overStdio(t *testing.T, d *testkit.Daemon, key string) (*mcpClient, net.Conn) {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
-	srv := mcp.NewServer(mcp.InProcess(d.Handler()), mcp.Options{Key: key, Logger: quiet})
+	srv := mcp.NewServer(client.InProcess(d.Handler()), mcp.Options{Key: key, Logger: quiet})
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
@@ -123,7 +124,7 @@ func (h *httpConns) kill() {
 	}
 }
 
-func overHTTP(t *testing.T, d *testkit.Daemon, key string) (*client, *httpConns) {
+func overHTTP(t *testing.T, d *testkit.Daemon, key string) (*mcpClient, *httpConns) {
 	t.Helper()
 	hc := &httpConns{}
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -152,7 +153,7 @@ func overHTTP(t *testing.T, d *testkit.Daemon, key string) (*client, *httpConns)
 
 // call calls a tool and decodes its structured result into out; it
 // returns the result, whose IsError the caller checks.
-func call(t *testing.T, c *client, name string, args map[string]any, out any) *sdk.CallToolResult {
+func call(t *testing.T, c *mcpClient, name string, args map[string]any, out any) *sdk.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -231,7 +232,7 @@ func TestEveryToolOverStdioAndHTTP(t *testing.T) {
 	d := startDaemon(t)
 	for _, via := range []string{"stdio", "http"} {
 		t.Run(via, func(t *testing.T) {
-			var c *client
+			var c *mcpClient
 			if via == "stdio" {
 				c, _ = overStdio(t, d, d.Alice)
 			} else {
@@ -384,7 +385,7 @@ func TestClientGoneMidTurnInterruptsTheTurn(t *testing.T) {
 	for _, via := range []string{"stdio", "http"} {
 		t.Run(via, func(t *testing.T) {
 			id := "gone-" + via
-			var c *client
+			var c *mcpClient
 			var cut func()
 			if via == "stdio" {
 				var conn net.Conn
@@ -482,7 +483,7 @@ func TestMalformedJSONRPC(t *testing.T) {
 	d := startDaemon(t)
 	t.Run("stdio", func(t *testing.T) {
 		srvEnd, cliEnd := net.Pipe()
-		srv := mcp.NewServer(mcp.InProcess(d.Handler()), mcp.Options{Key: d.Alice, Logger: quiet})
+		srv := mcp.NewServer(client.InProcess(d.Handler()), mcp.Options{Key: d.Alice, Logger: quiet})
 		ran := make(chan struct{})
 		go func() {
 			defer close(ran)

@@ -18,6 +18,8 @@ import (
 	"log/slog"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hotplex/hotplex/client"
 )
 
 // Options configure an MCP server.
@@ -42,12 +44,12 @@ Each session is also the resource hotplex://sessions/{id}.`
 // NewServer returns an MCP server whose tools and resources call api.
 // Run it on a transport (sdk.StdioTransport for stdio), or serve it over
 // HTTP with Handler.
-func NewServer(api *API, o Options) *sdk.Server {
+func NewServer(api *client.API, o Options) *sdk.Server {
 	return newServer(api, o, context.Background())
 }
 
 // newServer is NewServer whose tool calls end when closing does.
-func newServer(api *API, o Options, closing context.Context) *sdk.Server {
+func newServer(api *client.API, o Options, closing context.Context) *sdk.Server {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}

@@ -14,12 +14,13 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/event"
 )
 
 // tools are the MCP server's tools and resources.
 type tools struct {
-	api *API
+	api *client.API
 	key string
 	log *slog.Logger
 	// closing ends every tool call when the server closes.
@@ -84,14 +85,14 @@ type sessionOut struct {
 	UpdatedAt   time.Time `json:"updated_at"`
 }
 
-func outOf(s session) sessionOut {
+func outOf(s client.Session) sessionOut {
 	return sessionOut{SessionID: s.ID, Resource: sessionURIPrefix + s.ID, Provider: s.Provider, WorkDir: s.WorkDir,
 		Status: s.Status, Title: s.Title, LastEventID: s.LastEventID, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 // failure words an API error for the model reading it.
 func failure(what, id string, err error) error {
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, client.ErrNotFound) {
 		return fmt.Errorf("%s: no session %q: it was closed, or it is not one of yours", what, id)
 	}
 	return fmt.Errorf("%s: %w", what, err)
@@ -100,8 +101,8 @@ func failure(what, id string, err error) error {
 func (t *tools) startSession(ctx context.Context, req *sdk.CallToolRequest, in startSessionIn) (*sdk.CallToolResult, sessionOut, error) {
 	body := map[string]string{"id": in.SessionID, "provider": in.Provider, "work_dir": in.WorkDir,
 		"task_instructions": in.Instructions, "title": in.Title}
-	var s session
-	if err := t.api.call(ctx, t.keyOf(req.Extra), http.MethodPost, "/v1/sessions", body, &s); err != nil {
+	var s client.Session
+	if err := t.api.Call(ctx, t.keyOf(req.Extra), http.MethodPost, "/v1/sessions", body, &s); err != nil {
 		return nil, sessionOut{}, fmt.Errorf("start_session: %w", err)
 	}
 	out := outOf(s)
@@ -116,15 +117,15 @@ type listOut struct {
 func (t *tools) listSessions(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, listOut, error) {
 	key := t.keyOf(req.Extra)
 	var list struct {
-		Sessions []session `json:"sessions"`
+		Sessions []client.Session `json:"sessions"`
 	}
-	if err := t.api.call(ctx, key, http.MethodGet, "/v1/sessions", nil, &list); err != nil {
+	if err := t.api.Call(ctx, key, http.MethodGet, "/v1/sessions", nil, &list); err != nil {
 		return nil, listOut{}, fmt.Errorf("list_sessions: %w", err)
 	}
 	var provs struct {
 		Providers []string `json:"providers"`
 	}
-	if err := t.api.call(ctx, key, http.MethodGet, "/v1/providers", nil, &provs); err != nil {
+	if err := t.api.Call(ctx, key, http.MethodGet, "/v1/providers", nil, &provs); err != nil {
 		return nil, listOut{}, fmt.Errorf("list_sessions: %w", err)
 	}
 	out := listOut{Sessions: []sessionOut{}, Providers: provs.Providers}
@@ -143,7 +144,7 @@ func (t *tools) interrupt(ctx context.Context, req *sdk.CallToolRequest, in sess
 	var r struct {
 		Interrupted bool `json:"interrupted"`
 	}
-	if err := t.api.call(ctx, t.keyOf(req.Extra), http.MethodPost, sessionPath(in.SessionID, "/interrupt"), nil, &r); err != nil {
+	if err := t.api.Call(ctx, t.keyOf(req.Extra), http.MethodPost, client.SessionPath(in.SessionID, "/interrupt"), nil, &r); err != nil {
 		return nil, interruptOut{}, failure("interrupt", in.SessionID, err)
 	}
 	if !r.Interrupted {
@@ -158,7 +159,7 @@ type closeOut struct {
 }
 
 func (t *tools) closeSession(ctx context.Context, req *sdk.CallToolRequest, in sessionRef) (*sdk.CallToolResult, closeOut, error) {
-	if err := t.api.call(ctx, t.keyOf(req.Extra), http.MethodDelete, sessionPath(in.SessionID), nil, nil); err != nil {
+	if err := t.api.Call(ctx, t.keyOf(req.Extra), http.MethodDelete, client.SessionPath(in.SessionID), nil, nil); err != nil {
 		return nil, closeOut{}, failure("close_session", in.SessionID, err)
 	}
 	return textResult("Closed session " + in.SessionID + "."), closeOut{SessionID: in.SessionID, Closed: true}, nil
@@ -226,7 +227,7 @@ func (t *tools) getEvents(ctx context.Context, req *sdk.CallToolRequest, in getE
 	case in.Limit > 1000:
 		in.Limit = 1000
 	}
-	evs, s, err := t.api.events(ctx, t.keyOf(req.Extra), in.SessionID, in.After, in.Limit)
+	evs, s, err := t.api.Events(ctx, t.keyOf(req.Extra), in.SessionID, in.After, in.Limit)
 	if err != nil {
 		return nil, eventsOut{}, failure("get_events", in.SessionID, err)
 	}
@@ -247,13 +248,13 @@ func (t *tools) readSession(ctx context.Context, req *sdk.ReadResourceRequest) (
 	}
 	key := t.keyOf(req.Extra)
 	var view json.RawMessage
-	if err := t.api.call(ctx, key, http.MethodGet, sessionPath(id), nil, &view); err != nil {
-		if errors.Is(err, ErrNotFound) {
+	if err := t.api.Call(ctx, key, http.MethodGet, client.SessionPath(id), nil, &view); err != nil {
+		if errors.Is(err, client.ErrNotFound) {
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
 		return nil, err
 	}
-	evs, _, err := t.api.events(ctx, key, id, 0, 1000)
+	evs, _, err := t.api.Events(ctx, key, id, 0, 1000)
 	if err != nil {
 		return nil, failure("reading "+uri, id, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/event"
 )
 
@@ -51,11 +52,11 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 	ctx, cancel := t.requestContext(ctx, req.Extra)
 	defer cancel()
 	key := t.keyOf(req.Extra)
-	var before session
-	if err := t.api.call(ctx, key, http.MethodGet, sessionPath(in.SessionID), nil, &before); err != nil {
+	var before client.Session
+	if err := t.api.Call(ctx, key, http.MethodGet, client.SessionPath(in.SessionID), nil, &before); err != nil {
 		return nil, turnOut{}, failure("send_prompt", in.SessionID, err)
 	}
-	resp, err := t.api.request(ctx, key, http.MethodPost, sessionPath(in.SessionID, "/messages"), map[string]string{"prompt": in.Prompt})
+	resp, err := t.api.Request(ctx, key, http.MethodPost, client.SessionPath(in.SessionID, "/messages"), map[string]string{"prompt": in.Prompt})
 	if err != nil && ctx.Err() != nil {
 		// The turn may have started (the daemon starts it as soon as the
 		// request arrives; its first event, a cold start away, would
@@ -76,7 +77,7 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 		bad     error
 	)
 	progress := req.Params.GetProgressToken()
-	readErr := readSSE(resp.Body, func(e sseEvent) bool {
+	readErr := client.ReadSSE(resp.Body, func(e client.Event) bool {
 		if e.ID == 0 {
 			if e.Type == "turn_error" || e.Type == "disconnect" {
 				var n struct{ Error, Message, Reason string }
@@ -169,7 +170,7 @@ func (t *tools) sendPrompt(ctx context.Context, req *sdk.CallToolRequest, in sen
 func (t *tools) abandon(ctx context.Context, key, id string) error {
 	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptGrace)
 	defer cancel()
-	if err := t.api.call(ictx, key, http.MethodPost, sessionPath(id, "/interrupt"), nil, nil); err != nil {
+	if err := t.api.Call(ictx, key, http.MethodPost, client.SessionPath(id, "/interrupt"), nil, nil); err != nil {
 		t.log.Warn("interrupting a turn whose caller left", "session", id, "err", err)
 	}
 	return fmt.Errorf("send_prompt: cancelled; the turn was interrupted: %w", context.Cause(ctx))

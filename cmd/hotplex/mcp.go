@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/store"
@@ -51,7 +52,7 @@ A running daemon serves the same tools over Streamable HTTP at /mcp.`,
 					return fmt.Errorf("--connect needs an API key: --key or HOTPLEX_API_KEY")
 				}
 				log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-				return runMCP(ctx, mcp.Connect(connect), key, stdio, log)
+				return runMCP(ctx, client.Connect(connect), key, stdio, log)
 			}
 			cfg, err := loadServeConfig(cmd, &flagged, configPath, os.Getenv)
 			if err != nil {
@@ -66,7 +67,7 @@ A running daemon serves the same tools over Streamable HTTP at /mcp.`,
 			log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}))
 			return withDaemon(ctx, cfg, stderr, io.Discard, log, func(d *daemon.Daemon, _ store.Store, adminKey string) error {
 				fmt.Fprintf(stderr, "HotPlex MCP server on stdio; sessions in %s, key in %s\n", cfg.DataDir, cfg.AdminKeyFile)
-				return runMCP(ctx, mcp.InProcess(d.Handler()), adminKey, stdio, log)
+				return runMCP(ctx, client.InProcess(d.Handler()), adminKey, stdio, log)
 			})
 		},
 	}
@@ -79,7 +80,7 @@ A running daemon serves the same tools over Streamable HTTP at /mcp.`,
 
 // runMCP serves the MCP server on t until the client leaves (its input
 // ends) or ctx ends. A client leaving is the normal end.
-func runMCP(ctx context.Context, api *mcp.API, key string, t sdk.Transport, log *slog.Logger) error {
+func runMCP(ctx context.Context, api *client.API, key string, t sdk.Transport, log *slog.Logger) error {
 	srv := mcp.NewServer(api, mcp.Options{Key: key, Logger: log})
 	err := srv.Run(ctx, t)
 	if ctx.Err() != nil {

@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"bufio"
@@ -7,10 +7,10 @@ import (
 	"strconv"
 )
 
-// sseEvent is one Server-Sent Event of the /v1 streams: a session event
+// Event is one Server-Sent Event of the /v1 streams: a session event
 // (id: its number, event: its type, data: its JSON) or a notice such as
 // turn_error (no id).
-type sseEvent struct {
+type Event struct {
 	ID   uint64
 	Type string
 	Data []byte
@@ -20,12 +20,12 @@ type sseEvent struct {
 // whole event, tool output included.
 const maxSSELine = 16 << 20
 
-// readSSE calls f with each event of r until r ends, f returns false, or
+// ReadSSE calls f with each event of r until r ends, f returns false, or
 // a line is longer than maxSSELine. Comments (keep-alives) are skipped.
-func readSSE(r io.Reader, f func(sseEvent) bool) error {
+func ReadSSE(r io.Reader, f func(Event) bool) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxSSELine)
-	var ev sseEvent
+	var ev Event
 	var data [][]byte
 	for sc.Scan() {
 		line := sc.Bytes()
@@ -36,7 +36,7 @@ func readSSE(r io.Reader, f func(sseEvent) bool) error {
 					return nil
 				}
 			}
-			ev, data = sseEvent{}, nil
+			ev, data = Event{}, nil
 			continue
 		}
 		if line[0] == ':' {

@@ -1,4 +1,11 @@
-package mcp
+// Package client calls HotPlex's own /v1 API with a caller's key, over
+// HTTP to a running daemon (Connect) or through a daemon's handler in this
+// process (InProcess). The protocol servers that speak outward (mcp, acp)
+// are clients of the API rather than of the engine, so that what a key may
+// see and do is decided in one place, the API server, and a conversation
+// they start is the daemon's like any other: listed, followed in the web
+// UI, persisted, counted.
+package client
 
 import (
 	"bytes"
@@ -15,9 +22,9 @@ import (
 	"github.com/hotplex/hotplex/event"
 )
 
-// API is the HotPlex /v1 API the tools call, with the caller's key on
-// each call: the daemon decides what each key may see and do, so the MCP
-// server holds no rule of tenancy of its own.
+// API is the HotPlex /v1 API, called with the caller's key on each call:
+// the daemon decides what each key may see and do, so its callers hold no
+// rule of tenancy of their own.
 type API struct {
 	base string
 	http *http.Client
@@ -58,9 +65,9 @@ func (e *APIError) Is(target error) bool {
 	return target == ErrNotFound && e.Status == http.StatusNotFound
 }
 
-// session is a session as GET /v1/sessions/{id} shows it; only the fields
-// the tools use.
-type session struct {
+// Session is a session as GET /v1/sessions/{id} shows it; only the fields
+// the API's clients use.
+type Session struct {
 	ID               string                  `json:"id"`
 	Provider         string                  `json:"provider"`
 	WorkDir          string                  `json:"work_dir"`
@@ -73,9 +80,9 @@ type session struct {
 	Stats            *event.SessionStatsData `json:"stats,omitempty"`
 }
 
-// request sends one call with key and returns the response of a success;
+// Request sends one call with key and returns the response of a success;
 // any other answer becomes an *APIError. The caller closes the body.
-func (a *API) request(ctx context.Context, key, method, path string, body any) (*http.Response, error) {
+func (a *API) Request(ctx context.Context, key, method, path string, body any) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -111,9 +118,9 @@ func (a *API) request(ctx context.Context, key, method, path string, body any) (
 	return nil, ae
 }
 
-// call sends one call and decodes its JSON answer into out (nil: none).
-func (a *API) call(ctx context.Context, key, method, path string, body, out any) error {
-	resp, err := a.request(ctx, key, method, path, body)
+// Call sends one call and decodes its JSON answer into out (nil: none).
+func (a *API) Call(ctx context.Context, key, method, path string, body, out any) error {
+	resp, err := a.Request(ctx, key, method, path, body)
 	if err != nil {
 		return err
 	}
@@ -127,21 +134,22 @@ func (a *API) call(ctx context.Context, key, method, path string, body, out any)
 	return nil
 }
 
-func sessionPath(id string, rest ...string) string {
+// SessionPath is the path of session id's resource, followed by rest.
+func SessionPath(id string, rest ...string) string {
 	return "/v1/sessions/" + url.PathEscape(id) + strings.Join(rest, "")
 }
 
-// check verifies key: it is valid when the API accepts it.
-func (a *API) check(ctx context.Context, key string) error {
-	return a.call(ctx, key, http.MethodGet, "/v1/providers", nil, nil)
+// Check verifies key: it is valid when the API accepts it.
+func (a *API) Check(ctx context.Context, key string) error {
+	return a.Call(ctx, key, http.MethodGet, "/v1/providers", nil, nil)
 }
 
-// events reads the events of session id after after, up to limit of them
+// Events reads the events of session id after after, up to limit of them
 // and no further than the newest event the session had when called, so
 // the read ends without waiting for the live ones.
-func (a *API) events(ctx context.Context, key, id string, after uint64, limit int) ([]*event.EventWithMeta, session, error) {
-	var s session
-	if err := a.call(ctx, key, http.MethodGet, sessionPath(id), nil, &s); err != nil {
+func (a *API) Events(ctx context.Context, key, id string, after uint64, limit int) ([]*event.EventWithMeta, Session, error) {
+	var s Session
+	if err := a.Call(ctx, key, http.MethodGet, SessionPath(id), nil, &s); err != nil {
 		return nil, s, err
 	}
 	if after >= s.LastEventID {
@@ -149,14 +157,14 @@ func (a *API) events(ctx context.Context, key, id string, after uint64, limit in
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	resp, err := a.request(ctx, key, http.MethodGet, sessionPath(id, fmt.Sprintf("/events?after=%d", after)), nil)
+	resp, err := a.Request(ctx, key, http.MethodGet, SessionPath(id, fmt.Sprintf("/events?after=%d", after)), nil)
 	if err != nil {
 		return nil, s, err
 	}
 	defer resp.Body.Close()
 	var out []*event.EventWithMeta
 	var bad error
-	err = readSSE(resp.Body, func(e sseEvent) bool {
+	err = ReadSSE(resp.Body, func(e Event) bool {
 		if e.ID == 0 {
 			// A notice (resync, session_closed, disconnect): the stream
 			// has nothing more of what was asked for.

@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 )
 
 // handlerTransport is an http.RoundTripper that serves each request with
-// a handler in this process: the MCP server inside the daemon (and the one
-// of `hotplex mcp` with its embedded daemon) calls the /v1 API through the
-// very handler that serves it on the network, authentication, tenancy and
-// rate limits included, without a loopback socket.
+// a handler in this process: the protocol servers inside the daemon (and
+// those of `hotplex mcp` and `hotplex acp` with a daemon of their own)
+// call the /v1 API through the very handler that serves it on the
+// network, authentication, tenancy and rate limits included, without a
+// loopback socket.
 //
 // The response is streamed: RoundTrip returns once the handler wrote its
 // headers (or returned), and the body is a pipe the handler writes into,
