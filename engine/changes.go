@@ -84,6 +84,9 @@ func (snap *workDirSnapshot) changed(ctx context.Context) []string {
 	}
 	var out []string
 	for p, after := range now {
+		if ownFile(p) {
+			continue
+		}
 		// A path git did not list before the turn was clean then; one a
 		// walk did not find is new.
 		if before, seen := snap.files[p]; !seen || before != after {
@@ -92,6 +95,17 @@ func (snap *workDirSnapshot) changed(ctx context.Context) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ownDir is the folder at the top of a work directory where providers keep
+// HotPlex's own state of a conversation (the api provider's saved
+// messages): not the agent's work, so never among the files it changed.
+const ownDir = ".hotplex"
+
+// ownFile reports whether rel, relative to the work directory, lies in
+// ownDir.
+func ownFile(rel string) bool {
+	return rel == ownDir || strings.HasPrefix(rel, ownDir+"/")
 }
 
 // gitStatus lists the paths git reports as changed or untracked in dir,
@@ -150,6 +164,10 @@ func walk(dir string) map[string]fileState {
 			switch d.Name() {
 			case ".git", "node_modules", ".hg", ".svn":
 				if path != dir {
+					return fs.SkipDir
+				}
+			case ownDir:
+				if filepath.Dir(path) == dir {
 					return fs.SkipDir
 				}
 			}

@@ -56,11 +56,14 @@ func TestChangedFiles(t *testing.T) {
 			write("edited.txt", "after!")
 			_ = os.Chtimes(filepath.Join(dir, "edited.txt"), later, later)
 			write("sub/new.txt", "made by the shell")
+			// HotPlex's own record of the conversation is not the agent's work.
+			write(".hotplex/api/conversation.json", "[]")
+			write("sub/.hotplex/kept.txt", "an agent's folder of that name is its work")
 			if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
 				t.Fatal(err)
 			}
 			got := snap.changed(ctx)
-			want := []string{filepath.Join(dir, "edited.txt"), filepath.Join(dir, "gone.txt"), filepath.Join(dir, "sub/new.txt")}
+			want := []string{filepath.Join(dir, "edited.txt"), filepath.Join(dir, "gone.txt"), filepath.Join(dir, "sub/.hotplex/kept.txt"), filepath.Join(dir, "sub/new.txt")}
 			if !slices.Equal(got, want) {
 				t.Errorf("changed = %v, want %v", got, want)
 			}

@@ -122,23 +122,26 @@ func (c *Changes) bound() {
 	}
 }
 
+// notOwn is the pathspec that leaves HotPlex's own folder out of a diff.
+const notOwn = ":(exclude)" + ownDir
+
 // gitChanges diffs dir's working tree, untracked files included, against
 // base.
 func gitChanges(ctx context.Context, dir, base string) (*Changes, error) {
 	ch := &Changes{Base: base}
 	opts := []string{"--no-color", "--no-renames", "--relative"}
-	status, err := git(ctx, dir, false, append(append([]string{"diff", "--name-status", "-z"}, opts...), base, "--")...)
+	status, err := git(ctx, dir, false, append(append([]string{"diff", "--name-status", "-z"}, opts...), base, "--", ".", notOwn)...)
 	if err != nil {
 		return nil, err
 	}
-	numstat, err := git(ctx, dir, false, append(append([]string{"diff", "--numstat", "-z"}, opts...), base, "--")...)
+	numstat, err := git(ctx, dir, false, append(append([]string{"diff", "--numstat", "-z"}, opts...), base, "--", ".", notOwn)...)
 	if err != nil {
 		return nil, err
 	}
 	// The patch is read up to what a diff may return and cut into files
 	// at their headers; they come in the order of the lists above.
 	patch := &capped{max: 4 * MaxDiffBytes}
-	if err := gitTo(ctx, dir, false, patch, append(append([]string{"diff", "-p"}, opts...), base, "--")...); err != nil {
+	if err := gitTo(ctx, dir, false, patch, append(append([]string{"diff", "-p"}, opts...), base, "--", ".", notOwn)...); err != nil {
 		return nil, err
 	}
 	byPath := map[string]*FileChange{}
@@ -178,7 +181,7 @@ func gitChanges(ctx context.Context, dir, base string) (*Changes, error) {
 			f.Truncated = true
 		}
 	}
-	untracked, err := git(ctx, dir, false, "ls-files", "--others", "--exclude-standard", "-z")
+	untracked, err := git(ctx, dir, false, "ls-files", "--others", "--exclude-standard", "-z", "--", ".", notOwn)
 	if err != nil {
 		return nil, err
 	}

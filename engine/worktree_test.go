@@ -269,7 +269,9 @@ func TestDiffOfPlainDirectoryAndRepository(t *testing.T) {
 	if err := f.eng.CreateSession("p", engine.SessionConfig{Owner: "alice", WorkDir: "plain"}); err != nil {
 		t.Fatal(err)
 	}
-	f.turnIn(t, "p", bash("printf 'alpha\\nBETA\\n' > keep.txt && rm old.txt && echo fresh > new.txt"))
+	// HotPlex's own folder (the api provider's saved conversation) is
+	// not the agent's change.
+	f.turnIn(t, "p", bash("printf 'alpha\\nBETA\\n' > keep.txt && rm old.txt && echo fresh > new.txt && mkdir -p .hotplex/api && echo x > .hotplex/api/c.json"))
 	d := diffOf(t, f, "p")
 	if len(d) != 3 || d["keep.txt"].Status != "modified" || !strings.Contains(d["keep.txt"].Patch, "-beta\n+BETA") ||
 		d["old.txt"].Status != "deleted" || d["old.txt"].Deletions != 1 ||
@@ -282,7 +284,7 @@ func TestDiffOfPlainDirectoryAndRepository(t *testing.T) {
 	if err := f.eng.CreateSession("r", engine.SessionConfig{Owner: "alice", WorkDir: "repo"}); err != nil {
 		t.Fatal(err)
 	}
-	f.turnIn(t, "r", bash("echo extra >> shared.txt && echo hi > untracked.txt && git -c user.name=r -c user.email=r@x commit -qam r"))
+	f.turnIn(t, "r", bash("echo extra >> shared.txt && echo hi > untracked.txt && mkdir -p .hotplex/api && echo x > .hotplex/api/c.json && git -c user.name=r -c user.email=r@x commit -qam r"))
 	d = diffOf(t, f, "r")
 	if len(d) != 2 || d["shared.txt"].Status != "modified" || d["shared.txt"].Additions != 1 ||
 		d["untracked.txt"].Status != "added" || !strings.Contains(d["untracked.txt"].Patch, "+hi") {

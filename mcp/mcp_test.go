@@ -24,6 +24,7 @@ import (
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/provider"
+	"github.com/hotplex/hotplex/provider/api"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
@@ -613,15 +614,16 @@ func TestRateLimitAtMCP(t *testing.T) {
 }
 
 // An orchestrator in the daemon: a real Claude Code session whose MCP
-// server is the daemon's own /mcp delegates to a second real Claude Code
-// session through mcp__hotplex__start_session and
-// mcp__hotplex__send_prompt; the sub-agent's answer comes back into the
-// orchestrator's turn, and both conversations are the daemon's.
-func TestClaudeOrchestratesClaudeInTheDaemon(t *testing.T) {
+// server is the daemon's own /mcp delegates to a sub-agent of another kind
+// (the OpenAI Chat Completions API, called directly) through
+// mcp__hotplex__start_session and mcp__hotplex__send_prompt; the
+// sub-agent's answer comes back into the orchestrator's turn, and both
+// conversations are the daemon's.
+func TestClaudeOrchestratesAnotherAgentInTheDaemon(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
 		scriptedmodel.Then("delegate the greeting",
-			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__start_session", Input: map[string]any{"session_id": "sub", "title": "delegated"}}}},
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__start_session", Input: map[string]any{"session_id": "sub", "title": "delegated", "provider": "api-openai"}}}},
 			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__hotplex__send_prompt", Input: map[string]any{"session_id": "sub", "prompt": "greet the orchestrator"}}}},
 			scriptedmodel.Text("The sub-agent said: {{last_tool_result}}")),
 		scriptedmodel.Then("greet the orchestrator", scriptedmodel.Text("Hello, orchestrator.")),
@@ -633,9 +635,14 @@ func TestClaudeOrchestratesClaudeInTheDaemon(t *testing.T) {
 	// The CLI reads its MCP configuration when a session's process
 	// starts, after the daemon (and so its URL) exists.
 	cfgPath := filepath.Join(t.TempDir(), "mcp.json")
+	sub, err := api.New(api.Options{Flavor: api.OpenAI, BaseURL: m.URL() + "/v1", APIKey: "offline", Tools: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t), ExtraArgs: []string{"--mcp-config", cfgPath, "--strict-mcp-config"}}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		Provider:  claude.New(claude.Options{Path: testkit.ClaudePath(t), ExtraArgs: []string{"--mcp-config", cfgPath, "--strict-mcp-config"}}),
+		Providers: []provider.Provider{sub},
+		Env:       testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
 	})
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"hotplex": map[string]any{
 		"type": "http", "url": d.URL + "/mcp", "headers": map[string]string{"Authorization": "Bearer " + d.Alice}}}})
@@ -647,8 +654,9 @@ func TestClaudeOrchestratesClaudeInTheDaemon(t *testing.T) {
 	mustOK(t, "start_session", call(t, c, "start_session", map[string]any{"session_id": "orchestrator"}, nil))
 	var tr turn
 	mustOK(t, "send_prompt", call(t, c, "send_prompt", map[string]any{"session_id": "orchestrator", "prompt": "please delegate the greeting"}, &tr))
+	// The sub-agent changed no file: its saved conversation is HotPlex's.
 	if !strings.HasPrefix(tr.Answer, "The sub-agent said: ") || !strings.Contains(tr.Answer, "Hello, orchestrator.") ||
-		!slices.Contains(tr.ToolsUsed, "mcp__hotplex__send_prompt") {
+		!slices.Contains(tr.ToolsUsed, "mcp__hotplex__send_prompt") || strings.Contains(tr.Answer, ".hotplex") {
 		t.Fatalf("the orchestrator's turn: %+v", tr)
 	}
 	var list struct {
@@ -657,10 +665,10 @@ func TestClaudeOrchestratesClaudeInTheDaemon(t *testing.T) {
 	mustOK(t, "list_sessions", call(t, c, "list_sessions", nil, &list))
 	var ids []string
 	for _, s := range list.Sessions {
-		ids = append(ids, s.SessionID)
+		ids = append(ids, s.SessionID+"/"+s.Provider)
 	}
 	slices.Sort(ids)
-	if !slices.Equal(ids, []string{"orchestrator", "sub"}) {
+	if !slices.Equal(ids, []string{"orchestrator/claude", "sub/api-openai"}) {
 		t.Fatalf("the daemon's sessions: %v", ids)
 	}
 }
