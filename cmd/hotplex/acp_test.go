@@ -175,12 +175,41 @@ func TestACPWithClaudeCode(t *testing.T) {
 	}
 }
 
-// The official ACP TypeScript SDK's client (`make tools` installs it)
-// drives `hotplex acp --connect --approval ask` over stdio: a shell tool
-// whose permission it grants, a cancelled turn, the list, a load that
-// replays the history, and an unknown session's error code.
+// The official ACP TypeScript SDK drives `hotplex acp --connect` against
+// a daemon running the fake agent.
 func TestACPTypeScriptClient(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	home := t.TempDir()
+	d := startServe(t, t.TempDir(), testkit.BuildFakeAgent(t, t.TempDir()), home, "")
+	toolPrompt := "bash:" + base64.RawURLEncoding.EncodeToString([]byte("echo from-typescript > ts.txt"))
+	runTypeScriptACP(t, d, home, toolPrompt, "think:started sleep:60000")
+}
+
+// The same client against the real Claude Code on the scripted model: the
+// shell command it asks about is Claude Code's own Bash tool call.
+func TestACPTypeScriptClientWithClaudeCode(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("write the typescript proof", scriptedmodel.Bash("echo from-typescript > ts.txt"),
+			scriptedmodel.Text("Written.")),
+		scriptedmodel.Then("ponder at length", scriptedmodel.Reply{Thinking: "started pondering",
+			Text: []string{strings.Repeat("a long answer, word by word, ", 200)}, ChunkDelay: 200 * time.Millisecond}),
+	}})
+	env := []string{"ANTHROPIC_BASE_URL=" + model.URL(), "ANTHROPIC_API_KEY=sk-hotplex-test", "DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	home := t.TempDir()
+	d := startServeWith(t, t.TempDir(), testkit.ClaudePath(t), home, "", env, "--gateway", "off")
+	runTypeScriptACP(t, d, home, "please write the typescript proof", "please ponder at length")
+}
+
+// runTypeScriptACP runs the TypeScript client (testdata/acp_client.mjs)
+// against `hotplex acp --connect` to d in a new project of the key's tree:
+// a tool turn whose permission the client grants (toolPrompt must write
+// "from-typescript" to ts.txt), a turn it cancels once the agent has
+// started thinking (slowPrompt), the list, a load replaying the history,
+// and a prompt on an unknown session.
+func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt string) {
+	t.Helper()
 	sdkDir := filepath.Join(testkit.ModuleRoot(t), ".tools", "npm", "acp-sdk", "node_modules", "@agentclientprotocol", "sdk")
 	if _, err := os.Stat(filepath.Join(sdkDir, "package.json")); err != nil {
 		t.Fatalf("@agentclientprotocol/sdk is not installed at %s (run `make tools`): %v", sdkDir, err)
@@ -189,9 +218,6 @@ func TestACPTypeScriptClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node is needed to run the ACP SDK: %v", err)
 	}
-	agent := testkit.BuildFakeAgent(t, t.TempDir())
-	home := t.TempDir()
-	d := startServe(t, t.TempDir(), agent, home, "")
 	resp := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "probe"})
 	var probe struct {
 		WorkDir string `json:"work_dir"`
@@ -205,8 +231,7 @@ func TestACPTypeScriptClient(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	toolPrompt := "bash:" + base64.RawURLEncoding.EncodeToString([]byte("echo from-typescript > ts.txt"))
-	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "acp_client.mjs"), sdkDir, cwd, toolPrompt,
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "acp_client.mjs"), sdkDir, cwd, toolPrompt, slowPrompt,
 		hotplexBin, "acp", "--connect", d.url, "--key", d.key, "--approval", "ask")
 	cmd.Env = append(os.Environ(), "HOME="+home)
 	var stderr strings.Builder

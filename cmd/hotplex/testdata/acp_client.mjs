@@ -3,12 +3,14 @@
 // permission it grants, a turn it cancels, the session list, and a load
 // that replays the history. It prints what it saw as one JSON object.
 //
-// node acp_client.mjs SDK_DIR CWD TOOL_PROMPT COMMAND ARGS...
+// node acp_client.mjs SDK_DIR CWD TOOL_PROMPT SLOW_PROMPT COMMAND ARGS...
+//
+// SLOW_PROMPT must make the agent think first and then take its time.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import path from "node:path";
 
-const [sdkDir, cwd, toolPrompt, command, ...args] = process.argv.slice(2);
+const [sdkDir, cwd, toolPrompt, slowPrompt, command, ...args] = process.argv.slice(2);
 const acp = await import(path.join(sdkDir, "dist", "v1", "stable", "acp.js"));
 
 const agent = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
@@ -39,7 +41,7 @@ await app.connectWith(stream, async (ctx) => {
   const thought = new Promise((resolve) => {
     onUpdate = (u) => u.sessionUpdate === "agent_thought_chunk" && resolve();
   });
-  const cancelled = ctx.request("session/prompt", { sessionId, prompt: text("think:started sleep:60000") });
+  const cancelled = ctx.request("session/prompt", { sessionId, prompt: text(slowPrompt) });
   await thought;
   await ctx.notify("session/cancel", { sessionId });
   out.cancelledTurn = await cancelled;
