@@ -160,7 +160,9 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	// own key, so it holds no rule of tenancy of its own.
 	d.mcp = mcp.NewHandler(client.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", d.mcp)
+	// A tool call's answer comes when the agent's turn ends, and the MCP
+	// event stream lasts as long as its session: no server timeout.
+	mux.Handle("/mcp", server.Unbounded(d.mcp))
 	mux.Handle("/", d.srv.Handler())
 	d.handler = mux
 	if d.restored, err = d.srv.Restore(ctx); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -131,4 +132,49 @@ func TestServeMCPThenShutDown(t *testing.T) {
 func jsonDecode(resp *http.Response, v any) error {
 	defer resp.Body.Close()
 	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+// A tool call whose turn outlasts the HTTP server's read and write
+// timeouts still gets its answer over /mcp: those timeouts bound idle
+// and slow clients, not the agent's work.
+func TestMCPCallOutlastsServerTimeouts(t *testing.T) {
+	st := openStore(t)
+	defer st.Close()
+	cfg := config(t, st)
+	cfg.ServerOptions = func(o *server.Options) {
+		o.Timeouts = server.Timeouts{Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: time.Minute}
+	}
+	d, err := daemon.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = d.Close(context.Background()) }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- d.Serve(ctx, ln) }()
+	defer func() { stop(); <-served }()
+
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	cl := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := cl.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint: "http://" + ln.Addr().String() + "/mcp", HTTPClient: &http.Client{Transport: bearer{"secret-alice", tr}}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		return res
+	}
+	call("start_session", map[string]any{"session_id": "slow"})
+	call("send_prompt", map[string]any{"session_id": "slow", "prompt": "sleep:1500"})
 }

@@ -68,7 +68,7 @@ func NewHandler(api *client.API, o HTTPOptions) *Handler {
 		return &auth.TokenInfo{UserID: hex.EncodeToString(sum[:16]), Extra: map[string]any{tokenKey: key, tokenDone: r.Context()}}, nil
 	}
 	authed := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(parseErrors(sh))
-	return &Handler{srv: srv, next: unbounded(passRefusals(api, authed)), close: close}
+	return &Handler{srv: srv, next: passRefusals(api, authed), close: close}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.next.ServeHTTP(w, r) }
@@ -145,37 +145,4 @@ func parseErrors(next http.Handler) http.Handler {
 type readCloser struct {
 	io.Reader
 	io.Closer
-}
-
-// unbounded lifts the HTTP server's write timeout, and its read timeout
-// once the body was read: a tool call's answer comes when the agent's
-// turn ends, and the standalone event stream lasts as long as the
-// session. A read deadline passing while the server waits would cancel
-// the request.
-func unbounded(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
-		_ = rc.SetWriteDeadline(time.Time{})
-		if r.Body == nil || r.Body == http.NoBody {
-			_ = rc.SetReadDeadline(time.Time{})
-		} else {
-			r.Body = &readThenUnbounded{ReadCloser: r.Body, rc: rc}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-type readThenUnbounded struct {
-	io.ReadCloser
-	rc   *http.ResponseController
-	done bool
-}
-
-func (b *readThenUnbounded) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF && !b.done {
-		b.done = true
-		_ = b.rc.SetReadDeadline(time.Time{})
-	}
-	return n, err
 }

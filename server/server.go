@@ -207,7 +207,7 @@ func (s *Server) routes() {
 			h = s.auth(op.handler, long, op.basic)
 		}
 		if long {
-			h = unbounded(h)
+			h = Unbounded(h)
 		}
 		s.mux.Handle(op.method+" "+op.path, h)
 	}
@@ -252,13 +252,13 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allow, ", ")))
 }
 
-// unbounded lifts the server's write timeout from a route whose response
-// lasts as long as the client follows it (a stream, a WebSocket, a prompt
-// waiting for its turn), and its read timeout once the request body was
-// read: a read deadline passing while the server waits for the client's
-// next bytes would cancel the request. Such a stream bounds each of its
-// writes itself.
-func unbounded(next http.Handler) http.Handler {
+// Unbounded lifts the server's write timeout (Options.Timeouts) from a
+// route whose response lasts as long as the client follows it (a stream,
+// a WebSocket, a prompt waiting for its turn, an MCP tool call), and its
+// read timeout once the request body was read: a read deadline passing
+// while the server waits for the client's next bytes would cancel the
+// request. Such a stream bounds each of its writes itself.
+func Unbounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		_ = rc.SetWriteDeadline(time.Time{})

@@ -86,7 +86,7 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) error {
 		return nil
 	}
 	for i, e := range events {
-		if err := validateEvent(e); err != nil {
+		if err := e.Validate(); err != nil {
 			return fmt.Errorf("postgres store: append events: event %d of %d (session %q, seq %d): %w",
 				i+1, len(events), e.SessionID, e.Seq, err)
 		}
@@ -192,20 +192,6 @@ func statsOf(data json.RawMessage) []byte {
 		return nil
 	}
 	return ev.Stats
-}
-
-func validateEvent(e store.Event) error {
-	switch {
-	case e.SessionID == "":
-		return fmt.Errorf("%w: empty session ID", store.ErrInvalid)
-	case e.Seq == 0 || e.Seq > math.MaxInt64:
-		return fmt.Errorf("%w: seq %d out of range", store.ErrInvalid, e.Seq)
-	case e.Type == "":
-		return fmt.Errorf("%w: empty event type", store.ErrInvalid)
-	case len(e.Data) > 0 && !json.Valid(e.Data):
-		return fmt.Errorf("%w: data is not valid JSON", store.ErrInvalid)
-	}
-	return nil
 }
 
 // Events returns the events of sessionID with seq > afterSeq, ascending, at

@@ -45,7 +45,7 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) (err erro
 		return nil
 	}
 	for i, e := range events {
-		if err := validateEvent(e); err != nil {
+		if err := e.Validate(); err != nil {
 			return fmt.Errorf("sqlite store: append events: event %d of %d (session %q, seq %d): %w",
 				i+1, len(events), e.SessionID, e.Seq, err)
 		}
@@ -114,20 +114,6 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) (err erro
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite store: append events: commit: %w", err)
-	}
-	return nil
-}
-
-func validateEvent(e store.Event) error {
-	switch {
-	case e.SessionID == "":
-		return fmt.Errorf("%w: empty session ID", store.ErrInvalid)
-	case e.Seq == 0 || e.Seq > math.MaxInt64:
-		return fmt.Errorf("%w: seq %d out of range", store.ErrInvalid, e.Seq)
-	case e.Type == "":
-		return fmt.Errorf("%w: empty event type", store.ErrInvalid)
-	case len(e.Data) > 0 && !json.Valid(e.Data):
-		return fmt.Errorf("%w: data is not valid JSON", store.ErrInvalid)
 	}
 	return nil
 }

@@ -3,10 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/hotplex/hotplex/store"
@@ -21,7 +19,7 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	if err := db.check("put session"); err != nil {
 		return err
 	}
-	if err := validateSession(s); err != nil {
+	if err := s.Validate(); err != nil {
 		return fmt.Errorf("sqlite store: put session %q: %w", s.ID, err)
 	}
 	if s.PublicID == "" {
@@ -56,20 +54,6 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	}
 	if err != nil {
 		return fmt.Errorf("sqlite store: put session %q: %w", s.ID, err)
-	}
-	return nil
-}
-
-func validateSession(s store.Session) error {
-	switch {
-	case s.ID == "":
-		return fmt.Errorf("%w: empty session ID", store.ErrInvalid)
-	case s.LastSeq > math.MaxInt64:
-		return fmt.Errorf("%w: last seq %d out of range", store.ErrInvalid, s.LastSeq)
-	case len(s.Options) > 0 && !json.Valid(s.Options):
-		return fmt.Errorf("%w: options are not valid JSON", store.ErrInvalid)
-	case len(s.Stats) > 0 && !json.Valid(s.Stats):
-		return fmt.Errorf("%w: stats are not valid JSON", store.ErrInvalid)
 	}
 	return nil
 }
