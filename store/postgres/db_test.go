@@ -58,7 +58,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest := ms[len(ms)-1].version
+	latest := ms[len(ms)-1].Version
 	for i := range 3 {
 		var log bytes.Buffer
 		db, err := Open(ctx, dsn, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))

@@ -4,14 +4,11 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"path"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/hotplex/hotplex/store"
 )
 
 // migrationFiles holds the schema, one file per version, named
@@ -21,40 +18,9 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migration is one schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
 // migrations returns the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		name := e.Name()
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 || path.Ext(name) != ".sql" {
-			return nil, fmt.Errorf("migration %s: name must be NNNN_description.sql", name)
-		}
-		b, err := migrationFiles.ReadFile("migrations/" + name)
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: name, sql: string(b)})
-	}
-	slices.SortFunc(ms, func(a, b migration) int { return a.version - b.version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
-		}
-	}
-	return ms, nil
+func migrations() ([]store.Migration, error) {
+	return store.ReadMigrations(migrationFiles, "migrations")
 }
 
 // migrationLock is the key of the transaction-scoped advisory lock that
@@ -78,8 +44,8 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
-	latest := ms[len(ms)-1].version
-	var applied []migration
+	latest := ms[len(ms)-1].Version
+	var applied []store.Migration
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		applied = applied[:0]
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
@@ -96,17 +62,17 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("database schema version %d is newer than this program supports (%d)", v, latest)
 		}
 		for _, m := range ms {
-			if m.version <= v {
+			if m.Version <= v {
 				continue
 			}
 			// No arguments: pgx sends it as a simple query, which may
 			// hold several statements.
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("migrate to version %d (%s): %w", m.version, m.name, err)
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("migrate to version %d (%s): %w", m.Version, m.Name, err)
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-				m.version, m.name, time.Now()); err != nil {
-				return fmt.Errorf("migrate to version %d (%s): record version: %w", m.version, m.name, err)
+				m.Version, m.Name, time.Now()); err != nil {
+				return fmt.Errorf("migrate to version %d (%s): record version: %w", m.Version, m.Name, err)
 			}
 			applied = append(applied, m)
 		}
@@ -116,7 +82,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range applied {
-		db.log.Info("applied schema migration", "version", m.version, "name", m.name)
+		db.log.Info("applied schema migration", "version", m.Version, "name", m.Name)
 	}
 	return nil
 }

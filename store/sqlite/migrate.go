@@ -6,12 +6,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/hotplex/hotplex/store"
 )
 
 // migrationFiles holds the schema, one file per version, named
@@ -21,40 +18,9 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migration is one schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
 // migrations returns the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		name := e.Name()
-		num, _, ok := strings.Cut(name, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 || path.Ext(name) != ".sql" {
-			return nil, fmt.Errorf("migration %s: name must be NNNN_description.sql", name)
-		}
-		b, err := migrationFiles.ReadFile("migrations/" + name)
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: name, sql: string(b)})
-	}
-	slices.SortFunc(ms, func(a, b migration) int { return a.version - b.version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
-		}
-	}
-	return ms, nil
+func migrations() ([]store.Migration, error) {
+	return store.ReadMigrations(migrationFiles, "migrations")
 }
 
 const sqlCreateMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -75,17 +41,17 @@ func (db *DB) migrate(ctx context.Context) error {
 	for _, m := range ms {
 		applied, err := db.applyMigrationRetry(ctx, m)
 		if err != nil {
-			return fmt.Errorf("migrate to version %d (%s): %w", m.version, m.name, err)
+			return fmt.Errorf("migrate to version %d (%s): %w", m.Version, m.Name, err)
 		}
 		if applied {
-			db.log.Info("applied schema migration", "version", m.version, "name", m.name)
+			db.log.Info("applied schema migration", "version", m.Version, "name", m.Name)
 		}
 	}
 	v, err := schemaVersion(ctx, db.writer)
 	if err != nil {
 		return err
 	}
-	if latest := ms[len(ms)-1].version; v > latest {
+	if latest := ms[len(ms)-1].Version; v > latest {
 		return fmt.Errorf("database schema version %d is newer than this program supports (%d)", v, latest)
 	}
 	return nil
@@ -95,7 +61,7 @@ func (db *DB) migrate(ctx context.Context) error {
 // database busy, for at most busyTimeout. SQLite does not always wait
 // (busy_timeout) while other connections are switching a new file to WAL,
 // so processes opening a new database at once can see SQLITE_BUSY here.
-func (db *DB) applyMigrationRetry(ctx context.Context, m migration) (bool, error) {
+func (db *DB) applyMigrationRetry(ctx context.Context, m store.Migration) (bool, error) {
 	deadline := time.Now().Add(busyTimeout)
 	wait := 5 * time.Millisecond
 	for {
@@ -115,7 +81,7 @@ func (db *DB) applyMigrationRetry(ctx context.Context, m migration) (bool, error
 }
 
 // applyMigration applies m unless it already is; it reports whether it did.
-func (db *DB) applyMigration(ctx context.Context, m migration) (applied bool, err error) {
+func (db *DB) applyMigration(ctx context.Context, m store.Migration) (applied bool, err error) {
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("begin: %w", err)
@@ -129,17 +95,17 @@ func (db *DB) applyMigration(ctx context.Context, m migration) (applied bool, er
 		return false, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
 		return false, fmt.Errorf("read schema_migrations: %w", err)
 	}
 	if n > 0 {
 		return false, tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-		m.version, m.name, time.Now().UnixNano()); err != nil {
+		m.Version, m.Name, time.Now().UnixNano()); err != nil {
 		return false, fmt.Errorf("record version: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -23,8 +23,8 @@ func TestSessionsFromBeforeOwnerIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{sqlCreateMigrations, ms[0].sql,
-		`INSERT INTO schema_migrations VALUES (1, '` + ms[0].name + `', 0)`,
+	for _, q := range []string{sqlCreateMigrations, ms[0].SQL,
+		`INSERT INTO schema_migrations VALUES (1, '` + ms[0].Name + `', 0)`,
 		`INSERT INTO sessions (id, owner, created_at, updated_at) VALUES ('legacy', 'key-a', 1, 1)`} {
 		if _, err := raw.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
