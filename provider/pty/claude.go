@@ -88,6 +88,14 @@ func ClaudeTUI(path string) Preset {
 			AllowKeys: "\r", DenyKeys: "\x1b",
 			Title: "\n Create file\n",
 		}, {
+			// The question names the file too. When the title row is
+			// damaged (the UI repaints only the cells it believes
+			// changed, and a terminal whose cells drifted from its belief
+			// keeps stale ones: "Createdfilede"), the file is read there.
+			Match:     regexp.MustCompile(`\n\s*Do you want to create (?P<file_path>[^\n]+?)\?\n\s*❯ 1\. Yes`),
+			Tool:      "Write",
+			AllowKeys: "\r", DenyKeys: "\x1b",
+		}, {
 			Match:     regexp.MustCompile(`(?s)\n Edit file\n (?P<file_path>[^\n]+)\n.*Do you want to make this edit[^\n]*\?`),
 			Tool:      "Edit",
 			AllowKeys: "\r", DenyKeys: "\x1b",

@@ -3,6 +3,7 @@ package pty
 import (
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,27 @@ func TestPermissionTitleWaitsForDetails(t *testing.T) {
 	}
 	if len(asked) != 1 || asked[0].ToolName != "Fetch example.com" {
 		t.Fatalf("generic question: asked %+v", asked)
+	}
+}
+
+// A file question whose title row the terminal shows damaged ("Create
+// file" repainted over stale cells) is still read as a Write of the file
+// its question names, not as an unknown tool.
+func TestClaudeWriteQuestionWithADamagedTitle(t *testing.T) {
+	screen := "\n● Write(notes.txt)\n\n" + strings.Repeat("─", 40) + "\n Createdfilede\n notes.txt\n" +
+		strings.Repeat("╌", 40) + "\n  1 hi\n" + strings.Repeat("╌", 40) + "\n Do you want to create notes.txt?\n ❯ 1. Yes\n" +
+		"   2. Yes, and switch to accept edits\n   3. No\n\n Esc to cancel · Tab to amend\n"
+	var asked []provider.ToolRequest
+	ask := func(_ context.Context, r provider.ToolRequest) provider.ToolDecision {
+		asked = append(asked, r)
+		return provider.ToolDecision{Behavior: provider.Allow}
+	}
+	term := &keyTerminal{}
+	s := &permissionState{}
+	if err := s.check(context.Background(), ClaudeTUI("claude").Permissions, screen, time.Second, 0, term, ask); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 || asked[0].ToolName != "Write" || asked[0].Input["file_path"] != "notes.txt" || len(term.pressed) != 1 || term.pressed[0] != "\r" {
+		t.Fatalf("asked %+v, pressed %q", asked, term.pressed)
 	}
 }
