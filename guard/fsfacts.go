@@ -141,7 +141,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		// --delete removes whatever the destination holds that the
 		// source lacks: all of it when the source is empty.
 		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
-		case pcNone, pcInside, pcTemp, pcHomeCache:
+		case pcNone, pcInside, pcTemp, pcHomeCache, pcHomeCacheRoot:
 		default:
 			out = append(out, delTarget{w: dest, class: cls, rec: true})
 		}
