@@ -1478,8 +1478,8 @@ func canonicalName(b string) string {
 			return p
 		}
 	}
-	if strings.HasPrefix(b, "mkfs.") {
-		return "mkfs"
+	if strings.HasPrefix(b, "mkfs.") || strings.HasPrefix(b, "newfs_") {
+		return "mkfs" // newfs_apfs, newfs_hfs, newfs_msdos: macOS and BSD
 	}
 	if strings.HasSuffix(b, ".exe") {
 		return canonicalName(strings.TrimSuffix(b, ".exe"))
