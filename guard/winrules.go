@@ -1071,7 +1071,8 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			return LevelModerate, tr
 		}
 		if hasSw(args, "delete") {
-			return LevelModerate, j
+			tn, _ := swVal(args, "tn")
+			return taskDeletion(tn), j
 		}
 		return LevelSafe, ""
 	case "at":
@@ -1085,12 +1086,36 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 		}
 		return LevelSafe, ""
 	case "unregister-scheduledtask":
-		return LevelModerate, j
+		name := ""
+		for i, w := range args {
+			if (w == "-taskname" || w == "-taskpath") && i+1 < len(args) {
+				name += args[i+1]
+			}
+		}
+		if name == "" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			name = args[0]
+		}
+		if name == "" {
+			name = "*" // tasks piped in: any of them
+		}
+		return taskDeletion(name), j
 	}
 	if strings.Contains(j, "system") || strings.Contains(j, "highest") || strings.Contains(j, "atlogon") || strings.Contains(j, "atstartup") {
 		return LevelHigh, j
 	}
 	return LevelModerate, j
+}
+
+// taskDeletion judges deleting the scheduled task named name (lower
+// case): removing a job someone scheduled for their own work loses nothing
+// that matters, while the tasks under \Microsoft\ keep Windows updated,
+// defended and backed up, and a wildcard takes all of them.
+func taskDeletion(name string) DangerLevel {
+	n := strings.TrimLeft(strings.ReplaceAll(name, "/", `\`), `\`)
+	if n == "" || strings.ContainsAny(n, "*?") || strings.HasPrefix(n, `microsoft\`) {
+		return LevelModerate
+	}
+	return LevelSafe
 }
 
 func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }
