@@ -195,34 +195,34 @@ func (a *analysis) inWork(p string) bool {
 type pclass uint8
 
 const (
-	pcNone         pclass = iota
-	pcInside              // inside the work directory
-	pcTemp                // a path inside a temporary directory
-	pcHomeCache           // a cache inside the home directory
-	pcHomeCacheRoot       // a whole cache, toolchain or trash of the home directory (~/.cache, ~/.cargo)
-	pcUnknown             // unresolved
-	pcUnknownInput        // paths read from standard input
-	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
-	pcWorkDir             // the work directory itself
-	pcWorkContents        // everything in the work directory
-	pcWorkSource          // a top-level source directory of the work directory
-	pcTempContents        // everything in /tmp
-	pcOutside             // elsewhere, outside the work directory
-	pcEscape              // a relative path leaving an unknown directory
-	pcHomeSub             // inside the home directory, outside the work directory
-	pcSystemSub           // deep inside a system directory (/usr/local/go)
-	pcTempRoot            // /tmp itself
-	pcGitDir              // a .git directory
-	pcHistory             // shell history files
-	pcLogs                // /var/log
-	pcHomeConfig          // credentials and configuration in the home directory
-	pcSecretsHome         // ~/.ssh, ~/.gnupg
-	pcCritFile            // /etc/passwd, /etc/shadow, ...
-	pcDBData              // a database's data directory
-	pcProtected           // a path the host program owns (Context.ProtectedPaths)
-	pcSystemCrit          // a system directory (/etc, /usr/lib, /var/lib, ...)
-	pcHome                // a home directory itself (or all of them)
-	pcRoot                // /
+	pcNone          pclass = iota
+	pcInside               // inside the work directory
+	pcTemp                 // a path inside a temporary directory
+	pcHomeCache            // a cache inside the home directory
+	pcHomeCacheRoot        // a whole cache, toolchain or trash of the home directory (~/.cache, ~/.cargo)
+	pcUnknown              // unresolved
+	pcUnknownInput         // paths read from standard input
+	pcVarRoot              // "$VAR/" or "$VAR/*" with $VAR unknown
+	pcWorkDir              // the work directory itself
+	pcWorkContents         // everything in the work directory
+	pcWorkSource           // a top-level source directory of the work directory
+	pcTempContents         // everything in /tmp
+	pcOutside              // elsewhere, outside the work directory
+	pcEscape               // a relative path leaving an unknown directory
+	pcHomeSub              // inside the home directory, outside the work directory
+	pcSystemSub            // deep inside a system directory (/usr/local/go)
+	pcTempRoot             // /tmp itself
+	pcGitDir               // a .git directory
+	pcHistory              // shell history files
+	pcLogs                 // /var/log
+	pcHomeConfig           // credentials and configuration in the home directory
+	pcSecretsHome          // ~/.ssh, ~/.gnupg
+	pcCritFile             // /etc/passwd, /etc/shadow, ...
+	pcDBData               // a database's data directory
+	pcProtected            // a path the host program owns (Context.ProtectedPaths)
+	pcSystemCrit           // a system directory (/etc, /usr/lib, /var/lib, ...)
+	pcHome                 // a home directory itself (or all of them)
+	pcRoot                 // /
 )
 
 var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "a whole cache, toolchain or trash", "unresolved path",
@@ -493,6 +493,10 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	switch c {
 	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache, pcHomeCacheRoot:
 		return pcInside
+	case pcWorkSource:
+		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
+			return pcInside // some files of the tests, docs or data only
+		}
 	case pcRoot, pcSystemCrit, pcHome, pcCritFile:
 		return pcSystemSub
 	}

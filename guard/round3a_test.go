@@ -39,3 +39,25 @@ func TestWindowsPackageFromWebSite(t *testing.T) {
 		`pip install https://github.com/pallets/flask/archive/refs/tags/3.0.0.zip`,
 	})
 }
+
+func TestWindowsWholeCacheDeleted(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item $env:LOCALAPPDATA\Yarn\Cache -Recurse -Force`, CategoryFileDelete, "win-delete-cache-root", LevelModerate},
+		{`Get-ChildItem $env:LOCALAPPDATA\Temp | Remove-Item -Recurse -Force`, CategoryFileDelete, "", LevelModerate},
+		{`Remove-Item "$env:USERPROFILE\.gradle\caches\*" -Recurse -Force`, CategoryFileDelete, "win-delete-cache-root", LevelModerate},
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`rd /s /q "%LOCALAPPDATA%\pip\cache"`, CategoryFileDelete, "win-delete-cache-root", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Remove-Item $env:TEMP\acme-test-* -Recurse -Force`,
+		`Remove-Item $env:USERPROFILE\.nuget\packages\acme.core -Recurse -Force`,
+		`Remove-Item $env:LOCALAPPDATA\Temp\vitest -Recurse -Force`,
+	})
+	checkSafe(t, d, cmdc, []string{
+		`rd /s /q "%TEMP%\acme-build"`,
+	})
+}

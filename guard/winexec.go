@@ -693,7 +693,10 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 			continue
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
+		last := s[strings.LastIndexAny(s, `\/`)+1:]
+		ws.partialGlob = glob && last != "*" && last != "*.*"
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
+		ws.partialGlob = false
 	}
 }
 
@@ -728,6 +731,10 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 			id = "win-delete-outside"
 		}
 	case wpInside:
+		if wide && !filtered && !ws.partialGlob && a.winCacheRoot(p) {
+			id = "win-delete-cache-root"
+			break
+		}
 		id = ws.projectDelete(p, wide, filtered)
 	}
 	if id == "" {

@@ -625,6 +625,8 @@ var winRules = []*rule{
 			}
 			return true, j
 		}},
+	{ID: "win-delete-cache-root", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting a whole cache or the temporary folder of the profile (every tool's files, open ones included)",
+		Suggestions: []string{"Delete the one tool's cache you mean", "Use the tool's own cleanup (dotnet nuget locals, npm cache clean)"}},
 	{ID: "win-delete-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting the project's sources, data or secrets (not build output)",
 		Suggestions: []string{"Delete only build output", "Commit or stash first"}},
 	{ID: "win-delete-git", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting the repository's history (.git)",
