@@ -58,18 +58,33 @@ var winProtectRules = []*rule{
 			}
 			return hasSw(args, "restart"), j
 		}},
-	{ID: "win-service-stop", Level: LevelModerate, Category: CategorySystem, Description: "stopping a service, or restarting it with everything that depends on it",
-		Suggestions: []string{"Restart only the service you started, without -Force"},
+	{ID: "win-service-stop", Level: LevelModerate, Category: CategorySystem, Description: "stopping a shared service (a database server, Docker, IIS), or a service with everything that depends on it",
+		Suggestions: []string{"Stop only the service you started for the task", "Restart without -Force or /y"},
 		names:       names("net", "net1", "sc", "stop-service", "restart-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			j := strings.Join(args, " ")
 			switch c.name {
 			case "net", "net1", "sc":
-				return len(args) >= 2 && args[0] == "stop", args[min(1, len(args)-1)]
+				if len(args) < 2 || args[0] != "stop" {
+					return false, ""
+				}
+				return hasSw(args, "y") || sharedService(args[1]), args[1]
 			case "restart-service":
-				return hasSw(args, "force"), strings.Join(args, " ")
+				return hasSw(args, "force"), j
 			}
-			return !hasSw(args, "whatif"), strings.Join(args, " ")
+			if hasSw(args, "whatif") {
+				return false, ""
+			}
+			if hasSw(args, "force") {
+				return true, j
+			}
+			for _, s := range args {
+				if !strings.HasPrefix(s, "-") && sharedService(s) {
+					return true, s
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-wsl-shutdown", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "stopping every WSL distribution and what runs in them",
 		Suggestions: []string{"Stop the one distribution you started (wsl --terminate NAME)"}, names: names("wsl"),
@@ -84,3 +99,20 @@ var winProtectRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, winProtectRules) }
+
+// sharedService reports a Windows service other work on the machine leans
+// on: database servers, Docker and WSL, the web server, printing and
+// remote management.
+func sharedService(name string) bool {
+	n := strings.Trim(lower(name), `"'`)
+	for _, s := range [...]string{"sql", "postgres", "mongo", "redis", "rabbitmq", "elasticsearch", "docker", "lxssmanager", "wslservice", "vmms", "hns"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	switch n {
+	case "w3svc", "was", "iisadmin", "spooler", "winrm", "lanmanserver", "lanmanworkstation", "dnscache", "dhcp", "bits", "termservice", "sshd":
+		return true
+	}
+	return false
+}
