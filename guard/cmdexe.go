@@ -561,6 +561,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.cmdSet(words[1:])
 		c.name = "cmd:set"
 		a.finish(c)
+		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
+			// set alone lists every variable (set P: those starting with P)
+			return flow{kind: flowSecret, what: "the environment variables", crit: true}
+		}
 		return flow{}
 	case "cd", "chdir", "pushd":
 		c.name = "cmd:" + l
