@@ -346,6 +346,9 @@ type shellState struct {
 	params  []word
 	param0  word
 	aliases map[string]string
+	// gitAliases are git aliases the line defined (git config alias.X,
+	// git -c alias.X=...), expanded where git X runs them.
+	gitAliases map[string]string
 	// funcBodies are the bodies of functions defined earlier, judged
 	// again with their arguments where they are called.
 	funcBodies map[string]string
