@@ -124,6 +124,19 @@ var macosRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "applescript-persistence", Level: LevelHigh, Category: CategoryPersistence, Description: "an AppleScript that adds a login item or a folder action (runs again later by itself)",
+		Suggestions: []string{"Let the user add login items in System Settings"}, names: names("osascript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			l := lower(joinWords(c.args()))
+			return strings.Contains(l, "login item") && strings.Contains(l, "make ") || strings.Contains(l, "attach action to") ||
+				strings.Contains(l, "folder actions enabled to true"), "AppleScript"
+		}},
+	{ID: "applescript-quit-all", Level: LevelModerate, Category: CategorySystem, Description: "an AppleScript that quits every application (unsaved work is lost)",
+		Suggestions: []string{"Quit the one application you started"}, names: names("osascript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			l := lower(joinWords(c.args()))
+			return (strings.Contains(l, "every application process") || strings.Contains(l, "every process")) && (strings.Contains(l, " quit") || strings.Contains(l, "kill")), "AppleScript"
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, macosRules) }

@@ -284,6 +284,42 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "security-agent-remove", Level: LevelHigh, Category: CategorySystem, Description: "removing a security or monitoring agent (EDR, antivirus, audit)",
+		Suggestions: []string{"Leave security agents to the administrators who installed them"},
+		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew", "snap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			removing := false
+			for _, w := range args {
+				switch w.s {
+				case "remove", "purge", "erase", "autoremove", "uninstall", "-R", "-Rns", "-Rs", "-e", "--erase", "-r", "-P", "--purge", "--remove":
+					removing = true
+				}
+			}
+			if !removing {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				l := lower(w.s)
+				for _, s := range [...]string{"falcon-sensor", "crowdstrike", "sentinelone", "sentinelagent", "osquery", "auditd", "wazuh", "ossec", "clamav",
+					"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter"} {
+					if strings.Contains(l, s) {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "kernel-module-unload", Level: LevelHigh, Category: CategorySystem, Description: "unloading a kernel module (the disk, network or security driver it is goes away)",
+		Suggestions: []string{"Leave loaded modules alone", "Let an administrator change kernel modules"}, names: names("rmmod", "modprobe", "kextunload"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "modprobe" && !hasWord(args, "-r") && !hasWord(args, "--remove") {
+				return false, ""
+			}
+			ops := positional(args)
+			return len(ops) > 0, strings.Join(wordsText(ops), " ")
+		}},
 	{ID: "package-remove-critical", Level: LevelHigh, Category: CategorySystem, Description: "removing a package the system needs to run",
 		Suggestions: []string{"Remove only the application packages you installed", "Check with apt-get -s remove (simulate) first"},
 		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew"),
