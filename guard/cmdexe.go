@@ -1055,6 +1055,12 @@ func (ws *winState) projectMirror(src, dst string) bool {
 	case "backup", "backups", "mirror", "snapshot", "snapshots", ".backup":
 		return true
 	}
+	// build output mirrored into a folder of its own (robocopy build
+	// preview /MIR): that folder only ever held copies of the build
+	srcFirst, _, _ := strings.Cut(src[len(wd)+1:], "/")
+	if regenerable[srcFirst] && !sourceDirs[first] && !projectDirs[first] && !strings.HasPrefix(first, ".") && first != srcFirst {
+		return true
+	}
 	return regenerable[first] || path.Base(dst) == sb && first != sb
 }
 

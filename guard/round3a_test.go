@@ -129,3 +129,16 @@ func TestWindowsSecretSearchToShare(t *testing.T) {
 		`Get-ChildItem .\certs -Filter *.pem | Select-Object Name`,
 	})
 }
+
+func TestWindowsMirrorBuildIntoOwnFolder(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`robocopy dist src /MIR`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`robocopy out docs /MIR /NFL`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`robocopy dist staging-site /MIR /NJH`,
+		`robocopy bin\Release drop /MIR`,
+	})
+}
