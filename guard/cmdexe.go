@@ -342,6 +342,16 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
 }
 
+// batchFor returns the text the line wrote into the batch file named by
+// s, or "".
+func (ws *winState) batchFor(s string) string {
+	name := strings.ToLower(s)
+	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
+		name = name[j+1:]
+	}
+	return ws.batch[name]
+}
+
 // cmdSeq runs a sequence of statements; it returns what the last writes.
 func (ws *winState) cmdSeq(toks []cTok, in *flow) flow {
 	var out flow
@@ -595,6 +605,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{}
 	case "call":
 		if len(words) > 1 && !strings.HasPrefix(words[1].s, ":") {
+			if text := ws.batchFor(words[1].s); text != "" {
+				// a batch file the line wrote: what it holds runs
+				a.nestedWin(text, ShellCmd, "batch file "+words[1].s)
+			}
 			a.nestedWin(strings.Join(wordsText(words[1:]), " "), ShellCmd, "call")
 		}
 		return flow{}

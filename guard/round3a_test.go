@@ -142,3 +142,15 @@ func TestWindowsMirrorBuildIntoOwnFolder(t *testing.T) {
 		`robocopy bin\Release drop /MIR`,
 	})
 }
+
+func TestWindowsBatchWrittenThenCalled(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`echo rd /s /q C:\Windows > %TEMP%\x.cmd & call %TEMP%\x.cmd`, CategoryFileDelete, "", LevelCritical},
+		{`echo vssadmin delete shadows /all /quiet> c.bat && call c.bat`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`echo npm test > t.bat && call t.bat`,
+	})
+}
