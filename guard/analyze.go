@@ -346,6 +346,9 @@ type shellState struct {
 	params  []word
 	param0  word
 	aliases map[string]string
+	// gitAliases are git aliases the line defined (git config alias.X,
+	// git -c alias.X=...), expanded where git X runs them.
+	gitAliases map[string]string
 	// funcBodies are the bodies of functions defined earlier, judged
 	// again with their arguments where they are called.
 	funcBodies map[string]string
@@ -1478,8 +1481,8 @@ func canonicalName(b string) string {
 			return p
 		}
 	}
-	if strings.HasPrefix(b, "mkfs.") {
-		return "mkfs"
+	if strings.HasPrefix(b, "mkfs.") || strings.HasPrefix(b, "newfs_") {
+		return "mkfs" // newfs_apfs, newfs_hfs, newfs_msdos: macOS and BSD
 	}
 	if strings.HasSuffix(b, ".exe") {
 		return canonicalName(strings.TrimSuffix(b, ".exe"))

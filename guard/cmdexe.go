@@ -342,6 +342,16 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
 }
 
+// batchFor returns the text the line wrote into the batch file named by
+// s, or "".
+func (ws *winState) batchFor(s string) string {
+	name := strings.ToLower(s)
+	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
+		name = name[j+1:]
+	}
+	return ws.batch[name]
+}
+
 // cmdSeq runs a sequence of statements; it returns what the last writes.
 func (ws *winState) cmdSeq(toks []cTok, in *flow) flow {
 	var out flow
@@ -561,6 +571,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.cmdSet(words[1:])
 		c.name = "cmd:set"
 		a.finish(c)
+		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
+			// set alone lists every variable (set P: those starting with P)
+			return flow{kind: flowSecret, what: "the environment variables", crit: true}
+		}
 		return flow{}
 	case "cd", "chdir", "pushd":
 		c.name = "cmd:" + l
@@ -591,6 +605,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{}
 	case "call":
 		if len(words) > 1 && !strings.HasPrefix(words[1].s, ":") {
+			if text := ws.batchFor(words[1].s); text != "" {
+				// a batch file the line wrote: what it holds runs
+				a.nestedWin(text, ShellCmd, "batch file "+words[1].s)
+			}
 			a.nestedWin(strings.Join(wordsText(words[1:]), " "), ShellCmd, "call")
 		}
 		return flow{}
@@ -1049,6 +1067,12 @@ func (ws *winState) projectMirror(src, dst string) bool {
 	first, _, _ := strings.Cut(dst[len(wd)+1:], "/")
 	switch first {
 	case "backup", "backups", "mirror", "snapshot", "snapshots", ".backup":
+		return true
+	}
+	// build output mirrored into a folder of its own (robocopy build
+	// preview /MIR): that folder only ever held copies of the build
+	srcFirst, _, _ := strings.Cut(src[len(wd)+1:], "/")
+	if regenerable[srcFirst] && !sourceDirs[first] && !projectDirs[first] && !strings.HasPrefix(first, ".") && first != srcFirst {
 		return true
 	}
 	return regenerable[first] || path.Base(dst) == sb && first != sb

@@ -20,7 +20,6 @@ var (
 	zshIndirect    = regexp.MustCompile(`\$\{\(P\)(\w+)\}`)
 	zshSplitFlag   = regexp.MustCompile(`\$\{\(s:([^:/]+):\)(\w+)\}`)
 	zshForceOp     = regexp.MustCompile(`\$\{[=~^]+`)
-	fishSubst      = regexp.MustCompile(`(^|[\s=])\(`)
 	// =(cmd) is zsh's process substitution through a temporary file
 	zshTempSubst = regexp.MustCompile(`(^|[\s;|&<>])=\(`)
 	// ${(e)x} evaluates the value of x again, substitutions included
@@ -61,7 +60,39 @@ func rewriteDialect(src string) (string, bool) {
 // fishLike reports text using fish's block syntax.
 func fishLike(s string) bool {
 	return strings.Contains(s, "; end") || strings.HasSuffix(strings.TrimSpace(s), "end") || strings.HasPrefix(s, "function ") ||
-		strings.HasPrefix(s, "begin") || strings.Contains(s, " (") || strings.Contains(s, "$argv")
+		strings.HasPrefix(s, "begin") || strings.Contains(s, "$argv") || fishSubstAt(s) >= 0
+}
+
+// fishSubstAt returns the index of the first unquoted ( that opens a fish
+// command substitution, or -1. Fish opens one at any unquoted (, also in
+// the middle of a word (make -j(nproc), /tmp/x-(random).json); a ( after
+// $, < or > or another ( is bash's own, and () is a function definition.
+func fishSubstAt(s string) int {
+	at := -1
+	unquoted(s, 0, func(i int, c byte) bool {
+		if c != '(' || i+1 < len(s) && s[i+1] == ')' {
+			return true
+		}
+		if i > 0 && strings.IndexByte("$<>(", s[i-1]) >= 0 {
+			return true
+		}
+		at = i
+		return false
+	})
+	return at
+}
+
+// fishSubstitute rewrites every fish command substitution (cmd) in s into
+// bash's $(cmd).
+func fishSubstitute(s string) string {
+	for n := 0; n < 16; n++ {
+		i := fishSubstAt(s)
+		if i < 0 {
+			break
+		}
+		s = s[:i] + "$" + s[i:]
+	}
+	return s
 }
 
 // splitStatements splits at ; and newlines outside quotes.
@@ -113,7 +144,7 @@ func fishToBash(src string) string {
 		if st == "" {
 			continue
 		}
-		st = fishSubst.ReplaceAllString(st, "$1$(")
+		st = fishSubstitute(st)
 		st = strings.ReplaceAll(st, "$argv", "$@")
 		word, rest, _ := strings.Cut(st, " ")
 		switch {

@@ -85,6 +85,7 @@ func (a *analysis) expand(c *cmd) {
 	case n == "crontab", n == "at", n == "batch":
 		a.expandSchedule(c)
 	case n == "git":
+		a.expandGitAlias(c)
 		if k, v, ok := gitConfigSet(c); ok && gitCommandKey(k) {
 			v = strings.TrimPrefix(v, "!")
 			if k == "credential.helper" {
@@ -576,3 +577,41 @@ var (
 	dockerGlobal  = optSpec{short: "cHl", long: []string{"config", "context", "host", "log-level", "tlscacert", "tlscert", "tlskey"}}
 	kubectlGlobal = optSpec{short: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token", "as", "as-group", "request-timeout", "certificate-authority", "client-certificate", "client-key"}}
 )
+
+// expandGitAlias remembers aliases a git command defines and judges what
+// an alias runs where it is used: git config alias.nuke 'reset --hard'
+// && git nuke is git reset --hard.
+func (a *analysis) expandGitAlias(c *cmd) {
+	record := func(name, val string) {
+		if a.gitAliases == nil {
+			a.gitAliases = make(map[string]string)
+		}
+		a.gitAliases[strings.ToLower(name)] = val
+	}
+	args := c.args()
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].s == "-c" {
+			if k, v, ok := strings.Cut(args[i+1].s, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
+				record(k[len("alias."):], v)
+			}
+		}
+	}
+	if k, v, ok := gitConfigSet(c); ok && strings.HasPrefix(k, "alias.") {
+		record(k[len("alias."):], v)
+		return
+	}
+	sub, rest := gitSub(c)
+	val, ok := a.gitAliases[strings.ToLower(sub)]
+	if !ok || sub == "" {
+		return
+	}
+	delete(a.gitAliases, strings.ToLower(sub)) // an alias naming itself ends here
+	src := "git " + val
+	if strings.HasPrefix(val, "!") {
+		src = val[1:]
+	}
+	for _, w := range rest {
+		src += " " + shellQuote(w.s)
+	}
+	a.nested(src, "git alias "+sub)
+}

@@ -141,7 +141,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		// --delete removes whatever the destination holds that the
 		// source lacks: all of it when the source is empty.
 		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
-		case pcNone, pcInside, pcTemp, pcHomeCache:
+		case pcNone, pcInside, pcTemp, pcHomeCache, pcHomeCacheRoot:
 		default:
 			out = append(out, delTarget{w: dest, class: cls, rec: true})
 		}
@@ -360,6 +360,9 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 	c.writesDone = true
 	var out []writeTarget
 	add := func(w word, trunc bool, content flow) {
+		if !w.ok {
+			w = dynamicLeaf(w)
+		}
 		if !w.ok || w.s == "" {
 			return
 		}
@@ -502,6 +505,21 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 			}
 			return false, ""
 		}}
+}
+
+// dynamicLeaf stands a path whose last element alone is computed
+// (/etc/sudoers.d/$(whoami), /etc/cron.d/$NAME) for a file in its literal
+// directory: whatever the name turns out to be, the write lands there.
+func dynamicLeaf(w word) word {
+	i := strings.IndexByte(w.s, '$')
+	if i <= 0 || w.s[0] != '/' || strings.Contains(w.s[i:], "/") {
+		return w
+	}
+	dir := w.s[:strings.LastIndexByte(w.s[:i], '/')+1]
+	if len(dir) < 2 {
+		return w
+	}
+	return lit(dir + "_")
 }
 
 var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true,

@@ -217,7 +217,10 @@ func (a *analysis) ownHook(c *cmd, t writeTarget) bool {
 }
 
 func isGitHook(p string) bool {
-	return strings.Contains(p, "/.git/hooks/") || strings.HasPrefix(p, ".git/hooks/")
+	// the template directory's hooks are copied into every repository
+	// git init or git clone makes from then on
+	return strings.Contains(p, "/.git/hooks/") || strings.HasPrefix(p, ".git/hooks/") ||
+		strings.Contains(p, "/git-core/templates/hooks/") || strings.Contains(p, "/.git-templates/hooks/") || strings.Contains(p, "/.git_template/hooks/")
 }
 
 // gitConfigSet returns the key and value of "git config [scope] KEY VALUE".

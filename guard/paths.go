@@ -81,11 +81,42 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	if sourceDirs[p[len(a.workDir)+1:]] {
+	if rel := p[len(a.workDir)+1:]; sourceDirs[rel] || projectData(rel) {
 		return pcWorkSource
 	}
 	return pcInside
 }
+
+// projectData reports whether a path relative to the work directory
+// holds what the project cannot make again: its tests and docs, its
+// local data and uploads, infrastructure state and secrets. Paths
+// through a generated directory (tmp, cache, logs, build) do not.
+func projectData(rel string) bool {
+	comps := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	for _, c := range comps {
+		if generatedDirs[c] || c == ".terraform" {
+			return false
+		}
+	}
+	base := comps[len(comps)-1]
+	switch {
+	case strings.HasPrefix(base, "terraform.tfstate") || base == ".env":
+		return true
+	case len(comps) == 1:
+		return projectDirs[base]
+	}
+	return projectDataRoots[comps[0]]
+}
+
+// projectDirs are top-level directories of what people write besides
+// code; projectDataRoots hold data the project keeps (databases,
+// uploads), so anything below them counts.
+var (
+	projectDirs = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "__tests__": true, "e2e": true,
+		"docs": true, "scripts": true, "config": true, "infra": true, "deploy": true, "terraform": true,
+		"data": true, "storage": true, "uploads": true}
+	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true}
+)
 
 // fixtureGit reports a .git directory, given relative to the work
 // directory, that belongs to a throw-away repository the project's tests
@@ -164,36 +195,37 @@ func (a *analysis) inWork(p string) bool {
 type pclass uint8
 
 const (
-	pcNone         pclass = iota
-	pcInside              // inside the work directory
-	pcTemp                // a path inside a temporary directory
-	pcHomeCache           // a cache inside the home directory
-	pcUnknown             // unresolved
-	pcUnknownInput        // paths read from standard input
-	pcVarRoot             // "$VAR/" or "$VAR/*" with $VAR unknown
-	pcWorkDir             // the work directory itself
-	pcWorkContents        // everything in the work directory
-	pcWorkSource          // a top-level source directory of the work directory
-	pcTempContents        // everything in /tmp
-	pcOutside             // elsewhere, outside the work directory
-	pcEscape              // a relative path leaving an unknown directory
-	pcHomeSub             // inside the home directory, outside the work directory
-	pcSystemSub           // deep inside a system directory (/usr/local/go)
-	pcTempRoot            // /tmp itself
-	pcGitDir              // a .git directory
-	pcHistory             // shell history files
-	pcLogs                // /var/log
-	pcHomeConfig          // credentials and configuration in the home directory
-	pcSecretsHome         // ~/.ssh, ~/.gnupg
-	pcCritFile            // /etc/passwd, /etc/shadow, ...
-	pcDBData              // a database's data directory
-	pcProtected           // a path the host program owns (Context.ProtectedPaths)
-	pcSystemCrit          // a system directory (/etc, /usr/lib, /var/lib, ...)
-	pcHome                // a home directory itself (or all of them)
-	pcRoot                // /
+	pcNone          pclass = iota
+	pcInside               // inside the work directory
+	pcTemp                 // a path inside a temporary directory
+	pcHomeCache            // a cache inside the home directory
+	pcHomeCacheRoot        // a whole cache, toolchain or trash of the home directory (~/.cache, ~/.cargo)
+	pcUnknown              // unresolved
+	pcUnknownInput         // paths read from standard input
+	pcVarRoot              // "$VAR/" or "$VAR/*" with $VAR unknown
+	pcWorkDir              // the work directory itself
+	pcWorkContents         // everything in the work directory
+	pcWorkSource           // a top-level source directory of the work directory
+	pcTempContents         // everything in /tmp
+	pcOutside              // elsewhere, outside the work directory
+	pcEscape               // a relative path leaving an unknown directory
+	pcHomeSub              // inside the home directory, outside the work directory
+	pcSystemSub            // deep inside a system directory (/usr/local/go)
+	pcTempRoot             // /tmp itself
+	pcGitDir               // a .git directory
+	pcHistory              // shell history files
+	pcLogs                 // /var/log
+	pcHomeConfig           // credentials and configuration in the home directory
+	pcSecretsHome          // ~/.ssh, ~/.gnupg
+	pcCritFile             // /etc/passwd, /etc/shadow, ...
+	pcDBData               // a database's data directory
+	pcProtected            // a path the host program owns (Context.ProtectedPaths)
+	pcSystemCrit           // a system directory (/etc, /usr/lib, /var/lib, ...)
+	pcHome                 // a home directory itself (or all of them)
+	pcRoot                 // /
 )
 
-var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "unresolved path",
+var pclassNames = [...]string{"", "inside the work directory", "temporary file", "cache", "a whole cache, toolchain or trash", "unresolved path",
 	"paths read from input", "unset variable followed by /", "the work directory itself", "everything in the work directory", "the project's source tree", "everything in /tmp",
 	"outside the work directory", "outside the work directory", "outside the work directory",
 	"inside a system directory", "a temporary directory", "a git repository's history", "shell history",
@@ -276,9 +308,32 @@ func isCache(rel string) bool {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
 			".pytest_cache", "go-build", ".yarn", ".pnpm-store", "DerivedData", ".cargo", ".rustup", ".nvm", ".pyenv",
 			".bun", ".deno", "tmp", ".tmp", "Trash", ".Trash", ".ivy2", ".sbt", ".coursier", ".mypy_cache", ".ruff_cache",
-			".terraform", ".next", "dist", "build", "target", ".venv", "venv", ".tox", ".nox", ".expo", ".android", "go":
+			".terraform", ".next", "dist", "build", "target", ".venv", "venv", ".tox", ".nox", ".expo", ".android", "go",
+			".turbo", ".parcel-cache", ".nuxt", ".svelte-kit", ".angular":
 			return true
+		case "avd":
+			return false // an emulator's disks: the user's own data
 		}
+	}
+	return false
+}
+
+// cacheRoot reports whether a home-relative cache path is a whole cache,
+// toolchain or trash (~/.cache, ~/.cargo, ~/.gradle/caches, the Trash)
+// rather than one tool's share of it (~/.cache/pip): everything of
+// every tool goes at once, and toolchains and trashed files do not come
+// back by themselves.
+func cacheRoot(rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	comps := strings.Split(rel, "/")
+	last := comps[len(comps)-1]
+	switch {
+	case len(comps) == 1:
+		return true
+	case last == "Trash" || last == ".Trash":
+		return true
+	case len(comps) == 2 && (last == "caches" || last == "Caches"):
+		return true
 	}
 	return false
 }
@@ -436,8 +491,12 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		return pcWorkSource
 	}
 	switch c {
-	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache:
+	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache, pcHomeCacheRoot:
 		return pcInside
+	case pcWorkSource:
+		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
+			return pcInside // some files of the tests, docs or data only
+		}
 	case pcRoot, pcSystemCrit, pcHome, pcCritFile:
 		return pcSystemSub
 	}
@@ -557,6 +616,9 @@ func (a *analysis) classifyAbs(p string) pclass {
 			return a.classifyInWork(p)
 		}
 		if isCache(rel) {
+			if cacheRoot(rel) {
+				return pcHomeCacheRoot
+			}
 			return pcHomeCache
 		}
 		if n := winTempDir(p); n > 0 {
@@ -681,6 +743,10 @@ func isBlockDevice(p string) bool {
 func (a *analysis) classifyWrite(p string) wclass {
 	if p == "" {
 		return wNone
+	}
+	// macOS keeps /etc and /var under /private; both names reach the file
+	if strings.HasPrefix(p, "/private/etc/") || strings.HasPrefix(p, "/private/var/") {
+		p = strings.TrimPrefix(p, "/private")
 	}
 	if a.isProtected(p) {
 		return wProtected

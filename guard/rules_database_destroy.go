@@ -118,6 +118,40 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-migrate-to-zero", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "reverting every migration, which drops the tables they made and their data",
+		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
+		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
+			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "alembic":
+				return hasWord(args, "downgrade") && hasWord(args, "base"), j
+			case "flyway":
+				return hasWord(args, "clean"), j
+			case "liquibase":
+				return hasWord(args, "dropAll") || hasWord(args, "drop-all"), j
+			case "goose":
+				return hasWord(args, "reset"), j
+			case "migrate":
+				return hasWord(args, "drop") || hasWord(args, "down") && hasWord(args, "-all"), j
+			case "dotnet":
+				ops := positional(args)
+				return len(ops) >= 4 && ops[0].s == "ef" && ops[1].s == "database" && ops[2].s == "update" && ops[3].s == "0", j
+			}
+			for i, w := range args {
+				switch {
+				case w.s == "migrate" && (hasWord(args, "manage.py") || c.name == "manage.py") && i+2 < len(args) && args[i+2].s == "zero":
+					return true, j
+				case (w.s == "migrate:rollback" || w.s == "migrate:down") && hasWord(args, "--all"),
+					w.s == "db:migrate:undo:all", w.s == "migrate:reset",
+					strings.HasPrefix(w.s, "db:") && hasWord(args, "VERSION=0"):
+					return true, j
+				}
+			}
+			return false, ""
+		}},
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
 		names:       names("kafka-topics", "kafka-topics.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),

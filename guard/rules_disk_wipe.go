@@ -129,7 +129,7 @@ var diskWipeRules = []*rule{
 			case "mdadm":
 				return hasWord(args, "--zero-superblock"), ""
 			case "diskutil":
-				return len(args) > 0 && (lower(args[0].s) == "erasedisk" || lower(args[0].s) == "erasevolume" || lower(args[0].s) == "secureerase" || lower(args[0].s) == "zerodisk" || lower(args[0].s) == "partitiondisk"), ""
+				return diskutilErases(args), ""
 			}
 			return false, ""
 		}},
@@ -154,3 +154,26 @@ var diskWipeRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, diskWipeRules) }
+
+// diskutilErases reports a diskutil verb that erases, repartitions or
+// deletes a disk, volume or container, also under its apfs, cs (Core
+// Storage) and appleRAID families (diskutil apfs deleteContainer).
+func diskutilErases(args []word) bool {
+	ops := positional(args)
+	if len(ops) > 1 {
+		switch lower(ops[0].s) {
+		case "apfs", "cs", "corestorage", "appleraid", "ar":
+			ops = ops[1:]
+		}
+	}
+	if len(ops) == 0 {
+		return false
+	}
+	v := lower(ops[0].s)
+	switch {
+	case strings.HasPrefix(v, "erase"), strings.HasPrefix(v, "delete"), strings.HasPrefix(v, "zero"), v == "secureerase",
+		v == "partitiondisk", v == "reformat", v == "splitpartition", v == "mergepartitions", v == "resizecontainer" && len(ops) > 2 && ops[2].s == "0":
+		return true
+	}
+	return false
+}

@@ -120,6 +120,8 @@ var fileDeleteRules = []*rule{
 		}},
 	delRule("rm-workdir-source", LevelModerate, CategoryFileDelete, "deleting the project's source tree",
 		[]string{"Delete build outputs only, e.g. rm -rf ./dist", "Commit or stash first"}, anyRec, pcWorkSource),
+	delRule("rm-home-cache-root", LevelModerate, CategoryFileDelete, "deleting a whole cache, toolchain or trash of the home directory",
+		[]string{"Delete the one tool's cache you mean, e.g. rm -rf ~/.cache/pip", "Use the tool's own cleanup (cargo cache, brew cleanup, gradle --stop)"}, anyRec, pcHomeCacheRoot),
 	delRule("rm-workdir-contents", LevelModerate, CategoryFileDelete, "deleting every file in the work directory",
 		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
 }

@@ -112,6 +112,24 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chmod-project-exposed", Level: LevelModerate, Category: CategoryPermission, Description: "making the project writable by everyone, a private key readable by others, or the project root's own",
+		Suggestions: []string{"Grant only what is needed (chmod -R u+w, g+w for a shared group)", "Keep keys at 600"}, names: names("chmod", "chown"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			for _, t := range a.permTargets(c) {
+				inProject := t.class == pcInside || t.class == pcWorkDir || t.class == pcWorkSource || t.class == pcWorkContents
+				switch {
+				case !inProject:
+				case c.name == "chmod" && t.rec && modeWorldWritable(mode) && (t.class != pcInside || servedDir(t.w.s)):
+					return true, "world-writable: " + t.w.s
+				case c.name == "chmod" && privateKeyName(t.w.s) && (modeOthersRead(mode) || modeWorldWritable(mode)):
+					return true, "private key readable by others: " + t.w.s
+				case c.name == "chown" && t.rec && (t.class == pcWorkDir || t.class == pcWorkContents) && chownsToRoot(c):
+					return true, "the project given to root: " + t.w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-home-recursive", Level: LevelHigh, Category: CategoryPermission, Description: "recursive permission or owner change on a home directory",
 		Suggestions: []string{"Change permissions only where needed", "Limit the change to the project directory"}, names: names("chmod", "chown", "chgrp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -131,6 +149,39 @@ func init() { ruleSets = append(ruleSets, permissionRules) }
 func systemProgram(p string) bool {
 	for _, d := range [...]string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/usr/libexec/", "/lib/", "/usr/lib/"} {
 		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// privateKeyName reports a file named like a private key (deploy_key,
+// id_ed25519, server.key, cert.pem), not its .pub half.
+func privateKeyName(p string) bool {
+	b := lower(p[strings.LastIndexByte(p, '/')+1:])
+	if strings.HasSuffix(b, ".pub") {
+		return false
+	}
+	return strings.HasSuffix(b, "_key") || strings.HasPrefix(b, "id_rsa") || strings.HasPrefix(b, "id_ed25519") || strings.HasPrefix(b, "id_ecdsa") ||
+		strings.HasSuffix(b, ".key") || strings.HasSuffix(b, ".pem") && strings.Contains(b, "key") || strings.HasSuffix(b, ".p12") || strings.HasSuffix(b, ".pfx")
+}
+
+// chownsToRoot reports chown giving files to root (root, root:root, 0:0).
+func chownsToRoot(c *cmd) bool {
+	for _, w := range positional(c.args()) {
+		owner, _, _ := strings.Cut(w.s, ":")
+		return owner == "root" || owner == "0"
+	}
+	return false
+}
+
+// servedDir reports a path through a directory a web server serves or
+// stores uploads in: world-writable, anyone on the host plants files the
+// site then serves or runs. Scratch directories (./tmp-data) are not.
+func servedDir(p string) bool {
+	for _, c := range strings.Split(lower(p), "/") {
+		switch c {
+		case "public", "uploads", "upload", "www", "static", "htdocs", "storage", "media":
 			return true
 		}
 	}

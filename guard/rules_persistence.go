@@ -27,6 +27,26 @@ func untrustedPlace(s string) bool {
 		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
+// winUntrustedPlace reports a Windows program path in a folder anyone can
+// write to or that holds downloads: Public, the temporary folder,
+// ProgramData.
+func winUntrustedPlace(s string) bool {
+	l := strings.ReplaceAll(lower(s), `\`, "/")
+	return strings.Contains(l, "/users/public/") || strings.Contains(l, "/appdata/local/temp/") || strings.Contains(l, "%temp%") ||
+		strings.Contains(l, "$env:temp") || strings.Contains(l, ":/programdata/") || strings.Contains(l, "/c/programdata/")
+}
+
+// callsOut reports shell text that fetches from or sends to the network.
+func callsOut(s string) bool {
+	l := lower(s)
+	for _, t := range [...]string{"curl ", "wget ", "nc ", "ncat ", "invoke-webrequest", "iwr ", "irm ", "/dev/tcp/"} {
+		if strings.Contains(l, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
 	{ID: "write-git-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a git hook (runs on every git operation)",
@@ -193,7 +213,16 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Point git settings at reviewed programs", "Keep hooks and helpers in the repository"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, v, ok := gitConfigSet(c)
-			if ok && gitCommandKey(k) && untrustedPlace(strings.TrimPrefix(strings.TrimSpace(v), "!")) {
+			if !ok || !gitCommandKey(k) {
+				return false, ""
+			}
+			cmdline := strings.TrimPrefix(strings.TrimSpace(v), "!")
+			if untrustedPlace(cmdline) || winUntrustedPlace(cmdline) {
+				return true, k + " " + v
+			}
+			// a shell alias that reaches the network runs that call on
+			// every use of a command people type all day
+			if strings.HasPrefix(strings.TrimSpace(v), "!") && callsOut(cmdline) {
 				return true, k + " " + v
 			}
 			return false, ""

@@ -16,17 +16,33 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP or plain HTTP",
+	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") {
 				return false, ""
 			}
+			if c.name == "fisher" {
+				// fisher takes owner/repo from GitHub; a host in front
+				// fetches the plugin, and its conf.d code, from anywhere
+				for _, w := range positional(args) {
+					host, _, ok := strings.Cut(w.s, "/")
+					if ok && strings.Contains(host, ".") && !codeHosts[lower(host)] {
+						return true, w.s
+					}
+				}
+				return false, ""
+			}
 			for _, u := range urlArgs(args) {
 				h := hostOf(u)
 				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
+					return true, u
+				}
+				// a package file or manifest fetched straight from a web
+				// site rather than a registry or a code host: nobody vetted it
+				if !codeHosts[lower(h)] && !isLocalHost(h) && packageFile(u) {
 					return true, u
 				}
 			}
@@ -366,4 +382,25 @@ func unknownHost(s string) bool {
 	}
 	h := hostOf(u)
 	return isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h)
+}
+
+// codeHosts are registries and code hosts whose packages are published
+// under an account, not files anyone can put on a web site.
+var codeHosts = map[string]bool{"github.com": true, "gitlab.com": true, "bitbucket.org": true, "codeload.github.com": true,
+	"objects.githubusercontent.com": true, "raw.githubusercontent.com": true, "files.pythonhosted.org": true, "pypi.org": true,
+	"registry.npmjs.org": true, "registry.yarnpkg.com": true, "rubygems.org": true, "crates.io": true, "proxy.golang.org": true}
+
+// packageFile reports a URL naming a package archive, formula or
+// installer manifest.
+func packageFile(u string) bool {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	l := lower(u)
+	for _, ext := range [...]string{".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip", ".whl", ".gem", ".rb", ".yaml", ".yml", ".crate", ".egg", ".git"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -191,6 +192,27 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "killing processes by name without letting them clean up, or as root",
+		Suggestions: []string{"Stop the one process you started by its PID", "Send TERM first (pkill -f 'exact command line') so it can save its state"},
+		names:       names("killall", "pkill"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			sig := killSignal(args)
+			if sig == "0" {
+				return false, ""
+			}
+			pats := positional(killSelectors(args))
+			if len(pats) == 0 {
+				return false, ""
+			}
+			switch {
+			case sig == "9" || sig == "KILL":
+				return true, "SIGKILL: " + pats[0].s
+			case c.asRoot:
+				return true, "as root: " + pats[0].s
+			}
+			return false, ""
+		}},
 	{ID: "kill-init", Level: LevelCritical, Category: CategorySystem, Description: "killing init (PID 1) takes the whole system down",
 		Suggestions: []string{"Kill the specific process by PID or name", "Restart a service with systemctl restart"}, names: names("kill"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -261,6 +283,42 @@ var systemRules = []*rule{
 				return hasWord(args, "off") && hasWord(args, "networking") || hasWord(args, "down") && hasWord(args, "connection"), ""
 			}
 			return false, ""
+		}},
+	{ID: "security-agent-remove", Level: LevelHigh, Category: CategorySystem, Description: "removing a security or monitoring agent (EDR, antivirus, audit)",
+		Suggestions: []string{"Leave security agents to the administrators who installed them"},
+		names:       names("apt", "apt-get", "aptitude", "yum", "dnf", "zypper", "pacman", "rpm", "dpkg", "apk", "brew", "snap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			removing := false
+			for _, w := range args {
+				switch w.s {
+				case "remove", "purge", "erase", "autoremove", "uninstall", "-R", "-Rns", "-Rs", "-e", "--erase", "-r", "-P", "--purge", "--remove":
+					removing = true
+				}
+			}
+			if !removing {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				l := lower(w.s)
+				for _, s := range [...]string{"falcon-sensor", "crowdstrike", "sentinelone", "sentinelagent", "osquery", "auditd", "wazuh", "ossec", "clamav",
+					"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter"} {
+					if strings.Contains(l, s) {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "kernel-module-unload", Level: LevelHigh, Category: CategorySystem, Description: "unloading a kernel module (the disk, network or security driver it is goes away)",
+		Suggestions: []string{"Leave loaded modules alone", "Let an administrator change kernel modules"}, names: names("rmmod", "modprobe", "kextunload"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "modprobe" && !hasWord(args, "-r") && !hasWord(args, "--remove") {
+				return false, ""
+			}
+			ops := positional(args)
+			return len(ops) > 0, strings.Join(wordsText(ops), " ")
 		}},
 	{ID: "package-remove-critical", Level: LevelHigh, Category: CategorySystem, Description: "removing a package the system needs to run",
 		Suggestions: []string{"Remove only the application packages you installed", "Check with apt-get -s remove (simulate) first"},
@@ -356,6 +414,26 @@ var systemRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, systemRules) }
+
+// killSignal returns the signal pkill or killall is told to send, by
+// number or by name without SIG, or "" for the default TERM.
+func killSignal(args []word) string {
+	norm := func(v string) string { return strings.TrimPrefix(strings.ToUpper(v), "SIG") }
+	for i, w := range args {
+		switch {
+		case (w.s == "-s" || w.s == "--signal") && i+1 < len(args):
+			return norm(args[i+1].s)
+		case strings.HasPrefix(w.s, "--signal="):
+			return norm(strings.TrimPrefix(w.s, "--signal="))
+		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-':
+			v := norm(w.s[1:])
+			if _, err := strconv.Atoi(v); err == nil || v == "KILL" || v == "TERM" || v == "HUP" || v == "INT" || v == "QUIT" {
+				return v
+			}
+		}
+	}
+	return ""
+}
 
 // killSelectors drops the values of pkill/killall options so what is left
 // are the process-name patterns.

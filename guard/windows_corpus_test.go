@@ -16,10 +16,11 @@ import (
 // (corpusSets), a little below what the analyser reaches, so that a
 // regression fails.
 var (
-	// blind: the first round (its held-out fifth included) and the
-	// second, both tuned on, reach 99.7% critical, 99.6% high, 100%
-	// moderate and 0.11% false positives.
-	winBlindThresholds = thresholds{0.995, 0.995, 0.98, 0.003}
+	// blind: the first round (its held-out fifth included), the second
+	// and three fifths of the third (round3a), all tuned on, reach 97.3%
+	// critical, 98.3% high, 98.4% moderate and 0.50% false positives
+	// (round3a alone 91.1%, 93.0%, 95.5%, 1.6%).
+	winBlindThresholds = thresholds{0.970, 0.981, 0.975, 0.0058}
 	// holdout: the third round, not tuned on; on arrival its Windows
 	// lines reach 88.2% critical, 86.4% high, 64.6% moderate and 2.2%
 	// false positives, which these floors keep from falling.

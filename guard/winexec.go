@@ -210,6 +210,19 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	a := ws.a
 	args := c.args()
 	var next *psItem
+	if piped && prevItem != nil && secretFilePattern(prevItem.pattern) {
+		// Get-ChildItem -Include *.pem,*.key | Copy-Item \\host\share:
+		// the files the search picked are keys or mailboxes
+		switch c.name {
+		case "copy-item", "move-item", "compress-archive", "out-file", "set-content":
+			for _, w := range args {
+				if winRemotePath(w.s) {
+					ws.emitWin(c, "win-exfil-secrets", prevItem.pattern+" files sent to "+w.s)
+					break
+				}
+			}
+		}
+	}
 	switch c.name {
 	case "get-childitem", "get-item":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "depth", "attributes"},
@@ -693,7 +706,10 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 			continue
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
+		last := s[strings.LastIndexAny(s, `\/`)+1:]
+		ws.partialGlob = glob && last != "*" && last != "*.*"
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
+		ws.partialGlob = false
 	}
 }
 
@@ -728,6 +744,10 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 			id = "win-delete-outside"
 		}
 	case wpInside:
+		if wide && !filtered && !ws.partialGlob && a.winCacheRoot(p) {
+			id = "win-delete-cache-root"
+			break
+		}
 		id = ws.projectDelete(p, wide, filtered)
 	}
 	if id == "" {
@@ -1591,4 +1611,18 @@ func (ws *winState) foreachNative(c *cmd, block string) {
 	a.inherit = c.in
 	a.nestedKeepInput("xargs -I{} "+inner, "ForEach-Object")
 	a.inherit = saved
+}
+
+// secretFilePattern reports a file search pattern (-Filter, -Include) that
+// picks keys, certificates, password stores or mailboxes.
+func secretFilePattern(p string) bool {
+	for _, s := range splitComma(strings.ToLower(p)) {
+		s = strings.TrimSpace(strings.Trim(s, `"'`))
+		switch s {
+		case "*.pem", "*.pfx", "*.p12", "*.key", "id_rsa", "id_ed25519", "id_*", "*.kdbx", "*.pst", "*.ost", "*.ppk", ".env", "*.env",
+			"*.jks", "*.keystore", "credentials", "*.ovpn", "*.rdp", "*.asc", "*.gpg", "wallet.dat":
+			return true
+		}
+	}
+	return false
 }

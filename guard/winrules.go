@@ -543,7 +543,8 @@ var winRules = []*rule{
 					return true, v
 				}
 				f, _ := swVal(args, "fi")
-				return strings.Contains(f, "ne ") && strings.Contains(f, "imagename"), f
+				// PID ge 1, PID gt 4: a filter every process passes
+				return strings.Contains(f, "ne ") && strings.Contains(f, "imagename") || strings.Contains(f, "pid ge") || strings.Contains(f, "pid gt"), f
 			}
 			for _, s := range args {
 				if s == "*" {
@@ -625,6 +626,8 @@ var winRules = []*rule{
 			}
 			return true, j
 		}},
+	{ID: "win-delete-cache-root", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting a whole cache or the temporary folder of the profile (every tool's files, open ones included)",
+		Suggestions: []string{"Delete the one tool's cache you mean", "Use the tool's own cleanup (dotnet nuget locals, npm cache clean)"}},
 	{ID: "win-delete-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting the project's sources, data or secrets (not build output)",
 		Suggestions: []string{"Delete only build output", "Commit or stash first"}},
 	{ID: "win-delete-git", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting the repository's history (.git)",
@@ -1071,7 +1074,8 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			return LevelModerate, tr
 		}
 		if hasSw(args, "delete") {
-			return LevelModerate, j
+			tn, _ := swVal(args, "tn")
+			return taskDeletion(tn), j
 		}
 		return LevelSafe, ""
 	case "at":
@@ -1085,12 +1089,36 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 		}
 		return LevelSafe, ""
 	case "unregister-scheduledtask":
-		return LevelModerate, j
+		name := ""
+		for i, w := range args {
+			if (w == "-taskname" || w == "-taskpath") && i+1 < len(args) {
+				name += args[i+1]
+			}
+		}
+		if name == "" && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			name = args[0]
+		}
+		if name == "" {
+			name = "*" // tasks piped in: any of them
+		}
+		return taskDeletion(name), j
 	}
 	if strings.Contains(j, "system") || strings.Contains(j, "highest") || strings.Contains(j, "atlogon") || strings.Contains(j, "atstartup") {
 		return LevelHigh, j
 	}
 	return LevelModerate, j
+}
+
+// taskDeletion judges deleting the scheduled task named name (lower
+// case): removing a job someone scheduled for their own work loses nothing
+// that matters, while the tasks under \Microsoft\ keep Windows updated,
+// defended and backed up, and a wildcard takes all of them.
+func taskDeletion(name string) DangerLevel {
+	n := strings.TrimLeft(strings.ReplaceAll(name, "/", `\`), `\`)
+	if n == "" || strings.ContainsAny(n, "*?") || strings.HasPrefix(n, `microsoft\`) {
+		return LevelModerate
+	}
+	return LevelSafe
 }
 
 func init() { ruleSets = append(ruleSets, winRules, winVerbRules) }

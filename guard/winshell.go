@@ -358,7 +358,10 @@ var winNativeNames = map[string]bool{
 type winState struct {
 	a       *analysis
 	dialect string
-	vars    map[string]word // PowerShell variables and cmd SET values
+	// partialGlob: the path being judged for deletion was named by a
+	// pattern that picks some of its entries (build-*), not all (*)
+	partialGlob bool
+	vars        map[string]word // PowerShell variables and cmd SET values
 	// secret are files holding credentials or archives of them (normal
 	// form paths); downloads are kept with the POSIX analysis's.
 	secret map[string]string
@@ -621,6 +624,29 @@ var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-ca
 	"appdata/local/pip/cache", "appdata/local/yarn/cache", ".nuget/packages", "appdata/local/go-build", ".gradle/caches",
 	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps"}
 
+// winCacheRoot reports a profile's whole temporary folder or a whole
+// cache (%TEMP%, ~\.nuget\packages, ~\.gradle\caches) rather than a
+// part of one.
+func (a *analysis) winCacheRoot(p string) bool {
+	rel := ""
+	if rest, ok := strings.CutPrefix(p[min(len(p), 4):], "users/"); ok && len(p) > 4 {
+		if _, r, ok := strings.Cut(rest, "/"); ok {
+			rel = r
+		}
+	} else if h := a.winHome(); h != "" && strings.HasPrefix(p, h+"/") {
+		rel = p[len(h)+1:]
+	}
+	if rel == "" {
+		return false
+	}
+	for _, x := range winCacheRel {
+		if rel == x {
+			return true
+		}
+	}
+	return false
+}
+
 func relUnder(rel string, list []string) bool {
 	for _, x := range list {
 		if rel == x || strings.HasPrefix(rel, x+"/") {
@@ -865,7 +891,11 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
 		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
-	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy"):
+	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
+		// System Restore, SmartScreen and the policy that runs every
+		// installer elevated guard the machine as much as the antivirus
+		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "/smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
+		strings.HasSuffix(k, "policies/microsoft/windows/installer"):
 		return regDefender
 	case strings.Contains(k, "policies/system"):
 		return regUAC

@@ -1,0 +1,142 @@
+package guard
+
+import "strings"
+
+// Rules for macOS's own protections and remote access: the firewall,
+// FileVault, quarantine of downloads, the unified log, remote login and
+// screen sharing, authorization rights and hidden accounts. Their tools
+// (socketfilterfw, fdesetup, systemsetup, kickstart, security, dscl) have
+// no Linux counterpart the other rules would catch.
+var macosRules = []*rule{
+	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
+		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
+		names:       names("socketfilterfw", "fdesetup", "defaults", "log"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "socketfilterfw":
+				for i, w := range args {
+					if strings.HasPrefix(w.s, "--set") && i+1 < len(args) && lower(args[i+1].s) == "off" {
+						return true, w.s + " off"
+					}
+				}
+			case "fdesetup":
+				return len(args) > 0 && args[0].s == "disable", "FileVault off"
+			case "defaults":
+				if len(args) < 3 || args[0].s != "write" {
+					return false, ""
+				}
+				l := lower(j)
+				off := strings.HasSuffix(l, " false") || strings.HasSuffix(l, " no") || strings.HasSuffix(l, " 0")
+				switch {
+				case strings.Contains(l, "lsquarantine") && off:
+					return true, "download quarantine off"
+				case strings.Contains(l, "com.apple.alf") && strings.Contains(l, "globalstate") && off:
+					return true, "application firewall off"
+				}
+			case "log":
+				if len(args) > 0 && args[0].s == "config" {
+					l := lower(j)
+					return strings.Contains(l, "level:off") || strings.Contains(l, "--mode off"), j
+				}
+			}
+			return false, ""
+		}},
+	{ID: "macos-log-erase", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "erasing the macOS unified log",
+		Suggestions: []string{"Leave the system log alone", "Filter what you read with log show --predicate"}, names: names("log"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			return len(args) > 0 && args[0].s == "erase", "log erase"
+		}},
+	{ID: "macos-remote-access-on", Level: LevelHigh, Category: CategorySystem, Description: "opening this Mac to remote login, screen sharing or remote Apple events",
+		Suggestions: []string{"Let the owner turn on remote access in System Settings", "Reach the machine through an existing, reviewed channel"},
+		names:       names("systemsetup", "kickstart"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "systemsetup":
+				for i, w := range args {
+					l := lower(w.s)
+					if (l == "-setremotelogin" || l == "-setremoteappleevents" || l == "-setwakeonnetworkaccess") && i+1 < len(args) && lower(args[i+1].s) == "on" {
+						return true, w.s + " on"
+					}
+				}
+			case "kickstart":
+				return hasWord(args, "-activate") || hasWord(args, "-on"), "Apple Remote Desktop"
+			}
+			return false, ""
+		}},
+	{ID: "macos-schedule-power", Level: LevelHigh, Category: CategorySystem, Description: "scheduling a shutdown, restart or sleep of the machine",
+		Suggestions: []string{"Leave power scheduling to the owner"}, names: names("pmset"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			for i, w := range ops {
+				if (w.s == "schedule" || w.s == "repeat") && i+1 < len(ops) {
+					switch lower(ops[i+1].s) {
+					case "shutdown", "restart", "sleep":
+						return true, w.s + " " + ops[i+1].s
+					}
+				}
+				if w.s == "sleepnow" || w.s == "disablesleep" {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "macos-authorization-open", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an authorization right to everyone (security authorizationdb write ... allow)",
+		Suggestions: []string{"Leave authorization rights at their defaults"}, names: names("security"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) >= 4 && ops[0].s == "authorizationdb" && ops[1].s == "write" {
+				switch lower(ops[len(ops)-1].s) {
+				case "allow", "authenticate-session-owner-or-admin", "is-admin":
+					return true, ops[2].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "macos-create-account", Level: LevelHigh, Category: CategoryPrivilege, Description: "creating a user account by hand (hidden, below UID 500, or with a password set on the command line)",
+		Suggestions: []string{"Let an administrator create accounts in System Settings"}, names: names("dscl", "sysadminctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "sysadminctl" {
+				return hasWord(args, "-addUser") && (hasWord(args, "-admin") || hasWord(args, "-password")), "sysadminctl -addUser"
+			}
+			for i, w := range args {
+				if i+1 >= len(args) || !strings.HasPrefix(args[i+1].s, "/Users/") {
+					continue
+				}
+				user := strings.TrimPrefix(args[i+1].s, "/Users/")
+				switch w.s {
+				case "-passwd":
+					return true, "password of " + user
+				case "-create":
+					if strings.HasPrefix(user, ".") {
+						return true, "hidden account " + user
+					}
+					if i+3 < len(args) && args[i+2].s == "UniqueID" {
+						if n := args[i+3].s; len(n) < 3 || n < "500" && len(n) == 3 {
+							return true, "system-range UID " + n
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "applescript-persistence", Level: LevelHigh, Category: CategoryPersistence, Description: "an AppleScript that adds a login item or a folder action (runs again later by itself)",
+		Suggestions: []string{"Let the user add login items in System Settings"}, names: names("osascript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			l := lower(joinWords(c.args()))
+			return strings.Contains(l, "login item") && strings.Contains(l, "make ") || strings.Contains(l, "attach action to") ||
+				strings.Contains(l, "folder actions enabled to true"), "AppleScript"
+		}},
+	{ID: "applescript-quit-all", Level: LevelModerate, Category: CategorySystem, Description: "an AppleScript that quits every application (unsaved work is lost)",
+		Suggestions: []string{"Quit the one application you started"}, names: names("osascript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			l := lower(joinWords(c.args()))
+			return (strings.Contains(l, "every application process") || strings.Contains(l, "every process")) && (strings.Contains(l, " quit") || strings.Contains(l, "kill")), "AppleScript"
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, macosRules) }

@@ -1,0 +1,118 @@
+package guard
+
+import "strings"
+
+// Rules for Windows protections and machine state that have their own
+// tools: the recovery environment, firewall rules that let everything in,
+// port forwarding from every address, SMBv1, AMSI, power and restarts,
+// and stopping services by hand.
+var winProtectRules = []*rule{
+	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
+		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
+		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},
+	{ID: "win-firewall-inbound-any", Level: LevelHigh, Category: CategorySystem, Description: "a firewall rule or port forward that lets any traffic in",
+		Suggestions: []string{"Allow one program or one port, from the addresses that need it"},
+		names:       names("new-netfirewallrule", "set-netfirewallrule", "netsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "netsh" {
+				switch {
+				case strings.Contains(j, "portproxy") && strings.Contains(j, "add") && (strings.Contains(j, "listenaddress=0.0.0.0") || strings.Contains(j, "listenaddress=*") || !strings.Contains(j, "listenaddress=")):
+					return true, j
+				case strings.Contains(j, "firewall") && strings.Contains(j, "add rule") && strings.Contains(j, "action=allow") && strings.Contains(j, "dir=in") &&
+					!strings.Contains(j, "localport=") && !strings.Contains(j, "program="):
+					return true, j
+				}
+				return false, ""
+			}
+			v, _ := psFlag(args, "action", 2)
+			d, _ := psFlag(args, "direction", 3)
+			if v != "allow" || d != "inbound" {
+				return false, ""
+			}
+			p, _ := psFlag(args, "protocol", 3)
+			_, port := psFlag(args, "localport", 6)
+			_, prog := psFlag(args, "program", 4)
+			return p == "any" || !port && !prog, j
+		}},
+	{ID: "win-smb1-on", Level: LevelHigh, Category: CategorySystem, Description: "turning on SMBv1, the protocol worms spread through",
+		Suggestions: []string{"Use SMB2 or later"}, names: names("enable-windowsoptionalfeature", "dism", "set-smbserverconfiguration"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "set-smbserverconfiguration" {
+				return strings.Contains(j, "enablesmb1protocol") && !strings.Contains(j, "$false"), j
+			}
+			return strings.Contains(j, "smb1protocol") && !strings.Contains(j, "/disable-feature"), j
+		}},
+	{ID: "win-power-off", Level: LevelHigh, Category: CategorySystem, Description: "shutting down, restarting or suspending the machine",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("wmic", "rundll32", "rename-computer", "add-computer"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "wmic":
+				return strings.Contains(j, "os ") && (strings.Contains(j, "call shutdown") || strings.Contains(j, "call reboot") || strings.Contains(j, "win32shutdown")), j
+			case "rundll32":
+				return strings.Contains(j, "setsuspendstate") || strings.Contains(j, "exitwindowsex"), j
+			}
+			return hasSw(args, "restart"), j
+		}},
+	{ID: "win-service-stop", Level: LevelModerate, Category: CategorySystem, Description: "stopping a shared service (a database server, Docker, IIS), or a service with everything that depends on it",
+		Suggestions: []string{"Stop only the service you started for the task", "Restart without -Force or /y"},
+		names:       names("net", "net1", "sc", "stop-service", "restart-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "net", "net1", "sc":
+				if len(args) < 2 || args[0] != "stop" {
+					return false, ""
+				}
+				return hasSw(args, "y") || sharedService(args[1]), args[1]
+			case "restart-service":
+				return hasSw(args, "force"), j
+			}
+			if hasSw(args, "whatif") {
+				return false, ""
+			}
+			if hasSw(args, "force") {
+				return true, j
+			}
+			for _, s := range args {
+				if !strings.HasPrefix(s, "-") && sharedService(s) {
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-wsl-shutdown", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "stopping every WSL distribution and what runs in them",
+		Suggestions: []string{"Stop the one distribution you started (wsl --terminate NAME)"}, names: names("wsl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, s := range wargs(c) {
+				if s == "--shutdown" {
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, winProtectRules) }
+
+// sharedService reports a Windows service other work on the machine leans
+// on: database servers, Docker and WSL, the web server, printing and
+// remote management.
+func sharedService(name string) bool {
+	n := strings.Trim(lower(name), `"'`)
+	for _, s := range [...]string{"sql", "postgres", "mongo", "redis", "rabbitmq", "elasticsearch", "docker", "lxssmanager", "wslservice", "vmms", "hns"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	switch n {
+	case "w3svc", "was", "iisadmin", "spooler", "winrm", "lanmanserver", "lanmanworkstation", "dnscache", "dhcp", "bits", "termservice", "sshd":
+		return true
+	}
+	return false
+}
