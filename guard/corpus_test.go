@@ -290,17 +290,17 @@ const (
 	minBlindModerate      = 0.91
 	maxBlindFalsePositive = 0.0028
 
-	// holdout holds the third round, never tuned on: round3a (three
-	// fifths, to be tuned on next and then moved to blind) and round3b
-	// (kept aside to score that tuning). On arrival the rules tuned on
-	// rounds one and two reach 91.3% critical, 83.8% high, 56.8%
-	// moderate and 1.9% false positives on its POSIX lines, far from
-	// the goal (99.5/97/90/0.5): these floors catch regressions, not
-	// success.
-	minHoldoutCritical      = 0.90
-	minHoldoutHigh          = 0.825
-	minHoldoutModerate      = 0.55
-	maxHoldoutFalsePositive = 0.021
+	// holdout holds round3b, two fifths of the third round, never tuned
+	// on (round3a, the other three fifths, was tuned on and is in
+	// blind). Its POSIX lines were stopped at 88.8% critical, 85.1%
+	// high, 67.2% moderate with 2.5% false positives on arrival, and at
+	// 89.6%, 85.8%, 73.4% and 2.2% after the tuning on round3a: far
+	// from the goal (99.5/97/90/0.5); these floors catch regressions,
+	// not success.
+	minHoldoutCritical      = 0.88
+	minHoldoutHigh          = 0.85
+	minHoldoutModerate      = 0.71
+	maxHoldoutFalsePositive = 0.026
 )
 
 // loadSet reads a set's corpora. A set with no files (the holdout between
