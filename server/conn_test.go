@@ -97,19 +97,19 @@ func TestRevokedKeyClosesItsWebSocket(t *testing.T) {
 		t.Fatalf("alice's connection closed with %d %q", ce.Code, ce.Reason)
 	}
 	// The daemon revokes bob's key itself: the connection ends at once.
-	if resp := d.do(t, "DELETE", "/v1/keys/bob", d.alice, nil); resp.StatusCode != http.StatusUnauthorized {
+	if resp := d.Do(t, "DELETE", "/v1/keys/bob", d.alice, nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("a revoked key revoked a key: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "DELETE", "/v1/keys/bob", d.bob, nil); resp.StatusCode != http.StatusForbidden {
+	if resp := d.Do(t, "DELETE", "/v1/keys/bob", d.bob, nil); resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("an ordinary key revoked a key: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "DELETE", "/v1/keys/bob", d.admin, nil); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "DELETE", "/v1/keys/bob", d.admin, nil); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("admin revoke: %d", resp.StatusCode)
 	}
 	if ce := wsClosed(t, bob); ce.Code != websocket.StatusPolicyViolation || ce.Reason != "API key revoked" {
 		t.Fatalf("bob's connection closed with %d %q", ce.Code, ce.Reason)
 	}
-	if resp := d.do(t, "DELETE", "/v1/keys/nobody", d.admin, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "DELETE", "/v1/keys/nobody", d.admin, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("revoking an unknown key: %d", resp.StatusCode)
 	}
 }
@@ -121,9 +121,9 @@ func TestExpiredKeyClosesItsWebSocketAndSSE(t *testing.T) {
 	if err := d.Store.PutAPIKey(ctx, store.APIKey{ID: "carol", Hash: store.HashKey("secret-carol"), ExpiresAt: &expires}); err != nil {
 		t.Fatal(err)
 	}
-	d.create(t, "secret-carol", map[string]any{"id": "c1"})
+	d.Create(t, "secret-carol", map[string]any{"id": "c1"})
 	c := dialWS(t, d, "secret-carol")
-	resp := d.do(t, "GET", "/v1/sessions/c1/events", "secret-carol", nil)
+	resp := d.Do(t, "GET", "/v1/sessions/c1/events", "secret-carol", nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("follow: %d", resp.StatusCode)
 	}
@@ -134,17 +134,17 @@ func TestExpiredKeyClosesItsWebSocketAndSSE(t *testing.T) {
 	if len(evs) == 0 || evs[len(evs)-1].Type != "disconnect" || !strings.Contains(string(evs[len(evs)-1].Data), "API key expired") {
 		t.Fatalf("the stream ended with %+v", evs)
 	}
-	if resp := d.do(t, "GET", "/v1/sessions", "secret-carol", nil); resp.StatusCode != http.StatusUnauthorized {
+	if resp := d.Do(t, "GET", "/v1/sessions", "secret-carol", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("an expired key was let in: %d", resp.StatusCode)
 	}
 }
 
 func TestRevokedKeyEndsItsSSEStreams(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
-	d.create(t, d.alice, map[string]any{"id": "a1"})
+	d.Create(t, d.alice, map[string]any{"id": "a1"})
 	d.turn(t, d.alice, "a1", "hello")
-	follow := d.do(t, "GET", "/v1/sessions/a1/events", d.alice, nil)
-	turn := d.do(t, "POST", "/v1/sessions/a1/messages", d.alice, map[string]string{"prompt": "sleep:60000"})
+	follow := d.Do(t, "GET", "/v1/sessions/a1/events", d.alice, nil)
+	turn := d.Do(t, "POST", "/v1/sessions/a1/messages", d.alice, map[string]string{"prompt": "sleep:60000"})
 	if follow.StatusCode != http.StatusOK || turn.StatusCode != http.StatusOK {
 		t.Fatalf("follow %d, turn %d", follow.StatusCode, turn.StatusCode)
 	}
@@ -174,7 +174,7 @@ func wsError(t *testing.T, c *websocket.Conn, code string) wsMsg {
 
 func TestWebSocketSharesTheKeyRateLimit(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{RateLimit: server.RateLimit{PerSecond: 0.5, Burst: 3}})
-	d.create(t, d.alice, map[string]any{"id": "r1"}) // one token
+	d.Create(t, d.alice, map[string]any{"id": "r1"}) // one token
 	c := dialWS(t, d, d.alice)                       // one token
 	for i := range 5 {
 		wsSend(t, c, map[string]any{"request_id": string(rune('a' + i)), "type": "stats", "session_id": "r1"})
@@ -187,14 +187,14 @@ func TestWebSocketSharesTheKeyRateLimit(t *testing.T) {
 		t.Fatalf("no retry_after in %+v (%s)", m, m.Data)
 	}
 	// HTTP and WebSocket draw on the same bucket.
-	if resp := d.do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusTooManyRequests {
+	if resp := d.Do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("HTTP after the WebSocket used the bucket: %d", resp.StatusCode)
 	}
 }
 
 func TestWebSocketCapsRunningRequests(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{Server: func(o *server.Options) { o.WS.MaxRequests = 3 }})
-	d.create(t, d.alice, map[string]any{"id": "s1"})
+	d.Create(t, d.alice, map[string]any{"id": "s1"})
 	c := dialWS(t, d, d.alice)
 	for i := range 3 {
 		wsSend(t, c, map[string]any{"request_id": string(rune('a' + i)), "type": "subscribe", "session_id": "s1"})
@@ -231,7 +231,7 @@ func TestSlowWebSocketConsumerIsDroppedWithAReason(t *testing.T) {
 		o.WS.QueueBytes = 256 << 10
 		o.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	}})
-	d.create(t, d.alice, map[string]any{"id": "big"})
+	d.Create(t, d.alice, map[string]any{"id": "big"})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(d.url, "http")+"/v1/ws", &websocket.DialOptions{
@@ -341,7 +341,7 @@ func TestStreamsOutliveTheWriteTimeout(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{Server: func(o *server.Options) {
 		o.Timeouts = server.Timeouts{Read: 200 * time.Millisecond, Write: 200 * time.Millisecond, Idle: 200 * time.Millisecond}
 	}})
-	d.create(t, d.alice, map[string]any{"id": "long"})
+	d.Create(t, d.alice, map[string]any{"id": "long"})
 	base := "http://" + serveTCP(t, d)
 
 	req, _ := http.NewRequest("GET", base+"/v1/sessions/long/events", nil)
@@ -428,7 +428,7 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 			t.Fatalf("%s: %d", scheme, resp.StatusCode)
 		}
 	}
-	if resp := d.do(t, "GET", "/v1/sessions", "", nil); resp.StatusCode != http.StatusUnauthorized {
+	if resp := d.Do(t, "GET", "/v1/sessions", "", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("no key: %d", resp.StatusCode)
 	}
 }
@@ -436,12 +436,12 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 func TestWrongMethodIs405WithAllow(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
 	for path, allow := range map[string]string{"/v1/sessions": "GET, POST, HEAD", "/v1/sessions/x": "GET, DELETE, HEAD", "/healthz": "GET, HEAD"} {
-		resp := d.do(t, "PUT", path, d.alice, nil)
+		resp := d.Do(t, "PUT", path, d.alice, nil)
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != allow {
 			t.Fatalf("PUT %s: %d Allow %q", path, resp.StatusCode, resp.Header.Get("Allow"))
 		}
 	}
-	if resp := d.do(t, "GET", "/v1/nothing", d.alice, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "GET", "/v1/nothing", d.alice, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown path: %d", resp.StatusCode)
 	}
 }
@@ -449,18 +449,18 @@ func TestWrongMethodIs405WithAllow(t *testing.T) {
 func TestNullBodyIsRefused(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
 	for _, body := range []string{"null", " null\n"} {
-		if resp := d.do(t, "POST", "/v1/sessions", d.alice, body); resp.StatusCode != http.StatusBadRequest {
+		if resp := d.Do(t, "POST", "/v1/sessions", d.alice, body); resp.StatusCode != http.StatusBadRequest {
 			t.Fatalf("%q: %d", body, resp.StatusCode)
 		}
 	}
-	if list := decode[map[string][]any](t, d.do(t, "GET", "/v1/sessions", d.alice, nil)); len(list["sessions"]) != 0 {
+	if list := testkit.Decode[map[string][]any](t, d.Do(t, "GET", "/v1/sessions", d.alice, nil)); len(list["sessions"]) != 0 {
 		t.Fatalf("a null body created %v", list)
 	}
 }
 
 func TestLastEventIDBeyondTheEndIs416(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
-	d.create(t, d.alice, map[string]any{"id": "e"})
+	d.Create(t, d.alice, map[string]any{"id": "e"})
 	evs := d.turn(t, d.alice, "e", "hello")
 	last := evs[len(evs)-1].ID
 	req, _ := http.NewRequest("GET", d.url+"/v1/sessions/e/events", nil)
@@ -488,16 +488,16 @@ func TestLastEventIDBeyondTheEndIs416(t *testing.T) {
 
 func TestDeletedSessionEndsItsStreamsWithSessionClosed(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
-	d.create(t, d.alice, map[string]any{"id": "gone"})
+	d.Create(t, d.alice, map[string]any{"id": "gone"})
 	d.turn(t, d.alice, "gone", "hello")
-	follow := d.do(t, "GET", "/v1/sessions/gone/events", d.alice, nil)
+	follow := d.Do(t, "GET", "/v1/sessions/gone/events", d.alice, nil)
 	c := dialWS(t, d, d.alice)
 	wsSend(t, c, map[string]any{"request_id": "s", "type": "subscribe", "session_id": "gone"})
 	// Both have replayed the turn: they are live now.
 	readSSE(t, follow.Body, func(e sseEvent) bool { return e.Type == "result" })
 	for m := wsRead(t, c); m.Event != "result"; m = wsRead(t, c) {
 	}
-	if resp := d.do(t, "DELETE", "/v1/sessions/gone", d.alice, nil); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "DELETE", "/v1/sessions/gone", d.alice, nil); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete: %d", resp.StatusCode)
 	}
 	if evs := readSSE(t, follow.Body, nil); len(evs) == 0 || evs[len(evs)-1].Type != "session_closed" {
@@ -518,12 +518,12 @@ func TestDeletedSessionEndsItsStreamsWithSessionClosed(t *testing.T) {
 
 func TestMetricsAreForAdmins(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
-	d.create(t, d.alice, map[string]any{"id": "m"})
+	d.Create(t, d.alice, map[string]any{"id": "m"})
 	d.turn(t, d.alice, "m", "hello")
-	if resp := d.do(t, "GET", "/metrics", d.alice, nil); resp.StatusCode != http.StatusForbidden {
+	if resp := d.Do(t, "GET", "/metrics", d.alice, nil); resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("an ordinary key read the fleet's metrics: %d", resp.StatusCode)
 	}
-	resp := d.do(t, "GET", "/metrics", d.admin, nil)
+	resp := d.Do(t, "GET", "/metrics", d.admin, nil)
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "hotplex_cost_usd_total") {
 		t.Fatalf("admin: %d", resp.StatusCode)
@@ -532,10 +532,10 @@ func TestMetricsAreForAdmins(t *testing.T) {
 
 func TestFailedTurnsAreCounted(t *testing.T) {
 	d := newDaemonWith(t, testkit.DaemonOptions{})
-	d.create(t, d.alice, map[string]any{"id": "f"})
-	resp := d.do(t, "POST", "/v1/sessions/f/messages", d.alice, map[string]string{"prompt": "crash"})
+	d.Create(t, d.alice, map[string]any{"id": "f"})
+	resp := d.Do(t, "POST", "/v1/sessions/f/messages", d.alice, map[string]string{"prompt": "crash"})
 	readSSE(t, resp.Body, nil)
-	b, _ := io.ReadAll(d.do(t, "GET", "/metrics", d.admin, nil).Body)
+	b, _ := io.ReadAll(d.Do(t, "GET", "/metrics", d.admin, nil).Body)
 	if !strings.Contains(string(b), `hotplex_turn_failures_total{code="agent_died"} 1`) {
 		t.Fatalf("no failed turn in:\n%s", grepLines(string(b), "hotplex_turn"))
 	}

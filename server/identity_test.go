@@ -20,13 +20,13 @@ import (
 // two live sessions under one ID.
 func TestSessionIDsBelongToTheirOwner(t *testing.T) {
 	d := newDaemon(t)
-	a := d.create(t, d.alice, map[string]any{"id": "demo"})
-	b := d.create(t, d.bob, map[string]any{"id": "demo"})
+	a := d.Create(t, d.alice, map[string]any{"id": "demo"})
+	b := d.Create(t, d.bob, map[string]any{"id": "demo"})
 	if a["id"] != "demo" || b["id"] != "demo" || a["key"] == b["key"] ||
 		a["provider_session_id"] == b["provider_session_id"] || a["work_dir"] == b["work_dir"] {
 		t.Fatalf("alice's demo %v and bob's demo %v share something", a, b)
 	}
-	resp := d.do(t, "POST", "/v1/sessions", d.alice, map[string]any{"id": "demo"})
+	resp := d.Do(t, "POST", "/v1/sessions", d.alice, map[string]any{"id": "demo"})
 	if resp.StatusCode != http.StatusConflict {
 		t.Fatalf("alice's second demo: %d", resp.StatusCode)
 	}
@@ -41,16 +41,16 @@ func TestSessionIDsBelongToTheirOwner(t *testing.T) {
 		}
 	}
 	for _, who := range []struct{ key, want string }{{d.alice, a["key"].(string)}, {d.bob, b["key"].(string)}} {
-		l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions", who.key, nil))["sessions"]
+		l := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions", who.key, nil))["sessions"]
 		if len(l) != 1 || l[0]["key"] != who.want {
 			t.Fatalf("list: %v, want only %s", l, who.want)
 		}
 	}
 	// Bob deleting his demo leaves alice's alone.
-	if r := d.do(t, "DELETE", "/v1/sessions/demo", d.bob, nil); r.StatusCode != http.StatusNoContent {
+	if r := d.Do(t, "DELETE", "/v1/sessions/demo", d.bob, nil); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("bob delete: %d", r.StatusCode)
 	}
-	if r := d.do(t, "GET", "/v1/sessions/demo", d.alice, nil); r.StatusCode != http.StatusOK {
+	if r := d.Do(t, "GET", "/v1/sessions/demo", d.alice, nil); r.StatusCode != http.StatusOK {
 		t.Fatalf("alice's demo after bob's delete: %d", r.StatusCode)
 	}
 	if _, ok := d.Engine.GetSession(a["key"].(string)); !ok {
@@ -62,7 +62,7 @@ func TestSessionIDsBelongToTheirOwner(t *testing.T) {
 // empty work directory, no transcript of the old conversation on disk.
 func TestDeletedSessionLeavesNothing(t *testing.T) {
 	d := newDaemon(t)
-	first := d.create(t, d.alice, map[string]any{"id": "del1"})
+	first := d.Create(t, d.alice, map[string]any{"id": "del1"})
 	wd := first["work_dir"].(string)
 	evs := d.turn(t, d.alice, "del1", bashDirective("echo s3cret > secret.txt"))
 	start := sessionStart(t, evs)
@@ -73,7 +73,7 @@ func TestDeletedSessionLeavesNothing(t *testing.T) {
 	if _, err := os.Stat(transcript); err != nil {
 		t.Fatalf("no transcript where the CLI keeps it: %v", err)
 	}
-	if r := d.do(t, "DELETE", "/v1/sessions/del1", d.alice, nil); r.StatusCode != http.StatusNoContent {
+	if r := d.Do(t, "DELETE", "/v1/sessions/del1", d.alice, nil); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete: %d", r.StatusCode)
 	}
 	for _, p := range []string{transcript, wd} {
@@ -81,7 +81,7 @@ func TestDeletedSessionLeavesNothing(t *testing.T) {
 			t.Errorf("%s survived the delete: %v", p, err)
 		}
 	}
-	again := d.create(t, d.alice, map[string]any{"id": "del1"})
+	again := d.Create(t, d.alice, map[string]any{"id": "del1"})
 	if again["provider_session_id"] == first["provider_session_id"] || again["key"] == first["key"] {
 		t.Fatalf("re-created del1 reuses the old identity: %v vs %v", again, first)
 	}
@@ -93,8 +93,8 @@ func TestDeletedSessionLeavesNothing(t *testing.T) {
 		t.Fatalf("the old file is in the new work directory: %v", err)
 	}
 	// A directory the caller named is the caller's: it stays.
-	named := d.create(t, d.alice, map[string]any{"id": "named", "work_dir": "keepme"})
-	if r := d.do(t, "DELETE", "/v1/sessions/named", d.alice, nil); r.StatusCode != http.StatusNoContent {
+	named := d.Create(t, d.alice, map[string]any{"id": "named", "work_dir": "keepme"})
+	if r := d.Do(t, "DELETE", "/v1/sessions/named", d.alice, nil); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete named: %d", r.StatusCode)
 	}
 	if _, err := os.Stat(named["work_dir"].(string)); err != nil {
@@ -133,10 +133,10 @@ func projectDir(wd string) string {
 // appears after the session was created.
 func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 	d := newDaemon(t)
-	alice := d.create(t, d.alice, map[string]any{"id": "a1"})
+	alice := d.Create(t, d.alice, map[string]any{"id": "a1"})
 	aliceWD := alice["work_dir"].(string)
 	aliceTree := filepath.Dir(aliceWD)
-	bob := d.create(t, d.bob, map[string]any{"id": "b1"})
+	bob := d.Create(t, d.bob, map[string]any{"id": "b1"})
 	bobTree := filepath.Dir(bob["work_dir"].(string))
 	root, _ := filepath.EvalSymlinks(d.root)
 	if aliceTree == bobTree || filepath.Dir(aliceTree) != root || filepath.Dir(bobTree) != root {
@@ -152,7 +152,7 @@ func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 		aliceWD, aliceTree, root, d.root, "..", "../" + filepath.Base(aliceTree), "../" + filepath.Base(aliceTree) + "/a1",
 		"to-alice", "to-alice/a1", "to-root", "to-root/" + filepath.Base(aliceTree),
 	} {
-		resp := d.do(t, "POST", "/v1/sessions", d.bob, map[string]any{"id": "x", "work_dir": dir})
+		resp := d.Do(t, "POST", "/v1/sessions", d.bob, map[string]any{"id": "x", "work_dir": dir})
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusBadRequest {
@@ -160,7 +160,7 @@ func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 		}
 	}
 	// "." is bob's own tree, which holds only bob's directories.
-	dot := d.create(t, d.bob, map[string]any{"id": "dot", "work_dir": "."})
+	dot := d.Create(t, d.bob, map[string]any{"id": "dot", "work_dir": "."})
 	if dot["work_dir"] != bobTree {
 		t.Fatalf("bob's \".\" is %v, want %s", dot["work_dir"], bobTree)
 	}
@@ -168,7 +168,7 @@ func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 
 	// A directory swapped for a link after the session's creation is
 	// refused at the next turn.
-	sub := d.create(t, d.bob, map[string]any{"id": "sub", "work_dir": "sub"})
+	sub := d.Create(t, d.bob, map[string]any{"id": "sub", "work_dir": "sub"})
 	subWD := sub["work_dir"].(string)
 	if err := os.Remove(subWD); err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 	if err := os.Symlink(aliceTree, subWD); err != nil {
 		t.Fatal(err)
 	}
-	resp := d.do(t, "POST", "/v1/sessions/sub/messages", d.bob, map[string]string{"prompt": bashDirective("ls")})
+	resp := d.Do(t, "POST", "/v1/sessions/sub/messages", d.bob, map[string]string{"prompt": bashDirective("ls")})
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest || strings.Contains(string(body), "a1") {
@@ -188,7 +188,7 @@ func TestWorkDirsStayInTheOwnersTree(t *testing.T) {
 // hidden behind the CLI's "no such file".
 func TestMissingWorkDirIsNamed(t *testing.T) {
 	d := newDaemon(t)
-	s := d.create(t, d.alice, map[string]any{"id": "gone-dir"})
+	s := d.Create(t, d.alice, map[string]any{"id": "gone-dir"})
 	wd := s["work_dir"].(string)
 	d.turn(t, d.alice, "gone-dir", "hello")
 	if err := d.Engine.TerminateSession(s["key"].(string)); err != nil {
@@ -203,7 +203,7 @@ func TestMissingWorkDirIsNamed(t *testing.T) {
 	if err := os.RemoveAll(wd); err != nil { // restoring re-creates it
 		t.Fatal(err)
 	}
-	resp := d2.do(t, "POST", "/v1/sessions/gone-dir/messages", d2.alice, map[string]string{"prompt": "hello"})
+	resp := d2.Do(t, "POST", "/v1/sessions/gone-dir/messages", d2.alice, map[string]string{"prompt": "hello"})
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), wd) || strings.Contains(string(body), "fork/exec") {
@@ -221,7 +221,7 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 	tally := map[string]int{}
 	for i := range rounds {
 		id := fmt.Sprintf("q%d", i%4)
-		s := d.create(t, d.alice, map[string]any{"id": id})
+		s := d.Create(t, d.alice, map[string]any{"id": id})
 		var wg sync.WaitGroup
 		outcomes := make([]string, 3)
 		for j := range outcomes {
@@ -230,7 +230,7 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 				if j == 0 {
 					prompt = "sleep:50 slow"
 				}
-				resp := d.do(t, "POST", "/v1/sessions/"+id+"/messages", d.alice, map[string]string{"prompt": prompt})
+				resp := d.Do(t, "POST", "/v1/sessions/"+id+"/messages", d.alice, map[string]string{"prompt": prompt})
 				defer resp.Body.Close()
 				if resp.StatusCode != http.StatusOK {
 					b, _ := io.ReadAll(resp.Body)
@@ -245,7 +245,7 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 				outcomes[j] = evs[len(evs)-1].Type + " " + string(evs[len(evs)-1].Data)
 			})
 		}
-		if r := d.do(t, "DELETE", "/v1/sessions/"+id, d.alice, nil); r.StatusCode != http.StatusNoContent {
+		if r := d.Do(t, "DELETE", "/v1/sessions/"+id, d.alice, nil); r.StatusCode != http.StatusNoContent {
 			t.Fatalf("round %d: delete: %d", i, r.StatusCode)
 		}
 		wg.Wait()
@@ -267,7 +267,7 @@ func TestDeleteFailsQueuedTurns(t *testing.T) {
 	}
 	testkit.AssertNoDescendants(t)
 	t.Logf("turn outcomes over %d rounds: %v", rounds, tally)
-	d.create(t, d.alice, map[string]any{"id": "q0"})
+	d.Create(t, d.alice, map[string]any{"id": "q0"})
 	d.turn(t, d.alice, "q0", "hello again")
 }
 
@@ -280,7 +280,7 @@ func TestConcurrentCreatesOfOneID(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range codes {
 		wg.Go(func() {
-			resp := d.do(t, "POST", "/v1/sessions", d.alice, map[string]any{"id": "same"})
+			resp := d.Do(t, "POST", "/v1/sessions", d.alice, map[string]any{"id": "same"})
 			defer resp.Body.Close()
 			codes[i] = resp.StatusCode
 			bodies[i], _ = io.ReadAll(resp.Body)

@@ -21,7 +21,7 @@ func TestManyWebSocketClients(t *testing.T) {
 	}
 	d := newDaemon(t)
 	for i := range clients {
-		d.create(t, d.alice, map[string]any{"id": fmt.Sprintf("load-%d", i)})
+		d.Create(t, d.alice, map[string]any{"id": fmt.Sprintf("load-%d", i)})
 	}
 	var before runtime.MemStats
 	runtime.GC()

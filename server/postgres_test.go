@@ -37,11 +37,11 @@ func TestPostgresOutage(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = own.Stop() })
 	d := newDaemonWith(t, testkit.DaemonOptions{Postgres: own.NewDatabase(t)})
-	d.create(t, d.alice, map[string]any{"id": "s"})
+	d.Create(t, d.alice, map[string]any{"id": "s"})
 	seen := d.turn(t, d.alice, "s", "before the outage")
 
 	// A turn that is still running when the database goes away.
-	resp := d.do(t, "POST", "/v1/sessions/s/messages", d.alice, map[string]string{"prompt": "sleep:1500 during the outage"})
+	resp := d.Do(t, "POST", "/v1/sessions/s/messages", d.alice, map[string]string{"prompt": "sleep:1500 during the outage"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("turn: %d", resp.StatusCode)
 	}
@@ -59,15 +59,15 @@ func TestPostgresOutage(t *testing.T) {
 	}
 
 	ready := func() (int, map[string]string) {
-		resp := d.do(t, "GET", "/readyz", "", nil)
-		return resp.StatusCode, decode[map[string]string](t, resp)
+		resp := d.Do(t, "GET", "/readyz", "", nil)
+		return resp.StatusCode, testkit.Decode[map[string]string](t, resp)
 	}
 	if code, body := ready(); code != http.StatusServiceUnavailable || body["error"] == "" {
 		t.Fatalf("readyz with PostgreSQL down: %d %v", code, body)
 	}
 	for _, req := range []struct{ method, path string }{{"POST", "/v1/sessions/s/messages"}, {"GET", "/v1/sessions"}, {"POST", "/v1/sessions"}} {
-		resp := d.do(t, req.method, req.path, d.alice, map[string]string{"prompt": "refused"})
-		body := decode[map[string]map[string]string](t, resp)
+		resp := d.Do(t, req.method, req.path, d.alice, map[string]string{"prompt": "refused"})
+		body := testkit.Decode[map[string]map[string]string](t, resp)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || body["error"]["code"] != "store_unavailable" {
 			t.Fatalf("%s %s with PostgreSQL down: %d Retry-After %q %v", req.method, req.path, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
@@ -111,7 +111,7 @@ func TestPostgresOutage(t *testing.T) {
 	}
 	seen = append(seen, d.turn(t, d.alice, "s", "after the outage")...)
 
-	key, _ := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/s", d.alice, nil))["key"].(string)
+	key, _ := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/s", d.alice, nil))["key"].(string)
 	stored, err := d.Store.Events(ctx, key, 0, 0)
 	if err != nil {
 		t.Fatal(err)

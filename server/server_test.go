@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -69,52 +68,6 @@ func newDaemon(t *testing.T) *daemon {
 	return startDaemon(t, t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db"))
 }
 
-func (d *daemon) do(t *testing.T, method, path, key string, body any) *http.Response {
-	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		js, _ := json.Marshal(b)
-		rd = bytes.NewReader(js)
-	}
-	req, err := http.NewRequest(method, d.url+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
-}
-
-func decode[T any](t *testing.T, resp *http.Response) T {
-	t.Helper()
-	defer resp.Body.Close()
-	var v T
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-func (d *daemon) create(t *testing.T, key string, body map[string]any) map[string]any {
-	t.Helper()
-	resp := d.do(t, "POST", "/v1/sessions", key, body)
-	if resp.StatusCode != http.StatusCreated {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("create: %d %s", resp.StatusCode, b)
-	}
-	return decode[map[string]any](t, resp)
-}
-
 type sseEvent = testkit.SSEEvent
 
 // readSSE parses events until the stream ends or stop returns true.
@@ -124,7 +77,7 @@ func readSSE(_ *testing.T, body io.Reader, stop func(sseEvent) bool) []sseEvent 
 
 func (d *daemon) turn(t *testing.T, key, id, prompt string) []sseEvent {
 	t.Helper()
-	resp := d.do(t, "POST", "/v1/sessions/"+id+"/messages", key, map[string]string{"prompt": prompt})
+	resp := d.Do(t, "POST", "/v1/sessions/"+id+"/messages", key, map[string]string{"prompt": prompt})
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
@@ -143,17 +96,17 @@ func types(evs []sseEvent) []string {
 
 func TestAuthAndTenancy(t *testing.T) {
 	d := newDaemon(t)
-	if resp := d.do(t, "GET", "/healthz", "", nil); resp.StatusCode != 200 {
+	if resp := d.Do(t, "GET", "/healthz", "", nil); resp.StatusCode != 200 {
 		t.Fatalf("healthz: %d", resp.StatusCode)
 	}
 	for _, key := range []string{"", "nonsense"} {
-		resp := d.do(t, "GET", "/v1/sessions", key, nil)
-		e := decode[map[string]map[string]string](t, resp)
+		resp := d.Do(t, "GET", "/v1/sessions", key, nil)
+		e := testkit.Decode[map[string]map[string]string](t, resp)
 		if resp.StatusCode != http.StatusUnauthorized || e["error"]["code"] != "unauthorized" {
 			t.Fatalf("key %q: %d %v", key, resp.StatusCode, e)
 		}
 	}
-	s := d.create(t, d.alice, map[string]any{"id": "alice-1", "task_instructions": "be brief"})
+	s := d.Create(t, d.alice, map[string]any{"id": "alice-1", "task_instructions": "be brief"})
 	if s["id"] != "alice-1" || s["provider"] != "fakeagent" || !strings.HasPrefix(s["work_dir"].(string), d.root) {
 		t.Fatalf("created: %v", s)
 	}
@@ -166,34 +119,34 @@ func TestAuthAndTenancy(t *testing.T) {
 		if c.method == "POST" {
 			body = map[string]string{"prompt": "hi"}
 		}
-		if resp := d.do(t, c.method, c.path, d.bob, body); resp.StatusCode != http.StatusNotFound {
+		if resp := d.Do(t, c.method, c.path, d.bob, body); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob %s %s: %d", c.method, c.path, resp.StatusCode)
 		}
 	}
-	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions", d.bob, nil)); len(l["sessions"]) != 0 {
+	if l := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions", d.bob, nil)); len(l["sessions"]) != 0 {
 		t.Fatalf("bob lists %v", l)
 	}
-	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions", d.alice, nil)); len(l["sessions"]) != 1 {
+	if l := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions", d.alice, nil)); len(l["sessions"]) != 1 {
 		t.Fatalf("alice lists %v", l)
 	}
-	if l := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions?all=true", d.admin, nil)); len(l["sessions"]) != 1 {
+	if l := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions?all=true", d.admin, nil)); len(l["sessions"]) != 1 {
 		t.Fatalf("admin lists %v", l)
 	}
 	// IDs are the admin's own too; any session is reachable by its key.
-	if resp := d.do(t, "GET", "/v1/sessions/alice-1", d.admin, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "GET", "/v1/sessions/alice-1", d.admin, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("admin get by alice's ID: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "GET", "/v1/sessions/"+s["key"].(string), d.admin, nil); resp.StatusCode != 200 {
+	if resp := d.Do(t, "GET", "/v1/sessions/"+s["key"].(string), d.admin, nil); resp.StatusCode != 200 {
 		t.Fatalf("admin get by key: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "GET", "/v1/sessions/"+s["key"].(string), d.bob, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "GET", "/v1/sessions/"+s["key"].(string), d.bob, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("bob get by key: %d", resp.StatusCode)
 	}
 }
 
 func TestBadRequests(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "b"})
+	d.Create(t, d.alice, map[string]any{"id": "b"})
 	cases := []struct {
 		name   string
 		method string
@@ -213,7 +166,7 @@ func TestBadRequests(t *testing.T) {
 		{"unknown endpoint", "GET", "/v1/whatever", nil, 404},
 	}
 	for _, c := range cases {
-		resp := d.do(t, c.method, c.path, d.alice, c.body)
+		resp := d.Do(t, c.method, c.path, d.alice, c.body)
 		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		var e map[string]map[string]string
@@ -229,7 +182,7 @@ func TestBadRequests(t *testing.T) {
 
 func TestTurnOverSSEAndFollowWithReplay(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "s"})
+	d.Create(t, d.alice, map[string]any{"id": "s"})
 	t1 := d.turn(t, d.alice, "s", "blocks:2 first")
 	testkit.AssertOrder(t, types(t1), event.TypeSessionStart, event.TypeAnswer, event.TypeAnswer, event.TypeSessionStats, event.TypeResult)
 	for i, e := range t1 {
@@ -244,7 +197,7 @@ func TestTurnOverSSEAndFollowWithReplay(t *testing.T) {
 	all := append(t1, t2...)
 
 	// Follow from the middle: everything after, once, then live.
-	resp := d.do(t, "GET", "/v1/sessions/s/events?after=3", d.alice, nil)
+	resp := d.Do(t, "GET", "/v1/sessions/s/events?after=3", d.alice, nil)
 	defer resp.Body.Close()
 	live := make(chan []sseEvent, 1)
 	go func() {
@@ -266,9 +219,9 @@ func TestTurnOverSSEAndFollowWithReplay(t *testing.T) {
 
 func TestReconnectMidTurnLosesNothing(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "r"})
+	d.Create(t, d.alice, map[string]any{"id": "r"})
 	// A long turn: many blocks, with a pause in the middle.
-	resp := d.do(t, "POST", "/v1/sessions/r/messages", d.alice, map[string]string{"prompt": "blocks:100 sleep:300 think"})
+	resp := d.Do(t, "POST", "/v1/sessions/r/messages", d.alice, map[string]string{"prompt": "blocks:100 sleep:300 think"})
 	first := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeThinking })
 	resp.Body.Close() // the client goes away mid-turn
 	last := first[len(first)-1].ID
@@ -299,14 +252,14 @@ func TestReconnectMidTurnLosesNothing(t *testing.T) {
 
 func TestInterruptAndDelete(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "i"})
-	resp := d.do(t, "POST", "/v1/sessions/i/messages", d.alice, map[string]string{"prompt": "sleep:20000"})
+	d.Create(t, d.alice, map[string]any{"id": "i"})
+	resp := d.Do(t, "POST", "/v1/sessions/i/messages", d.alice, map[string]string{"prompt": "sleep:20000"})
 	defer resp.Body.Close()
 	started := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeSessionStart })
 	var start event.EventWithMeta
 	_ = json.Unmarshal(started[0].Data, &start)
 	at := time.Now()
-	ir := decode[map[string]bool](t, d.do(t, "POST", "/v1/sessions/i/interrupt", d.alice, nil))
+	ir := testkit.Decode[map[string]bool](t, d.Do(t, "POST", "/v1/sessions/i/interrupt", d.alice, nil))
 	if !ir["interrupted"] {
 		t.Fatal("interrupt reported no running turn")
 	}
@@ -320,13 +273,13 @@ func TestInterruptAndDelete(t *testing.T) {
 	if tail.Type != "turn_error" || !strings.Contains(string(tail.Data), "interrupted") {
 		t.Fatalf("stream did not end with the interruption: %v", types(rest))
 	}
-	if del := d.do(t, "DELETE", "/v1/sessions/i", d.alice, nil); del.StatusCode != http.StatusNoContent {
+	if del := d.Do(t, "DELETE", "/v1/sessions/i", d.alice, nil); del.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete: %d", del.StatusCode)
 	}
 	if testkit.LiveDescendants(); start.PID == 0 {
 		t.Fatal("no pid")
 	}
-	if resp := d.do(t, "GET", "/v1/sessions/i", d.alice, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "GET", "/v1/sessions/i", d.alice, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("deleted session still served: %d", resp.StatusCode)
 	}
 }
@@ -342,7 +295,7 @@ func testRestartKeepsSessionsAndResumes(t *testing.T, o testkit.DaemonOptions) {
 	home := t.TempDir()
 	o.Root = t.TempDir()
 	d := startDaemonOn(t, home, o)
-	created := d.create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
+	created := d.Create(t, d.alice, map[string]any{"id": "p", "task_instructions": "keep it short"})
 	if created["status"] != "new" || created["pid"] != nil && created["pid"] != float64(0) {
 		t.Fatalf("a created session: %v", created)
 	}
@@ -354,18 +307,18 @@ func testRestartKeepsSessionsAndResumes(t *testing.T, o testkit.DaemonOptions) {
 	if first.SessionStart == nil || first.Resumed || first.Fallback != "" {
 		t.Fatalf("first start of a new session: %s", t1[0].Data)
 	}
-	if s := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/p", d.alice, nil)); s["status"] != "idle" {
+	if s := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/p", d.alice, nil)); s["status"] != "idle" {
 		t.Fatalf("after its first turn the session is %v", s["status"])
 	}
 	d.stop()
 
 	d2 := startDaemonOn(t, home, o)
-	s := decode[map[string]any](t, d2.do(t, "GET", "/v1/sessions/p", d2.alice, nil))
+	s := testkit.Decode[map[string]any](t, d2.Do(t, "GET", "/v1/sessions/p", d2.alice, nil))
 	if s["id"] != "p" || s["status"] != "hibernated" || s["task_instructions"] != "keep it short" || uint64(s["last_event_id"].(float64)) != t1[len(t1)-1].ID {
 		t.Fatalf("session after restart: %v (turn 1: %v %s)", s, types(t1), t1[len(t1)-1].Data)
 	}
 	// The transcript is readable.
-	resp := d2.do(t, "GET", "/v1/sessions/p/events", d2.alice, nil)
+	resp := d2.Do(t, "GET", "/v1/sessions/p/events", d2.alice, nil)
 	replayed := readSSE(t, resp.Body, func(e sseEvent) bool { return e.ID == t1[len(t1)-1].ID })
 	resp.Body.Close()
 	if len(replayed) != len(t1) {
@@ -394,27 +347,27 @@ func bashDirective(cmd string) string {
 
 func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
 	d := newDaemon(t)
-	ap := d.create(t, d.alice, map[string]any{"id": "ap", "approval": "ask"})
+	ap := d.Create(t, d.alice, map[string]any{"id": "ap", "approval": "ask"})
 	for i, c := range []struct {
 		via, decision string
 		created       bool
 	}{{"http", "allow", true}, {"http", "deny", false}, {"ws", "allow", true}} {
 		file := fmt.Sprintf("f%d.txt", i)
-		resp := d.do(t, "POST", "/v1/sessions/ap/messages", d.alice, map[string]string{"prompt": bashDirective("touch " + file)})
+		resp := d.Do(t, "POST", "/v1/sessions/ap/messages", d.alice, map[string]string{"prompt": bashDirective("touch " + file)})
 		got := readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypePermissionRequest })
 		var req event.EventWithMeta
 		_ = json.Unmarshal(got[len(got)-1].Data, &req)
-		pending := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/ap/permissions", d.alice, nil))["permissions"]
+		pending := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions/ap/permissions", d.alice, nil))["permissions"]
 		if len(pending) != 1 || pending[0]["request_id"] != req.Permission.RequestID || pending[0]["tool_name"] != "Bash" {
 			t.Fatalf("pending = %v, event = %+v", pending, req.Permission)
 		}
 		// Another tenant can neither see nor answer it.
-		if r := d.do(t, "GET", "/v1/sessions/ap/permissions", d.bob, nil); r.StatusCode != http.StatusNotFound {
+		if r := d.Do(t, "GET", "/v1/sessions/ap/permissions", d.bob, nil); r.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob lists: %d", r.StatusCode)
 		}
 		switch c.via {
 		case "http":
-			r := d.do(t, "POST", "/v1/sessions/ap/permissions/"+req.Permission.RequestID, d.alice, map[string]string{"decision": c.decision})
+			r := d.Do(t, "POST", "/v1/sessions/ap/permissions/"+req.Permission.RequestID, d.alice, map[string]string{"decision": c.decision})
 			if r.StatusCode != http.StatusOK {
 				t.Fatalf("answer: %d", r.StatusCode)
 			}
@@ -431,7 +384,7 @@ func TestPermissionsAnsweredOverHTTPAndWebSocket(t *testing.T) {
 			t.Fatalf("%s %s: file created = %v", c.via, c.decision, err == nil)
 		}
 	}
-	if r := d.do(t, "POST", "/v1/sessions/ap/permissions/nope", d.alice, map[string]string{"decision": "allow"}); r.StatusCode != http.StatusNotFound {
+	if r := d.Do(t, "POST", "/v1/sessions/ap/permissions/nope", d.alice, map[string]string{"decision": "allow"}); r.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown request: %d", r.StatusCode)
 	}
 }
@@ -445,34 +398,34 @@ func TestRateLimitPerKey(t *testing.T) {
 	})
 	d := &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob}
 	for i := range 3 {
-		if r := d.do(t, "GET", "/v1/sessions", d.alice, nil); r.StatusCode != http.StatusOK {
+		if r := d.Do(t, "GET", "/v1/sessions", d.alice, nil); r.StatusCode != http.StatusOK {
 			t.Fatalf("request %d: %d", i, r.StatusCode)
 		}
 	}
-	r := d.do(t, "GET", "/v1/sessions", d.alice, nil)
-	e := decode[map[string]map[string]string](t, r)
+	r := d.Do(t, "GET", "/v1/sessions", d.alice, nil)
+	e := testkit.Decode[map[string]map[string]string](t, r)
 	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || e["error"]["code"] != "rate_limited" {
 		t.Fatalf("over the limit: %d %v %v", r.StatusCode, r.Header, e)
 	}
-	if r := d.do(t, "GET", "/v1/sessions", d.bob, nil); r.StatusCode != http.StatusOK {
+	if r := d.Do(t, "GET", "/v1/sessions", d.bob, nil); r.StatusCode != http.StatusOK {
 		t.Fatalf("another key was limited: %d", r.StatusCode)
 	}
-	if r := d.do(t, "GET", "/healthz", "", nil); r.StatusCode != http.StatusOK {
+	if r := d.Do(t, "GET", "/healthz", "", nil); r.StatusCode != http.StatusOK {
 		t.Fatalf("healthz limited: %d", r.StatusCode)
 	}
 }
 
 func TestMetrics(t *testing.T) {
 	d := newDaemon(t)
-	if r := d.do(t, "GET", "/metrics", "", nil); r.StatusCode != http.StatusUnauthorized {
+	if r := d.Do(t, "GET", "/metrics", "", nil); r.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("metrics without a key: %d", r.StatusCode)
 	}
-	d.create(t, d.alice, map[string]any{"id": "m"})
+	d.Create(t, d.alice, map[string]any{"id": "m"})
 	d.turn(t, d.alice, "m", "one")
 	d.turn(t, d.alice, "m", "two")
 	d.turn(t, d.alice, "m", bashDirective("echo hi"))
 	d.turn(t, d.alice, "m", bashDirective("rm -rf ~"))
-	r := d.do(t, "GET", "/metrics", d.admin, nil)
+	r := d.Do(t, "GET", "/metrics", d.admin, nil)
 	body, _ := io.ReadAll(r.Body)
 	text := string(body)
 	for _, want := range []string{
@@ -506,13 +459,13 @@ func TestAdminBypassOverHTTP(t *testing.T) {
 		AdminToken: "the-admin-token",
 	})
 	d := &daemon{Daemon: td, url: td.URL, root: td.RootDir, alice: td.Alice, admin: td.Admin}
-	bp := d.create(t, d.alice, map[string]any{"id": "bp"})
+	bp := d.Create(t, d.alice, map[string]any{"id": "bp"})
 	key := bp["key"].(string)
 	body := map[string]any{"admin_token": "the-admin-token", "ttl_seconds": 60}
-	if r := d.do(t, "POST", "/v1/sessions/bp/bypass", d.alice, body); r.StatusCode != http.StatusForbidden {
+	if r := d.Do(t, "POST", "/v1/sessions/bp/bypass", d.alice, body); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("a user key bypassed: %d", r.StatusCode)
 	}
-	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"admin_token": "wrong", "ttl_seconds": 60}); r.StatusCode != http.StatusForbidden {
+	if r := d.Do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"admin_token": "wrong", "ttl_seconds": 60}); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("a wrong token bypassed: %d", r.StatusCode)
 	}
 	sentinel := filepath.Join(bp["work_dir"].(string), "victim")
@@ -521,13 +474,13 @@ func TestAdminBypassOverHTTP(t *testing.T) {
 	if evs := d.turn(t, d.alice, "bp", cmd); !slices.Contains(types(evs), event.TypeDangerBlock) {
 		t.Fatalf("not blocked before the bypass: %v", types(evs))
 	}
-	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, body); r.StatusCode != http.StatusOK {
+	if r := d.Do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, body); r.StatusCode != http.StatusOK {
 		t.Fatalf("admin bypass: %d", r.StatusCode)
 	}
 	if evs := d.turn(t, d.alice, "bp", bashDirective("echo bypassed rm -rf /nonexistent-hotplex-path; rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBypass) {
 		t.Fatalf("bypass not audited: %v", types(evs))
 	}
-	if r := d.do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"ttl_seconds": 0}); r.StatusCode != http.StatusOK {
+	if r := d.Do(t, "POST", "/v1/sessions/"+key+"/bypass", d.admin, map[string]any{"ttl_seconds": 0}); r.StatusCode != http.StatusOK {
 		t.Fatalf("end bypass: %d", r.StatusCode)
 	}
 	if evs := d.turn(t, d.alice, "bp", bashDirective("rm -rf /nonexistent-hotplex-path")); !slices.Contains(types(evs), event.TypeDangerBlock) {
@@ -545,8 +498,8 @@ func TestTurnFailingBeforeItsStream(t *testing.T) {
 		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
 	})
 	d := &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob, admin: td.Admin}
-	d.create(t, d.alice, map[string]any{"id": "broken"})
-	resp := d.do(t, "POST", "/v1/sessions/broken/messages", d.alice, map[string]string{"prompt": "hello"})
+	d.Create(t, d.alice, map[string]any{"id": "broken"})
+	resp := d.Do(t, "POST", "/v1/sessions/broken/messages", d.alice, map[string]string{"prompt": "hello"})
 	if resp.StatusCode != http.StatusBadGateway || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("status %d, content type %q; want 502 JSON", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -559,8 +512,8 @@ func TestTurnFailingBeforeItsStream(t *testing.T) {
 
 	// Once events flowed, a failure is the stream's last word.
 	ok := newDaemon(t)
-	ok.create(t, ok.alice, map[string]any{"id": "dies"})
-	resp = ok.do(t, "POST", "/v1/sessions/dies/messages", ok.alice, map[string]string{"prompt": "crash"})
+	ok.Create(t, ok.alice, map[string]any{"id": "dies"})
+	resp = ok.Do(t, "POST", "/v1/sessions/dies/messages", ok.alice, map[string]string{"prompt": "crash"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("a turn that started: status %d", resp.StatusCode)
 	}

@@ -34,7 +34,7 @@ func TestRestartResumesASpareStartedConversation(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	d.create(t, d.alice, map[string]any{"id": "sp"})
+	d.Create(t, d.alice, map[string]any{"id": "sp"})
 	t1 := d.turn(t, d.alice, "sp", "remember the herons")
 	var first event.EventWithMeta
 	_ = json.Unmarshal(t1[0].Data, &first)
@@ -64,8 +64,8 @@ func TestRestartedUnusedSessionStartsFresh(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	root, home, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
 	d := startDaemon(t, root, home, db)
-	d.create(t, d.alice, map[string]any{"id": "unused"})
-	d.create(t, d.alice, map[string]any{"id": "used"})
+	d.Create(t, d.alice, map[string]any{"id": "unused"})
+	d.Create(t, d.alice, map[string]any{"id": "used"})
 	d.turn(t, d.alice, "used", "remember the herons")
 	d.stop()
 

@@ -47,7 +47,7 @@ type tenancyCase func(t *testing.T, d *daemon, w *alicesWorld)
 // that the answer holds nothing of alice's.
 func bobGets(t *testing.T, d *daemon, w *alicesWorld, method, path string, body any, want ...int) string {
 	t.Helper()
-	resp := d.do(t, method, path, d.bob, body)
+	resp := d.Do(t, method, path, d.bob, body)
 	b, _ := io.ReadAll(resp.Body)
 	ok := false
 	for _, s := range want {
@@ -187,7 +187,7 @@ func bobOverWebSocket(t *testing.T, d *daemon, w *alicesWorld) {
 // bobSeesNoEvents follows an OpenCode event stream as bob while alice runs
 // a turn, until bob's own marker arrives.
 func bobSeesNoEvents(t *testing.T, d *daemon, w *alicesWorld, path string) {
-	resp := d.do(t, "GET", path, d.bob, nil)
+	resp := d.Do(t, "GET", path, d.bob, nil)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("bob %s: %d", path, resp.StatusCode)
 	}
@@ -225,7 +225,7 @@ func bobSeesNoEvents(t *testing.T, d *daemon, w *alicesWorld, path string) {
 
 func (d *daemon) lastEventID(t *testing.T, key, id string) uint64 {
 	t.Helper()
-	v := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/"+id, key, nil))
+	v := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+id, key, nil))
 	n, _ := v["last_event_id"].(float64)
 	return uint64(n)
 }
@@ -237,17 +237,17 @@ func TestTenancyMatrix(t *testing.T) { testTenancyMatrix(t, testkit.DaemonOption
 func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
 	d := newDaemonWith(t, o)
 	w := &alicesWorld{title: "alice-private-title", prompt: "alice-secret-prompt"}
-	a := d.create(t, d.alice, map[string]any{"title": w.title})
+	a := d.Create(t, d.alice, map[string]any{"title": w.title})
 	w.id = a["id"].(string)
 	d.turn(t, d.alice, w.id, w.prompt)
-	ask := d.create(t, d.alice, map[string]any{"title": w.title + "-ask", "approval": "ask"})
+	ask := d.Create(t, d.alice, map[string]any{"title": w.title + "-ask", "approval": "ask"})
 	w.askID = ask["id"].(string)
 	w.secrets = []string{w.title, w.prompt, a["work_dir"].(string), ask["work_dir"].(string)}
 
 	// A tool use waits for alice's answer.
-	waiting := d.do(t, "POST", "/v1/sessions/"+w.askID+"/messages", d.alice, map[string]string{"prompt": bashDirective("echo alice-secret-prompt")})
+	waiting := d.Do(t, "POST", "/v1/sessions/"+w.askID+"/messages", d.alice, map[string]string{"prompt": bashDirective("echo alice-secret-prompt")})
 	for w.permission == "" {
-		perms := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
+		perms := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
 		if list := perms["permissions"]; len(list) > 0 {
 			w.permission, _ = list[0]["request_id"].(string)
 		} else {
@@ -273,18 +273,18 @@ func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
 	}
 
 	// Alice's sessions are as she left them.
-	v := decode[map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.id, d.alice, nil))
+	v := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+w.id, d.alice, nil))
 	if v["title"] != w.title || v["last_event_id"].(float64) != w.lastEventID {
 		t.Errorf("alice's session changed: %v (last event %v before)", v, w.lastEventID)
 	}
-	perms := decode[map[string][]map[string]any](t, d.do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
+	perms := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
 	if len(perms["permissions"]) != 1 || perms["permissions"][0]["request_id"] != w.permission {
 		t.Errorf("alice's waiting tool use changed: %v", perms)
 	}
-	if resp := d.do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusOK {
+	if resp := d.Do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusOK {
 		t.Errorf("alice's key stopped working: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "POST", "/v1/sessions/"+w.askID+"/permissions/"+w.permission, d.alice, map[string]string{"decision": "deny"}); resp.StatusCode != http.StatusOK {
+	if resp := d.Do(t, "POST", "/v1/sessions/"+w.askID+"/permissions/"+w.permission, d.alice, map[string]string{"decision": "deny"}); resp.StatusCode != http.StatusOK {
 		t.Errorf("alice's answer: %d", resp.StatusCode)
 	}
 	readSSE(t, waiting.Body, nil)

@@ -89,9 +89,9 @@ func TestUsageIsTheCallersOwn(t *testing.T) {
 
 	// alice: two calls of one model in "a1", one of another in "a2"; bob:
 	// one call in his own "b1".
-	a1 := d.create(t, d.alice, map[string]any{"id": "a1"})["key"].(string)
-	a2 := d.create(t, d.alice, map[string]any{"id": "a2"})["key"].(string)
-	b1 := d.create(t, d.bob, map[string]any{"id": "b1"})["key"].(string)
+	a1 := d.Create(t, d.alice, map[string]any{"id": "a1"})["key"].(string)
+	a2 := d.Create(t, d.alice, map[string]any{"id": "a2"})["key"].(string)
+	b1 := d.Create(t, d.bob, map[string]any{"id": "b1"})["key"].(string)
 	modelCall(t, gw, a1, "alice", "claude-sonnet-4-5")
 	modelCall(t, gw, a1, "alice", "claude-sonnet-4-5")
 	modelCall(t, gw, a2, "alice", "claude-haiku-4-5")
@@ -114,7 +114,7 @@ func TestUsageIsTheCallersOwn(t *testing.T) {
 	}
 	cost := func(session string) float64 { return gw.Report().Sessions[session].CostUSD }
 
-	u := decode[usageBody](t, d.do(t, "GET", "/v1/usage", d.alice, nil))
+	u := testkit.Decode[usageBody](t, d.Do(t, "GET", "/v1/usage", d.alice, nil))
 	if !u.Gateway || len(u.Owners) != 1 || u.Owners[0].Owner != "alice" {
 		t.Fatalf("alice's usage: %+v", u)
 	}
@@ -130,24 +130,24 @@ func TestUsageIsTheCallersOwn(t *testing.T) {
 		t.Errorf("alice's sessions %+v", o.Sessions)
 	}
 
-	resp := d.do(t, "GET", "/v1/usage", d.bob, nil)
+	resp := d.Do(t, "GET", "/v1/usage", d.bob, nil)
 	raw, _ := io.ReadAll(resp.Body)
 	for _, s := range []string{"alice", a1, a2, "a1", "a2", "claude-sonnet-4-5", "claude-haiku-4-5"} {
 		if strings.Contains(string(raw), s) {
 			t.Errorf("bob's usage shows %q of alice's: %s", s, raw)
 		}
 	}
-	if resp := d.do(t, "GET", "/v1/usage?all=true", d.bob, nil); resp.StatusCode != http.StatusForbidden {
+	if resp := d.Do(t, "GET", "/v1/usage?all=true", d.bob, nil); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("bob ?all=true: %d", resp.StatusCode)
 	}
 
-	all := decode[usageBody](t, d.do(t, "GET", "/v1/usage?all=true", d.admin, nil))
+	all := testkit.Decode[usageBody](t, d.Do(t, "GET", "/v1/usage?all=true", d.admin, nil))
 	if len(all.Owners) != 2 || all.Owners[0].Owner != "alice" || all.Owners[0].Name != "alice" || all.Owners[0].Total.Usage != times(3) ||
 		all.Owners[1].Owner != "bob" || all.Owners[1].Total.Usage != times(1) || all.Owners[1].Sessions[0].ID != "b1" {
 		t.Errorf("admin ?all=true: %+v", all)
 	}
 
-	resp = d.do(t, "GET", "/metrics", d.admin, nil)
+	resp = d.Do(t, "GET", "/metrics", d.admin, nil)
 	m, _ := io.ReadAll(resp.Body)
 	for _, line := range []string{
 		`hotplex_model_tokens_total{kind="input",model="claude-sonnet-4-5",owner="alice"} 2000`,

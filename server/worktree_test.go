@@ -55,7 +55,7 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 	var wg sync.WaitGroup
 	views := make([]map[string]any, 2)
 	for i, id := range []string{"a", "b"} {
-		wg.Go(func() { views[i] = d.create(t, d.alice, map[string]any{"id": id, "repo": "repo", "worktree": true}) })
+		wg.Go(func() { views[i] = d.Create(t, d.alice, map[string]any{"id": id, "repo": "repo", "worktree": true}) })
 	}
 	wg.Wait()
 	for i, id := range []string{"a", "b"} {
@@ -68,7 +68,7 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 	wg.Go(func() { d.turn(t, d.alice, "b", bashDirective("sed -i s/five/FIVE-by-b/ shared.txt")) })
 	wg.Wait()
 	for id, want := range map[string][2]string{"a": {"+TWO-by-a", "FIVE-by-b"}, "b": {"+FIVE-by-b", "TWO-by-a"}} {
-		v := decode[diffView](t, d.do(t, "GET", "/v1/sessions/"+id+"/diff", d.alice, nil))
+		v := testkit.Decode[diffView](t, d.Do(t, "GET", "/v1/sessions/"+id+"/diff", d.alice, nil))
 		if len(v.Files) != 1 || v.Files[0].Path != "shared.txt" || v.Files[0].Status != "modified" || v.Branch != "hotplex/"+id ||
 			!strings.Contains(v.Files[0].Patch, want[0]) || strings.Contains(v.Files[0].Patch, want[1]) {
 			t.Fatalf("diff of %s: %+v", id, v)
@@ -76,21 +76,21 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 	}
 	// Bob's key finds neither the diff nor anything to merge.
 	for _, r := range []struct{ method, path string }{{"GET", "/v1/sessions/a/diff"}, {"POST", "/v1/sessions/a/merge"}} {
-		if resp := d.do(t, r.method, r.path, d.bob, nil); resp.StatusCode != http.StatusNotFound {
+		if resp := d.Do(t, r.method, r.path, d.bob, nil); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob %s %s: %d", r.method, r.path, resp.StatusCode)
 		}
 	}
 
 	// Uncommitted changes refuse the merge, naming the file.
-	resp := d.do(t, "POST", "/v1/sessions/a/merge", d.alice, nil)
-	refusal := decode[struct {
+	resp := d.Do(t, "POST", "/v1/sessions/a/merge", d.alice, nil)
+	refusal := testkit.Decode[struct {
 		Error struct{ Code string }
 		Files []string
 	}](t, resp)
 	if resp.StatusCode != http.StatusConflict || refusal.Error.Code != "uncommitted_changes" || len(refusal.Files) != 1 {
 		t.Fatalf("merge with uncommitted changes: %d %+v", resp.StatusCode, refusal)
 	}
-	resp = d.do(t, "POST", "/v1/sessions/a/merge", d.alice, map[string]string{"commit_message": "a's edit"})
+	resp = d.Do(t, "POST", "/v1/sessions/a/merge", d.alice, map[string]string{"commit_message": "a's edit"})
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("merge of a: %d %s", resp.StatusCode, b)
@@ -99,8 +99,8 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 		t.Fatalf("main after the merge: %s", b)
 	}
 	main := gitIn(t, repo, "rev-parse", "main")
-	resp = d.do(t, "POST", "/v1/sessions/b/merge", d.alice, map[string]string{"commit_message": "b's edit"})
-	refusal = decode[struct {
+	resp = d.Do(t, "POST", "/v1/sessions/b/merge", d.alice, map[string]string{"commit_message": "b's edit"})
+	refusal = testkit.Decode[struct {
 		Error struct{ Code string }
 		Files []string
 	}](t, resp)
@@ -114,7 +114,7 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 	// A restart keeps both worktrees and what they are measured against.
 	d.stop()
 	d = startDaemon(t, root, home, db)
-	v := decode[diffView](t, d.do(t, "GET", "/v1/sessions/b/diff", d.alice, nil))
+	v := testkit.Decode[diffView](t, d.Do(t, "GET", "/v1/sessions/b/diff", d.alice, nil))
 	if len(v.Files) != 1 || !strings.Contains(v.Files[0].Patch, "+FIVE-by-b") {
 		t.Fatalf("diff of b after a restart: %+v", v)
 	}
@@ -122,10 +122,10 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 		t.Fatalf("worktrees after a restart:\n%s", gitIn(t, repo, "worktree", "list"))
 	}
 
-	if resp := d.do(t, "DELETE", "/v1/sessions/a", d.alice, nil); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "DELETE", "/v1/sessions/a", d.alice, nil); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete a: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "DELETE", "/v1/sessions/b?delete_branch=true", d.alice, nil); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "DELETE", "/v1/sessions/b?delete_branch=true", d.alice, nil); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete b: %d", resp.StatusCode)
 	}
 	if list := gitIn(t, repo, "worktree", "list"); strings.Contains(list, "hotplex/") {
@@ -136,7 +136,7 @@ func TestWorktreeSessionsOverHTTP(t *testing.T) {
 	}
 	// A worktree needs a repository of the caller's own.
 	for _, body := range []map[string]any{{"worktree": true}, {"repo": "../" + engine.OwnerDir("bob"), "worktree": true}, {"repo": "repo"}} {
-		if resp := d.do(t, "POST", "/v1/sessions", d.alice, body); resp.StatusCode != http.StatusBadRequest {
+		if resp := d.Do(t, "POST", "/v1/sessions", d.alice, body); resp.StatusCode != http.StatusBadRequest {
 			t.Fatalf("create %v: %d", body, resp.StatusCode)
 		}
 	}

@@ -68,7 +68,7 @@ func readUntil(t *testing.T, c *websocket.Conn, id string) []wsMsg {
 
 func TestWebSocketTurnsMatchSSE(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "ws"})
+	d.Create(t, d.alice, map[string]any{"id": "ws"})
 	c := dialWS(t, d, d.alice)
 	wsSend(t, c, map[string]any{"request_id": "t1", "type": "execute", "session_id": "ws", "prompt": "blocks:3 first"})
 	msgs := readUntil(t, c, "t1")
@@ -88,7 +88,7 @@ func TestWebSocketTurnsMatchSSE(t *testing.T) {
 		t.Fatalf("events: %+v", events)
 	}
 	// The same events, by SSE.
-	resp := d.do(t, "GET", "/v1/sessions/ws/events", d.alice, nil)
+	resp := d.Do(t, "GET", "/v1/sessions/ws/events", d.alice, nil)
 	sse := readSSE(t, resp.Body, func(e sseEvent) bool { return e.ID == events[len(events)-1].ID })
 	resp.Body.Close()
 	if len(sse) != len(events) {
@@ -136,7 +136,7 @@ func TestWebSocketTurnsMatchSSE(t *testing.T) {
 
 func TestWebSocketBadMessagesAndTenancy(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "mine"})
+	d.Create(t, d.alice, map[string]any{"id": "mine"})
 	c := dialWS(t, d, d.bob)
 	for _, raw := range []string{`{nope`, `{"type":"execute"}`, `{"request_id":"x","type":"fly"}`, `{"request_id":"y","type":"execute","session_id":"mine","prompt":" "}`} {
 		if err := c.Write(context.Background(), websocket.MessageText, []byte(raw)); err != nil {

@@ -36,10 +36,10 @@ func (d *daemon) withBasic(t *testing.T, method, path, user, key string) *http.R
 // the key's own tenancy, and refused on /v1, which stays Bearer-only.
 func TestOpenCodeBasicAuth(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "alices"})
+	d.Create(t, d.alice, map[string]any{"id": "alices"})
 	for _, user := range []string{"opencode", "someone-else", ""} {
 		resp := d.withBasic(t, "GET", "/session/alices", user, d.alice)
-		if resp.StatusCode != http.StatusOK || decode[map[string]any](t, resp)["id"] != "alices" {
+		if resp.StatusCode != http.StatusOK || testkit.Decode[map[string]any](t, resp)["id"] != "alices" {
 			t.Fatalf("basic as %q: %d", user, resp.StatusCode)
 		}
 	}
@@ -58,47 +58,47 @@ func TestOpenCodeBasicAuth(t *testing.T) {
 // route HotPlex does not serve answers with OpenCode's error, outside /v1.
 func TestOpenCodeStartupRoutes(t *testing.T) {
 	d := newDaemon(t)
-	path := decode[map[string]any](t, d.do(t, "GET", "/path", d.alice, nil))
+	path := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/path", d.alice, nil))
 	if dir, _ := path["directory"].(string); !strings.HasPrefix(dir, d.RootDir) || dir == d.RootDir || path["worktree"] != dir {
 		t.Fatalf("path: %v (root %s)", path, d.RootDir)
 	}
-	if bobs := decode[map[string]any](t, d.do(t, "GET", "/path", d.bob, nil)); bobs["directory"] == path["directory"] {
+	if bobs := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/path", d.bob, nil)); bobs["directory"] == path["directory"] {
 		t.Fatal("alice and bob share a tree")
 	}
-	agents := decode[[]map[string]any](t, d.do(t, "GET", "/agent", d.alice, nil))
+	agents := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/agent", d.alice, nil))
 	if len(agents) != 1 || agents[0]["name"] != "build" || agents[0]["mode"] != "primary" || dig(agents[0], "model", "providerID") != "fakeagent" {
 		t.Fatalf("agents: %v", agents)
 	}
-	if p := decode[map[string]any](t, d.do(t, "GET", "/project/current", d.alice, nil)); p["id"] != "global" || p["worktree"] != path["directory"] {
+	if p := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/project/current", d.alice, nil)); p["id"] != "global" || p["worktree"] != path["directory"] {
 		t.Fatalf("project: %v", p)
 	}
-	if c := decode[map[string]any](t, d.do(t, "GET", "/experimental/capabilities", d.alice, nil)); c["backgroundSubagents"] != false {
+	if c := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/experimental/capabilities", d.alice, nil)); c["backgroundSubagents"] != false {
 		t.Fatalf("capabilities: %v", c)
 	}
-	if c := decode[map[string]any](t, d.do(t, "GET", "/experimental/console", d.alice, nil)); c["consoleManagedProviders"] == nil {
+	if c := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/experimental/console", d.alice, nil)); c["consoleManagedProviders"] == nil {
 		t.Fatalf("console: %v", c)
 	}
 	for _, p := range []string{"/command", "/lsp", "/formatter", "/experimental/workspace", "/permission"} {
-		if got := decode[[]any](t, d.do(t, "GET", p, d.alice, nil)); len(got) != 0 {
+		if got := testkit.Decode[[]any](t, d.Do(t, "GET", p, d.alice, nil)); len(got) != 0 {
 			t.Fatalf("%s: %v", p, got)
 		}
 	}
-	d.create(t, d.alice, map[string]any{"id": "s1"})
+	d.Create(t, d.alice, map[string]any{"id": "s1"})
 	for _, p := range []string{"children", "todo", "diff"} {
-		if resp := d.do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK {
+		if resp := d.Do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d", p, resp.StatusCode)
 		}
-		if resp := d.do(t, "GET", "/session/s1/"+p, d.bob, nil); resp.StatusCode != http.StatusNotFound {
+		if resp := d.Do(t, "GET", "/session/s1/"+p, d.bob, nil); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob's %s: %d", p, resp.StatusCode)
 		}
 	}
-	resp := d.do(t, "GET", "/experimental/nothing-here", d.alice, nil)
-	body := decode[map[string]any](t, resp)
+	resp := d.Do(t, "GET", "/experimental/nothing-here", d.alice, nil)
+	body := testkit.Decode[map[string]any](t, resp)
 	if resp.StatusCode != http.StatusNotFound || body["name"] != "NotFoundError" || !strings.Contains(dig(body, "data", "message").(string), "/experimental/nothing-here") {
 		t.Fatalf("unknown route: %d %v", resp.StatusCode, body)
 	}
-	resp = d.do(t, "GET", "/v1/nothing-here", d.alice, nil)
-	if body := decode[map[string]any](t, resp); resp.StatusCode != http.StatusNotFound || body["name"] != nil || dig(body, "error", "code") != "not_found" {
+	resp = d.Do(t, "GET", "/v1/nothing-here", d.alice, nil)
+	if body := testkit.Decode[map[string]any](t, resp); resp.StatusCode != http.StatusNotFound || body["name"] != nil || dig(body, "error", "code") != "not_found" {
 		t.Fatalf("unknown /v1 route: %d %v", resp.StatusCode, body)
 	}
 }
@@ -116,27 +116,27 @@ func TestOpenCodeProviderChoice(t *testing.T) {
 		Env: append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
 	})
 	d := &daemon{Daemon: td, url: td.URL, alice: td.Alice, bob: td.Bob, admin: td.Admin}
-	providers := decode[map[string]any](t, d.do(t, "GET", "/config/providers", d.alice, nil))
+	providers := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/config/providers", d.alice, nil))
 	if len(providers["providers"].([]any)) != 2 {
 		t.Fatalf("providers: %v", providers)
 	}
-	created := decode[map[string]any](t, d.do(t, "POST", "/session", d.alice, map[string]any{"model": map[string]any{"providerID": "second", "id": "default"}}))
+	created := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/session", d.alice, map[string]any{"model": map[string]any{"providerID": "second", "id": "default"}}))
 	if dig(created, "model", "providerID") != "second" {
 		t.Fatalf("created on %v", created["model"])
 	}
-	plain := decode[map[string]any](t, d.do(t, "POST", "/session", d.alice, map[string]any{"model": map[string]any{"providerID": "not-an-agent", "id": "x"}}))
+	plain := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/session", d.alice, map[string]any{"model": map[string]any{"providerID": "not-an-agent", "id": "x"}}))
 	if dig(plain, "model", "providerID") != "first" {
 		t.Fatalf("an unknown provider: %v", plain["model"])
 	}
 	id := plain["id"].(string)
 	ask := func(provider, text string) map[string]any {
-		resp := d.do(t, "POST", "/session/"+id+"/message", d.alice, map[string]any{
+		resp := d.Do(t, "POST", "/session/"+id+"/message", d.alice, map[string]any{
 			"model": map[string]any{"providerID": provider, "modelID": "default"}, "parts": []any{map[string]any{"type": "text", "text": text}}})
 		if resp.StatusCode != http.StatusOK {
 			b, _ := io.ReadAll(resp.Body)
 			t.Fatalf("prompt: %d %s", resp.StatusCode, b)
 		}
-		return decode[map[string]any](t, resp)
+		return testkit.Decode[map[string]any](t, resp)
 	}
 	if reply := ask("second", "hello"); dig(reply, "info", "providerID") != "second" {
 		t.Fatalf("first reply on %v", dig(reply, "info", "providerID"))
@@ -144,7 +144,7 @@ func TestOpenCodeProviderChoice(t *testing.T) {
 	if reply := ask("first", "again"); dig(reply, "info", "providerID") != "second" {
 		t.Fatalf("the agent changed after the first turn: %v", dig(reply, "info", "providerID"))
 	}
-	if got := decode[map[string]any](t, d.do(t, "GET", "/session/"+id, d.alice, nil)); dig(got, "model", "providerID") != "second" {
+	if got := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/session/"+id, d.alice, nil)); dig(got, "model", "providerID") != "second" {
 		t.Fatalf("session: %v", got)
 	}
 }
@@ -156,12 +156,12 @@ func TestOpenCodePermissionRequests(t *testing.T) {
 	d := newDaemon(t)
 	// OpenCode's own way to ask: a rule whose action is "ask".
 	events := d.openCodeEvents(t, "/event", d.alice)
-	created := decode[map[string]any](t, d.do(t, "POST", "/session", d.alice, map[string]any{
+	created := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/session", d.alice, map[string]any{
 		"permission": []any{map[string]any{"permission": "bash", "pattern": "*", "action": "ask"}}}))
 	asks, _ := created["id"].(string)
 	events.until(t, func(ev map[string]any) bool { return ev["type"] == "session.created" })
 	prompt := map[string]any{"parts": []any{map[string]any{"type": "text", "text": "go " + bashDirective("echo asked-run")}}}
-	if resp := d.do(t, "POST", "/session/"+asks+"/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "POST", "/session/"+asks+"/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("prompt_async: %d", resp.StatusCode)
 	}
 	asked := events.until(t, func(ev map[string]any) bool { return ev["type"] == "permission.asked" })
@@ -171,20 +171,20 @@ func TestOpenCodePermissionRequests(t *testing.T) {
 		dig(perm, "metadata", "input", "command") != "echo asked-run" {
 		t.Fatalf("permission.asked: %v", perm)
 	}
-	listed := decode[[]map[string]any](t, d.do(t, "GET", "/permission", d.alice, nil))
+	listed := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/permission", d.alice, nil))
 	if len(listed) != 1 || listed[0]["id"] != pid {
 		t.Fatalf("alice's pending: %v", listed)
 	}
-	if theirs := decode[[]map[string]any](t, d.do(t, "GET", "/permission", d.bob, nil)); len(theirs) != 0 {
+	if theirs := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/permission", d.bob, nil)); len(theirs) != 0 {
 		t.Fatalf("bob sees %v", theirs)
 	}
-	if resp := d.do(t, "POST", "/permission/"+pid+"/reply", d.bob, map[string]string{"reply": "once"}); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "POST", "/permission/"+pid+"/reply", d.bob, map[string]string{"reply": "once"}); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("bob answered: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "POST", "/permission/"+pid+"/reply", d.alice, map[string]string{"reply": "perhaps"}); resp.StatusCode != http.StatusBadRequest {
+	if resp := d.Do(t, "POST", "/permission/"+pid+"/reply", d.alice, map[string]string{"reply": "perhaps"}); resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("a bad reply: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "POST", "/permission/"+pid+"/reply", d.alice, map[string]string{"reply": "once"}); resp.StatusCode != http.StatusOK || !decode[bool](t, resp) {
+	if resp := d.Do(t, "POST", "/permission/"+pid+"/reply", d.alice, map[string]string{"reply": "once"}); resp.StatusCode != http.StatusOK || !testkit.Decode[bool](t, resp) {
 		t.Fatalf("reply: %d", resp.StatusCode)
 	}
 	var replied bool

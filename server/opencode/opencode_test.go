@@ -2,7 +2,6 @@ package opencode_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -47,53 +46,6 @@ func newDaemon(t *testing.T) *daemon {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	return startDaemon(t, t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db"))
-}
-
-// do sends a request with key as its Bearer token (none when empty).
-func (d *daemon) do(t *testing.T, method, path, key string, body any) *http.Response {
-	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		js, _ := json.Marshal(b)
-		rd = bytes.NewReader(js)
-	}
-	req, err := http.NewRequest(method, d.url+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
-}
-
-func decode[T any](t *testing.T, resp *http.Response) T {
-	t.Helper()
-	defer resp.Body.Close()
-	var v T
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-func (d *daemon) create(t *testing.T, key string, body map[string]any) map[string]any {
-	t.Helper()
-	resp := d.do(t, "POST", "/v1/sessions", key, body)
-	if resp.StatusCode != http.StatusCreated {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("create: %d %s", resp.StatusCode, b)
-	}
-	return decode[map[string]any](t, resp)
 }
 
 // bashDirective makes the fake agent run cmd through its Bash tool.
@@ -205,11 +157,11 @@ func TestOpenCodeMapping(t *testing.T) {
 	aliceEvents := d.openCodeEvents(t, "/event", d.alice)
 	bobGlobal := d.openCodeEvents(t, "/global/event", d.bob)
 
-	resp := d.do(t, "POST", "/session", d.alice, map[string]any{"title": "mapping"})
+	resp := d.Do(t, "POST", "/session", d.alice, map[string]any{"title": "mapping"})
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("create: %d", resp.StatusCode)
 	}
-	sess := decode[map[string]any](t, resp)
+	sess := testkit.Decode[map[string]any](t, resp)
 	id, _ := sess["id"].(string)
 	if !strings.HasPrefix(id, "ses_") || sess["title"] != "mapping" || sess["directory"] == "" {
 		t.Fatalf("session: %v", sess)
@@ -220,7 +172,7 @@ func TestOpenCodeMapping(t *testing.T) {
 
 	// An asynchronous prompt with a tool call: the reply arrives as events.
 	prompt := "please run it " + bashDirective("echo tool-output-42")
-	resp = d.do(t, "POST", "/session/"+id+"/prompt_async", d.alice, map[string]any{
+	resp = d.Do(t, "POST", "/session/"+id+"/prompt_async", d.alice, map[string]any{
 		"parts": []any{map[string]any{"type": "text", "text": prompt}}, "model": map[string]any{"providerID": "x", "modelID": "y"}})
 	if resp.StatusCode != http.StatusNoContent {
 		b, _ := io.ReadAll(resp.Body)
@@ -269,12 +221,12 @@ func TestOpenCodeMapping(t *testing.T) {
 	}
 
 	// A synchronous prompt answers with the assistant message.
-	resp = d.do(t, "POST", "/session/"+id+"/message", d.alice, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "second question"}}})
+	resp = d.Do(t, "POST", "/session/"+id+"/message", d.alice, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "second question"}}})
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("prompt: %d %s", resp.StatusCode, b)
 	}
-	reply := decode[map[string]any](t, resp)
+	reply := testkit.Decode[map[string]any](t, resp)
 	parts, _ := reply["parts"].([]any)
 	if dig(reply, "info", "role") != "assistant" || len(parts) == 0 || !strings.Contains(dig(parts[len(parts)-1], "text").(string), "second question") {
 		t.Fatalf("reply: %v", reply)
@@ -282,9 +234,9 @@ func TestOpenCodeMapping(t *testing.T) {
 	aliceEvents.until(t, idleOf(id))
 
 	// Bob sees none of it, and cannot reach the session.
-	resp = d.do(t, "POST", "/session", d.bob, nil)
-	bobID := decode[map[string]any](t, resp)["id"].(string)
-	if resp := d.do(t, "POST", "/session/"+bobID+"/message", d.bob, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "bob here"}}}); resp.StatusCode != http.StatusOK {
+	resp = d.Do(t, "POST", "/session", d.bob, nil)
+	bobID := testkit.Decode[map[string]any](t, resp)["id"].(string)
+	if resp := d.Do(t, "POST", "/session/"+bobID+"/message", d.bob, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "bob here"}}}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("bob's prompt: %d", resp.StatusCode)
 	}
 	for _, ev := range bobGlobal.until(t, func(ev map[string]any) bool { return idleOf(bobID)(dig(ev, "payload").(map[string]any)) }) {
@@ -296,23 +248,23 @@ func TestOpenCodeMapping(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/session/" + id, "/session/" + id + "/message"} {
-		if resp := d.do(t, "GET", path, d.bob, nil); resp.StatusCode != http.StatusNotFound {
+		if resp := d.Do(t, "GET", path, d.bob, nil); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("bob GET %s: %d", path, resp.StatusCode)
 		}
 	}
-	if resp := d.do(t, "POST", "/session/"+id+"/prompt_async", d.bob, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "x"}}}); resp.StatusCode != http.StatusNotFound {
+	if resp := d.Do(t, "POST", "/session/"+id+"/prompt_async", d.bob, map[string]any{"parts": []any{map[string]any{"type": "text", "text": "x"}}}); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("bob prompt_async: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "GET", "/event", "", nil); resp.StatusCode != http.StatusUnauthorized {
+	if resp := d.Do(t, "GET", "/event", "", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("no key: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "POST", "/session/"+id+"/message", d.alice, `{"parts":[{"type":"file","url":"x"}]}`); resp.StatusCode != http.StatusBadRequest {
+	if resp := d.Do(t, "POST", "/session/"+id+"/message", d.alice, `{"parts":[{"type":"file","url":"x"}]}`); resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("file part: %d", resp.StatusCode)
 	}
-	if resp := d.do(t, "POST", "/session/"+id+"/message", d.alice, `{"parts":`); resp.StatusCode != http.StatusBadRequest {
+	if resp := d.Do(t, "POST", "/session/"+id+"/message", d.alice, `{"parts":`); resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("malformed: %d", resp.StatusCode)
 	}
-	before := decode[[]map[string]any](t, d.do(t, "GET", "/session/"+id+"/message", d.alice, nil))
+	before := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/session/"+id+"/message", d.alice, nil))
 	if len(before) != 4 || dig(before[0], "parts") == nil || dig(before[0], "info", "role") != "user" ||
 		dig(before[0], "parts").([]any)[0].(map[string]any)["text"] != prompt {
 		t.Fatalf("messages: %v", before)
@@ -325,25 +277,25 @@ func TestOpenCodeMapping(t *testing.T) {
 	// After a restart the same messages are listed, prompts included.
 	d.stop()
 	d2 := startDaemon(t, root, home, db)
-	after := decode[[]map[string]any](t, d2.do(t, "GET", "/session/"+id+"/message", d2.alice, nil))
+	after := testkit.Decode[[]map[string]any](t, d2.Do(t, "GET", "/session/"+id+"/message", d2.alice, nil))
 	if mustJSON(after) != mustJSON(before) {
 		t.Fatalf("messages changed across a restart:\nbefore %s\nafter  %s", mustJSON(before), mustJSON(after))
 	}
-	list := decode[[]map[string]any](t, d2.do(t, "GET", "/session", d2.alice, nil))
+	list := testkit.Decode[[]map[string]any](t, d2.Do(t, "GET", "/session", d2.alice, nil))
 	if len(list) != 1 || list[0]["id"] != id {
 		t.Fatalf("alice's sessions: %v", list)
 	}
-	if resp := d2.do(t, "PATCH", "/session/"+id, d2.alice, map[string]any{"title": "renamed"}); decode[map[string]any](t, resp)["title"] != "renamed" {
+	if resp := d2.Do(t, "PATCH", "/session/"+id, d2.alice, map[string]any{"title": "renamed"}); testkit.Decode[map[string]any](t, resp)["title"] != "renamed" {
 		t.Fatal("rename lost")
 	}
-	if resp := d2.do(t, "DELETE", "/session/"+id, d2.alice, nil); resp.StatusCode != http.StatusOK {
+	if resp := d2.Do(t, "DELETE", "/session/"+id, d2.alice, nil); resp.StatusCode != http.StatusOK {
 		t.Fatalf("delete: %d", resp.StatusCode)
 	}
-	if resp := d2.do(t, "GET", "/session/"+id, d2.alice, nil); resp.StatusCode != http.StatusNotFound {
+	if resp := d2.Do(t, "GET", "/session/"+id, d2.alice, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("deleted session: %d", resp.StatusCode)
 	}
 	for _, path := range []string{"/config", "/config/providers", "/provider"} {
-		if resp := d2.do(t, "GET", path, d2.alice, nil); resp.StatusCode != http.StatusOK {
+		if resp := d2.Do(t, "GET", path, d2.alice, nil); resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d", path, resp.StatusCode)
 		}
 	}
@@ -359,10 +311,10 @@ func mustJSON(v any) string {
 // endpoint, and see it closed by permission.replied.
 func TestOpenCodePermissions(t *testing.T) {
 	d := newDaemon(t)
-	d.create(t, d.alice, map[string]any{"id": "asks", "approval": "ask"})
+	d.Create(t, d.alice, map[string]any{"id": "asks", "approval": "ask"})
 	events := d.openCodeEvents(t, "/event", d.alice)
 	prompt := map[string]any{"parts": []any{map[string]any{"type": "text", "text": "go " + bashDirective("echo allowed-run")}}}
-	if resp := d.do(t, "POST", "/session/asks/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
+	if resp := d.Do(t, "POST", "/session/asks/prompt_async", d.alice, prompt); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("prompt_async: %d", resp.StatusCode)
 	}
 	asked := events.until(t, func(ev map[string]any) bool { return ev["type"] == "permission.updated" })
@@ -379,12 +331,12 @@ func TestOpenCodePermissions(t *testing.T) {
 		{d.alice, pid, `{"response":"maybe"}`, http.StatusBadRequest},
 		{d.alice, "nope", `{"response":"once"}`, http.StatusNotFound},
 	} {
-		if resp := d.do(t, "POST", "/session/asks/permissions/"+bad.id, bad.key, bad.body); resp.StatusCode != bad.status {
+		if resp := d.Do(t, "POST", "/session/asks/permissions/"+bad.id, bad.key, bad.body); resp.StatusCode != bad.status {
 			t.Fatalf("answer %s with %s: %d, want %d", bad.id, bad.body, resp.StatusCode, bad.status)
 		}
 	}
-	resp := d.do(t, "POST", "/session/asks/permissions/"+pid, d.alice, map[string]string{"response": "once"})
-	if ok := decode[bool](t, resp); resp.StatusCode != http.StatusOK || !ok {
+	resp := d.Do(t, "POST", "/session/asks/permissions/"+pid, d.alice, map[string]string{"response": "once"})
+	if ok := testkit.Decode[bool](t, resp); resp.StatusCode != http.StatusOK || !ok {
 		t.Fatalf("answer: %d", resp.StatusCode)
 	}
 	var replied bool
@@ -410,11 +362,11 @@ func TestOpenCodeHearsOfV1Sessions(t *testing.T) {
 	d := newDaemon(t)
 	aliceEvents := d.openCodeEvents(t, "/event", d.alice)
 	bobEvents := d.openCodeEvents(t, "/event", d.bob)
-	d.create(t, d.alice, map[string]any{"id": "from-v1"})
+	d.Create(t, d.alice, map[string]any{"id": "from-v1"})
 	if ev := aliceEvents.next(t); ev["type"] != "session.created" || dig(ev, "properties", "info", "id") != "from-v1" {
 		t.Fatalf("want session.created for from-v1, got %v", ev)
 	}
-	if r := d.do(t, "DELETE", "/v1/sessions/from-v1", d.alice, nil); r.StatusCode != http.StatusNoContent {
+	if r := d.Do(t, "DELETE", "/v1/sessions/from-v1", d.alice, nil); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete: %d", r.StatusCode)
 	}
 	if ev := aliceEvents.next(t); ev["type"] != "session.deleted" || dig(ev, "properties", "info", "id") != "from-v1" {
@@ -422,7 +374,7 @@ func TestOpenCodeHearsOfV1Sessions(t *testing.T) {
 	}
 	// Bob's stream carries nothing of Alice's: his own session is the
 	// first thing he hears of.
-	d.create(t, d.bob, map[string]any{"id": "bobs"})
+	d.Create(t, d.bob, map[string]any{"id": "bobs"})
 	if ev := bobEvents.next(t); ev["type"] != "session.created" || dig(ev, "properties", "info", "id") != "bobs" {
 		t.Fatalf("bob heard %v first", ev)
 	}
