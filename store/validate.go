@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"time"
 )
 
 // Validate reports, wrapping ErrInvalid, what makes s unfit to store: an
@@ -39,4 +40,19 @@ func (e Event) Validate() error {
 		return fmt.Errorf("%w: data is not valid JSON", ErrInvalid)
 	}
 	return nil
+}
+
+// WithDefaults is s as the Store contract stores it: an empty PublicID is
+// the ID, and zero CreatedAt and UpdatedAt are now.
+func (s Session) WithDefaults(now time.Time) Session {
+	if s.PublicID == "" {
+		s.PublicID = s.ID
+	}
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = now
+	}
+	if s.UpdatedAt.IsZero() {
+		s.UpdatedAt = now
+	}
+	return s
 }

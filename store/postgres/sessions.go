@@ -30,16 +30,7 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("postgres store: put session %q: %w", s.ID, err)
 	}
-	if s.PublicID == "" {
-		s.PublicID = s.ID
-	}
-	now := time.Now()
-	if s.CreatedAt.IsZero() {
-		s.CreatedAt = now
-	}
-	if s.UpdatedAt.IsZero() {
-		s.UpdatedAt = now
-	}
+	s = s.WithDefaults(time.Now())
 	_, err := db.pool.Exec(ctx, `INSERT INTO sessions (`+sessionColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 		ON CONFLICT (id) DO UPDATE SET

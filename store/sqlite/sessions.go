@@ -22,16 +22,7 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("sqlite store: put session %q: %w", s.ID, err)
 	}
-	if s.PublicID == "" {
-		s.PublicID = s.ID
-	}
-	now := time.Now()
-	if s.CreatedAt.IsZero() {
-		s.CreatedAt = now
-	}
-	if s.UpdatedAt.IsZero() {
-		s.UpdatedAt = now
-	}
+	s = s.WithDefaults(time.Now())
 	_, err := db.writer.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
