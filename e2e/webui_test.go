@@ -549,15 +549,18 @@ func TestWebUIInBrowser(t *testing.T) {
 
 	// Every control has a name a screen reader can say.
 	// The fleet page is an admin's, the others Alice's.
-	keyFor := func(page string) chromedp.Action[chromedp.Void] {
+	// The key changes on a page of its own (a new document): a session
+	// page still open would make its next request with the new key.
+	keyFor := func(page string) []chromedp.Action[chromedp.Void] {
 		key := d.Alice
 		if page == "#/fleet" {
 			key = d.Admin
 		}
-		return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem("hotplex.apiKey", %q)`, key))
+		return []chromedp.Action[chromedp.Void]{chromedp.Navigate(link.URL + "/?switching-key"),
+			chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem("hotplex.apiKey", %q)`, key))}
 	}
 	for _, page := range []string{"#/sessions", "#/s/web-1", "#/fleet"} {
-		b.do(t, "open "+page, 10*time.Second, keyFor(page), chromedp.Navigate(link.URL+"/"+page))
+		b.do(t, "open "+page, 10*time.Second, append(keyFor(page), chromedp.Navigate(link.URL+"/"+page))...)
 		b.waitFor(t, page, `!!document.querySelector("main section")`, 10*time.Second)
 		unlabelled := eval[[]string](t, b, `[...document.querySelectorAll("button, input, select, textarea, a[href]")].filter(e => {
 			const name = (e.getAttribute("aria-label") || e.textContent || "").trim() || (e.id && document.querySelector("label[for='" + e.id + "']")) || e.closest("label");
@@ -577,7 +580,7 @@ func TestWebUIInBrowser(t *testing.T) {
 			return err
 		}))
 	for _, page := range []string{"#/sessions", "#/fleet", "#/s/web-1"} {
-		b.do(t, "open "+page, 10*time.Second, keyFor(page), chromedp.Navigate(link.URL+"/"+page))
+		b.do(t, "open "+page, 10*time.Second, append(keyFor(page), chromedp.Navigate(link.URL+"/"+page))...)
 		b.waitFor(t, page+" at 375 px", `!!document.querySelector("main section") && document.documentElement.scrollWidth <= 375`, 10*time.Second)
 	}
 	if bg := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(22, 22, 26)" {
