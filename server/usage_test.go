@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,8 +133,10 @@ func TestUsageIsTheCallersOwn(t *testing.T) {
 
 	resp := d.Do(t, "GET", "/v1/usage", d.bob, nil)
 	raw, _ := io.ReadAll(resp.Body)
+	// Quoted, as JSON strings: bob's own session keys end in random hex
+	// that may well contain "a1".
 	for _, s := range []string{"alice", a1, a2, "a1", "a2", "claude-sonnet-4-5", "claude-haiku-4-5"} {
-		if strings.Contains(string(raw), s) {
+		if strings.Contains(string(raw), strconv.Quote(s)) {
 			t.Errorf("bob's usage shows %q of alice's: %s", s, raw)
 		}
 	}
