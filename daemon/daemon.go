@@ -59,6 +59,7 @@ type Daemon struct {
 	srv       *server.Server
 	mcp       *mcp.Handler
 	handler   http.Handler // the API, and the MCP server at /mcp
+	node      *node        // nil on a single node
 	restored  int
 
 	mu      sync.Mutex
@@ -129,8 +130,21 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		return d, ErrNoAgent
 	}
 
+	if cfg.Cluster != nil {
+		if d.node, err = joinCluster(ctx, *cfg.Cluster, d.log); err != nil {
+			return d, err
+		}
+	}
 	d.hub = hub.New(hub.Options{Ring: cfg.Ring})
 	d.recorder = server.NewRecorder(cfg.Store, d.hub, d.log)
+	var ownership engine.Ownership
+	if d.node != nil {
+		ownership = d.node
+		d.recorder.Forward(d.node.forward)
+		if err := d.node.follow(ctx, d.hub); err != nil {
+			return d, err
+		}
+	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
 	d.metrics = server.NewMetrics()
 	c := cfg.Capacity
@@ -141,7 +155,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder},
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
 		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
-		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths,
+		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership,
 	})
 	if err != nil {
 		return d, err
@@ -152,10 +166,18 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		Recorder: d.recorder, Approvals: d.approvals, Metrics: d.metrics, Logger: d.log,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: cfg.Web, KeepAlive: cfg.KeepAlive,
 		RateLimit: cfg.RateLimit, Timeouts: cfg.Timeouts, WS: cfg.WS, KeyCheckInterval: cfg.KeyCheckInterval}
+	if d.node != nil {
+		so.Cluster = d.node
+	}
 	if cfg.ServerOptions != nil {
 		cfg.ServerOptions(&so)
 	}
 	d.srv = server.New(so)
+	if d.node != nil {
+		if err := d.node.serve(d.srv.HandleCall); err != nil {
+			return d, err
+		}
+	}
 	// The MCP server calls the API in this process with each request's
 	// own key, so it holds no rule of tenancy of its own.
 	d.mcp = mcp.NewHandler(client.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
@@ -311,6 +333,9 @@ func (d *Daemon) shutdown(ctx context.Context) error {
 	}
 	if d.hub != nil {
 		d.hub.Close()
+	}
+	if d.node != nil {
+		d.node.close(ctx)
 	}
 	// The gateway's last write is worth its own few seconds even when ctx
 	// ran out waiting for turns: it is spend that would go unrecorded.
