@@ -249,8 +249,8 @@ func (t *remoteTurn) wait(s *Server, node, id string) {
 // error it stood for. HandleCall's errors are of this type when the work
 // failed; a Cluster's Call gives them back as such.
 type CallError struct {
-	Code       string `json:"code"`
-	Message    string `json:"message"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
 	// RetryAfter is an overload's retry hint, in milliseconds.
 	RetryAfter int64 `json:"retry_after_ms,omitempty"`
 }

@@ -29,12 +29,12 @@ import (
 
 // Options wire a Server to its parts.
 type Options struct {
-	Engine   *engine.Engine
-	Hub      *hub.Hub
-	Store    store.Store
+	Engine *engine.Engine
+	Hub    *hub.Hub
+	Store  store.Store
 	// Cluster, on a node of a cluster, carries a session's work to the
 	// node that runs it (see Cluster); nil on a single node.
-	Cluster Cluster
+	Cluster  Cluster
 	Recorder *Recorder
 	// Approvals holds the tool uses waiting for a person; give its Handle
 	// to the engine as EngineOptions.PermissionHandler and its Announce as

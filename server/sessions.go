@@ -29,24 +29,24 @@ type sessionView struct {
 	ID string `json:"id"`
 	// Key is the session's daemon-wide key, by which an admin key may
 	// address any owner's session.
-	Key               string                  `json:"key"`
-	Owner             string                  `json:"owner"`
-	Title             string                  `json:"title,omitempty"`
-	Provider          string                  `json:"provider"`
-	ProviderSessionID string                  `json:"provider_session_id"`
-	WorkDir           string                  `json:"work_dir"`
-	Status            string                  `json:"status"`
-	PID               int                     `json:"pid"`
+	Key               string `json:"key"`
+	Owner             string `json:"owner"`
+	Title             string `json:"title,omitempty"`
+	Provider          string `json:"provider"`
+	ProviderSessionID string `json:"provider_session_id"`
+	WorkDir           string `json:"work_dir"`
+	Status            string `json:"status"`
+	PID               int    `json:"pid"`
 	// Node is the node of a cluster the session's process runs on, if
 	// any runs.
-	Node string `json:"node,omitempty"`
-	CreatedAt         time.Time               `json:"created_at"`
-	UpdatedAt         time.Time               `json:"updated_at"`
-	LastEventID       uint64                  `json:"last_event_id"`
-	TaskInstructions  string                  `json:"task_instructions,omitempty"`
-	Approval          string                  `json:"approval,omitempty"`
-	Permissions       *guard.Policy           `json:"permissions,omitempty"`
-	Stats             *event.SessionStatsData `json:"stats,omitempty"`
+	Node             string                  `json:"node,omitempty"`
+	CreatedAt        time.Time               `json:"created_at"`
+	UpdatedAt        time.Time               `json:"updated_at"`
+	LastEventID      uint64                  `json:"last_event_id"`
+	TaskInstructions string                  `json:"task_instructions,omitempty"`
+	Approval         string                  `json:"approval,omitempty"`
+	Permissions      *guard.Policy           `json:"permissions,omitempty"`
+	Stats            *event.SessionStatsData `json:"stats,omitempty"`
 	// Worktree is the session's own git worktree, if it has one.
 	Worktree *engine.Worktree `json:"worktree,omitempty"`
 }
