@@ -202,6 +202,7 @@ func (sp *SessionPool) hibernateLocked(s *session) bool {
 			sp.log.Warn("hibernating session", "session", s.id, "err", err)
 		}
 		cred.end() // the resumed process gets new credentials
+		sp.saveConversation(ctx, s, h)
 		h.release(sp.log, s.id)
 	})
 	return true

@@ -56,6 +56,10 @@ type EngineOptions struct {
 	// starts, and the process ends when the grant is lost (see
 	// Ownership): the nodes of a cluster share sessions this way.
 	Ownership Ownership
+	// Conversations, when set, keep the conversations of agents that
+	// store them outside the work directory (provider.Keeper) where other
+	// nodes of a cluster can resume them.
+	Conversations Conversations
 
 	// Model asks the CLI for a model; empty keeps the CLI's default.
 	Model string

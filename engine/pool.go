@@ -286,6 +286,12 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	if !resume && s.stats.Snapshot().Turns > 0 {
 		opts.Resume = true
 	}
+	if opts.Resume {
+		// It may have run on another node last.
+		if err := sp.restoreConversation(ctx, s); err != nil {
+			return startInfo{}, err
+		}
+	}
 
 	// A new conversation may take a spare.
 	sp.move(s, StatusStarting)
@@ -452,7 +458,8 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	// The token goes once the process has, so the process cannot use it
 	// after its session ended, nor its tools that outlived it.
 	defer s.takeCredential().end()
-	defer s.takeHold().release(sp.log, s.id)
+	h := s.takeHold()
+	defer h.release(sp.log, s.id)
 	if p == nil {
 		return nil
 	}
@@ -461,6 +468,9 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	if err := p.Close(ctx); err != nil {
 		return fmt.Errorf("end session %s (pid %d): %w", s.id, p.Info().PID, err)
 	}
+	// What the process wrote last is saved before another node may take
+	// the session (a deletion removes it afterwards).
+	sp.saveConversation(ctx, s, h)
 	return nil
 }
 
@@ -563,6 +573,11 @@ func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) erro
 		s.mu.Unlock()
 		if ferr := f.Forget(ctx, opts); ferr != nil {
 			err = errors.Join(err, fmt.Errorf("delete session %s: %w", sessionID, ferr))
+		}
+	}
+	if c := sp.opts.Conversations; c != nil {
+		if derr := c.Delete(ctx, sessionID); derr != nil {
+			err = errors.Join(err, fmt.Errorf("delete session %s: its saved conversation: %w", sessionID, derr))
 		}
 	}
 	return err
