@@ -8,6 +8,7 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hotplex/hotplex/internal/natstest"
 	"github.com/nats-io/nats.go"
@@ -159,4 +160,60 @@ func TestBinaryIsBuiltOnce(t *testing.T) {
 func alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// TestProxyCutsOneClient: a client through a cut proxy is disconnected
+// and cannot reconnect until Resume, while a direct client keeps working.
+func TestProxyCutsOneClient(t *testing.T) {
+	s := natstest.Start(t)
+	p := natstest.StartProxy(t, s.URL())
+	disc := make(chan struct{}, 1)
+	reconn := make(chan struct{}, 1)
+	via, err := nats.Connect(p.URL(),
+		nats.ReconnectWait(20*time.Millisecond), nats.MaxReconnects(-1),
+		nats.DisconnectErrHandler(func(*nats.Conn, error) { disc <- struct{}{} }),
+		nats.ReconnectHandler(func(*nats.Conn) { reconn <- struct{}{} }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer via.Close()
+	direct, err := nats.Connect(s.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	got, err := via.SubscribeSync("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := via.Flush(); err != nil {
+		t.Fatal(err)
+	}
+
+	p.Cut()
+	<-disc
+	if err := direct.Publish("x", []byte("while cut")); err != nil {
+		t.Fatal(err)
+	}
+	if err := direct.Flush(); err != nil {
+		t.Fatalf("direct client lost the server: %v", err)
+	}
+	select {
+	case <-reconn:
+		t.Fatal("reconnected through a cut proxy")
+	default:
+	}
+
+	p.Resume()
+	<-reconn
+	if err := via.Flush(); err != nil { // its subscription is back
+		t.Fatal(err)
+	}
+	if err := direct.Publish("x", []byte("after")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := got.NextMsg(10 * time.Second)
+	if err != nil || string(m.Data) != "after" {
+		t.Fatalf("after resume got %v, %v; want only the message sent after", m, err)
+	}
 }
