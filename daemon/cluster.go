@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -35,6 +35,11 @@ type ClusterConfig struct {
 	// CallTimeout bounds a call to another node that is not a turn's
 	// wait (0: 10s).
 	CallTimeout time.Duration
+	// URL is where other nodes, a load balancer and `hotplex cluster
+	// status` reach this node's API (shown in the node list).
+	URL string
+	// Version is the program's version, shown in the node list.
+	Version string
 }
 
 // node is the daemon's part in a cluster.
@@ -44,14 +49,15 @@ type node struct {
 	nc     *nats.Conn
 	leases *cluster.Leases
 	events *cluster.Events
+	nodes  jetstream.KeyValue
+	member *cluster.Membership
+	load   func() cluster.Load // this node's, now
 
 	stopFollow func()
-	sub        *nats.Subscription
-	handler    func(ctx context.Context, verb string, body []byte) (any, error)
+	stopServe  func()
 
 	ctx    context.Context
 	cancel context.CancelFunc
-	calls  sync.WaitGroup
 }
 
 // joinCluster connects to NATS and binds the owners bucket and the event
@@ -92,7 +98,89 @@ func joinCluster(ctx context.Context, c ClusterConfig, log *slog.Logger) (*node,
 	if n.events, err = cluster.EventsStream(ctx, js, cluster.EventsConfig{}); err != nil {
 		return fail(err)
 	}
+	if n.nodes, err = cluster.NodesBucket(ctx, js, cluster.NodesConfig{}); err != nil {
+		return fail(err)
+	}
 	return n, nil
+}
+
+// join enters the node list, reporting the engine's load at every renewal.
+func (n *node) join(ctx context.Context, eng *engine.Engine) error {
+	load := func() cluster.Load {
+		ps := eng.PoolStats()
+		max := ps.MaxResident
+		if max <= 0 {
+			// Unbounded: headroom then compares what nodes hold.
+			max = unboundedResident
+		}
+		return cluster.Load{Resident: ps.Resident, MaxResident: max, RunningTurns: ps.Busy, Leases: n.leases.Held()}
+	}
+	m, err := cluster.JoinNodes(ctx, n.nodes, cluster.NodeInfo{ID: n.cfg.NodeID, URL: n.cfg.URL, Version: n.cfg.Version, Started: time.Now()},
+		cluster.NodesOptions{Logger: n.log, Load: load, Interval: time.Second})
+	if err != nil {
+		return err
+	}
+	n.member = m
+	n.load = func() cluster.Load {
+		l := load()
+		l.Draining = n.member.Info().Load.Draining
+		return l
+	}
+	return nil
+}
+
+// unboundedResident stands for "no limit" in a node's reported load.
+const unboundedResident = 1 << 20
+
+// Nodes implements server.Cluster.
+func (n *node) Nodes(ctx context.Context) ([]server.NodeStatus, error) {
+	list, err := cluster.Nodes(ctx, n.nodes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]server.NodeStatus, 0, len(list))
+	for _, ni := range list {
+		max := ni.Load.MaxResident
+		if max == unboundedResident {
+			max = 0
+		}
+		out = append(out, server.NodeStatus{ID: ni.ID, URL: ni.URL, Version: ni.Version, Started: ni.Started, Updated: ni.Updated,
+			Resident: ni.Load.Resident, MaxResident: max, RunningTurns: ni.Load.RunningTurns, Leases: ni.Load.Leases,
+			Draining: ni.Load.Draining, Self: ni.ID == n.cfg.NodeID})
+	}
+	return out, nil
+}
+
+// Place implements server.Cluster: the live node with the most headroom,
+// this one on a tie, none of exclude.
+func (n *node) Place(ctx context.Context, exclude ...string) (string, error) {
+	list, err := cluster.Nodes(ctx, n.nodes)
+	if err != nil {
+		return "", err
+	}
+	for i := range list {
+		if list[i].ID == n.cfg.NodeID && n.load != nil {
+			// This node's own load is known now, not a renewal ago.
+			list[i].Load = n.load()
+		}
+	}
+	best, ok := cluster.PickNode(list, exclude...)
+	if !ok {
+		return "", nil
+	}
+	for _, ni := range list {
+		if ni.ID == n.cfg.NodeID && !ni.Load.Draining && !slices.Contains(exclude, ni.ID) && ni.Load.Headroom() >= best.Load.Headroom() {
+			return n.cfg.NodeID, nil
+		}
+	}
+	return best.ID, nil
+}
+
+// SetDraining implements server.Cluster.
+func (n *node) SetDraining(draining bool) {
+	if n.member != nil {
+		n.member.SetDraining(draining)
+	}
 }
 
 // follow feeds the events of sessions run on other nodes into this
@@ -130,54 +218,27 @@ func (n *node) forward(batch []server.Recorded) {
 	}
 }
 
-// rpcSubject is where a node answers the others' calls.
-func rpcSubject(node, verb string) string { return "hotplex.node." + node + ".rpc." + verb }
-
-// rpcReply is a call's answer on the wire.
-type rpcReply struct {
-	Body  json.RawMessage `json:"body,omitempty"`
-	Error *rpcError       `json:"error,omitempty"`
-}
-
-type rpcError struct {
-	Code       string `json:"code"`
-	Message    string `json:"message"`
-	RetryAfter int64  `json:"retry_after_ms,omitempty"`
-}
-
-// serve answers the other nodes' calls with h, each on its own goroutine
-// (a turn's wait lasts as long as the turn).
+// serve answers the other nodes' calls with h. A turn's wait lasts as
+// long as the turn, so many calls may be under way at once.
 func (n *node) serve(h func(ctx context.Context, verb string, body []byte) (any, error)) error {
-	n.handler = h
-	prefix := rpcSubject(n.cfg.NodeID, "")
-	sub, err := n.nc.Subscribe(prefix+">", func(m *nats.Msg) {
-		verb := strings.TrimPrefix(m.Subject, prefix)
-		n.calls.Add(1)
-		go func() {
-			defer n.calls.Done()
-			var reply rpcReply
-			out, err := h(n.ctx, verb, m.Data)
-			if err == nil {
-				reply.Body, err = json.Marshal(out)
+	rs := cluster.RPCServer{MaxInFlight: 8192, Logger: n.log}
+	stop, err := rs.Serve(n.nc, n.cfg.NodeID, func(ctx context.Context, verb string, body []byte) ([]byte, error) {
+		out, err := h(ctx, verb, body)
+		if err != nil {
+			var ce *server.CallError
+			if errors.As(err, &ce) {
+				// The retry hint rides in the message's JSON.
+				msg, _ := json.Marshal(ce)
+				return nil, &cluster.RPCError{Code: ce.Code, Message: string(msg)}
 			}
-			if err != nil {
-				var ce *server.CallError
-				if errors.As(err, &ce) {
-					reply.Error = &rpcError{Code: ce.Code, Message: ce.Message, RetryAfter: ce.RetryAfter}
-				} else {
-					reply.Error = &rpcError{Code: "error", Message: err.Error()}
-				}
-			}
-			data, _ := json.Marshal(reply)
-			if err := m.Respond(data); err != nil {
-				n.log.Debug("answering a call", "verb", verb, "err", err)
-			}
-		}()
+			return nil, err
+		}
+		return json.Marshal(out)
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: serving calls: %w", err)
 	}
-	n.sub = sub
+	n.stopServe = stop
 	return nil
 }
 
@@ -198,33 +259,29 @@ func (n *node) Owner(ctx context.Context, sessionID string) (string, error) {
 
 // Call implements server.Cluster.
 func (n *node) Call(ctx context.Context, node, verb string, req, resp any) error {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return err
-	}
 	if _, ok := ctx.Deadline(); !ok && verb != "turn.wait" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, n.cfg.CallTimeout)
 		defer cancel()
 	}
-	m, err := n.nc.RequestWithContext(ctx, rpcSubject(node, verb), body)
-	if err != nil {
-		if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
+	err := cluster.CallRPC(ctx, n.nc, node, verb, req, resp)
+	var re *cluster.RPCError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		var ce server.CallError
+		if json.Unmarshal([]byte(re.Message), &ce) == nil && ce.Code != "" {
+			return &ce
+		}
+		if re.Code == cluster.RPCCodeStopped || re.Code == cluster.RPCCodeBusy {
 			return fmt.Errorf("%w: %s: %w", server.ErrNodeUnreachable, node, err)
 		}
-		return fmt.Errorf("calling node %s: %w", node, err)
+		return &server.CallError{Code: re.Code, Message: re.Message}
+	case errors.Is(err, nats.ErrNoResponders), errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+		return fmt.Errorf("%w: %s: %w", server.ErrNodeUnreachable, node, err)
 	}
-	var reply rpcReply
-	if err := json.Unmarshal(m.Data, &reply); err != nil {
-		return fmt.Errorf("node %s answered %s with %q: %w", node, verb, m.Data, err)
-	}
-	if reply.Error != nil {
-		return &server.CallError{Code: reply.Error.Code, Message: reply.Error.Message, RetryAfter: reply.Error.RetryAfter}
-	}
-	if resp == nil || len(reply.Body) == 0 {
-		return nil
-	}
-	return json.Unmarshal(reply.Body, resp)
+	return err
 }
 
 // Claim implements engine.Ownership with the session's lease.
@@ -243,13 +300,17 @@ func (n *node) Claim(ctx context.Context, sessionID string) (engine.Claim, error
 // still held are released (their processes have ended by now), and the
 // connection closes.
 func (n *node) close(ctx context.Context) {
-	if n.sub != nil {
-		_ = n.sub.Unsubscribe()
+	if n.stopServe != nil {
+		n.stopServe()
 	}
 	n.cancel()
-	n.calls.Wait()
 	if n.stopFollow != nil {
 		n.stopFollow()
+	}
+	if n.member != nil {
+		if err := n.member.Leave(ctx); err != nil {
+			n.log.Warn("leaving the node list", "err", err)
+		}
 	}
 	if n.leases != nil {
 		if err := n.leases.Close(ctx); err != nil {

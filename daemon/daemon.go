@@ -177,6 +177,9 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		if err := d.node.serve(d.srv.HandleCall); err != nil {
 			return d, err
 		}
+		if err := d.node.join(ctx, d.eng); err != nil {
+			return d, err
+		}
 	}
 	// The MCP server calls the API in this process with each request's
 	// own key, so it holds no rule of tenancy of its own.
@@ -262,12 +265,20 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 	d.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), d.cfg.ShutdownTimeout)
 	defer cancel()
+	if err := d.Drain(sctx); err != nil {
+		d.log.Warn("stopping before every session was handed over", "err", err)
+	}
 	d.stopHTTP(sctx, hs)
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// Drain hands a cluster node's sessions over to the other nodes before it
+// stops (see server.Server.Drain): Serve does it when its context ends,
+// so a rolling restart loses nothing. A single node has nothing to do.
+func (d *Daemon) Drain(ctx context.Context) error { return d.srv.Drain(ctx) }
 
 // stopHTTP stops hs gracefully: turns are interrupted at the same time,
 // since an SSE request lasts as long as its turn and would otherwise hold

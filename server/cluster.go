@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +33,29 @@ type Cluster interface {
 	// answer at all; a node's own error comes back as an error that
 	// errors.Is matches against the engine's errors it stood for.
 	Call(ctx context.Context, node, verb string, req, resp any) error
+	// Place names the node a session nobody runs should start on: the
+	// one with the most headroom, none of exclude; "" when no node is
+	// known.
+	Place(ctx context.Context, exclude ...string) (string, error)
+	// Nodes lists the live nodes.
+	Nodes(ctx context.Context) ([]NodeStatus, error)
+	// SetDraining tells the other nodes this one takes no new sessions.
+	SetDraining(draining bool)
+}
+
+// NodeStatus is one node of a cluster, as GET /v1/cluster shows it.
+type NodeStatus struct {
+	ID           string    `json:"id"`
+	URL          string    `json:"url,omitempty"`
+	Version      string    `json:"version,omitempty"`
+	Started      time.Time `json:"started"`
+	Updated      time.Time `json:"updated"`
+	Resident     int       `json:"resident"`
+	MaxResident  int       `json:"max_resident"`
+	RunningTurns int       `json:"running_turns"`
+	Leases       int       `json:"leases"`
+	Draining     bool      `json:"draining"`
+	Self         bool      `json:"self"`
 }
 
 // ErrNodeUnreachable is a Call to a node that is not there (it died or
@@ -83,10 +108,16 @@ func (s *Server) owner(ctx context.Context, id string) (string, error) {
 // waited out, then the session is taken here.
 func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest) (turnHandle, error) {
 	deadline := time.Now().Add(ownerWait)
+	var unreachable []string // placements that did not answer
 	for {
 		node, err := s.owner(ctx, st.ID)
 		if err != nil {
 			return nil, err
+		}
+		placed := false
+		if node == "" && s.opts.Cluster != nil && !s.holds(st.ID) {
+			// Nobody runs it: a new session, or one hibernated.
+			node, placed = s.place(ctx, unreachable), true
 		}
 		if node == "" {
 			t, err := s.beginHere(ctx, st, req)
@@ -96,6 +127,12 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 			return t, err
 		}
 		t, err := s.beginOn(ctx, node, st, req)
+		if placed && (errors.Is(err, ErrNodeUnreachable) || errors.Is(err, engine.ErrNotOwner)) && time.Now().Before(deadline) {
+			if errors.Is(err, ErrNodeUnreachable) {
+				unreachable = append(unreachable, node)
+			}
+			continue
+		}
 		if !errors.Is(err, ErrNodeUnreachable) || time.Now().After(deadline) {
 			return t, err
 		}
@@ -106,6 +143,30 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 			return nil, context.Cause(ctx)
 		}
 	}
+}
+
+// holds reports whether this node runs the session's process.
+func (s *Server) holds(id string) bool {
+	live, ok := s.opts.Engine.GetSession(id)
+	return ok && live.Status.Live()
+}
+
+// place chooses the node a session nobody runs starts on: "" for this
+// one. A draining node sends it elsewhere when any other node is there.
+func (s *Server) place(ctx context.Context, exclude []string) string {
+	self := s.opts.Cluster.NodeID()
+	if s.draining.Load() {
+		exclude = append(slices.Clip(exclude), self)
+	}
+	node, err := s.opts.Cluster.Place(ctx, exclude...)
+	if err != nil {
+		s.log.Warn("choosing a node for a session; taking it here", "err", err)
+		return ""
+	}
+	if node == self {
+		return ""
+	}
+	return node
 }
 
 // beginHere starts a turn on this node's engine. In a cluster the
@@ -495,4 +556,66 @@ func (s *Server) liveOn(ctx context.Context, node, id string) (liveView, bool) {
 		return v, false
 	}
 	return v, true
+}
+
+// Drain readies a node of a cluster to stop without losing work: the
+// other nodes take its new sessions, its idle sessions are hibernated
+// (their conversations saved, their leases given up) so that their next
+// turns run elsewhere, and its running turns finish. It returns once no
+// session has a process here, or with ctx's error. A single node has
+// nothing to hand over.
+func (s *Server) Drain(ctx context.Context) error {
+	if s.opts.Cluster == nil {
+		return nil
+	}
+	s.draining.Store(true)
+	s.opts.Cluster.SetDraining(true)
+	s.log.Info("draining: new sessions go to other nodes, idle ones are handed over")
+	for {
+		for _, ss := range s.opts.Engine.ListActiveSessions() {
+			if ss.Status == engine.StatusIdle {
+				if err := s.opts.Engine.Hibernate(ctx, ss.ID); err != nil {
+					s.log.Warn("draining: hibernating a session", "session", ss.ID, "err", err)
+				}
+			}
+		}
+		ps := s.opts.Engine.PoolStats()
+		if ps.Resident == 0 && ps.Busy == 0 {
+			s.log.Info("drained")
+			return nil
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("draining: %d sessions still here: %w", ps.Resident, context.Cause(ctx))
+		}
+	}
+}
+
+// clusterView is GET /v1/cluster.
+type clusterView struct {
+	// Clustered is false on a single node, which lists no nodes.
+	Clustered bool `json:"clustered"`
+	// Node is the node that answered.
+	Node  string       `json:"node,omitempty"`
+	Nodes []NodeStatus `json:"nodes"`
+}
+
+// clusterStatus lists the nodes of the cluster (GET /v1/cluster, admin).
+func (s *Server) clusterStatus(w http.ResponseWriter, r *http.Request) {
+	if !callerOf(r).Admin {
+		writeError(w, errForbidden)
+		return
+	}
+	c := s.opts.Cluster
+	if c == nil {
+		writeJSON(w, http.StatusOK, clusterView{Nodes: []NodeStatus{}})
+		return
+	}
+	nodes, err := c.Nodes(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, clusterView{Clustered: true, Node: c.NodeID(), Nodes: nodes})
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -142,7 +143,8 @@ func TestClusterRoutesInterruptAndDelete(t *testing.T) {
 
 	resp := n1.Do(t, "POST", "/v1/sessions/c2/messages", n1.alice, map[string]string{"prompt": "sleep:20000"})
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("turn: %d", resp.StatusCode)
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("turn: %d %s", resp.StatusCode, b)
 	}
 	events := make(chan []sseEvent, 1)
 	go func() { events <- readSSE(t, resp.Body, nil) }()
@@ -207,5 +209,96 @@ func TestClusterTakesOverFromAStoppedNode(t *testing.T) {
 	}
 	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c3", n2.alice, nil)); v["node"] != "n2" {
 		t.Fatalf("owner after: %v", v)
+	}
+}
+
+// New sessions start on the node with the most room, wherever they were
+// sent; GET /v1/cluster (admins only) shows each node's load.
+func TestClusterPlacesNewSessions(t *testing.T) {
+	nodes := startCluster(t, 3)
+	n1 := nodes[0]
+	type status struct {
+		Clustered bool
+		Node      string
+		Nodes     []struct {
+			ID       string
+			Resident int
+			Leases   int
+			Self     bool
+		}
+	}
+	resident := func() map[string]int {
+		st := testkit.Decode[status](t, n1.Do(t, "GET", "/v1/cluster", n1.admin, nil))
+		if !st.Clustered || st.Node != "n1" || len(st.Nodes) != 3 {
+			t.Fatalf("cluster status: %+v", st)
+		}
+		out := map[string]int{}
+		for _, n := range st.Nodes {
+			out[n.ID] = n.Resident
+		}
+		return out
+	}
+	for i := range 6 {
+		id := "p" + string(rune('a'+i))
+		n1.Create(t, n1.alice, map[string]any{"id": id})
+		n1.turn(t, n1.alice, id, "hello")
+		// Each node's load as the others see it is renewed every second.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			sum := 0
+			for _, r := range resident() {
+				sum += r
+			}
+			if sum == i+1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %d sessions the nodes report %v", i+1, resident())
+			}
+		}
+	}
+	if got := resident(); got["n1"] != 2 || got["n2"] != 2 || got["n3"] != 2 {
+		t.Fatalf("six new sessions sent to node 1 were placed %v", got)
+	}
+}
+
+// A draining node hands its idle sessions over: their next turns run on
+// another node, with their conversations, and nothing runs on it after.
+func TestClusterDrainHandsSessionsOver(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	for _, id := range []string{"d1", "d2"} {
+		n1.Create(t, n1.alice, map[string]any{"id": id})
+	}
+	// Both on node 1: each goes there as the node with the most room
+	// or as the one that already has it.
+	n1.turn(t, n1.alice, "d1", "remember the kestrel")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := n1.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ps := n1.Engine.PoolStats(); ps.Resident != 0 {
+		t.Fatalf("node 1 still runs %d sessions after draining", ps.Resident)
+	}
+	// Sent to the draining node, the turns run on node 2, and d1 keeps
+	// its context though node 2 has a HOME of its own.
+	evs := n1.turn(t, n1.alice, "d1", "history")
+	answer := ""
+	for _, e := range evs {
+		if e.Type == "answer" {
+			answer += string(e.Data)
+		}
+	}
+	if !strings.Contains(answer, "remember the kestrel") {
+		t.Fatalf("d1 lost its conversation moving to node 2: %s", answer)
+	}
+	n1.turn(t, n1.alice, "d2", "hello")
+	for _, id := range []string{"d1", "d2"} {
+		if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/"+id, n2.alice, nil)); v["node"] != "n2" {
+			t.Fatalf("%s after the drain: %v", id, v)
+		}
+	}
+	if ps := n1.Engine.PoolStats(); ps.Resident != 0 {
+		t.Fatalf("the drained node started %d sessions", ps.Resident)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
@@ -156,6 +157,8 @@ type Server struct {
 	// session again); Shutdown waits for them.
 	turns   sync.WaitGroup
 	remote  remoteTurns // turns run here for another node's callers
+	// draining is set once Drain began: new sessions go to other nodes.
+	draining atomic.Bool
 	ctx     context.Context
 	cancel  context.CancelFunc
 	closing sync.Once

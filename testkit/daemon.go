@@ -121,6 +121,10 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	return d
 }
 
+// Drain hands a cluster node's sessions to the other nodes, as a node
+// told to stop does before it stops.
+func (d *Daemon) Drain(ctx context.Context) error { return d.daemon.Drain(ctx) }
+
 // Handler is the daemon's handler, for calling it in process.
 func (d *Daemon) Handler() http.Handler { return d.daemon.Handler() }
 
