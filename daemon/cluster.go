@@ -17,6 +17,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/server"
 )
 
@@ -50,6 +51,7 @@ type node struct {
 	leases *cluster.Leases
 	events *cluster.Events
 	nodes  jetstream.KeyValue
+	files  *cluster.Files
 	member *cluster.Membership
 	load   func() cluster.Load // this node's, now
 
@@ -101,7 +103,41 @@ func joinCluster(ctx context.Context, c ClusterConfig, log *slog.Logger) (*node,
 	if n.nodes, err = cluster.NodesBucket(ctx, js, cluster.NodesConfig{}); err != nil {
 		return fail(err)
 	}
+	if n.files, err = cluster.OpenFiles(ctx, js, cluster.FilesConfig{Logger: log}); err != nil {
+		return fail(err)
+	}
 	return n, nil
+}
+
+// conversations keeps agents' conversation files in the cluster's object
+// store (engine.Conversations).
+type conversations struct{ files *cluster.Files }
+
+func (c conversations) Save(ctx context.Context, sessionID string, token uint64, files []provider.ConversationFile) error {
+	out := make([]cluster.File, len(files))
+	for i, f := range files {
+		out[i] = cluster.File{Path: f.Path, Mode: 0o600, Data: f.Data}
+	}
+	return c.files.SaveFiles(ctx, sessionID, token, out)
+}
+
+func (c conversations) Load(ctx context.Context, sessionID string) ([]provider.ConversationFile, error) {
+	files, _, err := c.files.LoadFiles(ctx, sessionID)
+	if errors.Is(err, cluster.ErrNotFound) {
+		return nil, engine.ErrNoConversation
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]provider.ConversationFile, len(files))
+	for i, f := range files {
+		out[i] = provider.ConversationFile{Path: f.Path, Data: f.Data}
+	}
+	return out, nil
+}
+
+func (c conversations) Delete(ctx context.Context, sessionID string) error {
+	return c.files.DeleteFiles(ctx, sessionID)
 }
 
 // join enters the node list, reporting the engine's load at every renewal.

@@ -137,9 +137,12 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	}
 	d.hub = hub.New(hub.Options{Ring: cfg.Ring})
 	d.recorder = server.NewRecorder(cfg.Store, d.hub, d.log)
-	var ownership engine.Ownership
+	var (
+		ownership engine.Ownership
+		convs     engine.Conversations
+	)
 	if d.node != nil {
-		ownership = d.node
+		ownership, convs = d.node, conversations{d.node.files}
 		d.recorder.Forward(d.node.forward)
 		if err := d.node.follow(ctx, d.hub); err != nil {
 			return d, err
@@ -155,7 +158,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder},
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
 		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
-		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership,
+		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership, Conversations: convs,
 	})
 	if err != nil {
 		return d, err
