@@ -220,9 +220,12 @@ func (n *node) SetDraining(draining bool) {
 }
 
 // follow feeds the events of sessions run on other nodes into this
-// node's hub, so its clients follow any session as if it ran here.
-func (n *node) follow(ctx context.Context, h *hub.Hub) error {
-	stop, err := n.events.Follow(ctx, func(e cluster.Event) {
+// node's hub, so its clients follow any session as if it ran here, for
+// as long as the node lives: not only as long as the context New was
+// given (`hotplex serve` cancels that one on SIGTERM, when a draining
+// node still streams turns that run elsewhere).
+func (n *node) follow(h *hub.Hub) error {
+	stop, err := n.events.Follow(n.ctx, func(e cluster.Event) {
 		if e.Origin == n.cfg.NodeID {
 			return // published to the hub here already
 		}

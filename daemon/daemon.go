@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	if d.node != nil {
 		ownership, convs = d.node, conversations{d.node.files}
 		d.recorder.Forward(d.node.forward)
-		if err := d.node.follow(ctx, d.hub); err != nil {
+		if err := d.node.follow(d.hub); err != nil {
 			return d, err
 		}
 	}
@@ -268,8 +268,18 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 	d.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), d.cfg.ShutdownTimeout)
 	defer cancel()
-	if err := d.Drain(sctx); err != nil {
-		d.log.Warn("stopping before every session was handed over", "err", err)
+	if d.node != nil {
+		// A node of a cluster hands its sessions over, ends its follow
+		// streams (their clients go on elsewhere), stops accepting, and
+		// lets the turns it streams for sessions run elsewhere end
+		// before anything is interrupted.
+		if err := d.Drain(sctx); err != nil {
+			d.log.Warn("stopping before every session was handed over", "err", err)
+		}
+		d.srv.EndFollows()
+		if err := hs.Shutdown(sctx); err != nil {
+			d.log.Warn("requests still in flight at shutdown", "err", err)
+		}
 	}
 	d.stopHTTP(sctx, hs)
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -114,6 +114,13 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 		if err != nil {
 			return nil, err
 		}
+		if node == "" && s.draining.Load() && s.holds(st.ID) {
+			// Handed over rather than kept: once hibernated (at once if
+			// idle, else after its running turn) another node takes it.
+			if err := s.opts.Engine.Hibernate(ctx, st.ID); err != nil {
+				s.log.Warn("draining: hibernating a session for its next turn", "session", st.ID, "err", err)
+			}
+		}
 		placed := false
 		if node == "" && s.opts.Cluster != nil && !s.holds(st.ID) {
 			// Nobody runs it: a new session, or one hibernated.
@@ -127,10 +134,12 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 			return t, err
 		}
 		t, err := s.beginOn(ctx, node, st, req)
-		if placed && (errors.Is(err, ErrNodeUnreachable) || errors.Is(err, engine.ErrNotOwner)) && time.Now().Before(deadline) {
-			if errors.Is(err, ErrNodeUnreachable) {
-				unreachable = append(unreachable, node)
-			}
+		if errors.Is(err, engine.ErrNotOwner) && time.Now().Before(deadline) {
+			// It moved, or that node is leaving: ask again.
+			continue
+		}
+		if placed && errors.Is(err, ErrNodeUnreachable) && time.Now().Before(deadline) {
+			unreachable = append(unreachable, node)
 			continue
 		}
 		if !errors.Is(err, ErrNodeUnreachable) || time.Now().After(deadline) {
@@ -173,6 +182,10 @@ func (s *Server) place(ctx context.Context, exclude []string) string {
 // session may have run elsewhere since this node last saw it: it is
 // brought up to date from the store first.
 func (s *Server) beginHere(ctx context.Context, st store.Session, req messageRequest) (*engine.Turn, error) {
+	// Counted until the engine counts it as busy, so that a drain does
+	// not end between a turn's decision to run here and its start.
+	s.starting.Add(1)
+	defer s.starting.Add(-1)
 	if s.opts.Cluster != nil {
 		if err := s.adopt(ctx, st.ID); err != nil {
 			return nil, err
@@ -374,6 +387,14 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 		st, err := s.opts.Store.GetSession(ctx, req.Session)
 		if err != nil {
 			return nil, toWire(fmt.Errorf("%w: %s", engine.ErrSessionNotFound, req.Session))
+		}
+		if s.draining.Load() {
+			// Leaving: the session is handed over (after the turn it
+			// runs, if any) and the caller asks again where it lives.
+			if s.holds(st.ID) {
+				_ = s.opts.Engine.Hibernate(ctx, st.ID)
+			}
+			return nil, toWire(fmt.Errorf("%w: node %s is leaving the cluster", engine.ErrNotOwner, s.opts.Cluster.NodeID()))
 		}
 		// The turn belongs to the server, not to the call: it runs on
 		// whatever becomes of the caller.
@@ -580,7 +601,7 @@ func (s *Server) Drain(ctx context.Context) error {
 			}
 		}
 		ps := s.opts.Engine.PoolStats()
-		if ps.Resident == 0 && ps.Busy == 0 {
+		if ps.Resident == 0 && ps.Busy == 0 && s.starting.Load() == 0 {
 			s.log.Info("drained")
 			return nil
 		}
@@ -618,4 +639,12 @@ func (s *Server) clusterStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, clusterView{Clustered: true, Node: c.NodeID(), Nodes: nodes})
+}
+
+// EndFollows ends the streams that follow sessions (their clients go on
+// from another node with Last-Event-ID), while the streams of turns run
+// to their ends: a node leaving a cluster does it once drained, before
+// its HTTP server stops accepting and waits for the requests in flight.
+func (s *Server) EndFollows() {
+	s.endFollows.Do(func() { close(s.followsEnd) })
 }

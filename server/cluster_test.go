@@ -131,6 +131,13 @@ func TestClusterRoutesTurnsAndEvents(t *testing.T) {
 			t.Fatalf("event %d: followed %d %s, sent %d %s", i, got[i].ID, got[i].Type, want[i].ID, want[i].Type)
 		}
 	}
+
+	// Node 3's engine never had the session: the turn still runs on node
+	// 2 and streams back whole.
+	third := n3.turn(t, n3.alice, "c1", "from node three")
+	if third[0].ID != second[len(second)-1].ID+1 || third[len(third)-1].Type != "result" {
+		t.Fatalf("the turn sent to node 3: %v", types(third))
+	}
 }
 
 // An interrupt and a deletion sent to a node that does not run the

@@ -159,6 +159,12 @@ type Server struct {
 	remote  remoteTurns // turns run here for another node's callers
 	// draining is set once Drain began: new sessions go to other nodes.
 	draining atomic.Bool
+	// starting counts turns deciding to run here (see beginHere).
+	starting atomic.Int64
+	// followsEnd, closed by EndFollows, ends the streams that follow
+	// sessions, while turns' streams go on.
+	followsEnd chan struct{}
+	endFollows sync.Once
 	ctx     context.Context
 	cancel  context.CancelFunc
 	closing sync.Once
@@ -200,6 +206,7 @@ func New(opts Options) *Server {
 		s.log.Error("cannot export the model gateway's metrics", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.followsEnd = make(chan struct{})
 	s.oc = opencode.New(opencode.Options{Host: openCodeHost{s}, Engine: opts.Engine, Hub: opts.Hub, Store: opts.Store,
 		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done(), WorkDirRoot: opts.WorkDirRoot})
 	s.routes()

@@ -165,6 +165,10 @@ func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAli
 		}
 	}
 	done := t.Done()
+	// A turn run on another node sends its events through the cluster;
+	// the store has them too, and is read when they are late.
+	_, remote := t.(*remoteTurn)
+	var late <-chan time.Time
 	for !finished() {
 		select {
 		case ev, ok := <-sub.C():
@@ -184,6 +188,26 @@ func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAli
 			// Its last event is known now; the loop ends once it is
 			// delivered (at once if it emitted none).
 			done = nil
+			if remote {
+				late = time.After(lateEvents)
+			}
+		case <-late:
+			last, _ := t.LastSeq()
+			s.log.Warn("the events of a turn run on another node are late; reading them from the store", "session", id, "delivered", sent, "last", last)
+			stored, err := s.opts.Store.Events(ctx, id, sent, 0)
+			if err != nil {
+				return endTurn(out, streamed, err)
+			}
+			for _, e := range stored {
+				if e.Seq > last {
+					break
+				}
+				if err := out.stored(e); err != nil {
+					return errClientGone
+				}
+				sent, streamed = e.Seq, true
+			}
+			late = time.After(lateEvents)
 		case <-keepAlive.C:
 			if err := out.keepAlive(); err != nil {
 				return errClientGone
@@ -194,6 +218,10 @@ func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAli
 	}
 	return endTurn(out, streamed, t.Wait())
 }
+
+// lateEvents is how long after a turn on another node ended its events
+// may take to arrive through the cluster before the store is read.
+const lateEvents = time.Second
 
 // endTurn ends a turn's stream with its error, if any: as a plain HTTP
 // error when nothing was streamed (the turn never started: overloaded,
@@ -287,13 +315,26 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 			return ctx.Err()
 		case <-s.ctx.Done():
 			return nil
+		case <-s.followsEnd:
+			// The node is leaving the cluster: the client follows on
+			// from another node.
+			_ = out.notice("disconnect", map[string]any{"reason": "this node is shutting down; follow on from another", "last_event_id": sent})
+			return nil
 		}
 	}
 }
 
 // sessionGone reports whether a session was deleted: its events' topic
-// was forgotten and the engine no longer has it.
+// was forgotten and the engine no longer has it. A node of a cluster
+// asks the store, since its engine knows only the sessions that ran on
+// it.
 func (s *Server) sessionGone(id string) bool {
+	if s.opts.Cluster != nil {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 5*time.Second)
+		defer cancel()
+		_, err := s.opts.Store.GetSession(ctx, id)
+		return errors.Is(err, store.ErrNotFound)
+	}
 	_, live := s.opts.Engine.GetSession(id)
 	return !live
 }
