@@ -461,6 +461,27 @@ func (f *Files) LoadFiles(ctx context.Context, sessionID string) ([]File, uint64
 	return nil, 0, fmt.Errorf("cluster: load files of session %q: saved over too often while reading", sessionID)
 }
 
+// DeleteFiles removes the session's files, every save of them (also those
+// a failed save left behind), as when the session itself is deleted. It
+// is not fenced: a former owner's late save can write the files again,
+// which a deleted session's cleanup has to accept or sweep. Deleting a
+// session with no files is not an error.
+func (f *Files) DeleteFiles(ctx context.Context, sessionID string) error {
+	key, err := ownerKey(sessionID)
+	if err != nil {
+		return err
+	}
+	// The pointer first, so that a reader finds nothing rather than a
+	// save whose chunks are going.
+	if err := f.heads.Purge(ctx, key); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("cluster: delete files of session %q: %w", sessionID, err)
+	}
+	if err := f.stream.Purge(ctx, jetstream.WithPurgeSubject(filesSubjectPrefix+key+".>")); err != nil {
+		return fmt.Errorf("cluster: delete files of session %q: %w", sessionID, err)
+	}
+	return nil
+}
+
 // tarFiles writes files into one tar archive: a standard format an
 // operator can open with tar, holding modes and any bytes.
 func tarFiles(files []File) ([]byte, error) {

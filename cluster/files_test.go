@@ -338,3 +338,46 @@ func TestUntarRefusesWhatSaveWould(t *testing.T) {
 		t.Fatalf("unpack at the bound: %v, %v", files, err)
 	}
 }
+
+// TestDeleteFiles: deleting a session's files removes its pointer and
+// every save of it, leaves other sessions' alone, and a save afterwards
+// starts afresh.
+func TestDeleteFiles(t *testing.T) {
+	ns := natstest.Start(t)
+	f, st := openFiles(t, ns.URL(), FilesConfig{})
+	ctx := context.Background()
+	for _, s := range []string{"s", "s2", "other"} {
+		for token := uint64(1); token <= 3; token++ {
+			if err := f.SaveFiles(ctx, s, token, []File{{Path: "t", Data: []byte(s)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := f.DeleteFiles(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.LoadFiles(ctx, "s"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load after delete: %v", err)
+	}
+	for _, n := range objects(t, st) {
+		if strings.HasPrefix(n, "s/") {
+			t.Fatalf("save %s outlived the delete", n)
+		}
+	}
+	// "s2" shares a prefix with "s" but not its key.
+	for _, s := range []string{"s2", "other"} {
+		files, token, err := f.LoadFiles(ctx, s)
+		if err != nil || token != 3 || string(files[0].Data) != s {
+			t.Fatalf("%s after deleting s: %v, %d, %v", s, files, token, err)
+		}
+	}
+	if err := f.DeleteFiles(ctx, "s"); err != nil {
+		t.Fatalf("second delete: %v", err)
+	}
+	if err := f.SaveFiles(ctx, "s", 1, []File{{Path: "t", Data: []byte("again")}}); err != nil {
+		t.Fatalf("save after delete: %v", err)
+	}
+	if files, _, err := f.LoadFiles(ctx, "s"); err != nil || string(files[0].Data) != "again" {
+		t.Fatalf("load after a new save: %v, %v", files, err)
+	}
+}
