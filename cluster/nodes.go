@@ -53,6 +53,12 @@ func NodesBucket(ctx context.Context, js jetstream.JetStream, c NodesConfig) (je
 		description: "HotPlex nodes: which nodes are alive, where, and how loaded",
 		ttl:         cmp.Or(c.TTL, DefaultNodeTTL),
 		replicas:    cmp.Or(c.Replicas, 1),
+		// A listing watches the last value of every key; with one value
+		// kept, a renewal landing while it starts removes the value it
+		// was about to deliver, and the node would be missing from the
+		// list. With two, the older value is still there to deliver
+		// unless the node renewed twice meanwhile, a second apart.
+		history: 2,
 	})
 }
 
@@ -363,6 +369,8 @@ func Nodes(ctx context.Context, kv jetstream.KeyValue) ([]NodeInfo, error) {
 	}
 	defer w.Stop()
 	var nodes []NodeInfo
+	at := map[string]int{}      // index in nodes by ID
+	revs := map[string]uint64{} // revision of the value listed
 	for {
 		select {
 		case <-ctx.Done():
@@ -380,6 +388,15 @@ func Nodes(ctx context.Context, kv jetstream.KeyValue) ([]NodeInfo, error) {
 				continue
 			}
 			n.Updated = e.Created()
+			// Two values of one key may come (the bucket keeps two):
+			// the newer one stands.
+			if i, seen := at[n.ID]; seen {
+				if e.Revision() > revs[n.ID] {
+					nodes[i], revs[n.ID] = n, e.Revision()
+				}
+				continue
+			}
+			at[n.ID], revs[n.ID] = len(nodes), e.Revision()
 			nodes = append(nodes, n)
 		}
 	}

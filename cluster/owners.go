@@ -61,6 +61,8 @@ type ttlBucketSpec struct {
 	name, kind, entries, description string
 	ttl                              time.Duration
 	replicas                         int
+	// history is how many values of a key are kept (0: 1).
+	history uint8
 }
 
 // ttlBucket creates a bucket whose entries expire a TTL after their last
@@ -74,7 +76,7 @@ func ttlBucket(ctx context.Context, js jetstream.JetStream, b ttlBucketSpec) (je
 	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      b.name,
 		Description: b.description,
-		History:     1,
+		History:     max(b.history, 1),
 		TTL:         b.ttl,
 		Storage:     jetstream.FileStorage,
 		Replicas:    b.replicas,

@@ -111,6 +111,27 @@ type Forgetter interface {
 	Forget(ctx context.Context, opts StartOptions) error
 }
 
+// Keeper is a provider whose CLI keeps the conversation in files outside
+// the work directory (Claude Code's transcript under its config
+// directory). The engine of a cluster node saves them after each turn
+// and restores them on the node that resumes the conversation (see
+// engine.Conversations).
+type Keeper interface {
+	// ConversationFiles returns the directory the CLI keeps its files in,
+	// for the environment and work directory of opts, and the paths,
+	// relative to it, of the conversation's files (those that exist;
+	// none before the first turn). Relative paths are the same on every
+	// node that shares the work directory.
+	ConversationFiles(opts StartOptions) (dir string, files []string, err error)
+}
+
+// ConversationFile is one file of a conversation, at its path relative to
+// the Keeper's directory.
+type ConversationFile struct {
+	Path string `json:"path"`
+	Data []byte `json:"data"`
+}
+
 // Prewarmer is implemented by providers whose CLI can be started and
 // initialized before the conversation it will serve is known, so that a new
 // conversation's first turn skips the cold start.

@@ -60,6 +60,7 @@ func (s *Server) operations() []operation {
 		{method: "GET", path: "/v1/usage", summary: "Model spend metered by the gateway: the caller's, per session and model (admins: ?all=true for every key's)", handler: s.usage, response: usageView{}},
 		{method: "GET", path: "/metrics", summary: "Prometheus metrics (text format 0.0.4)", handler: s.metrics},
 		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols, long: true},
+		{method: "GET", path: "/v1/cluster", summary: "Admin: the nodes of the cluster, their load and the leases they hold", handler: s.clusterStatus, response: clusterView{}},
 		{method: "DELETE", path: "/v1/keys/{id}", summary: "Admin: revoke an API key; its open WebSockets and streams end at once", handler: s.revokeKey, status: http.StatusNoContent},
 	}
 }

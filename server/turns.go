@@ -67,7 +67,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 }
 
 type startedTurn struct {
-	turn *engine.Turn
+	turn turnHandle
 	err  error
 }
 
@@ -79,8 +79,7 @@ func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedT
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
-		t, err := s.opts.Engine.Start(s.ctx, cfg, req.Prompt)
+		t, err := s.begin(s.ctx, st, req)
 		c <- startedTurn{t, err}
 		if err == nil {
 			err = t.Wait()
@@ -94,7 +93,7 @@ func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedT
 
 // streamTurn delivers a turn's events from the hub, from its first to its
 // last, then ends the stream with the turn's error.
-func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepAlive *time.Ticker) error {
+func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAlive *time.Ticker) error {
 	id := t.SessionID()
 	sent := t.FirstSeq() - 1 // the newest event delivered
 	streamed := false
@@ -428,8 +427,8 @@ func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ok, err := s.opts.Engine.Interrupt(st.ID)
-	if err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+	ok, err := s.interruptSession(r.Context(), st)
+	if err != nil {
 		writeError(w, err)
 		return
 	}
