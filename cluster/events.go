@@ -218,9 +218,13 @@ func (ev *Events) follow(ctx context.Context, filter []string, handler func(Even
 		return nil, fmt.Errorf("cluster: follow events: %w", err)
 	}
 	// last guards "at most once" here too, whatever the consumer does
-	// after a reset; it is only touched by the one delivering goroutine.
+	// after a reset. The lock makes deliveries one at a time even if a
+	// callback of a consumer being replaced overlaps one of its successor.
+	var mu sync.Mutex
 	last := info.State.LastSeq
 	cc, err := cons.Consume(func(m jetstream.Msg) {
+		mu.Lock()
+		defer mu.Unlock()
 		md, err := m.Metadata()
 		if err != nil {
 			ev.log.Warn("event without metadata", "subject", m.Subject(), "err", err)

@@ -204,22 +204,63 @@ func TestEventsFollowAcrossNATSRestart(t *testing.T) {
 	got := follow(t, fol)
 
 	const n = 300
+	// The server goes down (from this goroutine: natstest fails the
+	// test on error) while a publisher is at it; it publishes the
+	// second half only once the server is back.
 	restarted := make(chan struct{})
+	published := make(chan struct{})
 	go func() {
-		defer close(restarted)
-		for got.len() < n/6 {
-			time.Sleep(5 * time.Millisecond)
+		defer close(published)
+		for seq := uint64(1); seq <= n/2; seq++ {
+			publishUntilStored(t, pub, "s", seq, "pub")
 		}
-		ns.Restart()
+		<-restarted
+		for seq := uint64(n/2 + 1); seq <= n; seq++ {
+			publishUntilStored(t, pub, "s", seq, "pub")
+		}
 	}()
-	for seq := uint64(1); seq <= n/2; seq++ {
-		publishUntilStored(t, pub, "s", seq, "pub")
-	}
-	<-restarted
-	for seq := uint64(n/2 + 1); seq <= n; seq++ {
-		publishUntilStored(t, pub, "s", seq, "pub")
-	}
+	eventually(t, "some events before", func() bool { return got.len() >= n/6 })
+	ns.Restart()
+	close(restarted)
+	<-published
 	eventually(t, "every event after the restart", func() bool { return got.len() >= n })
+	checkExactly(t, got.snapshot(), map[string]uint64{"s": n})
+	if fnc.Stats().Reconnects == 0 {
+		t.Fatal("the follower never lost the server")
+	}
+}
+
+// TestEventsFollowAcrossNATSCrash: nats-server is killed (SIGKILL) while a
+// node publishes and started again on its store; the follower receives
+// every event once and in order.
+func TestEventsFollowAcrossNATSCrash(t *testing.T) {
+	p := natstest.StartProcess(t)
+	_, pub := eventsNode(t, p.URL(), "pub")
+	fnc, fol := eventsNode(t, p.URL(), "follower")
+	got := follow(t, fol)
+
+	const n = 300
+	// The server goes down (from this goroutine: natstest fails the
+	// test on error) while a publisher is at it; it publishes the
+	// second half only once the server is back.
+	crashed := make(chan struct{})
+	published := make(chan struct{})
+	go func() {
+		defer close(published)
+		for seq := uint64(1); seq <= n/2; seq++ {
+			publishUntilStored(t, pub, "s", seq, "pub")
+		}
+		<-crashed
+		for seq := uint64(n/2 + 1); seq <= n; seq++ {
+			publishUntilStored(t, pub, "s", seq, "pub")
+		}
+	}()
+	eventually(t, "some events before", func() bool { return got.len() >= n/6 })
+	p.Kill()
+	p.Restart()
+	close(crashed)
+	<-published
+	eventually(t, "every event after the crash", func() bool { return got.len() >= n })
 	checkExactly(t, got.snapshot(), map[string]uint64{"s": n})
 	if fnc.Stats().Reconnects == 0 {
 		t.Fatal("the follower never lost the server")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hotplex/hotplex/internal/natstest"
 	"github.com/nats-io/nats.go/jetstream"
+	"go.uber.org/goleak"
 )
 
 // nodesBucket connects as one node and binds the nodes bucket.
@@ -241,4 +242,42 @@ func TestJoinNodesRefusesBadInput(t *testing.T) {
 	if _, err := NodesBucket(ctx, js, NodesConfig{TTL: 3 * time.Second}); err == nil {
 		t.Fatal("bound the nodes bucket with another TTL")
 	}
+}
+
+// TestMembershipLeavesNoGoroutine: joining, listing and leaving leave
+// nothing running. The server is a process of its own, so that every
+// goroutine here is the client's.
+func TestMembershipLeavesNoGoroutine(t *testing.T) {
+	p := natstest.StartProcess(t)
+	nc, err := Connect(p.URL(), ConnOptions{NodeID: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	kv, err := NodesBucket(ctx, js, NodesConfig{TTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := goleak.IgnoreCurrent()
+	m, err := JoinNodes(ctx, kv, NodeInfo{ID: "n"}, NodesOptions{Interval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetDraining(true)
+	eventually(t, "draining listed", func() bool {
+		nodes, err := Nodes(ctx, kv)
+		return err == nil && len(nodes) == 1 && nodes[0].Load.Draining
+	})
+	if err := m.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if nodes, err := Nodes(ctx, kv); err != nil || len(nodes) != 0 {
+		t.Fatalf("after leave: %v, %v", nodes, err)
+	}
+	goleak.VerifyNone(t, before)
 }

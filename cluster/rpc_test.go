@@ -275,3 +275,35 @@ func TestRPCStopLeavesNoGoroutine(t *testing.T) {
 	wg.Wait()
 	goleak.VerifyNone(t, before)
 }
+
+// TestRPCAcrossNATSRestart: a node's service comes back with its
+// connection after the server restarts, with no new Serve.
+func TestRPCAcrossNATSRestart(t *testing.T) {
+	ns := natstest.Start(t)
+	nc, err := Connect(ns.URL(), ConnOptions{NodeID: "n", ReconnectWait: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	stop, err := ServeRPC(nc, "n", greeter("n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	caller, err := Connect(ns.URL(), ConnOptions{NodeID: "caller", ReconnectWait: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(caller.Close)
+	ns.Restart()
+	eventually(t, "a call after the restart", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		var resp greetResp
+		err := CallRPC(ctx, caller, "n", "greet", greetReq{Name: "bob"}, &resp)
+		return err == nil && resp.Greeting == "hello bob"
+	})
+	if nc.Stats().Reconnects == 0 {
+		t.Fatal("the serving node never lost the server")
+	}
+}

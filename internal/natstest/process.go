@@ -50,18 +50,28 @@ func buildServer() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
+	dir := ""
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "hotplex-natstest")
+		if os.MkdirAll(dir, 0o755) != nil {
+			dir = ""
+		}
 	}
-	dir := filepath.Join(cache, "hotplex-natstest")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "hotplex-natstest")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
 	}
 	name := "nats-server-" + sanitize(version) + "-" + sanitize(runtime.Version())
 	path := filepath.Join(dir, name)
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o100 != 0 {
-		return path, nil
+	// A module replaced by a local directory has no version to name a
+	// build by: it is built every run (the Go build cache keeps that
+	// quick).
+	if version != "" {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o100 != 0 {
+			return path, nil
+		}
 	}
 	tmp, err := os.MkdirTemp(dir, "build-")
 	if err != nil {
@@ -80,7 +90,8 @@ func buildServer() (string, error) {
 }
 
 // serverVersion is the nats-server module version this test binary links,
-// which is the one go.mod requires (a replace directive names its target).
+// which is the one go.mod requires (a replace directive names its target;
+// one that names a directory gives "").
 func serverVersion() (string, error) {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
@@ -88,16 +99,23 @@ func serverVersion() (string, error) {
 				continue
 			}
 			if d.Replace != nil {
+				if d.Replace.Version == "" {
+					return "", nil
+				}
 				return d.Replace.Path + "@" + d.Replace.Version, nil
 			}
 			return d.Version, nil
 		}
 	}
-	out, err := exec.Command(goTool(), "list", "-m", "-f", "{{.Version}}", serverModule).Output()
+	out, err := exec.Command(goTool(), "list", "-m", "-f", "{{if .Replace}}{{.Replace.Path}}@{{.Replace.Version}}{{else}}{{.Version}}{{end}}", serverModule).Output()
 	if err != nil {
 		return "", fmt.Errorf("find the nats-server version: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	v := strings.TrimSpace(string(out))
+	if strings.HasSuffix(v, "@") {
+		return "", nil // replaced by a directory
+	}
+	return v, nil
 }
 
 func goTool() string {
