@@ -252,6 +252,13 @@ func TestConversation(t *testing.T) {
 	if got := kinds(first); !slices.Contains(got, "thought:pondering") || !slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "agent:") }) {
 		t.Errorf("first turn's updates: %q", got)
 	}
+	u1 := lastUsage(t, first)
+	if u1.Used <= 0 || u1.Size != 200_000 || u1.Cost == nil || u1.Cost.Amount <= 0 || u1.Cost.Currency != "USD" {
+		t.Errorf("first turn's usage_update: %+v (cost %+v)", u1, u1.Cost)
+	}
+	if want := r.Usage.TotalTokens; u1.Used != want {
+		t.Errorf("usage_update says %d tokens in context, the response %d", u1.Used, want)
+	}
 
 	r, err = conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text(bash("echo from-the-tool"))})
 	if err != nil {
@@ -266,6 +273,10 @@ func TestConversation(t *testing.T) {
 	done := slices.Index(got, "tool_call_update:completed")
 	if call < 0 || done < call {
 		t.Fatalf("tool turn's updates: %q (want a tool_call, then its completion)", got)
+	}
+	// The cost is the session's: the second turn's adds to the first's.
+	if u2 := lastUsage(t, ups); u2.Cost == nil || u2.Cost.Amount <= u1.Cost.Amount {
+		t.Errorf("second turn's usage_update: %+v (first's cost %v)", u2.Cost, u1.Cost.Amount)
 	}
 	if id, upd := ups[call].Update.ToolCall.ToolCallId, ups[done].Update.ToolCallUpdate.ToolCallId; id != upd || id == "" {
 		t.Errorf("the completion is of tool call %q, the call was %q", upd, id)
@@ -631,4 +642,14 @@ func rawAgent(t *testing.T, d *testkit.Daemon) (io.Writer, *bufio.Reader) {
 		<-served
 	})
 	return fromEditor, bufio.NewReader(toEditor)
+}
+
+// lastUsage is the last usage_update among ns, which must be the turn's
+// last update.
+func lastUsage(t *testing.T, ns []sdk.SessionNotification) *sdk.SessionUsageUpdate {
+	t.Helper()
+	if len(ns) == 0 || ns[len(ns)-1].Update.UsageUpdate == nil {
+		t.Fatalf("the turn's updates do not end with a usage_update: %q", kinds(ns))
+	}
+	return ns[len(ns)-1].Update.UsageUpdate
 }

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -315,4 +316,40 @@ func usageOf(tr *event.TurnResult) *sdk.Usage {
 	in, out := int(tr.InputTokens), int(tr.OutputTokens)
 	cr, cw := int(tr.CacheRead), int(tr.CacheWrite)
 	return &sdk.Usage{InputTokens: in, OutputTokens: out, CachedReadTokens: &cr, CachedWriteTokens: &cw, TotalTokens: in + out + cr + cw}
+}
+
+// claudeContextWindow is the context window of Claude's models, the one
+// figure of usage_update the agents do not report with a turn.
+const claudeContextWindow = 200_000
+
+// usageUpdate is the usage_update a turn's result event makes: the tokens
+// the turn's last context held (what it read, from the prompt or the
+// cache, and what it wrote), the model's context window where it is known
+// (Claude's; 0 otherwise) and the session's cost so far in US dollars.
+// The token counts by kind ride along in _meta, under "hotplex".
+func usageUpdate(ev *event.EventWithMeta) (sdk.SessionUpdate, bool) {
+	tr := ev.Turn
+	if tr == nil {
+		return sdk.SessionUpdate{}, false
+	}
+	used := int(tr.InputTokens) + int(tr.CacheRead) + int(tr.CacheWrite) + int(tr.OutputTokens)
+	size := 0
+	model := tr.Model
+	if model == "" && ev.Stats != nil {
+		model = ev.Stats.ModelUsed
+	}
+	if strings.HasPrefix(model, "claude") {
+		size = claudeContextWindow
+	}
+	u := &sdk.SessionUsageUpdate{Used: used, Size: size, Meta: map[string]any{"hotplex": map[string]any{
+		"input_tokens": tr.InputTokens, "output_tokens": tr.OutputTokens,
+		"cache_read_tokens": tr.CacheRead, "cache_write_tokens": tr.CacheWrite,
+		"turn_cost_usd": tr.CostUSD, "model": model,
+	}}}
+	cost := tr.CostUSD
+	if ev.Stats != nil {
+		cost = ev.Stats.TotalCostUSD
+	}
+	u.Cost = &sdk.Cost{Amount: cost, Currency: "USD"}
+	return sdk.SessionUpdate{UsageUpdate: u}, true
 }
