@@ -584,6 +584,23 @@ func TestBadInput(t *testing.T) {
 	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "relative/dir", McpServers: []sdk.McpServer{}}); err == nil || code(err) != -32602 {
 		t.Errorf("relative cwd: %v", err)
 	}
+	// An editor's MCP servers: a stdio one is a command the daemon's host
+	// would run, which Bob's key (not an admin's) may not give; a name no
+	// tool name can hold is refused; an HTTP one is his to give.
+	bobs := workDir(t, d, "../"+engine.OwnerDir("bob")+"/project")
+	stdio := sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "tools", Command: "/bin/true", Args: []string{}, Env: []sdk.EnvVariable{}}}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{stdio}}); err == nil || code(err) != -32000 || !strings.Contains(err.Error(), "admin key") {
+		t.Errorf("a stdio MCP server from a key that is not an admin's: %v", err)
+	}
+	web := func(name string) sdk.McpServer {
+		return sdk.McpServer{Http: &sdk.McpServerHttpInline{Name: name, Type: "http", Url: "http://127.0.0.1:9/mcp", Headers: []sdk.HttpHeader{}}}
+	}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{web("no spaces please")}}); err == nil || code(err) != -32602 || !strings.Contains(err.Error(), "no spaces please") {
+		t.Errorf("an MCP server's bad name: %v", err)
+	}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{web("web")}}); err != nil {
+		t.Errorf("an HTTP MCP server: %v", err)
+	}
 	// Alice's session is not Bob's.
 	alice := client.InProcess(d.Handler())
 	hers, err := alice.CreateSession(ctx, d.Alice, client.NewSession{ID: "hers"})

@@ -25,6 +25,7 @@ import (
 
 	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
 )
 
 // Options configure an ACP agent.
@@ -166,6 +167,10 @@ func (a *agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			// prompt's text; images and audio cannot reach the agents'
 			// CLIs through the API.
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			// The editor's MCP servers go to the session's agent: Claude
+			// Code takes all three kinds; an ACP agent every stdio
+			// server, and HTTP and SSE ones where it says it does.
+			McpCapabilities: sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List:   &sdk.SessionListCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
@@ -185,14 +190,50 @@ func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	if !filepath.IsAbs(p.Cwd) {
 		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
 	}
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "session/new: " + err.Error()})
+	}
 	s, err := a.api.CreateSession(ctx, a.o.Key, client.NewSession{
 		WorkDir: p.Cwd, Provider: a.o.Provider, Approval: a.o.Approval, Permissions: a.o.Permissions,
-		Title: "ACP: " + filepath.Base(p.Cwd),
+		Title: "ACP: " + filepath.Base(p.Cwd), MCPServers: servers,
 	})
 	if err != nil {
 		return sdk.NewSessionResponse{}, apiError("session/new", "", err)
 	}
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.ID)}, nil
+}
+
+// mcpServers is the editor's MCP servers as the session keeps them for
+// its agent. An ACP-transport server (the editor's own, over this
+// connection) cannot reach an agent behind HotPlex.
+func mcpServers(in []sdk.McpServer) ([]provider.MCPServer, error) {
+	var out []provider.MCPServer
+	for _, m := range in {
+		switch {
+		case m.Stdio != nil:
+			env := map[string]string{}
+			for _, e := range m.Stdio.Env {
+				env[e.Name] = e.Value
+			}
+			out = append(out, provider.MCPServer{Name: m.Stdio.Name, Command: m.Stdio.Command, Args: m.Stdio.Args, Env: env})
+		case m.Http != nil:
+			out = append(out, provider.MCPServer{Name: m.Http.Name, Type: "http", URL: m.Http.Url, Headers: headerMap(m.Http.Headers)})
+		case m.Sse != nil:
+			out = append(out, provider.MCPServer{Name: m.Sse.Name, Type: "sse", URL: m.Sse.Url, Headers: headerMap(m.Sse.Headers)})
+		default:
+			return nil, errors.New("only stdio, http and sse MCP servers can reach the agent")
+		}
+	}
+	return out, nil
+}
+
+func headerMap(h []sdk.HttpHeader) map[string]string {
+	out := map[string]string{}
+	for _, v := range h {
+		out[v.Name] = v.Value
+	}
+	return out
 }
 
 // LoadSession replays the session's conversation from the daemon's event

@@ -175,6 +175,99 @@ func TestACPWithClaudeCode(t *testing.T) {
 	}
 }
 
+// The editor's MCP servers reach the agent: an editor gives `hotplex
+// acp` an MCP server of its own in session/new (HotPlex's own, `hotplex
+// mcp --connect`, as an editor would name any), and the real Claude
+// Code's scripted model calls one of its tools; the tool's answer (the
+// key's sessions, the editor's among them) comes back in the turn.
+func TestACPEditorMCPServerReachesClaudeCode(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("ask the editor's tools",
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__editor-tools__list_sessions", Input: map[string]any{}}}},
+			scriptedmodel.Text("The editor's tools said: {{last_tool_result}}")),
+	}})
+	env := []string{"ANTHROPIC_BASE_URL=" + model.URL(), "ANTHROPIC_API_KEY=sk-hotplex-test", "DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	home := t.TempDir()
+	d := startServeWith(t, t.TempDir(), testkit.ClaudePath(t), home, "", env, "--gateway", "off")
+	resp := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "probe"})
+	var probe struct {
+		WorkDir string `json:"work_dir"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&probe)
+	resp.Body.Close()
+	cwd := filepath.Join(filepath.Dir(probe.WorkDir), "mcp-project")
+	if err := os.Mkdir(cwd, 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(hotplexBin, "acp", "--connect", d.url, "--key", d.key)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ed := &acpEditor{}
+	conn := sdk.NewClientSideConnection(ed, stdin, stdout)
+	defer func() {
+		_ = stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("hotplex acp: %v\n%s", err, stderr.String())
+		}
+	}()
+	init, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	if !init.AgentCapabilities.McpCapabilities.Http {
+		t.Errorf("initialize does not offer HTTP MCP servers: %+v", init.AgentCapabilities.McpCapabilities)
+	}
+	editorTools := sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "editor-tools", Command: hotplexBin,
+		Args: []string{"mcp", "--connect", d.url}, Env: []sdk.EnvVariable{{Name: "HOTPLEX_API_KEY", Value: d.key}}}}
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{editorTools}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("please ask the editor's tools")}})
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v\n%s", r, err, stderr.String())
+	}
+	ed.mu.Lock()
+	updates := slices.Clone(ed.updates)
+	ed.mu.Unlock()
+	var call sdk.ToolCallId
+	var completed bool
+	var answer string
+	for _, u := range updates {
+		switch {
+		case u.ToolCall != nil && strings.Contains(u.ToolCall.Title, "mcp__editor-tools__list_sessions"):
+			call = u.ToolCall.ToolCallId
+		case u.ToolCallUpdate != nil && call != "" && u.ToolCallUpdate.ToolCallId == call &&
+			u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusCompleted:
+			completed = true
+		case u.AgentMessageChunk != nil:
+			answer += u.AgentMessageChunk.Content.Text.Text
+		}
+	}
+	// The tool listed the key's sessions, this one among them.
+	if call == "" || !completed || !strings.Contains(answer, string(s.SessionId)) {
+		b, _ := json.Marshal(updates)
+		t.Fatalf("tool call %q completed %v, answer %q; updates: %s", call, completed, answer, b)
+	}
+}
+
 // The official ACP TypeScript SDK drives `hotplex acp --connect` against
 // a daemon running the fake agent.
 func TestACPTypeScriptClient(t *testing.T) {
