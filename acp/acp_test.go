@@ -670,3 +670,52 @@ func lastUsage(t *testing.T, ns []sdk.SessionNotification) *sdk.SessionUsageUpda
 	}
 	return ns[len(ns)-1].Update.UsageUpdate
 }
+
+// A prewarmed spare was started without the editor's MCP servers: a
+// session with servers of its own starts an agent of its own, one
+// without takes the spare.
+func TestMCPServersSkipTheSpare(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
+		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"), Spares: 1,
+	})
+	conn, _, _ := connect(t, d, acp.Options{})
+	initialize(t, conn)
+	ctx := ctxT(t)
+	web := sdk.McpServer{Http: &sdk.McpServerHttpInline{Name: "web", Type: "http", Url: "http://127.0.0.1:9/mcp", Headers: []sdk.HttpHeader{}}}
+	spare := func(name string, servers []sdk.McpServer) bool {
+		t.Helper()
+		for d.Engine.PoolStats().Spares < 1 {
+			select {
+			case <-ctx.Done():
+				t.Fatal("no spare parked")
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: workDir(t, d, name), McpServers: servers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("hello")}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+			t.Fatalf("prompt: %+v, %v", r, err)
+		}
+		evs, _, err := client.InProcess(d.Handler()).Events(ctx, d.Alice, string(s.SessionId), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if ev.SessionStart != nil {
+				return ev.SessionStart.Spare
+			}
+		}
+		t.Fatalf("no session_start among %d events", len(evs))
+		return false
+	}
+	if spare("with-servers", []sdk.McpServer{web}) {
+		t.Error("a session with MCP servers of its own took the spare started without them")
+	}
+	if !spare("without", []sdk.McpServer{}) {
+		t.Error("a session without MCP servers did not take the spare")
+	}
+}
