@@ -238,7 +238,8 @@ func headerMap(h []sdk.HttpHeader) map[string]string {
 
 // LoadSession replays the session's conversation from the daemon's event
 // store as session/update notifications, prompts included, before it
-// answers.
+// answers. The session keeps the MCP servers it was created with: the
+// agent may be running with them already.
 func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	id := string(p.SessionId)
 	t := newTranslator(true)
