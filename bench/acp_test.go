@@ -58,7 +58,8 @@ func (benchEditor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitR
 // BenchmarkACPWarmTurn: a warm turn of the fake agent through the ACP
 // agent on pipes (as `hotplex acp` serves stdio, the API called in
 // process) against the same turn through the daemon's engine directly
-// (Engine.Execute, timed to the turn's result event) and through POST
+// (Engine.Execute, until it returns: the turn is over, as it is for the
+// editor when session/prompt answers) and through POST
 // /v1/sessions/{id}/messages, each on a session of its own of one daemon,
 // in turn so that all see the same machine noise. The ACP agent's cost is
 // what it adds to the engine: the target is at most 1 ms at the median.
@@ -123,11 +124,11 @@ func BenchmarkACPWarmTurn(b *testing.B) {
 	}
 	direct := &engine.Config{SessionID: "direct", WorkDir: "direct", Owner: "alice"}
 	engineTurn := func(prompt string) time.Duration {
-		d, err := execTurn(ctx, d.Engine, direct, prompt)
-		if err != nil {
+		start := time.Now()
+		if err := d.Engine.Execute(ctx, direct, prompt, func(string, any) error { return nil }); err != nil {
 			b.Fatalf("engine turn: %v", err)
 		}
-		return d
+		return time.Since(start)
 	}
 	engineTurn("warm")
 	apiTurn("warm")
