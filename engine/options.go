@@ -230,6 +230,10 @@ type SessionConfig struct {
 	// Engine.Diff): CreateSession fills it in, a restored session is given
 	// it back (its worktree is then not made again).
 	Baseline *Baseline
+	// MCPServers are the session's own MCP servers, given to its agent
+	// at every start (a session with some takes no prewarmed spare,
+	// started without them).
+	MCPServers []provider.MCPServer
 
 	requested string // the work directory as the caller wrote it, before resolution
 }

@@ -279,6 +279,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		DisallowedTools:            sp.opts.DisallowedTools,
 		PermissionMode:             sp.opts.PermissionMode,
 		DangerouslySkipPermissions: sp.opts.DangerouslySkipPermissions,
+		MCPServers:                 s.cfg.MCPServers,
 		CgroupRoot:                 sp.cgroup,
 		Logger:                     sp.log.With("session", s.id),
 	}
@@ -295,7 +296,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 
 	// A new conversation may take a spare.
 	sp.move(s, StatusStarting)
-	if !opts.Resume {
+	if !opts.Resume && len(opts.MCPServers) == 0 {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
 				if err := sp.attach(s, p, cred, h); err != nil {

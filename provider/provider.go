@@ -54,6 +54,9 @@ type StartOptions struct {
 	PermissionMode string
 	// DangerouslySkipPermissions maps to the CLI's own flag.
 	DangerouslySkipPermissions bool
+	// MCPServers are the conversation's own MCP servers, for the agents
+	// that take them (see MCPServer).
+	MCPServers []MCPServer
 	// CgroupRoot, when set, is a cgroup v2 directory under which the process
 	// tree gets its own cgroup.
 	CgroupRoot string

@@ -405,7 +405,7 @@ func (s *Server) restoreOne(ctx context.Context, st store.Session) error {
 	cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, Nonce: st.Nonce, ProviderSessionID: s.providerSessionID(ctx, st)}
 	var o sessionOptions
 	_ = json.Unmarshal(st.Options, &o)
-	cfg.TaskInstructions = o.TaskInstructions
+	cfg.TaskInstructions, cfg.MCPServers = o.TaskInstructions, o.MCPServers
 	restoreWorktree(o, &cfg)
 	var err error
 	if cfg.Policy, err = o.policy(); err != nil {

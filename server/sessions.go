@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -65,6 +67,9 @@ type sessionOptions struct {
 	// Baseline is what the session's changes are measured against, its
 	// worktree included: kept so that a restart restores both.
 	Baseline *engine.Baseline `json:"baseline,omitempty"`
+	// MCPServers are the session's own MCP servers, kept so that a
+	// restart gives them to its agent again.
+	MCPServers []provider.MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // policy compiles the session's stored permission rules (nil: none).
@@ -147,6 +152,11 @@ type createSessionRequest struct {
 	// on the branch hotplex/<id>, made in work_dir (default: <id>).
 	Repo     string `json:"repo,omitempty"`
 	Worktree bool   `json:"worktree,omitempty"`
+	// MCPServers are the session's own MCP servers, given to agents that
+	// take them (Claude Code, ACP agents). A stdio server is a command
+	// the daemon's host runs outside the firewall: only an admin key may
+	// give one.
+	MCPServers []provider.MCPServer `json:"mcp_servers,omitempty"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
@@ -198,6 +208,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		}
 		policy = p
 	}
+	if err := provider.ValidateMCPServers(req.MCPServers); err != nil {
+		return store.Session{}, errorf(http.StatusBadRequest, "bad_mcp_servers", err.Error())
+	}
+	if !c.Admin && slices.ContainsFunc(req.MCPServers, provider.MCPServer.Stdio) {
+		return store.Session{}, errorf(http.StatusForbidden, "forbidden",
+			"a stdio MCP server is a command run on the daemon's host outside the firewall: only an admin key may give one (an HTTP server needs no such key)")
+	}
 	ownWorkDir := false
 	if req.WorkDir == "" {
 		// The session's own directory in its owner's tree, removed with
@@ -211,7 +228,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	}
 	nonce := newNonce()
 	key := req.ID + "~" + nonce
-	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy}
+	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy, MCPServers: req.MCPServers}
 	if err := worktreeConfig(req, &cfg); err != nil {
 		return store.Session{}, err
 	}
@@ -231,7 +248,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		return store.Session{}, err
 	}
 	live, _ := s.opts.Engine.GetSession(key)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy, Baseline: live.Config.Baseline})
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy, Baseline: live.Config.Baseline, MCPServers: req.MCPServers})
 	s.opts.Approvals.SetAsk(key, req.Approval == "ask")
 	st := store.Session{
 		ID: key, PublicID: req.ID, Nonce: nonce, Owner: c.ID, Provider: live.Provider,
