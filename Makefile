@@ -3,6 +3,7 @@
 #   make run    build and start HotPlex with embedded defaults (works offline)
 #   make test   install what the tests need, then vet and test everything with -race
 #   make bench  benchmarks that print ratios measured in the same run
+#   make cluster  a local three-node cluster (PostgreSQL, NATS JetStream)
 
 SHELL := /bin/bash
 GO ?= go
@@ -20,7 +21,7 @@ WEB_SRC := $(wildcard $(WEB)/src/*) $(WEB)/index.html $(WEB)/vite.config.ts $(WE
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all help build run test vet fmt-check bench tools web web-test clean
+.PHONY: all help build run cluster test vet fmt-check bench tools web web-test clean
 
 all: build
 
@@ -187,6 +188,19 @@ postgresql:
 ## build and start the daemon on 127.0.0.1:8080 with embedded defaults
 run: build $(CLAUDE_STAMP)
 	$(BIN) serve --cli-path $(CLAUDE) --data-dir "$(CURDIR)/.hotplex" --admin-key-file "$(CURDIR)/.hotplex/admin.key"
+
+NATS_SERVER := $(TOOLS)/bin/nats-server
+
+# nats-server at the version go.mod pins (the tests embed the same one).
+$(NATS_SERVER): go.mod
+	$(GO) build -o $(NATS_SERVER) github.com/nats-io/nats-server/v2
+
+# make cluster: PostgreSQL, NATS JetStream and three nodes on
+# 127.0.0.1:8081-8083 sharing one admin key, all in .hotplex-cluster/
+# (scripts/local-cluster.sh says how to change that). Ctrl-C stops it.
+## start a local three-node cluster on 127.0.0.1:8081-8083
+cluster: build $(CLAUDE_STAMP) postgresql $(NATS_SERVER)
+	HOTPLEX_BIN=$(BIN) NATS_SERVER_BIN=$(NATS_SERVER) HOTPLEX_CLUSTER_ARGS="--cli-path $(CLAUDE)" bash scripts/local-cluster.sh
 
 ## go vet every package
 vet:
