@@ -91,7 +91,8 @@ type Options struct {
 const intakeSize = 1024
 
 // Notifier delivers events to hooks. Publish, Hibernated and
-// BudgetExceeded never block; Close ends every goroutine it started.
+// BudgetExceeded never block; Close ends every goroutine it started. A
+// nil Notifier takes events and does nothing with them.
 type Notifier struct {
 	opts   Options
 	log    *slog.Logger
@@ -133,7 +134,7 @@ func New(opts Options) *Notifier {
 // Close stops the notifier: deliveries in flight are abandoned, pending
 // ones dropped, and every goroutine has ended when it returns.
 func (n *Notifier) Close() {
-	if n.closed.Swap(true) {
+	if n == nil || n.closed.Swap(true) {
 		return
 	}
 	n.cancel()
@@ -145,6 +146,9 @@ func (n *Notifier) Close() {
 // Publish takes one engine event; it makes the Notifier an
 // engine.EventSink.
 func (n *Notifier) Publish(ev *event.EventWithMeta) {
+	if n == nil {
+		return
+	}
 	if o, ok := classify(ev, n.opts.NeedsPerson); ok {
 		n.take(o)
 	}
@@ -164,7 +168,7 @@ func (n *Notifier) BudgetExceeded(sessionID, owner, scope string, spentUSD, budg
 
 // take queues o for dispatch without waiting.
 func (n *Notifier) take(o occurrence) {
-	if n.closed.Load() {
+	if n == nil || n.closed.Load() {
 		return
 	}
 	select {
