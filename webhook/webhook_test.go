@@ -2,18 +2,10 @@ package webhook_test
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,71 +13,13 @@ import (
 	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/sqlite"
+	"github.com/hotplex/hotplex/testkit"
 	"github.com/hotplex/hotplex/webhook"
 )
 
 // fastRetry retries at once, so that tests wait for nothing but the
 // receiver.
 var fastRetry = webhook.Retry{Attempts: 5, Base: time.Millisecond, Max: 5 * time.Millisecond, Timeout: 5 * time.Second}
-
-// delivery is one request a receiver got.
-type delivery struct {
-	header http.Header
-	body   []byte
-	event  webhook.Event
-}
-
-// receiver is a real HTTP server standing for a key's webhook endpoint;
-// answer decides each request's status (nil: 200).
-type receiver struct {
-	t      *testing.T
-	srv    *httptest.Server
-	answer func(n int, d delivery) int
-	got    chan delivery
-	mu     sync.Mutex
-	n      int
-}
-
-func newReceiver(t *testing.T, answer func(n int, d delivery) int) *receiver {
-	r := &receiver{t: t, answer: answer, got: make(chan delivery, 1000)}
-	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
-	t.Cleanup(r.srv.Close)
-	return r
-}
-
-func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
-	body, err := io.ReadAll(req.Body)
-	if err != nil {
-		r.t.Errorf("receiver: %v", err)
-		return
-	}
-	d := delivery{header: req.Header.Clone(), body: body}
-	if err := json.Unmarshal(body, &d.event); err != nil {
-		r.t.Errorf("receiver: body %q: %v", body, err)
-	}
-	r.mu.Lock()
-	r.n++
-	n := r.n
-	r.mu.Unlock()
-	code := http.StatusOK
-	if r.answer != nil {
-		code = r.answer(n, d)
-	}
-	r.got <- d
-	w.WriteHeader(code)
-}
-
-// next returns the next request the receiver got.
-func (r *receiver) next(t *testing.T) delivery {
-	t.Helper()
-	select {
-	case d := <-r.got:
-		return d
-	case <-time.After(30 * time.Second):
-		t.Fatal("the receiver got nothing")
-		return delivery{}
-	}
-}
 
 // world is a notifier on a SQLite store holding alice's and bob's
 // sessions.
@@ -135,52 +69,27 @@ func finished(session string, seq uint64, outTokens int32) *event.EventWithMeta 
 	return ev
 }
 
-// verify checks a delivery's signature the way the Standard Webhooks
-// specification describes it, without the package's own code.
-func verify(t *testing.T, secret string, d delivery) {
-	t.Helper()
-	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
-	if err != nil || !strings.HasPrefix(secret, "whsec_") || len(key) < 24 {
-		t.Fatalf("secret %q is not whsec_ and base64 of a key", secret)
-	}
-	id, ts := d.header.Get("webhook-id"), d.header.Get("webhook-timestamp")
-	unix, err := strconv.ParseInt(ts, 10, 64)
-	if id == "" || err != nil {
-		t.Fatalf("webhook-id %q, webhook-timestamp %q", id, ts)
-	}
-	if skew := time.Since(time.Unix(unix, 0)); skew > time.Minute || skew < -time.Minute {
-		t.Fatalf("timestamp %s is %v off", ts, skew)
-	}
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(id + "." + ts + "."))
-	m.Write(d.body)
-	want := "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
-	if got := d.header.Get("webhook-signature"); got != want {
-		t.Fatalf("webhook-signature %q, want %q", got, want)
-	}
-	if err := webhook.Verify(secret, d.header, d.body, time.Minute, time.Now()); err != nil {
-		t.Fatalf("Verify: %v", err)
-	}
-	tampered := append([]byte(nil), d.body...)
-	tampered[len(tampered)-2] ^= 1
-	if err := webhook.Verify(secret, d.header, tampered, time.Minute, time.Now()); !errors.Is(err, webhook.ErrSignature) {
-		t.Fatalf("Verify of a changed body: %v", err)
-	}
-}
-
 // A finished turn reaches the owner's hook, signed, with the session's
 // public ID, the key and the turn's figures.
 func TestDeliverySigned(t *testing.T) {
 	w := newWorld(t, webhook.Options{})
-	r := newReceiver(t, nil)
-	h := w.hook(t, "alice", r.srv.URL+"/hook")
+	r := testkit.NewWebhookReceiver(t, nil)
+	h := w.hook(t, "alice", r.URL+"/hook")
 	w.n.Publish(finished("a1~n1", 7, 42))
-	d := r.next(t)
-	verify(t, h.Secret, d)
-	if ct := d.header.Get("Content-Type"); ct != "application/json" {
+	d := r.Next(t)
+	testkit.VerifyWebhook(t, h.Secret, d)
+	if err := webhook.Verify(h.Secret, d.Header, d.Body, time.Minute, time.Now()); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	tampered := append([]byte(nil), d.Body...)
+	tampered[len(tampered)-2] ^= 1
+	if err := webhook.Verify(h.Secret, d.Header, tampered, time.Minute, time.Now()); !errors.Is(err, webhook.ErrSignature) {
+		t.Fatalf("Verify of a changed body: %v", err)
+	}
+	if ct := d.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
 	}
-	e := d.event
+	e := d.Event
 	if e.Type != webhook.TurnFinished || e.Data.SessionID != "a1" || e.Data.Owner != "alice" || e.Data.Seq != 7 || e.Timestamp.IsZero() {
 		t.Fatalf("event %+v", e)
 	}
@@ -194,19 +103,19 @@ func TestDeliverySigned(t *testing.T) {
 // signed anew, until it answers 200; the log shows both attempts.
 func TestRetryAfterServerError(t *testing.T) {
 	w := newWorld(t, webhook.Options{})
-	r := newReceiver(t, func(n int, _ delivery) int {
+	r := testkit.NewWebhookReceiver(t, func(n int, _ testkit.WebhookDelivery) int {
 		if n == 1 {
 			return http.StatusInternalServerError
 		}
 		return http.StatusOK
 	})
-	h := w.hook(t, "alice", r.srv.URL)
+	h := w.hook(t, "alice", r.URL)
 	w.n.Publish(finished("a1~n1", 1, 1))
-	first, second := r.next(t), r.next(t)
-	if first.header.Get("webhook-id") != second.header.Get("webhook-id") || string(first.body) != string(second.body) {
-		t.Fatalf("a retry is another message: %v / %v", first.header, second.header)
+	first, second := r.Next(t), r.Next(t)
+	if first.Header.Get("webhook-id") != second.Header.Get("webhook-id") || string(first.Body) != string(second.Body) {
+		t.Fatalf("a retry is another message: %v / %v", first.Header, second.Header)
 	}
-	verify(t, h.Secret, second)
+	testkit.VerifyWebhook(t, h.Secret, second)
 	l := waitLog(t, w.n, "alice", h.ID, func(l webhook.Log) bool { return l.Delivered == 1 })
 	if len(l.Attempts) != 2 || l.Attempts[1].StatusCode != 500 || l.Attempts[1].Outcome != webhook.OutcomeRetrying ||
 		l.Attempts[0].Attempt != 2 || l.Attempts[0].Outcome != webhook.OutcomeDelivered || l.Attempts[0].StatusCode != 200 {
@@ -218,14 +127,14 @@ func TestRetryAfterServerError(t *testing.T) {
 // allows, and the log says so.
 func TestGivesUpAfterAttempts(t *testing.T) {
 	w := newWorld(t, webhook.Options{Retry: webhook.Retry{Attempts: 3, Base: time.Millisecond, Max: time.Millisecond}})
-	r := newReceiver(t, func(int, delivery) int { return http.StatusBadGateway })
-	h := w.hook(t, "alice", r.srv.URL)
+	r := testkit.NewWebhookReceiver(t, func(int, testkit.WebhookDelivery) int { return http.StatusBadGateway })
+	h := w.hook(t, "alice", r.URL)
 	w.n.Publish(finished("a1~n1", 1, 1))
 	l := waitLog(t, w.n, "alice", h.ID, func(l webhook.Log) bool { return l.Failed == 1 })
 	if len(l.Attempts) != 3 || l.Attempts[0].Outcome != webhook.OutcomeFailed || l.Attempts[0].Attempt != 3 || l.Delivered != 0 {
 		t.Fatalf("log %+v", l)
 	}
-	if got := len(r.got); got != 3 {
+	if got := r.Waiting(); got != 3 {
 		t.Fatalf("the receiver got %d requests, want 3", got)
 	}
 }
@@ -251,15 +160,11 @@ func TestReceiverDownThenBack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("listening again on %s: %v", addr, err)
 	}
-	r := &receiver{t: t, got: make(chan delivery, 10)}
-	srv := &http.Server{Handler: http.HandlerFunc(r.serve)}
-	served := make(chan struct{})
-	go func() { defer close(served); _ = srv.Serve(ln) }()
-	defer func() { _ = srv.Close(); <-served }()
-	d := r.next(t)
-	verify(t, h.Secret, d)
-	if d.event.Type != webhook.TurnFinished || d.event.Data.Turn.OutputTokens != 5 {
-		t.Fatalf("event %+v", d.event)
+	r := testkit.NewWebhookReceiverOn(t, ln, nil)
+	d := r.Next(t)
+	testkit.VerifyWebhook(t, h.Secret, d)
+	if d.Event.Type != webhook.TurnFinished || d.Event.Data.Turn.OutputTokens != 5 {
+		t.Fatalf("event %+v", d.Event)
 	}
 	l = waitLog(t, w.n, "alice", h.ID, func(l webhook.Log) bool { return l.Delivered == 1 })
 	if l.Attempts[0].Outcome != webhook.OutcomeDelivered || l.Attempts[0].Attempt < 2 {
@@ -271,24 +176,24 @@ func TestReceiverDownThenBack(t *testing.T) {
 // when some attempts fail and are retried.
 func TestOrderPerHook(t *testing.T) {
 	w := newWorld(t, webhook.Options{})
-	r := newReceiver(t, func(n int, _ delivery) int {
+	r := testkit.NewWebhookReceiver(t, func(n int, _ testkit.WebhookDelivery) int {
 		if n%3 == 0 {
 			return http.StatusServiceUnavailable
 		}
 		return http.StatusOK
 	})
-	h := w.hook(t, "alice", r.srv.URL)
+	h := w.hook(t, "alice", r.URL)
 	const events = 30
 	for i := range events {
 		w.n.Publish(finished("a1~n1", uint64(i+1), int32(i)))
 	}
 	var order []uint64
 	for len(order) < events {
-		d := r.next(t)
-		if n := len(order); n > 0 && order[n-1] == d.event.Data.Seq {
+		d := r.Next(t)
+		if n := len(order); n > 0 && order[n-1] == d.Event.Data.Seq {
 			continue // the retry of a failed attempt
 		}
-		order = append(order, d.event.Data.Seq)
+		order = append(order, d.Event.Data.Seq)
 	}
 	for i, seq := range order {
 		if seq != uint64(i+1) {
@@ -304,12 +209,12 @@ func TestFullQueueDropsOldest(t *testing.T) {
 	w := newWorld(t, webhook.Options{QueueSize: 2})
 	release := make(chan struct{})
 	entered := make(chan struct{}, 10)
-	r := newReceiver(t, func(int, delivery) int {
+	r := testkit.NewWebhookReceiver(t, func(int, testkit.WebhookDelivery) int {
 		entered <- struct{}{}
 		<-release
 		return http.StatusOK
 	})
-	h := w.hook(t, "alice", r.srv.URL)
+	h := w.hook(t, "alice", r.URL)
 	w.n.Publish(finished("a1~n1", 1, 1))
 	<-entered // seq 1 is in flight and stays there
 	for seq := uint64(2); seq <= 6; seq++ {
@@ -327,7 +232,7 @@ func TestFullQueueDropsOldest(t *testing.T) {
 	close(release)
 	var seqs []uint64
 	for range 3 {
-		seqs = append(seqs, r.next(t).event.Data.Seq)
+		seqs = append(seqs, r.Next(t).Event.Data.Seq)
 	}
 	if seqs[0] != 1 || seqs[1] != 5 || seqs[2] != 6 {
 		t.Fatalf("delivered %v, want [1 5 6]", seqs)
@@ -339,16 +244,16 @@ func TestFullQueueDropsOldest(t *testing.T) {
 // neither list, read the log of, nor delete them.
 func TestHooksBelongToTheirKey(t *testing.T) {
 	w := newWorld(t, webhook.Options{})
-	ra, rb := newReceiver(t, nil), newReceiver(t, nil)
-	ha := w.hook(t, "alice", ra.srv.URL)
-	hb := w.hook(t, "bob", rb.srv.URL)
+	ra, rb := testkit.NewWebhookReceiver(t, nil), testkit.NewWebhookReceiver(t, nil)
+	ha := w.hook(t, "alice", ra.URL)
+	hb := w.hook(t, "bob", rb.URL)
 	w.n.Publish(finished("b1~n2", 1, 2))
 	w.n.Publish(finished("a1~n1", 1, 1))
-	if d := ra.next(t); d.event.Data.Owner != "alice" || d.event.Data.SessionID != "a1" {
-		t.Fatalf("alice's hook got %+v", d.event)
+	if d := ra.Next(t); d.Event.Data.Owner != "alice" || d.Event.Data.SessionID != "a1" {
+		t.Fatalf("alice's hook got %+v", d.Event)
 	}
-	if d := rb.next(t); d.event.Data.Owner != "bob" || d.event.Data.SessionID != "b1" {
-		t.Fatalf("bob's hook got %+v", d.event)
+	if d := rb.Next(t); d.Event.Data.Owner != "bob" || d.Event.Data.SessionID != "b1" {
+		t.Fatalf("bob's hook got %+v", d.Event)
 	}
 	ctx := context.Background()
 	list, err := w.n.List(ctx, "bob")
@@ -367,8 +272,8 @@ func TestHooksBelongToTheirKey(t *testing.T) {
 	if list, _ := w.n.List(ctx, "alice"); len(list) != 0 {
 		t.Fatalf("alice's hooks after delete: %+v", list)
 	}
-	if len(ra.got)+len(rb.got) != 0 {
-		t.Fatalf("extra deliveries: %d %d", len(ra.got), len(rb.got))
+	if ra.Waiting()+rb.Waiting() != 0 {
+		t.Fatalf("extra deliveries: %d %d", ra.Waiting(), rb.Waiting())
 	}
 }
 
@@ -378,9 +283,9 @@ func TestHooksBelongToTheirKey(t *testing.T) {
 func TestEventTypes(t *testing.T) {
 	waiting := map[string]bool{"req-person": true}
 	w := newWorld(t, webhook.Options{NeedsPerson: func(session, request string) bool { return session == "a1~n1" && waiting[request] }})
-	all, picky := newReceiver(t, nil), newReceiver(t, nil)
-	w.hook(t, "alice", all.srv.URL)
-	w.hook(t, "alice", picky.srv.URL, webhook.DangerBlocked)
+	all, picky := testkit.NewWebhookReceiver(t, nil), testkit.NewWebhookReceiver(t, nil)
+	w.hook(t, "alice", all.URL)
+	w.hook(t, "alice", picky.URL, webhook.DangerBlocked)
 
 	perm := func(id string) *event.EventWithMeta {
 		ev := event.NewEventWithMeta(event.TypePermissionRequest, "Bash", &event.EventMeta{ToolName: "Bash"})
@@ -404,7 +309,7 @@ func TestEventTypes(t *testing.T) {
 	got := map[string]webhook.Event{}
 	var types []string
 	for range 5 {
-		e := all.next(t).event
+		e := all.Next(t).Event
 		got[e.Type] = e
 		types = append(types, e.Type)
 	}
@@ -427,13 +332,13 @@ func TestEventTypes(t *testing.T) {
 	if b := got[webhook.BudgetExceeded].Data.Budget; b == nil || b.Scope != "key" || b.SpentUSD != 2.5 || b.BudgetUSD != 2 {
 		t.Fatalf("budget %+v", b)
 	}
-	if e := picky.next(t).event; e.Type != webhook.DangerBlocked {
+	if e := picky.Next(t).Event; e.Type != webhook.DangerBlocked {
 		t.Fatalf("the danger-only hook got %s", e.Type)
 	}
 	// Everything published above has been routed (the budget event was
 	// last, and all got it): the picky hook got nothing else.
-	if len(picky.got) != 0 {
-		t.Fatalf("the danger-only hook got %d more", len(picky.got))
+	if picky.Waiting() != 0 {
+		t.Fatalf("the danger-only hook got %d more", picky.Waiting())
 	}
 }
 
