@@ -134,8 +134,10 @@ func classify(ev *event.EventWithMeta, needsPerson func(session, request string)
 			t.InputTokens, t.OutputTokens = int64(tr.InputTokens), int64(tr.OutputTokens)
 			t.CacheReadTokens, t.CacheWriteTokens = int64(tr.CacheRead), int64(tr.CacheWrite)
 			t.CostUSD, t.Model, t.Subtype, t.Interrupted = tr.CostUSD, tr.Model, tr.Subtype, tr.Interrupted
-			// An interrupt is someone's choice, not a failure.
-			failed = tr.IsError && !tr.Interrupted
+			// An interrupt is someone's choice, not a failure, unless
+			// it came with a cause: the engine ends a turn whose
+			// budget is spent as an interrupt with the budget error.
+			failed = tr.IsError && (!tr.Interrupted || t.Error != "")
 		}
 		o.typ, o.data.Turn = TurnFinished, t
 		if failed {

@@ -442,3 +442,23 @@ func waitLog(t *testing.T, n *webhook.Notifier, owner, id string, ok func(webhoo
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// An interrupted turn finished, as someone chose; one ended with a cause
+// (a spent budget ends a turn as an interrupt with the budget error)
+// failed.
+func TestInterruptedTurns(t *testing.T) {
+	w := newWorld(t, webhook.Options{})
+	r := testkit.NewWebhookReceiver(t, nil)
+	w.hook(t, "alice", r.URL)
+	for _, cause := range []string{"", "budget_exceeded: session a1 has spent $4 of its $1 budget"} {
+		ev := finished("a1~n1", 1, 0)
+		ev.Turn.IsError, ev.Turn.Interrupted, ev.Turn.Subtype, ev.Meta.ErrorMsg = true, true, "error_during_execution", cause
+		w.n.Publish(ev)
+	}
+	if e := r.Next(t).Event; e.Type != webhook.TurnFinished || !e.Data.Turn.Interrupted || e.Data.Turn.Error != "" {
+		t.Fatalf("a plain interrupt: %+v %+v", e, e.Data.Turn)
+	}
+	if e := r.Next(t).Event; e.Type != webhook.TurnFailed || !strings.HasPrefix(e.Data.Turn.Error, "budget_exceeded") {
+		t.Fatalf("an interrupt with a cause: %+v %+v", e, e.Data.Turn)
+	}
+}
