@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"sync"
@@ -48,8 +49,8 @@ func (d *daemon) deliveries(t *testing.T, key, id string, ok func(webhook.Log) b
 // (a session that approves by hand, or a permission rule that asks) and a
 // finished turn reach the key's webhook, signed, with the session's own ID
 // and the turn's figures as the stream reported them; a tool use decided
-// without a person does not. Bad hooks are refused; the log and deletion
-// work over the API.
+// without a person does not; so do a firewall block and a hibernation.
+// Bad hooks are refused; the log and deletion work over the API.
 func TestWebhooksThroughTheDaemon(t *testing.T) {
 	d := newDaemon(t)
 	r := testkit.NewWebhookReceiver(t, nil)
@@ -71,7 +72,7 @@ func TestWebhooksThroughTheDaemon(t *testing.T) {
 
 	// Decided by the default policy: nobody is needed, nothing is sent
 	// (the next permission.requested is the ask session's).
-	d.Create(t, d.alice, map[string]any{"id": "plain"})
+	plain := d.Create(t, d.alice, map[string]any{"id": "plain"})
 	d.turn(t, d.alice, "plain", bashDirective("touch plain.txt"))
 	if plain := r.Next(t); plain.Event.Type != webhook.TurnFinished || plain.Event.Data.SessionID != "plain" {
 		t.Fatalf("first delivery: %s", plain.Body)
@@ -117,8 +118,26 @@ func TestWebhooksThroughTheDaemon(t *testing.T) {
 		}
 	}
 
-	l := d.deliveries(t, d.alice, id, func(l webhook.Log) bool { return l.Delivered == 5 })
-	if len(l.Attempts) != 5 || l.Attempts[0].Type != webhook.TurnFinished || l.Attempts[0].Outcome != webhook.OutcomeDelivered || l.Attempts[0].StatusCode != 200 {
+	// The firewall's block (judged, never run), and the turn it was in.
+	d.turn(t, d.alice, "plain", bashDirective("rm -rf /nonexistent-hotplex-webhook-path"))
+	blk := r.Next(t)
+	if dg := blk.Event.Data.Danger; blk.Event.Type != webhook.DangerBlocked || blk.Event.Data.SessionID != "plain" || dg == nil ||
+		dg.Level == "" || dg.Category == "" || dg.Reason == "" || dg.Tool != "Bash" {
+		t.Fatalf("danger.blocked %s", blk.Body)
+	}
+	if e := r.Next(t); e.Event.Type != webhook.TurnFinished && e.Event.Type != webhook.TurnFailed {
+		t.Fatalf("after the block: %s", e.Body)
+	}
+	// A hibernated session.
+	if err := d.Engine.Hibernate(context.Background(), plain["key"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	if h := r.Next(t); h.Event.Type != webhook.SessionHibernated || h.Event.Data.SessionID != "plain" || h.Event.Data.Owner != "alice" {
+		t.Fatalf("session.hibernated %s", h.Body)
+	}
+
+	l := d.deliveries(t, d.alice, id, func(l webhook.Log) bool { return l.Delivered == 8 })
+	if len(l.Attempts) != 8 || l.Attempts[0].Type != webhook.SessionHibernated || l.Attempts[0].Outcome != webhook.OutcomeDelivered || l.Attempts[0].StatusCode != 200 {
 		t.Fatalf("log %+v", l)
 	}
 	if resp := d.Do(t, "DELETE", "/v1/hooks/"+id, d.alice, nil); resp.StatusCode != http.StatusNoContent {
