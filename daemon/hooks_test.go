@@ -97,4 +97,3 @@ func TestConfiguredWebhooks(t *testing.T) {
 
 // hooklessStore is a store that keeps no hooks.
 type hooklessStore struct{ store.Store }
-
