@@ -24,15 +24,15 @@ type hookList struct {
 }
 
 var (
-	errNoHooks  = errorf(http.StatusNotFound, "not_found", "webhooks are not enabled on this server")
-	errNoSuchHk = errorf(http.StatusNotFound, "not_found", "no such hook")
+	errNoHooks    = errorf(http.StatusNotFound, "not_found", "webhooks are not enabled on this server")
+	errNoSuchHook = errorf(http.StatusNotFound, "not_found", "no such hook")
 )
 
 // hookError turns the notifier's errors into the API's.
 func hookError(err error) error {
 	switch {
 	case errors.Is(err, webhook.ErrNotFound):
-		return errNoSuchHk
+		return errNoSuchHook
 	case errors.Is(err, webhook.ErrInvalid):
 		return errorf(http.StatusBadRequest, "bad_request", err.Error())
 	}
