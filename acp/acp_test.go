@@ -252,6 +252,13 @@ func TestConversation(t *testing.T) {
 	if got := kinds(first); !slices.Contains(got, "thought:pondering") || !slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "agent:") }) {
 		t.Errorf("first turn's updates: %q", got)
 	}
+	u1 := lastUsage(t, first)
+	if u1.Used <= 0 || u1.Size != 200_000 || u1.Cost == nil || u1.Cost.Amount <= 0 || u1.Cost.Currency != "USD" {
+		t.Errorf("first turn's usage_update: %+v (cost %+v)", u1, u1.Cost)
+	}
+	if want := r.Usage.TotalTokens; u1.Used != want {
+		t.Errorf("usage_update says %d tokens in context, the response %d", u1.Used, want)
+	}
 
 	r, err = conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text(bash("echo from-the-tool"))})
 	if err != nil {
@@ -266,6 +273,10 @@ func TestConversation(t *testing.T) {
 	done := slices.Index(got, "tool_call_update:completed")
 	if call < 0 || done < call {
 		t.Fatalf("tool turn's updates: %q (want a tool_call, then its completion)", got)
+	}
+	// The cost is the session's: the second turn's adds to the first's.
+	if u2 := lastUsage(t, ups); u2.Cost == nil || u2.Cost.Amount <= u1.Cost.Amount {
+		t.Errorf("second turn's usage_update: %+v (first's cost %v)", u2.Cost, u1.Cost.Amount)
 	}
 	if id, upd := ups[call].Update.ToolCall.ToolCallId, ups[done].Update.ToolCallUpdate.ToolCallId; id != upd || id == "" {
 		t.Errorf("the completion is of tool call %q, the call was %q", upd, id)
@@ -573,6 +584,23 @@ func TestBadInput(t *testing.T) {
 	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "relative/dir", McpServers: []sdk.McpServer{}}); err == nil || code(err) != -32602 {
 		t.Errorf("relative cwd: %v", err)
 	}
+	// An editor's MCP servers: a stdio one is a command the daemon's host
+	// would run, which Bob's key (not an admin's) may not give; a name no
+	// tool name can hold is refused; an HTTP one is his to give.
+	bobs := workDir(t, d, "../"+engine.OwnerDir("bob")+"/project")
+	stdio := sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "tools", Command: "/bin/true", Args: []string{}, Env: []sdk.EnvVariable{}}}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{stdio}}); err == nil || code(err) != -32000 || !strings.Contains(err.Error(), "admin key") {
+		t.Errorf("a stdio MCP server from a key that is not an admin's: %v", err)
+	}
+	web := func(name string) sdk.McpServer {
+		return sdk.McpServer{Http: &sdk.McpServerHttpInline{Name: name, Type: "http", Url: "http://127.0.0.1:9/mcp", Headers: []sdk.HttpHeader{}}}
+	}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{web("no spaces please")}}); err == nil || code(err) != -32602 || !strings.Contains(err.Error(), "no spaces please") {
+		t.Errorf("an MCP server's bad name: %v", err)
+	}
+	if _, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: bobs, McpServers: []sdk.McpServer{web("web")}}); err != nil {
+		t.Errorf("an HTTP MCP server: %v", err)
+	}
 	// Alice's session is not Bob's.
 	alice := client.InProcess(d.Handler())
 	hers, err := alice.CreateSession(ctx, d.Alice, client.NewSession{ID: "hers"})
@@ -631,4 +659,63 @@ func rawAgent(t *testing.T, d *testkit.Daemon) (io.Writer, *bufio.Reader) {
 		<-served
 	})
 	return fromEditor, bufio.NewReader(toEditor)
+}
+
+// lastUsage is the last usage_update among ns, which must be the turn's
+// last update.
+func lastUsage(t *testing.T, ns []sdk.SessionNotification) *sdk.SessionUsageUpdate {
+	t.Helper()
+	if len(ns) == 0 || ns[len(ns)-1].Update.UsageUpdate == nil {
+		t.Fatalf("the turn's updates do not end with a usage_update: %q", kinds(ns))
+	}
+	return ns[len(ns)-1].Update.UsageUpdate
+}
+
+// A prewarmed spare was started without the editor's MCP servers: a
+// session with servers of its own starts an agent of its own, one
+// without takes the spare.
+func TestMCPServersSkipTheSpare(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent", Timeouts: provider.Timeouts{TerminateGrace: 500 * time.Millisecond}}),
+		Env:      append(os.Environ(), "HOME="+t.TempDir()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"), Spares: 1,
+	})
+	conn, _, _ := connect(t, d, acp.Options{})
+	initialize(t, conn)
+	ctx := ctxT(t)
+	web := sdk.McpServer{Http: &sdk.McpServerHttpInline{Name: "web", Type: "http", Url: "http://127.0.0.1:9/mcp", Headers: []sdk.HttpHeader{}}}
+	spare := func(name string, servers []sdk.McpServer) bool {
+		t.Helper()
+		for d.Engine.PoolStats().Spares < 1 {
+			select {
+			case <-ctx.Done():
+				t.Fatal("no spare parked")
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: workDir(t, d, name), McpServers: servers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("hello")}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+			t.Fatalf("prompt: %+v, %v", r, err)
+		}
+		evs, _, err := client.InProcess(d.Handler()).Events(ctx, d.Alice, string(s.SessionId), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if ev.SessionStart != nil {
+				return ev.SessionStart.Spare
+			}
+		}
+		t.Fatalf("no session_start among %d events", len(evs))
+		return false
+	}
+	if spare("with-servers", []sdk.McpServer{web}) {
+		t.Error("a session with MCP servers of its own took the spare started without them")
+	}
+	if !spare("without", []sdk.McpServer{}) {
+		t.Error("a session without MCP servers did not take the spare")
+	}
 }

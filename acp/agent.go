@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 
 	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
 )
 
 // Options configure an ACP agent.
@@ -165,6 +167,10 @@ func (a *agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			// prompt's text; images and audio cannot reach the agents'
 			// CLIs through the API.
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			// The editor's MCP servers go to the session's agent: Claude
+			// Code takes all three kinds; an ACP agent every stdio
+			// server, and HTTP and SSE ones where it says it does.
+			McpCapabilities: sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List:   &sdk.SessionListCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
@@ -184,9 +190,13 @@ func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	if !filepath.IsAbs(p.Cwd) {
 		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", p.Cwd)})
 	}
+	servers, err := mcpServers(p.McpServers)
+	if err != nil {
+		return sdk.NewSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "session/new: " + err.Error()})
+	}
 	s, err := a.api.CreateSession(ctx, a.o.Key, client.NewSession{
 		WorkDir: p.Cwd, Provider: a.o.Provider, Approval: a.o.Approval, Permissions: a.o.Permissions,
-		Title: "ACP: " + filepath.Base(p.Cwd),
+		Title: "ACP: " + filepath.Base(p.Cwd), MCPServers: servers,
 	})
 	if err != nil {
 		return sdk.NewSessionResponse{}, apiError("session/new", "", err)
@@ -194,9 +204,42 @@ func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(s.ID)}, nil
 }
 
+// mcpServers is the editor's MCP servers as the session keeps them for
+// its agent. An ACP-transport server (the editor's own, over this
+// connection) cannot reach an agent behind HotPlex.
+func mcpServers(in []sdk.McpServer) ([]provider.MCPServer, error) {
+	var out []provider.MCPServer
+	for _, m := range in {
+		switch {
+		case m.Stdio != nil:
+			env := map[string]string{}
+			for _, e := range m.Stdio.Env {
+				env[e.Name] = e.Value
+			}
+			out = append(out, provider.MCPServer{Name: m.Stdio.Name, Command: m.Stdio.Command, Args: m.Stdio.Args, Env: env})
+		case m.Http != nil:
+			out = append(out, provider.MCPServer{Name: m.Http.Name, Type: "http", URL: m.Http.Url, Headers: headerMap(m.Http.Headers)})
+		case m.Sse != nil:
+			out = append(out, provider.MCPServer{Name: m.Sse.Name, Type: "sse", URL: m.Sse.Url, Headers: headerMap(m.Sse.Headers)})
+		default:
+			return nil, errors.New("only stdio, http and sse MCP servers can reach the agent")
+		}
+	}
+	return out, nil
+}
+
+func headerMap(h []sdk.HttpHeader) map[string]string {
+	out := map[string]string{}
+	for _, v := range h {
+		out[v.Name] = v.Value
+	}
+	return out
+}
+
 // LoadSession replays the session's conversation from the daemon's event
 // store as session/update notifications, prompts included, before it
-// answers.
+// answers. The session keeps the MCP servers it was created with: the
+// agent may be running with them already.
 func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	id := string(p.SessionId)
 	t := newTranslator(true)
@@ -315,4 +358,40 @@ func usageOf(tr *event.TurnResult) *sdk.Usage {
 	in, out := int(tr.InputTokens), int(tr.OutputTokens)
 	cr, cw := int(tr.CacheRead), int(tr.CacheWrite)
 	return &sdk.Usage{InputTokens: in, OutputTokens: out, CachedReadTokens: &cr, CachedWriteTokens: &cw, TotalTokens: in + out + cr + cw}
+}
+
+// claudeContextWindow is the context window of Claude's models, the one
+// figure of usage_update the agents do not report with a turn.
+const claudeContextWindow = 200_000
+
+// usageUpdate is the usage_update a turn's result event makes: the tokens
+// the turn's last context held (what it read, from the prompt or the
+// cache, and what it wrote), the model's context window where it is known
+// (Claude's; 0 otherwise) and the session's cost so far in US dollars.
+// The token counts by kind ride along in _meta, under "hotplex".
+func usageUpdate(ev *event.EventWithMeta) (sdk.SessionUpdate, bool) {
+	tr := ev.Turn
+	if tr == nil {
+		return sdk.SessionUpdate{}, false
+	}
+	used := int(tr.InputTokens) + int(tr.CacheRead) + int(tr.CacheWrite) + int(tr.OutputTokens)
+	size := 0
+	model := tr.Model
+	if model == "" && ev.Stats != nil {
+		model = ev.Stats.ModelUsed
+	}
+	if strings.HasPrefix(model, "claude") {
+		size = claudeContextWindow
+	}
+	u := &sdk.SessionUsageUpdate{Used: used, Size: size, Meta: map[string]any{"hotplex": map[string]any{
+		"input_tokens": tr.InputTokens, "output_tokens": tr.OutputTokens,
+		"cache_read_tokens": tr.CacheRead, "cache_write_tokens": tr.CacheWrite,
+		"turn_cost_usd": tr.CostUSD, "model": model,
+	}}}
+	cost := tr.CostUSD
+	if ev.Stats != nil {
+		cost = ev.Stats.TotalCostUSD
+	}
+	u.Cost = &sdk.Cost{Amount: cost, Currency: "USD"}
+	return sdk.SessionUpdate{UsageUpdate: u}, true
 }

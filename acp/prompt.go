@@ -116,6 +116,11 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	case result == nil:
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": "session/prompt: the turn ended without a result"})
 	}
+	if u, ok := usageUpdate(result); ok {
+		if err := a.send(a.gone, p.SessionId, []sdk.SessionUpdate{u}); err != nil {
+			return sdk.PromptResponse{}, err
+		}
+	}
 	resp := sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn, Usage: usageOf(result.Turn)}
 	switch {
 	case result.Turn != nil && result.Turn.Interrupted:

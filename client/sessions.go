@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/provider"
 )
 
 // NewSession is what POST /v1/sessions creates; only the fields the API's
@@ -25,6 +26,9 @@ type NewSession struct {
 	// Code's syntax ({"allow": [...], "ask": [...], "deny": [...]}, or a
 	// settings file's {"permissions": {...}}).
 	Permissions json.RawMessage `json:"permissions,omitempty"`
+	// MCPServers are the session's own MCP servers, for agents that take
+	// them; a stdio server needs an admin key.
+	MCPServers []provider.MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // CreateSession creates a session for key.

@@ -1,6 +1,21 @@
 // Package cluster holds what lets several HotPlex nodes act as one service
-// on NATS JetStream. Its first part is session ownership: a hot CLI process
-// lives on one node, and Leases decides which.
+// on NATS JetStream. Its parts, each with its own guarantees:
+//
+//   - Session ownership (Leases, OwnersBucket): a hot CLI process lives
+//     on one node, and a lease with a fencing token decides which.
+//   - Event fan-out (Events): a session's owner publishes its events to a
+//     stream every node follows in one order, resuming by stream sequence
+//     across disconnects; the store, not the stream, keeps history.
+//   - Membership (JoinNodes, Nodes, PickNode): each node's advertised URL
+//     and load in a bucket whose TTL removes a dead node; a hint for
+//     routing, never proof that a node stopped acting.
+//   - Node-to-node calls (ServeRPC, CallRPC, Notify): request and reply
+//     over core NATS, addressed by node ID, bounded per node.
+//   - Conversation files (Files): the files a CLI keeps for a session,
+//     saved whole or not at all and fenced by the lease token, so a node
+//     that takes a session over can resume it.
+//
+// The rest of this comment is about leases.
 //
 // # What a lease guarantees
 //

@@ -128,6 +128,13 @@ func NewLeases(ctx context.Context, kv jetstream.KeyValue, o LeaseOptions) (*Lea
 // TTL is how long a lease outlives its last renewal.
 func (ls *Leases) TTL() time.Duration { return ls.ttl }
 
+// Held is how many leases this node holds now.
+func (ls *Leases) Held() int {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return len(ls.held)
+}
+
 // record is an owner entry's value. Lease tells this holder's renewals
 // apart from any other lease of the same node (one taken before a
 // restart); Token is absent from the first write, whose revision it is.

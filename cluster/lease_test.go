@@ -274,7 +274,7 @@ func TestLostAtDeadlineNotAtNextRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the heartbeat to sleep", func() bool { return clock.afterCalls() > 0 })
-	ns.stop()
+	ns.Stop()
 	eventually(t, "the client to see the server gone", func() bool { return !a.nc.IsConnected() })
 
 	clock.AdvanceAndSettle(t, 2*time.Second)         // t=2: fails, retry at 2.5
@@ -516,7 +516,7 @@ func TestNATSRestartMidLease(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, "first renewal", func() bool { return a.revision(t, "s1") > la.Token() })
-		ns.restart()
+		ns.Restart()
 		var rev uint64
 		eventually(t, "reconnection", func() bool { rev = a.revision(t, "s1"); return rev != 0 })
 		eventually(t, "renewal after restart", func() bool { return a.revision(t, "s1") > rev })
@@ -542,12 +542,12 @@ func TestNATSRestartMidLease(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ns.stop()
+		ns.Stop()
 		waitLost(t, la)
 		if err := la.Err(); !errors.Is(err, ErrLost) {
 			t.Fatalf("lost with %v", err)
 		}
-		ns.start()
+		ns.Start()
 		var lb *Lease
 		eventually(t, "node-b acquires after the restart", func() bool {
 			l, err := b.leases.Acquire(ctx, "s1")

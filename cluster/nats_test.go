@@ -2,71 +2,18 @@ package cluster
 
 import (
 	"context"
-	"net"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
+	"github.com/hotplex/hotplex/internal/natstest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// natsServer is a real NATS server with JetStream on file storage, run in
-// the test process. Restart brings it back on the same port and store, as
-// an operator restarting nats-server would.
-type natsServer struct {
-	t    testing.TB
-	dir  string
-	port int
-	srv  *server.Server
-}
-
-func startNATS(t testing.TB) *natsServer {
-	t.Helper()
-	n := &natsServer{t: t, dir: t.TempDir(), port: server.RANDOM_PORT}
-	n.start()
-	n.port = n.srv.Addr().(*net.TCPAddr).Port
-	t.Cleanup(n.stop)
-	return n
-}
-
-func (n *natsServer) start() {
-	n.t.Helper()
-	srv, err := server.NewServer(&server.Options{
-		Host:      "127.0.0.1",
-		Port:      n.port,
-		JetStream: true,
-		StoreDir:  n.dir,
-		NoLog:     true,
-		NoSigs:    true,
-	})
-	if err != nil {
-		n.t.Fatal(err)
-	}
-	srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
-		srv.Shutdown()
-		n.t.Fatal("nats server not ready")
-	}
-	n.srv = srv
-}
-
-func (n *natsServer) stop() {
-	if n.srv != nil {
-		n.srv.Shutdown()
-		n.srv.WaitForShutdown()
-		n.srv = nil
-	}
-}
-
-func (n *natsServer) restart() {
-	n.t.Helper()
-	n.stop()
-	n.start()
-}
-
-func (n *natsServer) URL() string { return n.srv.ClientURL() }
+// startNATS runs a real NATS server with JetStream on file storage in the
+// test process (see natstest).
+func startNATS(t testing.TB) *natstest.Server { return natstest.Start(t) }
 
 // testNode is one HotPlex node's view of the cluster: its own connection,
 // the owners bucket and its leases. Its cleanup closes the leases, then
@@ -77,7 +24,7 @@ type testNode struct {
 	leases *Leases
 }
 
-func newNode(t testing.TB, ns *natsServer, id string, ttl time.Duration, o LeaseOptions) *testNode {
+func newNode(t testing.TB, ns *natstest.Server, id string, ttl time.Duration, o LeaseOptions) *testNode {
 	t.Helper()
 	nc, err := Connect(ns.URL(), ConnOptions{NodeID: id, ReconnectWait: 50 * time.Millisecond})
 	if err != nil {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,43 +46,53 @@ type BucketConfig struct {
 // to adjust: a node renewing on a longer TTL than the bucket's would lose
 // leases it believes it holds.
 func OwnersBucket(ctx context.Context, js jetstream.JetStream, c BucketConfig) (jetstream.KeyValue, error) {
-	name := c.Name
-	if name == "" {
-		name = DefaultOwnersBucket
-	}
-	ttl := c.LeaseTTL
-	if ttl == 0 {
-		ttl = DefaultLeaseTTL
-	}
-	if ttl < time.Second {
-		// The server checks ages every 250ms at best; shorter leases
-		// would expire late by a large share of their TTL.
-		return nil, fmt.Errorf("cluster: lease TTL %s is below 1s", ttl)
-	}
-	replicas := c.Replicas
-	if replicas == 0 {
-		replicas = 1
+	return ttlBucket(ctx, js, ttlBucketSpec{
+		name:        cmp.Or(c.Name, DefaultOwnersBucket),
+		kind:        "owners",
+		entries:     "leases",
+		description: "HotPlex session owners: which node runs each session",
+		ttl:         cmp.Or(c.LeaseTTL, DefaultLeaseTTL),
+		replicas:    cmp.Or(c.Replicas, 1),
+	})
+}
+
+// ttlBucketSpec describes a bucket whose TTL is what expires its entries.
+type ttlBucketSpec struct {
+	name, kind, entries, description string
+	ttl                              time.Duration
+	replicas                         int
+	// history is how many values of a key are kept (0: 1).
+	history uint8
+}
+
+// ttlBucket creates a bucket whose entries expire a TTL after their last
+// write, or binds to it when it exists with that TTL.
+func ttlBucket(ctx context.Context, js jetstream.JetStream, b ttlBucketSpec) (jetstream.KeyValue, error) {
+	if b.ttl < time.Second {
+		// The server checks ages every 250ms at best; shorter TTLs
+		// would expire late by a large share of their length.
+		return nil, fmt.Errorf("cluster: %s TTL %s is below 1s", b.kind, b.ttl)
 	}
 	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      name,
-		Description: "HotPlex session owners: which node runs each session",
-		History:     1,
-		TTL:         ttl,
+		Bucket:      b.name,
+		Description: b.description,
+		History:     max(b.history, 1),
+		TTL:         b.ttl,
 		Storage:     jetstream.FileStorage,
-		Replicas:    replicas,
+		Replicas:    b.replicas,
 	})
 	if errors.Is(err, jetstream.ErrBucketExists) {
-		kv, err = js.KeyValue(ctx, name)
+		kv, err = js.KeyValue(ctx, b.name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cluster: owners bucket %s: %w", name, err)
+		return nil, fmt.Errorf("cluster: %s bucket %s: %w", b.kind, b.name, err)
 	}
 	st, err := kv.Status(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: owners bucket %s: %w", name, err)
+		return nil, fmt.Errorf("cluster: %s bucket %s: %w", b.kind, b.name, err)
 	}
-	if st.TTL() != ttl {
-		return nil, fmt.Errorf("cluster: owners bucket %s keeps leases for %s, this node is configured for %s", name, st.TTL(), ttl)
+	if st.TTL() != b.ttl {
+		return nil, fmt.Errorf("cluster: %s bucket %s keeps %s for %s, this node is configured for %s", b.kind, b.name, b.entries, st.TTL(), b.ttl)
 	}
 	return kv, nil
 }

@@ -80,6 +80,10 @@ type Config struct {
 	// Capacity bounds the agent processes (zero: no bounds).
 	Capacity Capacity
 
+	// Cluster makes the daemon a node of a cluster (nil: a single node).
+	// The store must then be one the nodes share (PostgreSQL).
+	Cluster *ClusterConfig
+
 	// Ring is each session's replay ring in the hub; replay beyond it
 	// comes from the store (0: 128).
 	Ring int

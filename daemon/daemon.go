@@ -62,6 +62,7 @@ type Daemon struct {
 	srv       *server.Server
 	mcp       *mcp.Handler
 	handler   http.Handler // the API, and the MCP server at /mcp
+	node      *node        // nil on a single node
 	restored  int
 
 	mu      sync.Mutex
@@ -132,8 +133,24 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		return d, ErrNoAgent
 	}
 
+	if cfg.Cluster != nil {
+		if d.node, err = joinCluster(ctx, *cfg.Cluster, d.log); err != nil {
+			return d, err
+		}
+	}
 	d.hub = hub.New(hub.Options{Ring: cfg.Ring})
 	d.recorder = server.NewRecorder(cfg.Store, d.hub, d.log)
+	var (
+		ownership engine.Ownership
+		convs     engine.Conversations
+	)
+	if d.node != nil {
+		ownership, convs = d.node, conversations{d.node.files}
+		d.recorder.Forward(d.node.forward)
+		if err := d.node.follow(d.hub); err != nil {
+			return d, err
+		}
+	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
 	d.metrics = server.NewMetrics()
 	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
@@ -147,7 +164,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder, d.hooks}, Hibernated: d.hooks.Hibernated,
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
 		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
-		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths,
+		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership, Conversations: convs,
 	})
 	if err != nil {
 		return d, err
@@ -158,10 +175,21 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		Recorder: d.recorder, Approvals: d.approvals, Metrics: d.metrics, Logger: d.log, Hooks: d.hooks,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: cfg.Web, KeepAlive: cfg.KeepAlive,
 		RateLimit: cfg.RateLimit, Timeouts: cfg.Timeouts, WS: cfg.WS, KeyCheckInterval: cfg.KeyCheckInterval}
+	if d.node != nil {
+		so.Cluster = d.node
+	}
 	if cfg.ServerOptions != nil {
 		cfg.ServerOptions(&so)
 	}
 	d.srv = server.New(so)
+	if d.node != nil {
+		if err := d.node.serve(d.srv.HandleCall); err != nil {
+			return d, err
+		}
+		if err := d.node.join(ctx, d.eng); err != nil {
+			return d, err
+		}
+	}
 	// The MCP server calls the API in this process with each request's
 	// own key, so it holds no rule of tenancy of its own.
 	d.mcp = mcp.NewHandler(client.InProcess(d.srv.Handler()), mcp.HTTPOptions{Options: mcp.Options{Logger: d.log}})
@@ -246,12 +274,30 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 	d.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), d.cfg.ShutdownTimeout)
 	defer cancel()
+	if d.node != nil {
+		// A node of a cluster hands its sessions over, ends its follow
+		// streams (their clients go on elsewhere), stops accepting, and
+		// lets the turns it streams for sessions run elsewhere end
+		// before anything is interrupted.
+		if err := d.Drain(sctx); err != nil {
+			d.log.Warn("stopping before every session was handed over", "err", err)
+		}
+		d.srv.EndFollows()
+		if err := hs.Shutdown(sctx); err != nil {
+			d.log.Warn("requests still in flight at shutdown", "err", err)
+		}
+	}
 	d.stopHTTP(sctx, hs)
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// Drain hands a cluster node's sessions over to the other nodes before it
+// stops (see server.Server.Drain): Serve does it when its context ends,
+// so a rolling restart loses nothing. A single node has nothing to do.
+func (d *Daemon) Drain(ctx context.Context) error { return d.srv.Drain(ctx) }
 
 // stopHTTP stops hs gracefully: turns are interrupted at the same time,
 // since an SSE request lasts as long as its turn and would otherwise hold
@@ -319,6 +365,9 @@ func (d *Daemon) shutdown(ctx context.Context) error {
 		d.hub.Close()
 	}
 	d.hooks.Close() // after the engine: its last events are taken
+	if d.node != nil {
+		d.node.close(ctx)
+	}
 	// The gateway's last write is worth its own few seconds even when ctx
 	// ran out waiting for turns: it is spend that would go unrecorded.
 	gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -185,8 +185,8 @@ func (sp *SessionPool) hibernateLocked(s *session) bool {
 		return false
 	}
 	s.proc = nil
-	cred := s.cred
-	s.cred = nil
+	cred, h := s.cred, s.hold
+	s.cred, s.hold = nil, nil
 	_ = s.moveLocked(StatusHibernated) // idle → hibernated is legal
 	ending := make(chan struct{})
 	s.ending = ending
@@ -205,6 +205,8 @@ func (sp *SessionPool) hibernateLocked(s *session) bool {
 			sp.log.Warn("hibernating session", "session", s.id, "err", err)
 		}
 		cred.end() // the resumed process gets new credentials
+		sp.saveConversation(ctx, s, h)
+		h.release(sp.log, s.id)
 	})
 	return true
 }

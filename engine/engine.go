@@ -315,3 +315,29 @@ func toolAllowed(list []string, tool string) bool {
 		return entry == tool || strings.HasPrefix(entry, tool+"(")
 	})
 }
+
+// CatchUp brings a session that has no process here up to date with what
+// another engine (a node of a cluster sharing the store) did with it
+// since: its events continue after lastSeq, its statistics from stats,
+// and its next start resumes the conversation. A session whose process
+// runs here drives the conversation itself and is left alone, as is one
+// this engine is already ahead on.
+func (e *Engine) CatchUp(id string, lastSeq uint64, stats *event.SessionStatsData) error {
+	e.pool.mu.Lock()
+	s, ok := e.pool.sessions[id]
+	e.pool.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrSessionNotFound, id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil || lastSeq <= s.seq.Load() {
+		return nil
+	}
+	s.seq.Store(lastSeq)
+	if stats != nil {
+		s.stats.Replace(*stats)
+	}
+	s.conversation = true
+	return nil
+}

@@ -52,6 +52,14 @@ type EngineOptions struct {
 	// its own (a gateway token) and strip the operator's secrets from Env.
 	// Nil passes Env through as it is, keys included.
 	Credentials Credentials
+	// Ownership, when set, must grant a session before its process
+	// starts, and the process ends when the grant is lost (see
+	// Ownership): the nodes of a cluster share sessions this way.
+	Ownership Ownership
+	// Conversations, when set, keep the conversations of agents that
+	// store them outside the work directory (provider.Keeper) where other
+	// nodes of a cluster can resume them.
+	Conversations Conversations
 
 	// Model asks the CLI for a model; empty keeps the CLI's default.
 	Model string
@@ -227,6 +235,10 @@ type SessionConfig struct {
 	// Engine.Diff): CreateSession fills it in, a restored session is given
 	// it back (its worktree is then not made again).
 	Baseline *Baseline
+	// MCPServers are the session's own MCP servers, given to its agent
+	// at every start (a session with some takes no prewarmed spare,
+	// started without them).
+	MCPServers []provider.MCPServer
 
 	requested string // the work directory as the caller wrote it, before resolution
 }

@@ -253,6 +253,18 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		// of the directory that went missing.
 		return startInfo{}, fmt.Errorf("%w: session %s", err, s.id)
 	}
+	// In a cluster, the node that starts a process holds the session's
+	// lease for as long as the process lives.
+	h, err := sp.claimOwnership(ctx, s)
+	if err != nil {
+		return startInfo{}, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			h.release(sp.log, s.id)
+		}
+	}()
 	s.mu.Lock()
 	resume := s.conversation
 	opts := provider.StartOptions{
@@ -267,6 +279,7 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		DisallowedTools:            sp.opts.DisallowedTools,
 		PermissionMode:             sp.opts.PermissionMode,
 		DangerouslySkipPermissions: sp.opts.DangerouslySkipPermissions,
+		MCPServers:                 s.cfg.MCPServers,
 		CgroupRoot:                 sp.cgroup,
 		Logger:                     sp.log.With("session", s.id),
 	}
@@ -274,16 +287,23 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 	if !resume && s.stats.Snapshot().Turns > 0 {
 		opts.Resume = true
 	}
+	if opts.Resume {
+		// It may have run on another node last.
+		if err := sp.restoreConversation(ctx, s); err != nil {
+			return startInfo{}, err
+		}
+	}
 
 	// A new conversation may take a spare.
 	sp.move(s, StatusStarting)
-	if !opts.Resume {
+	if !opts.Resume && len(opts.MCPServers) == 0 {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
-				if err := sp.attach(s, p, cred); err != nil {
+				if err := sp.attach(s, p, cred, h); err != nil {
 					sp.move(s, StatusError)
 					return startInfo{}, err
 				}
+				started = true
 				return startInfo{cold: true, spare: true}, nil
 			}
 		}
@@ -313,11 +333,12 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		}
 		return startInfo{}, err
 	}
-	if err := sp.attach(s, p, cred); err != nil {
+	if err := sp.attach(s, p, cred, h); err != nil {
 		done(nil, 0)
 		sp.move(s, StatusError)
 		return startInfo{}, err
 	}
+	started = true
 	done(p, sp.clock.Now().Sub(begin))
 	return startInfo{cold: true, queued: queued}, nil
 }
@@ -363,7 +384,7 @@ func (sp *SessionPool) claim(ctx context.Context, s *session, sc provider.Spare,
 
 // attach makes p the session's process. A session terminated (or an
 // engine closed) while the process started gets it ended instead.
-func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) error {
+func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential, h *hold) error {
 	info := p.Info()
 	s.mu.Lock()
 	if s.closedLocked() {
@@ -379,6 +400,8 @@ func (sp *SessionPool) attach(s *session, p provider.Process, cred *credential) 
 	}
 	s.proc = p
 	s.cred = cred
+	s.hold = h
+	sp.watch(s, h)
 	s.conversation = true
 	if info.ProviderSessionID != "" {
 		s.providerSessionID = info.ProviderSessionID
@@ -440,6 +463,8 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	// The token goes once the process has, so the process cannot use it
 	// after its session ended, nor its tools that outlived it.
 	defer s.takeCredential().end()
+	h := s.takeHold()
+	defer h.release(sp.log, s.id)
 	if p == nil {
 		return nil
 	}
@@ -448,6 +473,9 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	if err := p.Close(ctx); err != nil {
 		return fmt.Errorf("end session %s (pid %d): %w", s.id, p.Info().PID, err)
 	}
+	// What the process wrote last is saved before another node may take
+	// the session (a deletion removes it afterwards).
+	sp.saveConversation(ctx, s, h)
 	return nil
 }
 
@@ -550,6 +578,11 @@ func (sp *SessionPool) DeleteSession(ctx context.Context, sessionID string) erro
 		s.mu.Unlock()
 		if ferr := f.Forget(ctx, opts); ferr != nil {
 			err = errors.Join(err, fmt.Errorf("delete session %s: %w", sessionID, ferr))
+		}
+	}
+	if c := sp.opts.Conversations; c != nil {
+		if derr := c.Delete(ctx, sessionID); derr != nil {
+			err = errors.Join(err, fmt.Errorf("delete session %s: its saved conversation: %w", sessionID, derr))
 		}
 	}
 	return err

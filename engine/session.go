@@ -87,6 +87,9 @@ type session struct {
 	// cred is the live process's model credentials (nil without
 	// EngineOptions.Credentials), revoked when the process ends.
 	cred *credential
+	// hold is the live process's right to run (nil without
+	// EngineOptions.Ownership), given up when the process ends.
+	hold *hold
 }
 
 // newSession returns a session in state new, or hibernated when restored

@@ -307,6 +307,9 @@ func (t *Turn) converse(ctx context.Context, cfg *Config, prompt string) error {
 	wall := time.Since(t.start)
 	// Files the turn changed through any tool, the shell's included.
 	s.stats.RecordFiles(before.changed(context.WithoutCancel(ctx)))
+	// Another node may resume the conversation next; a node that dies
+	// after this turn loses nothing of it.
+	e.pool.saveConversation(context.WithoutCancel(ctx), s, s.currentHold())
 
 	if errors.Is(turnErr, provider.ErrSessionDead) {
 		// Clean up whatever the dead process left; the next turn resumes.

@@ -239,3 +239,20 @@ type SessionStatsData struct {
 	IsError              bool     `json:"is_error"`
 	ErrorMessage         string   `json:"error_message,omitempty"`
 }
+
+// Replace sets the statistics to their saved form d in place, for a
+// session that another node of a cluster ran since they were taken.
+func (s *SessionStats) Replace(d SessionStatsData) {
+	n := RestoreSessionStats(d)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SessionID, s.StartTime = n.SessionID, n.StartTime
+	s.TotalDurationMs, s.ThinkingDurationMs = n.TotalDurationMs, n.ThinkingDurationMs
+	s.ToolDurationMs, s.GenerationDurationMs = n.ToolDurationMs, n.GenerationDurationMs
+	s.InputTokens, s.OutputTokens = n.InputTokens, n.OutputTokens
+	s.CacheWriteTokens, s.CacheReadTokens = n.CacheWriteTokens, n.CacheReadTokens
+	s.ToolCallCount, s.ToolsUsed = n.ToolCallCount, n.ToolsUsed
+	s.FilesModified, s.FilePaths, s.fileIndex = n.FilesModified, n.FilePaths, n.fileIndex
+	s.turns, s.costUSD, s.model, s.lastEnd = n.turns, n.costUSD, n.model, n.lastEnd
+	s.isError, s.errMsg = n.isError, n.errMsg
+}

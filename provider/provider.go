@@ -54,6 +54,9 @@ type StartOptions struct {
 	PermissionMode string
 	// DangerouslySkipPermissions maps to the CLI's own flag.
 	DangerouslySkipPermissions bool
+	// MCPServers are the conversation's own MCP servers, for the agents
+	// that take them (see MCPServer).
+	MCPServers []MCPServer
 	// CgroupRoot, when set, is a cgroup v2 directory under which the process
 	// tree gets its own cgroup.
 	CgroupRoot string
@@ -109,6 +112,27 @@ var ErrNotClaimable = errors.New("spare cannot serve this conversation")
 // conversation that left nothing is no error.
 type Forgetter interface {
 	Forget(ctx context.Context, opts StartOptions) error
+}
+
+// Keeper is a provider whose CLI keeps the conversation in files outside
+// the work directory (Claude Code's transcript under its config
+// directory). The engine of a cluster node saves them after each turn
+// and restores them on the node that resumes the conversation (see
+// engine.Conversations).
+type Keeper interface {
+	// ConversationFiles returns the directory the CLI keeps its files in,
+	// for the environment and work directory of opts, and the paths,
+	// relative to it, of the conversation's files (those that exist;
+	// none before the first turn). Relative paths are the same on every
+	// node that shares the work directory.
+	ConversationFiles(opts StartOptions) (dir string, files []string, err error)
+}
+
+// ConversationFile is one file of a conversation, at its path relative to
+// the Keeper's directory.
+type ConversationFile struct {
+	Path string `json:"path"`
+	Data []byte `json:"data"`
 }
 
 // Prewarmer is implemented by providers whose CLI can be started and

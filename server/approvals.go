@@ -175,7 +175,7 @@ func (s *Server) listPermissions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"permissions": s.opts.Approvals.Pending(st.ID)})
+	writeJSON(w, http.StatusOK, map[string]any{"permissions": s.pendingPermissions(r.Context(), st)})
 }
 
 func (s *Server) answerPermission(w http.ResponseWriter, r *http.Request) {
@@ -191,7 +191,7 @@ func (s *Server) answerPermission(w http.ResponseWriter, r *http.Request) {
 	}
 	allow, err := reply.allow()
 	if err == nil {
-		err = s.opts.Approvals.Answer(st.ID, r.PathValue("request"), allow, reply.Message)
+		err = s.answerOn(r.Context(), st, r.PathValue("request"), allow, reply.Message)
 	}
 	if err != nil {
 		var ae *apiError

@@ -65,6 +65,7 @@ func (s *Server) operations() []operation {
 		{method: "GET", path: "/v1/hooks", summary: "The caller's webhooks (without their secrets)", handler: s.listHooks, response: hookList{}},
 		{method: "DELETE", path: "/v1/hooks/{id}", summary: "Delete one of the caller's webhooks; its pending deliveries are dropped", handler: s.deleteHook, status: http.StatusNoContent},
 		{method: "GET", path: "/v1/hooks/{id}/deliveries", summary: "A webhook's delivery log: its latest attempts, newest first, and its counts", handler: s.hookDeliveries, response: webhook.Log{}},
+		{method: "GET", path: "/v1/cluster", summary: "Admin: the nodes of the cluster, their load and the leases they hold", handler: s.clusterStatus, response: clusterView{}},
 		{method: "DELETE", path: "/v1/keys/{id}", summary: "Admin: revoke an API key; its open WebSockets and streams end at once", handler: s.revokeKey, status: http.StatusNoContent},
 	}
 }

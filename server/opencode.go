@@ -48,12 +48,16 @@ func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, sys
 }
 
 func (h openCodeHost) AnswerPermission(st store.Session, requestID string, allow bool) error {
-	return h.s.opts.Approvals.Answer(st.ID, requestID, allow, "")
+	return h.s.answerOn(context.Background(), st, requestID, allow, "")
+}
+
+func (h openCodeHost) Interrupt(ctx context.Context, st store.Session) (bool, error) {
+	return h.s.interruptSession(ctx, st)
 }
 
 func (h openCodeHost) Pending(st store.Session) []opencode.Permission {
 	var out []opencode.Permission
-	for _, p := range h.s.opts.Approvals.Pending(st.ID) {
+	for _, p := range h.s.pendingPermissions(context.Background(), st) {
 		out = append(out, opencode.Permission{ID: p.RequestID, Tool: p.ToolName, CallID: p.ToolUseID, Input: p.Input})
 	}
 	return out

@@ -29,6 +29,22 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
+	forward func([]Recorded)
+}
+
+// Recorded is an event that was stored, with its JSON.
+type Recorded struct {
+	Event *event.EventWithMeta
+	Data  []byte
+}
+
+// Forward hands every batch of events, once stored and published to the
+// hub, to f as well: a node of a cluster sends them to the others. Set it
+// before the first event.
+func (r *Recorder) Forward(f func([]Recorded)) {
+	r.mu.Lock()
+	r.forward = f
+	r.mu.Unlock()
 }
 
 // recorderQueue bounds the events waiting to be written. When it is full
@@ -105,6 +121,18 @@ func (r *Recorder) run() {
 				continue
 			}
 			r.hub.PublishJSON(q.ev, q.data)
+		}
+		r.mu.Lock()
+		forward := r.forward
+		r.mu.Unlock()
+		if forward != nil {
+			out := make([]Recorded, 0, len(batch))
+			for _, q := range batch {
+				if q.err == nil {
+					out = append(out, Recorded{Event: q.ev, Data: q.data})
+				}
+			}
+			forward(out)
 		}
 	}
 }

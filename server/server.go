@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hotplex/hotplex/engine"
@@ -30,9 +31,12 @@ import (
 
 // Options wire a Server to its parts.
 type Options struct {
-	Engine   *engine.Engine
-	Hub      *hub.Hub
-	Store    store.Store
+	Engine *engine.Engine
+	Hub    *hub.Hub
+	Store  store.Store
+	// Cluster, on a node of a cluster, carries a session's work to the
+	// node that runs it (see Cluster); nil on a single node.
+	Cluster  Cluster
 	Recorder *Recorder
 	// Approvals holds the tool uses waiting for a person; give its Handle
 	// to the engine as EngineOptions.PermissionHandler and its Announce as
@@ -156,6 +160,15 @@ type Server struct {
 	// requests that started them (a client may disconnect and follow the
 	// session again); Shutdown waits for them.
 	turns   sync.WaitGroup
+	remote  remoteTurns // turns run here for another node's callers
+	// draining is set once Drain began: new sessions go to other nodes.
+	draining atomic.Bool
+	// starting counts turns deciding to run here (see beginHere).
+	starting atomic.Int64
+	// followsEnd, closed by EndFollows, ends the streams that follow
+	// sessions, while turns' streams go on.
+	followsEnd chan struct{}
+	endFollows sync.Once
 	ctx     context.Context
 	cancel  context.CancelFunc
 	closing sync.Once
@@ -197,6 +210,7 @@ func New(opts Options) *Server {
 		s.log.Error("cannot export the model gateway's metrics", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.followsEnd = make(chan struct{})
 	s.oc = opencode.New(opencode.Options{Host: openCodeHost{s}, Engine: opts.Engine, Hub: opts.Hub, Store: opts.Store,
 		Logger: opts.Logger, KeepAlive: opts.KeepAlive, Done: s.ctx.Done(), WorkDirRoot: opts.WorkDirRoot})
 	s.routes()
@@ -374,44 +388,48 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, st := range list {
-		cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, Nonce: st.Nonce, ProviderSessionID: s.providerSessionID(ctx, st)}
-		var o sessionOptions
-		_ = json.Unmarshal(st.Options, &o)
-		cfg.TaskInstructions = o.TaskInstructions
-		restoreWorktree(o, &cfg)
-		if cfg.Policy, err = o.policy(); err != nil {
-			// Restored without its rules, its denies would be lifted.
-			s.log.Warn("session's permission rules no longer parse; not restored", "session", st.ID, "err", err)
-			continue
-		}
-		s.opts.Approvals.SetAsk(st.ID, o.Approval == "ask")
-		var stats *event.SessionStatsData
-		if len(st.Stats) > 0 {
-			stats = &event.SessionStatsData{}
-			if json.Unmarshal(st.Stats, stats) != nil {
-				stats = nil
-			}
-		}
-		put := func() error { return s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, stats) }
-		if st.LastSeq == 0 {
-			// Never used: there is no conversation to resume.
-			put = func() error { return s.opts.Engine.CreateSession(st.ID, cfg) }
-		}
-		if err := put(); err != nil {
-			if errors.Is(err, engine.ErrSessionExists) {
-				continue
-			}
-			if st.Nonce == "" && errors.Is(err, engine.ErrInvalidWorkDir) {
-				// Stored before each key had its own tree of work
-				// directories: its directory lies outside its owner's.
-				s.log.Warn("session from before per-owner work directories not restored; delete it and create it again",
-					"session", st.ID, "owner", st.Owner, "work_dir", st.WorkDir)
-				continue
-			}
+		err := s.restoreOne(ctx, st)
+		switch {
+		case err == nil:
+			n++
+		case errors.Is(err, engine.ErrSessionExists), errors.Is(err, errNotRestored):
+		default:
 			s.log.Warn("cannot restore session", "session", st.ID, "err", err)
-			continue
 		}
-		n++
 	}
 	return n, nil
+}
+
+// errNotRestored is a session restoreOne left out, having said why.
+var errNotRestored = errors.New("session not restored")
+
+// restoreOne puts a stored session into the engine: hibernated when it
+// has a conversation to resume, new when it never ran a turn.
+func (s *Server) restoreOne(ctx context.Context, st store.Session) error {
+	cfg := engine.SessionConfig{WorkDir: st.WorkDir, Provider: st.Provider, Owner: st.Owner, Nonce: st.Nonce, ProviderSessionID: s.providerSessionID(ctx, st)}
+	var o sessionOptions
+	_ = json.Unmarshal(st.Options, &o)
+	cfg.TaskInstructions, cfg.MCPServers = o.TaskInstructions, o.MCPServers
+	restoreWorktree(o, &cfg)
+	var err error
+	if cfg.Policy, err = o.policy(); err != nil {
+		// Restored without its rules, its denies would be lifted.
+		s.log.Warn("session's permission rules no longer parse; not restored", "session", st.ID, "err", err)
+		return errNotRestored
+	}
+	s.opts.Approvals.SetAsk(st.ID, o.Approval == "ask")
+	put := func() error { return s.opts.Engine.RestoreSession(st.ID, cfg, st.LastSeq, storedStats(st)) }
+	if st.LastSeq == 0 {
+		// Never used: there is no conversation to resume.
+		put = func() error { return s.opts.Engine.CreateSession(st.ID, cfg) }
+	}
+	err = put()
+	if err != nil && st.Nonce == "" && errors.Is(err, engine.ErrInvalidWorkDir) {
+		// Stored before each key had its own tree of work directories:
+		// its directory lies outside its owner's.
+		s.log.Warn("session from before per-owner work directories not restored; delete it and create it again",
+			"session", st.ID, "owner", st.Owner, "work_dir", st.WorkDir)
+		return errNotRestored
+	}
+	return err
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/store"
 )
 
@@ -29,21 +31,24 @@ type sessionView struct {
 	ID string `json:"id"`
 	// Key is the session's daemon-wide key, by which an admin key may
 	// address any owner's session.
-	Key               string                  `json:"key"`
-	Owner             string                  `json:"owner"`
-	Title             string                  `json:"title,omitempty"`
-	Provider          string                  `json:"provider"`
-	ProviderSessionID string                  `json:"provider_session_id"`
-	WorkDir           string                  `json:"work_dir"`
-	Status            string                  `json:"status"`
-	PID               int                     `json:"pid"`
-	CreatedAt         time.Time               `json:"created_at"`
-	UpdatedAt         time.Time               `json:"updated_at"`
-	LastEventID       uint64                  `json:"last_event_id"`
-	TaskInstructions  string                  `json:"task_instructions,omitempty"`
-	Approval          string                  `json:"approval,omitempty"`
-	Permissions       *guard.Policy           `json:"permissions,omitempty"`
-	Stats             *event.SessionStatsData `json:"stats,omitempty"`
+	Key               string `json:"key"`
+	Owner             string `json:"owner"`
+	Title             string `json:"title,omitempty"`
+	Provider          string `json:"provider"`
+	ProviderSessionID string `json:"provider_session_id"`
+	WorkDir           string `json:"work_dir"`
+	Status            string `json:"status"`
+	PID               int    `json:"pid"`
+	// Node is the node of a cluster the session's process runs on, if
+	// any runs.
+	Node             string                  `json:"node,omitempty"`
+	CreatedAt        time.Time               `json:"created_at"`
+	UpdatedAt        time.Time               `json:"updated_at"`
+	LastEventID      uint64                  `json:"last_event_id"`
+	TaskInstructions string                  `json:"task_instructions,omitempty"`
+	Approval         string                  `json:"approval,omitempty"`
+	Permissions      *guard.Policy           `json:"permissions,omitempty"`
+	Stats            *event.SessionStatsData `json:"stats,omitempty"`
 	// Worktree is the session's own git worktree, if it has one.
 	Worktree *engine.Worktree `json:"worktree,omitempty"`
 }
@@ -62,6 +67,9 @@ type sessionOptions struct {
 	// Baseline is what the session's changes are measured against, its
 	// worktree included: kept so that a restart restores both.
 	Baseline *engine.Baseline `json:"baseline,omitempty"`
+	// MCPServers are the session's own MCP servers, kept so that a
+	// restart gives them to its agent again.
+	MCPServers []provider.MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // policy compiles the session's stored permission rules (nil: none).
@@ -95,6 +103,18 @@ func (s *Server) view(st store.Session) sessionView {
 		var d event.SessionStatsData
 		if json.Unmarshal(st.Stats, &d) == nil {
 			v.Stats = &d
+		}
+	}
+	if c := s.opts.Cluster; c != nil {
+		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+		defer cancel()
+		node, err := c.Owner(ctx, st.ID)
+		v.Node = node
+		if err == nil && node != "" && node != c.NodeID() {
+			if live, ok := s.liveOn(ctx, node, st.ID); ok {
+				v.Status, v.PID, v.Stats = live.Status, live.PID, &live.Stats
+			}
+			return v
 		}
 	}
 	if live, ok := s.opts.Engine.GetSession(st.ID); ok {
@@ -132,6 +152,11 @@ type createSessionRequest struct {
 	// on the branch hotplex/<id>, made in work_dir (default: <id>).
 	Repo     string `json:"repo,omitempty"`
 	Worktree bool   `json:"worktree,omitempty"`
+	// MCPServers are the session's own MCP servers, given to agents that
+	// take them (Claude Code, ACP agents). A stdio server is a command
+	// the daemon's host runs outside the firewall: only an admin key may
+	// give one.
+	MCPServers []provider.MCPServer `json:"mcp_servers,omitempty"`
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
@@ -183,6 +208,13 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		}
 		policy = p
 	}
+	if err := provider.ValidateMCPServers(req.MCPServers); err != nil {
+		return store.Session{}, errorf(http.StatusBadRequest, "bad_mcp_servers", err.Error())
+	}
+	if !c.Admin && slices.ContainsFunc(req.MCPServers, provider.MCPServer.Stdio) {
+		return store.Session{}, errorf(http.StatusForbidden, "forbidden",
+			"a stdio MCP server is a command run on the daemon's host outside the firewall: only an admin key may give one (an HTTP server needs no such key)")
+	}
 	ownWorkDir := false
 	if req.WorkDir == "" {
 		// The session's own directory in its owner's tree, removed with
@@ -196,7 +228,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 	}
 	nonce := newNonce()
 	key := req.ID + "~" + nonce
-	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy}
+	cfg := engine.SessionConfig{WorkDir: req.WorkDir, TaskInstructions: req.TaskInstructions, Provider: req.Provider, Owner: c.ID, Nonce: nonce, Policy: policy, MCPServers: req.MCPServers}
 	if err := worktreeConfig(req, &cfg); err != nil {
 		return store.Session{}, err
 	}
@@ -216,7 +248,7 @@ func (s *Server) addSession(ctx context.Context, c caller, req createSessionRequ
 		return store.Session{}, err
 	}
 	live, _ := s.opts.Engine.GetSession(key)
-	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy, Baseline: live.Config.Baseline})
+	opts, _ := json.Marshal(sessionOptions{TaskInstructions: req.TaskInstructions, Approval: req.Approval, OwnWorkDir: ownWorkDir, Permissions: policy, Baseline: live.Config.Baseline, MCPServers: req.MCPServers})
 	s.opts.Approvals.SetAsk(key, req.Approval == "ask")
 	st := store.Session{
 		ID: key, PublicID: req.ID, Nonce: nonce, Owner: c.ID, Provider: live.Provider,
@@ -304,13 +336,18 @@ func (s *Server) removeSession(ctx context.Context, st store.Session) error {
 // removeSessionWith removes a session as removeSession does, its
 // worktree as opts say.
 func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts engine.DeleteOptions) error {
-	if err := s.opts.Engine.DeleteSessionWith(ctx, st.ID, opts); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
-		// The session is gone from the engine even so; what could not be
-		// destroyed is logged and the record goes, or the ID stays stuck.
-		s.log.Warn("deleting a session left something behind", "session", st.ID, "err", err)
+	node, err := s.owner(ctx, st.ID)
+	if err != nil {
+		return err
 	}
-	s.opts.Hub.Forget(st.ID)
-	s.opts.Approvals.SetAsk(st.ID, false)
+	if node != "" {
+		// Its process runs there; a node that is gone took it along.
+		err := s.opts.Cluster.Call(ctx, node, verbDelete, deleteCall{Session: st.ID, DeleteBranch: opts.DeleteBranch}, nil)
+		if err != nil && !errors.Is(err, ErrNodeUnreachable) {
+			return err
+		}
+	}
+	s.forgetHere(ctx, st.ID, opts)
 	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -320,6 +357,18 @@ func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts e
 	}
 	s.oc.SessionDeleted(st)
 	return nil
+}
+
+// forgetHere ends what this node holds of a session: its process, its
+// turns, its events' topic, its approvals.
+func (s *Server) forgetHere(ctx context.Context, id string, opts engine.DeleteOptions) {
+	if err := s.opts.Engine.DeleteSessionWith(ctx, id, opts); err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+		// The session is gone from the engine even so; what could not be
+		// destroyed is logged and the record goes, or the ID stays stuck.
+		s.log.Warn("deleting a session left something behind", "session", id, "err", err)
+	}
+	s.opts.Hub.Forget(id)
+	s.opts.Approvals.SetAsk(id, false)
 }
 
 // removeWorkDir removes the work directory a session's creation made. It

@@ -111,6 +111,9 @@ func tenancyMatrix() map[string]tenancyCase {
 		"POST /v1/sessions/{id}/merge":                 sess("POST", "/v1/sessions/{id}/merge", map[string]string{"commit_message": "bob was here"}),
 		"POST /v1/sessions/{id}/bypass":                forbidden("POST", "/v1/sessions/{id}/bypass", map[string]any{"admin_token": "x", "ttl_seconds": 60}),
 		"GET /metrics":                                 forbidden("GET", "/metrics", nil),
+		"GET /v1/cluster": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "GET", "/v1/cluster", nil, http.StatusForbidden)
+		},
 		"GET /v1/usage": func(t *testing.T, d *daemon, w *alicesWorld) {
 			bobGets(t, d, w, "GET", "/v1/usage", nil, http.StatusOK)
 			bobGets(t, d, w, "GET", "/v1/usage?all=true", nil, http.StatusForbidden)

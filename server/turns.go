@@ -67,7 +67,7 @@ func (s *Server) runTurn(ctx context.Context, st store.Session, req messageReque
 }
 
 type startedTurn struct {
-	turn *engine.Turn
+	turn turnHandle
 	err  error
 }
 
@@ -79,8 +79,7 @@ func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedT
 	s.turns.Add(1)
 	go func() {
 		defer s.turns.Done()
-		cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
-		t, err := s.opts.Engine.Start(s.ctx, cfg, req.Prompt)
+		t, err := s.begin(s.ctx, st, req)
 		c <- startedTurn{t, err}
 		if err == nil {
 			err = t.Wait()
@@ -94,7 +93,7 @@ func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedT
 
 // streamTurn delivers a turn's events from the hub, from its first to its
 // last, then ends the stream with the turn's error.
-func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepAlive *time.Ticker) error {
+func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAlive *time.Ticker) error {
 	id := t.SessionID()
 	sent := t.FirstSeq() - 1 // the newest event delivered
 	streamed := false
@@ -166,6 +165,10 @@ func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepA
 		}
 	}
 	done := t.Done()
+	// A turn run on another node sends its events through the cluster;
+	// the store has them too, and is read when they are late.
+	_, remote := t.(*remoteTurn)
+	var late <-chan time.Time
 	for !finished() {
 		select {
 		case ev, ok := <-sub.C():
@@ -185,6 +188,26 @@ func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepA
 			// Its last event is known now; the loop ends once it is
 			// delivered (at once if it emitted none).
 			done = nil
+			if remote {
+				late = time.After(lateEvents)
+			}
+		case <-late:
+			last, _ := t.LastSeq()
+			s.log.Warn("the events of a turn run on another node are late; reading them from the store", "session", id, "delivered", sent, "last", last)
+			stored, err := s.opts.Store.Events(ctx, id, sent, 0)
+			if err != nil {
+				return endTurn(out, streamed, err)
+			}
+			for _, e := range stored {
+				if e.Seq > last {
+					break
+				}
+				if err := out.stored(e); err != nil {
+					return errClientGone
+				}
+				sent, streamed = e.Seq, true
+			}
+			late = time.After(lateEvents)
 		case <-keepAlive.C:
 			if err := out.keepAlive(); err != nil {
 				return errClientGone
@@ -195,6 +218,10 @@ func (s *Server) streamTurn(ctx context.Context, t *engine.Turn, out sink, keepA
 	}
 	return endTurn(out, streamed, t.Wait())
 }
+
+// lateEvents is how long after a turn on another node ended its events
+// may take to arrive through the cluster before the store is read.
+const lateEvents = time.Second
 
 // endTurn ends a turn's stream with its error, if any: as a plain HTTP
 // error when nothing was streamed (the turn never started: overloaded,
@@ -288,13 +315,26 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 			return ctx.Err()
 		case <-s.ctx.Done():
 			return nil
+		case <-s.followsEnd:
+			// The node is leaving the cluster: the client follows on
+			// from another node.
+			_ = out.notice("disconnect", map[string]any{"reason": "this node is shutting down; follow on from another", "last_event_id": sent})
+			return nil
 		}
 	}
 }
 
 // sessionGone reports whether a session was deleted: its events' topic
-// was forgotten and the engine no longer has it.
+// was forgotten and the engine no longer has it. A node of a cluster
+// asks the store, since its engine knows only the sessions that ran on
+// it.
 func (s *Server) sessionGone(id string) bool {
+	if s.opts.Cluster != nil {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 5*time.Second)
+		defer cancel()
+		_, err := s.opts.Store.GetSession(ctx, id)
+		return errors.Is(err, store.ErrNotFound)
+	}
 	_, live := s.opts.Engine.GetSession(id)
 	return !live
 }
@@ -428,8 +468,8 @@ func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ok, err := s.opts.Engine.Interrupt(st.ID)
-	if err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+	ok, err := s.interruptSession(r.Context(), st)
+	if err != nil {
 		writeError(w, err)
 		return
 	}

@@ -344,7 +344,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 	}
 	switch req.Type {
 	case "interrupt":
-		ok, err := wc.s.opts.Engine.Interrupt(st.ID)
+		ok, err := wc.s.interruptSession(wc.ctx, st)
 		if err != nil {
 			fail(err)
 			return
@@ -353,7 +353,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 	case "stats":
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: publicID(st), Data: noticeJSON(wc.s.view(st))})
 	case "permission_reply":
-		if err := wc.s.opts.Approvals.Answer(st.ID, req.PermissionID, req.Decision == "allow", req.Message); err != nil {
+		if err := wc.s.answerOn(wc.ctx, st, req.PermissionID, req.Decision == "allow", req.Message); err != nil {
 			fail(err)
 			return
 		}

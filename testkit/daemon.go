@@ -51,6 +51,11 @@ type DaemonOptions struct {
 	// Server, when set, adjusts the server's options before it is built
 	// (limits, timeouts, a logger to read).
 	Server func(*server.Options)
+	// Cluster makes the daemon a node of a cluster (with Postgres, the
+	// database the nodes share).
+	Cluster *daemon.ClusterConfig
+	// Logger receives the daemon's log (nil: discarded).
+	Logger *slog.Logger
 }
 
 // Daemon is the daemon `hotplex serve` runs (package daemon), on a
@@ -84,7 +89,10 @@ func DaemonKeys() []daemon.Key {
 func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	t.Helper()
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	var st store.Database
 	var err error
 	if o.Postgres != "" {
@@ -103,6 +111,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
 		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares},
 		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server, Webhooks: o.Webhooks,
+		Cluster: o.Cluster,
 	})
 	if err != nil {
 		_ = st.Close()
@@ -115,6 +124,10 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	t.Cleanup(d.Stop)
 	return d
 }
+
+// Drain hands a cluster node's sessions to the other nodes, as a node
+// told to stop does before it stops.
+func (d *Daemon) Drain(ctx context.Context) error { return d.daemon.Drain(ctx) }
 
 // Handler is the daemon's handler, for calling it in process.
 func (d *Daemon) Handler() http.Handler { return d.daemon.Handler() }

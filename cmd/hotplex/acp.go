@@ -30,7 +30,9 @@ JetBrains, Neovim plugins) starts: each editor conversation is a HotPlex
 session on a pooled agent (--provider), behind the firewall, persisted, with
 the editor asked about the tool uses that wait for a person (--approval ask:
 every tool use). The editor's working directory is the session's work
-directory, which must lie in the key's tree of work directories.
+directory, which must lie in the key's tree of work directories; the
+editor's MCP servers go to the session's agent (a stdio one needs an admin
+key, as the embedded daemon's is).
 
 With --connect URL the agent calls the daemon at URL with --key (default
 $HOTPLEX_API_KEY), so the conversations live in that daemon, listed and

@@ -175,6 +175,99 @@ func TestACPWithClaudeCode(t *testing.T) {
 	}
 }
 
+// The editor's MCP servers reach the agent: an editor gives `hotplex
+// acp` an MCP server of its own in session/new (HotPlex's own, `hotplex
+// mcp --connect`, as an editor would name any), and the real Claude
+// Code's scripted model calls one of its tools; the tool's answer (the
+// key's sessions, the editor's among them) comes back in the turn.
+func TestACPEditorMCPServerReachesClaudeCode(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("ask the editor's tools",
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "mcp__editor-tools__list_sessions", Input: map[string]any{}}}},
+			scriptedmodel.Text("The editor's tools said: {{last_tool_result}}")),
+	}})
+	env := []string{"ANTHROPIC_BASE_URL=" + model.URL(), "ANTHROPIC_API_KEY=sk-hotplex-test", "DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	home := t.TempDir()
+	d := startServeWith(t, t.TempDir(), testkit.ClaudePath(t), home, "", env, "--gateway", "off")
+	resp := d.request(t, "POST", "/v1/sessions", map[string]any{"id": "probe"})
+	var probe struct {
+		WorkDir string `json:"work_dir"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&probe)
+	resp.Body.Close()
+	cwd := filepath.Join(filepath.Dir(probe.WorkDir), "mcp-project")
+	if err := os.Mkdir(cwd, 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(hotplexBin, "acp", "--connect", d.url, "--key", d.key)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ed := &acpEditor{}
+	conn := sdk.NewClientSideConnection(ed, stdin, stdout)
+	defer func() {
+		_ = stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("hotplex acp: %v\n%s", err, stderr.String())
+		}
+	}()
+	init, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	if !init.AgentCapabilities.McpCapabilities.Http {
+		t.Errorf("initialize does not offer HTTP MCP servers: %+v", init.AgentCapabilities.McpCapabilities)
+	}
+	editorTools := sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: "editor-tools", Command: hotplexBin,
+		Args: []string{"mcp", "--connect", d.url}, Env: []sdk.EnvVariable{{Name: "HOTPLEX_API_KEY", Value: d.key}}}}
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{editorTools}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("please ask the editor's tools")}})
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v\n%s", r, err, stderr.String())
+	}
+	ed.mu.Lock()
+	updates := slices.Clone(ed.updates)
+	ed.mu.Unlock()
+	var call sdk.ToolCallId
+	var completed bool
+	var answer string
+	for _, u := range updates {
+		switch {
+		case u.ToolCall != nil && strings.Contains(u.ToolCall.Title, "mcp__editor-tools__list_sessions"):
+			call = u.ToolCall.ToolCallId
+		case u.ToolCallUpdate != nil && call != "" && u.ToolCallUpdate.ToolCallId == call &&
+			u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusCompleted:
+			completed = true
+		case u.AgentMessageChunk != nil:
+			answer += u.AgentMessageChunk.Content.Text.Text
+		}
+	}
+	// The tool listed the key's sessions, this one among them.
+	if call == "" || !completed || !strings.Contains(answer, string(s.SessionId)) {
+		b, _ := json.Marshal(updates)
+		t.Fatalf("tool call %q completed %v, answer %q; updates: %s", call, completed, answer, b)
+	}
+}
+
 // The official ACP TypeScript SDK drives `hotplex acp --connect` against
 // a daemon running the fake agent.
 func TestACPTypeScriptClient(t *testing.T) {
@@ -202,13 +295,51 @@ func TestACPTypeScriptClientWithClaudeCode(t *testing.T) {
 	runTypeScriptACP(t, d, home, "please write the typescript proof", "please ponder at length")
 }
 
+// The same client against Codex (its app server, through HotPlex's codex
+// provider) on the scripted model's Responses API: the editor's sessions
+// run on another kind of agent than Claude Code, chosen by `hotplex acp
+// --provider codex`.
+func TestACPTypeScriptClientWithCodex(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	model := startModel(t, scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("write the typescript proof", scriptedmodel.Shell("echo from-typescript > ts.txt"),
+			scriptedmodel.Text("Written.")),
+		scriptedmodel.Then("ponder at length", scriptedmodel.Reply{Thinking: "started pondering",
+			Text: []string{strings.Repeat("a long answer, word by word, ", 200)}, ChunkDelay: 200 * time.Millisecond}),
+	}})
+	home := t.TempDir()
+	codexHome := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte("check_for_update_on_startup = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	codex := testkit.ToolPath(t, "codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
+	env := []string{"OPENAI_BASE_URL=" + model.URL() + "/v1", "OPENAI_API_KEY=sk-hotplex-test",
+		"CODEX_HOME=" + codexHome, "HOTPLEX_CODEX_PATH=" + codex}
+	d := startServeWith(t, t.TempDir(), testkit.BuildFakeAgent(t, t.TempDir()), home, "", env, "--gateway", "off")
+	id := runTypeScriptACP(t, d, home, "please write the typescript proof", "please ponder at length", "--provider", "codex")
+	resp := d.request(t, "GET", "/v1/sessions/"+id, nil)
+	defer resp.Body.Close()
+	var view struct{ Provider string }
+	if err := json.NewDecoder(resp.Body).Decode(&view); err != nil || view.Provider != "codex" {
+		t.Errorf("the editor's session runs on %q (%v), not codex", view.Provider, err)
+	}
+	// The turns were Codex's, on the model's Responses API.
+	if n := len(model.TurnRequests()); n < 3 {
+		t.Errorf("the model served %d turn requests (want the tool call, its answer and the cancelled turn)", n)
+	}
+}
+
 // runTypeScriptACP runs the TypeScript client (testdata/acp_client.mjs)
 // against `hotplex acp --connect` to d in a new project of the key's tree:
 // a tool turn whose permission the client grants (toolPrompt must write
 // "from-typescript" to ts.txt), a turn it cancels once the agent has
-// started thinking (slowPrompt), the list, a load replaying the history,
-// and a prompt on an unknown session.
-func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt string) {
+// started thinking or answering (slowPrompt), the list, a load replaying
+// the history, a project outside the key's tree and a prompt on an
+// unknown session. The flags in acpArgs are `hotplex acp`'s.
+func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt string, acpArgs ...string) (sessionID string) {
 	t.Helper()
 	sdkDir := filepath.Join(testkit.ModuleRoot(t), ".tools", "npm", "acp-sdk", "node_modules", "@agentclientprotocol", "sdk")
 	if _, err := os.Stat(filepath.Join(sdkDir, "package.json")); err != nil {
@@ -231,8 +362,9 @@ func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt 
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "acp_client.mjs"), sdkDir, cwd, toolPrompt, slowPrompt,
-		hotplexBin, "acp", "--connect", d.url, "--key", d.key, "--approval", "ask")
+	args := append([]string{filepath.Join("testdata", "acp_client.mjs"), sdkDir, cwd, toolPrompt, slowPrompt,
+		hotplexBin, "acp", "--connect", d.url, "--key", d.key, "--approval", "ask"}, acpArgs...)
+	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Env = append(os.Environ(), "HOME="+home)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -251,7 +383,7 @@ func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt 
 		List                    struct {
 			Sessions []struct{ SessionID, Cwd string }
 		}
-		UnknownSession int
+		UnknownSession, OutsideCwd int
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -271,12 +403,17 @@ func runTypeScriptACP(t *testing.T, d *daemonProc, home, toolPrompt, slowPrompt 
 		t.Errorf("session/list: %+v", got.List)
 	case load < 0 || !slices.Contains(replay, "user_message_chunk") || !slices.Contains(replay, "tool_call_update:completed"):
 		t.Errorf("replayed history: %q", replay)
+	case !slices.Contains(live, "usage_update"):
+		t.Errorf("no usage_update among the live updates: %q", live)
+	case got.OutsideCwd != -32602:
+		t.Errorf("session/new outside the key's tree: %d", got.OutsideCwd)
 	case got.UnknownSession != -32002:
 		t.Errorf("a prompt on an unknown session: %d", got.UnknownSession)
 	}
 	if b, err := os.ReadFile(filepath.Join(cwd, "ts.txt")); err != nil || strings.TrimSpace(string(b)) != "from-typescript" {
 		t.Errorf("the allowed command's file: %q, %v", b, err)
 	}
+	return got.SessionID
 }
 
 // acpProc is `hotplex acp` started as an editor starts it, with an

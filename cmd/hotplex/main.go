@@ -53,6 +53,6 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newExecCmd(), newChatCmd(), newServeCmd(), newSessionsCmd(), newKeysCmd(), newDoctorCmd(), newGuardCmd(), newFakeModelCmd(), newMCPCmd(), newACPCmd())
+	root.AddCommand(newExecCmd(), newChatCmd(), newServeCmd(), newSessionsCmd(), newClusterCmd(), newKeysCmd(), newDoctorCmd(), newGuardCmd(), newFakeModelCmd(), newMCPCmd(), newACPCmd())
 	return root
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"regexp"
 	"slices"
 	"strconv"
@@ -30,6 +32,10 @@ type serveConfig struct {
 	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
 	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
 	Postgres       string        `yaml:"postgres" help:"PostgreSQL connection URL (postgres://user:password@host/db); the store is then that database instead of the SQLite file in DATA_DIR"`
+	NATS           string        `yaml:"nats" help:"NATS server URL (JetStream on): the daemon is then one node of a cluster whose nodes share POSTGRES and the work-directory root"`
+	NodeID         string        `yaml:"node_id" help:"this node's name in the cluster (default: the host name)"`
+	AdvertiseURL   string        `yaml:"advertise_url" help:"where the cluster's nodes and its load balancer reach this node's API (default: http://LISTEN)"`
+	LeaseTTL       time.Duration `yaml:"lease_ttl" help:"how long a dead node's sessions stay its own before another node takes them (same on every node)"`
 	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work, or under the user cache dir when DATA_DIR is inside a git checkout)"`
 	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
 	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
@@ -102,7 +108,8 @@ func defaultServeConfig() serveConfig {
 
 // flagFields maps each flag to the setting it sets.
 var flagFields = []struct{ flag, field string }{
-	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"postgres", "Postgres"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
+	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"postgres", "Postgres"},
+	{"nats", "NATS"}, {"node-id", "NodeID"}, {"advertise-url", "AdvertiseURL"}, {"lease-ttl", "LeaseTTL"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
@@ -120,6 +127,10 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.StringVar(&c.Listen, "listen", c.Listen, fieldHelp("Listen"))
 	fl.StringVar(&c.DataDir, "data-dir", c.DataDir, fieldHelp("DataDir"))
 	fl.StringVar(&c.Postgres, "postgres", c.Postgres, fieldHelp("Postgres"))
+	fl.StringVar(&c.NATS, "nats", c.NATS, fieldHelp("NATS"))
+	fl.StringVar(&c.NodeID, "node-id", c.NodeID, fieldHelp("NodeID"))
+	fl.StringVar(&c.AdvertiseURL, "advertise-url", c.AdvertiseURL, fieldHelp("AdvertiseURL"))
+	fl.DurationVar(&c.LeaseTTL, "lease-ttl", c.LeaseTTL, fieldHelp("LeaseTTL"))
 	fl.StringVar(&c.WorkDirRoot, "work-dir-root", c.WorkDirRoot, fieldHelp("WorkDirRoot"))
 	fl.StringVar(&c.CLIPath, "cli-path", c.CLIPath, fieldHelp("CLIPath"))
 	fl.StringVar(&c.Namespace, "namespace", c.Namespace, fieldHelp("Namespace"))
@@ -421,9 +432,43 @@ func (c serveConfig) daemonConfig() (daemon.Config, error) {
 		dc.Keys = append(dc.Keys, daemon.Key{ID: id, Name: k.Name, Secret: k.Secret, Admin: k.Admin,
 			BudgetUSD: k.BudgetUSD, Upstreams: k.Upstreams, Policy: pols.keys[id], Hooks: k.Hooks})
 	}
+	if c.NATS != "" {
+		if c.Postgres == "" {
+			return daemon.Config{}, errors.New("config: a cluster node (nats) stores in the PostgreSQL database the nodes share: set postgres")
+		}
+		node := c.NodeID
+		if node == "" {
+			host, err := os.Hostname()
+			if err != nil {
+				return daemon.Config{}, fmt.Errorf("config: node_id: %w", err)
+			}
+			node = host
+		}
+		url := c.AdvertiseURL
+		if url == "" {
+			url = "http://" + c.Listen
+		}
+		dc.Cluster = &daemon.ClusterConfig{NodeID: node, NATS: c.NATS, LeaseTTL: c.LeaseTTL, URL: url, Version: programVersion()}
+	}
 	if c.Gateway == "on" {
 		dc.Gateway = &daemon.GatewayConfig{Listen: c.GatewayListen, Prices: c.Prices,
 			SessionBudgetUSD: c.BudgetUSD, OwnerBudgetUSD: c.KeyBudgetUSD}
 	}
 	return dc, nil
+}
+
+// programVersion is the module version the binary was built from, with
+// its VCS revision when the build recorded one.
+func programVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
 }

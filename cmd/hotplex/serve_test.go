@@ -49,6 +49,13 @@ func startServeWith(t *testing.T, dataDir, agent, home, key string, env []string
 		t.Fatal(err)
 	}
 	cmd.Stderr = io.Discard
+	if dir := os.Getenv("HOTPLEX_TEST_LOGS"); dir != "" {
+		f, err := os.CreateTemp(dir, "serve-*.log")
+		if err == nil {
+			cmd.Stderr = f
+			t.Cleanup(func() { _ = f.Close() })
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ package claudecli
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,4 +161,42 @@ func RemoveConversation(env []string, workDir, psid string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// ConversationFiles returns the CLI's config directory for env and the
+// paths, relative to it, of the files it keeps of conversation psid run
+// in workDir: the transcript, the folder beside it (sub-agent transcripts,
+// large tool results), its to-dos and its file-history snapshots. Only
+// files that exist are listed.
+func ConversationFiles(env []string, workDir, psid string) (string, []string, error) {
+	if strings.ContainsAny(psid, `/\*?[`) || strings.Trim(psid, ".") == "" {
+		return "", nil, fmt.Errorf("claude: %q is not a conversation ID", psid)
+	}
+	tp := TranscriptPath(env, workDir, psid)
+	if tp == "" {
+		return "", nil, errors.New("claude: neither CLAUDE_CONFIG_DIR nor HOME is set")
+	}
+	config := filepath.Dir(filepath.Dir(filepath.Dir(tp)))
+	var files []string
+	add := func(p string) {
+		if rel, err := filepath.Rel(config, p); err == nil {
+			files = append(files, rel)
+		}
+	}
+	if fi, err := os.Stat(tp); err == nil && fi.Mode().IsRegular() {
+		add(tp)
+	}
+	for _, dir := range []string{strings.TrimSuffix(tp, ".jsonl"), filepath.Join(config, "file-history", psid)} {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				add(p)
+			}
+			return nil
+		})
+	}
+	todos, _ := filepath.Glob(filepath.Join(config, "todos", psid+"-*.json"))
+	for _, p := range todos {
+		add(p)
+	}
+	return config, files, nil
 }

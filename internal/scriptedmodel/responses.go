@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,17 @@ type responsesRequest struct {
 		} `json:"function"`
 	} `json:"tools"`
 	Stream bool `json:"stream"`
+}
+
+// namespaced splits name into a namespace the request declared and a
+// function of it ("mcp__editor__echo": "mcp__editor", "echo").
+func (rr responsesRequest) namespaced(name string) (namespace, function string, ok bool) {
+	for _, t := range rr.Tools {
+		if t.Type == "namespace" && strings.HasPrefix(name, t.Name+"__") {
+			return t.Name, strings.TrimPrefix(name, t.Name+"__"), true
+		}
+	}
+	return "", "", false
 }
 
 // custom reports whether the request declared name as a freeform tool.
@@ -149,10 +161,17 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 			})
 			continue
 		}
-		items = append(items, map[string]any{
+		call := map[string]any{
 			"type": "function_call", "id": fmt.Sprintf("fc_fake%08d_%d", c.seq, i), "call_id": tc.id,
 			"name": tc.name, "arguments": tc.arguments(), "status": "completed",
-		})
+		}
+		if ns, fn, ok := rr.namespaced(tc.name); ok {
+			// A function of a declared namespace (Codex puts each MCP
+			// server's tools in one, mcp__<server>): the script names it
+			// <namespace>__<function>.
+			call["namespace"], call["name"] = ns, fn
+		}
+		items = append(items, call)
 	}
 	response := func(status string, output []map[string]any) map[string]any {
 		resp := map[string]any{

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -96,6 +98,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		c.log.Debug("agent initialized", "agent", caps.AgentInfo.Name, "version", caps.AgentInfo.Version)
 	}
 	cwd := o.WorkDir
+	mcp := c.mcpServers(o.MCPServers, caps.AgentCapabilities.McpCapabilities)
 	fallback := ""
 	resumed := false
 	switch {
@@ -111,7 +114,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		}
 		fallback = why + "; started a new conversation"
 	case hasSaved && caps.AgentCapabilities.LoadSession:
-		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
+		_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: mcp, Meta: c.cfg.SessionMeta})
 		switch {
 		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
@@ -121,7 +124,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 			fallback = "the agent could not load the saved conversation (" + err.Error() + "); started a new one"
 		}
 	case hasSaved && caps.AgentCapabilities.SessionCapabilities.Resume != nil:
-		_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
+		_, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(saved), Cwd: cwd, McpServers: mcp, Meta: c.cfg.SessionMeta})
 		switch {
 		case err == nil:
 			c.sessionID, resumed = sdk.SessionId(saved), true
@@ -135,7 +138,7 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 	}
 	if c.sessionID == "" {
 		err := c.call(ctx, "session/new", func(ctx context.Context) error {
-			r, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}, Meta: c.cfg.SessionMeta})
+			r, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: mcp, Meta: c.cfg.SessionMeta})
 			if err == nil {
 				c.sessionID = r.SessionId
 				c.noteModels(r.Models)
@@ -242,3 +245,36 @@ func (c *process) Close(ctx context.Context) error {
 }
 
 var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.ErrSessionDead)
+
+// mcpServers is the conversation's MCP servers as the agent's session/new
+// takes them: every agent takes stdio servers; HTTP and SSE servers go
+// only to an agent that says it takes them, and are left out, with a
+// warning, for one that does not.
+func (c *process) mcpServers(servers []provider.MCPServer, caps sdk.McpCapabilities) []sdk.McpServer {
+	out := []sdk.McpServer{}
+	for _, m := range servers {
+		switch {
+		case m.Stdio():
+			env := []sdk.EnvVariable{}
+			for _, k := range slices.Sorted(maps.Keys(m.Env)) {
+				env = append(env, sdk.EnvVariable{Name: k, Value: m.Env[k]})
+			}
+			out = append(out, sdk.McpServer{Stdio: &sdk.McpServerStdio{Name: m.Name, Command: m.Command, Args: append([]string{}, m.Args...), Env: env}})
+		case m.Type == "http" && caps.Http:
+			out = append(out, sdk.McpServer{Http: &sdk.McpServerHttpInline{Name: m.Name, Type: "http", Url: m.URL, Headers: headers(m.Headers)}})
+		case m.Type == "sse" && caps.Sse:
+			out = append(out, sdk.McpServer{Sse: &sdk.McpServerSseInline{Name: m.Name, Type: "sse", Url: m.URL, Headers: headers(m.Headers)}})
+		default:
+			c.log.Warn("the agent does not take this kind of MCP server; left out", "server", m.Name, "type", m.Type)
+		}
+	}
+	return out
+}
+
+func headers(h map[string]string) []sdk.HttpHeader {
+	out := []sdk.HttpHeader{}
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		out = append(out, sdk.HttpHeader{Name: k, Value: h[k]})
+	}
+	return out
+}

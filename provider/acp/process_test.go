@@ -170,3 +170,27 @@ func TestCancel(t *testing.T) {
 		t.Fatal("an agent that ignored session/cancel was not killed")
 	}
 }
+
+// A conversation's MCP servers reach the agent's session/new: stdio ones
+// always, HTTP ones since the agent takes them, SSE ones not (it says it
+// does not take them).
+func TestMCPServersReachSessionNew(t *testing.T) {
+	p, err := New(Options{Name: "fake", Path: fakeAgent(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, p, provider.StartOptions{ProviderSessionID: "conv", MCPServers: []provider.MCPServer{
+		{Name: "tools", Command: "/usr/bin/tools", Args: []string{"--stdio"}, Env: map[string]string{"B": "2", "A": "1"}},
+		{Name: "web", Type: "http", URL: "http://127.0.0.1:9/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
+		{Name: "old", Type: "sse", URL: "http://127.0.0.1:9/sse"},
+	}})
+	var evs []*event.EventWithMeta
+	if _, err := c.Turn(context.Background(), "mcp", nil, collect(&evs)); err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"args":["--stdio"],"command":"/usr/bin/tools","env":[{"name":"A","value":"1"},{"name":"B","value":"2"}],"name":"tools"},` +
+		`{"headers":[{"name":"Authorization","value":"Bearer x"}],"name":"web","type":"http","url":"http://127.0.0.1:9/mcp"}]`
+	if got := answer(evs); got != want {
+		t.Fatalf("the agent's session/new had\n%s\nwant\n%s", got, want)
+	}
+}

@@ -31,6 +31,13 @@ func args(o provider.StartOptions, resume, partial bool) []string {
 	if o.DangerouslySkipPermissions {
 		a = append(a, "--dangerously-skip-permissions")
 	}
+	if len(o.MCPServers) > 0 {
+		// The CLI's own MCP configuration stays; these add to it. The
+		// flag takes several values: "=" keeps it to this one.
+		if cfg, err := provider.ClaudeMCPConfig(o.MCPServers); err == nil {
+			a = append(a, "--mcp-config="+string(cfg))
+		}
+	}
 	return a
 }
 

@@ -144,6 +144,12 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, env []st
 	return c, nil
 }
 
+// ConversationFiles names the CLI's files of the conversation, so that a
+// cluster can move it to another node (provider.Keeper).
+func (p *Provider) ConversationFiles(o provider.StartOptions) (string, []string, error) {
+	return claudecli.ConversationFiles(childEnv(o), o.WorkDir, o.ProviderSessionID)
+}
+
 // Forget deletes the CLI's transcript of the conversation (and what the
 // CLI filed beside it), so that a deleted session's conversation can be
 // neither resumed nor read.

@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +69,46 @@ func ModelProvider(baseURL, envKey string) []string {
 	}
 }
 
+// mcpConfig is a conversation's MCP servers as `-c` overrides of Codex's
+// mcp_servers table: a stdio server's command, args and env, an HTTP
+// server's url and http_headers. Codex has no SSE transport: an SSE
+// server is given as HTTP, which servers that speak both answer.
+func mcpConfig(servers []provider.MCPServer) []string {
+	var out []string
+	for _, m := range servers {
+		// Names are bare TOML keys (provider.ValidateMCPServers).
+		key := "mcp_servers." + m.Name + "."
+		if m.Stdio() {
+			out = append(out, key+"command="+strconv.Quote(m.Command), key+"args="+tomlArray(m.Args))
+			if len(m.Env) > 0 {
+				out = append(out, key+"env="+tomlTable(m.Env))
+			}
+			continue
+		}
+		out = append(out, key+"url="+strconv.Quote(m.URL))
+		if len(m.Headers) > 0 {
+			out = append(out, key+"http_headers="+tomlTable(m.Headers))
+		}
+	}
+	return out
+}
+
+func tomlArray(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func tomlTable(m map[string]string) string {
+	var kv []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		kv = append(kv, strconv.Quote(k)+" = "+strconv.Quote(m[k]))
+	}
+	return "{" + strings.Join(kv, ", ") + "}"
+}
+
 // Provider starts Codex app servers.
 type Provider struct {
 	opts Options
@@ -110,7 +152,7 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 		log = slog.Default()
 	}
 	args := []string{"app-server"}
-	for _, kv := range p.opts.Config {
+	for _, kv := range append(slices.Clone(p.opts.Config), mcpConfig(o.MCPServers)...) {
 		args = append(args, "-c", kv)
 	}
 	env := o.Env

@@ -449,6 +449,42 @@ func (c *process) approve(ctx context.Context, m message, n notice, st *turnStat
 					Input: map[string]any{"file_path": ch.Path}})
 			}
 		}
+	case "mcpServer/elicitation/request":
+		// Codex asks before it calls an MCP server's tool; any other
+		// question of an MCP server (a form to fill) has no one to
+		// answer it.
+		var el struct {
+			ServerName string `json:"serverName"`
+			Meta       struct {
+				Kind   string         `json:"codex_approval_kind"`
+				Tool   string         `json:"tool_name"`
+				Params map[string]any `json:"tool_params"`
+			} `json:"_meta"`
+		}
+		_ = json.Unmarshal(m.Params, &el)
+		if el.Meta.Kind != "mcp_tool_call" || el.Meta.Tool == "" {
+			_ = c.rpc.reply(m.ID, map[string]any{"action": "decline", "content": nil})
+			return
+		}
+		input := el.Meta.Params
+		if input == nil {
+			input = map[string]any{}
+		}
+		d := provider.ToolDecision{Behavior: provider.Allow}
+		if ask != nil && !interrupted && ctx.Err() == nil {
+			d = ask(ctx, provider.ToolRequest{Kind: provider.CanUseTool, RequestID: string(*m.ID), ToolName: "mcp__" + el.ServerName + "__" + el.Meta.Tool, Input: input})
+		}
+		action := "accept"
+		switch {
+		case interrupted || ctx.Err() != nil:
+			action = "cancel"
+		case d.Behavior != provider.Allow:
+			action = "decline"
+		}
+		if err := c.rpc.reply(m.ID, map[string]any{"action": action, "content": map[string]any{}}); err != nil {
+			c.log.Debug("answering an MCP tool approval", "err", err)
+		}
+		return
 	default:
 		_ = c.rpc.fail(m.ID, -32601, "HotPlex does not handle "+m.Method)
 		return

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/hotplex/hotplex/provider"
 )
 
 func TestResultJoinsAnswerBlocks(t *testing.T) {
@@ -33,5 +36,21 @@ func TestResumedTurnCountsOnlyItsOwnTokens(t *testing.T) {
 	tr := c.result(st, turnInfo{Status: "completed"})
 	if tr.InputTokens != 777 || tr.OutputTokens != 2 {
 		t.Errorf("turn tokens %d in / %d out, want 777 / 2", tr.InputTokens, tr.OutputTokens)
+	}
+}
+
+// A conversation's MCP servers become `-c` overrides of Codex's
+// mcp_servers table.
+func TestMCPConfig(t *testing.T) {
+	got := mcpConfig([]provider.MCPServer{
+		{Name: "tools", Command: "/bin/tools", Args: []string{"-v", "x y"}, Env: map[string]string{"B": "2", "A": "1"}},
+		{Name: "web", Type: "http", URL: "https://h/mcp", Headers: map[string]string{"Authorization": "Bearer t"}},
+	})
+	want := []string{
+		`mcp_servers.tools.command="/bin/tools"`, `mcp_servers.tools.args=["-v", "x y"]`, `mcp_servers.tools.env={"A" = "1", "B" = "2"}`,
+		`mcp_servers.web.url="https://h/mcp"`, `mcp_servers.web.http_headers={"Authorization" = "Bearer t"}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }

@@ -61,6 +61,9 @@ type Host interface {
 	RunTurn(ctx context.Context, st store.Session, prompt, system string, onEvent func(*event.EventWithMeta)) error
 	// Pending lists the tool uses of st waiting for a person.
 	Pending(st store.Session) []Permission
+	// Interrupt interrupts st's turn, wherever it runs, and reports
+	// whether one was running.
+	Interrupt(ctx context.Context, st store.Session) (bool, error)
 	// AnswerPermission allows or denies a tool use of st waiting for a
 	// person.
 	AnswerPermission(st store.Session, requestID string, allow bool) error
@@ -552,8 +555,8 @@ func (a *API) ocAbort(w http.ResponseWriter, r *http.Request) {
 		a.host.WriteError(w, err)
 		return
 	}
-	ok, err := a.engine.Interrupt(st.ID)
-	if err != nil && !errors.Is(err, engine.ErrSessionNotFound) {
+	ok, err := a.host.Interrupt(r.Context(), st)
+	if err != nil {
 		a.host.WriteError(w, err)
 		return
 	}

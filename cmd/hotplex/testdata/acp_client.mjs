@@ -1,11 +1,12 @@
 // The official ACP TypeScript SDK's client driving `hotplex acp` over
 // stdio, as an editor does: a new session, a turn with a shell tool whose
-// permission it grants, a turn it cancels, the session list, and a load
-// that replays the history. It prints what it saw as one JSON object.
+// permission it grants, a turn it cancels, the session list, a load that
+// replays the history, and a project outside the key's tree. It prints what it saw as one JSON object.
 //
 // node acp_client.mjs SDK_DIR CWD TOOL_PROMPT SLOW_PROMPT COMMAND ARGS...
 //
-// SLOW_PROMPT must make the agent think first and then take its time.
+// SLOW_PROMPT must make the agent think or answer at once and then take
+// its time.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import path from "node:path";
@@ -38,11 +39,11 @@ await app.connectWith(stream, async (ctx) => {
 
   out.toolTurn = await ctx.request("session/prompt", { sessionId, prompt: text(toolPrompt) });
 
-  const thought = new Promise((resolve) => {
-    onUpdate = (u) => u.sessionUpdate === "agent_thought_chunk" && resolve();
+  const started = new Promise((resolve) => {
+    onUpdate = (u) => (u.sessionUpdate === "agent_thought_chunk" || u.sessionUpdate === "agent_message_chunk") && resolve();
   });
   const cancelled = ctx.request("session/prompt", { sessionId, prompt: text(slowPrompt) });
-  await thought;
+  await started;
   await ctx.notify("session/cancel", { sessionId });
   out.cancelledTurn = await cancelled;
   onUpdate = () => {};
@@ -50,6 +51,11 @@ await app.connectWith(stream, async (ctx) => {
   out.list = await ctx.request("session/list", { cwd });
   out.updates.push("--load--");
   await ctx.request("session/load", { sessionId, cwd, mcpServers: [] });
+  try {
+    await ctx.request("session/new", { cwd: "/", mcpServers: [] });
+  } catch (e) {
+    out.outsideCwd = e.code;
+  }
   try {
     await ctx.request("session/prompt", { sessionId: "no-such-session", prompt: text("hi") });
   } catch (e) {

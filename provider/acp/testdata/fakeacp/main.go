@@ -3,7 +3,9 @@
 // command and reports the decision, "slow" works until cancelled, "hang"
 // ignores session/cancel, "term <json>" runs a command in a client
 // terminal as the JSON (a termScript) says and answers with a termReport
-// in JSON, "caps" tells whether the client offers terminals, and anything
+// in JSON, "caps" tells whether the client offers terminals, "mcp" answers
+// with the MCP servers session/new gave (it takes stdio and HTTP ones,
+// not SSE), and anything
 // else is echoed. Started with
 // --resume ID it opens that session on session/new.
 package main
@@ -28,6 +30,7 @@ type agent struct {
 	terminal bool // the client offers terminals
 	n        int
 	cancels  map[sdk.SessionId]context.CancelFunc
+	mcp      map[sdk.SessionId][]sdk.McpServer
 }
 
 func (a *agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
@@ -38,7 +41,8 @@ func (a *agent) Initialize(_ context.Context, r sdk.InitializeRequest) (sdk.Init
 	a.mu.Lock()
 	a.terminal = r.ClientCapabilities.Terminal
 	a.mu.Unlock()
-	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentInfo: &sdk.Implementation{Name: "fakeacp", Version: "1.0.0"}}, nil
+	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentInfo: &sdk.Implementation{Name: "fakeacp", Version: "1.0.0"},
+		AgentCapabilities: sdk.AgentCapabilities{McpCapabilities: sdk.McpCapabilities{Http: true}}}, nil
 }
 
 func (a *agent) Cancel(_ context.Context, n sdk.CancelNotification) error {
@@ -58,15 +62,16 @@ func (a *agent) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.List
 	return sdk.ListSessionsResponse{}, nil
 }
 
-func (a *agent) NewSession(context.Context, sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	if a.resume != "" {
-		return sdk.NewSessionResponse{SessionId: sdk.SessionId(a.resume)}, nil
-	}
+func (a *agent) NewSession(_ context.Context, r sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	a.mu.Lock()
-	a.n++
-	id := fmt.Sprintf("fake-%d-%d", os.Getpid(), a.n)
-	a.mu.Unlock()
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(id)}, nil
+	defer a.mu.Unlock()
+	id := sdk.SessionId(a.resume)
+	if id == "" {
+		a.n++
+		id = sdk.SessionId(fmt.Sprintf("fake-%d-%d", os.Getpid(), a.n))
+	}
+	a.mcp[id] = r.McpServers
+	return sdk.NewSessionResponse{SessionId: id}, nil
 }
 
 func (a *agent) ResumeSession(context.Context, sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
@@ -117,6 +122,11 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		default:
 			a.say(ctx, p.SessionId, "cancelled")
 		}
+	case text == "mcp":
+		a.mu.Lock()
+		b, _ := json.Marshal(a.mcp[p.SessionId])
+		a.mu.Unlock()
+		a.say(ctx, p.SessionId, string(b))
 	case strings.HasPrefix(text, "term "):
 		a.say(ctx, p.SessionId, a.term(ctx, p.SessionId, strings.TrimPrefix(text, "term ")))
 	case text == "caps":
@@ -141,7 +151,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 func ptr[T any](v T) *T { return &v }
 
 func main() {
-	a := &agent{cancels: map[sdk.SessionId]context.CancelFunc{}}
+	a := &agent{cancels: map[sdk.SessionId]context.CancelFunc{}, mcp: map[sdk.SessionId][]sdk.McpServer{}}
 	for i, arg := range os.Args {
 		if arg == "--resume" && i+1 < len(os.Args) {
 			a.resume = os.Args[i+1]

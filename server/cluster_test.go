@@ -1,0 +1,311 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+
+	hpdaemon "github.com/hotplex/hotplex/daemon"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// startNATSForCluster runs a real NATS server with JetStream in the test.
+func startNATSForCluster(t *testing.T) string {
+	t.Helper()
+	srv, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: natsserver.RANDOM_PORT,
+		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		t.Fatal("nats server not ready")
+	}
+	t.Cleanup(func() {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	})
+	_ = srv.Addr().(*net.TCPAddr)
+	return srv.ClientURL()
+}
+
+// startCluster starts n nodes on one PostgreSQL database and one NATS
+// server. They share the tree of work directories, as nodes mounting one
+// volume do, and each has a HOME of its own.
+func startCluster(t *testing.T, n int) []*daemon {
+	t.Helper()
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	url := startNATSForCluster(t)
+	db := pg.NewDatabase(t)
+	root := t.TempDir()
+	var nodes []*daemon
+	for i := range n {
+		id := "n" + string(rune('1'+i))
+		nodes = append(nodes, startDaemonOn(t, t.TempDir(), testkit.DaemonOptions{Root: root, Postgres: db,
+			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: url, LeaseTTL: 2 * time.Second}}))
+	}
+	return nodes
+}
+
+// A session created on one node runs its turns on whichever node first
+// starts it; a turn sent to another node runs there all the same, its
+// events streaming back to the caller, and a follower on a third node
+// gets the history and then the live events, none missed or repeated.
+func TestClusterRoutesTurnsAndEvents(t *testing.T) {
+	nodes := startCluster(t, 3)
+	n1, n2, n3 := nodes[0], nodes[1], nodes[2]
+
+	n1.Create(t, n1.alice, map[string]any{"id": "c1"})
+	first := n2.turn(t, n2.alice, "c1", "remember the heron")
+	if last := first[len(first)-1]; last.Type != "result" {
+		t.Fatalf("first turn on node 2: %v", types(first))
+	}
+	view := testkit.Decode[map[string]any](t, n3.Do(t, "GET", "/v1/sessions/c1", n3.alice, nil))
+	if view["node"] != "n2" || view["status"] != "idle" || view["pid"].(float64) == 0 {
+		t.Fatalf("the session seen from node 3: %v", view)
+	}
+
+	// A follower on node 3 from the start: the first turn's events come
+	// from the store, the next turn's live.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", n3.url+"/v1/sessions/c1/events", nil)
+	req.Header.Set("Authorization", "Bearer "+n3.alice)
+	req.Header.Set("Last-Event-ID", "0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	followed := make(chan []sseEvent, 1)
+	results := 0
+	go func() {
+		followed <- readSSE(t, resp.Body, func(e sseEvent) bool {
+			if e.Type == "result" {
+				results++
+			}
+			return results == 2
+		})
+	}()
+
+	// The next turn arrives at node 1, which does not run the session:
+	// it goes to node 2, and its events come back to the caller.
+	second := n1.turn(t, n1.alice, "c1", "history")
+	answer := ""
+	for _, e := range second {
+		if e.Type == "answer" {
+			answer += string(e.Data)
+		}
+	}
+	if !strings.Contains(answer, "remember the heron") {
+		t.Fatalf("the routed turn lost the conversation: %v %s", types(second), answer)
+	}
+	if second[0].ID != first[len(first)-1].ID+1 {
+		t.Fatalf("the routed turn's events start at %d, after %d", second[0].ID, first[len(first)-1].ID)
+	}
+	if n := len(n1.Engine.ListActiveSessions()); n != 0 {
+		if s, ok := n1.Engine.GetSession("c1~"); ok && s.PID != 0 {
+			t.Fatalf("node 1 started a process: %+v", s)
+		}
+	}
+
+	var got []sseEvent
+	select {
+	case got = <-followed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the follower on node 3 did not get both turns")
+	}
+	want := append(append([]sseEvent{}, first...), second...)
+	if len(got) != len(want) {
+		t.Fatalf("follower got %d events, want %d: %v / %v", len(got), len(want), types(got), types(want))
+	}
+	for i := range want {
+		if got[i].ID != want[i].ID || got[i].Type != want[i].Type {
+			t.Fatalf("event %d: followed %d %s, sent %d %s", i, got[i].ID, got[i].Type, want[i].ID, want[i].Type)
+		}
+	}
+
+	// Node 3's engine never had the session: the turn still runs on node
+	// 2 and streams back whole.
+	third := n3.turn(t, n3.alice, "c1", "from node three")
+	if third[0].ID != second[len(second)-1].ID+1 || third[len(third)-1].Type != "result" {
+		t.Fatalf("the turn sent to node 3: %v", types(third))
+	}
+}
+
+// An interrupt and a deletion sent to a node that does not run the
+// session reach the one that does.
+func TestClusterRoutesInterruptAndDelete(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	n1.Create(t, n1.alice, map[string]any{"id": "c2"})
+	n1.turn(t, n1.alice, "c2", "hello")
+
+	resp := n1.Do(t, "POST", "/v1/sessions/c2/messages", n1.alice, map[string]string{"prompt": "sleep:20000"})
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("turn: %d %s", resp.StatusCode, b)
+	}
+	events := make(chan []sseEvent, 1)
+	go func() { events <- readSSE(t, resp.Body, nil) }()
+	for {
+		r := testkit.Decode[map[string]bool](t, n2.Do(t, "POST", "/v1/sessions/c2/interrupt", n2.alice, nil))
+		if r["interrupted"] {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case evs := <-events:
+		if len(evs) == 0 || evs[len(evs)-1].Type != "turn_error" && evs[len(evs)-1].Type != "result" {
+			t.Fatalf("interrupted turn ended with %v", types(evs))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the interrupt sent to node 2 did not end the turn on node 1")
+	}
+
+	pid := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c2", n2.alice, nil))["pid"].(float64)
+	if pid == 0 {
+		t.Fatal("no process seen from node 2")
+	}
+	if resp := n2.Do(t, "DELETE", "/v1/sessions/c2", n2.alice, nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete on node 2: %d", resp.StatusCode)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, ok := n1.Engine.GetSession(n1ID(t, n1)); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("node 1 kept the deleted session")
+		}
+	}
+}
+
+// n1ID is the store key of alice's session c2 as node 1's engine knows it.
+func n1ID(t *testing.T, d *daemon) string {
+	t.Helper()
+	for _, s := range d.Engine.ListActiveSessions() {
+		if strings.HasPrefix(s.ID, "c2") {
+			return s.ID
+		}
+	}
+	return "none"
+}
+
+// When the node that runs a session stops, the session's next turn, sent
+// to another node, runs there.
+func TestClusterTakesOverFromAStoppedNode(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	n1.Create(t, n1.alice, map[string]any{"id": "c3"})
+	n1.turn(t, n1.alice, "c3", "on node one")
+	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c3", n2.alice, nil)); v["node"] != "n1" {
+		t.Fatalf("owner before: %v", v)
+	}
+	n1.stop()
+	evs := n2.turn(t, n2.alice, "c3", "on node two")
+	if evs[len(evs)-1].Type != "result" {
+		t.Fatalf("turn after node 1 stopped: %v", types(evs))
+	}
+	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/c3", n2.alice, nil)); v["node"] != "n2" {
+		t.Fatalf("owner after: %v", v)
+	}
+}
+
+// New sessions start on the node with the most room, wherever they were
+// sent; GET /v1/cluster (admins only) shows each node's load.
+func TestClusterPlacesNewSessions(t *testing.T) {
+	nodes := startCluster(t, 3)
+	n1 := nodes[0]
+	type status struct {
+		Clustered bool
+		Node      string
+		Nodes     []struct {
+			ID       string
+			Resident int
+			Leases   int
+			Self     bool
+		}
+	}
+	resident := func() map[string]int {
+		st := testkit.Decode[status](t, n1.Do(t, "GET", "/v1/cluster", n1.admin, nil))
+		if !st.Clustered || st.Node != "n1" || len(st.Nodes) != 3 {
+			t.Fatalf("cluster status: %+v", st)
+		}
+		out := map[string]int{}
+		for _, n := range st.Nodes {
+			out[n.ID] = n.Resident
+		}
+		return out
+	}
+	for i := range 6 {
+		id := "p" + string(rune('a'+i))
+		n1.Create(t, n1.alice, map[string]any{"id": id})
+		n1.turn(t, n1.alice, id, "hello")
+		// Each node's load as the others see it is renewed every second.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			sum := 0
+			for _, r := range resident() {
+				sum += r
+			}
+			if sum == i+1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("after %d sessions the nodes report %v", i+1, resident())
+			}
+		}
+	}
+	if got := resident(); got["n1"] != 2 || got["n2"] != 2 || got["n3"] != 2 {
+		t.Fatalf("six new sessions sent to node 1 were placed %v", got)
+	}
+}
+
+// A draining node hands its idle sessions over: their next turns run on
+// another node, with their conversations, and nothing runs on it after.
+func TestClusterDrainHandsSessionsOver(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	for _, id := range []string{"d1", "d2"} {
+		n1.Create(t, n1.alice, map[string]any{"id": id})
+	}
+	// Both on node 1: each goes there as the node with the most room
+	// or as the one that already has it.
+	n1.turn(t, n1.alice, "d1", "remember the kestrel")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := n1.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ps := n1.Engine.PoolStats(); ps.Resident != 0 {
+		t.Fatalf("node 1 still runs %d sessions after draining", ps.Resident)
+	}
+	// Sent to the draining node, the turns run on node 2, and d1 keeps
+	// its context though node 2 has a HOME of its own.
+	evs := n1.turn(t, n1.alice, "d1", "history")
+	answer := ""
+	for _, e := range evs {
+		if e.Type == "answer" {
+			answer += string(e.Data)
+		}
+	}
+	if !strings.Contains(answer, "remember the kestrel") {
+		t.Fatalf("d1 lost its conversation moving to node 2: %s", answer)
+	}
+	n1.turn(t, n1.alice, "d2", "hello")
+	for _, id := range []string{"d1", "d2"} {
+		if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/"+id, n2.alice, nil)); v["node"] != "n2" {
+			t.Fatalf("%s after the drain: %v", id, v)
+		}
+	}
+	if ps := n1.Engine.PoolStats(); ps.Resident != 0 {
+		t.Fatalf("the drained node started %d sessions", ps.Resident)
+	}
+}
