@@ -11,6 +11,7 @@ import (
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // Config is everything a daemon is built from. The zero value of each
@@ -103,6 +104,9 @@ type Config struct {
 	KeyCheckInterval time.Duration
 	// KeepAlive is the interval of SSE keep-alive comments (0: 15s).
 	KeepAlive time.Duration
+	// Webhooks is how deliveries to the keys' webhooks are retried (zero:
+	// 5 attempts over about a minute).
+	Webhooks webhook.Retry
 	// ServerOptions, when set, adjusts the server's options after the
 	// daemon wired them, for what no field above covers (a test's own
 	// usage source, say).
@@ -130,6 +134,10 @@ type Key struct {
 	Upstreams map[gateway.API]gateway.Upstream
 	// Policy is the key's level of permission rules (nil: none).
 	Policy *guard.Policy
+	// Hooks are the key's webhooks from the configuration, each with its
+	// secret; they are stored at start, and those no longer configured
+	// are removed (hooks made through the API stay).
+	Hooks []webhook.Spec
 }
 
 // GatewayConfig configures the model gateway agents call instead of the

@@ -11,7 +11,8 @@
 //  1. the HTTP server stops accepting, and running turns are interrupted
 //     so that the streams following them end;
 //  2. the engine ends every agent's process group;
-//  3. the recorder writes the events still queued, then the hub closes;
+//  3. the recorder writes the events still queued, then the hub closes,
+//     and the webhooks stop (deliveries still pending are dropped);
 //  4. the gateway, no agent left to call it, writes the spend not yet
 //     recorded.
 //
@@ -40,6 +41,7 @@ import (
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // ErrNoAgent is returned by New when no agent is configured to serve.
@@ -55,6 +57,7 @@ type Daemon struct {
 	recorder  *server.Recorder
 	approvals *server.Approvals
 	metrics   *server.Metrics
+	hooks     *webhook.Notifier
 	eng       *engine.Engine
 	srv       *server.Server
 	mcp       *mcp.Handler
@@ -150,12 +153,15 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
 	d.metrics = server.NewMetrics()
+	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
+		return d, err
+	}
 	c := cfg.Capacity
 	d.eng, err = engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: d.approvals.Handle, PermissionAnnounce: d.approvals.Announce,
 		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: d.log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: def, Providers: others, Env: cfg.Env, Credentials: d.gw.credentials(),
-		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder},
+		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder, d.hooks}, Hibernated: d.hooks.Hibernated,
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
 		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
 		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership, Conversations: convs,
@@ -163,10 +169,10 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	if err != nil {
 		return d, err
 	}
-	d.gw.attach(d.eng)
+	d.gw.attach(d.eng, d.hooks)
 
 	so := server.Options{Engine: d.eng, Hub: d.hub, Store: d.gw.sessions(cfg.Store), Usage: d.gw.usage(),
-		Recorder: d.recorder, Approvals: d.approvals, Metrics: d.metrics, Logger: d.log,
+		Recorder: d.recorder, Approvals: d.approvals, Metrics: d.metrics, Logger: d.log, Hooks: d.hooks,
 		WorkDirRoot: cfg.WorkDirRoot, AllowedOrigins: cfg.AllowedOrigins, Web: cfg.Web, KeepAlive: cfg.KeepAlive,
 		RateLimit: cfg.RateLimit, Timeouts: cfg.Timeouts, WS: cfg.WS, KeyCheckInterval: cfg.KeyCheckInterval}
 	if d.node != nil {
@@ -358,6 +364,7 @@ func (d *Daemon) shutdown(ctx context.Context) error {
 	if d.hub != nil {
 		d.hub.Close()
 	}
+	d.hooks.Close() // after the engine: its last events are taken
 	if d.node != nil {
 		d.node.close(ctx)
 	}

@@ -11,14 +11,16 @@ import (
 	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // modelGateway is the daemon's model gateway and the engine whose turns it
 // ends when a budget is spent. The engine is built after the gateway (its
 // agents need the gateway's address), so it is attached later.
 type modelGateway struct {
-	gw  *gateway.Gateway
-	eng atomic.Pointer[engine.Engine]
+	gw    *gateway.Gateway
+	eng   atomic.Pointer[engine.Engine]
+	hooks atomic.Pointer[webhook.Notifier]
 }
 
 // startGateway starts the gateway c describes on its own loopback
@@ -43,6 +45,7 @@ func startGateway(ctx context.Context, c *GatewayConfig, keys []Key, ledger stor
 			if eng := mg.eng.Load(); eng != nil {
 				eng.EndTurn(e.SessionID, e)
 			}
+			mg.hooks.Load().BudgetExceeded(e.SessionID, e.Owner, e.Scope, e.SpentUSD, e.BudgetUSD)
 		},
 	}
 	for _, k := range keys {
@@ -83,10 +86,12 @@ func (m *modelGateway) agentsEnv(base []string) []string {
 	return append(append([]string(nil), base...), gateway.ModelEnv(m.gw.URL(), "")...)
 }
 
-// attach lets budget refusals end eng's turns.
-func (m *modelGateway) attach(eng *engine.Engine) {
+// attach lets budget refusals end eng's turns and notify the keys'
+// webhooks.
+func (m *modelGateway) attach(eng *engine.Engine, hooks *webhook.Notifier) {
 	if m != nil {
 		m.eng.Store(eng)
+		m.hooks.Store(hooks)
 	}
 }
 

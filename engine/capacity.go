@@ -194,6 +194,9 @@ func (sp *SessionPool) hibernateLocked(s *session) bool {
 	sp.res.release(s)
 	sp.res.hibernations++
 	sp.log.Info("hibernating idle session", "session", s.id, "owner", s.owner, "pid", p.Info().PID)
+	if sp.opts.Hibernated != nil {
+		sp.opts.Hibernated(s.id)
+	}
 	sp.bg.Go(func() {
 		defer close(ending)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

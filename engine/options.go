@@ -76,6 +76,11 @@ type EngineOptions struct {
 	// request listed. It must not block.
 	PermissionAnnounce func(PermissionRequest)
 
+	// Hibernated, when set, is told of each session whose process ended
+	// to free room (idle reaping, residency, Hibernate). It must not
+	// block.
+	Hibernated func(sessionID string)
+
 	// Events, when set, receives every event of every session, in order,
 	// after the turn's callback: the daemon's subscribers and its store
 	// listen here. Publish must not block.

@@ -451,10 +451,14 @@ func (sp *SessionPool) stopProcess(s *session, to SessionStatus) error {
 	s.mu.Lock()
 	p := s.proc
 	s.proc = nil
-	if err := s.moveLocked(to); err != nil {
+	err := s.moveLocked(to)
+	if err != nil {
 		sp.log.Warn("session state", "err", err)
 	}
 	s.mu.Unlock()
+	if err == nil && to == StatusHibernated && sp.opts.Hibernated != nil {
+		sp.opts.Hibernated(s.id)
+	}
 	sp.unreserve(s)
 	// The token goes once the process has, so the process cannot use it
 	// after its session ended, nor its tools that outlived it.

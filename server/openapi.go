@@ -11,6 +11,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // operation describes one endpoint for both the router and the OpenAPI
@@ -60,6 +61,10 @@ func (s *Server) operations() []operation {
 		{method: "GET", path: "/v1/usage", summary: "Model spend metered by the gateway: the caller's, per session and model (admins: ?all=true for every key's)", handler: s.usage, response: usageView{}},
 		{method: "GET", path: "/metrics", summary: "Prometheus metrics (text format 0.0.4)", handler: s.metrics},
 		{method: "GET", path: "/v1/ws", summary: "WebSocket API (execute, subscribe, unsubscribe, interrupt, stats, permission_reply, ping)", handler: s.websocket, status: http.StatusSwitchingProtocols, long: true},
+		{method: "POST", path: "/v1/hooks", summary: "Register a webhook of the caller's key; the answer holds its signing secret, shown only this once", handler: s.createHook, request: hookRequest{}, response: webhook.Hook{}, status: http.StatusCreated},
+		{method: "GET", path: "/v1/hooks", summary: "The caller's webhooks (without their secrets)", handler: s.listHooks, response: hookList{}},
+		{method: "DELETE", path: "/v1/hooks/{id}", summary: "Delete one of the caller's webhooks; its pending deliveries are dropped", handler: s.deleteHook, status: http.StatusNoContent},
+		{method: "GET", path: "/v1/hooks/{id}/deliveries", summary: "A webhook's delivery log: its latest attempts, newest first, and its counts", handler: s.hookDeliveries, response: webhook.Log{}},
 		{method: "GET", path: "/v1/cluster", summary: "Admin: the nodes of the cluster, their load and the leases they hold", handler: s.clusterStatus, response: clusterView{}},
 		{method: "DELETE", path: "/v1/keys/{id}", summary: "Admin: revoke an API key; its open WebSockets and streams end at once", handler: s.revokeKey, status: http.StatusNoContent},
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/server/opencode"
 	"github.com/hotplex/hotplex/store"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // Options wire a Server to its parts.
@@ -52,6 +53,9 @@ type Options struct {
 	// Metrics, when set, is served at /metrics; give it to the engine's
 	// sinks too (Sinks{metrics, recorder}).
 	Metrics *Metrics
+	// Hooks, when set, keeps the API keys' webhooks, served at
+	// /v1/hooks; give it to the engine's sinks too.
+	Hooks *webhook.Notifier
 	// Usage, when set, is the model gateway's metering, served at
 	// /v1/usage and counted at /metrics.
 	Usage UsageSource

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,6 +26,7 @@ import (
 type alicesWorld struct {
 	id, askID     string // a session with a turn; one with a tool use waiting for her
 	permission    string // the waiting tool use's ID
+	hook          string // her webhook's ID
 	secrets       []string
 	lastEventID   float64
 	title, prompt string
@@ -117,8 +119,18 @@ func tenancyMatrix() map[string]tenancyCase {
 			bobGets(t, d, w, "GET", "/v1/usage?all=true", nil, http.StatusForbidden)
 		},
 		"DELETE /v1/keys/{id}": forbidden("DELETE", "/v1/keys/alice", nil),
-		"GET /v1/ws":           bobOverWebSocket,
-		"GET /session":         public("GET", "/session"),
+		"GET /v1/hooks":        public("GET", "/v1/hooks"),
+		"POST /v1/hooks": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "POST", "/v1/hooks", map[string]any{"url": "http://127.0.0.1:9/bobs-hook"}, http.StatusCreated)
+		},
+		"DELETE /v1/hooks/{id}": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "DELETE", "/v1/hooks/"+w.hook, nil, hidden...)
+		},
+		"GET /v1/hooks/{id}/deliveries": func(t *testing.T, d *daemon, w *alicesWorld) {
+			bobGets(t, d, w, "GET", "/v1/hooks/"+w.hook+"/deliveries", nil, hidden...)
+		},
+		"GET /v1/ws":   bobOverWebSocket,
+		"GET /session": public("GET", "/session"),
 		"POST /session": func(t *testing.T, d *daemon, w *alicesWorld) {
 			bobGets(t, d, w, "POST", "/session", map[string]any{}, http.StatusOK)
 		},
@@ -246,6 +258,12 @@ func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
 	ask := d.Create(t, d.alice, map[string]any{"title": w.title + "-ask", "approval": "ask"})
 	w.askID = ask["id"].(string)
 	w.secrets = []string{w.title, w.prompt, a["work_dir"].(string), ask["work_dir"].(string)}
+	// Her webhook, whose receiver takes what it is sent.
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+	defer receiver.Close()
+	hook := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/v1/hooks", d.alice, map[string]any{"url": receiver.URL + "/alice-hook-path"}))
+	w.hook, _ = hook["id"].(string)
+	w.secrets = append(w.secrets, w.hook, "alice-hook-path", hook["secret"].(string))
 
 	// A tool use waits for alice's answer.
 	waiting := d.Do(t, "POST", "/v1/sessions/"+w.askID+"/messages", d.alice, map[string]string{"prompt": bashDirective("echo alice-secret-prompt")})
@@ -283,6 +301,10 @@ func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
 	perms := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+w.askID+"/permissions", d.alice, nil))
 	if len(perms["permissions"]) != 1 || perms["permissions"][0]["request_id"] != w.permission {
 		t.Errorf("alice's waiting tool use changed: %v", perms)
+	}
+	hooks := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/hooks", d.alice, nil))
+	if len(hooks["hooks"]) != 1 || hooks["hooks"][0]["id"] != w.hook {
+		t.Errorf("alice's hooks changed: %v", hooks)
 	}
 	if resp := d.Do(t, "GET", "/v1/sessions", d.alice, nil); resp.StatusCode != http.StatusOK {
 		t.Errorf("alice's key stopped working: %d", resp.StatusCode)

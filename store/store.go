@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -177,11 +178,13 @@ type Pinger interface {
 }
 
 // Database is a store a daemon runs on: sessions, events and keys, the
-// model gateway's spend, and a readiness check. store/sqlite (one node)
-// and store/postgres (shared by several) implement it.
+// model gateway's spend, the keys' webhooks, and a readiness check.
+// store/sqlite (one node) and store/postgres (shared by several)
+// implement it.
 type Database interface {
 	Store
 	UsageStore
+	HookStore
 	Pinger
 }
 
@@ -193,4 +196,51 @@ func Ping(ctx context.Context, st Store) error {
 	}
 	_, err := st.ListAPIKeys(ctx)
 	return err
+}
+
+// Hook is a webhook an API key registered: where its events are sent and
+// the secret they are signed with. The secret is kept as given, since
+// every delivery is signed with it; it is shown to the key once, when the
+// hook is made.
+type Hook struct {
+	ID    string // public identifier ("hook_..."), unique in the store
+	Owner string // ID of the API key the hook belongs to ("" = admin/SDK)
+	URL   string // an http(s) URL
+	// Secret is the signing secret in Standard Webhooks form
+	// ("whsec_" and base64).
+	Secret string
+	// Events are the event types sent ("turn.finished", ...); empty
+	// means every type.
+	Events      []string
+	Description string
+	// Config is true for hooks that come from the daemon's configuration
+	// file: they are put back at every start.
+	Config    bool
+	CreatedAt time.Time // when the hook was first stored
+}
+
+// HookStore keeps API keys' webhooks.
+type HookStore interface {
+	// PutHook inserts or updates (by ID) a hook. A hook without ID, URL
+	// or secret is ErrInvalid, and so is one whose ID another owner's
+	// hook has. CreatedAt defaults to now and is kept on update.
+	PutHook(ctx context.Context, h Hook) error
+	// Hooks returns the hooks of owner, oldest first.
+	Hooks(ctx context.Context, owner string) ([]Hook, error)
+	// DeleteHook removes owner's hook id; ErrNotFound if owner has no
+	// such hook (another owner's hook is not found either).
+	DeleteHook(ctx context.Context, owner, id string) error
+}
+
+// Validate reports, wrapping ErrInvalid, what makes h unfit to store.
+func (h Hook) Validate() error {
+	switch {
+	case h.ID == "":
+		return fmt.Errorf("%w: empty hook ID", ErrInvalid)
+	case h.URL == "":
+		return fmt.Errorf("%w: hook %q has no URL", ErrInvalid, h.ID)
+	case h.Secret == "":
+		return fmt.Errorf("%w: hook %q has no secret", ErrInvalid, h.ID)
+	}
+	return nil
 }

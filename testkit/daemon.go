@@ -17,6 +17,7 @@ import (
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/store/postgres"
 	"github.com/hotplex/hotplex/store/sqlite"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // DaemonOptions configure a test daemon.
@@ -44,6 +45,9 @@ type DaemonOptions struct {
 	Web fs.FS
 	// Spares is the engine's count of prewarmed processes (zero: none).
 	Spares int
+	// Webhooks is how webhook deliveries are retried (zero: the
+	// production schedule, about a minute).
+	Webhooks webhook.Retry
 	// Server, when set, adjusts the server's options before it is built
 	// (limits, timeouts, a logger to read).
 	Server func(*server.Options)
@@ -106,7 +110,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
 		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
 		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares},
-		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server,
+		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server, Webhooks: o.Webhooks,
 		Cluster: o.Cluster,
 	})
 	if err != nil {

@@ -1,7 +1,7 @@
 import { defineConfig } from "vite";
 
 // The unit tests of the UI's pure modules (Markdown, SSE parsing, metrics,
-// identifier wrapping)
+// identifier wrapping, notices)
 // bundled for Node's own test runner: `node --test .test-build/`.
 export default defineConfig({
   build: {
@@ -17,6 +17,7 @@ export default defineConfig({
         format: "test/format.test.ts",
         wrap: "test/wrap.test.ts",
         diff: "test/diff.test.ts",
+        notify: "test/notify.test.ts",
       },
       output: { format: "es", entryFileNames: "[name].test.mjs" },
     },

@@ -22,6 +22,7 @@ import (
 	"github.com/hotplex/hotplex/gateway"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/web"
+	"github.com/hotplex/hotplex/webhook"
 )
 
 // serveConfig is the daemon's configuration. Each setting comes from, in
@@ -90,6 +91,9 @@ type configKey struct {
 	// Permissions are the key's level of the permission rules, for the
 	// sessions of this key only.
 	Permissions permissionRules `yaml:"permissions"`
+	// Hooks are the key's webhooks (url, secret "whsec_...", events,
+	// description), stored at start next to those made through the API.
+	Hooks []webhook.Spec `yaml:"hooks"`
 }
 
 func defaultServeConfig() serveConfig {
@@ -264,6 +268,10 @@ func (c serveConfig) String() string {
 				if !k.Permissions.empty() {
 					extra += ", permissions " + k.Permissions.String()
 				}
+				if len(k.Hooks) > 0 {
+					// Not their URLs: some receivers take a token in theirs.
+					extra += fmt.Sprintf(", %d webhooks", len(k.Hooks))
+				}
 				names = append(names, k.Name+"("+role+", secret ****"+extra+")")
 			}
 			val = "[" + strings.Join(names, " ") + "]"
@@ -345,6 +353,14 @@ func (c *serveConfig) finish() error {
 		if err := checkUpstreams("key "+k.Name, k.Upstreams); err != nil {
 			return err
 		}
+		for i, h := range k.Hooks {
+			if h.Secret == "" {
+				return fmt.Errorf("config: key %s: hook %d needs a secret (whsec_ and the base64 of 24 to 64 random bytes)", k.Name, i+1)
+			}
+			if err := h.Check(); err != nil {
+				return fmt.Errorf("config: key %s: hook %d: %w", k.Name, i+1, err)
+			}
+		}
 	}
 	switch c.Gateway {
 	case "on", "off":
@@ -414,7 +430,7 @@ func (c serveConfig) daemonConfig() (daemon.Config, error) {
 	for _, k := range c.Keys {
 		id := configKeyID(k.Name)
 		dc.Keys = append(dc.Keys, daemon.Key{ID: id, Name: k.Name, Secret: k.Secret, Admin: k.Admin,
-			BudgetUSD: k.BudgetUSD, Upstreams: k.Upstreams, Policy: pols.keys[id]})
+			BudgetUSD: k.BudgetUSD, Upstreams: k.Upstreams, Policy: pols.keys[id], Hooks: k.Hooks})
 	}
 	if c.NATS != "" {
 		if c.Postgres == "" {

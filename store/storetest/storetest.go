@@ -1,5 +1,5 @@
-// Package storetest is the conformance suite of store.Store and
-// store.UsageStore: what the interfaces document, checked the same way
+// Package storetest is the conformance suite of store.Store,
+// store.UsageStore and store.HookStore: what the interfaces document, checked the same way
 // against every implementation (store/sqlite, store/postgres). An
 // implementation's tests call Run with a Backend; tests of what only one
 // implementation has (its files, pragmas, migrations) stay beside it.
@@ -54,6 +54,8 @@ func Run(t *testing.T, b Backend) {
 		{"ModelUsage", testModelUsage},
 		{"ModelUsageInvalid", testModelUsageInvalid},
 		{"ModelUsageConservedThroughDelete", testModelUsageConservedThroughDelete},
+		{"Hooks", testHooks},
+		{"PutHookInvalid", testPutHookInvalid},
 		{"ReopenKeepsEverything", testReopenKeepsEverything},
 		{"Close", testClose},
 		{"CloseWhileBusy", testCloseWhileBusy},

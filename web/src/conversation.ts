@@ -21,6 +21,7 @@ import { displayStatus, ms, tokens, usd } from "./format";
 import type { SSEMessage } from "./sse";
 import { wrapped } from "./wrap";
 import { ChangesView } from "./changes";
+import { browserHost, canAsk, notify } from "./notify";
 
 interface ToolCard {
   el: HTMLDetailsElement;
@@ -125,6 +126,7 @@ export class ConversationView {
         this.statusEl,
         h("span", { class: "muted small" }, session.provider + " · ", wrapped(session.work_dir)),
         this.connEl,
+        notifyButton(),
       ),
       h(
         "div",
@@ -218,6 +220,12 @@ export class ConversationView {
       return;
     }
     ev.seq = seq;
+    // Live events only (history ends at targetSeq), and here rather than
+    // when rendering: a hidden tab gets no animation frames.
+    if (seq > this.targetSeq) {
+      const id = this.session.id;
+      void notify(browserHost, ev, this.session.title || id, (req) => api.pendingPermissions(id).then((ps) => ps.some((p) => p.request_id === req)));
+    }
     this.queue.push(ev);
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }
@@ -492,4 +500,21 @@ function dangerCard(ev: AgentEvent): HTMLElement {
       ? h("div", {}, h("div", { class: "label" }, "Instead"), h("ul", {}, ...d.suggestions.map((s) => h("li", {}, s))))
       : null,
   );
+}
+
+// notifyButton asks the browser for leave to notify, while it may still
+// be asked: a page must ask from a click.
+function notifyButton(): HTMLElement | string {
+  if (!canAsk()) return "";
+  const btn = h(
+    "button",
+    {
+      type: "button",
+      class: "link small notify-me",
+      title: "Be told when this session needs you or finishes a turn while the tab is hidden",
+      onclick: () => void Notification.requestPermission().then(() => (btn.hidden = !canAsk())),
+    },
+    "Notify me",
+  );
+  return btn;
 }
