@@ -6,10 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -495,5 +499,80 @@ func TestOpenCodeTUIPicksAgent(t *testing.T) {
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 1 || list[0].Model.ProviderID != "api-anthropic" {
 		t.Fatalf("sessions: %v %+v", err, list)
+	}
+}
+
+// heldStream is a proxy to a daemon that holds each OpenCode event stream
+// back until a prompt has gone through and the model has had time to
+// answer it: what happens at times when OpenCode's CLI opens its stream
+// and sends its prompt together, and the agent answers within
+// milliseconds.
+type heldStream struct {
+	mu       sync.Mutex
+	prompted chan struct{}
+	proxy    *httputil.ReverseProxy
+}
+
+func (h *heldStream) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.prompted = make(chan struct{})
+}
+
+func (h *heldStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	prompted := h.prompted
+	h.mu.Unlock()
+	switch {
+	case r.Method == "GET" && r.URL.Path == "/event":
+		select {
+		case <-prompted:
+			time.Sleep(300 * time.Millisecond)
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+	case r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/message"):
+		select {
+		case <-prompted:
+		default:
+			close(prompted)
+		}
+	}
+	h.proxy.ServeHTTP(w, r)
+}
+
+// OpenCode's CLI prints the answer of a turn that ends before its event
+// stream opens: the prompt waits for the stream, and answers once the
+// stream has shown the turn's end.
+func TestOpenCodeRunFastTurn(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	bin := openCodeCLI(t)
+	d, _ := openCodeDaemon(t)
+	target, err := url.Parse(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldStream{proxy: httputil.NewSingleHostReverseProxy(target)}
+	h.proxy.FlushInterval = -1
+	h.reset()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	home := t.TempDir()
+	for _, c := range []struct{ prompt, answer string }{
+		{"hello there", `You said: "hello there"`},
+		{"please count the files here", "Done: cli-tool-ran"},
+	} {
+		h.reset()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin, "run", "--attach", srv.URL, "-p", d.Alice, "-m", "api-anthropic/default", c.prompt)
+		cmd.Env, cmd.Dir = openCodeEnv(home), t.TempDir()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if err != nil || !strings.Contains(string(out), c.answer) {
+			t.Fatalf("opencode run %q: %v, printed %q\n%s", c.prompt, err, out, stderr.String())
+		}
 	}
 }

@@ -498,12 +498,32 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	return st, p, nil
 }
 
-// run runs a turn and folds its events into OpenCode messages.
-func (a *API) run(ctx context.Context, st store.Session, p prompt) (*ocConversation, error) {
-	conv := &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
-	err := a.host.RunTurn(ctx, st, p.text, p.system, func(ev *event.EventWithMeta) { conv.apply(ev) })
-	return conv, err
+// run runs a turn and folds its events into OpenCode messages; end is
+// the number of the turn's last event, its result (0 if it had none).
+func (a *API) run(ctx context.Context, st store.Session, p prompt) (conv *ocConversation, end uint64, err error) {
+	conv = &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
+	err = a.host.RunTurn(ctx, st, p.text, p.system, func(ev *event.EventWithMeta) {
+		conv.apply(ev)
+		if ev.EventType == event.TypeResult {
+			end = ev.Seq
+		}
+	})
+	return conv, end, err
 }
+
+// How long a synchronous prompt waits for its caller's event streams.
+// OpenCode's CLI opens its stream as it sends the prompt, prints the turn
+// as the stream shows it, and exits when the prompt answers: a turn that
+// ran before the stream opened, or an answer that overtook the stream,
+// would print nothing.
+const (
+	// streamGrace bounds the wait for a stream when the caller has none
+	// open, before the turn starts.
+	streamGrace = time.Second
+	// deliveryBound bounds the wait, after the turn, for the caller's
+	// open streams to have written its end.
+	deliveryBound = 5 * time.Second
+)
 
 func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 	st, p, err := a.promptOf(w, r)
@@ -511,7 +531,13 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		a.host.WriteError(w, err)
 		return
 	}
-	conv, turnErr := a.run(r.Context(), st, p)
+	caller := a.host.Caller(r).ID
+	a.bus.awaitStream(r.Context(), caller, streamGrace)
+	streams := a.bus.streamsOf(caller)
+	conv, end, turnErr := a.run(r.Context(), st, p)
+	if end > 0 {
+		a.bus.awaitEnd(r.Context(), streams, st.ID, end, deliveryBound)
+	}
 	t := conv.current()
 	if n := len(conv.turns); t == nil && n > 0 {
 		t = conv.turns[n-1]
@@ -538,7 +564,7 @@ func (a *API) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.host.Go(func(ctx context.Context) {
-		conv, err := a.run(ctx, st, p)
+		conv, _, err := a.run(ctx, st, p)
 		if err != nil && len(conv.turns) == 0 {
 			// The turn never started (busy, refused): nothing else tells
 			// the client.
