@@ -263,7 +263,12 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		allow = append(allow, "HEAD")
 	}
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allow, ", ")))
+	msg := r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + strings.Join(allow, ", ")
+	if r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+		opencode.WriteError(w, http.StatusMethodNotAllowed, "method_not_allowed", msg)
+		return
+	}
+	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", msg))
 }
 
 // Unbounded lifts the server's write timeout (Options.Timeouts) from a

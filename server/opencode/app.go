@@ -19,7 +19,7 @@ import (
 // provider.
 
 func (a *API) appRoutes() []Route {
-	return []Route{
+	return append([]Route{
 		{Method: "GET", Path: "/path", Summary: "OpenCode: the caller's paths (its tree of work directories)", Handler: a.ocPath, Response: ocPaths{}},
 		{Method: "GET", Path: "/project", Summary: "OpenCode: the caller's projects (one: its tree of work directories)", Handler: a.ocProjects, Response: []ocProject{}},
 		{Method: "GET", Path: "/project/current", Summary: "OpenCode: the caller's project", Handler: a.ocCurrentProject, Response: ocProject{}},
@@ -34,11 +34,11 @@ func (a *API) appRoutes() []Route {
 		{Method: "GET", Path: "/experimental/capabilities", Summary: "OpenCode: optional features (none)", Handler: a.ocCapabilities, Response: ocExperimentalCapabilities{}},
 		{Method: "GET", Path: "/experimental/console", Summary: "OpenCode: console-managed providers (none)", Handler: a.ocConsole, Response: ocConsoleState{}},
 		{Method: "GET", Path: "/session/{id}/children", Summary: "OpenCode: a session's child sessions (none: HotPlex has no child sessions)", Handler: a.ocSessionEmptyList, Response: []ocSession{}},
-		{Method: "GET", Path: "/session/{id}/todo", Summary: "OpenCode: a session's todo list (none kept)", Handler: a.ocSessionEmptyList, Response: []struct{}{}},
-		{Method: "GET", Path: "/session/{id}/diff", Summary: "OpenCode: a session's file changes (none reported)", Handler: a.ocSessionEmptyList, Response: []struct{}{}},
+		{Method: "GET", Path: "/session/{id}/todo", Summary: "OpenCode: a session's todo list, as the agent last wrote it (Claude Code's TodoWrite; empty for agents that keep none)", Handler: a.ocSessionTodo, Response: []ocTodo{}},
+		{Method: "GET", Path: "/session/{id}/diff", Summary: "OpenCode: the files a session changed, with their content before and after", Handler: a.ocSessionDiff, Response: []ocFileDiff{}},
 		{Method: "GET", Path: "/permission", Summary: "OpenCode: tool uses of the caller's sessions waiting for a person", Handler: a.ocPendingPermissions, Response: []ocPermissionRequest{}},
 		{Method: "POST", Path: "/permission/{requestID}/reply", Summary: "OpenCode: answer a tool use waiting for a person (once, always or reject)", Handler: a.ocReplyPermission, Request: ocPermissionReplyV2{}, Response: true},
-	}
+	}, a.fileRoutes()...)
 }
 
 // ocPaths are the paths OpenCode shows: the caller's tree is its home,
@@ -125,7 +125,7 @@ func (a *API) ocEmptyObject(w http.ResponseWriter, _ *http.Request) {
 // ocSessionEmptyList answers for an owned session with an empty list.
 func (a *API) ocSessionEmptyList(w http.ResponseWriter, r *http.Request) {
 	if _, err := a.owned(r); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, []struct{}{})
@@ -185,7 +185,7 @@ func (a *API) pending(ctx context.Context, c Caller) ([]store.Session, [][]Permi
 func (a *API) ocPendingPermissions(w http.ResponseWriter, r *http.Request) {
 	sessions, perms, err := a.pending(r.Context(), a.host.Caller(r))
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	out := []ocPermissionRequest{}
@@ -219,31 +219,31 @@ type ocPermissionReplyV2 struct {
 func (a *API) ocReplyPermission(w http.ResponseWriter, r *http.Request) {
 	var req ocPermissionReplyV2
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	allow, err := a.allowOf(req.Reply)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	id := r.PathValue("requestID")
 	sessions, perms, err := a.pending(r.Context(), a.host.Caller(r))
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	for i, st := range sessions {
 		if slices.ContainsFunc(perms[i], func(p Permission) bool { return p.ID == id }) {
 			if err := a.host.AnswerPermission(st, id, allow); err != nil {
-				a.host.WriteError(w, err)
+				a.writeError(w, err)
 				return
 			}
 			writeJSON(w, http.StatusOK, true)
 			return
 		}
 	}
-	a.host.WriteError(w, a.host.Error(http.StatusNotFound, "not_found", "no pending permission request with this ID"))
+	a.writeError(w, a.host.Error(http.StatusNotFound, "not_found", "no pending permission request with this ID"))
 }
 
 // allowOf reads OpenCode's answer to a permission request: "once" and
@@ -257,15 +257,4 @@ func (a *API) allowOf(reply string) (bool, error) {
 		return false, nil
 	}
 	return false, a.host.Error(http.StatusBadRequest, "bad_request", `the reply must be "once", "always" or "reject"`)
-}
-
-// NotFound answers a request for a route neither HotPlex nor this API
-// serves, in OpenCode's error shape (which its clients show instead of
-// failing) with HotPlex's error object beside it.
-func NotFound(w http.ResponseWriter, r *http.Request) {
-	msg := "no such endpoint: " + r.Method + " " + r.URL.Path
-	writeJSON(w, http.StatusNotFound, map[string]any{
-		"name": "NotFoundError", "data": map[string]string{"message": msg},
-		"error": map[string]string{"code": "not_found", "message": msg},
-	})
 }

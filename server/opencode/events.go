@@ -184,7 +184,13 @@ func (b *ocBus) publish(owner, dir string, ev ocEvent) {
 type ocFollowed struct {
 	allowed bool
 	dir     string
+	st      store.Session
 	conv    *ocConversation
+}
+
+type ocSessionDiff struct {
+	SessionID string       `json:"sessionID"`
+	Diff      []ocFileDiff `json:"diff"`
 }
 
 func (a *API) ocEvents(w http.ResponseWriter, r *http.Request) { a.ocStream(w, r, false) }
@@ -232,6 +238,15 @@ func (a *API) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 			}
 			if !f.allowed {
 				continue
+			}
+			if ev.EventType == event.TypeResult {
+				// What the turn changed, for the TUI's list of modified
+				// files, told before the turn's end.
+				if d, err := a.sessionDiff(ctx, f.st); err == nil {
+					if write(f.dir, ocEvent{"session.diff", ocSessionDiff{f.conv.sessionID, d}}) != nil {
+						return
+					}
+				}
 			}
 			for _, oe := range f.conv.apply(ev.EventWithMeta) {
 				if write(f.dir, oe) != nil {
@@ -312,7 +327,7 @@ func (a *API) ocFollow(ctx context.Context, c Caller, ev *event.EventWithMeta) *
 			}
 		}
 	}
-	return &ocFollowed{allowed: true, dir: st.WorkDir, conv: conv}
+	return &ocFollowed{allowed: true, dir: st.WorkDir, st: st, conv: conv}
 }
 
 // decodeStored reads a stored event back, or nil if it cannot be.

@@ -280,6 +280,9 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 		t.parts = append(t.parts, p)
 		t.tools[ev.Meta.ToolID] = p
 		partEvent(p, "")
+		if todos, ok := todosOf(ev); ok {
+			out = append(out, ocEvent{"todo.updated", ocTodoUpdate{c.sessionID, todos}})
+		}
 	case event.TypeToolResult:
 		c.close(t, now, &out)
 		p := t.tools[ev.Meta.ToolID]

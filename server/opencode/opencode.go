@@ -309,7 +309,7 @@ func (a *API) owned(r *http.Request) (store.Session, error) {
 func (a *API) ocListSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := a.store.ListSessions(r.Context(), a.host.Caller(r).ID)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	out := make([]ocSession, 0, len(list))
@@ -328,11 +328,11 @@ func newOCSessionID() string {
 func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 	var req ocCreateRequest
 	if err := a.readLooseJSON(w, r, &req, true); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if req.ParentID != "" {
-		a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", "child sessions (parentID) are not supported"))
+		a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", "child sessions (parentID) are not supported"))
 		return
 	}
 	ns := NewSession{ID: newOCSessionID(), Title: req.Title}
@@ -342,7 +342,7 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 	ns.Ask = slices.ContainsFunc(req.Permission, func(r ocRule) bool { return r.Action == "ask" })
 	st, err := a.host.CreateSession(r.Context(), a.host.Caller(r), ns)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ocSessionOf(st))
@@ -351,7 +351,7 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocGetSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ocSessionOf(st))
@@ -360,12 +360,12 @@ func (a *API) ocGetSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var req ocUpdateRequest
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if req.Title != "" {
@@ -376,11 +376,11 @@ func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 			err = a.store.PutSession(r.Context(), st)
 		}
 		if err != nil {
-			a.host.WriteError(w, err)
+			a.writeError(w, err)
 			return
 		}
 		if st, err = a.store.GetSession(r.Context(), st.ID); err != nil {
-			a.host.WriteError(w, err)
+			a.writeError(w, err)
 			return
 		}
 	}
@@ -392,11 +392,11 @@ func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocDeleteSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if err := a.host.DeleteSession(r.Context(), st); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, true)
@@ -435,19 +435,19 @@ func (a *API) conversation(ctx context.Context, st store.Session) (*ocConversati
 func (a *API) ocMessages(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	limit := 0
 	if v := r.URL.Query().Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 0 {
-			a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", "limit must be a number of messages"))
+			a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", "limit must be a number of messages"))
 			return
 		}
 	}
 	c, err := a.conversation(r.Context(), st)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	msgs := c.messages()
@@ -528,7 +528,7 @@ const (
 func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 	st, p, err := a.promptOf(w, r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	caller := a.host.Caller(r).ID
@@ -546,7 +546,7 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		if turnErr == nil {
 			turnErr = errors.New("the turn produced no events")
 		}
-		a.host.WriteError(w, a.host.TurnError(turnErr))
+		a.writeError(w, a.host.TurnError(turnErr))
 		return
 	}
 	if turnErr != nil && t.reply.Error == nil {
@@ -560,7 +560,7 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 	st, p, err := a.promptOf(w, r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	a.host.Go(func(ctx context.Context) {
@@ -578,12 +578,12 @@ func (a *API) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocAbort(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	ok, err := a.host.Interrupt(r.Context(), st)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ok)
@@ -598,12 +598,12 @@ type ocPermissionReply struct {
 func (a *API) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var req ocPermissionReply
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var allow bool
@@ -612,11 +612,11 @@ func (a *API) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
 		allow = true
 	case "reject":
 	default:
-		a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
+		a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
 		return
 	}
 	if err := a.host.AnswerPermission(st, r.PathValue("permissionID"), allow); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, true)
