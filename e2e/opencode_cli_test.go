@@ -54,6 +54,14 @@ func openCodeDaemon(t *testing.T) (*testkit.Daemon, *scriptedmodel.Server) {
 		scriptedmodel.Then("count the files", scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Shell: "echo cli-tool-ran > note.txt && cat note.txt"}}},
 			scriptedmodel.Text("Done: {{last_tool_result}}")),
 		scriptedmodel.Then("wait a while", scriptedmodel.Bash("timeout 120 tail -f /dev/null; echo finished-waiting"), scriptedmodel.Text("Waited: {{last_tool_result}}")),
+		// Claude Code's todo list, then a file written.
+		scriptedmodel.Then("plan the work",
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "TodoWrite", Input: map[string]any{"todos": []any{
+				map[string]any{"content": "survey the tree", "status": "completed", "activeForm": "Surveying the tree"},
+				map[string]any{"content": "write the plan file", "status": "in_progress", "activeForm": "Writing the plan file"},
+			}}}}},
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Shell: "printf 'step one\\nstep two\\n' > plan.txt"}}},
+			scriptedmodel.Text("Planned: {{last_tool_result}}")),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -310,6 +318,60 @@ func TestOpenCodeTUI(t *testing.T) {
 	tm.run("send-keys", "-l", "and a second question")
 	tm.run("send-keys", "Enter")
 	tm.waitFor("You said: and a second question")
+}
+
+// The TUI's sidebar shows the todo list Claude Code wrote and the files
+// the turn changed, as OpenCode shows its own; the same lists are served
+// to OpenCode's SDK.
+func TestOpenCodeTUITodoAndDiff(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d, _ := openCodeDaemon(t)
+	tm := startTUI(t, d)
+	tm.waitFor("Ask anything")
+	tm.run("send-keys", "-l", "please plan the work")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Planned:", "Todo", "write the plan file", "Modified Files", "plan.txt")
+
+	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %v", err, list)
+	}
+	get := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", d.URL+path, nil)
+		req.SetBasicAuth("opencode", d.Alice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, resp.StatusCode, err)
+		}
+	}
+	var todos []struct{ Content, Status string }
+	get("/session/"+list[0].ID+"/todo", &todos)
+	if len(todos) != 2 || todos[0].Content != "survey the tree" || todos[0].Status != "completed" || todos[1].Status != "in_progress" {
+		t.Fatalf("todos: %+v", todos)
+	}
+	var diff []struct {
+		File, Before, After, Status string
+		Additions                   int
+	}
+	get("/session/"+list[0].ID+"/diff", &diff)
+	if len(diff) != 1 || diff[0].File != "plan.txt" || diff[0].Status != "added" || diff[0].After != "step one\nstep two\n" || diff[0].Additions != 2 {
+		t.Fatalf("diff: %+v", diff)
+	}
 }
 
 // In a session that asks a person before each tool use, the TUI shows the
