@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -278,6 +281,13 @@ func (tm *tmux) waitFor(texts ...string) string {
 // args after the URL.
 func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
 	t.Helper()
+	return startTUIAt(t, d.URL, d.Alice, args...)
+}
+
+// startTUIAt starts OpenCode's TUI attached to the server at url with
+// key, in tmux, with args after the URL.
+func startTUIAt(t *testing.T, url, key string, args ...string) *tmux {
+	t.Helper()
 	bin := openCodeCLI(t)
 	home := t.TempDir()
 	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -293,7 +303,7 @@ func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
 			sb.WriteString("export " + k + "=" + quote(v) + "\n")
 		}
 	}
-	sb.WriteString("exec " + quote(bin) + " attach " + quote(d.URL) + " -p " + quote(d.Alice))
+	sb.WriteString("exec " + quote(bin) + " attach " + quote(url) + " -p " + quote(key))
 	for _, a := range args {
 		sb.WriteString(" " + quote(a))
 	}
@@ -326,11 +336,42 @@ func TestOpenCodeTUI(t *testing.T) {
 func TestOpenCodeTUITodoAndDiff(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
 	d, _ := openCodeDaemon(t)
-	tm := startTUI(t, d)
+	rec := recordTo(t, d.URL)
+	tm := startTUIAt(t, rec.url, d.Alice)
 	tm.waitFor("Ask anything")
 	tm.run("send-keys", "-l", "please plan the work")
 	tm.run("send-keys", "Enter")
 	tm.waitFor("Planned:", "Todo", "write the plan file", "Modified Files", "plan.txt")
+	// An @ mention finds the file in the session's directory; picked,
+	// it completes the prompt, which the agent answers.
+	tm.run("send-keys", "-l", "look at @pla")
+	tm.waitFor("look at @pla", "┃ plan.txt") // the list of matches, above the prompt
+	tm.run("send-keys", "Enter")
+	tm.waitFor("look at @plan.txt")
+	if !slices.ContainsFunc(rec.all(), func(e recorded) bool {
+		return strings.HasPrefix(e.path, "/api/fs/find?") && e.status == http.StatusOK
+	}) {
+		t.Fatalf("the mention was not looked up: %v", rec.all())
+	}
+	tm.run("send-keys", "Enter")
+	tm.waitFor("You said: look at @plan.txt")
+
+	// Whatever the TUI asked that HotPlex does not serve was answered
+	// with OpenCode's error shape.
+	for _, e := range rec.all() {
+		if e.status < 400 {
+			continue
+		}
+		var body struct {
+			Name string `json:"name"`
+			Data struct {
+				Message string `json:"message"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(e.body, &body); err != nil || body.Name == "" || body.Data.Message == "" {
+			t.Errorf("not in OpenCode's error shape: %s", e)
+		}
+	}
 
 	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
 	req.SetBasicAuth("opencode", d.Alice)
@@ -637,4 +678,59 @@ func TestOpenCodeRunFastTurn(t *testing.T) {
 			t.Fatalf("opencode run %q: %v, printed %q\n%s", c.prompt, err, out, stderr.String())
 		}
 	}
+}
+
+// recorder is a proxy to a daemon that notes every request and, for
+// those that failed, the answer.
+type recorder struct {
+	url  string
+	mu   sync.Mutex
+	reqs []recorded
+}
+
+type recorded struct {
+	method, path string
+	status       int
+	body         []byte // of a failed request
+}
+
+func (r recorded) String() string {
+	return fmt.Sprintf("%s %s %d %s", r.method, r.path, r.status, r.body)
+}
+
+func recordTo(t *testing.T, target string) *recorder {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.FlushInterval = -1
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		e := recorded{method: resp.Request.Method, path: resp.Request.URL.RequestURI(), status: resp.StatusCode}
+		if resp.StatusCode >= 400 {
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			e.body = b
+			resp.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		rec.mu.Lock()
+		rec.reqs = append(rec.reqs, e)
+		rec.mu.Unlock()
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	rec.url = srv.URL
+	return rec
+}
+
+func (r *recorder) all() []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.reqs)
 }

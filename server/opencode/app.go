@@ -29,6 +29,9 @@ func (a *API) appRoutes() []Route {
 		{Method: "GET", Path: "/formatter", Summary: "OpenCode: formatters (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
 		{Method: "GET", Path: "/vcs", Summary: "OpenCode: the project's version control (none reported)", Handler: a.ocEmptyObject, Response: struct{}{}},
 		{Method: "GET", Path: "/provider/auth", Summary: "OpenCode: ways to log in to providers (none: HotPlex holds the agents' credentials)", Handler: a.ocEmptyObject, Response: map[string][]struct{}{}},
+		{Method: "GET", Path: "/mcp", Summary: "OpenCode: its MCP servers' status (none; asked with HTTP Basic, as OpenCode's programs do: MCP clients reach HotPlex's own MCP server at /mcp with Bearer)", Handler: a.ocEmptyObject, Response: map[string]struct{}{}},
+		{Method: "GET", Path: "/experimental/workspace/status", Summary: "OpenCode: workspaces' status (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
+		{Method: "GET", Path: "/project/{projectID}/directories", Summary: "OpenCode: a project's directories (the caller's one project: its tree)", Handler: a.ocProjectDirectories, Response: []ocProjectDirectory{}},
 		{Method: "GET", Path: "/experimental/workspace", Summary: "OpenCode: workspaces (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
 		{Method: "GET", Path: "/experimental/resource", Summary: "OpenCode: MCP resources (none)", Handler: a.ocEmptyObject, Response: map[string]struct{}{}},
 		{Method: "GET", Path: "/experimental/capabilities", Summary: "OpenCode: optional features (none)", Handler: a.ocCapabilities, Response: ocExperimentalCapabilities{}},
@@ -76,6 +79,18 @@ type ocProject struct {
 func (a *API) project(r *http.Request) ocProject {
 	now := time.Now().UnixMilli()
 	return ocProject{ID: ocProjectID, Worktree: a.tree(a.host.Caller(r)), Name: "hotplex", Time: ocSessionTime{Created: now, Updated: now}, Sandboxes: []string{}}
+}
+
+type ocProjectDirectory struct {
+	Directory string `json:"directory"`
+}
+
+func (a *API) ocProjectDirectories(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("projectID") != ocProjectID {
+		a.writeError(w, a.host.Error(http.StatusNotFound, "not_found", "no such project: "+r.PathValue("projectID")))
+		return
+	}
+	writeJSON(w, http.StatusOK, []ocProjectDirectory{{a.tree(a.host.Caller(r))}})
 }
 
 func (a *API) ocProjects(w http.ResponseWriter, r *http.Request) {

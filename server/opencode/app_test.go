@@ -78,7 +78,15 @@ func TestOpenCodeStartupRoutes(t *testing.T) {
 	if c := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/experimental/console", d.alice, nil)); c["consoleManagedProviders"] == nil {
 		t.Fatalf("console: %v", c)
 	}
-	for _, p := range []string{"/command", "/lsp", "/formatter", "/experimental/workspace", "/permission"} {
+	// OpenCode's programs ask GET /mcp (HotPlex's MCP server's path) with
+	// HTTP Basic for their MCP servers: none.
+	if resp := d.withBasic(t, "GET", "/mcp", "opencode", d.alice); resp.StatusCode != http.StatusOK || len(testkit.Decode[map[string]any](t, resp)) != 0 {
+		t.Fatalf("/mcp for OpenCode: %d", resp.StatusCode)
+	}
+	if dirs := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/project/global/directories", d.alice, nil)); len(dirs) != 1 || dirs[0]["directory"] != path["directory"] {
+		t.Fatalf("project directories: %v", dirs)
+	}
+	for _, p := range []string{"/command", "/lsp", "/formatter", "/experimental/workspace", "/experimental/workspace/status", "/permission"} {
 		if got := testkit.Decode[[]any](t, d.Do(t, "GET", p, d.alice, nil)); len(got) != 0 {
 			t.Fatalf("%s: %v", p, got)
 		}

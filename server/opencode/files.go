@@ -45,6 +45,9 @@ func (a *API) fileRoutes() []Route {
 		{Method: "GET", Path: "/file/status", Summary: "OpenCode: the files the caller's sessions in the directory changed", Handler: a.ocFileStatus, Response: []ocFileStatus{}},
 		{Method: "GET", Path: "/find", Summary: "OpenCode: lines matching a regular expression (?pattern=) in the caller's tree", Handler: a.ocFind, Response: []ocMatch{}},
 		{Method: "GET", Path: "/find/file", Summary: "OpenCode: paths matching a fuzzy query (?query=) in the caller's tree", Handler: a.ocFindFile, Response: []string{}},
+		{Method: "GET", Path: "/api/location", Summary: "OpenCode (v2): the location a request names (?location[directory]=), in the caller's tree", Handler: a.ocLocation, Response: ocLocation{}},
+		{Method: "GET", Path: "/api/fs/list", Summary: "OpenCode (v2): the entries of a directory (?path=) in the caller's tree", Handler: a.ocFSList, Response: ocFSEntries{}},
+		{Method: "GET", Path: "/api/fs/find", Summary: "OpenCode (v2): paths matching a fuzzy query (?query=) in the caller's tree, as its @ mentions ask", Handler: a.ocFSFind, Response: ocFSEntries{}},
 		{Method: "GET", Path: "/find/symbol", Summary: "OpenCode: workspace symbols (none: HotPlex runs no language server)", Handler: a.ocEmptyList, Response: []struct{}{}},
 	}
 }
@@ -134,6 +137,9 @@ func (a *API) scopeOf(r *http.Request) (*scope, error) {
 	}
 	s := &scope{root: root, tree: tree, base: "."}
 	dir := r.URL.Query().Get("directory")
+	if dir == "" {
+		dir = r.URL.Query().Get("location[directory]") // OpenCode's v2 routes
+	}
 	if dir == "" {
 		dir = r.Header.Get("x-opencode-directory")
 	}
@@ -379,10 +385,18 @@ func (a *API) ocFind(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// ocFindFile finds paths whose letters contain the query's in order,
-// case ignored: those whose name holds the query whole first, then the
-// shorter.
-func (a *API) ocFindFile(w http.ResponseWriter, r *http.Request) {
+// fsHit is a path a fuzzy query found.
+type fsHit struct {
+	path  string // relative to the scope's directory
+	dir   bool
+	whole bool // the name holds the query whole
+}
+
+// findPaths finds the paths (directories too, when dirs) whose letters
+// contain the query's in order, case ignored: those whose name holds the
+// query whole first, then the shorter; typ "file" or "directory" keeps
+// one kind.
+func (a *API) findPaths(w http.ResponseWriter, r *http.Request, dirs bool) (*scope, []fsHit, bool) {
 	q := r.URL.Query()
 	query := strings.ToLower(q.Get("query"))
 	limit := maxFindFile
@@ -390,37 +404,28 @@ func (a *API) ocFindFile(w http.ResponseWriter, r *http.Request) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", "limit must be a positive number"))
-			return
+			return nil, nil, false
 		}
 		limit = min(n, maxFindFile)
 	}
 	typ := q.Get("type")
-	dirs := q.Get("dirs") != "false" && typ != "file"
+	dirs = dirs && typ != "file"
 	s, err := a.scopeOf(r)
 	if err != nil {
 		a.writeError(w, err)
-		return
+		return nil, nil, false
 	}
-	defer s.Close()
-	type hit struct {
-		path  string
-		whole bool
-	}
-	var hits []hit
+	var hits []fsHit
 	s.walk(r.Context(), dirs, func(rel string, d fs.DirEntry) bool {
 		if typ == "directory" && !d.IsDir() {
 			return true
 		}
-		p := rel
-		if d.IsDir() {
-			p += "/"
-		}
 		if fuzzy(strings.ToLower(rel), query) {
-			hits = append(hits, hit{p, strings.Contains(strings.ToLower(d.Name()), query)})
+			hits = append(hits, fsHit{rel, d.IsDir(), strings.Contains(strings.ToLower(d.Name()), query)})
 		}
 		return true
 	})
-	slices.SortStableFunc(hits, func(x, y hit) int {
+	slices.SortStableFunc(hits, func(x, y fsHit) int {
 		if x.whole != y.whole {
 			if x.whole {
 				return -1
@@ -432,9 +437,103 @@ func (a *API) ocFindFile(w http.ResponseWriter, r *http.Request) {
 		}
 		return strings.Compare(x.path, y.path)
 	})
-	out := make([]string, 0, min(len(hits), limit))
-	for _, h := range hits[:min(len(hits), limit)] {
+	return s, hits[:min(len(hits), limit)], true
+}
+
+func (a *API) ocFindFile(w http.ResponseWriter, r *http.Request) {
+	s, hits, ok := a.findPaths(w, r, r.URL.Query().Get("dirs") != "false")
+	if !ok {
+		return
+	}
+	defer s.Close()
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		if h.dir {
+			h.path += "/"
+		}
 		out = append(out, h.path)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// ocLocation is the place OpenCode's v2 routes work in.
+type ocLocation struct {
+	Directory string            `json:"directory"`
+	Project   ocLocationProject `json:"project"`
+}
+
+type ocLocationProject struct {
+	ID        string `json:"id"`
+	Directory string `json:"directory"`
+}
+
+// ocFSEntries answers OpenCode's v2 file routes.
+type ocFSEntries struct {
+	Location ocLocation  `json:"location"`
+	Data     []ocFSEntry `json:"data"`
+}
+
+type ocFSEntry struct {
+	Path string `json:"path"`
+	Type string `json:"type"` // "file" or "directory"
+}
+
+func (s *scope) location() ocLocation {
+	return ocLocation{Directory: s.abs(s.base), Project: ocLocationProject{ID: ocProjectID, Directory: s.tree}}
+}
+
+func (a *API) ocLocation(w http.ResponseWriter, r *http.Request) {
+	s, err := a.scopeOf(r)
+	if err != nil {
+		a.writeError(w, err)
+		return
+	}
+	defer s.Close()
+	writeJSON(w, http.StatusOK, s.location())
+}
+
+func (a *API) ocFSFind(w http.ResponseWriter, r *http.Request) {
+	s, hits, ok := a.findPaths(w, r, true)
+	if !ok {
+		return
+	}
+	defer s.Close()
+	out := ocFSEntries{Location: s.location(), Data: make([]ocFSEntry, 0, len(hits))}
+	for _, h := range hits {
+		typ := "file"
+		if h.dir {
+			typ = "directory"
+		}
+		out.Data = append(out.Data, ocFSEntry{Path: h.path, Type: typ})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) ocFSList(w http.ResponseWriter, r *http.Request) {
+	s, err := a.scopeOf(r)
+	if err != nil {
+		a.writeError(w, err)
+		return
+	}
+	defer s.Close()
+	p := r.URL.Query().Get("path")
+	rel, err := s.join(p)
+	var entries []fs.DirEntry
+	if err == nil {
+		entries, err = fs.ReadDir(s.root.FS(), rel)
+	}
+	if err != nil {
+		a.writeError(w, a.fileError(p, err))
+		return
+	}
+	out := ocFSEntries{Location: s.location(), Data: make([]ocFSEntry, 0, len(entries))}
+	for _, e := range entries {
+		typ := "file"
+		if e.IsDir() {
+			typ = "directory"
+		}
+		shown, _ := filepath.Rel(filepath.FromSlash(s.base), filepath.FromSlash(path.Join(rel, e.Name())))
+		out.Data = append(out.Data, ocFSEntry{Path: filepath.ToSlash(shown), Type: typ})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

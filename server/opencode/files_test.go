@@ -134,6 +134,30 @@ func TestOpenCodeFiles(t *testing.T) {
 	if len(found) != 0 {
 		t.Fatalf("find/file followed a link out: %v", found)
 	}
+	// OpenCode's v2 routes, which its TUI's @ mentions use, name the
+	// directory as location[directory].
+	loc := func(path string, kv ...string) string {
+		v := url.Values{"location[directory]": {dir}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return path + "?" + v.Encode()
+	}
+	v2 := testkit.Decode[map[string]any](t, d.Do(t, "GET", loc("/api/fs/find", "query", "hndlr", "limit", "20"), d.alice, nil))
+	if dig(v2, "location", "directory") != dir || mustJSON(v2["data"]) != `[{"path":"src/handler.go","type":"file"}]` {
+		t.Fatalf("/api/fs/find: %v", v2)
+	}
+	v2 = testkit.Decode[map[string]any](t, d.Do(t, "GET", loc("/api/fs/list", "path", "src"), d.alice, nil))
+	if mustJSON(v2["data"]) != `[{"path":"src/deep","type":"directory"},{"path":"src/handler.go","type":"file"}]` {
+		t.Fatalf("/api/fs/list: %v", v2)
+	}
+	if l := testkit.Decode[map[string]any](t, d.Do(t, "GET", loc("/api/location"), d.alice, nil)); l["directory"] != dir || dig(l, "project", "id") != "global" {
+		t.Fatalf("/api/location: %v", l)
+	}
+	refused(d.Do(t, "GET", "/api/fs/find?"+url.Values{"location[directory]": {outside}, "query": {"secret"}}.Encode(), d.alice, nil), http.StatusForbidden, "a v2 location outside")
+	refused(d.Do(t, "GET", loc("/api/fs/list", "path", "leakdir"), d.alice, nil), http.StatusForbidden, "a v2 listing through a link outside")
+	refused(d.Do(t, "GET", loc("/api/fs/find", "query", "notes"), d.bob, nil), http.StatusForbidden, "bob's v2 search in alice's tree")
+
 	// From the tree's top (no directory named), alice's session folder is
 	// part of the paths.
 	top := testkit.Decode[[]string](t, d.Do(t, "GET", "/find/file?query=handler.go", d.alice, nil))
@@ -208,5 +232,43 @@ func TestOpenCodeSessionDiff(t *testing.T) {
 	}
 	if resp := d.Do(t, "GET", "/session/ses_diff/diff", d.bob, nil); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("bob's diff of alice's session: %d", resp.StatusCode)
+	}
+}
+
+// A file OpenCode's @ mention attaches (a file:// part) is named in the
+// prompt for the agent to read in its work directory; a file elsewhere,
+// or another attachment, is refused with a clear error.
+func TestOpenCodeFileMentions(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d := newDaemon(t)
+	sess := d.Create(t, d.alice, map[string]any{"id": "mentions"})
+	dir := sess["work_dir"].(string)
+	writeFiles(t, dir, map[string]string{"docs/plan.txt": "a plan\n"})
+	send := func(parts ...map[string]any) *http.Response {
+		return d.Do(t, "POST", "/session/mentions/message", d.alice, map[string]any{"parts": parts})
+	}
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	file := func(u string) map[string]any {
+		return map[string]any{"type": "file", "mime": "text/plain", "url": u}
+	}
+	resp := send(text("look at @docs/plan.txt"), file("file://"+filepath.Join(dir, "docs", "plan.txt")))
+	reply := testkit.Decode[map[string]any](t, resp)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(mustJSON(reply["parts"]), "echo: look at @docs/plan.txt\"") {
+		t.Fatalf("a mention in the text: %d %v", resp.StatusCode, reply)
+	}
+	resp = send(text("read this"), file("file://"+filepath.Join(dir, "docs", "plan.txt")))
+	reply = testkit.Decode[map[string]any](t, resp)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(mustJSON(reply["parts"]), `echo: read this\n@docs/plan.txt"`) {
+		t.Fatalf("a mention not in the text: %d %v", resp.StatusCode, reply)
+	}
+	for _, bad := range []string{"file://" + t.TempDir() + "/x.txt", "file://" + dir + "/../other/x.txt", "data:image/png;base64,AAAA", "https://example.com/x"} {
+		resp := send(text("and this"), file(bad))
+		body := testkit.Decode[map[string]any](t, resp)
+		if resp.StatusCode != http.StatusBadRequest || body["name"] != "BadRequestError" {
+			t.Fatalf("%s: %d %v", bad, resp.StatusCode, body)
+		}
+	}
+	if msgs := testkit.Decode[[]any](t, d.Do(t, "GET", "/session/mentions/message", d.alice, nil)); len(msgs) != 4 {
+		t.Fatalf("refused prompts ran: %d messages", len(msgs))
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,6 +257,8 @@ type ocPromptRequest struct {
 type ocPartInput struct {
 	Type string `json:"type"`
 	Text string `json:"text,omitempty"`
+	// URL is a file part's: OpenCode's @ mentions send file:// URLs.
+	URL string `json:"url,omitempty"`
 }
 
 // maxBody bounds request bodies.
@@ -475,16 +479,29 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	if req.NoReply {
 		return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "noReply is not supported: every prompt runs a turn")
 	}
-	var texts []string
+	var texts, files []string
 	for _, p := range req.Parts {
 		switch p.Type {
 		case "text":
 			texts = append(texts, p.Text)
+		case "file":
+			f, err := a.mentioned(st, p.URL)
+			if err != nil {
+				return st, prompt{}, err
+			}
+			files = append(files, f)
 		default:
-			return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "unsupported part type "+strconv.Quote(p.Type)+": only text parts are")
+			return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "unsupported part type "+strconv.Quote(p.Type)+": only text parts and files of the work directory are")
 		}
 	}
 	p := prompt{text: strings.Join(texts, "\n"), system: req.System}
+	for _, f := range files {
+		// The agent reads a mentioned file itself, in its work
+		// directory; the prompt names it if its text does not.
+		if !strings.Contains(p.text, "@"+f) {
+			p.text += "\n@" + f
+		}
+	}
 	if strings.TrimSpace(p.text) == "" {
 		return st, p, a.host.Error(http.StatusBadRequest, "bad_request", "the prompt is empty")
 	}
@@ -761,4 +778,19 @@ func (a *API) ocProviderList(w http.ResponseWriter, _ *http.Request) {
 		connected = append(connected, p.ID)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"all": all, "default": a.ocDefaults(), "connected": connected})
+}
+
+// mentioned is the path, relative to st's work directory, of a file an
+// OpenCode prompt mentions (a file:// URL); files elsewhere, and other
+// attachments, are refused.
+func (a *API) mentioned(st store.Session, raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "file" || st.WorkDir == "" {
+		return "", a.host.Error(http.StatusBadRequest, "bad_request", "a file part must be a file:// URL of a file in the session's work directory; other attachments are not supported")
+	}
+	rel, err := filepath.Rel(st.WorkDir, filepath.Clean(u.Path))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", a.host.Error(http.StatusBadRequest, "bad_request", "the file "+strconv.Quote(u.Path)+" is not in the session's work directory")
+	}
+	return filepath.ToSlash(rel), nil
 }
