@@ -2,15 +2,18 @@ package opencode_test
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -209,5 +212,45 @@ func TestOpenCodePermissionRequests(t *testing.T) {
 	}
 	if !replied || !strings.Contains(output, "asked-run") {
 		t.Fatalf("replied=%v output=%q", replied, output)
+	}
+}
+
+// lockedBuffer is a log destination safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A route OpenCode's programs ask for that HotPlex does not serve is
+// logged at debug level, so that an operator can see what a newer client
+// misses, and answered with OpenCode's error.
+func TestOpenCodeUnknownRouteLogged(t *testing.T) {
+	var logs lockedBuffer
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent"}),
+		Root:     t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		Server: func(o *server.Options) {
+			o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		},
+	})
+	resp := d.Do(t, "GET", "/api/integration", d.Alice, nil)
+	body := testkit.Decode[map[string]any](t, resp)
+	if resp.StatusCode != http.StatusNotFound || body["name"] != "NotFoundError" {
+		t.Fatalf("unknown route: %d %v", resp.StatusCode, body)
+	}
+	if got := logs.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "path=/api/integration") {
+		t.Fatalf("the unknown route was not logged at debug level:\n%s", got)
 	}
 }
