@@ -96,7 +96,8 @@ func TestOpenCodeStartupRoutes(t *testing.T) {
 	}
 	d.Create(t, d.alice, map[string]any{"id": "s1"})
 	for _, p := range []string{"children", "todo", "diff"} {
-		if resp := d.Do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK {
+		// A session that never ran has no children, todos or changes.
+		if resp := d.Do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK || len(testkit.Decode[[]any](t, resp)) != 0 {
 			t.Fatalf("%s: %d", p, resp.StatusCode)
 		}
 		if resp := d.Do(t, "GET", "/session/s1/"+p, d.bob, nil); resp.StatusCode != http.StatusNotFound {

@@ -196,6 +196,10 @@ func TestOpenCodeSessionDiff(t *testing.T) {
 	if len(told) != 2 {
 		t.Fatalf("the stream told the diff %v", told)
 	}
+	// An agent that wrote no todo list has none.
+	if got := testkit.Decode[[]any](t, d.Do(t, "GET", "/session/ses_diff/todo", d.alice, nil)); len(got) != 0 {
+		t.Fatalf("todos of a turn without TodoWrite: %v", got)
+	}
 	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
 		t.Fatal(err)
 	}
