@@ -150,7 +150,8 @@ func (a *API) scopeOf(r *http.Request) (*scope, error) {
 		rel, err := filepath.Rel(tree, filepath.Clean(dir))
 		if !filepath.IsAbs(dir) || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			s.Close()
-			return nil, a.host.Error(http.StatusForbidden, "outside_tree", "the directory "+strconv.Quote(dir)+" is outside your tree of work directories")
+			// The directory is not repeated: it may be another key's.
+			return nil, a.host.Error(http.StatusForbidden, "outside_tree", "the directory is outside your tree of work directories")
 		}
 		s.base = filepath.ToSlash(rel)
 	}
