@@ -174,7 +174,9 @@ func (a *API) fileError(p string, err error) error {
 		return a.host.Error(http.StatusForbidden, "outside_tree", strconv.Quote(p)+" is outside your tree of work directories")
 	case errors.Is(err, fs.ErrNotExist):
 		return a.host.Error(http.StatusNotFound, "not_found", "no such file: "+strconv.Quote(p))
-	case strings.Contains(err.Error(), "escapes from parent"), strings.Contains(err.Error(), "path escapes"):
+	case strings.Contains(err.Error(), "path escapes"):
+		// os.Root's refusal of ".." or a link leading out, which the
+		// standard library does not export as a value.
 		return a.host.Error(http.StatusForbidden, "outside_tree", strconv.Quote(p)+" leads outside your tree of work directories")
 	}
 	return a.host.Error(http.StatusBadRequest, "bad_path", "cannot read "+strconv.Quote(p)+": "+err.Error())
