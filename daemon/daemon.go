@@ -196,8 +196,17 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	mux := http.NewServeMux()
 	// A tool call's answer comes when the agent's turn ends, and the MCP
 	// event stream lasts as long as its session: no server timeout.
-	mux.Handle("/mcp", server.Unbounded(d.mcp))
-	mux.Handle("/", d.srv.Handler())
+	mcpServer, api := server.Unbounded(d.mcp), d.srv.Handler()
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// OpenCode's programs (HTTP Basic) read GET /mcp as their MCP
+		// servers' status, which the API answers.
+		if _, _, basic := r.BasicAuth(); basic && r.Method == http.MethodGet {
+			api.ServeHTTP(w, r)
+			return
+		}
+		mcpServer.ServeHTTP(w, r)
+	}))
+	mux.Handle("/", api)
 	d.handler = mux
 	if d.restored, err = d.srv.Restore(ctx); err != nil {
 		return d, fmt.Errorf("restoring sessions: %w", err)

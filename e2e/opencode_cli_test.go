@@ -5,11 +5,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,6 +57,14 @@ func openCodeDaemon(t *testing.T) (*testkit.Daemon, *scriptedmodel.Server) {
 		scriptedmodel.Then("count the files", scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Shell: "echo cli-tool-ran > note.txt && cat note.txt"}}},
 			scriptedmodel.Text("Done: {{last_tool_result}}")),
 		scriptedmodel.Then("wait a while", scriptedmodel.Bash("timeout 120 tail -f /dev/null; echo finished-waiting"), scriptedmodel.Text("Waited: {{last_tool_result}}")),
+		// Claude Code's todo list, then a file written.
+		scriptedmodel.Then("plan the work",
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "TodoWrite", Input: map[string]any{"todos": []any{
+				map[string]any{"content": "survey the tree", "status": "completed", "activeForm": "Surveying the tree"},
+				map[string]any{"content": "write the plan file", "status": "in_progress", "activeForm": "Writing the plan file"},
+			}}}}},
+			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Shell: "printf 'step one\\nstep two\\n' > plan.txt"}}},
+			scriptedmodel.Text("Planned: {{last_tool_result}}")),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -163,28 +178,25 @@ func TestOpenCodeRunAttach(t *testing.T) {
 	}
 	saw("please count the files here", "what did you run before", "and the third question")
 
-	// The other agent, picked as OpenCode's model, answers a new session.
-	// Its turn ends within milliseconds, and opencode run then at times
-	// prints no more than the prompt before it exits: the conversation is
-	// read back as OpenCode's programs list it.
-	other := sessionOf(run("-m", "api-anthropic/default", "now count the files with the other agent"))
+	// The other agent, picked as OpenCode's model, answers a new session
+	// within milliseconds; the CLI prints its tool call and answer all
+	// the same (TestOpenCodeRunFastTurn).
+	out = run("-m", "api-anthropic/default", "now count the files with the other agent")
+	other := sessionOf(out)
 	if other == session || other == "" {
 		t.Fatalf("the other agent's session: %q", other)
 	}
-	msgs := openCodeMessages(t, d, other)
 	ranTool, answer = false, ""
-	if len(msgs) == 2 {
-		for _, p := range msgs[1].Parts {
-			switch p.Type {
-			case "tool":
-				ranTool = p.State.Status == "completed" && strings.Contains(p.State.Output, "cli-tool-ran")
-			case "text":
-				answer = p.Text
-			}
+	for _, ev := range events(out) {
+		switch {
+		case ev.Part.Type == "tool":
+			ranTool = ev.Part.State.Status == "completed" && strings.Contains(ev.Part.State.Output, "cli-tool-ran")
+		case ev.Type == "text":
+			answer = ev.Part.Text
 		}
 	}
 	if !ranTool || !strings.HasPrefix(answer, "Done: cli-tool-ran") {
-		t.Fatalf("the other agent: tool %v, answer %q in %+v", ranTool, answer, msgs)
+		t.Fatalf("the other agent: tool %v, answer %q in\n%s", ranTool, answer, out)
 	}
 
 	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
@@ -266,6 +278,13 @@ func (tm *tmux) waitFor(texts ...string) string {
 // args after the URL.
 func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
 	t.Helper()
+	return startTUIAt(t, d.URL, d.Alice, args...)
+}
+
+// startTUIAt starts OpenCode's TUI attached to the server at url with
+// key, in tmux, with args after the URL.
+func startTUIAt(t *testing.T, url, key string, args ...string) *tmux {
+	t.Helper()
 	bin := openCodeCLI(t)
 	home := t.TempDir()
 	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -281,7 +300,7 @@ func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
 			sb.WriteString("export " + k + "=" + quote(v) + "\n")
 		}
 	}
-	sb.WriteString("exec " + quote(bin) + " attach " + quote(d.URL) + " -p " + quote(d.Alice))
+	sb.WriteString("exec " + quote(bin) + " attach " + quote(url) + " -p " + quote(key))
 	for _, a := range args {
 		sb.WriteString(" " + quote(a))
 	}
@@ -306,6 +325,91 @@ func TestOpenCodeTUI(t *testing.T) {
 	tm.run("send-keys", "-l", "and a second question")
 	tm.run("send-keys", "Enter")
 	tm.waitFor("You said: and a second question")
+}
+
+// The TUI's sidebar shows the todo list Claude Code wrote and the files
+// the turn changed, as OpenCode shows its own; the same lists are served
+// to OpenCode's SDK.
+func TestOpenCodeTUITodoAndDiff(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	d, _ := openCodeDaemon(t)
+	rec := recordTo(t, d.URL)
+	tm := startTUIAt(t, rec.url, d.Alice)
+	tm.waitFor("Ask anything")
+	tm.run("send-keys", "-l", "please plan the work")
+	tm.run("send-keys", "Enter")
+	tm.waitFor("Planned:", "Todo", "write the plan file", "Modified Files", "plan.txt")
+	// An @ mention finds the file in the session's directory; picked,
+	// it completes the prompt, which the agent answers.
+	tm.run("send-keys", "-l", "look at @pla")
+	tm.waitFor("look at @pla", "┃ plan.txt") // the list of matches, above the prompt
+	tm.run("send-keys", "Enter")
+	tm.waitFor("look at @plan.txt")
+	if !slices.ContainsFunc(rec.all(), func(e recorded) bool {
+		return strings.HasPrefix(e.path, "/api/fs/find?") && e.status == http.StatusOK
+	}) {
+		t.Fatalf("the mention was not looked up: %v", rec.all())
+	}
+	tm.run("send-keys", "Enter")
+	tm.waitFor("You said: look at @plan.txt")
+
+	// Whatever the TUI asked that HotPlex does not serve was answered
+	// with OpenCode's error shape.
+	for _, e := range rec.all() {
+		if e.status < 400 {
+			continue
+		}
+		var body struct {
+			Name string `json:"name"`
+			Data struct {
+				Message string `json:"message"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(e.body, &body); err != nil || body.Name == "" || body.Data.Message == "" {
+			t.Errorf("not in OpenCode's error shape: %s", e)
+		}
+	}
+
+	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
+	req.SetBasicAuth("opencode", d.Alice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %v", err, list)
+	}
+	get := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", d.URL+path, nil)
+		req.SetBasicAuth("opencode", d.Alice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, resp.StatusCode, err)
+		}
+	}
+	var todos []struct{ Content, Status string }
+	get("/session/"+list[0].ID+"/todo", &todos)
+	if len(todos) != 2 || todos[0].Content != "survey the tree" || todos[0].Status != "completed" || todos[1].Status != "in_progress" {
+		t.Fatalf("todos: %+v", todos)
+	}
+	var diff []struct {
+		File, Before, After, Status string
+		Additions                   int
+	}
+	get("/session/"+list[0].ID+"/diff", &diff)
+	if len(diff) != 1 || diff[0].File != "plan.txt" || diff[0].Status != "added" || diff[0].After != "step one\nstep two\n" || diff[0].Additions != 2 {
+		t.Fatalf("diff: %+v", diff)
+	}
 }
 
 // In a session that asks a person before each tool use, the TUI shows the
@@ -496,4 +600,134 @@ func TestOpenCodeTUIPicksAgent(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list) != 1 || list[0].Model.ProviderID != "api-anthropic" {
 		t.Fatalf("sessions: %v %+v", err, list)
 	}
+}
+
+// heldStream is a proxy to a daemon that holds each OpenCode event stream
+// back until a prompt has gone through and the model has had time to
+// answer it: what happens at times when OpenCode's CLI opens its stream
+// and sends its prompt together, and the agent answers within
+// milliseconds.
+type heldStream struct {
+	mu       sync.Mutex
+	prompted chan struct{}
+	proxy    *httputil.ReverseProxy
+}
+
+func (h *heldStream) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.prompted = make(chan struct{})
+}
+
+func (h *heldStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	prompted := h.prompted
+	h.mu.Unlock()
+	switch {
+	case r.Method == "GET" && r.URL.Path == "/event":
+		select {
+		case <-prompted:
+			time.Sleep(300 * time.Millisecond)
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+	case r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/message"):
+		select {
+		case <-prompted:
+		default:
+			close(prompted)
+		}
+	}
+	h.proxy.ServeHTTP(w, r)
+}
+
+// OpenCode's CLI prints the answer of a turn that ends before its event
+// stream opens: the prompt waits for the stream, and answers once the
+// stream has shown the turn's end.
+func TestOpenCodeRunFastTurn(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	bin := openCodeCLI(t)
+	d, _ := openCodeDaemon(t)
+	target, err := url.Parse(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &heldStream{proxy: httputil.NewSingleHostReverseProxy(target)}
+	h.proxy.FlushInterval = -1
+	h.reset()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	home := t.TempDir()
+	for _, c := range []struct{ prompt, answer string }{
+		{"hello there", `You said: "hello there"`},
+		{"please count the files here", "Done: cli-tool-ran"},
+	} {
+		h.reset()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin, "run", "--attach", srv.URL, "-p", d.Alice, "-m", "api-anthropic/default", c.prompt)
+		cmd.Env, cmd.Dir = openCodeEnv(home), t.TempDir()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		cancel()
+		if err != nil || !strings.Contains(string(out), c.answer) {
+			t.Fatalf("opencode run %q: %v, printed %q\n%s", c.prompt, err, out, stderr.String())
+		}
+	}
+}
+
+// recorder is a proxy to a daemon that notes every request and, for
+// those that failed, the answer.
+type recorder struct {
+	url  string
+	mu   sync.Mutex
+	reqs []recorded
+}
+
+type recorded struct {
+	method, path string
+	status       int
+	body         []byte // of a failed request
+}
+
+func (r recorded) String() string {
+	return fmt.Sprintf("%s %s %d %s", r.method, r.path, r.status, r.body)
+}
+
+func recordTo(t *testing.T, target string) *recorder {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.FlushInterval = -1
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		e := recorded{method: resp.Request.Method, path: resp.Request.URL.RequestURI(), status: resp.StatusCode}
+		if resp.StatusCode >= 400 {
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			e.body = b
+			resp.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		rec.mu.Lock()
+		rec.reqs = append(rec.reqs, e)
+		rec.mu.Unlock()
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	rec.url = srv.URL
+	return rec
+}
+
+func (r *recorder) all() []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.reqs)
 }

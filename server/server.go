@@ -159,8 +159,8 @@ type Server struct {
 	// turns tracks the turns the server started, which outlive the
 	// requests that started them (a client may disconnect and follow the
 	// session again); Shutdown waits for them.
-	turns   sync.WaitGroup
-	remote  remoteTurns // turns run here for another node's callers
+	turns  sync.WaitGroup
+	remote remoteTurns // turns run here for another node's callers
 	// draining is set once Drain began: new sessions go to other nodes.
 	draining atomic.Bool
 	// starting counts turns deciding to run here (see beginHere).
@@ -169,9 +169,9 @@ type Server struct {
 	// sessions, while turns' streams go on.
 	followsEnd chan struct{}
 	endFollows sync.Once
-	ctx     context.Context
-	cancel  context.CancelFunc
-	closing sync.Once
+	ctx        context.Context
+	cancel     context.CancelFunc
+	closing    sync.Once
 }
 
 // New returns a server; serve its Handler.
@@ -267,7 +267,12 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 		allow = append(allow, "HEAD")
 	}
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+strings.Join(allow, ", ")))
+	msg := r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + strings.Join(allow, ", ")
+	if r.URL.Path != "/v1" && !strings.HasPrefix(r.URL.Path, "/v1/") {
+		opencode.WriteError(w, http.StatusMethodNotAllowed, "method_not_allowed", msg)
+		return
+	}
+	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", msg))
 }
 
 // Unbounded lifts the server's write timeout (Options.Timeouts) from a

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +31,7 @@ type alicesWorld struct {
 	secrets       []string
 	lastEventID   float64
 	title, prompt string
+	workDir       string // her session's, holding a file of hers
 }
 
 func (w *alicesWorld) leaks(body string) string {
@@ -84,6 +86,16 @@ func tenancyMatrix() map[string]tenancyCase {
 		return func(t *testing.T, d *daemon, w *alicesWorld) {
 			p := strings.NewReplacer("{id}", w.id).Replace(path)
 			bobGets(t, d, w, method, p, body, http.StatusForbidden, http.StatusNotFound)
+		}
+	}
+	// files: bob naming her directory is refused; in his own tree he
+	// finds nothing of hers.
+	files := func(path, dirParam, query string) tenancyCase {
+		return func(t *testing.T, d *daemon, w *alicesWorld) {
+			q := strings.ReplaceAll(query, "{file}", w.title+".txt")
+			bobGets(t, d, w, "GET", path+"?"+q+"&"+url.Values{dirParam: {w.workDir}}.Encode(), nil, http.StatusForbidden)
+			q = strings.ReplaceAll(query, "{file}", "notes.txt")
+			bobGets(t, d, w, "GET", path+"?"+q, nil, http.StatusOK, http.StatusNotFound)
 		}
 	}
 	stream := func(path string) tenancyCase {
@@ -155,19 +167,44 @@ func tenancyMatrix() map[string]tenancyCase {
 		"POST /permission/{requestID}/reply": func(t *testing.T, d *daemon, w *alicesWorld) {
 			bobGets(t, d, w, "POST", "/permission/"+w.permission+"/reply", map[string]string{"reply": "once"}, hidden...)
 		},
-		"GET /path":                      public("GET", "/path"),
-		"GET /project":                   public("GET", "/project"),
-		"GET /project/current":           public("GET", "/project/current"),
-		"GET /agent":                     public("GET", "/agent"),
-		"GET /command":                   public("GET", "/command"),
-		"GET /lsp":                       public("GET", "/lsp"),
-		"GET /formatter":                 public("GET", "/formatter"),
-		"GET /vcs":                       public("GET", "/vcs"),
-		"GET /provider/auth":             public("GET", "/provider/auth"),
-		"GET /experimental/workspace":    public("GET", "/experimental/workspace"),
-		"GET /experimental/resource":     public("GET", "/experimental/resource"),
-		"GET /experimental/capabilities": public("GET", "/experimental/capabilities"),
-		"GET /experimental/console":      public("GET", "/experimental/console"),
+		"GET /path":                            public("GET", "/path"),
+		"GET /project":                         public("GET", "/project"),
+		"GET /project/current":                 public("GET", "/project/current"),
+		"GET /agent":                           public("GET", "/agent"),
+		"GET /command":                         public("GET", "/command"),
+		"GET /lsp":                             public("GET", "/lsp"),
+		"GET /formatter":                       public("GET", "/formatter"),
+		"GET /vcs":                             public("GET", "/vcs"),
+		"GET /provider/auth":                   public("GET", "/provider/auth"),
+		"GET /experimental/workspace":          public("GET", "/experimental/workspace"),
+		"GET /experimental/resource":           public("GET", "/experimental/resource"),
+		"GET /experimental/capabilities":       public("GET", "/experimental/capabilities"),
+		"GET /experimental/console":            public("GET", "/experimental/console"),
+		"GET /experimental/workspace/status":   public("GET", "/experimental/workspace/status"),
+		"GET /project/{projectID}/directories": public("GET", "/project/global/directories"),
+		"GET /file":                            files("/file", "directory", "path="),
+		"GET /file/content":                    files("/file/content", "directory", "path={file}"),
+		"GET /file/status":                     files("/file/status", "directory", ""),
+		"GET /find":                            files("/find", "directory", "pattern=alice"),
+		"GET /find/file":                       files("/find/file", "directory", "query=alice"),
+		"GET /find/symbol":                     public("GET", "/find/symbol?query=alice"),
+		"GET /api/location":                    files("/api/location", "location[directory]", ""),
+		"GET /api/fs/list":                     files("/api/fs/list", "location[directory]", "path="),
+		"GET /api/fs/find":                     files("/api/fs/find", "location[directory]", "query=alice"),
+		"GET /mcp": func(t *testing.T, d *daemon, w *alicesWorld) {
+			// As OpenCode's programs ask it, with HTTP Basic.
+			req, _ := http.NewRequest("GET", d.url+"/mcp", nil)
+			req.SetBasicAuth("opencode", d.bob)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || w.leaks(string(b)) != "" {
+				t.Errorf("bob GET /mcp: %d %s", resp.StatusCode, b)
+			}
+		},
 	}
 }
 
@@ -264,6 +301,10 @@ func testTenancyMatrix(t *testing.T, o testkit.DaemonOptions) {
 	hook := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/v1/hooks", d.alice, map[string]any{"url": receiver.URL + "/alice-hook-path"}))
 	w.hook, _ = hook["id"].(string)
 	w.secrets = append(w.secrets, w.hook, "alice-hook-path", hook["secret"].(string))
+	w.workDir = a["work_dir"].(string)
+	if err := os.WriteFile(filepath.Join(w.workDir, w.title+".txt"), []byte(w.prompt), 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	// A tool use waits for alice's answer.
 	waiting := d.Do(t, "POST", "/v1/sessions/"+w.askID+"/messages", d.alice, map[string]string{"prompt": bashDirective("echo alice-secret-prompt")})

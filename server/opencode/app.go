@@ -19,7 +19,7 @@ import (
 // provider.
 
 func (a *API) appRoutes() []Route {
-	return []Route{
+	return append([]Route{
 		{Method: "GET", Path: "/path", Summary: "OpenCode: the caller's paths (its tree of work directories)", Handler: a.ocPath, Response: ocPaths{}},
 		{Method: "GET", Path: "/project", Summary: "OpenCode: the caller's projects (one: its tree of work directories)", Handler: a.ocProjects, Response: []ocProject{}},
 		{Method: "GET", Path: "/project/current", Summary: "OpenCode: the caller's project", Handler: a.ocCurrentProject, Response: ocProject{}},
@@ -29,16 +29,19 @@ func (a *API) appRoutes() []Route {
 		{Method: "GET", Path: "/formatter", Summary: "OpenCode: formatters (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
 		{Method: "GET", Path: "/vcs", Summary: "OpenCode: the project's version control (none reported)", Handler: a.ocEmptyObject, Response: struct{}{}},
 		{Method: "GET", Path: "/provider/auth", Summary: "OpenCode: ways to log in to providers (none: HotPlex holds the agents' credentials)", Handler: a.ocEmptyObject, Response: map[string][]struct{}{}},
+		{Method: "GET", Path: "/mcp", Summary: "OpenCode: its MCP servers' status (none; asked with HTTP Basic, as OpenCode's programs do: MCP clients reach HotPlex's own MCP server at /mcp with Bearer)", Handler: a.ocEmptyObject, Response: map[string]struct{}{}},
+		{Method: "GET", Path: "/experimental/workspace/status", Summary: "OpenCode: workspaces' status (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
+		{Method: "GET", Path: "/project/{projectID}/directories", Summary: "OpenCode: a project's directories (the caller's one project: its tree)", Handler: a.ocProjectDirectories, Response: []ocProjectDirectory{}},
 		{Method: "GET", Path: "/experimental/workspace", Summary: "OpenCode: workspaces (none)", Handler: a.ocEmptyList, Response: []struct{}{}},
 		{Method: "GET", Path: "/experimental/resource", Summary: "OpenCode: MCP resources (none)", Handler: a.ocEmptyObject, Response: map[string]struct{}{}},
 		{Method: "GET", Path: "/experimental/capabilities", Summary: "OpenCode: optional features (none)", Handler: a.ocCapabilities, Response: ocExperimentalCapabilities{}},
 		{Method: "GET", Path: "/experimental/console", Summary: "OpenCode: console-managed providers (none)", Handler: a.ocConsole, Response: ocConsoleState{}},
 		{Method: "GET", Path: "/session/{id}/children", Summary: "OpenCode: a session's child sessions (none: HotPlex has no child sessions)", Handler: a.ocSessionEmptyList, Response: []ocSession{}},
-		{Method: "GET", Path: "/session/{id}/todo", Summary: "OpenCode: a session's todo list (none kept)", Handler: a.ocSessionEmptyList, Response: []struct{}{}},
-		{Method: "GET", Path: "/session/{id}/diff", Summary: "OpenCode: a session's file changes (none reported)", Handler: a.ocSessionEmptyList, Response: []struct{}{}},
+		{Method: "GET", Path: "/session/{id}/todo", Summary: "OpenCode: a session's todo list, as the agent last wrote it (Claude Code's TodoWrite; empty for agents that keep none)", Handler: a.ocSessionTodo, Response: []ocTodo{}},
+		{Method: "GET", Path: "/session/{id}/diff", Summary: "OpenCode: the files a session changed, with their content before and after", Handler: a.ocSessionDiff, Response: []ocFileDiff{}},
 		{Method: "GET", Path: "/permission", Summary: "OpenCode: tool uses of the caller's sessions waiting for a person", Handler: a.ocPendingPermissions, Response: []ocPermissionRequest{}},
 		{Method: "POST", Path: "/permission/{requestID}/reply", Summary: "OpenCode: answer a tool use waiting for a person (once, always or reject)", Handler: a.ocReplyPermission, Request: ocPermissionReplyV2{}, Response: true},
-	}
+	}, a.fileRoutes()...)
 }
 
 // ocPaths are the paths OpenCode shows: the caller's tree is its home,
@@ -76,6 +79,18 @@ type ocProject struct {
 func (a *API) project(r *http.Request) ocProject {
 	now := time.Now().UnixMilli()
 	return ocProject{ID: ocProjectID, Worktree: a.tree(a.host.Caller(r)), Name: "hotplex", Time: ocSessionTime{Created: now, Updated: now}, Sandboxes: []string{}}
+}
+
+type ocProjectDirectory struct {
+	Directory string `json:"directory"`
+}
+
+func (a *API) ocProjectDirectories(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("projectID") != ocProjectID {
+		a.writeError(w, a.host.Error(http.StatusNotFound, "not_found", "no such project: "+r.PathValue("projectID")))
+		return
+	}
+	writeJSON(w, http.StatusOK, []ocProjectDirectory{{a.tree(a.host.Caller(r))}})
 }
 
 func (a *API) ocProjects(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +140,7 @@ func (a *API) ocEmptyObject(w http.ResponseWriter, _ *http.Request) {
 // ocSessionEmptyList answers for an owned session with an empty list.
 func (a *API) ocSessionEmptyList(w http.ResponseWriter, r *http.Request) {
 	if _, err := a.owned(r); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, []struct{}{})
@@ -185,7 +200,7 @@ func (a *API) pending(ctx context.Context, c Caller) ([]store.Session, [][]Permi
 func (a *API) ocPendingPermissions(w http.ResponseWriter, r *http.Request) {
 	sessions, perms, err := a.pending(r.Context(), a.host.Caller(r))
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	out := []ocPermissionRequest{}
@@ -219,31 +234,31 @@ type ocPermissionReplyV2 struct {
 func (a *API) ocReplyPermission(w http.ResponseWriter, r *http.Request) {
 	var req ocPermissionReplyV2
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	allow, err := a.allowOf(req.Reply)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	id := r.PathValue("requestID")
 	sessions, perms, err := a.pending(r.Context(), a.host.Caller(r))
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	for i, st := range sessions {
 		if slices.ContainsFunc(perms[i], func(p Permission) bool { return p.ID == id }) {
 			if err := a.host.AnswerPermission(st, id, allow); err != nil {
-				a.host.WriteError(w, err)
+				a.writeError(w, err)
 				return
 			}
 			writeJSON(w, http.StatusOK, true)
 			return
 		}
 	}
-	a.host.WriteError(w, a.host.Error(http.StatusNotFound, "not_found", "no pending permission request with this ID"))
+	a.writeError(w, a.host.Error(http.StatusNotFound, "not_found", "no pending permission request with this ID"))
 }
 
 // allowOf reads OpenCode's answer to a permission request: "once" and
@@ -257,15 +272,4 @@ func (a *API) allowOf(reply string) (bool, error) {
 		return false, nil
 	}
 	return false, a.host.Error(http.StatusBadRequest, "bad_request", `the reply must be "once", "always" or "reject"`)
-}
-
-// NotFound answers a request for a route neither HotPlex nor this API
-// serves, in OpenCode's error shape (which its clients show instead of
-// failing) with HotPlex's error object beside it.
-func NotFound(w http.ResponseWriter, r *http.Request) {
-	msg := "no such endpoint: " + r.Method + " " + r.URL.Path
-	writeJSON(w, http.StatusNotFound, map[string]any{
-		"name": "NotFoundError", "data": map[string]string{"message": msg},
-		"error": map[string]string{"code": "not_found", "message": msg},
-	})
 }

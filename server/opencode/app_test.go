@@ -2,15 +2,18 @@ package opencode_test
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -78,14 +81,23 @@ func TestOpenCodeStartupRoutes(t *testing.T) {
 	if c := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/experimental/console", d.alice, nil)); c["consoleManagedProviders"] == nil {
 		t.Fatalf("console: %v", c)
 	}
-	for _, p := range []string{"/command", "/lsp", "/formatter", "/experimental/workspace", "/permission"} {
+	// OpenCode's programs ask GET /mcp (HotPlex's MCP server's path) with
+	// HTTP Basic for their MCP servers: none.
+	if resp := d.withBasic(t, "GET", "/mcp", "opencode", d.alice); resp.StatusCode != http.StatusOK || len(testkit.Decode[map[string]any](t, resp)) != 0 {
+		t.Fatalf("/mcp for OpenCode: %d", resp.StatusCode)
+	}
+	if dirs := testkit.Decode[[]map[string]any](t, d.Do(t, "GET", "/project/global/directories", d.alice, nil)); len(dirs) != 1 || dirs[0]["directory"] != path["directory"] {
+		t.Fatalf("project directories: %v", dirs)
+	}
+	for _, p := range []string{"/command", "/lsp", "/formatter", "/experimental/workspace", "/experimental/workspace/status", "/permission"} {
 		if got := testkit.Decode[[]any](t, d.Do(t, "GET", p, d.alice, nil)); len(got) != 0 {
 			t.Fatalf("%s: %v", p, got)
 		}
 	}
 	d.Create(t, d.alice, map[string]any{"id": "s1"})
 	for _, p := range []string{"children", "todo", "diff"} {
-		if resp := d.Do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK {
+		// A session that never ran has no children, todos or changes.
+		if resp := d.Do(t, "GET", "/session/s1/"+p, d.alice, nil); resp.StatusCode != http.StatusOK || len(testkit.Decode[[]any](t, resp)) != 0 {
 			t.Fatalf("%s: %d", p, resp.StatusCode)
 		}
 		if resp := d.Do(t, "GET", "/session/s1/"+p, d.bob, nil); resp.StatusCode != http.StatusNotFound {
@@ -201,5 +213,45 @@ func TestOpenCodePermissionRequests(t *testing.T) {
 	}
 	if !replied || !strings.Contains(output, "asked-run") {
 		t.Fatalf("replied=%v output=%q", replied, output)
+	}
+}
+
+// lockedBuffer is a log destination safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A route OpenCode's programs ask for that HotPlex does not serve is
+// logged at debug level, so that an operator can see what a newer client
+// misses, and answered with OpenCode's error.
+func TestOpenCodeUnknownRouteLogged(t *testing.T) {
+	var logs lockedBuffer
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: fakeAgent, Name: "fakeagent"}),
+		Root:     t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		Server: func(o *server.Options) {
+			o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		},
+	})
+	resp := d.Do(t, "GET", "/api/integration", d.Alice, nil)
+	body := testkit.Decode[map[string]any](t, resp)
+	if resp.StatusCode != http.StatusNotFound || body["name"] != "NotFoundError" {
+		t.Fatalf("unknown route: %d %v", resp.StatusCode, body)
+	}
+	if got := logs.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "path=/api/integration") {
+		t.Fatalf("the unknown route was not logged at debug level:\n%s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,9 +23,15 @@ type ocGlobalEvent struct {
 // ocBus carries the OpenCode events that do not come from a session's
 // event stream (a session created, renamed, deleted, a prompt refused) to
 // the /event streams allowed to see them.
+//
+// It also knows which turns each stream has told the end of, so that a
+// synchronous prompt can answer only once its caller's streams have shown
+// the whole turn: OpenCode's CLI (`opencode run --attach`) prints what its
+// stream shows and exits as soon as the prompt answers.
 type ocBus struct {
 	mu        sync.Mutex
 	listeners map[*ocListener]struct{}
+	changed   chan struct{} // closed and replaced when listeners change
 }
 
 type ocListener struct {
@@ -32,6 +39,9 @@ type ocListener struct {
 	c      chan ocBusEvent
 	full   chan struct{} // closed when the listener fell a queue behind
 	once   sync.Once
+	// ended holds, by session key, the number of the last turn end the
+	// stream has written.
+	ended map[string]uint64
 }
 
 type ocBusEvent struct {
@@ -43,13 +53,14 @@ type ocBusEvent struct {
 const ocListenerQueue = 256
 
 func (b *ocBus) listen(c Caller) *ocListener {
-	l := &ocListener{caller: c, c: make(chan ocBusEvent, ocListenerQueue), full: make(chan struct{})}
+	l := &ocListener{caller: c, c: make(chan ocBusEvent, ocListenerQueue), full: make(chan struct{}), ended: map[string]uint64{}}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.listeners == nil {
 		b.listeners = map[*ocListener]struct{}{}
 	}
 	b.listeners[l] = struct{}{}
+	b.signal()
 	return l
 }
 
@@ -57,6 +68,99 @@ func (b *ocBus) stop(l *ocListener) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.listeners, l)
+	b.signal()
+}
+
+// signal wakes whoever waits for a change; b.mu is held.
+func (b *ocBus) signal() {
+	if b.changed != nil {
+		close(b.changed)
+	}
+	b.changed = make(chan struct{})
+}
+
+// wakeup is closed at the next change; b.mu is held.
+func (b *ocBus) wakeup() <-chan struct{} {
+	if b.changed == nil {
+		b.changed = make(chan struct{})
+	}
+	return b.changed
+}
+
+// turnEnded records that l has written the end of key's turn numbered seq.
+func (b *ocBus) turnEnded(l *ocListener, key string, seq uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l.ended[key] = seq
+	b.signal()
+}
+
+// awaitStream waits, at most for wait, until the key id has an event
+// stream open.
+func (b *ocBus) awaitStream(ctx context.Context, id string, wait time.Duration) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		open := false
+		for l := range b.listeners {
+			open = open || l.caller.ID == id
+		}
+		ch := b.wakeup()
+		b.mu.Unlock()
+		if open {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// streamsOf are the event streams of the key id open now.
+func (b *ocBus) streamsOf(id string) []*ocListener {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var streams []*ocListener
+	for l := range b.listeners {
+		if l.caller.ID == id {
+			streams = append(streams, l)
+		}
+	}
+	return streams
+}
+
+// awaitEnd waits, at most for wait, until every one of streams (open
+// before the turn began, so each is sure to see it end) has written the
+// end of key's turn numbered seq, or closed.
+func (b *ocBus) awaitEnd(ctx context.Context, streams []*ocListener, key string, seq uint64, wait time.Duration) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		behind := false
+		for _, l := range streams {
+			if _, open := b.listeners[l]; open && l.ended[key] < seq {
+				behind = true
+			}
+		}
+		ch := b.wakeup()
+		b.mu.Unlock()
+		if !behind {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // publish hands an event about a session of owner to the listeners that
@@ -80,7 +184,13 @@ func (b *ocBus) publish(owner, dir string, ev ocEvent) {
 type ocFollowed struct {
 	allowed bool
 	dir     string
+	st      store.Session
 	conv    *ocConversation
+}
+
+type ocSessionDiff struct {
+	SessionID string       `json:"sessionID"`
+	Diff      []ocFileDiff `json:"diff"`
 }
 
 func (a *API) ocEvents(w http.ResponseWriter, r *http.Request) { a.ocStream(w, r, false) }
@@ -129,10 +239,22 @@ func (a *API) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 			if !f.allowed {
 				continue
 			}
+			if ev.EventType == event.TypeResult {
+				// What the turn changed, for the TUI's list of modified
+				// files, told before the turn's end.
+				if d, err := a.sessionDiff(ctx, f.st); err == nil {
+					if write(f.dir, ocEvent{"session.diff", ocSessionDiff{f.conv.sessionID, d}}) != nil {
+						return
+					}
+				}
+			}
 			for _, oe := range f.conv.apply(ev.EventWithMeta) {
 				if write(f.dir, oe) != nil {
 					return
 				}
+			}
+			if ev.EventType == event.TypeResult {
+				a.bus.turnEnded(l, ev.SessionID, ev.Seq)
 			}
 		case be := <-l.c:
 			if be.ev.Type == "session.deleted" {
@@ -173,6 +295,9 @@ func (a *API) ocFollow(ctx context.Context, c Caller, ev *event.EventWithMeta) *
 		return &ocFollowed{}
 	}
 	conv := &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir, keep: 1}
+	conv.waiting = func(id string) bool {
+		return slices.ContainsFunc(a.host.Pending(st), func(p Permission) bool { return p.ID == id })
+	}
 	if ev.EventType != event.TypeSessionStart && ev.Seq > 1 {
 		after := uint64(0)
 		if ev.Seq > ocReplayWindow {
@@ -202,7 +327,7 @@ func (a *API) ocFollow(ctx context.Context, c Caller, ev *event.EventWithMeta) *
 			}
 		}
 	}
-	return &ocFollowed{allowed: true, dir: st.WorkDir, conv: conv}
+	return &ocFollowed{allowed: true, dir: st.WorkDir, st: st, conv: conv}
 }
 
 // decodeStored reads a stored event back, or nil if it cannot be.

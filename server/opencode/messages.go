@@ -192,6 +192,13 @@ type ocConversation struct {
 	// keep is how many finished turns to remember (0: all).
 	keep  int
 	turns []*ocTurn
+	// waiting, when set, tells whether a permission request waits for a
+	// person: HotPlex reports every tool use the agent asks about, and
+	// decides most itself at once; OpenCode's clients would answer (its
+	// CLI rejects) the ones they were shown.
+	waiting func(requestID string) bool
+	// shown are the permission requests shown, whose reply is told.
+	shown map[string]bool
 }
 
 // ocMessageID and ocPartID derive OpenCode IDs from event numbers: stable
@@ -273,6 +280,9 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 		t.parts = append(t.parts, p)
 		t.tools[ev.Meta.ToolID] = p
 		partEvent(p, "")
+		if todos, ok := todosOf(ev); ok {
+			out = append(out, ocEvent{"todo.updated", ocTodoUpdate{c.sessionID, todos}})
+		}
 	case event.TypeToolResult:
 		c.close(t, now, &out)
 		p := t.tools[ev.Meta.ToolID]
@@ -299,7 +309,11 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 		}
 		partEvent(p, "")
 	case event.TypePermissionRequest:
-		if ev.Permission != nil {
+		if ev.Permission != nil && (c.waiting == nil || c.waiting(ev.Permission.RequestID)) {
+			if c.shown == nil {
+				c.shown = map[string]bool{}
+			}
+			c.shown[ev.Permission.RequestID] = true
 			meta := map[string]any{}
 			if ev.Input != nil {
 				meta["input"] = ev.Input
@@ -312,7 +326,8 @@ func (c *ocConversation) apply(ev *event.EventWithMeta) []ocEvent {
 					ev.Permission.ToolName, ev.Permission.ToolUseID, ev.Input)})
 		}
 	case event.TypePermissionDecision:
-		if ev.Permission != nil {
+		if ev.Permission != nil && (c.waiting == nil || c.shown[ev.Permission.RequestID]) {
+			delete(c.shown, ev.Permission.RequestID)
 			response := "reject"
 			if ev.Permission.Decision == "allow" {
 				response = "once"

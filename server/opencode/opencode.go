@@ -21,6 +21,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,6 +257,8 @@ type ocPromptRequest struct {
 type ocPartInput struct {
 	Type string `json:"type"`
 	Text string `json:"text,omitempty"`
+	// URL is a file part's: OpenCode's @ mentions send file:// URLs.
+	URL string `json:"url,omitempty"`
 }
 
 // maxBody bounds request bodies.
@@ -309,7 +313,7 @@ func (a *API) owned(r *http.Request) (store.Session, error) {
 func (a *API) ocListSessions(w http.ResponseWriter, r *http.Request) {
 	list, err := a.store.ListSessions(r.Context(), a.host.Caller(r).ID)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	out := make([]ocSession, 0, len(list))
@@ -328,11 +332,11 @@ func newOCSessionID() string {
 func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 	var req ocCreateRequest
 	if err := a.readLooseJSON(w, r, &req, true); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if req.ParentID != "" {
-		a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", "child sessions (parentID) are not supported"))
+		a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", "child sessions (parentID) are not supported"))
 		return
 	}
 	ns := NewSession{ID: newOCSessionID(), Title: req.Title}
@@ -342,7 +346,7 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 	ns.Ask = slices.ContainsFunc(req.Permission, func(r ocRule) bool { return r.Action == "ask" })
 	st, err := a.host.CreateSession(r.Context(), a.host.Caller(r), ns)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ocSessionOf(st))
@@ -351,7 +355,7 @@ func (a *API) ocCreateSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocGetSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ocSessionOf(st))
@@ -360,12 +364,12 @@ func (a *API) ocGetSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var req ocUpdateRequest
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if req.Title != "" {
@@ -376,11 +380,11 @@ func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 			err = a.store.PutSession(r.Context(), st)
 		}
 		if err != nil {
-			a.host.WriteError(w, err)
+			a.writeError(w, err)
 			return
 		}
 		if st, err = a.store.GetSession(r.Context(), st.ID); err != nil {
-			a.host.WriteError(w, err)
+			a.writeError(w, err)
 			return
 		}
 	}
@@ -392,11 +396,11 @@ func (a *API) ocUpdateSession(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocDeleteSession(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	if err := a.host.DeleteSession(r.Context(), st); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, true)
@@ -435,19 +439,19 @@ func (a *API) conversation(ctx context.Context, st store.Session) (*ocConversati
 func (a *API) ocMessages(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	limit := 0
 	if v := r.URL.Query().Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 0 {
-			a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", "limit must be a number of messages"))
+			a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", "limit must be a number of messages"))
 			return
 		}
 	}
 	c, err := a.conversation(r.Context(), st)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	msgs := c.messages()
@@ -475,16 +479,29 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	if req.NoReply {
 		return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "noReply is not supported: every prompt runs a turn")
 	}
-	var texts []string
+	var texts, files []string
 	for _, p := range req.Parts {
 		switch p.Type {
 		case "text":
 			texts = append(texts, p.Text)
+		case "file":
+			f, err := a.mentioned(st, p.URL)
+			if err != nil {
+				return st, prompt{}, err
+			}
+			files = append(files, f)
 		default:
-			return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "unsupported part type "+strconv.Quote(p.Type)+": only text parts are")
+			return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "unsupported part type "+strconv.Quote(p.Type)+": only text parts and files of the work directory are")
 		}
 	}
 	p := prompt{text: strings.Join(texts, "\n"), system: req.System}
+	for _, f := range files {
+		// The agent reads a mentioned file itself, in its work
+		// directory; the prompt names it if its text does not.
+		if !strings.Contains(p.text, "@"+f) {
+			p.text += "\n@" + f
+		}
+	}
 	if strings.TrimSpace(p.text) == "" {
 		return st, p, a.host.Error(http.StatusBadRequest, "bad_request", "the prompt is empty")
 	}
@@ -498,20 +515,46 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	return st, p, nil
 }
 
-// run runs a turn and folds its events into OpenCode messages.
-func (a *API) run(ctx context.Context, st store.Session, p prompt) (*ocConversation, error) {
-	conv := &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
-	err := a.host.RunTurn(ctx, st, p.text, p.system, func(ev *event.EventWithMeta) { conv.apply(ev) })
-	return conv, err
+// run runs a turn and folds its events into OpenCode messages; end is
+// the number of the turn's last event, its result (0 if it had none).
+func (a *API) run(ctx context.Context, st store.Session, p prompt) (conv *ocConversation, end uint64, err error) {
+	conv = &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
+	err = a.host.RunTurn(ctx, st, p.text, p.system, func(ev *event.EventWithMeta) {
+		conv.apply(ev)
+		if ev.EventType == event.TypeResult {
+			end = ev.Seq
+		}
+	})
+	return conv, end, err
 }
+
+// How long a synchronous prompt waits for its caller's event streams.
+// OpenCode's CLI opens its stream as it sends the prompt, prints the turn
+// as the stream shows it, and exits when the prompt answers: a turn that
+// ran before the stream opened, or an answer that overtook the stream,
+// would print nothing.
+const (
+	// streamGrace bounds the wait for a stream when the caller has none
+	// open, before the turn starts.
+	streamGrace = time.Second
+	// deliveryBound bounds the wait, after the turn, for the caller's
+	// open streams to have written its end.
+	deliveryBound = 5 * time.Second
+)
 
 func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 	st, p, err := a.promptOf(w, r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
-	conv, turnErr := a.run(r.Context(), st, p)
+	caller := a.host.Caller(r).ID
+	a.bus.awaitStream(r.Context(), caller, streamGrace)
+	streams := a.bus.streamsOf(caller)
+	conv, end, turnErr := a.run(r.Context(), st, p)
+	if end > 0 {
+		a.bus.awaitEnd(r.Context(), streams, st.ID, end, deliveryBound)
+	}
 	t := conv.current()
 	if n := len(conv.turns); t == nil && n > 0 {
 		t = conv.turns[n-1]
@@ -520,7 +563,7 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 		if turnErr == nil {
 			turnErr = errors.New("the turn produced no events")
 		}
-		a.host.WriteError(w, a.host.TurnError(turnErr))
+		a.writeError(w, a.host.TurnError(turnErr))
 		return
 	}
 	if turnErr != nil && t.reply.Error == nil {
@@ -534,11 +577,11 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 	st, p, err := a.promptOf(w, r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	a.host.Go(func(ctx context.Context) {
-		conv, err := a.run(ctx, st, p)
+		conv, _, err := a.run(ctx, st, p)
 		if err != nil && len(conv.turns) == 0 {
 			// The turn never started (busy, refused): nothing else tells
 			// the client.
@@ -552,12 +595,12 @@ func (a *API) ocPromptAsync(w http.ResponseWriter, r *http.Request) {
 func (a *API) ocAbort(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	ok, err := a.host.Interrupt(r.Context(), st)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, ok)
@@ -572,12 +615,12 @@ type ocPermissionReply struct {
 func (a *API) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
 	st, err := a.owned(r)
 	if err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var req ocPermissionReply
 	if err := a.readLooseJSON(w, r, &req, false); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	var allow bool
@@ -586,11 +629,11 @@ func (a *API) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
 		allow = true
 	case "reject":
 	default:
-		a.host.WriteError(w, a.host.Error(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
+		a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
 		return
 	}
 	if err := a.host.AnswerPermission(st, r.PathValue("permissionID"), allow); err != nil {
-		a.host.WriteError(w, err)
+		a.writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, true)
@@ -735,4 +778,19 @@ func (a *API) ocProviderList(w http.ResponseWriter, _ *http.Request) {
 		connected = append(connected, p.ID)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"all": all, "default": a.ocDefaults(), "connected": connected})
+}
+
+// mentioned is the path, relative to st's work directory, of a file an
+// OpenCode prompt mentions (a file:// URL); files elsewhere, and other
+// attachments, are refused.
+func (a *API) mentioned(st store.Session, raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "file" || st.WorkDir == "" {
+		return "", a.host.Error(http.StatusBadRequest, "bad_request", "a file part must be a file:// URL of a file in the session's work directory; other attachments are not supported")
+	}
+	rel, err := filepath.Rel(st.WorkDir, filepath.Clean(u.Path))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", a.host.Error(http.StatusBadRequest, "bad_request", "the file "+strconv.Quote(u.Path)+" is not in the session's work directory")
+	}
+	return filepath.ToSlash(rel), nil
 }
