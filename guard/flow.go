@@ -149,7 +149,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
-	case n == "docker":
+	case n == "docker" && dockerListFlow(args).kind == flowList:
 		return dockerListFlow(args)
 	case n == "find":
 		if c.find != nil {
@@ -227,6 +227,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		}
 	case passThrough[n]:
 		return a.readerFlow(c, args, false)
+	}
+	if what := listsEverything(c); what != "" {
+		return flow{kind: flowList, what: what}
 	}
 	return flow{kind: flowUnknown}
 }

@@ -474,6 +474,10 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			ws.psCallBlock(w.s, bound, item)
 		}
+	default:
+		if piped && prevItem == nil && psBulkRemoves(c) {
+			ws.emitWin(c, "bulk-destroy-containers", c.in.what)
+		}
 	case "stop-process":
 		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
 		_, hasName := pa.get("name")
@@ -1373,6 +1377,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			// a filter on the state keeps every running one
 			return c.in
 		}
+	}
+	if f, ok := psListsEverything(c); ok {
+		return f
 	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
