@@ -807,6 +807,7 @@ var globTargets = []string{"rm", "sh", "bash", "dash", "zsh", "dd", "shred", "mk
 func optionCommands(c *cmd) []launch {
 	var out []launch
 	args := c.args()
+	named := !dataPrograms[c.name]
 	for i, w := range args {
 		if !w.ok || len(w.s) < 4 {
 			continue
@@ -821,6 +822,12 @@ func optionCommands(c *cmd) []launch {
 			v = w.s
 		}
 		if v == "" {
+			if !named {
+				continue
+			}
+			if code, origin := namedCommandSetting(args, i); code != "" {
+				out = append(out, launch{code: code, origin: origin})
+			}
 			continue
 		}
 		if j := strings.Index(v, "$(shell "); j >= 0 {
@@ -835,9 +842,102 @@ func optionCommands(c *cmd) []launch {
 		} else if code := embeddedShellC(v); code != "" {
 			// a setting whose value quotes a command: key="sh -c '...'"
 			out = append(out, launch{code: code, origin: "option " + w.s[:min(len(w.s), 20)]})
+		} else if code, origin := namedCommandSetting(args, i); named && code != "" {
+			out = append(out, launch{code: code, origin: origin})
 		}
 	}
 	return out
+}
+
+// Settings named as commands. Programs name the settings whose value is a
+// command line they run or store to run later with the same few words:
+// --exec, --command, ExecStart=, scripts.postinstall=, Command=, a JSON
+// "command": field. Whatever the program, such a value is shell code and
+// is analysed one level deeper, so that a payload stored in a package
+// manifest, a service, a task file or a tool's configuration is judged
+// like the same payload typed on the line.
+
+// commandKeyWords are the words of a setting's name that say its value is
+// a command.
+var commandKeyWords = map[string]bool{"cmd": true, "command": true, "commands": true, "exec": true, "execstart": true,
+	"execstartpre": true, "execstop": true, "script": true, "scripts": true, "hook": true, "hooks": true, "run": true,
+	"shell": true, "postinstall": true, "preinstall": true, "install": true, "prepare": true, "prepublish": true,
+	"pretest": true, "posttest": true, "prestart": true, "poststart": true, "action": true, "program": true,
+	"entrypoint": true, "startup": true, "onchange": true, "proxycommand": true, "launch": true, "predev": true,
+	"prebuild": true, "postbuild": true}
+
+// commandKey reports whether a setting's name ("scripts.postinstall",
+// "--on-change", "ExecStart") names a command.
+func commandKey(k string) bool {
+	k = strings.TrimLeft(k, "-/")
+	if k == "" || len(k) > 64 {
+		return false
+	}
+	var joined []byte
+	start := 0
+	for i := 0; i <= len(k); i++ {
+		if i < len(k) && isAlnum(k[i]) {
+			joined = append(joined, k[i]|0x20)
+		}
+		if i == len(k) || !isAlnum(k[i]) {
+			if i > start && commandKeyWords[strings.ToLower(k[start:i])] {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return commandKeyWords[string(joined)]
+}
+
+// dataPrograms print or record their arguments as text: a setting-like
+// word among them is data, not a command they keep.
+var dataPrograms = map[string]bool{"echo": true, "printf": true, "print": true, "logger": true, "write-output": true,
+	"write-host": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "jq": true, "yq": true,
+	"notify-send": true, "say": true, "gh": true, "glab": true, "test": true, "[": true}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// looksLikeCommandLine reports a value worth parsing as shell code: more
+// than one word, or a pipeline.
+func looksLikeCommandLine(v string) bool {
+	v = strings.TrimSpace(v)
+	return len(v) >= 4 && strings.ContainsAny(v, " |;&")
+}
+
+// namedCommandSetting returns the command line args[i] sets when it is a
+// setting named as a command (KEY=VALUE, --key=VALUE, --key VALUE, a
+// "command": field in JSON), and where it comes from.
+func namedCommandSetting(args []word, i int) (code, origin string) {
+	w := args[i]
+	if !w.ok {
+		return "", ""
+	}
+	s := w.s
+	if j := strings.Index(s, `"command"`); j >= 0 {
+		// a JSON or similar document given as an argument
+		rest := strings.TrimLeft(s[j+len(`"command"`):], " \t")
+		if strings.HasPrefix(rest, ":") {
+			rest = strings.TrimLeft(rest[1:], " \t")
+			if strings.HasPrefix(rest, `"`) {
+				if end := strings.IndexByte(rest[1:], '"'); end > 0 && looksLikeCommandLine(rest[1:1+end]) {
+					return rest[1 : 1+end], "a \"command\" field"
+				}
+			}
+		}
+	}
+	if k, v, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(k, " /\\") && commandKey(k) {
+		v = strings.Trim(v, `"'`)
+		if looksLikeCommandLine(v) {
+			return v, "setting " + truncate(k, 30)
+		}
+		return "", ""
+	}
+	if strings.HasPrefix(s, "--") && commandKey(s) && i+1 < len(args) && args[i+1].ok && looksLikeCommandLine(args[i+1].s) {
+		return args[i+1].s, "option " + truncate(s, 30)
+	}
+	return "", ""
 }
 
 // embeddedShellC finds a quoted "SHELL -c ..." inside a setting's value
