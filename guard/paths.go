@@ -685,8 +685,20 @@ func (a *analysis) classifyAbs(p string) pclass {
 		}
 		return pcSystemSub
 	}
+	if buildOutputs[base] && depth >= 4 {
+		// another project's build output: its build makes it again
+		return pcHomeCache
+	}
 	return pcOutside
 }
+
+// buildOutputs are the directories builds and package managers fill and
+// make again: deleting one outside the work directory (a sibling
+// project's node_modules or target) loses nothing that is not
+// regenerated.
+var buildOutputs = map[string]bool{"node_modules": true, "dist": true, "build": true, "target": true, "obj": true,
+	"__pycache__": true, ".next": true, ".nuxt": true, ".turbo": true, ".parcel-cache": true, "coverage": true,
+	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true, ".svelte-kit": true, ".angular": true}
 
 // wclass classifies the target of a write.
 type wclass uint8

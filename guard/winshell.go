@@ -726,6 +726,11 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 			return a.winProfileSub(p[len(h)+1:], p)
 		}
 	}
+	if base := path.Base(rest); (buildOutputs[base] || base == "bin") && strings.Count(rest, "/") >= 2 {
+		// another project's build output (.NET's bin and obj included):
+		// its build makes it again
+		return wpInside, p
+	}
 	return wpOutside, p
 }
 
