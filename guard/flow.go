@@ -196,6 +196,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
+	case n == "string" && len(args) > 0 && c.in.kind == flowSecret:
+		// fish's string builtin reshaping or filtering secrets: still secrets
+		return c.in
 	case n == "string" && len(args) > 0 && c.in.kind != flowNone && fishStringPass[args[0].s]:
 		// fish's string builtin: what it reads, reshaped
 		return passFlow(c.in, false)
@@ -1028,6 +1031,64 @@ func storedSecretRead(c *cmd) string {
 			if !strings.HasPrefix(w.s, "-") && w.s != "credential" {
 				break
 			}
+		}
+	}
+	if what := secretStoreRead(c.name, args); what != "" {
+		return what
+	}
+	return ""
+}
+
+// secretStoreReads are the subcommand paths with which password managers,
+// secret managers and cloud key vaults print the secrets they keep
+// (values, not names): what they print is a secret wherever it goes.
+var secretStoreReads = map[string][][]string{
+	"op":            {{"read"}, {"item", "get"}, {"document", "get"}, {"inject"}},
+	"bw":            {{"get"}, {"list", "items"}, {"export"}},
+	"lpass":         {{"show"}, {"export"}},
+	"keepassxc-cli": {{"show"}, {"export"}},
+	"vault":         {{"read"}, {"kv", "get"}},
+	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
+	"infisical":     {{"export"}, {"secrets", "get"}},
+	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}},
+	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}},
+	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}},
+	"heroku":        {{"config"}},
+	"vercel":        {{"env", "pull"}},
+	"chamber":       {{"export"}, {"read"}},
+	"sops":          {{"-d"}, {"--decrypt"}, {"decrypt"}},
+}
+
+// secretStoreRead describes what c prints when it reads a secret store
+// (op item get, vault kv get, aws secretsmanager get-secret-value, ...).
+func secretStoreRead(name string, args []word) string {
+	paths := secretStoreReads[name]
+	if paths == nil {
+		return ""
+	}
+	var ops []string
+	for _, w := range args {
+		if strings.HasPrefix(w.s, "-") && (name != "sops" || len(ops) > 0) {
+			continue
+		}
+		ops = append(ops, w.s)
+		if len(ops) == 3 {
+			break
+		}
+	}
+	for _, p := range paths {
+		if len(ops) < len(p) {
+			continue
+		}
+		match := true
+		for i := range p {
+			if ops[i] != p[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return "secrets kept by " + name
 		}
 	}
 	return ""
