@@ -234,6 +234,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	if what := listsEverything(c); what != "" {
 		return flow{kind: flowList, what: what}
 	}
+	if p, ok := a.locationQuery(c); ok {
+		return flow{kind: flowText, text: p + "\n"}
+	}
 	return flow{kind: flowUnknown}
 }
 

@@ -1,0 +1,110 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Commands that print a location. "rm -rf $(brew --prefix)/Cellar" or
+// "rm -rf $(cygpath -u "$USERPROFILE")" name their target through a
+// command whose answer is known in kind: a path converter prints its
+// operand, a tool asked where it is installed prints its install
+// location, which is outside the project. Resolving them lets the path
+// rules judge the target instead of an unknown.
+
+// pathConverters print their operand, converted to another form of the
+// same path.
+var pathConverters = map[string]bool{"cygpath": true, "realpath": true, "grealpath": true, "wslpath": true, "readlink": true}
+
+// locationQuery is the path c prints when it is a path converter or asks
+// a tool where it is installed; ok is false for any other command.
+func (a *analysis) locationQuery(c *cmd) (string, bool) {
+	args := c.args()
+	if pathConverters[c.name] {
+		if c.name == "readlink" && !hasWord(args, "-f") && !hasWord(args, "-e") && !hasWord(args, "-m") {
+			return "", false
+		}
+		ops := positional(args)
+		if len(ops) != 1 || !ops[0].ok {
+			return "", false
+		}
+		p := strings.ReplaceAll(ops[0].s, `\`, "/")
+		if len(p) >= 2 && p[1] == ':' {
+			// C:/Users/x → /c/Users/x, the form Git Bash and WSL use
+			p = "/" + strings.ToLower(p[:1]) + p[2:]
+		}
+		if abs := a.absPath(p, c.cwd); abs != "" {
+			return abs, true
+		}
+		return p, true
+	}
+	home := a.home
+	if home == "" {
+		home = "/home/user"
+	}
+	ops := positional(args)
+	has := func(ws ...string) bool {
+		if len(ops) < len(ws) {
+			return false
+		}
+		for i, w := range ws {
+			if ops[i].s != w {
+				return false
+			}
+		}
+		return true
+	}
+	switch c.name {
+	case "brew":
+		switch {
+		case hasWord(args, "--prefix") && len(ops) == 0:
+			return "/opt/homebrew", true
+		case hasWord(args, "--prefix") && len(ops) == 1 && ops[0].ok:
+			return "/opt/homebrew/opt/" + path.Base(ops[0].s), true
+		case hasWord(args, "--cellar"):
+			return "/opt/homebrew/Cellar", true
+		case hasWord(args, "--repository"):
+			return "/opt/homebrew", true
+		}
+	case "npm", "pnpm":
+		global := hasWord(args, "-g") || hasWord(args, "--global")
+		switch {
+		case has("root") && global:
+			return "/usr/local/lib/node_modules", true
+		case has("prefix") && global, has("config", "get", "prefix"), has("get", "prefix"):
+			return "/usr/local", true
+		}
+	case "yarn":
+		if has("global", "dir") {
+			return home + "/.config/yarn/global", true
+		}
+	case "go":
+		if has("env") && len(ops) == 2 {
+			switch ops[1].s {
+			case "GOROOT":
+				return "/usr/local/go", true
+			case "GOPATH":
+				return home + "/go", true
+			case "GOMODCACHE":
+				return home + "/go/pkg/mod", true
+			}
+		}
+	case "python", "python3":
+		if hasWord(args, "site") && (hasWord(args, "--user-base") || hasWord(args, "--user-site")) {
+			return home + "/.local", true
+		}
+	case "gem":
+		if has("env", "gemdir") {
+			return "/usr/local/lib/ruby/gems", true
+		}
+	case "rustc":
+		if hasWord(args, "--print") && hasWord(args, "sysroot") {
+			return home + "/.rustup/toolchains/stable", true
+		}
+	case "xcode-select":
+		if hasWord(args, "-p") || hasWord(args, "--print-path") {
+			return "/Applications/Xcode.app/Contents/Developer", true
+		}
+	}
+	return "", false
+}
