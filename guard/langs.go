@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -121,6 +122,11 @@ func normalizeCode(lang, code string) string {
 	if len(code) > 64<<10 {
 		return code
 	}
+	code = foldCharCodes(lang, code)
+	if strings.Contains(code, "USERPROFILE") {
+		// Windows names the home directory so
+		code = strings.ReplaceAll(code, "USERPROFILE", "HOME")
+	}
 	if lang == "js" && strings.Contains(code, "require(") {
 		// const m = "child_process"; require(m) → require("child_process")
 		for _, m := range jsConst.FindAllStringSubmatch(code, 8) {
@@ -161,6 +167,79 @@ func normalizeCode(lang, code string) string {
 				code += "\nshutil.rmtree(" + m[1] + ")"
 			}
 		}
+	}
+	return code
+}
+
+// charCodeCalls are each language's call that turns character codes into
+// a string: chr(126) is "~".
+var charCodeCalls = map[string]*regexp.Regexp{
+	"python": regexp.MustCompile(`\bchr\(\s*(\d{1,3})\s*\)`),
+	"perl":   regexp.MustCompile(`\bchr\(?\s*(\d{1,3})\s*\)?`),
+	"php":    regexp.MustCompile(`\bchr\(\s*(\d{1,3})\s*\)`),
+	"ruby":   regexp.MustCompile(`\b(\d{1,3})\.chr\b`),
+	"lua":    regexp.MustCompile(`\bstring\.char\(\s*(\d{1,3})\s*\)`),
+	"js":     regexp.MustCompile(`\bString\.fromCharCode\(\s*(\d{1,3})\s*\)`),
+}
+
+var charCodeHints = map[string]string{"python": "chr(", "perl": "chr", "php": "chr(", "ruby": ".chr", "lua": "string.char(", "js": "fromCharCode("}
+
+// foldCharCodes replaces calls that build one printable character from
+// its code with the character as a string literal, so that the string
+// pieces around it are joined and read like the literal they spell.
+func foldCharCodes(lang, code string) string {
+	re := charCodeCalls[lang]
+	if re == nil || !strings.Contains(code, charCodeHints[lang]) {
+		return code
+	}
+	return re.ReplaceAllStringFunc(code, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		n, err := strconv.Atoi(sub[1])
+		if err != nil || n < 32 || n > 126 || n == '"' || n == '\\' || n == '\'' {
+			return m
+		}
+		return `"` + string(rune(n)) + `"`
+	})
+}
+
+// argvForms are how each language's inline code reads its operands, and
+// the index its first operand has: python -c CODE a b reads a as
+// sys.argv[1], node -e CODE a as process.argv[1], ruby and perl as
+// ARGV[0] and $ARGV[0], php -r as $argv[1].
+var argvForms = map[string]struct {
+	prefix string
+	first  int
+}{
+	"python": {"sys.argv[", 1}, "js": {"process.argv[", 1}, "ruby": {"ARGV[", 0}, "perl": {"$ARGV[", 0}, "php": {"$argv[", 1},
+}
+
+// codeOperands are the words after the last word of inline code.
+func codeOperands(args []word, last word) []word {
+	for i := len(args) - 1; i >= 0; i-- {
+		if args[i].s == last.s {
+			return args[i+1:]
+		}
+	}
+	return nil
+}
+
+// bindArgv replaces the operands inline code reads (sys.argv[1], ARGV[0],
+// ...) with the literal words given on the command line, so that
+// "python -c 'shutil.rmtree(sys.argv[1])' /etc" is read as the call it
+// makes.
+func bindArgv(lang, code string, ops []word) string {
+	f, ok := argvForms[lang]
+	if !ok || !strings.Contains(code, f.prefix) {
+		return code
+	}
+	for i, w := range ops {
+		if i >= 8 {
+			break
+		}
+		if !w.ok || strings.ContainsAny(w.s, `"\`) {
+			continue
+		}
+		code = strings.ReplaceAll(code, f.prefix+strconv.Itoa(i+f.first)+"]", `"`+w.s+`"`)
 	}
 	return code
 }

@@ -162,7 +162,11 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 			}
 			b.WriteString(w.s)
 		}
-		c.scan = scanScript(lang, b.String())
+		code := b.String()
+		if ops := codeOperands(args, c.codes[len(c.codes)-1]); len(ops) > 0 {
+			code = bindArgv(lang, code, ops)
+		}
+		c.scan = scanScript(lang, code)
 		return
 	}
 	if c.script != nil && (c.script.kind == scriptStdin || c.script.kind == scriptProc) && c.script.flow.kind == flowText {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/hex"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -152,7 +153,7 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 	if hasAny(low, m.sock...) && (len(m.sockAlso) == 0 || hasAny(low, m.sockAlso...)) && (sc.lang == "awk" || hasAny(low, shellMarkers...)) {
 		sc.revShell = "a network socket wired to a shell"
 	}
-	fetch := hasAny(low, m.fetch...) && hasAny(low, m.run...)
+	fetch := (hasAny(low, m.fetch...) || sc.runsFetcher()) && hasAny(low, m.run...)
 	if sc.lang == "awk" {
 		// "curl ..." | getline line; system(line) (the getline reads as
 		// system("curl ..."))
@@ -170,6 +171,28 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 			sc.exfil = what
 		}
 	}
+}
+
+// runsFetcher reports whether the code runs a download tool (curl, wget,
+// Invoke-WebRequest) through a shell API: what it reads back is
+// downloaded, whatever the language fetches with.
+func (sc *scriptScan) runsFetcher() bool {
+	for _, c := range sc.shell {
+		first, _, _ := strings.Cut(strings.TrimSpace(c.cmd), " ")
+		switch strings.ToLower(path.Base(first)) {
+		case "curl", "wget", "fetch", "aria2c", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl.exe":
+			return true
+		}
+	}
+	for _, c := range sc.argvs {
+		if len(c.argv) > 0 {
+			switch path.Base(c.argv[0]) {
+			case "curl", "wget", "aria2c":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scanCommands finds the shell commands and argument vectors code runs.
