@@ -233,8 +233,11 @@ type cmd struct {
 	dels           []delTarget
 	writesDone     bool
 	writes         []writeTarget
-	substs         []flow // outputs of the command substitutions in its words
-	sub            string // git's subcommand, cached
+	wbuf           []word // the words' storage, kept for the next command made in it
+	permsDone      bool
+	perms          []permTarget // permTargets, cached
+	substs         []flow       // outputs of the command substitutions in its words
+	sub            string       // git's subcommand, cached
 	subArgs        []word
 	subDone        bool
 	results        []RuleResult // for Explain
@@ -391,6 +394,11 @@ type engine struct {
 	reader strings.Reader // what parser reads
 	simple *simpleTree    // simple lines are built here, not parsed
 	free   []*cmd
+	// arena holds the commands of the analyses before, handed out again
+	// from next on: a judgement keeps no command once its verdict is
+	// made, and a line of pipelines would otherwise allocate each stage.
+	arena []*cmd
+	next  int
 }
 
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
@@ -440,6 +448,10 @@ func (a *analysis) release() {
 		return
 	}
 	a.simple.busy = false
+	// every command made is free again: the free list and the arena
+	// would otherwise hand the same one out twice
+	a.engine.free = a.engine.free[:0]
+	a.engine.next = 0
 	*a = analysis{engine: a.engine}
 	analysisPool.Put(a)
 }
@@ -695,8 +707,26 @@ func (a *analysis) newCmd() *cmd {
 		a.free = a.free[:n-1]
 		return c
 	}
-	return new(cmd)
+	if a.explain {
+		return new(cmd)
+	}
+	if a.next < len(a.arena) {
+		c := a.arena[a.next]
+		a.next++
+		wb := c.wbuf
+		*c = cmd{wbuf: wb[:0]}
+		return c
+	}
+	c := new(cmd)
+	if len(a.arena) < maxArena {
+		a.arena = append(a.arena, c)
+		a.next++
+	}
+	return c
 }
+
+// maxArena bounds the commands kept from one analysis for the next.
+const maxArena = 64
 
 // recycle returns a judged command for reuse; nothing refers to a simple
 // command outside a pipeline once it is judged (Explain keeps them all).
@@ -1293,7 +1323,12 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 	}
 	savedSubsts := a.substs
 	a.substs = nil
-	words := make([]word, 0, len(x.Args))
+	var words []word
+	if cap(c.wbuf) >= len(x.Args) {
+		words = c.wbuf[:0]
+	} else {
+		words = make([]word, 0, len(x.Args))
+	}
 	for _, w := range x.Args {
 		words = a.expandWord(w, words)
 	}
@@ -1308,6 +1343,9 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 		}
 	}
 	c.words = words
+	if len(x.Args) <= 16 {
+		c.wbuf = words[:0]
+	}
 	a.unwrap(c)
 	c.setName()
 	return c

@@ -221,6 +221,13 @@ func chmodTargets(c *cmd) []word {
 }
 
 func (a *analysis) permTargets(c *cmd) []permTarget {
+	if !c.permsDone {
+		c.perms, c.permsDone = a.computePermTargets(c), true
+	}
+	return c.perms
+}
+
+func (a *analysis) computePermTargets(c *cmd) []permTarget {
 	o := c.opts()
 	rec := o.has("R", "recursive")
 	if c.name == "setfacl" {
