@@ -38,9 +38,64 @@ var cliDestroyRules = []*rule{
 			}
 			return true, c.name + " " + args[verb].s
 		}},
+	{ID: "cli-destroy-everything", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "a client told to delete everything it manages",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if cliDestroyExempt[c.name] && !localManagers[c.name] || len(c.words) < 3 || len(rulesByName[c.name]) > 0 && !localManagers[c.name] {
+				return false, ""
+			}
+			args := c.args()
+			verb := -1
+			for i, w := range args {
+				if i > 5 {
+					break
+				}
+				if destroyVerbs[lower(w.s)] && (i > 0 || !strings.HasPrefix(w.s, "-")) {
+					verb = i
+					break
+				}
+			}
+			if verb < 0 {
+				return false, ""
+			}
+			named := false
+			for _, w := range positional(args[verb+1:]) {
+				if !everythingMarker(w.s) {
+					named = true
+				}
+			}
+			for _, w := range args[verb+1:] {
+				// "--all" beside a name means all of that one (its
+				// versions, its jobs); "all", "*" and --purge do not
+				if everythingMarker(w.s) && (!named || !strings.HasPrefix(w.s, "-") || w.s == "--purge") {
+					return true, c.name + " " + args[verb].s + " " + w.s
+				}
+			}
+			if localManagers[c.name] && len(positional(args[verb+1:])) == 0 {
+				// no machine named: the default one, with everything in it
+				return true, c.name + " " + args[verb].s
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliDestroyRules) }
+
+// localManagers are tools exempt from cli-destroy-confirmed (deleting one
+// named machine of theirs is everyday) whose deleting everything, or the
+// default machine that holds every container, is not. Vagrant is not
+// among them: its default machine is the project's own.
+var localManagers = map[string]bool{"colima": true, "limactl": true, "multipass": true, "minikube": true}
+
+// everythingMarker reports an operand or option meaning every object:
+// "all", "--all", "*", "--purge", "--everything".
+func everythingMarker(s string) bool {
+	switch lower(strings.Trim(s, `"'`)) {
+	case "all", "--all", "-a", "*", "--purge", "--everything", "everything", "--all-namespaces", "-a=true", "--all=true":
+		return true
+	}
+	return false
+}
 
 // destroyVerbs are the subcommands CLIs delete things with.
 var destroyVerbs = map[string]bool{
