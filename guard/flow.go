@@ -94,6 +94,11 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return flow{kind: flowUnknown}
 		}
 		return flow{kind: flowText, text: "/tmp/tmp.XXXXXXXXXX\n"}
+	case n == "whoami" && len(args) == 0, n == "id" && (hasWord(args, "-un") || hasWord(args, "-nu") || hasWord(args, "-u") && hasWord(args, "-n")), n == "logname" && len(args) == 0:
+		if u := a.userName(); u != "" {
+			return flow{kind: flowText, text: u + "\n"}
+		}
+		return flow{kind: flowUnknown}
 	case n == "pwd":
 		if c.cwd != "" {
 			return flow{kind: flowText, text: c.cwd + "\n"}

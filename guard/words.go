@@ -725,6 +725,11 @@ func (a *analysis) varValue(name string) (string, bool) {
 	switch name {
 	case "HOME":
 		return a.homeText(), true
+	case "USER", "LOGNAME", "USERNAME":
+		// the session's user owns the home directory
+		if u := a.userName(); u != "" {
+			return u, true
+		}
 	case "PWD":
 		if a.cwd != "" {
 			return a.cwd, true
@@ -1000,4 +1005,17 @@ func zshModifier(val, m string) (string, bool) {
 		return val, true
 	}
 	return "", false
+}
+
+// userName is the session's user: the last element of its home
+// directory, "" when the home is unknown.
+func (a *analysis) userName() string {
+	h := strings.TrimRight(a.home, `/\`)
+	if i := strings.LastIndexAny(h, `/\`); i >= 0 {
+		h = h[i+1:]
+	}
+	if h == "" || strings.HasSuffix(h, ":") {
+		return ""
+	}
+	return h
 }
