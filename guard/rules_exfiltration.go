@@ -491,9 +491,52 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "secret-published", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying or linking credentials or keys into a place that is served or shared",
+		Suggestions: []string{"Keep keys out of web roots, public folders and shared directories", "Serve only what is meant to be public"},
+		names:       names("cp", "mv", "rsync", "install", "ln", "ditto"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := posArgs(c.args(), optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+			if len(ops) < 2 {
+				return false, ""
+			}
+			dest := a.absPath(ops[len(ops)-1].s, c.cwd)
+			if !a.publishedPlace(dest) {
+				return false, ""
+			}
+			for _, w := range ops[:len(ops)-1] {
+				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+					return true, d + " → " + dest
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, exfiltrationRules) }
+
+// publishedPlace reports a directory whose files others can read: a web
+// server's document root, a shared folder, the project's public or static
+// assets (served by its dev server and shipped with it).
+func (a *analysis) publishedPlace(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, root := range [...]string{"/var/www", "/srv/www", "/srv/http", "/usr/share/nginx/html", "/Library/WebServer", "/Users/Shared", "/c/inetpub", "/c/Users/Public"} {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	for _, part := range [...]string{"/public_html", "/htdocs", "/wwwroot", "/inetpub"} {
+		if strings.Contains(p+"/", part+"/") {
+			return true
+		}
+	}
+	if a.inWork(p) && len(p) > len(a.workDir) {
+		first, _, _ := strings.Cut(strings.TrimPrefix(p[len(a.workDir):], "/"), "/")
+		return first == "public" || first == "static" || first == "www"
+	}
+	return false
+}
 
 // foreignEnviron is the /proc/PID/environ of another process a command
 // reads (its secrets: tokens, database passwords), or "".
