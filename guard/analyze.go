@@ -374,6 +374,8 @@ type effects struct {
 	gitRemotes   map[string]string
 	// files are what was written to files, by absolute path.
 	files map[string]flow
+	// appended is the known text appended to files, by absolute path.
+	appended map[string]string
 }
 
 // outcome is what the analysis found.

@@ -925,6 +925,15 @@ func (a *analysis) recordDownloads(c *cmd) {
 		return
 	}
 	for _, t := range a.writeTargets(c) {
+		if t.content.kind == flowText && t.path != "" && t.appends && len(t.content.text) < 16<<10 {
+			// what is appended is only part of the file: kept apart, for
+			// the programs that run a file's rules (make)
+			if a.appended == nil {
+				a.appended = make(map[string]string)
+			}
+			a.appended[t.path] += t.content.text
+			continue
+		}
 		if t.content.kind != flowText || t.path == "" || t.appends {
 			continue
 		}

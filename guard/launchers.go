@@ -556,10 +556,27 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 			}
 		}
 	}
-	if f, ok := optValue(c.args(), "-f", "file"); ok && isStdinPath(f) && c.in.kind == flowText {
+	f, ok := optValue(c.args(), "-f", "file")
+	if ok && isStdinPath(f) && c.in.kind == flowText {
 		for _, line := range strings.Split(c.in.text, "\n") {
 			if strings.HasPrefix(line, "\t") {
 				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe"})
+			}
+		}
+	}
+	// recipes the line wrote or appended to the makefile make reads
+	files := []string{f}
+	if !ok {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	for _, name := range files {
+		text := a.appended[a.absPath(name, c.cwd)]
+		if w, ok := a.writtenFile(name, c.cwd); ok && w.kind == flowText {
+			text += w.text
+		}
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "\t") {
+				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe written earlier"})
 			}
 		}
 	}
