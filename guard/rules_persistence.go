@@ -272,6 +272,36 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "shadowing-function-saved", Level: LevelHigh, Category: CategoryPersistence, Description: "saving a function that takes the place of a command and also reaches the network",
+		Suggestions: []string{"Do not override standard commands in saved functions", "Review the function body before saving it"},
+		names:       names("funcsave", "autoload"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range positional(c.args()) {
+				body, ok := a.funcBodies[w.s]
+				if ok && shadowsCommand(w.s, body) && reachesNetwork(body) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, persistenceRules) }
+
+// shadowsCommand reports a function body that runs the command it is
+// named after (command NAME, builtin NAME): the function takes that
+// command's place in every later shell.
+func shadowsCommand(name, body string) bool {
+	return strings.Contains(body, "command "+name) || strings.Contains(body, "builtin "+name) || strings.Contains(body, "/usr/bin/"+name)
+}
+
+// reachesNetwork reports code that contacts another machine or pushes.
+func reachesNetwork(body string) bool {
+	for _, f := range strings.FieldsFunc(body, func(r rune) bool { return r == ' ' || r == ';' || r == '\n' || r == '|' || r == '&' || r == '(' }) {
+		switch f {
+		case "curl", "wget", "nc", "ncat", "socat", "ssh", "scp", "rsync", "push", "ftp", "telnet":
+			return true
+		}
+	}
+	return false
+}
