@@ -284,9 +284,32 @@ func (a *analysis) prepareAwk(c *cmd) {
 
 func (a *analysis) preparePwsh(c *cmd) {
 	args := c.args()
+	// "-" (alone or as the -Command) and no code at all read the code
+	// from standard input, like sh reading a pipe
+	stdin := func() {
+		if c.in.kind != flowNone {
+			c.script = &scriptRef{kind: scriptStdin, flow: c.in}
+		}
+	}
+	defer func() {
+		if len(c.codes) == 0 && c.script == nil {
+			for _, w := range args {
+				if l := strings.ToLower(w.s); l == "-file" || l == "-f" {
+					return
+				}
+			}
+			stdin()
+		}
+	}()
 	for i := 0; i < len(args); i++ {
 		s := strings.ToLower(args[i].s)
 		switch {
+		case s == "-":
+			stdin()
+			return
+		case (s == "-c" || s == "-command" || s == "-com" || s == "-comm" || s == "/c") && i+1 < len(args) && args[i+1].s == "-":
+			stdin()
+			return
 		case s == "-c" || s == "-command" || s == "-com" || s == "-comm" || s == "/c":
 			if i+1 < len(args) {
 				w := word{s: joinWords(args[i+1:]), ok: true}

@@ -88,6 +88,9 @@ var remoteExecRules = []*rule{
 			if (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
 				return true, w0.s
 			}
+			if p := openedFile(c); p != "" && (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && a.isDownloaded(p, c.cwd) {
+				return true, c.base + " " + p
+			}
 			return false, ""
 		}},
 	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
@@ -401,6 +404,49 @@ func packageFile(u string) bool {
 		if strings.HasSuffix(l, ext) {
 			return true
 		}
+	}
+	return false
+}
+
+// openers run the file they are given with whatever the desktop runs it
+// with: a program, an installer or an app bundle is executed.
+var openers = map[string]bool{"open": true, "xdg-open": true, "start": true, "gio": true, "explorer": true,
+	"explorer.exe": true, "invoke-item": true, "start-process": true, "ii": true, "saps": true, "launchctl": false}
+
+// openedFile is the file an opener runs, "" for other commands.
+func openedFile(c *cmd) string {
+	if !openers[c.name] && !openers[strings.ToLower(c.base)] {
+		return ""
+	}
+	args := c.args()
+	if c.name == "gio" {
+		if len(args) == 0 || args[0].s != "open" {
+			return ""
+		}
+		args = args[1:]
+	}
+	for _, w := range args {
+		s := strings.Trim(w.s, `"'`)
+		if s == "" || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && len(s) <= 3 && c.name == "start" {
+			continue // options, start's "" title and /b /wait switches
+		}
+		if runnableFile(s) {
+			return s
+		}
+		return ""
+	}
+	return ""
+}
+
+// runnableFile reports a file an opener executes rather than displays: a
+// program, an installer, a script or app bundle, or a file with no
+// extension (a binary); documents and pages are only shown.
+func runnableFile(p string) bool {
+	ext := strings.ToLower(path.Ext(strings.TrimRight(p, "/\\")))
+	switch ext {
+	case "", ".exe", ".msi", ".bat", ".cmd", ".ps1", ".vbs", ".js", ".hta", ".scr", ".lnk", ".jar", ".app", ".pkg",
+		".dmg", ".appimage", ".sh", ".command", ".deb", ".rpm", ".msix", ".appx", ".run", ".bin":
+		return true
 	}
 	return false
 }
