@@ -504,6 +504,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if c.remote && t.class == wAuthKeys && t.appends {
 					continue // authorising oneself on a host one already reaches
 				}
+				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
+					continue // settings only: variables and the user's own PATH
+				}
 				for _, cl := range classes {
 					if t.class == cl {
 						return true, t.raw
@@ -531,3 +534,50 @@ func dynamicLeaf(w word) word {
 
 var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true,
 	"truncate": true, "curl": true, "wget": true, "sudoedit": true, "visudo": true, "vipw": true, "vigr": true, "sudo": true, "tar": true}
+
+// hookVars are variables whose value changes what every later shell or
+// program runs or records: setting them in a start-up file is not a
+// plain setting.
+var hookVars = map[string]bool{"PROMPT_COMMAND": true, "BASH_ENV": true, "ENV": true, "NODE_OPTIONS": true,
+	"PYTHONSTARTUP": true, "PYTHONPATH": true, "PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true,
+	"PS0": true, "PS1": true, "PS4": true, "TRAPDEBUG": true, "PAGER": true, "EDITOR": true, "VISUAL": true}
+
+// plainSettings reports start-up text that only sets variables (and adds
+// directories of the user's own to PATH): no command, no substitution, no
+// hook, history or loader variable, no proxy.
+func (a *analysis) plainSettings(text string) bool {
+	any := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		name, val, ok := strings.Cut(line, "=")
+		if !ok || !isName(name) || strings.ContainsAny(val, "`;|&<>(") || strings.Contains(val, "$(") {
+			return false
+		}
+		up := strings.ToUpper(name)
+		if hookVars[up] || commandVars[name] || strings.HasPrefix(up, "HIST") || strings.HasPrefix(up, "LD_") ||
+			strings.HasPrefix(up, "DYLD_") || strings.HasSuffix(up, "_PROXY") || strings.HasPrefix(up, "GIT_") || strings.HasPrefix(up, "SSH_") {
+			return false
+		}
+		if up == "PATH" {
+			for _, dir := range strings.Split(strings.Trim(val, `"'`), ":") {
+				switch {
+				case dir == "$PATH" || dir == "${PATH}":
+				case strings.HasPrefix(dir, "$HOME/") || strings.HasPrefix(dir, "${HOME}/") || strings.HasPrefix(dir, "~/"):
+					if strings.Contains(dir, "/.") && !strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".local/") &&
+						!strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".cargo/") {
+						return false // a hidden directory of the home, other than the usual ones
+					}
+				case a.home != "" && strings.HasPrefix(dir, a.home+"/"):
+				default:
+					return false
+				}
+			}
+		}
+		any = true
+	}
+	return any
+}
