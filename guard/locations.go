@@ -38,6 +38,11 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		}
 		return p, true
 	}
+	switch c.name {
+	case "brew", "npm", "pnpm", "yarn", "go", "python", "python3", "gem", "rustc", "xcode-select":
+	default:
+		return "", false
+	}
 	home := a.home
 	if home == "" {
 		home = "/home/user"

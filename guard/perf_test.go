@@ -112,10 +112,13 @@ func BenchmarkCheckCommand(b *testing.B) {
 	d := NewDetector(Options{})
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0, cpuOK := processCPU()
 	for i := 0; i < b.N; i++ {
 		_ = d.CheckCommand(benchCommands[i%len(benchCommands)], testCtx)
 	}
+	cpu1, _ := processCPU()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+	reportCPU(b, float64(b.N), cpu1-cpu0, cpuOK)
 }
 
 func BenchmarkCheckCommandParallel(b *testing.B) {
@@ -140,4 +143,57 @@ func BenchmarkCheckCommandLarge(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRealisticMix judges the mix of an agent's session: mostly
+// everyday commands, now and then a dangerous one. It takes every benign
+// line of benign.jsonl and of the blind sets (POSIX and Windows shells,
+// each judged in its own shell) and one dangerous line of theirs for every
+// nineteen benign ones, so that one decision in twenty is about a
+// dangerous command. BenchmarkCorpus, whose lines are half dangerous, is
+// the worst case beside it.
+func BenchmarkRealisticMix(b *testing.B) {
+	type line struct {
+		cmd string
+		ctx Context
+	}
+	dg, bn := loadCorpus(b)
+	var benign, dangerous []line
+	for _, e := range bn {
+		benign = append(benign, line{e.Cmd, corpusContext})
+	}
+	for _, e := range dg {
+		dangerous = append(dangerous, line{e.Cmd, corpusContext})
+	}
+	bdg, bbn := loadCorpusDir(b, corpusDir+"/blind")
+	for _, e := range bbn {
+		benign = append(benign, line{e.Cmd, contextForShell(e.Shell)})
+	}
+	for _, e := range bdg {
+		dangerous = append(dangerous, line{e.Cmd, contextForShell(e.Shell)})
+	}
+	var mix []line
+	step := max(1, len(dangerous)*19/max(1, len(benign)))
+	j := 0
+	for i, l := range benign {
+		mix = append(mix, l)
+		if i%19 == 18 && j < len(dangerous) {
+			mix = append(mix, dangerous[j])
+			j += step
+		}
+	}
+	d := NewDetector(Options{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, cpuOK := processCPU()
+	for i := 0; i < b.N; i++ {
+		for _, l := range mix {
+			_ = d.CheckCommand(l.cmd, l.ctx)
+		}
+	}
+	cpu1, _ := processCPU()
+	b.StopTimer()
+	decisions := float64(b.N) * float64(len(mix))
+	b.ReportMetric(decisions/b.Elapsed().Seconds(), "decisions/s")
+	reportCPU(b, decisions, cpu1-cpu0, cpuOK)
 }
