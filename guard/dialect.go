@@ -146,6 +146,11 @@ func fishToBash(src string) string {
 		}
 		st = fishSubstitute(st)
 		st = strings.ReplaceAll(st, "$argv", "$@")
+		// "producer | while read -l x": the block opens after the pipe
+		pipe := ""
+		if i := pipeIntoBlock(st); i > 0 {
+			pipe, st = st[:i+1]+" ", strings.TrimSpace(st[i+1:])
+		}
 		word, rest, _ := strings.Cut(st, " ")
 		switch {
 		case word == "end" && rest == "" && len(stack) > 0:
@@ -180,6 +185,7 @@ func fishToBash(src string) string {
 		case word == "case":
 			st = ":"
 		}
+		b.WriteString(pipe)
 		b.WriteString(st)
 		b.WriteByte('\n')
 		opened = strings.HasSuffix(st, "; do") || strings.HasSuffix(st, "; then") || strings.HasSuffix(st, "{")
@@ -353,4 +359,25 @@ func fishSet(rest string) string {
 		return f[i] + "=" + val
 	}
 	return f[i] + "=(" + val + ")"
+}
+
+// pipeIntoBlock is the index of the last unquoted | of a fish statement
+// that pipes into a block (while, for, begin, if), or -1.
+func pipeIntoBlock(st string) int {
+	last := -1
+	unquoted(st, 0, func(i int, c byte) bool {
+		if c == '|' {
+			last = i
+		}
+		return true
+	})
+	if last <= 0 || last > 0 && st[last-1] == '|' {
+		return -1
+	}
+	next, _, _ := strings.Cut(strings.TrimSpace(st[last+1:]), " ")
+	switch next {
+	case "while", "for", "begin", "if":
+		return last
+	}
+	return -1
 }
