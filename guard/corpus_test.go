@@ -295,14 +295,17 @@ const (
 	// holdout holds round3b, two fifths of the third round, never tuned
 	// on (round3a, the other three fifths, was tuned on and is in
 	// blind). Its POSIX lines were stopped at 88.8% critical, 85.1%
-	// high, 67.2% moderate with 2.5% false positives on arrival, and at
-	// 89.6%, 85.8%, 73.4% and 2.2% after the tuning on round3a: far
-	// from the goal (99.5/97/90/0.5); these floors catch regressions,
-	// not success.
-	minHoldoutCritical      = 0.88
-	minHoldoutHigh          = 0.85
-	minHoldoutModerate      = 0.71
-	maxHoldoutFalsePositive = 0.026
+	// high, 67.2% moderate with 2.5% false positives on arrival, at
+	// 89.6%, 85.8%, 73.4% and 2.2% after the tuning on round3a, and at
+	// 90.4%, 87.3%, 73.4% and 2.2% after the general mechanisms (bulk
+	// destruction from listings, settings named as commands, location
+	// queries, folded interpreter constants, secret stores, openers):
+	// far from the goal (99.5/97/90/0.5); these floors catch
+	// regressions, not success.
+	minHoldoutCritical      = 0.89
+	minHoldoutHigh          = 0.865
+	minHoldoutModerate      = 0.715
+	maxHoldoutFalsePositive = 0.025
 )
 
 // loadSet reads a set's corpora. A set with no files (the holdout between
