@@ -928,10 +928,10 @@ func looksLikeCommandLine(v string) bool {
 // "command": field in JSON), and where it comes from.
 func namedCommandSetting(args []word, i int) (code, origin string) {
 	w := args[i]
-	if !w.ok {
+	s := w.s
+	if !w.ok || strings.IndexByte(s, '=') < 0 && strings.IndexByte(s, '"') < 0 && !strings.HasPrefix(s, "--") {
 		return "", ""
 	}
-	s := w.s
 	if j := strings.Index(s, `"command"`); j >= 0 {
 		// a JSON or similar document given as an argument
 		rest := strings.TrimLeft(s[j+len(`"command"`):], " \t")
