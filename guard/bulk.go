@@ -147,26 +147,40 @@ func bulkFamily(n string) string {
 	return CategoryContainerDestroy
 }
 
+// bulkRuleIDs are the rule of each category a bulk destruction falls in.
+var bulkRuleIDs = map[string]string{CategoryContainerDestroy: "bulk-destroy-containers", CategoryCloudDestroy: "bulk-destroy-cloud",
+	CategoryDatabaseDestroy: "bulk-destroy-databases", CategorySystem: "bulk-kill-processes", CategoryGitDestroy: "bulk-delete-refs"}
+
 func bulkRule(id string, level DangerLevel, category string) *rule {
 	return &rule{ID: id, Level: level, Category: category,
 		Description: "destroying every object a listing printed (the targets are all of them)",
-		Suggestions: []string{"Name the objects to remove", "Filter the listing to what you mean to remove and review it first"},
-		match: func(a *analysis, c *cmd) (bool, string) {
-			from, ok := bulkDestroyed(c)
-			if !ok || bulkFamily(c.name) != category {
-				return false, ""
-			}
-			return true, from
-		}}
+		Suggestions: []string{"Name the objects to remove", "Filter the listing to what you mean to remove and review it first"}}
 }
 
-var bulkDestroyRules = []*rule{
-	bulkRule("bulk-destroy-containers", LevelHigh, CategoryContainerDestroy),
-	bulkRule("bulk-destroy-cloud", LevelHigh, CategoryCloudDestroy),
-	bulkRule("bulk-destroy-databases", LevelHigh, CategoryDatabaseDestroy),
-	bulkRule("bulk-kill-processes", LevelHigh, CategorySystem),
-	bulkRule("bulk-delete-refs", LevelModerate, CategoryGitDestroy),
-}
+// bulkDestroyRules: one generic rule looks at every command and reports
+// the rule of the category the destruction falls in, so that commands pay
+// for one look, not one per category.
+var bulkDestroyRules = func() []*rule {
+	rs := []*rule{
+		bulkRule("bulk-destroy-containers", LevelHigh, CategoryContainerDestroy),
+		bulkRule("bulk-destroy-cloud", LevelHigh, CategoryCloudDestroy),
+		bulkRule("bulk-destroy-databases", LevelHigh, CategoryDatabaseDestroy),
+		bulkRule("bulk-kill-processes", LevelHigh, CategorySystem),
+		bulkRule("bulk-delete-refs", LevelModerate, CategoryGitDestroy),
+	}
+	rs[0].match = func(a *analysis, c *cmd) (bool, string) {
+		from, ok := bulkDestroyed(c)
+		if !ok {
+			return false, ""
+		}
+		if cat := bulkFamily(c.name); cat != CategoryContainerDestroy {
+			a.emit(c, ruleByID[bulkRuleIDs[cat]], from)
+			return false, ""
+		}
+		return true, from
+	}
+	return rs
+}()
 
 func init() { ruleSets = append(ruleSets, bulkDestroyRules) }
 
