@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -41,24 +40,21 @@ func TestLocalClusterScript(t *testing.T) {
 		"HOTPLEX_BIN="+hotplexBin, "NATS_SERVER_BIN="+natstest.Binary(t),
 		"HOTPLEX_CLUSTER_ARGS=--offline always --cli-path "+testkit.ClaudePath(t))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
+	// A file, not a pipe: PostgreSQL's server, which pg_ctl detaches,
+	// must not keep the test waiting for the end of a pipe.
+	logPath := filepath.Join(t.TempDir(), "script.out")
+	logFile, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = cmd.Stdout
+	defer logFile.Close()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	go func() { exited <- cmd.Wait() }()
+	exited := make(chan struct{}) // closed once the script has exited
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -68,24 +64,17 @@ func TestLocalClusterScript(t *testing.T) {
 			<-exited
 		}
 	})
-	var printed []string
-	deadline := time.After(3 * time.Minute)
-	for ready := false; !ready; {
+	printed := func() string { b, _ := os.ReadFile(logPath); return string(b) }
+	for deadline := time.Now().Add(3 * time.Minute); !strings.Contains(printed(), "local cluster ready"); time.Sleep(100 * time.Millisecond) {
 		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("the script ended before the cluster was ready:\n%s", strings.Join(printed, "\n"))
-			}
-			printed = append(printed, l)
-			ready = strings.Contains(l, "local cluster ready")
-		case <-deadline:
-			t.Fatalf("the cluster was not ready in time:\n%s", strings.Join(printed, "\n"))
+		case <-exited:
+			t.Fatalf("the script ended (%v) before the cluster was ready:\n%s", waitErr, printed())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster was not ready in time:\n%s", printed())
 		}
 	}
-	go func() {
-		for range lines {
-		}
-	}()
 	keyBytes, err := os.ReadFile(filepath.Join(dir, "admin.key"))
 	if err != nil {
 		t.Fatal(err)
