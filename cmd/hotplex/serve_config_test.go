@@ -123,3 +123,52 @@ func TestProtectedPathsOfTheDaemon(t *testing.T) {
 		t.Fatalf("symbolic link: %v", got)
 	}
 }
+
+// The cluster settings come from YAML, HOTPLEX_* or flags like the others;
+// a node needs the database the nodes share, and is named after its host
+// unless told otherwise.
+func TestServeConfigCluster(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/hotplex.yaml"
+	if err := os.WriteFile(file, []byte("nats: nats://file.example:4222\nlease_ttl: 4s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	load := func(env map[string]string, args ...string) serveConfig {
+		t.Helper()
+		fl := defaultServeConfig()
+		c := &cobra.Command{Use: "serve"}
+		fl.register(c)
+		if err := c.ParseFlags(args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := loadServeConfig(c, &fl, file, func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	cfg := load(map[string]string{"HOTPLEX_NODE_ID": "env-node"}, "--advertise-url", "http://n1.example:8080")
+	if cfg.NATS != "nats://file.example:4222" || cfg.NodeID != "env-node" || cfg.LeaseTTL != 4*time.Second || cfg.AdvertiseURL != "http://n1.example:8080" {
+		t.Fatalf("cluster settings: %+v", cfg)
+	}
+	if _, err := cfg.daemonConfig(); err == nil || !strings.Contains(err.Error(), "postgres") {
+		t.Fatalf("a node without PostgreSQL: %v", err)
+	}
+	cfg.Postgres = "postgres://db.example/hotplex"
+	dc, err := cfg.daemonConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := dc.Cluster; c == nil || c.NodeID != "env-node" || c.NATS != cfg.NATS || c.LeaseTTL != 4*time.Second || c.URL != "http://n1.example:8080" {
+		t.Fatalf("daemon cluster config: %+v", dc.Cluster)
+	}
+	cfg.NodeID, cfg.AdvertiseURL = "", ""
+	dc, err = cfg.daemonConfig()
+	host, _ := os.Hostname()
+	if err != nil || dc.Cluster.NodeID != host || dc.Cluster.URL != "http://"+cfg.Listen {
+		t.Fatalf("defaults: %v %+v", err, dc.Cluster)
+	}
+	if single, _ := defaultServeConfig().daemonConfig(); single.Cluster != nil {
+		t.Fatal("a daemon without nats is a cluster node")
+	}
+}
