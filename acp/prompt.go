@@ -58,15 +58,22 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		defer close(interrupted)
 		a.interrupt(sctx, id)
 	})
+	var result *event.EventWithMeta
 	defer func() {
 		if !stopInterrupt() {
 			<-interrupted
+			return
+		}
+		// The editor left, or the agent is stopping: the stream may have
+		// ended (its request cancelled) before the interrupt above was
+		// started, and the turn must not run on unattended.
+		if result == nil && (a.gone.Err() != nil || ctx.Err() != nil) {
+			a.interrupt(sctx, id)
 		}
 	}()
 
 	t := newTranslator(false)
 	var (
-		result  *event.EventWithMeta
 		blocked bool
 		failed  error
 		sendErr error
