@@ -358,3 +358,11 @@ func (n *node) close(ctx context.Context) {
 	}
 	n.nc.Close()
 }
+
+// nodeID is the cluster node's name, "" on a single node.
+func nodeID(c *ClusterConfig) string {
+	if c == nil {
+		return ""
+	}
+	return c.NodeID
+}

@@ -60,6 +60,9 @@ type EngineOptions struct {
 	// store them outside the work directory (provider.Keeper) where other
 	// nodes of a cluster can resume them.
 	Conversations Conversations
+	// Node names the node of a cluster the engine runs on; session_start
+	// events carry it.
+	Node string
 
 	// Model asks the CLI for a model; empty keeps the CLI's default.
 	Model string

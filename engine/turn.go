@@ -346,7 +346,7 @@ func (t *Turn) startEvent(p provider.Process, how startInfo) *event.EventWithMet
 	ev := event.NewEventWithMeta(event.TypeSessionStart, t.s.id, &event.EventMeta{Status: "success"})
 	ev.SessionStart = &event.SessionStart{
 		PID: info.PID, ProviderSessionID: info.ProviderSessionID, Provider: t.s.prov.Name(),
-		WorkDir: t.s.cfg.WorkDir, ColdStart: cold, StartupMs: time.Since(t.start).Milliseconds(),
+		WorkDir: t.s.cfg.WorkDir, ColdStart: cold, StartupMs: time.Since(t.start).Milliseconds(), Node: t.engine.opts.Node,
 	}
 	if cold {
 		ev.Resumed, ev.Fallback = info.Resumed, info.Fallback

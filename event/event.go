@@ -136,6 +136,8 @@ type SessionStart struct {
 	// QueuedMs is how long the turn waited for a start in the engine's
 	// admission queue.
 	QueuedMs int64 `json:"queued_ms,omitempty"`
+	// Node is the node of a cluster that runs the session's process.
+	Node string `json:"node,omitempty"`
 	// Prompt is the prompt the turn answers, as the caller gave it
 	// (without the turn's task system prompt), so that a stored
 	// transcript holds both sides of the conversation.

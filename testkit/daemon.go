@@ -45,6 +45,8 @@ type DaemonOptions struct {
 	Web fs.FS
 	// Spares is the engine's count of prewarmed processes (zero: none).
 	Spares int
+	// MaxResident bounds the live agent processes (zero: no bound).
+	MaxResident int
 	// Webhooks is how webhook deliveries are retried (zero: the
 	// production schedule, about a minute).
 	Webhooks webhook.Retry
@@ -109,7 +111,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	dm, err := daemon.New(ctx, daemon.Config{
 		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
 		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
-		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares},
+		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares, MaxResident: o.MaxResident},
 		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server, Webhooks: o.Webhooks,
 		Cluster: o.Cluster,
 	})
