@@ -155,9 +155,21 @@ func eventsSubject(sessionID string) (string, error) {
 // ID is made of the session and seq, so a retry of a publish whose reply
 // was lost is dropped by the server rather than delivered twice.
 func (ev *Events) Publish(ctx context.Context, sessionID string, seq uint64, origin string, data []byte) error {
-	subject, err := eventsSubject(sessionID)
+	msg, id, err := eventMsg(sessionID, seq, origin, data)
 	if err != nil {
 		return err
+	}
+	if _, err := ev.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("cluster: publish event %d of session %q: %w", seq, sessionID, err)
+	}
+	return nil
+}
+
+// eventMsg is the message of one event, and its ID for deduplication.
+func eventMsg(sessionID string, seq uint64, origin string, data []byte) (*nats.Msg, string, error) {
+	subject, err := eventsSubject(sessionID)
+	if err != nil {
+		return nil, "", err
 	}
 	msg := nats.NewMsg(subject)
 	msg.Header.Set(headerSession, sessionID)
@@ -166,9 +178,35 @@ func (ev *Events) Publish(ctx context.Context, sessionID string, seq uint64, ori
 	msg.Data = data
 	// The owner key, not the raw ID: a header value must not hold a line
 	// break, and the key is one to one with the ID.
-	id := subject[len(eventsSubjectPrefix):] + "/" + strconv.FormatUint(seq, 10)
-	if _, err := ev.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
-		return fmt.Errorf("cluster: publish event %d of session %q: %w", seq, sessionID, err)
+	return msg, subject[len(eventsSubjectPrefix):] + "/" + strconv.FormatUint(seq, 10), nil
+}
+
+// PublishBatch publishes events as Publish does, all sent before the
+// first acknowledgement is awaited, so a batch costs about one round trip
+// rather than one per event. The server stores them in the order given.
+// It returns once every one was stored, or with the first error (events
+// after it may have been stored too; retrying the batch is safe).
+func (ev *Events) PublishBatch(ctx context.Context, origin string, events []Event) error {
+	acks := make([]jetstream.PubAckFuture, 0, len(events))
+	for _, e := range events {
+		msg, id, err := eventMsg(e.SessionID, e.Seq, origin, e.Data)
+		if err != nil {
+			return err
+		}
+		f, err := ev.js.PublishMsgAsync(msg, jetstream.WithMsgID(id))
+		if err != nil {
+			return fmt.Errorf("cluster: publish event %d of session %q: %w", e.Seq, e.SessionID, err)
+		}
+		acks = append(acks, f)
+	}
+	for i, f := range acks {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return fmt.Errorf("cluster: publish event %d of session %q: %w", events[i].Seq, events[i].SessionID, err)
+		case <-ctx.Done():
+			return fmt.Errorf("cluster: publish events: %w", context.Cause(ctx))
+		}
 	}
 	return nil
 }

@@ -243,18 +243,25 @@ func (n *node) follow(h *hub.Hub) error {
 	return nil
 }
 
-// forward publishes a batch of events this node stored.
+// forward publishes a batch of events this node stored, in one round
+// trip. A batch that fails is retried once (the server drops what it
+// stored already), then left: the events are stored, and followers
+// elsewhere complete a turn from the store.
 func (n *node) forward(batch []server.Recorded) {
-	for _, r := range batch {
+	out := make([]cluster.Event, len(batch))
+	for i, r := range batch {
+		out[i] = cluster.Event{SessionID: r.Event.SessionID, Seq: r.Event.Seq, Data: r.Data}
+	}
+	var err error
+	for range 2 {
 		ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
-		err := n.events.Publish(ctx, r.Event.SessionID, r.Event.Seq, n.cfg.NodeID, r.Data)
+		err = n.events.PublishBatch(ctx, n.cfg.NodeID, out)
 		cancel()
-		if err != nil {
-			// Stored all the same: followers elsewhere get it from the
-			// store when they reconnect or replay.
-			n.log.Warn("publishing an event to the cluster", "session", r.Event.SessionID, "seq", r.Event.Seq, "err", err)
+		if err == nil {
+			return
 		}
 	}
+	n.log.Warn("publishing events to the cluster", "events", len(out), "err", err)
 }
 
 // serve answers the other nodes' calls with h. A turn's wait lasts as
