@@ -152,7 +152,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		}
 	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
-	d.metrics = server.NewMetrics()
+	d.metrics = server.NewNodeMetrics(nodeID(cfg.Cluster))
 	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
 		return d, err
 	}

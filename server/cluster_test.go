@@ -3,46 +3,29 @@ package server_test
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	natsserver "github.com/nats-io/nats-server/v2/server"
-
 	hpdaemon "github.com/hotplex/hotplex/daemon"
+	"github.com/hotplex/hotplex/internal/natstest"
 	"github.com/hotplex/hotplex/testkit"
 )
-
-// startNATSForCluster runs a real NATS server with JetStream in the test.
-func startNATSForCluster(t *testing.T) string {
-	t.Helper()
-	srv, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: natsserver.RANDOM_PORT,
-		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
-		srv.Shutdown()
-		t.Fatal("nats server not ready")
-	}
-	t.Cleanup(func() {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	})
-	_ = srv.Addr().(*net.TCPAddr)
-	return srv.ClientURL()
-}
 
 // startCluster starts n nodes on one PostgreSQL database and one NATS
 // server. They share the tree of work directories, as nodes mounting one
 // volume do, and each has a HOME of its own.
 func startCluster(t *testing.T, n int) []*daemon {
+	nodes, _ := startClusterWithNATS(t, n)
+	return nodes
+}
+
+func startClusterWithNATS(t *testing.T, n int) ([]*daemon, *natstest.Server) {
 	t.Helper()
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	url := startNATSForCluster(t)
+	ns := natstest.Start(t)
+	url := ns.URL()
 	db := pg.NewDatabase(t)
 	root := t.TempDir()
 	var nodes []*daemon
@@ -51,7 +34,7 @@ func startCluster(t *testing.T, n int) []*daemon {
 		nodes = append(nodes, startDaemonOn(t, t.TempDir(), testkit.DaemonOptions{Root: root, Postgres: db,
 			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: url, LeaseTTL: 2 * time.Second}}))
 	}
-	return nodes
+	return nodes, ns
 }
 
 // A session created on one node runs its turns on whichever node first
@@ -307,5 +290,51 @@ func TestClusterDrainHandsSessionsOver(t *testing.T) {
 	}
 	if ps := n1.Engine.PoolStats(); ps.Resident != 0 {
 		t.Fatalf("the drained node started %d sessions", ps.Resident)
+	}
+}
+
+// A NATS restart is ridden out: the nodes reconnect, the session stays
+// with its node, turns sent to another node still reach it, and a
+// follower on a third node misses nothing. /metrics on each node labels
+// its series with the node.
+func TestClusterRidesOutANATSRestart(t *testing.T) {
+	nodes, ns := startClusterWithNATS(t, 3)
+	n1, n2, n3 := nodes[0], nodes[1], nodes[2]
+	n1.Create(t, n1.alice, map[string]any{"id": "nr"})
+	first := n1.turn(t, n1.alice, "nr", "before the restart")
+	owner := testkit.Decode[map[string]any](t, n3.Do(t, "GET", "/v1/sessions/nr", n3.alice, nil))["node"]
+
+	ns.Restart()
+	var second []sseEvent
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		resp := n2.Do(t, "POST", "/v1/sessions/nr/messages", n2.alice, map[string]string{"prompt": "after the restart"})
+		if resp.StatusCode == http.StatusOK {
+			second = readSSE(t, resp.Body, nil)
+			if len(second) > 0 && second[len(second)-1].Type == "result" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no turn ran after the NATS restart: %d %v", resp.StatusCode, types(second))
+		}
+	}
+	if second[0].ID != first[len(first)-1].ID+1 {
+		t.Fatalf("the turn after the restart starts at event %d, after %d", second[0].ID, first[len(first)-1].ID)
+	}
+	if v := testkit.Decode[map[string]any](t, n3.Do(t, "GET", "/v1/sessions/nr", n3.alice, nil)); v["node"] != owner {
+		t.Fatalf("the session moved from %v to %v across the NATS restart", owner, v["node"])
+	}
+	// Node 3 follows from the start: both turns, once each.
+	resp := n3.Do(t, "GET", "/v1/sessions/nr/events?after=0", n3.alice, nil)
+	got := readSSE(t, resp.Body, func(e sseEvent) bool { return e.ID == second[len(second)-1].ID })
+	if want := len(first) + len(second); len(got) != want {
+		t.Fatalf("node 3 followed %d events, want %d", len(got), want)
+	}
+	for i, node := range []*daemon{n1, n2, n3} {
+		resp := node.Do(t, "GET", "/metrics", node.admin, nil)
+		body, _ := io.ReadAll(resp.Body)
+		if want := `node="n` + string(rune('1'+i)) + `"`; !strings.Contains(string(body), "hotplex_") || !strings.Contains(string(body), want) {
+			t.Fatalf("node %d's /metrics has no %s label", i+1, want)
+		}
 	}
 }

@@ -31,6 +31,10 @@ type Metrics struct {
 	// whether or not the agent got as far as a result.
 	failures *prometheus.CounterVec
 
+	// reg registers into registry, with the node's label on a node of a
+	// cluster.
+	reg prometheus.Registerer
+
 	wsQueuedBytes prometheus.Gauge
 	wsSlowDrops   prometheus.Counter
 	wsPeakMu      sync.Mutex
@@ -42,8 +46,17 @@ var latencyBuckets = []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 
 // NewMetrics returns zeroed metrics with the Go runtime's and the
 // process's own.
-func NewMetrics() *Metrics {
+func NewMetrics() *Metrics { return NewNodeMetrics("") }
+
+// NewNodeMetrics is NewMetrics for a node of a cluster: every series
+// carries the label node="<node>", so one Prometheus scraping every node
+// tells them apart and sums them. An empty node adds no label.
+func NewNodeMetrics(node string) *Metrics {
 	m := &Metrics{registry: prometheus.NewRegistry()}
+	m.reg = m.registry
+	if node != "" {
+		m.reg = prometheus.WrapRegistererWith(prometheus.Labels{"node": node}, m.registry)
+	}
 	counter := func(name, help string) prometheus.Counter {
 		return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 	}
@@ -70,8 +83,8 @@ func NewMetrics() *Metrics {
 		defer m.wsPeakMu.Unlock()
 		return float64(m.wsPeak)
 	})
-	m.registry.MustRegister(m.failures, m.wsQueuedBytes, m.wsSlowDrops, wsPeak)
-	m.registry.MustRegister(m.turns, m.turnErrors, m.restarts, m.cost, m.starts, m.tokens, m.events, m.blocks, m.latency,
+	m.reg.MustRegister(m.failures, m.wsQueuedBytes, m.wsSlowDrops, wsPeak)
+	m.reg.MustRegister(m.turns, m.turnErrors, m.restarts, m.cost, m.starts, m.tokens, m.events, m.blocks, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -157,7 +170,7 @@ func (m *Metrics) watchPool(e *engine.Engine) error {
 	if e == nil {
 		return nil
 	}
-	err := m.registry.Register(newPoolCollector(e))
+	err := m.reg.Register(newPoolCollector(e))
 	var dup prometheus.AlreadyRegisteredError
 	if errors.As(err, &dup) {
 		return nil
@@ -197,7 +210,7 @@ func (m *Metrics) watchUsage(src UsageSource) error {
 	if src == nil {
 		return nil
 	}
-	err := m.registry.Register(usageCollector{src})
+	err := m.reg.Register(usageCollector{src})
 	var dup prometheus.AlreadyRegisteredError
 	if errors.As(err, &dup) {
 		return nil
