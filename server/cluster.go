@@ -237,10 +237,22 @@ type turnStartReply struct {
 	FirstSeq uint64 `json:"first_seq"`
 }
 
+type turnWaitRequest struct {
+	Turn string `json:"turn"`
+	// WaitMs bounds the wait: an unfinished turn is answered with Done
+	// false, and the caller asks again, so that a node that died is
+	// noticed within a wait.
+	WaitMs int64 `json:"wait_ms"`
+}
+
 type turnWaitReply struct {
+	Done    bool       `json:"done"`
 	LastSeq uint64     `json:"last_seq"`
 	Error   *CallError `json:"error,omitempty"`
 }
+
+// turnPoll is how long one wait for a turn on another node lasts.
+const turnPoll = 2 * time.Second
 
 // beginOn starts the turn on node, the session's owner. Its events come
 // here the way every event of another node's sessions does (see
@@ -297,8 +309,15 @@ func (t *remoteTurn) Wait() error {
 // wait asks the owner for the turn's end. An owner that dies meanwhile
 // ends the turn with an error; the events it delivered before stay.
 func (t *remoteTurn) wait(s *Server, node, id string) {
-	var reply turnWaitReply
-	err := s.opts.Cluster.Call(s.ctx, node, verbTurnWait, map[string]string{"turn": id}, &reply)
+	var (
+		reply turnWaitReply
+		err   error
+	)
+	for !reply.Done && err == nil {
+		ctx, cancel := context.WithTimeout(s.ctx, turnPoll+5*time.Second)
+		err = s.opts.Cluster.Call(ctx, node, verbTurnWait, turnWaitRequest{Turn: id, WaitMs: turnPoll.Milliseconds()}, &reply)
+		cancel()
+	}
 	t.mu.Lock()
 	switch {
 	case err != nil:
@@ -428,9 +447,7 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 		}()
 		return turnStartReply{Turn: id, FirstSeq: t.FirstSeq()}, nil
 	case verbTurnWait:
-		var req struct {
-			Turn string `json:"turn"`
-		}
+		var req turnWaitRequest
 		if err := json.Unmarshal(body, &req); err != nil {
 			return nil, err
 		}
@@ -440,14 +457,22 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 		if t == nil {
 			return nil, toWire(fmt.Errorf("%w: no turn %s here", engine.ErrSessionDead, req.Turn))
 		}
+		wait := time.Duration(req.WaitMs) * time.Millisecond
+		if wait <= 0 {
+			wait = turnPoll
+		}
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
 		select {
 		case <-t.Done():
+		case <-timer.C:
+			return turnWaitReply{}, nil // not yet: ask again
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 		err := t.Wait()
 		last, _ := t.LastSeq()
-		return turnWaitReply{LastSeq: last, Error: toWire(err)}, nil
+		return turnWaitReply{Done: true, LastSeq: last, Error: toWire(err)}, nil
 	case verbInterrupt:
 		var req sessionCall
 		if err := json.Unmarshal(body, &req); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -48,6 +49,7 @@ func startClusterOfThree(t *testing.T) *clusterOfThree {
 	model, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
 		scriptedmodel.Then("remember", scriptedmodel.Text("Noted.")),
 		scriptedmodel.Then("what did I say", scriptedmodel.Text("You said something earlier.")),
+		scriptedmodel.Then("slowly", scriptedmodel.Reply{Text: []string{"Too late."}, Delay: time.Minute}),
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -199,11 +201,46 @@ func TestServeClusterOfThree(t *testing.T) {
 		t.Fatal("node 3's follower did not get both turns")
 	}
 
-	// kill -9 of the node that runs the session.
+	// kill -9 of the node that runs the session, while a turn sent to
+	// node 3 runs there: the turn fails with a clear error, and what it
+	// had delivered stays.
+	slow, err := c.call(context.Background(), c.nodes[2].url, "POST", "/v1/sessions/tulips/messages", map[string]string{"prompt": "answer slowly"})
+	if err != nil || slow.StatusCode != http.StatusOK {
+		t.Fatalf("slow turn: %v %v", slow, err)
+	}
+	slowEvents := make(chan []sse, 1)
+	started := make(chan struct{})
+	go func() {
+		defer slow.Body.Close()
+		var once sync.Once
+		slowEvents <- readEvents(slow.Body, func(e sse) bool {
+			if e.Type == event.TypeSessionStart {
+				once.Do(func() { close(started) })
+			}
+			return false
+		})
+	}()
+	select {
+	case <-started:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the slow turn did not start")
+	}
 	if err := c.nodes[1].cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	<-c.nodes[1].exited
+	select {
+	case evs := <-slowEvents:
+		last := evs[len(evs)-1]
+		if last.Type != "turn_error" || !strings.Contains(string(last.Data), "agent_died") || !strings.Contains(string(last.Data), "n2") {
+			t.Fatalf("the turn whose node died ended with %s %s", last.Type, last.Data)
+		}
+		if evs[0].Type != event.TypeSessionStart || evs[0].ID != second[len(second)-1].ID+1 {
+			t.Fatalf("the interrupted turn's stream: %v", evs)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the turn whose node died did not end")
+	}
 	began := time.Now()
 	third := c.turn(2, "tulips", "what did I say before")
 	failover := time.Since(began)
