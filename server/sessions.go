@@ -88,7 +88,12 @@ func publicID(st store.Session) string {
 	return st.ID
 }
 
-func (s *Server) view(st store.Session) sessionView {
+func (s *Server) view(st store.Session) sessionView { return s.viewOf(st, true) }
+
+// viewOf is view; without remote, a session another node of a cluster
+// runs shows its node and its stored state rather than asking that node
+// (a list would ask once per session).
+func (s *Server) viewOf(st store.Session, remote bool) sessionView {
 	v := sessionView{
 		ID: publicID(st), Key: st.ID, Owner: st.Owner, Title: st.Title, Provider: st.Provider, ProviderSessionID: st.ProviderSessionID,
 		WorkDir: st.WorkDir, Status: st.Status, CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, LastEventID: st.LastSeq,
@@ -111,6 +116,9 @@ func (s *Server) view(st store.Session) sessionView {
 		node, err := c.Owner(ctx, st.ID)
 		v.Node = node
 		if err == nil && node != "" && node != c.NodeID() {
+			if !remote {
+				return v
+			}
 			if live, ok := s.liveOn(ctx, node, st.ID); ok {
 				v.Status, v.PID, v.Stats = live.Status, live.PID, &live.Stats
 			}
@@ -290,7 +298,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]sessionView, 0, len(list))
 	for _, st := range list {
-		out = append(out, s.view(st))
+		out = append(out, s.viewOf(st, false))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sessions": out})
 }
