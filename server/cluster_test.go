@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -120,6 +121,24 @@ func TestClusterRoutesTurnsAndEvents(t *testing.T) {
 	third := n3.turn(t, n3.alice, "c1", "from node three")
 	if third[0].ID != second[len(second)-1].ID+1 || third[len(third)-1].Type != "result" {
 		t.Fatalf("the turn sent to node 3: %v", types(third))
+	}
+
+	// Deleted on node 1 while node 3 follows it: node 3's follower is
+	// told the session is gone.
+	resp3 := n3.Do(t, "GET", "/v1/sessions/c1/events?after="+fmt.Sprint(third[len(third)-1].ID), n3.alice, nil)
+	closed := make(chan []sseEvent, 1)
+	go func() { closed <- readSSE(t, resp3.Body, nil) }()
+	time.Sleep(200 * time.Millisecond) // the follower is subscribed
+	if resp := n1.Do(t, "DELETE", "/v1/sessions/c1", n1.alice, nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete on node 1: %d", resp.StatusCode)
+	}
+	select {
+	case evs := <-closed:
+		if len(evs) == 0 || evs[len(evs)-1].Type != "session_closed" {
+			t.Fatalf("node 3's follower of a deleted session got %v", types(evs))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("node 3's follower was not told the session was deleted")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -356,6 +357,7 @@ func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts e
 		}
 	}
 	s.forgetHere(ctx, st.ID, opts)
+	s.forgetElsewhere(ctx, st.ID, node)
 	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -365,6 +367,37 @@ func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts e
 	}
 	s.oc.SessionDeleted(st)
 	return nil
+}
+
+// forgetElsewhere tells the other nodes of a cluster (but done, which
+// deleted it already) to forget a deleted session: their followers get
+// session_closed, and what they kept of it (a hibernated record, the
+// agent's files of an earlier turn there) goes. A node that does not
+// answer has nothing live of it.
+func (s *Server) forgetElsewhere(ctx context.Context, id, done string) {
+	c := s.opts.Cluster
+	if c == nil {
+		return
+	}
+	nodes, err := c.Nodes(ctx)
+	if err != nil {
+		s.log.Warn("telling the other nodes of a deleted session", "session", id, "err", err)
+		return
+	}
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		if n.Self || n.ID == done {
+			continue
+		}
+		wg.Go(func() {
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			if err := c.Call(cctx, n.ID, verbDelete, deleteCall{Session: id}, nil); err != nil && !errors.Is(err, ErrNodeUnreachable) {
+				s.log.Warn("telling a node of a deleted session", "session", id, "node", n.ID, "err", err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // forgetHere ends what this node holds of a session: its process, its
