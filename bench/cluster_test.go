@@ -136,15 +136,7 @@ func runLoad(b *testing.B, nodes []*testkit.Daemon, conversations, clients, turn
 						return
 					}
 					owner := ownerOf(evs, nodeOf)
-					for _, e := range evs {
-						if at := eventTime(e.Data); !at.IsZero() {
-							if owner == c%len(nodes) {
-								local = append(local, e.Received.Sub(at))
-							} else {
-								remote = append(remote, e.Received.Sub(at))
-							}
-						}
-					}
+					local, remote = delivery(evs, owner == c%len(nodes), local, remote)
 					mu.Lock()
 					res.owner[res.ids[i]] = owner
 					mu.Unlock()
@@ -191,6 +183,23 @@ func ownerOf(evs []testkit.WSMessage, nodeOf func(string) int) int {
 	return nodeOf("")
 }
 
+// delivery adds each event's delivery time (from its stamp on the node
+// that ran it to its arrival) to local, when the client is on that node,
+// or to remote.
+func delivery(evs []testkit.WSMessage, onOwner bool, local, remote []time.Duration) ([]time.Duration, []time.Duration) {
+	for _, e := range evs {
+		at := eventTime(e.Data)
+		switch {
+		case at.IsZero():
+		case onOwner:
+			local = append(local, e.Received.Sub(at))
+		default:
+			remote = append(remote, e.Received.Sub(at))
+		}
+	}
+	return local, remote
+}
+
 func eventTime(data []byte) time.Time {
 	var ev struct {
 		Time time.Time `json:"time"`
@@ -232,16 +241,7 @@ func pacedCluster(b *testing.B, nodes []*testkit.Daemon, ids []string, clients i
 					b.Error(err)
 					return
 				}
-				owner := ownerOf(evs, nodeOf)
-				for _, e := range evs {
-					if at := eventTime(e.Data); !at.IsZero() {
-						if owner == c%len(nodes) {
-							local = append(local, e.Received.Sub(at))
-						} else {
-							remote = append(remote, e.Received.Sub(at))
-						}
-					}
-				}
+				local, remote = delivery(evs, ownerOf(evs, nodeOf) == c%len(nodes), local, remote)
 			}
 			mu.Lock()
 			res.local = append(res.local, local...)
