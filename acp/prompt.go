@@ -227,7 +227,7 @@ func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *
 	}
 	rctx, cancel := context.WithTimeout(sctx, interruptGrace)
 	defer cancel()
-	if err := a.api.AnswerPermission(rctx, a.o.Key, string(sid), perm.RequestID, allow, why); err != nil && !errors.Is(err, context.Canceled) {
+	if err := a.api.AnswerPermissionFrom(rctx, a.o.Key, string(sid), perm.RequestID, allow, why, "acp"); err != nil && !errors.Is(err, context.Canceled) {
 		a.log.Warn("answering a permission request", "session", sid, "request", perm.RequestID, "err", err)
 	}
 }

@@ -152,6 +152,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		}
 	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
+	d.approvals.AllowOnTimeout(cfg.AllowOnApprovalTimeout)
 	d.metrics = server.NewMetrics()
 	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
 		return d, err
