@@ -22,6 +22,7 @@ import (
 	"github.com/hotplex/hotplex/acp"
 	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
@@ -361,6 +362,10 @@ func TestPermissionAskedOfTheEditor(t *testing.T) {
 	if got := kinds(ed.take()); !slices.Contains(got, "tool_call_update:completed") {
 		t.Errorf("allowed turn's updates: %q", got)
 	}
+	// The session's other clients are told the editor answered.
+	if p := storedDecision(t, d, string(s.SessionId)); p == nil || p.Decision != "allow" || p.Answerer == nil || p.Channel != "acp" || p.By != "alice" {
+		t.Errorf("permission_decision: %+v", p)
+	}
 
 	ed.mu.Lock()
 	ed.answer = "deny"
@@ -374,6 +379,34 @@ func TestPermissionAskedOfTheEditor(t *testing.T) {
 	if got := kinds(ed.take()); !slices.Contains(got, "tool_call_update:failed") || slices.Contains(got, "tool_call_update:completed") {
 		t.Errorf("denied turn's updates: %q", got)
 	}
+}
+
+// storedDecision is the last permission_decision stored for alice's
+// session id.
+func storedDecision(t *testing.T, d *testkit.Daemon, id string) *event.Permission {
+	t.Helper()
+	ctx := ctxT(t)
+	list, err := d.Store.ListSessions(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *event.Permission
+	for _, st := range list {
+		if st.ID != id && st.PublicID != id {
+			continue
+		}
+		evs, err := d.Store.Events(ctx, st.ID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			var ev event.EventWithMeta
+			if e.Type == event.TypePermissionDecision && json.Unmarshal(e.Data, &ev) == nil {
+				p = ev.Permission
+			}
+		}
+	}
+	return p
 }
 
 // In an "auto" session a permission rule's ask comes to the editor: the

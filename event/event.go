@@ -186,11 +186,11 @@ type Permission struct {
 type Answerer struct {
 	// By is the ID of the API key that answered, or "timeout" when
 	// nobody did in time, or "turn_ended" when the turn ended first.
-	By string `json:"by"`
+	By string `json:"by,omitempty"`
 	// Channel is the client the answer came from: "http", "web", "ws",
 	// "opencode", "acp", "mcp"; "timeout" or "turn_ended" as By.
-	Channel string    `json:"channel"`
-	At      time.Time `json:"at"`
+	Channel string    `json:"channel,omitempty"`
+	At      time.Time `json:"at,omitzero"`
 }
 
 // PolicyDecision names the operator's permission rule that decided a
