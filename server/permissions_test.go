@@ -228,10 +228,24 @@ func TestPermissionResentOnReconnect(t *testing.T) {
 	if r := d.Do(t, "GET", "/v1/sessions/late/events", d.bob, nil); r.StatusCode != http.StatusNotFound {
 		t.Fatalf("bob follows: %d", r.StatusCode)
 	}
+	// Bob's OpenCode stream: whatever comes after server.connected, were
+	// alice's question re-sent to it, would come before the event of
+	// bob's own new session.
 	bobOC := streamGet(t, d, "/event", d.bob, nil)
-	first, _ := bufio.NewReader(bobOC.Body).ReadString('\n')
-	if !strings.Contains(first, "server.connected") {
-		t.Fatalf("bob's OpenCode stream starts with %q", first)
+	bobLines := bufio.NewScanner(bobOC.Body)
+	for bobLines.Scan() && !bytes.Contains(bobLines.Bytes(), []byte("server.connected")) {
+	}
+	if r := d.Do(t, "POST", "/session", d.bob, map[string]string{"title": "bob's"}); r.StatusCode != http.StatusOK {
+		t.Fatalf("bob creates a session: %d", r.StatusCode)
+	}
+	for bobLines.Scan() {
+		line := bobLines.Bytes()
+		if bytes.Contains(line, []byte(id)) || bytes.Contains(line, []byte("permission.asked")) {
+			t.Fatalf("bob's OpenCode stream was asked alice's question: %s", line)
+		}
+		if bytes.Contains(line, []byte("session.")) {
+			break
+		}
 	}
 
 	if r := d.Do(t, "POST", "/v1/sessions/late/permissions/"+id, d.alice, map[string]string{"decision": "allow", "channel": "carrier pigeon"}); r.StatusCode != http.StatusBadRequest {
