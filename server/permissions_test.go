@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -299,5 +301,40 @@ func TestPermissionTimeout(t *testing.T) {
 				t.Errorf("a late answer: %d %+v", r.StatusCode, b)
 			}
 		})
+	}
+}
+
+// On a cluster, a request waits on the node that runs the session's turn;
+// another node re-sends it to its followers, answers it there, and a
+// second answer through it learns who came first.
+func TestClusterPermissionAnsweredFromAnotherNode(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	ap := n1.Create(t, n1.alice, map[string]any{"id": "cp", "approval": "ask"})
+	turn, req, seq := askTurn(t, n1, "cp", "touch clustered.txt")
+	id := req.Permission.RequestID
+	if !slices.ContainsFunc(n1.Engine.ListActiveSessions(), func(s *engine.Session) bool { return strings.HasPrefix(s.ID, "cp~") }) {
+		t.Fatal("the turn does not run on node 1")
+	}
+
+	sse := streamGet(t, n2, "/v1/sessions/cp/events", n2.alice, map[string]string{"Last-Event-ID": strconv.FormatUint(seq, 10)})
+	got := readSSE(t, sse.Body, func(e sseEvent) bool { return e.Type == "permission_pending" })
+	if len(got) == 0 || got[len(got)-1].Type != "permission_pending" || !strings.Contains(string(got[len(got)-1].Data), id) {
+		t.Fatalf("node 2's follower was not asked again: %v", got)
+	}
+	if r := n2.Do(t, "POST", "/v1/sessions/cp/permissions/"+id, n2.alice, map[string]string{"decision": "allow", "channel": "web"}); r.StatusCode != http.StatusOK {
+		t.Fatalf("answer through node 2: %d", r.StatusCode)
+	}
+	r := n2.Do(t, "POST", "/v1/sessions/cp/permissions/"+id, n2.alice, map[string]string{"decision": "deny"})
+	b := testkit.Decode[answeredBody](t, r)
+	if a := b.Error.Answered; r.StatusCode != http.StatusConflict || a == nil || a.By != "alice" || a.Channel != "web" || a.Decision != "allow" {
+		t.Fatalf("a second answer through node 2: %d %+v", r.StatusCode, b)
+	}
+	if p := decisionOf(t, turn, id); p.Answerer == nil || p.Channel != "web" || p.By != "alice" {
+		t.Fatalf("permission_decision on node 1: %+v", p)
+	}
+	readSSE(t, turn, nil)
+	if _, err := os.Stat(filepath.Join(ap["work_dir"].(string), "clustered.txt")); err != nil {
+		t.Fatalf("the allowed command did not run: %v", err)
 	}
 }
