@@ -37,12 +37,17 @@ type Approvals struct {
 type pendingApproval struct {
 	view   PendingPermission
 	answer chan provider.ToolDecision
+	// handled is set once Handle waits on it (under mu): an answer may
+	// come between the announcement and Handle, and Handle must then
+	// take it instead of waiting anew.
+	handled bool
 }
 
 type settledApproval struct {
 	session  string
 	decision string
 	by       event.Answerer
+	p        *pendingApproval
 }
 
 // settledKept is how long a settled request is remembered.
@@ -139,6 +144,12 @@ func (a *Approvals) register(req engine.PermissionRequest) *pendingApproval {
 	if p, ok := a.pending[req.RequestID]; ok && p.view.SessionID == req.SessionID {
 		return p
 	}
+	if done, ok := a.settled[req.RequestID]; ok && done.session == req.SessionID && !done.p.handled {
+		// Answered after it was announced, before Handle came: its
+		// answer waits in the channel. (A settled request Handle has
+		// seen is over; the same ID again is a new request.)
+		return done.p
+	}
 	p := &pendingApproval{
 		view: PendingPermission{RequestID: req.RequestID, SessionID: req.SessionID, ToolName: req.ToolName,
 			ToolUseID: req.ToolUseID, Input: req.Input, Reason: req.Reason, Policy: req.Policy, Since: time.Now()},
@@ -163,7 +174,7 @@ func (a *Approvals) settle(p *pendingApproval, decision string, by event.Answere
 			}
 		}
 	}
-	a.settled[id] = settledApproval{session: p.view.SessionID, decision: decision, by: by}
+	a.settled[id] = settledApproval{session: p.view.SessionID, decision: decision, by: by, p: p}
 	return true
 }
 
@@ -171,6 +182,9 @@ func (a *Approvals) settle(p *pendingApproval, decision string, by event.Answere
 func (a *Approvals) Handle(ctx context.Context, req engine.PermissionRequest) provider.ToolDecision {
 	a.mu.Lock()
 	p := a.register(req)
+	if p != nil {
+		p.handled = true
+	}
 	a.mu.Unlock()
 	if p == nil {
 		return provider.ToolDecision{}
