@@ -152,11 +152,11 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		}
 	}
 	d.approvals = server.NewApprovals(cfg.ApprovalTimeout)
-	d.approvals.AllowOnTimeout(cfg.AllowOnApprovalTimeout)
 	d.metrics = server.NewMetrics()
 	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
 		return d, err
 	}
+	d.approvals.AllowOnTimeout(cfg.AllowOnApprovalTimeout)
 	c := cfg.Capacity
 	d.eng, err = engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: d.approvals.Handle, PermissionAnnounce: d.approvals.Announce,
