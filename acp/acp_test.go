@@ -22,6 +22,7 @@ import (
 	"github.com/hotplex/hotplex/acp"
 	"github.com/hotplex/hotplex/client"
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
@@ -53,6 +54,10 @@ type editor struct {
 	changed chan struct{}
 	// answer is the option chosen for permission requests.
 	answer sdk.PermissionOptionId
+	// held, when set, gets each permission request, which waits then
+	// until it is withdrawn; withdrawn counts those.
+	held      chan sdk.RequestPermissionRequest
+	withdrawn int
 }
 
 func (e *editor) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
@@ -66,10 +71,19 @@ func (e *editor) SessionUpdate(_ context.Context, n sdk.SessionNotification) err
 	return nil
 }
 
-func (e *editor) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (e *editor) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	e.mu.Lock()
 	e.asked = append(e.asked, p)
+	held := e.held
 	e.mu.Unlock()
+	if held != nil {
+		held <- p
+		<-ctx.Done()
+		e.mu.Lock()
+		e.withdrawn++
+		e.mu.Unlock()
+		return sdk.RequestPermissionResponse{}, ctx.Err()
+	}
 	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(e.answer)}, nil
 }
 
@@ -361,6 +375,10 @@ func TestPermissionAskedOfTheEditor(t *testing.T) {
 	if got := kinds(ed.take()); !slices.Contains(got, "tool_call_update:completed") {
 		t.Errorf("allowed turn's updates: %q", got)
 	}
+	// The session's other clients are told the editor answered.
+	if p := storedDecision(t, d, string(s.SessionId)); p == nil || p.Decision != "allow" || p.Answerer == nil || p.Channel != "acp" || p.By != "alice" {
+		t.Errorf("permission_decision: %+v", p)
+	}
 
 	ed.mu.Lock()
 	ed.answer = "deny"
@@ -374,6 +392,85 @@ func TestPermissionAskedOfTheEditor(t *testing.T) {
 	if got := kinds(ed.take()); !slices.Contains(got, "tool_call_update:failed") || slices.Contains(got, "tool_call_update:completed") {
 		t.Errorf("denied turn's updates: %q", got)
 	}
+}
+
+// A question the editor has not answered yet is withdrawn when another
+// client of the key answers first; the editor's late answer is not sent.
+func TestPermissionAnsweredElsewhereWithdrawnFromTheEditor(t *testing.T) {
+	d := startDaemon(t)
+	conn, ed, _ := connect(t, d, acp.Options{Approval: "ask"})
+	held := make(chan sdk.RequestPermissionRequest, 1)
+	ed.mu.Lock()
+	ed.held = held
+	ed.mu.Unlock()
+	initialize(t, conn)
+	ctx := ctxT(t)
+	cwd := workDir(t, d, "elsewhere")
+	s, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type prompted struct {
+		r   sdk.PromptResponse
+		err error
+	}
+	done := make(chan prompted, 1)
+	go func() {
+		r, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text(bash("echo elsewhere > elsewhere.txt"))})
+		done <- prompted{r, err}
+	}()
+	<-held
+	api := client.InProcess(d.Handler())
+	pending, err := api.PendingPermissions(ctx, d.Alice, string(s.SessionId))
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending: %v, %v", pending, err)
+	}
+	if err := api.AnswerPermission(ctx, d.Alice, string(s.SessionId), pending[0].RequestID, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-done; p.err != nil || p.r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("the turn: %+v, %v", p.r, p.err)
+	}
+	ed.mu.Lock()
+	withdrawn := ed.withdrawn
+	ed.mu.Unlock()
+	if withdrawn != 1 {
+		t.Errorf("%d questions withdrawn from the editor, want 1", withdrawn)
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "elsewhere.txt")); err != nil {
+		t.Errorf("the command allowed elsewhere did not run: %v", err)
+	}
+	if p := storedDecision(t, d, string(s.SessionId)); p == nil || p.Answerer == nil || p.Channel != "http" || p.Decision != "allow" {
+		t.Errorf("permission_decision: %+v", p)
+	}
+}
+
+// storedDecision is the last permission_decision stored for alice's
+// session id.
+func storedDecision(t *testing.T, d *testkit.Daemon, id string) *event.Permission {
+	t.Helper()
+	ctx := ctxT(t)
+	list, err := d.Store.ListSessions(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *event.Permission
+	for _, st := range list {
+		if st.ID != id && st.PublicID != id {
+			continue
+		}
+		evs, err := d.Store.Events(ctx, st.ID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			var ev event.EventWithMeta
+			if e.Type == event.TypePermissionDecision && json.Unmarshal(e.Data, &ev) == nil {
+				p = ev.Permission
+			}
+		}
+	}
+	return p
 }
 
 // In an "auto" session a permission rule's ask comes to the editor: the

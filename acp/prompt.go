@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -78,6 +79,17 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		failed  error
 		sendErr error
 	)
+	// The editor is asked on a goroutine of its own, so that the stream
+	// reads on: another client of the key may answer first, and its
+	// permission_decision then withdraws the editor's question.
+	var asks sync.WaitGroup
+	asking := map[string]context.CancelCauseFunc{}
+	defer func() {
+		for _, cancel := range asking {
+			cancel(errSettledElsewhere)
+		}
+		asks.Wait()
+	}()
 	readErr := client.ReadSSE(body, func(e client.Event) bool {
 		if e.ID == 0 {
 			if e.Type == "turn_error" || e.Type == "disconnect" {
@@ -100,7 +112,22 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		}
 		switch ev.EventType {
 		case event.TypePermissionRequest:
-			a.askPermission(ctx, sctx, p.SessionId, ev)
+			if ev.Permission != nil {
+				actx, cancel := context.WithCancelCause(ctx)
+				if old := asking[ev.Permission.RequestID]; old != nil {
+					old(errSettledElsewhere)
+				}
+				asking[ev.Permission.RequestID] = cancel
+				asks.Go(func() {
+					defer cancel(nil)
+					a.askPermission(actx, sctx, p.SessionId, ev)
+				})
+			}
+		case event.TypePermissionDecision:
+			if cancel := asking[permissionID(ev)]; cancel != nil {
+				cancel(errSettledElsewhere)
+				delete(asking, permissionID(ev))
+			}
 		case event.TypeDangerBlock:
 			blocked = true
 		case event.TypeResult:
@@ -177,9 +204,22 @@ const (
 	optionDeny  = "deny"
 )
 
+// errSettledElsewhere withdraws a question from the editor: the request
+// was settled without it.
+var errSettledElsewhere = errors.New("the permission request was settled elsewhere")
+
+func permissionID(ev *event.EventWithMeta) string {
+	if ev.Permission == nil {
+		return ""
+	}
+	return ev.Permission.RequestID
+}
+
 // askPermission asks the editor about a tool use that waits for a
 // person's decision, and gives its answer to the daemon. A cancelled
-// prompt (ctx) denies it; the turn is being interrupted anyway.
+// prompt (ctx) denies it; the turn is being interrupted anyway. A
+// question withdrawn because the request was settled without the editor
+// (errSettledElsewhere) is not answered.
 func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *event.EventWithMeta) {
 	perm := ev.Permission
 	if perm == nil || perm.RequestID == "" {
@@ -216,6 +256,9 @@ func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *
 			{OptionId: optionDeny, Name: "Deny", Kind: sdk.PermissionOptionKindRejectOnce},
 		},
 	})
+	if errors.Is(context.Cause(ctx), errSettledElsewhere) {
+		return // another client answered, or the turn went on without it
+	}
 	allow, why := false, "the editor's user denied it"
 	switch {
 	case err != nil:
@@ -227,7 +270,7 @@ func (a *agent) askPermission(ctx, sctx context.Context, sid sdk.SessionId, ev *
 	}
 	rctx, cancel := context.WithTimeout(sctx, interruptGrace)
 	defer cancel()
-	if err := a.api.AnswerPermission(rctx, a.o.Key, string(sid), perm.RequestID, allow, why); err != nil && !errors.Is(err, context.Canceled) {
+	if err := a.api.AnswerPermissionFrom(rctx, a.o.Key, string(sid), perm.RequestID, allow, why, "acp"); err != nil && !errors.Is(err, context.Canceled) {
 		a.log.Warn("answering a permission request", "session", sid, "request", perm.RequestID, "err", err)
 	}
 }

@@ -97,10 +97,19 @@ func (a *API) PendingPermissions(ctx context.Context, key, id string) ([]Pending
 // AnswerPermission answers the tool use that waits under request in
 // session id; message tells the agent why when it is denied.
 func (a *API) AnswerPermission(ctx context.Context, key, id, request string, allow bool, message string) error {
+	return a.AnswerPermissionFrom(ctx, key, id, request, allow, message, "")
+}
+
+// AnswerPermissionFrom is AnswerPermission naming the client that
+// answers ("acp", "mcp", "web"; "http" when empty), which the session's
+// other clients are told. An answer that comes second fails with an
+// APIError of code already_answered.
+func (a *API) AnswerPermissionFrom(ctx context.Context, key, id, request string, allow bool, message, channel string) error {
 	body := struct {
 		Decision string `json:"decision"`
 		Message  string `json:"message,omitempty"`
-	}{"deny", message}
+		Channel  string `json:"channel,omitempty"`
+	}{"deny", message, channel}
 	if allow {
 		body.Decision = "allow"
 	}

@@ -77,6 +77,10 @@ type Config struct {
 	// ApprovalTimeout bounds waiting for a person's answer to a tool use
 	// (0: five minutes).
 	ApprovalTimeout time.Duration
+	// AllowOnApprovalTimeout allows, instead of denying, a tool use
+	// nobody answered within ApprovalTimeout; the permission_decision
+	// event says the timeout decided.
+	AllowOnApprovalTimeout bool
 	// Capacity bounds the agent processes (zero: no bounds).
 	Capacity Capacity
 

@@ -156,6 +156,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	if d.hooks, err = startHooks(ctx, cfg, d.approvals, d.log); err != nil {
 		return d, err
 	}
+	d.approvals.AllowOnTimeout(cfg.AllowOnApprovalTimeout)
 	c := cfg.Capacity
 	d.eng, err = engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: d.approvals.Handle, PermissionAnnounce: d.approvals.Announce,

@@ -369,6 +369,7 @@ func TestWebUIInBrowser(t *testing.T) {
 		}, scriptedmodel.Text("Here is **the note**: {{last_tool_result}}\n\n```go\nfunc main() { println(\"hi\") }\n```\n\n```\nfor output if any\n```")),
 		scriptedmodel.Then("tidy the home", scriptedmodel.Bash(blocked), scriptedmodel.Text("The firewall stopped that.")),
 		scriptedmodel.Then("touch approved", scriptedmodel.Bash("touch approved.txt && echo approved-ran"), scriptedmodel.Text("Approved and done.")),
+		scriptedmodel.Then("touch elsewhere", scriptedmodel.Bash("touch elsewhere.txt && echo elsewhere-ran"), scriptedmodel.Text("Approved elsewhere.")),
 		scriptedmodel.Then("sleep a while", scriptedmodel.Bash("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
 	}})
 	if err != nil {
@@ -519,6 +520,20 @@ func TestWebUIInBrowser(t *testing.T) {
 		t.Fatal("the permission card comes after its tool card")
 	}
 	b.waitFor(t, "the asking turn's end", `document.querySelectorAll(".turn-end").length === 1`, turnLimit)
+
+	// Another client of the same key answers the next question: the
+	// page's card closes and says who answered, from where.
+	b.send(t, "touch elsewhere please")
+	b.waitFor(t, "the second permission request", `document.querySelectorAll('.permission button[aria-label="Allow Bash"]').length === 1 && document.querySelectorAll(".permission").length === 2`, turnLimit)
+	pending := testkit.Decode[map[string][]map[string]any](t, d.Do(t, "GET", "/v1/sessions/web-ask/permissions", d.Alice, nil))["permissions"]
+	if len(pending) != 1 {
+		t.Fatalf("pending: %v", pending)
+	}
+	if r := d.Do(t, "POST", "/v1/sessions/web-ask/permissions/"+pending[0]["request_id"].(string), d.Alice, map[string]string{"decision": "allow", "channel": "acp"}); r.StatusCode != http.StatusOK {
+		t.Fatalf("answering from another client: %d", r.StatusCode)
+	}
+	b.waitFor(t, "the card closed by the other client", `(() => { const c = document.querySelectorAll(".permission")[1]; return c.dataset.decision === "allow" && !c.querySelector("button") && c.querySelector(".perm-state").textContent === "Allowed by alice from an editor (ACP)"; })()`, turnLimit)
+	b.waitFor(t, "the second asking turn's end", `document.querySelectorAll(".turn-end").length === 2`, turnLimit)
 
 	// The session list: both sessions, live status, figures.
 	b.do(t, "sessions", 10*time.Second, chromedp.Navigate(link.URL+"/#/sessions"))

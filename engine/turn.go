@@ -411,7 +411,7 @@ func (t *Turn) ask(ctx context.Context, req provider.ToolRequest) provider.ToolD
 	d = t.engine.decide(ctx, t.s, req, ask)
 	if req.Kind == provider.CanUseTool || d.Behavior == provider.Deny {
 		decided := *perm
-		decided.Decision, decided.Reason = d.Behavior, d.Message
+		decided.Decision, decided.Reason, decided.Answerer = d.Behavior, d.Message, d.Answerer
 		ev := event.NewEventWithMeta(event.TypePermissionDecision, d.Behavior, &event.EventMeta{
 			ToolName: req.ToolName, ToolID: req.ToolUseID, Status: "success",
 		})

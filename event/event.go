@@ -175,6 +175,22 @@ type Permission struct {
 	// Decision is "allow" or "deny" on permission_decision events.
 	Decision string `json:"decision,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// *Answerer is set on the permission_decision of a request that
+	// waited for a person, so that every other client showing the
+	// question can close it and say who settled it.
+	*Answerer
+}
+
+// Answerer says who settled a permission request that waited for a
+// person, from which client, and when.
+type Answerer struct {
+	// By is the ID of the API key that answered, or "timeout" when
+	// nobody did in time, or "turn_ended" when the turn ended first.
+	By string `json:"by,omitempty"`
+	// Channel is the client the answer came from: "http", "web", "ws",
+	// "opencode", "acp", "mcp"; "timeout" or "turn_ended" as By.
+	Channel string    `json:"channel,omitempty"`
+	At      time.Time `json:"at,omitzero"`
 }
 
 // PolicyDecision names the operator's permission rule that decided a

@@ -1,6 +1,10 @@
 package provider
 
-import "context"
+import (
+	"context"
+
+	"github.com/hotplex/hotplex/event"
+)
 
 // ToolRequestKind says why a tool request reached HotPlex.
 type ToolRequestKind string
@@ -42,6 +46,9 @@ type ToolDecision struct {
 	Message string
 	// UpdatedInput, when set, replaces the tool's input on Allow.
 	UpdatedInput map[string]any
+	// Answerer, when a person (or the lack of one) decided, says who,
+	// for the permission_decision event; the agent never sees it.
+	Answerer *event.Answerer
 }
 
 // PermissionFunc decides tool requests. It may block (for example to ask a

@@ -346,6 +346,8 @@ type CallError struct {
 	Message string `json:"message"`
 	// RetryAfter is an overload's retry hint, in milliseconds.
 	RetryAfter int64 `json:"retry_after_ms,omitempty"`
+	// Answered is an already_answered permission's first answer.
+	Answered *permissionAnswered `json:"answered,omitempty"`
 }
 
 func (e *CallError) Error() string { return e.Message }
@@ -488,7 +490,11 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 		if err := json.Unmarshal(body, &req); err != nil {
 			return nil, err
 		}
-		if err := s.opts.Approvals.Answer(req.Session, req.Request, req.Allow, req.Message); err != nil {
+		if err := s.opts.Approvals.Answer(req.Session, req.Request, req.Allow, req.Message, req.By); err != nil {
+			var ae *apiError
+			if errors.As(err, &ae) && ae.Answered != nil {
+				return nil, &CallError{Code: ae.Code, Message: ae.Message, Answered: ae.Answered}
+			}
 			return nil, &CallError{Code: "not_found", Message: err.Error()}
 		}
 		return struct{}{}, nil
@@ -528,6 +534,8 @@ type answerCall struct {
 	Request string `json:"request"`
 	Allow   bool   `json:"allow"`
 	Message string `json:"message,omitempty"`
+	// By is who answers, from which client.
+	By event.Answerer `json:"by"`
 }
 
 type deleteCall struct {
@@ -563,16 +571,19 @@ func (s *Server) interruptSession(ctx context.Context, st store.Session) (bool, 
 
 // answerOn answers a permission request wherever the session's
 // turn waits for it.
-func (s *Server) answerOn(ctx context.Context, st store.Session, request string, allow bool, message string) error {
+func (s *Server) answerOn(ctx context.Context, st store.Session, request string, allow bool, message string, by event.Answerer) error {
 	node, err := s.owner(ctx, st.ID)
 	if err != nil {
 		return err
 	}
 	if node == "" {
-		return s.opts.Approvals.Answer(st.ID, request, allow, message)
+		return s.opts.Approvals.Answer(st.ID, request, allow, message, by)
 	}
-	err = s.opts.Cluster.Call(ctx, node, verbAnswer, answerCall{Session: st.ID, Request: request, Allow: allow, Message: message}, nil)
+	err = s.opts.Cluster.Call(ctx, node, verbAnswer, answerCall{Session: st.ID, Request: request, Allow: allow, Message: message, By: by}, nil)
 	var we *CallError
+	if errors.As(err, &we) && we.Answered != nil {
+		return answeredError(we.Answered.Decision, we.Answered.Answerer)
+	}
 	if errors.As(err, &we) && we.Code == "not_found" {
 		return errNoSuchApproval
 	}

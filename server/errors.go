@@ -19,6 +19,8 @@ type apiError struct {
 	Status  int    `json:"-"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Answered is set on already_answered: the answer that came first.
+	Answered *permissionAnswered `json:"answered,omitempty"`
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }

@@ -243,7 +243,7 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 			name = f.Name
 		}
 		props[name] = g.schema(f.Type)
-		if !strings.Contains(opts, "omitempty") && f.Type.Kind() != reflect.Pointer {
+		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
 			*required = append(*required, name)
 		}
 	}

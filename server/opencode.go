@@ -47,8 +47,19 @@ func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, sys
 	return h.s.runTurn(ctx, st, messageRequest{Prompt: prompt, TaskSystemPrompt: system}, funcSink(onEvent))
 }
 
-func (h openCodeHost) AnswerPermission(st store.Session, requestID string, allow bool) error {
-	return h.s.answerOn(context.Background(), st, requestID, allow, "")
+func (h openCodeHost) AnswerPermission(c opencode.Caller, st store.Session, requestID string, allow bool) error {
+	return h.s.answerOn(context.Background(), st, requestID, allow, "", event.Answerer{By: c.ID, Channel: "opencode"})
+}
+
+func (h openCodeHost) Answered(ctx context.Context, c opencode.Caller, requestID string) error {
+	session, done, ok := h.s.opts.Approvals.settledOf(requestID)
+	if !ok {
+		return nil
+	}
+	if _, err := h.s.ownedKey(ctx, caller(c), session); err != nil {
+		return nil
+	}
+	return answeredError(done.decision, done.by)
 }
 
 func (h openCodeHost) Interrupt(ctx context.Context, st store.Session) (bool, error) {

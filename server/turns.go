@@ -283,6 +283,9 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 		}
 		sent = ev.Seq
 	}
+	if err := s.resendPending(ctx, sessionID, out); err != nil {
+		return errClientGone
+	}
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
 	defer keepAlive.Stop()
 	for {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/store"
 )
@@ -353,7 +354,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 	case "stats":
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: publicID(st), Data: noticeJSON(wc.s.view(st))})
 	case "permission_reply":
-		if err := wc.s.answerOn(wc.ctx, st, req.PermissionID, req.Decision == "allow", req.Message); err != nil {
+		if err := wc.s.answerOn(wc.ctx, st, req.PermissionID, req.Decision == "allow", req.Message, event.Answerer{By: wc.caller.ID, Channel: "ws"}); err != nil {
 			fail(err)
 			return
 		}

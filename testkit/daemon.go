@@ -37,6 +37,8 @@ type DaemonOptions struct {
 	Ring int
 	// ApprovalTimeout bounds waiting for a person's answer (default 5m).
 	ApprovalTimeout time.Duration
+	// AllowOnApprovalTimeout allows what nobody answered in time.
+	AllowOnApprovalTimeout bool
 	// AdminToken enables firewall bypasses.
 	AdminToken string
 	// RateLimit bounds each key's request rate (zero: none).
@@ -111,7 +113,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	dm, err := daemon.New(ctx, daemon.Config{
 		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
 		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
-		ApprovalTimeout: o.ApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares, MaxResident: o.MaxResident},
+		ApprovalTimeout: o.ApprovalTimeout, AllowOnApprovalTimeout: o.AllowOnApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares, MaxResident: o.MaxResident},
 		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server, Webhooks: o.Webhooks,
 		Cluster: o.Cluster,
 	})

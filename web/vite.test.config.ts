@@ -1,7 +1,7 @@
 import { defineConfig } from "vite";
 
 // The unit tests of the UI's pure modules (Markdown, SSE parsing, metrics,
-// identifier wrapping, notices)
+// identifier wrapping, notices, permission cards)
 // bundled for Node's own test runner: `node --test .test-build/`.
 export default defineConfig({
   build: {
@@ -18,6 +18,7 @@ export default defineConfig({
         wrap: "test/wrap.test.ts",
         diff: "test/diff.test.ts",
         notify: "test/notify.test.ts",
+        permission: "test/permission.test.ts",
       },
       output: { format: "es", entryFileNames: "[name].test.mjs" },
     },

@@ -29,41 +29,43 @@ import (
 // rising precedence: its default, the YAML file, a HOTPLEX_* environment
 // variable (the yaml name in upper case), and the command-line flag.
 type serveConfig struct {
-	Listen         string        `yaml:"listen" help:"address to listen on (loopback by default)"`
-	DataDir        string        `yaml:"data_dir" help:"where the database and session work directories live"`
-	Postgres       string        `yaml:"postgres" help:"PostgreSQL connection URL (postgres://user:password@host/db); the store is then that database instead of the SQLite file in DATA_DIR"`
-	NATS           string        `yaml:"nats" help:"NATS server URL (JetStream on): the daemon is then one node of a cluster whose nodes share POSTGRES and the work-directory root"`
-	NodeID         string        `yaml:"node_id" help:"this node's name in the cluster (default: the host name)"`
-	AdvertiseURL   string        `yaml:"advertise_url" help:"where the cluster's nodes and its load balancer reach this node's API (default: http://LISTEN)"`
-	LeaseTTL       time.Duration `yaml:"lease_ttl" help:"how long a dead node's sessions stay its own before another node takes them (same on every node)"`
-	WorkDirRoot    string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work, or under the user cache dir when DATA_DIR is inside a git checkout)"`
-	CLIPath        string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
-	Namespace      string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
-	AdminToken     string        `yaml:"admin_token" secret:"true" help:"secret that allows a scoped, audited firewall bypass"`
-	IdleTimeout    time.Duration `yaml:"idle_timeout" help:"end idle CLI processes after this long"`
-	TurnTimeout    time.Duration `yaml:"turn_timeout" help:"limit for one turn (0: none)"`
-	Offline        string        `yaml:"offline" help:"built-in offline model: auto (without Anthropic credentials), always, never"`
-	LogLevel       string        `yaml:"log_level" help:"debug, info, warn or error"`
-	AllowedOrigins []string      `yaml:"allowed_origins" help:"origins allowed to open browser connections"`
-	RateLimit      float64       `yaml:"rate_limit" help:"requests per second allowed to each API key (0: no limit)"`
-	RateBurst      int           `yaml:"rate_burst" help:"requests an API key may make at once beyond its rate"`
-	AdminKeyFile   string        `yaml:"admin_key_file" help:"file holding an admin key's secret, created (mode 0600, with a new key) when missing; the key is printed at every start"`
-	MaxResident    int           `yaml:"max_resident" help:"most sessions with a live CLI process; the least recently used idle one is hibernated beyond (0: no bound)"`
-	MemoryBudget   int           `yaml:"memory_budget_mib" help:"most resident memory of all sessions' processes, in MiB (0: no budget)"`
-	OwnerResident  int           `yaml:"per_owner_resident" help:"most sessions with a live process per API key (0: no quota)"`
-	MaxStarts      int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
-	MaxQueued      int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
-	Spares         int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
-	ReadTimeout    time.Duration `yaml:"read_timeout" help:"longest wait for a request's headers and body"`
-	WriteTimeout   time.Duration `yaml:"write_timeout" help:"longest time to answer a request (SSE streams, WebSockets and waiting OpenCode prompts are exempt)"`
-	HTTPIdle       time.Duration `yaml:"http_idle_timeout" help:"close a keep-alive connection idle this long"`
-	WSMaxRequests  int           `yaml:"ws_max_requests" help:"most execute and subscribe requests running at once on one WebSocket"`
-	WSQueueBytes   int           `yaml:"ws_queue_bytes" help:"most bytes waiting to be sent to one WebSocket client; a slower client is dropped"`
-	KeyCheck       time.Duration `yaml:"key_check_interval" help:"how often open streams look for their API key revoked or expired by another process"`
-	Gateway        string        `yaml:"gateway" help:"model gateway: on (agents reach models through HotPlex with per-session tokens and never see the operator's keys) or off (agents inherit the daemon's environment, keys included)"`
-	GatewayListen  string        `yaml:"gateway_listen" help:"loopback address of the model gateway agents call"`
-	BudgetUSD      float64       `yaml:"budget_usd" help:"most one session may spend on model calls, in US dollars (0: no bound)"`
-	KeyBudgetUSD   float64       `yaml:"key_budget_usd" help:"most the sessions of one API key may spend together, in US dollars (0: no bound)"`
+	Listen                string        `yaml:"listen" help:"address to listen on (loopback by default)"`
+	DataDir               string        `yaml:"data_dir" help:"where the database and session work directories live"`
+	Postgres              string        `yaml:"postgres" help:"PostgreSQL connection URL (postgres://user:password@host/db); the store is then that database instead of the SQLite file in DATA_DIR"`
+	NATS                  string        `yaml:"nats" help:"NATS server URL (JetStream on): the daemon is then one node of a cluster whose nodes share POSTGRES and the work-directory root"`
+	NodeID                string        `yaml:"node_id" help:"this node's name in the cluster (default: the host name)"`
+	AdvertiseURL          string        `yaml:"advertise_url" help:"where the cluster's nodes and its load balancer reach this node's API (default: http://LISTEN)"`
+	LeaseTTL              time.Duration `yaml:"lease_ttl" help:"how long a dead node's sessions stay its own before another node takes them (same on every node)"`
+	WorkDirRoot           string        `yaml:"work_dir_root" help:"root of the sessions' work directories, one tree per API key (default DATA_DIR/work, or under the user cache dir when DATA_DIR is inside a git checkout)"`
+	CLIPath               string        `yaml:"cli_path" help:"the claude CLI (default: .tools/npm/node_modules/.bin/claude, then PATH)"`
+	Namespace             string        `yaml:"namespace" help:"namespace of the deterministic session IDs"`
+	AdminToken            string        `yaml:"admin_token" secret:"true" help:"secret that allows a scoped, audited firewall bypass"`
+	IdleTimeout           time.Duration `yaml:"idle_timeout" help:"end idle CLI processes after this long"`
+	TurnTimeout           time.Duration `yaml:"turn_timeout" help:"limit for one turn (0: none)"`
+	ApprovalTimeout       time.Duration `yaml:"approval_timeout" help:"how long a tool use waits for a person's answer from any client"`
+	ApprovalTimeoutAction string        `yaml:"approval_timeout_action" help:"what a tool use nobody answered in time gets: deny or allow"`
+	Offline               string        `yaml:"offline" help:"built-in offline model: auto (without Anthropic credentials), always, never"`
+	LogLevel              string        `yaml:"log_level" help:"debug, info, warn or error"`
+	AllowedOrigins        []string      `yaml:"allowed_origins" help:"origins allowed to open browser connections"`
+	RateLimit             float64       `yaml:"rate_limit" help:"requests per second allowed to each API key (0: no limit)"`
+	RateBurst             int           `yaml:"rate_burst" help:"requests an API key may make at once beyond its rate"`
+	AdminKeyFile          string        `yaml:"admin_key_file" help:"file holding an admin key's secret, created (mode 0600, with a new key) when missing; the key is printed at every start"`
+	MaxResident           int           `yaml:"max_resident" help:"most sessions with a live CLI process; the least recently used idle one is hibernated beyond (0: no bound)"`
+	MemoryBudget          int           `yaml:"memory_budget_mib" help:"most resident memory of all sessions' processes, in MiB (0: no budget)"`
+	OwnerResident         int           `yaml:"per_owner_resident" help:"most sessions with a live process per API key (0: no quota)"`
+	MaxStarts             int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
+	MaxQueued             int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
+	Spares                int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
+	ReadTimeout           time.Duration `yaml:"read_timeout" help:"longest wait for a request's headers and body"`
+	WriteTimeout          time.Duration `yaml:"write_timeout" help:"longest time to answer a request (SSE streams, WebSockets and waiting OpenCode prompts are exempt)"`
+	HTTPIdle              time.Duration `yaml:"http_idle_timeout" help:"close a keep-alive connection idle this long"`
+	WSMaxRequests         int           `yaml:"ws_max_requests" help:"most execute and subscribe requests running at once on one WebSocket"`
+	WSQueueBytes          int           `yaml:"ws_queue_bytes" help:"most bytes waiting to be sent to one WebSocket client; a slower client is dropped"`
+	KeyCheck              time.Duration `yaml:"key_check_interval" help:"how often open streams look for their API key revoked or expired by another process"`
+	Gateway               string        `yaml:"gateway" help:"model gateway: on (agents reach models through HotPlex with per-session tokens and never see the operator's keys) or off (agents inherit the daemon's environment, keys included)"`
+	GatewayListen         string        `yaml:"gateway_listen" help:"loopback address of the model gateway agents call"`
+	BudgetUSD             float64       `yaml:"budget_usd" help:"most one session may spend on model calls, in US dollars (0: no bound)"`
+	KeyBudgetUSD          float64       `yaml:"key_budget_usd" help:"most the sessions of one API key may spend together, in US dollars (0: no bound)"`
 	// Upstreams are the model APIs the gateway calls (anthropic, openai,
 	// gemini: base_url, api_key); missing ones come from the daemon's
 	// ANTHROPIC_*, OPENAI_* and GEMINI_* variables.
@@ -103,6 +105,7 @@ func defaultServeConfig() serveConfig {
 		ReadTimeout: server.DefaultTimeouts.Read, WriteTimeout: server.DefaultTimeouts.Write, HTTPIdle: server.DefaultTimeouts.Idle,
 		WSMaxRequests: server.DefaultWSLimits.MaxRequests, WSQueueBytes: server.DefaultWSLimits.QueueBytes, KeyCheck: server.DefaultKeyCheckInterval,
 		Gateway: "on", GatewayListen: "127.0.0.1:0",
+		ApprovalTimeout: 5 * time.Minute, ApprovalTimeoutAction: "deny",
 	}
 }
 
@@ -111,6 +114,7 @@ var flagFields = []struct{ flag, field string }{
 	{"listen", "Listen"}, {"data-dir", "DataDir"}, {"postgres", "Postgres"},
 	{"nats", "NATS"}, {"node-id", "NodeID"}, {"advertise-url", "AdvertiseURL"}, {"lease-ttl", "LeaseTTL"}, {"work-dir-root", "WorkDirRoot"}, {"cli-path", "CLIPath"},
 	{"namespace", "Namespace"}, {"idle-timeout", "IdleTimeout"}, {"turn-timeout", "TurnTimeout"},
+	{"approval-timeout", "ApprovalTimeout"}, {"approval-timeout-action", "ApprovalTimeoutAction"},
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
 	{"max-resident", "MaxResident"}, {"memory-budget-mib", "MemoryBudget"}, {"per-owner-resident", "OwnerResident"},
@@ -136,6 +140,8 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.StringVar(&c.Namespace, "namespace", c.Namespace, fieldHelp("Namespace"))
 	fl.DurationVar(&c.IdleTimeout, "idle-timeout", c.IdleTimeout, fieldHelp("IdleTimeout"))
 	fl.DurationVar(&c.TurnTimeout, "turn-timeout", c.TurnTimeout, fieldHelp("TurnTimeout"))
+	fl.DurationVar(&c.ApprovalTimeout, "approval-timeout", c.ApprovalTimeout, fieldHelp("ApprovalTimeout"))
+	fl.StringVar(&c.ApprovalTimeoutAction, "approval-timeout-action", c.ApprovalTimeoutAction, fieldHelp("ApprovalTimeoutAction"))
 	fl.StringVar(&c.Offline, "offline", c.Offline, fieldHelp("Offline"))
 	fl.StringVar(&c.LogLevel, "log-level", c.LogLevel, fieldHelp("LogLevel"))
 	fl.StringSliceVar(&c.AllowedOrigins, "allowed-origins", c.AllowedOrigins, fieldHelp("AllowedOrigins"))
@@ -367,6 +373,14 @@ func (c *serveConfig) finish() error {
 	default:
 		return fmt.Errorf("config: gateway must be on or off, not %q", c.Gateway)
 	}
+	switch c.ApprovalTimeoutAction {
+	case "deny", "allow":
+	default:
+		return fmt.Errorf("config: approval_timeout_action must be deny or allow, not %q", c.ApprovalTimeoutAction)
+	}
+	if c.ApprovalTimeout < 0 {
+		return fmt.Errorf("config: approval_timeout cannot be negative")
+	}
 	if c.BudgetUSD < 0 || c.KeyBudgetUSD < 0 {
 		return fmt.Errorf("config: budgets cannot be negative")
 	}
@@ -418,6 +432,7 @@ func (c serveConfig) daemonConfig() (daemon.Config, error) {
 	dc := daemon.Config{
 		WorkDirRoot: c.WorkDirRoot, ProtectedPaths: protectedPaths(c),
 		Namespace: c.Namespace, TurnTimeout: c.TurnTimeout, IdleTimeout: c.IdleTimeout, AdminToken: c.AdminToken,
+		ApprovalTimeout: c.ApprovalTimeout, AllowOnApprovalTimeout: c.ApprovalTimeoutAction == "allow",
 		Policy: pols.server,
 		Capacity: daemon.Capacity{MaxResident: c.MaxResident, MemoryBudget: int64(c.MemoryBudget) << 20, PerOwnerResident: c.OwnerResident,
 			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, Spares: c.Spares},

@@ -172,3 +172,41 @@ func TestServeConfigCluster(t *testing.T) {
 		t.Fatal("a daemon without nats is a cluster node")
 	}
 }
+
+// What nobody answers in time is denied unless the operator chooses
+// allow; the choice reaches the daemon's configuration, and a value that
+// is neither is refused.
+func TestServeConfigApprovalTimeout(t *testing.T) {
+	dir := t.TempDir()
+	load := func(env map[string]string, args ...string) (serveConfig, error) {
+		fl := defaultServeConfig()
+		c := &cobra.Command{Use: "serve"}
+		fl.register(c)
+		if err := c.ParseFlags(args); err != nil {
+			t.Fatal(err)
+		}
+		env["HOTPLEX_DATA_DIR"] = dir
+		return loadServeConfig(c, &fl, "", func(k string) string { return env[k] })
+	}
+	cfg, err := load(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := cfg.daemonConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc.ApprovalTimeout != 5*time.Minute || dc.AllowOnApprovalTimeout {
+		t.Fatalf("defaults: %v, allow %v", dc.ApprovalTimeout, dc.AllowOnApprovalTimeout)
+	}
+	cfg, err = load(map[string]string{"HOTPLEX_APPROVAL_TIMEOUT_ACTION": "allow"}, "--approval-timeout", "45s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc, err = cfg.daemonConfig(); err != nil || dc.ApprovalTimeout != 45*time.Second || !dc.AllowOnApprovalTimeout {
+		t.Fatalf("set: %v, allow %v (%v)", dc.ApprovalTimeout, dc.AllowOnApprovalTimeout, err)
+	}
+	if _, err := load(map[string]string{}, "--approval-timeout-action", "maybe"); err == nil || !strings.Contains(err.Error(), "approval_timeout_action") {
+		t.Fatalf("a bad action was accepted: %v", err)
+	}
+}

@@ -250,13 +250,17 @@ func (a *API) ocReplyPermission(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, st := range sessions {
 		if slices.ContainsFunc(perms[i], func(p Permission) bool { return p.ID == id }) {
-			if err := a.host.AnswerPermission(st, id, allow); err != nil {
+			if err := a.host.AnswerPermission(a.host.Caller(r), st, id, allow); err != nil {
 				a.writeError(w, err)
 				return
 			}
 			writeJSON(w, http.StatusOK, true)
 			return
 		}
+	}
+	if err := a.host.Answered(r.Context(), a.host.Caller(r), id); err != nil {
+		a.writeError(w, err)
+		return
 	}
 	a.writeError(w, a.host.Error(http.StatusNotFound, "not_found", "no pending permission request with this ID"))
 }

@@ -222,6 +222,17 @@ func (a *API) ocStream(w http.ResponseWriter, r *http.Request, global bool) {
 	if write("", ocEvent{"server.connected", struct{}{}}) != nil {
 		return
 	}
+	// A client that (re)connects is asked again what still waits for a
+	// person, however long ago it was first asked.
+	if sessions, perms, err := a.pending(ctx, c); err == nil {
+		for i, st := range sessions {
+			for _, p := range perms[i] {
+				if write(st.WorkDir, ocEvent{"permission.asked", permissionRequestOf(publicID(st), "", p.ID, p.Tool, p.CallID, p.Input)}) != nil {
+					return
+				}
+			}
+		}
+	}
 	followed := map[string]*ocFollowed{}
 	keepAlive := time.NewTicker(a.every)
 	defer keepAlive.Stop()

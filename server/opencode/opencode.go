@@ -66,9 +66,12 @@ type Host interface {
 	// Interrupt interrupts st's turn, wherever it runs, and reports
 	// whether one was running.
 	Interrupt(ctx context.Context, st store.Session) (bool, error)
-	// AnswerPermission allows or denies a tool use of st waiting for a
-	// person.
-	AnswerPermission(st store.Session, requestID string, allow bool) error
+	// AnswerPermission allows or denies, for c, a tool use of st waiting
+	// for a person; one answered already gets an already_answered error.
+	AnswerPermission(c Caller, st store.Session, requestID string, allow bool) error
+	// Answered returns the already_answered error of a request of c's
+	// that was settled recently on this node, or nil.
+	Answered(ctx context.Context, c Caller, requestID string) error
 	// SetProvider moves a session that never ran a turn to another agent
 	// CLI; the session's record comes back.
 	SetProvider(ctx context.Context, st store.Session, provider string) (store.Session, error)
@@ -632,7 +635,7 @@ func (a *API) ocAnswerPermission(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, a.host.Error(http.StatusBadRequest, "bad_request", `response must be "once", "always" or "reject"`))
 		return
 	}
-	if err := a.host.AnswerPermission(st, r.PathValue("permissionID"), allow); err != nil {
+	if err := a.host.AnswerPermission(a.host.Caller(r), st, r.PathValue("permissionID"), allow); err != nil {
 		a.writeError(w, err)
 		return
 	}

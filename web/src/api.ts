@@ -135,7 +135,7 @@ export interface AgentEvent {
   input?: Record<string, unknown>;
   turn?: TurnResult;
   stats?: SessionStats;
-  permission?: { request_id: string; tool_name: string; tool_use_id?: string; decision?: string; reason?: string };
+  permission?: { request_id: string; tool_name: string; tool_use_id?: string; decision?: string; reason?: string; by?: string; channel?: string; at?: string };
   danger?: DangerBlock;
 }
 
@@ -187,7 +187,7 @@ export const api = {
   deleteSession: (id: string) => json<void>("DELETE", "/v1/sessions/" + enc(id)),
   interrupt: (id: string) => json<{ interrupted: boolean }>("POST", "/v1/sessions/" + enc(id) + "/interrupt"),
   answerPermission: (id: string, requestID: string, decision: "allow" | "deny") =>
-    json<{ status: string }>("POST", "/v1/sessions/" + enc(id) + "/permissions/" + enc(requestID), { decision }),
+    json<{ status: string }>("POST", "/v1/sessions/" + enc(id) + "/permissions/" + enc(requestID), { decision, channel: "web" }),
   pendingPermissions: (id: string) =>
     json<{ permissions: { request_id: string }[] }>("GET", "/v1/sessions/" + enc(id) + "/permissions").then((r) => r.permissions),
   diff: (id: string) => json<SessionChanges>("GET", "/v1/sessions/" + enc(id) + "/diff"),

@@ -22,6 +22,7 @@ import type { SSEMessage } from "./sse";
 import { wrapped } from "./wrap";
 import { ChangesView } from "./changes";
 import { browserHost, canAsk, notify } from "./notify";
+import { settledText, type Settled } from "./permission";
 
 interface ToolCard {
   el: HTMLDetailsElement;
@@ -208,6 +209,7 @@ export class ConversationView {
   private onMessage(m: SSEMessage): void {
     if (!m.id) {
       if (m.event === "resync") this.showBanner("Some older events are no longer stored; the conversation above has a gap.");
+      if (m.event === "permission_pending") this.pendingAgain(m.data);
       return;
     }
     const seq = Number(m.id);
@@ -334,7 +336,7 @@ export class ConversationView {
       }
       case "permission_decision": {
         const card = this.permissions.get(ev.permission?.request_id || "");
-        if (card) this.decide(card, ev.permission?.decision === "allow", ev.permission?.reason);
+        if (card && ev.permission) this.decide(card, ev.permission);
         break;
       }
       case "danger_block":
@@ -361,7 +363,7 @@ export class ConversationView {
         // What the turn changed shows in the Changes tab when it is open.
         if (!this.changes.el.hidden) void this.changes.refresh();
         this.statsDirty = true;
-        for (const card of this.permissions.values()) if (!card.decided) this.decide(card, false, "the turn ended");
+        for (const card of this.permissions.values()) if (!card.decided) this.decide(card, { decision: "deny", by: "turn_ended" });
         for (const card of this.tools.values()) {
           if (card.el.dataset.status !== "running") continue;
           // The turn ended before the tool reported back.
@@ -420,6 +422,11 @@ export class ConversationView {
         await api.answerPermission(this.session.id, id, decision);
         state.textContent = decision === "allow" ? "Allowed" : "Denied";
       } catch (e) {
+        if (e instanceof APIError && e.code === "already_answered") {
+          // Another client came first; its permission_decision closes the card.
+          state.textContent = "Answered already: " + e.message;
+          return;
+        }
         state.textContent = e instanceof APIError && e.status === 404 ? "No longer waiting" : "Could not answer: " + String(e);
         for (const b of buttons.querySelectorAll("button")) b.disabled = false;
       }
@@ -433,12 +440,31 @@ export class ConversationView {
     return el;
   }
 
-  private decide(card: PermissionCard, allowed: boolean, reason?: string): void {
+  // decide closes a card, whichever client (this one, another, or the
+  // timeout) settled its request.
+  private decide(card: PermissionCard, p: Settled): void {
     card.decided = true;
     card.buttons.remove();
     card.el.querySelector(".tool-input")?.remove(); // the tool card shows it
-    card.el.dataset.decision = allowed ? "allow" : "deny";
-    card.state.textContent = (allowed ? "Allowed" : "Denied") + (reason ? " — " + reason : "");
+    card.el.dataset.decision = p.decision === "allow" ? "allow" : "deny";
+    card.state.textContent = settledText(p);
+  }
+
+  // pendingAgain shows a request still waiting for a person that the
+  // stream re-sent (permission_pending) when its event was not replayed.
+  private pendingAgain(data: string): void {
+    let p: { request_id: string; tool_name: string; tool_use_id?: string; input?: Record<string, unknown>; since?: string };
+    try {
+      p = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!p.request_id || this.permissions.has(p.request_id)) return;
+    this.queue.push({
+      event_type: "permission_request", event_data: p.tool_name, meta: null, seq: this.lastSeq, time: p.since || "",
+      input: p.input, permission: { request_id: p.request_id, tool_name: p.tool_name, tool_use_id: p.tool_use_id },
+    } as AgentEvent);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }
 
   private async send(): Promise<void> {
