@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -58,6 +59,9 @@ type Turn struct {
 	cb     Callback
 	failed bool
 
+	// emitMu orders the turn's events with those other goroutines add
+	// to it (Engine.Steer, Engine.Announce) and with its end.
+	emitMu sync.Mutex
 	first  uint64
 	last   atomic.Uint64
 	ended  atomic.Bool // last is final
@@ -126,6 +130,12 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Claim != nil {
+		if err := cfg.Claim(); err != nil {
+			e.pool.release(s)
+			return nil, err
+		}
+	}
 	// Counted from here, not from the agent's turn: a spare claimed for
 	// this turn must not have its refill compete with the turn.
 	e.pool.busy.Add(1)
@@ -136,15 +146,15 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	}
 	ctx, interrupt := context.WithCancelCause(ctx)
 	stopOnClose := context.AfterFunc(e.life, func() { interrupt(context.Cause(e.life)) })
-	s.mu.Lock()
-	s.interrupt = interrupt
-	s.mu.Unlock()
 	// Only the holder of the turn slot numbers events, so the next
 	// number is this turn's first.
 	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{})}
+	s.mu.Lock()
+	s.interrupt, s.current = interrupt, t
+	s.mu.Unlock()
 	t.release = func() {
 		s.mu.Lock()
-		s.interrupt = nil
+		s.interrupt, s.current = nil, nil
 		s.mu.Unlock()
 		stopOnClose()
 		interrupt(nil)
@@ -165,8 +175,10 @@ func (t *Turn) end() {
 	t.release()
 	// Final before the slot is given back: an event numbered after it
 	// belongs to a later turn.
+	t.emitMu.Lock()
 	t.last.Store(t.s.seq.Load())
 	t.ended.Store(true)
+	t.emitMu.Unlock()
 	t.events.close()
 	t.engine.pool.busy.Add(-1)
 	t.engine.pool.release(t.s)
@@ -220,6 +232,13 @@ func (t *Turn) Events() iter.Seq[*event.EventWithMeta] { return t.events.all() }
 // it to the turn's reader (Execute's callback or Events) and the event
 // sink. Only a callback's refusal fails it.
 func (t *Turn) emit(ev *event.EventWithMeta) error {
+	t.emitMu.Lock()
+	defer t.emitMu.Unlock()
+	return t.emitLocked(ev)
+}
+
+// emitLocked is emit with t.emitMu held.
+func (t *Turn) emitLocked(ev *event.EventWithMeta) error {
 	if ev.Meta == nil {
 		ev.Meta = &event.EventMeta{}
 	}
@@ -272,7 +291,7 @@ func (t *Turn) run(ctx context.Context, cfg *Config, prompt string) error {
 
 func (t *Turn) converse(ctx context.Context, cfg *Config, prompt string) error {
 	e, s := t.engine, t.s
-	if err := t.checkPrompt(prompt); err != nil {
+	if err := t.checkPrompt(prompt, t.emit); err != nil {
 		return err
 	}
 	how, err := e.pool.ensureProcess(ctx, s)
