@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/fakeprovider"
@@ -229,5 +231,72 @@ func TestSteerWhenIdleAndBadMode(t *testing.T) {
 	bad := d.Do(t, "POST", "/v1/sessions/z/messages", d.alice, map[string]string{"prompt": "x", "mode": "shove"})
 	if bad.StatusCode != http.StatusBadRequest {
 		t.Fatalf("mode shove: %d", bad.StatusCode)
+	}
+}
+
+// Over the WebSocket, execute takes a mode too: a prompt queued behind a
+// running turn gets its queued notice, then its own turn's events, and an
+// interrupt's acknowledgement counts what stays queued.
+func TestQueueOverWebSocket(t *testing.T) {
+	d := newDaemon(t)
+	d.Create(t, d.alice, map[string]any{"id": "w"})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ws, err := testkit.DialWS(ctx, d.url, d.alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	// next reads until a message of request id of type typ (and event
+	// ev, for events), keeping those of the request want.
+	byRequest := map[string][]testkit.WSMessage{}
+	next := func(id, typ, ev string) testkit.WSMessage {
+		t.Helper()
+		for {
+			m, err := ws.Read(ctx)
+			if err != nil {
+				t.Fatalf("waiting for %s %s %s: %v (so far %v)", id, typ, ev, err, byRequest)
+			}
+			byRequest[m.RequestID] = append(byRequest[m.RequestID], m)
+			if m.RequestID == id && m.Type == typ && (ev == "" || m.Event == ev) {
+				return m
+			}
+		}
+	}
+	send := func(req map[string]any) {
+		t.Helper()
+		if err := ws.Send(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(map[string]any{"request_id": "1", "type": "execute", "session_id": "w", "prompt": "sleep:20000 long"})
+	next("1", "event", event.TypeSessionStart)
+	send(map[string]any{"request_id": "2", "type": "execute", "session_id": "w", "prompt": "queued by ws", "mode": "queue"})
+	var n map[string]any
+	_ = json.Unmarshal(next("2", "queued", "").Data, &n)
+	if n["position"] != float64(1) {
+		t.Fatalf("queued notice: %v", n)
+	}
+	send(map[string]any{"request_id": "3", "type": "interrupt", "session_id": "w"})
+	var ack map[string]any
+	_ = json.Unmarshal(next("3", "ack", "").Data, &ack)
+	if ack["interrupted"] != true || ack["queued"] != float64(1) {
+		t.Fatalf("interrupt's ack: %v", ack)
+	}
+	next("2", "done", "")
+	var said []string
+	for _, m := range byRequest["2"] {
+		if m.Type == "event" && m.Event == event.TypeAnswer {
+			var ev event.EventWithMeta
+			_ = json.Unmarshal(m.Data, &ev)
+			said = append(said, ev.EventData)
+		}
+	}
+	if len(said) != 1 || said[0] != "echo: queued by ws" {
+		t.Fatalf("the queued prompt's turn over the WebSocket: %v", said)
+	}
+	send(map[string]any{"request_id": "4", "type": "execute", "session_id": "w", "prompt": "x", "mode": "shove"})
+	if m := next("4", "error", ""); m.Error == nil || m.Error.Code != "bad_request" {
+		t.Fatalf("a bad mode: %+v", m)
 	}
 }
