@@ -30,11 +30,10 @@ type Callback func(eventType string, data any) error
 // event, and no event crosses goroutines (which would double the engine's
 // cost of a warm turn).
 func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Callback) error {
-	t, err := e.admit(ctx, cfg, prompt)
+	t, err := e.admit(ctx, cfg, prompt, cb)
 	if err != nil {
 		return err
 	}
-	t.cb = cb
 	t.events.leave() // cb is the reader
 	t.runToEnd()
 	return t.err
@@ -86,7 +85,7 @@ type Turn struct {
 // Turn ends on its own; nobody needs to read its events or wait for it.
 // Close waits for the turns it started.
 func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
-	t, err := e.admit(ctx, cfg, prompt)
+	t, err := e.admit(ctx, cfg, prompt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +106,8 @@ func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 }
 
 // admit checks a turn, waits for its session's turn slot and returns it
-// holding the slot, ready to run.
-func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
+// holding the slot, ready to run; cb, when set, is its reader.
+func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string, cb Callback) (*Turn, error) {
 	if cfg == nil || cfg.SessionID == "" {
 		return nil, fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
 	}
@@ -148,7 +147,10 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	stopOnClose := context.AfterFunc(e.life, func() { interrupt(context.Cause(e.life)) })
 	// Only the holder of the turn slot numbers events, so the next
 	// number is this turn's first.
-	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{})}
+	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{}), cb: cb}
+	t.events.init()
+	// Published once whole: Steer and Announce emit into it from other
+	// goroutines.
 	s.mu.Lock()
 	s.interrupt, s.current = interrupt, t
 	s.mu.Unlock()
@@ -160,7 +162,6 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 		interrupt(nil)
 		cancelTimeout()
 	}
-	t.events.init()
 	return t, nil
 }
 
