@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"errors"
+	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,8 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
+	"github.com/hotplex/hotplex/provider/claude"
+	"github.com/hotplex/hotplex/testkit"
 )
 
 // A prompt steered into a running Claude Code turn reaches the model
@@ -89,5 +93,45 @@ func TestClaudeSteerIntoRunningTurn(t *testing.T) {
 	}
 	if _, err := h.eng.Steer(ctx, "steer", "too late"); !errors.Is(err, engine.ErrNoTurn) {
 		t.Fatalf("steer between turns: %v, want ErrNoTurn", err)
+	}
+}
+
+// Over HTTP: a prompt sent with mode steer while the real CLI's turn runs
+// is steered into it; its stream opens with the steered notice and
+// follows the turn from its prompt_steered event to the result that
+// answers it.
+func TestDaemonSteerOverHTTP(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("STEERED", scriptedmodel.Text("steered answer")),
+		scriptedmodel.Then("slow", scriptedmodel.Bash("sleep 3"), scriptedmodel.Text("unsteered answer")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
+		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+	})
+	d.Create(t, d.Alice, map[string]any{"id": "hs"})
+	first := d.Do(t, "POST", "/v1/sessions/hs/messages", d.Alice, map[string]string{"prompt": "slow please"})
+	testkit.ReadSSE(first.Body, func(e testkit.SSEEvent) bool { return e.Type == event.TypeToolUse })
+	steer := d.Do(t, "POST", "/v1/sessions/hs/messages", d.Alice, map[string]string{"prompt": "STEERED: say hi", "mode": "steer"})
+	if steer.StatusCode != http.StatusOK {
+		t.Fatalf("steer: %d", steer.StatusCode)
+	}
+	evs := testkit.ReadSSE(steer.Body, nil)
+	var types []string
+	for _, e := range evs {
+		types = append(types, e.Type)
+	}
+	if len(evs) < 3 || evs[0].Type != "steered" || evs[1].Type != event.TypePromptSteered || evs[len(evs)-1].Type != event.TypeResult ||
+		!strings.Contains(string(evs[len(evs)-1].Data), "steered answer") {
+		t.Fatalf("the steered prompt's stream: %v", types)
+	}
+	rest := testkit.ReadSSE(first.Body, nil)
+	if last := rest[len(rest)-1]; last.Type != event.TypeResult || last.ID != evs[len(evs)-1].ID {
+		t.Fatalf("the running turn's stream ended with %s %d, the steered one with %d", last.Type, last.ID, evs[len(evs)-1].ID)
 	}
 }
