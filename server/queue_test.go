@@ -114,9 +114,19 @@ func TestQueuedPromptsRunInOrder(t *testing.T) {
 // A prompt queued when the daemon stops runs after it starts again, and
 // its events reach whoever follows the session.
 func TestQueuedPromptSurvivesRestart(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		testQueuedPromptSurvivesRestart(t, testkit.DaemonOptions{DBPath: filepath.Join(t.TempDir(), "hotplex.db")})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		testQueuedPromptSurvivesRestart(t, testkit.DaemonOptions{Postgres: pg.NewDatabase(t)})
+	})
+}
+
+func testQueuedPromptSurvivesRestart(t *testing.T, o testkit.DaemonOptions) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	home, root, db := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "hotplex.db")
-	d := startDaemon(t, root, home, db)
+	home := t.TempDir()
+	o.Root = t.TempDir()
+	d := startDaemonOn(t, home, o)
 	d.Create(t, d.alice, map[string]any{"id": "r"})
 	first := d.post(t, d.alice, "r", "sleep:20000 long", "")
 	readSSE(t, first.Body, func(e sseEvent) bool { return e.Type == event.TypeSessionStart })
@@ -124,7 +134,7 @@ func TestQueuedPromptSurvivesRestart(t *testing.T) {
 	queuedNotice(t, queued.Body)
 	d.stop()
 
-	d2 := startDaemon(t, root, home, db)
+	d2 := startDaemonOn(t, home, o)
 	before := testkit.Decode[map[string]any](t, d2.Do(t, "GET", "/v1/sessions/r", d2.alice, nil))
 	resp := d2.Do(t, "GET", "/v1/sessions/r/events", d2.alice, nil)
 	evs := readSSE(t, resp.Body, func(e sseEvent) bool {
