@@ -256,7 +256,10 @@ func (s *Server) runQueued(p store.QueuedPrompt) {
 		// The session's node takes the turn; the prompt leaves the
 		// queue once it did.
 		t, err = s.begin(s.ctx, st, req)
-		if derr := qs.DequeuePrompt(s.ctx, p.ID); err != nil && derr != nil && !errors.Is(derr, store.ErrNotFound) {
+		if err != nil && s.ctx.Err() != nil {
+			return // the server closes; the prompt runs after the restart
+		}
+		if derr := qs.DequeuePrompt(s.ctx, p.ID); derr != nil && !errors.Is(derr, store.ErrNotFound) {
 			s.log.Warn("removing a queued prompt", "session", st.ID, "err", derr)
 		}
 	}
