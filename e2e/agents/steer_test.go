@@ -2,6 +2,10 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +13,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
+	"github.com/hotplex/hotplex/testkit"
 )
 
 // Codex's app-server takes a prompt mid-turn (turn/steer): the model's
@@ -57,5 +62,52 @@ func TestCodexSteer(t *testing.T) {
 	}
 	if !shown {
 		t.Fatal("no model call carried the steered prompt")
+	}
+}
+
+// Through the daemon, an ACP agent (Claude Code's ACP adapter) cannot be
+// steered: a prompt sent to steer its running turn is queued instead,
+// says why, and runs as the next turn once the running one ends.
+func TestACPSteerFallsBackToQueue(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("slow", scriptedmodel.Shell("sleep 3"), scriptedmodel.Text("slow answer")),
+		scriptedmodel.Then("afterwards", scriptedmodel.Text("queued answer")),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p, env := claudeACPCase().start(t, m.URL(), home)
+	d := testkit.StartDaemon(t, testkit.DaemonOptions{Provider: p, Env: env, Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db")})
+	d.Create(t, d.Alice, map[string]any{"id": "acp"})
+	first := d.Do(t, "POST", "/v1/sessions/acp/messages", d.Alice, map[string]string{"prompt": "slow please"})
+	testkit.ReadSSE(first.Body, func(e testkit.SSEEvent) bool { return e.Type == event.TypeToolUse })
+	steer := d.Do(t, "POST", "/v1/sessions/acp/messages", d.Alice, map[string]string{"prompt": "afterwards, say hi", "mode": "steer"})
+	if steer.StatusCode != http.StatusOK {
+		t.Fatalf("steer: %d", steer.StatusCode)
+	}
+	evs := testkit.ReadSSE(steer.Body, nil)
+	if len(evs) == 0 || evs[0].Type != "queued" || !strings.Contains(string(evs[0].Data), "steer_fallback") {
+		t.Fatalf("the steered prompt's stream did not open with a fallback to the queue: %v", evs)
+	}
+	var answers []string
+	for _, e := range evs {
+		if e.Type == event.TypeAnswer {
+			var ev event.EventWithMeta
+			_ = json.Unmarshal(e.Data, &ev)
+			answers = append(answers, ev.EventData)
+		}
+	}
+	if strings.Join(answers, "") != "queued answer" || evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("the queued turn: %q (%d events)", answers, len(evs))
+	}
+	rest := testkit.ReadSSE(first.Body, nil)
+	if last := rest[len(rest)-1]; last.Type != event.TypeResult || last.ID >= evs[1].ID {
+		t.Fatalf("the running turn ended with %s %d, after the queued one began (%d)", last.Type, last.ID, evs[1].ID)
 	}
 }
