@@ -160,6 +160,10 @@ var (
 	ErrInterrupted     = engine.ErrInterrupted
 	ErrSessionExists   = engine.ErrSessionExists
 	ErrOverloaded      = engine.ErrOverloaded
+	// ErrNoTurn and ErrSteerUnsupported come from Engine.Steer: no turn
+	// to steer, or an agent that cannot be steered.
+	ErrNoTurn           = engine.ErrNoTurn
+	ErrSteerUnsupported = engine.ErrSteerUnsupported
 )
 
 // NewEngine returns an engine; see engine.NewEngine. Without a provider

@@ -207,7 +207,7 @@ func (t *Turn) firewall(req provider.ToolRequest) (d provider.ToolDecision, deci
 }
 
 // checkPrompt stops a prompt the firewall blocks before it reaches the CLI.
-func (t *Turn) checkPrompt(prompt string) error {
+func (t *Turn) checkPrompt(prompt string, emit func(*event.EventWithMeta) error) error {
 	e, s := t.engine, t.s
 	if e.firewall == nil {
 		return nil
@@ -218,10 +218,10 @@ func (t *Turn) checkPrompt(prompt string) error {
 	}
 	if e.bypass.active(s.id, e.opts.clock().Now()) {
 		e.log.Warn("firewall bypass used for a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level)
-		_ = t.emit(e.dangerEvent(v, nil, true, "", ""))
+		_ = emit(e.dangerEvent(v, nil, true, "", ""))
 		return nil
 	}
 	e.log.Info("firewall blocked a prompt", "session", s.id, "operation", v.Operation, "danger_level", v.Level, "category", v.Category)
-	_ = t.emit(e.dangerEvent(v, nil, false, "", ""))
+	_ = emit(e.dangerEvent(v, nil, false, "", ""))
 	return fmt.Errorf("%w: %s (%s, %s): %s", ErrDangerBlocked, v.Operation, v.Level, v.Category, v.Reason)
 }

@@ -273,6 +273,12 @@ type Config struct {
 	// Policy is a new session's level of the permission rules (see
 	// EngineOptions.Policy); an existing session keeps its own.
 	Policy *guard.Policy
+	// Claim, when set, is called once the turn holds the session's turn
+	// slot, before anything of it runs. An error gives the slot back and
+	// Start (or Execute) returns it, with no event emitted: a queue that
+	// keeps its prompts elsewhere takes the prompt off there, and learns
+	// that it was dropped while it waited.
+	Claim func() error
 }
 
 func (o *EngineOptions) idleTimeout() time.Duration {

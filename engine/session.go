@@ -84,6 +84,8 @@ type session struct {
 	deleted chan struct{}
 	// interrupt cancels the turn in progress (nil between turns).
 	interrupt context.CancelCauseFunc
+	// current is the turn holding the slot (nil between turns).
+	current *Turn
 	// cred is the live process's model credentials (nil without
 	// EngineOptions.Credentials), revoked when the process ends.
 	cred *credential

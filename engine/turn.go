@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,11 +30,10 @@ type Callback func(eventType string, data any) error
 // event, and no event crosses goroutines (which would double the engine's
 // cost of a warm turn).
 func (e *Engine) Execute(ctx context.Context, cfg *Config, prompt string, cb Callback) error {
-	t, err := e.admit(ctx, cfg, prompt)
+	t, err := e.admit(ctx, cfg, prompt, cb)
 	if err != nil {
 		return err
 	}
-	t.cb = cb
 	t.events.leave() // cb is the reader
 	t.runToEnd()
 	return t.err
@@ -58,6 +58,9 @@ type Turn struct {
 	cb     Callback
 	failed bool
 
+	// emitMu orders the turn's events with those other goroutines add
+	// to it (Engine.Steer, Engine.Announce) and with its end.
+	emitMu sync.Mutex
 	first  uint64
 	last   atomic.Uint64
 	ended  atomic.Bool // last is final
@@ -82,7 +85,7 @@ type Turn struct {
 // Turn ends on its own; nobody needs to read its events or wait for it.
 // Close waits for the turns it started.
 func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
-	t, err := e.admit(ctx, cfg, prompt)
+	t, err := e.admit(ctx, cfg, prompt, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +106,8 @@ func (e *Engine) Start(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 }
 
 // admit checks a turn, waits for its session's turn slot and returns it
-// holding the slot, ready to run.
-func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, error) {
+// holding the slot, ready to run; cb, when set, is its reader.
+func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string, cb Callback) (*Turn, error) {
 	if cfg == nil || cfg.SessionID == "" {
 		return nil, fmt.Errorf("%w: a session ID is required", ErrInvalidConfig)
 	}
@@ -126,6 +129,12 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Claim != nil {
+		if err := cfg.Claim(); err != nil {
+			e.pool.release(s)
+			return nil, err
+		}
+	}
 	// Counted from here, not from the agent's turn: a spare claimed for
 	// this turn must not have its refill compete with the turn.
 	e.pool.busy.Add(1)
@@ -136,21 +145,23 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string) (*Turn, 
 	}
 	ctx, interrupt := context.WithCancelCause(ctx)
 	stopOnClose := context.AfterFunc(e.life, func() { interrupt(context.Cause(e.life)) })
-	s.mu.Lock()
-	s.interrupt = interrupt
-	s.mu.Unlock()
 	// Only the holder of the turn slot numbers events, so the next
 	// number is this turn's first.
-	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{})}
+	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{}), cb: cb}
+	t.events.init()
+	// Published once whole: Steer and Announce emit into it from other
+	// goroutines.
+	s.mu.Lock()
+	s.interrupt, s.current = interrupt, t
+	s.mu.Unlock()
 	t.release = func() {
 		s.mu.Lock()
-		s.interrupt = nil
+		s.interrupt, s.current = nil, nil
 		s.mu.Unlock()
 		stopOnClose()
 		interrupt(nil)
 		cancelTimeout()
 	}
-	t.events.init()
 	return t, nil
 }
 
@@ -165,8 +176,10 @@ func (t *Turn) end() {
 	t.release()
 	// Final before the slot is given back: an event numbered after it
 	// belongs to a later turn.
+	t.emitMu.Lock()
 	t.last.Store(t.s.seq.Load())
 	t.ended.Store(true)
+	t.emitMu.Unlock()
 	t.events.close()
 	t.engine.pool.busy.Add(-1)
 	t.engine.pool.release(t.s)
@@ -220,6 +233,13 @@ func (t *Turn) Events() iter.Seq[*event.EventWithMeta] { return t.events.all() }
 // it to the turn's reader (Execute's callback or Events) and the event
 // sink. Only a callback's refusal fails it.
 func (t *Turn) emit(ev *event.EventWithMeta) error {
+	t.emitMu.Lock()
+	defer t.emitMu.Unlock()
+	return t.emitLocked(ev)
+}
+
+// emitLocked is emit with t.emitMu held.
+func (t *Turn) emitLocked(ev *event.EventWithMeta) error {
 	if ev.Meta == nil {
 		ev.Meta = &event.EventMeta{}
 	}
@@ -272,7 +292,7 @@ func (t *Turn) run(ctx context.Context, cfg *Config, prompt string) error {
 
 func (t *Turn) converse(ctx context.Context, cfg *Config, prompt string) error {
 	e, s := t.engine, t.s
-	if err := t.checkPrompt(prompt); err != nil {
+	if err := t.checkPrompt(prompt, t.emit); err != nil {
 		return err
 	}
 	how, err := e.pool.ensureProcess(ctx, s)

@@ -38,6 +38,13 @@ const (
 	TypeError = "error"
 	// TypeRaw passes through frames HotPlex does not understand.
 	TypeRaw = "raw"
+	// TypePromptSteered is a prompt delivered into the running turn
+	// (a steer): EventData is its text. It is one of that turn's events.
+	TypePromptSteered = "prompt_steered"
+	// TypePromptQueued is a prompt queued to run after the running turn:
+	// EventData is its text, Queue its place. It is one of the running
+	// turn's events, so that whoever follows the session sees it.
+	TypePromptQueued = "prompt_queued"
 	// TypeSessionStats carries the session's cumulative statistics.
 	TypeSessionStats = "session_stats"
 	// TypeResult closes every turn.
@@ -111,6 +118,8 @@ type EventWithMeta struct {
 	// events when an operator's permission rule, not the built-in
 	// analysis, decided.
 	Policy *PolicyDecision `json:"policy,omitempty"`
+	// Queue is set on prompt_queued and prompt_steered events.
+	Queue *QueueNote `json:"queue,omitempty"`
 	// Raw holds the original frame of raw and system events.
 	Raw json.RawMessage `json:"raw,omitempty"`
 }
@@ -165,6 +174,20 @@ type TurnResult struct {
 	CacheRead    int32   `json:"cache_read_tokens"`
 	// Interrupted is true when the turn was ended by an interrupt.
 	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// QueueNote says what became of a prompt sent while a turn ran.
+type QueueNote struct {
+	// Mode is what happened: "steer" (delivered into the running turn)
+	// or "queue" (runs as a later turn).
+	Mode string `json:"mode"`
+	// ID names a queued prompt; Position is its place in the session's
+	// queue (1 runs next).
+	ID       string `json:"id,omitempty"`
+	Position int    `json:"position,omitempty"`
+	// Fallback says why a prompt sent to steer was queued instead
+	// (the agent cannot steer, the turn had not reached the agent).
+	Fallback string `json:"steer_fallback,omitempty"`
 }
 
 // Permission describes a tool permission request and, once decided, its answer.

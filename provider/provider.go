@@ -181,3 +181,16 @@ func Deliverer(ctx context.Context, emit Emit, cancel context.CancelCauseFunc) f
 		return nil
 	}
 }
+
+// ErrNoTurn means a Steer found no turn running to take the message.
+var ErrNoTurn = errors.New("no turn is running")
+
+// Steerer is a Process whose agent takes a user message while a turn
+// runs and heeds it within that turn, instead of waiting for the next
+// one: Claude Code reads a second user message on its stream-json stdin
+// mid-turn and shows it to the model with the next tool result, Codex's
+// app-server takes turn/steer, and the turn still ends with one result.
+// Steer fails with ErrNoTurn when no turn runs.
+type Steerer interface {
+	Steer(ctx context.Context, text string) error
+}

@@ -158,8 +158,8 @@ func TestClusterRoutesInterruptAndDelete(t *testing.T) {
 	events := make(chan []sseEvent, 1)
 	go func() { events <- readSSE(t, resp.Body, nil) }()
 	for {
-		r := testkit.Decode[map[string]bool](t, n2.Do(t, "POST", "/v1/sessions/c2/interrupt", n2.alice, nil))
-		if r["interrupted"] {
+		r := testkit.Decode[map[string]any](t, n2.Do(t, "POST", "/v1/sessions/c2/interrupt", n2.alice, nil))
+		if r["interrupted"] == true {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

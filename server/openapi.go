@@ -39,9 +39,6 @@ func (s *Server) operations() []operation {
 	type status struct {
 		Status string `json:"status"`
 	}
-	type interrupted struct {
-		Interrupted bool `json:"interrupted"`
-	}
 	return []operation{
 		{method: "GET", path: "/healthz", summary: "Liveness", handler: s.healthz, public: true, response: status{}},
 		{method: "GET", path: "/readyz", summary: "Readiness: storage is healthy", handler: s.readyz, public: true, response: status{}},
@@ -49,10 +46,10 @@ func (s *Server) operations() []operation {
 		{method: "POST", path: "/v1/sessions", summary: "Create a session", handler: s.createSession, request: createSessionRequest{}, response: sessionView{}, status: http.StatusCreated},
 		{method: "GET", path: "/v1/sessions", summary: "List the caller's sessions (admins: ?all=true for every session)", handler: s.listSessions, response: list{}},
 		{method: "GET", path: "/v1/sessions/{id}", summary: "Inspect a session: status, PID, statistics", handler: s.getSession, response: sessionView{}},
-		{method: "DELETE", path: "/v1/sessions/{id}", summary: "End a session's processes and delete it with its events and worktree (?delete_branch=true: the worktree's branch too)", handler: s.deleteSession, status: http.StatusNoContent},
-		{method: "POST", path: "/v1/sessions/{id}/messages", summary: "Run a turn; the response is an SSE stream of its events", handler: s.postMessage, request: messageRequest{}, stream: true},
+		{method: "DELETE", path: "/v1/sessions/{id}", summary: "End a session's processes and delete it with its events, queued prompts and worktree (?delete_branch=true: the worktree's branch too); the Hotplex-Dropped-Queued header counts the prompts dropped", handler: s.deleteSession, status: http.StatusNoContent},
+		{method: "POST", path: "/v1/sessions/{id}/messages", summary: "Run a turn; the response is an SSE stream of its events. While a turn runs, mode queue (default) queues the prompt (a queued notice, then its turn's events) and mode steer delivers it into the running turn (a steered notice) where the agent can take it, else queues it (steer_fallback)", handler: s.postMessage, request: messageRequest{}, stream: true},
 		{method: "GET", path: "/v1/sessions/{id}/events", summary: "Follow a session: replay after Last-Event-ID (or ?after=N), then live events (SSE)", handler: s.followEvents, stream: true},
-		{method: "POST", path: "/v1/sessions/{id}/interrupt", summary: "Interrupt the running turn", handler: s.interrupt, response: interrupted{}},
+		{method: "POST", path: "/v1/sessions/{id}/interrupt", summary: "Interrupt the running turn; queued prompts stay and run next (?drop_queued=true drops them)", handler: s.interrupt, response: interruptResponse{}},
 		{method: "GET", path: "/v1/sessions/{id}/permissions", summary: "Tool uses waiting for a person's decision", handler: s.listPermissions, response: perms{}},
 		{method: "POST", path: "/v1/sessions/{id}/permissions/{request}", summary: "Allow or deny a waiting tool use", handler: s.answerPermission, request: permissionReply{}, response: status{}},
 		{method: "GET", path: "/v1/sessions/{id}/diff", summary: "The session's changes: files with status and unified diff, against its worktree's base or its work directory as it was created (patches bounded to 1 MiB in all)", handler: s.getDiff, response: engine.Changes{}},

@@ -44,7 +44,9 @@ func (h openCodeHost) DeleteSession(ctx context.Context, st store.Session) error
 }
 
 func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, system string, onEvent func(*event.EventWithMeta)) error {
-	return h.s.runTurn(ctx, st, messageRequest{Prompt: prompt, TaskSystemPrompt: system}, funcSink(onEvent))
+	// A prompt sent while the session is busy is queued behind its turn,
+	// as OpenCode queues one.
+	return h.s.submit(ctx, st, messageRequest{Prompt: prompt, TaskSystemPrompt: system}, funcSink(onEvent))
 }
 
 func (h openCodeHost) AnswerPermission(c opencode.Caller, st store.Session, requestID string, allow bool) error {

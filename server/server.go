@@ -161,6 +161,8 @@ type Server struct {
 	// session again); Shutdown waits for them.
 	turns  sync.WaitGroup
 	remote remoteTurns // turns run here for another node's callers
+	// queues runs the prompts queued behind sessions' turns.
+	queues promptQueues
 	// draining is set once Drain began: new sessions go to other nodes.
 	draining atomic.Bool
 	// starting counts turns deciding to run here (see beginHere).
@@ -402,6 +404,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 			s.log.Warn("cannot restore session", "session", st.ID, "err", err)
 		}
 	}
+	s.resumeQueues(ctx)
 	return n, nil
 }
 

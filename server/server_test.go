@@ -259,8 +259,8 @@ func TestInterruptAndDelete(t *testing.T) {
 	var start event.EventWithMeta
 	_ = json.Unmarshal(started[0].Data, &start)
 	at := time.Now()
-	ir := testkit.Decode[map[string]bool](t, d.Do(t, "POST", "/v1/sessions/i/interrupt", d.alice, nil))
-	if !ir["interrupted"] {
+	ir := testkit.Decode[map[string]any](t, d.Do(t, "POST", "/v1/sessions/i/interrupt", d.alice, nil))
+	if ir["interrupted"] != true || ir["queued"] != float64(0) {
 		t.Fatal("interrupt reported no running turn")
 	}
 	rest := readSSE(t, resp.Body, nil)

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +54,8 @@ type sessionView struct {
 	Stats            *event.SessionStatsData `json:"stats,omitempty"`
 	// Worktree is the session's own git worktree, if it has one.
 	Worktree *engine.Worktree `json:"worktree,omitempty"`
+	// Queued counts the prompts waiting to run after the running turn.
+	Queued int `json:"queued"`
 }
 
 // sessionOptions is what the store keeps in Session.Options.
@@ -99,6 +103,7 @@ func (s *Server) viewOf(st store.Session, remote bool) sessionView {
 		ID: publicID(st), Key: st.ID, Owner: st.Owner, Title: st.Title, Provider: st.Provider, ProviderSessionID: st.ProviderSessionID,
 		WorkDir: st.WorkDir, Status: st.Status, CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, LastEventID: st.LastSeq,
 	}
+	v.Queued = s.queued(s.ctx, st.ID)
 	var o sessionOptions
 	_ = json.Unmarshal(st.Options, &o)
 	v.TaskInstructions, v.Approval, v.Permissions = o.TaskInstructions, o.Approval, o.Permissions
@@ -326,10 +331,14 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	queued := s.queued(r.Context(), st.ID)
 	if err := s.removeSessionWith(r.Context(), st, del); err != nil {
 		writeError(w, err)
 		return
 	}
+	// The queue went with the record; its callers hear why.
+	s.dropWaiting(st.ID, fmt.Errorf("%w: %w: the session was deleted", errPromptDropped, engine.ErrSessionDeleted))
+	w.Header().Set("Hotplex-Dropped-Queued", strconv.Itoa(queued))
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -17,6 +17,11 @@ import (
 
 type messageRequest struct {
 	Prompt string `json:"prompt"`
+	// Mode says what a prompt sent while a turn runs does: "queue" (the
+	// default) runs it as the session's next turn, "steer" delivers it
+	// into the running turn where the agent can take one (else it is
+	// queued, and the queued notice says why).
+	Mode string `json:"mode,omitempty" enum:"queue,steer"`
 	// TaskSystemPrompt is prepended to this turn's prompt only.
 	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
 }
@@ -94,8 +99,14 @@ func (s *Server) startTurn(st store.Session, req messageRequest) <-chan startedT
 // streamTurn delivers a turn's events from the hub, from its first to its
 // last, then ends the stream with the turn's error.
 func (s *Server) streamTurn(ctx context.Context, t turnHandle, out sink, keepAlive *time.Ticker) error {
+	return s.streamTurnAfter(ctx, t, t.FirstSeq()-1, out, keepAlive)
+}
+
+// streamTurnAfter is streamTurn from the turn's event after after on (a
+// steered prompt follows the turn from its prompt_steered event).
+func (s *Server) streamTurnAfter(ctx context.Context, t turnHandle, after uint64, out sink, keepAlive *time.Ticker) error {
 	id := t.SessionID()
-	sent := t.FirstSeq() - 1 // the newest event delivered
+	sent := after // the newest event delivered
 	streamed := false
 	replay, sub, gap := s.opts.Hub.Subscribe(id, sent)
 	defer sub.Close()
@@ -404,6 +415,9 @@ func validPrompt(req messageRequest) error {
 	if strings.TrimSpace(req.Prompt) == "" {
 		return errorf(http.StatusBadRequest, "bad_request", "the prompt is empty")
 	}
+	if err := validMode(req.Mode); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -423,7 +437,7 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	_ = s.runTurn(r.Context(), st, req, newLazySSE(w))
+	_ = s.submit(r.Context(), st, req, newLazySSE(w))
 }
 
 // followEvents streams a session's events: first those after the client's
@@ -471,12 +485,36 @@ func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	dropQueued := r.URL.Query().Get("drop_queued")
+	if dropQueued != "" && dropQueued != "true" && dropQueued != "false" {
+		writeError(w, errorf(http.StatusBadRequest, "bad_request", "drop_queued must be true or false"))
+		return
+	}
+	dropped := 0
+	if dropQueued == "true" {
+		// Dropped first, so that the interrupt cannot let the next one
+		// start.
+		if dropped, err = s.dropQueue(r.Context(), st, "dropped by an interrupt"); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
 	ok, err := s.interruptSession(r.Context(), st)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"interrupted": ok})
+	writeJSON(w, http.StatusOK, interruptResponse{Interrupted: ok, Queued: s.queued(r.Context(), st.ID), Dropped: dropped})
+}
+
+// interruptResponse says whether a turn was interrupted and what became
+// of the prompts queued behind it.
+type interruptResponse struct {
+	Interrupted bool `json:"interrupted"`
+	// Queued prompts stay, and run next; Dropped ones (drop_queued=true)
+	// never will.
+	Queued  int `json:"queued"`
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // failer is a sink that can still answer with an HTTP error, before it

@@ -23,12 +23,14 @@ import (
 // The WebSocket protocol of /v1/ws. Every request carries a request_id;
 // every message the server sends about it carries the same one.
 //
-//	→ {"request_id":"1","type":"execute","session_id":"s","prompt":"..."}
+//	→ {"request_id":"1","type":"execute","session_id":"s","prompt":"...","mode":"queue"}
+//	  (mode "steer" delivers the prompt into the running turn; see
+//	  messageRequest.Mode)
 //	← {"request_id":"1","type":"event","session_id":"s","id":7,"event":"answer","data":{...}}
 //	← {"request_id":"1","type":"done"}                       (or "error")
 //	→ {"request_id":"2","type":"subscribe","session_id":"s","after":7}
 //	→ {"request_id":"3","type":"unsubscribe","target":"2"}
-//	→ {"request_id":"4","type":"interrupt","session_id":"s"}
+//	→ {"request_id":"4","type":"interrupt","session_id":"s"}   (drop_queued: true empties the queue)
 //	→ {"request_id":"5","type":"stats","session_id":"s"}
 //	→ {"request_id":"6","type":"ping"}                       ← {"request_id":"6","type":"pong"}
 //	→ {"request_id":"7","type":"permission_reply","session_id":"s","permission_id":"<request_id of the permission_request event>","decision":"allow"}
@@ -38,6 +40,8 @@ type wsRequest struct {
 	SessionID        string `json:"session_id,omitempty"`
 	Prompt           string `json:"prompt,omitempty"`
 	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
+	Mode             string `json:"mode,omitempty"`
+	DropQueued       bool   `json:"drop_queued,omitempty"`
 	After            uint64 `json:"after,omitempty"`
 	Target           string `json:"target,omitempty"`
 	PermissionID     string `json:"permission_id,omitempty"`
@@ -85,6 +89,8 @@ func decodeWSRequest(b []byte) (wsRequest, *apiError) {
 		return req, errorf(http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown message type %q", req.Type))
 	case req.Type == "execute" && strings.TrimSpace(req.Prompt) == "":
 		return req, errorf(http.StatusBadRequest, "bad_request", "the prompt is empty")
+	case req.Type == "execute" && validMode(req.Mode) != nil:
+		return req, validMode(req.Mode)
 	case req.Type == "permission_reply" && (req.PermissionID == "" || (req.Decision != "allow" && req.Decision != "deny")):
 		return req, errorf(http.StatusBadRequest, "bad_request", `permission_reply needs permission_id and a decision of "allow" or "deny"`)
 	case req.Type == "unsubscribe" && req.Target == "":
@@ -345,12 +351,20 @@ func (wc *wsConn) dispatch(req wsRequest) {
 	}
 	switch req.Type {
 	case "interrupt":
+		dropped := 0
+		if req.DropQueued {
+			if dropped, err = wc.s.dropQueue(wc.ctx, st, "dropped by an interrupt"); err != nil {
+				fail(err)
+				return
+			}
+		}
 		ok, err := wc.s.interruptSession(wc.ctx, st)
 		if err != nil {
 			fail(err)
 			return
 		}
-		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st), Data: noticeJSON(map[string]bool{"interrupted": ok})})
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st),
+			Data: noticeJSON(interruptResponse{Interrupted: ok, Queued: wc.s.queued(wc.ctx, st.ID), Dropped: dropped})})
 	case "stats":
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: publicID(st), Data: noticeJSON(wc.s.view(st))})
 	case "permission_reply":
@@ -387,7 +401,7 @@ func (wc *wsConn) dispatch(req wsRequest) {
 			out := newWSSink(wc, req.RequestID, publicID(st))
 			var err error
 			if req.Type == "execute" {
-				err = wc.s.runTurn(ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt}, out)
+				err = wc.s.submit(ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt, Mode: req.Mode}, out)
 			} else {
 				err = wc.s.follow(ctx, st.ID, req.After, out)
 			}

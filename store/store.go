@@ -178,13 +178,15 @@ type Pinger interface {
 }
 
 // Database is a store a daemon runs on: sessions, events and keys, the
-// model gateway's spend, the keys' webhooks, and a readiness check.
+// model gateway's spend, the keys' webhooks, the sessions' queued
+// prompts, and a readiness check.
 // store/sqlite (one node) and store/postgres (shared by several)
 // implement it.
 type Database interface {
 	Store
 	UsageStore
 	HookStore
+	QueueStore
 	Pinger
 }
 
@@ -243,4 +245,36 @@ func (h Hook) Validate() error {
 		return fmt.Errorf("%w: hook %q has no secret", ErrInvalid, h.ID)
 	}
 	return nil
+}
+
+// QueuedPrompt is a prompt waiting for its session's next turn, kept so
+// that a daemon restart does not lose it.
+type QueuedPrompt struct {
+	// ID is given by the store and grows with each prompt queued: the
+	// queue's order.
+	ID        int64
+	SessionID string
+	Prompt    string
+	// TaskSystemPrompt is prepended to this prompt's turn only.
+	TaskSystemPrompt string
+	CreatedAt        time.Time
+}
+
+// QueueStore keeps the prompts sessions are to run after their running
+// turn. Deleting a session (Store.DeleteSession) drops its queue.
+type QueueStore interface {
+	// EnqueuePrompt appends p to its session's queue and returns it with
+	// its ID and CreatedAt set, and its position in the queue (1 is
+	// next). An unknown session is ErrNotFound, an empty prompt
+	// ErrInvalid.
+	EnqueuePrompt(ctx context.Context, p QueuedPrompt) (QueuedPrompt, int, error)
+	// QueuedPrompts returns the queue of sessionID, first to run first;
+	// "" returns every session's, each session's in its order.
+	QueuedPrompts(ctx context.Context, sessionID string) ([]QueuedPrompt, error)
+	// DequeuePrompt removes the prompt id, once its turn started;
+	// ErrNotFound if it is not queued (any more).
+	DequeuePrompt(ctx context.Context, id int64) error
+	// DropQueuedPrompts empties the queue of sessionID and returns how
+	// many prompts it held.
+	DropQueuedPrompts(ctx context.Context, sessionID string) (int, error)
 }

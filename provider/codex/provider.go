@@ -202,6 +202,11 @@ type process struct {
 
 	turnMu sync.Mutex
 
+	// runningMu guards running, the ID of the turn in progress ("" when
+	// none has started), which turn/steer names.
+	runningMu sync.Mutex
+	running   string
+
 	// cur is the turn that receives the server's requests and
 	// notifications (none between turns).
 	cur mailbox.Slot[message]

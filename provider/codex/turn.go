@@ -171,6 +171,8 @@ func (c *process) Turn(ctx context.Context, prompt string, ask provider.Permissi
 		return nil, fmt.Errorf("turn/start: %w", err)
 	}
 	st.id = started.Turn.ID
+	c.setRunning(st.id)
+	defer c.setRunning("")
 
 	var (
 		interrupted bool

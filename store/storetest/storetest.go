@@ -56,6 +56,7 @@ func Run(t *testing.T, b Backend) {
 		{"ModelUsageConservedThroughDelete", testModelUsageConservedThroughDelete},
 		{"Hooks", testHooks},
 		{"PutHookInvalid", testPutHookInvalid},
+		{"QueuedPrompts", testQueuedPrompts},
 		{"ReopenKeepsEverything", testReopenKeepsEverything},
 		{"Close", testClose},
 		{"CloseWhileBusy", testCloseWhileBusy},

@@ -137,6 +137,8 @@ export interface AgentEvent {
   stats?: SessionStats;
   permission?: { request_id: string; tool_name: string; tool_use_id?: string; decision?: string; reason?: string; by?: string; channel?: string; at?: string };
   danger?: DangerBlock;
+  // prompt_queued and prompt_steered
+  queue?: { mode: string; id?: string; position?: number; steer_fallback?: string };
 }
 
 async function request(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
@@ -194,9 +196,12 @@ export const api = {
   metrics: async () => (await request("GET", "/metrics")).text(),
 
   // send runs a turn. Its events arrive on the session's follow stream;
-  // this stream is read for the notices only it carries (turn_error).
-  async send(id: string, prompt: string, onNotice: (m: SSEMessage) => void): Promise<void> {
-    const resp = await request("POST", "/v1/sessions/" + enc(id) + "/messages", { prompt });
+  // this stream is read for the notices only it carries (turn_error,
+  // queued, steered).
+  // mode "steer" delivers the prompt into the running turn where the
+  // agent can take it; "queue" (the default) runs it after that turn.
+  async send(id: string, prompt: string, mode: "queue" | "steer", onNotice: (m: SSEMessage) => void): Promise<void> {
+    const resp = await request("POST", "/v1/sessions/" + enc(id) + "/messages", { prompt, mode });
     if (!resp.body) return;
     try {
       await readSSE(resp.body, (m) => !m.id && onNotice(m));

@@ -48,6 +48,7 @@ export class ConversationView {
   private readonly emptyHint: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly interruptBtn: HTMLButtonElement;
+  private readonly steerBtn: HTMLButtonElement;
   private readonly sendBtn: HTMLButtonElement;
 
   private readonly abort = new AbortController();
@@ -87,7 +88,7 @@ export class ConversationView {
     this.input = h("textarea", {
       id: "prompt",
       rows: 2,
-      placeholder: "Ask the agent… (Enter sends, Shift+Enter for a new line, Esc interrupts)",
+      placeholder: "Ask the agent… (Enter sends, queued while a turn runs; Ctrl+Enter steers the running turn; Shift+Enter for a new line, Esc interrupts)",
       "aria-label": "Prompt",
       onkeydown: ((e: KeyboardEvent) => this.onKey(e)) as EventListener,
     });
@@ -96,6 +97,11 @@ export class ConversationView {
       "button",
       { type: "button", class: "danger", "aria-label": "Interrupt the running turn", hidden: true, onclick: () => void this.interrupt() },
       "Interrupt",
+    );
+    this.steerBtn = h(
+      "button",
+      { type: "button", "aria-label": "Steer the running turn with this prompt", hidden: true, onclick: () => void this.send("steer") },
+      "Steer",
     );
     const form = h(
       "form",
@@ -107,7 +113,7 @@ export class ConversationView {
         }) as EventListener,
       },
       this.input,
-      h("div", { class: "composer-actions" }, this.interruptBtn, this.sendBtn),
+      h("div", { class: "composer-actions" }, this.interruptBtn, this.steerBtn, this.sendBtn),
     );
     this.changes = new ChangesView(session.id);
     this.changes.el.hidden = true;
@@ -175,7 +181,7 @@ export class ConversationView {
   private onKey(e: KeyboardEvent): void {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      void this.send();
+      void this.send(e.ctrlKey || e.metaKey ? "steer" : "queue");
     }
   }
 
@@ -267,6 +273,7 @@ export class ConversationView {
   private setRunning(running: boolean): void {
     this.running = running;
     this.interruptBtn.hidden = !running;
+    this.steerBtn.hidden = !running;
     const st = running ? "running" : this.lastSeq > 0 ? "idle" : displayStatus(this.session.status);
     this.statusEl.textContent = st;
     this.statusEl.dataset.status = st;
@@ -343,6 +350,16 @@ export class ConversationView {
       case "danger_bypass":
         this.answer = null;
         append(out, dangerCard(ev));
+        break;
+      case "prompt_steered":
+        this.answer = null;
+        append(out, item("user", "You, steering this turn", html("div", "md", renderMarkdown(ev.event_data))));
+        break;
+      case "prompt_queued":
+        append(
+          out,
+          h("div", { class: "turn-start muted small", "data-queued": ev.queue?.id ?? "" }, `Queued as turn ${ev.queue?.position ?? "?"} after this one: ${ev.event_data}`),
+        );
         break;
       case "error":
         append(out, h("div", { class: "item error-card", role: "alert" }, h("strong", {}, "Error: "), ev.event_data || meta?.error_msg || "unknown error"));
@@ -467,13 +484,21 @@ export class ConversationView {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }
 
-  private async send(): Promise<void> {
+  private async send(mode: "queue" | "steer" = "queue"): Promise<void> {
     const prompt = this.input.value.trim();
     if (!prompt) return;
     this.input.value = "";
     this.hideBanner();
     try {
-      await api.send(this.session.id, prompt, (n) => {
+      await api.send(this.session.id, prompt, mode, (n) => {
+        if (n.event === "queued" && mode === "steer") {
+          try {
+            const d = JSON.parse(n.data) as { steer_fallback?: string };
+            if (d.steer_fallback) this.showBanner("Not steered (" + d.steer_fallback + "): queued as the next turn.");
+          } catch {
+            // the event itself shows the prompt queued
+          }
+        }
         if (n.event === "turn_error") {
           try {
             const d = JSON.parse(n.data) as { error: string; message: string };
