@@ -354,21 +354,36 @@ func (s *Server) removeSession(ctx context.Context, st store.Session) error {
 // removeSessionWith removes a session as removeSession does, its
 // worktree as opts say.
 func (s *Server) removeSessionWith(ctx context.Context, st store.Session, opts engine.DeleteOptions) error {
-	node, err := s.owner(ctx, st.ID)
-	if err != nil {
-		return err
-	}
-	if node != "" {
-		// Its process runs there; a node that is gone took it along.
-		err := s.opts.Cluster.Call(ctx, node, verbDelete, deleteCall{Session: st.ID, DeleteBranch: opts.DeleteBranch}, nil)
-		if err != nil && !errors.Is(err, ErrNodeUnreachable) {
+	deleteRecord := func() error {
+		if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
+		return nil
 	}
-	s.forgetHere(ctx, st.ID, opts)
-	s.forgetElsewhere(ctx, st.ID, node)
-	if err := s.opts.Store.DeleteSession(ctx, st.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
+	if s.opts.Cluster == nil {
+		s.forgetHere(ctx, st.ID, opts)
+		if err := deleteRecord(); err != nil {
+			return err
+		}
+	} else {
+		node, err := s.owner(ctx, st.ID)
+		if err != nil {
+			return err
+		}
+		// Gone from the store first: each node tells its followers the
+		// session closed once the store no longer has it (sessionGone).
+		if err := deleteRecord(); err != nil {
+			return err
+		}
+		if node != "" {
+			// Its process runs there; a node that is gone took it along.
+			err := s.opts.Cluster.Call(ctx, node, verbDelete, deleteCall{Session: st.ID, DeleteBranch: opts.DeleteBranch}, nil)
+			if err != nil && !errors.Is(err, ErrNodeUnreachable) {
+				s.log.Warn("the session's node did not end it; its process ends when that node reaps it", "session", st.ID, "node", node, "err", err)
+			}
+		}
+		s.forgetHere(ctx, st.ID, opts)
+		s.forgetElsewhere(ctx, st.ID, node)
 	}
 	var o sessionOptions
 	if json.Unmarshal(st.Options, &o) == nil && o.OwnWorkDir {
