@@ -186,7 +186,9 @@ func (a *API) fileError(p string, err error) error {
 // control's and HotPlex's own folders.
 func ignoredName(name string) bool { return name == ".git" || name == ".hotplex" }
 
-func (a *API) ocFileList(w http.ResponseWriter, r *http.Request) {
+// listDir answers with what use makes of the directory the request's
+// ?path= names in the caller's tree; a failure is answered for it.
+func (a *API) listDir(w http.ResponseWriter, r *http.Request, use func(s *scope, rel string, entries []fs.DirEntry) any) {
 	s, err := a.scopeOf(r)
 	if err != nil {
 		a.writeError(w, err)
@@ -195,30 +197,47 @@ func (a *API) ocFileList(w http.ResponseWriter, r *http.Request) {
 	defer s.Close()
 	p := r.URL.Query().Get("path")
 	rel, err := s.join(p)
+	var entries []fs.DirEntry
 	if err == nil {
-		var entries []fs.DirEntry
-		if entries, err = fs.ReadDir(s.root.FS(), rel); err == nil {
-			out := make([]ocFileNode, 0, len(entries))
-			for _, e := range entries {
-				typ := "file"
-				if e.IsDir() {
-					typ = "directory"
-				}
-				er := path.Join(rel, e.Name())
-				shown, _ := filepath.Rel(filepath.FromSlash(s.base), filepath.FromSlash(er))
-				out = append(out, ocFileNode{Name: e.Name(), Path: filepath.ToSlash(shown), Absolute: s.abs(er), Type: typ, Ignored: ignoredName(e.Name())})
-			}
-			slices.SortFunc(out, func(x, y ocFileNode) int {
-				if x.Type != y.Type {
-					return strings.Compare(x.Type, y.Type) // directories first
-				}
-				return strings.Compare(x.Name, y.Name)
-			})
-			writeJSON(w, http.StatusOK, out)
-			return
-		}
+		entries, err = fs.ReadDir(s.root.FS(), rel)
 	}
-	a.writeError(w, a.fileError(p, err))
+	if err != nil {
+		a.writeError(w, a.fileError(p, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, use(s, rel, entries))
+}
+
+// entryType is an entry's type in OpenCode's words.
+func entryType(e fs.DirEntry) string {
+	if e.IsDir() {
+		return "directory"
+	}
+	return "file"
+}
+
+// shown is an entry's path as OpenCode shows it: relative to the
+// scope's base.
+func (s *scope) shown(rel, name string) string {
+	p, _ := filepath.Rel(filepath.FromSlash(s.base), filepath.FromSlash(path.Join(rel, name)))
+	return filepath.ToSlash(p)
+}
+
+func (a *API) ocFileList(w http.ResponseWriter, r *http.Request) {
+	a.listDir(w, r, func(s *scope, rel string, entries []fs.DirEntry) any {
+		out := make([]ocFileNode, 0, len(entries))
+		for _, e := range entries {
+			out = append(out, ocFileNode{Name: e.Name(), Path: s.shown(rel, e.Name()), Absolute: s.abs(path.Join(rel, e.Name())),
+				Type: entryType(e), Ignored: ignoredName(e.Name())})
+		}
+		slices.SortFunc(out, func(x, y ocFileNode) int {
+			if x.Type != y.Type {
+				return strings.Compare(x.Type, y.Type) // directories first
+			}
+			return strings.Compare(x.Name, y.Name)
+		})
+		return out
+	})
 }
 
 func (a *API) ocFileContent(w http.ResponseWriter, r *http.Request) {
@@ -513,32 +532,13 @@ func (a *API) ocFSFind(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) ocFSList(w http.ResponseWriter, r *http.Request) {
-	s, err := a.scopeOf(r)
-	if err != nil {
-		a.writeError(w, err)
-		return
-	}
-	defer s.Close()
-	p := r.URL.Query().Get("path")
-	rel, err := s.join(p)
-	var entries []fs.DirEntry
-	if err == nil {
-		entries, err = fs.ReadDir(s.root.FS(), rel)
-	}
-	if err != nil {
-		a.writeError(w, a.fileError(p, err))
-		return
-	}
-	out := ocFSEntries{Location: s.location(), Data: make([]ocFSEntry, 0, len(entries))}
-	for _, e := range entries {
-		typ := "file"
-		if e.IsDir() {
-			typ = "directory"
+	a.listDir(w, r, func(s *scope, rel string, entries []fs.DirEntry) any {
+		out := ocFSEntries{Location: s.location(), Data: make([]ocFSEntry, 0, len(entries))}
+		for _, e := range entries {
+			out.Data = append(out.Data, ocFSEntry{Path: s.shown(rel, e.Name()), Type: entryType(e)})
 		}
-		shown, _ := filepath.Rel(filepath.FromSlash(s.base), filepath.FromSlash(path.Join(rel, e.Name())))
-		out.Data = append(out.Data, ocFSEntry{Path: filepath.ToSlash(shown), Type: typ})
-	}
-	writeJSON(w, http.StatusOK, out)
+		return out
+	})
 }
 
 // fuzzy tells whether s holds the runes of q in order.
