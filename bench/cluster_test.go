@@ -89,7 +89,6 @@ type loadResult struct {
 	tps           float64
 	local, remote []time.Duration // delivery to clients on the owner, on another node
 	ids           []string
-	owner         map[string]int // session → index of its node
 }
 
 // runLoad creates conversations sessions on nodes (round robin) and has
@@ -98,7 +97,7 @@ type loadResult struct {
 func runLoad(b *testing.B, nodes []*testkit.Daemon, conversations, clients, turns int) loadResult {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	res := loadResult{owner: map[string]int{}}
+	var res loadResult
 	for i := range conversations {
 		id := fmt.Sprintf("c%d", i)
 		d := nodes[i%len(nodes)]
@@ -135,11 +134,7 @@ func runLoad(b *testing.B, nodes []*testkit.Daemon, conversations, clients, turn
 						b.Error(err)
 						return
 					}
-					owner := ownerOf(evs, nodeOf)
-					local, remote = delivery(evs, owner == c%len(nodes), local, remote)
-					mu.Lock()
-					res.owner[res.ids[i]] = owner
-					mu.Unlock()
+					local, remote = delivery(evs, ownerOf(evs, nodeOf) == c%len(nodes), local, remote)
 				}
 			}
 			mu.Lock()
