@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,7 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		sreq.Body = http.NoBody
 	}
 	pr, pw := io.Pipe()
-	w := &pipeResponse{header: http.Header{}, body: pw, ready: make(chan struct{})}
+	w := &pipeResponse{header: http.Header{}, body: bufio.NewWriterSize(pw, 16<<10), ctx: ctx, ready: make(chan struct{})}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -49,6 +50,11 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				err = context.Cause(ctx) // nil unless the caller hung up
 			}
 			w.start(http.StatusOK)
+			// What the handler wrote last goes out before the end, or the
+			// cut (the flush fails at once if the caller closed the body).
+			if ferr := w.body.Flush(); err == nil {
+				err = ferr
+			}
 			_ = pw.CloseWithError(err) // nil: io.EOF for the reader
 		}()
 		t.h.ServeHTTP(w, sreq)
@@ -63,10 +69,13 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // pipeResponse is the handler's side: headers go out with the first
-// WriteHeader or Write, the body through the pipe.
+// WriteHeader or Write, the body through the pipe when the handler
+// flushes or returns (each write to the pipe waits for the reader: a
+// stream of events flushed in bursts crosses it once per burst).
 type pipeResponse struct {
 	header, sent http.Header
-	body         *io.PipeWriter
+	body         *bufio.Writer
+	ctx          context.Context // the handler's: ends when the caller hangs up
 	code         int
 	once         sync.Once
 	ready        chan struct{}
@@ -99,11 +108,20 @@ func (w *pipeResponse) WriteHeader(code int) {
 
 func (w *pipeResponse) Write(p []byte) (int, error) {
 	w.start(http.StatusOK)
+	if err := w.ctx.Err(); err != nil {
+		return 0, err // the caller hung up: nobody will read it
+	}
 	return w.body.Write(p)
 }
 
-// Flush has nothing to do: each Write is handed to the reader directly.
-func (w *pipeResponse) Flush() {}
+// FlushError hands what was written to the reader; it fails once the
+// caller closed the body.
+func (w *pipeResponse) FlushError() error {
+	w.start(http.StatusOK)
+	return w.body.Flush()
+}
+
+func (w *pipeResponse) Flush() { _ = w.FlushError() }
 
 // pipeBody is the caller's side of the response body.
 type pipeBody struct {

@@ -41,7 +41,7 @@ func (s *Server) auth(next http.HandlerFunc, long, basic bool) http.Handler {
 			writeError(w, errUnauthorized)
 			return
 		}
-		k, err := s.opts.Store.APIKeyByHash(r.Context(), store.HashKey(strings.TrimSpace(secret)))
+		k, err := s.keys.lookup(r.Context(), store.HashKey(strings.TrimSpace(secret)))
 		if errors.Is(err, store.ErrNotFound) || (err == nil && !k.Valid(time.Now())) {
 			writeError(w, errUnauthorized)
 			return

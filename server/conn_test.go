@@ -597,3 +597,45 @@ func goroutines() string {
 	b := make([]byte, 1<<20)
 	return string(b[:runtime.Stack(b, true)])
 }
+
+// A key is read from the store at most once per KeyCheckInterval, so a
+// revocation by another process reaches new requests within it; a key
+// another process creates works at once (a key not found is never
+// remembered), and a revocation through the daemon is at once.
+func TestKeyChangesByAnotherProcessReachNewRequests(t *testing.T) {
+	d := newDaemonWith(t, testkit.DaemonOptions{})
+	ctx := context.Background()
+	if resp := d.Do(t, "GET", "/v1/sessions", "secret-dave", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("an unknown key: %d", resp.StatusCode)
+	}
+	if err := d.Store.PutAPIKey(ctx, store.APIKey{ID: "dave", Hash: store.HashKey("secret-dave")}); err != nil {
+		t.Fatal(err)
+	}
+	if resp := d.Do(t, "GET", "/v1/sessions", "secret-dave", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a key just created by another process: %d", resp.StatusCode)
+	}
+	if err := d.Store.RevokeAPIKey(ctx, "dave"); err != nil {
+		t.Fatal(err)
+	}
+	revoked := time.Now()
+	for {
+		resp := d.Do(t, "GET", "/v1/sessions", "secret-dave", nil)
+		if resp.StatusCode == http.StatusUnauthorized {
+			break
+		}
+		if time.Since(revoked) > 10*server.DefaultKeyCheckInterval {
+			t.Fatalf("a key revoked by another process still works after %s", time.Since(revoked))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Through the daemon: refused by the very next request.
+	if resp := d.Do(t, "GET", "/v1/sessions", d.bob, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("bob: %d", resp.StatusCode)
+	}
+	if resp := d.Do(t, "DELETE", "/v1/keys/bob", d.admin, nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("admin revoke: %d", resp.StatusCode)
+	}
+	if resp := d.Do(t, "GET", "/v1/sessions", d.bob, nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a key revoked through the daemon still works: %d", resp.StatusCode)
+	}
+}

@@ -18,7 +18,9 @@ import (
 // revokes it (DELETE /v1/keys/{id}) or when its expiry time comes, and
 // within KeyCheckInterval when another process revoked it on the same
 // database (`hotplex keys revoke`), found by a check of the stored keys
-// that runs only while something is open.
+// that runs only while something is open. New requests are held to the
+// same: a key is read from the store at most once per KeyCheckInterval
+// (see lookup).
 
 var (
 	errKeyRevoked = errors.New("API key revoked")
@@ -40,6 +42,45 @@ type keyWatch struct {
 	stop chan struct{}                    // ends the running check; nil when none runs
 
 	failing atomic.Bool // the last check could not read the keys
+
+	// known holds the keys requests were authorized with lately, by
+	// hash, so that a burst of requests reads its key once: an entry
+	// serves for one interval, the time another process's revocation
+	// may take to be noticed anyway; revocations through this daemon
+	// drop it at once, and a key not found is never remembered.
+	known map[string]knownKey
+}
+
+type knownKey struct {
+	key store.APIKey
+	at  time.Time
+}
+
+// knownKeysMax bounds the keys remembered: past it, they are forgotten
+// all at once (the next requests read them again).
+const knownKeysMax = 4096
+
+// lookup returns the key whose secret hashes to hash, from memory when it
+// was read within the interval.
+func (kw *keyWatch) lookup(ctx context.Context, hash []byte) (store.APIKey, error) {
+	now := time.Now()
+	kw.mu.Lock()
+	e, ok := kw.known[string(hash)]
+	kw.mu.Unlock()
+	if ok && now.Sub(e.at) < kw.interval {
+		return e.key, nil
+	}
+	k, err := kw.store.APIKeyByHash(ctx, hash)
+	if err != nil {
+		return k, err
+	}
+	kw.mu.Lock()
+	if len(kw.known) >= knownKeysMax {
+		clear(kw.known)
+	}
+	kw.known[string(hash)] = knownKey{key: k, at: now}
+	kw.mu.Unlock()
+	return k, nil
 }
 
 type watched struct {
@@ -48,7 +89,7 @@ type watched struct {
 }
 
 func newKeyWatch(st store.Store, interval time.Duration, log *slog.Logger) *keyWatch {
-	return &keyWatch{store: st, interval: interval, log: log, open: map[string]map[*watched]struct{}{}}
+	return &keyWatch{store: st, interval: interval, log: log, open: map[string]map[*watched]struct{}{}, known: map[string]knownKey{}}
 }
 
 // track returns a context that ends when k is revoked or expires, and the
@@ -89,10 +130,15 @@ func (kw *keyWatch) track(parent context.Context, k store.APIKey) (context.Conte
 	}
 }
 
-// end ends every open request of key id.
+// end ends every open request of key id, and forgets the key.
 func (kw *keyWatch) end(id string, cause error) int {
 	kw.mu.Lock()
 	defer kw.mu.Unlock()
+	for h, e := range kw.known {
+		if e.key.ID == id {
+			delete(kw.known, h)
+		}
+	}
 	for w := range kw.open[id] {
 		w.cancel(cause)
 	}

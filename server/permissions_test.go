@@ -151,6 +151,9 @@ func TestPermissionFirstAnswerWins(t *testing.T) {
 			t.Errorf("%s's permission_decision: %+v (%+v), want %s by alice over %s", name, p, p.Answerer, decision, winner)
 		}
 	}
+	// The agent acts on the answer after the decision: the turn's end
+	// says it has.
+	readSSE(t, turn, func(e sseEvent) bool { return e.Type == "result" })
 	_, err := os.Stat(filepath.Join(ap["work_dir"].(string), "raced.txt"))
 	if (err == nil) != httpWon {
 		t.Errorf("the %s answer won, yet the file exists = %v", winner, err == nil)

@@ -65,8 +65,11 @@ func TestPostgresOutage(t *testing.T) {
 	if code, body := ready(); code != http.StatusServiceUnavailable || body["error"] == "" {
 		t.Fatalf("readyz with PostgreSQL down: %d %v", code, body)
 	}
-	for _, req := range []struct{ method, path string }{{"POST", "/v1/sessions/s/messages"}, {"GET", "/v1/sessions"}, {"POST", "/v1/sessions"}} {
-		resp := d.Do(t, req.method, req.path, d.alice, map[string]string{"prompt": "refused"})
+	for _, req := range []struct {
+		method, path string
+		body         map[string]string
+	}{{"POST", "/v1/sessions/s/messages", map[string]string{"prompt": "refused"}}, {"GET", "/v1/sessions", nil}, {"POST", "/v1/sessions", map[string]string{"id": "refused"}}} {
+		resp := d.Do(t, req.method, req.path, d.alice, req.body)
 		body := testkit.Decode[map[string]map[string]string](t, resp)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || body["error"]["code"] != "store_unavailable" {
 			t.Fatalf("%s %s with PostgreSQL down: %d Retry-After %q %v", req.method, req.path, resp.StatusCode, resp.Header.Get("Retry-After"), body)

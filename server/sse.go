@@ -18,6 +18,54 @@ type sseWriter struct {
 	rc *http.ResponseController
 	// started is set once the 200 and the stream's headers went out.
 	started bool
+	// more, when set, reports whether another event is ready to follow
+	// at once: events are then written without a flush, and the burst
+	// goes out together with its last (see coalesce).
+	more func() bool
+	// held is set while written events wait for a flush.
+	held bool
+}
+
+// coalescer is a sink that can write a burst of events with one flush:
+// a turn's last events are stored together and arrive together, and
+// flushing each one would hand the client (or the pipe of an in-process
+// client) one small write per event.
+type coalescer interface {
+	// coalesce holds flushes back while more reports another event is
+	// ready to be written at once.
+	coalesce(more func() bool)
+	// flushHeld flushes the events held back, if any: before the stream
+	// waits for more, and when it ends.
+	flushHeld()
+}
+
+func (s *sseWriter) coalesce(more func() bool) { s.more = more }
+
+func (s *sseWriter) flushHeld() {
+	if s.held {
+		s.held = false
+		_ = s.rc.Flush()
+	}
+}
+
+// coalesced sets out up to write each burst of sub's events with one
+// flush, when it can. The returned function is to be called before the
+// stream waits for sub (it flushes what is held once nothing more is
+// ready); end flushes what is left when the stream stops.
+func coalesced(out sink, sub *hub.Subscription) (idle, end func()) {
+	c, ok := out.(coalescer)
+	if !ok {
+		return func() {}, func() {}
+	}
+	c.coalesce(func() bool { return len(sub.C()) > 0 })
+	return func() {
+			if len(sub.C()) == 0 {
+				c.flushHeld()
+			}
+		}, func() {
+			c.coalesce(nil)
+			c.flushHeld()
+		}
 }
 
 // newSSE returns a stream that is open at once.
@@ -89,6 +137,11 @@ func (s *sseWriter) raw(id, typ string, data []byte) error {
 	if _, err := s.w.Write(buf); err != nil {
 		return err
 	}
+	if id != "" && s.more != nil && s.more() {
+		s.held = true
+		return nil
+	}
+	s.held = false
 	return s.rc.Flush()
 }
 

@@ -24,6 +24,10 @@ type messageRequest struct {
 	Mode string `json:"mode,omitempty" enum:"queue,steer"`
 	// TaskSystemPrompt is prepended to this turn's prompt only.
 	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
+
+	// queued is the queued prompt a turn of a cluster runs (see
+	// turnStartRequest.Queued).
+	queued int64
 }
 
 // errClientGone ends a delivery whose client stopped reading.
@@ -110,6 +114,8 @@ func (s *Server) streamTurnAfter(ctx context.Context, t turnHandle, after uint64
 	streamed := false
 	replay, sub, gap := s.opts.Hub.Subscribe(id, sent)
 	defer sub.Close()
+	idle, end := coalesced(out, sub)
+	defer end()
 	// ours tells the turn's events from a later turn's, which follow it
 	// once it has ended; finished is true once its last was delivered.
 	ours := func(seq uint64) bool {
@@ -181,6 +187,7 @@ func (s *Server) streamTurnAfter(ctx context.Context, t turnHandle, after uint64
 	_, remote := t.(*remoteTurn)
 	var late <-chan time.Time
 	for !finished() {
+		idle()
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {
@@ -258,6 +265,8 @@ func endTurn(out sink, streamed bool, turnErr error) error {
 func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out sink) error {
 	replay, sub, _ := s.opts.Hub.Subscribe(sessionID, after)
 	defer sub.Close()
+	idle, end := coalesced(out, sub)
+	defer end()
 	sent := after
 	firstInRing := uint64(0)
 	if len(replay) > 0 {
@@ -300,6 +309,7 @@ func (s *Server) follow(ctx context.Context, sessionID string, after uint64, out
 	keepAlive := time.NewTicker(s.opts.KeepAlive)
 	defer keepAlive.Stop()
 	for {
+		idle()
 		select {
 		case ev, ok := <-sub.C():
 			if !ok {

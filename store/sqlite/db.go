@@ -39,10 +39,17 @@ type DB struct {
 	writer *sql.DB // exactly one connection; every write goes through it
 	reader *sql.DB // query_only connections for reads
 
-	// Statements of the hot path, prepared once on the writer.
+	// Statements of the hot path, prepared once: appending events on
+	// the writer; on the reader, what every request or turn reads (a
+	// statement SQLite must parse again each time costs more than the
+	// query).
 	stmtLastSeq     *sql.Stmt
 	stmtInsertEvent *sql.Stmt
 	stmtBumpSession *sql.Stmt
+	stmtGetSession  *sql.Stmt
+	stmtFindSession *sql.Stmt
+	stmtKeyByHash   *sql.Stmt
+	stmtHooks       *sql.Stmt
 
 	ckpt *checkpointer // checkpoints the WAL off the writer's path
 
@@ -148,14 +155,19 @@ func (db *DB) open(ctx context.Context) error {
 	}
 
 	for _, p := range []struct {
+		on   *sql.DB
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&db.stmtLastSeq, sqlLastSeq},
-		{&db.stmtInsertEvent, sqlInsertEvent},
-		{&db.stmtBumpSession, sqlBumpSession},
+		{db.writer, &db.stmtLastSeq, sqlLastSeq},
+		{db.writer, &db.stmtInsertEvent, sqlInsertEvent},
+		{db.writer, &db.stmtBumpSession, sqlBumpSession},
+		{db.reader, &db.stmtGetSession, sqlGetSession},
+		{db.reader, &db.stmtFindSession, sqlFindSession},
+		{db.reader, &db.stmtKeyByHash, sqlKeyByHash},
+		{db.reader, &db.stmtHooks, sqlHooks},
 	} {
-		if *p.stmt, err = db.writer.PrepareContext(ctx, p.sql); err != nil {
+		if *p.stmt, err = p.on.PrepareContext(ctx, p.sql); err != nil {
 			return fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
@@ -213,7 +225,8 @@ func (db *DB) closeAll() error {
 	if db.ckpt != nil {
 		errs = append(errs, db.ckpt.close())
 	}
-	for _, s := range []*sql.Stmt{db.stmtLastSeq, db.stmtInsertEvent, db.stmtBumpSession} {
+	for _, s := range []*sql.Stmt{db.stmtLastSeq, db.stmtInsertEvent, db.stmtBumpSession,
+		db.stmtGetSession, db.stmtFindSession, db.stmtKeyByHash, db.stmtHooks} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

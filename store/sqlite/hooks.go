@@ -51,12 +51,15 @@ func (db *DB) PutHook(ctx context.Context, h store.Hook) error {
 	return nil
 }
 
+// sqlHooks is Hooks' statement, prepared once in Open.
+const sqlHooks = `SELECT ` + hookColumns + ` FROM hooks WHERE owner = ? ORDER BY created_at, id`
+
 // Hooks returns owner's hooks, oldest first.
 func (db *DB) Hooks(ctx context.Context, owner string) ([]store.Hook, error) {
 	if err := db.check("list hooks"); err != nil {
 		return nil, err
 	}
-	rows, err := db.reader.QueryContext(ctx, `SELECT `+hookColumns+` FROM hooks WHERE owner = ? ORDER BY created_at, id`, owner)
+	rows, err := db.stmtHooks.QueryContext(ctx, owner)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite store: list hooks: %w", err)
 	}

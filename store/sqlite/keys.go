@@ -56,15 +56,17 @@ func (db *DB) PutAPIKey(ctx context.Context, k store.APIKey) error {
 	return nil
 }
 
+// sqlKeyByHash is APIKeyByHash's statement, prepared once in Open.
+const sqlKeyByHash = `SELECT ` + keyColumns + ` FROM api_keys WHERE hash = ? AND revoked_at IS NULL
+	AND (expires_at IS NULL OR expires_at > ?)`
+
 // APIKeyByHash returns the unrevoked, unexpired key whose secret hashes to
 // hash, or an error wrapping store.ErrNotFound.
 func (db *DB) APIKeyByHash(ctx context.Context, hash []byte) (store.APIKey, error) {
 	if err := db.check("find api key"); err != nil {
 		return store.APIKey{}, err
 	}
-	row := db.reader.QueryRowContext(ctx,
-		`SELECT `+keyColumns+` FROM api_keys WHERE hash = ? AND revoked_at IS NULL
-			AND (expires_at IS NULL OR expires_at > ?)`, hash, time.Now().UnixNano())
+	row := db.stmtKeyByHash.QueryRowContext(ctx, hash, time.Now().UnixNano())
 	k, err := scanKey(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.APIKey{}, fmt.Errorf("sqlite store: find api key by hash: %w", store.ErrNotFound)

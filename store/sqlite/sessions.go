@@ -49,12 +49,18 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 	return nil
 }
 
+// Statements of GetSession and FindSession, prepared once in Open.
+const (
+	sqlGetSession  = `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`
+	sqlFindSession = `SELECT ` + sessionColumns + ` FROM sessions WHERE owner = ? AND public_id = ? AND status <> ?`
+)
+
 // GetSession returns the session id, or an error wrapping store.ErrNotFound.
 func (db *DB) GetSession(ctx context.Context, id string) (store.Session, error) {
 	if err := db.check("get session"); err != nil {
 		return store.Session{}, err
 	}
-	row := db.reader.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id)
+	row := db.stmtGetSession.QueryRowContext(ctx, id)
 	s, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Session{}, fmt.Errorf("sqlite store: get session %q: %w", id, store.ErrNotFound)
@@ -71,8 +77,7 @@ func (db *DB) FindSession(ctx context.Context, owner, publicID string) (store.Se
 	if err := db.check("find session"); err != nil {
 		return store.Session{}, err
 	}
-	row := db.reader.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE owner = ? AND public_id = ? AND status <> ?`,
-		owner, publicID, store.StatusDeleted)
+	row := db.stmtFindSession.QueryRowContext(ctx, owner, publicID, store.StatusDeleted)
 	s, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Session{}, fmt.Errorf("sqlite store: find session %q of %q: %w", publicID, owner, store.ErrNotFound)
