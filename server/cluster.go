@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/store"
@@ -192,6 +190,18 @@ func (s *Server) beginHere(ctx context.Context, st store.Session, req messageReq
 		}
 	}
 	cfg := &engine.Config{SessionID: st.ID, WorkDir: st.WorkDir, TaskSystemPrompt: req.TaskSystemPrompt, Owner: st.Owner, MustExist: true}
+	if req.queued != 0 {
+		// A queued prompt leaves the queue as its turn takes the
+		// session: of the nodes that may run a session's queue, one
+		// runs each prompt, once.
+		qs := s.queue()
+		cfg.Claim = func() error {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+			return qs.DequeuePrompt(s.ctx, req.queued)
+		}
+	}
 	return s.opts.Engine.Start(ctx, cfg, req.Prompt)
 }
 
@@ -230,6 +240,9 @@ type turnStartRequest struct {
 	Session          string `json:"session"`
 	Prompt           string `json:"prompt"`
 	TaskSystemPrompt string `json:"task_system_prompt,omitempty"`
+	// Queued is the queued prompt the turn runs: it leaves the queue as
+	// the turn takes the session, or the turn does not start.
+	Queued int64 `json:"queued,omitempty"`
 }
 
 type turnStartReply struct {
@@ -260,17 +273,11 @@ const turnPoll = 2 * time.Second
 func (s *Server) beginOn(ctx context.Context, node string, st store.Session, req messageRequest) (turnHandle, error) {
 	var started turnStartReply
 	err := s.opts.Cluster.Call(ctx, node, verbTurnStart,
-		turnStartRequest{Session: st.ID, Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt}, &started)
+		turnStartRequest{Session: st.ID, Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt, Queued: req.queued}, &started)
 	if err != nil {
 		return nil, err
 	}
-	t := &remoteTurn{session: st.ID, first: started.FirstSeq, done: make(chan struct{})}
-	s.turns.Add(1)
-	go func() {
-		defer s.turns.Done()
-		t.wait(s, node, started.Turn)
-	}()
-	return t, nil
+	return s.watchRemote(node, st.ID, started.Turn, started.FirstSeq), nil
 }
 
 // remoteTurn is a turn that runs on another node.
@@ -364,6 +371,9 @@ var codeErrors = map[string]error{
 	"start_failed":   engine.ErrStartFailed,
 	"turn_failed":    engine.ErrTurnFailed,
 	"not_owner":      engine.ErrNotOwner,
+	"queue_dropped":  errPromptDropped,
+	"no_such_prompt": errNoSuchPrompt,
+	"prompt_taken":   store.ErrNotFound,
 }
 
 func (e *CallError) Is(target error) bool { return codeErrors[e.Code] == target }
@@ -382,8 +392,11 @@ func toWire(err error) *CallError {
 		return nil
 	}
 	code := errorCode(err)
-	if errors.Is(err, engine.ErrNotOwner) {
+	switch {
+	case errors.Is(err, engine.ErrNotOwner):
 		code = "not_owner"
+	case errors.Is(err, errPromptDropped):
+		code = "queue_dropped"
 	}
 	return &CallError{Code: code, Message: err.Error(), RetryAfter: engine.RetryAfter(err).Milliseconds()}
 }
@@ -392,7 +405,7 @@ func toWire(err error) *CallError {
 // until the caller has learnt how each ended.
 type remoteTurns struct {
 	mu    sync.Mutex
-	turns map[string]*engine.Turn
+	turns map[string]turnHandle
 }
 
 // HandleCall answers another node's call: verb with its JSON body. The
@@ -405,49 +418,35 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 		if err := json.Unmarshal(body, &req); err != nil {
 			return nil, err
 		}
-		st, err := s.opts.Store.GetSession(ctx, req.Session)
+		st, err := s.sessionFor(ctx, req.Session)
 		if err != nil {
-			return nil, toWire(fmt.Errorf("%w: %s", engine.ErrSessionNotFound, req.Session))
-		}
-		if s.draining.Load() {
-			// Leaving: the session is handed over (after the turn it
-			// runs, if any) and the caller asks again where it lives.
-			if s.holds(st.ID) {
-				_ = s.opts.Engine.Hibernate(ctx, st.ID)
-			}
-			return nil, toWire(fmt.Errorf("%w: node %s is leaving the cluster", engine.ErrNotOwner, s.opts.Cluster.NodeID()))
+			return nil, err
 		}
 		// The turn belongs to the server, not to the call: it runs on
 		// whatever becomes of the caller.
-		t, err := s.beginHere(s.ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt})
+		t, err := s.beginHere(s.ctx, st, messageRequest{Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt, queued: req.Queued})
 		if err != nil {
+			if req.Queued != 0 && errors.Is(err, store.ErrNotFound) {
+				return nil, &CallError{Code: "prompt_taken", Message: err.Error()}
+			}
+			if s.ctx.Err() != nil {
+				return nil, s.stopping()
+			}
 			s.opts.Metrics.turnFailed(err)
 			return nil, toWire(err)
 		}
-		id := uuid.NewString()
-		s.remote.mu.Lock()
-		if s.remote.turns == nil {
-			s.remote.turns = map[string]*engine.Turn{}
+		return turnStartReply{Turn: s.lend(t, true), FirstSeq: t.FirstSeq()}, nil
+	case verbSubmit:
+		return s.handleSubmit(ctx, body)
+	case verbQueueWait:
+		return s.handleQueueWait(ctx, body)
+	case verbQueueDrop:
+		var req queueDropCall
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, err
 		}
-		s.remote.turns[id] = t
-		s.remote.mu.Unlock()
-		s.turns.Add(1)
-		go func() {
-			defer s.turns.Done()
-			if err := t.Wait(); err != nil {
-				s.opts.Metrics.turnFailed(err)
-			}
-			// The caller waits for the end; one that never comes back
-			// for it leaves it here a while only.
-			select {
-			case <-time.After(time.Minute):
-			case <-s.ctx.Done():
-			}
-			s.remote.mu.Lock()
-			delete(s.remote.turns, id)
-			s.remote.mu.Unlock()
-		}()
-		return turnStartReply{Turn: id, FirstSeq: t.FirstSeq()}, nil
+		s.dropWaiting(req.Session, fmt.Errorf("%w: %s", errPromptDropped, req.Reason))
+		return struct{}{}, nil
 	case verbTurnWait:
 		var req turnWaitRequest
 		if err := json.Unmarshal(body, &req); err != nil {

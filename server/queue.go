@@ -41,61 +41,105 @@ func (s *Server) queue() store.QueueStore {
 }
 
 // submit runs a prompt as its mode says: steered into the running turn,
-// queued behind it, or run at once when nothing runs.
+// queued behind it, or run at once when nothing runs. On a cluster the
+// session's owner decides, where its turn runs and its queue is run.
 func (s *Server) submit(ctx context.Context, st store.Session, req messageRequest, out sink) error {
-	fallback := ""
+	if node, err := s.owner(ctx, st.ID); err == nil && node != "" {
+		if handled, err := s.submitOn(ctx, node, st, req, out); handled {
+			return err
+		}
+	}
+	a, err := s.accept(ctx, st, req)
+	if err != nil {
+		return endTurn(out, false, err)
+	}
+	keepAlive := time.NewTicker(s.opts.KeepAlive)
+	defer keepAlive.Stop()
+	switch {
+	case a.steered != nil:
+		if err := out.notice("steered", map[string]any{"session_id": publicID(st), "event_id": a.steered.Seq}); err != nil {
+			return errClientGone
+		}
+		return s.streamTurnAfter(ctx, a.steered.Turn, a.steered.Seq-1, out, keepAlive)
+	case a.queued != 0:
+		if err := out.notice("queued", a.notice(st)); err != nil {
+			return errClientGone
+		}
+		return s.awaitQueued(ctx, st, a.queued, a.started, out, keepAlive)
+	}
+	return s.runTurn(ctx, st, req, out)
+}
+
+// accepted is what became of a prompt: steered into the running turn,
+// queued (with the wait for its turn to start), or neither, when nothing
+// runs and the prompt is to run at once.
+type accepted struct {
+	steered  *engine.Steered
+	queued   int64 // the queued prompt's ID
+	position int
+	started  <-chan startedTurn
+	// fallback says why a prompt to steer was queued instead.
+	fallback string
+}
+
+// notice is the queued notice of a queued prompt.
+func (a accepted) notice(st store.Session) map[string]any {
+	n := map[string]any{"session_id": publicID(st), "id": strconv.FormatInt(a.queued, 10), "position": a.position}
+	if a.fallback != "" {
+		n["steer_fallback"] = a.fallback
+	}
+	return n
+}
+
+// accept steers or queues a prompt sent while the session is busy, on
+// the node that runs the session.
+func (s *Server) accept(ctx context.Context, st store.Session, req messageRequest) (accepted, error) {
+	var a accepted
 	if req.Mode == engine.ModeSteer && s.opts.Engine.Running(st.ID) {
 		steered, err := s.opts.Engine.Steer(ctx, st.ID, req.Prompt)
 		switch {
 		case err == nil:
-			if err := out.notice("steered", map[string]any{"session_id": publicID(st), "event_id": steered.Seq}); err != nil {
-				return errClientGone
-			}
-			keepAlive := time.NewTicker(s.opts.KeepAlive)
-			defer keepAlive.Stop()
-			return s.streamTurnAfter(ctx, steered.Turn, steered.Seq-1, out, keepAlive)
+			a.steered = &steered
+			return a, nil
 		case errors.Is(err, engine.ErrSteerUnsupported):
-			fallback = "the session's agent cannot be steered mid-turn"
+			a.fallback = "the session's agent cannot be steered mid-turn"
 		case errors.Is(err, engine.ErrNoTurn):
-			fallback = "the running turn had not reached the agent yet"
+			a.fallback = "the running turn had not reached the agent yet"
 		default:
-			return endTurn(out, false, err)
+			return a, err
 		}
 	}
 	qs := s.queue()
-	if qs == nil || !s.busy(st.ID) {
-		return s.runTurn(ctx, st, req, out)
+	if qs == nil || !s.busy(ctx, st.ID) {
+		return a, nil
 	}
 	p, pos, err := qs.EnqueuePrompt(ctx, store.QueuedPrompt{SessionID: st.ID, Prompt: req.Prompt, TaskSystemPrompt: req.TaskSystemPrompt})
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			err = fmt.Errorf("%w: %s", engine.ErrSessionDeleted, publicID(st))
 		}
-		return endTurn(out, false, err)
+		return a, err
 	}
-	started := s.await(st.ID, p.ID)
-	id := strconv.FormatInt(p.ID, 10)
+	a.queued, a.position = p.ID, pos
+	a.started = s.await(st.ID, p.ID)
 	ev := event.NewEventWithMeta(event.TypePromptQueued, p.Prompt, &event.EventMeta{Status: "success"})
-	ev.Queue = &event.QueueNote{Mode: engine.ModeQueue, ID: id, Position: pos, Fallback: fallback}
+	ev.Queue = &event.QueueNote{Mode: engine.ModeQueue, ID: strconv.FormatInt(p.ID, 10), Position: pos, Fallback: a.fallback}
 	// Followers see it among the running turn's events; between two
 	// queued turns there is none to carry it, and the notice says it.
 	_, _ = s.opts.Engine.Announce(st.ID, ev)
-	notice := map[string]any{"session_id": publicID(st), "id": id, "position": pos}
-	if fallback != "" {
-		notice["steer_fallback"] = fallback
-	}
 	s.dispatch(st.ID)
-	if err := out.notice("queued", notice); err != nil {
-		return errClientGone
-	}
-	keepAlive := time.NewTicker(s.opts.KeepAlive)
-	defer keepAlive.Stop()
+	return a, nil
+}
+
+// awaitQueued waits for the queued prompt id's turn to start, then
+// streams it.
+func (s *Server) awaitQueued(ctx context.Context, st store.Session, id int64, started <-chan startedTurn, out sink, keepAlive *time.Ticker) error {
 	for {
 		select {
 		case r := <-started:
 			if r.err != nil {
 				if errors.Is(r.err, errPromptDropped) {
-					_ = out.notice("queue_dropped", map[string]any{"session_id": publicID(st), "id": id, "reason": r.err.Error()})
+					_ = out.notice("queue_dropped", map[string]any{"session_id": publicID(st), "id": strconv.FormatInt(id, 10), "reason": r.err.Error()})
 				}
 				return endTurn(out, false, r.err)
 			}
@@ -106,21 +150,25 @@ func (s *Server) submit(ctx context.Context, st store.Session, req messageReques
 			}
 		case <-ctx.Done():
 			// The prompt stays queued: its turn belongs to the server.
-			s.unwait(st.ID, p.ID)
+			s.unwait(st.ID, id)
 			return ctx.Err()
 		}
 	}
 }
 
 // busy reports whether a prompt for the session now would wait: a turn
-// runs, or prompts are queued.
-func (s *Server) busy(id string) bool {
+// runs, or prompts are queued (on a cluster, by any node).
+func (s *Server) busy(ctx context.Context, id string) bool {
 	if s.opts.Engine.Running(id) {
 		return true
 	}
 	s.queues.mu.Lock()
-	defer s.queues.mu.Unlock()
-	return s.queues.active[id]
+	active := s.queues.active[id]
+	s.queues.mu.Unlock()
+	if active {
+		return true
+	}
+	return s.opts.Cluster != nil && s.queued(ctx, id) > 0
 }
 
 // await registers a caller waiting for the queued prompt id to start.
@@ -222,6 +270,9 @@ func (s *Server) runQueued(p store.QueuedPrompt) {
 	qs := s.queue()
 	st, err := s.opts.Store.GetSession(s.ctx, p.SessionID)
 	if err != nil {
+		if s.ctx.Err() != nil {
+			return // the server closes; the prompt runs after the restart
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			s.dropWaiting(p.SessionID, fmt.Errorf("%w: %w: %s", errPromptDropped, engine.ErrSessionDeleted, p.SessionID))
 			return
@@ -254,13 +305,17 @@ func (s *Server) runQueued(p store.QueuedPrompt) {
 		}
 	} else {
 		// The session's node takes the turn; the prompt leaves the
-		// queue once it did.
+		// queue as it does.
+		req.queued = p.ID
 		t, err = s.begin(s.ctx, st, req)
 		if err != nil && s.ctx.Err() != nil {
 			return // the server closes; the prompt runs after the restart
 		}
-		if derr := qs.DequeuePrompt(s.ctx, p.ID); derr != nil && !errors.Is(derr, store.ErrNotFound) {
-			s.log.Warn("removing a queued prompt", "session", st.ID, "err", derr)
+		if errors.Is(err, store.ErrNotFound) {
+			// Dropped while it waited (its caller was told), or another
+			// node's run of the queue took it.
+			s.tell(st.ID, p.ID, startedTurn{err: fmt.Errorf("%w: another node ran it", errPromptDropped)})
+			return
 		}
 	}
 	if err != nil {
@@ -294,7 +349,7 @@ func (s *Server) dropQueue(ctx context.Context, st store.Session, why string) (i
 	if err != nil {
 		return 0, err
 	}
-	s.dropWaiting(st.ID, fmt.Errorf("%w: %s", errPromptDropped, why))
+	s.dropWaitingEverywhere(ctx, st.ID, fmt.Errorf("%w: %s", errPromptDropped, why))
 	return n, nil
 }
 
@@ -313,11 +368,12 @@ func (s *Server) queued(ctx context.Context, id string) int {
 }
 
 // resumeQueues runs the prompts queued before a restart, each session's
-// in order. On a cluster the queue's rows are shared and its node runs
-// them: a restarting node leaves them to the next prompt sent there.
+// in order. On a cluster the queue's rows are shared: every node that
+// starts runs them, and each prompt leaves the queue as its turn takes
+// the session, so it runs once.
 func (s *Server) resumeQueues(ctx context.Context) {
 	qs := s.queue()
-	if qs == nil || s.opts.Cluster != nil {
+	if qs == nil {
 		return
 	}
 	list, err := qs.QueuedPrompts(ctx, "")

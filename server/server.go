@@ -161,6 +161,7 @@ type Server struct {
 	// session again); Shutdown waits for them.
 	turns  sync.WaitGroup
 	remote remoteTurns // turns run here for another node's callers
+	held   heldPrompts // prompts queued here for another node's callers
 	// queues runs the prompts queued behind sessions' turns.
 	queues promptQueues
 	// draining is set once Drain began: new sessions go to other nodes.

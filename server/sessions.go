@@ -434,6 +434,9 @@ func (s *Server) forgetHere(ctx context.Context, id string, opts engine.DeleteOp
 	}
 	s.opts.Hub.Forget(id)
 	s.opts.Approvals.SetAsk(id, false)
+	// Callers waiting here for prompts queued on it, for other nodes'
+	// callers too, hear it went.
+	s.dropWaiting(id, fmt.Errorf("%w: %w: the session was deleted", errPromptDropped, engine.ErrSessionDeleted))
 }
 
 // removeWorkDir removes the work directory a session's creation made. It

@@ -1,0 +1,116 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/testkit"
+)
+
+// startLong starts a long turn of session id on d and returns its stream
+// once the turn has begun.
+func startLong(t *testing.T, d *daemon, id string) *http.Response {
+	t.Helper()
+	resp := d.post(t, d.alice, id, "sleep:20000 long", "")
+	readSSE(t, resp.Body, func(e sseEvent) bool { return e.Type == event.TypeSessionStart })
+	return resp
+}
+
+// On a cluster, prompts sent to any node while the session's turn runs on
+// another are queued on the session's owner, in the order they came, and
+// each caller streams its own turn when it runs.
+func TestClusterQueuesPromptsOnTheOwner(t *testing.T) {
+	nodes := startCluster(t, 3)
+	n1, n2, n3 := nodes[0], nodes[1], nodes[2]
+	n1.Create(t, n1.alice, map[string]any{"id": "q"})
+	first := startLong(t, n1, "q")
+	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/q", n2.alice, nil)); v["node"] != "n1" {
+		t.Fatalf("owner: %v", v)
+	}
+
+	second := n2.post(t, n2.alice, "q", "second", "queue")
+	if n := queuedNotice(t, second.Body); n["position"] != float64(1) {
+		t.Fatalf("second prompt's notice on node 2: %v", n)
+	}
+	third := n3.post(t, n3.alice, "q", "third", "")
+	if n := queuedNotice(t, third.Body); n["position"] != float64(2) {
+		t.Fatalf("third prompt's notice on node 3: %v", n)
+	}
+	if v := testkit.Decode[map[string]any](t, n3.Do(t, "GET", "/v1/sessions/q", n3.alice, nil)); v["queued"] != float64(2) {
+		t.Fatalf("node 3 shows %v queued, want 2", v["queued"])
+	}
+
+	ir := testkit.Decode[map[string]any](t, n2.Do(t, "POST", "/v1/sessions/q/interrupt", n2.alice, nil))
+	if ir["interrupted"] != true || ir["queued"] != float64(2) {
+		t.Fatalf("interrupt on node 2: %v", ir)
+	}
+	rest := readSSE(t, first.Body, nil)
+	var queued []string
+	for _, e := range rest {
+		if e.Type == event.TypePromptQueued {
+			var ev event.EventWithMeta
+			if err := json.Unmarshal(e.Data, &ev); err != nil {
+				t.Fatal(err)
+			}
+			queued = append(queued, ev.EventData)
+		}
+	}
+	if strings.Join(queued, ",") != "second,third" {
+		t.Fatalf("the running turn's stream saw %v queued (%v)", queued, types(rest))
+	}
+	s2 := readSSE(t, second.Body, nil)
+	s3 := readSSE(t, third.Body, nil)
+	if a := answers(s2); len(a) != 1 || a[0] != "echo: second" || s2[len(s2)-1].Type != event.TypeResult {
+		t.Fatalf("second turn, streamed on node 2: %v %v", types(s2), a)
+	}
+	if a := answers(s3); len(a) != 1 || a[0] != "echo: third" || s3[len(s3)-1].Type != event.TypeResult {
+		t.Fatalf("third turn, streamed on node 3: %v %v", types(s3), a)
+	}
+	if s2[len(s2)-1].ID >= s3[0].ID {
+		t.Fatalf("the third turn (from %d) ran before the second ended (%d)", s3[0].ID, s2[len(s2)-1].ID)
+	}
+	if v := testkit.Decode[map[string]any](t, n1.Do(t, "GET", "/v1/sessions/q", n1.alice, nil)); v["queued"] != float64(0) || v["node"] != "n1" {
+		t.Fatalf("after the queue ran: %v", v)
+	}
+
+	// An interrupt that drops the queue, sent to a third node, ends the
+	// wait of a caller on another.
+	long := startLong(t, n1, "q")
+	fourth := n2.post(t, n2.alice, "q", "fourth", "queue")
+	queuedNotice(t, fourth.Body)
+	ir = testkit.Decode[map[string]any](t, n3.Do(t, "POST", "/v1/sessions/q/interrupt?drop_queued=true", n3.alice, nil))
+	if ir["dropped"] != float64(1) {
+		t.Fatalf("interrupt with drop_queued on node 3: %v", ir)
+	}
+	s4 := readSSE(t, fourth.Body, nil)
+	if len(s4) == 0 || s4[0].Type != "queue_dropped" || answers(s4) != nil {
+		t.Fatalf("the dropped prompt's stream on node 2: %v", types(s4))
+	}
+	readSSE(t, long.Body, nil)
+}
+
+// A prompt queued on a node that then stops is run from the node its
+// caller reached, once the stopped node's lease is gone.
+func TestClusterQueuedPromptOutlivesItsNode(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	n1.Create(t, n1.alice, map[string]any{"id": "q2"})
+	long := startLong(t, n1, "q2")
+	defer long.Body.Close()
+	waiting := n2.post(t, n2.alice, "q2", "after the node left", "queue")
+	queuedNotice(t, waiting.Body)
+	stopped := time.Now()
+	n1.stop()
+	evs := readSSE(t, waiting.Body, nil)
+	if a := answers(evs); len(a) != 1 || a[0] != "echo: after the node left" || evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("the queued prompt's stream on node 2 after node 1 stopped: %v %v %s", types(evs), a, evs[len(evs)-1].Data)
+	}
+	t.Logf("the queued prompt ran %s after its node stopped", time.Since(stopped).Round(time.Millisecond))
+	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/q2", n2.alice, nil)); v["node"] != "n2" || v["queued"] != float64(0) {
+		t.Fatalf("after: %v", v)
+	}
+}
