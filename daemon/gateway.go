@@ -118,11 +118,29 @@ func (m *modelGateway) usage() server.UsageSource {
 // sessions is st as the API server should use it: deleting a session
 // first makes the gateway forget the session's own totals, so no later
 // write of them outlives the session's rows (its key keeps the spend).
+//
+// The wrapper keeps what else st is: a store.Database stays one, so that
+// the server still finds its queued prompts, hooks and readiness check.
 func (m *modelGateway) sessions(st store.Store) store.Store {
 	if m == nil {
 		return st
 	}
+	if db, ok := st.(store.Database); ok {
+		return forgetfulDatabase{Database: db, forget: forgetfulStore{Store: st, gw: m.gw}}
+	}
 	return forgetfulStore{Store: st, gw: m.gw}
+}
+
+// forgetfulDatabase is forgetfulStore over a whole store.Database.
+type forgetfulDatabase struct {
+	store.Database
+	forget forgetfulStore
+}
+
+var _ store.Database = forgetfulDatabase{}
+
+func (f forgetfulDatabase) DeleteSession(ctx context.Context, id string) error {
+	return f.forget.DeleteSession(ctx, id)
 }
 
 type forgetfulStore struct {

@@ -47,6 +47,9 @@ func startClusterOfThree(t *testing.T) *clusterOfThree {
 	t.Cleanup(func() { _ = pg.Stop() })
 	nats := natstest.StartProcess(t)
 	model, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+		scriptedmodel.Then("STEERED", scriptedmodel.Text("Steered answer.")),
+		scriptedmodel.Then("take your time", scriptedmodel.Bash("sleep 4"), scriptedmodel.Text("Unsteered answer.")),
+		scriptedmodel.Then("afterwards", scriptedmodel.Text("Queued answer.")),
 		scriptedmodel.Then("remember", scriptedmodel.Text("Noted.")),
 		scriptedmodel.Then("what did I say", scriptedmodel.Text("You said something earlier.")),
 		scriptedmodel.Then("slowly", scriptedmodel.Reply{Text: []string{"Too late."}, Delay: time.Minute}),
@@ -201,6 +204,8 @@ func TestServeClusterOfThree(t *testing.T) {
 		t.Fatal("node 3's follower did not get both turns")
 	}
 
+	lastID := steerAndQueue(t, c)
+
 	// kill -9 of the node that runs the session, while a turn sent to
 	// node 3 runs there: the turn fails with a clear error, and what it
 	// had delivered stays.
@@ -235,7 +240,7 @@ func TestServeClusterOfThree(t *testing.T) {
 		if last.Type != "turn_error" || !strings.Contains(string(last.Data), "agent_died") || !strings.Contains(string(last.Data), "n2") {
 			t.Fatalf("the turn whose node died ended with %s %s", last.Type, last.Data)
 		}
-		if evs[0].Type != event.TypeSessionStart || evs[0].ID != second[len(second)-1].ID+1 {
+		if evs[0].Type != event.TypeSessionStart || evs[0].ID != lastID+1 {
 			t.Fatalf("the interrupted turn's stream: %v", evs)
 		}
 	case <-time.After(60 * time.Second):
@@ -258,6 +263,78 @@ func TestServeClusterOfThree(t *testing.T) {
 	c.start(1)
 
 	rollingRestart(t, c)
+}
+
+// steerAndQueue sends, while a turn of the session runs on node 2, a
+// prompt to queue through node 1 and one to steer into it through node
+// 3: Claude Code takes the steered one within the running turn, whose one
+// result answers it, and the queued one runs as the next turn, each
+// caller streaming what became of its prompt.
+func steerAndQueue(t *testing.T, c *clusterOfThree) (lastID uint64) {
+	t.Helper()
+	post := func(i int, prompt, mode string) *http.Response {
+		resp, err := c.call(context.Background(), c.nodes[i].url, "POST", "/v1/sessions/tulips/messages", map[string]string{"prompt": prompt, "mode": mode})
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s through node %d: %v %v", mode, i+1, resp, err)
+		}
+		return resp
+	}
+	running := post(0, "take your time", "")
+	defer running.Body.Close()
+	readEvents(running.Body, func(e sse) bool { return e.Type == event.TypeToolUse })
+	// The tool runs for seconds: both prompts come while it does.
+	queue := post(0, "and afterwards, this", "queue")
+	defer queue.Body.Close()
+	steer := post(2, "STEERED: say it differently", "steer")
+	defer steer.Body.Close()
+
+	kinds := func(evs []sse) []string {
+		var out []string
+		for _, e := range evs {
+			out = append(out, e.Type)
+		}
+		return out
+	}
+	answer := func(evs []sse) (string, int) {
+		text, results := "", 0
+		for _, e := range evs {
+			var ev event.EventWithMeta
+			_ = json.Unmarshal(e.Data, &ev)
+			switch e.Type {
+			case event.TypeAnswer:
+				text += ev.EventData
+			case event.TypeResult:
+				results++
+			}
+		}
+		return text, results
+	}
+	steered := readEvents(steer.Body, nil)
+	if len(steered) == 0 || steered[0].Type != "steered" {
+		first := ""
+		if len(steered) > 0 {
+			first = string(steered[0].Data)
+		}
+		t.Fatalf("the steered prompt's stream through node 3: %v %s", kinds(steered), first)
+	}
+	rest := readEvents(running.Body, nil)
+	if a, n := answer(rest); n != 1 || !strings.Contains(a, "Steered answer.") {
+		t.Fatalf("the running turn on node 2 ended with %d results answering %q: %v; steered stream %v", n, a, kinds(rest), kinds(steered))
+	}
+	if a, n := answer(steered); n != 1 || !strings.Contains(a, "Steered answer.") || steered[len(steered)-1].Type != event.TypeResult {
+		t.Fatalf("the steered prompt's stream through node 3 ended with %d results answering %q", n, a)
+	}
+	queued := readEvents(queue.Body, nil)
+	if len(queued) == 0 || queued[0].Type != "queued" {
+		t.Fatalf("the queued prompt's stream through node 1: %v", kinds(queued))
+	}
+	if a, n := answer(queued); n != 1 || a != "Queued answer." {
+		t.Fatalf("the queued prompt's turn, streamed through node 1: %d results answering %q", n, a)
+	}
+	if v := c.session(1, "tulips"); v["node"] != "n2" || v["queued"] != float64(0) {
+		t.Fatalf("after steering and queueing: %v", v)
+	}
+	return queued[len(queued)-1].ID
 }
 
 // rollingRestart restarts every node in turn while clients keep running
