@@ -174,6 +174,10 @@ type Capacity struct {
 	// MaxConcurrentStarts is the most starts and resumes at once (0: one
 	// per core), MaxQueuedStarts the turns that may wait for one.
 	MaxConcurrentStarts, MaxQueuedStarts int
+	// StartQueueTimeout bounds a turn's wait for room to start (0: the
+	// engine's start timeout); past it the turn is refused for room, and
+	// on a cluster its session tries another node.
+	StartQueueTimeout time.Duration
 	// Spares are prewarmed processes kept for new conversations.
 	Spares int
 }

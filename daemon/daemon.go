@@ -164,7 +164,7 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		AdminToken: cfg.AdminToken, Provider: def, Providers: others, Env: cfg.Env, Credentials: d.gw.credentials(),
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder, d.hooks}, Hibernated: d.hooks.Hibernated,
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
-		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, Spares: c.Spares,
+		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares,
 		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership, Conversations: convs, Node: nodeID(cfg.Cluster),
 	})
 	if err != nil {

@@ -527,3 +527,53 @@ func TestHibernatingSessionIsNotBusy(t *testing.T) {
 		}
 	})
 }
+
+// Begun tells a turn that started (its first event is out) from one that
+// ended without an event: a turn refused for room is the latter, so a
+// caller can try it elsewhere before anyone saw anything of it.
+func TestTurnBegun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFake(t, engine.EngineOptions{MaxConcurrentStarts: 1, MaxQueuedStarts: 1}, nil)
+		hold := fakeprovider.NewGate()
+		f.prov.HoldStarts(hold)
+		running := f.goRun(t, "", "b0", "hi")
+		arrivals(t, hold, 1)
+		queued := f.goRun(t, "", "b1", "hi")
+		f.timers(t, 1)
+
+		refused, err := f.eng.Start(testCtx(t), &engine.Config{SessionID: "b2", WorkDir: f.dir}, "hi")
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-refused.Begun()
+		last, ended := refused.LastSeq()
+		if !ended || last != refused.FirstSeq()-1 || !errors.Is(refused.Wait(), engine.ErrOverloaded) {
+			t.Fatalf("a refused turn began with ended %v, last %d (first %d), err %v", ended, last, refused.FirstSeq(), refused.Wait())
+		}
+
+		hold.Open()
+		for _, tr := range []*bgTurn{running, queued} {
+			if err := tr.wait(t); err != nil {
+				t.Fatal(err)
+			}
+		}
+		started, err := f.eng.Start(testCtx(t), &engine.Config{SessionID: "b0", WorkDir: f.dir}, "wait:begun again")
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-started.Begun()
+		synctest.Wait()
+		select {
+		case <-started.Done():
+			t.Fatal("Begun waited for the turn's end")
+		default:
+		}
+		f.prov.Gate("begun").Open()
+		if err := started.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if last, _ := started.LastSeq(); last < started.FirstSeq() {
+			t.Fatalf("the turn that began emitted nothing: last %d, first %d", last, started.FirstSeq())
+		}
+	})
+}

@@ -66,6 +66,11 @@ type Turn struct {
 	ended  atomic.Bool // last is final
 	events eventQueue
 
+	// begun is closed at the turn's first event, or at its end if it
+	// emits none.
+	begun     chan struct{}
+	beginOnce sync.Once
+
 	done chan struct{}
 	err  error // set before done is closed
 }
@@ -147,7 +152,7 @@ func (e *Engine) admit(ctx context.Context, cfg *Config, prompt string, cb Callb
 	stopOnClose := context.AfterFunc(e.life, func() { interrupt(context.Cause(e.life)) })
 	// Only the holder of the turn slot numbers events, so the next
 	// number is this turn's first.
-	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, done: make(chan struct{}), cb: cb}
+	t := &Turn{engine: e, s: s, cfg: cfg, prompt: prompt, start: time.Now(), ctx: ctx, first: s.seq.Load() + 1, begun: make(chan struct{}), done: make(chan struct{}), cb: cb}
 	t.events.init()
 	// Published once whole: Steer and Announce emit into it from other
 	// goroutines.
@@ -180,6 +185,7 @@ func (t *Turn) end() {
 	t.last.Store(t.s.seq.Load())
 	t.ended.Store(true)
 	t.emitMu.Unlock()
+	t.beginOnce.Do(func() { close(t.begun) })
 	t.events.close()
 	t.engine.pool.busy.Add(-1)
 	t.engine.pool.release(t.s)
@@ -206,6 +212,12 @@ func (t *Turn) LastSeq() (seq uint64, ended bool) {
 
 // Done is closed when the turn has ended and given its session back.
 func (t *Turn) Done() <-chan struct{} { return t.done }
+
+// Begun is closed once the turn emitted its first event (its CLI runs
+// and took the prompt), or ended without one (it never started: the
+// firewall stopped the prompt, the engine had no room, the CLI failed to
+// start). Which one, LastSeq and Wait tell.
+func (t *Turn) Begun() <-chan struct{} { return t.begun }
 
 // Wait waits for the turn to end and returns its error: nil, or one that
 // wraps ErrInterrupted, ErrTurnTimeout, ErrSessionDead, ErrTurnFailed,
@@ -245,6 +257,7 @@ func (t *Turn) emitLocked(ev *event.EventWithMeta) error {
 	}
 	ev.SessionID = t.s.id
 	ev.Seq = t.s.seq.Add(1)
+	defer t.beginOnce.Do(func() { close(t.begun) })
 	ev.Time = time.Now()
 	ev.Meta.TotalDurationMs = ev.Time.Sub(t.start).Milliseconds()
 	st := t.s.stats

@@ -106,7 +106,8 @@ func (s *Server) owner(ctx context.Context, id string) (string, error) {
 // waited out, then the session is taken here.
 func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest) (turnHandle, error) {
 	deadline := time.Now().Add(ownerWait)
-	var unreachable []string // placements that did not answer
+	var unreachable []string // placements that did not answer, or were full
+	var full error           // the last placement's refusal for room
 	for {
 		node, err := s.owner(ctx, st.ID)
 		if err != nil {
@@ -123,17 +124,33 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 		if node == "" && s.opts.Cluster != nil && !s.holds(st.ID) {
 			// Nobody runs it: a new session, or one hibernated.
 			node, placed = s.place(ctx, unreachable), true
+			if node == "" && full != nil && slices.Contains(unreachable, s.opts.Cluster.NodeID()) {
+				return nil, full // every node is full
+			}
 		}
 		if node == "" {
 			t, err := s.beginHere(ctx, st, req)
+			if err == nil && placed {
+				// A node with no room for it refuses it before its first
+				// event: another node may have room.
+				err = admitted(ctx, t)
+			}
 			if errors.Is(err, engine.ErrNotOwner) && time.Now().Before(deadline) {
 				continue // another node took it meanwhile: go there
+			}
+			if placed && errors.Is(err, engine.ErrOverloaded) {
+				full, unreachable = err, append(unreachable, s.opts.Cluster.NodeID())
+				continue
 			}
 			return t, err
 		}
 		t, err := s.beginOn(ctx, node, st, req)
 		if errors.Is(err, engine.ErrNotOwner) && time.Now().Before(deadline) {
 			// It moved, or that node is leaving: ask again.
+			continue
+		}
+		if placed && errors.Is(err, engine.ErrOverloaded) {
+			full, unreachable = err, append(unreachable, node)
 			continue
 		}
 		if placed && errors.Is(err, ErrNodeUnreachable) && time.Now().Before(deadline) {
@@ -150,6 +167,30 @@ func (s *Server) begin(ctx context.Context, st store.Session, req messageRequest
 			return nil, context.Cause(ctx)
 		}
 	}
+}
+
+// admitted waits until the turn began (see engine.Turn.Begun) and
+// returns the error of one that ended without an event, such as a refusal
+// for room: nobody saw anything of it, and it may be tried elsewhere.
+//
+// A call from another node waits less than the caller does, leaving it
+// time for the answer: a turn not begun by then is answered as started
+// (its stream tells the rest), never left running unknown to the caller.
+func admitted(ctx context.Context, t *engine.Turn) error {
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Second))
+		defer cancel()
+	}
+	select {
+	case <-t.Begun():
+	case <-ctx.Done():
+		return nil // the turn goes on; its stream tells the rest
+	}
+	if last, ended := t.LastSeq(); ended && last < t.FirstSeq() {
+		return t.Wait()
+	}
+	return nil
 }
 
 // holds reports whether this node runs the session's process.
@@ -433,6 +474,11 @@ func (s *Server) HandleCall(ctx context.Context, verb string, body []byte) (any,
 				return nil, s.stopping()
 			}
 			s.opts.Metrics.turnFailed(err)
+			return nil, toWire(err)
+		}
+		if err := admitted(ctx, t); errors.Is(err, engine.ErrOverloaded) {
+			// Refused for room before its first event: the caller may
+			// place the session on another node.
 			return nil, toWire(err)
 		}
 		return turnStartReply{Turn: s.lend(t, true), FirstSeq: t.FirstSeq()}, nil

@@ -1,13 +1,18 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	hpdaemon "github.com/hotplex/hotplex/daemon"
 	"github.com/hotplex/hotplex/event"
+	"github.com/hotplex/hotplex/internal/natstest"
+	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -113,4 +118,77 @@ func TestClusterQueuedPromptOutlivesItsNode(t *testing.T) {
 	if v := testkit.Decode[map[string]any](t, n2.Do(t, "GET", "/v1/sessions/q2", n2.alice, nil)); v["node"] != "n2" || v["queued"] != float64(0) {
 		t.Fatalf("after: %v", v)
 	}
+}
+
+// A new session goes to another node when the one it was placed on has
+// no room; only when every node is full is it refused, with 429 and a
+// Retry-After.
+func TestClusterRefusesOnlyWhenEveryNodeIsFull(t *testing.T) {
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	ns := natstest.Start(t)
+	db := pg.NewDatabase(t)
+	root := t.TempDir()
+	var nodes []*daemon
+	for _, id := range []string{"n1", "n2"} {
+		o := testkit.DaemonOptions{Root: root, Postgres: db,
+			MaxResident: 1, StartQueueTimeout: 300 * time.Millisecond,
+			Cluster: &hpdaemon.ClusterConfig{NodeID: id, NATS: ns.URL(), LeaseTTL: 2 * time.Second}}
+		if id == "n1" {
+			// Node 1 places new sessions on itself first, full or not,
+			// as a node whose view of the others' load is stale would.
+			o.Server = func(so *server.Options) { so.Cluster = placeFirst{Cluster: so.Cluster, node: "n1"} }
+		}
+		nodes = append(nodes, startDaemonOn(t, t.TempDir(), o))
+	}
+	n1, n2 := nodes[0], nodes[1]
+	// One busy session on each node.
+	n1.Create(t, n1.alice, map[string]any{"id": "a"})
+	n1.Create(t, n1.alice, map[string]any{"id": "b"})
+	busyA := startLong(t, n1, "a")
+	defer busyA.Body.Close()
+	busyB := startLong(t, n2, "b")
+	if va, vb := n1.view(t, "a"), n1.view(t, "b"); va["node"] == vb["node"] {
+		t.Fatalf("the two busy sessions share node %v", va["node"])
+	}
+
+	n1.Create(t, n1.alice, map[string]any{"id": "c"})
+	resp := n1.Do(t, "POST", "/v1/sessions/c/messages", n1.alice, map[string]string{"prompt": "hello"})
+	body := testkit.Decode[map[string]map[string]any](t, resp)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["error"]["code"] != "overloaded" {
+		t.Fatalf("a new session with every node full: %d Retry-After %q %v", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+
+	// The node running b has room once b's turn ends (its idle process
+	// can be hibernated): c starts there, wherever it was sent.
+	bNode := n1.view(t, "b")["node"]
+	if r := testkit.Decode[map[string]any](t, n1.Do(t, "POST", "/v1/sessions/b/interrupt", n1.alice, nil)); r["interrupted"] != true {
+		t.Fatalf("interrupt b: %v", r)
+	}
+	readSSE(t, busyB.Body, nil)
+	evs := n1.turn(t, n1.alice, "c", "hello again")
+	if evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("c with room on one node: %v", types(evs))
+	}
+	if v := n1.view(t, "c"); v["node"] != bNode {
+		t.Fatalf("c runs on %v, the node with room was %v", v["node"], bNode)
+	}
+}
+
+// placeFirst places every session on node unless it is excluded.
+type placeFirst struct {
+	server.Cluster
+	node string
+}
+
+func (p placeFirst) Place(ctx context.Context, exclude ...string) (string, error) {
+	if !slices.Contains(exclude, p.node) {
+		return p.node, nil
+	}
+	return p.Cluster.Place(ctx, exclude...)
+}
+
+// view is GET /v1/sessions/{id} as alice.
+func (d *daemon) view(t *testing.T, id string) map[string]any {
+	t.Helper()
+	return testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+id, d.alice, nil))
 }

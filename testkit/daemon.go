@@ -49,6 +49,9 @@ type DaemonOptions struct {
 	Spares int
 	// MaxResident bounds the live agent processes (zero: no bound).
 	MaxResident int
+	// StartQueueTimeout bounds a turn's wait for room (zero: the
+	// engine's default).
+	StartQueueTimeout time.Duration
 	// Webhooks is how webhook deliveries are retried (zero: the
 	// production schedule, about a minute).
 	Webhooks webhook.Retry
@@ -113,7 +116,7 @@ func StartDaemon(t testing.TB, o DaemonOptions) *Daemon {
 	dm, err := daemon.New(ctx, daemon.Config{
 		Store: st, Keys: DaemonKeys(), Logger: log, WorkDirRoot: o.Root,
 		Provider: o.Provider, Providers: o.Providers, Env: o.Env, IdleTimeout: -1, AdminToken: o.AdminToken,
-		ApprovalTimeout: o.ApprovalTimeout, AllowOnApprovalTimeout: o.AllowOnApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares, MaxResident: o.MaxResident},
+		ApprovalTimeout: o.ApprovalTimeout, AllowOnApprovalTimeout: o.AllowOnApprovalTimeout, Capacity: daemon.Capacity{Spares: o.Spares, MaxResident: o.MaxResident, StartQueueTimeout: o.StartQueueTimeout},
 		Ring: o.Ring, Web: o.Web, RateLimit: o.RateLimit, KeepAlive: time.Second, ServerOptions: o.Server, Webhooks: o.Webhooks,
 		Cluster: o.Cluster,
 	})

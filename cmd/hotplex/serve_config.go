@@ -55,6 +55,7 @@ type serveConfig struct {
 	OwnerResident         int           `yaml:"per_owner_resident" help:"most sessions with a live process per API key (0: no quota)"`
 	MaxStarts             int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
 	MaxQueued             int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
+	StartQueueTimeout     time.Duration `yaml:"start_queue_timeout" help:"longest wait of a turn for room to start before it gets 429 (on a cluster: before its session tries another node; 0: the start timeout)"`
 	Spares                int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
 	ReadTimeout           time.Duration `yaml:"read_timeout" help:"longest wait for a request's headers and body"`
 	WriteTimeout          time.Duration `yaml:"write_timeout" help:"longest time to answer a request (SSE streams, WebSockets and waiting OpenCode prompts are exempt)"`
@@ -118,7 +119,7 @@ var flagFields = []struct{ flag, field string }{
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
 	{"max-resident", "MaxResident"}, {"memory-budget-mib", "MemoryBudget"}, {"per-owner-resident", "OwnerResident"},
-	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"spares", "Spares"},
+	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"start-queue-timeout", "StartQueueTimeout"}, {"spares", "Spares"},
 	{"read-timeout", "ReadTimeout"}, {"write-timeout", "WriteTimeout"}, {"http-idle-timeout", "HTTPIdle"},
 	{"ws-max-requests", "WSMaxRequests"}, {"ws-queue-bytes", "WSQueueBytes"}, {"key-check-interval", "KeyCheck"},
 	{"gateway", "Gateway"}, {"gateway-listen", "GatewayListen"}, {"budget-usd", "BudgetUSD"}, {"key-budget-usd", "KeyBudgetUSD"},
@@ -153,6 +154,7 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.IntVar(&c.OwnerResident, "per-owner-resident", c.OwnerResident, fieldHelp("OwnerResident"))
 	fl.IntVar(&c.MaxStarts, "max-concurrent-starts", c.MaxStarts, fieldHelp("MaxStarts"))
 	fl.IntVar(&c.MaxQueued, "max-queued-starts", c.MaxQueued, fieldHelp("MaxQueued"))
+	fl.DurationVar(&c.StartQueueTimeout, "start-queue-timeout", c.StartQueueTimeout, fieldHelp("StartQueueTimeout"))
 	fl.IntVar(&c.Spares, "spares", c.Spares, fieldHelp("Spares"))
 	fl.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, fieldHelp("ReadTimeout"))
 	fl.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, fieldHelp("WriteTimeout"))
@@ -435,7 +437,7 @@ func (c serveConfig) daemonConfig() (daemon.Config, error) {
 		ApprovalTimeout: c.ApprovalTimeout, AllowOnApprovalTimeout: c.ApprovalTimeoutAction == "allow",
 		Policy: pols.server,
 		Capacity: daemon.Capacity{MaxResident: c.MaxResident, MemoryBudget: int64(c.MemoryBudget) << 20, PerOwnerResident: c.OwnerResident,
-			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, Spares: c.Spares},
+			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares},
 		Web: web.Assets(), AllowedOrigins: c.AllowedOrigins,
 		RateLimit:        server.RateLimit{PerSecond: c.RateLimit, Burst: c.RateBurst},
 		Timeouts:         server.Timeouts{Read: c.ReadTimeout, Write: c.WriteTimeout, Idle: c.HTTPIdle},
