@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -191,4 +193,28 @@ func (p placeFirst) Place(ctx context.Context, exclude ...string) (string, error
 func (d *daemon) view(t *testing.T, id string) map[string]any {
 	t.Helper()
 	return testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/"+id, d.alice, nil))
+}
+
+// OpenCode's event bus on any node carries the turns its key's sessions
+// run on other nodes.
+func TestClusterOpenCodeBusOnEveryNode(t *testing.T) {
+	nodes := startCluster(t, 2)
+	n1, n2 := nodes[0], nodes[1]
+	n1.Create(t, n1.alice, map[string]any{"id": "bus"})
+	bus := streamGet(t, n2, "/event", n2.alice, nil)
+	sc := bufio.NewScanner(bus.Body)
+	for sc.Scan() && !bytes.Contains(sc.Bytes(), []byte("server.connected")) {
+	}
+	if evs := n1.turn(t, n1.alice, "bus", "hello bus"); evs[len(evs)-1].Type != event.TypeResult {
+		t.Fatalf("turn on node 1: %v", types(evs))
+	}
+	if v := n2.view(t, "bus"); v["node"] != "n1" {
+		t.Fatalf("the session runs on %v", v["node"])
+	}
+	for sc.Scan() {
+		if bytes.Contains(sc.Bytes(), []byte("echo: hello bus")) {
+			return
+		}
+	}
+	t.Fatalf("node 2's OpenCode bus never carried the answer of the turn on node 1: %v", sc.Err())
 }
