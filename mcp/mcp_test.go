@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hotplex/hotplex/client"
+	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/mcp"
 	"github.com/hotplex/hotplex/provider"
@@ -52,6 +53,10 @@ type mcpClient struct {
 	*sdk.ClientSession
 	mu       sync.Mutex
 	progress []string
+	// answer answers the server's elicitations (nil: dismissed); asked
+	// are their messages.
+	answer func(message string) *sdk.ElicitResult
+	asked  []string
 }
 
 func (c *mcpClient) progressMessages() []string {
@@ -67,6 +72,16 @@ func newClient(t *testing.T) (*mcpClient, *sdk.Client) {
 			c.mu.Lock()
 			c.progress = append(c.progress, r.Params.Message)
 			c.mu.Unlock()
+		},
+		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			c.mu.Lock()
+			c.asked = append(c.asked, r.Params.Message)
+			answer := c.answer
+			c.mu.Unlock()
+			if answer == nil {
+				return &sdk.ElicitResult{Action: "cancel"}, nil
+			}
+			return answer(r.Params.Message), nil
 		},
 	})
 }
@@ -670,5 +685,68 @@ func TestClaudeOrchestratesAnotherAgentInTheDaemon(t *testing.T) {
 	slices.Sort(ids)
 	if !slices.Equal(ids, []string{"orchestrator/claude", "sub/api-openai"}) {
 		t.Fatalf("the daemon's sessions: %v", ids)
+	}
+}
+
+// A turn that waits for a person asks the MCP client, over stdio and over
+// /mcp: its answer is the decision (allow lets the tool run, decline
+// denies it), given on the "mcp" channel, and the turn goes on.
+func TestPermissionAskedOfTheMCPClient(t *testing.T) {
+	d := startDaemon(t)
+	for _, via := range []string{"stdio", "http"} {
+		t.Run(via, func(t *testing.T) {
+			var c *mcpClient
+			if via == "stdio" {
+				c, _ = overStdio(t, d, d.Alice)
+			} else {
+				c, _ = overHTTP(t, d, d.Alice)
+			}
+			for _, tc := range []struct {
+				action, decision string
+				file             bool
+			}{{"accept", "allow", true}, {"decline", "deny", false}} {
+				id := "ask-" + via + "-" + tc.decision
+				var s struct {
+					WorkDir string `json:"work_dir"`
+				}
+				mustOK(t, "start_session", call(t, c, "start_session", map[string]any{"session_id": id, "approval": "ask"}, &s))
+				c.mu.Lock()
+				c.asked = nil
+				c.answer = func(string) *sdk.ElicitResult {
+					if tc.action == "decline" {
+						return &sdk.ElicitResult{Action: "decline"}
+					}
+					return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": tc.decision}}
+				}
+				c.mu.Unlock()
+				var tr struct{ Answer string }
+				mustOK(t, "send_prompt", call(t, c, "send_prompt", map[string]any{"session_id": id, "prompt": "bash:" + base64.RawURLEncoding.EncodeToString([]byte("touch asked.txt"))}, &tr))
+				c.mu.Lock()
+				asked := slices.Clone(c.asked)
+				c.mu.Unlock()
+				if len(asked) != 1 || !strings.Contains(asked[0], id) || !strings.Contains(asked[0], "Allow it?") {
+					t.Fatalf("the client was asked %q (answer %q)", asked, tr.Answer)
+				}
+				if _, err := os.Stat(filepath.Join(s.WorkDir, "asked.txt")); (err == nil) != tc.file {
+					t.Fatalf("%s: the file exists = %v", tc.action, err == nil)
+				}
+				var evs struct {
+					Events []struct {
+						Type, Decision, Channel string
+						AnsweredBy              string `json:"answered_by"`
+					} `json:"events"`
+				}
+				mustOK(t, "get_events", call(t, c, "get_events", map[string]any{"session_id": id}, &evs))
+				decided := false
+				for _, e := range evs.Events {
+					if e.Type == event.TypePermissionDecision {
+						decided = e.Decision == tc.decision && e.Channel == "mcp" && e.AnsweredBy == "alice"
+					}
+				}
+				if !decided {
+					t.Fatalf("%s: no permission_decision %s over mcp among %+v", tc.action, tc.decision, evs.Events)
+				}
+			}
+		})
 	}
 }

@@ -32,7 +32,7 @@ func (t *tools) register(s *sdk.Server) {
 		Description: "Start a conversation with a coding agent. Returns its session_id for send_prompt. provider names the agent (list_sessions shows the daemon's providers; empty: the default); work_dir is a directory inside your tree of work directories (empty: a new one for the session); instructions are added to the agent's system prompt for every turn."},
 		t.startSession)
 	sdk.AddTool(s, &sdk.Tool{Name: "send_prompt", Title: "Send a prompt",
-		Description: "Run one turn of a session: the agent works on the prompt (tools, file edits, all behind HotPlex's firewall) and the call returns when it is done, with its final answer, the tools it used, the files it modified, tokens and cost. Progress notifications report the turn's events while it runs."},
+		Description: "Run one turn of a session: the agent works on the prompt (tools, file edits, all behind HotPlex's firewall) and the call returns when it is done, with its final answer, the tools it used, the files it modified, tokens and cost. Progress notifications report the turn's events while it runs. When the turn waits for a person (a session started with approval ask), a client that takes elicitations is asked allow or deny, and its answer is the decision; others wait for an answer from another client (the web UI, the API) or the approval timeout."},
 		t.sendPrompt)
 	sdk.AddTool(s, &sdk.Tool{Name: "get_events", Title: "Get a session's events",
 		Description: "Read a session's events (prompts' answers, thinking, tool uses and results, permission decisions, firewall blocks, statistics) numbered from 1, those after `after`, at most `limit` of them. Returns next_after to page on.",
@@ -70,6 +70,7 @@ type startSessionIn struct {
 	Instructions string `json:"instructions,omitempty" jsonschema:"instructions added to the agent's system prompt for every turn"`
 	SessionID    string `json:"session_id,omitempty" jsonschema:"an ID of your choosing: letters, digits, '.', '_' or '-' (empty: a new UUID)"`
 	Title        string `json:"title,omitempty" jsonschema:"a title shown in HotPlex's web UI"`
+	Approval     string `json:"approval,omitempty" jsonschema:"auto (the default: the daemon's policy decides) or ask (every tool use waits for a person's answer, which send_prompt asks of you when your client takes elicitations)"`
 }
 
 // sessionOut is a session as the tools show it.
@@ -100,7 +101,7 @@ func failure(what, id string, err error) error {
 
 func (t *tools) startSession(ctx context.Context, req *sdk.CallToolRequest, in startSessionIn) (*sdk.CallToolResult, sessionOut, error) {
 	body := map[string]string{"id": in.SessionID, "provider": in.Provider, "work_dir": in.WorkDir,
-		"task_instructions": in.Instructions, "title": in.Title}
+		"task_instructions": in.Instructions, "title": in.Title, "approval": in.Approval}
 	var s client.Session
 	if err := t.api.Call(ctx, t.keyOf(req.Extra), http.MethodPost, "/v1/sessions", body, &s); err != nil {
 		return nil, sessionOut{}, fmt.Errorf("start_session: %w", err)
@@ -182,7 +183,12 @@ type eventOut struct {
 	Status   string         `json:"status,omitempty"`
 	FilePath string         `json:"file_path,omitempty"`
 	Error    string         `json:"error,omitempty"`
-	Time     time.Time      `json:"time"`
+	// Decision is a permission_decision's "allow" or "deny", AnsweredBy
+	// and Channel who gave it and from which client.
+	Decision   string    `json:"decision,omitempty"`
+	AnsweredBy string    `json:"answered_by,omitempty"`
+	Channel    string    `json:"channel,omitempty"`
+	Time       time.Time `json:"time"`
 }
 
 // maxEventText bounds the text of one event in the tools' answers; the
@@ -196,6 +202,15 @@ func eventOf(ev *event.EventWithMeta) eventOut {
 	}
 	if ev.Danger != nil && o.Text == "" {
 		o.Text = ev.Danger.Reason
+	}
+	if p := ev.Permission; p != nil {
+		if o.Tool == "" {
+			o.Tool = p.ToolName
+		}
+		o.Decision = p.Decision
+		if p.Answerer != nil {
+			o.AnsweredBy, o.Channel = p.By, p.Channel
+		}
 	}
 	return o
 }
