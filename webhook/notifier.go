@@ -107,7 +107,32 @@ type Notifier struct {
 
 	mu    sync.Mutex
 	hooks map[string]*hookQueue // by hook ID, made at first delivery
+
+	// What route read of the store lately, so that a turn's events do
+	// not read it each (route's goroutine alone uses them): the owner
+	// and public ID of sessions, which never change, and each owner's
+	// hooks for hookTTL, or until this notifier changed hooks (changed
+	// counts its changes; a hook made on another node of a cluster is
+	// seen within hookTTL).
+	known   map[string]sessionRef
+	owners  map[string]ownerHooks
+	changed atomic.Uint64
 }
+
+type sessionRef struct{ owner, publicID string }
+
+type ownerHooks struct {
+	hooks []store.Hook
+	at    time.Time
+	gen   uint64
+}
+
+// hookTTL is how long route trusts the hooks it read; knownMax bounds
+// each of its memories (past it, they are forgotten all at once).
+const (
+	hookTTL  = time.Second
+	knownMax = 10000
+)
 
 // New starts a notifier.
 func New(opts Options) *Notifier {
@@ -122,7 +147,8 @@ func New(opts Options) *Notifier {
 	}
 	opts.Retry = opts.Retry.orDefaults()
 	n := &Notifier{opts: opts, log: opts.Logger.With("component", "webhooks"), client: opts.Client,
-		intake: make(chan occurrence, intakeSize), hooks: map[string]*hookQueue{}}
+		intake: make(chan occurrence, intakeSize), hooks: map[string]*hookQueue{},
+		known: map[string]sessionRef{}, owners: map[string]ownerHooks{}}
 	if n.client == nil {
 		n.client = newClient()
 	}
@@ -194,7 +220,9 @@ func (n *Notifier) dispatch() {
 
 func (n *Notifier) route(o occurrence) {
 	ctx := n.ctx
-	if o.sessionID != "" && n.opts.Sessions != nil {
+	if ref, ok := n.known[o.sessionID]; ok && o.sessionID != "" {
+		o.owner, o.data.SessionID = ref.owner, ref.publicID
+	} else if o.sessionID != "" && n.opts.Sessions != nil {
 		s, err := n.opts.Sessions.GetSession(ctx, o.sessionID)
 		switch {
 		case err == nil:
@@ -203,6 +231,10 @@ func (n *Notifier) route(o occurrence) {
 			if o.data.SessionID == "" {
 				o.data.SessionID = s.ID
 			}
+			if len(n.known) >= knownMax {
+				clear(n.known)
+			}
+			n.known[o.sessionID] = sessionRef{owner: o.owner, publicID: o.data.SessionID}
 		case errors.Is(err, store.ErrNotFound) && o.owner != "":
 			o.data.SessionID = o.sessionID
 		case errors.Is(err, store.ErrNotFound):
@@ -213,7 +245,7 @@ func (n *Notifier) route(o occurrence) {
 		}
 	}
 	o.data.Owner = o.owner
-	hooks, err := n.opts.Store.Hooks(ctx, o.owner)
+	hooks, err := n.hooksOf(ctx, o.owner)
 	if err != nil {
 		if ctx.Err() == nil {
 			n.log.Warn("webhook event dropped: cannot read the hooks", "type", o.typ, "owner", o.owner, "err", err)
@@ -234,6 +266,23 @@ func (n *Notifier) route(o occurrence) {
 		}
 		n.queue(h).push(n, delivery{id: id, typ: o.typ, body: body, url: h.URL, secret: h.Secret})
 	}
+}
+
+// hooksOf returns owner's hooks, from memory when read lately.
+func (n *Notifier) hooksOf(ctx context.Context, owner string) ([]store.Hook, error) {
+	gen := n.changed.Load()
+	if c, ok := n.owners[owner]; ok && c.gen == gen && time.Since(c.at) < hookTTL {
+		return c.hooks, nil
+	}
+	hooks, err := n.opts.Store.Hooks(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
+	if len(n.owners) >= knownMax {
+		clear(n.owners)
+	}
+	n.owners[owner] = ownerHooks{hooks: hooks, at: time.Now(), gen: gen}
+	return hooks, nil
 }
 
 func wants(h store.Hook, typ string) bool {
@@ -325,6 +374,7 @@ func (n *Notifier) Create(ctx context.Context, owner string, s Spec) (Hook, erro
 	if err := n.opts.Store.PutHook(ctx, h); err != nil {
 		return Hook{}, err
 	}
+	n.changed.Add(1)
 	v := view(h)
 	v.Secret = h.Secret
 	return v, nil
@@ -349,6 +399,7 @@ func (n *Notifier) Configure(ctx context.Context, owner string, specs []Spec) er
 		if err := n.opts.Store.PutHook(ctx, h); err != nil {
 			return fmt.Errorf("hook %d of key %s: %w", i+1, owner, err)
 		}
+		n.changed.Add(1)
 	}
 	hooks, err := n.opts.Store.Hooks(ctx, owner)
 	if err != nil {
@@ -385,6 +436,7 @@ func (n *Notifier) Delete(ctx context.Context, owner, id string) error {
 		}
 		return err
 	}
+	n.changed.Add(1)
 	n.mu.Lock()
 	q := n.hooks[id]
 	delete(n.hooks, id)
