@@ -131,7 +131,10 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		case event.TypeDangerBlock:
 			blocked = true
 		case event.TypeResult:
+			// The turn's last event: what it came to is known, and the
+			// editor need not wait for the stream's close.
 			result = ev
+			return false
 		}
 		return true
 	})
