@@ -174,6 +174,9 @@ type Capacity struct {
 	// MaxConcurrentStarts is the most starts and resumes at once (0: one
 	// per core), MaxQueuedStarts the turns that may wait for one.
 	MaxConcurrentStarts, MaxQueuedStarts int
-	// Spares are prewarmed processes kept for new conversations.
-	Spares int
+	// Spares are prewarmed processes kept for new conversations, per
+	// agent that can prewarm; ProviderSpares overrides the count for the
+	// agents it names.
+	Spares         int
+	ProviderSpares map[string]int
 }

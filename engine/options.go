@@ -163,6 +163,10 @@ type EngineOptions struct {
 	// MaxResident and MemoryBudget and are refilled in the background when
 	// no start is waiting. 0: none.
 	Spares int
+	// ProviderSpares overrides Spares for the providers it names (by
+	// Provider.Name): each CLI's start costs differ, and so does how many
+	// new conversations each gets. 0 turns a provider's spares off.
+	ProviderSpares map[string]int
 
 	// Clock is the time the session pool reads for idle reaping, the
 	// order of hibernation, the start queue's timeout and the spare
