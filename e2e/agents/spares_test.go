@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,5 +79,66 @@ func waitPool(ctx context.Context, t *testing.T, h *agentHarness, what string, c
 			t.Fatalf("waiting for %s: %+v", what, h.eng.PoolStats())
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// A spare refuses, and stays parked for, a conversation to be resumed;
+// an unclaimed spare's Close ends its process.
+func TestSpareClaimContract(t *testing.T) {
+	for _, ac := range []agentCase{codexCase(), openCodeServeCase()} {
+		t.Run(ac.name, func(t *testing.T) {
+			t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+			m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = m.Close() })
+			p, env := ac.start(t, m.URL(), t.TempDir())
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			sc, err := p.(provider.Prewarmer).Prewarm(ctx, provider.StartOptions{WorkDir: t.TempDir(), Env: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid := sc.PID()
+			if _, err := sc.Claim(ctx, provider.StartOptions{SessionID: "old", ProviderSessionID: "old", Resume: true, WorkDir: t.TempDir(), Env: env}); !errors.Is(err, provider.ErrNotClaimable) {
+				t.Fatalf("claim of a conversation to resume: %v, want ErrNotClaimable", err)
+			}
+			if !sc.Alive() {
+				t.Fatal("a refused claim ended the spare")
+			}
+			if err := sc.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if proc.Alive(pid) {
+				t.Fatalf("the closed spare's process %d lives on", pid)
+			}
+		})
+	}
+}
+
+// A work directory with its OpenCode server already has its conversations
+// share it: a spare offered one stays parked.
+func TestOpenCodeServeSpareLeavesAServedDirectory(t *testing.T) {
+	script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{scriptedmodel.Then("hello", scriptedmodel.Text("hi"))}}
+	h := newAgentHarness(t, openCodeServeCase(), script, engine.EngineOptions{Spares: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	waitPool(ctx, t, h, "a parked spare", func(ps engine.PoolStats) bool { return ps.Spares == 1 })
+	r1, err := h.exec(ctx, "one", "hello")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, describe(r1))
+	}
+	waitPool(ctx, t, h, "the refill", func(ps engine.PoolStats) bool { return ps.Spares == 1 && ps.SpareStarts == 2 })
+	r2, err := h.exec(ctx, "two", "hello")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, describe(r2))
+	}
+	s1, s2 := r1.First(event.TypeSessionStart), r2.First(event.TypeSessionStart)
+	if !s1.Spare || s2.Spare || s2.PID != s1.PID || s2.ProviderSessionID == s1.ProviderSessionID {
+		t.Fatalf("want the second conversation on the first one's server: %+v / %+v", s1.SessionStart, s2.SessionStart)
+	}
+	if ps := h.eng.PoolStats(); ps.Spares != 1 || ps.SpareClaims != 1 {
+		t.Fatalf("the spare was not left parked: %+v", ps)
 	}
 }
