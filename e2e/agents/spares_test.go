@@ -18,13 +18,13 @@ import (
 	"github.com/hotplex/hotplex/testkit"
 )
 
-// A new conversation on an agent that prewarms claims the spare parked
+// A new conversation on each agent that prewarms claims the spare parked
 // before it existed, works in its own work directory (the agent's shell
 // writes where it runs into a file there), and the engine parks a new
 // spare in its place. The spares end with the engine (the harness checks
 // that no process outlives it).
 func TestSpares(t *testing.T) {
-	for _, ac := range []agentCase{claudeACPCase(), codexCase(), openCodeServeCase()} {
+	for _, ac := range []agentCase{claudeACPCase(), codexCase(), openCodeServeCase(), openCodeCase(), codexACPCase(), geminiCase(), qwenCase()} {
 		t.Run(ac.name, func(t *testing.T) {
 			script := scriptedmodel.Script{Rules: []scriptedmodel.Rule{
 				scriptedmodel.Then("where do you work", ac.shell("pwd > where.txt && echo written"),
