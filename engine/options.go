@@ -243,8 +243,8 @@ type SessionConfig struct {
 	// it back (its worktree is then not made again).
 	Baseline *Baseline
 	// MCPServers are the session's own MCP servers, given to its agent
-	// at every start (a session with some takes no prewarmed spare,
-	// started without them).
+	// at every start (a session with some takes a prewarmed spare only
+	// from an agent that takes them at the claim, as ACP agents do).
 	MCPServers []provider.MCPServer
 
 	requested string // the work directory as the caller wrote it, before resolution

@@ -196,8 +196,8 @@ func TestMCPServersReachSessionNew(t *testing.T) {
 }
 
 // A spare is an initialized agent without a session: a conversation to be
-// resumed leaves it parked, a new one gets a session on it, and an
-// unclaimed spare's Close ends its process.
+// resumed leaves it parked, a new one gets a session on it with its MCP
+// servers, and an unclaimed spare's Close ends its process.
 func TestSpareClaim(t *testing.T) {
 	p, err := New(Options{Name: "fake", Path: fakeAgent(t)})
 	if err != nil {
@@ -225,7 +225,9 @@ func TestSpareClaim(t *testing.T) {
 	if !sc.Alive() {
 		t.Fatal("a refused claim ended the spare")
 	}
-	c, err := sc.Claim(ctx, provider.StartOptions{ProviderSessionID: "new", WorkDir: t.TempDir()})
+	c, err := sc.Claim(ctx, provider.StartOptions{ProviderSessionID: "new", WorkDir: t.TempDir(), MCPServers: []provider.MCPServer{
+		{Name: "web", Type: "http", URL: "http://127.0.0.1:9/mcp"},
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,11 +239,11 @@ func TestSpareClaim(t *testing.T) {
 		t.Fatalf("the claimed session was not remembered: %q", saved)
 	}
 	var evs []*event.EventWithMeta
-	if _, err := c.Turn(ctx, "hello", nil, collect(&evs)); err != nil {
+	if _, err := c.Turn(ctx, "mcp", nil, collect(&evs)); err != nil {
 		t.Fatal(err)
 	}
-	if answer(evs) == "" {
-		t.Fatal("no answer from the claimed spare")
+	if got, want := answer(evs), `[{"headers":[],"name":"web","type":"http","url":"http://127.0.0.1:9/mcp"}]`; got != want {
+		t.Fatalf("the claim's session/new had MCP servers\n%s\nwant\n%s", got, want)
 	}
 
 	unclaimed := prewarm()
