@@ -10,11 +10,11 @@ import (
 )
 
 // spares keeps prewarmed processes parked per provider, up to that
-// provider's want, for new conversations to claim instead of cold-starting. It owns
-// the parked spares and the count of those starting; the processes
-// themselves are started and ended by the pool outside the lock (see
-// SessionPool.refillSpares). Every method runs under SessionPool.mu and
-// never blocks.
+// provider's want, for new conversations to claim instead of
+// cold-starting. It owns the parked spares and the count of those
+// starting; the processes themselves are started and ended by the pool
+// outside the lock (see SessionPool.refillSpares). Every method runs
+// under SessionPool.mu and never blocks.
 type spares struct {
 	want     map[string]int              // per spareKey; none: no spares
 	parked   map[string][]provider.Spare // per spareKey
