@@ -580,3 +580,22 @@ func TestSparesPerProviderRefusesBadCounts(t *testing.T) {
 		})
 	}
 }
+
+// A session with MCP servers of its own is offered a spare: one whose
+// agent takes them at the claim serves it with them.
+func TestSessionWithMCPServersClaimsASpareThatTakesThem(t *testing.T) {
+	f := newFake(t, engine.EngineOptions{Spares: 1}, nil)
+	servers := []provider.MCPServer{{Name: "web", Type: "http", URL: "http://127.0.0.1:9/mcp"}}
+	if err := f.eng.CreateSession("mcp", engine.SessionConfig{WorkDir: f.dir, MCPServers: servers}); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	r := f.mustRun(t, "mcp", "hello")
+	if st := r.First(event.TypeSessionStart); !st.Spare {
+		t.Fatalf("the session did not claim the spare: %+v", st.SessionStart)
+	}
+	pr := f.prov.Process("mcp")
+	if pr == nil || len(pr.Options().MCPServers) != 1 || pr.Options().MCPServers[0].Name != "web" {
+		t.Fatalf("the claim was not given the session's MCP servers: %+v", pr)
+	}
+}
