@@ -68,7 +68,11 @@ func spareAgents() []spareAgent {
 // in a work directory of its own, on an engine that keeps a spare parked
 // against one that starts the CLI for it, per agent that prewarms, the
 // two taking turns so that both see the same machine noise
-// (HOTPLEX_BENCH_SPARE_SAMPLES conversations each, default 5).
+// (HOTPLEX_BENCH_SPARE_SAMPLES conversations each, default 5). Each engine
+// holds one process at a time: the spare's refill waits for the measured
+// turn to end instead of sharing its cores, as it would after 2 s of a
+// turn (the slower agents' first turns take longer against the scripted
+// model, which answers at once).
 func BenchmarkSpareFirstReply(b *testing.B) {
 	samples := benchCount("HOTPLEX_BENCH_SPARE_SAMPLES", 5)
 	fmt.Printf("first reply of a new conversation, with a spare and without (%d each, p50)\n", samples)
@@ -85,7 +89,7 @@ func BenchmarkSpareFirstReply(b *testing.B) {
 			}
 			p, env := a.setup(b, m.URL(), home)
 			newEngine := func(spares int) *engine.Engine {
-				eng, err := engine.NewEngine(engine.EngineOptions{Provider: p, Env: env, IdleTimeout: -1, Logger: quiet(), Spares: spares})
+				eng, err := engine.NewEngine(engine.EngineOptions{Provider: p, Env: env, IdleTimeout: -1, Logger: quiet(), Spares: spares, MaxResident: 1})
 				if err != nil {
 					b.Fatal(err)
 				}
