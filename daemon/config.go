@@ -178,6 +178,9 @@ type Capacity struct {
 	// engine's start timeout); past it the turn is refused for room, and
 	// on a cluster its session tries another node.
 	StartQueueTimeout time.Duration
-	// Spares are prewarmed processes kept for new conversations.
-	Spares int
+	// Spares are prewarmed processes kept for new conversations, per
+	// agent that can prewarm; ProviderSpares overrides the count for the
+	// agents it names.
+	Spares         int
+	ProviderSpares map[string]int
 }

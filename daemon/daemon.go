@@ -30,6 +30,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,7 @@ import (
 	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/hub"
 	"github.com/hotplex/hotplex/mcp"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/server"
 	"github.com/hotplex/hotplex/store"
 	"github.com/hotplex/hotplex/webhook"
@@ -158,13 +160,14 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 	}
 	d.approvals.AllowOnTimeout(cfg.AllowOnApprovalTimeout)
 	c := cfg.Capacity
+	c.ProviderSpares = installedSpares(c.ProviderSpares, append([]provider.Provider{def}, others...), d.log)
 	d.eng, err = engine.NewEngine(engine.EngineOptions{
 		PermissionHandler: d.approvals.Handle, PermissionAnnounce: d.approvals.Announce,
 		Timeout: cfg.TurnTimeout, IdleTimeout: cfg.IdleTimeout, Logger: d.log, Namespace: cfg.Namespace,
 		AdminToken: cfg.AdminToken, Provider: def, Providers: others, Env: cfg.Env, Credentials: d.gw.credentials(),
 		WorkDirRoot: cfg.WorkDirRoot, Events: server.Sinks{d.metrics, d.recorder, d.hooks}, Hibernated: d.hooks.Hibernated,
 		MaxResident: c.MaxResident, MemoryBudget: c.MemoryBudget, PerOwnerResident: c.PerOwnerResident,
-		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares,
+		MaxConcurrentStarts: c.MaxConcurrentStarts, MaxQueuedStarts: c.MaxQueuedStarts, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares, ProviderSpares: c.ProviderSpares,
 		Policy: cfg.Policy, KeyPolicy: keyPolicy(cfg.Keys), ProtectedPaths: cfg.ProtectedPaths, Ownership: ownership, Conversations: convs, Node: nodeID(cfg.Cluster),
 	})
 	if err != nil {
@@ -387,4 +390,22 @@ func (d *Daemon) shutdown(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// installedSpares keeps the spare counts of the agents the daemon runs: a
+// configuration shared by machines may name an agent one of them lacks,
+// which is worth a warning, not a refusal to start.
+func installedSpares(counts map[string]int, agents []provider.Provider, log *slog.Logger) map[string]int {
+	if len(counts) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(counts))
+	for name, n := range counts {
+		if slices.ContainsFunc(agents, func(p provider.Provider) bool { return p != nil && p.Name() == name }) {
+			out[name] = n
+		} else {
+			log.Warn("spares for an agent this daemon does not run; ignored", "agent", name)
+		}
+	}
+	return out
 }

@@ -34,6 +34,8 @@ type PoolStats struct {
 	Starting   int // CLI starts under way, spares included
 	Queued     int // turns waiting in the start queue
 	Spares     int // prewarmed processes parked
+	// SparesByProvider counts the parked spares per provider name.
+	SparesByProvider map[string]int
 
 	// ResidentRSS is the resident memory of the sessions' and spares'
 	// process trees at the last measurement, in bytes (0 until measured).
@@ -62,7 +64,7 @@ func (sp *SessionPool) Stats() PoolStats {
 	sp.mu.Lock()
 	st := PoolStats{
 		Sessions: len(sp.sessions), Resident: sp.res.count(), Starting: sp.adm.starting,
-		Queued: sp.adm.queued, Spares: sp.spares.count, ResidentRSS: sp.res.measured,
+		Queued: sp.adm.queued, Spares: sp.spares.count, SparesByProvider: sp.spares.parkedOf(), ResidentRSS: sp.res.measured,
 		ColdStarts: sp.coldStarts, Resumes: sp.resumes, SpareClaims: sp.spares.claims,
 		SpareStarts: sp.spares.starts, Hibernations: sp.res.hibernations, Rejections: sp.adm.rejections,
 		MaxResident: sp.opts.MaxResident, MemoryBudget: sp.opts.MemoryBudget,

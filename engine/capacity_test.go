@@ -3,6 +3,7 @@ package engine_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/fakeprovider"
+	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/testkit"
 )
 
@@ -576,4 +578,74 @@ func TestTurnBegun(t *testing.T) {
 			t.Fatalf("the turn that began emitted nothing: last %d, first %d", last, started.FirstSeq())
 		}
 	})
+}
+
+// Each provider keeps its own count of spares: Spares for those not named
+// in ProviderSpares, the override for those named, none for a zero.
+func TestSparesPerProvider(t *testing.T) {
+	a, b, c := fakeprovider.New("a"), fakeprovider.New("b"), fakeprovider.New("c")
+	f := newFake(t, engine.EngineOptions{
+		Provider: a.WithSpares(), Providers: []provider.Provider{b.WithSpares(), c.WithSpares()},
+		Spares: 1, ProviderSpares: map[string]int{"b": 3, "c": 0},
+	}, a)
+	t.Cleanup(func() {
+		_ = f.eng.Close()
+		if n := b.Live() + c.Live(); n != 0 {
+			t.Errorf("%d fake processes outlived the engine", n)
+		}
+	})
+	want := map[string]int{"a": 1, "b": 3}
+	f.until(t, "the spares", func() bool { return maps.Equal(f.eng.PoolStats().SparesByProvider, want) })
+	r := &testkit.Recorder{}
+	if err := f.eng.Execute(testCtx(t), &engine.Config{SessionID: "on-b", WorkDir: f.dir, Provider: "b"}, "hi", r.Callback); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.First(event.TypeSessionStart); !st.Spare {
+		t.Fatalf("the conversation on b did not claim b's spare: %+v", st.SessionStart)
+	}
+	f.until(t, "b's refill", func() bool { return f.eng.PoolStats().SpareStarts == 5 })
+	f.until(t, "the spares", func() bool { return maps.Equal(f.eng.PoolStats().SparesByProvider, want) })
+	if ps := f.eng.PoolStats(); ps.Spares != 4 || ps.SpareClaims != 1 {
+		t.Fatalf("pool stats = %+v", ps)
+	}
+}
+
+// A spare count the engine cannot honour is refused, naming the mistake.
+func TestSparesPerProviderRefusesBadCounts(t *testing.T) {
+	for name, o := range map[string]engine.EngineOptions{
+		"unknown provider": {ProviderSpares: map[string]int{"cladue": 1}},
+		"negative":         {ProviderSpares: map[string]int{"a": -1}},
+		"negative default": {Spares: -2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o.Provider = fakeprovider.New("a").WithSpares()
+			eng, err := engine.NewEngine(o)
+			if err == nil {
+				_ = eng.Close()
+				t.Fatal("the engine took the counts")
+			}
+			if !errors.Is(err, engine.ErrInvalidConfig) {
+				t.Fatalf("err = %v, want ErrInvalidConfig", err)
+			}
+		})
+	}
+}
+
+// A session with MCP servers of its own is offered a spare: one whose
+// agent takes them at the claim serves it with them.
+func TestSessionWithMCPServersClaimsASpareThatTakesThem(t *testing.T) {
+	f := newFake(t, engine.EngineOptions{Spares: 1}, nil)
+	servers := []provider.MCPServer{{Name: "web", Type: "http", URL: "http://127.0.0.1:9/mcp"}}
+	if err := f.eng.CreateSession("mcp", engine.SessionConfig{WorkDir: f.dir, MCPServers: servers}); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, "a spare", func() bool { return f.eng.PoolStats().Spares == 1 })
+	r := f.mustRun(t, "mcp", "hello")
+	if st := r.First(event.TypeSessionStart); !st.Spare {
+		t.Fatalf("the session did not claim the spare: %+v", st.SessionStart)
+	}
+	pr := f.prov.Process("mcp")
+	if pr == nil || len(pr.Options().MCPServers) != 1 || pr.Options().MCPServers[0].Name != "web" {
+		t.Fatalf("the claim was not given the session's MCP servers: %+v", pr)
+	}
 }

@@ -75,6 +75,9 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		}
 		seen[p.Name()] = true
 	}
+	if err := checkSpares(&opts, seen); err != nil {
+		return nil, err
+	}
 	p := providers[0]
 	if opts.WorkDirRoot != "" {
 		if _, err := resolveWorkDir(opts.WorkDirRoot, ""); err != nil {
@@ -107,6 +110,23 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 	}
 	e.pool = newSessionPool(&e.opts, providers, log, e.cgroup, subreaper)
 	return e, nil
+}
+
+// checkSpares refuses negative spare counts and counts for providers the
+// engine does not have (a misspelt name would otherwise go unnoticed).
+func checkSpares(o *EngineOptions, names map[string]bool) error {
+	if o.Spares < 0 {
+		return fmt.Errorf("%w: spares %d is negative", ErrInvalidConfig, o.Spares)
+	}
+	for name, n := range o.ProviderSpares {
+		if !names[name] {
+			return fmt.Errorf("%w: spares for provider %q, which the engine does not have", ErrInvalidConfig, name)
+		}
+		if n < 0 {
+			return fmt.Errorf("%w: spares %d for provider %q is negative", ErrInvalidConfig, n, name)
+		}
+	}
+	return nil
 }
 
 // Pool returns the engine's session pool.

@@ -163,6 +163,10 @@ type EngineOptions struct {
 	// MaxResident and MemoryBudget and are refilled in the background when
 	// no start is waiting. 0: none.
 	Spares int
+	// ProviderSpares overrides Spares for the providers it names (by
+	// Provider.Name): each CLI's start costs differ, and so does how many
+	// new conversations each gets. 0 turns a provider's spares off.
+	ProviderSpares map[string]int
 
 	// Clock is the time the session pool reads for idle reaping, the
 	// order of hibernation, the start queue's timeout and the spare
@@ -239,8 +243,8 @@ type SessionConfig struct {
 	// it back (its worktree is then not made again).
 	Baseline *Baseline
 	// MCPServers are the session's own MCP servers, given to its agent
-	// at every start (a session with some takes no prewarmed spare,
-	// started without them).
+	// at every start (a session with some takes a prewarmed spare only
+	// from an agent that takes them at the claim, as ACP agents do).
 	MCPServers []provider.MCPServer
 
 	requested string // the work directory as the caller wrote it, before resolution

@@ -85,18 +85,18 @@ func newSessionPool(opts *EngineOptions, providers []provider.Provider, log *slo
 		sessions:   map[string]*session{},
 		adm:        newAdmission(opts),
 		res:        newResidency(opts),
-		spares:     newSpares(opts),
+		spares:     newSpares(opts, providers),
 		spareWake:  make(chan struct{}, 1),
 		stopSpares: make(chan struct{}),
 		sparesDone: make(chan struct{}),
 		stopReaper: make(chan struct{}),
 		reaperDone: make(chan struct{}),
 	}
-	if opts.Spares > 0 {
+	if sp.spares.any() {
 		dir, err := os.MkdirTemp("", "hotplex-spares-")
 		if err != nil {
 			log.Warn("no parking directory for spares; running without", "err", err)
-			sp.spares.want = 0
+			sp.spares.want = nil
 		} else {
 			sp.spareRoot = dir
 		}
@@ -218,7 +218,7 @@ func (sp *SessionPool) acquire(ctx context.Context, id string, cfg SessionConfig
 func (sp *SessionPool) release(s *session) {
 	<-s.turn
 	sp.kick()
-	if sp.spares.want > 0 {
+	if sp.spares.any() {
 		sp.wakeSpares()
 	}
 }
@@ -294,9 +294,10 @@ func (sp *SessionPool) ensureProcess(ctx context.Context, s *session) (startInfo
 		}
 	}
 
-	// A new conversation may take a spare.
+	// A new conversation may take a spare (which refuses, as not
+	// claimable, what it cannot serve: MCP servers fixed at its start).
 	sp.move(s, StatusStarting)
-	if !opts.Resume && len(opts.MCPServers) == 0 {
+	if !opts.Resume {
 		if sc := sp.takeSpare(s); sc != nil {
 			if p, cred, ok := sp.claim(ctx, s, sc, opts); ok {
 				if err := sp.attach(s, p, cred, h); err != nil {

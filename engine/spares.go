@@ -9,14 +9,14 @@ import (
 	"github.com/hotplex/hotplex/provider"
 )
 
-// spares keeps prewarmed processes parked per provider, up to want of
-// each, for new conversations to claim instead of cold-starting. It owns
-// the parked spares and the count of those starting; the processes
-// themselves are started and ended by the pool outside the lock (see
-// SessionPool.refillSpares). Every method runs under SessionPool.mu and
-// never blocks.
+// spares keeps prewarmed processes parked per provider, up to that
+// provider's want, for new conversations to claim instead of
+// cold-starting. It owns the parked spares and the count of those
+// starting; the processes themselves are started and ended by the pool
+// outside the lock (see SessionPool.refillSpares). Every method runs
+// under SessionPool.mu and never blocks.
 type spares struct {
-	want     int
+	want     map[string]int              // per spareKey; none: no spares
 	parked   map[string][]provider.Spare // per spareKey
 	starting map[string]int
 	count    int   // parked, all providers
@@ -25,9 +25,27 @@ type spares struct {
 	starts, claims uint64
 }
 
-func newSpares(o *EngineOptions) spares {
-	return spares{want: o.Spares, parked: map[string][]provider.Spare{}, starting: map[string]int{}}
+// newSpares wants o.Spares, or its ProviderSpares override, of every
+// provider that can prewarm.
+func newSpares(o *EngineOptions, providers []provider.Provider) spares {
+	want := map[string]int{}
+	for _, p := range providers {
+		if _, ok := p.(provider.Prewarmer); !ok {
+			continue
+		}
+		n, ok := o.ProviderSpares[p.Name()]
+		if !ok {
+			n = o.Spares
+		}
+		if n > 0 {
+			want[spareKey(p)] = n
+		}
+	}
+	return spares{want: want, parked: map[string][]provider.Spare{}, starting: map[string]int{}}
 }
+
+// any reports whether some provider wants spares.
+func (sp *spares) any() bool { return len(sp.want) > 0 }
 
 // spareKey names the spares that may serve a session: the options every
 // conversation of the engine shares are fixed at prewarm, so the provider
@@ -61,7 +79,7 @@ func (sp *spares) take(key string) provider.Spare {
 // park adds sc to key's spares; it reports false, leaving sc to be ended,
 // when key has enough already.
 func (sp *spares) park(key string, sc provider.Spare) bool {
-	if len(sp.parked[key]) >= sp.want {
+	if len(sp.parked[key]) >= sp.want[key] {
 		return false
 	}
 	sp.parked[key] = append(sp.parked[key], sc)
@@ -92,7 +110,18 @@ func (sp *spares) drop() provider.Spare {
 
 // wanted reports whether key needs another spare started.
 func (sp *spares) wanted(key string) bool {
-	return len(sp.parked[key])+sp.starting[key] < sp.want
+	return len(sp.parked[key])+sp.starting[key] < sp.want[key]
+}
+
+// parkedOf counts the parked spares per key.
+func (sp *spares) parkedOf() map[string]int {
+	out := map[string]int{}
+	for key, list := range sp.parked {
+		if len(list) > 0 {
+			out[key] = len(list)
+		}
+	}
+	return out
 }
 
 // drain takes every parked spare out (at shutdown).
@@ -123,13 +152,10 @@ func (sp *spares) pids() []int {
 // takeSpare hands s a parked spare of its provider, moving the spare's
 // residency slot to s, when one is parked and s's owner is under quota.
 func (sp *SessionPool) takeSpare(s *session) provider.Spare {
-	if sp.spares.want <= 0 {
-		return nil
-	}
-	if _, ok := s.prov.(provider.Prewarmer); !ok {
-		return nil
-	}
 	key := spareKey(s.prov)
+	if sp.spares.want[key] <= 0 {
+		return nil
+	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.closed || sp.res.ownerFull(s.owner) {
@@ -204,17 +230,14 @@ const spareRefillEvery = 100 * time.Millisecond
 // spareRefillDefer is the longest running turns hold up a spare's refill.
 const spareRefillDefer = 2 * time.Second
 
-// refillSpares keeps Spares parked per prewarming provider. It starts one
+// refillSpares keeps each prewarming provider's spares parked. It starts one
 // at a time, only when no turn waits for a start and there is room without
 // hibernating anyone: spares never take a slot a conversation wants.
 func (sp *SessionPool) refillSpares() {
 	defer close(sp.sparesDone)
-	if sp.spares.want <= 0 {
-		return
-	}
 	var warmers []provider.Provider
 	for _, p := range sp.providers {
-		if _, ok := p.(provider.Prewarmer); ok {
+		if sp.spares.want[spareKey(p)] > 0 {
 			warmers = append(warmers, p)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -56,7 +57,8 @@ type serveConfig struct {
 	MaxStarts             int           `yaml:"max_concurrent_starts" help:"CLI starts and resumes at once (0: one per core)"`
 	MaxQueued             int           `yaml:"max_queued_starts" help:"turns waiting for a start beyond which turns get 429 (0: 256 per concurrent start)"`
 	StartQueueTimeout     time.Duration `yaml:"start_queue_timeout" help:"longest wait of a turn for room to start before it gets 429 (on a cluster: before its session tries another node; 0: the start timeout)"`
-	Spares                int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations (0: none)"`
+	Spares                int           `yaml:"spares" help:"prewarmed CLI processes kept parked for new conversations, per agent that can prewarm (0: none)"`
+	ProviderSpares        spareCounts   `yaml:"spares_per_provider" help:"spares of one agent, overriding spares: AGENT=N, repeatable (YAML: a map; HOTPLEX_SPARES_PER_PROVIDER: claude=2,codex=1)"`
 	ReadTimeout           time.Duration `yaml:"read_timeout" help:"longest wait for a request's headers and body"`
 	WriteTimeout          time.Duration `yaml:"write_timeout" help:"longest time to answer a request (SSE streams, WebSockets and waiting OpenCode prompts are exempt)"`
 	HTTPIdle              time.Duration `yaml:"http_idle_timeout" help:"close a keep-alive connection idle this long"`
@@ -119,7 +121,7 @@ var flagFields = []struct{ flag, field string }{
 	{"offline", "Offline"}, {"log-level", "LogLevel"}, {"allowed-origins", "AllowedOrigins"},
 	{"rate-limit", "RateLimit"}, {"rate-burst", "RateBurst"}, {"admin-key-file", "AdminKeyFile"},
 	{"max-resident", "MaxResident"}, {"memory-budget-mib", "MemoryBudget"}, {"per-owner-resident", "OwnerResident"},
-	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"start-queue-timeout", "StartQueueTimeout"}, {"spares", "Spares"},
+	{"max-concurrent-starts", "MaxStarts"}, {"max-queued-starts", "MaxQueued"}, {"start-queue-timeout", "StartQueueTimeout"}, {"spares", "Spares"}, {"spare", "ProviderSpares"},
 	{"read-timeout", "ReadTimeout"}, {"write-timeout", "WriteTimeout"}, {"http-idle-timeout", "HTTPIdle"},
 	{"ws-max-requests", "WSMaxRequests"}, {"ws-queue-bytes", "WSQueueBytes"}, {"key-check-interval", "KeyCheck"},
 	{"gateway", "Gateway"}, {"gateway-listen", "GatewayListen"}, {"budget-usd", "BudgetUSD"}, {"key-budget-usd", "KeyBudgetUSD"},
@@ -156,6 +158,7 @@ func (c *serveConfig) register(cmd *cobra.Command) {
 	fl.IntVar(&c.MaxQueued, "max-queued-starts", c.MaxQueued, fieldHelp("MaxQueued"))
 	fl.DurationVar(&c.StartQueueTimeout, "start-queue-timeout", c.StartQueueTimeout, fieldHelp("StartQueueTimeout"))
 	fl.IntVar(&c.Spares, "spares", c.Spares, fieldHelp("Spares"))
+	fl.Var(&c.ProviderSpares, "spare", fieldHelp("ProviderSpares"))
 	fl.DurationVar(&c.ReadTimeout, "read-timeout", c.ReadTimeout, fieldHelp("ReadTimeout"))
 	fl.DurationVar(&c.WriteTimeout, "write-timeout", c.WriteTimeout, fieldHelp("WriteTimeout"))
 	fl.DurationVar(&c.HTTPIdle, "http-idle-timeout", c.HTTPIdle, fieldHelp("HTTPIdle"))
@@ -201,6 +204,41 @@ func loadServeConfig(cmd *cobra.Command, flagged *serveConfig, path string, gete
 	return cfg, cfg.finish()
 }
 
+// spareCounts are spare counts per agent name: a YAML map, and a flag
+// given once per agent as NAME=N.
+type spareCounts map[string]int
+
+// Set parses one NAME=N, replacing an earlier count for NAME.
+func (sc *spareCounts) Set(kv string) error {
+	name, n, ok := strings.Cut(strings.TrimSpace(kv), "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("%q is not AGENT=N", kv)
+	}
+	count, err := strconv.Atoi(strings.TrimSpace(n))
+	if err != nil || count < 0 {
+		return fmt.Errorf("%q: the count must be a whole number, 0 or more", kv)
+	}
+	if *sc == nil {
+		*sc = spareCounts{}
+	}
+	(*sc)[name] = count
+	return nil
+}
+
+func (sc *spareCounts) String() string {
+	if sc == nil || len(*sc) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(*sc)) {
+		parts = append(parts, k+"="+strconv.Itoa((*sc)[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (sc *spareCounts) Type() string { return "AGENT=N" }
+
 // applyEnv reads HOTPLEX_<YAML NAME> for every scalar setting.
 func applyEnv(cfg *serveConfig, getenv func(string) string) error {
 	v := reflect.ValueOf(cfg).Elem()
@@ -217,6 +255,14 @@ func applyEnv(cfg *serveConfig, getenv func(string) string) error {
 		}
 		fv := v.Field(i)
 		switch fv.Interface().(type) {
+		case spareCounts:
+			var sc spareCounts
+			for _, kv := range strings.Split(raw, ",") {
+				if err := sc.Set(kv); err != nil {
+					return fmt.Errorf("HOTPLEX_%s: %w", strings.ToUpper(name), err)
+				}
+			}
+			fv.Set(reflect.ValueOf(sc))
 		case string:
 			fv.SetString(raw)
 		case time.Duration:
@@ -383,6 +429,14 @@ func (c *serveConfig) finish() error {
 	if c.ApprovalTimeout < 0 {
 		return fmt.Errorf("config: approval_timeout cannot be negative")
 	}
+	if c.Spares < 0 {
+		return fmt.Errorf("config: spares cannot be negative")
+	}
+	for name, n := range c.ProviderSpares {
+		if n < 0 {
+			return fmt.Errorf("config: spares_per_provider: %s cannot be negative", name)
+		}
+	}
 	if c.BudgetUSD < 0 || c.KeyBudgetUSD < 0 {
 		return fmt.Errorf("config: budgets cannot be negative")
 	}
@@ -437,7 +491,7 @@ func (c serveConfig) daemonConfig() (daemon.Config, error) {
 		ApprovalTimeout: c.ApprovalTimeout, AllowOnApprovalTimeout: c.ApprovalTimeoutAction == "allow",
 		Policy: pols.server,
 		Capacity: daemon.Capacity{MaxResident: c.MaxResident, MemoryBudget: int64(c.MemoryBudget) << 20, PerOwnerResident: c.OwnerResident,
-			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares},
+			MaxConcurrentStarts: c.MaxStarts, MaxQueuedStarts: c.MaxQueued, StartQueueTimeout: c.StartQueueTimeout, Spares: c.Spares, ProviderSpares: c.ProviderSpares},
 		Web: web.Assets(), AllowedOrigins: c.AllowedOrigins,
 		RateLimit:        server.RateLimit{PerSecond: c.RateLimit, Burst: c.RateBurst},
 		Timeouts:         server.Timeouts{Read: c.ReadTimeout, Write: c.WriteTimeout, Idle: c.HTTPIdle},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -208,5 +209,67 @@ func TestServeConfigApprovalTimeout(t *testing.T) {
 	}
 	if _, err := load(map[string]string{}, "--approval-timeout-action", "maybe"); err == nil || !strings.Contains(err.Error(), "approval_timeout_action") {
 		t.Fatalf("a bad action was accepted: %v", err)
+	}
+}
+
+// Spare counts per agent come from the YAML map, the environment or the
+// repeatable --spare flag, in that rising precedence, and reach the
+// daemon beside the plain count every other agent gets.
+func TestServeConfigSparesPerProvider(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hotplex.yaml")
+	if err := os.WriteFile(file, []byte("data_dir: "+dir+"\nspares: 1\nspares_per_provider:\n  claude: 2\n  codex: 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	load := func(args []string, env map[string]string) (serveConfig, error) {
+		fl := defaultServeConfig()
+		c := &cobra.Command{Use: "serve"}
+		fl.register(c)
+		if err := c.ParseFlags(args); err != nil {
+			return serveConfig{}, err
+		}
+		return loadServeConfig(c, &fl, file, func(k string) string { return env[k] })
+	}
+	cfg, err := load(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := cfg.daemonConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc.Capacity.Spares != 1 || !maps.Equal(dc.Capacity.ProviderSpares, map[string]int{"claude": 2, "codex": 0}) {
+		t.Fatalf("from the file: %d %v", dc.Capacity.Spares, dc.Capacity.ProviderSpares)
+	}
+	cfg, err = load(nil, map[string]string{"HOTPLEX_SPARES_PER_PROVIDER": "opencode-serve=3, claude-acp=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(cfg.ProviderSpares, spareCounts{"opencode-serve": 3, "claude-acp": 1}) {
+		t.Fatalf("from the environment: %v", cfg.ProviderSpares)
+	}
+	cfg, err = load([]string{"--spare", "codex=4", "--spare", "claude=5", "--spare", "codex=2"}, map[string]string{"HOTPLEX_SPARES_PER_PROVIDER": "claude=9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(cfg.ProviderSpares, spareCounts{"codex": 2, "claude": 5}) {
+		t.Fatalf("from the flags: %v", cfg.ProviderSpares)
+	}
+	if !strings.Contains(cfg.String(), "spares_per_provider") {
+		t.Fatalf("the start-up log leaves the counts out:\n%s", cfg)
+	}
+	for _, bad := range []string{"codex", "=2", "codex=two", "codex=-1"} {
+		if _, err := load([]string{"--spare", bad}, nil); err == nil {
+			t.Errorf("--spare %s was accepted", bad)
+		}
+		if _, err := load(nil, map[string]string{"HOTPLEX_SPARES_PER_PROVIDER": bad}); err == nil || !strings.Contains(err.Error(), "HOTPLEX_SPARES_PER_PROVIDER") {
+			t.Errorf("HOTPLEX_SPARES_PER_PROVIDER=%s: %v", bad, err)
+		}
+	}
+	if err := os.WriteFile(file, []byte("spares_per_provider:\n  claude: -2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(nil, nil); err == nil || !strings.Contains(err.Error(), "claude cannot be negative") {
+		t.Fatalf("a negative count in the file: %v", err)
 	}
 }

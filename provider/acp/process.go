@@ -78,6 +78,16 @@ func (h levelCap) WithGroup(n string) slog.Handler      { return levelCap{h.Hand
 // open initializes the agent and opens the session: the saved one when
 // hasSaved and the agent can reopen it, a new one otherwise.
 func (c *process) open(ctx context.Context, o provider.StartOptions, saved string, hasSaved, flagResume bool) error {
+	caps, err := c.initialize(ctx)
+	if err != nil {
+		return err
+	}
+	return c.openSession(ctx, o, caps, saved, hasSaved, flagResume)
+}
+
+// initialize introduces HotPlex to the agent and returns what the agent
+// can do.
+func (c *process) initialize(ctx context.Context) (sdk.InitializeResponse, error) {
 	var caps sdk.InitializeResponse
 	err := c.call(ctx, "initialize", func(ctx context.Context) error {
 		// No fs capabilities: the agent uses its own file tools in the work
@@ -92,11 +102,16 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 		return err
 	})
 	if err != nil {
-		return err
+		return caps, err
 	}
 	if caps.AgentInfo != nil {
 		c.log.Debug("agent initialized", "agent", caps.AgentInfo.Name, "version", caps.AgentInfo.Version)
 	}
+	return caps, nil
+}
+
+// openSession opens the conversation in o.WorkDir on an initialized agent.
+func (c *process) openSession(ctx context.Context, o provider.StartOptions, caps sdk.InitializeResponse, saved string, hasSaved, flagResume bool) error {
 	cwd := o.WorkDir
 	mcp := c.mcpServers(o.MCPServers, caps.AgentCapabilities.McpCapabilities)
 	fallback := ""

@@ -194,3 +194,64 @@ func TestMCPServersReachSessionNew(t *testing.T) {
 		t.Fatalf("the agent's session/new had\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A spare is an initialized agent without a session: a conversation to be
+// resumed leaves it parked, a new one gets a session on it with its MCP
+// servers, and an unclaimed spare's Close ends its process.
+func TestSpareClaim(t *testing.T) {
+	p, err := New(Options{Name: "fake", Path: fakeAgent(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c1 := start(t, p, provider.StartOptions{ProviderSessionID: "old"})
+	_ = c1.Close(ctx)
+
+	prewarm := func() provider.Spare {
+		sc, err := p.Prewarm(ctx, provider.StartOptions{WorkDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	sc := prewarm()
+	for _, o := range []provider.StartOptions{{ProviderSessionID: "old"}, {ProviderSessionID: "believed", Resume: true}} {
+		if _, err := sc.Claim(ctx, o); !errors.Is(err, provider.ErrNotClaimable) {
+			t.Fatalf("claim of %+v: %v, want ErrNotClaimable", o, err)
+		}
+	}
+	if !sc.Alive() {
+		t.Fatal("a refused claim ended the spare")
+	}
+	c, err := sc.Claim(ctx, provider.StartOptions{ProviderSessionID: "new", WorkDir: t.TempDir(), MCPServers: []provider.MCPServer{
+		{Name: "web", Type: "http", URL: "http://127.0.0.1:9/mcp"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if info := c.Info(); info.PID != sc.PID() || info.ProviderSessionID == "" || info.Resumed {
+		t.Fatalf("claimed: %+v", info)
+	}
+	if saved, ok := p.opts.Store.Get("new"); !ok || saved != c.Info().ProviderSessionID {
+		t.Fatalf("the claimed session was not remembered: %q", saved)
+	}
+	var evs []*event.EventWithMeta
+	if _, err := c.Turn(ctx, "mcp", nil, collect(&evs)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := answer(evs), `[{"headers":[],"name":"web","type":"http","url":"http://127.0.0.1:9/mcp"}]`; got != want {
+		t.Fatalf("the claim's session/new had MCP servers\n%s\nwant\n%s", got, want)
+	}
+
+	unclaimed := prewarm()
+	pid := unclaimed.PID()
+	if err := unclaimed.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if proc.Alive(pid) {
+		t.Fatalf("the closed spare's process %d lives on", pid)
+	}
+}

@@ -63,10 +63,14 @@ func (s *spare) Close(ctx context.Context) error { return s.c.Close(ctx) }
 
 // Claim binds the spare to a new conversation. A conversation the CLI
 // already keeps on disk is not claimable: it must be resumed by a start
-// with --resume, which a spare cannot do. One only believed to exist
+// with --resume, which a spare cannot do; nor is one with MCP servers of
+// its own, which --mcp-config gives at the start. One only believed to exist
 // (Resume) but missing from disk would start afresh anyway, so a spare
 // serves it.
 func (s *spare) Claim(ctx context.Context, o provider.StartOptions) (provider.Process, error) {
+	if len(o.MCPServers) > 0 {
+		return nil, fmt.Errorf("%w: the CLI takes MCP servers only when it starts", provider.ErrNotClaimable)
+	}
 	if o.ProviderSessionID != "" {
 		tp := claudecli.TranscriptPath(s.env, o.WorkDir, o.ProviderSessionID)
 		if tp == "" && o.Resume {

@@ -151,6 +151,32 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	if log == nil {
 		log = slog.Default()
 	}
+	c, err := p.launch(o, log)
+	if err != nil {
+		return nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
+	defer cancel()
+	saved, hasSaved := p.opts.Store.Get(o.ProviderSessionID)
+	if !hasSaved && o.Resume {
+		// The engine keeps the ID the agent reported and hands it back.
+		saved, hasSaved = o.ProviderSessionID, true
+	}
+	if err := c.open(startCtx, o, saved, hasSaved); err != nil {
+		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancelClose()
+		if cerr := c.Close(closeCtx); cerr != nil {
+			c.log.Debug("closing a failed start", "err", cerr)
+		}
+		return nil, err
+	}
+	p.opts.Store.Put(o.ProviderSessionID, c.threadID)
+	return c, nil
+}
+
+// launch starts `codex app-server` in o.WorkDir with the conversation's
+// MCP servers.
+func (p *Provider) launch(o provider.StartOptions, log *slog.Logger) (*process, error) {
 	args := []string{"app-server"}
 	for _, kv := range append(slices.Clone(p.opts.Config), mcpConfig(o.MCPServers)...) {
 		args = append(args, "-c", kv)
@@ -169,22 +195,6 @@ func (p *Provider) Start(ctx context.Context, o provider.StartOptions) (provider
 	}
 	c := &process{cp: cp, cfg: &p.opts, log: log.With("pid", cp.PID(), "provider", p.opts.Name), info: provider.Info{PID: cp.PID()}}
 	c.rpc = newConn(cp.Stdin(), cp.Stdout(), c.inbound)
-	startCtx, cancel := context.WithTimeout(ctx, p.opts.Start())
-	defer cancel()
-	saved, hasSaved := p.opts.Store.Get(o.ProviderSessionID)
-	if !hasSaved && o.Resume {
-		// The engine keeps the ID the agent reported and hands it back.
-		saved, hasSaved = o.ProviderSessionID, true
-	}
-	if err := c.open(startCtx, o, saved, hasSaved); err != nil {
-		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancelClose()
-		if cerr := c.Close(closeCtx); cerr != nil {
-			c.log.Debug("closing a failed start", "err", cerr)
-		}
-		return nil, err
-	}
-	p.opts.Store.Put(o.ProviderSessionID, c.threadID)
 	return c, nil
 }
 
@@ -223,6 +233,14 @@ type threadResponse struct {
 }
 
 func (c *process) open(ctx context.Context, o provider.StartOptions, saved string, hasSaved bool) error {
+	if err := c.initialize(ctx); err != nil {
+		return err
+	}
+	return c.openThread(ctx, o, saved, hasSaved)
+}
+
+// initialize introduces HotPlex to the app server.
+func (c *process) initialize(ctx context.Context) error {
 	var ir json.RawMessage
 	err := c.rpc.call(ctx, "initialize", map[string]any{
 		"clientInfo":   map[string]any{"name": "hotplex", "title": "HotPlex", "version": "1"},
@@ -234,6 +252,12 @@ func (c *process) open(ctx context.Context, o provider.StartOptions, saved strin
 	if err := c.rpc.notify("initialized", nil); err != nil {
 		return c.startErr(ctx, "initialized", err)
 	}
+	return nil
+}
+
+// openThread opens the conversation's thread in o.WorkDir: the saved one
+// when there is one, a new one otherwise.
+func (c *process) openThread(ctx context.Context, o provider.StartOptions, saved string, hasSaved bool) error {
 	common := map[string]any{"cwd": o.WorkDir, "approvalPolicy": c.cfg.ApprovalPolicy, "sandbox": c.cfg.Sandbox}
 	if o.Model != "" {
 		common["model"] = o.Model

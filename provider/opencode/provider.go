@@ -163,6 +163,18 @@ func (p *Provider) forget(srv *server) {
 
 // launch starts `opencode serve` in o.WorkDir and subscribes to its events.
 func (p *Provider) launch(ctx context.Context, o provider.StartOptions, log *slog.Logger) (*server, error) {
+	srv, err := p.spawn(ctx, o, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.subscribe(ctx); err != nil {
+		return nil, srv.fail(ctx, err)
+	}
+	return srv, nil
+}
+
+// spawn starts `opencode serve` in o.WorkDir and waits for its address.
+func (p *Provider) spawn(ctx context.Context, o provider.StartOptions, log *slog.Logger) (*server, error) {
 	env := o.Env
 	if env == nil {
 		env = os.Environ()
@@ -180,15 +192,20 @@ func (p *Provider) launch(ctx context.Context, o provider.StartOptions, log *slo
 		http: &http.Client{}, events: make(chan struct{}), sessions: map[string]*process{},
 		terminateGrace: p.opts.Terminate(),
 	}
-	if err := srv.start(ctx); err != nil {
-		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if cerr := srv.terminate(closeCtx); cerr != nil {
-			srv.log.Debug("closing a failed start", "err", cerr)
-		}
-		return nil, err
+	if err := srv.listen(ctx); err != nil {
+		return nil, srv.fail(ctx, err)
 	}
 	return srv, nil
+}
+
+// fail ends a server whose start failed with err and returns err.
+func (s *server) fail(ctx context.Context, err error) error {
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if cerr := s.terminate(closeCtx); cerr != nil {
+		s.log.Debug("closing a failed start", "err", cerr)
+	}
+	return err
 }
 
 // server is one running `opencode serve` and the sessions open on it.
@@ -205,11 +222,12 @@ type server struct {
 	// events is closed when the event subscription has ended.
 	events chan struct{}
 
-	mu       sync.Mutex
-	stream   io.Closer
-	sessions map[string]*process // by OpenCode session ID
-	refs     int
-	closing  bool
+	mu         sync.Mutex
+	subscribed bool // the event subscription was started (events will close)
+	stream     io.Closer
+	sessions   map[string]*process // by OpenCode session ID
+	refs       int
+	closing    bool
 }
 
 func (s *server) alive() bool {
@@ -269,8 +287,8 @@ func (s *server) closeIfUnused(ctx context.Context) {
 	}
 }
 
-// start waits for the server's address and subscribes to its events.
-func (s *server) start(ctx context.Context) error {
+// listen waits for the server's address.
+func (s *server) listen(ctx context.Context) error {
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(s.cp.Stdout())
@@ -291,9 +309,6 @@ func (s *server) start(ctx context.Context) error {
 		s.base = a
 	case <-ctx.Done():
 		return s.startErr(ctx, context.Cause(ctx))
-	}
-	if err := s.subscribe(ctx); err != nil {
-		return s.startErr(ctx, err)
 	}
 	return nil
 }
@@ -362,16 +377,20 @@ func (e eventSession) id() string {
 	return ""
 }
 
-// subscribe opens GET /event and starts its reader, which hands every bus
-// event to the turn in progress of the session it concerns.
+// subscribe opens GET /event of the server's directory and starts its
+// reader, which hands every bus event to the turn in progress of the
+// session it concerns. It fails with ErrStartFailed.
 func (s *server) subscribe(ctx context.Context) error {
 	q := url.Values{"directory": {s.dir}}
 	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, s.base+"/event?"+q.Encode(), nil)
 	if err != nil {
-		return err
+		return s.startErr(ctx, err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	connected := make(chan error, 1)
+	s.mu.Lock()
+	s.subscribed = true
+	s.mu.Unlock()
 	go func() {
 		defer close(s.events)
 		resp, err := s.http.Do(req)
@@ -411,9 +430,12 @@ func (s *server) subscribe(ctx context.Context) error {
 	}()
 	select {
 	case err := <-connected:
-		return err
+		if err != nil {
+			return s.startErr(ctx, err)
+		}
+		return nil
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return s.startErr(ctx, context.Cause(ctx))
 	}
 }
 
@@ -429,16 +451,18 @@ func (s *server) terminate(ctx context.Context) error {
 	err := s.cp.Terminate(ctx, s.terminateGrace)
 	_ = s.cp.Stdout().Close()
 	s.mu.Lock()
-	stream := s.stream
+	stream, subscribed := s.stream, s.subscribed
 	s.mu.Unlock()
 	if stream != nil {
 		_ = stream.Close()
 	}
-	select {
-	case <-s.events:
-	case <-ctx.Done():
-		if err == nil {
-			err = ctx.Err()
+	if subscribed {
+		select {
+		case <-s.events:
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
 		}
 	}
 	s.http.CloseIdleConnections()
