@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -75,8 +74,9 @@ func BenchmarkACPWarmTurn(b *testing.B) {
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: bearerRT{d.Alice, tr}}
 
-	toAgent, fromEditor := io.Pipe()
-	toEditor, fromAgent := io.Pipe()
+	// The editor and the agent talk over the operating system's pipes,
+	// as an editor and `hotplex acp` on its stdio do.
+	toAgent, fromEditor, toEditor, fromAgent := stdioPipes(b)
 	served := make(chan error, 1)
 	go func() {
 		served <- acp.Serve(ctx, client.InProcess(d.Handler()), toAgent, fromAgent, acp.Options{Key: d.Alice, Logger: quiet()})
@@ -172,8 +172,9 @@ func BenchmarkACPFirstPrompt(b *testing.B) {
 	})
 	ctx := context.Background()
 
-	toAgent, fromEditor := io.Pipe()
-	toEditor, fromAgent := io.Pipe()
+	// The editor and the agent talk over the operating system's pipes,
+	// as an editor and `hotplex acp` on its stdio do.
+	toAgent, fromEditor, toEditor, fromAgent := stdioPipes(b)
 	served := make(chan error, 1)
 	go func() {
 		served <- acp.Serve(ctx, client.InProcess(d.Handler()), toAgent, fromAgent, acp.Options{Key: d.Alice, Logger: quiet()})
@@ -261,4 +262,23 @@ func coldAdapterPrompt(b *testing.B, path string, env []string, dir string) time
 		b.Fatalf("claude-code-acp prompt: %+v, %v", r, err)
 	}
 	return time.Since(start)
+}
+
+// stdioPipes returns two operating-system pipes, the editor's to the
+// agent and the agent's to the editor, closed when b ends.
+func stdioPipes(b *testing.B) (toAgent, fromEditor, toEditor, fromAgent *os.File) {
+	b.Helper()
+	var err error
+	if toAgent, fromEditor, err = os.Pipe(); err != nil {
+		b.Fatal(err)
+	}
+	if toEditor, fromAgent, err = os.Pipe(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		for _, f := range []*os.File{toAgent, fromEditor, toEditor, fromAgent} {
+			_ = f.Close()
+		}
+	})
+	return toAgent, fromEditor, toEditor, fromAgent
 }
