@@ -92,3 +92,25 @@ func TestListMisses(t *testing.T) {
 		t.Log("\n" + scoreCorpus(d, prefix+"/windows", wd, wb).report(true))
 	}
 }
+
+// TestCorpusSummary prints, when GUARD_SUMMARY is set, the per-round
+// figures of every set (numbers only, never a command), for a run that
+// must not list the lines of the corpora that only score the rules.
+func TestCorpusSummary(t *testing.T) {
+	if os.Getenv("GUARD_SUMMARY") == "" {
+		t.Skip("set GUARD_SUMMARY=1 to print the per-round figures")
+	}
+	d := NewDetector(Options{})
+	for _, set := range corpusSets {
+		dg, bn := loadCorpusDir(quietTB{t}, set.dir)
+		if len(dg)+len(bn) == 0 {
+			continue
+		}
+		t.Log("\n" + roundSummary(d, set.name, dg, bn))
+	}
+}
+
+// quietTB drops the loader's notes, which quote corpus lines.
+type quietTB struct{ testing.TB }
+
+func (quietTB) Logf(string, ...any) {}

@@ -43,9 +43,9 @@ func winCorpusContextFor(shell string) Context {
 	return c
 }
 
-// TestWindowsCorpus reports detection per level and category, every miss
-// and false positive of the Windows group of each set, and fails below the
-// thresholds.
+// TestWindowsCorpus reports detection per level and category of the
+// Windows group of each set (with -v every miss and false positive too),
+// and fails below the thresholds.
 func TestWindowsCorpus(t *testing.T) {
 	d := NewDetector(Options{})
 	for _, set := range corpusSets {
@@ -60,7 +60,7 @@ func TestWindowsCorpus(t *testing.T) {
 			continue
 		}
 		s := scoreCorpus(d, set.name+"/windows", wd, wb)
-		t.Log("\n" + s.report(true))
+		t.Log("\n" + s.report(testing.Verbose()))
 		s.enforce(t, set.windows.crit, set.windows.high, set.windows.mod, set.windows.fp)
 	}
 }
