@@ -543,13 +543,18 @@ var hookVars = map[string]bool{"PROMPT_COMMAND": true, "BASH_ENV": true, "ENV": 
 	"PS0": true, "PS1": true, "PS4": true, "TRAPDEBUG": true, "PAGER": true, "EDITOR": true, "VISUAL": true}
 
 // plainSettings reports start-up text that only sets variables (and adds
-// directories of the user's own to PATH): no command, no substitution, no
-// hook, history or loader variable, no proxy.
+// directories of the user's own to PATH) or defines aliases under new
+// names: no command, no substitution, no hook, loader or proxy variable,
+// no history setting other than a larger history, no alias that shadows
+// a common command.
 func (a *analysis) plainSettings(text string) bool {
 	any := false
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
+	for _, line := range settingLines(text) {
+		if rest, ok := strings.CutPrefix(line, "alias "); ok {
+			if !plainAlias(strings.TrimSpace(rest)) {
+				return false
+			}
+			any = true
 			continue
 		}
 		line = strings.TrimPrefix(line, "export ")
@@ -558,26 +563,116 @@ func (a *analysis) plainSettings(text string) bool {
 			return false
 		}
 		up := strings.ToUpper(name)
+		if historyGrowth(up, val) {
+			any = true
+			continue
+		}
 		if hookVars[up] || commandVars[name] || strings.HasPrefix(up, "HIST") || strings.HasPrefix(up, "LD_") ||
 			strings.HasPrefix(up, "DYLD_") || strings.HasSuffix(up, "_PROXY") || strings.HasPrefix(up, "GIT_") || strings.HasPrefix(up, "SSH_") {
 			return false
 		}
-		if up == "PATH" {
-			for _, dir := range strings.Split(strings.Trim(val, `"'`), ":") {
-				switch {
-				case dir == "$PATH" || dir == "${PATH}":
-				case strings.HasPrefix(dir, "$HOME/") || strings.HasPrefix(dir, "${HOME}/") || strings.HasPrefix(dir, "~/"):
-					if strings.Contains(dir, "/.") && !strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".local/") &&
-						!strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".cargo/") {
-						return false // a hidden directory of the home, other than the usual ones
-					}
-				case a.home != "" && strings.HasPrefix(dir, a.home+"/"):
-				default:
-					return false
-				}
-			}
+		if up == "PATH" && !a.ownPathDirs(val) {
+			return false
 		}
 		any = true
 	}
 	return any
+}
+
+// settingLines splits start-up text into its statements: lines, and the
+// parts of a line between semicolons outside quotes. Comments and blank
+// statements are dropped.
+func settingLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var q byte
+		start := 0
+		for i := 0; i <= len(line); i++ {
+			if i < len(line) {
+				switch ch := line[i]; {
+				case q != 0:
+					if ch == q {
+						q = 0
+					}
+					continue
+				case ch == '\'' || ch == '"':
+					q = ch
+					continue
+				case ch != ';':
+					continue
+				}
+			}
+			if part := strings.TrimSpace(line[start:i]); part != "" {
+				out = append(out, part)
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// plainAlias reports an alias definition (k=kubectl, gl='git log') that
+// names a new command and expands to one plain command line.
+func plainAlias(def string) bool {
+	name, val, ok := strings.Cut(def, "=")
+	if !ok || name == "" || commonCommands[name] || coreCommands[name] || strings.ContainsAny(name, "$`'\" /") {
+		return false
+	}
+	if len(val) >= 2 && (val[0] == '\'' || val[0] == '"') && val[len(val)-1] == val[0] {
+		val = val[1 : len(val)-1]
+	}
+	if val == "" || strings.ContainsAny(val, "`;|&<>(){}$'\"\\") {
+		return false
+	}
+	first, _, _ := strings.Cut(val, " ")
+	switch first {
+	case "sudo", "su", "doas", "curl", "wget", "nc", "ncat", "eval", "exec", "source", ".", "rm", "dd":
+		return false
+	}
+	return !strings.Contains(first, "/")
+}
+
+// historyGrowth reports a setting that keeps more history (HISTSIZE=50000),
+// never one that keeps less or none.
+func historyGrowth(name, val string) bool {
+	switch name {
+	case "HISTSIZE", "SAVEHIST", "HISTFILESIZE":
+	default:
+		return false
+	}
+	n, err := strconv.Atoi(strings.Trim(val, `"'`))
+	return err == nil && n >= 1000
+}
+
+// ownPathDirs reports a PATH value made of the old PATH and directories
+// of the user's own that are not hidden (other than ~/.local and
+// ~/.cargo, where tools install themselves).
+func (a *analysis) ownPathDirs(val string) bool {
+	for _, dir := range strings.Split(strings.Trim(val, `"'`), ":") {
+		var rel string
+		switch {
+		case dir == "$PATH" || dir == "${PATH}":
+			continue
+		case strings.HasPrefix(dir, "$HOME/"):
+			rel = dir[len("$HOME/"):]
+		case strings.HasPrefix(dir, "${HOME}/"):
+			rel = dir[len("${HOME}/"):]
+		case strings.HasPrefix(dir, "~/"):
+			rel = dir[2:]
+		case a.home != "" && strings.HasPrefix(dir, a.home+"/"):
+			rel = dir[len(a.home)+1:]
+		default:
+			return false
+		}
+		for i, seg := range strings.Split(rel, "/") {
+			if strings.HasPrefix(seg, ".") && !(i == 0 && (seg == ".local" || seg == ".cargo")) {
+				return false // a hidden directory of the home, other than the usual ones
+			}
+		}
+	}
+	return true
 }

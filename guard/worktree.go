@@ -300,13 +300,36 @@ func testName(s string) bool {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:] // a path's or URL's last part
 	}
-	for _, t := range nameWords(s) {
+	words := nameWords(s)
+	for i, t := range words {
 		switch t {
-		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
+		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2",
+			// throwaway work: a spike, a scratch copy, a preview of one
+			// pull request, a personal sandbox or a local kind cluster
+			"scratch", "spike", "sandbox", "preview", "previews", "throwaway", "playground", "tmp", "temp", "exp", "experiment", "kind":
 			return true
+		case "dev":
+			// a local file for development (compose.dev.yml, dev.db);
+			// a dev database on a server may be shared
+			if strings.Contains(s, ".") && !strings.HasSuffix(s, ".") {
+				return true
+			}
+		case "pr":
+			if i+1 < len(words) && allDigits(words[i+1]) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // nameWords splits a name into lower-case words at punctuation and at
