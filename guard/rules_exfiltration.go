@@ -208,7 +208,7 @@ var exfiltrationRules = []*rule{
 				if i := strings.IndexAny(host, "/:?$"); i >= 0 {
 					host = host[:i]
 				}
-				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") {
+				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") && !harmlessMetadata(s) {
 					return true, w.s
 				}
 			}
@@ -551,4 +551,23 @@ func foreignEnviron(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// harmlessMetadataLeaves are metadata entries that describe the machine
+// (its id, type, place and addresses) and hold no credential.
+var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
+	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
+	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true}
+
+// harmlessMetadata reports a metadata request (host/path, scheme cut) for
+// one descriptive entry rather than credentials, user data or a listing.
+func harmlessMetadata(s string) bool {
+	_, p, ok := strings.Cut(s, "/")
+	if !ok {
+		return false
+	}
+	p, _, _ = strings.Cut(p, "?")
+	p = strings.TrimSuffix(p, "/")
+	i := strings.LastIndexByte(p, '/')
+	return i >= 0 && harmlessMetadataLeaves[p[i+1:]] && !strings.Contains(p, "identity") && !strings.Contains(p, "iam")
 }

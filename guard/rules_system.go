@@ -261,7 +261,7 @@ var systemRules = []*rule{
 				return hasWord(args, "-a") || hasWord(args, "--all"), ""
 			case "sysctl":
 				for _, w := range args {
-					if strings.HasPrefix(w.s, "kernel.randomize_va_space=0") || strings.HasPrefix(w.s, "kernel.kptr_restrict=0") || strings.HasPrefix(w.s, "kernel.yama.ptrace_scope=0") {
+					if k, _, ok := strings.Cut(w.s, "="); ok && !strings.HasPrefix(k, "-") && securityKnob(k) {
 						return true, w.s
 					}
 				}
@@ -449,4 +449,31 @@ func killSelectors(args []word) []word {
 		}
 	}
 	return out
+}
+
+// securityKnob reports a kernel parameter (sysctl name) that guards the
+// machine: address randomisation, pointer and log restrictions, ptrace,
+// BPF and user namespaces for the unprivileged, core dumps of privileged
+// programs, link protections, panics, module loading, and the network
+// stack's spoofing and redirect defences. Resource limits (max_map_count,
+// inotify watches, somaxconn) are tuning, not security.
+func securityKnob(k string) bool {
+	k = strings.ReplaceAll(strings.ToLower(k), "/", ".")
+	switch {
+	case strings.HasPrefix(k, "kernel."):
+		for _, tuning := range [...]string{"pid_max", "threads-max", "shm", "msg", "sem", "hostname", "domainname", "numa_balancing", "sched_"} {
+			if strings.HasPrefix(k[len("kernel."):], tuning) {
+				return false
+			}
+		}
+		return true
+	case k == "fs.suid_dumpable" || strings.HasPrefix(k, "fs.protected_") || k == "vm.mmap_min_addr" || k == "vm.unprivileged_userfaultfd":
+		return true
+	case strings.HasPrefix(k, "net.ipv4.conf.") || strings.HasPrefix(k, "net.ipv6.conf."):
+		return strings.HasSuffix(k, "rp_filter") || strings.HasSuffix(k, "accept_redirects") || strings.HasSuffix(k, "send_redirects") ||
+			strings.HasSuffix(k, "accept_source_route") || strings.HasSuffix(k, "disable_ipv6")
+	case k == "net.ipv4.tcp_syncookies" || k == "net.core.bpf_jit_harden" || k == "net.core.bpf_jit_enable":
+		return true
+	}
+	return false
 }

@@ -996,10 +996,56 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if strings.HasPrefix(strings.ToLower(p.s), "variable:") || strings.HasPrefix(strings.ToLower(p.s), "env:") {
 				return
 			}
-			ws.winWrite(c, p, c.name == "add-content" || pa.flags["append"])
+			appends := c.name == "add-content" || pa.flags["append"]
+			if appends && c.in.kind == flowNone && ws.plainAddition(p, pa) {
+				return
+			}
+			ws.winWrite(c, p, appends)
 		}
 	}
 }
+
+// plainAddition reports a line appended to the hosts file or a
+// PowerShell profile that only names this machine (127.0.0.1 app.local)
+// or defines an alias under a new name (Set-Alias k kubectl).
+func (ws *winState) plainAddition(p word, pa psArgs) bool {
+	v, ok := pa.get("value")
+	if !ok && len(pa.pos) > 1 {
+		v, ok = pa.pos[1], true
+	}
+	if !ok || !v.ok {
+		return false
+	}
+	l := strings.ReplaceAll(lower(p.s), `\`, "/")
+	switch {
+	case strings.HasSuffix(l, "/drivers/etc/hosts"):
+		return localHostsEntries(v.s)
+	case l == "$profile" || strings.HasSuffix(l, "profile.ps1"):
+		return plainPSAlias(v.s)
+	}
+	return false
+}
+
+// plainPSAlias reports a profile line that only defines an alias under a
+// new name for a plain program: Set-Alias k kubectl.
+func plainPSAlias(s string) bool {
+	f := strings.Fields(strings.TrimSpace(s))
+	if len(f) != 3 || !strings.EqualFold(f[0], "set-alias") && !strings.EqualFold(f[0], "new-alias") {
+		return false
+	}
+	name, target := lower(f[1]), lower(f[2])
+	if commonCommands[name] || coreCommands[name] || winCommonAliases[name] || strings.ContainsAny(name+target, "$`;|&<>(){}/\\:") {
+		return false
+	}
+	return true
+}
+
+// winCommonAliases are names PowerShell and cmd users type every day:
+// redefining one changes what familiar commands do.
+var winCommonAliases = map[string]bool{"dir": true, "cd": true, "del": true, "copy": true, "move": true, "type": true, "echo": true,
+	"cls": true, "where": true, "gci": true, "gc": true, "iex": true, "iwr": true, "irm": true, "ni": true, "ri": true, "rm": true,
+	"set-location": true, "get-childitem": true, "remove-item": true, "start-process": true, "invoke-expression": true, "powershell": true,
+	"pwsh": true, "cmd": true, "explorer": true, "notepad": true, "where.exe": true}
 
 // regDelete judges deleting a registry key.
 func (ws *winState) regDelete(c *cmd, k string, recursive bool) {

@@ -19,6 +19,17 @@ func wholeTreeSpec(w word) bool {
 	return !w.ok || w.glob && strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
 }
 
+// computedRef reports a computed operand written like a ref (v$VERSION,
+// release-${N}): before any "--", git takes it for a branch or tag, and
+// switching refuses to overwrite local changes.
+func computedRef(w word) bool {
+	s := w.s
+	if w.ok || s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	return !strings.ContainsAny(s, "/*?.[")
+}
+
 // gitDiscards reports what a git (or hg, svn) command discards, or "".
 func gitDiscards(c *cmd) string {
 	if c.name == "hg" || c.name == "svn" {
@@ -67,7 +78,7 @@ func gitDiscards(c *cmd) string {
 			}
 		}
 		for _, w := range ops {
-			if wholeTreeSpec(w) {
+			if wholeTreeSpec(w) && !computedRef(w) {
 				return "git checkout " + w.s
 			}
 		}
