@@ -115,6 +115,9 @@ type findSpec struct {
 	// -empty, -user ...) restricts what it visits
 	narrowed bool
 	timed    bool // a time test (-newer, -mmin ...) restricts it
+	// aged: a time test keeps only what is older than a bound
+	// (-mtime +30): retention, which never reaches recent work
+	aged bool
 }
 
 // sourceFiles reports a find that selects a project's own files: every

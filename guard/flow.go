@@ -1093,6 +1093,9 @@ func secretStoreRead(name string, args []word) string {
 			break
 		}
 	}
+	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
+		return "" // SecureString values come back encrypted without it
+	}
 	for _, p := range paths {
 		if len(ops) < len(p) {
 			continue

@@ -67,6 +67,48 @@ func posArgs(args []word, spec optSpec) []word {
 	return out
 }
 
+// retentionRoot reports a find root that is one tool's or one
+// application's own directory (/var/log/myapp, ~/ci-cache/builds): a
+// directory below the top levels of the system and of the home, where
+// deleting what has aged out is routine upkeep.
+func (a *analysis) retentionRoot(w word, cwd string) bool {
+	if !w.ok {
+		return false
+	}
+	p := a.absPath(w.s, cwd)
+	if p == "" {
+		return false
+	}
+	if p == a.workDir || a.inWork(p) {
+		return true
+	}
+	if rel, mine, ok := a.homeRel(p); ok {
+		return mine && rel != "" && !strings.HasPrefix(rel, ".") && !strings.Contains(rel, "/.") && !homeDataDirs[strings.SplitN(rel, "/", 2)[0]]
+	}
+	if strings.Count(p, "/") < 3 {
+		return false // /var/log, /srv/data: a whole system area
+	}
+	if rest, ok := strings.CutPrefix(p, "/var/log/"); ok && systemLogDirs[strings.SplitN(rest, "/", 2)[0]] {
+		return false // the system's own records, not an application's
+	}
+	switch strings.SplitN(p[1:], "/", 2)[0] {
+	case "var", "srv", "opt", "tmp", "data", "mnt":
+		return true
+	}
+	return false
+}
+
+// systemLogDirs are the directories of /var/log the system itself keeps:
+// audit trails and journals.
+var systemLogDirs = map[string]bool{"audit": true, "journal": true, "sa": true, "apt": true, "installer": true, "private": true,
+	"secure": true, "auth": true, "sssd": true, "samba": true, "cups": true}
+
+// homeDataDirs are the folders of a home that hold a person's own
+// documents, never a tool's output.
+var homeDataDirs = map[string]bool{"Documents": true, "Desktop": true, "Pictures": true, "Photos": true, "Music": true, "Videos": true,
+	"Movies": true, "Mail": true, "Notes": true, "Projects": true, "projects": true, "src": true, "code": true, "work": true, "Dropbox": true,
+	"OneDrive": true, "backups": true, "Backups": true}
+
 // deletions lists what a command deletes, classified.
 func (a *analysis) deletions(c *cmd) []delTarget {
 	if c.delDone {
@@ -78,6 +120,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 	add := func(w word, rec bool) {
 		if w.ok && isBlockDevice(a.absPath(w.s, c.cwd)) {
 			return // judged by the disk rules
+		}
+		if w.find != nil && w.find.aged && a.retentionRoot(w, c.cwd) {
+			return // pruning what aged out of one tool's own directory
 		}
 		cls := a.classifyDelete(w, c.cwd)
 		if w.find != nil && !w.find.filtered {

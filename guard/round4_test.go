@@ -105,3 +105,46 @@ func TestLoopbackSocketsAndComputedRefs(t *testing.T) {
 		`git checkout v${MAJOR}`,
 	})
 }
+
+func TestSecretNamesAndPlainParameters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl get secrets -n prod -o yaml > /tmp/s.yaml`, CategoryExfiltration, "k8s-secret-decode", LevelHigh},
+		{`kubectl get secret api -o json | jq '.data | map_values(@base64d)'`, CategoryExfiltration, "k8s-secret-decode", LevelHigh},
+		{`kubectl get secret api -o jsonpath='{.data}'`, CategoryExfiltration, "k8s-secret-decode", LevelHigh},
+		{`aws ssm get-parameter --name /prod/db/password --with-decryption`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl get secret api -o jsonpath='{.data}' | jq keys`,
+		`kubectl get secret api -o json | jq '.data | keys'`,
+		`aws ssm get-parameter --name /app/feature-flags --query Parameter.Value`,
+	})
+}
+
+func TestThrowawayCloudResources(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-AzResourceGroup -Name rg-billing -Force`, CategoryCloudDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Remove-AzResourceGroup -Name rg-sandbox-bob -Force`,
+		`Remove-AzStorageBlob -Container e2e-artifacts -Blob run.log -Context $ctx`,
+	})
+}
+
+func TestAgedOutPruning(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find /var/log -mtime +7 -delete`, CategoryHistoryTamper, "", LevelHigh},
+		{`find /var/log/audit -name '*.log' -mtime +1 -delete`, CategoryHistoryTamper, "", LevelHigh},
+		{`find ~ -mtime +30 -delete`, CategoryFileDelete, "", LevelHigh},
+		{`find ~/Documents -type f -mtime +90 -exec rm -f {} +`, CategoryFileDelete, "", LevelHigh},
+		{`find /srv/uploads -mtime -2 -delete`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find /var/log/nginx-app -name '*.gz' -mtime +14 -delete`,
+		`find ~/build-cache -mindepth 1 -maxdepth 1 -mtime +7 -exec rm -rf {} +`,
+		`find /opt/app/tmp -type f -mmin +120 -delete`,
+	})
+}

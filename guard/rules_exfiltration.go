@@ -414,13 +414,21 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
-			if strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+			namesOnly := laterStage(c, func(s *cmd) bool { return s.name == "jq" && jqNamesOnly(s.args()) }) != nil
+			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly {
 				return true, o
 			}
 			if later := laterStage(c, func(s *cmd) bool {
-				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode"))
+				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode")) ||
+					s.name == "jq" && strings.Contains(joinWords(s.args()), "@base64d")
 			}); later != nil {
-				return true, "| base64 -d"
+				return true, "| " + later.name + " decoding"
+			}
+			// every secret of a namespace or of the cluster, values
+			// included (base64 is an encoding, not a protection)
+			whole := o == "yaml" || o == "json"
+			if whole && !namesOnly && (args[1].s == "secrets" && len(posArgs(args[2:], optSpec{short: "nslo", long: []string{"namespace", "context", "selector", "output", "kubeconfig"}})) == 0 || hasWord(args, "-A") || hasWord(args, "--all-namespaces")) {
+				return true, "every secret as " + o
 			}
 			return false, ""
 		}},
@@ -570,4 +578,17 @@ func harmlessMetadata(s string) bool {
 	p = strings.TrimSuffix(p, "/")
 	i := strings.LastIndexByte(p, '/')
 	return i >= 0 && harmlessMetadataLeaves[p[i+1:]] && !strings.Contains(p, "identity") && !strings.Contains(p, "iam")
+}
+
+// jqNamesOnly reports a jq filter that keeps only the names or the count
+// of what it reads (keys, length), never a value.
+func jqNamesOnly(args []word) bool {
+	for _, w := range positional(args) {
+		switch strings.TrimSpace(w.s) {
+		case "keys", "keys[]", "keys_unsorted", "length", ".data | keys", ".data|keys", "keys | length":
+			return true
+		}
+		return false
+	}
+	return false
 }
