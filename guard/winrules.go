@@ -325,7 +325,12 @@ var winRules = []*rule{
 		}},
 	{ID: "win-recycle-bin", Level: LevelHigh, Category: CategoryFileDelete, Description: "emptying the recycle bin (deleted files can no longer be restored)",
 		Suggestions: []string{"Leave the recycle bin to the user"}, names: names("clear-recyclebin"),
-		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// without -Force the cmdlet asks first, and nobody answers an
+			// agent's prompt: nothing is emptied
+			args := wargs(c)
+			return !hasSw(args, "whatif") && (hasSw(args, "force") || psConfirmOff(args)), ""
+		}},
 	{ID: "win-partition-change", Level: LevelHigh, Category: CategoryDiskWipe, Description: "resizing partitions or removing drive mounts",
 		Suggestions: []string{"Let the user manage disks"}, names: names("resize-partition", "mountvol", "remove-partitionaccesspath", "set-partition", "dismount-diskimage"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -360,7 +365,13 @@ var winRules = []*rule{
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			if c.name == "cmdkey" {
-				return hasSw(args, "list"), j
+				// /list:TARGET only says whether one credential exists
+				for _, w := range args {
+					if l := lower(w); l == "/list" || l == "-list" {
+						return true, j
+					}
+				}
+				return false, ""
 			}
 			return strings.Contains(j, "key=clear"), j
 		}},
@@ -1068,8 +1079,11 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			ru, _ := swVal(args, "ru")
 			if sc == "onlogon" || sc == "onstart" || sc == "onidle" || sc == "minute" || strings.Contains(ru, "system") ||
 				strings.Contains(tr, "temp") || strings.Contains(tr, "appdata") || strings.Contains(tr, "public") || strings.Contains(tr, "powershell") ||
-				strings.Contains(tr, "cmd") || strings.Contains(tr, "http") || strings.Contains(tr, "mshta") || strings.Contains(tr, "rundll32") || strings.Contains(tr, "regsvr32") {
+				strings.Contains(strings.ReplaceAll(tr, ".cmd", ""), "cmd") || strings.Contains(tr, "http") || strings.Contains(tr, "mshta") || strings.Contains(tr, "rundll32") || strings.Contains(tr, "regsvr32") {
 				return LevelHigh, tr
+			}
+			if _, hasRU := swVal(args, "ru"); !hasRU && plainSchedule(sc) && plainTaskProgram(tr) {
+				return LevelSafe, ""
 			}
 			return LevelModerate, tr
 		}
@@ -1106,7 +1120,57 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 	if strings.Contains(j, "system") || strings.Contains(j, "highest") || strings.Contains(j, "atlogon") || strings.Contains(j, "atstartup") {
 		return LevelHigh, j
 	}
+	if c.name == "register-scheduledtask" && (strings.Contains(j, "-daily") || strings.Contains(j, "-weekly")) &&
+		!strings.Contains(j, "-repetitioninterval") {
+		if i := strings.Index(j, "-execute "); i >= 0 {
+			prog := strings.Trim(strings.Fields(j[i+len("-execute "):])[0], `'"()`)
+			if plainTaskProgram(prog) && !strings.ContainsAny(prog, "$%") {
+				return LevelSafe, ""
+			}
+		}
+	}
 	return LevelModerate, j
+}
+
+// plainSchedule reports a schedule by the calendar (daily, weekly,
+// monthly, once), not one that fires every few minutes or at log-on.
+func plainSchedule(sc string) bool {
+	switch sc {
+	case "daily", "weekly", "monthly", "once":
+		return true
+	}
+	return false
+}
+
+// plainTaskProgram reports a task's program (lower case) that is a
+// system copy tool or a script or program kept in a project folder, not
+// one in a profile, a temporary or shared folder, an interpreter with a
+// command line, or a download.
+func plainTaskProgram(tr string) bool {
+	tr = strings.Trim(strings.TrimSpace(tr), `'"`)
+	if tr == "" || strings.ContainsAny(tr, "%$&|") {
+		return false
+	}
+	for _, bad := range [...]string{"\\users\\", "/users/", "appdata", "temp", "public", "programdata", "powershell", "pwsh", "wscript", "cscript",
+		"mshta", "rundll32", "regsvr32", "http", "\\\\", "cmd.exe", "cmd /", "bash", "wsl"} {
+		if strings.Contains(tr, bad) {
+			return false
+		}
+	}
+	prog := strings.Fields(tr)[0]
+	switch prog {
+	case "robocopy", "robocopy.exe", "xcopy", "git", "git.exe", "npm", "dotnet", "python", "py":
+		return true
+	}
+	if !strings.Contains(prog, `\`) && !strings.Contains(prog, "/") {
+		return false
+	}
+	for _, ext := range [...]string{".cmd", ".bat", ".exe"} {
+		if strings.HasSuffix(prog, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // taskDeletion judges deleting the scheduled task named name (lower
@@ -1354,4 +1418,16 @@ func init() {
 				return lv == LevelHigh, what
 			}},
 	})
+}
+
+// psConfirmOff reports -Confirm:$false among a cmdlet's arguments (as
+// wargs gives them): the prompt a cmdlet would show is answered ahead.
+func psConfirmOff(args []string) bool {
+	for _, a := range args {
+		l := lower(a)
+		if strings.HasPrefix(l, "-confirm:") && strings.Contains(l, "false") || l == "-confirm:0" {
+			return true
+		}
+	}
+	return false
 }
