@@ -1506,6 +1506,10 @@ func (c *cmd) setName() {
 		}
 		s = t[i+1:]
 	}
+	// zsh expands =cmd to the path of cmd; no program is named "=..."
+	if len(s) > 1 && s[0] == '=' && s[1] != '=' {
+		s = s[1:]
+	}
 	base := s
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		base = s[i+1:]

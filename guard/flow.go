@@ -151,6 +151,12 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return a.readerFlow(c, args, false)
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case n == "pbpaste" || n == "wl-paste" || n == "xclip" && (hasWord(args, "-o") || hasWord(args, "-out")) ||
+		n == "xsel" && (hasWord(args, "-o") || hasWord(args, "--output") || hasWord(args, "-bo") || hasWord(args, "-ob")):
+		// what was last copied: often a password or a token
+		return flow{kind: flowSecret, what: "the clipboard", crit: true}
+	case remoteEnvDump(c) != "":
+		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
@@ -1109,6 +1115,44 @@ func secretStoreRead(name string, args []word) string {
 		}
 		if match {
 			return "secrets kept by " + name
+		}
+	}
+	return ""
+}
+
+// remoteEnvDump describes a command run in a container or pod that
+// prints its environment (kubectl exec deploy/api -- env, docker exec
+// web printenv): a service's environment holds its credentials.
+func remoteEnvDump(c *cmd) string {
+	switch c.name {
+	case "kubectl", "oc", "docker", "podman", "nerdctl":
+	default:
+		return ""
+	}
+	args := c.args()
+	if len(args) < 2 || args[0].s != "exec" {
+		return ""
+	}
+	var inner []word
+	for i, w := range args {
+		if w.s == "--" {
+			inner = args[i+1:]
+			break
+		}
+	}
+	if inner == nil && c.name != "kubectl" && c.name != "oc" {
+		ops := posArgs(args[1:], optSpec{short: "euwi", long: []string{"env", "user", "workdir", "env-file"}})
+		if len(ops) > 1 {
+			inner = ops[1:]
+		}
+	}
+	if len(inner) == 0 {
+		return ""
+	}
+	switch path.Base(inner[0].s) {
+	case "env", "printenv":
+		if len(inner) == 1 {
+			return "the environment of " + c.base + " exec"
 		}
 	}
 	return ""

@@ -149,6 +149,34 @@ var diskWipeRules = []*rule{
 			args := c.args()
 			return len(args) > 0 && args[0].s == "destroy" && !hasWord(args, "-n"), ""
 		}},
+	{ID: "snapshot-delete", Level: LevelHigh, Category: CategoryDiskWipe, Description: "deleting backups or file-system snapshots (what a restore would need)",
+		Suggestions: []string{"Let the backup tool's own retention prune old snapshots", "Delete one named snapshot after checking it is not needed"},
+		names: names("btrfs", "tmutil", "snapper", "timeshift"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "btrfs":
+				if len(ops) > 1 && strings.HasPrefix("subvolume", ops[0].s) && len(ops[0].s) >= 3 && (ops[1].s == "delete" || ops[1].s == "del") {
+					return true, "btrfs subvolume delete"
+				}
+			case "tmutil":
+				if len(ops) > 0 {
+					switch ops[0].s {
+					case "delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable", "removedestination", "deleteinprogress":
+						return true, "tmutil " + ops[0].s
+					}
+				}
+			case "snapper":
+				if len(ops) > 0 && (ops[0].s == "delete" || ops[0].s == "rm" || ops[0].s == "remove") {
+					return true, "snapper " + ops[0].s
+				}
+			case "timeshift":
+				if hasWord(c.args(), "--delete") || hasWord(c.args(), "--delete-all") {
+					return true, "timeshift --delete"
+				}
+			}
+			return false, ""
+		}},
 	writeRule("write-block-device", LevelCritical, CategoryDiskWipe, "writing directly to a disk device",
 		[]string{"Write to an image file instead", "Check the device with lsblk and do this by hand"}, false, wBlockDev),
 }

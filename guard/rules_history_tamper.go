@@ -30,6 +30,12 @@ var historyTamperRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "kernel-log-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing the kernel's message buffer",
+		Suggestions: []string{"Read it without clearing (dmesg, journalctl -k)"}, names: names("dmesg"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			return o.has("cC", "clear", "read-clear"), ""
+		}},
 	{ID: "history-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling shell history",
 		Suggestions: []string{"Leave history enabled", "Start the command with a space only if HISTCONTROL=ignorespace is already set by the user"},
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -79,6 +79,35 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "immutable-flag-off", Level: LevelHigh, Category: CategoryPermission, Description: "removing the immutable or append-only flag from system files",
+		Suggestions: []string{"Leave system files' flags to the administrator who set them"}, names: names("chattr", "chflags"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			off := false
+			for _, w := range args {
+				if c.name == "chattr" && strings.HasPrefix(w.s, "-") && strings.ContainsAny(w.s[1:], "ia") && w.s != "-R" && w.s != "-f" && w.s != "-V" {
+					off = true
+				}
+				if c.name == "chflags" && (w.s == "noschg" || w.s == "nouchg" || w.s == "nosappnd" || w.s == "nosunlnk") {
+					off = true
+				}
+			}
+			if !off {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				for _, sys := range [...]string{"/etc", "/usr", "/bin", "/sbin", "/boot", "/lib", "/var/log", "/root"} {
+					if p == sys || strings.HasPrefix(p, sys+"/") {
+						return true, p
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-protected", Level: LevelHigh, Category: CategoryPermission, Description: "changing the owner or mode of what HotPlex owns",
 		Suggestions: []string{"Change permissions only inside this session's work directory"}, names: names("chmod", "chown", "chgrp", "setfacl", "chattr"),
 		match: func(a *analysis, c *cmd) (bool, string) {

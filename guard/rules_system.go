@@ -37,12 +37,33 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "options")
+			if hasWord(args, "--bind") || hasWord(args, "-B") || hasWord(args, "--rbind") || strings.Contains(o, "bind") {
+				// mounting over a process's /proc entry hides it from
+				// ps and top; over a system directory it replaces it
+				ops := positional(args)
+				if len(ops) > 1 {
+					p := a.absPath(ops[len(ops)-1].s, c.cwd)
+					if strings.HasPrefix(p, "/proc/") || p == "/etc" || p == "/usr" || p == "/bin" || p == "/sbin" || p == "/boot" || strings.HasPrefix(p, "/etc/") {
+						return true, p
+					}
+				}
+			}
 			if !strings.Contains(o, "remount") {
 				return false, ""
 			}
 			for _, w := range positional(args) {
 				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" {
 					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "boot-entry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting the firmware's boot entries (the machine no longer starts)",
+		Suggestions: []string{"List entries with efibootmgr -v and leave them to the administrator"}, names: names("efibootmgr"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.s == "-B" || w.s == "--delete-bootnum" || w.s == "-A" || w.s == "--inactive" {
+					return true, w.s
 				}
 			}
 			return false, ""
@@ -276,6 +297,11 @@ var systemRules = []*rule{
 			case "ifconfig":
 				return len(args) > 1 && args[len(args)-1].s == "down" && args[0].s != "lo", ""
 			case "ip":
+				if len(args) > 1 && (args[0].s == "route" || args[0].s == "r" || args[0].s == "addr" || args[0].s == "address" || args[0].s == "a") &&
+					(args[1].s == "flush" || args[0].s[0] == 'r' && (args[1].s == "del" || args[1].s == "delete") && hasWord(args, "default")) {
+					// every route (or address) gone: the machine is cut off
+					return !hasWord(args, "cache") && !hasWord(args, "lo"), args[0].s + " " + args[1].s
+				}
 				return len(args) > 3 && args[0].s == "link" && args[1].s == "set" && hasWord(args, "down") && !hasWord(args, "lo"), ""
 			case "ifdown":
 				return len(args) > 0 && !hasWord(args, "lo"), ""
@@ -351,13 +377,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor, SELinux, Gatekeeper or System Integrity Protection",
 		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
-		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil"),
+		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil", "mokutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
 			case "spctl":
-				// Gatekeeper: unsigned downloads run unchecked
-				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable"), "Gatekeeper off"
+				// Gatekeeper: unsigned downloads run unchecked; kernel
+				// extensions load without the user's consent
+				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable") ||
+					len(args) > 1 && args[0].s == "kext-consent" && args[1].s == "disable", "Gatekeeper off"
+			case "mokutil":
+				// Secure Boot stops checking what the machine boots
+				return hasWord(args, "--disable-validation"), "Secure Boot validation off"
 			case "csrutil":
 				return len(args) > 0 && args[0].s == "disable", "System Integrity Protection off"
 			case "setenforce":
