@@ -151,7 +151,7 @@ var diskWipeRules = []*rule{
 		}},
 	{ID: "snapshot-delete", Level: LevelHigh, Category: CategoryDiskWipe, Description: "deleting backups or file-system snapshots (what a restore would need)",
 		Suggestions: []string{"Let the backup tool's own retention prune old snapshots", "Delete one named snapshot after checking it is not needed"},
-		names: names("btrfs", "tmutil", "snapper", "timeshift"),
+		names:       names("btrfs", "tmutil", "snapper", "timeshift"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			switch c.name {
