@@ -342,6 +342,21 @@ func modeOthersRead(m string) bool {
 	return false
 }
 
+// modeSharesRead reports a mode that lets the group or other users read
+// (or write): g+r, o+r, a+r, +r, 644, 640.
+func modeSharesRead(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o066 != 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "goa")) && strings.ContainsAny(perm[1:], "rw") {
+			return true
+		}
+	}
+	return false
+}
+
 func modeRemovesAll(m string) bool {
 	if n, ok := octalMode(m); ok {
 		return n&0o777 == 0

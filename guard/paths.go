@@ -922,6 +922,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "a process environment (" + s + ")", true
 	case strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets"):
 		return "mounted secrets (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/pki/tls/private") || strings.HasPrefix(p, "/etc/letsencrypt/live") ||
+		strings.HasPrefix(p, "/etc/letsencrypt/archive"):
+		return "TLS private keys (" + s + ")", true
 	}
 	if base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample") &&
 		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {

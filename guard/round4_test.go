@@ -217,3 +217,30 @@ func TestSystemProtectionsAndRecords(t *testing.T) {
 		`kubectl exec deploy/api -- env | grep -c ^PATH=`,
 	})
 }
+
+func TestRootShellEscapesAndSharedSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo man ls`, CategoryPrivilege, "root-shell-escape", LevelHigh},
+		{`sudo vim -R /etc/fstab`, CategoryPrivilege, "", LevelHigh},
+		{`sudo git --paginate log`, CategoryPrivilege, "root-shell-escape", LevelHigh},
+		{`sudo gawk 'BEGIN { system("/bin/sh") }'`, CategoryPrivilege, "root-shell-escape", LevelHigh},
+		{`chmod g+r ~/.aws/credentials`, CategoryPermission, "", LevelModerate},
+		{`chmod 644 deploy/id_ed25519`, CategoryPermission, "", LevelModerate},
+		{`sudo chmod o+r /etc/letsencrypt/live/example.org/privkey.pem`, CategoryPermission, "", LevelModerate},
+		{`cp ~/.aws/credentials /media/dev/STICK/`, CategoryExfiltration, "secret-published", LevelHigh},
+		{`cp -r ~/.gnupg /tmp/public/`, CategoryExfiltration, "secret-published", LevelHigh},
+		{`az ad sp create-for-rbac --name deployer --role Contributor --scopes /subscriptions/x`, CategoryPrivilege, "cloud-owner-grant", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`less /var/log/app.log`,
+		`git -p log --oneline`,
+		`sudo awk -F: '$3 >= 1000 {print $1}' /etc/passwd`,
+		`chmod 600 ~/.aws/credentials`,
+		`chmod go-rwx ~/.ssh/id_ed25519`,
+		`chmod 644 README.md`,
+		`cp ~/.aws/config.example /media/dev/STICK/`,
+		`cp dist/app.tar.gz /media/dev/STICK/`,
+		`cp ~/.kube/config ~/.kube/config.bak`,
+	})
+}

@@ -539,6 +539,20 @@ func (a *analysis) publishedPlace(p string) bool {
 			return true
 		}
 	}
+	// removable media and other drives leave with whoever takes them;
+	// a shared folder under /tmp is read by every user
+	for _, root := range [...]string{"/media/", "/run/media/", "/Volumes/", "/mnt/"} {
+		if strings.HasPrefix(p, root) && len(p) > len(root) {
+			return true
+		}
+	}
+	if len(p) >= 3 && p[0] == '/' && p[1] >= 'd' && p[1] <= 'z' && p[2] == '/' {
+		return true // Git Bash: another drive than the system's (/e/backup)
+	}
+	if rest, ok := strings.CutPrefix(p, "/tmp/"); ok {
+		first, _, _ := strings.Cut(rest, "/")
+		return strings.Contains(first, "share") || strings.Contains(first, "public") || first == "pub"
+	}
 	if a.inWork(p) && len(p) > len(a.workDir) {
 		first, _, _ := strings.Cut(strings.TrimPrefix(p[len(a.workDir):], "/"), "/")
 		return first == "public" || first == "static" || first == "www"

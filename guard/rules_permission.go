@@ -67,6 +67,24 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chmod-secret-readable", Level: LevelModerate, Category: CategoryPermission, Description: "letting other users or the group read a file of credentials or keys",
+		Suggestions: []string{"Keep credentials readable by their owner only (chmod 600)", "Share the one value needed through a secret store"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			if !modeSharesRead(mode) {
+				return false, ""
+			}
+			_, octal := octalMode(mode)
+			for _, t := range a.permTargets(c) {
+				if octal && !modeOthersRead(mode) && !modeWorldWritable(mode) && strings.HasPrefix(a.absPath(t.w.s, c.cwd), "/etc/") {
+					continue // 640: the system's own group (shadow, ssl-cert) reads it
+				}
+				if d, crit := a.sensitive(t.w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-root", Level: LevelCritical, Category: CategoryPermission, Description: "permission change on / or a system directory",
 		Suggestions: []string{"Do not change permissions of system directories", "Limit the change to the project directory"}, names: names("chmod", "setfacl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
