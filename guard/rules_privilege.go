@@ -133,7 +133,7 @@ var privilegeRules = []*rule{
 		}},
 	{ID: "root-shell-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "running as root a program that opens a shell on request (a pager, an editor, awk)",
 		Suggestions: []string{"Read files as root with sudo cat or sudoedit", "Run the specific command with sudo instead"},
-		names: names("less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "emacs", "git", "awk", "gawk", "mawk", "nawk", "busybox"),
+		names:       names("less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "emacs", "git", "awk", "gawk", "mawk", "nawk", "busybox"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if !c.asRoot {
 				return false, ""
