@@ -1003,6 +1003,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		ft := first.text
+		if strings.IndexByte(ft, '`') >= 0 && !strings.ContainsAny(ft, "'\"$") {
+			// a backtick outside quotes only escapes the next character:
+			// R`e`m`o`v`e-I`t`e`m is Remove-Item
+			ft = strings.ReplaceAll(ft, "`", "")
+			stage = append([]psTok{{kind: psWord, text: ft}}, stage[1:]...)
+		}
 		// assignment: $x = value
 		if !call && strings.HasPrefix(ft, "$") {
 			name, end := psVarName(ft, 0)

@@ -244,3 +244,50 @@ func TestRootShellEscapesAndSharedSecrets(t *testing.T) {
 		`cp ~/.kube/config ~/.kube/config.bak`,
 	})
 }
+
+func TestWindowsProtectionsAndIndirectDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{"C`l`e`a`r-E`v`e`n`t`L`o`g Security", "", "", LevelHigh},
+		{`Get-ChildItem D:\Shares -Recurse | ForEach-Object { $_.Delete($true) }`, CategoryFileDelete, "", LevelHigh},
+		{`wsl -d Ubuntu -u root -- rm -rf /mnt/c/Users`, CategoryFileDelete, "", LevelHigh},
+		{`Disable-BitLocker -MountPoint D:`, CategorySystem, "win-protection-weakened", LevelHigh},
+		{`Enable-WindowsOptionalFeature -Online -FeatureName TelnetClient`, CategorySystem, "win-protection-weakened", LevelHigh},
+		{`New-ItemProperty HKLM:\SYSTEM\CurrentControlSet\Services\WinDefend -Name Start -Value 4 -Force`, "", "", LevelHigh},
+		{`Remove-NetRoute -Confirm:$false`, CategorySystem, "win-protection-weakened", LevelHigh},
+		{`choco upgrade all -s http://198.51.100.9/feed -y`, CategoryRemoteExec, "", LevelHigh},
+		{`scoop bucket add tools https://example.net/tools.git`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`reg delete HKLM\SYSTEM\CurrentControlSet\Control /f`, CategorySystem, "", LevelCritical},
+		{`sc config wuauserv start= disabled`, CategorySystem, "", LevelHigh},
+		{`dism /online /disable-feature /featurename:Windows-Defender-Features`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ChildItem .\build -Recurse -File | ForEach-Object { $_.Name }`,
+		`wsl --shutdown --help`,
+		`wsl -d Ubuntu -- ls /mnt/c/work/project`,
+		`Get-BitLockerVolume`,
+		`Enable-WindowsOptionalFeature -Online -FeatureName Microsoft-Windows-Subsystem-Linux -NoRestart`,
+		`choco install git -y`,
+		`scoop bucket add extras`,
+		`Get-NetRoute -DestinationPrefix 0.0.0.0/0`,
+	})
+	checkSafe(t, d, cmdc, []string{
+		`sc query wuauserv`,
+		`dism /online /get-features`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pip install --extra-index-url https://pkgs.example.net/simple acme-utils`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
+		{`brew tap acme/tools https://git.example.org/acme/homebrew-tools.git`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
+		{`npm install --registry https://npm.example.org left-pad`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pip install torch --index-url https://download.pytorch.org/whl/cu121`,
+		`pip install -r requirements.txt --index-url https://pypi.org/simple`,
+		`brew tap hashicorp/tap`,
+		`npm install --registry http://localhost:4873 my-lib`,
+	})
+}

@@ -48,6 +48,61 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
+		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			var src string
+			switch c.name {
+			case "brew":
+				// brew tap NAME URL: formulae from that repository
+				if ops[0].s == "tap" && len(ops) > 2 {
+					src = ops[2].s
+				}
+			case "scoop":
+				if ops[0].s == "bucket" && len(ops) > 3 && ops[1].s == "add" {
+					src = ops[3].s
+				}
+			case "choco":
+				if ops[0].s == "install" || ops[0].s == "upgrade" {
+					src, _ = optValue(args, "-s", "source")
+				}
+			case "gem":
+				if ops[0].s == "install" {
+					src, _ = optValue(args, "", "source")
+				}
+			case "npm", "yarn", "pnpm":
+				if ops[0].s == "install" || ops[0].s == "i" || ops[0].s == "add" {
+					src, _ = optValue(args, "", "registry")
+				}
+			default:
+				if ops[0].s == "install" || ops[0].s == "add" || ops[0].s == "sync" || c.name == "uv" && ops[0].s == "pip" {
+					if v, ok := optValue(args, "-i", "index-url"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "extra-index-url"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "index"); ok {
+						src = v
+					}
+				}
+			}
+			if !strings.Contains(src, "://") {
+				return false, ""
+			}
+			h := lower(hostOf(src))
+			if codeHosts[h] && !(c.name == "brew" || c.name == "scoop") || isLocalHost(h) || trustedIndexHosts[h] {
+				return false, ""
+			}
+			if (c.name == "brew" || c.name == "scoop") && codeHosts[h] {
+				return false, "" // a repository on a code host: the usual third-party tap
+			}
+			return true, src
+		}},
 	{ID: "remote-pipe-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "piping downloaded code into a shell or interpreter",
 		Suggestions: suggRemote, names: execNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -450,3 +505,10 @@ func runnableFile(p string) bool {
 	}
 	return false
 }
+
+// trustedIndexHosts are package indexes run by the projects whose
+// packages they serve (PyTorch's and NVIDIA's wheels, Chocolatey's own
+// feed, the test PyPI).
+var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true,
+	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
+	"data.pyg.org": true}

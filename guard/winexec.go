@@ -275,6 +275,13 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
 			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
 		}
+		if prevItem != nil && (strings.Contains(body, "$_.delete(") || strings.Contains(body, "$psitem.delete(")) {
+			// the .NET Delete() of every item piped in: Remove-Item by
+			// another name (Delete($true) empties directories too)
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive || strings.Contains(body, "delete($true)"), prevItem.recursive, prevItem.filtered)
+			}
+		}
 		if prevItem != nil && strings.Contains(body, "$_") && psOverwrites(body) &&
 			!strings.Contains(body, "get-content") && !strings.Contains(body, "gc ") && !strings.Contains(body, "-replace") && !strings.Contains(body, "readall") {
 			// a rewrite reads what it writes back; a wipe does not
@@ -1662,6 +1669,9 @@ func (ws *winState) foreachNative(c *cmd, block string) {
 	inner = strings.ReplaceAll(strings.TrimSpace(inner), "$_", "{}")
 	if strings.ContainsAny(strings.ReplaceAll(inner, "{}", ""), ";|&(){}$`'\"") {
 		return // more than one plain command
+	}
+	if strings.HasPrefix(inner, "{}") {
+		return // an expression on the item ($_.Name), not a command
 	}
 	saved := a.inherit
 	a.inherit = c.in

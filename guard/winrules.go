@@ -177,6 +177,51 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	{ID: "win-protection-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening Windows' own protections (disk encryption, application control, updates, legacy insecure features, system tasks and services)",
+		Suggestions: []string{"Leave the machine's protections to its administrators", "Change the one setting the task needs, reversibly, with the user's consent"},
+		names: names("disable-bitlocker", "suspend-bitlocker", "remove-computer", "remove-netroute", "set-applockerpolicy", "disable-scheduledtask",
+			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "disable-bitlocker", "suspend-bitlocker":
+				return true, "BitLocker off"
+			case "remove-computer":
+				return true, "leaving the domain"
+			case "remove-netroute":
+				return strings.Contains(j, "0.0.0.0/0") || strings.Contains(j, "::/0") || !strings.Contains(j, "-destinationprefix"), "the default route"
+			case "set-applockerpolicy":
+				return !hasSw(args, "merge"), "the application-control policy replaced"
+			case "disable-scheduledtask":
+				if strings.Contains(j, `\microsoft\windows\`) {
+					return true, j
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-scheduledtask" && (len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), `\microsoft\windows\`)) {
+						return true, "Windows' own scheduled tasks"
+					}
+				}
+			case "wusa":
+				return hasSw(args, "uninstall"), "uninstalling an update"
+			case "dism":
+				return hasSw(args, "disable-feature", "remove-package", "remove-capability") || strings.Contains(j, "/remove"), j
+			case "enable-windowsoptionalfeature":
+				return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp"), "a legacy, insecure feature"
+			case "sc":
+				// sc config NAME start= disabled
+				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
+			case "reg", "set-itemproperty", "new-itemproperty":
+				k, d, verb, ok := regTarget(c)
+				if ok && verb == "add" && classifyRegKey(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
+					return true, "a service disabled: " + k
+				}
+				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
+					return true, "insecure guest access to shares"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-logging-policy", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "turning off PowerShell logging or clearing recent-command history in the registry",
 		Suggestions: []string{"Leave logging policy alone"}, names: names("reg", "set-itemproperty", "new-itemproperty", "remove-item", "remove-itemproperty"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -874,6 +874,8 @@ func classifyRegKey(k string) regClass {
 		return regHive
 	case "hklm/sam", "hklm/security":
 		return regCredHive
+	case "hklm/system/currentcontrolset/services", "hklm/system/controlset001/services", "hklm/system/currentcontrolset/control":
+		return regHive // every service, or the system's control set
 	}
 	switch {
 	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||
