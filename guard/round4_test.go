@@ -291,3 +291,49 @@ func TestWindowsProtectionsAndIndirectDeletes(t *testing.T) {
 		`npm install --registry http://localhost:4873 my-lib`,
 	})
 }
+
+func TestDisruptionAndRecoveryLoss(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`killall ruby`, CategorySystem, "service-disruption", LevelModerate},
+		{`sudo systemctl restart NetworkManager`, CategorySystem, "service-disruption", LevelModerate},
+		{`sudo service docker stop`, CategorySystem, "", LevelModerate},
+		{`sudo ss --kill dst 198.51.100.0/24`, CategorySystem, "service-disruption", LevelModerate},
+		{`loginctl kill-user dev`, CategorySystem, "service-disruption", LevelModerate},
+		{`fuser -k -m /mnt/data`, CategorySystem, "service-disruption", LevelModerate},
+		{`helm rollback web 3 -n production`, CategorySystem, "service-disruption", LevelModerate},
+		{`docker image prune -a`, CategoryContainerDestroy, "docker-image-prune-all", LevelModerate},
+		{`git gc --prune=now`, CategoryGitDestroy, "git-prune-now", LevelModerate},
+		{`history -d 1042`, CategoryHistoryTamper, "history-clear", LevelHigh},
+		{`setopt HIST_IGNORE_SPACE`, CategoryHistoryTamper, "history-options-off", LevelModerate},
+		{`brew install --no-quarantine --cask some-app`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`set -Ux fish_user_paths ~/Downloads/tools $fish_user_paths`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`killall Dock`,
+		`killall -0 node`,
+		`sudo systemctl restart nginx`,
+		`systemctl --user restart pipewire`,
+		`ss -tlnp`,
+		`loginctl list-sessions`,
+		`fuser -k 3000/tcp`,
+		`helm rollback web 3 -n staging-preview`,
+		`docker compose stop`,
+		`docker image prune -f`,
+		`git gc`,
+		`history | tail -20`,
+		`setopt EXTENDED_GLOB`,
+		`brew install --cask firefox`,
+	})
+	cmdc := winCorpusContextFor("cmd")
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`taskkill /F /IM python.exe`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-Process chrome | Stop-Process -Force`, CategorySystem, "", LevelModerate},
+		{`Stop-Process -Name Teams -Force`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{`taskkill /PID 4242 /F`, `taskkill /IM vite.exe`})
+	checkSafe(t, d, ps, []string{`Stop-Process -Id 4242 -Force`, `Stop-Process -Name devserver`})
+}

@@ -98,6 +98,20 @@ var containerDestroyRules = []*rule{
 			sub, _ := dockerSub(c)
 			return sub == "container prune", ""
 		}},
+	{ID: "docker-image-prune-all", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every image no container uses (tagged ones included: they must be pulled or built again)",
+		Suggestions: []string{"Prune dangling images only (docker image prune)", "Remove the specific images by name"}, names: names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "image prune" && sub != "system prune" {
+				return false, ""
+			}
+			for _, w := range rest {
+				if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
+					return true, sub + " --all"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "docker-remove-all", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "removing every container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -138,6 +138,21 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "git-prune-now", Level: LevelModerate, Category: CategoryGitDestroy, Description: "pruning unreachable objects at once (lost commits can no longer be recovered)",
+		Suggestions: []string{"Let git gc prune with its default grace period", "Back the repository up first"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "prune" && sub != "gc" {
+				return false, ""
+			}
+			for _, w := range args {
+				switch w.s {
+				case "--expire=now", "--expire=all", "--expire=0", "--prune=now", "--prune=all":
+					return true, "git " + sub + " " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "git-clean-ignored", Level: LevelModerate, Category: CategoryGitDestroy, Description: "git clean deleting untracked and ignored files (.env, local data)",
 		Suggestions: []string{"Preview with git clean -n first", "Drop -x to keep ignored files such as .env"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -10,7 +10,7 @@ import "strings"
 var macosRules = []*rule{
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
-		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot"),
+		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -42,6 +42,9 @@ var macosRules = []*rule{
 				if i := indexWord(args, "--schedule"); i >= 0 && i+1 < len(args) && lower(args[i+1].s) == "off" {
 					return true, "automatic updates off"
 				}
+			case "brew":
+				// the app runs without Gatekeeper's first-launch check
+				return hasWord(args, "--no-quarantine"), "download quarantine off for " + lastWord(args)
 			case "dsenableroot":
 				return !hasWord(args, "-d"), "the root account enabled"
 			case "log":
@@ -190,4 +193,11 @@ func indexWord(args []word, s string) int {
 		}
 	}
 	return -1
+}
+
+func lastWord(args []word) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[len(args)-1].s
 }

@@ -23,6 +23,7 @@ var knownServices = map[string]bool{
 // hidden location.
 func untrustedPlace(s string) bool {
 	return strings.HasPrefix(s, "/tmp/") || strings.HasPrefix(s, "/var/tmp/") || strings.HasPrefix(s, "/dev/shm/") ||
+		strings.Contains(s, "/Downloads/") || strings.HasPrefix(s, "~/Downloads") ||
 		strings.Contains(s, "/.") && !strings.Contains(s, "/.local/") && !strings.Contains(s, "/.cargo/") && !strings.Contains(s, "/./") ||
 		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }

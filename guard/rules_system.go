@@ -234,6 +234,61 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
+		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
+		names: names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "killall":
+				pats := positional(killSelectors(args))
+				if len(pats) == 0 || killSignal(args) == "0" {
+					return false, ""
+				}
+				for _, p := range pats {
+					if !relaunchingAgents[p.s] {
+						return true, "every " + p.s + " process"
+					}
+				}
+			case "systemctl", "service":
+				verb, unit := "", ""
+				if c.name == "systemctl" && len(ops) > 1 {
+					verb, unit = ops[0].s, ops[1].s
+				} else if c.name == "service" && len(ops) > 1 {
+					unit, verb = ops[0].s, ops[1].s
+				}
+				if hasWord(args, "--user") {
+					return false, ""
+				}
+				switch verb {
+				case "restart", "stop", "reload-or-restart", "try-restart", "kill":
+					if sharedDaemons[strings.TrimSuffix(unit, ".service")] {
+						return true, verb + " " + unit
+					}
+				}
+			case "ss":
+				return hasWord(args, "-K") || hasWord(args, "--kill"), "killing open connections"
+			case "loginctl":
+				if len(ops) > 0 && (ops[0].s == "terminate-user" || ops[0].s == "terminate-session" || ops[0].s == "kill-user" || ops[0].s == "kill-session" || ops[0].s == "terminate-seat") {
+					return true, ops[0].s
+				}
+			case "fuser":
+				o := c.opts()
+				return o.has("k", "kill") && (o.has("mM", "mount", "ismountpoint")), "every process using a file system"
+			case "docker", "docker-compose", "podman", "helm":
+				if !touchesProduction(c) {
+					return false, ""
+				}
+				for _, w := range ops {
+					switch w.s {
+					case "stop", "restart", "kill", "pause", "rollback", "scale":
+						return true, w.s + " in production"
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "kill-init", Level: LevelCritical, Category: CategorySystem, Description: "killing init (PID 1) takes the whole system down",
 		Suggestions: []string{"Kill the specific process by PID or name", "Restart a service with systemctl restart"}, names: names("kill"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -508,3 +563,16 @@ func securityKnob(k string) bool {
 	}
 	return false
 }
+
+// relaunchingAgents are macOS's interface processes that start again at
+// once when killed: killall Dock applies a setting.
+var relaunchingAgents = map[string]bool{"Finder": true, "Dock": true, "SystemUIServer": true, "cfprefsd": true, "ControlStrip": true,
+	"NotificationCenter": true, "Menu Bar": true, "TouchBarServer": true}
+
+// sharedDaemons are services everything else on the machine stands on:
+// restarting one stops every container, drops the network or the
+// sessions, and the application the user asked about with them.
+var sharedDaemons = map[string]bool{"docker": true, "containerd": true, "dockerd": true, "podman": true, "systemd-networkd": true,
+	"networking": true, "NetworkManager": true, "network": true, "systemd-resolved": true, "dbus": true, "systemd-logind": true,
+	"gdm": true, "gdm3": true, "lightdm": true, "sddm": true, "display-manager": true, "kubelet": true, "k3s": true, "libvirtd": true,
+	"wpa_supplicant": true, "firewalld": true, "ufw": true, "nftables": true, "systemd-udevd": true, "polkit": true}

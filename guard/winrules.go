@@ -177,6 +177,37 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	{ID: "win-kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "force-killing every process of a name or of a user (unsaved work in each is lost)",
+		Suggestions: []string{"Stop the one process you started by its PID", "Close the program normally so it can save its state"},
+		names: names("taskkill", "stop-process"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			switch c.name {
+			case "taskkill":
+				if !hasSw(args, "f") {
+					return false, ""
+				}
+				if v, ok := swVal(args, "im"); ok {
+					return true, v
+				}
+				if v, ok := swVal(args, "fi"); ok && strings.Contains(v, "username") {
+					return true, v
+				}
+			case "stop-process":
+				if !hasSw(args, "force") {
+					return false, ""
+				}
+				if hasSw(args, "name") || hasSw(args, "processname") {
+					return true, strings.Join(args, " ")
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-process" && len(s.args()) > 0 && !hasSw(wargs(s), "id") {
+						return true, "every process of " + strings.Join(wargs(s), " ")
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-protection-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening Windows' own protections (disk encryption, application control, updates, legacy insecure features, system tasks and services)",
 		Suggestions: []string{"Leave the machine's protections to its administrators", "Change the one setting the task needs, reversibly, with the user's consent"},
 		names: names("disable-bitlocker", "suspend-bitlocker", "remove-computer", "remove-netroute", "set-applockerpolicy", "disable-scheduledtask",
