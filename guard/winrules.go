@@ -179,7 +179,7 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 var winRules = []*rule{
 	{ID: "win-kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "force-killing every process of a name or of a user (unsaved work in each is lost)",
 		Suggestions: []string{"Stop the one process you started by its PID", "Close the program normally so it can save its state"},
-		names: names("taskkill", "stop-process"),
+		names:       names("taskkill", "stop-process"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			switch c.name {
