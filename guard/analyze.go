@@ -1466,6 +1466,9 @@ func (a *analysis) fileFlow(c *cmd, w word) flow {
 		if w.flow != nil {
 			return *w.flow
 		}
+		if a.downloads[dynDownload+w.s] {
+			return flow{kind: flowRemote, what: "downloaded file " + w.s}
+		}
 		return flow{kind: flowUnknown}
 	}
 	if w.proc && w.flow != nil {

@@ -889,6 +889,9 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 	return out
 }
 
+// dynDownload prefixes the key of a download whose file name is computed.
+const dynDownload = "\x00dyn:"
+
 func (a *analysis) recordDownloads(c *cmd) {
 	var files []string
 	if fetchers[c.name] {
@@ -904,6 +907,12 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 		if a.downloads == nil {
 			a.downloads = make(map[string]bool)
+		}
+		if strings.Contains(f, "$") {
+			// a computed name (/tmp/$$, $f): the same words later name
+			// the same file
+			a.downloads[dynDownload+f] = true
+			continue
 		}
 		a.downloads[path.Base(f)] = true
 		if p := a.absPath(f, c.cwd); p != "" {

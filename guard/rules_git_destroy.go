@@ -91,6 +91,11 @@ var gitDestroyRules = []*rule{
 				if (p.delete || strings.HasPrefix(r, ":")) && isProtectedBranch(strings.TrimPrefix(r, ":")) {
 					return true, r
 				}
+				// a branch named by a variable or a listing may be any of
+				// them, the shared ones included
+				if (p.delete || strings.HasPrefix(r, ":")) && strings.ContainsAny(r, "$`") {
+					return true, "a computed branch " + r
+				}
 			}
 			return false, ""
 		}},

@@ -143,6 +143,9 @@ var remoteExecRules = []*rule{
 			if (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
 				return true, w0.s
 			}
+			if !w0.ok && a.downloads[dynDownload+w0.s] {
+				return true, w0.s
+			}
 			if p := openedFile(c); p != "" && (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && a.isDownloaded(p, c.cwd) {
 				return true, c.base + " " + p
 			}
