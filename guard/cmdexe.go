@@ -674,6 +674,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.diskpart(c, in)
 	}
 	ws.finishWin(c)
+	switch l {
+	case "more", "sort", "findstr", "find", "clip":
+		if in.kind == flowRemote || in.kind == flowSecret {
+			return in // a filter passes on what it reads
+		}
+	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
 	}

@@ -26,7 +26,7 @@ var passThrough = map[string]bool{
 	"fgrep": true, "sed": true, "awk": true, "cut": true, "fold": true, "column": true, "iconv": true,
 	"dos2unix": true, "unix2dos": true, "tac": true, "nl": true, "pv": true, "buffer": true, "dd": true,
 	"strings": true, "od": true, "hexdump": true, "tar": true, "zip": true, "gpg": true, "jq": true, "yq": true,
-	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true,
+	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true, "more": true, "findstr": true,
 }
 
 // decoders undo an encoding: their output is obfuscated input.
@@ -151,6 +151,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return a.readerFlow(c, args, false)
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case n == "finger" && len(args) > 0 && strings.Contains(args[len(args)-1].s, "@"):
+		// a finger server answers with whatever text it likes
+		return flow{kind: flowRemote, what: "finger " + args[len(args)-1].s}
 	case n == "pbpaste" || n == "wl-paste" || n == "xclip" && (hasWord(args, "-o") || hasWord(args, "-out")) ||
 		n == "xsel" && (hasWord(args, "-o") || hasWord(args, "--output") || hasWord(args, "-bo") || hasWord(args, "-ob")):
 		// what was last copied: often a password or a token

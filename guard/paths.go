@@ -857,6 +857,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if p == "" {
 		p = path.Clean(s)
 	}
+	if winIsWindowsPath(p) {
+		// a Windows path a POSIX rule looks at: the Windows stores
+		// first, then the names and extensions below
+		if d, crit := a.winSensitive(p); d != "" {
+			return d, crit
+		}
+	}
 	base := path.Base(p)
 	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false

@@ -1437,11 +1437,12 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		}
 	}
 	// [IO.Directory]::Delete('C:\x', $true) / [IO.File]::Delete(...)
-	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory("} {
+	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory(", "filesystem]::deletedirectory(",
+		"filesystem]::deletefile(", "filesystem.deletefile("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := raw[i+len(api):]
 			if j := strings.IndexAny(arg, ",)"); j >= 0 {
-				recursive := strings.Contains(strings.ToLower(arg[j:]), "$true") || api != "io.file]::delete("
+				recursive := strings.Contains(strings.ToLower(arg[j:]), "$true") || api != "io.file]::delete(" && !strings.Contains(api, "deletefile")
 				p := ws.psWord(strings.TrimSpace(arg[:j]), item)
 				ws.winDelete(nil, []word{p}, recursive, false)
 			}

@@ -146,6 +146,7 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	ws.networkCopies(c)
 	if winFileRunners[c.name] {
 		// msiexec /i FILE, rundll32 FILE,Entry, wscript FILE: the file
 		// is what runs
@@ -1421,6 +1422,13 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
+		// SecretManagement, Key Vault and DPAPI values in clear text
+		for _, w := range args {
+			if strings.EqualFold(w.s, "-asplaintext") {
+				return flow{kind: flowSecret, what: "a stored secret (" + c.base + " -AsPlainText)", crit: true}
+			}
+		}
 	case "write-output", "write-host":
 		if len(args) == 1 && args[0].ok {
 			return flow{kind: flowText, text: args[0].s}
@@ -1724,4 +1732,50 @@ func psShellInit(expr string) bool {
 	c := &cmd{words: words}
 	c.setName()
 	return isShellInit(c)
+}
+
+// networkCopies notes what a command brings from a network share or a
+// WebDAV server (esentutl /y \\host\s\a.exe /d a.exe, expand \\host\a.cab
+// dir, xcopy, robocopy, net use Z: \\host\share): running it later is
+// running code from elsewhere, as much as a download is.
+func (ws *winState) networkCopies(c *cmd) {
+	a := ws.a
+	name := strings.TrimPrefix(c.name, "cmd:")
+	switch name {
+	case "esentutl", "expand", "xcopy", "robocopy", "copy", "move", "extrac32", "makecab", "replace", "net":
+	default:
+		return
+	}
+	args := c.args()
+	if name == "net" {
+		// net use Z: \\host\share: the drive is the share
+		if len(args) >= 3 && strings.EqualFold(args[0].s, "use") && len(args[1].s) == 2 && args[1].s[1] == ':' && winRemotePath(args[2].s) {
+			if p := a.winAbs(args[1].s + `\`); p != "" {
+				ws.markDownloaded(strings.TrimSuffix(p, "/") + "/")
+			}
+		}
+		return
+	}
+	var src, dst string
+	for i, w := range args {
+		l := lower(w.s)
+		switch {
+		case name == "esentutl" && (l == "/d" || l == "-d") && i+1 < len(args):
+			dst = args[i+1].s
+		case strings.HasPrefix(l, "/") || strings.HasPrefix(l, "-"):
+		case src == "":
+			src = w.s
+		case dst == "" || name != "esentutl":
+			dst = w.s
+		}
+	}
+	if src == "" || dst == "" || !winRemotePath(src) {
+		return
+	}
+	p := a.winAbs(dst)
+	if p == "" {
+		return
+	}
+	ws.markDownloaded(p)
+	ws.markDownloaded(strings.TrimSuffix(p, "/") + "/") // a directory receives it
 }
