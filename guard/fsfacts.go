@@ -574,6 +574,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wProcSys && (t.path == "/proc/sys/vm/drop_caches" || t.path == "/proc/sys/vm/compact_memory") {
 					continue // the kernel refills its caches: nothing is lost
 				}
+				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
+					continue // the project's own unit or job, as reviewed
+				}
 				for _, cl := range classes {
 					if t.class == cl {
 						return true, t.raw
@@ -583,6 +586,50 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 			return false, ""
 		}}
 }
+
+// provisioned reports a unit file or cron job installed from the
+// project's own files (cp deploy/app.service /etc/systemd/system/), or a
+// cron line that runs a program kept in a permanent place and does
+// nothing the analysis stops: provisioning, not a foothold. What such
+// content runs is still judged as installed content.
+func (a *analysis) provisioned(c *cmd, t writeTarget) bool {
+	switch t.content.kind {
+	case flowLocal:
+		if t.content.what == "" || c.name == "ln" || t.path == "" || strings.HasPrefix(t.path, "/home/") || a.home != "" && strings.HasPrefix(t.path, a.home+"/") {
+			return false
+		}
+		p := a.absPath(t.content.what, c.cwd)
+		if p == "" || !a.inWork(p) || strings.Contains(p, "/.") || path.Base(p) != path.Base(t.path) {
+			return false // renamed on the way in: not the file as shipped
+		}
+		first, _, _ := strings.Cut(p[len(a.workDir)+1:], "/")
+		return deployDirs[first]
+	case flowText:
+		if t.class != wCron || t.content.partial || suspiciousJob(t.content.text) {
+			return false
+		}
+		jobs := cronCommands(t.content.text)
+		if t.path == "/etc/crontab" || strings.HasPrefix(t.path, "/etc/cron.d/") {
+			// the system's tables name the user before the command
+			var b strings.Builder
+			for _, line := range strings.Split(jobs, "\n") {
+				if _, rest, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+					b.WriteString(rest)
+				}
+				b.WriteByte('\n')
+			}
+			jobs = b.String()
+		}
+		sub := a.capture(func() { a.nested(jobs, "installed into "+t.path) })
+		return sub == nil
+	}
+	return false
+}
+
+// deployDirs are the directories where projects keep what they install
+// on servers: unit files, cron tables, packaging.
+var deployDirs = map[string]bool{"deploy": true, "deployment": true, "packaging": true, "contrib": true, "systemd": true, "init": true,
+	"ops": true, "infra": true, "debian": true, "dist": true, "etc": true, "provisioning": true}
 
 // dynamicLeaf stands a path whose last element alone is computed
 // (/etc/sudoers.d/$(whoami), /etc/cron.d/$NAME) for a file in its literal

@@ -623,6 +623,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcHomeCache
 		}
+		if first == "Downloads" && strings.Contains(rel, "/") && !strings.ContainsAny(rel, "*?[") {
+			// one download or what was unpacked from it: fetched
+			// again, not written
+			return pcHomeCache
+		}
 		if n := winTempDir(p); n > 0 {
 			// a Windows profile's temporary directory (Git Bash)
 			if n == len(p) {
@@ -667,6 +672,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 	}
 	top, _, _ := strings.Cut(p[1:], "/")
 	depth := strings.Count(p, "/")
+	if rest, ok := strings.CutPrefix(p, "/var/cache/"); ok {
+		if pm, _, _ := strings.Cut(rest, "/"); packageCaches[pm] {
+			return pcHomeCache // packages the manager downloads again
+		}
+	}
 	switch systemTops[top] {
 	case tierAll:
 		return pcSystemCrit
@@ -949,3 +959,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	}
 	return "", false
 }
+
+// packageCaches are the directories of /var/cache where system package
+// managers keep the packages they downloaded.
+var packageCaches = map[string]bool{"apk": true, "apt": true, "yum": true, "dnf": true, "pacman": true, "zypp": true,
+	"pkg": true, "xbps": true, "distfiles": true}

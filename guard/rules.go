@@ -233,6 +233,10 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		if a.testScoped(c) {
 			return
 		}
+		// a developer's local database, short of dropping it whole
+		if r.Category == CategoryDatabaseDestroy && r.Level < LevelCritical && localDevScoped(c) {
+			return
+		}
 	}
 	switch r.Category {
 	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy:

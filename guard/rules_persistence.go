@@ -118,6 +118,12 @@ var persistenceRules = []*rule{
 				}
 			}
 			ops := positional(args)
+			if c.in.kind == flowText && c.in.partial && len(ops) <= 1 && !suspiciousJob(c.in.text) {
+				// the current crontab with a line added ((crontab -l;
+				// echo JOB) | crontab -): nothing is replaced, and the
+				// job itself is judged as installed content
+				return false, ""
+			}
 			if len(ops) > 0 || c.in.kind != flowNone {
 				return true, ""
 			}

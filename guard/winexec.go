@@ -305,6 +305,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			if s, ok := pa.get("serverinstance"); ok {
 				sub = append(sub, lit("-S"), s)
 			}
+			if d, ok := pa.get("database"); ok {
+				sub = append(sub, lit("-d"), d)
+			}
 			a.subCommand(c, sub, "Invoke-Sqlcmd")
 		}
 	case "set-executionpolicy":

@@ -271,6 +271,40 @@ func (a *analysis) testScoped(c *cmd) bool {
 	return false
 }
 
+// localDevScoped reports a command aimed, by an explicit host option, at
+// a server on this machine, and at a database named for development
+// (psql -h localhost app_dev, Invoke-Sqlcmd -ServerInstance localhost
+// -Database AppDev): a developer's own copy, which seeds and migrations
+// make again. Naming the host matters: without it a client may reach
+// whatever its environment points at.
+func localDevScoped(c *cmd) bool {
+	args := c.args()
+	local, dev := false, false
+	for i, w := range args {
+		l := lower(w.s)
+		if strings.Contains(l, "staging") || strings.Contains(l, "shared") || isProdName(w.s) {
+			return false
+		}
+		switch l {
+		case "-h", "--host", "-s", "--server", "-serverinstance", "-server", "-hostname":
+			if i+1 < len(args) {
+				h, _, _ := strings.Cut(args[i+1].s, ",")
+				h, _, _ = strings.Cut(h, `\`)
+				local = local || loopback(h) || h == "." || strings.EqualFold(h, "(localdb)")
+			}
+		}
+		if strings.Contains(l, "://") {
+			local = local || loopback(hostOf(w.s))
+		}
+		for _, t := range nameWords(w.s) {
+			if t == "dev" || t == "development" || t == "local" {
+				dev = true
+			}
+		}
+	}
+	return local && dev
+}
+
 // redisScratchDB reports FLUSHDB of a numbered database other than the
 // default one on a local server: the numbered databases of a developer's
 // redis are the ones test suites take.
