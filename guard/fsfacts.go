@@ -677,7 +677,7 @@ func (a *analysis) plainSettings(text string) bool {
 			return false
 		}
 		up := strings.ToUpper(name)
-		if historyGrowth(up, val) {
+		if historyGrowth(up, val) || (up == "EDITOR" || up == "VISUAL" || up == "PAGER") && plainProgram(val) {
 			any = true
 			continue
 		}
@@ -748,6 +748,22 @@ func plainAlias(def string) bool {
 		return false
 	}
 	return !strings.Contains(first, "/")
+}
+
+// plainProgram reports a setting naming a program found on PATH, with
+// plain options at most (nvim, code --wait, less -R).
+func plainProgram(val string) bool {
+	val = strings.Trim(val, `"'`)
+	f := strings.Fields(val)
+	if len(f) == 0 || strings.ContainsAny(val, "/$`;|&<>()\\") || isShellName(f[0]) || scriptLangs[f[0]] != "" {
+		return false
+	}
+	for _, x := range f[1:] {
+		if !strings.HasPrefix(x, "-") {
+			return false
+		}
+	}
+	return true
 }
 
 // historyGrowth reports a setting that keeps more history (HISTSIZE=50000),

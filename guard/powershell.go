@@ -978,6 +978,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 	// nested code first: blocks and subexpressions in every word
 	var prev flow
 	var prevItem *psItem
+	var stageCmds []*cmd // the pipeline's commands, for rules that look along it
+	if len(st.stages) > 1 {
+		stageCmds = make([]*cmd, len(st.stages))
+	}
 	for si, stage := range st.stages {
 		if a.stop {
 			return
@@ -1129,6 +1133,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		c.base = nameWord.s
 		c.name = name
 		c.stage = si
+		if stageCmds != nil {
+			stageCmds[si] = c
+			c.pipe = stageCmds
+		}
 		for _, r := range st.redirs[si] {
 			op, target, _ := strings.Cut(r, " ")
 			if target != "" {

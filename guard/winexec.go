@@ -1105,6 +1105,9 @@ func (ws *winState) psInvokeExpr(c *cmd, args []word) {
 	} else if len(pa.pos) > 0 {
 		w = &pa.pos[0]
 	}
+	if w == nil && c.in.kind != flowRemote && psPipedShellInit(c) {
+		return // tool init pwsh | Invoke-Expression
+	}
 	if w == nil {
 		switch c.in.kind {
 		case flowRemote:
@@ -1781,4 +1784,22 @@ func (ws *winState) networkCopies(c *cmd) {
 	}
 	ws.markDownloaded(p)
 	ws.markDownloaded(strings.TrimSuffix(p, "/") + "/") // a directory receives it
+}
+
+// psPipedShellInit reports Invoke-Expression reading what a well-known
+// tool prints as its PowerShell set-up (fnm env | Out-String | iex).
+func psPipedShellInit(c *cmd) bool {
+	if len(c.pipe) < 2 || c.pipe[0] == nil || c.pipe[0] == c {
+		return false
+	}
+	first := c.pipe[0]
+	for _, s := range c.pipe[1:] {
+		if s == c {
+			break
+		}
+		if s == nil || s.name != "out-string" {
+			return false
+		}
+	}
+	return len(first.words) > 0 && isShellInit(first)
 }

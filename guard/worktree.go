@@ -263,10 +263,28 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if c.name == "redis-cli" && redisScratchDB(c.args()) {
 		return true
 	}
-	for _, w := range c.args() {
+	args := c.args()
+	for _, w := range args {
+		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") {
+			return false // a shared environment, whatever else it says
+		}
+	}
+	for i, w := range args {
+		if i > 0 && userOption(args[i-1].s) {
+			continue // a user name (-u dev) says nothing of the data
+		}
 		if w.ok && testName(w.s) {
 			return true
 		}
+	}
+	return false
+}
+
+// userOption reports an option whose value is a user name.
+func userOption(s string) bool {
+	switch s {
+	case "-u", "-U", "--user", "--username", "-username", "-user", "--login":
+		return true
 	}
 	return false
 }
