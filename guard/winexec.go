@@ -493,7 +493,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
 		_, hasName := pa.get("name")
 		_, hasID := pa.get("id")
-		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList {
+		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList && c.in.what != "" {
 			ws.emitWin(c, "win-kill-all", "every process")
 		}
 	case "get-content":

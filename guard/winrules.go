@@ -378,6 +378,9 @@ var winRules = []*rule{
 		Suggestions: []string{"Change $env:PATH for this session only"}, names: names("setx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if len(args) > 1 && args[0] == "path" && pathAppended(args[1]) {
+				return false, "" // the old PATH first, a permanent folder after it
+			}
 			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
 		}},
 	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
@@ -1502,6 +1505,27 @@ func psConfirmOff(args []string) bool {
 	for _, a := range args {
 		l := lower(a)
 		if strings.HasPrefix(l, "-confirm:") && strings.Contains(l, "false") || l == "-confirm:0" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathAppended reports a new PATH value (lower case) that keeps the old
+// one first and only adds folders after it that are not temporary,
+// shared or hidden: nothing it adds can shadow a program found before.
+func pathAppended(v string) bool {
+	v = strings.Trim(v, `"'`)
+	for _, old := range [...]string{"$env:path;", "%path%;"} {
+		if rest, ok := strings.CutPrefix(v, old); ok {
+			for _, dir := range strings.Split(rest, ";") {
+				if dir == "" {
+					continue
+				}
+				if winUntrustedPlace(dir+`\`) || strings.Contains(dir, `\.`) || strings.Contains(dir, "downloads") || strings.ContainsAny(dir, "$%") {
+					return false
+				}
+			}
 			return true
 		}
 	}
