@@ -24,6 +24,13 @@ var parserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }}
 
+// zshParserPool parses what bash cannot but zsh can (anonymous
+// functions, parameter-expansion flags, short loop forms): an agent's
+// shell is often zsh, and zsh's own syntax is not a reason to give up.
+var zshParserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangZsh))
+}}
+
 // flowKind says what a command writes to its standard output (and so what
 // the next command in a pipeline reads).
 type flowKind uint8
@@ -499,6 +506,19 @@ func (a *analysis) run(src, origin string) flow {
 			if f2, err2 := a.parser.Parse(&a.reader, ""); err2 == nil {
 				f, err, src = f2, nil, alt
 			}
+		}
+		if err != nil {
+			zp := zshParserPool.Get().(*syntax.Parser)
+			a.reader.Reset(src)
+			if f2, err2 := zp.Parse(&a.reader, ""); err2 == nil {
+				f, err = f2, nil
+			} else if alt, ok := zshAnonymous(src); ok {
+				a.reader.Reset(alt)
+				if f3, err3 := a.parser.Parse(&a.reader, ""); err3 == nil {
+					f, err, src = f3, nil, alt
+				}
+			}
+			zshParserPool.Put(zp)
 		}
 	}
 	if err != nil {
@@ -1895,4 +1915,39 @@ func (c *cmd) outFlow(a *analysis) flow {
 	}
 	c.out = &f
 	return f
+}
+
+// zshAnonymous rewrites zsh's anonymous function, () { body } args, as
+// the bash it means: a function defined and called at once with args.
+func zshAnonymous(src string) (string, bool) {
+	t := strings.TrimSpace(src)
+	rest, ok := strings.CutPrefix(t, "()")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "{") {
+		return "", false
+	}
+	depth := 0
+	var q byte
+	for i := 0; i < len(rest); i++ {
+		ch := rest[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		case ch == '{':
+			depth++
+		case ch == '}':
+			depth--
+			if depth == 0 {
+				return "__zsh_anon() {\n" + rest[1:i] + "\n}; __zsh_anon" + rest[i+1:], true
+			}
+		}
+	}
+	return "", false
 }

@@ -425,3 +425,19 @@ func TestPowerShellPipelinesAndEditors(t *testing.T) {
 		`echo 'export VISUAL="code --wait"' >> ~/.zshrc`,
 	})
 }
+
+func TestZshSyntaxIsAnalysed(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContext
+	checkDanger(t, d, zsh, []dangerCase{
+		{`() { rm -rf ~ }`, CategoryFileDelete, "", LevelCritical},
+		{`() { rm -rf $1 } /`, CategoryFileDelete, "", LevelHigh},
+		{`rm -rf ${(j:/:)parts}/`, "", "", LevelModerate},
+		{`sudo pkill -9 -U ${(j:,:)uids}`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{
+		`() { local d=$1; ls -la $d } ~/src`,
+		`echo ${(j:,:)array}`,
+		`print -l ${(s:/:)PWD}`,
+	})
+}

@@ -210,6 +210,9 @@ var systemRules = []*rule{
 				if v, ok := optValue(args, "-u", "user"); ok && v != "" && len(positional(killSelectors(args))) == 0 {
 					return true, "every process of user " + v
 				}
+				if v, ok := optValue(args, "-U", "uid"); ok && v != "" && len(positional(killSelectors(args))) == 0 {
+					return true, "every process of user " + v
+				}
 			}
 			return false, ""
 		}},
