@@ -659,7 +659,8 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if l == "powershell" || l == "pwsh" {
 			c.name = "pwsh"
 		}
-		if strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok {
+		namedLeaf := !words[0].ok && strings.ContainsAny(name0, `\/`) && l != "" && !strings.ContainsAny(l, "%!")
+		if (strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok) && !namedLeaf {
 			if l != "%0" && l != "%~f0" {
 				a.unresolved(c, "the command name is not a literal ("+truncate(words[0].s, 60)+")", "")
 			}

@@ -1098,14 +1098,18 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				v := ws.psWord(ft, item)
 				if !v.ok {
 					name, _ := psVarName(ft, 0)
-					if ws.remoteVars[strings.ToLower(name)] {
+					switch {
+					case ws.remoteVars[strings.ToLower(name)]:
 						ws.emitWin(nil, "remote-code-exec", "running downloaded code held in "+ft)
-					} else {
+						continue
+					case computedDirLeaf(v) == "":
 						a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+						continue
 					}
-					continue
+					// the program is named, only its folder is computed
+				} else {
+					ft = v.s
 				}
-				ft = v.s
 			} else {
 				prev = flow{kind: flowUnknown}
 				continue
@@ -1126,8 +1130,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			name = canonicalPS(al)
 		}
 		if !nameWord.ok {
-			a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
-			continue
+			leaf := computedDirLeaf(nameWord)
+			if leaf == "" {
+				a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+				continue
+			}
+			// $env:JAVA_HOME\bin\java.exe: only the folder is computed,
+			// the program is named
+			name = canonicalPS(leaf)
 		}
 		c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: prev}
 		c.base = nameWord.s
@@ -1717,6 +1727,11 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 	return flow{kind: flowUnknown}
 }
 
+// psReadExpr returns the file a (Get-Content FILE -Raw) expression reads.
+func psReadExpr(expr string) string {
+	return psScriptFromFile("([scriptblock]::create(" + strings.TrimPrefix(expr, "$") + "))")
+}
+
 // psScriptFromFile returns the file a script block is made from,
 // ([scriptblock]::Create((Get-Content .\build\tasks.ps1 -Raw))): running
 // it is running that script.
@@ -1741,4 +1756,26 @@ func psScriptFromFile(expr string) string {
 		}
 	}
 	return ""
+}
+
+// computedDirLeaf returns the program a path names when only its folder
+// is computed ($env:JAVA_HOME\bin\java.exe, %VSTOOLS%\VsDevCmd.bat): the
+// literal last element, or "" when the name itself is computed.
+func computedDirLeaf(w word) string {
+	if w.tail <= 0 || w.tail > len(w.s) {
+		return ""
+	}
+	lit := w.s[w.tail:]
+	i := strings.LastIndexAny(lit, `\/`)
+	if i < 0 || i == len(lit)-1 {
+		return ""
+	}
+	leaf := lit[i+1:]
+	if strings.ContainsAny(leaf, "$%!`'\"(){}") {
+		return ""
+	}
+	if l := lower(leaf); strings.HasSuffix(l, ".com") {
+		leaf = leaf[:len(leaf)-4] // format.com is format
+	}
+	return leaf
 }

@@ -441,3 +441,26 @@ func TestZshSyntaxIsAnalysed(t *testing.T) {
 		`print -l ${(s:/:)PWD}`,
 	})
 }
+
+func TestWindowsProgramsInComputedFolders(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`& $env:SystemRoot\System32\vssadmin.exe delete shadows /all /quiet`, "", "", LevelHigh},
+		{`& $env:TOOLS\$name --install`, "", "", LevelHigh},
+		{`iex (Get-Content C:\Users\Public\stage.ps1 -Raw)`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`& $env:JAVA_HOME\bin\java.exe -version`,
+		`iex (Get-Content .\scripts\env.ps1 -Raw)`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`%SystemRoot%\System32\vssadmin.exe delete shadows /all /quiet`, "", "", LevelHigh},
+		{`%TOOL%`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`%JAVA_HOME%\bin\java -version`,
+		`"%ProgramFiles%\nodejs\node.exe" --version`,
+	})
+}

@@ -1147,6 +1147,9 @@ func (ws *winState) psInvokeText(c *cmd, w word, origin string) {
 		if psShellInit(w.s) {
 			return // a well-known tool printing its PowerShell set-up
 		}
+		if p := psReadExpr(w.s); p != "" && ws.a.inWork(ws.a.winAbs(p)) {
+			return // the project's own script, read and run
+		}
 		// the code producing the text was analysed; what it produces
 		// is not known
 		a.unresolved(c, origin+" of computed text", "")
