@@ -464,3 +464,15 @@ func TestWindowsProgramsInComputedFolders(t *testing.T) {
 		`"%ProgramFiles%\nodejs\node.exe" --version`,
 	})
 }
+
+func TestPythonHomeThroughImports(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "import subprocess;subprocess.run(['rm','-rf',__import__('os').path.expanduser('~')])"`, CategoryFileDelete, "", LevelHigh},
+		{`python3 -c "import shutil,os;shutil.rmtree(os.path.expanduser('~/Documents'))"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c "import os;print(os.path.expanduser('~/.config'))"`,
+		`python3 -c "import shutil,os;shutil.rmtree(os.path.expanduser('~/.cache/pip/http'))"`,
+	})
+}
