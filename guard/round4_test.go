@@ -476,3 +476,18 @@ func TestPythonHomeThroughImports(t *testing.T) {
 		`python3 -c "import shutil,os;shutil.rmtree(os.path.expanduser('~/.cache/pip/http'))"`,
 	})
 }
+
+func TestPowerShellPosixHabitsAndPackageCaches(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`rm -rf ~`, CategoryFileDelete, "", LevelCritical},
+		{`rm -fr C:\Users\dev\Documents`, CategoryFileDelete, "", LevelHigh},
+		{`Remove-Item -Recurse -Force $env:USERPROFILE\.m2`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`rm -rf .\dist`,
+		`Remove-Item -Recurse -Force $env:USERPROFILE\.m2\repository\com\example\widget`,
+		`Remove-Item -Recurse -Force $env:USERPROFILE\.cargo\registry\cache\index.crates.io-0000\serde-1.0.0.crate`,
+	})
+}

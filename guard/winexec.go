@@ -629,8 +629,10 @@ func splitComma(s string) []string {
 
 // psRemove judges Remove-Item and its aliases.
 func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) {
+	// -rf, -fr, -r, -f: POSIX habits; read as switches, they never take
+	// the path that follows as their value
 	pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
-		[]string{"recurse", "force", "whatif", "confirm"})
+		[]string{"recurse", "force", "whatif", "confirm", "rf", "fr", "r", "f", "fo", "rec"})
 	if pa.flags["whatif"] {
 		return
 	}

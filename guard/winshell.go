@@ -622,7 +622,9 @@ var winHomeTop = map[string]bool{"documents": true, "desktop": true, "pictures":
 
 var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-cache", "appdata/roaming/npm-cache",
 	"appdata/local/pip/cache", "appdata/local/yarn/cache", ".nuget/packages", "appdata/local/go-build", ".gradle/caches",
-	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps"}
+	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps", ".m2/repository",
+	".ivy2/cache", ".cargo/registry", "go/pkg/mod", ".npm/_cacache", "appdata/local/nuget/cache", "appdata/local/composer",
+	".rustup/downloads", ".conda/pkgs"}
 
 // winCacheRoot reports a profile's whole temporary folder or a whole
 // cache (%TEMP%, ~\.nuget\packages, ~\.gradle\caches) rather than a
