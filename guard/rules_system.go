@@ -237,6 +237,48 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "security-updates-blocked", Level: LevelHigh, Category: CategorySystem, Description: "holding back or downgrading security-critical packages (known holes stay open)",
+		Suggestions: []string{"Pin the application's own dependencies instead", "Leave the system's security updates on"},
+		names:       names("apt-mark", "apt-get", "apt", "dnf", "yum", "nvram"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "nvram":
+				// firmware variables: boot arguments, security settings
+				for _, w := range ops {
+					if strings.Contains(w.s, "=") || w.s == "-c" {
+						return true, "firmware variable " + w.s
+					}
+				}
+				return hasWord(args, "-c") || hasWord(args, "-d"), "firmware variables"
+			case "apt-mark":
+				if len(ops) > 1 && ops[0].s == "hold" {
+					for _, p := range ops[1:] {
+						if securityPackage(p.s) {
+							return true, "hold " + p.s
+						}
+					}
+				}
+			case "apt-get", "apt":
+				if hasWord(args, "--allow-downgrades") {
+					for _, p := range ops {
+						if name, _, ok := strings.Cut(p.s, "="); ok && securityPackage(name) {
+							return true, "downgrading " + p.s
+						}
+					}
+				}
+			case "dnf", "yum":
+				if len(ops) > 1 && (ops[0].s == "downgrade" || ops[0].s == "versionlock") {
+					for _, p := range ops[1:] {
+						if securityPackage(strings.SplitN(p.s, "-", 2)[0]) || securityPackage(p.s) {
+							return true, ops[0].s + " " + p.s
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
 		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
 		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm"),
@@ -579,3 +621,15 @@ var sharedDaemons = map[string]bool{"docker": true, "containerd": true, "dockerd
 	"networking": true, "NetworkManager": true, "network": true, "systemd-resolved": true, "dbus": true, "systemd-logind": true,
 	"gdm": true, "gdm3": true, "lightdm": true, "sddm": true, "display-manager": true, "kubelet": true, "k3s": true, "libvirtd": true,
 	"wpa_supplicant": true, "firewalld": true, "ufw": true, "nftables": true, "systemd-udevd": true, "polkit": true}
+
+// securityPackage reports a package whose updates close security holes
+// everything else relies on.
+func securityPackage(p string) bool {
+	for _, pre := range [...]string{"openssl", "libssl", "openssh", "linux-image", "linux-generic", "kernel", "sudo", "ca-certificates",
+		"gnutls", "libgnutls", "nss", "glibc", "libc6", "systemd", "polkit", "curl", "libcurl", "bash", "tzdata", "apparmor", "selinux"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
