@@ -520,3 +520,34 @@ func TestStateProtectionsAndForeignWorkloads(t *testing.T) {
 		`rm -rf ~/.cache/huggingface/hub/models--gpt2`,
 	})
 }
+
+func TestCredentialsSharedEnvironmentsAndLoad(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gpg --batch --yes --delete-secret-keys 0xABCDEF01`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`security delete-generic-password -s github.com`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`echo url=https://git.example.com | git credential erase`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`kubectl delete deploy checkout -n staging`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`kubectl scale deploy/api --replicas=0 -n prod`, "", "", LevelModerate},
+		{`kubectl rollout undo deploy/web -n production`, "", "", LevelModerate},
+		{`pulumi up --yes -s acme/prod`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`gh pr merge 42 --admin --squash`, CategoryGitDestroy, "forge-guard-bypass", LevelModerate},
+		{`stress-ng --vm 16 --vm-bytes 90% -t 5m`, CategoryForkBomb, "load-generator", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gpg --list-secret-keys`,
+		`security find-certificate -a -c "Apple Development"`,
+		`kubectl delete pod api-7f9c -n staging`,
+		`kubectl scale deploy/worker --replicas=3 -n staging`,
+		`kubectl rollout restart deploy/web -n production`,
+		`pulumi preview -s acme/prod`,
+		`gh pr merge 42 --squash --auto`,
+		`stress-ng --cpu 2 --timeout 20s`,
+	})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`cmdkey /delete:TERMSRV/build01`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`klist purge`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{`klist`, `cmdkey /list:TERMSRV/build01`})
+}

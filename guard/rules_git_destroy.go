@@ -230,6 +230,23 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "forge-guard-bypass", Level: LevelModerate, Category: CategoryGitDestroy, Description: "merging past branch protection, or turning off the repository's workflows",
+		Suggestions: []string{"Merge once the checks and reviews pass", "Let a maintainer change workflows"}, names: names("gh", "glab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			switch {
+			case args[0].s == "pr" && args[1].s == "merge" && hasWord(args, "--admin"):
+				return true, "pr merge --admin"
+			case args[0].s == "workflow" && args[1].s == "disable":
+				return true, "workflow disable"
+			case args[0].s == "repo" && args[1].s == "archive":
+				return true, "repo archive"
+			}
+			return false, ""
+		}},
 	{ID: "forge-api-guard-change", Level: LevelHigh, Category: CategoryGitDestroy, Description: "changing a repository's protection, keys, hooks or access through the forge API",
 		Suggestions: []string{"Change protection and access in the web settings, reviewed by a maintainer", "Use a read-only call (GET) to inspect them"},
 		names:       names("gh", "glab", "curl", "wget", "http", "https", "xh"),

@@ -165,6 +165,41 @@ var privilegeRules = []*rule{
 			}
 			return true, c.base + " as root"
 		}},
+	{ID: "credentials-destroyed", Level: LevelModerate, Category: CategoryPrivilege, Description: "deleting stored keys, tickets or credentials (sign-ins and signatures stop working; private keys may be gone for good)",
+		Suggestions: []string{"Leave the user's keys and stored credentials alone", "Remove the one entry that is wrong, with the user"},
+		names:       names("gpg", "gpg2", "security", "klist", "cmdkey", "git", "ssh-add", "kdestroy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "gpg", "gpg2":
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "--delete-secret-key") || strings.HasPrefix(w.s, "--delete-secret-and-public-key") {
+						return true, w.s
+					}
+				}
+			case "security":
+				if len(args) > 0 && (args[0].s == "delete-keychain" || args[0].s == "delete-generic-password" || args[0].s == "delete-internet-password" ||
+					args[0].s == "delete-certificate" || args[0].s == "delete-identity") {
+					return true, args[0].s
+				}
+			case "klist":
+				return hasWord(args, "purge"), "Kerberos tickets"
+			case "kdestroy":
+				return hasWord(args, "-A") || hasWord(args, "--all"), "every Kerberos ticket cache"
+			case "cmdkey":
+				for _, w := range args {
+					if l := lower(w.s); strings.HasPrefix(l, "/delete") || strings.HasPrefix(l, "-delete") {
+						return true, w.s
+					}
+				}
+			case "git":
+				sub, rest := gitSub(c)
+				return sub == "credential" && len(rest) > 0 && (rest[0].s == "reject" || rest[0].s == "erase"), "git credential " + sub
+			case "ssh-add":
+				return hasWord(args, "-D"), "every identity of the agent"
+			}
+			return false, ""
+		}},
 	{ID: "user-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding a user to an administrator group",
 		Suggestions: []string{"Grant a specific sudo rule instead of admin membership", "Ask an administrator"}, names: names("usermod", "gpasswd", "adduser", "addgroup", "dseditgroup", "useradd", "dscl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -279,6 +279,75 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
+		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
+		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) && !namesStaging(c) {
+				return false, ""
+			}
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch c.name {
+			case "kubectl":
+				switch ops[0].s {
+				case "delete":
+					// a pod or a job by name comes back or was done; pods
+					// by selector, or anything else, do not
+					kind := ""
+					if len(ops) > 1 {
+						kind = strings.SplitN(ops[1].s, "/", 2)[0]
+					}
+					switch kind {
+					case "pod", "pods", "po", "job", "jobs":
+						return hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l="), "pods by selector"
+					}
+					return true, "delete " + kind
+				case "scale":
+					return hasWord(args, "--replicas=0") || hasWord(args, "--replicas") && hasWord(args, "0"), "scaled to zero"
+				case "drain", "cordon", "taint":
+					return true, ops[0].s
+				case "rollout":
+					return len(ops) > 1 && (ops[1].s == "undo" || ops[1].s == "pause"), "rollout " + ops[1].s
+				}
+			case "terraform", "pulumi":
+				switch ops[0].s {
+				case "apply", "up", "destroy", "import", "taint", "refresh":
+					return hasWord(args, "-auto-approve") || hasWord(args, "--auto-approve") || hasWord(args, "--yes") || hasWord(args, "-y") ||
+						ops[0].s == "destroy" || ops[0].s == "taint", ops[0].s
+				}
+			case "ansible-playbook":
+				return !hasWord(args, "--check") && !hasWord(args, "-C"), "a playbook run"
+			case "flux", "argocd":
+				return ops[0].s == "suspend" || ops[0].s == "delete" || len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rollback" || ops[1].s == "sync"), ops[0].s
+			}
+			return false, ""
+		}},
+	{ID: "load-generator", Level: LevelModerate, Category: CategoryForkBomb, Description: "loading the machine with a stress tool (processes, CPU, memory or disk)",
+		Suggestions: []string{"Benchmark the project's own code with a bounded load", "Keep the worker count and duration small"}, names: names("stress", "stress-ng"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				f, v, hasV := strings.Cut(w.s, "=")
+				if !hasV && i+1 < len(args) {
+					v = args[i+1].s
+				}
+				switch f {
+				case "--fork", "--all", "--class", "--sequential":
+					return true, w.s // every stressor, or process creation itself
+				case "--cpu", "--vm", "--io", "--hdd", "-c", "-m", "-i", "-d":
+					// a couple of workers for a short test is a benchmark;
+					// dozens, or none (one per CPU), load the whole machine
+					if n, err := strconv.Atoi(v); err != nil || n == 0 || n >= 8 {
+						return true, w.s + " " + v
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
 		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
 		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm"),
@@ -629,6 +698,19 @@ func securityPackage(p string) bool {
 		"gnutls", "libgnutls", "nss", "glibc", "libc6", "systemd", "polkit", "curl", "libcurl", "bash", "tzdata", "apparmor", "selinux"} {
 		if strings.HasPrefix(p, pre) {
 			return true
+		}
+	}
+	return false
+}
+
+// namesStaging reports a command that names a staging environment: a
+// shared one, whatever it is called besides.
+func namesStaging(c *cmd) bool {
+	for _, w := range c.args() {
+		for _, t := range nameWords(w.s) {
+			if t == "staging" || t == "stg" || t == "preprod" || t == "uat" {
+				return true
+			}
 		}
 	}
 	return false
