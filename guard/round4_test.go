@@ -551,3 +551,19 @@ func TestCredentialsSharedEnvironmentsAndLoad(t *testing.T) {
 	})
 	checkSafe(t, d, cmdc, []string{`klist`, `cmdkey /list:TERMSRV/build01`})
 }
+
+func TestDestructiveScriptsAndEnvironmentArguments(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`psql -h db.example.net -d shop -f sql/truncate_all.sql`, CategoryDatabaseDestroy, "db-destructive-script", LevelHigh},
+		{`mysql shop < wipe-tables.sql`, CategoryDatabaseDestroy, "db-destructive-script", LevelHigh},
+		{`psql -Atc "SELECT 'DROP TABLE ' || tablename || ';' FROM pg_tables WHERE schemaname='public'" | psql`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`TF_CLI_ARGS="-destroy -auto-approve" terraform apply`, CategoryCloudDestroy, "iac-destroy-by-environment", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql -h db.example.net -d shop -f sql/migrations/0042_add_index.sql`,
+		`mysql shop < seed.sql`,
+		`psql -Atc "SELECT tablename FROM pg_tables" | sort`,
+		`TF_CLI_ARGS_plan="-parallelism=4" terraform plan`,
+	})
+}
