@@ -120,6 +120,34 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-restore-over", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "restoring a backup over a live database (what it holds now is replaced)",
+		Suggestions: []string{"Restore under a new database name and compare", "Back the current database up first"}, names: dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			text, _ := a.sqlOf(c)
+			u := strings.ToUpper(text)
+			if strings.Contains(u, "RESTORE DATABASE") && strings.Contains(u, "REPLACE") {
+				return true, "RESTORE DATABASE ... WITH REPLACE"
+			}
+			return false, ""
+		}},
+	{ID: "dbatools-destroy", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "removing, shrinking or overwriting SQL Server databases with dbatools",
+		Suggestions: suggDB, names: names("remove-dbadatabase", "remove-dbaagdatabase", "remove-dbadbsnapshot", "remove-dbabackuphistory",
+			"restore-dbadatabase", "invoke-dbadbshrink", "remove-dbadbtable", "remove-dbalogin", "clear-dbaconnectionpool"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				if strings.EqualFold(w.s, "-SqlInstance") && i+1 < len(args) {
+					h, _, _ := strings.Cut(args[i+1].s, `\`)
+					if loopback(h) || h == "." || strings.EqualFold(h, "(localdb)") {
+						return false, "" // the developer's own SQL Server
+					}
+				}
+			}
+			if c.name == "restore-dbadatabase" {
+				return hasWord(c.args(), "-WithReplace") || hasWord(c.args(), "-withreplace"), "-WithReplace"
+			}
+			return true, c.base
+		}},
 	{ID: "db-dropdb", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
 		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster"),
 		match: func(a *analysis, c *cmd) (bool, string) {

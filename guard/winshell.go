@@ -794,6 +794,14 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	if strings.HasSuffix(p, "/.env") && c != wpInside {
 		return "environment file " + p, true
 	}
+	if c != wpInside && c != wpWorkDir {
+		switch path.Ext(p) {
+		case ".rdp", ".ovpn", ".kdbx", ".pfx", ".p12", ".ppk", ".pem", ".key":
+			// saved remote-desktop and VPN log-ins, password databases,
+			// private keys kept outside the project
+			return "credentials " + p, true
+		}
+	}
 	return "", false
 }
 
