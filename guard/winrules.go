@@ -177,6 +177,19 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	// cmd keeps its history only in memory: clearing it leaves no trace of
+	// what ran (PowerShell's Clear-History does not touch PSReadLine's
+	// file, so it hides nothing).
+	{ID: "win-history-clear", Level: LevelModerate, Category: CategoryHistoryTamper, Description: "clearing cmd's command history",
+		Suggestions: []string{"Leave the history; remove one entry that holds a secret"}, names: names("doskey"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range wargs(c) {
+				if w == "/reinstall" || strings.HasPrefix(w, "/listsize=0") {
+					return true, w
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "force-killing every process of a name or of a user (unsaved work in each is lost)",
 		Suggestions: []string{"Stop the one process you started by its PID", "Close the program normally so it can save its state"},
 		names:       names("taskkill", "stop-process"),
@@ -839,8 +852,12 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			// docker-users and Hyper-V Administrators run containers and
+			// machines with the host's rights: administrators by another name
 			admin := strings.Contains(j, "administrators") || strings.Contains(j, "admins") || strings.Contains(j, "remote desktop users") ||
-				strings.Contains(j, "remote management users") || strings.Contains(j, "backup operators") || strings.Contains(j, "s-1-5-32-544")
+				strings.Contains(j, "remote management users") || strings.Contains(j, "backup operators") || strings.Contains(j, "s-1-5-32-544") ||
+				strings.Contains(j, "docker-users") || strings.Contains(j, "hyper-v administrators") || strings.Contains(j, "dnsadmins") ||
+				strings.Contains(j, "server operators") || strings.Contains(j, "account operators")
 			if c.name == "net" || c.name == "net1" {
 				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
 			}
