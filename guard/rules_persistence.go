@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -128,6 +129,28 @@ var persistenceRules = []*rule{
 			if args[0].s == "create" && args[1].s == "cronjob" || args[0].s == "create" && args[1].s == "daemonset" ||
 				hasWord(args, "--restart=Always") || args[0].s == "create" {
 				return true, img
+			}
+			return false, ""
+		}},
+	{ID: "editor-startup-command", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a shell command into an editor's start-up file (it runs whenever the editor opens)",
+		Suggestions: []string{"Keep editor settings to options and mappings", "Show the line and let the user add it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if !editorStartup(t.path) {
+					continue
+				}
+				if t.content.kind == flowRemote {
+					return true, t.raw + " ← " + t.content.what
+				}
+				if t.content.kind != flowText {
+					continue
+				}
+				l := lower(t.content.text)
+				// :!cmd, silent !cmd, system(), jobstart(), shell-command
+				if strings.Contains(l, "!") && (callsOut(l) || strings.Contains(l, "rm -") || strings.Contains(l, "sh ")) ||
+					strings.Contains(l, "system(") || strings.Contains(l, "jobstart(") || strings.Contains(l, "shell-command") || strings.Contains(l, "os.execute") {
+					return true, t.raw
+				}
 			}
 			return false, ""
 		}},
@@ -353,4 +376,14 @@ func knownRegistry(host string) bool {
 		return true
 	}
 	return strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".azurecr.io") || strings.HasSuffix(h, ".pkg.dev") || strings.HasSuffix(h, ".gcr.io")
+}
+
+// editorStartup reports an editor's start-up file: vim, neovim, emacs.
+func editorStartup(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case ".vimrc", ".gvimrc", ".exrc", "_vimrc", ".emacs", "init.el", "init.vim", "init.lua", ".nexrc":
+		return base != "init.lua" || strings.Contains(p, "/nvim/")
+	}
+	return strings.Contains(p, "/.vim/plugin/") || strings.Contains(p, "/nvim/plugin/")
 }

@@ -944,8 +944,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
-				if sp := a.winAbs(src.s); sp != "" && winRemotePath(dst.s) {
-					if d, _ := a.winSensitive(sp); d != "" {
+				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
+					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 					}
 				}
@@ -1807,4 +1807,11 @@ func psPipedShellInit(c *cmd) bool {
 		}
 	}
 	return len(first.words) > 0 && isShellInit(first)
+}
+
+// winOtherDrive reports a destination on a drive other than the system's
+// (E:\k, D:/backup): removable media or a disk that leaves with whoever
+// takes it.
+func winOtherDrive(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && isDriveLetter(s[0]) && s[0] != 'c' && s[0] != 'C'
 }
