@@ -220,10 +220,13 @@ type cmd struct {
 	cwd      string // the working directory ("" unknown)
 	in       flow   // standard input
 	out      *flow  // standard output, computed lazily
-	pipe     []*cmd // the pipeline it is a stage of
-	stage    int
-	asRoot   bool // run through sudo/doas/pkexec/su as root
-	remote   bool // runs on another machine or in a container
+	// scriptKnown: the script file it runs was written earlier in the
+	// input and judged (diskpart /s FILE)
+	scriptKnown bool
+	pipe        []*cmd // the pipeline it is a stage of
+	stage       int
+	asRoot      bool // run through sudo/doas/pkexec/su as root
+	remote      bool // runs on another machine or in a container
 
 	nameUnresolved bool
 	synthetic      string // "function", "loop" for synthetic commands

@@ -328,9 +328,6 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
 		name = name[j+1:]
 	}
-	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
-		return
-	}
 	if ws.batch == nil {
 		ws.batch = map[string]string{}
 	}
@@ -338,6 +335,9 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 		ws.batch[name] += text
 	} else {
 		ws.batch[name] = text
+	}
+	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
+		return // a script another program reads (diskpart /s)
 	}
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
 }
@@ -1116,7 +1116,20 @@ func (ws *winState) diskpart(c *cmd, in flow) {
 	}
 	sw, ops := cmdSwitches(c.args())
 	_ = ops
-	if sw["s"] || in.kind != flowText || strings.Contains(text, "clean") || strings.Contains(text, "format") || strings.Contains(text, "delete") {
+	script := false
+	if sw["s"] {
+		// diskpart /s FILE: the file written earlier in the line says
+		// what it does; any other file is not known
+		script = true
+		if f, ok := swVal(wargs(c), "s"); ok {
+			if t := ws.batchFor(f); t != "" {
+				text, script, in = strings.ToLower(t), false, flow{kind: flowText, text: t}
+				c.scriptKnown = true
+			}
+		}
+	}
+	if script || in.kind != flowText || strings.Contains(text, "clean") || strings.Contains(text, "format") || strings.Contains(text, "delete") ||
+		strings.Contains(text, "convert") || strings.Contains(text, "create partition") || strings.Contains(text, "shrink") {
 		ws.emitWin(c, "win-diskpart", strings.TrimSpace(strings.ReplaceAll(text, "\n", "; ")))
 	}
 }

@@ -622,3 +622,13 @@ func TestEditorStartupAndSecretsToOtherDrives(t *testing.T) {
 	})
 	checkSafe(t, d, cmdc, []string{`copy dist\app.zip F:\backup\`, `copy %USERPROFILE%\.ssh\id_ed25519.pub D:\keys\`})
 }
+
+func TestDiskpartScriptsWrittenEarlier(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{"(echo select disk 1& echo clean) > wipe.txt & diskpart /s wipe.txt", CategoryDiskWipe, "", LevelCritical},
+		{`diskpart /s C:\Users\Public\d.txt`, CategoryDiskWipe, "", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{"echo list volume > vols.txt & diskpart /s vols.txt"})
+}

@@ -1339,7 +1339,9 @@ var winVerbRules = []*rule{
 		}},
 	{ID: "win-diskpart-script", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart running a script (it can erase or repartition any disk)",
 		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
-		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "s"), strings.Join(wargs(c), " ") }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return hasSw(wargs(c), "s") && !c.scriptKnown, strings.Join(wargs(c), " ")
+		}},
 	{ID: "win-raw-disk-write", Level: LevelCritical, Category: CategoryDiskWipe, Description: "writing straight to a physical disk or volume (partition table and file system destroyed)",
 		Suggestions: []string{"Let the user manage disks"}},
 	{ID: "win-timestomp", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a file's timestamps to another date (hides when it was changed)",
