@@ -632,3 +632,15 @@ func TestDiskpartScriptsWrittenEarlier(t *testing.T) {
 	})
 	checkSafe(t, d, cmdc, []string{"echo list volume > vols.txt & diskpart /s vols.txt"})
 }
+
+func TestVirtualDisksOfTheProject(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-Disk 1 | Initialize-Disk -PassThru | Format-Volume -FileSystem NTFS -Confirm:$false`, CategoryDiskWipe, "", LevelCritical},
+		{`Mount-VHD -Path D:\vms\prod.vhdx -Passthru | Initialize-Disk -Passthru | Format-Volume -Confirm:$false`, CategoryDiskWipe, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`New-VHD -Path .\fixtures\disk.vhdx -SizeBytes 64MB -Dynamic | Mount-VHD -Passthru | Initialize-Disk -Passthru | New-Partition -UseMaximumSize -AssignDriveLetter | Format-Volume -FileSystem FAT32 -Confirm:$false`,
+	})
+}

@@ -547,6 +547,9 @@ var winRules = []*rule{
 		names:       names("format", "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk", "remove-physicaldisk", "set-disk"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if c.name != "format" && pipedVirtualDisk(a, c) {
+				return false, "" // a virtual disk made from a file in the project
+			}
 			switch c.name {
 			case "format":
 				for _, s := range args {
@@ -1546,6 +1549,26 @@ func pathAppended(v string) bool {
 				}
 			}
 			return true
+		}
+	}
+	return false
+}
+
+// pipedVirtualDisk reports a disk cmdlet fed by New-VHD or Mount-VHD of a
+// file inside the work directory: the disk is that file, made for a test.
+func pipedVirtualDisk(a *analysis, c *cmd) bool {
+	if len(c.pipe) < 2 || c.pipe[0] == nil {
+		return false
+	}
+	first := c.pipe[0]
+	if first.name != "new-vhd" && first.name != "mount-vhd" && first.name != "mount-diskimage" {
+		return false
+	}
+	for i, w := range first.args() {
+		l := lower(w.s)
+		if (l == "-path" || l == "-imagepath") && i+1 < len(first.args()) {
+			p := a.winAbs(first.args()[i+1].s)
+			return p != "" && a.inWork(p)
 		}
 	}
 	return false
