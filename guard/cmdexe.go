@@ -1122,7 +1122,7 @@ func (ws *winState) diskpart(c *cmd, in flow) {
 		// what it does; any other file is not known
 		script = true
 		if f, ok := swVal(wargs(c), "s"); ok {
-			if t := ws.batchFor(f); t != "" {
+			if t := ws.batchFor(f); t != "" && diskpartReadOnly(t) {
 				text, script, in = strings.ToLower(t), false, flow{kind: flowText, text: t}
 				c.scriptKnown = true
 			}
@@ -1132,4 +1132,24 @@ func (ws *winState) diskpart(c *cmd, in flow) {
 		strings.Contains(text, "convert") || strings.Contains(text, "create partition") || strings.Contains(text, "shrink") {
 		ws.emitWin(c, "win-diskpart", strings.TrimSpace(strings.ReplaceAll(text, "\n", "; ")))
 	}
+}
+
+// diskpartReadOnly reports a diskpart script that only looks: every line
+// lists, selects or details (select only picks what the next lines act
+// on).
+func diskpartReadOnly(text string) bool {
+	any := false
+	for _, line := range strings.Split(strings.ToLower(text), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "list", "lis", "select", "sel", "detail", "det", "help", "rem", "exit":
+			any = true
+		default:
+			return false
+		}
+	}
+	return any
 }
