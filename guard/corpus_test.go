@@ -284,14 +284,14 @@ var corpusSets = []corpusSet{
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
 // arrival 91.6% critical, 82.6% high, 62.4% moderate, 6.6% false
-// positives; after the tuning on round4a 94.5%, 90.4%, 76.1% and 2.7%
-// (round4a alone 97.5%, 94.6%, 81.2%, 0.71%; round4b, never looked at,
-// 90.2%, 84.3%, 68.8%, 5.6%). The goal is 99.5/97/90/0.5; these floors
+// positives; after the tuning on round4a 95.7%, 92.5%, 78.6% and 2.7%
+// (round4a alone 99.2%, 98.0%, 84.1%, 0.71%; round4b, never looked at,
+// 90.8%, 84.3%, 70.8%, 5.6%). The goal is 99.5/97/90/0.5; these floors
 // catch regressions, not success.
 const (
-	minRound4Critical      = 0.94
-	minRound4High          = 0.90
-	minRound4Moderate      = 0.75
+	minRound4Critical      = 0.955
+	minRound4High          = 0.92
+	minRound4Moderate      = 0.78
 	maxRound4FalsePositive = 0.029
 )
 
@@ -318,12 +318,12 @@ const (
 	// 90.4%, 87.3%, 73.4% and 2.2% after the general mechanisms (bulk
 	// destruction from listings, settings named as commands, location
 	// queries, folded interpreter constants, secret stores, openers),
-	// and at 94.4%, 90.3%, 71.9% and 1.8% after the mechanisms of round
+	// and at 94.4%, 91.8%, 73.4% and 1.8% after the mechanisms of round
 	// four: far from the goal (99.5/97/90/0.5); these floors catch
 	// regressions, not success.
 	minHoldoutCritical      = 0.94
-	minHoldoutHigh          = 0.90
-	minHoldoutModerate      = 0.715
+	minHoldoutHigh          = 0.915
+	minHoldoutModerate      = 0.73
 	maxHoldoutFalsePositive = 0.02
 )
 
