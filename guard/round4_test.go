@@ -644,3 +644,17 @@ func TestVirtualDisksOfTheProject(t *testing.T) {
 		`New-VHD -Path .\fixtures\disk.vhdx -SizeBytes 64MB -Dynamic | Mount-VHD -Passthru | Initialize-Disk -Passthru | New-Partition -UseMaximumSize -AssignDriveLetter | Format-Volume -FileSystem FAT32 -Confirm:$false`,
 	})
 }
+
+func TestContainerImagesFromArbitraryRegistries(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker run --rm -v "$PWD":/work -w /work images.example.net/fmt:2`, CategoryRemoteExec, "container-foreign-image", LevelModerate},
+		{`podman run -d --name x registry.example.org:5000/agent`, CategoryRemoteExec, "container-foreign-image", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker run --rm -v "$PWD":/work -w /work golang:1.23 go test ./...`,
+		`docker run --rm ghcr.io/acme/tool:1.2 --version`,
+		`docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=dev postgres:16`,
+		`docker run --rm localhost:5000/app:dev`,
+	})
+}

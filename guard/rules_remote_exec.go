@@ -103,6 +103,20 @@ var remoteExecRules = []*rule{
 			}
 			return true, src
 		}},
+	{ID: "container-foreign-image", Level: LevelModerate, Category: CategoryRemoteExec, Description: "running a container image from an arbitrary registry (code nobody reviewed, with what it is given)",
+		Suggestions: []string{"Use the project's own or an official image", "Pull and inspect the image first"}, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "run" && sub != "container run" && sub != "create" && sub != "container create" {
+				return false, ""
+			}
+			img := containerImage(rest)
+			host, _, ok := strings.Cut(img, "/")
+			if !ok || !strings.ContainsAny(host, ".:") || knownRegistry(host) || strings.ContainsAny(img, "$`") {
+				return false, ""
+			}
+			return true, img
+		}},
 	{ID: "remote-pipe-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "piping downloaded code into a shell or interpreter",
 		Suggestions: suggRemote, names: execNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -515,3 +529,32 @@ func runnableFile(p string) bool {
 var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true,
 	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
 	"data.pyg.org": true}
+
+// dockerValueOpts are docker run's options that take a value.
+var dockerValueOpts = map[string]bool{"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
+	"--workdir": true, "-u": true, "--user": true, "--name": true, "--network": true, "--net": true, "--entrypoint": true, "--env-file": true,
+	"--mount": true, "-l": true, "--label": true, "--platform": true, "-h": true, "--hostname": true, "--add-host": true, "--cpus": true,
+	"-m": true, "--memory": true, "--gpus": true, "--restart": true, "--pull": true, "--cap-add": true, "--cap-drop": true,
+	"--device": true, "--tmpfs": true, "--ulimit": true, "--log-driver": true, "--shm-size": true, "--pid": true, "--ipc": true}
+
+// containerImage returns the image a docker run or create names: the
+// first operand after the options.
+func containerImage(args []word) string {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			if i+1 < len(args) {
+				return args[i+1].s
+			}
+			return ""
+		}
+		if strings.HasPrefix(s, "-") {
+			if dockerValueOpts[s] {
+				i++
+			}
+			continue
+		}
+		return s
+	}
+	return ""
+}
