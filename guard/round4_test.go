@@ -658,3 +658,16 @@ func TestContainerImagesFromArbitraryRegistries(t *testing.T) {
 		`docker run --rm localhost:5000/app:dev`,
 	})
 }
+
+func TestVirtualMachineDiskImages(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dd if=/dev/urandom of=/var/lib/libvirt/images/web.img bs=1M count=4 conv=notrunc`, CategoryDiskWipe, "disk-image-overwrite", LevelModerate},
+		{`truncate -s 0 /home/dev/VMs/win11.vmdk`, CategoryDiskWipe, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dd if=/dev/zero of=test.img bs=1M count=64`,
+		`qemu-img create -f qcow2 build/disk.qcow2 10G`,
+		`qemu-img info /var/lib/libvirt/images/web.qcow2`,
+	})
+}

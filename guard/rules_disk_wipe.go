@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -148,6 +149,32 @@ var diskWipeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			return len(args) > 0 && args[0].s == "destroy" && !hasWord(args, "-n"), ""
+		}},
+	{ID: "disk-image-overwrite", Level: LevelModerate, Category: CategoryDiskWipe, Description: "overwriting a virtual machine's disk image (the machine's file system inside is lost)",
+		Suggestions: []string{"Copy the image and work on the copy", "Shut the machine down and snapshot it first"}, names: names("dd", "truncate", "shred", "qemu-img"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			var targets []string
+			for _, w := range c.args() {
+				if v, ok := strings.CutPrefix(w.s, "of="); ok && c.name == "dd" {
+					targets = append(targets, v)
+				} else if c.name != "dd" && !strings.HasPrefix(w.s, "-") {
+					targets = append(targets, w.s)
+				}
+			}
+			if c.name == "qemu-img" && (len(targets) == 0 || targets[0] != "create" && targets[0] != "resize") {
+				return false, ""
+			}
+			for _, t := range targets {
+				p := a.absPath(t, c.cwd)
+				if p == "" || a.inWork(p) || strings.HasPrefix(p, "/tmp/") {
+					continue
+				}
+				switch path.Ext(p) {
+				case ".qcow2", ".vmdk", ".vdi", ".vhd", ".vhdx", ".img", ".raw":
+					return true, p
+				}
+			}
+			return false, ""
 		}},
 	{ID: "snapshot-delete", Level: LevelHigh, Category: CategoryDiskWipe, Description: "deleting backups or file-system snapshots (what a restore would need)",
 		Suggestions: []string{"Let the backup tool's own retention prune old snapshots", "Delete one named snapshot after checking it is not needed"},
