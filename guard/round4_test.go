@@ -671,3 +671,15 @@ func TestVirtualMachineDiskImages(t *testing.T) {
 		`qemu-img info /var/lib/libvirt/images/web.qcow2`,
 	})
 }
+
+func TestRestorePointsAclResetsAndRenice(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wmic /namespace:\\root\default path SystemRestore call Disable "D:\"`, CategorySystem, "win-backup-delete", LevelHigh},
+		{`icacls E:\Shares /reset /T`, CategoryPermission, "win-acl-reset-outside", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{`icacls .\build /reset /T /Q`, `icacls E:\Shares`})
+	checkDanger(t, d, corpusContext, []dangerCase{{`sudo renice -n 19 -u mysql`, CategorySystem, "service-disruption", LevelModerate}})
+	checkSafe(t, d, corpusContext, []string{`renice -n 10 -p $$`})
+}

@@ -350,7 +350,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
 		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
-		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm"),
+		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm", "renice"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -383,6 +383,9 @@ var systemRules = []*rule{
 				}
 			case "ss":
 				return hasWord(args, "-K") || hasWord(args, "--kill"), "killing open connections"
+			case "renice":
+				// every process of a user or group: a database server's, say
+				return hasWord(args, "-u") || hasWord(args, "--user") || hasWord(args, "-g") || hasWord(args, "--pgrp"), "every process of a user"
 			case "loginctl":
 				if len(ops) > 0 && (ops[0].s == "terminate-user" || ops[0].s == "terminate-session" || ops[0].s == "kill-user" || ops[0].s == "kill-session" || ops[0].s == "terminate-seat") {
 					return true, ops[0].s

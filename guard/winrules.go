@@ -177,6 +177,19 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	{ID: "win-acl-reset-outside", Level: LevelModerate, Category: CategoryPermission, Description: "resetting the permissions of a whole folder tree outside the project (the access its owner set is lost)",
+		Suggestions: []string{"Change the one entry that needs it", "Keep to the project's folder"}, names: names("icacls"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if !hasSw(args, "reset") || !hasSw(args, "t") || len(c.args()) == 0 {
+				return false, ""
+			}
+			p := a.winAbs(c.args()[0].s)
+			if p == "" || a.inWork(p) {
+				return false, ""
+			}
+			return true, winNative(p)
+		}},
 	// cmd keeps its history only in memory: clearing it leaves no trace of
 	// what ran (PowerShell's Clear-History does not touch PSReadLine's
 	// file, so it hides nothing).
@@ -583,7 +596,8 @@ var winRules = []*rule{
 			case "wbadmin":
 				return len(args) > 0 && (args[0] == "delete" || args[0] == "disable"), j
 			case "wmic":
-				return strings.Contains(j, "shadowcopy") && strings.Contains(j, "delete"), j
+				return strings.Contains(j, "shadowcopy") && strings.Contains(j, "delete") ||
+					strings.Contains(j, "systemrestore") && strings.Contains(j, "disable"), j
 			case "bcdedit":
 				return strings.Contains(j, "recoveryenabled") && strings.Contains(j, "no") || strings.Contains(j, "bootstatuspolicy") && strings.Contains(j, "ignore"), j
 			case "remove-wmiobject", "remove-ciminstance":
