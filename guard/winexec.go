@@ -147,6 +147,9 @@ func (ws *winState) finishWin(c *cmd) {
 		}
 	}
 	ws.networkCopies(c)
+	if c.name == "doskey" {
+		ws.doskeyMacro(c)
+	}
 	if winFileRunners[c.name] {
 		// msiexec /i FILE, rundll32 FILE,Entry, wscript FILE: the file
 		// is what runs
@@ -1814,4 +1817,27 @@ func psPipedShellInit(c *cmd) bool {
 // takes it.
 func winOtherDrive(s string) bool {
 	return len(s) >= 2 && s[1] == ':' && isDriveLetter(s[0]) && s[0] != 'c' && s[0] != 'C'
+}
+
+// doskeyMacro judges the body of a doskey macro (doskey clean=rd /s /q
+// C:\Users\$*) as the cmd line it becomes when typed: its parameters
+// are whatever is typed after it, so they are taken as empty.
+func (ws *winState) doskeyMacro(c *cmd) {
+	args := c.args()
+	for i, w := range args {
+		name, body, ok := strings.Cut(w.s, "=")
+		if !ok || name == "" || strings.HasPrefix(name, "/") {
+			continue
+		}
+		rest := []string{body}
+		for _, x := range args[i+1:] {
+			rest = append(rest, x.s)
+		}
+		text := strings.Join(rest, " ")
+		text = strings.NewReplacer("$*", "", "$T", " & ", "$t", " & ", "$1", "", "$2", "", "$3", "", "$4", "", "$5", "", "$6", "", "$7", "", "$8", "", "$9", "", "$G", ">", "$g", ">", "$L", "<", "$l", "<", "$B", "|", "$b", "|").Replace(text)
+		if strings.TrimSpace(text) != "" {
+			ws.a.nestedWin(text, ShellCmd, "doskey macro "+name)
+		}
+		return
+	}
 }
