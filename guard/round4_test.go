@@ -693,3 +693,14 @@ func TestDoskeyMacroBodies(t *testing.T) {
 	})
 	checkSafe(t, d, cmdc, []string{`doskey ls=dir /b $*`, `doskey gs=git status $*`, `doskey /macros`})
 }
+
+func TestDirectoryReplicationRights(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Add-DomainObjectAcl -TargetIdentity 'DC=corp,DC=example' -PrincipalIdentity svc -Rights DCSync`, CategoryPrivilege, "win-directory-rights", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{`Get-ADPermission -Identity 'DC=corp,DC=example'`})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{{`dsacls "DC=corp,DC=example" /G corp\svc:GA`, CategoryPrivilege, "win-directory-rights", LevelCritical}})
+}

@@ -177,6 +177,20 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	{ID: "win-directory-rights", Level: LevelCritical, Category: CategoryPrivilege, Description: "granting directory-replication or full-control rights in Active Directory (every password hash can then be pulled)",
+		Suggestions: []string{"Leave directory rights to the domain administrators"}, names: names("add-adpermission", "add-domainobjectacl", "dsacls", "set-acl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "set-acl" && !strings.Contains(j, "ad:") {
+				return false, ""
+			}
+			for _, r := range [...]string{"replicating directory changes", "ds-replication-get-changes", "dcsync", "genericall", "writedacl", "writeowner", "generic all", ":ga", ";ga"} {
+				if strings.Contains(j, r) {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-acl-reset-outside", Level: LevelModerate, Category: CategoryPermission, Description: "resetting the permissions of a whole folder tree outside the project (the access its owner set is lost)",
 		Suggestions: []string{"Change the one entry that needs it", "Keep to the project's folder"}, names: names("icacls"),
 		match: func(a *analysis, c *cmd) (bool, string) {
