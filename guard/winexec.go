@@ -386,10 +386,10 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowSecret {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
-	case "out-file", "set-content", "add-content", "copy-item":
+	case "out-file", "set-content", "add-content", "copy-item", "export-csv", "export-clixml", "tee-object", "convertto-json":
 		if c.in.kind == flowSecret {
 			for _, w := range args {
-				if winRemotePath(w.s) {
+				if winRemotePath(w.s) || c.in.crit && winOtherDrive(w.s) {
 					ws.emitWin(c, "win-exfil-secrets", c.in.what+" written to "+w.s)
 					break
 				}
