@@ -31,9 +31,9 @@ var (
 	winHoldoutThresholds = thresholds{0.92, 0.905, 0.79, 0.008}
 	// round4, 4a and 4b together: on arrival 89.8% critical, 83.0%
 	// high, 65.0% moderate, 8.7% false positives; after the tuning on
-	// round4a 94.7%, 92.2%, 83.8% and 4.4% (round4a alone 97.1%, 95.9%,
+	// round4a 95.5%, 92.6%, 83.8% and 4.4% (round4a alone 98.2%, 96.6%,
 	// 85.7%, 2.4%; round4b, never looked at, 90.5%, 85.4%, 80.6%, 7.3%).
-	winRound4Thresholds = thresholds{0.945, 0.92, 0.83, 0.046}
+	winRound4Thresholds = thresholds{0.95, 0.92, 0.83, 0.046}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
