@@ -24,6 +24,13 @@ var parserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }}
 
+// zshParserPool parses what bash cannot but zsh can (anonymous
+// functions, parameter-expansion flags, short loop forms): an agent's
+// shell is often zsh, and zsh's own syntax is not a reason to give up.
+var zshParserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangZsh))
+}}
+
 // flowKind says what a command writes to its standard output (and so what
 // the next command in a pipeline reads).
 type flowKind uint8
@@ -115,6 +122,9 @@ type findSpec struct {
 	// -empty, -user ...) restricts what it visits
 	narrowed bool
 	timed    bool // a time test (-newer, -mmin ...) restricts it
+	// aged: a time test keeps only what is older than a bound
+	// (-mtime +30): retention, which never reaches recent work
+	aged bool
 }
 
 // sourceFiles reports a find that selects a project's own files: every
@@ -210,10 +220,13 @@ type cmd struct {
 	cwd      string // the working directory ("" unknown)
 	in       flow   // standard input
 	out      *flow  // standard output, computed lazily
-	pipe     []*cmd // the pipeline it is a stage of
-	stage    int
-	asRoot   bool // run through sudo/doas/pkexec/su as root
-	remote   bool // runs on another machine or in a container
+	// scriptKnown: the script file it runs was written earlier in the
+	// input and judged (diskpart /s FILE)
+	scriptKnown bool
+	pipe        []*cmd // the pipeline it is a stage of
+	stage       int
+	asRoot      bool // run through sudo/doas/pkexec/su as root
+	remote      bool // runs on another machine or in a container
 
 	nameUnresolved bool
 	synthetic      string // "function", "loop" for synthetic commands
@@ -496,6 +509,19 @@ func (a *analysis) run(src, origin string) flow {
 			if f2, err2 := a.parser.Parse(&a.reader, ""); err2 == nil {
 				f, err, src = f2, nil, alt
 			}
+		}
+		if err != nil {
+			zp := zshParserPool.Get().(*syntax.Parser)
+			a.reader.Reset(src)
+			if f2, err2 := zp.Parse(&a.reader, ""); err2 == nil {
+				f, err = f2, nil
+			} else if alt, ok := zshAnonymous(src); ok {
+				a.reader.Reset(alt)
+				if f3, err3 := a.parser.Parse(&a.reader, ""); err3 == nil {
+					f, err, src = f3, nil, alt
+				}
+			}
+			zshParserPool.Put(zp)
 		}
 	}
 	if err != nil {
@@ -1463,6 +1489,9 @@ func (a *analysis) fileFlow(c *cmd, w word) flow {
 		if w.flow != nil {
 			return *w.flow
 		}
+		if a.downloads[dynDownload+w.s] {
+			return flow{kind: flowRemote, what: "downloaded file " + w.s}
+		}
 		return flow{kind: flowUnknown}
 	}
 	if w.proc && w.flow != nil {
@@ -1502,6 +1531,10 @@ func (c *cmd) setName() {
 			return
 		}
 		s = t[i+1:]
+	}
+	// zsh expands =cmd to the path of cmd; no program is named "=..."
+	if len(s) > 1 && s[0] == '=' && s[1] != '=' {
+		s = s[1:]
 	}
 	base := s
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
@@ -1885,4 +1918,39 @@ func (c *cmd) outFlow(a *analysis) flow {
 	}
 	c.out = &f
 	return f
+}
+
+// zshAnonymous rewrites zsh's anonymous function, () { body } args, as
+// the bash it means: a function defined and called at once with args.
+func zshAnonymous(src string) (string, bool) {
+	t := strings.TrimSpace(src)
+	rest, ok := strings.CutPrefix(t, "()")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "{") {
+		return "", false
+	}
+	depth := 0
+	var q byte
+	for i := 0; i < len(rest); i++ {
+		ch := rest[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		case ch == '{':
+			depth++
+		case ch == '}':
+			depth--
+			if depth == 0 {
+				return "__zsh_anon() {\n" + rest[1:i] + "\n}; __zsh_anon" + rest[i+1:], true
+			}
+		}
+	}
+	return "", false
 }

@@ -328,9 +328,6 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	if j := strings.LastIndexAny(name, `\/`); j >= 0 {
 		name = name[j+1:]
 	}
-	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
-		return
-	}
 	if ws.batch == nil {
 		ws.batch = map[string]string{}
 	}
@@ -338,6 +335,9 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 		ws.batch[name] += text
 	} else {
 		ws.batch[name] = text
+	}
+	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
+		return // a script another program reads (diskpart /s)
 	}
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
 }
@@ -659,7 +659,8 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if l == "powershell" || l == "pwsh" {
 			c.name = "pwsh"
 		}
-		if strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok {
+		namedLeaf := !words[0].ok && strings.ContainsAny(name0, `\/`) && l != "" && !strings.ContainsAny(l, "%!")
+		if (strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok) && !namedLeaf {
 			if l != "%0" && l != "%~f0" {
 				a.unresolved(c, "the command name is not a literal ("+truncate(words[0].s, 60)+")", "")
 			}
@@ -674,6 +675,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.diskpart(c, in)
 	}
 	ws.finishWin(c)
+	switch l {
+	case "more", "sort", "findstr", "find", "clip":
+		if in.kind == flowRemote || in.kind == flowSecret {
+			return in // a filter passes on what it reads
+		}
+	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
 	}
@@ -1093,7 +1100,7 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))
 		}
-		if d, crit := a.winSensitive(sp); d != "" && winRemotePath(dst.s) {
+		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 		} else if crit && strings.HasPrefix(d, "browser credentials") {
 			ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)
@@ -1109,7 +1116,40 @@ func (ws *winState) diskpart(c *cmd, in flow) {
 	}
 	sw, ops := cmdSwitches(c.args())
 	_ = ops
-	if sw["s"] || in.kind != flowText || strings.Contains(text, "clean") || strings.Contains(text, "format") || strings.Contains(text, "delete") {
+	script := false
+	if sw["s"] {
+		// diskpart /s FILE: the file written earlier in the line says
+		// what it does; any other file is not known
+		script = true
+		if f, ok := swVal(wargs(c), "s"); ok {
+			if t := ws.batchFor(f); t != "" && diskpartReadOnly(t) {
+				text, script, in = strings.ToLower(t), false, flow{kind: flowText, text: t}
+				c.scriptKnown = true
+			}
+		}
+	}
+	if script || in.kind != flowText || strings.Contains(text, "clean") || strings.Contains(text, "format") || strings.Contains(text, "delete") ||
+		strings.Contains(text, "convert") || strings.Contains(text, "create partition") || strings.Contains(text, "shrink") {
 		ws.emitWin(c, "win-diskpart", strings.TrimSpace(strings.ReplaceAll(text, "\n", "; ")))
 	}
+}
+
+// diskpartReadOnly reports a diskpart script that only looks: every line
+// lists, selects or details (select only picks what the next lines act
+// on).
+func diskpartReadOnly(text string) bool {
+	any := false
+	for _, line := range strings.Split(strings.ToLower(text), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "list", "lis", "select", "sel", "detail", "det", "help", "rem", "exit":
+			any = true
+		default:
+			return false
+		}
+	}
+	return any
 }

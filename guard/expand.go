@@ -84,6 +84,8 @@ func (a *analysis) expand(c *cmd) {
 		a.expandExec(c)
 	case n == "crontab", n == "at", n == "batch":
 		a.expandSchedule(c)
+	case n == "wsl":
+		a.expandWSL(c)
 	case n == "git":
 		a.expandGitAlias(c)
 		if k, v, ok := gitConfigSet(c); ok && gitCommandKey(k) {
@@ -614,4 +616,38 @@ func (a *analysis) expandGitAlias(c *cmd) {
 		src += " " + shellQuote(w.s)
 	}
 	a.nested(src, "git alias "+sub)
+}
+
+// expandWSL analyses the Linux command wsl runs (wsl rm -rf /mnt/c/x,
+// wsl -d Ubuntu -u root -- cmd, wsl -e cmd). The Windows drives are under
+// /mnt/<letter> there; they are judged as the Windows paths they are.
+func (a *analysis) expandWSL(c *cmd) {
+	args := c.args()
+	i := 0
+	for i < len(args) {
+		switch s := args[i].s; s {
+		case "-d", "--distribution", "-u", "--user", "--cd", "--shell-type", "--distribution-id":
+			i += 2
+			continue
+		case "-e", "--exec", "--":
+			i++
+		default:
+			if strings.HasPrefix(s, "-") {
+				return // --shutdown, --list, --install, --export ...: wsl's own work
+			}
+		}
+		break
+	}
+	if i >= len(args) {
+		return
+	}
+	words := make([]word, 0, len(args)-i)
+	win := a.winHome() != ""
+	for _, w := range args[i:] {
+		if rest, ok := strings.CutPrefix(w.s, "/mnt/"); ok && win && len(rest) >= 1 && isDriveLetter(rest[0]) && (len(rest) == 1 || rest[1] == '/') {
+			w.s = "/" + rest
+		}
+		words = append(words, w)
+	}
+	a.subCommand(c, words, "wsl")
 }

@@ -26,7 +26,7 @@ var passThrough = map[string]bool{
 	"fgrep": true, "sed": true, "awk": true, "cut": true, "fold": true, "column": true, "iconv": true,
 	"dos2unix": true, "unix2dos": true, "tac": true, "nl": true, "pv": true, "buffer": true, "dd": true,
 	"strings": true, "od": true, "hexdump": true, "tar": true, "zip": true, "gpg": true, "jq": true, "yq": true,
-	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true,
+	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true, "more": true, "findstr": true,
 }
 
 // decoders undo an encoding: their output is obfuscated input.
@@ -151,6 +151,15 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return a.readerFlow(c, args, false)
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case n == "finger" && len(args) > 0 && strings.Contains(args[len(args)-1].s, "@"):
+		// a finger server answers with whatever text it likes
+		return flow{kind: flowRemote, what: "finger " + args[len(args)-1].s}
+	case n == "pbpaste" || n == "wl-paste" || n == "xclip" && (hasWord(args, "-o") || hasWord(args, "-out")) ||
+		n == "xsel" && (hasWord(args, "-o") || hasWord(args, "--output") || hasWord(args, "-bo") || hasWord(args, "-ob")):
+		// what was last copied: often a password or a token
+		return flow{kind: flowSecret, what: "the clipboard", crit: true}
+	case remoteEnvDump(c) != "":
+		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
@@ -883,6 +892,9 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 	return out
 }
 
+// dynDownload prefixes the key of a download whose file name is computed.
+const dynDownload = "\x00dyn:"
+
 func (a *analysis) recordDownloads(c *cmd) {
 	var files []string
 	if fetchers[c.name] {
@@ -898,6 +910,12 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 		if a.downloads == nil {
 			a.downloads = make(map[string]bool)
+		}
+		if strings.Contains(f, "$") {
+			// a computed name (/tmp/$$, $f): the same words later name
+			// the same file
+			a.downloads[dynDownload+f] = true
+			continue
 		}
 		a.downloads[path.Base(f)] = true
 		if p := a.absPath(f, c.cwd); p != "" {
@@ -1093,6 +1111,9 @@ func secretStoreRead(name string, args []word) string {
 			break
 		}
 	}
+	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
+		return "" // SecureString values come back encrypted without it
+	}
 	for _, p := range paths {
 		if len(ops) < len(p) {
 			continue
@@ -1106,6 +1127,44 @@ func secretStoreRead(name string, args []word) string {
 		}
 		if match {
 			return "secrets kept by " + name
+		}
+	}
+	return ""
+}
+
+// remoteEnvDump describes a command run in a container or pod that
+// prints its environment (kubectl exec deploy/api -- env, docker exec
+// web printenv): a service's environment holds its credentials.
+func remoteEnvDump(c *cmd) string {
+	switch c.name {
+	case "kubectl", "oc", "docker", "podman", "nerdctl":
+	default:
+		return ""
+	}
+	args := c.args()
+	if len(args) < 2 || args[0].s != "exec" {
+		return ""
+	}
+	var inner []word
+	for i, w := range args {
+		if w.s == "--" {
+			inner = args[i+1:]
+			break
+		}
+	}
+	if inner == nil && c.name != "kubectl" && c.name != "oc" {
+		ops := posArgs(args[1:], optSpec{short: "euwi", long: []string{"env", "user", "workdir", "env-file"}})
+		if len(ops) > 1 {
+			inner = ops[1:]
+		}
+	}
+	if len(inner) == 0 {
+		return ""
+	}
+	switch path.Base(inner[0].s) {
+	case "env", "printenv":
+		if len(inner) == 1 {
+			return "the environment of " + c.base + " exec"
 		}
 	}
 	return ""

@@ -67,6 +67,48 @@ func posArgs(args []word, spec optSpec) []word {
 	return out
 }
 
+// retentionRoot reports a find root that is one tool's or one
+// application's own directory (/var/log/myapp, ~/ci-cache/builds): a
+// directory below the top levels of the system and of the home, where
+// deleting what has aged out is routine upkeep.
+func (a *analysis) retentionRoot(w word, cwd string) bool {
+	if !w.ok {
+		return false
+	}
+	p := a.absPath(w.s, cwd)
+	if p == "" {
+		return false
+	}
+	if p == a.workDir || a.inWork(p) {
+		return true
+	}
+	if rel, mine, ok := a.homeRel(p); ok {
+		return mine && rel != "" && !strings.HasPrefix(rel, ".") && !strings.Contains(rel, "/.") && !homeDataDirs[strings.SplitN(rel, "/", 2)[0]]
+	}
+	if strings.Count(p, "/") < 3 {
+		return false // /var/log, /srv/data: a whole system area
+	}
+	if rest, ok := strings.CutPrefix(p, "/var/log/"); ok && systemLogDirs[strings.SplitN(rest, "/", 2)[0]] {
+		return false // the system's own records, not an application's
+	}
+	switch strings.SplitN(p[1:], "/", 2)[0] {
+	case "var", "srv", "opt", "tmp", "data", "mnt":
+		return true
+	}
+	return false
+}
+
+// systemLogDirs are the directories of /var/log the system itself keeps:
+// audit trails and journals.
+var systemLogDirs = map[string]bool{"audit": true, "journal": true, "sa": true, "apt": true, "installer": true, "private": true,
+	"secure": true, "auth": true, "sssd": true, "samba": true, "cups": true}
+
+// homeDataDirs are the folders of a home that hold a person's own
+// documents, never a tool's output.
+var homeDataDirs = map[string]bool{"Documents": true, "Desktop": true, "Pictures": true, "Photos": true, "Music": true, "Videos": true,
+	"Movies": true, "Mail": true, "Notes": true, "Projects": true, "projects": true, "src": true, "code": true, "work": true, "Dropbox": true,
+	"OneDrive": true, "backups": true, "Backups": true}
+
 // deletions lists what a command deletes, classified.
 func (a *analysis) deletions(c *cmd) []delTarget {
 	if c.delDone {
@@ -78,6 +120,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 	add := func(w word, rec bool) {
 		if w.ok && isBlockDevice(a.absPath(w.s, c.cwd)) {
 			return // judged by the disk rules
+		}
+		if w.find != nil && w.find.aged && a.retentionRoot(w, c.cwd) {
+			return // pruning what aged out of one tool's own directory
 		}
 		cls := a.classifyDelete(w, c.cwd)
 		if w.find != nil && !w.find.filtered {
@@ -297,6 +342,21 @@ func modeOthersRead(m string) bool {
 	return false
 }
 
+// modeSharesRead reports a mode that lets the group or other users read
+// (or write): g+r, o+r, a+r, +r, 644, 640.
+func modeSharesRead(m string) bool {
+	if n, ok := octalMode(m); ok {
+		return n&0o066 != 0
+	}
+	for _, cl := range strings.Split(m, ",") {
+		who, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "goa")) && strings.ContainsAny(perm[1:], "rw") {
+			return true
+		}
+	}
+	return false
+}
+
 func modeRemovesAll(m string) bool {
 	if n, ok := octalMode(m); ok {
 		return n&0o777 == 0
@@ -507,6 +567,16 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
+				if t.path == "/etc/hosts" && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
+					c.name == "sudoedit") {
+					continue // a local development name, or the user at the editor
+				}
+				if t.class == wProcSys && (t.path == "/proc/sys/vm/drop_caches" || t.path == "/proc/sys/vm/compact_memory") {
+					continue // the kernel refills its caches: nothing is lost
+				}
+				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
+					continue // the project's own unit or job, as reviewed
+				}
 				for _, cl := range classes {
 					if t.class == cl {
 						return true, t.raw
@@ -516,6 +586,50 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 			return false, ""
 		}}
 }
+
+// provisioned reports a unit file or cron job installed from the
+// project's own files (cp deploy/app.service /etc/systemd/system/), or a
+// cron line that runs a program kept in a permanent place and does
+// nothing the analysis stops: provisioning, not a foothold. What such
+// content runs is still judged as installed content.
+func (a *analysis) provisioned(c *cmd, t writeTarget) bool {
+	switch t.content.kind {
+	case flowLocal:
+		if t.content.what == "" || c.name == "ln" || t.path == "" || strings.HasPrefix(t.path, "/home/") || a.home != "" && strings.HasPrefix(t.path, a.home+"/") {
+			return false
+		}
+		p := a.absPath(t.content.what, c.cwd)
+		if p == "" || !a.inWork(p) || strings.Contains(p, "/.") || path.Base(p) != path.Base(t.path) {
+			return false // renamed on the way in: not the file as shipped
+		}
+		first, _, _ := strings.Cut(p[len(a.workDir)+1:], "/")
+		return deployDirs[first]
+	case flowText:
+		if t.class != wCron || t.content.partial || suspiciousJob(t.content.text) {
+			return false
+		}
+		jobs := cronCommands(t.content.text)
+		if t.path == "/etc/crontab" || strings.HasPrefix(t.path, "/etc/cron.d/") {
+			// the system's tables name the user before the command
+			var b strings.Builder
+			for _, line := range strings.Split(jobs, "\n") {
+				if _, rest, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+					b.WriteString(rest)
+				}
+				b.WriteByte('\n')
+			}
+			jobs = b.String()
+		}
+		sub := a.capture(func() { a.nested(jobs, "installed into "+t.path) })
+		return sub == nil
+	}
+	return false
+}
+
+// deployDirs are the directories where projects keep what they install
+// on servers: unit files, cron tables, packaging.
+var deployDirs = map[string]bool{"deploy": true, "deployment": true, "packaging": true, "contrib": true, "systemd": true, "init": true,
+	"ops": true, "infra": true, "debian": true, "dist": true, "etc": true, "provisioning": true}
 
 // dynamicLeaf stands a path whose last element alone is computed
 // (/etc/sudoers.d/$(whoami), /etc/cron.d/$NAME) for a file in its literal
@@ -543,13 +657,18 @@ var hookVars = map[string]bool{"PROMPT_COMMAND": true, "BASH_ENV": true, "ENV": 
 	"PS0": true, "PS1": true, "PS4": true, "TRAPDEBUG": true, "PAGER": true, "EDITOR": true, "VISUAL": true}
 
 // plainSettings reports start-up text that only sets variables (and adds
-// directories of the user's own to PATH): no command, no substitution, no
-// hook, history or loader variable, no proxy.
+// directories of the user's own to PATH) or defines aliases under new
+// names: no command, no substitution, no hook, loader or proxy variable,
+// no history setting other than a larger history, no alias that shadows
+// a common command.
 func (a *analysis) plainSettings(text string) bool {
 	any := false
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
+	for _, line := range settingLines(text) {
+		if rest, ok := strings.CutPrefix(line, "alias "); ok {
+			if !plainAlias(strings.TrimSpace(rest)) {
+				return false
+			}
+			any = true
 			continue
 		}
 		line = strings.TrimPrefix(line, "export ")
@@ -558,26 +677,132 @@ func (a *analysis) plainSettings(text string) bool {
 			return false
 		}
 		up := strings.ToUpper(name)
+		if historyGrowth(up, val) || (up == "EDITOR" || up == "VISUAL" || up == "PAGER") && plainProgram(val) {
+			any = true
+			continue
+		}
 		if hookVars[up] || commandVars[name] || strings.HasPrefix(up, "HIST") || strings.HasPrefix(up, "LD_") ||
 			strings.HasPrefix(up, "DYLD_") || strings.HasSuffix(up, "_PROXY") || strings.HasPrefix(up, "GIT_") || strings.HasPrefix(up, "SSH_") {
 			return false
 		}
-		if up == "PATH" {
-			for _, dir := range strings.Split(strings.Trim(val, `"'`), ":") {
-				switch {
-				case dir == "$PATH" || dir == "${PATH}":
-				case strings.HasPrefix(dir, "$HOME/") || strings.HasPrefix(dir, "${HOME}/") || strings.HasPrefix(dir, "~/"):
-					if strings.Contains(dir, "/.") && !strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".local/") &&
-						!strings.HasPrefix(strings.TrimLeft(dir[strings.Index(dir, "/"):], "/"), ".cargo/") {
-						return false // a hidden directory of the home, other than the usual ones
-					}
-				case a.home != "" && strings.HasPrefix(dir, a.home+"/"):
-				default:
-					return false
-				}
-			}
+		if up == "PATH" && !a.ownPathDirs(val) {
+			return false
 		}
 		any = true
 	}
 	return any
+}
+
+// settingLines splits start-up text into its statements: lines, and the
+// parts of a line between semicolons outside quotes. Comments and blank
+// statements are dropped.
+func settingLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var q byte
+		start := 0
+		for i := 0; i <= len(line); i++ {
+			if i < len(line) {
+				switch ch := line[i]; {
+				case q != 0:
+					if ch == q {
+						q = 0
+					}
+					continue
+				case ch == '\'' || ch == '"':
+					q = ch
+					continue
+				case ch != ';':
+					continue
+				}
+			}
+			if part := strings.TrimSpace(line[start:i]); part != "" {
+				out = append(out, part)
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// plainAlias reports an alias definition (k=kubectl, gl='git log') that
+// names a new command and expands to one plain command line.
+func plainAlias(def string) bool {
+	name, val, ok := strings.Cut(def, "=")
+	if !ok || name == "" || commonCommands[name] || coreCommands[name] || strings.ContainsAny(name, "$`'\" /") {
+		return false
+	}
+	if len(val) >= 2 && (val[0] == '\'' || val[0] == '"') && val[len(val)-1] == val[0] {
+		val = val[1 : len(val)-1]
+	}
+	if val == "" || strings.ContainsAny(val, "`;|&<>(){}$'\"\\") {
+		return false
+	}
+	first, _, _ := strings.Cut(val, " ")
+	switch first {
+	case "sudo", "su", "doas", "curl", "wget", "nc", "ncat", "eval", "exec", "source", ".", "rm", "dd":
+		return false
+	}
+	return !strings.Contains(first, "/")
+}
+
+// plainProgram reports a setting naming a program found on PATH, with
+// plain options at most (nvim, code --wait, less -R).
+func plainProgram(val string) bool {
+	val = strings.Trim(val, `"'`)
+	f := strings.Fields(val)
+	if len(f) == 0 || strings.ContainsAny(val, "/$`;|&<>()\\") || isShellName(f[0]) || scriptLangs[f[0]] != "" {
+		return false
+	}
+	for _, x := range f[1:] {
+		if !strings.HasPrefix(x, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// historyGrowth reports a setting that keeps more history (HISTSIZE=50000),
+// never one that keeps less or none.
+func historyGrowth(name, val string) bool {
+	switch name {
+	case "HISTSIZE", "SAVEHIST", "HISTFILESIZE":
+	default:
+		return false
+	}
+	n, err := strconv.Atoi(strings.Trim(val, `"'`))
+	return err == nil && n >= 1000
+}
+
+// ownPathDirs reports a PATH value made of the old PATH and directories
+// of the user's own that are not hidden (other than ~/.local and
+// ~/.cargo, where tools install themselves).
+func (a *analysis) ownPathDirs(val string) bool {
+	for _, dir := range strings.Split(strings.Trim(val, `"'`), ":") {
+		var rel string
+		switch {
+		case dir == "$PATH" || dir == "${PATH}":
+			continue
+		case strings.HasPrefix(dir, "$HOME/"):
+			rel = dir[len("$HOME/"):]
+		case strings.HasPrefix(dir, "${HOME}/"):
+			rel = dir[len("${HOME}/"):]
+		case strings.HasPrefix(dir, "~/"):
+			rel = dir[2:]
+		case a.home != "" && strings.HasPrefix(dir, a.home+"/"):
+			rel = dir[len(a.home)+1:]
+		default:
+			return false
+		}
+		for i, seg := range strings.Split(rel, "/") {
+			if strings.HasPrefix(seg, ".") && !(i == 0 && (seg == ".local" || seg == ".cargo")) {
+				return false // a hidden directory of the home, other than the usual ones
+			}
+		}
+	}
+	return true
 }

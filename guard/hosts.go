@@ -314,3 +314,46 @@ func parseSize(s string) int64 {
 func forkBombText(low string) bool {
 	return endlessSpawn("", low) != ""
 }
+
+// localHostsEntries reports hosts-file text whose every entry maps this
+// machine's loopback address to names only a local network resolves
+// (app.local, api.test, db.localhost, a single label): a developer's
+// local domain, never a public name sent elsewhere.
+func localHostsEntries(text string) bool {
+	any := false
+	for _, line := range strings.Split(strings.ReplaceAll(text, `\n`, "\n"), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		ip, ok := parseIP(f[0])
+		if !ok || !ip.IsLoopback() || len(f) < 2 {
+			return false
+		}
+		for _, name := range f[1:] {
+			if strings.HasPrefix(name, "#") {
+				break
+			}
+			if !localOnlyName(name) {
+				return false
+			}
+		}
+		any = true
+	}
+	return any
+}
+
+// localOnlyName reports a host name no public resolver answers: a single
+// label or one under a domain reserved for local use.
+func localOnlyName(name string) bool {
+	l := strings.ToLower(strings.TrimSuffix(name, "."))
+	if !strings.Contains(l, ".") {
+		return l != "" && l != "localhost"
+	}
+	for _, tld := range [...]string{".local", ".test", ".localhost", ".lan", ".home.arpa", ".internal.test", ".invalid"} {
+		if strings.HasSuffix(l, tld) {
+			return true
+		}
+	}
+	return false
+}

@@ -42,7 +42,7 @@ var concatRewrites = map[string][]rewrite{
 
 // homeRewrites turn expressions for the home directory into "~".
 var homeRewrites = map[string][]rewrite{
-	"python": {rw("expanduser", `os\.path\.expanduser\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
+	"python": {rw("expanduser", `(?:__import__\(\s*["']os(?:\.path)?["']\s*\)\.|os\.)(?:path\.)?expanduser\(\s*["']~([^"'\\]*)["']\s*\)`, `"~$1"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
 		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `"~"`)},
 	"ruby":  {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
 	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},

@@ -49,6 +49,9 @@ func init() {
 		"tmux":      tmuxLaunches,
 		"parallel":  parallelLaunches,
 		"make":      makeLaunches,
+		"ed":        edLaunches,
+		"red":       edLaunches,
+		"osascript": osascriptLaunches,
 		"gmake":     makeLaunches,
 		"sed":       sedLaunches,
 		"trap":      trapLaunches,
@@ -552,7 +555,14 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 	for _, v := range optValues(c.args(), optTable{"--eval": "", "-E": ""}) {
 		for _, line := range strings.Split(v.val, "\n") {
 			if strings.HasPrefix(line, "\t") {
-				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "make --eval recipe"})
+				out = append(out, launch{code: makeRecipe(line), origin: "make --eval recipe"})
+				continue
+			}
+			// target: prerequisites ; recipe on the rule's own line
+			if i := strings.IndexByte(line, ':'); i > 0 && !strings.HasPrefix(line[i:], ":=") {
+				if _, recipe, ok := strings.Cut(line[i+1:], ";"); ok && strings.TrimSpace(recipe) != "" {
+					out = append(out, launch{code: makeRecipe(recipe), origin: "make --eval recipe"})
+				}
 			}
 		}
 	}
@@ -578,6 +588,89 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 			if strings.HasPrefix(line, "\t") {
 				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe written earlier"})
 			}
+		}
+	}
+	return out
+}
+
+// makeRecipe is the shell text make runs for a recipe line: its prefix
+// characters dropped and $$ (make's escape for $) made $ again.
+// make's own references ($(VAR), ${VAR}, $@, $*) become a plain word,
+// since make replaces them before the shell runs the line.
+func makeRecipe(line string) string {
+	line = strings.TrimLeft(line, "\t-@+ ")
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		if line[i] != '$' || i+1 >= len(line) {
+			b.WriteByte(line[i])
+			continue
+		}
+		switch next := line[i+1]; next {
+		case '$':
+			b.WriteByte('$')
+			i++
+		case '(', '{':
+			closer := byte(')')
+			if next == '{' {
+				closer = '}'
+			}
+			depth, j := 0, i+1
+			for ; j < len(line); j++ {
+				if line[j] == next {
+					depth++
+				} else if line[j] == closer {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			b.WriteString("makevar")
+			i = j
+		default:
+			b.WriteString("makevar")
+			i++
+		}
+	}
+	return b.String()
+}
+
+// edLaunches reads the commands ed (and ex in its line mode) takes on its
+// input: !cmd runs cmd in a shell.
+func edLaunches(a *analysis, c *cmd) []launch {
+	if c.in.kind != flowText {
+		return nil
+	}
+	var out []launch
+	for _, line := range strings.Split(c.in.text, "\n") {
+		out = append(out, exLaunches(line, c.base)...)
+	}
+	return out
+}
+
+// osascriptLaunches reads AppleScript's do shell script "...", which runs
+// its text in sh (as root with administrator privileges).
+func osascriptLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	for _, v := range optValues(c.args(), optTable{"-e": ""}) {
+		l := v.val
+		for {
+			i := strings.Index(strings.ToLower(l), "do shell script")
+			if i < 0 {
+				break
+			}
+			rest := strings.TrimSpace(l[i+len("do shell script"):])
+			l = rest
+			if !strings.HasPrefix(rest, `"`) {
+				continue
+			}
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				break
+			}
+			code := strings.ReplaceAll(rest[1:1+end], `\"`, `"`)
+			out = append(out, launch{code: code, origin: "AppleScript do shell script"})
+			l = rest[1+end:]
 		}
 	}
 	return out

@@ -105,7 +105,9 @@ func projectData(rel string) bool {
 	case len(comps) == 1:
 		return projectDirs[base]
 	}
-	return projectDataRoots[comps[0]]
+	// a local database for development or tests (data/dev.db,
+	// storage/test.sqlite) is made again by migrations and seeds
+	return projectDataRoots[comps[0]] && !testName(base)
 }
 
 // projectDirs are top-level directories of what people write besides
@@ -334,9 +336,15 @@ func cacheRoot(rel string) bool {
 		return true
 	case len(comps) == 2 && (last == "caches" || last == "Caches"):
 		return true
+	case len(comps) == 2 && comps[0] == ".cache" && modelCaches[last]:
+		return true // gigabytes of models, downloaded again only slowly
 	}
 	return false
 }
+
+// modelCaches are the caches machine-learning tools keep their downloaded
+// models and data sets in.
+var modelCaches = map[string]bool{"huggingface": true, "torch": true, "lm-studio": true, "whisper": true, "ollama": true}
 
 func isTempRoot(p string) bool {
 	switch p {
@@ -621,6 +629,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcHomeCache
 		}
+		if first == "Downloads" && strings.Contains(rel, "/") && !strings.ContainsAny(rel, "*?[") {
+			// one download or what was unpacked from it: fetched
+			// again, not written
+			return pcHomeCache
+		}
 		if n := winTempDir(p); n > 0 {
 			// a Windows profile's temporary directory (Git Bash)
 			if n == len(p) {
@@ -665,6 +678,11 @@ func (a *analysis) classifyAbs(p string) pclass {
 	}
 	top, _, _ := strings.Cut(p[1:], "/")
 	depth := strings.Count(p, "/")
+	if rest, ok := strings.CutPrefix(p, "/var/cache/"); ok {
+		if pm, _, _ := strings.Cut(rest, "/"); packageCaches[pm] {
+			return pcHomeCache // packages the manager downloads again
+		}
+	}
 	switch systemTops[top] {
 	case tierAll:
 		return pcSystemCrit
@@ -855,6 +873,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if p == "" {
 		p = path.Clean(s)
 	}
+	if winIsWindowsPath(p) {
+		// a Windows path a POSIX rule looks at: the Windows stores
+		// first, then the names and extensions below
+		if d, crit := a.winSensitive(p); d != "" {
+			return d, crit
+		}
+	}
 	base := path.Base(p)
 	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false
@@ -920,13 +945,16 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "a process environment (" + s + ")", true
 	case strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets"):
 		return "mounted secrets (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/pki/tls/private") || strings.HasPrefix(p, "/etc/letsencrypt/live") ||
+		strings.HasPrefix(p, "/etc/letsencrypt/archive"):
+		return "TLS private keys (" + s + ")", true
 	}
 	if base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample") &&
 		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {
 		return "an environment file with secrets (" + s + ")", true
 	}
 	switch path.Ext(base) {
-	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg":
+	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn":
 		return "key material (" + s + ")", true
 	}
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
@@ -937,3 +965,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	}
 	return "", false
 }
+
+// packageCaches are the directories of /var/cache where system package
+// managers keep the packages they downloaded.
+var packageCaches = map[string]bool{"apk": true, "apt": true, "yum": true, "dnf": true, "pacman": true, "zypp": true,
+	"pkg": true, "xbps": true, "distfiles": true}

@@ -552,7 +552,13 @@ func psGroups(t string) []string {
 				out = append(out, t[i+1:])
 				return out
 			}
-			out = append(out, t[i+1:j])
+			if c == '{' && i > 0 && t[i-1] == '@' {
+				// a hash table: its entries are key = value, and only
+				// the expressions and blocks among the values run
+				out = append(out, psGroups(t[i+1:j])...)
+			} else {
+				out = append(out, t[i+1:j])
+			}
 			i = j
 		}
 	}
@@ -972,6 +978,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 	// nested code first: blocks and subexpressions in every word
 	var prev flow
 	var prevItem *psItem
+	var stageCmds []*cmd // the pipeline's commands, for rules that look along it
+	if len(st.stages) > 1 {
+		stageCmds = make([]*cmd, len(st.stages))
+	}
 	for si, stage := range st.stages {
 		if a.stop {
 			return
@@ -997,6 +1007,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		ft := first.text
+		if strings.IndexByte(ft, '`') >= 0 && !strings.ContainsAny(ft, "'\"$") {
+			// a backtick outside quotes only escapes the next character:
+			// R`e`m`o`v`e-I`t`e`m is Remove-Item
+			ft = strings.ReplaceAll(ft, "`", "")
+			stage = append([]psTok{{kind: psWord, text: ft}}, stage[1:]...)
+		}
 		// assignment: $x = value
 		if !call && strings.HasPrefix(ft, "$") {
 			name, end := psVarName(ft, 0)
@@ -1061,6 +1077,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				ws.psNested(g, item)
 			}
 			if call && strings.HasPrefix(ft, "(") {
+				if p := psScriptFromFile(ft); p != "" && a.inWork(a.winAbs(p)) {
+					prev = flow{kind: flowUnknown}
+					continue // the project's own script, read and run
+				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
@@ -1078,14 +1098,18 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				v := ws.psWord(ft, item)
 				if !v.ok {
 					name, _ := psVarName(ft, 0)
-					if ws.remoteVars[strings.ToLower(name)] {
+					switch {
+					case ws.remoteVars[strings.ToLower(name)]:
 						ws.emitWin(nil, "remote-code-exec", "running downloaded code held in "+ft)
-					} else {
+						continue
+					case computedDirLeaf(v) == "":
 						a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+						continue
 					}
-					continue
+					// the program is named, only its folder is computed
+				} else {
+					ft = v.s
 				}
-				ft = v.s
 			} else {
 				prev = flow{kind: flowUnknown}
 				continue
@@ -1106,13 +1130,23 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			name = canonicalPS(al)
 		}
 		if !nameWord.ok {
-			a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
-			continue
+			leaf := computedDirLeaf(nameWord)
+			if leaf == "" {
+				a.unresolved(nil, "the command name is not a literal ("+truncate(ft, 60)+")", ft)
+				continue
+			}
+			// $env:JAVA_HOME\bin\java.exe: only the folder is computed,
+			// the program is named
+			name = canonicalPS(leaf)
 		}
 		c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: prev}
 		c.base = nameWord.s
 		c.name = name
 		c.stage = si
+		if stageCmds != nil {
+			stageCmds[si] = c
+			c.pipe = stageCmds
+		}
 		for _, r := range st.redirs[si] {
 			op, target, _ := strings.Cut(r, " ")
 			if target != "" {
@@ -1421,11 +1455,12 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		}
 	}
 	// [IO.Directory]::Delete('C:\x', $true) / [IO.File]::Delete(...)
-	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory("} {
+	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory(", "filesystem]::deletedirectory(",
+		"filesystem]::deletefile(", "filesystem.deletefile("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := raw[i+len(api):]
 			if j := strings.IndexAny(arg, ",)"); j >= 0 {
-				recursive := strings.Contains(strings.ToLower(arg[j:]), "$true") || api != "io.file]::delete("
+				recursive := strings.Contains(strings.ToLower(arg[j:]), "$true") || api != "io.file]::delete(" && !strings.Contains(api, "deletefile")
 				p := ws.psWord(strings.TrimSpace(arg[:j]), item)
 				ws.winDelete(nil, []word{p}, recursive, false)
 			}
@@ -1690,4 +1725,57 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 		return flow{kind: flowUnknown, obf: true}
 	}
 	return flow{kind: flowUnknown}
+}
+
+// psReadExpr returns the file a (Get-Content FILE -Raw) expression reads.
+func psReadExpr(expr string) string {
+	return psScriptFromFile("([scriptblock]::create(" + strings.TrimPrefix(expr, "$") + "))")
+}
+
+// psScriptFromFile returns the file a script block is made from,
+// ([scriptblock]::Create((Get-Content .\build\tasks.ps1 -Raw))): running
+// it is running that script.
+func psScriptFromFile(expr string) string {
+	l := strings.ToLower(strings.Join(strings.Fields(expr), " "))
+	rest, ok := strings.CutPrefix(strings.TrimLeft(l, "( "), "[scriptblock]::create(")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, "( ")
+	for _, reader := range [...]string{"get-content ", "gc ", "cat ", "[io.file]::readalltext("} {
+		if r, ok := strings.CutPrefix(rest, reader); ok {
+			r = strings.TrimRight(r, ") ")
+			r = strings.TrimSpace(strings.TrimSuffix(r, "-raw"))
+			r = strings.Trim(strings.TrimSpace(r), `'"`)
+			if r == "" || strings.ContainsAny(r, "$() `;|") {
+				return ""
+			}
+			// the original spelling of the path (Windows paths are
+			// case-insensitive, the lowering changes nothing)
+			return r
+		}
+	}
+	return ""
+}
+
+// computedDirLeaf returns the program a path names when only its folder
+// is computed ($env:JAVA_HOME\bin\java.exe, %VSTOOLS%\VsDevCmd.bat): the
+// literal last element, or "" when the name itself is computed.
+func computedDirLeaf(w word) string {
+	if w.tail <= 0 || w.tail > len(w.s) {
+		return ""
+	}
+	lit := w.s[w.tail:]
+	i := strings.LastIndexAny(lit, `\/`)
+	if i < 0 || i == len(lit)-1 {
+		return ""
+	}
+	leaf := lit[i+1:]
+	if strings.ContainsAny(leaf, "$%!`'\"(){}") {
+		return ""
+	}
+	if l := lower(leaf); strings.HasSuffix(l, ".com") {
+		leaf = leaf[:len(leaf)-4] // format.com is format
+	}
+	return leaf
 }

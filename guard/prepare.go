@@ -401,6 +401,9 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-newermt", "-used":
 			spec.filtered = spec.filtered || !neg
 			spec.timed = spec.timed || !neg
+			if !neg && s != "-newer" && s != "-newermt" && i+1 < len(args) && strings.HasPrefix(args[i+1].s, "+") && args[i+1].s != "+0" {
+				spec.aged = true
+			}
 			i += 2
 			continue
 		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-size", "-user", "-uid",

@@ -227,9 +227,14 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	}
 	level := r.Level
 	switch r.Category {
-	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy:
-		// databases, volumes and repositories that only tests use
+	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy, CategoryCloudDestroy:
+		// databases, volumes, repositories and cloud resources that only
+		// tests or throwaway work use
 		if a.testScoped(c) {
+			return
+		}
+		// a developer's local database, short of dropping it whole
+		if r.Category == CategoryDatabaseDestroy && r.Level < LevelCritical && localDevScoped(c) {
 			return
 		}
 	}

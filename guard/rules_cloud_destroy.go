@@ -6,6 +6,52 @@ import (
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "iac-destroy-by-environment", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying infrastructure through arguments passed in the environment (TF_CLI_ARGS)",
+		Suggestions: []string{"Run terraform plan -destroy and show it", "Pass arguments on the command line where they are seen"}, names: names("terraform"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if strings.HasPrefix(as.name, "TF_CLI_ARGS") && strings.Contains(as.val.s, "-destroy") {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "iac-state-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting or unlocking infrastructure state (what Terraform knows it manages is lost or raced)",
+		Suggestions: []string{"Let Terraform manage its state (terraform state list / mv)", "Back the state up first"},
+		names:       names("aws", "gsutil", "gcloud", "az", "terraform"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			if c.name == "terraform" {
+				ops := positional(args)
+				if len(ops) > 0 && ops[0].s == "force-unlock" {
+					return true, "force-unlock"
+				}
+				return false, ""
+			}
+			deleting := strings.Contains(j, " rm ") || strings.HasPrefix(j, "s3 rm") || strings.Contains(j, "delete-object") || strings.Contains(j, "storage rm") ||
+				strings.HasPrefix(j, "rm ") || strings.Contains(j, " delete")
+			if deleting && (strings.Contains(j, ".tfstate") || strings.Contains(j, "tf-state") || strings.Contains(j, "tfstate")) {
+				return true, "Terraform state"
+			}
+			return false, ""
+		}},
+	{ID: "bucket-protection-off", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "turning off a bucket's versioning or making its objects expire (data goes without a delete command)",
+		Suggestions: []string{"Keep versioning on production buckets", "Review lifecycle rules with the data's owner"}, names: names("aws", "gsutil", "gcloud", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch {
+			case strings.Contains(j, "put-bucket-versioning") && strings.Contains(j, "Suspended"):
+				return true, "versioning suspended"
+			case strings.Contains(j, "put-bucket-lifecycle") && strings.Contains(j, "Expiration"):
+				return true, "objects set to expire"
+			case strings.Contains(j, "versioning set off"), strings.Contains(j, "--no-versioning"):
+				return true, "versioning off"
+			case c.name == "az" && strings.Contains(j, "blob delete-batch"):
+				return true, "every blob of a container"
+			}
+			return false, ""
+		}},
 	{ID: "iac-state-remove", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "removing resources from infrastructure state",
 		Suggestions: []string{"Back the state up first (terraform state pull > backup.tfstate)", "Use terraform plan to review"}, names: names("terraform", "pulumi"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -98,6 +98,36 @@ var containerDestroyRules = []*rule{
 			sub, _ := dockerSub(c)
 			return sub == "container prune", ""
 		}},
+	{ID: "k8s-finalizers-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stripping finalizers to force a namespace or volume away (what guards its data is skipped)",
+		Suggestions: []string{"Find what holds the finalizer and let it finish", "Delete the namespace normally and wait"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 {
+				return false, ""
+			}
+			j := joinWords(args)
+			switch args[0].s {
+			case "patch", "edit", "replace", "apply":
+				if strings.Contains(j, "/finalize") || strings.Contains(j, "finalizers") && (strings.Contains(j, "ns ") || strings.Contains(j, "namespace") || strings.Contains(j, "pv") || strings.Contains(j, "-f -")) {
+					return true, "finalizers"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "docker-image-prune-all", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every image no container uses (tagged ones included: they must be pulled or built again)",
+		Suggestions: []string{"Prune dangling images only (docker image prune)", "Remove the specific images by name"}, names: names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "image prune" && sub != "system prune" {
+				return false, ""
+			}
+			for _, w := range rest {
+				if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
+					return true, sub + " --all"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "docker-remove-all", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "removing every container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -112,6 +142,13 @@ var containerDestroyRules = []*rule{
 				return wordFlowList(rest, "containers"), ""
 			case "service rm", "service remove", "stack rm", "stack remove":
 				return wordFlowList(rest, "services"), "every service"
+			case "volume rm", "volume remove":
+				// every volume at once (podman volume rm --all)
+				for _, w := range rest {
+					if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
+						return true, sub + " --all"
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -312,7 +349,7 @@ var containerDestroyRules = []*rule{
 					return true, j
 				case sub == "node rm" || sub == "service rm" || sub == "secret rm" || sub == "config rm":
 					return true, j
-				case (sub == "pod rm" || sub == "pod prune") && (hasWord(rest, "--all") || hasWord(rest, "-a") || sub == "pod prune"):
+				case (sub == "pod rm" || sub == "pod remove" || sub == "pod prune") && (hasWord(rest, "--all") || shortCluster(rest, 'a') || sub == "pod prune"):
 					return true, j
 				}
 			case "podman":
@@ -346,3 +383,14 @@ var containerDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, containerDestroyRules) }
+
+// shortCluster reports a short option letter alone or in a cluster
+// (-a, -af, -fa) among args.
+func shortCluster(args []word, letter byte) bool {
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}

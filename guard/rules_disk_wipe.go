@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -148,6 +149,60 @@ var diskWipeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			return len(args) > 0 && args[0].s == "destroy" && !hasWord(args, "-n"), ""
+		}},
+	{ID: "disk-image-overwrite", Level: LevelModerate, Category: CategoryDiskWipe, Description: "overwriting a virtual machine's disk image (the machine's file system inside is lost)",
+		Suggestions: []string{"Copy the image and work on the copy", "Shut the machine down and snapshot it first"}, names: names("dd", "truncate", "shred", "qemu-img"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			var targets []string
+			for _, w := range c.args() {
+				if v, ok := strings.CutPrefix(w.s, "of="); ok && c.name == "dd" {
+					targets = append(targets, v)
+				} else if c.name != "dd" && !strings.HasPrefix(w.s, "-") {
+					targets = append(targets, w.s)
+				}
+			}
+			if c.name == "qemu-img" && (len(targets) == 0 || targets[0] != "create" && targets[0] != "resize") {
+				return false, ""
+			}
+			for _, t := range targets {
+				p := a.absPath(t, c.cwd)
+				if p == "" || a.inWork(p) || strings.HasPrefix(p, "/tmp/") {
+					continue
+				}
+				switch path.Ext(p) {
+				case ".qcow2", ".vmdk", ".vdi", ".vhd", ".vhdx", ".img", ".raw":
+					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "snapshot-delete", Level: LevelHigh, Category: CategoryDiskWipe, Description: "deleting backups or file-system snapshots (what a restore would need)",
+		Suggestions: []string{"Let the backup tool's own retention prune old snapshots", "Delete one named snapshot after checking it is not needed"},
+		names:       names("btrfs", "tmutil", "snapper", "timeshift"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "btrfs":
+				if len(ops) > 1 && strings.HasPrefix("subvolume", ops[0].s) && len(ops[0].s) >= 3 && (ops[1].s == "delete" || ops[1].s == "del") {
+					return true, "btrfs subvolume delete"
+				}
+			case "tmutil":
+				if len(ops) > 0 {
+					switch ops[0].s {
+					case "delete", "deletelocalsnapshots", "thinlocalsnapshots", "disable", "removedestination", "deleteinprogress":
+						return true, "tmutil " + ops[0].s
+					}
+				}
+			case "snapper":
+				if len(ops) > 0 && (ops[0].s == "delete" || ops[0].s == "rm" || ops[0].s == "remove") {
+					return true, "snapper " + ops[0].s
+				}
+			case "timeshift":
+				if hasWord(c.args(), "--delete") || hasWord(c.args(), "--delete-all") {
+					return true, "timeshift --delete"
+				}
+			}
+			return false, ""
 		}},
 	writeRule("write-block-device", LevelCritical, CategoryDiskWipe, "writing directly to a disk device",
 		[]string{"Write to an image file instead", "Check the device with lsblk and do this by hand"}, false, wBlockDev),

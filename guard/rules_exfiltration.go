@@ -208,7 +208,7 @@ var exfiltrationRules = []*rule{
 				if i := strings.IndexAny(host, "/:?$"); i >= 0 {
 					host = host[:i]
 				}
-				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") {
+				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") && !harmlessMetadata(s) {
 					return true, w.s
 				}
 			}
@@ -414,13 +414,21 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
-			if strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+			namesOnly := laterStage(c, func(s *cmd) bool { return s.name == "jq" && jqNamesOnly(s.args()) }) != nil
+			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly {
 				return true, o
 			}
 			if later := laterStage(c, func(s *cmd) bool {
-				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode"))
+				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode")) ||
+					s.name == "jq" && strings.Contains(joinWords(s.args()), "@base64d")
 			}); later != nil {
-				return true, "| base64 -d"
+				return true, "| " + later.name + " decoding"
+			}
+			// every secret of a namespace or of the cluster, values
+			// included (base64 is an encoding, not a protection)
+			whole := o == "yaml" || o == "json"
+			if whole && !namesOnly && (args[1].s == "secrets" && len(posArgs(args[2:], optSpec{short: "nslo", long: []string{"namespace", "context", "selector", "output", "kubeconfig"}})) == 0 || hasWord(args, "-A") || hasWord(args, "--all-namespaces")) {
+				return true, "every secret as " + o
 			}
 			return false, ""
 		}},
@@ -531,6 +539,20 @@ func (a *analysis) publishedPlace(p string) bool {
 			return true
 		}
 	}
+	// removable media and other drives leave with whoever takes them;
+	// a shared folder under /tmp is read by every user
+	for _, root := range [...]string{"/media/", "/run/media/", "/Volumes/", "/mnt/"} {
+		if strings.HasPrefix(p, root) && len(p) > len(root) {
+			return true
+		}
+	}
+	if len(p) >= 3 && p[0] == '/' && p[1] >= 'd' && p[1] <= 'z' && p[2] == '/' {
+		return true // Git Bash: another drive than the system's (/e/backup)
+	}
+	if rest, ok := strings.CutPrefix(p, "/tmp/"); ok {
+		first, _, _ := strings.Cut(rest, "/")
+		return strings.Contains(first, "share") || strings.Contains(first, "public") || first == "pub"
+	}
 	if a.inWork(p) && len(p) > len(a.workDir) {
 		first, _, _ := strings.Cut(strings.TrimPrefix(p[len(a.workDir):], "/"), "/")
 		return first == "public" || first == "static" || first == "www"
@@ -551,4 +573,36 @@ func foreignEnviron(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// harmlessMetadataLeaves are metadata entries that describe the machine
+// (its id, type, place and addresses) and hold no credential.
+var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
+	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
+	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true}
+
+// harmlessMetadata reports a metadata request (host/path, scheme cut) for
+// one descriptive entry rather than credentials, user data or a listing.
+func harmlessMetadata(s string) bool {
+	_, p, ok := strings.Cut(s, "/")
+	if !ok {
+		return false
+	}
+	p, _, _ = strings.Cut(p, "?")
+	p = strings.TrimSuffix(p, "/")
+	i := strings.LastIndexByte(p, '/')
+	return i >= 0 && harmlessMetadataLeaves[p[i+1:]] && !strings.Contains(p, "identity") && !strings.Contains(p, "iam")
+}
+
+// jqNamesOnly reports a jq filter that keeps only the names or the count
+// of what it reads (keys, length), never a value.
+func jqNamesOnly(args []word) bool {
+	for _, w := range positional(args) {
+		switch strings.TrimSpace(w.s) {
+		case "keys", "keys[]", "keys_unsorted", "length", ".data | keys", ".data|keys", "keys | length":
+			return true
+		}
+		return false
+	}
+	return false
 }

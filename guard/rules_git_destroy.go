@@ -91,6 +91,11 @@ var gitDestroyRules = []*rule{
 				if (p.delete || strings.HasPrefix(r, ":")) && isProtectedBranch(strings.TrimPrefix(r, ":")) {
 					return true, r
 				}
+				// a branch named by a variable or a listing may be any of
+				// them, the shared ones included
+				if (p.delete || strings.HasPrefix(r, ":")) && strings.ContainsAny(r, "$`") {
+					return true, "a computed branch " + r
+				}
 			}
 			return false, ""
 		}},
@@ -134,6 +139,21 @@ var gitDestroyRules = []*rule{
 			for _, w := range args {
 				if w.s == "--expire=now" || w.s == "--expire=all" || w.s == "--expire=0" || w.s == "--expire-unreachable=now" || w.s == "--expire-unreachable=all" {
 					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-prune-now", Level: LevelModerate, Category: CategoryGitDestroy, Description: "pruning unreachable objects at once (lost commits can no longer be recovered)",
+		Suggestions: []string{"Let git gc prune with its default grace period", "Back the repository up first"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "prune" && sub != "gc" {
+				return false, ""
+			}
+			for _, w := range args {
+				switch w.s {
+				case "--expire=now", "--expire=all", "--expire=0", "--prune=now", "--prune=all":
+					return true, "git " + sub + " " + w.s
 				}
 			}
 			return false, ""
@@ -207,6 +227,23 @@ var gitDestroyRules = []*rule{
 				case "release", "issue", "run", "cache", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
 					return true, args[0].s + " " + args[1].s
 				}
+			}
+			return false, ""
+		}},
+	{ID: "forge-guard-bypass", Level: LevelModerate, Category: CategoryGitDestroy, Description: "merging past branch protection, or turning off the repository's workflows",
+		Suggestions: []string{"Merge once the checks and reviews pass", "Let a maintainer change workflows"}, names: names("gh", "glab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			switch {
+			case args[0].s == "pr" && args[1].s == "merge" && hasWord(args, "--admin"):
+				return true, "pr merge --admin"
+			case args[0].s == "workflow" && args[1].s == "disable":
+				return true, "workflow disable"
+			case args[0].s == "repo" && args[1].s == "archive":
+				return true, "repo archive"
 			}
 			return false, ""
 		}},

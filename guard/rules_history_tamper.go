@@ -21,6 +21,9 @@ var historyTamperRules = []*rule{
 			if o.has("c") {
 				return true, ""
 			}
+			if o.has("d") {
+				return true, "deleting an entry" // hiding what was run
+			}
 			if o.has("w") || o.has("a") {
 				for _, w := range positional(c.args()) {
 					if w.s == "/dev/null" {
@@ -29,6 +32,24 @@ var historyTamperRules = []*rule{
 				}
 			}
 			return false, ""
+		}},
+	{ID: "history-options-off", Level: LevelModerate, Category: CategoryHistoryTamper, Description: "telling zsh to keep commands out of the history",
+		Suggestions: []string{"Leave history options as the user set them"}, names: names("setopt", "unsetopt"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				o := strings.ReplaceAll(lower(w.s), "_", "")
+				if c.name == "setopt" && (o == "histnostore" || o == "histignorespace" || o == "nohistsave" || o == "noappendhistory" || o == "noincappendhistory") ||
+					c.name == "unsetopt" && (o == "incappendhistory" || o == "appendhistory" || o == "histsave" || o == "sharehistory" && len(c.args()) > 1) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "kernel-log-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing the kernel's message buffer",
+		Suggestions: []string{"Read it without clearing (dmesg, journalctl -k)"}, names: names("dmesg"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			o := c.opts()
+			return o.has("cC", "clear", "read-clear"), ""
 		}},
 	{ID: "history-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling shell history",
 		Suggestions: []string{"Leave history enabled", "Start the command with a space only if HISTCONTROL=ignorespace is already set by the user"},

@@ -10,7 +10,7 @@ import "strings"
 var macosRules = []*rule{
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
-		names:       names("socketfilterfw", "fdesetup", "defaults", "log"),
+		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -35,6 +35,18 @@ var macosRules = []*rule{
 				case strings.Contains(l, "com.apple.alf") && strings.Contains(l, "globalstate") && off:
 					return true, "application firewall off"
 				}
+				if k := macSecurityKey(args); k != "" {
+					return true, k
+				}
+			case "softwareupdate":
+				if i := indexWord(args, "--schedule"); i >= 0 && i+1 < len(args) && lower(args[i+1].s) == "off" {
+					return true, "automatic updates off"
+				}
+			case "brew":
+				// the app runs without Gatekeeper's first-launch check
+				return hasWord(args, "--no-quarantine"), "download quarantine off for " + lastWord(args)
+			case "dsenableroot":
+				return !hasWord(args, "-d"), "the root account enabled"
 			case "log":
 				if len(args) > 0 && args[0].s == "config" {
 					l := lower(j)
@@ -140,3 +152,52 @@ var macosRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, macosRules) }
+
+// macSecurityKey returns the setting a defaults write turns against the
+// machine's protection: updates that stop installing, a screen that no
+// longer asks for the password, a user logged in with no password, the
+// guest account; "" for any other setting.
+func macSecurityKey(args []word) string {
+	ops := positional(args[1:])
+	if len(ops) < 2 {
+		return ""
+	}
+	key := lower(ops[1].s)
+	val := ""
+	if len(ops) > 2 {
+		val = lower(ops[len(ops)-1].s)
+	}
+	off := val == "false" || val == "no" || val == "0"
+	on := val == "true" || val == "yes" || val == "1"
+	switch key {
+	case "askforpassword", "criticalupdateinstall", "configdatainstall", "automaticcheckenabled", "automaticdownload",
+		"automaticallyinstallmacosupdates", "autoupdate", "requirepassword":
+		if off {
+			return ops[1].s + " off"
+		}
+	case "autologinuser":
+		return "automatic log-in as " + val
+	case "guestenabled":
+		if on {
+			return "the guest account on"
+		}
+	}
+	return ""
+}
+
+// indexWord returns the index of the first word equal to s, or -1.
+func indexWord(args []word, s string) int {
+	for i, w := range args {
+		if w.s == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func lastWord(args []word) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[len(args)-1].s
+}

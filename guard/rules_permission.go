@@ -67,6 +67,24 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chmod-secret-readable", Level: LevelModerate, Category: CategoryPermission, Description: "letting other users or the group read a file of credentials or keys",
+		Suggestions: []string{"Keep credentials readable by their owner only (chmod 600)", "Share the one value needed through a secret store"}, names: names("chmod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			mode := chmodMode(c)
+			if !modeSharesRead(mode) {
+				return false, ""
+			}
+			_, octal := octalMode(mode)
+			for _, t := range a.permTargets(c) {
+				if octal && !modeOthersRead(mode) && !modeWorldWritable(mode) && strings.HasPrefix(a.absPath(t.w.s, c.cwd), "/etc/") {
+					continue // 640: the system's own group (shadow, ssl-cert) reads it
+				}
+				if d, crit := a.sensitive(t.w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+					return true, d
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-root", Level: LevelCritical, Category: CategoryPermission, Description: "permission change on / or a system directory",
 		Suggestions: []string{"Do not change permissions of system directories", "Limit the change to the project directory"}, names: names("chmod", "setfacl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -75,6 +93,35 @@ var permissionRules = []*rule{
 				if !t.rec && (t.class == pcRoot || (t.class == pcSystemCrit || t.class == pcCritFile) && (modeWorldWritable(mode) || modeRemovesAll(mode)) ||
 					c.name == "chmod" && systemProgram(t.w.s) && modeRemovesExec(mode)) {
 					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "immutable-flag-off", Level: LevelHigh, Category: CategoryPermission, Description: "removing the immutable or append-only flag from system files",
+		Suggestions: []string{"Leave system files' flags to the administrator who set them"}, names: names("chattr", "chflags"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			off := false
+			for _, w := range args {
+				if c.name == "chattr" && strings.HasPrefix(w.s, "-") && strings.ContainsAny(w.s[1:], "ia") && w.s != "-R" && w.s != "-f" && w.s != "-V" {
+					off = true
+				}
+				if c.name == "chflags" && (w.s == "noschg" || w.s == "nouchg" || w.s == "nosappnd" || w.s == "nosunlnk") {
+					off = true
+				}
+			}
+			if !off {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				for _, sys := range [...]string{"/etc", "/usr", "/bin", "/sbin", "/boot", "/lib", "/var/log", "/root"} {
+					if p == sys || strings.HasPrefix(p, sys+"/") {
+						return true, p
+					}
 				}
 			}
 			return false, ""

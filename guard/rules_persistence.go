@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -23,6 +24,7 @@ var knownServices = map[string]bool{
 // hidden location.
 func untrustedPlace(s string) bool {
 	return strings.HasPrefix(s, "/tmp/") || strings.HasPrefix(s, "/var/tmp/") || strings.HasPrefix(s, "/dev/shm/") ||
+		strings.Contains(s, "/Downloads/") || strings.HasPrefix(s, "~/Downloads") ||
 		strings.Contains(s, "/.") && !strings.Contains(s, "/.local/") && !strings.Contains(s, "/.cargo/") && !strings.Contains(s, "/./") ||
 		strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
@@ -106,6 +108,52 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Show the cron entry and let the user install it", "Keep scheduled programs in reviewed, permanent locations"}},
 	{ID: "persistence-malicious-payload", Level: LevelCritical, Category: CategoryPersistence, Description: "installing a dangerous command to run automatically",
 		Suggestions: []string{"Review what is installed into start-up files and schedules", "Do not install network shells or downloads as jobs"}},
+	{ID: "k8s-foreign-workload", Level: LevelHigh, Category: CategoryPersistence, Description: "running in the cluster, on a schedule or restarted for ever, an image from an arbitrary registry",
+		Suggestions: []string{"Run images from the project's own or an official registry", "Deploy through the reviewed manifests"}, names: names("kubectl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			if !(args[0].s == "run" || args[0].s == "create" && (args[1].s == "cronjob" || args[1].s == "deployment" || args[1].s == "daemonset" || args[1].s == "job")) {
+				return false, ""
+			}
+			img, ok := optValue(args, "", "image")
+			if !ok {
+				return false, ""
+			}
+			host, _, hasPath := strings.Cut(img, "/")
+			if !hasPath || !strings.ContainsAny(host, ".:") || knownRegistry(host) {
+				return false, "" // Docker Hub's short names, official registries
+			}
+			if args[0].s == "create" && args[1].s == "cronjob" || args[0].s == "create" && args[1].s == "daemonset" ||
+				hasWord(args, "--restart=Always") || args[0].s == "create" {
+				return true, img
+			}
+			return false, ""
+		}},
+	{ID: "editor-startup-command", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a shell command into an editor's start-up file (it runs whenever the editor opens)",
+		Suggestions: []string{"Keep editor settings to options and mappings", "Show the line and let the user add it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if !editorStartup(t.path) {
+					continue
+				}
+				if t.content.kind == flowRemote {
+					return true, t.raw + " ← " + t.content.what
+				}
+				if t.content.kind != flowText {
+					continue
+				}
+				l := lower(t.content.text)
+				// :!cmd, silent !cmd, system(), jobstart(), shell-command
+				if strings.Contains(l, "!") && (callsOut(l) || strings.Contains(l, "rm -") || strings.Contains(l, "sh ")) ||
+					strings.Contains(l, "system(") || strings.Contains(l, "jobstart(") || strings.Contains(l, "shell-command") || strings.Contains(l, "os.execute") {
+					return true, t.raw
+				}
+			}
+			return false, ""
+		}},
 	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab",
 		Suggestions: []string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, names: names("crontab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -117,6 +165,12 @@ var persistenceRules = []*rule{
 				}
 			}
 			ops := positional(args)
+			if c.in.kind == flowText && c.in.partial && len(ops) <= 1 && !suspiciousJob(c.in.text) {
+				// the current crontab with a line added ((crontab -l;
+				// echo JOB) | crontab -): nothing is replaced, and the
+				// job itself is judged as installed content
+				return false, ""
+			}
 			if len(ops) > 0 || c.in.kind != flowNone {
 				return true, ""
 			}
@@ -217,7 +271,10 @@ var persistenceRules = []*rule{
 				return false, ""
 			}
 			cmdline := strings.TrimPrefix(strings.TrimSpace(v), "!")
-			if untrustedPlace(cmdline) || winUntrustedPlace(cmdline) {
+			// the user's own keys in ~/.ssh are what an SSH command
+			// is expected to name
+			checked := strings.NewReplacer("~/.ssh/", "~/ssh/", "$HOME/.ssh/", "$HOME/ssh/").Replace(cmdline)
+			if untrustedPlace(checked) || winUntrustedPlace(checked) {
 				return true, k + " " + v
 			}
 			// a shell alias that reaches the network runs that call on
@@ -304,4 +361,29 @@ func reachesNetwork(body string) bool {
 		}
 	}
 	return false
+}
+
+// knownRegistry reports a container registry run by a cloud or a
+// project's forge, or this machine.
+func knownRegistry(host string) bool {
+	h := lower(host)
+	if i := strings.IndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	switch h {
+	case "docker.io", "registry-1.docker.io", "ghcr.io", "gcr.io", "quay.io", "registry.k8s.io", "k8s.gcr.io", "mcr.microsoft.com",
+		"public.ecr.aws", "registry.gitlab.com", "localhost", "127.0.0.1", "kind-registry", "registry.access.redhat.com", "nvcr.io":
+		return true
+	}
+	return strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".azurecr.io") || strings.HasSuffix(h, ".pkg.dev") || strings.HasSuffix(h, ".gcr.io")
+}
+
+// editorStartup reports an editor's start-up file: vim, neovim, emacs.
+func editorStartup(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case ".vimrc", ".gvimrc", ".exrc", "_vimrc", ".emacs", "init.el", "init.vim", "init.lua", ".nexrc":
+		return base != "init.lua" || strings.Contains(p, "/nvim/")
+	}
+	return strings.Contains(p, "/.vim/plugin/") || strings.Contains(p, "/nvim/plugin/")
 }

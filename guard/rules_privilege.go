@@ -131,6 +131,75 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "root-shell-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "running as root a program that opens a shell on request (a pager, an editor, awk)",
+		Suggestions: []string{"Read files as root with sudo cat or sudoedit", "Run the specific command with sudo instead"},
+		names:       names("less", "more", "most", "man", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed", "emacs", "git", "awk", "gawk", "mawk", "nawk", "busybox"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !c.asRoot {
+				return false, ""
+			}
+			args := c.args()
+			switch c.name {
+			case "git":
+				// git's pager (-p, help) runs as root, and !sh in it too
+				if hasWord(args, "-p") || hasWord(args, "--paginate") || len(positional(args)) > 0 && positional(args)[0].s == "help" {
+					return true, "git pager"
+				}
+				return false, ""
+			case "awk", "gawk", "mawk", "nawk":
+				j := joinWords(args)
+				if i := strings.Index(j, "system("); i >= 0 {
+					call := strings.TrimSpace(j[i+len("system("):])
+					if end := strings.IndexByte(call, ')'); end >= 0 {
+						call = call[:end]
+					}
+					call = strings.Trim(call, `"' `)
+					first := strings.Fields(call + " ")[0]
+					if isShellName(path.Base(first)) && !strings.Contains(call, " -c") {
+						return true, "awk system() shell"
+					}
+				}
+				return false, ""
+			case "busybox":
+				return len(args) > 0 && (args[0].s == "sh" || args[0].s == "ash") && len(args) == 1, "busybox sh"
+			}
+			return true, c.base + " as root"
+		}},
+	{ID: "credentials-destroyed", Level: LevelModerate, Category: CategoryPrivilege, Description: "deleting stored keys, tickets or credentials (sign-ins and signatures stop working; private keys may be gone for good)",
+		Suggestions: []string{"Leave the user's keys and stored credentials alone", "Remove the one entry that is wrong, with the user"},
+		names:       names("gpg", "gpg2", "security", "klist", "cmdkey", "git", "ssh-add", "kdestroy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "gpg", "gpg2":
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "--delete-secret-key") || strings.HasPrefix(w.s, "--delete-secret-and-public-key") {
+						return true, w.s
+					}
+				}
+			case "security":
+				if len(args) > 0 && (args[0].s == "delete-keychain" || args[0].s == "delete-generic-password" || args[0].s == "delete-internet-password" ||
+					args[0].s == "delete-certificate" || args[0].s == "delete-identity") {
+					return true, args[0].s
+				}
+			case "klist":
+				return hasWord(args, "purge"), "Kerberos tickets"
+			case "kdestroy":
+				return hasWord(args, "-A") || hasWord(args, "--all"), "every Kerberos ticket cache"
+			case "cmdkey":
+				for _, w := range args {
+					if l := lower(w.s); strings.HasPrefix(l, "/delete") || strings.HasPrefix(l, "-delete") {
+						return true, w.s
+					}
+				}
+			case "git":
+				sub, rest := gitSub(c)
+				return sub == "credential" && len(rest) > 0 && (rest[0].s == "reject" || rest[0].s == "erase"), "git credential " + sub
+			case "ssh-add":
+				return hasWord(args, "-D"), "every identity of the agent"
+			}
+			return false, ""
+		}},
 	{ID: "user-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding a user to an administrator group",
 		Suggestions: []string{"Grant a specific sudo rule instead of admin membership", "Ask an administrator"}, names: names("usermod", "gpasswd", "adduser", "addgroup", "dseditgroup", "useradd", "dscl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -445,7 +514,7 @@ var privilegeRules = []*rule{
 					return true, j
 				}
 			case "az":
-				if strings.Contains(j, "role assignment create") && (strings.Contains(j, "Owner") || strings.Contains(j, "Contributor") || strings.Contains(j, "User Access Administrator")) {
+				if (strings.Contains(j, "role assignment create") || strings.Contains(j, "create-for-rbac")) && (strings.Contains(j, "Owner") || strings.Contains(j, "Contributor") || strings.Contains(j, "User Access Administrator")) {
 					return true, j
 				}
 			case "gh":

@@ -48,6 +48,75 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
+		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			var src string
+			switch c.name {
+			case "brew":
+				// brew tap NAME URL: formulae from that repository
+				if ops[0].s == "tap" && len(ops) > 2 {
+					src = ops[2].s
+				}
+			case "scoop":
+				if ops[0].s == "bucket" && len(ops) > 3 && ops[1].s == "add" {
+					src = ops[3].s
+				}
+			case "choco":
+				if ops[0].s == "install" || ops[0].s == "upgrade" {
+					src, _ = optValue(args, "-s", "source")
+				}
+			case "gem":
+				if ops[0].s == "install" {
+					src, _ = optValue(args, "", "source")
+				}
+			case "npm", "yarn", "pnpm":
+				if ops[0].s == "install" || ops[0].s == "i" || ops[0].s == "add" {
+					src, _ = optValue(args, "", "registry")
+				}
+			default:
+				if ops[0].s == "install" || ops[0].s == "add" || ops[0].s == "sync" || c.name == "uv" && ops[0].s == "pip" {
+					if v, ok := optValue(args, "-i", "index-url"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "extra-index-url"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "index"); ok {
+						src = v
+					}
+				}
+			}
+			if !strings.Contains(src, "://") {
+				return false, ""
+			}
+			h := lower(hostOf(src))
+			if codeHosts[h] && !(c.name == "brew" || c.name == "scoop") || isLocalHost(h) || trustedIndexHosts[h] {
+				return false, ""
+			}
+			if (c.name == "brew" || c.name == "scoop") && codeHosts[h] {
+				return false, "" // a repository on a code host: the usual third-party tap
+			}
+			return true, src
+		}},
+	{ID: "container-foreign-image", Level: LevelModerate, Category: CategoryRemoteExec, Description: "running a container image from an arbitrary registry (code nobody reviewed, with what it is given)",
+		Suggestions: []string{"Use the project's own or an official image", "Pull and inspect the image first"}, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "run" && sub != "container run" && sub != "create" && sub != "container create" {
+				return false, ""
+			}
+			img := containerImage(rest)
+			host, _, ok := strings.Cut(img, "/")
+			if !ok || !strings.ContainsAny(host, ".:") || knownRegistry(host) || strings.ContainsAny(img, "$`") {
+				return false, ""
+			}
+			return true, img
+		}},
 	{ID: "remote-pipe-shell", Level: LevelCritical, Category: CategoryRemoteExec, Description: "piping downloaded code into a shell or interpreter",
 		Suggestions: suggRemote, names: execNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -86,6 +155,9 @@ var remoteExecRules = []*rule{
 				return true, c.script.w.s
 			}
 			if (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && strings.Contains(w0.s, "/") && a.isDownloaded(w0.s, c.cwd) {
+				return true, w0.s
+			}
+			if !w0.ok && a.downloads[dynDownload+w0.s] {
 				return true, w0.s
 			}
 			if p := openedFile(c); p != "" && (len(a.downloads) > 0 || len(a.downloadDirs) > 0) && a.isDownloaded(p, c.cwd) {
@@ -449,4 +521,40 @@ func runnableFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// trustedIndexHosts are package indexes run by the projects whose
+// packages they serve (PyTorch's and NVIDIA's wheels, Chocolatey's own
+// feed, the test PyPI).
+var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true,
+	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
+	"data.pyg.org": true}
+
+// dockerValueOpts are docker run's options that take a value.
+var dockerValueOpts = map[string]bool{"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
+	"--workdir": true, "-u": true, "--user": true, "--name": true, "--network": true, "--net": true, "--entrypoint": true, "--env-file": true,
+	"--mount": true, "-l": true, "--label": true, "--platform": true, "-h": true, "--hostname": true, "--add-host": true, "--cpus": true,
+	"-m": true, "--memory": true, "--gpus": true, "--restart": true, "--pull": true, "--cap-add": true, "--cap-drop": true,
+	"--device": true, "--tmpfs": true, "--ulimit": true, "--log-driver": true, "--shm-size": true, "--pid": true, "--ipc": true}
+
+// containerImage returns the image a docker run or create names: the
+// first operand after the options.
+func containerImage(args []word) string {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			if i+1 < len(args) {
+				return args[i+1].s
+			}
+			return ""
+		}
+		if strings.HasPrefix(s, "-") {
+			if dockerValueOpts[s] {
+				i++
+			}
+			continue
+		}
+		return s
+	}
+	return ""
 }

@@ -46,7 +46,7 @@ var reverseShellRules = []*rule{
 				return false, ""
 			}
 			for _, r := range c.redirs {
-				if isNetDev(r.w.s) && r.n != "" && r.n != "0" && r.n != "1" && r.n != "2" {
+				if isNetDev(r.w.s) && r.n != "" && r.n != "0" && r.n != "1" && r.n != "2" && !loopbackNetDev(r.w.s) {
 					return true, r.w.s
 				}
 			}
@@ -123,3 +123,14 @@ var reverseShellRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, reverseShellRules) }
+
+// loopbackNetDev reports /dev/tcp/HOST/PORT on this machine: a port probe
+// or a local client, which no one outside reaches through.
+func loopbackNetDev(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/dev/tcp/")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "/dev/udp/")
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return ok && loopback(host)
+}

@@ -37,12 +37,33 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "options")
+			if hasWord(args, "--bind") || hasWord(args, "-B") || hasWord(args, "--rbind") || strings.Contains(o, "bind") {
+				// mounting over a process's /proc entry hides it from
+				// ps and top; over a system directory it replaces it
+				ops := positional(args)
+				if len(ops) > 1 {
+					p := a.absPath(ops[len(ops)-1].s, c.cwd)
+					if strings.HasPrefix(p, "/proc/") || p == "/etc" || p == "/usr" || p == "/bin" || p == "/sbin" || p == "/boot" || strings.HasPrefix(p, "/etc/") {
+						return true, p
+					}
+				}
+			}
 			if !strings.Contains(o, "remount") {
 				return false, ""
 			}
 			for _, w := range positional(args) {
 				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" {
 					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "boot-entry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting the firmware's boot entries (the machine no longer starts)",
+		Suggestions: []string{"List entries with efibootmgr -v and leave them to the administrator"}, names: names("efibootmgr"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.s == "-B" || w.s == "--delete-bootnum" || w.s == "-A" || w.s == "--inactive" {
+					return true, w.s
 				}
 			}
 			return false, ""
@@ -189,6 +210,9 @@ var systemRules = []*rule{
 				if v, ok := optValue(args, "-u", "user"); ok && v != "" && len(positional(killSelectors(args))) == 0 {
 					return true, "every process of user " + v
 				}
+				if v, ok := optValue(args, "-U", "uid"); ok && v != "" && len(positional(killSelectors(args))) == 0 {
+					return true, "every process of user " + v
+				}
 			}
 			return false, ""
 		}},
@@ -210,6 +234,175 @@ var systemRules = []*rule{
 				return true, "SIGKILL: " + pats[0].s
 			case c.asRoot:
 				return true, "as root: " + pats[0].s
+			}
+			return false, ""
+		}},
+	{ID: "security-updates-blocked", Level: LevelHigh, Category: CategorySystem, Description: "holding back or downgrading security-critical packages (known holes stay open)",
+		Suggestions: []string{"Pin the application's own dependencies instead", "Leave the system's security updates on"},
+		names:       names("apt-mark", "apt-get", "apt", "dnf", "yum", "nvram"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "nvram":
+				// firmware variables: boot arguments, security settings
+				for _, w := range ops {
+					if strings.Contains(w.s, "=") || w.s == "-c" {
+						return true, "firmware variable " + w.s
+					}
+				}
+				return hasWord(args, "-c") || hasWord(args, "-d"), "firmware variables"
+			case "apt-mark":
+				if len(ops) > 1 && ops[0].s == "hold" {
+					for _, p := range ops[1:] {
+						if securityPackage(p.s) {
+							return true, "hold " + p.s
+						}
+					}
+				}
+			case "apt-get", "apt":
+				if hasWord(args, "--allow-downgrades") {
+					for _, p := range ops {
+						if name, _, ok := strings.Cut(p.s, "="); ok && securityPackage(name) {
+							return true, "downgrading " + p.s
+						}
+					}
+				}
+			case "dnf", "yum":
+				if len(ops) > 1 && (ops[0].s == "downgrade" || ops[0].s == "versionlock") {
+					for _, p := range ops[1:] {
+						if securityPackage(strings.SplitN(p.s, "-", 2)[0]) || securityPackage(p.s) {
+							return true, ops[0].s + " " + p.s
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
+		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
+		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) && !namesStaging(c) {
+				return false, ""
+			}
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch c.name {
+			case "kubectl":
+				switch ops[0].s {
+				case "delete":
+					// a pod or a job by name comes back or was done; pods
+					// by selector, or anything else, do not
+					kind := ""
+					if len(ops) > 1 {
+						kind = strings.SplitN(ops[1].s, "/", 2)[0]
+					}
+					switch kind {
+					case "pod", "pods", "po", "job", "jobs":
+						return hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l="), "pods by selector"
+					}
+					return true, "delete " + kind
+				case "scale":
+					return hasWord(args, "--replicas=0") || hasWord(args, "--replicas") && hasWord(args, "0"), "scaled to zero"
+				case "drain", "cordon", "taint":
+					return true, ops[0].s
+				case "rollout":
+					return len(ops) > 1 && (ops[1].s == "undo" || ops[1].s == "pause"), "rollout " + ops[1].s
+				}
+			case "terraform", "pulumi":
+				switch ops[0].s {
+				case "apply", "up", "destroy", "import", "taint", "refresh":
+					return hasWord(args, "-auto-approve") || hasWord(args, "--auto-approve") || hasWord(args, "--yes") || hasWord(args, "-y") ||
+						ops[0].s == "destroy" || ops[0].s == "taint", ops[0].s
+				}
+			case "ansible-playbook":
+				return !hasWord(args, "--check") && !hasWord(args, "-C"), "a playbook run"
+			case "flux", "argocd":
+				return ops[0].s == "suspend" || ops[0].s == "delete" || len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rollback" || ops[1].s == "sync"), ops[0].s
+			}
+			return false, ""
+		}},
+	{ID: "load-generator", Level: LevelModerate, Category: CategoryForkBomb, Description: "loading the machine with a stress tool (processes, CPU, memory or disk)",
+		Suggestions: []string{"Benchmark the project's own code with a bounded load", "Keep the worker count and duration small"}, names: names("stress", "stress-ng"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				f, v, hasV := strings.Cut(w.s, "=")
+				if !hasV && i+1 < len(args) {
+					v = args[i+1].s
+				}
+				switch f {
+				case "--fork", "--all", "--class", "--sequential":
+					return true, w.s // every stressor, or process creation itself
+				case "--cpu", "--vm", "--io", "--hdd", "-c", "-m", "-i", "-d":
+					// a couple of workers for a short test is a benchmark;
+					// dozens, or none (one per CPU), load the whole machine
+					if n, err := strconv.Atoi(v); err != nil || n == 0 || n >= 8 {
+						return true, w.s + " " + v
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "service-disruption", Level: LevelModerate, Category: CategorySystem, Description: "interrupting what others rely on: every process of a name, a user's sessions, open connections, a shared daemon or a production deployment",
+		Suggestions: []string{"Stop the one process you started by its PID", "Restart only the application's own service", "Leave production to its deployment pipeline"},
+		names:       names("killall", "systemctl", "service", "ss", "loginctl", "fuser", "docker", "docker-compose", "podman", "helm", "renice"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "killall":
+				pats := positional(killSelectors(args))
+				if len(pats) == 0 || killSignal(args) == "0" {
+					return false, ""
+				}
+				for _, p := range pats {
+					if !relaunchingAgents[p.s] {
+						return true, "every " + p.s + " process"
+					}
+				}
+			case "systemctl", "service":
+				verb, unit := "", ""
+				if c.name == "systemctl" && len(ops) > 1 {
+					verb, unit = ops[0].s, ops[1].s
+				} else if c.name == "service" && len(ops) > 1 {
+					unit, verb = ops[0].s, ops[1].s
+				}
+				if hasWord(args, "--user") {
+					return false, ""
+				}
+				switch verb {
+				case "restart", "stop", "reload-or-restart", "try-restart", "kill":
+					if sharedDaemons[strings.TrimSuffix(unit, ".service")] {
+						return true, verb + " " + unit
+					}
+				}
+			case "ss":
+				return hasWord(args, "-K") || hasWord(args, "--kill"), "killing open connections"
+			case "renice":
+				// every process of a user or group: a database server's, say
+				return hasWord(args, "-u") || hasWord(args, "--user") || hasWord(args, "-g") || hasWord(args, "--pgrp"), "every process of a user"
+			case "loginctl":
+				if len(ops) > 0 && (ops[0].s == "terminate-user" || ops[0].s == "terminate-session" || ops[0].s == "kill-user" || ops[0].s == "kill-session" || ops[0].s == "terminate-seat") {
+					return true, ops[0].s
+				}
+			case "fuser":
+				o := c.opts()
+				return o.has("k", "kill") && (o.has("mM", "mount", "ismountpoint")), "every process using a file system"
+			case "docker", "docker-compose", "podman", "helm":
+				if !touchesProduction(c) {
+					return false, ""
+				}
+				for _, w := range ops {
+					switch w.s {
+					case "stop", "restart", "kill", "pause", "rollback", "scale":
+						return true, w.s + " in production"
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -261,7 +454,7 @@ var systemRules = []*rule{
 				return hasWord(args, "-a") || hasWord(args, "--all"), ""
 			case "sysctl":
 				for _, w := range args {
-					if strings.HasPrefix(w.s, "kernel.randomize_va_space=0") || strings.HasPrefix(w.s, "kernel.kptr_restrict=0") || strings.HasPrefix(w.s, "kernel.yama.ptrace_scope=0") {
+					if k, _, ok := strings.Cut(w.s, "="); ok && !strings.HasPrefix(k, "-") && securityKnob(k) {
 						return true, w.s
 					}
 				}
@@ -276,6 +469,11 @@ var systemRules = []*rule{
 			case "ifconfig":
 				return len(args) > 1 && args[len(args)-1].s == "down" && args[0].s != "lo", ""
 			case "ip":
+				if len(args) > 1 && (args[0].s == "route" || args[0].s == "r" || args[0].s == "addr" || args[0].s == "address" || args[0].s == "a") &&
+					(args[1].s == "flush" || args[0].s[0] == 'r' && (args[1].s == "del" || args[1].s == "delete") && hasWord(args, "default")) {
+					// every route (or address) gone: the machine is cut off
+					return !hasWord(args, "cache") && !hasWord(args, "lo"), args[0].s + " " + args[1].s
+				}
 				return len(args) > 3 && args[0].s == "link" && args[1].s == "set" && hasWord(args, "down") && !hasWord(args, "lo"), ""
 			case "ifdown":
 				return len(args) > 0 && !hasWord(args, "lo"), ""
@@ -351,13 +549,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor, SELinux, Gatekeeper or System Integrity Protection",
 		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
-		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil"),
+		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil", "mokutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
 			case "spctl":
-				// Gatekeeper: unsigned downloads run unchecked
-				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable"), "Gatekeeper off"
+				// Gatekeeper: unsigned downloads run unchecked; kernel
+				// extensions load without the user's consent
+				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable") ||
+					len(args) > 1 && args[0].s == "kext-consent" && args[1].s == "disable", "Gatekeeper off"
+			case "mokutil":
+				// Secure Boot stops checking what the machine boots
+				return hasWord(args, "--disable-validation"), "Secure Boot validation off"
 			case "csrutil":
 				return len(args) > 0 && args[0].s == "disable", "System Integrity Protection off"
 			case "setenforce":
@@ -449,4 +652,69 @@ func killSelectors(args []word) []word {
 		}
 	}
 	return out
+}
+
+// securityKnob reports a kernel parameter (sysctl name) that guards the
+// machine: address randomisation, pointer and log restrictions, ptrace,
+// BPF and user namespaces for the unprivileged, core dumps of privileged
+// programs, link protections, panics, module loading, and the network
+// stack's spoofing and redirect defences. Resource limits (max_map_count,
+// inotify watches, somaxconn) are tuning, not security.
+func securityKnob(k string) bool {
+	k = strings.ReplaceAll(strings.ToLower(k), "/", ".")
+	switch {
+	case strings.HasPrefix(k, "kernel."):
+		for _, tuning := range [...]string{"pid_max", "threads-max", "shm", "msg", "sem", "hostname", "domainname", "numa_balancing", "sched_"} {
+			if strings.HasPrefix(k[len("kernel."):], tuning) {
+				return false
+			}
+		}
+		return true
+	case k == "fs.suid_dumpable" || strings.HasPrefix(k, "fs.protected_") || k == "vm.mmap_min_addr" || k == "vm.unprivileged_userfaultfd":
+		return true
+	case strings.HasPrefix(k, "net.ipv4.conf.") || strings.HasPrefix(k, "net.ipv6.conf."):
+		return strings.HasSuffix(k, "rp_filter") || strings.HasSuffix(k, "accept_redirects") || strings.HasSuffix(k, "send_redirects") ||
+			strings.HasSuffix(k, "accept_source_route") || strings.HasSuffix(k, "disable_ipv6")
+	case k == "net.ipv4.tcp_syncookies" || k == "net.core.bpf_jit_harden" || k == "net.core.bpf_jit_enable":
+		return true
+	}
+	return false
+}
+
+// relaunchingAgents are macOS's interface processes that start again at
+// once when killed: killall Dock applies a setting.
+var relaunchingAgents = map[string]bool{"Finder": true, "Dock": true, "SystemUIServer": true, "cfprefsd": true, "ControlStrip": true,
+	"NotificationCenter": true, "Menu Bar": true, "TouchBarServer": true}
+
+// sharedDaemons are services everything else on the machine stands on:
+// restarting one stops every container, drops the network or the
+// sessions, and the application the user asked about with them.
+var sharedDaemons = map[string]bool{"docker": true, "containerd": true, "dockerd": true, "podman": true, "systemd-networkd": true,
+	"networking": true, "NetworkManager": true, "network": true, "systemd-resolved": true, "dbus": true, "systemd-logind": true,
+	"gdm": true, "gdm3": true, "lightdm": true, "sddm": true, "display-manager": true, "kubelet": true, "k3s": true, "libvirtd": true,
+	"wpa_supplicant": true, "firewalld": true, "ufw": true, "nftables": true, "systemd-udevd": true, "polkit": true}
+
+// securityPackage reports a package whose updates close security holes
+// everything else relies on.
+func securityPackage(p string) bool {
+	for _, pre := range [...]string{"openssl", "libssl", "openssh", "linux-image", "linux-generic", "kernel", "sudo", "ca-certificates",
+		"gnutls", "libgnutls", "nss", "glibc", "libc6", "systemd", "polkit", "curl", "libcurl", "bash", "tzdata", "apparmor", "selinux"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesStaging reports a command that names a staging environment: a
+// shared one, whatever it is called besides.
+func namesStaging(c *cmd) bool {
+	for _, w := range c.args() {
+		for _, t := range nameWords(w.s) {
+			if t == "staging" || t == "stg" || t == "preprod" || t == "uat" {
+				return true
+			}
+		}
+	}
+	return false
 }

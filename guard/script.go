@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/hex"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -142,6 +143,9 @@ var langNet = map[string]netMarkers{
 		send:  []string{"invoke-webrequest", "invoke-restmethod", "uploadstring", "uploadfile", "iwr ", "irm ", "-method post"}},
 }
 
+// shellOfDownload matches a shell call whose argument is a download.
+var shellOfDownload = regexp.MustCompile(`(?:system|popen|check_output|getoutput|run|call)\s*\([^;\n]*(?:urlopen|requests\.get|httpx\.get|urlretrieve)`)
+
 // shellMarkers are what code wired to a socket uses to hand it a shell.
 var shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
 	"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
@@ -162,6 +166,10 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 				fetch = true
 			}
 		}
+	}
+	if !fetch && sc.lang == "python" && shellOfDownload.MatchString(low) {
+		// os.system(urlopen(u).read()): the download is the command
+		fetch = true
 	}
 	if fetch {
 		sc.remote = "code downloaded and executed"

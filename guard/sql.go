@@ -19,7 +19,8 @@ func (s *sqlScan) any() bool {
 }
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
-	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql")
+	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell")
 
 // sqlOf returns the statements a database client runs (from its options
 // or its standard input) and its query language ("sql", "mongo",

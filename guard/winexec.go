@@ -146,6 +146,10 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		}
 	}
+	ws.networkCopies(c)
+	if c.name == "doskey" {
+		ws.doskeyMacro(c)
+	}
 	if winFileRunners[c.name] {
 		// msiexec /i FILE, rundll32 FILE,Entry, wscript FILE: the file
 		// is what runs
@@ -275,6 +279,13 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowList && strings.HasPrefix(c.in.what, "range") && c.in.what != "range small" && psSpawns(body) {
 			ws.emitWin(c, "win-fork-bomb", "starting a process for each of "+c.in.what)
 		}
+		if prevItem != nil && (strings.Contains(body, "$_.delete(") || strings.Contains(body, "$psitem.delete(")) {
+			// the .NET Delete() of every item piped in: Remove-Item by
+			// another name (Delete($true) empties directories too)
+			for _, p := range prevItem.paths {
+				ws.winDeleteAbs(c, p, prevItem.recursive || strings.Contains(body, "delete($true)"), prevItem.recursive, prevItem.filtered)
+			}
+		}
 		if prevItem != nil && strings.Contains(body, "$_") && psOverwrites(body) &&
 			!strings.Contains(body, "get-content") && !strings.Contains(body, "gc ") && !strings.Contains(body, "-replace") && !strings.Contains(body, "readall") {
 			// a rewrite reads what it writes back; a wipe does not
@@ -296,6 +307,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			sub := []word{lit("sqlcmd"), lit("-Q"), q}
 			if s, ok := pa.get("serverinstance"); ok {
 				sub = append(sub, lit("-S"), s)
+			}
+			if d, ok := pa.get("database"); ok {
+				sub = append(sub, lit("-d"), d)
 			}
 			a.subCommand(c, sub, "Invoke-Sqlcmd")
 		}
@@ -372,10 +386,10 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowSecret {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
-	case "out-file", "set-content", "add-content", "copy-item":
+	case "out-file", "set-content", "add-content", "copy-item", "export-csv", "export-clixml", "tee-object", "convertto-json":
 		if c.in.kind == flowSecret {
 			for _, w := range args {
-				if winRemotePath(w.s) {
+				if winRemotePath(w.s) || c.in.crit && winOtherDrive(w.s) {
 					ws.emitWin(c, "win-exfil-secrets", c.in.what+" written to "+w.s)
 					break
 				}
@@ -482,7 +496,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		pa := parsePSArgs(args, []string{"name", "id", "inputobject"}, []string{"force", "passthru"})
 		_, hasName := pa.get("name")
 		_, hasID := pa.get("id")
-		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList {
+		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList && c.in.what != "" {
 			ws.emitWin(c, "win-kill-all", "every process")
 		}
 	case "get-content":
@@ -618,8 +632,10 @@ func splitComma(s string) []string {
 
 // psRemove judges Remove-Item and its aliases.
 func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) {
+	// -rf, -fr, -r, -f: POSIX habits; read as switches, they never take
+	// the path that follows as their value
 	pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "credential", "stream"},
-		[]string{"recurse", "force", "whatif", "confirm"})
+		[]string{"recurse", "force", "whatif", "confirm", "rf", "fr", "r", "f", "fo", "rec"})
 	if pa.flags["whatif"] {
 		return
 	}
@@ -931,8 +947,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
-				if sp := a.winAbs(src.s); sp != "" && winRemotePath(dst.s) {
-					if d, _ := a.winSensitive(sp); d != "" {
+				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
+					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 					}
 				}
@@ -996,10 +1012,56 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if strings.HasPrefix(strings.ToLower(p.s), "variable:") || strings.HasPrefix(strings.ToLower(p.s), "env:") {
 				return
 			}
-			ws.winWrite(c, p, c.name == "add-content" || pa.flags["append"])
+			appends := c.name == "add-content" || pa.flags["append"]
+			if appends && c.in.kind == flowNone && ws.plainAddition(p, pa) {
+				return
+			}
+			ws.winWrite(c, p, appends)
 		}
 	}
 }
+
+// plainAddition reports a line appended to the hosts file or a
+// PowerShell profile that only names this machine (127.0.0.1 app.local)
+// or defines an alias under a new name (Set-Alias k kubectl).
+func (ws *winState) plainAddition(p word, pa psArgs) bool {
+	v, ok := pa.get("value")
+	if !ok && len(pa.pos) > 1 {
+		v, ok = pa.pos[1], true
+	}
+	if !ok || !v.ok {
+		return false
+	}
+	l := strings.ReplaceAll(lower(p.s), `\`, "/")
+	switch {
+	case strings.HasSuffix(l, "/drivers/etc/hosts"):
+		return localHostsEntries(v.s)
+	case l == "$profile" || strings.HasSuffix(l, "profile.ps1"):
+		return plainPSAlias(v.s)
+	}
+	return false
+}
+
+// plainPSAlias reports a profile line that only defines an alias under a
+// new name for a plain program: Set-Alias k kubectl.
+func plainPSAlias(s string) bool {
+	f := strings.Fields(strings.TrimSpace(s))
+	if len(f) != 3 || !strings.EqualFold(f[0], "set-alias") && !strings.EqualFold(f[0], "new-alias") {
+		return false
+	}
+	name, target := lower(f[1]), lower(f[2])
+	if commonCommands[name] || coreCommands[name] || winCommonAliases[name] || strings.ContainsAny(name+target, "$`;|&<>(){}/\\:") {
+		return false
+	}
+	return true
+}
+
+// winCommonAliases are names PowerShell and cmd users type every day:
+// redefining one changes what familiar commands do.
+var winCommonAliases = map[string]bool{"dir": true, "cd": true, "del": true, "copy": true, "move": true, "type": true, "echo": true,
+	"cls": true, "where": true, "gci": true, "gc": true, "iex": true, "iwr": true, "irm": true, "ni": true, "ri": true, "rm": true,
+	"set-location": true, "get-childitem": true, "remove-item": true, "start-process": true, "invoke-expression": true, "powershell": true,
+	"pwsh": true, "cmd": true, "explorer": true, "notepad": true, "where.exe": true}
 
 // regDelete judges deleting a registry key.
 func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
@@ -1048,6 +1110,9 @@ func (ws *winState) psInvokeExpr(c *cmd, args []word) {
 	} else if len(pa.pos) > 0 {
 		w = &pa.pos[0]
 	}
+	if w == nil && c.in.kind != flowRemote && psPipedShellInit(c) {
+		return // tool init pwsh | Invoke-Expression
+	}
 	if w == nil {
 		switch c.in.kind {
 		case flowRemote:
@@ -1084,6 +1149,12 @@ func (ws *winState) psInvokeText(c *cmd, w word, origin string) {
 		return
 	}
 	if strings.HasPrefix(w.s, "(") || strings.HasPrefix(w.s, "$(") {
+		if psShellInit(w.s) {
+			return // a well-known tool printing its PowerShell set-up
+		}
+		if p := psReadExpr(w.s); p != "" && ws.a.inWork(ws.a.winAbs(p)) {
+			return // the project's own script, read and run
+		}
 		// the code producing the text was analysed; what it produces
 		// is not known
 		a.unresolved(c, origin+" of computed text", "")
@@ -1365,6 +1436,13 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
+		// SecretManagement, Key Vault and DPAPI values in clear text
+		for _, w := range args {
+			if strings.EqualFold(w.s, "-asplaintext") {
+				return flow{kind: flowSecret, what: "a stored secret (" + c.base + " -AsPlainText)", crit: true}
+			}
+		}
 	case "write-output", "write-host":
 		if len(args) == 1 && args[0].ok {
 			return flow{kind: flowText, text: args[0].s}
@@ -1614,6 +1692,9 @@ func (ws *winState) foreachNative(c *cmd, block string) {
 	if strings.ContainsAny(strings.ReplaceAll(inner, "{}", ""), ";|&(){}$`'\"") {
 		return // more than one plain command
 	}
+	if strings.HasPrefix(inner, "{}") {
+		return // an expression on the item ($_.Name), not a command
+	}
 	saved := a.inherit
 	a.inherit = c.in
 	a.nestedKeepInput("xargs -I{} "+inner, "ForEach-Object")
@@ -1632,4 +1713,131 @@ func secretFilePattern(p string) bool {
 		}
 	}
 	return false
+}
+
+// psShellInit reports a computed text that is a well-known tool printing
+// its PowerShell set-up: (& starship init powershell), $(zoxide init
+// powershell | Out-String).
+func psShellInit(expr string) bool {
+	inner := strings.TrimPrefix(expr, "$")
+	if !strings.HasPrefix(inner, "(") || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	inner = strings.TrimSpace(inner[1 : len(inner)-1])
+	inner = strings.TrimSpace(strings.TrimPrefix(inner, "&"))
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		tail := strings.ToLower(strings.TrimSpace(inner[i+1:]))
+		if tail != "out-string" && tail != "out-string -stream" {
+			return false
+		}
+		inner = strings.TrimSpace(inner[:i])
+	}
+	if strings.ContainsAny(inner, "$()`;&|'\"") {
+		return false
+	}
+	f := strings.Fields(inner)
+	if len(f) == 0 {
+		return false
+	}
+	words := make([]word, len(f))
+	for i, s := range f {
+		words[i] = lit(s)
+	}
+	c := &cmd{words: words}
+	c.setName()
+	return isShellInit(c)
+}
+
+// networkCopies notes what a command brings from a network share or a
+// WebDAV server (esentutl /y \\host\s\a.exe /d a.exe, expand \\host\a.cab
+// dir, xcopy, robocopy, net use Z: \\host\share): running it later is
+// running code from elsewhere, as much as a download is.
+func (ws *winState) networkCopies(c *cmd) {
+	a := ws.a
+	name := strings.TrimPrefix(c.name, "cmd:")
+	switch name {
+	case "esentutl", "expand", "xcopy", "robocopy", "copy", "move", "extrac32", "makecab", "replace", "net":
+	default:
+		return
+	}
+	args := c.args()
+	if name == "net" {
+		// net use Z: \\host\share: the drive is the share
+		if len(args) >= 3 && strings.EqualFold(args[0].s, "use") && len(args[1].s) == 2 && args[1].s[1] == ':' && winRemotePath(args[2].s) {
+			if p := a.winAbs(args[1].s + `\`); p != "" {
+				ws.markDownloaded(strings.TrimSuffix(p, "/") + "/")
+			}
+		}
+		return
+	}
+	var src, dst string
+	for i, w := range args {
+		l := lower(w.s)
+		switch {
+		case name == "esentutl" && (l == "/d" || l == "-d") && i+1 < len(args):
+			dst = args[i+1].s
+		case strings.HasPrefix(l, "/") || strings.HasPrefix(l, "-"):
+		case src == "":
+			src = w.s
+		case dst == "" || name != "esentutl":
+			dst = w.s
+		}
+	}
+	if src == "" || dst == "" || !winRemotePath(src) {
+		return
+	}
+	p := a.winAbs(dst)
+	if p == "" {
+		return
+	}
+	ws.markDownloaded(p)
+	ws.markDownloaded(strings.TrimSuffix(p, "/") + "/") // a directory receives it
+}
+
+// psPipedShellInit reports Invoke-Expression reading what a well-known
+// tool prints as its PowerShell set-up (fnm env | Out-String | iex).
+func psPipedShellInit(c *cmd) bool {
+	if len(c.pipe) < 2 || c.pipe[0] == nil || c.pipe[0] == c {
+		return false
+	}
+	first := c.pipe[0]
+	for _, s := range c.pipe[1:] {
+		if s == c {
+			break
+		}
+		if s == nil || s.name != "out-string" {
+			return false
+		}
+	}
+	return len(first.words) > 0 && isShellInit(first)
+}
+
+// winOtherDrive reports a destination on a drive other than the system's
+// (E:\k, D:/backup): removable media or a disk that leaves with whoever
+// takes it.
+func winOtherDrive(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && isDriveLetter(s[0]) && s[0] != 'c' && s[0] != 'C'
+}
+
+// doskeyMacro judges the body of a doskey macro (doskey clean=rd /s /q
+// C:\Users\$*) as the cmd line it becomes when typed: its parameters
+// are whatever is typed after it, so they are taken as empty.
+func (ws *winState) doskeyMacro(c *cmd) {
+	args := c.args()
+	for i, w := range args {
+		name, body, ok := strings.Cut(w.s, "=")
+		if !ok || name == "" || strings.HasPrefix(name, "/") {
+			continue
+		}
+		rest := []string{body}
+		for _, x := range args[i+1:] {
+			rest = append(rest, x.s)
+		}
+		text := strings.Join(rest, " ")
+		text = strings.NewReplacer("$*", "", "$T", " & ", "$t", " & ", "$1", "", "$2", "", "$3", "", "$4", "", "$5", "", "$6", "", "$7", "", "$8", "", "$9", "", "$G", ">", "$g", ">", "$L", "<", "$l", "<", "$B", "|", "$b", "|").Replace(text)
+		if strings.TrimSpace(text) != "" {
+			ws.a.nestedWin(text, ShellCmd, "doskey macro "+name)
+		}
+		return
+	}
 }

@@ -177,6 +177,122 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 }
 
 var winRules = []*rule{
+	{ID: "win-directory-rights", Level: LevelCritical, Category: CategoryPrivilege, Description: "granting directory-replication or full-control rights in Active Directory (every password hash can then be pulled)",
+		Suggestions: []string{"Leave directory rights to the domain administrators"}, names: names("add-adpermission", "add-domainobjectacl", "dsacls", "set-acl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "set-acl" && !strings.Contains(j, "ad:") {
+				return false, ""
+			}
+			for _, r := range [...]string{"replicating directory changes", "ds-replication-get-changes", "dcsync", "genericall", "writedacl", "writeowner", "generic all", ":ga", ";ga"} {
+				if strings.Contains(j, r) {
+					return true, r
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-acl-reset-outside", Level: LevelModerate, Category: CategoryPermission, Description: "resetting the permissions of a whole folder tree outside the project (the access its owner set is lost)",
+		Suggestions: []string{"Change the one entry that needs it", "Keep to the project's folder"}, names: names("icacls"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if !hasSw(args, "reset") || !hasSw(args, "t") || len(c.args()) == 0 {
+				return false, ""
+			}
+			p := a.winAbs(c.args()[0].s)
+			if p == "" || a.inWork(p) {
+				return false, ""
+			}
+			return true, winNative(p)
+		}},
+	// cmd keeps its history only in memory: clearing it leaves no trace of
+	// what ran (PowerShell's Clear-History does not touch PSReadLine's
+	// file, so it hides nothing).
+	{ID: "win-history-clear", Level: LevelModerate, Category: CategoryHistoryTamper, Description: "clearing cmd's command history",
+		Suggestions: []string{"Leave the history; remove one entry that holds a secret"}, names: names("doskey"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range wargs(c) {
+				if w == "/reinstall" || strings.HasPrefix(w, "/listsize=0") {
+					return true, w
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "force-killing every process of a name or of a user (unsaved work in each is lost)",
+		Suggestions: []string{"Stop the one process you started by its PID", "Close the program normally so it can save its state"},
+		names:       names("taskkill", "stop-process"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			switch c.name {
+			case "taskkill":
+				if !hasSw(args, "f") {
+					return false, ""
+				}
+				if v, ok := swVal(args, "im"); ok {
+					return true, v
+				}
+				if v, ok := swVal(args, "fi"); ok && strings.Contains(v, "username") {
+					return true, v
+				}
+			case "stop-process":
+				if !hasSw(args, "force") {
+					return false, ""
+				}
+				if hasSw(args, "name") || hasSw(args, "processname") {
+					return true, strings.Join(args, " ")
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-process" && len(s.args()) > 0 && !hasSw(wargs(s), "id") {
+						return true, "every process of " + strings.Join(wargs(s), " ")
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-protection-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening Windows' own protections (disk encryption, application control, updates, legacy insecure features, system tasks and services)",
+		Suggestions: []string{"Leave the machine's protections to its administrators", "Change the one setting the task needs, reversibly, with the user's consent"},
+		names: names("disable-bitlocker", "suspend-bitlocker", "remove-computer", "remove-netroute", "set-applockerpolicy", "disable-scheduledtask",
+			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "disable-bitlocker", "suspend-bitlocker":
+				return true, "BitLocker off"
+			case "remove-computer":
+				return true, "leaving the domain"
+			case "remove-netroute":
+				return strings.Contains(j, "0.0.0.0/0") || strings.Contains(j, "::/0") || !strings.Contains(j, "-destinationprefix"), "the default route"
+			case "set-applockerpolicy":
+				return !hasSw(args, "merge"), "the application-control policy replaced"
+			case "disable-scheduledtask":
+				if strings.Contains(j, `\microsoft\windows\`) {
+					return true, j
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-scheduledtask" && (len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), `\microsoft\windows\`)) {
+						return true, "Windows' own scheduled tasks"
+					}
+				}
+			case "wusa":
+				return hasSw(args, "uninstall"), "uninstalling an update"
+			case "dism":
+				return hasSw(args, "disable-feature", "remove-package", "remove-capability") || strings.Contains(j, "/remove"), j
+			case "enable-windowsoptionalfeature":
+				return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp"), "a legacy, insecure feature"
+			case "sc":
+				// sc config NAME start= disabled
+				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
+			case "reg", "set-itemproperty", "new-itemproperty":
+				k, d, verb, ok := regTarget(c)
+				if ok && verb == "add" && classifyRegKey(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
+					return true, "a service disabled: " + k
+				}
+				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
+					return true, "insecure guest access to shares"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-logging-policy", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "turning off PowerShell logging or clearing recent-command history in the registry",
 		Suggestions: []string{"Leave logging policy alone"}, names: names("reg", "set-itemproperty", "new-itemproperty", "remove-item", "remove-itemproperty"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -302,6 +418,9 @@ var winRules = []*rule{
 		Suggestions: []string{"Change $env:PATH for this session only"}, names: names("setx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if len(args) > 1 && args[0] == "path" && pathAppended(args[1]) {
+				return false, "" // the old PATH first, a permanent folder after it
+			}
 			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
 		}},
 	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
@@ -325,7 +444,12 @@ var winRules = []*rule{
 		}},
 	{ID: "win-recycle-bin", Level: LevelHigh, Category: CategoryFileDelete, Description: "emptying the recycle bin (deleted files can no longer be restored)",
 		Suggestions: []string{"Leave the recycle bin to the user"}, names: names("clear-recyclebin"),
-		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// without -Force the cmdlet asks first, and nobody answers an
+			// agent's prompt: nothing is emptied
+			args := wargs(c)
+			return !hasSw(args, "whatif") && (hasSw(args, "force") || psConfirmOff(args)), ""
+		}},
 	{ID: "win-partition-change", Level: LevelHigh, Category: CategoryDiskWipe, Description: "resizing partitions or removing drive mounts",
 		Suggestions: []string{"Let the user manage disks"}, names: names("resize-partition", "mountvol", "remove-partitionaccesspath", "set-partition", "dismount-diskimage"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -360,7 +484,13 @@ var winRules = []*rule{
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			if c.name == "cmdkey" {
-				return hasSw(args, "list"), j
+				// /list:TARGET only says whether one credential exists
+				for _, w := range args {
+					if l := lower(w); l == "/list" || l == "-list" {
+						return true, j
+					}
+				}
+				return false, ""
 			}
 			return strings.Contains(j, "key=clear"), j
 		}},
@@ -444,6 +574,9 @@ var winRules = []*rule{
 		names:       names("format", "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk", "remove-physicaldisk", "set-disk"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if c.name != "format" && pipedVirtualDisk(a, c) {
+				return false, "" // a virtual disk made from a file in the project
+			}
 			switch c.name {
 			case "format":
 				for _, s := range args {
@@ -477,7 +610,8 @@ var winRules = []*rule{
 			case "wbadmin":
 				return len(args) > 0 && (args[0] == "delete" || args[0] == "disable"), j
 			case "wmic":
-				return strings.Contains(j, "shadowcopy") && strings.Contains(j, "delete"), j
+				return strings.Contains(j, "shadowcopy") && strings.Contains(j, "delete") ||
+					strings.Contains(j, "systemrestore") && strings.Contains(j, "disable"), j
 			case "bcdedit":
 				return strings.Contains(j, "recoveryenabled") && strings.Contains(j, "no") || strings.Contains(j, "bootstatuspolicy") && strings.Contains(j, "ignore"), j
 			case "remove-wmiobject", "remove-ciminstance":
@@ -749,8 +883,12 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			// docker-users and Hyper-V Administrators run containers and
+			// machines with the host's rights: administrators by another name
 			admin := strings.Contains(j, "administrators") || strings.Contains(j, "admins") || strings.Contains(j, "remote desktop users") ||
-				strings.Contains(j, "remote management users") || strings.Contains(j, "backup operators") || strings.Contains(j, "s-1-5-32-544")
+				strings.Contains(j, "remote management users") || strings.Contains(j, "backup operators") || strings.Contains(j, "s-1-5-32-544") ||
+				strings.Contains(j, "docker-users") || strings.Contains(j, "hyper-v administrators") || strings.Contains(j, "dnsadmins") ||
+				strings.Contains(j, "server operators") || strings.Contains(j, "account operators")
 			if c.name == "net" || c.name == "net1" {
 				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
 			}
@@ -1068,8 +1206,11 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			ru, _ := swVal(args, "ru")
 			if sc == "onlogon" || sc == "onstart" || sc == "onidle" || sc == "minute" || strings.Contains(ru, "system") ||
 				strings.Contains(tr, "temp") || strings.Contains(tr, "appdata") || strings.Contains(tr, "public") || strings.Contains(tr, "powershell") ||
-				strings.Contains(tr, "cmd") || strings.Contains(tr, "http") || strings.Contains(tr, "mshta") || strings.Contains(tr, "rundll32") || strings.Contains(tr, "regsvr32") {
+				strings.Contains(strings.ReplaceAll(tr, ".cmd", ""), "cmd") || strings.Contains(tr, "http") || strings.Contains(tr, "mshta") || strings.Contains(tr, "rundll32") || strings.Contains(tr, "regsvr32") {
 				return LevelHigh, tr
+			}
+			if _, hasRU := swVal(args, "ru"); !hasRU && plainSchedule(sc) && plainTaskProgram(tr) {
+				return LevelSafe, ""
 			}
 			return LevelModerate, tr
 		}
@@ -1106,7 +1247,57 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 	if strings.Contains(j, "system") || strings.Contains(j, "highest") || strings.Contains(j, "atlogon") || strings.Contains(j, "atstartup") {
 		return LevelHigh, j
 	}
+	if c.name == "register-scheduledtask" && (strings.Contains(j, "-daily") || strings.Contains(j, "-weekly")) &&
+		!strings.Contains(j, "-repetitioninterval") {
+		if i := strings.Index(j, "-execute "); i >= 0 {
+			prog := strings.Trim(strings.Fields(j[i+len("-execute "):])[0], `'"()`)
+			if plainTaskProgram(prog) && !strings.ContainsAny(prog, "$%") {
+				return LevelSafe, ""
+			}
+		}
+	}
 	return LevelModerate, j
+}
+
+// plainSchedule reports a schedule by the calendar (daily, weekly,
+// monthly, once), not one that fires every few minutes or at log-on.
+func plainSchedule(sc string) bool {
+	switch sc {
+	case "daily", "weekly", "monthly", "once":
+		return true
+	}
+	return false
+}
+
+// plainTaskProgram reports a task's program (lower case) that is a
+// system copy tool or a script or program kept in a project folder, not
+// one in a profile, a temporary or shared folder, an interpreter with a
+// command line, or a download.
+func plainTaskProgram(tr string) bool {
+	tr = strings.Trim(strings.TrimSpace(tr), `'"`)
+	if tr == "" || strings.ContainsAny(tr, "%$&|") {
+		return false
+	}
+	for _, bad := range [...]string{"\\users\\", "/users/", "appdata", "temp", "public", "programdata", "powershell", "pwsh", "wscript", "cscript",
+		"mshta", "rundll32", "regsvr32", "http", "\\\\", "cmd.exe", "cmd /", "bash", "wsl"} {
+		if strings.Contains(tr, bad) {
+			return false
+		}
+	}
+	prog := strings.Fields(tr)[0]
+	switch prog {
+	case "robocopy", "robocopy.exe", "xcopy", "git", "git.exe", "npm", "dotnet", "python", "py":
+		return true
+	}
+	if !strings.Contains(prog, `\`) && !strings.Contains(prog, "/") {
+		return false
+	}
+	for _, ext := range [...]string{".cmd", ".bat", ".exe"} {
+		if strings.HasSuffix(prog, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // taskDeletion judges deleting the scheduled task named name (lower
@@ -1179,7 +1370,9 @@ var winVerbRules = []*rule{
 		}},
 	{ID: "win-diskpart-script", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart running a script (it can erase or repartition any disk)",
 		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
-		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "s"), strings.Join(wargs(c), " ") }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return hasSw(wargs(c), "s") && !c.scriptKnown, strings.Join(wargs(c), " ")
+		}},
 	{ID: "win-raw-disk-write", Level: LevelCritical, Category: CategoryDiskWipe, Description: "writing straight to a physical disk or volume (partition table and file system destroyed)",
 		Suggestions: []string{"Let the user manage disks"}},
 	{ID: "win-timestomp", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a file's timestamps to another date (hides when it was changed)",
@@ -1354,4 +1547,57 @@ func init() {
 				return lv == LevelHigh, what
 			}},
 	})
+}
+
+// psConfirmOff reports -Confirm:$false among a cmdlet's arguments (as
+// wargs gives them): the prompt a cmdlet would show is answered ahead.
+func psConfirmOff(args []string) bool {
+	for _, a := range args {
+		l := lower(a)
+		if strings.HasPrefix(l, "-confirm:") && strings.Contains(l, "false") || l == "-confirm:0" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathAppended reports a new PATH value (lower case) that keeps the old
+// one first and only adds folders after it that are not temporary,
+// shared or hidden: nothing it adds can shadow a program found before.
+func pathAppended(v string) bool {
+	v = strings.Trim(v, `"'`)
+	for _, old := range [...]string{"$env:path;", "%path%;"} {
+		if rest, ok := strings.CutPrefix(v, old); ok {
+			for _, dir := range strings.Split(rest, ";") {
+				if dir == "" {
+					continue
+				}
+				if winUntrustedPlace(dir+`\`) || strings.Contains(dir, `\.`) || strings.Contains(dir, "downloads") || strings.ContainsAny(dir, "$%") {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// pipedVirtualDisk reports a disk cmdlet fed by New-VHD or Mount-VHD of a
+// file inside the work directory: the disk is that file, made for a test.
+func pipedVirtualDisk(a *analysis, c *cmd) bool {
+	if len(c.pipe) < 2 || c.pipe[0] == nil {
+		return false
+	}
+	first := c.pipe[0]
+	if first.name != "new-vhd" && first.name != "mount-vhd" && first.name != "mount-diskimage" {
+		return false
+	}
+	for i, w := range first.args() {
+		l := lower(w.s)
+		if (l == "-path" || l == "-imagepath") && i+1 < len(first.args()) {
+			p := a.winAbs(first.args()[i+1].s)
+			return p != "" && a.inWork(p)
+		}
+	}
+	return false
 }

@@ -622,7 +622,9 @@ var winHomeTop = map[string]bool{"documents": true, "desktop": true, "pictures":
 
 var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-cache", "appdata/roaming/npm-cache",
 	"appdata/local/pip/cache", "appdata/local/yarn/cache", ".nuget/packages", "appdata/local/go-build", ".gradle/caches",
-	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps"}
+	"appdata/local/microsoft/windows/inetcache", "appdata/local/pnpm-cache", "appdata/local/crashdumps", ".m2/repository",
+	".ivy2/cache", ".cargo/registry", "go/pkg/mod", ".npm/_cacache", "appdata/local/nuget/cache", "appdata/local/composer",
+	".rustup/downloads", ".conda/pkgs"}
 
 // winCacheRoot reports a profile's whole temporary folder or a whole
 // cache (%TEMP%, ~\.nuget\packages, ~\.gradle\caches) rather than a
@@ -792,6 +794,14 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	if strings.HasSuffix(p, "/.env") && c != wpInside {
 		return "environment file " + p, true
 	}
+	if c != wpInside && c != wpWorkDir {
+		switch path.Ext(p) {
+		case ".rdp", ".ovpn", ".kdbx", ".pfx", ".p12", ".ppk", ".pem", ".key":
+			// saved remote-desktop and VPN log-ins, password databases,
+			// private keys kept outside the project
+			return "credentials " + p, true
+		}
+	}
 	return "", false
 }
 
@@ -874,6 +884,8 @@ func classifyRegKey(k string) regClass {
 		return regHive
 	case "hklm/sam", "hklm/security":
 		return regCredHive
+	case "hklm/system/currentcontrolset/services", "hklm/system/controlset001/services", "hklm/system/currentcontrolset/control":
+		return regHive // every service, or the system's control set
 	}
 	switch {
 	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||

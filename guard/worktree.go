@@ -19,6 +19,17 @@ func wholeTreeSpec(w word) bool {
 	return !w.ok || w.glob && strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
 }
 
+// computedRef reports a computed operand written like a ref (v$VERSION,
+// release-${N}): before any "--", git takes it for a branch or tag, and
+// switching refuses to overwrite local changes.
+func computedRef(w word) bool {
+	s := w.s
+	if w.ok || s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	return !strings.ContainsAny(s, "/*?.[")
+}
+
 // gitDiscards reports what a git (or hg, svn) command discards, or "".
 func gitDiscards(c *cmd) string {
 	if c.name == "hg" || c.name == "svn" {
@@ -67,7 +78,7 @@ func gitDiscards(c *cmd) string {
 			}
 		}
 		for _, w := range ops {
-			if wholeTreeSpec(w) {
+			if wholeTreeSpec(w) && !computedRef(w) {
 				return "git checkout " + w.s
 			}
 		}
@@ -252,12 +263,64 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if c.name == "redis-cli" && redisScratchDB(c.args()) {
 		return true
 	}
-	for _, w := range c.args() {
+	args := c.args()
+	for _, w := range args {
+		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") {
+			return false // a shared environment, whatever else it says
+		}
+	}
+	for i, w := range args {
+		if i > 0 && userOption(args[i-1].s) {
+			continue // a user name (-u dev) says nothing of the data
+		}
 		if w.ok && testName(w.s) {
 			return true
 		}
 	}
 	return false
+}
+
+// userOption reports an option whose value is a user name.
+func userOption(s string) bool {
+	switch s {
+	case "-u", "-U", "--user", "--username", "-username", "-user", "--login":
+		return true
+	}
+	return false
+}
+
+// localDevScoped reports a command aimed, by an explicit host option, at
+// a server on this machine, and at a database named for development
+// (psql -h localhost app_dev, Invoke-Sqlcmd -ServerInstance localhost
+// -Database AppDev): a developer's own copy, which seeds and migrations
+// make again. Naming the host matters: without it a client may reach
+// whatever its environment points at.
+func localDevScoped(c *cmd) bool {
+	args := c.args()
+	local, dev := false, false
+	for i, w := range args {
+		l := lower(w.s)
+		if strings.Contains(l, "staging") || strings.Contains(l, "shared") || isProdName(w.s) {
+			return false
+		}
+		switch l {
+		case "-h", "--host", "-s", "--server", "-serverinstance", "-server", "-hostname":
+			if i+1 < len(args) {
+				h, _, _ := strings.Cut(args[i+1].s, ",")
+				h, _, _ = strings.Cut(h, `\`)
+				local = local || loopback(h) || h == "." || strings.EqualFold(h, "(localdb)")
+			}
+		}
+		if strings.Contains(l, "://") {
+			local = local || loopback(hostOf(w.s))
+		}
+		for _, t := range nameWords(w.s) {
+			if t == "dev" || t == "development" || t == "local" {
+				dev = true
+			}
+		}
+	}
+	return local && dev
 }
 
 // redisScratchDB reports FLUSHDB of a numbered database other than the
@@ -300,13 +363,36 @@ func testName(s string) bool {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:] // a path's or URL's last part
 	}
-	for _, t := range nameWords(s) {
+	words := nameWords(s)
+	for i, t := range words {
 		switch t {
-		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2":
+		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2",
+			// throwaway work: a spike, a scratch copy, a preview of one
+			// pull request, a personal sandbox or a local kind cluster
+			"scratch", "spike", "sandbox", "preview", "previews", "throwaway", "playground", "tmp", "temp", "exp", "experiment", "kind":
 			return true
+		case "dev":
+			// a local file for development (compose.dev.yml, dev.db);
+			// a dev database on a server may be shared
+			if strings.Contains(s, ".") && !strings.HasSuffix(s, ".") {
+				return true
+			}
+		case "pr":
+			if i+1 < len(words) && allDigits(words[i+1]) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // nameWords splits a name into lower-case words at punctuation and at

@@ -1,0 +1,116 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// missesEnv names the corpus files TestListMisses reports on: every
+// tuning corpus whose base name starts with its value.
+const missesEnv = "GUARD_MISSES"
+
+// scoredOnly are the base-name prefixes of the corpora that only ever
+// score the rules: their lines are never listed.
+var scoredOnly = []string{"round4b", "holdout", "round3b"}
+
+// missesPrefixAllowed says whether a prefix may be listed: it must not
+// reach any scored-only corpus, neither by naming one nor by being short
+// enough to match one.
+func missesPrefixAllowed(prefix string) bool {
+	if prefix == "" {
+		return false
+	}
+	for _, s := range scoredOnly {
+		if strings.HasPrefix(s, prefix) || strings.HasPrefix(prefix, s) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestMissesPrefixAllowed(t *testing.T) {
+	for prefix, want := range map[string]bool{
+		"round4a": true, "round3a": true, "posix": true, "windows-heldout1": true,
+		"": false, "r": false, "round": false, "round4": false, "round4b": false,
+		"round4b-benign": false, "holdout": false, "hold": false, "round3b-x": false,
+	} {
+		if got := missesPrefixAllowed(prefix); got != want {
+			t.Errorf("missesPrefixAllowed(%q) = %t, want %t", prefix, got, want)
+		}
+	}
+}
+
+// TestListMisses prints the misses and false positives of the tuning
+// corpora whose base name starts with $GUARD_MISSES (set GUARD_SHELL to
+// "posix" or "windows" to keep one group). It never reads the holdout
+// directory nor a scored-only file, and is skipped when the variable is
+// unset.
+func TestListMisses(t *testing.T) {
+	prefix := os.Getenv(missesEnv)
+	if prefix == "" {
+		t.Skipf("set %s to a corpus file prefix (such as round4a) to list its misses", missesEnv)
+	}
+	if !missesPrefixAllowed(prefix) {
+		t.Fatalf("%s=%q reaches a corpus that only scores the rules; pick a tuning corpus", missesEnv, prefix)
+	}
+	var dg []dangerousEntry
+	var bn []benignEntry
+	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4"} {
+		files, _ := filepath.Glob(filepath.Join(dir, prefix+"*.jsonl"))
+		for _, f := range files {
+			name := filepath.Base(f)
+			if !missesPrefixAllowed(name) {
+				continue
+			}
+			switch {
+			case strings.HasSuffix(name, "-dangerous.jsonl"):
+				dg = append(dg, readJSONL(t, f, func(e *dangerousEntry, line int) error {
+					e.line, e.file = line, name
+					return e.check(false)
+				})...)
+			case strings.HasSuffix(name, "-benign.jsonl"):
+				bn = append(bn, readJSONL(t, f, func(e *benignEntry, line int) error {
+					e.line, e.file = line, name
+					return nil
+				})...)
+			}
+		}
+	}
+	if len(dg)+len(bn) == 0 {
+		t.Fatalf("no tuning corpus file starts with %q", prefix)
+	}
+	d := NewDetector(Options{})
+	pd, wd := splitByShell(dg, func(e dangerousEntry) string { return e.Shell })
+	pb, wb := splitByShell(bn, func(e benignEntry) string { return e.Shell })
+	group := os.Getenv("GUARD_SHELL")
+	if group == "" || group == "posix" {
+		t.Log("\n" + scoreCorpus(d, prefix+"/posix", pd, pb).report(true))
+	}
+	if group == "" || group == "windows" {
+		t.Log("\n" + scoreCorpus(d, prefix+"/windows", wd, wb).report(true))
+	}
+}
+
+// TestCorpusSummary prints, when GUARD_SUMMARY is set, the per-round
+// figures of every set (numbers only, never a command), for a run that
+// must not list the lines of the corpora that only score the rules.
+func TestCorpusSummary(t *testing.T) {
+	if os.Getenv("GUARD_SUMMARY") == "" {
+		t.Skip("set GUARD_SUMMARY=1 to print the per-round figures")
+	}
+	d := NewDetector(Options{})
+	for _, set := range corpusSets {
+		dg, bn := loadCorpusDir(quietTB{t}, set.dir)
+		if len(dg)+len(bn) == 0 {
+			continue
+		}
+		t.Log("\n" + roundSummary(d, set.name, dg, bn))
+	}
+}
+
+// quietTB drops the loader's notes, which quote corpus lines.
+type quietTB struct{ testing.TB }
+
+func (quietTB) Logf(string, ...any) {}
