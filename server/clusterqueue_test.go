@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,31 +53,8 @@ func TestClusterQueuesPromptsOnTheOwner(t *testing.T) {
 	if ir["interrupted"] != true || ir["queued"] != float64(2) {
 		t.Fatalf("interrupt on node 2: %v", ir)
 	}
-	rest := readSSE(t, first.Body, nil)
-	var queued []string
-	for _, e := range rest {
-		if e.Type == event.TypePromptQueued {
-			var ev event.EventWithMeta
-			if err := json.Unmarshal(e.Data, &ev); err != nil {
-				t.Fatal(err)
-			}
-			queued = append(queued, ev.EventData)
-		}
-	}
-	if strings.Join(queued, ",") != "second,third" {
-		t.Fatalf("the running turn's stream saw %v queued (%v)", queued, types(rest))
-	}
-	s2 := readSSE(t, second.Body, nil)
-	s3 := readSSE(t, third.Body, nil)
-	if a := answers(s2); len(a) != 1 || a[0] != "echo: second" || s2[len(s2)-1].Type != event.TypeResult {
-		t.Fatalf("second turn, streamed on node 2: %v %v", types(s2), a)
-	}
-	if a := answers(s3); len(a) != 1 || a[0] != "echo: third" || s3[len(s3)-1].Type != event.TypeResult {
-		t.Fatalf("third turn, streamed on node 3: %v %v", types(s3), a)
-	}
-	if s2[len(s2)-1].ID >= s3[0].ID {
-		t.Fatalf("the third turn (from %d) ran before the second ended (%d)", s3[0].ID, s2[len(s2)-1].ID)
-	}
+	// Each caller streams its own turn, wherever it sent the prompt.
+	queuedThenRan(t, first.Body, second.Body, third.Body)
 	if v := testkit.Decode[map[string]any](t, n1.Do(t, "GET", "/v1/sessions/q", n1.alice, nil)); v["queued"] != float64(0) || v["node"] != "n1" {
 		t.Fatalf("after the queue ran: %v", v)
 	}

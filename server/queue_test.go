@@ -58,6 +58,39 @@ func answers(evs []sseEvent) []string {
 	return out
 }
 
+// queuedThenRan reads the running turn's stream (first), which must show
+// the prompts "second" and "third" queued, then the two prompts' streams,
+// each of which must be its own turn, the second ending before the third
+// begins.
+func queuedThenRan(t *testing.T, first, second, third io.Reader) {
+	t.Helper()
+	rest := readSSE(t, first, nil)
+	var queued []string
+	for _, e := range rest {
+		if e.Type == event.TypePromptQueued {
+			var ev event.EventWithMeta
+			if err := json.Unmarshal(e.Data, &ev); err != nil {
+				t.Fatal(err)
+			}
+			queued = append(queued, ev.EventData)
+		}
+	}
+	if strings.Join(queued, ",") != "second,third" {
+		t.Fatalf("the running turn's stream saw %v queued (%v)", queued, types(rest))
+	}
+	s2 := readSSE(t, second, nil)
+	s3 := readSSE(t, third, nil)
+	if a := answers(s2); len(a) != 1 || a[0] != "echo: second" || s2[len(s2)-1].Type != event.TypeResult {
+		t.Fatalf("second turn: %v %v", types(s2), a)
+	}
+	if a := answers(s3); len(a) != 1 || a[0] != "echo: third" || s3[len(s3)-1].Type != event.TypeResult {
+		t.Fatalf("third turn: %v %v", types(s3), a)
+	}
+	if s2[len(s2)-1].ID >= s3[0].ID {
+		t.Fatalf("the third turn (from %d) ran before the second ended (%d)", s3[0].ID, s2[len(s2)-1].ID)
+	}
+}
+
 // Prompts sent while a turn runs are queued in order, each caller's stream
 // says where, the session counts them, an interrupt ends the running turn
 // only, and each queued prompt then runs as its own turn, in order.
@@ -83,29 +116,7 @@ func TestQueuedPromptsRunInOrder(t *testing.T) {
 		t.Fatalf("interrupt: %v", ir)
 	}
 	// The first turn's followers saw both prompts queued.
-	rest := readSSE(t, first.Body, nil)
-	var queued []string
-	for _, e := range rest {
-		if e.Type == event.TypePromptQueued {
-			var ev event.EventWithMeta
-			_ = json.Unmarshal(e.Data, &ev)
-			queued = append(queued, ev.EventData)
-		}
-	}
-	if strings.Join(queued, ",") != "second,third" {
-		t.Fatalf("the running turn's stream saw %v queued (%v)", queued, types(rest))
-	}
-	s2 := readSSE(t, second.Body, nil)
-	s3 := readSSE(t, third.Body, nil)
-	if a := answers(s2); len(a) != 1 || a[0] != "echo: second" || s2[len(s2)-1].Type != event.TypeResult {
-		t.Fatalf("second turn: %v %v", types(s2), a)
-	}
-	if a := answers(s3); len(a) != 1 || a[0] != "echo: third" || s3[len(s3)-1].Type != event.TypeResult {
-		t.Fatalf("third turn: %v %v", types(s3), a)
-	}
-	if s2[len(s2)-1].ID >= s3[0].ID {
-		t.Fatalf("the third turn (from %d) ran before the second ended (%d)", s3[0].ID, s2[len(s2)-1].ID)
-	}
+	queuedThenRan(t, first.Body, second.Body, third.Body)
 	if s := testkit.Decode[map[string]any](t, d.Do(t, "GET", "/v1/sessions/q", d.alice, nil)); s["queued"] != float64(0) {
 		t.Fatalf("the session shows %v queued after they ran", s["queued"])
 	}
