@@ -43,10 +43,10 @@ func (h openCodeHost) DeleteSession(ctx context.Context, st store.Session) error
 	return h.s.removeSession(ctx, st)
 }
 
-func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, system string, onEvent func(*event.EventWithMeta)) error {
+func (h openCodeHost) RunTurn(ctx context.Context, st store.Session, prompt, system, mode string, onEvent func(*event.EventWithMeta)) error {
 	// A prompt sent while the session is busy is queued behind its turn,
-	// as OpenCode queues one.
-	return h.s.submit(ctx, st, messageRequest{Prompt: prompt, TaskSystemPrompt: system}, funcSink(onEvent))
+	// as OpenCode queues one, unless it asks to steer.
+	return h.s.submit(ctx, st, messageRequest{Prompt: prompt, TaskSystemPrompt: system, Mode: mode}, funcSink(onEvent))
 }
 
 func (h openCodeHost) AnswerPermission(c opencode.Caller, st store.Session, requestID string, allow bool) error {

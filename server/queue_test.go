@@ -239,6 +239,39 @@ func TestSteerFallsBackToQueue(t *testing.T) {
 	if a := answers(s); len(a) != 1 || a[0] != "echo: change course" {
 		t.Fatalf("the fallen-back prompt's turn: %v %v", types(s), a)
 	}
+
+	// The OpenCode routes take the mode too (a field of HotPlex's own):
+	// without it the prompt would be queued with no fallback to explain.
+	g2 := fp.Gate("g2")
+	second := d.post(t, d.alice, "f", "wait:g2 hold on again", "")
+	readSSE(t, second.Body, func(e sseEvent) bool { return e.Type == event.TypeSessionStart })
+	ocDone := make(chan int, 1)
+	go func() {
+		r := d.Do(t, "POST", "/session/f/message", d.alice, map[string]any{"mode": "steer", "parts": []map[string]string{{"type": "text", "text": "steer from opencode"}}})
+		_, _ = io.Copy(io.Discard, r.Body)
+		ocDone <- r.StatusCode
+	}()
+	var ocNote *event.QueueNote
+	readSSE(t, second.Body, func(e sseEvent) bool {
+		if e.Type != event.TypePromptQueued {
+			return false
+		}
+		var ev event.EventWithMeta
+		_ = json.Unmarshal(e.Data, &ev)
+		ocNote = ev.Queue
+		return true
+	})
+	if ocNote == nil || ocNote.Fallback == "" {
+		t.Fatalf("the OpenCode route's steered prompt was queued as %+v", ocNote)
+	}
+	g2.Open()
+	readSSE(t, second.Body, nil)
+	if code := <-ocDone; code != http.StatusOK {
+		t.Fatalf("the OpenCode route's prompt: %d", code)
+	}
+	if r := d.Do(t, "POST", "/session/f/message", d.alice, map[string]any{"mode": "sideways", "parts": []map[string]string{{"type": "text", "text": "x"}}}); r.StatusCode != http.StatusBadRequest {
+		t.Fatalf("an unknown mode on the OpenCode route: %d", r.StatusCode)
+	}
 }
 
 // Steer with no turn running is an ordinary turn; a bad mode is refused.

@@ -59,8 +59,10 @@ type Host interface {
 	// SessionDeleted.
 	DeleteSession(ctx context.Context, st store.Session) error
 	// RunTurn runs a turn on st and hands its events to onEvent, in
-	// order, until its last; it returns the turn's error.
-	RunTurn(ctx context.Context, st store.Session, prompt, system string, onEvent func(*event.EventWithMeta)) error
+	// order, until its last; it returns the turn's error. mode is as /v1
+	// takes it: a prompt sent while a turn runs is queued ("" or
+	// "queue") or steered into that turn where the agent can ("steer").
+	RunTurn(ctx context.Context, st store.Session, prompt, system, mode string, onEvent func(*event.EventWithMeta)) error
 	// Pending lists the tool uses of st waiting for a person.
 	Pending(st store.Session) []Permission
 	// Interrupt interrupts st's turn, wherever it runs, and reports
@@ -255,6 +257,9 @@ type ocPromptRequest struct {
 	System    string          `json:"system,omitempty"`
 	Tools     map[string]bool `json:"tools,omitempty"`
 	Parts     []ocPartInput   `json:"parts"`
+	// Mode is HotPlex's own: what a prompt sent while a turn runs does
+	// ("queue", the default, or "steer"). OpenCode's clients send none.
+	Mode string `json:"mode,omitempty"`
 }
 
 type ocPartInput struct {
@@ -466,7 +471,7 @@ func (a *API) ocMessages(w http.ResponseWriter, r *http.Request) {
 
 // prompt is a turn an OpenCode prompt asks for.
 type prompt struct {
-	text, system string
+	text, system, mode string
 }
 
 // promptOf checks a prompt request and turns it into a turn's prompt.
@@ -481,6 +486,9 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	}
 	if req.NoReply {
 		return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "noReply is not supported: every prompt runs a turn")
+	}
+	if req.Mode != "" && req.Mode != "queue" && req.Mode != "steer" {
+		return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", `mode must be "queue" or "steer", not `+strconv.Quote(req.Mode))
 	}
 	var texts, files []string
 	for _, p := range req.Parts {
@@ -497,7 +505,7 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 			return st, prompt{}, a.host.Error(http.StatusBadRequest, "bad_request", "unsupported part type "+strconv.Quote(p.Type)+": only text parts and files of the work directory are")
 		}
 	}
-	p := prompt{text: strings.Join(texts, "\n"), system: req.System}
+	p := prompt{text: strings.Join(texts, "\n"), system: req.System, mode: req.Mode}
 	for _, f := range files {
 		// The agent reads a mentioned file itself, in its work
 		// directory; the prompt names it if its text does not.
@@ -522,7 +530,7 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 // the number of the turn's last event, its result (0 if it had none).
 func (a *API) run(ctx context.Context, st store.Session, p prompt) (conv *ocConversation, end uint64, err error) {
 	conv = &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
-	err = a.host.RunTurn(ctx, st, p.text, p.system, func(ev *event.EventWithMeta) {
+	err = a.host.RunTurn(ctx, st, p.text, p.system, p.mode, func(ev *event.EventWithMeta) {
 		conv.apply(ev)
 		if ev.EventType == event.TypeResult {
 			end = ev.Seq
