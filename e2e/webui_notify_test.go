@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,9 +15,7 @@ import (
 
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
-	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/web"
 )
 
 // hiddenTabWithNotifications makes every page of the browser a hidden tab
@@ -40,22 +37,10 @@ window.Notification = class {
 // replayed when the page opens is never notified.
 func TestWebUINotifiesWhenHidden(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	if _, err := web.Assets().Open("index.html"); err != nil {
-		t.Fatalf("the web UI is not built (%v): run make web", err)
-	}
-	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+	d := startWebDaemon(t, t.TempDir(),
 		scriptedmodel.Then("greet", scriptedmodel.Text("Hello from the agent.")),
 		scriptedmodel.Then("make a file", scriptedmodel.Bash("touch noticed.txt"), scriptedmodel.Text("Made it.")),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
-		Web: web.Assets(),
-	})
+	)
 	aliceDo := func(method, path string, body any) *http.Response {
 		t.Helper()
 		b, _ := json.Marshal(body)

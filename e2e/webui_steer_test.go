@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +9,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
-	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/web"
 )
 
 // In the browser, the prompt box stays usable while the real CLI's turn
@@ -20,22 +17,10 @@ import (
 // as steering, and the turn's one answer is the steered prompt's.
 func TestWebUISteer(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	if _, err := web.Assets().Open("index.html"); err != nil {
-		t.Fatalf("the web UI is not built (%v): run make web", err)
-	}
-	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+	d := startWebDaemon(t, t.TempDir(),
 		scriptedmodel.Then("STEERED", scriptedmodel.Text("steered answer")),
 		scriptedmodel.Then("slow", scriptedmodel.Bash("sleep 4"), scriptedmodel.Text("unsteered answer")),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: t.TempDir(), DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
-		Web: web.Assets(),
-	})
+	)
 	b := startBrowser(t)
 	const turnLimit = 45 * time.Second
 	b.do(t, "open", 15*time.Second, chromedp.Navigate(d.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#api-key")))

@@ -51,6 +51,26 @@ type browser struct {
 	errors []string
 }
 
+// startWebDaemon starts a daemon that serves the built web UI and runs
+// the real claude CLI against a scripted model answering by rules, its
+// tree of work directories in root.
+func startWebDaemon(t *testing.T, root string, rules ...scriptedmodel.Rule) *testkit.Daemon {
+	t.Helper()
+	if _, err := web.Assets().Open("index.html"); err != nil {
+		t.Fatalf("the web UI is not built (%v): run make web", err)
+	}
+	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return testkit.StartDaemon(t, testkit.DaemonOptions{
+		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
+		Env:      testkit.OfflineEnv(t, m.URL()), Root: root, DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
+		Web: web.Assets(),
+	})
+}
+
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -357,12 +377,10 @@ func (b *browser) send(t *testing.T, prompt string) {
 // in under a second.
 func TestWebUIInBrowser(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	if _, err := web.Assets().Open("index.html"); err != nil {
-		t.Fatalf("the web UI is not built (%v): run make web", err)
-	}
 	// Commands only ever named here, in the test source.
 	const blocked = "rm -rf ~"
-	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+	root := t.TempDir()
+	d := startWebDaemon(t, root,
 		scriptedmodel.Then("make a note", scriptedmodel.Reply{
 			Thinking: "A note is a small file; I will write it with the shell.",
 			ToolUses: []scriptedmodel.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo noted-by-agent > note.txt && cat note.txt", "description": "write the note"}}},
@@ -371,17 +389,7 @@ func TestWebUIInBrowser(t *testing.T) {
 		scriptedmodel.Then("touch approved", scriptedmodel.Bash("touch approved.txt && echo approved-ran"), scriptedmodel.Text("Approved and done.")),
 		scriptedmodel.Then("touch elsewhere", scriptedmodel.Bash("touch elsewhere.txt && echo elsewhere-ran"), scriptedmodel.Text("Approved elsewhere.")),
 		scriptedmodel.Then("sleep a while", scriptedmodel.Bash("echo begin; sleep 30; echo end"), scriptedmodel.Text("slept")),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	root := t.TempDir()
-	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: root, DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
-		Web: web.Assets(),
-	})
+	)
 	link := newFlakyLink(t, d.URL)
 	b := startBrowser(t)
 	const turnLimit = 45 * time.Second

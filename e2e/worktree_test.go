@@ -15,9 +15,7 @@ import (
 
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
-	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
-	"github.com/hotplex/hotplex/web"
 )
 
 // A worktree session made from the web UI's form: the real claude CLI in
@@ -27,9 +25,6 @@ import (
 // from the statistics' files modified too.
 func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	if _, err := web.Assets().Open("index.html"); err != nil {
-		t.Fatalf("the web UI is not built (%v): run make web", err)
-	}
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -48,22 +43,13 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 	}
 	// The worktree is made in the session's own directory of alice's tree.
 	wt := filepath.Join(tree, "wt-claude")
-	m, err := scriptedmodel.Start("127.0.0.1:0", scriptedmodel.Script{Rules: []scriptedmodel.Rule{
+	d := startWebDaemon(t, root,
 		scriptedmodel.Then("write the greeting",
 			scriptedmodel.Reply{ToolUses: []scriptedmodel.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(wt, "greeting.txt"), "content": "hello from the worktree\n"}}}},
 			scriptedmodel.Bash("echo built-by-bash > built.txt"),
 			scriptedmodel.Text("Wrote greeting.txt and built.txt.")),
 		scriptedmodel.Then("one more file", scriptedmodel.Bash("echo more > more.txt"), scriptedmodel.Text("Wrote more.txt.")),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
-	d := testkit.StartDaemon(t, testkit.DaemonOptions{
-		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}),
-		Env:      testkit.OfflineEnv(t, m.URL()), Root: root, DBPath: filepath.Join(t.TempDir(), "hotplex.db"),
-		Web: web.Assets(),
-	})
+	)
 	call := func(method, path string, body any) *http.Response {
 		t.Helper()
 		var rd io.Reader
