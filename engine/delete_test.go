@@ -93,3 +93,34 @@ func TestDeleteSessionFailsWaitersAndForgets(t *testing.T) {
 		t.Fatalf("deleting twice: %v", err)
 	}
 }
+
+// Holding tells a snapshot of the session the engine holds from one of a
+// session deleted, or created again under the same ID, since.
+func TestHoldingTellsTheSameSession(t *testing.T) {
+	f := newFixture(t, engine.EngineOptions{WorkDirRoot: t.TempDir()})
+	const id = "held~n1"
+	cfg := engine.SessionConfig{WorkDir: "w", Owner: "alice", Nonce: "n1"}
+	if err := f.eng.RestoreSession(id, cfg, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := f.eng.GetSession(id)
+	again, _ := f.eng.GetSession(id)
+	if !f.eng.Holding(first) || !f.eng.Holding(again) {
+		t.Fatal("two snapshots of the session held are not held")
+	}
+	if err := f.eng.DeleteSession(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	if f.eng.Holding(first) {
+		t.Fatal("a deleted session is held")
+	}
+	if err := f.eng.RestoreSession(id, cfg, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if f.eng.Holding(first) {
+		t.Fatal("a snapshot of the deleted session is held by the one created again under its ID")
+	}
+	if now, _ := f.eng.GetSession(id); !f.eng.Holding(now) || f.eng.Holding(nil) {
+		t.Fatal("Holding is wrong about the session created again, or about nil")
+	}
+}

@@ -156,6 +156,11 @@ func (e *Engine) Providers() []string {
 // GetSession returns a snapshot of a session.
 func (e *Engine) GetSession(id string) (*Session, bool) { return e.pool.GetSession(id) }
 
+// Holding reports whether the engine still holds the session snap is a
+// snapshot of: it was neither deleted nor created again under its ID
+// since.
+func (e *Engine) Holding(snap *Session) bool { return e.pool.holding(snap) }
+
 // DeleteSession ends a session for good and destroys what its provider
 // keeps of the conversation (see SessionPool.DeleteSession) and its
 // worktree, if it has one (its branch stays; see DeleteSessionWith).

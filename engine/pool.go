@@ -516,6 +516,14 @@ func (sp *SessionPool) GetSession(sessionID string) (*Session, bool) {
 	return s.snapshot(), true
 }
 
+// holding reports whether the pool holds the very session snap was taken
+// of, not one created since under its ID.
+func (sp *SessionPool) holding(snap *Session) bool {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return snap != nil && snap.live != nil && sp.sessions[snap.ID] == snap.live
+}
+
 // TerminateSession ends the session's process tree and forgets the
 // session. A running turn is interrupted by the termination. Its
 // conversation survives on disk: the same ID resumes it later.

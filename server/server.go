@@ -164,6 +164,8 @@ type Server struct {
 	held   heldPrompts // prompts queued here for another node's callers
 	// queues runs the prompts queued behind sessions' turns.
 	queues promptQueues
+	// refs remembers the sessions prompts name (see ownedForTurn).
+	refs sessionRefs
 	// draining is set once Drain began: new sessions go to other nodes.
 	draining atomic.Bool
 	// starting counts turns deciding to run here (see beginHere).

@@ -433,6 +433,7 @@ func (s *Server) forgetHere(ctx context.Context, id string, opts engine.DeleteOp
 		s.log.Warn("deleting a session left something behind", "session", id, "err", err)
 	}
 	s.opts.Hub.Forget(id)
+	s.refs.forget(id)
 	s.opts.Approvals.SetAsk(id, false)
 	// Callers waiting here for prompts queued on it, for other nodes'
 	// callers too, hear it went.

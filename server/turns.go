@@ -433,7 +433,7 @@ func validPrompt(req messageRequest) error {
 
 // postMessage runs a turn and streams its events as SSE.
 func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
-	st, err := s.owned(r, r.PathValue("id"))
+	st, err := s.ownedForTurn(r.Context(), callerOf(r), r.PathValue("id"))
 	if err != nil {
 		writeError(w, err)
 		return

@@ -344,7 +344,11 @@ func (wc *wsConn) dispatch(req wsRequest) {
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack"})
 		return
 	}
-	st, err := wc.s.ownedBy(wc.ctx, wc.caller, req.SessionID)
+	owned := wc.s.ownedBy
+	if req.Type == "execute" {
+		owned = wc.s.ownedForTurn
+	}
+	st, err := owned(wc.ctx, wc.caller, req.SessionID)
 	if err != nil {
 		fail(err)
 		return
