@@ -79,8 +79,10 @@ func (db *DB) FindSession(ctx context.Context, owner, publicID string) (store.Se
 	if err := db.check("find session"); err != nil {
 		return store.Session{}, err
 	}
-	rows, _ := db.pool.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE owner = $1 AND public_id = $2 AND status <> $3`,
-		owner, publicID, store.StatusDeleted)
+	// The status is written into the query, not bound, so that the
+	// live sessions' partial index answers it whatever the plan.
+	rows, _ := db.pool.Query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE owner = $1 AND public_id = $2 AND status <> '`+store.StatusDeleted+`'`,
+		owner, publicID)
 	s, err := pgx.CollectExactlyOneRow(rows, scanSession)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Session{}, fmt.Errorf("postgres store: find session %q of %q: %w", publicID, owner, store.ErrNotFound)

@@ -52,7 +52,10 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 // Statements of GetSession and FindSession, prepared once in Open.
 const (
 	sqlGetSession  = `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`
-	sqlFindSession = `SELECT ` + sessionColumns + ` FROM sessions WHERE owner = ? AND public_id = ? AND status <> ?`
+	// The status is written into the query, not bound: only then can
+	// SQLite see that the live sessions' partial index
+	// sessions_owner_public_id answers it.
+	sqlFindSession = `SELECT ` + sessionColumns + ` FROM sessions WHERE owner = ? AND public_id = ? AND status <> '` + store.StatusDeleted + `'`
 )
 
 // GetSession returns the session id, or an error wrapping store.ErrNotFound.
@@ -77,7 +80,7 @@ func (db *DB) FindSession(ctx context.Context, owner, publicID string) (store.Se
 	if err := db.check("find session"); err != nil {
 		return store.Session{}, err
 	}
-	row := db.stmtFindSession.QueryRowContext(ctx, owner, publicID, store.StatusDeleted)
+	row := db.stmtFindSession.QueryRowContext(ctx, owner, publicID)
 	s, err := scanSession(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Session{}, fmt.Errorf("sqlite store: find session %q of %q: %w", publicID, owner, store.ErrNotFound)

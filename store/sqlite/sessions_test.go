@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hotplex/hotplex/store"
@@ -44,5 +45,28 @@ func TestSessionsFromBeforeOwnerIDs(t *testing.T) {
 	}
 	if err := db.PutSession(ctx, store.Session{ID: "legacy~n", PublicID: "legacy", Nonce: "n", Owner: "key-a"}); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("a second legacy of key-a: %v", err)
+	}
+}
+
+// Finding an owner's session reads the live sessions' index on (owner,
+// public ID), not every session the owner ever had.
+func TestFindSessionUsesTheLiveSessionsIndex(t *testing.T) {
+	db := openTest(t)
+	rows, err := db.reader.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+sqlFindSession, "alice", "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if len(plan) != 1 || !strings.Contains(plan[0], "USING INDEX sessions_owner_public_id (owner=? AND public_id=?)") {
+		t.Fatalf("plan %q", plan)
 	}
 }
