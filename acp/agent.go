@@ -58,6 +58,8 @@ type agent struct {
 	o    Options
 	log  *slog.Logger
 	conn *sdk.AgentSideConnection
+	// out is what conn writes to the editor (see lockedWriter.hold).
+	out *lockedWriter
 	// ready is closed once conn is set: the connection reads requests
 	// from the moment it is made.
 	ready chan struct{}
@@ -122,6 +124,7 @@ func Serve(ctx context.Context, api *client.API, in io.Reader, out io.Writer, o 
 	// The connection starts reading at once, and its logger is not
 	// guarded: it reads nothing until the logger is set.
 	w := &lockedWriter{w: out}
+	a.out = w
 	a.conn = sdk.NewAgentSideConnection(a, w, newFrames(gated{in, a.ready}, w))
 	a.conn.SetLogger(o.Logger)
 	close(a.ready)

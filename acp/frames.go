@@ -64,14 +64,58 @@ func (f *frames) refuse(code int, message, detail string) {
 }
 
 // lockedWriter is the editor's input, written whole message by whole
-// message by the connection and by frames.
+// message by the connection and by frames. While a turn's burst of
+// events is translated (hold), the messages gather and go out together
+// when the burst is over (release): one write, and one wake-up of the
+// editor, a burst rather than a message.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	holds int
+	held  []byte
+	err   error // of writing what was held: the next write reports it
 }
+
+// maxHeld bounds what a burst holds back; past it, it goes out.
+const maxHeld = 256 << 10
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.err != nil {
+		return 0, l.err
+	}
+	if l.holds > 0 && len(l.held)+len(p) <= maxHeld {
+		l.held = append(l.held, p...)
+		return len(p), nil
+	}
+	if err := l.flushLocked(); err != nil {
+		return 0, err
+	}
 	return l.w.Write(p)
+}
+
+// hold starts holding messages back; each hold ends with a release.
+func (l *lockedWriter) hold() {
+	l.mu.Lock()
+	l.holds++
+	l.mu.Unlock()
+}
+
+// release ends a hold, and writes what was held once no hold is left.
+func (l *lockedWriter) release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.holds--; l.holds == 0 {
+		_ = l.flushLocked()
+	}
+}
+
+func (l *lockedWriter) flushLocked() error {
+	if len(l.held) == 0 || l.err != nil {
+		return l.err
+	}
+	_, l.err = l.w.Write(l.held)
+	l.held = l.held[:0]
+	return l.err
 }

@@ -90,7 +90,20 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		}
 		asks.Wait()
 	}()
-	readErr := client.ReadSSE(body, func(e client.Event) bool {
+	// The updates of a burst of events reach the editor in one write.
+	holding := false
+	release := func() {
+		if holding {
+			holding = false
+			a.out.release()
+		}
+	}
+	defer release()
+	readErr := client.ReadSSEBursts(body, func(e client.Event) bool {
+		if !holding {
+			holding = true
+			a.out.hold()
+		}
 		if e.ID == 0 {
 			if e.Type == "turn_error" || e.Type == "disconnect" {
 				var n struct{ Error, Message, Reason string }
@@ -137,7 +150,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			return false
 		}
 		return true
-	})
+	}, release)
 	stop() // the turn is over: no interrupt is needed any more
 	switch {
 	case a.gone.Err() != nil:

@@ -3,6 +3,7 @@ package client
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 )
@@ -20,16 +21,53 @@ type Event struct {
 // whole event, tool output included.
 const maxSSELine = 16 << 20
 
+// ErrSSELineTooLong is the error of a stream with a line longer than
+// maxSSELine.
+var ErrSSELineTooLong = errors.New("client: a line of the event stream is longer than 16 MiB")
+
 // ReadSSE calls f with each event of r until r ends, f returns false, or
 // a line is longer than maxSSELine. Comments (keep-alives) are skipped.
 func ReadSSE(r io.Reader, f func(Event) bool) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxSSELine)
-	var ev Event
-	var data [][]byte
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 {
+	return ReadSSEBursts(r, f, nil)
+}
+
+// ReadSSEBursts is ReadSSE that also calls idle, if not nil, each time it
+// has handed f all it read and is about to wait on r: the end of a burst
+// of events. A reader that passes events on can hold its own writes
+// until then, and write a burst at once.
+func ReadSSEBursts(r io.Reader, f func(Event) bool, idle func()) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var (
+		ev   Event
+		data [][]byte
+		long []byte // a line longer than br's buffer, so far
+	)
+	for {
+		if idle != nil && br.Buffered() == 0 {
+			idle()
+		}
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if long = append(long, line...); len(long) > maxSSELine {
+				return ErrSSELineTooLong
+			}
+			continue
+		}
+		if long != nil {
+			line, long = append(long, line...), nil
+			if len(line) > maxSSELine+2 {
+				return ErrSSELineTooLong
+			}
+		}
+		if err != nil && len(line) == 0 {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		switch {
+		case len(line) == 0:
 			if data != nil {
 				ev.Data = bytes.Join(data, []byte("\n"))
 				if !f(ev) {
@@ -37,21 +75,25 @@ func ReadSSE(r io.Reader, f func(Event) bool) error {
 				}
 			}
 			ev, data = Event{}, nil
-			continue
+		case line[0] == ':':
+		default:
+			field, value, _ := bytes.Cut(line, []byte(":"))
+			value = bytes.TrimPrefix(value, []byte(" "))
+			switch string(field) {
+			case "id":
+				ev.ID, _ = strconv.ParseUint(string(value), 10, 64)
+			case "event":
+				ev.Type = string(value)
+			case "data":
+				data = append(data, bytes.Clone(value))
+			}
 		}
-		if line[0] == ':' {
-			continue
-		}
-		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		switch string(field) {
-		case "id":
-			ev.ID, _ = strconv.ParseUint(string(value), 10, 64)
-		case "event":
-			ev.Type = string(value)
-		case "data":
-			data = append(data, bytes.Clone(value))
+		if err != nil {
+			// The stream ended without a newline after its last line.
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
 		}
 	}
-	return sc.Err()
 }
