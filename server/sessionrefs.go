@@ -17,9 +17,11 @@ import (
 // costs a warm turn a database read while a writer commits its events.
 //
 // Only the identity of a remembered record is current; its event count,
-// statistics and title are as they were when it was read. A cluster does
-// not remember: another node may delete a session this node's engine
-// still holds.
+// statistics and title are as they were when it was read. Nothing is
+// remembered on a cluster, where another node may delete a session this
+// node's engine still holds, nor on a store that is a database server:
+// while it is down, a prompt is to be refused at once (503), not started
+// with events that cannot be stored.
 type sessionRefs struct {
 	mu sync.Mutex
 	m  map[sessionRef]heldRef
@@ -70,7 +72,7 @@ func (r *sessionRefs) forget(id string) {
 // it remembered (see sessionRefs). Callers use only the record's
 // identity.
 func (s *Server) ownedForTurn(ctx context.Context, c caller, id string) (store.Session, error) {
-	if s.opts.Cluster != nil {
+	if s.opts.Cluster != nil || !store.IsLocal(s.opts.Store) {
 		return s.ownedBy(ctx, c, id)
 	}
 	ref := sessionRef{c.ID, id}

@@ -177,9 +177,25 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// Locality says where a store keeps its data.
+type Locality interface {
+	// Local reports whether the store is files of this process's own
+	// (SQLite), which cannot become unreachable while it runs, rather
+	// than a database server that can go down while the daemon runs on
+	// (PostgreSQL).
+	Local() bool
+}
+
+// IsLocal reports whether st keeps its data in this process's own files
+// (see Locality); a store that does not say is not.
+func IsLocal(st Store) bool {
+	l, ok := st.(Locality)
+	return ok && l.Local()
+}
+
 // Database is a store a daemon runs on: sessions, events and keys, the
 // model gateway's spend, the keys' webhooks, the sessions' queued
-// prompts, and a readiness check.
+// prompts, a readiness check, and where it keeps them.
 // store/sqlite (one node) and store/postgres (shared by several)
 // implement it.
 type Database interface {
@@ -188,6 +204,7 @@ type Database interface {
 	HookStore
 	QueueStore
 	Pinger
+	Locality
 }
 
 // Ping checks that st answers: with its Ping when it is a Pinger, else

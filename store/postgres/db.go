@@ -104,6 +104,10 @@ func (db *DB) Close() error {
 	return nil
 }
 
+// Local is false: the database is a server, which can go down while the
+// daemon runs on.
+func (db *DB) Local() bool { return false }
+
 // Ping checks that the database answers, for readiness probes.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.check("ping"); err != nil {

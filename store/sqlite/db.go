@@ -240,6 +240,9 @@ func (db *DB) closeAll() error {
 	return errors.Join(errs...)
 }
 
+// Local is true: the database is a file of this process's own.
+func (db *DB) Local() bool { return true }
+
 // Ping reads the database file's schema page, the cheap proof for a
 // readiness probe that the file is still there and readable.
 func (db *DB) Ping(ctx context.Context) error {
