@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/hotplex/hotplex/engine"
+	"github.com/hotplex/hotplex/store"
 )
 
 // TestTurnHTTPErrorTable: every route that answers a failed turn with an
@@ -39,5 +42,20 @@ func TestTurnHTTPErrorTable(t *testing.T) {
 		if ae.Status != tc.status || ae.Code != tc.code {
 			t.Errorf("%v: %d %s, want %d %s", tc.err, ae.Status, ae.Code, tc.status, tc.code)
 		}
+	}
+}
+
+// A turn refused because the database is down (its prompt could not be
+// queued) is 503 with Retry-After, as every other request then is, not
+// 500.
+func TestTurnOnAStoreThatIsDown(t *testing.T) {
+	err := fmt.Errorf("enqueue prompt: %w: connection refused", store.ErrUnavailable)
+	w := httptest.NewRecorder()
+	writeError(w, turnHTTPError(err))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), `"store_unavailable"`) {
+		t.Fatalf("%d Retry-After %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	if got := errorCode(err); got != "store_unavailable" {
+		t.Fatalf("the turn_error notice's code is %q", got)
 	}
 }

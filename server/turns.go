@@ -384,6 +384,8 @@ func errorCode(err error) string {
 		return "start_failed"
 	case errors.Is(err, engine.ErrTurnFailed):
 		return "turn_failed"
+	case errors.Is(err, store.ErrUnavailable):
+		return "store_unavailable"
 	}
 	return "error"
 }
@@ -407,6 +409,8 @@ func turnHTTPError(err error) error {
 		return errorf(http.StatusGone, errorCode(err), err.Error())
 	case errors.Is(err, engine.ErrOverloaded):
 		return err // 429 with Retry-After (writeError)
+	case errors.Is(err, store.ErrUnavailable):
+		return err // 503 with Retry-After (writeError): the database is down
 	case errors.Is(err, engine.ErrSessionBusy), errors.Is(err, engine.ErrInterrupted):
 		status = http.StatusConflict
 	case errors.Is(err, engine.ErrStartFailed), errors.Is(err, engine.ErrSessionDead):
@@ -500,21 +504,35 @@ func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusBadRequest, "bad_request", "drop_queued must be true or false"))
 		return
 	}
-	dropped := 0
-	if dropQueued == "true" {
-		// Dropped first, so that the interrupt cannot let the next one
-		// start.
-		if dropped, err = s.dropQueue(r.Context(), st, "dropped by an interrupt"); err != nil {
-			writeError(w, err)
-			return
-		}
-	}
-	ok, err := s.interruptSession(r.Context(), st)
+	res, err := s.interruptTurn(r.Context(), st, dropQueued == "true")
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, interruptResponse{Interrupted: ok, Queued: s.queued(r.Context(), st.ID), Dropped: dropped})
+	writeJSON(w, http.StatusOK, res)
+}
+
+// interruptTurn interrupts the session's turn, its queued prompts dropped
+// first when asked (so that the interrupt cannot let the next one start),
+// and says what became of them. The prompts still queued are counted
+// before the interrupt: the next starts as soon as the turn ends, and
+// those counted are the ones that run next.
+func (s *Server) interruptTurn(ctx context.Context, st store.Session, dropQueued bool) (interruptResponse, error) {
+	var res interruptResponse
+	if dropQueued {
+		n, err := s.dropQueue(ctx, st, "dropped by an interrupt")
+		if err != nil {
+			return res, err
+		}
+		res.Dropped = n
+	}
+	res.Queued = s.queued(ctx, st.ID)
+	ok, err := s.interruptSession(ctx, st)
+	if err != nil {
+		return res, err
+	}
+	res.Interrupted = ok
+	return res, nil
 }
 
 // interruptResponse says whether a turn was interrupted and what became

@@ -355,20 +355,12 @@ func (wc *wsConn) dispatch(req wsRequest) {
 	}
 	switch req.Type {
 	case "interrupt":
-		dropped := 0
-		if req.DropQueued {
-			if dropped, err = wc.s.dropQueue(wc.ctx, st, "dropped by an interrupt"); err != nil {
-				fail(err)
-				return
-			}
-		}
-		ok, err := wc.s.interruptSession(wc.ctx, st)
+		res, err := wc.s.interruptTurn(wc.ctx, st, req.DropQueued)
 		if err != nil {
 			fail(err)
 			return
 		}
-		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st),
-			Data: noticeJSON(interruptResponse{Interrupted: ok, Queued: wc.s.queued(wc.ctx, st.ID), Dropped: dropped})})
+		wc.send(wsMessage{RequestID: req.RequestID, Type: "ack", SessionID: publicID(st), Data: noticeJSON(res)})
 	case "stats":
 		wc.send(wsMessage{RequestID: req.RequestID, Type: "stats", SessionID: publicID(st), Data: noticeJSON(wc.s.view(st))})
 	case "permission_reply":

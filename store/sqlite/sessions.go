@@ -51,7 +51,7 @@ func (db *DB) PutSession(ctx context.Context, s store.Session) error {
 
 // Statements of GetSession and FindSession, prepared once in Open.
 const (
-	sqlGetSession  = `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`
+	sqlGetSession = `SELECT ` + sessionColumns + ` FROM sessions WHERE id = ?`
 	// The status is written into the query, not bound: only then can
 	// SQLite see that the live sessions' partial index
 	// sessions_owner_public_id answers it.
