@@ -72,8 +72,11 @@ type lockedWriter struct {
 	mu    sync.Mutex
 	w     io.Writer
 	holds int
-	held  []byte
-	err   error // of writing what was held: the next write reports it
+	// ending counts the holds that end with the next message (see
+	// releaseWithNext).
+	ending int
+	held   []byte
+	err    error // of writing what was held: the next write reports it
 }
 
 // maxHeld bounds what a burst holds back; past it, it goes out.
@@ -87,7 +90,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	}
 	if l.holds > 0 && len(l.held)+len(p) <= maxHeld {
 		l.held = append(l.held, p...)
+		if l.ending > 0 {
+			l.holds, l.ending = l.holds-l.ending, 0
+			if l.holds == 0 {
+				return len(p), l.flushLocked()
+			}
+		}
 		return len(p), nil
+	}
+	if l.ending > 0 {
+		l.holds, l.ending = l.holds-l.ending, 0
 	}
 	if err := l.flushLocked(); err != nil {
 		return 0, err
@@ -109,6 +121,15 @@ func (l *lockedWriter) release() {
 	if l.holds--; l.holds == 0 {
 		_ = l.flushLocked()
 	}
+}
+
+// releaseWithNext ends a hold with the next message written, whoever
+// writes it: a request's answer, which the connection writes once the
+// handler returns, goes out with the updates held before it.
+func (l *lockedWriter) releaseWithNext() {
+	l.mu.Lock()
+	l.ending++
+	l.mu.Unlock()
 }
 
 func (l *lockedWriter) flushLocked() error {

@@ -46,3 +46,24 @@ func TestLockedWriterHoldsABurst(t *testing.T) {
 	}
 	w.release()
 }
+
+// A hold released with the next message sends that message with what
+// was held, in one write, whoever writes it.
+func TestLockedWriterReleasesWithTheNextMessage(t *testing.T) {
+	out := &countingWriter{}
+	w := &lockedWriter{w: out}
+	w.hold()
+	_, _ = w.Write([]byte("update\n"))
+	w.releaseWithNext()
+	if out.writes != 0 {
+		t.Fatalf("released with the next message, the editor already has %q", out.String())
+	}
+	_, _ = w.Write([]byte("answer\n"))
+	if out.String() != "update\nanswer\n" || out.writes != 1 {
+		t.Fatalf("the editor has %q in %d writes", out.String(), out.writes)
+	}
+	_, _ = w.Write([]byte("later\n"))
+	if out.String() != "update\nanswer\nlater\n" || out.writes != 2 {
+		t.Fatalf("after the hold ended, a message waited: %q in %d writes", out.String(), out.writes)
+	}
+}

@@ -90,7 +90,9 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		}
 		asks.Wait()
 	}()
-	// The updates of a burst of events reach the editor in one write.
+	// The updates of a burst of events reach the editor in one write;
+	// those of the last burst go with the prompt's answer, which the
+	// connection writes once Prompt returns.
 	holding := false
 	release := func() {
 		if holding {
@@ -98,7 +100,11 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			a.out.release()
 		}
 	}
-	defer release()
+	defer func() {
+		if holding {
+			a.out.releaseWithNext()
+		}
+	}()
 	readErr := client.ReadSSEBursts(body, func(e client.Event) bool {
 		if !holding {
 			holding = true
