@@ -43,13 +43,13 @@ type DB struct {
 	// the writer; on the reader, what every request or turn reads (a
 	// statement SQLite must parse again each time costs more than the
 	// query).
-	stmtLastSeq     *sql.Stmt
-	stmtInsertEvent *sql.Stmt
-	stmtBumpSession *sql.Stmt
-	stmtGetSession  *sql.Stmt
-	stmtFindSession *sql.Stmt
-	stmtKeyByHash   *sql.Stmt
-	stmtHooks       *sql.Stmt
+	stmtLastSeq      *sql.Stmt
+	stmtInsertEvents [insertRows]*sql.Stmt // of 1 to insertRows events
+	stmtBumpSession  *sql.Stmt
+	stmtGetSession   *sql.Stmt
+	stmtFindSession  *sql.Stmt
+	stmtKeyByHash    *sql.Stmt
+	stmtHooks        *sql.Stmt
 
 	ckpt *checkpointer // checkpoints the WAL off the writer's path
 
@@ -160,7 +160,6 @@ func (db *DB) open(ctx context.Context) error {
 		sql  string
 	}{
 		{db.writer, &db.stmtLastSeq, sqlLastSeq},
-		{db.writer, &db.stmtInsertEvent, sqlInsertEvent},
 		{db.writer, &db.stmtBumpSession, sqlBumpSession},
 		{db.reader, &db.stmtGetSession, sqlGetSession},
 		{db.reader, &db.stmtFindSession, sqlFindSession},
@@ -169,6 +168,11 @@ func (db *DB) open(ctx context.Context) error {
 	} {
 		if *p.stmt, err = p.on.PrepareContext(ctx, p.sql); err != nil {
 			return fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+	}
+	for i := range db.stmtInsertEvents {
+		if db.stmtInsertEvents[i], err = db.writer.PrepareContext(ctx, sqlInsertEvents(i+1)); err != nil {
+			return fmt.Errorf("prepare the insert of %d events: %w", i+1, err)
 		}
 	}
 	if err := db.startCheckpointer(ctx); err != nil {
@@ -225,8 +229,9 @@ func (db *DB) closeAll() error {
 	if db.ckpt != nil {
 		errs = append(errs, db.ckpt.close())
 	}
-	for _, s := range []*sql.Stmt{db.stmtLastSeq, db.stmtInsertEvent, db.stmtBumpSession,
-		db.stmtGetSession, db.stmtFindSession, db.stmtKeyByHash, db.stmtHooks} {
+	stmts := append([]*sql.Stmt{db.stmtLastSeq, db.stmtBumpSession,
+		db.stmtGetSession, db.stmtFindSession, db.stmtKeyByHash, db.stmtHooks}, db.stmtInsertEvents[:]...)
+	for _, s := range stmts {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}

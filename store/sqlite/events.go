@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/hotplex/hotplex/store"
@@ -16,14 +17,28 @@ import (
 const (
 	sqlLastSeq     = `SELECT last_seq FROM sessions WHERE id = ?`
 	sqlInsertEvent = `INSERT INTO events (session_id, seq, type, data, time) VALUES (?, ?, ?, ?, ?)`
+	// sqlBumpSession moves a session's last_seq to the newest of a
+	// batch whose first is past it; no row changed means the session is
+	// missing or the batch is not past it.
 	sqlBumpSession = `UPDATE sessions SET last_seq = ?, updated_at = max(updated_at, ?),
-		stats = coalesce(json_extract(?, '$.stats'), stats) WHERE id = ?`
+		stats = coalesce(json_extract(?, '$.stats'), stats) WHERE id = ? AND last_seq < ?`
 )
+
+// insertRows is the most events one INSERT statement stores; a batch of
+// more takes several. One statement of n rows costs much less than n
+// statements of one.
+const insertRows = 8
+
+// sqlInsertEvents is the INSERT of n events.
+func sqlInsertEvents(n int) string {
+	return sqlInsertEvent + strings.Repeat(", (?, ?, ?, ?, ?)", n-1)
+}
 
 // appendState tracks one session of an AppendEvents batch.
 type appendState struct {
 	id    string
-	last  uint64          // newest seq, stored or earlier in the batch
+	first uint64          // the batch's first seq of the session
+	last  uint64          // the batch's newest seq of the session
 	stats json.RawMessage // the newest session_stats event of the batch
 }
 
@@ -52,19 +67,6 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) (err erro
 	}
 	now := time.Now().UnixNano()
 
-	tx, err := db.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite store: append events: begin: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = tx.Rollback()
-		}
-	}()
-	lastSeq := tx.StmtContext(ctx, db.stmtLastSeq)
-	insert := tx.StmtContext(ctx, db.stmtInsertEvent)
-	bump := tx.StmtContext(ctx, db.stmtBumpSession)
-
 	// Batches nearly always hold one session; a slice beats a map here.
 	sessions := make([]appendState, 0, 1)
 	for i, e := range events {
@@ -76,46 +78,78 @@ func (db *DB) AppendEvents(ctx context.Context, events ...store.Event) (err erro
 			}
 		}
 		if st < 0 {
-			var last int64
-			switch err := lastSeq.QueryRowContext(ctx, e.SessionID).Scan(&last); {
-			case errors.Is(err, sql.ErrNoRows):
-				return fmt.Errorf("sqlite store: append events to session %q: %w", e.SessionID, store.ErrNotFound)
-			case err != nil:
-				return fmt.Errorf("sqlite store: append events to session %q: read last seq: %w", e.SessionID, err)
-			}
-			sessions = append(sessions, appendState{id: e.SessionID, last: uint64(last)})
+			sessions = append(sessions, appendState{id: e.SessionID, first: e.Seq})
 			st = len(sessions) - 1
+		} else if e.Seq <= sessions[st].last {
+			return fmt.Errorf("sqlite store: append events to session %q: event %d of %d has seq %d, not greater than %d: %w",
+				e.SessionID, i+1, len(events), e.Seq, sessions[st].last, store.ErrSeqConflict)
 		}
 		s := &sessions[st]
-		if e.Seq <= s.last {
-			return fmt.Errorf("sqlite store: append events to session %q: event %d of %d has seq %d, not greater than %d: %w",
-				e.SessionID, i+1, len(events), e.Seq, s.last, store.ErrSeqConflict)
-		}
-		t := nanos(e.Time)
-		if t == 0 {
-			t = now
-		}
-		if _, err := insert.ExecContext(ctx, e.SessionID, int64(e.Seq), e.Type, nullJSON(e.Data), t); err != nil {
-			if isConstraint(err, codePrimaryKey) {
-				// Only reachable if the stored events and last_seq disagree.
-				err = fmt.Errorf("%w: %w", store.ErrSeqConflict, err)
-			}
-			return fmt.Errorf("sqlite store: append events to session %q: insert seq %d: %w", e.SessionID, e.Seq, err)
-		}
 		s.last = e.Seq
 		if e.Type == statsEventType && len(e.Data) > 0 {
 			s.stats = e.Data
 		}
 	}
+
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite store: append events: begin: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	bump := tx.StmtContext(ctx, db.stmtBumpSession)
 	for _, s := range sessions {
-		if _, err := bump.ExecContext(ctx, int64(s.last), now, nullJSON(s.stats), s.id); err != nil {
+		res, err := bump.ExecContext(ctx, int64(s.last), now, nullJSON(s.stats), s.id, int64(s.first))
+		if err != nil {
 			return fmt.Errorf("sqlite store: append events to session %q: update last seq: %w", s.id, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return db.whyNotAppended(ctx, tx, s, len(events))
+		}
+	}
+	args := make([]any, 0, 5*min(len(events), insertRows))
+	for rest := events; len(rest) > 0; {
+		chunk := rest[:min(len(rest), insertRows)]
+		rest = rest[len(chunk):]
+		args = args[:0]
+		for _, e := range chunk {
+			t := nanos(e.Time)
+			if t == 0 {
+				t = now
+			}
+			args = append(args, e.SessionID, int64(e.Seq), e.Type, nullJSON(e.Data), t)
+		}
+		if _, err := tx.StmtContext(ctx, db.stmtInsertEvents[len(chunk)-1]).ExecContext(ctx, args...); err != nil {
+			if isConstraint(err, codePrimaryKey) {
+				// Only reachable if the stored events and last_seq disagree.
+				err = fmt.Errorf("%w: %w", store.ErrSeqConflict, err)
+			}
+			return fmt.Errorf("sqlite store: append events to session %q: insert seq %d to %d: %w",
+				chunk[0].SessionID, chunk[0].Seq, chunk[len(chunk)-1].Seq, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite store: append events: commit: %w", err)
 	}
 	return nil
+}
+
+// whyNotAppended tells why a session's last_seq did not move: the
+// session is missing, or the batch's first event is not past its stored
+// events.
+func (db *DB) whyNotAppended(ctx context.Context, tx *sql.Tx, s appendState, n int) error {
+	var last int64
+	switch err := tx.StmtContext(ctx, db.stmtLastSeq).QueryRowContext(ctx, s.id).Scan(&last); {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("sqlite store: append events to session %q: %w", s.id, store.ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("sqlite store: append events to session %q: read last seq: %w", s.id, err)
+	}
+	return fmt.Errorf("sqlite store: append events to session %q: a batch of %d has seq %d, not greater than %d: %w",
+		s.id, n, s.first, last, store.ErrSeqConflict)
 }
 
 // Events returns the events of sessionID with seq > afterSeq, ascending, at
