@@ -25,7 +25,9 @@ func treeText(f *syntax.File) string {
 		case *syntax.DblQuoted:
 			fmt.Fprintf(&b, " parts=%d dollar=%t", len(n.Parts), n.Dollar)
 		case *syntax.Stmt:
-			fmt.Fprintf(&b, " neg=%t bg=%t redirs=%d", n.Negated, n.Background, len(n.Redirs))
+			fmt.Fprintf(&b, " neg=%t bg=%t redirs=%d semi=%s", n.Negated, n.Background, len(n.Redirs), n.Semicolon)
+		case *syntax.Redirect:
+			fmt.Fprintf(&b, " op=%s oppos=%s n=%t", n.Op, n.OpPos, n.N != nil)
 		case *syntax.CallExpr:
 			fmt.Fprintf(&b, " assigns=%d args=%d", len(n.Assigns), len(n.Args))
 		}
@@ -43,7 +45,10 @@ func simpleCandidates(t *testing.T) []string {
 		`echo 'a b' "c d"`, `echo ""`, `echo ''`, `git commit -m"msg"'more'x`, `echo "it's"`, `echo 'say "hi"'`, `echo "a`, `echo 'a`,
 		`echo "$HOME"`, `echo "a\"b"`, `'ls' -l`, `FOO='x' make`, `"if" x`,
 		"a && b || c", "a | b | c", "a | b && c | d", "a||b", "a&&b|c", "go vet ./... && go test ./... | tee out", "a &", "a |& b",
-		"&& a", "a &&", "a | | b", "a && time b", "a | FOO=1 b", "make || true", `git log --oneline | grep "fix" | head -5`}
+		"&& a", "a &&", "a | | b", "a && time b", "a | FOO=1 b", "make || true", `git log --oneline | grep "fix" | head -5`,
+		"ls ~/x *.go a?b ~", "echo {a,b} }", "rm -rf ~/.cache/*", "a b#c", "go test ./... 2>&1 | tail -5", "ls >/dev/null 2>&1",
+		"a 2> f; b;", "a >>f <g", "a 12>x", "a x2>y", "a >&2", "a; b", "a;b", "cd x && make; make install", "a >| f", "a <> f",
+		"a <&3", "a 2>&-", "echo hi>f", "a > 'f g'", `a > "f"`, "a ; b", "a;", "a | b; c || d > e"}
 	dg, bn := loadCorpus(t)
 	for _, e := range dg {
 		lines = append(lines, e.Cmd)
@@ -87,9 +92,10 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	if built < 1000 {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
-	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a\nrm b", "echo $HOME", "ls *.go", "rm -rf ~",
-		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a > f", "a; b", "a &", "a |& b", "&& a", "a &&",
-		"a | | b", "a && time b", "a | FOO=1 b"} {
+	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a\nrm b", "echo $HOME", "ls [ab]",
+		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
+		"a | | b", "a && time b", "a | FOO=1 b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
+		"a >f>g", "{ a; }", "a 'x'2>f", "a\nb", "a #c"} {
 		if st.build(line) != nil {
 			t.Errorf("%q: built without the parser, want the parser", line)
 		}
@@ -107,5 +113,49 @@ func TestSimpleTreeSameVerdicts(t *testing.T) {
 				t.Errorf("%q in %s: built %+v, parsed %+v", line, ctx.WorkDir, f, s)
 			}
 		}
+	}
+}
+
+// TestSimpleTreeGenerated: lines put together from the pieces a simple
+// line is made of, and from pieces it must refuse, are built into the
+// parser's tree or left to the parser, never built into another tree.
+func TestSimpleTreeGenerated(t *testing.T) {
+	pieces := []string{"ls", "-la", "rm", "~", "~/x", "*.go", "a?b", "x=1", "=", "{a,b}", "}", "{", "[ab]", "#", "a#b", "2", "12",
+		">", ">>", "<", ">&", "<&", ">|", "<>", "&>", "2>&1", "2>", "<<", "-", "1", ";", "&&", "||", "|", "&", "'q'", "'a b'", `"d"`,
+		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!"}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var st simpleTree
+	// a fixed linear congruential sequence: the same lines every run
+	seed := uint64(1)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	built := 0
+	for i := 0; i < 30000; i++ {
+		var b strings.Builder
+		for k, n := 0, 1+next(7); k < n; k++ {
+			if k > 0 && next(3) > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(pieces[next(len(pieces))])
+		}
+		line := b.String()
+		got := st.build(line)
+		if got == nil {
+			continue
+		}
+		built++
+		want, err := p.Parse(strings.NewReader(line), "")
+		if err != nil {
+			t.Errorf("%q: built, but the parser rejects it: %v", line, err)
+			continue
+		}
+		if g, w := treeText(got), treeText(want); g != w {
+			t.Errorf("%q: tree differs\nbuilt:\n%s\nparsed:\n%s", line, g, w)
+		}
+	}
+	if built < 3000 {
+		t.Errorf("only %d generated lines built", built)
 	}
 }
