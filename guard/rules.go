@@ -266,8 +266,7 @@ func (a *analysis) add(f finding) {
 		a.all = append(a.all, f)
 	}
 	if a.best == nil || f.level > a.best.level {
-		ff := f
-		a.best = &ff
+		a.best = a.newFinding(f)
 		if f.level >= LevelCritical && !a.explain {
 			a.stop = true
 		}

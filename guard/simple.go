@@ -27,9 +27,6 @@ type simpleTree struct {
 	dparts []syntax.WordPart // the double-quoted texts' parts
 	redirs []syntax.Redirect
 	rptrs  []*syntax.Redirect
-	// busy while a tree is walked: a payload met during the walk is
-	// parsed, not built over it
-	busy bool
 }
 
 // simpleOp is what follows a command: an operator joining it to the next
@@ -76,17 +73,24 @@ var byteKinds = func() (t [256]uint8) {
 	return t
 }()
 
-// clauseWords are first words the parser turns into something other than
-// a call (keywords, declarations).
-var clauseWords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
-	"for": true, "select": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true,
-	"time": true, "coproc": true, "declare": true, "local": true, "export": true, "readonly": true, "typeset": true,
-	"nameref": true, "let": true}
+// isClauseWord reports a first word the parser turns into something other
+// than a call (keywords, declarations).
+func isClauseWord(s string) bool {
+	switch s {
+	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
+		"function", "time", "coproc", "declare", "local", "export", "readonly", "typeset", "nameref", "let":
+		return true
+	}
+	return false
+}
 
 // simpleCounts are how many nodes of each kind a line needs.
 type simpleCounts struct{ cmds, args, words, parts, lits, sgls, dbls, redirs, stmts int }
 
-func spos(i int) syntax.Pos { return syntax.NewPos(uint(i), 1, uint(i)+1) }
+// pos is the position of the byte at offset i, on the current line.
+func (s *simpleScanner) pos(i int) syntax.Pos {
+	return syntax.NewPos(uint(i), uint(s.lineNo), uint(i-s.lineStart)+1)
+}
 
 // simpleScanner is one pass over a line.
 type simpleScanner struct {
@@ -97,6 +101,8 @@ type simpleScanner struct {
 	// cmdStart is the index in args of the current command's first
 	// argument, redirStart that in rptrs of its first redirection.
 	cmdStart, redirStart int
+	// lineNo is the current line's number, lineStart its offset.
+	lineNo, lineStart int
 	// lastLit is where the unquoted text that ends the last word read
 	// starts, -1 when it ends with quoted text.
 	lastLit int
@@ -106,7 +112,7 @@ type simpleScanner struct {
 // checks and counts; with fill set it writes the nodes into t, sized by a
 // first scan.
 func (t *simpleTree) scan(src string, fill bool) (simpleCounts, bool) {
-	s := simpleScanner{t: t, src: src, fill: fill}
+	s := simpleScanner{t: t, src: src, fill: fill, lineNo: 1}
 	ok := s.line()
 	return s.n, ok
 }
@@ -141,8 +147,23 @@ func (s *simpleScanner) line() bool {
 		case ' ':
 			i++
 			continue
+		case '\n':
+			// ends a statement, as ; does, but is no part of it
+			if pendingOp {
+				return false
+			}
+			if s.n.args > s.cmdStart {
+				if !s.endCmd(simpleOp{}) {
+					return false
+				}
+				s.n.stmts++
+			}
+			i++
+			s.lineNo++
+			s.lineStart = i
+			continue
 		case ';':
-			if pendingOp || !s.endCmd(simpleOp{semi: true, pos: spos(i)}) {
+			if pendingOp || !s.endCmd(simpleOp{semi: true, pos: s.pos(i)}) {
 				return false
 			}
 			s.n.stmts++
@@ -158,7 +179,7 @@ func (s *simpleScanner) line() bool {
 			case src[i] == '&' || i+1 < len(src) && src[i+1] == '&':
 				return false // background, |&, &>
 			}
-			if pendingOp || !s.endCmd(simpleOp{op: op, pos: spos(i)}) {
+			if pendingOp || !s.endCmd(simpleOp{op: op, pos: s.pos(i)}) {
 				return false
 			}
 			pendingOp = true
@@ -181,7 +202,7 @@ func (s *simpleScanner) line() bool {
 		if !ok {
 			return false
 		}
-		if first && clauseWords[src[wordStart:j]] {
+		if first && isClauseWord(src[wordStart:j]) {
 			return false
 		}
 		pendingOp = false
@@ -290,7 +311,7 @@ func (s *simpleScanner) redirect(i, fd int) (int, bool) {
 	if fd >= 0 && s.fill {
 		// the digits' literal, kept apart from the word's parts
 		nLit = &s.t.lits[s.n.lits]
-		*nLit = syntax.Lit{ValuePos: spos(fd), ValueEnd: spos(opPos), Value: src[fd:opPos]}
+		*nLit = syntax.Lit{ValuePos: s.pos(fd), ValueEnd: s.pos(opPos), Value: src[fd:opPos]}
 	}
 	if fd >= 0 {
 		s.n.lits++
@@ -299,7 +320,7 @@ func (s *simpleScanner) redirect(i, fd int) (int, bool) {
 	if s.fill {
 		t := s.t
 		r := &t.redirs[s.n.redirs]
-		*r = syntax.Redirect{OpPos: spos(opPos), Op: op, N: nLit, Word: w}
+		*r = syntax.Redirect{OpPos: s.pos(opPos), Op: op, N: nLit, Word: w}
 		t.rptrs[s.n.redirs] = r
 	}
 	s.n.redirs++
@@ -314,7 +335,7 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 	s.lastLit = -1
 	for i < len(src) {
 		switch b := src[i]; b {
-		case ' ', '&', '|', ';', '>', '<':
+		case ' ', '&', '|', ';', '>', '<', '\n':
 			return i, true
 		case '\'':
 			j := i + 1
@@ -325,7 +346,7 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 				return 0, false
 			}
 			if s.fill {
-				t.sgls[n.sgls] = syntax.SglQuoted{Left: spos(i), Right: spos(j), Value: src[i+1 : j]}
+				t.sgls[n.sgls] = syntax.SglQuoted{Left: s.pos(i), Right: s.pos(j), Value: src[i+1 : j]}
 				t.parts[n.parts] = &t.sgls[n.sgls]
 			}
 			n.sgls++
@@ -346,9 +367,9 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 			}
 			if s.fill {
 				d := &t.dbls[n.dbls]
-				*d = syntax.DblQuoted{Left: spos(i), Right: spos(j)}
+				*d = syntax.DblQuoted{Left: s.pos(i), Right: s.pos(j)}
 				if j > i+1 {
-					t.lits[n.lits] = syntax.Lit{ValuePos: spos(i + 1), ValueEnd: spos(j), Value: src[i+1 : j]}
+					t.lits[n.lits] = syntax.Lit{ValuePos: s.pos(i + 1), ValueEnd: s.pos(j), Value: src[i+1 : j]}
 					// the parser's DblQuoted holds its parts in a
 					// slice of its own
 					dp := t.dparts[n.dbls : n.dbls+1 : n.dbls+1]
@@ -389,7 +410,7 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 				return 0, false
 			}
 			if s.fill {
-				t.lits[n.lits] = syntax.Lit{ValuePos: spos(i), ValueEnd: spos(j), Value: src[i:j]}
+				t.lits[n.lits] = syntax.Lit{ValuePos: s.pos(i), ValueEnd: s.pos(j), Value: src[i:j]}
 				t.parts[n.parts] = &t.lits[n.lits]
 			}
 			n.lits++
@@ -403,7 +424,7 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 
 // build returns the tree of src when it is a simple command line, or nil.
 func (t *simpleTree) build(src string) *syntax.File {
-	if t.busy || len(src) == 0 || len(src) > maxSimple {
+	if len(src) == 0 || len(src) > maxSimple {
 		return nil
 	}
 	n, ok := t.scan(src, false)

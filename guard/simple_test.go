@@ -48,7 +48,8 @@ func simpleCandidates(t *testing.T) []string {
 		"&& a", "a &&", "a | | b", "a && time b", "a | FOO=1 b", "make || true", `git log --oneline | grep "fix" | head -5`,
 		"ls ~/x *.go a?b ~", "echo {a,b} }", "rm -rf ~/.cache/*", "a b#c", "go test ./... 2>&1 | tail -5", "ls >/dev/null 2>&1",
 		"a 2> f; b;", "a >>f <g", "a 12>x", "a x2>y", "a >&2", "a; b", "a;b", "cd x && make; make install", "a >| f", "a <> f",
-		"a <&3", "a 2>&-", "echo hi>f", "a > 'f g'", `a > "f"`, "a ; b", "a;", "a | b; c || d > e"}
+		"a <&3", "a 2>&-", "echo hi>f", "a > 'f g'", `a > "f"`, "a ; b", "a;", "a | b; c || d > e",
+		"a\nb", "a;\nb", "\n\na\n\n", "a 2>&1\nb > f\n", "ls\n  cd x && make 'y'\n"}
 	dg, bn := loadCorpus(t)
 	for _, e := range dg {
 		lines = append(lines, e.Cmd)
@@ -92,10 +93,10 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	if built < 1000 {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
-	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a\nrm b", "echo $HOME", "ls [ab]",
+	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $HOME", "ls [ab]",
 		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
 		"a | | b", "a && time b", "a | FOO=1 b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
-		"a >f>g", "{ a; }", "a 'x'2>f", "a\nb", "a #c"} {
+		"a >f>g", "{ a; }", "a 'x'2>f", "a |\nb", "a\n;", "a >\nf", "\n", "a #c"} {
 		if st.build(line) != nil {
 			t.Errorf("%q: built without the parser, want the parser", line)
 		}
@@ -122,7 +123,7 @@ func TestSimpleTreeSameVerdicts(t *testing.T) {
 func TestSimpleTreeGenerated(t *testing.T) {
 	pieces := []string{"ls", "-la", "rm", "~", "~/x", "*.go", "a?b", "x=1", "=", "{a,b}", "}", "{", "[ab]", "#", "a#b", "2", "12",
 		">", ">>", "<", ">&", "<&", ">|", "<>", "&>", "2>&1", "2>", "<<", "-", "1", ";", "&&", "||", "|", "&", "'q'", "'a b'", `"d"`,
-		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!"}
+		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!", "\n", "\n", "a\n"}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var st simpleTree
 	// a fixed linear congruential sequence: the same lines every run
