@@ -4,7 +4,8 @@ import "mvdan.cc/sh/v3/syntax"
 
 // simpleTree builds the syntax tree of a simple command line without the
 // parser: commands of plain words (globs and tildes included),
-// single-quoted text and double-quoted text without expansions, with
+// single-quoted text, variables ($NAME, ${NAME}) and double-quoted text
+// with no other expansion, with
 // redirections to such words, joined by |, &&, || and ;, with no comment,
 // assignment, keyword, here-document or other operator. Most of what
 // agents run is such a line, and the parser allocates a few kilobytes per
@@ -25,6 +26,7 @@ type simpleTree struct {
 	sgls   []syntax.SglQuoted
 	dbls   []syntax.DblQuoted
 	dparts []syntax.WordPart // the double-quoted texts' parts
+	params []syntax.ParamExp
 	redirs []syntax.Redirect
 	rptrs  []*syntax.Redirect
 }
@@ -85,7 +87,9 @@ func isClauseWord(s string) bool {
 }
 
 // simpleCounts are how many nodes of each kind a line needs.
-type simpleCounts struct{ cmds, args, words, parts, lits, sgls, dbls, redirs, stmts int }
+type simpleCounts struct {
+	cmds, args, words, parts, lits, sgls, dbls, dparts, params, redirs, stmts int
+}
 
 // pos is the position of the byte at offset i, on the current line.
 func (s *simpleScanner) pos(i int) syntax.Pos {
@@ -354,36 +358,22 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 			i = j + 1
 			s.lastLit = -1
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				switch src[j] {
-				case '$', '`', '\\', '!', '\n':
-					return 0, false
-				}
-				j++
+			j, ok := s.dblQuoted(i)
+			if !ok {
+				return 0, false
 			}
-			if j == len(src) {
+			i = j
+			s.lastLit = -1
+		case '$':
+			j, ok := s.param(i)
+			if !ok {
 				return 0, false
 			}
 			if s.fill {
-				d := &t.dbls[n.dbls]
-				*d = syntax.DblQuoted{Left: s.pos(i), Right: s.pos(j)}
-				if j > i+1 {
-					t.lits[n.lits] = syntax.Lit{ValuePos: s.pos(i + 1), ValueEnd: s.pos(j), Value: src[i+1 : j]}
-					// the parser's DblQuoted holds its parts in a
-					// slice of its own
-					dp := t.dparts[n.dbls : n.dbls+1 : n.dbls+1]
-					dp[0] = &t.lits[n.lits]
-					d.Parts = dp
-				}
-				t.parts[n.parts] = d
+				t.parts[n.parts] = &t.params[n.params-1]
 			}
-			if j > i+1 {
-				n.lits++
-			}
-			n.dbls++
 			n.parts++
-			i = j + 1
+			i = j
 			s.lastLit = -1
 		default:
 			j := i
@@ -422,6 +412,104 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 	return i, true
 }
 
+// isNameStart and isNameByte report the bytes of a variable's name.
+func isNameStart(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '_' }
+func isNameByte(b byte) bool  { return isNameStart(b) || b >= '0' && b <= '9' }
+
+// param reads $NAME or ${NAME} at i into the next ParamExp; any other
+// expansion is refused.
+func (s *simpleScanner) param(i int) (int, bool) {
+	src := s.src
+	brace := i+1 < len(src) && src[i+1] == '{'
+	start := i + 1
+	if brace {
+		start++
+	}
+	if start >= len(src) || !isNameStart(src[start]) {
+		return 0, false
+	}
+	end := start + 1
+	for end < len(src) && isNameByte(src[end]) {
+		end++
+	}
+	next := end
+	if brace {
+		if end == len(src) || src[end] != '}' {
+			return 0, false
+		}
+		next = end + 1
+	}
+	n := &s.n
+	if s.fill {
+		t := s.t
+		l := &t.lits[n.lits]
+		*l = syntax.Lit{ValuePos: s.pos(start), ValueEnd: s.pos(end), Value: src[start:end]}
+		p := &t.params[n.params]
+		*p = syntax.ParamExp{Dollar: s.pos(i), Short: !brace, Param: l}
+		if brace {
+			p.Rbrace = s.pos(end)
+		}
+	}
+	n.lits++
+	n.params++
+	return next, true
+}
+
+// dblQuoted reads the double-quoted text at i: literal text and
+// variables, no other expansion, escape or newline.
+func (s *simpleScanner) dblQuoted(i int) (int, bool) {
+	src, t, n := s.src, s.t, &s.n
+	first := n.dparts
+	j := i + 1
+	lit := j // where the literal text being read starts
+	endLit := func() {
+		if j > lit {
+			if s.fill {
+				t.lits[n.lits] = syntax.Lit{ValuePos: s.pos(lit), ValueEnd: s.pos(j), Value: src[lit:j]}
+				t.dparts[n.dparts] = &t.lits[n.lits]
+			}
+			n.lits++
+			n.dparts++
+		}
+	}
+	for j < len(src) && src[j] != '"' {
+		switch src[j] {
+		case '$':
+			endLit()
+			k, ok := s.param(j)
+			if !ok {
+				return 0, false
+			}
+			if s.fill {
+				t.dparts[n.dparts] = &t.params[n.params-1]
+			}
+			n.dparts++
+			j, lit = k, k
+			continue
+		case '`', '\\', '!', '\n':
+			return 0, false
+		}
+		j++
+	}
+	if j == len(src) {
+		return 0, false
+	}
+	endLit()
+	if s.fill {
+		d := &t.dbls[n.dbls]
+		*d = syntax.DblQuoted{Left: s.pos(i), Right: s.pos(j)}
+		if n.dparts > first {
+			// the parser's DblQuoted holds its parts in a slice of
+			// its own
+			d.Parts = t.dparts[first:n.dparts:n.dparts]
+		}
+		t.parts[n.parts] = d
+	}
+	n.dbls++
+	n.parts++
+	return j + 1, true
+}
+
 // build returns the tree of src when it is a simple command line, or nil.
 func (t *simpleTree) build(src string) *syntax.File {
 	if len(src) == 0 || len(src) > maxSimple {
@@ -442,7 +530,8 @@ func (t *simpleTree) build(src string) *syntax.File {
 	t.lits = grow(t.lits, n.lits)
 	t.sgls = grow(t.sgls, n.sgls)
 	t.dbls = grow(t.dbls, n.dbls)
-	t.dparts = grow(t.dparts, n.dbls)
+	t.dparts = grow(t.dparts, n.dparts)
+	t.params = grow(t.params, n.params)
 	t.redirs = grow(t.redirs, n.redirs)
 	t.rptrs = grow(t.rptrs, n.redirs)
 	t.tops = grow(t.tops, n.stmts)

@@ -26,6 +26,8 @@ func treeText(f *syntax.File) string {
 			fmt.Fprintf(&b, " parts=%d dollar=%t", len(n.Parts), n.Dollar)
 		case *syntax.Stmt:
 			fmt.Fprintf(&b, " neg=%t bg=%t redirs=%d semi=%s", n.Negated, n.Background, len(n.Redirs), n.Semicolon)
+		case *syntax.ParamExp:
+			fmt.Fprintf(&b, " short=%t rbrace=%s excl=%t len=%t index=%t exp=%t", n.Short, n.Rbrace, n.Excl, n.Length, n.Index != nil, n.Exp != nil)
 		case *syntax.Redirect:
 			fmt.Fprintf(&b, " op=%s oppos=%s n=%t", n.Op, n.OpPos, n.N != nil)
 		case *syntax.CallExpr:
@@ -49,7 +51,9 @@ func simpleCandidates(t *testing.T) []string {
 		"ls ~/x *.go a?b ~", "echo {a,b} }", "rm -rf ~/.cache/*", "a b#c", "go test ./... 2>&1 | tail -5", "ls >/dev/null 2>&1",
 		"a 2> f; b;", "a >>f <g", "a 12>x", "a x2>y", "a >&2", "a; b", "a;b", "cd x && make; make install", "a >| f", "a <> f",
 		"a <&3", "a 2>&-", "echo hi>f", "a > 'f g'", `a > "f"`, "a ; b", "a;", "a | b; c || d > e",
-		"a\nb", "a;\nb", "\n\na\n\n", "a 2>&1\nb > f\n", "ls\n  cd x && make 'y'\n"}
+		"a\nb", "a;\nb", "\n\na\n\n", "a 2>&1\nb > f\n", "ls\n  cd x && make 'y'\n",
+		"echo $HOME $HOME/x x$HOME $A$B", `echo "$HOME" "a $B/c" "$X$Y" "$X "`, "echo ${HOME} ${HOME}x", "$CMD -x", "rm -rf $HOME/.cache",
+		`cd "$DIR" && ls`, "echo $HOME_1.x", "echo $X#y $X:h $X~", "${X} y", `"$X" y`, "a $X2>f"}
 	dg, bn := loadCorpus(t)
 	for _, e := range dg {
 		lines = append(lines, e.Cmd)
@@ -93,8 +97,9 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	if built < 1000 {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
-	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $HOME", "ls [ab]",
-		`echo "$HOME"`, `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
+	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $1", "ls [ab]",
+		`echo "$1"`, "echo $", "echo a$", `echo "$"`, "echo $@", "echo ${X:-y}", "echo ${#X}", "echo ${!X}", "echo $(x)",
+		"echo $((1))", "echo $'x'", `echo $"x"`, `echo "$(x)"`, "echo ${X", "echo ${1}", `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
 		"a | | b", "a && time b", "a | FOO=1 b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
 		"a >f>g", "{ a; }", "a 'x'2>f", "a |\nb", "a\n;", "a >\nf", "\n", "a #c"} {
 		if st.build(line) != nil {
@@ -123,7 +128,8 @@ func TestSimpleTreeSameVerdicts(t *testing.T) {
 func TestSimpleTreeGenerated(t *testing.T) {
 	pieces := []string{"ls", "-la", "rm", "~", "~/x", "*.go", "a?b", "x=1", "=", "{a,b}", "}", "{", "[ab]", "#", "a#b", "2", "12",
 		">", ">>", "<", ">&", "<&", ">|", "<>", "&>", "2>&1", "2>", "<<", "-", "1", ";", "&&", "||", "|", "&", "'q'", "'a b'", `"d"`,
-		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!", "\n", "\n", "a\n"}
+		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!", "\n", "\n", "a\n",
+		"${X}", "$", "$1", `"a $B c"`, `"$X/y"`, "${", "x$Y", "$X:h", "$X", `"$X"`}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var st simpleTree
 	// a fixed linear congruential sequence: the same lines every run
