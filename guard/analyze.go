@@ -444,7 +444,7 @@ func (a *analysis) newFinding(f finding) *finding {
 		return &f
 	}
 	if len(a.finds) == cap(a.finds) {
-		a.finds = make([]finding, 0, 8)
+		a.finds = make([]finding, 0, 32)
 	}
 	a.finds = append(a.finds, f)
 	return &a.finds[len(a.finds)-1]

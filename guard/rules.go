@@ -221,11 +221,8 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
 		return // cannot beat what was found, even against production
 	}
-	reason := r.Description
-	if note != "" {
-		reason += ": " + note
-	}
 	level := r.Level
+	prod := false
 	switch r.Category {
 	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy, CategoryCloudDestroy:
 		// databases, volumes, repositories and cloud resources that only
@@ -243,13 +240,21 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		// the same operation against production is one level worse
 		if level < LevelCritical && !r.prodAware && touchesProduction(c) {
 			level++
-			reason += " (production)"
+			prod = true
 		}
 	}
 	if a.explain {
 		c.results = append(c.results, RuleResult{ID: r.ID, Level: level, Category: r.Category, Matched: true, Detail: note, Generic: len(r.names) == 0})
 	} else if a.best != nil && level <= a.best.level {
 		return // add would keep the earlier finding
+	}
+	// the reason is written only for a finding that is kept
+	reason := r.Description
+	if note != "" {
+		reason += ": " + note
+	}
+	if prod {
+		reason += " (production)"
 	}
 	op := c.opText()
 	switch r.Category {

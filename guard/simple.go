@@ -5,30 +5,32 @@ import "mvdan.cc/sh/v3/syntax"
 // simpleTree builds the syntax tree of a simple command line without the
 // parser: commands of plain words (globs and tildes included),
 // single-quoted text, variables ($NAME, ${NAME}) and double-quoted text
-// with no other expansion, with
-// redirections to such words, joined by |, &&, || and ;, with no comment,
-// assignment, keyword, here-document or other operator. Most of what
+// with no other expansion, with assignments before the command and
+// redirections to such words, joined by |, &&, ||, ; and newlines, with no
+// comment, keyword, here-document or other operator. Most of what
 // agents run is such a line, and the parser allocates a few kilobytes per
 // call whatever its input; the tree here lives in the analysis and is
 // reused. It is the tree the parser builds (TestSimpleTreeMatchesParser,
 // TestSimpleTreeGenerated).
 type simpleTree struct {
-	file   syntax.File
-	tops   []*syntax.Stmt
-	stmts  []syntax.Stmt // one per command, then one per operator
-	calls  []syntax.CallExpr
-	bins   []syntax.BinaryCmd
-	ops    []simpleOp // what follows each command
-	args   []*syntax.Word
-	words  []syntax.Word // the arguments', then the redirections'
-	parts  []syntax.WordPart
-	lits   []syntax.Lit
-	sgls   []syntax.SglQuoted
-	dbls   []syntax.DblQuoted
-	dparts []syntax.WordPart // the double-quoted texts' parts
-	params []syntax.ParamExp
-	redirs []syntax.Redirect
-	rptrs  []*syntax.Redirect
+	file    syntax.File
+	tops    []*syntax.Stmt
+	stmts   []syntax.Stmt // one per command, then one per operator
+	calls   []syntax.CallExpr
+	bins    []syntax.BinaryCmd
+	ops     []simpleOp // what follows each command
+	args    []*syntax.Word
+	words   []syntax.Word // the arguments', then the redirections'
+	parts   []syntax.WordPart
+	lits    []syntax.Lit
+	sgls    []syntax.SglQuoted
+	dbls    []syntax.DblQuoted
+	dparts  []syntax.WordPart // the double-quoted texts' parts
+	params  []syntax.ParamExp
+	assigns []syntax.Assign
+	aptrs   []*syntax.Assign
+	redirs  []syntax.Redirect
+	rptrs   []*syntax.Redirect
 }
 
 // simpleOp is what follows a command: an operator joining it to the next
@@ -88,7 +90,7 @@ func isClauseWord(s string) bool {
 
 // simpleCounts are how many nodes of each kind a line needs.
 type simpleCounts struct {
-	cmds, args, words, parts, lits, sgls, dbls, dparts, params, redirs, stmts int
+	cmds, args, words, parts, lits, sgls, dbls, dparts, params, redirs, stmts, assigns int
 }
 
 // pos is the position of the byte at offset i, on the current line.
@@ -103,8 +105,9 @@ type simpleScanner struct {
 	fill bool
 	n    simpleCounts
 	// cmdStart is the index in args of the current command's first
-	// argument, redirStart that in rptrs of its first redirection.
-	cmdStart, redirStart int
+	// argument, redirStart that in rptrs of its first redirection,
+	// assignStart that in aptrs of its first assignment.
+	cmdStart, redirStart, assignStart int
 	// lineNo is the current line's number, lineStart its offset.
 	lineNo, lineStart int
 	// lastLit is where the unquoted text that ends the last word read
@@ -124,23 +127,90 @@ func (t *simpleTree) scan(src string, fill bool) (simpleCounts, bool) {
 // endCmd closes the current command, which is followed by op.
 func (s *simpleScanner) endCmd(op simpleOp) bool {
 	n := &s.n
-	if n.args == s.cmdStart {
+	if !s.pending() {
 		return false // no command before an operator or a redirection alone
 	}
 	if s.fill {
 		t := s.t
-		args := t.args[s.cmdStart:n.args:n.args]
-		t.calls[n.cmds] = syntax.CallExpr{Args: args}
+		call := &t.calls[n.cmds]
+		*call = syntax.CallExpr{}
+		if n.args > s.cmdStart {
+			call.Args = t.args[s.cmdStart:n.args:n.args]
+		}
+		if n.assigns > s.assignStart {
+			call.Assigns = t.aptrs[s.assignStart:n.assigns:n.assigns]
+		}
 		st := &t.stmts[n.cmds]
-		*st = syntax.Stmt{Position: args[0].Pos(), Cmd: &t.calls[n.cmds]}
+		*st = syntax.Stmt{Position: call.Pos(), Cmd: call}
 		if n.redirs > s.redirStart {
 			st.Redirs = t.rptrs[s.redirStart:n.redirs:n.redirs]
 		}
 		t.ops[n.cmds] = op
 	}
 	n.cmds++
-	s.cmdStart, s.redirStart = n.args, n.redirs
+	s.cmdStart, s.redirStart, s.assignStart = n.args, n.redirs, n.assigns
 	return true
+}
+
+// pending reports a command begun and not yet ended.
+func (s *simpleScanner) pending() bool {
+	return s.n.args > s.cmdStart || s.n.assigns > s.assignStart
+}
+
+// assign reads NAME=VALUE or NAME+=VALUE at i, before a command's name;
+// ok is false when the word there is not an assignment.
+func (s *simpleScanner) assign(i int) (next int, ok, bad bool) {
+	src := s.src
+	if !isNameStart(src[i]) {
+		return 0, false, false
+	}
+	k := i + 1
+	for k < len(src) && isNameByte(src[k]) {
+		k++
+	}
+	v, plus := k+1, false
+	switch {
+	case k < len(src) && src[k] == '=':
+	case k+1 < len(src) && src[k] == '+' && src[k+1] == '=':
+		v, plus = k+2, true
+	default:
+		return 0, false, false
+	}
+	n := &s.n
+	var value *syntax.Word
+	end := v
+	if v < len(src) && !wordEnd(src[v]) {
+		firstPart := n.parts
+		j, ok := s.word(v, false)
+		if !ok || j == v {
+			return 0, false, true
+		}
+		value = s.endWord(firstPart, false)
+		end = j
+	}
+	if end < len(src) && (src[end] == '>' || src[end] == '<') {
+		return 0, false, true
+	}
+	if s.fill {
+		t := s.t
+		name := &t.lits[n.lits]
+		*name = syntax.Lit{ValuePos: s.pos(i), ValueEnd: s.pos(k), Value: src[i:k]}
+		as := &t.assigns[n.assigns]
+		*as = syntax.Assign{Append: plus, Name: name, Value: value}
+		t.aptrs[n.assigns] = as
+	}
+	n.lits++
+	n.assigns++
+	return end, true, false
+}
+
+// wordEnd reports a byte that ends a word.
+func wordEnd(b byte) bool {
+	switch b {
+	case ' ', '&', '|', ';', '>', '<', '\n':
+		return true
+	}
+	return false
 }
 
 func (s *simpleScanner) line() bool {
@@ -156,7 +226,7 @@ func (s *simpleScanner) line() bool {
 			if pendingOp {
 				return false
 			}
-			if s.n.args > s.cmdStart {
+			if s.pending() {
 				if !s.endCmd(simpleOp{}) {
 					return false
 				}
@@ -201,6 +271,17 @@ func (s *simpleScanner) line() bool {
 			continue
 		}
 		first := s.n.args == s.cmdStart
+		if first {
+			j, ok, bad := s.assign(i)
+			if bad {
+				return false
+			}
+			if ok {
+				pendingOp = false
+				i = j
+				continue
+			}
+		}
 		wordStart, firstPart := i, s.n.parts
 		j, ok := s.word(i, first)
 		if !ok {
@@ -230,7 +311,7 @@ func (s *simpleScanner) line() bool {
 	if pendingOp {
 		return false
 	}
-	if s.n.args == s.cmdStart {
+	if !s.pending() {
 		// nothing after the last ';' (or an empty line)
 		return s.n.cmds > 0 && s.n.stmts > 0
 	}
@@ -532,6 +613,8 @@ func (t *simpleTree) build(src string) *syntax.File {
 	t.dbls = grow(t.dbls, n.dbls)
 	t.dparts = grow(t.dparts, n.dparts)
 	t.params = grow(t.params, n.params)
+	t.assigns = grow(t.assigns, n.assigns)
+	t.aptrs = grow(t.aptrs, n.assigns)
 	t.redirs = grow(t.redirs, n.redirs)
 	t.rptrs = grow(t.rptrs, n.redirs)
 	t.tops = grow(t.tops, n.stmts)

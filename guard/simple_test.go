@@ -28,6 +28,8 @@ func treeText(f *syntax.File) string {
 			fmt.Fprintf(&b, " neg=%t bg=%t redirs=%d semi=%s", n.Negated, n.Background, len(n.Redirs), n.Semicolon)
 		case *syntax.ParamExp:
 			fmt.Fprintf(&b, " short=%t rbrace=%s excl=%t len=%t index=%t exp=%t", n.Short, n.Rbrace, n.Excl, n.Length, n.Index != nil, n.Exp != nil)
+		case *syntax.Assign:
+			fmt.Fprintf(&b, " naked=%t append=%t value=%t index=%t array=%t", n.Naked, n.Append, n.Value != nil, n.Index != nil, n.Array != nil)
 		case *syntax.Redirect:
 			fmt.Fprintf(&b, " op=%s oppos=%s n=%t", n.Op, n.OpPos, n.N != nil)
 		case *syntax.CallExpr:
@@ -51,7 +53,9 @@ var simpleCandidateEdges = []string{"go test ./...", "  ls   -la  ", "make", "FO
 	"a <&3", "a 2>&-", "echo hi>f", "a > 'f g'", `a > "f"`, "a ; b", "a;", "a | b; c || d > e",
 	"a\nb", "a;\nb", "\n\na\n\n", "a 2>&1\nb > f\n", "ls\n  cd x && make 'y'\n",
 	"echo $HOME $HOME/x x$HOME $A$B", `echo "$HOME" "a $B/c" "$X$Y" "$X "`, "echo ${HOME} ${HOME}x", "$CMD -x", "rm -rf $HOME/.cache",
-	`cd "$DIR" && ls`, "echo $HOME_1.x", "echo $X#y $X:h $X~", "${X} y", `"$X" y`, "a $X2>f"}
+	`cd "$DIR" && ls`, "echo $HOME_1.x", "echo $X#y $X:h $X~", "${X} y", `"$X" y`, "a $X2>f",
+	"A=1 B='x y' make", "A= make", "A=$X make", "A=1", "A=1; B=2 c", "A+=1 make", "A=~/x make", "a=1=2 x", "A==1 b", `A="$B c" d`,
+	"CI=true npm test && NODE_ENV=production npm run build", "A=1 | B=2", "A=1 2>f", "A=1 B", "_x9=1 y"}
 
 // simpleCandidates are every corpus line and simpleCandidateEdges.
 func simpleCandidates(t *testing.T) []string {
@@ -99,10 +103,10 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	if built < 1000 {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
-	for _, line := range []string{"FOO=1 make", "export FOO=1", "time make", "a=b", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $1", "ls [ab]",
+	for _, line := range []string{"A[1]=x", "A=(1 2)", "A=1 >f b", "=x", "A=1 if", "A=#x b", "export FOO=1", "time make", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $1", "ls [ab]",
 		`echo "$1"`, "echo $", "echo a$", `echo "$"`, "echo $@", "echo ${X:-y}", "echo ${#X}", "echo ${!X}", "echo $(x)",
-		"echo $((1))", "echo $'x'", `echo $"x"`, `echo "$(x)"`, "echo ${X", "echo ${1}", `echo "a`, `echo 'a`, "echo `id`", `FOO='x' make`, "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
-		"a | | b", "a && time b", "a | FOO=1 b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
+		"echo $((1))", "echo $'x'", `echo $"x"`, `echo "$(x)"`, "echo ${X", "echo ${1}", `echo "a`, `echo 'a`, "echo `id`", "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
+		"a | | b", "a && time b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
 		"a >f>g", "{ a; }", "a 'x'2>f", "a |\nb", "a\n;", "a >\nf", "\n", "a #c"} {
 		if st.build(line) != nil {
 			t.Errorf("%q: built without the parser, want the parser", line)
@@ -117,7 +121,8 @@ func TestSimpleTreeGenerated(t *testing.T) {
 	pieces := []string{"ls", "-la", "rm", "~", "~/x", "*.go", "a?b", "x=1", "=", "{a,b}", "}", "{", "[ab]", "#", "a#b", "2", "12",
 		">", ">>", "<", ">&", "<&", ">|", "<>", "&>", "2>&1", "2>", "<<", "-", "1", ";", "&&", "||", "|", "&", "'q'", "'a b'", `"d"`,
 		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!", "\n", "\n", "a\n",
-		"${X}", "$", "$1", `"a $B c"`, `"$X/y"`, "${", "x$Y", "$X:h", "$X", `"$X"`}
+		"${X}", "$", "$1", `"a $B c"`, `"$X/y"`, "${", "x$Y", "$X:h", "$X", `"$X"`,
+		"A=1", "A=", "B+=x", "A=$X", "A='q'", "C=1=2", "D=~/x"}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var st simpleTree
 	// a fixed linear congruential sequence: the same lines every run
