@@ -453,8 +453,9 @@ func (a *analysis) newFinding(f finding) *finding {
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
 func (d *Detector) newAnalysis(c Context) *analysis {
+	// release left all but the engine zero (and New makes it zero)
 	a := analysisPool.Get().(*analysis)
-	*a = analysis{d: d, engine: a.engine}
+	a.d = d
 	if c.Home != "" {
 		a.home = cleanAbs(c.Home)
 	}
