@@ -6,7 +6,7 @@ import "mvdan.cc/sh/v3/syntax"
 // parser: commands of plain words (globs and tildes included),
 // single-quoted text, variables ($NAME, ${NAME}) and double-quoted text
 // with no other expansion, with assignments before the command and
-// redirections to such words, joined by |, &&, ||, ; and newlines, with no
+// redirections to such words, joined by |, &&, ||, ;, & and newlines, with no
 // comment, keyword, here-document or other operator. Most of what
 // agents run is such a line, and the parser allocates a few kilobytes per
 // call whatever its input; the tree here lives in the analysis and is
@@ -37,7 +37,8 @@ type simpleTree struct {
 // one, a semicolon, or nothing at the end of the line.
 type simpleOp struct {
 	op   syntax.BinCmdOperator // 0 after the last command of a statement
-	semi bool                  // the statement ends with ';' at pos
+	semi bool                  // the statement ends with ';' or '&' at pos
+	bg   bool                  // with '&': it runs in the background
 	pos  syntax.Pos
 }
 
@@ -244,6 +245,15 @@ func (s *simpleScanner) line() bool {
 			i++
 			continue
 		case '&', '|':
+			if src[i] == '&' && (i+1 == len(src) || src[i+1] != '&' && src[i+1] != '>') {
+				// the statement runs in the background
+				if pendingOp || !s.endCmd(simpleOp{semi: true, bg: true, pos: s.pos(i)}) {
+					return false
+				}
+				s.n.stmts++
+				i++
+				continue
+			}
 			op, w := syntax.Pipe, 1
 			switch {
 			case i+1 < len(src) && src[i] == '&' && src[i+1] == '&':
@@ -251,7 +261,7 @@ func (s *simpleScanner) line() bool {
 			case i+1 < len(src) && src[i] == '|' && src[i+1] == '|':
 				op, w = syntax.OrStmt, 2
 			case src[i] == '&' || i+1 < len(src) && src[i+1] == '&':
-				return false // background, |&, &>
+				return false // |&, &>
 			}
 			if pendingOp || !s.endCmd(simpleOp{op: op, pos: s.pos(i)}) {
 				return false
@@ -662,7 +672,7 @@ func (t *simpleTree) build(src string) *syntax.File {
 			continue
 		}
 		if op.semi {
-			list.Semicolon = op.pos
+			list.Semicolon, list.Background = op.pos, op.bg
 		}
 		t.tops[top] = list
 		top++

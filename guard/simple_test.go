@@ -55,7 +55,8 @@ var simpleCandidateEdges = []string{"go test ./...", "  ls   -la  ", "make", "FO
 	"echo $HOME $HOME/x x$HOME $A$B", `echo "$HOME" "a $B/c" "$X$Y" "$X "`, "echo ${HOME} ${HOME}x", "$CMD -x", "rm -rf $HOME/.cache",
 	`cd "$DIR" && ls`, "echo $HOME_1.x", "echo $X#y $X:h $X~", "${X} y", `"$X" y`, "a $X2>f",
 	"A=1 B='x y' make", "A= make", "A=$X make", "A=1", "A=1; B=2 c", "A+=1 make", "A=~/x make", "a=1=2 x", "A==1 b", `A="$B c" d`,
-	"CI=true npm test && NODE_ENV=production npm run build", "A=1 | B=2", "A=1 2>f", "A=1 B", "_x9=1 y"}
+	"CI=true npm test && NODE_ENV=production npm run build", "A=1 | B=2", "A=1 2>f", "A=1 B", "_x9=1 y",
+	"a &", "a & b", "a && b &", "a | b &", "npm run dev > dev.log 2>&1 &\nsleep 2", "a & b; c &", "A=1 &", "a &\n"}
 
 // simpleCandidates are every corpus line and simpleCandidateEdges.
 func simpleCandidates(t *testing.T) []string {
@@ -103,9 +104,9 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	if built < 1000 {
 		t.Errorf("only %d lines built without the parser; the fast path is not taken", built)
 	}
-	for _, line := range []string{"A[1]=x", "A=(1 2)", "A=1 >f b", "=x", "A=1 if", "A=#x b", "export FOO=1", "time make", "ls\tx", "ls # c", "echo a &&\nrm b", "echo $1", "ls [ab]",
+	for _, line := range []string{"A[1]=x", "A=(1 2)", "A=1 >f b", "=x", "A=1 if", "A=#x b", "export FOO=1", "time make", "ls\tx", "ls # c", "echo a &&\nrm b", "a & & b", "a &;", "& a", "a &> f", "a >& f &&", "echo $1", "ls [ab]",
 		`echo "$1"`, "echo $", "echo a$", `echo "$"`, "echo $@", "echo ${X:-y}", "echo ${#X}", "echo ${!X}", "echo $(x)",
-		"echo $((1))", "echo $'x'", `echo $"x"`, `echo "$(x)"`, "echo ${X", "echo ${1}", `echo "a`, `echo 'a`, "echo `id`", "a &", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
+		"echo $((1))", "echo $'x'", `echo $"x"`, `echo "$(x)"`, "echo ${X", "echo ${1}", `echo "a`, `echo 'a`, "echo `id`", "a |& b", "&& a", "a &&", "a &> f", "> f a", "2>f a",
 		"a | | b", "a && time b", "a;; b", "; a", "a; ;", "a && ; b", "a <<EOF", "a <<< x", "a <(b)", "a >(b)", "a > ",
 		"a >f>g", "{ a; }", "a 'x'2>f", "a |\nb", "a\n;", "a >\nf", "\n", "a #c"} {
 		if st.build(line) != nil {
