@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -558,6 +559,11 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.writeTargets(c) {
+				// the class first: what follows reads the content, and
+				// provisioned judges a job's commands
+				if !slices.Contains(classes, t.class) {
+					continue
+				}
 				if truncOnly && t.appends {
 					continue
 				}
@@ -577,11 +583,7 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
 					continue // the project's own unit or job, as reviewed
 				}
-				for _, cl := range classes {
-					if t.class == cl {
-						return true, t.raw
-					}
-				}
+				return true, t.raw
 			}
 			return false, ""
 		}}
