@@ -1,9 +1,13 @@
 package guard
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // simpleTree builds the syntax tree of a simple command line without the
-// parser: commands of plain words (globs and tildes included),
+// parser: commands of plain words (globs, tildes and escapes included),
 // single-quoted text, variables ($NAME, ${NAME}) and double-quoted text
 // with no other expansion, with assignments before the command and
 // redirections to such words, joined by |, &&, ||, ;, & and newlines, with no
@@ -484,7 +488,12 @@ func (s *simpleScanner) word(i int, first bool) (int, bool) {
 						return 0, false // a comment
 					}
 				default:
-					break lit
+					// \x is x, quoted, and stays in the literal as
+					// written; \ before a newline joins lines
+					if src[j] != '\\' || j+1 == len(src) || src[j+1] == '\n' || src[j+1] >= utf8.RuneSelf {
+						break lit
+					}
+					j++
 				}
 			}
 			if j == i {

@@ -56,7 +56,8 @@ var simpleCandidateEdges = []string{"go test ./...", "  ls   -la  ", "make", "FO
 	`cd "$DIR" && ls`, "echo $HOME_1.x", "echo $X#y $X:h $X~", "${X} y", `"$X" y`, "a $X2>f",
 	"A=1 B='x y' make", "A= make", "A=$X make", "A=1", "A=1; B=2 c", "A+=1 make", "A=~/x make", "a=1=2 x", "A==1 b", `A="$B c" d`,
 	"CI=true npm test && NODE_ENV=production npm run build", "A=1 | B=2", "A=1 2>f", "A=1 B", "_x9=1 y",
-	"a &", "a & b", "a && b &", "a | b &", "npm run dev > dev.log 2>&1 &\nsleep 2", "a & b; c &", "A=1 &", "a &\n"}
+	"a &", "a & b", "a && b &", "a | b &", "npm run dev > dev.log 2>&1 &\nsleep 2", "a & b; c &", "A=1 &", "a &\n",
+	`find . -name '*.tmp' -exec rm {} \;`, `\rm -rf x`, `echo a\ b \$HOME \"x\" \'y\'`, `a\=b c`, `A=x\ y b`, `a 2\>f`, `\#x`, `a \{b\}`, "a\\", "a \\\\"}
 
 // simpleCandidates are every corpus line and simpleCandidateEdges.
 func simpleCandidates(t *testing.T) []string {
@@ -123,7 +124,8 @@ func TestSimpleTreeGenerated(t *testing.T) {
 		">", ">>", "<", ">&", "<&", ">|", "<>", "&>", "2>&1", "2>", "<<", "-", "1", ";", "&&", "||", "|", "&", "'q'", "'a b'", `"d"`,
 		`""`, `"$x"`, "$HOME", "if", "time", "(", ")", "\\", "!", "\n", "\n", "a\n",
 		"${X}", "$", "$1", `"a $B c"`, `"$X/y"`, "${", "x$Y", "$X:h", "$X", `"$X"`,
-		"A=1", "A=", "B+=x", "A=$X", "A='q'", "C=1=2", "D=~/x"}
+		"A=1", "A=", "B+=x", "A=$X", "A='q'", "C=1=2", "D=~/x",
+		`\;`, `a\ b`, `\$x`, `\rm`, `\`, `x\`, `\\`, `\#`, `\é`, `\{`}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var st simpleTree
 	// a fixed linear congruential sequence: the same lines every run
