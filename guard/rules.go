@@ -356,6 +356,29 @@ func positional(args []word) []word {
 	if plain {
 		return args[:len(args):len(args)] // an append copies
 	}
+	// options first and operands after them (rm -rf a b): the operands
+	// are the tail of args
+	n := len(args)
+	k := 0
+	for k < n && args[k].s != "--" && len(args[k].s) > 1 && args[k].s[0] == '-' && args[k].ok {
+		k++
+	}
+	if k < n && args[k].s == "--" {
+		k++
+	} else {
+		for _, w := range args[k:] {
+			if w.s == "--" || len(w.s) > 1 && w.s[0] == '-' && w.ok {
+				k = -1 // options among the operands
+				break
+			}
+		}
+	}
+	if k == n {
+		return nil
+	}
+	if k >= 0 {
+		return args[k:n:n]
+	}
 	var out []word
 	dash := false
 	for _, w := range args {

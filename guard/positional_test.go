@@ -1,0 +1,64 @@
+package guard
+
+import (
+	"reflect"
+	"testing"
+)
+
+// positionalSlow is positional as a plain filter, the definition the
+// shortcuts in positional must agree with.
+func positionalSlow(args []word) []word {
+	var out []word
+	dash := false
+	for _, w := range args {
+		if !dash && w.s == "--" {
+			dash = true
+			continue
+		}
+		if !dash && len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// TestPositional: on every arrangement of options, operands, "--" and
+// unresolved words up to five long, positional returns the filter's
+// operands (an empty result as nil), and an append to its result never
+// writes into the arguments.
+func TestPositional(t *testing.T) {
+	pieces := []word{lit("-rf"), lit("a"), lit("--"), lit("-"), lit("--force"), {s: "-$X", ok: false}, lit("b"), lit("")}
+	var args []word
+	var walk func(depth int)
+	walk = func(depth int) {
+		args0 := append([]word(nil), args...)
+		got := positional(args)
+		want := positionalSlow(args)
+		noOpts := true
+		for _, w := range args {
+			if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+				noOpts = false
+			}
+		}
+		if !noOpts && !reflect.DeepEqual(got, want) {
+			t.Fatalf("positional(%v) = %v, want %v", args, got, want)
+		}
+		if noOpts && !reflect.DeepEqual(got, args[:len(args):len(args)]) {
+			t.Fatalf("positional(%v) = %v, want the arguments", args, got)
+		}
+		_ = append(got, lit("x"))
+		if !reflect.DeepEqual(args, args0) {
+			t.Fatalf("an append to positional(%v) changed the arguments", args0)
+		}
+		if depth == 5 {
+			return
+		}
+		for _, p := range pieces {
+			args = append(args, p)
+			walk(depth + 1)
+			args = args[:len(args)-1]
+		}
+	}
+	walk(0)
+}
