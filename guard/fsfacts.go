@@ -33,6 +33,12 @@ func posArgs(args []word, spec optSpec) []word {
 	if plain {
 		return args[:len(args):len(args)] // an append copies
 	}
+	if i, ok := optionsFirst(args, spec); ok {
+		if i >= len(args) {
+			return nil
+		}
+		return args[i:len(args):len(args)]
+	}
 	var out []word
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
@@ -66,6 +72,42 @@ func posArgs(args []word, spec optSpec) []word {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// optionsFirst reports where the operands start when every option (and
+// its argument) comes before them, as posArgs reads them: then the
+// operands are the tail of args from there.
+func optionsFirst(args []word, spec optSpec) (int, bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			return i + 1, true
+		}
+		if len(s) <= 1 || s[0] != '-' || !args[i].ok {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			if name := s[2:]; strings.IndexByte(name, '=') < 0 && slices.Contains(spec.long, name) {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			if strings.IndexByte(spec.short, s[j]) >= 0 {
+				if j == len(s)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	for _, w := range args[min(i, len(args)):] {
+		if w.s == "--" || len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // retentionRoot reports a find root that is one tool's or one
