@@ -220,6 +220,7 @@ type cmd struct {
 	cwd      string // the working directory ("" unknown)
 	in       flow   // standard input
 	out      *flow  // standard output, computed lazily
+	outv     flow   // where outFlow keeps it
 	// scriptKnown: the script file it runs was written earlier in the
 	// input and judged (diskpart /s FILE)
 	scriptKnown bool
@@ -441,7 +442,9 @@ func (a *analysis) wordBuf(n int) []word {
 // newFinding returns f, stored where nothing else is.
 func (a *analysis) newFinding(f finding) *finding {
 	if a.explain {
-		return &f
+		p := new(finding) // (not &f, which would move f to the heap on every call)
+		*p = f
+		return p
 	}
 	if len(a.finds) == cap(a.finds) {
 		a.finds = make([]finding, 0, 32)
@@ -1948,7 +1951,8 @@ func (c *cmd) outFlow(a *analysis) flow {
 			f = flow{} // stdout goes to a file
 		}
 	}
-	c.out = &f
+	c.outv = f
+	c.out = &c.outv
 	return f
 }
 
