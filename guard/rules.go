@@ -98,13 +98,31 @@ type finding struct {
 	id          string
 	level       DangerLevel
 	category    string
-	reason      string
+	reason      string // see text
 	suggestions []string
 	op          string
+	// note and prod complete the reason (text); a rule's finding keeps
+	// them apart so that the text is written only for what is reported
+	note string
+	prod bool
+}
+
+// text is the finding's reason: the rule's, what it noted, and whether a
+// production target raised it.
+func (f *finding) text() string {
+	switch {
+	case f.note != "" && f.prod:
+		return f.reason + ": " + f.note + " (production)"
+	case f.note != "":
+		return f.reason + ": " + f.note
+	case f.prod:
+		return f.reason + " (production)"
+	}
+	return f.reason
 }
 
 func (f *finding) verdict() Verdict {
-	return Verdict{Level: f.level, Category: f.category, Reason: f.reason, Pattern: f.id,
+	return Verdict{Level: f.level, Category: f.category, Reason: f.text(), Pattern: f.id,
 		Suggestions: f.suggestions, Operation: f.op}
 }
 
@@ -248,14 +266,6 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	} else if a.best != nil && level <= a.best.level {
 		return // add would keep the earlier finding
 	}
-	// the reason is written only for a finding that is kept
-	reason := r.Description
-	if note != "" {
-		reason += ": " + note
-	}
-	if prod {
-		reason += " (production)"
-	}
 	op := c.opText()
 	switch r.Category {
 	case CategoryRemoteExec, CategoryReverseShell, CategoryExfiltration:
@@ -263,7 +273,7 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			op = pipelineText(c.pipe)
 		}
 	}
-	a.add(finding{id: r.ID, level: level, category: r.Category, reason: reason, suggestions: r.Suggestions, op: op})
+	a.add(finding{id: r.ID, level: level, category: r.Category, reason: r.Description, note: note, prod: prod, suggestions: r.Suggestions, op: op})
 }
 
 func (a *analysis) add(f finding) {

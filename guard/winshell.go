@@ -64,7 +64,7 @@ func (a *analysis) runTop(src, shell string) {
 	// (only when the line itself fails to parse, not a payload in it, and
 	// not when the parser recognised zsh); without a Windows sign the line
 	// stays unanalysable unless the Windows reading finds the danger
-	if a.topUnparsed && a.unres != nil && a.best == nil && !strings.Contains(a.unres.reason, "zsh feature") {
+	if a.topUnparsed && a.unres != nil && a.best == nil && !strings.Contains(a.unres.text(), "zsh feature") {
 		if d := guessWinDialect(src); d != "" && psWellFormed(src) {
 			unres, notes := a.unres, a.notes
 			a.unres, a.notes, a.stop = nil, nil, false
