@@ -220,6 +220,7 @@ type cmd struct {
 	cwd      string // the working directory ("" unknown)
 	in       flow   // standard input
 	out      *flow  // standard output, computed lazily
+	outv     flow   // where outFlow keeps it
 	// scriptKnown: the script file it runs was written earlier in the
 	// input and judged (diskpart /s FILE)
 	scriptKnown bool
@@ -246,7 +247,6 @@ type cmd struct {
 	dels           []delTarget
 	writesDone     bool
 	writes         []writeTarget
-	wbuf           []word // the words' storage, kept for the next command made in it
 	permsDone      bool
 	perms          []permTarget // permTargets, cached
 	substs         []flow       // outputs of the command substitutions in its words
@@ -407,23 +407,58 @@ type outcome struct {
 type engine struct {
 	parser *syntax.Parser
 	reader strings.Reader // what parser reads
-	simple *simpleTree    // simple lines are built here, not parsed
-	free   []*cmd
+	// simple lines are built here, not parsed, simples[i] for the
+	// line walked at the i-th level of simple lines
+	simples []*simpleTree
+	nsimple int // how many of simples are being walked
+	free    []*cmd
 	// arena holds the commands of the analyses before, handed out again
 	// from next on: a judgement keeps no command once its verdict is
 	// made, and a line of pipelines would otherwise allocate each stage.
 	arena []*cmd
 	next  int
+	// words and finds are slabs the commands' words and the findings
+	// are carved from: nothing is carved twice in one analysis (what it
+	// holds may be referred to until the verdict), and the last slab is
+	// carved again from the start by the next analysis.
+	words []word
+	finds []finding
+}
+
+// wordBuf returns an empty slice with room for n words.
+func (a *analysis) wordBuf(n int) []word {
+	const slab = 256
+	if n > slab/4 || a.explain {
+		return make([]word, 0, n)
+	}
+	if cap(a.words)-len(a.words) < n {
+		a.words = make([]word, 0, slab)
+	}
+	i := len(a.words)
+	a.words = a.words[:i+n]
+	return a.words[i : i : i+n] // an append past n copies
+}
+
+// newFinding returns f, stored where nothing else is.
+func (a *analysis) newFinding(f finding) *finding {
+	if a.explain {
+		p := new(finding) // (not &f, which would move f to the heap on every call)
+		*p = f
+		return p
+	}
+	if len(a.finds) == cap(a.finds) {
+		a.finds = make([]finding, 0, 32)
+	}
+	a.finds = append(a.finds, f)
+	return &a.finds[len(a.finds)-1]
 }
 
 var analysisPool = sync.Pool{New: func() any { return new(analysis) }}
 
 func (d *Detector) newAnalysis(c Context) *analysis {
+	// release left all but the engine zero (and New makes it zero)
 	a := analysisPool.Get().(*analysis)
-	*a = analysis{d: d, engine: a.engine}
-	if a.simple == nil {
-		a.simple = new(simpleTree)
-	}
+	a.d = d
 	if c.Home != "" {
 		a.home = cleanAbs(c.Home)
 	}
@@ -462,11 +497,13 @@ func (a *analysis) release() {
 		parserPool.Put(a.parser)
 		return
 	}
-	a.simple.busy = false
+	a.nsimple = 0
 	// every command made is free again: the free list and the arena
 	// would otherwise hand the same one out twice
 	a.engine.free = a.engine.free[:0]
 	a.engine.next = 0
+	a.engine.words = a.engine.words[:0]
+	a.engine.finds = a.engine.finds[:0]
 	*a = analysis{engine: a.engine}
 	analysisPool.Put(a)
 }
@@ -491,14 +528,21 @@ func (a *analysis) run(src, origin string) flow {
 		a.unresolved(nil, "input too large to analyse", "")
 		return flow{kind: flowUnknown}
 	}
-	if f := a.simple.build(src); f != nil && !a.d.parseAll {
-		a.simple.busy = true
-		saved := a.src
-		a.src = src
-		out := a.walkStmts(f.Stmts, origin)
-		a.src = saved
-		a.simple.busy = false
-		return out
+	if !a.d.parseAll && len(src) <= maxSimple {
+		// one tree per level of nesting: a payload met while a simple
+		// line is walked is built in the next one
+		if a.nsimple == len(a.simples) {
+			a.simples = append(a.simples, new(simpleTree))
+		}
+		if f := a.simples[a.nsimple].build(src); f != nil {
+			a.nsimple++
+			saved := a.src
+			a.src = src
+			out := a.walkStmts(f.Stmts, origin)
+			a.src = saved
+			a.nsimple--
+			return out
+		}
 	}
 	a.reader.Reset(src)
 	f, err := a.parser.Parse(&a.reader, "")
@@ -741,8 +785,7 @@ func (a *analysis) newCmd() *cmd {
 	if a.next < len(a.arena) {
 		c := a.arena[a.next]
 		a.next++
-		wb := c.wbuf
-		*c = cmd{wbuf: wb[:0]}
+		*c = cmd{}
 		return c
 	}
 	c := new(cmd)
@@ -1351,12 +1394,7 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 	}
 	savedSubsts := a.substs
 	a.substs = nil
-	var words []word
-	if cap(c.wbuf) >= len(x.Args) {
-		words = c.wbuf[:0]
-	} else {
-		words = make([]word, 0, len(x.Args))
-	}
+	words := a.wordBuf(len(x.Args))
 	for _, w := range x.Args {
 		words = a.expandWord(w, words)
 	}
@@ -1371,9 +1409,6 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 		}
 	}
 	c.words = words
-	if len(x.Args) <= 16 {
-		c.wbuf = words[:0]
-	}
 	a.unwrap(c)
 	c.setName()
 	return c
@@ -1916,7 +1951,8 @@ func (c *cmd) outFlow(a *analysis) flow {
 			f = flow{} // stdout goes to a file
 		}
 	}
-	c.out = &f
+	c.outv = f
+	c.out = &c.outv
 	return f
 }
 

@@ -528,7 +528,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "for":
 		return ws.cmdFor(toks, in, stage)
 	}
-	var words []word
+	words := ws.a.wordBuf(len(toks))
 	for _, t := range toks {
 		if t.kind == cWord {
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
@@ -564,7 +564,8 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			l = l[:i]
 		}
 	}
-	c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: in, stage: stage}
+	c := a.newCmd()
+	*c = cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: in, stage: stage}
 	c.base = name0
 	switch l {
 	case "set":

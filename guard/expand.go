@@ -97,7 +97,7 @@ func (a *analysis) expand(c *cmd) {
 				sub := a.capture(func() { a.nestedKeepInput(v, "git config "+k) })
 				a.inherit = saved
 				if sub != nil && sub.level >= LevelHigh {
-					a.emit(c, ruleByID["persistence-malicious-payload"], "git config "+k+" ← "+sub.reason)
+					a.emit(c, ruleByID["persistence-malicious-payload"], "git config "+k+" ← "+sub.text())
 				}
 			} else {
 				a.persistContent(c, flow{kind: flowText, text: v}, "git config "+k, false)
@@ -464,7 +464,7 @@ func (a *analysis) persistContent(c *cmd, content flow, where string, cron bool)
 	}
 	sub := a.capture(func() { a.nested(text, "installed into "+where) })
 	if sub != nil && sub.level >= LevelHigh {
-		a.emit(c, ruleByID["persistence-malicious-payload"], where+" ← "+sub.reason)
+		a.emit(c, ruleByID["persistence-malicious-payload"], where+" ← "+sub.text())
 	} else if sub != nil {
 		a.add(*sub)
 	}

@@ -73,7 +73,7 @@ func (d *Detector) Explain(command string, c Context) Explanation {
 	e.Verdict = d.decide(a)
 	e.Unresolved = a.notes
 	for _, f := range a.all {
-		e.Findings = append(e.Findings, Finding{Rule: f.id, Level: f.level, Category: f.category, Reason: f.reason, Operation: f.op})
+		e.Findings = append(e.Findings, Finding{Rule: f.id, Level: f.level, Category: f.category, Reason: f.text(), Operation: f.op})
 	}
 	sortFindings(e.Findings)
 	for _, cm := range a.cmds {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,12 @@ func posArgs(args []word, spec optSpec) []word {
 	}
 	if plain {
 		return args[:len(args):len(args)] // an append copies
+	}
+	if i, ok := optionsFirst(args, spec); ok {
+		if i >= len(args) {
+			return nil
+		}
+		return args[i:len(args):len(args)]
 	}
 	var out []word
 	for i := 0; i < len(args); i++ {
@@ -65,6 +72,42 @@ func posArgs(args []word, spec optSpec) []word {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// optionsFirst reports where the operands start when every option (and
+// its argument) comes before them, as posArgs reads them: then the
+// operands are the tail of args from there.
+func optionsFirst(args []word, spec optSpec) (int, bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		s := args[i].s
+		if s == "--" {
+			return i + 1, true
+		}
+		if len(s) <= 1 || s[0] != '-' || !args[i].ok {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			if name := s[2:]; strings.IndexByte(name, '=') < 0 && slices.Contains(spec.long, name) {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(s); j++ {
+			if strings.IndexByte(spec.short, s[j]) >= 0 {
+				if j == len(s)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	for _, w := range args[min(i, len(args)):] {
+		if w.s == "--" || len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // retentionRoot reports a find root that is one tool's or one
@@ -558,6 +601,11 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.writeTargets(c) {
+				// the class first: what follows reads the content, and
+				// provisioned judges a job's commands
+				if !slices.Contains(classes, t.class) {
+					continue
+				}
 				if truncOnly && t.appends {
 					continue
 				}
@@ -577,11 +625,7 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
 					continue // the project's own unit or job, as reviewed
 				}
-				for _, cl := range classes {
-					if t.class == cl {
-						return true, t.raw
-					}
-				}
+				return true, t.raw
 			}
 			return false, ""
 		}}

@@ -1115,7 +1115,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				continue
 			}
 		}
-		words := make([]word, 0, len(stage))
+		words := a.wordBuf(len(stage))
 		nameWord := ws.psWord(ft, item)
 		words = append(words, nameWord)
 		for _, t := range stage[1:] {
@@ -1139,7 +1139,8 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			// the program is named
 			name = canonicalPS(leaf)
 		}
-		c := &cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: prev}
+		c := a.newCmd()
+		*c = cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: prev}
 		c.base = nameWord.s
 		c.name = name
 		c.stage = si

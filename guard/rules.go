@@ -98,13 +98,31 @@ type finding struct {
 	id          string
 	level       DangerLevel
 	category    string
-	reason      string
+	reason      string // see text
 	suggestions []string
 	op          string
+	// note and prod complete the reason (text); a rule's finding keeps
+	// them apart so that the text is written only for what is reported
+	note string
+	prod bool
+}
+
+// text is the finding's reason: the rule's, what it noted, and whether a
+// production target raised it.
+func (f *finding) text() string {
+	switch {
+	case f.note != "" && f.prod:
+		return f.reason + ": " + f.note + " (production)"
+	case f.note != "":
+		return f.reason + ": " + f.note
+	case f.prod:
+		return f.reason + " (production)"
+	}
+	return f.reason
 }
 
 func (f *finding) verdict() Verdict {
-	return Verdict{Level: f.level, Category: f.category, Reason: f.reason, Pattern: f.id,
+	return Verdict{Level: f.level, Category: f.category, Reason: f.text(), Pattern: f.id,
 		Suggestions: f.suggestions, Operation: f.op}
 }
 
@@ -221,11 +239,8 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
 		return // cannot beat what was found, even against production
 	}
-	reason := r.Description
-	if note != "" {
-		reason += ": " + note
-	}
 	level := r.Level
+	prod := false
 	switch r.Category {
 	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy, CategoryCloudDestroy:
 		// databases, volumes, repositories and cloud resources that only
@@ -243,7 +258,7 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		// the same operation against production is one level worse
 		if level < LevelCritical && !r.prodAware && touchesProduction(c) {
 			level++
-			reason += " (production)"
+			prod = true
 		}
 	}
 	if a.explain {
@@ -258,7 +273,7 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			op = pipelineText(c.pipe)
 		}
 	}
-	a.add(finding{id: r.ID, level: level, category: r.Category, reason: reason, suggestions: r.Suggestions, op: op})
+	a.add(finding{id: r.ID, level: level, category: r.Category, reason: r.Description, note: note, prod: prod, suggestions: r.Suggestions, op: op})
 }
 
 func (a *analysis) add(f finding) {
@@ -266,8 +281,7 @@ func (a *analysis) add(f finding) {
 		a.all = append(a.all, f)
 	}
 	if a.best == nil || f.level > a.best.level {
-		ff := f
-		a.best = &ff
+		a.best = a.newFinding(f)
 		if f.level >= LevelCritical && !a.explain {
 			a.stop = true
 		}
@@ -351,6 +365,29 @@ func positional(args []word) []word {
 	}
 	if plain {
 		return args[:len(args):len(args)] // an append copies
+	}
+	// options first and operands after them (rm -rf a b): the operands
+	// are the tail of args
+	n := len(args)
+	k := 0
+	for k < n && args[k].s != "--" && len(args[k].s) > 1 && args[k].s[0] == '-' && args[k].ok {
+		k++
+	}
+	if k < n && args[k].s == "--" {
+		k++
+	} else {
+		for _, w := range args[k:] {
+			if w.s == "--" || len(w.s) > 1 && w.s[0] == '-' && w.ok {
+				k = -1 // options among the operands
+				break
+			}
+		}
+	}
+	if k == n {
+		return nil
+	}
+	if k >= 0 {
+		return args[k:n:n]
 	}
 	var out []word
 	dash := false

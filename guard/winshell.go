@@ -64,7 +64,7 @@ func (a *analysis) runTop(src, shell string) {
 	// (only when the line itself fails to parse, not a payload in it, and
 	// not when the parser recognised zsh); without a Windows sign the line
 	// stays unanalysable unless the Windows reading finds the danger
-	if a.topUnparsed && a.unres != nil && a.best == nil && !strings.Contains(a.unres.reason, "zsh feature") {
+	if a.topUnparsed && a.unres != nil && a.best == nil && !strings.Contains(a.unres.text(), "zsh feature") {
 		if d := guessWinDialect(src); d != "" && psWellFormed(src) {
 			unres, notes := a.unres, a.notes
 			a.unres, a.notes, a.stop = nil, nil, false
@@ -192,7 +192,13 @@ var cmdletVerbs = map[string]bool{
 // its first word (a cmdlet, a Windows-only program with /switches) or by
 // syntax no POSIX shell has ($env:X, %VAR%); "" means POSIX or unknown.
 func detectDialect(src string) string {
-	s := strings.TrimLeft(src, " \t\r\n")
+	// (loops, not strings.TrimLeft and IndexAny, which build a set of
+	// the bytes on every call: this runs on every line)
+	k := 0
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\n') {
+		k++
+	}
+	s := src[k:]
 	if s == "" {
 		return ""
 	}
@@ -211,13 +217,19 @@ func detectDialect(src string) string {
 		}
 	}
 	first := s
-	if i := strings.IndexAny(s, " \t\r\n;|&(){}"); i >= 0 {
-		first = s[:i]
+	for i := 0; i < len(s); i++ {
+		if firstWordEnd[s[i]] {
+			first = s[:i]
+			break
+		}
 	}
 	lf := strings.ToLower(strings.Trim(first, `"'`))
 	base := lf
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
+	for i := len(base) - 1; i >= 0; i-- {
+		if base[i] == '/' || base[i] == '\\' {
+			base = base[i+1:]
+			break
+		}
 	}
 	base = strings.TrimSuffix(base, ".exe")
 	if verb, noun, ok := strings.Cut(base, "-"); ok && cmdletVerbs[verb] && noun != "" && isLetters(strings.ReplaceAll(noun, "-", "")) {
@@ -234,6 +246,14 @@ func detectDialect(src string) string {
 	}
 	return ""
 }
+
+// firstWordEnd are the bytes that end the first word for detectDialect.
+var firstWordEnd = func() (t [256]bool) {
+	for _, b := range []byte(" \t\r\n;|&(){}") {
+		t[b] = true
+	}
+	return t
+}()
 
 // winSwitches reports a Windows-style switch (/s, /q, /f:x) among the
 // words of s: a slash, one or two letters, then a space, colon or the end.
