@@ -17,7 +17,15 @@ type delTarget struct {
 	glob  bool
 }
 
-var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsync", "rmdir")
+var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsync", "rmdir", "rimraf", "del-cli")
+
+// deleteRuleNames are the commands the deletion rules look at: the
+// deleters, and the package runners that may start one.
+var deleteRuleNames = append(names("npx", "bunx", "pnpx"), deleters...)
+
+// nodeDeleters are the npm packages that delete their operands
+// recursively, run directly or through npx: rm -rf by another name.
+var nodeDeleters = map[string]bool{"rimraf": true, "del-cli": true, "del": true, "premove": true, "rmrf": true}
 
 // posArgs returns the operands of a command whose options may be mixed
 // with operands; options in spec.short/long take an argument.
@@ -140,6 +148,23 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		for _, w := range posArgs(args, optSpec{}) {
 			add(w, rec)
 		}
+	case "rimraf", "del-cli", "npx", "bunx", "pnpx":
+		ops := posArgs(args, optSpec{short: "p", long: []string{"package", "call"}})
+		if c.name == "npx" || c.name == "bunx" || c.name == "pnpx" {
+			if len(ops) == 0 {
+				break
+			}
+			if pkg, _, _ := strings.Cut(ops[0].s, "@"); !nodeDeleters[pkg] { // rimraf@5
+				break
+			}
+			ops = ops[1:]
+		}
+		for _, w := range ops {
+			if w.ok && strings.ContainsAny(w.s, "*?") {
+				w.glob = true // the tool expands its own patterns
+			}
+			add(w, true)
+		}
 	case "unlink":
 		for _, w := range posArgs(args, optSpec{}) {
 			add(w, false)
@@ -196,7 +221,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 }
 
 func delRule(id string, level DangerLevel, cat, desc string, sugg []string, rec int, classes ...pclass) *rule {
-	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, names: deleters,
+	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, names: deleteRuleNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.deletions(c) {
 				if rec == 1 && !t.rec || rec == 0 && t.rec {

@@ -505,6 +505,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
 			return pcInside // some files of the tests, docs or data only
 		}
+		if root.find != nil && root.find.artefactsOnly() {
+			return pcInside // compiled files or empty directories among the sources
+		}
 	case pcRoot, pcSystemCrit, pcHome, pcCritFile:
 		return pcSystemSub
 	}

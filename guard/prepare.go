@@ -413,6 +413,7 @@ func (a *analysis) prepareFind(c *cmd) {
 			i += 2
 			continue
 		case "-empty", "-nouser", "-nogroup":
+			spec.empty = spec.empty || s == "-empty" && !neg
 			spec.filtered = spec.filtered || !neg
 			spec.narrowed = spec.narrowed || !neg
 		case "-maxdepth", "-mindepth", "-type", "-xtype", "-fstype", "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-context":

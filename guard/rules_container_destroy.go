@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"time"
 )
 
 // Rules for destroying containers, volumes, clusters and deployments (category container_destroy).
@@ -95,8 +96,8 @@ var containerDestroyRules = []*rule{
 	{ID: "docker-container-prune", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every stopped container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			sub, _ := dockerSub(c)
-			return sub == "container prune", ""
+			sub, rest := dockerSub(c)
+			return sub == "container prune" && !prunesAgedOnly(rest), ""
 		}},
 	{ID: "k8s-finalizers-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stripping finalizers to force a namespace or volume away (what guards its data is skipped)",
 		Suggestions: []string{"Find what holds the finalizer and let it finish", "Delete the namespace normally and wait"}, names: names("kubectl"),
@@ -390,6 +391,27 @@ func shortCluster(args []word, letter byte) bool {
 	for _, w := range args {
 		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s[1:], letter) >= 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// prunesAgedOnly reports a prune of stopped containers filtered to those
+// older than a day or more (--filter until=24h): retention, which never
+// reaches the work of the day. Images are another matter: pruning every
+// unused one older than an hour is pruning them all.
+func prunesAgedOnly(rest []word) bool {
+	for i, w := range rest {
+		v, ok := strings.CutPrefix(w.s, "--filter=")
+		if !ok && w.s == "--filter" && i+1 < len(rest) {
+			v, ok = rest[i+1].s, true
+		}
+		if !ok {
+			continue
+		}
+		if age, ok := strings.CutPrefix(v, "until="); ok {
+			d, err := time.ParseDuration(age)
+			return err == nil && d >= 24*time.Hour
 		}
 	}
 	return false

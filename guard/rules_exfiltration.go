@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -94,7 +95,7 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
-		Suggestions: suggExfil, names: netSinks,
+		Suggestions: suggExfil, names: append(names("git"), netSinks...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range uploadedFiles(c) {
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
@@ -112,6 +113,9 @@ var exfiltrationRules = []*rule{
 			for _, w := range uploadedFiles(c) {
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && !crit {
 					return true, d
+				}
+				if databaseFile(w.s) {
+					return true, "a database (" + w.s + ")"
 				}
 			}
 			return false, ""
@@ -289,6 +293,12 @@ var exfiltrationRules = []*rule{
 				case "dump-keychain", "export":
 					return true, first
 				case "find-generic-password", "find-internet-password":
+					// one named secret captured for a program (export
+					// TOKEN=$(security ... -w)) is not printed; where it
+					// goes next is judged there
+					if a.wantOut > 0 && c.pipe == nil && len(c.redirs) == 0 && (hasWord(args, "-s") || hasWord(args, "-a")) {
+						return false, ""
+					}
 					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
 				}
 			case "secret-tool":
@@ -579,7 +589,8 @@ func foreignEnviron(c *cmd) string {
 // (its id, type, place and addresses) and hold no credential.
 var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
 	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
-	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true}
+	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true,
+	"project-id": true, "numeric-project-id": true, "cpu-platform": true}
 
 // harmlessMetadata reports a metadata request (host/path, scheme cut) for
 // one descriptive entry rather than credentials, user data or a listing.
@@ -603,6 +614,25 @@ func jqNamesOnly(args []word) bool {
 			return true
 		}
 		return false
+	}
+	return false
+}
+
+// databaseFile reports whether p names a database file or a dump of one:
+// sent elsewhere, every record in it leaves with it.
+func databaseFile(p string) bool {
+	base := lower(path.Base(p))
+	ext := path.Ext(base)
+	switch ext {
+	case ".sqlite", ".sqlite3", ".db", ".mdb", ".accdb":
+		return true
+	case ".sql", ".dump", ".bak", ".gz", ".zst":
+		stem := strings.TrimSuffix(base, ext)
+		for _, k := range [...]string{"prod", "dump", "backup", "users", "customers"} {
+			if strings.Contains(stem, k) {
+				return true
+			}
+		}
 	}
 	return false
 }

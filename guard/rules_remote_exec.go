@@ -48,13 +48,35 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-downloaded-install", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package file downloaded in the same command (its install scripts run unreviewed)",
+		Suggestions: []string{"Install from the official registry", "Download, verify and inspect the package first"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "bun", "dpkg", "rpm", "apt", "apt-get", "dnf", "yum", "installer", "code"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(a.downloads) == 0 && len(a.downloadDirs) == 0 {
+				return false, ""
+			}
+			args := c.args()
+			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "-i") &&
+				!hasWord(args, "--install") && !hasWord(args, "-pkg") && !hasWord(args, "--install-extension") && !hasWord(args, "localinstall") {
+				return false, ""
+			}
+			for _, w := range args {
+				if strings.HasPrefix(w.s, "-") || !strings.ContainsAny(w.s, "./") || strings.Contains(w.s, "://") {
+					continue
+				}
+				if a.isDownloaded(w.s, c.cwd) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
-			if len(ops) == 0 {
+			if len(ops) == 0 && c.name != "npx" && c.name != "bunx" {
 				return false, ""
 			}
 			var src string
@@ -77,8 +99,22 @@ var remoteExecRules = []*rule{
 					src, _ = optValue(args, "", "source")
 				}
 			case "npm", "yarn", "pnpm":
-				if ops[0].s == "install" || ops[0].s == "i" || ops[0].s == "add" {
+				// exec, dlx and x fetch a package and run it at once
+				switch ops[0].s {
+				case "install", "i", "add", "exec", "x", "dlx", "create", "init":
 					src, _ = optValue(args, "", "registry")
+				}
+			case "npx", "bunx":
+				src, _ = optValue(args, "", "registry")
+			case "cargo":
+				// a crate built from any git repository or index runs its
+				// build script on this machine
+				if ops[0].s == "install" {
+					if v, ok := optValue(args, "", "git"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "index"); ok {
+						src = v
+					}
 				}
 			default:
 				if ops[0].s == "install" || ops[0].s == "add" || ops[0].s == "sync" || c.name == "uv" && ops[0].s == "pip" {

@@ -1,0 +1,17 @@
+package guard
+
+import "testing"
+
+// What a program run as root starts runs as root: a shell find -exec
+// opens under sudo is a root shell.
+func TestRootProgramsStartRootShells(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo find . -exec /bin/sh -p \; -quit`, CategoryPrivilege, "root-shell", LevelHigh},
+		{`sudo find /etc -maxdepth 0 -exec bash \;`, CategoryPrivilege, "root-shell", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find . -exec /bin/sh -c 'wc -l "$1"' _ {} \;`,
+		`sudo find /var/log -name '*.gz' -exec ls -l {} \;`,
+	})
+}
