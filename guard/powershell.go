@@ -1081,6 +1081,11 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					prev = flow{kind: flowUnknown}
 					continue // the project's own script, read and run
 				}
+				if code, ok := psLiteralScriptBlock(ft); ok {
+					a.nestedWin(code, ShellPowerShell, "scriptblock")
+					prev = flow{kind: flowUnknown}
+					continue // constant code: judged as what it says
+				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
@@ -1484,6 +1489,14 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
 		}
 	}
+	if i := strings.Index(l, "setenvironmentvariable("); i >= 0 && strings.Contains(l[i:], ",") {
+		// a saved variable that loads a profiler DLL into every .NET
+		// program or lifts PowerShell's language restrictions, in any scope
+		name := strings.Trim(strings.TrimSpace(l[i+len("setenvironmentvariable("):][:strings.IndexByte(l[i:], ',')-len("setenvironmentvariable(")]), `"'`)
+		if envHijackValue("/environment/"+name) && name != "path" && name != "psmodulepath" && name != "comspec" {
+			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
+		}
+	}
 	ws.psDotNetMore(raw, l, item)
 	if strings.Contains(l, "setaccessrule") || strings.Contains(l, "addaccessrule") || strings.Contains(l, "filesystemaccessrule") {
 		if psGrantsEveryone(l) {
@@ -1730,6 +1743,28 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 // psReadExpr returns the file a (Get-Content FILE -Raw) expression reads.
 func psReadExpr(expr string) string {
 	return psScriptFromFile("([scriptblock]::create(" + strings.TrimPrefix(expr, "$") + "))")
+}
+
+// psLiteralScriptBlock returns the code of ([scriptblock]::Create('CODE'))
+// made from one constant string: known code, judged as it is.
+func psLiteralScriptBlock(expr string) (string, bool) {
+	t := strings.TrimSpace(expr)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	const create = "[scriptblock]::create("
+	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	lit := strings.TrimSpace(t[len(create) : len(t)-1])
+	if len(lit) < 2 || lit[0] != '\'' && lit[0] != '"' || lit[len(lit)-1] != lit[0] {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	if strings.IndexByte(body, lit[0]) >= 0 || lit[0] == '"' && strings.ContainsAny(body, "$`") {
+		return "", false // more than one string, or one that expands
+	}
+	return body, true
 }
 
 // psScriptFromFile returns the file a script block is made from,

@@ -207,7 +207,11 @@ var containerDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, rest := dockerSub(c)
 			if (sub == "volume rm" || sub == "volume remove") && !wordFlowList(rest, "volumes") && len(positional(rest)) > 0 {
-				return true, joinWords(positional(rest))
+				for _, w := range positional(rest) {
+					if !w.ok || !rebuildableVolume(w.s) {
+						return true, joinWords(positional(rest))
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -412,6 +416,23 @@ func prunesAgedOnly(rest []word) bool {
 		if age, ok := strings.CutPrefix(v, "until="); ok {
 			d, err := time.ParseDuration(age)
 			return err == nil && d >= 24*time.Hour
+		}
+	}
+	return false
+}
+
+// rebuildableVolume reports a volume named for what an install or a build
+// fills again (web_node_modules, gradle-cache): removing it costs a
+// reinstall, never data.
+func rebuildableVolume(name string) bool {
+	l := lower(name)
+	if strings.Contains(l, "node_modules") || strings.Contains(l, "node-modules") {
+		return true
+	}
+	for _, t := range nameWords(l) {
+		switch t {
+		case "cache", "caches", "buildcache", "vendor", "venv", "site-packages", "gomod", "gocache", "m2", "gradle", "nuget", "pip", "npm", "yarn", "pnpm":
+			return true
 		}
 	}
 	return false

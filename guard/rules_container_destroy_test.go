@@ -17,3 +17,16 @@ func TestAgedPrunes(t *testing.T) {
 		`docker container prune --filter until=168h`,
 	})
 }
+
+// A volume named for what an install fills again holds no data.
+func TestRebuildableVolumes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker volume rm billing-data`, CategoryContainerDestroy, "docker-volume-rm", LevelModerate},
+		{`docker volume rm web_node_modules pgdata`, CategoryContainerDestroy, "docker-volume-rm", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker volume rm web_node_modules`,
+		`docker volume rm gradle-cache`,
+	})
+}

@@ -344,8 +344,19 @@ var exfiltrationRules = []*rule{
 			case "where-object", "select-string", "findstr":
 				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
 				// variables picked out of the environment
-				if c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key")) {
+				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
 					return true, c.in.what
+				}
+			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
+				// ... | ? Name -match TOKEN | Select-Object Name, Value:
+				// judged at the end of the pipeline, where a projection to
+				// the names alone prints no value
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && !psNamesOnly(c.args()) {
+					for _, s := range c.pipe[:c.stage] {
+						if s != nil && (s.name == "where-object" || s.name == "select-string" || s.name == "findstr") && secretsPicked(a, s) {
+							return true, c.in.what
+						}
+					}
 				}
 			}
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
@@ -635,4 +646,10 @@ func databaseFile(p string) bool {
 		}
 	}
 	return false
+}
+
+// secretsPicked reports a filter that picks the secret variables out of
+// a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
+func secretsPicked(a *analysis, c *cmd) bool {
+	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key"))
 }

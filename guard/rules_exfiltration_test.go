@@ -37,3 +37,19 @@ func TestMetadataDescriptionsAndCapturedSecrets(t *testing.T) {
 		`export NPM_TOKEN=$(security find-generic-password -s npm-token -w) && npm whoami`,
 	})
 }
+
+// The environment's secret variables named or counted, never printed.
+func TestEnvironmentNamesOnly(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Format-List`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Select-Object Name, Value`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Select-Object Name`,
+		`Get-ChildItem env: | Where-Object Name -match 'TOKEN' | Measure-Object`,
+		`Get-ChildItem env: -Name`,
+	})
+}

@@ -36,3 +36,30 @@ func TestFindDeletesArtefactsAmongSources(t *testing.T) {
 		`find src -name __pycache__ -type d -exec rm -rf {} +`,
 	})
 }
+
+// Code a generator writes is build output, whatever its extension.
+func TestGeneratedCodeIsBuildOutput(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`del /q src\*.cs`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`del /s /q *.cs`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`del /q src\Generated\*.g.cs`,
+		`del /s /q *.designer.cs`,
+	})
+}
+
+// A script block made from one constant string is judged as that code.
+func TestConstantScriptBlocks(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`& ([scriptblock]::Create('Remove-Item -Recurse -Force C:\Users\dev'))`, CategoryFileDelete, "", LevelCritical},
+		{`& ([scriptblock]::Create($code))`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`& ([scriptblock]::Create('Get-Process -Id $PID'))`,
+	})
+}

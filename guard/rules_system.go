@@ -120,7 +120,9 @@ var systemRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "shutdown":
-				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help"), ""
+				// -c cancels a pending shutdown, and so does Windows' -a (/a)
+				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help") &&
+					!hasWord(args, "-a") && !hasWord(args, "/a") && !hasWord(args, "/A"), ""
 			case "reboot", "halt", "poweroff":
 				return !hasWord(args, "--help") && !hasWord(args, "-w") && !hasWord(args, "--wtmp-only"), ""
 			case "init", "telinit":

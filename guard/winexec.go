@@ -799,6 +799,9 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 // winSourceFile reports a pattern or name of source code or data.
 func winSourceFile(s string) bool {
 	l := strings.ToLower(strings.Trim(s, `"'()`))
+	if generatedCode(strings.ReplaceAll(l, `\`, "/")) {
+		return false // a code generator writes it again
+	}
 	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
 		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
 		if strings.HasSuffix(l, ext) {
@@ -1402,6 +1405,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		for _, w := range args {
 			l := strings.ToLower(w.s)
 			if strings.HasPrefix(l, "env:") {
+				if hasSw(wargs(c), "name") {
+					return flow{kind: flowText} // Get-ChildItem env: -Name: the names only
+				}
 				return flow{kind: flowSecret, what: "the environment", crit: true}
 			}
 			// parameters and names in the current folder are no store
@@ -1448,6 +1454,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowText, text: args[0].s}
 		}
 	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
+			return flow{kind: flowText} // the variables' names, never their values
+		}
 		if c.in.kind == flowSecret || c.in.kind == flowRemote {
 			return c.in
 		}
@@ -1463,6 +1472,24 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return c.outFlow(a)
 	}
 	return flow{kind: flowUnknown}
+}
+
+// psNamesOnly reports a projection that keeps only an item's name
+// (Select-Object Name, ForEach-Object { $_.Name }, Format-Table Key).
+func psNamesOnly(args []word) bool {
+	n := 0
+	for _, w := range args {
+		l := strings.ToLower(strings.Join(strings.Fields(w.s), ""))
+		switch l {
+		case "-property", "-expandproperty", "-autosize", "-hidetableheaders":
+			continue
+		case "name", "key", "{$_.name}", "{$_.key}", "$_.name", "$_.key", "{$psitem.name}":
+			n++
+			continue
+		}
+		return false
+	}
+	return n > 0
 }
 
 // forfiles runs its /c command once per file matched: @path and @file

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -132,6 +133,9 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			return "", "", "", false
 		}
 		d, _ := swVal(wargs(c), "d")
+		if v, ok := swVal(wargs(c), "v"); ok && strings.HasSuffix(k, "/environment") {
+			k += "/" + v // which variable is saved decides what it does
+		}
 		return k, d, verb, true
 	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "set-item", "new-item", "remove-item":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "name", "value", "propertytype", "type"}, []string{"force"})
@@ -748,7 +752,11 @@ var winRules = []*rule{
 			j := strings.Join(args, " ")
 			switch c.name {
 			case "wevtutil":
-				return len(args) > 0 && (args[0] == "cl" || args[0] == "clear-log" || (args[0] == "sl" || args[0] == "set-log") && (strings.Contains(j, "/e:false") || strings.Contains(j, "/enabled:false"))), j
+				if len(args) < 2 || !winSystemEventLog(args[1]) && (len(c.args()) < 2 || c.args()[1].ok) {
+					return false, "" // the project's own log
+				}
+				return args[0] == "cl" || args[0] == "clear-log" ||
+					(args[0] == "sl" || args[0] == "set-log") && (strings.Contains(j, "/e:false") || strings.Contains(j, "/enabled:false") || winLogShrunk(args)), j
 			case "auditpol":
 				return hasSw(args, "clear", "remove") || strings.Contains(j, ":disable"), j
 			case "fsutil":
@@ -757,6 +765,15 @@ var winRules = []*rule{
 				return strings.Contains(j, "savenothing"), j
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
+			case "clear-eventlog", "remove-eventlog":
+				for i, w := range c.args() {
+					if !w.ok {
+						return true, j
+					}
+					if l := args[i]; !strings.HasPrefix(l, "-") && (i == 0 || args[i-1] == "-logname" || args[i-1] == "-log") && !winSystemEventLog(l) {
+						return false, "" // the project's own log
+					}
+				}
 			}
 			return true, j
 		}},
@@ -1159,7 +1176,7 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	if cl == wpSecrets && grant && everyone {
 		return LevelCritical, target
 	}
-	if d, _ := a.winSensitive(p); d != "" && grant && !(cl == wpSecrets && grantsSelfOnly(a, args)) {
+	if d, _ := a.winSensitive(p); d != "" && grant && !((cl == wpSecrets || cl == wpHomeSub) && grantsSelfOnly(a, args)) {
 		return LevelHigh, target
 	}
 	return LevelSafe, ""
@@ -1183,7 +1200,7 @@ func grantsSelfOnly(a *analysis, args []string) bool {
 			who = who[j+1:]
 		}
 		switch who {
-		case "$env:username", "${env:username}", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
+		case "$env:username", "${env:username}", "$($env:username)", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
 		default:
 			if who != user || user == "" || user == "." {
 				return false
@@ -1428,6 +1445,41 @@ var winVerbRules = []*rule{
 			}
 			return !hasSw(args, "whatif"), j
 		}},
+	{ID: "win-traffic-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's traffic through another proxy or gateway",
+		Suggestions: []string{"Set a proxy for one command (HTTPS_PROXY=... cmd) instead", "Leave the network configuration alone"},
+		names:       names("netsh", "route", "reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				// every WinHTTP client goes through the proxy named
+				return strings.Contains(j, "winhttp set proxy") && !winLoopbackProxy(j), j
+			case "route":
+				// a new default route: every packet leaves through that gateway
+				if len(args) > 2 && (hasSw(args, "add") || hasSw(args, "change") || args[0] == "add" || args[0] == "change") {
+					for i, w := range args {
+						if (w == "0.0.0.0" || w == "0.0.0.0/0") && i+2 < len(args) && (args[i+1] != "mask" || args[i+2] == "0.0.0.0") {
+							return true, j
+						}
+					}
+				}
+				return false, ""
+			}
+			k, d, verb, ok := regTarget(c)
+			if !ok || verb != "add" || !strings.Contains(k, "internet settings") {
+				return false, ""
+			}
+			if v, ok := swVal(args, "v"); ok {
+				k += "/" + v
+			}
+			for _, n := range [...]string{"/proxyserver", "/autoconfigurl"} {
+				if strings.HasSuffix(k, n) && !winLoopbackProxy(strings.ToLower(d)) {
+					return true, k + " = " + d
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-services-all", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling every service",
 		Suggestions: []string{"Stop only the service you started, by name"}, names: names("stop-service", "set-service", "suspend-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1600,4 +1652,39 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// winSystemEventLog reports an event log Windows or its components keep
+// (Security, System, a Microsoft-Windows-* channel), as opposed to one an
+// application registered for itself, which its developer may clear.
+func winSystemEventLog(name string) bool {
+	l := strings.Trim(strings.ToLower(name), `"'`)
+	switch l {
+	case "security", "system", "application", "setup", "forwardedevents", "windows powershell", "hardwareevents", "internet explorer",
+		"key management service", "directory service", "dns server", "dfs replication", "file replication service", "operationalevents":
+		return true
+	}
+	return strings.Contains(l, "microsoft") || strings.Contains(l, "windows") || strings.Contains(l, "sysmon") || strings.Contains(l, "powershell") ||
+		strings.Contains(l, "/") || strings.ContainsAny(l, "%$*")
+}
+
+// winLogShrunk reports wevtutil sl /ms:N with a maximum size too small to
+// hold a day of events (under 4 MB): older entries are overwritten at once.
+func winLogShrunk(args []string) bool {
+	for _, a := range args {
+		v, ok := strings.CutPrefix(a, "/ms:")
+		if !ok {
+			v, ok = strings.CutPrefix(a, "/maxsize:")
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil && n < 4<<20 {
+			return true
+		}
+	}
+	return false
+}
+
+// winLoopbackProxy reports a proxy setting that names only this machine
+// (a local debugging proxy such as Fiddler on 127.0.0.1:8888).
+func winLoopbackProxy(s string) bool {
+	return strings.Contains(s, "127.0.0.1") || strings.Contains(s, "localhost") || strings.Contains(s, "[::1]")
 }

@@ -1,0 +1,27 @@
+package guard
+
+import "testing"
+
+// The logs Windows keeps are evidence; a log the project registered for
+// itself is its developer's to clear.
+func TestWindowsSystemLogsAndOwnLogs(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, ps := winCorpusContextFor("cmd"), winCorpusContextFor("powershell")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wevtutil cl Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`wevtutil cl Microsoft-Windows-Sysmon/Operational`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`wevtutil sl Security /ms:1024`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`for /f %x in ('wevtutil el') do wevtutil cl "%x"`, CategoryHistoryTamper, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`wevtutil cl AcmeDev`,
+		`wevtutil sl Application /ms:104857600`,
+		`wevtutil qe Security /c:5`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Clear-EventLog -LogName Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Clear-EventLog -LogName AcmeDev`,
+	})
+}

@@ -1,0 +1,35 @@
+package guard
+
+import "testing"
+
+// Traffic sent through another proxy or gateway, and saved variables that
+// change what runs, as opposed to a project's own settings.
+func TestWindowsTrafficRedirectsAndSavedVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-ItemProperty 'HKCU:\Software\Microsoft\Windows\CurrentVersion\Internet Settings' -Name ProxyServer -Value '203.0.113.140:8080'`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`Set-ItemProperty HKLM:\SOFTWARE\Policies\Microsoft\Windows\System -Name EnableSmartScreen -Value 0`, CategorySystem, "", LevelHigh},
+		{`[Environment]::SetEnvironmentVariable('__PSLockdownPolicy', '0', 'Machine')`, CategorySystem, "win-system-env", LevelModerate},
+		{`[Environment]::SetEnvironmentVariable('COR_PROFILER', '{11111111-1111-1111-1111-111111111111}', 'User')`, CategorySystem, "win-system-env", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-ItemProperty 'HKCU:\Software\Microsoft\Windows\CurrentVersion\Internet Settings' -Name ProxyServer -Value '127.0.0.1:8888'`,
+		`[Environment]::SetEnvironmentVariable('ACME_HOME', 'C:\work', 'User')`,
+		`Set-ItemProperty HKCU:\Environment -Name ACME_HOME -Value C:\work`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`route add 0.0.0.0 mask 0.0.0.0 203.0.113.156 metric 1`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`netsh winhttp set proxy 203.0.113.5:3128`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`reg add HKCU\Environment /v UserInitMprLogonScript /d C:\ProgramData\x.bat /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`reg add HKCU\Environment /v Path /d C:\tmp;%PATH% /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`shutdown /r /t 0`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`route add 10.8.0.0 mask 255.255.0.0 10.0.0.1`,
+		`netsh winhttp show proxy`,
+		`reg add HKCU\Environment /v ACME_HOME /t REG_SZ /d C:\work\project /f`,
+		`shutdown -a`,
+		`shutdown /a`,
+	})
+}
