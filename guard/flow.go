@@ -1063,6 +1063,10 @@ func storedSecretRead(c *cmd) string {
 			if w.s == "credential" && i+1 < len(args) && args[i+1].s == "fill" {
 				return "git's stored credentials"
 			}
+			// a credential helper asked directly: git credential-manager get
+			if strings.HasPrefix(w.s, "credential-") && i+1 < len(args) && args[i+1].s == "get" {
+				return "git's stored credentials"
+			}
 			if !strings.HasPrefix(w.s, "-") && w.s != "credential" {
 				break
 			}

@@ -612,12 +612,19 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		ok = false
 		tail = b.Len()
 	}
+	// a parameter name holds no control character: in -Fo`rce the
+	// backtick hides the letter from a reader, it makes no carriage return
+	param := len(t) > 1 && t[0] == '-' && (t[1] >= 'a' && t[1] <= 'z' || t[1] >= 'A' && t[1] <= 'Z' || t[1] == '`')
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch c {
 		case '`':
 			if i+1 < len(t) {
 				i++
+				if param {
+					b.WriteByte(t[i])
+					continue
+				}
 				b.WriteByte(psEscape(t[i]))
 			}
 		case '\'':
@@ -1532,6 +1539,26 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 			}
 		}
 	}
+	// [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Software\...\Run', $true).SetValue(...):
+	// the registry written through .NET is judged as reg add would be
+	if i := strings.Index(l, "registry]::"); i >= 0 && strings.Contains(l, ".setvalue(") {
+		hive := ""
+		switch rest := l[i+len("registry]::"):]; {
+		case strings.HasPrefix(rest, "currentuser"):
+			hive = "hkcu"
+		case strings.HasPrefix(rest, "localmachine"):
+			hive = "hklm"
+		}
+		for _, open := range [...]string{".opensubkey(", ".createsubkey("} {
+			if j := strings.Index(l, open); hive != "" && j >= 0 {
+				if qs := psQuoted(strings.TrimSpace(raw[j+len(open):])); len(qs) > 0 {
+					if k, ok := normRegKey(hive + `\` + qs[0]); ok {
+						ws.regWrite(nil, k, "")
+					}
+				}
+			}
+		}
+	}
 	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(raw, 120))
 	}
@@ -1676,6 +1703,12 @@ func psGrantsEveryone(l string) bool {
 func (ws *winState) exprFlow(stage []psTok) flow {
 	raw := psJoin(stage)
 	l := strings.ToLower(raw)
+	if j := strings.LastIndex(raw, ")."); len(stage) == 1 && strings.HasPrefix(raw, "(") && j > 0 && psMemberName(raw[j+2:]) {
+		// (Get-AzAccessToken).Token: a member of a secret is the secret
+		if f := ws.psGroupOut(raw[1:j], nil); f.kind == flowSecret {
+			return f
+		}
+	}
 	if len(stage) == 1 && strings.HasPrefix(raw, "(") && strings.HasSuffix(raw, ")") {
 		// (Get-Content .env -Raw) | ...: the command's output
 		if f := ws.psGroupOut(raw[1:len(raw)-1], nil); f.kind != flowUnknown && f.kind != flowNone {
@@ -1743,6 +1776,19 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 // psReadExpr returns the file a (Get-Content FILE -Raw) expression reads.
 func psReadExpr(expr string) string {
 	return psScriptFromFile("([scriptblock]::create(" + strings.TrimPrefix(expr, "$") + "))")
+}
+
+// psMemberName reports a plain member name (Token, Password, Value).
+func psMemberName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // psLiteralScriptBlock returns the code of ([scriptblock]::Create('CODE'))

@@ -15,3 +15,15 @@ func TestLoopDevicesAreNotDisks(t *testing.T) {
 		`sudo wipefs -a /dev/loop7`,
 	})
 }
+
+// Formatting a volume through WMI is formatting it.
+func TestWmiFormat(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-CimInstance Win32_Volume -Filter "DriveLetter='D:'") | Invoke-CimMethod -MethodName Format -Arguments @{FileSystem='NTFS';QuickFormat=$true}`, CategoryDiskWipe, "win-wmi-format", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_Volume | Select-Object DriveLetter, FreeSpace`,
+	})
+}

@@ -63,3 +63,18 @@ func TestConstantScriptBlocks(t *testing.T) {
 		`& ([scriptblock]::Create('Get-Process -Id $PID'))`,
 	})
 }
+
+// A backtick inside a PowerShell parameter name hides a letter from a
+// reader; it is no escape sequence.
+func TestPowerShellTickedParameters(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{"R`emove-I`tem -Re`curse -Fo`rce C:\\Users\\dev", CategoryFileDelete, "", LevelCritical},
+		{"Remove-Item -Fo`rce -Re`curse C:\\Windows", CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		"Remove-Item -Re`curse -Fo`rce .\\dist",
+		"Write-Output \"a`tb\"",
+	})
+}

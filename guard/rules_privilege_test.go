@@ -15,3 +15,15 @@ func TestRootProgramsStartRootShells(t *testing.T) {
 		`sudo find /var/log -name '*.gz' -exec ls -l {} \;`,
 	})
 }
+
+// Adding a user to an administrators group through AWS's cmdlets.
+func TestAwsCmdletAdminGroup(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Add-IAMUserToGroup -UserName dev -GroupName Admins`, CategoryPrivilege, "win-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Add-IAMUserToGroup -UserName dev -GroupName Developers`,
+	})
+}

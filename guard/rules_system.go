@@ -443,6 +443,38 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
+		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := lower(joinWords(args))
+			switch c.name {
+			case "certutil":
+				// certutil -addstore [-f] [-enterprise] Root FILE
+				if !strings.Contains(j, "-addstore") && !strings.Contains(j, "/addstore") {
+					return false, ""
+				}
+				for _, w := range args {
+					if l := lower(w.s); l == "root" || l == "authroot" || l == "trustedpublisher" {
+						return true, "certutil -addstore " + w.s
+					}
+				}
+			case "import-certificate":
+				for i, w := range args {
+					if lower(w.s) == "-certstorelocation" && i+1 < len(args) && strings.HasSuffix(strings.TrimRight(lower(args[i+1].s), `\/`), "root") {
+						return true, args[i+1].s
+					}
+				}
+			case "security":
+				return len(args) > 0 && args[0].s == "add-trusted-cert", "add-trusted-cert"
+			case "trust":
+				return len(args) > 0 && (args[0].s == "anchor" && !hasWord(args, "--remove")), "trust anchor"
+			case "keytool":
+				return (hasWord(args, "-importcert") || hasWord(args, "-import")) && (hasWord(args, "-cacerts") || strings.Contains(j, "/cacerts")), "keytool -importcert into cacerts"
+			}
+			return false, ""
+		}},
 	{ID: "security-disable", Level: LevelModerate, Category: CategorySystem, Description: "disabling a kernel security mechanism",
 		Suggestions: []string{"Add a targeted policy exception instead", "Leave SELinux/AppArmor enforcing"}, names: names("setenforce", "aa-teardown", "swapoff", "sysctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

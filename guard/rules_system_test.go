@@ -33,3 +33,39 @@ func TestWindowsTrafficRedirectsAndSavedVariables(t *testing.T) {
 		`shutdown /a`,
 	})
 }
+
+// Shutting down or formatting through WMI, root certificates trusted,
+// SMB opened to guests, and whole branches of Windows' settings deleted.
+func TestWindowsProtectionsThroughOtherTools(t *testing.T) {
+	d := NewDetector(Options{})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-CimInstance Win32_OperatingSystem) | Invoke-CimMethod -MethodName Win32Shutdown -Arguments @{Flags=5}`, CategorySystem, "win-wmi-shutdown", LevelHigh},
+		{`Import-Certificate -FilePath .\ca.cer -CertStoreLocation Cert:\LocalMachine\Root`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`Set-SmbServerConfiguration -EnableInsecureGuestLogons $true -Force`, CategorySystem, "win-protection-weakened", LevelHigh},
+		{`Set-SmbClientConfiguration -RequireSecuritySignature $false -Force`, CategorySystem, "win-protection-weakened", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_Process -Filter "Name='notepad.exe'" | Invoke-CimMethod -MethodName GetOwner`,
+		`Import-Certificate -FilePath .\dev.cer -CertStoreLocation Cert:\CurrentUser\My`,
+		`Set-SmbClientConfiguration -RequireSecuritySignature $true -Force`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`certutil -addstore -f Root evil.cer`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall /f`, CategorySystem, "win-registry-delete", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`certutil -addstore -user My dev.cer`,
+		`certutil -dump ca.cer`,
+		`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall\AcmeDevTool /f`,
+		`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall /v Stale /f`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`sudo trust anchor ./ca.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`security find-certificate -a -c Acme`,
+		`trust list`,
+	})
+}

@@ -549,6 +549,12 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	}
 	if strings.HasPrefix(c.name, "remove-az") || strings.HasPrefix(c.name, "remove-aws") || strings.HasPrefix(c.name, "remove-s3") ||
 		strings.HasPrefix(c.name, "remove-ec2") || strings.HasPrefix(c.name, "remove-rds") || strings.HasPrefix(c.name, "remove-gcp") ||
+		// Google Cloud's cmdlets (Remove-GcsBucket, Remove-GceInstance,
+		// Remove-GcSqlInstance) and more of AWS's (IAM, CloudFormation,
+		// DynamoDB, Lambda)
+		strings.HasPrefix(c.name, "remove-gcs") || strings.HasPrefix(c.name, "remove-gce") || strings.HasPrefix(c.name, "remove-gcsql") ||
+		strings.HasPrefix(c.name, "remove-iam") || strings.HasPrefix(c.name, "remove-cfn") || strings.HasPrefix(c.name, "remove-ddb") ||
+		strings.HasPrefix(c.name, "remove-lm") || strings.HasPrefix(c.name, "remove-eks") || strings.HasPrefix(c.name, "remove-ecs") ||
 		strings.HasPrefix(c.name, "remove-mg") && strings.Contains(c.name, "user") {
 		ws.emitWin(c, "win-cloud-delete", c.base)
 	}
@@ -1072,6 +1078,9 @@ func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
 	if strings.HasPrefix(k, "hklm/") && strings.Count(k, "/") <= 4 && cl == regNone {
 		cl = regHive
 	}
+	if winSettingsBranch(k) && cl == regNone {
+		cl = regHive // a whole branch of Windows' own settings (Uninstall, App Paths)
+	}
 	switch cl {
 	case regHive, regCredHive:
 		ws.emitWin(c, "win-registry-hive", k)
@@ -1239,6 +1248,11 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	if param == "infile" || param == "body" || param == "form" || param == "" {
 		cands := []string{w.s}
 		for _, g := range psGroups(w.s) {
+			// -Body (Get-Clipboard), -Body (Get-AzAccessToken).Token
+			if f := ws.psGroupOut(g, nil); f.kind == flowSecret {
+				ws.emitWin(c, "win-exfil-secrets", f.what)
+				return
+			}
 			for _, f := range strings.Fields(g) {
 				cands = append(cands, ws.psWord(f, nil).s)
 			}
@@ -1442,6 +1456,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
+		// a bearer token for the signed-in cloud account
+		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
 	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
 		// SecretManagement, Key Vault and DPAPI values in clear text
 		for _, w := range args {

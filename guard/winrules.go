@@ -255,7 +255,7 @@ var winRules = []*rule{
 	{ID: "win-protection-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening Windows' own protections (disk encryption, application control, updates, legacy insecure features, system tasks and services)",
 		Suggestions: []string{"Leave the machine's protections to its administrators", "Change the one setting the task needs, reversibly, with the user's consent"},
 		names: names("disable-bitlocker", "suspend-bitlocker", "remove-computer", "remove-netroute", "set-applockerpolicy", "disable-scheduledtask",
-			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty"),
+			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty", "set-smbserverconfiguration", "set-smbclientconfiguration"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -275,6 +275,25 @@ var winRules = []*rule{
 				for _, s := range c.pipe {
 					if s != nil && s != c && s.name == "get-scheduledtask" && (len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), `\microsoft\windows\`)) {
 						return true, "Windows' own scheduled tasks"
+					}
+				}
+			case "set-smbserverconfiguration", "set-smbclientconfiguration":
+				// guest logons, SMB1 and unsigned sessions: shares open to
+				// anyone on the network, or to a relay in the middle
+				for i, w := range args {
+					if i+1 >= len(args) {
+						break
+					}
+					v := strings.TrimPrefix(args[i+1], "$")
+					switch w {
+					case "-enableinsecureguestlogons", "-enablesmb1protocol":
+						if v == "true" || v == "1" {
+							return true, w
+						}
+					case "-requiresecuritysignature", "-enablesecuritysignature", "-encryptdata", "-rejectunencryptedaccess":
+						if v == "false" || v == "0" {
+							return true, w
+						}
 					}
 				}
 			case "wusa":
@@ -896,7 +915,7 @@ var winRules = []*rule{
 			return strings.Contains(j, "everyone"), j
 		}},
 	{ID: "win-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an account to an administrator or remote access group",
-		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember"),
+		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember", "add-iamusertogroup"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -969,6 +988,9 @@ var winRules = []*rule{
 				return false, ""
 			}
 			cl := classifyRegKey(k)
+			if c.name == "reg" && cl == regNone && winSettingsBranch(k) && !hasSw(wargs(c), "v", "ve", "va") {
+				return true, k // the whole key, not one value of it
+			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
 		}},
 	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
@@ -1445,6 +1467,24 @@ var winVerbRules = []*rule{
 			}
 			return !hasSw(args, "whatif"), j
 		}},
+	{ID: "win-wmic-startup", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a start-up command through WMI",
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "startup") && strings.Contains(j, "create"), j
+		}},
+	{ID: "win-wmi-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down, restarting or logging off the machine through WMI",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("invoke-cimmethod", "invoke-wmimethod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m := wmiMethod(c)
+			return m == "win32shutdown" || m == "win32shutdowntracker" || m == "shutdown" || m == "reboot", m
+		}},
+	{ID: "win-wmi-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting a volume through WMI",
+		Suggestions: []string{"Format a virtual disk made for the test instead", "Let the user format drives by hand"}, names: names("invoke-cimmethod", "invoke-wmimethod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m := wmiMethod(c)
+			return m == "format" || m == "clear" && strings.Contains(strings.Join(wargs(c), " "), "msft_disk"), m
+		}},
 	{ID: "win-traffic-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's traffic through another proxy or gateway",
 		Suggestions: []string{"Set a proxy for one command (HTTPS_PROXY=... cmd) instead", "Leave the network configuration alone"},
 		names:       names("netsh", "route", "reg", "set-itemproperty", "new-itemproperty"),
@@ -1687,4 +1727,23 @@ func winLogShrunk(args []string) bool {
 // (a local debugging proxy such as Fiddler on 127.0.0.1:8888).
 func winLoopbackProxy(s string) bool {
 	return strings.Contains(s, "127.0.0.1") || strings.Contains(s, "localhost") || strings.Contains(s, "[::1]")
+}
+
+// wmiMethod returns the method Invoke-CimMethod or Invoke-WmiMethod calls
+// (-MethodName, -Name), lower case.
+func wmiMethod(c *cmd) string {
+	args := wargs(c)
+	for i, w := range args {
+		if (w == "-methodname" || w == "-name" || w == "-method") && i+1 < len(args) {
+			return strings.Trim(args[i+1], `"'`)
+		}
+	}
+	return ""
+}
+
+// winSettingsBranch reports a whole branch of Windows' own settings under
+// HKLM (...\CurrentVersion\Uninstall, App Paths): every program or
+// setting it records goes with it.
+func winSettingsBranch(k string) bool {
+	return strings.HasPrefix(k, "hklm/software/microsoft/windows/currentversion/") && strings.Count(k, "/") <= 5
 }

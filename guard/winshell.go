@@ -776,7 +776,7 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 		}
 	}
 	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
-		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault"} {
+		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault", "/appdata/roaming/microsoft/usersecrets/"} {
 		if strings.Contains(low, s) {
 			return "Windows credentials " + p, true
 		}
