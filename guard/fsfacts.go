@@ -313,6 +313,9 @@ func (a *analysis) computePermTargets(c *cmd) []permTarget {
 
 // chmodMode returns chmod's mode operand.
 func chmodMode(c *cmd) string {
+	if c.name == "setfacl" {
+		return aclMode(c)
+	}
 	if c.name != "chmod" {
 		return ""
 	}
@@ -329,6 +332,22 @@ func chmodMode(c *cmd) string {
 			continue
 		}
 		return s
+	}
+	return ""
+}
+
+// aclMode returns what setfacl -m grants every other user, as the chmod
+// mode that grants the same (-m o::rwx is o+rwx), or "".
+func aclMode(c *cmd) string {
+	v, ok := optValue(c.args(), "-m", "modify")
+	if !ok {
+		return ""
+	}
+	for _, e := range strings.Split(v, ",") {
+		tag, perms, ok := strings.Cut(e, "::")
+		if ok && (tag == "o" || tag == "other") && strings.Trim(perms, "rwxX-") == "" {
+			return "o+" + strings.ReplaceAll(perms, "-", "")
+		}
 	}
 	return ""
 }

@@ -93,6 +93,19 @@ var containerDestroyRules = []*rule{
 			ops := positional(c.args())
 			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
 		}},
+	{ID: "cluster-node-reset", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "tearing down the Kubernetes node or cluster on this machine (every workload and its state on it is gone)",
+		Suggestions: []string{"Drain and remove the node through the cluster's own tooling", "Let the cluster's administrator do it"},
+		names:       names("kubeadm", "microk8s", "k3s-uninstall.sh", "k3s-agent-uninstall.sh", "rke2-uninstall.sh", "k0s"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "kubeadm", "microk8s":
+				return len(ops) > 0 && ops[0].s == "reset", c.name + " reset"
+			case "k0s":
+				return len(ops) > 0 && ops[0].s == "reset", "k0s reset"
+			}
+			return true, c.name
+		}},
 	{ID: "docker-container-prune", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every stopped container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {

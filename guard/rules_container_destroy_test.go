@@ -30,3 +30,17 @@ func TestRebuildableVolumes(t *testing.T) {
 		`docker volume rm gradle-cache`,
 	})
 }
+
+// Resetting the node's Kubernetes tears down everything on it.
+func TestClusterNodeReset(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo kubeadm reset -f`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+		{`sudo /usr/local/bin/k3s-uninstall.sh`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+		{`microk8s reset --destroy-storage`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubeadm token list`,
+		`microk8s status`,
+	})
+}

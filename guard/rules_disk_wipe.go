@@ -75,7 +75,7 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "wipefs", Level: LevelCritical, Category: CategoryDiskWipe, Description: "wiping filesystem signatures from a device",
-		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format"),
+		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format", "flash_erase", "flash_eraseall"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			o := c.opts()
 			if c.name == "wipefs" && !o.has("a", "all") && !o.has("o", "offset") {

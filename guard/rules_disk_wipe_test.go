@@ -27,3 +27,14 @@ func TestWmiFormat(t *testing.T) {
 		`Get-CimInstance Win32_Volume | Select-Object DriveLetter, FreeSpace`,
 	})
 }
+
+// Erasing a flash device is wiping it.
+func TestFlashErase(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`flash_erase /dev/mtd0 0 0`, CategoryDiskWipe, "wipefs", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`flash_erase --help`,
+	})
+}

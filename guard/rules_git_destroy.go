@@ -117,6 +117,11 @@ var gitDestroyRules = []*rule{
 				if r == "HEAD" || r == "+HEAD" || r == "@" {
 					return true, r
 				}
+				// $(git branch --show-current), fish's (...): the branch
+				// is computed, the current one or any other
+				if strings.ContainsAny(r, "$`…") {
+					return true, "a computed branch " + r
+				}
 			}
 			return false, ""
 		}},

@@ -6,6 +6,25 @@ import (
 
 // Rules for erasing shell history and logs (category history_tamper).
 var historyTamperRules = []*rule{
+	{ID: "timestomp-system", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a system file's timestamps to another date (hides when it was changed)",
+		Suggestions: []string{"Leave system files' timestamps alone", "Touch only project files, to the current time"}, names: names("touch"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			o := c.opts()
+			if !o.has("rdt", "reference", "date") && !hasPrefixWord(args, "--reference=") && !hasPrefixWord(args, "--date=") {
+				return false, "" // now: what touch is for
+			}
+			for _, w := range posArgs(args, optSpec{short: "rdt", long: []string{"reference", "date", "time"}}) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				if cl := a.classifyWrite(p); cl != wNone || strings.HasPrefix(p, "/usr/") || strings.HasPrefix(p, "/var/log/") {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
 	delRule("rm-history", LevelHigh, CategoryHistoryTamper, "deletion of shell history",
 		[]string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, anyRec, pcHistory),
 	delRule("rm-logs", LevelHigh, CategoryHistoryTamper, "deletion of system logs",

@@ -25,3 +25,17 @@ func TestWindowsSystemLogsAndOwnLogs(t *testing.T) {
 		`Clear-EventLog -LogName AcmeDev`,
 	})
 }
+
+// A system file's timestamps set to another date hide an edit.
+func TestTimestompSystemFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`touch -r /etc/hostname /etc/passwd`, CategoryHistoryTamper, "timestomp-system", LevelHigh},
+		{`sudo touch -d '2021-01-01 00:00' /usr/bin/sudo`, CategoryHistoryTamper, "timestomp-system", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`touch /tmp/ready`,
+		`touch -d '2 hours ago' build/stamp`,
+		`touch -r package.json node_modules/.stamp`,
+	})
+}

@@ -27,3 +27,16 @@ func TestAwsCmdletAdminGroup(t *testing.T) {
 		`Add-IAMUserToGroup -UserName dev -GroupName Developers`,
 	})
 }
+
+// kubectl's global options before the subcommand change nothing of what
+// it grants.
+func TestKubectlGlobalOptionsBeforeBindings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl -n kube-system create rolebinding sa-admin --clusterrole=admin --serviceaccount=kube-system:default`, CategoryPrivilege, "k8s-cluster-admin-binding", LevelHigh},
+		{`kubectl --context prod create clusterrolebinding x --clusterrole=cluster-admin --user=dev`, CategoryPrivilege, "k8s-cluster-admin-binding", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl -n dev create rolebinding read --clusterrole=view --serviceaccount=dev:ci`,
+	})
+}

@@ -427,7 +427,8 @@ var systemRules = []*rule{
 			case "nft":
 				return len(args) > 1 && args[0].s == "flush" && args[1].s == "ruleset", ""
 			case "ufw":
-				return len(args) > 0 && (args[0].s == "disable" || args[0].s == "reset"), ""
+				ops := positional(args) // ufw --force disable
+				return len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset"), ""
 			case "firewall-cmd":
 				return hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted"), ""
 			case "pfctl":
@@ -440,6 +441,56 @@ var systemRules = []*rule{
 				if (w.s == "-P" || w.s == "--policy") && i+2 < len(args) && args[i+2].s == "DROP" && (args[i+1].s == "INPUT" || args[i+1].s == "OUTPUT") {
 					return true, "default policy DROP"
 				}
+			}
+			return false, ""
+		}},
+	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
+		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 {
+				return false, ""
+			}
+			key, val := "", ""
+			switch c.name {
+			case "git":
+				// git config --global http.sslVerify false (a repository's
+				// own .git/config reaches that repository only)
+				if ops[0].s != "config" || !hasWord(args, "--global") && !hasWord(args, "--system") || len(ops) < 3 {
+					return false, ""
+				}
+				key, val = lower(ops[1].s), lower(ops[2].s)
+				if key == "http.sslverify" && falseWord(val) {
+					return true, "http.sslVerify " + val
+				}
+				return false, ""
+			case "conda":
+				// conda config --set ssl_verify false
+				if v, ok := optValue(args, "", "set"); ok && lower(v) == "ssl_verify" && len(ops) > 1 && falseWord(lower(ops[len(ops)-1].s)) {
+					return true, "ssl_verify false"
+				}
+				return false, ""
+			}
+			if ops[0].s != "config" || len(ops) < 3 || ops[1].s != "set" {
+				return false, ""
+			}
+			key = lower(ops[2].s)
+			if k, v, ok := strings.Cut(key, "="); ok {
+				key, val = k, v
+			} else if len(ops) > 3 {
+				val = lower(ops[3].s)
+			}
+			switch strings.TrimPrefix(strings.TrimPrefix(key, "global."), "install.") {
+			case "strict-ssl", "strictssl", "enablestrictssl", "ssl_verify", "sslverify", "cert-check", "disable-tls":
+				if falseWord(val) || key == "disable-tls" && val == "true" {
+					return true, key + " " + val
+				}
+			case "trusted-host":
+				return val != "" && !isLocalHost(val), key + " " + val
+			case "break-system-packages":
+				return val == "true" || val == "1", key + " " + val
 			}
 			return false, ""
 		}},
@@ -751,4 +802,9 @@ func namesStaging(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// falseWord reports a configuration value that turns a setting off.
+func falseWord(v string) bool {
+	return v == "false" || v == "0" || v == "no" || v == "off"
 }

@@ -69,3 +69,26 @@ func TestWindowsProtectionsThroughOtherTools(t *testing.T) {
 		`trust list`,
 	})
 }
+
+// Certificate checks turned off, or any host trusted, for a package
+// manager or git for good; the firewall disabled however it is asked.
+func TestToolTLSOffAndFirewall(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git config --global http.sslVerify false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`npm config set strict-ssl false -g`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`pip config set global.trusted-host evil.example`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`pip config set global.break-system-packages true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`yarn config set enableStrictSsl false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`conda config --set ssl_verify false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`sudo ufw --force disable`, CategorySystem, "firewall-flush", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git config http.sslVerify true`,
+		`git config --global http.sslVerify true`,
+		`npm config set registry https://registry.npmjs.org/`,
+		`pip config set global.timeout 60`,
+		`npm config get strict-ssl`,
+		`sudo ufw --force enable`,
+	})
+}

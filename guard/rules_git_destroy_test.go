@@ -1,0 +1,18 @@
+package guard
+
+import "testing"
+
+// A force-push to a computed branch may reach any branch.
+func TestForcePushToComputedBranch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git push --force origin $(git branch --show-current)`, CategoryGitDestroy, "git-force-push", LevelModerate},
+	})
+	checkDanger(t, d, Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "fish"}, []dangerCase{
+		{`git push --force origin (git branch --show-current)`, CategoryGitDestroy, "git-force-push", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git push origin $(git branch --show-current)`,
+		`git push --force-with-lease origin $(git branch --show-current)`,
+	})
+}
