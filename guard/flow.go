@@ -892,6 +892,76 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 	return out
 }
 
+// wgetTreeDir returns the folder a recursive wget mirrors into.
+func wgetTreeDir(c *cmd) string {
+	if !strings.HasPrefix(c.name, "wget") {
+		return ""
+	}
+	args := c.args()
+	rec := hasWord(args, "-r") || hasWord(args, "--recursive") || hasWord(args, "-m") || hasWord(args, "--mirror")
+	for _, w := range args {
+		if len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsAny(w.s[1:], "rm") && isLetters(w.s[1:]) {
+			rec = true // -qr, -nr
+		}
+	}
+	if !rec {
+		return ""
+	}
+	if d, ok := optValue(args, "-P", "directory-prefix"); ok {
+		return d
+	}
+	return ""
+}
+
+// copiedFromHost returns the local files scp, rsync, sftp or tftp fetch
+// from another machine: code that came from there, like a download.
+func copiedFromHost(c *cmd) []string {
+	args := c.args()
+	switch c.name {
+	case "scp", "rsync":
+		ops := posArgs(args, optSpec{short: "cFiJloPSe", long: []string{"rsh", "rsync-path", "exclude", "include", "filter", "port", "password-file"}})
+		if len(ops) < 2 {
+			return nil
+		}
+		dest := ops[len(ops)-1].s
+		if isRemoteSpec(dest) {
+			return nil
+		}
+		var out []string
+		for _, src := range ops[:len(ops)-1] {
+			if !isRemoteSpec(src.s) {
+				continue
+			}
+			host, rp, _ := strings.Cut(src.s, ":")
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			// a machine known only by its address, or a file dropped in
+			// a temporary folder: not the project's own build host
+			if !isPublicIP(host) && !strings.HasPrefix(dest, "/tmp") && !strings.HasPrefix(dest, "/dev/shm") && !strings.HasPrefix(dest, "/var/tmp") {
+				continue
+			}
+			out = append(out, dest, strings.TrimSuffix(dest, "/")+"/"+path.Base(rp))
+		}
+		return out
+	case "tftp":
+		// tftp -g -r REMOTE [-l LOCAL] HOST
+		if !hasWord(args, "-g") {
+			return nil
+		}
+		if l, ok := optValue(args, "-l", ""); ok {
+			return []string{l}
+		}
+		if r, ok := optValue(args, "-r", ""); ok {
+			return []string{path.Base(r)}
+		}
+	case "hdiutil":
+		// a disk image mounted: what it holds appears under /Volumes
+		return nil
+	}
+	return nil
+}
+
 // dynDownload prefixes the key of a download whose file name is computed.
 const dynDownload = "\x00dyn:"
 
@@ -899,10 +969,20 @@ func (a *analysis) recordDownloads(c *cmd) {
 	var files []string
 	if fetchers[c.name] {
 		files = a.downloadTargets(c)
-	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd") {
+		if dir := wgetTreeDir(c); dir != "" {
+			// wget -r -P DIR: whatever it mirrors lands under DIR
+			if p := a.absPath(dir, c.cwd); p != "" {
+				a.downloadDirs = append(a.downloadDirs, p)
+			}
+		}
+	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd" || decoders[c.name] || passThrough[c.name]) {
+		// a download unpacked or filtered on its way to a file
+		// (curl URL | gunzip > /tmp/p) is as remote as the download
 		for _, t := range a.writeTargets(c) {
 			files = append(files, t.path)
 		}
+	} else {
+		files = copiedFromHost(c)
 	}
 	for _, f := range files {
 		if f == "" {

@@ -14,6 +14,13 @@ var remoteExecRules = []*rule{
 			if (sub == "build" || sub == "buildx build" || sub == "image build" || sub == "bud") && hasWord(rest, "-") && c.in.kind == flowRemote {
 				return true, c.in.what
 			}
+			// curl URL | docker compose -f - up: services, images and
+			// mounts chosen by whoever serves the file
+			if strings.HasPrefix(sub, "compose") && c.in.kind == flowRemote {
+				if f, ok := optValue(c.args(), "-f", "file"); ok && (f == "-" || f == "/dev/stdin") {
+					return true, c.in.what
+				}
+			}
 			return false, ""
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
@@ -141,7 +148,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-feed-arbitrary", Level: LevelHigh, Category: CategoryRemoteExec, Description: "adding or installing from a chart repository, module gallery or package feed on an arbitrary web site",
 		Suggestions: []string{"Use the official gallery, feed or chart repository", "Ask the user before adding a third-party source"},
-		names:       names("helm", "register-psrepository", "register-packagesource", "install-package", "install-module", "save-module", "dotnet", "nuget"),
+		names:       names("helm", "register-psrepository", "register-packagesource", "install-package", "install-module", "save-module", "dotnet", "nuget", "terraform", "tofu"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			var src string
@@ -153,6 +160,18 @@ var remoteExecRules = []*rule{
 					src = ops[3].s
 				} else if v, ok := optValue(args, "", "repo"); ok {
 					src = v
+				}
+			case "terraform", "tofu":
+				// terraform init -from-module=git::https://host/mod.git:
+				// the configuration itself comes from there
+				for i, w := range args {
+					v, ok := strings.CutPrefix(strings.TrimLeft(w.s, "-"), "from-module=")
+					if !ok && (w.s == "-from-module" || w.s == "--from-module") && i+1 < len(args) {
+						v, ok = args[i+1].s, true
+					}
+					if ok {
+						src = strings.TrimPrefix(strings.TrimPrefix(v, "git::"), "hg::")
+					}
 				}
 			case "dotnet", "nuget":
 				// dotnet nuget add source URL, dotnet add package X --source URL
@@ -640,7 +659,7 @@ func containerImage(args []word) string {
 // repositories, and the hosts projects publish their own charts on.
 func knownFeedHost(h string) bool {
 	switch h {
-	case "www.powershellgallery.com", "powershellgallery.com", "api.nuget.org", "www.nuget.org", "nuget.org", "pkgs.dev.azure.com",
+	case "www.powershellgallery.com", "powershellgallery.com", "registry.terraform.io", "app.terraform.io", "registry.opentofu.org", "api.nuget.org", "www.nuget.org", "nuget.org", "pkgs.dev.azure.com",
 		"charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh", "aws.github.io", "helm.cilium.io",
 		"helm.traefik.io", "charts.gitlab.io", "helm.elastic.co", "charts.crossplane.io", "helm.datadoghq.com", "helm.linkerd.io":
 		return true
