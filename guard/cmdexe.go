@@ -531,6 +531,13 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	var words []word
 	for _, t := range toks {
 		if t.kind == cWord {
+			if !t.ok && strings.IndexByte(t.s, '!') >= 0 {
+				// delayed expansion (cmd /v:on): !name! is read when the
+				// command runs, after the set earlier on the line
+				if v, ok := ws.cmdDelayed(t.s); ok {
+					t.s, t.ok = v, true
+				}
+			}
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
 		}
 		if t.kind == cRedir {
@@ -711,6 +718,30 @@ func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 		if i+1 < len(toks) && toks[i+1].kind == cWord {
 			ws.winWrite(c, word{s: toks[i+1].s, ok: toks[i+1].ok}, strings.Contains(t.s, ">>"))
 		}
+	}
+}
+
+// cmdDelayed expands every !name! of s from the variables set so far; ok
+// is false when one of them is still unknown.
+func (ws *winState) cmdDelayed(s string) (string, bool) {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '!')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), true
+		}
+		k := strings.IndexByte(s[i+1:], '!')
+		if k <= 0 {
+			return "", false
+		}
+		v, ok := ws.cmdVar(s[i+1 : i+1+k])
+		if !ok {
+			return "", false
+		}
+		b.WriteString(s[:i])
+		b.WriteString(v)
+		s = s[i+2+k:]
 	}
 }
 

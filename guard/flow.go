@@ -131,6 +131,12 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return decode(c.in, "")
 		}
 		return a.readerFlow(c, args, false)
+	case n == "cut" && c.in.kind == flowText:
+		// echo /home/dev/x | cut -d/ -f1-3: fields of known text
+		if t, ok := cutText(args, c.in.text); ok {
+			return flow{kind: flowText, text: t, obf: true}
+		}
+		return flow{kind: flowUnknown, obf: true}
 	case n == "rev":
 		if c.in.kind == flowText {
 			return flow{kind: flowText, text: reverseLines(c.in.text), obf: true}
@@ -890,6 +896,81 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 		}
 	}
 	return out
+}
+
+// cutText applies cut -d DELIM -f LIST (or -c LIST) to each line of
+// text; ok is false for options it does not know.
+func cutText(args []word, text string) (string, bool) {
+	delim, list, chars := "\t", "", false
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		next := func() (string, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i].s, true
+			}
+			return "", false
+		}
+		var ok bool
+		switch {
+		case s == "-d" || s == "--delimiter":
+			if delim, ok = next(); !ok {
+				return "", false
+			}
+		case strings.HasPrefix(s, "--delimiter="):
+			delim = s[len("--delimiter="):]
+		case strings.HasPrefix(s, "-d"):
+			delim = s[2:]
+		case s == "-f" || s == "--fields" || s == "-c" || s == "--characters":
+			chars = s == "-c" || s == "--characters"
+			if list, ok = next(); !ok {
+				return "", false
+			}
+		case strings.HasPrefix(s, "-f") || strings.HasPrefix(s, "-c"):
+			chars = s[1] == 'c'
+			list = s[2:]
+		default:
+			return "", false
+		}
+	}
+	if list == "" || len(delim) != 1 {
+		return "", false
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		var fields []string
+		if chars {
+			fields = strings.Split(line, "")
+		} else {
+			fields = strings.Split(line, delim)
+		}
+		var keep []string
+		for _, r := range strings.Split(list, ",") {
+			lo, hi, rng := strings.Cut(r, "-")
+			from, err1 := strconv.Atoi(lo)
+			to, err2 := strconv.Atoi(hi)
+			switch {
+			case !rng:
+				to, err2 = from, err1
+			case lo == "":
+				from, err1 = 1, nil
+			case hi == "":
+				to, err2 = len(fields), nil
+			}
+			if err1 != nil || err2 != nil || from < 1 {
+				return "", false
+			}
+			for k := from; k <= to && k <= len(fields); k++ {
+				keep = append(keep, fields[k-1])
+			}
+		}
+		if chars {
+			out = append(out, strings.Join(keep, ""))
+		} else {
+			out = append(out, strings.Join(keep, delim))
+		}
+	}
+	return strings.Join(out, "\n") + "\n", true
 }
 
 // wgetTreeDir returns the folder a recursive wget mirrors into.

@@ -21,7 +21,7 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 
 // deleteRuleNames are the commands the deletion rules look at: the
 // deleters, and the package runners that may start one.
-var deleteRuleNames = append(names("npx", "bunx", "pnpx"), deleters...)
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip"), deleters...)
 
 // nodeDeleters are the npm packages that delete their operands
 // recursively, run directly or through npx: rm -rf by another name.
@@ -164,6 +164,45 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 				w.glob = true // the tool expands its own patterns
 			}
 			add(w, true)
+		}
+	case "tar":
+		// tar --remove-files deletes what it archived: the operands, read
+		// from the folder -C names
+		if !hasWord(args, "--remove-files") {
+			break
+		}
+		dir := ""
+		for i, w := range args {
+			if (w.s == "-C" || w.s == "--directory") && i+1 < len(args) {
+				dir = args[i+1].s
+			} else if v, ok := strings.CutPrefix(w.s, "--directory="); ok {
+				dir = v
+			}
+		}
+		ops := posArgs(args, optSpec{short: "fCbTXgHKLNV", long: []string{"file", "directory", "exclude", "files-from", "exclude-from", "use-compress-program", "transform", "owner", "group", "mode", "mtime"}})
+		if len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && len(ops) > 0 {
+			ops = ops[1:] // the old-style bundle (czf)
+			if strings.Contains(args[0].s, "f") && len(ops) > 0 {
+				ops = ops[1:] // and its archive
+			}
+		}
+		for _, w := range ops {
+			if dir != "" && w.ok && !strings.HasPrefix(w.s, "/") {
+				w = word{s: strings.TrimSuffix(dir, "/") + "/" + w.s, ok: true}
+			}
+			add(w, true)
+		}
+	case "zip":
+		// zip -m moves the files into the archive: they are deleted
+		o := c.opts()
+		if !o.has("m", "move") {
+			break
+		}
+		ops := posArgs(args, optSpec{short: "bnPtx", long: []string{"password", "temp-path", "suffixes", "exclude"}})
+		if len(ops) > 1 {
+			for _, w := range ops[1:] {
+				add(w, o.has("r", "recurse-paths"))
+			}
 		}
 	case "unlink":
 		for _, w := range posArgs(args, optSpec{}) {

@@ -1285,6 +1285,10 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		return
 	}
 	ws.psExpression(rhs, item)
+	if v, ok := ws.psJoinedParts(raw, item); ok {
+		ws.vars[name] = lit(v) // $c = 'Remove-' + 'Item'
+		return
+	}
 	if len(rhs) == 1 {
 		v := ws.psWord(rhs[0].text, item)
 		if v.ok {
@@ -1297,6 +1301,33 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		return
 	}
 	delete(ws.vars, name)
+}
+
+// psJoinedParts evaluates a string concatenation of quoted strings and
+// known variables ('Remove-' + 'Item', $a + $b); ok is false when a part
+// is anything else.
+func (ws *winState) psJoinedParts(raw string, item *psItem) (string, bool) {
+	t := strings.TrimSpace(raw)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	if !strings.Contains(t, "+") || strings.ContainsAny(t, "(){}[];|") {
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(t, "+") {
+		part = strings.TrimSpace(part)
+		quoted := len(part) > 1 && (part[0] == '\'' || part[0] == '"') && part[len(part)-1] == part[0] && !strings.ContainsRune(part[1:len(part)-1], rune(part[0]))
+		if name, end := psVarName(part, 0); !quoted && (name == "" || end != len(part)) {
+			return "", false
+		}
+		w := ws.psWord(part, item)
+		if !w.ok {
+			return "", false
+		}
+		b.WriteString(w.s)
+	}
+	return b.String(), true
 }
 
 func psJoin(ts []psTok) string {
@@ -1467,8 +1498,10 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		}
 	}
 	// [IO.Directory]::Delete('C:\x', $true) / [IO.File]::Delete(...)
+	// Scripting.FileSystemObject's DeleteFolder/DeleteFile delete whole
+	// trees and take wildcards
 	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory(", "filesystem]::deletedirectory(",
-		"filesystem]::deletefile(", "filesystem.deletefile("} {
+		"filesystem]::deletefile(", "filesystem.deletefile(", ".deletefolder("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := raw[i+len(api):]
 			if j := strings.IndexAny(arg, ",)"); j >= 0 {

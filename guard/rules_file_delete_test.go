@@ -78,3 +78,41 @@ func TestPowerShellTickedParameters(t *testing.T) {
 		"Write-Output \"a`tb\"",
 	})
 }
+
+// Deleting through tools that delete what they archive, through paths
+// computed by cut or git rev-parse, through cmd's delayed expansion,
+// PowerShell's assembled names, Resolve-Path and FileSystemObject.
+func TestDeletesThroughComputedPathsAndOtherTools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`tar --remove-files -czf /tmp/h.tgz -C / home/dev && rm -f /tmp/h.tgz`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`zip -rm /tmp/h.zip /home/dev`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(echo /home/dev/x | cut -d/ -f1-3)"`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(git -C ~ rev-parse --show-toplevel)"`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(git rev-parse --show-toplevel)"`, CategoryFileDelete, "rm-workdir", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`tar --remove-files -czf logs.tgz logs/`,
+		`tar -czf /tmp/h.tgz -C / home/dev`,
+		`zip -r out.zip /home/dev/project/dist`,
+		`rm -rf "$(git rev-parse --show-toplevel)/dist"`,
+		`rm -rf "$(echo build,dist | cut -d, -f2)"`,
+	})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$c='Remove-'+'Item'; & $c -Path $HOME -Recurse -Force`, CategoryFileDelete, "", LevelCritical},
+		{`Resolve-Path C:\* | Remove-Item -Recurse -Force`, CategoryFileDelete, "", LevelCritical},
+		{`(New-Object -ComObject Scripting.FileSystemObject).DeleteFolder("$env:USERPROFILE\*", $true)`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`$c='Get-'+'ChildItem'; & $c -Path $HOME`,
+		`Resolve-Path .\dist\* | Remove-Item -Recurse -Force`,
+		`(New-Object -ComObject Scripting.FileSystemObject).DeleteFolder("$PWD\dist", $true)`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`cmd /v:on /c "set t=C:\Users\dev&& rd /s /q !t!"`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`cmd /v:on /c "set t=dist&& rd /s /q !t!"`,
+	})
+}

@@ -228,7 +228,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	}
 	switch c.name {
-	case "get-childitem", "get-item":
+	case "get-childitem", "get-item", "resolve-path", "convert-path":
+		// Resolve-Path C:\* | Remove-Item: the paths it names are the items
 		pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "depth", "attributes"},
 			[]string{"recurse", "force", "name", "directory", "file", "hidden", "system", "readonly", "followsymlink"})
 		p := psPathArg(pa)
