@@ -1169,6 +1169,12 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 					switch path.Base(n.Args[0].Lit()) {
 					case "sleep", "wait", "break", "exit", "return", "read", "usleep", "timeout":
 						pauses = true
+					case "start", "daemonize":
+						// Git Bash's start (cmd's) opens the program and
+						// returns at once, as & does
+						spawns = spawns || len(n.Args) > 1
+					case "setsid":
+						spawns = spawns || len(n.Args) > 2 && (n.Args[1].Lit() == "-f" || n.Args[1].Lit() == "--fork")
 					}
 				}
 			}

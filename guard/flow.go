@@ -973,6 +973,32 @@ func cutText(args []word, text string) (string, bool) {
 	return strings.Join(out, "\n") + "\n", true
 }
 
+// clonedFromArbitraryHost returns the folder git clone fills from a
+// repository on a host other than the well-known code hosts; "" for any
+// other command.
+func clonedFromArbitraryHost(c *cmd) string {
+	if c.name != "git" {
+		return ""
+	}
+	args := c.args()
+	if len(args) < 2 || args[0].s != "clone" {
+		return ""
+	}
+	ops := posArgs(args[1:], optSpec{short: "bcjo", long: []string{"branch", "depth", "origin", "template", "config", "reference", "separate-git-dir", "jobs", "filter", "shallow-since", "upload-pack"}})
+	if len(ops) == 0 || !ops[0].ok {
+		return ""
+	}
+	u := ops[0].s
+	h := lower(hostOf(u))
+	if !strings.Contains(u, "://") || h == "" || codeHosts[h] || isLocalHost(h) {
+		return ""
+	}
+	if len(ops) > 1 && ops[1].ok {
+		return ops[1].s
+	}
+	return strings.TrimSuffix(path.Base(strings.TrimSuffix(u, "/")), ".git")
+}
+
 // wgetTreeDir returns the folder a recursive wget mirrors into.
 func wgetTreeDir(c *cmd) string {
 	if !strings.HasPrefix(c.name, "wget") {
@@ -1064,6 +1090,12 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 	} else {
 		files = copiedFromHost(c)
+		if dir := clonedFromArbitraryHost(c); dir != "" {
+			// its setup scripts are code from that host
+			if p := a.absPath(dir, c.cwd); p != "" {
+				a.downloadDirs = append(a.downloadDirs, p)
+			}
+		}
 	}
 	for _, f := range files {
 		if f == "" {

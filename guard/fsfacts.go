@@ -650,7 +650,10 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
-				if t.path == "/etc/hosts" && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
+				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && strings.HasSuffix(lower(t.path), ".ps1") && plainPSAlias(strings.TrimSpace(t.content.text)) {
+					continue // a PowerShell profile given an alias for a plain program
+				}
+				if (t.path == "/etc/hosts" || strings.HasSuffix(lower(t.path), "/drivers/etc/hosts")) && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
 					c.name == "sudoedit") {
 					continue // a local development name, or the user at the editor
 				}

@@ -796,6 +796,9 @@ func (a *analysis) classifyWrite(p string) wclass {
 	if isGitHook(p) {
 		return wGitHook
 	}
+	if cl := gitBashWindowsWrite(p); cl != wNone {
+		return cl
+	}
 	if a.isPathShadow(p) {
 		return wPathShadow
 	}
@@ -973,3 +976,36 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 // managers keep the packages they downloaded.
 var packageCaches = map[string]bool{"apk": true, "apt": true, "yum": true, "dnf": true, "pacman": true, "zypp": true,
 	"pkg": true, "xbps": true, "distfiles": true}
+
+// gitBashWindowsWrite classifies a Windows system path as Git Bash and
+// MSYS spell it (/c/Windows/..., /c/ProgramData/..., C:/...): the hosts
+// file, the administrators' SSH keys, PowerShell profiles, the Startup
+// folders and Windows itself.
+func gitBashWindowsWrite(p string) wclass {
+	l := strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	switch {
+	case len(l) > 3 && l[0] == '/' && l[1] >= 'a' && l[1] <= 'z' && l[2] == '/':
+		l = l[2:]
+	case len(l) > 3 && l[0] == '/' && l[1] >= 'a' && l[1] <= 'z' && l[2] == ':':
+		l = l[3:]
+	case len(l) > 2 && l[0] >= 'a' && l[0] <= 'z' && l[1] == ':':
+		l = l[2:]
+	default:
+		return wNone
+	}
+	switch {
+	case strings.HasPrefix(l, "/windows/system32/drivers/etc/"):
+		return wEtc
+	case strings.HasSuffix(l, "/administrators_authorized_keys") || strings.HasPrefix(l, "/programdata/ssh/") && strings.HasSuffix(l, "authorized_keys"):
+		return wAuthKeys
+	case strings.HasPrefix(l, "/programdata/ssh/"):
+		return wSSHDConfig
+	case strings.Contains(l, "/start menu/programs/startup/"):
+		return wService
+	case strings.HasPrefix(l, "/users/") && (strings.Contains(l, "/documents/windowspowershell/") || strings.Contains(l, "/documents/powershell/")) && strings.HasSuffix(l, "profile.ps1"):
+		return wShellRC
+	case strings.HasPrefix(l, "/windows/"):
+		return wSysBin
+	}
+	return wNone
+}

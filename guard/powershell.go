@@ -1592,6 +1592,10 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 			}
 		}
 	}
+	// AMSI switched off in the session: what it would scan runs unseen
+	if strings.Contains(l, "amsiutils") || strings.Contains(l, "amsiinitfailed") || strings.Contains(l, "amsicontext") && strings.Contains(l, "setvalue") {
+		ws.emitWin(nil, "win-defender-disable", truncate(raw, 120))
+	}
 	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(raw, 120))
 	}

@@ -93,6 +93,11 @@ var containerDestroyRules = []*rule{
 			ops := positional(c.args())
 			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
 		}},
+	{ID: "win-vm-remove", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a Hyper-V virtual machine",
+		Suggestions: []string{"Stop the machine instead (Stop-VM)", "Export or checkpoint it before deleting"}, names: names("remove-vm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return !hasWord(c.args(), "-WhatIf") && !hasWord(c.args(), "-whatif"), c.base
+		}},
 	{ID: "cluster-node-reset", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "tearing down the Kubernetes node or cluster on this machine (every workload and its state on it is gone)",
 		Suggestions: []string{"Drain and remove the node through the cluster's own tooling", "Let the cluster's administrator do it"},
 		names:       names("kubeadm", "microk8s", "k3s-uninstall.sh", "k3s-agent-uninstall.sh", "rke2-uninstall.sh", "k0s"),

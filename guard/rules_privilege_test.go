@@ -40,3 +40,15 @@ func TestKubectlGlobalOptionsBeforeBindings(t *testing.T) {
 		`kubectl -n dev create rolebinding read --clusterrole=view --serviceaccount=dev:ci`,
 	})
 }
+
+// Azure's Owner role granted from PowerShell.
+func TestAzureOwnerCmdlet(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`New-AzRoleAssignment -SignInName dev@example.com -RoleDefinitionName Owner -Scope /subscriptions/00000000-0000-0000-0000-000000000000`, CategoryPrivilege, "win-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`New-AzRoleAssignment -SignInName dev@example.com -RoleDefinitionName Reader -Scope /subscriptions/0`,
+	})
+}

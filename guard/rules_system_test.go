@@ -92,3 +92,15 @@ func TestToolTLSOffAndFirewall(t *testing.T) {
 		`sudo ufw --force enable`,
 	})
 }
+
+// AMSI switched off in the session.
+func TestAmsiBypass(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`[Ref].Assembly.GetType('System.Management.Automation.AmsiUtils').GetField('amsiInitFailed','NonPublic,Static').SetValue($null,$true)`, CategorySystem, "win-defender-disable", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`[Ref].Assembly.GetName().Version`,
+	})
+}

@@ -133,7 +133,7 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			return "", "", "", false
 		}
 		d, _ := swVal(wargs(c), "d")
-		if v, ok := swVal(wargs(c), "v"); ok && strings.HasSuffix(k, "/environment") {
+		if v, ok := swVal(wargs(c), "v"); ok && (strings.HasSuffix(k, "/environment") || strings.HasSuffix(k, "control panel/desktop")) {
 			k += "/" + v // which variable is saved decides what it does
 		}
 		return k, d, verb, true
@@ -915,7 +915,7 @@ var winRules = []*rule{
 			return strings.Contains(j, "everyone"), j
 		}},
 	{ID: "win-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an account to an administrator or remote access group",
-		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember", "add-iamusertogroup"),
+		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember", "add-iamusertogroup", "new-azroleassignment"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -927,6 +927,10 @@ var winRules = []*rule{
 				strings.Contains(j, "server operators") || strings.Contains(j, "account operators")
 			if c.name == "net" || c.name == "net1" {
 				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
+			}
+			if c.name == "new-azroleassignment" {
+				// Owner and User Access Administrator hand out every right
+				return strings.Contains(j, "owner") || strings.Contains(j, "user access administrator"), j
 			}
 			return admin, j
 		}},
@@ -1036,7 +1040,10 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			if c.name == "sc" {
-				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath")), strings.Join(args, " ")
+				// sc failure NAME actions= run/... command= PROG: the program
+				// runs whenever the service fails
+				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath") ||
+					args[0] == "failure" && anyContains(args, "command=")), strings.Join(args, " ")
 			}
 			return true, ""
 		}},
@@ -1466,6 +1473,28 @@ var winVerbRules = []*rule{
 				return !reset && !hasSw(args, "whatif"), j
 			}
 			return !hasSw(args, "whatif"), j
+		}},
+	{ID: "win-mirror-over", Level: LevelCritical, Category: CategoryFileDelete, Description: "mirroring a folder over a profile, a system folder or a drive (whatever the source lacks is deleted there)",
+		Suggestions: []string{"Mirror into a new folder of the project", "Copy without /MIR or /PURGE"}, names: names("robocopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if !hasSw(args, "mir", "purge") {
+				return false, ""
+			}
+			var ops []word
+			for _, w := range c.args() {
+				if !strings.HasPrefix(w.s, "/") || winDrivePath(w.s) || strings.Count(w.s, "/") > 1 && !strings.HasPrefix(w.s, "//") {
+					ops = append(ops, w)
+				}
+			}
+			if len(ops) < 2 || !ops[1].ok {
+				return false, ""
+			}
+			p := a.winAbs(ops[1].s)
+			if cl, _ := a.winClassify(p); cl == wpHome || cl == wpSystem || cl == wpRoot || cl == wpSecrets {
+				return true, ops[1].s
+			}
+			return false, ""
 		}},
 	{ID: "win-wmic-startup", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a start-up command through WMI",
 		Suggestions: []string{"Show the change and let the user apply it"}, names: names("wmic"),

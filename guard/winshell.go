@@ -891,7 +891,7 @@ func classifyRegKey(k string) regClass {
 	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||
 		strings.Contains(k, "windows nt/currentversion/winlogon") || strings.Contains(k, "image file execution options") ||
 		strings.Contains(k, "silentprocessexit") || strings.Contains(k, "command processor") ||
-		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || envHijackValue(k) ||
+		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || envHijackValue(k) || strings.HasSuffix(k, "control panel/desktop/scrnsave.exe") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
 		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||

@@ -1,0 +1,19 @@
+package guard
+
+import "testing"
+
+// A graph database emptied by Cypher, and a key-value store flushed by
+// speaking its protocol over a raw connection.
+func TestGraphAndRawProtocolWipes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cypher-shell -u neo4j -p "$PW" 'MATCH (n) DETACH DELETE n'`, CategoryDatabaseDestroy, "graph-db-wipe", LevelCritical},
+		{`cypher-shell -a neo4j://10.0.11.1 -u neo4j 'DROP DATABASE graph'`, CategoryDatabaseDestroy, "graph-db-wipe", LevelCritical},
+		{`printf 'FLUSHALL\r\n' | nc 10.0.0.9 6379`, CategoryDatabaseDestroy, "db-wipe-raw-protocol", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cypher-shell -u neo4j 'MATCH (n:Temp) WHERE n.created < 0 DETACH DELETE n'`,
+		`cypher-shell -u neo4j 'MATCH (n) RETURN count(n)'`,
+		`printf 'PING\r\n' | nc 10.0.0.9 6379`,
+	})
+}
