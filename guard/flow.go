@@ -157,6 +157,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return a.readerFlow(c, args, false)
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case (n == "docker" || n == "podman" || n == "nerdctl") && containerEnvShown(args):
+		// docker inspect --format '{{.Config.Env}}': the containers'
+		// environment, their database passwords and API keys
+		return flow{kind: flowSecret, what: "containers' environment variables", crit: true}
 	case n == "finger" && len(args) > 0 && strings.Contains(args[len(args)-1].s, "@"):
 		// a finger server answers with whatever text it likes
 		return flow{kind: flowRemote, what: "finger " + args[len(args)-1].s}
@@ -896,6 +900,30 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 		}
 	}
 	return out
+}
+
+// containerEnvShown reports docker inspect printing the environment a
+// container was given, or docker exec running env in one.
+func containerEnvShown(args []word) bool {
+	for i, w := range args {
+		switch w.s {
+		case "inspect":
+			for _, x := range args[i+1:] {
+				if strings.Contains(x.s, ".Config.Env") || strings.Contains(x.s, ".Env}}") {
+					return true
+				}
+			}
+			return false
+		case "exec":
+			for _, x := range args[i+1:] {
+				if x.s == "env" || x.s == "printenv" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // cutText applies cut -d DELIM -f LIST (or -c LIST) to each line of

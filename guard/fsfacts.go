@@ -129,6 +129,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		if w.ok && isBlockDevice(a.absPath(w.s, c.cwd)) {
 			return // judged by the disk rules
 		}
+		if g, ok := negatedGlob(w.s); ok && w.ok {
+			w = word{s: g, ok: true, glob: true}
+		}
 		if w.find != nil && w.find.aged && a.retentionRoot(w, c.cwd) {
 			return // pruning what aged out of one tool's own directory
 		}
@@ -891,4 +894,31 @@ func (a *analysis) ownPathDirs(val string) bool {
 		}
 	}
 	return true
+}
+
+// negatedGlob rewrites the patterns that select everything but a few
+// names into the plain glob they reach nearly all of: bash's !(x), zsh's
+// ^x and *~x select every entry of the folder but x, and zsh's *.(ts|tsx)
+// is *.{ts,tsx}. ok is false for any other word.
+func negatedGlob(s string) (string, bool) {
+	dir, last := "", s
+	if i := strings.LastIndexByte(strings.TrimSuffix(s, "/"), '/'); i >= 0 {
+		dir, last = s[:i+1], s[i+1:]
+	}
+	last = strings.TrimSuffix(last, "/")
+	if strings.HasPrefix(last, "^") {
+		last = stripGlobQualifier(last) // ^.git(D)
+	}
+	switch {
+	case strings.HasPrefix(last, "!(") && strings.HasSuffix(last, ")"):
+		return dir + "*", true
+	case strings.HasPrefix(last, "^") && len(last) > 1:
+		return dir + "*", true
+	case strings.HasPrefix(last, "*~"):
+		return dir + "*", true
+	}
+	if i := strings.Index(last, ".("); i >= 0 && strings.HasSuffix(last, ")") && strings.Contains(last[i:], "|") {
+		return dir + last[:i] + ".{" + strings.ReplaceAll(last[i+2:len(last)-1], "|", ",") + "}", true
+	}
+	return "", false
 }

@@ -408,6 +408,10 @@ func (a *analysis) prepareFind(c *cmd) {
 			continue
 		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-size", "-user", "-uid",
 			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname":
+			if i+2 < len(args) && args[i+2].s == "-prune" {
+				i += 3 // -path ./.git -prune -o ...: what it skips, not what it selects
+				continue
+			}
 			spec.filtered = spec.filtered || !neg
 			spec.narrowed = spec.narrowed || !neg
 			i += 2

@@ -101,6 +101,14 @@ var exfiltrationRules = []*rule{
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
 					return true, d
 				}
+				if w.find != nil {
+					// find -name '.env*' -exec scp {} host: each file found
+					for _, n := range append(append([]string(nil), w.find.names...), w.find.patterns...) {
+						if keyHunt(n) {
+							return true, "files named " + n
+						}
+					}
+				}
 				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.kind == flowSecret && f.crit {
 					return true, f.what // an archive of keys made earlier
 				}

@@ -130,3 +130,19 @@ func TestMirrorOverProfile(t *testing.T) {
 		`robocopy 'C:\Users\dev\Documents' 'D:\backup\docs' //MIR`,
 	})
 }
+
+// Patterns that select everything but a few names, and a find that only
+// skips .git, reach every file of the project.
+func TestEverythingButPatterns(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`shopt -s extglob; rm -rf !(node_modules)`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`rm -rf *~node_modules`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`find . -path ./.git -prune -o -type f -exec rm -f {} +`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf build/!(keep.txt)`,
+		`find . -path ./node_modules -prune -o -name '*.pyc' -exec rm -f {} +`,
+		`rm -rf dist/*~*.map`,
+	})
+}
