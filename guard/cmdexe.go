@@ -681,6 +681,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	if c.name == "diskpart" {
 		ws.diskpart(c, in)
 	}
+	if c.name == "certutil" {
+		ws.certutilEncode(c)
+	}
 	ws.finishWin(c)
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":

@@ -1090,9 +1090,6 @@ func copiedFromHost(c *cmd) []string {
 		if r, ok := optValue(args, "-r", ""); ok {
 			return []string{path.Base(r)}
 		}
-	case "hdiutil":
-		// a disk image mounted: what it holds appears under /Volumes
-		return nil
 	}
 	return nil
 }
@@ -1118,6 +1115,15 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 	} else {
 		files = copiedFromHost(c)
+		if c.name == "hdiutil" && hasWord(c.args(), "attach") {
+			// a downloaded disk image mounted: what it holds appears
+			// under /Volumes
+			for _, w := range positional(c.args()) {
+				if w.s != "attach" && a.isDownloaded(w.s, c.cwd) {
+					a.downloadDirs = append(a.downloadDirs, "/Volumes")
+				}
+			}
+		}
 		if dir := clonedFromArbitraryHost(c); dir != "" {
 			// its setup scripts are code from that host
 			if p := a.absPath(dir, c.cwd); p != "" {

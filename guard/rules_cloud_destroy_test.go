@@ -15,3 +15,16 @@ func TestCloudCmdletsDelete(t *testing.T) {
 		`Get-CFNStack -StackName web`,
 	})
 }
+
+// Infrastructure forced to be replaced and applied without review.
+func TestForcedReplacementApplied(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`terraform taint aws_instance.web && terraform apply -auto-approve`, CategoryCloudDestroy, "iac-replace", LevelHigh},
+		{`terraform apply -replace=aws_instance.web -auto-approve`, CategoryCloudDestroy, "iac-replace", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`terraform apply -auto-approve`,
+		`terraform plan -replace=aws_instance.web`,
+	})
+}

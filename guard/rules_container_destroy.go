@@ -178,6 +178,13 @@ var containerDestroyRules = []*rule{
 			switch sub {
 			case "kill", "stop", "container kill", "container stop":
 				return wordFlowList(rest, "containers"), ""
+			case "service scale":
+				// docker service ls -q | xargs -I{} docker service scale {}=0
+				for _, w := range rest {
+					if strings.HasSuffix(w.s, "=0") && w.flow != nil && w.flow.kind == flowList && w.flow.what == "services" {
+						return true, "every service scaled to zero"
+					}
+				}
 			}
 			return false, ""
 		}},

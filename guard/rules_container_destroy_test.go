@@ -57,3 +57,15 @@ func TestHyperVMachinesRemoved(t *testing.T) {
 		`Remove-VM build01 -WhatIf`,
 	})
 }
+
+// Every swarm service scaled to zero.
+func TestEveryServiceScaledToZero(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker service ls -q | xargs -I{} docker service scale {}=0`, CategoryContainerDestroy, "docker-stop-all", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker service scale web=0`,
+		`docker service ls -q | xargs -I{} docker service inspect {}`,
+	})
+}

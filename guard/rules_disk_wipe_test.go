@@ -38,3 +38,15 @@ func TestFlashErase(t *testing.T) {
 		`flash_erase --help`,
 	})
 }
+
+// diskpart fed a script through a pipe.
+func TestDiskpartFromAPipe(t *testing.T) {
+	d := NewDetector(Options{})
+	gb := winCorpusContextFor("gitbash")
+	checkDanger(t, d, gb, []dangerCase{
+		{`printf 'select disk 1\nclean\n' | diskpart`, CategoryDiskWipe, "win-diskpart-piped", LevelCritical},
+	})
+	checkSafe(t, d, gb, []string{
+		`printf 'list disk\n' | diskpart`,
+	})
+}

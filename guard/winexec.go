@@ -527,6 +527,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
 			}
 		}
+	case "certutil":
+		ws.certutilEncode(c)
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)
@@ -1214,6 +1216,51 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	if c.in.kind == flowSecret {
 		ws.emitWin(c, "win-exfil-secrets", c.in.what)
 	}
+}
+
+// certutilEncode judges certutil -encode of a secret: the copy holds the
+// secret too, whichever uploader sends it later.
+func (ws *winState) certutilEncode(c *cmd) {
+	a := ws.a
+	ops := winOperands(c.args())
+	if !hasSw(wargs(c), "encode", "encodehex") || len(ops) < 2 || !ops[0].ok {
+		return
+	}
+	d, _ := a.winSensitive(a.winAbs(ops[0].s))
+	if b := strings.ToLower(path.Base(strings.ReplaceAll(ops[0].s, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.")) {
+		d = "environment file " + ops[0].s
+	}
+	if d != "" {
+		ws.markSecretCopy(a.winAbs(ops[1].s), "an encoded copy of "+d)
+	}
+}
+
+// markSecretCopy records that the file at p (normal form) holds a secret:
+// uploading or copying it away later sends that secret.
+func (ws *winState) markSecretCopy(p, what string) {
+	if p == "" {
+		return
+	}
+	if ws.secret == nil {
+		ws.secret = map[string]string{}
+	}
+	ws.secret[p] = what
+	if ws.a.files == nil {
+		ws.a.files = make(map[string]flow)
+	}
+	ws.a.files[p] = flow{kind: flowSecret, what: what, crit: true}
+}
+
+// winOperands are the arguments that are not switches (/x, -x).
+func winOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		if len(w.s) > 1 && (w.s[0] == '-' || w.s[0] == '/' && !strings.Contains(w.s[1:], "/")) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // secretVarNames are parts of environment variable names that hold secrets.

@@ -590,6 +590,15 @@ var winRules = []*rule{
 		}},
 	{ID: "win-diskpart", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart erasing or repartitioning a disk",
 		Suggestions: []string{"Let the user manage disks"}},
+	{ID: "win-diskpart-piped", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart reading commands that erase or repartition a disk from a pipe",
+		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// printf 'select disk 1\nclean\n' | diskpart, from Git Bash
+			if c.in.kind != flowText || diskpartReadOnly(c.in.text) {
+				return c.in.kind == flowRemote || c.in.kind == flowUnknown && c.pipe != nil, "diskpart script"
+			}
+			return true, strings.TrimSpace(strings.ReplaceAll(c.in.text, "\n", "; "))
+		}},
 
 	// --- by command ---
 	{ID: "win-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting or erasing a drive",
