@@ -285,6 +285,8 @@ var psAliases = map[string]string{
 	"sasv": "start-service", "tee": "tee-object", "rni": "rename-item", "ren": "rename-item", "set": "set-variable", "sv": "set-variable",
 	"gsv": "get-service", "gcim": "get-ciminstance", "rcim": "remove-ciminstance", "gwmi": "get-wmiobject", "rwmi": "remove-wmiobject",
 	"nal": "new-alias", "sal": "set-alias", "ipmo": "import-module", "epal": "export-alias", "r": "invoke-history",
+	"fl": "format-list", "ft": "format-table", "fw": "format-wide", "select": "select-object", "sort": "sort-object",
+	"measure": "measure-object", "rvpa": "resolve-path", "cvpa": "convert-path",
 }
 
 // canonicalPS folds a PowerShell command name onto the name its rules

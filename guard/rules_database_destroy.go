@@ -33,6 +33,11 @@ var databaseDestroyRules = []*rule{
 			if c.in.kind != flowText {
 				return false, ""
 			}
+			for _, w := range positional(c.args()) {
+				if loopback(w.s) || w.s == "localhost" {
+					return false, "" // a developer's local cache
+				}
+			}
 			t := lower(c.in.text)
 			if strings.Contains(t, "flushall") || strings.Contains(t, "flushdb") || strings.Contains(t, "flush_all") {
 				return true, strings.TrimSpace(strings.Fields(t + " ")[0])

@@ -15,5 +15,6 @@ func TestGraphAndRawProtocolWipes(t *testing.T) {
 		`cypher-shell -u neo4j 'MATCH (n:Temp) WHERE n.created < 0 DETACH DELETE n'`,
 		`cypher-shell -u neo4j 'MATCH (n) RETURN count(n)'`,
 		`printf 'PING\r\n' | nc 10.0.0.9 6379`,
+		`printf 'flush_all\r\nquit\r\n' | nc 127.0.0.1 11211`,
 	})
 }

@@ -46,11 +46,13 @@ func TestEnvironmentNamesOnly(t *testing.T) {
 		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET'`, CategoryExfiltration, "secret-printed", LevelHigh},
 		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Format-List`, CategoryExfiltration, "secret-printed", LevelHigh},
 		{`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Select-Object Name, Value`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`gci env: | ? Name -match 'KEY|TOKEN|SECRET' | fl`, CategoryExfiltration, "secret-printed", LevelHigh},
 	})
 	checkSafe(t, d, ps, []string{
 		`Get-ChildItem env: | Where-Object Name -match 'TOKEN|SECRET' | Select-Object Name`,
 		`Get-ChildItem env: | Where-Object Name -match 'TOKEN' | Measure-Object`,
 		`Get-ChildItem env: -Name`,
+		`gci env: | ? Name -match 'TOKEN' | select Name`,
 	})
 }
 

@@ -20,6 +20,7 @@ func TestWindowsSystemLogsAndOwnLogs(t *testing.T) {
 	})
 	checkDanger(t, d, ps, []dangerCase{
 		{`Clear-EventLog -LogName Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`Clear-EventLog -LogName Application,System,Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
 	})
 	checkSafe(t, d, ps, []string{
 		`Clear-EventLog -LogName AcmeDev`,

@@ -157,7 +157,11 @@ var remoteExecRules = []*rule{
 				// helm repo add NAME URL; helm install NAME --repo URL
 				ops := positional(args)
 				if len(ops) > 3 && ops[0].s == "repo" && ops[1].s == "add" {
-					src = ops[3].s
+					// adding a repository only lists its charts; installing
+					// one from it in the same line runs them
+					if strings.Contains(a.src, "helm install") || strings.Contains(a.src, "helm upgrade") {
+						src = ops[3].s
+					}
 				} else if v, ok := optValue(args, "", "repo"); ok {
 					src = v
 				}

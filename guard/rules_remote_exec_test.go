@@ -58,6 +58,7 @@ func TestArbitraryFeedsAndGalleries(t *testing.T) {
 	checkSafe(t, d, corpusContext, []string{
 		`helm repo add bitnami https://charts.bitnami.com/bitnami && helm install db bitnami/postgresql`,
 		`helm repo add ingress-nginx https://kubernetes.github.io/ingress-nginx`,
+		`helm repo add bitnami https://charts.example.com/bitnami && helm repo update`,
 		`dotnet add package Serilog`,
 	})
 }

@@ -798,7 +798,12 @@ var winRules = []*rule{
 					if !w.ok {
 						return true, j
 					}
-					if l := args[i]; !strings.HasPrefix(l, "-") && (i == 0 || args[i-1] == "-logname" || args[i-1] == "-log") && !winSystemEventLog(l) {
+					if l := args[i]; !strings.HasPrefix(l, "-") && (i == 0 || args[i-1] == "-logname" || args[i-1] == "-log") {
+						for _, n := range strings.Split(l, ",") {
+							if winSystemEventLog(n) {
+								return true, j
+							}
+						}
 						return false, "" // the project's own log
 					}
 				}
