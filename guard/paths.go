@@ -424,6 +424,17 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 				case "/", "/*", "/.*", "/*/", "/**":
 					return pcVarRoot
 				}
+				if onlyVariables(s[i:]) {
+					return pcVarRoot // "$ROOT/$SUB"/: both empty is /
+				}
+			}
+		}
+		// "/home/$u", "$HOME/$x": when the variable is empty, or names
+		// any entry, the folder in front is what goes
+		if i := strings.IndexAny(s, "$`"); i > 0 && strings.HasSuffix(s[:i], "/") && onlyVariables(s[i:]) {
+			switch cl := a.classifyDelete(lit(strings.TrimSuffix(s[:i], "/")), cwd); cl {
+			case pcRoot, pcHome, pcSystemCrit:
+				return cl
 			}
 		}
 		return pcUnknown
@@ -1008,4 +1019,37 @@ func gitBashWindowsWrite(p string) wclass {
 		return wSysBin
 	}
 	return wNone
+}
+
+// onlyVariables reports a path tail made only of unresolved variables,
+// slashes and stars ("/$SUB/", "$u", "${name}/*"): it may expand to
+// nothing at all.
+func onlyVariables(t string) bool {
+	seen := false
+	for i := 0; i < len(t); {
+		switch c := t[i]; {
+		case c == '/' || c == '*':
+			i++
+		case c == '$' && i+1 < len(t) && t[i+1] == '{':
+			j := strings.IndexByte(t[i:], '}')
+			if j < 0 || strings.ContainsAny(t[i+2:i+j], ":-=?+#%/") {
+				return false // ${X:-default} and friends are not empty
+			}
+			i += j + 1
+			seen = true
+		case c == '$':
+			j := i + 1
+			for j < len(t) && (t[j] == '_' || t[j] >= 'a' && t[j] <= 'z' || t[j] >= 'A' && t[j] <= 'Z' || t[j] >= '0' && t[j] <= '9') {
+				j++
+			}
+			if j == i+1 {
+				return false
+			}
+			i = j
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
 }

@@ -146,3 +146,19 @@ func TestEverythingButPatterns(t *testing.T) {
 		`rm -rf dist/*~*.map`,
 	})
 }
+
+// A path made of a system folder or a home and variables alone: empty or
+// any value, the folder in front is what goes.
+func TestFoldersFollowedOnlyByVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ls -1 /home | while read u; do sudo rm -rf "/home/$u"; done`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf "$HOME/$x"`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf "$PROJECT_ROOT/$UNSET_SUBDIR"/ && echo cleaned`, CategoryFileDelete, "rm-unset-variable", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf "./build/$x"`,
+		`rm -rf /tmp/$x`,
+		`rm -rf "$HOME/.cache/$tool"`,
+	})
+}
