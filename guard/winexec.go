@@ -331,6 +331,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		ws.elevated(c, args)
+	case "winrs":
+		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
 		pa := parsePSArgs(args, []string{"name", "value", "scope", "option", "description"}, []string{"force", "passthru"})
 		n, ok1 := pa.get("name")
@@ -525,6 +527,18 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			if p != nil && ok && v.ok {
 				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+				if fp := a.winAbs(p.s); fp != "" && strings.HasSuffix(strings.ToLower(fp), ".ps1") {
+					// a script written here and run by powershell -File later
+					if a.files == nil {
+						a.files = make(map[string]flow)
+					}
+					f := a.files[fp]
+					if c.name != "add-content" || f.kind != flowText {
+						f = flow{kind: flowText}
+					}
+					f.text += v.s + "\n"
+					a.files[fp] = f
+				}
 			}
 		}
 	case "certutil":
@@ -1235,6 +1249,23 @@ func (ws *winState) certutilEncode(c *cmd) {
 	}
 }
 
+// winrsPayload judges the command winrs -r:HOST runs on the other
+// machine as the cmd line it is there.
+func (ws *winState) winrsPayload(c *cmd) {
+	args := c.args()
+	for i, w := range args {
+		if len(w.s) > 1 && (w.s[0] == '-' || w.s[0] == '/') {
+			continue
+		}
+		parts := make([]string, 0, len(args)-i)
+		for _, x := range args[i:] {
+			parts = append(parts, x.s)
+		}
+		ws.a.nestedWin(strings.Join(parts, " "), ShellCmd, "winrs payload")
+		return
+	}
+}
+
 // markSecretCopy records that the file at p (normal form) holds a secret:
 // uploading or copying it away later sends that secret.
 func (ws *winState) markSecretCopy(p, what string) {
@@ -1700,6 +1731,9 @@ func (a *analysis) preparePowerShell(c *cmd) bool {
 				if a.isDownloaded(args[i+1].s, c.cwd) || p != "" && a.isDownloaded(p, c.cwd) {
 					r := ruleByID["remote-code-exec"]
 					a.emit(c, r, "running a downloaded script")
+				}
+				if f, ok := a.files[p]; ok && f.kind == flowText && p != "" {
+					a.nestedWin(f.text, ShellPowerShell, "powershell -File script written earlier")
 				}
 			}
 			return true

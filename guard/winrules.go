@@ -1105,7 +1105,10 @@ var winRules = []*rule{
 			case "regsvr32":
 				return anyContains(args, "scrobj", "http:", "https:") || hasSw(args, "i") && hasURL(args), j
 			case "rundll32":
-				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`), j
+				// advpack/setupapi/ieadvpack install an INF from a share:
+				// whatever it names runs
+				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`) ||
+					anyContains(args, "launchinfsection", "installhinfsection", "registerocx") && (strings.Contains(j, `\\`) || strings.Contains(j, "http")), j
 			case "msiexec":
 				return hasURL(args), j
 			case "bitsadmin":
@@ -1495,18 +1498,31 @@ var winVerbRules = []*rule{
 			if !hasSw(args, "mir", "purge") {
 				return false, ""
 			}
-			var ops []word
-			for _, w := range c.args() {
-				if !strings.HasPrefix(w.s, "/") || winDrivePath(w.s) || strings.Count(w.s, "/") > 1 && !strings.HasPrefix(w.s, "//") {
-					ops = append(ops, w)
-				}
-			}
+			ops := robocopyOperands(c.args())
 			if len(ops) < 2 || !ops[1].ok {
 				return false, ""
 			}
 			p := a.winAbs(ops[1].s)
 			if cl, _ := a.winClassify(p); cl == wpHome || cl == wpSystem || cl == wpRoot || cl == wpSecrets {
 				return true, ops[1].s
+			}
+			return false, ""
+		}},
+	{ID: "win-copy-profile-away", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying a whole profile or its keys to another machine's share",
+		Suggestions: []string{"Copy only the project's own files", "Let the user move personal files"}, names: names("robocopy", "xcopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := robocopyOperands(c.args())
+			if len(ops) < 2 || !ops[0].ok || !ops[1].ok {
+				return false, ""
+			}
+			dst := strings.ReplaceAll(ops[1].s, "/", `\`)
+			if !winRemotePath(dst) {
+				return false, ""
+			}
+			sp := a.winAbs(ops[0].s)
+			cl, _ := a.winClassify(sp)
+			if d, crit := a.winSensitive(sp); d != "" && crit || cl == wpHome || cl == wpSecrets {
+				return true, ops[0].s + " to " + ops[1].s
 			}
 			return false, ""
 		}},
@@ -1789,4 +1805,18 @@ func wmiMethod(c *cmd) string {
 // setting it records goes with it.
 func winSettingsBranch(k string) bool {
 	return strings.HasPrefix(k, "hklm/software/microsoft/windows/currentversion/") && strings.Count(k, "/") <= 5
+}
+
+// robocopyOperands are robocopy's and xcopy's source and destination (and
+// file names): every word that is not a switch (/E, /MIR, Git Bash's //MIR).
+func robocopyOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		t := strings.TrimPrefix(w.s, "/")
+		if strings.HasPrefix(w.s, "/") && !strings.Contains(strings.TrimPrefix(t, "/"), "/") && !winDrivePath(w.s) {
+			continue // a switch
+		}
+		out = append(out, w)
+	}
+	return out
 }
