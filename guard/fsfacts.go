@@ -777,9 +777,28 @@ func (a *analysis) plainSettings(text string) bool {
 		if up == "PATH" && !a.ownPathDirs(val) {
 			return false
 		}
+		if tlsCheckOffVar(up, strings.Trim(val, `"'`)) {
+			return false // every later session trusts any certificate
+		}
 		any = true
 	}
 	return any
+}
+
+// tlsCheckOffVar reports an environment variable set to turn certificate
+// checks off for the programs that read it.
+func tlsCheckOffVar(name, val string) bool {
+	switch name {
+	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY":
+		return val == "0"
+	case "GIT_SSL_NO_VERIFY", "CURL_INSECURE", "GONOSUMDB", "GOINSECURE", "GOFLAGS":
+		return name != "GOFLAGS" && val != "" && val != "0" && val != "false" || name == "GOFLAGS" && strings.Contains(val, "-insecure")
+	case "GOSUMDB":
+		return val == "off"
+	case "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
+		return val == ""
+	}
+	return false
 }
 
 // settingLines splits start-up text into its statements: lines, and the

@@ -456,10 +456,37 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
+			switch c.name {
+			case "go":
+				// go env -w GOINSECURE=* GOSUMDB=off: modules fetched
+				// unchecked from now on
+				if len(ops) > 1 && ops[0].s == "env" && hasWord(args, "-w") {
+					for _, w := range ops[1:] {
+						if k, v, ok := strings.Cut(w.s, "="); ok && tlsCheckOffVar(k, v) {
+							return true, w.s
+						}
+					}
+				}
+				return false, ""
+			case "kubectl":
+				// kubectl config set-cluster X --insecure-skip-tls-verify=true
+				return len(ops) > 0 && ops[0].s == "config" && (hasWord(args, "--insecure-skip-tls-verify=true") || hasWord(args, "--insecure-skip-tls-verify")), "insecure-skip-tls-verify"
+			case "setx":
+				// setx NODE_TLS_REJECT_UNAUTHORIZED 0: saved for every later session
+				return len(ops) > 1 && tlsCheckOffVar(strings.ToUpper(ops[0].s), ops[1].s), ops[0].s
+			case "composer":
+				// composer config -g secure-http false / disable-tls true
+				if len(ops) > 2 && ops[0].s == "config" {
+					if k, v := lower(ops[1].s), lower(ops[2].s); k == "secure-http" && falseWord(v) || k == "disable-tls" && v == "true" {
+						return true, k + " " + v
+					}
+				}
+				return false, ""
+			}
 			if len(ops) < 2 {
 				return false, ""
 			}
@@ -474,6 +501,10 @@ var systemRules = []*rule{
 				key, val = lower(ops[1].s), lower(ops[2].s)
 				if key == "http.sslverify" && falseWord(val) {
 					return true, "http.sslVerify " + val
+				}
+				// every host key accepted over ssh: a swapped server is not noticed
+				if key == "core.sshcommand" && (strings.Contains(val, "stricthostkeychecking=no") || strings.Contains(val, "userknownhostsfile=/dev/null")) {
+					return true, "core.sshCommand " + ops[2].s
 				}
 				return false, ""
 			case "conda":

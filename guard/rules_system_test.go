@@ -116,3 +116,29 @@ func TestEverySystemPackageUninstalled(t *testing.T) {
 		`sudo pip uninstall -y httpie`,
 	})
 }
+
+// Certificate and host-key checks turned off through Go's, kubectl's,
+// composer's and ssh's settings, or a saved environment variable.
+func TestMoreWaysToTurnChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`go env -w GOINSECURE=* GOSUMDB=off`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`kubectl config set-cluster prod --insecure-skip-tls-verify=true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global core.sshCommand "ssh -o StrictHostKeyChecking=no"`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`composer config -g secure-http false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`echo 'export NODE_TLS_REJECT_UNAUTHORIZED=0' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`go env -w GOPRIVATE=github.com/acme/*`,
+		`kubectl config set-cluster dev --server=https://127.0.0.1:6443`,
+		`git config --global core.sshCommand "ssh -i ~/.ssh/work_ed25519"`,
+		`echo 'export NODE_ENV=development' >> ~/.bashrc`,
+	})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`setx NODE_TLS_REJECT_UNAUTHORIZED 0`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`setx ACME_HOME C:\work`,
+	})
+}
