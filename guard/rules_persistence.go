@@ -151,7 +151,11 @@ var persistenceRules = []*rule{
 				if t.content.kind == flowRemote {
 					return true, t.raw + " ← " + t.content.what
 				}
-				if commonCommands[name] || coreCommands[name] || name == "cd" || name == "sudo" {
+				// a wrapper over a common command (ls with colours) is a
+				// habit; one that also starts something hidden, in the
+				// background or from the network is a foothold
+				if (commonCommands[name] || coreCommands[name] || name == "cd" || name == "sudo") && t.content.kind == flowText &&
+					(callsOut(t.content.text) || strings.Contains(t.content.text, "/tmp/") || strings.Contains(t.content.text, "/.") || strings.Contains(t.content.text, "&;") || strings.Contains(t.content.text, "& ")) {
 					return true, "the function " + name + " (" + t.raw + ")"
 				}
 			}

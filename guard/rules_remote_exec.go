@@ -668,5 +668,5 @@ func knownFeedHost(h string) bool {
 		"helm.traefik.io", "charts.gitlab.io", "helm.elastic.co", "charts.crossplane.io", "helm.datadoghq.com", "helm.linkerd.io":
 		return true
 	}
-	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || trustedIndexHosts[h]
+	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || strings.HasSuffix(h, ".pkg.github.com") || trustedIndexHosts[h]
 }
