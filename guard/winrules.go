@@ -1526,6 +1526,25 @@ var winVerbRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-wmic-profile-delete", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting user profiles through WMI (every file of those users goes)",
+		Suggestions: []string{"Let an administrator remove accounts and their profiles"}, names: names("wmic", "remove-ciminstance", "remove-wmiobject"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if !strings.Contains(j, "win32_userprofile") {
+				for _, s := range c.pipe {
+					if s != nil && s != c && strings.Contains(strings.Join(wargs(s), " "), "win32_userprofile") {
+						j += " win32_userprofile"
+					}
+				}
+			}
+			return strings.Contains(j, "win32_userprofile") && (c.name != "wmic" || strings.Contains(j, "delete")), "user profiles"
+		}},
+	{ID: "win-subinacl-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "granting everyone rights on files, keys or services with subinacl",
+		Suggestions: []string{"Grant the one account that needs it"}, names: names("subinacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "/grant=everyone") || strings.Contains(j, "/grant=users") || strings.Contains(j, "/grant=guest"), j
+		}},
 	{ID: "win-wmic-startup", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a start-up command through WMI",
 		Suggestions: []string{"Show the change and let the user apply it"}, names: names("wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {

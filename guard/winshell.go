@@ -358,6 +358,9 @@ var winNativeNames = map[string]bool{
 type winState struct {
 	a       *analysis
 	dialect string
+	// shareCwd is the network share pushd or cd made the current
+	// folder: programs run by a bare name then come from it
+	shareCwd string
 	// partialGlob: the path being judged for deletion was named by a
 	// pattern that picks some of its entries (build-*), not all (*)
 	partialGlob bool
