@@ -581,7 +581,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			}
 		}
 	case "sed", "perl":
-		if c.name == "perl" && !hasPrefixWord(args, "-pi") && !hasPrefixWord(args, "-i") && !hasPrefixWord(args, "-ni") {
+		if c.name == "perl" && !perlInPlace(args) {
 			break
 		}
 		if c.name == "sed" && !hasPrefixWord(args, "-i") && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
@@ -940,4 +940,25 @@ func negatedGlob(s string) (string, bool) {
 		return dir + last[:i] + ".{" + strings.ReplaceAll(last[i+2:len(last)-1], "|", ",") + "}", true
 	}
 	return "", false
+}
+
+// perlInPlace reports perl -i, alone or in a cluster of switches (-pi,
+// -0pi, -i.bak, -lpi): the files named are rewritten.
+func perlInPlace(args []word) bool {
+	for _, w := range args {
+		s := w.s
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			if c == 'i' {
+				return true
+			}
+			if c == 'e' || c == 'E' || c == 'M' || c == 'm' || c == 'I' {
+				break // the rest is an argument
+			}
+		}
+	}
+	return false
 }

@@ -40,3 +40,16 @@ func TestTimestompSystemFiles(t *testing.T) {
 		`touch -r package.json node_modules/.stamp`,
 	})
 }
+
+// Login records cleared, or a shell started that keeps no history.
+func TestLoginRecordsAndPrivateShells(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo lastlog --clear --user "$USER"`, CategoryHistoryTamper, "login-records-cleared", LevelHigh},
+		{`fish --private`, CategoryHistoryTamper, "login-records-cleared", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`lastlog --user dev`,
+		`fish -c 'echo hi'`,
+	})
+}

@@ -52,3 +52,15 @@ func TestAzureOwnerCmdlet(t *testing.T) {
 		`New-AzRoleAssignment -SignInName dev@example.com -RoleDefinitionName Reader -Scope /subscriptions/0`,
 	})
 }
+
+// perl -i in a cluster of switches rewrites its files as sed -i does.
+func TestPerlInPlaceClusters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo perl -0pi -e 's/^/auth       sufficient     pam_permit.so\n/' /etc/pam.d/sudo`, CategoryPrivilege, "write-pam", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`perl -0pi -e 's/foo/bar/' src/main.c`,
+		`perl -0ne 'print if /x/' /etc/pam.d/sudo`,
+	})
+}
