@@ -1405,18 +1405,18 @@ var winVerbRules = []*rule{
 			}
 			return true, strings.Join(args, " ")
 		}},
-	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords",
+	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords, keys or tokens",
 		Suggestions: []string{"Search only the project's own files"}, names: names("findstr", "select-string"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
-			if !strings.Contains(j, "password") && !strings.Contains(j, "passwd") && !strings.Contains(j, "pwd=") && !strings.Contains(j, "secret") && !strings.Contains(j, "credential") {
-				return false, ""
+			if !strings.Contains(j, "pwd=") && !strings.Contains(j, "credential") && !secretPattern(j) {
+				return false, "" // passwords, private keys, tokens
 			}
 			for _, w := range c.args() {
 				s := w.s
-				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 2 && s[2] == ':') {
-					continue
+				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 3 && s[2] == ':' && s[3] == '/') {
+					continue // a switch (/s, /c:"PRIVATE KEY"), not a path (/c:/users)
 				}
 				if i := strings.IndexAny(s, "*?"); i >= 0 {
 					s = s[:i]
