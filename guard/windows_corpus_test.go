@@ -37,8 +37,8 @@ var (
 	// round5: on arrival 85.8% critical, 90.0% high, 92.9% moderate,
 	// 3.6% false positives; after the tuning on round4a 88.5%, 91.2%,
 	// 94.6% and 2.8%; after the tuning on round5a (round5b never looked
-	// at) 96.0%, 98.0%, 94.6% and 1.1% (see testdata/corpus/round5/README.md).
-	winRound5Thresholds = thresholds{0.957, 0.975, 0.94, 0.0135}
+	// at) 96.3%, 98.0%, 94.6% and 1.1% (see testdata/corpus/round5/README.md).
+	winRound5Thresholds = thresholds{0.96, 0.975, 0.94, 0.0135}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
