@@ -125,6 +125,33 @@ type findSpec struct {
 	// aged: a time test keeps only what is older than a bound
 	// (-mtime +30): retention, which never reaches recent work
 	aged bool
+	// empty: -empty keeps only empty files and directories
+	empty bool
+}
+
+// buildArtefacts are the names and patterns of files a build or an
+// interpreter leaves behind and makes again: deleting them loses nothing.
+var buildArtefacts = map[string]bool{"*.pyc": true, "*.pyo": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.class": true,
+	"*.orig": true, "*.rej": true, "*.tmp": true, "*.swp": true, "*~": true, ".DS_Store": true, "Thumbs.db": true, "*.log": true,
+	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "*.gcda": true, "*.gcno": true, "*.tsbuildinfo": true, "*.egg-info": true}
+
+// artefactsOnly reports a find that selects only what a build leaves
+// behind, or only what is empty: the sources it walks stay.
+func (f *findSpec) artefactsOnly() bool {
+	if len(f.names)+len(f.patterns) == 0 {
+		return f.empty
+	}
+	for _, n := range f.names {
+		if !buildArtefacts[n] {
+			return false
+		}
+	}
+	for _, p := range f.patterns {
+		if !buildArtefacts[p] {
+			return false
+		}
+	}
+	return true
 }
 
 // sourceFiles reports a find that selects a project's own files: every
@@ -1185,6 +1212,12 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 					switch path.Base(n.Args[0].Lit()) {
 					case "sleep", "wait", "break", "exit", "return", "read", "usleep", "timeout":
 						pauses = true
+					case "start", "daemonize":
+						// Git Bash's start (cmd's) opens the program and
+						// returns at once, as & does
+						spawns = spawns || len(n.Args) > 1
+					case "setsid":
+						spawns = spawns || len(n.Args) > 2 && (n.Args[1].Lit() == "-f" || n.Args[1].Lit() == "--fork")
 					}
 				}
 			}

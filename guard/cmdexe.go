@@ -531,6 +531,13 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	words := ws.a.wordBuf(len(toks))
 	for _, t := range toks {
 		if t.kind == cWord {
+			if !t.ok && strings.IndexByte(t.s, '!') >= 0 {
+				// delayed expansion (cmd /v:on): !name! is read when the
+				// command runs, after the set earlier on the line
+				if v, ok := ws.cmdDelayed(t.s); ok {
+					t.s, t.ok = v, true
+				}
+			}
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
 		}
 		if t.kind == cRedir {
@@ -589,6 +596,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				a.cwd = a.winAbs(p)
 			} else {
 				a.cwd = ""
+			}
+			ws.shareCwd = ""
+			if t := strings.Trim(p, `"`); strings.HasPrefix(t, `\\`) && !strings.HasPrefix(t, `\\?\`) && !strings.HasPrefix(t, `\\.\`) {
+				ws.shareCwd = t
 			}
 		}
 		a.finish(c)
@@ -655,6 +666,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{kind: flowLocal}
 	case "mklink", "attrib", "dir", "ver", "vol", "md", "mkdir", "ren", "rename", "assoc", "ftype", "where", "popd", "path":
 		c.name = "cmd:" + l
+		if l == "popd" {
+			ws.shareCwd = ""
+		}
 	default:
 		c.name = canonicalName(l)
 		if l == "powershell" || l == "pwsh" {
@@ -674,6 +688,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	}
 	if c.name == "diskpart" {
 		ws.diskpart(c, in)
+	}
+	if c.name == "certutil" {
+		ws.certutilEncode(c)
+	}
+	if c.name == "winrs" {
+		ws.winrsPayload(c)
 	}
 	ws.finishWin(c)
 	switch l {
@@ -712,6 +732,30 @@ func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 		if i+1 < len(toks) && toks[i+1].kind == cWord {
 			ws.winWrite(c, word{s: toks[i+1].s, ok: toks[i+1].ok}, strings.Contains(t.s, ">>"))
 		}
+	}
+}
+
+// cmdDelayed expands every !name! of s from the variables set so far; ok
+// is false when one of them is still unknown.
+func (ws *winState) cmdDelayed(s string) (string, bool) {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '!')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), true
+		}
+		k := strings.IndexByte(s[i+1:], '!')
+		if k <= 0 {
+			return "", false
+		}
+		v, ok := ws.cmdVar(s[i+1 : i+1+k])
+		if !ok {
+			return "", false
+		}
+		b.WriteString(s[:i])
+		b.WriteString(v)
+		s = s[i+2+k:]
 	}
 }
 
@@ -1058,6 +1102,13 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
+		sp := a.winAbs(ops[0].s)
+		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
+			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
+		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(ops[1].s) {
+			// a whole profile: its keys, tokens and browser data with it
+			ws.emitWin(c, "win-exfil-secrets", "the profile "+ops[0].s+" copied to "+ops[1].s)
+		}
 	}
 }
 
@@ -1103,6 +1154,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		}
 		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(dst.s) {
+			// a whole profile: its keys, tokens and browser data with it
+			ws.emitWin(c, "win-exfil-secrets", "the profile "+src.s+" copied to "+dst.s)
 		} else if crit && strings.HasPrefix(d, "browser credentials") {
 			ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)
 		}

@@ -276,7 +276,8 @@ func (a *analysis) subCommand(parent *cmd, words []word, origin string) *cmd {
 		return nil
 	}
 	a.depth++
-	c := &cmd{words: words, origin: origin, depth: a.depth, cwd: parent.cwd, remote: parent.remote}
+	// what a root program starts runs as root too (sudo find -exec sh)
+	c := &cmd{words: words, origin: origin, depth: a.depth, cwd: parent.cwd, remote: parent.remote, asRoot: parent.asRoot}
 	a.unwrap(c)
 	c.setName()
 	a.finish(c)

@@ -131,6 +131,12 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return decode(c.in, "")
 		}
 		return a.readerFlow(c, args, false)
+	case n == "cut" && c.in.kind == flowText:
+		// echo /home/dev/x | cut -d/ -f1-3: fields of known text
+		if t, ok := cutText(args, c.in.text); ok {
+			return flow{kind: flowText, text: t, obf: true}
+		}
+		return flow{kind: flowUnknown, obf: true}
 	case n == "rev":
 		if c.in.kind == flowText {
 			return flow{kind: flowText, text: reverseLines(c.in.text), obf: true}
@@ -151,6 +157,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return a.readerFlow(c, args, false)
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case (n == "docker" || n == "podman" || n == "nerdctl") && containerEnvShown(args):
+		// docker inspect --format '{{.Config.Env}}': the containers'
+		// environment, their database passwords and API keys
+		return flow{kind: flowSecret, what: "containers' environment variables", crit: true}
 	case n == "finger" && len(args) > 0 && strings.Contains(args[len(args)-1].s, "@"):
 		// a finger server answers with whatever text it likes
 		return flow{kind: flowRemote, what: "finger " + args[len(args)-1].s}
@@ -892,6 +902,198 @@ func (a *analysis) downloadTargets(c *cmd) []string {
 	return out
 }
 
+// containerEnvShown reports docker inspect printing the environment a
+// container was given, or docker exec running env in one.
+func containerEnvShown(args []word) bool {
+	for i, w := range args {
+		switch w.s {
+		case "inspect":
+			for _, x := range args[i+1:] {
+				if strings.Contains(x.s, ".Config.Env") || strings.Contains(x.s, ".Env}}") {
+					return true
+				}
+			}
+			return false
+		case "exec":
+			for _, x := range args[i+1:] {
+				if x.s == "env" || x.s == "printenv" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// cutText applies cut -d DELIM -f LIST (or -c LIST) to each line of
+// text; ok is false for options it does not know.
+func cutText(args []word, text string) (string, bool) {
+	delim, list, chars := "\t", "", false
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		next := func() (string, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i].s, true
+			}
+			return "", false
+		}
+		var ok bool
+		switch {
+		case s == "-d" || s == "--delimiter":
+			if delim, ok = next(); !ok {
+				return "", false
+			}
+		case strings.HasPrefix(s, "--delimiter="):
+			delim = s[len("--delimiter="):]
+		case strings.HasPrefix(s, "-d"):
+			delim = s[2:]
+		case s == "-f" || s == "--fields" || s == "-c" || s == "--characters":
+			chars = s == "-c" || s == "--characters"
+			if list, ok = next(); !ok {
+				return "", false
+			}
+		case strings.HasPrefix(s, "-f") || strings.HasPrefix(s, "-c"):
+			chars = s[1] == 'c'
+			list = s[2:]
+		default:
+			return "", false
+		}
+	}
+	if list == "" || len(delim) != 1 {
+		return "", false
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		var fields []string
+		if chars {
+			fields = strings.Split(line, "")
+		} else {
+			fields = strings.Split(line, delim)
+		}
+		var keep []string
+		for _, r := range strings.Split(list, ",") {
+			lo, hi, rng := strings.Cut(r, "-")
+			from, err1 := strconv.Atoi(lo)
+			to, err2 := strconv.Atoi(hi)
+			switch {
+			case !rng:
+				to, err2 = from, err1
+			case lo == "":
+				from, err1 = 1, nil
+			case hi == "":
+				to, err2 = len(fields), nil
+			}
+			if err1 != nil || err2 != nil || from < 1 {
+				return "", false
+			}
+			for k := from; k <= to && k <= len(fields); k++ {
+				keep = append(keep, fields[k-1])
+			}
+		}
+		if chars {
+			out = append(out, strings.Join(keep, ""))
+		} else {
+			out = append(out, strings.Join(keep, delim))
+		}
+	}
+	return strings.Join(out, "\n") + "\n", true
+}
+
+// clonedFromArbitraryHost returns the folder git clone fills from a
+// repository on a host other than the well-known code hosts; "" for any
+// other command.
+func clonedFromArbitraryHost(c *cmd) string {
+	if c.name != "git" {
+		return ""
+	}
+	args := c.args()
+	if len(args) < 2 || args[0].s != "clone" {
+		return ""
+	}
+	ops := posArgs(args[1:], optSpec{short: "bcjo", long: []string{"branch", "depth", "origin", "template", "config", "reference", "separate-git-dir", "jobs", "filter", "shallow-since", "upload-pack"}})
+	if len(ops) == 0 || !ops[0].ok {
+		return ""
+	}
+	u := ops[0].s
+	h := lower(hostOf(u))
+	if !strings.Contains(u, "://") || h == "" || codeHosts[h] || isLocalHost(h) {
+		return ""
+	}
+	if len(ops) > 1 && ops[1].ok {
+		return ops[1].s
+	}
+	return strings.TrimSuffix(path.Base(strings.TrimSuffix(u, "/")), ".git")
+}
+
+// wgetTreeDir returns the folder a recursive wget mirrors into.
+func wgetTreeDir(c *cmd) string {
+	if !strings.HasPrefix(c.name, "wget") {
+		return ""
+	}
+	args := c.args()
+	rec := hasWord(args, "-r") || hasWord(args, "--recursive") || hasWord(args, "-m") || hasWord(args, "--mirror")
+	for _, w := range args {
+		if len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsAny(w.s[1:], "rm") && isLetters(w.s[1:]) {
+			rec = true // -qr, -nr
+		}
+	}
+	if !rec {
+		return ""
+	}
+	if d, ok := optValue(args, "-P", "directory-prefix"); ok {
+		return d
+	}
+	return ""
+}
+
+// copiedFromHost returns the local files scp, rsync, sftp or tftp fetch
+// from another machine: code that came from there, like a download.
+func copiedFromHost(c *cmd) []string {
+	args := c.args()
+	switch c.name {
+	case "scp", "rsync":
+		ops := posArgs(args, optSpec{short: "cFiJloPSe", long: []string{"rsh", "rsync-path", "exclude", "include", "filter", "port", "password-file"}})
+		if len(ops) < 2 {
+			return nil
+		}
+		dest := ops[len(ops)-1].s
+		if isRemoteSpec(dest) {
+			return nil
+		}
+		var out []string
+		for _, src := range ops[:len(ops)-1] {
+			if !isRemoteSpec(src.s) {
+				continue
+			}
+			host, rp, _ := strings.Cut(src.s, ":")
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			// a machine known only by its address, or a file dropped in
+			// a temporary folder: not the project's own build host
+			if !isPublicIP(host) && !strings.HasPrefix(dest, "/tmp") && !strings.HasPrefix(dest, "/dev/shm") && !strings.HasPrefix(dest, "/var/tmp") {
+				continue
+			}
+			out = append(out, dest, strings.TrimSuffix(dest, "/")+"/"+path.Base(rp))
+		}
+		return out
+	case "tftp":
+		// tftp -g -r REMOTE [-l LOCAL] HOST
+		if !hasWord(args, "-g") {
+			return nil
+		}
+		if l, ok := optValue(args, "-l", ""); ok {
+			return []string{l}
+		}
+		if r, ok := optValue(args, "-r", ""); ok {
+			return []string{path.Base(r)}
+		}
+	}
+	return nil
+}
+
 // dynDownload prefixes the key of a download whose file name is computed.
 const dynDownload = "\x00dyn:"
 
@@ -899,9 +1101,34 @@ func (a *analysis) recordDownloads(c *cmd) {
 	var files []string
 	if fetchers[c.name] {
 		files = a.downloadTargets(c)
-	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd") {
+		if dir := wgetTreeDir(c); dir != "" {
+			// wget -r -P DIR: whatever it mirrors lands under DIR
+			if p := a.absPath(dir, c.cwd); p != "" {
+				a.downloadDirs = append(a.downloadDirs, p)
+			}
+		}
+	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd" || decoders[c.name] || passThrough[c.name]) {
+		// a download unpacked or filtered on its way to a file
+		// (curl URL | gunzip > /tmp/p) is as remote as the download
 		for _, t := range a.writeTargets(c) {
 			files = append(files, t.path)
+		}
+	} else {
+		files = copiedFromHost(c)
+		if c.name == "hdiutil" && hasWord(c.args(), "attach") {
+			// a downloaded disk image mounted: what it holds appears
+			// under /Volumes
+			for _, w := range positional(c.args()) {
+				if w.s != "attach" && a.isDownloaded(w.s, c.cwd) {
+					a.downloadDirs = append(a.downloadDirs, "/Volumes")
+				}
+			}
+		}
+		if dir := clonedFromArbitraryHost(c); dir != "" {
+			// its setup scripts are code from that host
+			if p := a.absPath(dir, c.cwd); p != "" {
+				a.downloadDirs = append(a.downloadDirs, p)
+			}
 		}
 	}
 	for _, f := range files {
@@ -936,6 +1163,22 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 		if dir != "" {
 			a.downloadDirs = append(a.downloadDirs, dir)
+		}
+	}
+	// find -fprintf FILE 'TEXT' writes TEXT for each file found: a
+	// script written to be sourced later
+	if c.name == "find" {
+		args := c.args()
+		for i, w := range args {
+			if w.s == "-fprintf" && i+2 < len(args) && args[i+1].ok && args[i+2].ok {
+				if p := a.absPath(args[i+1].s, c.cwd); p != "" {
+					if a.files == nil {
+						a.files = make(map[string]flow)
+					}
+					text := strings.ReplaceAll(args[i+2].s, `\n`, "\n")
+					a.files[p] = flow{kind: flowText, text: text, what: "file written earlier (" + args[i+1].s + ")"}
+				}
+			}
 		}
 	}
 	// known text written to files, in case they are run later
@@ -1061,6 +1304,10 @@ func storedSecretRead(c *cmd) string {
 	case "git":
 		for i, w := range args {
 			if w.s == "credential" && i+1 < len(args) && args[i+1].s == "fill" {
+				return "git's stored credentials"
+			}
+			// a credential helper asked directly: git credential-manager get
+			if strings.HasPrefix(w.s, "credential-") && i+1 < len(args) && args[i+1].s == "get" {
 				return "git's stored credentials"
 			}
 			if !strings.HasPrefix(w.s, "-") && w.s != "credential" {

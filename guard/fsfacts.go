@@ -18,7 +18,15 @@ type delTarget struct {
 	glob  bool
 }
 
-var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsync", "rmdir")
+var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsync", "rmdir", "rimraf", "del-cli")
+
+// deleteRuleNames are the commands the deletion rules look at: the
+// deleters, and the package runners that may start one.
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip"), deleters...)
+
+// nodeDeleters are the npm packages that delete their operands
+// recursively, run directly or through npx: rm -rf by another name.
+var nodeDeleters = map[string]bool{"rimraf": true, "del-cli": true, "del": true, "premove": true, "rmrf": true}
 
 // posArgs returns the operands of a command whose options may be mixed
 // with operands; options in spec.short/long take an argument.
@@ -164,6 +172,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		if w.ok && isBlockDevice(a.absPath(w.s, c.cwd)) {
 			return // judged by the disk rules
 		}
+		if g, ok := negatedGlob(w.s); ok && w.ok {
+			w = word{s: g, ok: true, glob: true}
+		}
 		if w.find != nil && w.find.aged && a.retentionRoot(w, c.cwd) {
 			return // pruning what aged out of one tool's own directory
 		}
@@ -182,6 +193,62 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		rec := o.has("rR", "recursive")
 		for _, w := range posArgs(args, optSpec{}) {
 			add(w, rec)
+		}
+	case "rimraf", "del-cli", "npx", "bunx", "pnpx":
+		ops := posArgs(args, optSpec{short: "p", long: []string{"package", "call"}})
+		if c.name == "npx" || c.name == "bunx" || c.name == "pnpx" {
+			if len(ops) == 0 {
+				break
+			}
+			if pkg, _, _ := strings.Cut(ops[0].s, "@"); !nodeDeleters[pkg] { // rimraf@5
+				break
+			}
+			ops = ops[1:]
+		}
+		for _, w := range ops {
+			if w.ok && strings.ContainsAny(w.s, "*?") {
+				w.glob = true // the tool expands its own patterns
+			}
+			add(w, true)
+		}
+	case "tar":
+		// tar --remove-files deletes what it archived: the operands, read
+		// from the folder -C names
+		if !hasWord(args, "--remove-files") {
+			break
+		}
+		dir := ""
+		for i, w := range args {
+			if (w.s == "-C" || w.s == "--directory") && i+1 < len(args) {
+				dir = args[i+1].s
+			} else if v, ok := strings.CutPrefix(w.s, "--directory="); ok {
+				dir = v
+			}
+		}
+		ops := posArgs(args, optSpec{short: "fCbTXgHKLNV", long: []string{"file", "directory", "exclude", "files-from", "exclude-from", "use-compress-program", "transform", "owner", "group", "mode", "mtime"}})
+		if len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && len(ops) > 0 {
+			ops = ops[1:] // the old-style bundle (czf)
+			if strings.Contains(args[0].s, "f") && len(ops) > 0 {
+				ops = ops[1:] // and its archive
+			}
+		}
+		for _, w := range ops {
+			if dir != "" && w.ok && !strings.HasPrefix(w.s, "/") {
+				w = word{s: strings.TrimSuffix(dir, "/") + "/" + w.s, ok: true}
+			}
+			add(w, true)
+		}
+	case "zip":
+		// zip -m moves the files into the archive: they are deleted
+		o := c.opts()
+		if !o.has("m", "move") {
+			break
+		}
+		ops := posArgs(args, optSpec{short: "bnPtx", long: []string{"password", "temp-path", "suffixes", "exclude"}})
+		if len(ops) > 1 {
+			for _, w := range ops[1:] {
+				add(w, o.has("r", "recurse-paths"))
+			}
 		}
 	case "unlink":
 		for _, w := range posArgs(args, optSpec{}) {
@@ -239,7 +306,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 }
 
 func delRule(id string, level DangerLevel, cat, desc string, sugg []string, rec int, classes ...pclass) *rule {
-	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, names: deleters,
+	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, names: deleteRuleNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.deletions(c) {
 				if rec == 1 && !t.rec || rec == 0 && t.rec {
@@ -331,6 +398,9 @@ func (a *analysis) computePermTargets(c *cmd) []permTarget {
 
 // chmodMode returns chmod's mode operand.
 func chmodMode(c *cmd) string {
+	if c.name == "setfacl" {
+		return aclMode(c)
+	}
 	if c.name != "chmod" {
 		return ""
 	}
@@ -347,6 +417,22 @@ func chmodMode(c *cmd) string {
 			continue
 		}
 		return s
+	}
+	return ""
+}
+
+// aclMode returns what setfacl -m grants every other user, as the chmod
+// mode that grants the same (-m o::rwx is o+rwx), or "".
+func aclMode(c *cmd) string {
+	v, ok := optValue(c.args(), "-m", "modify")
+	if !ok {
+		return ""
+	}
+	for _, e := range strings.Split(v, ",") {
+		tag, perms, ok := strings.Cut(e, "::")
+		if ok && (tag == "o" || tag == "other") && strings.Trim(perms, "rwxX-") == "" {
+			return "o+" + strings.ReplaceAll(perms, "-", "")
+		}
 	}
 	return ""
 }
@@ -538,7 +624,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			}
 		}
 	case "sed", "perl":
-		if c.name == "perl" && !hasPrefixWord(args, "-pi") && !hasPrefixWord(args, "-i") && !hasPrefixWord(args, "-ni") {
+		if c.name == "perl" && !perlInPlace(args) {
 			break
 		}
 		if c.name == "sed" && !hasPrefixWord(args, "-i") && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
@@ -615,7 +701,10 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
-				if t.path == "/etc/hosts" && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
+				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && strings.HasSuffix(lower(t.path), ".ps1") && plainPSAlias(strings.TrimSpace(t.content.text)) {
+					continue // a PowerShell profile given an alias for a plain program
+				}
+				if (t.path == "/etc/hosts" || strings.HasSuffix(lower(t.path), "/drivers/etc/hosts")) && (t.appends && t.content.kind == flowText && !t.content.partial && localHostsEntries(t.content.text) ||
 					c.name == "sudoedit") {
 					continue // a local development name, or the user at the editor
 				}
@@ -732,9 +821,28 @@ func (a *analysis) plainSettings(text string) bool {
 		if up == "PATH" && !a.ownPathDirs(val) {
 			return false
 		}
+		if tlsCheckOffVar(up, strings.Trim(val, `"'`)) {
+			return false // every later session trusts any certificate
+		}
 		any = true
 	}
 	return any
+}
+
+// tlsCheckOffVar reports an environment variable set to turn certificate
+// checks off for the programs that read it.
+func tlsCheckOffVar(name, val string) bool {
+	switch name {
+	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY":
+		return val == "0"
+	case "GIT_SSL_NO_VERIFY", "CURL_INSECURE", "GONOSUMDB", "GOINSECURE", "GOFLAGS":
+		return name != "GOFLAGS" && val != "" && val != "0" && val != "false" || name == "GOFLAGS" && strings.Contains(val, "-insecure")
+	case "GOSUMDB":
+		return val == "off"
+	case "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
+		return val == ""
+	}
+	return false
 }
 
 // settingLines splits start-up text into its statements: lines, and the
@@ -849,4 +957,52 @@ func (a *analysis) ownPathDirs(val string) bool {
 		}
 	}
 	return true
+}
+
+// negatedGlob rewrites the patterns that select everything but a few
+// names into the plain glob they reach nearly all of: bash's !(x), zsh's
+// ^x and *~x select every entry of the folder but x, and zsh's *.(ts|tsx)
+// is *.{ts,tsx}. ok is false for any other word.
+func negatedGlob(s string) (string, bool) {
+	dir, last := "", s
+	if i := strings.LastIndexByte(strings.TrimSuffix(s, "/"), '/'); i >= 0 {
+		dir, last = s[:i+1], s[i+1:]
+	}
+	last = strings.TrimSuffix(last, "/")
+	if strings.HasPrefix(last, "^") {
+		last = stripGlobQualifier(last) // ^.git(D)
+	}
+	switch {
+	case strings.HasPrefix(last, "!(") && strings.HasSuffix(last, ")"):
+		return dir + "*", true
+	case strings.HasPrefix(last, "^") && len(last) > 1:
+		return dir + "*", true
+	case strings.HasPrefix(last, "*~"):
+		return dir + "*", true
+	}
+	if i := strings.Index(last, ".("); i >= 0 && strings.HasSuffix(last, ")") && strings.Contains(last[i:], "|") {
+		return dir + last[:i] + ".{" + strings.ReplaceAll(last[i+2:len(last)-1], "|", ",") + "}", true
+	}
+	return "", false
+}
+
+// perlInPlace reports perl -i, alone or in a cluster of switches (-pi,
+// -0pi, -i.bak, -lpi): the files named are rewritten.
+func perlInPlace(args []word) bool {
+	for _, w := range args {
+		s := w.s
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			continue
+		}
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			if c == 'i' {
+				return true
+			}
+			if c == 'e' || c == 'E' || c == 'M' || c == 'm' || c == 'I' {
+				break // the rest is an argument
+			}
+		}
+	}
+	return false
 }

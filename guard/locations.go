@@ -38,6 +38,9 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		}
 		return p, true
 	}
+	if c.name == "git" {
+		return a.gitLocation(c)
+	}
 	switch c.name {
 	case "brew", "npm", "pnpm", "yarn", "go", "python", "python3", "gem", "rustc", "xcode-select":
 	default:
@@ -110,6 +113,35 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		if hasWord(args, "-p") || hasWord(args, "--print-path") {
 			return "/Applications/Xcode.app/Contents/Developer", true
 		}
+	}
+	return "", false
+}
+
+// gitLocation is the folder git rev-parse prints: the top of the work
+// tree (--show-toplevel) or its .git (--git-dir), of the repository git
+// -C names, else of the project. The top is that folder or one above it;
+// the folder itself is the least it can be.
+func (a *analysis) gitLocation(c *cmd) (string, bool) {
+	args := c.args()
+	dir := c.cwd
+	if dir == "" {
+		dir = a.workDir
+	}
+	for len(args) > 1 && args[0].s == "-C" {
+		if !args[1].ok {
+			return "", false
+		}
+		dir = a.absPath(args[1].s, dir)
+		args = args[2:]
+	}
+	if len(args) < 2 || args[0].s != "rev-parse" || dir == "" {
+		return "", false
+	}
+	switch args[1].s {
+	case "--show-toplevel":
+		return dir, true
+	case "--git-dir", "--absolute-git-dir":
+		return strings.TrimSuffix(dir, "/") + "/.git", true
 	}
 	return "", false
 }

@@ -13,7 +13,7 @@ const missesEnv = "GUARD_MISSES"
 
 // scoredOnly are the base-name prefixes of the corpora that only ever
 // score the rules: their lines are never listed.
-var scoredOnly = []string{"round4b", "holdout", "round3b"}
+var scoredOnly = []string{"round5b", "round4b", "holdout", "round3b"}
 
 // missesPrefixAllowed says whether a prefix may be listed: it must not
 // reach any scored-only corpus, neither by naming one nor by being short
@@ -35,6 +35,7 @@ func TestMissesPrefixAllowed(t *testing.T) {
 		"round4a": true, "round3a": true, "posix": true, "windows-heldout1": true,
 		"": false, "r": false, "round": false, "round4": false, "round4b": false,
 		"round4b-benign": false, "holdout": false, "hold": false, "round3b-x": false,
+		"round5a": true, "round5": false, "round5b": false, "round5b-dangerous": false,
 	} {
 		if got := missesPrefixAllowed(prefix); got != want {
 			t.Errorf("missesPrefixAllowed(%q) = %t, want %t", prefix, got, want)
@@ -57,7 +58,7 @@ func TestListMisses(t *testing.T) {
 	}
 	var dg []dangerousEntry
 	var bn []benignEntry
-	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4"} {
+	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4", corpusDir + "/round5"} {
 		files, _ := filepath.Glob(filepath.Join(dir, prefix+"*.jsonl"))
 		for _, f := range files {
 			name := filepath.Base(f)

@@ -54,7 +54,7 @@ func curlStdin(args []word) bool {
 		if strings.Contains(s, "@-") || strings.Contains(s, "@/dev/stdin") || strings.HasSuffix(s, "=/dev/stdin") || s == "--post-file=-" || s == "--body-file=-" {
 			return true
 		}
-		if (s == "-T" || s == "--upload-file") && i+1 < len(args) && (args[i+1].s == "-" || args[i+1].s == ".") {
+		if curlUploadOpt(s) && i+1 < len(args) && (args[i+1].s == "-" || args[i+1].s == ".") {
 			return true
 		}
 		if (s == "--data-binary" || s == "-d" || s == "--data" || s == "--json") && i+1 < len(args) && args[i+1].s == "@-" {
@@ -62,6 +62,23 @@ func curlStdin(args []word) bool {
 		}
 	}
 	return false
+}
+
+// curlUploadOpt reports whether s is curl's upload option, alone or
+// ending a bundle of short options (-sT FILE): the next word is the file.
+func curlUploadOpt(s string) bool {
+	if s == "-T" || s == "--upload-file" {
+		return true
+	}
+	if len(s) < 3 || s[0] != '-' || s[1] == '-' || s[len(s)-1] != 'T' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < 'A' || r > 'z' || r > 'Z' && r < 'a' {
+			return false
+		}
+	}
+	return true
 }
 
 // sendsStdin reports whether a network tool sends what it reads.
@@ -81,6 +98,10 @@ func sendsStdin(c *cmd) bool {
 	}
 	return false
 }
+
+// awsValueOpts are the AWS CLI's global and s3 options that take a value.
+var awsValueOpts = []string{"profile", "region", "endpoint-url", "output", "query", "ca-bundle", "cli-read-timeout", "cli-connect-timeout",
+	"sse", "sse-kms-key-id", "acl", "storage-class", "exclude", "include", "content-type", "cache-control", "expires", "metadata", "grants"}
 
 // uploadedFiles lists the local files a network tool sends.
 func uploadedFiles(c *cmd) []word {
@@ -107,7 +128,7 @@ func uploadedFiles(c *cmd) []word {
 					}
 					out = append(out, lit(strings.Trim(f, `"`)))
 				}
-			case s == "-T" || s == "--upload-file":
+			case curlUploadOpt(s):
 				out = append(out, lit(next))
 			case s == "--data-urlencode":
 				if j := strings.IndexByte(next, '@'); j >= 0 {
@@ -181,13 +202,18 @@ func uploadedFiles(c *cmd) []word {
 			}
 		}
 	case "aws", "gsutil":
-		ops := positional(args)
+		ops := posArgs(args, optSpec{long: awsValueOpts})
 		for i, w := range ops {
 			if (w.s == "cp" || w.s == "mv" || w.s == "sync") && i+2 < len(ops) {
-				if strings.Contains(ops[len(ops)-1].s, "://") {
+				if strings.Contains(ops[i+2].s, "://") {
 					out = append(out, ops[i+1])
 				}
 			}
+		}
+	case "git":
+		// git send-email FILES: each file goes out as a mail
+		if len(args) > 1 && args[0].s == "send-email" {
+			out = append(out, posArgs(args[1:], optSpec{long: []string{"to", "cc", "bcc", "from", "smtp-server", "smtp-user", "smtp-server-port", "subject", "in-reply-to"}})...)
 		}
 	case "gh":
 		if len(args) > 1 && args[0].s == "gist" && args[1].s == "create" {

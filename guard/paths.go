@@ -424,6 +424,17 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 				case "/", "/*", "/.*", "/*/", "/**":
 					return pcVarRoot
 				}
+				if onlyVariables(s[i:]) {
+					return pcVarRoot // "$ROOT/$SUB"/: both empty is /
+				}
+			}
+		}
+		// "/home/$u", "$HOME/$x": when the variable is empty, or names
+		// any entry, the folder in front is what goes
+		if i := strings.IndexAny(s, "$`"); i > 0 && strings.HasSuffix(s[:i], "/") && onlyVariables(s[i:]) {
+			switch cl := a.classifyDelete(lit(strings.TrimSuffix(s[:i], "/")), cwd); cl {
+			case pcRoot, pcHome, pcSystemCrit:
+				return cl
 			}
 		}
 		return pcUnknown
@@ -504,6 +515,9 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	case pcWorkSource:
 		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
 			return pcInside // some files of the tests, docs or data only
+		}
+		if root.find != nil && root.find.artefactsOnly() {
+			return pcInside // compiled files or empty directories among the sources
 		}
 	case pcRoot, pcSystemCrit, pcHome, pcCritFile:
 		return pcSystemSub
@@ -793,6 +807,9 @@ func (a *analysis) classifyWrite(p string) wclass {
 	if isGitHook(p) {
 		return wGitHook
 	}
+	if cl := gitBashWindowsWrite(p); cl != wNone {
+		return cl
+	}
 	if a.isPathShadow(p) {
 		return wPathShadow
 	}
@@ -970,3 +987,69 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 // managers keep the packages they downloaded.
 var packageCaches = map[string]bool{"apk": true, "apt": true, "yum": true, "dnf": true, "pacman": true, "zypp": true,
 	"pkg": true, "xbps": true, "distfiles": true}
+
+// gitBashWindowsWrite classifies a Windows system path as Git Bash and
+// MSYS spell it (/c/Windows/..., /c/ProgramData/..., C:/...): the hosts
+// file, the administrators' SSH keys, PowerShell profiles, the Startup
+// folders and Windows itself.
+func gitBashWindowsWrite(p string) wclass {
+	l := strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	switch {
+	case len(l) > 3 && l[0] == '/' && l[1] >= 'a' && l[1] <= 'z' && l[2] == '/':
+		l = l[2:]
+	case len(l) > 3 && l[0] == '/' && l[1] >= 'a' && l[1] <= 'z' && l[2] == ':':
+		l = l[3:]
+	case len(l) > 2 && l[0] >= 'a' && l[0] <= 'z' && l[1] == ':':
+		l = l[2:]
+	default:
+		return wNone
+	}
+	switch {
+	case strings.HasPrefix(l, "/windows/system32/drivers/etc/"):
+		return wEtc
+	case strings.HasSuffix(l, "/administrators_authorized_keys") || strings.HasPrefix(l, "/programdata/ssh/") && strings.HasSuffix(l, "authorized_keys"):
+		return wAuthKeys
+	case strings.HasPrefix(l, "/programdata/ssh/"):
+		return wSSHDConfig
+	case strings.Contains(l, "/start menu/programs/startup/"):
+		return wService
+	case strings.HasPrefix(l, "/users/") && (strings.Contains(l, "/documents/windowspowershell/") || strings.Contains(l, "/documents/powershell/")) && strings.HasSuffix(l, "profile.ps1"):
+		return wShellRC
+	case strings.HasPrefix(l, "/windows/"):
+		return wSysBin
+	}
+	return wNone
+}
+
+// onlyVariables reports a path tail made only of unresolved variables,
+// slashes and stars ("/$SUB/", "$u", "${name}/*"): it may expand to
+// nothing at all.
+func onlyVariables(t string) bool {
+	seen := false
+	for i := 0; i < len(t); {
+		switch c := t[i]; {
+		case c == '/' || c == '*':
+			i++
+		case c == '$' && i+1 < len(t) && t[i+1] == '{':
+			j := strings.IndexByte(t[i:], '}')
+			if j < 0 || strings.ContainsAny(t[i+2:i+j], ":-=?+#%/") {
+				return false // ${X:-default} and friends are not empty
+			}
+			i += j + 1
+			seen = true
+		case c == '$':
+			j := i + 1
+			for j < len(t) && (t[j] == '_' || t[j] >= 'a' && t[j] <= 'z' || t[j] >= 'A' && t[j] <= 'Z' || t[j] >= '0' && t[j] <= '9') {
+				j++
+			}
+			if j == i+1 {
+				return false
+			}
+			i = j
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
+}

@@ -285,6 +285,8 @@ var psAliases = map[string]string{
 	"sasv": "start-service", "tee": "tee-object", "rni": "rename-item", "ren": "rename-item", "set": "set-variable", "sv": "set-variable",
 	"gsv": "get-service", "gcim": "get-ciminstance", "rcim": "remove-ciminstance", "gwmi": "get-wmiobject", "rwmi": "remove-wmiobject",
 	"nal": "new-alias", "sal": "set-alias", "ipmo": "import-module", "epal": "export-alias", "r": "invoke-history",
+	"fl": "format-list", "ft": "format-table", "fw": "format-wide", "select": "select-object", "sort": "sort-object",
+	"measure": "measure-object", "rvpa": "resolve-path", "cvpa": "convert-path",
 }
 
 // canonicalPS folds a PowerShell command name onto the name its rules
@@ -612,12 +614,19 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		ok = false
 		tail = b.Len()
 	}
+	// a parameter name holds no control character: in -Fo`rce the
+	// backtick hides the letter from a reader, it makes no carriage return
+	param := len(t) > 1 && t[0] == '-' && (t[1] >= 'a' && t[1] <= 'z' || t[1] >= 'A' && t[1] <= 'Z' || t[1] == '`')
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch c {
 		case '`':
 			if i+1 < len(t) {
 				i++
+				if param {
+					b.WriteByte(t[i])
+					continue
+				}
 				b.WriteByte(psEscape(t[i]))
 			}
 		case '\'':
@@ -1081,6 +1090,11 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					prev = flow{kind: flowUnknown}
 					continue // the project's own script, read and run
 				}
+				if code, ok := psLiteralScriptBlock(ft); ok {
+					a.nestedWin(code, ShellPowerShell, "scriptblock")
+					prev = flow{kind: flowUnknown}
+					continue // constant code: judged as what it says
+				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
@@ -1274,6 +1288,10 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		return
 	}
 	ws.psExpression(rhs, item)
+	if v, ok := ws.psJoinedParts(raw, item); ok {
+		ws.vars[name] = lit(v) // $c = 'Remove-' + 'Item'
+		return
+	}
 	if len(rhs) == 1 {
 		v := ws.psWord(rhs[0].text, item)
 		if v.ok {
@@ -1286,6 +1304,33 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		return
 	}
 	delete(ws.vars, name)
+}
+
+// psJoinedParts evaluates a string concatenation of quoted strings and
+// known variables ('Remove-' + 'Item', $a + $b); ok is false when a part
+// is anything else.
+func (ws *winState) psJoinedParts(raw string, item *psItem) (string, bool) {
+	t := strings.TrimSpace(raw)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	if !strings.Contains(t, "+") || strings.ContainsAny(t, "(){}[];|") {
+		return "", false
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(t, "+") {
+		part = strings.TrimSpace(part)
+		quoted := len(part) > 1 && (part[0] == '\'' || part[0] == '"') && part[len(part)-1] == part[0] && !strings.ContainsRune(part[1:len(part)-1], rune(part[0]))
+		if name, end := psVarName(part, 0); !quoted && (name == "" || end != len(part)) {
+			return "", false
+		}
+		w := ws.psWord(part, item)
+		if !w.ok {
+			return "", false
+		}
+		b.WriteString(w.s)
+	}
+	return b.String(), true
 }
 
 func psJoin(ts []psTok) string {
@@ -1456,8 +1501,10 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		}
 	}
 	// [IO.Directory]::Delete('C:\x', $true) / [IO.File]::Delete(...)
+	// Scripting.FileSystemObject's DeleteFolder/DeleteFile delete whole
+	// trees and take wildcards
 	for _, api := range [...]string{"io.directory]::delete(", "io.file]::delete(", "filesystem.deletedirectory(", "filesystem]::deletedirectory(",
-		"filesystem]::deletefile(", "filesystem.deletefile("} {
+		"filesystem]::deletefile(", "filesystem.deletefile(", ".deletefolder("} {
 		if i := strings.Index(l, api); i >= 0 {
 			arg := raw[i+len(api):]
 			if j := strings.IndexAny(arg, ",)"); j >= 0 {
@@ -1482,6 +1529,14 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	}
 	if strings.Contains(l, "setenvironmentvariable(") && strings.Contains(l, "'machine'") || strings.Contains(l, "\"machine\"") && strings.Contains(l, "setenvironmentvariable(") {
 		if strings.Contains(l, "'path'") || strings.Contains(l, "\"path\"") || strings.Contains(l, "comspec") || strings.Contains(l, "psmodulepath") {
+			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
+		}
+	}
+	if i := strings.Index(l, "setenvironmentvariable("); i >= 0 && strings.Contains(l[i:], ",") {
+		// a saved variable that loads a profiler DLL into every .NET
+		// program or lifts PowerShell's language restrictions, in any scope
+		name := strings.Trim(strings.TrimSpace(l[i+len("setenvironmentvariable("):][:strings.IndexByte(l[i:], ',')-len("setenvironmentvariable(")]), `"'`)
+		if envHijackValue("/environment/"+name) && name != "path" && name != "psmodulepath" && name != "comspec" {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
 		}
 	}
@@ -1519,6 +1574,30 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 				ws.emitWin(nil, "remote-code-exec", "loading an assembly from the network: "+truncate(raw, 100))
 			}
 		}
+	}
+	// [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Software\...\Run', $true).SetValue(...):
+	// the registry written through .NET is judged as reg add would be
+	if i := strings.Index(l, "registry]::"); i >= 0 && strings.Contains(l, ".setvalue(") {
+		hive := ""
+		switch rest := l[i+len("registry]::"):]; {
+		case strings.HasPrefix(rest, "currentuser"):
+			hive = "hkcu"
+		case strings.HasPrefix(rest, "localmachine"):
+			hive = "hklm"
+		}
+		for _, open := range [...]string{".opensubkey(", ".createsubkey("} {
+			if j := strings.Index(l, open); hive != "" && j >= 0 {
+				if qs := psQuoted(strings.TrimSpace(raw[j+len(open):])); len(qs) > 0 {
+					if k, ok := normRegKey(hive + `\` + qs[0]); ok {
+						ws.regWrite(nil, k, "")
+					}
+				}
+			}
+		}
+	}
+	// AMSI switched off in the session: what it would scan runs unseen
+	if strings.Contains(l, "amsiutils") || strings.Contains(l, "amsiinitfailed") || strings.Contains(l, "amsicontext") && strings.Contains(l, "setvalue") {
+		ws.emitWin(nil, "win-defender-disable", truncate(raw, 120))
 	}
 	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(raw, 120))
@@ -1664,6 +1743,12 @@ func psGrantsEveryone(l string) bool {
 func (ws *winState) exprFlow(stage []psTok) flow {
 	raw := psJoin(stage)
 	l := strings.ToLower(raw)
+	if j := strings.LastIndex(raw, ")."); len(stage) == 1 && strings.HasPrefix(raw, "(") && j > 0 && psMemberName(raw[j+2:]) {
+		// (Get-AzAccessToken).Token: a member of a secret is the secret
+		if f := ws.psGroupOut(raw[1:j], nil); f.kind == flowSecret {
+			return f
+		}
+	}
 	if len(stage) == 1 && strings.HasPrefix(raw, "(") && strings.HasSuffix(raw, ")") {
 		// (Get-Content .env -Raw) | ...: the command's output
 		if f := ws.psGroupOut(raw[1:len(raw)-1], nil); f.kind != flowUnknown && f.kind != flowNone {
@@ -1731,6 +1816,41 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 // psReadExpr returns the file a (Get-Content FILE -Raw) expression reads.
 func psReadExpr(expr string) string {
 	return psScriptFromFile("([scriptblock]::create(" + strings.TrimPrefix(expr, "$") + "))")
+}
+
+// psMemberName reports a plain member name (Token, Password, Value).
+func psMemberName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// psLiteralScriptBlock returns the code of ([scriptblock]::Create('CODE'))
+// made from one constant string: known code, judged as it is.
+func psLiteralScriptBlock(expr string) (string, bool) {
+	t := strings.TrimSpace(expr)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	const create = "[scriptblock]::create("
+	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	lit := strings.TrimSpace(t[len(create) : len(t)-1])
+	if len(lit) < 2 || lit[0] != '\'' && lit[0] != '"' || lit[len(lit)-1] != lit[0] {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	if strings.IndexByte(body, lit[0]) >= 0 || lit[0] == '"' && strings.ContainsAny(body, "$`") {
+		return "", false // more than one string, or one that expands
+	}
+	return body, true
 }
 
 // psScriptFromFile returns the file a script block is made from,

@@ -408,11 +408,16 @@ func (a *analysis) prepareFind(c *cmd) {
 			continue
 		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-size", "-user", "-uid",
 			"-group", "-gid", "-perm", "-inum", "-samefile", "-links", "-lname", "-ilname":
+			if i+2 < len(args) && args[i+2].s == "-prune" {
+				i += 3 // -path ./.git -prune -o ...: what it skips, not what it selects
+				continue
+			}
 			spec.filtered = spec.filtered || !neg
 			spec.narrowed = spec.narrowed || !neg
 			i += 2
 			continue
 		case "-empty", "-nouser", "-nogroup":
+			spec.empty = spec.empty || s == "-empty" && !neg
 			spec.filtered = spec.filtered || !neg
 			spec.narrowed = spec.narrowed || !neg
 		case "-maxdepth", "-mindepth", "-type", "-xtype", "-fstype", "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-context":

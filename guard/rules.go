@@ -130,6 +130,9 @@ func (f *finding) verdict() Verdict {
 func (a *analysis) judge(c *cmd) {
 	named := rulesByName[c.name]
 	for _, w := range c.words {
+		if w.s == "--" {
+			break // what follows is an operand or a script's own argument
+		}
 		if w.s == "--help" || w.s == "--version" {
 			named = nil // only prints usage
 			break

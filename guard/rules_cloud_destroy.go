@@ -223,6 +223,21 @@ var cloudDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "iac-replace", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "forcing infrastructure to be destroyed and made again, applied without review (its data and addresses are lost)",
+		Suggestions: []string{"Run terraform plan -replace=... and show it", "Apply without -auto-approve so the plan is read first"}, names: names("terraform", "tofu"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || ops[0].s != "apply" || !hasWord(args, "-auto-approve") && !hasWord(args, "--auto-approve") {
+				return false, ""
+			}
+			// terraform taint X && terraform apply -auto-approve, or
+			// apply -replace=X: X is destroyed before it is recreated
+			if hasPrefixWord(args, "-replace=") || hasPrefixWord(args, "--replace=") || strings.Contains(a.src, "terraform taint") || strings.Contains(a.src, "tofu taint") {
+				return true, "apply after taint or -replace"
+			}
+			return false, ""
+		}},
 	{ID: "iac-destroy-targeted", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "destroying selected infrastructure resources",
 		Suggestions: suggCloud, names: names("terraform"),
 		match: func(a *analysis, c *cmd) (bool, string) {

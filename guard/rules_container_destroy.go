@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"time"
 )
 
 // Rules for destroying containers, volumes, clusters and deployments (category container_destroy).
@@ -92,11 +93,29 @@ var containerDestroyRules = []*rule{
 			ops := positional(c.args())
 			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
 		}},
+	{ID: "win-vm-remove", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a Hyper-V virtual machine",
+		Suggestions: []string{"Stop the machine instead (Stop-VM)", "Export or checkpoint it before deleting"}, names: names("remove-vm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			return !hasWord(c.args(), "-WhatIf") && !hasWord(c.args(), "-whatif"), c.base
+		}},
+	{ID: "cluster-node-reset", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "tearing down the Kubernetes node or cluster on this machine (every workload and its state on it is gone)",
+		Suggestions: []string{"Drain and remove the node through the cluster's own tooling", "Let the cluster's administrator do it"},
+		names:       names("kubeadm", "microk8s", "k3s-uninstall.sh", "k3s-agent-uninstall.sh", "rke2-uninstall.sh", "k0s"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "kubeadm", "microk8s":
+				return len(ops) > 0 && ops[0].s == "reset", c.name + " reset"
+			case "k0s":
+				return len(ops) > 0 && ops[0].s == "reset", "k0s reset"
+			}
+			return true, c.name
+		}},
 	{ID: "docker-container-prune", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every stopped container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			sub, _ := dockerSub(c)
-			return sub == "container prune", ""
+			sub, rest := dockerSub(c)
+			return sub == "container prune" && !prunesAgedOnly(rest), ""
 		}},
 	{ID: "k8s-finalizers-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stripping finalizers to force a namespace or volume away (what guards its data is skipped)",
 		Suggestions: []string{"Find what holds the finalizer and let it finish", "Delete the namespace normally and wait"}, names: names("kubectl"),
@@ -159,6 +178,13 @@ var containerDestroyRules = []*rule{
 			switch sub {
 			case "kill", "stop", "container kill", "container stop":
 				return wordFlowList(rest, "containers"), ""
+			case "service scale":
+				// docker service ls -q | xargs -I{} docker service scale {}=0
+				for _, w := range rest {
+					if strings.HasSuffix(w.s, "=0") && w.flow != nil && w.flow.kind == flowList && w.flow.what == "services" {
+						return true, "every service scaled to zero"
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -206,7 +232,11 @@ var containerDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, rest := dockerSub(c)
 			if (sub == "volume rm" || sub == "volume remove") && !wordFlowList(rest, "volumes") && len(positional(rest)) > 0 {
-				return true, joinWords(positional(rest))
+				for _, w := range positional(rest) {
+					if !w.ok || !rebuildableVolume(w.s) {
+						return true, joinWords(positional(rest))
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -389,6 +419,44 @@ func init() { ruleSets = append(ruleSets, containerDestroyRules) }
 func shortCluster(args []word, letter byte) bool {
 	for _, w := range args {
 		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// prunesAgedOnly reports a prune of stopped containers filtered to those
+// older than a day or more (--filter until=24h): retention, which never
+// reaches the work of the day. Images are another matter: pruning every
+// unused one older than an hour is pruning them all.
+func prunesAgedOnly(rest []word) bool {
+	for i, w := range rest {
+		v, ok := strings.CutPrefix(w.s, "--filter=")
+		if !ok && w.s == "--filter" && i+1 < len(rest) {
+			v, ok = rest[i+1].s, true
+		}
+		if !ok {
+			continue
+		}
+		if age, ok := strings.CutPrefix(v, "until="); ok {
+			d, err := time.ParseDuration(age)
+			return err == nil && d >= 24*time.Hour
+		}
+	}
+	return false
+}
+
+// rebuildableVolume reports a volume named for what an install or a build
+// fills again (web_node_modules, gradle-cache): removing it costs a
+// reinstall, never data.
+func rebuildableVolume(name string) bool {
+	l := lower(name)
+	if strings.Contains(l, "node_modules") || strings.Contains(l, "node-modules") {
+		return true
+	}
+	for _, t := range nameWords(l) {
+		switch t {
+		case "cache", "caches", "buildcache", "vendor", "venv", "site-packages", "gomod", "gocache", "m2", "gradle", "nuget", "pip", "npm", "yarn", "pnpm":
 			return true
 		}
 	}

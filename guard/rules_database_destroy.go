@@ -9,6 +9,41 @@ import (
 
 // Rules for destroying databases and their data (category database_destroy).
 var databaseDestroyRules = []*rule{
+	{ID: "graph-db-wipe", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "deleting every node of a graph database, or the database itself",
+		Suggestions: []string{"Match only the nodes you mean (MATCH (n:Label {id: ...}))", "Back the database up first (neo4j-admin database dump)"},
+		names:       names("cypher-shell"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			code := lower(joinWords(positional(c.args())))
+			if c.in.kind == flowText {
+				code += " " + lower(c.in.text)
+			}
+			if strings.Contains(code, "drop database") {
+				return true, "DROP DATABASE"
+			}
+			// MATCH (n) DETACH DELETE n: every node, with no label or WHERE
+			if strings.Contains(code, "delete") && strings.Contains(code, "match (n)") && !strings.Contains(code, "where") {
+				return true, "every node deleted"
+			}
+			return false, ""
+		}},
+	{ID: "db-wipe-raw-protocol", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "wiping a cache or key-value store by speaking its protocol over a raw connection",
+		Suggestions: []string{"Use the store's own client against a local instance", "Delete only the keys you mean"},
+		names:       names("nc", "ncat", "netcat", "telnet", "socat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText {
+				return false, ""
+			}
+			for _, w := range positional(c.args()) {
+				if loopback(w.s) || w.s == "localhost" {
+					return false, "" // a developer's local cache
+				}
+			}
+			t := lower(c.in.text)
+			if strings.Contains(t, "flushall") || strings.Contains(t, "flushdb") || strings.Contains(t, "flush_all") {
+				return true, strings.TrimSpace(strings.Fields(t + " ")[0])
+			}
+			return false, ""
+		}},
 	{ID: "db-drop-object", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "dropping a database index, view, function or role",
 		Suggestions: suggDB, names: dbClients,
 		match: func(a *analysis, c *cmd) (bool, string) {

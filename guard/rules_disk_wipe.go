@@ -65,6 +65,9 @@ var diskWipeRules = []*rule{
 		Suggestions: []string{"Format an image file for testing (mkfs.ext4 disk.img)", "Verify the device with lsblk and do this by hand"}, names: names("mkfs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
+				if loopDevice(w.s) {
+					continue
+				}
 				if strings.HasPrefix(w.s, "/dev/") || !w.ok {
 					return true, w.s
 				}
@@ -72,13 +75,16 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "wipefs", Level: LevelCritical, Category: CategoryDiskWipe, Description: "wiping filesystem signatures from a device",
-		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format"),
+		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format", "flash_erase", "flash_eraseall"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			o := c.opts()
 			if c.name == "wipefs" && !o.has("a", "all") && !o.has("o", "offset") {
 				return false, ""
 			}
 			for _, w := range positional(c.args()) {
+				if loopDevice(w.s) {
+					continue
+				}
 				if strings.HasPrefix(w.s, "/dev/") || !w.ok {
 					return true, w.s
 				}
@@ -231,4 +237,19 @@ func diskutilErases(args []word) bool {
 		return true
 	}
 	return false
+}
+
+// loopDevice reports a loop device (/dev/loop7): a file seen as a disk,
+// the scratch image a developer formats, never a physical disk.
+func loopDevice(p string) bool {
+	n, ok := strings.CutPrefix(p, "/dev/loop")
+	if !ok || n == "" {
+		return false
+	}
+	for _, r := range n {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

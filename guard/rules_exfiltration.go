@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 )
 
@@ -94,11 +95,19 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
-		Suggestions: suggExfil, names: netSinks,
+		Suggestions: suggExfil, names: append(names("git"), netSinks...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range uploadedFiles(c) {
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
 					return true, d
+				}
+				if w.find != nil {
+					// find -name '.env*' -exec scp {} host: each file found
+					for _, n := range append(append([]string(nil), w.find.names...), w.find.patterns...) {
+						if keyHunt(n) {
+							return true, "files named " + n
+						}
+					}
 				}
 				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.kind == flowSecret && f.crit {
 					return true, f.what // an archive of keys made earlier
@@ -112,6 +121,9 @@ var exfiltrationRules = []*rule{
 			for _, w := range uploadedFiles(c) {
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && !crit {
 					return true, d
+				}
+				if databaseFile(w.s) {
+					return true, "a database (" + w.s + ")"
 				}
 			}
 			return false, ""
@@ -289,6 +301,12 @@ var exfiltrationRules = []*rule{
 				case "dump-keychain", "export":
 					return true, first
 				case "find-generic-password", "find-internet-password":
+					// one named secret captured for a program (export
+					// TOKEN=$(security ... -w)) is not printed; where it
+					// goes next is judged there
+					if a.wantOut > 0 && c.pipe == nil && len(c.redirs) == 0 && (hasWord(args, "-s") || hasWord(args, "-a")) {
+						return false, ""
+					}
 					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
 				}
 			case "secret-tool":
@@ -334,8 +352,19 @@ var exfiltrationRules = []*rule{
 			case "where-object", "select-string", "findstr":
 				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
 				// variables picked out of the environment
-				if c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key")) {
+				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
 					return true, c.in.what
+				}
+			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
+				// ... | ? Name -match TOKEN | Select-Object Name, Value:
+				// judged at the end of the pipeline, where a projection to
+				// the names alone prints no value
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && !psNamesOnly(c.args()) {
+					for _, s := range c.pipe[:c.stage] {
+						if s != nil && (s.name == "where-object" || s.name == "select-string" || s.name == "findstr") && secretsPicked(a, s) {
+							return true, c.in.what
+						}
+					}
 				}
 			}
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
@@ -579,7 +608,8 @@ func foreignEnviron(c *cmd) string {
 // (its id, type, place and addresses) and hold no credential.
 var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
 	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
-	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true}
+	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true,
+	"project-id": true, "numeric-project-id": true, "cpu-platform": true}
 
 // harmlessMetadata reports a metadata request (host/path, scheme cut) for
 // one descriptive entry rather than credentials, user data or a listing.
@@ -605,4 +635,29 @@ func jqNamesOnly(args []word) bool {
 		return false
 	}
 	return false
+}
+
+// databaseFile reports whether p names a database file or a dump of one:
+// sent elsewhere, every record in it leaves with it.
+func databaseFile(p string) bool {
+	base := lower(path.Base(p))
+	ext := path.Ext(base)
+	switch ext {
+	case ".sqlite", ".sqlite3", ".db", ".mdb", ".accdb":
+		return true
+	case ".sql", ".dump", ".bak", ".gz", ".zst":
+		stem := strings.TrimSuffix(base, ext)
+		for _, k := range [...]string{"prod", "dump", "backup", "users", "customers"} {
+			if strings.Contains(stem, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretsPicked reports a filter that picks the secret variables out of
+// a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
+func secretsPicked(a *analysis, c *cmd) bool {
+	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key"))
 }

@@ -127,3 +127,19 @@ var fileDeleteRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, fileDeleteRules) }
+
+// generatedCode reports a path (lower case, forward slashes) of code a
+// generator writes: in a generated/ folder, or named as generated output
+// (*.g.cs, *.designer.cs, *_pb2.py, *.pb.go). Deleting it loses nothing
+// the next build does not make again.
+func generatedCode(p string) bool {
+	if strings.Contains("/"+p, "/generated/") || strings.Contains("/"+p, "/__generated__/") || strings.Contains("/"+p, "/autogen/") {
+		return true
+	}
+	for _, suf := range [...]string{".g.cs", ".g.i.cs", ".designer.cs", ".generated.cs", ".generated.ts", ".generated.go", "_pb2.py", "_pb2_grpc.py", ".pb.go", "_grpc.pb.go", ".pb.cc", ".pb.h"} {
+		if strings.HasSuffix(p, suf) {
+			return true
+		}
+	}
+	return false
+}

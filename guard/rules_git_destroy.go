@@ -6,6 +6,31 @@ import (
 
 // Rules for destroying repository history, remote refs and uncommitted work (category git_destroy).
 var gitDestroyRules = []*rule{
+	{ID: "git-untrack-all", Level: LevelModerate, Category: CategoryGitDestroy, Description: "removing every file from the index and committing it (the files are deleted from the repository)",
+		Suggestions: []string{"Untrack only the paths .gitignore now covers", "Add the files back (git add .) before committing"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "rm" || !hasWord(args, "--cached") {
+				return false, ""
+			}
+			o := c.opts()
+			if !o.has("r") {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				switch w.s {
+				case ".", "*", ":/", "./", ":/*":
+					// git rm -r --cached . && git add .: refreshing the
+					// index after a .gitignore change, nothing is lost;
+					// alone it only stages, and the user sees it first
+					if strings.Contains(a.src, "git add") || !strings.Contains(a.src, "commit") {
+						return false, ""
+					}
+					return true, "git rm --cached " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "git-discard-stashes", Level: LevelModerate, Category: CategoryGitDestroy, Description: "dropping every stash or deleting refs directly",
 		Suggestions: []string{"Drop a single stash (git stash drop stash@{N})", "Use git branch -d for merged branches"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -116,6 +141,11 @@ var gitDestroyRules = []*rule{
 			for _, r := range p.refs {
 				if r == "HEAD" || r == "+HEAD" || r == "@" {
 					return true, r
+				}
+				// $(git branch --show-current), fish's (...): the branch
+				// is computed, the current one or any other
+				if strings.ContainsAny(r, "$`…") {
+					return true, "a computed branch " + r
 				}
 			}
 			return false, ""

@@ -6,6 +6,38 @@ import (
 
 // Rules for erasing shell history and logs (category history_tamper).
 var historyTamperRules = []*rule{
+	{ID: "login-records-cleared", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing the records of who logged in, or starting a shell that keeps no history",
+		Suggestions: []string{"Leave login records and history alone"}, names: names("lastlog", "fish"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "lastlog":
+				return hasWord(args, "--clear") || hasWord(args, "-C"), "lastlog --clear"
+			case "fish":
+				// fish --private: nothing typed from here on is recorded
+				return hasWord(args, "--private") || hasWord(args, "-P"), "fish --private"
+			}
+			return false, ""
+		}},
+	{ID: "timestomp-system", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "setting a system file's timestamps to another date (hides when it was changed)",
+		Suggestions: []string{"Leave system files' timestamps alone", "Touch only project files, to the current time"}, names: names("touch"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			o := c.opts()
+			if !o.has("rdt", "reference", "date") && !hasPrefixWord(args, "--reference=") && !hasPrefixWord(args, "--date=") {
+				return false, "" // now: what touch is for
+			}
+			for _, w := range posArgs(args, optSpec{short: "rdt", long: []string{"reference", "date", "time"}}) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				if cl := a.classifyWrite(p); cl != wNone || strings.HasPrefix(p, "/usr/") || strings.HasPrefix(p, "/var/log/") {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
 	delRule("rm-history", LevelHigh, CategoryHistoryTamper, "deletion of shell history",
 		[]string{"Leave shell history in place", "Remove a single entry with history -d N if it holds a secret"}, anyRec, pcHistory),
 	delRule("rm-logs", LevelHigh, CategoryHistoryTamper, "deletion of system logs",

@@ -6,6 +6,54 @@ import (
 
 // Rules for opening up permissions and ownership (category permission).
 var permissionRules = []*rule{
+	{ID: "cloud-firewall-open", Level: LevelHigh, Category: CategoryPermission, Description: "opening every port, or a remote-administration or database port, of cloud machines to the whole internet",
+		Suggestions: []string{"Allow only the addresses that need access (your office or VPN range)", "Open only the web ports (80, 443) to everyone"},
+		names:       names("aws", "az", "gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := lower(joinWords(args))
+			switch c.name {
+			case "aws":
+				if !strings.Contains(j, "authorize-security-group-ingress") || !strings.Contains(j, "0.0.0.0/0") && !strings.Contains(j, "::/0") {
+					return false, ""
+				}
+				proto, _ := optValue(args, "", "protocol")
+				port, _ := optValue(args, "", "port")
+				if proto == "-1" || proto == "all" || sensitivePorts(port) || strings.Contains(j, "ipprotocol=-1") {
+					return true, "security group ingress from anywhere"
+				}
+			case "az":
+				if !strings.Contains(j, "nsg rule create") && !strings.Contains(j, "nsg rule update") || strings.Contains(j, "--access deny") {
+					return false, ""
+				}
+				src, _ := optValue(args, "", "source-address-prefixes")
+				if src == "" {
+					src, _ = optValue(args, "", "source-address-prefix")
+				}
+				dst, _ := optValue(args, "", "destination-port-ranges")
+				if dst == "" {
+					dst, _ = optValue(args, "", "destination-port-range")
+				}
+				if (src == "*" || lower(src) == "internet" || src == "0.0.0.0/0" || lower(src) == "any") && sensitivePorts(dst) {
+					return true, "network security rule from anywhere"
+				}
+			case "gcloud":
+				if !strings.Contains(j, "firewall-rules create") && !strings.Contains(j, "firewall-rules update") {
+					return false, ""
+				}
+				src, _ := optValue(args, "", "source-ranges")
+				allow, _ := optValue(args, "", "allow")
+				if strings.Contains(src, "0.0.0.0/0") || src == "" && strings.Contains(j, "firewall-rules create") {
+					for _, p := range strings.Split(lower(allow), ",") {
+						_, port, _ := strings.Cut(p, ":")
+						if p == "all" || p == "tcp" || p == "udp" || sensitivePorts(port) {
+							return true, "firewall rule from anywhere: " + allow
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-weaken-credentials", Level: LevelModerate, Category: CategoryPermission, Description: "opening up permissions on SSH keys or personal configuration",
 		Suggestions: []string{"Keep ~/.ssh at 700 and its files at 600", "Grant access to a specific file only"}, names: names("chmod"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -141,7 +189,7 @@ var permissionRules = []*rule{
 			return false, ""
 		}},
 	{ID: "chmod-world-writable-outside", Level: LevelHigh, Category: CategoryPermission, Description: "making files outside the work directory world-writable",
-		Suggestions: []string{"Grant only what is needed (chmod u+x, 644, 755)", "Limit the change to the project directory"}, names: names("chmod"),
+		Suggestions: []string{"Grant only what is needed (chmod u+x, 644, 755)", "Limit the change to the project directory"}, names: names("chmod", "setfacl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			mode := chmodMode(c)
 			if !modeWorldWritable(mode) {
@@ -229,6 +277,19 @@ func servedDir(p string) bool {
 	for _, c := range strings.Split(lower(p), "/") {
 		switch c {
 		case "public", "uploads", "upload", "www", "static", "htdocs", "storage", "media":
+			return true
+		}
+	}
+	return false
+}
+
+// sensitivePorts reports a port list that opens everything or a port for
+// remote administration or a database (22, 3389, 5432, 6379, 0-65535, *).
+func sensitivePorts(p string) bool {
+	p = strings.Trim(p, `"' `)
+	for _, part := range strings.Split(p, ",") {
+		switch strings.TrimSpace(part) {
+		case "*", "0-65535", "1-65535", "all", "-1", "22", "23", "3389", "5985", "5986", "3306", "5432", "6379", "27017", "9200", "2375", "2376", "11211", "1433", "5900":
 			return true
 		}
 	}

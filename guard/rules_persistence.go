@@ -67,8 +67,16 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Keep hooks inside the repository (core.hooksPath .githooks)", "Review hooks before enabling them"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, v, ok := gitConfigSet(c)
-			if !ok || k != "core.hookspath" {
-				return false, ""
+			if !ok || k != "core.hookspath" && k != "init.templatedir" {
+				// git clone/init --template=DIR copies DIR's hooks into
+				// the new repository, where they run on checkout
+				sub, args := gitSub(c)
+				if sub != "clone" && sub != "init" {
+					return false, ""
+				}
+				if v, ok = optValue(args, "", "template"); !ok {
+					return false, ""
+				}
 			}
 			p := a.absPath(v, c.cwd)
 			if p == "" || a.inWork(p) {
@@ -132,12 +140,36 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "shell-function-autoload", Level: LevelHigh, Category: CategoryPersistence, Description: "installing an autoloaded shell function that is downloaded or takes the name of a common command (it runs whenever that name is typed)",
+		Suggestions: []string{"Give the function a name of its own", "Show the function and let the user install it"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				name := a.autoloadedFunction(t.path)
+				if name == "" {
+					continue
+				}
+				if t.content.kind == flowRemote {
+					return true, t.raw + " ← " + t.content.what
+				}
+				// a wrapper over a common command (ls with colours) is a
+				// habit; one that also starts something hidden, in the
+				// background or from the network is a foothold
+				if (commonCommands[name] || coreCommands[name] || name == "cd" || name == "sudo") && t.content.kind == flowText &&
+					(callsOut(t.content.text) || strings.Contains(t.content.text, "/tmp/") || strings.Contains(t.content.text, "/.") || strings.Contains(t.content.text, "&;") || strings.Contains(t.content.text, "& ")) {
+					return true, "the function " + name + " (" + t.raw + ")"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "editor-startup-command", Level: LevelHigh, Category: CategoryPersistence, Description: "putting a shell command into an editor's start-up file (it runs whenever the editor opens)",
 		Suggestions: []string{"Keep editor settings to options and mappings", "Show the line and let the user add it"}, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.writeTargets(c) {
 				if !editorStartup(t.path) {
 					continue
+				}
+				if t.content.kind == flowText && runsHiddenProgram(t.content.text) {
+					return true, t.raw // silent !/tmp/.v &
 				}
 				if t.content.kind == flowRemote {
 					return true, t.raw + " ← " + t.content.what
@@ -386,4 +418,39 @@ func editorStartup(p string) bool {
 		return base != "init.lua" || strings.Contains(p, "/nvim/")
 	}
 	return strings.Contains(p, "/.vim/plugin/") || strings.Contains(p, "/nvim/plugin/")
+}
+
+// autoloadedFunction returns the name of the function a file defines when
+// the shell loads it by name on first use: fish's functions folder, and
+// the usual zsh fpath folders; "" for any other file.
+func (a *analysis) autoloadedFunction(p string) string {
+	rel, _, ok := a.homeRel(p)
+	if !ok {
+		return ""
+	}
+	for _, dir := range [...]string{".config/fish/functions/", ".zfunc/", ".zsh/functions/", ".zfunctions/", ".oh-my-zsh/custom/functions/"} {
+		if name, ok := strings.CutPrefix(rel, dir); ok && name != "" && !strings.Contains(name, "/") {
+			return strings.TrimSuffix(name, ".fish")
+		}
+	}
+	return ""
+}
+
+// runsHiddenProgram reports editor start-up code whose shell escape (!)
+// starts a program kept in a temporary folder or under a hidden name:
+// nothing an editor plugin installs, what a foothold hides as.
+func runsHiddenProgram(text string) bool {
+	for i := strings.IndexByte(text, '!'); i >= 0; {
+		rest := strings.TrimSpace(text[i+1:])
+		f := strings.Fields(rest + " ")[0]
+		if strings.HasPrefix(f, "/tmp/") || strings.HasPrefix(f, "/dev/shm/") || strings.HasPrefix(f, "/var/tmp/") || strings.Contains(f, "/.") && !strings.Contains(f, "/../") {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '!')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -407,7 +407,7 @@ var privilegeRules = []*rule{
 	{ID: "k8s-cluster-admin-binding", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting cluster-admin (or admin) through a role binding",
 		Suggestions: []string{"Bind a role with only the verbs and resources needed", "Scope the binding to one namespace"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
+			args := kubectlSubArgs(c.args()) // kubectl -n kube-system create ...
 			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm") {
 				return false, ""
 			}
@@ -614,4 +614,21 @@ func foreignAgentSocket(w word) bool {
 		}
 	}
 	return false
+}
+
+// kubectlSubArgs drops kubectl's global options before the subcommand
+// (-n NS, --context CTX, --kubeconfig FILE).
+func kubectlSubArgs(args []word) []word {
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		switch args[0].s {
+		case "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--as", "--token":
+			if len(args) < 2 {
+				return nil
+			}
+			args = args[2:]
+		default:
+			args = args[1:]
+		}
+	}
+	return args
 }

@@ -14,6 +14,13 @@ var remoteExecRules = []*rule{
 			if (sub == "build" || sub == "buildx build" || sub == "image build" || sub == "bud") && hasWord(rest, "-") && c.in.kind == flowRemote {
 				return true, c.in.what
 			}
+			// curl URL | docker compose -f - up: services, images and
+			// mounts chosen by whoever serves the file
+			if strings.HasPrefix(sub, "compose") && c.in.kind == flowRemote {
+				if f, ok := optValue(c.args(), "-f", "file"); ok && (f == "-" || f == "/dev/stdin") {
+					return true, c.in.what
+				}
+			}
 			return false, ""
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
@@ -48,13 +55,35 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-downloaded-install", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package file downloaded in the same command (its install scripts run unreviewed)",
+		Suggestions: []string{"Install from the official registry", "Download, verify and inspect the package first"},
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "bun", "dpkg", "rpm", "apt", "apt-get", "dnf", "yum", "installer", "code"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(a.downloads) == 0 && len(a.downloadDirs) == 0 {
+				return false, ""
+			}
+			args := c.args()
+			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "-i") &&
+				!hasWord(args, "--install") && !hasWord(args, "-pkg") && !hasWord(args, "--install-extension") && !hasWord(args, "localinstall") {
+				return false, ""
+			}
+			for _, w := range args {
+				if strings.HasPrefix(w.s, "-") || !strings.ContainsAny(w.s, "./") || strings.Contains(w.s, "://") {
+					continue
+				}
+				if a.isDownloaded(w.s, c.cwd) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
-			if len(ops) == 0 {
+			if len(ops) == 0 && c.name != "npx" && c.name != "bunx" {
 				return false, ""
 			}
 			var src string
@@ -77,8 +106,22 @@ var remoteExecRules = []*rule{
 					src, _ = optValue(args, "", "source")
 				}
 			case "npm", "yarn", "pnpm":
-				if ops[0].s == "install" || ops[0].s == "i" || ops[0].s == "add" {
+				// exec, dlx and x fetch a package and run it at once
+				switch ops[0].s {
+				case "install", "i", "add", "exec", "x", "dlx", "create", "init":
 					src, _ = optValue(args, "", "registry")
+				}
+			case "npx", "bunx":
+				src, _ = optValue(args, "", "registry")
+			case "cargo":
+				// a crate built from any git repository or index runs its
+				// build script on this machine
+				if ops[0].s == "install" {
+					if v, ok := optValue(args, "", "git"); ok {
+						src = v
+					} else if v, ok := optValue(args, "", "index"); ok {
+						src = v
+					}
 				}
 			default:
 				if ops[0].s == "install" || ops[0].s == "add" || ops[0].s == "sync" || c.name == "uv" && ops[0].s == "pip" {
@@ -100,6 +143,63 @@ var remoteExecRules = []*rule{
 			}
 			if (c.name == "brew" || c.name == "scoop") && codeHosts[h] {
 				return false, "" // a repository on a code host: the usual third-party tap
+			}
+			return true, src
+		}},
+	{ID: "package-feed-arbitrary", Level: LevelHigh, Category: CategoryRemoteExec, Description: "adding or installing from a chart repository, module gallery or package feed on an arbitrary web site",
+		Suggestions: []string{"Use the official gallery, feed or chart repository", "Ask the user before adding a third-party source"},
+		names:       names("helm", "register-psrepository", "register-packagesource", "install-package", "install-module", "save-module", "dotnet", "nuget", "terraform", "tofu"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			var src string
+			switch c.name {
+			case "helm":
+				// helm repo add NAME URL; helm install NAME --repo URL
+				ops := positional(args)
+				if len(ops) > 3 && ops[0].s == "repo" && ops[1].s == "add" {
+					// adding a repository only lists its charts; installing
+					// one from it in the same line runs them
+					if strings.Contains(a.src, "helm install") || strings.Contains(a.src, "helm upgrade") {
+						src = ops[3].s
+					}
+				} else if v, ok := optValue(args, "", "repo"); ok {
+					src = v
+				}
+			case "terraform", "tofu":
+				// terraform init -from-module=git::https://host/mod.git:
+				// the configuration itself comes from there
+				for i, w := range args {
+					v, ok := strings.CutPrefix(strings.TrimLeft(w.s, "-"), "from-module=")
+					if !ok && (w.s == "-from-module" || w.s == "--from-module") && i+1 < len(args) {
+						v, ok = args[i+1].s, true
+					}
+					if ok {
+						src = strings.TrimPrefix(strings.TrimPrefix(v, "git::"), "hg::")
+					}
+				}
+			case "dotnet", "nuget":
+				// dotnet nuget add source URL, dotnet add package X --source URL
+				if v, ok := optValue(args, "-s", "source"); ok {
+					src = v
+				} else if ops := positional(args); len(ops) > 0 && strings.Contains(ops[len(ops)-1].s, "://") && hasWord(args, "source") {
+					src = ops[len(ops)-1].s
+				}
+			default:
+				for i, w := range args {
+					switch lower(w.s) {
+					case "-sourcelocation", "-location", "-source", "-publishlocation":
+						if i+1 < len(args) {
+							src = args[i+1].s
+						}
+					}
+				}
+			}
+			if !strings.Contains(src, "://") {
+				return false, ""
+			}
+			h := lower(hostOf(src))
+			if isLocalHost(h) || codeHosts[h] || knownFeedHost(h) {
+				return false, ""
 			}
 			return true, src
 		}},
@@ -557,4 +657,16 @@ func containerImage(args []word) string {
 		return s
 	}
 	return ""
+}
+
+// knownFeedHost reports the official galleries, feeds and chart
+// repositories, and the hosts projects publish their own charts on.
+func knownFeedHost(h string) bool {
+	switch h {
+	case "www.powershellgallery.com", "powershellgallery.com", "registry.terraform.io", "app.terraform.io", "registry.opentofu.org", "api.nuget.org", "www.nuget.org", "nuget.org", "pkgs.dev.azure.com",
+		"charts.bitnami.com", "charts.jetstack.io", "helm.releases.hashicorp.com", "charts.helm.sh", "aws.github.io", "helm.cilium.io",
+		"helm.traefik.io", "charts.gitlab.io", "helm.elastic.co", "charts.crossplane.io", "helm.datadoghq.com", "helm.linkerd.io":
+		return true
+	}
+	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || strings.HasSuffix(h, ".pkg.github.com") || trustedIndexHosts[h]
 }

@@ -120,7 +120,9 @@ var systemRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "shutdown":
-				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help"), ""
+				// -c cancels a pending shutdown, and so does Windows' -a (/a)
+				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help") &&
+					!hasWord(args, "-a") && !hasWord(args, "/a") && !hasWord(args, "/A"), ""
 			case "reboot", "halt", "poweroff":
 				return !hasWord(args, "--help") && !hasWord(args, "-w") && !hasWord(args, "--wtmp-only"), ""
 			case "init", "telinit":
@@ -425,7 +427,8 @@ var systemRules = []*rule{
 			case "nft":
 				return len(args) > 1 && args[0].s == "flush" && args[1].s == "ruleset", ""
 			case "ufw":
-				return len(args) > 0 && (args[0].s == "disable" || args[0].s == "reset"), ""
+				ops := positional(args) // ufw --force disable
+				return len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset"), ""
 			case "firewall-cmd":
 				return hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted"), ""
 			case "pfctl":
@@ -438,6 +441,129 @@ var systemRules = []*rule{
 				if (w.s == "-P" || w.s == "--policy") && i+2 < len(args) && args[i+2].s == "DROP" && (args[i+1].s == "INPUT" || args[i+1].s == "OUTPUT") {
 					return true, "default policy DROP"
 				}
+			}
+			return false, ""
+		}},
+	{ID: "pip-uninstall-everything", Level: LevelHigh, Category: CategorySystem, Description: "uninstalling every Python package of the system (the tools written in Python stop working)",
+		Suggestions: []string{"Uninstall inside a virtual environment", "Remove only the packages the project installed"}, names: names("pip", "pip3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "uninstall" || !c.asRoot && !hasWord(args, "--break-system-packages") {
+				return false, ""
+			}
+			// pip uninstall -r <(pip freeze), pip freeze | xargs sudo pip uninstall
+			return strings.Contains(a.src, "pip freeze") || strings.Contains(a.src, "pip3 freeze") || strings.Contains(a.src, "pip list"), "every installed package"
+		}},
+	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
+		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "go":
+				// go env -w GOINSECURE=* GOSUMDB=off: modules fetched
+				// unchecked from now on
+				if len(ops) > 1 && ops[0].s == "env" && hasWord(args, "-w") {
+					for _, w := range ops[1:] {
+						if k, v, ok := strings.Cut(w.s, "="); ok && tlsCheckOffVar(k, v) {
+							return true, w.s
+						}
+					}
+				}
+				return false, ""
+			case "kubectl":
+				// kubectl config set-cluster X --insecure-skip-tls-verify=true
+				return len(ops) > 0 && ops[0].s == "config" && (hasWord(args, "--insecure-skip-tls-verify=true") || hasWord(args, "--insecure-skip-tls-verify")), "insecure-skip-tls-verify"
+			case "setx":
+				// setx NODE_TLS_REJECT_UNAUTHORIZED 0: saved for every later session
+				return len(ops) > 1 && tlsCheckOffVar(strings.ToUpper(ops[0].s), ops[1].s), ops[0].s
+			case "composer":
+				// composer config -g secure-http false / disable-tls true
+				if len(ops) > 2 && ops[0].s == "config" {
+					if k, v := lower(ops[1].s), lower(ops[2].s); k == "secure-http" && falseWord(v) || k == "disable-tls" && v == "true" {
+						return true, k + " " + v
+					}
+				}
+				return false, ""
+			}
+			if len(ops) < 2 {
+				return false, ""
+			}
+			key, val := "", ""
+			switch c.name {
+			case "git":
+				// git config --global http.sslVerify false (a repository's
+				// own .git/config reaches that repository only)
+				if ops[0].s != "config" || !hasWord(args, "--global") && !hasWord(args, "--system") || len(ops) < 3 {
+					return false, ""
+				}
+				key, val = lower(ops[1].s), lower(ops[2].s)
+				if key == "http.sslverify" && falseWord(val) {
+					return true, "http.sslVerify " + val
+				}
+				// every host key accepted over ssh: a swapped server is not noticed
+				if key == "core.sshcommand" && (strings.Contains(val, "stricthostkeychecking=no") || strings.Contains(val, "userknownhostsfile=/dev/null")) {
+					return true, "core.sshCommand " + ops[2].s
+				}
+				return false, ""
+			case "conda":
+				// conda config --set ssl_verify false
+				if v, ok := optValue(args, "", "set"); ok && lower(v) == "ssl_verify" && len(ops) > 1 && falseWord(lower(ops[len(ops)-1].s)) {
+					return true, "ssl_verify false"
+				}
+				return false, ""
+			}
+			if ops[0].s != "config" || len(ops) < 3 || ops[1].s != "set" {
+				return false, ""
+			}
+			key = lower(ops[2].s)
+			if k, v, ok := strings.Cut(key, "="); ok {
+				key, val = k, v
+			} else if len(ops) > 3 {
+				val = lower(ops[3].s)
+			}
+			switch strings.TrimPrefix(strings.TrimPrefix(key, "global."), "install.") {
+			case "strict-ssl", "strictssl", "enablestrictssl", "ssl_verify", "sslverify", "cert-check", "disable-tls":
+				if falseWord(val) || key == "disable-tls" && val == "true" {
+					return true, key + " " + val
+				}
+			case "trusted-host":
+				return val != "" && !isLocalHost(val), key + " " + val
+			case "break-system-packages":
+				return val == "true" || val == "1", key + " " + val
+			}
+			return false, ""
+		}},
+	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
+		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := lower(joinWords(args))
+			switch c.name {
+			case "certutil":
+				// certutil -addstore [-f] [-enterprise] Root FILE
+				if !strings.Contains(j, "-addstore") && !strings.Contains(j, "/addstore") {
+					return false, ""
+				}
+				for _, w := range args {
+					if l := lower(w.s); l == "root" || l == "authroot" || l == "trustedpublisher" {
+						return true, "certutil -addstore " + w.s
+					}
+				}
+			case "import-certificate":
+				for i, w := range args {
+					if lower(w.s) == "-certstorelocation" && i+1 < len(args) && strings.HasSuffix(strings.TrimRight(lower(args[i+1].s), `\/`), "root") {
+						return true, args[i+1].s
+					}
+				}
+			case "security":
+				return len(args) > 0 && args[0].s == "add-trusted-cert", "add-trusted-cert"
+			case "trust":
+				return len(args) > 0 && (args[0].s == "anchor" && !hasWord(args, "--remove")), "trust anchor"
+			case "keytool":
+				return (hasWord(args, "-importcert") || hasWord(args, "-import")) && (hasWord(args, "-cacerts") || strings.Contains(j, "/cacerts")), "keytool -importcert into cacerts"
 			}
 			return false, ""
 		}},
@@ -717,4 +843,9 @@ func namesStaging(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// falseWord reports a configuration value that turns a setting off.
+func falseWord(v string) bool {
+	return v == "false" || v == "0" || v == "no" || v == "off"
 }

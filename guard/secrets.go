@@ -18,6 +18,9 @@ var metadataHosts = map[string]bool{
 // looks for.
 func keyHunt(s string) bool {
 	l := strings.Trim(strings.ToLower(s), `"'*`)
+	if strings.HasPrefix(l, "id_") && !strings.HasSuffix(l, ".pub") {
+		return true // id_*: every SSH key pair's private half
+	}
 	for _, k := range [...]string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".pem", ".key", ".kdbx", ".p12", ".pfx", ".env",
 		"credentials", ".git-credentials", ".netrc", ".pgpass", "wallet.dat", "private", "secret", "token", "password", ".ppk", "keystore"} {
 		if strings.Contains(l, k) {

@@ -186,6 +186,22 @@ func scanSQLText(text string, s *sqlScan) {
 			case "INDEX", "VIEW", "MATERIALIZED", "FUNCTION", "PROCEDURE", "TRIGGER", "SEQUENCE", "TYPE", "USER", "ROLE", "EXTENSION", "POLICY", "COLUMN":
 				s.dropMinor = trimSQL(st)
 			}
+		case "EXEC", "EXECUTE":
+			// sp_MSforeachtable 'DROP TABLE ?': the statement runs on every
+			// table (or database) in turn
+			if strings.Contains(f[1], "SP_MSFOREACHTABLE") || strings.Contains(f[1], "SP_MSFOREACHDB") {
+				raw := strings.Join(strings.Fields(strings.ToUpper(text)), " ") // the statement is a string literal
+				switch {
+				case strings.Contains(raw, "DROP DATABASE"):
+					s.dropDB = trimSQL(st)
+				case strings.Contains(raw, "DROP TABLE"):
+					s.dropTable = trimSQL(st)
+				case strings.Contains(raw, "TRUNCATE TABLE"):
+					s.truncate = trimSQL(st)
+				case strings.Contains(raw, "DELETE FROM ?") || strings.Contains(raw, "DELETE ?"):
+					s.deleteAll = trimSQL(st)
+				}
+			}
 		case "TRUNCATE":
 			s.truncate = trimSQL(st)
 		case "DELETE":

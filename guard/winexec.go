@@ -144,6 +144,9 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
 		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
+			// pushd \\host\share && run.exe: the program is the share's
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
 		}
 	}
 	ws.networkCopies(c)
@@ -228,7 +231,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	}
 	switch c.name {
-	case "get-childitem", "get-item":
+	case "get-childitem", "get-item", "resolve-path", "convert-path":
+		// Resolve-Path C:\* | Remove-Item: the paths it names are the items
 		pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "depth", "attributes"},
 			[]string{"recurse", "force", "name", "directory", "file", "hidden", "system", "readonly", "followsymlink"})
 		p := psPathArg(pa)
@@ -330,6 +334,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		ws.elevated(c, args)
+	case "winrs":
+		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
 		pa := parsePSArgs(args, []string{"name", "value", "scope", "option", "description"}, []string{"force", "passthru"})
 		n, ok1 := pa.get("name")
@@ -524,8 +530,22 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			if p != nil && ok && v.ok {
 				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+				if fp := a.winAbs(p.s); fp != "" && strings.HasSuffix(strings.ToLower(fp), ".ps1") {
+					// a script written here and run by powershell -File later
+					if a.files == nil {
+						a.files = make(map[string]flow)
+					}
+					f := a.files[fp]
+					if c.name != "add-content" || f.kind != flowText {
+						f = flow{kind: flowText}
+					}
+					f.text += v.s + "\n"
+					a.files[fp] = f
+				}
 			}
 		}
+	case "certutil":
+		ws.certutilEncode(c)
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)
@@ -549,6 +569,12 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	}
 	if strings.HasPrefix(c.name, "remove-az") || strings.HasPrefix(c.name, "remove-aws") || strings.HasPrefix(c.name, "remove-s3") ||
 		strings.HasPrefix(c.name, "remove-ec2") || strings.HasPrefix(c.name, "remove-rds") || strings.HasPrefix(c.name, "remove-gcp") ||
+		// Google Cloud's cmdlets (Remove-GcsBucket, Remove-GceInstance,
+		// Remove-GcSqlInstance) and more of AWS's (IAM, CloudFormation,
+		// DynamoDB, Lambda)
+		strings.HasPrefix(c.name, "remove-gcs") || strings.HasPrefix(c.name, "remove-gce") || strings.HasPrefix(c.name, "remove-gcsql") ||
+		strings.HasPrefix(c.name, "remove-iam") || strings.HasPrefix(c.name, "remove-cfn") || strings.HasPrefix(c.name, "remove-ddb") ||
+		strings.HasPrefix(c.name, "remove-lm") || strings.HasPrefix(c.name, "remove-eks") || strings.HasPrefix(c.name, "remove-ecs") ||
 		strings.HasPrefix(c.name, "remove-mg") && strings.Contains(c.name, "user") {
 		ws.emitWin(c, "win-cloud-delete", c.base)
 	}
@@ -799,6 +825,9 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 // winSourceFile reports a pattern or name of source code or data.
 func winSourceFile(s string) bool {
 	l := strings.ToLower(strings.Trim(s, `"'()`))
+	if generatedCode(strings.ReplaceAll(l, `\`, "/")) {
+		return false // a code generator writes it again
+	}
 	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
 		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
 		if strings.HasSuffix(l, ext) {
@@ -1069,6 +1098,9 @@ func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
 	if strings.HasPrefix(k, "hklm/") && strings.Count(k, "/") <= 4 && cl == regNone {
 		cl = regHive
 	}
+	if winSettingsBranch(k) && cl == regNone {
+		cl = regHive // a whole branch of Windows' own settings (Uninstall, App Paths)
+	}
 	switch cl {
 	case regHive, regCredHive:
 		ws.emitWin(c, "win-registry-hive", k)
@@ -1203,6 +1235,68 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	}
 }
 
+// certutilEncode judges certutil -encode of a secret: the copy holds the
+// secret too, whichever uploader sends it later.
+func (ws *winState) certutilEncode(c *cmd) {
+	a := ws.a
+	ops := winOperands(c.args())
+	if !hasSw(wargs(c), "encode", "encodehex") || len(ops) < 2 || !ops[0].ok {
+		return
+	}
+	d, _ := a.winSensitive(a.winAbs(ops[0].s))
+	if b := strings.ToLower(path.Base(strings.ReplaceAll(ops[0].s, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.")) {
+		d = "environment file " + ops[0].s
+	}
+	if d != "" {
+		ws.markSecretCopy(a.winAbs(ops[1].s), "an encoded copy of "+d)
+	}
+}
+
+// winrsPayload judges the command winrs -r:HOST runs on the other
+// machine as the cmd line it is there.
+func (ws *winState) winrsPayload(c *cmd) {
+	args := c.args()
+	for i, w := range args {
+		if len(w.s) > 1 && (w.s[0] == '-' || w.s[0] == '/') {
+			continue
+		}
+		parts := make([]string, 0, len(args)-i)
+		for _, x := range args[i:] {
+			parts = append(parts, x.s)
+		}
+		ws.a.nestedWin(strings.Join(parts, " "), ShellCmd, "winrs payload")
+		return
+	}
+}
+
+// markSecretCopy records that the file at p (normal form) holds a secret:
+// uploading or copying it away later sends that secret.
+func (ws *winState) markSecretCopy(p, what string) {
+	if p == "" {
+		return
+	}
+	if ws.secret == nil {
+		ws.secret = map[string]string{}
+	}
+	ws.secret[p] = what
+	if ws.a.files == nil {
+		ws.a.files = make(map[string]flow)
+	}
+	ws.a.files[p] = flow{kind: flowSecret, what: what, crit: true}
+}
+
+// winOperands are the arguments that are not switches (/x, -x).
+func winOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		if len(w.s) > 1 && (w.s[0] == '-' || w.s[0] == '/' && !strings.Contains(w.s[1:], "/")) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // secretVarNames are parts of environment variable names that hold secrets.
 var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "access_key", "private_key", "credential", "auth"}
 
@@ -1236,6 +1330,11 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	if param == "infile" || param == "body" || param == "form" || param == "" {
 		cands := []string{w.s}
 		for _, g := range psGroups(w.s) {
+			// -Body (Get-Clipboard), -Body (Get-AzAccessToken).Token
+			if f := ws.psGroupOut(g, nil); f.kind == flowSecret {
+				ws.emitWin(c, "win-exfil-secrets", f.what)
+				return
+			}
 			for _, f := range strings.Fields(g) {
 				cands = append(cands, ws.psWord(f, nil).s)
 			}
@@ -1402,6 +1501,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		for _, w := range args {
 			l := strings.ToLower(w.s)
 			if strings.HasPrefix(l, "env:") {
+				if hasSw(wargs(c), "name") {
+					return flow{kind: flowText} // Get-ChildItem env: -Name: the names only
+				}
 				return flow{kind: flowSecret, what: "the environment", crit: true}
 			}
 			// parameters and names in the current folder are no store
@@ -1436,6 +1538,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
+		// a bearer token for the signed-in cloud account
+		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
 	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
 		// SecretManagement, Key Vault and DPAPI values in clear text
 		for _, w := range args {
@@ -1448,6 +1553,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowText, text: args[0].s}
 		}
 	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
+			return flow{kind: flowText} // the variables' names, never their values
+		}
 		if c.in.kind == flowSecret || c.in.kind == flowRemote {
 			return c.in
 		}
@@ -1463,6 +1571,24 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return c.outFlow(a)
 	}
 	return flow{kind: flowUnknown}
+}
+
+// psNamesOnly reports a projection that keeps only an item's name
+// (Select-Object Name, ForEach-Object { $_.Name }, Format-Table Key).
+func psNamesOnly(args []word) bool {
+	n := 0
+	for _, w := range args {
+		l := strings.ToLower(strings.Join(strings.Fields(w.s), ""))
+		switch l {
+		case "-property", "-expandproperty", "-autosize", "-hidetableheaders":
+			continue
+		case "name", "key", "{$_.name}", "{$_.key}", "$_.name", "$_.key", "{$psitem.name}":
+			n++
+			continue
+		}
+		return false
+	}
+	return n > 0
 }
 
 // forfiles runs its /c command once per file matched: @path and @file
@@ -1608,6 +1734,9 @@ func (a *analysis) preparePowerShell(c *cmd) bool {
 				if a.isDownloaded(args[i+1].s, c.cwd) || p != "" && a.isDownloaded(p, c.cwd) {
 					r := ruleByID["remote-code-exec"]
 					a.emit(c, r, "running a downloaded script")
+				}
+				if f, ok := a.files[p]; ok && f.kind == flowText && p != "" {
+					a.nestedWin(f.text, ShellPowerShell, "powershell -File script written earlier")
 				}
 			}
 			return true
@@ -1840,4 +1969,15 @@ func (ws *winState) doskeyMacro(c *cmd) {
 		}
 		return
 	}
+}
+
+// winProgramFile reports a file name Windows runs as a program or script.
+func winProgramFile(s string) bool {
+	l := strings.ToLower(s)
+	for _, ext := range [...]string{".exe", ".bat", ".cmd", ".com", ".ps1", ".vbs", ".js", ".hta", ".msi", ".scr"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -132,6 +133,9 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			return "", "", "", false
 		}
 		d, _ := swVal(wargs(c), "d")
+		if v, ok := swVal(wargs(c), "v"); ok && (strings.HasSuffix(k, "/environment") || strings.HasSuffix(k, "control panel/desktop")) {
+			k += "/" + v // which variable is saved decides what it does
+		}
 		return k, d, verb, true
 	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "set-item", "new-item", "remove-item":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "name", "value", "propertytype", "type"}, []string{"force"})
@@ -251,7 +255,7 @@ var winRules = []*rule{
 	{ID: "win-protection-weakened", Level: LevelHigh, Category: CategorySystem, Description: "weakening Windows' own protections (disk encryption, application control, updates, legacy insecure features, system tasks and services)",
 		Suggestions: []string{"Leave the machine's protections to its administrators", "Change the one setting the task needs, reversibly, with the user's consent"},
 		names: names("disable-bitlocker", "suspend-bitlocker", "remove-computer", "remove-netroute", "set-applockerpolicy", "disable-scheduledtask",
-			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty"),
+			"wusa", "dism", "enable-windowsoptionalfeature", "sc", "reg", "set-itemproperty", "new-itemproperty", "set-smbserverconfiguration", "set-smbclientconfiguration"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -271,6 +275,25 @@ var winRules = []*rule{
 				for _, s := range c.pipe {
 					if s != nil && s != c && s.name == "get-scheduledtask" && (len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), `\microsoft\windows\`)) {
 						return true, "Windows' own scheduled tasks"
+					}
+				}
+			case "set-smbserverconfiguration", "set-smbclientconfiguration":
+				// guest logons, SMB1 and unsigned sessions: shares open to
+				// anyone on the network, or to a relay in the middle
+				for i, w := range args {
+					if i+1 >= len(args) {
+						break
+					}
+					v := strings.TrimPrefix(args[i+1], "$")
+					switch w {
+					case "-enableinsecureguestlogons", "-enablesmb1protocol":
+						if v == "true" || v == "1" {
+							return true, w
+						}
+					case "-requiresecuritysignature", "-enablesecuritysignature", "-encryptdata", "-rejectunencryptedaccess":
+						if v == "false" || v == "0" {
+							return true, w
+						}
 					}
 				}
 			case "wusa":
@@ -567,6 +590,15 @@ var winRules = []*rule{
 		}},
 	{ID: "win-diskpart", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart erasing or repartitioning a disk",
 		Suggestions: []string{"Let the user manage disks"}},
+	{ID: "win-diskpart-piped", Level: LevelCritical, Category: CategoryDiskWipe, Description: "diskpart reading commands that erase or repartition a disk from a pipe",
+		Suggestions: []string{"Let the user manage disks"}, names: names("diskpart"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// printf 'select disk 1\nclean\n' | diskpart, from Git Bash
+			if c.in.kind != flowText || diskpartReadOnly(c.in.text) {
+				return c.in.kind == flowRemote || c.in.kind == flowUnknown && c.pipe != nil, "diskpart script"
+			}
+			return true, strings.TrimSpace(strings.ReplaceAll(c.in.text, "\n", "; "))
+		}},
 
 	// --- by command ---
 	{ID: "win-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting or erasing a drive",
@@ -748,7 +780,11 @@ var winRules = []*rule{
 			j := strings.Join(args, " ")
 			switch c.name {
 			case "wevtutil":
-				return len(args) > 0 && (args[0] == "cl" || args[0] == "clear-log" || (args[0] == "sl" || args[0] == "set-log") && (strings.Contains(j, "/e:false") || strings.Contains(j, "/enabled:false"))), j
+				if len(args) < 2 || !winSystemEventLog(args[1]) && (len(c.args()) < 2 || c.args()[1].ok) {
+					return false, "" // the project's own log
+				}
+				return args[0] == "cl" || args[0] == "clear-log" ||
+					(args[0] == "sl" || args[0] == "set-log") && (strings.Contains(j, "/e:false") || strings.Contains(j, "/enabled:false") || winLogShrunk(args)), j
 			case "auditpol":
 				return hasSw(args, "clear", "remove") || strings.Contains(j, ":disable"), j
 			case "fsutil":
@@ -757,6 +793,20 @@ var winRules = []*rule{
 				return strings.Contains(j, "savenothing"), j
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
+			case "clear-eventlog", "remove-eventlog":
+				for i, w := range c.args() {
+					if !w.ok {
+						return true, j
+					}
+					if l := args[i]; !strings.HasPrefix(l, "-") && (i == 0 || args[i-1] == "-logname" || args[i-1] == "-log") {
+						for _, n := range strings.Split(l, ",") {
+							if winSystemEventLog(n) {
+								return true, j
+							}
+						}
+						return false, "" // the project's own log
+					}
+				}
 			}
 			return true, j
 		}},
@@ -879,7 +929,7 @@ var winRules = []*rule{
 			return strings.Contains(j, "everyone"), j
 		}},
 	{ID: "win-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an account to an administrator or remote access group",
-		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember"),
+		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember", "add-iamusertogroup", "new-azroleassignment"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -891,6 +941,10 @@ var winRules = []*rule{
 				strings.Contains(j, "server operators") || strings.Contains(j, "account operators")
 			if c.name == "net" || c.name == "net1" {
 				return len(args) > 2 && (args[0] == "localgroup" || args[0] == "group") && admin && hasSw(args, "add"), j
+			}
+			if c.name == "new-azroleassignment" {
+				// Owner and User Access Administrator hand out every right
+				return strings.Contains(j, "owner") || strings.Contains(j, "user access administrator"), j
 			}
 			return admin, j
 		}},
@@ -952,6 +1006,9 @@ var winRules = []*rule{
 				return false, ""
 			}
 			cl := classifyRegKey(k)
+			if c.name == "reg" && cl == regNone && winSettingsBranch(k) && !hasSw(wargs(c), "v", "ve", "va") {
+				return true, k // the whole key, not one value of it
+			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
 		}},
 	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
@@ -997,7 +1054,10 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			if c.name == "sc" {
-				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath")), strings.Join(args, " ")
+				// sc failure NAME actions= run/... command= PROG: the program
+				// runs whenever the service fails
+				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath") ||
+					args[0] == "failure" && anyContains(args, "command=")), strings.Join(args, " ")
 			}
 			return true, ""
 		}},
@@ -1045,7 +1105,10 @@ var winRules = []*rule{
 			case "regsvr32":
 				return anyContains(args, "scrobj", "http:", "https:") || hasSw(args, "i") && hasURL(args), j
 			case "rundll32":
-				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`), j
+				// advpack/setupapi/ieadvpack install an INF from a share:
+				// whatever it names runs
+				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`) ||
+					anyContains(args, "launchinfsection", "installhinfsection", "registerocx") && (strings.Contains(j, `\\`) || strings.Contains(j, "http")), j
 			case "msiexec":
 				return hasURL(args), j
 			case "bitsadmin":
@@ -1159,7 +1222,7 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	if cl == wpSecrets && grant && everyone {
 		return LevelCritical, target
 	}
-	if d, _ := a.winSensitive(p); d != "" && grant && !(cl == wpSecrets && grantsSelfOnly(a, args)) {
+	if d, _ := a.winSensitive(p); d != "" && grant && !((cl == wpSecrets || cl == wpHomeSub) && grantsSelfOnly(a, args)) {
 		return LevelHigh, target
 	}
 	return LevelSafe, ""
@@ -1183,7 +1246,7 @@ func grantsSelfOnly(a *analysis, args []string) bool {
 			who = who[j+1:]
 		}
 		switch who {
-		case "$env:username", "${env:username}", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
+		case "$env:username", "${env:username}", "$($env:username)", "%username%", "system", "administrators", "nt authority\\system", "*s-1-5-18", "*s-1-5-32-544":
 		default:
 			if who != user || user == "" || user == "." {
 				return false
@@ -1342,18 +1405,18 @@ var winVerbRules = []*rule{
 			}
 			return true, strings.Join(args, " ")
 		}},
-	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords",
+	{ID: "win-credential-hunt", Level: LevelModerate, Category: CategoryExfiltration, Description: "searching files outside the project for passwords, keys or tokens",
 		Suggestions: []string{"Search only the project's own files"}, names: names("findstr", "select-string"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
-			if !strings.Contains(j, "password") && !strings.Contains(j, "passwd") && !strings.Contains(j, "pwd=") && !strings.Contains(j, "secret") && !strings.Contains(j, "credential") {
-				return false, ""
+			if !strings.Contains(j, "pwd=") && !strings.Contains(j, "credential") && !secretPattern(j) {
+				return false, "" // passwords, private keys, tokens
 			}
 			for _, w := range c.args() {
 				s := w.s
-				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 2 && s[2] == ':') {
-					continue
+				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 3 && s[2] == ':' && s[3] == '/') {
+					continue // a switch (/s, /c:"PRIVATE KEY"), not a path (/c:/users)
 				}
 				if i := strings.IndexAny(s, "*?"); i >= 0 {
 					s = s[:i]
@@ -1427,6 +1490,113 @@ var winVerbRules = []*rule{
 				return !reset && !hasSw(args, "whatif"), j
 			}
 			return !hasSw(args, "whatif"), j
+		}},
+	{ID: "win-mirror-over", Level: LevelCritical, Category: CategoryFileDelete, Description: "mirroring a folder over a profile, a system folder or a drive (whatever the source lacks is deleted there)",
+		Suggestions: []string{"Mirror into a new folder of the project", "Copy without /MIR or /PURGE"}, names: names("robocopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if !hasSw(args, "mir", "purge") {
+				return false, ""
+			}
+			ops := robocopyOperands(c.args())
+			if len(ops) < 2 || !ops[1].ok {
+				return false, ""
+			}
+			p := a.winAbs(ops[1].s)
+			if cl, _ := a.winClassify(p); cl == wpHome || cl == wpSystem || cl == wpRoot || cl == wpSecrets {
+				return true, ops[1].s
+			}
+			return false, ""
+		}},
+	{ID: "win-copy-profile-away", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying a whole profile or its keys to another machine's share",
+		Suggestions: []string{"Copy only the project's own files", "Let the user move personal files"}, names: names("robocopy", "xcopy"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := robocopyOperands(c.args())
+			if len(ops) < 2 || !ops[0].ok || !ops[1].ok {
+				return false, ""
+			}
+			dst := strings.ReplaceAll(ops[1].s, "/", `\`)
+			if !winRemotePath(dst) {
+				return false, ""
+			}
+			sp := a.winAbs(ops[0].s)
+			cl, _ := a.winClassify(sp)
+			if d, crit := a.winSensitive(sp); d != "" && crit || cl == wpHome || cl == wpSecrets {
+				return true, ops[0].s + " to " + ops[1].s
+			}
+			return false, ""
+		}},
+	{ID: "win-wmic-profile-delete", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting user profiles through WMI (every file of those users goes)",
+		Suggestions: []string{"Let an administrator remove accounts and their profiles"}, names: names("wmic", "remove-ciminstance", "remove-wmiobject"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if !strings.Contains(j, "win32_userprofile") {
+				for _, s := range c.pipe {
+					if s != nil && s != c && strings.Contains(strings.Join(wargs(s), " "), "win32_userprofile") {
+						j += " win32_userprofile"
+					}
+				}
+			}
+			return strings.Contains(j, "win32_userprofile") && (c.name != "wmic" || strings.Contains(j, "delete")), "user profiles"
+		}},
+	{ID: "win-subinacl-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "granting everyone rights on files, keys or services with subinacl",
+		Suggestions: []string{"Grant the one account that needs it"}, names: names("subinacl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "/grant=everyone") || strings.Contains(j, "/grant=users") || strings.Contains(j, "/grant=guest"), j
+		}},
+	{ID: "win-wmic-startup", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a start-up command through WMI",
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			return strings.Contains(j, "startup") && strings.Contains(j, "create"), j
+		}},
+	{ID: "win-wmi-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down, restarting or logging off the machine through WMI",
+		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("invoke-cimmethod", "invoke-wmimethod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m := wmiMethod(c)
+			return m == "win32shutdown" || m == "win32shutdowntracker" || m == "shutdown" || m == "reboot", m
+		}},
+	{ID: "win-wmi-format", Level: LevelCritical, Category: CategoryDiskWipe, Description: "formatting a volume through WMI",
+		Suggestions: []string{"Format a virtual disk made for the test instead", "Let the user format drives by hand"}, names: names("invoke-cimmethod", "invoke-wmimethod"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			m := wmiMethod(c)
+			return m == "format" || m == "clear" && strings.Contains(strings.Join(wargs(c), " "), "msft_disk"), m
+		}},
+	{ID: "win-traffic-redirect", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's traffic through another proxy or gateway",
+		Suggestions: []string{"Set a proxy for one command (HTTPS_PROXY=... cmd) instead", "Leave the network configuration alone"},
+		names:       names("netsh", "route", "reg", "set-itemproperty", "new-itemproperty"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				// every WinHTTP client goes through the proxy named
+				return strings.Contains(j, "winhttp set proxy") && !winLoopbackProxy(j), j
+			case "route":
+				// a new default route: every packet leaves through that gateway
+				if len(args) > 2 && (hasSw(args, "add") || hasSw(args, "change") || args[0] == "add" || args[0] == "change") {
+					for i, w := range args {
+						if (w == "0.0.0.0" || w == "0.0.0.0/0") && i+2 < len(args) && (args[i+1] != "mask" || args[i+2] == "0.0.0.0") {
+							return true, j
+						}
+					}
+				}
+				return false, ""
+			}
+			k, d, verb, ok := regTarget(c)
+			if !ok || verb != "add" || !strings.Contains(k, "internet settings") {
+				return false, ""
+			}
+			if v, ok := swVal(args, "v"); ok {
+				k += "/" + v
+			}
+			for _, n := range [...]string{"/proxyserver", "/autoconfigurl"} {
+				if strings.HasSuffix(k, n) && !winLoopbackProxy(strings.ToLower(d)) {
+					return true, k + " = " + d
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-services-all", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling every service",
 		Suggestions: []string{"Stop only the service you started, by name"}, names: names("stop-service", "set-service", "suspend-service"),
@@ -1600,4 +1770,72 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// winSystemEventLog reports an event log Windows or its components keep
+// (Security, System, a Microsoft-Windows-* channel), as opposed to one an
+// application registered for itself, which its developer may clear.
+func winSystemEventLog(name string) bool {
+	l := strings.Trim(strings.ToLower(name), `"'`)
+	switch l {
+	case "security", "system", "application", "setup", "forwardedevents", "windows powershell", "hardwareevents", "internet explorer",
+		"key management service", "directory service", "dns server", "dfs replication", "file replication service", "operationalevents":
+		return true
+	}
+	return strings.Contains(l, "microsoft") || strings.Contains(l, "windows") || strings.Contains(l, "sysmon") || strings.Contains(l, "powershell") ||
+		strings.Contains(l, "/") || strings.ContainsAny(l, "%$*")
+}
+
+// winLogShrunk reports wevtutil sl /ms:N with a maximum size too small to
+// hold a day of events (under 4 MB): older entries are overwritten at once.
+func winLogShrunk(args []string) bool {
+	for _, a := range args {
+		v, ok := strings.CutPrefix(a, "/ms:")
+		if !ok {
+			v, ok = strings.CutPrefix(a, "/maxsize:")
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil && n < 4<<20 {
+			return true
+		}
+	}
+	return false
+}
+
+// winLoopbackProxy reports a proxy setting that names only this machine
+// (a local debugging proxy such as Fiddler on 127.0.0.1:8888).
+func winLoopbackProxy(s string) bool {
+	return strings.Contains(s, "127.0.0.1") || strings.Contains(s, "localhost") || strings.Contains(s, "[::1]")
+}
+
+// wmiMethod returns the method Invoke-CimMethod or Invoke-WmiMethod calls
+// (-MethodName, -Name), lower case.
+func wmiMethod(c *cmd) string {
+	args := wargs(c)
+	for i, w := range args {
+		if (w == "-methodname" || w == "-name" || w == "-method") && i+1 < len(args) {
+			return strings.Trim(args[i+1], `"'`)
+		}
+	}
+	return ""
+}
+
+// winSettingsBranch reports a whole branch of Windows' own settings under
+// HKLM (...\CurrentVersion\Uninstall, App Paths): every program or
+// setting it records goes with it.
+func winSettingsBranch(k string) bool {
+	return strings.HasPrefix(k, "hklm/software/microsoft/windows/currentversion/") && strings.Count(k, "/") <= 5
+}
+
+// robocopyOperands are robocopy's and xcopy's source and destination (and
+// file names): every word that is not a switch (/E, /MIR, Git Bash's //MIR).
+func robocopyOperands(args []word) []word {
+	var out []word
+	for _, w := range args {
+		t := strings.TrimPrefix(w.s, "/")
+		if strings.HasPrefix(w.s, "/") && !strings.Contains(strings.TrimPrefix(t, "/"), "/") && !winDrivePath(w.s) {
+			continue // a switch
+		}
+		out = append(out, w)
+	}
+	return out
 }

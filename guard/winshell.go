@@ -378,6 +378,9 @@ var winNativeNames = map[string]bool{
 type winState struct {
 	a       *analysis
 	dialect string
+	// shareCwd is the network share pushd or cd made the current
+	// folder: programs run by a bare name then come from it
+	shareCwd string
 	// partialGlob: the path being judged for deletion was named by a
 	// pattern that picks some of its entries (build-*), not all (*)
 	partialGlob bool
@@ -796,7 +799,7 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 		}
 	}
 	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
-		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault"} {
+		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault", "/appdata/roaming/microsoft/usersecrets/"} {
 		if strings.Contains(low, s) {
 			return "Windows credentials " + p, true
 		}
@@ -911,7 +914,7 @@ func classifyRegKey(k string) regClass {
 	case strings.Contains(k, "/currentversion/run") || strings.Contains(k, "/currentversion/policies/explorer/run") ||
 		strings.Contains(k, "windows nt/currentversion/winlogon") || strings.Contains(k, "image file execution options") ||
 		strings.Contains(k, "silentprocessexit") || strings.Contains(k, "command processor") ||
-		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || strings.HasPrefix(k, "hkcu/environment/userinitmprlogonscript") ||
+		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || envHijackValue(k) || strings.HasSuffix(k, "control panel/desktop/scrnsave.exe") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
 		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
@@ -931,8 +934,9 @@ func classifyRegKey(k string) regClass {
 	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
 		// System Restore, SmartScreen and the policy that runs every
 		// installer elevated guard the machine as much as the antivirus
-		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "/smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
-		strings.HasSuffix(k, "policies/microsoft/windows/installer"):
+		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
+		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
+		strings.Contains(k, "policies/microsoft/windows/installer/"):
 		return regDefender
 	case strings.Contains(k, "policies/system"):
 		return regUAC
@@ -946,6 +950,23 @@ func classifyRegKey(k string) regClass {
 		return regCredHive
 	}
 	return regNone
+}
+
+// envHijackValue reports a saved environment value (key/value) that
+// changes what runs: a logon script, the search path for programs or
+// modules, a profiler DLL loaded into every .NET program. Other values
+// (ACME_HOME) are settings.
+func envHijackValue(k string) bool {
+	i := strings.Index(k, "/environment/")
+	if i < 0 {
+		return false
+	}
+	switch k[i+len("/environment/"):] {
+	case "userinitmprlogonscript", "path", "psmodulepath", "pathext", "comspec", "windir", "systemroot", "cor_enable_profiling", "cor_profiler",
+		"cor_profiler_path", "coreclr_enable_profiling", "coreclr_profiler", "coreclr_profiler_path", "__pslockdownpolicy":
+		return true
+	}
+	return false
 }
 
 // toolDialect is the dialect a tool's name implies: an agent's

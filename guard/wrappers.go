@@ -175,6 +175,9 @@ func init() {
 		"uv":           subWrapper("run"),
 		"bundle":       subWrapper("exec"),
 		"npx":          nil,
+		"python":       pythonModuleWrapper,
+		"python3":      pythonModuleWrapper,
+		"py":           pythonModuleWrapper,
 		"dotenv":       simpleWrapper(optSpec{short: "efv"}),
 		"noglob":       simpleWrapper(optSpec{}),
 		"and":          simpleWrapper(optSpec{}),
@@ -244,6 +247,17 @@ func subWrapper(sub string) wrapperFunc {
 		}
 		return -1
 	}
+}
+
+// pythonModuleCLIs are the modules python -m runs as the command of the
+// same name: python3 -m pip install X is pip install X.
+var pythonModuleCLIs = map[string]bool{"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true}
+
+func pythonModuleWrapper(a *analysis, c *cmd) int {
+	if len(c.words) > 3 && c.words[1].s == "-m" && pythonModuleCLIs[c.words[2].s] {
+		return 2
+	}
+	return -1
 }
 
 func envWrapper(a *analysis, c *cmd) int {

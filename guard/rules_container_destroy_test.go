@@ -1,0 +1,71 @@
+package guard
+
+import "testing"
+
+// Pruning filtered to what is older than a bound is retention.
+func TestAgedPrunes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker container prune -f`, CategoryContainerDestroy, "docker-container-prune", LevelModerate},
+		{`docker image prune -a -f`, CategoryContainerDestroy, "docker-image-prune-all", LevelModerate},
+		{`docker container prune --filter label=app=web -f`, CategoryContainerDestroy, "docker-container-prune", LevelModerate},
+		{`docker container prune --filter until=10m -f`, CategoryContainerDestroy, "docker-container-prune", LevelModerate},
+		{`docker image prune --all --force --filter until=1h`, CategoryContainerDestroy, "docker-image-prune-all", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker container prune --filter 'until=24h' -f`,
+		`docker container prune --filter until=168h`,
+	})
+}
+
+// A volume named for what an install fills again holds no data.
+func TestRebuildableVolumes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker volume rm billing-data`, CategoryContainerDestroy, "docker-volume-rm", LevelModerate},
+		{`docker volume rm web_node_modules pgdata`, CategoryContainerDestroy, "docker-volume-rm", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker volume rm web_node_modules`,
+		`docker volume rm gradle-cache`,
+	})
+}
+
+// Resetting the node's Kubernetes tears down everything on it.
+func TestClusterNodeReset(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo kubeadm reset -f`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+		{`sudo /usr/local/bin/k3s-uninstall.sh`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+		{`microk8s reset --destroy-storage`, CategoryContainerDestroy, "cluster-node-reset", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubeadm token list`,
+		`microk8s status`,
+	})
+}
+
+// Hyper-V machines deleted.
+func TestHyperVMachinesRemoved(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-VM | ForEach-Object { Remove-VM $_ -Force; Remove-Item $_.HardDrives.Path -Force }`, CategoryContainerDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-VM | Select-Object Name, State`,
+		`Remove-VM build01 -WhatIf`,
+	})
+}
+
+// Every swarm service scaled to zero.
+func TestEveryServiceScaledToZero(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker service ls -q | xargs -I{} docker service scale {}=0`, CategoryContainerDestroy, "docker-stop-all", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker service scale web=0`,
+		`docker service ls -q | xargs -I{} docker service inspect {}`,
+	})
+}

@@ -1,0 +1,52 @@
+package guard
+
+import "testing"
+
+// A loop device is a file seen as a disk: formatting it erases no disk.
+func TestLoopDevicesAreNotDisks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo mkfs.ext4 -q /dev/sdb1`, CategoryDiskWipe, "mkfs-device", LevelCritical},
+		{`sudo wipefs -a /dev/nvme0n1`, CategoryDiskWipe, "wipefs", LevelCritical},
+		{`sudo mkfs.ext4 /dev/loop-control`, CategoryDiskWipe, "mkfs-device", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo mkfs.ext4 -q /dev/loop7`,
+		`sudo wipefs -a /dev/loop7`,
+	})
+}
+
+// Formatting a volume through WMI is formatting it.
+func TestWmiFormat(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-CimInstance Win32_Volume -Filter "DriveLetter='D:'") | Invoke-CimMethod -MethodName Format -Arguments @{FileSystem='NTFS';QuickFormat=$true}`, CategoryDiskWipe, "win-wmi-format", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_Volume | Select-Object DriveLetter, FreeSpace`,
+	})
+}
+
+// Erasing a flash device is wiping it.
+func TestFlashErase(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`flash_erase /dev/mtd0 0 0`, CategoryDiskWipe, "wipefs", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`flash_erase --help`,
+	})
+}
+
+// diskpart fed a script through a pipe.
+func TestDiskpartFromAPipe(t *testing.T) {
+	d := NewDetector(Options{})
+	gb := winCorpusContextFor("gitbash")
+	checkDanger(t, d, gb, []dangerCase{
+		{`printf 'select disk 1\nclean\n' | diskpart`, CategoryDiskWipe, "win-diskpart-piped", LevelCritical},
+	})
+	checkSafe(t, d, gb, []string{
+		`printf 'list disk\n' | diskpart`,
+	})
+}

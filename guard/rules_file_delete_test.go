@@ -1,0 +1,195 @@
+package guard
+
+import "testing"
+
+// Deleting through another tool: the npm packages that are rm -rf by
+// another name, run directly or through a package runner.
+func TestNodeDeleters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npx rimraf ~/`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`npx del-cli ~/ --force`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`npx rimraf --no-preserve-root '/home/dev/**'`, CategoryFileDelete, "", LevelCritical},
+		{`bunx rimraf@5 /etc`, CategoryFileDelete, "", LevelHigh},
+		{`rimraf src`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npx rimraf ./dist`,
+		`npx -y rimraf@5 node_modules coverage`,
+		`npx prettier --write .`,
+		`rimraf build`,
+	})
+}
+
+// A find that deletes only what a build leaves behind, or only what is
+// empty, among the sources keeps the sources.
+func TestFindDeletesArtefactsAmongSources(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find src -name '*.py' -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`find src -type f -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`find src -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find src -type d -empty -delete`,
+		`find ./src -name '*.pyc' -delete`,
+		`find src -name __pycache__ -type d -exec rm -rf {} +`,
+	})
+}
+
+// Code a generator writes is build output, whatever its extension.
+func TestGeneratedCodeIsBuildOutput(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`del /q src\*.cs`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`del /s /q *.cs`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`del /q src\Generated\*.g.cs`,
+		`del /s /q *.designer.cs`,
+	})
+}
+
+// A script block made from one constant string is judged as that code.
+func TestConstantScriptBlocks(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`& ([scriptblock]::Create('Remove-Item -Recurse -Force C:\Users\dev'))`, CategoryFileDelete, "", LevelCritical},
+		{`& ([scriptblock]::Create($code))`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`& ([scriptblock]::Create('Get-Process -Id $PID'))`,
+	})
+}
+
+// A backtick inside a PowerShell parameter name hides a letter from a
+// reader; it is no escape sequence.
+func TestPowerShellTickedParameters(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{"R`emove-I`tem -Re`curse -Fo`rce C:\\Users\\dev", CategoryFileDelete, "", LevelCritical},
+		{"Remove-Item -Fo`rce -Re`curse C:\\Windows", CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		"Remove-Item -Re`curse -Fo`rce .\\dist",
+		"Write-Output \"a`tb\"",
+	})
+}
+
+// Deleting through tools that delete what they archive, through paths
+// computed by cut or git rev-parse, through cmd's delayed expansion,
+// PowerShell's assembled names, Resolve-Path and FileSystemObject.
+func TestDeletesThroughComputedPathsAndOtherTools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`tar --remove-files -czf /tmp/h.tgz -C / home/dev && rm -f /tmp/h.tgz`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`zip -rm /tmp/h.zip /home/dev`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(echo /home/dev/x | cut -d/ -f1-3)"`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(git -C ~ rev-parse --show-toplevel)"`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`rm -rf "$(git rev-parse --show-toplevel)"`, CategoryFileDelete, "rm-workdir", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`tar --remove-files -czf logs.tgz logs/`,
+		`tar -czf /tmp/h.tgz -C / home/dev`,
+		`zip -r out.zip /home/dev/project/dist`,
+		`rm -rf "$(git rev-parse --show-toplevel)/dist"`,
+		`rm -rf "$(echo build,dist | cut -d, -f2)"`,
+	})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$c='Remove-'+'Item'; & $c -Path $HOME -Recurse -Force`, CategoryFileDelete, "", LevelCritical},
+		{`Resolve-Path C:\* | Remove-Item -Recurse -Force`, CategoryFileDelete, "", LevelCritical},
+		{`(New-Object -ComObject Scripting.FileSystemObject).DeleteFolder("$env:USERPROFILE\*", $true)`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`$c='Get-'+'ChildItem'; & $c -Path $HOME`,
+		`Resolve-Path .\dist\* | Remove-Item -Recurse -Force`,
+		`(New-Object -ComObject Scripting.FileSystemObject).DeleteFolder("$PWD\dist", $true)`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`cmd /v:on /c "set t=C:\Users\dev&& rd /s /q !t!"`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`cmd /v:on /c "set t=dist&& rd /s /q !t!"`,
+	})
+}
+
+// Mirroring a folder over a profile or a drive deletes what the source
+// lacks, from Git Bash too.
+func TestMirrorOverProfile(t *testing.T) {
+	d := NewDetector(Options{})
+	gb := winCorpusContextFor("gitbash")
+	checkDanger(t, d, gb, []dangerCase{
+		{`mkdir -p /tmp/e && robocopy "$(cygpath -w /tmp/e)" 'C:\Users\dev' //MIR`, CategoryFileDelete, "win-mirror-over", LevelCritical},
+	})
+	checkSafe(t, d, gb, []string{
+		`robocopy dist 'D:\site\www' //MIR`,
+		`robocopy 'C:\Users\dev\Documents' 'D:\backup\docs' //MIR`,
+	})
+}
+
+// Patterns that select everything but a few names, and a find that only
+// skips .git, reach every file of the project.
+func TestEverythingButPatterns(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`shopt -s extglob; rm -rf !(node_modules)`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`rm -rf *~node_modules`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`find . -path ./.git -prune -o -type f -exec rm -f {} +`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf build/!(keep.txt)`,
+		`find . -path ./node_modules -prune -o -name '*.pyc' -exec rm -f {} +`,
+		`rm -rf dist/*~*.map`,
+	})
+}
+
+// A path made of a system folder or a home and variables alone: empty or
+// any value, the folder in front is what goes.
+func TestFoldersFollowedOnlyByVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ls -1 /home | while read u; do sudo rm -rf "/home/$u"; done`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf "$HOME/$x"`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf "$PROJECT_ROOT/$UNSET_SUBDIR"/ && echo cleaned`, CategoryFileDelete, "rm-unset-variable", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf "./build/$x"`,
+		`rm -rf /tmp/$x`,
+		`rm -rf "$HOME/.cache/$tool"`,
+	})
+}
+
+// A script written earlier in the line and run by powershell -File is
+// judged as what it says.
+func TestPowerShellScriptsWrittenThenRun(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-Content $env:TEMP\c.ps1 'Remove-Item $HOME -Recurse -Force'; powershell -ExecutionPolicy Bypass -File $env:TEMP\c.ps1`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-Content .\build.ps1 'dotnet build'; powershell -File .\build.ps1`,
+	})
+}
+
+// User profiles deleted through WMI.
+func TestProfilesDeletedThroughWmi(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, ps := winCorpusContextFor("cmd"), winCorpusContextFor("powershell")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wmic path win32_userprofile where "special=false" delete`, CategoryFileDelete, "win-wmic-profile-delete", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`wmic path win32_userprofile get localpath`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-CimInstance Win32_UserProfile | Where-Object { -not $_.Special } | Remove-CimInstance`, CategoryFileDelete, "win-wmic-profile-delete", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_UserProfile | Select-Object LocalPath`,
+	})
+}

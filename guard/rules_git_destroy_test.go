@@ -1,0 +1,32 @@
+package guard
+
+import "testing"
+
+// A force-push to a computed branch may reach any branch.
+func TestForcePushToComputedBranch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git push --force origin $(git branch --show-current)`, CategoryGitDestroy, "git-force-push", LevelModerate},
+	})
+	checkDanger(t, d, Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "fish"}, []dangerCase{
+		{`git push --force origin (git branch --show-current)`, CategoryGitDestroy, "git-force-push", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git push origin $(git branch --show-current)`,
+		`git push --force-with-lease origin $(git branch --show-current)`,
+	})
+}
+
+// Untracking every file and committing deletes them from the repository;
+// refreshing the index after a .gitignore change does not.
+func TestUntrackEverythingAndCommit(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git rm -rf --cached . -q && git commit -qm wipe`, CategoryGitDestroy, "git-untrack-all", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git rm -r --cached . && git add . && git commit -m 'apply .gitignore'`,
+		`git rm -r --cached node_modules && git commit -m 'untrack node_modules'`,
+		`git rm -r --cached .`,
+	})
+}

@@ -1,0 +1,55 @@
+package guard
+
+import "testing"
+
+// The logs Windows keeps are evidence; a log the project registered for
+// itself is its developer's to clear.
+func TestWindowsSystemLogsAndOwnLogs(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, ps := winCorpusContextFor("cmd"), winCorpusContextFor("powershell")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wevtutil cl Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`wevtutil cl Microsoft-Windows-Sysmon/Operational`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`wevtutil sl Security /ms:1024`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`for /f %x in ('wevtutil el') do wevtutil cl "%x"`, CategoryHistoryTamper, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`wevtutil cl AcmeDev`,
+		`wevtutil sl Application /ms:104857600`,
+		`wevtutil qe Security /c:5`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Clear-EventLog -LogName Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+		{`Clear-EventLog -LogName Application,System,Security`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Clear-EventLog -LogName AcmeDev`,
+	})
+}
+
+// A system file's timestamps set to another date hide an edit.
+func TestTimestompSystemFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`touch -r /etc/hostname /etc/passwd`, CategoryHistoryTamper, "timestomp-system", LevelHigh},
+		{`sudo touch -d '2021-01-01 00:00' /usr/bin/sudo`, CategoryHistoryTamper, "timestomp-system", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`touch /tmp/ready`,
+		`touch -d '2 hours ago' build/stamp`,
+		`touch -r package.json node_modules/.stamp`,
+	})
+}
+
+// Login records cleared, or a shell started that keeps no history.
+func TestLoginRecordsAndPrivateShells(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo lastlog --clear --user "$USER"`, CategoryHistoryTamper, "login-records-cleared", LevelHigh},
+		{`fish --private`, CategoryHistoryTamper, "login-records-cleared", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`lastlog --user dev`,
+		`fish -c 'echo hi'`,
+	})
+}

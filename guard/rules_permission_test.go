@@ -1,0 +1,51 @@
+package guard
+
+import "testing"
+
+// Granting only the current user access to a key, with inheritance cut,
+// tightens it.
+func TestKeyTightenedToItsOwner(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`icacls $HOME\.ssh\id_ed25519 /grant "Users:R"`, CategoryPermission, "", LevelHigh},
+		{`icacls $HOME\.ssh\id_ed25519 /grant Everyone:F`, CategoryPermission, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`icacls $HOME\.ssh\id_ed25519 /inheritance:r /grant:r "$($env:USERNAME):R"`,
+		`icacls $HOME\.ssh\id_ed25519 /inheritance:r /grant:r "${env:USERNAME}:R"`,
+	})
+}
+
+// Cloud machines opened to the whole internet: every port, or one for
+// remote administration or a database; the web ports are what is meant
+// to be open.
+func TestCloudFirewallsOpenedToAll(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws ec2 authorize-security-group-ingress --group-id sg-0123456789abcdef0 --protocol -1 --cidr 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`aws ec2 authorize-security-group-ingress --group-id sg-0123456789abcdef0 --protocol tcp --port 22 --cidr 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`az network nsg rule create -g prod --nsg-name web --name any --priority 100 --access Allow --source-address-prefixes '*' --destination-port-ranges '*'`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`gcloud compute firewall-rules create allow-all --allow all --source-ranges 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`setfacl -R -m o::rwx /home/dev`, CategoryPermission, "chmod-world-writable-outside", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws ec2 authorize-security-group-ingress --group-id sg-0123456789abcdef0 --protocol tcp --port 443 --cidr 0.0.0.0/0`,
+		`aws ec2 authorize-security-group-ingress --group-id sg-0123456789abcdef0 --protocol tcp --port 22 --cidr 203.0.113.0/24`,
+		`az network nsg rule create -g dev --nsg-name web --name https --priority 100 --access Allow --source-address-prefixes '*' --destination-port-ranges 443`,
+		`gcloud compute firewall-rules create allow-web --allow tcp:80,tcp:443 --source-ranges 0.0.0.0/0`,
+		`setfacl -R -m u:www-data:rx ./public`,
+	})
+}
+
+// Everyone granted rights with subinacl.
+func TestSubinaclEveryone(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`subinacl /keyreg HKEY_LOCAL_MACHINE\SYSTEM\CurrentControlSet\Services /grant=Everyone=F`, CategoryPermission, "win-subinacl-everyone", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`subinacl /file C:\work\project\out.log /display`,
+	})
+}

