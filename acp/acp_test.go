@@ -257,10 +257,11 @@ func TestConversation(t *testing.T) {
 		t.Errorf("first turn: %+v", r)
 	}
 	first := ed.take()
-	if !slices.ContainsFunc(first, func(n sdk.SessionNotification) bool {
+	commands := func(n sdk.SessionNotification) bool {
 		u := n.Update.AvailableCommandsUpdate
 		return u != nil && slices.ContainsFunc(u.AvailableCommands, func(c sdk.AvailableCommand) bool { return c.Name == "compact" })
-	}) {
+	}
+	if !slices.ContainsFunc(first, commands) {
 		t.Errorf("no available_commands_update with the agent's slash commands")
 	}
 	if got := kinds(first); !slices.Contains(got, "thought:pondering") || !slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "agent:") }) {
@@ -282,6 +283,9 @@ func TestConversation(t *testing.T) {
 		t.Errorf("tool turn: %+v", r)
 	}
 	ups := ed.take()
+	if slices.ContainsFunc(ups, commands) {
+		t.Errorf("the agent's unchanged command list was sent again at the second turn")
+	}
 	got := kinds(ups)
 	call := slices.Index(got, "tool_call:execute:in_progress")
 	done := slices.Index(got, "tool_call_update:completed")
@@ -329,8 +333,12 @@ func TestConversation(t *testing.T) {
 	if r, err := conn2.Prompt(ctx, sdk.PromptRequest{SessionId: s.SessionId, Prompt: text("history")}); err != nil || r.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("a turn after loading: %+v, %v", r, err)
 	}
-	if got := kinds(ed2.take()); !slices.ContainsFunc(got, func(k string) bool { return strings.Contains(k, "think:pondering hello") }) {
+	after := ed2.take()
+	if got := kinds(after); !slices.ContainsFunc(got, func(k string) bool { return strings.Contains(k, "think:pondering hello") }) {
 		t.Errorf("the agent does not remember the conversation: %q", got)
+	}
+	if !slices.ContainsFunc(after, commands) {
+		t.Errorf("the editor that loaded the session was not sent the agent's commands")
 	}
 	if _, err := conn2.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: s.SessionId}); err != nil {
 		t.Errorf("session/close: %v", err)

@@ -74,12 +74,18 @@ type agent struct {
 	// shut are the sessions session/close closed on this connection:
 	// they take no prompt until loaded or resumed again.
 	shut map[string]bool
+	// commands is the command list last sent for each session (its
+	// JSON): an agent that announces the same list at every turn has it
+	// sent to the editor once, and again only when it changes or the
+	// session is loaded, resumed or closed on this connection.
+	commands map[string]string
 }
 
 // setShut marks session id closed on this connection, or open again.
 func (a *agent) setShut(id string, shut bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	delete(a.commands, id)
 	if a.shut == nil {
 		a.shut = map[string]bool{}
 	}
@@ -324,11 +330,33 @@ func (a *agent) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOpti
 func (a *agent) send(ctx context.Context, id sdk.SessionId, updates []sdk.SessionUpdate) error {
 	<-a.ready
 	for _, u := range updates {
+		if c := u.AvailableCommandsUpdate; c != nil && !a.newCommands(string(id), c) {
+			continue
+		}
 		if err := a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: id, Update: u}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// newCommands reports whether c differs from the command list last sent
+// for session id, and remembers it as sent.
+func (a *agent) newCommands(id string, c *sdk.SessionAvailableCommandsUpdate) bool {
+	b, err := json.Marshal(c.AvailableCommands)
+	if err != nil {
+		return true
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.commands[id] == string(b) {
+		return false
+	}
+	if a.commands == nil {
+		a.commands = map[string]string{}
+	}
+	a.commands[id] = string(b)
+	return true
 }
 
 // errResourceNotFound is ACP's error code for a session that does not
