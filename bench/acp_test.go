@@ -56,12 +56,16 @@ func (benchEditor) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitR
 
 // BenchmarkACPWarmTurn: a warm turn of the fake agent through the ACP
 // agent on pipes (as `hotplex acp` serves stdio, the API called in
-// process) against the same turn through the daemon's engine directly
-// (Engine.Execute, until it returns: the turn is over, as it is for the
-// editor when session/prompt answers) and through POST
-// /v1/sessions/{id}/messages, each on a session of its own of one daemon,
-// in turn so that all see the same machine noise. The ACP agent's cost is
-// what it adds to the engine: the target is at most 1 ms at the median.
+// process) against the same turn through the engine directly (the Go
+// SDK: an Engine of its own in the same process, Engine.Execute until it
+// returns, when the turn is over as it is for the editor when
+// session/prompt answers), through the daemon's engine (Engine.Execute on
+// a session of the daemon's, its events encoded and stored as every
+// session's are) and through POST /v1/sessions/{id}/messages of the
+// daemon, in turn so that all see the same machine noise. The ACP
+// agent's cost is what it adds to the engine, the daemon's storing of
+// every event before an editor sees it included: the target is at most 1
+// ms at the median.
 func BenchmarkACPWarmTurn(b *testing.B) {
 	const turns = 400
 	agent := testkit.BuildFakeAgent(b, b.TempDir())
@@ -122,28 +126,52 @@ func BenchmarkACPWarmTurn(b *testing.B) {
 		resp.Body.Close()
 		return time.Since(start)
 	}
-	direct := &engine.Config{SessionID: "direct", WorkDir: "direct", Owner: "alice"}
+	sdkEngine := newEngine(b, claude.New(claude.Options{Path: agent, Name: "fakeagent"}), append(os.Environ(), "HOME="+b.TempDir()))
+	direct := &engine.Config{SessionID: "direct", WorkDir: b.TempDir()}
 	engineTurn := func(prompt string) time.Duration {
 		start := time.Now()
-		if err := d.Engine.Execute(ctx, direct, prompt, func(string, any) error { return nil }); err != nil {
+		if err := sdkEngine.Execute(ctx, direct, prompt, func(string, any) error { return nil }); err != nil {
 			b.Fatalf("engine turn: %v", err)
 		}
 		return time.Since(start)
 	}
+	// The daemon's own engine, whose every event its sinks encode, count
+	// and hand to the recorder, on a session of the daemon's: what the
+	// daemon adds to the engine before any protocol.
+	resp, err = hc.Post(d.URL+"/v1/sessions", "application/json", bytes.NewReader([]byte(`{"id":"daemon-engine"}`)))
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		b.Fatalf("create: %v", err)
+	}
+	var created struct {
+		Key string `json:"key"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	inDaemon := &engine.Config{SessionID: created.Key, Owner: "alice", MustExist: true}
+	daemonEngineTurn := func(prompt string) time.Duration {
+		start := time.Now()
+		if err := d.Engine.Execute(ctx, inDaemon, prompt, func(string, any) error { return nil }); err != nil {
+			b.Fatalf("daemon engine turn: %v", err)
+		}
+		return time.Since(start)
+	}
 	engineTurn("warm")
+	daemonEngineTurn("warm")
 	apiTurn("warm")
 	acpTurn("warm")
 
-	var eng, api, viaACP []time.Duration
+	var eng, inD, api, viaACP []time.Duration
 	b.ResetTimer()
 	for i := range turns {
 		p := "ping " + strconv.Itoa(i)
 		eng = append(eng, engineTurn(p))
+		inD = append(inD, daemonEngineTurn(p))
 		api = append(api, apiTurn(p))
 		viaACP = append(viaACP, acpTurn(p))
 	}
 	b.StopTimer()
 	p50, _ := report(b, "ACP session/prompt vs engine", viaACP, eng)
+	report(b, "ACP session/prompt vs daemon engine", viaACP, inD)
 	report(b, "ACP session/prompt vs /v1", viaACP, api)
 	added := pairedOverhead(viaACP, eng)
 	verdict := "within"
@@ -151,6 +179,7 @@ func BenchmarkACPWarmTurn(b *testing.B) {
 		verdict = "OVER"
 	}
 	fmt.Printf("%-34s %s per turn, median of %d paired differences (target ≤ 1ms: %s)\n", "  ACP added to the engine", added, turns, verdict)
+	fmt.Printf("%-34s %s per turn, median of %d paired differences\n", "  ACP added to the daemon's engine", pairedOverhead(viaACP, inD), turns)
 	fmt.Printf("%-34s %s per turn, median of %d paired differences\n", "  ACP added to /v1", pairedOverhead(viaACP, api), turns)
 	b.ReportMetric(float64(p50.Microseconds()), "acp-p50-µs")
 	b.ReportMetric(float64(added.Microseconds()), "acp-added-p50-µs")
