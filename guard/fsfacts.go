@@ -445,46 +445,29 @@ func octalMode(m string) (int, bool) {
 	return int(n), err == nil
 }
 
-func modeWorldWritable(m string) bool {
+// modeGrants reports whether chmod mode m gives one of the users in who
+// (u, g, o, a; a clause naming nobody counts as everyone) one of the
+// permissions in perms; mask asks the same of an octal mode.
+func modeGrants(m string, mask int, who, perms string) bool {
 	if n, ok := octalMode(m); ok {
-		return n&0o002 != 0
+		return n&mask != 0
 	}
 	for _, cl := range strings.Split(m, ",") {
-		who, perm, ok := cutOp(cl)
-		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "w") {
+		w, perm, ok := cutOp(cl)
+		if ok && perm[0] != '-' && (w == "" || strings.ContainsAny(w, who)) && strings.ContainsAny(perm[1:], perms) {
 			return true
 		}
 	}
 	return false
 }
 
-func modeOthersRead(m string) bool {
-	if n, ok := octalMode(m); ok {
-		return n&0o004 != 0
-	}
-	for _, cl := range strings.Split(m, ",") {
-		who, perm, ok := cutOp(cl)
-		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "oa")) && strings.Contains(perm[1:], "r") {
-			return true
-		}
-	}
-	return false
-}
+func modeWorldWritable(m string) bool { return modeGrants(m, 0o002, "oa", "w") }
+
+func modeOthersRead(m string) bool { return modeGrants(m, 0o004, "oa", "r") }
 
 // modeSharesRead reports a mode that lets the group or other users read
 // (or write): g+r, o+r, a+r, +r, 644, 640.
-func modeSharesRead(m string) bool {
-	if n, ok := octalMode(m); ok {
-		return n&0o066 != 0
-	}
-	for _, cl := range strings.Split(m, ",") {
-		who, perm, ok := cutOp(cl)
-		if ok && perm[0] != '-' && (who == "" || strings.ContainsAny(who, "goa")) && strings.ContainsAny(perm[1:], "rw") {
-			return true
-		}
-	}
-	return false
-}
+func modeSharesRead(m string) bool { return modeGrants(m, 0o066, "goa", "rw") }
 
 func modeRemovesAll(m string) bool {
 	if n, ok := octalMode(m); ok {
