@@ -88,18 +88,8 @@ func TestSimpleTreeMatchesParser(t *testing.T) {
 	var st simpleTree
 	built := 0
 	for _, line := range simpleCandidates(t) {
-		got := st.build(line)
-		if got == nil {
-			continue
-		}
-		built++
-		want, err := p.Parse(strings.NewReader(line), "")
-		if err != nil {
-			t.Errorf("%q: built, but the parser rejects it: %v", line, err)
-			continue
-		}
-		if g, w := treeText(got), treeText(want); g != w {
-			t.Errorf("%q: tree differs\nbuilt:\n%s\nparsed:\n%s", line, g, w)
+		if builtAsParsed(t, p, &st, line) {
+			built++
 		}
 	}
 	if built < 1000 {
@@ -144,21 +134,31 @@ func TestSimpleTreeGenerated(t *testing.T) {
 			b.WriteString(pieces[next(len(pieces))])
 		}
 		line := b.String()
-		got := st.build(line)
-		if got == nil {
-			continue
-		}
-		built++
-		want, err := p.Parse(strings.NewReader(line), "")
-		if err != nil {
-			t.Errorf("%q: built, but the parser rejects it: %v", line, err)
-			continue
-		}
-		if g, w := treeText(got), treeText(want); g != w {
-			t.Errorf("%q: tree differs\nbuilt:\n%s\nparsed:\n%s", line, g, w)
+		if builtAsParsed(t, p, &st, line) {
+			built++
 		}
 	}
 	if built < 3000 {
 		t.Errorf("only %d generated lines built", built)
 	}
+}
+
+// builtAsParsed builds line without the parser and, if it was built,
+// reports a tree that differs from the parser's; it says whether line
+// was built.
+func builtAsParsed(t *testing.T, p *syntax.Parser, st *simpleTree, line string) bool {
+	t.Helper()
+	got := st.build(line)
+	if got == nil {
+		return false
+	}
+	want, err := p.Parse(strings.NewReader(line), "")
+	if err != nil {
+		t.Errorf("%q: built, but the parser rejects it: %v", line, err)
+		return true
+	}
+	if g, w := treeText(got), treeText(want); g != w {
+		t.Errorf("%q: tree differs\nbuilt:\n%s\nparsed:\n%s", line, g, w)
+	}
+	return true
 }
