@@ -30,29 +30,29 @@ func positionalSlow(args []word) []word {
 // writes into the arguments.
 func TestPositional(t *testing.T) {
 	pieces := []word{lit("-rf"), lit("a"), lit("--"), lit("-"), lit("--force"), {s: "-$X", ok: false}, lit("b"), lit("")}
-	var args []word
-	var walk func(depth int)
-	walk = func(depth int) {
+	eachArrangement(pieces, 5, func(args []word) {
 		args0 := append([]word(nil), args...)
-		got := positional(args)
-		want := positionalSlow(args)
-		noOpts := true
-		for _, w := range args {
-			if len(w.s) > 1 && w.s[0] == '-' && w.ok {
-				noOpts = false
-			}
+		got, want := positional(args), positionalSlow(args)
+		if !hasOption(args) {
+			want = args[:len(args):len(args)]
 		}
-		if !noOpts && !reflect.DeepEqual(got, want) {
+		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("positional(%v) = %v, want %v", args, got, want)
-		}
-		if noOpts && !reflect.DeepEqual(got, args[:len(args):len(args)]) {
-			t.Fatalf("positional(%v) = %v, want the arguments", args, got)
 		}
 		_ = append(got, lit("x"))
 		if !reflect.DeepEqual(args, args0) {
 			t.Fatalf("an append to positional(%v) changed the arguments", args0)
 		}
-		if depth == 5 {
+	})
+}
+
+// eachArrangement calls f with every sequence of up to n pieces.
+func eachArrangement(pieces []word, n int, f func(args []word)) {
+	var args []word
+	var walk func(depth int)
+	walk = func(depth int) {
+		f(args)
+		if depth == n {
 			return
 		}
 		for _, p := range pieces {
@@ -62,6 +62,17 @@ func TestPositional(t *testing.T) {
 		}
 	}
 	walk(0)
+}
+
+// hasOption reports whether args hold an option the shortcuts must
+// read: a resolved word of a dash and more.
+func hasOption(args []word) bool {
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			return true
+		}
+	}
+	return false
 }
 
 // posArgsSlow is posArgs without its shortcut.
@@ -106,19 +117,11 @@ func posArgsSlow(args []word, spec optSpec) []word {
 func TestPosArgs(t *testing.T) {
 	pieces := []word{lit("-rf"), lit("-o"), lit("a"), lit("--"), lit("-xo"), lit("--size"), lit("--size=1"), lit("--force"), {s: "-$X", ok: false}, lit("")}
 	specs := []optSpec{{}, {short: "o", long: []string{"size"}}}
-	var args []word
-	var walk func(depth int)
-	walk = func(depth int) {
+	eachArrangement(pieces, 5, func(args []word) {
 		for _, spec := range specs {
 			args0 := append([]word(nil), args...)
 			got, want := posArgs(args, spec), posArgsSlow(args, spec)
-			plain := true
-			for _, w := range args {
-				if len(w.s) > 1 && w.s[0] == '-' && w.ok {
-					plain = false
-				}
-			}
-			if plain {
+			if !hasOption(args) {
 				want = args[:len(args):len(args)]
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -129,14 +132,5 @@ func TestPosArgs(t *testing.T) {
 				t.Fatalf("an append to posArgs(%v) changed the arguments", args0)
 			}
 		}
-		if depth == 5 {
-			return
-		}
-		for _, p := range pieces {
-			args = append(args, p)
-			walk(depth + 1)
-			args = args[:len(args)-1]
-		}
-	}
-	walk(0)
+	})
 }
