@@ -29,15 +29,7 @@ import (
 // is refused with the file both changed, moving nothing.
 func TestWorktreeSessionsOfTwoAgentsEditOneFileAtOnce(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := filepath.Join(root, engine.OwnerDir("alice"))
-	repo := filepath.Join(tree, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, tree, repo := aliceRepoDir(t)
 	const original = "one\ntwo\nthree\nfour\nfive\nsix\n"
 	if err := os.WriteFile(filepath.Join(repo, "shared.txt"), []byte(original), 0o644); err != nil {
 		t.Fatal(err)

@@ -25,15 +25,7 @@ import (
 // from the statistics' files modified too.
 func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 	t.Cleanup(func() { testkit.AssertNoDescendants(t) })
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := filepath.Join(root, engine.OwnerDir("alice"))
-	repo := filepath.Join(tree, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, tree, repo := aliceRepoDir(t)
 	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
 		cmd := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
 		cmd.Dir = repo
@@ -138,4 +130,21 @@ func TestWorktreeSessionWithClaudeAndChangesTab(t *testing.T) {
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Fatalf("console errors: %v", errs)
 	}
+}
+
+// aliceRepoDir makes a work-directory root (its real path, symlinks
+// resolved, as the daemon reports paths), alice's tree in it and an empty
+// directory "repo" there for a test's repository.
+func aliceRepoDir(t *testing.T) (root, tree, repo string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree = filepath.Join(root, engine.OwnerDir("alice"))
+	repo = filepath.Join(tree, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root, tree, repo
 }
