@@ -120,6 +120,9 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			}
 			return true
 		}
+		if !t.reads(e.Type) {
+			return true
+		}
 		ev := new(event.EventWithMeta)
 		if err := json.Unmarshal(e.Data, ev); err != nil {
 			failed = fmt.Errorf("event %d: %w", e.ID, err)

@@ -39,6 +39,23 @@ func newTranslator(replay bool) *translator {
 	return &translator{replay: replay, started: map[string]bool{}}
 }
 
+// reads says whether an event of type typ can come to an update, or
+// to anything the prompt's stream watches for: the others (the turn's
+// statistics, raw frames, queue notices) need not be decoded at all.
+func (t *translator) reads(typ string) bool {
+	switch typ {
+	case event.TypeSessionStart:
+		return t.replay
+	case event.TypeSystem:
+		return !t.replay
+	case event.TypeThinking, event.TypeAnswer, event.TypeToolUse, event.TypeToolResult,
+		event.TypePermissionRequest, event.TypePermissionDecision, event.TypeDangerBlock,
+		event.TypeError, event.TypeResult:
+		return true
+	}
+	return false
+}
+
 func (t *translator) updates(ev *event.EventWithMeta) []sdk.SessionUpdate {
 	meta := ev.Meta
 	if meta == nil {

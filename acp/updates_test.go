@@ -44,3 +44,39 @@ func TestTranslatorPlanAndEdit(t *testing.T) {
 		t.Errorf("edit tool call: %+v", c)
 	}
 }
+
+// A prompt's stream decodes only the events the translator reads: every
+// event of another type, however full, must come to no update, or the
+// editor would miss it.
+func TestTranslatorReadsEveryTypeWithUpdates(t *testing.T) {
+	types := []string{event.TypeSessionStart, event.TypeThinking, event.TypeAnswer, event.TypeToolUse,
+		event.TypeToolResult, event.TypePermissionRequest, event.TypePermissionDecision, event.TypeDangerBlock,
+		event.TypeDangerBypass, event.TypeSystem, event.TypeError, event.TypeRaw, event.TypePromptSteered,
+		event.TypePromptQueued, event.TypeSessionStats, event.TypeResult}
+	full := func(typ string) *event.EventWithMeta {
+		ev := event.NewEventWithMeta(typ, "init", &event.EventMeta{ToolName: "Bash", ToolID: "t1", Status: "error",
+			ErrorMsg: "boom", InputSummary: "ls", OutputSummary: "out", FilePath: "/w/f"})
+		ev.SessionStart = &event.SessionStart{Prompt: "hello"}
+		ev.Input = map[string]any{"command": "ls"}
+		ev.Permission = &event.Permission{RequestID: "r1", ToolUseID: "t1", ToolName: "Bash", Decision: "deny"}
+		ev.Turn = &event.TurnResult{Result: "done"}
+		ev.Raw = json.RawMessage(`{"type":"system","subtype":"init","slash_commands":["review"]}`)
+		return ev
+	}
+	read := 0
+	for _, replay := range []bool{false, true} {
+		for _, typ := range types {
+			tr := newTranslator(replay)
+			if tr.reads(typ) {
+				read++
+				continue
+			}
+			if u := tr.updates(full(typ)); len(u) != 0 {
+				t.Errorf("replay %t: %s is not read, yet comes to %d updates", replay, typ, len(u))
+			}
+		}
+	}
+	if read == 0 || read == 2*len(types) {
+		t.Fatalf("reads took %d of %d types: it must tell some apart", read, 2*len(types))
+	}
+}
