@@ -241,10 +241,29 @@ func detectDialect(src string) string {
 	if strings.HasPrefix(s, "@echo") || strings.HasPrefix(lf, "@echo") {
 		return ShellCmd
 	}
-	if (cmdOnly[base] || winNativeNames[base]) && (winSwitches(s) || percentVar(s) || winDrivePath(s)) {
+	if (cmdOnly[base] || winNativeNames[base]) && (winSwitches(s) || percentVar(s) || winDrivePath(s)) && !posixSign(s) {
 		return ShellCmd
 	}
 	return ""
+}
+
+// posixSign reports syntax only a POSIX shell gives meaning to: command
+// substitution, parameter expansion, a variable, a then or do of a
+// block, /dev/null. Many cmd.exe built-ins are POSIX commands too (if,
+// for, set, mkdir, type), and a % or a /x in their line is as often a
+// date format or an option's value: such a line is read as cmd only
+// without these.
+func posixSign(s string) bool {
+	if strings.Contains(s, "$(") || strings.Contains(s, "${") || strings.Contains(s, "/dev/null") ||
+		strings.Contains(s, "; then") || strings.Contains(s, "; do") || strings.Contains(s, "\nthen") {
+		return true
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '$' && (s[i+1] == '_' || s[i+1] >= 'a' && s[i+1] <= 'z' || s[i+1] >= 'A' && s[i+1] <= 'Z') {
+			return true
+		}
+	}
+	return false
 }
 
 // firstWordEnd are the bytes that end the first word for detectDialect.

@@ -165,6 +165,13 @@ func TestDetectDialect(t *testing.T) {
 		`mkdir /tmp/x && cd /tmp/x`:              "",
 		`for f in /tmp/*; do echo $f; done`:      "",
 		`sudo sed -i 's/%wheel/x/' /etc/sudoers`: "",
+		// cmd built-ins that are POSIX commands too, with a date format
+		// or a printf format in a POSIX script
+		"for d in /home/*; do\n  tar czf /tmp/$(date +%F).tgz \"$d\"\ndone": "",
+		"if true; then\n  c=$(printf '%s%s' r m)\nfi":                       "",
+		"mkdir -p bk-$(date +%F_%H%M)":                                      "",
+		"set STAMP=%DATE%":                                                  ShellCmd,
+		`type %USERPROFILE%\notes.txt`:                                      ShellCmd,
 	}
 	for in, want := range cases {
 		if got := detectDialect(in); got != want {
@@ -285,4 +292,19 @@ func TestGitBashWindowsPaths(t *testing.T) {
 			t.Errorf("%s: %s %s, want %s", cmd, v.Level, v.Pattern, want)
 		}
 	}
+}
+
+// A POSIX script whose first word is also a cmd.exe built-in (if, for,
+// mkdir) and whose text holds a date or printf format is still POSIX
+// shell: read as cmd, what it deletes went unseen.
+func TestPOSIXScriptWithPercentFormats(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{"if true; then\nc=$(printf '%s%s' r m); sudo $c -rf /root\nfi", CategoryFileDelete, "", LevelCritical},
+		{"for d in /srv/*; do\n  tar czf /tmp/$(date +%F).tgz \"$d\" && rm -rf \"$d\"\ndone", CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		"for f in *.log; do mv \"$f\" \"archive/$(date +%Y%m%d)-$f\"; done",
+		"mkdir -p backups/$(date +%F_%H%M) && cp app.db backups/$(date +%F_%H%M)/",
+	})
 }
