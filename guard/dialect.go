@@ -175,7 +175,14 @@ func fishToBash(src string) string {
 			stack = append(stack, "}")
 			st = name + "() {"
 		case word == "set" && fishSet(rest) != "":
-			st = fishSet(rest)
+			if fishScoped(rest) {
+				// the set itself too, for what its scope does: a
+				// universal, global or exported variable outlives
+				// the block
+				st = fishSet(rest) + "; " + st
+			} else {
+				st = fishSet(rest)
+			}
 		case word == "begin" && rest == "":
 			stack = append(stack, "}")
 			st = "{"
@@ -361,22 +368,45 @@ func fishSet(rest string) string {
 	return f[i] + "=(" + val + ")"
 }
 
-// pipeIntoBlock is the index of the last unquoted | of a fish statement
-// that pipes into a block (while, for, begin, if), or -1.
+// fishScoped reports a fish set that makes its variable universal,
+// global or exported.
+func fishScoped(rest string) bool {
+	for _, f := range strings.Fields(rest) {
+		switch {
+		case f == "--universal" || f == "--global" || f == "--export":
+			return true
+		case strings.HasPrefix(f, "--") || !strings.HasPrefix(f, "-"):
+			return false
+		case strings.ContainsAny(f[1:], "Ugx"):
+			return true
+		}
+	}
+	return false
+}
+
+// pipeIntoBlock is the index of the last unquoted |, || or && of a fish
+// statement that leads into a block (while, for, begin, if, switch,
+// function) or a set, or -1: what follows it is rewritten as a statement
+// of its own ("producer | while read -l x", "cd dir && for f in *").
 func pipeIntoBlock(st string) int {
-	last := -1
+	last, depth := -1, 0
 	unquoted(st, 0, func(i int, c byte) bool {
-		if c == '|' {
+		switch {
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case (c == '|' || c == '&') && depth == 0:
 			last = i
 		}
 		return true
 	})
-	if last <= 0 || last > 0 && st[last-1] == '|' {
+	if last <= 0 || st[last] == '&' && st[last-1] != '&' {
 		return -1
 	}
 	next, _, _ := strings.Cut(strings.TrimSpace(st[last+1:]), " ")
 	switch next {
-	case "while", "for", "begin", "if":
+	case "while", "for", "begin", "if", "switch", "function", "set":
 		return last
 	}
 	return -1
