@@ -1,12 +1,14 @@
 package guard
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // The corpora score the rules on lines someone wrote; an agent's next
@@ -18,7 +20,10 @@ import (
 // verdict that changes with it is a rule that learnt the line, not what
 // it does. TestMetamorphic dresses every line of the tuning corpora in
 // every form and holds the share of verdicts that survive; the scored-only
-// corpora are never read.
+// corpora are never read. (What it showed: the rules keep 99.7 to 100% of
+// their verdicts through every form, obfuscations included; what the
+// blind rounds miss is what unseen tools do, not how a command is
+// dressed.)
 
 // metaForm is one way of dressing a command.
 type metaForm struct {
@@ -72,6 +77,9 @@ func plainFirstWord(cmd string) bool {
 		return false
 	}
 	w := cmd[:end]
+	if cmd[end] == '(' || !(w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z') {
+		return false // a function's definition, a range, a call's parenthesis
+	}
 	switch w {
 	case "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
 		"function", "select", "time", "coproc", "!", "{", "}", "[[", "]]", "begin", "end", "not",
@@ -211,6 +219,69 @@ var metaForms = []metaForm{
 		}
 		return "nohup " + cmd, true
 	}, false},
+	// The forms below hide the command's name or text the way the
+	// evasions of the blind rounds do.
+	{"name in variable", func(cmd, shell string) (string, bool) {
+		name, rest, ok := splitFirstWord(cmd)
+		if !ok {
+			return "", false
+		}
+		switch metaFamily(shell) {
+		case "posix":
+			return "c=" + name + "; \"$c\"" + rest, true
+		case "fish":
+			return "set c " + name + "; $c" + rest, true
+		case "powershell":
+			return "$c = '" + name + "'; & $c" + rest, true
+		}
+		return "", false
+	}, true},
+	{"quoted name", func(cmd, shell string) (string, bool) {
+		name, rest, ok := splitFirstWord(cmd)
+		if !ok || len(name) < 2 {
+			return "", false
+		}
+		switch metaFamily(shell) {
+		case "posix", "fish":
+			return name[:1] + "'" + name[1:] + "'" + rest, true
+		case "powershell":
+			return "& '" + name + "'" + rest, true
+		case "cmd":
+			return name[:1] + "^" + name[1:] + rest, true
+		}
+		return "", false
+	}, true},
+	{"piped to sh", func(cmd, shell string) (string, bool) {
+		if metaFamily(shell) != "posix" || strings.Contains(cmd, "\n") {
+			return "", false
+		}
+		return "printf '%s\\n' " + singleQuoted(cmd) + " | " + posixShellOf(shell), true
+	}, true},
+	{"base64", func(cmd, shell string) (string, bool) {
+		switch metaFamily(shell) {
+		case "posix":
+			return "echo " + base64.StdEncoding.EncodeToString([]byte(cmd)) + " | base64 -d | " + posixShellOf(shell), true
+		case "powershell":
+			u := utf16.Encode([]rune(cmd))
+			b := make([]byte, 2*len(u))
+			for i, r := range u {
+				b[2*i], b[2*i+1] = byte(r), byte(r>>8)
+			}
+			return "powershell -NoProfile -EncodedCommand " + base64.StdEncoding.EncodeToString(b), true
+		}
+		return "", false
+	}, false}, // running what was decoded is stopped for itself
+}
+
+// splitFirstWord returns a command's name and the rest of its line, when
+// it starts with a plain one.
+func splitFirstWord(cmd string) (name, rest string, ok bool) {
+	if !plainFirstWord(cmd) {
+		return "", "", false
+	}
+	cmd = strings.TrimLeft(cmd, " \t")
+	end := strings.IndexAny(cmd, " \t\n;&|<>()")
+	return cmd[:end], cmd[end:], true
 }
 
 // metaFloors are the shares of verdicts each form must keep, a little
@@ -221,6 +292,7 @@ var metaFloors = map[string]struct{ kept, passed float64 }{
 	"shell -c": {0.995, 0.985}, "eval": {0.998, 0.985}, "group": {0.999, 0.999}, "subshell": {0.999, 0.99},
 	"condition": {0.999, 0.999}, "loop": {0.998, 0.999}, "function": {0.999, 0.998}, "after cd": {0.999, 0.999},
 	"sudo": {0.999, 0}, "env": {0.999, 0}, "timeout": {0.999, 0}, "nohup": {0.999, 0},
+	"name in variable": {0.998, 0.998}, "quoted name": {0.998, 0.999}, "piped to sh": {0.999, 0.999}, "base64": {0.999, 0},
 }
 
 // metaTuningLines are the lines of every corpus the rules may be tuned
@@ -307,7 +379,7 @@ func TestMetamorphic(t *testing.T) {
 	fmt.Fprintf(&report, "verdicts kept by each form (caught dangerous lines still caught; passed harmless lines still passed):\n")
 	for _, f := range metaForms {
 		tl := per[f.name]
-		fmt.Fprintf(&report, "  %-10s dangerous %s", f.name, share(tl.kept, tl.caught))
+		fmt.Fprintf(&report, "  %-16s dangerous %s", f.name, share(tl.kept, tl.caught))
 		if f.benign {
 			fmt.Fprintf(&report, "  harmless %s", share(tl.stillPassed, tl.passed))
 		}
