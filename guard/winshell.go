@@ -244,6 +244,9 @@ func detectDialect(src string) string {
 	if (cmdOnly[base] || winNativeNames[base]) && (winSwitches(s) || percentVar(s) || winDrivePath(s)) && !posixSign(s) {
 		return ShellCmd
 	}
+	if base == "for" && len(s) > len(first)+1 && s[len(first)+1] == '%' {
+		return ShellCmd // for %i in (...) do: a POSIX for names its variable bare
+	}
 	return ""
 }
 

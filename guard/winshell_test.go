@@ -171,6 +171,8 @@ func TestDetectDialect(t *testing.T) {
 		"if true; then\n  c=$(printf '%s%s' r m)\nfi":                       "",
 		"mkdir -p bk-$(date +%F_%H%M)":                                      "",
 		"set STAMP=%DATE%":                                                  ShellCmd,
+		"for %i in (*.tmp) do del %i":                                       ShellCmd,
+		`for %%f in (build\*.obj) do del %%f`:                               ShellCmd,
 		`type %USERPROFILE%\notes.txt`:                                      ShellCmd,
 	}
 	for in, want := range cases {
