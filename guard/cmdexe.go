@@ -574,6 +574,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	c := a.newCmd()
 	*c = cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: in, stage: stage}
 	c.base = name0
+	c.dryRun = winHelpAsked(words[1:])
 	switch l {
 	case "set":
 		ws.cmdSet(words[1:])
@@ -1086,7 +1087,9 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 
 func (ws *winState) cmdRd(c *cmd, args []word) {
 	sw, ops := cmdSwitches(args)
+	ws.dirTargets = true // rd removes folders only: Acme.Api is one
 	ws.winDelete(c, ops, sw["s"], false)
+	ws.dirTargets = false
 }
 
 func (ws *winState) cmdRobocopy(c *cmd, args []word) {

@@ -353,7 +353,7 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 		if full != "" {
 			if hasVal {
 				l := strings.ToLower(val)
-				pa.flags[full] = !(l == "$false" || l == "0")
+				pa.flags[full] = !(l == "$false" || l == "0" || l == "false") // $false reads False once expanded
 			} else {
 				pa.flags[full] = true
 			}

@@ -216,6 +216,7 @@ func (ws *winState) finishWin(c *cmd) {
 func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psItem {
 	a := ws.a
 	args := c.args()
+	c.dryRun = c.dryRun || psWhatIf(c.name, args) || winHelpAsked(args)
 	var next *psItem
 	if piped && prevItem != nil && secretFilePattern(prevItem.pattern) {
 		// Get-ChildItem -Include *.pem,*.key | Copy-Item \\host\share:
@@ -822,6 +823,21 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
 	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
 
+// nestedBuildOutput reports a path below a project's own build output
+// folder deeper in the tree (src\Api\bin, apps\web\dist,
+// tests\X.Tests\TestResults): each sub-project has its own. Folders
+// that hold sources in some ecosystems (packages, vendor) count only at
+// the top.
+func nestedBuildOutput(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[1:] {
+		if regenerable[p] && p != "packages" && p != "vendor" && p != "logs" && p != "log" {
+			return true
+		}
+	}
+	return false
+}
+
 // winSourceFile reports a pattern or name of source code or data.
 func winSourceFile(s string) bool {
 	l := strings.ToLower(strings.Trim(s, `"'()`))
@@ -855,7 +871,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
 		return ""
-	case wide && !filtered && !strings.Contains(base, "."):
+	case nestedBuildOutput(rel):
+		return ""
+	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
 		return "win-delete-project"
 	case wide && winSourceFile(base):
 		return "win-delete-project"
@@ -1976,6 +1994,41 @@ func winProgramFile(s string) bool {
 	l := strings.ToLower(s)
 	for _, ext := range [...]string{".exe", ".bat", ".cmd", ".com", ".ps1", ".vbs", ".js", ".hta", ".msi", ".scr"} {
 		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// psWhatIf reports a cmdlet told to only describe what it would change
+// (-WhatIf). Cmdlets that run code they are given are left out: the
+// switch does not reach the commands inside their blocks.
+func psWhatIf(name string, args []word) bool {
+	verb, _, ok := strings.Cut(name, "-")
+	if !ok || !cmdletVerbs[verb] {
+		return false
+	}
+	switch name {
+	case "foreach-object", "where-object", "invoke-command", "invoke-expression", "start-job", "start-threadjob", "invoke-parallel":
+		return false
+	}
+	for _, w := range args {
+		if !w.ok {
+			continue
+		}
+		switch strings.ToLower(w.s) {
+		case "-whatif", "-whatif:$true":
+			return true
+		}
+	}
+	return false
+}
+
+// winHelpAsked reports a Windows command asked for its help page (/?,
+// -?): it prints the page and does nothing else.
+func winHelpAsked(args []word) bool {
+	for _, w := range args {
+		if w.ok && (w.s == "/?" || w.s == "-?") {
 			return true
 		}
 	}

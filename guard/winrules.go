@@ -232,6 +232,14 @@ var winRules = []*rule{
 					return false, ""
 				}
 				if v, ok := swVal(args, "im"); ok {
+					if statelessHost(v) {
+						return false, ""
+					}
+					if f, ok := swVal(args, "fi"); ok && !strings.Contains(f, "username") && !strings.Contains(f, "session") {
+						// /fi "WINDOWTITLE eq api*", /fi "PID gt 100": the
+						// filter picks the processes, not the name alone
+						return false, ""
+					}
 					return true, v
 				}
 				if v, ok := swVal(args, "fi"); ok && strings.Contains(v, "username") {
@@ -1838,4 +1846,14 @@ func robocopyOperands(args []word) []word {
 		out = append(out, w)
 	}
 	return out
+}
+
+// statelessHost reports build and test host processes that keep no
+// user state: killing every one of them loses nothing but a stuck run.
+func statelessHost(image string) bool {
+	switch strings.TrimSuffix(strings.Trim(strings.ToLower(image), `"'`), ".exe") {
+	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild":
+		return true
+	}
+	return false
 }

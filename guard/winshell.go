@@ -384,6 +384,8 @@ type winState struct {
 	// partialGlob: the path being judged for deletion was named by a
 	// pattern that picks some of its entries (build-*), not all (*)
 	partialGlob bool
+	// dirTargets: the paths being judged for deletion are folders (rd)
+	dirTargets bool
 	vars        map[string]word // PowerShell variables and cmd SET values
 	// secret are files holding credentials or archives of them (normal
 	// form paths); downloads are kept with the POSIX analysis's.
