@@ -386,7 +386,7 @@ type winState struct {
 	partialGlob bool
 	// dirTargets: the paths being judged for deletion are folders (rd)
 	dirTargets bool
-	vars        map[string]word // PowerShell variables and cmd SET values
+	vars       map[string]word // PowerShell variables and cmd SET values
 	// secret are files holding credentials or archives of them (normal
 	// form paths); downloads are kept with the POSIX analysis's.
 	secret map[string]string
