@@ -1090,9 +1090,15 @@ func (ws *winState) plainAddition(p word, pa psArgs) bool {
 }
 
 // plainPSAlias reports a profile line that only defines an alias under a
-// new name for a plain program: Set-Alias k kubectl.
+// new name for a plain program (Set-Alias k kubectl) or imports an
+// installed module by name.
 func plainPSAlias(s string) bool {
 	f := strings.Fields(strings.TrimSpace(s))
+	if len(f) == 2 && (strings.EqualFold(f[0], "import-module") || strings.EqualFold(f[0], "ipmo")) {
+		// Import-Module posh-git: a module installed by name, not a
+		// path or a download
+		return !strings.ContainsAny(f[1], "$`;|&<>(){}/\\:'\"@")
+	}
 	if len(f) != 3 || !strings.EqualFold(f[0], "set-alias") && !strings.EqualFold(f[0], "new-alias") {
 		return false
 	}

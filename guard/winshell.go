@@ -763,7 +763,7 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 
 func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 	switch {
-	case relUnder(rel, winCacheRel):
+	case relUnder(rel, winCacheRel) || appCacheRel(rel):
 		return wpInside, p
 	case relUnder(rel, winSecretRel):
 		return wpSecrets, p
@@ -773,6 +773,26 @@ func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 		return wpHomeSub, p
 	}
 	return wpHomeSub, p
+}
+
+// appCacheRel reports a folder in a tool's own cache below its data
+// folder (AppData\Local\acme-cli\cache, .gradle\caches, AppData\Roaming\Code\Cache):
+// the tool fetches or builds it again.
+func appCacheRel(rel string) bool {
+	if !strings.HasPrefix(rel, "appdata/") && !strings.HasPrefix(rel, ".") {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		if i == 0 || i == 1 && p == "local" || p == "roaming" {
+			continue
+		}
+		switch p {
+		case "cache", "caches", "cache2", "code cache", "gpucache", "temp", "tmp":
+			return true
+		}
+	}
+	return false
 }
 
 // winSensitive reports whether reading p reads credentials: the class
