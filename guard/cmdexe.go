@@ -1105,6 +1105,10 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
+		if sw["move"] || sw["mov"] {
+			// /MOVE deletes the source once copied
+			ws.movedAway(c, ops[0], ops[1])
+		}
 		sp := a.winAbs(ops[0].s)
 		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
@@ -1150,6 +1154,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
 			// /y: overwrite the file that is there
 			ws.winTruncate(c, dst)
+		}
+		if c.name == "cmd:move" {
+			ws.movedAway(c, src, dst)
 		}
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {

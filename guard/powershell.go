@@ -405,6 +405,15 @@ type psItem struct {
 	recursive bool     // the items are everything under the roots
 	filtered  bool
 	pattern   string // the -Filter, -Include or wildcard that chose them
+	literal   bool   // the items are the paths themselves ('C:\a','D:\b' | ...)
+}
+
+// one returns the item for one of the paths, as a block run per item
+// sees it.
+func (it *psItem) one(i int) *psItem {
+	n := *it
+	n.paths = it.paths[i : i+1]
+	return &n
 }
 
 // runPS analyses PowerShell source.
@@ -597,6 +606,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 				return w
 			}
 			if w, ok := ws.psFolderPath(in); ok {
+				return w
+			}
+			if w, ok := ws.psSplitPath(in, item); ok {
 				return w
 			}
 			switch strings.ToLower(in) {
@@ -915,6 +927,9 @@ func (ws *winState) psVar(name string, item *psItem) (string, bool) {
 		return `C:\Windows\System32\WindowsPowerShell\v1.0`, true
 	case "_", "psitem":
 		if item != nil && len(item.paths) == 1 {
+			if item.literal {
+				return winNative(item.paths[0]), true
+			}
 			return winNative(item.paths[0]) + "/*", true
 		}
 	}
@@ -1048,6 +1063,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if !call && (psKeyword(ft) || psExprStart(ft)) {
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
+			if si == 0 {
+				prevItem = ws.exprItem(stage, item)
+			}
 			continue
 		}
 		if !call && (ft == "." || ft == "&") && len(stage) > 1 {
@@ -1189,6 +1207,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			for _, t := range stage[1:] {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") {
 					for _, g := range psGroups(t.text) {
+						if blockItem != nil && len(blockItem.paths) > 1 {
+							// the block runs once per item: judge it for
+							// each (a few are enough to find the worst)
+							for i := range min(len(blockItem.paths), 8) {
+								ws.psNested(g, blockItem.one(i))
+							}
+							continue
+						}
 						ws.psNested(g, blockItem)
 					}
 				}
@@ -1899,4 +1925,127 @@ func computedDirLeaf(w word) string {
 		leaf = leaf[:len(leaf)-4] // format.com is format
 	}
 	return leaf
+}
+
+// exprItem returns the items an expression at the head of a pipeline
+// passes on, when they are paths: a list of string constants, or a .NET
+// listing of a folder ([IO.Directory]::GetFiles(...)).
+func (ws *winState) exprItem(stage []psTok, item *psItem) *psItem {
+	raw := strings.TrimSpace(psJoin(stage))
+	l := strings.ToLower(raw)
+	for _, api := range [...]string{"getfiles(", "enumeratefiles(", "getdirectories(", "enumeratedirectories(", "getfilesystementries(", "enumeratefilesystementries("} {
+		i := strings.Index(l, "directory]::"+api)
+		if i < 0 {
+			continue
+		}
+		body := raw[i+len("directory]::")+len(api):]
+		if j := strings.LastIndexByte(body, ')'); j >= 0 {
+			body = body[:j]
+		}
+		args := psSplitArgs(body)
+		if len(args) == 0 {
+			return nil
+		}
+		w := ws.psWord(args[0], item)
+		p := ws.a.winAbs(w.s)
+		if !w.ok || p == "" {
+			return nil
+		}
+		it := &psItem{paths: []string{p}, recursive: strings.Contains(l, "alldirectories")}
+		if len(args) > 1 {
+			it.pattern = ws.psWord(args[1], item).s
+			it.filtered = true
+		}
+		return it
+	}
+	if raw == "" || raw[0] != '\'' && raw[0] != '"' {
+		return nil
+	}
+	it := &psItem{literal: true}
+	for _, e := range psSplitArgs(raw) {
+		if e == "" || e[0] != '\'' && e[0] != '"' {
+			return nil
+		}
+		w := ws.psWord(e, item)
+		if !w.ok {
+			return nil
+		}
+		if p := ws.a.winAbs(w.s); p != "" && (strings.ContainsAny(w.s, `\/`) || strings.HasSuffix(w.s, ":")) {
+			it.paths = append(it.paths, p)
+		}
+	}
+	if len(it.paths) == 0 {
+		return nil
+	}
+	return it
+}
+
+// psSplitArgs splits a comma-separated list at its top level (outside
+// quotes and brackets).
+func psSplitArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"':
+			if e := psQuoteEnd(s, i, c); e > i {
+				i = e - 1
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" || len(out) > 0 {
+		out = append(out, t)
+	}
+	return out
+}
+
+// psSplitPath resolves (Split-Path X), -Parent or -Leaf, and
+// [IO.Path]::GetDirectoryName(X): the folder of a known path.
+func (ws *winState) psSplitPath(in string, item *psItem) (word, bool) {
+	l := strings.ToLower(in)
+	var target word
+	leaf := false
+	switch {
+	case strings.HasPrefix(l, "split-path "):
+		toks := psTokens(in[len("split-path "):])
+		ws2 := make([]word, 0, len(toks))
+		for _, t := range toks {
+			ws2 = append(ws2, ws.psWord(t.text, item))
+		}
+		pa := parsePSArgs(ws2, []string{"path", "literalpath"}, []string{"parent", "leaf", "resolve", "noqualifier", "qualifier", "isabsolute", "extension", "leafbase"})
+		p := psPathArg(pa)
+		if p == nil || pa.flags["noqualifier"] || pa.flags["qualifier"] || pa.flags["isabsolute"] || pa.flags["extension"] || pa.flags["leafbase"] {
+			return word{}, false
+		}
+		target, leaf = *p, pa.flags["leaf"]
+	case strings.HasPrefix(l, "[io.path]::getdirectoryname(") || strings.HasPrefix(l, "[system.io.path]::getdirectoryname("):
+		body := strings.TrimSuffix(strings.TrimSpace(in[strings.IndexByte(in, '(')+1:]), ")")
+		target = ws.psWord(strings.TrimSpace(body), item)
+	default:
+		return word{}, false
+	}
+	if !target.ok {
+		return word{}, false
+	}
+	t := strings.TrimRight(target.s, `\/`)
+	i := strings.LastIndexAny(t, `\/`)
+	if i < 0 {
+		return word{}, false
+	}
+	if leaf {
+		return lit(t[i+1:]), true
+	}
+	if i == 2 && t[1] == ':' {
+		return lit(t[:3]), true // C:\x: the drive's root
+	}
+	return lit(t[:i]), true
 }

@@ -231,6 +231,14 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 	}
+	if (c.name == "clear-content" || c.name == "set-content") && piped && prevItem != nil {
+		pa := parsePSArgs(args, []string{"path", "literalpath", "value", "encoding", "stream"}, []string{"force", "nonewline", "passthru"})
+		_, hasV := pa.get("value")
+		if psPathArg(pa) == nil && (c.name == "clear-content" || hasV) {
+			// every item piped in emptied or overwritten
+			ws.pipedWipe(c, prevItem, false, false)
+		}
+	}
 	switch c.name {
 	case "get-childitem", "get-item", "resolve-path", "convert-path":
 		// Resolve-Path C:\* | Remove-Item: the paths it names are the items
@@ -404,12 +412,6 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
-	case "clear-content":
-		if piped && prevItem != nil && len(args) == 0 {
-			for _, p := range prevItem.paths {
-				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
-			}
-		}
 	case "invoke-cimmethod", "invoke-wmimethod":
 		// Win32_Process Create: the command line it starts
 		raw := joinWords(args)
@@ -692,18 +694,7 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		}
 	}
 	if len(targets) == 0 && piped && prevItem != nil {
-		if prevItem.recursive && prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
-			// gci -r -Include *.cs | ri: every source file of the kind
-			for _, p := range prevItem.paths {
-				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
-					ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
-					return
-				}
-			}
-		}
-		for _, p := range prevItem.paths {
-			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
-		}
+		ws.pipedWipe(c, prevItem, recursive, filtered)
 		return
 	}
 	var split []word
@@ -717,6 +708,75 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		split = append(split, t)
 	}
 	ws.winDelete(c, split, recursive, filtered)
+}
+
+// pipedWipe judges deleting, emptying or overwriting every item piped
+// in (gci ... | Remove-Item, | Clear-Content, | Set-Content -Value x):
+// each loses what it held.
+func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool) {
+	if prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
+		// gci -r -Include *.cs | ri: every source file of the kind
+		for _, p := range prevItem.paths {
+			if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+				ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
+				return
+			}
+		}
+	}
+	for _, p := range prevItem.paths {
+		ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
+	}
+}
+
+// winWipe judges a path overwritten with nothing (Copy-Item NUL X): a
+// pattern empties every file it names.
+func (ws *winState) winWipe(c *cmd, w word) {
+	if w.ok && strings.ContainsAny(w.s, "*?") {
+		ws.winDelete(c, []word{w}, false, false)
+		return
+	}
+	ws.winTruncate(c, w)
+}
+
+// movedAway judges moving src to dst: into a temporary folder or the
+// null device, it is deleted in all but name (the temporary folder is
+// emptied, often by the same line).
+func (ws *winState) movedAway(c *cmd, src, dst word) {
+	a := ws.a
+	if !src.ok || !dst.ok {
+		return
+	}
+	sp, dp := a.winAbs(src.s), a.winAbs(dst.s)
+	if sp == "" || !winNullSource(dst.s) && !winTempPath(dp) || winTempPath(sp) {
+		return
+	}
+	ws.winDelete(c, []word{src}, true, false)
+}
+
+// winTempPath reports a normal-form path in a temporary folder.
+func winTempPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "/tmp" || strings.HasPrefix(p, "/tmp/") {
+		return true
+	}
+	if !winIsWindowsPath(p) {
+		return false
+	}
+	rest := p[min(len(p), 4):]
+	top, _, _ := strings.Cut(rest, "/")
+	return top == "temp" || top == "tmp" || rest == "windows/temp" || strings.HasPrefix(rest, "windows/temp/") ||
+		strings.Contains(rest, "/appdata/local/temp")
+}
+
+// winNullSource reports the null device or $null as a copy's source.
+func winNullSource(s string) bool {
+	switch strings.ToLower(s) {
+	case "nul", "nul:", `\\.\nul`, "/dev/null", "":
+		return true
+	}
+	return false
 }
 
 // winDelete judges deleting paths.
@@ -990,6 +1050,9 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 		}
 		if ok {
 			ws.winWrite(c, dst, false)
+			if src := psPathArg(pa); src != nil && src.ok && winNullSource(src.s) && c.name == "copy-item" {
+				ws.winWipe(c, dst)
+			}
 			if src := psPathArg(pa); src != nil {
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
@@ -1005,6 +1068,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if src := psPathArg(pa); src != nil && src.ok {
 				if cl, _ := a.winClassify(a.winAbs(src.s)); cl == wpSystem || cl == wpRoot || cl == wpHome {
 					ws.emitWin(c, "win-delete-system", "moving away "+winPathNames[cl]+": "+src.s)
+				} else if ok {
+					ws.movedAway(c, *src, dst)
 				}
 			}
 		}

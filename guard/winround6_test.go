@@ -72,3 +72,60 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "script blocks run once per constant or listed item",
+			dangerous: []winLine{
+				ps(`'C:\Users','D:\Data' | ForEach-Object -Parallel { Remove-Item $_ -Recurse -Force }`),
+				ps(`"$env:USERPROFILE" | % { ri $_ -r -fo }`),
+				ps(`[IO.Directory]::GetFiles("$env:USERPROFILE\Desktop") | ForEach-Object { [IO.File]::Delete($_) }`),
+				ps(`[System.IO.Directory]::EnumerateFiles('C:\Windows\System32', '*.dll') | % { Remove-Item $_ -Force }`),
+			},
+			benign: []winLine{
+				ps(`'.\dist','.\obj' | ForEach-Object { Remove-Item $_ -Recurse -Force -ErrorAction Ignore }`),
+				ps(`'C:\Users','D:\Data' | ForEach-Object -Parallel { Get-ChildItem $_ -Recurse | Measure-Object }`),
+				ps(`[IO.Directory]::GetFiles('.\logs', '*.log') | ForEach-Object { [IO.File]::Delete($_) }`),
+			},
+		},
+		winClass{name: "the folder of a known path",
+			dangerous: []winLine{
+				ps(`Remove-Item (Split-Path $PROFILE) -Recurse -Force`),
+				ps(`Remove-Item ([IO.Path]::GetDirectoryName($PROFILE)) -Recurse -Force`),
+				ps(`Remove-Item (Split-Path -Parent "$env:APPDATA\Code\x") -Recurse -Force`),
+			},
+			benign: []winLine{
+				ps(`Remove-Item (Split-Path .\build\out\app.exe) -Recurse -Force`),
+				ps(`Get-ChildItem (Split-Path $PROFILE)`),
+			},
+		},
+		winClass{name: "every piped item emptied or overwritten",
+			dangerous: []winLine{
+				ps(`Get-ChildItem $HOME -Recurse -File | Set-Content -Value $null`),
+				ps(`Get-ChildItem *.cs | Set-Content -Value ''`),
+				ps(`gci $env:USERPROFILE\Documents -File | % { Copy-Item NUL $_.FullName -Force }`),
+				ps(`Get-ChildItem C:\Users\dev\Desktop -Recurse -File | Clear-Content`),
+			},
+			benign: []winLine{
+				ps(`Get-ChildItem .\logs -Filter *.log | Clear-Content`),
+				ps(`Get-ChildItem .\out -File | Set-Content -Value ''`),
+				ps(`Get-ChildItem *.txt | Set-Content -Path .\list.txt -Value x`),
+				ps(`Copy-Item NUL .\build\empty.txt`),
+			},
+		},
+		winClass{name: "moving into a temporary folder deletes",
+			dangerous: []winLine{
+				ps(`Move-Item $HOME\Documents $env:TEMP\d`),
+				ps(`Move-Item .\src $env:TEMP\src-old -Force`),
+				cmdl(`robocopy %USERPROFILE%\Pictures %TEMP%\p /MOVE /E`),
+				cmdl(`move %USERPROFILE%\Desktop\notes C:\Windows\Temp\n`),
+			},
+			benign: []winLine{
+				ps(`Move-Item .\dist $env:TEMP\old-dist`),
+				ps(`Move-Item .\src\old.cs .\archive\old.cs`),
+				cmdl(`robocopy %TEMP%\build .\out /MOVE /E`),
+				cmdl(`move notes.txt docs\notes.txt`),
+			},
+		},
+	)
+}
