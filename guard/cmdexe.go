@@ -582,6 +582,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		a.finish(c)
 		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
 			// set alone lists every variable (set P: those starting with P)
+			ws.secretRedirs(toks, "the environment variables")
 			return flow{kind: flowSecret, what: "the environment variables", crit: true}
 		}
 		return flow{}
@@ -725,6 +726,18 @@ func wordsText(ws []word) []string {
 }
 
 // cmdRedirs judges a command's output redirections.
+// secretRedirs marks the files a command printing a secret writes to:
+// sending one of them later sends the secret.
+func (ws *winState) secretRedirs(toks []cTok, what string) {
+	for i, t := range toks {
+		if t.kind == cRedir && strings.HasPrefix(t.s, ">") || t.kind == cRedir && strings.HasPrefix(t.s, "1>") {
+			if i+1 < len(toks) && toks[i+1].kind == cWord && toks[i+1].ok {
+				ws.markSecretCopy(ws.a.winAbs(toks[i+1].s), what)
+			}
+		}
+	}
+}
+
 func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 	for i, t := range toks {
 		if t.kind != cRedir || strings.Contains(t.s, "&") || strings.HasPrefix(t.s, "<") {

@@ -441,6 +441,28 @@ func (ws *winState) psWholeLine(src string) {
 	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
 	}
+	if strings.Contains(l, "copyfromscreen(") {
+		// a screen capture saved to a file: sending the file sends the
+		// screen
+		for i := strings.Index(l, ".save("); i >= 0; {
+			arg := src[i+len(".save("):]
+			if j := strings.IndexAny(arg, ",)"); j >= 0 {
+				arg = arg[:j]
+			}
+			if w := ws.psWord(strings.TrimSpace(arg), nil); w.ok {
+				ws.markSecretCopy(ws.a.winAbs(w.s), "a capture of the screen")
+			}
+			k := strings.Index(l[i+1:], ".save(")
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+	}
+	if strings.Contains(l, "getasynckeystate") || strings.Contains(l, "setwindowshookex") && strings.Contains(l, "13") {
+		// reading every key pressed, whatever it is sent to
+		ws.emitWin(nil, "win-exfil-secrets", "keystrokes read through "+map[bool]string{true: "GetAsyncKeyState", false: "a keyboard hook"}[strings.Contains(l, "getasynckeystate")])
+	}
 }
 
 func (ws *winState) runPSItem(src string, item *psItem) {
@@ -1180,11 +1202,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			stageCmds[si] = c
 			c.pipe = stageCmds
 		}
+		var redirTargets []word
 		for _, r := range st.redirs[si] {
 			op, target, _ := strings.Cut(r, " ")
 			if target != "" {
 				tw := ws.psWord(target, item)
 				ws.winWrite(c, tw, strings.Contains(op, ">>"))
+				redirTargets = append(redirTargets, tw)
 			}
 		}
 		if name == "curl" || name == "wget" {
@@ -1225,6 +1249,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			ws.routeWords(c)
 		}
 		prev = ws.psOutFlow(c)
+		if prev.kind == flowSecret {
+			// Get-ChildItem env: > e.txt: the file holds the secret now
+			for _, tw := range redirTargets {
+				if tw.ok {
+					ws.markSecretCopy(a.winAbs(tw.s), prev.what)
+				}
+			}
+		}
 	}
 }
 
@@ -1511,6 +1543,9 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
 	}
 	if strings.Contains(l, ".upload") || strings.Contains(l, "sendasync") || strings.Contains(l, "postasync") {
+		if d := psSecretExpr(l); d != "" {
+			ws.emitWin(nil, "win-exfil-secrets", d)
+		}
 		for _, q := range psQuoted(raw) {
 			p := a.winAbs(ws.psWord(q, item).s)
 			if d, _ := a.winSensitive(p); d != "" {

@@ -172,6 +172,12 @@ func (ws *winState) finishWin(c *cmd) {
 				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
 				break
 			}
+			if l := strings.ToLower(w.s); strings.Contains(l, "tobase64string(") || strings.Contains(l, "tohexstring(") || psSecretExpr(l) != "" {
+				// data encoded into the name: every lookup carries it to
+				// the name's DNS server
+				ws.emitWin(c, "win-exfil-secrets", "encoded data in a looked-up host name")
+				break
+			}
 		}
 	}
 	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
@@ -402,6 +408,18 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
 	case "out-file", "set-content", "add-content", "copy-item", "export-csv", "export-clixml", "tee-object", "convertto-json":
+		if c.in.kind == flowSecret && c.name != "copy-item" && c.name != "convertto-json" {
+			pa := parsePSArgs(args, []string{"path", "literalpath", "filepath", "encoding"}, []string{"force", "append", "nonewline"})
+			p, ok := pa.get("filepath")
+			if !ok {
+				if pp := psPathArg(pa); pp != nil {
+					p, ok = *pp, true
+				}
+			}
+			if ok && p.ok && !winRemotePath(p.s) {
+				ws.markSecretCopy(a.winAbs(p.s), c.in.what) // sending the file later sends the secret
+			}
+		}
 		if c.in.kind == flowSecret {
 			for _, w := range args {
 				if winRemotePath(w.s) || c.in.crit && winOtherDrive(w.s) {
@@ -1393,6 +1411,10 @@ var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey",
 func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	a := ws.a
 	l := strings.ToLower(w.s)
+	if d := psSecretExpr(l); d != "" {
+		ws.emitWin(c, "win-exfil-secrets", d)
+		return
+	}
 	// $env:AWS_SECRET_ACCESS_KEY and friends in the request
 	for i := strings.Index(l, "$env:"); i >= 0; {
 		name := l[i+5:]
@@ -1444,6 +1466,36 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			}
 		}
 	}
+}
+
+// psSecretExpr describes a PowerShell expression (lower case) whose value
+// is a secret in clear text: a credential's password, a vault secret read
+// -AsPlainText, a decrypted SecureString, the whole environment, a
+// screen capture; "" for none.
+func psSecretExpr(l string) string {
+	switch {
+	case strings.Contains(l, "getnetworkcredential()"):
+		return "a credential's password in clear text"
+	case strings.Contains(l, "-asplaintext") && (strings.Contains(l, "get-secret") || strings.Contains(l, "get-azkeyvaultsecret") ||
+		strings.Contains(l, "convertfrom-securestring") || strings.Contains(l, "get-storedcredential")):
+		return "a stored secret read -AsPlainText"
+	case strings.Contains(l, "ptrtostringauto(") || strings.Contains(l, "ptrtostringbstr(") || strings.Contains(l, "ptrtostringuni(") ||
+		strings.Contains(l, "securestringtobstr("):
+		return "a decrypted SecureString"
+	case strings.Contains(l, "getenvironmentvariables()"):
+		return "the whole environment"
+	case strings.Contains(l, "copyfromscreen("):
+		return "a capture of the screen"
+	}
+	for _, pre := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:", "gi env:"} {
+		if i := strings.Index(l, pre); i >= 0 && !strings.HasPrefix(l[i+len(pre):], "\\") {
+			rest := l[i+len(pre):]
+			if rest == "" || rest[0] == ' ' || rest[0] == ')' || rest[0] == '|' || rest[0] == '*' {
+				return "the whole environment"
+			}
+		}
+	}
+	return ""
 }
 
 // winSecretVar returns the name of a secret-looking environment variable
@@ -1642,6 +1694,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowText, text: args[0].s}
 		}
 	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+		if c.name == "foreach-object" {
+			if d := psSecretExpr(strings.ToLower(joinWords(args))); d != "" {
+				return flow{kind: flowSecret, what: d, crit: true} // % { Get-Secret $_.Name -AsPlainText }
+			}
+		}
 		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
 			return flow{kind: flowText} // the variables' names, never their values
 		}
