@@ -409,6 +409,12 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 	}
 	stages = append(stages, toks[start:])
 	for si, st := range stages {
+		if len(st) > 0 && st[0].kind == cWord && !st[0].ok && strings.IndexByte(st[0].s, '!') >= 0 {
+			// !a!!b! -c ... | iex: the name delayed expansion reads
+			if v, ok := ws.cmdDelayed(st[0].s); ok {
+				st = append([]cTok{{kind: cWord, s: v, ok: true}}, st[1:]...)
+			}
+		}
 		if si < len(stages)-1 && cmdIsPwshCommand(st) {
 			// powershell -c irm x | iex: the pipe was meant for PowerShell
 			var parts []string

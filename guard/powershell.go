@@ -441,6 +441,22 @@ func (ws *winState) psWholeLine(src string) {
 	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
 	}
+	if (strings.Contains(l, "sockets.tcpclient") || strings.Contains(l, "sockets.socket")) && strings.Contains(l, "getstream()") ||
+		strings.Contains(l, "websockets.clientwebsocket") && strings.Contains(l, ".connectasync(") {
+		// a raw stream to another machine, set up over several
+		// statements: a shell's channel unless the host is this one
+		remote := false
+		for _, q := range psQuoted(src) {
+			if h := hostOf(strings.Trim(q, `'"`)); h != "" && !isLocalHost(h) {
+				remote = true
+			} else if ip, ok := parseIP(strings.Trim(q, `'"`)); ok && !ip.IsLoopback() {
+				remote = true
+			}
+		}
+		if remote {
+			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
+		}
+	}
 	if strings.Contains(l, "copyfromscreen(") {
 		// a screen capture saved to a file: sending the file sends the
 		// screen

@@ -144,6 +144,8 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
 		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		} else if p != "" && a.inDownloads(p) && winProgramFile(w0) {
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the Downloads folder (fetched from the web, unchecked)")
 		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
 			// pushd \\host\share && run.exe: the program is the share's
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
@@ -1881,6 +1883,9 @@ func (a *analysis) preparePowerShell(c *cmd) bool {
 					r := ruleByID["remote-code-exec"]
 					a.emit(c, r, "running a downloaded script")
 				}
+				if winRemoteExec(args[i+1].s) || p != "" && a.inDownloads(p) {
+					a.emit(c, ruleByID["remote-code-exec"], "running a script from a network share or the Downloads folder")
+				}
 				if f, ok := a.files[p]; ok && f.kind == flowText && p != "" {
 					a.nestedWin(f.text, ShellPowerShell, "powershell -File script written earlier")
 				}
@@ -1907,6 +1912,14 @@ func (a *analysis) pwshPayload(c *cmd, ws []word) bool {
 	if !ok && !strings.Contains(src, "$") {
 		a.unresolved(c, "a PowerShell command that is not known", "")
 		return true
+	}
+	if strings.IndexByte(src, '^') >= 0 {
+		// i^ex (i^wr ...): PowerShell has no caret escape; carets between
+		// letters only hide names from a reader (cmd strips them outside
+		// quotes, the payload is read both ways)
+		if stripped := stripLetterCarets(src); stripped != src {
+			a.nestedWin(stripped, ShellPowerShell, "powershell -Command payload (carets removed)")
+		}
 	}
 	a.nestedWin(src, ShellPowerShell, "powershell -Command payload")
 	return true
@@ -2162,3 +2175,31 @@ func winHelpAsked(args []word) bool {
 	}
 	return false
 }
+
+// inDownloads reports a normal-form path in a profile's Downloads
+// folder: what a browser fetched, never reviewed.
+func (a *analysis) inDownloads(p string) bool {
+	if !winIsWindowsPath(p) {
+		return false
+	}
+	rest := p[min(len(p), 4):]
+	if u, ok := strings.CutPrefix(rest, "users/"); ok {
+		_, sub, _ := strings.Cut(u, "/")
+		return strings.HasPrefix(sub, "downloads/")
+	}
+	return false
+}
+
+// stripLetterCarets removes every caret between two letters.
+func stripLetterCarets(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '^' && i > 0 && i+1 < len(s) && isAlpha(s[i-1]) && isAlpha(s[i+1]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -434,11 +434,63 @@ var winRules = []*rule{
 			return strings.Contains(j, "config") && (strings.Contains(j, "registry") || strings.Contains(j, "index-url") || strings.Contains(j, "extra-index-url") || strings.Contains(j, "channels") || strings.Contains(j, "source")) ||
 				strings.Contains(j, "source add") || strings.Contains(j, "sources add"), j
 		}},
+	{ID: "win-run-downloaded", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program, library or project downloaded or cloned earlier",
+		Suggestions: []string{"Check what was downloaded before running it", "Install the tool from its official package instead"},
+		names: names("msiexec", "rundll32", "regsvr32", "wscript", "cscript", "mshta", "installutil", "regasm", "regsvcs", "msbuild", "cmstp",
+			"pcalua", "java", "javaw", "dotnet", "add-appxpackage", "appinstaller", "presentationhost", "ieexec", "cmd:start", "start-process", "explorer"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for _, w := range args {
+				l := lower(strings.Trim(w.s, `"'`))
+				if strings.HasPrefix(l, "ms-appinstaller:") && strings.Contains(l, "source=") {
+					return true, w.s // App Installer fetches and installs the package the URL names
+				}
+				if h := hostOf(l); h != "" && !isLocalHost(h) && urlRunners[c.name] && strings.Contains(l, "://") {
+					return true, c.base + " " + w.s // the program fetches the code it runs
+				}
+			}
+			if c.name == "cmd:start" || c.name == "start-process" || c.name == "explorer" {
+				return false, ""
+			}
+			if c.name == "dotnet" && (len(args) == 0 || args[0].s != "run" && args[0].s != "exec" && !strings.HasSuffix(lower(args[0].s), ".dll")) {
+				return false, "" // dotnet build, test, restore of a folder run its build only
+			}
+			for _, w := range args {
+				if !w.ok {
+					continue
+				}
+				// rundll32 FILE,Entry; msiexec /i:FILE; --project=DIR
+				f, _, _ := strings.Cut(w.s, ",")
+				if k := strings.IndexAny(f, "=:"); k > 0 && strings.HasPrefix(f, "-") || strings.HasPrefix(f, "/") && k > 1 && !strings.HasPrefix(f, "/c:") {
+					f = f[k+1:]
+				}
+				if f == "" || strings.HasPrefix(f, "-") {
+					continue
+				}
+				if a.isDownloaded(f, c.cwd) || a.isDownloaded(strings.TrimSuffix(f, "/")+"/\x00probe", c.cwd) && len(a.downloadDirs) > 0 {
+					return true, c.base + " " + f
+				}
+				if p := a.winAbs(f); p != "" && p != f && (a.downloads[p] || a.isDownloaded(p, c.cwd)) {
+					return true, c.base + " " + f
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP or plain HTTP source",
 		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "winget" {
+				// winget's own sources are named (winget, msstore): a URL
+				// is a REST source someone else runs
+				if v, ok := swVal(args, "-source", "s"); ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+					return true, j
+				}
+				if len(args) > 2 && args[0] == "source" && args[1] == "add" && anyContains(args, "://") {
+					return true, j
+				}
+			}
 			if !anyContains(args, "http://") && !winHasBareIP(j) {
 				return false, ""
 			}
@@ -1857,3 +1909,9 @@ func statelessHost(image string) bool {
 	}
 	return false
 }
+
+// urlRunners are Windows programs that fetch code from a URL they are
+// given and run it (XBAP applications, App Installer packages, HTAs,
+// scriptlets, installers).
+var urlRunners = map[string]bool{"presentationhost": true, "ieexec": true, "msiexec": true, "mshta": true, "regsvr32": true,
+	"add-appxpackage": true, "appinstaller": true, "cmstp": true, "installutil": true, "rundll32": true}
