@@ -1214,7 +1214,11 @@ func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
 	case regHive, regCredHive:
 		ws.emitWin(c, "win-registry-hive", k)
 	case regDefender, regUAC, regLSA:
-		// deleting a policy key re-enables the protection; harmless
+		// deleting a policy key re-enables the protection; harmless,
+		// except the registrations that make a protection run at all
+		if strings.Contains(k, "software/microsoft/amsi/providers") {
+			ws.emitWin(c, "win-defender-disable", "the antimalware scan interface's provider removed: "+k)
+		}
 	case regServices:
 		ws.emitWin(c, "win-registry-hive", "deleting a service: "+k)
 	}

@@ -212,3 +212,50 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "registry load points of services and protections",
+			dangerous: []winLine{
+				cmdl(`reg add "HKLM\SYSTEM\CurrentControlSet\Control\Print\Monitors\m" /v Driver /d m.dll /f`),
+				cmdl(`reg add HKLM\SYSTEM\CurrentControlSet\Services\W32Time\TimeProviders\x /v DllName /d C:\x.dll /f`),
+				ps(`Set-ItemProperty HKLM:\SYSTEM\CurrentControlSet\Control\DeviceGuard EnableVirtualizationBasedSecurity 0`),
+				ps(`Set-ItemProperty 'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\Run' Updater 'C:\ProgramData\u.exe'`),
+				ps(`Remove-Item 'HKLM:\SOFTWARE\Microsoft\AMSI\Providers\{2781761E-28E0-4109-99FE-B9D127C57AFE}' -Recurse`),
+			},
+			benign: []winLine{
+				ps(`Set-ItemProperty HKCU:\Software\Acme\Tool LastRun 1`),
+				cmdl(`reg query "HKLM\SYSTEM\CurrentControlSet\Control\Print\Monitors"`),
+				ps(`Get-ItemProperty HKLM:\SYSTEM\CurrentControlSet\Control\DeviceGuard`),
+			},
+		},
+		winClass{name: "security agents switched off by setting",
+			dangerous: []winLine{
+				ps(`Set-MpPreference -AttackSurfaceReductionRules_Ids 56a863a9-875e-4185-98a7-b882c64b5ce5 -AttackSurfaceReductionRules_Actions Disabled`),
+				ps(`Set-MpPreference -EnableNetworkProtection Disabled`),
+				ps(`New-NetFirewallRule -DisplayName b -Direction Outbound -Program 'C:\Program Files\CrowdStrike\CSFalconService.exe' -Action Block`),
+				cmdl(`netsh advfirewall firewall add rule name=x dir=out action=block program="C:\ProgramData\Microsoft\Windows Defender\Platform\4.18\MsMpEng.exe"`),
+				cmdl(`dism /online /enable-feature /featurename:MicrosoftWindowsPowerShellV2 /all`),
+			},
+			benign: []winLine{
+				ps(`Set-MpPreference -EnableNetworkProtection Enabled`),
+				ps(`New-NetFirewallRule -DisplayName dev -Direction Inbound -LocalPort 5000 -Protocol TCP -Action Allow -Profile Private`),
+				ps(`New-NetFirewallRule -DisplayName b -Direction Outbound -Program 'C:\work\project\bin\app.exe' -Action Block`),
+				cmdl(`dism /online /get-features`),
+			},
+		},
+		winClass{name: "privilege-escalation tools and broad user rights",
+			dangerous: []winLine{
+				cmdl(`JuicyPotato.exe -l 1337 -p C:\Windows\System32\cmd.exe -t *`),
+				ps(`.\PrintSpoofer.exe -i -c powershell`),
+				ps(`.\GodPotato.exe -cmd "cmd /c whoami"`),
+				cmdl(`ntrights -u Users +r SeDebugPrivilege`),
+				cmdl(`ntrights -u Everyone +r SeImpersonatePrivilege`),
+			},
+			benign: []winLine{
+				cmdl(`whoami /priv`),
+				cmdl(`ntrights -u Users -r SeDebugPrivilege`),
+			},
+		},
+	)
+}

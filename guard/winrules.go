@@ -147,7 +147,7 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 		if !ok {
 			return "", "", "", false
 		}
-		v, _ := pa.get("value")
+		v, hasV := pa.get("value")
 		if !strings.Contains(p.s, ":") && !strings.HasPrefix(strings.ToLower(p.s), "registry::") {
 			return "", "", "", false
 		}
@@ -155,7 +155,19 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 		if strings.HasPrefix(c.name, "remove") {
 			verb = "delete"
 		}
-		if n, ok := pa.get("name"); ok && verb == "add" {
+		n, hasN := pa.get("name")
+		if _, named := pa.named["path"]; !named && c.name != "remove-item" && c.name != "new-item" {
+			// Set-ItemProperty PATH NAME VALUE: by position
+			if _, lp := pa.named["literalpath"]; !lp {
+				if !hasN && len(pa.pos) > 1 {
+					n, hasN = pa.pos[1], true
+				}
+				if !hasV && len(pa.pos) > 2 {
+					v = pa.pos[2]
+				}
+			}
+		}
+		if hasN && verb == "add" {
 			k += "/" + strings.ToLower(n.s)
 		}
 		return k, v.s, verb, true
@@ -307,9 +319,12 @@ var winRules = []*rule{
 			case "wusa":
 				return hasSw(args, "uninstall"), "uninstalling an update"
 			case "dism":
+				if hasSw(args, "enable-feature") && legacyFeature(j) {
+					return true, "a legacy, insecure feature"
+				}
 				return hasSw(args, "disable-feature", "remove-package", "remove-capability") || strings.Contains(j, "/remove"), j
 			case "enable-windowsoptionalfeature":
-				return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp"), "a legacy, insecure feature"
+				return legacyFeature(j), "a legacy, insecure feature"
 			case "sc":
 				// sc config NAME start= disabled
 				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
@@ -910,13 +925,29 @@ var winRules = []*rule{
 		}},
 	{ID: "win-defender-disable", Level: LevelHigh, Category: CategorySystem, Description: "disabling or blinding antivirus (Defender)",
 		Suggestions: []string{"Leave antivirus on; ask the user to add a narrow exclusion"},
-		names:       names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty"),
+		names: names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty",
+			"new-netfirewallrule", "set-netfirewallrule", "netsh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
+			case "new-netfirewallrule", "set-netfirewallrule", "netsh":
+				// a block rule on the security agent's program cuts it off
+				// from its console and its signature updates
+				block := strings.Contains(j, "-action block") || strings.Contains(j, "action=block")
+				return block && securityAgentProgram(j), j
 			case "set-mppreference":
 				for i, s := range args {
+					if i+1 < len(args) && (strings.HasPrefix(s, "-enable") || strings.HasSuffix(s, "_actions") || s == "-puaprotection") {
+						// -EnableControlledFolderAccess Disabled,
+						// -AttackSurfaceReductionRules_Actions Disabled
+						switch strings.Trim(args[i+1], `"'`) {
+						case "disabled", "0", "$false", "false", "auditmode", "2":
+							if s != "-enablecontrolledfolderaccess" || args[i+1] != "2" {
+								return true, s + " " + args[i+1]
+							}
+						}
+					}
 					if strings.HasPrefix(s, "-disable") {
 						v := "$true"
 						if k, val, ok := strings.Cut(s, ":"); ok {
@@ -1070,6 +1101,27 @@ var winRules = []*rule{
 				return true, k // the whole key, not one value of it
 			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
+		}},
+	{ID: "win-attack-tool", Level: LevelHigh, Category: CategoryPrivilege, Description: "running a known privilege-escalation or token-theft tool",
+		Suggestions: []string{"These tools exist to take rights the account does not have: leave them out of development work"},
+		names: names("juicypotato", "juicypotatong", "roguepotato", "sweetpotato", "godpotato", "efspotato", "badpotato", "localpotato",
+			"printspoofer", "printspoofer64", "rubeus", "kekeo", "incognito", "tokenvator", "sharpup", "invoke-privesccheck",
+			"invoke-allchecks", "invoke-tokenmanipulation", "invoke-kerberoast", "krbrelayup", "certify", "whisker", "sharpgpoabuse"),
+		match: func(a *analysis, c *cmd) (bool, string) { return true, c.base }},
+	{ID: "win-user-right-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting a powerful user right (debug, impersonation, backup, driver loading) to a broad group",
+		Suggestions: []string{"Leave user rights to the administrators"}, names: names("ntrights", "grant-userright", "add-userright"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "ntrights" && !strings.Contains(j, "+r") {
+				return false, "" // -r revokes
+			}
+			for _, r := range [...]string{"sedebugprivilege", "seimpersonateprivilege", "seassignprimarytokenprivilege", "setcbprivilege",
+				"sebackupprivilege", "serestoreprivilege", "seloaddriverprivilege", "setakeownershipprivilege", "secreatetokenprivilege"} {
+				if strings.Contains(j, r) {
+					return true, r
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
 		Suggestions: []string{"Never copy credential stores"},
@@ -1915,3 +1967,23 @@ func statelessHost(image string) bool {
 // scriptlets, installers).
 var urlRunners = map[string]bool{"presentationhost": true, "ieexec": true, "msiexec": true, "mshta": true, "regsvr32": true,
 	"add-appxpackage": true, "appinstaller": true, "cmstp": true, "installutil": true, "rundll32": true}
+
+// legacyFeature reports a Windows feature kept only for old software
+// that opens a hole: PowerShell 2 (no logging, no AMSI), SMB1, telnet,
+// TFTP.
+func legacyFeature(j string) bool {
+	return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp")
+}
+
+// securityAgentProgram reports a command line naming the program of an
+// antivirus or endpoint-detection agent.
+func securityAgentProgram(j string) bool {
+	for _, s := range [...]string{"msmpeng.exe", "mssense.exe", "sensecncproxy.exe", "nissrv.exe", "csfalconservice", `\crowdstrike\`,
+		`\windows defender`, `\sentinelone\`, "sentinelagent", `\carbon black\`, `\sophos\`, `\symantec`, `\mcafee\`, `\eset\`,
+		`\trend micro\`, `\cylance\`, `\tanium\`, "elastic-agent", "/crowdstrike/", "/windows defender"} {
+		if strings.Contains(j, s) {
+			return true
+		}
+	}
+	return false
+}

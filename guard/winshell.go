@@ -943,9 +943,19 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
 		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
 		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
-		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh"):
+		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh") ||
+		// DLLs services and the spooler, time and network providers load
+		// at boot: print monitors and processors, time providers,
+		// network providers, known DLLs, Explorer's shell extensions
+		strings.Contains(k, "/control/print/monitors") || strings.Contains(k, "/control/print/environments/") ||
+		strings.Contains(k, "/w32time/timeproviders") || strings.Contains(k, "/control/networkprovider") ||
+		strings.Contains(k, "/session manager/knowndlls") || strings.Contains(k, "/control/safeboot/alternateshell") ||
+		strings.Contains(k, "/shellserviceobjectdelayload") || strings.Contains(k, "/browser helper objects") ||
+		strings.Contains(k, "/shellexecutehooks") || strings.Contains(k, "/control/session manager/setupexecute") ||
+		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll"):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
+		strings.Contains(k, "/control/wmi/autologger") ||
 		strings.Contains(k, "windows/powershell/modulelogging") || strings.Contains(k, "/eventlog/") && strings.Contains(k, "hklm/system"):
 		return regLogging
 	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls") ||
@@ -958,7 +968,11 @@ func classifyRegKey(k string) regClass {
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
 		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
-		strings.Contains(k, "policies/microsoft/windows/installer/"):
+		strings.Contains(k, "policies/microsoft/windows/installer/") ||
+		// virtualization-based security, Credential Guard, code integrity
+		// and the antimalware scan interface's providers
+		strings.Contains(k, "/control/deviceguard") || strings.Contains(k, "policies/microsoft/windows/deviceguard") ||
+		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi"):
 		return regDefender
 	case strings.Contains(k, "policies/system"):
 		return regUAC
