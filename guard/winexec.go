@@ -834,6 +834,15 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
 		last := s[strings.LastIndexAny(s, `\/`)+1:]
+		if glob && !everything && winSourceFile(last) && !strings.ContainsAny(base, "*?") {
+			// App_Data\*.mdf, src\*.cs: every file of the project's data
+			// or code of that kind in the folder
+			probe := p + "/" + strings.ReplaceAll(strings.ToLower(last), "*", "x")
+			if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(probe, true, true) != "" {
+				ws.emitWin(c, "win-delete-project", "every "+last+" file in "+winNative(p))
+				continue
+			}
+		}
 		ws.partialGlob = glob && last != "*" && last != "*.*"
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
 		ws.partialGlob = false
@@ -925,7 +934,7 @@ func winSourceFile(s string) bool {
 		return false // a code generator writes it again
 	}
 	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
-		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".ldf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
 		if strings.HasSuffix(l, ext) {
 			return true
 		}
@@ -1711,6 +1720,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret || c.in.kind == flowRemote {
 			return c.in
 		}
+		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" && strings.HasPrefix(c.in.what, "every ") || c.name == "where-object" && psExcludes(args)) {
+			// | ? { $_ -notmatch 'kube-' }: everything but a few, still
+			// the whole listing for what follows
+			return c.in
+		}
 		if c.in.kind == flowList && (c.in.what == "every service" || c.in.what == "every shadow copy") && (c.name == "sort-object" || c.name == "where-object" && psStatusFilter(args)) {
 			// a filter on the state keeps every running one
 			return c.in
@@ -2207,3 +2221,15 @@ func stripLetterCarets(s string) string {
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// psExcludes reports a Where-Object filter that only leaves out what it
+// names (-notmatch, -notlike, -ne): the rest of the items pass.
+func psExcludes(args []word) bool {
+	j := strings.ToLower(joinWords(args))
+	for _, op := range [...]string{"-notmatch", "-notlike", "-ne ", "-notin", "-notcontains", "-cnotmatch", "-inotmatch"} {
+		if strings.Contains(j, op) {
+			return !strings.Contains(j, " -and ") && !strings.Contains(j, "-match") && !strings.Contains(j, "-like") && !strings.Contains(j, "-eq ")
+		}
+	}
+	return false
+}

@@ -48,7 +48,7 @@ func (a *analysis) runTop(src, shell string) {
 		return
 	case ShellGitBash:
 		a.gitBashPaths(strings.IndexByte(src, '$') >= 0)
-		a.run(src, "command")
+		a.run(gitBashRoot(src), "command")
 		return
 	case ShellPOSIX:
 		a.run(src, "command")
@@ -87,6 +87,39 @@ var gitBashEnv = [...]struct {
 	{"WINDIR", "/c/Windows", false}, {"SystemRoot", "/c/Windows", false}, {"PROGRAMFILES", "/c/Program Files", false},
 	{"ProgramFiles", "/c/Program Files", false}, {"PROGRAMDATA", "/c/ProgramData", false}, {"ProgramData", "/c/ProgramData", false},
 	{"PUBLIC", "/c/Users/Public", false}, {"HOMEDRIVE", "C:", false}, {"SYSTEMDRIVE", "C:", false},
+	{"ONEDRIVE", "/OneDrive", true}, {"OneDrive", "/OneDrive", true}, {"HOMEPATH", "", true},
+}
+
+// gitBashRoot rewrites the Git for Windows install folder into the root
+// Git Bash shows it as: /c/Program Files/Git/etc/profile.d is
+// /etc/profile.d, read by every Git Bash that starts.
+func gitBashRoot(src string) string {
+	const lowPrefix = "program files/git/"
+	i := strings.Index(strings.ToLower(src), lowPrefix)
+	if i < 3 {
+		return src
+	}
+	var b strings.Builder
+	for i >= 3 {
+		// "/c/" or "C:/" or "C:\" before it
+		start := -1
+		switch {
+		case src[i-1] == '/' && isDriveLetter(src[i-2]) && src[i-3] == '/':
+			start = i - 3
+		case (src[i-1] == '/' || src[i-1] == '\\') && src[i-2] == ':' && isDriveLetter(src[i-3]):
+			start = i - 3
+		}
+		if start < 0 {
+			b.WriteString(src[:i+len(lowPrefix)])
+		} else {
+			b.WriteString(src[:start])
+			b.WriteByte('/')
+		}
+		src = src[i+len(lowPrefix):]
+		i = strings.Index(strings.ToLower(src), lowPrefix)
+	}
+	b.WriteString(src)
+	return b.String()
 }
 
 // gitBashPaths rewrites a Windows work directory and home (C:\Users\x)
