@@ -152,6 +152,7 @@ func (ws *winState) finishWin(c *cmd) {
 		}
 	}
 	ws.networkCopies(c)
+	ws.secretCopies(c)
 	if c.name == "doskey" {
 		ws.doskeyMacro(c)
 	}
@@ -2229,6 +2230,66 @@ func psExcludes(args []word) bool {
 	for _, op := range [...]string{"-notmatch", "-notlike", "-ne ", "-notin", "-notcontains", "-cnotmatch", "-inotmatch"} {
 		if strings.Contains(j, op) {
 			return !strings.Contains(j, " -and ") && !strings.Contains(j, "-match") && !strings.Contains(j, "-like") && !strings.Contains(j, "-eq ")
+		}
+	}
+	return false
+}
+
+// secretCopies follows credentials into the files a Windows tool copies
+// or exports them to (esentutl /y of a locked browser database, reg
+// export of a key where a remote-access tool keeps its passwords): the
+// copy is as secret as its source, wherever it is sent later.
+func (ws *winState) secretCopies(c *cmd) {
+	a := ws.a
+	switch c.name {
+	case "esentutl":
+		args := c.args()
+		var src, dst string
+		for i := 0; i+1 < len(args); i++ {
+			switch strings.ToLower(args[i].s) {
+			case "/y":
+				src = args[i+1].s
+			case "/d":
+				dst = args[i+1].s
+			}
+		}
+		if src == "" || dst == "" {
+			return
+		}
+		if d, _ := a.winSensitive(a.winAbs(src)); d != "" {
+			ws.markSecretCopy(a.winAbs(dst), d)
+			if winRemotePath(dst) {
+				ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst)
+			}
+		}
+	case "reg":
+		args := c.args()
+		if len(args) < 3 || !strings.EqualFold(args[0].s, "export") && !strings.EqualFold(args[0].s, "save") {
+			return
+		}
+		k, ok := normRegKey(args[1].s)
+		if !ok || !regCredentialKey(k) {
+			return
+		}
+		what := "passwords kept in the registry (" + k + ")"
+		if winRemotePath(args[2].s) {
+			ws.emitWin(c, "win-exfil-secrets", what+" exported to "+args[2].s)
+			return
+		}
+		ws.markSecretCopy(a.winAbs(args[2].s), what)
+	}
+}
+
+// regCredentialKey reports a registry key where remote-access tools keep
+// saved sessions with their passwords (WinSCP, PuTTY, VNC) or Windows its
+// automatic log-on password.
+func regCredentialKey(k string) bool {
+	k = strings.TrimPrefix(strings.TrimPrefix(k, "hkcu/"), "hklm/")
+	for _, p := range [...]string{"software/martin prikryl", "software/simontatham/putty", "software/orl/winvnc3", "software/realvnc",
+		"software/tightvnc", "software/openssh/agent", "software/microsoft/windows nt/currentversion/winlogon", "software/fortinet/forticlient",
+		"software/wow6432node/tightvnc", "software/wow6432node/realvnc"} {
+		if k == p || strings.HasPrefix(k, p+"/") {
+			return true
 		}
 	}
 	return false

@@ -578,6 +578,11 @@ func (a *analysis) winAbs(p string) string {
 	}
 	if strings.HasPrefix(p, `\\?\`) || strings.HasPrefix(p, `//?/`) {
 		p = p[4:]
+		if sc := shadowCopyRel(p); sc != "" {
+			// \\?\GLOBALROOT\Device\HarddiskVolumeShadowCopy2\Users\x: a
+			// snapshot of C: holds the same files, locks or not
+			p = `C:\` + sc
+		}
 	}
 	if strings.HasPrefix(p, `\\.\`) || strings.HasPrefix(p, `//./`) {
 		return "//./" + strings.ToLower(p[4:])
@@ -828,6 +833,22 @@ func appCacheRel(rel string) bool {
 	return false
 }
 
+// shadowCopyRel returns the path inside a volume shadow copy device
+// (GLOBALROOT\Device\HarddiskVolumeShadowCopyN\rel); "" for any other.
+func shadowCopyRel(p string) string {
+	l := strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	const pre = `globalroot\device\harddiskvolumeshadowcopy`
+	if !strings.HasPrefix(l, pre) {
+		return ""
+	}
+	rest := p[len(pre):]
+	i := strings.IndexAny(rest, `\/`)
+	if i < 0 {
+		return ""
+	}
+	return rest[i+1:]
+}
+
 // winSensitive reports whether reading p reads credentials: the class
 // name for reasons, and whether they are critical.
 func (a *analysis) winSensitive(p string) (string, bool) {
@@ -852,6 +873,11 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 				return "browser credentials " + p, true
 			}
 		}
+	}
+	if strings.HasSuffix(low, "/ntuser.dat") && strings.Contains(low, "/users/") {
+		// the user's registry hive: saved sessions, passwords of
+		// remote-access tools, DPAPI-protected secrets
+		return "the user's registry hive " + p, true
 	}
 	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
 		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault", "/appdata/roaming/microsoft/usersecrets/"} {
