@@ -457,6 +457,20 @@ func (ws *winState) psWholeLine(src string) {
 			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
 		}
 	}
+	if strings.Contains(l, "smo.server") && (strings.Contains(l, ".killdatabase(") || strings.Contains(l, ".drop()") || strings.Contains(l, ".dropifexists(")) {
+		// SQL Server Management Objects: a database dropped through the
+		// server object, unless the server is this machine's own
+		local := false
+		for _, q := range psQuoted(src) {
+			h := lower(strings.Trim(q, `'"`))
+			if h == "." || h == "localhost" || strings.HasPrefix(h, "(localdb)") || strings.HasPrefix(h, `.\`) || strings.HasPrefix(h, "localhost\\") || h == "127.0.0.1" {
+				local = true
+			}
+		}
+		if !local {
+			ws.emitWin(nil, "db-drop-database", "through SQL Server Management Objects: "+truncate(src, 100))
+		}
+	}
 	if strings.Contains(l, "copyfromscreen(") {
 		// a screen capture saved to a file: sending the file sends the
 		// screen

