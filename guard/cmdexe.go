@@ -336,10 +336,31 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	} else {
 		ws.batch[name] = text
 	}
+	if strings.HasSuffix(name, ".json") {
+		if d := editorAutorun(strings.ToLower(strings.ReplaceAll(file, `\`, "/")), strings.ToLower(ws.batch[name])); d != "" {
+			ws.emitWin(nil, "win-write-autorun", d+": "+file)
+		}
+	}
 	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
 		return // a script another program reads (diskpart /s)
 	}
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
+}
+
+// editorAutorun describes editor and terminal settings (path and text
+// in lower case) that run a command by themselves: a VS Code task run
+// when the folder opens, a terminal profile every new terminal starts.
+func editorAutorun(p, text string) string {
+	switch {
+	case strings.HasSuffix(p, "tasks.json") && strings.Contains(text, "folderopen"):
+		return "a VS Code task run whenever the folder opens"
+	case strings.HasSuffix(p, "settings.json") && (strings.Contains(text, "terminal.integrated.profiles") || strings.Contains(text, "terminal.integrated.shell") ||
+		strings.Contains(text, "automationprofile") || strings.Contains(text, "terminal.integrated.defaultprofile")):
+		return "an editor terminal profile (the program every new terminal starts)"
+	case strings.HasSuffix(p, "settings.json") && strings.Contains(p, "windowsterminal") && strings.Contains(text, "commandline"):
+		return "a Windows Terminal profile (the program every new tab starts)"
+	}
+	return ""
 }
 
 // batchFor returns the text the line wrote into the batch file named by

@@ -1147,7 +1147,7 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				v, hasV = pa.pos[1], true
 			}
 			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" {
-				ws.winTruncate(c, p)
+				ws.winWipe(c, p)
 			}
 		}
 		if ok {

@@ -874,6 +874,15 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 			}
 		}
 	}
+	for _, s := range [...]string{"/filezilla/recentservers.xml", "/filezilla/sitemanager.xml", "/winscp.ini", "/mremoteng/confcons.xml",
+		"/.purple/accounts.xml", "/dbeaverdata/workspace6/general/.dbeaver/credentials-config.json", "/microsoft/windows/powershell/secretstore",
+		"/appdata/roaming/gnupg/", "/appdata/local/microsoft/windows/credentialsharing"} {
+		if strings.Contains(low, s) {
+			// saved log-ins of file-transfer, remote-access and database
+			// clients
+			return "saved credentials " + p, true
+		}
+	}
 	if strings.HasSuffix(low, "/ntuser.dat") && strings.Contains(low, "/users/") {
 		// the user's registry hive: saved sessions, passwords of
 		// remote-access tools, DPAPI-protected secrets
