@@ -1009,11 +1009,16 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			if t.kind != cWord || t.s == "" {
 				continue
 			}
-			s := t.s
-			if root != "" {
-				s = strings.TrimRight(root, `\/`) + `\` + s
+			// (bin,obj) and (a;b): commas and semicolons separate
+			// items as spaces do
+			for _, s := range strings.FieldsFunc(t.s, func(r rune) bool { return r == ',' || r == ';' }) {
+				if root != "" {
+					s = strings.TrimRight(root, `\/`) + `\` + s
+				}
+				if len(items) < 8 {
+					items = append(items, s)
+				}
 			}
-			items = append(items, s)
 			if len(items) == 8 {
 				break
 			}

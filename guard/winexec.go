@@ -1339,10 +1339,18 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	if hasOut && out.ok && !winRemotePath(out.s) {
 		ws.markDownloaded(a.winAbs(out.s))
 	}
+	if m, hasM := pa.get("method"); hasM && ok && m.ok && src.ok && !strings.EqualFold(m.s, "get") && !strings.EqualFold(m.s, "head") && c.name != "start-bitstransfer" {
+		// -Method Delete/Put/Patch/Post: the same call as curl -X makes,
+		// judged by the rules for raw API calls
+		a.subCommand(c, []word{lit("curl"), lit("-X"), lit(strings.ToUpper(m.s)), src}, c.base)
+	}
 	// secrets leaving
 	for k, w := range pa.named {
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
+		}
+		if k == "headers" && psAuthHeader(w.s) {
+			continue // a token in the Authorization header signs the request in, as curl -H does
 		}
 		ws.secretsLeaving(c, w, "")
 	}
@@ -2293,4 +2301,11 @@ func regCredentialKey(k string) bool {
 		}
 	}
 	return false
+}
+
+// psAuthHeader reports a -Headers table that carries credentials in the
+// headers made for them (Authorization, PRIVATE-TOKEN, X-Api-Key).
+func psAuthHeader(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "authorization") || strings.Contains(l, "private-token") || strings.Contains(l, "api-key") || strings.Contains(l, "x-auth-token")
 }
