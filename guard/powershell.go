@@ -368,8 +368,15 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 			continue
 		}
 		if i+1 < len(words) {
-			pa.named[full] = words[i+1]
+			v := words[i+1]
 			i++
+			for strings.HasSuffix(v.s, ",") && i+1 < len(words) && !strings.HasPrefix(words[i+1].s, "-") {
+				// -ArgumentList '/i', 'x.msi': an array written with
+				// spaces after its commas is one argument
+				v = word{s: v.s + words[i+1].s, ok: v.ok && words[i+1].ok}
+				i++
+			}
+			pa.named[full] = v
 		} else {
 			pa.flags[full] = true
 		}
@@ -647,6 +654,12 @@ func (ws *winState) psWord(t string, item *psItem) word {
 	if t[0] == '(' || strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "@(") {
 		if v, ok := psConcat(t); ok {
 			return lit(v)
+		}
+		if t[0] == '(' && strings.Contains(t, "+") {
+			// ($a + $b), ($root + '\x'): known variables joined
+			if v, ok := ws.psJoinedParts(t, item); ok {
+				return lit(v)
+			}
 		}
 		inner := psGroups(t)
 		if len(inner) == 1 {
@@ -1112,7 +1125,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				continue
 			}
 		}
-		if !call && (psKeyword(ft) || psExprStart(ft)) {
+		if !call && (psKeyword(ft) && ws.funcs[strings.ToLower(ft)] == "" || psExprStart(ft)) {
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
 			if si == 0 {
@@ -1213,6 +1226,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if al, ok := ws.aliases[strings.ToLower(nameWord.s)]; ok {
 			name = canonicalPS(al)
 		}
+		if body, ok := ws.funcs[strings.ToLower(nameWord.s)]; ok && nameWord.ok {
+			// a function defined earlier on the line: its body runs with
+			// these arguments
+			ws.psCallBlock(body, words[1:], item)
+			prev = flow{kind: flowUnknown}
+			continue
+		}
 		if !nameWord.ok {
 			leaf := computedDirLeaf(nameWord)
 			if leaf == "" {
@@ -1252,6 +1272,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		var blockItem *psItem
 		if psTakesBlockItem(c.name) {
 			blockItem = prevItem
+			if in := psInputObject(words[1:]); in.ok && blockItem == nil {
+				// -InputObject 'C:\x': the item the block runs for
+				if p := a.winAbs(in.s); p != "" {
+					blockItem = &psItem{paths: []string{p}, literal: true}
+				}
+			}
 			if blockItem == nil {
 				blockItem = item
 			}
@@ -1345,6 +1371,14 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	l := strings.ToLower(raw)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
+	}
+	if items := ws.psItemsOf(raw, item); len(items) > 0 {
+		if ws.lists == nil {
+			ws.lists = map[string][]string{}
+		}
+		ws.lists[name] = items // $paths = @('C:\a','D:\b'); $d = Get-ChildItem X
+	} else if ws.lists != nil {
+		delete(ws.lists, name)
 	}
 	if strings.HasPrefix(raw, "{") && len(rhs) == 1 {
 		if ws.blocks == nil {
@@ -1491,6 +1525,10 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 	}
 	if kw == "function" || kw == "filter" {
 		ws.psFuncBomb(stage)
+		ws.psDefine(raw)
+	}
+	if kw == "foreach" {
+		ws.psForeach(raw, item)
 	}
 	ws.psDotNet(raw, l, item)
 	for _, t := range stage {
@@ -2113,4 +2151,150 @@ func (ws *winState) psSplitPath(in string, item *psItem) (word, bool) {
 		return lit(t[:3]), true // C:\x: the drive's root
 	}
 	return lit(t[:i]), true
+}
+
+// psDefine records a function definition (function Name($a) { ... } or
+// function Name { param($a) ... }) as a block its calls run with their
+// arguments.
+func (ws *winState) psDefine(raw string) {
+	rest := strings.TrimSpace(raw[strings.IndexByte(raw, ' ')+1:])
+	end := strings.IndexAny(rest, " ({")
+	if end <= 0 {
+		return
+	}
+	name := strings.ToLower(rest[:end])
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:] // function global:Name
+	}
+	rest = strings.TrimSpace(rest[end:])
+	params := ""
+	if strings.HasPrefix(rest, "(") {
+		params = psGroupText(rest)
+		rest = strings.TrimSpace(rest[len(params):])
+	}
+	if !strings.HasPrefix(rest, "{") {
+		return
+	}
+	body := psGroupText(rest)
+	if params != "" {
+		body = "{ param" + params + " " + strings.TrimSpace(body[1:])
+	}
+	if ws.funcs == nil {
+		ws.funcs = map[string]string{}
+	}
+	ws.funcs[name] = body
+}
+
+// psItemsOf returns the paths an expression lists: an array of string
+// constants ('C:\a','D:\b', @(...)), a variable holding one, or a folder
+// listing (Get-ChildItem X: everything in X, written X\*); nil when it is
+// none of those.
+func (ws *winState) psItemsOf(raw string, item *psItem) []string {
+	t := strings.TrimSpace(raw)
+	if strings.HasPrefix(t, "@(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[2 : len(t)-1])
+	} else if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && psGroupText(t) == t {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	if t == "" {
+		return nil
+	}
+	if name, end := psVarName(t, 0); name != "" && end == len(t) {
+		return ws.lists[strings.ToLower(name)]
+	}
+	l := strings.ToLower(t)
+	for _, pre := range [...]string{"get-childitem ", "gci ", "ls ", "dir "} {
+		if !strings.HasPrefix(l, pre) || strings.ContainsAny(t, "|;") {
+			continue
+		}
+		toks := psTokens(t[len(pre):])
+		words := make([]word, 0, len(toks))
+		for _, tk := range toks {
+			words = append(words, ws.psWord(tk.text, item))
+		}
+		pa := parsePSArgs(words, []string{"path", "literalpath", "filter", "include", "exclude", "depth"}, []string{"recurse", "force", "directory", "file", "name"})
+		if _, f := pa.get("filter"); f {
+			return nil
+		}
+		if _, f := pa.get("include"); f {
+			return nil
+		}
+		if p := psPathArg(pa); p != nil && p.ok {
+			return []string{strings.TrimRight(p.s, `\/`) + `\*`}
+		}
+		return nil
+	}
+	if t[0] != '\'' && t[0] != '"' {
+		return nil
+	}
+	var out []string
+	for _, e := range psSplitArgs(t) {
+		if e == "" || e[0] != '\'' && e[0] != '"' {
+			return nil
+		}
+		w := ws.psWord(e, item)
+		if !w.ok {
+			return nil
+		}
+		out = append(out, w.s)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// psForeach runs the body of foreach ($x in LIST) { ... } once for each
+// of the first items of a list it knows, $x bound to the item.
+func (ws *winState) psForeach(raw string, item *psItem) {
+	open := strings.IndexByte(raw, '(')
+	if open < 0 {
+		return
+	}
+	head := psGroupText(raw[open:])
+	rest := strings.TrimSpace(raw[open+len(head):])
+	if !strings.HasPrefix(rest, "{") || len(head) < 2 {
+		return
+	}
+	body := psGroupText(rest)
+	inner := strings.TrimSpace(head[1 : len(head)-1])
+	v, end := psVarName(inner, 0)
+	if v == "" {
+		return
+	}
+	src := strings.TrimSpace(inner[end:])
+	if len(src) < 3 || !strings.EqualFold(src[:3], "in ") {
+		return
+	}
+	items := ws.psItemsOf(strings.TrimSpace(src[3:]), item)
+	if len(items) == 0 {
+		return
+	}
+	name := strings.ToLower(v)
+	saved, had := ws.vars[name]
+	if ws.vars == nil {
+		ws.vars = map[string]word{}
+	}
+	for i, it := range items {
+		if i == 8 || ws.a.stop {
+			break
+		}
+		ws.vars[name] = lit(it)
+		ws.psNested(body[1:len(body)-1], item)
+	}
+	if had {
+		ws.vars[name] = saved
+	} else {
+		delete(ws.vars, name)
+	}
+}
+
+// psInputObject returns the -InputObject argument of a cmdlet.
+func psInputObject(args []word) word {
+	for i, w := range args {
+		if l := strings.ToLower(w.s); len(l) > 3 && strings.HasPrefix("-inputobject", l) && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return word{}
 }

@@ -407,3 +407,27 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "PowerShell functions, foreach loops and arrays bind their values",
+			dangerous: []winLine{
+				ps(`function Clean($p) { Remove-Item $p -Recurse -Force }; Clean C:\Users`),
+				ps(`function Wipe { param($d) ri $d -r -fo }; Wipe $env:USERPROFILE`),
+				ps(`function global:Zap { Remove-Item $args[0] -Recurse -Force }; Zap C:\Windows`),
+				ps(`$paths = @('C:\Users', 'D:\'); foreach ($p in $paths) { Remove-Item $p -Recurse -Force }`),
+				ps(`foreach ($d in Get-ChildItem C:\Users) { Remove-Item $d.FullName -Recurse -Force }`),
+				ps(`$a = 'C:\Us'; $b = 'ers'; Remove-Item ($a + $b) -Recurse -Force`),
+				ps(`ForEach-Object -InputObject 'C:\Users' -Process { Remove-Item $_ -Recurse -Force }`),
+				ps(`Start-Process -FilePath powershell -ArgumentList '-c', 'Remove-Item C:\Users -Recurse -Force'`),
+			},
+			benign: []winLine{
+				ps(`function Clean($p) { Remove-Item $p -Recurse -Force }; Clean .\dist`),
+				ps(`foreach ($d in '.\bin','.\obj') { Remove-Item $d -Recurse -Force }`),
+				ps(`foreach ($f in Get-ChildItem .\dist) { Remove-Item $f.FullName -Recurse -Force }`),
+				ps(`$a = '.\bu'; $b = 'ild'; Remove-Item ($a + $b) -Recurse -Force`),
+				ps(`Start-Process msiexec -ArgumentList '/i', '.\out\AcmeSetup.msi', '/qn' -Wait`),
+			},
+		},
+	)
+}

@@ -432,6 +432,10 @@ type winState struct {
 	splats map[string][]word
 	// blocks are script blocks assigned to variables ($sb = { ... }).
 	blocks map[string]string
+	// funcs are the functions defined so far: name to block
+	funcs map[string]string
+	// lists are variables holding a list of paths
+	lists map[string][]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string
