@@ -436,6 +436,25 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 				st = append([]cTok{{kind: cWord, s: v, ok: true}}, st[1:]...)
 			}
 		}
+		if si < len(stages)-1 && cmdIsCmdCommand(st) {
+			// cmd /c curl URL | cmd: what the inner command prints is
+			// what the next stage reads
+			var parts []string
+			for k := si; k < len(stages); k++ {
+				var ws2 []string
+				for j, t := range stages[k] {
+					if t.kind == cWord && !(k == si && j <= cmdSlashC(stages[k])) {
+						ws2 = append(ws2, cmdQuote(t.s))
+					}
+				}
+				parts = append(parts, strings.Join(ws2, " "))
+			}
+			for k := 0; k < si; k++ {
+				ws.cmdStage(stages[k], flow{}, k)
+			}
+			ws.a.nestedWin(strings.Join(parts, " | "), ShellCmd, "cmd /c payload")
+			return flow{kind: flowUnknown}
+		}
 		if si < len(stages)-1 && cmdIsPwshCommand(st) {
 			// powershell -c irm x | iex: the pipe was meant for PowerShell
 			var parts []string
@@ -474,6 +493,39 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		ws.emitWin(nil, "win-fork-bomb", "%0|%0")
 	}
 	return prev
+}
+
+// cmdIsCmdCommand reports a cmd /c stage whose payload is one unquoted
+// command.
+func cmdIsCmdCommand(st []cTok) bool {
+	if len(st) < 3 || st[0].kind != cWord {
+		return false
+	}
+	n := strings.ToLower(st[0].s)
+	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+		n = n[i+1:]
+	}
+	if strings.TrimSuffix(n, ".exe") != "cmd" {
+		return false
+	}
+	k := cmdSlashC(st)
+	return k > 0 && k+1 < len(st) && st[k+1].kind == cWord && !strings.ContainsAny(st[k+1].s, " \t")
+}
+
+// cmdSlashC is the index of the /c or /k token of a cmd stage; 0 if none.
+func cmdSlashC(st []cTok) int {
+	for j, t := range st {
+		if j > 0 && t.kind == cWord {
+			switch strings.ToLower(t.s) {
+			case "/c", "/k", "/r":
+				return j
+			}
+			if !strings.HasPrefix(t.s, "/") {
+				return 0
+			}
+		}
+	}
+	return 0
 }
 
 // cmdIsPwshCommand reports a powershell -Command stage.
@@ -674,7 +726,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") || l == "cd." || l == "break" || l == "rem." {
 			for i, t := range toks {
 				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
-					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
+					ws.winWipe(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
 				}
 			}
 		}

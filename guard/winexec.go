@@ -582,7 +582,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				sp := a.winAbs(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`))
 				cl, _ := a.winClassify(sp)
 				d, _ := a.winSensitive(sp)
-				if d != "" || cl == wpHome || cl == wpSecrets {
+				if d != "" || cl == wpHome || cl == wpSecrets || cl == wpWorkDir {
+					// the profile, a key store or the whole repository:
+					// its code and whatever secrets it keeps
 					if ws.secret == nil {
 						ws.secret = map[string]string{}
 					}
@@ -832,6 +834,12 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		p := a.winAbs(base)
 		if p == "" {
 			continue
+		}
+		if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
+			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
+				ws.emitWin(c, "win-backup-delete", "backup files: "+s)
+				continue
+			}
 		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
 		last := s[strings.LastIndexAny(s, `\/`)+1:]
@@ -1089,6 +1097,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				}
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
+						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+					} else if d := ws.secret[sp]; d != "" && winRemotePath(dst.s) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 					}
 				}
@@ -2270,6 +2280,21 @@ func (ws *winState) secretCopies(c *cmd) {
 				ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst)
 			}
 		}
+	case "expand", "extrac32":
+		// expand X.cab -F:* DIR: what a downloaded cabinet holds was
+		// downloaded too
+		var ops []word
+		for _, w := range c.args() {
+			if !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") || winIsWindowsPath(a.winAbs(w.s)) && strings.HasPrefix(w.s, "/") && len(w.s) > 3 && w.s[2] == ':' {
+				ops = append(ops, w)
+			}
+		}
+		if len(ops) >= 2 && ws.isDownloaded(a.winAbs(ops[0].s)) {
+			if p := a.winAbs(ops[len(ops)-1].s); p != "" {
+				ws.markDownloaded(p + "/")
+				ws.markDownloaded(p)
+			}
+		}
 	case "reg":
 		args := c.args()
 		if len(args) < 3 || !strings.EqualFold(args[0].s, "export") && !strings.EqualFold(args[0].s, "save") {
@@ -2308,4 +2333,17 @@ func regCredentialKey(k string) bool {
 func psAuthHeader(s string) bool {
 	l := strings.ToLower(s)
 	return strings.Contains(l, "authorization") || strings.Contains(l, "private-token") || strings.Contains(l, "api-key") || strings.Contains(l, "x-auth-token")
+}
+
+// winBackupFiles reports a path or pattern (lower case, forward slashes)
+// naming database or system backups: .bak, .bacpac, .trn files, a
+// backup folder's contents, Windows Image Backup.
+func winBackupFiles(s string) bool {
+	for _, ext := range [...]string{".bak", ".bacpac", ".trn", ".vbk", ".vib", ".dump"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return strings.Contains(s, "/windowsimagebackup") || strings.Contains(s, "/backup/") && strings.ContainsAny(s[strings.LastIndex(s, "/backup/"):], "*?") ||
+		strings.Contains(s, "/backups/") && strings.ContainsAny(s[strings.LastIndex(s, "/backups/"):], "*?")
 }
