@@ -756,7 +756,6 @@ func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool
 func (ws *winState) winWipe(c *cmd, w word) {
 	if w.ok && strings.ContainsAny(w.s, "*?") {
 		ws.winDelete(c, []word{w}, false, false)
-		return
 	}
 	ws.winTruncate(c, w)
 }
