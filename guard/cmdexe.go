@@ -363,12 +363,51 @@ func editorAutorun(p, text string) string {
 	case strings.HasSuffix(p, "tasks.json") && strings.Contains(text, "folderopen"):
 		return "a VS Code task run whenever the folder opens"
 	case strings.HasSuffix(p, "settings.json") && (strings.Contains(text, "terminal.integrated.profiles") || strings.Contains(text, "terminal.integrated.shell") ||
-		strings.Contains(text, "automationprofile") || strings.Contains(text, "terminal.integrated.defaultprofile")):
+		strings.Contains(text, "automationprofile")) && oddTerminalProgram(text, "path"):
 		return "an editor terminal profile (the program every new terminal starts)"
-	case strings.HasSuffix(p, "settings.json") && strings.Contains(p, "windowsterminal") && strings.Contains(text, "commandline"):
+	case strings.HasSuffix(p, "settings.json") && strings.Contains(p, "windowsterminal") && oddTerminalProgram(text, "commandline"):
 		return "a Windows Terminal profile (the program every new tab starts)"
 	}
 	return ""
+}
+
+// oddTerminalProgram reports a terminal profile (JSON text, lower case)
+// whose program, named after key, is no shell, or a shell given a
+// command to run.
+func oddTerminalProgram(text, key string) bool {
+	if strings.Contains(text, `"/c"`) || strings.Contains(text, `"-c"`) || strings.Contains(text, `"-command"`) || strings.Contains(text, "-encodedcommand") ||
+		strings.Contains(text, "iex") || strings.Contains(text, "http") {
+		return true
+	}
+	for rest := text; ; {
+		i := strings.Index(rest, key)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(key):]
+		if !strings.HasPrefix(strings.TrimLeft(rest, `" `), ":") {
+			continue // a word that only contains the key
+		}
+		// cmd's echo keeps or drops the quotes: read up to the next
+		// quote, comma or brace either way
+		v := strings.TrimLeft(rest, `" :`)
+		if j := strings.IndexAny(v, `",}`); j >= 0 {
+			v = v[:j]
+		}
+		v = strings.ReplaceAll(v, `\\`, "/")
+		f := strings.Fields(v + " ")[0]
+		if k := strings.Index(v, ".exe"); k >= 0 {
+			f = v[:k+4] // C:\Program Files\Git\bin\bash.exe
+		}
+		if k := strings.LastIndexAny(f, `/\`); k >= 0 {
+			f = f[k+1:]
+		}
+		switch strings.TrimSuffix(f, ".exe") {
+		case "pwsh", "powershell", "cmd", "bash", "wsl", "zsh", "fish", "sh", "nu", "ubuntu", "git-bash", "%systemroot%":
+			continue
+		}
+		return true
+	}
 }
 
 // batchFor returns the text the line wrote into the batch file named by

