@@ -1142,7 +1142,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-cloud-complete-deploy", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a complete-mode deployment (every resource the template does not name is deleted)",
 		Suggestions: []string{"Deploy in incremental mode", "Run what-if first and review what would be deleted"},
-		names: names("new-azresourcegroupdeployment", "new-azdeployment", "az"),
+		names:       names("new-azresourcegroupdeployment", "new-azdeployment", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
