@@ -749,7 +749,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				// a batch file the line wrote: what it holds runs
 				a.nestedWin(text, ShellCmd, "batch file "+words[1].s)
 			}
-			a.nestedWin(strings.Join(wordsText(words[1:]), " "), ShellCmd, "call")
+			// call expands %x% once more when it runs: a SET earlier on
+			// the line is seen then
+			a.nestedWin(ws.cmdLate(strings.Join(wordsText(words[1:]), " ")), ShellCmd, "call")
 		}
 		return flow{}
 	case "del", "erase":
@@ -877,6 +879,51 @@ func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 
 // cmdDelayed expands every !name! of s from the variables set so far; ok
 // is false when one of them is still unknown.
+// cmdLate expands every %name% of s whose value is known by now (set
+// earlier on the line); others stay as written.
+func (ws *winState) cmdLate(s string) string {
+	if strings.Count(s, "%") < 2 {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		k := strings.IndexByte(s[i+1:], '%')
+		if k <= 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		name := s[i+1 : i+1+k]
+		if v, ok := ws.cmdVar(name); ok && !strings.ContainsAny(name, " :") {
+			b.WriteString(s[:i])
+			b.WriteString(v)
+			s = s[i+2+k:]
+			continue
+		}
+		b.WriteString(s[:i+1])
+		s = s[i+1:]
+	}
+}
+
+// cmdLateWords reads delete targets that name a variable SET earlier on
+// the same line with its value: cmd expands the whole line first, but
+// whoever wrote it meant the value (and in a batch file an unset
+// variable is empty, which is worse).
+func (ws *winState) cmdLateWords(ops []word) []word {
+	for i, w := range ops {
+		if !w.ok && strings.Count(w.s, "%") >= 2 {
+			if v := ws.cmdLate(w.s); !strings.Contains(v, "%") {
+				ops[i] = word{s: v, ok: true}
+			}
+		}
+	}
+	return ops
+}
+
 func (ws *winState) cmdDelayed(s string) (string, bool) {
 	var b strings.Builder
 	for {
@@ -1095,6 +1142,17 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 		items = []string{"*"}
+		if inner := strings.Trim(strings.TrimSpace(src), `"`); inner != "" && src[0] != '\'' && src[0] != '`' && !strings.ContainsAny(inner, `.\/:*?`) {
+			// for /f %i in ("text"): the text's first token (or all of it
+			// with tokens=*); the quotes are gone by now, so a bare word
+			// may also be a file of that name
+			if f := strings.Fields(inner); len(f) > 0 {
+				items = append(items, f[0])
+				if len(f) > 1 {
+					items = append(items, inner)
+				}
+			}
+		}
 		if f := strings.Fields(strings.Trim(src, "'`")); len(f) > 1 && strings.EqualFold(f[0], "dir") {
 			// dir /b *.tmp lists only what its pattern matches
 			for _, w := range f[1:] {
@@ -1195,7 +1253,7 @@ func cmdSwitches(args []word) (map[string]bool, []word) {
 func (ws *winState) cmdDel(c *cmd, args []word) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
-	for _, w := range ops {
+	for _, w := range ws.cmdLateWords(ops) {
 		if !w.ok {
 			ws.winDelete(c, []word{w}, sw["s"], false)
 			continue
@@ -1232,7 +1290,7 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 func (ws *winState) cmdRd(c *cmd, args []word) {
 	sw, ops := cmdSwitches(args)
 	ws.dirTargets = true // rd removes folders only: Acme.Api is one
-	ws.winDelete(c, ops, sw["s"], false)
+	ws.winDelete(c, ws.cmdLateWords(ops), sw["s"], false)
 	ws.dirTargets = false
 }
 

@@ -1173,7 +1173,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					prev = flow{kind: flowUnknown}
 					continue // the project's own script, read and run
 				}
-				if code, ok := psLiteralScriptBlock(ft); ok {
+				if code, ok := ws.psScriptBlockCode(ft, item); ok {
 					a.nestedWin(code, ShellPowerShell, "scriptblock")
 					prev = flow{kind: flowUnknown}
 					continue // constant code: judged as what it says
@@ -2300,4 +2300,25 @@ func psInputObject(args []word) word {
 		}
 	}
 	return word{}
+}
+
+// psScriptBlockCode returns the code of ([scriptblock]::Create(X)) when X
+// is a string constant or a variable holding one.
+func (ws *winState) psScriptBlockCode(expr string, item *psItem) (string, bool) {
+	if code, ok := psLiteralScriptBlock(expr); ok {
+		return code, true
+	}
+	t := strings.TrimSpace(expr)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	const create = "[scriptblock]::create("
+	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	arg := strings.TrimSpace(t[len(create) : len(t)-1])
+	if w := ws.psWord(arg, item); w.ok && w.s != "" {
+		return w.s, true
+	}
+	return "", false
 }

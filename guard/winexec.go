@@ -505,7 +505,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.emitWin(c, "remote-code-exec", "running "+w.s+", downloaded or on a network share")
 			}
 		}
-		if w, ok := pa.get("scriptblock"); ok && !strings.HasPrefix(w.s, "{") {
+		if w, ok := pa.get("scriptblock"); !ok && len(pa.pos) > 0 && strings.HasPrefix(pa.pos[0].s, "(") {
+			// Invoke-Command ([scriptblock]::Create($c)): the block by
+			// position
+			if code, ok := ws.psScriptBlockCode(pa.pos[0].s, item); ok {
+				a.nestedWin(code, ShellPowerShell, "Invoke-Command script block")
+			}
+		} else if code, ok2 := ws.psScriptBlockCode(w.s, item); ok && ok2 {
+			a.nestedWin(code, ShellPowerShell, "Invoke-Command script block")
+		} else if ok && !strings.HasPrefix(w.s, "{") {
 			ws.psInvokeText(c, w, "Invoke-Command -ScriptBlock")
 		} else if al, ok2 := pa.get("argumentlist"); ok && ok2 {
 			var bound []word

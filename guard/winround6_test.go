@@ -485,3 +485,33 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "cmd variables set earlier on the line, call and for /f strings",
+			dangerous: []winLine{
+				cmdl(`set a=C:\Us&set b=ers&call rd /s /q %a%%b%`),
+				cmdl(`set a=C:\Users& rd /s /q %a%`),
+				cmdl(`set BUILD=& rd /s /q "C:\%BUILD%"`),
+				cmdl(`set t=%USERPROFILE%\Documents&& del /s /q %t%\*`),
+				cmdl(`for /f %i in ("rd") do %i /s /q C:\Users`),
+			},
+			benign: []winLine{
+				cmdl(`set OUT=dist& rd /s /q %OUT%`),
+				cmdl(`set a=build&call rd /s /q %a%`),
+				cmdl(`for /f %i in ("dir") do %i /b`),
+			},
+		},
+		winClass{name: "script blocks made from strings and variables",
+			dangerous: []winLine{
+				ps(`$c='Remove-Item C:\Users -Recurse -Force'; Invoke-Command ([scriptblock]::Create($c))`),
+				ps(`Invoke-Command ([scriptblock]::Create('Remove-Item C:\Users -Recurse -Force'))`),
+				ps(`$c='Remove-Item C:\Users -Recurse -Force'; & ([scriptblock]::Create($c))`),
+			},
+			benign: []winLine{
+				ps(`$c='Get-ChildItem C:\Users'; Invoke-Command ([scriptblock]::Create($c))`),
+				ps(`& ([scriptblock]::Create('Remove-Item .\dist -Recurse -Force'))`),
+			},
+		},
+	)
+}
