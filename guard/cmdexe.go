@@ -826,6 +826,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.winrsPayload(c)
 	}
 	ws.finishWin(c)
+	if winRouted(c.name) && hasRedirect(toks) {
+		if f := c.outFlow(a); f.kind == flowSecret {
+			// vault kv get ... > v.txt: the file holds it now
+			ws.secretRedirs(toks, f.what)
+		} else if d := infraOutputs(c); d != "" {
+			ws.secretRedirs(toks, d)
+		}
+	}
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":
 		if in.kind == flowRemote || in.kind == flowSecret {
@@ -1419,4 +1427,32 @@ func diskpartReadOnly(text string) bool {
 		}
 	}
 	return any
+}
+
+func hasRedirect(toks []cTok) bool {
+	for _, t := range toks {
+		if t.kind == cRedir {
+			return true
+		}
+	}
+	return false
+}
+
+// infraOutputs describes what terraform output prints: the outputs of
+// the state, sensitive ones in clear with -json or -raw. Printed they
+// are the user's to read; written to a file and sent, they leave.
+func infraOutputs(c *cmd) string {
+	if c.name != "terraform" && c.name != "tofu" && c.name != "terragrunt" {
+		return ""
+	}
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if w.s == "output" {
+			return "the infrastructure's outputs (" + c.base + " output)"
+		}
+		return ""
+	}
+	return ""
 }

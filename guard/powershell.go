@@ -1372,6 +1372,16 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
 	}
+	if d := ws.psSecretSource(rhs, raw, l); d != "" {
+		// $s = Get-AzKeyVaultSecret ... -AsPlainText: wherever $s goes,
+		// the secret goes
+		if ws.secretVars == nil {
+			ws.secretVars = map[string]string{}
+		}
+		ws.secretVars[name] = d
+	} else if ws.secretVars != nil {
+		delete(ws.secretVars, name)
+	}
 	if items := ws.psItemsOf(raw, item); len(items) > 0 {
 		if ws.lists == nil {
 			ws.lists = map[string][]string{}
@@ -1609,6 +1619,12 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		ws.emitWin(nil, "win-reverse-shell", truncate(raw, 120))
 	case psDownloads(l) && psExecutes(l):
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
+	}
+	if strings.Contains(l, "dns]::gethost") || strings.Contains(l, "dns]::resolve") {
+		// a secret in the name looked up leaves in the query
+		if name := winSecretVar(raw); name != "" {
+			ws.emitWin(nil, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
+		}
 	}
 	if strings.Contains(l, ".upload") || strings.Contains(l, "sendasync") || strings.Contains(l, "postasync") {
 		if d := psSecretExpr(l); d != "" {
@@ -1928,6 +1944,9 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 	if len(stage) == 1 {
 		if name, end := psVarName(stage[0].text, 0); name != "" && end == len(stage[0].text) && ws.remoteVars[strings.ToLower(name)] {
 			return flow{kind: flowRemote, what: stage[0].text}
+		}
+		if d := ws.secretVarIn(stage[0].text); d != "" {
+			return flow{kind: flowSecret, what: d, crit: true}
 		}
 		if t := stage[0].text; len(t) >= 2 && (t[0] == '\'' || t[0] == '"' || t[0] == '(') {
 			v := ws.psWord(t, nil)
@@ -2321,4 +2340,46 @@ func (ws *winState) psScriptBlockCode(expr string, item *psItem) (string, bool) 
 		return w.s, true
 	}
 	return "", false
+}
+
+// psSecretSource describes the secret the right-hand side of an
+// assignment yields: a clear-text secret expression, a secret store read,
+// a file of keys read; "" for anything else.
+func (ws *winState) psSecretSource(rhs []psTok, raw, l string) string {
+	if d := psSecretExpr(l); d != "" {
+		return d
+	}
+	if d := ws.secretVarIn(raw); d != "" {
+		return d // $b = [Convert]::ToBase64String($s): derived from it
+	}
+	if f := ws.exprFlow(rhs); f.kind == flowSecret {
+		return f.what
+	}
+	if len(rhs) > 0 && !psExprStart(rhs[0].text) {
+		if f := ws.psGroupOut(raw, nil); f.kind == flowSecret {
+			return f.what
+		}
+	}
+	return ""
+}
+
+// secretVarIn describes the secret a variable named in s holds; "" for
+// none.
+func (ws *winState) secretVarIn(s string) string {
+	if len(ws.secretVars) == 0 || strings.IndexByte(s, '$') < 0 {
+		return ""
+	}
+	for i := strings.IndexByte(s, '$'); i >= 0; {
+		if name, _ := psVarName(s, i); name != "" {
+			if d := ws.secretVars[strings.ToLower(name)]; d != "" {
+				return d
+			}
+		}
+		k := strings.IndexByte(s[i+1:], '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return ""
 }

@@ -1456,6 +1456,24 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 		ws.emitWin(c, "win-exfil-secrets", d)
 		return
 	}
+	if d := ws.secretVarIn(w.s); d != "" {
+		ws.emitWin(c, "win-exfil-secrets", d)
+		return
+	}
+	for _, api := range [...]string{"readallbytes(", "readalltext(", "readalllines(", "get-content "} {
+		// ?d=[Convert]::ToBase64String([IO.File]::ReadAllBytes(KEY)):
+		// a file read into the request, wherever in it
+		if i := strings.Index(l, api); i >= 0 {
+			arg := strings.TrimLeft(w.s[i+len(api):], " (")
+			if j := strings.IndexAny(arg, ")"); j >= 0 {
+				arg = arg[:j]
+			}
+			if d, _ := a.winSensitive(a.winAbs(strings.Trim(strings.Fields(arg + " ")[0], `"'`))); d != "" {
+				ws.emitWin(c, "win-exfil-secrets", d)
+				return
+			}
+		}
+	}
 	// $env:AWS_SECRET_ACCESS_KEY and friends in the request
 	for i := strings.Index(l, "$env:"); i >= 0; {
 		name := l[i+5:]
@@ -1725,6 +1743,13 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
 		// a bearer token for the signed-in cloud account
 		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
+	case "get-secsecretvalue", "get-ssmparametervalue", "get-gcsecret", "get-kvsecret":
+		// AWS Secrets Manager, SSM and other vaults' PowerShell readers
+		return flow{kind: flowSecret, what: "a stored secret (" + c.base + ")", crit: true}
+	case "get-ssmparameter", "get-ssmparameterlist", "get-ssmparametersbypath":
+		if strings.Contains(strings.ToLower(joinWords(args)), "-withdecryption") {
+			return flow{kind: flowSecret, what: "a decrypted SSM parameter (" + c.base + ")", crit: true}
+		}
 	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
 		// SecretManagement, Key Vault and DPAPI values in clear text
 		for _, w := range args {
@@ -1760,6 +1785,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 	}
 	if f, ok := psListsEverything(c); ok {
 		return f
+	}
+	if d := infraOutputs(c); d != "" {
+		return flow{kind: flowSecret, what: d, crit: true}
 	}
 	if winRouted(c.name) {
 		return c.outFlow(a)

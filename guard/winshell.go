@@ -436,6 +436,8 @@ type winState struct {
 	funcs map[string]string
 	// lists are variables holding a list of paths
 	lists map[string][]string
+	// secretVars are variables holding a secret: what it is
+	secretVars map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string
