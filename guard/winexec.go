@@ -151,6 +151,12 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
 		}
 	}
+	if c.name == "sc" && len(c.words) > 2 && c.words[1].ok && strings.HasPrefix(c.words[1].s, `\\`) {
+		// sc \\server create ...: the same command on another machine
+		c.words = append(c.words[:1:1], c.words[2:]...)
+		c.remote = true
+		c.joined = ""
+	}
 	ws.networkCopies(c)
 	ws.secretCopies(c)
 	if c.name == "doskey" {

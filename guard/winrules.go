@@ -510,11 +510,28 @@ var winRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP or plain HTTP source",
-		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module"),
+	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP, plain HTTP or a feed someone else runs",
+		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module", "dotnet"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "dotnet" || c.name == "nuget" {
+				// dotnet tool install --add-source URL, nuget install
+				// -Source URL: a package (and its build targets) from a
+				// feed someone else runs
+				if !strings.Contains(j, "install") && !strings.Contains(j, "add package") && !strings.Contains(j, "restore") && !strings.Contains(j, "tool run") {
+					return false, ""
+				}
+				for _, k := range [...]string{"-add-source", "-source", "source", "s"} {
+					if v, ok := swVal(args, k); ok && strings.Contains(v, "://") {
+						h := hostOf(v)
+						if !isLocalHost(h) && !trustedIndexHosts[h] && !nugetHosts[h] {
+							return true, v
+						}
+					}
+				}
+				return false, ""
+			}
 			if c.name == "winget" {
 				// winget's own sources are named (winget, msstore): a URL
 				// is a REST source someone else runs
@@ -2042,3 +2059,8 @@ func securityAgentProgram(j string) bool {
 	}
 	return false
 }
+
+// nugetHosts are NuGet feeds run by the platform: nuget.org, GitHub's
+// and Azure DevOps' package hosting.
+var nugetHosts = map[string]bool{"api.nuget.org": true, "www.nuget.org": true, "nuget.org": true, "nuget.pkg.github.com": true,
+	"pkgs.dev.azure.com": true, "www.myget.org": true}
