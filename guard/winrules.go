@@ -1219,13 +1219,13 @@ var winRules = []*rule{
 			return true, j
 		}},
 	{ID: "win-scheduled-task-suspicious", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a task that runs at log-on, as SYSTEM or from a temporary or hidden location",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at", "set-scheduledtask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := taskFinding(c)
 			return lvl == LevelHigh, note
 		}},
 	{ID: "win-scheduled-task", Level: LevelModerate, Category: CategoryPersistence, Description: "creating or deleting a scheduled task",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at", "set-scheduledtask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := taskFinding(c)
 			return lvl == LevelModerate, note
@@ -1468,6 +1468,16 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 		return LevelSafe, ""
 	case "at":
 		if len(args) > 0 && strings.Contains(args[0], ":") {
+			return LevelModerate, j
+		}
+		return LevelSafe, ""
+	case "set-scheduledtask":
+		// a task of Windows' own given another program: it runs as
+		// that task, often as SYSTEM, on its schedule
+		if strings.Contains(j, `\microsoft\windows\`) || strings.Contains(j, "-taskpath") && strings.Contains(j, `\microsoft\`) {
+			return LevelHigh, j
+		}
+		if strings.Contains(j, "-action") {
 			return LevelModerate, j
 		}
 		return LevelSafe, ""
