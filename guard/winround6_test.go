@@ -576,3 +576,23 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "time sources, ARP entries and other sessions",
+			dangerous: []winLine{
+				cmdl(`w32tm /config /manualpeerlist:198.51.100.184 /syncfromflags:manual /reliable:yes /update`),
+				cmdl(`arp -s 192.168.1.1 00-11-22-33-44-55`),
+				cmdl(`arp -d *`),
+				cmdl(`for /f "skip=1 tokens=3" %s in ('query user') do logoff %s`),
+				cmdl(`rwinsta 1`),
+			},
+			benign: []winLine{
+				cmdl(`w32tm /query /status`),
+				cmdl(`arp -a`),
+				cmdl(`logoff`),
+				cmdl(`query user`),
+			},
+		},
+	)
+}

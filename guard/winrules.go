@@ -1171,6 +1171,35 @@ var winRules = []*rule{
 			}
 			return strings.Contains(j, "-mode complete") || strings.Contains(j, "--mode complete") || strings.Contains(j, "--mode=complete") || strings.Contains(j, "-mode:complete"), j
 		}},
+	{ID: "win-time-or-arp", Level: LevelHigh, Category: CategorySystem, Description: "pointing the clock at another time source or pinning ARP entries (log-ons, certificates and traffic follow)",
+		Suggestions: []string{"Leave time sync and the ARP table to the network's administrators"}, names: names("w32tm", "arp", "set-date"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "w32tm":
+				return hasSw(args, "config") && (strings.Contains(j, "manualpeerlist") || strings.Contains(j, "syncfromflags:manual") || strings.Contains(j, "syncfromflags:no")), j
+			case "arp":
+				return hasSw(args, "s", "d"), j
+			case "set-date":
+				return !hasSw(args, "whatif"), j
+			}
+			return false, ""
+		}},
+	{ID: "win-session-logoff", Level: LevelModerate, Category: CategorySystem, Description: "logging off or resetting another session (its unsaved work is lost)",
+		Suggestions: []string{"Ask the session's user to log off"}, names: names("logoff", "rwinsta", "reset", "tsdiscon"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "reset" && (len(args) == 0 || args[0] != "session") {
+				return false, ""
+			}
+			for _, w := range args {
+				if w != "" && w[0] != '/' && w != "session" {
+					return true, strings.Join(args, " ") // a session named: not this one
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-attack-tool", Level: LevelHigh, Category: CategoryPrivilege, Description: "running a known privilege-escalation or token-theft tool",
 		Suggestions: []string{"These tools exist to take rights the account does not have: leave them out of development work"},
 		names: names("juicypotato", "juicypotatong", "roguepotato", "sweetpotato", "godpotato", "efspotato", "badpotato", "localpotato",
