@@ -160,6 +160,9 @@ func (ws *winState) finishWin(c *cmd) {
 			}
 		}
 	}
+	if c.name == "osql" || c.name == "isql" {
+		c.name = "sqlcmd" // the older clients take sqlcmd's -S -d -Q
+	}
 	if c.name == "sc" && len(c.words) > 2 && c.words[1].ok && strings.HasPrefix(c.words[1].s, `\\`) {
 		// sc \\server create ...: the same command on another machine
 		c.words = append(c.words[:1:1], c.words[2:]...)
@@ -338,7 +341,16 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowSecret && psSends(body) {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
-	case "invoke-sqlcmd":
+	case "invoke-sqlcmd", "invoke-sqlcmd2", "invoke-dbaquery":
+		// dbatools and Invoke-Sqlcmd2 take the same query as
+		// Invoke-Sqlcmd: judged as sqlcmd would run it
+		args := args
+		for i, w := range args {
+			switch strings.ToLower(w.s) {
+			case "-sqlinstance":
+				args = append(append([]word{}, args[:i]...), append([]word{lit("-ServerInstance")}, args[i+1:]...)...)
+			}
+		}
 		pa := parsePSArgs(args, []string{"query", "serverinstance", "database", "inputfile", "username", "password"}, []string{"trustservercertificate"})
 		if q, ok := pa.get("query"); ok {
 			sub := []word{lit("sqlcmd"), lit("-Q"), q}
@@ -856,6 +868,12 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		p := a.winAbs(base)
 		if p == "" {
 			continue
+		}
+		if winDBFiles(strings.ToLower(s)) {
+			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpUnknown && cl != wpPosix {
+				ws.emitWin(c, "win-delete-outside", "database files: "+s)
+				continue
+			}
 		}
 		if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
 			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
@@ -2398,4 +2416,16 @@ func winBackupFiles(s string) bool {
 	}
 	return strings.Contains(s, "/windowsimagebackup") || strings.Contains(s, "/backup/") && strings.ContainsAny(s[strings.LastIndex(s, "/backup/"):], "*?") ||
 		strings.Contains(s, "/backups/") && strings.ContainsAny(s[strings.LastIndex(s, "/backups/"):], "*?")
+}
+
+// winDBFiles reports a path or pattern (lower case) naming a database
+// server's data or log files (SQL Server's .mdf, .ndf, .ldf; MySQL's
+// .ibd): a server's databases, not a project's.
+func winDBFiles(s string) bool {
+	for _, ext := range [...]string{".mdf", ".ndf", ".ldf", ".ibd"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return strings.Contains(s, `\mssql\data`) || strings.Contains(s, "/mssql/data")
 }

@@ -596,3 +596,25 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "VM checkpoints, SQL clients by other names and database server files",
+			dangerous: []winLine{
+				ps(`Remove-VMSnapshot -VMName * -IncludeAllChildSnapshots`),
+				ps(`Get-VM | Get-VMSnapshot | Remove-VMSnapshot`),
+				ps(`Get-VM | Stop-VM -TurnOff -Force`),
+				cmdl(`osql -S sql01 -E -Q "DROP DATABASE Shop"`),
+				ps(`Invoke-DbaQuery -SqlInstance sql01 -Query 'DROP DATABASE Shop'`),
+				ps(`Remove-Item "C:\Program Files\Microsoft SQL Server\MSSQL16.MSSQLSERVER\MSSQL\DATA\*.mdf" -Force`),
+			},
+			benign: []winLine{
+				ps(`Get-VM -Name test-vm | Get-VMSnapshot | Remove-VMSnapshot`),
+				ps(`Stop-VM -Name build01`),
+				cmdl(`osql -S (localdb)\MSSQLLocalDB -E -Q "SELECT name FROM sys.databases"`),
+				ps(`Invoke-DbaQuery -SqlInstance sql01 -Query 'SELECT COUNT(*) FROM Shop.dbo.Orders'`),
+				ps(`Remove-Item .\App_Data\Test.mdf.bak-old -Force`),
+			},
+		},
+	)
+}

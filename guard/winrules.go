@@ -1171,6 +1171,39 @@ var winRules = []*rule{
 			}
 			return strings.Contains(j, "-mode complete") || strings.Contains(j, "--mode complete") || strings.Contains(j, "--mode=complete") || strings.Contains(j, "-mode:complete"), j
 		}},
+	{ID: "win-vm-destroy", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting virtual machine checkpoints or powering off every virtual machine",
+		Suggestions: []string{"Remove only the checkpoint you made", "Shut the one VM down from inside"},
+		names: names("remove-vmsnapshot", "remove-vmcheckpoint", "stop-vm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "stop-vm" {
+				// -TurnOff pulls the plug: what each VM had unsaved is lost
+				if !hasSw(args, "turnoff") {
+					return false, ""
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-vm" && len(s.args()) == 0 {
+						return true, "every virtual machine"
+					}
+				}
+				return strings.Contains(j, "*"), j
+			}
+			// checkpoints are the VMs' restore points: every VM's, or
+			// those of VMs picked by a wildcard
+			if strings.Contains(j, "*") {
+				return true, j
+			}
+			if len(c.pipe) > 0 && c.pipe[0] != nil && c.pipe[0] != c {
+				// the pipeline's source picks the VMs
+				if s := c.pipe[0]; s.name == "get-vm" || s.name == "get-vmsnapshot" || s.name == "get-vmcheckpoint" {
+					if len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), "*") {
+						return true, "the checkpoints of every virtual machine"
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-time-or-arp", Level: LevelHigh, Category: CategorySystem, Description: "pointing the clock at another time source or pinning ARP entries (log-ons, certificates and traffic follow)",
 		Suggestions: []string{"Leave time sync and the ARP table to the network's administrators"}, names: names("w32tm", "arp", "set-date"),
 		match: func(a *analysis, c *cmd) (bool, string) {
