@@ -1173,7 +1173,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-vm-destroy", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting virtual machine checkpoints or powering off every virtual machine",
 		Suggestions: []string{"Remove only the checkpoint you made", "Shut the one VM down from inside"},
-		names: names("remove-vmsnapshot", "remove-vmcheckpoint", "stop-vm"),
+		names:       names("remove-vmsnapshot", "remove-vmcheckpoint", "stop-vm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
