@@ -734,6 +734,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{}
 	case "echo":
 		c.name = "cmd:echo"
+		if strings.TrimSpace(strings.Join(wordsText(words[1:]), " ")) == "" && len(name0) > 4 {
+			// echo. > file: the file holds one empty line
+			for i, t := range toks {
+				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) && winSourceFile(toks[i+1].s) {
+					ws.winWipe(c, word{s: toks[i+1].s, ok: toks[i+1].ok}) // not a new empty file: code emptied
+				}
+			}
+		}
 		ws.cmdRedirs(c, toks)
 		ws.batchWrite(toks, strings.Join(wordsText(words[1:]), " ")+"\n")
 		a.finish(c)

@@ -1126,6 +1126,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		if !call && (psKeyword(ft) && ws.funcs[strings.ToLower(ft)] == "" || psExprStart(ft)) {
+			if raw := strings.TrimSpace(psJoin(stage)); raw == "''" || raw == `""` || strings.EqualFold(raw, "$null") {
+				// '' > file, $null > file: the file is emptied
+				for _, r := range st.redirs[si] {
+					if op, target, _ := strings.Cut(r, " "); target != "" && !strings.Contains(op, ">>") && winSourceFile(target) {
+						ws.winWipe(nil, ws.psWord(target, item)) // not a new empty file: code emptied
+					}
+				}
+			}
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
 			if si == 0 {

@@ -309,7 +309,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if prevItem != nil {
 			n := *prevItem
 			if c.name == "where-object" || c.name == "select-object" {
-				n.filtered = true
+				n.filtered = !psRecentFilter(args)
 			}
 			next = &n
 		}
@@ -741,9 +741,21 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		targets = append(targets, p)
 	}
 	targets = append(targets, pa.pos...)
-	_, f1 := pa.get("filter")
-	_, f2 := pa.get("include")
+	fw, f1 := pa.get("filter")
+	iw, f2 := pa.get("include")
 	filtered := f1 || f2
+	if pat := fw.s + iw.s; filtered && winSourceFile(pat) {
+		// Remove-Item .\src -Include *.ts -Recurse: every source file of
+		// the kind under the folder
+		for _, t := range append(append([]word{}, pa.pos...), pa.named["path"], pa.named["literalpath"]) {
+			if p := ws.a.winAbs(t.s); t.ok && p != "" {
+				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+					ws.emitWin(c, "win-delete-project", "every "+pat+" file under "+winNative(p))
+					return
+				}
+			}
+		}
+	}
 	if len(targets) == 0 && piped && c.in.kind == flowText {
 		for _, l := range strings.Split(strings.TrimSpace(c.in.text), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -983,7 +995,7 @@ func winSourceFile(s string) bool {
 		return false // a code generator writes it again
 	}
 	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
-		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".ldf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".ldf", ".md", ".tfstate", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
 		if strings.HasSuffix(l, ext) {
 			return true
 		}
@@ -1009,6 +1021,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
 		return ""
+	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
+		// the only record of what infrastructure exists
+		return "win-delete-project"
 	case nestedBuildOutput(rel):
 		return ""
 	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
@@ -1196,7 +1211,10 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if !hasV && len(pa.pos) > 1 {
 				v, hasV = pa.pos[1], true
 			}
-			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" {
+			_, hasIn := pa.get("inputobject")
+			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" ||
+				c.name == "out-file" && !hasIn && len(pa.pos) <= 1 && winSourceFile(p.s) {
+				// Out-File X with nothing piped in writes X empty
 				ws.winWipe(c, p)
 			}
 		}
@@ -2428,4 +2446,15 @@ func winDBFiles(s string) bool {
 		}
 	}
 	return strings.Contains(s, `\mssql\data`) || strings.Contains(s, "/mssql/data")
+}
+
+// psRecentFilter reports a Where-Object filter that keeps the most
+// recently changed items (LastWriteTime -gt (Get-Date).AddHours(-2)):
+// the newest work, not a selection of old leftovers.
+func psRecentFilter(args []word) bool {
+	j := strings.ToLower(joinWords(args))
+	if !strings.Contains(j, "lastwritetime") && !strings.Contains(j, "creationtime") && !strings.Contains(j, "lastaccesstime") {
+		return false
+	}
+	return (strings.Contains(j, "-gt") || strings.Contains(j, "-ge")) && !strings.Contains(j, "-lt") && !strings.Contains(j, "-le")
 }

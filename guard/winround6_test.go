@@ -618,3 +618,28 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "the newest work, source patterns, state files and emptied code",
+			dangerous: []winLine{
+				ps(`Get-ChildItem -Recurse -File | Where-Object { $_.LastWriteTime -gt (Get-Date).AddHours(-2) } | Remove-Item -Force`),
+				ps(`gci .\src -r | ? LastWriteTime -gt (Get-Date).AddDays(-1) | ri -Force`),
+				ps(`Remove-Item -Path .\src -Include *.ts -Recurse`),
+				ps(`Remove-Item .\terraform.tfstate`),
+				cmdl(`del /q *.tfstate`),
+				ps(`'' > .\src\Program.cs`),
+				ps(`Out-File .\src\Program.cs`),
+				cmdl(`echo. > src\Program.cs`),
+			},
+			benign: []winLine{
+				ps(`Get-ChildItem .\logs -File | Where-Object { $_.LastWriteTime -lt (Get-Date).AddDays(-7) } | Remove-Item`),
+				ps(`Remove-Item -Path .\dist -Include *.js -Recurse`),
+				ps(`Remove-Item .\.terraform\terraform.tfstate`),
+				ps(`'' > .\notes.txt`),
+				cmdl(`echo. > .gitkeep`),
+				cmdl(`echo hello > greeting.txt`),
+			},
+		},
+	)
+}
