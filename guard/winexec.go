@@ -1112,6 +1112,9 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 		ws.emitWin(c, "win-write-system", "the hosts file")
 	default:
 		cl, _ := a.winClassify(p)
+		if cl == wpRoot && strings.HasPrefix(p, "//") {
+			cl = wpOutside // a copy into a share's top folder writes a file there, not over the share
+		}
 		switch cl {
 		case wpSystem, wpRoot:
 			if !appendOnly || cl == wpSystem {

@@ -643,3 +643,22 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "shares keep both slashes, Git Bash drive paths, mirrors over profile folders",
+			dangerous: []winLine{
+				gb(`robocopy "$(cygpath -w "$(mktemp -d)")" '\\nas01\projects' //PURGE //E`),
+				gb(`robocopy /tmp/empty "$USERPROFILE/Documents" //MIR`),
+				cmdl(`robocopy C:\empty \\nas01\projects /MIR`),
+				ps(`Remove-Item \\nas01\projects -Recurse -Force`),
+			},
+			benign: []winLine{
+				gb(`robocopy dist 'D:\site\www' //MIR`),
+				cmdl(`copy build\app.zip \\fileserver\releases\`),
+				ps(`Copy-Item .\out\site.zip \\fileserver\releases\`),
+				gb(`ls "$USERPROFILE/Documents"`),
+			},
+		},
+	)
+}

@@ -1759,8 +1759,14 @@ var winVerbRules = []*rule{
 				return false, ""
 			}
 			p := a.winAbs(ops[1].s)
-			if cl, _ := a.winClassify(p); cl == wpHome || cl == wpSystem || cl == wpRoot || cl == wpSecrets {
+			switch cl, _ := a.winClassify(p); cl {
+			case wpHome, wpSystem, wpRoot, wpSecrets:
 				return true, ops[1].s
+			case wpHomeSub:
+				// Documents, Desktop: everything the source lacks is
+				// deleted there (a deploy or backup folder elsewhere is
+				// what mirrors are for)
+				return !strings.HasPrefix(strings.ToLower(ops[0].s), strings.ToLower(ops[1].s)), ops[1].s
 			}
 			return false, ""
 		}},

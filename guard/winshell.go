@@ -149,6 +149,13 @@ func (a *analysis) gitBashPaths(vars bool) {
 	}
 }
 
+// msysPaths reports an analysis of Git Bash, whose work directory and
+// home are written /c/...
+func (a *analysis) msysPaths() bool {
+	h := a.home
+	return len(h) > 3 && h[0] == '/' && isDriveLetter(h[1]) && h[2] == '/'
+}
+
 // winFromClean recovers a Windows path that cleanAbs turned into
 // "/C:\Users\x", in the normal form "/c:/users/x"; "" for other paths.
 func winFromClean(p string) string {
@@ -603,7 +610,12 @@ func (a *analysis) winAbs(p string) string {
 		return normWinAbs(p)
 	}
 	if strings.HasPrefix(p, `\\`) {
-		return strings.ToLower(path.Clean(strings.ReplaceAll(p, `\`, "/")))
+		// \\server\share: Clean keeps one of the two leading slashes
+		return strings.ToLower("/" + path.Clean(strings.ReplaceAll(p, `\`, "/")))
+	}
+	if len(p) >= 2 && p[0] == '/' && isDriveLetter(p[1]) && (len(p) == 2 || p[2] == '/') && a.msysPaths() {
+		// Git Bash's /c/Users/x is C:\Users\x
+		return a.cleanWin("/" + strings.ToLower(p[1:2]) + ":" + p[2:])
 	}
 	if p[0] == '~' {
 		if len(p) > 1 && p[1] != '\\' && p[1] != '/' {
