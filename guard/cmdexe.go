@@ -742,7 +742,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				}
 			}
 		}
-		ws.cmdRedirs(c, toks)
+		if !cmdLocalHostsAppend(toks, strings.Join(wordsText(words[1:]), " ")) {
+			ws.cmdRedirs(c, toks)
+		}
 		ws.batchWrite(toks, strings.Join(wordsText(words[1:]), " ")+"\n")
 		a.finish(c)
 		return flow{kind: flowText, text: strings.Join(wordsText(words[1:]), " ") + "\n"}
@@ -1463,4 +1465,20 @@ func infraOutputs(c *cmd) string {
 		return ""
 	}
 	return ""
+}
+
+// cmdLocalHostsAppend reports echo 127.0.0.1 app.test >> ...\hosts: a
+// name for this machine added, nothing redirected.
+func cmdLocalHostsAppend(toks []cTok, text string) bool {
+	seen := false
+	for i, t := range toks {
+		if t.kind != cRedir {
+			continue
+		}
+		if t.s != ">>" || i+1 >= len(toks) || !strings.HasSuffix(strings.ToLower(strings.ReplaceAll(toks[i+1].s, `\`, "/")), "/drivers/etc/hosts") {
+			return false
+		}
+		seen = true
+	}
+	return seen && localHostsEntries(text)
 }

@@ -1949,6 +1949,9 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 	if d := psSecretExpr(l); d != "" {
 		return flow{kind: flowSecret, what: d, crit: true}
 	}
+	if len(stage) == 1 && psShellInit(raw) {
+		return flow{kind: flowLocal} // (& conda shell.powershell hook): a known tool's set-up
+	}
 	if len(stage) == 1 {
 		if name, end := psVarName(stage[0].text, 0); name != "" && end == len(stage[0].text) && ws.remoteVars[strings.ToLower(name)] {
 			return flow{kind: flowRemote, what: stage[0].text}

@@ -1824,7 +1824,7 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
 			return flow{kind: flowText} // the variables' names, never their values
 		}
-		if c.in.kind == flowSecret || c.in.kind == flowRemote {
+		if c.in.kind == flowSecret || c.in.kind == flowRemote || c.name == "out-string" && c.in.kind == flowLocal {
 			return c.in
 		}
 		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" && strings.HasPrefix(c.in.what, "every ") || c.name == "where-object" && psExcludes(args)) {
@@ -2141,6 +2141,26 @@ func psShellInit(expr string) bool {
 	}
 	inner = strings.TrimSpace(inner[1 : len(inner)-1])
 	inner = strings.TrimSpace(strings.TrimPrefix(inner, "&"))
+	if strings.HasPrefix(inner, "{") && strings.HasSuffix(inner, "}") {
+		// & { (zoxide init powershell | Out-String) }: the block only
+		// prints the set-up
+		return psShellInit(strings.TrimSpace(inner[1 : len(inner)-1]))
+	}
+	if strings.HasPrefix(inner, `"`) || strings.HasPrefix(inner, "'") {
+		// (& "$env:USERPROFILE\miniconda3\Scripts\conda.exe" "shell.powershell" "hook"):
+		// the program's own name and plain quoted words
+		q := inner[0]
+		if end := strings.IndexByte(inner[1:], q); end > 0 {
+			prog := inner[1 : 1+end]
+			if k := strings.LastIndexAny(prog, `\/`); k >= 0 {
+				prog = prog[k+1:]
+			}
+			rest := inner[2+end:]
+			if !strings.ContainsAny(rest, "$`;&()") {
+				inner = prog + " " + strings.NewReplacer(`"`, "", "'", "").Replace(rest)
+			}
+		}
+	}
 	if i := strings.IndexByte(inner, '|'); i >= 0 {
 		tail := strings.ToLower(strings.TrimSpace(inner[i+1:]))
 		if tail != "out-string" && tail != "out-string -stream" {

@@ -678,3 +678,21 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "tool set-ups, local host names and own event sources",
+			dangerous: []winLine{
+				cmdl(`echo 203.0.113.5 login.microsoftonline.com >> %WINDIR%\System32\drivers\etc\hosts`),
+				ps(`Remove-EventLog -LogName Security`),
+				ps(`(& "$env:TEMP\x.exe" "init") | Out-String | Invoke-Expression`),
+			},
+			benign: []winLine{
+				cmdl(`echo 127.0.0.1 web.acme.test >> %WINDIR%\System32\drivers\etc\hosts`),
+				ps(`Remove-EventLog -Source AcmeApi`),
+				ps(`(& "$env:USERPROFILE\miniconda3\Scripts\conda.exe" "shell.powershell" "hook") | Out-String | Invoke-Expression`),
+				ps(`Invoke-Expression (& { (zoxide init powershell | Out-String) })`),
+			},
+		},
+	)
+}

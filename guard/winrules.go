@@ -905,6 +905,9 @@ var winRules = []*rule{
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
 			case "clear-eventlog", "remove-eventlog":
+				if c.name == "remove-eventlog" && hasSw(args, "source") && !hasSw(args, "logname", "log") {
+					return false, "" // an application's event source unregistered; the log stays
+				}
 				for i, w := range c.args() {
 					if !w.ok {
 						return true, j
