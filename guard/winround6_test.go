@@ -696,3 +696,18 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "the machine's temporary folder as a whole",
+			dangerous: []winLine{
+				cmdl(`rd /s /q C:\Windows\Temp`),
+				ps(`Remove-Item C:\Windows\Temp\* -Recurse -Force`),
+			},
+			benign: []winLine{
+				cmdl(`rd /s /q C:\Windows\Temp\acme-setup`),
+				ps(`Remove-Item C:\Windows\Temp\acme-*.log -Force`),
+			},
+		},
+	)
+}

@@ -711,6 +711,9 @@ var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-ca
 // cache (%TEMP%, ~\.nuget\packages, ~\.gradle\caches) rather than a
 // part of one.
 func (a *analysis) winCacheRoot(p string) bool {
+	if p == "/c:/windows/temp" {
+		return true // the machine's temporary folder: every program's files
+	}
 	rel := ""
 	if rest, ok := strings.CutPrefix(p[min(len(p), 4):], "users/"); ok && len(p) > 4 {
 		if _, r, ok := strings.Cut(rest, "/"); ok {
