@@ -844,6 +844,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			ws.secretRedirs(toks, d)
 		}
 	}
+	if c.name == "findstr" && hasRedirect(toks) && secretSearch(strings.ToLower(strings.Join(wordsText(words[1:]), " "))) {
+		ws.secretRedirs(toks, "lines found by searching for passwords or keys")
+	}
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":
 		if in.kind == flowRemote || in.kind == flowSecret {

@@ -256,6 +256,17 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					break
 				}
 			}
+			if c.name == "compress-archive" {
+				// the archive holds the keys: sending it later sends them
+				pa := parsePSArgs(args, []string{"destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
+				dst, ok := pa.get("destinationpath")
+				if !ok && len(pa.pos) > 0 {
+					dst, ok = pa.pos[len(pa.pos)-1], true
+				}
+				if ok && dst.ok {
+					ws.markSecretCopy(a.winAbs(dst.s), "an archive of "+prevItem.pattern+" files")
+				}
+			}
 		}
 	}
 	if (c.name == "clear-content" || c.name == "set-content") && piped && prevItem != nil {
@@ -1156,6 +1167,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+					} else if b := path.Base(sp); (b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example") && !strings.HasSuffix(b, ".sample")) && winRemotePath(dst.s) {
+						ws.emitWin(c, "win-exfil-secrets", "the environment file "+src.s+" copied to "+dst.s)
 					} else if d := ws.secret[sp]; d != "" && winRemotePath(dst.s) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 					}
@@ -1794,6 +1807,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "select-string", "sls", "findstr":
+		// lines matching password, secret, token: the secrets found
+		if secretSearch(strings.ToLower(joinWords(args))) {
+			return flow{kind: flowSecret, what: "lines found by searching for passwords or keys", crit: true}
+		}
 	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
 		// a bearer token for the signed-in cloud account
 		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
@@ -2480,4 +2498,15 @@ func psRecentFilter(args []word) bool {
 		return false
 	}
 	return (strings.Contains(j, "-gt") || strings.Contains(j, "-ge")) && !strings.Contains(j, "-lt") && !strings.Contains(j, "-le")
+}
+
+// secretSearch reports a search pattern (lower case) for credentials:
+// password=, secret, token, api key, connection strings.
+func secretSearch(j string) bool {
+	for _, k := range [...]string{"password", "passwd", "pwd=", "secret", "token", "apikey", "api_key", "api-key", "connectionstring", "private key"} {
+		if strings.Contains(j, k) {
+			return true
+		}
+	}
+	return false
 }
