@@ -990,6 +990,9 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 // that hold sources in some ecosystems (packages, vendor) count only at
 // the top.
 func nestedBuildOutput(rel string) bool {
+	if strings.Contains("/"+rel+"/", "/wwwroot/lib/") {
+		return true // client libraries LibMan or Bower restore
+	}
 	parts := strings.Split(rel, "/")
 	for _, p := range parts[1:] {
 		if regenerable[p] && p != "packages" && p != "vendor" && p != "logs" && p != "log" {

@@ -14,6 +14,7 @@ func init() {
 				cmdl(`rd /s /q src\Acme.Api\bin src\Acme.Api\obj`),
 				ps(`Remove-Item -Recurse -Force .\src\Api\bin, .\src\Api\obj`),
 				cmdl(`rd /s /q tests\Acme.Web.Tests\TestResults`),
+				cmdl(`rd /s /q src\Acme.Web\wwwroot\lib`),
 				ps(`Remove-Item -Path .\apps\admin\dist -Recurse -Force -ErrorAction Ignore`),
 			},
 		},
