@@ -1628,6 +1628,18 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	case psDownloads(l) && psExecutes(l):
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
 	}
+	if i := strings.Index(l, "byte[]"); i >= 0 && (strings.Contains(l, "writeallbytes") || strings.Contains(l, "setlength(") || strings.Contains(l, "+=")) {
+		// New-Object byte[] 50GB written out or grown in a loop: the disk
+		// or the memory fills
+		for _, f := range strings.FieldsFunc(l[i:], func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' }) {
+			if strings.HasSuffix(f, "gb") || strings.HasSuffix(f, "tb") {
+				if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(f, "gb"), "tb")); err == nil && (n >= 5 || strings.HasSuffix(f, "tb")) {
+					ws.emitWin(nil, "win-disk-fill", f+" of bytes")
+					break
+				}
+			}
+		}
+	}
 	if strings.Contains(l, "dns]::gethost") || strings.Contains(l, "dns]::resolve") {
 		// a secret in the name looked up leaves in the query
 		if name := winSecretVar(raw); name != "" {

@@ -731,3 +731,18 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "huge byte arrays written and every outbound connection blocked",
+			dangerous: []winLine{
+				ps(`[IO.File]::WriteAllBytes("C:\fill.bin", (New-Object byte[] 50GB))`),
+				cmdl(`netsh advfirewall set allprofiles firewallpolicy blockinbound,blockoutbound`),
+			},
+			benign: []winLine{
+				ps(`[IO.File]::WriteAllBytes(".\test\fixture.bin", (New-Object byte[] 1024))`),
+				cmdl(`netsh advfirewall set allprofiles firewallpolicy blockinbound,allowoutbound`),
+			},
+		},
+	)
+}

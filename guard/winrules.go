@@ -1020,7 +1020,8 @@ var winRules = []*rule{
 			j := strings.Join(args, " ")
 			switch c.name {
 			case "netsh":
-				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset"), j
+				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset") ||
+					strings.Contains(j, "firewallpolicy") && strings.Contains(j, "blockoutbound") && strings.Contains(j, "allprofiles"), j // every connection out cut
 			case "set-netfirewallprofile":
 				v, ok := psFlag(args, "enabled", 2)
 				return ok && (v == "false" || v == "$false" || v == "0"), j
