@@ -256,6 +256,10 @@ type cmd struct {
 	asRoot      bool // run through sudo/doas/pkexec/su as root
 	remote      bool // runs on another machine or in a container
 
+	// dryRun: the command only reports what it would do (-WhatIf, a
+	// help page): no rule's finding applies to it
+	dryRun bool
+
 	nameUnresolved bool
 	synthetic      string // "function", "loop" for synthetic commands
 	text           string // source text of synthetic commands

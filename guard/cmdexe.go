@@ -336,10 +336,78 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	} else {
 		ws.batch[name] = text
 	}
+	if strings.HasSuffix(name, ".json") {
+		lp, lt := strings.ToLower(strings.ReplaceAll(file, `\`, "/")), strings.ToLower(ws.batch[name])
+		if d := editorAutorun(lp, lt); d != "" {
+			ws.emitWin(nil, "win-write-autorun", d+": "+file)
+		}
+		if strings.HasSuffix(lp, "docker/config/daemon.json") || strings.HasSuffix(lp, ".docker/daemon.json") {
+			// "hosts": ["tcp://0.0.0.0:2375"]: the engine's API, root on
+			// the host, open to the network without TLS
+			if strings.Contains(lt, "tcp://") && !strings.Contains(lt, "tcp://127.0.0.1") && !strings.Contains(lt, "tcp://localhost") && !strings.Contains(lt, "tlsverify") {
+				ws.emitWin(nil, "docker-socket-open", "the Docker engine API on TCP without TLS: "+file)
+			}
+		}
+	}
 	if !strings.HasSuffix(name, ".bat") && !strings.HasSuffix(name, ".cmd") {
 		return // a script another program reads (diskpart /s)
 	}
 	ws.cmdForkBomb(strings.ReplaceAll(strings.ToLower(ws.batch[name]), name, "%0"))
+}
+
+// editorAutorun describes editor and terminal settings (path and text
+// in lower case) that run a command by themselves: a VS Code task run
+// when the folder opens, a terminal profile every new terminal starts.
+func editorAutorun(p, text string) string {
+	switch {
+	case strings.HasSuffix(p, "tasks.json") && strings.Contains(text, "folderopen"):
+		return "a VS Code task run whenever the folder opens"
+	case strings.HasSuffix(p, "settings.json") && (strings.Contains(text, "terminal.integrated.profiles") || strings.Contains(text, "terminal.integrated.shell") ||
+		strings.Contains(text, "automationprofile")) && oddTerminalProgram(text, "path"):
+		return "an editor terminal profile (the program every new terminal starts)"
+	case strings.HasSuffix(p, "settings.json") && strings.Contains(p, "windowsterminal") && oddTerminalProgram(text, "commandline"):
+		return "a Windows Terminal profile (the program every new tab starts)"
+	}
+	return ""
+}
+
+// oddTerminalProgram reports a terminal profile (JSON text, lower case)
+// whose program, named after key, is no shell, or a shell given a
+// command to run.
+func oddTerminalProgram(text, key string) bool {
+	if strings.Contains(text, `"/c"`) || strings.Contains(text, `"-c"`) || strings.Contains(text, `"-command"`) || strings.Contains(text, "-encodedcommand") ||
+		strings.Contains(text, "iex") || strings.Contains(text, "http") {
+		return true
+	}
+	for rest := text; ; {
+		i := strings.Index(rest, key)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(key):]
+		if !strings.HasPrefix(strings.TrimLeft(rest, `" `), ":") {
+			continue // a word that only contains the key
+		}
+		// cmd's echo keeps or drops the quotes: read up to the next
+		// quote, comma or brace either way
+		v := strings.TrimLeft(rest, `" :`)
+		if j := strings.IndexAny(v, `",}`); j >= 0 {
+			v = v[:j]
+		}
+		v = strings.ReplaceAll(v, `\\`, "/")
+		f := strings.Fields(v + " ")[0]
+		if k := strings.Index(v, ".exe"); k >= 0 {
+			f = v[:k+4] // C:\Program Files\Git\bin\bash.exe
+		}
+		if k := strings.LastIndexAny(f, `/\`); k >= 0 {
+			f = f[k+1:]
+		}
+		switch strings.TrimSuffix(f, ".exe") {
+		case "pwsh", "powershell", "cmd", "bash", "wsl", "zsh", "fish", "sh", "nu", "ubuntu", "git-bash", "%systemroot%":
+			continue
+		}
+		return true
+	}
 }
 
 // batchFor returns the text the line wrote into the batch file named by
@@ -409,6 +477,31 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 	}
 	stages = append(stages, toks[start:])
 	for si, st := range stages {
+		if len(st) > 0 && st[0].kind == cWord && !st[0].ok && strings.IndexByte(st[0].s, '!') >= 0 {
+			// !a!!b! -c ... | iex: the name delayed expansion reads
+			if v, ok := ws.cmdDelayed(st[0].s); ok {
+				st = append([]cTok{{kind: cWord, s: v, ok: true}}, st[1:]...)
+			}
+		}
+		if si < len(stages)-1 && cmdIsCmdCommand(st) {
+			// cmd /c curl URL | cmd: what the inner command prints is
+			// what the next stage reads
+			var parts []string
+			for k := si; k < len(stages); k++ {
+				var ws2 []string
+				for j, t := range stages[k] {
+					if t.kind == cWord && !(k == si && j <= cmdSlashC(stages[k])) {
+						ws2 = append(ws2, cmdQuote(t.s))
+					}
+				}
+				parts = append(parts, strings.Join(ws2, " "))
+			}
+			for k := 0; k < si; k++ {
+				ws.cmdStage(stages[k], flow{}, k)
+			}
+			ws.a.nestedWin(strings.Join(parts, " | "), ShellCmd, "cmd /c payload")
+			return flow{kind: flowUnknown}
+		}
 		if si < len(stages)-1 && cmdIsPwshCommand(st) {
 			// powershell -c irm x | iex: the pipe was meant for PowerShell
 			var parts []string
@@ -447,6 +540,39 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		ws.emitWin(nil, "win-fork-bomb", "%0|%0")
 	}
 	return prev
+}
+
+// cmdIsCmdCommand reports a cmd /c stage whose payload is one unquoted
+// command.
+func cmdIsCmdCommand(st []cTok) bool {
+	if len(st) < 3 || st[0].kind != cWord {
+		return false
+	}
+	n := strings.ToLower(st[0].s)
+	if i := strings.LastIndexAny(n, `/\`); i >= 0 {
+		n = n[i+1:]
+	}
+	if strings.TrimSuffix(n, ".exe") != "cmd" {
+		return false
+	}
+	k := cmdSlashC(st)
+	return k > 0 && k+1 < len(st) && st[k+1].kind == cWord && !strings.ContainsAny(st[k+1].s, " \t")
+}
+
+// cmdSlashC is the index of the /c or /k token of a cmd stage; 0 if none.
+func cmdSlashC(st []cTok) int {
+	for j, t := range st {
+		if j > 0 && t.kind == cWord {
+			switch strings.ToLower(t.s) {
+			case "/c", "/k", "/r":
+				return j
+			}
+			if !strings.HasPrefix(t.s, "/") {
+				return 0
+			}
+		}
+	}
+	return 0
 }
 
 // cmdIsPwshCommand reports a powershell -Command stage.
@@ -574,6 +700,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	c := a.newCmd()
 	*c = cmd{words: words, origin: ws.origin, depth: a.depth, cwd: a.cwd, in: in, stage: stage}
 	c.base = name0
+	c.dryRun = winHelpAsked(words[1:])
 	switch l {
 	case "set":
 		ws.cmdSet(words[1:])
@@ -581,6 +708,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		a.finish(c)
 		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
 			// set alone lists every variable (set P: those starting with P)
+			ws.secretRedirs(toks, "the environment variables")
 			return flow{kind: flowSecret, what: "the environment variables", crit: true}
 		}
 		return flow{}
@@ -606,7 +734,17 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		return flow{}
 	case "echo":
 		c.name = "cmd:echo"
-		ws.cmdRedirs(c, toks)
+		if strings.TrimSpace(strings.Join(wordsText(words[1:]), " ")) == "" && len(name0) > 4 {
+			// echo. > file: the file holds one empty line
+			for i, t := range toks {
+				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) && winSourceFile(toks[i+1].s) {
+					ws.winWipe(c, word{s: toks[i+1].s, ok: toks[i+1].ok}) // not a new empty file: code emptied
+				}
+			}
+		}
+		if !cmdLocalHostsAppend(toks, strings.Join(wordsText(words[1:]), " ")) {
+			ws.cmdRedirs(c, toks)
+		}
 		ws.batchWrite(toks, strings.Join(wordsText(words[1:]), " ")+"\n")
 		a.finish(c)
 		return flow{kind: flowText, text: strings.Join(wordsText(words[1:]), " ") + "\n"}
@@ -621,7 +759,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				// a batch file the line wrote: what it holds runs
 				a.nestedWin(text, ShellCmd, "batch file "+words[1].s)
 			}
-			a.nestedWin(strings.Join(wordsText(words[1:]), " "), ShellCmd, "call")
+			// call expands %x% once more when it runs: a SET earlier on
+			// the line is seen then
+			a.nestedWin(ws.cmdLate(strings.Join(wordsText(words[1:]), " ")), ShellCmd, "call")
 		}
 		return flow{}
 	case "del", "erase":
@@ -645,7 +785,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if len(words) == 2 && strings.EqualFold(words[1].s, "nul") || l == "cd." || l == "break" || l == "rem." {
 			for i, t := range toks {
 				if t.kind == cRedir && t.s == ">" && i+1 < len(toks) {
-					ws.winTruncate(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
+					ws.winWipe(c, word{s: toks[i+1].s, ok: toks[i+1].ok})
 				}
 			}
 		}
@@ -696,6 +836,17 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.winrsPayload(c)
 	}
 	ws.finishWin(c)
+	if winRouted(c.name) && hasRedirect(toks) {
+		if f := c.outFlow(a); f.kind == flowSecret {
+			// vault kv get ... > v.txt: the file holds it now
+			ws.secretRedirs(toks, f.what)
+		} else if d := infraOutputs(c); d != "" {
+			ws.secretRedirs(toks, d)
+		}
+	}
+	if c.name == "findstr" && hasRedirect(toks) && secretSearch(strings.ToLower(strings.Join(wordsText(words[1:]), " "))) {
+		ws.secretRedirs(toks, "lines found by searching for passwords or keys")
+	}
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":
 		if in.kind == flowRemote || in.kind == flowSecret {
@@ -724,6 +875,18 @@ func wordsText(ws []word) []string {
 }
 
 // cmdRedirs judges a command's output redirections.
+// secretRedirs marks the files a command printing a secret writes to:
+// sending one of them later sends the secret.
+func (ws *winState) secretRedirs(toks []cTok, what string) {
+	for i, t := range toks {
+		if t.kind == cRedir && strings.HasPrefix(t.s, ">") || t.kind == cRedir && strings.HasPrefix(t.s, "1>") {
+			if i+1 < len(toks) && toks[i+1].kind == cWord && toks[i+1].ok {
+				ws.markSecretCopy(ws.a.winAbs(toks[i+1].s), what)
+			}
+		}
+	}
+}
+
 func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 	for i, t := range toks {
 		if t.kind != cRedir || strings.Contains(t.s, "&") || strings.HasPrefix(t.s, "<") {
@@ -737,6 +900,51 @@ func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 
 // cmdDelayed expands every !name! of s from the variables set so far; ok
 // is false when one of them is still unknown.
+// cmdLate expands every %name% of s whose value is known by now (set
+// earlier on the line); others stay as written.
+func (ws *winState) cmdLate(s string) string {
+	if strings.Count(s, "%") < 2 {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		k := strings.IndexByte(s[i+1:], '%')
+		if k <= 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		name := s[i+1 : i+1+k]
+		if v, ok := ws.cmdVar(name); ok && !strings.ContainsAny(name, " :") {
+			b.WriteString(s[:i])
+			b.WriteString(v)
+			s = s[i+2+k:]
+			continue
+		}
+		b.WriteString(s[:i+1])
+		s = s[i+1:]
+	}
+}
+
+// cmdLateWords reads delete targets that name a variable SET earlier on
+// the same line with its value: cmd expands the whole line first, but
+// whoever wrote it meant the value (and in a batch file an unset
+// variable is empty, which is worse).
+func (ws *winState) cmdLateWords(ops []word) []word {
+	for i, w := range ops {
+		if !w.ok && strings.Count(w.s, "%") >= 2 {
+			if v := ws.cmdLate(w.s); !strings.Contains(v, "%") {
+				ops[i] = word{s: v, ok: true}
+			}
+		}
+	}
+	return ops
+}
+
 func (ws *winState) cmdDelayed(s string) (string, bool) {
 	var b strings.Builder
 	for {
@@ -955,6 +1163,17 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 		items = []string{"*"}
+		if inner := strings.Trim(strings.TrimSpace(src), `"`); inner != "" && src[0] != '\'' && src[0] != '`' && !strings.ContainsAny(inner, `.\/:*?`) {
+			// for /f %i in ("text"): the text's first token (or all of it
+			// with tokens=*); the quotes are gone by now, so a bare word
+			// may also be a file of that name
+			if f := strings.Fields(inner); len(f) > 0 {
+				items = append(items, f[0])
+				if len(f) > 1 {
+					items = append(items, inner)
+				}
+			}
+		}
 		if f := strings.Fields(strings.Trim(src, "'`")); len(f) > 1 && strings.EqualFold(f[0], "dir") {
 			// dir /b *.tmp lists only what its pattern matches
 			for _, w := range f[1:] {
@@ -968,11 +1187,16 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			if t.kind != cWord || t.s == "" {
 				continue
 			}
-			s := t.s
-			if root != "" {
-				s = strings.TrimRight(root, `\/`) + `\` + s
+			// (bin,obj) and (a;b): commas and semicolons separate
+			// items as spaces do
+			for _, s := range strings.FieldsFunc(t.s, func(r rune) bool { return r == ',' || r == ';' }) {
+				if root != "" {
+					s = strings.TrimRight(root, `\/`) + `\` + s
+				}
+				if len(items) < 8 {
+					items = append(items, s)
+				}
 			}
-			items = append(items, s)
 			if len(items) == 8 {
 				break
 			}
@@ -1050,7 +1274,7 @@ func cmdSwitches(args []word) (map[string]bool, []word) {
 func (ws *winState) cmdDel(c *cmd, args []word) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
-	for _, w := range ops {
+	for _, w := range ws.cmdLateWords(ops) {
 		if !w.ok {
 			ws.winDelete(c, []word{w}, sw["s"], false)
 			continue
@@ -1086,7 +1310,9 @@ func (ws *winState) cmdDel(c *cmd, args []word) {
 
 func (ws *winState) cmdRd(c *cmd, args []word) {
 	sw, ops := cmdSwitches(args)
-	ws.winDelete(c, ops, sw["s"], false)
+	ws.dirTargets = true // rd removes folders only: Acme.Api is one
+	ws.winDelete(c, ws.cmdLateWords(ops), sw["s"], false)
+	ws.dirTargets = false
 }
 
 func (ws *winState) cmdRobocopy(c *cmd, args []word) {
@@ -1102,6 +1328,10 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
+		if sw["move"] || sw["mov"] {
+			// /MOVE deletes the source once copied
+			ws.movedAway(c, ops[0], ops[1])
+		}
 		sp := a.winAbs(ops[0].s)
 		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
@@ -1147,6 +1377,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
 			// /y: overwrite the file that is there
 			ws.winTruncate(c, dst)
+		}
+		if c.name == "cmd:move" {
+			ws.movedAway(c, src, dst)
 		}
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {
@@ -1207,4 +1440,48 @@ func diskpartReadOnly(text string) bool {
 		}
 	}
 	return any
+}
+
+func hasRedirect(toks []cTok) bool {
+	for _, t := range toks {
+		if t.kind == cRedir {
+			return true
+		}
+	}
+	return false
+}
+
+// infraOutputs describes what terraform output prints: the outputs of
+// the state, sensitive ones in clear with -json or -raw. Printed they
+// are the user's to read; written to a file and sent, they leave.
+func infraOutputs(c *cmd) string {
+	if c.name != "terraform" && c.name != "tofu" && c.name != "terragrunt" {
+		return ""
+	}
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if w.s == "output" {
+			return "the infrastructure's outputs (" + c.base + " output)"
+		}
+		return ""
+	}
+	return ""
+}
+
+// cmdLocalHostsAppend reports echo 127.0.0.1 app.test >> ...\hosts: a
+// name for this machine added, nothing redirected.
+func cmdLocalHostsAppend(toks []cTok, text string) bool {
+	seen := false
+	for i, t := range toks {
+		if t.kind != cRedir {
+			continue
+		}
+		if t.s != ">>" || i+1 >= len(toks) || !strings.HasSuffix(strings.ToLower(strings.ReplaceAll(toks[i+1].s, `\`, "/")), "/drivers/etc/hosts") {
+			return false
+		}
+		seen = true
+	}
+	return seen && localHostsEntries(text)
 }

@@ -896,6 +896,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		if d, crit := a.winSensitive(p); d != "" {
 			return d, crit
 		}
+	} else if len(p) > 3 && p[2] == '/' && isDriveLetter(p[1]) && a.msysPaths() {
+		// Git Bash's /c/Users/x/AppData/...: the same Windows stores
+		if d, crit := a.winSensitive(a.winAbs(p)); d != "" {
+			return d, crit
+		}
 	}
 	base := path.Base(p)
 	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones

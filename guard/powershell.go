@@ -353,7 +353,7 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 		if full != "" {
 			if hasVal {
 				l := strings.ToLower(val)
-				pa.flags[full] = !(l == "$false" || l == "0")
+				pa.flags[full] = !(l == "$false" || l == "0" || l == "false") // $false reads False once expanded
 			} else {
 				pa.flags[full] = true
 			}
@@ -368,8 +368,15 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 			continue
 		}
 		if i+1 < len(words) {
-			pa.named[full] = words[i+1]
+			v := words[i+1]
 			i++
+			for strings.HasSuffix(v.s, ",") && i+1 < len(words) && !strings.HasPrefix(words[i+1].s, "-") {
+				// -ArgumentList '/i', 'x.msi': an array written with
+				// spaces after its commas is one argument
+				v = word{s: v.s + words[i+1].s, ok: v.ok && words[i+1].ok}
+				i++
+			}
+			pa.named[full] = v
 		} else {
 			pa.flags[full] = true
 		}
@@ -405,6 +412,15 @@ type psItem struct {
 	recursive bool     // the items are everything under the roots
 	filtered  bool
 	pattern   string // the -Filter, -Include or wildcard that chose them
+	literal   bool   // the items are the paths themselves ('C:\a','D:\b' | ...)
+}
+
+// one returns the item for one of the paths, as a block run per item
+// sees it.
+func (it *psItem) one(i int) *psItem {
+	n := *it
+	n.paths = it.paths[i : i+1]
+	return &n
 }
 
 // runPS analyses PowerShell source.
@@ -431,6 +447,58 @@ func (ws *winState) psWholeLine(src string) {
 	}
 	if (strings.Contains(l, "get-eventlog") || strings.Contains(l, "diagnostics.eventlog")) && strings.Contains(l, ".clear()") {
 		ws.emitWin(nil, "win-log-clear", truncate(src, 120))
+	}
+	if (strings.Contains(l, "sockets.tcpclient") || strings.Contains(l, "sockets.socket")) && strings.Contains(l, "getstream()") ||
+		strings.Contains(l, "websockets.clientwebsocket") && strings.Contains(l, ".connectasync(") {
+		// a raw stream to another machine, set up over several
+		// statements: a shell's channel unless the host is this one
+		remote := false
+		for _, q := range psQuoted(src) {
+			if h := hostOf(strings.Trim(q, `'"`)); h != "" && !isLocalHost(h) {
+				remote = true
+			} else if ip, ok := parseIP(strings.Trim(q, `'"`)); ok && !ip.IsLoopback() {
+				remote = true
+			}
+		}
+		if remote {
+			ws.emitWin(nil, "win-reverse-shell", truncate(src, 120))
+		}
+	}
+	if strings.Contains(l, "smo.server") && (strings.Contains(l, ".killdatabase(") || strings.Contains(l, ".drop()") || strings.Contains(l, ".dropifexists(")) {
+		// SQL Server Management Objects: a database dropped through the
+		// server object, unless the server is this machine's own
+		local := false
+		for _, q := range psQuoted(src) {
+			h := lower(strings.Trim(q, `'"`))
+			if h == "." || h == "localhost" || strings.HasPrefix(h, "(localdb)") || strings.HasPrefix(h, `.\`) || strings.HasPrefix(h, "localhost\\") || h == "127.0.0.1" {
+				local = true
+			}
+		}
+		if !local {
+			ws.emitWin(nil, "db-drop-database", "through SQL Server Management Objects: "+truncate(src, 100))
+		}
+	}
+	if strings.Contains(l, "copyfromscreen(") {
+		// a screen capture saved to a file: sending the file sends the
+		// screen
+		for i := strings.Index(l, ".save("); i >= 0; {
+			arg := src[i+len(".save("):]
+			if j := strings.IndexAny(arg, ",)"); j >= 0 {
+				arg = arg[:j]
+			}
+			if w := ws.psWord(strings.TrimSpace(arg), nil); w.ok {
+				ws.markSecretCopy(ws.a.winAbs(w.s), "a capture of the screen")
+			}
+			k := strings.Index(l[i+1:], ".save(")
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+	}
+	if strings.Contains(l, "getasynckeystate") || strings.Contains(l, "setwindowshookex") && strings.Contains(l, "13") {
+		// reading every key pressed, whatever it is sent to
+		ws.emitWin(nil, "win-exfil-secrets", "keystrokes read through "+map[bool]string{true: "GetAsyncKeyState", false: "a keyboard hook"}[strings.Contains(l, "getasynckeystate")])
 	}
 }
 
@@ -587,6 +655,12 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		if v, ok := psConcat(t); ok {
 			return lit(v)
 		}
+		if t[0] == '(' && strings.Contains(t, "+") {
+			// ($a + $b), ($root + '\x'): known variables joined
+			if v, ok := ws.psJoinedParts(t, item); ok {
+				return lit(v)
+			}
+		}
 		inner := psGroups(t)
 		if len(inner) == 1 {
 			in := strings.TrimSpace(inner[0])
@@ -597,6 +671,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 				return w
 			}
 			if w, ok := ws.psFolderPath(in); ok {
+				return w
+			}
+			if w, ok := ws.psSplitPath(in, item); ok {
 				return w
 			}
 			switch strings.ToLower(in) {
@@ -915,6 +992,9 @@ func (ws *winState) psVar(name string, item *psItem) (string, bool) {
 		return `C:\Windows\System32\WindowsPowerShell\v1.0`, true
 	case "_", "psitem":
 		if item != nil && len(item.paths) == 1 {
+			if item.literal {
+				return winNative(item.paths[0]), true
+			}
 			return winNative(item.paths[0]) + "/*", true
 		}
 	}
@@ -1045,9 +1125,20 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				continue
 			}
 		}
-		if !call && (psKeyword(ft) || psExprStart(ft)) {
+		if !call && (psKeyword(ft) && ws.funcs[strings.ToLower(ft)] == "" || psExprStart(ft)) {
+			if raw := strings.TrimSpace(psJoin(stage)); raw == "''" || raw == `""` || strings.EqualFold(raw, "$null") {
+				// '' > file, $null > file: the file is emptied
+				for _, r := range st.redirs[si] {
+					if op, target, _ := strings.Cut(r, " "); target != "" && !strings.Contains(op, ">>") && winSourceFile(target) {
+						ws.winWipe(nil, ws.psWord(target, item)) // not a new empty file: code emptied
+					}
+				}
+			}
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
+			if si == 0 {
+				prevItem = ws.exprItem(stage, item)
+			}
 			continue
 		}
 		if !call && (ft == "." || ft == "&") && len(stage) > 1 {
@@ -1090,7 +1181,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					prev = flow{kind: flowUnknown}
 					continue // the project's own script, read and run
 				}
-				if code, ok := psLiteralScriptBlock(ft); ok {
+				if code, ok := ws.psScriptBlockCode(ft, item); ok {
 					a.nestedWin(code, ShellPowerShell, "scriptblock")
 					prev = flow{kind: flowUnknown}
 					continue // constant code: judged as what it says
@@ -1143,6 +1234,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if al, ok := ws.aliases[strings.ToLower(nameWord.s)]; ok {
 			name = canonicalPS(al)
 		}
+		if body, ok := ws.funcs[strings.ToLower(nameWord.s)]; ok && nameWord.ok {
+			// a function defined earlier on the line: its body runs with
+			// these arguments
+			ws.psCallBlock(body, words[1:], item)
+			prev = flow{kind: flowUnknown}
+			continue
+		}
 		if !nameWord.ok {
 			leaf := computedDirLeaf(nameWord)
 			if leaf == "" {
@@ -1162,11 +1260,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			stageCmds[si] = c
 			c.pipe = stageCmds
 		}
+		var redirTargets []word
 		for _, r := range st.redirs[si] {
 			op, target, _ := strings.Cut(r, " ")
 			if target != "" {
 				tw := ws.psWord(target, item)
 				ws.winWrite(c, tw, strings.Contains(op, ">>"))
+				redirTargets = append(redirTargets, tw)
 			}
 		}
 		if name == "curl" || name == "wget" {
@@ -1180,6 +1280,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		var blockItem *psItem
 		if psTakesBlockItem(c.name) {
 			blockItem = prevItem
+			if in := psInputObject(words[1:]); in.ok && blockItem == nil {
+				// -InputObject 'C:\x': the item the block runs for
+				if p := a.winAbs(in.s); p != "" {
+					blockItem = &psItem{paths: []string{p}, literal: true}
+				}
+			}
 			if blockItem == nil {
 				blockItem = item
 			}
@@ -1189,6 +1295,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			for _, t := range stage[1:] {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") {
 					for _, g := range psGroups(t.text) {
+						if blockItem != nil && len(blockItem.paths) > 1 {
+							// the block runs once per item: judge it for
+							// each (a few are enough to find the worst)
+							for i := range min(len(blockItem.paths), 8) {
+								ws.psNested(g, blockItem.one(i))
+							}
+							continue
+						}
 						ws.psNested(g, blockItem)
 					}
 				}
@@ -1199,6 +1313,14 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			ws.routeWords(c)
 		}
 		prev = ws.psOutFlow(c)
+		if prev.kind == flowSecret {
+			// Get-ChildItem env: > e.txt: the file holds the secret now
+			for _, tw := range redirTargets {
+				if tw.ok {
+					ws.markSecretCopy(a.winAbs(tw.s), prev.what)
+				}
+			}
+		}
 	}
 }
 
@@ -1257,6 +1379,24 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	l := strings.ToLower(raw)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
+	}
+	if d := ws.psSecretSource(rhs, raw, l); d != "" {
+		// $s = Get-AzKeyVaultSecret ... -AsPlainText: wherever $s goes,
+		// the secret goes
+		if ws.secretVars == nil {
+			ws.secretVars = map[string]string{}
+		}
+		ws.secretVars[name] = d
+	} else if ws.secretVars != nil {
+		delete(ws.secretVars, name)
+	}
+	if items := ws.psItemsOf(raw, item); len(items) > 0 {
+		if ws.lists == nil {
+			ws.lists = map[string][]string{}
+		}
+		ws.lists[name] = items // $paths = @('C:\a','D:\b'); $d = Get-ChildItem X
+	} else if ws.lists != nil {
+		delete(ws.lists, name)
 	}
 	if strings.HasPrefix(raw, "{") && len(rhs) == 1 {
 		if ws.blocks == nil {
@@ -1403,6 +1543,10 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 	}
 	if kw == "function" || kw == "filter" {
 		ws.psFuncBomb(stage)
+		ws.psDefine(raw)
+	}
+	if kw == "foreach" {
+		ws.psForeach(raw, item)
 	}
 	ws.psDotNet(raw, l, item)
 	for _, t := range stage {
@@ -1484,7 +1628,28 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	case psDownloads(l) && psExecutes(l):
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
 	}
+	if i := strings.Index(l, "byte[]"); i >= 0 && (strings.Contains(l, "writeallbytes") || strings.Contains(l, "setlength(") || strings.Contains(l, "+=")) {
+		// New-Object byte[] 50GB written out or grown in a loop: the disk
+		// or the memory fills
+		for _, f := range strings.FieldsFunc(l[i:], func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' }) {
+			if strings.HasSuffix(f, "gb") || strings.HasSuffix(f, "tb") {
+				if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSuffix(f, "gb"), "tb")); err == nil && (n >= 5 || strings.HasSuffix(f, "tb")) {
+					ws.emitWin(nil, "win-disk-fill", f+" of bytes")
+					break
+				}
+			}
+		}
+	}
+	if strings.Contains(l, "dns]::gethost") || strings.Contains(l, "dns]::resolve") {
+		// a secret in the name looked up leaves in the query
+		if name := winSecretVar(raw); name != "" {
+			ws.emitWin(nil, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
+		}
+	}
 	if strings.Contains(l, ".upload") || strings.Contains(l, "sendasync") || strings.Contains(l, "postasync") {
+		if d := psSecretExpr(l); d != "" {
+			ws.emitWin(nil, "win-exfil-secrets", d)
+		}
 		for _, q := range psQuoted(raw) {
 			p := a.winAbs(ws.psWord(q, item).s)
 			if d, _ := a.winSensitive(p); d != "" {
@@ -1793,9 +1958,18 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 	if psDownloads(l) {
 		return flow{kind: flowRemote, what: truncate(raw, 80)}
 	}
+	if d := psSecretExpr(l); d != "" {
+		return flow{kind: flowSecret, what: d, crit: true}
+	}
+	if len(stage) == 1 && psShellInit(raw) {
+		return flow{kind: flowLocal} // (& conda shell.powershell hook): a known tool's set-up
+	}
 	if len(stage) == 1 {
 		if name, end := psVarName(stage[0].text, 0); name != "" && end == len(stage[0].text) && ws.remoteVars[strings.ToLower(name)] {
 			return flow{kind: flowRemote, what: stage[0].text}
+		}
+		if d := ws.secretVarIn(stage[0].text); d != "" {
+			return flow{kind: flowSecret, what: d, crit: true}
 		}
 		if t := stage[0].text; len(t) >= 2 && (t[0] == '\'' || t[0] == '"' || t[0] == '(') {
 			v := ws.psWord(t, nil)
@@ -1899,4 +2073,336 @@ func computedDirLeaf(w word) string {
 		leaf = leaf[:len(leaf)-4] // format.com is format
 	}
 	return leaf
+}
+
+// exprItem returns the items an expression at the head of a pipeline
+// passes on, when they are paths: a list of string constants, or a .NET
+// listing of a folder ([IO.Directory]::GetFiles(...)).
+func (ws *winState) exprItem(stage []psTok, item *psItem) *psItem {
+	raw := strings.TrimSpace(psJoin(stage))
+	l := strings.ToLower(raw)
+	for _, api := range [...]string{"getfiles(", "enumeratefiles(", "getdirectories(", "enumeratedirectories(", "getfilesystementries(", "enumeratefilesystementries("} {
+		i := strings.Index(l, "directory]::"+api)
+		if i < 0 {
+			continue
+		}
+		body := raw[i+len("directory]::")+len(api):]
+		if j := strings.LastIndexByte(body, ')'); j >= 0 {
+			body = body[:j]
+		}
+		args := psSplitArgs(body)
+		if len(args) == 0 {
+			return nil
+		}
+		w := ws.psWord(args[0], item)
+		p := ws.a.winAbs(w.s)
+		if !w.ok || p == "" {
+			return nil
+		}
+		it := &psItem{paths: []string{p}, recursive: strings.Contains(l, "alldirectories")}
+		if len(args) > 1 {
+			it.pattern = ws.psWord(args[1], item).s
+			it.filtered = true
+		}
+		return it
+	}
+	if raw == "" || raw[0] != '\'' && raw[0] != '"' {
+		return nil
+	}
+	it := &psItem{literal: true}
+	for _, e := range psSplitArgs(raw) {
+		if e == "" || e[0] != '\'' && e[0] != '"' {
+			return nil
+		}
+		w := ws.psWord(e, item)
+		if !w.ok {
+			return nil
+		}
+		if p := ws.a.winAbs(w.s); p != "" && (strings.ContainsAny(w.s, `\/`) || strings.HasSuffix(w.s, ":")) {
+			it.paths = append(it.paths, p)
+		}
+	}
+	if len(it.paths) == 0 {
+		return nil
+	}
+	return it
+}
+
+// psSplitArgs splits a comma-separated list at its top level (outside
+// quotes and brackets).
+func psSplitArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"':
+			if e := psQuoteEnd(s, i, c); e > i {
+				i = e - 1
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" || len(out) > 0 {
+		out = append(out, t)
+	}
+	return out
+}
+
+// psSplitPath resolves (Split-Path X), -Parent or -Leaf, and
+// [IO.Path]::GetDirectoryName(X): the folder of a known path.
+func (ws *winState) psSplitPath(in string, item *psItem) (word, bool) {
+	l := strings.ToLower(in)
+	var target word
+	leaf := false
+	switch {
+	case strings.HasPrefix(l, "split-path "):
+		toks := psTokens(in[len("split-path "):])
+		ws2 := make([]word, 0, len(toks))
+		for _, t := range toks {
+			ws2 = append(ws2, ws.psWord(t.text, item))
+		}
+		pa := parsePSArgs(ws2, []string{"path", "literalpath"}, []string{"parent", "leaf", "resolve", "noqualifier", "qualifier", "isabsolute", "extension", "leafbase"})
+		p := psPathArg(pa)
+		if p == nil || pa.flags["noqualifier"] || pa.flags["qualifier"] || pa.flags["isabsolute"] || pa.flags["extension"] || pa.flags["leafbase"] {
+			return word{}, false
+		}
+		target, leaf = *p, pa.flags["leaf"]
+	case strings.HasPrefix(l, "[io.path]::getdirectoryname(") || strings.HasPrefix(l, "[system.io.path]::getdirectoryname("):
+		body := strings.TrimSuffix(strings.TrimSpace(in[strings.IndexByte(in, '(')+1:]), ")")
+		target = ws.psWord(strings.TrimSpace(body), item)
+	default:
+		return word{}, false
+	}
+	if !target.ok {
+		return word{}, false
+	}
+	t := strings.TrimRight(target.s, `\/`)
+	i := strings.LastIndexAny(t, `\/`)
+	if i < 0 {
+		return word{}, false
+	}
+	if leaf {
+		return lit(t[i+1:]), true
+	}
+	if i == 2 && t[1] == ':' {
+		return lit(t[:3]), true // C:\x: the drive's root
+	}
+	return lit(t[:i]), true
+}
+
+// psDefine records a function definition (function Name($a) { ... } or
+// function Name { param($a) ... }) as a block its calls run with their
+// arguments.
+func (ws *winState) psDefine(raw string) {
+	rest := strings.TrimSpace(raw[strings.IndexByte(raw, ' ')+1:])
+	end := strings.IndexAny(rest, " ({")
+	if end <= 0 {
+		return
+	}
+	name := strings.ToLower(rest[:end])
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:] // function global:Name
+	}
+	rest = strings.TrimSpace(rest[end:])
+	params := ""
+	if strings.HasPrefix(rest, "(") {
+		params = psGroupText(rest)
+		rest = strings.TrimSpace(rest[len(params):])
+	}
+	if !strings.HasPrefix(rest, "{") {
+		return
+	}
+	body := psGroupText(rest)
+	if params != "" {
+		body = "{ param" + params + " " + strings.TrimSpace(body[1:])
+	}
+	if ws.funcs == nil {
+		ws.funcs = map[string]string{}
+	}
+	ws.funcs[name] = body
+}
+
+// psItemsOf returns the paths an expression lists: an array of string
+// constants ('C:\a','D:\b', @(...)), a variable holding one, or a folder
+// listing (Get-ChildItem X: everything in X, written X\*); nil when it is
+// none of those.
+func (ws *winState) psItemsOf(raw string, item *psItem) []string {
+	t := strings.TrimSpace(raw)
+	if strings.HasPrefix(t, "@(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[2 : len(t)-1])
+	} else if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && psGroupText(t) == t {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	if t == "" {
+		return nil
+	}
+	if name, end := psVarName(t, 0); name != "" && end == len(t) {
+		return ws.lists[strings.ToLower(name)]
+	}
+	l := strings.ToLower(t)
+	for _, pre := range [...]string{"get-childitem ", "gci ", "ls ", "dir "} {
+		if !strings.HasPrefix(l, pre) || strings.ContainsAny(t, "|;") {
+			continue
+		}
+		toks := psTokens(t[len(pre):])
+		words := make([]word, 0, len(toks))
+		for _, tk := range toks {
+			words = append(words, ws.psWord(tk.text, item))
+		}
+		pa := parsePSArgs(words, []string{"path", "literalpath", "filter", "include", "exclude", "depth"}, []string{"recurse", "force", "directory", "file", "name"})
+		if _, f := pa.get("filter"); f {
+			return nil
+		}
+		if _, f := pa.get("include"); f {
+			return nil
+		}
+		if p := psPathArg(pa); p != nil && p.ok {
+			return []string{strings.TrimRight(p.s, `\/`) + `\*`}
+		}
+		return nil
+	}
+	if t[0] != '\'' && t[0] != '"' {
+		return nil
+	}
+	var out []string
+	for _, e := range psSplitArgs(t) {
+		if e == "" || e[0] != '\'' && e[0] != '"' {
+			return nil
+		}
+		w := ws.psWord(e, item)
+		if !w.ok {
+			return nil
+		}
+		out = append(out, w.s)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// psForeach runs the body of foreach ($x in LIST) { ... } once for each
+// of the first items of a list it knows, $x bound to the item.
+func (ws *winState) psForeach(raw string, item *psItem) {
+	open := strings.IndexByte(raw, '(')
+	if open < 0 {
+		return
+	}
+	head := psGroupText(raw[open:])
+	rest := strings.TrimSpace(raw[open+len(head):])
+	if !strings.HasPrefix(rest, "{") || len(head) < 2 {
+		return
+	}
+	body := psGroupText(rest)
+	inner := strings.TrimSpace(head[1 : len(head)-1])
+	v, end := psVarName(inner, 0)
+	if v == "" {
+		return
+	}
+	src := strings.TrimSpace(inner[end:])
+	if len(src) < 3 || !strings.EqualFold(src[:3], "in ") {
+		return
+	}
+	items := ws.psItemsOf(strings.TrimSpace(src[3:]), item)
+	if len(items) == 0 {
+		return
+	}
+	name := strings.ToLower(v)
+	saved, had := ws.vars[name]
+	if ws.vars == nil {
+		ws.vars = map[string]word{}
+	}
+	for i, it := range items {
+		if i == 8 || ws.a.stop {
+			break
+		}
+		ws.vars[name] = lit(it)
+		ws.psNested(body[1:len(body)-1], item)
+	}
+	if had {
+		ws.vars[name] = saved
+	} else {
+		delete(ws.vars, name)
+	}
+}
+
+// psInputObject returns the -InputObject argument of a cmdlet.
+func psInputObject(args []word) word {
+	for i, w := range args {
+		if l := strings.ToLower(w.s); len(l) > 3 && strings.HasPrefix("-inputobject", l) && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return word{}
+}
+
+// psScriptBlockCode returns the code of ([scriptblock]::Create(X)) when X
+// is a string constant or a variable holding one.
+func (ws *winState) psScriptBlockCode(expr string, item *psItem) (string, bool) {
+	if code, ok := psLiteralScriptBlock(expr); ok {
+		return code, true
+	}
+	t := strings.TrimSpace(expr)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	const create = "[scriptblock]::create("
+	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	arg := strings.TrimSpace(t[len(create) : len(t)-1])
+	if w := ws.psWord(arg, item); w.ok && w.s != "" {
+		return w.s, true
+	}
+	return "", false
+}
+
+// psSecretSource describes the secret the right-hand side of an
+// assignment yields: a clear-text secret expression, a secret store read,
+// a file of keys read; "" for anything else.
+func (ws *winState) psSecretSource(rhs []psTok, raw, l string) string {
+	if d := psSecretExpr(l); d != "" {
+		return d
+	}
+	if d := ws.secretVarIn(raw); d != "" {
+		return d // $b = [Convert]::ToBase64String($s): derived from it
+	}
+	if f := ws.exprFlow(rhs); f.kind == flowSecret {
+		return f.what
+	}
+	if len(rhs) > 0 && !psExprStart(rhs[0].text) {
+		if f := ws.psGroupOut(raw, nil); f.kind == flowSecret {
+			return f.what
+		}
+	}
+	return ""
+}
+
+// secretVarIn describes the secret a variable named in s holds; "" for
+// none.
+func (ws *winState) secretVarIn(s string) string {
+	if len(ws.secretVars) == 0 || strings.IndexByte(s, '$') < 0 {
+		return ""
+	}
+	for i := strings.IndexByte(s, '$'); i >= 0; {
+		if name, _ := psVarName(s, i); name != "" {
+			if d := ws.secretVars[strings.ToLower(name)]; d != "" {
+				return d
+			}
+		}
+		k := strings.IndexByte(s[i+1:], '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return ""
 }

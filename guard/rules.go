@@ -236,7 +236,7 @@ func (a *analysis) try(c *cmd, r *rule) {
 
 // emit reports that rule r matched c.
 func (a *analysis) emit(c *cmd, r *rule, note string) {
-	if r == nil {
+	if r == nil || c.dryRun {
 		return
 	}
 	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {

@@ -18,7 +18,7 @@ var shellInit = map[string][]string{
 	"direnv": {"hook", "export"}, "starship": {"init"}, "oh-my-posh": {"init"}, "zoxide": {"init"},
 	"atuin": {"init"}, "mcfly": {"init"}, "hishtory": {"init"}, "fasd": {"--init"}, "thefuck": {"--alias", "alias"},
 	"mise": {"activate", "env", "hook-env"}, "rtx": {"activate", "env"}, "fnm": {"env"}, "volta": {"setup"},
-	"conda": {"shell.bash", "shell.zsh", "shell.fish", "shell.posix"}, "micromamba": {"shell"}, "mamba": {"shell"},
+	"conda": {"shell.bash", "shell.zsh", "shell.fish", "shell.posix", "shell.powershell"}, "micromamba": {"shell"}, "mamba": {"shell"},
 	"brew": {"shellenv"}, "opam": {"env", "config"}, "luarocks": {"path"}, "devbox": {"shellenv", "global"},
 	"ssh-agent": {"*"}, "gpg-agent": {"--daemon"}, "keychain": {"--eval"}, "gnome-keyring-daemon": {"--start"},
 	"dbus-launch": {"--sh-syntax", "--auto-syntax"}, "dircolors": {"*"}, "lesspipe": {"*"}, "lesspipe.sh": {"*"},

@@ -144,12 +144,33 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
 		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
+		} else if p != "" && a.inDownloads(p) && winProgramFile(w0) {
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the Downloads folder (fetched from the web, unchecked)")
 		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
 			// pushd \\host\share && run.exe: the program is the share's
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
 		}
 	}
+	if c.name == "git" {
+		// git config --global core.fsmonitor "powershell -c iwr ...|iex":
+		// a command git runs on its own, fetching code each time
+		if k, v, ok := gitConfigSet(c); ok && gitCommandKey(k) {
+			if l := strings.ToLower(v); psDownloads(l) && (psExecutes(l) || strings.Contains(l, "|iex") || strings.Contains(l, "| iex")) {
+				ws.emitWin(c, "persistence-malicious-payload", k+" runs "+truncate(v, 80))
+			}
+		}
+	}
+	if c.name == "osql" || c.name == "isql" {
+		c.name = "sqlcmd" // the older clients take sqlcmd's -S -d -Q
+	}
+	if c.name == "sc" && len(c.words) > 2 && c.words[1].ok && strings.HasPrefix(c.words[1].s, `\\`) {
+		// sc \\server create ...: the same command on another machine
+		c.words = append(c.words[:1:1], c.words[2:]...)
+		c.remote = true
+		c.joined = ""
+	}
 	ws.networkCopies(c)
+	ws.secretCopies(c)
 	if c.name == "doskey" {
 		ws.doskeyMacro(c)
 	}
@@ -170,6 +191,12 @@ func (ws *winState) finishWin(c *cmd) {
 		for _, w := range c.args() {
 			if name := winSecretVar(w.s); name != "" {
 				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name+" in a looked-up host name")
+				break
+			}
+			if l := strings.ToLower(w.s); strings.Contains(l, "tobase64string(") || strings.Contains(l, "tohexstring(") || psSecretExpr(l) != "" {
+				// data encoded into the name: every lookup carries it to
+				// the name's DNS server
+				ws.emitWin(c, "win-exfil-secrets", "encoded data in a looked-up host name")
 				break
 			}
 		}
@@ -216,6 +243,7 @@ func (ws *winState) finishWin(c *cmd) {
 func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psItem {
 	a := ws.a
 	args := c.args()
+	c.dryRun = c.dryRun || psWhatIf(c.name, args) || winHelpAsked(args)
 	var next *psItem
 	if piped && prevItem != nil && secretFilePattern(prevItem.pattern) {
 		// Get-ChildItem -Include *.pem,*.key | Copy-Item \\host\share:
@@ -228,6 +256,25 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					break
 				}
 			}
+			if c.name == "compress-archive" {
+				// the archive holds the keys: sending it later sends them
+				pa := parsePSArgs(args, []string{"destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
+				dst, ok := pa.get("destinationpath")
+				if !ok && len(pa.pos) > 0 {
+					dst, ok = pa.pos[len(pa.pos)-1], true
+				}
+				if ok && dst.ok {
+					ws.markSecretCopy(a.winAbs(dst.s), "an archive of "+prevItem.pattern+" files")
+				}
+			}
+		}
+	}
+	if (c.name == "clear-content" || c.name == "set-content") && piped && prevItem != nil {
+		pa := parsePSArgs(args, []string{"path", "literalpath", "value", "encoding", "stream"}, []string{"force", "nonewline", "passthru"})
+		_, hasV := pa.get("value")
+		if psPathArg(pa) == nil && (c.name == "clear-content" || hasV) {
+			// every item piped in emptied or overwritten
+			ws.pipedWipe(c, prevItem, false, false)
 		}
 	}
 	switch c.name {
@@ -273,7 +320,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if prevItem != nil {
 			n := *prevItem
 			if c.name == "where-object" || c.name == "select-object" {
-				n.filtered = true
+				n.filtered = !psRecentFilter(args)
 			}
 			next = &n
 		}
@@ -305,7 +352,16 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowSecret && psSends(body) {
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
-	case "invoke-sqlcmd":
+	case "invoke-sqlcmd", "invoke-sqlcmd2", "invoke-dbaquery":
+		// dbatools and Invoke-Sqlcmd2 take the same query as
+		// Invoke-Sqlcmd: judged as sqlcmd would run it
+		args := args
+		for i, w := range args {
+			switch strings.ToLower(w.s) {
+			case "-sqlinstance":
+				args = append(append([]word{}, args[:i]...), append([]word{lit("-ServerInstance")}, args[i+1:]...)...)
+			}
+		}
 		pa := parsePSArgs(args, []string{"query", "serverinstance", "database", "inputfile", "username", "password"}, []string{"trustservercertificate"})
 		if q, ok := pa.get("query"); ok {
 			sub := []word{lit("sqlcmd"), lit("-Q"), q}
@@ -393,6 +449,18 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			ws.emitWin(c, "win-exfil-secrets", c.in.what)
 		}
 	case "out-file", "set-content", "add-content", "copy-item", "export-csv", "export-clixml", "tee-object", "convertto-json":
+		if c.in.kind == flowSecret && c.name != "copy-item" && c.name != "convertto-json" {
+			pa := parsePSArgs(args, []string{"path", "literalpath", "filepath", "encoding"}, []string{"force", "append", "nonewline"})
+			p, ok := pa.get("filepath")
+			if !ok {
+				if pp := psPathArg(pa); pp != nil {
+					p, ok = *pp, true
+				}
+			}
+			if ok && p.ok && !winRemotePath(p.s) {
+				ws.markSecretCopy(a.winAbs(p.s), c.in.what) // sending the file later sends the secret
+			}
+		}
 		if c.in.kind == flowSecret {
 			for _, w := range args {
 				if winRemotePath(w.s) || c.in.crit && winOtherDrive(w.s) {
@@ -403,12 +471,6 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "remove-item":
 		ws.psRemove(c, args, prevItem, piped)
-	case "clear-content":
-		if piped && prevItem != nil && len(args) == 0 {
-			for _, p := range prevItem.paths {
-				ws.winDeleteAbs(c, p, prevItem.recursive, prevItem.recursive, prevItem.filtered)
-			}
-		}
 	case "invoke-cimmethod", "invoke-wmimethod":
 		// Win32_Process Create: the command line it starts
 		raw := joinWords(args)
@@ -481,7 +543,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.emitWin(c, "remote-code-exec", "running "+w.s+", downloaded or on a network share")
 			}
 		}
-		if w, ok := pa.get("scriptblock"); ok && !strings.HasPrefix(w.s, "{") {
+		if w, ok := pa.get("scriptblock"); !ok && len(pa.pos) > 0 && strings.HasPrefix(pa.pos[0].s, "(") {
+			// Invoke-Command ([scriptblock]::Create($c)): the block by
+			// position
+			if code, ok := ws.psScriptBlockCode(pa.pos[0].s, item); ok {
+				a.nestedWin(code, ShellPowerShell, "Invoke-Command script block")
+			}
+		} else if code, ok2 := ws.psScriptBlockCode(w.s, item); ok && ok2 {
+			a.nestedWin(code, ShellPowerShell, "Invoke-Command script block")
+		} else if ok && !strings.HasPrefix(w.s, "{") {
 			ws.psInvokeText(c, w, "Invoke-Command -ScriptBlock")
 		} else if al, ok2 := pa.get("argumentlist"); ok && ok2 {
 			var bound []word
@@ -558,7 +628,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				sp := a.winAbs(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`))
 				cl, _ := a.winClassify(sp)
 				d, _ := a.winSensitive(sp)
-				if d != "" || cl == wpHome || cl == wpSecrets {
+				if d != "" || cl == wpHome || cl == wpSecrets || cl == wpWorkDir {
+					// the profile, a key store or the whole repository:
+					// its code and whatever secrets it keeps
 					if ws.secret == nil {
 						ws.secret = map[string]string{}
 					}
@@ -680,9 +752,21 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		targets = append(targets, p)
 	}
 	targets = append(targets, pa.pos...)
-	_, f1 := pa.get("filter")
-	_, f2 := pa.get("include")
+	fw, f1 := pa.get("filter")
+	iw, f2 := pa.get("include")
 	filtered := f1 || f2
+	if pat := fw.s + iw.s; filtered && winSourceFile(pat) {
+		// Remove-Item .\src -Include *.ts -Recurse: every source file of
+		// the kind under the folder
+		for _, t := range append(append([]word{}, pa.pos...), pa.named["path"], pa.named["literalpath"]) {
+			if p := ws.a.winAbs(t.s); t.ok && p != "" {
+				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+					ws.emitWin(c, "win-delete-project", "every "+pat+" file under "+winNative(p))
+					return
+				}
+			}
+		}
+	}
 	if len(targets) == 0 && piped && c.in.kind == flowText {
 		for _, l := range strings.Split(strings.TrimSpace(c.in.text), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -691,18 +775,7 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		}
 	}
 	if len(targets) == 0 && piped && prevItem != nil {
-		if prevItem.recursive && prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
-			// gci -r -Include *.cs | ri: every source file of the kind
-			for _, p := range prevItem.paths {
-				if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
-					ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
-					return
-				}
-			}
-		}
-		for _, p := range prevItem.paths {
-			ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
-		}
+		ws.pipedWipe(c, prevItem, recursive, filtered)
 		return
 	}
 	var split []word
@@ -716,6 +789,74 @@ func (ws *winState) psRemove(c *cmd, args []word, prevItem *psItem, piped bool) 
 		split = append(split, t)
 	}
 	ws.winDelete(c, split, recursive, filtered)
+}
+
+// pipedWipe judges deleting, emptying or overwriting every item piped
+// in (gci ... | Remove-Item, | Clear-Content, | Set-Content -Value x):
+// each loses what it held.
+func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool) {
+	if prevItem.pattern != "" && winSourceFile(prevItem.pattern) {
+		// gci -r -Include *.cs | ri: every source file of the kind
+		for _, p := range prevItem.paths {
+			if cl, _ := ws.a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(p+"/x.cs", true, true) != "" {
+				ws.emitWin(c, "win-delete-project", "every "+prevItem.pattern+" file under "+winNative(p))
+				return
+			}
+		}
+	}
+	for _, p := range prevItem.paths {
+		ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
+	}
+}
+
+// winWipe judges a path overwritten with nothing (Copy-Item NUL X): a
+// pattern empties every file it names.
+func (ws *winState) winWipe(c *cmd, w word) {
+	if w.ok && strings.ContainsAny(w.s, "*?") {
+		ws.winDelete(c, []word{w}, false, false)
+	}
+	ws.winTruncate(c, w)
+}
+
+// movedAway judges moving src to dst: into a temporary folder or the
+// null device, it is deleted in all but name (the temporary folder is
+// emptied, often by the same line).
+func (ws *winState) movedAway(c *cmd, src, dst word) {
+	a := ws.a
+	if !src.ok || !dst.ok {
+		return
+	}
+	sp, dp := a.winAbs(src.s), a.winAbs(dst.s)
+	if sp == "" || !winNullSource(dst.s) && !winTempPath(dp) || winTempPath(sp) {
+		return
+	}
+	ws.winDelete(c, []word{src}, true, false)
+}
+
+// winTempPath reports a normal-form path in a temporary folder.
+func winTempPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "/tmp" || strings.HasPrefix(p, "/tmp/") {
+		return true
+	}
+	if !winIsWindowsPath(p) {
+		return false
+	}
+	rest := p[min(len(p), 4):]
+	top, _, _ := strings.Cut(rest, "/")
+	return top == "temp" || top == "tmp" || rest == "windows/temp" || strings.HasPrefix(rest, "windows/temp/") ||
+		strings.Contains(rest, "/appdata/local/temp")
+}
+
+// winNullSource reports the null device or $null as a copy's source.
+func winNullSource(s string) bool {
+	switch strings.ToLower(s) {
+	case "nul", "nul:", `\\.\nul`, "/dev/null", "":
+		return true
+	}
+	return false
 }
 
 // winDelete judges deleting paths.
@@ -751,8 +892,29 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		if p == "" {
 			continue
 		}
+		if winDBFiles(strings.ToLower(s)) {
+			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpUnknown && cl != wpPosix {
+				ws.emitWin(c, "win-delete-outside", "database files: "+s)
+				continue
+			}
+		}
+		if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
+			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
+				ws.emitWin(c, "win-backup-delete", "backup files: "+s)
+				continue
+			}
+		}
 		everything := glob && (strings.HasSuffix(s, "*") || strings.HasSuffix(s, "*.*"))
 		last := s[strings.LastIndexAny(s, `\/`)+1:]
+		if glob && !everything && winSourceFile(last) && !strings.ContainsAny(base, "*?") {
+			// App_Data\*.mdf, src\*.cs: every file of the project's data
+			// or code of that kind in the folder
+			probe := p + "/" + strings.ReplaceAll(strings.ToLower(last), "*", "x")
+			if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpInside && ws.projectDelete(probe, true, true) != "" {
+				ws.emitWin(c, "win-delete-project", "every "+last+" file in "+winNative(p))
+				continue
+			}
+		}
 		ws.partialGlob = glob && last != "*" && last != "*.*"
 		ws.winDeleteAbs(c, p, recursive, glob && everything, filtered || glob && !everything)
 		ws.partialGlob = false
@@ -822,6 +984,24 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
 	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
 
+// nestedBuildOutput reports a path below a project's own build output
+// folder deeper in the tree (src\Api\bin, apps\web\dist,
+// tests\X.Tests\TestResults): each sub-project has its own. Folders
+// that hold sources in some ecosystems (packages, vendor) count only at
+// the top.
+func nestedBuildOutput(rel string) bool {
+	if strings.Contains("/"+rel+"/", "/wwwroot/lib/") {
+		return true // client libraries LibMan or Bower restore
+	}
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[1:] {
+		if regenerable[p] && p != "packages" && p != "vendor" && p != "logs" && p != "log" {
+			return true
+		}
+	}
+	return false
+}
+
 // winSourceFile reports a pattern or name of source code or data.
 func winSourceFile(s string) bool {
 	l := strings.ToLower(strings.Trim(s, `"'()`))
@@ -829,7 +1009,7 @@ func winSourceFile(s string) bool {
 		return false // a code generator writes it again
 	}
 	for _, ext := range [...]string{".cs", ".ts", ".tsx", ".js", ".jsx", ".py", ".go", ".java", ".kt", ".rs", ".c", ".cpp", ".h", ".hpp",
-		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".md", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
+		".rb", ".php", ".swift", ".vue", ".svelte", ".sql", ".db", ".sqlite", ".mdf", ".ldf", ".md", ".tfstate", ".csproj", ".sln", ".ps1", ".fs", ".scala"} {
 		if strings.HasSuffix(l, ext) {
 			return true
 		}
@@ -855,7 +1035,12 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
 		return ""
-	case wide && !filtered && !strings.Contains(base, "."):
+	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
+		// the only record of what infrastructure exists
+		return "win-delete-project"
+	case nestedBuildOutput(rel):
+		return ""
+	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
 		return "win-delete-project"
 	case wide && winSourceFile(base):
 		return "win-delete-project"
@@ -941,6 +1126,9 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 		ws.emitWin(c, "win-write-system", "the hosts file")
 	default:
 		cl, _ := a.winClassify(p)
+		if cl == wpRoot && strings.HasPrefix(p, "//") {
+			cl = wpOutside // a copy into a share's top folder writes a file there, not over the share
+		}
 		switch cl {
 		case wpSystem, wpRoot:
 			if !appendOnly || cl == wpSystem {
@@ -972,12 +1160,19 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 		}
 		if ok {
 			ws.winWrite(c, dst, false)
+			if src := psPathArg(pa); src != nil && src.ok && winNullSource(src.s) && c.name == "copy-item" {
+				ws.winWipe(c, dst)
+			}
 			if src := psPathArg(pa); src != nil {
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
+						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+					} else if b := path.Base(sp); (b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example") && !strings.HasSuffix(b, ".sample")) && winRemotePath(dst.s) {
+						ws.emitWin(c, "win-exfil-secrets", "the environment file "+src.s+" copied to "+dst.s)
+					} else if d := ws.secret[sp]; d != "" && winRemotePath(dst.s) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 					}
 				}
@@ -987,6 +1182,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if src := psPathArg(pa); src != nil && src.ok {
 				if cl, _ := a.winClassify(a.winAbs(src.s)); cl == wpSystem || cl == wpRoot || cl == wpHome {
 					ws.emitWin(c, "win-delete-system", "moving away "+winPathNames[cl]+": "+src.s)
+				} else if ok {
+					ws.movedAway(c, *src, dst)
 				}
 			}
 		}
@@ -1033,8 +1230,11 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if !hasV && len(pa.pos) > 1 {
 				v, hasV = pa.pos[1], true
 			}
-			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" {
-				ws.winTruncate(c, p)
+			_, hasIn := pa.get("inputobject")
+			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" ||
+				c.name == "out-file" && !hasIn && len(pa.pos) <= 1 && winSourceFile(p.s) {
+				// Out-File X with nothing piped in writes X empty
+				ws.winWipe(c, p)
 			}
 		}
 		if ok {
@@ -1072,9 +1272,15 @@ func (ws *winState) plainAddition(p word, pa psArgs) bool {
 }
 
 // plainPSAlias reports a profile line that only defines an alias under a
-// new name for a plain program: Set-Alias k kubectl.
+// new name for a plain program (Set-Alias k kubectl) or imports an
+// installed module by name.
 func plainPSAlias(s string) bool {
 	f := strings.Fields(strings.TrimSpace(s))
+	if len(f) == 2 && (strings.EqualFold(f[0], "import-module") || strings.EqualFold(f[0], "ipmo")) {
+		// Import-Module posh-git: a module installed by name, not a
+		// path or a download
+		return !strings.ContainsAny(f[1], "$`;|&<>(){}/\\:'\"@")
+	}
 	if len(f) != 3 || !strings.EqualFold(f[0], "set-alias") && !strings.EqualFold(f[0], "new-alias") {
 		return false
 	}
@@ -1105,7 +1311,11 @@ func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
 	case regHive, regCredHive:
 		ws.emitWin(c, "win-registry-hive", k)
 	case regDefender, regUAC, regLSA:
-		// deleting a policy key re-enables the protection; harmless
+		// deleting a policy key re-enables the protection; harmless,
+		// except the registrations that make a protection run at all
+		if strings.Contains(k, "software/microsoft/amsi/providers") {
+			ws.emitWin(c, "win-defender-disable", "the antimalware scan interface's provider removed: "+k)
+		}
 	case regServices:
 		ws.emitWin(c, "win-registry-hive", "deleting a service: "+k)
 	}
@@ -1216,10 +1426,18 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	if hasOut && out.ok && !winRemotePath(out.s) {
 		ws.markDownloaded(a.winAbs(out.s))
 	}
+	if m, hasM := pa.get("method"); hasM && ok && m.ok && src.ok && !strings.EqualFold(m.s, "get") && !strings.EqualFold(m.s, "head") && c.name != "start-bitstransfer" {
+		// -Method Delete/Put/Patch/Post: the same call as curl -X makes,
+		// judged by the rules for raw API calls
+		a.subCommand(c, []word{lit("curl"), lit("-X"), lit(strings.ToUpper(m.s)), src}, c.base)
+	}
 	// secrets leaving
 	for k, w := range pa.named {
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
+		}
+		if k == "headers" && psAuthHeader(w.s) {
+			continue // a token in the Authorization header signs the request in, as curl -H does
 		}
 		ws.secretsLeaving(c, w, "")
 	}
@@ -1304,6 +1522,28 @@ var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey",
 func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	a := ws.a
 	l := strings.ToLower(w.s)
+	if d := psSecretExpr(l); d != "" {
+		ws.emitWin(c, "win-exfil-secrets", d)
+		return
+	}
+	if d := ws.secretVarIn(w.s); d != "" {
+		ws.emitWin(c, "win-exfil-secrets", d)
+		return
+	}
+	for _, api := range [...]string{"readallbytes(", "readalltext(", "readalllines(", "get-content "} {
+		// ?d=[Convert]::ToBase64String([IO.File]::ReadAllBytes(KEY)):
+		// a file read into the request, wherever in it
+		if i := strings.Index(l, api); i >= 0 {
+			arg := strings.TrimLeft(w.s[i+len(api):], " (")
+			if j := strings.IndexAny(arg, ")"); j >= 0 {
+				arg = arg[:j]
+			}
+			if d, _ := a.winSensitive(a.winAbs(strings.Trim(strings.Fields(arg + " ")[0], `"'`))); d != "" {
+				ws.emitWin(c, "win-exfil-secrets", d)
+				return
+			}
+		}
+	}
 	// $env:AWS_SECRET_ACCESS_KEY and friends in the request
 	for i := strings.Index(l, "$env:"); i >= 0; {
 		name := l[i+5:]
@@ -1355,6 +1595,38 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			}
 		}
 	}
+}
+
+// psSecretExpr describes a PowerShell expression (lower case) whose value
+// is a secret in clear text: a credential's password, a vault secret read
+// -AsPlainText, a decrypted SecureString, the whole environment, a
+// screen capture; "" for none.
+func psSecretExpr(l string) string {
+	switch {
+	case strings.Contains(l, "getnetworkcredential()"):
+		return "a credential's password in clear text"
+	case strings.Contains(l, "-asplaintext") && (strings.Contains(l, "get-secret") || strings.Contains(l, "get-azkeyvaultsecret") ||
+		strings.Contains(l, "convertfrom-securestring") || strings.Contains(l, "get-storedcredential")):
+		return "a stored secret read -AsPlainText"
+	case strings.Contains(l, "ptrtostringauto(") || strings.Contains(l, "ptrtostringbstr(") || strings.Contains(l, "ptrtostringuni(") ||
+		strings.Contains(l, "securestringtobstr("):
+		return "a decrypted SecureString"
+	case strings.Contains(l, "getenvironmentvariables()"):
+		return "the whole environment"
+	case strings.Contains(l, "copyfromscreen("):
+		return "a capture of the screen"
+	case strings.Contains(l, "getnamespace(") && strings.Contains(l, "mapi"):
+		return "the Outlook mailbox (contacts, mail)"
+	}
+	for _, pre := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:", "gi env:"} {
+		if i := strings.Index(l, pre); i >= 0 && !strings.HasPrefix(l[i+len(pre):], "\\") {
+			rest := l[i+len(pre):]
+			if rest == "" || rest[0] == ' ' || rest[0] == ')' || rest[0] == '|' || rest[0] == '*' {
+				return "the whole environment"
+			}
+		}
+	}
+	return ""
 }
 
 // winSecretVar returns the name of a secret-looking environment variable
@@ -1538,9 +1810,21 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		return flow{kind: flowList}
 	case "get-clipboard":
 		return flow{kind: flowSecret, what: "the clipboard"}
+	case "select-string", "sls", "findstr":
+		// lines matching password, secret, token: the secrets found
+		if secretSearch(strings.ToLower(joinWords(args))) {
+			return flow{kind: flowSecret, what: "lines found by searching for passwords or keys", crit: true}
+		}
 	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
 		// a bearer token for the signed-in cloud account
 		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
+	case "get-secsecretvalue", "get-ssmparametervalue", "get-gcsecret", "get-kvsecret":
+		// AWS Secrets Manager, SSM and other vaults' PowerShell readers
+		return flow{kind: flowSecret, what: "a stored secret (" + c.base + ")", crit: true}
+	case "get-ssmparameter", "get-ssmparameterlist", "get-ssmparametersbypath":
+		if strings.Contains(strings.ToLower(joinWords(args)), "-withdecryption") {
+			return flow{kind: flowSecret, what: "a decrypted SSM parameter (" + c.base + ")", crit: true}
+		}
 	case "get-secret", "get-azkeyvaultsecret", "convertfrom-securestring", "get-storedcredential", "get-secretinfo":
 		// SecretManagement, Key Vault and DPAPI values in clear text
 		for _, w := range args {
@@ -1553,10 +1837,20 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowText, text: args[0].s}
 		}
 	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+		if c.name == "foreach-object" {
+			if d := psSecretExpr(strings.ToLower(joinWords(args))); d != "" {
+				return flow{kind: flowSecret, what: d, crit: true} // % { Get-Secret $_.Name -AsPlainText }
+			}
+		}
 		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
 			return flow{kind: flowText} // the variables' names, never their values
 		}
-		if c.in.kind == flowSecret || c.in.kind == flowRemote {
+		if c.in.kind == flowSecret || c.in.kind == flowRemote || c.name == "out-string" && c.in.kind == flowLocal {
+			return c.in
+		}
+		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" && strings.HasPrefix(c.in.what, "every ") || c.name == "where-object" && psExcludes(args)) {
+			// | ? { $_ -notmatch 'kube-' }: everything but a few, still
+			// the whole listing for what follows
 			return c.in
 		}
 		if c.in.kind == flowList && (c.in.what == "every service" || c.in.what == "every shadow copy") && (c.name == "sort-object" || c.name == "where-object" && psStatusFilter(args)) {
@@ -1566,6 +1860,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 	}
 	if f, ok := psListsEverything(c); ok {
 		return f
+	}
+	if d := infraOutputs(c); d != "" {
+		return flow{kind: flowSecret, what: d, crit: true}
 	}
 	if winRouted(c.name) {
 		return c.outFlow(a)
@@ -1735,6 +2032,9 @@ func (a *analysis) preparePowerShell(c *cmd) bool {
 					r := ruleByID["remote-code-exec"]
 					a.emit(c, r, "running a downloaded script")
 				}
+				if winRemoteExec(args[i+1].s) || p != "" && a.inDownloads(p) {
+					a.emit(c, ruleByID["remote-code-exec"], "running a script from a network share or the Downloads folder")
+				}
 				if f, ok := a.files[p]; ok && f.kind == flowText && p != "" {
 					a.nestedWin(f.text, ShellPowerShell, "powershell -File script written earlier")
 				}
@@ -1761,6 +2061,14 @@ func (a *analysis) pwshPayload(c *cmd, ws []word) bool {
 	if !ok && !strings.Contains(src, "$") {
 		a.unresolved(c, "a PowerShell command that is not known", "")
 		return true
+	}
+	if strings.IndexByte(src, '^') >= 0 {
+		// i^ex (i^wr ...): PowerShell has no caret escape; carets between
+		// letters only hide names from a reader (cmd strips them outside
+		// quotes, the payload is read both ways)
+		if stripped := stripLetterCarets(src); stripped != src {
+			a.nestedWin(stripped, ShellPowerShell, "powershell -Command payload (carets removed)")
+		}
 	}
 	a.nestedWin(src, ShellPowerShell, "powershell -Command payload")
 	return true
@@ -1854,6 +2162,26 @@ func psShellInit(expr string) bool {
 	}
 	inner = strings.TrimSpace(inner[1 : len(inner)-1])
 	inner = strings.TrimSpace(strings.TrimPrefix(inner, "&"))
+	if strings.HasPrefix(inner, "{") && strings.HasSuffix(inner, "}") {
+		// & { (zoxide init powershell | Out-String) }: the block only
+		// prints the set-up
+		return psShellInit(strings.TrimSpace(inner[1 : len(inner)-1]))
+	}
+	if strings.HasPrefix(inner, `"`) || strings.HasPrefix(inner, "'") {
+		// (& "$env:USERPROFILE\miniconda3\Scripts\conda.exe" "shell.powershell" "hook"):
+		// the program's own name and plain quoted words
+		q := inner[0]
+		if end := strings.IndexByte(inner[1:], q); end > 0 {
+			prog := inner[1 : 1+end]
+			if k := strings.LastIndexAny(prog, `\/`); k >= 0 {
+				prog = prog[k+1:]
+			}
+			rest := inner[2+end:]
+			if !strings.ContainsAny(rest, "$`;&()") {
+				inner = prog + " " + strings.NewReplacer(`"`, "", "'", "").Replace(rest)
+			}
+		}
+	}
 	if i := strings.IndexByte(inner, '|'); i >= 0 {
 		tail := strings.ToLower(strings.TrimSpace(inner[i+1:]))
 		if tail != "out-string" && tail != "out-string -stream" {
@@ -1976,6 +2304,210 @@ func winProgramFile(s string) bool {
 	l := strings.ToLower(s)
 	for _, ext := range [...]string{".exe", ".bat", ".cmd", ".com", ".ps1", ".vbs", ".js", ".hta", ".msi", ".scr"} {
 		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// psWhatIf reports a cmdlet told to only describe what it would change
+// (-WhatIf). Cmdlets that run code they are given are left out: the
+// switch does not reach the commands inside their blocks.
+func psWhatIf(name string, args []word) bool {
+	verb, _, ok := strings.Cut(name, "-")
+	if !ok || !cmdletVerbs[verb] {
+		return false
+	}
+	switch name {
+	case "foreach-object", "where-object", "invoke-command", "invoke-expression", "start-job", "start-threadjob", "invoke-parallel":
+		return false
+	}
+	for _, w := range args {
+		if !w.ok {
+			continue
+		}
+		switch strings.ToLower(w.s) {
+		case "-whatif", "-whatif:$true":
+			return true
+		}
+	}
+	return false
+}
+
+// winHelpAsked reports a Windows command asked for its help page (/?,
+// -?): it prints the page and does nothing else.
+func winHelpAsked(args []word) bool {
+	for _, w := range args {
+		if w.ok && (w.s == "/?" || w.s == "-?") {
+			return true
+		}
+	}
+	return false
+}
+
+// inDownloads reports a normal-form path in a profile's Downloads
+// folder: what a browser fetched, never reviewed.
+func (a *analysis) inDownloads(p string) bool {
+	if !winIsWindowsPath(p) {
+		return false
+	}
+	rest := p[min(len(p), 4):]
+	if u, ok := strings.CutPrefix(rest, "users/"); ok {
+		_, sub, _ := strings.Cut(u, "/")
+		return strings.HasPrefix(sub, "downloads/")
+	}
+	return false
+}
+
+// stripLetterCarets removes every caret between two letters.
+func stripLetterCarets(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '^' && i > 0 && i+1 < len(s) && isAlpha(s[i-1]) && isAlpha(s[i+1]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// psExcludes reports a Where-Object filter that only leaves out what it
+// names (-notmatch, -notlike, -ne): the rest of the items pass.
+func psExcludes(args []word) bool {
+	j := strings.ToLower(joinWords(args))
+	for _, op := range [...]string{"-notmatch", "-notlike", "-ne ", "-notin", "-notcontains", "-cnotmatch", "-inotmatch"} {
+		if strings.Contains(j, op) {
+			return !strings.Contains(j, " -and ") && !strings.Contains(j, "-match") && !strings.Contains(j, "-like") && !strings.Contains(j, "-eq ")
+		}
+	}
+	return false
+}
+
+// secretCopies follows credentials into the files a Windows tool copies
+// or exports them to (esentutl /y of a locked browser database, reg
+// export of a key where a remote-access tool keeps its passwords): the
+// copy is as secret as its source, wherever it is sent later.
+func (ws *winState) secretCopies(c *cmd) {
+	a := ws.a
+	switch c.name {
+	case "esentutl":
+		args := c.args()
+		var src, dst string
+		for i := 0; i+1 < len(args); i++ {
+			switch strings.ToLower(args[i].s) {
+			case "/y":
+				src = args[i+1].s
+			case "/d":
+				dst = args[i+1].s
+			}
+		}
+		if src == "" || dst == "" {
+			return
+		}
+		if d, _ := a.winSensitive(a.winAbs(src)); d != "" {
+			ws.markSecretCopy(a.winAbs(dst), d)
+			if winRemotePath(dst) {
+				ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst)
+			}
+		}
+	case "expand", "extrac32":
+		// expand X.cab -F:* DIR: what a downloaded cabinet holds was
+		// downloaded too
+		var ops []word
+		for _, w := range c.args() {
+			if !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") || winIsWindowsPath(a.winAbs(w.s)) && strings.HasPrefix(w.s, "/") && len(w.s) > 3 && w.s[2] == ':' {
+				ops = append(ops, w)
+			}
+		}
+		if len(ops) >= 2 && ws.isDownloaded(a.winAbs(ops[0].s)) {
+			if p := a.winAbs(ops[len(ops)-1].s); p != "" {
+				ws.markDownloaded(p + "/")
+				ws.markDownloaded(p)
+			}
+		}
+	case "reg":
+		args := c.args()
+		if len(args) < 3 || !strings.EqualFold(args[0].s, "export") && !strings.EqualFold(args[0].s, "save") {
+			return
+		}
+		k, ok := normRegKey(args[1].s)
+		if !ok || !regCredentialKey(k) {
+			return
+		}
+		what := "passwords kept in the registry (" + k + ")"
+		if winRemotePath(args[2].s) {
+			ws.emitWin(c, "win-exfil-secrets", what+" exported to "+args[2].s)
+			return
+		}
+		ws.markSecretCopy(a.winAbs(args[2].s), what)
+	}
+}
+
+// regCredentialKey reports a registry key where remote-access tools keep
+// saved sessions with their passwords (WinSCP, PuTTY, VNC) or Windows its
+// automatic log-on password.
+func regCredentialKey(k string) bool {
+	k = strings.TrimPrefix(strings.TrimPrefix(k, "hkcu/"), "hklm/")
+	for _, p := range [...]string{"software/martin prikryl", "software/simontatham/putty", "software/orl/winvnc3", "software/realvnc",
+		"software/tightvnc", "software/openssh/agent", "software/microsoft/windows nt/currentversion/winlogon", "software/fortinet/forticlient",
+		"software/wow6432node/tightvnc", "software/wow6432node/realvnc"} {
+		if k == p || strings.HasPrefix(k, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// psAuthHeader reports a -Headers table that carries credentials in the
+// headers made for them (Authorization, PRIVATE-TOKEN, X-Api-Key).
+func psAuthHeader(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "authorization") || strings.Contains(l, "private-token") || strings.Contains(l, "api-key") || strings.Contains(l, "x-auth-token")
+}
+
+// winBackupFiles reports a path or pattern (lower case, forward slashes)
+// naming database or system backups: .bak, .bacpac, .trn files, a
+// backup folder's contents, Windows Image Backup.
+func winBackupFiles(s string) bool {
+	for _, ext := range [...]string{".bak", ".bacpac", ".trn", ".vbk", ".vib", ".dump"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return strings.Contains(s, "/windowsimagebackup") || strings.Contains(s, "/backup/") && strings.ContainsAny(s[strings.LastIndex(s, "/backup/"):], "*?") ||
+		strings.Contains(s, "/backups/") && strings.ContainsAny(s[strings.LastIndex(s, "/backups/"):], "*?")
+}
+
+// winDBFiles reports a path or pattern (lower case) naming a database
+// server's data or log files (SQL Server's .mdf, .ndf, .ldf; MySQL's
+// .ibd): a server's databases, not a project's.
+func winDBFiles(s string) bool {
+	for _, ext := range [...]string{".mdf", ".ndf", ".ldf", ".ibd"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return strings.Contains(s, `\mssql\data`) || strings.Contains(s, "/mssql/data")
+}
+
+// psRecentFilter reports a Where-Object filter that keeps the most
+// recently changed items (LastWriteTime -gt (Get-Date).AddHours(-2)):
+// the newest work, not a selection of old leftovers.
+func psRecentFilter(args []word) bool {
+	j := strings.ToLower(joinWords(args))
+	if !strings.Contains(j, "lastwritetime") && !strings.Contains(j, "creationtime") && !strings.Contains(j, "lastaccesstime") {
+		return false
+	}
+	return (strings.Contains(j, "-gt") || strings.Contains(j, "-ge")) && !strings.Contains(j, "-lt") && !strings.Contains(j, "-le")
+}
+
+// secretSearch reports a search pattern (lower case) for credentials:
+// password=, secret, token, api key, connection strings.
+func secretSearch(j string) bool {
+	for _, k := range [...]string{"password", "passwd", "pwd=", "secret", "token", "apikey", "api_key", "api-key", "connectionstring", "private key"} {
+		if strings.Contains(j, k) {
 			return true
 		}
 	}

@@ -137,6 +137,22 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			k += "/" + v // which variable is saved decides what it does
 		}
 		return k, d, verb, true
+	case "set-gpregistryvalue", "set-gpprefregistryvalue":
+		// a group policy that writes the key on every machine it links to
+		pa := parsePSArgs(args, []string{"name", "guid", "key", "valuename", "value", "type", "context", "action"}, nil)
+		kw, ok := pa.get("key")
+		if !ok {
+			return "", "", "", false
+		}
+		k, ok := normRegKey(kw.s)
+		if !ok {
+			return "", "", "", false
+		}
+		if n, ok := pa.get("valuename"); ok {
+			k += "/" + strings.ToLower(n.s)
+		}
+		v, _ := pa.get("value")
+		return k, v.s, "add", true
 	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "set-item", "new-item", "remove-item":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "name", "value", "propertytype", "type"}, []string{"force"})
 		p := psPathArg(pa)
@@ -147,7 +163,7 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 		if !ok {
 			return "", "", "", false
 		}
-		v, _ := pa.get("value")
+		v, hasV := pa.get("value")
 		if !strings.Contains(p.s, ":") && !strings.HasPrefix(strings.ToLower(p.s), "registry::") {
 			return "", "", "", false
 		}
@@ -155,7 +171,19 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 		if strings.HasPrefix(c.name, "remove") {
 			verb = "delete"
 		}
-		if n, ok := pa.get("name"); ok && verb == "add" {
+		n, hasN := pa.get("name")
+		if _, named := pa.named["path"]; !named && c.name != "remove-item" && c.name != "new-item" {
+			// Set-ItemProperty PATH NAME VALUE: by position
+			if _, lp := pa.named["literalpath"]; !lp {
+				if !hasN && len(pa.pos) > 1 {
+					n, hasN = pa.pos[1], true
+				}
+				if !hasV && len(pa.pos) > 2 {
+					v = pa.pos[2]
+				}
+			}
+		}
+		if hasN && verb == "add" {
 			k += "/" + strings.ToLower(n.s)
 		}
 		return k, v.s, verb, true
@@ -232,6 +260,14 @@ var winRules = []*rule{
 					return false, ""
 				}
 				if v, ok := swVal(args, "im"); ok {
+					if statelessHost(v) {
+						return false, ""
+					}
+					if f, ok := swVal(args, "fi"); ok && !strings.Contains(f, "username") && !strings.Contains(f, "session") {
+						// /fi "WINDOWTITLE eq api*", /fi "PID gt 100": the
+						// filter picks the processes, not the name alone
+						return false, ""
+					}
 					return true, v
 				}
 				if v, ok := swVal(args, "fi"); ok && strings.Contains(v, "username") {
@@ -299,9 +335,12 @@ var winRules = []*rule{
 			case "wusa":
 				return hasSw(args, "uninstall"), "uninstalling an update"
 			case "dism":
+				if hasSw(args, "enable-feature") && legacyFeature(j) {
+					return true, "a legacy, insecure feature"
+				}
 				return hasSw(args, "disable-feature", "remove-package", "remove-capability") || strings.Contains(j, "/remove"), j
 			case "enable-windowsoptionalfeature":
-				return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp"), "a legacy, insecure feature"
+				return legacyFeature(j), "a legacy, insecure feature"
 			case "sc":
 				// sc config NAME start= disabled
 				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
@@ -426,11 +465,83 @@ var winRules = []*rule{
 			return strings.Contains(j, "config") && (strings.Contains(j, "registry") || strings.Contains(j, "index-url") || strings.Contains(j, "extra-index-url") || strings.Contains(j, "channels") || strings.Contains(j, "source")) ||
 				strings.Contains(j, "source add") || strings.Contains(j, "sources add"), j
 		}},
-	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP or plain HTTP source",
-		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module"),
+	{ID: "win-run-downloaded", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program, library or project downloaded or cloned earlier",
+		Suggestions: []string{"Check what was downloaded before running it", "Install the tool from its official package instead"},
+		names: names("msiexec", "rundll32", "regsvr32", "wscript", "cscript", "mshta", "installutil", "regasm", "regsvcs", "msbuild", "cmstp",
+			"pcalua", "java", "javaw", "dotnet", "add-appxpackage", "appinstaller", "presentationhost", "ieexec", "cmd:start", "start-process", "explorer"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for _, w := range args {
+				l := lower(strings.Trim(w.s, `"'`))
+				if strings.HasPrefix(l, "ms-appinstaller:") && strings.Contains(l, "source=") {
+					return true, w.s // App Installer fetches and installs the package the URL names
+				}
+				if k := strings.IndexByte(l, ':'); k > 0 && (l[0] == '/' || l[0] == '-') && !strings.HasPrefix(l[k:], "://") {
+					l = l[k+1:] // /i:URL, -url:URL
+				}
+				if h := hostOf(l); h != "" && !isLocalHost(h) && urlRunners[c.name] && strings.Contains(l, "://") {
+					return true, c.base + " " + w.s // the program fetches the code it runs
+				}
+			}
+			if c.name == "cmd:start" || c.name == "start-process" || c.name == "explorer" {
+				return false, ""
+			}
+			if c.name == "dotnet" && (len(args) == 0 || args[0].s != "run" && args[0].s != "exec" && !strings.HasSuffix(lower(args[0].s), ".dll")) {
+				return false, "" // dotnet build, test, restore of a folder run its build only
+			}
+			for _, w := range args {
+				if !w.ok {
+					continue
+				}
+				// rundll32 FILE,Entry; msiexec /i:FILE; --project=DIR
+				f, _, _ := strings.Cut(w.s, ",")
+				if k := strings.IndexAny(f, "=:"); k > 0 && strings.HasPrefix(f, "-") || strings.HasPrefix(f, "/") && k > 1 && !strings.HasPrefix(f, "/c:") {
+					f = f[k+1:]
+				}
+				if f == "" || strings.HasPrefix(f, "-") {
+					continue
+				}
+				if a.isDownloaded(f, c.cwd) || a.isDownloaded(strings.TrimSuffix(f, "/")+"/\x00probe", c.cwd) && len(a.downloadDirs) > 0 {
+					return true, c.base + " " + f
+				}
+				if p := a.winAbs(f); p != "" && p != f && (a.downloads[p] || a.isDownloaded(p, c.cwd)) {
+					return true, c.base + " " + f
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP, plain HTTP or a feed someone else runs",
+		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module", "dotnet"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "dotnet" || c.name == "nuget" {
+				// dotnet tool install --add-source URL, nuget install
+				// -Source URL: a package (and its build targets) from a
+				// feed someone else runs
+				if !strings.Contains(j, "install") && !strings.Contains(j, "add package") && !strings.Contains(j, "restore") && !strings.Contains(j, "tool run") {
+					return false, ""
+				}
+				for _, k := range [...]string{"-add-source", "-source", "source", "s"} {
+					if v, ok := swVal(args, k); ok && strings.Contains(v, "://") {
+						h := hostOf(v)
+						if !isLocalHost(h) && !trustedIndexHosts[h] && !nugetHosts[h] {
+							return true, v
+						}
+					}
+				}
+				return false, ""
+			}
+			if c.name == "winget" {
+				// winget's own sources are named (winget, msstore): a URL
+				// is a REST source someone else runs
+				if v, ok := swVal(args, "-source", "s"); ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+					return true, j
+				}
+				if len(args) > 2 && args[0] == "source" && args[1] == "add" && anyContains(args, "://") {
+					return true, j
+				}
+			}
 			if !anyContains(args, "http://") && !winHasBareIP(j) {
 				return false, ""
 			}
@@ -794,6 +905,9 @@ var winRules = []*rule{
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
 			case "clear-eventlog", "remove-eventlog":
+				if c.name == "remove-eventlog" && hasSw(args, "source") && !hasSw(args, "logname", "log") {
+					return false, "" // an application's event source unregistered; the log stays
+				}
 				for i, w := range c.args() {
 					if !w.ok {
 						return true, j
@@ -850,13 +964,29 @@ var winRules = []*rule{
 		}},
 	{ID: "win-defender-disable", Level: LevelHigh, Category: CategorySystem, Description: "disabling or blinding antivirus (Defender)",
 		Suggestions: []string{"Leave antivirus on; ask the user to add a narrow exclusion"},
-		names:       names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty"),
+		names: names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty",
+			"new-netfirewallrule", "set-netfirewallrule", "netsh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
+			case "new-netfirewallrule", "set-netfirewallrule", "netsh":
+				// a block rule on the security agent's program cuts it off
+				// from its console and its signature updates
+				block := strings.Contains(j, "-action block") || strings.Contains(j, "action=block")
+				return block && securityAgentProgram(j), j
 			case "set-mppreference":
 				for i, s := range args {
+					if i+1 < len(args) && (strings.HasPrefix(s, "-enable") || strings.HasSuffix(s, "_actions") || s == "-puaprotection") {
+						// -EnableControlledFolderAccess Disabled,
+						// -AttackSurfaceReductionRules_Actions Disabled
+						switch strings.Trim(args[i+1], `"'`) {
+						case "disabled", "0", "$false", "false", "auditmode", "2":
+							if s != "-enablecontrolledfolderaccess" || args[i+1] != "2" {
+								return true, s + " " + args[i+1]
+							}
+						}
+					}
 					if strings.HasPrefix(s, "-disable") {
 						v := "$true"
 						if k, val, ok := strings.Cut(s, ":"); ok {
@@ -890,7 +1020,8 @@ var winRules = []*rule{
 			j := strings.Join(args, " ")
 			switch c.name {
 			case "netsh":
-				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset"), j
+				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset") ||
+					strings.Contains(j, "firewallpolicy") && strings.Contains(j, "blockoutbound") && strings.Contains(j, "allprofiles"), j // every connection out cut
 			case "set-netfirewallprofile":
 				v, ok := psFlag(args, "enabled", 2)
 				return ok && (v == "false" || v == "$false" || v == "0"), j
@@ -990,7 +1121,7 @@ var winRules = []*rule{
 			return true, ""
 		}},
 	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
-		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
+		Suggestions: []string{"Show the change and let the user apply it"}, names: names("reg", "set-itemproperty", "new-itemproperty", "set-gpregistryvalue", "set-gpprefregistryvalue"),
 		match: regRule(regAutorun)},
 	{ID: "win-uac-disable", Level: LevelHigh, Category: CategoryPrivilege, Description: "disabling User Account Control",
 		Suggestions: []string{"Leave UAC on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regUAC)},
@@ -1010,6 +1141,122 @@ var winRules = []*rule{
 				return true, k // the whole key, not one value of it
 			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
+		}},
+	{ID: "win-cloud-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting administrator rights or new credentials in a cloud account from PowerShell",
+		Suggestions: []string{"Grant the narrowest role through reviewed infrastructure code"},
+		names: names("register-iamuserpolicy", "register-iamrolepolicy", "register-iamgrouppolicy", "write-iamuserpolicy", "write-iamrolepolicy",
+			"new-iamaccesskey", "new-mgapplicationpassword", "add-mgapplicationpassword", "new-mgserviceprincipalpassword", "add-mgserviceprincipalpassword",
+			"new-azadappcredential", "new-azadspcredential", "new-azroleassignment", "new-mgdirectoryrolemember", "new-mgrolemanagementdirectoryroleassignment"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			switch c.name {
+			case "register-iamuserpolicy", "register-iamrolepolicy", "register-iamgrouppolicy":
+				return strings.Contains(j, "administratoraccess") || strings.Contains(j, "iamfullaccess") || strings.Contains(j, "poweruseraccess"), j
+			case "write-iamuserpolicy", "write-iamrolepolicy":
+				return strings.Contains(j, `"action":"*"`) || strings.Contains(j, `"action": "*"`) || strings.Contains(j, "action = '*'"), j
+			case "new-azroleassignment":
+				return strings.Contains(j, "owner") || strings.Contains(j, "contributor") || strings.Contains(j, "user access administrator"), j
+			}
+			// a password or key added to an application or service
+			// principal: a way in that outlives the session
+			return true, c.base
+		}},
+	{ID: "win-cloud-complete-deploy", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a complete-mode deployment (every resource the template does not name is deleted)",
+		Suggestions: []string{"Deploy in incremental mode", "Run what-if first and review what would be deleted"},
+		names:       names("new-azresourcegroupdeployment", "new-azdeployment", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "az" && !(strings.Contains(j, "deployment") && strings.Contains(j, " create")) {
+				return false, ""
+			}
+			if hasSw(args, "whatif", "-what-if") || strings.Contains(j, "what-if") {
+				return false, ""
+			}
+			return strings.Contains(j, "-mode complete") || strings.Contains(j, "--mode complete") || strings.Contains(j, "--mode=complete") || strings.Contains(j, "-mode:complete"), j
+		}},
+	{ID: "win-vm-destroy", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting virtual machine checkpoints or powering off every virtual machine",
+		Suggestions: []string{"Remove only the checkpoint you made", "Shut the one VM down from inside"},
+		names:       names("remove-vmsnapshot", "remove-vmcheckpoint", "stop-vm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "stop-vm" {
+				// -TurnOff pulls the plug: what each VM had unsaved is lost
+				if !hasSw(args, "turnoff") {
+					return false, ""
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-vm" && len(s.args()) == 0 {
+						return true, "every virtual machine"
+					}
+				}
+				return strings.Contains(j, "*"), j
+			}
+			// checkpoints are the VMs' restore points: every VM's, or
+			// those of VMs picked by a wildcard
+			if strings.Contains(j, "*") {
+				return true, j
+			}
+			if len(c.pipe) > 0 && c.pipe[0] != nil && c.pipe[0] != c {
+				// the pipeline's source picks the VMs
+				if s := c.pipe[0]; s.name == "get-vm" || s.name == "get-vmsnapshot" || s.name == "get-vmcheckpoint" {
+					if len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), "*") {
+						return true, "the checkpoints of every virtual machine"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-time-or-arp", Level: LevelHigh, Category: CategorySystem, Description: "pointing the clock at another time source or pinning ARP entries (log-ons, certificates and traffic follow)",
+		Suggestions: []string{"Leave time sync and the ARP table to the network's administrators"}, names: names("w32tm", "arp", "set-date"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "w32tm":
+				return hasSw(args, "config") && (strings.Contains(j, "manualpeerlist") || strings.Contains(j, "syncfromflags:manual") || strings.Contains(j, "syncfromflags:no")), j
+			case "arp":
+				return hasSw(args, "s", "d"), j
+			case "set-date":
+				return !hasSw(args, "whatif"), j
+			}
+			return false, ""
+		}},
+	{ID: "win-session-logoff", Level: LevelModerate, Category: CategorySystem, Description: "logging off or resetting another session (its unsaved work is lost)",
+		Suggestions: []string{"Ask the session's user to log off"}, names: names("logoff", "rwinsta", "reset", "tsdiscon"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "reset" && (len(args) == 0 || args[0] != "session") {
+				return false, ""
+			}
+			for _, w := range args {
+				if w != "" && w[0] != '/' && w != "session" {
+					return true, strings.Join(args, " ") // a session named: not this one
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-attack-tool", Level: LevelHigh, Category: CategoryPrivilege, Description: "running a known privilege-escalation or token-theft tool",
+		Suggestions: []string{"These tools exist to take rights the account does not have: leave them out of development work"},
+		names: names("juicypotato", "juicypotatong", "roguepotato", "sweetpotato", "godpotato", "efspotato", "badpotato", "localpotato",
+			"printspoofer", "printspoofer64", "rubeus", "kekeo", "incognito", "tokenvator", "sharpup", "invoke-privesccheck",
+			"invoke-allchecks", "invoke-tokenmanipulation", "invoke-kerberoast", "krbrelayup", "certify", "whisker", "sharpgpoabuse"),
+		match: func(a *analysis, c *cmd) (bool, string) { return true, c.base }},
+	{ID: "win-user-right-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting a powerful user right (debug, impersonation, backup, driver loading) to a broad group",
+		Suggestions: []string{"Leave user rights to the administrators"}, names: names("ntrights", "grant-userright", "add-userright"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(wargs(c), " ")
+			if c.name == "ntrights" && !strings.Contains(j, "+r") {
+				return false, "" // -r revokes
+			}
+			for _, r := range [...]string{"sedebugprivilege", "seimpersonateprivilege", "seassignprimarytokenprivilege", "setcbprivilege",
+				"sebackupprivilege", "serestoreprivilege", "seloaddriverprivilege", "setakeownershipprivilege", "secreatetokenprivilege"} {
+				if strings.Contains(j, r) {
+					return true, r
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-credential-dump", Level: LevelCritical, Category: CategoryExfiltration, Description: "dumping Windows credentials (SAM, LSASS, NTDS)",
 		Suggestions: []string{"Never copy credential stores"},
@@ -1038,13 +1285,13 @@ var winRules = []*rule{
 			return true, j
 		}},
 	{ID: "win-scheduled-task-suspicious", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a task that runs at log-on, as SYSTEM or from a temporary or hidden location",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at", "set-scheduledtask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := taskFinding(c)
 			return lvl == LevelHigh, note
 		}},
 	{ID: "win-scheduled-task", Level: LevelModerate, Category: CategoryPersistence, Description: "creating or deleting a scheduled task",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at", "set-scheduledtask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := taskFinding(c)
 			return lvl == LevelModerate, note
@@ -1062,15 +1309,18 @@ var winRules = []*rule{
 			return true, ""
 		}},
 	{ID: "win-wmi-persistence", Level: LevelCritical, Category: CategoryPersistence, Description: "a WMI event subscription that runs a command",
-		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "register-wmievent"),
+		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "set-ciminstance", "register-wmievent", "register-cimindicationevent"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := strings.Join(wargs(c), " ")
 			return strings.Contains(j, "subscription") || strings.Contains(j, "commandlineeventconsumer") || strings.Contains(j, "__eventfilter") ||
 				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
 		}},
 	{ID: "win-lolbin-download", Level: LevelHigh, Category: CategoryRemoteExec, Description: "downloading or decoding an executable with a Windows system tool (a malware technique)",
-		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh"),
+		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "desktopimgdownldr" {
+				return anyContains(wargs(c), "://"), "desktopimgdownldr /lockscreenurl" // exists only to fetch a picture from a URL
+			}
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
@@ -1284,6 +1534,16 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 		return LevelSafe, ""
 	case "at":
 		if len(args) > 0 && strings.Contains(args[0], ":") {
+			return LevelModerate, j
+		}
+		return LevelSafe, ""
+	case "set-scheduledtask":
+		// a task of Windows' own given another program: it runs as
+		// that task, often as SYSTEM, on its schedule
+		if strings.Contains(j, `\microsoft\windows\`) || strings.Contains(j, "-taskpath") && strings.Contains(j, `\microsoft\`) {
+			return LevelHigh, j
+		}
+		if strings.Contains(j, "-action") {
 			return LevelModerate, j
 		}
 		return LevelSafe, ""
@@ -1503,8 +1763,14 @@ var winVerbRules = []*rule{
 				return false, ""
 			}
 			p := a.winAbs(ops[1].s)
-			if cl, _ := a.winClassify(p); cl == wpHome || cl == wpSystem || cl == wpRoot || cl == wpSecrets {
+			switch cl, _ := a.winClassify(p); cl {
+			case wpHome, wpSystem, wpRoot, wpSecrets:
 				return true, ops[1].s
+			case wpHomeSub:
+				// Documents, Desktop: everything the source lacks is
+				// deleted there (a deploy or backup folder elsewhere is
+				// what mirrors are for)
+				return !strings.HasPrefix(strings.ToLower(ops[0].s), strings.ToLower(ops[1].s)), ops[1].s
 			}
 			return false, ""
 		}},
@@ -1839,3 +2105,44 @@ func robocopyOperands(args []word) []word {
 	}
 	return out
 }
+
+// statelessHost reports build and test host processes that keep no
+// user state: killing every one of them loses nothing but a stuck run.
+func statelessHost(image string) bool {
+	switch strings.TrimSuffix(strings.Trim(strings.ToLower(image), `"'`), ".exe") {
+	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild":
+		return true
+	}
+	return false
+}
+
+// urlRunners are Windows programs that fetch code from a URL they are
+// given and run it (XBAP applications, App Installer packages, HTAs,
+// scriptlets, installers).
+var urlRunners = map[string]bool{"presentationhost": true, "ieexec": true, "msiexec": true, "mshta": true, "regsvr32": true,
+	"add-appxpackage": true, "appinstaller": true, "cmstp": true, "installutil": true, "rundll32": true}
+
+// legacyFeature reports a Windows feature kept only for old software
+// that opens a hole: PowerShell 2 (no logging, no AMSI), SMB1, telnet,
+// TFTP.
+func legacyFeature(j string) bool {
+	return strings.Contains(j, "powershellv2") || strings.Contains(j, "smb1") || strings.Contains(j, "telnet") || strings.Contains(j, "tftp")
+}
+
+// securityAgentProgram reports a command line naming the program of an
+// antivirus or endpoint-detection agent.
+func securityAgentProgram(j string) bool {
+	for _, s := range [...]string{"msmpeng.exe", "mssense.exe", "sensecncproxy.exe", "nissrv.exe", "csfalconservice", `\crowdstrike\`,
+		`\windows defender`, `\sentinelone\`, "sentinelagent", `\carbon black\`, `\sophos\`, `\symantec`, `\mcafee\`, `\eset\`,
+		`\trend micro\`, `\cylance\`, `\tanium\`, "elastic-agent", "/crowdstrike/", "/windows defender"} {
+		if strings.Contains(j, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// nugetHosts are NuGet feeds run by the platform: nuget.org, GitHub's
+// and Azure DevOps' package hosting.
+var nugetHosts = map[string]bool{"api.nuget.org": true, "www.nuget.org": true, "nuget.org": true, "nuget.pkg.github.com": true,
+	"pkgs.dev.azure.com": true, "www.myget.org": true}

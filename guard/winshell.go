@@ -48,7 +48,7 @@ func (a *analysis) runTop(src, shell string) {
 		return
 	case ShellGitBash:
 		a.gitBashPaths(strings.IndexByte(src, '$') >= 0)
-		a.run(src, "command")
+		a.run(gitBashRoot(src), "command")
 		return
 	case ShellPOSIX:
 		a.run(src, "command")
@@ -87,6 +87,39 @@ var gitBashEnv = [...]struct {
 	{"WINDIR", "/c/Windows", false}, {"SystemRoot", "/c/Windows", false}, {"PROGRAMFILES", "/c/Program Files", false},
 	{"ProgramFiles", "/c/Program Files", false}, {"PROGRAMDATA", "/c/ProgramData", false}, {"ProgramData", "/c/ProgramData", false},
 	{"PUBLIC", "/c/Users/Public", false}, {"HOMEDRIVE", "C:", false}, {"SYSTEMDRIVE", "C:", false},
+	{"ONEDRIVE", "/OneDrive", true}, {"OneDrive", "/OneDrive", true}, {"HOMEPATH", "", true},
+}
+
+// gitBashRoot rewrites the Git for Windows install folder into the root
+// Git Bash shows it as: /c/Program Files/Git/etc/profile.d is
+// /etc/profile.d, read by every Git Bash that starts.
+func gitBashRoot(src string) string {
+	const lowPrefix = "program files/git/"
+	i := strings.Index(strings.ToLower(src), lowPrefix)
+	if i < 3 {
+		return src
+	}
+	var b strings.Builder
+	for i >= 3 {
+		// "/c/" or "C:/" or "C:\" before it
+		start := -1
+		switch {
+		case src[i-1] == '/' && isDriveLetter(src[i-2]) && src[i-3] == '/':
+			start = i - 3
+		case (src[i-1] == '/' || src[i-1] == '\\') && src[i-2] == ':' && isDriveLetter(src[i-3]):
+			start = i - 3
+		}
+		if start < 0 {
+			b.WriteString(src[:i+len(lowPrefix)])
+		} else {
+			b.WriteString(src[:start])
+			b.WriteByte('/')
+		}
+		src = src[i+len(lowPrefix):]
+		i = strings.Index(strings.ToLower(src), lowPrefix)
+	}
+	b.WriteString(src)
+	return b.String()
 }
 
 // gitBashPaths rewrites a Windows work directory and home (C:\Users\x)
@@ -114,6 +147,13 @@ func (a *analysis) gitBashPaths(vars bool) {
 			a.setVar(e.name, lit(v))
 		}
 	}
+}
+
+// msysPaths reports an analysis of Git Bash, whose work directory and
+// home are written /c/...
+func (a *analysis) msysPaths() bool {
+	h := a.home
+	return len(h) > 3 && h[0] == '/' && isDriveLetter(h[1]) && h[2] == '/'
 }
 
 // winFromClean recovers a Windows path that cleanAbs turned into
@@ -406,7 +446,9 @@ type winState struct {
 	// partialGlob: the path being judged for deletion was named by a
 	// pattern that picks some of its entries (build-*), not all (*)
 	partialGlob bool
-	vars        map[string]word // PowerShell variables and cmd SET values
+	// dirTargets: the paths being judged for deletion are folders (rd)
+	dirTargets bool
+	vars       map[string]word // PowerShell variables and cmd SET values
 	// secret are files holding credentials or archives of them (normal
 	// form paths); downloads are kept with the POSIX analysis's.
 	secret map[string]string
@@ -419,6 +461,12 @@ type winState struct {
 	splats map[string][]word
 	// blocks are script blocks assigned to variables ($sb = { ... }).
 	blocks map[string]string
+	// funcs are the functions defined so far: name to block
+	funcs map[string]string
+	// lists are variables holding a list of paths
+	lists map[string][]string
+	// secretVars are variables holding a secret: what it is
+	secretVars map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string
@@ -565,6 +613,11 @@ func (a *analysis) winAbs(p string) string {
 	}
 	if strings.HasPrefix(p, `\\?\`) || strings.HasPrefix(p, `//?/`) {
 		p = p[4:]
+		if sc := shadowCopyRel(p); sc != "" {
+			// \\?\GLOBALROOT\Device\HarddiskVolumeShadowCopy2\Users\x: a
+			// snapshot of C: holds the same files, locks or not
+			p = `C:\` + sc
+		}
 	}
 	if strings.HasPrefix(p, `\\.\`) || strings.HasPrefix(p, `//./`) {
 		return "//./" + strings.ToLower(p[4:])
@@ -579,7 +632,12 @@ func (a *analysis) winAbs(p string) string {
 		return normWinAbs(p)
 	}
 	if strings.HasPrefix(p, `\\`) {
-		return strings.ToLower(path.Clean(strings.ReplaceAll(p, `\`, "/")))
+		// \\server\share: Clean keeps one of the two leading slashes
+		return strings.ToLower("/" + path.Clean(strings.ReplaceAll(p, `\`, "/")))
+	}
+	if len(p) >= 2 && p[0] == '/' && isDriveLetter(p[1]) && (len(p) == 2 || p[2] == '/') && a.msysPaths() {
+		// Git Bash's /c/Users/x is C:\Users\x
+		return a.cleanWin("/" + strings.ToLower(p[1:2]) + ":" + p[2:])
 	}
 	if p[0] == '~' {
 		if len(p) > 1 && p[1] != '\\' && p[1] != '/' {
@@ -675,6 +733,9 @@ var winCacheRel = []string{"appdata/local/temp", ".cache", "appdata/local/npm-ca
 // cache (%TEMP%, ~\.nuget\packages, ~\.gradle\caches) rather than a
 // part of one.
 func (a *analysis) winCacheRoot(p string) bool {
+	if p == "/c:/windows/temp" {
+		return true // the machine's temporary folder: every program's files
+	}
 	rel := ""
 	if rest, ok := strings.CutPrefix(p[min(len(p), 4):], "users/"); ok && len(p) > 4 {
 		if _, r, ok := strings.Cut(rest, "/"); ok {
@@ -783,7 +844,7 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 
 func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 	switch {
-	case relUnder(rel, winCacheRel):
+	case relUnder(rel, winCacheRel) || appCacheRel(rel):
 		return wpInside, p
 	case relUnder(rel, winSecretRel):
 		return wpSecrets, p
@@ -793,6 +854,42 @@ func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 		return wpHomeSub, p
 	}
 	return wpHomeSub, p
+}
+
+// appCacheRel reports a folder in a tool's own cache below its data
+// folder (AppData\Local\acme-cli\cache, .gradle\caches, AppData\Roaming\Code\Cache):
+// the tool fetches or builds it again.
+func appCacheRel(rel string) bool {
+	if !strings.HasPrefix(rel, "appdata/") && !strings.HasPrefix(rel, ".") {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		if i == 0 || i == 1 && p == "local" || p == "roaming" {
+			continue
+		}
+		switch p {
+		case "cache", "caches", "cache2", "code cache", "gpucache", "temp", "tmp":
+			return true
+		}
+	}
+	return false
+}
+
+// shadowCopyRel returns the path inside a volume shadow copy device
+// (GLOBALROOT\Device\HarddiskVolumeShadowCopyN\rel); "" for any other.
+func shadowCopyRel(p string) string {
+	l := strings.ToLower(strings.ReplaceAll(p, "/", `\`))
+	const pre = `globalroot\device\harddiskvolumeshadowcopy`
+	if !strings.HasPrefix(l, pre) {
+		return ""
+	}
+	rest := p[len(pre):]
+	i := strings.IndexAny(rest, `\/`)
+	if i < 0 {
+		return ""
+	}
+	return rest[i+1:]
 }
 
 // winSensitive reports whether reading p reads credentials: the class
@@ -819,6 +916,20 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 				return "browser credentials " + p, true
 			}
 		}
+	}
+	for _, s := range [...]string{"/filezilla/recentservers.xml", "/filezilla/sitemanager.xml", "/winscp.ini", "/mremoteng/confcons.xml",
+		"/.purple/accounts.xml", "/dbeaverdata/workspace6/general/.dbeaver/credentials-config.json", "/microsoft/windows/powershell/secretstore",
+		"/appdata/roaming/gnupg/", "/appdata/local/microsoft/windows/credentialsharing"} {
+		if strings.Contains(low, s) {
+			// saved log-ins of file-transfer, remote-access and database
+			// clients
+			return "saved credentials " + p, true
+		}
+	}
+	if strings.HasSuffix(low, "/ntuser.dat") && strings.Contains(low, "/users/") {
+		// the user's registry hive: saved sessions, passwords of
+		// remote-access tools, DPAPI-protected secrets
+		return "the user's registry hive " + p, true
 	}
 	for _, s := range [...]string{"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials", "/appdata/roaming/microsoft/protect",
 		"/appdata/local/microsoft/vault", "/appdata/roaming/microsoft/vault", "/appdata/roaming/microsoft/usersecrets/"} {
@@ -943,9 +1054,19 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
 		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
 		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
-		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh"):
+		strings.Contains(k, "/scripts/startup") || strings.Contains(k, "/netsh") && strings.HasPrefix(k, "hklm/software/microsoft/netsh") ||
+		// DLLs services and the spooler, time and network providers load
+		// at boot: print monitors and processors, time providers,
+		// network providers, known DLLs, Explorer's shell extensions
+		strings.Contains(k, "/control/print/monitors") || strings.Contains(k, "/control/print/environments/") ||
+		strings.Contains(k, "/w32time/timeproviders") || strings.Contains(k, "/control/networkprovider") ||
+		strings.Contains(k, "/session manager/knowndlls") || strings.Contains(k, "/control/safeboot/alternateshell") ||
+		strings.Contains(k, "/shellserviceobjectdelayload") || strings.Contains(k, "/browser helper objects") ||
+		strings.Contains(k, "/shellexecutehooks") || strings.Contains(k, "/control/session manager/setupexecute") ||
+		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll"):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
+		strings.Contains(k, "/control/wmi/autologger") ||
 		strings.Contains(k, "windows/powershell/modulelogging") || strings.Contains(k, "/eventlog/") && strings.Contains(k, "hklm/system"):
 		return regLogging
 	case strings.Contains(k, "/runmru") || strings.Contains(k, "/typedpaths") || strings.Contains(k, "/recentdocs") || strings.Contains(k, "/typedurls") ||
@@ -958,7 +1079,11 @@ func classifyRegKey(k string) regClass {
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
 		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
-		strings.Contains(k, "policies/microsoft/windows/installer/"):
+		strings.Contains(k, "policies/microsoft/windows/installer/") ||
+		// virtualization-based security, Credential Guard, code integrity
+		// and the antimalware scan interface's providers
+		strings.Contains(k, "/control/deviceguard") || strings.Contains(k, "policies/microsoft/windows/deviceguard") ||
+		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi"):
 		return regDefender
 	case strings.Contains(k, "policies/system"):
 		return regUAC
