@@ -80,8 +80,10 @@ func (a *analysis) expand(c *cmd) {
 		a.expandSSH(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
-	case n == "docker" || n == "kubectl":
+	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
 		a.expandExec(c)
+	case packageRunners[n]:
+		a.expandPackageRunner(c)
 	case n == "crontab", n == "at", n == "batch":
 		a.expandSchedule(c)
 	case n == "wsl":
@@ -374,12 +376,31 @@ func (a *analysis) expandExec(c *cmd) {
 	if c.name == "kubectl" {
 		sub, i = subcommand(args, kubectlGlobal)
 	}
+	compose := strings.HasSuffix(c.name, "-compose")
+	if compose {
+		sub, i = subcommand(args, composeGlobal)
+	} else if sub == "compose" && c.name != "kubectl" {
+		// docker compose exec SERVICE CMD: the service's container runs it
+		compose = true
+		rest := args[i+1:]
+		s, j := subcommand(rest, composeGlobal)
+		sub, i = s, i+1+j
+	}
 	if sub != "exec" && sub != "run" {
 		return
 	}
 	rest := args[i+1:]
 	var inner []word
-	if sub == "run" && c.name != "kubectl" {
+	if compose {
+		spec := optSpec{short: "euw", long: []string{"env", "user", "workdir", "index"}}
+		if sub == "run" {
+			spec = dockerRunOpts
+		}
+		j := skipOpts(rest, 0, spec)
+		if j+1 < len(rest) {
+			inner = rest[j+1:]
+		}
+	} else if sub == "run" && c.name != "kubectl" {
 		// docker run [OPTIONS] IMAGE [COMMAND...]
 		j := skipOpts(rest, 0, dockerRunOpts)
 		if j+1 < len(rest) {
@@ -577,6 +598,7 @@ func subcommand(args []word, globals optSpec) (string, int) {
 }
 
 var (
+	composeGlobal = optSpec{short: "fp", long: []string{"file", "project-name", "env-file", "profile", "project-directory", "ansi", "progress", "parallel"}}
 	dockerGlobal  = optSpec{short: "cHl", long: []string{"config", "context", "host", "log-level", "tlscacert", "tlscert", "tlskey"}}
 	kubectlGlobal = optSpec{short: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token", "as", "as-group", "request-timeout", "certificate-authority", "client-certificate", "client-key"}}
 )
@@ -651,4 +673,56 @@ func (a *analysis) expandWSL(c *cmd) {
 		words = append(words, w)
 	}
 	a.subCommand(c, words, "wsl")
+}
+
+// packageRunners fetch a package when needed and run its program: what
+// that program does is what the line does (npx prisma db push is prisma
+// db push). The fetch itself is judged by the remote-code rules.
+var packageRunners = map[string]bool{"npx": true, "pnpx": true, "bunx": true, "uvx": true, "yarn": true, "pnpm": true, "pipx": true, "bun": true}
+
+// packageRunnerOpts are the runners' options that take a value.
+var packageRunnerOpts = optSpec{short: "pc", long: []string{"package", "registry", "cache", "userconfig", "call", "from", "with", "python",
+	"index-url", "spec", "pip-args", "node-options", "workspace", "filter", "cwd"}}
+
+// expandPackageRunner analyses the program a package runner starts.
+func (a *analysis) expandPackageRunner(c *cmd) {
+	args := c.args()
+	i := 0
+	switch c.name {
+	case "yarn", "pnpm", "bun", "pipx":
+		// yarn dlx, pnpm dlx / exec, bun x, pipx run
+		i = skipOpts(args, 0, packageRunnerOpts)
+		if i >= len(args) {
+			return
+		}
+		switch args[i].s {
+		case "dlx", "exec", "x", "run":
+			if args[i].s == "run" && c.name != "pipx" {
+				return // a package.json script, not a package's program
+			}
+			i++
+		default:
+			return
+		}
+	}
+	i = skipOpts(args, i, packageRunnerOpts)
+	if i >= len(args) || !args[i].ok {
+		return
+	}
+	prog := args[i].s
+	if strings.Contains(prog, "://") || strings.Contains(prog, ":") {
+		return // a URL or a repository: the remote-code rules judge it
+	}
+	// @scope/name@1.2 and name@latest run the program called name
+	if at := strings.LastIndexByte(prog, '@'); at > 0 {
+		prog = prog[:at]
+	}
+	if sl := strings.LastIndexByte(prog, '/'); sl >= 0 {
+		prog = prog[sl+1:]
+	}
+	if prog == "" || packageRunners[prog] {
+		return
+	}
+	words := append([]word{{s: prog, ok: true}}, args[i+1:]...)
+	a.subCommand(c, words, c.name+" package")
 }

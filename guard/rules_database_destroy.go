@@ -204,7 +204,7 @@ var databaseDestroyRules = []*rule{
 			for _, w := range c.args() {
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
-					"ecto.drop", "ecto.reset", "drop":
+					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss":
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
 					}

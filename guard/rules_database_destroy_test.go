@@ -30,3 +30,28 @@ func TestForEachTableStatements(t *testing.T) {
 		`sqlcmd -S sqlprod -d Sales -Q "EXEC sp_MSforeachtable 'UPDATE STATISTICS ?'"`,
 	})
 }
+
+// A database client reached through a compose service or a package
+// runner is judged like the client itself; redis-cli's flags that take
+// no value do not hide the command after them.
+func TestClientsBehindComposeRunnersAndRedisFlags(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker compose --project-name shop exec -T postgres psql -U app -c 'DROP DATABASE orders'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`docker-compose run --rm mysql mysql -h db -e 'DROP TABLE users'`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`podman exec -it pg psql -c 'TRUNCATE accounts'`, CategoryDatabaseDestroy, "db-truncate", LevelHigh},
+		{`pnpm dlx prisma@5 db push --accept-data-loss`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`bunx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`redis-cli -c -h cache.internal.example.com FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`valkey-cli --tls -h kv.example.net flushdb`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`redis-cli -h 10.1.2.3 flushdb`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker compose exec postgres psql -U app -c 'SELECT count(*) FROM orders'`,
+		`docker-compose run --rm web npm test`,
+		`pnpm dlx prisma db push`,
+		`npx prisma migrate status`,
+		`redis-cli -c -h cache.internal.example.com GET session:1`,
+		`redis-cli -h localhost -p 6390 FLUSHDB`,
+	})
+}

@@ -327,9 +327,15 @@ func localDevScoped(c *cmd) bool {
 // default one on a local server: the numbered databases of a developer's
 // redis are the ones test suites take.
 func redisScratchDB(args []word) bool {
-	n, ok := optValue(args, "-n", "")
-	if !ok || n == "0" || n == "" || !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
+	if !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
 		return false
+	}
+	n, ok := optValue(args, "-n", "")
+	if !ok || n == "0" || n == "" {
+		// the default database of a server named on this machine (-h
+		// 127.0.0.1): a developer's own cache or test instance
+		h, named := optValue(args, "-h", "")
+		return named && loopback(h)
 	}
 	if h, ok := optValue(args, "-h", ""); ok && !loopback(h) {
 		return false
