@@ -644,12 +644,15 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 }
 
 // remoteNested analyses a command that runs on another machine or in a
-// container: the work directory and home there are unknown.
-func (a *analysis) remoteNested(src, origin string) {
-	saved := a.place
+// container: the work directory and home there are unknown. The command
+// reads in, what the local side feeds it (ssh forwards its input).
+func (a *analysis) remoteNested(src, origin string, in flow) {
+	saved, savedIn := a.place, a.inherit
 	a.place = place{}
 	a.remote++
-	a.nested(src, origin)
+	a.inherit = in
+	a.nestedKeepInput(src, origin)
+	a.inherit = savedIn
 	a.remote--
 	a.place = saved
 }

@@ -129,6 +129,15 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 				a.params, a.param0 = savedP, saved0
 				return
 			}
+			if (c.in.kind == flowRemote || c.in.kind == flowSocket) && (sr.w.ok || hasLiteralBefore(sr.w)) {
+				// curl URL | sh -c 'sh': the payload's commands read
+				// what the shell reads
+				saved := a.inherit
+				a.inherit = c.in
+				a.nestedKeepInput(sr.w.s, origin)
+				a.inherit = saved
+				return
+			}
 			a.payload(c, sr.w, origin)
 			return
 		}
@@ -337,7 +346,7 @@ func (a *analysis) expandSSH(c *cmd) {
 		w.ok = w.ok && x.ok
 	}
 	if w.ok || hasLiteralBefore(w) {
-		a.remoteNested(w.s, "ssh remote command")
+		a.remoteNested(w.s, "ssh remote command", c.in)
 	}
 }
 

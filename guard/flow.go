@@ -1079,7 +1079,23 @@ func copiedFromHost(c *cmd) []string {
 			out = append(out, dest, strings.TrimSuffix(dest, "/")+"/"+path.Base(rp))
 		}
 		return out
+	case "ftpget":
+		// busybox ftpget [-u USER -p PASS -P PORT] HOST LOCAL [REMOTE]
+		ops := posArgs(args, optSpec{short: "upP", long: []string{"username", "password", "port"}})
+		if len(ops) >= 2 {
+			return []string{ops[1].s}
+		}
+		return nil
 	case "tftp":
+		// tftp HOST -c get REMOTE [LOCAL]
+		for i, w := range args {
+			if w.s == "-c" && i+2 < len(args) && args[i+1].s == "get" {
+				if i+3 < len(args) {
+					return []string{args[i+3].s}
+				}
+				return []string{path.Base(args[i+2].s)}
+			}
+		}
 		// tftp -g -r REMOTE [-l LOCAL] HOST
 		if !hasWord(args, "-g") {
 			return nil

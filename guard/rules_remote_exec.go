@@ -55,6 +55,24 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "plugin-from-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a plugin, extension, role, hook set or build context from an arbitrary URL (its code runs at once or at every start)",
+		Suggestions: []string{"Install from the tool's official registry or a reviewed, pinned release", "Clone the repository, read it, then install the local copy"},
+		names:       pluginToolNames(),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			for _, verb := range pluginVerbs[c.name] {
+				vs := strings.Fields(verb)
+				if len(ops) <= len(vs) || !wordsArePrefix(ops, vs) {
+					continue
+				}
+				for _, w := range ops[len(vs):] {
+					if src := pluginSource(c.name, w.s); src != "" {
+						return true, src
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "package-downloaded-install", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package file downloaded in the same command (its install scripts run unreviewed)",
 		Suggestions: []string{"Install from the official registry", "Download, verify and inspect the package first"},
 		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "bun", "dpkg", "rpm", "apt", "apt-get", "dnf", "yum", "installer", "code"),
@@ -457,7 +475,11 @@ var remoteExecRules = []*rule{
 			args := c.args()
 			install := false
 			for _, w := range args {
-				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
+				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || w.s == "--upgrade" || w.s == "--freshen" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
+					install = true
+				}
+				// rpm -Uvh, rpm -ivh, rpm -Fvh: a cluster with an install mode
+				if c.name == "rpm" && len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.ContainsAny(w.s[1:], "UiF") {
 					install = true
 				}
 			}
@@ -669,4 +691,55 @@ func knownFeedHost(h string) bool {
 		return true
 	}
 	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || strings.HasSuffix(h, ".pkg.github.com") || trustedIndexHosts[h]
+}
+
+// pluginVerbs are the commands by which a tool fetches code that it runs
+// as part of itself: shell plugin managers, chart and VM plugins,
+// configuration-management roles, hook sets, one-off package runs and
+// image builds whose context (and so whose RUN steps) a URL gives.
+var pluginVerbs = map[string][]string{
+	"helm": {"plugin install"}, "fisher": {"install"}, "antigen": {"bundle", "theme"}, "antibody": {"bundle"},
+	"zinit": {"snippet", "light", "load"}, "zi": {"snippet", "light", "load"}, "sheldon": {"add"},
+	"pre-commit": {"try-repo"}, "ansible-galaxy": {"install", "role install", "collection install"},
+	"vagrant": {"box add", "plugin install"}, "yarn": {"dlx"}, "pnpm": {"dlx"}, "bun": {"x"},
+	"asdf": {"plugin add", "plugin-add"}, "mise": {"plugin install", "plugin add", "plugins install"},
+	"gh": {"extension install", "ext install"}, "docker": {"build", "buildx build", "image build"}, "podman": {"build"},
+	"buildah": {"bud", "build"}, "nerdctl": {"build"}, "code": {"--install-extension"}, "krew": {"install"},
+}
+
+func pluginToolNames() []string {
+	out := make([]string, 0, len(pluginVerbs))
+	for n := range pluginVerbs {
+		out = append(out, n)
+	}
+	return out
+}
+
+// wordsArePrefix reports whether ws starts with the words vs.
+func wordsArePrefix(ws []word, vs []string) bool {
+	for i, v := range vs {
+		if ws[i].s != v {
+			return false
+		}
+	}
+	return true
+}
+
+// pluginSource returns the code source an operand of a plugin install
+// names when it is a URL on a host that is not well known, or "".
+func pluginSource(tool, s string) string {
+	u := strings.TrimPrefix(strings.TrimPrefix(s, "git::"), "hg::")
+	if tool == "gh" && !strings.Contains(u, "://") {
+		// gh extension install OWNER/REPO: a repository on GitHub; the
+		// extensions GitHub and the CLI's team publish are the usual ones
+		owner, _, ok := strings.Cut(u, "/")
+		if !ok || owner == "github" || owner == "cli" || strings.HasPrefix(u, ".") {
+			return ""
+		}
+		u = "https://github.com/" + u
+	}
+	if codeURL(u) {
+		return s
+	}
+	return ""
 }
