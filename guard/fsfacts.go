@@ -179,6 +179,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			return // pruning what aged out of one tool's own directory
 		}
 		cls := a.classifyDelete(w, c.cwd)
+		if w.ok && !rec && runtimeFile(a.absPath(w.s, c.cwd)) {
+			cls = pcTemp // a stale pid file or socket
+		}
 		if w.find != nil && !w.find.filtered {
 			rec = true // every file find visits
 		}

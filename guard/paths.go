@@ -512,6 +512,10 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	switch c {
 	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache, pcHomeCacheRoot:
 		return pcInside
+	case pcOutside, pcHomeSub, pcSystemSub:
+		if root.find != nil && root.find.artefactsOnly() {
+			return pcInside // compiled files a build leaves, wherever it ran
+		}
 	case pcWorkSource:
 		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
 			return pcInside // some files of the tests, docs or data only
@@ -697,6 +701,9 @@ func (a *analysis) classifyAbs(p string) pclass {
 			return pcHomeCache // packages the manager downloads again
 		}
 	}
+	if p == "/var/lib/apt/lists" || strings.HasPrefix(p, "/var/lib/apt/lists/") {
+		return pcHomeCache // package indexes apt-get update fetches again
+	}
 	switch systemTops[top] {
 	case tierAll:
 		return pcSystemCrit
@@ -722,6 +729,20 @@ func (a *analysis) classifyAbs(p string) pclass {
 		return pcHomeCache
 	}
 	return pcOutside
+}
+
+// runtimeFile reports a pid file, socket or lock file below /run: a
+// service's state for its current run, which it writes again when it
+// starts.
+func runtimeFile(p string) bool {
+	if !strings.HasPrefix(p, "/run/") && !strings.HasPrefix(p, "/var/run/") || strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	switch path.Ext(p) {
+	case ".pid", ".sock", ".socket", ".lock":
+		return true
+	}
+	return false
 }
 
 // buildOutputs are the directories builds and package managers fill and

@@ -55,3 +55,17 @@ func TestClientsBehindComposeRunnersAndRedisFlags(t *testing.T) {
 		`redis-cli -h localhost -p 6390 FLUSHDB`,
 	})
 }
+
+// A statement that names a test database is scoped to tests, however the
+// rest of its name is computed; one that names others too is not.
+func TestStatementsNamingTestDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mysql -h db.internal -e "DROP DATABASE IF EXISTS orders_${REGION}"`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`psql -c "DROP TABLE users, test_${RUN}"`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mysql -h 127.0.0.1 -e "DROP DATABASE IF EXISTS ci_${BUILD_NUMBER}"`,
+		`psql -h localhost -c "DROP DATABASE IF EXISTS app_test_${WORKER}"`,
+	})
+}

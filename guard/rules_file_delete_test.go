@@ -193,3 +193,23 @@ func TestProfilesDeletedThroughWmi(t *testing.T) {
 		`Get-CimInstance Win32_UserProfile | Select-Object LocalPath`,
 	})
 }
+
+// What a service or a package manager writes again: a pid file or socket
+// of the current run, apt's package indexes, compiled files a build left
+// outside the work directory. Their system neighbours still count.
+func TestRuntimeFilesIndexesAndCompiledArtefacts(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -f /run/sshd/config`, CategoryFileDelete, "rm-system-file", LevelHigh},
+		{`rm -rf /run/postgresql`, CategoryFileDelete, "", LevelHigh},
+		{`rm -rf /var/lib/apt`, CategoryFileDelete, "", LevelHigh},
+		{`find /srv/app -name '*.py' -delete`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f /run/worker/worker.pid`,
+		`rm -f /var/run/api/api.sock`,
+		`rm -rf /var/lib/apt/lists/*`,
+		`find /srv/app -name '*.pyc' -delete`,
+		`find /opt/svc/build -name '*.o' -delete`,
+	})
+}

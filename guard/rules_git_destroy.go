@@ -254,7 +254,8 @@ var gitDestroyRules = []*rule{
 			switch args[1].s {
 			case "delete", "delete-asset", "rm", "remove":
 				switch args[0].s {
-				case "release", "issue", "run", "cache", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
+				// a CI cache (gh cache delete) is made again by the next run
+				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
 					return true, args[0].s + " " + args[1].s
 				}
 			}

@@ -30,3 +30,21 @@ func TestUntrackEverythingAndCommit(t *testing.T) {
 		`git rm -r --cached .`,
 	})
 }
+
+// Throw-away repositories and regenerated things: a clone in a temporary
+// directory, a CI cache, a git clean limited to a test output directory.
+func TestScratchClonesCachesAndOutputDirectories(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git -C ~/src/app reset --hard origin/main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git clean -f -- docs/`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`gh release delete v2.0.0 --yes`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git -C /tmp/bisect-17 reset --hard v1.2.0`,
+		`git -C "$TMPDIR/mirror" clean -fdx`,
+		`gh cache delete linux-go-cache-abc`,
+		`git clean -f -- build/test-results/`,
+		`git clean -fd -- output/`,
+	})
+}

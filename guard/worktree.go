@@ -255,13 +255,27 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	if c.name == "git" {
 		if dir, ok := optValue(c.args(), "-C", ""); ok {
+			if scratchDir(dir) {
+				return true // a clone made for one run (a reproduction, a CI checkout)
+			}
 			p := a.absPath(dir, c.cwd)
-			return p != "" && a.inWork(p) && fixtureGit(p[len(a.workDir):]+"/.git")
+			return p != "" && (a.inWork(p) && fixtureGit(p[len(a.workDir):]+"/.git") || underTemp(p) && !isTempRoot(p))
 		}
 		return false
 	}
 	if c.name == "redis-cli" && redisScratchDB(c.args()) {
 		return true
+	}
+	if slicesContains(dbClients, c.name) {
+		// DROP DATABASE IF EXISTS test_$JOB: the statement names a
+		// database only tests use, whatever the rest of the line computes
+		if s := a.scanSQLOf(c); s != nil {
+			for _, st := range []string{s.dropDB, s.dropTable} {
+				if f := strings.Fields(st); len(f) > 2 && !strings.Contains(st, ",") && testName(strings.Trim(f[len(f)-1], "`\"'[];")) {
+					return true
+				}
+			}
+		}
 	}
 	args := c.args()
 	for _, w := range args {
@@ -274,6 +288,17 @@ func (a *analysis) testScoped(c *cmd) bool {
 			continue // a user name (-u dev) says nothing of the data
 		}
 		if w.ok && testName(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// scratchDir reports a directory named through the variables CI runners
+// and the system set for throw-away files ($RUNNER_TEMP/x, $TMPDIR/x).
+func scratchDir(dir string) bool {
+	for _, v := range [...]string{"$RUNNER_TEMP/", "${RUNNER_TEMP}/", "$TMPDIR/", "${TMPDIR}/", "$TMP/", "$TEMP/", "$AGENT_TEMPDIRECTORY/"} {
+		if strings.HasPrefix(dir, v) && len(dir) > len(v) {
 			return true
 		}
 	}
@@ -434,7 +459,8 @@ var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "inte
 var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true, "vendor": true,
 	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
 	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
-	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true}
+	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
+	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
