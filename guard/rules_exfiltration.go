@@ -370,7 +370,7 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
 				return false, "" // handed to a program or a file
 			}
-			if what := storedSecretRead(c); what != "" {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
@@ -439,7 +439,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") {
+			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") || devSecretRef(c) {
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
@@ -660,4 +660,27 @@ func databaseFile(p string) bool {
 // a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
 func secretsPicked(a *analysis, c *cmd) bool {
 	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key"))
+}
+
+// devSecretRef reports a secret read that names, by its path, name or
+// namespace, a development or test environment and nothing shared: the
+// values a developer's own setup uses, read to configure it.
+func devSecretRef(c *cmd) bool {
+	dev := false
+	for _, w := range c.args() {
+		if !w.ok {
+			continue
+		}
+		l := lower(w.s)
+		if isProdName(w.s) || strings.Contains(l, "staging") || strings.Contains(l, "shared") || strings.Contains(l, "admin") || strings.Contains(l, "root") {
+			return false
+		}
+		for _, t := range nameWords(w.s) {
+			switch t {
+			case "dev", "development", "local", "test", "testing", "sandbox":
+				dev = true
+			}
+		}
+	}
+	return dev
 }

@@ -71,3 +71,19 @@ func TestWindowsFootholdsByOtherDoors(t *testing.T) {
 		`cp build/app.exe /c/Users/dev/Desktop/`,
 	})
 }
+
+// A tool shipped as one binary installed under its own name into
+// /usr/local/bin is how such tools are installed; a system utility put
+// there, or any common command in a per-user bin, hides the real one.
+func TestSingleBinaryToolsInstalled(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`install -m 0755 ./out/tool /usr/local/bin/sudo`, CategoryPersistence, "path-shadow-command", LevelHigh},
+		{`cp ./helper /usr/local/bin/ssh`, CategoryPersistence, "path-shadow-command", LevelHigh},
+		{`cp ./helper ~/.local/bin/kubectl`, CategoryPersistence, "path-shadow-command", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo install -m 0755 terraform /usr/local/bin/terraform`,
+		`sudo mv ./gh /usr/local/bin/gh`,
+	})
+}
