@@ -213,3 +213,17 @@ func TestRuntimeFilesIndexesAndCompiledArtefacts(t *testing.T) {
 		`find /opt/svc/build -name '*.o' -delete`,
 	})
 }
+
+// A tree walked and each file unlinked deletes the tree, whether the walk
+// starts at pathlib's home or is File::Find's with an unlinking callback.
+func TestInterpreterWalksThatUnlink(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "from pathlib import Path; [f.unlink() for f in Path.home().glob('**/*.txt')]"`, CategoryFileDelete, "", LevelCritical},
+		{`perl -MFile::Find -e 'find(sub{unlink if -f}, "/etc")'`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c "from pathlib import Path; print(sum(1 for _ in Path.home().rglob('*')))"`,
+		`perl -MFile::Find -e 'find(sub{print "$File::Find::name\n"}, "/etc")'`,
+	})
+}
