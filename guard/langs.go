@@ -94,7 +94,7 @@ var (
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
 	// File::Find's find or finddepth with a callback that unlinks
 	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
-	jsConst    = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
+	jsConst      = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
 )
 
 var (
