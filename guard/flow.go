@@ -196,6 +196,17 @@ func (a *analysis) computeOut(c *cmd) flow {
 		}
 		spec.filtered = false
 		return flow{kind: flowPaths, find: spec}
+	case n == "mdfind" || n == "locate" || n == "plocate" || n == "mlocate":
+		// mdfind -onlyin DIR QUERY, locate PATTERN: files found below
+		// DIR, or anywhere
+		root := lit("/")
+		if d, ok := optValue(args, "-onlyin", ""); ok {
+			root = word{s: d, ok: true}
+			if p := a.absPath(d, c.cwd); p != "" {
+				root.s = p
+			}
+		}
+		return flow{kind: flowPaths, find: &findSpec{roots: []word{root}, filtered: true}}
 	case n == "ls" || n == "fd" || n == "fdfind":
 		spec := &findSpec{filtered: true}
 		for _, w := range args {

@@ -227,3 +227,21 @@ func TestInterpreterWalksThatUnlink(t *testing.T) {
 		`perl -MFile::Find -e 'find(sub{print "$File::Find::name\n"}, "/etc")'`,
 	})
 }
+
+// A listing fed to a program that deletes each entry: GNU parallel
+// reading the lines, awk building a command from each, xargs after a
+// Spotlight or locate search.
+func TestListingsDeletedEntryByEntry(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ls -d ~/* | parallel rm -rf {}`, CategoryFileDelete, "", LevelCritical},
+		{`ls /etc | awk '{system("sudo rm -rf /etc/" $1)}'`, CategoryFileDelete, "", LevelCritical},
+		{`mdfind -onlyin ~ 'kind:image' | xargs rm -f`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ls -d ./build/* | parallel rm -rf {}`,
+		`ls ./tmp | awk '{system("rm -f ./tmp/" $0)}'`,
+		`ls ~ | awk '{print $0}'`,
+		`mdfind -onlyin . 'kind:image' | xargs ls -l`,
+	})
+}
