@@ -458,6 +458,9 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return pcInside
 	}
 	if w.glob && strings.ContainsAny(p, "*?[") {
+		if zshQualifierSuffix(p) {
+			p = stripGlobQualifier(p) // **/.*(D/): zsh's qualifier, not bash's extglob
+		}
 		c := a.classifyGlob(p)
 		if c == pcInside && a.sourceTarget(p, true) {
 			return pcWorkSource
@@ -465,6 +468,18 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return c
 	}
 	return a.classifyAbs(p)
+}
+
+// zshQualifierSuffix reports a glob ending in what reads as a zsh glob
+// qualifier ((D), (.), (/), (N), (om[1,3])): bash would take *(D/) for an
+// extglob that matches nothing anybody writes.
+func zshQualifierSuffix(p string) bool {
+	i := strings.LastIndexByte(p, '(')
+	if i <= 0 || !strings.HasSuffix(p, ")") || !strings.ContainsAny(p[:i], "*?]") {
+		return false
+	}
+	q := p[i+1 : len(p)-1]
+	return q != "" && strings.Trim(q, "DNnMTo.^/@=p*%rwxRWXUGsStLlmac+-0123456789[],:") == ""
 }
 
 // classifyUnder classifies deleting what find visits below root.

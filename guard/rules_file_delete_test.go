@@ -245,3 +245,24 @@ func TestListingsDeletedEntryByEntry(t *testing.T) {
 		`mdfind -onlyin . 'kind:image' | xargs ls -l`,
 	})
 }
+
+// zsh forms bash reads otherwise or not at all: a glob qualifier after a
+// pattern (not an extglob), a qualifier after a plain name, a negated
+// group under extendedglob, the short for loop.
+func TestZshQualifiersNegationAndShortLoops(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContext
+	zsh.Shell = "zsh"
+	checkDanger(t, d, zsh, []dangerCase{
+		{`rm -rf ~/*(D)`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf ~/Documents(N) ~/Pictures(N)`, CategoryFileDelete, "", LevelHigh},
+		{`setopt extendedglob; rm -rf /etc/^(hosts)`, CategoryFileDelete, "", LevelCritical},
+		{`for d in ~/*; rm -rf $d`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, zsh, []string{
+		`rm -rf build/*(D)`,
+		`rm -rf dist(N) coverage(N)`,
+		`setopt extendedglob; rm -rf tmp/^(keep.txt)`,
+		`for f in src/**/*.ts; wc -l $f`,
+	})
+}
