@@ -597,7 +597,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 				content = flow{kind: flowLocal, what: src.s}
 			}
 			p := a.absPath(dest.s, c.cwd)
-			if p != "" && a.classifyWrite(p) == wNone && (strings.HasSuffix(dest.s, "/") || a.classifyWrite(p+"/x") != wNone) {
+			if p != "" && (strings.HasSuffix(dest.s, "/") || a.classifyWrite(p) == wNone && a.classifyWrite(p+"/x") != wNone) {
 				// copying into a directory
 				dest = lit(strings.TrimSuffix(dest.s, "/") + "/" + path.Base(src.s))
 			}

@@ -87,3 +87,18 @@ func TestSingleBinaryToolsInstalled(t *testing.T) {
 		`sudo mv ./gh /usr/local/bin/gh`,
 	})
 }
+
+// A unit copied into the units directory (a destination ending in /)
+// lands under its own name: the project's own, from its deploy files, is
+// provisioning; one from elsewhere is a foothold.
+func TestUnitsCopiedIntoTheirDirectory(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo cp /tmp/updater.service /etc/systemd/system/`, CategoryPersistence, "write-service", LevelHigh},
+		{`sudo cp ./deploy/web.service /etc/systemd/system/other.service`, CategoryPersistence, "write-service", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo cp ./deploy/web.service /etc/systemd/system/ && sudo systemctl daemon-reload`,
+		`sudo install -m 0644 packaging/web.service /etc/systemd/system/`,
+	})
+}
