@@ -582,7 +582,8 @@ func cronCommands(text string) string {
 	return b.String()
 }
 
-// expandWrites analyses content written to start-up files.
+// expandWrites analyses content written to start-up files, and code
+// planted in scripts that run later.
 func (a *analysis) expandWrites(c *cmd) {
 	for _, t := range a.writeTargets(c) {
 		switch t.class {
@@ -592,8 +593,69 @@ func (a *analysis) expandWrites(c *cmd) {
 				content.text = unitCommands(content.text)
 			}
 			a.persistContent(c, content, t.path, t.class == wCron)
+		case wNone:
+			if !laterRunScript(t.path) {
+				continue
+			}
+			text := ""
+			if t.content.kind == flowText {
+				text = t.content.text
+			} else if c.name == "sed" {
+				text = sedInsertedText(c.args())
+			}
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			// a script an entrypoint, direnv or a later run executes: code
+			// that fetches and runs, or opens a shell to a host, is a
+			// foothold; anything milder is the script's own business
+			sub := a.capture(func() { a.nested(strings.ReplaceAll(text, `\n`, "\n"), "planted in "+t.path) })
+			if sub != nil && sub.level >= LevelCritical && (sub.category == CategoryRemoteExec || sub.category == CategoryReverseShell) {
+				a.emit(c, ruleByID["persistence-malicious-payload"], t.path+" ← "+sub.text())
+			}
 		}
 	}
+}
+
+// laterRunScript reports a file that runs without anyone reading it
+// first: a shell script, a direnv file, a container entrypoint.
+func laterRunScript(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := path.Base(p)
+	switch path.Ext(base) {
+	case ".sh", ".bash", ".zsh", ".ksh", ".command":
+		return true
+	}
+	return base == ".envrc" || strings.Contains(base, "entrypoint")
+}
+
+// sedInsertedText returns the text a sed script inserts, appends or
+// changes lines to (2i TEXT, $a TEXT, 1c\ TEXT).
+func sedInsertedText(args []word) string {
+	var scripts []string
+	for i, w := range args {
+		if (w.s == "-e" || w.s == "--expression") && i+1 < len(args) {
+			scripts = append(scripts, args[i+1].s)
+		}
+	}
+	if len(scripts) == 0 {
+		if ops := posArgs(args, optSpec{short: "efEI", long: []string{"expression", "file"}}); len(ops) > 0 {
+			scripts = append(scripts, ops[0].s)
+		}
+	}
+	var b strings.Builder
+	for _, sc := range scripts {
+		s := strings.TrimLeft(sc, "0123456789$/,^ ")
+		if len(s) < 2 || !strings.ContainsRune("aic", rune(s[0])) {
+			continue
+		}
+		s = strings.TrimLeft(s[1:], "\\ \t")
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // subcommand finds a multi-command tool's subcommand, skipping global
