@@ -95,6 +95,10 @@ var gitDestroyRules = []*rule{
 				if isProtectedBranch(r) {
 					return true, r
 				}
+				// a published release moved under its users
+				if releaseTagRef(r) {
+					return true, r
+				}
 			}
 			return false, ""
 		}},
@@ -317,11 +321,14 @@ var gitDestroyRules = []*rule{
 		Suggestions: []string{"Delete named refs one by one after review", "Keep release tags"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, args := gitSub(c)
-			if sub != "push" || !hasWord(args, "--delete") && !hasWord(args, "-d") {
+			if sub != "push" {
 				return false, ""
 			}
+			del := hasWord(args, "--delete") || hasWord(args, "-d")
 			for _, w := range args {
-				if !w.ok {
+				// --delete $(...), or the empty-source refspec :REF fed
+				// by xargs or a loop
+				if !w.ok && (del || strings.HasPrefix(w.s, ":")) {
 					return true, w.s
 				}
 			}
@@ -339,3 +346,17 @@ var gitDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, gitDestroyRules) }
+
+// releaseTagRef reports a refspec naming a tag: refs/tags/..., or a
+// version (v1.2.0, 2.3.1) written as the ref.
+func releaseTagRef(r string) bool {
+	r = strings.TrimPrefix(r, "+")
+	if i := strings.IndexByte(r, ':'); i >= 0 {
+		r = r[i+1:]
+	}
+	if strings.HasPrefix(r, "refs/tags/") {
+		return true
+	}
+	v := strings.TrimPrefix(r, "v")
+	return v != r && len(v) > 0 && v[0] >= '0' && v[0] <= '9' && strings.Contains(v, ".") || len(v) > 2 && v[0] >= '0' && v[0] <= '9' && strings.Count(v, ".") >= 2
+}

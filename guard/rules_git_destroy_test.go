@@ -48,3 +48,19 @@ func TestScratchClonesCachesAndOutputDirectories(t *testing.T) {
 		`git clean -fd -- output/`,
 	})
 }
+
+// A release tag force-pushed over the published one, and remote refs
+// deleted by empty-source refspecs fed from a listing.
+func TestReleaseTagsMovedAndRefsDeletedFromLists(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git push --force origin v2.3.0`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+		{`git push -f origin refs/tags/release-7`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+		{`git branch -r | sed 's/origin\///' | xargs -I% git push origin :%`, CategoryGitDestroy, "remote-ref-delete-input", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git push origin v2.3.0`,
+		`git push --force-with-lease origin feature/login`,
+		`git push origin :old-experiment`,
+	})
+}
