@@ -1222,14 +1222,19 @@ func (a *analysis) recordDownloads(c *cmd) {
 			a.appended[t.path] += t.content.text
 			continue
 		}
-		if t.content.kind != flowText || t.path == "" || t.appends {
+		if t.content.kind != flowText && t.content.kind != flowSecret || t.path == "" || t.appends {
 			continue
 		}
 		if a.files == nil {
 			a.files = make(map[string]flow)
 		}
 		f := t.content
-		f.what = "file written earlier (" + t.raw + ")"
+		if f.kind == flowText {
+			f.what = "file written earlier (" + t.raw + ")"
+		} else {
+			// env > /tmp/e: the file holds the secret until it is sent
+			f.what += " (saved to " + t.raw + ")"
+		}
 		a.files[t.path] = f
 	}
 }
