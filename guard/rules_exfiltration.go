@@ -145,6 +145,16 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "dns-label-exfil", Level: LevelCritical, Category: CategoryExfiltration, Description: "looking up a name built from command output under someone's domain (the data leaves as DNS queries)",
+		Suggestions: suggExfil, names: names("dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent", "kdig", "delv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if !w.ok && computedLabels(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-dev-tcp", Level: LevelCritical, Category: CategoryExfiltration, Description: "writing secrets to a raw network connection",
 		Suggestions: suggExfil,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -683,4 +693,28 @@ func devSecretRef(c *cmd) bool {
 		}
 	}
 	return dev
+}
+
+// computedLabels reports a host name whose leading labels are computed
+// ($(whoami).$(hostname).x.example.com, $SECRET.x.example.com) under a
+// fixed domain of two labels or more: the computed part is what is sent.
+func computedLabels(s string) bool {
+	i := strings.LastIndexAny(s, "$`…)}")
+	if i < 0 || !strings.Contains(s[:i+1], "$") && !strings.Contains(s[:i+1], "`") {
+		return false
+	}
+	dom := strings.TrimPrefix(s[i+1:], ".")
+	if strings.Count(dom, ".") < 1 || strings.ContainsAny(dom, "/:@ ") || dom == "" {
+		return false
+	}
+	for _, l := range strings.Split(dom, ".") {
+		if l == "" {
+			return false
+		}
+	}
+	switch lower(dom[strings.LastIndexByte(dom, '.')+1:]) {
+	case "local", "internal", "lan", "localhost", "home", "arpa":
+		return false
+	}
+	return true
 }

