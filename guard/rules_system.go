@@ -537,11 +537,21 @@ var systemRules = []*rule{
 		}},
 	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
 		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
-		names:       names("certutil", "import-certificate", "security", "trust", "keytool"),
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := lower(joinWords(args))
 			switch c.name {
+			case "cp", "install", "mv", "tee", "ln", "dd":
+				// a certificate dropped where the system's trust store
+				// is built from (update-ca-certificates, update-ca-trust)
+				for _, t := range a.writeTargets(c) {
+					for _, d := range caAnchorDirs {
+						if strings.HasPrefix(t.path+"/", d) {
+							return true, t.raw
+						}
+					}
+				}
 			case "certutil":
 				// certutil -addstore [-f] [-enterprise] Root FILE
 				if !strings.Contains(j, "-addstore") && !strings.Contains(j, "/addstore") {
@@ -849,3 +859,8 @@ func namesStaging(c *cmd) bool {
 func falseWord(v string) bool {
 	return v == "false" || v == "0" || v == "no" || v == "off"
 }
+
+// caAnchorDirs are the directories the system's trusted root
+// certificates are built from.
+var caAnchorDirs = []string{"/usr/local/share/ca-certificates/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/",
+	"/etc/ca-certificates/trust-source/anchors/", "/usr/share/pki/trust/anchors/", "/etc/pki/trust/anchors/", "/etc/ssl/certs/"}

@@ -142,3 +142,18 @@ func TestMoreWaysToTurnChecksOff(t *testing.T) {
 		`setx ACME_HOME C:\work`,
 	})
 }
+
+// A certificate dropped where the system's trust store is built from,
+// by any file-writing tool.
+func TestCertificatesDroppedIntoTrustAnchors(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo install -m 644 proxy.crt /usr/local/share/ca-certificates/proxy.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`cat mitm.pem | sudo tee /etc/pki/ca-trust/source/anchors/mitm.pem`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cp proxy.crt ./certs/proxy.crt`,
+		`sudo update-ca-certificates`,
+		`ls /usr/local/share/ca-certificates/`,
+	})
+}
