@@ -8,7 +8,7 @@ import (
 // Rules for erasing disks, partitions and volumes (category disk_wipe).
 var diskWipeRules = []*rule{
 	{ID: "disk-fill", Level: LevelModerate, Category: CategoryDiskWipe, Description: "filling the disk",
-		Suggestions: []string{"Limit the size (dd count=, fallocate -l 10M)", "Write test files into the project directory"}, names: names("dd", "fallocate", "truncate", "yes", "cat"),
+		Suggestions: []string{"Limit the size (dd count=, fallocate -l 10M)", "Write test files into the project directory"}, names: names("dd", "fallocate", "truncate", "yes", "cat", "head"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -33,6 +33,18 @@ var diskWipeRules = []*rule{
 					v, ok = optValue(args, "-s", "size")
 				}
 				return ok && parseSize(v) >= 50<<30, v
+			case "head":
+				// head -c 100G /dev/zero > f: a bounded read, but of a size
+				// no disk holds
+				v, ok := optValue(args, "-c", "bytes")
+				if !ok || parseSize(v) < 50<<30 || endlessInput(c) == "" {
+					return false, ""
+				}
+				for _, r := range c.redirs {
+					if r.isOutput() && !strings.HasPrefix(r.w.s, "/dev/") {
+						return true, r.w.s
+					}
+				}
 			case "yes", "cat":
 				if c.name == "cat" && !hasWord(args, "/dev/zero") && !hasWord(args, "/dev/urandom") {
 					return false, ""
