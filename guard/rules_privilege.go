@@ -399,6 +399,28 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "password-on-stdin", Level: LevelHigh, Category: CategoryPrivilege, Description: "feeding a password written in the command to sudo -S or su (it lands in history, logs and the agent's context)",
+		Suggestions: []string{"Let the user type the password", "Use a sudoers rule for the one command that needs root"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText || strings.TrimSpace(c.in.text) == "" || len(c.wrappers) == 0 && c.name != "su" {
+				return false, ""
+			}
+			if c.name == "su" {
+				return true, "su"
+			}
+			for _, w := range c.wrappers {
+				f := strings.Fields(w)
+				if len(f) == 0 || path.Base(f[0]) != "sudo" {
+					continue
+				}
+				for _, o := range f[1:] {
+					if o == "--stdin" || len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o, 'S') > 0 {
+						return true, "sudo -S"
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "k8s-impersonate-admin", Level: LevelHigh, Category: CategoryPrivilege, Description: "acting as a cluster administrator or a system identity by impersonation",
 		Suggestions: []string{"Run as your own identity and ask for the role you need", "Use kubectl auth can-i to check permissions"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -100,3 +100,18 @@ func TestImpersonationAndForgeSettingsRaised(t *testing.T) {
 		`curl -s https://api.github.com/repos/acme/site`,
 	})
 }
+
+// A password written into the command and fed to sudo -S or su.
+func TestPasswordsFedToSudoAndSu(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'S3cret!' | sudo -S apt-get update`, CategoryPrivilege, "password-on-stdin", LevelHigh},
+		{`sudo -kS id <<< 'S3cret!'`, CategoryPrivilege, "password-on-stdin", LevelHigh},
+		{`printf 'toor\n' | su - root -c whoami`, CategoryPrivilege, "password-on-stdin", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo apt-get update`,
+		`echo hello | sudo tee ./out.txt`,
+		`sudo -S id < /dev/null`,
+	})
+}

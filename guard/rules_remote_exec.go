@@ -398,6 +398,9 @@ var remoteExecRules = []*rule{
 				} else if c.name != "helm" && c.name != "kustomize" {
 					continue
 				}
+				if (v == "-" || v == "/dev/stdin") && c.in.kind == flowRemote && unknownHostOrCode(c.in.what) {
+					return true, c.in.what // curl URL | kubectl apply -f -
+				}
 				if strings.Contains(v, "://") && codeURL(v) || (strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") || strings.Contains(v, "?ref=")) && (c.name == "kustomize" || strings.HasPrefix(w.s, "-k") || strings.HasPrefix(w.s, "--kustomize")) {
 					return true, v
 				}
@@ -559,6 +562,9 @@ var remoteExecRules = []*rule{
 			}
 			if a.isDownloaded(f, c.cwd) {
 				return true, f
+			}
+			if (f == "-" || f == "/dev/stdin") && c.in.kind == flowRemote {
+				return true, c.in.what // curl URL | make -f -
 			}
 			return false, ""
 		}},
@@ -742,4 +748,15 @@ func pluginSource(tool, s string) string {
 		return s
 	}
 	return ""
+}
+
+// unknownHostOrCode reports a download's description ("curl URL") naming
+// a URL that is not a well-known source of manifests.
+func unknownHostOrCode(what string) bool {
+	for _, f := range strings.Fields(what) {
+		if strings.Contains(f, "://") {
+			return codeURL(f)
+		}
+	}
+	return true
 }

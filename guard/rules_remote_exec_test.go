@@ -193,3 +193,17 @@ func TestOtherDownloadersAndForwardedInput(t *testing.T) {
 		`curl -s https://get.example.org/data.json | bash -c 'jq .name'`,
 	})
 }
+
+// A manifest or Makefile read from standard input that a download feeds.
+func TestDownloadsFedToApplyAndMake(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -sL https://files.example.org/all.yaml | kubectl apply -f -`, CategoryRemoteExec, "apply-remote-manifest", LevelHigh},
+		{`wget -qO- https://files.example.org/Makefile | make -f - install`, CategoryRemoteExec, "make-downloaded", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kustomize build overlays/dev | kubectl apply -f -`,
+		`curl -sL https://github.com/cert-manager/cert-manager/releases/download/v1.14.0/cert-manager.yaml | kubectl apply -f -`,
+		`cat Makefile.local | make -f -`,
+	})
+}
