@@ -81,10 +81,34 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	if rel := p[len(a.workDir)+1:]; sourceDirs[rel] || projectData(rel) {
+	if rel := p[len(a.workDir)+1:]; (sourceDirs[rel] || projectData(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
 	return pcInside
+}
+
+// generatorOutputs are the directories a generator fills by default:
+// deleted in the line that runs it (rm -rf pkg && wasm-pack build), they
+// are its previous output.
+var generatorOutputs = map[string]string{"wasm-pack build": "pkg", "mkdocs build": "site", "jekyll build": "_site", "hugo": "public",
+	"zola build": "public", "docusaurus build": "build", "sphinx-build": "_build", "mdbook build": "book", "typedoc": "docs", "jsdoc": "out",
+	"buf generate": "gen", "storybook build": "storybook-static", "eleventy": "_site", "antora": "build"}
+
+// regeneratedHere reports a top-level directory of the work directory
+// that a generator run later in the same line makes again.
+func (a *analysis) regeneratedHere(rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	if strings.Contains(rel, "/") {
+		return false
+	}
+	for tool, out := range generatorOutputs {
+		if out == rel && strings.Contains(a.src, tool) {
+			i := strings.Index(a.src, tool)
+			j := strings.Index(a.src, rel)
+			return j >= 0 && j < i // deleted first, then generated
+		}
+	}
+	return false
 }
 
 // projectData reports whether a path relative to the work directory
@@ -100,14 +124,41 @@ func projectData(rel string) bool {
 	}
 	base := comps[len(comps)-1]
 	switch {
-	case strings.HasPrefix(base, "terraform.tfstate") || base == ".env":
+	case strings.HasPrefix(base, "terraform.tfstate") || localEnvFile(base):
 		return true
 	case len(comps) == 1:
 		return projectDirs[base]
 	}
+	if projectDirs[comps[0]] && len(comps) == 2 && (comps[0] == "testdata" || comps[0] == "fixtures") {
+		return true // golden files and fixtures people wrote
+	}
 	// a local database for development or tests (data/dev.db,
 	// storage/test.sqlite) is made again by migrations and seeds
-	return projectDataRoots[comps[0]] && !testName(base)
+	for _, c := range comps[:len(comps)-1] {
+		if projectDataRoots[c] {
+			return !testName(base)
+		}
+	}
+	return false
+}
+
+// localEnvFile reports a dotenv file of this checkout (.env,
+// .env.development.local): settings and secrets kept out of git, unlike
+// the templates committed beside them.
+func localEnvFile(base string) bool {
+	if base == ".env" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(base, ".env.")
+	if !ok {
+		return false
+	}
+	for _, t := range [...]string{"example", "sample", "template", "dist", "defaults", "schema"} {
+		if strings.Contains(rest, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // projectDirs are top-level directories of what people write besides
@@ -116,7 +167,8 @@ func projectData(rel string) bool {
 var (
 	projectDirs = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "__tests__": true, "e2e": true,
 		"docs": true, "scripts": true, "config": true, "infra": true, "deploy": true, "terraform": true,
-		"data": true, "storage": true, "uploads": true}
+		"data": true, "storage": true, "uploads": true, "testdata": true, "fixtures": true, "patches": true, "secrets": true,
+		"templates": true, "proto": true, "schemas": true, "locales": true, "i18n": true, "examples": true, "notebooks": true}
 	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true}
 )
 

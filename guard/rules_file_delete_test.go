@@ -266,3 +266,28 @@ func TestZshQualifiersNegationAndShortLoops(t *testing.T) {
 		`for f in src/**/*.ts; wc -l $f`,
 	})
 }
+
+// What a project keeps that no build makes again: golden files,
+// patches, local secrets and dotenv files, data below a storage
+// directory, emptied manifests; a directory a generator fills, deleted
+// just before it runs, is its previous output.
+func TestProjectDataManifestsAndGeneratorOutputs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf testdata/snapshots`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf patches`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -f .env.production.local`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf app/storage/media/*`, CategoryFileDelete, "", LevelModerate},
+		{`echo -n > package.json`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`printf '' > Cargo.toml`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`rm -rf site/ docs/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f .env.example.bak`,
+		`rm -rf tests/fixtures/output/*`,
+		`rm -rf pkg/ && wasm-pack build --target web`,
+		`rm -rf site/ && mkdocs build --strict`,
+		`echo 'module example.com/x' > go.mod`,
+		`echo -n "$TOKEN" | wc -c`,
+	})
+}

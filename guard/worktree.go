@@ -168,6 +168,8 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true
 	case c.name == ":" || c.name == "true" || c.name == "false":
 		return true // they print nothing
+	case (c.name == "printf" || c.name == "echo") && t.content.kind == flowText && !t.content.partial && strings.TrimSpace(t.content.text) == "":
+		return true // printf '', echo -n: nothing, or a bare newline
 	case t.content.kind == flowNone && len(c.words) == 0:
 		return true
 	case c.name == "truncate":
@@ -473,6 +475,9 @@ var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true
 // *.{ts,tsx}.
 func sourceGlob(pat string) bool {
 	pat = stripGlobQualifier(pat)
+	if strings.HasPrefix(pat, "**.") {
+		pat = pat[1:] // fish's **.go is every .go file below
+	}
 	ext, ok := strings.CutPrefix(pat, "*.")
 	if !ok {
 		return false
@@ -520,9 +525,19 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 		}
 		return (base == "*" || base == "**") && len(comps) > 1 && sourceDirs[comps[0]]
 	}
+	if projectManifests[base] {
+		return true
+	}
 	ext := path.Ext(base)
 	return ext != "" && sourceExts[strings.ToLower(ext[1:])]
 }
+
+// projectManifests are the files that declare a project's modules,
+// dependencies and build: written by people, with no extension of code.
+var projectManifests = map[string]bool{"go.mod": true, "go.sum": true, "package.json": true, "Cargo.toml": true, "pyproject.toml": true,
+	"requirements.txt": true, "Gemfile": true, "pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "settings.gradle": true,
+	"Makefile": true, "Dockerfile": true, "composer.json": true, "mix.exs": true, "setup.py": true, "setup.cfg": true, "CMakeLists.txt": true,
+	"docker-compose.yml": true, "compose.yaml": true, "README.md": true, "tsconfig.json": true, "deno.json": true}
 
 // generatedOnly reports git pathspecs (after --, or the operands) that all
 // lie in directories builds regenerate: git clean -fd -- build/.
