@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -594,26 +595,52 @@ func (a *analysis) expandWrites(c *cmd) {
 			}
 			a.persistContent(c, content, t.path, t.class == wCron)
 		case wNone:
-			if !laterRunScript(t.path) {
-				continue
-			}
 			text := ""
 			if t.content.kind == flowText {
 				text = t.content.text
 			} else if c.name == "sed" {
 				text = sedInsertedText(c.args())
 			}
-			if strings.TrimSpace(text) == "" {
-				continue
-			}
-			// a script an entrypoint, direnv or a later run executes: code
-			// that fetches and runs, or opens a shell to a host, is a
-			// foothold; anything milder is the script's own business
-			sub := a.capture(func() { a.nested(strings.ReplaceAll(text, `\n`, "\n"), "planted in "+t.path) })
-			if sub != nil && sub.level >= LevelCritical && (sub.category == CategoryRemoteExec || sub.category == CategoryReverseShell) {
-				a.emit(c, ruleByID["persistence-malicious-payload"], t.path+" ← "+sub.text())
+			switch {
+			case strings.TrimSpace(text) == "":
+			case laterRunScript(t.path):
+				a.plantedCode(c, strings.ReplaceAll(text, `\n`, "\n"), t.path)
+			case path.Base(t.path) == "package.json" || path.Base(t.path) == "composer.json":
+				// lifecycle scripts run at the next install
+				for _, m := range manifestScript.FindAllStringSubmatch(text, 8) {
+					a.plantedCode(c, strings.ReplaceAll(m[1], `\"`, `"`), t.path)
+				}
 			}
 		}
+	}
+	if c.name == "npm" || c.name == "pnpm" || c.name == "yarn" {
+		// npm set-script NAME CMD, npm pkg set scripts.NAME=CMD
+		args := c.args()
+		if len(args) >= 3 && args[0].s == "set-script" {
+			a.plantedCode(c, args[2].s, "package.json scripts")
+		}
+		if len(args) >= 3 && args[0].s == "pkg" && args[1].s == "set" {
+			for _, w := range args[2:] {
+				if _, v, ok := strings.Cut(w.s, "="); ok && strings.HasPrefix(w.s, "scripts.") {
+					a.plantedCode(c, v, "package.json scripts")
+				}
+			}
+		}
+	}
+}
+
+// manifestScript matches a script of a package manifest ("postinstall":
+// "...").
+var manifestScript = regexp.MustCompile(`"(?:pre|post)?(?:install|prepare|publish|pack|test|start|build|dev|serve)[\w:-]*"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// plantedCode judges code written where it runs later unread (a script an
+// entrypoint, direnv or an install runs): code that fetches and runs, or
+// opens a shell to a host, is a foothold; anything milder is the
+// script's own business.
+func (a *analysis) plantedCode(c *cmd, code, where string) {
+	sub := a.capture(func() { a.nested(code, "planted in "+where) })
+	if sub != nil && sub.level >= LevelCritical && (sub.category == CategoryRemoteExec || sub.category == CategoryReverseShell) {
+		a.emit(c, ruleByID["persistence-malicious-payload"], where+" ← "+sub.text())
 	}
 }
 
