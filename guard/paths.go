@@ -81,10 +81,40 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	if rel := p[len(a.workDir)+1:]; (sourceDirs[rel] || projectData(rel)) && !a.regeneratedHere(rel) {
+	rel := p[len(a.workDir)+1:]
+	if (sourceDirs[rel] || projectData(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
+	if a.underSourceDir(rel) && !a.remadeLater(rel) {
+		return pcWorkSource // a part of the sources (src/components)
+	}
 	return pcInside
+}
+
+// underSourceDir reports a directory or file below a top-level source
+// directory, outside what builds and generators put there, or a database
+// file of the checkout's own (db.sqlite3) that no test owns.
+func (a *analysis) underSourceDir(rel string) bool {
+	if strings.ContainsAny(rel, "\x00*?[") {
+		return false // an entry a pattern may match: judged by the pattern
+	}
+	comps := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	for _, c := range comps {
+		if generatedDirs[c] || strings.HasPrefix(c, ".") || c == "mocks" || c == "__generated__" || c == "__snapshots__" {
+			return false
+		}
+	}
+	if len(comps) == 1 {
+		return isDBFile(comps[0]) && !testName(comps[0])
+	}
+	return sourceDirs[comps[0]] && path.Ext(comps[len(comps)-1]) == ""
+}
+
+// remadeLater reports a path the line names again after deleting it
+// (rm -rf src/api && openapi-gen -o src/api): made again by what follows.
+func (a *analysis) remadeLater(rel string) bool {
+	i := strings.Index(a.src, rel)
+	return i >= 0 && strings.Contains(a.src[i+len(rel):], rel)
 }
 
 // generatorOutputs are the directories a generator fills by default:
@@ -138,6 +168,21 @@ func projectData(rel string) bool {
 		if projectDataRoots[c] {
 			return !testName(base)
 		}
+	}
+	return false
+}
+
+// gitInternals reports a path into a repository's object store, refs or
+// reflogs (.git/objects, .git/refs/heads): history, not a lock or a log.
+func gitInternals(p string) bool {
+	i := strings.Index(p, ".git/")
+	if i < 0 || i > 0 && p[i-1] != '/' {
+		return false
+	}
+	next, _, _ := strings.Cut(p[i+len(".git/"):], "/")
+	switch next {
+	case "objects", "refs", "packed-refs", "HEAD", "logs":
+		return !fixtureGit(p[:i] + ".git")
 	}
 	return false
 }
@@ -502,7 +547,7 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.glob || rel == ".." || strings.Count(rel, "..") > 0 {
 				return pcEscape
 			}
-		case path.Base(rel) == ".git" && !fixtureGit(rel):
+		case path.Base(rel) == ".git" && !fixtureGit(rel), gitInternals(rel):
 			return pcGitDir
 		case rel == ".":
 			return pcWorkDir
@@ -702,7 +747,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcSecretsHome
 		}
-		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
+		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) || gitInternals(rel) {
 			return pcGitDir
 		}
 		if a.inWork(p) {
@@ -740,7 +785,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if isLogPath(p) {
 		return pcLogs
 	}
-	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
+	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) || a.inWork(p) && gitInternals(p[len(a.workDir):]) {
 		return pcGitDir
 	}
 	if a.inWork(p) {

@@ -291,3 +291,26 @@ func TestProjectDataManifestsAndGeneratorOutputs(t *testing.T) {
 		`echo -n "$TOKEN" | wc -c`,
 	})
 }
+
+// Parts of the sources (a subdirectory of src, app or internal), a
+// database file of the checkout, and a repository's object store or refs;
+// what a later command in the line makes again, mocks and snapshots, a
+// stale lock, are not.
+func TestSourceSubtreesCheckoutDatabasesAndGitInternals(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf src/components`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf internal/billing/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -f app.sqlite3`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf .git/objects`, CategoryGitDestroy, "rm-git-dir", LevelHigh},
+		{`rm -rf .git/refs/heads`, CategoryGitDestroy, "rm-git-dir", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf src/api && openapi-generator-cli generate -i api.yaml -g typescript -o src/api`,
+		`rm -rf internal/mocks && mockery --all --output internal/mocks`,
+		`rm -f internal/db/*.sql.go && sqlc generate`,
+		`rm -f test.sqlite3`,
+		`rm -f .git/index.lock`,
+		`rm -rf tests/fixtures/repo/.git/refs`,
+	})
+}
