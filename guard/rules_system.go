@@ -715,7 +715,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
 		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
-		names:       names("systemctl", "service", "rc-service", "launchctl", "sv"),
+		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if hasWord(args, "--user") {
@@ -734,6 +734,16 @@ var systemRules = []*rule{
 			case "launchctl":
 				if len(ops) >= 2 && (ops[0].s == "bootout" || ops[0].s == "unload" || ops[0].s == "disable") && (strings.Contains(joinWords(ops), "system") || strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchDaemons") || strings.HasPrefix(ops[len(ops)-1].s, "/System/")) {
 					return true, ops[len(ops)-1].s
+				}
+				// launchctl remove com.apple.X: one of the system's own jobs
+				if len(ops) >= 2 && (ops[0].s == "remove" || ops[0].s == "kill") && strings.HasPrefix(ops[len(ops)-1].s, "com.apple.") {
+					return true, ops[len(ops)-1].s
+				}
+			case "profiles":
+				// removing the configuration profiles that enrol the Mac in
+				// its organisation's management
+				if len(ops) >= 1 && (ops[0].s == "remove" || ops[0].s == "-R") && (hasWord(args, "-all") || hasWord(args, "-forced") || hasWord(args, "-identifier")) {
+					return true, "profiles remove"
 				}
 			}
 			return false, ""

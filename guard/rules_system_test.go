@@ -157,3 +157,17 @@ func TestCertificatesDroppedIntoTrustAnchors(t *testing.T) {
 		`ls /usr/local/share/ca-certificates/`,
 	})
 }
+
+// The system's own launchd jobs removed, and the Mac's management
+// profiles removed.
+func TestMacSystemJobsAndProfilesRemoved(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo launchctl remove com.apple.Dock.agent`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo profiles remove -identifier com.example.mdm -forced`, CategorySystem, "service-stop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`launchctl remove dev.example.watcher`,
+		`profiles list`,
+	})
+}
