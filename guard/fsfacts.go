@@ -22,7 +22,7 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 
 // deleteRuleNames are the commands the deletion rules look at: the
 // deleters, and the package runners that may start one.
-var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip"), deleters...)
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip", "7z", "7za", "7zz", "rar"), deleters...)
 
 // nodeDeleters are the npm packages that delete their operands
 // recursively, run directly or through npx: rm -rf by another name.
@@ -251,6 +251,23 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		if len(ops) > 1 {
 			for _, w := range ops[1:] {
 				add(w, o.has("r", "recurse-paths"))
+			}
+		}
+	case "7z", "7za", "7zz", "rar":
+		// 7z a -sdel, rar a -df, rar m: the files archived are deleted
+		ops := positional(args)
+		if len(ops) < 3 {
+			break
+		}
+		move := ops[0].s == "m" && c.name == "rar"
+		for _, w := range args {
+			if w.s == "-sdel" || w.s == "-df" {
+				move = true
+			}
+		}
+		if move && (ops[0].s == "a" || ops[0].s == "u" || ops[0].s == "m") {
+			for _, w := range ops[2:] {
+				add(w, true)
 			}
 		}
 	case "unlink":

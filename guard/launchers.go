@@ -792,6 +792,27 @@ func ansibleLaunches(a *analysis, c *cmd) []launch {
 	m, _ := optValue(args, "-m", "module-name")
 	switch m {
 	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+	case "file", "ansible.builtin.file":
+		// -m file -a 'path=/x state=absent' deletes /x, recursively, on
+		// every host
+		v, _ := optValue(args, "-a", "args")
+		kv := map[string]string{}
+		for _, f := range strings.Fields(v) {
+			if k, val, ok := strings.Cut(f, "="); ok {
+				kv[k] = strings.Trim(val, `"'`)
+			}
+		}
+		p := kv["path"]
+		if p == "" {
+			p = kv["dest"]
+		}
+		if p == "" {
+			p = kv["name"]
+		}
+		if kv["state"] == "absent" && p != "" {
+			return []launch{{code: "rm -rf " + shellQuote(p), origin: "ansible -m " + m}}
+		}
+		return nil
 	default:
 		return nil
 	}

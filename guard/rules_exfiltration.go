@@ -115,6 +115,34 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "ssh-agent-forwarded-unknown", Level: LevelCritical, Category: CategoryExfiltration, Description: "forwarding the SSH agent to a machine known only by its address (it can use every loaded key while connected)",
+		Suggestions: []string{"Connect without -A", "Use ProxyJump for bastions instead of agent forwarding"}, names: names("ssh", "autossh", "mosh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			fwd := false
+			for i, w := range args {
+				l := lower(strings.ReplaceAll(w.s, " ", ""))
+				if w.s == "-A" || len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s, 'A') > 0 && !strings.ContainsAny(w.s[1:], "bcDEeFIiJLlmOoPpQRSWw") ||
+					strings.HasPrefix(l, "-oforwardagent=yes") || w.s == "-o" && i+1 < len(args) && strings.EqualFold(strings.ReplaceAll(args[i+1].s, " ", "="), "ForwardAgent=yes") {
+					fwd = true
+				}
+			}
+			if !fwd {
+				return false, ""
+			}
+			ops := posArgs(args, optSpec{short: "bcDEeFIiJLlmOoPpQRSWw"})
+			if len(ops) == 0 {
+				return false, ""
+			}
+			host := ops[0].s
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			if isPublicIP(host) {
+				return true, host
+			}
+			return false, ""
+		}},
 	{ID: "exfil-upload-data", Level: LevelHigh, Category: CategoryExfiltration, Description: "uploading system data (users, history)",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {

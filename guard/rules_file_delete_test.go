@@ -314,3 +314,19 @@ func TestSourceSubtreesCheckoutDatabasesAndGitInternals(t *testing.T) {
 		`rm -rf tests/fixtures/repo/.git/refs`,
 	})
 }
+
+// Archivers told to delete what they archive, and configuration
+// management's file module told to make a path absent.
+func TestArchiversThatMoveAndAbsentFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`7z a -sdel /tmp/backup.7z ~/Pictures`, CategoryFileDelete, "", LevelHigh},
+		{`rar m /tmp/x.rar ~/Desktop`, CategoryFileDelete, "", LevelHigh},
+		{`ansible web -b -m ansible.builtin.file -a "path=/etc state=absent"`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`7z a /tmp/backup.7z ~/Pictures`,
+		`7z x archive.7z -o./out`,
+		`ansible web -m file -a "path=/srv/app/tmp state=directory"`,
+	})
+}
