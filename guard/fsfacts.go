@@ -717,6 +717,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
 					continue // the project's own unit or job, as reviewed
 				}
+				if t.class == wEtc && vendorRepoSource(t) {
+					continue // a vendor's own package repository, as its install guide writes it
+				}
 				return true, t.raw
 			}
 			return false, ""
@@ -1008,4 +1011,38 @@ func perlInPlace(args []word) bool {
 		}
 	}
 	return false
+}
+
+// vendorRepoSources are the hosts of software vendors' own package
+// repositories, the ones their install guides add.
+var vendorRepoSources = map[string]bool{"download.docker.com": true, "packages.microsoft.com": true, "apt.releases.hashicorp.com": true,
+	"rpm.releases.hashicorp.com": true, "deb.nodesource.com": true, "rpm.nodesource.com": true, "dl.google.com": true,
+	"packages.cloud.google.com": true, "pkgs.k8s.io": true, "cli.github.com": true, "apt.postgresql.org": true,
+	"download.postgresql.org": true, "repo.mysql.com": true, "dl.yarnpkg.com": true, "deb.debian.org": true, "archive.ubuntu.com": true,
+	"security.ubuntu.com": true, "repo.mongodb.org": true, "artifacts.elastic.co": true, "apt.grafana.com": true,
+	"repos.influxdata.com": true, "download.opensuse.org": true, "dl.fedoraproject.org": true, "packages.adoptium.net": true}
+
+// vendorRepoSource reports an APT or YUM source file whose written text
+// points only at vendors' own repositories, with a signing key named.
+func vendorRepoSource(t writeTarget) bool {
+	if !strings.HasPrefix(t.path, "/etc/apt/sources.list.d/") && !strings.HasPrefix(t.path, "/etc/yum.repos.d/") ||
+		t.content.kind != flowText || t.content.partial {
+		return false
+	}
+	text := t.content.text
+	if !strings.Contains(text, "signed-by=") && !strings.Contains(text, "gpgkey=") {
+		return false
+	}
+	hosts := 0
+	for _, f := range strings.Fields(text) {
+		f = strings.TrimPrefix(strings.TrimPrefix(f, "baseurl="), "gpgkey=")
+		if !strings.Contains(f, "://") {
+			continue
+		}
+		if !strings.HasPrefix(f, "https://") || !vendorRepoSources[lower(hostOf(f))] {
+			return false
+		}
+		hosts++
+	}
+	return hosts > 0
 }

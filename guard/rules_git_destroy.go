@@ -338,11 +338,29 @@ var gitDestroyRules = []*rule{
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
 		names:       names("git", "hg", "svn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if d := gitDiscards(c); d != "" {
+			d := gitDiscards(c)
+			if d == "git stash drop" && stashAppliedBefore(a.src, c.opText()) {
+				return false, "" // git stash apply && git stash drop: the changes are back in the tree
+			}
+			if d != "" {
 				return true, d
 			}
 			return false, ""
 		}},
+}
+
+// stashAppliedBefore reports a line that applies the stash before it
+// drops it (a drop with no stash named drops the one just applied).
+func stashAppliedBefore(src, op string) bool {
+	i := strings.Index(src, "stash apply")
+	j := strings.Index(src, "stash drop")
+	if i < 0 || j < i || strings.Contains(op, "stash@{") && !strings.Contains(src[i:j], "stash@{") {
+		return false
+	}
+	// only when the apply succeeded: && or fish's "; and"
+	between := src[i:j]
+	return (strings.Contains(between, "&&") || strings.Contains(between, "; and ")) && !strings.Contains(between, "stash push") &&
+		!strings.Contains(between, "stash save") && !strings.Contains(between, "||")
 }
 
 func init() { ruleSets = append(ruleSets, gitDestroyRules) }

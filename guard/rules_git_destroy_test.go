@@ -64,3 +64,19 @@ func TestReleaseTagsMovedAndRefsDeletedFromLists(t *testing.T) {
 		`git push origin :old-experiment`,
 	})
 }
+
+// A stash dropped once it was applied successfully: the changes are back
+// in the tree. Dropped whatever the apply did, or another stash, it is
+// lost work.
+func TestStashDroppedAfterItsApply(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git stash apply; git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash apply || git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git stash apply && git stash drop`,
+		`git stash apply stash@{1} && git stash drop stash@{1}`,
+	})
+}

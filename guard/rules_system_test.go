@@ -171,3 +171,19 @@ func TestMacSystemJobsAndProfilesRemoved(t *testing.T) {
 		`profiles list`,
 	})
 }
+
+// A vendor's own package repository added as its install guide writes
+// it (HTTPS, a signing key named); any other source in /etc is still a
+// change to the system.
+func TestVendorPackageRepositoriesAdded(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "deb [signed-by=/etc/apt/keyrings/x.gpg] https://apt.example.net/ stable main" | sudo tee /etc/apt/sources.list.d/x.list`, "", "", LevelHigh},
+		{`echo "deb https://download.docker.com/linux/ubuntu noble stable" | sudo tee /etc/apt/sources.list.d/docker.list`, CategorySystem, "write-etc", LevelHigh},
+		{`echo "deb [signed-by=/usr/share/keyrings/hc.gpg] http://apt.releases.hashicorp.com noble main" | sudo tee /etc/apt/sources.list.d/hc.list`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "deb [arch=amd64 signed-by=/usr/share/keyrings/hc.gpg] https://apt.releases.hashicorp.com noble main" | sudo tee /etc/apt/sources.list.d/hashicorp.list`,
+		`printf '[k8s]\nbaseurl=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/\ngpgkey=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/repodata/repomd.xml.key\n' | sudo tee /etc/yum.repos.d/kubernetes.repo`,
+	})
+}
