@@ -411,10 +411,14 @@ func (a *analysis) expandExec(c *cmd) {
 			inner = rest[j+1:]
 		}
 	} else if sub == "run" && c.name != "kubectl" {
-		// docker run [OPTIONS] IMAGE [COMMAND...]
+		// docker run [OPTIONS] IMAGE [COMMAND...]; --entrypoint sh makes
+		// the words after the image sh's arguments
 		j := skipOpts(rest, 0, dockerRunOpts)
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
+		}
+		if ep, ok := optValue(rest[:min(j, len(rest))], "", "entrypoint"); ok && ep != "" && j < len(rest) {
+			inner = append([]word{{s: ep, ok: true}}, rest[j+1:]...)
 		}
 	} else if c.name == "kubectl" {
 		for j, w := range rest {

@@ -919,12 +919,18 @@ func containerEnvShown(args []word) bool {
 	for i, w := range args {
 		switch w.s {
 		case "inspect":
+			formatted := false
 			for _, x := range args[i+1:] {
 				if strings.Contains(x.s, ".Config.Env") || strings.Contains(x.s, ".Env}}") {
 					return true
 				}
+				if x.s == "-f" || x.s == "--format" || strings.HasPrefix(x.s, "--format=") || x.s == "--type" || strings.HasPrefix(x.s, "--type=") {
+					formatted = true
+				}
 			}
-			return false
+			// docker inspect CONTAINER: the whole record, its Config.Env
+			// with the database passwords and API keys included
+			return !formatted && (i == 0 || i == 1 && args[0].s == "container")
 		case "exec":
 			for _, x := range args[i+1:] {
 				if x.s == "env" || x.s == "printenv" {

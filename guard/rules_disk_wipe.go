@@ -57,6 +57,39 @@ var diskWipeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",
+		Suggestions: []string{"Write to an image file instead", "Verify the device with lsblk and do this by hand"},
+		names:       names("qemu-img", "bmaptool", "ddrescue", "dcfldd", "dc3dd", "flashrom", "balena", "etcher", "pv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "flashrom" {
+				// the machine's own firmware rewritten
+				if (hasWord(args, "-w") || hasPrefixWord(args, "--write")) && strings.Contains(joinWords(args), "internal") {
+					return true, "firmware"
+				}
+				return false, ""
+			}
+			for _, w := range args {
+				if v, ok := strings.CutPrefix(w.s, "of="); ok && isBlockDevice(v) {
+					return true, v
+				}
+			}
+			ops := positional(args)
+			if len(ops) < 2 || c.name == "pv" {
+				return false, ""
+			}
+			if c.name == "qemu-img" && ops[0].s != "create" && ops[0].s != "convert" && ops[0].s != "dd" {
+				return false, ""
+			}
+			if last := ops[len(ops)-1].s; isBlockDevice(last) {
+				return true, last
+			}
+			// qemu-img create -f raw /dev/sdb 1G: the device before the size
+			if c.name == "qemu-img" && ops[0].s == "create" && len(ops) >= 3 && isBlockDevice(ops[len(ops)-2].s) {
+				return true, ops[len(ops)-2].s
+			}
+			return false, ""
+		}},
 	{ID: "dd-block-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "dd writing to a disk device",
 		Suggestions: []string{"Write to an image file instead (of=disk.img)", "Double-check the device with lsblk; never script this"}, names: names("dd"),
 		match: func(a *analysis, c *cmd) (bool, string) {

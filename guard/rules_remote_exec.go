@@ -251,6 +251,18 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "remote-procsubst-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build, task or playbook file downloaded through process substitution and run",
+		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// make -f <(curl URL), cargo run --manifest-path <(curl URL):
+			// the file says what runs
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowRemote && strings.HasPrefix(w.s, "/dev/fd/") {
+					return true, w.flow.what
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-subst-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running code downloaded by a command substitution",
 		Suggestions: suggRemote, names: execNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -473,10 +485,10 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-file-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a downloaded or remote system package (its scripts run as root)",
 		Suggestions: []string{"Install from the distribution's repositories", "Verify the package's signature before installing"},
-		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman"),
+		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman", "apk"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			install := false
+			install := c.name == "apk" && hasWord(args, "add")
 			for _, w := range args {
 				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || w.s == "--upgrade" || w.s == "--freshen" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
 					install = true
@@ -490,7 +502,7 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			for _, w := range positional(args) {
-				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar")) {
+				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar") || strings.HasSuffix(w.s, ".apk")) {
 					return true, w.s
 				}
 				if a.isDownloaded(w.s, c.cwd) {
