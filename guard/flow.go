@@ -242,6 +242,12 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return flow{kind: flowUnknown}
 		}
 		return c.in
+	case (n == "sqlite3" || n == "sqlite" || n == "duckdb") && len(positional(args)) > 0:
+		// sqlite3 FILE .dump: the database's content
+		if f := a.readerFlow(c, positional(args)[:1], false); f.kind == flowSecret {
+			return f
+		}
+		return flow{kind: flowUnknown}
 	case n == "tar" || n == "zip" || n == "7z" || n == "rar":
 		if f := a.archiveFlow(c, args); f.kind != flowNone {
 			return f

@@ -1076,6 +1076,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			if strings.HasPrefix(rel, "Library/Keychains") || strings.Contains(rel, "Cookies") || strings.Contains(rel, "Login Data") {
 				return "keychain or browser credentials (" + s + ")", true
 			}
+			// the user's messages, notes, mail and browsing
+			for _, d := range [...]string{"Library/Messages", "Library/Mail", "Library/Safari", "Library/Group Containers/group.com.apple.notes",
+				"Library/Application Support/AddressBook", "Library/Calendars"} {
+				if strings.HasPrefix(rel, d) {
+					return "personal data (" + s + ")", false
+				}
+			}
 		}
 		if rel == "" {
 			return "the home directory (" + s + ")", true
