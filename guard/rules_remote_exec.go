@@ -427,9 +427,13 @@ var remoteExecRules = []*rule{
 			switch c.name {
 			case "deno":
 				if len(args) > 0 && (args[0].s == "run" || args[0].s == "install" || args[0].s == "eval") {
+					all := hasWord(args, "-A") || hasWord(args, "--allow-all")
 					for _, w := range args[1:] {
 						if !strings.HasPrefix(w.s, "-") {
-							return codeURL(w.s), w.s
+							// a well-known host's module is still a stranger's when
+							// it is unpinned and given every permission
+							unpinned := strings.Contains(w.s, "://") && !strings.Contains(w.s[strings.Index(w.s, "://")+3:], "@")
+							return codeURL(w.s) || all && unpinned && strings.Contains(w.s, "/x/"), w.s
 						}
 					}
 				}

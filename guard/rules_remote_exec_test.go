@@ -225,3 +225,17 @@ func TestDownloadsAsFilesEntrypointsAndApk(t *testing.T) {
 		`apk add --no-cache curl`,
 	})
 }
+
+// A third-party module of a well-known registry, unpinned and given
+// every permission, is code nobody reviewed with the run of the machine.
+func TestUnpinnedThirdPartyModulesWithAllPermissions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`deno run -A https://deno.land/x/someone_example/cli.ts`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`deno run -A https://deno.land/x/someone_example@v1.4.2/cli.ts`,
+		`deno run https://deno.land/x/someone_example/cli.ts`,
+		`deno run -A main.ts`,
+	})
+}
