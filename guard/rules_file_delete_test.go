@@ -330,3 +330,19 @@ func TestArchiversThatMoveAndAbsentFiles(t *testing.T) {
 		`ansible web -m file -a "path=/srv/app/tmp state=directory"`,
 	})
 }
+
+// A file overwritten with an empty value (jq -n null, echo '{}') is
+// emptied like one overwritten with nothing.
+func TestFilesOverwrittenWithEmptyValues(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`jq -n null > ~/.docker/config.json`, CategoryFileDelete, "", LevelModerate},
+		{`echo '{}' > ~/.config/gcloud/credentials.db`, CategoryFileDelete, "", LevelModerate},
+		{`echo '[]' > package.json`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`jq -n '{name: "x"}' > ./out/config.json`,
+		`echo '{}' > /tmp/state.json`,
+		`jq -n null`,
+	})
+}

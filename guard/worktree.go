@@ -168,12 +168,26 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true
 	case c.name == ":" || c.name == "true" || c.name == "false":
 		return true // they print nothing
-	case (c.name == "printf" || c.name == "echo") && t.content.kind == flowText && !t.content.partial && strings.TrimSpace(t.content.text) == "":
-		return true // printf '', echo -n: nothing, or a bare newline
+	case (c.name == "printf" || c.name == "echo") && t.content.kind == flowText && !t.content.partial && trivialContent(t.content.text):
+		return true // printf '', echo -n, echo '{}': nothing, or a bare newline or empty value
+	case c.name == "jq" && hasWord(c.args(), "-n"):
+		// jq -n null: an empty JSON value
+		ops := positional(c.args())
+		return len(ops) == 1 && trivialContent(ops[0].s)
 	case t.content.kind == flowNone && len(c.words) == 0:
 		return true
 	case c.name == "truncate":
 		return truncZero(c)
+	}
+	return false
+}
+
+// trivialContent reports text that holds no data: nothing, a newline, an
+// empty JSON value.
+func trivialContent(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "{}", "[]", "null", `""`, "''":
+		return true
 	}
 	return false
 }
