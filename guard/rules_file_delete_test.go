@@ -337,7 +337,7 @@ func TestFilesOverwrittenWithEmptyValues(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`jq -n null > ~/.docker/config.json`, CategoryFileDelete, "", LevelModerate},
-		{`echo '{}' > ~/.config/gcloud/credentials.db`, CategoryFileDelete, "", LevelModerate},
+		{`echo '{}' > ~/.config/gh/hosts.yml`, CategoryFileDelete, "", LevelModerate},
 		{`echo '[]' > package.json`, CategoryFileDelete, "empty-project-sources", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
