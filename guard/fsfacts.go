@@ -310,6 +310,18 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			break
 		}
 		dest := ops[len(ops)-1]
+		if isRemoteSpec(dest.s) && hasPrefixWord(args, "--delete") {
+			// host:~/ or host:/: the whole home or disk over there, mirrored
+			// from a source that may hold nothing
+			_, rp, _ := strings.Cut(dest.s, ":")
+			switch strings.TrimSuffix(rp, "/") {
+			case "", "~", "$HOME":
+				out = append(out, delTarget{w: dest, class: pcHome, rec: true})
+			case "/", "/home", "/etc", "/usr", "/var", "/root":
+				out = append(out, delTarget{w: dest, class: pcSystemCrit, rec: true})
+			}
+			break
+		}
 		if strings.Contains(dest.s, ":") {
 			break // remote destination
 		}

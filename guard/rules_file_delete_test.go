@@ -346,3 +346,17 @@ func TestFilesOverwrittenWithEmptyValues(t *testing.T) {
 		`jq -n null`,
 	})
 }
+
+// A mirror with --delete onto another machine's home or root: whatever
+// the source lacks goes there.
+func TestMirrorsDeletingRemoteHomesAndRoots(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rsync -a --delete /tmp/empty/ ops@10.0.0.5:~/`, CategoryFileDelete, "", LevelCritical},
+		{`rsync -aH --delete-before ./blank/ root@10.0.0.5:/`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rsync -a --delete ./public/ deploy@10.0.0.5:/var/www/site/`,
+		`rsync -a ./dotfiles/ ops@10.0.0.5:~/`,
+	})
+}
