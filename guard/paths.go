@@ -198,12 +198,12 @@ func localEnvFile(base string) bool {
 	if !ok {
 		return false
 	}
-	for _, t := range [...]string{"example", "sample", "template", "dist", "defaults", "schema"} {
+	for _, t := range [...]string{"example", "sample", "template", "dist", "defaults", "schema", "bak", "backup", "orig"} {
 		if strings.Contains(rest, t) {
 			return false
 		}
 	}
-	return true
+	return !testName(rest) // .env.test, .env.ci: settings for a test run
 }
 
 // projectDirs are top-level directories of what people write besides
@@ -839,6 +839,14 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if buildOutputs[base] && depth >= 4 {
 		// another project's build output: its build makes it again
 		return pcHomeCache
+	}
+	if depth >= 3 {
+		// an application's own scratch space (/app/tmp/cache, /srv/x/cache)
+		for _, c := range strings.Split(p[1:], "/")[1:] {
+			if c == "tmp" || c == "cache" || c == ".cache" {
+				return pcHomeCache
+			}
+		}
 	}
 	return pcOutside
 }

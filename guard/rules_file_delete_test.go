@@ -360,3 +360,22 @@ func TestMirrorsDeletingRemoteHomesAndRoots(t *testing.T) {
 		`rsync -a ./dotfiles/ ops@10.0.0.5:~/`,
 	})
 }
+
+// Regenerated or throw-away things: a bundler's builds directory, an
+// application's scratch space outside the work directory (a container's
+// /app/tmp), dotenv files for tests and their backups. A real dotenv
+// file, or an application's data, still counts.
+func TestScratchSpacesBuildsAndTestSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -f .env.staging`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf /srv/app/uploads`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf app/assets/builds/*`,
+		`docker compose run --rm web rm -rf /app/tmp/cache`,
+		`rm -rf /srv/app/cache/views`,
+		`rm -f .env.test`,
+		`rm -f .env.local.bak`,
+	})
+}

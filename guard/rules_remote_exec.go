@@ -752,13 +752,12 @@ func wordsArePrefix(ws []word, vs []string) bool {
 func pluginSource(tool, s string) string {
 	u := strings.TrimPrefix(strings.TrimPrefix(s, "git::"), "hg::")
 	if tool == "gh" && !strings.Contains(u, "://") {
-		// gh extension install OWNER/REPO: a repository on GitHub; the
-		// extensions GitHub and the CLI's team publish are the usual ones
-		owner, _, ok := strings.Cut(u, "/")
-		if !ok || owner == "github" || owner == "cli" || strings.HasPrefix(u, ".") {
-			return ""
-		}
-		u = "https://github.com/" + u
+		return "" // gh extension install OWNER/REPO: a repository on GitHub
+	}
+	// plugins are published on the well-known code hosts; a URL anywhere
+	// else (a bare address, a self-hosted server) is nobody's review
+	if codeHosts[lower(hostOf(strings.TrimPrefix(u, "git+")))] && !strings.HasPrefix(lower(u), "http://") {
+		return ""
 	}
 	if codeURL(u) {
 		return s

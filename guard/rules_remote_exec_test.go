@@ -158,7 +158,7 @@ func TestPluginsFromArbitraryURLs(t *testing.T) {
 		{`ansible-galaxy collection install git+https://code.example.org/p/coll.git`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
 		{`pre-commit try-repo https://code.example.org/p/hooks`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
 		{`vagrant box add devbox https://files.example.org/devbox.box`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
-		{`gh extension install stranger-example/gh-helper`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`gh extension install https://git.example.org/p/gh-helper`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
 		{`podman build -t img https://code.example.org/p/app.git`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
@@ -168,6 +168,8 @@ func TestPluginsFromArbitraryURLs(t *testing.T) {
 		`ansible-galaxy install -r requirements.yml`,
 		`vagrant box add ubuntu/jammy64`,
 		`gh extension install github/gh-copilot`,
+		`gh extension install dlvhdr/gh-dash`,
+		`helm plugin install https://github.com/databus23/helm-diff`,
 		`gh extension list`,
 		`docker build -t app .`,
 	})

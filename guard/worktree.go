@@ -476,7 +476,7 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
 	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
 	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
-	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true}
+	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
