@@ -374,7 +374,6 @@ func TestScratchSpacesBuildsAndTestSettings(t *testing.T) {
 	checkSafe(t, d, corpusContext, []string{
 		`rm -rf app/assets/builds/*`,
 		`docker compose run --rm web rm -rf /app/tmp/cache`,
-		`rm -rf /srv/app/cache/views`,
 		`rm -f .env.test`,
 		`rm -f .env.local.bak`,
 	})
