@@ -136,3 +136,17 @@ func TestLifecycleScriptsPlanted(t *testing.T) {
 		`echo '{"name":"x","scripts":{"build":"tsc -p ."}}' > package.json`,
 	})
 }
+
+// A preload or a hijacked search path set in the service manager's
+// environment reaches every service it starts.
+func TestServiceManagerEnvironmentHijacked(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo systemctl set-environment LD_PRELOAD=/var/tmp/.l.so`, CategoryPersistence, "env-hijack-persistent", LevelHigh},
+		{`systemctl --user set-environment PATH=/tmp/.b:/usr/bin`, CategoryPersistence, "env-hijack-persistent", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`systemctl --user set-environment EDITOR=vim`,
+		`systemctl show-environment`,
+	})
+}
