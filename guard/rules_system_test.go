@@ -187,3 +187,17 @@ func TestVendorPackageRepositoriesAdded(t *testing.T) {
 		`printf '[k8s]\nbaseurl=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/\ngpgkey=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/repodata/repomd.xml.key\n' | sudo tee /etc/yum.repos.d/kubernetes.repo`,
 	})
 }
+
+// The quarantine flag stripped from something fetched: Gatekeeper never
+// checks it. The project's own build output is another matter.
+func TestQuarantineStrippedFromDownloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`xattr -dr com.apple.quarantine /tmp/Tool.app`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`xattr -d com.apple.quarantine ~/Downloads/tool.pkg`, CategorySystem, "macos-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`xattr -dr com.apple.quarantine ./build/Release/App.app`,
+		`xattr -l ~/Downloads/tool.zip`,
+	})
+}
