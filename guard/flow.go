@@ -239,6 +239,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return passFlow(c.in, false)
 	case n == "tee" || n == "pv" || n == "buffer" || n == "mbuffer" || n == "cat" && len(positional(args)) == 0:
 		if c.in.kind == flowNone {
+			if n == "cat" && c.origin == "command substitution" && len(c.redirs) == 0 {
+				// "$(cat)": the input of the command the substitution is in
+				return flow{kind: flowUnknown, what: stdinOfParent}
+			}
 			return flow{kind: flowUnknown}
 		}
 		return c.in
@@ -1132,6 +1136,10 @@ func copiedFromHost(c *cmd) []string {
 	}
 	return nil
 }
+
+// stdinOfParent marks the output of a command substitution that only
+// reads standard input: it is whatever the enclosing command reads.
+const stdinOfParent = "\x00stdin of the enclosing command"
 
 // dynDownload prefixes the key of a download whose file name is computed.
 const dynDownload = "\x00dyn:"

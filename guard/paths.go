@@ -1104,6 +1104,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "password hashes (" + s + ")", true
 	case strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key"):
 		return "SSH host keys (" + s + ")", true
+	case p == "/etc/gitlab-runner/config.toml" || strings.HasPrefix(p, "/etc/buildkite-agent/") || strings.HasPrefix(p, "/var/lib/jenkins/secrets/") ||
+		strings.HasSuffix(p, "/.gitlab-runner/config.toml") || strings.HasSuffix(p, "/actions-runner/.credentials") || strings.HasSuffix(p, "/actions-runner/.runner"):
+		return "a CI runner's tokens (" + s + ")", true
 	case p == "/etc/passwd":
 		return "the user list (" + s + ")", false
 	case strings.HasPrefix(p, "/proc/") && base == "environ":

@@ -163,6 +163,9 @@ var exfiltrationRules = []*rule{
 				if f.kind == flowSecret {
 					return true, f.what
 				}
+				if f.what == stdinOfParent && c.in.kind == flowSecret {
+					return true, c.in.what // secret | curl -d "$(cat)"
+				}
 			}
 			for _, w := range c.args() {
 				// xargs -I{} curl 'https://host/?d={}': what is read
