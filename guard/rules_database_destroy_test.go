@@ -69,3 +69,21 @@ func TestStatementsNamingTestDatabases(t *testing.T) {
 		`psql -h localhost -c "DROP DATABASE IF EXISTS app_test_${WORKER}"`,
 	})
 }
+
+// Restores that drop what they replace, by any dump tool, and InfluxQL
+// statements; a restore printed as a script, or into a test database,
+// is not.
+func TestRestoresThatDropAndInfluxStatements(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pg_restore -c -d shop -h db.internal dump.pgdump`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`mongorestore --drop --uri mongodb://10.0.0.9/shop ./dump`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`influx -host 10.0.0.9 -execute 'DROP DATABASE metrics'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pg_restore --clean -f restore.sql dump.pgdump`,
+		`pg_restore -d shop_test --clean dump.pgdump`,
+		`mongorestore --uri mongodb://10.0.0.9/shop ./dump`,
+		`influx -execute 'SHOW DATABASES'`,
+	})
+}

@@ -20,7 +20,7 @@ func (s *sqlScan) any() bool {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx")
 
 // redisCLIOpts are redis-cli's (and its forks') options that take a value.
 var redisCLIOpts = optSpec{short: "hpsanurdDi", long: []string{"user", "pass", "cacert", "cacertdir", "cert", "key", "sni", "tls-ciphers",
@@ -78,6 +78,11 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			add(v)
 		}
 		if v, ok := optValue(args, "", "execute"); ok {
+			add(v)
+		}
+	case "influx":
+		// InfluxQL: influx -execute 'DROP DATABASE x'
+		if v, ok := optValue(args, "-execute", "execute"); ok {
 			add(v)
 		}
 	case "cockroach", "cqlsh", "isql":
