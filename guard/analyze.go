@@ -1818,6 +1818,16 @@ func (a *analysis) after(c *cmd) {
 	if c.name == "ln" && c.pipe == nil {
 		a.recordLink(c)
 	}
+	if c.name == "losetup" {
+		// losetup /dev/loop9 /dev/sda: the loop device is that disk
+		ops := posArgs(c.args(), optSpec{short: "ob", long: []string{"offset", "sizelimit", "sector-size"}})
+		if len(ops) == 2 && loopDevice(ops[0].s) && isBlockDevice(ops[1].s) {
+			if a.links == nil {
+				a.links = map[string]string{}
+			}
+			a.links[ops[0].s] = ops[1].s
+		}
+	}
 	switch c.name {
 	case "alias":
 		a.recordAliases(c)

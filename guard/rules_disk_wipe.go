@@ -111,6 +111,9 @@ var diskWipeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				if loopDevice(w.s) {
+					if disk := a.links[w.s]; disk != "" {
+						return true, w.s + " (" + disk + ")" // a loop device set up over a disk
+					}
 					continue
 				}
 				if strings.HasPrefix(w.s, "/dev/") || !w.ok {

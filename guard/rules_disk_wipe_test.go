@@ -69,3 +69,14 @@ func TestImagingToolsOntoDisks(t *testing.T) {
 		`flashrom -p internal -r backup.bin`,
 	})
 }
+
+// A loop device set up over a real disk is that disk.
+func TestLoopDevicesOverDisks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo losetup /dev/loop7 /dev/nvme0n1 && sudo mkfs.xfs -f /dev/loop7`, CategoryDiskWipe, "mkfs-device", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo losetup /dev/loop7 ./disk.img && sudo mkfs.ext4 /dev/loop7`,
+	})
+}
