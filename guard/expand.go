@@ -825,6 +825,16 @@ func (a *analysis) expandPackageRunner(c *cmd) {
 	if prog == "" || packageRunners[prog] {
 		return
 	}
-	words := append([]word{{s: prog, ok: true}}, args[i+1:]...)
+	var words []word
+	if len(c.assigns) > 0 {
+		// DATABASE_URL=... npx prisma ...: the program gets the runner's
+		// environment
+		words = append(words, word{s: "env", ok: true})
+		for _, as := range c.assigns {
+			words = append(words, word{s: as.name + "=" + as.val.s, ok: as.val.ok})
+		}
+	}
+	words = append(words, word{s: prog, ok: true})
+	words = append(words, args[i+1:]...)
 	a.subCommand(c, words, c.name+" package")
 }

@@ -51,6 +51,7 @@ func TestClientsBehindComposeRunnersAndRedisFlags(t *testing.T) {
 		`docker-compose run --rm web npm test`,
 		`pnpm dlx prisma db push`,
 		`npx prisma migrate status`,
+		`DATABASE_URL=postgres://localhost/shop_test npx prisma migrate reset --force`,
 		`redis-cli -c -h cache.internal.example.com GET session:1`,
 		`redis-cli -h localhost -p 6390 FLUSHDB`,
 	})
