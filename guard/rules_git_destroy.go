@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -339,6 +340,23 @@ var gitDestroyRules = []*rule{
 		names:       names("git", "hg", "svn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			d := gitDiscards(c)
+			if sub, _ := gitSub(c); sub == "rebase" && d == "" {
+				// a sequence editor scripted to drop the commits it lists
+				ed := ""
+				for _, as := range c.assigns {
+					if as.name == "GIT_SEQUENCE_EDITOR" {
+						ed = as.val.s
+					}
+				}
+				for i, w := range c.words {
+					if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), "sequence.editor=") {
+						ed = c.words[i+1].s
+					}
+				}
+				if strings.Contains(ed, "drop") || strings.Contains(ed, "sed") && sedDeletes.MatchString(ed) {
+					return true, "git rebase dropping commits"
+				}
+			}
 			if d == "git stash drop" && stashAppliedBefore(a.src, c.opText()) {
 				return false, "" // git stash apply && git stash drop: the changes are back in the tree
 			}
@@ -378,3 +396,6 @@ func releaseTagRef(r string) bool {
 	v := strings.TrimPrefix(r, "v")
 	return v != r && len(v) > 0 && v[0] >= '0' && v[0] <= '9' && strings.Contains(v, ".") || len(v) > 2 && v[0] >= '0' && v[0] <= '9' && strings.Count(v, ".") >= 2
 }
+
+// sedDeletes matches a sed d command after an address (/re/d, 2,$d, 3d).
+var sedDeletes = regexp.MustCompile(`(?:/|\$|[0-9])d(?:['";\s]|$)`)

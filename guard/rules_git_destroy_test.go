@@ -80,3 +80,17 @@ func TestStashDroppedAfterItsApply(t *testing.T) {
 		`git stash apply stash@{1} && git stash drop stash@{1}`,
 	})
 }
+
+// A rebase whose sequence editor is scripted to drop the commits it
+// lists.
+func TestRebasesScriptedToDropCommits(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`GIT_SEQUENCE_EDITOR="sed -i -e 's/^pick/drop/'" git rebase -i HEAD~5`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git -c sequence.editor="sed -i '2,\$d'" rebase -i main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`GIT_SEQUENCE_EDITOR="sed -i -e 's/^pick/squash/2'" git rebase -i HEAD~3`,
+		`git rebase -i --autosquash main`,
+	})
+}
