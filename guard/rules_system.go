@@ -674,6 +674,11 @@ var systemRules = []*rule{
 				if g, ok := strings.CutSuffix(n, "*"); ok && (criticalPackages[g] || g == "python3" || g == "libc6" || g == "systemd" || g == "perl") {
 					return true, n // a glob over a critical package and its kin
 				}
+				// lib*, py*, *: a pattern so broad it takes the libraries
+				// everything links against
+				if g, ok := strings.CutSuffix(n, "*"); ok && w.ok && c.name != "brew" && (len(strings.Trim(g, "*")) <= 3 || g == "lib" || strings.HasPrefix(g, "*")) {
+					return true, n
+				}
 				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get") {
 					return true, n
 				}

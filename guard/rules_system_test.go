@@ -201,3 +201,17 @@ func TestQuarantineStrippedFromDownloads(t *testing.T) {
 		`xattr -l ~/Downloads/tool.zip`,
 	})
 }
+
+// Packages removed by a pattern so broad it takes what everything needs.
+func TestPackagesRemovedByBroadPatterns(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo apt-get purge -y 'lib*'`, CategorySystem, "package-remove-critical", LevelHigh},
+		{`sudo dnf remove -y 'py*'`, CategorySystem, "package-remove-critical", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo apt-get purge -y 'nginx*'`,
+		`sudo apt-get remove -y 'postgresql-15*'`,
+		`sudo apt autoremove -y`,
+	})
+}
