@@ -648,12 +648,15 @@ func (a *analysis) nestedKeepInput(src, origin string) flow {
 }
 
 // remoteNested analyses a command that runs on another machine or in a
-// container: the work directory and home there are unknown.
-func (a *analysis) remoteNested(src, origin string) {
-	saved := a.place
+// container: the work directory and home there are unknown. The command
+// reads in, what the local side feeds it (ssh forwards its input).
+func (a *analysis) remoteNested(src, origin string, in flow) {
+	saved, savedIn := a.place, a.inherit
 	a.place = place{}
 	a.remote++
-	a.nested(src, origin)
+	a.inherit = in
+	a.nestedKeepInput(src, origin)
+	a.inherit = savedIn
 	a.remote--
 	a.place = saved
 }
@@ -1819,6 +1822,16 @@ func (a *analysis) after(c *cmd) {
 	if c.name == "ln" && c.pipe == nil {
 		a.recordLink(c)
 	}
+	if c.name == "losetup" {
+		// losetup /dev/loop9 /dev/sda: the loop device is that disk
+		ops := posArgs(c.args(), optSpec{short: "ob", long: []string{"offset", "sizelimit", "sector-size"}})
+		if len(ops) == 2 && loopDevice(ops[0].s) && isBlockDevice(ops[1].s) {
+			if a.links == nil {
+				a.links = map[string]string{}
+			}
+			a.links[ops[0].s] = ops[1].s
+		}
+	}
 	switch c.name {
 	case "alias":
 		a.recordAliases(c)
@@ -1829,6 +1842,7 @@ func (a *analysis) after(c *cmd) {
 	}
 	a.noteSecretCopy(c)
 	a.noteSecretArchive(c)
+	a.noteCapture(c)
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {
 			ops := positional(args[1:])

@@ -13,7 +13,14 @@ import (
 
 var (
 	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
-	zshParamFlag = regexp.MustCompile(`\$\{\([^)sjePzQ]*\)`)
+	// a qualifier that makes a plain name a pattern: uploads(N) is
+	// uploads, or nothing when it does not exist
+	// ^(a|b) under extendedglob: every name but those, close to all
+	zshNegatedGroup = regexp.MustCompile(`(^|[\s/])\^\([^()\s]*\)`)
+	// zsh's short loop: for x in words; command (no do ... done)
+	zshShortFor      = regexp.MustCompile(`^(\s*for\s+\w+\s+in\s+[^;\n]*;)\s*([^\n]*)$`)
+	zshNameQualifier = regexp.MustCompile(`([\w.~/-])\(([NDM./@^-]{1,3})\)($|[\s;&|)])`)
+	zshParamFlag     = regexp.MustCompile(`\$\{\([^)sjePzQ]*\)`)
 	// ${(s:SEP:)text} and ${(j:SEP:)text} on literal text (a nested
 	// expansion already reduced to it)
 	zshLiteralFlag = regexp.MustCompile(`\$\{\(([sj])(.)([^)]*?)(.)\)([^${}\s]*[^${}\w\s][^${}\s]*)\}`)
@@ -37,6 +44,8 @@ var (
 // whether anything changed.
 func rewriteDialect(src string) (string, bool) {
 	out := zshQualifier.ReplaceAllString(src, "$1")
+	out = zshNameQualifier.ReplaceAllString(out, "$1$3")
+	out = zshNegatedGroup.ReplaceAllString(out, "$1*")
 	out = zshTempSubst.ReplaceAllString(out, "$1<(")
 	out = zshEvalFlag.ReplaceAllString(out, "$$(eval echo \"$$$1\")")
 	out = zshJoin(out)
@@ -53,6 +62,8 @@ func rewriteDialect(src string) (string, bool) {
 	out = closeBareBraces(out)
 	if fishLike(out) {
 		out = fishToBash(out)
+	} else if m := zshShortFor.FindStringSubmatch(out); m != nil && !strings.HasPrefix(strings.TrimSpace(m[2]), "do ") && !strings.Contains(m[2], "done") {
+		out = m[1] + " do " + m[2] + "; done"
 	}
 	return out, out != src
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -80,8 +81,10 @@ func (a *analysis) expand(c *cmd) {
 		a.expandSSH(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
-	case n == "docker" || n == "kubectl":
+	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
 		a.expandExec(c)
+	case packageRunners[n]:
+		a.expandPackageRunner(c)
 	case n == "crontab", n == "at", n == "batch":
 		a.expandSchedule(c)
 	case n == "wsl":
@@ -125,6 +128,15 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 				a.param0, a.params = sr.params[0], append([]word{}, sr.params[1:]...)
 				a.payload(c, sr.w, origin)
 				a.params, a.param0 = savedP, saved0
+				return
+			}
+			if (c.in.kind == flowRemote || c.in.kind == flowSocket) && (sr.w.ok || hasLiteralBefore(sr.w)) {
+				// curl URL | sh -c 'sh': the payload's commands read
+				// what the shell reads
+				saved := a.inherit
+				a.inherit = c.in
+				a.nestedKeepInput(sr.w.s, origin)
+				a.inherit = saved
 				return
 			}
 			a.payload(c, sr.w, origin)
@@ -335,7 +347,7 @@ func (a *analysis) expandSSH(c *cmd) {
 		w.ok = w.ok && x.ok
 	}
 	if w.ok || hasLiteralBefore(w) {
-		a.remoteNested(w.s, "ssh remote command")
+		a.remoteNested(w.s, "ssh remote command", c.in)
 	}
 }
 
@@ -374,16 +386,39 @@ func (a *analysis) expandExec(c *cmd) {
 	if c.name == "kubectl" {
 		sub, i = subcommand(args, kubectlGlobal)
 	}
+	compose := strings.HasSuffix(c.name, "-compose")
+	if compose {
+		sub, i = subcommand(args, composeGlobal)
+	} else if sub == "compose" && c.name != "kubectl" {
+		// docker compose exec SERVICE CMD: the service's container runs it
+		compose = true
+		rest := args[i+1:]
+		s, j := subcommand(rest, composeGlobal)
+		sub, i = s, i+1+j
+	}
 	if sub != "exec" && sub != "run" {
 		return
 	}
 	rest := args[i+1:]
 	var inner []word
-	if sub == "run" && c.name != "kubectl" {
-		// docker run [OPTIONS] IMAGE [COMMAND...]
+	if compose {
+		spec := optSpec{short: "euw", long: []string{"env", "user", "workdir", "index"}}
+		if sub == "run" {
+			spec = dockerRunOpts
+		}
+		j := skipOpts(rest, 0, spec)
+		if j+1 < len(rest) {
+			inner = rest[j+1:]
+		}
+	} else if sub == "run" && c.name != "kubectl" {
+		// docker run [OPTIONS] IMAGE [COMMAND...]; --entrypoint sh makes
+		// the words after the image sh's arguments
 		j := skipOpts(rest, 0, dockerRunOpts)
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
+		}
+		if ep, ok := optValue(rest[:min(j, len(rest))], "", "entrypoint"); ok && ep != "" && j < len(rest) {
+			inner = append([]word{{s: ep, ok: true}}, rest[j+1:]...)
 		}
 	} else if c.name == "kubectl" {
 		for j, w := range rest {
@@ -552,7 +587,8 @@ func cronCommands(text string) string {
 	return b.String()
 }
 
-// expandWrites analyses content written to start-up files.
+// expandWrites analyses content written to start-up files, and code
+// planted in scripts that run later.
 func (a *analysis) expandWrites(c *cmd) {
 	for _, t := range a.writeTargets(c) {
 		switch t.class {
@@ -562,8 +598,95 @@ func (a *analysis) expandWrites(c *cmd) {
 				content.text = unitCommands(content.text)
 			}
 			a.persistContent(c, content, t.path, t.class == wCron)
+		case wNone:
+			text := ""
+			if t.content.kind == flowText {
+				text = t.content.text
+			} else if c.name == "sed" {
+				text = sedInsertedText(c.args())
+			}
+			switch {
+			case strings.TrimSpace(text) == "":
+			case laterRunScript(t.path):
+				a.plantedCode(c, strings.ReplaceAll(text, `\n`, "\n"), t.path)
+			case path.Base(t.path) == "package.json" || path.Base(t.path) == "composer.json":
+				// lifecycle scripts run at the next install
+				for _, m := range manifestScript.FindAllStringSubmatch(text, 8) {
+					a.plantedCode(c, strings.ReplaceAll(m[1], `\"`, `"`), t.path)
+				}
+			}
 		}
 	}
+	if c.name == "npm" || c.name == "pnpm" || c.name == "yarn" {
+		// npm set-script NAME CMD, npm pkg set scripts.NAME=CMD
+		args := c.args()
+		if len(args) >= 3 && args[0].s == "set-script" {
+			a.plantedCode(c, args[2].s, "package.json scripts")
+		}
+		if len(args) >= 3 && args[0].s == "pkg" && args[1].s == "set" {
+			for _, w := range args[2:] {
+				if _, v, ok := strings.Cut(w.s, "="); ok && strings.HasPrefix(w.s, "scripts.") {
+					a.plantedCode(c, v, "package.json scripts")
+				}
+			}
+		}
+	}
+}
+
+// manifestScript matches a script of a package manifest ("postinstall":
+// "...").
+var manifestScript = regexp.MustCompile(`"(?:pre|post)?(?:install|prepare|publish|pack|test|start|build|dev|serve)[\w:-]*"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// plantedCode judges code written where it runs later unread (a script an
+// entrypoint, direnv or an install runs): code that fetches and runs, or
+// opens a shell to a host, is a foothold; anything milder is the
+// script's own business.
+func (a *analysis) plantedCode(c *cmd, code, where string) {
+	sub := a.capture(func() { a.nested(code, "planted in "+where) })
+	if sub != nil && sub.level >= LevelCritical && (sub.category == CategoryRemoteExec || sub.category == CategoryReverseShell) {
+		a.emit(c, ruleByID["persistence-malicious-payload"], where+" ← "+sub.text())
+	}
+}
+
+// laterRunScript reports a file that runs without anyone reading it
+// first: a shell script, a direnv file, a container entrypoint.
+func laterRunScript(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := path.Base(p)
+	switch path.Ext(base) {
+	case ".sh", ".bash", ".zsh", ".ksh", ".command":
+		return true
+	}
+	return base == ".envrc" || strings.Contains(base, "entrypoint")
+}
+
+// sedInsertedText returns the text a sed script inserts, appends or
+// changes lines to (2i TEXT, $a TEXT, 1c\ TEXT).
+func sedInsertedText(args []word) string {
+	var scripts []string
+	for i, w := range args {
+		if (w.s == "-e" || w.s == "--expression") && i+1 < len(args) {
+			scripts = append(scripts, args[i+1].s)
+		}
+	}
+	if len(scripts) == 0 {
+		if ops := posArgs(args, optSpec{short: "efEI", long: []string{"expression", "file"}}); len(ops) > 0 {
+			scripts = append(scripts, ops[0].s)
+		}
+	}
+	var b strings.Builder
+	for _, sc := range scripts {
+		s := strings.TrimLeft(sc, "0123456789$/,^ ")
+		if len(s) < 2 || !strings.ContainsRune("aic", rune(s[0])) {
+			continue
+		}
+		s = strings.TrimLeft(s[1:], "\\ \t")
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // subcommand finds a multi-command tool's subcommand, skipping global
@@ -577,6 +700,7 @@ func subcommand(args []word, globals optSpec) (string, int) {
 }
 
 var (
+	composeGlobal = optSpec{short: "fp", long: []string{"file", "project-name", "env-file", "profile", "project-directory", "ansi", "progress", "parallel"}}
 	dockerGlobal  = optSpec{short: "cHl", long: []string{"config", "context", "host", "log-level", "tlscacert", "tlscert", "tlskey"}}
 	kubectlGlobal = optSpec{short: "ns", long: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token", "as", "as-group", "request-timeout", "certificate-authority", "client-certificate", "client-key"}}
 )
@@ -651,4 +775,66 @@ func (a *analysis) expandWSL(c *cmd) {
 		words = append(words, w)
 	}
 	a.subCommand(c, words, "wsl")
+}
+
+// packageRunners fetch a package when needed and run its program: what
+// that program does is what the line does (npx prisma db push is prisma
+// db push). The fetch itself is judged by the remote-code rules.
+var packageRunners = map[string]bool{"npx": true, "pnpx": true, "bunx": true, "uvx": true, "yarn": true, "pnpm": true, "pipx": true, "bun": true}
+
+// packageRunnerOpts are the runners' options that take a value.
+var packageRunnerOpts = optSpec{short: "pc", long: []string{"package", "registry", "cache", "userconfig", "call", "from", "with", "python",
+	"index-url", "spec", "pip-args", "node-options", "workspace", "filter", "cwd"}}
+
+// expandPackageRunner analyses the program a package runner starts.
+func (a *analysis) expandPackageRunner(c *cmd) {
+	args := c.args()
+	i := 0
+	switch c.name {
+	case "yarn", "pnpm", "bun", "pipx":
+		// yarn dlx, pnpm dlx / exec, bun x, pipx run
+		i = skipOpts(args, 0, packageRunnerOpts)
+		if i >= len(args) {
+			return
+		}
+		switch args[i].s {
+		case "dlx", "exec", "x", "run":
+			if args[i].s == "run" && c.name != "pipx" {
+				return // a package.json script, not a package's program
+			}
+			i++
+		default:
+			return
+		}
+	}
+	i = skipOpts(args, i, packageRunnerOpts)
+	if i >= len(args) || !args[i].ok {
+		return
+	}
+	prog := args[i].s
+	if strings.Contains(prog, "://") || strings.Contains(prog, ":") {
+		return // a URL or a repository: the remote-code rules judge it
+	}
+	// @scope/name@1.2 and name@latest run the program called name
+	if at := strings.LastIndexByte(prog, '@'); at > 0 {
+		prog = prog[:at]
+	}
+	if sl := strings.LastIndexByte(prog, '/'); sl >= 0 {
+		prog = prog[sl+1:]
+	}
+	if prog == "" || packageRunners[prog] {
+		return
+	}
+	var words []word
+	if len(c.assigns) > 0 {
+		// DATABASE_URL=... npx prisma ...: the program gets the runner's
+		// environment
+		words = append(words, word{s: "env", ok: true})
+		for _, as := range c.assigns {
+			words = append(words, word{s: as.name + "=" + as.val.s, ok: as.val.ok})
+		}
+	}
+	words = append(words, word{s: prog, ok: true})
+	words = append(words, args[i+1:]...)
+	a.subCommand(c, words, c.name+" package")
 }

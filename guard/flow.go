@@ -196,6 +196,17 @@ func (a *analysis) computeOut(c *cmd) flow {
 		}
 		spec.filtered = false
 		return flow{kind: flowPaths, find: spec}
+	case n == "mdfind" || n == "locate" || n == "plocate" || n == "mlocate":
+		// mdfind -onlyin DIR QUERY, locate PATTERN: files found below
+		// DIR, or anywhere
+		root := lit("/")
+		if d, ok := optValue(args, "-onlyin", ""); ok {
+			root = word{s: d, ok: true}
+			if p := a.absPath(d, c.cwd); p != "" {
+				root.s = p
+			}
+		}
+		return flow{kind: flowPaths, find: &findSpec{roots: []word{root}, filtered: true}}
 	case n == "ls" || n == "fd" || n == "fdfind":
 		spec := &findSpec{filtered: true}
 		for _, w := range args {
@@ -228,9 +239,19 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return passFlow(c.in, false)
 	case n == "tee" || n == "pv" || n == "buffer" || n == "mbuffer" || n == "cat" && len(positional(args)) == 0:
 		if c.in.kind == flowNone {
+			if n == "cat" && c.origin == "command substitution" && len(c.redirs) == 0 {
+				// "$(cat)": the input of the command the substitution is in
+				return flow{kind: flowUnknown, what: stdinOfParent}
+			}
 			return flow{kind: flowUnknown}
 		}
 		return c.in
+	case (n == "sqlite3" || n == "sqlite" || n == "duckdb") && len(positional(args)) > 0:
+		// sqlite3 FILE .dump: the database's content
+		if f := a.readerFlow(c, positional(args)[:1], false); f.kind == flowSecret {
+			return f
+		}
+		return flow{kind: flowUnknown}
 	case n == "tar" || n == "zip" || n == "7z" || n == "rar":
 		if f := a.archiveFlow(c, args); f.kind != flowNone {
 			return f
@@ -908,12 +929,18 @@ func containerEnvShown(args []word) bool {
 	for i, w := range args {
 		switch w.s {
 		case "inspect":
+			formatted := false
 			for _, x := range args[i+1:] {
 				if strings.Contains(x.s, ".Config.Env") || strings.Contains(x.s, ".Env}}") {
 					return true
 				}
+				if x.s == "-f" || x.s == "--format" || strings.HasPrefix(x.s, "--format=") || x.s == "--type" || strings.HasPrefix(x.s, "--type=") {
+					formatted = true
+				}
 			}
-			return false
+			// docker inspect CONTAINER: the whole record, its Config.Env
+			// with the database passwords and API keys included
+			return !formatted && (i == 0 || i == 1 && args[0].s == "container")
 		case "exec":
 			for _, x := range args[i+1:] {
 				if x.s == "env" || x.s == "printenv" {
@@ -1079,7 +1106,23 @@ func copiedFromHost(c *cmd) []string {
 			out = append(out, dest, strings.TrimSuffix(dest, "/")+"/"+path.Base(rp))
 		}
 		return out
+	case "ftpget":
+		// busybox ftpget [-u USER -p PASS -P PORT] HOST LOCAL [REMOTE]
+		ops := posArgs(args, optSpec{short: "upP", long: []string{"username", "password", "port"}})
+		if len(ops) >= 2 {
+			return []string{ops[1].s}
+		}
+		return nil
 	case "tftp":
+		// tftp HOST -c get REMOTE [LOCAL]
+		for i, w := range args {
+			if w.s == "-c" && i+2 < len(args) && args[i+1].s == "get" {
+				if i+3 < len(args) {
+					return []string{args[i+3].s}
+				}
+				return []string{path.Base(args[i+2].s)}
+			}
+		}
 		// tftp -g -r REMOTE [-l LOCAL] HOST
 		if !hasWord(args, "-g") {
 			return nil
@@ -1093,6 +1136,10 @@ func copiedFromHost(c *cmd) []string {
 	}
 	return nil
 }
+
+// stdinOfParent marks the output of a command substitution that only
+// reads standard input: it is whatever the enclosing command reads.
+const stdinOfParent = "\x00stdin of the enclosing command"
 
 // dynDownload prefixes the key of a download whose file name is computed.
 const dynDownload = "\x00dyn:"
@@ -1195,14 +1242,19 @@ func (a *analysis) recordDownloads(c *cmd) {
 			a.appended[t.path] += t.content.text
 			continue
 		}
-		if t.content.kind != flowText || t.path == "" || t.appends {
+		if t.content.kind != flowText && t.content.kind != flowSecret || t.path == "" || t.appends {
 			continue
 		}
 		if a.files == nil {
 			a.files = make(map[string]flow)
 		}
 		f := t.content
-		f.what = "file written earlier (" + t.raw + ")"
+		if f.kind == flowText {
+			f.what = "file written earlier (" + t.raw + ")"
+		} else {
+			// env > /tmp/e: the file holds the secret until it is sent
+			f.what += " (saved to " + t.raw + ")"
+		}
 		a.files[t.path] = f
 	}
 }

@@ -22,7 +22,7 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 
 // deleteRuleNames are the commands the deletion rules look at: the
 // deleters, and the package runners that may start one.
-var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip"), deleters...)
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip", "7z", "7za", "7zz", "rar"), deleters...)
 
 // nodeDeleters are the npm packages that delete their operands
 // recursively, run directly or through npx: rm -rf by another name.
@@ -179,6 +179,9 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			return // pruning what aged out of one tool's own directory
 		}
 		cls := a.classifyDelete(w, c.cwd)
+		if w.ok && !rec && runtimeFile(a.absPath(w.s, c.cwd)) {
+			cls = pcTemp // a stale pid file or socket
+		}
 		if w.find != nil && !w.find.filtered {
 			rec = true // every file find visits
 		}
@@ -250,6 +253,23 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 				add(w, o.has("r", "recurse-paths"))
 			}
 		}
+	case "7z", "7za", "7zz", "rar":
+		// 7z a -sdel, rar a -df, rar m: the files archived are deleted
+		ops := positional(args)
+		if len(ops) < 3 {
+			break
+		}
+		move := ops[0].s == "m" && c.name == "rar"
+		for _, w := range args {
+			if w.s == "-sdel" || w.s == "-df" {
+				move = true
+			}
+		}
+		if move && (ops[0].s == "a" || ops[0].s == "u" || ops[0].s == "m") {
+			for _, w := range ops[2:] {
+				add(w, true)
+			}
+		}
 	case "unlink":
 		for _, w := range posArgs(args, optSpec{}) {
 			add(w, false)
@@ -290,6 +310,18 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			break
 		}
 		dest := ops[len(ops)-1]
+		if isRemoteSpec(dest.s) && hasPrefixWord(args, "--delete") {
+			// host:~/ or host:/: the whole home or disk over there, mirrored
+			// from a source that may hold nothing
+			_, rp, _ := strings.Cut(dest.s, ":")
+			switch strings.TrimSuffix(rp, "/") {
+			case "", "~", "$HOME":
+				out = append(out, delTarget{w: dest, class: pcHome, rec: true})
+			case "/", "/home", "/etc", "/usr", "/var", "/root":
+				out = append(out, delTarget{w: dest, class: pcSystemCrit, rec: true})
+			}
+			break
+		}
 		if strings.Contains(dest.s, ":") {
 			break // remote destination
 		}
@@ -594,7 +626,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 				content = flow{kind: flowLocal, what: src.s}
 			}
 			p := a.absPath(dest.s, c.cwd)
-			if p != "" && a.classifyWrite(p) == wNone && (strings.HasSuffix(dest.s, "/") || a.classifyWrite(p+"/x") != wNone) {
+			if p != "" && (strings.HasSuffix(dest.s, "/") || a.classifyWrite(p) == wNone && a.classifyWrite(p+"/x") != wNone) {
 				// copying into a directory
 				dest = lit(strings.TrimSuffix(dest.s, "/") + "/" + path.Base(src.s))
 			}
@@ -696,6 +728,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				}
 				if (t.class == wService || t.class == wCron) && a.provisioned(c, t) {
 					continue // the project's own unit or job, as reviewed
+				}
+				if t.class == wEtc && vendorRepoSource(t) {
+					continue // a vendor's own package repository, as its install guide writes it
 				}
 				return true, t.raw
 			}
@@ -988,4 +1023,38 @@ func perlInPlace(args []word) bool {
 		}
 	}
 	return false
+}
+
+// vendorRepoSources are the hosts of software vendors' own package
+// repositories, the ones their install guides add.
+var vendorRepoSources = map[string]bool{"download.docker.com": true, "packages.microsoft.com": true, "apt.releases.hashicorp.com": true,
+	"rpm.releases.hashicorp.com": true, "deb.nodesource.com": true, "rpm.nodesource.com": true, "dl.google.com": true,
+	"packages.cloud.google.com": true, "pkgs.k8s.io": true, "cli.github.com": true, "apt.postgresql.org": true,
+	"download.postgresql.org": true, "repo.mysql.com": true, "dl.yarnpkg.com": true, "deb.debian.org": true, "archive.ubuntu.com": true,
+	"security.ubuntu.com": true, "repo.mongodb.org": true, "artifacts.elastic.co": true, "apt.grafana.com": true,
+	"repos.influxdata.com": true, "download.opensuse.org": true, "dl.fedoraproject.org": true, "packages.adoptium.net": true}
+
+// vendorRepoSource reports an APT or YUM source file whose written text
+// points only at vendors' own repositories, with a signing key named.
+func vendorRepoSource(t writeTarget) bool {
+	if !strings.HasPrefix(t.path, "/etc/apt/sources.list.d/") && !strings.HasPrefix(t.path, "/etc/yum.repos.d/") ||
+		t.content.kind != flowText || t.content.partial {
+		return false
+	}
+	text := t.content.text
+	if !strings.Contains(text, "signed-by=") && !strings.Contains(text, "gpgkey=") {
+		return false
+	}
+	hosts := 0
+	for _, f := range strings.Fields(text) {
+		f = strings.TrimPrefix(strings.TrimPrefix(f, "baseurl="), "gpgkey=")
+		if !strings.Contains(f, "://") {
+			continue
+		}
+		if !strings.HasPrefix(f, "https://") || !vendorRepoSources[lower(hostOf(f))] {
+			return false
+		}
+		hosts++
+	}
+	return hosts > 0
 }

@@ -195,7 +195,10 @@ func (a *analysis) isPathShadow(p string) bool {
 	}
 	switch dir {
 	case "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin":
-		return true
+		// where tools shipped as one binary (kubectl, terraform, gh) are
+		// installed under their own name; a system utility there hides
+		// the real one
+		return coreCommands[base]
 	}
 	return false
 }

@@ -43,7 +43,7 @@ var concatRewrites = map[string][]rewrite{
 // homeRewrites turn expressions for the home directory into "~".
 var homeRewrites = map[string][]rewrite{
 	"python": {rw("expanduser", `(?:__import__\(\s*["']os(?:\.path)?["']\s*\)\.|os\.)(?:path\.)?expanduser\(\s*["']~([^"'\\]*)["']\s*\)`, `"~$1"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
-		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `"~"`)},
+		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `Path("~")`)},
 	"ruby":  {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
 	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
 	"julia": {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
@@ -92,7 +92,9 @@ var (
 	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
 	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(?:rglob|glob|iterdir)\(`)
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
-	jsConst    = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
+	// File::Find's find or finddepth with a callback that unlinks
+	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
+	jsConst      = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
 )
 
 var (
@@ -159,6 +161,11 @@ func normalizeCode(lang, code string) string {
 	for _, r := range langRewrites[lang] {
 		if strings.Contains(code, r.hint) {
 			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	if lang == "perl" && strings.Contains(code, "unlink") && strings.Contains(code, "find") {
+		for _, m := range plFindUnlink.FindAllStringSubmatch(code, 4) {
+			code += "\nrmtree(" + m[1] + ");"
 		}
 	}
 	if lang == "python" && pyRemove.MatchString(code) {

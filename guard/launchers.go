@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -530,6 +531,15 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 	}
 	code := joinWords(base)
 	if sep < 0 {
+		// the arguments are the lines it reads: a listing's root stands
+		// for them, as it does for xargs
+		if c.in.kind == flowPaths && c.in.find != nil && len(c.in.find.roots) > 0 && c.in.find.roots[0].ok {
+			root := c.in.find.roots[0].s
+			if strings.Contains(code, "{}") {
+				return []launch{{code: strings.ReplaceAll(code, "{}", root), origin: "parallel"}}
+			}
+			return []launch{{code: code + " " + root, origin: "parallel"}}
+		}
 		return []launch{{code: code, origin: "parallel"}}
 	}
 	var out []launch
@@ -752,10 +762,20 @@ func sedExecs(script string) []string {
 	return out
 }
 
+// awkSystemOfField matches system("cmd " $N) and system("cmd " $N "rest").
+var awkSystemOfField = regexp.MustCompile(`system\(\s*"([^"]*)"\s*\$[0-9NF]+\s*(?:"([^"]*)")?\s*\)`)
+
 // awkLaunches: awk code that runs its input lines (system($0), print |
 // "sh") runs what it reads.
 func awkLaunches(a *analysis, c *cmd) []launch {
 	ops := posArgs(c.args(), optSpec{short: "fFv", long: []string{"file", "field-separator", "assign"}})
+	if len(ops) > 0 && c.in.kind == flowPaths {
+		// ls DIR | awk '{system("rm -rf DIR/" $0)}': a command built
+		// from each listed entry runs on every entry
+		if m := awkSystemOfField.FindStringSubmatch(ops[0].s); m != nil {
+			return []launch{{code: m[1] + "*" + m[2], origin: "awk running a command per input line"}}
+		}
+	}
 	if len(ops) == 0 || c.in.kind != flowText {
 		return nil
 	}
@@ -772,6 +792,27 @@ func ansibleLaunches(a *analysis, c *cmd) []launch {
 	m, _ := optValue(args, "-m", "module-name")
 	switch m {
 	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+	case "file", "ansible.builtin.file":
+		// -m file -a 'path=/x state=absent' deletes /x, recursively, on
+		// every host
+		v, _ := optValue(args, "-a", "args")
+		kv := map[string]string{}
+		for _, f := range strings.Fields(v) {
+			if k, val, ok := strings.Cut(f, "="); ok {
+				kv[k] = strings.Trim(val, `"'`)
+			}
+		}
+		p := kv["path"]
+		if p == "" {
+			p = kv["dest"]
+		}
+		if p == "" {
+			p = kv["name"]
+		}
+		if kv["state"] == "absent" && p != "" {
+			return []launch{{code: "rm -rf " + shellQuote(p), origin: "ansible -m " + m}}
+		}
+		return nil
 	default:
 		return nil
 	}

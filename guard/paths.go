@@ -81,10 +81,64 @@ func (a *analysis) classifyInWork(p string) pclass {
 	if p == a.workDir {
 		return pcWorkDir
 	}
-	if rel := p[len(a.workDir)+1:]; sourceDirs[rel] || projectData(rel) {
+	rel := p[len(a.workDir)+1:]
+	if (sourceDirs[rel] || projectData(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
+	if a.underSourceDir(rel) && !a.remadeLater(rel) {
+		return pcWorkSource // a part of the sources (src/components)
+	}
 	return pcInside
+}
+
+// underSourceDir reports a directory or file below a top-level source
+// directory, outside what builds and generators put there, or a database
+// file of the checkout's own (db.sqlite3) that no test owns.
+func (a *analysis) underSourceDir(rel string) bool {
+	if strings.ContainsAny(rel, "\x00*?[") {
+		return false // an entry a pattern may match: judged by the pattern
+	}
+	comps := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	for _, c := range comps {
+		if generatedDirs[c] || strings.HasPrefix(c, ".") || c == "mocks" || c == "__generated__" || c == "__snapshots__" {
+			return false
+		}
+	}
+	if len(comps) == 1 {
+		return isDBFile(comps[0]) && !testName(comps[0])
+	}
+	return sourceDirs[comps[0]] && path.Ext(comps[len(comps)-1]) == ""
+}
+
+// remadeLater reports a path the line names again after deleting it
+// (rm -rf src/api && openapi-gen -o src/api): made again by what follows.
+func (a *analysis) remadeLater(rel string) bool {
+	i := strings.Index(a.src, rel)
+	return i >= 0 && strings.Contains(a.src[i+len(rel):], rel)
+}
+
+// generatorOutputs are the directories a generator fills by default:
+// deleted in the line that runs it (rm -rf pkg && wasm-pack build), they
+// are its previous output.
+var generatorOutputs = map[string]string{"wasm-pack build": "pkg", "mkdocs build": "site", "jekyll build": "_site", "hugo": "public",
+	"zola build": "public", "docusaurus build": "build", "sphinx-build": "_build", "mdbook build": "book", "typedoc": "docs", "jsdoc": "out",
+	"buf generate": "gen", "storybook build": "storybook-static", "eleventy": "_site", "antora": "build"}
+
+// regeneratedHere reports a top-level directory of the work directory
+// that a generator run later in the same line makes again.
+func (a *analysis) regeneratedHere(rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	if strings.Contains(rel, "/") {
+		return false
+	}
+	for tool, out := range generatorOutputs {
+		if out == rel && strings.Contains(a.src, tool) {
+			i := strings.Index(a.src, tool)
+			j := strings.Index(a.src, rel)
+			return j >= 0 && j < i // deleted first, then generated
+		}
+	}
+	return false
 }
 
 // projectData reports whether a path relative to the work directory
@@ -100,14 +154,56 @@ func projectData(rel string) bool {
 	}
 	base := comps[len(comps)-1]
 	switch {
-	case strings.HasPrefix(base, "terraform.tfstate") || base == ".env":
+	case strings.HasPrefix(base, "terraform.tfstate") || localEnvFile(base):
 		return true
 	case len(comps) == 1:
 		return projectDirs[base]
 	}
+	if projectDirs[comps[0]] && len(comps) == 2 && (comps[0] == "testdata" || comps[0] == "fixtures") {
+		return true // golden files and fixtures people wrote
+	}
 	// a local database for development or tests (data/dev.db,
 	// storage/test.sqlite) is made again by migrations and seeds
-	return projectDataRoots[comps[0]] && !testName(base)
+	for _, c := range comps[:len(comps)-1] {
+		if projectDataRoots[c] {
+			return !testName(base)
+		}
+	}
+	return false
+}
+
+// gitInternals reports a path into a repository's object store, refs or
+// reflogs (.git/objects, .git/refs/heads): history, not a lock or a log.
+func gitInternals(p string) bool {
+	i := strings.Index(p, ".git/")
+	if i < 0 || i > 0 && p[i-1] != '/' {
+		return false
+	}
+	next, _, _ := strings.Cut(p[i+len(".git/"):], "/")
+	switch next {
+	case "objects", "refs", "packed-refs", "HEAD", "logs":
+		return !fixtureGit(p[:i] + ".git")
+	}
+	return false
+}
+
+// localEnvFile reports a dotenv file of this checkout (.env,
+// .env.development.local): settings and secrets kept out of git, unlike
+// the templates committed beside them.
+func localEnvFile(base string) bool {
+	if base == ".env" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(base, ".env.")
+	if !ok {
+		return false
+	}
+	for _, t := range [...]string{"example", "sample", "template", "dist", "defaults", "schema", "bak", "backup", "orig"} {
+		if strings.Contains(rest, t) {
+			return false
+		}
+	}
+	return !testName(rest) // .env.test, .env.ci: settings for a test run
 }
 
 // projectDirs are top-level directories of what people write besides
@@ -116,7 +212,8 @@ func projectData(rel string) bool {
 var (
 	projectDirs = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "__tests__": true, "e2e": true,
 		"docs": true, "scripts": true, "config": true, "infra": true, "deploy": true, "terraform": true,
-		"data": true, "storage": true, "uploads": true}
+		"data": true, "storage": true, "uploads": true, "testdata": true, "fixtures": true, "patches": true, "secrets": true,
+		"templates": true, "proto": true, "schemas": true, "locales": true, "i18n": true, "examples": true, "notebooks": true}
 	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true}
 )
 
@@ -450,7 +547,7 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			if w.glob || rel == ".." || strings.Count(rel, "..") > 0 {
 				return pcEscape
 			}
-		case path.Base(rel) == ".git" && !fixtureGit(rel):
+		case path.Base(rel) == ".git" && !fixtureGit(rel), gitInternals(rel):
 			return pcGitDir
 		case rel == ".":
 			return pcWorkDir
@@ -458,6 +555,9 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return pcInside
 	}
 	if w.glob && strings.ContainsAny(p, "*?[") {
+		if zshQualifierSuffix(p) {
+			p = stripGlobQualifier(p) // **/.*(D/): zsh's qualifier, not bash's extglob
+		}
 		c := a.classifyGlob(p)
 		if c == pcInside && a.sourceTarget(p, true) {
 			return pcWorkSource
@@ -465,6 +565,18 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		return c
 	}
 	return a.classifyAbs(p)
+}
+
+// zshQualifierSuffix reports a glob ending in what reads as a zsh glob
+// qualifier ((D), (.), (/), (N), (om[1,3])): bash would take *(D/) for an
+// extglob that matches nothing anybody writes.
+func zshQualifierSuffix(p string) bool {
+	i := strings.LastIndexByte(p, '(')
+	if i <= 0 || !strings.HasSuffix(p, ")") || !strings.ContainsAny(p[:i], "*?]") {
+		return false
+	}
+	q := p[i+1 : len(p)-1]
+	return q != "" && strings.Trim(q, "DNnMTo.^/@=p*%rwxRWXUGsStLlmac+-0123456789[],:") == ""
 }
 
 // classifyUnder classifies deleting what find visits below root.
@@ -512,6 +624,10 @@ func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	switch c {
 	case pcInside, pcWorkDir, pcTemp, pcTempRoot, pcHomeCache, pcHomeCacheRoot:
 		return pcInside
+	case pcOutside, pcHomeSub, pcSystemSub:
+		if root.find != nil && root.find.artefactsOnly() {
+			return pcInside // compiled files a build leaves, wherever it ran
+		}
 	case pcWorkSource:
 		if a.inWork(p) && !sourceDirs[p[len(a.workDir)+1:]] {
 			return pcInside // some files of the tests, docs or data only
@@ -631,7 +747,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 			}
 			return pcSecretsHome
 		}
-		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
+		if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) || gitInternals(rel) {
 			return pcGitDir
 		}
 		if a.inWork(p) {
@@ -669,7 +785,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if isLogPath(p) {
 		return pcLogs
 	}
-	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) {
+	if base == ".git" && !(a.inWork(p) && fixtureGit(p[len(a.workDir):])) || a.inWork(p) && gitInternals(p[len(a.workDir):]) {
 		return pcGitDir
 	}
 	if a.inWork(p) {
@@ -697,6 +813,9 @@ func (a *analysis) classifyAbs(p string) pclass {
 			return pcHomeCache // packages the manager downloads again
 		}
 	}
+	if p == "/var/lib/apt/lists" || strings.HasPrefix(p, "/var/lib/apt/lists/") {
+		return pcHomeCache // package indexes apt-get update fetches again
+	}
 	switch systemTops[top] {
 	case tierAll:
 		return pcSystemCrit
@@ -721,7 +840,29 @@ func (a *analysis) classifyAbs(p string) pclass {
 		// another project's build output: its build makes it again
 		return pcHomeCache
 	}
+	if depth >= 3 {
+		// an application's own scratch space (/app/tmp/cache, /srv/x/cache)
+		for _, c := range strings.Split(p[1:], "/")[1:] {
+			if c == "tmp" || c == "cache" || c == ".cache" {
+				return pcHomeCache
+			}
+		}
+	}
 	return pcOutside
+}
+
+// runtimeFile reports a pid file, socket or lock file below /run: a
+// service's state for its current run, which it writes again when it
+// starts.
+func runtimeFile(p string) bool {
+	if !strings.HasPrefix(p, "/run/") && !strings.HasPrefix(p, "/var/run/") || strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	switch path.Ext(p) {
+	case ".pid", ".sock", ".socket", ".lock":
+		return true
+	}
+	return false
 }
 
 // buildOutputs are the directories builds and package managers fill and
@@ -948,6 +1089,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			if strings.HasPrefix(rel, "Library/Keychains") || strings.Contains(rel, "Cookies") || strings.Contains(rel, "Login Data") {
 				return "keychain or browser credentials (" + s + ")", true
 			}
+			// the user's messages, notes, mail and browsing
+			for _, d := range [...]string{"Library/Messages", "Library/Mail", "Library/Safari", "Library/Group Containers/group.com.apple.notes",
+				"Library/Application Support/AddressBook", "Library/Calendars"} {
+				if strings.HasPrefix(rel, d) {
+					return "personal data (" + s + ")", false
+				}
+			}
 		}
 		if rel == "" {
 			return "the home directory (" + s + ")", true
@@ -961,6 +1109,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "password hashes (" + s + ")", true
 	case strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key"):
 		return "SSH host keys (" + s + ")", true
+	case p == "/etc/gitlab-runner/config.toml" || strings.HasPrefix(p, "/etc/buildkite-agent/") || strings.HasPrefix(p, "/var/lib/jenkins/secrets/") ||
+		strings.HasSuffix(p, "/.gitlab-runner/config.toml") || strings.HasSuffix(p, "/actions-runner/.credentials") || strings.HasSuffix(p, "/actions-runner/.runner"):
+		return "a CI runner's tokens (" + s + ")", true
 	case p == "/etc/passwd":
 		return "the user list (" + s + ")", false
 	case strings.HasPrefix(p, "/proc/") && base == "environ":

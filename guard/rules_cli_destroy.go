@@ -20,7 +20,7 @@ var cliDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "-") {
 					break
 				}
-				if destroyVerbs[lower(w.s)] {
+				if destroyVerbs[lower(w.s)] || colonDestroyVerb(w.s) {
 					verb = i
 					break
 				}
@@ -101,6 +101,14 @@ func everythingMarker(s string) bool {
 var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
 	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true,
+}
+
+// colonDestroyVerb reports a TOPIC:VERB subcommand (firebase
+// hosting:disable, netlify sites:delete, heroku addons:destroy) whose verb
+// deletes or switches off what the topic names.
+func colonDestroyVerb(s string) bool {
+	_, v, ok := strings.Cut(lower(s), ":")
+	return ok && (destroyVerbs[v] || v == "disable" || v == "unset")
 }
 
 // skipsConfirm reports a flag that answers a deletion prompt in advance.

@@ -28,3 +28,18 @@ func TestForcedReplacementApplied(t *testing.T) {
 		`terraform plan -replace=aws_instance.web`,
 	})
 }
+
+// A TOPIC:VERB subcommand that deletes or switches off what the topic
+// names, with the prompt answered in advance; prompting forms still ask.
+func TestColonVerbsDestroyConfirmed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`netlify sites:delete my-site --force`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
+		{`firebase hosting:disable --project shop -f`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`netlify sites:delete my-site`,
+		`firebase hosting:disable --project shop-preview -f`,
+		`firebase hosting:channel:list`,
+	})
+}

@@ -246,13 +246,13 @@ var containerDestroyRules = []*rule{
 			args := c.args()
 			if c.name == "docker" {
 				sub, rest := dockerSub(c)
-				if sub != "compose down" {
+				if sub != "compose down" && sub != "compose rm" {
 					return false, ""
 				}
 				args = rest
 			} else {
 				sub, i := subcommand(args, optSpec{short: "fp", long: []string{"file", "project-name", "env-file", "profile"}})
-				if sub != "down" {
+				if sub != "down" && sub != "rm" {
 					return false, ""
 				}
 				args = args[i+1:]
@@ -261,6 +261,10 @@ var containerDestroyRules = []*rule{
 				if w.s == "-v" || w.s == "--volumes" || strings.HasPrefix(w.s, "--volumes=") && w.s != "--volumes=false" {
 					return true, w.s
 				}
+			}
+			// compose rm -svf: the services' anonymous volumes go with them
+			if shortCluster(args, 'v') {
+				return true, "-v"
 			}
 			return false, ""
 		}},
@@ -365,10 +369,22 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "orchestrator-teardown", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "tearing down a stack, swarm, pods or deployed resources",
-		Suggestions: []string{"Remove the one service you mean", "Review with --dry-run or diff first"}, names: names("docker", "podman", "kubectl", "oc", "helm", "nomad", "kind", "k3d", "minikube", "eksctl"),
+		Suggestions: []string{"Remove the one service you mean", "Review with --dry-run or diff first"},
+		names:       append(names("docker", "podman", "kubectl", "oc", "helm", "nomad", "kind", "k3d", "minikube", "eksctl"), devDeployTools()...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
+			if verbs, ok := devDeployTeardown[c.name]; ok {
+				// a deploy tool's teardown of what it deployed: a local
+				// cluster's is routine, a production or shared one's is not
+				// the verb is the first operand, or the second after an
+				// option's value (helmfile -e prod destroy)
+				ops := positional(args)
+				if !(len(ops) > 0 && slicesContains(verbs, ops[0].s) || len(ops) > 1 && slicesContains(verbs, ops[1].s)) {
+					return false, ""
+				}
+				return touchesProduction(c) || hasWord(args, "--delete-namespaces") || hasWord(args, "--all"), j
+			}
 			switch c.name {
 			case "docker":
 				sub, rest := dockerSub(c)
@@ -388,6 +404,14 @@ var containerDestroyRules = []*rule{
 				}
 			case "kubectl", "oc":
 				ops := positional(args)
+				// apply --prune deletes what the manifests leave out;
+				// replace --force deletes and recreates
+				if len(ops) > 0 && ops[0].s == "apply" && hasPrefixWord(args, "--prune") {
+					return true, j
+				}
+				if len(ops) > 0 && ops[0].s == "replace" && hasWord(args, "--force") && touchesProduction(c) {
+					return true, j
+				}
 				if hasWord(args, "delete") && (hasWord(args, "-f") || hasWord(args, "-k") || hasPrefixWord(args, "--filename") || hasPrefixWord(args, "--kustomize")) {
 					return touchesProduction(c), j
 				}
@@ -413,6 +437,21 @@ var containerDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, containerDestroyRules) }
+
+// devDeployTeardown are deploy tools' verbs that delete what they
+// deployed to a cluster.
+var devDeployTeardown = map[string][]string{
+	"skaffold": {"delete"}, "tilt": {"down"}, "devspace": {"purge"}, "garden": {"delete", "cleanup"}, "helmfile": {"destroy", "delete"},
+	"okteto": {"destroy"}, "kapp": {"delete"}, "tk": {"delete"}, "werf": {"dismiss"}, "waypoint": {"destroy"},
+}
+
+func devDeployTools() []string {
+	out := make([]string, 0, len(devDeployTeardown))
+	for n := range devDeployTeardown {
+		out = append(out, n)
+	}
+	return out
+}
 
 // shortCluster reports a short option letter alone or in a cluster
 // (-a, -af, -fa) among args.

@@ -69,3 +69,25 @@ func TestEveryServiceScaledToZero(t *testing.T) {
 		`docker service ls -q | xargs -I{} docker service inspect {}`,
 	})
 }
+
+// Deploy tools tearing down what they deployed to a production or shared
+// cluster, kubectl deleting what manifests leave out, compose removing
+// services with their volumes.
+func TestDeployTeardownsPrunesAndServiceVolumes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helmfile -e production destroy`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`devspace purge --kube-context live-cluster`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`kubectl apply --prune -l app=web -f k8s/`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`kubectl replace --force -f deploy.yaml --context prod-west`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`docker compose rm -fsv db`, CategoryContainerDestroy, "compose-down-volumes", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`skaffold delete`,
+		`tilt down`,
+		`helmfile -e dev destroy`,
+		`kubectl apply -f k8s/`,
+		`kubectl replace -f deploy.yaml`,
+		`docker compose rm -f web`,
+	})
+}

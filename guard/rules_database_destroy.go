@@ -165,6 +165,28 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "restore-drops-first", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "restoring a dump that drops the database's objects first (what it holds now and the dump lacks is gone)",
+		Suggestions: []string{"Restore into a new database and compare", "Back the current database up first"}, names: names("pg_restore", "mongorestore", "mysqlimport"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "pg_restore":
+				// --clean drops each object before recreating it; without
+				// -d it only prints the script
+				if (hasWord(args, "--clean") || shortCluster(args, 'c')) && (hasPrefixWord(args, "-d") || hasPrefixWord(args, "--dbname")) {
+					return true, "pg_restore --clean"
+				}
+			case "mongorestore":
+				if hasWord(args, "--drop") {
+					return true, "mongorestore --drop"
+				}
+			case "mysqlimport":
+				if hasWord(args, "--delete") || shortCluster(args, 'd') {
+					return true, "mysqlimport --delete"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "dbatools-destroy", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "removing, shrinking or overwriting SQL Server databases with dbatools",
 		Suggestions: suggDB, names: names("remove-dbadatabase", "remove-dbaagdatabase", "remove-dbadbsnapshot", "remove-dbabackuphistory",
 			"restore-dbadatabase", "invoke-dbadbshrink", "remove-dbadbtable", "remove-dbalogin", "clear-dbaconnectionpool"),
@@ -204,7 +226,7 @@ var databaseDestroyRules = []*rule{
 			for _, w := range c.args() {
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
-					"ecto.drop", "ecto.reset", "drop":
+					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss":
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
 					}

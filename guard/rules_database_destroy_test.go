@@ -30,3 +30,61 @@ func TestForEachTableStatements(t *testing.T) {
 		`sqlcmd -S sqlprod -d Sales -Q "EXEC sp_MSforeachtable 'UPDATE STATISTICS ?'"`,
 	})
 }
+
+// A database client reached through a compose service or a package
+// runner is judged like the client itself; redis-cli's flags that take
+// no value do not hide the command after them.
+func TestClientsBehindComposeRunnersAndRedisFlags(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker compose --project-name shop exec -T postgres psql -U app -c 'DROP DATABASE orders'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`docker-compose run --rm mysql mysql -h db -e 'DROP TABLE users'`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`podman exec -it pg psql -c 'TRUNCATE accounts'`, CategoryDatabaseDestroy, "db-truncate", LevelHigh},
+		{`pnpm dlx prisma@5 db push --accept-data-loss`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`bunx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`redis-cli -c -h cache.internal.example.com FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`valkey-cli --tls -h kv.example.net flushdb`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+		{`redis-cli -h 10.1.2.3 flushdb`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker compose exec postgres psql -U app -c 'SELECT count(*) FROM orders'`,
+		`docker-compose run --rm web npm test`,
+		`pnpm dlx prisma db push`,
+		`npx prisma migrate status`,
+		`DATABASE_URL=postgres://localhost/shop_test npx prisma migrate reset --force`,
+		`redis-cli -c -h cache.internal.example.com GET session:1`,
+		`redis-cli -h localhost -p 6390 FLUSHDB`,
+	})
+}
+
+// A statement that names a test database is scoped to tests, however the
+// rest of its name is computed; one that names others too is not.
+func TestStatementsNamingTestDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mysql -h db.internal -e "DROP DATABASE IF EXISTS orders_${REGION}"`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`psql -c "DROP TABLE users, test_${RUN}"`, CategoryDatabaseDestroy, "db-drop-table", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mysql -h 127.0.0.1 -e "DROP DATABASE IF EXISTS ci_${BUILD_NUMBER}"`,
+		`psql -h localhost -c "DROP DATABASE IF EXISTS app_test_${WORKER}"`,
+	})
+}
+
+// Restores that drop what they replace, by any dump tool, and InfluxQL
+// statements; a restore printed as a script, or into a test database,
+// is not.
+func TestRestoresThatDropAndInfluxStatements(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pg_restore -c -d shop -h db.internal dump.pgdump`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`mongorestore --drop --uri mongodb://10.0.0.9/shop ./dump`, CategoryDatabaseDestroy, "restore-drops-first", LevelHigh},
+		{`influx -host 10.0.0.9 -execute 'DROP DATABASE metrics'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pg_restore --clean -f restore.sql dump.pgdump`,
+		`pg_restore -d shop_test --clean dump.pgdump`,
+		`mongorestore --uri mongodb://10.0.0.9/shop ./dump`,
+		`influx -execute 'SHOW DATABASES'`,
+	})
+}

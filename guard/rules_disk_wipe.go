@@ -8,7 +8,7 @@ import (
 // Rules for erasing disks, partitions and volumes (category disk_wipe).
 var diskWipeRules = []*rule{
 	{ID: "disk-fill", Level: LevelModerate, Category: CategoryDiskWipe, Description: "filling the disk",
-		Suggestions: []string{"Limit the size (dd count=, fallocate -l 10M)", "Write test files into the project directory"}, names: names("dd", "fallocate", "truncate", "yes", "cat"),
+		Suggestions: []string{"Limit the size (dd count=, fallocate -l 10M)", "Write test files into the project directory"}, names: names("dd", "fallocate", "truncate", "yes", "cat", "head"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -33,6 +33,18 @@ var diskWipeRules = []*rule{
 					v, ok = optValue(args, "-s", "size")
 				}
 				return ok && parseSize(v) >= 50<<30, v
+			case "head":
+				// head -c 100G /dev/zero > f: a bounded read, but of a size
+				// no disk holds
+				v, ok := optValue(args, "-c", "bytes")
+				if !ok || parseSize(v) < 50<<30 || endlessInput(c) == "" {
+					return false, ""
+				}
+				for _, r := range c.redirs {
+					if r.isOutput() && !strings.HasPrefix(r.w.s, "/dev/") {
+						return true, r.w.s
+					}
+				}
 			case "yes", "cat":
 				if c.name == "cat" && !hasWord(args, "/dev/zero") && !hasWord(args, "/dev/urandom") {
 					return false, ""
@@ -42,6 +54,39 @@ var diskWipeRules = []*rule{
 						return true, r.w.s
 					}
 				}
+			}
+			return false, ""
+		}},
+	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",
+		Suggestions: []string{"Write to an image file instead", "Verify the device with lsblk and do this by hand"},
+		names:       names("qemu-img", "bmaptool", "ddrescue", "dcfldd", "dc3dd", "flashrom", "balena", "etcher", "pv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "flashrom" {
+				// the machine's own firmware rewritten
+				if (hasWord(args, "-w") || hasPrefixWord(args, "--write")) && strings.Contains(joinWords(args), "internal") {
+					return true, "firmware"
+				}
+				return false, ""
+			}
+			for _, w := range args {
+				if v, ok := strings.CutPrefix(w.s, "of="); ok && isBlockDevice(v) {
+					return true, v
+				}
+			}
+			ops := positional(args)
+			if len(ops) < 2 || c.name == "pv" {
+				return false, ""
+			}
+			if c.name == "qemu-img" && ops[0].s != "create" && ops[0].s != "convert" && ops[0].s != "dd" {
+				return false, ""
+			}
+			if last := ops[len(ops)-1].s; isBlockDevice(last) {
+				return true, last
+			}
+			// qemu-img create -f raw /dev/sdb 1G: the device before the size
+			if c.name == "qemu-img" && ops[0].s == "create" && len(ops) >= 3 && isBlockDevice(ops[len(ops)-2].s) {
+				return true, ops[len(ops)-2].s
 			}
 			return false, ""
 		}},
@@ -66,6 +111,9 @@ var diskWipeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				if loopDevice(w.s) {
+					if disk := a.links[w.s]; disk != "" {
+						return true, w.s + " (" + disk + ")" // a loop device set up over a disk
+					}
 					continue
 				}
 				if strings.HasPrefix(w.s, "/dev/") || !w.ok {

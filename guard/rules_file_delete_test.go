@@ -193,3 +193,188 @@ func TestProfilesDeletedThroughWmi(t *testing.T) {
 		`Get-CimInstance Win32_UserProfile | Select-Object LocalPath`,
 	})
 }
+
+// What a service or a package manager writes again: a pid file or socket
+// of the current run, apt's package indexes, compiled files a build left
+// outside the work directory. Their system neighbours still count.
+func TestRuntimeFilesIndexesAndCompiledArtefacts(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -f /run/sshd/config`, CategoryFileDelete, "rm-system-file", LevelHigh},
+		{`rm -rf /run/postgresql`, CategoryFileDelete, "", LevelHigh},
+		{`rm -rf /var/lib/apt`, CategoryFileDelete, "", LevelHigh},
+		{`find /srv/app -name '*.py' -delete`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f /run/worker/worker.pid`,
+		`rm -f /var/run/api/api.sock`,
+		`rm -rf /var/lib/apt/lists/*`,
+		`find /srv/app -name '*.pyc' -delete`,
+		`find /opt/svc/build -name '*.o' -delete`,
+	})
+}
+
+// A tree walked and each file unlinked deletes the tree, whether the walk
+// starts at pathlib's home or is File::Find's with an unlinking callback.
+func TestInterpreterWalksThatUnlink(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c "from pathlib import Path; [f.unlink() for f in Path.home().glob('**/*.txt')]"`, CategoryFileDelete, "", LevelCritical},
+		{`perl -MFile::Find -e 'find(sub{unlink if -f}, "/etc")'`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c "from pathlib import Path; print(sum(1 for _ in Path.home().rglob('*')))"`,
+		`perl -MFile::Find -e 'find(sub{print "$File::Find::name\n"}, "/etc")'`,
+	})
+}
+
+// A listing fed to a program that deletes each entry: GNU parallel
+// reading the lines, awk building a command from each, xargs after a
+// Spotlight or locate search.
+func TestListingsDeletedEntryByEntry(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ls -d ~/* | parallel rm -rf {}`, CategoryFileDelete, "", LevelCritical},
+		{`ls /etc | awk '{system("sudo rm -rf /etc/" $1)}'`, CategoryFileDelete, "", LevelCritical},
+		{`mdfind -onlyin ~ 'kind:image' | xargs rm -f`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ls -d ./build/* | parallel rm -rf {}`,
+		`ls ./tmp | awk '{system("rm -f ./tmp/" $0)}'`,
+		`ls ~ | awk '{print $0}'`,
+		`mdfind -onlyin . 'kind:image' | xargs ls -l`,
+	})
+}
+
+// zsh forms bash reads otherwise or not at all: a glob qualifier after a
+// pattern (not an extglob), a qualifier after a plain name, a negated
+// group under extendedglob, the short for loop.
+func TestZshQualifiersNegationAndShortLoops(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContext
+	zsh.Shell = "zsh"
+	checkDanger(t, d, zsh, []dangerCase{
+		{`rm -rf ~/*(D)`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf ~/Documents(N) ~/Pictures(N)`, CategoryFileDelete, "", LevelHigh},
+		{`setopt extendedglob; rm -rf /etc/^(hosts)`, CategoryFileDelete, "", LevelCritical},
+		{`for d in ~/*; rm -rf $d`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, zsh, []string{
+		`rm -rf build/*(D)`,
+		`rm -rf dist(N) coverage(N)`,
+		`setopt extendedglob; rm -rf tmp/^(keep.txt)`,
+		`for f in src/**/*.ts; wc -l $f`,
+	})
+}
+
+// What a project keeps that no build makes again: golden files,
+// patches, local secrets and dotenv files, data below a storage
+// directory, emptied manifests; a directory a generator fills, deleted
+// just before it runs, is its previous output.
+func TestProjectDataManifestsAndGeneratorOutputs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf testdata/snapshots`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf patches`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -f .env.production.local`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf app/storage/media/*`, CategoryFileDelete, "", LevelModerate},
+		{`echo -n > package.json`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`printf '' > Cargo.toml`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`rm -rf site/ docs/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f .env.example.bak`,
+		`rm -rf tests/fixtures/output/*`,
+		`rm -rf pkg/ && wasm-pack build --target web`,
+		`rm -rf site/ && mkdocs build --strict`,
+		`echo 'module example.com/x' > go.mod`,
+		`echo -n "$TOKEN" | wc -c`,
+	})
+}
+
+// Parts of the sources (a subdirectory of src, app or internal), a
+// database file of the checkout, and a repository's object store or refs;
+// what a later command in the line makes again, mocks and snapshots, a
+// stale lock, are not.
+func TestSourceSubtreesCheckoutDatabasesAndGitInternals(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf src/components`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf internal/billing/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -f app.sqlite3`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf .git/objects`, CategoryGitDestroy, "rm-git-dir", LevelHigh},
+		{`rm -rf .git/refs/heads`, CategoryGitDestroy, "rm-git-dir", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf src/api && openapi-generator-cli generate -i api.yaml -g typescript -o src/api`,
+		`rm -rf internal/mocks && mockery --all --output internal/mocks`,
+		`rm -f internal/db/*.sql.go && sqlc generate`,
+		`rm -f test.sqlite3`,
+		`rm -f .git/index.lock`,
+		`rm -rf tests/fixtures/repo/.git/refs`,
+	})
+}
+
+// Archivers told to delete what they archive, and configuration
+// management's file module told to make a path absent.
+func TestArchiversThatMoveAndAbsentFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`7z a -sdel /tmp/backup.7z ~/Pictures`, CategoryFileDelete, "", LevelHigh},
+		{`rar m /tmp/x.rar ~/Desktop`, CategoryFileDelete, "", LevelHigh},
+		{`ansible web -b -m ansible.builtin.file -a "path=/etc state=absent"`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`7z a /tmp/backup.7z ~/Pictures`,
+		`7z x archive.7z -o./out`,
+		`ansible web -m file -a "path=/srv/app/tmp state=directory"`,
+	})
+}
+
+// A file overwritten with an empty value (jq -n null, echo '{}') is
+// emptied like one overwritten with nothing.
+func TestFilesOverwrittenWithEmptyValues(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`jq -n null > ~/.docker/config.json`, CategoryFileDelete, "", LevelModerate},
+		{`echo '{}' > ~/.config/gh/hosts.yml`, CategoryFileDelete, "", LevelModerate},
+		{`echo '[]' > package.json`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`jq -n '{name: "x"}' > ./out/config.json`,
+		`echo '{}' > /tmp/state.json`,
+		`jq -n null`,
+	})
+}
+
+// A mirror with --delete onto another machine's home or root: whatever
+// the source lacks goes there.
+func TestMirrorsDeletingRemoteHomesAndRoots(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rsync -a --delete /tmp/empty/ ops@10.0.0.5:~/`, CategoryFileDelete, "", LevelCritical},
+		{`rsync -aH --delete-before ./blank/ root@10.0.0.5:/`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rsync -a --delete ./public/ deploy@10.0.0.5:/var/www/site/`,
+		`rsync -a ./dotfiles/ ops@10.0.0.5:~/`,
+	})
+}
+
+// Regenerated or throw-away things: a bundler's builds directory, an
+// application's scratch space outside the work directory (a container's
+// /app/tmp), dotenv files for tests and their backups. A real dotenv
+// file, or an application's data, still counts.
+func TestScratchSpacesBuildsAndTestSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -f .env.staging`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf /srv/app/uploads`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf app/assets/builds/*`,
+		`docker compose run --rm web rm -rf /app/tmp/cache`,
+		`rm -f .env.test`,
+		`rm -f .env.local.bak`,
+	})
+}

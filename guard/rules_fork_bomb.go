@@ -2,6 +2,8 @@ package guard
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Rules for exhausting processes (category fork_bomb).
@@ -47,6 +49,40 @@ var forkBombRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "endless-input-buffered", Level: LevelHigh, Category: CategoryForkBomb, Description: "a program that holds its whole input reading an endless device (memory runs out)",
+		Suggestions: []string{"Read a bounded amount (head -c 1M /dev/urandom)", "Stream instead of buffering"}, names: names("sort", "tac", "shuf", "tail", "jq", "rev", "gsort"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "tail" && (hasPrefixWord(args, "-f") || hasWord(args, "-F") || hasPrefixWord(args, "--follow")) {
+				return false, "" // follows what is added; holds nothing
+			}
+			if c.name == "jq" && !hasWord(args, "-s") && !hasWord(args, "--slurp") {
+				return false, ""
+			}
+			if dev := endlessInput(c); dev != "" {
+				return true, dev
+			}
+			return false, ""
+		}},
+	{ID: "make-unbounded-jobs", Level: LevelModerate, Category: CategoryForkBomb, Description: "a parallel build without a job limit (every target's compiler at once)",
+		Suggestions: []string{"Give -j a bound (make -j\"$(nproc)\")"}, names: names("make", "gmake"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				if w.s == "--jobs" || w.s == "-j" {
+					if i+1 >= len(args) || !allDigits(args[i+1].s) && args[i+1].ok {
+						return true, w.s // no number: no limit
+					}
+					if n := args[i+1].s; allDigits(n) && len(n) >= 4 {
+						return true, w.s + " " + n
+					}
+				}
+				if n, ok := strings.CutPrefix(w.s, "-j"); ok && allDigits(n) && len(n) >= 4 {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "fork-bomb-function", Level: LevelCritical, Category: CategoryForkBomb, Description: "a fork bomb: a function that keeps spawning copies of itself",
 		Suggestions: []string{"Do not run fork bombs", "Limit processes with ulimit -u when testing"}, names: names("<function>"),
 		match: func(a *analysis, c *cmd) (bool, string) { return c.forkBomb, "" }},
@@ -72,3 +108,37 @@ var forkBombRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, forkBombRules) }
+
+// endlessDevices never reach the end of their data.
+var endlessDevices = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/dev/random": true, "/dev/full": true}
+
+// endlessInput returns the endless device c reads: an operand, a
+// redirection, or a pipe from cat, pv or yes.
+func endlessInput(c *cmd) string {
+	for _, w := range positional(c.args()) {
+		if endlessDevices[w.s] {
+			return w.s
+		}
+	}
+	for _, r := range c.redirs {
+		if r.op == syntax.RdrIn && endlessDevices[r.w.s] {
+			return r.w.s
+		}
+	}
+	if c.pipe != nil && c.stage > 0 {
+		prev := c.pipe[c.stage-1]
+		if prev != nil && prev.synthetic == "" {
+			switch prev.name {
+			case "yes":
+				return "yes"
+			case "cat", "pv":
+				for _, w := range positional(prev.args()) {
+					if endlessDevices[w.s] {
+						return w.s
+					}
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -18,3 +18,27 @@ func TestLoopsOfDetachedStarts(t *testing.T) {
 		{`while true; do setsid -f sleep 1000; done`, CategoryForkBomb, "fork-bomb-loop", LevelCritical},
 	})
 }
+
+// A program that holds its whole input, reading an endless device;
+// a parallel build without a job limit; a bounded read of a size no disk
+// holds.
+func TestEndlessInputsAndUnboundedJobs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sort /dev/urandom`, CategoryForkBomb, "endless-input-buffered", LevelHigh},
+		{`cat /dev/zero | tac`, CategoryForkBomb, "endless-input-buffered", LevelHigh},
+		{`shuf < /dev/urandom`, CategoryForkBomb, "endless-input-buffered", LevelHigh},
+		{`make -j all`, CategoryForkBomb, "make-unbounded-jobs", LevelModerate},
+		{`gmake --jobs`, CategoryForkBomb, "make-unbounded-jobs", LevelModerate},
+		{`head -c 200G /dev/zero > /tmp/blob`, CategoryDiskWipe, "disk-fill", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`head -c 32 /dev/urandom | base64`,
+		`sort words.txt`,
+		`tail -f /var/log/app.log`,
+		`make -j8`,
+		`make -j "$(nproc)"`,
+		`make -j $(nproc) test`,
+		`head -c 10M /dev/zero > /tmp/blob`,
+	})
+}

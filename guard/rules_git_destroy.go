@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -93,6 +94,10 @@ var gitDestroyRules = []*rule{
 			}
 			for _, r := range p.refs {
 				if isProtectedBranch(r) {
+					return true, r
+				}
+				// a published release moved under its users
+				if releaseTagRef(r) {
 					return true, r
 				}
 			}
@@ -254,7 +259,8 @@ var gitDestroyRules = []*rule{
 			switch args[1].s {
 			case "delete", "delete-asset", "rm", "remove":
 				switch args[0].s {
-				case "release", "issue", "run", "cache", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
+				// a CI cache (gh cache delete) is made again by the next run
+				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
 					return true, args[0].s + " " + args[1].s
 				}
 			}
@@ -316,11 +322,14 @@ var gitDestroyRules = []*rule{
 		Suggestions: []string{"Delete named refs one by one after review", "Keep release tags"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, args := gitSub(c)
-			if sub != "push" || !hasWord(args, "--delete") && !hasWord(args, "-d") {
+			if sub != "push" {
 				return false, ""
 			}
+			del := hasWord(args, "--delete") || hasWord(args, "-d")
 			for _, w := range args {
-				if !w.ok {
+				// --delete $(...), or the empty-source refspec :REF fed
+				// by xargs or a loop
+				if !w.ok && (del || strings.HasPrefix(w.s, ":")) {
 					return true, w.s
 				}
 			}
@@ -330,11 +339,63 @@ var gitDestroyRules = []*rule{
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
 		names:       names("git", "hg", "svn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if d := gitDiscards(c); d != "" {
+			d := gitDiscards(c)
+			if sub, _ := gitSub(c); sub == "rebase" && d == "" {
+				// a sequence editor scripted to drop the commits it lists
+				ed := ""
+				for _, as := range c.assigns {
+					if as.name == "GIT_SEQUENCE_EDITOR" {
+						ed = as.val.s
+					}
+				}
+				for i, w := range c.words {
+					if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), "sequence.editor=") {
+						ed = c.words[i+1].s
+					}
+				}
+				if strings.Contains(ed, "drop") || strings.Contains(ed, "sed") && sedDeletes.MatchString(ed) {
+					return true, "git rebase dropping commits"
+				}
+			}
+			if d == "git stash drop" && stashAppliedBefore(a.src, c.opText()) {
+				return false, "" // git stash apply && git stash drop: the changes are back in the tree
+			}
+			if d != "" {
 				return true, d
 			}
 			return false, ""
 		}},
 }
 
+// stashAppliedBefore reports a line that applies the stash before it
+// drops it (a drop with no stash named drops the one just applied).
+func stashAppliedBefore(src, op string) bool {
+	i := strings.Index(src, "stash apply")
+	j := strings.Index(src, "stash drop")
+	if i < 0 || j < i || strings.Contains(op, "stash@{") && !strings.Contains(src[i:j], "stash@{") {
+		return false
+	}
+	// only when the apply succeeded: && or fish's "; and"
+	between := src[i:j]
+	return (strings.Contains(between, "&&") || strings.Contains(between, "; and ")) && !strings.Contains(between, "stash push") &&
+		!strings.Contains(between, "stash save") && !strings.Contains(between, "||")
+}
+
 func init() { ruleSets = append(ruleSets, gitDestroyRules) }
+
+// releaseTagRef reports a refspec naming a tag: refs/tags/..., or a
+// version (v1.2.0, 2.3.1) written as the ref.
+func releaseTagRef(r string) bool {
+	r = strings.TrimPrefix(r, "+")
+	if i := strings.IndexByte(r, ':'); i >= 0 {
+		r = r[i+1:]
+	}
+	if strings.HasPrefix(r, "refs/tags/") {
+		return true
+	}
+	v := strings.TrimPrefix(r, "v")
+	return v != r && len(v) > 0 && v[0] >= '0' && v[0] <= '9' && strings.Contains(v, ".") || len(v) > 2 && v[0] >= '0' && v[0] <= '9' && strings.Count(v, ".") >= 2
+}
+
+// sedDeletes matches a sed d command after an address (/re/d, 2,$d, 3d).
+var sedDeletes = regexp.MustCompile(`(?:/|\$|[0-9])d(?:['";\s]|$)`)

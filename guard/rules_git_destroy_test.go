@@ -30,3 +30,67 @@ func TestUntrackEverythingAndCommit(t *testing.T) {
 		`git rm -r --cached .`,
 	})
 }
+
+// Throw-away repositories and regenerated things: a clone in a temporary
+// directory, a CI cache, a git clean limited to a test output directory.
+func TestScratchClonesCachesAndOutputDirectories(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git -C ~/src/app reset --hard origin/main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git clean -f -- docs/`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`gh release delete v2.0.0 --yes`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git -C /tmp/bisect-17 reset --hard v1.2.0`,
+		`git -C "$TMPDIR/mirror" clean -fdx`,
+		`gh cache delete linux-go-cache-abc`,
+		`git clean -f -- build/test-results/`,
+		`git clean -fd -- output/`,
+	})
+}
+
+// A release tag force-pushed over the published one, and remote refs
+// deleted by empty-source refspecs fed from a listing.
+func TestReleaseTagsMovedAndRefsDeletedFromLists(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git push --force origin v2.3.0`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+		{`git push -f origin refs/tags/release-7`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+		{`git branch -r | sed 's/origin\///' | xargs -I% git push origin :%`, CategoryGitDestroy, "remote-ref-delete-input", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git push origin v2.3.0`,
+		`git push --force-with-lease origin feature/login`,
+		`git push origin :old-experiment`,
+	})
+}
+
+// A stash dropped once it was applied successfully: the changes are back
+// in the tree. Dropped whatever the apply did, or another stash, it is
+// lost work.
+func TestStashDroppedAfterItsApply(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git stash apply; git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash apply || git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git stash apply && git stash drop`,
+		`git stash apply stash@{1} && git stash drop stash@{1}`,
+	})
+}
+
+// A rebase whose sequence editor is scripted to drop the commits it
+// lists.
+func TestRebasesScriptedToDropCommits(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`GIT_SEQUENCE_EDITOR="sed -i -e 's/^pick/drop/'" git rebase -i HEAD~5`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git -c sequence.editor="sed -i '2,\$d'" rebase -i main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`GIT_SEQUENCE_EDITOR="sed -i -e 's/^pick/squash/2'" git rebase -i HEAD~3`,
+		`git rebase -i --autosquash main`,
+	})
+}

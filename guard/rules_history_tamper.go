@@ -105,6 +105,20 @@ var historyTamperRules = []*rule{
 						return true, "set +o history"
 					}
 				}
+				// fish: set -gx HISTFILE /dev/null, set -e fish_history
+				ops := positional(args)
+				if len(ops) >= 1 && (hasWord(args, "-e") || hasWord(args, "--erase")) && (ops[0].s == "fish_history" || ops[0].s == "HISTFILE") {
+					return true, "set -e " + ops[0].s
+				}
+				if len(ops) >= 1 {
+					val := ""
+					if len(ops) >= 2 {
+						val = ops[1].s
+					}
+					if ops[0].s == "fish_history" && (val == "" || val == "/dev/null") || histVarDisabled(ops[0].s, val) {
+						return true, "set " + ops[0].s + " " + val
+					}
+				}
 			}
 			return false, ""
 		}},

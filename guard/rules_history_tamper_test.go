@@ -53,3 +53,21 @@ func TestLoginRecordsAndPrivateShells(t *testing.T) {
 		`fish -c 'echo hi'`,
 	})
 }
+
+// fish turns history off through set, as other shells do through
+// assignments.
+func TestFishHistoryVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	fish := corpusContext
+	fish.Shell = "fish"
+	checkDanger(t, d, fish, []dangerCase{
+		{`set -gx HISTFILE /dev/null`, CategoryHistoryTamper, "history-disable", LevelHigh},
+		{`set -g fish_history ""`, CategoryHistoryTamper, "", LevelHigh},
+		{`set -e fish_history`, CategoryHistoryTamper, "", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`set -gx EDITOR vim`,
+		`set -g fish_history work`,
+		`set -x PATH $PATH ~/.local/bin`,
+	})
+}

@@ -10,11 +10,31 @@ import "strings"
 var macosRules = []*rule{
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
-		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew"),
+		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
+			case "xattr":
+				// the quarantine flag stripped from something fetched (a
+				// download, a mounted image, a temporary copy): Gatekeeper
+				// never checks it; the project's own build output is not that
+				if !strings.Contains(j, "com.apple.quarantine") && !shortCluster(args, 'c') {
+					return false, ""
+				}
+				if !shortCluster(args, 'd') && !shortCluster(args, 'c') {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if w.s == "com.apple.quarantine" {
+						continue
+					}
+					p := a.absPath(w.s, c.cwd)
+					if a.isDownloaded(w.s, c.cwd) || p != "" && (underTemp(p) || strings.HasPrefix(p, "/Volumes/") || strings.Contains(p, "/Downloads/")) {
+						return true, "download quarantine stripped from " + w.s
+					}
+				}
+				return false, ""
 			case "socketfilterfw":
 				for i, w := range args {
 					if strings.HasPrefix(w.s, "--set") && i+1 < len(args) && lower(args[i+1].s) == "off" {

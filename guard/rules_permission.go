@@ -145,6 +145,20 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chown-system-program", Level: LevelHigh, Category: CategoryPermission, Description: "giving a system program or library to an ordinary user (who can then replace what root runs)",
+		Suggestions: []string{"Leave system programs owned by root", "Install your own build under /usr/local or the home directory"}, names: names("chown", "chgrp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "chown" && chownsToRoot(c) {
+				return false, ""
+			}
+			for _, t := range a.permTargets(c) {
+				p := a.absPath(t.w.s, c.cwd)
+				if systemProgram(p) && !strings.HasPrefix(p, "/usr/local/") {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
 	{ID: "immutable-flag-off", Level: LevelHigh, Category: CategoryPermission, Description: "removing the immutable or append-only flag from system files",
 		Suggestions: []string{"Leave system files' flags to the administrator who set them"}, names: names("chattr", "chflags"),
 		match: func(a *analysis, c *cmd) (bool, string) {

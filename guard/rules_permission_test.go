@@ -49,3 +49,19 @@ func TestSubinaclEveryone(t *testing.T) {
 		`subinacl /file C:\work\project\out.log /display`,
 	})
 }
+
+// A system program or library handed to an ordinary user, who can then
+// replace what root runs; a tool of /usr/local, or root's ownership
+// restored, is not that.
+func TestSystemProgramsGivenAway(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo chown dev:dev /usr/bin/passwd`, CategoryPermission, "chown-system-program", LevelHigh},
+		{`sudo chgrp staff /usr/lib/x86_64-linux-gnu/libc.so.6`, CategoryPermission, "chown-system-program", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo chown root:root /usr/bin/passwd`,
+		`sudo chown dev /usr/local/bin/mytool`,
+		`chown dev ./bin/tool`,
+	})
+}

@@ -317,9 +317,24 @@ var persistenceRules = []*rule{
 			return false, ""
 		}},
 	{ID: "env-hijack-persistent", Level: LevelHigh, Category: CategoryPersistence, Description: "persistently putting a temporary or hidden directory on PATH or preloading a library",
-		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx"),
+		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx", "systemctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "systemctl" {
+				// systemctl set-environment NAME=VALUE: every service the
+				// manager starts from now on gets it
+				ops := positional(args)
+				if len(ops) < 2 || ops[0].s != "set-environment" {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					k, v, _ := strings.Cut(w.s, "=")
+					if strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "DYLD_") || (k == "PATH" || k == "PYTHONPATH" || k == "NODE_OPTIONS") && untrustedPlace(v) {
+						return true, w.s
+					}
+				}
+				return false, ""
+			}
 			universal := c.name == "launchctl" && len(args) > 0 && args[0].s == "setenv"
 			for _, w := range args {
 				if w.s == "-U" || w.s == "-Ux" || w.s == "-xU" || w.s == "--universal" {

@@ -353,6 +353,23 @@ var privilegeRules = []*rule{
 					v = mountSource(s[len("--mount="):])
 				case s == "--privileged":
 					priv = true
+				case (s == "--device" || s == "--cap-add") && i+1 < len(rest), strings.HasPrefix(s, "--device="), strings.HasPrefix(s, "--cap-add="):
+					// a host disk handed in raw, or root's own powers
+					opt, val, ok := strings.Cut(s, "=")
+					if !ok {
+						val = rest[i+1].s
+					}
+					if opt == "--device" {
+						dev, _, _ := strings.Cut(val, ":")
+						if isBlockDevice(dev) || dev == "/dev/mem" || dev == "/dev/kmem" {
+							return true, "host " + dev + " given to the container"
+						}
+					} else {
+						switch strings.ToUpper(strings.TrimPrefix(strings.ToUpper(val), "CAP_")) {
+						case "ALL", "SYS_ADMIN", "SYS_MODULE", "SYS_RAWIO", "DAC_READ_SEARCH":
+							return true, "--cap-add " + val
+						}
+					}
 				case s == "--pid=host" || s == "--pid" && i+1 < len(rest) && rest[i+1].s == "host":
 					hostPID = true
 				}
@@ -379,6 +396,62 @@ var privilegeRules = []*rule{
 			}
 			if priv && hostPID {
 				return true, "--privileged --pid=host"
+			}
+			return false, ""
+		}},
+	{ID: "password-on-stdin", Level: LevelHigh, Category: CategoryPrivilege, Description: "feeding a password written in the command to sudo -S or su (it lands in history, logs and the agent's context)",
+		Suggestions: []string{"Let the user type the password", "Use a sudoers rule for the one command that needs root"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText || strings.TrimSpace(c.in.text) == "" || len(c.wrappers) == 0 && c.name != "su" {
+				return false, ""
+			}
+			if c.name == "su" {
+				return true, "su"
+			}
+			for _, w := range c.wrappers {
+				f := strings.Fields(w)
+				if len(f) == 0 || path.Base(f[0]) != "sudo" {
+					continue
+				}
+				for _, o := range f[1:] {
+					if o == "--stdin" || len(o) > 1 && o[0] == '-' && o[1] != '-' && strings.IndexByte(o, 'S') > 0 {
+						return true, "sudo -S"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-impersonate-admin", Level: LevelHigh, Category: CategoryPrivilege, Description: "acting as a cluster administrator or a system identity by impersonation",
+		Suggestions: []string{"Run as your own identity and ask for the role you need", "Use kubectl auth can-i to check permissions"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if g, ok := optValue(args, "", "as-group"); ok && (g == "system:masters" || strings.Contains(g, "admin")) {
+				return true, "--as-group=" + g
+			}
+			if u, ok := optValue(args, "", "as"); ok && (strings.HasPrefix(u, "system:") && !strings.HasPrefix(u, "system:serviceaccount:") || strings.Contains(u, "admin")) {
+				return true, "--as=" + u
+			}
+			return false, ""
+		}},
+	{ID: "forge-settings-raised", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a repository public, granting admin on it, archiving it or moving its default branch through the forge's API",
+		Suggestions: []string{"Change repository settings in the web interface, as an owner", "Ask a maintainer"}, names: names("gh", "glab", "curl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "gh" || c.name == "glab" {
+				if len(args) == 0 || args[0].s != "api" {
+					return false, ""
+				}
+			} else {
+				switch httpMethod(c) {
+				case "PUT", "PATCH", "POST":
+				default:
+					return false, ""
+				}
+			}
+			for _, w := range args {
+				if f := forgeSettingField(w.s); f != "" {
+					return true, f
+				}
 			}
 			return false, ""
 		}},
@@ -631,4 +704,18 @@ func kubectlSubArgs(args []word) []word {
 		}
 	}
 	return args
+}
+
+// forgeSettingField returns a field of a forge API call (gh api -f
+// k=v, a query string, a JSON body) that publishes the repository, grants
+// admin, archives it or moves its default branch, or "".
+func forgeSettingField(s string) string {
+	l := strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, `"`, ""), " ", ""))
+	for _, f := range [...]string{"visibility=public", "visibility:public", "private=false", "private:false", "archived=true", "archived:true",
+		"role=admin", "role:admin", "role=owner", "permission=admin", "permission:admin", "access_level=50", "default_branch="} {
+		if strings.Contains(l, f) {
+			return f
+		}
+	}
+	return ""
 }

@@ -55,6 +55,24 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "plugin-from-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a plugin, extension, role, hook set or build context from an arbitrary URL (its code runs at once or at every start)",
+		Suggestions: []string{"Install from the tool's official registry or a reviewed, pinned release", "Clone the repository, read it, then install the local copy"},
+		names:       pluginToolNames(),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			for _, verb := range pluginVerbs[c.name] {
+				vs := strings.Fields(verb)
+				if len(ops) <= len(vs) || !wordsArePrefix(ops, vs) {
+					continue
+				}
+				for _, w := range ops[len(vs):] {
+					if src := pluginSource(c.name, w.s); src != "" {
+						return true, src
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "package-downloaded-install", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package file downloaded in the same command (its install scripts run unreviewed)",
 		Suggestions: []string{"Install from the official registry", "Download, verify and inspect the package first"},
 		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "bun", "dpkg", "rpm", "apt", "apt-get", "dnf", "yum", "installer", "code"),
@@ -233,6 +251,18 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "remote-procsubst-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build, task or playbook file downloaded through process substitution and run",
+		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// make -f <(curl URL), cargo run --manifest-path <(curl URL):
+			// the file says what runs
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowRemote && strings.HasPrefix(w.s, "/dev/fd/") {
+					return true, w.flow.what
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-subst-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running code downloaded by a command substitution",
 		Suggestions: suggRemote, names: execNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -380,6 +410,9 @@ var remoteExecRules = []*rule{
 				} else if c.name != "helm" && c.name != "kustomize" {
 					continue
 				}
+				if (v == "-" || v == "/dev/stdin") && c.in.kind == flowRemote && unknownHostOrCode(c.in.what) {
+					return true, c.in.what // curl URL | kubectl apply -f -
+				}
 				if strings.Contains(v, "://") && codeURL(v) || (strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") || strings.Contains(v, "?ref=")) && (c.name == "kustomize" || strings.HasPrefix(w.s, "-k") || strings.HasPrefix(w.s, "--kustomize")) {
 					return true, v
 				}
@@ -394,9 +427,13 @@ var remoteExecRules = []*rule{
 			switch c.name {
 			case "deno":
 				if len(args) > 0 && (args[0].s == "run" || args[0].s == "install" || args[0].s == "eval") {
+					all := hasWord(args, "-A") || hasWord(args, "--allow-all")
 					for _, w := range args[1:] {
 						if !strings.HasPrefix(w.s, "-") {
-							return codeURL(w.s), w.s
+							// a well-known host's module is still a stranger's when
+							// it is unpinned and given every permission
+							unpinned := strings.Contains(w.s, "://") && !strings.Contains(w.s[strings.Index(w.s, "://")+3:], "@")
+							return codeURL(w.s) || all && unpinned && strings.Contains(w.s, "/x/"), w.s
 						}
 					}
 				}
@@ -452,12 +489,16 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-file-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a downloaded or remote system package (its scripts run as root)",
 		Suggestions: []string{"Install from the distribution's repositories", "Verify the package's signature before installing"},
-		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman"),
+		names:       names("dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "installer", "pacman", "apk"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			install := false
+			install := c.name == "apk" && hasWord(args, "add")
 			for _, w := range args {
-				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
+				if w.s == "install" || w.s == "localinstall" || w.s == "-U" || w.s == "--install" || w.s == "--upgrade" || w.s == "--freshen" || c.name != "pacman" && strings.HasPrefix(w.s, "-i") && len(w.s) <= 5 || w.s == "-pkg" {
+					install = true
+				}
+				// rpm -Uvh, rpm -ivh, rpm -Fvh: a cluster with an install mode
+				if c.name == "rpm" && len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.ContainsAny(w.s[1:], "UiF") {
 					install = true
 				}
 			}
@@ -465,7 +506,7 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			for _, w := range positional(args) {
-				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar")) {
+				if codeURL(w.s) && (strings.HasSuffix(w.s, ".deb") || strings.HasSuffix(w.s, ".rpm") || strings.HasSuffix(w.s, ".pkg") || strings.Contains(w.s, ".pkg.tar") || strings.HasSuffix(w.s, ".apk")) {
 					return true, w.s
 				}
 				if a.isDownloaded(w.s, c.cwd) {
@@ -537,6 +578,9 @@ var remoteExecRules = []*rule{
 			}
 			if a.isDownloaded(f, c.cwd) {
 				return true, f
+			}
+			if (f == "-" || f == "/dev/stdin") && c.in.kind == flowRemote {
+				return true, c.in.what // curl URL | make -f -
 			}
 			return false, ""
 		}},
@@ -669,4 +713,65 @@ func knownFeedHost(h string) bool {
 		return true
 	}
 	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || strings.HasSuffix(h, ".pkg.github.com") || trustedIndexHosts[h]
+}
+
+// pluginVerbs are the commands by which a tool fetches code that it runs
+// as part of itself: shell plugin managers, chart and VM plugins,
+// configuration-management roles, hook sets, one-off package runs and
+// image builds whose context (and so whose RUN steps) a URL gives.
+var pluginVerbs = map[string][]string{
+	"helm": {"plugin install"}, "fisher": {"install"}, "antigen": {"bundle", "theme"}, "antibody": {"bundle"},
+	"zinit": {"snippet", "light", "load"}, "zi": {"snippet", "light", "load"}, "sheldon": {"add"},
+	"pre-commit": {"try-repo"}, "ansible-galaxy": {"install", "role install", "collection install"},
+	"vagrant": {"box add", "plugin install"}, "yarn": {"dlx"}, "pnpm": {"dlx"}, "bun": {"x"},
+	"asdf": {"plugin add", "plugin-add"}, "mise": {"plugin install", "plugin add", "plugins install"},
+	"gh": {"extension install", "ext install"}, "docker": {"build", "buildx build", "image build"}, "podman": {"build"},
+	"buildah": {"bud", "build"}, "nerdctl": {"build"}, "code": {"--install-extension"}, "krew": {"install"},
+}
+
+func pluginToolNames() []string {
+	out := make([]string, 0, len(pluginVerbs))
+	for n := range pluginVerbs {
+		out = append(out, n)
+	}
+	return out
+}
+
+// wordsArePrefix reports whether ws starts with the words vs.
+func wordsArePrefix(ws []word, vs []string) bool {
+	for i, v := range vs {
+		if ws[i].s != v {
+			return false
+		}
+	}
+	return true
+}
+
+// pluginSource returns the code source an operand of a plugin install
+// names when it is a URL on a host that is not well known, or "".
+func pluginSource(tool, s string) string {
+	u := strings.TrimPrefix(strings.TrimPrefix(s, "git::"), "hg::")
+	if tool == "gh" && !strings.Contains(u, "://") {
+		return "" // gh extension install OWNER/REPO: a repository on GitHub
+	}
+	// plugins are published on the well-known code hosts; a URL anywhere
+	// else (a bare address, a self-hosted server) is nobody's review
+	if codeHosts[lower(hostOf(strings.TrimPrefix(u, "git+")))] && !strings.HasPrefix(lower(u), "http://") {
+		return ""
+	}
+	if codeURL(u) {
+		return s
+	}
+	return ""
+}
+
+// unknownHostOrCode reports a download's description ("curl URL") naming
+// a URL that is not a well-known source of manifests.
+func unknownHostOrCode(what string) bool {
+	for _, f := range strings.Fields(what) {
+		if strings.Contains(f, "://") {
+			return codeURL(f)
+		}
+	}
+	return true
 }

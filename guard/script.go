@@ -117,11 +117,11 @@ type netMarkers struct {
 }
 
 var langNet = map[string]netMarkers{
-	"python": {sock: []string{"socket"}, sockAlso: []string{"connect"},
+	"python": {sock: []string{"socket"}, sockAlso: []string{"connect", "accept("},
 		fetch: []string{"urlopen", "requests.get", "urllib", "http.client", "httpx", "urlretrieve"}, run: []string{"exec(", "eval(", "compile(", "exec ("},
 		send: []string{"requests.post", "requests.put", "urlopen(", "urllib.request.request", "http.client", ".send(", ".sendall(", "smtplib", "ftplib", "paramiko", "httpx.post", "requests.request"}},
 	"perl": {sock: []string{"io::socket", "socket("}, sockAlso: []string{"connect", "peeraddr", "new("},
-		fetch: []string{"lwp", "http::tiny", "get(\"http", "get('http"}, run: []string{"eval"},
+		fetch: []string{"lwp", "http::tiny", "get(\"http", "get('http"}, run: []string{"eval", "system(", "system ", "exec(", "qx(", "qx{"},
 		send: []string{"->post", "io::socket", "lwp", "http::tiny", "net::smtp", "net::ftp"}},
 	"ruby": {sock: []string{"tcpsocket", "socket.new", "socket.tcp"},
 		fetch: []string{"open-uri", "net::http", "uri.open", "open(\"http", "open('http", "uri.parse"}, run: []string{"eval", "instance_eval"},
@@ -133,7 +133,7 @@ var langNet = map[string]netMarkers{
 	"php": {sock: []string{"fsockopen", "socket_create", "stream_socket_client"},
 		fetch: []string{"file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_"},
 		run:   []string{"eval(", "assert(", "create_function", "include", "require"},
-		send:  []string{"curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put"}},
+		send:  []string{"curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put", "file_get_contents(\"http", "file_get_contents('http", "fopen(\"http", "fopen('http"}},
 	"lua": {sock: []string{"socket.tcp", "socket.connect", "require('socket')", "require(\"socket\")"},
 		fetch: []string{"http.request", "socket.http"}, run: []string{"loadstring", "load(", "dostring"}},
 	"awk": {sock: []string{"/inet/tcp/", "/inet/udp/"}},
@@ -376,7 +376,8 @@ func (sc *scriptScan) scanChmods(code string) {
 // sensitiveInCode finds secrets a piece of code reads.
 func sensitiveInCode(code, low, lang string) string {
 	for _, m := range [...]string{".ssh/id_", ".ssh/", ".aws/credentials", ".aws/", "/etc/shadow", ".kube/config", ".gnupg", ".git-credentials",
-		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud"} {
+		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud",
+		"_history", ".pgpass", ".my.cnf", ".vault-token", "/etc/gitlab-runner/"} {
 		if i := strings.Index(low, m); i >= 0 {
 			if m == ".env" {
 				j := i + 4

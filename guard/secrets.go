@@ -142,3 +142,46 @@ func (a *analysis) noteSecretCopy(c *cmd) {
 		}
 	}
 }
+
+// captureTools record the microphone, the screen or the camera into the
+// file named by their last operand (or by -o).
+var captureTools = map[string]string{"arecord": "the microphone", "rec": "the microphone", "parecord": "the microphone",
+	"screencapture": "the screen", "scrot": "the screen", "grim": "the screen", "gnome-screenshot": "the screen", "spectacle": "the screen",
+	"imagesnap": "the camera", "fswebcam": "the camera", "import": "the screen", "xwd": "the screen"}
+
+// noteCapture remembers a file a recording of the microphone, screen or
+// camera was written to: sending it sends what the user said or saw.
+func (a *analysis) noteCapture(c *cmd) {
+	what, ok := captureTools[c.name]
+	args := c.args()
+	if c.name == "ffmpeg" {
+		// ffmpeg -f alsa|pulse|avfoundation|x11grab|v4l2 -i DEV ... OUT
+		if f, ok2 := optValue(args, "-f", ""); ok2 {
+			switch f {
+			case "alsa", "pulse", "avfoundation", "x11grab", "v4l2", "dshow", "gdigrab", "kmsgrab":
+				what, ok = "a device ("+f+")", true
+			}
+		}
+	}
+	if c.name == "import" && !hasWord(args, "-window") {
+		return // ImageMagick import of a region chosen by hand, or a file
+	}
+	if !ok || len(args) == 0 {
+		return
+	}
+	out := args[len(args)-1]
+	if v, ok2 := optValue(args, "-o", "output"); ok2 && c.name != "ffmpeg" {
+		out = word{s: v, ok: true}
+	}
+	if !out.ok || strings.HasPrefix(out.s, "-") {
+		return
+	}
+	p := a.absPath(out.s, c.cwd)
+	if p == "" {
+		return
+	}
+	if a.files == nil {
+		a.files = map[string]flow{}
+	}
+	a.files[p] = flow{kind: flowSecret, what: "a recording of " + what, crit: true}
+}

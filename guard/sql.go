@@ -20,7 +20,11 @@ func (s *sqlScan) any() bool {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx")
+
+// redisCLIOpts are redis-cli's (and its forks') options that take a value.
+var redisCLIOpts = optSpec{short: "hpsanurdDi", long: []string{"user", "pass", "cacert", "cacertdir", "cert", "key", "sni", "tls-ciphers",
+	"tls-ciphersuites", "rdb", "functions-rdb", "pipe-timeout", "eval", "pattern", "quoted-pattern", "count", "memkeys-samples", "intrinsic-latency"}}
 
 // sqlOf returns the statements a database client runs (from its options
 // or its standard input) and its query language ("sql", "mongo",
@@ -76,6 +80,11 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		if v, ok := optValue(args, "", "execute"); ok {
 			add(v)
 		}
+	case "influx":
+		// InfluxQL: influx -execute 'DROP DATABASE x'
+		if v, ok := optValue(args, "-execute", "execute"); ok {
+			add(v)
+		}
 	case "cockroach", "cqlsh", "isql":
 		if v, ok := optValue(args, "-e", "execute"); ok {
 			add(v)
@@ -106,7 +115,9 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		}
 	case "redis-cli", "valkey-cli", "keydb-cli":
 		lang = "redis"
-		ops := posArgs(args, optSpec{short: "hpsanuc", long: []string{"user", "pass", "tls", "cacert", "cert", "key", "sni", "rdb", "pipe-timeout", "eval"}})
+		// the command is the operands: -c (cluster) and --tls take no
+		// value, so that the host after them is not taken for one
+		ops := posArgs(args, redisCLIOpts)
 		if len(ops) > 0 {
 			add(joinWords(ops))
 		}

@@ -168,10 +168,26 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true
 	case c.name == ":" || c.name == "true" || c.name == "false":
 		return true // they print nothing
+	case (c.name == "printf" || c.name == "echo") && t.content.kind == flowText && !t.content.partial && trivialContent(t.content.text):
+		return true // printf '', echo -n, echo '{}': nothing, or a bare newline or empty value
+	case c.name == "jq" && hasWord(c.args(), "-n"):
+		// jq -n null: an empty JSON value
+		ops := positional(c.args())
+		return len(ops) == 1 && trivialContent(ops[0].s)
 	case t.content.kind == flowNone && len(c.words) == 0:
 		return true
 	case c.name == "truncate":
 		return truncZero(c)
+	}
+	return false
+}
+
+// trivialContent reports text that holds no data: nothing, a newline, an
+// empty JSON value.
+func trivialContent(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "{}", "[]", "null", `""`, "''":
+		return true
 	}
 	return false
 }
@@ -255,13 +271,27 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	if c.name == "git" {
 		if dir, ok := optValue(c.args(), "-C", ""); ok {
+			if scratchDir(dir) {
+				return true // a clone made for one run (a reproduction, a CI checkout)
+			}
 			p := a.absPath(dir, c.cwd)
-			return p != "" && a.inWork(p) && fixtureGit(p[len(a.workDir):]+"/.git")
+			return p != "" && (a.inWork(p) && fixtureGit(p[len(a.workDir):]+"/.git") || underTemp(p) && !isTempRoot(p))
 		}
 		return false
 	}
 	if c.name == "redis-cli" && redisScratchDB(c.args()) {
 		return true
+	}
+	if slicesContains(dbClients, c.name) {
+		// DROP DATABASE IF EXISTS test_$JOB: the statement names a
+		// database only tests use, whatever the rest of the line computes
+		if s := a.scanSQLOf(c); s != nil {
+			for _, st := range []string{s.dropDB, s.dropTable} {
+				if f := strings.Fields(st); len(f) > 2 && !strings.Contains(st, ",") && testName(strings.Trim(f[len(f)-1], "`\"'[];")) {
+					return true
+				}
+			}
+		}
 	}
 	args := c.args()
 	for _, w := range args {
@@ -274,6 +304,17 @@ func (a *analysis) testScoped(c *cmd) bool {
 			continue // a user name (-u dev) says nothing of the data
 		}
 		if w.ok && testName(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// scratchDir reports a directory named through the variables CI runners
+// and the system set for throw-away files ($RUNNER_TEMP/x, $TMPDIR/x).
+func scratchDir(dir string) bool {
+	for _, v := range [...]string{"$RUNNER_TEMP/", "${RUNNER_TEMP}/", "$TMPDIR/", "${TMPDIR}/", "$TMP/", "$TEMP/", "$AGENT_TEMPDIRECTORY/"} {
+		if strings.HasPrefix(dir, v) && len(dir) > len(v) {
 			return true
 		}
 	}
@@ -327,9 +368,15 @@ func localDevScoped(c *cmd) bool {
 // default one on a local server: the numbered databases of a developer's
 // redis are the ones test suites take.
 func redisScratchDB(args []word) bool {
-	n, ok := optValue(args, "-n", "")
-	if !ok || n == "0" || n == "" || !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
+	if !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
 		return false
+	}
+	n, ok := optValue(args, "-n", "")
+	if !ok || n == "0" || n == "" {
+		// the default database of a server named on this machine (-h
+		// 127.0.0.1): a developer's own cache or test instance
+		h, named := optValue(args, "-h", "")
+		return named && loopback(h)
 	}
 	if h, ok := optValue(args, "-h", ""); ok && !loopback(h) {
 		return false
@@ -428,7 +475,8 @@ var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "inte
 var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true, "vendor": true,
 	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
 	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
-	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true}
+	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
+	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
@@ -441,6 +489,9 @@ var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true
 // *.{ts,tsx}.
 func sourceGlob(pat string) bool {
 	pat = stripGlobQualifier(pat)
+	if strings.HasPrefix(pat, "**.") {
+		pat = pat[1:] // fish's **.go is every .go file below
+	}
 	ext, ok := strings.CutPrefix(pat, "*.")
 	if !ok {
 		return false
@@ -488,9 +539,19 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 		}
 		return (base == "*" || base == "**") && len(comps) > 1 && sourceDirs[comps[0]]
 	}
+	if projectManifests[base] {
+		return true
+	}
 	ext := path.Ext(base)
 	return ext != "" && sourceExts[strings.ToLower(ext[1:])]
 }
+
+// projectManifests are the files that declare a project's modules,
+// dependencies and build: written by people, with no extension of code.
+var projectManifests = map[string]bool{"go.mod": true, "go.sum": true, "package.json": true, "Cargo.toml": true, "pyproject.toml": true,
+	"requirements.txt": true, "Gemfile": true, "pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "settings.gradle": true,
+	"Makefile": true, "Dockerfile": true, "composer.json": true, "mix.exs": true, "setup.py": true, "setup.cfg": true, "CMakeLists.txt": true,
+	"docker-compose.yml": true, "compose.yaml": true, "README.md": true, "tsconfig.json": true, "deno.json": true}
 
 // generatedOnly reports git pathspecs (after --, or the operands) that all
 // lie in directories builds regenerate: git clean -fd -- build/.
