@@ -292,7 +292,7 @@ var metaFloors = map[string]struct{ kept, passed float64 }{
 	"shell -c": {0.995, 0.985}, "eval": {0.998, 0.985}, "group": {0.999, 0.999}, "subshell": {0.999, 0.99},
 	"condition": {0.999, 0.999}, "loop": {0.998, 0.999}, "function": {0.999, 0.998}, "after cd": {0.999, 0.999},
 	"sudo": {0.999, 0}, "env": {0.999, 0}, "timeout": {0.999, 0}, "nohup": {0.999, 0},
-	"name in variable": {0.998, 0.998}, "quoted name": {0.998, 0.999}, "piped to sh": {0.999, 0.999}, "base64": {0.999, 0},
+	"name in variable": {0.998, 0.998}, "quoted name": {0.998, 0.999}, "piped to sh": {0.999, 0.998}, "base64": {0.999, 0},
 }
 
 // metaTuningLines are the lines of every corpus the rules may be tuned
@@ -300,7 +300,7 @@ var metaFloors = map[string]struct{ kept, passed float64 }{
 // later rounds.
 func metaTuningLines(tb testing.TB) ([]dangerousEntry, []benignEntry) {
 	dg, bn := loadCorpus(tb)
-	for _, dir := range []string{"blind", "round4", "round5", "round6"} {
+	for _, dir := range []string{"blind", "round4", "round5", "round6", "round7"} {
 		d, b := loadCorpusDir(quietTB{tb}, filepath.Join(corpusDir, dir))
 		for _, e := range d {
 			if missesPrefixAllowed(e.file) {
