@@ -1703,6 +1703,13 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		name := strings.Trim(strings.TrimSpace(l[i+len("setenvironmentvariable("):][:strings.IndexByte(l[i:], ',')-len("setenvironmentvariable(")]), `"'`)
 		if envHijackValue("/environment/"+name) && name != "path" && name != "psmodulepath" && name != "comspec" {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
+		} else if rest := l[i+len("setenvironmentvariable("):]; strings.Count(rest, ",") >= 2 {
+			// saved for the user or the machine, not this process only
+			parts := strings.SplitN(rest, ",", 3)
+			v := strings.Trim(strings.TrimSpace(parts[1]), `"'`)
+			if scope := parts[2]; (strings.Contains(scope, "user") || strings.Contains(scope, "machine")) && runtimeHookVar(name, v) {
+				ws.emitWin(nil, "win-env-hijack", truncate(raw, 120))
+			}
 		}
 	}
 	ws.psDotNetMore(raw, l, item)

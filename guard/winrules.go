@@ -557,6 +557,15 @@ var winRules = []*rule{
 			}
 			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
 		}},
+	{ID: "win-env-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "saving a variable that makes every later program load code or packages from elsewhere",
+		Suggestions: []string{"Set the variable for this session only ($env:NAME or set NAME=)"}, names: names("setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if len(args) < 2 || strings.HasPrefix(args[0], "/") {
+				return false, ""
+			}
+			return runtimeHookVar(args[0], args[1]), args[0]
+		}},
 	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
 		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1027,6 +1036,43 @@ var winRules = []*rule{
 				return ok && (v == "false" || v == "$false" || v == "0"), j
 			}
 			return strings.Contains(j, "*") || !strings.Contains(j, "-name"), j
+		}},
+	{ID: "win-firewall-inbound", Level: LevelHigh, Category: CategorySystem, Description: "letting every host reach this machine through the firewall",
+		Suggestions: []string{"Limit the rule to 127.0.0.1, the local subnet or the Private profile"},
+		names:       names("netsh", "new-netfirewallrule", "set-netfirewallrule", "set-netfirewallprofile"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				if strings.Contains(j, "firewallpolicy") && strings.Contains(j, "allowinbound") {
+					return true, j
+				}
+				if !strings.Contains(j, "firewall") || !strings.Contains(j, "rule") || !strings.Contains(j, "dir=in") || !strings.Contains(j, "action=allow") {
+					return false, ""
+				}
+				kv := map[string]string{}
+				for _, s := range args {
+					if k, v, ok := strings.Cut(s, "="); ok {
+						kv[k] = v
+					}
+				}
+				return firewallOpened(kv["remoteip"], kv["localip"], kv["profile"], kv["localport"]), j
+			case "set-netfirewallprofile":
+				v, ok := psFlag(args, "defaultinboundaction", 8)
+				return ok && v == "allow", j
+			}
+			if d, _ := psFlag(args, "direction", 3); d != "inbound" && d != "in" {
+				return false, ""
+			}
+			if v, _ := psFlag(args, "action", 2); v != "allow" {
+				return false, ""
+			}
+			ra, _ := psFlag(args, "remoteaddress", 7)
+			la, _ := psFlag(args, "localaddress", 6)
+			pr, _ := psFlag(args, "profile", 3)
+			lp, _ := psFlag(args, "localport", 6)
+			return firewallOpened(ra, la, pr, lp), j
 		}},
 	{ID: "win-network-down", Level: LevelHigh, Category: CategorySystem, Description: "taking a network adapter down",
 		Suggestions: []string{"Leave the network up"}, names: names("netsh", "disable-netadapter", "remove-netipaddress"),
@@ -2146,3 +2192,28 @@ func securityAgentProgram(j string) bool {
 // and Azure DevOps' package hosting.
 var nugetHosts = map[string]bool{"api.nuget.org": true, "www.nuget.org": true, "nuget.org": true, "nuget.pkg.github.com": true,
 	"pkgs.dev.azure.com": true, "www.myget.org": true}
+
+// firewallOpened reports an inbound allow rule that lets any host reach
+// this machine: one that says so (remote address any, the Public or every
+// profile), or one that opens a remote-access or listener port (RDP,
+// WinRM, SMB, SSH, VNC, a bind shell) without limiting who may connect.
+// A development port with no scope is a setting.
+func firewallOpened(remote, local, profile, port string) bool {
+	if local == "127.0.0.1" || local == "::1" || local == "localhost" {
+		return false
+	}
+	anyRemote := remote == "any" || remote == "*" || remote == "internet" || strings.Contains(remote, "0.0.0.0")
+	if remote != "" && !anyRemote {
+		return false // localsubnet, 127.0.0.1, a named range
+	}
+	if anyRemote || strings.Contains(profile, "public") || profile == "any" || strings.Contains(profile, "all") {
+		return true
+	}
+	for _, p := range strings.Split(port, ",") {
+		switch strings.TrimSpace(p) {
+		case "22", "23", "135", "139", "445", "3389", "4444", "5900", "5985", "5986", "1337", "31337":
+			return true
+		}
+	}
+	return false
+}

@@ -1116,6 +1116,46 @@ func envHijackValue(k string) bool {
 	return false
 }
 
+// runtimeHookVar reports a saved variable (lower-case name, value) that
+// every later run of a language runtime or package manager obeys: code
+// preloaded into each program, a profiler DLL, or packages fetched from
+// an index over plain HTTP. Other variables (ACME_HOME) are settings.
+func runtimeHookVar(name, value string) bool {
+	switch name {
+	case "node_options", "npm_config_node_options":
+		// memory and debugging switches are settings; a preloaded module
+		// runs in every node process
+		return strings.Contains(value, "--require") || strings.Contains(value, "-r ") || strings.Contains(value, "--import") || strings.Contains(value, "loader")
+	case "java_tool_options", "_java_options", "jdk_java_options":
+		return strings.Contains(value, "agent") || strings.Contains(value, "bootclasspath")
+	case "rubyopt", "perl5opt":
+		return strings.Contains(value, "-r") || strings.Contains(value, "-m")
+	case "pythonstartup", "pythonpath", "pythonhome", "perl5lib", "rubylib", "dotnet_startup_hooks", "dotnet_additional_deps",
+		"cor_enable_profiling", "cor_profiler", "cor_profiler_path", "coreclr_enable_profiling", "coreclr_profiler", "coreclr_profiler_path",
+		"git_ssh_command", "git_ssh", "git_askpass", "ssh_askpass", "git_exec_path", "git_config_global", "git_template_dir",
+		"npm_config_script_shell", "bash_env", "__pslockdownpolicy":
+		return true
+	case "pip_index_url", "pip_extra_index_url", "pip_trusted_host", "uv_index_url", "uv_extra_index_url", "uv_default_index", "uv_index",
+		"npm_config_registry", "yarn_npm_registry_server", "bun_config_registry", "goproxy", "goinsecure", "gonosumdb", "gonosumcheck", "goflags",
+		"cargo_registries_crates_io_index", "nuget_source", "conda_channels", "poetry_repositories_default_url":
+		// a package index over plain HTTP, or one trusted without
+		// checks: whoever is on the path serves the packages
+		if name == "pip_trusted_host" || name == "goinsecure" || name == "gonosumdb" || name == "gonosumcheck" {
+			return true
+		}
+		if name == "goflags" {
+			return strings.Contains(value, "-insecure")
+		}
+		if !strings.HasPrefix(value, "http://") {
+			return false
+		}
+		h := hostOf(value)
+		ip, ok := parseIP(h)
+		return h != "localhost" && !(ok && ip.IsLoopback())
+	}
+	return false
+}
+
 // toolDialect is the dialect a tool's name implies: an agent's
 // "PowerShell" tool runs PowerShell, a "cmd" tool cmd.exe; "" for tools
 // that do not name one.
