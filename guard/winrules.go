@@ -1362,7 +1362,7 @@ var winRules = []*rule{
 				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
 		}},
 	{ID: "win-lolbin-download", Level: LevelHigh, Category: CategoryRemoteExec, Description: "downloading or decoding an executable with a Windows system tool (a malware technique)",
-		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr"),
+		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr", "mpcmdrun"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "desktopimgdownldr" {
 				return anyContains(wargs(c), "://"), "desktopimgdownldr /lockscreenurl" // exists only to fetch a picture from a URL
@@ -1386,6 +1386,9 @@ var winRules = []*rule{
 				return false, ""
 			case "bitsadmin":
 				return hasSw(args, "transfer", "addfile", "create") && (hasURL(args) || hasSw(args, "transfer")), j
+			case "mpcmdrun":
+				// the antivirus's own downloader: what it fetches is trusted
+				return hasSw(args, "downloadfile") && hasURL(args), j
 			}
 			return hasURL(args), j
 		}},

@@ -957,8 +957,31 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 			// private keys kept outside the project
 			return "credentials " + p, true
 		}
+		if d := profileTokenStore(p); d != "" {
+			return d, true
+		}
 	}
 	return "", false
+}
+
+// profileTokenStore names a file of the user profile where a command-line
+// tool, an editor or a chat client keeps its sign-in: the file names such
+// tools use for tokens (auth.json, .credentials.json, hosts.yml of gh),
+// an editor's secret storage (state.vscdb) and the Local Storage of
+// Electron clients, where their session tokens live.
+func profileTokenStore(p string) string {
+	if !strings.Contains(p, "/users/") {
+		return ""
+	}
+	if strings.Contains(p, "/local storage") || strings.Contains(p, "/session storage") {
+		return "an application's saved sessions " + p
+	}
+	switch path.Base(p) {
+	case ".credentials.json", "credentials.json", "credentials", "auth.json", "token", "token.json", ".token", "tokens.json",
+		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey":
+		return "a tool's saved sign-in " + p
+	}
+	return ""
 }
 
 // winHasBareIP reports an IPv4 address in s.
