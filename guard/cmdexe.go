@@ -1202,6 +1202,10 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 	}
+	if mode == "/r" && root != "" && len(body) > 0 && body[0].kind == cWord && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
+		// del run on every match below the root is del /s of the pattern
+		body = append([]cTok{body[0], {kind: cWord, s: "/s", ok: true}}, body[1:]...)
+	}
 	for _, it := range items {
 		bound := make([]cTok, len(body))
 		for i, t := range body {
@@ -1376,7 +1380,7 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		ws.winWrite(c, dst, false)
 		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
 			// /y: overwrite the file that is there
-			ws.winTruncate(c, dst)
+			ws.winWipe(c, dst)
 		}
 		if c.name == "cmd:move" {
 			ws.movedAway(c, src, dst)

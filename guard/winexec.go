@@ -1055,7 +1055,15 @@ func (ws *winState) winTruncate(c *cmd, w word) {
 		return
 	}
 	p := a.winAbs(w.s)
-	if cl, _ := a.winClassify(p); cl != wpInside || strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+	if strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+		return
+	}
+	if cl, _ := a.winClassify(p); cl != wpInside {
+		if cl != wpWorkDir && p != "" && !winTempPath(p) && !winNullSource(w.s) {
+			// a file outside the project emptied is lost as surely as
+			// deleted: judged as its deletion
+			ws.winDelete(c, []word{w}, false, false)
+		}
 		return
 	}
 	wd := a.workDir
@@ -2340,6 +2348,13 @@ func winHelpAsked(args []word) bool {
 	for _, w := range args {
 		if w.ok && (w.s == "/?" || w.s == "-?") {
 			return true
+		}
+		if len(args) == 1 && w.ok {
+			// bootsect /help: the only argument asks for the help page
+			switch strings.ToLower(w.s) {
+			case "/help", "-help", "--help", "/h", "-h":
+				return true
+			}
 		}
 	}
 	return false

@@ -7,6 +7,25 @@ import "strings"
 // port forwarding from every address, SMBv1, AMSI, power and restarts,
 // and stopping services by hand.
 var winProtectRules = []*rule{
+	{ID: "win-core-service-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a service Windows itself needs",
+		Suggestions: []string{"Delete only the service the project installed"}, names: names("sc", "remove-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			var svc string
+			if c.name == "sc" {
+				for i, s := range args {
+					if s == "delete" && i+1 < len(args) {
+						svc = args[i+1] // sc [\\host] delete NAME
+					}
+				}
+			} else if v, ok := psFlag(args, "name", 1); ok {
+				svc = v
+			} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				svc = args[0]
+			}
+			svc = strings.Trim(svc, `"'`)
+			return coreServices[svc] || securityServices[svc], svc
+		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},
@@ -116,3 +135,14 @@ func sharedService(name string) bool {
 	}
 	return false
 }
+
+// coreServices are services every Windows installation runs: the event
+// log, RPC and COM, networking, updates, time, scheduling, profiles.
+// Deleting one breaks the machine until it is reinstalled or repaired.
+var coreServices = map[string]bool{"eventlog": true, "rpcss": true, "rpceptmapper": true, "dcomlaunch": true, "winmgmt": true,
+	"lanmanserver": true, "lanmanworkstation": true, "dnscache": true, "dhcp": true, "nsi": true, "bfe": true, "cryptsvc": true,
+	"schedule": true, "wuauserv": true, "usosvc": true, "bits": true, "trustedinstaller": true, "samss": true, "netlogon": true,
+	"plugplay": true, "power": true, "profsvc": true, "lsm": true, "termservice": true, "w32time": true, "winrm": true, "vss": true,
+	"eventsystem": true, "gpsvc": true, "nlasvc": true, "netprofm": true, "audiosrv": true, "themes": true, "sysmain": true,
+	"wlansvc": true, "seclogon": true, "keyiso": true, "vaultsvc": true, "appinfo": true, "brokerinfrastructure": true, "systemeventsbroker": true,
+	"coremessagingregistrar": true, "staterepository": true, "msiserver": true, "spooler": true, "tapisrv": true, "wersvc": true}

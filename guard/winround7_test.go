@@ -75,5 +75,57 @@ func init() {
 				ps(`& "$env:ProgramFiles\Windows Defender\MpCmdRun.exe" -SignatureUpdate`),
 			},
 		},
+		winClass{name: "registry values named by reg add /v",
+			dangerous: []winLine{
+				cmdl(`reg add "HKLM\SYSTEM\CurrentControlSet\Control\Session Manager" /v BootExecute /t REG_MULTI_SZ /d "autocheck autochk *\0C:\ProgramData\b.exe" /f`),
+				cmdl(`reg add HKLM\SYSTEM\CurrentControlSet\Services\LanmanServer\Parameters /v EnableSecuritySignature /t REG_DWORD /d 0 /f`),
+				cmdl(`reg add HKLM\SYSTEM\CurrentControlSet\Services\LanmanWorkstation\Parameters /v RequireSecuritySignature /t REG_DWORD /d 0 /f`),
+				ps(`Set-ItemProperty HKLM:\SYSTEM\CurrentControlSet\Services\LanmanServer\Parameters -Name SMB1 -Value 1`),
+			},
+			benign: []winLine{
+				cmdl(`reg query "HKLM\SYSTEM\CurrentControlSet\Control\Session Manager" /v BootExecute`),
+				cmdl(`reg add HKLM\SYSTEM\CurrentControlSet\Services\LanmanServer\Parameters /v RequireSecuritySignature /t REG_DWORD /d 1 /f`),
+				cmdl(`reg add HKCU\Software\Acme\DevTools /v BootExecute /d yes /f`),
+			},
+		},
+		winClass{name: "files emptied or swept one by one outside the project",
+			dangerous: []winLine{
+				cmdl(`for /r "%USERPROFILE%\Pictures" %i in (*.jpg *.png) do del /q "%i"`),
+				cmdl(`for /r D:\ %x in (*.vhd) do erase /f "%x"`),
+				cmdl(`for /r "%USERPROFILE%\Desktop" %f in (*) do copy /y nul "%f"`),
+				cmdl(`copy /y nul "%USERPROFILE%\Documents\*"`),
+			},
+			benign: []winLine{
+				cmdl(`for /r %f in (*.pyc) do del /q "%f"`),
+				cmdl(`for /r src %f in (*.orig) do del "%f"`),
+				cmdl(`for /r "%TEMP%\acme" %f in (*) do del /q "%f"`),
+				cmdl(`copy /y nul build\stamp.txt`),
+				cmdl(`type nul > %TEMP%\acme.lock`),
+			},
+		},
+		winClass{name: "services Windows itself needs",
+			dangerous: []winLine{
+				cmdl(`sc delete Schedule`),
+				cmdl(`sc \\localhost delete W32Time`),
+				ps(`Remove-Service -Name WinRM`),
+				ps(`Remove-Service BITS`),
+			},
+			benign: []winLine{
+				cmdl(`sc delete AcmeDevAgent`),
+				ps(`Remove-Service -Name AcmeWorker`),
+				cmdl(`sc query Schedule`),
+				ps(`Get-Service -Name WinRM`),
+			},
+		},
+		winClass{name: "help pages asked by a lone help switch",
+			dangerous: []winLine{
+				cmdl(`bootsect /nt60 C: /force /mbr`),
+			},
+			benign: []winLine{
+				cmdl(`bootsect /help`),
+				cmdl(`bcdboot /help`),
+				ps(`diskpart /?`),
+			},
+		},
 	)
 }

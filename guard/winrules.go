@@ -133,8 +133,10 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			return "", "", "", false
 		}
 		d, _ := swVal(wargs(c), "d")
-		if v, ok := swVal(wargs(c), "v"); ok && (strings.HasSuffix(k, "/environment") || strings.HasSuffix(k, "control panel/desktop")) {
-			k += "/" + v // which variable is saved decides what it does
+		if v, ok := swVal(wargs(c), "v"); ok && verb == "add" {
+			// which value is saved decides what it does (BootExecute,
+			// a variable, a signing switch), as for Set-ItemProperty -Name
+			k += "/" + v
 		}
 		return k, d, verb, true
 	case "set-gpregistryvalue", "set-gpprefregistryvalue":
@@ -351,6 +353,16 @@ var winRules = []*rule{
 				}
 				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
 					return true, "insecure guest access to shares"
+				}
+				if ok && verb == "add" && (strings.Contains(k, "/lanmanserver/parameters/") || strings.Contains(k, "/lanmanworkstation/parameters/")) {
+					// the values behind Set-SmbServerConfiguration's switches
+					d = strings.TrimPrefix(strings.TrimSpace(strings.ToLower(d)), "0x")
+					switch k[strings.LastIndexByte(k, '/')+1:] {
+					case "requiresecuritysignature", "enablesecuritysignature", "encryptdata", "rejectunencryptedaccess", "restrictnullsessaccess":
+						return d == "0" || d == "00000000", "SMB signing or encryption off: " + k
+					case "smb1", "enableplaintextpassword", "enableinsecureguestlogons", "nullsessionshares", "nullsessionpipes":
+						return d != "0" && d != "00000000" && d != "", "insecure SMB access: " + k
+					}
 				}
 			}
 			return false, ""
