@@ -1361,6 +1361,9 @@ var winRules = []*rule{
 			if c.name == "sc" {
 				// sc failure NAME actions= run/... command= PROG: the program
 				// runs whenever the service fails
+				if len(args) > 1 && args[0] == "create" && devServiceInProject(a, c) {
+					return false, ""
+				}
 				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath") ||
 					args[0] == "failure" && anyContains(args, "command=")), strings.Join(args, " ")
 			}
@@ -1369,7 +1372,11 @@ var winRules = []*rule{
 	{ID: "win-wmi-persistence", Level: LevelCritical, Category: CategoryPersistence, Description: "a WMI event subscription that runs a command",
 		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "set-ciminstance", "register-wmievent", "register-cimindicationevent"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := strings.Join(wargs(c), " ")
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "wmic" && wmicReadOnly(args) {
+				return false, "" // listing the subscriptions registers none
+			}
 			return strings.Contains(j, "subscription") || strings.Contains(j, "commandlineeventconsumer") || strings.Contains(j, "__eventfilter") ||
 				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
 		}},
@@ -1638,9 +1645,53 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			if plainTaskProgram(prog) && !strings.ContainsAny(prog, "$%") {
 				return LevelSafe, ""
 			}
+			if k := strings.Index(j, "-argument "); k >= 0 && psScriptFileOnly(prog, quotedArg(j[k+len("-argument "):])) {
+				return LevelSafe, ""
+			}
 		}
 	}
 	return LevelModerate, j
+}
+
+// psScriptFileOnly reports PowerShell started to run one script file
+// kept in a project folder (pwsh -File C:\work\app\nightly.ps1): the
+// file, not a command line, is what runs, as for a .cmd task.
+func psScriptFileOnly(prog, argv string) bool {
+	switch strings.TrimSuffix(prog, ".exe") {
+	case "pwsh", "powershell":
+	default:
+		return false
+	}
+	before, after, ok := strings.Cut(" "+argv+" ", " -file ")
+	if !ok {
+		return false
+	}
+	script := strings.Fields(after)
+	if len(script) == 0 || !strings.HasSuffix(strings.Trim(script[0], `'"`), ".ps1") {
+		return false
+	}
+	for _, w := range strings.Fields(before) {
+		switch w {
+		case "-noprofile", "-nologo", "-noninteractive", "-nop":
+		default:
+			return false // -command, -encodedcommand, -windowstyle hidden
+		}
+	}
+	return plainTaskProgram(strings.TrimSuffix(strings.Trim(script[0], `'"`), ".ps1") + ".cmd")
+}
+
+// quotedArg is the argument at the start of s: up to its closing quote
+// when quoted, else its first field.
+func quotedArg(s string) string {
+	if s != "" && (s[0] == '\'' || s[0] == '"') {
+		if i := strings.IndexByte(s[1:], s[0]); i >= 0 {
+			return s[1 : i+1]
+		}
+	}
+	if f := strings.Fields(s); len(f) > 0 {
+		return strings.Trim(f[0], "()")
+	}
+	return ""
 }
 
 // plainSchedule reports a schedule by the calendar (daily, weekly,
@@ -2231,4 +2282,48 @@ func firewallOpened(remote, local, profile, port string) bool {
 		}
 	}
 	return false
+}
+
+// wmicReadOnly reports a wmic command line whose verb only reads (get,
+// list, assoc) and that names no verb that writes (create, set, delete,
+// call).
+func wmicReadOnly(args []string) bool {
+	reads := false
+	for _, a := range args {
+		switch a {
+		case "create", "set", "delete", "call":
+			return false
+		case "get", "list", "assoc":
+			reads = true
+		}
+	}
+	return reads
+}
+
+// devServiceInProject reports sc create of a service that starts only on
+// demand and whose program is built inside the project: the service a
+// developer debugs, started and stopped by hand, not one that runs at
+// boot or from elsewhere.
+func devServiceInProject(a *analysis, c *cmd) bool {
+	args := c.args()
+	var bin, start string
+	for i, w := range args {
+		l := strings.ToLower(w.s)
+		if i+1 >= len(args) {
+			break
+		}
+		switch l {
+		case "binpath=":
+			bin = args[i+1].s
+		case "start=":
+			start = strings.ToLower(args[i+1].s)
+		case "obj=":
+			return false // another account
+		}
+	}
+	if start != "demand" || bin == "" || strings.ContainsAny(bin, " %$") {
+		return false
+	}
+	p := a.winAbs(bin)
+	return p != "" && a.inWork(p) && strings.HasSuffix(p, ".exe")
 }
