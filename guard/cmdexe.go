@@ -773,6 +773,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		c.name = l
 		ws.elevated(c, words[1:])
+	case "wt", "wt.exe":
+		c.name = "wt"
+		ws.terminalLaunch(words[1:])
 	case "robocopy":
 		c.name = "robocopy"
 		ws.cmdRobocopy(c, words[1:])

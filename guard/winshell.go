@@ -426,7 +426,7 @@ var cmdOnly = map[string]bool{
 // winNativeNames are Windows programs whose rules live in this package.
 var winNativeNames = map[string]bool{
 	"reg": true, "schtasks": true, "net": true, "net1": true, "icacls": true, "cacls": true, "takeown": true,
-	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "msiexec": true,
+	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "control": true, "explorer": true, "msiexec": true,
 	"wevtutil": true, "vssadmin": true, "wbadmin": true, "bcdedit": true, "wmic": true, "cipher": true,
 	"diskpart": true, "format": true, "netsh": true, "sc": true, "taskkill": true, "auditpol": true, "fsutil": true,
 	"runas": true, "at": true, "procdump": true, "procdump64": true, "ntdsutil": true, "mimikatz": true, "setx": true,
