@@ -1075,6 +1075,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
 		// the only record of what infrastructure exists
 		return "win-delete-project"
+	case devDatabaseFile(base):
+		// the local database's rows: the data the developer works with
+		return "win-delete-project"
 	case nestedBuildOutput(rel):
 		return ""
 	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
@@ -1161,6 +1164,8 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 	switch {
 	case strings.Contains(l, "/start menu/programs/startup"):
 		ws.emitWin(c, "win-write-autorun", "the Startup folder: "+winNative(p))
+	case officeStartupPath(l):
+		ws.emitWin(c, "win-write-autorun", "an Office start-up folder (its add-ins and macros load with every document): "+winNative(p))
 	case strings.HasSuffix(l, "profile.ps1") && (strings.Contains(l, "/windowspowershell/") || strings.Contains(l, "/powershell/")):
 		ws.emitWin(c, "win-write-autorun", "a PowerShell profile: "+winNative(p))
 	case strings.Contains(l, "/.git/hooks/") || strings.HasPrefix(l, winNative(a.workDir)+"/.git/hooks/"):
@@ -2562,6 +2567,25 @@ func secretSearch(j string) bool {
 		if strings.Contains(j, k) {
 			return true
 		}
+	}
+	return false
+}
+
+// officeStartupPath reports a normal-form path in a folder whose files
+// Office loads at every start: Excel's XLSTART, Word's STARTUP, the
+// add-ins folder and Outlook's macro project.
+func officeStartupPath(l string) bool {
+	return strings.Contains(l, "/microsoft/excel/xlstart") || strings.Contains(l, "/microsoft/word/startup") ||
+		strings.Contains(l, "/microsoft/addins") || strings.HasSuffix(l, "/microsoft/outlook/vbaproject.otm") ||
+		strings.Contains(l, "/microsoft office/root/office") && strings.Contains(l, "/xlstart")
+}
+
+// devDatabaseFile reports the file of a local database (SQL Server's
+// .mdf and its log, SQLite) not named as a test or scratch copy.
+func devDatabaseFile(base string) bool {
+	switch path.Ext(base) {
+	case ".mdf", ".ldf", ".sqlite", ".sqlite3", ".db":
+		return !scratchName(base)
 	}
 	return false
 }

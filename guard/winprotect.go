@@ -43,6 +43,17 @@ var winProtectRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-localdb-delete", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "deleting a local SQL Server instance (its databases go with it)",
+		Suggestions: []string{"Drop only the test database you created"}, names: names("sqllocaldb"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if len(args) < 2 || args[0] != "delete" && args[0] != "d" {
+				return false, ""
+			}
+			n := strings.Trim(args[1], `"'`)
+			// every instance is local: "LocalDB" in its name says nothing
+			return !scratchName(strings.ReplaceAll(n, "localdb", "")), n
+		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},

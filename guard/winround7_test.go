@@ -161,5 +161,32 @@ func init() {
 				ps(`wt split-pane -V pwsh -NoExit -Command "npm test -- --watch"`),
 			},
 		},
+		winClass{name: "places Office loads code from at start",
+			dangerous: []winLine{
+				ps(`Copy-Item .\book.xlsm "$env:APPDATA\Microsoft\Excel\XLSTART\"`),
+				cmdl(`copy /y m.dotm "%APPDATA%\Microsoft\Word\STARTUP\"`),
+				cmdl(`reg add "HKCU\Software\Microsoft\Office test\Special\Perf" /ve /d C:\ProgramData\p.dll /f`),
+				ps(`New-Item -Path "HKCU:\Software\Microsoft\Office\Excel\Addins\X.Connect" -Force`),
+			},
+			benign: []winLine{
+				ps(`Get-ChildItem "$env:APPDATA\Microsoft\Excel\XLSTART"`),
+				ps(`Copy-Item "$env:APPDATA\Microsoft\Excel\XLSTART\PERSONAL.XLSB" .\backup\`),
+				cmdl(`reg query "HKCU\Software\Microsoft\Office\16.0\Excel\Options"`),
+			},
+		},
+		winClass{name: "the developer's local databases",
+			dangerous: []winLine{
+				cmdl(`sqllocaldb delete ProjectsV13`),
+				ps(`sqllocaldb delete MSSQLLocalDB`),
+				ps(`Remove-Item .\Data\app.sqlite -Force`),
+				cmdl(`del /f App_Data\Shop.mdf`),
+			},
+			benign: []winLine{
+				cmdl(`sqllocaldb info MSSQLLocalDB`),
+				cmdl(`sqllocaldb delete AcmeTestInstance`),
+				ps(`Remove-Item .\tests\fixtures\test.db -Force`),
+				ps(`Remove-Item .\tmp\scratch.sqlite`),
+			},
+		},
 	)
 }

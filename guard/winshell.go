@@ -426,7 +426,7 @@ var cmdOnly = map[string]bool{
 // winNativeNames are Windows programs whose rules live in this package.
 var winNativeNames = map[string]bool{
 	"reg": true, "schtasks": true, "net": true, "net1": true, "icacls": true, "cacls": true, "takeown": true,
-	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "control": true, "explorer": true, "msiexec": true,
+	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "control": true, "explorer": true, "sqllocaldb": true, "msiexec": true,
 	"wevtutil": true, "vssadmin": true, "wbadmin": true, "bcdedit": true, "wmic": true, "cipher": true,
 	"diskpart": true, "format": true, "netsh": true, "sc": true, "taskkill": true, "auditpol": true, "fsutil": true,
 	"runas": true, "at": true, "procdump": true, "procdump64": true, "ntdsutil": true, "mimikatz": true, "setx": true,
@@ -1073,7 +1073,8 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || envHijackValue(k) || strings.HasSuffix(k, "control panel/desktop/scrnsave.exe") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
-		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
+		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "software/microsoft/office test/") ||
+		strings.Contains(k, "/office/") && (strings.HasSuffix(k, "/addins") || strings.Contains(k, "/addins/")) && strings.Contains(k, "hkcu") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
 		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
 		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
 		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
