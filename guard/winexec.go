@@ -1818,6 +1818,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 				return flow{kind: flowSecret, what: "environment file " + w.s, crit: true}
 			}
 		}
+		if len(args) == 0 && c.in.kind == flowSecret {
+			return c.in // the key files piped in, read
+		}
 		return flow{kind: flowLocal}
 	case "get-childitem", "get-item":
 		for _, w := range args {
@@ -1834,10 +1837,13 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 					return flow{kind: flowSecret, what: d, crit: true}
 				}
 			}
-			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
+			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk", ".rdp", ".ovpn"} {
 				if strings.Contains(l, k) {
 					return flow{kind: flowSecret, what: "key files found by " + c.base, crit: true}
 				}
+			}
+			if d := regCredentialStore(l); d != "" {
+				return flow{kind: flowSecret, what: d, crit: true}
 			}
 		}
 		return flow{kind: flowList, what: "items"}
@@ -1886,7 +1892,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if len(args) == 1 && args[0].ok {
 			return flow{kind: flowText, text: args[0].s}
 		}
-	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object",
+		"get-itemproperty", "convertto-csv", "convertto-xml":
+		if c.name == "get-itemproperty" && len(args) > 0 {
+			break // its own path, not the keys piped in
+		}
 		if c.name == "foreach-object" {
 			if d := psSecretExpr(strings.ToLower(joinWords(args))); d != "" {
 				return flow{kind: flowSecret, what: d, crit: true} // % { Get-Secret $_.Name -AsPlainText }
@@ -2588,4 +2598,17 @@ func devDatabaseFile(base string) bool {
 		return !scratchName(base)
 	}
 	return false
+}
+
+// regCredentialStore names a registry key (lower case, as typed) where a
+// remote-access client keeps saved sessions with their hosts, user names
+// and passwords or password hashes.
+func regCredentialStore(l string) string {
+	for _, k := range [...]string{`simontatham\putty\sessions`, `martin prikryl\winscp 2\sessions`, `terminal server client\servers`,
+		`realvnc\`, `tightvnc\server`, `orl\winvnc3`, `\mobatek\mobaxterm`, `simontatham\putty\sshhostkeys`} {
+		if strings.Contains(l, k) {
+			return "saved remote-access sessions in " + l
+		}
+	}
+	return ""
 }
