@@ -1392,6 +1392,7 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))
 		}
+		ws.copiedSecret(sp, a.winAbs(dst.s))
 		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(dst.s) {

@@ -1217,6 +1217,7 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
+				ws.copiedSecret(a.winAbs(src.s), a.winAbs(dst.s))
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
@@ -1539,6 +1540,24 @@ func (ws *winState) winrsPayload(c *cmd) {
 
 // markSecretCopy records that the file at p (normal form) holds a secret:
 // uploading or copying it away later sends that secret.
+// copiedSecret records a copy of a credential store: the copy (dst
+// itself, or the same name inside dst when it is a folder) holds the
+// secrets, so sending it later sends them.
+func (ws *winState) copiedSecret(sp, dp string) {
+	if sp == "" || dp == "" {
+		return
+	}
+	d, _ := ws.a.winSensitive(sp)
+	if d == "" {
+		d = ws.secret[sp]
+	}
+	if d == "" {
+		return
+	}
+	ws.markSecretCopy(dp, "a copy of "+d)
+	ws.markSecretCopy(strings.TrimSuffix(dp, "/")+"/"+path.Base(sp), "a copy of "+d)
+}
+
 func (ws *winState) markSecretCopy(p, what string) {
 	if p == "" {
 		return
