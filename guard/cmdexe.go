@@ -1340,6 +1340,9 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 			ws.movedAway(c, ops[0], ops[1])
 		}
 		sp := a.winAbs(ops[0].s)
+		if a.userDataToShare(ops[0].s, ops[1].s) {
+			ws.emitWin(c, "win-exfil-userdata", ops[0].s+" copied to "+ops[1].s)
+		}
 		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
 		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(ops[1].s) {
@@ -1393,6 +1396,9 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 			ws.markDownloaded(a.winAbs(dst.s))
 		}
 		ws.copiedSecret(sp, a.winAbs(dst.s))
+		if a.userDataToShare(src.s, dst.s) {
+			ws.emitWin(c, "win-exfil-userdata", src.s+" copied to "+dst.s)
+		}
 		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
 		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(dst.s) {

@@ -1688,7 +1688,7 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 				}
 			}
 			if j := strings.IndexAny(args, ",)"); j >= 0 {
-				ws.winWrite(nil, ws.psWord(strings.TrimSpace(args[:j]), item), api != "io.file]::writealltext(")
+				ws.winWrite(nil, ws.psWord(strings.TrimSpace(args[:j]), item), api == "io.file]::appendalltext(")
 			}
 		}
 	}

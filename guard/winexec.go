@@ -1214,6 +1214,9 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				ws.winWipe(c, dst)
 			}
 			if src := psPathArg(pa); src != nil {
+				if a.userDataToShare(src.s, dst.s) {
+					ws.emitWin(c, "win-exfil-userdata", src.s+" copied to "+dst.s)
+				}
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
@@ -2630,4 +2633,31 @@ func regCredentialStore(l string) string {
 		}
 	}
 	return ""
+}
+
+// userDataToShare reports a copy of a profile's own folders (Documents,
+// Desktop, Pictures, OneDrive, source) to a share on another machine
+// named by address or full domain name: the user's files leave. A
+// single-label name (\\nas01) is a machine of the local network, the
+// usual backup target.
+func (a *analysis) userDataToShare(src, dst string) bool {
+	if !strings.HasPrefix(dst, `\\`) || strings.HasPrefix(dst, `\\.\`) || strings.HasPrefix(dst, `\\?\`) {
+		return false
+	}
+	host, _, _ := strings.Cut(dst[2:], `\`)
+	host = strings.ToLower(host)
+	if host == "localhost" || host == "127.0.0.1" || !strings.Contains(host, ".") {
+		return false
+	}
+	p := a.winAbs(src)
+	i := strings.Index(p, "/users/")
+	if i < 0 {
+		return false
+	}
+	parts := strings.SplitN(p[i+len("/users/"):], "/", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	top := parts[1]
+	return winHomeTop[top] && top != "appdata" && top != ".config" || strings.HasPrefix(top, "onedrive")
 }

@@ -701,6 +701,8 @@ var winRules = []*rule{
 		Suggestions: []string{"Start a bounded number of processes and wait for them"}},
 	{ID: "win-exfil-secrets", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or the environment over the network",
 		Suggestions: []string{"Never send secrets off the machine"}},
+	{ID: "win-exfil-userdata", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the user's own files (documents, desktop, pictures) to another machine",
+		Suggestions: []string{"Back up to the user's own share or cloud drive, with their consent"}},
 	{ID: "win-read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Check that the file exists without printing it"}},
 	{ID: "win-kill-all", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
