@@ -835,6 +835,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	if c.name == "certutil" {
 		ws.certutilEncode(c)
 	}
+	if c.name == "esentutl" {
+		ws.esentutlCopy(c)
+	}
 	if c.name == "winrs" {
 		ws.winrsPayload(c)
 	}

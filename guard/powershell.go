@@ -965,6 +965,13 @@ func psVarName(t string, i int) (string, int) {
 func (ws *winState) psVar(name string, item *psItem) (string, bool) {
 	a := ws.a
 	l := strings.ToLower(name)
+	for _, scope := range [...]string{"using:", "script:", "global:", "local:", "private:"} {
+		// $using:HOME in a job's block is the caller's $HOME; scope
+		// prefixes name the same variable
+		if strings.HasPrefix(l, scope) && len(l) > len(scope) {
+			return ws.psVar(name[len(scope):], item)
+		}
+	}
 	if strings.HasPrefix(l, "env:") {
 		return a.envValue(l[4:])
 	}

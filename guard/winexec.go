@@ -618,6 +618,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "certutil":
 		ws.certutilEncode(c)
+	case "esentutl":
+		ws.esentutlCopy(c)
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)
@@ -2660,4 +2662,28 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 	}
 	top := parts[1]
 	return winHomeTop[top] && top != "appdata" && top != ".config" || strings.HasPrefix(top, "onedrive")
+}
+
+// esentutlCopy judges esentutl /y SRC /d DST: a copy like copy's, so the
+// null device copied over a file empties it, and a copy of a credential
+// store carries the secrets.
+func (ws *winState) esentutlCopy(c *cmd) {
+	args := c.args()
+	var src, dst word
+	for i := 0; i+1 < len(args); i++ {
+		switch strings.ToLower(args[i].s) {
+		case "/y", "-y":
+			src = args[i+1]
+		case "/d", "-d":
+			dst = args[i+1]
+		}
+	}
+	if src.s == "" || dst.s == "" {
+		return
+	}
+	if winNullSource(src.s) {
+		ws.winWipe(c, dst)
+		return
+	}
+	ws.copiedSecret(ws.a.winAbs(src.s), ws.a.winAbs(dst.s))
 }
