@@ -2428,7 +2428,7 @@ func winHelpAsked(args []word) bool {
 		if len(args) == 1 && w.ok {
 			// bootsect /help: the only argument asks for the help page
 			switch strings.ToLower(w.s) {
-			case "/help", "-help", "--help", "/h", "-h":
+			case "/help", "-help", "--help":
 				return true
 			}
 		}

@@ -120,6 +120,7 @@ func init() {
 		winClass{name: "help pages asked by a lone help switch",
 			dangerous: []winLine{
 				cmdl(`bootsect /nt60 C: /force /mbr`),
+				cmdl(`shutdown /h`), // /h hibernates: no help switch
 			},
 			benign: []winLine{
 				cmdl(`bootsect /help`),
