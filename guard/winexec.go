@@ -602,6 +602,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			if p != nil && ok && v.ok {
 				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+				if d := toolConfigHijack(a.winAbs(p.s), v.s); d != "" {
+					ws.emitWin(c, "win-config-hijack", d)
+				}
 				if fp := a.winAbs(p.s); fp != "" && strings.HasSuffix(strings.ToLower(fp), ".ps1") {
 					// a script written here and run by powershell -File later
 					if a.files == nil {
@@ -2686,4 +2689,48 @@ func (ws *winState) esentutlCopy(c *cmd) {
 		return
 	}
 	ws.copiedSecret(ws.a.winAbs(src.s), ws.a.winAbs(dst.s))
+}
+
+// toolConfigHijack describes text written to a tool's own settings file
+// that changes what the tool runs or fetches from now on: a package index
+// over plain HTTP or trusted without checks (pip, npm, yarn, bun), a
+// shell or preloaded module for npm's scripts, a WSL kernel or boot
+// command. Other settings are the user's to change.
+func toolConfigHijack(p, text string) string {
+	t := strings.ToLower(strings.ReplaceAll(text, "`n", "\n"))
+	plainHTTP := func(key string) bool {
+		for _, line := range strings.Split(t, "\n") {
+			k, v, ok := strings.Cut(line, "=")
+			if !ok || !strings.Contains(k, key) {
+				continue
+			}
+			v = strings.Trim(strings.TrimSpace(v), `"'`)
+			if strings.HasPrefix(v, "http://") {
+				h := hostOf(v)
+				if ip, isIP := parseIP(h); h != "localhost" && !(isIP && ip.IsLoopback()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch path.Base(p) {
+	case "pip.ini", "pip.conf":
+		if plainHTTP("index-url") || strings.Contains(t, "trusted-host") {
+			return "pip's package index: " + p
+		}
+	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml":
+		if plainHTTP("registry") || strings.Contains(t, "script-shell") || strings.Contains(t, "node-options") || strings.Contains(t, "strict-ssl=false") {
+			return "the package manager's registry or script shell: " + p
+		}
+	case ".wslconfig":
+		if strings.Contains(t, "kernel=") || strings.Contains(t, "kernel =") || strings.Contains(t, "kernelcommandline") {
+			return "the kernel WSL boots: " + p
+		}
+	case "wsl.conf":
+		if strings.Contains(t, "command") {
+			return "a command WSL runs at boot: " + p
+		}
+	}
+	return ""
 }

@@ -237,5 +237,18 @@ func init() {
 				cmdl(`esentutl /y nul /d %TEMP%\scratch.edb /o`),
 			},
 		},
+		winClass{name: "tools' settings files that choose what runs or installs",
+			dangerous: []winLine{
+				ps("Set-Content \"$env:APPDATA\\pip\\pip.ini\" \"[global]`nextra-index-url = http://192.0.2.44/simple\""),
+				ps("Add-Content $HOME\\.npmrc \"script-shell=C:\\Users\\Public\\s.exe\""),
+				ps("Set-Content $HOME\\.wslconfig \"[wsl2]`nkernel=C:\\Users\\Public\\bzImage\""),
+			},
+			benign: []winLine{
+				ps("Set-Content \"$env:APPDATA\\pip\\pip.ini\" \"[global]`ntimeout = 60\""),
+				ps("Add-Content $HOME\\.npmrc \"fund=false\""),
+				ps("Set-Content $HOME\\.wslconfig \"[wsl2]`nmemory=8GB`nprocessors=4\""),
+				ps("Set-Content .\\pip.ini \"[global]`nindex-url = http://localhost:3141/simple\""),
+			},
+		},
 	)
 }

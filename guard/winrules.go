@@ -703,6 +703,8 @@ var winRules = []*rule{
 		Suggestions: []string{"Never send secrets off the machine"}},
 	{ID: "win-exfil-userdata", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the user's own files (documents, desktop, pictures) to another machine",
 		Suggestions: []string{"Back up to the user's own share or cloud drive, with their consent"}},
+	{ID: "win-config-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "changing what a tool runs or installs from through its settings file",
+		Suggestions: []string{"Pass the setting on the command line for this run only"}},
 	{ID: "win-read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Check that the file exists without printing it"}},
 	{ID: "win-kill-all", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
