@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/base64"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -436,6 +437,37 @@ func (ws *winState) psWholeLine(src string) {
 		return // every case calls a method
 	}
 	l := strings.ToLower(src)
+	if len(l) == len(src) && strings.Contains(l, "outlook.application") && strings.Contains(l, ".send(") {
+		// mail sent through Outlook's COM object: its attachments leave
+		for rest := l; ; {
+			i := strings.Index(rest, ".attachments.add(")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(".attachments.add("):]
+			j := strings.IndexAny(rest, ",)")
+			if j < 0 {
+				break
+			}
+			off := len(l) - len(rest)
+			w := ws.psWord(strings.TrimSpace(src[off:off+j]), nil)
+			if !w.ok {
+				continue
+			}
+			p := ws.a.winAbs(w.s)
+			d, _ := ws.a.winSensitive(p)
+			if b := path.Base(p); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example")) {
+				d = "the environment file " + w.s
+			}
+			if d == "" {
+				d = ws.secret[p]
+			}
+			if d != "" {
+				ws.emitWin(nil, "win-exfil-secrets", d+" attached to a mail sent through Outlook")
+				break
+			}
+		}
+	}
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
 	}
