@@ -260,5 +260,15 @@ func init() {
 				ps(`$m = (New-Object -ComObject Outlook.Application).CreateItem(0); $m.Attachments.Add('C:\work\project\.env.example'); $m.Display()`),
 			},
 		},
+		winClass{name: "disks picked by an image file in the project",
+			dangerous: []winLine{
+				ps(`Get-Disk | Where-Object Location -like '*C:\Users\dev\Documents\vm.vhdx*' | Set-Disk -IsOffline $true`),
+				ps(`Get-Disk | Where-Object IsBoot -eq $false | Set-Disk -IsOffline $true`),
+				ps(`Get-Disk -Number 1 | Clear-Disk -RemoveData -Confirm:$false`),
+			},
+			benign: []winLine{
+				ps(`Get-Disk | Where-Object Location -like '*C:\work\project\test\fixture.vhdx*' | Clear-Disk -RemoveData -Confirm:$false`),
+			},
+		},
 	)
 }

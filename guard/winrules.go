@@ -2141,6 +2141,27 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		return false
 	}
 	first := c.pipe[0]
+	if first.name == "get-disk" {
+		// Get-Disk | Where-Object Location -like '*C:\work\app\test.vhdx*':
+		// the disk picked by the image file behind it
+		for _, s := range c.pipe[1:] {
+			if s == nil || s == c {
+				break
+			}
+			if s.name != "where-object" {
+				continue
+			}
+			for _, w := range s.args() {
+				l := lower(strings.Trim(w.s, `*"'`))
+				if strings.HasSuffix(l, ".vhd") || strings.HasSuffix(l, ".vhdx") || strings.HasSuffix(l, ".iso") {
+					if p := a.winAbs(l); p != "" && a.inWork(p) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	if first.name != "new-vhd" && first.name != "mount-vhd" && first.name != "mount-diskimage" {
 		return false
 	}
