@@ -156,6 +156,10 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 		}
 		return src[i:j], j, false
 	}
+	if i+5 <= n && strings.EqualFold(src[i:i+5], "%~dp0") && ws.a.workDir != "" {
+		// the folder of the batch file that runs: one kept in the project
+		return winNative(ws.a.workDir) + `\`, i + 5, true
+	}
 	if i+1 < n && (src[i+1] >= '0' && src[i+1] <= '9' || src[i+1] == '*' || src[i+1] == '~') {
 		j := i + 2
 		for src[i+1] == '~' && j < n && isLetters(src[j:j+1]) {

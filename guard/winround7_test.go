@@ -270,5 +270,15 @@ func init() {
 				ps(`Get-Disk | Where-Object Location -like '*C:\work\project\test\fixture.vhdx*' | Clear-Disk -RemoveData -Confirm:$false`),
 			},
 		},
+		winClass{name: "paths relative to the running batch file",
+			dangerous: []winLine{
+				cmdl(`rd /s /q "%~dp0.."`),
+				cmdl(`rmdir /s /q %~dp0src`),
+			},
+			benign: []winLine{
+				cmdl(`rd /s /q "%~dp0bin"`),
+				cmdl(`del /q "%~dp0obj\*.cache"`),
+			},
+		},
 	)
 }
