@@ -54,6 +54,28 @@ var winProtectRules = []*rule{
 			// every instance is local: "LocalDB" in its name says nothing
 			return !scratchName(strings.ReplaceAll(n, "localdb", "")), n
 		}},
+	{ID: "win-psresource-feed", Level: LevelHigh, Category: CategoryRemoteExec, Description: "adding a PowerShell module feed on an arbitrary web site (its modules run on import)",
+		Suggestions: []string{"Install from the PowerShell Gallery", "Ask the user before adding a third-party feed"},
+		names:       names("register-psresourcerepository", "set-psresourcerepository"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			u, ok := psFlag(args, "uri", 1)
+			if !ok {
+				return false, ""
+			}
+			u = strings.Trim(u, `"'`)
+			if !strings.Contains(u, "://") && !strings.HasPrefix(u, `\\`) {
+				return false, "" // a local folder of modules
+			}
+			h := hostOf(u)
+			if strings.HasPrefix(u, `\\`) {
+				h, _, _ = strings.Cut(u[2:], `\`)
+			}
+			if h == "www.powershellgallery.com" || h == "powershellgallery.com" || isLocalHost(h) && !strings.Contains(h, ".") {
+				return false, ""
+			}
+			return true, u
+		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},

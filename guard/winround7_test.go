@@ -280,5 +280,16 @@ func init() {
 				cmdl(`del /q "%~dp0obj\*.cache"`),
 			},
 		},
+		winClass{name: "PowerShell module feeds on arbitrary sites",
+			dangerous: []winLine{
+				ps(`Register-PSResourceRepository -Name z -Uri https://feed.example.org/v3/index.json -Trusted`),
+				ps(`Set-PSResourceRepository -Name PSGallery -Uri http://198.51.100.3/nuget`),
+			},
+			benign: []winLine{
+				ps(`Register-PSResourceRepository -Name local -Uri C:\work\project\out\modules -Trusted`),
+				ps(`Register-PSResourceRepository -Name g -Uri https://www.powershellgallery.com/api/v2`),
+				ps(`Get-PSResourceRepository`),
+			},
+		},
 	)
 }
