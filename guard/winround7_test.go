@@ -291,5 +291,15 @@ func init() {
 				ps(`Get-PSResourceRepository`),
 			},
 		},
+		winClass{name: "stores of downloaded models",
+			dangerous: []winLine{
+				ps(`Remove-Item "$env:USERPROFILE\.ollama\models" -Recurse -Force`),
+				cmdl(`rd /s /q "%USERPROFILE%\.cache\torch"`),
+			},
+			benign: []winLine{
+				ps(`Remove-Item "$env:USERPROFILE\.cache\huggingface\hub\models--acme--tiny-test" -Recurse -Force`),
+				cmdl(`rd /s /q "%USERPROFILE%\.cache\pip"`),
+			},
+		},
 	)
 }

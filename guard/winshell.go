@@ -844,6 +844,9 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 
 func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 	switch {
+	case winModelCacheRoot(strings.TrimSuffix(strings.ToLower(rel), "/")):
+		// gigabytes of downloaded models: a cache in name only
+		return wpHomeSub, p
 	case relUnder(rel, winCacheRel) || appCacheRel(rel):
 		return wpInside, p
 	case relUnder(rel, winSecretRel):
@@ -1193,4 +1196,16 @@ func toolDialect(tool string) string {
 		return ShellGitBash
 	}
 	return ""
+}
+
+// winModelCacheRoot reports the whole store of downloaded machine-learning
+// models (Hugging Face, PyTorch hub, Ollama, LM Studio): rebuilding it
+// means downloading gigabytes again, unlike a build cache.
+func winModelCacheRoot(rel string) bool {
+	switch rel {
+	case ".cache/huggingface", ".cache/huggingface/hub", ".cache/torch", ".cache/torch/hub", ".ollama", ".ollama/models", ".lmstudio", ".lmstudio/models",
+		".cache/lm-studio", "appdata/local/ollama", ".cache/whisper":
+		return true
+	}
+	return false
 }
