@@ -156,6 +156,10 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 		}
 		return src[i:j], j, false
 	}
+	if i+5 <= n && strings.EqualFold(src[i:i+5], "%~dp0") && ws.a.workDir != "" {
+		// the folder of the batch file that runs: one kept in the project
+		return winNative(ws.a.workDir) + `\`, i + 5, true
+	}
 	if i+1 < n && (src[i+1] >= '0' && src[i+1] <= '9' || src[i+1] == '*' || src[i+1] == '~') {
 		j := i + 2
 		for src[i+1] == '~' && j < n && isLetters(src[j:j+1]) {
@@ -773,6 +777,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		c.name = l
 		ws.elevated(c, words[1:])
+	case "wt", "wt.exe":
+		c.name = "wt"
+		ws.terminalLaunch(words[1:])
 	case "robocopy":
 		c.name = "robocopy"
 		ws.cmdRobocopy(c, words[1:])
@@ -831,6 +838,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	}
 	if c.name == "certutil" {
 		ws.certutilEncode(c)
+	}
+	if c.name == "esentutl" {
+		ws.esentutlCopy(c)
 	}
 	if c.name == "winrs" {
 		ws.winrsPayload(c)
@@ -1202,6 +1212,10 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 	}
+	if mode == "/r" && root != "" && len(body) > 0 && body[0].kind == cWord && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
+		// del run on every match below the root is del /s of the pattern
+		body = append([]cTok{body[0], {kind: cWord, s: "/s", ok: true}}, body[1:]...)
+	}
 	for _, it := range items {
 		bound := make([]cTok, len(body))
 		for i, t := range body {
@@ -1333,6 +1347,9 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 			ws.movedAway(c, ops[0], ops[1])
 		}
 		sp := a.winAbs(ops[0].s)
+		if a.userDataToShare(ops[0].s, ops[1].s) {
+			ws.emitWin(c, "win-exfil-userdata", ops[0].s+" copied to "+ops[1].s)
+		}
 		if d, _ := a.winSensitive(sp); d != "" && winRemotePath(ops[1].s) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+ops[1].s)
 		} else if cl, _ := a.winClassify(sp); (cl == wpHome || cl == wpSecrets) && winRemotePath(ops[1].s) {
@@ -1376,7 +1393,7 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		ws.winWrite(c, dst, false)
 		if sw, _ := cmdSwitches(args); (strings.EqualFold(src.s, "nul") || strings.EqualFold(src.s, "nul:")) && (sw["y"] || winSourceFile(dst.s)) {
 			// /y: overwrite the file that is there
-			ws.winTruncate(c, dst)
+			ws.winWipe(c, dst)
 		}
 		if c.name == "cmd:move" {
 			ws.movedAway(c, src, dst)
@@ -1384,6 +1401,10 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {
 			ws.markDownloaded(a.winAbs(dst.s))
+		}
+		ws.copiedSecret(sp, a.winAbs(dst.s))
+		if a.userDataToShare(src.s, dst.s) {
+			ws.emitWin(c, "win-exfil-userdata", src.s+" copied to "+dst.s)
 		}
 		if d, crit := a.winSensitive(sp); d != "" && (winRemotePath(dst.s) || crit && winOtherDrive(dst.s)) {
 			ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)

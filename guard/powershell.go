@@ -2,6 +2,7 @@ package guard
 
 import (
 	"encoding/base64"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -436,6 +437,37 @@ func (ws *winState) psWholeLine(src string) {
 		return // every case calls a method
 	}
 	l := strings.ToLower(src)
+	if len(l) == len(src) && strings.Contains(l, "outlook.application") && strings.Contains(l, ".send(") {
+		// mail sent through Outlook's COM object: its attachments leave
+		for rest := l; ; {
+			i := strings.Index(rest, ".attachments.add(")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(".attachments.add("):]
+			j := strings.IndexAny(rest, ",)")
+			if j < 0 {
+				break
+			}
+			off := len(l) - len(rest)
+			w := ws.psWord(strings.TrimSpace(src[off:off+j]), nil)
+			if !w.ok {
+				continue
+			}
+			p := ws.a.winAbs(w.s)
+			d, _ := ws.a.winSensitive(p)
+			if b := path.Base(p); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example")) {
+				d = "the environment file " + w.s
+			}
+			if d == "" {
+				d = ws.secret[p]
+			}
+			if d != "" {
+				ws.emitWin(nil, "win-exfil-secrets", d+" attached to a mail sent through Outlook")
+				break
+			}
+		}
+	}
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
 	}
@@ -965,6 +997,13 @@ func psVarName(t string, i int) (string, int) {
 func (ws *winState) psVar(name string, item *psItem) (string, bool) {
 	a := ws.a
 	l := strings.ToLower(name)
+	for _, scope := range [...]string{"using:", "script:", "global:", "local:", "private:"} {
+		// $using:HOME in a job's block is the caller's $HOME; scope
+		// prefixes name the same variable
+		if strings.HasPrefix(l, scope) && len(l) > len(scope) {
+			return ws.psVar(name[len(scope):], item)
+		}
+	}
 	if strings.HasPrefix(l, "env:") {
 		return a.envValue(l[4:])
 	}
@@ -1688,7 +1727,7 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 				}
 			}
 			if j := strings.IndexAny(args, ",)"); j >= 0 {
-				ws.winWrite(nil, ws.psWord(strings.TrimSpace(args[:j]), item), api != "io.file]::writealltext(")
+				ws.winWrite(nil, ws.psWord(strings.TrimSpace(args[:j]), item), api == "io.file]::appendalltext(")
 			}
 		}
 	}
@@ -1703,6 +1742,13 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		name := strings.Trim(strings.TrimSpace(l[i+len("setenvironmentvariable("):][:strings.IndexByte(l[i:], ',')-len("setenvironmentvariable(")]), `"'`)
 		if envHijackValue("/environment/"+name) && name != "path" && name != "psmodulepath" && name != "comspec" {
 			ws.emitWin(nil, "win-system-env", truncate(raw, 120))
+		} else if rest := l[i+len("setenvironmentvariable("):]; strings.Count(rest, ",") >= 2 {
+			// saved for the user or the machine, not this process only
+			parts := strings.SplitN(rest, ",", 3)
+			v := strings.Trim(strings.TrimSpace(parts[1]), `"'`)
+			if scope := parts[2]; (strings.Contains(scope, "user") || strings.Contains(scope, "machine")) && runtimeHookVar(name, v) {
+				ws.emitWin(nil, "win-env-hijack", truncate(raw, 120))
+			}
 		}
 	}
 	ws.psDotNetMore(raw, l, item)

@@ -390,6 +390,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "gsudo", "sudo", "psexec", "psexec64", "paexec":
 		ws.elevated(c, args)
+	case "wt":
+		ws.terminalLaunch(args)
 	case "winrs":
 		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
@@ -600,6 +602,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			if p != nil && ok && v.ok {
 				ws.batchText(p.s, v.s+"\n", c.name == "add-content")
+				if d := toolConfigHijack(a.winAbs(p.s), v.s); d != "" {
+					ws.emitWin(c, "win-config-hijack", d)
+				}
 				if fp := a.winAbs(p.s); fp != "" && strings.HasSuffix(strings.ToLower(fp), ".ps1") {
 					// a script written here and run by powershell -File later
 					if a.files == nil {
@@ -616,6 +621,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 	case "certutil":
 		ws.certutilEncode(c)
+	case "esentutl":
+		ws.esentutlCopy(c)
 	case "compress-archive":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "destinationpath", "compressionlevel"}, []string{"force", "update", "passthru"})
 		src := psPathArg(pa)
@@ -655,6 +662,41 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		c.out = &flow{kind: flowList, what: "every process"}
 	}
 	return next
+}
+
+// terminalLaunch judges what Windows Terminal (wt) starts: its window,
+// tab and pane options are skipped and each command line after them,
+// split at wt's own ";", runs as a program does.
+func (ws *winState) terminalLaunch(args []word) {
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			ws.a.nestedWin(strings.Join(cur, " "), ShellCmd, "wt")
+		}
+		cur = cur[:0]
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if s == ";" || s == `\;` {
+			flush()
+			continue
+		}
+		if len(cur) == 0 {
+			switch strings.ToLower(s) {
+			case "-w", "--window", "-p", "--profile", "-d", "--startingdirectory", "--title", "--tabcolor", "--colorscheme", "-s", "--size", "--pos":
+				i++
+				continue
+			case "new-tab", "nt", "split-pane", "sp", "-m", "--maximized", "-f", "--fullscreen", "--focus", "-h", "-v", "--horizontal", "--vertical",
+				"--suppressapplicationtitle", "--inheritenvironment":
+				continue
+			}
+		}
+		if strings.ContainsAny(s, " \t") {
+			s = cmdQuote(s)
+		}
+		cur = append(cur, s)
+	}
+	flush()
 }
 
 // elevated judges sudo, gsudo and PsExec: an elevated shell, or the
@@ -1038,6 +1080,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
 		// the only record of what infrastructure exists
 		return "win-delete-project"
+	case devDatabaseFile(base):
+		// the local database's rows: the data the developer works with
+		return "win-delete-project"
 	case nestedBuildOutput(rel):
 		return ""
 	case wide && !filtered && (!strings.Contains(base, ".") || ws.dirTargets):
@@ -1055,7 +1100,15 @@ func (ws *winState) winTruncate(c *cmd, w word) {
 		return
 	}
 	p := a.winAbs(w.s)
-	if cl, _ := a.winClassify(p); cl != wpInside || strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+	if strings.HasSuffix(p, ".log") || strings.HasSuffix(p, ".txt") && strings.Contains(p, "/log") {
+		return
+	}
+	if cl, _ := a.winClassify(p); cl != wpInside {
+		if cl != wpWorkDir && p != "" && !winTempPath(p) && !winNullSource(w.s) {
+			// a file outside the project emptied is lost as surely as
+			// deleted: judged as its deletion
+			ws.winDelete(c, []word{w}, false, false)
+		}
 		return
 	}
 	wd := a.workDir
@@ -1116,6 +1169,8 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 	switch {
 	case strings.Contains(l, "/start menu/programs/startup"):
 		ws.emitWin(c, "win-write-autorun", "the Startup folder: "+winNative(p))
+	case officeStartupPath(l):
+		ws.emitWin(c, "win-write-autorun", "an Office start-up folder (its add-ins and macros load with every document): "+winNative(p))
 	case strings.HasSuffix(l, "profile.ps1") && (strings.Contains(l, "/windowspowershell/") || strings.Contains(l, "/powershell/")):
 		ws.emitWin(c, "win-write-autorun", "a PowerShell profile: "+winNative(p))
 	case strings.Contains(l, "/.git/hooks/") || strings.HasPrefix(l, winNative(a.workDir)+"/.git/hooks/"):
@@ -1164,9 +1219,13 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				ws.winWipe(c, dst)
 			}
 			if src := psPathArg(pa); src != nil {
+				if a.userDataToShare(src.s, dst.s) {
+					ws.emitWin(c, "win-exfil-userdata", src.s+" copied to "+dst.s)
+				}
 				if sp := a.winAbs(src.s); sp != "" && ws.isDownloaded(sp) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
+				ws.copiedSecret(a.winAbs(src.s), a.winAbs(dst.s))
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
@@ -1489,6 +1548,24 @@ func (ws *winState) winrsPayload(c *cmd) {
 
 // markSecretCopy records that the file at p (normal form) holds a secret:
 // uploading or copying it away later sends that secret.
+// copiedSecret records a copy of a credential store: the copy (dst
+// itself, or the same name inside dst when it is a folder) holds the
+// secrets, so sending it later sends them.
+func (ws *winState) copiedSecret(sp, dp string) {
+	if sp == "" || dp == "" {
+		return
+	}
+	d, _ := ws.a.winSensitive(sp)
+	if d == "" {
+		d = ws.secret[sp]
+	}
+	if d == "" {
+		return
+	}
+	ws.markSecretCopy(dp, "a copy of "+d)
+	ws.markSecretCopy(strings.TrimSuffix(dp, "/")+"/"+path.Base(sp), "a copy of "+d)
+}
+
 func (ws *winState) markSecretCopy(p, what string) {
 	if p == "" {
 		return
@@ -1768,6 +1845,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 				return flow{kind: flowSecret, what: "environment file " + w.s, crit: true}
 			}
 		}
+		if len(args) == 0 && c.in.kind == flowSecret {
+			return c.in // the key files piped in, read
+		}
 		return flow{kind: flowLocal}
 	case "get-childitem", "get-item":
 		for _, w := range args {
@@ -1784,10 +1864,13 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 					return flow{kind: flowSecret, what: d, crit: true}
 				}
 			}
-			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk"} {
+			for _, k := range [...]string{".pem", ".pfx", ".key", "id_rsa", "id_ed25519", ".kdbx", ".p12", "credentials", ".env", ".ppk", ".rdp", ".ovpn"} {
 				if strings.Contains(l, k) {
 					return flow{kind: flowSecret, what: "key files found by " + c.base, crit: true}
 				}
+			}
+			if d := regCredentialStore(l); d != "" {
+				return flow{kind: flowSecret, what: d, crit: true}
 			}
 		}
 		return flow{kind: flowList, what: "items"}
@@ -1836,7 +1919,11 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if len(args) == 1 && args[0].ok {
 			return flow{kind: flowText, text: args[0].s}
 		}
-	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object":
+	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object",
+		"get-itemproperty", "convertto-csv", "convertto-xml":
+		if c.name == "get-itemproperty" && len(args) > 0 {
+			break // its own path, not the keys piped in
+		}
 		if c.name == "foreach-object" {
 			if d := psSecretExpr(strings.ToLower(joinWords(args))); d != "" {
 				return flow{kind: flowSecret, what: d, crit: true} // % { Get-Secret $_.Name -AsPlainText }
@@ -2341,6 +2428,13 @@ func winHelpAsked(args []word) bool {
 		if w.ok && (w.s == "/?" || w.s == "-?") {
 			return true
 		}
+		if len(args) == 1 && w.ok {
+			// bootsect /help: the only argument asks for the help page
+			switch strings.ToLower(w.s) {
+			case "/help", "-help", "--help":
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -2512,4 +2606,131 @@ func secretSearch(j string) bool {
 		}
 	}
 	return false
+}
+
+// officeStartupPath reports a normal-form path in a folder whose files
+// Office loads at every start: Excel's XLSTART, Word's STARTUP, the
+// add-ins folder and Outlook's macro project.
+func officeStartupPath(l string) bool {
+	return strings.Contains(l, "/microsoft/excel/xlstart") || strings.Contains(l, "/microsoft/word/startup") ||
+		strings.Contains(l, "/microsoft/addins") || strings.HasSuffix(l, "/microsoft/outlook/vbaproject.otm") ||
+		strings.Contains(l, "/microsoft office/root/office") && strings.Contains(l, "/xlstart")
+}
+
+// devDatabaseFile reports the file of a local database (SQL Server's
+// .mdf and its log, SQLite) not named as a test or scratch copy.
+func devDatabaseFile(base string) bool {
+	switch path.Ext(base) {
+	case ".mdf", ".ldf", ".sqlite", ".sqlite3", ".db":
+		return !scratchName(base)
+	}
+	return false
+}
+
+// regCredentialStore names a registry key (lower case, as typed) where a
+// remote-access client keeps saved sessions with their hosts, user names
+// and passwords or password hashes.
+func regCredentialStore(l string) string {
+	for _, k := range [...]string{`simontatham\putty\sessions`, `martin prikryl\winscp 2\sessions`, `terminal server client\servers`,
+		`realvnc\`, `tightvnc\server`, `orl\winvnc3`, `\mobatek\mobaxterm`, `simontatham\putty\sshhostkeys`} {
+		if strings.Contains(l, k) {
+			return "saved remote-access sessions in " + l
+		}
+	}
+	return ""
+}
+
+// userDataToShare reports a copy of a profile's own folders (Documents,
+// Desktop, Pictures, OneDrive, source) to a share on another machine
+// named by address or full domain name: the user's files leave. A
+// single-label name (\\nas01) is a machine of the local network, the
+// usual backup target.
+func (a *analysis) userDataToShare(src, dst string) bool {
+	if !strings.HasPrefix(dst, `\\`) || strings.HasPrefix(dst, `\\.\`) || strings.HasPrefix(dst, `\\?\`) {
+		return false
+	}
+	host, _, _ := strings.Cut(dst[2:], `\`)
+	host = strings.ToLower(host)
+	if host == "localhost" || host == "127.0.0.1" || !strings.Contains(host, ".") {
+		return false
+	}
+	p := a.winAbs(src)
+	i := strings.Index(p, "/users/")
+	if i < 0 {
+		return false
+	}
+	parts := strings.SplitN(p[i+len("/users/"):], "/", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	top := parts[1]
+	return winHomeTop[top] && top != "appdata" && top != ".config" || strings.HasPrefix(top, "onedrive")
+}
+
+// esentutlCopy judges esentutl /y SRC /d DST: a copy like copy's, so the
+// null device copied over a file empties it, and a copy of a credential
+// store carries the secrets.
+func (ws *winState) esentutlCopy(c *cmd) {
+	args := c.args()
+	var src, dst word
+	for i := 0; i+1 < len(args); i++ {
+		switch strings.ToLower(args[i].s) {
+		case "/y", "-y":
+			src = args[i+1]
+		case "/d", "-d":
+			dst = args[i+1]
+		}
+	}
+	if src.s == "" || dst.s == "" {
+		return
+	}
+	if winNullSource(src.s) {
+		ws.winWipe(c, dst)
+		return
+	}
+	ws.copiedSecret(ws.a.winAbs(src.s), ws.a.winAbs(dst.s))
+}
+
+// toolConfigHijack describes text written to a tool's own settings file
+// that changes what the tool runs or fetches from now on: a package index
+// over plain HTTP or trusted without checks (pip, npm, yarn, bun), a
+// shell or preloaded module for npm's scripts, a WSL kernel or boot
+// command. Other settings are the user's to change.
+func toolConfigHijack(p, text string) string {
+	t := strings.ToLower(strings.ReplaceAll(text, "`n", "\n"))
+	plainHTTP := func(key string) bool {
+		for _, line := range strings.Split(t, "\n") {
+			k, v, ok := strings.Cut(line, "=")
+			if !ok || !strings.Contains(k, key) {
+				continue
+			}
+			v = strings.Trim(strings.TrimSpace(v), `"'`)
+			if strings.HasPrefix(v, "http://") {
+				h := hostOf(v)
+				if ip, isIP := parseIP(h); h != "localhost" && !(isIP && ip.IsLoopback()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch path.Base(p) {
+	case "pip.ini", "pip.conf":
+		if plainHTTP("index-url") || strings.Contains(t, "trusted-host") {
+			return "pip's package index: " + p
+		}
+	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml":
+		if plainHTTP("registry") || strings.Contains(t, "script-shell") || strings.Contains(t, "node-options") || strings.Contains(t, "strict-ssl=false") {
+			return "the package manager's registry or script shell: " + p
+		}
+	case ".wslconfig":
+		if strings.Contains(t, "kernel=") || strings.Contains(t, "kernel =") || strings.Contains(t, "kernelcommandline") {
+			return "the kernel WSL boots: " + p
+		}
+	case "wsl.conf":
+		if strings.Contains(t, "command") {
+			return "a command WSL runs at boot: " + p
+		}
+	}
+	return ""
 }

@@ -1,12 +1,81 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Rules for Windows protections and machine state that have their own
 // tools: the recovery environment, firewall rules that let everything in,
 // port forwarding from every address, SMBv1, AMSI, power and restarts,
 // and stopping services by hand.
 var winProtectRules = []*rule{
+	{ID: "win-core-service-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a service Windows itself needs",
+		Suggestions: []string{"Delete only the service the project installed"}, names: names("sc", "remove-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			var svc string
+			if c.name == "sc" {
+				for i, s := range args {
+					if s == "delete" && i+1 < len(args) {
+						svc = args[i+1] // sc [\\host] delete NAME
+					}
+				}
+			} else if v, ok := psFlag(args, "name", 1); ok {
+				svc = v
+			} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				svc = args[0]
+			}
+			svc = strings.Trim(svc, `"'`)
+			return coreServices[svc] || securityServices[svc], svc
+		}},
+	{ID: "win-run-from-share", Level: LevelCritical, Category: CategoryRemoteExec, Description: "opening a program, shortcut or control-panel item kept on another machine's share (it runs here)",
+		Suggestions: []string{"Copy the file, check it, then run the local copy"}, names: names("rundll32", "control", "invoke-item", "explorer", "cmd:start"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, s := range wargs(c) {
+				s = strings.Trim(s, `"'`)
+				if i := strings.Index(s, `\\`); i > 0 && (s[i-1] == ',' || s[i-1] == '=') {
+					s = s[i:] // rundll32 DLL,Entry \\host\x
+				}
+				if remoteRunnable(s) {
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-localdb-delete", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "deleting a local SQL Server instance (its databases go with it)",
+		Suggestions: []string{"Drop only the test database you created"}, names: names("sqllocaldb"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if len(args) < 2 || args[0] != "delete" && args[0] != "d" {
+				return false, ""
+			}
+			n := strings.Trim(args[1], `"'`)
+			// every instance is local: "LocalDB" in its name says nothing
+			return !scratchName(strings.ReplaceAll(n, "localdb", "")), n
+		}},
+	{ID: "win-psresource-feed", Level: LevelHigh, Category: CategoryRemoteExec, Description: "adding a PowerShell module feed on an arbitrary web site (its modules run on import)",
+		Suggestions: []string{"Install from the PowerShell Gallery", "Ask the user before adding a third-party feed"},
+		names:       names("register-psresourcerepository", "set-psresourcerepository"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			u, ok := psFlag(args, "uri", 1)
+			if !ok {
+				return false, ""
+			}
+			u = strings.Trim(u, `"'`)
+			if !strings.Contains(u, "://") && !strings.HasPrefix(u, `\\`) {
+				return false, "" // a local folder of modules
+			}
+			h := hostOf(u)
+			if strings.HasPrefix(u, `\\`) {
+				h, _, _ = strings.Cut(u[2:], `\`)
+			}
+			if h == "www.powershellgallery.com" || h == "powershellgallery.com" || isLocalHost(h) && !strings.Contains(h, ".") {
+				return false, ""
+			}
+			return true, u
+		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},
@@ -112,6 +181,36 @@ func sharedService(name string) bool {
 	}
 	switch n {
 	case "w3svc", "was", "iisadmin", "spooler", "winrm", "lanmanserver", "lanmanworkstation", "dnscache", "dhcp", "bits", "termservice", "sshd":
+		return true
+	}
+	return false
+}
+
+// coreServices are services every Windows installation runs: the event
+// log, RPC and COM, networking, updates, time, scheduling, profiles.
+// Deleting one breaks the machine until it is reinstalled or repaired.
+var coreServices = map[string]bool{"eventlog": true, "rpcss": true, "rpceptmapper": true, "dcomlaunch": true, "winmgmt": true,
+	"lanmanserver": true, "lanmanworkstation": true, "dnscache": true, "dhcp": true, "nsi": true, "bfe": true, "cryptsvc": true,
+	"schedule": true, "wuauserv": true, "usosvc": true, "bits": true, "trustedinstaller": true, "samss": true, "netlogon": true,
+	"plugplay": true, "power": true, "profsvc": true, "lsm": true, "termservice": true, "w32time": true, "winrm": true, "vss": true,
+	"eventsystem": true, "gpsvc": true, "nlasvc": true, "netprofm": true, "audiosrv": true, "themes": true, "sysmain": true,
+	"wlansvc": true, "seclogon": true, "keyiso": true, "vaultsvc": true, "appinfo": true, "brokerinfrastructure": true, "systemeventsbroker": true,
+	"coremessagingregistrar": true, "staterepository": true, "msiserver": true, "spooler": true, "tapisrv": true, "wersvc": true}
+
+// remoteRunnable reports a path on another machine's share (not this
+// machine's own, \\localhost or \\127.0.0.1) whose kind Windows runs when
+// it is opened: programs, libraries, shortcuts, control-panel items,
+// scripts and installers.
+func remoteRunnable(s string) bool {
+	if !strings.HasPrefix(s, `\\`) || strings.HasPrefix(s, `\\.\`) || strings.HasPrefix(s, `\\?\`) {
+		return false
+	}
+	host, _, _ := strings.Cut(s[2:], `\`)
+	if host == "localhost" || host == "127.0.0.1" || host == "." || host == "" {
+		return false
+	}
+	switch path.Ext(strings.ReplaceAll(s, `\`, "/")) {
+	case ".exe", ".dll", ".cpl", ".lnk", ".url", ".hta", ".bat", ".cmd", ".ps1", ".vbs", ".js", ".jse", ".wsf", ".msi", ".scr", ".pif", ".com", ".appref-ms", ".jar", ".library-ms", ".searchconnector-ms":
 		return true
 	}
 	return false

@@ -133,8 +133,10 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 			return "", "", "", false
 		}
 		d, _ := swVal(wargs(c), "d")
-		if v, ok := swVal(wargs(c), "v"); ok && (strings.HasSuffix(k, "/environment") || strings.HasSuffix(k, "control panel/desktop")) {
-			k += "/" + v // which variable is saved decides what it does
+		if v, ok := swVal(wargs(c), "v"); ok && verb == "add" {
+			// which value is saved decides what it does (BootExecute,
+			// a variable, a signing switch), as for Set-ItemProperty -Name
+			k += "/" + v
 		}
 		return k, d, verb, true
 	case "set-gpregistryvalue", "set-gpprefregistryvalue":
@@ -352,6 +354,16 @@ var winRules = []*rule{
 				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
 					return true, "insecure guest access to shares"
 				}
+				if ok && verb == "add" && (strings.Contains(k, "/lanmanserver/parameters/") || strings.Contains(k, "/lanmanworkstation/parameters/")) {
+					// the values behind Set-SmbServerConfiguration's switches
+					d = strings.TrimPrefix(strings.TrimSpace(strings.ToLower(d)), "0x")
+					switch k[strings.LastIndexByte(k, '/')+1:] {
+					case "requiresecuritysignature", "enablesecuritysignature", "encryptdata", "rejectunencryptedaccess", "restrictnullsessaccess":
+						return d == "0" || d == "00000000", "SMB signing or encryption off: " + k
+					case "smb1", "enableplaintextpassword", "enableinsecureguestlogons", "nullsessionshares", "nullsessionpipes":
+						return d != "0" && d != "00000000" && d != "", "insecure SMB access: " + k
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -557,6 +569,15 @@ var winRules = []*rule{
 			}
 			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
 		}},
+	{ID: "win-env-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "saving a variable that makes every later program load code or packages from elsewhere",
+		Suggestions: []string{"Set the variable for this session only ($env:NAME or set NAME=)"}, names: names("setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if len(args) < 2 || strings.HasPrefix(args[0], "/") {
+				return false, ""
+			}
+			return runtimeHookVar(args[0], args[1]), args[0]
+		}},
 	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
 		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -680,6 +701,10 @@ var winRules = []*rule{
 		Suggestions: []string{"Start a bounded number of processes and wait for them"}},
 	{ID: "win-exfil-secrets", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or the environment over the network",
 		Suggestions: []string{"Never send secrets off the machine"}},
+	{ID: "win-exfil-userdata", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the user's own files (documents, desktop, pictures) to another machine",
+		Suggestions: []string{"Back up to the user's own share or cloud drive, with their consent"}},
+	{ID: "win-config-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "changing what a tool runs or installs from through its settings file",
+		Suggestions: []string{"Pass the setting on the command line for this run only"}},
 	{ID: "win-read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Check that the file exists without printing it"}},
 	{ID: "win-kill-all", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
@@ -1028,6 +1053,43 @@ var winRules = []*rule{
 			}
 			return strings.Contains(j, "*") || !strings.Contains(j, "-name"), j
 		}},
+	{ID: "win-firewall-inbound", Level: LevelHigh, Category: CategorySystem, Description: "letting every host reach this machine through the firewall",
+		Suggestions: []string{"Limit the rule to 127.0.0.1, the local subnet or the Private profile"},
+		names:       names("netsh", "new-netfirewallrule", "set-netfirewallrule", "set-netfirewallprofile"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			switch c.name {
+			case "netsh":
+				if strings.Contains(j, "firewallpolicy") && strings.Contains(j, "allowinbound") {
+					return true, j
+				}
+				if !strings.Contains(j, "firewall") || !strings.Contains(j, "rule") || !strings.Contains(j, "dir=in") || !strings.Contains(j, "action=allow") {
+					return false, ""
+				}
+				kv := map[string]string{}
+				for _, s := range args {
+					if k, v, ok := strings.Cut(s, "="); ok {
+						kv[k] = v
+					}
+				}
+				return firewallOpened(kv["remoteip"], kv["localip"], kv["profile"], kv["localport"]), j
+			case "set-netfirewallprofile":
+				v, ok := psFlag(args, "defaultinboundaction", 8)
+				return ok && v == "allow", j
+			}
+			if d, _ := psFlag(args, "direction", 3); d != "inbound" && d != "in" {
+				return false, ""
+			}
+			if v, _ := psFlag(args, "action", 2); v != "allow" {
+				return false, ""
+			}
+			ra, _ := psFlag(args, "remoteaddress", 7)
+			la, _ := psFlag(args, "localaddress", 6)
+			pr, _ := psFlag(args, "profile", 3)
+			lp, _ := psFlag(args, "localport", 6)
+			return firewallOpened(ra, la, pr, lp), j
+		}},
 	{ID: "win-network-down", Level: LevelHigh, Category: CategorySystem, Description: "taking a network adapter down",
 		Suggestions: []string{"Leave the network up"}, names: names("netsh", "disable-netadapter", "remove-netipaddress"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1303,6 +1365,9 @@ var winRules = []*rule{
 			if c.name == "sc" {
 				// sc failure NAME actions= run/... command= PROG: the program
 				// runs whenever the service fails
+				if len(args) > 1 && args[0] == "create" && devServiceInProject(a, c) {
+					return false, ""
+				}
 				return len(args) > 1 && (args[0] == "create" || args[0] == "config" && anyContains(args, "binpath") ||
 					args[0] == "failure" && anyContains(args, "command=")), strings.Join(args, " ")
 			}
@@ -1311,12 +1376,16 @@ var winRules = []*rule{
 	{ID: "win-wmi-persistence", Level: LevelCritical, Category: CategoryPersistence, Description: "a WMI event subscription that runs a command",
 		Suggestions: []string{"Do not register WMI event consumers"}, names: names("wmic", "set-wmiinstance", "new-ciminstance", "set-ciminstance", "register-wmievent", "register-cimindicationevent"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := strings.Join(wargs(c), " ")
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "wmic" && wmicReadOnly(args) {
+				return false, "" // listing the subscriptions registers none
+			}
 			return strings.Contains(j, "subscription") || strings.Contains(j, "commandlineeventconsumer") || strings.Contains(j, "__eventfilter") ||
 				c.name == "register-wmievent" && strings.Contains(j, "-action"), j
 		}},
 	{ID: "win-lolbin-download", Level: LevelHigh, Category: CategoryRemoteExec, Description: "downloading or decoding an executable with a Windows system tool (a malware technique)",
-		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr"),
+		Suggestions: []string{"Download with Invoke-WebRequest or curl and check the file"}, names: names("certutil", "bitsadmin", "expand", "esentutl", "hh", "desktopimgdownldr", "mpcmdrun"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "desktopimgdownldr" {
 				return anyContains(wargs(c), "://"), "desktopimgdownldr /lockscreenurl" // exists only to fetch a picture from a URL
@@ -1340,6 +1409,9 @@ var winRules = []*rule{
 				return false, ""
 			case "bitsadmin":
 				return hasSw(args, "transfer", "addfile", "create") && (hasURL(args) || hasSw(args, "transfer")), j
+			case "mpcmdrun":
+				// the antivirus's own downloader: what it fetches is trusted
+				return hasSw(args, "downloadfile") && hasURL(args), j
 			}
 			return hasURL(args), j
 		}},
@@ -1577,9 +1649,53 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			if plainTaskProgram(prog) && !strings.ContainsAny(prog, "$%") {
 				return LevelSafe, ""
 			}
+			if k := strings.Index(j, "-argument "); k >= 0 && psScriptFileOnly(prog, quotedArg(j[k+len("-argument "):])) {
+				return LevelSafe, ""
+			}
 		}
 	}
 	return LevelModerate, j
+}
+
+// psScriptFileOnly reports PowerShell started to run one script file
+// kept in a project folder (pwsh -File C:\work\app\nightly.ps1): the
+// file, not a command line, is what runs, as for a .cmd task.
+func psScriptFileOnly(prog, argv string) bool {
+	switch strings.TrimSuffix(prog, ".exe") {
+	case "pwsh", "powershell":
+	default:
+		return false
+	}
+	before, after, ok := strings.Cut(" "+argv+" ", " -file ")
+	if !ok {
+		return false
+	}
+	script := strings.Fields(after)
+	if len(script) == 0 || !strings.HasSuffix(strings.Trim(script[0], `'"`), ".ps1") {
+		return false
+	}
+	for _, w := range strings.Fields(before) {
+		switch w {
+		case "-noprofile", "-nologo", "-noninteractive", "-nop":
+		default:
+			return false // -command, -encodedcommand, -windowstyle hidden
+		}
+	}
+	return plainTaskProgram(strings.TrimSuffix(strings.Trim(script[0], `'"`), ".ps1") + ".cmd")
+}
+
+// quotedArg is the argument at the start of s: up to its closing quote
+// when quoted, else its first field.
+func quotedArg(s string) string {
+	if s != "" && (s[0] == '\'' || s[0] == '"') {
+		if i := strings.IndexByte(s[1:], s[0]); i >= 0 {
+			return s[1 : i+1]
+		}
+	}
+	if f := strings.Fields(s); len(f) > 0 {
+		return strings.Trim(f[0], "()")
+	}
+	return ""
 }
 
 // plainSchedule reports a schedule by the calendar (daily, weekly,
@@ -2025,6 +2141,27 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		return false
 	}
 	first := c.pipe[0]
+	if first.name == "get-disk" {
+		// Get-Disk | Where-Object Location -like '*C:\work\app\test.vhdx*':
+		// the disk picked by the image file behind it
+		for _, s := range c.pipe[1:] {
+			if s == nil || s == c {
+				break
+			}
+			if s.name != "where-object" {
+				continue
+			}
+			for _, w := range s.args() {
+				l := lower(strings.Trim(w.s, `*"'`))
+				if strings.HasSuffix(l, ".vhd") || strings.HasSuffix(l, ".vhdx") || strings.HasSuffix(l, ".iso") {
+					if p := a.winAbs(l); p != "" && a.inWork(p) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	if first.name != "new-vhd" && first.name != "mount-vhd" && first.name != "mount-diskimage" {
 		return false
 	}
@@ -2146,3 +2283,72 @@ func securityAgentProgram(j string) bool {
 // and Azure DevOps' package hosting.
 var nugetHosts = map[string]bool{"api.nuget.org": true, "www.nuget.org": true, "nuget.org": true, "nuget.pkg.github.com": true,
 	"pkgs.dev.azure.com": true, "www.myget.org": true}
+
+// firewallOpened reports an inbound allow rule that lets any host reach
+// this machine: one that says so (remote address any, the Public or every
+// profile), or one that opens a remote-access or listener port (RDP,
+// WinRM, SMB, SSH, VNC, a bind shell) without limiting who may connect.
+// A development port with no scope is a setting.
+func firewallOpened(remote, local, profile, port string) bool {
+	if local == "127.0.0.1" || local == "::1" || local == "localhost" {
+		return false
+	}
+	anyRemote := remote == "any" || remote == "*" || remote == "internet" || strings.Contains(remote, "0.0.0.0")
+	if remote != "" && !anyRemote {
+		return false // localsubnet, 127.0.0.1, a named range
+	}
+	if anyRemote || strings.Contains(profile, "public") || profile == "any" || strings.Contains(profile, "all") {
+		return true
+	}
+	for _, p := range strings.Split(port, ",") {
+		switch strings.TrimSpace(p) {
+		case "22", "23", "135", "139", "445", "3389", "4444", "5900", "5985", "5986", "1337", "31337":
+			return true
+		}
+	}
+	return false
+}
+
+// wmicReadOnly reports a wmic command line whose verb only reads (get,
+// list, assoc) and that names no verb that writes (create, set, delete,
+// call).
+func wmicReadOnly(args []string) bool {
+	reads := false
+	for _, a := range args {
+		switch a {
+		case "create", "set", "delete", "call":
+			return false
+		case "get", "list", "assoc":
+			reads = true
+		}
+	}
+	return reads
+}
+
+// devServiceInProject reports sc create of a service that starts only on
+// demand and whose program is built inside the project: the service a
+// developer debugs, started and stopped by hand, not one that runs at
+// boot or from elsewhere.
+func devServiceInProject(a *analysis, c *cmd) bool {
+	args := c.args()
+	var bin, start string
+	for i, w := range args {
+		l := strings.ToLower(w.s)
+		if i+1 >= len(args) {
+			break
+		}
+		switch l {
+		case "binpath=":
+			bin = args[i+1].s
+		case "start=":
+			start = strings.ToLower(args[i+1].s)
+		case "obj=":
+			return false // another account
+		}
+	}
+	if start != "demand" || bin == "" || strings.ContainsAny(bin, " %$") {
+		return false
+	}
+	p := a.winAbs(bin)
+	return p != "" && a.inWork(p) && strings.HasSuffix(p, ".exe")
+}

@@ -426,7 +426,7 @@ var cmdOnly = map[string]bool{
 // winNativeNames are Windows programs whose rules live in this package.
 var winNativeNames = map[string]bool{
 	"reg": true, "schtasks": true, "net": true, "net1": true, "icacls": true, "cacls": true, "takeown": true,
-	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "msiexec": true,
+	"certutil": true, "bitsadmin": true, "mshta": true, "regsvr32": true, "rundll32": true, "control": true, "explorer": true, "sqllocaldb": true, "msiexec": true,
 	"wevtutil": true, "vssadmin": true, "wbadmin": true, "bcdedit": true, "wmic": true, "cipher": true,
 	"diskpart": true, "format": true, "netsh": true, "sc": true, "taskkill": true, "auditpol": true, "fsutil": true,
 	"runas": true, "at": true, "procdump": true, "procdump64": true, "ntdsutil": true, "mimikatz": true, "setx": true,
@@ -844,6 +844,9 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 
 func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 	switch {
+	case winModelCacheRoot(strings.TrimSuffix(strings.ToLower(rel), "/")):
+		// gigabytes of downloaded models: a cache in name only
+		return wpHomeSub, p
 	case relUnder(rel, winCacheRel) || appCacheRel(rel):
 		return wpInside, p
 	case relUnder(rel, winSecretRel):
@@ -957,8 +960,31 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 			// private keys kept outside the project
 			return "credentials " + p, true
 		}
+		if d := profileTokenStore(p); d != "" {
+			return d, true
+		}
 	}
 	return "", false
+}
+
+// profileTokenStore names a file of the user profile where a command-line
+// tool, an editor or a chat client keeps its sign-in: the file names such
+// tools use for tokens (auth.json, .credentials.json, hosts.yml of gh),
+// an editor's secret storage (state.vscdb) and the Local Storage of
+// Electron clients, where their session tokens live.
+func profileTokenStore(p string) string {
+	if !strings.Contains(p, "/users/") {
+		return ""
+	}
+	if strings.Contains(p, "/local storage") || strings.Contains(p, "/session storage") {
+		return "an application's saved sessions " + p
+	}
+	switch path.Base(p) {
+	case ".credentials.json", "credentials.json", "credentials", "auth.json", "token", "token.json", ".token", "tokens.json",
+		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey":
+		return "a tool's saved sign-in " + p
+	}
+	return ""
 }
 
 // winHasBareIP reports an IPv4 address in s.
@@ -1050,7 +1076,8 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "windows nt/currentversion/windows") || strings.HasSuffix(k, "/environment") || envHijackValue(k) || strings.HasSuffix(k, "control panel/desktop/scrnsave.exe") ||
 		strings.Contains(k, "active setup/installed components") || strings.Contains(k, "/shell/open/command") ||
 		strings.Contains(k, "currentversion/explorer/shell folders") || strings.Contains(k, "currentversion/explorer/user shell folders") ||
-		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
+		strings.Contains(k, "/session manager/bootexecute") || strings.Contains(k, "software/microsoft/office test/") ||
+		strings.Contains(k, "/office/") && (strings.HasSuffix(k, "/addins") || strings.Contains(k, "/addins/")) && strings.Contains(k, "hkcu") || strings.Contains(k, "inprocserver32") && strings.HasPrefix(k, "hkcu") ||
 		strings.Contains(k, "/currentversion/app paths/") || strings.Contains(k, "/shell/open/") || strings.Contains(k, "/shell/runas/command") ||
 		strings.Contains(k, "/currentversion/winlogon") || strings.Contains(k, "/appinit_dlls") || strings.Contains(k, "/appcertdlls") ||
 		strings.Contains(k, "/currentversion/runonce") || strings.Contains(k, "/currentversion/runservices") || strings.Contains(k, "/scripts/logon") ||
@@ -1116,6 +1143,46 @@ func envHijackValue(k string) bool {
 	return false
 }
 
+// runtimeHookVar reports a saved variable (lower-case name, value) that
+// every later run of a language runtime or package manager obeys: code
+// preloaded into each program, a profiler DLL, or packages fetched from
+// an index over plain HTTP. Other variables (ACME_HOME) are settings.
+func runtimeHookVar(name, value string) bool {
+	switch name {
+	case "node_options", "npm_config_node_options":
+		// memory and debugging switches are settings; a preloaded module
+		// runs in every node process
+		return strings.Contains(value, "--require") || strings.Contains(value, "-r ") || strings.Contains(value, "--import") || strings.Contains(value, "loader")
+	case "java_tool_options", "_java_options", "jdk_java_options":
+		return strings.Contains(value, "agent") || strings.Contains(value, "bootclasspath")
+	case "rubyopt", "perl5opt":
+		return strings.Contains(value, "-r") || strings.Contains(value, "-m")
+	case "pythonstartup", "pythonpath", "pythonhome", "perl5lib", "rubylib", "dotnet_startup_hooks", "dotnet_additional_deps",
+		"cor_enable_profiling", "cor_profiler", "cor_profiler_path", "coreclr_enable_profiling", "coreclr_profiler", "coreclr_profiler_path",
+		"git_ssh_command", "git_ssh", "git_askpass", "ssh_askpass", "git_exec_path", "git_config_global", "git_template_dir",
+		"npm_config_script_shell", "bash_env", "__pslockdownpolicy":
+		return true
+	case "pip_index_url", "pip_extra_index_url", "pip_trusted_host", "uv_index_url", "uv_extra_index_url", "uv_default_index", "uv_index",
+		"npm_config_registry", "yarn_npm_registry_server", "bun_config_registry", "goproxy", "goinsecure", "gonosumdb", "gonosumcheck", "goflags",
+		"cargo_registries_crates_io_index", "nuget_source", "conda_channels", "poetry_repositories_default_url":
+		// a package index over plain HTTP, or one trusted without
+		// checks: whoever is on the path serves the packages
+		if name == "pip_trusted_host" || name == "goinsecure" || name == "gonosumdb" || name == "gonosumcheck" {
+			return true
+		}
+		if name == "goflags" {
+			return strings.Contains(value, "-insecure")
+		}
+		if !strings.HasPrefix(value, "http://") {
+			return false
+		}
+		h := hostOf(value)
+		ip, ok := parseIP(h)
+		return h != "localhost" && !(ok && ip.IsLoopback())
+	}
+	return false
+}
+
 // toolDialect is the dialect a tool's name implies: an agent's
 // "PowerShell" tool runs PowerShell, a "cmd" tool cmd.exe; "" for tools
 // that do not name one.
@@ -1129,4 +1196,16 @@ func toolDialect(tool string) string {
 		return ShellGitBash
 	}
 	return ""
+}
+
+// winModelCacheRoot reports the whole store of downloaded machine-learning
+// models (Hugging Face, PyTorch hub, Ollama, LM Studio): rebuilding it
+// means downloading gigabytes again, unlike a build cache.
+func winModelCacheRoot(rel string) bool {
+	switch rel {
+	case ".cache/huggingface", ".cache/huggingface/hub", ".cache/torch", ".cache/torch/hub", ".ollama", ".ollama/models", ".lmstudio", ".lmstudio/models",
+		".cache/lm-studio", "appdata/local/ollama", ".cache/whisper":
+		return true
+	}
+	return false
 }
