@@ -229,6 +229,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "credentials (" + c.base + ")", crit: true}
 	case storedSecretRead(c) != "":
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
+	case cliSecretOutput(c) != "":
+		return flow{kind: flowSecret, what: cliSecretOutput(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
 	case n == "string" && len(args) > 0 && c.in.kind == flowSecret:
