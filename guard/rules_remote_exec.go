@@ -536,6 +536,19 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "client-runs-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a client told to install, run or apply code from an arbitrary URL or repository",
+		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version from the usual registry"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if u := clientRunsURL(c); u != "" {
+				return true, u
+			}
+			if len(a.downloads) > 0 || len(a.downloadDirs) > 0 {
+				if f := a.clientRunsDownload(c); f != "" {
+					return true, f
+				}
+			}
+			return false, ""
+		}},
 	{ID: "run-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL",
 		Suggestions: []string{"Download the code, read it, then run the local copy"},
 		match: func(a *analysis, c *cmd) (bool, string) {

