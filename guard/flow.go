@@ -87,6 +87,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "a database dump", crit: true}
 	case n == "echo":
 		return echoFlow(args)
+	case n == "print" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-"):
+		// zsh's print with plain words: echo's output
+		return echoFlow(args)
 	case n == "printf":
 		return printfFlow(args)
 	case n == "mktemp":

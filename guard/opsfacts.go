@@ -312,3 +312,49 @@ func sqlFinding(pick func(*sqlScan) string) func(a *analysis, c *cmd) (bool, str
 		return false, ""
 	}
 }
+
+// localEndpoint reports a client pointed at an emulator on this machine
+// (--endpoint-url http://localhost:8000: DynamoDB Local, LocalStack,
+// MinIO), whose resources are the developer's own.
+func localEndpoint(args []word) bool {
+	for _, k := range [...]string{"endpoint-url", "endpoint"} {
+		if v, ok := optValue(args, "", k); ok {
+			return isLocalHost(hostOf(v))
+		}
+	}
+	return false
+}
+
+// throwawayDBURL reports a connection string to a database on this
+// machine whose name marks it as scratch (app_test, app_scratch, e2e).
+func throwawayDBURL(v string) bool {
+	if !strings.Contains(v, "://") {
+		return false
+	}
+	h := hostOf(v)
+	if !isLocalHost(h) {
+		return false
+	}
+	rest := v[strings.Index(v, "://")+3:]
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return false
+	}
+	name, _, _ := strings.Cut(rest[i+1:], "?")
+	return scratchName(name) || strings.Contains(lower(name), "e2e")
+}
+
+// testSettings reports a command run with a test configuration in its
+// environment (DJANGO_SETTINGS_MODULE=app.settings.test, RAILS_ENV=test).
+func testSettings(c *cmd) bool {
+	for _, as := range c.assigns {
+		n := strings.ToUpper(as.name)
+		if n == "DJANGO_SETTINGS_MODULE" || strings.HasSuffix(n, "_ENV") || n == "ENV" {
+			v := lower(as.val.s)
+			if v == "test" || v == "testing" || strings.HasSuffix(v, ".test") || strings.HasSuffix(v, ".testing") || strings.HasSuffix(v, "_test") {
+				return true
+			}
+		}
+	}
+	return false
+}

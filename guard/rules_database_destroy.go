@@ -174,6 +174,9 @@ var databaseDestroyRules = []*rule{
 				// --clean drops each object before recreating it; without
 				// -d it only prints the script
 				if (hasWord(args, "--clean") || shortCluster(args, 'c')) && (hasPrefixWord(args, "-d") || hasPrefixWord(args, "--dbname")) {
+					if v, ok := optValue(args, "-d", "dbname"); ok && throwawayDBURL(v) {
+						return false, ""
+					}
 					return true, "pg_restore --clean"
 				}
 			case "mongorestore":
@@ -232,6 +235,9 @@ var databaseDestroyRules = []*rule{
 					}
 					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
 						continue
+					}
+					if testSettings(c) {
+						return false, "" // the test settings' database, made for the suite
 					}
 					return true, w.s
 				case "reset":

@@ -88,3 +88,19 @@ func TestRestoresThatDropAndInfluxStatements(t *testing.T) {
 		`influx -execute 'SHOW DATABASES'`,
 	})
 }
+
+// Local emulators, the developer's scratch databases and test settings
+// are the developer's own; the same commands elsewhere are not.
+func TestLocalAndTestDatabasesReset(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`aws dynamodb delete-table --table-name orders --endpoint-url http://localhost:8000`,
+		`pg_restore --clean --if-exists -d postgres://postgres@localhost/shop_scratch snapshot.dump`,
+		`APP_ENV=testing python manage.py flush --no-input`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws dynamodb delete-table --table-name orders --endpoint-url https://dynamodb.us-east-1.amazonaws.com`, CategoryCloudDestroy, "aws-destroy-resource", LevelHigh},
+		{`pg_restore --clean --if-exists -d postgres://admin@db.prod.example.com/shop snapshot.dump`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`APP_ENV=production python manage.py flush --no-input`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+}

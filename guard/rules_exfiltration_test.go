@@ -301,3 +301,10 @@ func TestUnlistedClientSecretsSent(t *testing.T) {
 		`snapkeep -r /mnt/backup/repo backup ~/.ssh`,
 	})
 }
+
+// zsh's ztcp to a service on this machine is a client, not a shell.
+func TestZshTCPLoopback(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{`zmodload zsh/net/tcp; ztcp 127.0.0.1 6379`})
+	checkDanger(t, d, corpusContext, []dangerCase{{`zmodload zsh/net/tcp; ztcp 198.51.100.7 4444`, CategoryReverseShell, "revshell-zsh-tcp", LevelCritical}})
+}

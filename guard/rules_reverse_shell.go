@@ -112,7 +112,8 @@ var reverseShellRules = []*rule{
 	{ID: "revshell-zsh-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "zsh opening a TCP connection (ztcp)",
 		Suggestions: suggRevShell, names: names("ztcp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			return len(positional(c.args())) >= 2, ""
+			ops := positional(c.args())
+			return len(ops) >= 2 && !loopback(ops[0].s), "" // the developer's own local service is no shell
 		}},
 	{ID: "revshell-x11", Level: LevelHigh, Category: CategoryReverseShell, Description: "an X terminal displayed on a remote host",
 		Suggestions: suggRevShell, names: names("xterm"),
