@@ -308,3 +308,28 @@ func TestZshTCPLoopback(t *testing.T) {
 	checkSafe(t, d, corpusContext, []string{`zmodload zsh/net/tcp; ztcp 127.0.0.1 6379`})
 	checkDanger(t, d, corpusContext, []dangerCase{{`zmodload zsh/net/tcp; ztcp 198.51.100.7 4444`, CategoryReverseShell, "revshell-zsh-tcp", LevelCritical}})
 }
+
+// Servers on every interface with their login off, funnels, editor
+// tunnels, relays and shared terminals, for any program; the same on
+// loopback, with the token kept, or asking for status, are not.
+func TestServersAndTunnelsExposed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`notebook-server --ip=0.0.0.0 --ServerApp.token='' --no-browser`, CategoryReverseShell, "open-server-no-auth", LevelCritical},
+		{`webterm --host 0.0.0.0 --no-auth`, CategoryReverseShell, "open-server-no-auth", LevelCritical},
+		{`devtun host create --allow-anonymous`, CategoryReverseShell, "open-server-no-auth", LevelCritical},
+		{`meshnet funnel 7681`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`code tunnel --accept-server-license-terms --name box`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`relayctl local 8080 --to relay.example.com`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`tmate -F`, CategoryReverseShell, "public-tunnel", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`notebook-server --ip=127.0.0.1 --no-browser`,
+		`notebook-server --ip=0.0.0.0 --no-browser`,
+		`webterm --host 127.0.0.1 --no-auth`,
+		`meshnet funnel status`,
+		`code tunnel status`,
+		`relayctl local 8080 --to localhost`,
+		`tmate -V`,
+	})
+}
