@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // runVerbs are the subcommands with which clients fetch code and run it,
 // or install it with its hooks: the same few words in every package
@@ -121,4 +124,64 @@ func interpreterLike(name string) bool {
 		return true
 	}
 	return false
+}
+
+// scaffoldVerbs are the subcommands that write a project skeleton.
+var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "generate": true, "g": true, "copy": true, "update": true, "scaffold": true}
+
+// scaffolders write a skeleton from their first operand without a verb.
+var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true}
+
+// scaffoldOverProject reports a generator told to overwrite what exists
+// (--force, --overwrite, --overwrite-if-exists, --clobber) in the work
+// directory: its target is ".", "..", inside the work directory, or not
+// named. A target elsewhere (a fresh directory under /tmp) replaces
+// nothing of the project's.
+func (a *analysis) scaffoldOverProject(c *cmd) string {
+	args := c.args()
+	force := ""
+	for _, w := range args {
+		switch w.s {
+		case "--force", "--overwrite", "--overwrite-if-exists", "--clobber", "--force-overwrite":
+			force = w.s
+		}
+	}
+	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
+		return ""
+	}
+	verb := scaffolders[c.name]
+	if !verb {
+		for i, w := range args {
+			if i > 2 {
+				break
+			}
+			if !strings.HasPrefix(w.s, "-") && scaffoldVerbs[lower(w.s)] {
+				verb = true
+				break
+			}
+		}
+	}
+	if !verb || a.workDir == "" {
+		return ""
+	}
+	for _, k := range [...]string{"o", "output-dir", "directory", "dir", "dest"} {
+		short, long := "", k
+		if len(k) == 1 {
+			short, long = "-"+k, ""
+		}
+		if v, ok := optValue(args, short, long); ok {
+			if p := a.absPath(v, c.cwd); p != "" && !a.inWork(p) && p != path.Dir(a.workDir) {
+				return ""
+			}
+		}
+	}
+	for _, w := range positional(args) {
+		if w.s == "." || w.s == "./" || w.s == ".." {
+			return c.base + " " + w.s + " " + force
+		}
+		if p := a.absPath(w.s, c.cwd); p != "" && strings.HasPrefix(w.s, "/") && !a.inWork(p) {
+			return ""
+		}
+	}
+	return c.base + " " + force
 }

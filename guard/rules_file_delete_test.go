@@ -378,3 +378,23 @@ func TestScratchSpacesBuildsAndTestSettings(t *testing.T) {
 		`rm -f .env.local.bak`,
 	})
 }
+
+// Any generator told to overwrite files in the project, including ones
+// nobody listed; the same into a fresh directory elsewhere, or without
+// the overwrite flag, is not.
+func TestScaffoldOverProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rustle init --force .`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`npx tiged acme-oss/template . --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`monox generate @acme/kit:app web --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`cookiecutter ./templates/py -o .. --overwrite-if-exists --no-input`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rustle init .`,
+		`rustle init --force /tmp/sandbox-app`,
+		`npx tiged acme-oss/template /tmp/fresh --force`,
+		`monox generate @acme/kit:app web --dry-run --force`,
+		`kubectl create -f k8s/dev-namespace.yaml`,
+	})
+}
