@@ -88,8 +88,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "echo":
 		return echoFlow(args)
 	case n == "print" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-"):
-		// zsh's print with plain words: echo's output
-		return echoFlow(args)
+		// zsh's print with plain words: echo -e's output (it reads escapes)
+		return echoFlow(append([]word{lit("-e")}, args...))
 	case n == "printf":
 		return printfFlow(args)
 	case n == "mktemp":

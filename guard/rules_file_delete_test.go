@@ -398,3 +398,11 @@ func TestScaffoldOverProject(t *testing.T) {
 		`kubectl create -f k8s/dev-namespace.yaml`,
 	})
 }
+
+// zsh's print reads escapes as echo -e does: spelled-out commands piped
+// into a shell are still read.
+func TestZshPrintEscapesIntoShell(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{{`print '\x72\x6d -rf ~' | zsh`, CategoryFileDelete, "", LevelCritical}})
+	checkSafe(t, d, corpusContext, []string{`print 'ls -la' | zsh`})
+}
