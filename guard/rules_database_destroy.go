@@ -222,6 +222,14 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-url-destroy", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "a migration or schema tool told to clean, drop or reset a database on another machine",
+		Suggestions: suggDB,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := dbURLDestroy(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
 		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix"),
