@@ -406,3 +406,17 @@ func TestZshPrintEscapesIntoShell(t *testing.T) {
 	checkDanger(t, d, corpusContext, []dangerCase{{`print '\x72\x6d -rf ~' | zsh`, CategoryFileDelete, "", LevelCritical}})
 	checkSafe(t, d, corpusContext, []string{`print 'ls -la' | zsh`})
 }
+
+// zsh's zsh/files builtins and its repeat prefix run the same deletes;
+// the same on build output is not dangerous.
+func TestZshFilesBuiltinsAndRepeat(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`zmodload zsh/files; zf_rm -rf ~/Documents`, CategoryFileDelete, "", LevelHigh},
+		{`repeat 2 rm -rf ~/.config`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`zmodload zsh/files; zf_rm -rf ./dist`,
+		`repeat 3 echo hi`,
+	})
+}
