@@ -14,6 +14,13 @@ var runVerbs = map[string]bool{
 	"load": true, "eval": true, "call": true, "import": true, "develop": true, "build": true,
 }
 
+// ownURLRules are package managers and installers whose URLs, indexes
+// and feeds rules of their own judge, with their well-known registries.
+var ownURLRules = map[string]bool{"pip": true, "pip3": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true, "dotnet": true,
+	"nuget": true, "winget": true, "scoop": true, "choco": true, "gem": true, "brew": true, "kubectl": true, "go": true,
+	"install-module": true, "register-psrepository": true, "install-package": true, "composer": true, "apt": true, "apt-get": true,
+	"dnf": true, "yum": true, "zypper": true, "pacman": true, "snap": true, "flatpak": true, "bundle": true}
+
 // urlCodeRunners take a template or a program as their first operand
 // and run its hooks: no verb to look for.
 var urlCodeRunners = map[string]bool{"cookiecutter": true}
@@ -33,8 +40,8 @@ func clientRunsURL(c *cmd) string {
 		"gh", "glab", "aws", "gsutil", "gcloud", "az":
 		return ""
 	}
-	if len(rulesByName[c.name]) > 0 {
-		return "" // a client with rules of its own: they know its registries
+	if ownURLRules[c.name] {
+		return "" // a client whose registries and URLs rules of its own judge
 	}
 	args := c.args()
 	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
