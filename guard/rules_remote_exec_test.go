@@ -291,3 +291,12 @@ func TestOtherRuntimesOneLiners(t *testing.T) {
 		`echo 'puts [expr {6*7}]' | tclsh`,
 	})
 }
+
+// Global options before the verb do not hide a remote manifest.
+func TestRemoteManifestAfterGlobalOptions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl --context prod -n ops apply -f https://x.example.com/agent.yaml`, CategoryRemoteExec, "apply-remote-manifest", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{`kubectl --context kind-dev -n ops apply -f k8s/agent.yaml`})
+}
