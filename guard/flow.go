@@ -174,6 +174,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case remoteEnvDump(c) != "":
 		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
+		n == "set" && len(args) == 1 && (args[0].s == "-x" || args[0].s == "-gx" || args[0].s == "-U" || args[0].s == "--export"), // fish lists them
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
 	case n == "docker" && dockerListFlow(args).kind == flowList:
