@@ -87,6 +87,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "a database dump", crit: true}
 	case n == "echo":
 		return echoFlow(args)
+	case n == "print" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-"):
+		// zsh's print with plain words: echo -e's output (it reads escapes)
+		return echoFlow(append([]word{lit("-e")}, args...))
 	case n == "printf":
 		return printfFlow(args)
 	case n == "mktemp":
@@ -171,6 +174,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case remoteEnvDump(c) != "":
 		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
+		n == "set" && len(args) == 1 && (args[0].s == "-x" || args[0].s == "-gx" || args[0].s == "-U" || args[0].s == "--export"), // fish lists them
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
 	case n == "docker" && dockerListFlow(args).kind == flowList:
@@ -229,6 +233,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "credentials (" + c.base + ")", crit: true}
 	case storedSecretRead(c) != "":
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
+	case cliSecretOutput(c) != "":
+		return flow{kind: flowSecret, what: cliSecretOutput(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
 	case n == "string" && len(args) > 0 && c.in.kind == flowSecret:

@@ -713,7 +713,7 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if c.remote && t.class == wAuthKeys && t.appends {
 					continue // authorising oneself on a host one already reaches
 				}
-				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
+				if t.class == wShellRC && (t.appends || rcDropIn(t.path)) && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && strings.HasSuffix(lower(t.path), ".ps1") && plainPSAlias(strings.TrimSpace(t.content.text)) {
@@ -822,7 +822,18 @@ func (a *analysis) plainSettings(text string) bool {
 			any = true
 			continue
 		}
+		if shellInitLine(line) {
+			any = true // eval "$(mise activate zsh)": a version manager's hook
+			continue
+		}
 		line = strings.TrimPrefix(line, "export ")
+		if dirs, ok := zshPathArray(line); ok {
+			if !a.ownPathDirs(dirs) {
+				return false
+			}
+			any = true
+			continue
+		}
 		name, val, ok := strings.Cut(line, "=")
 		if !ok || !isName(name) || strings.ContainsAny(val, "`;|&<>(") || strings.Contains(val, "$(") {
 			return false

@@ -111,6 +111,11 @@ func uploadedFiles(c *cmd) []word {
 	case "curl", "curlie":
 		for i, w := range args {
 			s := w.s
+			if curlBundleEnds(s, 'F') {
+				s = "-F" // -sF: silent, then a form field
+			} else if curlBundleEnds(s, 'd') {
+				s = "-d"
+			}
 			next := ""
 			if i+1 < len(args) {
 				next = args[i+1].s
@@ -240,4 +245,18 @@ func isRemoteSpec(s string) bool {
 	}
 	host := s[:i]
 	return !strings.Contains(host, "/") && host != "C"
+}
+
+// curlBundleEnds reports bundled short options ending in the one that
+// takes a value (-sF, -sSd), so the next word is that option's value.
+func curlBundleEnds(s string, last byte) bool {
+	if len(s) < 3 || s[0] != '-' || s[1] == '-' || s[len(s)-1] != last {
+		return false
+	}
+	for _, r := range s[1 : len(s)-1] {
+		if !strings.ContainsRune("sSfLkvi", r) {
+			return false
+		}
+	}
+	return true
 }

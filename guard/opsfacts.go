@@ -312,3 +312,107 @@ func sqlFinding(pick func(*sqlScan) string) func(a *analysis, c *cmd) (bool, str
 		return false, ""
 	}
 }
+
+// localEndpoint reports a client pointed at an emulator on this machine
+// (--endpoint-url http://localhost:8000: DynamoDB Local, LocalStack,
+// MinIO), whose resources are the developer's own.
+func localEndpoint(args []word) bool {
+	for _, k := range [...]string{"endpoint-url", "endpoint"} {
+		if v, ok := optValue(args, "", k); ok {
+			return isLocalHost(hostOf(v))
+		}
+	}
+	return false
+}
+
+// throwawayDBURL reports a connection string to a database on this
+// machine whose name marks it as scratch (app_test, app_scratch, e2e).
+func throwawayDBURL(v string) bool {
+	if !strings.Contains(v, "://") {
+		return false
+	}
+	h := hostOf(v)
+	if !isLocalHost(h) {
+		return false
+	}
+	rest := v[strings.Index(v, "://")+3:]
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return false
+	}
+	name, _, _ := strings.Cut(rest[i+1:], "?")
+	return scratchName(name) || strings.Contains(lower(name), "e2e")
+}
+
+// testSettings reports a command run with a test configuration in its
+// environment (DJANGO_SETTINGS_MODULE=app.settings.test, RAILS_ENV=test).
+func testSettings(c *cmd) bool {
+	for _, as := range c.assigns {
+		n := strings.ToUpper(as.name)
+		if n == "DJANGO_SETTINGS_MODULE" || strings.HasSuffix(n, "_ENV") || n == "ENV" {
+			v := lower(as.val.s)
+			if v == "test" || v == "testing" || strings.HasSuffix(v, ".test") || strings.HasSuffix(v, ".testing") || strings.HasSuffix(v, "_test") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dbDestroyVerbs are the subcommands schema and migration tools empty a
+// database with.
+var dbDestroyVerbs = map[string]bool{"clean": true, "drop": true, "reset": true, "wipe": true, "purge": true, "destroy": true, "truncate": true, "drop-all": true, "dropall": true}
+
+// dbURLDestroy reports any client given a database connection (a URL
+// with a database scheme, or a variable named for a production database)
+// and a verb that empties it (clean, drop, reset; down by many steps).
+// A connection to this machine is left to the rules for local databases.
+func dbURLDestroy(c *cmd) string {
+	switch c.name {
+	case "psql", "mysql", "mariadb", "sqlite3", "redis-cli", "mongosh", "mongo", "curl", "wget", "echo", "printf", "git":
+		return "" // SQL clients are judged by the statements they run
+	}
+	args := c.args()
+	target := ""
+	for _, w := range args {
+		v := strings.Trim(w.s, `"'`)
+		if i := strings.IndexByte(v, '='); i > 0 && strings.HasPrefix(v, "-") {
+			v = v[i+1:]
+		}
+		l := lower(v)
+		switch {
+		case strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") || strings.HasPrefix(l, "mysql://") ||
+			strings.HasPrefix(l, "jdbc:") || strings.HasPrefix(l, "mongodb://") || strings.HasPrefix(l, "mongodb+srv://") ||
+			strings.HasPrefix(l, "sqlserver://") || strings.HasPrefix(l, "mariadb://") || strings.HasPrefix(l, "cockroachdb://"):
+			h := hostOf(strings.TrimPrefix(strings.TrimPrefix(l, "jdbc:"), "mysql:"))
+			if strings.HasPrefix(l, "jdbc:") {
+				if j := strings.Index(l, "//"); j >= 0 {
+					h = hostOf("x:" + l[j:])
+				}
+			}
+			if h != "" && !loopback(h) && h != "host.docker.internal" { // a private address is a shared server
+				target = h
+			}
+		case !w.ok && strings.Contains(strings.ToUpper(v), "PROD") && (strings.Contains(strings.ToUpper(v), "DATABASE") || strings.Contains(strings.ToUpper(v), "DB_")):
+			target = v
+		}
+	}
+	if target == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
+		return ""
+	}
+	for i, w := range args {
+		l := lower(w.s)
+		if strings.HasPrefix(l, "-") {
+			continue
+		}
+		if dbDestroyVerbs[l] {
+			return c.base + " " + w.s + " on " + target
+		}
+		if l == "down" && i+1 < len(args) {
+			if n := args[i+1].s; len(n) > 1 && strings.Trim(n, "0123456789") == "" || n == "--all" {
+				return c.base + " down " + n + " on " + target
+			}
+		}
+	}
+	return ""
+}

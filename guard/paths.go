@@ -1100,6 +1100,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		if rel == "" {
 			return "the home directory (" + s + ")", true
 		}
+		if d := homeTokenFile(rel, base); d != "" {
+			return d + " (" + s + ")", true
+		}
 		if isHistoryPath(rel) {
 			return "the shell history (" + s + ")", false
 		}
@@ -1137,6 +1140,38 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "credentials (" + s + ")", true
 	}
 	return "", false
+}
+
+// homeTokenFile reports a file below the home directory where a
+// command-line client keeps its login: a name that says so (auth.json,
+// .credentials.json, access-token, token, hosts.yml), or the settings file
+// of a client that stores its token among its settings. New clients keep
+// choosing the same few names, so the names cover tools nobody listed.
+func homeTokenFile(rel, base string) string {
+	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "Library/Application Support/") {
+		return "" // the user's documents, not a tool's state
+	}
+	b := strings.ToLower(strings.TrimPrefix(base, "."))
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	switch stem {
+	case "auth", "credentials", "credential", "token", "tokens", "access-token", "access_token", "accesstoken", "api-key", "api_key", "apikey",
+		"secrets", "session-token", "refresh-token", "hosts":
+		if stem == "hosts" && b != "hosts.yml" && b != "hosts.yaml" && b != "hosts.json" {
+			return ""
+		}
+		return "a client's stored login"
+	}
+	if strings.HasSuffix(stem, "-token") || strings.HasSuffix(stem, "_token") || strings.HasSuffix(stem, "-credentials") || strings.HasSuffix(stem, "_credentials") {
+		return "a client's stored login"
+	}
+	for _, f := range [...]string{".config/hcloud/", ".config/turso/", ".config/doctl/", ".config/linode-cli", ".oci/", ".bluemix/", ".fly/",
+		".modal.toml", ".bunfig.toml", ".config/fish/fish_variables", ".pulumi/", ".config/netlify/", ".netlify/", ".railway/", ".config/neonctl/",
+		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/"} {
+		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {
+			return "a client's tokens"
+		}
+	}
+	return ""
 }
 
 // packageCaches are the directories of /var/cache where system package

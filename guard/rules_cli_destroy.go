@@ -38,6 +38,59 @@ var cliDestroyRules = []*rule{
 			}
 			return true, c.name + " " + args[verb].s
 		}},
+	{ID: "cli-destroy-durable", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a hosted project, repository, database, domain or released image, or anything in production",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if cliDestroyExempt[c.name] || len(c.words) < 3 {
+				return false, ""
+			}
+			args := c.args()
+			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
+				return false, ""
+			}
+			verb := -1
+			for i, w := range args {
+				if i > 3 {
+					break
+				}
+				if strings.HasPrefix(w.s, "-") {
+					continue
+				}
+				if destroyVerbs[lower(w.s)] || colonDestroyVerb(w.s) || hyphenDestroyVerb(w.s) {
+					verb = i
+					break
+				}
+			}
+			if verb < 0 {
+				return false, ""
+			}
+			ops := positional(args[verb+1:])
+			for _, w := range ops {
+				if scratchName(strings.ReplaceAll(lower(w.s), "example.", "")) {
+					return false, ""
+				}
+			}
+			for _, w := range args {
+				if prodMarker(w.s) && len(rulesByName[c.name]) == 0 { // a client with rules of its own knows its environments
+					return true, c.name + " " + args[verb].s + " in production"
+				}
+			}
+			if len(ops) == 0 {
+				return false, ""
+			}
+			if colonDestroyVerb(args[verb].s) && !skipsConfirm(args) {
+				return false, "" // sites:delete asks which site first
+			}
+			for _, w := range args[:verb+1] {
+				if durableNoun(w.s) {
+					return true, c.name + " " + joinWords(args[:verb+1])
+				}
+			}
+			if imageRef(ops[0].s) {
+				return true, c.name + " " + args[verb].s + " " + ops[0].s
+			}
+			return false, ""
+		}},
 	{ID: "cli-destroy-everything", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "a client told to delete everything it manages",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -154,4 +207,51 @@ var cliDestroyExempt = map[string]bool{
 	"vagrant": true, "multipass": true, "kind": true, "minikube": true, "k3d": true, "colima": true, "limactl": true,
 	"ollama": true, "dvc": true, "pipenv": true, "jupyter": true, "ipython": true, "conan": true, "vcpkg": true,
 	"tsc": true, "make": true, "cmake": true, "bazel": true, "nx": true, "turbo": true, "lerna": true, "deno": true, "bun": true,
+}
+
+// hyphenDestroyVerb reports a verb joined to its object
+// (service-instance-delete, delete-project, db-destroy).
+func hyphenDestroyVerb(s string) bool {
+	l := lower(s)
+	i := strings.LastIndexByte(l, '-')
+	if i <= 0 || i == len(l)-1 {
+		return false
+	}
+	return destroyVerbs[l[i+1:]] || destroyVerbs[l[:strings.IndexByte(l, '-')]]
+}
+
+// durableNoun reports a subcommand naming something whose loss is not
+// rebuilt by running the build again: hosted projects, repositories,
+// databases, domains, buckets and accounts.
+func durableNoun(s string) bool {
+	l := lower(s)
+	if i := strings.IndexByte(l, ':'); i > 0 {
+		l = l[:i]
+	}
+	switch strings.TrimSuffix(l, "s") {
+	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
+		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image":
+		return true
+	}
+	return false
+}
+
+// prodMarker reports an operand or option value naming production:
+// prod, production, live, main stage.
+func prodMarker(s string) bool {
+	l := lower(s)
+	if i := strings.IndexByte(l, '='); i >= 0 && strings.HasPrefix(l, "-") {
+		l = l[i+1:]
+	}
+	return l == "prod" || l == "production" || l == "live" || strings.HasPrefix(l, "prod-") || strings.HasSuffix(l, "-prod") || strings.HasSuffix(l, "-production")
+}
+
+// imageRef reports a pushed image reference (registry/name:tag,
+// name@sha256:..., docker://...).
+func imageRef(s string) bool {
+	if strings.HasPrefix(s, "docker://") {
+		return true
+	}
+	slash := strings.IndexByte(s, '/')
+	return slash > 0 && strings.Contains(s[:slash], ".") && (strings.Contains(s[slash:], ":") || strings.Contains(s, "@sha256:"))
 }

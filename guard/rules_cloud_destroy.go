@@ -102,7 +102,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			op, rest := awsOp(c)
-			if awsHighOps[op] && !hasWord(rest, "--dry-run") {
+			if awsHighOps[op] && !hasWord(rest, "--dry-run") && !localEndpoint(c.args()) {
 				return true, op
 			}
 			return false, ""
@@ -112,7 +112,7 @@ var cloudDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			op, rest := awsOp(c)
 			svc, verb, _ := strings.Cut(op, " ")
-			if op == "" || awsHighOps[op] || awsLogOps[op] || hasWord(rest, "--dry-run") || svc == "s3" {
+			if op == "" || awsHighOps[op] || awsLogOps[op] || hasWord(rest, "--dry-run") || svc == "s3" || localEndpoint(c.args()) {
 				return false, ""
 			}
 			return isAWSDelete(verb), op

@@ -43,3 +43,27 @@ func TestColonVerbsDestroyConfirmed(t *testing.T) {
 		`firebase hosting:channel:list`,
 	})
 }
+
+// Clients nobody listed deleting what a rebuild does not bring back (a
+// hosted project, repository, domain or pushed image) or anything named
+// production, even where they would ask first; the same verbs on scratch
+// resources, local objects or help pages are not.
+func TestUnlistedClientsDeleteDurable(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`skyctl projects delete polished-sun-123456`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`modelhub repo delete acme/customer-dataset --repo-type dataset`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`edgectl domains rm shop.example.com`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`imgtool tag delete registry.example.com/acme/api:v3.2.0`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`quill remove --stage production`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`cloudy resource service-instance-delete acme-db-prod`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`skyctl projects delete acme-scratch-123`,
+		`skyctl projects delete --help`,
+		`quill remove --stage pr-123-preview`,
+		`imgtool tag delete localhost:5000/acme/api:test`,
+		`edgectl domains list`,
+		`skyctl cache rm build-artifacts`,
+	})
+}

@@ -174,6 +174,9 @@ var databaseDestroyRules = []*rule{
 				// --clean drops each object before recreating it; without
 				// -d it only prints the script
 				if (hasWord(args, "--clean") || shortCluster(args, 'c')) && (hasPrefixWord(args, "-d") || hasPrefixWord(args, "--dbname")) {
+					if v, ok := optValue(args, "-d", "dbname"); ok && throwawayDBURL(v) {
+						return false, ""
+					}
 					return true, "pg_restore --clean"
 				}
 			case "mongorestore":
@@ -219,6 +222,14 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-url-destroy", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "a migration or schema tool told to clean, drop or reset a database on another machine",
+		Suggestions: suggDB,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := dbURLDestroy(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
 		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix"),
@@ -232,6 +243,9 @@ var databaseDestroyRules = []*rule{
 					}
 					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
 						continue
+					}
+					if testSettings(c) {
+						return false, "" // the test settings' database, made for the suite
 					}
 					return true, w.s
 				case "reset":

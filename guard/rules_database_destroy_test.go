@@ -88,3 +88,37 @@ func TestRestoresThatDropAndInfluxStatements(t *testing.T) {
 		`influx -execute 'SHOW DATABASES'`,
 	})
 }
+
+// Local emulators, the developer's scratch databases and test settings
+// are the developer's own; the same commands elsewhere are not.
+func TestLocalAndTestDatabasesReset(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`aws dynamodb delete-table --table-name orders --endpoint-url http://localhost:8000`,
+		`pg_restore --clean --if-exists -d postgres://postgres@localhost/shop_scratch snapshot.dump`,
+		`APP_ENV=testing python manage.py flush --no-input`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws dynamodb delete-table --table-name orders --endpoint-url https://dynamodb.us-east-1.amazonaws.com`, CategoryCloudDestroy, "aws-destroy-resource", LevelHigh},
+		{`pg_restore --clean --if-exists -d postgres://admin@db.prod.example.com/shop snapshot.dump`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`APP_ENV=production python manage.py flush --no-input`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+}
+
+// Any schema or migration tool told to clean, drop or reset a database on
+// another machine; the same on localhost, or a dry run, is not.
+func TestMigrationToolsEmptyRemoteDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`schemactl clean --url "postgres://admin:$PW@db.prod.example.com:5432/app" --auto-approve`, CategoryDatabaseDestroy, "db-url-destroy", LevelCritical},
+		{`migr8 --database-url "mysql://root:$PW@10.0.3.7:3306/shop" drop`, CategoryDatabaseDestroy, "db-url-destroy", LevelCritical},
+		{`migr8 down 40 --url "$PROD_DATABASE_URL"`, CategoryDatabaseDestroy, "db-url-destroy", LevelCritical},
+		{`docker run --rm acme/migrator -url=jdbc:postgresql://10.1.0.4/billing clean`, CategoryDatabaseDestroy, "db-url-destroy", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`schemactl clean --url "postgres://postgres@localhost:5432/app_test" --auto-approve`,
+		`schemactl clean --url "postgres://admin@db.prod.example.com:5432/app" --dry-run`,
+		`migr8 down 1 --url "$DATABASE_URL"`,
+		`migr8 status --url "postgres://admin@db.prod.example.com:5432/app"`,
+	})
+}

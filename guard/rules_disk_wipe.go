@@ -149,6 +149,9 @@ var diskWipeRules = []*rule{
 					return false, ""
 				}
 			}
+			if c.name == "sgdisk" && sgdiskReadsOnly(args) {
+				return false, "" // --backup copies the table out; the disk is untouched
+			}
 			for _, w := range positional(args) {
 				if isBlockDevice(w.s) {
 					return true, w.s
@@ -300,4 +303,23 @@ func loopDevice(p string) bool {
 		}
 	}
 	return true
+}
+
+// sgdiskReadsOnly reports sgdisk given only options that read the table
+// (--backup to a file, --print, --info, --verify).
+func sgdiskReadsOnly(args []word) bool {
+	any := false
+	for _, w := range args {
+		if !strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(w.s, "--backup=") || strings.HasPrefix(w.s, "-b") || w.s == "--backup",
+			w.s == "--print" || w.s == "-p" || strings.HasPrefix(w.s, "--info") || strings.HasPrefix(w.s, "-i") || w.s == "--verify" || w.s == "-v":
+			any = true
+		default:
+			return false
+		}
+	}
+	return any
 }

@@ -80,3 +80,12 @@ func TestLoopDevicesOverDisks(t *testing.T) {
 		`sudo losetup /dev/loop7 ./disk.img && sudo mkfs.ext4 /dev/loop7`,
 	})
 }
+
+// Copying a partition table out reads the disk; writing one back does not.
+func TestPartitionTableBackup(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{`sudo sgdisk --backup=/mnt/backup/sda-gpt.bak /dev/sda`})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo sgdisk --load-backup=/tmp/other.bak /dev/sda`, CategoryDiskWipe, "partition-table", LevelCritical},
+	})
+}

@@ -115,6 +115,14 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "exfil-client-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "a client told to upload, send or back up credentials or keys",
+		Suggestions: suggExfil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := clientUploadsSecret(a, c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
 	{ID: "ssh-agent-forwarded-unknown", Level: LevelCritical, Category: CategoryExfiltration, Description: "forwarding the SSH agent to a machine known only by its address (it can use every loaded key while connected)",
 		Suggestions: []string{"Connect without -A", "Use ProxyJump for bastions instead of agent forwarding"}, names: names("ssh", "autossh", "mosh"),
 		match: func(a *analysis, c *cmd) (bool, string) {

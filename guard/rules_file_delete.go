@@ -4,6 +4,14 @@ import "strings"
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "scaffold-over-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "a generator told to overwrite existing files in the project",
+		Suggestions: []string{"Generate into a new directory and merge by hand", "Commit or stash first, then review the diff"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := a.scaffoldOverProject(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
 	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
 		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -378,3 +378,45 @@ func TestScratchSpacesBuildsAndTestSettings(t *testing.T) {
 		`rm -f .env.local.bak`,
 	})
 }
+
+// Any generator told to overwrite files in the project, including ones
+// nobody listed; the same into a fresh directory elsewhere, or without
+// the overwrite flag, is not.
+func TestScaffoldOverProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rustle init --force .`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`npx tiged acme-oss/template . --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`monox generate @acme/kit:app web --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`cookiecutter ./templates/py -o .. --overwrite-if-exists --no-input`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rustle init .`,
+		`rustle init --force /tmp/sandbox-app`,
+		`npx tiged acme-oss/template /tmp/fresh --force`,
+		`monox generate @acme/kit:app web --dry-run --force`,
+		`kubectl create -f k8s/dev-namespace.yaml`,
+	})
+}
+
+// zsh's print reads escapes as echo -e does: spelled-out commands piped
+// into a shell are still read.
+func TestZshPrintEscapesIntoShell(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{{`print '\x72\x6d -rf ~' | zsh`, CategoryFileDelete, "", LevelCritical}})
+	checkSafe(t, d, corpusContext, []string{`print 'ls -la' | zsh`})
+}
+
+// zsh's zsh/files builtins and its repeat prefix run the same deletes;
+// the same on build output is not dangerous.
+func TestZshFilesBuiltinsAndRepeat(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`zmodload zsh/files; zf_rm -rf ~/Documents`, CategoryFileDelete, "", LevelHigh},
+		{`repeat 2 rm -rf ~/.config`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`zmodload zsh/files; zf_rm -rf ./dist`,
+		`repeat 3 echo hi`,
+	})
+}

@@ -8,6 +8,14 @@ import (
 
 // Rules for exhausting processes (category fork_bomb).
 var forkBombRules = []*rule{
+	{ID: "scale-runaway", Level: LevelHigh, Category: CategoryForkBomb, Description: "scaling a service or job to thousands of copies (it exhausts the cluster or the bill)",
+		Suggestions: []string{"Scale in small steps and watch the load", "Set an autoscaler with a maximum instead"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if n := hugeReplicas(c.args()); n != "" {
+				return true, n
+			}
+			return false, ""
+		}},
 	{ID: "fork-bomb-source", Level: LevelHigh, Category: CategoryForkBomb, Description: "writing fork-bomb code to a file",
 		Suggestions: []string{"Do not create fork bombs", "Bound the number of processes"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -138,6 +146,33 @@ func endlessInput(c *cmd) string {
 					}
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// hugeReplicas reports a replica, instance or task count of a thousand
+// or more given to any client (--replicas=10000, scale api=5000).
+func hugeReplicas(args []word) string {
+	for i, w := range args {
+		l := lower(w.s)
+		name, val, eq := strings.Cut(l, "=")
+		if !eq && strings.HasPrefix(l, "-") && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		if !strings.HasPrefix(name, "-") {
+			// scale web=5000
+			if !eq || i == 0 || lower(args[i-1].s) != "scale" && (i < 2 || lower(args[i-2].s) != "scale") {
+				continue
+			}
+		} else {
+			n := strings.TrimLeft(name, "-")
+			if n != "replicas" && n != "instances" && n != "desired-count" && n != "min-instances" && n != "scale" {
+				continue
+			}
+		}
+		if len(val) >= 4 && strings.Trim(val, "0123456789") == "" {
+			return w.s
 		}
 	}
 	return ""

@@ -42,3 +42,18 @@ func TestEndlessInputsAndUnboundedJobs(t *testing.T) {
 		`head -c 10M /dev/zero > /tmp/blob`,
 	})
 }
+
+// Thousands of replicas asked of any client; the usual handful is not.
+func TestRunawayScale(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl --context prod scale deploy api --replicas=10000`, CategoryForkBomb, "scale-runaway", LevelHigh},
+		{`cloudctl scale web=5000`, CategoryForkBomb, "scale-runaway", LevelHigh},
+		{`svcctl update api --desired-count 2000`, CategoryForkBomb, "scale-runaway", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl --context prod scale deploy api --replicas=3`,
+		`cloudctl scale web=2`,
+		`head --count 10000 data.csv`,
+	})
+}

@@ -258,6 +258,9 @@ var gitDestroyRules = []*rule{
 			}
 			switch args[1].s {
 			case "delete", "delete-asset", "rm", "remove":
+				if args[0].s == "run" && len(args) == 3 && args[2].ok && strings.Trim(args[2].s, "0123456789") == "" {
+					return false, "" // one named run: its logs, like a cache entry
+				}
 				switch args[0].s {
 				// a CI cache (gh cache delete) is made again by the next run
 				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":

@@ -94,3 +94,14 @@ func TestRebasesScriptedToDropCommits(t *testing.T) {
 		`git rebase -i --autosquash main`,
 	})
 }
+
+// One named workflow run is its logs; runs chosen by a list are the
+// repository's CI history.
+func TestForgeRunDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{`gh run delete 1234567890`})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gh run list --json databaseId -q '.[].databaseId' | xargs -n1 gh run delete`, CategoryGitDestroy, "forge-delete", LevelHigh},
+		{`gh release delete v1.2.0 --yes`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+}

@@ -188,13 +188,29 @@ var historyTamperRules = []*rule{
 			return false, ""
 		}},
 	{ID: "history-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting history entries or sending history nowhere",
-		Suggestions: []string{"Leave shell history in place", "Remove one entry holding a secret by hand"}, names: names("history", "fc", "set"),
+		Suggestions: []string{"Leave shell history in place", "Remove one entry holding a secret by hand"}, names: names("history", "fc", "set", "atuin", "mcfly", "hishtory", "hstr", "resh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
 			case "history":
-				if len(args) > 0 && (args[0].s == "clear" || args[0].s == "delete" && (hasWord(args, "--all") || hasPrefixWord(args, "--prefix") || hasPrefixWord(args, "--contains"))) {
+				if len(args) > 0 && (args[0].s == "clear" || args[0].s == "clear-session" || args[0].s == "delete" && (hasWord(args, "--all") || hasPrefixWord(args, "--prefix") || hasPrefixWord(args, "--contains"))) {
 					return true, "history " + args[0].s
+				}
+				if len(args) > 1 && args[0].s == "delete" {
+					for _, w := range positional(args[1:]) {
+						if !w.ok {
+							return true, "history delete " + w.s // entries picked by a search or a loop
+						}
+					}
+				}
+			case "atuin", "mcfly", "hishtory", "hstr", "resh":
+				// a history manager's own database: deleting from it, or
+				// pruning it, hides what was run
+				for _, w := range args {
+					l := lower(w.s)
+					if strings.HasPrefix(l, "--delete") || l == "delete" || l == "prune" || l == "clear" || l == "purge" {
+						return true, c.name + " " + w.s
+					}
 				}
 				if len(args) > 1 && args[0].s == "-d" && !args[1].ok {
 					return true, "history -d " + args[1].s

@@ -71,3 +71,20 @@ func TestFishHistoryVariables(t *testing.T) {
 		`set -x PATH $PATH ~/.local/bin`,
 	})
 }
+
+// fish's clear-session and deletes of searched entries, and history
+// managers' own deletes; searching or listing history is not.
+func TestHistoryManagersAndFishSessions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`history clear-session`, CategoryHistoryTamper, "history-delete", LevelHigh},
+		{`for e in (history search --contains token); history delete --exact -- $e; end`, CategoryHistoryTamper, "history-delete", LevelHigh},
+		{`mcfly search --delete-all`, CategoryHistoryTamper, "history-delete", LevelHigh},
+		{`atuin history prune`, CategoryHistoryTamper, "history-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`history search --contains docker`,
+		`atuin search --limit 20 docker`,
+		`atuin stats`,
+	})
+}

@@ -388,6 +388,30 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "config-hook-payload", Level: LevelHigh, Category: CategoryPersistence, Description: "writing into a tool's settings a hook, command or package source that runs a download or a hidden program",
+		Suggestions: []string{"Show the setting and let the user add it", "Keep hooks pointing at reviewed scripts in the project"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.class != wNone || t.content.kind != flowText || t.path == "" || !a.toolSettingsFile(t.path) {
+					continue
+				}
+				if d := payloadInSettings(t.content.text); d != "" {
+					return true, t.path + ": " + d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "setting-command-payload", Level: LevelHigh, Category: CategoryPersistence, Description: "storing a setting or package source that runs a hidden program or fetches from a bare address",
+		Suggestions: []string{"Show the setting and let the user add it", "Keep package sources on the usual registries over HTTPS"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if settingCommand(c) {
+				// npm config set node-options ..., gem sources -a URL
+				if d := payloadInSettings(c.name + " " + joinWords(c.args())); d != "" {
+					return true, c.base + ": " + d
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, persistenceRules) }

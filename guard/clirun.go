@@ -1,0 +1,194 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// runVerbs are the subcommands with which clients fetch code and run it,
+// or install it with its hooks: the same few words in every package
+// manager, runtime, task runner, scaffolder and cluster client.
+var runVerbs = map[string]bool{
+	"install": true, "i": true, "add": true, "run": true, "exec": true, "x": true, "dlx": true, "shell": true, "copy": true,
+	"create": true, "init": true, "new": true, "generate": true, "g": true, "apply": true, "bundle": true, "use": true,
+	"load": true, "eval": true, "call": true, "import": true, "develop": true, "build": true,
+}
+
+// ownURLRules are package managers and installers whose URLs, indexes
+// and feeds rules of their own judge, with their well-known registries.
+var ownURLRules = map[string]bool{"pip": true, "pip3": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true, "dotnet": true,
+	"nuget": true, "winget": true, "scoop": true, "choco": true, "gem": true, "brew": true, "kubectl": true, "go": true,
+	"install-module": true, "register-psrepository": true, "install-package": true, "composer": true, "apt": true, "apt-get": true,
+	"dnf": true, "yum": true, "zypper": true, "pacman": true, "snap": true, "flatpak": true, "bundle": true}
+
+// urlCodeRunners take a template or a program as their first operand
+// and run its hooks: no verb to look for.
+var urlCodeRunners = map[string]bool{"cookiecutter": true}
+
+// clientRunsURL reports the URL a client is told to run or install from:
+// a run verb among its first words and an operand, an option's value or a
+// NAME@URL spec pointing at code on a host that is not a well-known
+// registry or forge organisation. Downloaders, version control and
+// container runtimes are judged by their own rules; help and dry runs
+// run nothing.
+func clientRunsURL(c *cmd) string {
+	if fetchers[c.name] || socketTools[c.name] {
+		return ""
+	}
+	switch c.name {
+	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
+		"gh", "glab", "aws", "gsutil", "gcloud", "az":
+		return ""
+	}
+	if ownURLRules[c.name] {
+		return "" // a client whose registries and URLs rules of its own judge
+	}
+	args := c.args()
+	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
+		return ""
+	}
+	if !urlCodeRunners[c.name] {
+		verb := false
+		for i, w := range args {
+			if i > 4 {
+				break
+			}
+			if !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
+				verb = true
+				break
+			}
+		}
+		if !verb {
+			return ""
+		}
+	}
+	for _, w := range args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			i := strings.IndexByte(v, '=')
+			if i < 0 {
+				continue
+			}
+			v = v[i+1:]
+		}
+		if i := strings.Index(v, "@http"); i > 0 {
+			v = v[i+1:] // name@https://host/pkg.tgz
+		} else if i := strings.Index(v, "@git+"); i > 0 {
+			v = v[i+1:]
+		}
+		v = strings.Trim(v, `"'`)
+		if strings.Contains(v, "://") && codeURL(v) || strings.HasPrefix(v, "git+") && codeURL(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// runManifests are the files a run or install verb reads from the
+// working directory without naming them.
+var runManifests = [...]string{"Gemfile", "package.json", "mise.toml", "mise.local.toml", ".mise.toml", "justfile", "Justfile",
+	"Taskfile.yml", "Taskfile.yaml", "requirements.txt", "pyproject.toml", "Cargo.toml", "flake.nix", "devbox.json", "pixi.toml",
+	"deno.json", "bunfig.toml", "composer.json", "Pipfile", "environment.yml", "turbo.json", "nx.json", "Earthfile", "dagger.json"}
+
+// clientRunsDownload reports a file downloaded earlier in the command
+// that a client is then told to run: an operand of a run verb or of
+// --execute, or a project manifest the verb reads from the directory.
+func (a *analysis) clientRunsDownload(c *cmd) string {
+	args := c.args()
+	verb, execute := false, false
+	for i, w := range args {
+		if i <= 4 && !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
+			verb = true
+		}
+		if w.s == "--execute" || w.s == "--exec" {
+			execute = true
+		}
+	}
+	if !verb && !execute && !interpreterLike(c.name) {
+		return ""
+	}
+	for _, w := range args {
+		if !strings.HasPrefix(w.s, "-") && a.isDownloaded(w.s, c.cwd) {
+			return c.base + " " + w.s
+		}
+	}
+	if verb {
+		for _, m := range runManifests {
+			if a.isDownloaded(m, c.cwd) {
+				return c.base + " with a downloaded " + m
+			}
+		}
+	}
+	return ""
+}
+
+// interpreterLike reports a compiler or runtime that runs the file it is
+// given (swift x.swift, kotlin x.kts) beside the interpreters the
+// script rules know.
+func interpreterLike(name string) bool {
+	switch name {
+	case "swift", "kotlin", "kotlinc", "scala", "groovy", "dart", "crystal", "elixir", "julia", "Rscript", "guile", "racket", "sbcl", "clojure", "bb", "nu", "pwsh":
+		return true
+	}
+	return false
+}
+
+// scaffoldVerbs are the subcommands that write a project skeleton.
+var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "generate": true, "g": true, "copy": true, "update": true, "scaffold": true}
+
+// scaffolders write a skeleton from their first operand without a verb.
+var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true}
+
+// scaffoldOverProject reports a generator told to overwrite what exists
+// (--force, --overwrite, --overwrite-if-exists, --clobber) in the work
+// directory: its target is ".", "..", inside the work directory, or not
+// named. A target elsewhere (a fresh directory under /tmp) replaces
+// nothing of the project's.
+func (a *analysis) scaffoldOverProject(c *cmd) string {
+	args := c.args()
+	force := ""
+	for _, w := range args {
+		switch w.s {
+		case "--force", "--overwrite", "--overwrite-if-exists", "--clobber", "--force-overwrite":
+			force = w.s
+		}
+	}
+	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
+		return ""
+	}
+	verb := scaffolders[c.name]
+	if !verb {
+		for i, w := range args {
+			if i > 2 {
+				break
+			}
+			if !strings.HasPrefix(w.s, "-") && scaffoldVerbs[lower(w.s)] {
+				verb = true
+				break
+			}
+		}
+	}
+	if !verb || a.workDir == "" {
+		return ""
+	}
+	for _, k := range [...]string{"o", "output-dir", "directory", "dir", "dest"} {
+		short, long := "", k
+		if len(k) == 1 {
+			short, long = "-"+k, ""
+		}
+		if v, ok := optValue(args, short, long); ok {
+			if p := a.absPath(v, c.cwd); p != "" && !a.inWork(p) && p != path.Dir(a.workDir) {
+				return ""
+			}
+		}
+	}
+	for _, w := range positional(args) {
+		if w.s == "." || w.s == "./" || w.s == ".." {
+			return c.base + " " + w.s + " " + force
+		}
+		if p := a.absPath(w.s, c.cwd); p != "" && strings.HasPrefix(w.s, "/") && !a.inWork(p) {
+			return ""
+		}
+	}
+	return c.base + " " + force
+}

@@ -1,0 +1,143 @@
+package guard
+
+import "strings"
+
+// cliSecretOutput reports what a client prints when its subcommand words
+// ask it for secrets: a token (auth token, print-access-token), secret
+// values (secret list, secrets get, env:list), an infrastructure state
+// (state pull, stack export) or a database dump (db dump, d1 export). The
+// words are the same across clients, so a pipeline from a client nobody
+// listed into a network sender is judged as sending what it printed.
+// Only the first few words before the operands are read, and programs
+// that read files are left to the file rules.
+func cliSecretOutput(c *cmd) string {
+	if fetchers[c.name] || socketTools[c.name] || c.name == "echo" || c.name == "printf" || c.name == "cat" || c.name == "grep" {
+		return ""
+	}
+	args := c.args()
+	var sub []string
+	for i, w := range args {
+		if i > 8 || len(sub) >= 4 {
+			break
+		}
+		if strings.HasPrefix(w.s, "-") || !w.ok {
+			continue
+		}
+		for _, p := range strings.Split(lower(w.s), ":") {
+			if p != "" {
+				sub = append(sub, p)
+			}
+		}
+	}
+	has := func(ws ...string) bool {
+		for _, s := range sub {
+			for _, w := range ws {
+				if s == w {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	reads := has("list", "ls", "get", "show", "export", "pull", "reveal", "print", "view", "download", "value", "read", "dump", "cat", "decrypt")
+	for _, s := range sub {
+		if s == "token" || s == "tokens" || strings.HasSuffix(s, "-token") || strings.HasSuffix(s, "_token") {
+			if has("create", "revoke", "delete", "rm", "help") {
+				return ""
+			}
+			return "credentials (" + c.base + " " + s + ")"
+		}
+	}
+	switch {
+	case has("auth", "login") && (hasWord(args, "-t") || hasWord(args, "--show-token") || hasWord(args, "--token")):
+		return "credentials (" + c.base + " auth)"
+	case has("secret", "secrets", "credential", "credentials", "password", "passwords") && reads:
+		return "secret values (" + c.base + ")"
+	case has("env") && has("pull", "export", "list", "ls", "get", "dump") && !hasWord(args, "--help"):
+		return "environment secrets (" + c.base + " env)"
+	case has("state") && has("pull"), has("stack") && has("export"):
+		return "an infrastructure state with its secrets (" + c.base + ")"
+	case has("dump") && has("db", "database", "sql", "data"), has("export") && has("db", "database", "d1", "dump"):
+		return "a database dump (" + c.base + ")"
+	}
+	return ""
+}
+
+// sendVerbs are subcommands that move the operands off the machine
+// whatever the client (hf upload, wormhole send, ftpput, share).
+var sendVerbs = map[string]bool{"upload": true, "send": true, "put": true, "ftpput": true, "share": true, "publish": true, "push": true, "mput": true}
+
+// copyVerbs move the operands to a destination the command names; they
+// send only when that destination is remote.
+var copyVerbs = map[string]bool{"backup": true, "sync": true, "copy": true, "cp": true, "mirror": true}
+
+// clientUploadsSecret reports the credentials a client is told to send: a
+// send verb among its first words, or a copy verb with a remote
+// destination, and an operand that holds keys or logins. Local file tools
+// have no such subcommand word and version control is judged elsewhere.
+func clientUploadsSecret(a *analysis, c *cmd) string {
+	switch c.name {
+	case "git", "docker", "podman", "kubectl", "oc", "cp", "mv", "rsync", "scp", "npm", "pnpm", "yarn", "cargo", "gem", "twine",
+		"aws", "gsutil", "gcloud", "az", "s3cmd", "azcopy":
+		return "" // judged by the uploader and version-control rules
+
+	}
+	args := c.args()
+	if len(args) < 2 {
+		return ""
+	}
+	verb := -1
+	if sendVerbs[c.name] {
+		verb = -1 // busybox ftpput HOST REMOTE LOCAL: the program is the verb
+	} else {
+		for i, w := range args {
+			if i > 3 {
+				break
+			}
+			l := lower(w.s)
+			if sendVerbs[l] || copyVerbs[l] {
+				verb = i
+				break
+			}
+		}
+		if verb < 0 {
+			if c.name != "tftp" || !hasWord(args, "-p") && !hasWord(args, "--put") {
+				return ""
+			}
+		}
+	}
+	rest := args[verb+1:]
+	if verb >= 0 && copyVerbs[lower(args[verb].s)] {
+		remote := false
+		for _, w := range args { // restic -r rest:https://... backup: the destination comes first
+			v := w.s
+			if i := strings.Index(v, "://"); i >= 0 {
+				if h := hostOf(v[i:]); h == "" || !isLocalHost(h) {
+					remote = true
+				}
+			} else if strings.Contains(v, "url=") {
+				remote = true
+			}
+		}
+		if !remote {
+			return ""
+		}
+	}
+	for _, w := range rest {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			if i := strings.IndexByte(v, '='); i > 0 {
+				v = v[i+1:]
+			} else {
+				continue
+			}
+		}
+		if strings.Contains(v, "://") || isRemoteSpec(v) {
+			continue // the remote end, not a local file
+		}
+		if d, crit := a.sensitive(v, c.cwd); d != "" && crit {
+			return d
+		}
+	}
+	return ""
+}

@@ -1,0 +1,89 @@
+package guard
+
+import "strings"
+
+// openServerNoAuth reports a server bound to every interface whose token,
+// password or authentication is switched off: --ip=0.0.0.0 with
+// --token=” (Jupyter), --host 0.0.0.0 --no-auth, --allow-anonymous.
+func openServerNoAuth(c *cmd) string {
+	args := c.args()
+	all, noAuth := false, ""
+	for i, w := range args {
+		l := lower(w.s)
+		if !strings.HasPrefix(l, "-") {
+			continue
+		}
+		name, val, eq := strings.Cut(l, "=")
+		if !eq && i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-") {
+			val = lower(args[i+1].s)
+		}
+		val = strings.Trim(val, `"'`)
+		switch {
+		case (strings.HasSuffix(name, "ip") || strings.HasSuffix(name, "host") || strings.HasSuffix(name, "bind") || strings.HasSuffix(name, "listen") || strings.HasSuffix(name, "address")) &&
+			(val == "0.0.0.0" || val == "::" || val == "*" || val == "[::]"):
+			all = true
+		case name == "--no-auth" || name == "--disable-auth" || name == "--allow-anonymous" || name == "--anonymous" || name == "--auth=none" || l == "--auth=none":
+			noAuth = name
+		case eq && val == "" && (strings.HasSuffix(name, "token") || strings.HasSuffix(name, "password")):
+			noAuth = name + "=''"
+		}
+	}
+	if noAuth == "" {
+		return ""
+	}
+	if all || strings.Contains(noAuth, "anonymous") {
+		return c.base + " " + noAuth
+	}
+	return ""
+}
+
+// shareSessionTools share the terminal they are started in with whoever
+// holds the link.
+var shareSessionTools = map[string]bool{"tmate": true, "upterm": true, "sshx": true, "teleconsole": true, "tty-share": true, "gotty": true}
+
+// publicTunnel reports a port or terminal put on the internet: a
+// funnel or tunnel subcommand, a client forwarding a local port --to a
+// relay, or a terminal-sharing program.
+func publicTunnel(c *cmd) string {
+	args := c.args()
+	if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "-V") || hasWord(args, "--version") {
+		return ""
+	}
+	if shareSessionTools[c.name] {
+		if len(args) > 0 && (args[0].s == "version" || args[0].s == "help" || args[0].s == "-k") {
+			return ""
+		}
+		return c.name + " (a shared terminal session)"
+	}
+	var sub []string
+	for i, w := range args {
+		if i > 3 {
+			break
+		}
+		if !strings.HasPrefix(w.s, "-") {
+			sub = append(sub, lower(w.s))
+		}
+	}
+	if len(sub) == 0 {
+		return ""
+	}
+	switch sub[0] {
+	case "funnel":
+		if len(sub) > 1 && (sub[1] == "status" || sub[1] == "reset" || sub[1] == "off") || hasWord(args, "off") {
+			return ""
+		}
+		return c.name + " funnel"
+	case "tunnel":
+		if c.name == "code" || c.name == "code-insiders" || c.name == "cursor" {
+			if len(sub) > 1 && (sub[1] == "status" || sub[1] == "kill" || sub[1] == "prune" || sub[1] == "unregister" || sub[1] == "user") {
+				return ""
+			}
+			return c.name + " tunnel"
+		}
+	case "local":
+		if to, ok := optValue(args, "-t", "to"); ok && !isLocalHost(hostOf("x://"+to)) {
+			return c.name + " local --to " + to
+		}
+	}
+	return ""
+}
