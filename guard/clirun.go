@@ -77,6 +77,9 @@ func clientRunsURL(c *cmd) string {
 			v = v[i+1:]
 		}
 		v = strings.Trim(v, `"'`)
+		if knownFeedHost(hostOf(v)) {
+			continue // an official gallery or feed
+		}
 		if strings.Contains(v, "://") && codeURL(v) || strings.HasPrefix(v, "git+") && codeURL(v) {
 			return v
 		}
