@@ -2054,6 +2054,19 @@ func psMemberName(s string) bool {
 // psLiteralScriptBlock returns the code of ([scriptblock]::Create('CODE'))
 // made from one constant string: known code, judged as it is.
 func psLiteralScriptBlock(expr string) (string, bool) {
+	lit, ok := psScriptBlockCreateArg(expr)
+	if !ok || len(lit) < 2 || lit[0] != '\'' && lit[0] != '"' || lit[len(lit)-1] != lit[0] {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	if strings.IndexByte(body, lit[0]) >= 0 || lit[0] == '"' && strings.ContainsAny(body, "$`") {
+		return "", false // more than one string, or one that expands
+	}
+	return body, true
+}
+
+// psScriptBlockCreateArg returns X of ([scriptblock]::Create(X)).
+func psScriptBlockCreateArg(expr string) (string, bool) {
 	t := strings.TrimSpace(expr)
 	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
 		t = strings.TrimSpace(t[1 : len(t)-1])
@@ -2062,15 +2075,7 @@ func psLiteralScriptBlock(expr string) (string, bool) {
 	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
 		return "", false
 	}
-	lit := strings.TrimSpace(t[len(create) : len(t)-1])
-	if len(lit) < 2 || lit[0] != '\'' && lit[0] != '"' || lit[len(lit)-1] != lit[0] {
-		return "", false
-	}
-	body := lit[1 : len(lit)-1]
-	if strings.IndexByte(body, lit[0]) >= 0 || lit[0] == '"' && strings.ContainsAny(body, "$`") {
-		return "", false // more than one string, or one that expands
-	}
-	return body, true
+	return strings.TrimSpace(t[len(create) : len(t)-1]), true
 }
 
 // psScriptFromFile returns the file a script block is made from,
@@ -2396,15 +2401,10 @@ func (ws *winState) psScriptBlockCode(expr string, item *psItem) (string, bool) 
 	if code, ok := psLiteralScriptBlock(expr); ok {
 		return code, true
 	}
-	t := strings.TrimSpace(expr)
-	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
-		t = strings.TrimSpace(t[1 : len(t)-1])
-	}
-	const create = "[scriptblock]::create("
-	if len(t) <= len(create) || !strings.EqualFold(t[:len(create)], create) || !strings.HasSuffix(t, ")") {
+	arg, ok := psScriptBlockCreateArg(expr)
+	if !ok {
 		return "", false
 	}
-	arg := strings.TrimSpace(t[len(create) : len(t)-1])
 	if w := ws.psWord(arg, item); w.ok && w.s != "" {
 		return w.s, true
 	}
