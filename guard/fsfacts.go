@@ -55,31 +55,30 @@ func posArgs(args []word, spec optSpec) []word {
 			break
 		}
 		if len(s) > 1 && s[0] == '-' && args[i].ok {
-			if strings.HasPrefix(s, "--") {
-				name := s[2:]
-				if strings.IndexByte(name, '=') < 0 {
-					for _, l := range spec.long {
-						if l == name {
-							i++
-							break
-						}
-					}
-				}
-				continue
-			}
-			for j := 1; j < len(s); j++ {
-				if strings.IndexByte(spec.short, s[j]) >= 0 {
-					if j == len(s)-1 {
-						i++
-					}
-					break
-				}
+			if spec.takesNext(s) {
+				i++
 			}
 			continue
 		}
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// takesNext reports whether option word s takes the next word as its
+// argument: a long option of spec.long without "=value", or a cluster of
+// short options whose first one in spec.short ends it.
+func (spec optSpec) takesNext(s string) bool {
+	if strings.HasPrefix(s, "--") {
+		name := s[2:]
+		return strings.IndexByte(name, '=') < 0 && slices.Contains(spec.long, name)
+	}
+	for j := 1; j < len(s); j++ {
+		if strings.IndexByte(spec.short, s[j]) >= 0 {
+			return j == len(s)-1
+		}
+	}
+	return false
 }
 
 // optionsFirst reports where the operands start when every option (and
@@ -95,19 +94,8 @@ func optionsFirst(args []word, spec optSpec) (int, bool) {
 		if len(s) <= 1 || s[0] != '-' || !args[i].ok {
 			break
 		}
-		if strings.HasPrefix(s, "--") {
-			if name := s[2:]; strings.IndexByte(name, '=') < 0 && slices.Contains(spec.long, name) {
-				i++
-			}
-			continue
-		}
-		for j := 1; j < len(s); j++ {
-			if strings.IndexByte(spec.short, s[j]) >= 0 {
-				if j == len(s)-1 {
-					i++
-				}
-				break
-			}
+		if spec.takesNext(s) {
+			i++
 		}
 	}
 	for _, w := range args[min(i, len(args)):] {
