@@ -47,20 +47,8 @@ func clientRunsURL(c *cmd) string {
 	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
 		return ""
 	}
-	if !urlCodeRunners[c.name] {
-		verb := false
-		for i, w := range args {
-			if i > 4 {
-				break
-			}
-			if !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
-				verb = true
-				break
-			}
-		}
-		if !verb {
-			return ""
-		}
+	if !urlCodeRunners[c.name] && !verbAmong(args, 5, runVerbs) {
+		return ""
 	}
 	for _, w := range args {
 		v := w.s
@@ -98,15 +86,8 @@ var runManifests = [...]string{"Gemfile", "package.json", "mise.toml", "mise.loc
 // --execute, or a project manifest the verb reads from the directory.
 func (a *analysis) clientRunsDownload(c *cmd) string {
 	args := c.args()
-	verb, execute := false, false
-	for i, w := range args {
-		if i <= 4 && !strings.HasPrefix(w.s, "-") && runVerbs[lower(w.s)] {
-			verb = true
-		}
-		if w.s == "--execute" || w.s == "--exec" {
-			execute = true
-		}
-	}
+	verb := verbAmong(args, 5, runVerbs)
+	execute := hasWord(args, "--execute") || hasWord(args, "--exec")
 	if !verb && !execute && !interpreterLike(c.name) {
 		return ""
 	}
@@ -159,18 +140,7 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
 		return ""
 	}
-	verb := scaffolders[c.name]
-	if !verb {
-		for i, w := range args {
-			if i > 2 {
-				break
-			}
-			if !strings.HasPrefix(w.s, "-") && scaffoldVerbs[lower(w.s)] {
-				verb = true
-				break
-			}
-		}
-	}
+	verb := scaffolders[c.name] || verbAmong(args, 3, scaffoldVerbs)
 	if !verb || a.workDir == "" {
 		return ""
 	}
@@ -194,4 +164,19 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 		}
 	}
 	return c.base + " " + force
+}
+
+// verbAmong reports a word of verbs (lower-cased) among the first n
+// arguments that are not options: a subcommand, wherever global options
+// put it.
+func verbAmong(args []word, n int, verbs map[string]bool) bool {
+	for i, w := range args {
+		if i >= n {
+			break
+		}
+		if !strings.HasPrefix(w.s, "-") && verbs[lower(w.s)] {
+			return true
+		}
+	}
+	return false
 }
