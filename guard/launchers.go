@@ -19,6 +19,12 @@ type launch struct {
 	origin string
 	// stdin is set when the command reads what the program reads
 	stdin bool
+	// remote is set when the command runs on other machines (their work
+	// directory and home are unknown)
+	remote bool
+	// prose is set when code is looked for in a request written for an
+	// agent: what does not parse, or is not spelled out, is no finding
+	prose bool
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -78,6 +84,20 @@ func init() {
 		"nawk":      awkLaunches,
 		"nohup":     nil,
 		"systemctl": nil,
+		"pssh":         fanOutLaunches(optSpec{short: "hHlpoetxXOA", long: []string{"hosts", "host", "user", "par", "outdir", "errdir", "timeout", "extra-args", "extra-arg", "options"}}),
+		"parallel-ssh": fanOutLaunches(optSpec{short: "hHlpoetxXOA", long: []string{"hosts", "host", "user", "par", "outdir", "errdir", "timeout", "extra-args", "extra-arg", "options"}}),
+		"pdsh":         fanOutLaunches(optSpec{short: "wxgXlRtufN"}),
+		"clush":        fanOutLaunches(optSpec{short: "wxgXlftuoRE", long: []string{"nodes", "exclude", "group", "user", "fanout", "options"}}),
+		"fab":          fanOutAfterDashes,
+		"aws":          ssmLaunches,
+		"claude":       agentPromptLaunches,
+		"codex":        agentPromptLaunches,
+		"gemini":       agentPromptLaunches,
+		"qwen":         agentPromptLaunches,
+		"cursor-agent": agentPromptLaunches,
+		"amp":          agentPromptLaunches,
+		"aider":        agentPromptLaunches,
+		"copilot":      agentPromptLaunches,
 	}
 	for k, v := range launchers {
 		if v == nil {
@@ -127,12 +147,20 @@ func (a *analysis) expandLaunches(c *cmd) {
 			a.langNested(c, l.lang, l.code, l.origin)
 			continue
 		}
-		if l.stdin {
+		switch {
+		case l.prose:
+			saved := a.prompt
+			a.prompt = true
+			a.nested(l.code, l.origin)
+			a.prompt = saved
+		case l.remote:
+			a.remoteNested(l.code, l.origin, c.in)
+		case l.stdin:
 			saved := a.inherit
 			a.inherit = c.in
 			a.nestedKeepInput(l.code, l.origin)
 			a.inherit = saved
-		} else {
+		default:
 			a.nested(l.code, l.origin)
 		}
 		if a.stop {
@@ -230,6 +258,78 @@ func sshLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return out
+}
+
+// fanOutLaunches reads the command a parallel shell (pssh, pdsh, clush)
+// runs on every host it is given: the first operand after its options.
+func fanOutLaunches(spec optSpec) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		ops := posArgs(c.args(), spec)
+		if len(ops) == 0 {
+			return nil
+		}
+		return []launch{{code: joinWords(ops), origin: c.base + " on every host", remote: true}}
+	}
+}
+
+// fanOutAfterDashes reads fab -H HOSTS -- COMMAND: what follows "--" runs
+// on every host.
+func fanOutAfterDashes(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--" && i+1 < len(args) {
+			return []launch{{code: joinWords(args[i+1:]), origin: c.base + " on every host", remote: true}}
+		}
+	}
+	return nil
+}
+
+// ssmLaunches reads the shell commands aws ssm send-command runs on the
+// instances it targets: --parameters 'commands=["..."]' or the JSON form.
+func ssmLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 || !hasWord(args, "ssm") || !hasWord(args, "send-command") {
+		return nil
+	}
+	v, ok := optValue(args, "", "parameters")
+	if !ok {
+		return nil
+	}
+	_, list, ok := strings.Cut(v, "commands")
+	i, j := strings.IndexByte(list, '['), strings.LastIndexByte(list, ']')
+	if !ok || i < 0 || j < i {
+		return nil
+	}
+	list = list[i+1 : j]
+	var out []launch
+	for _, s := range quotedStrings(list) {
+		out = append(out, launch{code: s, origin: "aws ssm send-command", remote: true})
+	}
+	return out
+}
+
+// quotedStrings returns the double-quoted strings of s, with \" unescaped.
+func quotedStrings(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return out
+		}
+		s = s[i+1:]
+		j := 0
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		out = append(out, strings.ReplaceAll(s[:min(j, len(s))], `\"`, `"`))
+		if j >= len(s) {
+			return out
+		}
+		s = s[j+1:]
+	}
 }
 
 func tarLaunches(a *analysis, c *cmd) []launch {
