@@ -1073,6 +1073,10 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d":
 			return "credentials (" + s + ")", true
 		case ".config":
+			if rel == ".config" {
+				// the folder where most clients keep their logins
+				return "the clients' settings and logins (" + s + ")", true
+			}
 			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/google-chrome") ||
 				strings.HasPrefix(rel, ".config/chromium") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
 				return "credentials (" + s + ")", true
@@ -1135,7 +1139,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	}
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
 		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
-		base == ".htpasswd" || base == "wallet.dat" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
+		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
 		return "credentials (" + s + ")", true
 	}
@@ -1161,7 +1165,8 @@ func homeTokenFile(rel, base string) string {
 		}
 		return "a client's stored login"
 	}
-	if strings.HasSuffix(stem, "-token") || strings.HasSuffix(stem, "_token") || strings.HasSuffix(stem, "-credentials") || strings.HasSuffix(stem, "_credentials") {
+	if strings.HasSuffix(stem, "-token") || strings.HasSuffix(stem, "_token") || strings.HasSuffix(stem, "-credentials") || strings.HasSuffix(stem, "_credentials") ||
+		strings.HasSuffix(stem, "_creds") || strings.HasSuffix(stem, "-creds") || strings.HasPrefix(stem, "oauth") {
 		return "a client's stored login"
 	}
 	for _, f := range [...]string{".config/hcloud/", ".config/turso/", ".config/doctl/", ".config/linode-cli", ".oci/", ".bluemix/", ".fly/",
