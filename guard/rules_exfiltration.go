@@ -613,7 +613,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "exfil-secret-var-posted", Level: LevelCritical, Category: CategoryExfiltration, Description: "posting a secret variable in a comment, issue or release others read",
 		Suggestions: []string{"Never paste tokens into issues or comments; describe the error without them", "Rotate the token if it was posted"},
-		names: names("gh", "glab", "tea"),
+		names:       names("gh", "glab", "tea"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			if len(ops) < 2 || !postedItems[ops[0].s] || !postingVerbs[ops[1].s] {
