@@ -206,3 +206,28 @@ func TestStartupSettingsSpelledOtherWaysAndJobLogs(t *testing.T) {
 		`(crontab -l 2>/dev/null; echo '0 3 * * * /home/dev/bin/sync-notes.sh >> /home/dev/.local/state/sync.log 2>&1') | crontab -`,
 	})
 }
+
+// A package manager's global source, or a rewrite of every fetched URL,
+// pointed at a site that is no registry, artifact service or internal
+// name; the public registries, hosted artifact services and internal
+// mirrors are where such settings usually point.
+func TestPackageSourcesOnOtherSites(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm config set registry https://registry.npm-mirror.example.org/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`pip config set global.index-url https://pypi.example.net/simple`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`gem sources -a https://gems.example.org/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`git config --global url.https://code.example.net/fork/.insteadOf https://github.com/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`printf 'registry=https://npm.example.com/\n' >> ~/.npmrc`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`printf '[global]\nindex-url = https://pypi.example.org/simple\n' > ~/.config/pip/pip.conf`, CategoryPersistence, "config-hook-payload", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm config set registry https://registry.npmjs.org/`,
+		`npm config set @acme:registry https://npm.pkg.github.com`,
+		`pip config set global.index-url https://nexus.acme.internal/repository/pypi/simple`,
+		`yarn config set npmRegistryServer https://acme.jfrog.io/artifactory/api/npm/npm/`,
+		`git config --global url.git@github.com:.insteadOf https://github.com/`,
+		`printf 'registry=https://registry.npmjs.org/\n' >> ~/.npmrc`,
+		`npm config set registry https://npm.example.com/ --location=project`,
+	})
+}
