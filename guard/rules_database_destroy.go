@@ -9,6 +9,28 @@ import (
 
 // Rules for destroying databases and their data (category database_destroy).
 var databaseDestroyRules = []*rule{
+	{ID: "schema-tool-reset", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "a schema tool told to reset the database or to push a schema that drops data without asking",
+		Suggestions: []string{"Generate a migration and review what it drops", "Back the database up first"},
+		names:       names("drizzle-kit", "diesel", "sqlx", "typeorm", "mikro-orm", "atlas"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			j := joinWords(ops)
+			switch c.name {
+			case "drizzle-kit":
+				return ops[0].s == "push" && (hasWord(args, "--force") || hasWord(args, "--accept-data-loss")), j
+			case "diesel", "sqlx":
+				return len(ops) > 1 && ops[0].s == "database" && (ops[1].s == "reset" || ops[1].s == "drop"), j
+			case "typeorm", "mikro-orm":
+				return ops[0].s == "schema:drop" || ops[0].s == "schema:fresh" || ops[0].s == "migration:fresh", j
+			case "atlas":
+				return ops[0].s == "schema" && len(ops) > 1 && (ops[1].s == "clean" || ops[1].s == "apply" && hasWord(args, "--auto-approve")), j
+			}
+			return false, ""
+		}},
 	{ID: "graph-db-wipe", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "deleting every node of a graph database, or the database itself",
 		Suggestions: []string{"Match only the nodes you mean (MATCH (n:Label {id: ...}))", "Back the database up first (neo4j-admin database dump)"},
 		names:       names("cypher-shell"),

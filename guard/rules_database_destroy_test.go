@@ -122,3 +122,21 @@ func TestMigrationToolsEmptyRemoteDatabases(t *testing.T) {
 		`migr8 status --url "postgres://admin@db.prod.example.com:5432/app"`,
 	})
 }
+
+// Schema tools told to reset the database or to push a schema without
+// asking about the data it drops.
+func TestSchemaToolsResetAndForcedPush(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npx drizzle-kit push --force --config drizzle.config.ts`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		{`sqlx database reset -y`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		{`npx typeorm schema:drop -d src/data-source.ts`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npx drizzle-kit push`,
+		`npx drizzle-kit generate`,
+		`diesel migration run`,
+		`sqlx database create`,
+		`npx typeorm migration:run -d src/data-source.ts`,
+	})
+}
