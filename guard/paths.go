@@ -402,6 +402,9 @@ var homeConfig = map[string]bool{
 // isCache reports whether a home-relative path is a cache (safe to
 // delete).
 func isCache(rel string) bool {
+	if strings.HasPrefix(rel, "Library/Logs/") {
+		return true // macOS programs' logs, written again as they run
+	}
 	for _, c := range strings.Split(rel, "/") {
 		switch c {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
@@ -433,6 +436,8 @@ func cacheRoot(rel string) bool {
 		return true
 	case len(comps) == 2 && (last == "caches" || last == "Caches"):
 		return true
+	case len(comps) == 2 && last == "versions":
+		return true // every version a version manager installed (~/.pyenv/versions), with their environments
 	case len(comps) == 2 && comps[0] == ".cache" && modelCaches[last]:
 		return true // gigabytes of models, downloaded again only slowly
 	}

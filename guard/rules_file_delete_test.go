@@ -420,3 +420,21 @@ func TestZshFilesBuiltinsAndRepeat(t *testing.T) {
 		`repeat 3 echo hi`,
 	})
 }
+
+// macOS programs' logs are written again as the programs run; every
+// version a version manager installed, with their environments, is not
+// one tool's cache.
+func TestProgramLogsAndInstalledVersions(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContext
+	zsh.Shell = "zsh"
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf ~/.nvm/versions`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf ~/Library/Application\ Support/Code`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{
+		`rm -rf ~/Library/Logs/DiagnosticReports/*(N)`,
+		`rm -rf ~/Library/Logs/JetBrains`,
+		`rm -rf ~/.pyenv/versions/3.11.4`,
+	})
+}

