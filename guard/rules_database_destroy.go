@@ -117,7 +117,9 @@ var databaseDestroyRules = []*rule{
 					continue
 				}
 				p := pu.Path
-				if p == "/_all" || p == "/*" || strings.HasSuffix(p, "/_all") || strings.HasPrefix(p, "/_all/") || strings.HasPrefix(p, "/*/") || p == "/_data_stream/*" {
+				// an index pattern (/logs-*) names every index it matches
+				pattern := strings.Count(strings.TrimPrefix(p, "/_data_stream"), "/") == 1 && strings.Contains(p, "*")
+				if pattern || p == "/_all" || strings.HasSuffix(p, "/_all") || strings.HasPrefix(p, "/_all/") || strings.HasPrefix(p, "/*/") {
 					return true, u
 				}
 			}
@@ -328,6 +330,9 @@ var databaseDestroyRules = []*rule{
 				return strings.Contains(j, "ecr batch-delete-image") || strings.Contains(j, "ecr delete-repository") || strings.Contains(j, "secretsmanager delete-secret") ||
 					strings.Contains(j, "kms schedule-key-deletion") || strings.Contains(j, "ssm delete-parameter"), j
 			case "wrangler":
+				if hasWord(args, "--local") {
+					return false, "" // the emulator's copy under .wrangler/ in the project
+				}
 				l := strings.ToUpper(j)
 				return strings.Contains(j, "d1 execute") && (strings.Contains(l, "DROP ") || strings.Contains(l, "TRUNCATE") || strings.Contains(l, "DELETE FROM")) ||
 					strings.Contains(j, "d1 delete") || strings.Contains(j, "kv namespace delete") || strings.Contains(j, "r2 bucket delete") || strings.Contains(j, "delete"), j

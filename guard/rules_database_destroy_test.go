@@ -140,3 +140,18 @@ func TestSchemaToolsResetAndForcedPush(t *testing.T) {
 		`npx typeorm migration:run -d src/data-source.ts`,
 	})
 }
+
+// An HTTP DELETE of an index pattern removes every index it matches; a
+// local emulator's database is the project's own copy.
+func TestIndexPatternsAndLocalEmulators(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X DELETE "http://10.1.2.3:9200/metrics-2025*"`, CategoryDatabaseDestroy, "http-delete-all", LevelHigh},
+		{`npx wrangler d1 execute prod-db --remote --command 'DELETE FROM users'`, CategoryDatabaseDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X DELETE "http://10.1.2.3:9200/metrics-2025.01.02"`,
+		`curl "http://search.internal:9200/metrics-*/_search?q=error"`,
+		`npx wrangler d1 execute dev-db --local --command 'DELETE FROM users'`,
+	})
+}
