@@ -534,7 +534,11 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		// "/home/$u", "$HOME/$x": when the variable is empty, or names
 		// any entry, the folder in front is what goes
 		if i := strings.IndexAny(s, "$`"); i > 0 && strings.HasSuffix(s[:i], "/") && onlyVariables(s[i:]) {
-			switch cl := a.classifyDelete(lit(strings.TrimSuffix(s[:i], "/")), cwd); cl {
+			front := strings.TrimSuffix(s[:i], "/")
+			if front == "" {
+				front = "/" // "/$NAME": an empty name is the root itself
+			}
+			switch cl := a.classifyDelete(lit(front), cwd); cl {
 			case pcRoot, pcHome, pcSystemCrit:
 				return cl
 			}

@@ -438,3 +438,17 @@ func TestProgramLogsAndInstalledVersions(t *testing.T) {
 		`rm -rf ~/.pyenv/versions/3.11.4`,
 	})
 }
+
+// "/$NAME" with the name empty is the root itself; a prefix that names a
+// folder of the project is not.
+func TestRootPrefixedByVariable(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf "/$APP_DIR"`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf /${TARGET}`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf "./$APP_DIR"`,
+		`rm -rf "build/$TARGET"`,
+	})
+}
