@@ -452,3 +452,25 @@ func TestRootPrefixedByVariable(t *testing.T) {
 		`rm -rf "build/$TARGET"`,
 	})
 }
+
+// An archive from elsewhere unpacked over the project without asking,
+// and a starter or generator run over "." without its questions; the
+// same into a new folder, or asking first, replaces nothing.
+func TestArchivesAndStartersOverProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`unzip -o ~/Downloads/starter-kit.zip -d .`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`tar -xzf /mnt/old/project.tgz -C /work/project --overwrite`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`npx create-vite@latest . --template react -y`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`yo webapp --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`unzip -o ~/Downloads/starter-kit.zip -d /tmp/kit`,
+		`unzip ~/Downloads/starter-kit.zip -d .`,
+		`unzip -o vendor/fonts.zip -d .`,
+		`tar -xzf /mnt/old/project.tgz -C /tmp/old --overwrite`,
+		`npx create-vite@latest web --template react -y`,
+		`npx create-vite@latest .`,
+		`yo webapp`,
+	})
+}
