@@ -91,6 +91,8 @@ func init() {
 	}
 	launchers["pdsh"] = fanOutLaunches(optSpec{short: "wxgXlRtufN"})
 	launchers["clush"] = fanOutLaunches(optSpec{short: "wxgXlftuoRE", long: []string{"nodes", "exclude", "group", "user", "fanout", "options"}})
+	launchers["fd"] = fdLaunches
+	launchers["fdfind"] = fdLaunches
 	launchers["fab"] = fanOutAfterDashes
 	launchers["aws"] = ssmLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
@@ -267,6 +269,61 @@ func fanOutLaunches(spec optSpec) launcherFunc {
 		}
 		return []launch{{code: joinWords(ops), origin: c.base + " on every host", remote: true}}
 	}
+}
+
+// fdOpts are fd's options that take a value.
+var fdOpts = optSpec{short: "teEdSojc", long: []string{"type", "extension", "exclude", "max-depth", "min-depth", "exact-depth", "size",
+	"changed-within", "changed-before", "owner", "threads", "base-directory", "search-path", "color", "ignore-file", "max-results", "format"}}
+
+// fdLaunches reads fd's -x/-X (--exec, --exec-batch) as find's -exec:
+// fd PATTERN PATH -X rm -rf runs rm -rf on what it finds under PATH, so
+// it is judged as find PATH -name PATTERN -exec rm -rf {} +.
+func fdLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		switch w.s {
+		case "-x", "-X", "--exec", "--exec-batch":
+		default:
+			continue
+		}
+		ops := posArgs(args[:i], fdOpts)
+		var b strings.Builder
+		b.WriteString("find")
+		paths := ops
+		if len(ops) > 0 {
+			paths = ops[1:]
+		}
+		if v, ok := optValue(args[:i], "", "search-path"); ok {
+			paths = append(paths, lit(v))
+		}
+		if len(paths) == 0 {
+			b.WriteString(" .")
+		}
+		for _, p := range paths {
+			b.WriteString(" " + shellQuote(p.s))
+		}
+		if len(ops) > 0 && !strings.ContainsAny(ops[0].s, `^$\[]()|+?*.`) {
+			b.WriteString(" -name " + shellQuote("*"+ops[0].s+"*"))
+		}
+		if v, ok := optValue(args[:i], "-e", "extension"); ok {
+			b.WriteString(" -name " + shellQuote("*."+v))
+		}
+		if v, ok := optValue(args[:i], "-t", "type"); ok && (v == "f" || v == "d" || v == "l") {
+			b.WriteString(" -type " + v)
+		}
+		b.WriteString(" -exec")
+		for _, x := range args[i+1:] {
+			if x.s == ";" || x.s == `\;` {
+				break
+			}
+			if !strings.HasPrefix(x.s, "{") {
+				b.WriteString(" " + shellQuote(x.s))
+			}
+		}
+		b.WriteString(" {} +")
+		return []launch{{code: b.String(), origin: c.base + " " + w.s}}
+	}
+	return nil
 }
 
 // fanOutAfterDashes reads fab -H HOSTS -- COMMAND: what follows "--" runs

@@ -474,3 +474,18 @@ func TestArchivesAndStartersOverProject(t *testing.T) {
 		`yo webapp`,
 	})
 }
+
+// fd's --exec and --exec-batch run their command on what fd finds, as
+// find's -exec does.
+func TestFdExecLikeFindExec(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`fd -t d -H '^\.git$' / -X rm -rf`, CategoryFileDelete, "", LevelHigh},
+		{`fd -t f . ~ --exec-batch shred -u`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`fd -e pyc . src -X rm`,
+		`fd -t d __pycache__ -x rm -rf {}`,
+		`fd -e md . ~/notes -x wc -l`,
+	})
+}
