@@ -1215,6 +1215,7 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 					}
 				}
 			case *syntax.CallExpr:
+				spawns = spawns || pilesUp(n)
 				if len(n.Args) > 0 {
 					switch path.Base(n.Args[0].Lit()) {
 					case "sleep", "wait", "break", "exit", "return", "read", "usleep", "timeout":

@@ -121,7 +121,17 @@ func interpreterLike(name string) bool {
 var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "generate": true, "g": true, "copy": true, "update": true, "scaffold": true}
 
 // scaffolders write a skeleton from their first operand without a verb.
-var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true}
+var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true, "yo": true, "copier": true}
+
+// createPackage reports a create-* starter (create-next-app@latest,
+// create-vite): run in "." without its questions (--yes), it writes its
+// template over the project's files.
+func createPackage(name string) bool {
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name = name[:i]
+	}
+	return strings.HasPrefix(name, "create-") && len(name) > len("create-")
+}
 
 // scaffoldOverProject reports a generator told to overwrite what exists
 // (--force, --overwrite, --overwrite-if-exists, --clobber) in the work
@@ -131,16 +141,21 @@ var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": 
 func (a *analysis) scaffoldOverProject(c *cmd) string {
 	args := c.args()
 	force := ""
+	starter := createPackage(c.name)
 	for _, w := range args {
 		switch w.s {
 		case "--force", "--overwrite", "--overwrite-if-exists", "--clobber", "--force-overwrite":
 			force = w.s
+		case "--yes", "-y":
+			if starter && (hasWord(args, ".") || hasWord(args, "./")) {
+				force = w.s
+			}
 		}
 	}
 	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
 		return ""
 	}
-	verb := scaffolders[c.name] || verbAmong(args, 3, scaffoldVerbs)
+	verb := scaffolders[c.name] || starter || verbAmong(args, 3, scaffoldVerbs)
 	if !verb || a.workDir == "" {
 		return ""
 	}

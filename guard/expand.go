@@ -514,11 +514,23 @@ func suspiciousJob(text string) bool {
 		if l == "" || l[0] == '#' {
 			continue
 		}
+		l = jobCommandPart(l)
 		if strings.HasPrefix(l, "@reboot") || strings.Contains(l, "/tmp/") || strings.Contains(l, "/dev/shm/") || strings.Contains(l, "/var/tmp/") || strings.Contains(l, "/.") && !strings.Contains(l, "/./") {
 			return true
 		}
 	}
 	return false
+}
+
+// jobCommandPart is a cron line without its redirections: where a job
+// writes its log says nothing of the program it runs.
+func jobCommandPart(l string) string {
+	for _, op := range [...]string{" >", " 1>", " 2>", ">>"} {
+		if i := strings.Index(l, op); i >= 0 {
+			l = l[:i]
+		}
+	}
+	return l
 }
 
 // capture runs fn and returns its most severe finding instead of

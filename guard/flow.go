@@ -49,6 +49,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
 		// fish: eval TOOL init ARGS | source
 		return flow{kind: flowText}
+	case n == "string" && fishStringReadsInput(args):
+		// fish: string SUB with no strings given filters its input
+		return c.in
 	case n == "string" && len(args) >= 2 && args[0].s == "join":
 		// fish: string join SEP WORDS...
 		parts := make([]string, 0, len(args)-2)
@@ -85,6 +88,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return flow{}
 		}
 		return flow{kind: flowSecret, what: "a database dump", crit: true}
+	case dumpsToOutput(c):
+		return flow{kind: flowSecret, what: "a database's records", crit: true}
 	case n == "echo":
 		return echoFlow(args)
 	case n == "print" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-"):
@@ -1473,4 +1478,51 @@ func remoteEnvDump(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// fishStringReadsInput reports fish's string called without strings of its
+// own (env | string join \n): it then reads and filters its input.
+func fishStringReadsInput(args []word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	need := 0
+	switch args[0].s {
+	case "join", "join0", "split", "split0", "match":
+		need = 1
+	case "replace":
+		need = 2
+	case "upper", "lower", "trim", "collect", "escape", "unescape", "length", "sub", "shorten", "pad", "repeat":
+	default:
+		return false
+	}
+	if args[0].s == "join0" || args[0].s == "split0" {
+		need = 0
+	}
+	return len(posArgs(args[1:], optSpec{short: "rmncslfq", long: []string{"max", "chars", "count", "start", "length", "end", "width"}})) <= need
+}
+
+// dumpsToOutput reports a database client told to write records or a
+// snapshot to its standard output: psql's \copy ... to stdout, redis-cli
+// --rdb -, mongoexport without --out, sqlite3's .dump.
+func dumpsToOutput(c *cmd) bool {
+	args := c.args()
+	switch c.name {
+	case "redis-cli", "valkey-cli":
+		v, ok := optValue(args, "", "rdb")
+		return ok && (v == "-" || v == "/dev/stdout")
+	case "psql", "mysql", "mariadb", "clickhouse-client":
+		for _, w := range args {
+			l := lower(w.s)
+			if strings.Contains(l, " to stdout") {
+				return true
+			}
+		}
+	case "mongoexport":
+		_, ok := optValue(args, "o", "out")
+		return !ok
+	case "sqlite3":
+		return hasWord(args, ".dump")
+	}
+	return false
 }

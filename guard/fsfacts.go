@@ -359,6 +359,8 @@ func histVarDisabled(name, val string) bool {
 		return val == "0" || val == ""
 	case "HISTIGNORE":
 		return val == "*" || strings.HasPrefix(val, "*:") || strings.HasSuffix(val, ":*")
+	case "fish_private_mode":
+		return true // set to anything, fish keeps no history
 	}
 	return false
 }
@@ -815,6 +817,7 @@ func (a *analysis) plainSettings(text string) bool {
 			continue
 		}
 		line = strings.TrimPrefix(line, "export ")
+		line = fishSetAsAssign(line)
 		if dirs, ok := zshPathArray(line); ok {
 			if !a.ownPathDirs(dirs) {
 				return false
@@ -827,7 +830,7 @@ func (a *analysis) plainSettings(text string) bool {
 			return false
 		}
 		up := strings.ToUpper(name)
-		if historyGrowth(up, val) || (up == "EDITOR" || up == "VISUAL" || up == "PAGER") && plainProgram(val) {
+		if historyGrowth(up, val) || up == "HISTCONTROL" && dedupOnly(val) || (up == "EDITOR" || up == "VISUAL" || up == "PAGER") && plainProgram(val) {
 			any = true
 			continue
 		}
@@ -844,6 +847,31 @@ func (a *analysis) plainSettings(text string) bool {
 		any = true
 	}
 	return any
+}
+
+// fishSetAsAssign turns fish's set -gx NAME VALUE... into NAME=VALUE so
+// that a fish start-up line is read like its sh spelling; other lines,
+// and set with any other option (-e erases), come back unchanged.
+func fishSetAsAssign(line string) string {
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "set" || !strings.HasPrefix(f[1], "-") || strings.Trim(f[1], "-gxUl") != "" || !isName(f[2]) {
+		return line
+	}
+	return f[2] + "=" + strings.Join(f[3:], " ")
+}
+
+// dedupOnly reports a HISTCONTROL that only drops repeated lines, or
+// lines typed with a leading space (ignoreboth, the default of Debian's
+// and Ubuntu's .bashrc); history stays on.
+func dedupOnly(val string) bool {
+	for _, v := range strings.Split(strings.Trim(val, `"'`), ":") {
+		switch v {
+		case "ignoredups", "erasedups", "ignoreboth":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // tlsCheckOffVar reports an environment variable set to turn certificate

@@ -19,6 +19,12 @@ type launch struct {
 	origin string
 	// stdin is set when the command reads what the program reads
 	stdin bool
+	// remote is set when the command runs on other machines (their work
+	// directory and home are unknown)
+	remote bool
+	// prose is set when code is looked for in a request written for an
+	// agent: what does not parse, or is not spelled out, is no finding
+	prose bool
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -79,6 +85,19 @@ func init() {
 		"nohup":     nil,
 		"systemctl": nil,
 	}
+	// programs that run a command elsewhere or on a request's behalf
+	for _, n := range [...]string{"pssh", "parallel-ssh"} {
+		launchers[n] = fanOutLaunches(optSpec{short: "hHlpoetxXOA", long: []string{"hosts", "host", "user", "par", "outdir", "errdir", "timeout", "extra-args", "extra-arg", "options"}})
+	}
+	launchers["pdsh"] = fanOutLaunches(optSpec{short: "wxgXlRtufN"})
+	launchers["clush"] = fanOutLaunches(optSpec{short: "wxgXlftuoRE", long: []string{"nodes", "exclude", "group", "user", "fanout", "options"}})
+	launchers["fd"] = fdLaunches
+	launchers["fdfind"] = fdLaunches
+	launchers["fab"] = fanOutAfterDashes
+	launchers["aws"] = ssmLaunches
+	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
+		launchers[n] = agentPromptLaunches
+	}
 	for k, v := range launchers {
 		if v == nil {
 			delete(launchers, k)
@@ -127,12 +146,20 @@ func (a *analysis) expandLaunches(c *cmd) {
 			a.langNested(c, l.lang, l.code, l.origin)
 			continue
 		}
-		if l.stdin {
+		switch {
+		case l.prose:
+			saved := a.prompt
+			a.prompt = true
+			a.nested(l.code, l.origin)
+			a.prompt = saved
+		case l.remote:
+			a.remoteNested(l.code, l.origin, c.in)
+		case l.stdin:
 			saved := a.inherit
 			a.inherit = c.in
 			a.nestedKeepInput(l.code, l.origin)
 			a.inherit = saved
-		} else {
+		default:
 			a.nested(l.code, l.origin)
 		}
 		if a.stop {
@@ -230,6 +257,133 @@ func sshLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return out
+}
+
+// fanOutLaunches reads the command a parallel shell (pssh, pdsh, clush)
+// runs on every host it is given: the first operand after its options.
+func fanOutLaunches(spec optSpec) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		ops := posArgs(c.args(), spec)
+		if len(ops) == 0 {
+			return nil
+		}
+		return []launch{{code: joinWords(ops), origin: c.base + " on every host", remote: true}}
+	}
+}
+
+// fdOpts are fd's options that take a value.
+var fdOpts = optSpec{short: "teEdSojc", long: []string{"type", "extension", "exclude", "max-depth", "min-depth", "exact-depth", "size",
+	"changed-within", "changed-before", "owner", "threads", "base-directory", "search-path", "color", "ignore-file", "max-results", "format"}}
+
+// fdLaunches reads fd's -x/-X (--exec, --exec-batch) as find's -exec:
+// fd PATTERN PATH -X rm -rf runs rm -rf on what it finds under PATH, so
+// it is judged as find PATH -name PATTERN -exec rm -rf {} +.
+func fdLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		switch w.s {
+		case "-x", "-X", "--exec", "--exec-batch":
+		default:
+			continue
+		}
+		ops := posArgs(args[:i], fdOpts)
+		var b strings.Builder
+		b.WriteString("find")
+		paths := ops
+		if len(ops) > 0 {
+			paths = ops[1:]
+		}
+		if v, ok := optValue(args[:i], "", "search-path"); ok {
+			paths = append(paths, lit(v))
+		}
+		if len(paths) == 0 {
+			b.WriteString(" .")
+		}
+		for _, p := range paths {
+			b.WriteString(" " + shellQuote(p.s))
+		}
+		if len(ops) > 0 && !strings.ContainsAny(ops[0].s, `^$\[]()|+?*.`) {
+			b.WriteString(" -name " + shellQuote("*"+ops[0].s+"*"))
+		}
+		if v, ok := optValue(args[:i], "-e", "extension"); ok {
+			b.WriteString(" -name " + shellQuote("*."+v))
+		}
+		if v, ok := optValue(args[:i], "-t", "type"); ok && (v == "f" || v == "d" || v == "l") {
+			b.WriteString(" -type " + v)
+		}
+		b.WriteString(" -exec")
+		for _, x := range args[i+1:] {
+			if x.s == ";" || x.s == `\;` {
+				break
+			}
+			if !strings.HasPrefix(x.s, "{") {
+				b.WriteString(" " + shellQuote(x.s))
+			}
+		}
+		b.WriteString(" {} +")
+		return []launch{{code: b.String(), origin: c.base + " " + w.s}}
+	}
+	return nil
+}
+
+// fanOutAfterDashes reads fab -H HOSTS -- COMMAND: what follows "--" runs
+// on every host.
+func fanOutAfterDashes(a *analysis, c *cmd) []launch {
+	args := c.args()
+	for i, w := range args {
+		if w.s == "--" && i+1 < len(args) {
+			return []launch{{code: joinWords(args[i+1:]), origin: c.base + " on every host", remote: true}}
+		}
+	}
+	return nil
+}
+
+// ssmLaunches reads the shell commands aws ssm send-command runs on the
+// instances it targets: --parameters 'commands=["..."]' or the JSON form.
+func ssmLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 || !hasWord(args, "ssm") || !hasWord(args, "send-command") {
+		return nil
+	}
+	v, ok := optValue(args, "", "parameters")
+	if !ok {
+		return nil
+	}
+	_, list, ok := strings.Cut(v, "commands")
+	i, j := strings.IndexByte(list, '['), strings.LastIndexByte(list, ']')
+	if !ok || i < 0 || j < i {
+		return nil
+	}
+	list = list[i+1 : j]
+	var out []launch
+	for _, s := range quotedStrings(list) {
+		out = append(out, launch{code: s, origin: "aws ssm send-command", remote: true})
+	}
+	return out
+}
+
+// quotedStrings returns the double-quoted strings of s, with \" unescaped.
+func quotedStrings(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return out
+		}
+		s = s[i+1:]
+		j := 0
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		out = append(out, strings.ReplaceAll(s[:min(j, len(s))], `\"`, `"`))
+		if j >= len(s) {
+			return out
+		}
+		s = s[j+1:]
+	}
 }
 
 func tarLaunches(a *analysis, c *cmd) []launch {

@@ -402,6 +402,9 @@ var homeConfig = map[string]bool{
 // isCache reports whether a home-relative path is a cache (safe to
 // delete).
 func isCache(rel string) bool {
+	if strings.HasPrefix(rel, "Library/Logs/") {
+		return true // macOS programs' logs, written again as they run
+	}
 	for _, c := range strings.Split(rel, "/") {
 		switch c {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
@@ -433,6 +436,8 @@ func cacheRoot(rel string) bool {
 		return true
 	case len(comps) == 2 && (last == "caches" || last == "Caches"):
 		return true
+	case len(comps) == 2 && last == "versions":
+		return true // every version a version manager installed (~/.pyenv/versions), with their environments
 	case len(comps) == 2 && comps[0] == ".cache" && modelCaches[last]:
 		return true // gigabytes of models, downloaded again only slowly
 	}
@@ -529,7 +534,11 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 		// "/home/$u", "$HOME/$x": when the variable is empty, or names
 		// any entry, the folder in front is what goes
 		if i := strings.IndexAny(s, "$`"); i > 0 && strings.HasSuffix(s[:i], "/") && onlyVariables(s[i:]) {
-			switch cl := a.classifyDelete(lit(strings.TrimSuffix(s[:i], "/")), cwd); cl {
+			front := strings.TrimSuffix(s[:i], "/")
+			if front == "" {
+				front = "/" // "/$NAME": an empty name is the root itself
+			}
+			switch cl := a.classifyDelete(lit(front), cwd); cl {
 			case pcRoot, pcHome, pcSystemCrit:
 				return cl
 			}
@@ -1073,6 +1082,10 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d":
 			return "credentials (" + s + ")", true
 		case ".config":
+			if rel == ".config" {
+				// the folder where most clients keep their logins
+				return "the clients' settings and logins (" + s + ")", true
+			}
 			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/google-chrome") ||
 				strings.HasPrefix(rel, ".config/chromium") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
 				return "credentials (" + s + ")", true
@@ -1135,7 +1148,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	}
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
 		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
-		base == ".htpasswd" || base == "wallet.dat" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
+		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
 		return "credentials (" + s + ")", true
 	}
@@ -1161,7 +1174,8 @@ func homeTokenFile(rel, base string) string {
 		}
 		return "a client's stored login"
 	}
-	if strings.HasSuffix(stem, "-token") || strings.HasSuffix(stem, "_token") || strings.HasSuffix(stem, "-credentials") || strings.HasSuffix(stem, "_credentials") {
+	if strings.HasSuffix(stem, "-token") || strings.HasSuffix(stem, "_token") || strings.HasSuffix(stem, "-credentials") || strings.HasSuffix(stem, "_credentials") ||
+		strings.HasSuffix(stem, "_creds") || strings.HasSuffix(stem, "-creds") || strings.HasPrefix(stem, "oauth") {
 		return "a client's stored login"
 	}
 	for _, f := range [...]string{".config/hcloud/", ".config/turso/", ".config/doctl/", ".config/linode-cli", ".oci/", ".bluemix/", ".fly/",

@@ -6,6 +6,21 @@ import (
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "cloud-account-nuke", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting every resource of a cloud account",
+		Suggestions: []string{"Delete the resources one by one after review", "Run the tool's dry run or inspect mode first"},
+		names:       names("cloud-nuke", "aws-nuke", "azure-nuke", "gcp-nuke"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) > 0 && (strings.HasPrefix(ops[0].s, "inspect") || strings.HasPrefix(ops[0].s, "defaults") || ops[0].s == "version" || ops[0].s == "help") {
+				return false, ""
+			}
+			if c.name == "cloud-nuke" {
+				return len(ops) > 0 && !hasWord(args, "--dry-run"), joinWords(args)
+			}
+			// aws-nuke and its kin only list unless told --no-dry-run
+			return hasWord(args, "--no-dry-run"), joinWords(args)
+		}},
 	{ID: "iac-destroy-by-environment", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying infrastructure through arguments passed in the environment (TF_CLI_ARGS)",
 		Suggestions: []string{"Run terraform plan -destroy and show it", "Pass arguments on the command line where they are seen"}, names: names("terraform"),
 		match: func(a *analysis, c *cmd) (bool, string) {

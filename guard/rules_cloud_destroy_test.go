@@ -67,3 +67,17 @@ func TestUnlistedClientsDeleteDurable(t *testing.T) {
 		`skyctl cache rm build-artifacts`,
 	})
 }
+
+// Account-wide deleters, unless they only inspect or dry-run.
+func TestCloudAccountNukers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cloud-nuke gcp --force`, CategoryCloudDestroy, "cloud-account-nuke", LevelCritical},
+		{`aws-nuke -c nuke.yml --no-dry-run --force`, CategoryCloudDestroy, "cloud-account-nuke", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cloud-nuke inspect-aws --region eu-west-1`,
+		`cloud-nuke aws --dry-run`,
+		`aws-nuke -c nuke.yml`,
+	})
+}

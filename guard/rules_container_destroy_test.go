@@ -91,3 +91,27 @@ func TestDeployTeardownsPrunesAndServiceVolumes(t *testing.T) {
 		`docker compose rm -f web`,
 	})
 }
+
+// Global options written before the verb (the cluster's context, the
+// compose file) and the clients a distribution ships under its own name
+// do not hide the verb.
+func TestClientGlobalsBeforeVerbAndBundledClients(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm --kube-context prod-east uninstall payments -n pay`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl --context prod -n db replace --force -f k8s/db.yaml`, CategoryContainerDestroy, "", LevelHigh},
+		{`docker compose -f compose.prod.yml -p shop down --volumes`, CategoryContainerDestroy, "", LevelHigh},
+		{`docker --context prod-swarm compose down -v`, CategoryContainerDestroy, "", LevelModerate},
+		{`microk8s kubectl delete namespace --all`, CategoryContainerDestroy, "", LevelHigh},
+		{`minikube kubectl -- delete all --all -A`, CategoryContainerDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm --kube-context prod-east status payments -n pay`,
+		`kubectl --context prod -n db get pods`,
+		`docker compose -f compose.prod.yml -p shop ps`,
+		`docker --context prod-swarm compose logs -f`,
+		`microk8s kubectl get nodes`,
+		`minikube kubectl -- get pods -A`,
+		`k3s server --disable traefik`,
+	})
+}

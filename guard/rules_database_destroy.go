@@ -9,6 +9,28 @@ import (
 
 // Rules for destroying databases and their data (category database_destroy).
 var databaseDestroyRules = []*rule{
+	{ID: "schema-tool-reset", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "a schema tool told to reset the database or to push a schema that drops data without asking",
+		Suggestions: []string{"Generate a migration and review what it drops", "Back the database up first"},
+		names:       names("drizzle-kit", "diesel", "sqlx", "typeorm", "mikro-orm", "atlas"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			j := joinWords(ops)
+			switch c.name {
+			case "drizzle-kit":
+				return ops[0].s == "push" && (hasWord(args, "--force") || hasWord(args, "--accept-data-loss")), j
+			case "diesel", "sqlx":
+				return len(ops) > 1 && ops[0].s == "database" && (ops[1].s == "reset" || ops[1].s == "drop"), j
+			case "typeorm", "mikro-orm":
+				return ops[0].s == "schema:drop" || ops[0].s == "schema:fresh" || ops[0].s == "migration:fresh", j
+			case "atlas":
+				return ops[0].s == "schema" && len(ops) > 1 && (ops[1].s == "clean" || ops[1].s == "apply" && hasWord(args, "--auto-approve")), j
+			}
+			return false, ""
+		}},
 	{ID: "graph-db-wipe", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "deleting every node of a graph database, or the database itself",
 		Suggestions: []string{"Match only the nodes you mean (MATCH (n:Label {id: ...}))", "Back the database up first (neo4j-admin database dump)"},
 		names:       names("cypher-shell"),
@@ -95,7 +117,9 @@ var databaseDestroyRules = []*rule{
 					continue
 				}
 				p := pu.Path
-				if p == "/_all" || p == "/*" || strings.HasSuffix(p, "/_all") || strings.HasPrefix(p, "/_all/") || strings.HasPrefix(p, "/*/") || p == "/_data_stream/*" {
+				// an index pattern (/logs-*) names every index it matches
+				pattern := strings.Count(strings.TrimPrefix(p, "/_data_stream"), "/") == 1 && strings.Contains(p, "*")
+				if pattern || p == "/_all" || strings.HasSuffix(p, "/_all") || strings.HasPrefix(p, "/_all/") || strings.HasPrefix(p, "/*/") {
 					return true, u
 				}
 			}
@@ -306,6 +330,9 @@ var databaseDestroyRules = []*rule{
 				return strings.Contains(j, "ecr batch-delete-image") || strings.Contains(j, "ecr delete-repository") || strings.Contains(j, "secretsmanager delete-secret") ||
 					strings.Contains(j, "kms schedule-key-deletion") || strings.Contains(j, "ssm delete-parameter"), j
 			case "wrangler":
+				if hasWord(args, "--local") {
+					return false, "" // the emulator's copy under .wrangler/ in the project
+				}
 				l := strings.ToUpper(j)
 				return strings.Contains(j, "d1 execute") && (strings.Contains(l, "DROP ") || strings.Contains(l, "TRUNCATE") || strings.Contains(l, "DELETE FROM")) ||
 					strings.Contains(j, "d1 delete") || strings.Contains(j, "kv namespace delete") || strings.Contains(j, "r2 bucket delete") || strings.Contains(j, "delete"), j

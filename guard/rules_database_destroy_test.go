@@ -122,3 +122,36 @@ func TestMigrationToolsEmptyRemoteDatabases(t *testing.T) {
 		`migr8 status --url "postgres://admin@db.prod.example.com:5432/app"`,
 	})
 }
+
+// Schema tools told to reset the database or to push a schema without
+// asking about the data it drops.
+func TestSchemaToolsResetAndForcedPush(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npx drizzle-kit push --force --config drizzle.config.ts`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		{`sqlx database reset -y`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		{`npx typeorm schema:drop -d src/data-source.ts`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npx drizzle-kit push`,
+		`npx drizzle-kit generate`,
+		`diesel migration run`,
+		`sqlx database create`,
+		`npx typeorm migration:run -d src/data-source.ts`,
+	})
+}
+
+// An HTTP DELETE of an index pattern removes every index it matches; a
+// local emulator's database is the project's own copy.
+func TestIndexPatternsAndLocalEmulators(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X DELETE "http://10.1.2.3:9200/metrics-2025*"`, CategoryDatabaseDestroy, "http-delete-all", LevelHigh},
+		{`npx wrangler d1 execute prod-db --remote --command 'DELETE FROM users'`, CategoryDatabaseDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X DELETE "http://10.1.2.3:9200/metrics-2025.01.02"`,
+		`curl "http://search.internal:9200/metrics-*/_search?q=error"`,
+		`npx wrangler d1 execute dev-db --local --command 'DELETE FROM users'`,
+	})
+}

@@ -221,6 +221,9 @@ var diskWipeRules = []*rule{
 			if c.name == "qemu-img" && (len(targets) == 0 || targets[0] != "create" && targets[0] != "resize") {
 				return false, ""
 			}
+			if c.name == "dd" && readsDevice(c.args()) {
+				return false, "" // imaging a disk into a file: a backup being made
+			}
 			for _, t := range targets {
 				p := a.absPath(t, c.cwd)
 				if p == "" || a.inWork(p) || strings.HasPrefix(p, "/tmp/") {
@@ -322,4 +325,15 @@ func sgdiskReadsOnly(args []word) bool {
 		}
 	}
 	return any
+}
+
+// readsDevice reports dd reading a whole device (if=/dev/sdb), not zeros
+// or random bytes: what it writes is a copy of that disk.
+func readsDevice(args []word) bool {
+	for _, w := range args {
+		if v, ok := strings.CutPrefix(w.s, "if=/dev/"); ok {
+			return v != "zero" && v != "urandom" && v != "random" && v != "null" && !strings.HasPrefix(v, "std") && !strings.HasPrefix(v, "fd/")
+		}
+	}
+	return false
 }

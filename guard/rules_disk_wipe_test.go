@@ -89,3 +89,17 @@ func TestPartitionTableBackup(t *testing.T) {
 		{`sudo sgdisk --load-backup=/tmp/other.bak /dev/sda`, CategoryDiskWipe, "partition-table", LevelCritical},
 	})
 }
+
+// dd reading a disk into an image file makes a backup; writing zeros or
+// another image over a machine's disk image destroys it.
+func TestDiskImagedIntoFile(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dd if=/dev/zero of=~/vms/ubuntu.qcow2 bs=1M count=10`, CategoryDiskWipe, "disk-image-overwrite", LevelModerate},
+		{`dd if=./seed.img of=~/vms/build.img bs=4M`, CategoryDiskWipe, "disk-image-overwrite", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo dd if=/dev/sdc of=~/sd-card-backup.img bs=4M status=progress`,
+		`sudo dd if=/dev/nvme0n1p2 of=/mnt/backup/root.raw bs=8M`,
+	})
+}

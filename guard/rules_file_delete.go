@@ -12,6 +12,49 @@ var fileDeleteRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "extract-over-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "unpacking an archive from elsewhere over the project, overwriting its files without asking",
+		Suggestions: []string{"Unpack into a new directory and compare", "Commit or stash first, then review the diff"}, names: names("unzip", "tar", "bsdtar", "gtar"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if a.workDir == "" {
+				return false, ""
+			}
+			args := c.args()
+			var archive, dest string
+			switch c.name {
+			case "unzip":
+				if !hasWord(args, "-o") && !hasWord(args, "-of") && !hasWord(args, "-oq") && !hasWord(args, "-qo") {
+					return false, ""
+				}
+				dest, _ = optValue(args, "-d", "")
+				if ops := posArgs(args, optSpec{short: "dx"}); len(ops) > 0 {
+					archive = ops[0].s
+				}
+			default:
+				if !hasWord(args, "--overwrite") && !hasWord(args, "--unlink-first") && !hasWord(args, "--recursive-unlink") {
+					return false, ""
+				}
+				dest, _ = optValue(args, "-C", "directory")
+				archive, _ = optValue(args, "-f", "file")
+				if archive == "" {
+					for _, w := range args {
+						if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f") && strings.Contains(w.s, "x") {
+							archive = "?" // -xzf ARCHIVE: the next word
+						}
+					}
+					if ops := positional(args); archive == "?" && len(ops) > 0 {
+						archive = ops[0].s
+					}
+				}
+			}
+			if dest == "" {
+				dest = "."
+			}
+			src := a.absPath(archive, c.cwd)
+			if src == "" || a.inWork(src) || a.absPath(dest, c.cwd) != a.workDir {
+				return false, ""
+			}
+			return true, archive + " → " + dest
+		}},
 	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
 		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -420,3 +420,72 @@ func TestZshFilesBuiltinsAndRepeat(t *testing.T) {
 		`repeat 3 echo hi`,
 	})
 }
+
+// macOS programs' logs are written again as the programs run; every
+// version a version manager installed, with their environments, is not
+// one tool's cache.
+func TestProgramLogsAndInstalledVersions(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContext
+	zsh.Shell = "zsh"
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf ~/.nvm/versions`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf ~/Library/Application\ Support/Code`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{
+		`rm -rf ~/Library/Logs/DiagnosticReports/*(N)`,
+		`rm -rf ~/Library/Logs/JetBrains`,
+		`rm -rf ~/.pyenv/versions/3.11.4`,
+	})
+}
+
+// "/$NAME" with the name empty is the root itself; a prefix that names a
+// folder of the project is not.
+func TestRootPrefixedByVariable(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf "/$APP_DIR"`, CategoryFileDelete, "", LevelCritical},
+		{`rm -rf /${TARGET}`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf "./$APP_DIR"`,
+		`rm -rf "build/$TARGET"`,
+	})
+}
+
+// An archive from elsewhere unpacked over the project without asking,
+// and a starter or generator run over "." without its questions; the
+// same into a new folder, or asking first, replaces nothing.
+func TestArchivesAndStartersOverProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`unzip -o ~/Downloads/starter-kit.zip -d .`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`tar -xzf /mnt/old/project.tgz -C /work/project --overwrite`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`npx create-vite@latest . --template react -y`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+		{`yo webapp --force`, CategoryFileDelete, "scaffold-over-project", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`unzip -o ~/Downloads/starter-kit.zip -d /tmp/kit`,
+		`unzip ~/Downloads/starter-kit.zip -d .`,
+		`unzip -o vendor/fonts.zip -d .`,
+		`tar -xzf /mnt/old/project.tgz -C /tmp/old --overwrite`,
+		`npx create-vite@latest web --template react -y`,
+		`npx create-vite@latest .`,
+		`yo webapp`,
+	})
+}
+
+// fd's --exec and --exec-batch run their command on what fd finds, as
+// find's -exec does.
+func TestFdExecLikeFindExec(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`fd -t d -H '^\.git$' / -X rm -rf`, CategoryFileDelete, "", LevelHigh},
+		{`fd -t f . ~ --exec-batch shred -u`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`fd -e pyc . src -X rm`,
+		`fd -t d __pycache__ -x rm -rf {}`,
+		`fd -e md . ~/notes -x wc -l`,
+	})
+}

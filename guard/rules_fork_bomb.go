@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -176,4 +177,35 @@ func hugeReplicas(args []word) string {
 		}
 	}
 	return ""
+}
+
+// pilesUp reports a command that, run again and again by an endless loop,
+// leaves something more behind each time: a detached container (docker
+// run -d returns at once, as & does), or a file or folder whose name
+// changes with a variable (touch /tmp/f$i), until the inodes run out.
+func pilesUp(call *syntax.CallExpr) bool {
+	if len(call.Args) < 2 {
+		return false
+	}
+	switch path.Base(call.Args[0].Lit()) {
+	case "docker", "podman", "nerdctl":
+		if len(call.Args) < 3 || call.Args[1].Lit() != "run" && call.Args[1].Lit() != "start" {
+			return false
+		}
+		for _, a := range call.Args[2:] {
+			if l := a.Lit(); l == "--detach" || l == "-d" || len(l) > 2 && l[0] == '-' && l[1] != '-' && strings.ContainsRune(l, 'd') && isLetters(l[1:]) {
+				return true
+			}
+		}
+	case "touch", "mkdir", "fallocate", "mkfifo":
+		for _, a := range call.Args[1:] {
+			for _, p := range a.Parts {
+				switch p.(type) {
+				case *syntax.ParamExp, *syntax.ArithmExp, *syntax.CmdSubst:
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -57,3 +57,21 @@ func TestRunawayScale(t *testing.T) {
 		`head --count 10000 data.csv`,
 	})
 }
+
+// An endless loop that leaves something behind on every pass: detached
+// containers, or files named after a counter; a paused or bounded loop,
+// or one whose container ends with each pass, does not.
+func TestEndlessLoopsThatPileUp(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`while :; do podman run -d busybox sleep 9999; done`, CategoryForkBomb, "fork-bomb-loop", LevelHigh},
+		{`n=0; while true; do mkdir /tmp/d$n; n=$((n+1)); done`, CategoryForkBomb, "fork-bomb-loop", LevelHigh},
+		{`until false; do docker run --detach nginx; done`, CategoryForkBomb, "fork-bomb-loop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`while true; do docker run --rm alpine date; done`,
+		`while true; do docker run -d --rm alpine true; sleep 30; done`,
+		`for i in $(seq 1 5); do touch /tmp/f$i; done`,
+		`while true; do touch /tmp/heartbeat; done`,
+	})
+}

@@ -7,6 +7,27 @@ import (
 
 // Rules for destroying repository history, remote refs and uncommitted work (category git_destroy).
 var gitDestroyRules = []*rule{
+	{ID: "jj-discard-history", Level: LevelModerate, Category: CategoryGitDestroy, Description: "jj abandoning a whole range of changes, restoring or abandoning operations, or rewriting immutable (published) commits",
+		Suggestions: []string{"Abandon the single change you mean (jj abandon CHANGE)", "Look at jj op log first; jj undo reverts one operation"},
+		names:       names("jj"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--ignore-immutable") {
+				return true, "--ignore-immutable"
+			}
+			ops := positional(args)
+			switch {
+			case len(ops) > 1 && ops[0].s == "abandon":
+				for _, w := range ops[1:] {
+					if broadRevset(w.s) {
+						return true, "jj abandon " + w.s
+					}
+				}
+			case len(ops) > 1 && ops[0].s == "op" && (ops[1].s == "restore" || ops[1].s == "abandon"):
+				return true, "jj op " + ops[1].s
+			}
+			return false, ""
+		}},
 	{ID: "git-untrack-all", Level: LevelModerate, Category: CategoryGitDestroy, Description: "removing every file from the index and committing it (the files are deleted from the repository)",
 		Suggestions: []string{"Untrack only the paths .gitignore now covers", "Add the files back (git add .) before committing"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -360,8 +381,11 @@ var gitDestroyRules = []*rule{
 					return true, "git rebase dropping commits"
 				}
 			}
-			if d == "git stash drop" && stashAppliedBefore(a.src, c.opText()) {
-				return false, "" // git stash apply && git stash drop: the changes are back in the tree
+			if d == "git stash drop" && (stashAppliedBefore(a.src, c.opText()) || namedStash(c) && strings.Count(a.src, "stash drop") == 1) {
+				// git stash apply && git stash drop: the changes are back in
+				// the tree; git stash drop stash@{2}: one stash, chosen (a
+				// line dropping stash@{0} again and again drops them all)
+				return false, ""
 			}
 			if d != "" {
 				return true, d
@@ -402,3 +426,21 @@ func releaseTagRef(r string) bool {
 
 // sedDeletes matches a sed d command after an address (/re/d, 2,$d, 3d).
 var sedDeletes = regexp.MustCompile(`(?:/|\$|[0-9])d(?:['";\s]|$)`)
+
+// broadRevset reports a jj revset that selects a range or a set of
+// changes rather than one: all(), x::y, x..y, ~x, mutable().
+func broadRevset(r string) bool {
+	return strings.Contains(r, "all()") || strings.Contains(r, "::") || strings.Contains(r, "..") || strings.HasPrefix(r, "~") ||
+		strings.Contains(r, " ~ ") || strings.Contains(r, "mutable()") || strings.Contains(r, "descendants(") || strings.Contains(r, "ancestors(")
+}
+
+// namedStash reports git stash drop given the one stash it drops.
+func namedStash(c *cmd) bool {
+	_, args := gitSub(c)
+	for _, w := range positional(args) {
+		if strings.HasPrefix(w.s, "stash@{") || w.s != "drop" && strings.Trim(w.s, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}

@@ -74,6 +74,7 @@ func TestStashDroppedAfterItsApply(t *testing.T) {
 		{`git stash apply; git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git stash apply || git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop stash@{0}; git stash drop stash@{0}`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`git stash apply && git stash drop`,
@@ -103,5 +104,28 @@ func TestForgeRunDeletes(t *testing.T) {
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`gh run list --json databaseId -q '.[].databaseId' | xargs -n1 gh run delete`, CategoryGitDestroy, "forge-delete", LevelHigh},
 		{`gh release delete v1.2.0 --yes`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+}
+
+// jj abandoning a range of changes, restoring or abandoning operations,
+// or told to rewrite immutable commits; one change, the log, or undo of
+// one operation is routine. git stash drop naming its stash drops that
+// one stash.
+func TestJujutsuRangesOperationsAndNamedStashes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`jj abandon 'main..@'`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`jj op abandon ..@-`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`jj rebase -s 'root()+' -d @ --ignore-immutable`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop stash@{0}; git stash drop stash@{0}`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`jj abandon qpvuntsm`,
+		`jj op log`,
+		`jj undo`,
+		`jj git push --bookmark feature-x`,
+		`git stash drop stash@{3}`,
+		`git stash drop 1`,
 	})
 }

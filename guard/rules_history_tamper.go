@@ -87,6 +87,9 @@ var historyTamperRules = []*rule{
 		Suggestions: []string{"Leave history enabled", "Start the command with a space only if HISTCONTROL=ignorespace is already set by the user"},
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, as := range c.assigns {
+				if oneProgramEnv(c) {
+					break // HISTFILE= ./job.sh: only that program's environment
+				}
 				if histVarDisabled(as.name, as.val.s) {
 					return true, as.name + "=" + as.val.s
 				}
@@ -107,10 +110,11 @@ var historyTamperRules = []*rule{
 				}
 				// fish: set -gx HISTFILE /dev/null, set -e fish_history
 				ops := positional(args)
-				if len(ops) >= 1 && (hasWord(args, "-e") || hasWord(args, "--erase")) && (ops[0].s == "fish_history" || ops[0].s == "HISTFILE") {
+				erase := hasWord(args, "-e") || hasWord(args, "--erase")
+				if len(ops) >= 1 && erase && (ops[0].s == "fish_history" || ops[0].s == "HISTFILE") {
 					return true, "set -e " + ops[0].s
 				}
-				if len(ops) >= 1 {
+				if len(ops) >= 1 && !erase {
 					val := ""
 					if len(ops) >= 2 {
 						val = ops[1].s
@@ -230,3 +234,17 @@ var historyTamperRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, historyTamperRules) }
+
+// oneProgramEnv reports assignments written before a program other than
+// a shell: they are that program's environment, the shell's own history
+// settings are not changed.
+func oneProgramEnv(c *cmd) bool {
+	if len(c.words) == 0 || shellNameSet[c.name] {
+		return false
+	}
+	switch c.name {
+	case "export", "declare", "typeset", "local", "readonly", "setenv", "set", "env":
+		return false
+	}
+	return true
+}

@@ -88,3 +88,19 @@ func TestHistoryManagersAndFishSessions(t *testing.T) {
 		`atuin stats`,
 	})
 }
+
+// fish's private mode keeps no history; a history variable written
+// before one program only sets that program's environment.
+func TestFishPrivateModeAndOneProgramEnv(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`set -U fish_private_mode yes`, CategoryHistoryTamper, "history-disable", LevelHigh},
+		{`export HISTFILE=; ./deploy.sh`, CategoryHistoryTamper, "history-disable", LevelHigh},
+		{`HISTFILE=/dev/null bash`, CategoryHistoryTamper, "history-disable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`set -e fish_private_mode`,
+		`HISTFILE= ./scripts/rotate-keys.sh`,
+		`HISTSIZE=0 make release`,
+	})
+}

@@ -14,6 +14,9 @@ var permissionRules = []*rule{
 			j := lower(joinWords(args))
 			switch c.name {
 			case "aws":
+				if strings.Contains(j, "rds modify-db-instance") || strings.Contains(j, "rds create-db-instance") {
+					return hasWord(args, "--publicly-accessible"), "database instance made public"
+				}
 				if !strings.Contains(j, "authorize-security-group-ingress") || !strings.Contains(j, "0.0.0.0/0") && !strings.Contains(j, "::/0") {
 					return false, ""
 				}
@@ -23,6 +26,12 @@ var permissionRules = []*rule{
 					return true, "security group ingress from anywhere"
 				}
 			case "az":
+				if strings.Contains(j, "firewall-rule create") || strings.Contains(j, "firewall-rule update") {
+					// a managed database or cache's firewall from 0.0.0.0 to 255.255.255.255
+					start, _ := optValue(args, "", "start-ip-address")
+					end, _ := optValue(args, "", "end-ip-address")
+					return start == "0.0.0.0" && end == "255.255.255.255", "database firewall from anywhere"
+				}
 				if !strings.Contains(j, "nsg rule create") && !strings.Contains(j, "nsg rule update") || strings.Contains(j, "--access deny") {
 					return false, ""
 				}
@@ -38,6 +47,13 @@ var permissionRules = []*rule{
 					return true, "network security rule from anywhere"
 				}
 			case "gcloud":
+				// a managed database's allowed networks: its port, open to all
+				if strings.Contains(j, "sql instances") {
+					if v, ok := optValue(args, "", "authorized-networks"); ok && (strings.Contains(v, "0.0.0.0/0") || strings.Contains(v, "::/0")) {
+						return true, "database reachable from anywhere: " + v
+					}
+					return false, ""
+				}
 				if !strings.Contains(j, "firewall-rules create") && !strings.Contains(j, "firewall-rules update") {
 					return false, ""
 				}

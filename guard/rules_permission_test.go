@@ -65,3 +65,20 @@ func TestSystemProgramsGivenAway(t *testing.T) {
 		`chown dev ./bin/tool`,
 	})
 }
+
+// Managed databases opened to every address: Cloud SQL's authorized
+// networks, an Azure server firewall spanning all of IPv4, a public RDS
+// instance; one office range, or Azure's own services, is not.
+func TestManagedDatabasesOpenedToAll(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud sql instances patch orders-db --authorized-networks=203.0.113.0/24,0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`az postgres flexible-server firewall-rule create -g rg -n pg1 -r all --start-ip-address 0.0.0.0 --end-ip-address 255.255.255.255`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`aws rds modify-db-instance --db-instance-identifier orders --publicly-accessible --apply-immediately`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud sql instances patch orders-db --authorized-networks=203.0.113.0/24`,
+		`az postgres flexible-server firewall-rule create -g rg -n pg1 -r azure --start-ip-address 0.0.0.0 --end-ip-address 0.0.0.0`,
+		`aws rds modify-db-instance --db-instance-identifier orders --no-publicly-accessible`,
+	})
+}

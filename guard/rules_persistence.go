@@ -398,6 +398,11 @@ var persistenceRules = []*rule{
 				if d := payloadInSettings(t.content.text); d != "" {
 					return true, t.path + ": " + d
 				}
+				if packageSettingsFile(t.path) {
+					if u := foreignPackageSource(t.content.text); u != "" {
+						return true, t.path + ": packages from " + u
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -408,6 +413,9 @@ var persistenceRules = []*rule{
 				// npm config set node-options ..., gem sources -a URL
 				if d := payloadInSettings(c.name + " " + joinWords(c.args())); d != "" {
 					return true, c.base + ": " + d
+				}
+				if u := foreignPackageSource(joinWords(c.args())); u != "" && globalSetting(c) {
+					return true, c.base + ": packages or fetches from " + u
 				}
 			}
 			return false, ""

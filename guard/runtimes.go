@@ -55,9 +55,11 @@ func runtimeVerdict(code string) (cat, what string) {
 		}
 		return ""
 	}
-	socket := has("socket", ".connect(", "ztcp", "tcpsocket", "gen_tcp", "net.dial")
-	run := has("system(", "[exec ", "exec(", "command(", "spawn(", "popen", "shell-command", "os.cmd", "run(`")
-	fetch := has("download(", "geturl", "url-retrieve", "fetch(", "http.get", "urlopen", "readlines(url", "url(", "httr::get")
+	// a shell's /dev/tcp redirection inside the code is a socket too
+	socket := has("socket", ".connect(", "ztcp", "tcpsocket", "gen_tcp", "net.dial", "/dev/tcp/", "/dev/udp/")
+	run := has("system(", "[exec ", "exec(", "command(", "spawn(", "popen", "shell-command", "os.cmd", "run(`", "processbuilder", "getruntime()")
+	// a URL handed straight to a call: source("https://..."), include("http://...")
+	fetch := has("download(", "geturl", "url-retrieve", "fetch(", "http.get", "urlopen", "readlines(url", "url(", "httr::get", `("https://`, `("http://`, `('https://`, `('http://`)
 	eval := has("eval(", "eval [", "eval-buffer", "include(", "source(", "loadstring(", "import(")
 	send := has("http.post", "http::geturl", "request(", "fetch(", "post(", "-query", "send(")
 	secret := has(".ssh", ".git-credentials", ".vault-token", "credentials", ".aws", ".kube", "deno.env", "env.toobject", "sys.getenv()", ".netrc", "token")

@@ -149,7 +149,7 @@ var shellOfDownload = regexp.MustCompile(`(?:system|popen|check_output|getoutput
 // shellMarkers are what code wired to a socket uses to hand it a shell.
 var shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
 	"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
-	"getstream", "child_process", "io.popen", "os.execute", "|&", "open(stdin", "open(stdout", "while", "read"}
+	"getstream", "child_process", "io.popen", "os.execute", "|&", "open(stdin", "open(stdout", "while", "read", "loop{", "loop do", "`#{"}
 
 // scanNetwork finds reverse shells, downloaded code run and secrets sent.
 func (sc *scriptScan) scanNetwork(code, low string) {

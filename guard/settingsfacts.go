@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net"
+	"path"
 	"strings"
 )
 
@@ -62,4 +63,99 @@ func settingCommand(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// Package sources. A package manager's global source decides where every
+// later install comes from: pointed at a site that is neither a public
+// registry, a hosted artifact service nor a name on the organisation's
+// own network, each install runs that site's code. The project's own
+// settings files are reviewed with the project and are not judged here.
+
+// publicPackageHosts are the registries and mirrors the ecosystems run.
+var publicPackageHosts = map[string]bool{"registry.npmjs.org": true, "registry.yarnpkg.com": true, "registry.npmmirror.com": true,
+	"pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true, "test.pypi.org": true, "download.pytorch.org": true,
+	"rubygems.org": true, "index.rubygems.org": true, "crates.io": true, "index.crates.io": true, "static.crates.io": true,
+	"proxy.golang.org": true, "sum.golang.org": true, "goproxy.io": true, "goproxy.cn": true, "repo.maven.apache.org": true,
+	"repo1.maven.org": true, "maven.google.com": true, "plugins.gradle.org": true, "packagist.org": true, "repo.packagist.org": true,
+	"conda.anaconda.org": true, "repo.anaconda.com": true, "jsr.io": true, "deno.land": true, "github.com": true, "gitlab.com": true,
+	"bitbucket.org": true, "codeload.github.com": true, "ssh.github.com": true}
+
+// ownPackageHost reports a package source that is a public registry, a
+// hosted artifact service (JFrog, Cloudsmith, GitHub Packages, the
+// clouds' registries), a self-hosted forge, or a name or address of the
+// local network.
+func ownPackageHost(h string) bool {
+	h = strings.ToLower(h)
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h, "]") {
+		h = h[:i]
+	}
+	if h == "" || strings.ContainsAny(h, "$%{") || publicPackageHosts[h] || knownFeedHost(h) || knownRegistry(h) || isLocalHost(h) || localOnlyName(h) {
+		return true
+	}
+	for _, suf := range [...]string{".jfrog.io", ".cloudsmith.io", ".pkg.dev", ".amazonaws.com", ".azure.com", ".pkg.github.com", ".packagecloud.io",
+		".fury.io", ".internal", ".corp", ".intranet", ".intra", ".svc", ".home.arpa"} {
+		if strings.HasSuffix(h, suf) {
+			return true
+		}
+	}
+	for _, forge := range [...]string{"gitlab.", "github.", "bitbucket.", "gitea.", "nexus.", "artifactory."} {
+		if strings.HasPrefix(h, forge) {
+			return true
+		}
+	}
+	return false
+}
+
+// packageSettingsFile reports a package manager's own settings file in
+// the home directory: where its global sources are kept.
+func packageSettingsFile(p string) bool {
+	switch path.Base(p) {
+	case ".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", "uv.toml", ".pydistutils.cfg", ".gemrc", ".condarc", "bunfig.toml", ".bowerrc":
+		return true
+	case "settings.xml":
+		return strings.Contains(p, "/.m2/")
+	case "config", "config.toml":
+		return strings.Contains(p, "/.cargo/") || strings.Contains(p, "/pypoetry/")
+	case "init.gradle", "gradle.properties":
+		return strings.Contains(p, "/.gradle/")
+	}
+	return false
+}
+
+// foreignPackageSource returns the first URL in settings text, or in a
+// setting command's words, that names a package source or a rewrite of
+// fetched URLs (git's insteadOf) on a site ownPackageHost does not know.
+func foreignPackageSource(text string) string {
+	l := strings.ToLower(text)
+	if !strings.Contains(l, "registry") && !strings.Contains(l, "index") && !strings.Contains(l, "mirror") && !strings.Contains(l, "insteadof") &&
+		!strings.Contains(l, "source") && !strings.Contains(l, "channel") && !strings.Contains(l, "url") {
+		return ""
+	}
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == '=' || r == '<' || r == '>' || r == '#' || r == ','
+	}) {
+		i := strings.Index(f, "https://")
+		if i < 0 {
+			i = strings.Index(f, "http://")
+		}
+		if i < 0 {
+			continue
+		}
+		u := f[i:]
+		if h := hostOf(u); !ownPackageHost(h) {
+			return u
+		}
+	}
+	return ""
+}
+
+// globalSetting reports a setting command not confined to the project
+// (npm config set --location=project writes the project's .npmrc).
+func globalSetting(c *cmd) bool {
+	for _, w := range c.args() {
+		if w.s == "--location=project" || w.s == "project" && hasWord(c.args(), "--location") {
+			return false
+		}
+	}
+	return true
 }

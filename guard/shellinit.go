@@ -45,7 +45,9 @@ func isShellInit(c *cmd) bool {
 		return false
 	}
 	// TOOL completion SHELL: every CLI framework prints completions
-	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] && !strings.Contains(c.words[0].s, "/") {
+	// (also the project's own program: running it is no different)
+	if args := c.args(); len(args) >= 2 && (args[0].s == "completion" || args[0].s == "completions") && shellNameSet[args[1].s] &&
+		(!strings.Contains(c.words[0].s, "/") || projectProgram(c.words[0].s)) {
 		return true
 	}
 	if !ok {
@@ -151,7 +153,7 @@ func shellInitLine(line string) bool {
 	if len(f) < 2 {
 		return false
 	}
-	for _, s := range shellInit[f[0]] {
+	for _, s := range shellInit[installedTool(f[0])] {
 		if s == "*" || s == f[1] {
 			return true
 		}
@@ -183,4 +185,22 @@ func zshPathArray(line string) (string, bool) {
 // (fish's conf.d): writing it whole replaces nothing the user wrote.
 func rcDropIn(p string) bool {
 	return strings.Contains(p, "/.config/fish/conf.d/")
+}
+
+// installedTool is the name of a tool called by its path in a system or
+// package manager's bin folder (/opt/homebrew/bin/brew is brew); other
+// paths are returned as they are.
+func installedTool(p string) string {
+	for _, dir := range [...]string{"/opt/homebrew/bin/", "/usr/local/bin/", "/usr/bin/", "/bin/", "/home/linuxbrew/.linuxbrew/bin/", "/nix/var/nix/profiles/default/bin/"} {
+		if name, ok := strings.CutPrefix(p, dir); ok && !strings.Contains(name, "/") {
+			return name
+		}
+	}
+	return p
+}
+
+// projectProgram reports a program named by a path inside the work
+// directory (./bin/tool), which the project builds or ships.
+func projectProgram(p string) bool {
+	return strings.HasPrefix(p, "./") && !strings.Contains(p, "..") && !strings.Contains(p, "/tmp/")
 }

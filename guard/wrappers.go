@@ -192,6 +192,9 @@ func init() {
 		"cpulimit":     simpleWrapper(optSpec{short: "lpe", long: []string{"limit", "pid", "exe"}}),
 		"prlimit":      simpleWrapper(optSpec{}),
 		"sem":          simpleWrapper(optSpec{short: "j", long: []string{"id", "jobs"}}),
+		"k3s":          bundledClient,
+		"microk8s":     bundledClient,
+		"minikube":     bundledClient,
 	}
 	for k, v := range wrappers {
 		if v == nil {
@@ -519,6 +522,7 @@ func xargsInput(f flow) []word {
 // unwrap removes wrappers (sudo, env, timeout, xargs, ...) so that the
 // command they run is judged.
 func (a *analysis) unwrap(c *cmd) {
+	defer verbFirst(c)
 	for iter := 0; iter < 16 && len(c.words) > 0; iter++ {
 		w0 := c.words[0]
 		if !w0.ok {
@@ -567,4 +571,89 @@ func rootUID(u string) bool {
 	}
 	n = strings.TrimLeft(n, "0")
 	return n == "" || strings.HasPrefix(n, "-") || n == "4294967295"
+}
+
+// bundledClient unwraps the cluster clients a Kubernetes distribution
+// ships under its own name: k3s kubectl, microk8s helm, minikube kubectl
+// -- VERB. They are the same clients, pointed at that cluster.
+func bundledClient(a *analysis, c *cmd) int {
+	if len(c.words) < 3 {
+		return -1
+	}
+	switch s := strings.TrimPrefix(c.words[1].s, "microk8s."); s {
+	case "kubectl", "helm", "helm3", "ctr", "crictl":
+		if c.words[2].s == "--" {
+			// minikube kubectl -- VERB: keep the client's name
+			c.words = append(c.words[:2:2], c.words[3:]...)
+		}
+		return 1
+	}
+	return -1
+}
+
+// clientGlobals are the global options, taking a value, that clients of
+// clusters and compose accept before their verb: kubectl --context prod
+// delete ..., helm --kube-context prod uninstall ..., docker compose -f
+// prod.yml --context prod down. Rules read the verb as the first operand,
+// so verbFirst moves it before these options. docker's own globals are
+// not moved: dockerSub reads past them, also before a group (docker
+// --context prod volume prune).
+var clientGlobals = map[string]map[string]bool{
+	"kubectl": kubeGlobals, "oc": kubeGlobals, "helm": kubeGlobals, "helm3": kubeGlobals,
+	"compose": {"-f": true, "--file": true, "-p": true, "--project-name": true, "--profile": true, "--env-file": true,
+		"--project-directory": true, "--context": true, "--ansi": true, "--parallel": true, "--progress": true},
+}
+
+var kubeGlobals = map[string]bool{"--context": true, "--kube-context": true, "-n": true, "--namespace": true, "--kubeconfig": true,
+	"--cluster": true, "--user": true, "-s": true, "--server": true, "--as": true, "--as-group": true, "--token": true,
+	"--request-timeout": true, "--kube-apiserver": true, "--kube-token": true, "--kube-as-user": true, "--registry-config": true,
+	"--repository-config": true, "--repository-cache": true, "--tls-server-name": true, "--certificate-authority": true}
+
+// verbFirst moves a client's verb before the global options written
+// ahead of it (kubectl --context prod cordon X becomes kubectl cordon
+// --context prod X); docker compose and docker-compose are read past
+// "compose". An option it does not know leaves the words as they are.
+func verbFirst(c *cmd) {
+	if len(c.words) < 3 || !c.words[0].ok {
+		return
+	}
+	base := path.Base(c.words[0].s)
+	start := 1
+	switch {
+	case base == "docker-compose" || base == "podman-compose":
+		base = "compose"
+	case (base == "docker" || base == "podman") && c.words[1].s == "compose":
+		base, start = "compose", 2
+	}
+	opts := clientGlobals[base]
+	if opts == nil {
+		return
+	}
+	i := start
+	for i < len(c.words) && strings.HasPrefix(c.words[i].s, "-") {
+		s := c.words[i].s
+		name, _, eq := strings.Cut(s, "=")
+		switch {
+		case opts[name] && eq:
+			i++
+		case opts[s]:
+			i += 2
+		default:
+			return
+		}
+	}
+	if i == start || i >= len(c.words) {
+		return
+	}
+	switch c.words[i].s {
+	case "exec", "run", "debug", "attach", "cp":
+		// their own options come before a command or a container; the
+		// readers of those verbs skip the global ones themselves
+		return
+	}
+	words := make([]word, 0, len(c.words))
+	words = append(words, c.words[:start]...)
+	words = append(words, c.words[i])
+	words = append(words, c.words[start:i]...)
+	c.words = append(words, c.words[i+1:]...)
 }
