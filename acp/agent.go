@@ -333,6 +333,17 @@ func (a *agent) send(ctx context.Context, id sdk.SessionId, updates []sdk.Sessio
 		if c := u.AvailableCommandsUpdate; c != nil && !a.newCommands(string(id), c) {
 			continue
 		}
+		if line, ok := encodeUpdate(id, u); ok {
+			// As the connection sends a notification: refused once ctx
+			// is done, written whole.
+			if err := ctx.Err(); err != nil {
+				return sdk.NewInternalError(map[string]any{"error": err.Error()})
+			}
+			if _, err := a.out.Write(line); err != nil {
+				return sdk.NewInternalError(map[string]any{"error": err.Error()})
+			}
+			continue
+		}
 		if err := a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: id, Update: u}); err != nil {
 			return err
 		}
