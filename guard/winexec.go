@@ -1496,7 +1496,12 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 			continue
 		}
 		if k == "headers" && psAuthHeader(w.s) {
-			continue // a token in the Authorization header signs the request in, as curl -H does
+			// a token in the Authorization header signs the request in,
+			// as curl -H does, unless the token is another service's
+			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
+				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
+			}
+			continue
 		}
 		ws.secretsLeaving(c, w, "")
 	}
@@ -1662,7 +1667,9 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			if p == "" {
 				continue
 			}
-			if d, _ := a.winSensitive(p); d != "" {
+			// the profile's stores, then the project's own secret
+			// files (.env, appsettings.Production.json) by name
+			if d, _ := a.sensitive(p, a.cwd); d != "" {
 				ws.emitWin(c, "win-exfil-secrets", d)
 				return
 			}
@@ -1717,7 +1724,7 @@ func winSecretVar(s string) string {
 				name = name[:j]
 			}
 			for _, sv := range secretVarNames {
-				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") {
+				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") || strings.HasSuffix(name, "_pat") {
 					return name
 				}
 			}

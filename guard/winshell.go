@@ -979,6 +979,16 @@ func profileTokenStore(p string) string {
 	if strings.Contains(p, "/local storage") || strings.Contains(p, "/session storage") {
 		return "an application's saved sessions " + p
 	}
+	if strings.Contains(p, "/appdata/") {
+		// an Electron client's cookie jar (Teams, Slack, Discord) holds
+		// its sessions; a package feed's settings its passwords
+		switch path.Base(p) {
+		case "cookies", "cookies-journal":
+			return "an application's cookies " + p
+		case "nuget.config":
+			return "package feed credentials " + p
+		}
+	}
 	switch path.Base(p) {
 	case ".credentials.json", "credentials.json", "credentials", "auth.json", "token", "token.json", ".token", "tokens.json",
 		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey":
