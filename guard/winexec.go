@@ -392,6 +392,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		ws.elevated(c, args)
 	case "wt":
 		ws.terminalLaunch(args)
+	case "robocopy":
+		// the same program cmd starts: /MIR deletes what the source lacks
+		ws.cmdRobocopy(c, args, false)
 	case "winrs":
 		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
@@ -908,7 +911,7 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		if !t.ok {
 			// $dir\* with $dir unknown: could be anything
 			tl := t.s[min(t.tail, len(t.s)):]
-			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*") && t.tail > 0 {
+			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*" || tl == `\*.*` || tl == "/*.*") && t.tail > 0 {
 				ws.emitWin(c, "win-delete-outside", "an unknown folder's contents ("+t.s+")")
 			}
 			continue

@@ -836,9 +836,12 @@ var winRules = []*rule{
 			return false, ""
 		}},
 	{ID: "win-kill-everything", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
-		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process"),
+		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if c.name == "wmic" {
+				return wmicKillsAll(args), strings.Join(args, " ")
+			}
 			if c.name == "taskkill" {
 				v, _ := swVal(args, "im")
 				if v == "*" || v == "*.exe" {
@@ -926,7 +929,7 @@ var winRules = []*rule{
 			case "fsutil":
 				return strings.Contains(j, "usn") && strings.Contains(j, "deletejournal"), j
 			case "set-psreadlineoption":
-				return strings.Contains(j, "savenothing"), j
+				return strings.Contains(j, "savenothing") || psHistoryDiscarded(args), j
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
 			case "clear-eventlog", "remove-eventlog":
@@ -2202,6 +2205,37 @@ func winLogShrunk(args []string) bool {
 		}
 	}
 	return false
+}
+
+// psHistoryDiscarded reports Set-PSReadLineOption arguments (lower case)
+// that keep the session's commands from the history file: a save path of
+// the null device, or a history of at most one command.
+func psHistoryDiscarded(args []string) bool {
+	if v, ok := psFlag(args, "historysavepath", 8); ok {
+		switch strings.Trim(v, `"'`) {
+		case "", "nul", "nul:", `\\.\nul`, "$null", "/dev/null": // "" is $null
+			return true
+		}
+	}
+	v, ok := psFlag(args, "maximumhistorycount", 4)
+	return ok && (v == "0" || v == "1")
+}
+
+// wmicKillsAll reports wmic process ... call terminate (lower case
+// arguments) over every process: no where clause, or one that only
+// excludes (name!='System', not name='x').
+func wmicKillsAll(args []string) bool {
+	if len(args) == 0 || args[0] != "process" || !anyContains(args, "terminate", "delete") {
+		return false
+	}
+	for i, a := range args {
+		if a != "where" || i+1 >= len(args) {
+			continue
+		}
+		f := args[i+1]
+		return strings.Contains(f, "!=") || strings.Contains(f, "<>") || strings.HasPrefix(f, "not ") || strings.Contains(f, "like '%'")
+	}
+	return true
 }
 
 // winLoopbackProxy reports a proxy setting that names only this machine

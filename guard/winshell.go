@@ -1100,7 +1100,7 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/session manager/knowndlls") || strings.Contains(k, "/control/safeboot/alternateshell") ||
 		strings.Contains(k, "/shellserviceobjectdelayload") || strings.Contains(k, "/browser helper objects") ||
 		strings.Contains(k, "/shellexecutehooks") || strings.Contains(k, "/control/session manager/setupexecute") ||
-		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll"):
+		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll") || officeStartupValue(k):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
 		strings.Contains(k, "/control/wmi/autologger") ||
@@ -1111,7 +1111,9 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
 		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
-	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
+	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") ||
+		strings.Contains(k, "microsoft/windowsupdate/ux/settings") || // updates paused, deferred
+		strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
 		// System Restore, SmartScreen and the policy that runs every
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
@@ -1134,6 +1136,25 @@ func classifyRegKey(k string) regClass {
 		return regCredHive
 	}
 	return regNone
+}
+
+// officeStartupValue reports an Office application's OPEN, OPEN1, ...
+// value under Options: the add-ins (.xll, .xlam, .wll) it loads at every
+// start, an add-in trusted without the add-in dialog.
+func officeStartupValue(k string) bool {
+	if !strings.Contains(k, "/office/") {
+		return false
+	}
+	i := strings.LastIndex(k, "/options/open")
+	if i < 0 {
+		return false
+	}
+	for _, r := range k[i+len("/options/open"):] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // envHijackValue reports a saved environment value (key/value) that
