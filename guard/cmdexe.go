@@ -783,6 +783,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "robocopy":
 		c.name = "robocopy"
 		ws.cmdRobocopy(c, words[1:], true)
+	case "7z", "7za", "7zz", "rar":
+		c.name = l
+		ws.archiveMoves(c, words[1:])
 	case "copy", "xcopy", "move":
 		c.name = "cmd:" + l
 		ws.cmdCopy(c, words[1:])

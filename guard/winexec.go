@@ -395,6 +395,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	case "robocopy":
 		// the same program cmd starts: /MIR deletes what the source lacks
 		ws.cmdRobocopy(c, args, false)
+	case "7z", "7za", "7zz", "rar":
+		ws.archiveMoves(c, args)
 	case "winrs":
 		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
@@ -851,6 +853,32 @@ func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool
 	}
 	for _, p := range prevItem.paths {
 		ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)
+	}
+}
+
+// archiveMoves judges 7z a -sdel and rar a -df / rar m: the files put
+// in the archive are deleted, as tar --remove-files and zip -m do on the
+// POSIX side.
+func (ws *winState) archiveMoves(c *cmd, args []word) {
+	var ops []word
+	move := false
+	for _, w := range args {
+		switch l := lower(w.s); {
+		case l == "-sdel" || l == "-df":
+			move = true
+		case !strings.HasPrefix(l, "-"):
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) < 3 {
+		return
+	}
+	verb := lower(ops[0].s)
+	if verb == "m" && lower(strings.TrimSuffix(c.name, ".exe")) == "rar" {
+		move = true
+	}
+	if move && (verb == "a" || verb == "u" || verb == "m") {
+		ws.winDelete(c, ops[2:], true, false)
 	}
 }
 

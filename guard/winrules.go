@@ -498,6 +498,9 @@ var winRules = []*rule{
 			if c.name == "cmd:start" || c.name == "start-process" || c.name == "explorer" {
 				return false, ""
 			}
+			if u := dotnetScriptURL(args); u != "" {
+				return true, c.base + " script " + u
+			}
 			if c.name == "dotnet" && (len(args) == 0 || args[0].s != "run" && args[0].s != "exec" && !strings.HasSuffix(lower(args[0].s), ".dll")) {
 				return false, "" // dotnet build, test, restore of a folder run its build only
 			}
@@ -1420,7 +1423,8 @@ var winRules = []*rule{
 		}},
 	{ID: "win-lolbin-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running remote or script code through a Windows system binary (mshta, regsvr32, rundll32, msiexec)",
 		Suggestions: []string{"Download the installer, check it, then run it"},
-		names:       names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control"),
+		names: names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control",
+			"xwizard", "wscript", "cscript"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -1450,6 +1454,15 @@ var winRules = []*rule{
 				return hasURL(args), j
 			case "control":
 				return anyContains(args, ".cpl") && anyContains(args, "temp", "appdata", "downloads", `\\`), j
+			case "wscript", "cscript":
+				// a script taken from another machine's share or a URL,
+				// whatever its extension: //E: names the engine
+				for _, s := range args {
+					if strings.HasPrefix(s, `\\`) || strings.Contains(s, "://") {
+						return true, s
+					}
+				}
+				return false, ""
 			}
 			return hasURL(args), j
 		}},
@@ -1460,9 +1473,11 @@ var winRules = []*rule{
 			if c.name == "mshta" {
 				return len(args) > 0 && !hasURL(args) && !anyContains(args, "vbscript:", "javascript:"), ""
 			}
+			// //E:JScript runs a file of any name (r.txt, r.log) as a script
+			engine := hasSw(args, "e")
 			for _, s := range args {
 				if (strings.Contains(s, "temp") || strings.Contains(s, "appdata") || strings.Contains(s, "public") || strings.Contains(s, "downloads") || hasURL([]string{s})) &&
-					(strings.HasSuffix(s, ".vbs") || strings.HasSuffix(s, ".js") || strings.HasSuffix(s, ".jse") || strings.HasSuffix(s, ".vbe") || strings.HasSuffix(s, ".wsf")) {
+					(engine && !strings.HasPrefix(s, "/") || strings.HasSuffix(s, ".vbs") || strings.HasSuffix(s, ".js") || strings.HasSuffix(s, ".jse") || strings.HasSuffix(s, ".vbe") || strings.HasSuffix(s, ".wsf")) {
 					return true, s
 				}
 			}
@@ -2292,6 +2307,22 @@ func statelessHost(image string) bool {
 // scriptlets, installers).
 var urlRunners = map[string]bool{"presentationhost": true, "ieexec": true, "msiexec": true, "mshta": true, "regsvr32": true,
 	"add-appxpackage": true, "appinstaller": true, "cmstp": true, "installutil": true, "rundll32": true}
+
+// dotnetScriptURL returns the URL that dotnet script (the dotnet-script
+// tool) is told to fetch and run, or "".
+func dotnetScriptURL(args []word) string {
+	if len(args) < 2 || args[0].s != "script" {
+		return ""
+	}
+	for _, w := range args[1:] {
+		if l := lower(w.s); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+			if !isLocalHost(hostOf(l)) {
+				return w.s
+			}
+		}
+	}
+	return ""
+}
 
 // legacyFeature reports a Windows feature kept only for old software
 // that opens a hole: PowerShell 2 (no logging, no AMSI), SMB1, telnet,
