@@ -1053,7 +1053,7 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"node_modules": true, "coverage": true, "testresults": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
 	".next": true, ".turbo": true, ".cache": true, "publish": true, "artifacts": true, "logs": true, "log": true, "tmp": true,
 	"temp": true, ".gradle": true, ".vs": true, "packages": true, "vendor": true, "__pycache__": true, ".nyc_output": true,
-	".parcel-cache": true, ".angular": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
+	".parcel-cache": true, ".angular": true, "playwright-report": true, "test-results": true, "blob-report": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
 	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
 	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
 

@@ -152,5 +152,21 @@ func init() {
 				ps(`1..3 | ForEach-Object { Write-Output $_ }`),
 			},
 		},
+		winClass{name: "disks a pipeline has just made, and what is no disk of the user's",
+			dangerous: []winLine{
+				ps(`Mount-VHD -Path D:\vms\prod.vhdx -Passthru | Initialize-Disk -Passthru | New-Partition -UseMaximumSize | Format-Volume -Confirm:$false`),
+				ps(`Get-Disk 1 | Initialize-Disk -Passthru | New-Partition -UseMaximumSize | Format-Volume -Confirm:$false`),
+				cmdl(`taskkill /f /im python.exe`),
+				ps(`Remove-Item .\tests, .\src -Recurse -Force`),
+			},
+			benign: []winLine{
+				ps(`New-VHD -Path $env:TEMP\t.vhdx -SizeBytes 64MB -Dynamic | Mount-VHD -Passthru | Initialize-Disk -Passthru | New-Partition -UseMaximumSize -AssignDriveLetter | Format-Volume -FileSystem NTFS -Confirm:$false`),
+				ps(`Mount-DiskImage -ImagePath $env:TEMP\scratch.vhdx -PassThru | Get-Disk | Initialize-Disk -PartitionStyle GPT`),
+				cmdl(`taskkill /f /im acme-devserver.exe`),
+				ps(`Stop-Process -Name webpack-dev-server -Force`),
+				ps(`Remove-Item .\playwright-report, .\test-results -Recurse -Force`),
+				cmdl(`rd /s /q blob-report`),
+			},
+		},
 	)
 }

@@ -279,6 +279,9 @@ var winRules = []*rule{
 				if !hasSw(args, "force") {
 					return false, ""
 				}
+				if v, ok := psFlag(args, "name", 2); ok && statelessHost(v) {
+					return false, ""
+				}
 				if hasSw(args, "name") || hasSw(args, "processname") {
 					return true, strings.Join(args, " ")
 				}
@@ -2187,7 +2190,16 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		l := lower(w.s)
 		if (l == "-path" || l == "-imagepath") && i+1 < len(first.args()) {
 			p := a.winAbs(first.args()[i+1].s)
-			return p != "" && a.inWork(p)
+			if p == "" {
+				return false
+			}
+			if first.name == "new-vhd" {
+				// a disk the line has just made: nothing on it yet,
+				// wherever its file lives
+				return true
+			}
+			cl, _ := a.winClassify(p)
+			return cl == wpInside // an image in the project or the temporary folder
 		}
 	}
 	return false
@@ -2299,7 +2311,10 @@ func statelessHost(image string) bool {
 	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild":
 		return true
 	}
-	return false
+	// a development server (acme-devserver, webpack-dev-server) serves
+	// files from disk and holds no work of its own
+	l := strings.ToLower(image)
+	return strings.Contains(l, "devserver") || strings.Contains(l, "dev-server")
 }
 
 // urlRunners are Windows programs that fetch code from a URL they are
