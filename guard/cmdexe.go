@@ -960,6 +960,16 @@ func (ws *winState) cmdLateWords(ops []word) []word {
 	return ops
 }
 
+// cmdCreatesFiles reports a cmd command that makes a file or folder
+// each time it runs.
+func cmdCreatesFiles(name string) bool {
+	switch strings.ToLower(name) {
+	case "md", "mkdir", "copy", "xcopy", "fsutil", "mklink":
+		return true
+	}
+	return false
+}
+
 // cmdVarTail marks where the literal tail of a word with an unknown
 // %VAR% begins: "%BUILD_OUT%\*" is the contents of whatever the variable
 // names, and in a batch file an unset variable expands to nothing, so
@@ -1089,17 +1099,22 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 						break
 					}
 				}
-				starts := false
+				starts, writes := false, false
 				for _, t := range body {
 					if t.kind == cWord && (strings.EqualFold(t.s, "start") || strings.EqualFold(t.s, "%0")) {
 						starts = true
 					}
+					writes = writes || t.kind == cRedir || t.kind == cWord && cmdCreatesFiles(t.s)
 				}
 				switch {
 				case n >= 500 && starts:
 					ws.emitWin(nil, "win-fork-bomb", "a loop starting processes without end")
 				case n == 1<<30:
 					ws.emitWin(nil, "win-endless-loop", "for /l without end")
+				case n >= 1_000_000 && writes:
+					// a million folders or files: the disk or the
+					// folder's index fills long before the loop ends
+					ws.emitWin(nil, "win-endless-loop", "for /l creating "+strconv.Itoa(n)+" files or folders")
 				}
 			}
 			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/r") && len(body) > 0 && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {

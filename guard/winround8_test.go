@@ -168,5 +168,21 @@ func init() {
 				cmdl(`rd /s /q blob-report`),
 			},
 		},
+		winClass{name: "loops that never end or fill the disk",
+			dangerous: []winLine{
+				cmdl(`for /l %i in (1,1,999999999) do md C:\fill\%i`),
+				cmdl(`for /l %i in (1,1,5000000) do echo x > C:\fill\%i.txt`),
+				gb(`while true; do cmd //c start cmd; done`),
+				gb(`while :; do cmd.exe /c start notepad.exe; done`),
+				gb(`while true; do powershell -c "Start-Process notepad"; done`),
+			},
+			benign: []winLine{
+				cmdl(`for /l %i in (1,1,10) do md C:\work\project\tmp\%i`),
+				cmdl(`for /l %i in (1,1,2000000) do @echo %i`),
+				gb(`for i in 1 2 3; do cmd //c start cmd; done`),
+				gb(`while true; do cmd //c start cmd; sleep 5; done`),
+				gb(`while true; do cmd //c dir; done`),
+			},
+		},
 	)
 }

@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shell dialects a command line can be written in. Context.Shell names
@@ -1237,6 +1239,28 @@ func winModelCacheRoot(rel string) bool {
 	case ".cache/huggingface", ".cache/huggingface/hub", ".cache/torch", ".cache/torch/hub", ".ollama", ".ollama/models", ".lmstudio", ".lmstudio/models",
 		".cache/lm-studio", "appdata/local/ollama", ".cache/whisper":
 		return true
+	}
+	return false
+}
+
+// winShellStarts reports arguments of cmd or PowerShell, started from a
+// POSIX shell (Git Bash), that start a program and return at once:
+// cmd //c start prog, powershell -c "Start-Process prog". In a loop that
+// is a fork bomb as much as prog & is.
+func (a *analysis) winShellStarts(args []*syntax.Word) bool {
+	for i, w := range args {
+		l := strings.ToLower(a.expandOne(w).s)
+		switch {
+		case l == "/c" || l == "//c" || l == "/k" || l == "//k":
+			if i+1 < len(args) {
+				next := strings.ToLower(a.expandOne(args[i+1]).s)
+				if next == "start" || strings.HasPrefix(next, "start ") {
+					return true
+				}
+			}
+		case strings.Contains(l, "start-process") || strings.HasPrefix(l, "saps ") || strings.HasPrefix(l, "start "):
+			return true
+		}
 	}
 	return false
 }
