@@ -522,6 +522,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && !hasSw(wargs(c), "whatif") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")
 		}
+		if c.in.kind == flowList && c.in.what == "the page file" && !hasSw(wargs(c), "whatif") {
+			// no page file: programs fail when memory runs short and
+			// no crash dump is written
+			ws.emitWin(c, "win-protection-weakened", "the page file removed")
+		}
 	case "set-location", "push-location":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "stackname"}, []string{"passthru"})
 		if p := psPathArg(pa); p != nil {
@@ -1926,6 +1931,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		for _, w := range args {
 			if l := strings.ToLower(w.s); strings.Contains(l, "win32_shadowcopy") && !strings.Contains(l, "where") {
 				return flow{kind: flowList, what: "every shadow copy"}
+			}
+			if l := strings.ToLower(w.s); strings.Contains(l, "win32_pagefilesetting") {
+				return flow{kind: flowList, what: "the page file"}
 			}
 		}
 		return flow{kind: flowList}

@@ -184,5 +184,19 @@ func init() {
 				gb(`while true; do cmd //c dir; done`),
 			},
 		},
+		winClass{name: "the page file removed and managed caches flushed",
+			dangerous: []winLine{
+				ps(`Get-CimInstance Win32_PageFileSetting | Remove-CimInstance`),
+				ps(`Get-WmiObject Win32_PageFileSetting | Remove-WmiObject`),
+				cmdl(`az redis flush -g prod-rg -n prod-cache --yes`),
+				ps(`az --subscription ops redis flush --resource-group rg --name c --yes`),
+				gb(`az redisenterprise database flush --cluster-name c -g rg`),
+			},
+			benign: []winLine{
+				ps(`Get-CimInstance Win32_PageFileSetting | Select-Object Name, InitialSize`),
+				ps(`az redis show -g prod-rg -n prod-cache`),
+				cmdl(`az redis list -g dev-rg -o table`),
+			},
+		},
 	)
 }
