@@ -819,6 +819,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if l == "popd" {
 			ws.shareCwd = ""
 		}
+		if l == "mklink" {
+			// mklink /J or /D LINK TARGET: a folder reached by another name
+			if sw, ops := cmdSwitches(words[1:]); (sw["j"] || sw["d"]) && len(ops) == 2 {
+				a.recordWinLink(ops[0], ops[1])
+			}
+		}
 	default:
 		c.name = canonicalName(l)
 		if l == "powershell" || l == "pwsh" {

@@ -1283,7 +1283,7 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			}
 		}
 	case "new-item":
-		pa := parsePSArgs(args, []string{"path", "name", "itemtype", "value", "type"}, []string{"force"})
+		pa := parsePSArgs(args, []string{"path", "name", "itemtype", "value", "type", "target"}, []string{"force"})
 		if p := psPathArg(pa); p != nil {
 			target := *p
 			if n, ok := pa.get("name"); ok && target.ok {
@@ -1297,6 +1297,13 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				return
 			}
 			if t, _ := pa.get("itemtype"); strings.EqualFold(t.s, "symboliclink") || strings.EqualFold(t.s, "junction") {
+				v, ok := pa.get("target")
+				if !ok {
+					v, ok = pa.get("value")
+				}
+				if ok {
+					ws.a.recordWinLink(target, v)
+				}
 				return
 			}
 			ws.winWrite(c, target, false)

@@ -198,5 +198,19 @@ func init() {
 				cmdl(`az redis list -g dev-rg -o table`),
 			},
 		},
+		winClass{name: "deletes through a junction or link made on the line",
+			dangerous: []winLine{
+				ps(`cmd /c mklink /J C:\work\project\tmp\link C:\Users\dev; Remove-Item C:\work\project\tmp\link\* -Recurse -Force`),
+				cmdl(`mklink /J tmp\h %USERPROFILE% & rd /s /q tmp\h\Documents`),
+				ps(`New-Item -ItemType Junction -Path .\tmp\d -Target C:\Users\dev\Documents; Remove-Item .\tmp\d\* -Recurse -Force`),
+				ps(`New-Item -ItemType SymbolicLink -Path .\w -Value C:\Windows\System32; Remove-Item .\w\drivers -Recurse -Force`),
+			},
+			benign: []winLine{
+				ps(`cmd /c mklink /J C:\work\project\tmp\link C:\Users\dev; Remove-Item C:\work\project\tmp\link`),
+				ps(`cmd /c mklink /J .\node_modules\lib C:\work\project\packages\lib; Remove-Item .\node_modules\lib\dist -Recurse -Force`),
+				cmdl(`mklink /D .\cfg C:\work\project\config\dev & dir .\cfg`),
+				ps(`New-Item -ItemType Junction -Path .\tmp\d -Target C:\Users\dev\Documents; Get-ChildItem .\tmp\d`),
+			},
+		},
 	)
 }

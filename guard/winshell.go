@@ -601,6 +601,32 @@ func winNative(p string) string {
 // share" for UNC paths, "//./physicaldrive0" for devices; "" when it
 // cannot be known.
 func (a *analysis) winAbs(p string) string {
+	q := a.winAbsPath(p)
+	if a.links != nil && q != "" {
+		// through a junction or link made earlier on the line
+		q = a.followLinks(q, strings.HasSuffix(p, `\`) || strings.HasSuffix(p, "/"))
+	}
+	return q
+}
+
+// recordWinLink remembers a junction or directory link made by mklink or
+// New-Item: deleting link\* deletes the target's contents.
+func (a *analysis) recordWinLink(link, target word) {
+	if !link.ok || !target.ok {
+		return
+	}
+	l, t := a.winAbsPath(link.s), a.winAbs(target.s)
+	if l == "" || t == "" || l == t {
+		return
+	}
+	if a.links == nil {
+		a.links = make(map[string]string)
+	}
+	a.links[l] = t
+}
+
+// winAbsPath is winAbs without following links.
+func (a *analysis) winAbsPath(p string) string {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		return ""
