@@ -265,13 +265,14 @@ func curlBundleEnds(s string, last byte) bool {
 // of the service that issued them. A GitHub token sent to api.github.com
 // signs a request in; the same token sent to any other host is given
 // away. A self-hosted instance keeps the service's name in its host
-// (gitlab.corp.example), so a host naming the service counts as its own.
+// (gitlab.corp.example, ghe.corp.example for GitHub Enterprise), so a
+// host naming the service counts as its own.
 var tokenIssuers = [...]struct {
 	word  string
 	hosts []string
 }{
-	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github"}},
-	{"gh_", []string{"github.com", "githubusercontent.com", "ghcr.io", "github"}},
+	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	{"gh_", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
 	{"gitlab", []string{"gitlab"}},
 	{"npm", []string{"npmjs.org", "npmjs.com", "npm"}},
 	{"nuget", []string{"nuget.org", "nuget"}},
@@ -307,7 +308,9 @@ func foreignToIssuer(name, host string) bool {
 	}
 	n := strings.ToLower(name)
 	for _, ti := range tokenIssuers {
-		if !strings.Contains(n, ti.word) {
+		// short words (gh_, hf_, ado_) only begin a name: HIGH_SCORE is
+		// no GitHub token
+		if strings.HasSuffix(ti.word, "_") && !strings.HasPrefix(n, ti.word) || !strings.Contains(n, ti.word) {
 			continue
 		}
 		for _, h := range ti.hosts {
