@@ -1224,6 +1224,8 @@ func (a *analysis) loopBomb(s *syntax.Stmt, w *syntax.WhileClause, origin string
 						// Git Bash's start (cmd's) opens the program and
 						// returns at once, as & does
 						spawns = spawns || len(n.Args) > 1
+					case "cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe":
+						spawns = spawns || a.winShellStarts(n.Args[1:])
 					case "setsid":
 						spawns = spawns || len(n.Args) > 2 && (n.Args[1].Lit() == "-f" || n.Args[1].Lit() == "--fork")
 					}

@@ -782,7 +782,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.terminalLaunch(words[1:])
 	case "robocopy":
 		c.name = "robocopy"
-		ws.cmdRobocopy(c, words[1:])
+		ws.cmdRobocopy(c, words[1:], true)
+	case "7z", "7za", "7zz", "rar":
+		c.name = l
+		ws.archiveMoves(c, words[1:])
 	case "copy", "xcopy", "move":
 		c.name = "cmd:" + l
 		ws.cmdCopy(c, words[1:])
@@ -815,6 +818,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		c.name = "cmd:" + l
 		if l == "popd" {
 			ws.shareCwd = ""
+		}
+		if l == "mklink" {
+			// mklink /J or /D LINK TARGET: a folder reached by another name
+			if sw, ops := cmdSwitches(words[1:]); (sw["j"] || sw["d"]) && len(ops) == 2 {
+				a.recordWinLink(ops[0], ops[1])
+			}
 		}
 	default:
 		c.name = canonicalName(l)
@@ -949,10 +958,35 @@ func (ws *winState) cmdLateWords(ops []word) []word {
 		if !w.ok && strings.Count(w.s, "%") >= 2 {
 			if v := ws.cmdLate(w.s); !strings.Contains(v, "%") {
 				ops[i] = word{s: v, ok: true}
+				continue
 			}
+			ops[i] = cmdVarTail(w)
 		}
 	}
 	return ops
+}
+
+// cmdCreatesFiles reports a cmd command that makes a file or folder
+// each time it runs.
+func cmdCreatesFiles(name string) bool {
+	switch strings.ToLower(name) {
+	case "md", "mkdir", "copy", "xcopy", "fsutil", "mklink":
+		return true
+	}
+	return false
+}
+
+// cmdVarTail marks where the literal tail of a word with an unknown
+// %VAR% begins: "%BUILD_OUT%\*" is the contents of whatever the variable
+// names, and in a batch file an unset variable expands to nothing, so
+// the same words reach the drive's root.
+func cmdVarTail(w word) word {
+	if strings.HasPrefix(w.s, "%") {
+		if i := strings.LastIndexByte(w.s, '%'); i > 0 {
+			w.tail = i + 1
+		}
+	}
+	return w
 }
 
 func (ws *winState) cmdDelayed(s string) (string, bool) {
@@ -1071,17 +1105,22 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 						break
 					}
 				}
-				starts := false
+				starts, writes := false, false
 				for _, t := range body {
 					if t.kind == cWord && (strings.EqualFold(t.s, "start") || strings.EqualFold(t.s, "%0")) {
 						starts = true
 					}
+					writes = writes || t.kind == cRedir || t.kind == cWord && cmdCreatesFiles(t.s)
 				}
 				switch {
 				case n >= 500 && starts:
 					ws.emitWin(nil, "win-fork-bomb", "a loop starting processes without end")
 				case n == 1<<30:
 					ws.emitWin(nil, "win-endless-loop", "for /l without end")
+				case n >= 1_000_000 && writes:
+					// a million folders or files: the disk or the
+					// folder's index fills long before the loop ends
+					ws.emitWin(nil, "win-endless-loop", "for /l creating "+strconv.Itoa(n)+" files or folders")
 				}
 			}
 			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/r") && len(body) > 0 && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
@@ -1329,14 +1368,19 @@ func (ws *winState) cmdRd(c *cmd, args []word) {
 	ws.dirTargets = false
 }
 
-func (ws *winState) cmdRobocopy(c *cmd, args []word) {
+// cmdRobocopy judges robocopy; withinProject false leaves mirrors from
+// one folder of the project into another to the rules by name, as
+// PowerShell build scripts keep their own trees in step with it.
+func (ws *winState) cmdRobocopy(c *cmd, args []word, withinProject bool) {
 	a := ws.a
 	sw, ops := cmdSwitches(args)
 	if sw["l"] {
 		return // /L lists what would be copied and deleted
 	}
 	if (sw["mir"] || sw["purge"]) && len(ops) >= 2 && ops[1].ok {
-		if p := a.winAbs(ops[1].s); p != "" && !ws.projectMirror(a.winAbs(ops[0].s), p) {
+		p := a.winAbs(ops[1].s)
+		inner := p != "" && a.inWork(a.winAbs(ops[0].s)) && p != a.workDir && a.inWork(p)
+		if p != "" && (withinProject || !inner) && !ws.projectMirror(a.winAbs(ops[0].s), p) && !ws.projectDeploy(ops[0], p) {
 			ws.winDeleteAbs(c, p, true, true, false)
 		}
 	}
@@ -1359,6 +1403,39 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word) {
 	}
 }
 
+// projectDeploy reports a mirror that keeps a copy: on a share or
+// another drive of no one's profile or system, of the project's own
+// folder (dist, publish), what a deploy does, or into a folder named as
+// its source (Documents to D:\Backup\Documents), what a backup does; in
+// the project, a vendored folder refreshed from the folder it copies
+// (test\fixtures from D:\data\fixtures). An empty folder mirrored
+// anywhere is a delete; the work directory itself (a stale copy mirrored
+// over the project), a profile, a system folder or a drive stay judged
+// as deletes.
+func (ws *winState) projectDeploy(src word, dst string) bool {
+	if !src.ok {
+		return false
+	}
+	sp := ws.a.winAbs(src.s)
+	if sp == "" || emptyFolderName(path.Base(sp)) {
+		return false
+	}
+	sameName := strings.EqualFold(path.Base(sp), path.Base(dst))
+	switch cl, _ := ws.a.winClassify(dst); cl {
+	case wpOutside:
+		return ws.a.inWork(sp) || sameName
+	case wpInside:
+		return !ws.a.inWork(sp) && sameName
+	}
+	return false
+}
+
+// emptyFolderName reports the name of a folder made empty to be mirrored
+// over another, the usual way to delete a deep tree with robocopy.
+func emptyFolderName(b string) bool {
+	return strings.HasPrefix(b, "empty") || b == "blank" || b == "null"
+}
+
 // projectMirror reports a mirror of a project folder into a copy of it
 // inside the project (backup\src from src): /MIR prunes only the copy.
 func (ws *winState) projectMirror(src, dst string) bool {
@@ -1367,7 +1444,7 @@ func (ws *winState) projectMirror(src, dst string) bool {
 		return false
 	}
 	sb := path.Base(src)
-	if sb == "empty" || strings.HasPrefix(sb, "empty") || sb == "blank" || sb == "null" {
+	if emptyFolderName(sb) {
 		return false
 	}
 	first, _, _ := strings.Cut(dst[len(wd)+1:], "/")
@@ -1375,6 +1452,7 @@ func (ws *winState) projectMirror(src, dst string) bool {
 	case "backup", "backups", "mirror", "snapshot", "snapshots", ".backup":
 		return true
 	}
+
 	// build output mirrored into a folder of its own (robocopy build
 	// preview /MIR): that folder only ever held copies of the build
 	srcFirst, _, _ := strings.Cut(src[len(wd)+1:], "/")

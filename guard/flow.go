@@ -374,7 +374,7 @@ func isSecretVar(name string) bool {
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(u, "_PAT") // a personal access token
 }
 
 // readerOpts are the options with an argument of commands that read

@@ -260,3 +260,71 @@ func curlBundleEnds(s string, last byte) bool {
 	}
 	return true
 }
+
+// tokenIssuers ties words in the names of secret variables to the hosts
+// of the service that issued them. A GitHub token sent to api.github.com
+// signs a request in; the same token sent to any other host is given
+// away. A self-hosted instance keeps the service's name in its host
+// (gitlab.corp.example, ghe.corp.example for GitHub Enterprise), so a
+// host naming the service counts as its own.
+var tokenIssuers = [...]struct {
+	word  string
+	hosts []string
+}{
+	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	{"gh_", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	{"gitlab", []string{"gitlab"}},
+	{"npm", []string{"npmjs.org", "npmjs.com", "npm"}},
+	{"nuget", []string{"nuget.org", "nuget"}},
+	{"pypi", []string{"pypi.org", "pypi"}},
+	{"openai", []string{"openai.com", "openai.azure.com"}},
+	{"anthropic", []string{"anthropic.com"}},
+	{"azdo", []string{"dev.azure.com", "visualstudio.com", "azure"}},
+	{"azure_devops", []string{"dev.azure.com", "visualstudio.com", "azure"}},
+	{"ado_", []string{"dev.azure.com", "visualstudio.com", "azure"}},
+	{"huggingface", []string{"huggingface.co", "hf.co"}},
+	{"hf_", []string{"huggingface.co", "hf.co"}},
+	{"slack", []string{"slack.com"}},
+	{"stripe", []string{"stripe.com"}},
+	{"sentry", []string{"sentry.io", "sentry"}},
+	{"docker", []string{"docker.com", "docker.io", "docker"}},
+	{"cloudflare", []string{"cloudflare.com"}},
+	{"vercel", []string{"vercel.com"}},
+	{"netlify", []string{"netlify.com"}},
+	{"heroku", []string{"heroku.com"}},
+	{"atlassian", []string{"atlassian.net", "atlassian.com"}},
+	{"jira", []string{"atlassian.net", "jira"}},
+	{"gemini", []string{"googleapis.com"}},
+}
+
+// foreignToIssuer reports a secret variable named for a known service
+// (GITHUB_TOKEN, OPENAI_API_KEY, AZDO_PAT) sent to host, a public host of
+// another service. Secrets named for no service may be meant for the
+// very host they go to, and stay with the rules for bare addresses.
+func foreignToIssuer(name, host string) bool {
+	host = strings.ToLower(host)
+	if host == "" || isLocalHost(host) || localOnlyName(host) {
+		return false
+	}
+	n := strings.ToLower(name)
+	for _, ti := range tokenIssuers {
+		// short words (gh_, hf_, ado_) only begin a name: HIGH_SCORE is
+		// no GitHub token
+		if strings.HasSuffix(ti.word, "_") && !strings.HasPrefix(n, ti.word) || !strings.Contains(n, ti.word) {
+			continue
+		}
+		for _, h := range ti.hosts {
+			if !strings.Contains(h, ".") {
+				if strings.Contains(host, h) {
+					return false
+				}
+				continue
+			}
+			if host == h || strings.HasSuffix(host, "."+h) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1152,7 +1152,22 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
 		return "credentials (" + s + ")", true
 	}
+	if deployedSettings(strings.ToLower(base)) {
+		return "a deployed environment's connection strings (" + s + ")", true
+	}
 	return "", false
+}
+
+// deployedSettings reports a .NET settings file (lower case name) of a
+// deployed environment: appsettings.Production.json and the like hold the
+// live database's connection string, where the Development file holds a
+// local one.
+func deployedSettings(base string) bool {
+	switch base {
+	case "appsettings.production.json", "appsettings.prod.json", "appsettings.staging.json", "connectionstrings.config":
+		return true
+	}
+	return false
 }
 
 // homeTokenFile reports a file below the home directory where a

@@ -1389,10 +1389,39 @@ func psExprStart(t string) bool {
 		return false
 	}
 	switch t[0] {
-	case '$', '(', '[', '\'', '"', '@', '{', '!', '+', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+	case '$', '(', '[', '\'', '"', '@', '{', '!', '+':
 		return true
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return psNumberStart(t)
 	case '-':
 		return len(t) > 1 && t[1] >= '0' && t[1] <= '9'
+	}
+	return false
+}
+
+// psNumberStart reports a token that PowerShell reads as a number (10,
+// 0x1F, 1e3, 64MB, 1..10, 5+3) rather than a command whose name begins
+// with a digit: 7z, 7za and 2to3 are programs.
+func psNumberStart(t string) bool {
+	l := strings.ToLower(t)
+	if strings.HasPrefix(l, "0x") {
+		return true
+	}
+	i := 0
+	for i < len(l) && (l[i] >= '0' && l[i] <= '9' || l[i] == '.' || l[i] == '_') {
+		i++
+	}
+	rest := l[i:]
+	if rest == "" || strings.IndexByte(",+-*/%)]};|=<>", rest[0]) >= 0 {
+		return true
+	}
+	if rest[0] == 'e' && len(rest) > 1 && (rest[1] >= '0' && rest[1] <= '9' || rest[1] == '-' || rest[1] == '+') {
+		return true
+	}
+	for _, suf := range [...]string{"kb", "mb", "gb", "tb", "pb", "ul", "lu", "uy", "us", "l", "d", "u", "y", "s", "n"} {
+		if r, ok := strings.CutPrefix(rest, suf); ok && (r == "" || strings.IndexByte(",+-*/%)]};|=<>.", r[0]) >= 0) {
+			return true
+		}
 	}
 	return false
 }

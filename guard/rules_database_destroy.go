@@ -66,6 +66,15 @@ var databaseDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "managed-cache-flush", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "emptying a cloud-managed cache (every key of every database)",
+		Suggestions: []string{"Delete only the keys you mean with the store's own client", "Flush a local or test instance instead"}, names: names("az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// az redis flush, az redisenterprise database flush: FLUSHALL
+			// run by the cloud's control plane
+			j := joinWords(c.args())
+			j = " " + j + " "
+			return strings.Contains(j, " redis flush ") || strings.Contains(j, " redisenterprise database flush "), strings.TrimSpace(j)
+		}},
 	{ID: "db-drop-object", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "dropping a database index, view, function or role",
 		Suggestions: suggDB, names: dbClients,
 		match: func(a *analysis, c *cmd) (bool, string) {

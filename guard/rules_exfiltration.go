@@ -78,6 +78,28 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "exfil-secret-var-foreign", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a service's token to another host",
+		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.ok {
+					continue
+				}
+				n := secretVarIn(w.s)
+				if n == "" {
+					n = winSecretVar(w.s)
+				}
+				if n == "" {
+					continue
+				}
+				for _, h := range destinations(c) {
+					if foreignToIssuer(n, h) {
+						return true, n + " → " + h
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-secrets-pipe", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or keys over the network",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -392,6 +392,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		ws.elevated(c, args)
 	case "wt":
 		ws.terminalLaunch(args)
+	case "robocopy":
+		// the same program cmd starts: /MIR deletes what the source lacks
+		ws.cmdRobocopy(c, args, false)
+	case "7z", "7za", "7zz", "rar":
+		ws.archiveMoves(c, args)
 	case "winrs":
 		ws.winrsPayload(c)
 	case "set-alias", "new-alias":
@@ -516,6 +521,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	case "remove-ciminstance", "remove-wmiobject":
 		if c.in.kind == flowList && c.in.what == "every shadow copy" && !hasSw(wargs(c), "whatif") {
 			ws.emitWin(c, "win-backup-delete", "every shadow copy")
+		}
+		if c.in.kind == flowList && c.in.what == "the page file" && !hasSw(wargs(c), "whatif") {
+			// no page file: programs fail when memory runs short and
+			// no crash dump is written
+			ws.emitWin(c, "win-protection-weakened", "the page file removed")
 		}
 	case "set-location", "push-location":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "stackname"}, []string{"passthru"})
@@ -851,6 +861,32 @@ func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool
 	}
 }
 
+// archiveMoves judges 7z a -sdel and rar a -df / rar m: the files put
+// in the archive are deleted, as tar --remove-files and zip -m do on the
+// POSIX side.
+func (ws *winState) archiveMoves(c *cmd, args []word) {
+	var ops []word
+	move := false
+	for _, w := range args {
+		switch l := lower(w.s); {
+		case l == "-sdel" || l == "-df":
+			move = true
+		case !strings.HasPrefix(l, "-"):
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) < 3 {
+		return
+	}
+	verb := lower(ops[0].s)
+	if verb == "m" && lower(strings.TrimSuffix(c.name, ".exe")) == "rar" {
+		move = true
+	}
+	if move && (verb == "a" || verb == "u" || verb == "m") {
+		ws.winDelete(c, ops[2:], true, false)
+	}
+}
+
 // winWipe judges a path overwritten with nothing (Copy-Item NUL X): a
 // pattern empties every file it names.
 func (ws *winState) winWipe(c *cmd, w word) {
@@ -908,7 +944,7 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 		if !t.ok {
 			// $dir\* with $dir unknown: could be anything
 			tl := t.s[min(t.tail, len(t.s)):]
-			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*") && t.tail > 0 {
+			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*" || tl == `\*.*` || tl == "/*.*") && t.tail > 0 {
 				ws.emitWin(c, "win-delete-outside", "an unknown folder's contents ("+t.s+")")
 			}
 			continue
@@ -1022,7 +1058,7 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"node_modules": true, "coverage": true, "testresults": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
 	".next": true, ".turbo": true, ".cache": true, "publish": true, "artifacts": true, "logs": true, "log": true, "tmp": true,
 	"temp": true, ".gradle": true, ".vs": true, "packages": true, "vendor": true, "__pycache__": true, ".nyc_output": true,
-	".parcel-cache": true, ".angular": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
+	".parcel-cache": true, ".angular": true, "playwright-report": true, "test-results": true, "blob-report": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
 	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
 	"x64": true, "x86": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
 
@@ -1247,7 +1283,7 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			}
 		}
 	case "new-item":
-		pa := parsePSArgs(args, []string{"path", "name", "itemtype", "value", "type"}, []string{"force"})
+		pa := parsePSArgs(args, []string{"path", "name", "itemtype", "value", "type", "target"}, []string{"force"})
 		if p := psPathArg(pa); p != nil {
 			target := *p
 			if n, ok := pa.get("name"); ok && target.ok {
@@ -1261,6 +1297,13 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				return
 			}
 			if t, _ := pa.get("itemtype"); strings.EqualFold(t.s, "symboliclink") || strings.EqualFold(t.s, "junction") {
+				v, ok := pa.get("target")
+				if !ok {
+					v, ok = pa.get("value")
+				}
+				if ok {
+					ws.a.recordWinLink(target, v)
+				}
 				return
 			}
 			ws.winWrite(c, target, false)
@@ -1496,7 +1539,12 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 			continue
 		}
 		if k == "headers" && psAuthHeader(w.s) {
-			continue // a token in the Authorization header signs the request in, as curl -H does
+			// a token in the Authorization header signs the request in,
+			// as curl -H does, unless the token is another service's
+			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
+				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
+			}
+			continue
 		}
 		ws.secretsLeaving(c, w, "")
 	}
@@ -1662,7 +1710,9 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			if p == "" {
 				continue
 			}
-			if d, _ := a.winSensitive(p); d != "" {
+			// the profile's stores, then the project's own secret
+			// files (.env, appsettings.Production.json) by name
+			if d, _ := a.sensitive(p, a.cwd); d != "" {
 				ws.emitWin(c, "win-exfil-secrets", d)
 				return
 			}
@@ -1717,7 +1767,7 @@ func winSecretVar(s string) string {
 				name = name[:j]
 			}
 			for _, sv := range secretVarNames {
-				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") {
+				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") || strings.HasSuffix(name, "_pat") {
 					return name
 				}
 			}
@@ -1888,6 +1938,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		for _, w := range args {
 			if l := strings.ToLower(w.s); strings.Contains(l, "win32_shadowcopy") && !strings.Contains(l, "where") {
 				return flow{kind: flowList, what: "every shadow copy"}
+			}
+			if l := strings.ToLower(w.s); strings.Contains(l, "win32_pagefilesetting") {
+				return flow{kind: flowList, what: "the page file"}
 			}
 		}
 		return flow{kind: flowList}

@@ -279,6 +279,9 @@ var winRules = []*rule{
 				if !hasSw(args, "force") {
 					return false, ""
 				}
+				if v, ok := psFlag(args, "name", 2); ok && statelessHost(v) {
+					return false, ""
+				}
 				if hasSw(args, "name") || hasSw(args, "processname") {
 					return true, strings.Join(args, " ")
 				}
@@ -497,6 +500,9 @@ var winRules = []*rule{
 			}
 			if c.name == "cmd:start" || c.name == "start-process" || c.name == "explorer" {
 				return false, ""
+			}
+			if u := dotnetScriptURL(args); u != "" {
+				return true, c.base + " script " + u
 			}
 			if c.name == "dotnet" && (len(args) == 0 || args[0].s != "run" && args[0].s != "exec" && !strings.HasSuffix(lower(args[0].s), ".dll")) {
 				return false, "" // dotnet build, test, restore of a folder run its build only
@@ -836,9 +842,12 @@ var winRules = []*rule{
 			return false, ""
 		}},
 	{ID: "win-kill-everything", Level: LevelHigh, Category: CategorySystem, Description: "killing every process",
-		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process"),
+		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
+			if c.name == "wmic" {
+				return wmicKillsAll(args), strings.Join(args, " ")
+			}
 			if c.name == "taskkill" {
 				v, _ := swVal(args, "im")
 				if v == "*" || v == "*.exe" {
@@ -926,7 +935,7 @@ var winRules = []*rule{
 			case "fsutil":
 				return strings.Contains(j, "usn") && strings.Contains(j, "deletejournal"), j
 			case "set-psreadlineoption":
-				return strings.Contains(j, "savenothing"), j
+				return strings.Contains(j, "savenothing") || psHistoryDiscarded(args), j
 			case "limit-eventlog":
 				return strings.Contains(j, "overwriteolder") || strings.Contains(j, "maximumsize"), j
 			case "clear-eventlog", "remove-eventlog":
@@ -1417,7 +1426,8 @@ var winRules = []*rule{
 		}},
 	{ID: "win-lolbin-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running remote or script code through a Windows system binary (mshta, regsvr32, rundll32, msiexec)",
 		Suggestions: []string{"Download the installer, check it, then run it"},
-		names:       names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control"),
+		names: names("mshta", "regsvr32", "rundll32", "msiexec", "bitsadmin", "cmstp", "installutil", "regasm", "regsvcs", "msxsl", "odbcconf", "pcalua", "wmic", "msbuild", "control",
+			"xwizard", "wscript", "cscript"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
@@ -1447,6 +1457,15 @@ var winRules = []*rule{
 				return hasURL(args), j
 			case "control":
 				return anyContains(args, ".cpl") && anyContains(args, "temp", "appdata", "downloads", `\\`), j
+			case "wscript", "cscript":
+				// a script taken from another machine's share or a URL,
+				// whatever its extension: //E: names the engine
+				for _, s := range args {
+					if strings.HasPrefix(s, `\\`) || strings.Contains(s, "://") {
+						return true, s
+					}
+				}
+				return false, ""
 			}
 			return hasURL(args), j
 		}},
@@ -1457,9 +1476,11 @@ var winRules = []*rule{
 			if c.name == "mshta" {
 				return len(args) > 0 && !hasURL(args) && !anyContains(args, "vbscript:", "javascript:"), ""
 			}
+			// //E:JScript runs a file of any name (r.txt, r.log) as a script
+			engine := hasSw(args, "e")
 			for _, s := range args {
 				if (strings.Contains(s, "temp") || strings.Contains(s, "appdata") || strings.Contains(s, "public") || strings.Contains(s, "downloads") || hasURL([]string{s})) &&
-					(strings.HasSuffix(s, ".vbs") || strings.HasSuffix(s, ".js") || strings.HasSuffix(s, ".jse") || strings.HasSuffix(s, ".vbe") || strings.HasSuffix(s, ".wsf")) {
+					(engine && !strings.HasPrefix(s, "/") || strings.HasSuffix(s, ".vbs") || strings.HasSuffix(s, ".js") || strings.HasSuffix(s, ".jse") || strings.HasSuffix(s, ".vbe") || strings.HasSuffix(s, ".wsf")) {
 					return true, s
 				}
 			}
@@ -2169,7 +2190,16 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 		l := lower(w.s)
 		if (l == "-path" || l == "-imagepath") && i+1 < len(first.args()) {
 			p := a.winAbs(first.args()[i+1].s)
-			return p != "" && a.inWork(p)
+			if p == "" {
+				return false
+			}
+			if first.name == "new-vhd" {
+				// a disk the line has just made: nothing on it yet,
+				// wherever its file lives
+				return true
+			}
+			cl, _ := a.winClassify(p)
+			return cl == wpInside // an image in the project or the temporary folder
 		}
 	}
 	return false
@@ -2202,6 +2232,37 @@ func winLogShrunk(args []string) bool {
 		}
 	}
 	return false
+}
+
+// psHistoryDiscarded reports Set-PSReadLineOption arguments (lower case)
+// that keep the session's commands from the history file: a save path of
+// the null device, or a history of at most one command.
+func psHistoryDiscarded(args []string) bool {
+	if v, ok := psFlag(args, "historysavepath", 8); ok {
+		switch strings.Trim(v, `"'`) {
+		case "", "nul", "nul:", `\\.\nul`, "$null", "/dev/null": // "" is $null
+			return true
+		}
+	}
+	v, ok := psFlag(args, "maximumhistorycount", 4)
+	return ok && (v == "0" || v == "1")
+}
+
+// wmicKillsAll reports wmic process ... call terminate (lower case
+// arguments) over every process: no where clause, or one that only
+// excludes (name!='System', not name='x').
+func wmicKillsAll(args []string) bool {
+	if len(args) == 0 || args[0] != "process" || !anyContains(args, "terminate", "delete") {
+		return false
+	}
+	for i, a := range args {
+		if a != "where" || i+1 >= len(args) {
+			continue
+		}
+		f := args[i+1]
+		return strings.Contains(f, "!=") || strings.Contains(f, "<>") || strings.HasPrefix(f, "not ") || strings.Contains(f, "like '%'")
+	}
+	return true
 }
 
 // winLoopbackProxy reports a proxy setting that names only this machine
@@ -2250,7 +2311,10 @@ func statelessHost(image string) bool {
 	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild":
 		return true
 	}
-	return false
+	// a development server (acme-devserver, webpack-dev-server) serves
+	// files from disk and holds no work of its own
+	l := strings.ToLower(image)
+	return strings.Contains(l, "devserver") || strings.Contains(l, "dev-server")
 }
 
 // urlRunners are Windows programs that fetch code from a URL they are
@@ -2258,6 +2322,22 @@ func statelessHost(image string) bool {
 // scriptlets, installers).
 var urlRunners = map[string]bool{"presentationhost": true, "ieexec": true, "msiexec": true, "mshta": true, "regsvr32": true,
 	"add-appxpackage": true, "appinstaller": true, "cmstp": true, "installutil": true, "rundll32": true}
+
+// dotnetScriptURL returns the URL that dotnet script (the dotnet-script
+// tool) is told to fetch and run, or "".
+func dotnetScriptURL(args []word) string {
+	if len(args) < 2 || args[0].s != "script" {
+		return ""
+	}
+	for _, w := range args[1:] {
+		if l := lower(w.s); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+			if !isLocalHost(hostOf(l)) {
+				return w.s
+			}
+		}
+	}
+	return ""
+}
 
 // legacyFeature reports a Windows feature kept only for old software
 // that opens a hole: PowerShell 2 (no logging, no AMSI), SMB1, telnet,

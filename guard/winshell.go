@@ -3,6 +3,8 @@ package guard
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shell dialects a command line can be written in. Context.Shell names
@@ -599,6 +601,32 @@ func winNative(p string) string {
 // share" for UNC paths, "//./physicaldrive0" for devices; "" when it
 // cannot be known.
 func (a *analysis) winAbs(p string) string {
+	q := a.winAbsPath(p)
+	if a.links != nil && q != "" {
+		// through a junction or link made earlier on the line
+		q = a.followLinks(q, strings.HasSuffix(p, `\`) || strings.HasSuffix(p, "/"))
+	}
+	return q
+}
+
+// recordWinLink remembers a junction or directory link made by mklink or
+// New-Item: deleting link\* deletes the target's contents.
+func (a *analysis) recordWinLink(link, target word) {
+	if !link.ok || !target.ok {
+		return
+	}
+	l, t := a.winAbsPath(link.s), a.winAbs(target.s)
+	if l == "" || t == "" || l == t {
+		return
+	}
+	if a.links == nil {
+		a.links = make(map[string]string)
+	}
+	a.links[l] = t
+}
+
+// winAbsPath is winAbs without following links.
+func (a *analysis) winAbsPath(p string) string {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		return ""
@@ -979,6 +1007,16 @@ func profileTokenStore(p string) string {
 	if strings.Contains(p, "/local storage") || strings.Contains(p, "/session storage") {
 		return "an application's saved sessions " + p
 	}
+	if strings.Contains(p, "/appdata/") {
+		// an Electron client's cookie jar (Teams, Slack, Discord) holds
+		// its sessions; a package feed's settings its passwords
+		switch path.Base(p) {
+		case "cookies", "cookies-journal":
+			return "an application's cookies " + p
+		case "nuget.config":
+			return "package feed credentials " + p
+		}
+	}
 	switch path.Base(p) {
 	case ".credentials.json", "credentials.json", "credentials", "auth.json", "token", "token.json", ".token", "tokens.json",
 		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey":
@@ -1090,7 +1128,7 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/session manager/knowndlls") || strings.Contains(k, "/control/safeboot/alternateshell") ||
 		strings.Contains(k, "/shellserviceobjectdelayload") || strings.Contains(k, "/browser helper objects") ||
 		strings.Contains(k, "/shellexecutehooks") || strings.Contains(k, "/control/session manager/setupexecute") ||
-		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll"):
+		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll") || officeStartupValue(k):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
 		strings.Contains(k, "/control/wmi/autologger") ||
@@ -1101,7 +1139,9 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/wordwheelquery") || strings.Contains(k, "/shell/bagmru") || strings.Contains(k, "/shell/bags") || strings.Contains(k, "/bam/state") ||
 		strings.Contains(k, "/appcompatcache") || strings.Contains(k, "/appcompatflags/compatibility assistant"):
 		return regHistory
-	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") || strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
+	case strings.Contains(k, "windows defender") || strings.Contains(k, "/windowsfirewall") || strings.Contains(k, "windows/windowsupdate") ||
+		strings.Contains(k, "microsoft/windowsupdate/ux/settings") || // updates paused, deferred
+		strings.Contains(k, "/sharedaccess/parameters/firewallpolicy") ||
 		// System Restore, SmartScreen and the policy that runs every
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
@@ -1124,6 +1164,25 @@ func classifyRegKey(k string) regClass {
 		return regCredHive
 	}
 	return regNone
+}
+
+// officeStartupValue reports an Office application's OPEN, OPEN1, ...
+// value under Options: the add-ins (.xll, .xlam, .wll) it loads at every
+// start, an add-in trusted without the add-in dialog.
+func officeStartupValue(k string) bool {
+	if !strings.Contains(k, "/office/") {
+		return false
+	}
+	i := strings.LastIndex(k, "/options/open")
+	if i < 0 {
+		return false
+	}
+	for _, r := range k[i+len("/options/open"):] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // envHijackValue reports a saved environment value (key/value) that
@@ -1206,6 +1265,28 @@ func winModelCacheRoot(rel string) bool {
 	case ".cache/huggingface", ".cache/huggingface/hub", ".cache/torch", ".cache/torch/hub", ".ollama", ".ollama/models", ".lmstudio", ".lmstudio/models",
 		".cache/lm-studio", "appdata/local/ollama", ".cache/whisper":
 		return true
+	}
+	return false
+}
+
+// winShellStarts reports arguments of cmd or PowerShell, started from a
+// POSIX shell (Git Bash), that start a program and return at once:
+// cmd //c start prog, powershell -c "Start-Process prog". In a loop that
+// is a fork bomb as much as prog & is.
+func (a *analysis) winShellStarts(args []*syntax.Word) bool {
+	for i, w := range args {
+		l := strings.ToLower(a.expandOne(w).s)
+		switch {
+		case l == "/c" || l == "//c" || l == "/k" || l == "//k":
+			if i+1 < len(args) {
+				next := strings.ToLower(a.expandOne(args[i+1]).s)
+				if next == "start" || strings.HasPrefix(next, "start ") {
+					return true
+				}
+			}
+		case strings.Contains(l, "start-process") || strings.HasPrefix(l, "saps ") || strings.HasPrefix(l, "start "):
+			return true
+		}
 	}
 	return false
 }
