@@ -297,13 +297,18 @@ var tokenIssuers = [...]struct {
 	{"gemini", []string{"googleapis.com"}},
 }
 
-// foreignToIssuer reports a secret variable named for a known service
-// (GITHUB_TOKEN, OPENAI_API_KEY, AZDO_PAT) sent to host, a public host of
-// another service. Secrets named for no service may be meant for the
-// very host they go to, and stay with the rules for bare addresses.
+// foreignToIssuer reports a secret variable named for a service
+// (GITHUB_TOKEN, OPENAI_API_KEY, AZDO_PAT, LINEAR_API_KEY) sent to host,
+// a public host that is not the service's: for the services of
+// tokenIssuers, none of their hosts; for others, a host without the name's
+// first word in it. Secrets named for no service may be meant for the
+// very host they go to, and bare addresses have rules of their own.
 func foreignToIssuer(name, host string) bool {
 	host = strings.ToLower(host)
-	if host == "" || isLocalHost(host) || localOnlyName(host) {
+	if host == "" || isLocalHost(host) || localOnlyName(host) || !strings.Contains(host, ".") || strings.Contains(host, "$") {
+		return false
+	}
+	if _, ok := parseIP(host); ok {
 		return false
 	}
 	n := strings.ToLower(name)
@@ -326,5 +331,15 @@ func foreignToIssuer(name, host string) bool {
 		}
 		return true
 	}
-	return false
+	service, _, _ := strings.Cut(n, "_")
+	return len(service) >= 3 && !genericSecretWords[service] && !strings.Contains(host, service)
 }
+
+// genericSecretWords are the words of secret variables' names that name
+// no service (API_TOKEN, DEPLOY_KEY, CI_JOB_TOKEN).
+var genericSecretWords = map[string]bool{"api": true, "auth": true, "access": true, "secret": true, "private": true, "app": true,
+	"my": true, "user": true, "session": true, "token": true, "password": true, "passwd": true, "client": true, "service": true,
+	"bot": true, "admin": true, "root": true, "prod": true, "production": true, "dev": true, "test": true, "staging": true,
+	"local": true, "deploy": true, "webhook": true, "refresh": true, "bearer": true, "basic": true, "master": true, "signing": true,
+	"encryption": true, "jwt": true, "ssh": true, "gpg": true, "pat": true, "job": true, "build": true, "release": true, "key": true,
+	"db": true, "database": true, "server": true, "backend": true, "frontend": true, "web": true, "http": true, "oauth": true}

@@ -78,28 +78,6 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "exfil-secret-var-foreign", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a service's token to another host",
-		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range c.args() {
-				if w.ok {
-					continue
-				}
-				n := secretVarIn(w.s)
-				if n == "" {
-					n = winSecretVar(w.s)
-				}
-				if n == "" {
-					continue
-				}
-				for _, h := range destinations(c) {
-					if foreignToIssuer(n, h) {
-						return true, n + " → " + h
-					}
-				}
-			}
-			return false, ""
-		}},
 	{ID: "exfil-secrets-pipe", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or keys over the network",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -625,8 +603,15 @@ var exfiltrationRules = []*rule{
 				if w.ok {
 					continue
 				}
-				if n := plainSecretVar(w.s); n != "" {
-					if h := otherServiceHost(n, destinations(c)); h != "" {
+				n := plainSecretVar(w.s)
+				if n == "" {
+					n = winSecretVar(w.s)
+				}
+				if n == "" {
+					continue
+				}
+				for _, h := range destinations(c) {
+					if foreignToIssuer(n, h) {
 						return true, "$" + n + " → " + h
 					}
 				}
@@ -816,36 +801,3 @@ var (
 	postedItems  = map[string]bool{"pr": true, "issue": true, "release": true, "discussion": true, "mr": true, "gist": true}
 	postingVerbs = map[string]bool{"comment": true, "create": true, "edit": true, "review": true, "close": true, "note": true, "reopen": true}
 )
-
-// genericSecretWords are the words of secret variables' names that name
-// no service (API_TOKEN, DEPLOY_KEY, CI_JOB_TOKEN).
-var genericSecretWords = map[string]bool{"api": true, "auth": true, "access": true, "secret": true, "private": true, "app": true,
-	"my": true, "user": true, "session": true, "token": true, "password": true, "passwd": true, "client": true, "service": true,
-	"bot": true, "admin": true, "root": true, "prod": true, "production": true, "dev": true, "test": true, "staging": true,
-	"local": true, "deploy": true, "webhook": true, "refresh": true, "bearer": true, "basic": true, "master": true, "signing": true,
-	"encryption": true, "jwt": true, "ssh": true, "gpg": true, "pat": true, "job": true, "build": true, "release": true, "key": true,
-	"db": true, "database": true, "server": true, "backend": true, "frontend": true, "web": true, "http": true, "oauth": true}
-
-// otherServiceHost returns the first host among hosts that a secret
-// variable named for a service (OPENAI_API_KEY, GITHUB_TOKEN) does not
-// belong to: no label of the host carries the service's name. Variables
-// that name no service, and local hosts, are left alone.
-func otherServiceHost(name string, hosts []string) string {
-	service, _, _ := strings.Cut(strings.ToLower(name), "_")
-	if len(service) < 3 || genericSecretWords[service] {
-		return ""
-	}
-	for _, h := range hosts {
-		h = strings.ToLower(h)
-		if h == "" || isLocalHost(h) || !strings.Contains(h, ".") || strings.Contains(h, "$") {
-			continue
-		}
-		if _, ok := parseIP(h); ok {
-			continue // a bare address has rules of its own
-		}
-		if !strings.Contains(h, service) {
-			return h
-		}
-	}
-	return ""
-}

@@ -21,7 +21,7 @@ func init() {
 				gb(`curl -H "Authorization: Bearer $NPM_TOKEN" https://registry.npmjs.org/-/whoami`),
 				gb(`curl -H "Authorization: Bearer $API_TOKEN" https://api.acme.dev/v1/me`),
 				gb(`curl -H "Authorization: token $GH_TOKEN" https://ghe.corp.example/api/v3/user`),
-				gb(`curl -H "X-Score: $HIGH_SCORE_TOKEN" https://x.example.org/s`),
+				gb(`curl -H "X-Score: $HIGHSCORE_TOKEN" https://highscore.example.org/s`),
 				gb(`curl -H "Authorization: Bearer $GITHUB_TOKEN" http://localhost:3000/hook`),
 				ps(`irm https://api.openai.com/v1/models -Headers @{Authorization="Bearer $env:OPENAI_API_KEY"}`),
 				ps(`irm https://api.github.com/user -Headers @{Authorization="Bearer $env:GITHUB_TOKEN"}`),
