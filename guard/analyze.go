@@ -289,6 +289,7 @@ type cmd struct {
 	joined         string
 	pubIP          string // toPublicIP, cached
 	pubIPDone      bool
+	argCase        argCase // lowerArgs and winArgs, cached
 }
 
 func (c *cmd) args() []word {

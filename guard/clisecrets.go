@@ -90,11 +90,10 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 	if sendVerbs[c.name] {
 		verb = -1 // busybox ftpput HOST REMOTE LOCAL: the program is the verb
 	} else {
-		for i, w := range args {
+		for i, l := range c.lowerArgs() {
 			if i > 3 {
 				break
 			}
-			l := lower(w.s)
 			if sendVerbs[l] || copyVerbs[l] {
 				verb = i
 				break
@@ -107,7 +106,7 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 		}
 	}
 	rest := args[verb+1:]
-	if verb >= 0 && copyVerbs[lower(args[verb].s)] {
+	if verb >= 0 && copyVerbs[c.lowerArgs()[verb]] {
 		remote := false
 		for _, w := range args { // restic -r rest:https://... backup: the destination comes first
 			v := w.s

@@ -400,8 +400,9 @@ func dbURLDestroy(c *cmd) string {
 	if target == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
 		return ""
 	}
+	low := c.lowerArgs()
 	for i, w := range args {
-		l := lower(w.s)
+		l := low[i]
 		if strings.HasPrefix(l, "-") {
 			continue
 		}

@@ -11,19 +11,9 @@ import (
 // pipeline, the working directory and what was downloaded.
 
 // wargs are a command's arguments in lower case, with Git Bash's //x
-// written /x.
-func wargs(c *cmd) []string {
-	args := c.args()
-	out := make([]string, len(args))
-	for i, w := range args {
-		s := strings.ToLower(w.s)
-		if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
-			s = s[1:]
-		}
-		out[i] = s
-	}
-	return out
-}
+// written /x. The slice is the command's cached one: read it, never
+// change it.
+func wargs(c *cmd) []string { return c.winArgs() }
 
 // hasSw reports a switch /x or -x (also /x:value).
 func hasSw(args []string, names ...string) bool {

@@ -1,0 +1,78 @@
+package guard
+
+import "strings"
+
+// argCase keeps a command's arguments in lower case for the rules that
+// compare them case-insensitively. Dozens of rules run on every command
+// and each lowered the same words again, which was a large share of a
+// decision; computing them once per command removes that. The words can
+// still change after a rule has asked (routing rewrites Windows paths in
+// place, unwrapping drops words), so the cache remembers the text it was
+// made from and is rebuilt when that differs: a comparison of string
+// headers, far cheaper than lowering.
+type argCase struct {
+	from  []string // each argument's text when the cache was built
+	low   []string // strings.ToLower of each
+	win   []string // low with Git Bash's //x written /x (see wargs)
+	ok    bool
+	winOK bool
+}
+
+// lowerArgs returns the command's arguments in lower case. The slice is
+// shared: callers must not change it (its capacity ends at its length, so
+// an append copies).
+func (c *cmd) lowerArgs() []string {
+	args := c.args()
+	k := &c.argCase
+	if k.ok && k.same(args) {
+		return k.low
+	}
+	n := len(args)
+	buf := make([]string, 2*n)
+	k.from, k.low, k.win, k.ok, k.winOK = buf[:n:n], buf[n:], nil, true, false
+	for i, w := range args {
+		k.from[i] = w.s
+		k.low[i] = strings.ToLower(w.s)
+	}
+	return k.low
+}
+
+// winArgs returns lowerArgs with Git Bash's //x switches written /x,
+// shared as lowerArgs is.
+func (c *cmd) winArgs() []string {
+	low := c.lowerArgs()
+	k := &c.argCase
+	if k.winOK {
+		return k.win
+	}
+	k.win, k.winOK = low, true
+	for i, s := range low {
+		if !gitBashSwitch(s) {
+			continue
+		}
+		if k.win == nil || &k.win[0] == &low[0] {
+			k.win = append([]string(nil), low...)[:len(low):len(low)]
+		}
+		k.win[i] = s[1:]
+	}
+	return k.win
+}
+
+// gitBashSwitch reports a switch Git Bash needs written //x so that it
+// is not taken for a path.
+func gitBashSwitch(s string) bool {
+	return strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/'
+}
+
+// same reports whether args are still the words the cache was built from.
+func (k *argCase) same(args []word) bool {
+	if len(args) != len(k.from) {
+		return false
+	}
+	for i := range args {
+		if args[i].s != k.from[i] {
+			return false
+		}
+	}
+	return true
+}
