@@ -308,18 +308,7 @@ func (c *cmd) line() string {
 		c.joined = c.text
 		return c.joined
 	}
-	n := 0
-	for _, w := range c.words {
-		n += len(w.s) + 1
-	}
-	b := make([]byte, 0, n)
-	for i, w := range c.words {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, w.s...)
-	}
-	c.joined = string(b)
+	c.joined = joinWords(c.words)
 	return c.joined
 }
 

@@ -16,6 +16,9 @@ type argCase struct {
 	win   []string // low with Git Bash's //x written /x (see wargs)
 	ok    bool
 	winOK bool
+	// small holds from and low of a short command, which most are, so
+	// that the cache costs no allocation
+	small [12]string
 }
 
 // lowerArgs returns the command's arguments in lower case. The slice is
@@ -24,12 +27,15 @@ type argCase struct {
 func (c *cmd) lowerArgs() []string {
 	args := c.args()
 	k := &c.argCase
-	if k.ok && k.same(args) {
+	if k.ok && k.own() && k.same(args) {
 		return k.low
 	}
 	n := len(args)
-	buf := make([]string, 2*n)
-	k.from, k.low, k.win, k.ok, k.winOK = buf[:n:n], buf[n:], nil, true, false
+	buf := k.small[:]
+	if 2*n > len(buf) {
+		buf = make([]string, 2*n)
+	}
+	k.from, k.low, k.win, k.ok, k.winOK = buf[:n:n], buf[n:2*n:2*n], nil, true, false
 	for i, w := range args {
 		k.from[i] = w.s
 		k.low[i] = strings.ToLower(w.s)
@@ -62,6 +68,14 @@ func (c *cmd) winArgs() []string {
 // is not taken for a path.
 func gitBashSwitch(s string) bool {
 	return strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/'
+}
+
+// own reports that the cache is not one copied with its command (a
+// subcommand is a copy of its parent): a copy's slices would point into
+// the parent's small array, which the parent may overwrite.
+func (k *argCase) own() bool {
+	n := len(k.from)
+	return n == 0 || 2*n > len(k.small) || &k.from[0] == &k.small[0]
 }
 
 // same reports whether args are still the words the cache was built from.

@@ -20,7 +20,7 @@ var cliDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "-") {
 					break
 				}
-				if destroyVerbs[low[i]] || colonDestroyVerb(w.s) {
+				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) {
 					verb = i
 					break
 				}
@@ -57,7 +57,7 @@ var cliDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "-") {
 					continue
 				}
-				if destroyVerbs[low[i]] || colonDestroyVerb(w.s) || hyphenDestroyVerb(w.s) {
+				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) || hyphenDestroyVerb(low[i]) {
 					verb = i
 					break
 				}
