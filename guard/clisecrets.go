@@ -14,7 +14,7 @@ func cliSecretOutput(c *cmd) string {
 	if fetchers[c.name] || socketTools[c.name] || c.name == "echo" || c.name == "printf" || c.name == "cat" || c.name == "grep" {
 		return ""
 	}
-	args := c.args()
+	args, low := c.args(), c.lowerArgs()
 	var sub []string
 	for i, w := range args {
 		if i > 8 || len(sub) >= 4 {
@@ -23,7 +23,7 @@ func cliSecretOutput(c *cmd) string {
 		if strings.HasPrefix(w.s, "-") || !w.ok {
 			continue
 		}
-		for _, p := range strings.Split(lower(w.s), ":") {
+		for p := range strings.SplitSeq(low[i], ":") {
 			if p != "" {
 				sub = append(sub, p)
 			}

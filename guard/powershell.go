@@ -1263,9 +1263,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		nameWord := ws.psWord(ft, item)
 		words = append(words, nameWord)
 		for _, t := range stage[1:] {
-			if sp, ok := ws.splats[strings.ToLower(strings.TrimPrefix(t.text, "@"))]; ok && len(t.text) > 1 && t.text[0] == '@' {
-				words = append(words, sp...)
-				continue
+			// only @name splats: lowering every word for the look-up
+			// was a share of the allocations of a PowerShell line
+			if len(t.text) > 1 && t.text[0] == '@' {
+				if sp, ok := ws.splats[strings.ToLower(t.text[1:])]; ok {
+					words = append(words, sp...)
+					continue
+				}
 			}
 			words = append(words, ws.psWord(t.text, item))
 		}

@@ -160,6 +160,9 @@ func (a *analysis) msysPaths() bool {
 // "/C:\Users\x", in the normal form "/c:/users/x"; "" for other paths.
 func winFromClean(p string) string {
 	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		if winNormal(p[1:]) {
+			return p // what normWinAbs(p[1:]) returns, without allocating
+		}
 		return normWinAbs(p[1:])
 	}
 	if len(p) >= 3 && p[0] == '/' && p[1] == '/' { // "//server/share"
@@ -169,6 +172,23 @@ func winFromClean(p string) string {
 }
 
 func isDriveLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// winNormal reports that normWinAbs(p) is "/"+p: p is already lower
+// case, uses forward slashes, has no empty or dot segments and does not
+// end in a slash. Paths are normalised again and again during a decision,
+// and most already are.
+func winNormal(p string) bool {
+	if len(p) <= 3 || p[2] != '/' || p[0] == '/' || p[0] == '.' || p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' || c >= 'A' && c <= 'Z' || (c == '/' || c == '.') && i > 0 && p[i-1] == '/' {
+			return false
+		}
+	}
+	return true
+}
 
 // normWinAbs turns an absolute Windows path "C:\Users\X\..\y" into the
 // normal form used for comparisons: "/c:/users/y".
@@ -671,6 +691,9 @@ func (a *analysis) winAbs(p string) string {
 // cleanWin cleans a path in normal form, never climbing above a drive.
 func (a *analysis) cleanWin(p string) string {
 	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		if winNormal(p[1:]) {
+			return p // what normWinAbs(p[1:]) returns, without allocating
+		}
 		return normWinAbs(p[1:])
 	}
 	return path.Clean(p)
