@@ -43,18 +43,18 @@ var (
 // rewriteDialect returns src rewritten from zsh or fish into bash, and
 // whether anything changed.
 func rewriteDialect(src string) (string, bool) {
-	out := zshQualifier.ReplaceAllString(src, "$1")
-	out = zshNameQualifier.ReplaceAllString(out, "$1$3")
-	out = zshNegatedGroup.ReplaceAllString(out, "$1*")
-	out = zshTempSubst.ReplaceAllString(out, "$1<(")
-	out = zshEvalFlag.ReplaceAllString(out, "$$(eval echo \"$$$1\")")
+	out := replaceWith(zshQualifier, src, "(", "$1")
+	out = replaceWith(zshNameQualifier, out, "(", "$1$3")
+	out = replaceWith(zshNegatedGroup, out, "^(", "$1*")
+	out = replaceWith(zshTempSubst, out, "=(", "$1<(")
+	out = replaceWith(zshEvalFlag, out, "${(", "$$(eval echo \"$$$1\")")
 	out = zshJoin(out)
 	// ${(s:SEP:)VAR} splits VAR at SEP: the same words as ${VAR//SEP/ }
-	out = zshSplitFlag.ReplaceAllString(out, "$${$2//$1/ }")
+	out = replaceWith(zshSplitFlag, out, "${(s:", "$${$2//$1/ }")
 	out = zshLiterals(out)
-	out = zshIndirect.ReplaceAllString(out, "$${!$1}")
-	out = zshParamFlag.ReplaceAllString(out, "${")
-	out = zshForceOp.ReplaceAllString(out, "${")
+	out = replaceWith(zshIndirect, out, "${(P)", "$${!$1}")
+	out = replaceWith(zshParamFlag, out, "${(", "${")
+	out = replaceWith(zshForceOp, out, "${", "${")
 	out = unnestParams(out)
 	for i := 0; i < 4 && strings.Contains(out, "${:-"); i++ {
 		out = zshEmptyName.ReplaceAllString(out, "$1")
@@ -66,6 +66,17 @@ func rewriteDialect(src string) (string, bool) {
 		out = m[1] + " do " + m[2] + "; done"
 	}
 	return out, out != src
+}
+
+// replaceWith is re.ReplaceAllString(s, repl) for a pattern that only
+// matches text containing lit: every line bash cannot parse comes here,
+// and most contain none of the zsh forms, so the literal test spares
+// running each expression over the whole line.
+func replaceWith(re *regexp.Regexp, s, lit, repl string) string {
+	if !strings.Contains(s, lit) {
+		return s
+	}
+	return re.ReplaceAllString(s, repl)
 }
 
 // fishLike reports text using fish's block syntax.
