@@ -108,9 +108,9 @@ var securityServices = map[string]bool{"windefend": true, "wdnissvc": true, "sen
 	"mpsdrv": true, "wuauserv": true, "vss": true, "wbengine": true, "sdrsvc": true, "eventlog": true, "wecsvc": true,
 	"windows defender": true}
 
-// regTarget returns the registry key and data a registry command writes
+// readRegTarget returns the registry key and data a registry command writes
 // (reg add, Set-ItemProperty, New-ItemProperty, Remove-ItemProperty).
-func regTarget(c *cmd) (key, data, verb string, ok bool) {
+func readRegTarget(c *cmd) (key, data, verb string, ok bool) {
 	args := c.args()
 	switch c.name {
 	case "reg":

@@ -509,13 +509,13 @@ func (a *analysis) runWin(src, dialect, origin string) {
 		return
 	}
 	wd, home, cwd := a.workDir, a.home, a.cwd
-	if w := winFromClean(a.workDir); w != "" {
+	if w := a.dirs.win.of(a.workDir, winFromClean); w != "" {
 		a.workDir = w
 	}
-	if h := winFromClean(a.home); h != "" {
+	if h := a.dirs.win.of(a.home, winFromClean); h != "" {
 		a.home = h
 	}
-	if w := winFromClean(a.cwd); w != "" {
+	if w := a.dirs.win.of(a.cwd, winFromClean); w != "" {
 		a.cwd = w
 	}
 	ws := a.newWinState(dialect, origin)

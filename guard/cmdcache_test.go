@@ -70,3 +70,40 @@ func TestWinNormalMatchesNormWinAbs(t *testing.T) {
 		t.Fatal("no path was accepted")
 	}
 }
+
+// TestRegTargetFollowsCommand: the cached registry target is read again
+// when the command's name or arguments change.
+func TestRegTargetFollowsCommand(t *testing.T) {
+	c := &cmd{name: "reg", words: []word{lit("reg"), lit("add"), lit(`HKLM\Software\A`), lit("/v"), lit("X")}}
+	want := func(step string) {
+		t.Helper()
+		k, d, v, ok := regTarget(c)
+		wk, wd, wv, wok := readRegTarget(c)
+		if k != wk || d != wd || v != wv || ok != wok {
+			t.Fatalf("%s: cached %q %q %q %v, read %q %q %q %v", step, k, d, v, ok, wk, wd, wv, wok)
+		}
+	}
+	want("first")
+	c.words[2] = lit(`HKCU\Software\B`)
+	want("key rewritten in place")
+	c.words = c.words[:3]
+	want("value dropped")
+	c.name = "set-itemproperty"
+	want("renamed")
+}
+
+// TestFormMemo: remembered forms are those conv gives, and a path
+// converted after four others is converted again.
+func TestFormMemo(t *testing.T) {
+	var m formMemo
+	calls := 0
+	conv := func(p string) string { calls++; return cleanAbs(p) }
+	for _, p := range []string{"a/../b", "/x//y", "a/../b", "c", "d", "e", "a/../b"} {
+		if got, want := m.of(p, conv), cleanAbs(p); got != want {
+			t.Fatalf("of(%q) = %q, want %q", p, got, want)
+		}
+	}
+	if calls != 6 { // the second "a/../b" from memory, the third pushed out
+		t.Fatalf("%d conversions, want 6", calls)
+	}
+}

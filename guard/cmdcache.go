@@ -16,6 +16,9 @@ type argCase struct {
 	win   []string // low with Git Bash's //x written /x (see wargs)
 	ok    bool
 	winOK bool
+	// gen counts rebuilds, so that what is derived from the arguments
+	// (regKey) can tell that they changed
+	gen uint32
 	// small holds from and low of a short command, which most are, so
 	// that the cache costs no allocation
 	small [12]string
@@ -36,6 +39,7 @@ func (c *cmd) lowerArgs() []string {
 		buf = make([]string, 2*n)
 	}
 	k.from, k.low, k.win, k.ok, k.winOK = buf[:n:n], buf[n:2*n:2*n], nil, true, false
+	k.gen++
 	for i, w := range args {
 		k.from[i] = w.s
 		k.low[i] = strings.ToLower(w.s)
@@ -89,4 +93,55 @@ func (k *argCase) same(args []word) bool {
 		}
 	}
 	return true
+}
+
+// regKey caches regTarget: a dozen registry rules read the key, value and
+// verb of every reg and *-ItemProperty command, and parsing its arguments
+// again for each was most of their cost. It is kept while the command's
+// name and arguments are those it was read from.
+type regKey struct {
+	done            bool
+	name            string
+	gen             uint32
+	key, data, verb string
+	ok              bool
+}
+
+// regTarget returns readRegTarget(c), read once per command.
+func regTarget(c *cmd) (key, data, verb string, ok bool) {
+	c.lowerArgs() // brings argCase.gen up to date
+	r := &c.regKey
+	if !r.done || r.name != c.name || r.gen != c.argCase.gen {
+		r.key, r.data, r.verb, r.ok = readRegTarget(c)
+		r.done, r.name, r.gen = true, c.name, c.argCase.gen
+	}
+	return r.key, r.data, r.verb, r.ok
+}
+
+// dirForms keeps the normal forms of the last sessions' directories. A
+// detector judges a session's commands one after another with the same
+// work directory and home, and normalising them again for every decision
+// (and every Windows line) was a share of its allocations.
+type dirForms struct {
+	clean formMemo // cleanAbs
+	win   formMemo // winFromClean
+}
+
+// formMemo remembers the last few results of a pure conversion of paths.
+type formMemo [4]struct {
+	in, out string
+	set     bool
+}
+
+// of returns conv(in), from memory when in was converted lately.
+func (m *formMemo) of(in string, conv func(string) string) string {
+	for i := range m {
+		if m[i].set && m[i].in == in {
+			return m[i].out
+		}
+	}
+	out := conv(in)
+	copy(m[1:], m[:len(m)-1])
+	m[0].in, m[0].out, m[0].set = in, out, true
+	return out
 }
