@@ -342,7 +342,9 @@ type psArgs struct {
 // parsePSArgs reads words as the arguments of a cmdlet with the given
 // parameters; switches are parameters that take no value.
 func parsePSArgs(words []word, params []string, switches []string) psArgs {
-	pa := psArgs{named: map[string]word{}, flags: map[string]bool{}}
+	// the maps are made on first use: most commands have no parameter
+	// of one kind or the other, and rules parse arguments again and again
+	var pa psArgs
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		name, val, hasVal, ok := psParam(w.s)
@@ -354,15 +356,18 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 		if full != "" {
 			if hasVal {
 				l := strings.ToLower(val)
-				pa.flags[full] = !(l == "$false" || l == "0" || l == "false") // $false reads False once expanded
+				pa.setFlag(full, !(l == "$false" || l == "0" || l == "false")) // $false reads False once expanded
 			} else {
-				pa.flags[full] = true
+				pa.setFlag(full, true)
 			}
 			continue
 		}
 		full = matchParam(name, params)
 		if full == "" {
 			full = name
+		}
+		if pa.named == nil {
+			pa.named = map[string]word{}
 		}
 		if hasVal {
 			pa.named[full] = word{s: val, ok: w.ok}
@@ -379,10 +384,18 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 			}
 			pa.named[full] = v
 		} else {
-			pa.flags[full] = true
+			pa.setFlag(full, true)
 		}
 	}
 	return pa
+}
+
+// setFlag records a switch, making the map on first use.
+func (pa *psArgs) setFlag(name string, on bool) {
+	if pa.flags == nil {
+		pa.flags = map[string]bool{}
+	}
+	pa.flags[name] = on
 }
 
 // matchParam matches an abbreviated parameter name against names: an
