@@ -105,6 +105,10 @@ type regKey struct {
 	gen             uint32
 	key, data, verb string
 	ok              bool
+	// the last key classified, and its class
+	classed  string
+	class    regClass
+	classSet bool
 }
 
 // regTarget returns readRegTarget(c), read once per command.
@@ -116,6 +120,17 @@ func regTarget(c *cmd) (key, data, verb string, ok bool) {
 		r.done, r.name, r.gen = true, c.name, c.argCase.gen
 	}
 	return r.key, r.data, r.verb, r.ok
+}
+
+// regClass returns classifyRegKey(k), classified once per command: the
+// registry rules each classify the same key, a long walk over the
+// branches the rules know.
+func (c *cmd) regClass(k string) regClass {
+	r := &c.regKey
+	if !r.classSet || r.classed != k {
+		r.classed, r.class, r.classSet = k, classifyRegKey(k), true
+	}
+	return r.class
 }
 
 // dirForms keeps the normal forms of the last sessions' directories. A

@@ -189,7 +189,7 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 		if !ok || verb != "add" && verb != "import" {
 			return false, ""
 		}
-		cl := classifyRegKey(k)
+		cl := c.regClass(k)
 		if cl != class {
 			return false, ""
 		}
@@ -338,7 +338,7 @@ var winRules = []*rule{
 				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
 			case "reg", "set-itemproperty", "new-itemproperty":
 				k, d, verb, ok := regTarget(c)
-				if ok && verb == "add" && classifyRegKey(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
+				if ok && verb == "add" && c.regClass(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
 					return true, "a service disabled: " + k
 				}
 				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
@@ -364,7 +364,7 @@ var winRules = []*rule{
 			if !ok {
 				return false, ""
 			}
-			switch classifyRegKey(k) {
+			switch c.regClass(k) {
 			case regLogging:
 				return true, k
 			case regHistory:
@@ -1188,7 +1188,7 @@ var winRules = []*rule{
 			if !ok || verb != "delete" {
 				return false, ""
 			}
-			cl := classifyRegKey(k)
+			cl := c.regClass(k)
 			if c.name == "reg" && cl == regNone && winSettingsBranch(k) && !hasSw(wargs(c), "v", "ve", "va") {
 				return true, k // the whole key, not one value of it
 			}
@@ -1750,7 +1750,7 @@ var winVerbRules = []*rule{
 		Suggestions: []string{"Let the user install services"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, _, verb, ok := regTarget(c)
-			if !ok || verb != "add" || classifyRegKey(k) != regServices {
+			if !ok || verb != "add" || c.regClass(k) != regServices {
 				return false, ""
 			}
 			j := strings.Join(wargs(c), " ")
