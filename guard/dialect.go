@@ -43,8 +43,13 @@ var (
 // rewriteDialect returns src rewritten from zsh or fish into bash, and
 // whether anything changed.
 func rewriteDialect(src string) (string, bool) {
-	out := replaceWith(zshQualifier, src, "(", "$1")
-	out = replaceWith(zshNameQualifier, out, "(", "$1$3")
+	out := src
+	if strings.ContainsAny(out, "*?]") {
+		out = replaceWith(zshQualifier, out, "(", "$1")
+	}
+	if parenFlags(out, "NDM./@^-") {
+		out = zshNameQualifier.ReplaceAllString(out, "$1$3")
+	}
 	out = replaceWith(zshNegatedGroup, out, "^(", "$1*")
 	out = replaceWith(zshTempSubst, out, "=(", "$1<(")
 	out = replaceWith(zshEvalFlag, out, "${(", "$$(eval echo \"$$$1\")")
@@ -77,6 +82,27 @@ func replaceWith(re *regexp.Regexp, s, lit, repl string) string {
 		return s
 	}
 	return re.ReplaceAllString(s, repl)
+}
+
+// parenFlags reports a "(" closed after one to three of flags, which
+// zshNameQualifier needs: lines of other shells have parentheses, rarely
+// that.
+func parenFlags(s, flags string) bool {
+	for i := strings.IndexByte(s, '('); i >= 0; {
+		j := i + 1
+		for j < len(s) && j-i <= 3 && strings.IndexByte(flags, s[j]) >= 0 {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == ')' {
+			return true
+		}
+		k := strings.IndexByte(s[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // fishLike reports text using fish's block syntax.
