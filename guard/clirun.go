@@ -47,7 +47,7 @@ func clientRunsURL(c *cmd) string {
 	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
 		return ""
 	}
-	if !urlCodeRunners[c.name] && !verbAmong(c, 5, runVerbs) {
+	if !urlCodeRunners[c.name] && !verbAmong(args, 5, runVerbs) {
 		return ""
 	}
 	for _, w := range args {
@@ -86,7 +86,7 @@ var runManifests = [...]string{"Gemfile", "package.json", "mise.toml", "mise.loc
 // --execute, or a project manifest the verb reads from the directory.
 func (a *analysis) clientRunsDownload(c *cmd) string {
 	args := c.args()
-	verb := verbAmong(c, 5, runVerbs)
+	verb := verbAmong(args, 5, runVerbs)
 	execute := hasWord(args, "--execute") || hasWord(args, "--exec")
 	if !verb && !execute && !interpreterLike(c.name) {
 		return ""
@@ -140,7 +140,7 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
 		return ""
 	}
-	verb := scaffolders[c.name] || verbAmong(c, 3, scaffoldVerbs)
+	verb := scaffolders[c.name] || verbAmong(args, 3, scaffoldVerbs)
 	if !verb || a.workDir == "" {
 		return ""
 	}
@@ -167,14 +167,14 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 }
 
 // verbAmong reports a word of verbs (lower-cased) among the first n
-// arguments of c that are not options: a subcommand, wherever global
-// options put it.
-func verbAmong(c *cmd, n int, verbs map[string]bool) bool {
-	for i, l := range c.lowerArgs() {
+// arguments that are not options: a subcommand, wherever global options
+// put it.
+func verbAmong(args []word, n int, verbs map[string]bool) bool {
+	for i, w := range args {
 		if i >= n {
 			break
 		}
-		if !strings.HasPrefix(l, "-") && verbs[l] {
+		if !strings.HasPrefix(w.s, "-") && verbs[lower(w.s)] {
 			return true
 		}
 	}
