@@ -289,6 +289,8 @@ type cmd struct {
 	joined         string
 	pubIP          string // toPublicIP, cached
 	pubIPDone      bool
+	argCase        argCase // lowerArgs and winArgs, cached
+	regKey         regKey  // regTarget, cached
 }
 
 func (c *cmd) args() []word {
@@ -307,18 +309,7 @@ func (c *cmd) line() string {
 		c.joined = c.text
 		return c.joined
 	}
-	n := 0
-	for _, w := range c.words {
-		n += len(w.s) + 1
-	}
-	b := make([]byte, 0, n)
-	for i, w := range c.words {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, w.s...)
-	}
-	c.joined = string(b)
+	c.joined = joinWords(c.words)
 	return c.joined
 }
 
@@ -454,6 +445,9 @@ type engine struct {
 	// carved again from the start by the next analysis.
 	words []word
 	finds []finding
+	// dirs are the normal forms of the directories of the sessions
+	// judged last
+	dirs dirForms
 }
 
 // wordBuf returns an empty slice with room for n words.
@@ -491,14 +485,14 @@ func (d *Detector) newAnalysis(c Context) *analysis {
 	a := analysisPool.Get().(*analysis)
 	a.d = d
 	if c.Home != "" {
-		a.home = cleanAbs(c.Home)
+		a.home = a.dirs.clean.of(c.Home, cleanAbs)
 	}
 	if c.WorkDir != "" {
 		wd := c.WorkDir
 		if strings.HasPrefix(wd, "~") {
 			wd = a.homeText() + wd[1:]
 		}
-		a.workDir = cleanAbs(wd)
+		a.workDir = a.dirs.clean.of(wd, cleanAbs)
 	}
 	a.cwd = a.workDir
 	for _, p := range c.ProtectedPaths {

@@ -14,7 +14,7 @@ func cliSecretOutput(c *cmd) string {
 	if fetchers[c.name] || socketTools[c.name] || c.name == "echo" || c.name == "printf" || c.name == "cat" || c.name == "grep" {
 		return ""
 	}
-	args := c.args()
+	args, low := c.args(), c.lowerArgs()
 	var sub []string
 	for i, w := range args {
 		if i > 8 || len(sub) >= 4 {
@@ -23,7 +23,7 @@ func cliSecretOutput(c *cmd) string {
 		if strings.HasPrefix(w.s, "-") || !w.ok {
 			continue
 		}
-		for _, p := range strings.Split(lower(w.s), ":") {
+		for p := range strings.SplitSeq(low[i], ":") {
 			if p != "" {
 				sub = append(sub, p)
 			}
@@ -90,11 +90,10 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 	if sendVerbs[c.name] {
 		verb = -1 // busybox ftpput HOST REMOTE LOCAL: the program is the verb
 	} else {
-		for i, w := range args {
+		for i, l := range c.lowerArgs() {
 			if i > 3 {
 				break
 			}
-			l := lower(w.s)
 			if sendVerbs[l] || copyVerbs[l] {
 				verb = i
 				break
@@ -107,7 +106,7 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 		}
 	}
 	rest := args[verb+1:]
-	if verb >= 0 && copyVerbs[lower(args[verb].s)] {
+	if verb >= 0 && copyVerbs[c.lowerArgs()[verb]] {
 		remote := false
 		for _, w := range args { // restic -r rest:https://... backup: the destination comes first
 			v := w.s

@@ -33,7 +33,7 @@ type cTok struct {
 // cmdTokens splits one cmd.exe script into tokens, after expanding the
 // variables it knows.
 func (ws *winState) cmdTokens(src string) []cTok {
-	var out []cTok
+	out := make([]cTok, 0, len(src)/5+2)
 	n := len(src)
 	i := 0
 	for i < n {
@@ -81,6 +81,11 @@ func (ws *winState) cmdTokens(src string) []cTok {
 				j++
 			}
 			out = append(out, cTok{kind: cRedir, s: src[i:j]})
+			i = j
+			continue
+		}
+		if j := plainCmdWord(src, i); j > i {
+			out = append(out, cTok{kind: cWord, s: src[i:j], ok: true})
 			i = j
 			continue
 		}
@@ -142,6 +147,24 @@ func (ws *winState) cmdTokens(src string) []cTok {
 		i = j
 	}
 	return out
+}
+
+// plainCmdWord returns the end of the word at i when it has no quotes,
+// escapes, variables or parentheses, so that it is its own text: most
+// words are, and building each byte by byte was most of the allocations
+// of a cmd line. It returns i otherwise, for the full reading.
+func plainCmdWord(src string, i int) int {
+	j := i
+	for j < len(src) {
+		switch src[j] {
+		case ' ', '\t', '\n', '\r', '&', '|', '<', '>', ')':
+			return j
+		case '"', '^', '%', '!', '(':
+			return i
+		}
+		j++
+	}
+	return j
 }
 
 // cmdPercent expands the %...% reference at i; it returns the text, the

@@ -43,18 +43,23 @@ var (
 // rewriteDialect returns src rewritten from zsh or fish into bash, and
 // whether anything changed.
 func rewriteDialect(src string) (string, bool) {
-	out := zshQualifier.ReplaceAllString(src, "$1")
-	out = zshNameQualifier.ReplaceAllString(out, "$1$3")
-	out = zshNegatedGroup.ReplaceAllString(out, "$1*")
-	out = zshTempSubst.ReplaceAllString(out, "$1<(")
-	out = zshEvalFlag.ReplaceAllString(out, "$$(eval echo \"$$$1\")")
+	out := src
+	if strings.ContainsAny(out, "*?]") {
+		out = replaceWith(zshQualifier, out, "(", "$1")
+	}
+	if parenFlags(out, "NDM./@^-") {
+		out = zshNameQualifier.ReplaceAllString(out, "$1$3")
+	}
+	out = replaceWith(zshNegatedGroup, out, "^(", "$1*")
+	out = replaceWith(zshTempSubst, out, "=(", "$1<(")
+	out = replaceWith(zshEvalFlag, out, "${(", "$$(eval echo \"$$$1\")")
 	out = zshJoin(out)
 	// ${(s:SEP:)VAR} splits VAR at SEP: the same words as ${VAR//SEP/ }
-	out = zshSplitFlag.ReplaceAllString(out, "$${$2//$1/ }")
+	out = replaceWith(zshSplitFlag, out, "${(s:", "$${$2//$1/ }")
 	out = zshLiterals(out)
-	out = zshIndirect.ReplaceAllString(out, "$${!$1}")
-	out = zshParamFlag.ReplaceAllString(out, "${")
-	out = zshForceOp.ReplaceAllString(out, "${")
+	out = replaceWith(zshIndirect, out, "${(P)", "$${!$1}")
+	out = replaceWith(zshParamFlag, out, "${(", "${")
+	out = replaceWith(zshForceOp, out, "${", "${")
 	out = unnestParams(out)
 	for i := 0; i < 4 && strings.Contains(out, "${:-"); i++ {
 		out = zshEmptyName.ReplaceAllString(out, "$1")
@@ -66,6 +71,38 @@ func rewriteDialect(src string) (string, bool) {
 		out = m[1] + " do " + m[2] + "; done"
 	}
 	return out, out != src
+}
+
+// replaceWith is re.ReplaceAllString(s, repl) for a pattern that only
+// matches text containing lit: every line bash cannot parse comes here,
+// and most contain none of the zsh forms, so the literal test spares
+// running each expression over the whole line.
+func replaceWith(re *regexp.Regexp, s, lit, repl string) string {
+	if !strings.Contains(s, lit) {
+		return s
+	}
+	return re.ReplaceAllString(s, repl)
+}
+
+// parenFlags reports a "(" closed after one to three of flags, which
+// zshNameQualifier needs: lines of other shells have parentheses, rarely
+// that.
+func parenFlags(s, flags string) bool {
+	for i := strings.IndexByte(s, '('); i >= 0; {
+		j := i + 1
+		for j < len(s) && j-i <= 3 && strings.IndexByte(flags, s[j]) >= 0 {
+			j++
+		}
+		if j > i+1 && j < len(s) && s[j] == ')' {
+			return true
+		}
+		k := strings.IndexByte(s[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // fishLike reports text using fish's block syntax.

@@ -6,16 +6,16 @@ import "strings"
 // password or authentication is switched off: --ip=0.0.0.0 with
 // --token=” (Jupyter), --host 0.0.0.0 --no-auth, --allow-anonymous.
 func openServerNoAuth(c *cmd) string {
-	args := c.args()
+	args, low := c.args(), c.lowerArgs()
 	all, noAuth := false, ""
-	for i, w := range args {
-		l := lower(w.s)
+	for i := range args {
+		l := low[i]
 		if !strings.HasPrefix(l, "-") {
 			continue
 		}
 		name, val, eq := strings.Cut(l, "=")
 		if !eq && i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-") {
-			val = lower(args[i+1].s)
+			val = low[i+1]
 		}
 		val = strings.Trim(val, `"'`)
 		switch {
@@ -55,13 +55,14 @@ func publicTunnel(c *cmd) string {
 		}
 		return c.name + " (a shared terminal session)"
 	}
+	low := c.lowerArgs()
 	var sub []string
 	for i, w := range args {
 		if i > 3 {
 			break
 		}
 		if !strings.HasPrefix(w.s, "-") {
-			sub = append(sub, lower(w.s))
+			sub = append(sub, low[i])
 		}
 	}
 	if len(sub) == 0 {

@@ -372,14 +372,14 @@ func dbURLDestroy(c *cmd) string {
 	case "psql", "mysql", "mariadb", "sqlite3", "redis-cli", "mongosh", "mongo", "curl", "wget", "echo", "printf", "git":
 		return "" // SQL clients are judged by the statements they run
 	}
-	args := c.args()
+	args, low := c.args(), c.lowerArgs()
 	target := ""
-	for _, w := range args {
-		v := strings.Trim(w.s, `"'`)
+	for k, w := range args {
+		// l is v in lower case: lowering keeps quotes and '=' in place
+		v, l := strings.Trim(w.s, `"'`), strings.Trim(low[k], `"'`)
 		if i := strings.IndexByte(v, '='); i > 0 && strings.HasPrefix(v, "-") {
-			v = v[i+1:]
+			v, l = v[i+1:], l[strings.IndexByte(l, '=')+1:]
 		}
-		l := lower(v)
 		switch {
 		case strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") || strings.HasPrefix(l, "mysql://") ||
 			strings.HasPrefix(l, "jdbc:") || strings.HasPrefix(l, "mongodb://") || strings.HasPrefix(l, "mongodb+srv://") ||
@@ -401,7 +401,7 @@ func dbURLDestroy(c *cmd) string {
 		return ""
 	}
 	for i, w := range args {
-		l := lower(w.s)
+		l := low[i]
 		if strings.HasPrefix(l, "-") {
 			continue
 		}

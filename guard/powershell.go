@@ -342,7 +342,9 @@ type psArgs struct {
 // parsePSArgs reads words as the arguments of a cmdlet with the given
 // parameters; switches are parameters that take no value.
 func parsePSArgs(words []word, params []string, switches []string) psArgs {
-	pa := psArgs{named: map[string]word{}, flags: map[string]bool{}}
+	// the maps are made on first use: most commands have no parameter
+	// of one kind or the other, and rules parse arguments again and again
+	var pa psArgs
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		name, val, hasVal, ok := psParam(w.s)
@@ -354,15 +356,18 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 		if full != "" {
 			if hasVal {
 				l := strings.ToLower(val)
-				pa.flags[full] = !(l == "$false" || l == "0" || l == "false") // $false reads False once expanded
+				pa.setFlag(full, !(l == "$false" || l == "0" || l == "false")) // $false reads False once expanded
 			} else {
-				pa.flags[full] = true
+				pa.setFlag(full, true)
 			}
 			continue
 		}
 		full = matchParam(name, params)
 		if full == "" {
 			full = name
+		}
+		if pa.named == nil {
+			pa.named = map[string]word{}
 		}
 		if hasVal {
 			pa.named[full] = word{s: val, ok: w.ok}
@@ -379,10 +384,18 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 			}
 			pa.named[full] = v
 		} else {
-			pa.flags[full] = true
+			pa.setFlag(full, true)
 		}
 	}
 	return pa
+}
+
+// setFlag records a switch, making the map on first use.
+func (pa *psArgs) setFlag(name string, on bool) {
+	if pa.flags == nil {
+		pa.flags = map[string]bool{}
+	}
+	pa.flags[name] = on
 }
 
 // matchParam matches an abbreviated parameter name against names: an
@@ -1263,9 +1276,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		nameWord := ws.psWord(ft, item)
 		words = append(words, nameWord)
 		for _, t := range stage[1:] {
-			if sp, ok := ws.splats[strings.ToLower(strings.TrimPrefix(t.text, "@"))]; ok && len(t.text) > 1 && t.text[0] == '@' {
-				words = append(words, sp...)
-				continue
+			// only @name splats: lowering every word for the look-up
+			// was a share of the allocations of a PowerShell line
+			if len(t.text) > 1 && t.text[0] == '@' {
+				if sp, ok := ws.splats[strings.ToLower(t.text[1:])]; ok {
+					words = append(words, sp...)
+					continue
+				}
 			}
 			words = append(words, ws.psWord(t.text, item))
 		}

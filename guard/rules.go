@@ -392,7 +392,7 @@ func positional(args []word) []word {
 	if k >= 0 {
 		return args[k:n:n]
 	}
-	var out []word
+	out := make([]word, 0, len(args)) // one allocation: this runs for dozens of rules
 	dash := false
 	for _, w := range args {
 		if !dash && w.s == "--" {

@@ -14,13 +14,13 @@ var cliDestroyRules = []*rule{
 			if cliDestroyExempt[c.name] || len(c.words) < 3 {
 				return false, ""
 			}
-			args := c.args()
+			args, low := c.args(), c.lowerArgs()
 			verb := -1
 			for i, w := range args {
 				if strings.HasPrefix(w.s, "-") {
 					break
 				}
-				if destroyVerbs[lower(w.s)] || colonDestroyVerb(w.s) {
+				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) {
 					verb = i
 					break
 				}
@@ -48,6 +48,7 @@ var cliDestroyRules = []*rule{
 			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
 				return false, ""
 			}
+			low := c.lowerArgs()
 			verb := -1
 			for i, w := range args {
 				if i > 3 {
@@ -56,7 +57,7 @@ var cliDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "-") {
 					continue
 				}
-				if destroyVerbs[lower(w.s)] || colonDestroyVerb(w.s) || hyphenDestroyVerb(w.s) {
+				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) || hyphenDestroyVerb(low[i]) {
 					verb = i
 					break
 				}
@@ -97,13 +98,13 @@ var cliDestroyRules = []*rule{
 			if cliDestroyExempt[c.name] && !localManagers[c.name] || len(c.words) < 3 || len(rulesByName[c.name]) > 0 && !localManagers[c.name] {
 				return false, ""
 			}
-			args := c.args()
+			args, low := c.args(), c.lowerArgs()
 			verb := -1
 			for i, w := range args {
 				if i > 5 {
 					break
 				}
-				if destroyVerbs[lower(w.s)] && (i > 0 || !strings.HasPrefix(w.s, "-")) {
+				if destroyVerbs[low[i]] && (i > 0 || !strings.HasPrefix(w.s, "-")) {
 					verb = i
 					break
 				}

@@ -12,7 +12,7 @@ var forkBombRules = []*rule{
 	{ID: "scale-runaway", Level: LevelHigh, Category: CategoryForkBomb, Description: "scaling a service or job to thousands of copies (it exhausts the cluster or the bill)",
 		Suggestions: []string{"Scale in small steps and watch the load", "Set an autoscaler with a maximum instead"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if n := hugeReplicas(c.args()); n != "" {
+			if n := hugeReplicas(c.args(), c.lowerArgs()); n != "" {
 				return true, n
 			}
 			return false, ""
@@ -153,17 +153,18 @@ func endlessInput(c *cmd) string {
 }
 
 // hugeReplicas reports a replica, instance or task count of a thousand
-// or more given to any client (--replicas=10000, scale api=5000).
-func hugeReplicas(args []word) string {
+// or more given to any client (--replicas=10000, scale api=5000); low
+// are the arguments in lower case.
+func hugeReplicas(args []word, low []string) string {
 	for i, w := range args {
-		l := lower(w.s)
+		l := low[i]
 		name, val, eq := strings.Cut(l, "=")
 		if !eq && strings.HasPrefix(l, "-") && i+1 < len(args) {
 			val = args[i+1].s
 		}
 		if !strings.HasPrefix(name, "-") {
 			// scale web=5000
-			if !eq || i == 0 || lower(args[i-1].s) != "scale" && (i < 2 || lower(args[i-2].s) != "scale") {
+			if !eq || i == 0 || low[i-1] != "scale" && (i < 2 || low[i-2] != "scale") {
 				continue
 			}
 		} else {

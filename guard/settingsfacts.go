@@ -52,12 +52,12 @@ func payloadInSettings(text string) string {
 // settingCommand reports a client told to store a setting or a package
 // source: config set, sources -a, source add, registry add.
 func settingCommand(c *cmd) bool {
-	args := c.args()
-	for i, w := range args {
+	args := c.lowerArgs()
+	for i, l := range args {
 		if i > 2 {
 			break
 		}
-		switch lower(w.s) {
+		switch l {
 		case "config", "sources", "source", "registry", "channel", "repo":
 			return i+1 < len(args)
 		}

@@ -11,19 +11,9 @@ import (
 // pipeline, the working directory and what was downloaded.
 
 // wargs are a command's arguments in lower case, with Git Bash's //x
-// written /x.
-func wargs(c *cmd) []string {
-	args := c.args()
-	out := make([]string, len(args))
-	for i, w := range args {
-		s := strings.ToLower(w.s)
-		if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
-			s = s[1:]
-		}
-		out[i] = s
-	}
-	return out
-}
+// written /x. The slice is the command's cached one: read it, never
+// change it.
+func wargs(c *cmd) []string { return c.winArgs() }
 
 // hasSw reports a switch /x or -x (also /x:value).
 func hasSw(args []string, names ...string) bool {
@@ -118,9 +108,9 @@ var securityServices = map[string]bool{"windefend": true, "wdnissvc": true, "sen
 	"mpsdrv": true, "wuauserv": true, "vss": true, "wbengine": true, "sdrsvc": true, "eventlog": true, "wecsvc": true,
 	"windows defender": true}
 
-// regTarget returns the registry key and data a registry command writes
+// readRegTarget returns the registry key and data a registry command writes
 // (reg add, Set-ItemProperty, New-ItemProperty, Remove-ItemProperty).
-func regTarget(c *cmd) (key, data, verb string, ok bool) {
+func readRegTarget(c *cmd) (key, data, verb string, ok bool) {
 	args := c.args()
 	switch c.name {
 	case "reg":
@@ -199,7 +189,7 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 		if !ok || verb != "add" && verb != "import" {
 			return false, ""
 		}
-		cl := classifyRegKey(k)
+		cl := c.regClass(k)
 		if cl != class {
 			return false, ""
 		}
@@ -351,7 +341,7 @@ var winRules = []*rule{
 				return len(args) > 2 && args[0] == "config" && strings.Contains(j, "start= disabled"), j
 			case "reg", "set-itemproperty", "new-itemproperty":
 				k, d, verb, ok := regTarget(c)
-				if ok && verb == "add" && classifyRegKey(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
+				if ok && verb == "add" && c.regClass(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
 					return true, "a service disabled: " + k
 				}
 				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
@@ -377,7 +367,7 @@ var winRules = []*rule{
 			if !ok {
 				return false, ""
 			}
-			switch classifyRegKey(k) {
+			switch c.regClass(k) {
 			case regLogging:
 				return true, k
 			case regHistory:
@@ -1207,7 +1197,7 @@ var winRules = []*rule{
 			if !ok || verb != "delete" {
 				return false, ""
 			}
-			cl := classifyRegKey(k)
+			cl := c.regClass(k)
 			if c.name == "reg" && cl == regNone && winSettingsBranch(k) && !hasSw(wargs(c), "v", "ve", "va") {
 				return true, k // the whole key, not one value of it
 			}
@@ -1781,7 +1771,7 @@ var winVerbRules = []*rule{
 		Suggestions: []string{"Let the user install services"}, names: names("reg", "set-itemproperty", "new-itemproperty"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, _, verb, ok := regTarget(c)
-			if !ok || verb != "add" || classifyRegKey(k) != regServices {
+			if !ok || verb != "add" || c.regClass(k) != regServices {
 				return false, ""
 			}
 			j := strings.Join(wargs(c), " ")

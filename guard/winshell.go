@@ -162,6 +162,9 @@ func (a *analysis) msysPaths() bool {
 // "/C:\Users\x", in the normal form "/c:/users/x"; "" for other paths.
 func winFromClean(p string) string {
 	if len(p) >= 3 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == ':' {
+		if winNormal(p[1:]) {
+			return p // what normWinAbs(p[1:]) returns, without allocating
+		}
 		return normWinAbs(p[1:])
 	}
 	if len(p) >= 3 && p[0] == '/' && p[1] == '/' { // "//server/share"
@@ -171,6 +174,23 @@ func winFromClean(p string) string {
 }
 
 func isDriveLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// winNormal reports that normWinAbs(p) is "/"+p: p is already lower
+// case, uses forward slashes, has no empty or dot segments and does not
+// end in a slash. Paths are normalised again and again during a decision,
+// and most already are.
+func winNormal(p string) bool {
+	if len(p) <= 3 || p[2] != '/' || p[0] == '/' || p[0] == '.' || p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' || c >= 'A' && c <= 'Z' || (c == '/' || c == '.') && i > 0 && p[i-1] == '/' {
+			return false
+		}
+	}
+	return true
+}
 
 // normWinAbs turns an absolute Windows path "C:\Users\X\..\y" into the
 // normal form used for comparisons: "/c:/users/y".
@@ -491,13 +511,13 @@ func (a *analysis) runWin(src, dialect, origin string) {
 		return
 	}
 	wd, home, cwd := a.workDir, a.home, a.cwd
-	if w := winFromClean(a.workDir); w != "" {
+	if w := a.dirs.win.of(a.workDir, winFromClean); w != "" {
 		a.workDir = w
 	}
-	if h := winFromClean(a.home); h != "" {
+	if h := a.dirs.win.of(a.home, winFromClean); h != "" {
 		a.home = h
 	}
-	if w := winFromClean(a.cwd); w != "" {
+	if w := a.dirs.win.of(a.cwd, winFromClean); w != "" {
 		a.cwd = w
 	}
 	ws := a.newWinState(dialect, origin)
@@ -699,6 +719,9 @@ func (a *analysis) winAbsPath(p string) string {
 // cleanWin cleans a path in normal form, never climbing above a drive.
 func (a *analysis) cleanWin(p string) string {
 	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		if winNormal(p[1:]) {
+			return p // what normWinAbs(p[1:]) returns, without allocating
+		}
 		return normWinAbs(p[1:])
 	}
 	return path.Clean(p)

@@ -552,7 +552,20 @@ func (a *analysis) unwrap(c *cmd) {
 }
 
 func joinWords(ws []word) string {
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0].s
+	}
+	// sized up front: rules join a command's words on every command, and
+	// growing the builder word by word was a large share of allocations
+	n := len(ws) - 1
+	for _, w := range ws {
+		n += len(w.s)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')
