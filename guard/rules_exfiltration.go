@@ -603,7 +603,10 @@ var exfiltrationRules = []*rule{
 				if w.ok {
 					continue
 				}
-				if n := plainSecretVar(w.s); n != "" {
+				for n, at := secretVarFrom(w.s, 0); n != ""; n, at = secretVarFrom(w.s, at) {
+					if !expandedPlain(w.s, n) {
+						continue
+					}
 					if h := otherServiceHost(n, destinations(c)); h != "" {
 						return true, "$" + n + " → " + h
 					}
