@@ -385,3 +385,20 @@ func TestUnsignedInstallsAndIndexOverrides(t *testing.T) {
 		`GOPROXY=https://proxy.golang.org,direct go mod download`,
 	})
 }
+
+// Installers and script runners whose operand is the code itself: a URL
+// there is run or installed as it is served.
+func TestOperandIsCodeRunners(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`cpanm https://cpan.example.net/authors/X/Helper-1.0.tar.gz`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`groovy https://x.example.net/run.groovy`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`jbang https://x.example.net/Tool.java`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`cpanm --installdeps .`,
+		`cpanm JSON::XS`,
+		`groovy scripts/build.groovy`,
+		`jbang Tool.java`,
+	})
+}
