@@ -4,6 +4,20 @@ import "strings"
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "sftp-batch-delete", Level: LevelHigh, Category: CategoryFileDelete, Description: "an sftp batch deleting files by wildcard on the server",
+		Suggestions: []string{"List the files first and delete them by name", "Keep a copy of what the server serves before deleting"}, names: names("sftp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText {
+				return false, ""
+			}
+			for _, l := range strings.Split(c.in.text, "\n") {
+				f := strings.Fields(l)
+				if len(f) > 1 && (f[0] == "rm" || f[0] == "rmdir") && strings.ContainsAny(f[len(f)-1], "*?") {
+					return true, strings.TrimSpace(l)
+				}
+			}
+			return false, ""
+		}},
 	{ID: "backup-repo-emptied", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup repository deleted whole or told to keep (almost) no snapshots",
 		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
 		names:       names("restic", "borg", "kopia"),

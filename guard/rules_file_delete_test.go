@@ -510,3 +510,18 @@ func TestBackupRepositoryEmptied(t *testing.T) {
 		`kopia snapshot list /home/dev`,
 	})
 }
+
+// An sftp batch read from stdin that deletes by wildcard on the server;
+// deleting one named file, or listing, is routine.
+func TestSftpBatchDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'rm /srv/app/*' | sftp -b - deploy@web1.example.net`, CategoryFileDelete, "sftp-batch-delete", LevelHigh},
+		{`printf 'cd /var/www\nrm *.php\n' | sftp -b - deploy@web1.example.net`, CategoryFileDelete, "sftp-batch-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'rm /upload/old.zip' | sftp -b - deploy@web1.example.net`,
+		`echo 'ls /srv/app/*' | sftp -b - deploy@web1.example.net`,
+		`echo 'put dist/app.tar.gz /srv/releases/' | sftp -b - deploy@web1.example.net`,
+	})
+}
