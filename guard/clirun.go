@@ -21,9 +21,10 @@ var ownURLRules = map[string]bool{"pip": true, "pip3": true, "npm": true, "pnpm"
 	"install-module": true, "register-psrepository": true, "install-package": true, "composer": true, "apt": true, "apt-get": true,
 	"dnf": true, "yum": true, "zypper": true, "pacman": true, "snap": true, "flatpak": true, "bundle": true}
 
-// urlCodeRunners take a template or a program as their first operand
-// and run its hooks: no verb to look for.
-var urlCodeRunners = map[string]bool{"cookiecutter": true}
+// urlCodeRunners take a template, a program or a package as their
+// operand and run it or its hooks (cookiecutter, cpanm, groovy, jbang):
+// no verb to look for.
+var urlCodeRunners = map[string]bool{"cookiecutter": true, "cpanm": true, "cpan": true, "groovy": true, "jbang": true, "kscript": true}
 
 // clientRunsURL reports the URL a client is told to run or install from:
 // a run verb among its first words and an operand, an option's value or a

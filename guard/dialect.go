@@ -65,6 +65,7 @@ func rewriteDialect(src string) (string, bool) {
 		out = zshEmptyName.ReplaceAllString(out, "$1")
 	}
 	out = closeBareBraces(out)
+	out = backgroundThenSemicolon(out)
 	if fishLike(out) {
 		out = fishToBash(out)
 	} else if m := zshShortFor.FindStringSubmatch(out); m != nil && !strings.HasPrefix(strings.TrimSpace(m[2]), "do ") && !strings.Contains(m[2], "done") {
@@ -143,6 +144,36 @@ func fishSubstitute(s string) string {
 	return s
 }
 
+// hasWordDo reports a for statement that already has its do (bash's
+// for x in a b; do), as a word: "for f in docs/*.md" has none.
+func hasWordDo(st string) bool {
+	for _, f := range strings.Fields(st) {
+		if f == "do" {
+			return true
+		}
+	}
+	return false
+}
+
+// backgroundThenSemicolon rewrites fish's "cmd &; next" into bash's
+// "cmd & next": fish ends a statement after & with a ;, bash refuses it.
+func backgroundThenSemicolon(s string) string {
+	if !strings.Contains(s, "&;") {
+		return s
+	}
+	var cut []int
+	unquoted(s, 0, func(i int, c byte) bool {
+		if c == '&' && i+1 < len(s) && s[i+1] == ';' && (i == 0 || strings.IndexByte("&|<>", s[i-1]) < 0) {
+			cut = append(cut, i+1)
+		}
+		return true
+	})
+	for k := len(cut) - 1; k >= 0; k-- {
+		s = s[:cut[k]] + s[cut[k]+1:]
+	}
+	return s
+}
+
 // splitStatements splits at ; and newlines outside quotes.
 func splitStatements(s string) []string {
 	var out []string
@@ -207,7 +238,7 @@ func fishToBash(src string) string {
 			if opened {
 				st = ":\n" + st // an empty body
 			}
-		case word == "for" && !strings.Contains(st, " do"):
+		case word == "for" && !hasWordDo(st):
 			stack = append(stack, "done")
 			st += "; do"
 		case word == "while":

@@ -34,3 +34,20 @@ func TestFishAfterConnectorsAndScopedSets(t *testing.T) {
 		"if test -d build\nset -gx CC clang\nend",
 	})
 }
+
+// A fish for loop over words starting with "do" (docs/*, downloads) still
+// gets its do, and fish's "cmd &; next" runs next after backgrounding
+// cmd: both are read, and what they run is judged.
+func TestFishForOverDoWordsAndBackgroundSemicolon(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`for f in docs/*.txt; mv $f (string replace .txt .md $f); end`,
+		`for d in downloads/*.zip; unzip -n $d -d out; end`,
+		`npm run dev &; disown`,
+		`python3 -m http.server 8000 &; sleep 1`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`for d in dotfiles; rm -rf ~; end`, CategoryFileDelete, "", LevelHigh},
+		{`sleep 1 &; rm -rf ~`, CategoryFileDelete, "", LevelHigh},
+	})
+}

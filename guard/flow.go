@@ -180,8 +180,13 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "set" && len(args) == 1 && (args[0].s == "-x" || args[0].s == "-gx" || args[0].s == "-U" || args[0].s == "--export"), // fish lists them
-		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"):
+		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"),
+		n == "typeset" && (len(args) == 0 || len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x" || args[0].s == "-gx")): // zsh and ksh list them
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
+	case n == "git" && len(args) > 1 && args[0].s == "config" && (hasWord(args, "--list") || hasWord(args, "-l")):
+		// every setting, with the tokens in remote URLs, http.extraHeader
+		// and credential helpers
+		return flow{kind: flowSecret, what: "the git configuration", crit: true}
 	case n == "docker" && dockerListFlow(args).kind == flowList:
 		return dockerListFlow(args)
 	case n == "find":
@@ -328,7 +333,15 @@ func (a *analysis) archiveFlow(c *cmd, args []word) flow {
 // secretVarIn returns the name of a secret-looking variable referenced in
 // an unresolved word ($AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}).
 func secretVarIn(s string) string {
-	for i := 0; i < len(s); i++ {
+	n, _ := secretVarFrom(s, 0)
+	return n
+}
+
+// secretVarFrom is secretVarIn from byte offset from; it also returns
+// where the scan stopped, so a caller can find every secret variable of
+// a word ("t=$CI_JOB_TOKEN&g=$GITHUB_TOKEN").
+func secretVarFrom(s string, from int) (string, int) {
+	for i := from; i < len(s); i++ {
 		if s[i] != '$' {
 			continue
 		}
@@ -341,10 +354,10 @@ func secretVarIn(s string) string {
 			k++
 		}
 		if isSecretVar(s[j:k]) {
-			return s[j:k]
+			return s[j:k], k
 		}
 	}
-	return ""
+	return "", len(s)
 }
 
 // testedOnly reports a variable the source expands only in forms that
@@ -358,10 +371,16 @@ func testedOnly(src, name string) bool {
 // "${TOKEN:+set}" and "${#TOKEN}" say only whether or how long.
 func plainSecretVar(s string) string {
 	n := secretVarIn(s)
-	if n == "" || strings.Contains(s, "${#") || strings.Contains(s, n+":+") || strings.Contains(s, n+":-") || strings.Contains(s, n+"+") {
+	if n == "" || !expandedPlain(s, n) {
 		return ""
 	}
 	return n
+}
+
+// expandedPlain reports that word s expands variable n as it is, not
+// only its length or a stand-in for it.
+func expandedPlain(s, n string) bool {
+	return !strings.Contains(s, "${#") && !strings.Contains(s, n+":+") && !strings.Contains(s, n+":-") && !strings.Contains(s, n+"+")
 }
 
 func isSecretVar(name string) bool {

@@ -10,7 +10,7 @@ var (
 	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".")
 	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
-		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2")
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -226,6 +226,18 @@ func uploadedFiles(c *cmd) []word {
 		}
 		if len(args) > 1 && args[0].s == "release" && args[1].s == "upload" {
 			out = append(out, positional(args[2:])...)
+		}
+	case "swaks":
+		// swaks --attach FILE (or @FILE): the file goes out in the mail
+		for i, w := range args {
+			if (w.s == "--attach" || w.s == "--attach-body") && i+1 < len(args) {
+				out = append(out, lit(strings.TrimPrefix(args[i+1].s, "@")))
+			}
+		}
+	case "tailscale":
+		// tailscale file cp FILES... NODE: every file goes to the node
+		if len(args) > 3 && args[0].s == "file" && args[1].s == "cp" {
+			out = append(out, positional(args[2:len(args)-1])...)
 		}
 	case "mail", "mailx", "mutt":
 		if f, ok := optValue(args, "-A", "attach"); ok {

@@ -57,7 +57,7 @@ var cliDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "-") {
 					continue
 				}
-				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) || hyphenDestroyVerb(low[i]) {
+				if destroyVerbs[low[i]] || colonDestroyVerb(low[i]) || hyphenDestroyVerb(low[i]) || apiDestroyAction(w.s) != "" {
 					verb = i
 					break
 				}
@@ -70,6 +70,12 @@ var cliDestroyRules = []*rule{
 				if scratchName(strings.ReplaceAll(lower(w.s), "example.", "")) {
 					return false, ""
 				}
+			}
+			if n := apiDestroyAction(args[verb].s); n != "" && (durableNoun(n) || hostedMachine[n]) {
+				return true, c.name + " " + joinWords(args[:verb+1])
+			}
+			if len(ops) > 0 && liveBranch(args[:verb], ops[0].s) {
+				return true, c.name + " " + joinWords(args[:verb+1]) + " " + ops[0].s
 			}
 			for _, w := range args {
 				if prodMarker(w.s) && len(rulesByName[c.name]) == 0 { // a client with rules of its own knows its environments
@@ -223,12 +229,25 @@ func hyphenDestroyVerb(s string) bool {
 
 // durableNoun reports a subcommand naming something whose loss is not
 // rebuilt by running the build again: hosted projects, repositories,
-// databases, domains, buckets and accounts.
+// databases, domains, buckets and accounts, alone or joined to a verb
+// (bucket-delete, delete-project).
 func durableNoun(s string) bool {
 	l := lower(s)
 	if i := strings.IndexByte(l, ':'); i > 0 {
 		l = l[:i]
 	}
+	if strings.IndexByte(l, '-') > 0 {
+		for _, part := range strings.Split(l, "-") {
+			if durableNounWord(part) {
+				return true
+			}
+		}
+		return false
+	}
+	return durableNounWord(l)
+}
+
+func durableNounWord(l string) bool {
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image":
@@ -238,13 +257,64 @@ func durableNoun(s string) bool {
 }
 
 // prodMarker reports an operand or option value naming production:
-// prod, production, live, main stage.
+// prod, production, live, main stage, or a host or path with such a
+// label (api.prod.internal, shop-prod.example.com, acme/prod).
 func prodMarker(s string) bool {
 	l := lower(s)
 	if i := strings.IndexByte(l, '='); i >= 0 && strings.HasPrefix(l, "-") {
 		l = l[i+1:]
 	}
+	if prodLabel(l) {
+		return true
+	}
+	if !strings.ContainsAny(l, "./") {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '.' || r == '/' || r == ':' || r == '@' }) {
+		if prodLabel(part) {
+			return true
+		}
+	}
+	return false
+}
+
+func prodLabel(l string) bool {
 	return l == "prod" || l == "production" || l == "live" || strings.HasPrefix(l, "prod-") || strings.HasSuffix(l, "-prod") || strings.HasSuffix(l, "-production")
+}
+
+// apiDestroyAction returns the object of an API action named as one
+// word (aliyun ecs DeleteInstance, tccli cvm TerminateInstances), the
+// way clients generated from a cloud's API name their subcommands, in
+// lower case and singular; "" when the word is no such action.
+func apiDestroyAction(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return ""
+	}
+	for _, v := range [...]string{"Delete", "Terminate", "Destroy", "Remove", "Purge", "Drop"} {
+		if len(s) > len(v) && strings.HasPrefix(s, v) && s[len(v)] >= 'A' && s[len(v)] <= 'Z' {
+			return strings.TrimSuffix(lower(s[len(v):]), "s")
+		}
+	}
+	return ""
+}
+
+// hostedMachine are the objects of API actions that are running servers
+// or clusters holding data: terminating one is not undone.
+var hostedMachine = map[string]bool{"instance": true, "dbinstance": true, "dbcluster": true, "cluster": true, "server": true, "vm": true}
+
+// liveBranch reports deleting the main branch of a database-branching
+// service (neonctl branches delete main, pscale branch delete db
+// main): the branch the application serves from. Forges are left to
+// their own rules.
+func liveBranch(before []word, target string) bool {
+	if !hasWord(before, "branch") && !hasWord(before, "branches") {
+		return false
+	}
+	switch lower(target) {
+	case "main", "master", "production", "prod":
+		return true
+	}
+	return false
 }
 
 // imageRef reports a pushed image reference (registry/name:tag,

@@ -165,7 +165,7 @@ var cloudDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
 			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
-				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset")) {
+				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) {
 				return false, ""
 			}
 			return true, strings.Join(p, " ")
@@ -309,3 +309,14 @@ var cloudDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, cloudDestroyRules) }
+
+// anyHyphenDestroyVerb reports a subcommand with the verb joined to its
+// object (ibmcloud is instance-delete, linode-cli domains records-delete).
+func anyHyphenDestroyVerb(p []string) bool {
+	for _, s := range p {
+		if hyphenDestroyVerb(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -89,11 +89,8 @@ var databaseDestroyRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "etcdctl":
-				ops := positional(args)
-				if len(ops) >= 1 && (ops[0].s == "del" || ops[0].s == "delete") {
-					if (hasWord(args, "--prefix") || hasWord(args, "--from-key")) && (len(ops) == 1 || ops[1].s == "" || ops[1].s == "/") {
-						return true, "etcd keys"
-					}
+				if key, ok := etcdDelKey(args); ok && (hasWord(args, "--prefix") || hasWord(args, "--from-key")) && (key == "" || key == "/") {
+					return true, "etcd keys"
 				}
 			case "consul":
 				return len(args) > 2 && args[0].s == "kv" && args[1].s == "delete" && hasWord(args, "-recurse"), "consul keys"
@@ -346,9 +343,10 @@ var databaseDestroyRules = []*rule{
 				return strings.Contains(j, "d1 execute") && (strings.Contains(l, "DROP ") || strings.Contains(l, "TRUNCATE") || strings.Contains(l, "DELETE FROM")) ||
 					strings.Contains(j, "d1 delete") || strings.Contains(j, "kv namespace delete") || strings.Contains(j, "r2 bucket delete") || strings.Contains(j, "delete"), j
 			case "rabbitmqctl", "rabbitmqadmin":
-				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || strings.HasPrefix(j, "delete queue"), j
+				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || brokerObjectDeleted(args), j
 			case "etcdctl":
-				return strings.HasPrefix(j, "del") && (hasWord(args, "--prefix") || hasWord(args, "--from-key")), j
+				_, del := etcdDelKey(args)
+				return del && (hasWord(args, "--prefix") || hasWord(args, "--from-key")), j
 			case "consul":
 				return strings.HasPrefix(j, "kv delete") && hasWord(args, "-recurse"), j
 			case "gcloud":
@@ -369,6 +367,40 @@ var databaseDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, databaseDestroyRules) }
+
+// etcdDelKey finds etcdctl's del subcommand after any connection options
+// (--endpoints URL) and returns the key it deletes ("" when none).
+func etcdDelKey(args []word) (string, bool) {
+	ops := positional(args)
+	for i, w := range ops {
+		if i > 2 {
+			break
+		}
+		if w.s == "del" || w.s == "delete" {
+			if i+1 < len(ops) {
+				return ops[i+1].s, true
+			}
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// brokerObjectDeleted reports rabbitmqadmin's "delete queue", "purge
+// queue", "delete exchange" or "delete vhost", wherever its connection
+// options leave the verb.
+func brokerObjectDeleted(args []word) bool {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].s != "delete" && args[i].s != "purge" {
+			continue
+		}
+		switch args[i+1].s {
+		case "queue", "exchange", "vhost":
+			return true
+		}
+	}
+	return false
+}
 
 // destructiveScriptName reports a SQL script whose name says it drops,
 // empties or wipes (drop_all.sql, truncate-tables.sql, wipe.sql).

@@ -155,3 +155,19 @@ func TestIndexPatternsAndLocalEmulators(t *testing.T) {
 		`npx wrangler d1 execute dev-db --local --command 'DELETE FROM users'`,
 	})
 }
+
+// Admin clients whose connection options come before the subcommand:
+// the option's value is not the subcommand.
+func TestDataServiceVerbsAfterConnectionOptions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`etcdctl --endpoints https://10.0.0.5:2379 del "" --prefix`, CategoryDatabaseDestroy, "db-delete-all-keys", LevelHigh},
+		{`rabbitmqadmin -H mq.internal purge queue name=orders`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`rabbitmqadmin --host mq.internal delete exchange name=events`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`etcdctl --endpoints https://10.0.0.5:2379 get "" --prefix --keys-only`,
+		`rabbitmqadmin -H mq.internal list queues`,
+		`rabbitmqadmin -H mq.internal declare queue name=orders`,
+	})
+}

@@ -603,15 +603,16 @@ var exfiltrationRules = []*rule{
 				if w.ok {
 					continue
 				}
-				n := plainSecretVar(w.s)
-				if n == "" {
-					n = winSecretVar(w.s)
+				for n, at := secretVarFrom(w.s, 0); n != ""; n, at = secretVarFrom(w.s, at) {
+					if !expandedPlain(w.s, n) {
+						continue
+					}
+					if h := foreignDestination(n, c); h != "" {
+						return true, "$" + n + " → " + h
+					}
 				}
-				if n == "" {
-					continue
-				}
-				for _, h := range destinations(c) {
-					if foreignToIssuer(n, h) {
+				if n := winSecretVar(w.s); n != "" {
+					if h := foreignDestination(n, c); h != "" {
 						return true, "$" + n + " → " + h
 					}
 				}
@@ -801,3 +802,14 @@ var (
 	postedItems  = map[string]bool{"pr": true, "issue": true, "release": true, "discussion": true, "mr": true, "gist": true}
 	postingVerbs = map[string]bool{"comment": true, "create": true, "edit": true, "review": true, "close": true, "note": true, "reopen": true}
 )
+
+// foreignDestination is the first of c's destinations that the secret
+// variable n does not belong to (see foreignToIssuer), or "".
+func foreignDestination(n string, c *cmd) string {
+	for _, h := range destinations(c) {
+		if foreignToIssuer(n, h) {
+			return h
+		}
+	}
+	return ""
+}

@@ -4,6 +4,29 @@ import "strings"
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "sftp-batch-delete", Level: LevelHigh, Category: CategoryFileDelete, Description: "an sftp batch deleting files by wildcard on the server",
+		Suggestions: []string{"List the files first and delete them by name", "Keep a copy of what the server serves before deleting"}, names: names("sftp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.in.kind != flowText {
+				return false, ""
+			}
+			for _, l := range strings.Split(c.in.text, "\n") {
+				f := strings.Fields(l)
+				if len(f) > 1 && (f[0] == "rm" || f[0] == "rmdir") && strings.ContainsAny(f[len(f)-1], "*?") {
+					return true, strings.TrimSpace(l)
+				}
+			}
+			return false, ""
+		}},
+	{ID: "backup-repo-emptied", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup repository deleted whole or told to keep (almost) no snapshots",
+		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
+		names:       names("restic", "borg", "kopia"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if what := backupRepoEmptied(c); what != "" {
+				return true, what
+			}
+			return false, ""
+		}},
 	{ID: "scaffold-over-project", Level: LevelModerate, Category: CategoryFileDelete, Description: "a generator told to overwrite existing files in the project",
 		Suggestions: []string{"Generate into a new directory and merge by hand", "Commit or stash first, then review the diff"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -191,6 +214,113 @@ func generatedCode(p string) bool {
 		if strings.HasSuffix(p, suf) {
 			return true
 		}
+	}
+	return false
+}
+
+// backupRepoEmptied names what a backup tool is told to delete when that
+// is every snapshot: a whole borg repository, a forget or prune whose
+// retention keeps at most one snapshot or one day, every snapshot of a
+// kopia source. Pruning by a real policy and deleting one named snapshot
+// are maintenance.
+func backupRepoEmptied(c *cmd) string {
+	args := c.args()
+	if hasWord(args, "--dry-run") || hasWord(args, "-n") {
+		return ""
+	}
+	ops := positional(args)
+	sub := ""
+	for i, w := range ops {
+		if i > 2 {
+			break
+		}
+		switch w.s {
+		case "forget", "prune", "delete", "rdelete", "snapshot":
+			sub = w.s
+		}
+		if sub != "" {
+			break
+		}
+	}
+	switch {
+	case c.name == "kopia" && sub == "snapshot":
+		if hasWord(args, "--all-snapshots-for-source") && hasWord(args, "--delete") {
+			return "kopia snapshot delete --all-snapshots-for-source"
+		}
+	case c.name == "borg" && sub == "rdelete":
+		return "borg rdelete"
+	case c.name == "borg" && sub == "delete":
+		for _, w := range args {
+			if strings.HasPrefix(w.s, "-a") || strings.HasPrefix(w.s, "--glob-archives") || strings.HasPrefix(w.s, "--match-archives") || strings.HasPrefix(w.s, "--prefix") || strings.Contains(w.s, "::") {
+				return "" // named archives, not the repository
+			}
+		}
+		return "borg delete (the whole repository)"
+	case sub == "forget" && c.name == "restic", sub == "prune" && c.name == "borg":
+		if keepsAlmostNothing(args) {
+			return c.name + " " + sub + " keeping almost nothing"
+		}
+	}
+	return ""
+}
+
+// keepsAlmostNothing reports a retention policy (--keep-* options)
+// that, all counted, keeps at most one snapshot and no more than a day.
+func keepsAlmostNothing(args []word) bool {
+	seen, kept := false, 0
+	for i, w := range args {
+		name, val, ok := strings.Cut(w.s, "=")
+		if !strings.HasPrefix(name, "--keep-") {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		seen = true
+		if strings.HasPrefix(name, "--keep-within") {
+			if !withinADay(val) {
+				return false
+			}
+			continue
+		}
+		n := 0
+		for _, r := range val {
+			if r < '0' || r > '9' {
+				return false // a tag or a variable keeps what it names
+			}
+			n = n*10 + int(r-'0')
+			if n > 1 {
+				return false
+			}
+		}
+		kept += n
+	}
+	return seen && kept <= 1
+}
+
+// withinADay reports a restic or borg duration ("1h", "0d", "1d",
+// "12H") no longer than a day.
+func withinADay(v string) bool {
+	v = lower(v)
+	if len(v) < 2 {
+		return false
+	}
+	unit, num := v[len(v)-1], v[:len(v)-1]
+	n := 0
+	for _, r := range num {
+		if r < '0' || r > '9' {
+			return false
+		}
+		n = n*10 + int(r-'0')
+		if n > 24 {
+			return false
+		}
+	}
+	switch unit {
+	case 'h':
+		return n <= 24
+	case 'd':
+		return n <= 1
 	}
 	return false
 }

@@ -489,3 +489,39 @@ func TestFdExecLikeFindExec(t *testing.T) {
 		`fd -e md . ~/notes -x wc -l`,
 	})
 }
+
+// Backup repositories told to keep nothing, or deleted whole: the copy
+// that would restore everything else is what goes.
+func TestBackupRepositoryEmptied(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`restic -r /srv/restic forget --keep-last 0 --prune`, CategoryFileDelete, "backup-repo-emptied", LevelHigh},
+		{`restic -r s3:s3.amazonaws.com/bk forget --keep-within 1h --prune`, CategoryFileDelete, "backup-repo-emptied", LevelHigh},
+		{`borg delete --force ssh://bk@10.0.0.2/./laptop`, CategoryFileDelete, "backup-repo-emptied", LevelHigh},
+		{`borg prune --keep-last 1 /mnt/borg`, CategoryFileDelete, "backup-repo-emptied", LevelHigh},
+		{`kopia snapshot delete --all-snapshots-for-source /home/dev --delete`, CategoryFileDelete, "backup-repo-emptied", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`restic -r /srv/restic forget --keep-daily 7 --keep-weekly 4 --prune`,
+		`restic -r /srv/restic forget 4bba301e`,
+		`borg delete /mnt/borg::laptop-2024-01-01`,
+		`borg prune --keep-daily 7 --keep-monthly 6 /mnt/borg`,
+		`restic -r /srv/restic snapshots`,
+		`kopia snapshot list /home/dev`,
+	})
+}
+
+// An sftp batch read from stdin that deletes by wildcard on the server;
+// deleting one named file, or listing, is routine.
+func TestSftpBatchDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'rm /srv/app/*' | sftp -b - deploy@web1.example.net`, CategoryFileDelete, "sftp-batch-delete", LevelHigh},
+		{`printf 'cd /var/www\nrm *.php\n' | sftp -b - deploy@web1.example.net`, CategoryFileDelete, "sftp-batch-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'rm /upload/old.zip' | sftp -b - deploy@web1.example.net`,
+		`echo 'ls /srv/app/*' | sftp -b - deploy@web1.example.net`,
+		`echo 'put dist/app.tar.gz /srv/releases/' | sftp -b - deploy@web1.example.net`,
+	})
+}

@@ -8,11 +8,28 @@ import (
 var permissionRules = []*rule{
 	{ID: "cloud-firewall-open", Level: LevelHigh, Category: CategoryPermission, Description: "opening every port, or a remote-administration or database port, of cloud machines to the whole internet",
 		Suggestions: []string{"Allow only the addresses that need access (your office or VPN range)", "Open only the web ports (80, 443) to everyone"},
-		names:       names("aws", "az", "gcloud"),
+		names:       names("aws", "az", "gcloud", "doctl", "hcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := lower(joinWords(args))
 			switch c.name {
+			case "doctl":
+				if !strings.Contains(j, "compute firewall") {
+					return false, ""
+				}
+				v, _ := optValue(args, "", "inbound-rules")
+				return doctlRuleOpen(v), "firewall rule from anywhere: " + v
+			case "hcloud":
+				if !strings.Contains(j, "firewall add-rule") || strings.Contains(j, "--direction out") {
+					return false, ""
+				}
+				port, _ := optValue(args, "", "port")
+				for i, w := range args {
+					if w.s == "--source-ips" && i+1 < len(args) && worldCIDR(args[i+1].s) && sensitivePorts(port) {
+						return true, "firewall rule from anywhere: port " + port
+					}
+				}
+				return false, ""
 			case "aws":
 				if strings.Contains(j, "rds modify-db-instance") || strings.Contains(j, "rds create-db-instance") {
 					return hasWord(args, "--publicly-accessible"), "database instance made public"
@@ -315,11 +332,39 @@ func servedDir(p string) bool {
 
 // sensitivePorts reports a port list that opens everything or a port for
 // remote administration or a database (22, 3389, 5432, 6379, 0-65535, *).
+// worldCIDR reports a source range meaning every address.
+func worldCIDR(s string) bool {
+	s = strings.Trim(s, `"'`)
+	return s == "0.0.0.0/0" || s == "::/0"
+}
+
+// doctlRuleOpen reports a DigitalOcean firewall rule list
+// ('protocol:tcp,ports:22,address:0.0.0.0/0 ...') with a rule that lets
+// every address reach all ports or an administration or database port.
+func doctlRuleOpen(rules string) bool {
+	for _, r := range strings.Fields(strings.Trim(rules, `"'`)) {
+		ports, world := "", false
+		for _, kv := range strings.Split(r, ",") {
+			k, v, _ := strings.Cut(kv, ":")
+			switch k {
+			case "ports":
+				ports = v
+			case "address":
+				world = world || worldCIDR(v)
+			}
+		}
+		if world && sensitivePorts(ports) {
+			return true
+		}
+	}
+	return false
+}
+
 func sensitivePorts(p string) bool {
 	p = strings.Trim(p, `"' `)
 	for _, part := range strings.Split(p, ",") {
 		switch strings.TrimSpace(part) {
-		case "*", "0-65535", "1-65535", "all", "-1", "22", "23", "3389", "5985", "5986", "3306", "5432", "6379", "27017", "9200", "2375", "2376", "11211", "1433", "5900":
+		case "*", "0-65535", "1-65535", "all", "any", "0", "-1", "22", "23", "3389", "5985", "5986", "3306", "5432", "6379", "27017", "9200", "2375", "2376", "11211", "1433", "5900":
 			return true
 		}
 	}

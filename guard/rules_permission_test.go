@@ -82,3 +82,23 @@ func TestManagedDatabasesOpenedToAll(t *testing.T) {
 		`aws rds modify-db-instance --db-instance-identifier orders --no-publicly-accessible`,
 	})
 }
+
+// DigitalOcean and Hetzner firewalls opened to every address on all
+// ports or an administration or database port; web ports and narrow
+// sources are how a site is served.
+func TestSmallCloudFirewallsOpened(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`doctl compute firewall add-rules fw-1 --inbound-rules 'protocol:tcp,ports:22,address:0.0.0.0/0'`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`doctl compute firewall create --name fw --inbound-rules "protocol:tcp,ports:all,address:::/0"`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`hcloud firewall add-rule fw-1 --direction in --protocol tcp --port 5432 --source-ips 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`hcloud firewall add-rule fw-1 --direction in --protocol tcp --port any --source-ips ::/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`doctl compute firewall add-rules fw-1 --inbound-rules 'protocol:tcp,ports:443,address:0.0.0.0/0'`,
+		`doctl compute firewall add-rules fw-1 --inbound-rules 'protocol:tcp,ports:22,address:203.0.113.7/32'`,
+		`hcloud firewall add-rule fw-1 --direction in --protocol tcp --port 443 --source-ips 0.0.0.0/0`,
+		`hcloud firewall add-rule fw-1 --direction in --protocol tcp --port 22 --source-ips 203.0.113.7/32`,
+		`doctl compute firewall list`,
+	})
+}

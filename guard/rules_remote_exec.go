@@ -549,6 +549,27 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "install-unsigned", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages with their signature check turned off",
+		Suggestions: []string{"Install signed packages from the distribution's repositories", "Import the publisher's key and keep verification on"},
+		names:       names("apt", "apt-get", "dnf", "yum", "microdnf", "zypper", "rpm", "snap", "flatpak", "apk"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if unsignedFlag(c.name, w.s) {
+					return true, c.name + " " + w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "install-from-index-env", Level: LevelHigh, Category: CategoryRemoteExec, Description: "an installer pointed at another package index by an environment variable",
+		Suggestions: []string{"Install from the usual registry", "Pin the package with a hash from a source you trust"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, as := range c.assigns {
+				if h := foreignIndexEnv(as.name, as.val.s); h != "" {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "run-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL",
 		Suggestions: []string{"Download the code, read it, then run the local copy"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -726,6 +747,57 @@ func knownFeedHost(h string) bool {
 		return true
 	}
 	return strings.HasSuffix(h, ".github.io") || strings.HasSuffix(h, ".pkgs.visualstudio.com") || strings.HasSuffix(h, ".pkg.github.com") || trustedIndexHosts[h]
+}
+
+// unsignedFlag reports an option of a package manager that installs
+// what its signature check would refuse (apt --allow-unauthenticated,
+// dnf --nogpgcheck, snap --dangerous, flatpak --no-gpg-verify).
+func unsignedFlag(tool, s string) bool {
+	switch tool {
+	case "apt", "apt-get":
+		return s == "--allow-unauthenticated" || s == "--allow-insecure-repositories" || strings.Contains(s, "AllowUnauthenticated=true") || strings.Contains(s, "AllowInsecureRepositories=true")
+	case "dnf", "yum", "microdnf":
+		return s == "--nogpgcheck" || s == "--no-gpgchecks"
+	case "zypper":
+		return s == "--no-gpg-checks"
+	case "rpm":
+		return s == "--nosignature" || s == "--nodigest"
+	case "snap":
+		return s == "--dangerous"
+	case "flatpak":
+		return s == "--no-gpg-verify"
+	case "apk":
+		return s == "--allow-untrusted"
+	}
+	return false
+}
+
+// indexEnvHosts are the environment variables that choose where an
+// installer downloads packages from, with the hosts they normally name.
+var indexEnvHosts = map[string][]string{
+	"PIP_INDEX_URL": {"pypi.org"}, "PIP_EXTRA_INDEX_URL": {"pypi.org"}, "UV_INDEX_URL": {"pypi.org"}, "UV_EXTRA_INDEX_URL": {"pypi.org"},
+	"UV_DEFAULT_INDEX": {"pypi.org"}, "NPM_CONFIG_REGISTRY": {"registry.npmjs.org"}, "YARN_REGISTRY": {"registry.yarnpkg.com", "registry.npmjs.org"},
+	"YARN_NPM_REGISTRY_SERVER": {"registry.yarnpkg.com", "registry.npmjs.org"}, "BUN_CONFIG_REGISTRY": {"registry.npmjs.org"},
+	"HEX_MIRROR": {"repo.hex.pm", "builds.hex.pm"}, "HEX_REPO_URL": {"repo.hex.pm"}, "GOPROXY": {"proxy.golang.org"},
+}
+
+// foreignIndexEnv returns the host a package-index variable points at
+// when that is neither the usual registry, a trusted mirror nor this
+// machine; "" otherwise.
+func foreignIndexEnv(name, val string) string {
+	usual, ok := indexEnvHosts[strings.ToUpper(name)]
+	if !ok || !strings.Contains(val, "://") {
+		return ""
+	}
+	// GOPROXY and the extra-index variables list several, by , | or space
+	for _, v := range strings.FieldsFunc(strings.Trim(val, `"'`), func(r rune) bool { return r == ',' || r == '|' || r == ' ' }) {
+		h := lower(hostOf(v))
+		if !strings.Contains(v, "://") || h == "" || isLocalHost(h) || knownFeedHost(h) || containsStr(usual, h) {
+			continue
+		}
+		return h
+	}
+	return ""
 }
 
 // pluginVerbs are the commands by which a tool fetches code that it runs
