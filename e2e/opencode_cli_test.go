@@ -608,6 +608,7 @@ func TestOpenCodeTUIPicksAgent(t *testing.T) {
 // and sends its prompt together, and the agent answers within
 // milliseconds.
 type heldStream struct {
+	log      []string
 	mu       sync.Mutex
 	prompted chan struct{}
 	proxy    *httputil.ReverseProxy
@@ -622,7 +623,13 @@ func (h *heldStream) reset() {
 func (h *heldStream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	prompted := h.prompted
+	h.log = append(h.log, fmt.Sprintf("%s start %s %s", time.Now().Format("05.000"), r.Method, r.URL.String()))
 	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.log = append(h.log, fmt.Sprintf("%s end %s %s", time.Now().Format("05.000"), r.Method, r.URL.String()))
+		h.mu.Unlock()
+	}()
 	switch {
 	case r.Method == "GET" && r.URL.Path == "/event":
 		select {
@@ -672,6 +679,9 @@ func TestOpenCodeRunFastTurn(t *testing.T) {
 		out, err := cmd.Output()
 		cancel()
 		if err != nil || !strings.Contains(string(out), c.answer) {
+			h.mu.Lock()
+			t.Log(strings.Join(h.log, "\n"))
+			h.mu.Unlock()
 			t.Fatalf("opencode run %q: %v, printed %q\n%s", c.prompt, err, out, stderr.String())
 		}
 	}

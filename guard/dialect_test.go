@@ -12,7 +12,7 @@ func TestParenFlagsGuardsNameQualifier(t *testing.T) {
 		if zshNameQualifier.MatchString(s) && !parenFlags(s, "NDM./@^-") {
 			t.Errorf("parenFlags(%q) is false but zshNameQualifier matches", s)
 		}
-		if len(s) == 7 {
+		if len(s) == 6 {
 			return
 		}
 		for i := range len(alphabet) {

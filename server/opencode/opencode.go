@@ -551,6 +551,11 @@ const (
 	// deliveryBound bounds the wait, after the turn, for the caller's
 	// open streams to have written its end.
 	deliveryBound = 5 * time.Second
+	// deliveryLag is how long the answer then waits more: the stream's
+	// last bytes and the answer travel on two connections, through
+	// whatever proxies stand between, and the CLI stops reading its
+	// stream once the answer is in.
+	deliveryLag = 100 * time.Millisecond
 )
 
 func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
@@ -563,8 +568,12 @@ func (a *API) ocPrompt(w http.ResponseWriter, r *http.Request) {
 	a.bus.awaitStream(r.Context(), caller, streamGrace)
 	streams := a.bus.streamsOf(caller)
 	conv, end, turnErr := a.run(r.Context(), st, p)
-	if end > 0 {
+	if end > 0 && len(streams) > 0 {
 		a.bus.awaitEnd(r.Context(), streams, st.ID, end, deliveryBound)
+		select {
+		case <-time.After(deliveryLag):
+		case <-r.Context().Done():
+		}
 	}
 	t := conv.current()
 	if n := len(conv.turns); t == nil && n > 0 {
