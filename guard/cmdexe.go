@@ -215,6 +215,14 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 	if v, ok := ws.cmdVar(name); ok {
 		return v, i + 2 + k, true
 	}
+	if strings.Contains(name, "^") {
+		// %US^ERPROFILE%: no variable has a caret in its name, and the
+		// caret is only there to hide the one meant from a plain search;
+		// the worse reading is the one the writer meant
+		if v, ok := ws.cmdVar(strings.ReplaceAll(name, "^", "")); ok {
+			return v, i + 2 + k, true
+		}
+	}
 	return src[i : i+2+k], i + 2 + k, false
 }
 

@@ -917,14 +917,23 @@ func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
 		return word{}, false
 	}
 	var b strings.Builder
+	tail := 0
 	for i, p := range parts {
-		if !p.ok {
+		if !p.ok && (i > 0 || !strings.HasPrefix(p.s, "$")) {
 			return word{}, false
 		}
 		if i > 0 {
 			b.WriteByte('\\')
 		}
 		b.WriteString(strings.TrimRight(p.s, `\/`))
+		if !p.ok {
+			tail = b.Len()
+		}
+	}
+	if tail > 0 {
+		// (Join-Path $env:BUILD_ROOT '*'): an unknown folder with a
+		// literal child, judged as "$env:BUILD_ROOT\*" is
+		return word{s: b.String(), tail: tail}, true
 	}
 	return lit(b.String()), true
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -656,15 +657,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 	}
-	if strings.HasPrefix(c.name, "remove-az") || strings.HasPrefix(c.name, "remove-aws") || strings.HasPrefix(c.name, "remove-s3") ||
-		strings.HasPrefix(c.name, "remove-ec2") || strings.HasPrefix(c.name, "remove-rds") || strings.HasPrefix(c.name, "remove-gcp") ||
-		// Google Cloud's cmdlets (Remove-GcsBucket, Remove-GceInstance,
-		// Remove-GcSqlInstance) and more of AWS's (IAM, CloudFormation,
-		// DynamoDB, Lambda)
-		strings.HasPrefix(c.name, "remove-gcs") || strings.HasPrefix(c.name, "remove-gce") || strings.HasPrefix(c.name, "remove-gcsql") ||
-		strings.HasPrefix(c.name, "remove-iam") || strings.HasPrefix(c.name, "remove-cfn") || strings.HasPrefix(c.name, "remove-ddb") ||
-		strings.HasPrefix(c.name, "remove-lm") || strings.HasPrefix(c.name, "remove-eks") || strings.HasPrefix(c.name, "remove-ecs") ||
-		strings.HasPrefix(c.name, "remove-mg") && strings.Contains(c.name, "user") {
+	if cloudCmdletDeletes(c.name) || c.name == "disable-azrecoveryservicesbackupprotection" && removesRecoveryPoints(args) {
 		ws.emitWin(c, "win-cloud-delete", c.base)
 	}
 	ws.finishWin(c)
@@ -946,6 +939,16 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 			tl := t.s[min(t.tail, len(t.s)):]
 			if recursive && (tl == `\` || tl == "/" || tl == `\*` || tl == "/*" || tl == "*" || tl == `\*.*` || tl == "/*.*") && t.tail > 0 {
 				ws.emitWin(c, "win-delete-outside", "an unknown folder's contents ("+t.s+")")
+			}
+			if head, ok := unsetVarHead(t.s); ok && recursive {
+				// C:\%BUILD_SUBDIR%: with the variable unset (empty in a
+				// batch file, $null in PowerShell) the delete reaches
+				// the folder written before it
+				if p := a.winAbs(head); p != "" {
+					if cl, _ := a.winClassify(p); cl == wpRoot || cl == wpSystem || cl == wpHome {
+						ws.winDeleteAbs(c, p, recursive, true, filtered)
+					}
+				}
 			}
 			continue
 		}
@@ -2786,4 +2789,55 @@ func toolConfigHijack(p, text string) string {
 		}
 	}
 	return ""
+}
+
+// cloudDeletePrefixes are the module prefixes of cmdlets whose Remove-
+// verb deletes something held by a cloud or a tenant directory rather than
+// on this machine: Azure, AWS and Google Cloud resources, and the objects
+// of Entra ID (Graph), Active Directory, Exchange, SharePoint and Teams,
+// where an application, a group, an OU or a mailbox is gone for everyone.
+var cloudDeletePrefixes = []string{
+	"remove-az", "remove-aws", "remove-s3", "remove-ec2", "remove-rds", "remove-gcp",
+	// Google Cloud's cmdlets (Remove-GcsBucket, Remove-GceInstance,
+	// Remove-GcSqlInstance) and more of AWS's (IAM, CloudFormation,
+	// DynamoDB, Lambda)
+	"remove-gcs", "remove-gce", "remove-gcsql", "remove-iam", "remove-cfn", "remove-ddb", "remove-lm", "remove-eks", "remove-ecs",
+	"remove-mg", "remove-ad", "remove-pnp", "remove-spo", "remove-unifiedgroup", "remove-distributiongroup", "remove-mailbox", "remove-team", "remove-csonline",
+}
+
+// cloudCmdletDeletes reports a Remove- cmdlet of a cloud or directory
+// module.
+func cloudCmdletDeletes(name string) bool {
+	for _, p := range cloudDeletePrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// removesRecoveryPoints reports -RemoveRecoveryPoints: turning backup
+// protection off then deletes every backup already taken.
+func removesRecoveryPoints(args []word) bool {
+	for _, w := range args {
+		if k, _, _ := strings.Cut(strings.ToLower(w.s), ":"); len(k) > 8 && strings.HasPrefix("-removerecoverypoints", k) {
+			return true
+		}
+	}
+	return false
+}
+
+// varOnlyTail matches what follows the literal head of a path whose last
+// elements are only variables: %A%%B%, $env:A, ${env:A}, then at most a
+// separator and a wildcard.
+var varOnlyTail = regexp.MustCompile(`^(?:%[A-Za-z_][\w^]*%|\$\{?(?:env:)?[A-Za-z_]\w*\}?)+(?:[\\/]|[\\/]?\*|[\\/]\*\.\*)?$`)
+
+// unsetVarHead returns the literal folder written before the variables
+// that end a path (C:\ of C:\%OUT%), the path an unset variable leaves.
+func unsetVarHead(s string) (string, bool) {
+	i := strings.IndexAny(s, "%$")
+	if i <= 0 || !varOnlyTail.MatchString(s[i:]) {
+		return "", false
+	}
+	return s[:i], true
 }

@@ -1,0 +1,55 @@
+package guard
+
+// Classes found through the round nine tuning corpus: each holds the
+// dangerous forms of a mechanism and the benign near misses beside it.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "a tenant's directory objects deleted from PowerShell",
+			dangerous: []winLine{
+				ps(`Remove-MgApplication -ApplicationId 11111111-2222-3333-4444-555555555555`),
+				ps(`Get-MgGroup -All | ForEach-Object { Remove-MgGroup -GroupId $_.Id }`),
+				ps(`Remove-MgServicePrincipal -ServicePrincipalId $sp.Id`),
+				ps(`Remove-UnifiedGroup -Identity Sales -Confirm:$false`),
+				ps(`Remove-ADOrganizationalUnit 'OU=Sales,DC=corp,DC=example' -Recursive -Confirm:$false`),
+				ps(`Remove-ADUser -Identity jdoe -Confirm:$false`),
+				ps(`Remove-PnPList -Identity Shared -Force`),
+				ps(`Remove-SPOSite -Identity https://acme.sharepoint.com/sites/hr -NoWait`),
+				ps(`Remove-Mailbox -Identity cfo -Permanent $true`),
+				ps(`Get-AzRecoveryServicesBackupItem -VaultId $v.ID -BackupManagementType AzureVM -WorkloadType AzureVM | Disable-AzRecoveryServicesBackupProtection -RemoveRecoveryPoints -Force`),
+			},
+			benign: []winLine{
+				ps(`Get-MgApplication -Filter "displayName eq 'acme-dev'"`),
+				ps(`Get-ADOrganizationalUnit -Filter *`),
+				ps(`Get-PnPList -Identity Shared`),
+				ps(`Remove-Module PnP.PowerShell`),
+				ps(`Disable-AzRecoveryServicesBackupProtection -Item $item -Force`),
+			},
+		},
+		winClass{name: "cmd variables obfuscated with carets",
+			dangerous: []winLine{
+				cmdl(`r^d /s /q %US^ERPROFILE%`),
+				cmdl(`rmdir /s /q %USERP^ROFILE%\Documents`),
+				cmdl(`del /f /s /q %SYSTEM^ROOT%\System32\*`),
+			},
+			benign: []winLine{
+				cmdl(`r^d /s /q build`),
+				cmdl(`echo %US^ERPROFILE%`),
+				cmdl(`dir %US^ERPROFILE%\Documents`),
+			},
+		},
+		winClass{name: "a variable nobody set rooting a recursive delete",
+			dangerous: []winLine{
+				cmdl(`rd /s /q C:\%BUILD_SUBDIR%`),
+				cmdl(`rmdir /s /q C:\%OUT_DIR%`),
+				ps(`Remove-Item (Join-Path $env:BUILD_ROOT '*') -Recurse -Force`),
+				ps(`Remove-Item "C:\$env:OUT_DIR" -Recurse -Force`),
+			},
+			benign: []winLine{
+				cmdl(`rd /s /q C:\work\project\%BUILD_SUBDIR%`),
+				cmdl(`rd /s /q .\%BUILD_SUBDIR%`),
+				ps(`Remove-Item (Join-Path $PWD 'bin') -Recurse -Force`),
+				ps(`Remove-Item (Join-Path $env:BUILD_ROOT 'obj') -Recurse -Force`),
+			},
+		},
+	)
+}
