@@ -811,6 +811,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	case "wt", "wt.exe":
 		c.name = "wt"
 		ws.terminalLaunch(words[1:])
+	case "conhost", "conhost.exe":
+		c.name = "conhost"
+		ws.conhostLaunch(words[1:])
 	case "robocopy":
 		c.name = "robocopy"
 		ws.cmdRobocopy(c, words[1:], true)
@@ -890,6 +893,10 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if f := c.outFlow(a); f.kind == flowSecret {
 			// vault kv get ... > v.txt: the file holds it now
 			ws.secretRedirs(toks, f.what)
+		} else if f.kind == flowRemote {
+			// curl URL > c.bat: the file is the download, as with -o,
+			// and running it later runs what was fetched
+			ws.downloadRedirs(toks)
 		} else if d := infraOutputs(c); d != "" {
 			ws.secretRedirs(toks, d)
 		}
@@ -933,6 +940,16 @@ func (ws *winState) secretRedirs(toks []cTok, what string) {
 			if i+1 < len(toks) && toks[i+1].kind == cWord && toks[i+1].ok {
 				ws.markSecretCopy(ws.a.winAbs(toks[i+1].s), what)
 			}
+		}
+	}
+}
+
+// downloadRedirs marks the files a command printing what it fetched
+// writes to as downloaded.
+func (ws *winState) downloadRedirs(toks []cTok) {
+	for i, t := range toks {
+		if t.kind == cRedir && (strings.HasPrefix(t.s, ">") || strings.HasPrefix(t.s, "1>")) && i+1 < len(toks) && toks[i+1].kind == cWord && toks[i+1].ok {
+			ws.markDownloaded(ws.a.winAbs(toks[i+1].s))
 		}
 	}
 }

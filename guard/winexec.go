@@ -393,6 +393,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		ws.elevated(c, args)
 	case "wt":
 		ws.terminalLaunch(args)
+	case "conhost":
+		ws.conhostLaunch(args)
 	case "robocopy":
 		// the same program cmd starts: /MIR deletes what the source lacks
 		ws.cmdRobocopy(c, args, false)
@@ -665,6 +667,37 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		c.out = &flow{kind: flowList, what: "every process"}
 	}
 	return next
+}
+
+// conhostLaunch judges what the console host starts: conhost
+// [--headless] [--width N] ... COMMAND runs the command line after its
+// own options, with no window at all when headless, a way to hide a
+// command behind a Windows binary.
+func (ws *winState) conhostLaunch(args []word) {
+	i := 0
+	for i < len(args) {
+		switch strings.ToLower(args[i].s) {
+		case "--headless", "-forcev1", "-forcenohandoff", "0xffffffff", "--inheritcursor":
+			i++
+			continue
+		case "--width", "--height", "--signal", "--server", "--feature", "--vtmode":
+			i += 2
+			continue
+		}
+		break
+	}
+	if i >= len(args) {
+		return
+	}
+	parts := make([]string, 0, len(args)-i)
+	for _, w := range args[i:] {
+		if strings.ContainsAny(w.s, " \t") {
+			parts = append(parts, cmdQuote(w.s))
+		} else {
+			parts = append(parts, w.s)
+		}
+	}
+	ws.a.nestedWin(strings.Join(parts, " "), ShellCmd, "conhost")
 }
 
 // terminalLaunch judges what Windows Terminal (wt) starts: its window,

