@@ -648,6 +648,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				sp := a.winAbs(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`))
 				cl, _ := a.winClassify(sp)
 				d, _ := a.winSensitive(sp)
+				if d == "" {
+					// the project's own secret files (.env,
+					// appsettings.Production.json) by name
+					d, _ = a.sensitive(sp, a.cwd)
+				}
 				if d != "" || cl == wpHome || cl == wpSecrets || cl == wpWorkDir {
 					// the profile, a key store or the whole repository:
 					// its code and whatever secrets it keeps
@@ -1712,7 +1717,7 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			name = name[:j]
 		}
 		for _, s := range secretVarNames {
-			if strings.Contains(name, s) {
+			if strings.Contains(name, s) || isSecretVar(name) {
 				ws.emitWin(c, "win-exfil-secrets", "the environment variable "+name)
 				return
 			}
