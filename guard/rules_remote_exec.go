@@ -322,9 +322,11 @@ var remoteExecRules = []*rule{
 			}
 			for _, w := range args {
 				l := strings.ToLower(w.s)
-				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" {
+				// the script shell runs every package script; the global
+				// prefix holds the shims every global tool starts from
+				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" || l == "prefix" && c.name == "npm" {
 					for _, v := range args {
-						if untrustedPlace(v.s) {
+						if untrustedPlace(v.s) || winUntrustedPlace(v.s) || a.isDownloaded(v.s, c.cwd) {
 							return true, v.s
 						}
 					}
