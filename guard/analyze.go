@@ -1648,8 +1648,11 @@ func isVersion(s string) bool {
 
 var nameAliases = map[string]string{
 	"pypy": "python", "pypy3": "python", "python3": "python", "python2": "python",
+	// the Python launcher (py.exe on Windows, python-launcher elsewhere)
+	// runs the newest Python with the same options
+	"py":     "python",
 	"nodejs": "node", "gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
-	"ncat": "nc", "netcat": "nc", "nc.openbsd": "nc", "nc.traditional": "nc", "cryptcat": "nc", "pwncat": "nc",
+	"ncat": "nc", "netcat": "nc", "nc64": "nc", "nc.openbsd": "nc", "nc.traditional": "nc", "cryptcat": "nc", "pwncat": "nc",
 	"podman": "docker", "nerdctl": "docker", "podman-compose": "docker-compose",
 	"oc": "kubectl", "microk8s.kubectl": "kubectl", "k3s": "kubectl",
 	"tofu": "terraform", "terragrunt": "terraform",

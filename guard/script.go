@@ -820,7 +820,7 @@ func scriptPathOf(args, lang string) string {
 	for i := 0; i < len(first); i++ {
 		c := first[i]
 		if c == '\'' || c == '"' || c == '`' {
-			s, e, ok := strLit(first, i, lang)
+			s, e, ok := strLit(first, strPrefixStart(first, i, lang), lang)
 			if ok {
 				lits = append(lits, s)
 				i = e - 1
@@ -990,4 +990,25 @@ func endlessSpawn(lang, low string) string {
 		return "processes started in an endless loop"
 	}
 	return "fork() in an endless loop"
+}
+
+// strPrefixStart returns where the python string literal whose quote is
+// at i begins, its prefix included: r'C:\Users\dev' keeps its
+// backslashes only when it is read from the r.
+func strPrefixStart(s string, i int, lang string) int {
+	if lang != "python" {
+		return i
+	}
+	k := i
+	for k > 0 && i-k < 2 && strings.IndexByte("rbfuRBFU", s[k-1]) >= 0 {
+		k--
+	}
+	if k > 0 && (isIdentByte(s[k-1])) {
+		return i // a name ending in r, not a prefix
+	}
+	return k
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
