@@ -113,5 +113,16 @@ func init() {
 				cmdl(`nc64.exe -zv localhost 8080`),
 			},
 		},
+		winClass{name: "a scheduled task switched on or off",
+			dangerous: []winLine{
+				cmdl(`schtasks /change /tn "\Microsoft\Windows\Windows Defender\Windows Defender Scheduled Scan" /disable`),
+				cmdl(`schtasks /change /tn "Acme\Nightly" /disable /tr C:\Users\Public\x.exe`),
+				cmdl(`schtasks /change /tn "Acme\Nightly" /ru SYSTEM /enable`),
+			},
+			benign: []winLine{
+				cmdl(`schtasks /change /tn "Acme\Nightly Tests" /disable`),
+				cmdl(`schtasks /change /tn AcmeBuild /enable`),
+			},
+		},
 	)
 }

@@ -1596,6 +1596,14 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 	j := strings.Join(args, " ")
 	switch c.name {
 	case "schtasks":
+		_, hasTR := swVal(args, "tr")
+		_, hasRU := swVal(args, "ru")
+		if hasSw(args, "change") && !hasSw(args, "create") && !hasTR && !hasRU && (hasSw(args, "disable") || hasSw(args, "enable")) {
+			// switching a task on or off changes nothing it runs: only
+			// Windows' own tasks (or all of them) matter, as when deleted
+			tn, _ := swVal(args, "tn")
+			return taskDeletion(tn), j
+		}
 		if hasSw(args, "create") || hasSw(args, "change") {
 			sc, _ := swVal(args, "sc")
 			tr, _ := swVal(args, "tr")
