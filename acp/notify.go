@@ -55,17 +55,17 @@ func encodeUpdate(id sdk.SessionId, u sdk.SessionUpdate) ([]byte, bool) {
 func taggedUpdate(u sdk.SessionUpdate) (any, bool) {
 	var chunk textChunk
 	switch {
-	case u.UsageUpdate != nil && only(u, 1):
+	case u.UsageUpdate != nil && single(u):
 		v := *u.UsageUpdate
 		v.SessionUpdate = "usage_update"
 		return v, true
-	case u.AgentMessageChunk != nil && only(u, 1):
+	case u.AgentMessageChunk != nil && single(u):
 		c := u.AgentMessageChunk
 		chunk = textChunk{Meta: c.Meta, Content: c.Content.Text, MessageID: c.MessageId, SessionUpdate: "agent_message_chunk"}
 		if !textOnly(c.Content) {
 			return nil, false
 		}
-	case u.AgentThoughtChunk != nil && only(u, 1):
+	case u.AgentThoughtChunk != nil && single(u):
 		c := u.AgentThoughtChunk
 		chunk = textChunk{Meta: c.Meta, Content: c.Content.Text, MessageID: c.MessageId, SessionUpdate: "agent_thought_chunk"}
 		if !textOnly(c.Content) {
@@ -88,12 +88,13 @@ func textOnly(c sdk.ContentBlock) bool {
 		c.Image == nil && c.Audio == nil && c.ResourceLink == nil && c.Resource == nil
 }
 
-// only reports whether u has n variants set: a malformed update with
-// several is left to the connection, which says what it makes of it.
-func only(u sdk.SessionUpdate, n int) bool {
+// single reports whether u has exactly one variant set: a malformed
+// update with several is left to the connection, which says what it
+// makes of it.
+func single(u sdk.SessionUpdate) bool {
 	return count(u.UserMessageChunk != nil, u.AgentMessageChunk != nil, u.AgentThoughtChunk != nil,
 		u.ToolCall != nil, u.ToolCallUpdate != nil, u.Plan != nil, u.AvailableCommandsUpdate != nil,
-		u.CurrentModeUpdate != nil, u.ConfigOptionUpdate != nil, u.SessionInfoUpdate != nil, u.UsageUpdate != nil) == n
+		u.CurrentModeUpdate != nil, u.ConfigOptionUpdate != nil, u.SessionInfoUpdate != nil, u.UsageUpdate != nil) == 1
 }
 
 func count(set ...bool) int {
