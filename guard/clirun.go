@@ -38,7 +38,9 @@ func clientRunsURL(c *cmd) string {
 	}
 	switch c.name {
 	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
-		"gh", "glab", "aws", "gsutil", "gcloud", "az":
+		"gh", "glab", "aws", "gsutil", "gcloud", "az",
+		// storage and backup clients copy data to and from URLs
+		"azcopy", "s3cmd", "mc", "mcli", "restic", "kopia", "borg", "duplicity", "b2", "swift", "s5cmd":
 		return ""
 	}
 	if ownURLRules[c.name] {
@@ -58,6 +60,9 @@ func clientRunsURL(c *cmd) string {
 			if i < 0 {
 				continue
 			}
+			if serverOption(strings.ToLower(v[:i])) {
+				continue // the service the client talks to, not code
+			}
 			v = v[i+1:]
 		}
 		if i := strings.Index(v, "@http"); i > 0 {
@@ -74,6 +79,22 @@ func clientRunsURL(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// serverOption reports an option (lower case, with its dashes) naming
+// the service a client talks to (--alertmanager.url, --api-url), not
+// where code comes from: index, registry, source and repository options
+// are not among them. --server, --endpoint, --host and --address are
+// left out: a package manager's server, or a client pointed at a
+// stranger's.
+func serverOption(name string) bool {
+	name = strings.TrimLeft(name, "-")
+	for _, k := range [...]string{"index", "registry", "source", "repo", "feed", "plugin", "template", "from", "extension", "package", "script", "file"} {
+		if strings.Contains(name, k) {
+			return false
+		}
+	}
+	return strings.HasSuffix(name, ".url") || strings.HasSuffix(name, "api-url")
 }
 
 // runManifests are the files a run or install verb reads from the

@@ -79,6 +79,8 @@ func (a *analysis) expand(c *cmd) {
 		a.expandWatch(c)
 	case n == "ssh":
 		a.expandSSH(c)
+	case n == "adb":
+		a.expandADB(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
 		a.expandDashC(c)
 	case n == "docker" || n == "kubectl" || n == "podman" || n == "nerdctl" || n == "docker-compose" || n == "podman-compose":
@@ -348,6 +350,34 @@ func (a *analysis) expandSSH(c *cmd) {
 	}
 	if w.ok || hasLiteralBefore(w) {
 		a.remoteNested(w.s, "ssh remote command", c.in)
+	}
+}
+
+// adbGlobal are adb's options before its subcommand that take a value.
+var adbGlobal = optSpec{short: "stHPL"}
+
+// expandADB judges what adb shell runs on the device: its command, or
+// without one, what it reads (curl URL | adb shell is curl URL | sh on
+// the phone).
+func (a *analysis) expandADB(c *cmd) {
+	args := c.args()
+	i := skipOpts(args, 0, adbGlobal)
+	if i >= len(args) || args[i].s != "shell" && args[i].s != "exec-out" {
+		return
+	}
+	rest := args[skipOpts(args, i+1, optSpec{short: "e"}):]
+	if len(rest) == 0 {
+		if c.in.kind == flowRemote || c.in.kind == flowSocket {
+			a.remoteNested("sh", "adb shell reading its input", c.in)
+		}
+		return
+	}
+	w := word{s: joinWords(rest), ok: true}
+	for _, x := range rest {
+		w.ok = w.ok && x.ok
+	}
+	if w.ok || hasLiteralBefore(w) {
+		a.remoteNested(w.s, "adb shell command", c.in)
 	}
 }
 

@@ -19,10 +19,11 @@ func openServerNoAuth(c *cmd) string {
 		}
 		val = strings.Trim(val, `"'`)
 		switch {
-		case (strings.HasSuffix(name, "ip") || strings.HasSuffix(name, "host") || strings.HasSuffix(name, "bind") || strings.HasSuffix(name, "listen") || strings.HasSuffix(name, "address")) &&
-			(val == "0.0.0.0" || val == "::" || val == "*" || val == "[::]"):
+		case (strings.HasSuffix(name, "ip") || strings.HasSuffix(name, "host") || strings.HasSuffix(name, "bind") || strings.HasSuffix(name, "listen") ||
+			strings.HasSuffix(name, "address") || strings.HasSuffix(name, "addr")) && everyInterface(val):
 			all = true
-		case name == "--no-auth" || name == "--disable-auth" || name == "--allow-anonymous" || name == "--anonymous" || name == "--auth=none" || l == "--auth=none":
+		case name == "--no-auth" || name == "--disable-auth" || name == "--allow-anonymous" || name == "--anonymous" || name == "--auth=none" || l == "--auth=none" ||
+			name == "--without-connection-token" || name == "--auth" && val == "none":
 			noAuth = name
 		case eq && val == "" && (strings.HasSuffix(name, "token") || strings.HasSuffix(name, "password")):
 			noAuth = name + "=''"
@@ -35,6 +36,17 @@ func openServerNoAuth(c *cmd) string {
 		return c.base + " " + noAuth
 	}
 	return ""
+}
+
+// everyInterface reports a listening address on every interface, with
+// or without a port: 0.0.0.0, ::, *, 0.0.0.0:8080, [::]:8080.
+func everyInterface(v string) bool {
+	if strings.Count(v, ":") == 1 {
+		v, _, _ = strings.Cut(v, ":")
+	} else if strings.HasPrefix(v, "[::]:") {
+		v = "[::]"
+	}
+	return v == "0.0.0.0" || v == "::" || v == "*" || v == "[::]"
 }
 
 // shareSessionTools share the terminal they are started in with whoever

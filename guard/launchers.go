@@ -84,6 +84,12 @@ func init() {
 		"nawk":      awkLaunches,
 		"nohup":     nil,
 		"systemctl": nil,
+		// secrets managers and environment shells given a command line
+		"doppler":   optLaunches(optTable{"--command": ""}),
+		"infisical": optLaunches(optTable{"--command": ""}),
+		"nix-shell": optLaunches(optTable{"--run": "", "--command": ""}),
+		"sops":      sopsLaunches,
+		"nix":       nixLaunches,
 	}
 	// programs that run a command elsewhere or on a request's behalf
 	for _, n := range [...]string{"pssh", "parallel-ssh"} {
@@ -1000,6 +1006,32 @@ func argvLaunches(n int, origin string) launcherFunc {
 		}
 		return []launch{{code: quoteWords(ops[n:]), origin: origin}}
 	}
+}
+
+// sopsLaunches reads the command sops exec-env and exec-file run with
+// the decrypted secrets: the operand after the file.
+func sopsLaunches(a *analysis, c *cmd) []launch {
+	ops := positional(c.args())
+	if len(ops) < 3 || ops[0].s != "exec-env" && ops[0].s != "exec-file" {
+		return nil
+	}
+	return []launch{{code: ops[2].s, origin: "sops " + ops[0].s}}
+}
+
+// nixLaunches reads the command nix develop and nix shell run with -c
+// (--command) in the environment they build; nix itself is still judged
+// for where that environment comes from.
+func nixLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 3 || args[0].s != "develop" && args[0].s != "shell" {
+		return nil
+	}
+	for j := 1; j+1 < len(args); j++ {
+		if s := args[j].s; s == "-c" || s == "--command" {
+			return []launch{{code: quoteWords(args[j+1:]), origin: "nix " + args[0].s + " -c"}}
+		}
+	}
+	return nil
 }
 
 // aptLaunches reads apt -o hooks (APT::Update::Pre-Invoke, DPkg::Post-Invoke).

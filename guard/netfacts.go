@@ -10,7 +10,7 @@ var (
 	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".")
 	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
-		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale")
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -102,6 +102,16 @@ func sendsStdin(c *cmd) bool {
 // awsValueOpts are the AWS CLI's global and s3 options that take a value.
 var awsValueOpts = []string{"profile", "region", "endpoint-url", "output", "query", "ca-bundle", "cli-read-timeout", "cli-connect-timeout",
 	"sse", "sse-kms-key-id", "acl", "storage-class", "exclude", "include", "content-type", "cache-control", "expires", "metadata", "grants"}
+
+// mcRemote reports a MinIO client target naming a server by its alias
+// (prod/bucket/key) rather than a local path.
+func mcRemote(s string) bool {
+	if s == "" || strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "$") {
+		return false
+	}
+	alias, rest, ok := strings.Cut(s, "/")
+	return ok && alias != "" && rest != "" && !strings.ContainsAny(alias, ".:*")
+}
 
 // uploadedFiles lists the local files a network tool sends.
 func uploadedFiles(c *cmd) []word {
@@ -212,6 +222,23 @@ func uploadedFiles(c *cmd) []word {
 			if (w.s == "cp" || w.s == "mv" || w.s == "sync") && i+2 < len(ops) {
 				if strings.Contains(ops[i+2].s, "://") {
 					out = append(out, ops[i+1])
+				}
+			}
+		}
+	case "azcopy":
+		// azcopy copy|cp|sync SRC URL: SRC goes to the storage account
+		ops := positional(args)
+		if len(ops) >= 3 && (ops[0].s == "copy" || ops[0].s == "cp" || ops[0].s == "sync") && strings.Contains(ops[2].s, "://") && !strings.Contains(ops[1].s, "://") {
+			out = append(out, ops[1])
+		}
+	case "mc", "mcli":
+		// mc cp|mirror|put SRC... ALIAS/BUCKET/PATH: local sources go to
+		// the server behind the alias
+		ops := positional(args)
+		if len(ops) >= 3 && (ops[0].s == "cp" || ops[0].s == "mirror" || ops[0].s == "put") && mcRemote(ops[len(ops)-1].s) {
+			for _, w := range ops[1 : len(ops)-1] {
+				if !mcRemote(w.s) {
+					out = append(out, w)
 				}
 			}
 		}

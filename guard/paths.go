@@ -1056,7 +1056,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false
 	}
-	if rel, _, ok := a.homeRel(p); ok {
+	rel, _, inHome := a.homeRel(p)
+	if d := credentialStoreOf(p, rel, inHome); d != "" {
+		return d + " (" + s + ")", true
+	}
+	if inHome {
 		first, _, _ := strings.Cut(rel, "/")
 		switch first {
 		case ".ssh":

@@ -240,15 +240,31 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
-		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az"),
+		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "mcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := joinWords(c.args())
 			switch {
+			case c.name == "s3cmd" && (strings.Contains(j, "--acl-public") || strings.Contains(j, "--acl-grant=read:anon")):
+				return true, j
+			case c.name == "mc" || c.name == "mcli":
+				// mc anonymous set public|download|upload ALIAS/BUCKET, and the
+				// older mc policy set; set-json with a policy file
+				ops := positional(c.args())
+				if len(ops) >= 3 && (ops[0].s == "anonymous" || ops[0].s == "policy") {
+					switch ops[1].s {
+					case "set":
+						return ops[2].s == "public" || ops[2].s == "download" || ops[2].s == "upload", j
+					case "set-json":
+						return true, j
+					}
+				}
+				return false, ""
 			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`)):
 				return true, j
-			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "public-read")):
+			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
+				strings.Contains(j, "AllUsers") || strings.Contains(j, "AllAuthenticatedUsers") || strings.Contains(j, "public-read")):
 				return true, j
 			case c.name == "az" && strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container"):
 				return true, j

@@ -20,7 +20,10 @@ var reverseShellRules = []*rule{
 					iface, bound = optValue(args, "-a", "address")
 				}
 				local := bound && (iface == "lo" || iface == "lo0" || isLocalHost(iface))
-				return writable && !cred && !local, joinWords(args)
+				// bound to every interface on purpose: older releases
+				// take keystrokes without -W
+				everywhere := bound && (iface == "0.0.0.0" || iface == "::" || iface == "[::]")
+				return (writable || everywhere) && !cred && !local, joinWords(args)
 			case "dropbear":
 				return hasWord(args, "-B"), "dropbear -B"
 			case "sshd":

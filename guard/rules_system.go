@@ -737,7 +737,10 @@ var systemRules = []*rule{
 				// Secure Boot stops checking what the machine boots
 				return hasWord(args, "--disable-validation"), "Secure Boot validation off"
 			case "csrutil":
-				return len(args) > 0 && args[0].s == "disable", "System Integrity Protection off"
+				// csrutil disable, and csrutil authenticated-root disable
+				// (the sealed system volume may then be changed)
+				return len(args) > 0 && args[0].s == "disable" || len(args) > 1 && args[0].s == "authenticated-root" && args[1].s == "disable",
+					"System Integrity Protection off"
 			case "setenforce":
 				return len(args) > 0 && (args[0].s == "0" || strings.EqualFold(args[0].s, "permissive")), "setenforce 0"
 			case "apparmor_parser":
@@ -751,6 +754,32 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			return true, c.name
+		}},
+	{ID: "monitoring-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every alert or monitor (outages and intrusions then page nobody)",
+		Suggestions: []string{"Silence the one alert you are working on, for a short time", "Use a maintenance window scoped to one service"},
+		names:       names("amtool", "curl", "http", "https", "xh", "wget"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "amtool" {
+				// a matcher every alert matches
+				ops := positional(args)
+				if len(ops) < 2 || ops[0].s != "silence" || ops[1].s != "add" {
+					return false, ""
+				}
+				for _, w := range ops[2:] {
+					if _, v, ok := strings.Cut(w.s, "=~"); ok && (strings.Trim(v, `"'`) == ".+" || strings.Trim(v, `"'`) == ".*") {
+						return true, "amtool silence add " + w.s
+					}
+				}
+				return false, ""
+			}
+			for _, w := range args {
+				// Datadog's mute-everything endpoint
+				if strings.Contains(w.s, "://") && strings.Contains(w.s, "/monitor/mute_all") {
+					return true, w.s
+				}
+			}
+			return false, ""
 		}},
 	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
 		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},

@@ -20,7 +20,7 @@ func (s *sqlScan) any() bool {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive")
 
 // redisCLIOpts are redis-cli's (and its forks') options that take a value.
 var redisCLIOpts = optSpec{short: "hpsanurdDi", long: []string{"user", "pass", "cacert", "cacertdir", "cert", "key", "sni", "tls-ciphers",
@@ -49,7 +49,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 				add(w.s[2:])
 			}
 		}
-	case "mysql", "mycli":
+	case "mysql", "mycli", "mariadb":
 		for i, w := range args {
 			switch {
 			case (w.s == "-e" || w.s == "--execute") && i+1 < len(args):
@@ -85,6 +85,20 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		if v, ok := optValue(args, "-execute", "execute"); ok {
 			add(v)
 		}
+	case "beeline", "hive", "spark-sql":
+		// the Hive family: -e 'SQL'
+		if v, ok := optValue(args, "-e", ""); ok {
+			add(v)
+		}
+	case "impala-shell":
+		if v, ok := optValue(args, "-q", "query"); ok {
+			add(v)
+		}
+	case "db2":
+		// db2 "DROP TABLE x": the statement is the operand
+		if ops := positional(args); len(ops) > 0 {
+			add(joinWords(ops))
+		}
 	case "cockroach", "cqlsh", "isql":
 		if v, ok := optValue(args, "-e", "execute"); ok {
 			add(v)
@@ -108,7 +122,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		if len(ops) > 1 && ops[0].s == "rm" && (hasWord(args, "-r") || hasWord(args, "-f")) {
 			add("DROP TABLE bq")
 		}
-	case "mongo":
+	case "mongo", "mongosh":
 		lang = "mongo"
 		if v, ok := optValue(args, "", "eval"); ok {
 			add(v)

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -164,6 +165,7 @@ func init() {
 		"su-exec":      skipThen(optSpec{}, 1),
 		"runuser":      runuserWrapper,
 		"busybox":      busyboxWrapper,
+		"toybox":       busyboxWrapper,
 		"xargs":        xargsWrapper,
 		"screen":       simpleWrapper(optSpec{short: "SchepsTtL", long: []string{}}),
 		"rlwrap":       simpleWrapper(optSpec{short: "aAbcCDefFgGhHiIlmMnNoOpPqrRsStTvwWz"}),
@@ -192,9 +194,33 @@ func init() {
 		"cpulimit":     simpleWrapper(optSpec{short: "lpe", long: []string{"limit", "pid", "exe"}}),
 		"prlimit":      simpleWrapper(optSpec{}),
 		"sem":          simpleWrapper(optSpec{short: "j", long: []string{"id", "jobs"}}),
-		"k3s":          bundledClient,
-		"microk8s":     bundledClient,
-		"minikube":     bundledClient,
+		// tools that run a command with secrets, a profile or a
+		// project's environment loaded, as their documentation spells it
+		"doppler":    envRunner("run", 0, optSpec{short: "cp", long: []string{"command", "config", "project", "token", "scope", "mount", "mount-format", "fallback", "name-transformer"}}),
+		"infisical":  envRunner("run", 0, optSpec{long: []string{"command", "env", "path", "projectId", "token", "domain", "tags", "watch-interval"}}),
+		"op":         envRunner("run", 0, optSpec{long: []string{"env-file", "account", "session", "config"}}),
+		"dotenvx":    envRunner("run", 0, optSpec{short: "fe", long: []string{"env-file", "env", "convention"}}),
+		"teller":     envRunner("run", 0, optSpec{short: "c", long: []string{"config"}}),
+		"berglas":    envRunner("exec", 0, optSpec{long: []string{"local", "project"}}),
+		"chamber":    envRunner("exec", 1, optSpec{short: "b", long: []string{"backend"}}),
+		"aws-vault":  envRunner("exec", 1, optSpec{short: "dtn", long: []string{"duration", "mfa-token", "region", "prompt", "backend"}}),
+		"saml2aws":   envRunner("exec", 0, optSpec{short: "ap", long: []string{"exec-profile", "profile", "idp-account"}}),
+		"summon":     envRunner("", 0, optSpec{short: "fpD", long: []string{"yaml", "provider", "environment"}}),
+		"mise":       envRunner("exec x", 0, optSpec{short: "C", long: []string{"cd", "jobs"}}),
+		"rtx":        envRunner("exec x", 0, optSpec{short: "C", long: []string{"cd", "jobs"}}),
+		"asdf":       envRunner("exec", 0, optSpec{}),
+		"devbox":     envRunner("run", 0, optSpec{short: "c", long: []string{"config", "environment"}}),
+		"hatch":      envRunner("run", 0, optSpec{short: "e", long: []string{"env"}}),
+		"pdm":        envRunner("run", 0, optSpec{short: "p", long: []string{"project"}}),
+		"rye":        envRunner("run", 0, optSpec{}),
+		"conda":      envRunner("run", 0, optSpec{short: "np", long: []string{"name", "prefix", "cwd"}}),
+		"mamba":      envRunner("run", 0, optSpec{short: "np", long: []string{"name", "prefix", "cwd"}}),
+		"micromamba": envRunner("run", 0, optSpec{short: "np", long: []string{"name", "prefix", "cwd"}}),
+		"direnv":     envRunner("exec", 1, optSpec{}),
+		"railway":    envRunner("run", 0, optSpec{short: "se", long: []string{"service", "environment"}}),
+		"k3s":        bundledClient,
+		"microk8s":   bundledClient,
+		"minikube":   bundledClient,
 	}
 	for k, v := range wrappers {
 		if v == nil {
@@ -236,6 +262,37 @@ func setarchWrapper(a *analysis, c *cmd) int {
 func skipThen(spec optSpec, n int) wrapperFunc {
 	return func(a *analysis, c *cmd) int {
 		i := skipOpts(c.words, 1, spec) + n
+		if i >= len(c.words) {
+			return -1
+		}
+		return i
+	}
+}
+
+// envRunner unwraps "TOOL SUB [options] [operands] [--] CMD": a secrets
+// manager, credential broker or environment manager that runs CMD with
+// what it loads. subs lists the subcommands that do ("" for a tool that
+// takes the command directly), operands the words before the command (a
+// profile, a directory). A "--" ends the tool's own words wherever it is.
+func envRunner(subs string, operands int, spec optSpec) wrapperFunc {
+	verbs := strings.Fields(subs)
+	return func(a *analysis, c *cmd) int {
+		i := 1
+		if len(verbs) > 0 {
+			if len(c.words) < 3 || !slices.Contains(verbs, c.words[1].s) {
+				return -1
+			}
+			i = 2
+		}
+		for j := i; j < len(c.words); j++ {
+			if c.words[j].s == "--" {
+				if j+1 < len(c.words) {
+					return j + 1
+				}
+				return -1
+			}
+		}
+		i = skipOpts(c.words, i, spec) + operands
 		if i >= len(c.words) {
 			return -1
 		}
