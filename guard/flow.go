@@ -1440,6 +1440,9 @@ func secretStoreRead(name string, args []word) string {
 			break
 		}
 	}
+	if name == "op" && (hasWord(args, "-o") || hasWord(args, "--out-file") || hasPrefixWord(args, "--out-file=")) {
+		return "" // written to the file named, not printed
+	}
 	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
 		return "" // SecureString values come back encrypted without it
 	}

@@ -178,3 +178,23 @@ func TestMonitoringSilencedAndSealedSystem(t *testing.T) {
 		`csrutil authenticated-root status`,
 	})
 }
+
+// Listing tunnels, signing in, writing injected secrets to a file and a
+// preview's namespace: none is what its rule is about.
+func TestTunnelListingSigninAndPreviewNamespaces(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cloudflared tunnel --url http://localhost:22`, CategoryReverseShell, "", LevelHigh},
+		{`op inject -i config/app.tpl.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl --context prod delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl --context staging delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl --context prod delete namespace pr-482`, "", "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cloudflared tunnel list`,
+		`cloudflared tunnel info acme-dev`,
+		`eval $(op signin)`,
+		`op inject -i config/app.tpl.yaml -o tmp/app.yaml`,
+		`kubectl --context staging delete namespace pr-482`,
+	})
+}

@@ -193,6 +193,25 @@ func scratchName(s string) bool {
 			return true
 		}
 	}
+	return pullRequestName(l)
+}
+
+// pullRequestName reports a name (lower case) made for one pull or merge
+// request's preview: pr-482, web-pr-1207, mr-31.
+func pullRequestName(l string) bool {
+	for _, p := range [...]string{"pr-", "mr-"} {
+		for i := strings.Index(l, p); i >= 0; {
+			j := i + len(p)
+			if (i == 0 || !isAlnum(l[i-1])) && j < len(l) && l[j] >= '0' && l[j] <= '9' {
+				return true
+			}
+			k := strings.Index(l[i+1:], p)
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+	}
 	return false
 }
 

@@ -275,6 +275,13 @@ var containerDestroyRules = []*rule{
 			if !ok {
 				return false, ""
 			}
+			scratch := len(objs) > 0
+			for _, o := range objs {
+				scratch = scratch && scratchName(o)
+			}
+			if scratch {
+				return false, "" // a preview's or a test run's namespace
+			}
 			for _, k := range kinds {
 				if isNSKind(k) {
 					return true, strings.Join(objs, " ")

@@ -295,6 +295,10 @@ var systemRules = []*rule{
 			}
 			switch c.name {
 			case "kubectl":
+				ops = posArgs(args, kubectlGlobal)
+				if len(ops) == 0 {
+					return false, ""
+				}
 				switch ops[0].s {
 				case "delete":
 					// a pod or a job by name comes back or was done; pods
@@ -306,6 +310,17 @@ var systemRules = []*rule{
 					switch kind {
 					case "pod", "pods", "po", "job", "jobs":
 						return hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l="), "pods by selector"
+					}
+					if !touchesProduction(c) && len(ops) > 2 {
+						// staging's pull-request previews are made and
+						// thrown away by the hour
+						previews := true
+						for _, o := range ops[2:] {
+							previews = previews && pullRequestName(lower(o.s))
+						}
+						if previews {
+							return false, ""
+						}
 					}
 					return true, "delete " + kind
 				case "scale":

@@ -33,7 +33,7 @@ var shellInit = map[string][]string{
 	"terraform": {"-install-autocomplete"}, "aws_completer": {"*"}, "ng": {"completion"}, "hub": {"alias"},
 	"cargo": {"completions"}, "docker": {"completion"}, "podman": {"completion"}, "flux": {"completion"},
 	"argocd": {"completion"}, "k9s": {"completion"}, "eksctl": {"completion"}, "kustomize": {"completion"},
-	"stern": {"--completion"}, "op": {"completion"}, "nix": {"print-dev-env"}, "nix-direnv": {"*"},
+	"stern": {"--completion"}, "op": {"completion", "signin"}, "tsh": {"env"}, "saml2aws": {"script"}, "nix": {"print-dev-env"}, "nix-direnv": {"*"},
 }
 
 // isShellInit reports whether c is one of those tools printing its shell

@@ -662,7 +662,20 @@ var winRules = []*rule{
 			case "ngrok":
 				return anyContains(args, "tcp", "http", "tls", "start"), j
 			case "cloudflared":
-				return strings.Contains(j, "tunnel"), j
+				// tunnel list, info, login, create, delete, route, token
+				// and cleanup manage tunnels; they expose nothing
+				for i, w := range args {
+					if w == "tunnel" {
+						for _, m := range args[i+1:] {
+							switch m {
+							case "list", "info", "login", "create", "delete", "route", "token", "cleanup", "ingress":
+								return false, ""
+							}
+						}
+						return true, j
+					}
+				}
+				return false, ""
 			}
 			return true, j
 		}},
