@@ -295,6 +295,49 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "remote-download-loaded", Level: LevelCritical, Category: CategoryRemoteExec, Description: "loading, sourcing or building code downloaded in the same command",
+		Suggestions: suggRemote,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(a.downloads) == 0 && len(a.downloadDirs) == 0 {
+				return false, ""
+			}
+			// variables naming code the program loads first:
+			// LD_PRELOAD=/tmp/l.so ls, PERL5LIB=/tmp/p perl
+			for _, as := range c.assigns {
+				if !codeLoadVars[as.name] {
+					continue
+				}
+				for _, f := range strings.FieldsFunc(as.val.s, func(r rune) bool { return r == ':' || r == ' ' || r == '=' }) {
+					f = strings.TrimPrefix(strings.TrimPrefix(f, "-r"), "--require")
+					if a.isDownloaded(f, c.cwd) || a.holdsDownload(f, c.cwd) {
+						return true, as.name + "=" + as.val.s
+					}
+				}
+			}
+			if inertReaders[c.name] || fetchers[c.name] || winDownloaders[c.name] || len(c.words) < 2 ||
+				shellNameSet[c.name] || scriptLangs[c.name] != "" {
+				// reading, checking or the download itself; shells and
+				// interpreters running it are remote-download-exec's
+				return false, ""
+			}
+			build := buildRunners[c.name]
+			for _, w := range c.args() {
+				v := w.s
+				if i := strings.IndexByte(v, '='); i > 0 && strings.HasPrefix(v, "-") {
+					v = v[i+1:] // -script=/tmp/ue.py
+				}
+				// a word may be a dot-command: sqlite3 db ".load /tmp/e.so"
+				for _, f := range strings.Fields(v) {
+					if codeFile(f) && a.isDownloaded(f, c.cwd) {
+						return true, c.base + " " + f
+					}
+					if build && strings.Contains(f, "/") && a.holdsDownload(f, c.cwd) {
+						return true, c.base + " in " + f
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
 		Suggestions: suggRemote, names: interpNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -877,4 +920,71 @@ func skipClusterGlobals(args []word) []word {
 		}
 	}
 	return args
+}
+
+// codeLoadVars are environment variables naming code a program loads
+// before its own: preloaded libraries, start-up scripts, module paths
+// and options that require modules.
+var codeLoadVars = map[string]bool{"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true,
+	"PYTHONSTARTUP": true, "PYTHONPATH": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "RUBYLIB": true, "RUBYOPT": true,
+	"NODE_OPTIONS": true, "NODE_PATH": true, "BASH_ENV": true, "ENV": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true,
+	"LUA_INIT": true, "LUA_PATH": true, "GIT_EXEC_PATH": true}
+
+// inertReaders read, copy, check or show a file without running it.
+var inertReaders = map[string]bool{"cat": true, "less": true, "more": true, "head": true, "tail": true, "file": true, "stat": true,
+	"ls": true, "wc": true, "grep": true, "rg": true, "diff": true, "cmp": true, "sha256sum": true, "sha512sum": true, "sha1sum": true,
+	"md5sum": true, "shasum": true, "b2sum": true, "cksum": true, "gpg": true, "gpg2": true, "cosign": true, "minisign": true,
+	"openssl": true, "xxd": true, "hexdump": true, "od": true, "strings": true, "bat": true, "shellcheck": true, "cp": true,
+	"mv": true, "rm": true, "chmod": true, "chown": true, "touch": true, "echo": true, "printf": true, "test": true, "[": true,
+	"tar": true, "zip": true, "unzip": true, "gzip": true, "gunzip": true, "jq": true, "yq": true, "sort": true, "uniq": true,
+	"vim": true, "vi": true, "nano": true, "view": true, "git": true, "mkdir": true, "ln": true, "install": true, "readlink": true,
+	"realpath": true, "basename": true, "dirname": true, "du": true, "ssh-keygen": true, "codesign": true, "spctl": true, "xattr": true,
+	// PowerShell's and cmd's
+	"get-filehash": true, "get-authenticodesignature": true, "get-content": true, "gc": true, "type": true, "select-string": true,
+	"sls": true, "unblock-file": true, "copy-item": true, "copy": true, "move-item": true, "move": true, "remove-item": true,
+	"del": true, "test-path": true, "get-item": true, "gi": true, "notepad": true, "notepad.exe": true, "code": true,
+	"expand-archive": true, "signtool": true, "signtool.exe": true, "sigcheck": true, "sigcheck.exe": true, "findstr": true, "fc": true}
+
+// winDownloaders are PowerShell's and Windows' downloaders, by the
+// names the Windows walker gives their commands.
+var winDownloaders = map[string]bool{"iwr": true, "irm": true, "invoke-webrequest": true, "invoke-restmethod": true,
+	"start-bitstransfer": true, "curl.exe": true, "wget.exe": true, "bitsadmin": true, "certutil": true, "certutil.exe": true}
+
+// buildRunners build or install what a directory holds, running its
+// build scripts: a directory downloaded or cloned in the same command is
+// a stranger's code.
+var buildRunners = map[string]bool{"make": true, "gmake": true, "just": true, "task": true, "cmake": true, "meson": true, "ninja": true,
+	"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "pipx": true, "uv": true, "cargo": true,
+	"go": true, "gradle": true, "mvn": true, "rake": true, "bundle": true, "poetry": true, "ant": true, "sbt": true, "dotnet": true,
+	"composer": true, "mix": true, "stack": true, "cabal": true, "swift": true, "xcodebuild": true, "bazel": true}
+
+// codeFile reports a file name whose extension says it is code or a
+// library a program runs or loads.
+func codeFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".so", ".dylib", ".dll", ".py", ".pm", ".pl", ".rb", ".js", ".mjs", ".cjs", ".sh", ".bash", ".zsh", ".sql", ".jar", ".ipynb",
+		".lua", ".php", ".ps1", ".psm1", ".tcl", ".scpt", ".applescript", ".vim", ".el", ".xml", ".gradle", ".kts", ".groovy", ".wasm":
+		return true
+	}
+	return false
+}
+
+// holdsDownload reports whether p is a directory a download landed in or
+// was cloned or unpacked into.
+func (a *analysis) holdsDownload(p, cwd string) bool {
+	ap := a.absPath(p, cwd)
+	if ap == "" {
+		return false
+	}
+	for _, d := range a.downloadDirs {
+		if ap == d || strings.HasPrefix(ap, d+"/") {
+			return true
+		}
+	}
+	for k := range a.downloads {
+		if strings.HasPrefix(k, ap+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -254,7 +254,7 @@ func TestUnlistedClientsRunURLs(t *testing.T) {
 		{`monox add @someone/plugin@https://x.example.com/plugin.tgz`, CategoryRemoteExec, "client-runs-url", LevelCritical},
 		{`tplgen copy --trust https://git.example.net/x/tpl.git .`, CategoryRemoteExec, "client-runs-url", LevelCritical},
 		{`cookiecutter --no-input https://git.example.com/someone/template.git`, CategoryRemoteExec, "client-runs-url", LevelCritical},
-		{`curl -so /tmp/app.py https://x.example.com/app.py && cloudrun run /tmp/app.py`, CategoryRemoteExec, "client-runs-url", LevelCritical},
+		{`curl -so /tmp/app.py https://x.example.com/app.py && cloudrun run /tmp/app.py`, CategoryRemoteExec, "remote-download-loaded", LevelCritical},
 		{`curl -so Gemfile https://x.example.com/Gemfile && bundle install`, CategoryRemoteExec, "client-runs-url", LevelCritical},
 		{`curl -so /tmp/x.swift https://x.example.com/x.swift && swift /tmp/x.swift`, CategoryRemoteExec, "", LevelCritical},
 		{`deno install -g -A -n helper https://x.example.com/helper.ts`, CategoryRemoteExec, "", LevelCritical},
