@@ -308,6 +308,11 @@ var corpusSets = []corpusSet{
 	// tuned on and never looked at: scored only.
 	{"round10", corpusDir + "/round10",
 		thresholds{minRound10Critical, minRound10High, minRound10Moderate, maxRound10FalsePositive}, winRound10Thresholds},
+	// round11: the eleventh round, written while round10a was tuned on
+	// and never looked at: scored only. round11a (three fifths) may be
+	// tuned on later, round11b must not be.
+	{"round11", corpusDir + "/round11",
+		thresholds{minRound11Critical, minRound11High, minRound11Moderate, maxRound11FalsePositive}, winRound11Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -389,15 +394,30 @@ const (
 	maxRound9FalsePositive = 0.028
 )
 
-// Round ten, POSIX lines (both parts), never tuned on: on arrival (after
-// round8a's tuning) 74.7% critical, 76.2% high, 62.9% moderate, 3.8%
-// false positives (see testdata/corpus/round10/README.md). These floors
-// catch regressions.
+// Round ten, POSIX lines (both parts): on arrival (after round8a's
+// tuning) 74.7% critical, 76.2% high, 62.9% moderate, 3.8% false
+// positives (see testdata/corpus/round10/README.md); after the tuning on
+// round9a 74.9%, 76.2%, 62.9% and 3.8%; after the tuning on round10a
+// (round10b never opened) 81.9%, 79.1%, 62.9% and 2.7% (round10b alone
+// 73.6%, 75.3%, 58.3%, 2.9% before, 75.1%, 76.3%, 58.3%, 2.9% after).
+// These floors catch regressions.
 const (
-	minRound10Critical      = 0.745
-	minRound10High          = 0.755
+	minRound10Critical      = 0.815
+	minRound10High          = 0.785
 	minRound10Moderate      = 0.60
-	maxRound10FalsePositive = 0.040
+	maxRound10FalsePositive = 0.029
+)
+
+// Round eleven, POSIX lines (both parts), never tuned on: written while
+// round10a was tuned on; against the rules at the start of that tuning
+// 74.8% critical, 84.5% high, 87.5% moderate, 3.9% false positives, on
+// arrival after it 77.2%, 84.5%, 87.5% and 3.4% (see
+// testdata/corpus/round11/README.md). These floors catch regressions.
+const (
+	minRound11Critical      = 0.765
+	minRound11High          = 0.835
+	minRound11Moderate      = 0.83
+	maxRound11FalsePositive = 0.036
 )
 
 // Thresholds on the blind and holdout POSIX corpora, a little below what
