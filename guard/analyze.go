@@ -405,6 +405,8 @@ type effects struct {
 	downloads     map[string]bool
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
+	// madeDirs are the directories mkdir made earlier in the line.
+	madeDirs []string
 	tcpFDs       map[string]bool
 	gitRemotes   map[string]string
 	// files are what was written to files, by absolute path.
@@ -1857,6 +1859,30 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+	if c.name == "mkdir" {
+		// a directory made here holds nothing yet: mirroring it with
+		// deletion empties the destination
+		for _, w := range positional(c.args()) {
+			if p := a.absPath(w.s, c.cwd); p != "" {
+				a.madeDirs = append(a.madeDirs, p)
+			}
+		}
+	}
+}
+
+// madeHere reports whether p names a directory made earlier in the
+// command line (and so empty unless something was put in it).
+func (a *analysis) madeHere(p, cwd string) bool {
+	if len(a.madeDirs) == 0 {
+		return false
+	}
+	ap := strings.TrimSuffix(a.absPath(p, cwd), "/")
+	for _, d := range a.madeDirs {
+		if ap == d {
+			return true
+		}
+	}
+	return false
 }
 
 // arrayWords expands an array literal whose elements are all known.

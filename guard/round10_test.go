@@ -226,3 +226,46 @@ func TestDownloadedCodeLoadedLater(t *testing.T) {
 		`make -C build install`,
 	})
 }
+
+// Object storage mirrored with deletion from a directory just made (so
+// empty) or into production, and containers removed recursively.
+func TestStorageMirroredFromNothing(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mkdir -p /tmp/empty && azcopy sync /tmp/empty 'https://acme.blob.core.windows.example/backups?sv=x' --delete-destination=true`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+		{`mc mirror --remove --overwrite /tmp/empty prod/acme-data`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+		{`mkdir -p e && aws s3 sync e s3://acme-archive --delete`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+		{`azcopy remove 'https://acme.blob.core.windows.example/data?sv=x' --recursive`, CategoryCloudDestroy, "aws-s3-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`azcopy sync ./dist 'https://acmedev.blob.core.windows.example/$web?sv=x' --delete-destination=true`,
+		`mkdir -p dist && azcopy sync ./site 'https://acmedev.blob.core.windows.example/$web?sv=x' --delete-destination=true`,
+		`mc mirror --remove ./public staging/acme-assets`,
+		`azcopy remove 'https://acme.blob.core.windows.example/data/tmp/old.log?sv=x'`,
+		`mkdir -p e && aws s3 sync e s3://acme-archive --delete --dryrun`,
+	})
+}
+
+// Data platforms emptied: dbt rebuilding production, Kafka records,
+// search documents matched by everything, a log store's lines, and a
+// cluster named for production deleted for good.
+func TestDataPlatformsEmptied(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dbt run --full-refresh --target prod`, CategoryDatabaseDestroy, "dbt-production-rebuild", LevelCritical},
+		{`dbt run-operation drop_schema --args '{schema: analytics}' --target prod`, CategoryDatabaseDestroy, "dbt-production-rebuild", LevelCritical},
+		{`kafka-delete-records --bootstrap-server kafka.prod.internal:9092 --offset-json-file /tmp/all.json`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`curl -XPOST 'https://search.prod.internal:9200/orders/_delete_by_query' -H 'Content-Type: application/json' -d '{"query":{"match_all":{}}}'`, CategoryDatabaseDestroy, "http-delete-all", LevelHigh},
+		{`curl -s -X POST -G 'http://loki.prod.internal:3100/loki/api/v1/delete' --data-urlencode 'query={job=~".+"}' --data-urlencode 'start=0'`, CategoryHistoryTamper, "log-store-delete", LevelHigh},
+		{`databricks clusters permanent-delete 0101-prod-etl`, CategoryCloudDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dbt run --full-refresh --target dev`,
+		`dbt run --target prod --select orders`,
+		`dbt run-operation generate_schema_name --target prod`,
+		`kafka-topics --bootstrap-server localhost:9092 --list`,
+		`curl -XPOST 'http://localhost:9200/orders_test/_delete_by_query' -H 'Content-Type: application/json' -d '{"query":{"term":{"status":"draft"}}}'`,
+		`curl -s -G 'http://loki.prod.internal:3100/loki/api/v1/query_range' --data-urlencode 'query={job="api"}'`,
+		`databricks clusters list`,
+	})
+}

@@ -298,7 +298,8 @@ func prodMarker(s string) bool {
 }
 
 func prodLabel(l string) bool {
-	return l == "prod" || l == "production" || l == "live" || strings.HasPrefix(l, "prod-") || strings.HasSuffix(l, "-prod") || strings.HasSuffix(l, "-production")
+	return l == "prod" || l == "production" || l == "live" || strings.HasPrefix(l, "prod-") || strings.HasSuffix(l, "-prod") || strings.HasSuffix(l, "-production") ||
+		strings.Contains(l, "-prod-")
 }
 
 // apiDestroyAction returns the object of an API action named as one

@@ -73,30 +73,50 @@ var cloudDestroyRules = []*rule{
 			ops := positional(c.args())
 			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete"), ""
 		}},
-	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with --delete into a production bucket",
-		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd"),
+	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket, or from a directory just made empty",
+		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd", "azcopy", "mc", "mcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if !hasWord(args, "--delete") && !hasWord(args, "-d") && !hasWord(args, "--delete-removed") && c.name != "rclone" {
-				return false, ""
+			deletes := hasWord(args, "--delete") || hasWord(args, "-d") || hasWord(args, "--delete-removed") || c.name == "rclone"
+			switch c.name {
+			case "azcopy":
+				v, _ := optValue(args, "", "delete-destination")
+				deletes = strings.EqualFold(v, "true")
+			case "mc", "mcli":
+				deletes = hasWord(args, "--remove")
 			}
-			if hasWord(args, "--dryrun") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+			if !deletes || hasWord(args, "--dryrun") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
 				return false, ""
 			}
 			ops := positional(args)
-			if c.name == "aws" && (len(ops) < 2 || ops[0].s != "s3" || ops[1].s != "sync") || c.name == "rclone" && (len(ops) == 0 || ops[0].s != "sync") {
+			switch {
+			case c.name == "aws" && (len(ops) < 2 || ops[0].s != "s3" || ops[1].s != "sync"),
+				c.name == "rclone" && (len(ops) == 0 || ops[0].s != "sync"),
+				c.name == "azcopy" && (len(ops) == 0 || ops[0].s != "sync"),
+				(c.name == "mc" || c.name == "mcli") && (len(ops) == 0 || ops[0].s != "mirror"):
 				return false, ""
 			}
-			if len(ops) > 0 && isProdName(ops[len(ops)-1].s) {
-				return true, ops[len(ops)-1].s
+			if len(ops) < 2 {
+				return false, ""
+			}
+			dest := ops[len(ops)-1].s
+			if isProdName(dest) {
+				return true, dest
+			}
+			if src := ops[len(ops)-2].s; !strings.Contains(src, "://") && a.madeHere(src, c.cwd) {
+				// mkdir -p /tmp/empty && … sync /tmp/empty DEST: every
+				// object of DEST goes
+				return true, dest + " mirrored from the empty " + src
 			}
 			return false, ""
 		}},
 	{ID: "aws-s3-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting S3 buckets or every object under a prefix",
-		Suggestions: suggCloud, names: names("aws", "s3cmd", "mc"),
+		Suggestions: suggCloud, names: names("aws", "s3cmd", "mc", "azcopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "azcopy":
+				return len(args) > 0 && (args[0].s == "remove" || args[0].s == "rm") && (hasWord(args, "--recursive") || hasPrefixWord(args, "--recursive=true")), ""
 			case "s3cmd":
 				return len(args) > 0 && (args[0].s == "rb" || (args[0].s == "del" || args[0].s == "rm") && (hasWord(args, "-r") || hasWord(args, "--recursive"))), ""
 			case "mc":

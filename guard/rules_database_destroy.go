@@ -115,6 +115,12 @@ var databaseDestroyRules = []*rule{
 				del = true
 			}
 			if !del {
+				// POST _delete_by_query matching everything
+				for _, u := range urlArgs(args) {
+					if strings.Contains(u, "/_delete_by_query") && strings.Contains(joinWords(args), "match_all") {
+						return true, u
+					}
+				}
 				return false, ""
 			}
 			for _, u := range urlArgs(args) {
@@ -322,13 +328,16 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
-		names:       names("kafka-topics", "kafka-topics.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
+		names:       names("kafka-topics", "kafka-topics.sh", "kafka-delete-records", "kafka-delete-records.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
 			case "kafka-topics", "kafka-topics.sh":
 				return hasWord(args, "--delete"), j
+			case "kafka-delete-records", "kafka-delete-records.sh":
+				// every record before the offsets the file gives
+				return !hasWord(args, "--help"), j
 			case "vault":
 				return strings.HasPrefix(j, "kv metadata delete") || strings.HasPrefix(j, "kv destroy") || strings.HasPrefix(j, "secrets disable") ||
 					strings.HasPrefix(j, "delete ") || strings.HasPrefix(j, "auth disable"), j
@@ -353,6 +362,34 @@ var databaseDestroyRules = []*rule{
 				return strings.Contains(j, "secrets delete") || strings.Contains(j, "kms keys versions destroy") || strings.Contains(j, "artifacts docker images delete"), j
 			case "az":
 				return strings.Contains(j, "keyvault secret purge") || strings.Contains(j, "keyvault delete") || strings.Contains(j, "acr repository delete"), j
+			}
+			return false, ""
+		}},
+	{ID: "dbt-production-rebuild", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "rebuilding a production warehouse's tables from scratch, or running a macro that drops them, with dbt",
+		Suggestions: []string{"Run against a development target", "Rebuild one model with --select after review"}, names: names("dbt"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			target, ok := optValue(args, "-t", "target")
+			if !ok || !prodLabel(lower(target)) {
+				return false, ""
+			}
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "run", "build", "seed":
+				// incremental models lose the history they kept
+				return hasWord(args, "--full-refresh") || hasWord(args, "-f"), "dbt " + ops[0].s + " --full-refresh --target " + target
+			case "run-operation":
+				if len(ops) > 1 {
+					m := lower(ops[1].s)
+					for _, k := range [...]string{"drop", "delete", "truncate", "purge", "clean"} {
+						if strings.Contains(m, k) {
+							return true, "dbt run-operation " + ops[1].s + " --target " + target
+						}
+					}
+				}
 			}
 			return false, ""
 		}},

@@ -175,6 +175,17 @@ var historyTamperRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "log-store-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting logs from a central log store",
+		Suggestions: []string{"Let retention expire old logs", "Delete one stream's logs after review"}, names: names("curl", "http", "https", "xh", "wget", "logcli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, u := range urlArgs(c.args()) {
+				// Loki's delete API: every line its selector matches goes
+				if strings.Contains(u, "/loki/api/v1/delete") {
+					return true, u
+				}
+			}
+			return false, ""
+		}},
 	{ID: "cloud-logging-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "disabling or deleting cloud audit logs",
 		Suggestions: []string{"Leave audit logging on", "Change retention through reviewed configuration"}, names: names("aws", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
