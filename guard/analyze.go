@@ -406,9 +406,9 @@ type effects struct {
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
 	// madeDirs are the directories mkdir made earlier in the line.
-	madeDirs []string
-	tcpFDs       map[string]bool
-	gitRemotes   map[string]string
+	madeDirs   []string
+	tcpFDs     map[string]bool
+	gitRemotes map[string]string
 	// files are what was written to files, by absolute path.
 	files map[string]flow
 	// appended is the known text appended to files, by absolute path.
