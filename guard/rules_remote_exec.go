@@ -338,6 +338,26 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "remote-into-autorun-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "filling a file that tools run on their own (direnv's .envrc, editor tasks, dev containers, hook and package lists) from the network or pointing it at an unknown host",
+		Suggestions: []string{"Review the file before the tool that runs it sees it", "Take hooks and packages from the public registries and forges"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.path == "" || !autorunConfig(t.path) {
+					continue
+				}
+				switch t.content.kind {
+				case flowRemote:
+					return true, t.raw + " ← " + t.content.what
+				case flowText:
+					for _, u := range urlsIn(t.content.text) {
+						if strangerCodeHost(u) {
+							return true, t.raw + " → " + u
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
 		Suggestions: suggRemote, names: interpNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -987,4 +1007,59 @@ func (a *analysis) holdsDownload(p, cwd string) bool {
 		}
 	}
 	return false
+}
+
+// autorunConfig reports a file a tool runs, or installs code from, when
+// it next starts in the project: direnv's .envrc, pre-commit's and
+// lefthook's hook lists, husky's hooks, dbt's package list, a dev
+// container's definition, the editor's tasks, mise's tasks.
+func autorunConfig(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case ".envrc", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", ".lefthook.yml", "packages.yml",
+		".devcontainer.json", "mise.toml", ".mise.toml":
+		return true
+	case "devcontainer.json":
+		return strings.Contains(p, "/.devcontainer/")
+	case "tasks.json":
+		return strings.Contains(p, "/.vscode/")
+	}
+	return strings.Contains(p, "/.husky/")
+}
+
+// strangerCodeHost reports a URL of code that is neither on a public
+// registry or forge nor on this machine or network, or that is fetched
+// over plain HTTP from elsewhere.
+func strangerCodeHost(u string) bool {
+	h := hostOf(strings.TrimPrefix(strings.ToLower(u), "git+"))
+	if isLocalHost(h) {
+		return false
+	}
+	if strings.HasPrefix(strings.ToLower(u), "http://") {
+		return true
+	}
+	return !publicPackageHosts[h] && !codeHosts[h] && !knownFeedHost(h) && !trustedCodeHost(h)
+}
+
+// urlsIn returns the URLs written in a text (a config file's content).
+func urlsIn(text string) []string {
+	var out []string
+	for rest := text; ; {
+		i := strings.Index(rest, "://")
+		if i < 0 {
+			return out
+		}
+		start := i
+		for start > 0 && isAlnum(rest[start-1]) || start > 0 && rest[start-1] == '+' {
+			start--
+		}
+		end := i + 3
+		for end < len(rest) && !strings.ContainsRune(" \t\n\"'<>{}[],\\", rune(rest[end])) {
+			end++
+		}
+		if start < i {
+			out = append(out, rest[start:end])
+		}
+		rest = rest[end:]
+	}
 }
