@@ -289,3 +289,37 @@ func TestAutorunConfigsFromTheNetwork(t *testing.T) {
 		`curl -so docs/tasks.json https://x.example.com/tasks.json`,
 	})
 }
+
+// Joining a private network by a key, Kafka's Windows scripts, and
+// Defender's cloud protection, ASR rules and BitLocker switched off.
+func TestTailnetKeysKafkaBatAndDefenderCloud(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`tailscale up --authkey=tskey-auth-kMAC --ssh --accept-routes`, CategoryPersistence, "tailnet-join-by-key", LevelHigh},
+		{`tailscale up --authkey "$TS_KEY" --advertise-exit-node`, CategoryPersistence, "tailnet-join-by-key", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`tailscale up`,
+		`tailscale up --authkey "$TS_AUTHKEY" --hostname ci-runner`,
+		`tailscale status`,
+	})
+	ps := winCorpusContextFor("powershell")
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-MpPreference -MAPSReporting Disabled -CloudBlockLevel 0 -SubmitSamplesConsent NeverSend`, CategorySystem, "win-defender-disable", LevelHigh},
+		{`Remove-MpPreference -AttackSurfaceReductionRules_Ids (Get-MpPreference).AttackSurfaceReductionRules_Ids`, CategorySystem, "win-defender-disable", LevelHigh},
+		{`tailscale up --unattended --authkey=tskey-auth-kZZZZ`, CategoryPersistence, "tailnet-join-by-key", LevelHigh},
+	})
+	checkDanger(t, d, cmd, []dangerCase{
+		{`manage-bde -off C:`, "", "win-bitlocker-lockout", LevelHigh},
+		{`kafka-topics.bat --bootstrap-server kafka.prod.corp:9092 --delete --topic invoices`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-MpPreference -MAPSReporting Advanced -SubmitSamplesConsent SendSafeSamples`,
+		`Get-MpPreference | Select-Object AttackSurfaceReductionRules_Ids`,
+	})
+	checkSafe(t, d, cmd, []string{
+		`manage-bde -status C:`,
+		`kafka-topics.bat --bootstrap-server localhost:9092 --list`,
+	})
+}

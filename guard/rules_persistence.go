@@ -274,6 +274,24 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "tailnet-join-by-key", Level: LevelHigh, Category: CategoryPersistence, Description: "joining this machine to a private network with an auth key spelled out, or as an SSH server or exit node (whoever runs that network reaches the machine)",
+		Suggestions: []string{"Log in interactively with tailscale up and check the network's name", "Take the key from the organisation's secret store"}, names: names("tailscale", "tailscale.exe"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "up" && args[0].s != "login" {
+				return false, ""
+			}
+			key, ok := optValue(args, "", "authkey")
+			if !ok {
+				key, ok = optValue(args, "", "auth-key")
+			}
+			if !ok {
+				return false, ""
+			}
+			literal := strings.HasPrefix(key, "tskey-")
+			exposes := hasWord(args, "--ssh") || hasWord(args, "--advertise-exit-node") || hasWord(args, "--unattended")
+			return literal || exposes, "tailscale " + args[0].s + " --authkey"
+		}},
 	{ID: "user-linger", Level: LevelHigh, Category: CategoryPersistence, Description: "letting a user's services run without a login session",
 		Suggestions: []string{"Run the service only while you are logged in", "Ask an administrator to set up a system service"}, names: names("loginctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

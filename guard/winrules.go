@@ -1001,7 +1001,7 @@ var winRules = []*rule{
 		}},
 	{ID: "win-defender-disable", Level: LevelHigh, Category: CategorySystem, Description: "disabling or blinding antivirus (Defender)",
 		Suggestions: []string{"Leave antivirus on; ask the user to add a narrow exclusion"},
-		names: names("set-mppreference", "add-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty",
+		names: names("set-mppreference", "add-mppreference", "remove-mppreference", "mpcmdrun", "uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature", "reg", "set-itemproperty", "new-itemproperty",
 			"new-netfirewallrule", "set-netfirewallrule", "netsh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
@@ -1040,9 +1040,15 @@ var winRules = []*rule{
 						return true, s
 					}
 				}
-				return strings.Contains(j, "-mapsreporting 0") || strings.Contains(j, "submitsamplesconsent 2"), ""
+				// cloud protection and sample submission off: new threats
+				// go unrecognised
+				return strings.Contains(j, "-mapsreporting 0") || strings.Contains(j, "-mapsreporting disabled") || strings.Contains(j, "submitsamplesconsent 2") ||
+					strings.Contains(j, "submitsamplesconsent neversend") || strings.Contains(j, "-cloudblocklevel 0"), j
 			case "add-mppreference":
 				return strings.Contains(j, "-exclusion"), j
+			case "remove-mppreference":
+				// attack surface reduction rules or threat actions removed
+				return strings.Contains(j, "-attacksurfacereductionrules") || strings.Contains(j, "-threatiddefaultaction"), j
 			case "mpcmdrun":
 				return strings.Contains(j, "removedefinitions"), j
 			case "reg", "set-itemproperty", "new-itemproperty":
@@ -1865,7 +1871,8 @@ var winVerbRules = []*rule{
 			if c.name != "manage-bde" {
 				return true, j
 			}
-			return hasSw(args, "forcerecovery", "fr", "lock") || hasSw(args, "protectors") && hasSw(args, "delete", "disable"), j
+			// -off decrypts the volume: a stolen disk is then readable
+			return hasSw(args, "forcerecovery", "fr", "lock", "off") || hasSw(args, "protectors") && hasSw(args, "delete", "disable"), j
 		}},
 	{ID: "win-sudo-enable", Level: LevelHigh, Category: CategoryPrivilege, Description: "turning on Windows sudo, so later commands can elevate",
 		Suggestions: []string{"Ask the user to enable sudo"}, names: names("sudo", "gsudo"),
