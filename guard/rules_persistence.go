@@ -274,6 +274,30 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "credential-plugin-untrusted", Level: LevelHigh, Category: CategoryPersistence, Description: "making a client fetch its credentials by running a program from a temporary or hidden place (it runs at every login, with the credentials)",
+		Suggestions: []string{"Point the credential plugin at an installed, reviewed program"}, names: names("kubectl", "aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "kubectl":
+				ops := posArgs(args, kubectlGlobal)
+				if len(ops) < 2 || ops[0].s != "config" || ops[1].s != "set-credentials" {
+					return false, ""
+				}
+				if v, ok := optValue(args, "", "exec-command"); ok && untrustedPlace(v) {
+					return true, "kubectl config set-credentials --exec-command=" + v
+				}
+			case "aws":
+				// aws configure set credential_process /tmp/x
+				ops := positional(args)
+				if len(ops) >= 4 && ops[0].s == "configure" && ops[1].s == "set" && strings.HasSuffix(ops[2].s, "credential_process") {
+					if f := strings.Fields(ops[3].s); len(f) > 0 && untrustedPlace(f[0]) {
+						return true, "aws configure set credential_process " + f[0]
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "tailnet-join-by-key", Level: LevelHigh, Category: CategoryPersistence, Description: "joining this machine to a private network with an auth key spelled out, or as an SSH server or exit node (whoever runs that network reaches the machine)",
 		Suggestions: []string{"Log in interactively with tailscale up and check the network's name", "Take the key from the organisation's secret store"}, names: names("tailscale", "tailscale.exe"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -12,7 +12,10 @@ import (
 // ~/.emacs.d/init.el), or a hook manager's file in the project.
 func (a *analysis) toolSettingsFile(p string) bool {
 	if rel, _, ok := a.homeRel(p); ok {
-		return strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, ".cache/") && !strings.HasPrefix(rel, ".local/share/Trash")
+		// dot-folders, and macOS's per-application settings (an
+		// iTerm2 dynamic profile, an app's preferences)
+		return strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, ".cache/") && !strings.HasPrefix(rel, ".local/share/Trash") ||
+			strings.HasPrefix(rel, "Library/Application Support/") || strings.HasPrefix(rel, "Library/Preferences/")
 	}
 	switch base := p[strings.LastIndexByte(p, '/')+1:]; base {
 	case "lefthook.yml", "lefthook.yaml", ".lefthook.yml", "lefthook-local.yml", ".pre-commit-config.yaml", ".huskyrc", ".lintstagedrc":
@@ -34,6 +37,9 @@ func payloadInSettings(text string) string {
 			return "a hidden program (" + h + ")"
 		}
 	}
+	if p := programSettingValue(text); p != "" {
+		return "a program in a temporary or hidden place (" + p + ")"
+	}
 	if strings.Contains(l, "registry") || strings.Contains(l, "index") || strings.Contains(l, "mirror") || strings.Contains(l, "source") {
 		for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == '=' }) {
 			i := strings.Index(f, "http://")
@@ -43,6 +49,33 @@ func payloadInSettings(text string) string {
 			h := hostOf(f[i:])
 			if ip := net.ParseIP(h); ip != nil && !ip.IsLoopback() {
 				return "packages from " + f[i:]
+			}
+		}
+	}
+	return ""
+}
+
+// programSettingValue returns the program a settings line names by a
+// key that says it runs one (pinentry-program, credential_process,
+// exec-command, a helper, a hook, a script) when it lives in a temporary
+// or hidden place.
+func programSettingValue(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		i := strings.IndexAny(line, " =:\t")
+		if i <= 0 {
+			continue
+		}
+		key := strings.ToLower(strings.Trim(line[:i], `"'`))
+		if !strings.Contains(key, "program") && !strings.Contains(key, "command") && !strings.Contains(key, "exec") &&
+			!strings.Contains(key, "helper") && !strings.Contains(key, "process") && !strings.Contains(key, "hook") && !strings.Contains(key, "script") {
+			continue
+		}
+		val := strings.TrimLeft(line[i:], " =:\t\"'")
+		if f := strings.Fields(val); len(f) > 0 {
+			prog := strings.Trim(f[0], `"',`)
+			if strings.HasPrefix(prog, "/") && untrustedPlace(prog) {
+				return prog
 			}
 		}
 	}
