@@ -342,3 +342,26 @@ func TestProgramSettingsInHiddenPlaces(t *testing.T) {
 		`echo 'default-cache-ttl 600' >> ~/.gnupg/gpg-agent.conf`,
 	})
 }
+
+// Administrator roles granted in identity and secrets servers.
+func TestIdentityAdminGrants(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`vault token create -policy=root -ttl=0 -orphan`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`vault write auth/userpass/users/contractor password=x policies=admin,root`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`kcadm.sh add-roles -r master --uusername contractor --rolename admin`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`tctl users update contractor --set-roles=editor,access,auditor`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`bw edit org-member --organizationid 7f00 --type 0`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`curl -s -X PUT -H "PRIVATE-TOKEN: $GITLAB_TOKEN" 'https://gitlab.corp/api/v4/users/42?admin=true'`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`kubectl --context prod run x --image=alpine --restart=Never --overrides='{"spec":{"hostPID":true,"containers":[{"name":"x","image":"alpine","securityContext":{"privileged":true}}]}}'`, CategoryPrivilege, "k8s-privileged-pod", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`vault token create -policy=dev-readonly -ttl=1h`,
+		`vault write auth/userpass/users/alex password=x policies=dev`,
+		`kcadm.sh add-roles -r acme-dev --uusername alex --rolename viewer`,
+		`tctl users add alex --roles=access`,
+		`bw list org-members --organizationid 7f00`,
+		`curl -s -H "PRIVATE-TOKEN: $GITLAB_TOKEN" 'https://gitlab.corp/api/v4/users/42'`,
+		`kubectl --context kind-dev run debug --image=busybox --restart=Never -- sleep 60`,
+	})
+}

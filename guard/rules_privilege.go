@@ -518,12 +518,13 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Run pods unprivileged", "Use kubectl debug node with an approved profile"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) == 0 || args[0].s != "run" && args[0].s != "debug" {
+			ops := posArgs(args, kubectlGlobal) // kubectl --context prod run ...
+			if len(ops) == 0 || ops[0].s != "run" && ops[0].s != "debug" {
 				return false, ""
 			}
 			j := strings.ReplaceAll(joinWords(args), " ", "")
 			if strings.Contains(j, `"privileged":true`) || strings.Contains(j, `"hostPID":true`) || strings.Contains(j, `"hostNetwork":true`) && strings.Contains(j, "nsenter") ||
-				args[0].s == "debug" && strings.Contains(j, "--profile=sysadmin") && strings.Contains(j, "node/") {
+				ops[0].s == "debug" && strings.Contains(j, "--profile=sysadmin") && strings.Contains(j, "node/") {
 				return true, "privileged pod"
 			}
 			return false, ""
@@ -593,6 +594,58 @@ var privilegeRules = []*rule{
 			case "gh":
 				if strings.Contains(j, "collaborators/") && (strings.Contains(j, "permission=admin") || strings.Contains(j, "permission=maintain")) {
 					return true, j
+				}
+			}
+			return false, ""
+		}},
+	{ID: "identity-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or root role in a secrets server, identity provider, access proxy, password manager or forge",
+		Suggestions: []string{"Grant the narrowest role the task needs", "Have an administrator review the grant"},
+		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "vault":
+				// -policy=root, policies=admin,root, token_policies=root
+				for i, w := range args {
+					k, v, ok := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
+					if !ok && (w.s == "-policy" || w.s == "--policy") && i+1 < len(args) {
+						k, v, ok = "policy", args[i+1].s, true
+					}
+					if ok && (k == "policy" || k == "policies" || k == "token_policies") && privilegedRole(v, "root", "admin") {
+						return true, "vault " + k + "=" + v
+					}
+				}
+			case "kcadm.sh", "kcadm":
+				// a realm's admin role, or any role in the master realm
+				ops := positional(args)
+				if len(ops) == 0 || ops[0].s != "add-roles" {
+					return false, ""
+				}
+				if v, ok := optValue(args, "", "rolename"); ok && privilegedRole(v, "admin", "realm-admin", "manage-users", "manage-realm") {
+					return true, "kcadm add-roles --rolename " + v
+				}
+			case "tctl":
+				for _, o := range [...]string{"roles", "set-roles"} {
+					if v, ok := optValue(args, "", o); ok && privilegedRole(v, "editor", "admin") {
+						return true, "tctl --" + o + "=" + v
+					}
+				}
+			case "bw":
+				// organisation member types: 0 owner, 1 admin
+				if hasWord(args, "org-member") {
+					if v, ok := optValue(args, "", "type"); ok && (v == "0" || v == "1") {
+						return true, "bw org-member --type " + v
+					}
+				}
+			default:
+				for _, u := range urlArgs(args) {
+					// GitLab: PUT /users/:id?admin=true
+					if strings.Contains(u, "/api/v4/users/") && strings.Contains(u, "admin=true") {
+						return true, u
+					}
+				}
+				if j := joinWords(args); strings.Contains(j, "_security/role_mapping") && strings.Contains(j, "superuser") {
+					return true, "an Elasticsearch role mapping to superuser"
 				}
 			}
 			return false, ""
@@ -718,4 +771,18 @@ func forgeSettingField(s string) string {
 		}
 	}
 	return ""
+}
+
+// privilegedRole reports a comma-separated role or policy list holding
+// one of the given privileged names.
+func privilegedRole(list string, privileged ...string) bool {
+	for _, r := range strings.Split(strings.Trim(list, `"'`), ",") {
+		r = strings.ToLower(strings.TrimSpace(r))
+		for _, p := range privileged {
+			if r == p {
+				return true
+			}
+		}
+	}
+	return false
 }
