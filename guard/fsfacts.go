@@ -806,10 +806,22 @@ func (a *analysis) plainSettings(text string) bool {
 	any := false
 	for _, line := range settingLines(text) {
 		if rest, ok := strings.CutPrefix(line, "alias "); ok {
-			if !plainAlias(strings.TrimSpace(rest)) {
+			rest = strings.TrimSpace(rest)
+			if n, v, ok := strings.Cut(rest, " "); ok && !strings.Contains(n, "=") {
+				rest = n + "=" + strings.TrimSpace(v) // fish: alias ll "ls -la"
+			}
+			if !plainAlias(rest) {
 				return false
 			}
 			any = true
+			continue
+		}
+		if quietInit, ok := strings.CutSuffix(line, "> /dev/null"); ok && shellInitLine(strings.TrimSpace(quietInit)) {
+			any = true // eval "$(ssh-agent -s)" > /dev/null
+			continue
+		}
+		if plainHookFunction(line) {
+			any = true // preexec(){ _t=$EPOCHSECONDS }, chpwd(){ ls -F }
 			continue
 		}
 		if shellInitLine(line) {
@@ -834,6 +846,10 @@ func (a *analysis) plainSettings(text string) bool {
 			any = true
 			continue
 		}
+		if promptVars[up] && !strings.Contains(val, "$(") && !strings.Contains(val, "`") {
+			any = true // a prompt of escapes and text runs nothing
+			continue
+		}
 		if hookVars[up] || commandVars[name] || strings.HasPrefix(up, "HIST") || strings.HasPrefix(up, "LD_") ||
 			strings.HasPrefix(up, "DYLD_") || strings.HasSuffix(up, "_PROXY") || strings.HasPrefix(up, "GIT_") || strings.HasPrefix(up, "SSH_") {
 			return false
@@ -847,6 +863,45 @@ func (a *analysis) plainSettings(text string) bool {
 		any = true
 	}
 	return any
+}
+
+// promptVars are the shells' prompt strings.
+var promptVars = map[string]bool{"PS1": true, "PS2": true, "PROMPT": true, "RPROMPT": true, "RPS1": true}
+
+// plainHookFunction reports a one-line function definition whose body
+// only sets variables from plain values and shell parameters or lists
+// and prints (zsh's preexec, precmd and chpwd hooks for a timer or a
+// directory listing): it runs nothing else and reaches nothing.
+func plainHookFunction(line string) bool {
+	l := strings.TrimSpace(strings.TrimPrefix(line, "function "))
+	i := strings.IndexByte(l, '{')
+	j := strings.LastIndexByte(l, '}')
+	if i <= 0 || j < i {
+		return false
+	}
+	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l[:i]), "()"))
+	if !isName(name) || commonCommands[name] || coreCommands[name] || strings.TrimSpace(l[j+1:]) != "" {
+		return false
+	}
+	body := l[i+1 : j]
+	if strings.ContainsAny(body, "`|&<>(){}") {
+		return false
+	}
+	for _, stmt := range strings.Split(body, ";") {
+		f := strings.Fields(stmt)
+		if len(f) == 0 {
+			continue
+		}
+		if n, _, ok := strings.Cut(f[0], "="); ok && isName(n) && len(f) == 1 {
+			continue // _t=$EPOCHSECONDS
+		}
+		switch f[0] {
+		case "ls", "echo", "print", "printf", "pwd", "true", ":", "date":
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // fishSetAsAssign turns fish's set -gx NAME VALUE... into NAME=VALUE so

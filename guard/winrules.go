@@ -660,20 +660,34 @@ var winRules = []*rule{
 			case "plink":
 				return hasSw(args, "r"), j
 			case "ngrok":
-				return anyContains(args, "tcp", "http", "tls", "start"), j
+				// raw TCP (SSH, RDP), TLS and files are what a tunnel should
+				// not carry; an HTTP tunnel to a local dev server is a demo
+				// or a webhook's way in
+				if anyContains(args, "tcp", "tls", "start", "file:") {
+					return true, j
+				}
+				return false, ""
 			case "cloudflared":
-				// tunnel list, info, login, create, delete, route, token
-				// and cleanup manage tunnels; they expose nothing
+				// a quick tunnel to a local HTTP server, a named tunnel of
+				// the user's, and the managing subcommands (list, info,
+				// login, create, delete, route, token, cleanup) are not
+				// what this is about; a tunnel to SSH, RDP or raw TCP is
 				for i, w := range args {
-					if w == "tunnel" {
-						for _, m := range args[i+1:] {
-							switch m {
-							case "list", "info", "login", "create", "delete", "route", "token", "cleanup", "ingress":
-								return false, ""
-							}
-						}
-						return true, j
+					if w != "tunnel" {
+						continue
 					}
+					u, ok := "", false
+					for k, x := range args[i+1:] {
+						if x == "--url" && i+1+k+1 < len(args) {
+							u, ok = args[i+1+k+1], true
+						} else if v, cut := strings.CutPrefix(x, "--url="); cut {
+							u, ok = v, true
+						}
+					}
+					if ok {
+						return !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "localhost:"), j
+					}
+					return false, ""
 				}
 				return false, ""
 			}
