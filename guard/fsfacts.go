@@ -706,6 +706,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wShellRC && (t.appends || rcDropIn(t.path)) && t.content.kind == flowText && !t.content.partial && a.plainSettings(t.content.text) {
 					continue // settings only: variables and the user's own PATH
 				}
+				if t.class == wSSHConfig && t.appends && path.Base(t.path) == "config" && t.content.kind == flowText && !t.content.partial && plainSSHHosts(t.content.text) {
+					continue // a host's name, user and port: nothing runs
+				}
 				if t.class == wShellRC && t.appends && t.content.kind == flowText && !t.content.partial && strings.HasSuffix(lower(t.path), ".ps1") && plainPSAlias(strings.TrimSpace(t.content.text)) {
 					continue // a PowerShell profile given an alias for a plain program
 				}
@@ -863,6 +866,33 @@ func (a *analysis) plainSettings(text string) bool {
 		any = true
 	}
 	return any
+}
+
+// plainSSHHosts reports ssh_config text of Host blocks that only name a
+// host, its user, port and key and keep-alive settings: no command runs
+// (ProxyCommand, LocalCommand, Match exec), no agent is forwarded and no
+// host-key check is turned off.
+func plainSSHHosts(text string) bool {
+	hosts := false
+	for _, line := range strings.Split(strings.ReplaceAll(text, `\n`, "\n"), "\n") {
+		f := strings.Fields(strings.ReplaceAll(line, "=", " "))
+		if len(f) == 0 {
+			continue
+		}
+		switch strings.ToLower(f[0]) {
+		case "host":
+			hosts = true
+		case "hostname", "user", "port", "identitiesonly", "serveraliveinterval", "serveralivecountmax", "compression",
+			"addkeystoagent", "usekeychain", "connecttimeout", "preferredauthentications", "loglevel":
+		case "identityfile":
+			if len(f) < 2 || !strings.HasPrefix(f[1], "~/.ssh/") && !strings.HasPrefix(f[1], "%d/.ssh/") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return hosts
 }
 
 // promptVars are the shells' prompt strings.

@@ -392,3 +392,38 @@ func TestDevTunnelsAndPlainStartupLines(t *testing.T) {
 		`echo 'eval "$(ssh-agent -s)" > /dev/null' >> ~/.bashrc`,
 	})
 }
+
+// One named keychain secret put on the clipboard or counted, and a build
+// keychain's identities exported to a file, print nothing; a keychain
+// dumped or a secret printed still stop.
+func TestKeychainSecretsNotPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`security dump-keychain -d ~/Library/Keychains/login.keychain-db`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`security find-generic-password -s acme-dev-db -w`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`security find-generic-password -s acme-dev-db -w | cat`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`security export -k ~/Library/Keychains/login.keychain-db -t identities -f pkcs12 -o /tmp/all.p12`, CategoryExfiltration, "keychain-dump", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`security find-generic-password -s acme-dev-db -w | pbcopy`,
+		`security find-generic-password -s acme-dev-api -w | wc -c`,
+		`security export -k ~/Library/Keychains/build.keychain-db -t identities -f pkcs12 -o ./tmp/ci-signing.p12`,
+	})
+}
+
+// Host blocks naming a host, its user and port appended to ~/.ssh/config
+// run nothing; a proxy or local command, agent forwarding or host keys
+// unchecked do.
+func TestPlainSSHHostBlocks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`printf 'Host staging\n  HostName staging.example.com\n  ProxyCommand /tmp/.p %h\n' >> ~/.ssh/config`, CategoryPersistence, "", LevelHigh},
+		{`printf 'Host *\n  ForwardAgent yes\n' >> ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
+		{`printf 'Host *\n  StrictHostKeyChecking no\n' >> ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
+		{`printf 'Host staging\n  HostName staging.example.com\n' > ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`printf 'Host staging\n  HostName staging.example.com\n  User dev\n' >> ~/.ssh/config`,
+		`printf 'Host build01\n  HostName build01.corp\n  User dev\n  Port 2222\n  IdentityFile ~/.ssh/id_ed25519\n' >> ~/.ssh/config`,
+	})
+}

@@ -363,13 +363,24 @@ var exfiltrationRules = []*rule{
 			switch c.name {
 			case "security":
 				switch first {
-				case "dump-keychain", "export":
+				case "dump-keychain":
 					return true, first
+				case "export":
+					// a build keychain's identities written to a file are
+					// judged where the file goes; the login keychain, or an
+					// export printed, is a dump
+					out, toFile := optValue(args, "-o", "")
+					kc, _ := optValue(args, "-k", "")
+					return !toFile || out == "-" || kc == "" || strings.Contains(path.Base(kc), "login.keychain"), first
 				case "find-generic-password", "find-internet-password":
 					// one named secret captured for a program (export
 					// TOKEN=$(security ... -w)) is not printed; where it
 					// goes next is judged there
 					if a.wantOut > 0 && c.pipe == nil && len(c.redirs) == 0 && (hasWord(args, "-s") || hasWord(args, "-a")) {
+						return false, ""
+					}
+					// nor one put on the clipboard or only counted
+					if next := nextStage(c); next != nil && (hasWord(args, "-s") || hasWord(args, "-a")) && quietSecretSinks[next.name] {
 						return false, ""
 					}
 					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
@@ -828,4 +839,17 @@ func foreignDestination(n string, c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// quietSecretSinks take a secret on their input without printing it:
+// the clipboard, and programs that only count or hash what they read.
+var quietSecretSinks = map[string]bool{"pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true, "clip": true, "clip.exe": true,
+	"wc": true, "sha256sum": true, "shasum": true, "md5sum": true}
+
+// nextStage is the pipeline stage after c, if any.
+func nextStage(c *cmd) *cmd {
+	if c.pipe == nil || c.stage+1 >= len(c.pipe) {
+		return nil
+	}
+	return c.pipe[c.stage+1]
 }
