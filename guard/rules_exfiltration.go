@@ -169,6 +169,9 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, f := range c.substs {
 				if f.kind == flowSecret {
+					if onlyToIssuer(f.what, c) {
+						continue // $(gh auth token) sent to GitHub's own API
+					}
 					return true, f.what
 				}
 				if f.what == stdinOfParent && c.in.kind == flowSecret {
@@ -852,4 +855,33 @@ func nextStage(c *cmd) *cmd {
 		return nil
 	}
 	return c.pipe[c.stage+1]
+}
+
+// cliIssuers names the service whose tokens a client prints, by the
+// client's name, as tokenIssuers spells the services.
+var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "heroku", "huggingface-cli": "huggingface", "npm": "npm",
+	"vercel": "vercel", "netlify": "netlify"}
+
+// onlyToIssuer reports a client's token (what: "gh auth token", or
+// "credentials (gh)") that c
+// sends only to the hosts of the service that issued it.
+func onlyToIssuer(what string, c *cmd) bool {
+	if i := strings.IndexByte(what, '('); i >= 0 && strings.HasSuffix(what, ")") {
+		what = what[i+1 : len(what)-1] // "credentials (gh)"
+	}
+	cli, _, _ := strings.Cut(what, " ")
+	issuer := cliIssuers[cli]
+	if issuer == "" {
+		return false
+	}
+	urls := urlArgs(c.args())
+	if len(urls) == 0 {
+		return false
+	}
+	for _, u := range urls {
+		if foreignToIssuer(issuer, hostOf(u)) || !strings.HasPrefix(u, "https://") {
+			return false
+		}
+	}
+	return true
 }
