@@ -217,3 +217,117 @@ func verbAmong(args []word, n int, verbs map[string]bool) bool {
 	}
 	return false
 }
+
+// codeSourceURL returns the place a package client is told to take code
+// from, as each client's documentation spells it, when that place is a
+// stranger's host (strangerCodeHost): pip's --find-links, go's GOPROXY
+// set for good, a Composer repository, Coursier's repositories and
+// channels, a Mix archive, a Dart package's git or hosted source, a Zig
+// dependency, a krew index or manifest, and R's and Julia's installers
+// in a one-liner.
+func codeSourceURL(c *cmd) string {
+	args := c.args()
+	if len(args) == 0 {
+		return ""
+	}
+	stranger := func(u string) string {
+		u = strings.Trim(u, `"'`)
+		if strings.Contains(u, "://") && strangerCodeHost(u) {
+			return u
+		}
+		return ""
+	}
+	ops := positional(args)
+	sub := func(words ...string) bool {
+		if len(ops) < len(words) {
+			return false
+		}
+		for i, w := range words {
+			if ops[i].s != w {
+				return false
+			}
+		}
+		return true
+	}
+	switch c.name {
+	case "pip", "pip3":
+		for _, o := range [...]string{"find-links"} {
+			if v, ok := optValue(args, "-f", o); ok {
+				return stranger(v)
+			}
+		}
+	case "go":
+		// go env -w GOPROXY=URL: every later build fetches from it
+		if sub("env") && hasWord(args, "-w") {
+			for _, w := range ops[1:] {
+				if v, ok := strings.CutPrefix(w.s, "GOPROXY="); ok {
+					for _, u := range strings.Split(v, ",") {
+						if r := stranger(u); r != "" {
+							return r
+						}
+					}
+				}
+			}
+		}
+	case "composer":
+		// composer config repositories.NAME vcs|composer URL
+		if sub("config") && len(ops) >= 3 && strings.HasPrefix(ops[1].s, "repositories.") {
+			return stranger(ops[len(ops)-1].s)
+		}
+	case "cs", "coursier":
+		for _, o := range [...]string{"repository", "channel"} {
+			if v, ok := optValue(args, "-r", o); ok {
+				return stranger(v)
+			}
+		}
+	case "mix":
+		if sub("archive.install") && len(ops) > 1 {
+			if ops[1].s == "github" || ops[1].s == "git" {
+				return "mix archive.install " + joinWords(ops[1:])
+			}
+			return stranger(ops[1].s)
+		}
+	case "dart", "flutter":
+		if v, ok := optValue(args, "", "hosted-url"); ok {
+			return stranger(v)
+		}
+		if v, ok := optValue(args, "", "source"); ok && v == "git" {
+			for _, w := range ops {
+				if r := stranger(w.s); r != "" {
+					return r
+				}
+			}
+		}
+	case "zig":
+		if sub("fetch") {
+			for _, w := range ops[1:] {
+				if r := stranger(w.s); r != "" {
+					return r
+				}
+			}
+		}
+	case "kubectl":
+		// kubectl krew index add NAME URL, krew install --manifest-url URL
+		if sub("krew", "index", "add") && len(ops) > 4 {
+			return stranger(ops[4].s)
+		}
+		if sub("krew") {
+			if v, ok := optValue(args, "", "manifest-url"); ok {
+				return stranger(v)
+			}
+		}
+	case "Rscript", "R", "julia":
+		code, ok := optValue(args, "-e", "eval")
+		if !ok {
+			return ""
+		}
+		for _, u := range urlsIn(code) {
+			l := strings.ToLower(code)
+			if (strings.Contains(l, "repos") || strings.Contains(l, "install_url") || strings.Contains(l, "install_git") || strings.Contains(l, "pkg.add")) &&
+				stranger(u) != "" {
+				return u
+			}
+		}
+	}
+	return ""
+}

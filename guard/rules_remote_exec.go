@@ -358,6 +358,15 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-source-stranger", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing packages, archives or tools from a package source on an unknown host (their install and build code runs here)",
+		Suggestions: []string{"Install from the ecosystem's public registry", "Add a private source only after the user confirms it"},
+		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if u := codeSourceURL(c); u != "" {
+				return true, u
+			}
+			return false, ""
+		}},
 	{ID: "remote-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "interpreter code that downloads and executes code",
 		Suggestions: suggRemote, names: interpNames,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1023,6 +1032,11 @@ func autorunConfig(p string) bool {
 		return strings.Contains(p, "/.devcontainer/")
 	case "tasks.json":
 		return strings.Contains(p, "/.vscode/")
+	case "extensions.xml":
+		return strings.Contains(p, "/.mvn/") // Maven loads them into every build
+	}
+	if strings.Contains(p, "/.gradle/init.d/") {
+		return true // Gradle runs every init script before every build
 	}
 	return strings.Contains(p, "/.husky/")
 }

@@ -111,7 +111,10 @@ var publicPackageHosts = map[string]bool{"registry.npmjs.org": true, "registry.y
 	"proxy.golang.org": true, "sum.golang.org": true, "goproxy.io": true, "goproxy.cn": true, "repo.maven.apache.org": true,
 	"repo1.maven.org": true, "maven.google.com": true, "plugins.gradle.org": true, "packagist.org": true, "repo.packagist.org": true,
 	"conda.anaconda.org": true, "repo.anaconda.com": true, "jsr.io": true, "deno.land": true, "github.com": true, "gitlab.com": true,
-	"bitbucket.org": true, "codeload.github.com": true, "ssh.github.com": true}
+	"bitbucket.org": true, "codeload.github.com": true, "ssh.github.com": true,
+	"cloud.r-project.org": true, "cran.r-project.org": true, "cran.rstudio.com": true, "packagemanager.posit.co": true,
+	"packagemanager.rstudio.com": true, "pkg.julialang.org": true, "pub.dev": true, "hex.pm": true, "repo.hex.pm": true,
+	"builds.hex.pm": true, "luarocks.org": true, "www.cpan.org": true, "cpan.metacpan.org": true, "api.nuget.org": true}
 
 // ownPackageHost reports a package source that is a public registry, a
 // hosted artifact service (JFrog, Cloudsmith, GitHub Packages, the
