@@ -10,7 +10,7 @@ var (
 	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".")
 	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
-		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli")
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -225,6 +225,38 @@ func uploadedFiles(c *cmd) []word {
 				}
 			}
 		}
+	case "lftp", "smbclient":
+		// lftp -e|-c 'put F; ...', smbclient -c 'put F': the script's
+		// put and mput send files
+		for _, o := range [...]string{"-e", "-c"} {
+			if v, ok := optValue(args, o, ""); ok {
+				for _, cmdline := range strings.Split(v, ";") {
+					f := strings.Fields(cmdline)
+					if len(f) >= 2 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+						out = append(out, lit(f[1]))
+					}
+				}
+			}
+		}
+	case "glab":
+		// glab snippet create FILES
+		if len(args) > 1 && args[0].s == "snippet" && args[1].s == "create" {
+			out = append(out, posArgs(args[2:], optSpec{short: "tdfv", long: []string{"title", "description", "filename", "visibility", "repo"}})...)
+		}
+	case "restic":
+		// restic -r REMOTE backup PATHS
+		if repo, ok := optValue(args, "-r", "repo"); ok && strings.Contains(repo, ":") && !strings.HasPrefix(repo, "local:") {
+			ops := posArgs(args, optSpec{short: "r", long: []string{"repo", "password-file", "tag", "host", "exclude", "exclude-file", "files-from"}})
+			if len(ops) > 1 && ops[0].s == "backup" {
+				out = append(out, ops[1:]...)
+			}
+		}
+	case "borg":
+		// borg create REMOTE::ARCHIVE PATHS
+		ops := positional(args)
+		if len(ops) > 2 && ops[0].s == "create" && (strings.HasPrefix(ops[1].s, "ssh://") || isRemoteSpec(strings.Split(ops[1].s, "::")[0])) {
+			out = append(out, ops[2:]...)
+		}
 	case "azcopy":
 		// azcopy copy|cp|sync SRC URL: SRC goes to the storage account
 		ops := positional(args)
@@ -248,6 +280,12 @@ func uploadedFiles(c *cmd) []word {
 			out = append(out, posArgs(args[1:], optSpec{long: []string{"to", "cc", "bcc", "from", "smtp-server", "smtp-user", "smtp-server-port", "subject", "in-reply-to"}})...)
 		}
 	case "gh":
+		// an issue's, pull request's or comment's body read from a file
+		if len(args) > 1 && (args[0].s == "issue" || args[0].s == "pr") {
+			if v, ok := optValue(args, "-F", "body-file"); ok && v != "-" {
+				out = append(out, lit(v))
+			}
+		}
 		if len(args) > 1 && args[0].s == "gist" && args[1].s == "create" {
 			out = append(out, positional(args[2:])...)
 		}
