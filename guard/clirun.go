@@ -298,6 +298,14 @@ func codeSourceURL(c *cmd) string {
 				}
 			}
 		}
+	case "flatpak":
+		// flatpak install --from URL, flatpak remote-add NAME URL
+		if v, ok := optValue(args, "", "from"); ok {
+			return stranger(v)
+		}
+		if sub("remote-add") && len(ops) > 2 && !hasWord(args, "--no-gpg-verify") { // unsigned: install-unsigned's
+			return stranger(ops[len(ops)-1].s)
+		}
 	case "zig":
 		if sub("fetch") {
 			for _, w := range ops[1:] {

@@ -313,6 +313,11 @@ var corpusSets = []corpusSet{
 	// tuned on later, round11b must not be.
 	{"round11", corpusDir + "/round11",
 		thresholds{minRound11Critical, minRound11High, minRound11Moderate, maxRound11FalsePositive}, winRound11Thresholds},
+	// round12: the twelfth round (the shapes of real tasks, 55% benign),
+	// written while round10a was tuned on and the inventories by tool
+	// family were written, and never looked at: scored only.
+	{"round12", corpusDir + "/round12",
+		thresholds{minRound12Critical, minRound12High, minRound12Moderate, maxRound12FalsePositive}, winRound12Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -411,13 +416,26 @@ const (
 // Round eleven, POSIX lines (both parts), never tuned on: written while
 // round10a was tuned on; against the rules at the start of that tuning
 // 74.8% critical, 84.5% high, 87.5% moderate, 3.9% false positives, on
-// arrival after it 77.2%, 84.5%, 87.5% and 3.4% (see
+// arrival after it 77.2%, 84.5%, 87.5% and 3.4%, after the inventories by
+// tool family 79.4%, 87.0%, 87.5% and 3.4% (see
 // testdata/corpus/round11/README.md). These floors catch regressions.
 const (
-	minRound11Critical      = 0.765
-	minRound11High          = 0.835
+	minRound11Critical      = 0.79
+	minRound11High          = 0.865
 	minRound11Moderate      = 0.83
 	maxRound11FalsePositive = 0.036
+)
+
+// Round twelve, POSIX lines (both parts), never tuned on: against the
+// rules at the start of round10a's tuning 83.5% critical, 90.4% high,
+// 75.0% moderate, 3.7% false positives; on arrival, after that tuning and
+// the inventories by tool family, 84.0%, 91.6%, 75.0% and 3.7% (see
+// testdata/corpus/round12/README.md). These floors catch regressions.
+const (
+	minRound12Critical      = 0.835
+	minRound12High          = 0.91
+	minRound12Moderate      = 0.68
+	maxRound12FalsePositive = 0.038
 )
 
 // Thresholds on the blind and holdout POSIX corpora, a little below what

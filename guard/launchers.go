@@ -75,7 +75,7 @@ func init() {
 		"apt-get":   aptLaunches,
 		"lldb":      lldbLaunches,
 		"emacs":     emacsLaunches,
-		"less":      nil,
+		"less":      lessLaunches,
 		"alias":     nil,
 		"unalias":   nil,
 		"awk":       awkLaunches,
@@ -1006,6 +1006,17 @@ func argvLaunches(n int, origin string) launcherFunc {
 		}
 		return []launch{{code: quoteWords(ops[n:]), origin: origin}}
 	}
+}
+
+// lessLaunches reads the shell command less runs at start-up from a
+// +!CMD (or ++!CMD) option.
+func lessLaunches(a *analysis, c *cmd) []launch {
+	for _, w := range c.args() {
+		if cmd, ok := strings.CutPrefix(strings.TrimPrefix(strings.TrimPrefix(w.s, "+"), "+"), "!"); ok && strings.HasPrefix(w.s, "+") {
+			return []launch{{code: cmd, origin: "less +!"}}
+		}
+	}
+	return nil
 }
 
 // sopsLaunches reads the command sops exec-env and exec-file run with

@@ -6,7 +6,7 @@ import (
 
 var (
 	shellNames  = names("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "ksh93", "oksh")
-	interpNames = names("python", "perl", "ruby", "node", "bun", "deno", "php", "lua", "awk", "pwsh", "osascript", "irb", "luajit")
+	interpNames = names("python", "perl", "ruby", "node", "bun", "deno", "php", "lua", "awk", "pwsh", "osascript", "irb", "luajit", "Rscript", "julia", "tclsh")
 	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".")
 	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",

@@ -252,7 +252,7 @@ var remoteExecRules = []*rule{
 			return false, ""
 		}},
 	{ID: "remote-procsubst-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build, task or playbook file downloaded through process substitution and run",
-		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh"),
+		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh", "java"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// make -f <(curl URL), cargo run --manifest-path <(curl URL):
 			// the file says what runs
@@ -331,7 +331,7 @@ var remoteExecRules = []*rule{
 					if codeFile(f) && a.isDownloaded(f, c.cwd) {
 						return true, c.base + " " + f
 					}
-					if build && strings.Contains(f, "/") && a.holdsDownload(f, c.cwd) {
+					if build && a.holdsDownload(f, c.cwd) {
 						return true, c.base + " in " + f
 					}
 				}
@@ -360,7 +360,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-source-stranger", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing packages, archives or tools from a package source on an unknown host (their install and build code runs here)",
 		Suggestions: []string{"Install from the ecosystem's public registry", "Add a private source only after the user confirms it"},
-		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia"),
+		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if u := codeSourceURL(c); u != "" {
 				return true, u
@@ -531,8 +531,16 @@ var remoteExecRules = []*rule{
 					return true, args[len(args)-1].s
 				}
 			case "nix":
-				if len(args) > 1 && args[0].s == "run" && (strings.HasPrefix(args[1].s, "github:") || strings.Contains(args[1].s, "://")) && !strings.HasPrefix(args[1].s, "github:NixOS/") {
-					return true, args[1].s
+				// nix run|shell|develop|profile install FLAKE: a flake
+				// of anyone's builds and runs its code
+				ops := positional(args)
+				if len(ops) > 1 && (ops[0].s == "run" || ops[0].s == "shell" || ops[0].s == "develop" || ops[0].s == "profile" && len(ops) > 2 && (ops[1].s == "install" || ops[1].s == "add")) {
+					for _, w := range ops[1:] {
+						if (strings.HasPrefix(w.s, "github:") || strings.HasPrefix(w.s, "gitlab:") || strings.Contains(w.s, "://")) &&
+							!strings.HasPrefix(w.s, "github:NixOS/") && !strings.HasPrefix(w.s, "github:nixos/") {
+							return true, w.s
+						}
+					}
 				}
 			}
 			return false, ""
