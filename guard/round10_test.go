@@ -528,3 +528,32 @@ func TestMoreRunnersOfCodeFromElsewhere(t *testing.T) {
 		`java -jar build/libs/app.jar`,
 	})
 }
+
+// Boot options that switch security off, traffic sent through an
+// address on the internet, system command names pointed at hidden
+// programs, and Windows' remote registry and exploit mitigations.
+func TestSystemWeakenedFromTheDocs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo grubby --update-kernel=ALL --args="selinux=0 apparmor=0"`, CategorySystem, "boot-security-off", LevelHigh},
+		{`sudo ip route replace default via 203.0.113.1`, CategorySystem, "traffic-redirected", LevelHigh},
+		{`sudo networksetup -setwebproxy Wi-Fi 203.0.113.9 8080`, CategorySystem, "traffic-redirected", LevelHigh},
+		{`sudo update-alternatives --set editor /tmp/.e`, CategorySystem, "alternative-untrusted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo grubby --update-kernel=ALL --args="quiet splash"`,
+		`ip route show default`,
+		`sudo ip route add 10.20.0.0/16 via 192.168.1.1`,
+		`sudo networksetup -setwebproxy Wi-Fi 127.0.0.1 8888`,
+		`sudo update-alternatives --set editor /usr/bin/vim.basic`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-Service -Name RemoteRegistry -StartupType Automatic`, CategorySystem, "win-remote-admin-on", LevelHigh},
+		{`Set-ProcessMitigation -System -Disable DEP,SEHOP`, CategorySystem, "win-remote-admin-on", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-Service RemoteRegistry`,
+		`Set-ProcessMitigation -Name .\bin\Acme.Tool.exe -Enable CFG`,
+	})
+}

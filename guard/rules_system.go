@@ -770,6 +770,58 @@ var systemRules = []*rule{
 			}
 			return true, c.name
 		}},
+	{ID: "boot-security-off", Level: LevelHigh, Category: CategorySystem, Description: "booting with security switched off (SELinux, AppArmor, lockdown, module signatures, exploit mitigations) or into a root shell",
+		Suggestions: []string{"Leave the kernel command line as it is", "Fix the policy that gets in the way instead"}, names: names("grubby", "kernelstub"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				for _, f := range strings.Fields(strings.Trim(w.s, `"'`)) {
+					f = strings.TrimPrefix(strings.TrimPrefix(f, "--args="), "--add-options=")
+					switch f {
+					case "selinux=0", "enforcing=0", "apparmor=0", "security=none", "lockdown=none", "module.sig_enforce=0", "mitigations=off",
+						"nokaslr", "init=/bin/bash", "init=/bin/sh", "rd.break", "single":
+						return true, f
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "traffic-redirected", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's traffic through an address on the internet (a default route, a web proxy)",
+		Suggestions: []string{"Leave the network settings to the user"}, names: names("ip", "route", "networksetup"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "ip", "route":
+				// ip route add|replace default via PUBLIC
+				j := joinWords(args)
+				if !strings.Contains(j, "default") {
+					return false, ""
+				}
+				for i, w := range args {
+					if (w.s == "via" || w.s == "gw") && i+1 < len(args) && isPublicIP(args[i+1].s) {
+						return true, "default route via " + args[i+1].s
+					}
+				}
+			case "networksetup":
+				// -setwebproxy SERVICE HOST PORT and its HTTPS and SOCKS kin
+				for i, w := range args {
+					l := lower(w.s)
+					if (l == "-setwebproxy" || l == "-setsecurewebproxy" || l == "-setsocksfirewallproxy") && i+2 < len(args) && isPublicIP(args[i+2].s) {
+						return true, w.s + " " + args[i+2].s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "alternative-untrusted", Level: LevelHigh, Category: CategorySystem, Description: "making a system command name run a program from a temporary or hidden place",
+		Suggestions: []string{"Install the program properly before making it an alternative"}, names: names("update-alternatives", "alternatives"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "/") && untrustedPlace(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "monitoring-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every alert or monitor (outages and intrusions then page nobody)",
 		Suggestions: []string{"Silence the one alert you are working on, for a short time", "Use a maintenance window scoped to one service"},
 		names:       names("amtool", "curl", "http", "https", "xh", "wget"),

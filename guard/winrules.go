@@ -927,6 +927,27 @@ var winRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-remote-admin-on", Level: LevelHigh, Category: CategorySystem, Description: "turning on remote administration of the machine (the remote registry, telnet) or switching exploit mitigations off for the whole system",
+		Suggestions: []string{"Leave remote administration to the user's IT"}, names: names("set-service", "start-service", "sc", "set-processmitigation"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "set-processmitigation" {
+				return strings.Contains(j, "-system") && strings.Contains(j, "-disable"), j
+			}
+			if !strings.Contains(j, "remoteregistry") && !strings.Contains(j, "tlntsvr") {
+				return false, ""
+			}
+			switch c.name {
+			case "start-service":
+				return true, j
+			case "set-service":
+				return strings.Contains(j, "automatic") || strings.Contains(j, "manual") || strings.Contains(j, "running"), j
+			case "sc":
+				return len(args) > 0 && (args[0] == "start" || args[0] == "config" && (strings.Contains(j, "auto") || strings.Contains(j, "demand"))), j
+			}
+			return false, ""
+		}},
 	{ID: "win-eventlog-service", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping the event log service",
 		Suggestions: []string{"Leave logging running"}, names: names("sc", "net", "net1", "stop-service", "set-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
