@@ -306,6 +306,11 @@ func codeSourceURL(c *cmd) string {
 		if sub("remote-add") && len(ops) > 2 && !hasWord(args, "--no-gpg-verify") { // unsigned: install-unsigned's
 			return stranger(ops[len(ops)-1].s)
 		}
+	case "mlflow":
+		// mlflow models serve|predict -m URI: the model's pickles run
+		if v, ok := optValue(args, "-m", "model-uri"); ok {
+			return stranger(v)
+		}
 	case "zig":
 		if sub("fetch") {
 			for _, w := range ops[1:] {

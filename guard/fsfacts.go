@@ -849,6 +849,9 @@ func (a *analysis) plainSettings(text string) bool {
 			any = true
 			continue
 		}
+		if agentOption(val) || (up == "RUSTC_WRAPPER" || up == "CARGO_BUILD_RUSTC_WRAPPER") && untrustedPlace(strings.Trim(val, `"'`)) {
+			return false // a JVM agent or a toolchain wrapper runs in every later build
+		}
 		if promptVars[up] && !strings.Contains(val, "$(") && !strings.Contains(val, "`") {
 			any = true // a prompt of escapes and text runs nothing
 			continue
@@ -893,6 +896,12 @@ func plainSSHHosts(text string) bool {
 		}
 	}
 	return hosts
+}
+
+// agentOption reports options that load code into every program they
+// reach: a JVM agent, a native agent, Go's -toolexec.
+func agentOption(v string) bool {
+	return strings.Contains(v, "-javaagent:") || strings.Contains(v, "-agentpath:") || strings.Contains(v, "-agentlib:") || strings.Contains(v, "-toolexec")
 }
 
 // promptVars are the shells' prompt strings.

@@ -360,7 +360,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-source-stranger", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing packages, archives or tools from a package source on an unknown host (their install and build code runs here)",
 		Suggestions: []string{"Install from the ecosystem's public registry", "Add a private source only after the user confirms it"},
-		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak"),
+		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak", "mlflow"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if u := codeSourceURL(c); u != "" {
 				return true, u
@@ -372,6 +372,39 @@ var remoteExecRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.scan != nil && c.scan.remote != "" {
 				return true, c.scan.remote
+			}
+			return false, ""
+		}},
+	{ID: "db-server-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "making a database server run a program, load native code or write files on its host",
+		Suggestions: []string{"Keep the server's command and extension features off", "Run the program yourself, where it can be reviewed"},
+		names:       dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if sc := a.scanSQLOf(c); sc != nil && sc.serverExec != "" {
+				return true, sc.serverExec
+			}
+			return false, ""
+		}},
+	{ID: "model-code-trusted", Level: LevelCritical, Category: CategoryRemoteExec, Description: "serving or evaluating a model with its repository's own code allowed to run",
+		Suggestions: []string{"Use a model whose architecture the library ships", "Review the repository's code and pin its revision first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, l := range c.lowerArgs() {
+				if l == "--trust-remote-code" || l == "--trust_remote_code" || l == "--trust-remote-code=true" || l == "--trust_remote_code=true" {
+					return true, c.base + " " + l
+				}
+			}
+			return false, ""
+		}},
+	{ID: "toolchain-hook-untrusted", Level: LevelHigh, Category: CategoryPersistence, Description: "making every later build run a program from a temporary or hidden place (Go's -toolexec, a JVM agent)",
+		Suggestions: []string{"Keep build flags in the project, pointing at reviewed tools"}, names: names("go"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "env" || !hasWord(c.args(), "-w") {
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if k, v, ok := strings.Cut(w.s, "="); ok && k == "GOFLAGS" && agentOption(v) {
+					return true, w.s
+				}
 			}
 			return false, ""
 		}},

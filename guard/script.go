@@ -106,7 +106,43 @@ func scanScript(lang, code string) *scriptScan {
 	sc.scanChmods(code)
 	sc.forkBomb = endlessSpawn(lang, low)
 	sc.scanNetwork(code, low)
+	if sc.remote == "" && lang == "python" {
+		sc.remote = unsafeModelLoad(low)
+	}
 	return sc
+}
+
+// pickleLoads are the Python loaders that run code a file carries
+// (pickle and the libraries built on it, unsafe YAML).
+var pickleLoads = [...]string{"pickle.load", "torch.load(", "joblib.load(", "dill.load", "cloudpickle.load", "read_pickle(",
+	"yaml.unsafe_load(", "loader=yaml.unsafeloader", "loader=yaml.loader", "shelve.open("}
+
+// unsafeModelLoad describes Python (lower case) that runs code shipped
+// with a model or data file: a model repository's own code allowed in
+// (trust_remote_code=True), a vector store's pickles allowed
+// (allow_dangerous_deserialization=True), or a pickle-family load of a
+// file from the network, a temporary folder or the downloads folder.
+func unsafeModelLoad(low string) string {
+	if strings.Contains(low, "trust_remote_code=true") {
+		return "a model repository's own code (trust_remote_code=True)"
+	}
+	if strings.Contains(low, "allow_dangerous_deserialization=true") {
+		return "pickled objects allowed in (allow_dangerous_deserialization=True)"
+	}
+	load := strings.Contains(low, "allow_pickle=true")
+	for _, l := range pickleLoads {
+		if strings.Contains(low, l) {
+			if l == "torch.load(" && strings.Contains(low, "weights_only=true") {
+				continue
+			}
+			load = true
+		}
+	}
+	if load && (strings.Contains(low, "://") || strings.Contains(low, "urlopen") || strings.Contains(low, "requests.get") ||
+		strings.Contains(low, "'/tmp/") || strings.Contains(low, "\"/tmp/") || strings.Contains(low, "/downloads/")) {
+		return "a pickle from the network or a temporary folder loaded (it runs the code it carries)"
+	}
+	return ""
 }
 
 // netMarkers are what a language's code uses to reach the network: a

@@ -12,10 +12,54 @@ type sqlScan struct {
 	deleteAll string
 	updateAll string
 	dropMinor string
+	// serverExec is a statement that makes the database server run an
+	// operating-system command, load native code or write a file of its
+	// choosing on its host.
+	serverExec string
 }
 
 func (s *sqlScan) any() bool {
-	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != ""
+	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != ""
+}
+
+// serverExecSQL are what makes a database server run a program, load
+// native code or write files on its host, engine by engine, as their
+// documentation names them (upper case, spaces single).
+var serverExecSQL = [...]string{
+	// PostgreSQL
+	"FROM PROGRAM", "TO PROGRAM", "PLPYTHON3U", "PLPYTHONU", "PLPERLU", "PLTCLU", "PLSH", "LOAD '/", "SHARED_PRELOAD_LIBRARIES",
+	// MySQL and MariaDB
+	"SYS_EXEC(", "SYS_EVAL(", "INSTALL PLUGIN", "SONAME", "INTO DUMPFILE",
+	// SQL Server
+	"XP_CMDSHELL", "SP_OACREATE", "SP_EXECUTE_EXTERNAL_SCRIPT", "PERMISSION_SET = UNSAFE", "PERMISSION_SET=UNSAFE",
+	// SQLite, DuckDB and ClickHouse
+	"LOAD_EXTENSION(", "ALLOW_UNSIGNED_EXTENSIONS", "EXECUTABLE(",
+}
+
+// serverExecOf returns the statement of text (SQL) that runs code on the
+// database server's host, or "".
+func serverExecOf(text string) string {
+	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
+	for _, k := range serverExecSQL {
+		if strings.Contains(u, k) {
+			return k
+		}
+	}
+	// a query written into the server's web root, keys or cron: a page or
+	// a job that runs
+	if i := strings.Index(u, "INTO OUTFILE '"); i >= 0 {
+		dest := strings.ToLower(u[i+len("INTO OUTFILE '"):])
+		for _, k := range [...]string{"/var/www", "/www/", ".php", ".jsp", ".asp", "authorized_keys", "/cron"} {
+			if strings.Contains(dest, k) {
+				return "INTO OUTFILE a page or a job"
+			}
+		}
+	}
+	// DuckDB: INSTALL x FROM 'https://...' (an extension from anywhere)
+	if i := strings.Index(u, "INSTALL "); i >= 0 && strings.Contains(u[i:], " FROM 'HTTP") {
+		return "INSTALL ... FROM URL"
+	}
+	return ""
 }
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
@@ -175,10 +219,26 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				s.dropDB = "FLUSHALL"
 			case "FLUSHDB":
 				s.dropTable = "FLUSHDB"
+			case "MODULE":
+				// a module is native code loaded into the server
+				if len(f) > 1 && strings.EqualFold(f[1], "LOAD") {
+					s.serverExec = "MODULE LOAD"
+				}
+			case "CONFIG":
+				// the dump written where the caller says: a key file, a
+				// cron entry, a web page on the server's host
+				if len(f) > 2 && strings.EqualFold(f[1], "SET") && (strings.EqualFold(f[2], "dir") || strings.EqualFold(f[2], "dbfilename")) {
+					s.serverExec = "CONFIG SET " + f[2]
+				}
+			case "SLAVEOF", "REPLICAOF":
+				if len(f) > 1 && !strings.EqualFold(f[1], "no") && !isLocalHost(f[1]) && isPublicIP(f[1]) {
+					s.serverExec = f[0] + " " + f[1]
+				}
 			}
 		}
 	default:
 		scanSQLText(text, &s)
+		s.serverExec = serverExecOf(text)
 	}
 	if s.any() {
 		c.sql = &s
