@@ -24,7 +24,8 @@ var ownURLRules = map[string]bool{"pip": true, "pip3": true, "npm": true, "pnpm"
 // urlCodeRunners take a template, a program or a package as their
 // operand and run it or its hooks (cookiecutter, cpanm, groovy, jbang):
 // no verb to look for.
-var urlCodeRunners = map[string]bool{"cookiecutter": true, "cpanm": true, "cpan": true, "groovy": true, "jbang": true, "kscript": true}
+var urlCodeRunners = map[string]bool{"cookiecutter": true, "cpanm": true, "cpan": true, "groovy": true, "jbang": true, "kscript": true,
+	"spark-submit": true, "papermill": true}
 
 // clientRunsURL reports the URL a client is told to run or install from:
 // a run verb among its first words and an operand, an option's value or a
@@ -305,6 +306,27 @@ func codeSourceURL(c *cmd) string {
 		}
 		if sub("remote-add") && len(ops) > 2 && !hasWord(args, "--no-gpg-verify") { // unsigned: install-unsigned's
 			return stranger(ops[len(ops)-1].s)
+		}
+	case "npm", "pnpm", "yarn":
+		// npm exec|x -- URL, pnpm dlx URL: a package from anywhere, run
+		if sub("exec") || sub("x") || sub("dlx") {
+			for _, w := range ops[1:] {
+				if r := stranger(w.s); r != "" {
+					return r
+				}
+			}
+		}
+	case "gitlab-runner":
+		// a runner registered with a stranger's server runs its jobs here
+		if sub("register") {
+			if v, ok := optValue(args, "-u", "url"); ok {
+				return stranger(v)
+			}
+		}
+	case "config.sh", "./config.sh":
+		// GitHub's runner: ./config.sh --url REPO --token T
+		if v, ok := optValue(args, "", "url"); ok && hasPrefixWord(args, "--token") {
+			return stranger(v)
 		}
 	case "mlflow":
 		// mlflow models serve|predict -m URI: the model's pickles run

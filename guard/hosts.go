@@ -223,6 +223,7 @@ func isGitHook(p string) bool {
 	// the template directory's hooks are copied into every repository
 	// git init or git clone makes from then on
 	return strings.Contains(p, "/.git/hooks/") || strings.HasPrefix(p, ".git/hooks/") ||
+		strings.Contains(p, ".git/hooks/") && !strings.Contains(p, "/.git/") || // a bare repository's: X.git/hooks/post-receive
 		strings.Contains(p, "/git-core/templates/hooks/") || strings.Contains(p, "/.git-templates/hooks/") || strings.Contains(p, "/.git_template/hooks/")
 }
 

@@ -100,6 +100,8 @@ func init() {
 	launchers["fd"] = fdLaunches
 	launchers["fdfind"] = fdLaunches
 	launchers["fab"] = fanOutAfterDashes
+	launchers["salt"] = saltLaunches
+	launchers["salt-ssh"] = saltLaunches
 	launchers["aws"] = ssmLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
 		launchers[n] = agentPromptLaunches
@@ -1014,6 +1016,18 @@ func lessLaunches(a *analysis, c *cmd) []launch {
 	for _, w := range c.args() {
 		if cmd, ok := strings.CutPrefix(strings.TrimPrefix(strings.TrimPrefix(w.s, "+"), "+"), "!"); ok && strings.HasPrefix(w.s, "+") {
 			return []launch{{code: cmd, origin: "less +!"}}
+		}
+	}
+	return nil
+}
+
+// saltLaunches reads the command salt TARGET cmd.run CMD runs on every
+// minion the target matches.
+func saltLaunches(a *analysis, c *cmd) []launch {
+	ops := posArgs(c.args(), optSpec{short: "tLEGINCdcs", long: []string{"timeout", "batch-size", "out", "return", "config-dir", "tgt-type"}})
+	for i := 1; i+1 < len(ops); i++ {
+		if ops[i].s == "cmd.run" || ops[i].s == "cmd.shell" || ops[i].s == "cmd.run_all" {
+			return []launch{{code: ops[i+1].s, origin: "salt " + ops[i].s + " on every minion", remote: true}}
 		}
 	}
 	return nil

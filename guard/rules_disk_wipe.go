@@ -26,7 +26,8 @@ var diskWipeRules = []*rule{
 						hasCount = true
 					}
 				}
-				return (src == "/dev/zero" || src == "/dev/urandom" || src == "/dev/random") && dst != "" && !strings.HasPrefix(dst, "/dev/") && !hasCount, dst
+				// /dev/shm is memory: filling it starves the machine
+				return (src == "/dev/zero" || src == "/dev/urandom" || src == "/dev/random") && dst != "" && (!strings.HasPrefix(dst, "/dev/") || strings.HasPrefix(dst, "/dev/shm/")) && !hasCount, dst
 			case "fallocate", "truncate":
 				v, ok := optValue(args, "-l", "length")
 				if c.name == "truncate" {
@@ -56,6 +57,15 @@ var diskWipeRules = []*rule{
 				}
 			}
 			return false, ""
+		}},
+	{ID: "device-storage-erased", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a phone's user data or system partitions from its boot loader",
+		Suggestions: []string{"Reset an emulator instead", "Back the device up and let its owner reset it"}, names: names("fastboot"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) >= 2 && (ops[0].s == "erase" || ops[0].s == "format" || strings.HasPrefix(ops[0].s, "format:")) {
+				return true, "fastboot " + ops[0].s + " " + ops[len(ops)-1].s
+			}
+			return hasWord(c.args(), "-w"), "fastboot -w"
 		}},
 	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",
 		Suggestions: []string{"Write to an image file instead", "Verify the device with lsblk and do this by hand"},

@@ -298,6 +298,33 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "tunnel-service-install", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a tunnel client as a service (it keeps the machine reachable from outside after every boot)",
+		Suggestions: []string{"Run the tunnel in the foreground while it is needed"}, names: names("cloudflared", "ngrok", "frpc", "chisel", "bore"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) >= 2 && ops[0].s == "service" && ops[1].s == "install" {
+				return true, c.name + " service install"
+			}
+			return false, ""
+		}},
+	{ID: "app-setting-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "storing in an application's settings a script or command to run, from a temporary or hidden place",
+		Suggestions: []string{"Point the setting at a reviewed script in the project"}, names: names("defaults"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 4 || ops[0].s != "write" {
+				return false, ""
+			}
+			k := lower(ops[2].s)
+			if !strings.Contains(k, "script") && !strings.Contains(k, "command") && !strings.Contains(k, "hook") {
+				return false, ""
+			}
+			for _, w := range ops[3:] {
+				if strings.HasPrefix(w.s, "/") && untrustedPlace(w.s) || strings.HasPrefix(w.s, "~/.") {
+					return true, ops[1].s + " " + ops[2].s + " " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "tailnet-join-by-key", Level: LevelHigh, Category: CategoryPersistence, Description: "joining this machine to a private network with an auth key spelled out, or as an SSH server or exit node (whoever runs that network reaches the machine)",
 		Suggestions: []string{"Log in interactively with tailscale up and check the network's name", "Take the key from the organisation's secret store"}, names: names("tailscale", "tailscale.exe"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -598,6 +598,26 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "device-root-unlocked", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a phone's system writable or its boot loader unlocked (root on the device, verified boot off)",
+		Suggestions: []string{"Use an emulator image for work that needs root"}, names: names("adb", "fastboot"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch c.name {
+			case "adb":
+				switch ops[0].s {
+				case "root", "disable-verity", "remount":
+					return true, "adb " + ops[0].s
+				}
+			case "fastboot":
+				if ops[0].s == "oem" && len(ops) > 1 && ops[1].s == "unlock" || ops[0].s == "flashing" && len(ops) > 1 && (ops[1].s == "unlock" || ops[1].s == "unlock_critical") {
+					return true, "fastboot " + joinWords(ops[:2])
+				}
+			}
+			return false, ""
+		}},
 	{ID: "identity-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or root role in a secrets server, identity provider, access proxy, password manager or forge",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Have an administrator review the grant"},
 		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh"),

@@ -8,10 +8,23 @@ import (
 var reverseShellRules = []*rule{
 	{ID: "shell-server-open", Level: LevelCritical, Category: CategoryReverseShell, Description: "serving a shell to the network without a password: a writable web terminal on every interface, or an SSH server taking empty passwords",
 		Suggestions: []string{"Bind the terminal to 127.0.0.1 and set a credential (ttyd -c user:pass)", "Use the system's SSH server with keys"},
-		names:       names("ttyd", "gotty", "dropbear", "sshd"),
+		names:       names("ttyd", "gotty", "dropbear", "sshd", "websocat"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "websocat":
+				// a listening WebSocket joined to a shell (sh-c:, exec:)
+				listen, shell := false, false
+				for _, w := range args {
+					l := lower(w.s)
+					if strings.HasPrefix(l, "ws-l:") || strings.HasPrefix(l, "l-ws:") || l == "-s" || strings.HasPrefix(l, "ws-listen:") {
+						listen = true
+					}
+					if strings.HasPrefix(l, "sh-c:") || strings.HasPrefix(l, "exec:") || strings.HasPrefix(l, "cmd:") {
+						shell = true
+					}
+				}
+				return listen && shell, joinWords(args)
 			case "ttyd", "gotty":
 				writable := hasWord(args, "-W") || hasWord(args, "--writable") || hasWord(args, "-w") || hasWord(args, "--permit-write")
 				_, cred := optValue(args, "-c", "credential")
