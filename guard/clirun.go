@@ -163,6 +163,14 @@ func createPackage(name string) bool {
 // nothing of the project's.
 func (a *analysis) scaffoldOverProject(c *cmd) string {
 	args := c.args()
+	if codegenOverwriters[c.name] && verbAmong(args, 2, map[string]bool{"generate": true}) && !hasWord(args, "--dry-run") {
+		// they write over the output folder's files without asking
+		if v, ok := optValue(args, "-o", "output"); ok && a.workDir != "" {
+			if p := a.absPath(v, c.cwd); p == a.workDir || p != "" && a.inWork(p) && a.classifyInWork(strings.TrimSuffix(p, "/")) == pcWorkSource {
+				return c.base + " generate -o " + v
+			}
+		}
+	}
 	force := ""
 	starter := createPackage(c.name)
 	for _, w := range args {
@@ -203,6 +211,10 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 	}
 	return c.base + " " + force
 }
+
+// codegenOverwriters generate code into the folder they are given,
+// replacing what is there.
+var codegenOverwriters = map[string]bool{"openapi-generator": true, "openapi-generator-cli": true, "swagger-codegen": true, "swagger-codegen-cli": true}
 
 // verbAmong reports a word of verbs (lower-cased) among the first n
 // arguments that are not options: a subcommand, wherever global options

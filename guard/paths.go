@@ -82,13 +82,19 @@ func (a *analysis) classifyInWork(p string) pclass {
 		return pcWorkDir
 	}
 	rel := p[len(a.workDir)+1:]
-	if (sourceDirs[rel] || projectData(rel)) && !a.regeneratedHere(rel) {
+	if (sourceDirs[rel] || projectData(rel) || projectBundle(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
 	if a.underSourceDir(rel) && !a.remadeLater(rel) {
 		return pcWorkSource // a part of the sources (src/components)
 	}
 	return pcInside
+}
+
+// projectBundle reports a top-level project definition kept as a
+// folder: an Xcode project or workspace.
+func projectBundle(rel string) bool {
+	return !strings.Contains(rel, "/") && (strings.HasSuffix(rel, ".xcodeproj") || strings.HasSuffix(rel, ".xcworkspace"))
 }
 
 // underSourceDir reports a directory or file below a top-level source

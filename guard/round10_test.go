@@ -639,3 +639,24 @@ func TestRound10aRemainingClasses(t *testing.T) {
 		`dd if=/dev/zero of=/dev/shm/scratch.bin bs=1M count=64`,
 	})
 }
+
+// Game engines' and mobile projects' own folders, Xcode projects, their
+// source files, and code generated over the sources.
+func TestEngineAndMobileProjectSources(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf Content/ Source/`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf ios/`, CategoryFileDelete, "", LevelModerate},
+		{`rm -rf Acme.xcodeproj Acme.xcworkspace`, CategoryFileDelete, "", LevelModerate},
+		{`find . -name '*.tscn' -not -path './addons/*' -delete`, CategoryFileDelete, "", LevelModerate},
+		{`openapi-generator-cli generate -i api.yaml -g typescript-axios -o src/`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf ios/Pods ios/build`,
+		`rm -rf android/app/build`,
+		`rm -rf Library/ Temp/ obj/`,
+		`find . -name '*.import' -delete`,
+		`openapi-generator-cli generate -i api.yaml -g typescript-axios -o src/generated/api`,
+		`rm -rf DerivedData`,
+	})
+}

@@ -468,7 +468,9 @@ func nameWords(s string) []string {
 // sourceDirs are the top-level directories of a work directory that hold
 // what its authors wrote: deleting one loses work git may not have.
 var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "internal": true, "pkg": true, "cmd": true, "Sources": true,
-	"lib": true, "migrations": true, "db": true}
+	"lib": true, "migrations": true, "db": true,
+	// game engines' (Unreal, Unity, Godot) and mobile projects' own
+	"Source": true, "Content": true, "Assets": true, "ProjectSettings": true, "Scenes": true, "Scripts": true, "ios": true, "android": true}
 
 // generatedDirs are directories whose files a build, a test run or a
 // package manager makes again.
@@ -476,14 +478,19 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
 	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
 	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
-	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true}
+	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true,
+	// mobile and game engine projects' (CocoaPods, Xcode, Unreal, Unity, Godot, Flutter)
+	"Pods": true, "DerivedData": true, "xcuserdata": true, "Intermediate": true, "Saved": true, "Binaries": true,
+	"DerivedDataCache": true, "Library": true, "Temp": true, "Logs": true, ".godot": true, ".import": true, ".dart_tool": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
 var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true, "js": true, "jsx": true, "mjs": true, "cjs": true,
 	"rs": true, "java": true, "kt": true, "scala": true, "c": true, "h": true, "cc": true, "cpp": true, "hpp": true, "cs": true,
 	"rb": true, "php": true, "swift": true, "ex": true, "exs": true, "erl": true, "hs": true, "dart": true, "lua": true, "sql": true,
-	"proto": true, "vue": true, "svelte": true, "ipynb": true, "csv": true, "r": true, "jl": true, "tf": true, "ps1": true, "psm1": true}
+	"proto": true, "vue": true, "svelte": true, "ipynb": true, "csv": true, "r": true, "jl": true, "tf": true, "ps1": true, "psm1": true,
+	"gd": true, "tscn": true, "tres": true, "uasset": true, "umap": true, "unity": true, "prefab": true, "storyboard": true, "xib": true,
+	"m": true, "mm": true, "kts": true, "xaml": true, "razor": true, "fs": true, "elm": true, "clj": true, "nim": true, "zig": true, "sol": true}
 
 // sourceGlob reports a name pattern that selects source files: *.py,
 // *.{ts,tsx}.
