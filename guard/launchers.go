@@ -101,6 +101,7 @@ func init() {
 	launchers["fdfind"] = fdLaunches
 	launchers["fab"] = fanOutAfterDashes
 	launchers["salt"] = saltLaunches
+	launchers["heroku"] = herokuRunLaunches
 	launchers["salt-ssh"] = saltLaunches
 	launchers["aws"] = ssmLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
@@ -1019,6 +1020,20 @@ func lessLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return nil
+}
+
+// herokuRunLaunches reads the command heroku run runs on a one-off dyno
+// of the app.
+func herokuRunLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 || args[0].s != "run" && args[0].s != "run:detached" {
+		return nil
+	}
+	ops := posArgs(args[1:], optSpec{short: "aersx", long: []string{"app", "env", "remote", "size", "type", "exit-code"}})
+	if len(ops) == 0 {
+		return nil
+	}
+	return []launch{{code: quoteWords(ops), origin: "heroku " + args[0].s, remote: true}}
 }
 
 // saltLaunches reads the command salt TARGET cmd.run CMD runs on every

@@ -1162,6 +1162,14 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
 		return "credentials (" + s + ")", true
 	}
+	switch strings.ToLower(base) {
+	case "database.yml", "wp-config.php", "master.key", "secrets.toml", "local.settings.json", "terraform.tfvars", "serviceaccountkey.json":
+		// frameworks' and tools' files that hold passwords and keys
+		return "credentials (" + s + ")", true
+	}
+	if strings.HasSuffix(base, ".tfvars") || strings.Contains(strings.ToLower(base), "firebase-adminsdk") && strings.HasSuffix(base, ".json") {
+		return "credentials (" + s + ")", true
+	}
 	if deployedSettings(strings.ToLower(base)) {
 		return "a deployed environment's connection strings (" + s + ")", true
 	}

@@ -272,7 +272,7 @@ var databaseDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				switch w.s {
-				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
+				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
 					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss":
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
