@@ -340,7 +340,12 @@ func (a *analysis) expandSSH(c *cmd) {
 	if i >= len(args) {
 		return
 	}
-	rest := args[i+1:]
+	a.remoteCommand(c, args[i+1:], "ssh remote command")
+}
+
+// remoteCommand judges the words a remote shell (ssh, adb shell) is
+// given as the command line it runs there.
+func (a *analysis) remoteCommand(c *cmd, rest []word, origin string) {
 	if len(rest) == 0 {
 		return
 	}
@@ -349,7 +354,7 @@ func (a *analysis) expandSSH(c *cmd) {
 		w.ok = w.ok && x.ok
 	}
 	if w.ok || hasLiteralBefore(w) {
-		a.remoteNested(w.s, "ssh remote command", c.in)
+		a.remoteNested(w.s, origin, c.in)
 	}
 }
 
@@ -372,13 +377,7 @@ func (a *analysis) expandADB(c *cmd) {
 		}
 		return
 	}
-	w := word{s: joinWords(rest), ok: true}
-	for _, x := range rest {
-		w.ok = w.ok && x.ok
-	}
-	if w.ok || hasLiteralBefore(w) {
-		a.remoteNested(w.s, "adb shell command", c.in)
-	}
+	a.remoteCommand(c, rest, "adb shell command")
 }
 
 // expandDashC handles su -c, runuser -c, script -c, flock -c, sg -c.

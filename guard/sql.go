@@ -66,6 +66,26 @@ var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhous
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
 	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive")
 
+// statementOptions are the options with which database clients are
+// given statements to run, client by client as their documentation names
+// them (InfluxQL's -execute, the Hive family's -e, sqlcmd's -Q and -q).
+var statementOptions = map[string][]struct{ short, long string }{
+	"influx":            {{"-execute", "execute"}},
+	"beeline":           {{"-e", ""}},
+	"hive":              {{"-e", ""}},
+	"spark-sql":         {{"-e", ""}},
+	"impala-shell":      {{"-q", "query"}},
+	"cockroach":         {{"-e", "execute"}},
+	"cqlsh":             {{"-e", "execute"}},
+	"isql":              {{"-e", "execute"}},
+	"sqlcmd":            {{"-Q", ""}, {"-q", ""}},
+	"snowsql":           {{"-q", "query"}},
+	"clickhouse-client": {{"-q", "query"}, {"", "execute"}},
+	"clickhouse":        {{"-q", "query"}, {"", "execute"}},
+	"trino":             {{"-q", "query"}, {"", "execute"}},
+	"presto":            {{"-q", "query"}, {"", "execute"}},
+}
+
 // redisCLIOpts are redis-cli's (and its forks') options that take a value.
 var redisCLIOpts = optSpec{short: "hpsanurdDi", long: []string{"user", "pass", "cacert", "cacertdir", "cert", "key", "sni", "tls-ciphers",
 	"tls-ciphersuites", "rdb", "functions-rdb", "pipe-timeout", "eval", "pattern", "quoted-pattern", "count", "memkeys-samples", "intrinsic-latency"}}
@@ -81,6 +101,11 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		b.WriteString(";\n")
 	}
 	lang := "sql"
+	for _, o := range statementOptions[c.name] {
+		if v, ok := optValue(args, o.short, o.long); ok {
+			add(v)
+		}
+	}
 	switch c.name {
 	case "psql", "pgcli", "usql", "vsql":
 		for i, w := range args {
@@ -117,46 +142,10 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		if v, ok := optValue(args, "-c", ""); ok && c.name == "duckdb" {
 			add(v)
 		}
-	case "clickhouse-client", "clickhouse", "trino", "presto":
-		if v, ok := optValue(args, "-q", "query"); ok {
-			add(v)
-		}
-		if v, ok := optValue(args, "", "execute"); ok {
-			add(v)
-		}
-	case "influx":
-		// InfluxQL: influx -execute 'DROP DATABASE x'
-		if v, ok := optValue(args, "-execute", "execute"); ok {
-			add(v)
-		}
-	case "beeline", "hive", "spark-sql":
-		// the Hive family: -e 'SQL'
-		if v, ok := optValue(args, "-e", ""); ok {
-			add(v)
-		}
-	case "impala-shell":
-		if v, ok := optValue(args, "-q", "query"); ok {
-			add(v)
-		}
 	case "db2":
 		// db2 "DROP TABLE x": the statement is the operand
 		if ops := positional(args); len(ops) > 0 {
 			add(joinWords(ops))
-		}
-	case "cockroach", "cqlsh", "isql":
-		if v, ok := optValue(args, "-e", "execute"); ok {
-			add(v)
-		}
-	case "sqlcmd":
-		if v, ok := optValue(args, "-Q", ""); ok {
-			add(v)
-		}
-		if v, ok := optValue(args, "-q", ""); ok {
-			add(v)
-		}
-	case "snowsql":
-		if v, ok := optValue(args, "-q", "query"); ok {
-			add(v)
 		}
 	case "bq":
 		ops := positional(args)
