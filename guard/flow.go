@@ -1421,13 +1421,45 @@ var secretStoreReads = map[string][][]string{
 	"vercel":        {{"env", "pull"}},
 	"chamber":       {{"export"}, {"read"}},
 	"sops":          {{"-d"}, {"--decrypt"}, {"decrypt"}},
+	// links and keys that are themselves the credential: signed URLs,
+	// SAS tokens, publishing profiles, backup links, connection strings
+	"supabase": {{"projects", "api-keys"}},
+	"rclone":   {{"config", "show"}},
+}
+
+// credentialOutput begins the description of output that holds a
+// credential the user asked to see (a signed link, stack outputs): sent
+// away it is a leak, printed it is what the command is for.
+const credentialOutput = "credentials in the output of "
+
+// credentialOutputs are subcommand paths, as secretStoreReads spells
+// them, whose output is a credential, for clients listed there already.
+var credentialOutputs = map[string][][]string{
+	"aws":    {{"s3", "presign"}},
+	"az":     {{"storage", "container", "generate-sas"}, {"storage", "blob", "generate-sas"}, {"storage", "account", "generate-sas"}, {"webapp", "deployment", "list-publishing-profiles"}},
+	"gcloud": {{"storage", "sign-url"}},
+	"heroku": {{"pg:backups:url"}},
+	"mc":     {{"share", "download"}, {"share", "upload"}},
+	"doctl":  {{"databases", "connection"}},
 }
 
 // secretStoreRead describes what c prints when it reads a secret store
 // (op item get, vault kv get, aws secretsmanager get-secret-value, ...).
 func secretStoreRead(name string, args []word) string {
+	switch name {
+	case "pulumi":
+		// stack outputs in clear
+		if len(args) > 1 && args[0].s == "stack" && args[1].s == "output" && hasWord(args, "--show-secrets") {
+			return credentialOutput + name
+		}
+	case "terraform", "tofu":
+		// -json and -raw print the outputs marked sensitive
+		if len(args) > 0 && hasWord(args, "output") && (hasWord(args, "-json") || hasWord(args, "-raw")) {
+			return credentialOutput + name
+		}
+	}
 	paths := secretStoreReads[name]
-	if paths == nil {
+	if paths == nil && credentialOutputs[name] == nil {
 		return ""
 	}
 	var ops []string
@@ -1446,7 +1478,7 @@ func secretStoreRead(name string, args []word) string {
 	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
 		return "" // SecureString values come back encrypted without it
 	}
-	for _, p := range paths {
+	for i, p := range append(paths, credentialOutputs[name]...) {
 		if len(ops) < len(p) {
 			continue
 		}
@@ -1456,6 +1488,9 @@ func secretStoreRead(name string, args []word) string {
 				match = false
 				break
 			}
+		}
+		if match && i >= len(paths) {
+			return credentialOutput + name
 		}
 		if match {
 			return "secrets kept by " + name

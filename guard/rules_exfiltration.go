@@ -449,7 +449,7 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
 				return false, "" // handed to a program or a file
 			}
-			if what := storedSecretRead(c); what != "" && !devSecretRef(c) {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && !strings.HasPrefix(what, credentialOutput) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {

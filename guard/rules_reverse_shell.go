@@ -48,6 +48,44 @@ var reverseShellRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "service-open-to-all", Level: LevelHigh, Category: CategorySystem, Description: "a database, container runtime, secrets server, cluster proxy or file server listening on every interface without its protection",
+		Suggestions: []string{"Bind it to 127.0.0.1", "Keep its authentication and protected mode on"},
+		names:       names("redis-server", "mongod", "dockerd", "vault", "kubectl", "httpd", "ruby", "http-server", "npx", "php"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "redis-server":
+				return strings.Contains(j, "--protected-mode no"), "redis-server --protected-mode no"
+			case "mongod":
+				return (hasWord(args, "--bind_ip_all") || strings.Contains(j, "--bind_ip 0.0.0.0")) && !hasWord(args, "--auth"), "mongod on every interface without --auth"
+			case "dockerd":
+				// the Docker API over plain TCP is root on the host for anyone
+				for _, w := range args {
+					if strings.Contains(w.s, "tcp://0.0.0.0") || strings.Contains(w.s, "tcp://:") {
+						return !hasWord(args, "--tlsverify"), "dockerd -H " + w.s
+					}
+				}
+			case "vault":
+				return len(args) > 1 && args[0].s == "server" && hasWord(args, "-dev") && strings.Contains(j, "0.0.0.0"), "vault dev server on every interface"
+			case "kubectl":
+				ops := posArgs(args, kubectlGlobal)
+				return len(ops) > 0 && ops[0].s == "proxy" && (strings.Contains(j, "0.0.0.0") || strings.Contains(j, "--accept-hosts")), "kubectl proxy for every host"
+			default:
+				// a static file server on every interface serving the home
+				// directory or the filesystem
+				all := strings.Contains(j, "0.0.0.0")
+				for _, w := range args {
+					if all && (w.s == "/" || w.s == "~" || w.s == a.home) {
+						return true, c.base + " serving " + w.s
+					}
+				}
+				if v, ok := optValue(args, "-h", ""); ok && all && (v == "/" || v == a.home) {
+					return true, c.base + " serving " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "ssh-reverse-tunnel", Level: LevelHigh, Category: CategoryReverseShell, Description: "a reverse SSH tunnel exposing this machine",
 		Suggestions: []string{"Use a local forward (-L) to reach remote services", "Do not expose local ports to remote hosts"}, names: names("ssh", "autossh"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -443,9 +443,36 @@ var systemRules = []*rule{
 				return len(args) > 1 && args[0].s == "flush" && args[1].s == "ruleset", ""
 			case "ufw":
 				ops := positional(args) // ufw --force disable
-				return len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset"), ""
+				if len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset") {
+					return true, ""
+				}
+				// ufw default allow incoming; ufw allow from any to any port 22,3306
+				if len(ops) > 2 && ops[0].s == "default" && ops[1].s == "allow" && ops[2].s != "outgoing" {
+					return true, "default allow incoming"
+				}
+				if len(ops) > 0 && ops[0].s == "allow" {
+					for i, w := range ops {
+						if w.s == "port" && i+1 < len(ops) && sensitivePorts(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
+							return true, "allow port " + ops[i+1].s
+						}
+					}
+				}
+				return false, ""
 			case "firewall-cmd":
-				return hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted"), ""
+				// the trusted zone, panic mode off, or a database or remote
+				// administration port opened in the default zone
+				if hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted") {
+					return true, ""
+				}
+				for _, w := range args {
+					if p, ok := strings.CutPrefix(w.s, "--add-port="); ok {
+						port, _, _ := strings.Cut(p, "/")
+						if sensitivePorts(port) && port != "22" {
+							return true, w.s
+						}
+					}
+				}
+				return false, ""
 			case "pfctl":
 				return hasWord(args, "-F") || hasWord(args, "-d"), ""
 			}
