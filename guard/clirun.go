@@ -264,9 +264,56 @@ func codeSourceURL(c *cmd) string {
 	}
 	switch c.name {
 	case "pip", "pip3":
-		for _, o := range [...]string{"find-links"} {
-			if v, ok := optValue(args, "-f", o); ok {
-				return stranger(v)
+		if v, ok := optValue(args, "-f", "find-links"); ok {
+			return stranger(v)
+		}
+		// pip install -r URL: a requirements list from anywhere
+		if v, ok := optValue(args, "-r", "requirement"); ok {
+			return stranger(v)
+		}
+	case "nix-env":
+		// nix-env -if URL: an expression fetched and built
+		for _, w := range args {
+			if r := stranger(w.s); r != "" {
+				return r
+			}
+		}
+	case "packer":
+		// packer plugins install HOST/NAMESPACE/NAME
+		if sub("plugins", "install") && len(ops) > 2 {
+			if h, _, _ := strings.Cut(ops[2].s, "/"); strings.Contains(h, ".") && h != "github.com" {
+				return ops[2].s
+			}
+		}
+	case "heroku":
+		// a buildpack is code that runs at every build
+		if sub("buildpacks:set") || sub("buildpacks:add") {
+			for _, w := range ops[1:] {
+				if r := stranger(w.s); r != "" {
+					return r
+				}
+			}
+		}
+	case "dbt":
+		if v, ok := optValue(args, "", "add-package"); ok {
+			return stranger(strings.TrimPrefix(v, "git+"))
+		}
+	case "gcloud":
+		// a VM's start-up script fetched from anywhere, run as root at boot
+		for _, w := range args {
+			if i := strings.Index(w.s, "startup-script-url="); i >= 0 {
+				if r := stranger(w.s[i+len("startup-script-url="):]); r != "" {
+					return r
+				}
+			}
+		}
+	case "az":
+		// the custom script extension's fileUris
+		if strings.Contains(joinWords(args), "extension set") {
+			for _, u := range urlsIn(joinWords(args)) {
+				if r := stranger(u); r != "" {
+					return r
+				}
 			}
 		}
 	case "go":
@@ -318,6 +365,13 @@ func codeSourceURL(c *cmd) string {
 		}
 		if sub("remote-add") && len(ops) > 2 && !hasWord(args, "--no-gpg-verify") { // unsigned: install-unsigned's
 			return stranger(ops[len(ops)-1].s)
+		}
+		if sub("install") {
+			for _, w := range ops[1:] {
+				if r := stranger(w.s); r != "" {
+					return r // a .flatpakref or bundle from anywhere
+				}
+			}
 		}
 	case "npm", "pnpm", "yarn":
 		// npm exec|x -- URL, pnpm dlx URL: a package from anywhere, run

@@ -360,7 +360,8 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-source-stranger", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing packages, archives or tools from a package source on an unknown host (their install and build code runs here)",
 		Suggestions: []string{"Install from the ecosystem's public registry", "Add a private source only after the user confirms it"},
-		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak", "mlflow", "npm", "pnpm", "yarn", "gitlab-runner", "config.sh"),
+		names:       names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak", "mlflow", "npm", "pnpm", "yarn", "gitlab-runner", "config.sh",
+			"nix-env", "packer", "heroku", "dbt", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if u := codeSourceURL(c); u != "" {
 				return true, u
@@ -666,12 +667,23 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "install-unsigned", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages with their signature check turned off",
 		Suggestions: []string{"Install signed packages from the distribution's repositories", "Import the publisher's key and keep verification on"},
-		names:       names("apt", "apt-get", "dnf", "yum", "microdnf", "zypper", "rpm", "snap", "flatpak", "apk"),
+		names:       names("apt", "apt-get", "dnf", "yum", "microdnf", "zypper", "rpm", "snap", "flatpak", "apk", "add-apt-repository", "apt-key"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				if unsignedFlag(c.name, w.s) {
 					return true, c.name + " " + w.s
 				}
+			}
+			// a repository added as trusted, its check turned off for
+			// good, or a signing key taken from a download
+			j := joinWords(c.args())
+			switch {
+			case c.name == "add-apt-repository" && strings.Contains(j, "trusted=yes"):
+				return true, "add-apt-repository [trusted=yes]"
+			case (c.name == "dnf" || c.name == "yum") && strings.Contains(j, "config-manager") && strings.Contains(j, "gpgcheck=0"):
+				return true, c.name + " config-manager gpgcheck=0"
+			case c.name == "apt-key" && hasWord(c.args(), "add") && c.in.kind == flowRemote:
+				return true, "apt-key add of " + c.in.what
 			}
 			return false, ""
 		}},
