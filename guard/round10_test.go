@@ -752,3 +752,23 @@ func TestSourcesFromStrangersForBuildsAndVMs(t *testing.T) {
 		`gcloud compute instances add-metadata dev-1 --metadata enable-oslogin=TRUE`,
 	})
 }
+
+// From round13a: database accounts made all-powerful, servers opened to
+// every address, replication logs deleted.
+func TestDatabaseSuperusersAndLogs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`psql -h db.prod.internal -U postgres -c "CREATE ROLE helper LOGIN SUPERUSER PASSWORD 'helper'"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`mysql -h mysql.prod.internal -u root -e "CREATE USER 'h'@'%' IDENTIFIED BY 'h'; GRANT ALL ON *.* TO 'h'@'%' WITH GRANT OPTION"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`psql -h db.prod.internal -U postgres -c "ALTER SYSTEM SET listen_addresses = '*'"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`mysql -h mysql.prod.internal -u root -e 'RESET MASTER'`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`psql -h db.prod.internal -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql -c "CREATE ROLE app_ro LOGIN NOSUPERUSER PASSWORD 'x'"`,
+		`mysql -e "GRANT SELECT ON shop.* TO 'report'@'10.0.%'"`,
+		`psql -c "SHOW listen_addresses"`,
+		`mysql -e 'SHOW MASTER STATUS'`,
+		`psql -c "SELECT slot_name FROM pg_replication_slots"`,
+	})
+}

@@ -16,10 +16,14 @@ type sqlScan struct {
 	// operating-system command, load native code or write a file of its
 	// choosing on its host.
 	serverExec string
+	// serverPriv is a statement that makes an account all-powerful or
+	// reachable from anywhere.
+	serverPriv string
 }
 
 func (s *sqlScan) any() bool {
-	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != ""
+	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
+		s.serverPriv != ""
 }
 
 // serverExecSQL are what makes a database server run a program, load
@@ -34,6 +38,29 @@ var serverExecSQL = [...]string{
 	"XP_CMDSHELL", "SP_OACREATE", "SP_EXECUTE_EXTERNAL_SCRIPT", "PERMISSION_SET = UNSAFE", "PERMISSION_SET=UNSAFE",
 	// SQLite, DuckDB and ClickHouse
 	"LOAD_EXTENSION(", "ALLOW_UNSIGNED_EXTENSIONS", "EXECUTABLE(",
+}
+
+// serverPrivOf returns what in text (SQL) makes an account a superuser,
+// gives it every right with the right to give them on, lets the server
+// listen everywhere, or deletes the logs replicas and restores need.
+func serverPrivOf(text string) string {
+	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
+	switch {
+	case (strings.Contains(u, "CREATE ROLE") || strings.Contains(u, "CREATE USER") || strings.Contains(u, "ALTER ROLE") || strings.Contains(u, "ALTER USER")) &&
+		strings.Contains(u, " SUPERUSER") && !strings.Contains(u, "NOSUPERUSER"):
+		return "a superuser role"
+	case strings.Contains(u, "GRANT ALL") && strings.Contains(u, "ON *.*"):
+		return "every right on every database"
+	case strings.Contains(u, "SYSADMIN") && (strings.Contains(u, "ADD MEMBER") || strings.Contains(u, "SP_ADDSRVROLEMEMBER")):
+		return "a sysadmin member"
+	case strings.Contains(u, "PG_EXECUTE_SERVER_PROGRAM") && strings.HasPrefix(strings.TrimSpace(u), "GRANT"):
+		return "running programs on the server granted"
+	case strings.Contains(u, "LISTEN_ADDRESSES") && strings.Contains(u, "'*'"):
+		return "the server listening on every address"
+	case strings.Contains(u, "RESET MASTER") || strings.Contains(u, "PURGE BINARY LOGS") || strings.Contains(u, "PG_DROP_REPLICATION_SLOT("):
+		return "the logs replicas and point-in-time restores need"
+	}
+	return ""
 }
 
 // serverExecOf returns the statement of text (SQL) that runs code on the
@@ -228,6 +255,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 	default:
 		scanSQLText(text, &s)
 		s.serverExec = serverExecOf(text)
+		s.serverPriv = serverPrivOf(text)
 	}
 	if s.any() {
 		c.sql = &s
