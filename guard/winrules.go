@@ -1941,6 +1941,18 @@ var winVerbRules = []*rule{
 			}
 			return !hasSw(args, "whatif"), j
 		}},
+	{ID: "win-mail-forwarded-out", Level: LevelCritical, Category: CategoryExfiltration, Description: "forwarding, redirecting or blind-copying a mailbox's or the organisation's mail to an address",
+		Suggestions: []string{"Leave mail flow rules to the mail administrators"},
+		names:       names("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule", "set-transportrule"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range wargs(c) {
+				switch strings.TrimSuffix(w, ":") {
+				case "-forwardto", "-redirectto", "-forwardasattachmentto", "-forwardingsmtpaddress", "-forwardingaddress", "-blindcopyto", "-redirectmessageto", "-addtorecipients":
+					return true, c.base + " " + w
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-mirror-over", Level: LevelCritical, Category: CategoryFileDelete, Description: "mirroring a folder over a profile, a system folder or a drive (whatever the source lacks is deleted there)",
 		Suggestions: []string{"Mirror into a new folder of the project", "Copy without /MIR or /PURGE"}, names: names("robocopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
