@@ -102,6 +102,7 @@ func init() {
 	launchers["fab"] = fanOutAfterDashes
 	launchers["salt"] = saltLaunches
 	launchers["heroku"] = herokuRunLaunches
+	launchers["gh"] = ghAliasLaunches
 	launchers["salt-ssh"] = saltLaunches
 	launchers["aws"] = ssmLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
@@ -1020,6 +1021,20 @@ func lessLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return nil
+}
+
+// ghAliasLaunches reads the shell command of gh alias set --shell, run
+// every time the alias is.
+func ghAliasLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 4 || args[0].s != "alias" || args[1].s != "set" || !hasWord(args, "--shell") && !hasWord(args, "-s") {
+		return nil
+	}
+	ops := posArgs(args[2:], optSpec{})
+	if len(ops) < 2 {
+		return nil
+	}
+	return []launch{{code: ops[1].s, origin: "gh alias " + ops[0].s}}
 }
 
 // herokuRunLaunches reads the command heroku run runs on a one-off dyno

@@ -328,13 +328,18 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
-		names:       names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
+		names:       names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat",
+			"kafka-consumer-groups", "kafka-consumer-groups.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
 			case "kafka-topics", "kafka-topics.sh", "kafka-topics.bat":
 				return hasWord(args, "--delete"), j
+			case "kafka-consumer-groups", "kafka-consumer-groups.sh":
+				// a group moved past or back over every topic: messages
+				// skipped or processed twice
+				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && hasWord(args, "--all-topics"), j
 			case "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat":
 				// every record before the offsets the file gives
 				return !hasWord(args, "--help"), j

@@ -20,6 +20,26 @@ var knownServices = map[string]bool{
 	"redis.service": true, "ssh.service": true, "sshd.service": true, "syncthing.service": true, "mpd": true, "jellyfin": true,
 }
 
+// startupLang returns the language of an interpreter's or editor's
+// start-up file (IPython's startup folder, PYTHONSTARTUP's usual name,
+// irb's, R's, Julia's, node's REPL, Emacs's), or "".
+func startupLang(p string) string {
+	switch {
+	case strings.Contains(p, "/.ipython/") && strings.Contains(p, "/startup/") && strings.HasSuffix(p, ".py"),
+		strings.HasSuffix(p, "/.pythonrc"), strings.HasSuffix(p, "/.pythonrc.py"), strings.HasSuffix(p, "/.pythonstartup"):
+		return "python"
+	case strings.HasSuffix(p, "/.irbrc"), strings.HasSuffix(p, "/.pryrc"):
+		return "ruby"
+	case strings.HasSuffix(p, "/.Rprofile"):
+		return "r"
+	case strings.HasSuffix(p, "/.julia/config/startup.jl"):
+		return "julia"
+	case strings.HasSuffix(p, "/.emacs"), strings.HasSuffix(p, "/.emacs.d/init.el"), strings.HasSuffix(p, "/.config/emacs/init.el"):
+		return "elisp"
+	}
+	return ""
+}
+
 // untrustedPlace reports a program or library kept in a temporary or
 // hidden location.
 func untrustedPlace(s string) bool {
@@ -294,6 +314,23 @@ var persistenceRules = []*rule{
 					if f := strings.Fields(ops[3].s); len(f) > 0 && untrustedPlace(f[0]) {
 						return true, "aws configure set credential_process " + f[0]
 					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "startup-code-remote", Level: LevelHigh, Category: CategoryPersistence, Description: "writing into an interpreter's or editor's start-up file code that fetches and runs code (it runs at every start)",
+		Suggestions: []string{"Keep start-up files to settings", "Install what you need through a package manager"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				lang := startupLang(t.path)
+				if lang == "" || t.content.kind != flowText {
+					continue
+				}
+				if sc := scanScript(lang, t.content.text); sc.remote != "" || sc.revShell != "" {
+					return true, t.raw
+				}
+				if lang == "elisp" && strings.Contains(t.content.text, "(load \"http") {
+					return true, t.raw
 				}
 			}
 			return false, ""

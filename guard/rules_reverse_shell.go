@@ -70,6 +70,15 @@ var reverseShellRules = []*rule{
 				return len(args) > 1 && args[0].s == "server" && hasWord(args, "-dev") && strings.Contains(j, "0.0.0.0"), "vault dev server on every interface"
 			case "kubectl":
 				ops := posArgs(args, kubectlGlobal)
+				if len(ops) > 1 && ops[0].s == "expose" && (strings.Contains(j, "--type LoadBalancer") || strings.Contains(j, "--type=LoadBalancer")) {
+					// a database's port given a public address
+					l := lower(j)
+					for _, k := range [...]string{"postgres", "mysql", "mariadb", "redis", "mongo", "elastic", "5432", "3306", "6379", "27017", "9200"} {
+						if strings.Contains(l, k) {
+							return true, "kubectl expose " + ops[1].s + " --type LoadBalancer"
+						}
+					}
+				}
 				return len(ops) > 0 && ops[0].s == "proxy" && (strings.Contains(j, "0.0.0.0") || strings.Contains(j, "--accept-hosts")), "kubectl proxy for every host"
 			default:
 				// a static file server on every interface serving the home

@@ -91,7 +91,7 @@ func serverExecOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws")
 
 // statementOptions are the options with which database clients are
 // given statements to run, client by client as their documentation names
@@ -169,6 +169,20 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		if v, ok := optValue(args, "-c", ""); ok && c.name == "duckdb" {
 			add(v)
 		}
+	case "heroku":
+		// heroku pg:psql -a APP -c 'SQL'
+		if len(args) > 0 && args[0].s == "pg:psql" {
+			if v, ok := optValue(args, "-c", "command"); ok {
+				add(v)
+			}
+		}
+	case "aws":
+		// aws rds-data execute-statement --sql 'SQL'
+		if len(args) > 1 && args[0].s == "rds-data" {
+			if v, ok := optValue(args, "", "sql"); ok {
+				add(v)
+			}
+		}
 	case "db2":
 		// db2 "DROP TABLE x": the statement is the operand
 		if ops := positional(args); len(ops) > 0 {
@@ -196,7 +210,8 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			add(joinWords(ops))
 		}
 	}
-	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) {
+	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) && c.name != "aws" && c.name != "heroku" {
+		// (the cloud clients' input is data, not statements)
 		b.WriteString(c.in.text)
 	}
 	return b.String(), lang
