@@ -328,7 +328,7 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
-		names:       names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat",
+		names: names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat",
 			"kafka-consumer-groups", "kafka-consumer-groups.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
