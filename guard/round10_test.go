@@ -826,3 +826,21 @@ func TestMoreClientsAndStartupFiles(t *testing.T) {
 		`echo '(setq inhibit-startup-screen t)' >> ~/.emacs.d/init.el`,
 	})
 }
+
+// rclone's other destructive subcommands, and a remote synced over the
+// home folder.
+func TestRcloneDestructiveSubcommands(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rclone cleanup s3:acme-prod-backups`, CategoryCloudDestroy, "rclone-purge", LevelHigh},
+		{`rclone rmdirs dropbox: --leave-root=false`, CategoryCloudDestroy, "rclone-purge", LevelHigh},
+		{`rclone dedupe --dedupe-mode first gdrive:Shared --by-hash`, CategoryCloudDestroy, "rclone-purge", LevelHigh},
+		{`rclone sync s3:acme-assets ~ --create-empty-src-dirs`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rclone ls s3:acme-prod-backups`,
+		`rclone dedupe --dry-run gdrive:Shared`,
+		`rclone sync s3:acme-assets ./public`,
+		`rclone cleanup --dry-run s3:acme-prod-backups`,
+	})
+}

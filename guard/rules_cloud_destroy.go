@@ -302,8 +302,31 @@ var cloudDestroyRules = []*rule{
 	{ID: "rclone-purge", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a remote storage path and all its contents",
 		Suggestions: suggCloud, names: names("rclone"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
-			return len(ops) > 0 && (ops[0].s == "purge" || ops[0].s == "delete" && !hasWord(c.args(), "--dry-run")), ""
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "purge", "delete":
+				return true, ""
+			case "rmdirs", "cleanup":
+				// every empty folder, or every old version and trashed file
+				return true, "rclone " + ops[0].s
+			case "dedupe":
+				// one copy kept, the others deleted, without asking
+				return hasPrefixWord(args, "--dedupe-mode"), "rclone dedupe"
+			case "sync":
+				// a remote synced over the home folder: whatever the home
+				// holds and the remote lacks is deleted
+				if len(ops) > 2 {
+					switch a.classifyUnder(ops[len(ops)-1], c.cwd, false) {
+					case pcHome, pcRoot, pcSystemCrit, pcSecretsHome:
+						return true, "rclone sync over " + ops[len(ops)-1].s
+					}
+				}
+			}
+			return false, ""
 		}},
 	{ID: "http-delete-remote", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a raw DELETE call against a remote API (repositories, DNS, indices, resources)",
 		Suggestions: []string{"Use the provider's CLI with a dry run first", "Delete through the web console after confirming the target"},
