@@ -621,12 +621,7 @@ var privilegeRules = []*rule{
 	{ID: "db-superuser-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a database account all-powerful, opening the server to every address, or deleting the logs replicas and restores need",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Leave server settings to the database's administrators"},
 		names:       dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if sc := a.scanSQLOf(c); sc != nil && sc.serverPriv != "" {
-				return true, sc.serverPriv
-			}
-			return false, ""
-		}},
+		match:       sqlFinding(func(s *sqlScan) string { return s.serverPriv })},
 	{ID: "identity-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or root role in a secrets server, identity provider, access proxy, password manager or forge",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Have an administrator review the grant"},
 		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh"),

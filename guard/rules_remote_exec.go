@@ -379,12 +379,7 @@ var remoteExecRules = []*rule{
 	{ID: "db-server-code-exec", Level: LevelCritical, Category: CategoryRemoteExec, Description: "making a database server run a program, load native code or write files on its host",
 		Suggestions: []string{"Keep the server's command and extension features off", "Run the program yourself, where it can be reviewed"},
 		names:       dbClients,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if sc := a.scanSQLOf(c); sc != nil && sc.serverExec != "" {
-				return true, sc.serverExec
-			}
-			return false, ""
-		}},
+		match:       sqlFinding(func(s *sqlScan) string { return s.serverExec })},
 	{ID: "model-code-trusted", Level: LevelCritical, Category: CategoryRemoteExec, Description: "serving or evaluating a model with its repository's own code allowed to run",
 		Suggestions: []string{"Use a model whose architecture the library ships", "Review the repository's code and pin its revision first"},
 		match: func(a *analysis, c *cmd) (bool, string) {
