@@ -30,7 +30,7 @@ var homeCredentialStores = []credentialStore{
 	{".fastlane/spaceship/", "App Store sessions"}, {".expo/state.json", "the build service's login"},
 	{".android/adbkey", "the device debugging key"},
 	// object storage and data platforms
-	{".config/rclone/rclone.conf", "storage remotes' keys"}, {".s3cfg", "storage keys"}, {".mc/config.json", "storage keys"},
+	{".config/rclone/rclone.conf", "storage remotes' keys"}, {".config/restic/", "the backup repository's password"}, {".s3cfg", "storage keys"}, {".mc/config.json", "storage keys"},
 	{".boto", "storage keys"}, {".databrickscfg", "data platform tokens"}, {".snowsql/config", "warehouse logins"},
 	{".dbt/profiles.yml", "warehouse logins"}, {".kaggle/kaggle.json", "an API key"}, {".cache/huggingface/token", "an API token"},
 	{".huggingface/token", "an API token"}, {".config/clickhouse-client/", "database logins"}, {".mongoshrc.js", "database logins"},

@@ -954,6 +954,9 @@ func awkLaunches(a *analysis, c *cmd) []launch {
 func ansibleLaunches(a *analysis, c *cmd) []launch {
 	args := c.args()
 	m, _ := optValue(args, "-m", "module-name")
+	if code := ansibleModuleShell(m, args); code != "" {
+		return []launch{{code: code, origin: "ansible -m " + m}}
+	}
 	switch m {
 	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
 	case "file", "ansible.builtin.file":
@@ -1061,6 +1064,58 @@ func saltLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return nil
+}
+
+// ansibleModuleShell spells as a shell command what an ad-hoc run of one
+// of Ansible's modules does on every host (-m service -a 'name=firewalld
+// state=stopped' is systemctl stop firewalld), so that the rules judge it
+// as they judge the command; "" for modules and arguments not listed.
+func ansibleModuleShell(module string, args []word) string {
+	m := module[strings.LastIndexByte(module, '.')+1:] // ansible.posix.selinux, community.postgresql.postgresql_db
+	v, _ := optValue(args, "-a", "args")
+	kv := map[string]string{}
+	for _, f := range strings.Fields(v) {
+		if k, val, ok := strings.Cut(f, "="); ok {
+			kv[k] = strings.Trim(val, `"'`)
+		}
+	}
+	name := shellQuote(kv["name"])
+	switch m {
+	case "service", "systemd", "systemd_service":
+		if kv["state"] == "stopped" || kv["enabled"] == "no" || kv["enabled"] == "false" {
+			return "systemctl disable --now " + name
+		}
+	case "selinux":
+		if kv["state"] == "disabled" || kv["state"] == "permissive" {
+			return "setenforce 0"
+		}
+	case "user":
+		if g := kv["groups"]; g != "" {
+			return "usermod -aG " + shellQuote(g) + " " + name
+		}
+	case "postgresql_db":
+		if kv["state"] == "absent" {
+			return "dropdb " + name
+		}
+	case "mysql_db":
+		if kv["state"] == "absent" {
+			return "mysql -e " + shellQuote("DROP DATABASE "+kv["name"])
+		}
+	case "fetch":
+		// a file brought back from every host: read there
+		if src := kv["src"]; src != "" {
+			return "cat " + shellQuote(src)
+		}
+	case "iptables":
+		if kv["flush"] == "yes" || kv["flush"] == "true" {
+			return "iptables -F"
+		}
+	case "ufw":
+		if kv["state"] == "disabled" {
+			return "ufw disable"
+		}
+	}
+	return ""
 }
 
 // sopsLaunches reads the command sops exec-env and exec-file run with

@@ -266,6 +266,11 @@ var exfiltrationRules = []*rule{
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`)):
 				return true, j
+			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && strings.Contains(j, "--operation-type add"),
+				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"):
+				// a disk, an image or a database snapshot shared with
+				// another account, or with everyone
+				return true, j
 			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
 				strings.Contains(j, "AllUsers") || strings.Contains(j, "AllAuthenticatedUsers") || strings.Contains(j, "public-read")):
 				return true, j

@@ -175,6 +175,17 @@ var historyTamperRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "log-retention-cut", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "cutting a cloud log store's retention to a day or two (its history is deleted)",
+		Suggestions: []string{"Keep the organisation's retention; export what you need instead"}, names: names("gcloud", "aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for _, o := range [...]string{"retention-days", "retention-in-days"} {
+				if v, ok := optValue(args, "", o); ok && (v == "0" || v == "1" || v == "2" || v == "3") {
+					return true, "--" + o + " " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "log-store-delete", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "deleting logs from a central log store",
 		Suggestions: []string{"Let retention expire old logs", "Delete one stream's logs after review"}, names: names("curl", "http", "https", "xh", "wget", "logcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -14,6 +14,10 @@ var permissionRules = []*rule{
 			j := lower(joinWords(args))
 			switch c.name {
 			case "doctl":
+				// a managed database's trusted sources opened to all
+				if strings.Contains(j, "databases firewalls") && (strings.Contains(j, "ip_addr:0.0.0.0/0") || strings.Contains(j, "ip_addr:::/0")) {
+					return true, "database firewall open to every address"
+				}
 				if !strings.Contains(j, "compute firewall") {
 					return false, ""
 				}
@@ -43,6 +47,11 @@ var permissionRules = []*rule{
 					return true, "security group ingress from anywhere"
 				}
 			case "az":
+				// a key vault or storage account opened to every network
+				if (strings.Contains(j, "keyvault update") || strings.Contains(j, "storage account update")) &&
+					(strings.Contains(j, "--default-action allow") || strings.Contains(j, "--public-network-access enabled")) {
+					return true, "opened to every network"
+				}
 				if strings.Contains(j, "firewall-rule create") || strings.Contains(j, "firewall-rule update") {
 					// a managed database or cache's firewall from 0.0.0.0 to 255.255.255.255
 					start, _ := optValue(args, "", "start-ip-address")

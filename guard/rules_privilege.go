@@ -622,6 +622,35 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Grant the narrowest role the task needs", "Leave server settings to the database's administrators"},
 		names:       dbClients,
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverPriv })},
+	{ID: "cloud-root-access", Level: LevelHigh, Category: CategoryPrivilege, Description: "root on a cloud machine or a cluster's credentials handed out: a key pushed for root, root's password set, a certificate request approved, a tenant-wide consent given",
+		Suggestions: []string{"Connect as your own user and use sudo", "Leave approvals and consents to the administrators"}, names: names("aws", "az", "kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			j := joinWords(args)
+			switch c.name {
+			case "aws":
+				if strings.Contains(j, "ec2-instance-connect send-ssh-public-key") {
+					if u, ok := optValue(args, "", "instance-os-user"); ok && u == "root" {
+						return true, "a key pushed for root"
+					}
+				}
+			case "az":
+				if strings.Contains(j, "vm user update") {
+					if u, ok := optValue(args, "-u", "username"); ok && u == "root" {
+						return true, "root's password set on a VM"
+					}
+				}
+				if strings.Contains(j, "ad app permission admin-consent") {
+					return true, "a tenant-wide consent"
+				}
+			case "kubectl", "oc":
+				ops := posArgs(args, kubectlGlobal)
+				if len(ops) > 2 && ops[0].s == "certificate" && ops[1].s == "approve" {
+					return true, "a certificate request approved"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "identity-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or root role in a secrets server, identity provider, access proxy, password manager or forge",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Have an administrator review the grant"},
 		names:       names("vault", "kcadm.sh", "kcadm", "tctl", "bw", "curl", "http", "https", "xh"),
