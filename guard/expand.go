@@ -425,7 +425,9 @@ func (a *analysis) expandExec(c *cmd) {
 		s, j := subcommand(rest, composeGlobal)
 		sub, i = s, i+1+j
 	}
-	if sub != "exec" && sub != "run" {
+	// kubectl create job|cronjob|deployment ... -- CMD and kubectl debug
+	// ... -- CMD run CMD in the cluster too
+	if sub != "exec" && sub != "run" && !(c.name == "kubectl" && (sub == "create" || sub == "debug")) {
 		return
 	}
 	rest := args[i+1:]

@@ -140,13 +140,23 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Run images from the project's own or an official registry", "Deploy through the reviewed manifests"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) < 2 {
+			ops := posArgs(args, kubectlGlobal) // after --context, -n
+			if len(ops) < 2 {
 				return false, ""
 			}
-			if !(args[0].s == "run" || args[0].s == "create" && (args[1].s == "cronjob" || args[1].s == "deployment" || args[1].s == "daemonset" || args[1].s == "job")) {
+			setImage := ops[0].s == "set" && ops[1].s == "image"
+			if !(ops[0].s == "run" || setImage || ops[0].s == "create" && (ops[1].s == "cronjob" || ops[1].s == "deployment" || ops[1].s == "daemonset" || ops[1].s == "job")) {
 				return false, ""
 			}
 			img, ok := optValue(args, "", "image")
+			if setImage {
+				// kubectl set image deployment/api api=REGISTRY/IMAGE
+				for _, w := range ops[2:] {
+					if _, v, cut := strings.Cut(w.s, "="); cut && strings.Contains(v, "/") {
+						img, ok = v, true
+					}
+				}
+			}
 			if !ok {
 				return false, ""
 			}
@@ -154,8 +164,7 @@ var persistenceRules = []*rule{
 			if !hasPath || !strings.ContainsAny(host, ".:") || knownRegistry(host) {
 				return false, "" // Docker Hub's short names, official registries
 			}
-			if args[0].s == "create" && args[1].s == "cronjob" || args[0].s == "create" && args[1].s == "daemonset" ||
-				hasWord(args, "--restart=Always") || args[0].s == "create" {
+			if ops[0].s == "create" || setImage || hasWord(args, "--restart=Always") {
 				return true, img
 			}
 			return false, ""
