@@ -8,10 +8,19 @@ import (
 var cloudDestroyRules = []*rule{
 	{ID: "cloud-account-nuke", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting every resource of a cloud account",
 		Suggestions: []string{"Delete the resources one by one after review", "Run the tool's dry run or inspect mode first"},
-		names:       names("cloud-nuke", "aws-nuke", "azure-nuke", "gcp-nuke"),
+		names:       names("cloud-nuke", "aws-nuke", "azure-nuke", "gcp-nuke", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
+			if c.name == "aws" {
+				// an account closed, or taken out of its organisation (its
+				// guardrails, billing and backups with it)
+				if len(ops) > 1 && (ops[0].s == "organizations" && (ops[1].s == "leave-organization" || ops[1].s == "close-account" || ops[1].s == "delete-organization") ||
+					ops[0].s == "account" && ops[1].s == "close-account") {
+					return true, "aws " + ops[0].s + " " + ops[1].s
+				}
+				return false, ""
+			}
 			if len(ops) > 0 && (strings.HasPrefix(ops[0].s, "inspect") || strings.HasPrefix(ops[0].s, "defaults") || ops[0].s == "version" || ops[0].s == "help") {
 				return false, ""
 			}
@@ -71,7 +80,8 @@ var cloudDestroyRules = []*rule{
 		Suggestions: []string{"Back the state up first (terraform state pull > backup.tfstate)", "Use terraform plan to review"}, names: names("terraform", "pulumi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
-			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete"), ""
+			// state rm, or an old state pushed over the current one
+			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete" || ops[1].s == "push" && (hasWord(c.args(), "-force") || hasWord(c.args(), "--force"))), ""
 		}},
 	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket, or from a directory just made empty",
 		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd", "azcopy", "mc", "mcli"),

@@ -245,12 +245,16 @@ var databaseDestroyRules = []*rule{
 			return true, c.base
 		}},
 	{ID: "db-dropdb", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
-		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster"),
+		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster", "pg_resetwal", "pg_resetxlog"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
 			case "dropdb", "pg_dropcluster":
 				return len(positional(args)) > 0, ""
+			case "pg_resetwal", "pg_resetxlog":
+				// forced, the write-ahead log is thrown away: committed data
+				// may be lost and the cluster left inconsistent
+				return hasWord(args, "-f") || hasWord(args, "--force"), c.name + " -f"
 			case "mysqladmin":
 				return hasWord(args, "drop"), ""
 			case "influx":
@@ -329,7 +333,7 @@ var databaseDestroyRules = []*rule{
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
 		names: names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat",
-			"kafka-consumer-groups", "kafka-consumer-groups.sh", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
+			"kafka-consumer-groups", "kafka-consumer-groups.sh", "op", "bw", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -340,6 +344,13 @@ var databaseDestroyRules = []*rule{
 				// a group moved past or back over every topic: messages
 				// skipped or processed twice
 				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && hasWord(args, "--all-topics"), j
+			case "op":
+				// a vault's item, document or the vault itself deleted
+				ops := positional(args)
+				return len(ops) > 1 && (ops[0].s == "item" || ops[0].s == "document" || ops[0].s == "vault") && ops[1].s == "delete", j
+			case "bw":
+				// deleted for good, not to the trash
+				return len(args) > 0 && args[0].s == "delete" && hasWord(args, "--permanent"), j
 			case "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat":
 				// every record before the offsets the file gives
 				return !hasWord(args, "--help"), j
@@ -394,6 +405,27 @@ var databaseDestroyRules = []*rule{
 							return true, "dbt run-operation " + ops[1].s + " --target " + target
 						}
 					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dump-over-production", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "loading a dump into a production database (what it holds is overwritten by another environment's data)",
+		Suggestions: []string{"Load dumps into a new database and compare", "Back the production database up first"}, names: names("mysql", "psql", "mariadb", "gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "gcloud" {
+				// gcloud sql import sql|csv INSTANCE URI into a production instance
+				ops := positional(c.args())
+				if len(ops) > 4 && ops[0].s == "sql" && ops[1].s == "import" && prodMarker(ops[3].s) {
+					return true, "gcloud sql import into " + ops[3].s
+				}
+				return false, ""
+			}
+			if !touchesProduction(c) {
+				return false, ""
+			}
+			for _, r := range c.redirs {
+				if r.op.String() == "<" && strings.HasSuffix(lower(r.w.s), ".sql") {
+					return true, c.base + " < " + r.w.s
 				}
 			}
 			return false, ""

@@ -144,19 +144,10 @@ var persistenceRules = []*rule{
 			if len(ops) < 2 {
 				return false, ""
 			}
-			setImage := ops[0].s == "set" && ops[1].s == "image"
-			if !(ops[0].s == "run" || setImage || ops[0].s == "create" && (ops[1].s == "cronjob" || ops[1].s == "deployment" || ops[1].s == "daemonset" || ops[1].s == "job")) {
+			if !(ops[0].s == "run" || ops[0].s == "create" && (ops[1].s == "cronjob" || ops[1].s == "deployment" || ops[1].s == "daemonset" || ops[1].s == "job")) {
 				return false, ""
 			}
 			img, ok := optValue(args, "", "image")
-			if setImage {
-				// kubectl set image deployment/api api=REGISTRY/IMAGE
-				for _, w := range ops[2:] {
-					if _, v, cut := strings.Cut(w.s, "="); cut && strings.Contains(v, "/") {
-						img, ok = v, true
-					}
-				}
-			}
 			if !ok {
 				return false, ""
 			}
@@ -164,7 +155,7 @@ var persistenceRules = []*rule{
 			if !hasPath || !strings.ContainsAny(host, ".:") || knownRegistry(host) {
 				return false, "" // Docker Hub's short names, official registries
 			}
-			if ops[0].s == "create" || setImage || hasWord(args, "--restart=Always") {
+			if ops[0].s == "create" || hasWord(args, "--restart=Always") {
 				return true, img
 			}
 			return false, ""
