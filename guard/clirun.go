@@ -212,6 +212,20 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 	return c.base + " " + force
 }
 
+// opsStart reports whether the operands begin with words: a client's
+// subcommand path (krew index add, config get prefix).
+func opsStart(ops []word, words ...string) bool {
+	if len(ops) < len(words) {
+		return false
+	}
+	for i, w := range words {
+		if ops[i].s != w {
+			return false
+		}
+	}
+	return true
+}
+
 // codegenOverwriters generate code into the folder they are given,
 // replacing what is there.
 var codegenOverwriters = map[string]bool{"openapi-generator": true, "openapi-generator-cli": true, "swagger-codegen": true, "swagger-codegen-cli": true}
@@ -251,17 +265,7 @@ func codeSourceURL(c *cmd) string {
 		return ""
 	}
 	ops := positional(args)
-	sub := func(words ...string) bool {
-		if len(ops) < len(words) {
-			return false
-		}
-		for i, w := range words {
-			if ops[i].s != w {
-				return false
-			}
-		}
-		return true
-	}
+	sub := func(words ...string) bool { return opsStart(ops, words...) }
 	switch c.name {
 	case "pip", "pip3":
 		if v, ok := optValue(args, "-f", "find-links"); ok {
@@ -389,7 +393,7 @@ func codeSourceURL(c *cmd) string {
 				return stranger(v)
 			}
 		}
-	case "config.sh", "./config.sh":
+	case "config.sh":
 		// GitHub's runner: ./config.sh --url REPO --token T
 		if v, ok := optValue(args, "", "url"); ok && hasPrefixWord(args, "--token") {
 			return stranger(v)

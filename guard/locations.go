@@ -51,17 +51,7 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		home = "/home/user"
 	}
 	ops := positional(args)
-	has := func(ws ...string) bool {
-		if len(ops) < len(ws) {
-			return false
-		}
-		for i, w := range ws {
-			if ops[i].s != w {
-				return false
-			}
-		}
-		return true
-	}
+	has := func(ws ...string) bool { return opsStart(ops, ws...) }
 	switch c.name {
 	case "brew":
 		switch {
