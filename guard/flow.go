@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -1478,22 +1479,15 @@ func secretStoreRead(name string, args []word) string {
 	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
 		return "" // SecureString values come back encrypted without it
 	}
-	for i, p := range append(paths, credentialOutputs[name]...) {
-		if len(ops) < len(p) {
-			continue
-		}
-		match := true
-		for i := range p {
-			if ops[i] != p[i] {
-				match = false
-				break
-			}
-		}
-		if match && i >= len(paths) {
-			return credentialOutput + name
-		}
-		if match {
+	starts := func(p []string) bool { return len(ops) >= len(p) && slices.Equal(ops[:len(p)], p) }
+	for _, p := range paths {
+		if starts(p) {
 			return "secrets kept by " + name
+		}
+	}
+	for _, p := range credentialOutputs[name] {
+		if starts(p) {
+			return credentialOutput + name
 		}
 	}
 	return ""
