@@ -1859,6 +1859,14 @@ func (a *analysis) after(c *cmd) {
 		}
 	}
 	a.recordDownloads(c)
+	for _, e := range a.exports(c) {
+		if p := a.absPath(e.name, c.cwd); p != "" {
+			if a.files == nil {
+				a.files = make(map[string]flow)
+			}
+			a.files[p] = e.content
+		}
+	}
 	if c.name == "mkdir" {
 		// a directory made here holds nothing yet: mirroring it with
 		// deletion empties the destination

@@ -323,6 +323,9 @@ func (a *analysis) archiveFlow(c *cmd, args []word) flow {
 		if d, crit := a.sensitive(w.s, c.cwd); d != "" {
 			return flow{kind: flowSecret, what: d, crit: crit}
 		}
+		if f, ok := a.writtenFile(w.s, c.cwd); ok && (f.kind == flowSecret || f.tree) {
+			return f // an archive of a dump taken earlier
+		}
 		p := a.absPath(w.s, c.cwd)
 		if w.s == "." || w.s == "./" || w.s == "*" || p != "" && (p == a.workDir || p == a.home) {
 			out = flow{kind: flowLocal, what: "the whole directory " + w.s, tree: true}
@@ -1576,4 +1579,163 @@ func dumpsToOutput(c *cmd) bool {
 		return hasWord(args, ".dump")
 	}
 	return false
+}
+
+// exportedFile is a file a command fills with what it exports: a
+// database's dump or records, a snapshot of a secrets store or a
+// cluster's state, captured traffic, an archive of a directory.
+type exportedFile struct {
+	name    string
+	content flow
+}
+
+// exports lists the files c writes its export to, by the tool's own
+// options rather than a redirection (pg_dump -f, mongodump --archive=,
+// psql's \copy ... to 'file', tar -cf), so that sending the file later
+// in the command is judged as sending what it holds.
+func (a *analysis) exports(c *cmd) []exportedFile {
+	args := c.args()
+	dump := flow{kind: flowSecret, what: "a database dump", crit: true}
+	one := func(name string, f flow) []exportedFile {
+		if name == "" || name == "-" || name == "/dev/stdout" {
+			return nil
+		}
+		f.what += " (saved to " + name + ")"
+		return []exportedFile{{name, f}}
+	}
+	switch c.name {
+	case "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump":
+		if v, ok := optValue(args, "-f", "file"); ok {
+			return one(v, dump)
+		}
+		if v, ok := optValue(args, "-r", "result-file"); ok && c.name != "pg_dump" && c.name != "pg_dumpall" {
+			return one(v, dump)
+		}
+	case "mongodump":
+		if v, ok := optValue(args, "", "archive"); ok {
+			return one(v, dump)
+		}
+		if v, ok := optValue(args, "-o", "out"); ok {
+			return one(v, dump)
+		}
+	case "redis-cli", "valkey-cli":
+		if v, ok := optValue(args, "", "rdb"); ok {
+			return one(v, flow{kind: flowSecret, what: "a Redis snapshot", crit: true})
+		}
+	case "psql", "mysql", "mariadb", "clickhouse-client", "duckdb", "sqlite3":
+		for _, w := range args {
+			if name := sqlExportFile(w.s); name != "" {
+				return one(name, flow{kind: flowSecret, what: "a database's records", crit: true})
+			}
+		}
+	case "vault", "etcdctl", "consul":
+		// vault operator raft snapshot save F, etcdctl snapshot save F,
+		// consul snapshot save F: the whole store, secrets and all
+		ops := positional(args)
+		for i := 0; i+2 < len(ops); i++ {
+			if ops[i].s == "snapshot" && ops[i+1].s == "save" {
+				return one(ops[i+2].s, flow{kind: flowSecret, what: "a snapshot of " + c.base + "'s data", crit: true})
+			}
+		}
+	case "tcpdump", "tshark", "dumpcap":
+		if v, ok := optValue(args, "-w", ""); ok {
+			return one(v, flow{kind: flowSecret, what: "captured network traffic", crit: true})
+		}
+	case "docker", "podman", "nerdctl", "kubectl", "oc":
+		// docker cp db:/var/lib/postgresql/data /tmp/pg: a service's
+		// data taken out of its container
+		ops := positional(args)
+		for i := 0; i+2 < len(ops); i++ {
+			if ops[i].s != "cp" {
+				continue
+			}
+			_, src, ok := strings.Cut(ops[i+1].s, ":")
+			if ok && (strings.HasPrefix(src, "/var/lib/") || strings.HasPrefix(src, "/etc/") || strings.HasPrefix(src, "/root/") || strings.HasPrefix(src, "/data")) {
+				return one(ops[i+2].s, flow{kind: flowSecret, what: "a container's data (" + ops[i+1].s + ")", crit: true})
+			}
+			break
+		}
+	case "git":
+		if sub, sargs := gitSub(c); sub == "bundle" {
+			ops := positional(sargs)
+			if len(ops) >= 2 && ops[0].s == "create" {
+				return one(ops[1].s, flow{kind: flowLocal, what: "the repository's history", tree: true})
+			}
+		}
+	case "tar", "bsdtar", "gtar", "zip", "7z", "7za":
+		name, rest := archiveFile(c.name, args)
+		if name == "" {
+			return nil
+		}
+		if f := a.archiveFlow(c, rest); f.kind == flowSecret || f.tree {
+			return one(name, f)
+		}
+	}
+	return nil
+}
+
+// sqlExportFile returns the file a statement exports records to: psql's
+// \copy ... to 'F', COPY ... TO 'F', MySQL's INTO OUTFILE 'F', DuckDB's
+// and ClickHouse's INTO OUTFILE.
+func sqlExportFile(s string) string {
+	l := lower(s)
+	for _, key := range []string{" into outfile ", " into dumpfile ", " to "} {
+		i := strings.LastIndex(l, key)
+		if i < 0 {
+			continue
+		}
+		if key == " to " && !strings.Contains(l, "copy ") {
+			continue
+		}
+		rest := strings.TrimSpace(s[i+len(key):])
+		if rest == "" || rest[0] != '\'' && rest[0] != '"' {
+			continue
+		}
+		q := rest[0]
+		if j := strings.IndexByte(rest[1:], q); j > 0 {
+			return rest[1 : j+1]
+		}
+	}
+	return ""
+}
+
+// archiveFile returns the archive a tar, zip or 7z command creates and
+// the arguments naming what goes in it (tar -czf F DIR, zip -r F DIR,
+// 7z a F DIR); "" when it creates none or writes to standard output.
+func archiveFile(name string, args []word) (string, []word) {
+	switch name {
+	case "zip":
+		ops := posArgs(args, optSpec{short: "bnPtx"})
+		if len(ops) < 2 {
+			return "", nil
+		}
+		return ops[0].s, append([]word{lit("-c")}, ops[1:]...)
+	case "7z", "7za":
+		ops := positional(args)
+		if len(ops) < 3 || ops[0].s != "a" {
+			return "", nil
+		}
+		return ops[1].s, append([]word{lit("-c")}, ops[2:]...)
+	}
+	// tar: -f FILE, --file=FILE, or a cluster ending in f (czf FILE)
+	for i, w := range args {
+		s := w.s
+		switch {
+		case s == "-f" || s == "--file":
+			if i+1 < len(args) {
+				return args[i+1].s, args
+			}
+		case strings.HasPrefix(s, "--file="):
+			return s[len("--file="):], args
+		case !strings.HasPrefix(s, "--") && strings.HasSuffix(s, "f") && isLetters(strings.TrimPrefix(s, "-")) && strings.ContainsRune(s, 'c') && (i == 0 || strings.HasPrefix(s, "-")):
+			if i+1 < len(args) {
+				rest := make([]word, 0, len(args))
+				rest = append(rest, args[:i]...)
+				rest = append(rest, lit("-c"))
+				rest = append(rest, args[i+2:]...)
+				return args[i+1].s, rest
+			}
+		}
+	}
+	return "", nil
 }

@@ -144,7 +144,7 @@ func isProdName(s string) bool {
 // environment: a resource, namespace, bucket or RAILS_ENV=production.
 func touchesProduction(c *cmd) bool {
 	for _, as := range c.assigns {
-		if strings.HasSuffix(as.name, "_ENV") || as.name == "ENV" || as.name == "ENVIRONMENT" {
+		if strings.HasSuffix(as.name, "_ENV") || as.name == "ENV" || as.name == "ENVIRONMENT" || connectionVar(as.name) {
 			if isProdName(as.val.s) {
 				return true
 			}
@@ -156,6 +156,13 @@ func touchesProduction(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// connectionVar reports a variable naming the server a client connects
+// to: PGHOST, MYSQL_HOST, DATABASE_URL, REDIS_URL, KUBECONFIG.
+func connectionVar(name string) bool {
+	return strings.HasSuffix(name, "HOST") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_URI") ||
+		name == "PGDATABASE" || name == "PGSERVICE" || name == "KUBECONFIG"
 }
 
 // coreCommands are system utilities nobody legitimately replaces.

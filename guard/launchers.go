@@ -1051,7 +1051,11 @@ func herokuRunLaunches(a *analysis, c *cmd) []launch {
 	if len(ops) == 0 {
 		return nil
 	}
-	return []launch{{code: quoteWords(ops), origin: "heroku " + args[0].s, remote: true}}
+	code := quoteWords(ops)
+	if len(ops) == 1 {
+		code = ops[0].s // heroku run 'rails db:migrate && rails db:seed': one string of shell code
+	}
+	return []launch{{code: code, origin: "heroku " + args[0].s, remote: true}}
 }
 
 // saltLaunches reads the command salt TARGET cmd.run CMD runs on every

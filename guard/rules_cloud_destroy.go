@@ -361,7 +361,67 @@ var cloudDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cloudDestroyRules) }
+// paasRule: see paasOps.
+var paasRule = &rule{ID: "paas-production-change", Level: LevelHigh, Category: CategoryCloudDestroy,
+	Description: "taking a hosted application's data, configuration, domains or capacity away",
+	Suggestions: []string{"Do it on a staging or preview app first", "Ask before changing production"},
+	names:       []string{"heroku", "netlify", "netlify-cli", "vercel", "supabase", "fly", "flyctl", "railway", "firebase", "wrangler", "render"},
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := c.args()
+		if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
+			return false, ""
+		}
+		path := cliPath(c)
+		var op *paasOp
+		for i := range paasOps[c.name] {
+			o := &paasOps[c.name][i]
+			if len(path) >= len(o.path) && slicesEqualFold(path[:len(o.path)], o.path) {
+				op = o
+				break
+			}
+		}
+		if op == nil {
+			return false, ""
+		}
+		rest := args[len(op.path):]
+		for _, w := range rest {
+			v := w.s
+			if i := strings.IndexByte(v, '='); i > 0 && strings.HasPrefix(v, "-") {
+				v = v[i+1:]
+			}
+			if scratchName(v) && !prodMarker(v) {
+				return false, "" // a preview, staging or test app
+			}
+		}
+		what := c.name + " " + strings.Join(op.path, " ") + ": " + op.what
+		switch {
+		case op.always:
+			return true, what
+		case paasScaledToZero(op, rest):
+			return true, what + " to nothing"
+		case op.path[0] == "ps:scale" || op.path[0] == "scale":
+			return false, "" // scaled, not stopped
+		}
+		for _, w := range rest {
+			if prodMarker(w.s) {
+				return true, what + " in production"
+			}
+		}
+		if op.vars {
+			for _, w := range positional(rest) {
+				name, _, _ := strings.Cut(w.s, "=")
+				if isSecretVar(name) || strings.HasSuffix(strings.ToUpper(name), "_URL") && strings.Contains(strings.ToUpper(name), "DATABASE") || strings.HasSuffix(strings.ToUpper(name), "_KEY") {
+					return true, what + " (" + name + ")"
+				}
+			}
+		}
+		if c.name == "railway" && op.path[0] == "down" && skipsConfirm(rest) {
+			return true, what
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, append(cloudDestroyRules, paasRule)) }
 
 // anyHyphenDestroyVerb reports a subcommand with the verb joined to its
 // object (ibmcloud is instance-delete, linode-cli domains records-delete).

@@ -35,7 +35,7 @@ func TestColonVerbsDestroyConfirmed(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`netlify sites:delete my-site --force`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
-		{`firebase hosting:disable --project shop -f`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
+		{`firebase hosting:disable --project shop -f`, CategoryCloudDestroy, "paas-production-change", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`netlify sites:delete my-site`,

@@ -111,6 +111,49 @@ var containerDestroyRules = []*rule{
 			}
 			return true, c.name
 		}},
+	{ID: "cluster-component-uninstall", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "uninstalling a cluster-wide component (a service mesh, the backup or GitOps controller, the network plugin): every workload relying on it is cut off",
+		Suggestions: []string{"Upgrade or reconfigure the component instead", "Let the cluster's administrator do it"},
+		names:       names("istioctl", "velero", "flux", "cilium", "linkerd", "dapr", "consul-k8s", "osm", "kumactl", "kubectl-kots", "argocd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--dry-run") || hasWord(args, "--help") || hasWord(args, "-h") {
+				return false, ""
+			}
+			p := cliPath(c)
+			if len(p) > 0 && p[0] == "x" || len(p) > 0 && p[0] == "experimental" {
+				p = p[1:] // istioctl x uninstall
+			}
+			if len(p) == 0 || p[0] != "uninstall" && !(c.name == "osm" && len(p) > 1 && p[0] == "uninstall") {
+				return false, ""
+			}
+			if c.name == "linkerd" {
+				return false, "" // it prints the manifests; the kubectl delete they go to is judged
+			}
+			if c.name == "dapr" && !hasWord(args, "-k") && !hasWord(args, "--kubernetes") {
+				return false, "" // dapr uninstall without -k: the local sidecar binaries
+			}
+			for _, k := range [...]string{"context", "kube-context", "kubecontext"} {
+				if v, ok := optValue(args, "", k); ok && scratchName(v) && !isProdName(v) {
+					return false, "" // kind-dev, a local cluster
+				}
+			}
+			return true, c.name + " uninstall"
+		}},
+	{ID: "helm-force-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "forcing a production release's resources to be replaced (deleted and made again) or reset to the chart's defaults",
+		Suggestions: []string{"Upgrade without --force and --reset-values", "Diff the release first (helm diff upgrade)"}, names: names("helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || ops[0].s != "upgrade" || !hasWord(args, "--force") && !hasWord(args, "--reset-values") || hasWord(args, "--dry-run") {
+				return false, ""
+			}
+			ns, _ := optValue(args, "-n", "namespace")
+			ctx, _ := optValue(args, "", "kube-context")
+			if isProdName(ns) || isProdName(ctx) {
+				return true, "helm upgrade --force in " + ns + " " + ctx
+			}
+			return false, ""
+		}},
 	{ID: "docker-container-prune", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing every stopped container",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net/url"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -245,10 +246,14 @@ var databaseDestroyRules = []*rule{
 			return true, c.base
 		}},
 	{ID: "db-dropdb", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
-		Suggestions: suggDB, names: names("dropdb", "mysqladmin", "influx", "pg_dropcluster", "pg_resetwal", "pg_resetxlog"),
+		Suggestions: suggDB, names: names("dropdb", "dropuser", "mysqladmin", "influx", "pg_dropcluster", "pg_resetwal", "pg_resetxlog"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "dropuser":
+				// a production role dropped: every client logging in
+				// with it is locked out
+				return len(positional(args)) > 0 && touchesProduction(c), "dropuser in production"
 			case "dropdb", "pg_dropcluster":
 				return len(positional(args)) > 0, ""
 			case "pg_resetwal", "pg_resetxlog":
@@ -428,6 +433,12 @@ var databaseDestroyRules = []*rule{
 					return true, c.base + " < " + r.w.s
 				}
 			}
+			// psql -f FILE: a script named for another environment or
+			// for wiping (reset_dev.sql, seed.sql, drop_all.sql); a
+			// migration of production's own is everyday
+			if v, ok := optValue(c.args(), "-f", "file"); ok && c.name == "psql" && resetScript(v) {
+				return true, "psql -f " + v
+			}
 			return false, ""
 		}},
 	{ID: "empty-database-file", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying a database file",
@@ -441,6 +452,21 @@ var databaseDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, databaseDestroyRules) }
+
+// resetScript reports a SQL file named for another environment's data or
+// for wiping a database.
+func resetScript(name string) bool {
+	l := lower(path.Base(name))
+	if !strings.HasSuffix(l, ".sql") {
+		return false
+	}
+	for _, m := range [...]string{"dev", "reset", "seed", "fixture", "dump", "drop", "truncate", "wipe", "teardown", "test", "staging", "local", "clean", "purge"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // etcdDelKey finds etcdctl's del subcommand after any connection options
 // (--endpoints URL) and returns the key it deletes ("" when none).

@@ -13,6 +13,11 @@ var exfiltrationRules = []*rule{
 			if c.in.tree && sendsStdin(c) {
 				return true, c.in.what
 			}
+			for _, w := range uploadedFiles(c) {
+				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.tree {
+					return true, f.what // tar czf /tmp/s.tgz . && curl -T /tmp/s.tgz
+				}
+			}
 			return false, ""
 		}},
 	{ID: "exfil-git-push", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the repository to a bare IP address",

@@ -91,7 +91,7 @@ func serverExecOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl")
 
 // statementOptions are the options with which database clients are
 // given statements to run, client by client as their documentation names
@@ -128,6 +128,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		b.WriteString(";\n")
 	}
 	lang := "sql"
+	stdinStatements := c.name != "aws" && c.name != "heroku" && c.name != "fly" && c.name != "flyctl"
 	for _, o := range statementOptions[c.name] {
 		if v, ok := optValue(args, o.short, o.long); ok {
 			add(v)
@@ -170,11 +171,23 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			add(v)
 		}
 	case "heroku":
-		// heroku pg:psql -a APP -c 'SQL'
+		// heroku pg:psql -a APP -c 'SQL'; pg:psql and redis:cli also run
+		// what they read
 		if len(args) > 0 && args[0].s == "pg:psql" {
 			if v, ok := optValue(args, "-c", "command"); ok {
 				add(v)
 			}
+			stdinStatements = true
+		}
+		if len(args) > 0 && args[0].s == "redis:cli" {
+			lang = "redis"
+			stdinStatements = true
+		}
+	case "fly", "flyctl":
+		// fly postgres connect -a APP: a psql on the app's database,
+		// running what it reads
+		if p := cliPath(c); len(p) >= 2 && (p[0] == "postgres" || p[0] == "pg" || p[0] == "mpg") && p[1] == "connect" {
+			stdinStatements = true
 		}
 	case "aws":
 		// aws rds-data execute-statement --sql 'SQL'
@@ -210,7 +223,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			add(joinWords(ops))
 		}
 	}
-	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) && c.name != "aws" && c.name != "heroku" {
+	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) && stdinStatements {
 		// (the cloud clients' input is data, not statements)
 		b.WriteString(c.in.text)
 	}
@@ -250,6 +263,14 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				s.dropDB = "FLUSHALL"
 			case "FLUSHDB":
 				s.dropTable = "FLUSHDB"
+			case "DEL", "UNLINK":
+				// keys fed in by xargs (from a --scan of a pattern) on a
+				// server elsewhere: every key found is deleted
+				if c.xargs {
+					if h, ok := optValue(c.args(), "-h", ""); ok && !isLocalHost(h) {
+						s.deleteAll = f[0] + " of every key listed"
+					}
+				}
 			case "MODULE":
 				// a module is native code loaded into the server
 				if len(f) > 1 && strings.EqualFold(f[1], "LOAD") {
