@@ -229,7 +229,16 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "dbatools-destroy", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "removing, shrinking or overwriting SQL Server databases with dbatools",
 		Suggestions: suggDB, names: names("remove-dbadatabase", "remove-dbaagdatabase", "remove-dbadbsnapshot", "remove-dbabackuphistory",
-			"restore-dbadatabase", "invoke-dbadbshrink", "remove-dbadbtable", "remove-dbalogin", "clear-dbaconnectionpool"),
+			"restore-dbadatabase", "invoke-dbadbshrink", "remove-dbadbtable", "remove-dbalogin", "clear-dbaconnectionpool",
+			// the rest of dbatools' Remove- cmdlets, from its command index
+			"remove-dbaagentjob", "remove-dbaagentjobstep", "remove-dbaagentschedule", "remove-dbaagentoperator", "remove-dbaagentalert",
+			"remove-dbaagentproxy", "remove-dbaavailabilitygroup", "remove-dbaagreplica", "remove-dbaaglistener", "remove-dbabackup",
+			"remove-dbacredential", "remove-dbadatabasesafely", "remove-dbadbasymmetrickey", "remove-dbadbbackuprestorehistory",
+			"remove-dbadbcertificate", "remove-dbadbmasterkey", "remove-dbadbmirror", "remove-dbadborphanuser", "remove-dbadbrole",
+			"remove-dbadbrolemember", "remove-dbadbschema", "remove-dbadbsequence", "remove-dbadbsynonym", "remove-dbadbudf",
+			"remove-dbadbuser", "remove-dbadbview", "remove-dbadblogshipping", "remove-dbaendpoint", "remove-dbalinkedserver",
+			"remove-dbaserverrole", "remove-dbaserverrolemember", "remove-dbaxesession", "remove-dbadbpartitionfunction",
+			"remove-dbadbpartitionscheme", "remove-dbadbdata", "remove-dbadbencryptionkey", "remove-dbadbfilegroup"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			for i, w := range args {
@@ -415,7 +424,7 @@ var databaseDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "dump-over-production", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "loading a dump into a production database (what it holds is overwritten by another environment's data)",
-		Suggestions: []string{"Load dumps into a new database and compare", "Back the production database up first"}, names: names("mysql", "psql", "mariadb", "gcloud"),
+		Suggestions: []string{"Load dumps into a new database and compare", "Back the production database up first"}, names: names("mysql", "psql", "mariadb", "gcloud", "sqlcmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "gcloud" {
 				// gcloud sql import sql|csv INSTANCE URI into a production instance
@@ -439,6 +448,9 @@ var databaseDestroyRules = []*rule{
 			if v, ok := optValue(c.args(), "-f", "file"); ok && c.name == "psql" && resetScript(v) {
 				return true, "psql -f " + v
 			}
+			if v, ok := optValue(c.args(), "-i", "input-file"); ok && c.name == "sqlcmd" && resetScript(strings.ReplaceAll(v, `\`, "/")) {
+				return true, "sqlcmd -i " + v
+			}
 			return false, ""
 		}},
 	{ID: "empty-database-file", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "emptying a database file",
@@ -451,7 +463,34 @@ var databaseDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, databaseDestroyRules) }
+func init() { ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule}) }
+
+// sqlpackageRule: a DACPAC published with the options that let it drop
+// what the package does not hold, accept data loss, or make the database
+// anew, on a server not the developer's own.
+var sqlpackageRule = &rule{ID: "dacpac-publish-destructive", Level: LevelHigh, Category: CategoryDatabaseDestroy,
+	Description: "publishing a database package that drops what it does not hold or accepts data loss",
+	Suggestions: []string{"Generate the deployment report first (/Action:DeployReport)", "Publish without DropObjectsNotInSource and with BlockOnPossibleDataLoss"},
+	names:       names("sqlpackage"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := wargs(c)
+		act, _ := swVal(args, "action", "a")
+		if strings.Trim(act, `"'`) != "publish" {
+			return false, ""
+		}
+		srv, _ := swVal(args, "targetservername", "tsn")
+		h, _, _ := strings.Cut(strings.Trim(srv, `"'`), `\`)
+		if h == "." || loopback(h) || h == "(localdb)" {
+			return false, ""
+		}
+		for _, w := range args {
+			switch strings.ReplaceAll(strings.TrimLeft(w, "/-"), " ", "") {
+			case "p:dropobjectsnotinsource=true", "p:blockonpossibledataloss=false", "p:createnewdatabase=true":
+				return true, w
+			}
+		}
+		return false, ""
+	}}
 
 // resetScript reports a SQL file named for another environment's data or
 // for wiping a database.

@@ -25,10 +25,35 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") {
+			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") && !hasWord(args, "upgrade") {
+				return false, ""
+			}
+			switch c.name {
+			case "winget":
+				// a manifest downloaded a moment ago names any installer
+				if v, ok := optValue(args, "-m", "manifest"); ok && a.isDownloaded(strings.ReplaceAll(v, `\`, "/"), c.cwd) {
+					return true, "winget --manifest " + v
+				}
+			case "choco":
+				// the package's installer run whatever its checksum
+				if hasWord(args, "--ignore-checksums") || hasWord(args, "--allow-empty-checksums") || hasWord(args, "--allowemptychecksums") {
+					return true, "choco --ignore-checksums"
+				}
+				return false, ""
+			case "scoop":
+				// scoop install URL: a manifest (JSON) from any web site
+				// names the installer and its scripts
+				if ops := positional(args); len(ops) == 0 || ops[0].s != "install" {
+					return false, ""
+				}
+				for _, u := range urlArgs(args) {
+					if h := hostOf(u); !codeHosts[lower(h)] && !isLocalHost(h) {
+						return true, u
+					}
+				}
 				return false, ""
 			}
 			if c.name == "fisher" {

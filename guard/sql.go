@@ -327,6 +327,11 @@ func scanSQLText(text string, s *sqlScan) {
 		case "EXEC", "EXECUTE":
 			// sp_MSforeachtable 'DROP TABLE ?': the statement runs on every
 			// table (or database) in turn
+			if strings.Contains(f[1], "SP_DELETE_BACKUPHISTORY") || strings.Contains(f[1], "SP_DELETE_DATABASE_BACKUPHISTORY") || strings.Contains(f[1], "SP_PURGE_JOBHISTORY") || strings.Contains(f[1], "SP_DELETE_JOB") {
+				// msdb's record of backups (what a restore is chosen
+				// from) or its jobs (the backups' schedule) deleted
+				s.deleteAll = trimSQL(st)
+			}
 			if strings.Contains(f[1], "SP_MSFOREACHTABLE") || strings.Contains(f[1], "SP_MSFOREACHDB") {
 				raw := strings.Join(strings.Fields(strings.ToUpper(text)), " ") // the statement is a string literal
 				switch {

@@ -172,6 +172,7 @@ func (ws *winState) finishWin(c *cmd) {
 	}
 	ws.networkCopies(c)
 	ws.secretCopies(c)
+	ws.exportedData(c)
 	if c.name == "doskey" {
 		ws.doskeyMacro(c)
 	}
@@ -364,6 +365,13 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 		pa := parsePSArgs(args, []string{"query", "serverinstance", "database", "inputfile", "username", "password"}, []string{"trustservercertificate"})
+		if f, ok := pa.get("inputfile"); ok {
+			sub := []word{lit("sqlcmd"), lit("-i"), f}
+			if s, ok := pa.get("serverinstance"); ok {
+				sub = append(sub, lit("-S"), s)
+			}
+			a.subCommand(c, sub, "Invoke-Sqlcmd")
+		}
 		if q, ok := pa.get("query"); ok {
 			sub := []word{lit("sqlcmd"), lit("-Q"), q}
 			if s, ok := pa.get("serverinstance"); ok {
@@ -549,6 +557,23 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		for _, w := range args {
 			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) {
 				ws.emitWin(c, "remote-code-exec", "opening "+w.s+", downloaded earlier")
+			}
+		}
+	case "invoke-azvmruncommand", "set-azvmruncommand", "invoke-azvmssvmruncommand", "send-ssmcommand":
+		// code run on cloud machines: -ScriptString, or SSM's
+		// -Parameter @{commands='...'}
+		ws.cloudRunCommand(c, args)
+	case "write-s3object", "set-azstorageblobcontent", "set-azstoragefilecontent", "new-gcsobject", "write-gcsobject":
+		// a file uploaded to a bucket: a credential store sent away
+		pa := parsePSArgs(args, []string{"file", "filepath", "folder", "bucketname", "container", "key", "bucket"}, nil)
+		for _, k := range [...]string{"file", "filepath", "folder"} {
+			if w, ok := pa.get(k); ok {
+				p := a.winAbs(w.s)
+				if d, _ := a.winSensitive(p); d != "" {
+					ws.emitWin(c, "win-exfil-secrets", d+" uploaded by "+c.base)
+				} else if d := ws.secret[p]; d != "" {
+					ws.emitWin(c, "win-exfil-secrets", d+" uploaded by "+c.base)
+				}
 			}
 		}
 	case "invoke-command":
@@ -1995,6 +2020,14 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 	case "get-azaccesstoken", "get-msaltoken", "get-awscredential", "get-gcloudauthtoken":
 		// a bearer token for the signed-in cloud account
 		return flow{kind: flowSecret, what: "a cloud access token (" + c.base + ")", crit: true}
+	case "get-azstorageaccountkey", "new-azstorageaccountsastoken", "new-azstoragecontainersastoken", "new-azstorageblobsastoken",
+		"new-azstoragesharesastoken", "new-azstoragefilesastoken", "new-azstoragetablesastoken", "new-azstoragequeuesastoken",
+		"grant-azdiskaccess", "grant-azsnapshotaccess", "get-azcosmosdbaccountkey", "get-azrediscachekey", "get-azservicebuskey",
+		"get-azeventhubkey", "get-azcognitiveservicesaccountkey", "get-azsearchadminkey", "get-azwebapppublishingprofile",
+		"get-azcontainerregistrycredential", "new-iamaccesskey", "get-ecrloginpassword", "get-ecrauthorizationtoken":
+		// Az's and AWS Tools' readers of account keys, and the SAS
+		// URLs they make: whoever holds one reads (or writes) the data
+		return flow{kind: flowSecret, what: "an access key or SAS (" + c.base + ")", crit: true}
 	case "get-secsecretvalue", "get-ssmparametervalue", "get-gcsecret", "get-kvsecret":
 		// AWS Secrets Manager, SSM and other vaults' PowerShell readers
 		return flow{kind: flowSecret, what: "a stored secret (" + c.base + ")", crit: true}
@@ -2577,6 +2610,92 @@ func psExcludes(args []word) bool {
 // or exports them to (esentutl /y of a locked browser database, reg
 // export of a key where a remote-access tool keeps its passwords): the
 // copy is as secret as its source, wherever it is sent later.
+// cloudRunCommand judges the code a cloud's run-command sends to its
+// machines: Az's -ScriptString (PowerShell on Windows machines, shell
+// on Linux ones by -CommandId), AWS SSM's commands parameter.
+func (ws *winState) cloudRunCommand(c *cmd, args []word) {
+	a := ws.a
+	l := strings.ToLower(joinWords(args))
+	dialect := ShellPowerShell
+	if strings.Contains(l, "runshellscript") {
+		dialect = "" // AWS-RunShellScript, Azure's RunShellScript
+	}
+	var codes []string
+	pa := parsePSArgs(args, []string{"scriptstring", "parameter", "commandid", "documentname", "resourcegroupname", "vmname", "target", "instanceid"}, nil)
+	if w, ok := pa.get("scriptstring"); ok {
+		codes = append(codes, w.s)
+	}
+	if w, ok := pa.get("parameter"); ok {
+		// @{commands='iex (irm URL)'} or @{commands=@('a','b')}
+		v := w.s
+		if i := strings.Index(strings.ToLower(v), "commands"); i >= 0 {
+			v = v[i+len("commands"):]
+			v = strings.TrimLeft(v, " =@(")
+			for _, part := range splitComma(strings.TrimRight(v, " )}")) {
+				codes = append(codes, strings.Trim(strings.TrimSpace(part), `"'`))
+			}
+		}
+	}
+	for _, code := range codes {
+		if code == "" {
+			continue
+		}
+		if dialect == "" {
+			a.nested(code, c.base+" on cloud machines")
+		} else {
+			a.nestedWin(code, dialect, c.base+" on cloud machines")
+		}
+	}
+}
+
+// exportedData records the files SQL Server's tools fill with a
+// database's records, logins or backups (sqlcmd -o, bcp out,
+// Export-DbaLogin -Path, Backup-DbaDatabase -FilePath): sending the file
+// later sends them.
+func (ws *winState) exportedData(c *cmd) {
+	a := ws.a
+	args := wargs(c)
+	mark := func(f, what string) {
+		if f = strings.Trim(f, `"'`); f != "" {
+			ws.markSecretCopy(a.winAbs(f), what+" (saved to "+f+")")
+		}
+	}
+	switch c.name {
+	case "sqlcmd":
+		if f, ok := swVal(args, "o"); ok {
+			if _, q := swVal(args, "q"); q {
+				mark(f, "a database's records")
+			}
+		}
+	case "bcp":
+		// bcp TABLE out FILE, bcp "QUERY" queryout FILE
+		for i := 1; i+1 < len(args); i++ {
+			if args[i] == "out" || args[i] == "queryout" {
+				mark(c.args()[i+1].s, "a database's records")
+				break
+			}
+		}
+	case "export-dbalogin", "export-dbauser", "export-dbacredential", "export-dbalinkedserver", "export-dbadbrole", "export-dbaserverrole":
+		if f, ok := psFlag(args, "filepath", 5); ok {
+			mark(f, "SQL Server logins and their passwords' hashes")
+		} else if f, ok := psFlag(args, "path", 4); ok {
+			mark(f, "SQL Server logins and their passwords' hashes")
+		}
+	case "backup-dbadatabase", "backup-sqldatabase":
+		dir, _ := psFlag(args, "path", 4)
+		file, ok := psFlag(args, "filepath", 5)
+		if !ok {
+			file, ok = psFlag(args, "backupfile", 7)
+		}
+		if ok {
+			if dir != "" && !strings.ContainsAny(file, `\/:`) {
+				file = strings.TrimRight(strings.Trim(dir, `"'`), `\/`) + `\` + strings.Trim(file, `"'`)
+			}
+			mark(file, "a database backup")
+		}
+	}
+}
+
 func (ws *winState) secretCopies(c *cmd) {
 	a := ws.a
 	switch c.name {
@@ -2840,6 +2959,7 @@ var cloudDeletePrefixes = []string{
 	// Remove-GcSqlInstance) and more of AWS's (IAM, CloudFormation,
 	// DynamoDB, Lambda)
 	"remove-gcs", "remove-gce", "remove-gcsql", "remove-iam", "remove-cfn", "remove-ddb", "remove-lm", "remove-eks", "remove-ecs",
+	"remove-ct", "remove-kms", "remove-secsecret", "remove-cwl", "remove-bak",
 	"remove-mg", "remove-ad", "remove-pnp", "remove-spo", "remove-unifiedgroup", "remove-distributiongroup", "remove-mailbox", "remove-team", "remove-csonline",
 	// the servers' own modules: DNS and DHCP, failover clusters, storage
 	// spaces, Hyper-V disks, and AWS KMS (a site, an app pool or a share

@@ -420,7 +420,7 @@ var winRules = []*rule{
 				return strings.Contains(j, "product") && strings.Contains(j, "uninstall"), j
 			}
 			if c.name == "uninstall-package" {
-				return strings.Contains(j, "*"), j
+				return strings.Contains(j, "*") || securityAgentName(j) || securityAgentName(strings.ToLower(c.in.what)), j
 			}
 			return true, j
 		}},
@@ -1053,6 +1053,12 @@ var winRules = []*rule{
 						// -EnableControlledFolderAccess Disabled,
 						// -AttackSurfaceReductionRules_Actions Disabled
 						switch strings.Trim(args[i+1], `"'`) {
+						case "allow", "6", "noaction", "9":
+							// -ThreatIDDefaultAction_Actions Allow: a
+							// detected threat let through
+							if strings.HasSuffix(s, "_actions") {
+								return true, s + " " + args[i+1]
+							}
 						case "disabled", "0", "$false", "false", "auditmode", "2":
 							if s != "-enablecontrolledfolderaccess" || args[i+1] != "2" {
 								return true, s + " " + args[i+1]
@@ -1590,7 +1596,8 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	everyone := strings.Contains(j, "everyone") || strings.Contains(j, "*s-1-1-0") || strings.Contains(j, "users:") || strings.Contains(j, "authenticated users") ||
 		strings.Contains(j, "guest") || strings.Contains(j, "*s-1-5-32-545") || strings.Contains(j, "anonymous")
 	grant := hasSw(args, "grant", "g", "e") || strings.Contains(j, "/grant")
-	full := strings.Contains(j, ":f") || strings.Contains(j, ":(f)") || strings.Contains(j, "(f)") || strings.Contains(j, ":m") || strings.Contains(j, "(m)") || strings.Contains(j, ":w") || strings.Contains(j, "(w)") || strings.Contains(j, "(oi)(ci)f") || strings.Contains(j, "full")
+	full := strings.Contains(j, ":f") || strings.Contains(j, ":(f)") || strings.Contains(j, "(f)") || strings.Contains(j, ":m") || strings.Contains(j, "(m)") || strings.Contains(j, ":w") || strings.Contains(j, "(w)") || strings.Contains(j, "(oi)(ci)f") || strings.Contains(j, "full") ||
+		strings.Contains(j, ")m") || strings.Contains(j, ")f") || strings.Contains(j, ")w") // Everyone:(OI)(CI)M
 	if grant && everyone && full {
 		if broad || cl == wpSecrets {
 			return LevelCritical, target
@@ -2413,6 +2420,19 @@ func legacyFeature(j string) bool {
 
 // securityAgentProgram reports a command line naming the program of an
 // antivirus or endpoint-detection agent.
+// securityAgentName reports a package or product named as an endpoint
+// security agent (EDR, antivirus, a vendor's sensor).
+func securityAgentName(j string) bool {
+	for _, s := range [...]string{" edr", "edr agent", "antivirus", "anti-virus", "endpoint protection", "endpoint security", "crowdstrike",
+		"falcon sensor", "sentinelone", "sentinel agent", "carbon black", "sophos", "symantec", "mcafee", "trellix", "eset ", "trend micro",
+		"cylance", "tanium", "defender for endpoint", "malwarebytes", "bitdefender", "kaspersky", "webroot", "cortex xdr", "elastic agent", "wazuh", "osquery"} {
+		if strings.Contains(j, s) {
+			return true
+		}
+	}
+	return false
+}
+
 func securityAgentProgram(j string) bool {
 	for _, s := range [...]string{"msmpeng.exe", "mssense.exe", "sensecncproxy.exe", "nissrv.exe", "csfalconservice", `\crowdstrike\`,
 		`\windows defender`, `\sentinelone\`, "sentinelagent", `\carbon black\`, `\sophos\`, `\symantec`, `\mcafee\`, `\eset\`,

@@ -1,0 +1,176 @@
+package guard
+
+import "strings"
+
+// Administration cmdlets, module by module as their documentation lists
+// them (SqlServer and dbatools, Exchange Online and Purview, Microsoft
+// Graph and the older AzureAD and MSOnline modules, Az, AWS Tools, the DNS
+// server's and IIS's tools), whose parameters destroy data, open a
+// service or a store to everyone, or grant an administrator's role.
+// Each entry is judged on the cmdlet's lower-cased arguments.
+type cmdletRisk struct {
+	id       string
+	level    DangerLevel
+	category string
+	what     string
+	// when reports whether these arguments are the dangerous form; nil
+	// for always
+	when func(args []string) bool
+}
+
+var cmdletRisks = map[string]cmdletRisk{
+	// SQL Server: databases overwritten, taken offline, masked, or
+	// made to run programs; every target but the developer's own
+	"copy-dbadatabase": {"sql-database-overwrite", LevelHigh, CategoryDatabaseDestroy, "a database copied over the destination's",
+		func(args []string) bool { return psHas(args, "force", 2) && sqlTargetRemote(args, "destination") }},
+	"restore-sqldatabase": {"sql-database-overwrite", LevelHigh, CategoryDatabaseDestroy, "a backup restored over a database",
+		func(args []string) bool {
+			return psHas(args, "replacedatabase", 3) && sqlTargetRemote(args, "serverinstance")
+		}},
+	"set-dbadbstate": {"sql-database-offline", LevelHigh, CategoryDatabaseDestroy, "a database taken offline or detached",
+		func(args []string) bool {
+			return (psHas(args, "offline", 3) || psHas(args, "detached", 3) || psHas(args, "emergency", 3)) && sqlTargetRemote(args, "sqlinstance")
+		}},
+	"dismount-dbadatabase": {"sql-database-offline", LevelHigh, CategoryDatabaseDestroy, "a database detached from its server",
+		func(args []string) bool { return sqlTargetRemote(args, "sqlinstance") }},
+	"invoke-dbadbdatamasking": {"sql-data-masked", LevelHigh, CategoryDatabaseDestroy, "a database's columns overwritten with masked values",
+		func(args []string) bool { return sqlTargetRemote(args, "sqlinstance") }},
+	"set-dbaspconfigure": {"db-server-code-exec", LevelHigh, CategorySystem, "SQL Server allowed to run programs (xp_cmdshell, OLE automation)",
+		func(args []string) bool {
+			n, _ := psFlag(args, "name", 2)
+			v, _ := psFlag(args, "value", 2)
+			n = strings.Trim(n, `"'`)
+			return (strings.Contains(n, "xpcmdshell") || strings.Contains(n, "oleautomation")) && strings.Trim(v, `"'`) == "1"
+		}},
+
+	// Exchange Online and Purview: mail deleted, or an administrator's
+	// role group joined
+	"new-compliancesearchaction": {"mail-purge", LevelHigh, CategoryCloudDestroy, "the mail a search found purged",
+		func(args []string) bool { return psHas(args, "purge", 3) }},
+	"search-mailbox": {"mail-purge", LevelHigh, CategoryCloudDestroy, "a mailbox's messages deleted",
+		func(args []string) bool { return psHas(args, "deletecontent", 3) }},
+	"add-rolegroupmember": {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to an administrators' role group",
+		func(args []string) bool {
+			id, ok := psFlag(args, "identity", 2)
+			if !ok && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				id = args[0]
+			}
+			return strings.Contains(id, "management") || strings.Contains(id, "admin")
+		}},
+
+	// Entra ID: every directory role is an administrator's
+	"new-mgdirectoryrolememberbyref":                  {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to a directory role", nil},
+	"new-mgrolemanagementdirectoryroleassignment":     {"directory-admin-role", LevelHigh, CategoryPrivilege, "a directory role assigned", nil},
+	"new-mgbetarolemanagementdirectoryroleassignment": {"directory-admin-role", LevelHigh, CategoryPrivilege, "a directory role assigned", nil},
+	"add-azureaddirectoryrolemember":                  {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to a directory role", nil},
+	"new-azureadmsroleassignment":                     {"directory-admin-role", LevelHigh, CategoryPrivilege, "a directory role assigned", nil},
+	"add-msolrolemember":                              {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to a directory role", nil},
+	"update-mgpolicyauthorizationpolicy": {"directory-opened", LevelHigh, CategorySystem, "anyone allowed to invite guests into the directory",
+		func(args []string) bool {
+			v, _ := psFlag(args, "allowinvitesfrom", 6)
+			return strings.Trim(v, `"'`) == "everyone"
+		}},
+
+	// Azure: stores and servers opened to the internet
+	"set-azstorageaccount": {"service-open-to-all", LevelHigh, CategorySystem, "a storage account's blobs opened to anonymous reads",
+		func(args []string) bool { v, ok := psFlag(args, "allowblobpublicaccess", 6); return psTrue(v, ok) }},
+	"update-azstorageaccountnetworkruleset": {"service-open-to-all", LevelHigh, CategorySystem, "a storage account's firewall set to allow everyone",
+		func(args []string) bool {
+			v, _ := psFlag(args, "defaultaction", 3)
+			return strings.Trim(v, `"'`) == "allow"
+		}},
+	"update-azkeyvaultnetworkruleset": {"service-open-to-all", LevelHigh, CategorySystem, "a key vault's firewall set to allow everyone",
+		func(args []string) bool {
+			v, _ := psFlag(args, "defaultaction", 3)
+			return strings.Trim(v, `"'`) == "allow"
+		}},
+	"new-azsqlserverfirewallrule": {"service-open-to-all", LevelHigh, CategorySystem, "a SQL server's firewall opened to every address",
+		sqlFirewallOpen},
+	"set-azsqlserverfirewallrule": {"service-open-to-all", LevelHigh, CategorySystem, "a SQL server's firewall opened to every address",
+		sqlFirewallOpen},
+	"set-azstoragecontaineracl": {"public-storage", LevelHigh, CategoryExfiltration, "a storage container opened to anonymous reads",
+		func(args []string) bool {
+			v, _ := psFlag(args, "permission", 2)
+			v = strings.Trim(v, `"'`)
+			return v == "blob" || v == "container"
+		}},
+
+	// AWS Tools: the audit trail stopped, objects made public, keys
+	// uploaded
+	"stop-ctlogging": {"cloud-audit-off", LevelHigh, CategoryHistoryTamper, "the CloudTrail trail stopped (API calls no longer recorded)", nil},
+	"write-s3object": {"public-storage", LevelHigh, CategoryExfiltration, "an object uploaded readable by anyone",
+		func(args []string) bool {
+			v, _ := psFlag(args, "cannedaclname", 3)
+			return strings.Contains(v, "public-read")
+		}},
+	"set-s3acl": {"public-storage", LevelHigh, CategoryExfiltration, "an object or bucket made readable by anyone",
+		func(args []string) bool {
+			v, _ := psFlag(args, "cannedaclname", 3)
+			return strings.Contains(v, "public-read")
+		}},
+
+	// Windows servers' own tools
+	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
+		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},
+}
+
+func init() {
+	byID := make(map[string]*rule)
+	var rs []*rule
+	for name, r := range cmdletRisks {
+		rl := byID[r.id]
+		if rl == nil {
+			rl = &rule{ID: r.id + "-cmdlet", Level: r.level, Category: r.category, Description: r.what,
+				Suggestions: []string{"Ask the user to run it", "Check the target and the parameters with -WhatIf first"}}
+			rl.match = func(a *analysis, c *cmd) (bool, string) {
+				e, ok := cmdletRisks[c.name]
+				if !ok || e.id != r.id {
+					return false, ""
+				}
+				args := wargs(c)
+				if psHas(args, "whatif", 2) {
+					return false, ""
+				}
+				if e.when == nil || e.when(args) {
+					return true, c.base + ": " + e.what
+				}
+				return false, ""
+			}
+			byID[r.id] = rl
+			rs = append(rs, rl)
+		}
+		rl.names = append(rl.names, name)
+	}
+	ruleSets = append(ruleSets, rs)
+}
+
+// psHas reports a switch or parameter given by a prefix of name at
+// least minLen letters long (-Force, -Purge, -ReplaceDatabase).
+func psHas(args []string, name string, minLen int) bool {
+	_, ok := psFlag(args, name, minLen)
+	return ok
+}
+
+// sqlTargetRemote reports a SQL Server named by the parameter that is not
+// the developer's own (localhost, ".", (localdb)); a cmdlet with no
+// server named works on the local default one.
+func sqlTargetRemote(args []string, param string) bool {
+	v, ok := psFlag(args, param, 4)
+	if !ok {
+		return false
+	}
+	h, _, _ := strings.Cut(strings.Trim(v, `"'`), `\`)
+	h, _, _ = strings.Cut(h, ",")
+	return h != "" && h != "." && !loopback(h) && h != "(localdb)" && h != "(local)"
+}
+
+// sqlFirewallOpen reports a server firewall rule that lets every Azure
+// address or every address at all in.
+func sqlFirewallOpen(args []string) bool {
+	if psHas(args, "allowallazureips", 6) {
+		return true
+	}
+	s, _ := psFlag(args, "startipaddress", 6)
+	e, _ := psFlag(args, "endipaddress", 4)
+	return strings.Trim(s, `"'`) == "0.0.0.0" && strings.Trim(e, `"'`) == "255.255.255.255"
+}
