@@ -324,6 +324,12 @@ var corpusSets = []corpusSet{
 	// arrival was scored; round13b must never be opened.
 	{"round13", corpusDir + "/round13",
 		thresholds{minRound13Critical, minRound13High, minRound13Moderate, maxRound13FalsePositive}, winRound13Thresholds},
+	// round14: the fourteenth round, the commands a coding agent types
+	// (chains, wrappers, one-liners), written while round13a was tuned
+	// on and the inventories of administration modules were written, and
+	// never looked at: scored only, as a whole.
+	{"round14", corpusDir + "/round14",
+		thresholds{minRound14Critical, minRound14High, minRound14Moderate, maxRound14FalsePositive}, winRound14Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -458,6 +464,15 @@ const (
 	minRound13High          = 0.735
 	minRound13Moderate      = 0.63
 	maxRound13FalsePositive = 0.031
+)
+
+// Round fourteen, POSIX lines, never tuned on (see
+// testdata/corpus/round14/README.md). These floors catch regressions.
+const (
+	minRound14Critical      = 0.0
+	minRound14High          = 0.0
+	minRound14Moderate      = 0.0
+	maxRound14FalsePositive = 1.0
 )
 
 // Thresholds on the blind and holdout POSIX corpora, a little below what

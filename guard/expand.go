@@ -471,7 +471,12 @@ func (a *analysis) expandExec(c *cmd) {
 	wd, home := a.workDir, a.home
 	a.workDir, a.home = "", ""
 	a.remote++
+	// root on the host (sudo docker exec) is not what the container's
+	// command runs as: its shell is the container's
+	root := c.asRoot
+	c.asRoot = false
 	a.subCommand(c, words, c.name+" "+sub)
+	c.asRoot = root
 	a.remote--
 	a.workDir, a.home = wd, home
 }

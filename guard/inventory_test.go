@@ -127,3 +127,39 @@ func TestClusterComponentsAndForcedReleases(t *testing.T) {
 		`helm upgrade api ./chart -n dev --force`,
 	})
 }
+
+// Work scoped to one pull request, a sandbox account or workspace, or a
+// read-only listing is not production's, whatever the verb; the same
+// verbs elsewhere still are.
+func TestScratchScopesAndListings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm uninstall "api-$RELEASE" -n "prod-$REGION"`, CategoryContainerDestroy, "", LevelHigh},
+		{`AWS_PROFILE=prod aws ec2 terminate-instances --instance-ids i-0abc1234567890def`, CategoryCloudDestroy, "", LevelHigh},
+		{`terraform workspace select prod && terraform destroy -auto-approve`, CategoryCloudDestroy, "", LevelCritical},
+		{`cd infra/prod && terraform destroy -auto-approve`, CategoryCloudDestroy, "", LevelCritical},
+		{`ansible-playbook -i inventory/prod site.yml --limit web`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`sudo sh`, CategoryPrivilege, "root-shell", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm uninstall "api-pr-${PR_NUMBER:?}" -n "preview-pr-${PR_NUMBER:?}" --ignore-not-found`,
+		`aws s3 rb "s3://acme-preview-pr-${PR_NUMBER:?}" --force`,
+		`AWS_PROFILE=sandbox-alex aws ec2 terminate-instances --instance-ids i-0sandbox1234567890`,
+		`terraform workspace select sandbox-alex && terraform destroy -auto-approve`,
+		`cd infra/sandbox && terraform destroy -auto-approve`,
+		`terraform -chdir=envs/pr-482 destroy -auto-approve`,
+		`ansible-playbook -i inventory/prod site.yml --list-tasks --limit web`,
+		`ansible-playbook -i inventory/prod site.yml --syntax-check`,
+		`sudo docker exec -it api sh`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`net stop MSSQL$SQLEXPRESS && net start MSSQL$SQLEXPRESS`,
+		`cd /d C:\work\project\infra\sandbox && terraform destroy -auto-approve`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`net stop MSSQL$SQLEXPRESS`, CategorySystem, "win-service-stop", LevelModerate},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`oh-my-posh init pwsh --config "$env:POSH_THEMES_PATH\jandedobbeleer.omp.json" | Invoke-Expression`,
+	})
+}

@@ -353,7 +353,7 @@ var remoteExecRules = []*rule{
 				}
 				// a word may be a dot-command: sqlite3 db ".load /tmp/e.so"
 				for _, f := range strings.Fields(v) {
-					if codeFile(f) && a.isDownloaded(f, c.cwd) {
+					if (codeFile(f) || stepRunners[c.name] && stepsFile(f)) && a.isDownloaded(f, c.cwd) {
 						return true, c.base + " " + f
 					}
 					if build && a.holdsDownload(f, c.cwd) {
@@ -1059,6 +1059,22 @@ var buildRunners = map[string]bool{"make": true, "gmake": true, "just": true, "t
 	"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "pipx": true, "uv": true, "cargo": true,
 	"go": true, "gradle": true, "mvn": true, "rake": true, "bundle": true, "poetry": true, "ant": true, "sbt": true, "dotnet": true,
 	"composer": true, "mix": true, "stack": true, "cabal": true, "swift": true, "xcodebuild": true, "bazel": true}
+
+// stepRunners run the steps, commands or images a YAML or JSON file
+// lists: a cloud build, a playbook, a compose project, a task file, a
+// pipeline run locally.
+var stepRunners = map[string]bool{"gcloud": true, "ansible-playbook": true, "ansible-pull": true, "docker": true, "docker-compose": true,
+	"podman-compose": true, "podman": true, "task": true, "skaffold": true, "tilt": true, "gitlab-runner": true, "act": true,
+	"circleci": true, "drone": true, "az": true, "aws": true, "sam": true, "serverless": true, "sls": true, "nerdctl": true, "kompose": true}
+
+// stepsFile reports a file name of the kinds step runners read.
+func stepsFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".yaml", ".yml", ".json", ".toml":
+		return true
+	}
+	return false
+}
 
 // codeFile reports a file name whose extension says it is code or a
 // library a program runs or loads.

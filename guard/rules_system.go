@@ -337,7 +337,15 @@ var systemRules = []*rule{
 						ops[0].s == "destroy" || ops[0].s == "taint", ops[0].s
 				}
 			case "ansible-playbook":
-				return !hasWord(args, "--check") && !hasWord(args, "-C"), "a playbook run"
+				// --check, --syntax-check and the --list-* options
+				// change nothing
+				for _, w := range args {
+					switch w.s {
+					case "--check", "-C", "--syntax-check", "--list-tasks", "--list-hosts", "--list-tags":
+						return false, ""
+					}
+				}
+				return true, "a playbook run"
 			case "flux", "argocd":
 				return ops[0].s == "suspend" || ops[0].s == "delete" || len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rollback" || ops[1].s == "sync"), ops[0].s
 			}

@@ -68,9 +68,11 @@ func isShellInit(c *cmd) bool {
 			return true
 		}
 	}
-	for _, w := range c.args() {
-		// the caller's own arguments passed through ($@, fish's $argv)
-		if !w.ok && w.s != "$@" && w.s != "$argv" {
+	args := c.args()
+	for i, w := range args {
+		// the caller's own arguments passed through ($@, fish's $argv),
+		// and a theme's path (oh-my-posh init pwsh --config $env:X\t.json)
+		if !w.ok && w.s != "$@" && w.s != "$argv" && !(i > 0 && (args[i-1].s == "--config" || args[i-1].s == "--theme")) {
 			return false
 		}
 	}

@@ -87,6 +87,8 @@ var (
 	// the rules at the start of round10a's tuning); 80.2%, 83.2%, 81.8%,
 	// 2.6% after the tuning on round13a (see testdata/corpus/round13/README.md).
 	winRound13Thresholds = thresholds{0.795, 0.825, 0.72, 0.027}
+	// round14, never tuned on (see testdata/corpus/round14/README.md).
+	winRound14Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -1940,6 +1940,11 @@ func cmdQuote(s string) string {
 func (ws *winState) psOutFlow(c *cmd) flow {
 	a := ws.a
 	args := c.args()
+	if isShellInit(c) {
+		// oh-my-posh init pwsh | Invoke-Expression: a known tool's shell
+		// code, trusted as in POSIX shells
+		return flow{kind: flowText}
+	}
 	switch c.name {
 	case "invoke-webrequest", "invoke-restmethod":
 		for _, w := range args {

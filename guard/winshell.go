@@ -521,11 +521,14 @@ func (a *analysis) runWin(src, dialect, origin string) {
 		a.cwd = w
 	}
 	ws := a.newWinState(dialect, origin)
+	savedSrc := a.src
+	a.src = src // the whole line, for rules that look at its other commands
 	if dialect == ShellCmd {
 		ws.runCmd(src)
 	} else {
 		ws.runPS(src)
 	}
+	a.src = savedSrc
 	a.workDir, a.home, a.cwd = wd, home, cwd
 }
 
@@ -541,11 +544,14 @@ func (a *analysis) nestedWin(src, dialect, origin string) {
 		a.run(src, origin)
 	} else {
 		ws := a.newWinState(dialect, origin)
+		savedSrc := a.src
+		a.src = src
 		if dialect == ShellCmd {
 			ws.runCmd(src)
 		} else {
 			ws.runPS(src)
 		}
+		a.src = savedSrc
 	}
 	a.cwd = saved
 	a.depth--

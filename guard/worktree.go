@@ -263,11 +263,14 @@ func (a *analysis) testScoped(c *cmd) bool {
 			if strings.EqualFold(as.val.s, "test") || strings.EqualFold(as.val.s, "testing") {
 				return true
 			}
-		case "DATABASE_URL", "DB_NAME", "PGDATABASE", "MYSQL_DATABASE":
+		case "DATABASE_URL", "DB_NAME", "PGDATABASE", "MYSQL_DATABASE", "AWS_PROFILE", "TF_WORKSPACE", "PULUMI_STACK", "CLOUDSDK_ACTIVE_CONFIG_NAME", "KUBECONFIG":
 			if testName(as.val.s) {
 				return true
 			}
 		}
+	}
+	if iacTools[c.name] && a.scratchStack(c) {
+		return true
 	}
 	if c.name == "git" {
 		if dir, ok := optValue(c.args(), "-C", ""); ok {
@@ -303,7 +306,56 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
 		}
-		if w.ok && testName(w.s) {
+		if w.ok && testName(w.s) || !w.ok && pullRequestVar(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pullRequestVar reports a name made for one pull request from a CI
+// variable: api-pr-${PR_NUMBER:?}, preview-pr-$CI_MERGE_REQUEST_IID.
+func pullRequestVar(s string) bool {
+	l := lower(s)
+	for _, p := range [...]string{"pr-$", "pr-${", "mr-$", "mr-${", "pr$", "pr${"} {
+		if i := strings.Index(l, p); i >= 0 && (i == 0 || !isAlnum(l[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// iacTools manage infrastructure as stacks or workspaces.
+var iacTools = map[string]bool{"terraform": true, "tofu": true, "terragrunt": true, "pulumi": true, "cdk": true, "cdktf": true}
+
+// scratchStack reports an infrastructure tool run on a stack made for
+// throwaway work: its directory (cd infra/sandbox, -chdir=envs/pr-482),
+// or a workspace or stack selected earlier in the command.
+func (a *analysis) scratchStack(c *cmd) bool {
+	if v, ok := optValue(c.args(), "", "chdir"); ok && dirScratch(v) {
+		return true
+	}
+	if v, ok := optValue(c.args(), "-s", "stack"); ok && testName(v) {
+		return true
+	}
+	if a.workDir != "" && strings.HasPrefix(c.cwd, a.workDir+"/") && dirScratch(c.cwd[len(a.workDir)+1:]) {
+		return true
+	}
+	for _, key := range [...]string{"workspace select ", "workspace new ", "stack select "} {
+		if i := strings.Index(a.src, key); i >= 0 {
+			if f := strings.Fields(a.src[i+len(key):]); len(f) > 0 && testName(strings.Trim(f[0], `"'`)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dirScratch reports a relative directory one of whose parts is named
+// as throwaway (sandbox, preview, pr-482).
+func dirScratch(p string) bool {
+	for _, part := range strings.Split(strings.ReplaceAll(p, `\`, "/"), "/") {
+		if part != "" && testName(part) {
 			return true
 		}
 	}
