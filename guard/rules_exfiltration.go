@@ -40,6 +40,10 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-results-sent-away", Level: LevelCritical, Category: CategoryExfiltration, Description: "a database server told to send query results to a URL or to outside storage with keys written in",
+		Suggestions: []string{"Export to the project's own storage, configured on the server", "Ask before data leaves the database"},
+		names:       dbClients,
+		match:       sqlFinding(func(s *sqlScan) string { return s.serverExport })},
 	{ID: "exfil-raw-ip", Level: LevelModerate, Category: CategoryExfiltration, Description: "sending local files or data to a bare IP address",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -574,6 +578,70 @@ var exfiltrationRules = []*rule{
 			}
 			if dir == "/" || dir == "/etc" || dir == "/root" || dir == "/home" {
 				return true, dir
+			}
+			return false, ""
+		}},
+	{ID: "private-dir-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a home, SSH or system directory as a web site, or copying the whole home directory to another machine",
+		Suggestions: []string{"Deploy only the project's build output directory", "Copy the files that are needed, not the home directory"},
+		names:       names("wrangler", "netlify", "vercel", "surge", "gh-pages", "firebase", "scp", "rsync", "rclone"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			var dirs []string
+			switch c.name {
+			case "wrangler":
+				// wrangler pages deploy DIR
+				if ops := positional(args); len(ops) > 2 && ops[0].s == "pages" && (ops[1].s == "deploy" || ops[1].s == "publish") {
+					dirs = append(dirs, ops[2].s)
+				}
+			case "netlify":
+				if v, ok := optValue(args, "-d", "dir"); ok {
+					dirs = append(dirs, v)
+				}
+			case "vercel", "surge":
+				for _, w := range positional(args) {
+					if w.s != "deploy" && w.s != "--prod" {
+						dirs = append(dirs, w.s)
+					}
+				}
+			case "gh-pages":
+				if v, ok := optValue(args, "-d", "dist"); ok {
+					dirs = append(dirs, v)
+				}
+			case "firebase":
+				if v, ok := optValue(args, "", "public"); ok {
+					dirs = append(dirs, v)
+				}
+			case "scp", "rsync", "rclone":
+				// every operand but the last is a source; the last is
+				// elsewhere (host:path, remote:path)
+				ops := positional(args)
+				if c.name == "rclone" {
+					if len(ops) < 3 || ops[0].s != "copy" && ops[0].s != "sync" && ops[0].s != "copyto" {
+						return false, ""
+					}
+					ops = ops[1:]
+				}
+				if len(ops) < 2 || !strings.Contains(ops[len(ops)-1].s, ":") || strings.HasPrefix(ops[len(ops)-1].s, "/") {
+					return false, ""
+				}
+				for _, w := range ops[:len(ops)-1] {
+					if p := a.absPath(strings.TrimSuffix(w.s, "/"), c.cwd); p != "" && (p == a.home || p == "/") {
+						return true, "the whole " + w.s + " copied to " + ops[len(ops)-1].s
+					}
+				}
+				return false, ""
+			}
+			for _, d := range dirs {
+				p := a.absPath(strings.TrimSuffix(d, "/"), c.cwd)
+				if p == "" || a.inWork(p) {
+					continue
+				}
+				if p == a.home || p == "/" || p == "/etc" || p == "/root" || p == "/home" {
+					return true, c.base + " publishing " + d
+				}
+				if desc, crit := a.sensitive(p, c.cwd); desc != "" && crit {
+					return true, c.base + " publishing " + desc
+				}
 			}
 			return false, ""
 		}},

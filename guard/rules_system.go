@@ -281,6 +281,10 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-server-opened", Level: LevelHigh, Category: CategorySystem, Description: "a database server opened to the network (protection off, every address, no password)",
+		Suggestions: []string{"Keep the server on its private address with its protection on", "Reach it through an SSH tunnel or port-forward"},
+		names:       dbClients,
+		match:       sqlFinding(func(s *sqlScan) string { return s.serverOpened })},
 	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
 		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
 		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd"),

@@ -19,11 +19,19 @@ type sqlScan struct {
 	// serverPriv is a statement that makes an account all-powerful or
 	// reachable from anywhere.
 	serverPriv string
+	// serverExport is a statement that sends query results off the
+	// server: to a URL, or to object storage with keys written inline
+	// (someone else's account)
+	serverExport string
+	// serverOpened is a command that opens a Redis server to the network
+	// (protected mode off, bound to every address, no password); SQL
+	// servers' own are serverPriv
+	serverOpened string
 }
 
 func (s *sqlScan) any() bool {
 	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
-		s.serverPriv != ""
+		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != ""
 }
 
 // serverExecSQL are what makes a database server run a program, load
@@ -85,6 +93,42 @@ func serverExecOf(text string) string {
 	// DuckDB: INSTALL x FROM 'https://...' (an extension from anywhere)
 	if i := strings.Index(u, "INSTALL "); i >= 0 && strings.Contains(u[i:], " FROM 'HTTP") {
 		return "INSTALL ... FROM URL"
+	}
+	return ""
+}
+
+// serverExportOf finds a statement that sends query results off the
+// server, engine by engine as their documentation names it: ClickHouse's
+// url() and s3() table functions written to, DuckDB's and Snowflake's
+// COPY ... TO a URL, Redshift's UNLOAD, BigQuery's EXPORT DATA, with the
+// destination's keys written into the statement (the account is not the
+// caller's own, or the keys would come from its configuration).
+func serverExportOf(text string) string {
+	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
+	if strings.Contains(u, "INSERT INTO FUNCTION URL(") || strings.Contains(u, "INSERT INTO TABLE FUNCTION URL(") {
+		return "INSERT INTO FUNCTION url(...)"
+	}
+	inlineKeys := strings.Contains(u, "AWS_KEY_ID") || strings.Contains(u, "AWS_SECRET") || strings.Contains(u, "ACCESS_KEY_ID") ||
+		strings.Contains(u, "SECRET_ACCESS_KEY") || strings.Contains(u, "AZURE_SAS_TOKEN") || strings.Contains(u, "CREDENTIALS '") ||
+		strings.Contains(u, "CREDENTIALS=(") || strings.Contains(u, "CREDENTIALS = (")
+	toURL := func(key string) bool {
+		i := strings.Index(u, key)
+		if i < 0 {
+			return false
+		}
+		rest := u[i+len(key):]
+		return strings.HasPrefix(rest, "'HTTP") || strings.HasPrefix(rest, "'S3://") || strings.HasPrefix(rest, "'GS://") ||
+			strings.HasPrefix(rest, "'GCS://") || strings.HasPrefix(rest, "'AZURE://") || strings.HasPrefix(rest, "'AZ://") || strings.HasPrefix(rest, "'R2://")
+	}
+	switch {
+	case strings.Contains(u, "INSERT INTO FUNCTION S3(") && inlineKeys, strings.Contains(u, "INSERT INTO FUNCTION S3('HTTP") && strings.Count(u, "','") >= 2:
+		return "INSERT INTO FUNCTION s3(...) with keys"
+	case toURL("COPY INTO ") && inlineKeys:
+		return "COPY INTO an outside location with keys"
+	case strings.Contains(u, "UNLOAD (") && toURL(") TO ") && inlineKeys:
+		return "UNLOAD to an outside bucket with keys"
+	case strings.Contains(u, "COPY ") && toURL(" TO ") && (inlineKeys || strings.Contains(u, " TO 'HTTP")):
+		return "COPY ... TO a URL"
 	}
 	return ""
 }
@@ -282,6 +326,23 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				if len(f) > 2 && strings.EqualFold(f[1], "SET") && (strings.EqualFold(f[2], "dir") || strings.EqualFold(f[2], "dbfilename")) {
 					s.serverExec = "CONFIG SET " + f[2]
 				}
+				if len(f) > 3 && strings.EqualFold(f[1], "SET") {
+					v := strings.Trim(strings.ToLower(strings.Join(f[3:], " ")), `"'`)
+					switch strings.ToLower(f[2]) {
+					case "protected-mode":
+						if v == "no" {
+							s.serverOpened = "CONFIG SET protected-mode no"
+						}
+					case "bind":
+						if strings.Contains(v, "0.0.0.0") || strings.Contains(v, "*") || v == "::" {
+							s.serverOpened = "CONFIG SET bind " + v
+						}
+					case "requirepass":
+						if v == "" {
+							s.serverOpened = "CONFIG SET requirepass to nothing"
+						}
+					}
+				}
 			case "SLAVEOF", "REPLICAOF":
 				if len(f) > 1 && !strings.EqualFold(f[1], "no") && !isLocalHost(f[1]) && isPublicIP(f[1]) {
 					s.serverExec = f[0] + " " + f[1]
@@ -292,6 +353,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 		scanSQLText(text, &s)
 		s.serverExec = serverExecOf(text)
 		s.serverPriv = serverPrivOf(text)
+		s.serverExport = serverExportOf(text)
 	}
 	if s.any() {
 		c.sql = &s
