@@ -871,6 +871,16 @@ func dockerListFlow(args []word) flow {
 
 // downloadTargets returns the files a fetcher writes.
 func (a *analysis) downloadTargets(c *cmd) []string {
+	if socketTools[c.name] {
+		// nc HOST PORT > FILE: only its redirections name files
+		var out []string
+		for _, r := range c.redirs {
+			if (r.n == "" || r.n == "1") && r.isOutput() {
+				out = append(out, r.w.s)
+			}
+		}
+		return out
+	}
 	if !fetchers[c.name] {
 		return nil
 	}
@@ -1180,7 +1190,8 @@ const dynDownload = "\x00dyn:"
 
 func (a *analysis) recordDownloads(c *cmd) {
 	var files []string
-	if fetchers[c.name] {
+	if fetchers[c.name] || socketTools[c.name] && len(c.redirs) > 0 {
+		// nc HOST PORT > /tmp/x: what the socket sends is a download
 		files = a.downloadTargets(c)
 		if dir := wgetTreeDir(c); dir != "" {
 			// wget -r -P DIR: whatever it mirrors lands under DIR

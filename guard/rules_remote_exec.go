@@ -429,6 +429,47 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "config-management-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a configuration-management tool applying code read from a download or fetched from a URL (it runs as root)",
+		Suggestions: suggRemote, names: names("puppet", "chef-apply", "chef-client", "chef-solo", "cinc-client", "mgmt", "pyinfra"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "puppet":
+				// puppet apply reads its manifest from standard input
+				// when given none, or runs the one named
+				if len(ops) == 0 || ops[0].s != "apply" {
+					return false, ""
+				}
+				if len(ops) == 1 && c.in.kind == flowRemote {
+					return true, c.in.what
+				}
+				if len(ops) > 1 && a.isDownloaded(ops[1].s, c.cwd) {
+					return true, "puppet apply " + ops[1].s
+				}
+				if v, ok := optValue(args, "-e", "execute"); ok && strings.Contains(v, "http") && strings.Contains(v, "exec") {
+					return true, "puppet apply -e"
+				}
+			case "chef-apply":
+				if hasWord(args, "-s") || hasWord(args, "--stdin") {
+					return c.in.kind == flowRemote, c.in.what
+				}
+				if len(ops) > 0 && a.isDownloaded(ops[0].s, c.cwd) {
+					return true, "chef-apply " + ops[0].s
+				}
+			default:
+				// chef-client --recipe-url URL, chef-solo -r URL
+				for _, k := range [...]string{"recipe-url", "config"} {
+					if v, ok := optValue(args, "", k); ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+						return true, c.name + " --" + k + " " + v
+					}
+				}
+				if v, ok := optValue(args, "-r", ""); ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+					return true, c.name + " -r " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-into-database", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running downloaded statements against a database",
 		Suggestions: suggRemote, names: dbClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1081,7 +1122,10 @@ func stepsFile(p string) bool {
 func codeFile(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".so", ".dylib", ".dll", ".py", ".pm", ".pl", ".rb", ".js", ".mjs", ".cjs", ".sh", ".bash", ".zsh", ".sql", ".jar", ".ipynb",
-		".lua", ".php", ".ps1", ".psm1", ".tcl", ".scpt", ".applescript", ".vim", ".el", ".xml", ".gradle", ".kts", ".groovy", ".wasm":
+		".lua", ".php", ".ps1", ".psm1", ".tcl", ".scpt", ".applescript", ".vim", ".el", ".xml", ".gradle", ".kts", ".groovy", ".wasm",
+		// the other script runners' languages: stack script, bb, julia,
+		// Rscript, dart run, elixir, swift, scala-cli, deno and bun, go run
+		".hs", ".clj", ".cljs", ".bb", ".jl", ".r", ".dart", ".ex", ".exs", ".swift", ".scala", ".sc", ".ts", ".mts", ".go", ".pp", ".nim", ".cr", ".rkt", ".scm", ".fnl", ".raku", ".awk":
 		return true
 	}
 	return false
