@@ -1893,6 +1893,22 @@ func (a *analysis) madeHere(p, cwd string) bool {
 	return false
 }
 
+// emptySource reports a mirror's source that holds nothing: a directory
+// made earlier in the line, or one named for being empty (/tmp/empty,
+// ./blank, /var/empty, C:\empty), which a mirror uses only to delete
+// whatever its destination holds.
+func (a *analysis) emptySource(p, cwd string) bool {
+	if a.madeHere(p, cwd) {
+		return true
+	}
+	b := strings.ToLower(path.Base(strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")))
+	switch b {
+	case "empty", "blank", "null", "nothing", "void", "emptydir", "empty-dir", "empty_dir", "empty.d", "blank-dir", "nada":
+		return true
+	}
+	return false
+}
+
 // arrayWords expands an array literal whose elements are all known.
 func (a *analysis) arrayWords(arr *syntax.ArrayExpr) ([]word, bool) {
 	var out []word

@@ -298,6 +298,11 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			break
 		}
 		dest := ops[len(ops)-1]
+		if isRemoteSpec(dest.s) && hasPrefixWord(args, "--delete") && a.emptySource(ops[len(ops)-2].s, c.cwd) {
+			// /tmp/empty/ mirrored over host:/var/www: all of it goes
+			out = append(out, delTarget{w: dest, class: pcSystemCrit, rec: true})
+			break
+		}
 		if isRemoteSpec(dest.s) && hasPrefixWord(args, "--delete") {
 			// host:~/ or host:/: the whole home or disk over there, mirrored
 			// from a source that may hold nothing

@@ -222,3 +222,63 @@ func TestConfigManagementAndSocketDownloads(t *testing.T) {
 		`stack script --resolver lts scripts/gen.hs`,
 	})
 }
+
+// Deletes by other means: a mirror of an empty folder, the project's
+// files emptied in bulk, the trash emptied, GIO's remove, cmake -E and
+// cargo clean --target-dir, package managers told to remove everything,
+// the profile's folders looked up by name in one-liners.
+func TestOtherMeansOfDeleting(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rsync -a --delete /tmp/empty/ deploy@web1.prod.internal:/var/www/`, CategoryFileDelete, "", LevelCritical},
+		{`rclone sync /tmp/empty b2:acme-backups`, CategoryCloudDestroy, "", LevelHigh},
+		{`rclone sync /tmp/empty /Volumes/Backup --delete-during`, "", "", LevelHigh},
+		{`sed -i d $(git ls-files '*.go')`, CategoryFileDelete, "", LevelModerate},
+		{`git ls-files -z | xargs -0 sed -i d`, CategoryFileDelete, "", LevelModerate},
+		{`find src -name '*.py' -exec sed -i '/./d' {} +`, CategoryFileDelete, "", LevelModerate},
+		{`trash-empty`, CategoryFileDelete, "trash-emptied", LevelHigh},
+		{`gio trash ~/Pictures && gio trash --empty`, CategoryFileDelete, "trash-emptied", LevelHigh},
+		{`osascript -e 'tell application "Finder" to empty trash'`, CategoryFileDelete, "trash-emptied", LevelHigh},
+		{`gio remove -f ~/Documents/*`, CategoryFileDelete, "gio-remove-user-files", LevelCritical},
+		{`cmake -E rm -rf ~/`, CategoryFileDelete, "", LevelCritical},
+		{`cmake -E remove_directory ~/Documents`, CategoryFileDelete, "", LevelHigh},
+		{`cargo clean --target-dir ~`, CategoryFileDelete, "", LevelCritical},
+		{`pipx uninstall-all`, CategoryFileDelete, "uninstall-everything", LevelHigh},
+		{`nix profile remove --all`, CategoryFileDelete, "uninstall-everything", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rsync -a --delete dist/ deploy@web1.staging.internal:/var/www/`,
+		`mkdir -p /tmp/empty && rsync -a --delete /tmp/empty/ node_modules/`,
+		`sed -i 's/foo/bar/' $(git ls-files '*.go')`,
+		`git ls-files -z '*.sh' | xargs -0 chmod +x`,
+		`sed -i '/^#/d' config/app.conf`,
+		`trash-list`,
+		`gio trash build/`,
+		`gio remove build/old.log`,
+		`cmake -E rm -rf build`,
+		`cmake -E make_directory build`,
+		`cargo clean --target-dir target/ci`,
+		`cargo clean`,
+		`pipx uninstall black`,
+		`nix profile remove hello`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`py -c "import shutil,os; shutil.rmtree(os.environ['APPDATA'])"`, CategoryFileDelete, "", LevelHigh},
+		{`choco uninstall all -y`, CategoryFileDelete, "uninstall-everything", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`py -c "import os; print(os.environ['APPDATA'])"`,
+		`choco uninstall nodejs -y`,
+	})
+	cm := winCorpusContextFor("cmd")
+	checkDanger(t, d, cm, []dangerCase{
+		{`rd /s /q "%OneDriveCommercial%"`, CategoryFileDelete, "", LevelHigh},
+		{`robocopy C:\empty C:\work\project /MIR`, CategoryFileDelete, "win-mirror-over", LevelCritical},
+		{`robocopy C:\Temp\empty \\nas01\backups\laptop /MIR`, CategoryFileDelete, "win-mirror-over", LevelCritical},
+	})
+	checkSafe(t, d, cm, []string{
+		`robocopy C:\empty C:\work\project\node_modules /MIR`,
+		`robocopy dist \\nas01\releases\app /E`,
+	})
+}

@@ -40,6 +40,17 @@ var concatRewrites = map[string][]rewrite{
 	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
 }
 
+// winProfileVar matches the name of a Windows profile folder's variable
+// in quotes; winProfileLookup the lookups of one in the languages' own
+// forms (os.environ['APPDATA'], os.getenv("LOCALAPPDATA"),
+// process.env.APPDATA, Deno.env.get("APPDATA")).
+var (
+	winProfileVar    = regexp.MustCompile(`["']?(LOCALAPPDATA|APPDATA|OneDriveCommercial|OneDriveConsumer|OneDrive|ONEDRIVE)["']?`)
+	winProfileLookup = regexp.MustCompile(`(?:os\.environ\[\s*|os\.(?:getenv|environ\.get)\(\s*|ENV\[\s*|getenv\(\s*|Deno\.env\.get\(\s*)["'](?:LOCALAPPDATA|APPDATA|OneDriveCommercial|OneDriveConsumer|OneDrive|ONEDRIVE)["']\s*[\])]|process\.env\.(?:LOCALAPPDATA|APPDATA|OneDriveCommercial|OneDrive)`)
+	winProfileDirs   = map[string]string{"localappdata": "AppData/Local", "appdata": "AppData/Roaming", "onedrive": "OneDrive",
+		"onedriveconsumer": "OneDrive", "onedrivecommercial": "OneDrive - Work"}
+)
+
 // homeRewrites turn expressions for the home directory into "~".
 var homeRewrites = map[string][]rewrite{
 	"python": {rw("expanduser", `(?:__import__\(\s*["']os(?:\.path)?["']\s*\)\.|os\.)(?:path\.)?expanduser\(\s*["']~([^"'\\]*)["']\s*\)`, `"~$1"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
@@ -47,7 +58,8 @@ var homeRewrites = map[string][]rewrite{
 	"ruby":  {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
 	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
 	"julia": {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
-	"js":    {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`)},
+	"js": {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`),
+		rw("HOME", `Deno\.env\.get\(\s*["']HOME["']\s*\)`, `"~"`), rw("HOME", `Bun\.env\.HOME`, `"~"`)},
 	"php": {rw("HOME", `getenv\(\s*["']HOME["']\s*\)`, `"~"`), rw("HOME", `\$_(?:SERVER|ENV)\[\s*["']HOME["']\s*\]`, `"~"`),
 		rw("posix_getpwuid", `posix_getpwuid\(\s*posix_getuid\(\)\s*\)\[\s*["']dir["']\s*\]`, `"~"`)},
 	"lua": {rw("HOME", `os\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
@@ -128,6 +140,17 @@ func normalizeCode(lang, code string) string {
 	if strings.Contains(code, "USERPROFILE") {
 		// Windows names the home directory so
 		code = strings.ReplaceAll(code, "USERPROFILE", "HOME")
+	}
+	if strings.Contains(code, "APPDATA") || strings.Contains(code, "OneDrive") {
+		// the profile's application data and synced files, looked up by
+		// name (os.environ['APPDATA']): their folders under the home
+		code = winProfileLookup.ReplaceAllStringFunc(code, func(m string) string {
+			sub := winProfileVar.FindStringSubmatch(m)
+			if len(sub) < 2 {
+				return m
+			}
+			return `"~/` + winProfileDirs[strings.ToLower(sub[1])] + `"`
+		})
 	}
 	if lang == "js" && strings.Contains(code, "require(") {
 		// const m = "child_process"; require(m) → require("child_process")

@@ -105,6 +105,8 @@ func init() {
 	launchers["gh"] = ghAliasLaunches
 	launchers["salt-ssh"] = saltLaunches
 	launchers["aws"] = ssmLaunches
+	launchers["cmake"] = cmakeToolLaunches
+	launchers["cargo"] = cargoCleanLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
 		launchers[n] = agentPromptLaunches
 	}
@@ -1038,6 +1040,40 @@ func ghAliasLaunches(a *analysis, c *cmd) []launch {
 		return nil
 	}
 	return []launch{{code: ops[1].s, origin: "gh alias " + ops[0].s}}
+}
+
+// cmakeToolLaunches reads cmake -E's file commands as the shell commands
+// they are: cmake -E rm -rf DIR, remove_directory DIR, remove -f FILE.
+func cmakeToolLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 3 || args[0].s != "-E" {
+		return nil
+	}
+	var rm []word
+	switch args[1].s {
+	case "rm":
+		rm = append([]word{lit("rm")}, args[2:]...)
+	case "remove_directory":
+		rm = append([]word{lit("rm"), lit("-rf")}, args[2:]...)
+	case "remove":
+		rm = append([]word{lit("rm")}, args[2:]...)
+	default:
+		return nil
+	}
+	return []launch{{code: quoteWords(rm), origin: "cmake -E " + args[1].s}}
+}
+
+// cargoCleanLaunches reads cargo clean --target-dir DIR as what it does:
+// DIR is deleted with everything in it.
+func cargoCleanLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) == 0 || args[0].s != "clean" {
+		return nil
+	}
+	if v, ok := optValue(args, "", "target-dir"); ok && v != "" {
+		return []launch{{code: quoteWords([]word{lit("rm"), lit("-rf"), lit(v)}), origin: "cargo clean --target-dir"}}
+	}
+	return nil
 }
 
 // herokuRunLaunches reads the command heroku run runs on a one-off dyno

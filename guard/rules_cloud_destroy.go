@@ -113,7 +113,10 @@ var cloudDestroyRules = []*rule{
 			if isProdName(dest) {
 				return true, dest
 			}
-			if src := ops[len(ops)-2].s; !strings.Contains(src, "://") && a.madeHere(src, c.cwd) {
+			if p := a.absPath(dest, c.cwd); p != "" && !strings.Contains(dest, ":") && (a.inWork(p) || underTemp(p)) {
+				return false, "" // the project's own folder, emptied
+			}
+			if src := ops[len(ops)-2].s; !strings.Contains(src, "://") && a.emptySource(src, c.cwd) {
 				// mkdir -p /tmp/empty && … sync /tmp/empty DEST: every
 				// object of DEST goes
 				return true, dest + " mirrored from the empty " + src

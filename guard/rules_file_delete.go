@@ -200,7 +200,75 @@ var fileDeleteRules = []*rule{
 		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
 }
 
-func init() { ruleSets = append(ruleSets, fileDeleteRules) }
+func init() { ruleSets = append(ruleSets, fileDeleteRules, trashAndUninstallRules) }
+
+// trashAndUninstallRules: the trash emptied (what the user deleted can no
+// longer be restored), files removed through GIO, and package managers
+// told to remove everything they installed.
+var trashAndUninstallRules = []*rule{
+	{ID: "trash-emptied", Level: LevelHigh, Category: CategoryFileDelete, Description: "emptying the trash (files deleted earlier can no longer be restored)",
+		Suggestions: []string{"Leave the trash to the user", "Delete only the project's own files"},
+		names:       names("trash-empty", "gio", "osascript", "gvfs-trash"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "trash-empty":
+				// trash-empty [DAYS]: everything, or what is older than DAYS
+				if hasWord(args, "--help") || hasWord(args, "--dry-run") || hasWord(args, "--version") {
+					return false, ""
+				}
+				return true, "trash-empty " + joinWords(args)
+			case "gio", "gvfs-trash":
+				return hasWord(args, "--empty"), "gio trash --empty"
+			case "osascript":
+				j := lower(joinWords(args))
+				return strings.Contains(j, "empty trash") || strings.Contains(j, "empty the trash"), "Finder empty trash"
+			}
+			return false, ""
+		}},
+	{ID: "gio-remove-user-files", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting the home directory's or the system's files through GIO (no trash)",
+		Suggestions: []string{"Move them to the trash (gio trash) or delete only the project's files"}, names: names("gio"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "remove" && args[0].s != "rm" {
+				return false, ""
+			}
+			for _, w := range positional(args[1:]) {
+				p := a.absPath(strings.TrimSuffix(w.s, "/*"), c.cwd)
+				if p == "" || a.inWork(p) || underTemp(p) {
+					continue
+				}
+				if rel, _, ok := a.homeRel(p); ok && !strings.HasPrefix(rel, ".cache") {
+					return true, w.s
+				}
+				if p == "/" || strings.HasPrefix(p, "/etc") || strings.HasPrefix(p, "/usr") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "uninstall-everything", Level: LevelHigh, Category: CategoryFileDelete, Description: "a package manager told to remove everything it installed",
+		Suggestions: []string{"Uninstall the one package the task needs gone"},
+		names:       names("pipx", "nix", "choco", "scoop", "brew", "winget", "cargo", "gem"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "pipx":
+				return len(ops) > 0 && ops[0].s == "uninstall-all", "pipx uninstall-all"
+			case "nix":
+				// nix profile remove --all, or the pattern of every name
+				if len(ops) >= 2 && ops[0].s == "profile" && ops[1].s == "remove" {
+					return hasWord(args, "--all") || len(ops) > 2 && (ops[2].s == ".*" || ops[2].s == "'.*'"), "nix profile remove --all"
+				}
+			case "choco", "scoop":
+				return len(ops) >= 2 && (ops[0].s == "uninstall" || ops[0].s == "remove") && (ops[1].s == "all" || ops[1].s == "*"), c.name + " uninstall all"
+			case "gem":
+				return len(ops) > 0 && ops[0].s == "uninstall" && (hasWord(args, "--all") || hasWord(args, "-a")) && len(ops) == 1, "gem uninstall --all"
+			}
+			return false, ""
+		}},
+}
 
 // generatedCode reports a path (lower case, forward slashes) of code a
 // generator writes: in a generated/ folder, or named as generated output

@@ -1972,6 +1972,12 @@ var winVerbRules = []*rule{
 				return false, ""
 			}
 			p := a.winAbs(ops[1].s)
+			if ops[0].ok && a.emptySource(ops[0].s, a.cwd) && !winInsideOnly(a, p) {
+				// an empty folder mirrored over anything but the project's
+				// own folders (robocopy empty node_modules /MIR is how
+				// Windows deletes a tree of paths too long): all of it goes
+				return true, ops[1].s + " mirrored from the empty " + ops[0].s
+			}
 			switch cl, _ := a.winClassify(p); cl {
 			case wpHome, wpSystem, wpRoot, wpSecrets:
 				return true, ops[1].s
@@ -2420,6 +2426,13 @@ func legacyFeature(j string) bool {
 
 // securityAgentProgram reports a command line naming the program of an
 // antivirus or endpoint-detection agent.
+// winInsideOnly reports a path inside the work directory, a temporary
+// folder or a cache (not the work directory itself).
+func winInsideOnly(a *analysis, p string) bool {
+	cl, _ := a.winClassify(p)
+	return cl == wpInside
+}
+
 // securityAgentName reports a package or product named as an endpoint
 // security agent (EDR, antivirus, a vendor's sensor).
 func securityAgentName(j string) bool {

@@ -90,6 +90,7 @@ var gitBashEnv = [...]struct {
 	{"ProgramFiles", "/c/Program Files", false}, {"PROGRAMDATA", "/c/ProgramData", false}, {"ProgramData", "/c/ProgramData", false},
 	{"PUBLIC", "/c/Users/Public", false}, {"HOMEDRIVE", "C:", false}, {"SYSTEMDRIVE", "C:", false},
 	{"ONEDRIVE", "/OneDrive", true}, {"OneDrive", "/OneDrive", true}, {"HOMEPATH", "", true},
+	{"OneDriveConsumer", "/OneDrive", true}, {"OneDriveCommercial", "/OneDrive - Work", true},
 }
 
 // gitBashRoot rewrites the Git for Windows install folder into the root
@@ -606,9 +607,14 @@ func (a *analysis) envValue(name string) (string, bool) {
 		if a.cwd != "" {
 			return winNative(a.cwd), true
 		}
-	case "onedrive":
+	case "onedrive", "onedriveconsumer":
 		if home != "" {
 			return home + "/onedrive", true
+		}
+	case "onedrivecommercial":
+		// OneDrive for work or school: "OneDrive - Company" in the profile
+		if home != "" {
+			return home + "/onedrive - work", true
 		}
 	}
 	return "", false

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -225,15 +226,48 @@ func (a *analysis) emptiedSources(c *cmd) string {
 			return ""
 		}
 		switch strings.TrimSpace(ops[0].s) {
-		case "d", "1,$d", ",$d", "1,$ d":
+		case "d", "1,$d", ",$d", "1,$ d", "/./d", "/^/d", "/.*/d", "/^.*$/d", "/$/d":
 		default:
 			return ""
 		}
 		ops = ops[1:]
+	case "perl":
+		// perl -0pi -e 's/.*//s' FILES: each file's whole text replaced
+		// by nothing
+		if !perlInPlace(c.args()) {
+			return ""
+		}
+		code, ok := optValue(c.args(), "-e", "")
+		if !ok {
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "-") && strings.HasSuffix(w.s, "e") && perlInPlace([]word{w}) {
+					if i := slices.IndexFunc(c.args(), func(x word) bool { return x.s == w.s }); i+1 < len(c.args()) {
+						code, ok = c.args()[i+1].s, true
+					}
+				}
+			}
+		}
+		if !ok || !perlWipes(code) {
+			return ""
+		}
+		for _, w := range positional(c.args()) {
+			if w.s != code {
+				ops = append(ops, w)
+			}
+		}
 	default:
 		return ""
 	}
+	// the project's files listed by git ls-files or find, through xargs
+	// or $(...): every one of them emptied
+	listed := strings.Contains(a.src, "git ls-files") || strings.Contains(a.src, "find ")
+	if c.xargs && listed {
+		return "every file listed"
+	}
 	for _, w := range ops {
+		if !w.ok && listed {
+			return w.s
+		}
 		if w.find != nil && w.find.sourceFiles() {
 			for _, r := range w.find.roots {
 				if p := a.absPath(r.s, c.cwd); p != "" && (p == a.workDir || a.inWork(p)) {
@@ -246,6 +280,17 @@ func (a *analysis) emptiedSources(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// perlWipes reports a perl substitution that replaces all text with
+// nothing (s/.*//s, s/^.*$//gm, s/[\s\S]*//).
+func perlWipes(code string) bool {
+	c := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
+	switch c {
+	case "s/.*//s", "s/.*//sg", "s/.*//gs", "s/^.*$//gms", "s/^.*$//smg", "s/[\\s\\S]*//", "s/.+//s", "$_=\"\"", "$_=''", "undef$_":
+		return true
+	}
+	return false
 }
 
 // testScoped reports a command aimed at a database, volume, compose
