@@ -1440,6 +1440,10 @@ var secretStoreReads = map[string][][]string{
 	// SAS tokens, publishing profiles, backup links, connection strings
 	"supabase": {{"projects", "api-keys"}},
 	"rclone":   {{"config", "show"}},
+	// a project's CI variables and a deployment's secrets, printed
+	"glab":         {{"variable", "get"}, {"variable", "export"}},
+	"kamal":        {{"secrets", "print"}},
+	"dotenv-vault": {{"decrypt"}},
 }
 
 // credentialOutput begins the description of output that holds a
@@ -1456,6 +1460,8 @@ var credentialOutputs = map[string][][]string{
 	"heroku": {{"pg:backups:url"}},
 	"mc":     {{"share", "download"}, {"share", "upload"}},
 	"doctl":  {{"databases", "connection"}},
+	// a release's values hold its passwords and keys as often as not
+	"helm": {{"get", "values"}, {"get", "all"}},
 }
 
 // secretStoreRead describes what c prints when it reads a secret store
@@ -1478,7 +1484,17 @@ func secretStoreRead(name string, args []word) string {
 		return ""
 	}
 	var ops []string
-	for _, w := range args {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if name == "helm" || name == "glab" {
+			// global options with a value before the subcommand
+			// (helm --kube-context prod get values)
+			switch w.s {
+			case "--kube-context", "--kubeconfig", "-n", "--namespace", "-R", "--repo":
+				i++
+				continue
+			}
+		}
 		if strings.HasPrefix(w.s, "-") && (name != "sops" || len(ops) > 0) {
 			continue
 		}

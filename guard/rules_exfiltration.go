@@ -5,6 +5,42 @@ import (
 	"strings"
 )
 
+// personalFilesAway reports sources that are the whole home or the
+// system (to anywhere), or the user's own documents (Documents, Desktop,
+// Pictures, mail) to a machine known only by its address: a backup goes
+// to a host with a name.
+func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, string) {
+	host := dest
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = hostOf(host)
+	} else if i := strings.Index(host, "host="); i >= 0 {
+		host, _, _ = strings.Cut(host[i+len("host="):], ",") // rclone :sftp,host=IP,user=x:path
+		host, _, _ = strings.Cut(host, ":")
+	} else {
+		host, _, _ = strings.Cut(host, ":")
+		if _, h, ok := strings.Cut(host, "@"); ok {
+			host = h
+		}
+	}
+	for _, w := range srcs {
+		p := a.absPath(strings.TrimSuffix(strings.ReplaceAll(w.s, `\`, "/"), "/"), cwd)
+		if p == "" {
+			continue
+		}
+		if p == a.home || p == "/" {
+			return true, "the whole " + w.s + " copied to " + dest
+		}
+		if rel, _, ok := a.homeRel(p); ok && isPublicIP(host) {
+			top, _, _ := strings.Cut(rel, "/")
+			switch strings.ToLower(top) {
+			case "documents", "desktop", "pictures", "photos", "mail", "library", "onedrive", "dropbox", "music", "videos", "movies":
+				return true, w.s + " copied to " + dest
+			}
+		}
+	}
+	return false, ""
+}
+
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
 var exfiltrationRules = []*rule{
 	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
@@ -583,7 +619,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "private-dir-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a home, SSH or system directory as a web site, or copying the whole home directory to another machine",
 		Suggestions: []string{"Deploy only the project's build output directory", "Copy the files that are needed, not the home directory"},
-		names:       names("wrangler", "netlify", "vercel", "surge", "gh-pages", "firebase", "scp", "rsync", "rclone"),
+		names:       names("wrangler", "netlify", "vercel", "surge", "gh-pages", "firebase", "scp", "rsync", "rclone", "duplicity", "azcopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			var dirs []string
@@ -624,12 +660,20 @@ var exfiltrationRules = []*rule{
 				if len(ops) < 2 || !strings.Contains(ops[len(ops)-1].s, ":") || strings.HasPrefix(ops[len(ops)-1].s, "/") {
 					return false, ""
 				}
-				for _, w := range ops[:len(ops)-1] {
-					if p := a.absPath(strings.TrimSuffix(w.s, "/"), c.cwd); p != "" && (p == a.home || p == "/") {
-						return true, "the whole " + w.s + " copied to " + ops[len(ops)-1].s
+				return a.personalFilesAway(ops[:len(ops)-1], ops[len(ops)-1].s, c.cwd)
+			case "duplicity", "azcopy":
+				// duplicity [--no-encryption] SRC URL, azcopy copy SRC URL
+				ops := positional(args)
+				if c.name == "azcopy" {
+					if len(ops) < 3 || ops[0].s != "copy" && ops[0].s != "sync" {
+						return false, ""
 					}
+					ops = ops[1:]
 				}
-				return false, ""
+				if len(ops) < 2 || !strings.Contains(ops[len(ops)-1].s, "://") {
+					return false, ""
+				}
+				return a.personalFilesAway(ops[:len(ops)-1], ops[len(ops)-1].s, c.cwd)
 			}
 			for _, d := range dirs {
 				p := a.absPath(strings.TrimSuffix(d, "/"), c.cwd)
