@@ -1259,6 +1259,23 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 				return true
 			}
 		}
+		if src != "" && src[0] != '\'' && src[0] != '`' && !strings.HasPrefix(src, `"`) && len(body) > 0 && body[0].kind == cWord && dnsLookupTool(body[0].s) {
+			// for /f %a in (FILE) do nslookup %a.DOMAIN: each line of the
+			// file leaves as a name looked up under someone's domain
+			p := ws.a.winAbs(src)
+			d, _ := ws.a.winSensitive(p)
+			if d == "" {
+				d = ws.secret[p]
+			}
+			if d != "" {
+				for _, t := range body[1:] {
+					if t.kind == cWord && strings.Contains(t.s, v+".") {
+						ws.emitWin(nil, "win-exfil-secrets", d+" sent as DNS lookups")
+						return true
+					}
+				}
+			}
+		}
 		items = []string{"*"}
 		if inner := strings.Trim(strings.TrimSpace(src), `"`); inner != "" && src[0] != '\'' && src[0] != '`' && !strings.ContainsAny(inner, `.\/:*?`) {
 			// for /f %i in ("text"): the text's first token (or all of it
@@ -1318,6 +1335,15 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 		ws.cmdStage(bound, in, stage)
 	}
 	return true
+}
+
+// dnsLookupTool reports a program that resolves the name it is given.
+func dnsLookupTool(s string) bool {
+	switch strings.TrimSuffix(strings.ToLower(s), ".exe") {
+	case "nslookup", "ping", "resolve-dnsname", "dig", "host", "tracert", "pathping":
+		return true
+	}
+	return false
 }
 
 // cmdStart runs what start starts.

@@ -47,6 +47,12 @@ var cmdletRisks = map[string]cmdletRisk{
 	// role group joined
 	"new-compliancesearchaction": {"mail-purge", LevelHigh, CategoryCloudDestroy, "the mail a search found purged",
 		func(args []string) bool { return psHas(args, "purge", 3) }},
+	"new-mailboxexportrequest": {"mail-forwarded-away", LevelCritical, CategoryExfiltration, "a mailbox exported to the share of a machine known only by its address",
+		func(args []string) bool {
+			v, _ := psFlag(args, "filepath", 2)
+			host, _, _ := strings.Cut(strings.TrimLeft(strings.Trim(v, `"'`), `\`), `\`)
+			return isPublicIP(host)
+		}},
 	"search-mailbox": {"mail-purge", LevelHigh, CategoryCloudDestroy, "a mailbox's messages deleted",
 		func(args []string) bool { return psHas(args, "deletecontent", 3) }},
 	"add-rolegroupmember": {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to an administrators' role group",

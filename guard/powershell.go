@@ -1660,14 +1660,44 @@ func (ws *winState) psGroupOut(inner string, item *psItem) flow {
 		return flow{kind: flowUnknown}
 	}
 	words := make([]word, 0, len(toks))
-	for _, t := range toks {
+	for i, t := range toks {
+		if t.kind == psPipe && len(words) > 0 {
+			// (Get-AzAccessToken | ConvertTo-Json): what the first stage
+			// prints, reformatted by the stages after it
+			c := &cmd{words: words, name: canonicalPS(words[0].s), base: words[0].s, cwd: ws.a.cwd}
+			f := ws.psOutFlow(c)
+			for _, rest := range psStages(toks[i+1:]) {
+				if len(rest) == 0 || rest[0].kind != psWord || !psReformats[canonicalPS(rest[0].text)] {
+					return flow{kind: flowUnknown}
+				}
+			}
+			return f
+		}
 		if t.kind != psWord {
-			return flow{kind: flowUnknown} // a pipeline or statements inside
+			return flow{kind: flowUnknown} // statements inside
 		}
 		words = append(words, ws.psWord(t.text, item))
 	}
 	c := &cmd{words: words, name: canonicalPS(words[0].s), base: words[0].s, cwd: ws.a.cwd}
 	return ws.psOutFlow(c)
+}
+
+// psReformats are the cmdlets that print what they are given in another
+// form: the data stays what it was.
+var psReformats = map[string]bool{"convertto-json": true, "out-string": true, "convertto-csv": true, "convertto-xml": true,
+	"format-list": true, "format-table": true, "select-object": true, "sort-object": true, "where-object": true, "convertto-html": true}
+
+// psStages splits tokens at pipes.
+func psStages(toks []psTok) [][]psTok {
+	var out [][]psTok
+	start := 0
+	for i, t := range toks {
+		if t.kind == psPipe {
+			out = append(out, toks[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, toks[start:])
 }
 
 // psLoopBomb flags endless loops that keep starting processes.

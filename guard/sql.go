@@ -120,6 +120,19 @@ func serverExportOf(text string) string {
 		return strings.HasPrefix(rest, "'HTTP") || strings.HasPrefix(rest, "'S3://") || strings.HasPrefix(rest, "'GS://") ||
 			strings.HasPrefix(rest, "'GCS://") || strings.HasPrefix(rest, "'AZURE://") || strings.HasPrefix(rest, "'AZ://") || strings.HasPrefix(rest, "'R2://")
 	}
+	// SQL Server: BACKUP DATABASE ... TO DISK = '\\IP\share\x.bak', a
+	// whole database written to a machine known only by its address
+	if i := strings.Index(u, "BACKUP DATABASE"); i >= 0 {
+		if j := strings.Index(u[i:], "TO DISK"); j >= 0 {
+			rest := strings.TrimLeft(u[i+j+len("TO DISK"):], " =")
+			if strings.HasPrefix(rest, `'\\`) {
+				host, _, _ := strings.Cut(rest[3:], `\`)
+				if isPublicIP(host) {
+					return "BACKUP DATABASE to the share of " + host
+				}
+			}
+		}
+	}
 	switch {
 	case strings.Contains(u, "INSERT INTO FUNCTION S3(") && inlineKeys, strings.Contains(u, "INSERT INTO FUNCTION S3('HTTP") && strings.Count(u, "','") >= 2:
 		return "INSERT INTO FUNCTION s3(...) with keys"

@@ -1335,6 +1335,8 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 						ws.emitWin(c, "win-exfil-secrets", "the environment file "+src.s+" copied to "+dst.s)
 					} else if d := ws.secret[sp]; d != "" && winRemotePath(dst.s) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
+					} else if f, ok := a.files[sp]; ok && f.kind == flowSecret && winRemotePath(dst.s) {
+						ws.emitWin(c, "win-exfil-secrets", f.what+" copied to "+dst.s)
 					}
 				}
 			}
@@ -1672,6 +1674,9 @@ func (ws *winState) copiedSecret(sp, dp string) {
 	d, _ := ws.a.winSensitive(sp)
 	if d == "" {
 		d = ws.secret[sp]
+	}
+	if f, ok := ws.a.files[sp]; d == "" && ok && f.kind == flowSecret {
+		d = f.what // an archive of keys made earlier (tar -cf)
 	}
 	if d == "" {
 		return
@@ -2033,6 +2038,14 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		// Az's and AWS Tools' readers of account keys, and the SAS
 		// URLs they make: whoever holds one reads (or writes) the data
 		return flow{kind: flowSecret, what: "an access key or SAS (" + c.base + ")", crit: true}
+	case "get-aduser", "get-mguser", "get-azureaduser", "get-msoluser", "get-adcomputer", "get-adgroupmember", "get-mailbox", "get-exomailbox",
+		"get-recipient", "get-mgcontact", "get-mggroupmember", "get-csonlineuser", "get-pnpuser":
+		// the directory's people, listed whole: who works where, their
+		// mail and phone numbers
+		l := strings.ToLower(joinWords(args))
+		if strings.Contains(l, "-filter *") || strings.Contains(l, "-all") || strings.Contains(l, "-resultsize unlimited") || strings.Contains(l, "-filter \"*\"") {
+			return flow{kind: flowSecret, what: "the directory's users (" + c.base + ")", crit: true}
+		}
 	case "get-secsecretvalue", "get-ssmparametervalue", "get-gcsecret", "get-kvsecret":
 		// AWS Secrets Manager, SSM and other vaults' PowerShell readers
 		return flow{kind: flowSecret, what: "a stored secret (" + c.base + ")", crit: true}
@@ -2685,6 +2698,23 @@ func (ws *winState) exportedData(c *cmd) {
 			mark(f, "SQL Server logins and their passwords' hashes")
 		} else if f, ok := psFlag(args, "path", 4); ok {
 			mark(f, "SQL Server logins and their passwords' hashes")
+		}
+	case "tar", "bsdtar":
+		// tar -a -cf F SRC...: an archive of what it is given
+		raw := c.args()
+		for i, w := range args {
+			if !strings.HasPrefix(w, "-") || !strings.Contains(w, "c") || !strings.HasSuffix(w, "f") || i+1 >= len(raw) {
+				continue
+			}
+			for _, src := range raw[i+2:] {
+				if strings.HasPrefix(src.s, "-") {
+					continue
+				}
+				if d, _ := a.winSensitive(a.winAbs(src.s)); d != "" {
+					mark(raw[i+1].s, "an archive of "+d)
+					return
+				}
+			}
 		}
 	case "backup-dbadatabase", "backup-sqldatabase":
 		dir, _ := psFlag(args, "path", 4)

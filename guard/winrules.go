@@ -2005,6 +2005,12 @@ var winVerbRules = []*rule{
 			if d, crit := a.winSensitive(sp); d != "" && crit || cl == wpHome || cl == wpSecrets {
 				return true, ops[0].s + " to " + ops[1].s
 			}
+			// the project, or a folder of the profile, copied to a share
+			// of a machine known only by its address
+			host, _, _ := strings.Cut(strings.TrimLeft(dst, `\`), `\`)
+			if isPublicIP(host) && (cl == wpWorkDir || cl == wpInside || cl == wpHomeSub) {
+				return true, ops[0].s + " to " + ops[1].s
+			}
 			return false, ""
 		}},
 	{ID: "win-wmic-profile-delete", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting user profiles through WMI (every file of those users goes)",
