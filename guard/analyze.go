@@ -406,7 +406,11 @@ type effects struct {
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
 	// madeDirs are the directories mkdir made earlier in the line.
-	madeDirs   []string
+	madeDirs []string
+	// throwaway counts the enclosing commands that run what follows on
+	// a machine made for tests (Invoke-Command -VMName test-vm, a local
+	// compose service): what it changes there is that machine's own
+	throwaway  int
 	tcpFDs     map[string]bool
 	gitRemotes map[string]string
 	// files are what was written to files, by absolute path.

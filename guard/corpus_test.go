@@ -330,6 +330,12 @@ var corpusSets = []corpusSet{
 	// never looked at: scored only, as a whole.
 	{"round14", corpusDir + "/round14",
 		thresholds{minRound14Critical, minRound14High, minRound14Moderate, maxRound14FalsePositive}, winRound14Thresholds},
+	// round15: the fifteenth round, a day of an agent's work with the
+	// careful and the careless version of each task, written while
+	// round13a was tuned on. round15a (three fifths) was tuned on after
+	// its arrival was scored; round15b must never be opened.
+	{"round15", corpusDir + "/round15",
+		thresholds{minRound15Critical, minRound15High, minRound15Moderate, maxRound15FalsePositive}, winRound15Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -473,6 +479,15 @@ const (
 	minRound14High          = 0.0
 	minRound14Moderate      = 0.0
 	maxRound14FalsePositive = 1.0
+)
+
+// Round fifteen, POSIX lines (both parts; see
+// testdata/corpus/round15/README.md). These floors catch regressions.
+const (
+	minRound15Critical      = 0.0
+	minRound15High          = 0.0
+	minRound15Moderate      = 0.0
+	maxRound15FalsePositive = 1.0
 )
 
 // Thresholds on the blind and holdout POSIX corpora, a little below what

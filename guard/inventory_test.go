@@ -303,3 +303,44 @@ func TestValuesVariablesAndPersonalFolders(t *testing.T) {
 		`scp -r ~/project/dist u@203.0.113.9:/srv/www/`,
 	})
 }
+
+// Emulators, demo projects, integration-test databases, local stacks,
+// branch previews, one project's images, machines made for tests and
+// temporary clones are not anyone's production.
+func TestEmulatorsPreviewsAndTestMachines(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`firebase firestore:delete --all-collections --project acme-prod --force`, CategoryCloudDestroy, "", LevelHigh},
+		{`mongosh "mongodb://db.prod.internal/shop" --quiet --eval "db.dropDatabase()"`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`terraform -chdir=infra/prod destroy -auto-approve`, CategoryCloudDestroy, "", LevelCritical},
+		{`vercel remove acme-web --yes`, CategoryCloudDestroy, "", LevelHigh},
+		{`docker image prune -a -f`, CategoryContainerDestroy, "docker-image-prune-all", LevelModerate},
+		{`cd /tmp/clone && git push --force origin main`, CategoryGitDestroy, "", LevelHigh},
+		{`docker exec -it db psql -U postgres -c 'DROP DATABASE shop'`, CategoryDatabaseDestroy, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 firebase firestore:delete --all-collections --project demo-acme --force`,
+		`firebase firestore:delete /users --recursive --project demo-acme --force`,
+		`mongosh "mongodb://127.0.0.1:27018/shop_it" --quiet --eval "db.dropDatabase()"`,
+		`terraform -chdir=infra/local destroy -auto-approve`,
+		`vercel remove acme-web-git-feat-cart-acme.vercel.app --yes`,
+		`docker image prune -a --filter label=com.acme.project=shop -f`,
+		`cd /tmp/shop-scratch && git reset --hard origin/main`,
+		`flyway -url=jdbc:postgresql://localhost:5432/billing_dev -cleanDisabled=false clean`,
+		`DATABASE_URL=postgres://localhost/inventory_dev diesel database reset`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Invoke-Command -ComputerName web-prod01 { New-LocalUser -Name helper -NoPassword }`, CategoryPrivilege, "", LevelModerate},
+		{`wevtutil cl Microsoft-Windows-Sysmon/Operational`, CategoryHistoryTamper, "win-log-clear", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Invoke-Command -VMName test-win11-tmp -Credential $testCred { New-LocalUser -Name e2e-user -NoPassword }`,
+		`Invoke-Command -VMName test-win11-tmp -Credential $testCred { Restart-Service AcmeSync -Force }`,
+		`wevtutil cl Acme-Desktop/Test`,
+		`$env:TF_WORKSPACE='sandbox-alex'; terraform -chdir=infra destroy -auto-approve`,
+		`$env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase firestore:delete --all-collections --project acme-local -f`,
+		`$ctx = New-AzStorageContext -Local; Get-AzStorageBlob -Container test-uploads -Context $ctx | Remove-AzStorageBlob`,
+		`Set-Location $env:TEMP\shop-scratch; git reset --hard origin/main`,
+	})
+}

@@ -1207,6 +1207,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			ft = stage[0].text
 			call = true
 		}
+		testMachine := canonicalPS(ft) == "invoke-command" && psTestMachine(stage[1:])
+		if testMachine {
+			// a machine made for tests: what the block changes there
+			// is its own
+			a.throwaway++
+		}
 		for _, t := range stage[1:] {
 			for _, g := range psGroups(t.text) {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") && psTakesBlockItem(canonicalPS(ft)) {
@@ -1214,6 +1220,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				}
 				ws.psNested(g, item)
 			}
+		}
+		if testMachine {
+			a.throwaway--
 		}
 		if v, ok := psConcat(ft); ok && call {
 			ft = v
@@ -1356,6 +1365,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 		}
 		nextItem := ws.psCommand(c, prevItem, item, si > 0)
+		if testMachine {
+			a.throwaway++
+		}
 		if blockItem != nil || psTakesBlockItem(c.name) {
 			for _, t := range stage[1:] {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") {
@@ -1372,6 +1384,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					}
 				}
 			}
+		}
+		if testMachine {
+			a.throwaway--
 		}
 		prevItem = nextItem
 		if winRouted(c.name) {
@@ -1686,6 +1701,22 @@ func (ws *winState) psGroupOut(inner string, item *psItem) flow {
 // form: the data stays what it was.
 var psReformats = map[string]bool{"convertto-json": true, "out-string": true, "convertto-csv": true, "convertto-xml": true,
 	"format-list": true, "format-table": true, "select-object": true, "sort-object": true, "where-object": true, "convertto-html": true}
+
+// psTestMachine reports Invoke-Command aimed at a machine named for tests
+// (-VMName test-win11-tmp, -ComputerName e2e-runner-3).
+func psTestMachine(toks []psTok) bool {
+	for i, t := range toks {
+		if t.kind != psWord || i+1 >= len(toks) {
+			continue
+		}
+		switch strings.ToLower(t.text) {
+		case "-vmname", "-computername", "-cn":
+			v := strings.Trim(toks[i+1].text, `"'`)
+			return testName(v) && !isProdName(v)
+		}
+	}
+	return false
+}
 
 // psStages splits tokens at pipes.
 func psStages(toks []psTok) [][]psTok {

@@ -242,6 +242,12 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
 		return // cannot beat what was found, even against production
 	}
+	if a.throwaway > 0 {
+		switch r.Category {
+		case CategorySystem, CategoryPrivilege, CategoryPersistence, CategoryHistoryTamper, CategoryPermission:
+			return // a test machine's or a local container's own settings
+		}
+	}
 	level := r.Level
 	prod := false
 	switch r.Category {

@@ -193,6 +193,9 @@ func scratchName(s string) bool {
 			return true
 		}
 	}
+	if strings.Contains(l, "-git-") && strings.HasSuffix(strings.TrimRight(l, "/"), ".vercel.app") {
+		return true // a branch's preview deployment (PROJECT-git-BRANCH-TEAM.vercel.app)
+	}
 	return pullRequestName(l)
 }
 

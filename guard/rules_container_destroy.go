@@ -184,6 +184,11 @@ var containerDestroyRules = []*rule{
 				return false, ""
 			}
 			for _, w := range rest {
+				if strings.HasPrefix(w.s, "label=") || strings.HasPrefix(w.s, "--filter=label=") {
+					return false, "" // only the images of one project's label
+				}
+			}
+			for _, w := range rest {
 				if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
 					return true, sub + " --all"
 				}

@@ -89,6 +89,8 @@ var (
 	winRound13Thresholds = thresholds{0.795, 0.825, 0.72, 0.027}
 	// round14, never tuned on (see testdata/corpus/round14/README.md).
 	winRound14Thresholds = thresholds{0, 0, 0, 1}
+	// round15 (see testdata/corpus/round15/README.md).
+	winRound15Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

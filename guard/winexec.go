@@ -577,7 +577,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 	case "invoke-command":
-		pa := parsePSArgs(args, []string{"scriptblock", "filepath", "computername", "argumentlist", "session", "credential"}, []string{"asjob"})
+		pa := parsePSArgs(args, []string{"scriptblock", "filepath", "computername", "argumentlist", "session", "credential", "vmname", "containerid"}, []string{"asjob"})
 		if w, ok := pa.get("filepath"); ok {
 			if p := a.winAbs(w.s); p != "" && ws.isDownloaded(p) || winRemoteExec(w.s) {
 				ws.emitWin(c, "remote-code-exec", "running "+w.s+", downloaded or on a network share")

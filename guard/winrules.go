@@ -2299,8 +2299,14 @@ func winSystemEventLog(name string) bool {
 		"key management service", "directory service", "dns server", "dfs replication", "file replication service", "operationalevents":
 		return true
 	}
+	if _, kind, ok := strings.Cut(l, "/"); ok && !testName(l) {
+		// Vendor-Product/Operational: the channels services and
+		// security agents write to (an application's own test channel
+		// excepted)
+		return kind != "debug"
+	}
 	return strings.Contains(l, "microsoft") || strings.Contains(l, "windows") || strings.Contains(l, "sysmon") || strings.Contains(l, "powershell") ||
-		strings.Contains(l, "/") || strings.ContainsAny(l, "%$*")
+		strings.ContainsAny(l, "%$*")
 }
 
 // winLogShrunk reports wevtutil sl /ms:N with a maximum size too small to

@@ -317,7 +317,17 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
+	if a.emulated(c) {
+		return true
+	}
 	if c.name == "git" {
+		if sub, _ := gitSub(c); sub != "push" && sub != "send-pack" && sub != "remote" {
+			// a clone made in a temporary folder for one run: what is
+			// lost there is its own (what it pushes is not)
+			if cw := lower(c.cwd); cw != "" && (underTemp(cw) && !isTempRoot(cw) || strings.Contains(cw, "/appdata/local/temp/")) {
+				return true
+			}
+		}
 		if dir, ok := optValue(c.args(), "-C", ""); ok {
 			if scratchDir(dir) {
 				return true // a clone made for one run (a reproduction, a CI checkout)
@@ -358,6 +368,26 @@ func (a *analysis) testScoped(c *cmd) bool {
 	return false
 }
 
+// emulated reports a client pointed at a local emulator of its service:
+// *_EMULATOR_HOST on this machine (Firebase, Datastore, Pub/Sub,
+// Bigtable, Spanner), a Firebase demo project (emulator only by
+// definition), Azurite's development storage.
+func (a *analysis) emulated(c *cmd) bool {
+	for _, as := range c.assigns {
+		if strings.HasSuffix(as.name, "_EMULATOR_HOST") && loopback(hostOf("//"+as.val.s)) {
+			return true
+		}
+	}
+	if v, ok := optValue(c.args(), "-P", "project"); ok && strings.HasPrefix(v, "demo-") && c.name == "firebase" {
+		return true
+	}
+	l := lower(a.src)
+	if i := strings.Index(l, "_emulator_host"); i >= 0 && (strings.Contains(l[i:], "localhost") || strings.Contains(l[i:], "127.0.0.1")) {
+		return true // $env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase ...
+	}
+	return strings.Contains(l, "new-azstoragecontext -local") || strings.Contains(l, "usedevelopmentstorage=true")
+}
+
 // pullRequestVar reports a name made for one pull request from a CI
 // variable: api-pr-${PR_NUMBER:?}, preview-pr-$CI_MERGE_REQUEST_IID.
 func pullRequestVar(s string) bool {
@@ -380,11 +410,23 @@ func (a *analysis) scratchStack(c *cmd) bool {
 	if v, ok := optValue(c.args(), "", "chdir"); ok && dirScratch(v) {
 		return true
 	}
+	for _, w := range c.args() {
+		if v, ok := strings.CutPrefix(w.s, "-chdir="); ok && dirScratch(v) {
+			return true // terraform -chdir=infra/local
+		}
+	}
 	if v, ok := optValue(c.args(), "-s", "stack"); ok && testName(v) {
 		return true
 	}
 	if a.workDir != "" && strings.HasPrefix(c.cwd, a.workDir+"/") && dirScratch(c.cwd[len(a.workDir)+1:]) {
 		return true
+	}
+	if i := strings.Index(a.src, "TF_WORKSPACE"); i >= 0 {
+		// TF_WORKSPACE=sandbox-x, $env:TF_WORKSPACE='sandbox-x'
+		v := strings.TrimLeft(a.src[i+len("TF_WORKSPACE"):], " =")
+		if f := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ';' || r == '&' }); len(f) > 0 && testName(strings.Trim(f[0], `"'`)) {
+			return true
+		}
 	}
 	for _, key := range [...]string{"workspace select ", "workspace new ", "stack select "} {
 		if i := strings.Index(a.src, key); i >= 0 {
@@ -400,7 +442,7 @@ func (a *analysis) scratchStack(c *cmd) bool {
 // as throwaway (sandbox, preview, pr-482).
 func dirScratch(p string) bool {
 	for _, part := range strings.Split(strings.ReplaceAll(p, `\`, "/"), "/") {
-		if part != "" && testName(part) {
+		if part != "" && (testName(part) || part == "local") {
 			return true
 		}
 	}
@@ -449,12 +491,30 @@ func localDevScoped(c *cmd) bool {
 				local = local || loopback(h) || h == "." || strings.EqualFold(h, "(localdb)")
 			}
 		}
-		if strings.Contains(l, "://") {
-			local = local || loopback(hostOf(w.s))
+		if i := strings.Index(l, "://"); i >= 0 {
+			// postgres://localhost/x, -url=jdbc:postgresql://localhost:5432/x
+			j := strings.LastIndexAny(l[:i], "=:") + 1
+			if l[:i] == "" || j > i {
+				j = 0
+			}
+			local = local || loopback(hostOf(w.s)) || loopback(hostOf(w.s[j:]))
 		}
 		for _, t := range nameWords(w.s) {
 			if t == "dev" || t == "development" || t == "local" {
 				dev = true
+			}
+		}
+	}
+	for _, as := range c.assigns {
+		// DATABASE_URL=postgres://localhost/inventory_dev diesel ...
+		if strings.HasSuffix(as.name, "_URL") && strings.Contains(as.val.s, "://") {
+			if loopback(hostOf(as.val.s)) {
+				local = true
+			}
+			for _, t := range nameWords(as.val.s) {
+				if t == "dev" || t == "development" || t == "local" {
+					dev = true
+				}
 			}
 		}
 	}
@@ -510,7 +570,7 @@ func testName(s string) bool {
 	words := nameWords(s)
 	for i, t := range words {
 		switch t {
-		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2",
+		case "test", "tests", "testing", "e2e", "ci", "spec", "specs", "fixture", "fixtures", "testdb", "test1", "test2", "integration",
 			// throwaway work: a spike, a scratch copy, a preview of one
 			// pull request, a personal sandbox or a local kind cluster
 			"scratch", "spike", "sandbox", "preview", "previews", "throwaway", "playground", "tmp", "temp", "exp", "experiment", "kind":
@@ -523,6 +583,11 @@ func testName(s string) bool {
 			}
 		case "pr":
 			if i+1 < len(words) && allDigits(words[i+1]) {
+				return true
+			}
+		case "it":
+			// shop_it, orders-it: integration tests' own (not a flag: -it)
+			if i > 0 {
 				return true
 			}
 		}
