@@ -475,10 +475,36 @@ func (a *analysis) expandExec(c *cmd) {
 	// command runs as: its shell is the container's
 	root := c.asRoot
 	c.asRoot = false
+	// a local compose service (docker compose exec nginx ...): what the
+	// command changes of the container's own settings and logs is the
+	// development container's
+	local := compose && c.name != "kubectl" && !remoteDocker(c)
+	if local {
+		a.throwaway++
+	}
 	a.subCommand(c, words, c.name+" "+sub)
+	if local {
+		a.throwaway--
+	}
 	c.asRoot = root
 	a.remote--
 	a.workDir, a.home = wd, home
+}
+
+// remoteDocker reports a docker command aimed at another engine: a
+// context, a host or DOCKER_HOST.
+func remoteDocker(c *cmd) bool {
+	for _, as := range c.assigns {
+		if as.name == "DOCKER_HOST" || as.name == "DOCKER_CONTEXT" {
+			return true
+		}
+	}
+	for _, w := range c.args() {
+		if w.s == "--context" || w.s == "-c" || w.s == "-H" || w.s == "--host" || strings.HasPrefix(w.s, "--context=") || strings.HasPrefix(w.s, "--host=") {
+			return true
+		}
+	}
+	return false
 }
 
 // expandSchedule analyses what crontab and at schedule.

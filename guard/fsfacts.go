@@ -628,8 +628,17 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			add(dest, true, content)
 		}
 	case "dd":
+		image := false
+		for _, w := range args {
+			if v, ok := strings.CutPrefix(lower(w.s), "if="); ok {
+				image = strings.HasSuffix(v, ".iso") || strings.HasSuffix(v, ".img") || strings.HasSuffix(v, ".raw")
+			}
+		}
 		for _, w := range args {
 			if strings.HasPrefix(w.s, "of=") {
+				if image && w.ok && strings.HasPrefix(w.s, "of=/dev/disk/by-id/usb-") {
+					continue // an installer image written to the USB stick named by its serial
+				}
 				add(word{s: w.s[3:], ok: w.ok}, !hasWord(args, "oflag=append"), c.in)
 			}
 		}

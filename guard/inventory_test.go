@@ -344,3 +344,24 @@ func TestEmulatorsPreviewsAndTestMachines(t *testing.T) {
 		`Set-Location $env:TEMP\shop-scratch; git reset --hard origin/main`,
 	})
 }
+
+// An installer image written to a USB stick named by its serial, an old
+// App Engine version deleted outside production, an Electron build's
+// output removed, a local compose service's own settings.
+func TestImagesVersionsAndLocalServices(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo dd if=ubuntu-24.04.iso of=/dev/sdb bs=4M`, CategoryDiskWipe, "", LevelCritical},
+		{`sudo dd if=/dev/zero of=/dev/disk/by-id/usb-SanDisk_Ultra_4C53-0:0 bs=4M`, CategoryDiskWipe, "", LevelCritical},
+		{`gcloud app versions delete v1 --service default --project acme-prod --quiet`, CategoryCloudDestroy, "", LevelHigh},
+		{`docker --context prod compose exec api chmod -R 777 /etc`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo dd if=ubuntu-24.04.iso of=/dev/disk/by-id/usb-SanDisk_Ultra_4C530001230815112345-0:0 bs=4M conv=fsync status=progress`,
+		`gcloud app versions delete v20240501t1200 --service default --project acme-staging --quiet`,
+		`docker compose exec api chmod -R 777 /var/www/storage`,
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Remove-Item .\release, .\dist-electron -Recurse -Force -ErrorAction SilentlyContinue`,
+	})
+}

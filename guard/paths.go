@@ -886,7 +886,8 @@ func runtimeFile(p string) bool {
 // regenerated.
 var buildOutputs = map[string]bool{"node_modules": true, "dist": true, "build": true, "target": true, "obj": true,
 	"__pycache__": true, ".next": true, ".nuxt": true, ".turbo": true, ".parcel-cache": true, "coverage": true,
-	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true, ".svelte-kit": true, ".angular": true}
+	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true, ".svelte-kit": true, ".angular": true,
+	"dist-electron": true}
 
 // wclass classifies the target of a write.
 type wclass uint8

@@ -185,6 +185,9 @@ var cloudDestroyRules = []*rule{
 			if !containsStr(p, "delete") || hasWord(args, "--dry-run") {
 				return false, ""
 			}
+			if len(p) > 2 && p[0] == "app" && p[1] == "versions" && !touchesProduction(c) {
+				return false, "" // an old App Engine version outside production: deployments are made by the dozen
+			}
 			switch {
 			case p[0] == "projects", p[0] == "sql", p[0] == "spanner", p[0] == "bigtable", p[0] == "firestore", p[0] == "redis", p[0] == "filestore",
 				len(p) > 1 && p[0] == "container" && p[1] == "clusters", len(p) > 1 && p[0] == "compute" && (p[1] == "instances" || p[1] == "disks" || p[1] == "snapshots" || p[1] == "images"),
@@ -197,6 +200,9 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("gcloud", "az", "doctl", "linode-cli", "hcloud", "vultr-cli", "scw", "oci", "ibmcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
+			if c.name == "gcloud" && len(p) > 2 && p[0] == "app" && p[1] == "versions" && !touchesProduction(c) {
+				return false, "" // an old App Engine version outside production
+			}
 			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
 				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) {
 				return false, ""

@@ -103,9 +103,21 @@ var diskWipeRules = []*rule{
 	{ID: "dd-block-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "dd writing to a disk device",
 		Suggestions: []string{"Write to an image file instead (of=disk.img)", "Double-check the device with lsblk; never script this"}, names: names("dd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			image := false
+			for _, w := range c.args() {
+				if v, ok := strings.CutPrefix(w.s, "if="); ok {
+					l := lower(v)
+					image = strings.HasSuffix(l, ".iso") || strings.HasSuffix(l, ".img") || strings.HasSuffix(l, ".raw")
+				}
+			}
 			for _, w := range c.args() {
 				if strings.HasPrefix(w.s, "of=") {
 					p := w.s[3:]
+					if image && strings.HasPrefix(p, "/dev/disk/by-id/usb-") && w.ok {
+						// an installer image written to the USB stick named
+						// by its serial: what by-id names are for
+						continue
+					}
 					if isBlockDevice(p) || p == "/dev/mem" || p == "/dev/kmem" {
 						return true, p
 					}
