@@ -330,6 +330,9 @@ func (a *analysis) archiveFlow(c *cmd, args []word) flow {
 		if w.s == "." || w.s == "./" || w.s == "*" || p != "" && (p == a.workDir || p == a.home) {
 			out = flow{kind: flowLocal, what: "the whole directory " + w.s, tree: true}
 		}
+		if strings.TrimSuffix(w.s, "/") == ".git" || p != "" && a.workDir != "" && p == a.workDir+"/.git" {
+			out = flow{kind: flowLocal, what: "the repository's history (.git)", tree: true}
+		}
 	}
 	return out
 }
@@ -1462,6 +1465,13 @@ var credentialOutputs = map[string][][]string{
 	"doctl":  {{"databases", "connection"}},
 	// a release's values hold its passwords and keys as often as not
 	"helm": {{"get", "values"}, {"get", "all"}},
+	// Django's settings in full (SECRET_KEY, database passwords), pip's
+	// (index URLs with their tokens)
+	"python":    {{"manage.py", "diffsettings"}},
+	"python3":   {{"manage.py", "diffsettings"}},
+	"manage.py": {{"diffsettings"}},
+	"pip":       {{"config", "list"}},
+	"pip3":      {{"config", "list"}},
 }
 
 // secretStoreRead describes what c prints when it reads a secret store

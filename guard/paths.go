@@ -889,6 +889,22 @@ var buildOutputs = map[string]bool{"node_modules": true, "dist": true, "build": 
 	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true, ".svelte-kit": true, ".angular": true,
 	"dist-electron": true}
 
+// credentialFileVar returns the name of the variable s refers to, whole,
+// when it names a credentials file ($GOOGLE_APPLICATION_CREDENTIALS,
+// ${AWS_SHARED_CREDENTIALS_FILE}, $KUBECONFIG).
+func credentialFileVar(s string) string {
+	if !strings.HasPrefix(s, "$") {
+		return ""
+	}
+	n := strings.Trim(s[1:], "{}")
+	switch n {
+	case "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "AZURE_AUTH_LOCATION", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
+		"DOCKER_CONFIG", "NETRC", "PGPASSFILE", "VAULT_TOKEN_FILE", "GITHUB_APP_PRIVATE_KEY_PATH":
+		return n
+	}
+	return ""
+}
+
 // wclass classifies the target of a write.
 type wclass uint8
 
@@ -902,6 +918,9 @@ const (
 	wPam
 	wLdPreload
 	wShellRC
+	// wToolHook: a system directory whose files a tool loads on every
+	// use (Maven's lib/ext, system-wide Gradle init scripts)
+	wToolHook
 	wCron
 	wService
 	wAuthKeys
@@ -988,6 +1007,10 @@ func (a *analysis) classifyWrite(p string) wclass {
 		}
 		return wNone
 	}
+	if strings.HasPrefix(p, "/usr/share/maven/lib/ext/") || strings.HasPrefix(p, "/usr/share/maven/lib/") && strings.HasSuffix(p, ".jar") ||
+		strings.HasPrefix(p, "/opt/gradle/init.d/") || strings.HasPrefix(p, "/etc/gradle/init.d/") {
+		return wToolHook
+	}
 	switch {
 	case p == "/proc/sysrq-trigger":
 		return wSysrq
@@ -1042,6 +1065,11 @@ func (a *analysis) classifyWrite(p string) wclass {
 func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if s == "" {
 		return "", false
+	}
+	if v := credentialFileVar(s); v != "" {
+		// "$GOOGLE_APPLICATION_CREDENTIALS": the file the variable names
+		// holds the account's key
+		return "the credentials file $" + v, true
 	}
 	p := a.absPath(s, cwd)
 	if p == "" {

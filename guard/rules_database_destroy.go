@@ -3,6 +3,7 @@ package guard
 import (
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -286,11 +287,12 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
-		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix"),
+		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
+					"db:migrate:reset", "db:schema:load:all",
 					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss":
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
@@ -313,7 +315,7 @@ var databaseDestroyRules = []*rule{
 	{ID: "db-migrate-to-zero", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "reverting every migration, which drops the tables they made and their data",
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
-			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan"),
+			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -323,14 +325,38 @@ var databaseDestroyRules = []*rule{
 			case "flyway":
 				return hasWord(args, "clean"), j
 			case "liquibase":
+				// dropAll, or a rollback of more changesets than a
+				// project has (rollback-count 9999)
+				for i, w := range args {
+					if (w.s == "rollback-count" || w.s == "rollbackCount") && i+1 < len(args) {
+						if n, err := strconv.Atoi(args[i+1].s); err == nil && n >= 100 {
+							return true, j
+						}
+					}
+				}
 				return hasWord(args, "dropAll") || hasWord(args, "drop-all"), j
+			case "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw":
+				// the Flyway and Liquibase plugins' tasks
+				for _, w := range args {
+					switch w.s {
+					case "flywayClean", "flyway:clean", "dropAll", "liquibase:dropAll", "liquibaseDropAll":
+						return true, j
+					}
+				}
+				return false, ""
+			case "dbmate":
+				return hasWord(args, "drop"), j
+			case "sqlx", "diesel":
+				// sqlx database drop, diesel database reset
+				ops := positional(args)
+				return len(ops) >= 2 && ops[0].s == "database" && (ops[1].s == "drop" || ops[1].s == "reset"), j
 			case "goose":
 				return hasWord(args, "reset"), j
 			case "migrate":
 				return hasWord(args, "drop") || hasWord(args, "down") && hasWord(args, "-all"), j
 			case "dotnet":
 				ops := positional(args)
-				return len(ops) >= 4 && ops[0].s == "ef" && ops[1].s == "database" && ops[2].s == "update" && ops[3].s == "0", j
+				return len(ops) >= 4 && ops[0].s == "ef" && ops[1].s == "database" && ops[2].s == "update" && (ops[3].s == "0" || ops[3].s == "InitialCreate" && touchesProduction(c)), j
 			}
 			for i, w := range args {
 				switch {
@@ -463,7 +489,60 @@ var databaseDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule}) }
+func init() { ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule, ormConsoleRule}) }
+
+// ormConsoleRule: a framework's console handed code that deletes every
+// row or drops a table, in production (php artisan tinker --execute,
+// manage.py shell -c, rails runner).
+var ormConsoleRule = &rule{ID: "orm-destroy-production", Level: LevelHigh, Category: CategoryDatabaseDestroy,
+	Description: "a framework console told to delete every row or drop tables in production",
+	Suggestions: []string{"Run it against a copy first", "Delete through a reviewed migration or script"},
+	names:       names("php", "artisan", "python", "python3", "manage.py", "rails", "bin/rails", "ruby", "bundle"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		if !touchesProduction(c) {
+			return false, ""
+		}
+		args := c.args()
+		console := false
+		for _, w := range args {
+			switch w.s {
+			case "tinker", "shell", "runner", "r", "console", "dbshell":
+				console = true
+			}
+		}
+		if !console {
+			return false, ""
+		}
+		for _, w := range args {
+			if p := ormDestroys(w.s); p != "" {
+				return true, p
+			}
+		}
+		if c.in.kind == flowText {
+			if p := ormDestroys(c.in.text); p != "" {
+				return true, p
+			}
+		}
+		return false, ""
+	}}
+
+// ormDestroys finds an ORM call that deletes every row of a table or
+// drops it: Laravel's truncate() and unfiltered delete(), Django's
+// objects.all().delete(), ActiveRecord's delete_all and destroy_all.
+func ormDestroys(code string) string {
+	l := strings.ReplaceAll(strings.ToLower(code), " ", "")
+	for _, p := range [...]string{"->truncate()", "::truncate()", ".objects.all().delete()", ".delete_all", ".destroy_all", "schema::drop(", "schema::dropifexists(",
+		"drop_table", "dropdatabase", "db::statement('drop", `db::statement("drop`, ".execute('droptable", `.execute("droptable`, ".execute('truncate", `.execute("truncate`} {
+		if strings.Contains(l, p) {
+			return p
+		}
+	}
+	// DB::table('users')->delete(): no where() before it
+	if i := strings.Index(l, "db::table("); i >= 0 && strings.Contains(l[i:], ")->delete()") && !strings.Contains(l[i:], "->where") {
+		return "DB::table(...)->delete()"
+	}
+	return ""
+}
 
 // sqlpackageRule: a DACPAC published with the options that let it drop
 // what the package does not hold, accept data loss, or make the database

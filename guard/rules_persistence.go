@@ -122,6 +122,8 @@ var persistenceRules = []*rule{
 		[]string{"Use LD_PRELOAD for a single command instead", "Do not modify /etc/ld.so.preload"}, false, wLdPreload),
 	writeRule("write-shell-startup", LevelHigh, CategoryPersistence, "modifying a shell start-up file",
 		[]string{"Put project settings in a project-local .envrc or script", "Show the line to add and let the user add it"}, false, wShellRC),
+	writeRule("write-tool-hook", LevelHigh, CategoryPersistence, "adding code every user's builds load (Maven's lib/ext, system-wide Gradle init scripts)",
+		[]string{"Keep build logic in the project's own build files", "Show the file and let the user install it"}, false, wToolHook),
 	writeRule("write-cron", LevelHigh, CategoryPersistence, "installing a scheduled job",
 		[]string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, false, wCron),
 	writeRule("write-service", LevelHigh, CategoryPersistence, "installing a service or autostart entry",

@@ -429,6 +429,27 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "wrapper-replaced-and-run", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build wrapper's jar or a package manager's own release fetched from elsewhere, then run",
+		Suggestions: suggRemote, names: names("./gradlew", "gradlew", "gradlew.bat", "./mvnw", "mvnw", "mvnw.cmd", "yarn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "yarn":
+				// yarn set version URL: that file becomes the project's yarn
+				args := c.args()
+				if len(args) >= 3 && args[0].s == "set" && args[1].s == "version" && strings.Contains(args[2].s, "://") {
+					if h := lower(hostOf(args[2].s)); !codeHosts[h] && h != "repo.yarnpkg.com" && !isLocalHost(h) {
+						return true, "yarn set version " + args[2].s
+					}
+				}
+				return false, ""
+			}
+			for _, jar := range [...]string{"gradle/wrapper/gradle-wrapper.jar", ".mvn/wrapper/maven-wrapper.jar", "gradle/wrapper/gradle-wrapper.properties", ".mvn/wrapper/maven-wrapper.properties"} {
+				if a.isDownloaded(jar, c.cwd) {
+					return true, c.base + " after " + jar + " was downloaded"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "config-management-remote", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a configuration-management tool applying code read from a download or fetched from a URL (it runs as root)",
 		Suggestions: suggRemote, names: names("puppet", "chef-apply", "chef-client", "chef-solo", "cinc-client", "mgmt", "pyinfra"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -317,6 +318,11 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
+	if testEnvSet.MatchString(a.src) {
+		// set RAILS_ENV=test&& ..., $env:RAILS_ENV='test'; ...: the
+		// environment chosen earlier on the line
+		return true
+	}
 	if a.emulated(c) {
 		return true
 	}
@@ -367,6 +373,11 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	return false
 }
+
+// testEnvSet matches a framework's environment variable set to test
+// earlier on a line: in cmd (set X=test), PowerShell ($env:X='test') or
+// a POSIX export.
+var testEnvSet = regexp.MustCompile(`(?i)\b(?:RAILS_ENV|RACK_ENV|MIX_ENV|NODE_ENV|APP_ENV|DJANGO_ENV|FLASK_ENV|ASPNETCORE_ENVIRONMENT)\s*=\s*["']?test(?:ing)?\b`)
 
 // emulated reports a client pointed at a local emulator of its service:
 // *_EMULATOR_HOST on this machine (Firebase, Datastore, Pub/Sub,
