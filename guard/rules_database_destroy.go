@@ -489,7 +489,9 @@ var databaseDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule, ormConsoleRule}) }
+func init() {
+	ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule, ormConsoleRule})
+}
 
 // ormConsoleRule: a framework's console handed code that deletes every
 // row or drops a table, in production (php artisan tinker --execute,
