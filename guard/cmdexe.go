@@ -1316,6 +1316,24 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			}
 		}
 	}
+	removes := false
+	for _, t := range body {
+		if t.kind == cWord && (strings.EqualFold(strings.TrimPrefix(t.s, "@"), "rd") || strings.EqualFold(strings.TrimPrefix(t.s, "@"), "rmdir")) {
+			removes = true
+		}
+	}
+	if mode == "/d" && removes {
+		// for /d /r C:\ %d in (bin obj) do rd /s /q "%d": every folder of
+		// those names under the root, the system's own among them
+		for k := 1; k < len(head); k++ {
+			if head[k].kind == cWord && strings.EqualFold(head[k].s, "/r") && k+1 < len(head) {
+				if cl, _ := ws.a.winClassify(ws.a.winAbs(head[k+1].s)); cl == wpRoot || cl == wpSystem || cl == wpHome {
+					ws.emitWin(nil, "win-delete-system", "every folder it names under "+head[k+1].s)
+					return true
+				}
+			}
+		}
+	}
 	if mode == "/r" && root != "" && len(body) > 0 && body[0].kind == cWord && (strings.EqualFold(body[0].s, "del") || strings.EqualFold(body[0].s, "erase")) {
 		// del run on every match below the root is del /s of the pattern
 		body = append([]cTok{body[0], {kind: cWord, s: "/s", ok: true}}, body[1:]...)

@@ -115,6 +115,27 @@ var cmdletRisks = map[string]cmdletRisk{
 			return strings.Contains(v, "public-read")
 		}},
 
+	"edit-rdsdbsnapshotattribute": {"public-storage", LevelCritical, CategoryExfiltration, "a database snapshot shared with every AWS account",
+		func(args []string) bool {
+			v, _ := psFlag(args, "valuestoadd", 6)
+			return strings.Trim(v, `"'`) == "all"
+		}},
+	"edit-ec2snapshotattribute": {"public-storage", LevelCritical, CategoryExfiltration, "a disk snapshot shared with every AWS account",
+		func(args []string) bool { v, _ := psFlag(args, "groupname", 5); return strings.Trim(v, `"'`) == "all" }},
+	"set-azsqlserver": {"service-open-to-all", LevelHigh, CategorySystem, "a SQL server opened to public networks",
+		func(args []string) bool {
+			v, _ := psFlag(args, "publicnetworkaccess", 7)
+			return strings.Trim(v, `"'`) == "enabled"
+		}},
+	"add-dbaserverrolemember": {"sql-admin-role", LevelHigh, CategoryPrivilege, "a login made a SQL Server administrator",
+		func(args []string) bool {
+			v, _ := psFlag(args, "serverrole", 7)
+			v = strings.Trim(v, `"'`)
+			return v == "sysadmin" || v == "securityadmin" || v == "serveradmin" || v == "controlserver"
+		}},
+	"new-mgserviceprincipalapproleassignment": {"directory-admin-role", LevelHigh, CategoryPrivilege, "an application granted a directory permission (an app role of Microsoft Graph)", nil},
+	"new-mgserviceprincipalapproleassignedto": {"directory-admin-role", LevelHigh, CategoryPrivilege, "an application granted a directory permission (an app role of Microsoft Graph)", nil},
+
 	// Windows servers' own tools
 	"dnscmd": {"dns-zone-delete", LevelHigh, CategoryCloudDestroy, "a DNS zone or its records deleted from the server",
 		func(args []string) bool { return hasSw(args, "zonedelete", "recorddelete", "nodedelete") }},

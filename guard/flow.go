@@ -1458,11 +1458,13 @@ const credentialOutput = "credentials in the output of "
 // them, whose output is a credential, for clients listed there already.
 var credentialOutputs = map[string][][]string{
 	"aws":    {{"s3", "presign"}},
-	"az":     {{"storage", "container", "generate-sas"}, {"storage", "blob", "generate-sas"}, {"storage", "account", "generate-sas"}, {"webapp", "deployment", "list-publishing-profiles"}},
+	"az":     {{"storage", "container", "generate-sas"}, {"storage", "blob", "generate-sas"}, {"storage", "account", "generate-sas"}, {"webapp", "deployment", "list-publishing-profiles"}, {"aks", "get-credentials"}},
 	"gcloud": {{"storage", "sign-url"}},
 	"heroku": {{"pg:backups:url"}},
-	"mc":     {{"share", "download"}, {"share", "upload"}},
-	"doctl":  {{"databases", "connection"}},
+	// a cluster's credentials written to standard output and sent on
+	"aws-iam-authenticator": {{"token"}},
+	"mc":                    {{"share", "download"}, {"share", "upload"}},
+	"doctl":                 {{"databases", "connection"}, {"kubernetes", "cluster", "kubeconfig", "show"}},
 	// a release's values hold its passwords and keys as often as not
 	"helm": {{"get", "values"}, {"get", "all"}},
 	// Django's settings in full (SECRET_KEY, database passwords), pip's

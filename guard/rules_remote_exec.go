@@ -430,7 +430,7 @@ var remoteExecRules = []*rule{
 			return false, ""
 		}},
 	{ID: "wrapper-replaced-and-run", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build wrapper's jar or a package manager's own release fetched from elsewhere, then run",
-		Suggestions: suggRemote, names: names("./gradlew", "gradlew", "gradlew.bat", "./mvnw", "mvnw", "mvnw.cmd", "yarn"),
+		Suggestions: suggRemote, names: names("./gradlew", "gradlew", "gradlew.bat", ".\\gradlew.bat", "gradle", "./mvnw", "mvnw", "mvnw.cmd", "yarn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
 			case "yarn":
@@ -442,6 +442,11 @@ var remoteExecRules = []*rule{
 					}
 				}
 				return false, ""
+			}
+			// gradle --init-script URL: a script from anywhere run in
+			// every project of the build
+			if v, ok := optValue(c.args(), "-I", "init-script"); ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+				return true, c.base + " --init-script " + v
 			}
 			for _, jar := range [...]string{"gradle/wrapper/gradle-wrapper.jar", ".mvn/wrapper/maven-wrapper.jar", "gradle/wrapper/gradle-wrapper.properties", ".mvn/wrapper/maven-wrapper.properties"} {
 				if a.isDownloaded(jar, c.cwd) {

@@ -2628,6 +2628,27 @@ func psExcludes(args []word) bool {
 // or exports them to (esentutl /y of a locked browser database, reg
 // export of a key where a remote-access tool keeps its passwords): the
 // copy is as secret as its source, wherever it is sent later.
+// uncHost returns the machine of a UNC path (\\HOST\share\...).
+func uncHost(p string) (string, bool) {
+	p = strings.ReplaceAll(p, "/", `\`)
+	if !strings.HasPrefix(p, `\\`) {
+		return "", false
+	}
+	h, _, _ := strings.Cut(p[2:], `\`)
+	return h, h != ""
+}
+
+// databaseBackup reports a file named as a database's backup or dump.
+func databaseBackup(p string) bool {
+	l := strings.ToLower(p)
+	for _, ext := range [...]string{".bak", ".bacpac", ".dacpac", ".mdf", ".ldf", ".dump", ".sql", ".sql.gz", ".trn", ".dmp"} {
+		if strings.HasSuffix(l, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // cloudRunCommand judges the code a cloud's run-command sends to its
 // machines: Az's -ScriptString (PowerShell on Windows machines, shell
 // on Linux ones by -CommandId), AWS SSM's commands parameter.
@@ -2689,7 +2710,11 @@ func (ws *winState) exportedData(c *cmd) {
 		// bcp TABLE out FILE, bcp "QUERY" queryout FILE
 		for i := 1; i+1 < len(args); i++ {
 			if args[i] == "out" || args[i] == "queryout" {
-				mark(c.args()[i+1].s, "a database's records")
+				f := c.args()[i+1].s
+				mark(f, "a database's records")
+				if host, ok := uncHost(f); ok && isPublicIP(host) {
+					ws.emitWin(c, "win-exfil-secrets", "a database's records written to the share of "+host)
+				}
 				break
 			}
 		}
@@ -2903,6 +2928,9 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 		return false
 	}
 	p := a.winAbs(src)
+	if databaseBackup(p) && isPublicIP(host) {
+		return true // a database's backup on a machine known only by its address
+	}
 	i := strings.Index(p, "/users/")
 	if i < 0 {
 		return false
