@@ -22,12 +22,19 @@ func openServerNoAuth(c *cmd) string {
 		case (strings.HasSuffix(name, "ip") || strings.HasSuffix(name, "host") || strings.HasSuffix(name, "bind") || strings.HasSuffix(name, "listen") ||
 			strings.HasSuffix(name, "address") || strings.HasSuffix(name, "addr")) && everyInterface(val):
 			all = true
+		case name == "--bind_all" || name == "--bind-all":
+			all = true
 		case name == "--no-auth" || name == "--disable-auth" || name == "--allow-anonymous" || name == "--anonymous" || name == "--auth=none" || l == "--auth=none" ||
 			name == "--without-connection-token" || name == "--auth" && val == "none":
 			noAuth = name
 		case eq && val == "" && (strings.HasSuffix(name, "token") || strings.HasSuffix(name, "password")):
 			noAuth = name + "=''"
 		}
+	}
+	if noAuth == "" && all && authlessServer(c) {
+		// a server with no login at all (MLflow's UI, TensorBoard, Ray's
+		// dashboard, Flower) on every interface
+		return c.base + " on every interface, with no login"
 	}
 	if noAuth == "" {
 		return ""
@@ -36,6 +43,24 @@ func openServerNoAuth(c *cmd) string {
 		return c.base + " " + noAuth
 	}
 	return ""
+}
+
+// authlessServer reports a server that has no login of its own: its
+// runs, models, logs and artifacts (and, for Ray, jobs that run code)
+// are open to whoever reaches the port.
+func authlessServer(c *cmd) bool {
+	args := c.args()
+	switch c.name {
+	case "tensorboard", "flower":
+		return true
+	case "mlflow":
+		return len(args) > 0 && (args[0].s == "ui" || args[0].s == "server")
+	case "ray":
+		return len(args) > 0 && args[0].s == "start"
+	case "celery":
+		return hasWord(args, "flower")
+	}
+	return false
 }
 
 // everyInterface reports a listening address on every interface, with

@@ -994,6 +994,10 @@ func tlsCheckOffVar(name, val string) bool {
 		return val == "off"
 	case "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
 		return val == ""
+	case "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
+		return val == "*"
+	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl":
+		return val == "false" || val == "0"
 	}
 	return false
 }

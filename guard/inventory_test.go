@@ -408,3 +408,27 @@ func TestConsolesMigrationsWrappersAndSettings(t *testing.T) {
 		{`$env:RAILS_ENV='production'; $env:DISABLE_DATABASE_ENVIRONMENT_CHECK='1'; ruby bin\rails db:drop`, CategoryDatabaseDestroy, "", LevelHigh},
 	})
 }
+
+// Certificate checks switched off for the session or a tool's global
+// settings, servers with no login on every interface, deletion
+// protection lifted, SSH keys put in a project's metadata.
+func TestChecksOffOpenServersAndProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`export GIT_SSL_NO_VERIFY=1 PIP_TRUSTED_HOST=* NODE_TLS_REJECT_UNAUTHORIZED=0 CURL_CA_BUNDLE=`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`bundle config set --global ssl_verify_mode 0`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`mlflow ui --host 0.0.0.0 --port 5000`, "", "open-server-no-auth", LevelHigh},
+		{`tensorboard --logdir runs --bind_all`, "", "open-server-no-auth", LevelHigh},
+		{`aws rds modify-db-instance --db-instance-identifier acme-prod-db --no-deletion-protection`, CategorySystem, "deletion-protection-off", LevelHigh},
+		{`gcloud sql instances patch prod-db --no-deletion-protection`, CategorySystem, "deletion-protection-off", LevelHigh},
+		{`gcloud compute project-info add-metadata --metadata-from-file ssh-keys=extra-keys.txt --project acme-prod`, CategoryPersistence, "cloud-ssh-keys-added", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`export NODE_ENV=production PORT=8080`,
+		`bundle config set --local path vendor/bundle`,
+		`mlflow ui --port 5000`,
+		`tensorboard --logdir runs`,
+		`aws rds modify-db-instance --db-instance-identifier acme-prod-db --deletion-protection`,
+		`gcloud compute instances add-metadata web-1 --metadata enable-oslogin=TRUE`,
+	})
+}

@@ -281,6 +281,39 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "deletion-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a resource's deletion protection (what stops it being deleted by mistake)",
+		Suggestions: []string{"Leave deletion protection on; ask the user to lift it for a planned removal"},
+		names:       names("aws", "gcloud", "az", "terraform"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for i, w := range c.lowerArgs() {
+				switch w {
+				case "--no-deletion-protection", "--no-enable-deletion-protection", "--deletion-protection=false", "--enable-deletion-protection=false",
+					"--no-termination-protection", "--disable-api-termination=false", "--no-disable-api-termination":
+					return true, c.args()[i].s
+				case "--deletion-protection", "--enable-deletion-protection":
+					if args := c.lowerArgs(); i+1 < len(args) && falseWord(args[i+1]) {
+						return true, w + " " + args[i+1]
+					}
+				}
+			}
+			// aws cloudformation update-termination-protection --no-enable-termination-protection
+			return hasWord(c.args(), "--no-enable-termination-protection"), "termination protection off"
+		}},
+	{ID: "cloud-ssh-keys-added", Level: LevelHigh, Category: CategoryPersistence, Description: "adding SSH keys to a project's or an instance's metadata (a login to every machine that reads it)",
+		Suggestions: []string{"Use OS Login or IAP; let the user manage project SSH keys"},
+		names:       names("gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			p := cliPath(c)
+			if len(p) < 3 || p[0] != "compute" || !containsStr(p, "add-metadata") {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				if strings.Contains(w.s, "ssh-keys=") || strings.Contains(w.s, "sshKeys=") {
+					return true, "ssh-keys metadata"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "db-server-opened", Level: LevelHigh, Category: CategorySystem, Description: "a database server opened to the network (protection off, every address, no password)",
 		Suggestions: []string{"Keep the server on its private address with its protection on", "Reach it through an SSH tunnel or port-forward"},
 		names:       dbClients,
@@ -510,11 +543,30 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "export":
+				// export NODE_TLS_REJECT_UNAUTHORIZED=0 GIT_SSL_NO_VERIFY=1:
+				// every later command of the session goes unchecked
+				for _, w := range args {
+					if k, v, ok := strings.Cut(w.s, "="); ok && tlsCheckOffVar(k, v) {
+						return true, w.s
+					}
+				}
+				return false, ""
+			case "bundle":
+				// bundle config set --global ssl_verify_mode 0
+				if len(ops) >= 3 && ops[0].s == "config" && hasWord(args, "--global") {
+					for i, w := range ops {
+						if (w.s == "ssl_verify_mode" || w.s == "BUNDLE_SSL_VERIFY_MODE") && i+1 < len(ops) && ops[i+1].s == "0" {
+							return true, "ssl_verify_mode 0"
+						}
+					}
+				}
+				return false, ""
 			case "go":
 				// go env -w GOINSECURE=* GOSUMDB=off: modules fetched
 				// unchecked from now on

@@ -126,7 +126,7 @@ func TestMoreWaysToTurnChecksOff(t *testing.T) {
 		{`kubectl config set-cluster prod --insecure-skip-tls-verify=true`, CategorySystem, "tool-tls-off", LevelHigh},
 		{`git config --global core.sshCommand "ssh -o StrictHostKeyChecking=no"`, CategorySystem, "tool-tls-off", LevelHigh},
 		{`composer config -g secure-http false`, CategorySystem, "tool-tls-off", LevelHigh},
-		{`echo 'export NODE_TLS_REJECT_UNAUTHORIZED=0' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+		{`echo 'export NODE_TLS_REJECT_UNAUTHORIZED=0' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`go env -w GOPRIVATE=github.com/acme/*`,
