@@ -411,6 +411,9 @@ func isCache(rel string) bool {
 	if strings.HasPrefix(rel, "Library/Logs/") {
 		return true // macOS programs' logs, written again as they run
 	}
+	if strings.HasPrefix(rel, ".zcompdump") {
+		return true // zsh's completion cache, rebuilt by compinit
+	}
 	for _, c := range strings.Split(rel, "/") {
 		switch c {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
@@ -769,7 +772,7 @@ func (a *analysis) classifyAbs(p string) pclass {
 			return a.classifyInWork(p)
 		}
 		if isCache(rel) {
-			if cacheRoot(rel) {
+			if cacheRoot(rel) && !strings.HasPrefix(rel, ".zcompdump") {
 				return pcHomeCacheRoot
 			}
 			return pcHomeCache

@@ -282,6 +282,9 @@ var gitDestroyRules = []*rule{
 				if args[0].s == "run" && len(args) == 3 && args[2].ok && strings.Trim(args[2].s, "0123456789") == "" {
 					return false, "" // one named run: its logs, like a cache entry
 				}
+				if args[0].s == "release" && len(args) > 2 && prerelease(args[2].s) {
+					return false, "" // a release candidate or nightly, superseded
+				}
 				switch args[0].s {
 				// a CI cache (gh cache delete) is made again by the next run
 				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
@@ -406,6 +409,22 @@ func stashAppliedBefore(src, op string) bool {
 	between := src[i:j]
 	return (strings.Contains(between, "&&") || strings.Contains(between, "; and ")) && !strings.Contains(between, "stash push") &&
 		!strings.Contains(between, "stash save") && !strings.Contains(between, "||")
+}
+
+// prerelease reports a version tag of a release candidate, beta, alpha,
+// nightly or snapshot (v2.4.0-rc.1, 1.0.0-beta2).
+func prerelease(tag string) bool {
+	l := lower(tag)
+	_, suffix, ok := strings.Cut(l, "-")
+	if !ok {
+		return false
+	}
+	for _, p := range [...]string{"rc", "beta", "alpha", "pre", "nightly", "snapshot", "dev", "canary"} {
+		if strings.HasPrefix(suffix, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func init() { ruleSets = append(ruleSets, gitDestroyRules) }

@@ -54,7 +54,17 @@ var historyTamperRules = []*rule{
 				return true, ""
 			}
 			if o.has("d") {
-				return true, "deleting an entry" // hiding what was run
+				// history -d N (or -1, the last): one entry, what a secret
+				// typed by mistake needs; a range, a loop or a forged
+				// replacement hides what was run
+				// (not in a loop, and not beside history -s, which forges
+				// an entry in place of the one deleted)
+				l := a.src
+				if v, ok := optValue(c.args(), "-d", ""); ok && strings.Trim(strings.TrimPrefix(v, "-"), "0123456789") == "" && len(strings.TrimPrefix(v, "-")) > 0 &&
+					!strings.Contains(l, "history -s") && !strings.Contains(l, "for ") && !strings.Contains(l, "while ") && !strings.Contains(l, "xargs") {
+					return false, ""
+				}
+				return true, "deleting entries" // hiding what was run
 			}
 			if o.has("w") || o.has("a") {
 				for _, w := range positional(c.args()) {

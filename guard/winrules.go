@@ -1414,6 +1414,9 @@ var winRules = []*rule{
 	{ID: "win-scheduled-task", Level: LevelModerate, Category: CategoryPersistence, Description: "creating or deleting a scheduled task",
 		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at", "set-scheduledtask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "at" && c.in.kind != flowNone {
+				return false, "" // POSIX at reading its job: judged as the job it runs
+			}
 			lvl, note := taskFinding(c)
 			return lvl == LevelModerate, note
 		}},

@@ -367,7 +367,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
 		}
-		if w.ok && testName(w.s) || !w.ok && pullRequestVar(w.s) {
+		if w.ok && testName(w.s) || !w.ok && (pullRequestVar(w.s) || testVarRef(w.s)) {
 			return true
 		}
 	}
@@ -397,6 +397,19 @@ func (a *analysis) emulated(c *cmd) bool {
 		return true // $env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase ...
 	}
 	return strings.Contains(l, "new-azstoragecontext -local") || strings.Contains(l, "usedevelopmentstorage=true")
+}
+
+// testVarRef reports a word that is one variable whose name says it
+// holds a test database or resource ("$TEST_DATABASE_URL", ${E2E_DB}).
+func testVarRef(s string) bool {
+	if !strings.HasPrefix(s, "$") {
+		return false
+	}
+	n := strings.Trim(s[1:], "{}")
+	if n == "" || strings.ContainsAny(n, "$/ ") {
+		return false
+	}
+	return testName(strings.ToLower(strings.ReplaceAll(n, "_", "-")))
 }
 
 // pullRequestVar reports a name made for one pull request from a CI
