@@ -47,6 +47,12 @@ func (a *analysis) computeOut(c *cmd) flow {
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
+	case c.words[0].ok && projectProgram(c.words[0].s) && strings.Count(c.words[0].s, "/") >= 2 && !a.isDownloaded(c.words[0].s, c.cwd) && a.workDir != "" && (c.cwd == a.workDir || a.inWork(c.cwd)),
+		n == "make" && len(args) > 0 && !hasWord(args, "-f") && !hasPrefixWord(args, "--file") && !hasPrefixWord(args, "--makefile") && a.workDir != "" && c.cwd == a.workDir && len(a.downloads) == 0:
+		// eval "$(./scripts/print-env.sh)", eval "$(make -s print-env)":
+		// the project's own scripts print it, as trusted as running them
+		// (a bare ./tool may be any binary dropped there)
+		return flow{kind: flowText, partial: true}
 	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
 		// fish: eval TOOL init ARGS | source
 		return flow{kind: flowText}

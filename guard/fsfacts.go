@@ -714,6 +714,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if truncOnly && t.appends {
 					continue
 				}
+				if t.class == wLogs && webServerLog(t.path) && emptyWrite(c, t) {
+					continue // a web server's own log emptied to read it afresh (lines picked out of it are another matter)
+				}
 				if c.remote && t.class == wAuthKeys && t.appends {
 					continue // authorising oneself on a host one already reaches
 				}

