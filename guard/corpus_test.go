@@ -472,22 +472,30 @@ const (
 	maxRound13FalsePositive = 0.031
 )
 
-// Round fourteen, POSIX lines, never tuned on (see
+// Round fourteen, POSIX lines, never tuned on: the commands a coding
+// agent types. Against the rules at the start of round13a's tuning 89.0%
+// critical, 91.0% high, 80.5% moderate, 4.4% false positives; on arrival
+// 89.7%, 91.0%, 80.5%, 4.4%; after the round15a tuning and the
+// inventories of administration modules 89.7%, 91.0%, 80.5%, 3.4% (see
 // testdata/corpus/round14/README.md). These floors catch regressions.
 const (
-	minRound14Critical      = 0.0
-	minRound14High          = 0.0
-	minRound14Moderate      = 0.0
-	maxRound14FalsePositive = 1.0
+	minRound14Critical      = 0.895
+	minRound14High          = 0.90
+	minRound14Moderate      = 0.78
+	maxRound14FalsePositive = 0.037
 )
 
-// Round fifteen, POSIX lines (both parts; see
-// testdata/corpus/round15/README.md). These floors catch regressions.
+// Round fifteen, POSIX lines (both parts): a day of an agent's work,
+// careful and careless. On arrival round15a 85.3% critical, 83.3% high,
+// 81.8% moderate, 4.1% false positives and round15b (never opened) 88.6%,
+// 89.4%, 100%, 4.6%; after the tuning on round15a, both parts together
+// 90.3%, 89.6%, 88.9%, 2.7% (see testdata/corpus/round15/README.md).
+// These floors catch regressions.
 const (
-	minRound15Critical      = 0.0
-	minRound15High          = 0.0
-	minRound15Moderate      = 0.0
-	maxRound15FalsePositive = 1.0
+	minRound15Critical      = 0.90
+	minRound15High          = 0.888
+	minRound15Moderate      = 0.83
+	maxRound15FalsePositive = 0.029
 )
 
 // Thresholds on the blind and holdout POSIX corpora, a little below what
