@@ -1599,7 +1599,11 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	if m, hasM := pa.get("method"); hasM && ok && m.ok && src.ok && !strings.EqualFold(m.s, "get") && !strings.EqualFold(m.s, "head") && c.name != "start-bitstransfer" {
 		// -Method Delete/Put/Patch/Post: the same call as curl -X makes,
 		// judged by the rules for raw API calls
-		a.subCommand(c, []word{lit("curl"), lit("-X"), lit(strings.ToUpper(m.s)), src}, c.base)
+		sub := []word{lit("curl"), lit("-X"), lit(strings.ToUpper(m.s)), src}
+		if b, ok := pa.get("body"); ok && b.ok {
+			sub = append(sub, lit("-d"), b) // the change the call makes ({"private":false})
+		}
+		a.subCommand(c, sub, c.base)
 	}
 	// secrets leaving
 	for k, w := range pa.named {

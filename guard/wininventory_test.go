@@ -162,3 +162,16 @@ func init() {
 		},
 	)
 }
+
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "a repository made public through Invoke-RestMethod's body",
+			dangerous: []winLine{
+				ps(`Invoke-RestMethod -Method Patch -Uri https://api.github.com/repos/acme/api -Body '{"private":false}' -Headers @{Authorization="token $env:GITHUB_TOKEN"}`),
+			},
+			benign: []winLine{
+				ps(`Invoke-RestMethod -Method Patch -Uri https://api.github.com/repos/acme/api -Body '{"description":"Shop API"}' -Headers @{Authorization="token $env:GITHUB_TOKEN"}`),
+			},
+		},
+	)
+}
