@@ -472,3 +472,14 @@ func TestWebServerLogsAndProjectScripts(t *testing.T) {
 		`eval "$(make -s print-env)"`,
 	})
 }
+
+// An emulator set up earlier on the line covers its own client only.
+func TestEmulatorCoversItsClientOnly(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`FIRESTORE_EMULATOR_HOST=localhost:8080 firebase emulators:exec 'npm test'; gcloud sql instances delete main-db --quiet`, CategoryCloudDestroy, "", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`$ctx = New-AzStorageContext -Local; Remove-AzResourceGroup -Name rg-shop -Force`, CategoryCloudDestroy, "", LevelHigh},
+	})
+}

@@ -395,11 +395,13 @@ func (a *analysis) emulated(c *cmd) bool {
 	if v, ok := optValue(c.args(), "-P", "project"); ok && strings.HasPrefix(v, "demo-") && c.name == "firebase" {
 		return true
 	}
+	// set earlier on the line for the emulator's own clients only
 	l := lower(a.src)
-	if i := strings.Index(l, "_emulator_host"); i >= 0 && (strings.Contains(l[i:], "localhost") || strings.Contains(l[i:], "127.0.0.1")) {
+	if i := strings.Index(l, "_emulator_host"); i >= 0 && (strings.Contains(l[i:], "localhost") || strings.Contains(l[i:], "127.0.0.1")) &&
+		c.name == "firebase" {
 		return true // $env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase ...
 	}
-	return strings.Contains(l, "new-azstoragecontext -local") || strings.Contains(l, "usedevelopmentstorage=true")
+	return strings.Contains(c.name, "azstorage") && (strings.Contains(l, "new-azstoragecontext -local") || strings.Contains(l, "usedevelopmentstorage=true"))
 }
 
 // testVarRef reports a word that is one variable whose name says it
