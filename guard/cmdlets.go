@@ -50,7 +50,7 @@ var cmdletRisks = map[string]cmdletRisk{
 	"new-mailboxexportrequest": {"mail-forwarded-away", LevelCritical, CategoryExfiltration, "a mailbox exported to the share of a machine known only by its address",
 		func(args []string) bool {
 			v, _ := psFlag(args, "filepath", 2)
-			host, _, _ := strings.Cut(strings.TrimLeft(strings.Trim(v, `"'`), `\`), `\`)
+			host, _ := uncHost(strings.Trim(v, `"'`))
 			return isPublicIP(host)
 		}},
 	"search-mailbox": {"mail-purge", LevelHigh, CategoryCloudDestroy, "a mailbox's messages deleted",

@@ -138,12 +138,3 @@ func paasScaledToZero(op *paasOp, rest []word) bool {
 	}
 	return false
 }
-
-func slicesEqualFold(a, b []string) bool {
-	for i := range a {
-		if !strings.EqualFold(a[i], b[i]) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -384,7 +385,7 @@ var paasRule = &rule{ID: "paas-production-change", Level: LevelHigh, Category: C
 		var op *paasOp
 		for i := range paasOps[c.name] {
 			o := &paasOps[c.name][i]
-			if len(path) >= len(o.path) && slicesEqualFold(path[:len(o.path)], o.path) {
+			if len(path) >= len(o.path) && slices.EqualFunc(path[:len(o.path)], o.path, strings.EqualFold) {
 				op = o
 				break
 			}

@@ -125,8 +125,7 @@ func serverExportOf(text string) string {
 	if i := strings.Index(u, "BACKUP DATABASE"); i >= 0 {
 		if j := strings.Index(u[i:], "TO DISK"); j >= 0 {
 			rest := strings.TrimLeft(u[i+j+len("TO DISK"):], " =")
-			if strings.HasPrefix(rest, `'\\`) {
-				host, _, _ := strings.Cut(rest[3:], `\`)
+			if host, ok := uncHost(strings.TrimPrefix(rest, "'")); ok {
 				if isPublicIP(host) {
 					return "BACKUP DATABASE to the share of " + host
 				}

@@ -2643,14 +2643,14 @@ func uncHost(p string) (string, bool) {
 }
 
 // databaseBackup reports a file named as a database's backup or dump.
+// (databaseFile reads .sql and .bak by their names too; a copy to a bare
+// address needs no name to be one)
 func databaseBackup(p string) bool {
-	l := strings.ToLower(p)
-	for _, ext := range [...]string{".bak", ".bacpac", ".dacpac", ".mdf", ".ldf", ".dump", ".sql", ".sql.gz", ".trn", ".dmp"} {
-		if strings.HasSuffix(l, ext) {
-			return true
-		}
+	switch strings.ToLower(path.Ext(strings.TrimSuffix(strings.ToLower(p), ".gz"))) {
+	case ".bak", ".bacpac", ".dacpac", ".mdf", ".ldf", ".dump", ".sql", ".trn", ".dmp":
+		return true
 	}
-	return false
+	return databaseFile(p)
 }
 
 // cloudRunCommand judges the code a cloud's run-command sends to its

@@ -1974,14 +1974,14 @@ var winVerbRules = []*rule{
 			if len(ops) < 2 || !ops[1].ok {
 				return false, ""
 			}
-			p := a.winAbs(ops[1].s)
-			if ops[0].ok && a.emptySource(ops[0].s, a.cwd) && !winInsideOnly(a, p) {
+			cl, _ := a.winClassify(a.winAbs(ops[1].s))
+			if ops[0].ok && a.emptySource(ops[0].s, a.cwd) && cl != wpInside {
 				// an empty folder mirrored over anything but the project's
 				// own folders (robocopy empty node_modules /MIR is how
 				// Windows deletes a tree of paths too long): all of it goes
 				return true, ops[1].s + " mirrored from the empty " + ops[0].s
 			}
-			switch cl, _ := a.winClassify(p); cl {
+			switch cl {
 			case wpHome, wpSystem, wpRoot, wpSecrets:
 				return true, ops[1].s
 			case wpHomeSub:
@@ -2010,8 +2010,7 @@ var winVerbRules = []*rule{
 			}
 			// the project, or a folder of the profile, copied to a share
 			// of a machine known only by its address
-			host, _, _ := strings.Cut(strings.TrimLeft(dst, `\`), `\`)
-			if isPublicIP(host) && (cl == wpWorkDir || cl == wpInside || cl == wpHomeSub) {
+			if host, _ := uncHost(dst); isPublicIP(host) && (cl == wpWorkDir || cl == wpInside || cl == wpHomeSub) {
 				return true, ops[0].s + " to " + ops[1].s
 			}
 			return false, ""
@@ -2441,13 +2440,6 @@ func legacyFeature(j string) bool {
 
 // securityAgentProgram reports a command line naming the program of an
 // antivirus or endpoint-detection agent.
-// winInsideOnly reports a path inside the work directory, a temporary
-// folder or a cache (not the work directory itself).
-func winInsideOnly(a *analysis, p string) bool {
-	cl, _ := a.winClassify(p)
-	return cl == wpInside
-}
-
 // securityAgentName reports a package or product named as an endpoint
 // security agent (EDR, antivirus, a vendor's sensor).
 func securityAgentName(j string) bool {
