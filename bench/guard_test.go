@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,6 +96,24 @@ func BenchmarkGuardDecisions(b *testing.B) {
 	rate := float64(len(lat)) / total.Seconds()
 	fmt.Printf("%-34s %.0f decisions/s on one goroutine over %d corpus commands, POSIX and Windows (target ≥ 100000/s; last round %s) | p50 %s p99 %s max %s\n",
 		"guard decisions", rate, len(cmds), lastRound, pct(lat, 0.5), pct(lat, 0.99), pct(lat, 1))
+	// A daemon judges the commands of many sessions at once: the same
+	// rounds on one goroutine per core, sharing the detector.
+	procs := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	start = time.Now()
+	for p := range procs {
+		wg.Go(func() {
+			for r := range rounds {
+				for i := (p + r) % procs; i < len(cmds); i += procs {
+					d.CheckCommand(cmds[i].cmd, ctxs[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	parallel := float64(rounds*len(cmds)) / time.Since(start).Seconds()
+	fmt.Printf("%-34s %.0f decisions/s on %d goroutines, one a core, sharing one detector (%.2f× one goroutine)\n",
+		"guard decisions, every core", parallel, procs, parallel/rate)
 	// The worst case of one decision: 100 KiB commands.
 	big := map[string]string{
 		"chain":  strings.Repeat("echo x && ", 10<<10) + "true",
@@ -110,5 +130,6 @@ func BenchmarkGuardDecisions(b *testing.B) {
 		fmt.Printf("%-34s %s for a %d KiB command (%s; target < 10ms)\n", "guard 100 KiB input", best, len(cmd)>>10, name)
 	}
 	b.ReportMetric(rate, "decisions/s")
+	b.ReportMetric(parallel, "decisions/s-all-cores")
 	b.ReportMetric(float64(pct(lat, 0.99).Nanoseconds()), "p99-ns")
 }

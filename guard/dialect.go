@@ -66,6 +66,7 @@ func rewriteDialect(src string) (string, bool) {
 	}
 	out = closeBareBraces(out)
 	out = backgroundThenSemicolon(out)
+	out = zshDisowned(out)
 	if fishLike(out) {
 		out = fishToBash(out)
 	} else if m := zshShortFor.FindStringSubmatch(out); m != nil && !strings.HasPrefix(strings.TrimSpace(m[2]), "do ") && !strings.Contains(m[2], "done") {
@@ -170,6 +171,25 @@ func backgroundThenSemicolon(s string) string {
 	})
 	for k := len(cut) - 1; k >= 0; k-- {
 		s = s[:cut[k]] + s[cut[k]+1:]
+	}
+	return s
+}
+
+// zshDisowned turns zsh's &! and &| (run in the background, disowned)
+// into bash's &: what runs is the same.
+func zshDisowned(s string) string {
+	if !strings.Contains(s, "&!") && !strings.Contains(s, "&|") {
+		return s
+	}
+	var cut []int
+	unquoted(s, 0, func(i int, c byte) bool {
+		if c == '&' && i+1 < len(s) && (s[i+1] == '!' || s[i+1] == '|') && (i == 0 || strings.IndexByte("&|<>", s[i-1]) < 0) {
+			cut = append(cut, i+1)
+		}
+		return true
+	})
+	for k := len(cut) - 1; k >= 0; k-- {
+		s = s[:cut[k]] + " " + s[cut[k]+1:]
 	}
 	return s
 }

@@ -26,7 +26,7 @@ var passThrough = map[string]bool{
 	"cat": true, "tee": true, "head": true, "tail": true, "sort": true, "uniq": true, "grep": true, "egrep": true,
 	"fgrep": true, "sed": true, "awk": true, "cut": true, "fold": true, "column": true, "iconv": true,
 	"dos2unix": true, "unix2dos": true, "tac": true, "nl": true, "pv": true, "buffer": true, "dd": true,
-	"strings": true, "od": true, "hexdump": true, "tar": true, "zip": true, "gpg": true, "jq": true, "yq": true,
+	"strings": true, "od": true, "hexdump": true, "tar": true, "zip": true, "gpg": true, "jq": true, "yq": true, "gojq": true, "jaq": true,
 	"xargs": true, "stdbuf": true, "paste": true, "expand": true, "cpio": true, "split": true, "more": true, "findstr": true,
 }
 
@@ -421,22 +421,36 @@ var readerOpts = map[string]optSpec{
 	"openssl": {short: "", long: []string{"in", "out", "pass", "passin", "K", "iv", "md", "k"}}, "tar": {short: "fCTX", long: []string{"file", "directory", "exclude"}},
 	"zip": {short: "xib"}, "gpg": {short: "ro", long: []string{"recipient", "output", "passphrase"}}, "sed": {short: "efl", long: []string{"expression", "file"}},
 	"awk": {short: "Ffv", long: []string{"field-separator", "file", "assign"}}, "jq": {short: "", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}},
+	"yq": {short: "poI", long: []string{"input-format", "output-format", "indent", "expression"}},
 	"nl": {short: "bdfhilnsvw"}, "column": {short: "cstoNRW"},
 }
+
+// scriptFirst are the filters whose first operand is their program or
+// pattern, not a file.
+var scriptFirst = map[string]bool{
+	"sed": true, "awk": true, "grep": true, "egrep": true, "fgrep": true, "jq": true, "yq": true, "gojq": true, "jaq": true,
+}
+
+// yqCommands are yq's subcommands, which come before its expression.
+var yqCommands = map[string]bool{"eval": true, "e": true, "eval-all": true, "ea": true}
 
 // readerFlow is the output of a command that prints (a transform of) its
 // file operands, or of its input when it has none.
 func (a *analysis) readerFlow(c *cmd, allArgs []word, obf bool) flow {
 	var out flow
-	files := 0
+	files, lead := 0, 0
 	args := posArgs(allArgs, readerOpts[c.name])
 	for i, w := range args {
 		s := w.s
 		if s == "" || s[0] == '-' && s != "-" {
 			continue
 		}
-		if c.name == "sed" || c.name == "awk" || c.name == "grep" || c.name == "egrep" || c.name == "fgrep" || c.name == "jq" {
-			if i == 0 && !hasWord(allArgs, "-e") && !hasWord(allArgs, "-f") {
+		if c.name == "yq" && i == 0 && yqCommands[s] {
+			lead++ // yq eval EXPR [FILE]
+			continue
+		}
+		if scriptFirst[c.name] {
+			if i == lead && !hasWord(allArgs, "-e") && !hasWord(allArgs, "-f") {
 				continue // the script / pattern
 			}
 		}
@@ -1208,7 +1222,7 @@ func (a *analysis) recordDownloads(c *cmd) {
 				a.downloadDirs = append(a.downloadDirs, p)
 			}
 		}
-	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd" || decoders[c.name] || passThrough[c.name]) {
+	} else if c.in.kind == flowRemote && (c.name == "tee" || c.name == "cat" || c.name == "dd" || c.name == "openssl" || c.name == "base64" || decoders[c.name] || passThrough[c.name]) {
 		// a download unpacked or filtered on its way to a file
 		// (curl URL | gunzip > /tmp/p) is as remote as the download
 		for _, t := range a.writeTargets(c) {

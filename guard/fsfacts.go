@@ -656,6 +656,15 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		for _, w := range ops {
 			add(w, false, flow{kind: flowUnknown})
 		}
+	case "uudecode", "base64", "zstd", "unzstd", "brotli", "gpg", "lz4", "xxd":
+		// decoders that write their output to a file they are given
+		if f, ok := optValue(args, "-o", "output", "output-file"); ok {
+			add(lit(f), true, a.computeOut(c))
+		}
+	case "openssl":
+		if f, ok := optValue(args, "-out"); ok {
+			add(lit(f), true, a.computeOut(c))
+		}
 	case "truncate":
 		for _, w := range posArgs(args, optSpec{short: "sr", long: []string{"size", "reference"}}) {
 			add(w, true, flow{kind: flowText})

@@ -1042,14 +1042,20 @@ func (a *analysis) classifyWrite(p string) wclass {
 	case p == "/etc/ld.so.preload":
 		return wLdPreload
 	case p == "/etc/profile" || strings.HasPrefix(p, "/etc/profile.d/") || p == "/etc/bash.bashrc" || p == "/etc/bashrc" ||
-		p == "/etc/zshrc" || p == "/etc/zprofile" || p == "/etc/zshenv" || strings.HasPrefix(p, "/etc/zsh/") || p == "/etc/environment" || p == "/etc/csh.cshrc":
+		p == "/etc/zshrc" || p == "/etc/zprofile" || p == "/etc/zshenv" || strings.HasPrefix(p, "/etc/zsh/") || p == "/etc/environment" || p == "/etc/csh.cshrc",
+		strings.HasPrefix(p, "/usr/share/fish/vendor_conf.d/") || strings.HasPrefix(p, "/usr/share/fish/vendor_functions.d/") ||
+			strings.HasPrefix(p, "/usr/local/share/fish/vendor_conf.d/") || strings.HasPrefix(p, "/etc/fish/"):
+		// every shell, or every fish of every user, reads them
 		return wShellRC
 	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") || p == "/etc/anacrontab" || strings.HasPrefix(p, "/var/spool/at"):
 		return wCron
 	case strings.HasPrefix(p, "/etc/systemd/") || strings.HasPrefix(p, "/lib/systemd/") || strings.HasPrefix(p, "/usr/lib/systemd/") ||
 		strings.HasPrefix(p, "/etc/init.d/") || strings.HasPrefix(p, "/etc/init/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/rc") ||
 		strings.HasPrefix(p, "/etc/update-motd.d/") || strings.HasPrefix(p, "/etc/xdg/autostart/") || strings.HasPrefix(p, "/Library/LaunchAgents/") ||
-		strings.HasPrefix(p, "/Library/LaunchDaemons/") || strings.HasPrefix(p, "/etc/udev/rules.d/") || strings.HasPrefix(p, "/usr/lib/udev/"):
+		strings.HasPrefix(p, "/Library/LaunchDaemons/") || strings.HasPrefix(p, "/etc/udev/rules.d/") || strings.HasPrefix(p, "/usr/lib/udev/"),
+		strings.HasPrefix(p, "/usr/share/libalpm/hooks/") || strings.HasPrefix(p, "/etc/pacman.d/hooks/") || strings.HasPrefix(p, "/etc/apt/apt.conf.d/"):
+		// services, and hooks the package manager runs as root on every
+		// install
 		return wService
 	case strings.HasPrefix(p, "/etc/ssh/sshd_config"):
 		return wSSHDConfig

@@ -425,9 +425,22 @@ var persistenceRules = []*rule{
 			return false, ""
 		}},
 	{ID: "env-hijack-persistent", Level: LevelHigh, Category: CategoryPersistence, Description: "persistently putting a temporary or hidden directory on PATH or preloading a library",
-		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx", "systemctl"),
+		Suggestions: []string{"Add project tools to PATH for one command only", "Install tools into a reviewed location"}, names: names("set", "launchctl", "setx", "systemctl", "fish_add_path"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "fish_add_path" {
+				// fish_add_path DIR: into the universal fish_user_paths,
+				// for every fish from now on, unless told otherwise
+				if hasWord(args, "-g") || hasWord(args, "--global") || hasWord(args, "-P") || hasWord(args, "--path") || hasWord(args, "-n") || hasWord(args, "--dry-run") {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if untrustedPlace(w.s) {
+						return true, "fish_add_path " + w.s
+					}
+				}
+				return false, ""
+			}
 			if c.name == "systemctl" {
 				// systemctl set-environment NAME=VALUE: every service the
 				// manager starts from now on gets it
@@ -490,7 +503,10 @@ var persistenceRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				body, ok := a.funcBodies[w.s]
-				if ok && shadowsCommand(w.s, body) && reachesNetwork(body) {
+				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s]) && reachesNetwork(body) ||
+					ok && credentialPrompts[w.s] && runsFromUntrusted(body) {
+					// sudo as a function: whatever password it is given
+					// goes where the function says
 					return true, w.s
 				}
 			}
@@ -537,6 +553,25 @@ func init() { ruleSets = append(ruleSets, persistenceRules) }
 // command's place in every later shell.
 func shadowsCommand(name, body string) bool {
 	return strings.Contains(body, "command "+name) || strings.Contains(body, "builtin "+name) || strings.Contains(body, "/usr/bin/"+name)
+}
+
+// credentialPrompts are commands that ask for a password or unlock keys:
+// a function taking their name sees what is typed into them.
+var credentialPrompts = map[string]bool{
+	"sudo": true, "su": true, "doas": true, "ssh": true, "passwd": true, "gpg": true, "ssh-add": true, "pass": true, "op": true, "login": true,
+}
+
+// runsFromUntrusted reports shell text that names a program or file in a
+// temporary or hidden place.
+func runsFromUntrusted(body string) bool {
+	for _, f := range strings.FieldsFunc(body, func(r rune) bool {
+		return r == ' ' || r == ';' || r == '\n' || r == '|' || r == '&' || r == '(' || r == '"' || r == '\''
+	}) {
+		if (strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$HOME/")) && untrustedPlace(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // reachesNetwork reports code that contacts another machine or pushes.

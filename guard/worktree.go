@@ -214,6 +214,15 @@ func (a *analysis) emptiedSources(c *cmd) string {
 			return t.raw
 		}
 	}
+	for i := range c.redirs {
+		// git ls-files | while read f; do : > "$f"; done: each tracked
+		// file in turn
+		r := &c.redirs[i]
+		if r.isOutput() && !r.isAppend() && (r.n == "" || r.n == "1") && trackedFiles(r.w) &&
+			emptyWrite(c, writeTarget{content: a.computeOut(c)}) {
+			return r.w.s
+		}
+	}
 	var ops []word
 	switch c.name {
 	case "truncate":
@@ -783,4 +792,9 @@ func generatedOnly(args []word) bool {
 		}
 	}
 	return true
+}
+
+// trackedFiles reports a word that stands for each file git tracks.
+func trackedFiles(w word) bool {
+	return w.flow != nil && w.flow.kind == flowList && w.flow.what == "tracked files"
 }
