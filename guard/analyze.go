@@ -1049,6 +1049,9 @@ func (a *analysis) walkFor(x *syntax.ForClause, origin string) flow {
 				v.flow = it.flow
 			}
 		}
+		if v.flow != nil && v.flow.kind == flowList && v.flow.what == blockDevices {
+			v = deviceWord(name) // for d in $(lsblk -dpno NAME)
+		}
 		a.setVar(name, v)
 		out = a.walkStmts(x.Do, origin)
 	}
@@ -1296,6 +1299,10 @@ func (a *analysis) bindReadVars(s *syntax.Stmt, w *syntax.WhileClause) func() {
 		old, had := a.vars[name]
 		saved = append(saved, binding{name, old, had})
 		fl := in
+		if in.kind == flowList && in.what == blockDevices {
+			a.setVar(name, deviceWord(name)) // lsblk -dpno NAME | while read d
+			continue
+		}
 		a.setVar(name, word{s: "$" + name, tail: len(name) + 1, flow: &fl})
 	}
 	return func() {

@@ -74,6 +74,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return c.in
 	case n == "git" && len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]):
 		return flow{kind: flowList, what: "tracked files"}
+	case n == "lsblk" && !hasWord(args, "--help"):
+		return flow{kind: flowList, what: blockDevices}
+	case n == "git" && len(args) > 0 && args[0].s == "archive" && !hasWord(args, "-o") && !hasPrefixWord(args, "--output") && !hasWord(args, "--list") && !hasWord(args, "-l"):
+		return flow{kind: flowLocal, what: "an archive of the repository", tree: true}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case socketTools[n]:
@@ -423,6 +427,15 @@ var readerOpts = map[string]optSpec{
 	"awk": {short: "Ffv", long: []string{"field-separator", "file", "assign"}}, "jq": {short: "", long: []string{"arg", "argjson", "slurpfile", "rawfile", "indent"}},
 	"yq": {short: "poI", long: []string{"input-format", "output-format", "indent", "expression"}},
 	"nl": {short: "bdfhilnsvw"}, "column": {short: "cstoNRW"},
+}
+
+// blockDevices is the list lsblk prints: the machine's disks.
+const blockDevices = "block devices"
+
+// deviceWord is what a variable holding each of the machine's disks in
+// turn stands for: a disk, for the rules on disks.
+func deviceWord(name string) word {
+	return word{s: "/dev/sda", ok: true, tail: len(name) + 1}
 }
 
 // scriptFirst are the filters whose first operand is their program or

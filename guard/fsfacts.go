@@ -650,7 +650,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			break
 		}
 		ops := posArgs(args, optSpec{short: "efEI", long: []string{"expression", "file"}})
-		if !hasWord(args, "-e") && !hasWord(args, "--expression") && !hasWord(args, "-f") && len(ops) > 0 {
+		if !hasWord(args, "-e") && !hasWord(args, "--expression") && !hasWord(args, "-f") && !(c.name == "perl" && perlCodeOption(args)) && len(ops) > 0 {
 			ops = ops[1:] // the script
 		}
 		for _, w := range ops {
@@ -1208,4 +1208,18 @@ func vendorRepoSource(t writeTarget) bool {
 		hosts++
 	}
 	return hosts > 0
+}
+
+// perlCodeOption reports perl given its code by -e or -E, alone or at the
+// end of a cluster (-ne, -pi -e, -lane).
+func perlCodeOption(args []word) bool {
+	for _, w := range args {
+		if w.s == "--" {
+			return false
+		}
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.ContainsAny(w.s[1:], "eE") {
+			return true
+		}
+	}
+	return false
 }

@@ -262,6 +262,10 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			return
 		}
 	}
+	if r.Category == CategoryDatabaseDestroy && level > LevelModerate && sharedDevServer(c) {
+		// a team's development server: their data, not production's
+		level = LevelModerate
+	}
 	switch r.Category {
 	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy:
 		// the same operation against production is one level worse

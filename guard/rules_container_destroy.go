@@ -275,6 +275,20 @@ var containerDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "docker-production-engine", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "removing or stopping containers, volumes or images on a production engine",
+		Suggestions: suggContainer, names: names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) {
+				return false, ""
+			}
+			sub, rest := dockerSub(c)
+			switch sub {
+			case "rm", "rmi", "kill", "stop", "container rm", "container kill", "container stop", "container prune", "volume rm", "volume remove",
+				"volume prune", "image rm", "image prune", "system prune", "compose down", "compose rm", "compose kill", "pod rm", "network rm":
+				return true, sub + " " + joinWords(positional(rest))
+			}
+			return false, ""
+		}},
 	{ID: "docker-volume-rm", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "deleting a volume (its data is lost)",
 		Suggestions: suggContainer, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {

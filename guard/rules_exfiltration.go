@@ -44,8 +44,11 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
 var exfiltrationRules = []*rule{
 	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
-		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh"),
+		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh", "ssh", "mail", "mailx", "mutt", "sendmail"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "ssh" && toPublicIP(c) == "" {
+				return false, "" // to one's own hosts, by name
+			}
 			if c.in.tree && sendsStdin(c) {
 				return true, c.in.what
 			}

@@ -263,6 +263,27 @@ var permissionRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "install-world-writable", Level: LevelHigh, Category: CategoryPermission, Description: "installing a system file or directory writable by everyone",
+		Suggestions: []string{"Install with -m 0755 or 0644", "Keep writable folders inside the project"}, names: names("install"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			mode, ok := optValue(args, "-m", "mode")
+			if !ok || !modeWorldWritable(mode) {
+				return false, ""
+			}
+			for _, w := range posArgs(args, optSpec{short: "mogtS", long: []string{"mode", "owner", "group", "target-directory", "suffix"}}) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || underTemp(p) || a.inWork(p) {
+					continue
+				}
+				for _, root := range [...]string{"/etc/", "/usr/", "/var/", "/opt/", "/srv/", "/bin/", "/sbin/", "/lib/", "/boot/", "/root/"} {
+					if strings.HasPrefix(p+"/", root) {
+						return true, mode + " " + w.s
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "chmod-project-exposed", Level: LevelModerate, Category: CategoryPermission, Description: "making the project writable by everyone, a private key readable by others, or the project root's own",
 		Suggestions: []string{"Grant only what is needed (chmod -R u+w, g+w for a shared group)", "Keep keys at 600"}, names: names("chmod", "chown"),
 		match: func(a *analysis, c *cmd) (bool, string) {

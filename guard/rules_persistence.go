@@ -435,7 +435,10 @@ var persistenceRules = []*rule{
 					return false, ""
 				}
 				for _, w := range positional(args) {
-					if untrustedPlace(w.s) {
+					// tools' own hidden folders (~/.bun/bin, ~/.deno/bin)
+					// are where they install; a cache or a temporary
+					// folder is not
+					if underTemp(w.s) || strings.Contains(w.s, "/Downloads/") || strings.Contains(w.s, "/.cache/") {
 						return true, "fish_add_path " + w.s
 					}
 				}

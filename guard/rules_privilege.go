@@ -549,6 +549,20 @@ var privilegeRules = []*rule{
 			if len(c.findExecs) > 0 || c.findDelete {
 				return false, "" // what it does with them is judged
 			}
+			if inProject := func() bool {
+				// find . -perm -4000: a check of the project's own files
+				for _, w := range args {
+					if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
+						break
+					}
+					if p := a.absPath(w.s, c.cwd); p == "" || !a.inWork(p) && p != a.workDir {
+						return false
+					}
+				}
+				return a.workDir != "" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-")
+			}(); inProject {
+				return false, ""
+			}
 			for i, w := range args {
 				if w.s != "-perm" || i+1 >= len(args) {
 					continue

@@ -144,8 +144,12 @@ var reverseShellRules = []*rule{
 	{ID: "revshell-netcat-exec", Level: LevelCritical, Category: CategoryReverseShell, Description: "netcat serving a shell (-e / --exec)",
 		Suggestions: suggRevShell, names: names("nc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for i, w := range c.args() {
+			args := c.args()
+			for i, w := range args {
 				s := w.s
+				if s == "--exec" && i+1 < len(args) && harmlessExec[args[i+1].s] || strings.HasPrefix(s, "--exec=") && harmlessExec[s[len("--exec="):]] {
+					continue // an echo or discard server: cat, tee, true
+				}
 				if s == "--exec" || s == "--sh-exec" || s == "--lua-exec" || strings.HasPrefix(s, "--exec=") || strings.HasPrefix(s, "--sh-exec=") {
 					return true, s
 				}
@@ -258,3 +262,7 @@ func loopbackNetDev(p string) bool {
 	host, _, _ := strings.Cut(rest, "/")
 	return ok && loopback(host)
 }
+
+// harmlessExec are programs ncat --exec may serve that give the peer no
+// command: an echo server, a sink.
+var harmlessExec = map[string]bool{"/bin/cat": true, "/usr/bin/cat": true, "cat": true, "/bin/true": true, "/usr/bin/true": true, "true": true}

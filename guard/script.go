@@ -365,7 +365,7 @@ func (sc *scriptScan) scanWrites(code string) {
 			}
 			p := ""
 			switch {
-			case lang == "perl" && len(items) >= 3 && items[1].isStr && strings.Contains(items[1].str, ">"):
+			case lang == "perl" && len(items) >= 3 && items[1].isStr && (strings.Contains(items[1].str, ">") || strings.Contains(items[1].str, "+<")):
 				p = scriptPathOf(items[2].raw, lang)
 			case lang == "perl" && len(items) == 2 && items[1].isStr && strings.HasPrefix(strings.TrimSpace(items[1].str), ">"):
 				p = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(items[1].str), ">"))
@@ -915,7 +915,7 @@ var chmodAPIs = map[string][]chmodAPI{
 	"python": {{api: "os.chmod"}, {api: ".chmod"}},
 	"perl":   {{api: "chmod", modeFirst: true}},
 	"ruby":   {{api: "File.chmod", modeFirst: true}, {api: "FileUtils.chmod", modeFirst: true}, {api: "FileUtils.chmod_R", modeFirst: true, recursive: true}},
-	"js":     {{api: "fs.chmodSync"}, {api: "fs.chmod"}, {api: "fs.promises.chmod"}},
+	"js":     {{api: "fs.chmodSync"}, {api: "fs.chmod"}, {api: "fs.promises.chmod"}, {api: ").chmodSync"}, {api: ").chmod"}},
 	"php":    {{api: "chmod"}},
 	"lua":    {},
 }

@@ -614,9 +614,10 @@ func testName(s string) bool {
 			"scratch", "spike", "sandbox", "preview", "previews", "throwaway", "playground", "tmp", "temp", "exp", "experiment", "kind":
 			return true
 		case "dev":
-			// a local file for development (compose.dev.yml, dev.db);
-			// a dev database on a server may be shared
-			if strings.Contains(s, ".") && !strings.HasSuffix(s, ".") {
+			// a local file for development (compose.dev.yml, dev.db,
+			// .env.dev); a dev database on a server (db.dev.internal) may
+			// be shared
+			if devFile(s) {
 				return true
 			}
 		case "pr":
@@ -631,6 +632,90 @@ func testName(s string) bool {
 		}
 	}
 	return false
+}
+
+// devFile reports a name with "dev" in it that is a file's: it starts
+// with a dot or ends with a file type's extension, not a domain's.
+func devFile(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 || i == len(s)-1 {
+		return false
+	}
+	if s[0] == '.' {
+		return true
+	}
+	return devFileTypes[strings.ToLower(s[i+1:])]
+}
+
+var devFileTypes = map[string]bool{
+	"yml": true, "yaml": true, "json": true, "db": true, "sqlite": true, "sqlite3": true, "sql": true, "env": true, "toml": true,
+	"ini": true, "conf": true, "cfg": true, "properties": true, "js": true, "ts": true, "mjs": true, "cjs": true, "py": true,
+	"rb": true, "sh": true, "xml": true, "dump": true, "bak": true, "local": true, "tfvars": true, "hcl": true, "exs": true,
+	"php": true, "dockerfile": true, "txt": true, "csv": true, "ps1": true, "psd1": true,
+}
+
+// sharedDevServer reports a database client pointed at a server that is
+// neither this machine nor production, whose name or database says
+// development (db.dev.internal, acme_dev on dev-db.internal): a team's
+// shared development data.
+func sharedDevServer(c *cmd) bool {
+	if touchesProduction(c) {
+		return false
+	}
+	args := c.args()
+	remote, dev := false, false
+	for i, w := range args {
+		h := ""
+		switch lower(w.s) {
+		case "-h", "--host", "-s", "--server", "-hostname":
+			if i+1 < len(args) {
+				h = args[i+1].s
+			}
+		default:
+			if strings.Contains(w.s, "://") {
+				h = hostOf(w.s)
+			} else if i == 0 && c.name == "cqlsh" && strings.Contains(w.s, ".") {
+				h = w.s
+			}
+		}
+		if h != "" && !loopback(h) && internalHost(h) {
+			remote = true
+		}
+		for _, t := range nameWords(w.s) {
+			if t == "dev" || t == "development" {
+				dev = true
+			}
+		}
+	}
+	for _, as := range c.assigns {
+		if strings.HasPrefix(as.name, "DJANGO_SETTINGS") || strings.HasSuffix(as.name, "_URL") {
+			for _, t := range nameWords(as.val.s) {
+				if t == "dev" || t == "development" {
+					dev = true
+				}
+			}
+			if h := hostOf(as.val.s); h != "" && !loopback(h) && internalHost(h) {
+				remote = true
+			}
+		}
+	}
+	return remote && dev
+}
+
+// internalHost reports a server of the organisation's own network: a
+// name under an internal domain or a private address.
+func internalHost(h string) bool {
+	h = strings.ToLower(h)
+	if i := strings.LastIndexByte(h, ':'); i > 0 && !strings.Contains(h[:i], ":") {
+		h = h[:i]
+	}
+	for _, suffix := range [...]string{".internal", ".corp", ".lan", ".intranet", ".home.arpa"} {
+		if strings.HasSuffix(h, suffix) {
+			return true
+		}
+	}
+	ip, ok := parseIP(h)
+	return ok && ip.IsPrivate()
 }
 
 func allDigits(s string) bool {
