@@ -656,7 +656,7 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		for _, w := range ops {
 			add(w, false, flow{kind: flowUnknown})
 		}
-	case "uudecode", "base64", "zstd", "unzstd", "brotli", "gpg", "lz4", "xxd":
+	case "uudecode", "base64", "zstd", "unzstd", "brotli", "gpg":
 		// decoders that write their output to a file they are given
 		if f, ok := optValue(args, "-o", "output", "output-file"); ok {
 			add(lit(f), true, a.computeOut(c))
