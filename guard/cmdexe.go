@@ -796,7 +796,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			}
 			// call expands %x% once more when it runs: a SET earlier on
 			// the line is seen then
-			a.nestedWin(ws.cmdLate(strings.Join(wordsText(words[1:]), " ")), ShellCmd, "call")
+			plain := strings.Join(wordsText(words[1:]), " ")
+			a.nestedWin(ws.cmdLate(plain), ShellCmd, "call")
+			if quoted := strings.Join(quotedWordsText(words[1:]), " "); quoted != plain {
+				// a word that held spaces was either quoted on the line
+				// (-Q "DROP DATABASE x") or a whole command in a variable
+				// (call %CMD%): both readings are judged
+				a.nestedWin(ws.cmdLate(quoted), ShellCmd, "call")
+			}
 		}
 		return flow{}
 	case "del", "erase":
@@ -927,6 +934,18 @@ func wordsText(ws []word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.s
+	}
+	return out
+}
+
+// quotedWordsText is wordsText with each word that holds a space or a
+// separator quoted again, so that the line reads back as the same words.
+func quotedWordsText(ws []word) []string {
+	out := wordsText(ws)
+	for i, s := range out {
+		if strings.ContainsAny(s, " \t&|<>^") && !strings.Contains(s, `"`) {
+			out[i] = `"` + s + `"`
+		}
 	}
 	return out
 }

@@ -885,6 +885,43 @@ func (ws *winState) psSplat(name, raw string, item *psItem) {
 	ws.splats[name] = out
 }
 
+// psArraySplat records an array of plain values, which @name passes to
+// a program as its arguments: $a = @('group','delete'); az @a.
+func (ws *winState) psArraySplat(name, body string, item *psItem) {
+	var out []word
+	start, quote := 0, byte(0)
+	for i := 0; i <= len(body); i++ {
+		if i < len(body) {
+			c := body[i]
+			switch {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+				continue
+			case c == '\'' || c == '"':
+				quote = c
+				continue
+			case c == '(' || c == '{' || c == '$' && i+1 < len(body) && body[i+1] == '(':
+				return // computed items: not known
+			case c != ',':
+				continue
+			}
+		}
+		if v := strings.TrimSpace(body[start:i]); v != "" {
+			out = append(out, ws.psWord(v, item))
+		}
+		start = i + 1
+	}
+	if len(out) == 0 {
+		return
+	}
+	if ws.splats == nil {
+		ws.splats = map[string][]word{}
+	}
+	ws.splats[name] = out
+}
+
 // psJoinPath evaluates Join-Path and [IO.Path]::Combine of known parts.
 func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
 	l := strings.ToLower(in)
@@ -1488,6 +1525,8 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	l := strings.ToLower(raw)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
+	} else if strings.HasPrefix(raw, "@(") && strings.HasSuffix(raw, ")") {
+		ws.psArraySplat(name, raw[2:len(raw)-1], item)
 	}
 	if d := ws.psSecretSource(rhs, raw, l); d != "" {
 		// $s = Get-AzKeyVaultSecret ... -AsPlainText: wherever $s goes,
@@ -1541,16 +1580,20 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		ws.vars[name] = lit(v) // $c = 'Remove-' + 'Item'
 		return
 	}
+	if dec, ok := psDecodeExpr(raw); ok {
+		ws.vars[name] = lit(dec)
+		return
+	}
+	if v, ok := psCharCodes(raw); ok {
+		ws.vars[name] = lit(v) // -join [char[]](65,100,...)
+		return
+	}
 	if len(rhs) == 1 {
 		v := ws.psWord(rhs[0].text, item)
 		if v.ok {
 			ws.vars[name] = v
 			return
 		}
-	}
-	if dec, ok := psDecodeExpr(raw); ok {
-		ws.vars[name] = lit(dec)
-		return
 	}
 	delete(ws.vars, name)
 }
@@ -1634,6 +1677,34 @@ func psDecodeExpr(raw string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// psCharCodes evaluates a string built from character codes:
+// -join [char[]](65,100) or -join (65,100 | % { [char]$_ }).
+func psCharCodes(raw string) (string, bool) {
+	l := strings.ToLower(strings.TrimSpace(raw))
+	rest, ok := strings.CutPrefix(l, "-join")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	rest, ok = strings.CutPrefix(rest, "[char[]]")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
+		return "", false
+	}
+	var b strings.Builder
+	for _, f := range strings.Split(rest[1:len(rest)-1], ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 || n > 0xFFFF {
+			return "", false
+		}
+		b.WriteRune(rune(n))
+	}
+	return b.String(), b.Len() > 0
 }
 
 // psExpression analyses a statement that is an expression or a keyword

@@ -49,7 +49,7 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Roll back instead (helm rollback)", "Uninstall by hand after confirming the release"}, names: names("helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			ops := posArgs(args, helmGlobal)
 			if len(ops) == 0 || !(ops[0].s == "uninstall" || ops[0].s == "delete" || ops[0].s == "del" || ops[0].s == "un") {
 				return false, ""
 			}
@@ -570,3 +570,8 @@ func rebuildableVolume(name string) bool {
 	}
 	return false
 }
+
+// helmGlobal are helm's options that take a value, which may come before
+// its subcommand.
+var helmGlobal = optSpec{short: "n", long: []string{"namespace", "kube-context", "kubeconfig", "kube-apiserver", "kube-token", "kube-as-user",
+	"kube-as-group", "kube-ca-file", "registry-config", "repository-config", "repository-cache", "burst-limit", "qps"}}

@@ -59,6 +59,27 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "project-copied-to-address", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying the whole project to a bare IP address",
+		Suggestions: suggExfil, names: names("scp", "rsync", "pscp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ip := toPublicIP(c)
+			if ip == "" || a.workDir == "" {
+				return false, ""
+			}
+			for _, w := range positional(c.args()) {
+				if i := strings.IndexByte(w.s, ':'); i > 1 && !strings.ContainsAny(w.s[:i], `/\`) || w.find != nil {
+					continue // the remote side ([user@]host:path), or the files find -exec visits
+				}
+				p := a.absPath(w.s, c.cwd)
+				if winDrivePath(w.s) {
+					p = a.winAbs(w.s)
+				}
+				if w.s == "." || w.s == "./" || w.s == `.\` || p != "" && strings.TrimSuffix(p, "/") == a.workDir {
+					return true, w.s + " → " + ip
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-git-push", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the repository to a bare IP address",
 		Suggestions: []string{"Push only to the project's known remotes", "Check the remote URL with git remote -v"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {

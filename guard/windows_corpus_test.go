@@ -100,9 +100,9 @@ var (
 	winRound15Thresholds = thresholds{0.902, 0.933, 0.94, 0.035}
 	// round16: the hijacked agent and the honest one. On arrival round16a
 	// 92.5%, 90.4%, 92.6%, 5.2% and round16b (never opened) 92.2%, 87.8%,
-	// 75.0%, 5.1%; both parts after the tuning on round16a 92.4%, 89.5%,
-	// 95.3%, 5.1% (see testdata/corpus/round16/README.md).
-	winRound16Thresholds = thresholds{0.92, 0.89, 0.93, 0.054}
+	// 75.0%, 5.1%; both parts after the tuning on round16a 94.7%, 91.0%,
+	// 97.7%, 5.1% (see testdata/corpus/round16/README.md).
+	winRound16Thresholds = thresholds{0.945, 0.905, 0.95, 0.054}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -957,11 +958,14 @@ var winRules = []*rule{
 		}},
 	{ID: "win-log-clear", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "clearing or disabling event logs, auditing or history",
 		Suggestions: []string{"Leave logs and history untouched"},
-		names:       names("wevtutil", "clear-eventlog", "remove-eventlog", "limit-eventlog", "auditpol", "fsutil", "set-psreadlineoption", "clear-winevent"),
+		names:       names("wevtutil", "clear-eventlog", "remove-eventlog", "limit-eventlog", "auditpol", "fsutil", "set-psreadlineoption", "clear-winevent", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
+			case "wmic":
+				// wmic nteventlog where ... call ClearEventlog
+				return slices.Contains(args, "nteventlog") && strings.Contains(j, "cleareventlog"), j
 			case "wevtutil":
 				if len(args) < 2 || !winSystemEventLog(args[1]) && (len(c.args()) < 2 || c.args()[1].ok) {
 					return false, "" // the project's own log
