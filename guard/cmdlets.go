@@ -53,6 +53,12 @@ var cmdletRisks = map[string]cmdletRisk{
 			host, _ := uncHost(strings.Trim(v, `"'`))
 			return isPublicIP(host)
 		}},
+	// a database's backup written to the share of a machine known only
+	// by its address
+	"backup-dbadatabase": {"db-backup-sent-away", LevelCritical, CategoryExfiltration, "a database backed up to the share of a machine known only by its address",
+		func(args []string) bool { return backupToAddress(args) }},
+	"backup-sqldatabase": {"db-backup-sent-away", LevelCritical, CategoryExfiltration, "a database backed up to the share of a machine known only by its address",
+		func(args []string) bool { return backupToAddress(args) }},
 	"search-mailbox": {"mail-purge", LevelHigh, CategoryCloudDestroy, "a mailbox's messages deleted",
 		func(args []string) bool { return psHas(args, "deletecontent", 3) }},
 	"add-rolegroupmember": {"directory-admin-role", LevelHigh, CategoryPrivilege, "a member added to an administrators' role group",
@@ -200,4 +206,17 @@ func sqlFirewallOpen(args []string) bool {
 	s, _ := psFlag(args, "startipaddress", 6)
 	e, _ := psFlag(args, "endipaddress", 4)
 	return strings.Trim(s, `"'`) == "0.0.0.0" && strings.Trim(e, `"'`) == "255.255.255.255"
+}
+
+// backupToAddress reports a backup cmdlet's folder or file on a UNC share
+// of a bare public address.
+func backupToAddress(args []string) bool {
+	for _, f := range [...]string{"path", "backupdirectory", "filepath", "backupfile"} {
+		if v, ok := psFlag(args, f, 4); ok {
+			if host, _ := uncHost(strings.Trim(v, `"'`)); isPublicIP(host) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1008,7 +1008,7 @@ func tlsCheckOffVar(name, val string) bool {
 		return val == ""
 	case "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
 		return val == "*"
-	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl":
+	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl", "DOTNET_NUGET_SIGNATURE_VERIFICATION":
 		return val == "false" || val == "0"
 	}
 	return false

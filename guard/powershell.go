@@ -1679,6 +1679,17 @@ func psDecodeExpr(raw string) (string, bool) {
 	return string(b), true
 }
 
+// psJoinedLiterals removes the joins of quoted strings from text, so
+// that 'Amsi'+'Utils' reads AmsiUtils.
+func psJoinedLiterals(l string) string {
+	if !strings.Contains(l, "+") {
+		return l
+	}
+	return psLiteralJoins.Replace(l)
+}
+
+var psLiteralJoins = strings.NewReplacer("'+'", "", `"+"`, "", "' + '", "", `" + "`, "", `'+"`, "", `"+'`, "")
+
 // psCharCodes evaluates a string built from character codes:
 // -join [char[]](65,100) or -join (65,100 | % { [char]$_ }).
 func psCharCodes(raw string) (string, bool) {
@@ -1935,6 +1946,10 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 			v := strings.Trim(strings.TrimSpace(parts[1]), `"'`)
 			if scope := parts[2]; (strings.Contains(scope, "user") || strings.Contains(scope, "machine")) && runtimeHookVar(name, v) {
 				ws.emitWin(nil, "win-env-hijack", truncate(raw, 120))
+			} else if strings.Contains(scope, "user") || strings.Contains(scope, "machine") {
+				if tlsCheckOffVar(strings.ToUpper(name), v) {
+					ws.emitWin(nil, "tool-tls-off", truncate(raw, 120)) // checks off for every later session
+				}
 			}
 		}
 	}
@@ -1994,7 +2009,8 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 		}
 	}
 	// AMSI switched off in the session: what it would scan runs unseen
-	if strings.Contains(l, "amsiutils") || strings.Contains(l, "amsiinitfailed") || strings.Contains(l, "amsicontext") && strings.Contains(l, "setvalue") {
+	// ('Amsi'+'Utils'): the names split into joined strings
+	if j := psJoinedLiterals(l); strings.Contains(j, "amsiutils") || strings.Contains(j, "amsiinitfailed") || strings.Contains(j, "amsicontext") && strings.Contains(j, "setvalue") {
 		ws.emitWin(nil, "win-defender-disable", truncate(raw, 120))
 	}
 	if strings.Contains(l, ".clearlog(") || strings.Contains(l, "eventlog") && strings.Contains(l, ".clear()") {

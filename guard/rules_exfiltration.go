@@ -59,6 +59,20 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "project-published-repo", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing the project as a new public repository",
+		Suggestions: []string{"Create the repository private (--private) and let the user make it public", "Push only to the project's known remotes"},
+		names:       names("gh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 || ops[0].s != "repo" || ops[1].s != "create" || !hasWord(args, "--public") {
+				return false, ""
+			}
+			if hasWord(args, "--push") || hasWord(args, "--source") || hasPrefixWord(args, "--source=") || hasWord(args, "-s") {
+				return true, joinWords(args)
+			}
+			return false, ""
+		}},
 	{ID: "project-copied-to-address", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying the whole project to a bare IP address",
 		Suggestions: suggExfil, names: names("scp", "rsync", "pscp"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -2219,9 +2219,22 @@ func (a *analysis) prepareWindows(c *cmd) bool {
 		if v, ok := swVal(wargs(c), "c"); ok && v != "" {
 			a.forfiles(c)
 		}
+	case "invoke-cimmethod", "invoke-wmimethod":
+		// Invoke-CimMethod -ClassName Win32_Process -MethodName Create
+		// -Arguments @{CommandLine='...'}: a new process runs the line
+		j := strings.ToLower(joinWords(c.args()))
+		if strings.Contains(j, "win32_process") && strings.Contains(j, "create") {
+			if m := cimCommandLine.FindStringSubmatch(joinWords(c.args())); m != nil {
+				a.nestedWin(strings.TrimSpace(m[1]+m[2]+m[3]), ShellCmd, c.name+" Win32_Process Create")
+			}
+		}
 	}
 	return false
 }
+
+// cimCommandLine finds the command line given to Win32_Process's Create:
+// CommandLine='...' in -Arguments, or -ArgumentList '...'.
+var cimCommandLine = regexp.MustCompile(`(?i)(?:commandline\s*=\s*|-argumentlist\s+)(?:'([^']*)'|"([^"]*)"|([^};]+))`)
 
 func (a *analysis) preparePowerShell(c *cmd) bool {
 	args := c.args()

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -884,11 +885,30 @@ var winRules = []*rule{
 		}},
 	{ID: "win-security-service", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a security, update or backup service",
 		Suggestions: []string{"Leave security services running"},
-		names:       names("sc", "net", "net1", "stop-service", "set-service", "remove-service", "suspend-service"),
+		names:       names("sc", "net", "net1", "stop-service", "set-service", "remove-service", "suspend-service", "wmic", "fltmc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			var svc string
 			switch c.name {
+			case "fltmc":
+				// a file-system filter unloaded or detached: what it
+				// watched (antivirus, Sysmon, backup) sees nothing more
+				if len(args) >= 2 && (args[0] == "unload" || args[0] == "detach") {
+					return true, strings.Join(args, " ")
+				}
+				return false, ""
+			case "wmic":
+				// wmic service where "name='WinDefend'" call ChangeStartMode Disabled
+				j := strings.Join(args, " ")
+				if len(args) == 0 || args[0] != "service" || !(strings.Contains(j, "changestartmode") && strings.Contains(j, "disabled") || strings.Contains(j, "stopservice") || strings.Contains(j, "call delete")) {
+					return false, ""
+				}
+				for s := range securityServices {
+					if s != "eventlog" && (strings.Contains(j, "'"+s+"'") || strings.Contains(j, `"`+s+`"`) || strings.Contains(j, "="+s+" ")) {
+						return true, s
+					}
+				}
+				return false, ""
 			case "sc":
 				if len(args) >= 2 && (args[0] == "stop" || args[0] == "delete" || args[0] == "config" && anyContains(args, "disabled")) {
 					svc = args[1]
@@ -1090,7 +1110,10 @@ var winRules = []*rule{
 				return strings.Contains(j, "-mapsreporting 0") || strings.Contains(j, "-mapsreporting disabled") || strings.Contains(j, "submitsamplesconsent 2") ||
 					strings.Contains(j, "submitsamplesconsent neversend") || strings.Contains(j, "-cloudblocklevel 0"), j
 			case "add-mppreference":
-				return strings.Contains(j, "-exclusion"), j
+				// exclusions, or attack surface reduction rules added as
+				// disabled or audit only
+				return strings.Contains(j, "-exclusion") || strings.Contains(j, "_actions disabled") || strings.Contains(j, "_actions 0") ||
+					strings.Contains(j, "_actions auditmode"), j
 			case "remove-mppreference":
 				// attack surface reduction rules or threat actions removed
 				return strings.Contains(j, "-attacksurfacereductionrules") || strings.Contains(j, "-threatiddefaultaction"), j
@@ -1173,6 +1196,23 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := aclFinding(a, c)
 			return lvl == LevelHigh, note
+		}},
+	{ID: "win-service-acl-open", Level: LevelHigh, Category: CategoryPermission, Description: "letting everyone reconfigure a service (whoever changes its program runs as the service's account)",
+		Suggestions: []string{"Leave services' security descriptors as Windows set them"}, names: names("sc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			raw := c.args()
+			if len(raw) < 3 || !strings.EqualFold(raw[0].s, "sdset") {
+				return false, ""
+			}
+			for _, m := range sddlOpenACE.FindAllStringSubmatch(strings.ToUpper(raw[2].s), -1) {
+				for i := 0; i+1 < len(m[1]); i += 2 {
+					switch m[1][i : i+2] {
+					case "DC", "WD", "WO", "GA", "GW":
+						return true, raw[1].s + " " + m[0]
+					}
+				}
+			}
+			return false, ""
 		}},
 	{ID: "win-share-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "sharing a folder with everyone",
 		Suggestions: []string{"Share with named accounts only"}, names: names("net", "net1", "new-smbshare", "grant-smbshareaccess"),
@@ -1604,7 +1644,8 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 		strings.Contains(j, "guest") || strings.Contains(j, "*s-1-5-32-545") || strings.Contains(j, "anonymous")
 	grant := hasSw(args, "grant", "g", "e") || strings.Contains(j, "/grant")
 	full := strings.Contains(j, ":f") || strings.Contains(j, ":(f)") || strings.Contains(j, "(f)") || strings.Contains(j, ":m") || strings.Contains(j, "(m)") || strings.Contains(j, ":w") || strings.Contains(j, "(w)") || strings.Contains(j, "(oi)(ci)f") || strings.Contains(j, "full") ||
-		strings.Contains(j, ")m") || strings.Contains(j, ")f") || strings.Contains(j, ")w") // Everyone:(OI)(CI)M
+		strings.Contains(j, ")m") || strings.Contains(j, ")f") || strings.Contains(j, ")w") || // Everyone:(OI)(CI)M
+		c.name == "cacls" && strings.Contains(j, ":c") // cacls' Change
 	if grant && everyone && full {
 		if broad || cl == wpSecrets {
 			return LevelCritical, target
@@ -1628,6 +1669,10 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	}
 	return LevelSafe, ""
 }
+
+// sddlOpenACE matches an SDDL entry allowing rights to everyone, any
+// authenticated or interactive user, the local users or anonymous.
+var sddlOpenACE = regexp.MustCompile(`\(A;[^;]*;([A-Z]+);[^;]*;[^;]*;(?:WD|AU|BU|AN|IU)\)`)
 
 // grantsSelfOnly reports icacls /grant entries that all name the
 // current user, SYSTEM or Administrators: tightening a key to its owner.
