@@ -15,6 +15,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/guard"
+	"github.com/hotplex/hotplex/internal/claudecli"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider"
 	"github.com/hotplex/hotplex/provider/pty"
@@ -161,6 +162,20 @@ func TestClaudeTUIResumeAfterKill(t *testing.T) {
 	}
 	if got := mustTurn(t, p, "the password is swordfish"); got != "Noted: swordfish." {
 		t.Fatalf("answer %q", got)
+	}
+	// The TUI shows the answer before it has written it to the
+	// conversation's file; the kill comes once the file holds it, as a
+	// crash later in the session would.
+	transcript := claudecli.TranscriptPath(h.opts.Env, h.dir, h.opts.ProviderSessionID)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		b, _ := os.ReadFile(transcript)
+		if strings.Contains(string(b), "Noted: swordfish.") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the conversation's file %s never held the answer", transcript)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	pid := p.Info().PID
 	testkit.KillAndWait(t, pid)
