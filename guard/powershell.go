@@ -1690,8 +1690,8 @@ func psJoinedLiterals(l string) string {
 
 var psLiteralJoins = strings.NewReplacer("'+'", "", `"+"`, "", "' + '", "", `" + "`, "", `'+"`, "", `"+'`, "")
 
-// psCharCodes evaluates a string built from character codes:
-// -join [char[]](65,100) or -join (65,100 | % { [char]$_ }).
+// psCharCodes evaluates a string joined from a list of character codes:
+// -join [char[]](65,100).
 func psCharCodes(raw string) (string, bool) {
 	l := strings.ToLower(strings.TrimSpace(raw))
 	rest, ok := strings.CutPrefix(l, "-join")

@@ -903,9 +903,9 @@ var winRules = []*rule{
 				if len(args) == 0 || args[0] != "service" || !(strings.Contains(j, "changestartmode") && strings.Contains(j, "disabled") || strings.Contains(j, "stopservice") || strings.Contains(j, "call delete")) {
 					return false, ""
 				}
-				for s := range securityServices {
-					if s != "eventlog" && (strings.Contains(j, "'"+s+"'") || strings.Contains(j, `"`+s+`"`) || strings.Contains(j, "="+s+" ")) {
-						return true, s
+				for _, m := range wmiServiceName.FindAllStringSubmatch(j, -1) {
+					if securityServices[m[1]] && m[1] != "eventlog" {
+						return true, m[1]
 					}
 				}
 				return false, ""
@@ -1669,6 +1669,9 @@ func aclFinding(a *analysis, c *cmd) (DangerLevel, string) {
 	}
 	return LevelSafe, ""
 }
+
+// wmiServiceName finds the services a wmic where clause names, in order.
+var wmiServiceName = regexp.MustCompile(`name\s*=\s*['"]?([a-z0-9_.-]+)`)
 
 // sddlOpenACE matches an SDDL entry allowing rights to everyone, any
 // authenticated or interactive user, the local users or anonymous.
