@@ -1024,28 +1024,36 @@ func settingLines(text string) []string {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		var q byte
-		start := 0
-		for i := 0; i <= len(line); i++ {
-			if i < len(line) {
-				switch ch := line[i]; {
-				case q != 0:
-					if ch == q {
-						q = 0
-					}
-					continue
-				case ch == '\'' || ch == '"':
-					q = ch
-					continue
-				case ch != ';':
-					continue
+		out = append(out, splitOutsideQuotes(line, ';')...)
+	}
+	return out
+}
+
+// splitOutsideQuotes splits s at each sep outside single or double
+// quotes, and returns the parts that are not blank, trimmed.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var out []string
+	var q byte
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch ch := s[i]; {
+			case q != 0:
+				if ch == q {
+					q = 0
 				}
+				continue
+			case ch == '\'' || ch == '"':
+				q = ch
+				continue
+			case ch != sep:
+				continue
 			}
-			if part := strings.TrimSpace(line[start:i]); part != "" {
-				out = append(out, part)
-			}
-			start = i + 1
 		}
+		if part := strings.TrimSpace(s[start:i]); part != "" {
+			out = append(out, part)
+		}
+		start = i + 1
 	}
 	return out
 }

@@ -889,29 +889,11 @@ func (ws *winState) psSplat(name, raw string, item *psItem) {
 // a program as its arguments: $a = @('group','delete'); az @a.
 func (ws *winState) psArraySplat(name, body string, item *psItem) {
 	var out []word
-	start, quote := 0, byte(0)
-	for i := 0; i <= len(body); i++ {
-		if i < len(body) {
-			c := body[i]
-			switch {
-			case quote != 0:
-				if c == quote {
-					quote = 0
-				}
-				continue
-			case c == '\'' || c == '"':
-				quote = c
-				continue
-			case c == '(' || c == '{' || c == '$' && i+1 < len(body) && body[i+1] == '(':
-				return // computed items: not known
-			case c != ',':
-				continue
-			}
+	for _, v := range splitOutsideQuotes(body, ',') {
+		if quoted := len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0]; !quoted && strings.ContainsAny(v, "({") {
+			return // a computed item: not known
 		}
-		if v := strings.TrimSpace(body[start:i]); v != "" {
-			out = append(out, ws.psWord(v, item))
-		}
-		start = i + 1
+		out = append(out, ws.psWord(v, item))
 	}
 	if len(out) == 0 {
 		return
