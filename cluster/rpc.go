@@ -169,6 +169,10 @@ func (s *RPCServer) Serve(nc *nats.Conn, nodeID string, h RPCHandler) (stop func
 	return func() {
 		once.Do(func() {
 			_ = sub.Unsubscribe()
+			// Once the server has the unsubscription, a call made after
+			// stop returns is told at once that nobody answers, rather
+			// than waiting out its deadline for a reply that never comes.
+			_ = nc.FlushTimeout(time.Second)
 			srv.mu.Lock()
 			srv.stopped = true
 			srv.mu.Unlock()
