@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -96,6 +97,7 @@ type Process struct {
 	exitFD int
 
 	termSem  chan struct{} // serializes Terminate calls
+	retired  atomic.Bool   // set by Retire, Terminate and Kill: no new work
 	killOnce sync.Once
 	killNow  chan struct{} // closed by Kill to cut a running Terminate's grace short
 }
@@ -435,6 +437,16 @@ func (p *Process) Exited() bool {
 	p.mu.Unlock()
 	return !Alive(p.pid)
 }
+
+// Retire marks the process as being ended, before its end begins: from
+// now on Ending reports true, so that its owner gives it no new work
+// while it winds down (a turn in progress is ended, then Terminate). Terminate
+// and Kill retire the process too.
+func (p *Process) Retire() { p.retired.Store(true) }
+
+// Ending reports whether the process has exited or is being ended
+// (Retire, Terminate or Kill was called): either way it takes no new work.
+func (p *Process) Ending() bool { return p.retired.Load() || p.Exited() }
 
 // leaderReaped reports whether os/exec has waited for the leader.
 func (p *Process) leaderReaped() bool {

@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -193,5 +194,35 @@ func TestExplainWaitsForTheExitAndTellsStderr(t *testing.T) {
 	msg := p.Explain("the agent stopped", 5*time.Second)
 	if !strings.HasPrefix(msg, "the agent stopped (") || !strings.Contains(msg, "exit status 3") || !strings.Contains(msg, "; stderr: something broke") {
 		t.Fatalf("Explain = %q", msg)
+	}
+}
+
+// A process being ended takes no new work: Ending reports it from Retire
+// (or Terminate) on, before the leader has exited, and after.
+func TestEndingFromRetireOn(t *testing.T) {
+	p := startSh(t, Spec{Marker: newMarker(t)}, `read line`)
+	if p.Ending() || p.Exited() {
+		t.Fatal("a running process reports Ending or Exited")
+	}
+	p.Retire()
+	if !p.Ending() {
+		t.Error("Ending is false after Retire")
+	}
+	if p.Exited() {
+		t.Error("Retire ended the process")
+	}
+	if err := p.Terminate(context.Background(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Ending() || !p.Exited() {
+		t.Errorf("after Terminate: Ending %v, Exited %v", p.Ending(), p.Exited())
+	}
+
+	q := startSh(t, Spec{Marker: newMarker(t)}, `read line`)
+	if err := q.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !q.Ending() {
+		t.Error("Ending is false after Kill")
 	}
 }

@@ -36,6 +36,7 @@ const (
 // were used up; it is non-nil when something survived SIGKILL. grace <= 0
 // means 2s.
 func (p *Process) Terminate(ctx context.Context, grace time.Duration) error {
+	p.Retire()
 	if grace <= 0 {
 		grace = defaultGrace
 	}
@@ -45,6 +46,7 @@ func (p *Process) Terminate(ctx context.Context, grace time.Duration) error {
 // Kill is Terminate without grace: it SIGKILLs the whole tree now and reaps
 // it. A Terminate running concurrently skips the rest of its grace periods.
 func (p *Process) Kill() error {
+	p.Retire()
 	p.killOnce.Do(func() { close(p.killNow) })
 	return p.terminate(context.Background(), 0)
 }

@@ -233,7 +233,7 @@ func (c *process) Alive() bool {
 		return false
 	default:
 	}
-	return !c.cp.Exited()
+	return !c.cp.Ending()
 }
 
 func (c *process) StderrTail() string { return c.cp.StderrTail() }
@@ -241,6 +241,7 @@ func (c *process) StderrTail() string { return c.cp.StderrTail() }
 // Close ends the agent's process tree: stdin EOF, grace, SIGTERM, grace,
 // SIGKILL. It returns once the connection's goroutines have ended.
 func (c *process) Close(ctx context.Context) error {
+	c.cp.Retire() // no new turn from here on
 	c.cur.Abort(errProcessClosed)
 	if c.terms != nil {
 		c.terms.closeAll()

@@ -46,9 +46,6 @@ type process struct {
 	dec    *decoder
 	// eof is set once stdout has ended: the process is gone.
 	eof atomic.Bool
-	// closing is set once Close began: the process is being ended, and a
-	// new turn must not be given to it.
-	closing atomic.Bool
 
 	// cancelTurn ends the wait of the turn in progress (nil between
 	// turns), so that Close can interrupt a turn blocked on a permission
@@ -73,7 +70,7 @@ func (c *process) Info() provider.Info {
 }
 
 func (c *process) Alive() bool {
-	return !c.eof.Load() && !c.closing.Load() && !c.cp.Exited()
+	return !c.eof.Load() && !c.cp.Ending()
 }
 
 func (c *process) StderrTail() string { return c.cp.StderrTail() }
@@ -204,7 +201,8 @@ var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.Err
 
 // Close ends the process tree: stdin EOF, grace, SIGTERM, grace, SIGKILL.
 func (c *process) Close(ctx context.Context) error {
-	c.closing.Store(true)
+	// From here on the process takes no new turn.
+	c.cp.Retire()
 	// A turn may be waiting on a permission question; end its wait so it
 	// can see the end of output.
 	c.cancelMu.Lock()

@@ -330,7 +330,7 @@ func (c *process) Alive() bool {
 		return false
 	default:
 	}
-	return !c.cp.Exited()
+	return !c.cp.Ending()
 }
 
 func (c *process) StderrTail() string { return c.cp.StderrTail() }
@@ -340,6 +340,7 @@ var errProcessClosed = fmt.Errorf("%w: the session was terminated", provider.Err
 // Close ends the app server's process tree: stdin EOF, grace, SIGTERM,
 // grace, SIGKILL. It returns once the reader goroutine has ended.
 func (c *process) Close(ctx context.Context) error {
+	c.cp.Retire() // no new turn from here on
 	c.cur.Abort(errProcessClosed)
 	err := c.cp.Terminate(ctx, c.cfg.Terminate())
 	_ = c.cp.Stdout().Close()

@@ -236,7 +236,7 @@ func (s *server) alive() bool {
 		return false
 	default:
 	}
-	return !s.cp.Exited()
+	return !s.cp.Ending()
 }
 
 // acquire takes a reference, unless the server is closing.

@@ -165,7 +165,7 @@ func (t *ptyTerminal) paste(s string) error {
 }
 
 func (t *ptyTerminal) pid() int              { return t.cp.PID() }
-func (t *ptyTerminal) exited() bool          { return t.cp.Exited() }
+func (t *ptyTerminal) exited() bool          { return t.cp.Ending() }
 func (t *ptyTerminal) done() <-chan struct{} { return t.cp.Done() }
 func (t *ptyTerminal) kill() error           { return t.cp.Kill() }
 
