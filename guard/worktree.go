@@ -514,49 +514,82 @@ func userOption(s string) bool {
 // make again. Naming the host matters: without it a client may reach
 // whatever its environment points at.
 func localDevScoped(c *cmd) bool {
+	t := dbTargetOf(c)
+	if t.notOwn || !(t.dev || t.local) {
+		return false
+	}
+	for _, h := range t.hosts {
+		if loopback(h) || h == "." || strings.EqualFold(h, "(localdb)") {
+			return true
+		}
+	}
+	return false
+}
+
+// dbTarget is what a database client's command line says of the server
+// it reaches.
+type dbTarget struct {
+	// hosts are the servers it names: host options, URLs (also inside an
+	// option, -url=jdbc:postgresql://h/x), URL variables, cqlsh's host.
+	hosts []string
+	// dev and local say that a name (database, URL, settings module)
+	// says development, or local.
+	dev, local bool
+	// notOwn says that a word names staging, something shared, or
+	// production.
+	notOwn bool
+}
+
+func dbTargetOf(c *cmd) dbTarget {
+	var t dbTarget
+	naming := func(s string) {
+		for _, w := range nameWords(s) {
+			switch w {
+			case "dev", "development":
+				t.dev = true
+			case "local":
+				t.local = true
+			}
+		}
+	}
 	args := c.args()
-	local, dev := false, false
 	for i, w := range args {
 		l := lower(w.s)
 		if strings.Contains(l, "staging") || strings.Contains(l, "shared") || isProdName(w.s) {
-			return false
+			t.notOwn = true
 		}
 		switch l {
 		case "-h", "--host", "-s", "--server", "-serverinstance", "-server", "-hostname":
 			if i+1 < len(args) {
+				// sql01,1433 and sql01\INSTANCE name the server sql01
 				h, _, _ := strings.Cut(args[i+1].s, ",")
 				h, _, _ = strings.Cut(h, `\`)
-				local = local || loopback(h) || h == "." || strings.EqualFold(h, "(localdb)")
+				t.hosts = append(t.hosts, h)
 			}
 		}
-		if i := strings.Index(l, "://"); i >= 0 {
-			// postgres://localhost/x, -url=jdbc:postgresql://localhost:5432/x
-			j := strings.LastIndexAny(l[:i], "=:") + 1
-			if l[:i] == "" || j > i {
-				j = 0
+		if k := strings.Index(l, "://"); k >= 0 {
+			t.hosts = append(t.hosts, hostOf(w.s))
+			// -url=jdbc:postgresql://localhost:5432/x
+			if j := strings.LastIndexAny(l[:k], "=:") + 1; j > 0 {
+				t.hosts = append(t.hosts, hostOf(w.s[j:]))
 			}
-			local = local || loopback(hostOf(w.s)) || loopback(hostOf(w.s[j:]))
+		} else if i == 0 && c.name == "cqlsh" && strings.Contains(w.s, ".") {
+			t.hosts = append(t.hosts, w.s)
 		}
-		for _, t := range nameWords(w.s) {
-			if t == "dev" || t == "development" || t == "local" {
-				dev = true
-			}
-		}
+		naming(w.s)
 	}
 	for _, as := range c.assigns {
-		// DATABASE_URL=postgres://localhost/inventory_dev diesel ...
-		if strings.HasSuffix(as.name, "_URL") && strings.Contains(as.val.s, "://") {
-			if loopback(hostOf(as.val.s)) {
-				local = true
-			}
-			for _, t := range nameWords(as.val.s) {
-				if t == "dev" || t == "development" || t == "local" {
-					dev = true
-				}
-			}
+		// DATABASE_URL=postgres://localhost/inventory_dev diesel ...,
+		// DJANGO_SETTINGS_MODULE=app.settings.dev
+		url := strings.HasSuffix(as.name, "_URL") && strings.Contains(as.val.s, "://")
+		if url {
+			t.hosts = append(t.hosts, hostOf(as.val.s))
+		}
+		if url || strings.HasPrefix(as.name, "DJANGO_SETTINGS") {
+			naming(as.val.s)
 		}
 	}
-	return local && dev
+	return t
 }
 
 // redisScratchDB reports FLUSHDB of a numbered database other than the
@@ -662,44 +695,16 @@ func sharedDevServer(c *cmd) bool {
 	if touchesProduction(c) {
 		return false
 	}
-	args := c.args()
-	remote, dev := false, false
-	for i, w := range args {
-		h := ""
-		switch lower(w.s) {
-		case "-h", "--host", "-s", "--server", "-hostname":
-			if i+1 < len(args) {
-				h = args[i+1].s
-			}
-		default:
-			if strings.Contains(w.s, "://") {
-				h = hostOf(w.s)
-			} else if i == 0 && c.name == "cqlsh" && strings.Contains(w.s, ".") {
-				h = w.s
-			}
-		}
+	t := dbTargetOf(c)
+	if !t.dev {
+		return false
+	}
+	for _, h := range t.hosts {
 		if h != "" && !loopback(h) && internalHost(h) {
-			remote = true
-		}
-		for _, t := range nameWords(w.s) {
-			if t == "dev" || t == "development" {
-				dev = true
-			}
+			return true
 		}
 	}
-	for _, as := range c.assigns {
-		if strings.HasPrefix(as.name, "DJANGO_SETTINGS") || strings.HasSuffix(as.name, "_URL") {
-			for _, t := range nameWords(as.val.s) {
-				if t == "dev" || t == "development" {
-					dev = true
-				}
-			}
-			if h := hostOf(as.val.s); h != "" && !loopback(h) && internalHost(h) {
-				remote = true
-			}
-		}
-	}
-	return remote && dev
+	return false
 }
 
 // internalHost reports a server of the organisation's own network: a
