@@ -433,10 +433,14 @@ var readerOpts = map[string]optSpec{
 const blockDevices = "block devices"
 
 // deviceWord is what a variable holding each of the machine's disks in
-// turn stands for: a disk, for the rules on disks.
+// turn stands for: a disk, for the rules on disks, named so that explain
+// shows where it came from.
 func deviceWord(name string) word {
-	return word{s: "/dev/sda", ok: true, tail: len(name) + 1}
+	return word{s: lsblkDisk, ok: true, tail: len(name) + 1}
 }
+
+// lsblkDisk names any of the disks lsblk lists.
+const lsblkDisk = "/dev/disk/each-listed-by-lsblk"
 
 // scriptFirst are the filters whose first operand is their program or
 // pattern, not a file.
