@@ -410,7 +410,10 @@ type effects struct {
 	// throwaway counts the enclosing commands that run what follows on
 	// a machine made for tests (Invoke-Command -VMName test-vm, a local
 	// compose service): what it changes there is that machine's own
-	throwaway  int
+	throwaway int
+	// testTarget counts the enclosing commands that run what follows in
+	// a container or pod named for tests (docker exec pg-test ...).
+	testTarget int
 	tcpFDs     map[string]bool
 	gitRemotes map[string]string
 	// files are what was written to files, by absolute path.

@@ -1388,6 +1388,10 @@ func (ws *winState) cmdStart(c *cmd, args []word) {
 	i := 0
 	if i < len(args) && args[i].s == "" {
 		i++ // start "" prog
+	} else if len(args) > 1 && startSwitches[strings.ToLower(args[1].s)] {
+		// start "worker%i" /b cmd /c ...: the quoted title comes before
+		// the switches, the program after them
+		i++
 	}
 	for i < len(args) && strings.HasPrefix(args[i].s, "/") {
 		if strings.EqualFold(args[i].s, "/d") {
@@ -1411,6 +1415,13 @@ func (ws *winState) cmdStart(c *cmd, args []word) {
 		parts[k] = cmdQuote(w.s)
 	}
 	ws.a.nestedWin(strings.Join(parts, " "), ShellCmd, "start")
+}
+
+// startSwitches are start's own switches.
+var startSwitches = map[string]bool{
+	"/b": true, "/min": true, "/max": true, "/wait": true, "/d": true, "/i": true, "/separate": true, "/shared": true,
+	"/low": true, "/normal": true, "/high": true, "/realtime": true, "/abovenormal": true, "/belownormal": true,
+	"/affinity": true, "/node": true,
 }
 
 // cmdSwitches splits cmd-style arguments into /switches and operands.

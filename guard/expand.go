@@ -432,6 +432,7 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	rest := args[i+1:]
 	var inner []word
+	target := "" // the container, service or pod, for exec
 	if compose {
 		spec := optSpec{short: "euw", long: []string{"env", "user", "workdir", "index"}}
 		if sub == "run" {
@@ -440,6 +441,7 @@ func (a *analysis) expandExec(c *cmd) {
 		j := skipOpts(rest, 0, spec)
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
+			target = rest[j].s
 		}
 	} else if sub == "run" && c.name != "kubectl" {
 		// docker run [OPTIONS] IMAGE [COMMAND...]; --entrypoint sh makes
@@ -455,6 +457,9 @@ func (a *analysis) expandExec(c *cmd) {
 		for j, w := range rest {
 			if w.s == "--" {
 				inner = rest[j+1:]
+				if sub == "exec" {
+					target = kubectlExecTarget(rest[:j])
+				}
 				break
 			}
 		}
@@ -462,6 +467,9 @@ func (a *analysis) expandExec(c *cmd) {
 		j := skipOpts(rest, 0, optSpec{short: "euw", long: []string{"env", "user", "workdir", "env-file", "detach-keys"}})
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
+			if sub == "exec" {
+				target = rest[j].s
+			}
 		}
 	}
 	if len(inner) == 0 {
@@ -482,13 +490,48 @@ func (a *analysis) expandExec(c *cmd) {
 	if local {
 		a.throwaway++
 	}
+	// a container or pod named for tests (docker exec pg-test psql ...):
+	// the data in it is the tests' own
+	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c)
+	if testTarget {
+		a.testTarget++
+	}
 	a.subCommand(c, words, c.name+" "+sub)
+	if testTarget {
+		a.testTarget--
+	}
 	if local {
 		a.throwaway--
 	}
 	c.asRoot = root
 	a.remote--
 	a.workDir, a.home = wd, home
+}
+
+// kubectlExecTarget is the pod of kubectl exec's words before "--", or
+// its namespace when the pod is not named for what it runs.
+func kubectlExecTarget(ws []word) string {
+	pod, ns := "", ""
+	for j := 0; j < len(ws); j++ {
+		switch s := ws[j].s; {
+		case s == "-n" || s == "--namespace":
+			if j+1 < len(ws) {
+				ns = ws[j+1].s
+			}
+			j++
+		case s == "-c" || s == "--container" || s == "--context" || s == "--kubeconfig" || s == "--cluster" || s == "--user":
+			j++
+		case strings.HasPrefix(s, "--namespace="):
+			ns = s[len("--namespace="):]
+		case strings.HasPrefix(s, "-"):
+		case pod == "":
+			pod = s
+		}
+	}
+	if testName(pod) {
+		return pod
+	}
+	return ns
 }
 
 // remoteDocker reports a docker command aimed at another engine: a
@@ -499,7 +542,11 @@ func remoteDocker(c *cmd) bool {
 			return true
 		}
 	}
-	for _, w := range c.args() {
+	// docker's own options, before its subcommand: the command run in a
+	// container has options of its own (psql -c)
+	args := c.args()
+	_, end := subcommand(args, dockerGlobal)
+	for _, w := range args[:end] {
 		if w.s == "--context" || w.s == "-c" || w.s == "-H" || w.s == "--host" || strings.HasPrefix(w.s, "--context=") || strings.HasPrefix(w.s, "--host=") {
 			return true
 		}
@@ -842,6 +889,13 @@ func (a *analysis) expandWSL(c *cmd) {
 	}
 	words := make([]word, 0, len(args)-i)
 	win := a.winHome() != ""
+	if win && !a.msysPaths() {
+		// Linux sees the session's folders by drive letter, as Git Bash
+		// does: the paths below are compared with them in that form
+		home, wd, cwd := a.home, a.workDir, a.cwd
+		a.home, a.workDir, a.cwd = msysForm(home), msysForm(wd), msysForm(cwd)
+		defer func() { a.home, a.workDir, a.cwd = home, wd, cwd }()
+	}
 	for _, w := range args[i:] {
 		if rest, ok := strings.CutPrefix(w.s, "/mnt/"); ok && win && len(rest) >= 1 && isDriveLetter(rest[0]) && (len(rest) == 1 || rest[1] == '/') {
 			w.s = "/" + rest

@@ -565,6 +565,9 @@ func TestSharedDevArchivesDisksAndEngines(t *testing.T) {
 		{`sudo node -e "require('fs').chmodSync('/etc/sudoers',0o777)"`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
 		{`ncat -l 0.0.0.0 9000 --exec /bin/bash`, CategoryReverseShell, "revshell-netcat-exec", LevelCritical},
 		{`find / -perm -4000 -type f 2>/dev/null`, CategoryPrivilege, "suid-hunt", LevelHigh},
+		{`kubectl exec -n payments pg-0 -- psql -c 'DROP DATABASE app'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`docker --context prod-eu exec pg-test psql -U postgres -c 'DROP DATABASE app'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`docker exec pg-test rm -rf /`, CategoryFileDelete, "", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`dropdb -h localhost acme_test`,
@@ -584,5 +587,8 @@ func TestSharedDevArchivesDisksAndEngines(t *testing.T) {
 		`install -d -m 0777 /tmp/build-cache`,
 		`ncat -l 127.0.0.1 9000 --keep-open --exec /bin/cat`,
 		`find . -perm -4000 -type f`,
+		`docker exec -it pg-test psql -U postgres -c 'DROP DATABASE app'`,
+		`docker compose exec db-test psql -U postgres -c 'DROP DATABASE app'`,
+		`kubectl exec -n ci-4821 pg-0 -- psql -c 'DROP DATABASE app'`,
 	})
 }

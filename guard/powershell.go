@@ -1114,7 +1114,11 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 					i += len(g)
 					continue
 				}
+				// its output becomes part of the string, judged where the
+				// string goes
+				ws.a.wantOut++
 				ws.psNested(inner, item)
+				ws.a.wantOut--
 				b.WriteString("$" + g)
 				ok = false
 				tail = b.Len()
@@ -1232,12 +1236,32 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			// is its own
 			a.throwaway++
 		}
+		printer := psPrinters[canonicalPS(ft)]
+		if printer {
+			for _, t := range stage[1:] {
+				if n := ws.cliTokenIn(t.text); n != "" {
+					// $t = gh auth token; Write-Output $t
+					ws.emitWin(nil, "keychain-dump", "a client's token printed ("+t.text+")")
+				}
+			}
+		} else {
+			ws.cliTokenArgs(stage)
+		}
 		for _, t := range stage[1:] {
 			for _, g := range psGroups(t.text) {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") && psTakesBlockItem(canonicalPS(ft)) {
 					continue // run below with the pipeline item
 				}
+				// what a (...) or $(...) argument prints is the argument,
+				// shown only by a command that prints its arguments
+				value := !printer && strings.Contains(t.text, "("+g+")")
+				if value {
+					a.wantOut++
+				}
 				ws.psNested(g, item)
+				if value {
+					a.wantOut--
+				}
 			}
 		}
 		if testMachine {
@@ -1259,6 +1283,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				args = append(args, ws.psWord(t.text, item))
 			}
 			ws.psCallBlock(ft, args, item)
+		}
+		if n := psGetCommandName(ft); call && n != "" {
+			ft = n // & (Get-Command git -CommandType Application) --version
 		}
 		if strings.HasPrefix(ft, "{") || strings.HasPrefix(ft, "(") || strings.HasPrefix(ft, "$") {
 			// & { ... } / & (expr) / & $var
@@ -1327,7 +1354,11 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if al, ok := ws.aliases[strings.ToLower(nameWord.s)]; ok {
 			name = canonicalPS(al)
 		}
-		if body, ok := ws.funcs[strings.ToLower(nameWord.s)]; ok && nameWord.ok {
+		body, ok := ws.funcs[strings.ToLower(nameWord.s)]
+		if al, isAlias := ws.aliases[strings.ToLower(nameWord.s)]; !ok && isAlias {
+			body, ok = ws.funcs[strings.ToLower(al)] // Set-Alias tidy Tidy-Rg
+		}
+		if ok && nameWord.ok {
 			// a function defined earlier on the line: its body runs with
 			// these arguments
 			ws.psCallBlock(body, words[1:], item)
@@ -1509,6 +1540,20 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		ws.psSplat(name, raw, item)
 	} else if strings.HasPrefix(raw, "@(") && strings.HasSuffix(raw, ")") {
 		ws.psArraySplat(name, raw[2:len(raw)-1], item)
+	}
+	if ws.cliTokens != nil {
+		delete(ws.cliTokens, name)
+	}
+	if psCLIToken(l) != "" {
+		// $t = az account get-access-token ...; $h = @{Authorization =
+		// "Bearer $(gh auth token)"}: the value is a header or token,
+		// judged where it is sent
+		if ws.cliTokens == nil {
+			ws.cliTokens = map[string]string{}
+		}
+		ws.cliTokens[name] = raw
+		ws.a.wantOut++
+		defer func() { ws.a.wantOut-- }()
 	}
 	if d := ws.psSecretSource(rhs, raw, l); d != "" {
 		// $s = Get-AzKeyVaultSecret ... -AsPlainText: wherever $s goes,
@@ -2636,4 +2681,69 @@ func (ws *winState) secretVarIn(s string) string {
 		i += 1 + k
 	}
 	return ""
+}
+
+// psGetCommandName is the program of (Get-Command NAME ...), the command
+// a call operator runs when its name is looked up first, or "".
+func psGetCommandName(ft string) string {
+	if !strings.HasPrefix(ft, "(") || !strings.HasSuffix(ft, ")") {
+		return ""
+	}
+	f := strings.Fields(ft[1 : len(ft)-1])
+	if len(f) < 2 {
+		return ""
+	}
+	switch strings.ToLower(f[0]) {
+	case "get-command", "gcm":
+	default:
+		return ""
+	}
+	name := strings.Trim(f[1], `'"`)
+	if strings.EqualFold(name, "-name") && len(f) > 2 {
+		name = strings.Trim(f[2], `'"`)
+	}
+	if name == "" || strings.ContainsAny(name, "$*?()[]{}`;|&") || strings.HasPrefix(name, "-") {
+		return ""
+	}
+	return name
+}
+
+// psPrinters are the commands that show or store their arguments as
+// they are.
+var psPrinters = map[string]bool{
+	"write-host": true, "write-output": true, "echo": true, "write": true, "write-information": true, "write-verbose": true,
+	"write-warning": true, "write-error": true, "write-debug": true, "out-host": true, "out-file": true, "set-content": true,
+	"add-content": true, "tee-object": true, "out-string": true, "set-clipboard": true,
+}
+
+// cliTokenArgs judges a client's token put into a command's arguments
+// ("Bearer $(gh auth token)"): sent only to its own service over https it
+// signs the request in; sent elsewhere it leaves the machine; with no
+// address to tell, it is a token printed as before.
+func (ws *winState) cliTokenArgs(stage []psTok) {
+	for _, t := range stage[1:] {
+		n := psCLIToken(strings.ToLower(t.text))
+		if n == "" {
+			continue
+		}
+		var urls []string
+		for _, u := range stage[1:] {
+			v := strings.Trim(u.text, `"'`)
+			if i := strings.Index(strings.ToLower(v), "https://"); i >= 0 {
+				urls = append(urls, v[i:])
+			} else if i := strings.Index(strings.ToLower(v), "http://"); i >= 0 {
+				urls = append(urls, v[i:])
+			}
+		}
+		if len(urls) == 0 {
+			ws.emitWin(nil, "keychain-dump", strings.Trim(t.text, `"'`))
+			return
+		}
+		for _, u := range urls {
+			if foreignToIssuer(n, hostOf(u)) || !issuerURL(u) {
+				ws.emitWin(nil, "win-exfil-secrets", "a client's token ("+strings.TrimSuffix(n, "_token")+") sent to "+hostOf(u))
+				return
+			}
+		}
+	}
 }

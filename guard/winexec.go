@@ -1610,13 +1610,28 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
 		}
-		if k == "headers" && psAuthHeader(w.s) {
-			// a token in the Authorization header signs the request in,
-			// as curl -H does, unless the token is another service's
-			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
-				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
+		if k == "headers" {
+			hdr := w.s
+			if t, isTok := ws.cliTokens[strings.ToLower(strings.TrimPrefix(hdr, "$"))]; isTok {
+				hdr = t // $h = @{Authorization = "Bearer $(gh auth token)"}
 			}
-			continue
+			if psAuthHeader(hdr) {
+				// a token in the Authorization header signs the request
+				// in, as curl -H does, unless the token is another
+				// service's
+				n := winSecretVar(hdr)
+				strict := false // a client's own token: only over https to its service's name
+				if n == "" {
+					n, strict = psCLIToken(strings.ToLower(hdr)), true
+				}
+				if n == "" {
+					n, strict = ws.cliTokenIn(hdr), true // "Bearer $t"
+				}
+				if n != "" && ok && (foreignToIssuer(n, hostOf(src.s)) || strict && !issuerURL(src.s)) {
+					ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
+				}
+				continue
+			}
 		}
 		ws.secretsLeaving(c, w, "")
 	}
@@ -1827,6 +1842,55 @@ func psSecretExpr(l string) string {
 				return "the whole environment"
 			}
 		}
+	}
+	return ""
+}
+
+// psCLIToken names, as foreignToIssuer reads names, the service whose
+// token a command-line client prints inside s (lower case): "$(gh auth
+// token)" is a GitHub token, az account get-access-token an Azure one;
+// "" for none.
+func psCLIToken(l string) string {
+	switch {
+	case strings.Contains(l, "gh auth token"):
+		return "github_token"
+	case strings.Contains(l, "glab auth token"):
+		return "gitlab_token"
+	case strings.Contains(l, "az account get-access-token"):
+		return "azure_token"
+	case strings.Contains(l, "gcloud auth print-access-token") || strings.Contains(l, "gcloud auth print-identity-token"):
+		return "googleapis_token"
+	}
+	return ""
+}
+
+// issuerURL reports a URL a service's token may be sent to: https, to a
+// name rather than an address.
+func issuerURL(u string) bool {
+	if !strings.HasPrefix(strings.ToLower(u), "https://") {
+		return false
+	}
+	_, isIP := parseIP(hostOf(u))
+	return !isIP
+}
+
+// cliTokenIn is psCLIToken of a variable named in s that holds a
+// client's token, or "".
+func (ws *winState) cliTokenIn(s string) string {
+	if len(ws.cliTokens) == 0 {
+		return ""
+	}
+	for i := strings.IndexByte(s, '$'); i >= 0; {
+		if name, _ := psVarName(s, i); name != "" {
+			if v, ok := ws.cliTokens[strings.ToLower(name)]; ok {
+				return psCLIToken(strings.ToLower(v))
+			}
+		}
+		k := strings.IndexByte(s[i+1:], '$')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
 	}
 	return ""
 }

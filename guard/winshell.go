@@ -129,13 +129,7 @@ func gitBashRoot(src string) string {
 // into the MSYS form Git Bash uses (/c/Users/x); with vars, a line
 // that expands variables also sees the inherited environment.
 func (a *analysis) gitBashPaths(vars bool) {
-	conv := func(p string) string {
-		if w := winFromClean(p); w != "" && len(w) >= 3 && w[0] == '/' && w[2] == ':' {
-			return path.Clean("/" + w[1:2] + w[3:])
-		}
-		return p
-	}
-	a.home, a.workDir = conv(a.home), conv(a.workDir)
+	a.home, a.workDir = msysForm(a.home), msysForm(a.workDir)
 	a.cwd = a.workDir
 	// Git Bash inherits the Windows environment
 	if h := a.home; vars && strings.HasPrefix(h, "/") && len(h) > 3 && h[2] == '/' {
@@ -150,6 +144,16 @@ func (a *analysis) gitBashPaths(vars bool) {
 			a.setVar(e.name, lit(v))
 		}
 	}
+}
+
+// msysForm writes a Windows path as Git Bash and WSL's /mnt do, by its
+// drive letter: C:\Users\dev is /c/users/dev. Other paths are returned
+// as they are.
+func msysForm(p string) string {
+	if w := winFromClean(p); w != "" && len(w) >= 3 && w[0] == '/' && w[2] == ':' {
+		return path.Clean("/" + w[1:2] + w[3:])
+	}
+	return p
 }
 
 // msysPaths reports an analysis of Git Bash, whose work directory and
@@ -490,6 +494,10 @@ type winState struct {
 	lists map[string][]string
 	// secretVars are variables holding a secret: what it is
 	secretVars map[string]string
+	// cliTokens are the variables holding a client's token or a header
+	// made of one ($t = az account get-access-token ...), by lower-case
+	// name: their right-hand side, judged where it is sent.
+	cliTokens map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string

@@ -315,6 +315,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if touchesProduction(c) || slicesContains(deleters, c.name) || c.name == "dd" || c.name == "truncate" {
 		return false
 	}
+	if a.testTarget > 0 {
+		return true // run in a container or pod named for tests
+	}
 	for _, as := range c.assigns {
 		switch as.name {
 		case "RAILS_ENV", "RACK_ENV", "MIX_ENV", "NODE_ENV", "APP_ENV", "ENV", "ENVIRONMENT", "DJANGO_ENV", "FLASK_ENV", "ASPNETCORE_ENVIRONMENT":
