@@ -1173,8 +1173,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			first = stage[0]
 		}
 		if first.kind == psWord && !call {
-			if k := strings.IndexAny(first.text, "({"); k > 0 && isCmdName(first.text[:k]) {
-				// iex(...), while($true){...}: the name ends at the bracket
+			if k := strings.IndexAny(first.text, "({"); k > 0 && (isCmdName(first.text[:k]) || k == 1 && (first.text[0] == '?' || first.text[0] == '%') && first.text[k] == '{') {
+				// iex(...), while($true){...}, ?{$_}, %{...}: the name ends
+				// at the bracket
 				stage = append([]psTok{{kind: psWord, text: first.text[:k]}, {kind: psWord, text: first.text[k:]}}, stage[1:]...)
 				first = stage[0]
 			}
@@ -1578,6 +1579,15 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 			ws.blocks = map[string]string{}
 		}
 		ws.blocks[name] = raw
+	} else if code, ok := ws.psScriptBlockCode(raw, item); ok && strings.Contains(l, "::create(") {
+		// $sb = [scriptblock]::Create('param($x) $x * 2'): the block the
+		// text makes, run where $sb is called
+		if ws.blocks == nil {
+			ws.blocks = map[string]string{}
+		}
+		ws.blocks[name] = "{" + code + "}"
+	} else if ws.blocks != nil {
+		delete(ws.blocks, name)
 	}
 	if psDownloads(l) {
 		if ws.remoteVars == nil {
@@ -1891,6 +1901,9 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 		ws.emitWin(nil, "win-reverse-shell", truncate(raw, 120))
 	case psDownloads(l) && psExecutes(l):
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
+	case strings.Contains(l, "winnt://") && strings.Contains(l, ".add(") && psAdminGroupADSI(l):
+		// ([ADSI]"WinNT://host/Administrators,group").Add("WinNT://host/dev")
+		ws.emitWin(nil, "win-admin-group", truncate(raw, 120))
 	}
 	if i := strings.Index(l, "byte[]"); i >= 0 && (strings.Contains(l, "writeallbytes") || strings.Contains(l, "setlength(") || strings.Contains(l, "+=")) {
 		// New-Object byte[] 50GB written out or grown in a loop: the disk
@@ -2138,6 +2151,17 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 			ws.winWrite(nil, ws.psWord(qs[0], item), false)
 		}
 	}
+	if i := strings.Index(l, "::writeallbytes("); i >= 0 && (strings.Contains(l, ".downloaddata(") || strings.Contains(l, "invoke-webrequest") ||
+		strings.Contains(l, "iwr ") || strings.Contains(l, "getbytearrayasync(")) {
+		// [IO.File]::WriteAllBytes("$env:TEMP\svc.exe", (New-Object
+		// Net.WebClient).DownloadData(url)): the file is the download
+		args := raw[i+len("::writeallbytes("):]
+		if j := psTopComma(args); j > 0 {
+			if p := a.winAbs(ws.psWord(strings.TrimSpace(args[:j]), item).s); p != "" {
+				ws.markDownloaded(p)
+			}
+		}
+	}
 	if i := strings.Index(l, ".downloadfile("); i >= 0 {
 		args := raw[i+len(".downloadfile("):]
 		if j := strings.IndexByte(args, ','); j >= 0 {
@@ -2150,6 +2174,27 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 			}
 		}
 	}
+}
+
+// psTopComma is the index of the first comma of s outside quotes and
+// brackets, or -1.
+func psTopComma(s string) int {
+	d := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\'', '"':
+			i = psQuoteEnd(s, i, s[i]) - 1
+		case '(', '[', '{':
+			d++
+		case ')', ']', '}':
+			d--
+		case ',':
+			if d == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // psQuoted returns the quoted strings in PowerShell code, with quotes.
@@ -2746,4 +2791,15 @@ func (ws *winState) cliTokenArgs(stage []psTok) {
 			}
 		}
 	}
+}
+
+// psAdminGroupADSI reports an ADSI path (lower case) naming a group that
+// grants administration or remote access.
+func psAdminGroupADSI(l string) bool {
+	for _, g := range [...]string{"/administrators", "/remote desktop users", "/remote management users", "/domain admins", "/enterprise admins", "/backup operators"} {
+		if strings.Contains(l, g) {
+			return true
+		}
+	}
+	return false
 }

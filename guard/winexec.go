@@ -382,6 +382,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 			a.subCommand(c, sub, "Invoke-Sqlcmd")
 		}
+	case "set-s3bucketpolicy", "write-s3bucketpolicy":
+		// AWS Tools for PowerShell: the same change as aws s3api
+		// put-bucket-policy, judged by its rules
+		pa := parsePSArgs(args, []string{"bucketname", "policy", "region", "profilename"}, []string{"force"})
+		if b, ok := pa.get("bucketname"); ok {
+			if pol, ok := pa.get("policy"); ok {
+				a.subCommand(c, []word{lit("aws"), lit("s3api"), lit("put-bucket-policy"), lit("--bucket"), b, lit("--policy"), pol}, c.base)
+			}
+		}
 	case "set-executionpolicy":
 		pa := parsePSArgs(args, []string{"executionpolicy", "scope"}, []string{"force"})
 		pol, ok := pa.get("executionpolicy")
@@ -2145,7 +2154,7 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret && c.in.what == "the environment" && c.name != "where-object" && c.name != "sort-object" && psNamesOnly(args) {
 			return flow{kind: flowText} // the variables' names, never their values
 		}
-		if c.in.kind == flowSecret || c.in.kind == flowRemote || c.name == "out-string" && c.in.kind == flowLocal {
+		if c.in.kind == flowSecret || c.in.kind == flowRemote || (c.name == "out-string" || c.name == "where-object") && c.in.kind == flowLocal {
 			return c.in
 		}
 		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" && strings.HasPrefix(c.in.what, "every ") || c.name == "where-object" && psExcludes(args)) {

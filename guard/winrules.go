@@ -1514,6 +1514,11 @@ var winRules = []*rule{
 				}
 				return false, ""
 			case "bitsadmin":
+				if n := len(args); n > 0 && hasSw(args, "transfer") && winDataFile(args[n-1]) {
+					// a data set or an archive fetched to a file: what uses
+					// it later is judged as using a download
+					return false, ""
+				}
 				return hasSw(args, "transfer", "addfile", "create") && (hasURL(args) || hasSw(args, "transfer")), j
 			case "mpcmdrun":
 				// the antivirus's own downloader: what it fetches is trusted
@@ -2588,4 +2593,16 @@ func devServiceInProject(a *analysis, c *cmd) bool {
 	}
 	p := a.winAbs(bin)
 	return p != "" && a.inWork(p) && strings.HasSuffix(p, ".exe")
+}
+
+// winDataFile reports a file name (lower case) whose type is data or an
+// archive, not a program or a script Windows runs.
+func winDataFile(s string) bool {
+	for _, ext := range [...]string{".csv", ".json", ".txt", ".xml", ".zip", ".tar.gz", ".tgz", ".7z", ".png", ".jpg", ".jpeg", ".gif",
+		".svg", ".pdf", ".md", ".yaml", ".yml", ".parquet", ".sqlite", ".db", ".nupkg", ".whl"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return false
 }
