@@ -371,6 +371,13 @@ func (ws *winState) batchText(file, text string, appendTo bool) {
 	} else {
 		ws.batch[name] = text
 	}
+	if p := ws.a.winAbs(file); p != "" {
+		// what a program given the file reads (sqlcmd -i c.sql)
+		if ws.a.files == nil {
+			ws.a.files = make(map[string]flow)
+		}
+		ws.a.files[p] = flow{kind: flowText, text: ws.batch[name], what: "file written earlier (" + file + ")"}
+	}
 	if strings.HasSuffix(name, ".json") {
 		lp, lt := strings.ToLower(strings.ReplaceAll(file, `\`, "/")), strings.ToLower(ws.batch[name])
 		if d := editorAutorun(lp, lt); d != "" {

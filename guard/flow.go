@@ -108,6 +108,15 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return echoFlow(append([]word{lit("-e")}, args...))
 	case n == "printf":
 		return printfFlow(args)
+	case n == "losetup" && (hasWord(args, "--show") || hasPrefixWord(args, "-") && strings.Contains(joinWords(args), "--show")):
+		// LOOP=$(losetup -f --show build/disk.img): the device is the
+		// file's contents; what is written to it is written to the file
+		if ops := posArgs(args, optSpec{short: "o", long: []string{"offset", "sizelimit", "sector-size"}}); len(ops) == 1 && ops[0].ok {
+			if p := a.absPath(ops[0].s, c.cwd); p != "" {
+				return flow{kind: flowText, text: p + "\n"}
+			}
+		}
+		return flow{kind: flowUnknown}
 	case n == "mktemp":
 		if c.cwd != "" && hasWord(args, "-p") || hasPrefixWord(args, "--tmpdir=") && !hasPrefixWord(args, "--tmpdir=/tmp") {
 			return flow{kind: flowUnknown}

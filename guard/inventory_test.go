@@ -618,3 +618,21 @@ func TestVerifiedDownloads(t *testing.T) {
 		`wget -qO /tmp/helm.tgz https://get.helm.sh/helm-v3.14.0-linux-amd64.tar.gz && echo "$HELM_SHA  /tmp/helm.tgz" | sha256sum -c && tar -xzf /tmp/helm.tgz -C /tmp && sudo mv /tmp/linux-amd64/helm /usr/local/bin/helm`,
 	})
 }
+
+// Scripts the line wrote, then gave to a database client (psql -f);
+// loop devices of a project's image file; remote refs deleted that a CI
+// run or a preview made for itself.
+func TestWrittenScriptsLoopImagesScratchRefs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo 'DROP DATABASE app;' > /tmp/x.sql && psql -h db.prod.internal -f /tmp/x.sql`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`LOOP=$(sudo losetup -f --show /dev/sdb) && sudo mkfs.ext4 -q "$LOOP"`, CategoryDiskWipe, "", LevelCritical},
+		{`git push origin :refs/tags/v2.3.0`, CategoryGitDestroy, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`LOOP=$(sudo losetup -f --show build/disk.img) && sudo mkfs.ext4 -q "$LOOP"`,
+		`git push origin :refs/tags/ci-tmp-pr-42`,
+		`git push origin :ci-tmp-pr-42 main`,
+		`echo 'SELECT count(*) FROM users;' > /tmp/q.sql && psql -h db.prod.internal -f /tmp/q.sql`,
+	})
+}

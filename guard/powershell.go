@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/base64"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -2009,6 +2010,16 @@ func (ws *winState) psDotNetMore(raw, l string, item *psItem) {
 		return // every case calls a method, sets a member or names \\.\
 	}
 	a := ws.a
+	if sql := psSQLCommandText(raw, l); sql != "" {
+		// $m.CommandText = 'DELETE FROM dbo.Users'; New-Object
+		// System.Data.SqlClient.SqlCommand('DROP ...', $c): the statement
+		// runs on the server of the line's connection string
+		server := "the-connection-string-server"
+		if m := sqlServerInConn.FindStringSubmatch(a.src); m != nil {
+			server = strings.TrimSpace(m[1])
+		}
+		a.nested("sqlcmd -S "+shellQuote(server)+" -Q "+shellQuote(sql), "SqlClient command")
+	}
 	if strings.Contains(l, `\\.\physicaldrive`) || strings.Contains(l, `\\.\harddisk`) || strings.Contains(l, `\\?\globalroot`) ||
 		strings.Contains(l, `\\.\`) && (strings.Contains(l, `\\.\c:`) || strings.Contains(l, `\\.\d:`)) {
 		if strings.Contains(l, "openwrite") || strings.Contains(l, "writeallbytes") || strings.Contains(l, "'write'") || strings.Contains(l, "readwrite") ||
@@ -2802,4 +2813,31 @@ func psAdminGroupADSI(l string) bool {
 		}
 	}
 	return false
+}
+
+// sqlServerInConn finds the server of an ADO.NET connection string.
+var sqlServerInConn = regexp.MustCompile(`(?i)(?:server|data source|addr|address)\s*=\s*([^;'"]+)`)
+
+// psSQLCommandText is the statement a .NET SQL command is given: its
+// CommandText set, or the first argument of a new SqlCommand; "" for
+// none.
+func psSQLCommandText(raw, l string) string {
+	i := strings.Index(l, ".commandtext")
+	if i >= 0 {
+		rest := strings.TrimSpace(raw[i+len(".commandtext"):])
+		if !strings.HasPrefix(rest, "=") {
+			return ""
+		}
+		rest = strings.TrimSpace(rest[1:])
+		if qs := psQuoted(rest); len(qs) > 0 && strings.HasPrefix(rest, qs[0]) {
+			return strings.Trim(qs[0], `'"`)
+		}
+		return ""
+	}
+	if i = strings.Index(l, "sqlclient.sqlcommand"); i >= 0 && strings.Contains(l, "new-object") {
+		if qs := psQuoted(raw[i:]); len(qs) > 0 {
+			return strings.Trim(qs[0], `'"`)
+		}
+	}
+	return ""
 }

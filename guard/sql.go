@@ -279,11 +279,60 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			add(joinWords(ops))
 		}
 	}
+	for _, f := range sqlScriptFiles(c.name, args) {
+		// psql -f /tmp/x.sql, sqlcmd -i %TEMP%\c.sql: a script the line
+		// wrote earlier runs
+		if t, ok := a.writtenText(f.s, c.cwd); ok {
+			add(t)
+		}
+	}
 	if c.in.kind == flowText && (c.script == nil || c.script.kind != scriptFile) && stdinStatements {
 		// (the cloud clients' input is data, not statements)
 		b.WriteString(c.in.text)
 	}
 	return b.String(), lang
+}
+
+// sqlScriptFiles are the script files a database client is told to run.
+func sqlScriptFiles(name string, args []word) []word {
+	var opts []string
+	switch name {
+	case "psql", "pgcli", "usql", "vsql", "snowsql", "cockroach":
+		opts = []string{"-f", "--file"}
+	case "sqlcmd":
+		opts = []string{"-i", "-input-file", "--input-file"}
+	case "clickhouse-client", "clickhouse":
+		opts = []string{"--queries-file"}
+	default:
+		return nil
+	}
+	var out []word
+	for i, w := range args {
+		for _, o := range opts {
+			switch {
+			case w.s == o && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(w.s, o+"="):
+				out = append(out, word{s: w.s[len(o)+1:], ok: w.ok})
+			}
+		}
+	}
+	return out
+}
+
+// writtenText is the text written earlier in the line to the file p.
+func (a *analysis) writtenText(p, cwd string) (string, bool) {
+	if len(a.files) == 0 {
+		return "", false
+	}
+	f, ok := a.writtenFile(p, cwd)
+	if !ok && a.winHome() != "" {
+		f, ok = a.files[a.winAbs(p)]
+	}
+	if !ok || f.kind != flowText {
+		return "", false
+	}
+	return f.text, true
 }
 
 // scanSQL analyses the statements of a client.

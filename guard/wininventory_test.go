@@ -295,3 +295,20 @@ func init() {
 			}},
 	)
 }
+
+// SQL written to a file and run with sqlcmd -i or Invoke-Sqlcmd
+// -InputFile, and statements given to .NET's SqlClient.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "SQL scripts written then run, SqlClient commands",
+			dangerous: []winLine{
+				cmdl(`echo TRUNCATE TABLE dbo.Payments; TRUNCATE TABLE dbo.Ledger;> %TEMP%\c.sql && sqlcmd -S sql-prod01.internal -d Finance -i %TEMP%\c.sql`),
+				ps(`$c=New-Object System.Data.SqlClient.SqlConnection 'Server=sql-prod01.internal;Database=App;Integrated Security=true'; $c.Open(); $m=$c.CreateCommand(); $m.CommandText='DELETE FROM dbo.Users'; $m.ExecuteNonQuery()`),
+				ps(`Set-Content -Path $env:TEMP\c.sql -Value 'DROP TABLE dbo.Orders'; Invoke-Sqlcmd -ServerInstance sql-prod01.internal -Database Shop -InputFile $env:TEMP\c.sql`),
+			},
+			benign: []winLine{
+				cmdl(`echo SELECT COUNT(*) FROM dbo.Payments;> %TEMP%\c.sql && sqlcmd -S sql-prod01.internal -d Finance -i %TEMP%\c.sql`),
+				ps(`$c=New-Object System.Data.SqlClient.SqlConnection 'Server=sql-prod01.internal;Database=App;Integrated Security=true'; $c.Open(); $m=$c.CreateCommand(); $m.CommandText='SELECT COUNT(*) FROM dbo.Users'; $m.ExecuteScalar()`),
+			}},
+	)
+}

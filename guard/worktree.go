@@ -342,6 +342,11 @@ func (a *analysis) testScoped(c *cmd) bool {
 		return true
 	}
 	if c.name == "git" {
+		if sub, _ := gitSub(c); sub == "push" && pushDeletesOnlyScratch(c.args()) {
+			// git push origin :refs/tags/ci-tmp-pr-42: refs a CI run or
+			// a preview made for itself
+			return true
+		}
 		if sub, _ := gitSub(c); sub != "push" && sub != "send-pack" && sub != "remote" {
 			// a clone made in a temporary folder for one run: what is
 			// lost there is its own (what it pushes is not)
@@ -387,6 +392,40 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// pushDeletesOnlyScratch reports a git push that only deletes remote
+// refs, each named for throwaway work in more than one word (ci-tmp-pr-42,
+// preview/pr-42): a bare "test" may be a shared branch.
+func pushDeletesOnlyScratch(args []word) bool {
+	var refs, pos []string
+	deleting := false
+	for i, w := range args {
+		switch {
+		case w.s == "--delete" || w.s == "-d":
+			deleting = true
+		case strings.HasPrefix(w.s, ":") && len(w.s) > 1:
+			refs = append(refs, w.s[1:])
+		case strings.HasPrefix(w.s, "-"), i == 0 && w.s == "push":
+		default:
+			pos = append(pos, w.s)
+		}
+	}
+	if deleting && len(pos) > 1 {
+		refs = append(refs, pos[1:]...) // after the remote
+	} else if len(pos) > 1 {
+		return false // pushes something as well
+	}
+	if len(refs) == 0 {
+		return false
+	}
+	for _, r := range refs {
+		name := r[strings.LastIndexByte(r, '/')+1:]
+		if !testName(r) || len(nameWords(name)) < 2 && !strings.Contains(r, "/") {
+			return false
+		}
+	}
+	return true
 }
 
 // testEnvSet matches a framework's environment variable set to test
