@@ -455,6 +455,31 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "directory-role-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting a directory role (Entra ID) through Microsoft Graph",
+		Suggestions: []string{"Ask an administrator to assign the role through Privileged Identity Management"}, names: names("az", "curl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			method := httpMethod(c)
+			if c.name == "az" {
+				if len(args) == 0 || args[0].s != "rest" {
+					return false, ""
+				}
+				if v, ok := optValue(args, "-m", "method"); ok {
+					method = strings.ToUpper(v)
+				}
+			}
+			if method != "POST" && method != "PUT" && method != "PATCH" {
+				return false, ""
+			}
+			for _, w := range args {
+				l := strings.ToLower(w.s)
+				if strings.Contains(l, "graph.microsoft.com") && (strings.Contains(l, "/directoryroles/") && strings.Contains(l, "/members") ||
+					strings.Contains(l, "/rolemanagement/directory/roleassignments")) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "aws-iam-admin", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting administrator access in AWS IAM",
 		Suggestions: []string{"Grant a least-privilege policy", "Ask the account administrator"}, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {

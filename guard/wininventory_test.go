@@ -312,3 +312,21 @@ func init() {
 			}},
 	)
 }
+
+// Directory roles granted through Microsoft Graph, Defender switched off
+// through a splatted table.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "Graph directory roles, Defender splats",
+			dangerous: []winLine{
+				ps(`az rest --method post --url https://graph.microsoft.com/v1.0/directoryRoles/roleTemplateId=62e90394-69f5-4237-9190-012177145e10/members/$ref --body "{\"@odata.id\":\"https://graph.microsoft.com/v1.0/users/guest@example.com\"}"`),
+				ps(`Invoke-RestMethod -Method Post -Uri 'https://graph.microsoft.com/v1.0/directoryRoles/abc/members/$ref' -Headers $h -Body $b`),
+				ps(`'DisableRealtimeMonitoring','DisableBehaviorMonitoring','DisableBlockAtFirstSeen' | % { $h=@{}; $h[$_]=$true; Set-MpPreference @h }`),
+			},
+			benign: []winLine{
+				ps(`az rest --method get --url https://graph.microsoft.com/v1.0/directoryRoles`),
+				ps(`az rest --url https://graph.microsoft.com/v1.0/me`),
+				ps(`$h=@{DisableCatchupQuickScan=$false}; Set-MpPreference @h`),
+			}},
+	)
+}

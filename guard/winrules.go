@@ -1105,6 +1105,16 @@ var winRules = []*rule{
 						return true, s
 					}
 				}
+				// Set-MpPreference @h with the switches named elsewhere on
+				// the line ($h[$_]=$true for each of 'DisableRealtime...')
+				if src := strings.ToLower(a.src); strings.Contains(src, "set-mppreference @") {
+					for _, sw := range [...]string{"disablerealtimemonitoring", "disablebehaviormonitoring", "disableioavprotection", "disablescriptscanning",
+						"disableblockatfirstseen", "disableintrusionpreventionsystem", "disablearchivescanning"} {
+						if strings.Contains(src, sw) {
+							return true, "@splat of " + sw
+						}
+					}
+				}
 				// cloud protection and sample submission off: new threats
 				// go unrecognised
 				return strings.Contains(j, "-mapsreporting 0") || strings.Contains(j, "-mapsreporting disabled") || strings.Contains(j, "submitsamplesconsent 2") ||
