@@ -636,3 +636,31 @@ func TestWrittenScriptsLoopImagesScratchRefs(t *testing.T) {
 		`echo 'SELECT count(*) FROM users;' > /tmp/q.sql && psql -h db.prod.internal -f /tmp/q.sql`,
 	})
 }
+
+// Node groups deleted with eksctl, Symfony's schema and database drops,
+// certificate checks turned off in tools' configuration files, perl's
+// chmod written without brackets.
+func TestNodeGroupsDoctrineConfigFilesPerlChmod(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`eksctl delete nodegroup --cluster prod-eu --name ng-1`, CategoryContainerDestroy, "", LevelHigh},
+		{`APP_ENV=prod bin/console doctrine:schema:drop --force --full-database`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`php bin/console doctrine:database:drop --force`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`echo 'check_certificate = off' >> ~/.wgetrc`, CategorySystem, "", LevelHigh},
+		{`echo 'strict-ssl=false' >> ~/.npmrc`, CategorySystem, "", LevelHigh},
+		{`echo 'insecure' >> ~/.curlrc`, CategorySystem, "", LevelHigh},
+		{`printf '[http]\n\tsslVerify = false\n' > ~/.gitconfig.local && git config --global include.path ~/.gitconfig.local`, CategorySystem, "", LevelHigh},
+		{`sudo perl -e 'chmod 0777, glob("/etc/*")'`, CategoryPermission, "", LevelCritical},
+		{`sudo perl -e 'chmod 04755, "/usr/bin/find"'`, CategoryPrivilege, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`eksctl delete cluster --name pr-1234-preview`,
+		`eksctl get nodegroup --cluster prod-eu`,
+		`APP_ENV=test php bin/console doctrine:database:drop --force --if-exists`,
+		`php bin/console doctrine:schema:drop --dump-sql`,
+		`echo 'timeout = 30' >> ~/.wgetrc`,
+		`perl -e 'chmod 0755, "bin/run.sh"'`,
+		`echo 'registry=https://npm.internal/' >> ~/.npmrc`,
+		`printf '[user]\n\tname = Dev\n' > ~/.gitconfig.local`,
+	})
+}

@@ -499,7 +499,8 @@ var containerDestroyRules = []*rule{
 				all := hasWord(args, "--all") || hasWord(args, "-a") || strings.Contains(j, "delete clusters")
 				return all || (strings.Contains(j, "delete") && touchesProduction(c)), j
 			case "eksctl":
-				return strings.Contains(j, "delete cluster"), j
+				// a cluster, or a node group whose workloads go with it
+				return strings.Contains(j, "delete cluster") || strings.Contains(j, "delete nodegroup") || strings.Contains(j, "delete ng "), j
 			}
 			return false, ""
 		}},

@@ -287,13 +287,20 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
-		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle"),
+		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle", "bin/console", "console"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
 					"db:migrate:reset", "db:schema:load:all",
-					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss":
+					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss",
+					// Symfony's console: bin/console doctrine:schema:drop --force
+					"doctrine:schema:drop", "doctrine:database:drop", "d:s:d", "d:d:d":
+					if strings.HasPrefix(w.s, "doctrine:") || strings.HasPrefix(w.s, "d:") {
+						if !hasWord(c.args(), "--force") && !hasWord(c.args(), "-f") {
+							continue // --dump-sql, or without --force: it only shows what it would do
+						}
+					}
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
 					}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strconv"
 	"strings"
 )
@@ -540,6 +541,16 @@ var systemRules = []*rule{
 			}
 			// pip uninstall -r <(pip freeze), pip freeze | xargs sudo pip uninstall
 			return strings.Contains(a.src, "pip freeze") || strings.Contains(a.src, "pip3 freeze") || strings.Contains(a.src, "pip list"), "every installed package"
+		}},
+	{ID: "tool-tls-off-config", Level: LevelHigh, Category: CategorySystem, Description: "writing a setting that turns off certificate checks into a tool's configuration file (every later download can be swapped in transit)",
+		Suggestions: []string{"Give the tool the CA bundle it needs", "Turn the check off for one command only, if at all"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.content.kind == flowText && tlsOffConfig(path.Base(t.raw), t.content.text) {
+					return true, t.raw
+				}
+			}
+			return false, ""
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
@@ -1115,3 +1126,41 @@ func systemTree(p string) bool {
 var wellKnownResolvers = map[string]bool{"1.1.1.1": true, "1.0.0.1": true, "8.8.8.8": true, "8.8.4.4": true, "9.9.9.9": true,
 	"149.112.112.112": true, "208.67.222.222": true, "208.67.220.220": true, "94.140.14.14": true, "94.140.15.15": true,
 	"2606:4700:4700::1111": true, "2606:4700:4700::1001": true, "2001:4860:4860::8888": true, "2001:4860:4860::8844": true}
+
+// tlsOffConfig reports text that, in the configuration file named name,
+// turns a tool's certificate checks off: check_certificate = off in
+// .wgetrc, insecure in .curlrc, strict-ssl=false in .npmrc, sslVerify =
+// false in a git configuration, ssl_verify: false in .condarc.
+func tlsOffConfig(name, text string) bool {
+	name = strings.ToLower(name)
+	for _, line := range strings.Split(strings.ToLower(text), "\n") {
+		l := strings.Join(strings.Fields(strings.NewReplacer("=", " ", ":", " ", "\"", " ").Replace(line)), " ")
+		switch {
+		case strings.HasSuffix(name, "wgetrc"):
+			if l == "check_certificate off" || l == "check_certificate false" || l == "check_certificate 0" || l == "check-certificate off" {
+				return true
+			}
+		case strings.HasSuffix(name, "curlrc"):
+			if l == "insecure" || l == "-k" || l == "--insecure" || l == "k" {
+				return true
+			}
+		case strings.HasPrefix(name, ".npmrc") || strings.HasPrefix(name, "npmrc") || strings.HasPrefix(name, ".yarnrc") || name == ".bowerrc":
+			if l == "strict-ssl false" || l == "enablestrictssl false" || strings.Contains(l, "strict-ssl false") {
+				return true
+			}
+		case strings.HasPrefix(name, ".gitconfig") || name == "gitconfig" || strings.HasSuffix(name, ".gitconfig"):
+			if l == "sslverify false" || l == "sslverify no" || l == "sslverify 0" {
+				return true
+			}
+		case name == ".condarc" || name == "condarc":
+			if l == "ssl_verify false" || l == "ssl_verify no" {
+				return true
+			}
+		case name == ".gemrc":
+			if l == "ssl_verify_mode 0" {
+				return true
+			}
+		}
+	}
+	return false
+}

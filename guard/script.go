@@ -507,7 +507,9 @@ func forEachCall(code, api, lang string, fn func(args string)) {
 		}
 		switch lang {
 		case "perl", "ruby", "awk", "pwsh", "applescript", "lua", "php":
-			if code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
+			// chmod 0777, glob("/etc/*"): a mode first, without brackets
+			digit := code[j] >= '0' && code[j] <= '9' && (lang == "perl" || lang == "ruby")
+			if digit || code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
 				end := j
 				depth := 0
 				for end < len(code) {
