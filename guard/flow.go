@@ -78,6 +78,14 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowList, what: blockDevices}
 	case n == "git" && len(args) > 0 && args[0].s == "archive" && !hasWord(args, "-o") && !hasPrefixWord(args, "--output") && !hasWord(args, "--list") && !hasWord(args, "-l"):
 		return flow{kind: flowLocal, what: "an archive of the repository", tree: true}
+	case (n == "docker" || n == "podman" || n == "nerdctl") && len(args) > 1 && (args[0].s == "save" || args[0].s == "image" && args[1].s == "save") &&
+		!hasWord(args, "-o") && !hasPrefixWord(args, "--output"):
+		// docker save IMAGE: the image's layers, the code and whatever
+		// was built into it
+		return flow{kind: flowLocal, what: "a container image (" + args[len(args)-1].s + ")", tree: true}
+	case n == "ssh" && remoteDump(args):
+		// ssh db-host 'mysqldump --all-databases': the dump comes back
+		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case socketTools[n]:
@@ -1823,4 +1831,32 @@ func archiveFile(name string, args []word) (string, []word) {
 		}
 	}
 	return "", nil
+}
+
+// remoteDump reports ssh arguments whose remote command dumps a database
+// to its output.
+func remoteDump(args []word) bool {
+	ops := posArgs(args, optSpec{short: "bcDEeFIiJLlmOopQRSWw"})
+	if len(ops) < 2 {
+		return false
+	}
+	f := strings.Fields(joinWords(ops[1:]))
+	for i, w := range f {
+		switch strings.Trim(w, `'"`) {
+		case "mysqldump", "mariadb-dump", "pg_dump", "pg_dumpall":
+			rest := strings.Join(f[i+1:], " ")
+			return !strings.Contains(rest, " -f ") && !strings.Contains(rest, "--file") && !strings.Contains(rest, "--result-file") && !strings.Contains(rest, ">")
+		}
+	}
+	return false
+}
+
+// firstNonOption is the first argument that is not an option, or "".
+func firstNonOption(args []word) string {
+	for _, w := range args {
+		if !strings.HasPrefix(w.s, "-") {
+			return w.s
+		}
+	}
+	return ""
 }

@@ -639,6 +639,9 @@ var exfiltrationRules = []*rule{
 			}
 			dir := c.cwd
 			if d, ok := optValue(args, "-d", "directory"); ok {
+				if what := a.windowsRootOrHome(d); what != "" {
+					return true, what // --directory C:\ or the profile
+				}
 				dir = a.absPath(d, c.cwd)
 			}
 			if d, ok := optValue(args, "-t", "root"); ok && (c.name == "php" || c.name == "caddy") {
@@ -1044,4 +1047,39 @@ func onlyToIssuer(what string, c *cmd) bool {
 		}
 	}
 	return true
+}
+
+// windowsRootOrHome describes a Windows folder (C:\, /c/Users/dev in Git
+// Bash) that is a drive's root or the user's profile, or a folder of keys
+// in it; "" for any other.
+func (a *analysis) windowsRootOrHome(d string) string {
+	var p, home string
+	switch {
+	case a.msysPaths() && len(d) >= 2 && d[0] == '/' && isDriveLetter(d[1]) && (len(d) == 2 || d[2] == '/'):
+		p, home = strings.ToLower(path.Clean(d)), strings.ToLower(a.home)
+		if len(p) == 2 {
+			return d + " (a whole drive)"
+		}
+	case len(d) >= 2 && isDriveLetter(d[0]) && d[1] == ':', len(d) >= 3 && d[0] == '/' && isDriveLetter(d[1]) && d[2] == ':':
+		// C:\, or /c: as a Windows front end writes it
+		p, home = a.winAbs(strings.TrimPrefix(d, "/")), a.winAbs(a.home)
+		if t := strings.TrimSuffix(p, "/"); len(t) == 3 && t[2] == ':' {
+			return d + " (a whole drive)"
+		}
+	default:
+		return ""
+	}
+	if home == "" {
+		return ""
+	}
+	p = strings.TrimSuffix(p, "/")
+	if p == home {
+		return d + " (the user's profile)"
+	}
+	for _, k := range [...]string{"/.ssh", "/.aws", "/.azure", "/.kube", "/.config", "/.gnupg", "/appdata"} {
+		if strings.HasPrefix(p, home+k) {
+			return d + " (keys in the user's profile)"
+		}
+	}
+	return ""
 }

@@ -330,3 +330,18 @@ func init() {
 			}},
 	)
 }
+
+// A web server given a whole drive or the user's profile on Windows.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "drives and profiles served",
+			dangerous: []winLine{
+				gb(`python -m http.server 8080 --bind 0.0.0.0 --directory /c/Users/dev`),
+				cmdl(`python -m http.server 80 --bind 0.0.0.0 --directory C:\`),
+			},
+			benign: []winLine{
+				cmdl(`python -m http.server 8080 --directory C:\work\project\dist`),
+				gb(`python -m http.server 8080 --directory /c/work/project/dist`),
+			}},
+	)
+}
