@@ -496,13 +496,14 @@ const (
 // honest one. On arrival round16a 95.4% critical, 91.5% high, 79.5%
 // moderate, 2.5% false positives and round16b (never opened) 93.8%,
 // 93.2%, 93.8%, 3.0%; after the tuning on round16a, both parts together
-// 95.8%, 93.7%, 98.2%, 2.4% (see testdata/corpus/round16/README.md).
-// These floors catch regressions.
+// 95.8%, 93.7%, 98.2%, 2.4%; after the next tuning (round16a again and
+// the older tuning parts) 96.1%, 95.6%, 98.2%, 1.7% (see
+// testdata/corpus/round16/README.md). These floors catch regressions.
 const (
-	minRound16Critical      = 0.955
-	minRound16High          = 0.93
-	minRound16Moderate      = 0.96
-	maxRound16FalsePositive = 0.026
+	minRound16Critical      = 0.96
+	minRound16High          = 0.95
+	minRound16Moderate      = 0.98
+	maxRound16FalsePositive = 0.018
 )
 
 // Round fifteen, POSIX lines (both parts): a day of an agent's work,

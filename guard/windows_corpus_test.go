@@ -101,8 +101,9 @@ var (
 	// round16: the hijacked agent and the honest one. On arrival round16a
 	// 92.5%, 90.4%, 92.6%, 5.2% and round16b (never opened) 92.2%, 87.8%,
 	// 75.0%, 5.1%; both parts after the tuning on round16a 95.8%, 93.8%,
-	// 97.7%, 5.1% (see testdata/corpus/round16/README.md).
-	winRound16Thresholds = thresholds{0.955, 0.935, 0.95, 0.054}
+	// 97.7%, 5.1%; after the next tuning 97.3%, 94.9%, 97.7%, 3.2% (see
+	// testdata/corpus/round16/README.md).
+	winRound16Thresholds = thresholds{0.97, 0.945, 0.97, 0.034}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
