@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -404,10 +403,6 @@ type effects struct {
 	// directory, "" for none.
 	secretsCopied string
 	downloads     map[string]bool
-	// verified are the downloaded files the last command checked against
-	// hashes the line gave (sha256sum -c): trusted once it is joined to
-	// what follows by &&.
-	verified []string
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
 	// madeDirs are the directories mkdir made earlier in the line.
@@ -731,8 +726,6 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 		}
 		// a && b || c ...: walk the chain in order without recursing
 		chain := []*syntax.Stmt{x.Y}
-		// ops[k] joins chain[k+1] to chain[k]
-		ops := []syntax.BinCmdOperator{x.Op}
 		left := x.X
 		for {
 			b, ok := left.Cmd.(*syntax.BinaryCmd)
@@ -740,24 +733,16 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 				break
 			}
 			chain = append(chain, b.Y)
-			ops = append(ops, b.Op)
 			left = b.X
 		}
 		chain = append(chain, left)
 		var out flow
 		for i := len(chain) - 1; i >= 0 && !a.stop; i-- {
-			a.verified = a.verified[:0]
 			f := a.walkStmt(chain[i], origin)
 			if a.wantOut > 0 {
 				out = mergeFlow(out, f)
 			}
-			if i > 0 && ops[i-1] == syntax.AndStmt {
-				// sha256sum -c ... && install ...: what follows runs only
-				// if the files matched the hashes the line gave
-				a.trustVerified()
-			}
 		}
-		a.verified = a.verified[:0]
 		a.compoundRedirs(s, origin)
 		return out
 	case *syntax.Subshell:
@@ -1798,9 +1783,6 @@ func bareVar(s string) bool {
 
 // after records state changes: cd, downloads, sockets opened with exec.
 func (a *analysis) after(c *cmd) {
-	if c.name != "" && checksumTools[c.name] {
-		a.checksums(c)
-	}
 	switch c.name {
 	case "cd", "pushd":
 		if c.pipe != nil {
@@ -2124,105 +2106,4 @@ func zshAnonymous(src string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// checksumTools verify files against hashes given to them (-c): the
-// SHA-2 and BLAKE2 families, strong enough to pin a download.
-var checksumTools = map[string]bool{"sha256sum": true, "sha512sum": true, "sha384sum": true, "sha224sum": true, "b2sum": true, "shasum": true}
-
-// checksums records the downloaded files c checks (sha256sum -c with the
-// hashes on its input or in a file the line wrote): hashes the line gave,
-// not ones fetched from the network, which would prove nothing.
-func (a *analysis) checksums(c *cmd) {
-	args := c.args()
-	check := false
-	var lists []string // checksum files named
-	for i, w := range args {
-		switch {
-		case w.s == "-c" || w.s == "--check":
-			check = true
-		case w.s == "-a" && i+1 < len(args):
-			if v := args[i+1].s; v == "1" || v == "224" && c.name != "shasum" {
-				return // shasum -a 1: too weak to pin anything
-			}
-		case strings.HasPrefix(w.s, "-"):
-		default:
-			if i > 0 && args[i-1].s == "-a" {
-				continue
-			}
-			lists = append(lists, w.s)
-		}
-	}
-	if !check || c.name == "shasum" && !slices.ContainsFunc(args, func(w word) bool { return w.s == "-a" }) {
-		return // shasum without -a is SHA-1
-	}
-	var texts []string
-	if len(lists) == 0 || len(lists) == 1 && lists[0] == "-" {
-		switch {
-		case c.in.kind == flowText && !c.in.obf:
-			texts = append(texts, c.in.text)
-		case c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1].name == "echo":
-			// echo "$KIND_SHA256  /tmp/kind" | sha256sum -c: the hash in
-			// a variable, the file named
-			texts = append(texts, joinWords(c.pipe[c.stage-1].args()))
-		}
-	}
-	for _, l := range lists {
-		if l == "-" {
-			continue
-		}
-		p := a.absPath(l, c.cwd)
-		if f, ok := a.files[p]; ok && f.kind == flowText && !a.isDownloaded(l, c.cwd) {
-			texts = append(texts, f.text)
-		}
-	}
-	for _, t := range texts {
-		for _, line := range strings.Split(t, "\n") {
-			f := strings.Fields(line)
-			if len(f) < 2 {
-				continue
-			}
-			if a.remoteVarIn(f[0]) {
-				continue // a hash read from the network
-			}
-			name := strings.TrimPrefix(f[len(f)-1], "*")
-			if a.isDownloaded(name, c.cwd) {
-				a.verified = append(a.verified, name)
-			}
-		}
-	}
-}
-
-// remoteVarIn reports a variable in s whose value came from the network.
-func (a *analysis) remoteVarIn(s string) bool {
-	for i := strings.IndexByte(s, '$'); i >= 0 && i+1 < len(s); {
-		name := strings.TrimLeft(s[i+1:], "{")
-		end := strings.IndexFunc(name, func(r rune) bool {
-			return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-		})
-		if end >= 0 {
-			name = name[:end]
-		}
-		if v, ok := a.vars[name]; ok && v.flow != nil && v.flow.kind == flowRemote {
-			return true
-		}
-		k := strings.IndexByte(s[i+1:], '$')
-		if k < 0 {
-			break
-		}
-		i += 1 + k
-	}
-	return false
-}
-
-// trustVerified stops treating the files the last command verified as
-// downloads.
-func (a *analysis) trustVerified() {
-	for _, name := range a.verified {
-		delete(a.downloads, path.Base(name))
-		delete(a.downloads, dynDownload+name)
-		if p := a.absPath(name, a.cwd); p != "" {
-			delete(a.downloads, p)
-		}
-	}
 }
