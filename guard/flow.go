@@ -120,7 +120,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// LOOP=$(losetup -f --show build/disk.img): the device is the
 		// file's contents; what is written to it is written to the file
 		if ops := posArgs(args, optSpec{short: "o", long: []string{"offset", "sizelimit", "sector-size"}}); len(ops) == 1 && ops[0].ok {
-			if p := a.absPath(ops[0].s, c.cwd); p != "" {
+			if p := a.absPath(ops[0].s, c.cwd); p != "" && (a.inWork(p) || underTemp(p)) && !strings.HasPrefix(p, "/dev/") {
+				// the project's own image, or one made for a test
 				return flow{kind: flowText, text: p + "\n"}
 			}
 		}

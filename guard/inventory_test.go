@@ -568,6 +568,7 @@ func TestSharedDevArchivesDisksAndEngines(t *testing.T) {
 		{`kubectl exec -n payments pg-0 -- psql -c 'DROP DATABASE app'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
 		{`docker --context prod-eu exec pg-test psql -U postgres -c 'DROP DATABASE app'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
 		{`docker exec pg-test rm -rf /`, CategoryFileDelete, "", LevelCritical},
+		{`docker exec pg-test psql -h 10.0.0.5 -U postgres -c 'DROP DATABASE billing'`, CategoryDatabaseDestroy, "", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`dropdb -h localhost acme_test`,
@@ -619,6 +620,7 @@ func TestWrittenScriptsLoopImagesScratchRefs(t *testing.T) {
 		{`echo 'DROP DATABASE app;' > /tmp/x.sql && psql -h db.prod.internal -f /tmp/x.sql`, CategoryDatabaseDestroy, "", LevelCritical},
 		{`LOOP=$(sudo losetup -f --show /dev/sdb) && sudo mkfs.ext4 -q "$LOOP"`, CategoryDiskWipe, "", LevelCritical},
 		{`git push origin :refs/tags/v2.3.0`, CategoryGitDestroy, "", LevelModerate},
+		{`LOOP=$(sudo losetup -f --show /home/dev/data.img) && sudo mkfs.ext4 "$LOOP"`, CategoryDiskWipe, "", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`LOOP=$(sudo losetup -f --show build/disk.img) && sudo mkfs.ext4 -q "$LOOP"`,

@@ -2777,10 +2777,17 @@ var psPrinters = map[string]bool{
 // signs the request in; sent elsewhere it leaves the machine; with no
 // address to tell, it is a token printed as before.
 func (ws *winState) cliTokenArgs(stage []psTok) {
-	for _, t := range stage[1:] {
+	for k, t := range stage[1:] {
 		n := psCLIToken(strings.ToLower(t.text))
 		if n == "" {
 			continue
+		}
+		// only an Authorization (or token) header signs a request in; a
+		// token in a body, a query or anything else is sent as data
+		header := psAuthHeader(t.text) || k > 0 && (strings.EqualFold(stage[k].text, "-headers") || strings.EqualFold(stage[k].text, "-header"))
+		if !header {
+			ws.emitWin(nil, "keychain-dump", strings.Trim(t.text, `"'`))
+			return
 		}
 		var urls []string
 		for _, u := range stage[1:] {

@@ -315,8 +315,8 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if touchesProduction(c) || slicesContains(deleters, c.name) || c.name == "dd" || c.name == "truncate" {
 		return false
 	}
-	if a.testTarget > 0 {
-		return true // run in a container or pod named for tests
+	if a.testTarget > 0 && !namesOtherServer(c) {
+		return true // run in a container or pod named for tests, on its own data
 	}
 	for _, as := range c.assigns {
 		switch as.name {
@@ -562,6 +562,17 @@ func localDevScoped(c *cmd) bool {
 	}
 	for _, h := range t.hosts {
 		if loopback(h) || h == "." || strings.EqualFold(h, "(localdb)") {
+			return true
+		}
+	}
+	return false
+}
+
+// namesOtherServer reports a database client told to reach a server other
+// than the one beside it (psql -h 10.0.0.5 in a test container).
+func namesOtherServer(c *cmd) bool {
+	for _, h := range dbTargetOf(c).hosts {
+		if h != "" && !loopback(h) {
 			return true
 		}
 	}
