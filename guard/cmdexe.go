@@ -1395,10 +1395,15 @@ func (ws *winState) cmdStart(c *cmd, args []word) {
 	i := 0
 	if i < len(args) && args[i].s == "" {
 		i++ // start "" prog
-	} else if len(args) > 1 && startSwitches[strings.ToLower(args[1].s)] {
-		// start "worker%i" /b cmd /c ...: the quoted title comes before
-		// the switches, the program after them
-		i++
+	} else if len(args) > 1 && startSwitches[strings.ToLower(args[1].s)] && !strings.HasPrefix(args[0].s, "/") {
+		// start "worker%i" /b cmd /c ...: a quoted title before the
+		// switches and the program after them; unquoted, the first word
+		// is the program (start powershell /min -c ...). The quotes are
+		// gone by now: both readings are judged.
+		ws.cmdStart(c, args[1:])
+		if len(args) > 2 && !isCmdName(args[0].s) {
+			return // worker%i: not a program name
+		}
 	}
 	for i < len(args) && strings.HasPrefix(args[i].s, "/") {
 		if strings.EqualFold(args[i].s, "/d") {
