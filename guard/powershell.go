@@ -2780,6 +2780,9 @@ func (ws *winState) cliTokenArgs(stage []psTok) {
 	for k, t := range stage[1:] {
 		n := psCLIToken(strings.ToLower(t.text))
 		if n == "" {
+			n = ws.cliTokenIn(t.text) // $t = gh auth token; git clone https://x:$t@host/r
+		}
+		if n == "" {
 			continue
 		}
 		// only an Authorization (or token) header signs a request in; a
