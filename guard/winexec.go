@@ -1619,28 +1619,15 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
 		}
-		if k == "headers" {
-			hdr := w.s
-			if t, isTok := ws.cliTokens[strings.ToLower(strings.TrimPrefix(hdr, "$"))]; isTok {
-				hdr = t // $h = @{Authorization = "Bearer $(gh auth token)"}
+		if k == "headers" && psAuthHeader(w.s) {
+			// a token in the Authorization header signs the request in,
+			// as curl -H does, unless the token is another service's (a
+			// client's own token, $(gh auth token), is judged by
+			// cliTokenArgs)
+			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
+				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
 			}
-			if psAuthHeader(hdr) {
-				// a token in the Authorization header signs the request
-				// in, as curl -H does, unless the token is another
-				// service's
-				n := winSecretVar(hdr)
-				strict := false // a client's own token: only over https to its service's name
-				if n == "" {
-					n, strict = psCLIToken(strings.ToLower(hdr)), true
-				}
-				if n == "" {
-					n, strict = ws.cliTokenIn(hdr), true // "Bearer $t"
-				}
-				if n != "" && ok && (foreignToIssuer(n, hostOf(src.s)) || strict && !issuerURL(src.s)) {
-					ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
-				}
-				continue
-			}
+			continue
 		}
 		ws.secretsLeaving(c, w, "")
 	}
