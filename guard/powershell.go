@@ -1174,9 +1174,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			first = stage[0]
 		}
 		if first.kind == psWord && !call {
-			if k := strings.IndexAny(first.text, "({"); k > 0 && (isCmdName(first.text[:k]) || k == 1 && (first.text[0] == '?' || first.text[0] == '%') && first.text[k] == '{') {
-				// iex(...), while($true){...}, ?{$_}, %{...}: the name ends
-				// at the bracket
+			if k := strings.IndexAny(first.text, "({"); k > 0 && (isCmdName(first.text[:k]) || k == 1 && (first.text[0] == '?' || first.text[0] == '%') && first.text[k] == '{' ||
+				k == 1 && (first.text[0] == '.' || first.text[0] == '&')) {
+				// iex(...), while($true){...}, ?{$_}, %{...}, .(gcm ...),
+				// &(...): the name or the call operator ends at the bracket
 				stage = append([]psTok{{kind: psWord, text: first.text[:k]}, {kind: psWord, text: first.text[k:]}}, stage[1:]...)
 				first = stage[0]
 			}
@@ -1303,6 +1304,11 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					a.nestedWin(code, ShellPowerShell, "scriptblock")
 					prev = flow{kind: flowUnknown}
 					continue // constant code: judged as what it says
+				}
+				if arg, ok := psScriptBlockCreateArg(ft); ok && psDownloads(strings.ToLower(arg)) {
+					// .([scriptblock]::Create((iwr $u).Content)): a download run
+					ws.emitWin(nil, "remote-code-exec", "a script block made from a download: "+truncate(ft, 100))
+					continue
 				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
@@ -2758,11 +2764,27 @@ func psGetCommandName(ft string) string {
 	if strings.EqualFold(name, "-name") && len(f) > 2 {
 		name = strings.Trim(f[2], `'"`)
 	}
+	if strings.ContainsAny(name, "*?") && !strings.ContainsAny(name, "$()[]{}`;|&") {
+		// (gcm *ke-Ex*): a pattern that picks a command by a part of its
+		// name is taken for the most dangerous command it matches
+		for _, c := range psPatternTargets {
+			if ok, _ := path.Match(strings.ToLower(name), c); ok {
+				return c
+			}
+		}
+		return ""
+	}
 	if name == "" || strings.ContainsAny(name, "$*?()[]{}`;|&") || strings.HasPrefix(name, "-") {
 		return ""
 	}
 	return name
 }
+
+// psPatternTargets are the commands a wildcard lookup is matched
+// against, the most dangerous first.
+var psPatternTargets = []string{"invoke-expression", "invoke-command", "start-process", "invoke-webrequest", "invoke-restmethod",
+	"remove-item", "set-mppreference", "add-mppreference", "format-volume", "clear-disk", "stop-computer", "restart-computer",
+	"clear-eventlog", "remove-eventlog", "set-executionpolicy", "new-service", "register-scheduledtask", "add-localgroupmember"}
 
 // psPrinters are the commands that show or store their arguments as
 // they are.

