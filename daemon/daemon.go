@@ -141,7 +141,9 @@ func New(ctx context.Context, cfg Config) (d *Daemon, err error) {
 		}
 	}
 	d.hub = hub.New(hub.Options{Ring: cfg.Ring})
-	d.recorder = server.NewRecorder(cfg.Store, d.hub, d.log)
+	if d.recorder, err = server.NewRecorder(ctx, cfg.Store, d.hub, d.log, server.RecorderOptions{Journal: journalPath(cfg)}); err != nil {
+		return d, err
+	}
 	var (
 		ownership engine.Ownership
 		convs     engine.Conversations
@@ -408,4 +410,16 @@ func installedSpares(counts map[string]int, agents []provider.Provider, log *slo
 		}
 	}
 	return out
+}
+
+// journalPath is where the recorder keeps the events it delivered before
+// storing them: beside the database of a store on this machine, on a
+// single node. A store a cluster shares is written before delivery (a
+// journal on one machine would not reach the other nodes).
+func journalPath(cfg Config) string {
+	f, ok := cfg.Store.(interface{ Path() string })
+	if !ok || !store.IsLocal(cfg.Store) || cfg.Cluster != nil || f.Path() == "" {
+		return ""
+	}
+	return f.Path() + "-events"
 }

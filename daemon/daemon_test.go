@@ -181,6 +181,11 @@ func TestServeTurnThenShutDownInOrder(t *testing.T) {
 			if results != 2 {
 				t.Errorf("the store holds %d results of the 2 turns", results)
 			}
+			// The events waited in a journal beside the database, which
+			// the store holds all of once the daemon closed.
+			if fi, err := os.Stat(st.Path() + "-events"); err != nil || fi.Size() != 0 {
+				t.Errorf("the event journal beside the database after Close: %v %+v", err, fi)
+			}
 			if err := unix.Kill(pid, 0); !errors.Is(err, unix.ESRCH) {
 				t.Errorf("the agent (pid %d) outlived Close: %v", pid, err)
 			}

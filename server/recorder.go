@@ -13,10 +13,18 @@ import (
 	"github.com/hotplex/hotplex/store"
 )
 
-// Recorder is the engine's event sink in the daemon: it stores each event
-// and only then hands it to the hub, so that whatever a client has seen
-// is on disk. One goroutine writes, in batches when events come faster
-// than a single write, in order.
+// Recorder is the engine's event sink in the daemon: it makes each event
+// durable and only then hands it to the hub, so that whatever a client
+// has seen survives a crash of the daemon. One goroutine takes the
+// events, in batches when they come faster than one write, in order.
+//
+// A store on another machine (PostgreSQL) is written before the hub
+// sees an event. A store of this machine's (SQLite) has a journal beside
+// it (RecorderOptions.Journal): an event is appended to the journal,
+// delivered, and stored by a second goroutine a little later, once its
+// turn ended or no event came for a moment, many events in one
+// transaction. Reads of the store wait for what was delivered before
+// them (see Sync), so a client never reads less than it saw.
 type Recorder struct {
 	store store.Store
 	hub   *hub.Hub
@@ -30,6 +38,17 @@ type Recorder struct {
 	mu      sync.Mutex
 	healthy error // the last storage error, nil when writes succeed
 	forward func([]Recorded)
+
+	journal *journal // nil: events are stored before they are delivered
+	lag     *lagging // with a journal: the events delivered, not yet stored
+}
+
+// RecorderOptions configure a Recorder.
+type RecorderOptions struct {
+	// Journal is the file where events wait between their delivery and
+	// their storage, for a store on this machine; empty: each event is
+	// stored before it is delivered.
+	Journal string
 }
 
 // Recorded is an event that was stored, with its JSON.
@@ -54,12 +73,25 @@ const recorderQueue = 8192
 // recorderBatch bounds one write transaction.
 const recorderBatch = 256
 
-// NewRecorder starts the writer. Close it after the engine has shut down.
-func NewRecorder(st store.Store, h *hub.Hub, log *slog.Logger) *Recorder {
+// NewRecorder starts the writer; with a journal, it first stores what
+// the journal still holds of an earlier run. Close it after the engine
+// has shut down.
+func NewRecorder(ctx context.Context, st store.Store, h *hub.Hub, log *slog.Logger, o RecorderOptions) (*Recorder, error) {
 	r := &Recorder{store: st, hub: h, log: log, queue: make(chan queued, recorderQueue),
 		expired: make(chan struct{}), done: make(chan struct{})}
+	if o.Journal != "" {
+		j, n, err := openJournal(ctx, o.Journal, st)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			log.Info("stored the events the journal held from before the daemon stopped", "events", n, "journal", o.Journal)
+		}
+		r.journal, r.lag = j, newLagging()
+		go r.storeLagging()
+	}
 	go r.run()
-	return r
+	return r, nil
 }
 
 // queued is an event with its JSON, encoded by the goroutine that
@@ -97,8 +129,25 @@ func (r *Recorder) Healthy() error {
 	return r.healthy
 }
 
+func (r *Recorder) setHealth(err error) {
+	r.mu.Lock()
+	r.healthy = err
+	r.mu.Unlock()
+}
+
 func (r *Recorder) run() {
-	defer close(r.done)
+	if r.lag != nil {
+		defer func() {
+			r.lag.close()
+			<-r.lag.done
+			if err := r.journal.close(); err != nil {
+				r.log.Error("closing the event journal", "err", err)
+			}
+			close(r.done)
+		}()
+	} else {
+		defer close(r.done)
+	}
 	batch := make([]queued, 0, recorderBatch)
 	for q := range r.queue {
 		batch = append(batch[:0], q)
@@ -114,7 +163,15 @@ func (r *Recorder) run() {
 				break fill
 			}
 		}
-		r.write(batch)
+		if r.lag != nil {
+			if err := r.journal.append(batch); err != nil {
+				r.setHealth(err)
+				r.log.Error("writing the event journal failed; the events are delivered and stored, but a crash before they are stored would lose them", "events", len(batch), "err", err)
+			}
+			r.lag.add(batch)
+		} else {
+			r.write(batch)
+		}
 		for _, q := range batch {
 			if q.err != nil {
 				r.hub.Publish(q.ev)
@@ -122,19 +179,27 @@ func (r *Recorder) run() {
 			}
 			r.hub.PublishJSON(q.ev, q.data)
 		}
-		r.mu.Lock()
-		forward := r.forward
-		r.mu.Unlock()
-		if forward != nil {
-			out := make([]Recorded, 0, len(batch))
-			for _, q := range batch {
-				if q.err == nil {
-					out = append(out, Recorded{Event: q.ev, Data: q.data})
-				}
-			}
-			forward(out)
+		if r.lag == nil {
+			r.forwardBatch(batch)
 		}
 	}
+}
+
+// forwardBatch hands a stored batch to the forwarder, if any.
+func (r *Recorder) forwardBatch(batch []queued) {
+	r.mu.Lock()
+	forward := r.forward
+	r.mu.Unlock()
+	if forward == nil {
+		return
+	}
+	out := make([]Recorded, 0, len(batch))
+	for _, q := range batch {
+		if q.err == nil {
+			out = append(out, Recorded{Event: q.ev, Data: q.data})
+		}
+	}
+	forward(out)
 }
 
 // write stores a batch. If storage keeps failing (a full disk) the events
@@ -163,9 +228,7 @@ func (r *Recorder) write(batch []queued) {
 			}
 		}
 	}
-	r.mu.Lock()
-	r.healthy = err
-	r.mu.Unlock()
+	r.setHealth(err)
 	if err != nil {
 		r.log.Error("storing events failed; they were delivered but not saved", "events", len(events), "err", err)
 	}

@@ -37,7 +37,10 @@ func TestRecorderSurvivesADeletedSession(t *testing.T) {
 	}
 	h := hub.New(hub.Options{})
 	defer h.Close()
-	r := NewRecorder(st, h, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r, err := NewRecorder(ctx, st, h, slog.New(slog.NewTextHandler(io.Discard, nil)), RecorderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	var batch []queued
 	for i, id := range []string{"kept", "gone", "kept"} {
@@ -124,7 +127,10 @@ func TestRecorderWaitsForAnUnreachableStore(t *testing.T) {
 	defer h.Close()
 	_, sub, _ := h.Subscribe("s", 0)
 	defer sub.Close()
-	r := NewRecorder(st, h, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r, err := NewRecorder(ctx, st, h, slog.New(slog.NewTextHandler(io.Discard, nil)), RecorderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer r.Close()
 	publish := func(seq uint64) {
 		ev := event.NewEventWithMeta(event.TypeAnswer, "", nil)

@@ -206,6 +206,7 @@ func New(opts Options) *Server {
 		opts.KeyCheckInterval = DefaultKeyCheckInterval
 	}
 	opts.Timeouts = opts.Timeouts.orDefaults()
+	opts.Store = synced(opts.Store, opts.Recorder)
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), limiter: newLimiter(opts.RateLimit), metricsHandler: opts.Metrics.handler()}
 	s.keys = newKeyWatch(opts.Store, opts.KeyCheckInterval, opts.Logger)
 	if err := opts.Metrics.watchPool(opts.Engine); err != nil {

@@ -29,6 +29,12 @@ var fakeAgent string
 var pg pgtest.Lazy
 
 func TestMain(m *testing.M) {
+	// The journal's crash test re-runs this binary as a child that
+	// delivers events and then kills itself; see journal_test.go.
+	if path := os.Getenv(server.JournalCrashEnv); path != "" {
+		server.JournalCrashChild(path)
+		return
+	}
 	os.Exit(testkit.MainWithFakeAgent(m, &fakeAgent, http.DefaultClient.CloseIdleConnections, func() {
 		if err := pg.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
