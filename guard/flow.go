@@ -264,6 +264,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 			spec.filtered = false
 		}
 		return flow{kind: flowPaths, find: spec}
+	case n == "rg" && (hasWord(args, "--files") || hasWord(args, "-l") || hasWord(args, "--files-with-matches")):
+		// rg --files DIR..., rg -l PATTERN DIR...: the files below DIR
+		return flow{kind: flowPaths, find: &findSpec{roots: rgRoots(args), filtered: true}}
 	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" || args[0].s == "diff" && hasWord(args, "--name-only")):
 		return flow{kind: flowPaths, find: &findSpec{roots: []word{lit(".")}, filtered: true}}
 	case n == "gcloud" && hasWord(args, "print-access-token"), n == "gh" && len(args) > 1 && args[0].s == "auth" && args[1].s == "token",
@@ -1860,4 +1863,34 @@ func firstNonOption(args []word) string {
 		}
 	}
 	return ""
+}
+
+// rgValued are ripgrep's options that take a value as the next word.
+var rgValued = map[string]bool{"-g": true, "--glob": true, "--iglob": true, "-t": true, "--type": true, "-T": true, "--type-not": true,
+	"-d": true, "--max-depth": true, "-e": true, "--regexp": true, "-f": true, "--file": true, "-m": true, "--max-count": true,
+	"-j": true, "--threads": true, "-A": true, "-B": true, "-C": true, "-M": true, "--max-columns": true, "--type-add": true,
+	"--ignore-file": true, "--sort": true, "--sortr": true, "-E": true, "--encoding": true, "--max-filesize": true}
+
+// rgRoots are the directories ripgrep lists files below: its positional
+// words, less the pattern when it searches (-l) without -e or -f.
+func rgRoots(args []word) []word {
+	var pos []word
+	pattern := !hasWord(args, "--files") && !hasWord(args, "-e") && !hasWord(args, "--regexp") && !hasWord(args, "-f") && !hasWord(args, "--file")
+	for i := 0; i < len(args); i++ {
+		w := args[i].s
+		if strings.HasPrefix(w, "-") {
+			if rgValued[w] {
+				i++
+			}
+			continue
+		}
+		pos = append(pos, args[i])
+	}
+	if pattern && len(pos) > 0 {
+		pos = pos[1:]
+	}
+	if len(pos) == 0 {
+		return []word{lit(".")}
+	}
+	return pos
 }

@@ -22,7 +22,7 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 
 // deleteRuleNames are the commands the deletion rules look at: the
 // deleters, and the package runners that may start one.
-var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip", "7z", "7za", "7zz", "rar"), deleters...)
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip", "7z", "7za", "7zz", "rar", "rclone", "aws", "gsutil", "mc", "mcli"), deleters...)
 
 // nodeDeleters are the npm packages that delete their operands
 // recursively, run directly or through npx: rm -rf by another name.
@@ -322,6 +322,36 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		// source lacks: all of it when the source is empty.
 		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
 		case pcNone, pcInside, pcTemp, pcHomeCache, pcHomeCacheRoot:
+		default:
+			out = append(out, delTarget{w: dest, class: cls, rec: true})
+		}
+	case "rclone", "aws", "gsutil", "mc", "mcli":
+		// rclone sync REMOTE: DIR, aws s3 sync s3://b DIR --delete,
+		// gsutil rsync -d gs://b DIR, mc mirror --remove b DIR: a local
+		// directory made a copy of the remote, losing what the remote lacks
+		ops := positional(args)
+		var dest word
+		switch {
+		case c.name == "rclone" && len(ops) == 3 && ops[0].s == "sync" && !hasWord(args, "--dry-run") && !hasWord(args, "-n"):
+			dest = ops[2]
+		case c.name == "aws" && len(ops) == 4 && ops[0].s == "s3" && ops[1].s == "sync" && hasWord(args, "--delete") && !hasWord(args, "--dryrun"):
+			dest = ops[3]
+		case c.name == "gsutil" && len(ops) == 3 && ops[0].s == "rsync" && hasWord(args, "-d") && !hasWord(args, "-n"):
+			dest = ops[2]
+		case (c.name == "mc" || c.name == "mcli") && len(ops) == 3 && ops[0].s == "mirror" && hasWord(args, "--remove") && !hasWord(args, "--dry-run"):
+			dest = ops[2]
+		}
+		if dest.s == "" || strings.Contains(dest.s, ":") && !strings.HasPrefix(dest.s, "/") || strings.HasPrefix(dest.s, "s3://") {
+			break
+		}
+		if c.name == "mc" || c.name == "mcli" {
+			if !strings.HasPrefix(dest.s, "/") && !strings.HasPrefix(dest.s, "~") && !strings.HasPrefix(dest.s, ".") && !strings.HasPrefix(dest.s, "$") {
+				break // an alias/bucket, not a directory
+			}
+		}
+		switch cls := a.classifyUnder(dest, c.cwd, false); cls {
+		case pcNone, pcInside, pcWorkSource, pcTemp, pcHomeCache, pcHomeCacheRoot:
+			// fixtures or build output fetched into the project
 		default:
 			out = append(out, delTarget{w: dest, class: cls, rec: true})
 		}

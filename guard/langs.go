@@ -65,6 +65,16 @@ var homeRewrites = map[string][]rewrite{
 	"lua": {rw("HOME", `os\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
 }
 
+// cwdRewrites turn expressions for the working directory into ".", for
+// code that does not change directory first (after a chdir, "." is not
+// the directory the command started in).
+var cwdRewrites = map[string][]rewrite{
+	"python": {rw("getcwd", `os\.getcwd\(\)`, `"."`), rw("cwd()", `(?:pathlib\.)?Path\.cwd\(\)`, `Path(".")`)},
+	"ruby":   {rw("Dir.", `Dir\.(?:pwd|getwd)\b`, `"."`)},
+	"js":     {rw("cwd", `process\.cwd\(\)`, `"."`), rw("cwd", `Deno\.cwd\(\)`, `"."`)},
+	"php":    {rw("getcwd", `\bgetcwd\(\)`, `"."`)},
+}
+
 // langRewrites turn indirect forms into direct calls.
 var langRewrites = map[string][]rewrite{
 	"python": {
@@ -162,6 +172,13 @@ func normalizeCode(lang, code string) string {
 	for _, r := range homeRewrites[lang] {
 		if strings.Contains(code, r.hint) {
 			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	if !strings.Contains(strings.ToLower(code), "chdir") {
+		for _, r := range cwdRewrites[lang] {
+			if strings.Contains(code, r.hint) {
+				code = r.re.ReplaceAllString(code, r.with)
+			}
 		}
 	}
 	if lang == "python" {

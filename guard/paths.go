@@ -950,6 +950,7 @@ const (
 	wPathShadow
 	wSSHDConfig
 	wProtected
+	wDBData
 )
 
 var shellRCNames = map[string]bool{
@@ -985,6 +986,9 @@ func (a *analysis) classifyWrite(p string) wclass {
 	}
 	if a.isProtected(p) {
 		return wProtected
+	}
+	if isDBData(p) {
+		return wDBData
 	}
 	if strings.HasPrefix(p, "/dev/") {
 		switch {

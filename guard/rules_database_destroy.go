@@ -141,6 +141,8 @@ var databaseDestroyRules = []*rule{
 		}},
 	delRule("rm-database-files", LevelCritical, CategoryDatabaseDestroy, "deletion of a database's data files",
 		[]string{"Drop data through the database after a backup", "Stop and back up the database first"}, anyRec, pcDBData),
+	writeRule("overwrite-database-files", LevelCritical, CategoryDatabaseDestroy, "overwriting or truncating a database's data files",
+		[]string{"Drop data through the database after a backup", "Stop and back up the database first"}, true, wDBData),
 	{ID: "db-drop-database", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "dropping a whole database",
 		Suggestions: suggDB, names: dbClients,
 		match: sqlFinding(func(s *sqlScan) string { return s.dropDB })},

@@ -253,7 +253,7 @@ var permissionRules = []*rule{
 			}
 			for _, t := range a.permTargets(c) {
 				switch t.class {
-				case pcSystemSub, pcHome, pcHomeConfig, pcLogs:
+				case pcSystemSub, pcHome, pcHomeConfig, pcLogs, pcDBData:
 					return true, t.w.s
 				case pcHomeSub, pcOutside, pcEscape:
 					if t.rec {

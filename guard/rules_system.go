@@ -492,6 +492,11 @@ var systemRules = []*rule{
 				if len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset") {
 					return true, ""
 				}
+				// ufw deny 22, ufw deny ssh, ufw reject OpenSSH: remote
+				// administration cut off
+				if len(ops) == 2 && (ops[0].s == "deny" || ops[0].s == "reject") && (ops[1].s == "22" || ops[1].s == "22/tcp" || ops[1].s == "ssh" || ops[1].s == "OpenSSH") {
+					return true, "SSH denied"
+				}
 				// ufw default allow incoming; ufw allow from any to any port 22,3306
 				if len(ops) > 2 && ops[0].s == "default" && ops[1].s == "allow" && ops[2].s != "outgoing" {
 					return true, "default allow incoming"
@@ -529,6 +534,18 @@ var systemRules = []*rule{
 				if (w.s == "-P" || w.s == "--policy") && i+2 < len(args) && args[i+2].s == "DROP" && (args[i+1].s == "INPUT" || args[i+1].s == "OUTPUT") {
 					return true, "default policy DROP"
 				}
+			}
+			// -A INPUT -p tcp --dport 22 -j DROP: remote administration cut
+			// off for everyone (one source dropped is a ban, not a lockout)
+			chain, _ := optValue(args, "-A", "append")
+			if chain == "" {
+				chain, _ = optValue(args, "-I", "insert")
+			}
+			target, _ := optValue(args, "-j", "jump")
+			port, _ := optValue(args, "", "dport", "destination-port")
+			src, hasSrc := optValue(args, "-s", "source")
+			if chain == "INPUT" && (target == "DROP" || target == "REJECT") && (port == "22" || port == "ssh") && (!hasSrc || src == "0.0.0.0/0" || src == "::/0") {
+				return true, "SSH dropped for every source"
 			}
 			return false, ""
 		}},

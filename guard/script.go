@@ -82,6 +82,63 @@ var writeAPIs = map[string][]string{
 	"pwsh":   {"Set-Content", "Add-Content", "Out-File"},
 }
 
+// downloadAPIs are the calls per language that save a download to a
+// file: the argument at url is where from, the one at path where to.
+var downloadAPIs = map[string][]struct {
+	api       string
+	url, path int
+}{
+	"python": {{"urlretrieve", 0, 1}, {".urlretrieve", 0, 1}, {"wget.download", 0, 1}},
+	"perl":   {{"getstore", 0, 1}, {"mirror", 0, 1}},
+	"ruby":   {{"IO.copy_stream", 0, 1}},
+	"php":    {{"copy", 0, 1}},
+}
+
+// urlLiteral is the first URL written in code.
+var urlLiteral = regexp.MustCompile(`https?://[^\s'"()<>]+`)
+
+// linkDownloads reads code that saves a download to a file (a download
+// API, or a file written by code that fetches) as the shell download
+// `curl -so FILE URL`, analysed before the commands the code runs, so that
+// running the file afterwards is running downloaded code, as it is in a
+// shell.
+func (sc *scriptScan) linkDownloads(code, low string) {
+	url := urlLiteral.FindString(code)
+	var dests []string
+	for _, d := range downloadAPIs[sc.lang] {
+		forEachCall(code, d.api, sc.lang, func(args string) {
+			items := splitArgs(args, sc.lang)
+			if len(items) <= max(d.url, d.path) {
+				return
+			}
+			if u := items[d.url]; u.isStr && urlLiteral.MatchString(u.str) {
+				url = u.str
+			} else if sc.lang == "php" || sc.lang == "ruby" && !hasAny(low, langNet["ruby"].fetch...) {
+				return // a copy of a local file
+			}
+			if p := scriptPathOf(items[d.path].raw, sc.lang); p != "" {
+				dests = append(dests, p)
+			}
+		})
+	}
+	if hasAny(low, langNet[sc.lang].fetch...) {
+		for _, w := range sc.writes {
+			dests = append(dests, w.path)
+		}
+	}
+	if len(dests) == 0 {
+		return
+	}
+	if url == "" {
+		url = "https://unknown.invalid/"
+	}
+	calls := make([]scriptCall, 0, len(dests)+len(sc.shell))
+	for _, p := range dests {
+		calls = append(calls, scriptCall{api: "download", cmd: "curl -so " + shellQuote(p) + " " + shellQuote(url)})
+	}
+	sc.shell = append(calls, sc.shell...)
+}
+
 // scanScript scans interpreter code. home markers (os.path.expanduser('~'),
 // process.env.HOME, ...) resolve to "~".
 func scanScript(lang, code string) *scriptScan {
@@ -106,6 +163,7 @@ func scanScript(lang, code string) *scriptScan {
 	sc.scanChmods(code)
 	sc.forkBomb = endlessSpawn(lang, low)
 	sc.scanNetwork(code, low)
+	sc.linkDownloads(code, low)
 	if sc.remote == "" && lang == "python" {
 		sc.remote = unsafeModelLoad(low)
 	}
@@ -182,6 +240,10 @@ var langNet = map[string]netMarkers{
 // shellOfDownload matches a shell call whose argument is a download.
 var shellOfDownload = regexp.MustCompile(`(?:system|popen|check_output|getoutput|run|call)\s*\([^;\n]*(?:urlopen|requests\.get|httpx\.get|urlretrieve)`)
 
+// awkPrintToShell is awk's print into a pipe to a shell, which runs
+// what is printed.
+var awkPrintToShell = regexp.MustCompile(`print[^|;]*\|\s*"\s*(?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh(?:\s+-s)?\s*"`)
+
 // shellMarkers are what code wired to a socket uses to hand it a shell.
 var shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", "subprocess", "pty.spawn", "os.dup2", "dup2(", "exec(", "exec ",
 	"spawn", "system(", "popen", "proc_open", "shell_exec", "passthru", "cmd.exe", "sh -i", "bash -i", "iex", "invoke-expression",
@@ -201,6 +263,11 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 			if hasAny(c.cmd, "curl ", "wget ", "fetch ", "nc ") && strings.Contains(strings.ReplaceAll(low, `system("`, ""), "system(") {
 				fetch = true
 			}
+		}
+		// ("curl ..." | getline l) ... print l | "sh": what was read is
+		// piped into a shell
+		if awkPrintToShell.MatchString(low) && sc.runsFetcher() {
+			fetch = true
 		}
 	}
 	if !fetch && sc.lang == "python" && shellOfDownload.MatchString(low) {

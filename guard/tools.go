@@ -53,6 +53,8 @@ func (a *analysis) fileFinding(tool, file string) *finding {
 	switch a.classifyWrite(abs) {
 	case wProtected:
 		return mk("file-protected", CategoryFileDelete, "modifying what HotPlex owns (its data, its database, other sessions' files)", "Write files inside this session's work directory")
+	case wDBData:
+		return mk("file-database-data", CategoryDatabaseDestroy, "modifying a database's data files", "Change data through the database")
 	case wBlockDev:
 		return mk("file-block-device", CategoryDiskWipe, "writing to a disk device", "Write to a regular file inside the project")
 	case wPasswd, wSudoers, wPam, wSSHDConfig:
