@@ -1228,6 +1228,14 @@ func emacsLaunches(a *analysis, c *cmd) []launch {
 				}
 			}
 		}
+		// (url-insert-file-contents URL) then (eval-buffer), (load URL):
+		// code downloaded and evaluated
+		if (strings.Contains(v.val, "url-insert-file-contents") || strings.Contains(v.val, "url-retrieve")) &&
+			(strings.Contains(v.val, "eval-buffer") || strings.Contains(v.val, "eval-region") || strings.Contains(v.val, "(eval ")) {
+			if u := urlLiteral.FindString(v.val); u != "" {
+				out = append(out, launch{code: "curl -s " + shellQuote(u) + " | sh", origin: "emacs eval of a download"})
+			}
+		}
 		for _, fn := range [...]string{"shell-command", "async-shell-command", "shell-command-to-string", "start-process-shell-command"} {
 			if i := strings.Index(v.val, "("+fn); i >= 0 {
 				rest := v.val[i+len(fn)+1:]

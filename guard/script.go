@@ -45,7 +45,7 @@ var execAPIs = map[string][]string{
 	"ruby":        {"system", "exec", "spawn", "IO.popen", "Open3.capture2", "Open3.capture3", "Open3.popen3", "Kernel.system", "%x"},
 	"js":          {"execSync", "exec", "spawnSync", "spawn", "execFileSync", "execFile", "Bun.spawn", "Bun.spawnSync", "Deno.run", "Deno.Command", "$"},
 	"php":         {"system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"},
-	"lua":         {"os.execute", "io.popen"},
+	"lua":         {"os.execute", "io.popen", "vim.fn.system", "vim.fn.systemlist", "vim.system", "vim.fn.jobstart"},
 	"awk":         {"system"},
 	"pwsh":        {"Invoke-Expression", "iex", "Start-Process", "cmd /c", "bash -c", "sh -c"},
 	"applescript": {"do shell script"},
@@ -1055,8 +1055,20 @@ func decodedLiteral(expr, lang string) string {
 			return string(b)
 		}
 	}
+	// pack("H*", "7379..."), ["7379..."].pack("H*"), hex2bin("7379..."),
+	// Buffer.from("7379...", "hex")
+	if m := hexPacked.FindStringSubmatch(expr); m != nil {
+		for _, h := range m[1:] {
+			if b, err := hex.DecodeString(h); h != "" && err == nil {
+				return string(b)
+			}
+		}
+	}
 	return ""
 }
+
+// hexPacked matches the languages' own ways of decoding a hex literal.
+var hexPacked = regexp.MustCompile(`pack\(\s*["']H\*["']\s*,\s*["']([0-9a-fA-F]+)["']|\[\s*["']([0-9a-fA-F]+)["']\s*\]\.pack\(\s*["']H\*["']|hex2bin\(\s*["']([0-9a-fA-F]+)["']|Buffer\.from\(\s*["']([0-9a-fA-F]+)["']\s*,\s*["']hex["']`)
 
 // rot13 rotates the letters of s by 13.
 func rot13(s string) string {

@@ -50,6 +50,16 @@ func gitDiscards(c *cmd) string {
 			}
 		case "purge", "clean":
 			return c.name + " " + args[0].s
+		case "strip", "prune":
+			// commits taken out of the repository (kept in a backup
+			// bundle unless --no-backup, which is what hides it)
+			if c.name == "hg" {
+				return "hg " + args[0].s
+			}
+		case "rollback":
+			if c.name == "hg" {
+				return "hg rollback"
+			}
 		}
 		return ""
 	}
