@@ -20,6 +20,10 @@ func (a *analysis) prepare(c *cmd) {
 		a.prepareEval(c)
 	case n == "source" || n == ".":
 		a.prepareSource(c)
+	case (n == "iex" || lower(n) == "invoke-expression") && len(c.args()) == 0:
+		// PowerShell's iex at the end of a pipe read as POSIX (a remote
+		// Windows host's command, through ssh): it runs what it reads
+		a.prepareSource(c)
 	case scriptLangs[n] != "":
 		a.prepareInterp(c, scriptLangs[n])
 	case n == "find":

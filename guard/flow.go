@@ -88,6 +88,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
+	case (n == "powershell" || n == "pwsh") && psDownloadOut(args) != "":
+		// powershell -c iwr URL: the download, on standard output
+		return flow{kind: flowRemote, what: psDownloadOut(args)}
 	case socketTools[n]:
 		return flow{kind: flowSocket, what: c.base + " " + joinWords(args)}
 	case n == "openssl":
@@ -1893,4 +1896,32 @@ func rgRoots(args []word) []word {
 		return []word{lit(".")}
 	}
 	return pos
+}
+
+// psDownloadOut is the download a PowerShell command line
+// (powershell -c iwr URL) writes to standard output, or "".
+func psDownloadOut(args []word) string {
+	for i, w := range args {
+		switch lower(w.s) {
+		case "-c", "-command", "/c", "-com":
+		default:
+			continue
+		}
+		code := joinWords(args[i+1:])
+		first, _, _ := strings.Cut(strings.TrimSpace(strings.Trim(code, `"'{} `)), " ")
+		switch lower(first) {
+		case "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl", "wget":
+		default:
+			return ""
+		}
+		low := lower(code)
+		if strings.Contains(low, "-outfile") || strings.Contains(low, " -o ") || strings.Contains(low, "|") || strings.Contains(low, ";") {
+			return ""
+		}
+		if u := urlLiteral.FindString(code); u != "" {
+			return first + " " + u
+		}
+		return ""
+	}
+	return ""
 }

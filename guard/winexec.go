@@ -1512,6 +1512,8 @@ func (ws *winState) regWrite(c *cmd, k, data string) {
 		ws.emitWin(c, "win-uac-disable", k)
 	case regLSA:
 		ws.emitWin(c, "win-lsa-weaken", k)
+	case regSecurity:
+		ws.emitWin(c, "win-security-weaken", k)
 	case regRDP:
 		if dl == "0" || dl == "" {
 			ws.emitWin(c, "win-rdp-enable", k)
@@ -1652,6 +1654,13 @@ func (ws *winState) certutilEncode(c *cmd) {
 		return
 	}
 	d, _ := a.winSensitive(a.winAbs(ops[0].s))
+	if d == "" {
+		// key material of the project's own (a signing certificate): an
+		// encoded copy sent away is the key sent away
+		if k, crit := a.sensitive(a.winAbs(ops[0].s), a.cwd); crit && strings.HasPrefix(k, "key material") {
+			d = k
+		}
+	}
 	if b := strings.ToLower(path.Base(strings.ReplaceAll(ops[0].s, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.")) {
 		d = "environment file " + ops[0].s
 	}

@@ -821,6 +821,14 @@ var winRules = []*rule{
 			args := wargs(c)
 			return hasSw(args, "delete", "set", "deletevalue", "import", "default", "bootsequence", "createstore") && !strings.Contains(strings.Join(args, " "), "recoveryenabled"), ""
 		}},
+	{ID: "win-vm-power-production", prodAware: true, Level: LevelHigh, Category: CategorySystem, Description: "turning off, restarting or pausing production virtual machines",
+		Suggestions: []string{"Leave production machines to their operators", "Act on a test machine by its name"}, names: names("stop-vm", "restart-vm", "suspend-vm", "save-vm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if hasSw(wargs(c), "whatif") {
+				return false, ""
+			}
+			return touchesProduction(c) || lineNamesProduction(a.src), ""
+		}},
 	{ID: "win-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down or restarting the machine",
 		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("stop-computer", "restart-computer"),
 		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
@@ -1302,6 +1310,9 @@ var winRules = []*rule{
 		Suggestions: []string{"Leave UAC on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regUAC)},
 	{ID: "win-lsa-weaken", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening credential protection (LSA, WDigest)",
 		Suggestions: []string{"Leave credential protection on"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regLSA)},
+	{ID: "win-security-weaken", Level: LevelHigh, Category: CategorySystem, Description: "weakening the machine's security settings in the registry (its PowerShell execution policy, retired TLS or SSL versions)",
+		Suggestions: []string{"Set the execution policy for the process only (-Scope Process)", "Leave the machine's TLS settings to an administrator"},
+		names:       names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regSecurity)},
 	{ID: "win-rdp-enable", Level: LevelModerate, Category: CategoryPrivilege, Description: "opening Remote Desktop to the machine",
 		Suggestions: []string{"Ask the user to enable remote access"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regRDP)},
 	{ID: "win-registry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting a registry hive, a service or system settings",
@@ -2611,6 +2622,18 @@ func winDataFile(s string) bool {
 	for _, ext := range [...]string{".csv", ".json", ".txt", ".xml", ".zip", ".tar.gz", ".tgz", ".7z", ".png", ".jpg", ".jpeg", ".gif",
 		".svg", ".pdf", ".md", ".yaml", ".yml", ".parquet", ".sqlite", ".db", ".nupkg", ".whl"} {
 		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineNamesProduction reports whether any word of a command line names
+// a production environment (the machines a pipeline's first command
+// listed, for one that acts on them).
+func lineNamesProduction(src string) bool {
+	for _, f := range strings.FieldsFunc(src, func(r rune) bool { return r == ' ' || r == '|' || r == ';' || r == '\'' || r == '"' || r == ',' }) {
+		if isProdName(f) {
 			return true
 		}
 	}

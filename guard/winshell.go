@@ -1110,6 +1110,7 @@ const (
 	regServices
 	regLogging
 	regHistory
+	regSecurity
 )
 
 // normRegKey returns a registry key in the form "hklm/software/..." and
@@ -1195,6 +1196,12 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/control/deviceguard") || strings.Contains(k, "policies/microsoft/windows/deviceguard") ||
 		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi"):
 		return regDefender
+	case strings.HasPrefix(k, "hklm/software/") && strings.Contains(k, "/powershell/1/shellids"),
+		strings.Contains(k, "securityproviders/schannel/protocols/") && (strings.Contains(k, "/tls 1.0") || strings.Contains(k, "/tls 1.1") ||
+			strings.Contains(k, "/ssl 2.0") || strings.Contains(k, "/ssl 3.0") || strings.Contains(k, "/pct 1.0")):
+		// the machine's own PowerShell execution policy, and the retired
+		// TLS and SSL versions every program's connections may then use
+		return regSecurity
 	case strings.Contains(k, "policies/system"):
 		return regUAC
 	case strings.Contains(k, "control/lsa") || strings.Contains(k, "securityproviders/wdigest"):
