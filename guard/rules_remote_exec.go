@@ -504,6 +504,24 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "script-shell-untrusted", Level: LevelCritical, Category: CategoryRemoteExec, Description: "package scripts run through a downloaded or untrusted program as their shell",
+		Suggestions: []string{"Leave the script shell at its default", "Run the script's command yourself, after reading it"},
+		names:       names("npm", "pnpm", "yarn", "npx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sh := ""
+			for _, as := range c.assigns {
+				if strings.EqualFold(as.name, "npm_config_script_shell") {
+					sh = as.val.s
+				}
+			}
+			if v, ok := optValue(c.args(), "", "script-shell"); ok {
+				sh = v
+			}
+			if sh != "" && (untrustedPlace(sh) || a.isDownloaded(sh, c.cwd)) {
+				return true, sh
+			}
+			return false, ""
+		}},
 	{ID: "package-source-redirect", Level: LevelHigh, Category: CategoryRemoteExec, Description: "pointing every later package install, or the script shell, at an untrusted place",
 		Suggestions: []string{"Keep the official registry", "Configure a registry only in the project's own .npmrc / pip.conf after review"},
 		names:       names("npm", "pnpm", "yarn", "pip", "pip3", "gem", "cargo", "go", "composer", "bundle"),

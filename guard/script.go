@@ -576,7 +576,9 @@ func forEachCall(code, api, lang string, fn func(args string)) {
 		case "perl", "ruby", "awk", "pwsh", "applescript", "lua", "php":
 			// chmod 0777, glob("/etc/*"): a mode first, without brackets
 			digit := code[j] >= '0' && code[j] <= '9' && (lang == "perl" || lang == "ruby")
-			if digit || code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
+			// open F, "+<", "/dev/sda": a bareword file handle first
+			handle := lang == "perl" && api == "open" && code[j] >= 'A' && code[j] <= 'Z'
+			if digit || handle || code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
 				end := j
 				depth := 0
 				for end < len(code) {
