@@ -56,6 +56,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
 		// fish: eval TOOL init ARGS | source
 		return flow{kind: flowText}
+	case logsOut(a, c) != "":
+		// the system's logs, the journal, production's logs: who logged
+		// in from where, requests with their tokens and customers' data
+		return flow{kind: flowSecret, what: logsOut(a, c)}
 	case n == "string" && fishStringReadsInput(args):
 		// fish: string SUB with no strings given filters its input
 		return c.in
@@ -1922,6 +1926,38 @@ func psDownloadOut(args []word) string {
 			return first + " " + u
 		}
 		return ""
+	}
+	return ""
+}
+
+// logReaders are the commands that print the files they are given.
+var logReaders = map[string]bool{"cat": true, "tail": true, "head": true, "zcat": true, "bzcat": true, "xzcat": true, "zstdcat": true, "tac": true, "less": true, "more": true}
+
+// logsOut describes the logs a command prints: system log files, the
+// journal, a production service's logs; "" for anything else.
+func logsOut(a *analysis, c *cmd) string {
+	args := c.args()
+	switch n := c.name; {
+	case logReaders[n]:
+		for _, w := range positional(args) {
+			if p := a.absPath(w.s, c.cwd); p != "" && isLogPath(p) {
+				return "system logs (" + w.s + ")"
+			}
+		}
+	case n == "journalctl":
+		for _, w := range args {
+			switch {
+			case strings.HasPrefix(w.s, "--vacuum"), w.s == "--rotate", w.s == "--disk-usage", w.s == "--verify", w.s == "--flush", w.s == "--list-boots":
+				return ""
+			}
+		}
+		return "the system journal"
+	case n == "kubectl" && len(args) > 0 && args[0].s == "logs" && touchesProduction(c):
+		return "production logs (kubectl logs)"
+	case n == "aws" && len(args) > 1 && args[0].s == "logs" && (args[1].s == "get-log-events" || args[1].s == "filter-log-events" || args[1].s == "tail") && touchesProduction(c):
+		return "production logs (aws logs)"
+	case n == "gcloud" && len(args) > 1 && args[0].s == "logging" && args[1].s == "read" && touchesProduction(c):
+		return "production logs (gcloud logging)"
 	}
 	return ""
 }

@@ -173,6 +173,19 @@ var exfiltrationRules = []*rule{
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.in.kind == flowSecret && !c.in.crit && sendsStdin(c) {
+				if strings.Contains(c.in.what, "logs") || strings.Contains(c.in.what, "journal") {
+					// logs pushed to the machine's or the organisation's
+					// own collector are where logs go
+					local := len(urlArgs(c.args())) > 0
+					for _, u := range urlArgs(c.args()) {
+						if h := hostOf(u); !isLocalHost(h) && !internalHost(h) {
+							local = false
+						}
+					}
+					if local {
+						return false, ""
+					}
+				}
 				return true, c.in.what
 			}
 			return false, ""
