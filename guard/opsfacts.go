@@ -356,6 +356,14 @@ func testSettings(c *cmd) bool {
 			}
 		}
 	}
+	// php artisan migrate:fresh --env=testing: the framework's own
+	// environment option, naming the test or this machine's database
+	if v, ok := optValue(c.args(), "", "env"); ok {
+		switch lower(v) {
+		case "test", "testing", "local":
+			return true
+		}
+	}
 	return false
 }
 
