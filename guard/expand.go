@@ -296,6 +296,9 @@ func (a *analysis) subCommand(parent *cmd, words []word, origin string) *cmd {
 	a.depth++
 	// what a root program starts runs as root too (sudo find -exec sh)
 	c := &cmd{words: words, origin: origin, depth: a.depth, cwd: parent.cwd, remote: parent.remote, asRoot: parent.asRoot}
+	if passesStdin[origin] {
+		c.in = parent.in // the program reads what its runner reads
+	}
 	a.unwrap(c)
 	c.setName()
 	a.finish(c)
@@ -908,6 +911,11 @@ func (a *analysis) expandWSL(c *cmd) {
 	}
 	a.subCommand(c, words, "wsl")
 }
+
+// passesStdin are the origins of sub-commands that read their parent's
+// standard input: the programs package runners start.
+var passesStdin = map[string]bool{"npx package": true, "pnpx package": true, "bunx package": true, "uvx package": true,
+	"yarn package": true, "pnpm package": true, "pipx package": true, "bun package": true}
 
 // packageRunners fetch a package when needed and run its program: what
 // that program does is what the line does (npx prisma db push is prisma

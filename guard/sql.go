@@ -147,7 +147,7 @@ func serverExportOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma")
 
 // statementOptions are the options with which database clients are
 // given statements to run, client by client as their documentation names
@@ -184,7 +184,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		b.WriteString(";\n")
 	}
 	lang := "sql"
-	stdinStatements := c.name != "aws" && c.name != "heroku" && c.name != "fly" && c.name != "flyctl"
+	stdinStatements := c.name != "aws" && c.name != "heroku" && c.name != "fly" && c.name != "flyctl" && c.name != "prisma"
 	for _, o := range statementOptions[c.name] {
 		if v, ok := optValue(args, o.short, o.long); ok {
 			add(v)
@@ -252,6 +252,12 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 				add(v)
 			}
 		}
+	case "prisma":
+		// prisma db execute --stdin, or --file FILE: the statements it is
+		// given, run on the database of --url or DATABASE_URL
+		if p := positional(args); len(p) >= 2 && p[0].s == "db" && p[1].s == "execute" {
+			stdinStatements = hasWord(args, "--stdin")
+		}
 	case "db2":
 		// db2 "DROP TABLE x": the statement is the operand
 		if ops := positional(args); len(ops) > 0 {
@@ -303,6 +309,8 @@ func sqlScriptFiles(name string, args []word) []word {
 		opts = []string{"-i", "-input-file", "--input-file"}
 	case "clickhouse-client", "clickhouse":
 		opts = []string{"--queries-file"}
+	case "prisma":
+		opts = []string{"--file"}
 	default:
 		return nil
 	}
