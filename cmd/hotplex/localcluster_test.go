@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -34,7 +35,7 @@ func TestLocalClusterScript(t *testing.T) {
 	if err := os.Chmod(filepath.Dir(parent), 0o711); err != nil {
 		t.Fatal(err)
 	}
-	port := 20000 + rand.IntN(20000)
+	port := clusterPorts(t)
 	cmd := exec.Command("bash", filepath.Join(testkit.ModuleRoot(t), "scripts", "local-cluster.sh"))
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "HOTPLEX_CLUSTER_DIR="+dir, "HOTPLEX_CLUSTER_PORT="+strconv.Itoa(port),
 		"HOTPLEX_BIN="+hotplexBin, "NATS_SERVER_BIN="+natstest.Binary(t),
@@ -128,4 +129,29 @@ func TestLocalClusterScript(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "pg", "postmaster.pid")); err == nil {
 		t.Fatal("PostgreSQL is still running after the script stopped")
 	}
+}
+
+// clusterPorts picks the script's first port: below the kernel's range of
+// ephemeral ports (32768 and up on Linux), which another test's
+// connections may hold at any moment, with the three nodes' ports and
+// NATS's (port+200) free when probed.
+func clusterPorts(t *testing.T) int {
+	t.Helper()
+	for range 50 {
+		port := 20000 + rand.IntN(12000)
+		free := true
+		for _, p := range []int{port, port + 1, port + 2, port + 200} {
+			ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+			if err != nil {
+				free = false
+				break
+			}
+			_ = ln.Close()
+		}
+		if free {
+			return port
+		}
+	}
+	t.Fatal("no free ports for the local cluster")
+	return 0
 }
