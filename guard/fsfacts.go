@@ -286,6 +286,12 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			switch cls {
 			case pcRoot, pcHome, pcSystemCrit, pcCritFile, pcSecretsHome, pcHistory, pcLogs, pcProtected:
 				out = append(out, delTarget{w: w, class: cls, rec: true})
+			case pcWorkDir:
+				// the project moved into a temporary folder, which the
+				// system empties: deleted, a little later
+				if d := a.absPath(dest.s, c.cwd); d != "" && (isTempRoot(d) || underTemp(d)) {
+					out = append(out, delTarget{w: w, class: cls, rec: true})
+				}
 			}
 		}
 	case "rsync":

@@ -93,11 +93,21 @@ func sendsStdin(c *cmd) bool {
 		return len(args) > 1 && args[0].s == "gist" && args[1].s == "create"
 	case "aws", "gsutil", "rclone", "s3cmd":
 		return hasWord(args, "-") || hasWord(args, "rcat")
-	case "nc", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt", "openssl", "ftp", "tftp", "smbclient", "lftp":
+	case "openssl":
+		// s_client sends what it reads; x509, dgst and their kind read a
+		// certificate or a key here and print about it
+		return len(args) == 0 || !opensslLocal[args[0].s]
+	case "nc", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt", "ftp", "tftp", "smbclient", "lftp":
 		return true
 	}
 	return false
 }
+
+// opensslLocal are openssl's commands that inspect, convert or make
+// keys and certificates without a connection.
+var opensslLocal = map[string]bool{"x509": true, "verify": true, "dgst": true, "req": true, "rsa": true, "pkey": true, "ec": true, "crl": true,
+	"asn1parse": true, "genrsa": true, "genpkey": true, "rand": true, "version": true, "ciphers": true, "list": true, "prime": true, "speed": true,
+	"errstr": true, "sha256": true, "sha1": true, "md5": true, "pkcs7": true}
 
 // awsValueOpts are the AWS CLI's global and s3 options that take a value.
 var awsValueOpts = []string{"profile", "region", "endpoint-url", "output", "query", "ca-bundle", "cli-read-timeout", "cli-connect-timeout",

@@ -199,6 +199,18 @@ func scratchName(s string) bool {
 	return pullRequestName(l)
 }
 
+// ciRunName reports a name made for one CI job or run: one that holds
+// the job's or the run's own number (ci-$CI_JOB_ID, it-$GITHUB_RUN_ID).
+func ciRunName(s string) bool {
+	for _, v := range [...]string{"CI_JOB_ID", "CI_PIPELINE_ID", "GITHUB_RUN_ID", "GITHUB_RUN_NUMBER", "BUILD_ID", "BUILD_NUMBER",
+		"BUILDKITE_BUILD_NUMBER", "CIRCLE_BUILD_NUM", "BITBUCKET_BUILD_NUMBER", "DRONE_BUILD_NUMBER"} {
+		if strings.Contains(s, "$"+v) || strings.Contains(s, "${"+v+"}") {
+			return true
+		}
+	}
+	return false
+}
+
 // pullRequestName reports a name (lower case) made for one pull or merge
 // request's preview: pr-482, web-pr-1207, mr-31.
 func pullRequestName(l string) bool {

@@ -356,7 +356,15 @@ var cloudDestroyRules = []*rule{
 				return false, ""
 			}
 			if c.name == "gh" || c.name == "glab" {
-				return len(c.args()) > 0 && c.args()[0].s == "api", joinWords(c.args())
+				if len(c.args()) == 0 || c.args()[0].s != "api" {
+					return false, ""
+				}
+				for _, w := range positional(c.args()[1:]) {
+					if disposableAPIPath(w.s) {
+						return false, "" // a workflow's caches or artifacts, a run's own branch
+					}
+				}
+				return true, joinWords(c.args())
 			}
 			for _, w := range c.args() {
 				if !strings.Contains(w.s, "://") && !strings.Contains(w.s, ":9200") {
@@ -440,6 +448,20 @@ func anyHyphenDestroyVerb(p []string) bool {
 		if hyphenDestroyVerb(s) {
 			return true
 		}
+	}
+	return false
+}
+
+// disposableAPIPath reports a forge API path whose deletion loses nothing
+// anyone keeps: a workflow's cache entries or artifacts, or a branch or
+// tag made for one CI run or as scratch (refs/heads/ci/tmp-$GITHUB_RUN_ID).
+func disposableAPIPath(p string) bool {
+	path, _, _ := strings.Cut(p, "?")
+	if strings.Contains(path, "/actions/caches") || strings.Contains(path, "/actions/artifacts/") {
+		return true
+	}
+	if _, ref, ok := strings.Cut(path, "/git/refs/"); ok {
+		return ciRunName(ref) || scratchName(ref) && !prodMarker(ref)
 	}
 	return false
 }

@@ -306,6 +306,9 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if p, ok := optValue(args, "-p", "project-name"); ok && (scratchName(p) || ciRunName(p)) {
+				return false, "" // a test run's or a CI job's own project
+			}
 			if c.name == "docker" {
 				sub, rest := dockerSub(c)
 				if sub != "compose down" && sub != "compose rm" {

@@ -623,14 +623,19 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
-			namesOnly := laterStage(c, func(s *cmd) bool { return s.name == "jq" && jqNamesOnly(s.args()) }) != nil
+			namesOnly := laterStage(c, func(s *cmd) bool {
+				// jq keys; openssl x509 -noout reading a certificate's dates
+				// and names (a certificate is public; no value is printed)
+				return s.name == "jq" && jqNamesOnly(s.args()) || s.name == "openssl" && len(s.args()) > 0 && s.args()[0].s == "x509" && hasWord(s.args(), "-noout") && !hasWord(s.args(), "-text") ||
+					s.name == "sha256sum" || s.name == "md5sum" || s.name == "wc"
+			}) != nil
 			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly {
 				return true, o
 			}
 			if later := laterStage(c, func(s *cmd) bool {
 				return s.name == "base64" && (hasWord(s.args(), "-d") || hasWord(s.args(), "--decode")) ||
 					s.name == "jq" && strings.Contains(joinWords(s.args()), "@base64d")
-			}); later != nil {
+			}); later != nil && !namesOnly {
 				return true, "| " + later.name + " decoding"
 			}
 			// every secret of a namespace or of the cluster, values
@@ -913,6 +918,9 @@ func harmlessMetadata(s string) bool {
 	}
 	p, _, _ = strings.Cut(p, "?")
 	p = strings.TrimSuffix(p, "/")
+	if p == "latest/api/token" {
+		return true // IMDSv2's session token opens only the metadata service, whose reads are judged each
+	}
 	i := strings.LastIndexByte(p, '/')
 	return i >= 0 && harmlessMetadataLeaves[p[i+1:]] && !strings.Contains(p, "identity") && !strings.Contains(p, "iam")
 }

@@ -865,9 +865,23 @@ func isHex(c byte) bool {
 
 const maxBraceWords = 64
 
+// needsBraceSplit reports a literal '{' followed by a literal '}' in w,
+// in one part or across several ({*,.[!.]*} is parsed as more than one).
 func needsBraceSplit(w *syntax.Word) bool {
+	open := false
 	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 && strings.IndexByte(l.Value, '}') >= 0 {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		if i := strings.IndexByte(l.Value, '{'); i >= 0 {
+			open = true
+			if strings.IndexByte(l.Value[i:], '}') >= 0 {
+				return true
+			}
+			continue
+		}
+		if open && strings.IndexByte(l.Value, '}') >= 0 {
 			return true
 		}
 	}
