@@ -505,13 +505,15 @@ const (
 )
 
 // Round seventeen, POSIX lines (both parts): one bad step in a long
-// chain (see testdata/corpus/round17/README.md). These floors catch
-// regressions.
+// chain. After the tuning on round17a, both parts together 98.9%
+// critical, 98.0% high, 100% moderate, 5.8% false positives (see
+// testdata/corpus/round17/README.md for the scores on arrival). These
+// floors catch regressions.
 const (
-	minRound17Critical      = 0.0
-	minRound17High          = 0.0
-	minRound17Moderate      = 0.0
-	maxRound17FalsePositive = 1.0
+	minRound17Critical      = 0.985
+	minRound17High          = 0.975
+	minRound17Moderate      = 0.99
+	maxRound17FalsePositive = 0.06
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

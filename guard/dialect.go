@@ -64,6 +64,9 @@ func rewriteDialect(src string) (string, bool) {
 	for i := 0; i < 4 && strings.Contains(out, "${:-"); i++ {
 		out = zshEmptyName.ReplaceAllString(out, "$1")
 	}
+	if strings.Contains(out, "for ") {
+		out = zshParenFor(out)
+	}
 	out = closeBareBraces(out)
 	out = backgroundThenSemicolon(out)
 	out = zshDisowned(out)
@@ -73,6 +76,93 @@ func rewriteDialect(src string) (string, bool) {
 		out = m[1] + " do " + m[2] + "; done"
 	}
 	return out, out != src
+}
+
+// zshParenForStart finds zsh's loop over a parenthesised list:
+// for NAME (WORDS) BODY.
+var zshParenForStart = regexp.MustCompile(`(^|[;&|{(\s])for\s+(\w+)\s*\(`)
+
+// zshParenFor rewrites zsh's for NAME (WORDS) BODY, where BODY is a brace
+// group or a command list up to ; & or the end, as bash's
+// for NAME in WORDS; do BODY; done.
+func zshParenFor(src string) string {
+	out := src
+	for n := 0; n < 8; n++ {
+		m := zshParenForStart.FindStringSubmatchIndex(out)
+		if m == nil {
+			return out
+		}
+		open := m[1] - 1
+		closeAt := scanTo(out, open+1, ')')
+		if closeAt < 0 {
+			return out
+		}
+		words := out[open+1 : closeAt]
+		rest := strings.TrimLeft(out[closeAt+1:], " \t")
+		var body, after string
+		if strings.HasPrefix(rest, "{") {
+			end := scanTo(rest, 1, '}')
+			if end < 0 {
+				return out
+			}
+			body, after = strings.TrimSpace(rest[1:end]), rest[end+1:]
+		} else {
+			end := scanTo(rest, 0, 0)
+			body, after = strings.TrimSpace(rest[:end]), rest[end:]
+		}
+		body = strings.TrimSuffix(strings.TrimSpace(body), ";")
+		if body == "" {
+			return out
+		}
+		out = out[:m[3]] + "for " + out[m[4]:m[5]] + " in " + words + "; do " + body + "; done" + after
+	}
+	return out
+}
+
+// scanTo returns the index in s, from i on, of the byte stop at nesting
+// depth zero outside quotes; with stop 0, of the first ; newline or lone &
+// at depth zero, or len(s).
+func scanTo(s string, i int, stop byte) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			if j := strings.IndexByte(s[i+1:], '\''); j >= 0 {
+				i += j + 1
+			}
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '{':
+			if c == stop && depth == 0 && stop == '{' {
+				return i
+			}
+			depth++
+		case ')', '}':
+			if depth == 0 {
+				if c == stop || stop == 0 {
+					return i
+				}
+				return -1
+			}
+			depth--
+		case ';', '\n':
+			if stop == 0 && depth == 0 {
+				return i
+			}
+		case '&':
+			if stop == 0 && depth == 0 && (i+1 >= len(s) || s[i+1] != '&') && (i == 0 || s[i-1] != '&') {
+				return i
+			}
+		}
+	}
+	if stop == 0 {
+		return len(s)
+	}
+	return -1
 }
 
 // replaceWith is re.ReplaceAllString(s, repl) for a pattern that only

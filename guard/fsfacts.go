@@ -268,7 +268,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			add(w, false)
 		}
 	case "find":
-		if c.findDelete && c.find != nil {
+		if c.findDelete && c.find != nil && !(a.inWork(a.absPath(c.find.roots[0].s, c.cwd)) && artifactsOnly(args, c.find)) {
 			add(word{s: c.find.roots[0].s, ok: true, find: c.find}, true)
 		}
 	case "mv":
@@ -1266,4 +1266,40 @@ func perlCodeOption(args []word) bool {
 		}
 	}
 	return false
+}
+
+// artifactPatterns are the -name patterns of files a build or a tool
+// leaves beside the sources, never the sources themselves.
+var artifactPatterns = map[string]bool{"*.map": true, "*.js.map": true, "*.css.map": true, "*.pyc": true, "*.pyo": true, "__pycache__": true,
+	"*.o": true, "*.obj": true, "*.class": true, "*.tsbuildinfo": true, "*.log": true, "*.tmp": true, "*.orig": true, "*.rej": true,
+	"*.swp": true, "*~": true, ".DS_Store": true, "*.bak": true, ".pytest_cache": true, ".mypy_cache": true, "*.gcda": true, "*.gcno": true,
+	"*.coverage": true, ".coverage": true, "*.egg-info": true, "Thumbs.db": true}
+
+// artifactsOnly reports a find -delete that only ever names build
+// artifacts (find ./src -name '*.js.map' -delete): no negation, no test
+// but -name, -type and depth limits.
+func artifactsOnly(args []word, f *findSpec) bool {
+	if len(f.names)+len(f.patterns) == 0 {
+		return false
+	}
+	for _, n := range append(append([]string(nil), f.names...), f.patterns...) {
+		if !artifactPatterns[n] {
+			return false
+		}
+	}
+	or := hasWord(args, "-o") || hasWord(args, "-or")
+	for i := 0; i < len(args); i++ {
+		switch w := args[i].s; {
+		case !strings.HasPrefix(w, "-") && w != "(" && w != ")" && w != "!" && i < len(f.roots):
+			// a root
+		case w == "-type" && or:
+			return false // -name '*.map' -o -type f: every file
+		case w == "-name" || w == "-iname" || w == "-type" || w == "-maxdepth" || w == "-mindepth":
+			i++
+		case w == "-delete" || w == "-print" || w == "-o" || w == "-or" || w == "(" || w == ")":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -359,6 +359,9 @@ var tokenIssuers = [...]struct {
 	hosts []string
 }{
 	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	// the Azure and Google Cloud CLIs' access tokens, for their own APIs
+	{"azure_cli", []string{"graph.microsoft.com", "management.azure.com", "vault.azure.net", "login.microsoftonline.com", "dev.azure.com", "database.windows.net"}},
+	{"gcloud_cli", []string{"googleapis.com"}},
 	{"gh_", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
 	{"gitlab", []string{"gitlab"}},
 	{"npm", []string{"npmjs.org", "npmjs.com", "npm"}},

@@ -1544,8 +1544,13 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	}
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
+	delete(ws.hashtables, name)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
+		if ws.hashtables == nil {
+			ws.hashtables = map[string]string{}
+		}
+		ws.hashtables[name] = raw // -Headers $h reads it
 	} else if strings.HasPrefix(raw, "@(") && strings.HasSuffix(raw, ")") {
 		ws.psArraySplat(name, raw[2:len(raw)-1], item)
 	}

@@ -309,12 +309,15 @@ var databaseDestroyRules = []*rule{
 					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
 						continue
 					}
-					if testSettings(c) {
+					if testSettings(c) || localTestDatabase(a, c) {
 						return false, "" // the test settings' database, made for the suite
 					}
 					return true, w.s
 				case "reset":
 					if c.name == "prisma" || hasWord(c.args(), "prisma") && hasWord(c.args(), "migrate") || c.name == "supabase" && hasWord(c.args(), "--linked") {
+						if localTestDatabase(a, c) {
+							return false, "" // DATABASE_URL names a test database on this machine
+						}
 						return true, "migrate reset"
 					}
 				}
@@ -645,4 +648,28 @@ func destructiveScriptName(f string) bool {
 		}
 	}
 	return false
+}
+
+// localTestDatabase reports a command whose DATABASE_URL (given to it, or
+// set earlier in the line) names a test database on this machine:
+// postgres://localhost:5432/app_test.
+func localTestDatabase(a *analysis, c *cmd) bool {
+	u, ok := "", false
+	for _, as := range c.assigns {
+		if as.name == "DATABASE_URL" {
+			u, ok = as.val.s, as.val.ok
+		}
+	}
+	if !ok {
+		u, ok = a.varValue("DATABASE_URL")
+	}
+	if !ok || u == "" {
+		return false
+	}
+	pu, err := url.Parse(u)
+	if err != nil || !isLocalHost(pu.Hostname()) {
+		return false
+	}
+	db := lower(strings.TrimPrefix(pu.Path, "/"))
+	return strings.Contains(db, "test") || strings.HasSuffix(db, "_ci") || strings.HasSuffix(db, "_e2e")
 }

@@ -278,6 +278,9 @@ var exfiltrationRules = []*rule{
 				// xargs -I{} curl 'https://host/?d={}': what is read
 				// goes into the request
 				if w.flow != nil && w.flow.kind == flowSecret && c.xargs {
+					if onlyToIssuer(w.flow.what, c) {
+						continue // az's token | xargs curl -H "Bearer {}" https://graph.microsoft.com
+					}
 					return true, w.flow.what
 				}
 			}
@@ -1044,7 +1047,7 @@ func nextStage(c *cmd) *cmd {
 // cliIssuers names the service whose tokens a client prints, by the
 // client's name, as tokenIssuers spells the services.
 var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "heroku", "huggingface-cli": "huggingface", "npm": "npm",
-	"vercel": "vercel", "netlify": "netlify"}
+	"vercel": "vercel", "netlify": "netlify", "az": "azure_cli", "gcloud": "gcloud_cli"}
 
 // onlyToIssuer reports a client's token (what: "gh auth token", or
 // "credentials (gh)") that c
@@ -1052,6 +1055,9 @@ var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "
 func onlyToIssuer(what string, c *cmd) bool {
 	if i := strings.IndexByte(what, '('); i >= 0 && strings.HasSuffix(what, ")") {
 		what = what[i+1 : len(what)-1] // "credentials (gh)"
+	}
+	if i := strings.LastIndex(what, " kept by "); i >= 0 {
+		what = what[i+len(" kept by "):] // "secrets kept by az"
 	}
 	cli, _, _ := strings.Cut(what, " ")
 	issuer := cliIssuers[cli]

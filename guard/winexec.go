@@ -1285,6 +1285,9 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 	case strings.HasSuffix(l, "profile.ps1") && (strings.Contains(l, "/windowspowershell/") || strings.Contains(l, "/powershell/")):
 		ws.emitWin(c, "win-write-autorun", "a PowerShell profile: "+winNative(p))
 	case strings.Contains(l, "/.git/hooks/") || strings.HasPrefix(l, winNative(a.workDir)+"/.git/hooks/"):
+		if ws.projectHookCopy(c, l) {
+			return // the project installing its own hook, from its own tree
+		}
 		ws.emitWin(c, "win-write-autorun", "a git hook: "+winNative(p))
 	case strings.HasSuffix(l, "authorized_keys"):
 		ws.emitWin(c, "win-write-autorun", "SSH authorized keys: "+winNative(p))
@@ -1620,6 +1623,12 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	for k, w := range pa.named {
 		if k == "outfile" || k == "destination" && !winRemotePath(w.s) {
 			continue
+		}
+		if k == "headers" && strings.HasPrefix(w.s, "$") && !strings.ContainsAny(w.s[1:], " @{};") {
+			// -Headers $h: the hashtable assigned to $h earlier
+			if raw, ok := ws.hashtables[strings.ToLower(strings.TrimPrefix(w.s[1:], "script:"))]; ok {
+				w = word{s: raw}
+			}
 		}
 		if k == "headers" && psAuthHeader(w.s) {
 			// a token in the Authorization header signs the request in,
@@ -2018,9 +2027,10 @@ func cmdQuote(s string) string {
 func (ws *winState) psOutFlow(c *cmd) flow {
 	a := ws.a
 	args := c.args()
-	if isShellInit(c) {
-		// oh-my-posh init pwsh | Invoke-Expression: a known tool's shell
-		// code, trusted as in POSIX shells
+	if isShellInit(c) || psShellInit(strings.TrimSpace(c.line())) {
+		// oh-my-posh init pwsh | Invoke-Expression, (& conda
+		// 'shell.powershell' 'hook') | Out-String | iex: a known tool's
+		// shell code, trusted as in POSIX shells
 		return flow{kind: flowText}
 	}
 	switch c.name {
@@ -2499,6 +2509,10 @@ func psShellInit(expr string) bool {
 				inner = prog + " " + strings.NewReplacer(`"`, "", "'", "").Replace(rest)
 			}
 		}
+	}
+	if !strings.ContainsAny(inner, "$`;&()|") && strings.ContainsAny(inner, `"'`) {
+		// (& conda 'shell.powershell' 'hook'): plain quoted words
+		inner = strings.NewReplacer(`"`, "", "'", "").Replace(inner)
 	}
 	if i := strings.IndexByte(inner, '|'); i >= 0 {
 		tail := strings.ToLower(strings.TrimSpace(inner[i+1:]))
@@ -3152,4 +3166,29 @@ func unsetVarHead(s string) (string, bool) {
 		return "", false
 	}
 	return s[:i], true
+}
+
+// projectHookCopy reports a copy (Copy-Item, copy, xcopy) of a file of
+// the project into the project's own .git/hooks: a hook the repository
+// ships, as reviewed with it.
+func (ws *winState) projectHookCopy(c *cmd, dest string) bool {
+	a := ws.a
+	if c == nil || a.workDir == "" {
+		return false
+	}
+	switch c.name {
+	case "copy-item", "copy", "cpi", "cp", "xcopy":
+	default:
+		return false
+	}
+	if !strings.HasPrefix(lower(dest), lower(a.winAbs(a.workDir))+"/.git/hooks/") {
+		return false
+	}
+	ops := winOperands(c.args())
+	if len(ops) < 2 || !ops[0].ok {
+		return false
+	}
+	src := lower(a.winAbs(ops[0].s))
+	root := lower(a.winAbs(a.workDir)) + "/"
+	return strings.HasPrefix(src, root) && !strings.Contains(src, "/.git/") && !strings.ContainsAny(ops[0].s, "*?$")
 }

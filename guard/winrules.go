@@ -277,8 +277,14 @@ var winRules = []*rule{
 				if hasSw(args, "name") || hasSw(args, "processname") {
 					return true, strings.Join(args, " ")
 				}
+				filtered := false
 				for _, s := range c.pipe {
-					if s != nil && s != c && s.name == "get-process" && len(s.args()) > 0 && !hasSw(wargs(s), "id") {
+					if s != nil && s != c && (s.name == "where-object" || s.name == "where" || s.name == "?") && a.namesProject(s.line()) {
+						filtered = true // Where-Object picks the project's own processes
+					}
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && s.name == "get-process" && len(s.args()) > 0 && !hasSw(wargs(s), "id") && !filtered {
 						return true, "every process of " + strings.Join(wargs(s), " ")
 					}
 				}
@@ -2638,4 +2644,15 @@ func lineNamesProduction(src string) bool {
 		}
 	}
 	return false
+}
+
+// namesProject reports text that names the work directory (a filter
+// keeping the processes started from it).
+func (a *analysis) namesProject(text string) bool {
+	if a.workDir == "" {
+		return false
+	}
+	t := strings.ToLower(strings.ReplaceAll(text, `\`, "/"))
+	wd := strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(a.workDir, `\`, "/")), "/")
+	return wd != "" && strings.Contains(t, wd) || strings.Contains(t, "$pwd")
 }

@@ -498,6 +498,8 @@ type winState struct {
 	// made of one ($t = az account get-access-token ...), by lower-case
 	// name: their right-hand side, judged where it is sent.
 	cliTokens map[string]string
+	// hashtables are the @{...} literals assigned to variables, by name
+	hashtables map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
 	batch  map[string]string
 	origin string

@@ -834,7 +834,9 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true,
 	// mobile and game engine projects' (CocoaPods, Xcode, Unreal, Unity, Godot, Flutter)
 	"Pods": true, "DerivedData": true, "xcuserdata": true, "Intermediate": true, "Saved": true, "Binaries": true,
-	"DerivedDataCache": true, "Library": true, "Temp": true, "Logs": true, ".godot": true, ".import": true, ".dart_tool": true}
+	"DerivedDataCache": true, "Library": true, "Temp": true, "Logs": true, ".godot": true, ".import": true, ".dart_tool": true,
+	// dotnet test's results, nyc's coverage data
+	"TestResults": true, ".nyc_output": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
