@@ -350,8 +350,18 @@ var cloudDestroyRules = []*rule{
 		}},
 	{ID: "http-delete-remote", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a raw DELETE call against a remote API (repositories, DNS, indices, resources)",
 		Suggestions: []string{"Use the provider's CLI with a dry run first", "Delete through the web console after confirming the target"},
-		names:       names("curl", "wget", "http", "https", "xh", "gh", "glab"),
+		names:       names("curl", "wget", "http", "https", "xh", "gh", "glab", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "az" {
+				// az rest --method delete --url https://management.azure.com/...
+				args := c.args()
+				m, _ := optValue(args, "-m", "method")
+				if len(args) == 0 || args[0].s != "rest" || !strings.EqualFold(m, "delete") {
+					return false, ""
+				}
+				u, _ := optValue(args, "-u", "url", "uri")
+				return true, "az rest DELETE " + u
+			}
 			if httpMethod(c) != "DELETE" {
 				return false, ""
 			}

@@ -287,9 +287,12 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "dns-label-exfil", Level: LevelCritical, Category: CategoryExfiltration, Description: "looking up a name built from command output under someone's domain (the data leaves as DNS queries)",
-		Suggestions: suggExfil, names: names("dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent", "kdig", "delv"),
+		Suggestions: suggExfil, names: names("dig", "nslookup", "host", "drill", "ping", "ping6", "resolvectl", "getent", "kdig", "delv", "resolve-dnsname", "test-connection"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
+				if (c.name == "resolve-dnsname" || c.name == "test-connection") && !strings.Contains(w.s, "$(") {
+					continue // "$_.staging.example.com" over a list of names: no output in it
+				}
 				if !w.ok && computedLabels(w.s) {
 					return true, w.s
 				}

