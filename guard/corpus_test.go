@@ -505,15 +505,15 @@ const (
 )
 
 // Round seventeen, POSIX lines (both parts): one bad step in a long
-// chain. After the tuning on round17a, both parts together 98.9%
-// critical, 98.0% high, 100% moderate, 5.8% false positives (see
+// chain. After the tuning on round17a, all six parts together 97.9%
+// critical, 98.8% high, 100% moderate, 4.9% false positives (see
 // testdata/corpus/round17/README.md for the scores on arrival). These
 // floors catch regressions.
 const (
-	minRound17Critical      = 0.985
-	minRound17High          = 0.975
+	minRound17Critical      = 0.975
+	minRound17High          = 0.985
 	minRound17Moderate      = 0.99
-	maxRound17FalsePositive = 0.06
+	maxRound17FalsePositive = 0.05
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

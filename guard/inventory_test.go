@@ -796,3 +796,15 @@ func TestLongChainsRound17(t *testing.T) {
 		{`DATABASE_URL=postgres://postgres@localhost:5432/acme npx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
 	})
 }
+
+// zsh's nested expansions inside double quotes ("${(j:,:)${(f)...}}")
+// reach the analysis as expansions without a name: judged, not a crash.
+func TestNestedZshExpansionsInQuotes(t *testing.T) {
+	d := NewDetector(Options{})
+	for _, s := range []string{`echo "${(j:,:)${(f)"$(ls)"}}"`, `x="${${(s:/:)PWD}[-1]}"; echo $x`} {
+		v := d.CheckCommand(s, Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "zsh"})
+		if v.Blocked && v.Category != "unresolved" {
+			t.Errorf("%q: %+v", s, v)
+		}
+	}
+}

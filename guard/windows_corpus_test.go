@@ -104,10 +104,10 @@ var (
 	// 97.7%, 5.1%; after the next tuning 97.3%, 94.9%, 97.7%, 3.2% (see
 	// testdata/corpus/round16/README.md).
 	winRound16Thresholds = thresholds{0.97, 0.945, 0.97, 0.034}
-	// round17: one bad step in a long chain; both parts after the tuning
-	// on round17a 94.3%, 98.2%, 94.6%, 4.1% (see
+	// round17: one bad step in a long chain; all six parts after the
+	// tuning on round17a 95.3%, 97.9%, 92.6%, 4.7% (see
 	// testdata/corpus/round17/README.md).
-	winRound17Thresholds = thresholds{0.94, 0.975, 0.94, 0.043}
+	winRound17Thresholds = thresholds{0.95, 0.975, 0.92, 0.048}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

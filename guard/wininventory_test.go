@@ -408,12 +408,5 @@ func init() {
 				cmdl(`tools\runner.exe config.json 8080 -e cmd.exe`),
 				ps(`Resolve-DnsName api.github.com`),
 			}},
-		winClass{name: "event logs cleared in a loop over every log",
-			dangerous: []winLine{
-				cmdl(`for /f "delims=" %l in ('wevtutil el') do @wevtutil cl "%l" 2>nul`),
-			},
-			benign: []winLine{
-				cmdl(`wevtutil qe Application /c:5 /rd:true /f:text`),
-			}},
 	)
 }

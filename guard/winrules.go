@@ -1001,10 +1001,7 @@ var winRules = []*rule{
 				// wmic nteventlog where ... call ClearEventlog
 				return slices.Contains(args, "nteventlog") && strings.Contains(j, "cleareventlog"), j
 			case "wevtutil":
-				// a loop's variable (for /f %l in ('wevtutil el')) is every
-				// log the machine has
-				loopVar := len(args) > 1 && (strings.Contains(args[1], "%") || strings.HasPrefix(args[1], "$"))
-				if len(args) < 2 || !winSystemEventLog(args[1]) && !loopVar && (len(c.args()) < 2 || c.args()[1].ok) {
+				if len(args) < 2 || !winSystemEventLog(args[1]) && (len(c.args()) < 2 || c.args()[1].ok) {
 					return false, "" // the project's own log
 				}
 				return args[0] == "cl" || args[0] == "clear-log" ||

@@ -161,7 +161,12 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 			case *syntax.Lit:
 				f.b = appendDQ(f.b, q.Value)
 			case *syntax.ParamExp:
-				if vw, has := a.vars[q.Param.Value]; has && vw.flow != nil && len(p.Parts) == 1 && q.Param != nil {
+				if q.Param == nil {
+					// "${(…)…}" (a zsh nested expansion): no name to look up
+					f.unresolved(paramText(q))
+					continue
+				}
+				if vw, has := a.vars[q.Param.Value]; has && vw.flow != nil && len(p.Parts) == 1 {
 					f.flow = vw.flow // "$line" of while read line
 				}
 				if v, ok := a.paramValue(q); ok {
