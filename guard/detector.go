@@ -1,5 +1,7 @@
 package guard
 
+import "fmt"
+
 // Options configure a Detector. The zero value blocks every finding and
 // every input it cannot analyse.
 type Options struct {
@@ -21,6 +23,9 @@ type Detector struct {
 	// parseAll sends simple lines through the parser too (tests compare
 	// the two ways in).
 	parseAll bool
+	// failHook, when set, runs at the start of every analysis (tests
+	// make it panic to see an internal error judged).
+	failHook func()
 }
 
 // NewDetector returns a detector with the built-in rules plus opts.Patterns.
@@ -39,14 +44,41 @@ func NewDetector(opts Options) *Detector {
 // Options.MinLevel, or when part of the input cannot be analysed and
 // Options.Unresolved is Block (Category "unresolved", Level high); under
 // Ask such input gives Ask instead.
-func (d *Detector) CheckCommand(command string, c Context) Verdict {
+//
+// A failure of the analysis itself (a bug the input found) never takes
+// the caller down: the input is judged as one that cannot be analysed.
+func (d *Detector) CheckCommand(command string, c Context) (v Verdict) {
 	if d == nil {
 		return Verdict{}
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			v = d.internalError(command, r)
+		}
+	}()
 	a := d.newAnalysis(c)
-	defer a.release()
+	if d.failHook != nil {
+		d.failHook()
+	}
 	a.runTop(command, c.Shell)
-	return d.decide(a)
+	v = d.decide(a)
+	a.release() // not on a panic: a broken analysis is not reused
+	return v
+}
+
+// internalError is the verdict on an input whose analysis failed: what
+// the policy does with input it cannot analyse.
+func (d *Detector) internalError(command string, r any) Verdict {
+	v := Verdict{Level: LevelHigh, Category: "unresolved", Pattern: "internal-error",
+		Reason:    fmt.Sprintf("cannot be analysed: the firewall's analysis failed on this input (%v)", r),
+		Operation: command}
+	switch d.opts.Unresolved {
+	case Block:
+		v.Blocked = true
+	case Ask:
+		v.Ask = true
+	}
+	return v
 }
 
 // decide turns an analysis into a verdict.

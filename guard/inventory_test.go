@@ -1,6 +1,9 @@
 package guard
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The classes below come from inventories of tools' documentation, family
 // by family, checked against what round13a missed.
@@ -805,6 +808,27 @@ func TestNestedZshExpansionsInQuotes(t *testing.T) {
 		v := d.CheckCommand(s, Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "zsh"})
 		if v.Blocked && v.Category != "unresolved" {
 			t.Errorf("%q: %+v", s, v)
+		}
+	}
+}
+
+// A failure of the analysis itself (a bug some input finds) is judged as
+// input that cannot be analysed, under each policy, and never reaches
+// the caller as a panic; the next input is judged as usual.
+func TestInternalErrorIsUnresolved(t *testing.T) {
+	for _, tc := range []struct {
+		action       Action
+		blocked, ask bool
+	}{{Block, true, false}, {Ask, false, true}, {Allow, false, false}} {
+		d := NewDetector(Options{Unresolved: tc.action})
+		d.failHook = func() { panic("boom") }
+		v := d.CheckCommand("ls", corpusContext)
+		if v.Blocked != tc.blocked || v.Ask != tc.ask || v.Category != "unresolved" || !strings.Contains(v.Reason, "boom") {
+			t.Errorf("policy %v: %+v", tc.action, v)
+		}
+		d.failHook = nil
+		if v := d.CheckCommand("rm -rf /", corpusContext); !v.Blocked {
+			t.Errorf("policy %v: the next input after a failure: %+v", tc.action, v)
 		}
 	}
 }
