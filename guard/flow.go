@@ -44,6 +44,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	}
 	args := c.args()
 	n := c.name
+	logs := logsOut(a, c)
 	switch {
 	case isShellInit(c):
 		return flow{kind: flowText} // its shell code, trusted
@@ -56,10 +57,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
 		// fish: eval TOOL init ARGS | source
 		return flow{kind: flowText}
-	case logsOut(a, c) != "":
+	case logs != "":
 		// the system's logs, the journal, production's logs: who logged
 		// in from where, requests with their tokens and customers' data
-		return flow{kind: flowSecret, what: logsOut(a, c)}
+		return flow{kind: flowSecret, what: logs}
 	case n == "string" && fishStringReadsInput(args):
 		// fish: string SUB with no strings given filters its input
 		return c.in

@@ -11,8 +11,8 @@ import (
 // lagging holds the events a journaled recorder delivered and has not
 // stored yet. Its goroutine (Recorder.storeLagging) stores them, in the
 // order they came, when a turn ended, when no event came for lagIdle,
-// when the oldest waited lagMax, when recorderBatch wait, or at once when
-// a reader needs them (Sync).
+// when the oldest waited lagMax, when recorderBatch of them wait, or at
+// once when a reader needs them (Sync).
 type lagging struct {
 	mu        sync.Mutex
 	pending   []queued
