@@ -405,6 +405,15 @@ type effects struct {
 	downloads     map[string]bool
 	// downloadDirs are directories remote archives were unpacked into.
 	downloadDirs []string
+	// released are the downloads (keys of downloads) fetched from a
+	// project's own release site: checked against a published sum before
+	// use, they are that project's release, no longer unknown code.
+	released map[string]bool
+	// errexit is set once the line ran set -e: a failing check stops it.
+	errexit bool
+	// gated is set while walking a command a && follows: its failure
+	// stops what comes after.
+	gated bool
 	// madeDirs are the directories mkdir made earlier in the line.
 	madeDirs []string
 	// throwaway counts the enclosing commands that run what follows on
@@ -738,7 +747,14 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 		chain = append(chain, left)
 		var out flow
 		for i := len(chain) - 1; i >= 0 && !a.stop; i-- {
+			// chain[i] is followed by the operator of the i-th command
+			// unrolled (x first): a && after it gates what follows
+			gated := a.gated
+			if i > 0 {
+				a.gated = opBefore(x, i-1) == syntax.AndStmt
+			}
 			f := a.walkStmt(chain[i], origin)
+			a.gated = gated
 			if a.wantOut > 0 {
 				out = mergeFlow(out, f)
 			}
@@ -1428,6 +1444,10 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 					a.arrays[as.Name.Value] = elems
 				}
 				v = lit(joinWords(elems))
+			} else if len(as.Array.Elems) == 1 && as.Array.Elems[0].Index == nil && as.Array.Elems[0].Value != nil {
+				// ids=(${(f)"$(docker ps -aq)"}): the words of one
+				// expansion, what ids=$(docker ps -aq) holds
+				v = a.expandOne(as.Array.Elems[0].Value)
 			}
 		default:
 			v = lit("")
@@ -1764,6 +1784,19 @@ func (a *analysis) finish(c *cmd) {
 	a.after(c)
 }
 
+// opBefore returns the operator of the k-th binary command of a chain
+// unrolled from its last (x itself is the 0th).
+func opBefore(x *syntax.BinaryCmd, k int) syntax.BinCmdOperator {
+	for ; k > 0; k-- {
+		b, ok := x.X.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			return 0
+		}
+		x = b
+	}
+	return x.Op
+}
+
 // bareVar reports "$NAME" or "${NAME}" alone.
 func bareVar(s string) bool {
 	s, ok := strings.CutPrefix(s, "$")
@@ -1855,6 +1888,10 @@ func (a *analysis) after(c *cmd) {
 		a.recordAliases(c)
 	case "set":
 		a.recordSet(c)
+	case "sha256sum", "sha512sum", "sha384sum", "shasum", "b2sum":
+		if (a.gated || a.errexit) && len(a.released) > 0 && (hasWord(c.args(), "-c") || hasWord(c.args(), "--check")) {
+			a.releaseChecked()
+		}
 	case "git":
 		a.recordClone(c)
 	}
@@ -1979,6 +2016,12 @@ func (a *analysis) recordSet(c *cmd) {
 	if len(args) > 0 && args[0].s == "--" {
 		a.params = append([]word{}, args[1:]...)
 		return
+	}
+	for _, w := range args {
+		// set -e, set -euo pipefail, set -o errexit
+		if w.s == "errexit" || len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.IndexByte(w.s, 'e') > 0 {
+			a.errexit = true
+		}
 	}
 	fish := len(args) >= 2 && isVarName(args[0].s) // set NAME VALUE...
 	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {

@@ -21,6 +21,7 @@ var (
 	zshShortFor      = regexp.MustCompile(`^(\s*for\s+\w+\s+in\s+[^;\n]*;)\s*([^\n]*)$`)
 	zshNameQualifier = regexp.MustCompile(`([\w.~/-])\(([NDM./@^-]{1,3})\)($|[\s;&|)])`)
 	zshParamFlag     = regexp.MustCompile(`\$\{\([^)sjePzQ]*\)`)
+	zshOrderFlag     = regexp.MustCompile(`((?:^|[;&|{(]|\bthen|\bdo)\s*)\$\{\([^)]*[oO][^)]*\)(\w+)\}`)
 	// ${(s:SEP:)text} and ${(j:SEP:)text} on literal text (a nested
 	// expansion already reduced to it)
 	zshLiteralFlag = regexp.MustCompile(`\$\{\(([sj])(.)([^)]*?)(.)\)([^${}\s]*[^${}\w\s][^${}\s]*)\}`)
@@ -58,6 +59,9 @@ func rewriteDialect(src string) (string, bool) {
 	out = replaceWith(zshSplitFlag, out, "${(s:", "$${$2//$1/ }")
 	out = zshLiterals(out)
 	out = replaceWith(zshIndirect, out, "${(P)", "$${!$1}")
+	// ${(Oa)a} reorders an array: where it makes the command, which
+	// element runs first is not worked out
+	out = replaceWith(zshOrderFlag, out, "${(", "$1$$(zsh-ordered \"$${$2[@]}\")")
 	out = replaceWith(zshParamFlag, out, "${(", "${")
 	out = replaceWith(zshForceOp, out, "${", "${")
 	out = unnestParams(out)
@@ -213,13 +217,26 @@ func fishSubstAt(s string) int {
 		if c != '(' || i+1 < len(s) && s[i+1] == ')' {
 			return true
 		}
-		if i > 0 && strings.IndexByte("$<>(", s[i-1]) >= 0 {
+		if i > 0 && strings.IndexByte("$<>(", s[i-1]) >= 0 || arrayAssignAt(s, i) {
 			return true
 		}
 		at = i
 		return false
 	})
 	return at
+}
+
+// arrayAssignAt reports the ( at i opening a bash or zsh array assigned
+// to a name that starts a word (ports=(3000 8080)): fish assigns with set.
+func arrayAssignAt(s string, i int) bool {
+	if i < 2 || s[i-1] != '=' {
+		return false
+	}
+	j := i - 1
+	for j > 0 && (s[j-1] == '_' || s[j-1] >= 'a' && s[j-1] <= 'z' || s[j-1] >= 'A' && s[j-1] <= 'Z' || s[j-1] >= '0' && s[j-1] <= '9') {
+		j--
+	}
+	return j < i-1 && (j == 0 || strings.IndexByte(" \t;&|(", s[j-1]) >= 0) && !(s[j] >= '0' && s[j] <= '9')
 }
 
 // fishSubstitute rewrites every fish command substitution (cmd) in s into

@@ -122,6 +122,23 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "print" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-"):
 		// zsh's print with plain words: echo -e's output (it reads escapes)
 		return echoFlow(append([]word{lit("-e")}, args...))
+	case n == "print" && len(args) > 1 && zshPrintFlags(args[0].s) && literalWords(args[1:]):
+		// print -l WORDS: one per line; -r leaves escapes alone; -- ends
+		// the options
+		raw := false
+		for len(args) > 0 && zshPrintFlags(args[0].s) {
+			raw = raw || strings.IndexByte(args[0].s, 'r') > 0
+			args = args[1:]
+		}
+		if len(args) > 0 && args[0].s == "--" {
+			args = args[1:]
+		}
+		if raw {
+			// echo would read a leading -n or -e as its own option
+			return flow{kind: flowText, text: joinWords(args) + "\n"}
+		}
+		return echoFlow(append([]word{lit("-e")}, args...))
+
 	case n == "printf":
 		return printfFlow(args)
 	case n == "losetup" && (hasWord(args, "--show") || hasPrefixWord(args, "-") && strings.Contains(joinWords(args), "--show")):
@@ -1250,6 +1267,22 @@ func copiedFromHost(c *cmd) []string {
 	return nil
 }
 
+// zshPrintFlags reports print's options that keep its output the words
+// given: -l (one per line), -r (raw), -n (no newline), -N.
+func zshPrintFlags(s string) bool {
+	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "lrnN") == ""
+}
+
+// literalWords reports words all known.
+func literalWords(ws []word) bool {
+	for _, w := range ws {
+		if !w.ok {
+			return false
+		}
+	}
+	return true
+}
+
 // stdinOfParent marks the output of a command substitution that only
 // reads standard input: it is whatever the enclosing command reads.
 const stdinOfParent = "\x00stdin of the enclosing command"
@@ -1292,12 +1325,16 @@ func (a *analysis) recordDownloads(c *cmd) {
 			}
 		}
 	}
+	released := len(files) > 0 && fetchers[c.name] && fromReleaseSite(c)
 	for _, f := range files {
 		if f == "" {
 			continue
 		}
 		if a.downloads == nil {
 			a.downloads = make(map[string]bool)
+		}
+		if released {
+			a.markReleased(path.Base(f), a.absPath(f, c.cwd))
 		}
 		if strings.Contains(f, "$") {
 			// a computed name (/tmp/$$, $f): the same words later name
@@ -1371,6 +1408,48 @@ func (a *analysis) recordDownloads(c *cmd) {
 		}
 		a.files[t.path] = f
 	}
+}
+
+// releaseSites are the download sites of projects that publish their own
+// builds with checksums beside them. Anyone can publish on a forge or a
+// bucket, so those are not among them.
+var releaseSites = map[string]bool{"dl.k8s.io": true, "cdn.dl.k8s.io": true, "get.helm.sh": true, "cli.codecov.io": true,
+	"releases.hashicorp.com": true, "nodejs.org": true, "go.dev": true, "dl.google.com": true, "static.rust-lang.org": true,
+	"download.docker.com": true, "awscli.amazonaws.com": true, "packages.microsoft.com": true, "builds.dotnet.microsoft.com": true,
+	"dotnetcli.azureedge.net": true, "www.python.org": true, "downloads.python.org": true, "dl.deno.land": true,
+	"download.jetbrains.com": true, "cache.nixos.org": true, "releases.nixos.org": true, "ziglang.org": true}
+
+// fromReleaseSite reports a download whose every URL is on a release site.
+func fromReleaseSite(c *cmd) bool {
+	us := urlArgs(c.args())
+	for _, u := range us {
+		if !strings.HasPrefix(u, "https://") || !releaseSites[lower(hostOf(u))] {
+			return false
+		}
+	}
+	return len(us) > 0
+}
+
+// markReleased records download keys as a release site's.
+func (a *analysis) markReleased(keys ...string) {
+	if a.released == nil {
+		a.released = make(map[string]bool)
+	}
+	for _, k := range keys {
+		if k != "" {
+			a.released[k] = true
+		}
+	}
+}
+
+// releaseChecked forgets the release sites' downloads as downloads: a
+// checksum check that stops the line when it fails has passed before
+// anything after it runs.
+func (a *analysis) releaseChecked() {
+	for k := range a.released {
+		delete(a.downloads, k)
+	}
+	a.released = nil
 }
 
 // writtenFile returns the content written to p earlier in the command.

@@ -747,6 +747,22 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 	return out
 }
 
+// installsAsItself reports a program copied onto PATH under the name it
+// already has (install -m 755 linux-amd64/helm ~/.local/bin/helm), where
+// that name is no system utility's: a tool installed, not one hidden.
+func installsAsItself(c *cmd, t writeTarget) bool {
+	base := path.Base(t.path)
+	if coreCommands[base] || t.content.kind == flowText || c.name != "install" && c.name != "cp" && c.name != "mv" {
+		return false
+	}
+	for _, w := range positional(c.args()) {
+		if w.ok && w.s != t.raw && path.Base(w.s) == base && !strings.Contains(w.s, "$") {
+			return true
+		}
+	}
+	return false
+}
+
 func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, truncOnly bool, classes ...wclass) *rule {
 	return &rule{ID: id, Level: level, Category: cat, Description: desc, Suggestions: sugg, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -761,6 +777,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				}
 				if t.class == wLogs && webServerLog(t.path) && emptyWrite(c, t) {
 					continue // a web server's own log emptied to read it afresh (lines picked out of it are another matter)
+				}
+				if t.class == wPathShadow && installsAsItself(c, t) {
+					continue // a one-binary tool (kubectl, helm) installed under its own name
 				}
 				if c.remote && t.class == wAuthKeys && t.appends {
 					continue // authorising oneself on a host one already reaches

@@ -82,7 +82,7 @@ func (a *analysis) classifyInWork(p string) pclass {
 		return pcWorkDir
 	}
 	rel := p[len(a.workDir)+1:]
-	if (sourceDirs[rel] || projectData(rel) || projectBundle(rel)) && !a.regeneratedHere(rel) {
+	if (sourceDirs[rel] || projectData(rel) && !(strings.Contains(rel, "/") && a.remadeLater(rel)) || projectBundle(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
 	if a.underSourceDir(rel) && !a.remadeLater(rel) {

@@ -1147,8 +1147,21 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 }
 
 // psStatement analyses one pipeline.
+// psHashCheck reads an if statement comparing a file's hash with an
+// expected one and stopping when they differ (if ((Get-FileHash $f).Hash
+// -ne $exp) { throw }): the release sites' downloads are checked.
+func (ws *winState) psHashCheck(l string) {
+	if strings.Contains(l, "get-filehash") && (strings.Contains(l, " -ne ") || strings.Contains(l, " -eq ")) &&
+		(strings.Contains(l, "throw") || strings.Contains(l, "exit")) {
+		ws.a.releaseChecked()
+	}
+}
+
 func (ws *winState) psStatement(st psStmt, item *psItem) {
 	a := ws.a
+	if len(a.released) > 0 && len(st.stages) > 0 && len(st.stages[0]) > 0 && strings.EqualFold(st.stages[0][0].text, "if") {
+		ws.psHashCheck(strings.ToLower(psJoin(st.stages[0])))
+	}
 	// nested code first: blocks and subexpressions in every word
 	var prev flow
 	var prevItem *psItem
@@ -1545,6 +1558,7 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	raw := psJoin(rhs)
 	l := strings.ToLower(raw)
 	delete(ws.hashtables, name)
+	delete(ws.releaseVars, name)
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
 		if ws.hashtables == nil {
@@ -1641,7 +1655,18 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		v := ws.psWord(rhs[0].text, item)
 		if v.ok {
 			ws.vars[name] = v
+			if env, ok := strings.CutPrefix(name, "env:"); ok && connectionVar(strings.ToUpper(env)) {
+				// $env:DATABASE_URL = '...': the server the programs run
+				// after it connect to
+				ws.a.setVar(strings.ToUpper(env), v)
+			}
 			return
+		}
+		if releaseURL(v) {
+			if ws.releaseVars == nil {
+				ws.releaseVars = map[string]bool{}
+			}
+			ws.releaseVars[name] = true
 		}
 	}
 	delete(ws.vars, name)

@@ -329,6 +329,9 @@ var databaseDestroyRules = []*rule{
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
 			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if localTestDatabase(a, c) {
+				return false, "" // DATABASE_URL names a test database on this machine
+			}
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {

@@ -390,11 +390,30 @@ var gitDestroyRules = []*rule{
 				// line dropping stash@{0} again and again drops them all)
 				return false, ""
 			}
+			if strings.HasPrefix(d, "git reset --hard") && stashedBefore(a.src, c.opText()) {
+				// git stash push -u && git reset --hard origin/x: the
+				// changes are in the stash, the commits in the reflog
+				return false, ""
+			}
 			if d != "" {
 				return true, d
 			}
 			return false, ""
 		}},
+}
+
+// stashSaved matches git stash saving the work, followed by &&.
+var stashSaved = regexp.MustCompile(`git stash(?: push| save)?(?: (?:-u|--include-untracked|-a|--all|-q|--quiet|-m "[^"&|;]*"|-m '[^'&|;]*'|-m [^\s&|;'"]+|"[^"&|;]*"))*\s*&&`)
+
+// stashedBefore reports a line that stashed the work, and went on only
+// when that succeeded, before op.
+func stashedBefore(src, op string) bool {
+	j := strings.Index(src, op)
+	if j < 0 {
+		return false
+	}
+	m := stashSaved.FindStringIndex(src[:j])
+	return m != nil && !strings.Contains(src[m[1]:j], "||") && !strings.Contains(src[m[1]:j], "stash pop") && !strings.Contains(src[m[1]:j], "stash drop")
 }
 
 // stashAppliedBefore reports a line that applies the stash before it

@@ -1589,6 +1589,21 @@ func (ws *winState) psInvokeText(c *cmd, w word, origin string) {
 	a.unresolved(c, origin+" of a variable ("+truncate(w.s, 60)+")", "")
 }
 
+// releaseURL reports an https URL on a release site; only the path may
+// be computed (https://dl.k8s.io/release/$v/...).
+func releaseURL(w word) bool {
+	l := lower(w.s)
+	rest, ok := strings.CutPrefix(l, "https://")
+	if !ok {
+		return false
+	}
+	host, _, found := strings.Cut(rest, "/")
+	if !found && !w.ok || strings.ContainsAny(host, "$`({") {
+		return false
+	}
+	return releaseSites[hostOf(l)]
+}
+
 // psWeb judges Invoke-WebRequest, Invoke-RestMethod and Start-BitsTransfer.
 func (ws *winState) psWeb(c *cmd, args []word) {
 	a := ws.a
@@ -1608,7 +1623,11 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 		out, hasOut = pa.pos[1], true
 	}
 	if hasOut && out.ok && !winRemotePath(out.s) {
-		ws.markDownloaded(a.winAbs(out.s))
+		p := a.winAbs(out.s)
+		ws.markDownloaded(p)
+		if ok && (releaseURL(src) || !src.ok && ws.releaseVars[strings.ToLower(strings.TrimPrefix(src.s, "$"))]) && p != "" {
+			a.markReleased(p, path.Base(p))
+		}
 	}
 	if m, hasM := pa.get("method"); hasM && ok && m.ok && src.ok && !strings.EqualFold(m.s, "get") && !strings.EqualFold(m.s, "head") && c.name != "start-bitstransfer" {
 		// -Method Delete/Put/Patch/Post: the same call as curl -X makes,

@@ -483,6 +483,8 @@ type winState struct {
 	aliases map[string]string
 	// remoteVars are variables holding downloaded text.
 	remoteVars map[string]bool
+	// releaseVars hold a release site's URL whose path is computed.
+	releaseVars map[string]bool
 	// splats are hashtables assigned to variables, as the parameters
 	// @name passes.
 	splats map[string][]word
