@@ -355,11 +355,14 @@ type analysis struct {
 	explain bool
 	prompt  bool
 	wantOut int // > 0 while the output of what is walked is used
-	remote  int // > 0 while analysing a command run on another machine
-	seen    map[string]seenState
-	stop    bool
-	ncmds   int
-	nbytes  int
+	// piped is set while a cmd.exe pipeline stage that a next stage
+	// reads is judged (cmd's stages carry no pipe of their own)
+	piped  bool
+	remote int // > 0 while analysing a command run on another machine
+	seen   map[string]seenState
+	stop   bool
+	ncmds  int
+	nbytes int
 }
 
 // place is where commands run: the session's directories and the links

@@ -573,7 +573,10 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		if ws.a.stop {
 			break
 		}
+		piped := ws.a.piped
+		ws.a.piped = si < len(stages)-1
 		prev = ws.cmdStage(st, prev, si)
+		ws.a.piped = piped
 		if len(st) > 0 {
 			names = append(names, strings.ToLower(st[0].s))
 		}

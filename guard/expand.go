@@ -871,6 +871,9 @@ func (a *analysis) expandGitAlias(c *cmd) {
 	a.nested(src, "git alias "+sub)
 }
 
+// wslDrive finds a Windows drive's mount in Linux code (/mnt/c/...).
+var wslDrive = regexp.MustCompile(`(^|[\s'"=:;(])/mnt/([a-zA-Z])(/|$|[\s'";)])`)
+
 // expandWSL analyses the Linux command wsl runs (wsl rm -rf /mnt/c/x,
 // wsl -d Ubuntu -u root -- cmd, wsl -e cmd). The Windows drives are under
 // /mnt/<letter> there; they are judged as the Windows paths they are.
@@ -906,6 +909,9 @@ func (a *analysis) expandWSL(c *cmd) {
 	for _, w := range args[i:] {
 		if rest, ok := strings.CutPrefix(w.s, "/mnt/"); ok && win && len(rest) >= 1 && isDriveLetter(rest[0]) && (len(rest) == 1 || rest[1] == '/') {
 			w.s = "/" + rest
+		} else if win && strings.Contains(w.s, "/mnt/") {
+			// wsl -e sh -c "rm -rf /mnt/c/x": the drives inside the code
+			w.s = wslDrive.ReplaceAllString(w.s, "$1/$2$3")
 		}
 		words = append(words, w)
 	}

@@ -112,7 +112,7 @@ var langRewrites = map[string][]rewrite{
 // tree.
 var (
 	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
-	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(?:rglob|glob|iterdir)\(`)
+	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(rglob|glob|iterdir)\(\s*(["'][^"']*["'])?`)
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
 	// File::Find's find or finddepth with a callback that unlinks
 	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
@@ -209,10 +209,20 @@ func normalizeCode(lang, code string) string {
 		}
 	}
 	if lang == "python" && pyRemove.MatchString(code) {
-		for _, re := range [...]*regexp.Regexp{pyWalkRoot, pyGlobRoot} {
-			for _, m := range re.FindAllStringSubmatch(code, 4) {
-				code += "\nshutil.rmtree(" + m[1] + ")"
+		for _, m := range pyWalkRoot.FindAllStringSubmatch(code, 4) {
+			code += "\nshutil.rmtree(" + m[1] + ")"
+		}
+		for _, m := range pyGlobRoot.FindAllStringSubmatch(code, 4) {
+			// what the pattern matches under the root is removed:
+			// Path('.').rglob('__pycache__') is ./**/__pycache__
+			root, pat := strings.Trim(m[1], `"'`), strings.Trim(m[3], `"'`)
+			switch {
+			case m[2] == "iterdir" || pat == "":
+				pat = "*"
+			case m[2] == "rglob":
+				pat = "**/" + pat
 			}
+			code += "\nshutil.rmtree(\"" + strings.TrimSuffix(root, "/") + "/" + pat + "\")"
 		}
 	}
 	return code

@@ -360,9 +360,10 @@ var tokenIssuers = [...]struct {
 }{
 	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
 	// the Azure and Google Cloud CLIs' access tokens, for their own APIs
-	{"azure_cli", []string{"graph.microsoft.com", "management.azure.com", "vault.azure.net", "login.microsoftonline.com", "dev.azure.com", "database.windows.net"}},
-	{"gcloud_cli", []string{"googleapis.com"}},
+	{"azure_cli", []string{"graph.microsoft.com", "management.azure.com", "vault.azure.net", "login.microsoftonline.com", "dev.azure.com", "database.windows.net", "azurecr.io"}},
+	{"gcloud_cli", []string{"googleapis.com", "gcr.io", "pkg.dev"}},
 	{"gh_", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	{"ghe_", []string{"github", "ghe"}},
 	{"gitlab", []string{"gitlab"}},
 	{"npm", []string{"npmjs.org", "npmjs.com", "npm"}},
 	{"nuget", []string{"nuget.org", "nuget"}},

@@ -351,7 +351,7 @@ func testSettings(c *cmd) bool {
 		n := strings.ToUpper(as.name)
 		if n == "DJANGO_SETTINGS_MODULE" || strings.HasSuffix(n, "_ENV") || n == "ENV" {
 			v := lower(as.val.s)
-			if v == "test" || v == "testing" || strings.HasSuffix(v, ".test") || strings.HasSuffix(v, ".testing") || strings.HasSuffix(v, "_test") {
+			if v == "test" || v == "testing" || v == "ci" || strings.HasSuffix(v, ".test") || strings.HasSuffix(v, ".testing") || strings.HasSuffix(v, "_test") || strings.HasSuffix(v, ".ci") && n == "DJANGO_SETTINGS_MODULE" {
 				return true
 			}
 		}

@@ -554,6 +554,9 @@ func prunesAgedOnly(rest []word) bool {
 			d, err := time.ParseDuration(age)
 			return err == nil && d >= 24*time.Hour
 		}
+		if l, ok := strings.CutPrefix(v, "label="); ok && (strings.HasPrefix(l, "project=") || strings.HasPrefix(l, "com.docker.compose.project=")) && len(l) > len("project=") {
+			return true // the containers labelled as one project's (label=project=webapp)
+		}
 	}
 	return false
 }

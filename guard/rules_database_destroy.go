@@ -91,7 +91,7 @@ var databaseDestroyRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "etcdctl":
-				if key, ok := etcdDelKey(args); ok && (hasWord(args, "--prefix") || hasWord(args, "--from-key")) && (key == "" || key == "/") {
+				if key, ok := etcdDelKey(args); ok && (hasWord(args, "--prefix") || hasWord(args, "--from-key") || hasWord(args, "--prefix=true") || hasWord(args, "--from-key=true")) && (key == "" || key == "/" || key == "\x00") {
 					return true, "etcd keys"
 				}
 			case "consul":

@@ -331,6 +331,9 @@ var exfiltrationRules = []*rule{
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
 			}
+			if c.name == "jq" && jqNamesOnly(c.args()) {
+				return false, "" // the names of the entries, or how many
+			}
 			for _, w := range positional(c.args()) {
 				p := a.absPath(w.s, c.cwd)
 				if p == "" || a.inWork(p) {
@@ -502,11 +505,11 @@ var exfiltrationRules = []*rule{
 			case "op":
 				return first == "item" && hasWord(args, "--reveal") || first == "export", first
 			case "gh":
-				return first == "auth" && len(args) > 1 && args[1].s == "token" && a.wantOut == 0 && c.pipe == nil, "gh auth token"
+				return first == "auth" && len(args) > 1 && args[1].s == "token" && a.wantOut == 0 && c.pipe == nil && !a.piped, "gh auth token"
 			case "gcloud", "aws", "az":
 				// a token printed into the transcript, not handed to a program
 				j := joinWords(args)
-				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0
+				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped
 				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
 					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
 					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
@@ -853,7 +856,93 @@ var exfiltrationRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, exfiltrationRules) }
+func init() { ruleSets = append(ruleSets, exfiltrationRules, registryLoginRules) }
+
+// registryLoginRules: a forge's or cloud's token handed to a container
+// registry's login, which sends it to that registry.
+var registryLoginRules = []*rule{
+	{ID: "registry-login-foreign", Level: LevelCritical, Category: CategoryExfiltration, Description: "logging in to a registry with another service's token (the registry receives the token)",
+		Suggestions: []string{"Log in to the service's own registry (ghcr.io with a GitHub token, ECR with aws ecr get-login-password)", "Use the registry's own credentials"},
+		names:       names("docker", "podman", "nerdctl", "buildah", "helm", "oras", "skopeo", "crane", "regctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			reg, ok := registryLogin(args)
+			if !ok {
+				return false, ""
+			}
+			issuer := ""
+			if c.pipe != nil && c.stage > 0 && c.stage-1 < len(c.pipe) && c.pipe[c.stage-1] != nil {
+				issuer = tokenSource(c.pipe[c.stage-1])
+			}
+			if issuer == "" && c.in.kind == flowSecret {
+				issuer = cliIssuers[secretCLI(c.in.what)] // cmd.exe's stages: what the last printed
+			}
+			if issuer == "" || reg == "" || !namedIssuer(issuer) {
+				return false, ""
+			}
+			if foreignToIssuer(issuer, reg) {
+				return true, "a " + issuer + " token given to " + reg
+			}
+			return false, ""
+		}},
+}
+
+// registryLogin returns the registry a login command reading its password
+// from standard input names ("" for the default, Docker Hub).
+func registryLogin(args []word) (string, bool) {
+	at := -1
+	for i, w := range args {
+		if w.s == "login" {
+			at = i
+			break
+		}
+	}
+	if at < 0 || !hasWord(args, "--password-stdin") {
+		return "", false
+	}
+	rest := args[at+1:]
+	for i := 0; i < len(rest); i++ {
+		w := rest[i].s
+		switch {
+		case w == "-u" || w == "--username" || w == "-p" || w == "--password":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			return hostOf(w), true
+		}
+	}
+	return "docker.io", true
+}
+
+// tokenSource names, as tokenIssuers spells it, whose token a pipeline
+// stage prints: a forge's or cloud's client, or a secret variable echoed.
+// ECR's login password (aws ecr get-login-password) opens that registry
+// alone, often reached through a name of the company's: not among them.
+func tokenSource(p *cmd) string {
+	args := p.args()
+	j := joinWords(args)
+	switch p.name {
+	case "gh":
+		if strings.Contains(j, "auth token") {
+			return "github"
+		}
+	case "gcloud":
+		if strings.Contains(j, "print-access-token") {
+			return "gcloud_cli"
+		}
+	case "az":
+		if strings.Contains(j, "get-access-token") || strings.Contains(j, "--expose-token") {
+			return "azure_cli"
+		}
+	case "echo", "printf":
+		for _, w := range args {
+			if name := secretVarIn(w.s); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
 
 // publishedPlace reports a directory whose files others can read: a web
 // server's document root, a shared folder, the project's public or static
@@ -935,9 +1024,15 @@ func harmlessMetadata(s string) bool {
 // of what it reads (keys, length), never a value.
 func jqNamesOnly(args []word) bool {
 	for _, w := range positional(args) {
-		switch strings.TrimSpace(w.s) {
-		case "keys", "keys[]", "keys_unsorted", "length", ".data | keys", ".data|keys", "keys | length":
-			return true
+		// the last step of the filter keeps names or a count: .auths |
+		// keys, .data|keys, keys | length
+		f := strings.TrimSpace(w.s)
+		if i := strings.LastIndexByte(f, '|'); i >= 0 {
+			f = strings.TrimSpace(f[i+1:])
+		}
+		switch f {
+		case "keys", "keys[]", "keys_unsorted", "length":
+			return w.ok && !strings.ContainsAny(w.s, "$;")
 		}
 		return false
 	}
@@ -1051,6 +1146,27 @@ func nextStage(c *cmd) *cmd {
 // client's name, as tokenIssuers spells the services.
 var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "heroku", "huggingface-cli": "huggingface", "npm": "npm",
 	"vercel": "vercel", "netlify": "netlify", "az": "azure_cli", "gcloud": "gcloud_cli"}
+
+// secretCLI returns the client a secret's description names
+// ("credentials (gh token)" is gh's).
+func secretCLI(what string) string {
+	if i := strings.IndexByte(what, '('); i >= 0 && strings.HasSuffix(what, ")") {
+		what = what[i+1 : len(what)-1]
+	}
+	cli, _, _ := strings.Cut(what, " ")
+	return cli
+}
+
+// namedIssuer reports a name holding one of tokenIssuers' words.
+func namedIssuer(name string) bool {
+	n := strings.ToLower(name)
+	for _, ti := range tokenIssuers {
+		if strings.HasSuffix(ti.word, "_") && strings.HasPrefix(n, ti.word) || !strings.HasSuffix(ti.word, "_") && strings.Contains(n, ti.word) {
+			return true
+		}
+	}
+	return false
+}
 
 // onlyToIssuer reports a client's token (what: "gh auth token", or
 // "credentials (gh)") that c

@@ -22,7 +22,7 @@ var fileDeleteRules = []*rule{
 		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
 		names:       names("restic", "borg", "kopia"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if what := backupRepoEmptied(c); what != "" {
+			if what := backupRepoEmptied(c, a.src); what != "" {
 				return true, what
 			}
 			return false, ""
@@ -291,7 +291,7 @@ func generatedCode(p string) bool {
 // retention keeps at most one snapshot or one day, every snapshot of a
 // kopia source. Pruning by a real policy and deleting one named snapshot
 // are maintenance.
-func backupRepoEmptied(c *cmd) string {
+func backupRepoEmptied(c *cmd, src string) string {
 	args := c.args()
 	if hasWord(args, "--dry-run") || hasWord(args, "-n") {
 		return ""
@@ -328,8 +328,38 @@ func backupRepoEmptied(c *cmd) string {
 		if keepsAlmostNothing(args) {
 			return c.name + " " + sub + " keeping almost nothing"
 		}
+		if c.name == "restic" && everySnapshotListed(src, ops) {
+			return "restic forget of every snapshot the repository lists"
+		}
 	}
 	return ""
+}
+
+// everySnapshotListed reports restic forget given, as its operands, the
+// ids of a snapshot listing nothing filters (forget $(restic snapshots
+// --json | jq -r '.[].id')).
+func everySnapshotListed(src string, ops []word) bool {
+	computed := false
+	for _, w := range ops {
+		if !w.ok {
+			computed = true
+		}
+	}
+	if !computed {
+		return false
+	}
+	j := lower(src)
+	i := strings.Index(j, "snapshots")
+	if i < 0 {
+		return false
+	}
+	rest := j[i:]
+	for _, f := range [...]string{"select(", "grep", "head", "tail", "--tag", "--host", "--path", "sed ", "awk "} {
+		if strings.Contains(rest, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // keepsAlmostNothing reports a retention policy (--keep-* options)
