@@ -274,6 +274,27 @@ func (tm *tmux) waitFor(texts ...string) string {
 	}
 }
 
+// prompt types text into the TUI's input and sends it. Keys sent while a
+// dialog is still closing go nowhere, so the text is typed again until the
+// screen shows it.
+func (tm *tmux) prompt(text string) {
+	tm.t.Helper()
+	for try := 0; ; try++ {
+		tm.run("send-keys", "-l", text)
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tm.run("capture-pane", "-p"), text) {
+				tm.run("send-keys", "Enter")
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if try == 3 {
+			tm.t.Fatalf("the input never showed %q:\n%s", text, tm.run("capture-pane", "-p"))
+		}
+	}
+}
+
 // startTUI starts OpenCode's TUI attached to d as alice, in tmux, with
 // args after the URL.
 func startTUI(t *testing.T, d *testkit.Daemon, args ...string) *tmux {
@@ -582,8 +603,7 @@ func TestOpenCodeTUIPicksAgent(t *testing.T) {
 	time.Sleep(time.Second)
 	tm.run("send-keys", "Enter")
 	tm.waitFor("Build · api-anthropic")
-	tm.run("send-keys", "-l", "please count the files here")
-	tm.run("send-keys", "Enter")
+	tm.prompt("please count the files here")
 	tm.waitFor("Done: cli-tool-ran")
 	req, _ := http.NewRequest("GET", d.URL+"/session", nil)
 	req.SetBasicAuth("opencode", d.Alice)

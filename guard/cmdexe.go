@@ -1162,6 +1162,11 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 	for j, t := range toks {
 		if t.kind == cWord && strings.EqualFold(t.s, "do") && j+1 < len(toks) {
 			body := toks[j+1:]
+			if b := body[0]; b.kind == cWord && len(b.s) > 1 && b.s[0] == '@' {
+				// do @cmd: the @ only keeps the command from being echoed
+				b.s = b.s[1:]
+				body = append([]cTok{b}, body[1:]...)
+			}
 			if len(toks) > 1 && strings.EqualFold(toks[1].s, "/l") {
 				n := 0
 				for k := 0; k < j; k++ {

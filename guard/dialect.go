@@ -71,6 +71,9 @@ func rewriteDialect(src string) (string, bool) {
 	if strings.Contains(out, "for ") {
 		out = zshParenFor(out)
 	}
+	if strings.Contains(out, "repeat ") {
+		out = zshRepeatBlock(out)
+	}
 	out = closeBareBraces(out)
 	out = backgroundThenSemicolon(out)
 	out = zshDisowned(out)
@@ -119,6 +122,36 @@ func zshParenFor(src string) string {
 			return out
 		}
 		out = out[:m[3]] + "for " + out[m[4]:m[5]] + " in " + words + "; do " + body + "; done" + after
+	}
+	return out
+}
+
+// zshRepeatStart finds zsh's repeat N { ... }.
+var zshRepeatStart = regexp.MustCompile(`(^|[;&|({]\s*)repeat\s+(\d+|\$\w+)\s*\{`)
+
+// zshRepeatBlock rewrites zsh's repeat N { BODY } as bash's loop over
+// {1..N}.
+func zshRepeatBlock(src string) string {
+	out := src
+	for n := 0; n < 4; n++ {
+		m := zshRepeatStart.FindStringSubmatchIndex(out)
+		if m == nil {
+			return out
+		}
+		open := m[1] - 1
+		end := scanTo(out, open+1, '}')
+		if end < 0 {
+			return out
+		}
+		body := strings.TrimSuffix(strings.TrimSpace(out[open+1:end]), ";")
+		if body == "" {
+			return out
+		}
+		sep := "; "
+		if strings.HasSuffix(body, "&") {
+			sep = " "
+		}
+		out = out[:m[3]] + "for _ in {1.." + out[m[4]:m[5]] + "}; do " + body + sep + "done" + out[end+1:]
 	}
 	return out
 }
@@ -248,9 +281,18 @@ func fishSubstitute(s string) string {
 			break
 		}
 		s = s[:i] + "$" + s[i:]
+		// (cmd)[2]: some of the lines it prints, whatever they hold
+		if end := scanTo(s, i+2, ')'); end > 0 && end+1 < len(s) && s[end+1] == '[' {
+			if m := fishIndex.FindString(s[end+1:]); m != "" {
+				s = s[:end+1] + s[end+1+len(m):]
+			}
+		}
 	}
 	return s
 }
+
+// fishIndex is a fish list index: [2], [-1], [1..3].
+var fishIndex = regexp.MustCompile(`^\[-?\d+(?:\.\.-?\d+)?\]`)
 
 // hasWordDo reports a for statement that already has its do (bash's
 // for x in a b; do), as a word: "for f in docs/*.md" has none.

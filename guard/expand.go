@@ -484,7 +484,14 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	words := append([]word{}, inner...)
 	wd, home := a.workDir, a.home
-	a.workDir, a.home = "", ""
+	var inWD, inHome string
+	if sub == "run" && c.name != "kubectl" && !remoteDocker(c) {
+		// docker run -v "$PWD":/src: the project (or the home directory)
+		// is at /src inside, and what the command does there it does to
+		// the project
+		inWD, inHome = a.mountedAs(rest, c.cwd, wd, home)
+	}
+	a.workDir, a.home = inWD, inHome
 	a.remote++
 	// root on the host (sudo docker exec) is not what the container's
 	// command runs as: its shell is the container's
@@ -499,7 +506,8 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	// a container or pod named for tests (docker exec pg-test psql ...):
 	// the data in it is the tests' own
-	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c)
+	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c) ||
+		c.name == "kubectl" && localKubeContext(args) && !touchesProduction(c)
 	if testTarget {
 		a.testTarget++
 	}
@@ -513,6 +521,59 @@ func (a *analysis) expandExec(c *cmd) {
 	c.asRoot = root
 	a.remote--
 	a.workDir, a.home = wd, home
+}
+
+// mountedAs returns where a container sees the work directory and the
+// home directory through bind mounts among docker run's options ("" for
+// not mounted).
+func (a *analysis) mountedAs(opts []word, cwd, wd, home string) (string, string) {
+	var inWD, inHome string
+	for i, w := range opts {
+		v, ok := "", false
+		switch {
+		case w.s == "-v" || w.s == "--volume":
+			if i+1 < len(opts) {
+				v, ok = opts[i+1].s, opts[i+1].ok
+			}
+		case strings.HasPrefix(w.s, "--volume="):
+			v, ok = w.s[len("--volume="):], w.ok
+		case strings.HasPrefix(w.s, "-v") && len(w.s) > 2 && w.s[2] != '-':
+			v, ok = strings.TrimPrefix(w.s[2:], "="), w.ok
+		}
+		if !ok {
+			continue
+		}
+		host, rest, found := strings.Cut(v, ":")
+		if !found || !strings.HasPrefix(rest, "/") {
+			continue
+		}
+		cont, _, _ := strings.Cut(rest, ":")
+		cont = path.Clean(cont)
+		if cont == "/" {
+			continue
+		}
+		hp := a.absPath(host, cwd)
+		switch {
+		case hp == "":
+		case wd != "" && hp == wd:
+			inWD = cont
+		case home != "" && hp == strings.TrimSuffix(home, "/"):
+			inHome = cont
+		}
+	}
+	return inWD, inHome
+}
+
+// localKubeContext reports kubectl told to use a cluster running on this
+// machine for development (kind, minikube, k3d, Docker Desktop).
+func localKubeContext(args []word) bool {
+	ctx, ok := optValue(args, "", "context")
+	if !ok {
+		return false
+	}
+	l := lower(ctx)
+	return strings.HasPrefix(l, "kind-") || l == "minikube" || strings.HasPrefix(l, "k3d-") || l == "docker-desktop" ||
+		l == "rancher-desktop" || l == "colima" || l == "orbstack"
 }
 
 // kubectlExecTarget is the pod of kubectl exec's words before "--", or

@@ -717,7 +717,8 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			if !ok {
 				f = "/etc/sudoers"
 			}
-			if hasWord(args, "-c") || hasWord(args, "--check") {
+			if hasWord(args, "--check") || hasShortFlag(args, 'c') {
+				ops = nil // visudo -c, -cf FILE: checks the syntax, writes nothing
 				break
 			}
 			ops = []word{lit(f)}
@@ -757,6 +758,20 @@ func installsAsItself(c *cmd, t writeTarget) bool {
 	}
 	for _, w := range positional(c.args()) {
 		if w.ok && w.s != t.raw && path.Base(w.s) == base && !strings.Contains(w.s, "$") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasShortFlag reports a short option letter alone or in a cluster
+// (-c, -cf) among words before "--".
+func hasShortFlag(args []word, letter byte) bool {
+	for _, w := range args {
+		if w.s == "--" {
+			break
+		}
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.IndexByte(w.s[1:], letter) >= 0 {
 			return true
 		}
 	}

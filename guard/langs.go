@@ -82,6 +82,8 @@ var langRewrites = map[string][]rewrite{
 		rw("importlib", `importlib\.import_module\(\s*["'](\w+)["']\s*\)`, `$1`),
 		rw("getattr", `getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)`, `$1.$2`),
 		rw("__dict__", `\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+		// os.open(path, os.O_WRONLY): the file opened for writing
+		rw("os.open", `\bos\.open\(\s*(["'][^"']*["'])\s*,[^)]*\bO_(?:WRONLY|RDWR)[^)]*\)`, `open($1,'wb')`),
 	},
 	"js": {
 		rw("require(", `require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
@@ -147,6 +149,9 @@ func normalizeCode(lang, code string) string {
 		return code
 	}
 	code = foldCharCodes(lang, code)
+	if lang == "python" && (strings.Contains(code, "chr") || strings.Contains(code, "bytes(")) {
+		code = foldCharLists(code)
+	}
 	if strings.Contains(code, "USERPROFILE") {
 		// Windows names the home directory so
 		code = strings.ReplaceAll(code, "USERPROFILE", "HOME")
@@ -240,6 +245,36 @@ var charCodeCalls = map[string]*regexp.Regexp{
 }
 
 var charCodeHints = map[string]string{"python": "chr(", "perl": "chr", "php": "chr(", "ruby": ".chr", "lua": "string.char(", "js": "fromCharCode("}
+
+// pyCharList matches Python building a string from a list of character
+// codes: ”.join(map(chr, [...])), ”.join(chr(c) for c in [...]),
+// bytes([...]).decode().
+var pyCharList = regexp.MustCompile(`(?:(?:''|"")\.join\(\s*(?:map\(\s*chr\s*,\s*|chr\(\s*(\w+)\s*\)\s+for\s+\w+\s+in\s+)[\[(]([\d,\s]+)[\])]\s*\)?\s*\)|bytes\(\s*\[([\d,\s]+)\]\s*\)\.decode\(\s*\))`)
+
+// foldCharLists replaces Python's strings built from lists of printable
+// character codes with the string they spell.
+func foldCharLists(code string) string {
+	return pyCharList.ReplaceAllStringFunc(code, func(m string) string {
+		sub := pyCharList.FindStringSubmatch(m)
+		list := sub[2]
+		if list == "" {
+			list = sub[3]
+		}
+		var b strings.Builder
+		for _, f := range strings.Split(list, ",") {
+			f = strings.TrimSpace(f)
+			if f == "" {
+				continue
+			}
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 32 || n > 126 || n == '"' || n == '\\' {
+				return m
+			}
+			b.WriteByte(byte(n))
+		}
+		return `"` + b.String() + `"`
+	})
+}
 
 // foldCharCodes replaces calls that build one printable character from
 // its code with the character as a string literal, so that the string

@@ -609,6 +609,9 @@ var exfiltrationRules = []*rule{
 			if !secretPattern(pat) && !strings.Contains(strings.ToLower(pat), "key") {
 				return false, ""
 			}
+			if laterStage(c, namesOfAssignments) != nil {
+				return false, "" // env | grep TOKEN | cut -d= -f1: the names alone
+			}
 			for _, s := range c.pipe[:c.stage] {
 				if s == nil {
 					continue
@@ -1147,6 +1150,25 @@ func nextStage(c *cmd) *cmd {
 var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "heroku", "huggingface-cli": "huggingface", "npm": "npm",
 	"vercel": "vercel", "netlify": "netlify", "az": "azure_cli", "gcloud": "gcloud_cli"}
 
+// namesOfAssignments reports a stage keeping only what comes before the
+// first "=" of each NAME=VALUE line: cut -d= -f1, awk -F= '{print $1}',
+// sed 's/=.*//'.
+func namesOfAssignments(s *cmd) bool {
+	args := s.args()
+	j := strings.ReplaceAll(joinWords(args), " ", "")
+	switch s.name {
+	case "cut":
+		d, _ := optValue(args, "-d", "delimiter")
+		f, _ := optValue(args, "-f", "fields")
+		return (d == "=" || hasWord(args, "-d=")) && (f == "1" || hasWord(args, "-f1"))
+	case "awk", "gawk":
+		return (strings.Contains(j, "-F=") || strings.Contains(j, "-F'='")) && strings.Contains(j, "{print$1}")
+	case "sed":
+		return strings.Contains(j, "s/=.*//")
+	}
+	return false
+}
+
 // secretCLI returns the client a secret's description names
 // ("credentials (gh token)" is gh's).
 func secretCLI(what string) string {
@@ -1168,6 +1190,10 @@ func namedIssuer(name string) bool {
 	return false
 }
 
+// fileIssuers names the service whose tokens a client's credentials file
+// holds, by the file's folder and name.
+var fileIssuers = map[string]string{"gh/hosts.yml": "github", "glab-cli/config.yml": "gitlab", "huggingface/token": "huggingface"}
+
 // onlyToIssuer reports a client's token (what: "gh auth token", or
 // "credentials (gh)") that c
 // sends only to the hosts of the service that issued it.
@@ -1181,6 +1207,9 @@ func onlyToIssuer(what string, c *cmd) bool {
 	cli, _, _ := strings.Cut(what, " ")
 	issuer := cliIssuers[cli]
 	if issuer == "" {
+		issuer = fileIssuers[path.Base(path.Dir(what))+"/"+path.Base(what)]
+	}
+	if issuer == "" {
 		return false
 	}
 	urls := urlArgs(c.args())
@@ -1188,8 +1217,9 @@ func onlyToIssuer(what string, c *cmd) bool {
 		return false
 	}
 	for _, u := range urls {
-		if foreignToIssuer(issuer, hostOf(u)) || !strings.HasPrefix(u, "https://") {
-			return false
+		h := hostOf(u)
+		if _, ip := parseIP(h); ip || !strings.Contains(h, ".") || foreignToIssuer(issuer, h) || !strings.HasPrefix(u, "https://") {
+			return false // a bare address or a name of no service is not the issuer's
 		}
 	}
 	return true

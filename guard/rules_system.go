@@ -905,10 +905,25 @@ var systemRules = []*rule{
 			return false, ""
 		}},
 	{ID: "traffic-redirected", Level: LevelHigh, Category: CategorySystem, Description: "sending the machine's traffic through an address on the internet (a default route, a web proxy)",
-		Suggestions: []string{"Leave the network settings to the user"}, names: names("ip", "route", "networksetup"),
+		Suggestions: []string{"Leave the network settings to the user"}, names: names("ip", "route", "networksetup", "set"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "set":
+				// fish's set -U HTTPS_PROXY URL: every later session's web
+				// traffic through that proxy
+				if !hasWord(args, "-U") && !hasWord(args, "-Ux") && !hasWord(args, "-xU") && !hasWord(args, "--universal") {
+					return false, ""
+				}
+				ops := positional(args)
+				if len(ops) < 2 {
+					return false, ""
+				}
+				if up := strings.ToUpper(ops[0].s); up == "HTTP_PROXY" || up == "HTTPS_PROXY" || up == "ALL_PROXY" {
+					if h := hostOf(ops[1].s); h != "" && !isLocalHost(h) && !localOnlyName(h) && !strings.HasSuffix(h, ".internal") {
+						return true, ops[0].s + " " + ops[1].s
+					}
+				}
 			case "ip", "route":
 				// ip route add|replace default via PUBLIC
 				j := joinWords(args)

@@ -3196,7 +3196,7 @@ func (ws *winState) projectHookCopy(c *cmd, dest string) bool {
 		return false
 	}
 	switch c.name {
-	case "copy-item", "copy", "cpi", "cp", "xcopy":
+	case "copy-item", "copy", "cpi", "cp", "xcopy", "cmd:copy":
 	default:
 		return false
 	}

@@ -2255,6 +2255,9 @@ func msysDeleteLevel(a *analysis, c *cmd) (DangerLevel, string) {
 			continue
 		}
 		cl, _ := a.winClassify(p)
+		if cl == wpWorkDir && w.find != nil && w.find.filtered {
+			continue // find /c/work/project -name __pycache__ -exec rm -rf {} +: what it picks in the project
+		}
 		lv := LevelSafe
 		switch cl {
 		case wpRoot, wpSystem, wpHome, wpDevice, wpSecrets:

@@ -397,7 +397,17 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
 		}
-		if w.ok && testName(w.s) || !w.ok && (pullRequestVar(w.s) || testVarRef(w.s)) {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			// an option's name says nothing of the data (--skip-preview),
+			// its value may (--stack=preview-42)
+			_, after, ok := strings.Cut(v, "=")
+			if !ok {
+				continue
+			}
+			v = after
+		}
+		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
 			return true
 		}
 	}

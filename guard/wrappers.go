@@ -134,7 +134,7 @@ func init() {
 		"nohup":        simpleWrapper(optSpec{}),
 		"setsid":       simpleWrapper(optSpec{}),
 		"timeout":      skipThen(optSpec{short: "sk", long: []string{"signal", "kill-after"}}, 1),
-		"repeat":       skipThen(optSpec{}, 1), // zsh: repeat N COMMAND
+		"repeat":       zshRepeat, // zsh: repeat N COMMAND, repeat N { LIST }
 		"time":         simpleWrapper(optSpec{short: "fo", long: []string{"format", "output"}}),
 		"command":      commandWrapper,
 		"builtin":      simpleWrapper(optSpec{}),
@@ -259,6 +259,26 @@ func setarchWrapper(a *analysis, c *cmd) int {
 }
 
 // skipThen skips options, then n operands (a duration, a user, a mask).
+// zshRepeat unwraps zsh's repeat N COMMAND, and repeat N { COMMAND } as
+// bash reads it (the braces are words when no ; closes the group).
+func zshRepeat(a *analysis, c *cmd) int {
+	i := 2
+	if i >= len(c.words) {
+		return -1
+	}
+	if c.words[i].s == "{" && c.words[i].ok {
+		i++
+		if n := len(c.words); n > i && c.words[n-1].s == "}" {
+			c.words = c.words[:n-1]
+			c.joined = ""
+		}
+		if i >= len(c.words) {
+			return -1
+		}
+	}
+	return i
+}
+
 func skipThen(spec optSpec, n int) wrapperFunc {
 	return func(a *analysis, c *cmd) int {
 		i := skipOpts(c.words, 1, spec) + n

@@ -281,6 +281,9 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 	writeError(w, errorf(http.StatusMethodNotAllowed, "method_not_allowed", msg))
 }
 
+// streamEndTimeout bounds the writing of an unbounded route's end.
+const streamEndTimeout = 10 * time.Second
+
 // Unbounded lifts the server's write timeout (Options.Timeouts) from a
 // route whose response lasts as long as the client follows it (a stream,
 // a WebSocket, a prompt waiting for its turn, an MCP tool call), and its
@@ -297,6 +300,11 @@ func Unbounded(next http.Handler) http.Handler {
 			r.Body = &readThenUnbounded{ReadCloser: r.Body, rc: rc}
 		}
 		next.ServeHTTP(w, r)
+		// the response's end (a chunked stream's last chunk) is written
+		// after the handler returns: a deadline one of its writes set
+		// may have passed while the stream waited, which would cut the
+		// response short of it
+		_ = rc.SetWriteDeadline(time.Now().Add(streamEndTimeout))
 	})
 }
 
