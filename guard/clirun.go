@@ -37,6 +37,17 @@ func clientRunsURL(c *cmd) string {
 	if fetchers[c.name] || socketTools[c.name] {
 		return ""
 	}
+	if c.name == "helm" || c.name == "gh" {
+		// a plugin or extension runs as the user with the client's
+		// credentials: from a repository nobody reviewed it is code run
+		if args := c.args(); len(args) > 2 && (args[0].s == "plugin" || args[0].s == "extension" || args[0].s == "ext") && args[1].s == "install" {
+			v := args[2].s
+			if strings.Contains(v, "://") && codeURL(v) && !knownPluginRepo(v) {
+				return v
+			}
+		}
+		return ""
+	}
 	switch c.name {
 	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
 		"gh", "glab", "aws", "gsutil", "gcloud", "az",
@@ -46,6 +57,9 @@ func clientRunsURL(c *cmd) string {
 	}
 	if ownURLRules[c.name] {
 		return "" // a client whose registries and URLs rules of its own judge
+	}
+	if c.name == "kustomize" && !rendersIntoCluster(c) {
+		return "" // rendered for review; its plugins and exec functions stay off
 	}
 	args := c.args()
 	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
@@ -435,4 +449,39 @@ func codeSourceURL(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// rendersIntoCluster reports a kustomize build whose output is applied
+// (piped to kubectl or oc), or that runs plugins or exec functions.
+func rendersIntoCluster(c *cmd) bool {
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "--enable-exec") || strings.HasPrefix(w.s, "--enable-alpha-plugins") || strings.HasPrefix(w.s, "--enable-helm") {
+			return true
+		}
+	}
+	if next := nextStage(c); next != nil {
+		return next.name != "tee" && next.name != "grep" && next.name != "less" && next.name != "yq" && next.name != "head" && next.name != "diff"
+	}
+	for _, r := range c.redirs {
+		if r.isOutput() {
+			return false
+		}
+	}
+	return false
+}
+
+// knownPluginRepo reports the repositories of the widely used helm
+// plugins and gh extensions, by their owners on GitHub.
+func knownPluginRepo(u string) bool {
+	rest, ok := strings.CutPrefix(lower(u), "https://github.com/")
+	if !ok {
+		return false
+	}
+	owner, _, _ := strings.Cut(rest, "/")
+	switch owner {
+	case "github", "cli", "databus23", "jkroepke", "zendesk", "chartmuseum", "helm-unittest", "quintush", "komodorio", "helm",
+		"hypnoglow", "mumoshu", "dlvhdr", "mislav", "vilmibm", "seachicken", "yusukebe", "meiji163":
+		return true
+	}
+	return false
 }

@@ -55,6 +55,10 @@ func cliSecretOutput(c *cmd) string {
 		return "secret values (" + c.base + ")"
 	case has("env") && has("pull", "export", "list", "ls", "get", "dump") && !hasWord(args, "--help"):
 		return "environment secrets (" + c.base + " env)"
+	case has("kubeconfig") && !has("help"), has("config") && clusterDistros[c.name] && !has("set", "help"):
+		return "a cluster's admin credentials (" + c.base + " config)"
+	case has("config") && has("dump"), has("admin") && has("export"):
+		return "a client's configuration with its keys (" + c.base + ")"
 	case has("state") && has("pull"), has("stack") && has("export"):
 		return "an infrastructure state with its secrets (" + c.base + ")"
 	case has("dump") && has("db", "database", "sql", "data"), has("export") && has("db", "database", "d1", "dump"):
@@ -140,3 +144,6 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 	}
 	return ""
 }
+
+// clusterDistros print their cluster's admin kubeconfig with "config".
+var clusterDistros = map[string]bool{"microk8s": true, "k3s": true, "k0s": true, "rke2": true, "k3d": true, "kind": true}

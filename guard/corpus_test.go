@@ -358,6 +358,13 @@ var corpusSets = []corpusSet{
 	// round18b must never be opened.
 	{"round18", corpusDir + "/round18",
 		thresholds{minRound18Critical, minRound18High, minRound18Moderate, maxRound18FalsePositive}, winRound18Thresholds},
+	// round19: the nineteenth round, the long tail (the hosting
+	// platform's own CLI, the database's own client, the backup tool,
+	// the package manager's hook, the module's admin cmdlet), written
+	// while round18a was tuned on. round19a (three fifths) was tuned on
+	// after its arrival was scored; round19b must never be opened.
+	{"round19", corpusDir + "/round19",
+		thresholds{minRound19Critical, minRound19High, minRound19Moderate, maxRound19FalsePositive}, winRound19Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -533,6 +540,18 @@ const (
 	minRound18High          = 0.99
 	minRound18Moderate      = 0.97
 	maxRound18FalsePositive = 0.03
+)
+
+// Round nineteen, POSIX lines (both parts): the long tail. The four
+// parts that have arrived (of six), after the tuning on their round19a:
+// 89.5% critical, 77.2% high, 68.9% moderate, 4.0% false positives (see
+// testdata/corpus/round19/README.md for the scores on arrival). These
+// floors catch regressions.
+const (
+	minRound19Critical      = 0.89
+	minRound19High          = 0.77
+	minRound19Moderate      = 0.68
+	maxRound19FalsePositive = 0.041
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -386,7 +386,22 @@ var tokenIssuers = [...]struct {
 	{"atlassian", []string{"atlassian.net", "atlassian.com"}},
 	{"jira", []string{"atlassian.net", "jira"}},
 	{"gemini", []string{"googleapis.com"}},
+	{"hcloud", []string{"hetzner.cloud", "hetzner.com"}},
+	{"digitalocean", []string{"digitalocean.com"}},
+	{"scw_", []string{"scaleway.com"}},
+	{"linode", []string{"linode.com"}},
+	{"vultr", []string{"vultr.com"}},
+	{"render_", []string{"render.com"}},
+	{"circle", []string{"circleci.com"}},
+	{"bitbucket", []string{"bitbucket.org", "atlassian.com", "bitbucket"}},
 }
+
+// selfHostedServices name services run on the organisation's own hosts
+// under any name (git.acme.internal for Gitea), so no host tells their
+// tokens' issuer from a stranger.
+var selfHostedServices = map[string]bool{"gitea": true, "forgejo": true, "jenkins": true, "harbor": true, "nexus": true, "artifactory": true,
+	"sonar": true, "sonarqube": true, "grafana": true, "drone": true, "woodpecker": true, "mattermost": true, "keycloak": true, "minio": true,
+	"nomad": true, "consul": true, "argocd": true, "rancher": true, "portainer": true, "gogs": true, "teamcity": true, "youtrack": true}
 
 // foreignToIssuer reports a secret variable named for a service
 // (GITHUB_TOKEN, OPENAI_API_KEY, AZDO_PAT, LINEAR_API_KEY) sent to host,
@@ -423,7 +438,7 @@ func foreignToIssuer(name, host string) bool {
 		return true
 	}
 	service, _, _ := strings.Cut(n, "_")
-	return len(service) >= 3 && !genericSecretWords[service] && !strings.Contains(host, service)
+	return len(service) >= 3 && !genericSecretWords[service] && !selfHostedServices[service] && !strings.Contains(host, service)
 }
 
 // genericSecretWords are the words of secret variables' names that name

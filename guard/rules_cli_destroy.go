@@ -88,6 +88,9 @@ var cliDestroyRules = []*rule{
 			if colonDestroyVerb(args[verb].s) && !skipsConfirm(args) {
 				return false, "" // sites:delete asks which site first
 			}
+			if low := lower(args[verb].s); low == "rb" {
+				return true, c.name + " rb " + ops[0].s // a bucket removed
+			}
 			for _, w := range args[:verb+1] {
 				if durableNoun(w.s) {
 					return true, c.name + " " + joinWords(args[:verb+1])
@@ -160,7 +163,7 @@ func everythingMarker(s string) bool {
 // destroyVerbs are the subcommands CLIs delete things with.
 var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
-	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true,
+	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true, "rb": true,
 }
 
 // colonDestroyVerb reports a TOPIC:VERB subcommand (firebase
@@ -187,7 +190,7 @@ func skipsConfirm(args []word) bool {
 
 // scratchName reports a resource named as throwaway.
 func scratchName(s string) bool {
-	l := lower(s)
+	l := strings.ReplaceAll(lower(s), "%2f", "/")
 	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "dev-", "-dev", "local"} {
 		if strings.Contains(l, m) {
 			return true
@@ -214,7 +217,7 @@ func ciRunName(s string) bool {
 // pullRequestName reports a name (lower case) made for one pull or merge
 // request's preview: pr-482, web-pr-1207, mr-31.
 func pullRequestName(l string) bool {
-	for _, p := range [...]string{"pr-", "mr-"} {
+	for _, p := range [...]string{"pr-", "mr-", "pr", "mr"} {
 		for i := strings.Index(l, p); i >= 0; {
 			j := i + len(p)
 			if (i == 0 || !isAlnum(l[i-1])) && j < len(l) && l[j] >= '0' && l[j] <= '9' {

@@ -227,7 +227,53 @@ var diskWipeRules = []*rule{
 		Suggestions: []string{"Use zfs destroy -n (dry run) first", "Snapshot before destroying"}, names: names("zfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			return len(args) > 0 && args[0].s == "destroy" && !hasWord(args, "-n"), ""
+			if len(args) == 0 || args[0].s != "destroy" {
+				return false, ""
+			}
+			for _, w := range args[1:] {
+				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.Contains(w.s, "n") {
+					return false, "" // -n, -nv, -nvr: a dry run
+				}
+			}
+			return true, ""
+		}},
+	{ID: "machine-reverted", Level: LevelModerate, Category: CategoryDiskWipe, Description: "reverting a machine or dataset to a snapshot, or resetting a VM manager, losing everything done since",
+		Suggestions: []string{"Take a snapshot of the current state first", "Copy what you need out of the snapshot instead"},
+		names:       names("virsh", "multipass", "zfs", "vboxmanage", "lxc", "incus", "podman", "docker", "prlctl", "vmrun", "tf"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 {
+				return false, ""
+			}
+			switch c.name {
+			case "virsh":
+				return args[0].s == "snapshot-revert", "virsh snapshot-revert"
+			case "multipass", "lxc", "incus":
+				return args[0].s == "restore", c.name + " restore"
+			case "zfs":
+				return args[0].s == "rollback", "zfs rollback"
+			case "vboxmanage":
+				return len(args) > 2 && args[0].s == "snapshot" && (args[2].s == "restore" || args[2].s == "restorecurrent"), "VBoxManage snapshot restore"
+			case "prlctl":
+				return args[0].s == "snapshot-switch", "prlctl snapshot-switch"
+			case "vmrun":
+				return strings.EqualFold(args[0].s, "revertToSnapshot"), "vmrun revertToSnapshot"
+			case "podman", "docker":
+				return len(args) > 1 && args[0].s == "machine" && args[1].s == "reset", c.base + " machine reset"
+			case "tf":
+				// Team Foundation: pending changes undone
+				return args[0].s == "undo" && (hasWord(args, "/recursive") || hasWord(args, "-recursive")), "tf undo /recursive"
+			}
+			return false, ""
+		}},
+	{ID: "zfs-rollback-destroys", Level: LevelHigh, Category: CategoryDiskWipe, Description: "rolling a ZFS dataset back past later snapshots, which are destroyed",
+		Suggestions: []string{"Clone the snapshot (zfs clone) and copy what you need from it", "Roll back only to the latest snapshot"}, names: names("zfs"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "rollback" {
+				return false, ""
+			}
+			return hasWord(args, "-r") || hasWord(args, "-R") || hasWord(args, "-rf") || hasWord(args, "-Rf"), "zfs rollback " + joinWords(args[1:])
 		}},
 	{ID: "disk-image-overwrite", Level: LevelModerate, Category: CategoryDiskWipe, Description: "overwriting a virtual machine's disk image (the machine's file system inside is lost)",
 		Suggestions: []string{"Copy the image and work on the copy", "Shut the machine down and snapshot it first"}, names: names("dd", "truncate", "shred", "qemu-img"),

@@ -768,10 +768,10 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			ops := positional(args)
-			if len(ops) == 0 {
-				return false, ""
+			r := "origin" // the default remote, which set-url may have just pointed elsewhere
+			if len(ops) > 0 {
+				r = ops[0].s
 			}
-			r := ops[0].s
 			if _, added := a.gitRemotes[r]; added || strings.Contains(r, "://") || strings.Contains(r, "@") && strings.Contains(r, ":") {
 				return true, r
 			}

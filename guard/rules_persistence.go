@@ -393,6 +393,14 @@ var persistenceRules = []*rule{
 			j := joinWords(c.args())
 			switch {
 			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "ssh-key add") || strings.HasPrefix(j, "gpg-key add")):
+				// the user's own key, from their ~/.ssh, added to their account
+				ops := positional(c.args()[2:])
+				if len(ops) > 0 && strings.HasPrefix(j, "ssh-key add") && (strings.Contains(ops[0].s, "/.ssh/") || strings.Contains(ops[0].s, `\.ssh\`)) && strings.HasSuffix(ops[0].s, ".pub") {
+					return false, ""
+				}
+				return true, j
+			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "deploy-key add") || strings.HasPrefix(j, "repo deploy-key add")) &&
+				(strings.Contains(j, "--can-push") || strings.Contains(j, "--allow-write") || strings.Contains(j, " -w")):
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "iam create-access-key") || strings.Contains(j, "iam create-login-profile") || strings.Contains(j, "iam create-user")):
 				return true, j

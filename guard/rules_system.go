@@ -522,6 +522,10 @@ var systemRules = []*rule{
 							return true, w.s
 						}
 					}
+					// a database or remote-desktop service by its name
+					if svc, ok := strings.CutPrefix(w.s, "--add-service="); ok && exposedServices[svc] && !hasPrefixWord(args, "--zone=internal") && !hasPrefixWord(args, "--zone=trusted") {
+						return true, w.s
+					}
 				}
 				return false, ""
 			case "pfctl":
@@ -1196,3 +1200,8 @@ func tlsOffConfig(name, text string) bool {
 	}
 	return false
 }
+
+// exposedServices are firewalld's service names for databases, caches
+// and remote desktops, which are not meant to face every address.
+var exposedServices = map[string]bool{"mysql": true, "postgresql": true, "redis": true, "mongodb": true, "elasticsearch": true, "memcache": true,
+	"rdp": true, "vnc-server": true, "docker-swarm": true, "cockpit": true, "ms-sql": true, "cassandra": true, "couchdb": true, "etcd-client": true, "etcd-server": true}

@@ -825,7 +825,10 @@ var winRules = []*rule{
 				return true, ""
 			}
 			args := wargs(c)
-			return hasSw(args, "delete", "set", "deletevalue", "import", "default", "bootsequence", "createstore") && !strings.Contains(strings.Join(args, " "), "recoveryenabled"), ""
+			j := strings.ToLower(strings.Join(args, " "))
+			// the hypervisor switched on for WSL 2 and Docker is routine
+			return hasSw(args, "delete", "set", "deletevalue", "import", "default", "bootsequence", "createstore") && !strings.Contains(j, "recoveryenabled") &&
+				!strings.Contains(j, "hypervisorlaunchtype auto"), ""
 		}},
 	{ID: "win-vm-power-production", prodAware: true, Level: LevelHigh, Category: CategorySystem, Description: "turning off, restarting or pausing production virtual machines",
 		Suggestions: []string{"Leave production machines to their operators", "Act on a test machine by its name"}, names: names("stop-vm", "restart-vm", "suspend-vm", "save-vm"),

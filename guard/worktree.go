@@ -839,7 +839,7 @@ var sourceDirs = map[string]bool{"src": true, "source": true, "app": true, "inte
 // package manager makes again.
 var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "target": true, "node_modules": true, "vendor": true,
 	".cache": true, "cache": true, "coverage": true, "generated": true, "gen": true, "__pycache__": true, "tmp": true, ".tmp": true,
-	"temp": true, ".next": true, ".nuxt": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
+	"temp": true, ".next": true, ".nuxt": true, ".turbo": true, "bin": true, "obj": true, "logs": true, "log": true, "test-output": true,
 	".pytest_cache": true, ".venv": true, "venv": true, ".tox": true, ".gradle": true, "artifacts": true, "output": true,
 	".output": true, "test-results": true, "playwright-report": true, "htmlcov": true, "builds": true,
 	// mobile and game engine projects' (CocoaPods, Xcode, Unreal, Unity, Godot, Flutter)

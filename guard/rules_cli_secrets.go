@@ -1,0 +1,192 @@
+package guard
+
+import "strings"
+
+// Clients of hosted services asked to print a credential into the
+// transcript: a token issued for the session (fly auth token, openstack
+// token issue, ibmcloud iam oauth-tokens), a named secret read back
+// (heroku config:get DATABASE_URL, netlify env:get STRIPE_SECRET_KEY,
+// buildkite-agent secret get NPM_TOKEN, scw config get secret-key), every
+// value with its secrets shown (pulumi config --show-secrets, gh auth
+// status --show-token), an application's environment (eb printenv) or a
+// database's connection string with its password (doctl databases
+// connection). Where the output goes to a program (captured into a
+// variable, a file, a login's standard input) the secret is used, not
+// shown; sent to the network, the flow rules judge it.
+var cliSecretRules = []*rule{
+	{ID: "cli-secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a service's token, secret value or connection string into the transcript",
+		Suggestions: []string{"Pass the secret to the program that needs it (a variable, --password-stdin) without printing it", "List secret names only"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) {
+				return false, ""
+			}
+			what := cliSecretPrinted(c)
+			if what == "" || !shownOnTerminal(c) {
+				return false, ""
+			}
+			return true, what
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, cliSecretRules) }
+
+// cliSecretPrintExempt are programs whose printing of secrets other rules
+// judge (file readers, the environment's own printers, version control,
+// the clients with rules of their own) or that print no secrets.
+var cliSecretPrintExempt = map[string]bool{
+	"echo": true, "printf": true, "cat": true, "grep": true, "rg": true, "env": true, "printenv": true, "set": true, "export": true,
+	"git": true, "aws": true, "gcloud": true, "az": true, "vault": true, "security": true, "op": true, "bw": true, "pass": true, "gopass": true,
+	"kubectl": true, "oc": true, "helm": true, "docker": true, "podman": true, "jq": true, "yq": true, "sed": true, "awk": true,
+	"npm": true, "pnpm": true, "yarn": true, "make": true, "just": true, "task": true, "sops": true, "age": true, "gpg": true,
+	"curl": true, "wget": true, "http": true, "xh": true, "man": true, "tldr": true, "which": true, "type": true,
+	// interpreters, build tools and test runners: their words name
+	// scripts, targets and tests
+	"python": true, "node": true, "deno": true, "bun": true, "npx": true, "ruby": true, "perl": true, "php": true, "java": true,
+	"go": true, "cargo": true, "mvn": true, "gradle": true, "dotnet": true, "pytest": true, "jest": true, "vitest": true, "mocha": true,
+	"rake": true, "bundle": true, "composer": true, "tox": true, "nox": true, "poetry": true, "uv": true, "pip": true, "code": true, "vim": true,
+}
+
+// shownOnTerminal reports a command whose standard output reaches the
+// transcript: not captured, not written to a file, and either the last
+// stage of its pipeline or piped only through programs that show what
+// they read (jq, grep, head, base64, tee).
+func shownOnTerminal(c *cmd) bool {
+	for _, r := range c.redirs {
+		if r.isOutput() && (r.n == "" || r.n == "1") {
+			return false
+		}
+	}
+	for s := nextStage(c); s != nil; s = nextStage(s) {
+		if !displayFilters[s.name] {
+			return false
+		}
+		for _, r := range s.redirs {
+			if r.isOutput() && (r.n == "" || r.n == "1") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// displayFilters show (part of) what they read.
+var displayFilters = map[string]bool{"jq": true, "yq": true, "grep": true, "egrep": true, "rg": true, "head": true, "tail": true, "less": true,
+	"more": true, "cat": true, "column": true, "sed": true, "awk": true, "tee": true, "sort": true, "cut": true, "base64": true, "xxd": true,
+	"od": true, "tr": true, "fold": true, "nl": true, "bat": true, "fx": true}
+
+// cliSecretPrinted reports what secret a client's subcommand words ask
+// it to print, or "".
+func cliSecretPrinted(c *cmd) string {
+	args, low := c.args(), c.lowerArgs()
+	var sub []string
+	var ops []word
+	for i, w := range args {
+		if strings.HasPrefix(w.s, "-") {
+			switch low[i] {
+			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask":
+				if !hasAnyWord(low, "--help", "-h") {
+					return "secrets shown (" + c.base + " " + w.s + ")"
+				}
+			}
+			continue
+		}
+		if !w.ok {
+			continue
+		}
+		if len(sub) < 4 && i < 6 {
+			for p := range strings.SplitSeq(low[i], ":") {
+				if p != "" {
+					sub = append(sub, p)
+				}
+			}
+		}
+		ops = append(ops, w)
+	}
+	has := func(ws ...string) bool {
+		for _, s := range sub {
+			for _, w := range ws {
+				if s == w {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if hasAnyWord(low, "--help", "-h") || has("help", "create", "revoke", "delete", "rm", "remove", "list", "ls", "new", "add", "set", "unset", "rotate", "lookup-accessor", "exchange") {
+		return ""
+	}
+	for _, w := range ops {
+		if scratchName(w.s) {
+			return ""
+		}
+		for p := range strings.SplitSeq(lower(w.s), "/") {
+			if p == "dev" || p == "ci" || p == "staging" {
+				return "" // a development branch or environment (neonctl dev/alice)
+			}
+		}
+	}
+	for _, s := range sub {
+		if s == "token" || s == "tokens" || s == "oauth-tokens" || s == "access-token" || s == "print-access-token" ||
+			strings.HasSuffix(s, "-token") && s != "api-token" || s == "get-token" {
+			return "a token (" + c.base + " " + s + ")"
+		}
+	}
+	switch {
+	case has("printenv"):
+		return "an application's environment (" + c.base + " printenv)"
+	case has("connection", "connection-string", "connection-uri", "connstr") && !has("pool", "pools", "test"):
+		return "a database connection string (" + c.base + " connection)"
+	case has("get", "get-value", "value", "reveal", "read", "show", "cat") && has("secret", "secrets"):
+		return "a secret value (" + c.base + " secret)"
+	case has("get", "get-value", "value", "reveal", "read"):
+		for _, w := range ops[min(len(ops), 1):] {
+			if secretVarName(w.s) {
+				return "a secret value (" + c.base + " " + w.s + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// secretVarName reports a configuration name that holds a credential:
+// DATABASE_URL, STRIPE_SECRET_KEY, NPM_TOKEN, secret-key, db.password.
+func secretVarName(s string) bool {
+	l := lower(s)
+	if strings.ContainsAny(l, " /\\") || len(l) > 64 {
+		return false
+	}
+	for _, m := range [...]string{"secret", "token", "password", "passwd", "api_key", "api-key", "apikey", "private_key", "private-key",
+		"access_key", "access-key", "database_url", "_dsn", "credentials", "auth_key", "signing_key", "client_secret"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return l == "dsn" || strings.HasSuffix(l, "_key") && !strings.HasSuffix(l, "public_key") && !strings.HasSuffix(l, "publishable_key")
+}
+
+// hasAnyWord reports whether any of ws is among the (lowered) words.
+func hasAnyWord(low []string, ws ...string) bool {
+	for _, l := range low {
+		for _, w := range ws {
+			if l == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// psCmdlet reports a PowerShell cmdlet's name (Select-String,
+// Get-Content): its words are patterns and paths, not subcommands.
+func psCmdlet(name string) bool {
+	v, _, ok := strings.Cut(lower(name), "-")
+	if !ok {
+		return false
+	}
+	switch v {
+	case "get", "select", "set", "new", "remove", "write", "out", "invoke", "convertto", "convertfrom", "format", "where", "foreach",
+		"measure", "sort", "test", "add", "copy", "move", "export", "import", "read", "start", "stop", "clear", "show", "find", "update":
+		return true
+	}
+	return false
+}

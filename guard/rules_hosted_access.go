@@ -1,0 +1,197 @@
+package guard
+
+import "strings"
+
+// Access to hosted resources opened by a client nobody listed (a second
+// cloud's, a storage provider's, an identity service's): the same words
+// mean the same thing across clients, so they are read from the words
+// alone. Clients with rules of their own are judged by those.
+var hostedAccessRules = []*rule{
+	{ID: "cli-firewall-open-world", Level: LevelHigh, Category: CategoryPermission, Description: "a firewall or security-group rule opening a remote-administration or database port to every address",
+		Suggestions: []string{"Allow only the addresses that need access (your office or VPN range)", "Open only the web ports (80, 443) to everyone"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 4 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			world, rulish := false, false
+			for i, l := range low {
+				v := l
+				if j := strings.IndexByte(v, '='); j >= 0 {
+					v = v[j+1:]
+				}
+				if v == "0.0.0.0/0" || v == "::/0" || v == "0.0.0.0" && i+2 < len(low) && (low[i+1] == "--size" || low[i+1] == "--prefix") && low[i+2] == "0" {
+					world = true
+				}
+				if i < 6 && !strings.HasPrefix(l, "-") && (strings.Contains(l, "firewall") || strings.Contains(l, "security-group") || strings.Contains(l, "secgroup") ||
+					strings.Contains(l, "rule") || strings.Contains(l, "ingress") || l == "inbound" || strings.Contains(l, "allow")) {
+					rulish = true
+				}
+				if l == "direction=inbound" || l == "inbound" || l == "--ingress" {
+					rulish = true
+				}
+			}
+			if !world || !rulish {
+				return false, ""
+			}
+			for i, w := range args {
+				for _, p := range portsIn(w.s, low, i) {
+					if sensitivePorts(p) {
+						return true, c.name + " port " + p + " open to every address"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cli-public-acl", Level: LevelHigh, Category: CategoryPermission, Description: "making a bucket or its objects readable by everyone",
+		Suggestions: []string{"Share single objects through signed URLs that expire", "Keep backups and exports private"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			public, aclVerb := false, false
+			for i, l := range low {
+				v := strings.TrimPrefix(strings.TrimPrefix(l, "--acl="), "acl=")
+				if v == "public-read" || v == "public-read-write" || v == "--acl-public" || v == "allusers:r" || v == "allusers:read" {
+					public = true
+				}
+				if i < 5 && !strings.HasPrefix(l, "-") && strings.Contains(l, "acl") || l == "--acl-public" {
+					aclVerb = true
+				}
+			}
+			if !public || !aclVerb {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if l := lower(w.s); l != "public-read" && l != "public-read-write" && (strings.Contains(l, "://") || strings.Contains(l, "-")) {
+					if publicContent(l) {
+						return false, ""
+					}
+				}
+			}
+			return true, c.name + " public-read"
+		}},
+	{ID: "cli-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an administrator or owner role on a hosted account or project",
+		Suggestions: []string{"Grant the narrowest role that does the job", "Let an administrator grant roles"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 4 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			grant := false
+			for i, l := range low {
+				if i > 4 {
+					break
+				}
+				if strings.HasPrefix(l, "-") {
+					continue
+				}
+				for _, g := range [...]string{"add", "create", "assign", "grant", "attach", "bind", "invite", "policy-create", "role-add"} {
+					if l == g || strings.HasSuffix(l, "-"+g) || strings.HasPrefix(l, g+"-") || strings.HasSuffix(l, ":"+g) {
+						grant = true
+					}
+				}
+			}
+			if !grant || !hasAnyWord(low, "role", "roles", "--role", "--roles", "-r") && !strings.Contains(strings.Join(low, " "), "role") {
+				return false, ""
+			}
+			for i, l := range low {
+				v := l
+				if j := strings.IndexByte(v, '='); j >= 0 && strings.HasPrefix(v, "-") {
+					v = v[j+1:]
+				}
+				for r := range strings.SplitSeq(strings.Trim(v, `"'`), ",") {
+					switch r {
+					case "admin", "administrator", "owner", "superadmin", "super-admin", "super_admin", "org-admin", "account-admin", "accountadmin", "root":
+						for _, w := range positional(args) {
+							if !strings.Contains(w.s, "@") && scratchName(w.s) {
+								return false, ""
+							}
+						}
+						return true, c.name + " " + args[i].s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cli-ownership-transfer", Level: LevelCritical, Category: CategoryPrivilege, Description: "handing a hosted app, project or repository to another owner or organisation",
+		Suggestions: []string{"Let the owner transfer it in the web console"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" || fetchers[c.name] {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			if (c.name == "gh" || c.name == "glab") && len(low) > 1 && low[0] == "api" {
+				for _, w := range args[1:] {
+					if p := strings.Trim(w.s, `"'`); !strings.HasPrefix(p, "-") && (strings.HasSuffix(p, "/transfer") || strings.Contains(p, "/transfer?")) {
+						return true, c.name + " api " + p
+					}
+				}
+				return false, ""
+			}
+			if c.name == "gh" || c.name == "glab" {
+				return false, ""
+			}
+			for i, l := range low {
+				if i > 3 || strings.HasPrefix(l, "-") {
+					break
+				}
+				_, v, _ := strings.Cut(l, ":")
+				if l == "transfer" || v == "transfer" || l == "transfer-ownership" || l == "change-owner" {
+					return true, c.name + " " + args[i].s
+				}
+				if l == "move" || v == "move" {
+					for _, o := range [...]string{"org", "organization", "team", "owner", "namespace"} {
+						if _, ok := optValue(args, "", o); ok {
+							return true, c.name + " " + args[i].s + " --" + o
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, hostedAccessRules) }
+
+// ownCloudRules are the clouds' clients whose firewall, ACL and role
+// commands rules of their own judge.
+var ownCloudRules = map[string]bool{"aws": true, "az": true, "gcloud": true, "gsutil": true, "doctl": true, "hcloud": true, "kubectl": true, "oc": true}
+
+// portsIn reads the ports a word names: 22, --port 22, --port-min=22,
+// dest-port-from=22, tcp:22, 22/tcp, 20-25.
+func portsIn(s string, low []string, i int) []string {
+	l := lower(strings.Trim(s, `"'`))
+	if strings.HasPrefix(l, "-") {
+		if j := strings.IndexByte(l, '='); j >= 0 && strings.Contains(l[:j], "port") {
+			return []string{l[j+1:]}
+		}
+		if strings.Contains(l, "port") && i+1 < len(low) {
+			return []string{low[i+1]}
+		}
+		return nil
+	}
+	if k, v, ok := strings.Cut(l, "="); ok && strings.Contains(k, "port") {
+		return []string{v}
+	}
+	if p, ok := strings.CutPrefix(l, "tcp:"); ok {
+		return []string{p}
+	}
+	if p, ok := strings.CutSuffix(l, "/tcp"); ok {
+		return []string{p}
+	}
+	return nil
+}
+
+// publicContent reports a bucket named for what is meant to be public: a
+// site, its static assets, downloads, documentation.
+func publicContent(s string) bool {
+	l := lower(s)
+	for _, m := range [...]string{"site", "static", "public", "cdn", "docs", "www", "website", "assets", "download", "release"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package guard
+
+import "strings"
+
+// Internal services put on every address of the machine: a cluster's
+// service forwarded to all interfaces, an SSH tunnel or SOCKS proxy
+// others on the network can use, the container runtime's socket relayed
+// to a TCP port, an SSH server told to take root or password logins.
+var networkExposeRules = []*rule{
+	{ID: "forward-on-every-address", Level: LevelHigh, Category: CategorySystem, Description: "forwarding an internal service or a tunnel to every address of the machine",
+		Suggestions: []string{"Bind forwards and tunnels to 127.0.0.1 (the default)"},
+		names:       names("kubectl", "oc", "ssh", "autossh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			switch c.name {
+			case "kubectl", "oc":
+				if len(positional(args)) == 0 || !hasWord(args, "port-forward") {
+					return false, ""
+				}
+				if v, ok := optValue(args, "", "address"); ok {
+					for a := range strings.SplitSeq(v, ",") {
+						if everyAddress(a) {
+							return true, c.name + " port-forward --address " + v
+						}
+					}
+				}
+			default:
+				for i, w := range args {
+					switch {
+					case w.s == "-g" || len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.Contains(w.s, "g") && strings.Trim(w.s[1:], "fNTCqnvg") == "":
+						if hasWord(args, "-L") || hasWord(args, "-D") {
+							return true, c.name + " -g"
+						}
+					case (w.s == "-D" || w.s == "-L" || w.s == "-R") && i+1 < len(args):
+						bind, _, _ := strings.Cut(args[i+1].s, ":")
+						if w.s != "-R" && everyAddress(bind) && strings.Contains(args[i+1].s, ":") {
+							return true, c.name + " " + w.s + " " + args[i+1].s
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "runtime-socket-relayed", Level: LevelCritical, Category: CategorySystem, Description: "relaying the container runtime's socket to a network port (root on the machine for anyone who reaches it)",
+		Suggestions: []string{"Use the socket locally, or a TLS-protected remote context"},
+		names:       names("socat", "ncat", "nc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := lower(joinWords(c.args()))
+			if !strings.Contains(j, "docker.sock") && !strings.Contains(j, "containerd.sock") && !strings.Contains(j, "podman.sock") {
+				return false, ""
+			}
+			if strings.Contains(j, "tcp-listen:") || strings.Contains(j, "tcp4-listen:") || strings.Contains(j, "tcp6-listen:") || strings.Contains(j, " -l") {
+				return true, "runtime socket on a TCP port"
+			}
+			return false, ""
+		}},
+	{ID: "sshd-root-or-password-login", Level: LevelHigh, Category: CategorySystem, Description: "letting the SSH server take root or password logins",
+		Suggestions: []string{"Log in with keys as an ordinary user and use sudo"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 2 || c.name == "grep" || c.name == "rg" || c.name == "cat" || c.name == "less" || c.name == "sshd" && hasWord(c.args(), "-T") {
+				return false, ""
+			}
+			seen := false
+			for _, w := range c.words[1:] {
+				if strings.Contains(w.s, "ootLogin") || strings.Contains(w.s, "ootlogin") || strings.Contains(w.s, "uthentication") || strings.Contains(w.s, "mptyPasswords") {
+					seen = true
+					break
+				}
+			}
+			if !seen {
+				return false, ""
+			}
+			j := strings.ReplaceAll(lower(joinWords(c.args())), "=", " ")
+			for _, s := range [...]string{"permitrootlogin yes", "passwordauthentication yes", "permitemptypasswords yes"} {
+				if strings.Contains(j, s) {
+					if c.name == "ssh" || c.name == "scp" || c.name == "sftp" {
+						return false, "" // a client option
+					}
+					return true, s
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, networkExposeRules) }
+
+func everyAddress(s string) bool {
+	s = strings.Trim(s, "[]\"' ")
+	return s == "0.0.0.0" || s == "*" || s == "::" || s == ""
+}

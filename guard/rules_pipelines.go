@@ -1,0 +1,147 @@
+package guard
+
+import "strings"
+
+// A CI/CD pipeline started by hand against production (gh workflow run,
+// glab ci run, az pipelines run, CircleCI's and Bitbucket's pipeline
+// APIs, a workflow run locally by act with real secrets), and version
+// control set up to hand out what it holds: the checkout's auth header
+// printed, every repository served to
+// the network with push allowed.
+var pipelineRules = []*rule{
+	{ID: "pipeline-run-production", Level: LevelHigh, Category: CategorySystem, Description: "starting a deployment pipeline against production by hand",
+		Suggestions: []string{"Let the release process deploy production", "Run the pipeline against staging"},
+		names:       names("gh", "glab", "az", "circleci", "act", "curl", "wget", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 {
+				return false, ""
+			}
+			var from []word
+			switch c.name {
+			case "gh":
+				if args[0].s == "workflow" && args[1].s == "run" {
+					from = args[2:]
+				}
+			case "glab":
+				if (args[0].s == "ci" || args[0].s == "pipeline") && (args[1].s == "run" || args[1].s == "trigger") {
+					from = args[2:]
+				}
+			case "az":
+				if args[0].s == "pipelines" && args[1].s == "run" {
+					from = args[2:]
+				}
+			case "circleci":
+				if args[0].s == "pipeline" && (args[1].s == "run" || args[1].s == "trigger") {
+					from = args[2:]
+				}
+			case "act":
+				secrets := false
+				for _, w := range args {
+					if w.s == "-s" || w.s == "--secret" || strings.HasPrefix(w.s, "--secret-file") || strings.HasPrefix(w.s, "--secret=") {
+						secrets = true
+					}
+				}
+				if !secrets {
+					return false, ""
+				}
+				for _, w := range args {
+					l := lower(w.s)
+					if strings.Contains(l, "prod") || strings.Contains(l, "publish") || strings.Contains(l, "release") || strings.Contains(l, "deploy") {
+						return true, "act " + w.s + " with real secrets"
+					}
+				}
+				return false, ""
+			default:
+				m := httpMethod(c)
+				if m != "POST" {
+					return false, ""
+				}
+				for _, w := range args {
+					l := lower(w.s)
+					if strings.Contains(l, "://") && (strings.Contains(l, "/pipeline") || strings.Contains(l, "/trigger/") || strings.Contains(l, "/builds")) &&
+						(strings.Contains(l, "circleci.com") || strings.Contains(l, "bitbucket.org") || strings.Contains(l, "gitlab") || strings.Contains(l, "buildkite.com") || strings.Contains(l, "dev.azure.com")) {
+						from = args
+					}
+				}
+				if from == nil {
+					return false, ""
+				}
+				for _, w := range from {
+					if prodInText(w.s) && !strings.Contains(w.s, "://") {
+						return true, c.name + " pipeline with " + w.s
+					}
+				}
+				return false, ""
+			}
+			for _, w := range from {
+				v := w.s
+				if strings.HasPrefix(v, "-") {
+					continue
+				}
+				if _, val, ok := strings.Cut(v, "="); ok {
+					v = val
+				} else if _, val, ok := strings.Cut(v, ":"); ok && !strings.Contains(v, "://") {
+					v = val
+				}
+				for p := range strings.SplitSeq(lower(strings.TrimSuffix(strings.TrimSuffix(v, ".yml"), ".yaml")), " ") {
+					if prodLabel(p) || strings.HasPrefix(p, "deploy-prod") || strings.HasSuffix(p, "-production") {
+						return true, c.name + " " + args[0].s + " " + args[1].s + " " + w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-auth-header-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing the checkout's auth header (the job's token) into the log",
+		Suggestions: []string{"Check that the header is set with git config --get-regexp ... | wc -l, without its value"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "config" {
+				return false, ""
+			}
+			for _, w := range args {
+				l := lower(w.s)
+				if strings.Contains(l, "extraheader") && (hasWord(args, "--get") || hasWord(args, "--get-all") || hasWord(args, "--get-regexp") || hasWord(args, "-l") || hasWord(args, "--list")) &&
+					a.wantOut == 0 && c.pipe == nil {
+					return true, "the checkout's auth header printed"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "git-daemon-push-open", Level: LevelHigh, Category: CategorySystem, Description: "serving repositories to the network with anonymous push, or every repository under a directory",
+		Suggestions: []string{"Serve one repository read-only on 127.0.0.1", "Push through the forge"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "daemon" {
+				return false, ""
+			}
+			local := false
+			for _, w := range args {
+				if v, ok := strings.CutPrefix(w.s, "--listen="); ok && isLocalHost(v) {
+					local = true
+				}
+			}
+			if local {
+				return false, ""
+			}
+			if hasWord(args, "--enable=receive-pack") || hasWord(args, "--export-all") && hasPrefixWord(args, "--base-path=") {
+				return true, "git daemon " + joinWords(args)
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, pipelineRules) }
+
+// prodInText reports a production label among the words of a text such
+// as a JSON body ({"deploy_env":"production"}).
+func prodInText(s string) bool {
+	for _, p := range strings.FieldsFunc(lower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+	}) {
+		if prodLabel(p) {
+			return true
+		}
+	}
+	return false
+}
