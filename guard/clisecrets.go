@@ -41,7 +41,7 @@ func cliSecretOutput(c *cmd) string {
 	}
 	reads := has("list", "ls", "get", "show", "export", "pull", "reveal", "print", "view", "download", "value", "read", "dump", "cat", "decrypt")
 	for _, s := range sub {
-		if s == "token" || s == "tokens" || strings.HasSuffix(s, "-token") || strings.HasSuffix(s, "_token") {
+		if s == "token" || s == "tokens" || strings.HasSuffix(s, "-token") || strings.HasSuffix(s, "_token") || strings.HasSuffix(s, "-tokens") {
 			if has("create", "revoke", "delete", "rm", "help") {
 				return ""
 			}
@@ -59,6 +59,10 @@ func cliSecretOutput(c *cmd) string {
 		return "a cluster's admin credentials (" + c.base + " config)"
 	case has("config") && has("dump"), has("admin") && has("export"):
 		return "a client's configuration with its keys (" + c.base + ")"
+	case has("printenv"):
+		return "an application's environment (" + c.base + " printenv)"
+	case has("auth") && has("export"):
+		return "user accounts with their password hashes (" + c.base + " auth:export)"
 	case has("state") && has("pull"), has("stack") && has("export"):
 		return "an infrastructure state with its secrets (" + c.base + ")"
 	case has("dump") && has("db", "database", "sql", "data"), has("export") && has("db", "database", "d1", "dump"):
@@ -147,3 +151,56 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 
 // clusterDistros print their cluster's admin kubeconfig with "config".
 var clusterDistros = map[string]bool{"microk8s": true, "k3s": true, "k0s": true, "rke2": true, "k3d": true, "kind": true}
+
+// secretAPIRead reports an HTTP client reading a hosted service's secret
+// values with its credentials: a project's CI/CD variables (GitLab's
+// /variables), an app's environment (Render's /env-vars, Heroku's
+// /config-vars, Vercel's /env), a vault's secret. GitHub's secrets API
+// returns names only.
+func secretAPIRead(c *cmd) string {
+	if m := httpMethod(c); m != "" && m != "GET" {
+		return ""
+	}
+	var u string
+	for _, w := range c.args() {
+		if strings.Contains(w.s, "://") {
+			u = w.s
+		}
+	}
+	if u == "" {
+		return ""
+	}
+	u = lower(u)
+	p := u
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimRight(p, "/")
+	what := ""
+	for _, suf := range [...]string{"/variables", "/env-vars", "/config-vars", "/env", "/environment-variables", "/secrets"} {
+		if strings.HasSuffix(p, suf) {
+			what = suf
+		}
+	}
+	if what == "" && !strings.Contains(p, "/v1/secret/data/") && !strings.Contains(p, "/v1/kv/data/") {
+		return ""
+	}
+	auth := hasWord(c.args(), "-u") || hasWord(c.args(), "--user")
+	for _, l := range c.lowerArgs() {
+		if strings.Contains(l, "authorization:") || strings.Contains(l, "private-token:") || strings.Contains(l, "x-api-key:") ||
+			strings.Contains(l, "token:") || strings.Contains(l, "x-vault-token") {
+			auth = true
+		}
+	}
+	if !auth {
+		return ""
+	}
+	h := hostOf(u)
+	if strings.HasSuffix(h, "github.com") {
+		return ""
+	}
+	if what != "" {
+		return "a service's secret values (" + h + what + ")"
+	}
+	return "a vault's secret (" + h + ")"
+}

@@ -544,14 +544,14 @@ const (
 
 // Round nineteen, POSIX lines (both parts): the long tail. The four
 // parts that have arrived (of six), after the tuning on their round19a:
-// 89.5% critical, 77.2% high, 68.9% moderate, 4.0% false positives (see
+// 93.0% critical, 82.7% high, 72.1% moderate, 3.4% false positives (see
 // testdata/corpus/round19/README.md for the scores on arrival). These
 // floors catch regressions.
 const (
-	minRound19Critical      = 0.89
-	minRound19High          = 0.77
-	minRound19Moderate      = 0.68
-	maxRound19FalsePositive = 0.041
+	minRound19Critical      = 0.925
+	minRound19High          = 0.82
+	minRound19Moderate      = 0.71
+	maxRound19FalsePositive = 0.036
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -91,6 +91,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "ssh" && remoteDump(args):
 		// ssh db-host 'mysqldump --all-databases': the dump comes back
 		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
+	case fetchers[n] && secretAPIRead(c) != "":
+		// a service's secret values read with its credentials
+		return flow{kind: flowSecret, what: secretAPIRead(c), crit: true}
 	case fetchers[n]:
 		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
 	case (n == "powershell" || n == "pwsh") && psDownloadOut(args) != "":

@@ -36,6 +36,10 @@ func init() {
 		"tar":       tarLaunches,
 		"zip":       optLaunches(optTable{"-TT": "", "--unzip-command": ""}),
 		"ssh":       sshLaunches,
+		"fly":       platformSSHLaunches,
+		"flyctl":    platformSSHLaunches,
+		"eb":        platformSSHLaunches,
+		"doctl":     platformSSHLaunches,
 		"scp":       optLaunches(optTable{"-S": "", "-o": "ssh-option"}),
 		"sftp":      optLaunches(optTable{"-S": "", "-o": "ssh-option"}),
 		"rsync":     optLaunches(optTable{"-e": "", "--rsh": "", "--rsync-path": ""}),
@@ -269,6 +273,35 @@ func sshLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return out
+}
+
+// platformSSHLaunches reads the command an application platform's client
+// runs on the app's machine over SSH: fly ssh console -C CMD, eb ssh
+// --command CMD, doctl compute ssh --ssh-command CMD.
+func platformSSHLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) == 0 {
+		return nil
+	}
+	var code string
+	switch c.name {
+	case "fly", "flyctl":
+		if len(args) > 1 && args[0].s == "ssh" && args[1].s == "console" {
+			code, _ = optValue(args, "-C", "command")
+		}
+	case "eb":
+		if args[0].s == "ssh" {
+			code, _ = optValue(args, "-c", "command")
+		}
+	case "doctl":
+		if len(args) > 1 && args[0].s == "compute" && args[1].s == "ssh" {
+			code, _ = optValue(args, "", "ssh-command")
+		}
+	}
+	if code == "" {
+		return nil
+	}
+	return []launch{{code: code, origin: c.base + " ssh", remote: true}}
 }
 
 // fanOutLaunches reads the command a parallel shell (pssh, pdsh, clush)

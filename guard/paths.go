@@ -30,6 +30,16 @@ func (a *analysis) absPath(p, cwd string) string {
 		}
 		p = cwd + "/" + p
 	}
+	if len(p) > 2 && p[0] == '/' && isDriveLetter(p[1]) && p[2] == '/' && a.msysPaths() {
+		// Git Bash's /c/Users/dev is the case-insensitive C:\Users\dev,
+		// which the session's directories hold in lower case
+		for _, d := range [...]string{a.home, a.workDir} {
+			if len(p) >= len(d) && strings.EqualFold(p[:len(d)], d) && (len(p) == len(d) || p[len(d)] == '/') {
+				p = d + p[len(d):]
+				break
+			}
+		}
+	}
 	if a.links != nil {
 		through := strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")
 		return a.followLinks(path.Clean(p), through)

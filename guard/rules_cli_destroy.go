@@ -142,7 +142,69 @@ var cliDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cliDestroyRules) }
+func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules) }
+
+// cliRollbackRules: production put back to an old release, or its
+// server rebuilt from an image, by hand; and a hosted machine's backups
+// cancelled (which deletes the ones it has).
+var cliRollbackRules = []*rule{
+	{ID: "cli-production-rollback", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "rolling production back to an old release, or rebuilding a production server, by hand",
+		Suggestions: []string{"Roll back through the release process, reviewed", "Try it on staging first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 2 || c.name == "git" || c.name == "kubectl" || c.name == "helm" || c.name == "terraform" || c.name == "docker" {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			verb := -1
+			for i, l := range low {
+				if i > 3 {
+					break
+				}
+				if strings.HasPrefix(l, "-") {
+					continue
+				}
+				_, v, _ := strings.Cut(l, ":")
+				if l == "rollback" || l == "rebuild" || v == "rollback" || l == "revert" && i > 0 {
+					verb = i
+					break
+				}
+			}
+			if verb < 0 || hasAnyWord(low, "--help", "-h", "--dry-run") {
+				return false, ""
+			}
+			if c.name == "vercel" && low[verb] == "rollback" && !hasAnyWord(low, "status") {
+				return true, "vercel rollback" // the production alias moved back
+			}
+			for _, w := range args {
+				if scratchName(w.s) {
+					return false, ""
+				}
+			}
+			for i, w := range args {
+				if prodMarker(w.s) || (w.s == "--stage" || w.s == "-s" || w.s == "--env" || w.s == "-e") && i+1 < len(args) && prodLabel(lower(args[i+1].s)) {
+					return true, c.name + " " + args[verb].s + " in production"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cli-backups-cancelled", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "cancelling a hosted machine's or database's backups (the existing backups are deleted)",
+		Suggestions: []string{"Keep backups on; take a snapshot before changing the plan"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] {
+				return false, ""
+			}
+			for i, l := range c.lowerArgs() {
+				if i > 3 {
+					break
+				}
+				switch l {
+				case "backups-cancel", "cancel-backups", "backups-disable", "disable-backups", "backups:cancel", "backups:disable":
+					return true, c.name + " " + l
+				}
+			}
+			return false, ""
+		}},
+}
 
 // localManagers are tools exempt from cli-destroy-confirmed (deleting one
 // named machine of theirs is everyday) whose deleting everything, or the

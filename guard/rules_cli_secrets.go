@@ -17,10 +17,13 @@ var cliSecretRules = []*rule{
 	{ID: "cli-secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a service's token, secret value or connection string into the transcript",
 		Suggestions: []string{"Pass the secret to the program that needs it (a variable, --password-stdin) without printing it", "List secret names only"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) {
+			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
 			what := cliSecretPrinted(c)
+			if fetchers[c.name] {
+				what = secretAPIRead(c)
+			}
 			if what == "" || !shownOnTerminal(c) {
 				return false, ""
 			}
@@ -38,7 +41,7 @@ var cliSecretPrintExempt = map[string]bool{
 	"git": true, "aws": true, "gcloud": true, "az": true, "vault": true, "security": true, "op": true, "bw": true, "pass": true, "gopass": true,
 	"kubectl": true, "oc": true, "helm": true, "docker": true, "podman": true, "jq": true, "yq": true, "sed": true, "awk": true,
 	"npm": true, "pnpm": true, "yarn": true, "make": true, "just": true, "task": true, "sops": true, "age": true, "gpg": true,
-	"curl": true, "wget": true, "http": true, "xh": true, "man": true, "tldr": true, "which": true, "type": true,
+	"man": true, "tldr": true, "which": true, "type": true,
 	// interpreters, build tools and test runners: their words name
 	// scripts, targets and tests
 	"python": true, "node": true, "deno": true, "bun": true, "npx": true, "ruby": true, "perl": true, "php": true, "java": true,
@@ -57,7 +60,7 @@ func shownOnTerminal(c *cmd) bool {
 		}
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
-		if !displayFilters[s.name] {
+		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) {
 			return false
 		}
 		for _, r := range s.redirs {
@@ -73,6 +76,24 @@ func shownOnTerminal(c *cmd) bool {
 var displayFilters = map[string]bool{"jq": true, "yq": true, "grep": true, "egrep": true, "rg": true, "head": true, "tail": true, "less": true,
 	"more": true, "cat": true, "column": true, "sed": true, "awk": true, "tee": true, "sort": true, "cut": true, "base64": true, "xxd": true,
 	"od": true, "tr": true, "fold": true, "nl": true, "bat": true, "fx": true}
+
+// secretWordIn reports a word that may ask a client for a secret (a
+// token, a secret, a password, a key, an environment or a connection, or
+// an option that shows them): the commands without one are not read
+// further.
+func secretWordIn(c *cmd) bool {
+	if fetchers[c.name] {
+		return true
+	}
+	for _, l := range c.lowerArgs() {
+		for _, m := range [...]string{"token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url", "--show", "--reveal", "--plaintext", "--unmask"} {
+			if strings.Contains(l, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // cliSecretPrinted reports what secret a client's subcommand words ask
 // it to print, or "".
@@ -134,11 +155,15 @@ func cliSecretPrinted(c *cmd) string {
 	switch {
 	case has("printenv"):
 		return "an application's environment (" + c.base + " printenv)"
+	case has("access") && has("secret", "secrets"):
+		return "a secret value (" + c.base + " secret access)"
 	case has("connection", "connection-string", "connection-uri", "connstr") && !has("pool", "pools", "test"):
 		return "a database connection string (" + c.base + " connection)"
-	case has("get", "get-value", "value", "reveal", "read", "show", "cat") && has("secret", "secrets"):
+	case has("get", "get-value", "value", "reveal", "read", "show", "cat") && has("secret", "secrets") && c.name != "firebase":
+		// (firebase functions:secrets:get shows a secret's versions;
+		// functions:secrets:access prints it)
 		return "a secret value (" + c.base + " secret)"
-	case has("get", "get-value", "value", "reveal", "read"):
+	case has("get", "get-value", "value", "reveal", "read") && c.name != "firebase":
 		for _, w := range ops[min(len(ops), 1):] {
 			if secretVarName(w.s) {
 				return "a secret value (" + c.base + " " + w.s + ")"
@@ -179,7 +204,7 @@ func hasAnyWord(low []string, ws ...string) bool {
 // psCmdlet reports a PowerShell cmdlet's name (Select-String,
 // Get-Content): its words are patterns and paths, not subcommands.
 func psCmdlet(name string) bool {
-	v, _, ok := strings.Cut(lower(name), "-")
+	v, _, ok := strings.Cut(name, "-")
 	if !ok {
 		return false
 	}
@@ -187,6 +212,22 @@ func psCmdlet(name string) bool {
 	case "get", "select", "set", "new", "remove", "write", "out", "invoke", "convertto", "convertfrom", "format", "where", "foreach",
 		"measure", "sort", "test", "add", "copy", "move", "export", "import", "read", "start", "stop", "clear", "show", "find", "update":
 		return true
+	}
+	return false
+}
+
+// namesOnlyJq reports a jq filter that keeps the names of what it reads
+// and not their values: keys, .key, .name.
+func namesOnlyJq(s *cmd) bool {
+	for _, w := range positional(s.args()) {
+		l := lower(w.s)
+		l = strings.ReplaceAll(l, ".values[]", "")
+		if strings.Contains(l, "value") || strings.Contains(l, "secret") || strings.Contains(l, "token") {
+			return false
+		}
+		if strings.Contains(l, "keys") || strings.Contains(l, ".key") || strings.Contains(l, ".name") {
+			return true
+		}
 	}
 	return false
 }

@@ -381,9 +381,19 @@ var cloudDestroyRules = []*rule{
 					continue
 				}
 				h := hostOf(w.s)
-				if !isLocalHost(h) {
-					return true, w.s
+				if isLocalHost(h) {
+					continue
 				}
+				// the last segment names what is deleted: a pull request's
+				// branch or preview (feat%2Fpr-88-retry), a scratch repository
+				p := strings.TrimRight(w.s, "/")
+				if i := strings.IndexAny(p, "?#"); i >= 0 {
+					p = p[:i]
+				}
+				if last := p[strings.LastIndexByte(p, '/')+1:]; last != "" && !strings.HasPrefix(last, "$") && scratchName(last) {
+					continue
+				}
+				return true, w.s
 			}
 			return false, ""
 		}},

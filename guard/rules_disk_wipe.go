@@ -239,27 +239,27 @@ var diskWipeRules = []*rule{
 		}},
 	{ID: "machine-reverted", Level: LevelModerate, Category: CategoryDiskWipe, Description: "reverting a machine or dataset to a snapshot, or resetting a VM manager, losing everything done since",
 		Suggestions: []string{"Take a snapshot of the current state first", "Copy what you need out of the snapshot instead"},
-		names:       names("virsh", "multipass", "zfs", "vboxmanage", "lxc", "incus", "podman", "docker", "prlctl", "vmrun", "tf"),
+		names:       names("multipass", "zfs", "podman", "docker", "tf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if len(args) == 0 {
 				return false, ""
 			}
+			// a checkpoint restored by name is how test machines are reset
+			// (Restore-VMCheckpoint, virsh snapshot-revert); these drop
+			// the current state without a way back
 			switch c.name {
-			case "virsh":
-				return args[0].s == "snapshot-revert", "virsh snapshot-revert"
-			case "multipass", "lxc", "incus":
-				return args[0].s == "restore", c.name + " restore"
+			case "multipass":
+				return args[0].s == "restore" && hasWord(args, "--destructive"), "multipass restore --destructive"
 			case "zfs":
+				for _, w := range positional(args[1:]) {
+					if scratchName(w.s) || strings.Contains(w.s, "/ci/") || strings.HasPrefix(w.s, "ci/") {
+						return false, "" // a CI or scratch dataset reset to its clean state
+					}
+				}
 				return args[0].s == "rollback", "zfs rollback"
-			case "vboxmanage":
-				return len(args) > 2 && args[0].s == "snapshot" && (args[2].s == "restore" || args[2].s == "restorecurrent"), "VBoxManage snapshot restore"
-			case "prlctl":
-				return args[0].s == "snapshot-switch", "prlctl snapshot-switch"
-			case "vmrun":
-				return strings.EqualFold(args[0].s, "revertToSnapshot"), "vmrun revertToSnapshot"
 			case "podman", "docker":
-				return len(args) > 1 && args[0].s == "machine" && args[1].s == "reset", c.base + " machine reset"
+				return len(args) > 1 && args[0].s == "machine" && args[1].s == "reset", "machine reset"
 			case "tf":
 				// Team Foundation: pending changes undone
 				return args[0].s == "undo" && (hasWord(args, "/recursive") || hasWord(args, "-recursive")), "tf undo /recursive"
@@ -273,7 +273,10 @@ var diskWipeRules = []*rule{
 			if len(args) == 0 || args[0].s != "rollback" {
 				return false, ""
 			}
-			return hasWord(args, "-r") || hasWord(args, "-R") || hasWord(args, "-rf") || hasWord(args, "-Rf"), "zfs rollback " + joinWords(args[1:])
+			if !hasWord(args, "-r") && !hasWord(args, "-R") && !hasWord(args, "-rf") && !hasWord(args, "-Rf") {
+				return false, ""
+			}
+			return true, "zfs rollback " + joinWords(args[1:])
 		}},
 	{ID: "disk-image-overwrite", Level: LevelModerate, Category: CategoryDiskWipe, Description: "overwriting a virtual machine's disk image (the machine's file system inside is lost)",
 		Suggestions: []string{"Copy the image and work on the copy", "Shut the machine down and snapshot it first"}, names: names("dd", "truncate", "shred", "qemu-img"),

@@ -556,7 +556,7 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			}
-			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || len(c.redirs) > 0 {
+			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
 			}
 			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && !strings.HasPrefix(what, credentialOutput) {
@@ -631,6 +631,9 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if len(args) >= 2 && (args[0].s == "view-secret" || args[0].s == "view_secret") && !devSecretRef(c) && a.wantOut == 0 && shownOnTerminal(c) {
+				return true, "kubectl view-secret " + args[1].s // the krew plugin decodes every key it is given
+			}
 			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") || devSecretRef(c) {
 				return false, ""
 			}
@@ -1258,4 +1261,20 @@ func (a *analysis) windowsRootOrHome(d string) string {
 		}
 	}
 	return ""
+}
+
+// toStepOutput reports a command appending to a CI step's outputs or
+// summary ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY), which later jobs and the
+// run's page show.
+func toStepOutput(c *cmd) bool {
+	for _, r := range c.redirs {
+		if !r.isOutput() {
+			continue
+		}
+		t := r.w.s
+		if strings.Contains(t, "GITHUB_OUTPUT") || strings.Contains(t, "GITHUB_STEP_SUMMARY") {
+			return true
+		}
+	}
+	return false
 }

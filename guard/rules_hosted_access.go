@@ -93,7 +93,14 @@ var hostedAccessRules = []*rule{
 					}
 				}
 			}
-			if !grant || !hasAnyWord(low, "role", "roles", "--role", "--roles", "-r") && !strings.Contains(strings.Join(low, " "), "role") {
+			if !grant {
+				return false, ""
+			}
+			role := false
+			for _, l := range low {
+				role = role || strings.Contains(l, "role")
+			}
+			if !role {
 				return false, ""
 			}
 			for i, l := range low {

@@ -101,7 +101,7 @@ var pipelineRules = []*rule{
 			}
 			for _, w := range args {
 				l := lower(w.s)
-				if strings.Contains(l, "extraheader") && (hasWord(args, "--get") || hasWord(args, "--get-all") || hasWord(args, "--get-regexp") || hasWord(args, "-l") || hasWord(args, "--list")) &&
+				if strings.Contains(l, "extraheader") && !hasWord(args, "--name-only") && (hasWord(args, "--get") || hasWord(args, "--get-all") || hasWord(args, "--get-regexp") || hasWord(args, "-l") || hasWord(args, "--list")) &&
 					a.wantOut == 0 && c.pipe == nil {
 					return true, "the checkout's auth header printed"
 				}
@@ -126,6 +126,110 @@ var pipelineRules = []*rule{
 			}
 			if hasWord(args, "--enable=receive-pack") || hasWord(args, "--export-all") && hasPrefixWord(args, "--base-path=") {
 				return true, "git daemon " + joinWords(args)
+			}
+			return false, ""
+		}},
+	{ID: "pipeline-from-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "uploading a pipeline definition fetched from the network (the CI agents run its steps with the build's secrets)",
+		Suggestions: []string{"Keep pipeline definitions in the repository, reviewed"}, names: names("buildkite-agent"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "pipeline" || args[1].s != "upload" {
+				return false, ""
+			}
+			if c.in.kind == flowRemote {
+				return true, "buildkite-agent pipeline upload of " + c.in.what
+			}
+			for _, w := range positional(args[2:]) {
+				if a.isDownloaded(w.s, c.cwd) {
+					return true, "buildkite-agent pipeline upload " + w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "api-production-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "suspending, stopping or scaling down a production service through its platform's API",
+		Suggestions: []string{"Change production through the release process"}, names: names("curl", "wget", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if m := httpMethod(c); m != "POST" && m != "PUT" && m != "PATCH" {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				l := lower(w.s)
+				if !strings.Contains(l, "://") {
+					continue
+				}
+				p := strings.TrimRight(l, "/")
+				if i := strings.IndexAny(p, "?#"); i >= 0 {
+					p = p[:i]
+				}
+				for _, suf := range [...]string{"/suspend", "/stop", "/disable", "/pause", "/maintenance"} {
+					if strings.HasSuffix(p, suf) && (prodInText(strings.ReplaceAll(w.s, "_", "-")) || strings.Contains(w.s, "PROD")) {
+						return true, w.s
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "local-backend-overwritten", Level: LevelModerate, Category: CategoryGitDestroy, Description: "overwriting the local backend definition with the cloud's copy (local edits are lost)",
+		Suggestions: []string{"Commit or stash the local changes first"},
+		// no names: a client with rules of its own loses the generic
+		// production checks of the clients nobody listed
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "amplify" || !hasWord(c.args(), "--restore") {
+				return false, ""
+			}
+			return true, "amplify " + joinWords(c.args())
+		}},
+	{ID: "account-locked", Level: LevelHigh, Category: CategoryPrivilege, Description: "locking or expiring another user's account",
+		Suggestions: []string{"Let an administrator lock accounts"}, names: names("chage", "usermod", "passwd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 {
+				return false, ""
+			}
+			user := ops[len(ops)-1].s
+			if scratchName(user) || user == "$USER" || user == "$(whoami)" {
+				return false, ""
+			}
+			switch c.name {
+			case "chage":
+				if v, ok := optValue(args, "-E", "expiredate"); ok && (v == "0" || v == "1" || strings.HasPrefix(v, "1970")) {
+					return true, "chage -E " + v + " " + user
+				}
+			case "usermod":
+				if hasWord(args, "-L") || hasWord(args, "--lock") {
+					return true, "usermod -L " + user
+				}
+				if v, ok := optValue(args, "-e", "expiredate"); ok && (v == "1" || strings.HasPrefix(v, "1970")) {
+					return true, "usermod -e " + v + " " + user
+				}
+			case "passwd":
+				if hasWord(args, "-l") || hasWord(args, "--lock") {
+					return true, "passwd -l " + user
+				}
+			}
+			return false, ""
+		}},
+	{ID: "mesh-uninstalled-into-delete", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a service mesh's or add-on's whole installation from the cluster",
+		Suggestions: []string{"Uninstall on a test cluster first", "Let the cluster's operators remove add-ons"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "delete" || c.pipe == nil || c.stage == 0 {
+				return false, ""
+			}
+			prev := c.pipe[c.stage-1]
+			if prev == nil {
+				return false, ""
+			}
+			for _, w := range prev.args() {
+				if w.s == "uninstall" {
+					for _, x := range prev.args() {
+						if x.s == "--dry-run" {
+							return false, ""
+						}
+					}
+					return true, prev.base + " uninstall | " + c.base + " delete"
+				}
 			}
 			return false, ""
 		}},

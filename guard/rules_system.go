@@ -105,7 +105,7 @@ var systemRules = []*rule{
 	writeRule("write-proc-sys", LevelModerate, CategorySystem, "changing kernel parameters",
 		[]string{"Use sysctl with a reviewed configuration"}, false, wProcSys),
 	{ID: "crontab-remove", Level: LevelHigh, Category: CategorySystem, Description: "removing every cron job of a user",
-		Suggestions: []string{"Edit the crontab (crontab -e) to remove single entries", "Back it up first: crontab -l > cron.bak"}, names: names("crontab"),
+		Suggestions: []string{"Edit the crontab (crontab -e) to remove single entries", "Back it up first: crontab -l > cron.bak"}, names: names("crontab", "incrontab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				if w.s == "-r" || w.s == "-ir" || w.s == "-ri" || w.s == "--remove" {

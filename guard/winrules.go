@@ -1310,6 +1310,9 @@ var winRules = []*rule{
 			if c.name == "net" || c.name == "net1" {
 				return len(args) > 1 && args[0] == "user" && hasSw(args, "add", "delete", "del"), strings.Join(args, " ")
 			}
+			if v, ok := swVal(args, "name"); ok && (scratchName(v) || ciRunName(v)) {
+				return false, "" // a throwaway account for a test run
+			}
 			return true, ""
 		}},
 	{ID: "win-registry-autorun", Level: LevelHigh, Category: CategoryPersistence, Description: "making a program run at log-on or start-up through the registry",
