@@ -29,16 +29,7 @@ func cliSecretOutput(c *cmd) string {
 			}
 		}
 	}
-	has := func(ws ...string) bool {
-		for _, s := range sub {
-			for _, w := range ws {
-				if s == w {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(ws ...string) bool { return hasAnyWord(sub, ws...) }
 	reads := has("list", "ls", "get", "show", "export", "pull", "reveal", "print", "view", "download", "value", "read", "dump", "cat", "decrypt")
 	for _, s := range sub {
 		if s == "token" || s == "tokens" || strings.HasSuffix(s, "-token") || strings.HasSuffix(s, "_token") || strings.HasSuffix(s, "-tokens") {

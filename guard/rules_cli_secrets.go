@@ -123,16 +123,7 @@ func cliSecretPrinted(c *cmd) string {
 		}
 		ops = append(ops, w)
 	}
-	has := func(ws ...string) bool {
-		for _, s := range sub {
-			for _, w := range ws {
-				if s == w {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	has := func(ws ...string) bool { return hasAnyWord(sub, ws...) }
 	if hasAnyWord(low, "--help", "-h") || has("help", "create", "revoke", "delete", "rm", "remove", "list", "ls", "new", "add", "set", "unset", "rotate", "lookup-accessor", "exchange") {
 		return ""
 	}
