@@ -459,15 +459,9 @@ func rendersIntoCluster(c *cmd) bool {
 			return true
 		}
 	}
-	if next := nextStage(c); next != nil {
-		return next.name != "tee" && next.name != "grep" && next.name != "less" && next.name != "yq" && next.name != "head" && next.name != "diff"
-	}
-	for _, r := range c.redirs {
-		if r.isOutput() {
-			return false
-		}
-	}
-	return false
+	// printed or written to a file, the manifests are only read
+	next := nextStage(c)
+	return next != nil && next.name != "tee" && next.name != "grep" && next.name != "less" && next.name != "yq" && next.name != "head" && next.name != "diff"
 }
 
 // knownPluginRepo reports the repositories of the widely used helm

@@ -20,9 +20,11 @@ var cliSecretRules = []*rule{
 			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
-			what := cliSecretPrinted(c)
+			var what string
 			if fetchers[c.name] {
 				what = secretAPIRead(c)
+			} else {
+				what = cliSecretPrinted(c)
 			}
 			if what == "" || !shownOnTerminal(c) {
 				return false, ""
