@@ -1363,7 +1363,7 @@ func TestMoreEvasion(t *testing.T) {
 		"while [ -f lock ]; do sleep 1; done",
 		"rm -rf $(mktemp -d)",
 		`rm -rf "$(go env GOCACHE)"`,
-		"git config --global credential.helper store",
+		"git config --global credential.helper cache", // a helper named, not a command
 		"echo 'rm -rf /' > notes.txt",
 		"docker run --rm --mount type=bind,source=\"$PWD\",target=/app node:20 npm test",
 	})

@@ -213,3 +213,42 @@ func TestLongTailGitBashPathsAnyCase(t *testing.T) {
 		`rm -rf /c/Work/Project/dist`,
 	})
 }
+
+// What was left of round19a's misses and false positives: copies of
+// credentials opened to everyone, system pods stopped at the runtime,
+// row-level security off, plain-text git logins; reviews of rendered
+// manifests, staging databases re-seeded, preview groups picked by a
+// filter.
+func TestLongTailCopiesRuntimesAndFilters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo cp /etc/rancher/k3s/k3s.yaml /tmp/k3s.yaml && sudo chmod 644 /tmp/k3s.yaml`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
+		{`cp ~/.ssh/id_ed25519 /tmp/key && chmod a+r /tmp/key`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
+		{`sudo crictl stopp $(sudo crictl pods -q --namespace kube-system)`, CategoryContainerDestroy, "runtime-system-pods-stopped", LevelHigh},
+		{`psql "$DATABASE_URL" -c "ALTER TABLE public.profiles DISABLE ROW LEVEL SECURITY;"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`git config --global credential.helper store`, CategoryExfiltration, "git-credentials-plaintext", LevelHigh},
+		{`git config credential.helper 'store --file ~/.creds'`, CategoryExfiltration, "git-credentials-plaintext", LevelHigh},
+		{`kustomize build 'https://github.com/ops-contrib/k8s-baseline//overlays/cluster?ref=v1.4.2' | kubectl apply -f -`, CategoryRemoteExec, "", LevelHigh},
+		{`heroku pg:reset DATABASE_URL -a acme-prod --confirm acme-prod`, CategoryCloudDestroy, "iac-destroy", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo cp /etc/rancher/k3s/k3s.yaml ~/.kube/config && sudo chown dev ~/.kube/config`,
+		`cp ~/.ssh/id_ed25519.pub /tmp/key.pub && chmod 644 /tmp/key.pub`,
+		`sudo crictl pods --namespace kube-system`,
+		`sudo crictl stopp $(sudo crictl pods -q --name web-dev)`,
+		`psql "$DATABASE_URL" -c "ALTER TABLE public.profiles ENABLE ROW LEVEL SECURITY;"`,
+		`git config --global credential.helper 'cache --timeout=3600'`,
+		`git config --global --unset credential.helper`,
+		`kustomize build 'https://github.com/ops-contrib/k8s-baseline//overlays/cluster?ref=v1.4.2' > ./vendor/baseline.yaml`,
+		`heroku pg:reset DATABASE_URL -a acme-staging --confirm acme-staging`,
+	})
+	ps := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: ShellPowerShell}
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-AzResourceGroup | Where-Object ResourceGroupName -like 'rg-*' | Remove-AzResourceGroup -Force`, CategoryCloudDestroy, "win-cloud-delete", LevelHigh},
+		{`Get-AzResourceGroup | Where-Object { $_.ResourceGroupName -like 'rg-pr-*' -or $_.Tags.env -eq 'x' } | Remove-AzResourceGroup -Force`, CategoryCloudDestroy, "win-cloud-delete", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-AzResourceGroup | Where-Object ResourceGroupName -like 'rg-pr-*' | Remove-AzResourceGroup -Force -AsJob`,
+		`Get-AzResourceGroup | Where-Object { $_.ResourceGroupName -like 'rg-test-*' } | Remove-AzResourceGroup -Force`,
+	})
+}

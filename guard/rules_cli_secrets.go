@@ -31,6 +31,21 @@ var cliSecretRules = []*rule{
 			}
 			return true, what
 		}},
+	{ID: "git-credentials-plaintext", Level: LevelHigh, Category: CategoryExfiltration, Description: "making git keep every password and token it is given in a plain-text file",
+		Suggestions: []string{"Use the platform's credential manager (manager, osxkeychain, libsecret) or cache with a timeout", "Give the tool a token through its own login command"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if !ok || k != "credential.helper" {
+				return false, ""
+			}
+			// credential.helper store (or 'store --file F'): each login
+			// used from then on is written out unencrypted
+			if f := strings.Fields(v); len(f) > 0 && f[0] == "store" {
+				return true, "credential.helper " + v
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliSecretRules) }

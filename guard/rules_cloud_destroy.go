@@ -268,6 +268,13 @@ var cloudDestroyRules = []*rule{
 			case "eksctl":
 				return first == "delete" && len(ops) > 1 && ops[1].s == "cluster", "cluster"
 			case "heroku":
+				if first == "pg:reset" {
+					// a staging or review app's database emptied to be seeded
+					// again is how those apps are refreshed
+					if app, ok := optValue(args, "-a", "app"); ok && (scratchName(app) || strings.Contains(lower(app), "staging")) && !isProdName(app) {
+						return false, ""
+					}
+				}
 				return first == "apps:destroy" || first == "apps:delete" || first == "pg:reset" || first == "destroy", first
 			case "fly", "flyctl":
 				return first == "destroy" || first == "apps" && len(ops) > 1 && (ops[1].s == "destroy" || ops[1].s == "delete"), first

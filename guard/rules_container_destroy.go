@@ -424,6 +424,27 @@ var containerDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	// without names: crictl's other deletions are the generic rules'
+	{ID: "runtime-system-pods-stopped", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stopping or removing a node's system pods at the container runtime",
+		Suggestions: []string{"Leave kube-system to the cluster administrators", "Restart one pod of your own through kubectl"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "crictl" {
+				return false, ""
+			}
+			// crictl stopp $(crictl pods -q --namespace kube-system): the
+			// node's DNS, network and control-plane pods, listed and
+			// stopped under the cluster's feet
+			ops := positional(c.args())
+			if len(ops) < 2 || !hasAnyWord([]string{ops[0].s}, "stopp", "rmp", "stop", "rm") {
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if !w.ok && strings.Contains(a.src, "kube-system") {
+					return true, "kube-system pods, crictl " + ops[0].s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "k8s-delete-storage", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "deleting Kubernetes storage, nodes or resource definitions",
 		Suggestions: []string{"Back the data up first", "Delete by hand after checking what uses it"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

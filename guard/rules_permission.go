@@ -142,6 +142,11 @@ var permissionRules = []*rule{
 				}
 				d, crit := a.sensitive(t.w.s, c.cwd)
 				secret := crit && (t.class == pcCritFile || t.class == pcSecretsHome || strings.HasPrefix(p, "/etc/"))
+				if f, ok := a.writtenFile(t.w.s, c.cwd); ok && f.kind == flowSecret && f.crit && c.name == "chmod" {
+					// cp /etc/rancher/k3s/k3s.yaml /tmp/k && chmod 644 /tmp/k:
+					// the copy holds what the original does
+					secret, d = true, "a copy of "+f.what
+				}
 				if c.name == "chown" || c.name == "setfacl" {
 					if secret && t.class == pcCritFile {
 						return true, d

@@ -657,7 +657,7 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "db-superuser-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a database account all-powerful, opening the server to every address, or deleting the logs replicas and restores need",
+	{ID: "db-superuser-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a database account all-powerful, turning row-level security off, opening the server to every address, or deleting the logs replicas and restores need",
 		Suggestions: []string{"Grant the narrowest role the task needs", "Leave server settings to the database's administrators"},
 		names:       dbClients,
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverPriv })},

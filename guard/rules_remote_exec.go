@@ -611,8 +611,8 @@ var remoteExecRules = []*rule{
 			default:
 				return false, ""
 			}
-			if args[0].s == "template" || args[0].s == "build" && c.name != "kustomize" {
-				return false, ""
+			if args[0].s == "template" || args[0].s == "build" && (c.name != "kustomize" || !rendersIntoCluster(c)) {
+				return false, "" // rendered for review, not applied
 			}
 			for i, w := range args {
 				v := w.s

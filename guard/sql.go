@@ -65,6 +65,10 @@ func serverPrivOf(text string) string {
 		return "running programs on the server granted"
 	case strings.Contains(u, "LISTEN_ADDRESSES") && strings.Contains(u, "'*'"):
 		return "the server listening on every address"
+	case strings.Contains(u, "DISABLE ROW LEVEL SECURITY") || strings.Contains(u, "NO FORCE ROW LEVEL SECURITY"):
+		return "row-level security turned off (every row readable by every role the table is granted to)"
+	case strings.Contains(u, "GRANT ALL") && (strings.HasSuffix(u, " TO PUBLIC") || strings.Contains(u, " TO PUBLIC;") || strings.HasSuffix(u, " TO ANON") || strings.Contains(u, " TO ANON;")):
+		return "every right granted to every user"
 	case strings.Contains(u, "RESET MASTER") || strings.Contains(u, "PURGE BINARY LOGS") || strings.Contains(u, "PG_DROP_REPLICATION_SLOT("):
 		return "the logs replicas and point-in-time restores need"
 	}

@@ -376,6 +376,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if c.name == "redis-cli" && redisScratchDB(c.args()) {
 		return true
 	}
+	if psFilteredToScratch(c) {
+		return true
+	}
 	if slicesContains(dbClients, c.name) {
 		// DROP DATABASE IF EXISTS test_$JOB: the statement names a
 		// database only tests use, whatever the rest of the line computes
@@ -412,6 +415,45 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// psFilteredToScratch reports a PowerShell pipeline stage fed by a
+// Where-Object that keeps only names made for tests or previews
+// (Get-AzResourceGroup | Where-Object ResourceGroupName -like 'rg-pr-*' |
+// Remove-AzResourceGroup): what reaches the stage is throwaway.
+func psFilteredToScratch(c *cmd) bool {
+	if c.pipe == nil || c.stage == 0 {
+		return false
+	}
+	for _, s := range c.pipe[:c.stage] {
+		if s == nil || s.name != "where-object" && s.name != "?" && s.name != "where" {
+			continue
+		}
+		args := s.args()
+		j := lower(joinWords(args))
+		if strings.Contains(j, "-or") || strings.Contains(j, "-not") || strings.Contains(j, "-ne ") || strings.Contains(j, "prod") {
+			return false
+		}
+		// Where-Object Name -like 'pr-*' or { $_.Name -like 'pr-*' }
+		f := strings.Fields(j)
+		for i, op := range f {
+			if i+1 >= len(f) || op != "-like" && op != "-ilike" && op != "-clike" && op != "-eq" && op != "-match" && op != "-imatch" {
+				continue
+			}
+			v := strings.Trim(f[i+1], `"'{}()*^$.`)
+			if v != "" && (testName(v) || pullRequestPattern(v)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pullRequestPattern reports a name pattern for every pull request's
+// preview: pr-, rg-pr-, web-mr- (their numbers left to the wildcard).
+func pullRequestPattern(v string) bool {
+	v = strings.TrimRight(v, "-_")
+	return v == "pr" || v == "mr" || strings.HasSuffix(v, "-pr") || strings.HasSuffix(v, "-mr") || strings.HasSuffix(v, "_pr")
 }
 
 // pushDeletesOnlyScratch reports a git push that only deletes remote
