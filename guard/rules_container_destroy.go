@@ -435,12 +435,15 @@ var containerDestroyRules = []*rule{
 			// node's DNS, network and control-plane pods, listed and
 			// stopped under the cluster's feet
 			ops := positional(c.args())
-			if len(ops) < 2 || !hasAnyWord([]string{ops[0].s}, "stopp", "rmp", "stop", "rm") {
+			if len(ops) < 2 || !strings.Contains(a.src, "kube-system") {
 				return false, ""
 			}
-			for _, w := range ops[1:] {
-				if !w.ok && strings.Contains(a.src, "kube-system") {
-					return true, "kube-system pods, crictl " + ops[0].s
+			switch ops[0].s {
+			case "stopp", "rmp", "stop", "rm":
+				for _, w := range ops[1:] {
+					if !w.ok { // the IDs a listing substituted
+						return true, "kube-system pods, crictl " + ops[0].s
+					}
 				}
 			}
 			return false, ""
