@@ -82,10 +82,18 @@ var shareSessionTools = map[string]bool{"tmate": true, "upterm": true, "sshx": t
 // funnel or tunnel subcommand, a client forwarding a local port --to a
 // relay, or a terminal-sharing program.
 func publicTunnel(c *cmd) string {
-	args := c.args()
-	if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "-V") || hasWord(args, "--version") {
-		return ""
+	d := tunnelPublished(c)
+	if d != "" {
+		if args := c.args(); hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "-V") || hasWord(args, "--version") {
+			return "" // only prints usage
+		}
 	}
+	return d
+}
+
+// tunnelPublished is publicTunnel before the usage-only check.
+func tunnelPublished(c *cmd) string {
+	args := c.args()
 	if shareSessionTools[c.name] {
 		if len(args) > 0 && (args[0].s == "version" || args[0].s == "help" || args[0].s == "-k") {
 			return ""

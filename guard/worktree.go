@@ -343,7 +343,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
-	if testEnvSet.MatchString(a.src) {
+	if hasFoldEnv(a.src) && testEnvSet.MatchString(a.src) {
 		// set RAILS_ENV=test&& ..., $env:RAILS_ENV='test'; ...: the
 		// environment chosen earlier on the line
 		return true
@@ -494,6 +494,18 @@ func pushDeletesOnlyScratch(args []word) bool {
 // earlier on a line: in cmd (set X=test), PowerShell ($env:X='test') or
 // a POSIX export.
 var testEnvSet = regexp.MustCompile(`(?i)\b(?:RAILS_ENV|RACK_ENV|MIX_ENV|NODE_ENV|APP_ENV|DJANGO_ENV|FLASK_ENV|ASPNETCORE_ENVIRONMENT)\s*=\s*["']?test(?:ing)?\b`)
+
+// hasFoldEnv reports whether s holds "env" in any case: every name
+// testEnvSet knows does, and most lines do not, so the expression is
+// run only on the few that may match.
+func hasFoldEnv(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i]|0x20 == 'e' && s[i+1]|0x20 == 'n' && s[i+2]|0x20 == 'v' {
+			return true
+		}
+	}
+	return false
+}
 
 // emulated reports a client pointed at a local emulator of its service:
 // *_EMULATOR_HOST on this machine (Firebase, Datastore, Pub/Sub,
