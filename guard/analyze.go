@@ -426,6 +426,11 @@ type effects struct {
 	// testTarget counts the enclosing commands that run what follows in
 	// a container or pod named for tests (docker exec pg-test ...).
 	testTarget int
+	// prodTarget counts the enclosing commands that run what follows on
+	// a production app, server or pod (fly ssh console -a acme-prod -C
+	// ..., kubectl exec -n production ...): what it destroys there is
+	// production's
+	prodTarget int
 	tcpFDs     map[string]bool
 	gitRemotes map[string]string
 	// files are what was written to files, by absolute path.

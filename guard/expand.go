@@ -511,7 +511,14 @@ func (a *analysis) expandExec(c *cmd) {
 	if testTarget {
 		a.testTarget++
 	}
+	prod := touchesProduction(c)
+	if prod {
+		a.prodTarget++
+	}
 	a.subCommand(c, words, c.name+" "+sub)
+	if prod {
+		a.prodTarget--
+	}
 	if testTarget {
 		a.testTarget--
 	}

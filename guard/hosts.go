@@ -155,6 +155,13 @@ func touchesProduction(c *cmd) bool {
 			return true
 		}
 	}
+	for _, w := range c.wrappers {
+		// railway run --environment production -- ..., doppler run
+		// --config prd -- ...: production's settings loaded around it
+		if isProdName(w) {
+			return true
+		}
+	}
 	return false
 }
 

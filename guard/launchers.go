@@ -150,6 +150,8 @@ func (a *analysis) expandLaunches(c *cmd) {
 	}
 	if f := launchers[c.name]; f != nil {
 		ls = append(ls, f(a, c)...)
+	} else {
+		ls = append(ls, clientRunLaunches(c)...)
 	}
 	if !shellNameSet[c.name] {
 		ls = append(ls, optionCommands(c)...)
@@ -169,7 +171,24 @@ func (a *analysis) expandLaunches(c *cmd) {
 			a.nested(l.code, l.origin)
 			a.prompt = saved
 		case l.remote:
+			prod := touchesProduction(c)
+			// an app made for a pull request or a test run: its data is
+			// the tests' own
+			v, _ := optValue(c.args(), "-a", targetOptions...)
+			scratch := !prod && v != "" && scratchName(v)
+			if prod {
+				a.prodTarget++
+			}
+			if scratch {
+				a.testTarget++
+			}
 			a.remoteNested(l.code, l.origin, c.in)
+			if prod {
+				a.prodTarget--
+			}
+			if scratch {
+				a.testTarget--
+			}
 		case l.stdin:
 			saved := a.inherit
 			a.inherit = c.in
@@ -519,6 +538,80 @@ func gitExtCommand(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// clientRunVerbs are the subcommands with which a client runs a command
+// it is given: after "--", or as the value of -C/--command.
+var clientRunVerbs = map[string]bool{"run": true, "exec": true, "ssh": true, "console": true, "shell": true, "execute": true, "run-command": true}
+
+// remoteRunVerbs run the command on the service's machines whatever the
+// options say.
+var remoteRunVerbs = map[string]bool{"ssh": true, "console": true, "shell": true}
+
+// targetOptions name the app, service or machine a client acts on.
+var targetOptions = []string{"app", "service", "instance", "host", "machine", "server", "site", "env", "environment", "project", "stage"}
+
+// argsAfterDashes are tools whose words after "--" are a program's
+// arguments, not a command.
+var argsAfterDashes = map[string]bool{"bun": true, "deno": true, "zig": true, "swift": true, "dart": true, "flutter": true,
+	"bazel": true, "bazelisk": true, "buck2": true, "pants": true, "nx": true, "turbo": true, "lerna": true, "rush": true,
+	"just": true, "task": true, "mix": true, "sbt": true, "lein": true, "stack": true, "cabal": true, "hatch": true,
+	"pdm": true, "rye": true, "tox": true, "nox": true, "wasmtime": true, "wasmer": true, "tauri": true, "wrangler": true}
+
+// clientRunLaunches reads the command an unlisted client runs with a
+// run, exec, ssh or console subcommand (nimbus run --app acme-prod --
+// rake db:drop, nimbus ssh web-1 --command '...'): on the service's
+// machines when it names an app or machine, else here with the
+// client's settings loaded. Clients with rules of their own, and tools
+// that pass what follows "--" to a program as arguments, are left out.
+func clientRunLaunches(c *cmd) []launch {
+	if len(rulesByName[c.name]) > 0 || argsAfterDashes[c.name] || launchers[c.name] != nil || len(c.words) < 3 {
+		return nil
+	}
+	args := c.args()
+	verb := -1
+	for i, w := range args {
+		if i > 3 || w.s == "--" {
+			break
+		}
+		if strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if clientRunVerbs[lower(w.s)] {
+			verb = i
+		}
+		break
+	}
+	if verb < 0 {
+		return nil
+	}
+	v := lower(args[verb].s)
+	rest := args[verb+1:]
+	code := ""
+	for j, w := range rest {
+		if w.s != "--" {
+			continue
+		}
+		payload := rest[j+1:]
+		if len(payload) == 0 || strings.HasPrefix(payload[0].s, "-") {
+			return nil
+		}
+		code = quoteWords(payload)
+		if len(payload) == 1 {
+			code = payload[0].s // one string of shell code
+		}
+		rest = rest[:j]
+		break
+	}
+	if code == "" {
+		code, _ = optValue(rest, "-C", "command")
+	}
+	if strings.TrimSpace(code) == "" {
+		return nil
+	}
+	_, named := optValue(rest, "-a", targetOptions...)
+	remote := remoteRunVerbs[v] || named || len(positional(rest)) > 0
+	return []launch{{code: code, origin: c.base + " " + args[verb].s, remote: remote}}
 }
 
 // quoteWords joins words as shell code that gives them back.

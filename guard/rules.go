@@ -269,7 +269,13 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	switch r.Category {
 	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy:
 		// the same operation against production is one level worse
-		if level < LevelCritical && !r.prodAware && touchesProduction(c) {
+		if level < LevelCritical && !r.prodAware && (touchesProduction(c) || a.prodTarget > 0) {
+			level++
+			prod = true
+		}
+	case CategoryFileDelete, CategoryGitDestroy:
+		// files deleted on a production server or in a production pod
+		if level < LevelCritical && a.prodTarget > 0 && !r.prodAware {
 			level++
 			prod = true
 		}

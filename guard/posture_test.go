@@ -1,0 +1,101 @@
+package guard
+
+import "testing"
+
+// Clients nobody listed, read by what their words mean: production
+// stopped or scaled to nothing, production data reset, security
+// controls switched off, and commands run on a service's machines.
+// Several clients here are invented on purpose: a rule that needs the
+// client's name to fire fails these.
+
+func TestUnlistedClientProductionDisrupted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`koyeb services pause acme-api-prod`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`northflank scale service --project acme --service api-prod --instances 0`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`qovery environment stop --environment production`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`scalingo --app acme-prod scale web:0`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`nimbus apps suspend acme-prod`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`nimbus apps scale acme-prod --instances 0`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`nimbus maintenance on --app acme-prod`, CategorySystem, "cli-production-disrupted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`koyeb services pause acme-api-pr-77`,
+		`koyeb services resume acme-api-prod`,
+		`northflank scale service --project acme --service api-prod --instances 3`,
+		`northflank scale service --project acme --service api-prod --min-instances 0`,
+		`qovery environment stop --environment pr-412`,
+		`scalingo --app acme-prod scale web:2`,
+		`nimbus apps suspend acme-pr-99`,
+		`nimbus maintenance status --app acme-prod`,
+		`nimbus maintenance off --app acme-prod`,
+		`nimbus apps stop acme-prod --dry-run`,
+		`kubectl scale deploy api --replicas=0 -n prod --dry-run=client -o yaml`,
+		`docker compose stop`,
+		`npm run stop:prod`,
+	})
+}
+
+func TestUnlistedClientProductionDataReset(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`quarkcli db reset main-db --env production --confirm`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+		{`nimbus db flush --app acme-prod`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+		{`nimbus queues purge orders-prod`, CategoryCloudDestroy, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`quarkcli db reset local --env test --confirm`,
+		`nimbus db flush --app acme-staging`,
+		`nimbus db reset --app acme-pr-31`,
+		`nimbus db status --app acme-prod`,
+		`nimbus cache clear --env production`,
+	})
+}
+
+func TestUnlistedClientSecurityOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`oktactl policy mfa disable --org acme`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus audit-log disable --org acme`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus waf disable --zone acme.com`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus org mfa:disable acme`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus org update acme --disable-audit-log`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus org update acme --require-mfa=false`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus repo settings acme/api --secret-scanning=disabled`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nimbus org update acme --require-mfa=true`,
+		`nimbus repo settings acme/api --secret-scanning=enabled`,
+		`nimbus audit-log list --org acme`,
+		`nimbus waf status --zone acme.com`,
+		`nimbus logging disable --app acme-pr-9`,
+		`nimbus server start --no-tls --port 8080`,
+		`nimbus dev --ssl=false`,
+		`nimbus org update acme --disable-mfa=false`,
+	})
+}
+
+func TestUnlistedClientRunsCommands(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		// on the service's machines, against production: one level worse
+		{`nimbus run --app acme-prod -- rake db:drop`, CategoryDatabaseDestroy, "db-framework-drop", LevelCritical},
+		{`nimbus run --app acme-prod -- psql -c "DROP TABLE users"`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`nimbus ssh acme-prod --command "rm -rf /data"`, CategoryFileDelete, "", LevelCritical},
+		{`heroku run --app acme-prod -- rake db:drop`, CategoryDatabaseDestroy, "db-framework-drop", LevelCritical},
+		{`fly ssh console -a acme-prod -C "rm -rf /data"`, CategoryFileDelete, "", LevelCritical},
+		// production's settings loaded around the command
+		{`railway run --environment production npx prisma migrate reset --force`, CategoryDatabaseDestroy, "", LevelCritical},
+		// here, with the client's settings loaded
+		{`nimbus run -- rm -rf ~`, CategoryFileDelete, "", LevelCritical},
+		{`nimbus exec web-1 -- sh -c "rm -rf /srv/app"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nimbus run --app acme-prod -- npm test`,
+		`nimbus exec --app acme-prod -- cat /etc/hostname`,
+		`nimbus exec --app acme-pr-12 -- rails db:reset`,
+		`nimbus run -- rm -rf build`,
+		`bun run build -- --watch`,
+		`nimbus run --app acme-prod -- --verbose`,
+	})
+}

@@ -1,0 +1,326 @@
+package guard
+
+import "strings"
+
+// A hosted service's posture changed by a client nobody listed: a
+// production app stopped, suspended or scaled to nothing, a production
+// database reset, a security control (audit log, MFA, protection,
+// encryption, scanning) switched off. Like the other generic client
+// rules, these read what the subcommand words mean, not the client's
+// name.
+var cliPostureRules = []*rule{
+	{ID: "cli-production-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "stopping, suspending or scaling to zero a production app or service",
+		Suggestions: []string{"Change production through the release process", "Try it on a staging app first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, disruptVerb)
+			if verb == "" || readOnlySub(sub.list()) {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
+				return false, ""
+			}
+			switch verb {
+			case "scale":
+				if !scaledToZero(low) {
+					return false, ""
+				}
+			case "maintenance":
+				if !hasAnyWord(low, "on", "enable", "--enable", "--on") {
+					return false, ""
+				}
+			}
+			if !productionTarget(args, low) {
+				return false, ""
+			}
+			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
+		}},
+	{ID: "cli-production-data-reset", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "resetting, flushing or emptying a production database or data store",
+		Suggestions: []string{"Restore or re-seed through the data team's process", "Reset a staging copy instead"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, resetVerb)
+			if verb == "" || readOnlySub(sub.list()) {
+				return false, ""
+			}
+			store := false
+			for _, s := range sub.list() {
+				if dataNoun(s) {
+					store = true
+				}
+			}
+			args, low := c.args(), c.lowerArgs()
+			if !store || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) {
+				return false, ""
+			}
+			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
+		}},
+	{ID: "cli-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a hosted account's or resource's security control (audit log, MFA, protection, encryption, scanning)",
+		Suggestions: []string{"Leave security controls to the account's administrators", "Change the one setting that is in the way, and say why"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, securityOffVerb)
+			if readOnlySub(sub.list()) || sub.n == 0 {
+				return false, ""
+			}
+			control := ""
+			for _, s := range sub.list() {
+				// mfa disable, mfa:disable, disable-mfa, audit-log-off
+				for part := range strings.SplitSeq(s, ":") {
+					if verb != "" && securityControl(part) {
+						control = part
+					}
+					if v, n, ok := cutVerbNoun(part); ok && securityOffVerb(v) && securityControl(n) {
+						control = n
+					}
+				}
+			}
+			args, low := c.args(), c.lowerArgs()
+			if control == "" {
+				control = securityFlagOff(low)
+			}
+			if control == "" {
+				return false, ""
+			}
+			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if scratchName(w.s) {
+					return false, "" // a test project's or a preview's own settings
+				}
+			}
+			if v, ok := optValue(args, "", targetOptions...); ok && scratchName(v) {
+				return false, ""
+			}
+			return true, c.name + " " + strings.Join(sub.list(), " ")
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, cliPostureRules) }
+
+// subWords are a client's first subcommand words, held without an
+// allocation: these rules read every command.
+type subWords struct {
+	w [4]string
+	n int
+}
+
+func (s *subWords) list() []string { return s.w[:s.n] }
+
+// clientVerb returns a client's subcommand words (the first few words
+// that are not options, lower case) and the first of them, or a
+// colon/hyphen part of one, that isVerb accepts ("" when none does).
+func clientVerb(c *cmd, isVerb func(string) bool) (subWords, string) {
+	var sub subWords
+	verb := ""
+	for i, l := range c.lowerArgs() {
+		if i > 4 || sub.n == len(sub.w) || l == "--" {
+			break
+		}
+		if strings.HasPrefix(l, "-") {
+			continue
+		}
+		if strings.ContainsAny(l, "/=@") || l == "" {
+			if sub.n > 0 {
+				break // an operand: a path, a URL, a setting
+			}
+			continue
+		}
+		sub.w[sub.n] = l
+		sub.n++
+		if verb != "" {
+			continue
+		}
+		if isVerb(l) {
+			verb = l
+			continue
+		}
+		for rest := l; rest != ""; {
+			part := rest
+			if i := strings.IndexAny(rest, ":-_"); i >= 0 {
+				part, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
+			if part != "" && isVerb(part) {
+				verb = part
+				break
+			}
+		}
+	}
+	return sub, verb
+}
+
+// readOnlySub reports subcommand words that only look: status, list,
+// show, get, describe, history.
+func readOnlySub(sub []string) bool {
+	for _, s := range sub {
+		switch s {
+		case "status", "list", "ls", "show", "get", "describe", "history", "logs", "info", "inspect", "view", "help", "check":
+			return true
+		}
+	}
+	return false
+}
+
+func disruptVerb(s string) bool {
+	switch s {
+	case "suspend", "pause", "stop", "shutdown", "scale", "maintenance", "halt", "offline", "hibernate":
+		return true
+	}
+	return false
+}
+
+func resetVerb(s string) bool {
+	switch s {
+	case "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize":
+		return true
+	}
+	return false
+}
+
+func securityOffVerb(s string) bool {
+	switch s {
+	case "disable", "off", "deactivate", "unenforce", "turn-off", "turnoff", "unprotect":
+		return true
+	}
+	return false
+}
+
+// dataNoun reports a subcommand word naming a data store.
+func dataNoun(s string) bool {
+	switch s {
+	case "db", "dbs", "database", "databases", "data", "datastore", "store", "kv", "redis", "postgres", "postgresql", "mysql", "mongo", "mongodb",
+		"sql", "table", "tables", "collection", "collections", "index", "indices", "bucket", "buckets", "storage", "queue", "queues", "topic", "topics":
+		return true
+	}
+	return false
+}
+
+// securityControl reports a word naming a security control.
+func securityControl(s string) bool {
+	switch s {
+	case "audit", "audit-log", "audit-logs", "auditlog", "audit-logging", "auditing", "mfa", "2fa", "two-factor", "totp", "sso", "saml",
+		"deletion-protection", "delete-protection", "termination-protection", "branch-protection", "protection", "protections",
+		"encryption", "firewall", "waf", "ddos-protection", "guardduty", "defender", "secret-scanning", "push-protection", "scanning",
+		"vulnerability-alerts", "security-alerts", "signing", "commit-signing", "ip-allowlist", "allowlist", "ip-restrictions",
+		"access-restrictions", "logging", "flow-logs", "cloudtrail", "trail", "pitr", "point-in-time-recovery", "versioning",
+		"https-only", "force-https", "hsts", "tls", "ssl", "security", "2sv", "mfa-enforcement", "password-policy":
+		return true
+	}
+	return false
+}
+
+// cutVerbNoun splits disable-mfa, audit-log-off and turn-off-scanning
+// into verb and noun.
+func cutVerbNoun(s string) (verb, noun string, ok bool) {
+	for _, v := range [...]string{"disable", "deactivate", "unenforce", "turn-off", "off", "unprotect"} {
+		if n, found := strings.CutPrefix(s, v+"-"); found && n != "" {
+			return v, n, true
+		}
+		if n, found := strings.CutSuffix(s, "-"+v); found && n != "" {
+			return v, n, true
+		}
+	}
+	return "", "", false
+}
+
+// scaledToZero reports a scale subcommand's count of zero: 0, web=0,
+// --replicas=0, --instances 0 (a minimum of zero is autoscaling, not
+// an outage).
+func scaledToZero(low []string) bool {
+	for i, l := range low {
+		if strings.Contains(l, "min") {
+			continue
+		}
+		if _, v, ok := strings.Cut(l, "="); ok && v == "0" {
+			return true
+		}
+		if strings.HasSuffix(l, ":0") && !strings.Contains(l, "/") {
+			return true // web:0
+		}
+		if l == "0" && (i == 0 || !strings.Contains(low[i-1], "min")) {
+			return true
+		}
+	}
+	return false
+}
+
+// productionTarget reports a client's words naming production, and none
+// naming a scratch target.
+func productionTarget(args []word, low []string) bool {
+	prod := false
+	for i, w := range args {
+		if scratchName(w.s) {
+			return false
+		}
+		if prodMarker(w.s) || strings.HasPrefix(low[i], "-") && i+1 < len(low) && (low[i] == "--env" || low[i] == "-e" || low[i] == "--stage" || low[i] == "--environment") && prodLabel(low[i+1]) {
+			prod = true
+		}
+	}
+	return prod
+}
+
+// previewOnly reports a dry run: the tool's own dry-run flags, or
+// --dry-run[=client|server], --dryrun or --preview on a client nobody
+// listed.
+func previewOnly(c *cmd, low []string) bool {
+	if dryRun(c) {
+		return true
+	}
+	for _, l := range low {
+		switch {
+		case l == "--dry-run" || l == "--dryrun" || l == "--preview" || l == "--whatif" || l == "--what-if":
+			return true
+		case strings.HasPrefix(l, "--dry-run=") && l != "--dry-run=none" && l != "--dry-run=false":
+			return true
+		}
+	}
+	return false
+}
+
+// securityFlagOff returns the control an option switches off
+// (--disable-mfa, --no-audit-log, --mfa=false, --encryption=disabled),
+// or "". Transport settings (--tls=false, --no-ssl) are left to the
+// rules on verification: a local server's are everyday.
+func securityFlagOff(low []string) string {
+	for _, l := range low {
+		if !strings.HasPrefix(l, "--") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(l[2:], "=")
+		if hasVal {
+			switch val {
+			case "false", "off", "disabled", "disable", "0", "no", "none":
+			default:
+				continue
+			}
+		}
+		n := name
+		if !hasVal {
+			var ok bool
+			if n, ok = strings.CutPrefix(name, "disable-"); !ok {
+				if n, ok = strings.CutPrefix(name, "no-"); !ok {
+					continue
+				}
+			}
+		}
+		n = strings.TrimPrefix(strings.TrimPrefix(n, "enable-"), "require-")
+		switch n {
+		case "tls", "ssl", "https", "https-only", "force-https", "hsts", "logging", "security", "signing", "firewall", "versioning":
+			continue
+		}
+		if securityControl(n) {
+			return n
+		}
+	}
+	return ""
+}
