@@ -99,3 +99,34 @@ func TestUnlistedClientRunsCommands(t *testing.T) {
 		`nimbus run --app acme-prod -- --verbose`,
 	})
 }
+
+func TestUnlistedClientAccountChanges(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`nimbus members set-role bob@example.com admin --org acme`, CategoryPrivilege, "cli-admin-grant", LevelHigh},
+		{`nimbus users delete alice@example.com --org acme --force`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
+		{`nimbus branch-protection delete main --repo acme/api`, CategorySystem, "cli-security-off", LevelHigh},
+		{`nimbus api-keys rotate --all --org acme`, CategorySystem, "cli-credentials-revoked", LevelHigh},
+		{`nimbus certificates revoke cert-prod-wildcard`, CategorySystem, "cli-credentials-revoked", LevelHigh},
+		{`nimbus env unset DATABASE_URL --app acme-prod`, CategorySystem, "cli-production-config-removed", LevelHigh},
+		{`nimbus db restore acme-prod --from snap-2023-01-01 --force`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+		{`nimbus repo update acme/internal-api --visibility public`, CategoryPermission, "cli-made-public", LevelHigh},
+		{`nimbus project share acme-prod --public`, CategoryPermission, "cli-made-public", LevelHigh},
+		{`nimbus ssh-keys add --name laptop --key "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB3 x@example.net"`, CategoryPersistence, "cli-login-key-pasted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nimbus members set-role bob@example.com viewer --org acme`,
+		`nimbus users delete alice-test@example.com --org acme --force`,
+		`nimbus branch-protection list --repo acme/api`,
+		`nimbus api-keys rotate key-ci-7 --org acme`,
+		`nimbus certificates revoke cert-pr-55-preview`,
+		`nimbus env unset DEBUG --app acme-pr-3`,
+		`nimbus env set DEBUG=true --app acme-prod`,
+		`nimbus db restore acme-staging --from snap-2023-01-01 --force`,
+		`nimbus repo update acme/internal-api --visibility private`,
+		`nimbus repo create acme/new-lib --visibility public`,
+		`nimbus site update acme-docs --visibility public`,
+		`nimbus ssh-keys add --name laptop --key-file ~/.ssh/id_ed25519.pub`,
+		`nimbus ssh-keys list`,
+	})
+}

@@ -32,7 +32,8 @@ var cliDestroyRules = []*rule{
 				return false, ""
 			}
 			for _, w := range positional(args[verb+1:]) {
-				if scratchName(w.s) {
+				// alice@example.com is a person, not an example
+				if scratchName(strings.ReplaceAll(lower(w.s), "example.", "")) {
 					return false, ""
 				}
 			}

@@ -70,11 +70,18 @@ var cliPostureRules = []*rule{
 			if readOnlySub(sub.list()) || sub.n == 0 {
 				return false, ""
 			}
+			if verb == "" {
+				// branch-protection delete main, ip-allowlist remove:
+				// a control deleted is a control off
+				if _, v := clientVerb(c, func(s string) bool { return destroyVerbs[s] }); v != "" {
+					verb = v
+				}
+			}
 			control := ""
 			for _, s := range sub.list() {
 				// mfa disable, mfa:disable, disable-mfa, audit-log-off
 				for part := range strings.SplitSeq(s, ":") {
-					if verb != "" && securityControl(part) {
+					if verb != "" && securityControl(part) && (securityOffVerb(verb) || deletableControl(part)) {
 						control = part
 					}
 					if v, n, ok := cutVerbNoun(part); ok && securityOffVerb(v) && securityControl(n) {
@@ -102,9 +109,84 @@ var cliPostureRules = []*rule{
 			}
 			return true, c.name + " " + strings.Join(sub.list(), " ")
 		}},
+	{ID: "cli-credentials-revoked", Level: LevelHigh, Category: CategorySystem, Description: "revoking or rotating every key or token of an account, or production's (whatever uses them stops working)",
+		Suggestions: []string{"Rotate one credential at a time, with its users updated first", "Let the account's administrators rotate keys"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, revokeVerb)
+			if verb == "" || readOnlySub(sub.list()) {
+				return false, ""
+			}
+			cred := false
+			for _, s := range sub.list() {
+				for part := range strings.SplitSeq(s, ":") {
+					cred = cred || credentialNoun(part)
+				}
+			}
+			args, low := c.args(), c.lowerArgs()
+			if !cred || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
+				return false, ""
+			}
+			for _, w := range args {
+				if everythingMarker(w.s) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " " + w.s
+				}
+			}
+			if productionTarget(args, low) {
+				return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
+			}
+			return false, ""
+		}},
+	{ID: "cli-production-config-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing a production app's environment variables or settings (it fails on its next start)",
+		Suggestions: []string{"Change production settings through the release process", "Try it on a staging app first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, func(s string) bool { return s == "unset" || destroyVerbs[s] || s == "clear" })
+			if verb == "" || readOnlySub(sub.list()) {
+				return false, ""
+			}
+			conf := false
+			for _, s := range sub.list() {
+				for part := range strings.SplitSeq(s, ":") {
+					switch part {
+					case "env", "envs", "config", "configs", "vars", "variables", "variable", "env-vars", "envvars", "environment-variables", "settings", "config-vars":
+						conf = true
+					}
+				}
+			}
+			args, low := c.args(), c.lowerArgs()
+			if !conf || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) {
+				return false, ""
+			}
+			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliPostureRules) }
+
+func revokeVerb(s string) bool {
+	switch s {
+	case "revoke", "rotate", "regenerate", "roll", "invalidate", "reissue", "cycle":
+		return true
+	}
+	return false
+}
+
+// credentialNoun reports a subcommand word naming keys, tokens or
+// certificates.
+func credentialNoun(s string) bool {
+	switch s {
+	case "key", "keys", "token", "tokens", "credential", "credentials", "creds", "certificate", "certificates", "cert", "certs",
+		"api-key", "api-keys", "apikey", "apikeys", "access-key", "access-keys", "secret", "secrets", "password", "passwords",
+		"signing-key", "signing-keys", "client-secret", "client-secrets", "service-account-keys", "sa-keys":
+		return true
+	}
+	return false
+}
 
 // subWords are a client's first subcommand words, held without an
 // allocation: these rules read every command.
@@ -181,7 +263,7 @@ func disruptVerb(s string) bool {
 
 func resetVerb(s string) bool {
 	switch s {
-	case "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize":
+	case "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize", "restore", "overwrite":
 		return true
 	}
 	return false
@@ -323,4 +405,16 @@ func securityFlagOff(low []string) string {
 		}
 	}
 	return ""
+}
+
+// deletableControl reports a control that deleting switches off: a
+// branch protection, an allow-list, an audit trail. Deleting a
+// firewall, a certificate or a logging sink is judged by the destroy
+// rules instead.
+func deletableControl(s string) bool {
+	switch s {
+	case "firewall", "tls", "ssl", "https-only", "force-https", "hsts", "security", "logging", "signing", "versioning":
+		return false
+	}
+	return securityControl(s)
 }

@@ -79,7 +79,7 @@ var hostedAccessRules = []*rule{
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
-			grant := false
+			grant, promote := false, false
 			for i, l := range low {
 				if i > 4 {
 					break
@@ -87,16 +87,17 @@ var hostedAccessRules = []*rule{
 				if strings.HasPrefix(l, "-") {
 					continue
 				}
-				for _, g := range [...]string{"add", "create", "assign", "grant", "attach", "bind", "invite", "policy-create", "role-add"} {
+				for _, g := range [...]string{"add", "create", "assign", "grant", "attach", "bind", "invite", "policy-create", "role-add", "set", "update", "change", "edit", "promote"} {
 					if l == g || strings.HasSuffix(l, "-"+g) || strings.HasPrefix(l, g+"-") || strings.HasSuffix(l, ":"+g) {
 						grant = true
+						promote = promote || g == "promote"
 					}
 				}
 			}
 			if !grant {
 				return false, ""
 			}
-			role := false
+			role := promote // members promote bob --to owner
 			for _, l := range low {
 				role = role || strings.Contains(l, "role")
 			}
@@ -154,6 +155,83 @@ var hostedAccessRules = []*rule{
 							return true, c.name + " " + args[i].s + " --" + o
 						}
 					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cli-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "making an existing private repository, project or app visible to everyone",
+		Suggestions: []string{"Ask the owner before publishing", "Publish a copy that has been reviewed for secrets"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" || fetchers[c.name] {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, func(s string) bool {
+				switch s {
+				case "update", "edit", "set", "share", "change", "modify", "patch", "visibility":
+					return true
+				}
+				return false
+			})
+			if verb == "" {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			public := ""
+			for i, l := range low {
+				switch {
+				case l == "--visibility" || l == "--privacy" || l == "--access":
+					if i+1 < len(low) && low[i+1] == "public" {
+						public = l + " public"
+					}
+				case l == "--visibility=public" || l == "visibility=public" || l == "--privacy=public" || l == "--private=false" || l == "private=false" ||
+					l == "--public" || l == "--public=true" || l == "--no-private":
+					public = l
+				case l == "--private" && i+1 < len(low) && low[i+1] == "false":
+					public = "--private false"
+				case (verb == "visibility" || l == "set-visibility") && i+1 < len(low) && low[i+1] == "public":
+					public = "visibility public"
+				}
+			}
+			if public == "" {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if l := lower(w.s); l != "public" && l != "false" && (publicContent(l) || scratchName(strings.ReplaceAll(l, "example.", ""))) {
+					return false, "" // a site, docs, or a demo meant to be seen
+				}
+			}
+			return true, c.name + " " + strings.Join(sub.list(), " ") + " " + public
+		}},
+	{ID: "cli-login-key-pasted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a login key pasted into the command to a hosted account or server",
+		Suggestions: []string{"Add your own key from ~/.ssh", "Let the account owner add other people's keys"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || fetchers[c.name] || c.name == "echo" || c.name == "printf" || c.name == "ssh-keygen" {
+				return false, ""
+			}
+			sub, verb := clientVerb(c, func(s string) bool {
+				switch s {
+				case "add", "create", "import", "upload", "register", "new":
+					return true
+				}
+				return false
+			})
+			if verb == "" {
+				return false, ""
+			}
+			keyish := false
+			for _, s := range sub.list() {
+				keyish = keyish || strings.Contains(s, "key") || strings.Contains(s, "ssh")
+			}
+			if !keyish {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				v := strings.Trim(w.s, `"'`)
+				if _, after, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+					v = after
+				}
+				if strings.HasPrefix(v, "ssh-rsa ") || strings.HasPrefix(v, "ssh-ed25519 ") || strings.HasPrefix(v, "ecdsa-sha2-") || strings.HasPrefix(v, "sk-ssh-ed25519") {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " (a pasted public key)"
 				}
 			}
 			return false, ""
