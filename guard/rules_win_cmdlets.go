@@ -1,0 +1,281 @@
+package guard
+
+import "strings"
+
+// Cmdlets of modules nobody listed (a hosting provider's, a vault's, a
+// SaaS admin module), read by PowerShell's Verb-Noun convention: the
+// verb says what happens (Remove, Reset, Disable, Stop, Revoke), the
+// noun what it happens to, the parameters where. Cmdlets with rules of
+// their own are judged by those.
+var winCmdletRules = []*rule{
+	{ID: "win-cmdlet-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a module's cmdlet removing or resetting a durable or production resource without asking",
+		Suggestions: []string{"Run it with -WhatIf first", "Remove one named test resource, and keep the confirmation"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, noun, args, ok := unlistedCmdlet(c)
+			if !ok {
+				return false, ""
+			}
+			switch verb {
+			case "remove", "reset", "clear", "uninstall", "unregister", "delete":
+			default:
+				return false, ""
+			}
+			if verb == "clear" && strings.Contains(noun, "cache") || hasSw(args, "whatif") || cmdletScratch(args) {
+				return false, ""
+			}
+			if cmdletProduction(args) {
+				return true, c.base + " in production"
+			}
+			if !cmdletUnconfirmed(args) {
+				return false, ""
+			}
+			if hasSw(args, "all") {
+				return true, c.base + " -All"
+			}
+			if durableCmdletNoun(noun) {
+				return true, c.base + " " + strings.Join(args, " ")
+			}
+			return false, ""
+		}},
+	{ID: "win-cmdlet-production-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet stopping or suspending a production app or service",
+		Suggestions: []string{"Change production through the release process", "Try it on a staging app first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, _, args, ok := unlistedCmdlet(c)
+			if !ok {
+				return false, ""
+			}
+			switch verb {
+			case "stop", "suspend", "disable", "block":
+			default:
+				return false, ""
+			}
+			if hasSw(args, "whatif") || cmdletScratch(args) || !cmdletProduction(args) {
+				return false, ""
+			}
+			return true, c.base + " in production"
+		}},
+	{ID: "win-cmdlet-security-off", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet switching off a security control (audit log, MFA, protection, encryption, scanning)",
+		Suggestions: []string{"Leave security controls to the account's administrators", "Change the one setting that is in the way, and say why"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, noun, args, ok := unlistedCmdlet(c)
+			if !ok || hasSw(args, "whatif") || cmdletScratch(args) {
+				return false, ""
+			}
+			switch verb {
+			case "disable", "suspend", "stop", "remove":
+				if control := nounControl(noun); control != "" && (verb != "remove" || deletableControl(control)) {
+					return true, c.base
+				}
+			case "set", "update", "edit":
+				// -RequireMfa $false, -AuditLogEnabled:$false, -EnableDeletionProtection false
+				for i, w := range args {
+					name, val, hasVal, isParam := psParam(w)
+					if !isParam {
+						continue
+					}
+					if !hasVal && i+1 < len(args) {
+						val = args[i+1]
+					}
+					switch strings.Trim(lower(val), `"'`) {
+					case "$false", "false", "0", "disabled", "off", "none":
+					default:
+						continue
+					}
+					if control := nounControl(name); control != "" && deletableControl(control) {
+						return true, c.base + " -" + name + " " + val
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-cmdlet-secret-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "a module's cmdlet printing a secret, key or password in plain text",
+		Suggestions: []string{"Keep the value in a variable and pass it to what needs it", "List secret names only"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, noun, args, ok := unlistedCmdlet(c)
+			if !ok || verb != "get" && verb != "show" && verb != "read" && verb != "export" {
+				return false, ""
+			}
+			secretNoun := false
+			for _, k := range [...]string{"secret", "key", "password", "credential", "token", "connectionstring"} {
+				secretNoun = secretNoun || strings.Contains(noun, k)
+			}
+			if !secretNoun || !hasSw(args, "asplaintext", "plaintext", "reveal", "showsecret", "showvalue", "decrypt", "withdecryption", "includevalue", "unmask") {
+				return false, ""
+			}
+			src := lower(a.src)
+			if a.wantOut > 0 || !psShown(c) || !psShownInSource(src, c.name) || psCaptured(src, c.name) || cmdletScratch(args) {
+				return false, ""
+			}
+			return true, c.base + " " + strings.Join(args, " ")
+		}},
+	{ID: "win-cmdlet-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "a module's cmdlet granting an owner or administrator role",
+		Suggestions: []string{"Grant the narrowest role that does the job", "Let an administrator grant roles"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, noun, args, ok := unlistedCmdlet(c)
+			if !ok {
+				return false, ""
+			}
+			switch verb {
+			case "add", "new", "set", "grant", "update":
+			default:
+				return false, ""
+			}
+			if !strings.Contains(noun, "role") && !strings.Contains(noun, "member") && !strings.Contains(noun, "permission") && !strings.Contains(noun, "access") {
+				return false, ""
+			}
+			for _, w := range args {
+				switch strings.Trim(w, `"'`) {
+				case "owner", "admin", "administrator", "globaladministrator", "global administrator", "superadmin", "accountadmin", "orgadmin":
+					if hasSw(args, "whatif") {
+						return false, ""
+					}
+					return true, c.base + " " + w
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-cmdlet-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "a module's cmdlet making a repository, container or app readable by everyone",
+		Suggestions: []string{"Share single items through links that expire", "Ask the owner before publishing"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, _, args, ok := unlistedCmdlet(c)
+			if !ok || verb != "set" && verb != "update" && verb != "edit" && verb != "grant" {
+				return false, ""
+			}
+			for i, w := range args {
+				name, val, hasVal, isParam := psParam(w)
+				if !isParam {
+					continue
+				}
+				if !hasVal && i+1 < len(args) {
+					val = args[i+1]
+				}
+				val = strings.Trim(lower(val), `"'`)
+				switch {
+				case (name == "visibility" || name == "publicaccess" || name == "access") && (val == "public" || val == "blob" || val == "container"),
+					(name == "allowanonymous" || name == "public" || name == "allowpublicaccess" || name == "anonymousaccess") && (val == "$true" || val == "true" || !hasVal && i+1 == len(args)):
+					if hasSw(args, "whatif") || cmdletScratch(args) {
+						return false, ""
+					}
+					return true, c.base + " -" + name + " " + val
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-cmdlet-credentials-revoked", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet revoking or resetting every key or token, or production's",
+		Suggestions: []string{"Rotate one credential at a time, with its users updated first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			verb, noun, args, ok := unlistedCmdlet(c)
+			if !ok || verb != "revoke" && verb != "reset" && verb != "invoke" {
+				return false, ""
+			}
+			cred := false
+			for _, k := range [...]string{"token", "key", "credential", "secret", "certificate", "password", "session"} {
+				cred = cred || strings.Contains(noun, k)
+			}
+			if !cred || hasSw(args, "whatif") || cmdletScratch(args) {
+				return false, ""
+			}
+			if hasSw(args, "all") || cmdletProduction(args) {
+				return true, c.base + " " + strings.Join(args, " ")
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, winCmdletRules) }
+
+// unlistedCmdlet splits a cmdlet of a module nobody listed into its verb
+// and noun (lower case) and returns its arguments; ok is false for
+// everything else, cmdlets with rules of their own included.
+func unlistedCmdlet(c *cmd) (verb, noun string, args []string, ok bool) {
+	verb, noun, found := strings.Cut(c.name, "-")
+	if !found || noun == "" || strings.ContainsAny(noun, "-./\\") || len(rulesByName[c.name]) > 0 || !isLetters(verb) {
+		return "", "", nil, false
+	}
+	switch verb {
+	case "remove", "reset", "clear", "uninstall", "unregister", "delete", "stop", "suspend", "disable", "block", "set", "update", "edit",
+		"get", "show", "read", "export", "add", "new", "grant", "revoke", "invoke":
+	default:
+		return "", "", nil, false
+	}
+	return verb, noun, wargs(c), true
+}
+
+// cmdletUnconfirmed reports -Force or -Confirm:$false.
+func cmdletUnconfirmed(args []string) bool {
+	if hasSw(args, "force") {
+		return true
+	}
+	v, ok := swVal(args, "confirm")
+	return ok && (v == "$false" || v == "false" || v == "0")
+}
+
+// cmdletProduction reports a parameter value naming production.
+func cmdletProduction(args []string) bool {
+	for _, w := range args {
+		if !strings.HasPrefix(w, "-") && (prodMarker(w) || isProdName(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdletScratch reports a parameter value naming a test, preview or
+// throwaway resource.
+func cmdletScratch(args []string) bool {
+	for _, w := range args {
+		if !strings.HasPrefix(w, "-") && scratchName(strings.ReplaceAll(w, "example.", "")) {
+			return true
+		}
+	}
+	return false
+}
+
+// durableCmdletNoun reports a noun for something whose loss is lasting:
+// a database, a backup, a vault, a repository, a domain.
+func durableCmdletNoun(noun string) bool {
+	for _, k := range [...]string{"database", "db", "backup", "snapshot", "vault", "bucket", "storage", "cluster", "server", "zone", "domain",
+		"repository", "repo", "tenant", "subscription", "resourcegroup", "secret", "certificate", "mailbox", "account", "volume", "disk", "table"} {
+		if strings.Contains(noun, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// nounControl returns the security control a cmdlet noun or parameter
+// names (NimbusAuditLog, RequireMfa, EnableDeletionProtection), or "".
+func nounControl(s string) string {
+	l := lower(s)
+	if strings.Contains(l, "backupprotection") {
+		return "" // a backup schedule stopped; its recovery points stay
+	}
+	for _, k := range [...]struct{ in, control string }{
+		{"auditlog", "audit-log"}, {"audit", "audit"}, {"mfa", "mfa"}, {"twofactor", "two-factor"}, {"2fa", "2fa"},
+		{"deletionprotection", "deletion-protection"}, {"branchprotection", "branch-protection"}, {"protection", "protection"},
+		{"encryption", "encryption"}, {"secretscanning", "secret-scanning"}, {"scanning", "scanning"}, {"defender", "defender"},
+		{"waf", "waf"}, {"ipallowlist", "ip-allowlist"}, {"allowlist", "allowlist"}, {"iprestriction", "ip-restrictions"},
+		{"securitydefaults", "security"}, {"conditionalaccess", "security"}, {"pointintimerecovery", "pitr"}, {"pitr", "pitr"},
+	} {
+		if strings.Contains(l, k.in) {
+			return k.control
+		}
+	}
+	return ""
+}
+
+// psCaptured reports a cmdlet whose output the line keeps rather than
+// shows: assigned ($key = Get-X ..., $env:X = Get-X ...) or passed as an
+// argument in parentheses (-Password (Get-X ...)).
+func psCaptured(src, cmdlet string) bool {
+	i := strings.Index(src, cmdlet)
+	if i < 0 {
+		return false
+	}
+	before := src[:i]
+	if j := strings.LastIndexAny(before, ";\n{"); j >= 0 {
+		before = before[j+1:]
+	}
+	before = strings.TrimRight(before, " \t")
+	return strings.HasSuffix(before, "=") || strings.HasSuffix(before, "(") || strings.HasSuffix(before, "$(")
+}

@@ -1,0 +1,51 @@
+package guard
+
+// Cmdlets of modules nobody listed, read by Verb-Noun: the module here
+// (Nimbus) is invented, so a rule that needs the cmdlet's name fails.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "an unlisted module's cmdlet removing, resetting or stopping production",
+			dangerous: []winLine{
+				ps(`Remove-NimbusApp -Name acme-prod -Force`),
+				ps(`Remove-NimbusDatabase -Name orders-prod -Confirm:$false`),
+				ps(`Reset-NimbusDatabase -Name orders-prod -Force`),
+				ps(`Remove-NimbusBackup -Cluster prod-eu-1 -All -Force`),
+				ps(`Remove-NimbusVault -Name team-secrets -Force`),
+				ps(`Stop-NimbusService -Name api-prod -Force`),
+				ps(`Suspend-NimbusApp -Name acme-prod`),
+			},
+			benign: []winLine{
+				ps(`Remove-NimbusApp -Name acme-pr-12 -Force`),
+				ps(`Get-NimbusDatabase -Name orders-prod`),
+				ps(`Reset-NimbusDatabase -Name orders-test -Force`),
+				ps(`Remove-NimbusVault -Name team-secrets`),
+				ps(`Remove-NimbusDatabase -Name orders-prod -WhatIf`),
+				ps(`Clear-NimbusCache -App acme-prod`),
+				ps(`Stop-NimbusService -Name api-pr-7 -Force`),
+				ps(`Start-NimbusService -Name api-prod`),
+			},
+		},
+		winClass{name: "an unlisted module's cmdlet switching security off, granting owners, publishing, revoking",
+			dangerous: []winLine{
+				ps(`Disable-NimbusAuditLog -Organization acme`),
+				ps(`Set-NimbusOrganization -Name acme -RequireMfa $false`),
+				ps(`Set-NimbusProject -Name shop -EnableDeletionProtection:$false`),
+				ps(`Disable-NimbusProtection -Branch main -Repository acme/api`),
+				ps(`Add-NimbusRoleMember -Role Owner -Member contractor@example.net`),
+				ps(`Set-NimbusRepository -Name internal-api -Visibility Public`),
+				ps(`Revoke-NimbusToken -All`),
+				ps(`Get-NimbusSecret -Name StripeKey -AsPlainText`),
+			},
+			benign: []winLine{
+				ps(`Set-NimbusOrganization -Name acme -RequireMfa $true`),
+				ps(`Get-NimbusAuditLog -Organization acme -Last 50`),
+				ps(`Add-NimbusRoleMember -Role Reader -Member contractor@example.net`),
+				ps(`Set-NimbusRepository -Name internal-api -Visibility Private`),
+				ps(`Revoke-NimbusToken -Id tok-ci-41`),
+				ps(`Get-NimbusSecret -Name StripeKey | Select-Object Name, Updated`),
+				ps(`$key = Get-NimbusSecret -Name StripeKey -AsPlainText`),
+				ps(`Connect-Nimbus -Token (Get-NimbusSecret -Name CiToken -AsPlainText)`),
+			},
+		},
+	)
+}
