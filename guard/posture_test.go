@@ -100,6 +100,21 @@ func TestUnlistedClientRunsCommands(t *testing.T) {
 	})
 }
 
+func TestSecurityAgentsStoppedByTheirOwnPrograms(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo fail2ban-client stop`, CategorySystem, "security-agent-stopped", LevelHigh},
+		{`sudo /var/ossec/bin/wazuh-control stop`, CategorySystem, "security-agent-stopped", LevelHigh},
+		{`sudo osqueryctl stop`, CategorySystem, "security-agent-stopped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo fail2ban-client status sshd`,
+		`sudo /var/ossec/bin/wazuh-control status`,
+		`sudo osqueryctl restart`,
+		`aider --message "stop the build from failing"`,
+	})
+}
+
 func TestUnlistedClientAccountChanges(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

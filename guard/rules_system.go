@@ -806,12 +806,26 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			for _, w := range positional(args) {
-				l := lower(w.s)
-				for _, s := range [...]string{"falcon-sensor", "crowdstrike", "sentinelone", "sentinelagent", "osquery", "auditd", "wazuh", "ossec", "clamav",
-					"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter"} {
-					if strings.Contains(l, s) {
-						return true, w.s
-					}
+				if securityAgent(w.s) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "security-agent-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping or unloading a security or monitoring agent through its own control program",
+		Suggestions: []string{"Leave security agents to the administrators who run them"},
+		// no names: every agent ships its own control program
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !securityAgent(c.name) || len(c.words) < 2 {
+				return false, ""
+			}
+			for i, l := range c.lowerArgs() {
+				if i > 2 {
+					break
+				}
+				switch l {
+				case "stop", "disable", "unload", "kill", "shutdown", "uninstall", "--stop", "--disable", "--unload", "-stop":
+					return true, c.name + " " + l
 				}
 			}
 			return false, ""
@@ -1205,3 +1219,17 @@ func tlsOffConfig(name, text string) bool {
 // and remote desktops, which are not meant to face every address.
 var exposedServices = map[string]bool{"mysql": true, "postgresql": true, "redis": true, "mongodb": true, "elasticsearch": true, "memcache": true,
 	"rdp": true, "vnc-server": true, "docker-swarm": true, "cockpit": true, "ms-sql": true, "cassandra": true, "couchdb": true, "etcd-client": true, "etcd-server": true}
+
+// securityAgent reports a name holding a security or monitoring agent's
+// (EDR, antivirus, audit, intrusion prevention).
+func securityAgent(name string) bool {
+	l := lower(name)
+	for _, s := range [...]string{"falcon-sensor", "falconctl", "crowdstrike", "sentinelone", "sentinelagent", "sentinelctl", "osquery", "auditd", "wazuh", "ossec", "clamav",
+		"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter",
+		"falco", "crowdsec", "suricata", "snort", "tripwire"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
