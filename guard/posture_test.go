@@ -115,6 +115,29 @@ func TestSecurityAgentsStoppedByTheirOwnPrograms(t *testing.T) {
 	})
 }
 
+func TestOtherVersionControlDiscards(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`jj restore`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`fossil revert`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`fossil clean`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`jj restore src/app.ts`,
+		`jj st`,
+		`fossil revert src/app.c`,
+		`fossil clean --dry-run`,
+		`fossil status`,
+	})
+	bash := corpusContext
+	bash.Shell = "bash"
+	checkDanger(t, d, bash, []dangerCase{
+		{`sl revert --all`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`sl goto --clean main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, bash, []string{`sl revert src/app.py`, `sl status`})
+}
+
 func TestUnlistedClientAccountChanges(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

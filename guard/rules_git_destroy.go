@@ -25,6 +25,9 @@ var gitDestroyRules = []*rule{
 				}
 			case len(ops) > 1 && ops[0].s == "op" && (ops[1].s == "restore" || ops[1].s == "abandon"):
 				return true, "jj op " + ops[1].s
+			case len(ops) == 1 && ops[0].s == "restore" && !hasWord(args, "--help") && !hasWord(args, "-h"):
+				// no paths: every change in the working copy undone
+				return true, "jj restore"
 			}
 			return false, ""
 		}},
@@ -364,7 +367,7 @@ var gitDestroyRules = []*rule{
 		}},
 	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
-		names:       names("git", "hg", "svn"),
+		names:       names("git", "hg", "svn", "sl", "fossil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			d := gitDiscards(c)
 			if sub, _ := gitSub(c); sub == "rebase" && d == "" {

@@ -34,7 +34,24 @@ func computedRef(w word) bool {
 
 // gitDiscards reports what a git (or hg, svn) command discards, or "".
 func gitDiscards(c *cmd) string {
-	if c.name == "hg" || c.name == "svn" {
+	if c.name == "fossil" {
+		args := c.args()
+		if len(args) == 0 {
+			return ""
+		}
+		switch args[0].s {
+		case "revert":
+			if len(positional(args[1:])) == 0 {
+				return "fossil revert" // every changed file
+			}
+		case "clean":
+			if !hasWord(args, "--dry-run") && !hasWord(args, "-n") {
+				return "fossil clean"
+			}
+		}
+		return ""
+	}
+	if c.name == "hg" || c.name == "svn" || c.name == "sl" {
 		args := c.args()
 		if len(args) == 0 {
 			return ""
@@ -44,7 +61,7 @@ func gitDiscards(c *cmd) string {
 			if hasWord(args, "--all") || hasWord(args, "-a") || hasWord(args, "-R") || hasWord(args, "--recursive") {
 				return c.name + " revert"
 			}
-		case "update", "up", "checkout", "co":
+		case "update", "up", "checkout", "co", "goto":
 			if hasWord(args, "-C") || hasWord(args, "--clean") {
 				return c.name + " update --clean"
 			}
@@ -53,8 +70,8 @@ func gitDiscards(c *cmd) string {
 		case "strip", "prune":
 			// commits taken out of the repository (kept in a backup
 			// bundle unless --no-backup, which is what hides it)
-			if c.name == "hg" {
-				return "hg " + args[0].s
+			if c.name == "hg" || c.name == "sl" {
+				return c.name + " " + args[0].s
 			}
 		case "rollback":
 			if c.name == "hg" {
