@@ -115,6 +115,20 @@ func TestSecurityAgentsStoppedByTheirOwnPrograms(t *testing.T) {
 	})
 }
 
+func TestLocalServiceRelayedToEveryAddress(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`socat TCP-LISTEN:2222,fork,reuseaddr TCP:127.0.0.1:22`, CategorySystem, "local-service-relayed", LevelHigh},
+		{`socat TCP4-LISTEN:15432,fork TCP:db.internal:5432`, CategorySystem, "local-service-relayed", LevelHigh},
+		{`socat TCP-LISTEN:9000,fork UNIX-CONNECT:/run/app/admin.sock`, CategorySystem, "local-service-relayed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`socat TCP-LISTEN:2222,bind=127.0.0.1,fork TCP:10.0.0.5:22`,
+		`socat TCP-LISTEN:8080,fork,reuseaddr TCP:localhost:3000`,
+		`socat - TCP:127.0.0.1:5432`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

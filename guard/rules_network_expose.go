@@ -54,6 +54,39 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "local-service-relayed", Level: LevelHigh, Category: CategorySystem, Description: "relaying a local socket, or an administration or database port, to every address",
+		Suggestions: []string{"Add bind=127.0.0.1 to the listening address", "Reach the service through an SSH tunnel"},
+		names:       names("socat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 {
+				return false, ""
+			}
+			listen, target := lower(ops[0].s), lower(ops[1].s)
+			if !socatListener(listen) {
+				listen, target = target, listen
+				if !socatListener(listen) {
+					return false, ""
+				}
+			}
+			if strings.Contains(listen, "bind=127.") || strings.Contains(listen, "bind=localhost") || strings.Contains(listen, "bind=[::1]") || strings.Contains(listen, "bind=::1") || strings.Contains(listen, "range=127.") {
+				return false, ""
+			}
+			kind, addr, _ := strings.Cut(target, ":")
+			host, port, _ := strings.Cut(addr, ":")
+			if i := strings.IndexByte(port, ','); i >= 0 {
+				port = port[:i]
+			}
+			switch {
+			case strings.HasPrefix(kind, "unix"):
+				return true, "a local socket on every address"
+			case strings.HasPrefix(kind, "tcp") && port != "0" && port != "*" && sensitivePorts(port):
+				// a development server relayed (TCP:localhost:3000) is
+				// how a container or a phone reaches it
+				return true, "port " + port + " of " + host + " on every address"
+			}
+			return false, ""
+		}},
 	{ID: "sshd-root-or-password-login", Level: LevelHigh, Category: CategorySystem, Description: "letting the SSH server take root or password logins",
 		Suggestions: []string{"Log in with keys as an ordinary user and use sudo"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -88,4 +121,10 @@ func init() { ruleSets = append(ruleSets, networkExposeRules) }
 func everyAddress(s string) bool {
 	s = strings.Trim(s, "[]\"' ")
 	return s == "0.0.0.0" || s == "*" || s == "::" || s == ""
+}
+
+// socatListener reports a socat address that listens for TCP.
+func socatListener(s string) bool {
+	return strings.HasPrefix(s, "tcp-listen:") || strings.HasPrefix(s, "tcp4-listen:") || strings.HasPrefix(s, "tcp6-listen:") ||
+		strings.HasPrefix(s, "tcp-l:") || strings.HasPrefix(s, "tcp4-l:")
 }
