@@ -129,6 +129,25 @@ func TestLocalServiceRelayedToEveryAddress(t *testing.T) {
 	})
 }
 
+func TestSecretsSearchedInHistoryAndContainers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`set | grep -i pass`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`history | grep -i token`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`cat ~/.bash_history | grep -i password`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`grep -i secret ~/.zsh_history`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`docker inspect api-prod --format '{{.Config.Env}}'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`history | grep docker`,
+		`grep -c ssh ~/.bash_history`,
+		`set | grep -i pass | cut -d= -f1`,
+		`docker inspect myapp:dev --format '{{.Config.Env}}'`,
+		`docker inspect pg-test --format '{{.Config.Env}}'`,
+		`docker inspect api-prod --format '{{.State.Status}}'`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

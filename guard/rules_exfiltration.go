@@ -589,15 +589,28 @@ var exfiltrationRules = []*rule{
 						return true, n // $env:X, %X%
 					}
 				}
+			case "docker", "podman", "nerdctl":
+				// docker inspect api-prod --format '{{.Config.Env}}': the
+				// passwords and keys a container was started with
+				args := c.args()
+				if len(args) > 1 && (args[0].s == "inspect" || args[0].s == "container" && args[1].s == "inspect") {
+					env := false
+					for _, w := range args {
+						env = env || strings.Contains(w.s, ".Config.Env") || strings.Contains(w.s, ".Env}}")
+						if !strings.HasPrefix(w.s, "-") && !strings.Contains(w.s, "{{") && (scratchName(w.s) || strings.ContainsAny(w.s, ":/")) {
+							return false, "" // a test container, or an image's settings (myapp:dev)
+						}
+					}
+					if env {
+						return true, c.name + " inspect .Config.Env"
+					}
+				}
 			}
 			return false, ""
 		}},
 	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
 		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if c.pipe == nil || c.stage == 0 {
-				return false, ""
-			}
 			ops := positional(c.args())
 			pat := ""
 			if len(ops) > 0 {
@@ -606,11 +619,23 @@ var exfiltrationRules = []*rule{
 			if v, ok := optValue(c.args(), "-e", "regexp"); ok {
 				pat = v
 			}
-			if !secretPattern(pat) && !strings.Contains(strings.ToLower(pat), "key") {
+			if l := lower(pat); !secretPattern(pat) && !strings.Contains(l, "key") && !strings.Contains(l, "pass") && !strings.Contains(l, "cred") {
 				return false, ""
 			}
 			if laterStage(c, namesOfAssignments) != nil {
 				return false, "" // env | grep TOKEN | cut -d= -f1: the names alone
+			}
+			if len(ops) > 1 {
+				// grep -i password ~/.bash_history: secrets typed at a
+				// prompt, searched for
+				for _, w := range ops[1:] {
+					if shellHistoryFile(w.s) {
+						return true, "grep " + pat + " " + w.s
+					}
+				}
+			}
+			if c.pipe == nil || c.stage == 0 {
+				return false, ""
 			}
 			for _, s := range c.pipe[:c.stage] {
 				if s == nil {
@@ -618,6 +643,16 @@ var exfiltrationRules = []*rule{
 				}
 				if (s.name == "env" || s.name == "printenv" || s.name == "set" || s.name == "export" || s.name == "declare") && len(positional(s.args())) == 0 {
 					return true, s.name + " | grep " + pat
+				}
+				if s.name == "history" || s.name == "fc" {
+					return true, s.name + " | grep " + pat
+				}
+				if s.name == "cat" || s.name == "tail" || s.name == "head" || s.name == "tac" || s.name == "strings" {
+					for _, w := range positional(s.args()) {
+						if shellHistoryFile(w.s) {
+							return true, s.name + " " + w.s + " | grep " + pat
+						}
+					}
 				}
 				for _, w := range s.args() {
 					if strings.HasPrefix(w.s, "/proc/") && strings.HasSuffix(w.s, "/environ") {
@@ -1275,6 +1310,17 @@ func toStepOutput(c *cmd) bool {
 		if strings.Contains(t, "GITHUB_OUTPUT") || strings.Contains(t, "GITHUB_STEP_SUMMARY") {
 			return true
 		}
+	}
+	return false
+}
+
+// shellHistoryFile reports a shell's or REPL's history file.
+func shellHistoryFile(p string) bool {
+	b := lower(p[strings.LastIndexAny(p, "/\\")+1:])
+	switch b {
+	case ".bash_history", ".zsh_history", ".histfile", "fish_history", ".sh_history", ".history", "consolehost_history.txt",
+		".psql_history", ".mysql_history", ".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history":
+		return true
 	}
 	return false
 }
