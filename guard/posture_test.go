@@ -148,6 +148,27 @@ func TestSecretsSearchedInHistoryAndContainers(t *testing.T) {
 	})
 }
 
+func TestClusterControllersAndEvictions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`flux delete kustomization apps --silent`, CategoryContainerDestroy, "gitops-reconciler-removed", LevelHigh},
+		{`flux suspend helmrelease payments -n apps`, CategoryContainerDestroy, "gitops-reconciler-removed", LevelHigh},
+		{`kubectl taint nodes --all dedicated=maint:NoExecute`, CategoryContainerDestroy, "k8s-drain", LevelModerate},
+		{`rancher kubectl delete ns payments`, CategoryContainerDestroy, "", LevelHigh},
+		{`vault token revoke -mode=path auth/`, CategorySystem, "cli-credentials-revoked", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`flux get kustomizations`,
+		`flux resume kustomization apps`,
+		`flux delete kustomization pr-1423-preview --silent`,
+		`flux suspend kustomization apps --dry-run`,
+		`kubectl taint nodes node-7 dedicated=gpu:NoSchedule`,
+		`kubectl taint nodes --all dedicated:NoExecute-`,
+		`rancher kubectl get ns`,
+		`vault token revoke -self`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -130,7 +130,9 @@ var cliPostureRules = []*rule{
 				return false, ""
 			}
 			for _, w := range args {
-				if everythingMarker(w.s) {
+				// --all, or vault token revoke -mode=path auth/: every
+				// token under a prefix
+				if everythingMarker(w.s) || w.s == "-mode=path" || w.s == "-prefix" || w.s == "--prefix" {
 					return true, c.name + " " + strings.Join(sub.list(), " ") + " " + w.s
 				}
 			}

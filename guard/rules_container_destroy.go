@@ -42,7 +42,16 @@ var containerDestroyRules = []*rule{
 	{ID: "k8s-drain", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "draining a node (evicts every pod on it)",
 		Suggestions: []string{"Cordon the node first and drain during a maintenance window", "Check PodDisruptionBudgets"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			sub, _ := subcommand(c.args(), kubectlGlobal)
+			args := c.args()
+			sub, _ := subcommand(args, kubectlGlobal)
+			if sub == "taint" && hasWord(args, "--all") {
+				// every node tainted NoExecute: every pod evicted
+				for _, w := range args {
+					if strings.HasSuffix(w.s, ":NoExecute") && !strings.HasSuffix(w.s, "-") {
+						return true, "taint --all " + w.s
+					}
+				}
+			}
 			return sub == "drain", ""
 		}},
 	{ID: "helm-uninstall-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "uninstalling a production release",
@@ -138,6 +147,35 @@ var containerDestroyRules = []*rule{
 				}
 			}
 			return true, c.name + " uninstall"
+		}},
+	{ID: "gitops-reconciler-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting or suspending what a GitOps controller reconciles (a Kustomization or HelmRelease deleted prunes every workload it made; suspended, the cluster drifts from Git)",
+		Suggestions: []string{"Change the manifests in Git and let the controller apply them", "Suspend only for a reviewed maintenance, and resume after"},
+		names:       names("flux"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--dry-run") || hasWord(args, "--help") || hasWord(args, "-h") {
+				return false, ""
+			}
+			p := cliPath(c)
+			if len(p) < 2 {
+				return false, ""
+			}
+			switch p[0] {
+			case "delete", "suspend":
+			default:
+				return false, ""
+			}
+			switch p[1] {
+			case "kustomization", "ks", "helmrelease", "hr", "source", "image":
+			default:
+				return false, ""
+			}
+			for _, o := range p[2:] {
+				if scratchName(o) {
+					return false, "" // a preview's or a test's own
+				}
+			}
+			return true, "flux " + p[0] + " " + p[1]
 		}},
 	{ID: "helm-force-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "forcing a production release's resources to be replaced (deleted and made again) or reset to the chart's defaults",
 		Suggestions: []string{"Upgrade without --force and --reset-values", "Diff the release first (helm diff upgrade)"}, names: names("helm"),

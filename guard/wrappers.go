@@ -221,6 +221,7 @@ func init() {
 		"k3s":        bundledClient,
 		"microk8s":   bundledClient,
 		"minikube":   bundledClient,
+		"rancher":    bundledClient,
 	}
 	for k, v := range wrappers {
 		if v == nil {
