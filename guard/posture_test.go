@@ -169,6 +169,29 @@ func TestClusterControllersAndEvictions(t *testing.T) {
 	})
 }
 
+func TestDataStoresEmptiedByTheirOwnTools(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`borg delete /srv/borg::`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`pgbackrest --stanza=main stanza-delete --force`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`duplicity remove-all-but-n-full 0 --force file:///srv/backup`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`redis-cli -h cache-prod.internal CONFIG SET requirepass ""`, CategorySystem, "db-server-opened", LevelHigh},
+		{`influx delete --bucket metrics --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`kafka-configs.sh --bootstrap-server kafka-prod:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=1000`, CategoryDatabaseDestroy, "data-service-delete", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`borg delete /srv/borg::host-2024-01-01`,
+		`pgbackrest --stanza=main info`,
+		`duplicity remove-all-but-n-full 3 --force file:///srv/backup`,
+		`redis-cli CONFIG SET requirepass "s3cret-dev-pass"`,
+		`redis-cli CONFIG GET requirepass`,
+		`influx delete --bucket metrics --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z --predicate '_measurement="test_run"'`,
+		`influx delete --bucket metrics-test --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z`,
+		`kafka-configs.sh --bootstrap-server kafka-prod:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=604800000`,
+		`kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type topics --entity-name test-orders --add-config retention.ms=1000`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

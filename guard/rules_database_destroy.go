@@ -388,11 +388,38 @@ var databaseDestroyRules = []*rule{
 	{ID: "data-service-delete", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting topics, secrets, images or remote tables",
 		Suggestions: []string{"Back up or snapshot first", "Delete one named item after review"},
 		names: names("kafka-topics", "kafka-topics.sh", "kafka-topics.bat", "kafka-delete-records", "kafka-delete-records.sh", "kafka-delete-records.bat",
-			"kafka-consumer-groups", "kafka-consumer-groups.sh", "op", "bw", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az"),
+			"kafka-consumer-groups", "kafka-consumer-groups.sh", "op", "bw", "vault", "aws", "wrangler", "redis-cli", "rabbitmqctl", "rabbitmqadmin", "etcdctl", "consul", "gcloud", "az",
+			"kafka-configs", "kafka-configs.sh", "kafka-configs.bat", "influx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
+			case "kafka-configs", "kafka-configs.sh", "kafka-configs.bat":
+				// retention.ms=1000 on a topic: the broker deletes what
+				// it holds within seconds
+				if v, ok := optValue(args, "", "add-config"); ok && hasWord(args, "--alter") {
+					for kv := range strings.SplitSeq(v, ",") {
+						k, n, _ := strings.Cut(kv, "=")
+						if (k == "retention.ms" || k == "retention.bytes") && len(n) > 0 && len(n) <= 4 && strings.Trim(n, "0123456789") == "" {
+							name, _ := optValue(args, "", "entity-name")
+							return !scratchName(name), j
+						}
+					}
+				}
+				return false, ""
+			case "influx":
+				// influx delete over all time, with no predicate: the
+				// bucket emptied
+				ops := positional(args)
+				if len(ops) == 0 || ops[0].s != "delete" {
+					return false, ""
+				}
+				if _, ok := optValue(args, "-p", "predicate"); ok {
+					return false, ""
+				}
+				start, _ := optValue(args, "", "start")
+				b, _ := optValue(args, "-b", "bucket")
+				return strings.HasPrefix(start, "1970") && !scratchName(b), j
 			case "kafka-topics", "kafka-topics.sh", "kafka-topics.bat":
 				return hasWord(args, "--delete"), j
 			case "kafka-consumer-groups", "kafka-consumer-groups.sh":

@@ -20,7 +20,7 @@ var fileDeleteRules = []*rule{
 		}},
 	{ID: "backup-repo-emptied", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup repository deleted whole or told to keep (almost) no snapshots",
 		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
-		names:       names("restic", "borg", "kopia"),
+		names:       names("restic", "borg", "kopia", "pgbackrest", "duplicity"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if what := backupRepoEmptied(c, a.src); what != "" {
 				return true, what
@@ -297,6 +297,24 @@ func backupRepoEmptied(c *cmd, src string) string {
 		return ""
 	}
 	ops := positional(args)
+	switch c.name {
+	case "pgbackrest":
+		// every backup and archived WAL of the stanza
+		for _, w := range ops {
+			if w.s == "stanza-delete" {
+				return "pgbackrest stanza-delete"
+			}
+		}
+		return ""
+	case "duplicity":
+		if len(ops) > 1 && (ops[0].s == "remove-all-but-n-full" || ops[0].s == "remove-all-inc-of-but-n-full") && ops[1].s == "0" ||
+			len(ops) > 1 && ops[0].s == "remove-older-than" && (ops[1].s == "now" || ops[1].s == "0s" || ops[1].s == "0D") {
+			if hasWord(args, "--force") {
+				return "duplicity " + ops[0].s + " " + ops[1].s
+			}
+		}
+		return ""
+	}
 	sub := ""
 	for i, w := range ops {
 		if i > 2 {
@@ -319,7 +337,8 @@ func backupRepoEmptied(c *cmd, src string) string {
 		return "borg rdelete"
 	case c.name == "borg" && sub == "delete":
 		for _, w := range args {
-			if strings.HasPrefix(w.s, "-a") || strings.HasPrefix(w.s, "--glob-archives") || strings.HasPrefix(w.s, "--match-archives") || strings.HasPrefix(w.s, "--prefix") || strings.Contains(w.s, "::") {
+			if strings.HasPrefix(w.s, "-a") || strings.HasPrefix(w.s, "--glob-archives") || strings.HasPrefix(w.s, "--match-archives") || strings.HasPrefix(w.s, "--prefix") ||
+				strings.Contains(w.s, "::") && !strings.HasSuffix(w.s, "::") { // REPO:: names no archive
 				return "" // named archives, not the repository
 			}
 		}

@@ -399,8 +399,14 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				if len(f) > 2 && strings.EqualFold(f[1], "SET") && (strings.EqualFold(f[2], "dir") || strings.EqualFold(f[2], "dbfilename")) {
 					s.serverExec = "CONFIG SET " + f[2]
 				}
-				if len(f) > 3 && strings.EqualFold(f[1], "SET") {
-					v := strings.Trim(strings.ToLower(strings.Join(f[3:], " ")), `"'`)
+				if len(f) > 3 || len(f) == 3 && strings.EqualFold(f[2], "requirepass") { // requirepass "": the empty word is gone
+					if !strings.EqualFold(f[1], "SET") {
+						break
+					}
+					v := ""
+					if len(f) > 3 {
+						v = strings.Trim(strings.ToLower(strings.Join(f[3:], " ")), `"'`)
+					}
 					switch strings.ToLower(f[2]) {
 					case "protected-mode":
 						if v == "no" {
