@@ -1643,6 +1643,9 @@ func secretStoreRead(name string, args []word) string {
 	if paths == nil && credentialOutputs[name] == nil {
 		return ""
 	}
+	if plainFieldsOnly(args) {
+		return "" // vault kv get -field=username, op item get --fields username
+	}
 	var ops []string
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -2043,4 +2046,29 @@ func logsOut(a *analysis, c *cmd) string {
 		return "production logs (gcloud logging)"
 	}
 	return ""
+}
+
+// plainFieldsOnly reports a secret store's read narrowed by -field,
+// --field or --fields to fields that hold no secret (username, host).
+func plainFieldsOnly(args []word) bool {
+	seen := false
+	for i, w := range args {
+		name, v, hasV := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
+		if !strings.HasPrefix(w.s, "-") || name != "field" && name != "fields" {
+			continue
+		}
+		if !hasV {
+			if i+1 >= len(args) {
+				return false
+			}
+			v = args[i+1].s
+		}
+		for f := range strings.SplitSeq(v, ",") {
+			if !plainField(strings.TrimPrefix(strings.TrimSpace(f), "label=")) {
+				return false
+			}
+		}
+		seen = true
+	}
+	return seen
 }

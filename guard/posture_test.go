@@ -192,6 +192,23 @@ func TestDataStoresEmptiedByTheirOwnTools(t *testing.T) {
 	})
 }
 
+func TestScratchBucketsAndPlainFields(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`aws s3 rm s3://acme-ci-artifacts/builds/123 --recursive`,
+		`vault kv get -field=username secret/prod/db`,
+		`op item get "Prod DB" --fields username,hostname`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws s3 rm s3://acme-prod-uploads/ --recursive`, CategoryCloudDestroy, "aws-s3-delete", LevelCritical},
+		{`aws s3 rm s3://acme-uploads/invoices/ --recursive`, CategoryCloudDestroy, "aws-s3-delete", LevelHigh},
+		{`vault kv get -field=password secret/prod/db`, CategoryExfiltration, "", LevelHigh},
+		{`op item get "Prod DB" --fields username,password`, CategoryExfiltration, "", LevelHigh},
+		// "dev" is also the user's name: its home is not a scratch dataset
+		{`sudo zfs rollback tank/home/dev@lunch`, CategoryDiskWipe, "", LevelModerate},
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

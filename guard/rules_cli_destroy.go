@@ -262,6 +262,23 @@ func scratchName(s string) bool {
 	if strings.Contains(l, "-git-") && strings.HasSuffix(strings.TrimRight(l, "/"), ".vercel.app") {
 		return true // a branch's preview deployment (PROJECT-git-BRANCH-TEAM.vercel.app)
 	}
+	if !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "\\\\.\\") {
+		// acme-ci-artifacts, review.acme.io, qa-db: a name whose words
+		// say CI, QA or review (a device path is no name; "dev" is also a
+		// user's name: /home/dev, tank/home/dev@lunch)
+		for rest := l; rest != ""; {
+			tok := rest
+			if i := strings.IndexFunc(rest, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }); i >= 0 {
+				tok, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
+			switch tok {
+			case "ci", "qa", "e2e", "review":
+				return true
+			}
+		}
+	}
 	return pullRequestName(l)
 }
 

@@ -522,6 +522,17 @@ var exfiltrationRules = []*rule{
 			case "kwallet-query":
 				return hasWord(args, "-r") || hasWord(args, "--read-password"), "kwallet"
 			case "vault":
+				for i, w := range args {
+					// -field=username (vault's options take one dash): not
+					// the secret
+					f, ok := strings.CutPrefix(strings.TrimLeft(w.s, "-"), "field=")
+					if !ok && (w.s == "-field" || w.s == "--field") && i+1 < len(args) {
+						f, ok = args[i+1].s, true
+					}
+					if ok && plainField(f) {
+						return false, ""
+					}
+				}
 				return first == "kv" && len(args) > 1 && args[1].s == "get" && a.wantOut == 0 && c.pipe == nil && strings.Contains(joinWords(args), "prod"), "vault kv get"
 			case "gcore":
 				return true, "process memory"
@@ -1320,6 +1331,16 @@ func shellHistoryFile(p string) bool {
 	switch b {
 	case ".bash_history", ".zsh_history", ".histfile", "fish_history", ".sh_history", ".history", "consolehost_history.txt",
 		".psql_history", ".mysql_history", ".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history":
+		return true
+	}
+	return false
+}
+
+// plainField reports a secret record's field that holds no secret: who
+// and where, not the password.
+func plainField(f string) bool {
+	switch lower(strings.Trim(f, `"'`)) {
+	case "username", "user", "login", "host", "hostname", "port", "database", "dbname", "db", "name", "region", "email", "account", "endpoint":
 		return true
 	}
 	return false

@@ -779,6 +779,15 @@ func slicesContains(xs []string, s string) bool {
 
 // testName reports a name made of words one of which marks tests.
 func testName(s string) bool {
+	for _, scheme := range [...]string{"s3://", "gs://", "az://", "r2://", "b2://", "oss://", "cos://"} {
+		// s3://acme-ci-artifacts/builds/123: the bucket says whose it is
+		if rest, ok := strings.CutPrefix(lower(s), scheme); ok {
+			bucket, _, _ := strings.Cut(rest, "/")
+			if bucket != "" && testName(bucket) {
+				return true
+			}
+		}
+	}
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:] // a path's or URL's last part
 	}
