@@ -283,6 +283,13 @@ func detectDialect(src string) string {
 			}
 		}
 	}
+	if s[0] == '[' {
+		// [Environment]::SetEnvironmentVariable(...), [IO.File]::Delete(...):
+		// a .NET type's static member, which only PowerShell calls
+		if i := strings.Index(s, "]::"); i > 1 && isLetters(strings.ReplaceAll(s[1:i], ".", "")) {
+			return ShellPowerShell
+		}
+	}
 	first := s
 	for i := 0; i < len(s); i++ {
 		if firstWordEnd[s[i]] {

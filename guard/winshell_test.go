@@ -174,6 +174,11 @@ func TestDetectDialect(t *testing.T) {
 		"for %i in (*.tmp) do del %i":                                       ShellCmd,
 		`for %%f in (build\*.obj) do del %%f`:                               ShellCmd,
 		`type %USERPROFILE%\notes.txt`:                                      ShellCmd,
+		// a .NET type's static member: only PowerShell calls those
+		`[Environment]::SetEnvironmentVariable("X", "1", "User")`: ShellPowerShell,
+		`[System.IO.Directory]::Delete("C:\Users\dev", $true)`:    ShellPowerShell,
+		`[ -f build/out ] && echo built`:                          "",
+		`[[ -d .git ]] && git status`:                             "",
 	}
 	for in, want := range cases {
 		if got := detectDialect(in); got != want {
