@@ -209,6 +209,20 @@ func TestScratchBucketsAndPlainFields(t *testing.T) {
 	})
 }
 
+func TestFreshCloneScriptRunByPath(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git clone https://github.com/someone/dotfiles ~/.dotfiles && ~/.dotfiles/install.sh`, CategoryRemoteExec, "run-fresh-clone", LevelCritical},
+		{`git clone https://git.example.net/tools/setup /tmp/setup && cd /tmp/setup && ./install`, CategoryRemoteExec, "", LevelCritical},
+		{`git clone https://github.com/someone/tool && python3 tool/setup.py install`, CategoryRemoteExec, "run-fresh-clone", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git clone https://github.com/someone/dotfiles ~/.dotfiles && ls ~/.dotfiles`,
+		`git clone https://github.com/someone/tool && cat tool/install.sh`,
+		`./scripts/install.sh`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -738,12 +738,23 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "run-fresh-clone", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a script or installing as root from a repository cloned moments ago",
 		Suggestions: []string{"Clone, read the script, then run it yourself", "Install a released, signed version"},
-		names:       names("make", "bash", "sh", "zsh", "python", "node", "perl", "ruby", "npm", "pip", "cmake", "ninja"),
+		// no names: a script of the clone run by its path is judged too
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(a.clones) == 0 {
+			if len(a.clones) == 0 || len(c.words) == 0 {
 				return false, ""
 			}
-			if c.name == "make" || c.name == "cmake" || c.name == "ninja" || c.name == "npm" || c.name == "pip" {
+			if w0 := c.words[0].s; strings.ContainsRune(w0, '/') {
+				// ~/.dotfiles/install.sh, ./tool/setup: run by its path
+				if p := a.absPath(w0, c.cwd); p != "" && a.inClone(p) {
+					return true, w0
+				}
+			}
+			switch c.name {
+			case "make", "bash", "sh", "zsh", "python", "python3", "node", "perl", "ruby", "npm", "pip", "pip3", "cmake", "ninja":
+			default:
+				return false, ""
+			}
+			if c.name == "make" || c.name == "cmake" || c.name == "ninja" || c.name == "npm" || c.name == "pip" || c.name == "pip3" {
 				if c.asRoot && a.inClone(c.cwd) {
 					return true, c.cwd
 				}
