@@ -22,7 +22,7 @@ var deleters = names("rm", "unlink", "shred", "srm", "wipe", "find", "mv", "rsyn
 
 // deleteRuleNames are the commands the deletion rules look at: the
 // deleters, and the package runners that may start one.
-var deleteRuleNames = append(names("npx", "bunx", "pnpx", "tar", "zip", "7z", "7za", "7zz", "rar", "rclone", "aws", "gsutil", "mc", "mcli"), deleters...)
+var deleteRuleNames = append(names("npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "tar", "zip", "7z", "7za", "7zz", "rar", "rclone", "aws", "gsutil", "mc", "mcli"), deleters...)
 
 // nodeDeleters are the npm packages that delete their operands
 // recursively, run directly or through npx: rm -rf by another name.
@@ -178,7 +178,18 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		}
 		out = append(out, delTarget{w: w, class: cls, rec: rec, glob: w.glob})
 	}
-	switch c.name {
+	name := c.name
+	switch name {
+	case "npm", "pnpm", "yarn", "bun":
+		// npm exec -- rimraf ~, pnpm dlx rimraf, bun x rimraf: npx's way
+		if len(args) > 1 && (args[0].s == "exec" || args[0].s == "dlx" || args[0].s == "x") {
+			name, args = "npx", args[1:]
+			if args[0].s == "--" {
+				args = args[1:]
+			}
+		}
+	}
+	switch name {
 	case "rm", "srm", "wipe":
 		o := c.opts()
 		rec := o.has("rR", "recursive")
@@ -187,7 +198,7 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 		}
 	case "rimraf", "del-cli", "npx", "bunx", "pnpx":
 		ops := posArgs(args, optSpec{short: "p", long: []string{"package", "call"}})
-		if c.name == "npx" || c.name == "bunx" || c.name == "pnpx" {
+		if name == "npx" || name == "bunx" || name == "pnpx" {
 			if len(ops) == 0 {
 				break
 			}

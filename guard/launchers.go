@@ -855,26 +855,11 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 func makeLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"--eval": "", "-E": ""}) {
-		for _, line := range strings.Split(v.val, "\n") {
-			if strings.HasPrefix(line, "\t") {
-				out = append(out, launch{code: makeRecipe(line), origin: "make --eval recipe"})
-				continue
-			}
-			// target: prerequisites ; recipe on the rule's own line
-			if i := strings.IndexByte(line, ':'); i > 0 && !strings.HasPrefix(line[i:], ":=") {
-				if _, recipe, ok := strings.Cut(line[i+1:], ";"); ok && strings.TrimSpace(recipe) != "" {
-					out = append(out, launch{code: makeRecipe(recipe), origin: "make --eval recipe"})
-				}
-			}
-		}
+		out = append(out, makeRecipes(v.val, "make --eval recipe")...)
 	}
 	f, ok := optValue(c.args(), "-f", "file")
 	if ok && isStdinPath(f) && c.in.kind == flowText {
-		for _, line := range strings.Split(c.in.text, "\n") {
-			if strings.HasPrefix(line, "\t") {
-				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe"})
-			}
-		}
+		out = append(out, makeRecipes(c.in.text, "makefile recipe")...)
 	}
 	// recipes the line wrote or appended to the makefile make reads
 	files := []string{f}
@@ -886,9 +871,23 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 		if w, ok := a.writtenFile(name, c.cwd); ok && w.kind == flowText {
 			text += w.text
 		}
-		for _, line := range strings.Split(text, "\n") {
-			if strings.HasPrefix(line, "\t") {
-				out = append(out, launch{code: strings.TrimLeft(line, "\t-@+ "), origin: "makefile recipe written earlier"})
+		out = append(out, makeRecipes(text, "makefile recipe written earlier")...)
+	}
+	return out
+}
+
+// makeRecipes reads the recipes of makefile text: tab-indented lines, and
+// the recipe after ";" on a rule's own line (all: ; cmd).
+func makeRecipes(text, origin string) []launch {
+	var out []launch
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			out = append(out, launch{code: makeRecipe(line), origin: origin})
+			continue
+		}
+		if i := strings.IndexByte(line, ':'); i > 0 && !strings.HasPrefix(line[i:], ":=") {
+			if _, recipe, ok := strings.Cut(line[i+1:], ";"); ok && strings.TrimSpace(recipe) != "" {
+				out = append(out, launch{code: makeRecipe(recipe), origin: origin})
 			}
 		}
 	}

@@ -223,6 +223,21 @@ func TestFreshCloneScriptRunByPath(t *testing.T) {
 	})
 }
 
+func TestPackageRunnersAndStdinMakefiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm exec -- rimraf ~`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`pnpm dlx rimraf ~/.config`, CategoryFileDelete, "", LevelHigh},
+		{`make -f /dev/stdin <<< 'all: ; rm -rf ~'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm exec -- rimraf dist`,
+		`pnpm dlx rimraf node_modules/.cache`,
+		`npm exec -- eslint .`,
+		`make -f /dev/stdin <<< 'all: ; rm -rf build'`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
