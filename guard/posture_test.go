@@ -238,6 +238,18 @@ func TestPackageRunnersAndStdinMakefiles(t *testing.T) {
 	})
 }
 
+func TestForgeDefaultBranchMoved(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gh repo edit acme/api --default-branch experimental`, CategoryPrivilege, "forge-settings-raised", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gh repo edit acme/api --default-branch main`,
+		`gh repo edit acme/api --enable-auto-merge --delete-branch-on-merge`,
+		`gh repo view acme/api --json defaultBranchRef`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -438,6 +438,14 @@ var privilegeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "gh" || c.name == "glab" {
+				if len(args) > 1 && args[0].s == "repo" && (args[1].s == "edit" || args[1].s == "update") {
+					// gh repo edit --default-branch x: the branch every
+					// clone, pull request and deployment starts from
+					if v, ok := optValue(args, "", "default-branch"); ok && v != "main" && v != "master" {
+						return true, "default branch " + v
+					}
+					return false, ""
+				}
 				if len(args) == 0 || args[0].s != "api" {
 					return false, ""
 				}
