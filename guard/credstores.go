@@ -108,5 +108,7 @@ func storeHolds(prefix, p string) bool {
 	if strings.HasSuffix(prefix, "_") {
 		return strings.HasPrefix(p, prefix)
 	}
-	return p == prefix || strings.HasPrefix(p, prefix+"/")
+	// (not HasPrefix(p, prefix+"/"): this runs for every store on every
+	// path, and the concatenation allocated each time)
+	return p == prefix || len(p) > len(prefix) && p[len(prefix)] == '/' && strings.HasPrefix(p, prefix)
 }

@@ -736,7 +736,7 @@ func dotShellLaunches(a *analysis, c *cmd) []launch {
 		texts = append(texts, c.in.text)
 	}
 	for _, t := range texts {
-		for _, line := range strings.Split(t, "\n") {
+		for line := range strings.SplitSeq(t, "\n") {
 			line = strings.TrimSpace(line)
 			for _, p := range [...]string{".shell ", ".system ", `\! `, `\!`, "system "} {
 				if strings.HasPrefix(line, p) && (p != "system " || c.name == "mysql") {

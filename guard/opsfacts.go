@@ -223,7 +223,7 @@ func kubectlDelete(c *cmd) (ns string, kinds []string, objs []string, all, allNS
 			continue
 		}
 		if len(kinds) == 0 {
-			for _, k := range strings.Split(s, ",") {
+			for k := range strings.SplitSeq(s, ",") {
 				if kk, name, has := strings.Cut(k, "/"); has {
 					kinds = append(kinds, kk)
 					objs = append(objs, name)
@@ -291,7 +291,7 @@ var suggContainer = []string{"Remove specific containers or volumes by name", "U
 
 // mountSource returns the source of a --mount specification.
 func mountSource(s string) string {
-	for _, kv := range strings.Split(s, ",") {
+	for kv := range strings.SplitSeq(s, ",") {
 		k, v, _ := strings.Cut(kv, "=")
 		if k == "source" || k == "src" {
 			return v + ":"

@@ -114,7 +114,8 @@ func (a *analysis) underSourceDir(rel string) bool {
 	if strings.ContainsAny(rel, "\x00*?[") {
 		return false // an entry a pattern may match: judged by the pattern
 	}
-	comps := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	var buf [12]string
+	comps := pathComps(strings.TrimSuffix(rel, "/"), buf[:0])
 	for _, c := range comps {
 		if generatedDirs[c] || strings.HasPrefix(c, ".") || c == "mocks" || c == "__generated__" || c == "__snapshots__" {
 			return false
@@ -162,7 +163,8 @@ func (a *analysis) regeneratedHere(rel string) bool {
 // local data and uploads, infrastructure state and secrets. Paths
 // through a generated directory (tmp, cache, logs, build) do not.
 func projectData(rel string) bool {
-	comps := strings.Split(strings.TrimSuffix(rel, "/"), "/")
+	var buf [12]string
+	comps := pathComps(strings.TrimSuffix(rel, "/"), buf[:0])
 	for _, c := range comps {
 		if generatedDirs[c] || c == ".terraform" {
 			return false
@@ -424,7 +426,7 @@ func isCache(rel string) bool {
 	if strings.HasPrefix(rel, ".zcompdump") {
 		return true // zsh's completion cache, rebuilt by compinit
 	}
-	for _, c := range strings.Split(rel, "/") {
+	for c := range strings.SplitSeq(rel, "/") {
 		switch c {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",
 			".pytest_cache", "go-build", ".yarn", ".pnpm-store", "DerivedData", ".cargo", ".rustup", ".nvm", ".pyenv",
@@ -1354,4 +1356,18 @@ func onlyVariables(t string) bool {
 		}
 	}
 	return seen
+}
+
+// pathComps appends the "/"-separated parts of p to buf, as strings.Split
+// returns them; with buf backed by a caller's array, paths of up to its
+// length cost no allocation (these run on every path a command names).
+func pathComps(p string, buf []string) []string {
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return append(buf, p)
+		}
+		buf = append(buf, p[:i])
+		p = p[i+1:]
+	}
 }

@@ -978,7 +978,8 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 		return false
 	}
 	rel := p[len(a.workDir)+1:]
-	comps := strings.Split(rel, "/")
+	var buf [12]string
+	comps := pathComps(rel, buf[:0])
 	for _, c := range comps {
 		if generatedDirs[c] || strings.HasPrefix(c, ".") && c != "." {
 			return false
