@@ -25,6 +25,23 @@ func init() {
 				ps(`Start-NimbusService -Name api-prod`),
 			},
 		},
+		winClass{name: "the profile or the disk searched for keys and password databases",
+			dangerous: []winLine{
+				cmdl(`dir /s /b C:\Users\dev\*.kdbx`),
+				cmdl(`dir /s /b C:\Users\*id_rsa*`),
+				cmdl(`where /r C:\Users\dev *.pfx`),
+				ps(`Get-ChildItem -Path C:\Users -Recurse -Include *.kdbx,*.pfx -ErrorAction SilentlyContinue`),
+				ps(`Get-ChildItem -Recurse -Filter *.pem C:\Users\dev`),
+				ps(`gci C:\ -Recurse -Filter id_ed25519 -ErrorAction SilentlyContinue`),
+			},
+			benign: []winLine{
+				cmdl(`dir /s /b *.csproj`),
+				cmdl(`dir /s /b .\certs\*.pem`),
+				ps(`Get-ChildItem -Recurse -Filter *.pem .\certs`),
+				ps(`Get-ChildItem C:\Users\dev\.ssh`),
+				ps(`Get-ChildItem -Path C:\Users\dev -Recurse -Filter *.csproj`),
+			},
+		},
 		winClass{name: "an unlisted module's cmdlet switching security off, granting owners, publishing, revoking",
 			dangerous: []winLine{
 				ps(`Disable-NimbusAuditLog -Organization acme`),

@@ -148,6 +148,75 @@ var winLongTailRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-secret-hunt", Level: LevelHigh, Category: CategoryExfiltration, Description: "searching the profile or the disk for private keys, certificates or password databases",
+		Suggestions: []string{"Search only the project folder", "Ask the user where the file is"},
+		names:       names("get-childitem", "cmd:dir", "cmd:where"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			wa := wargs(c)
+			var roots, patterns []string
+			switch c.name {
+			case "get-childitem":
+				if !hasSw(wa, "recurse", "r", "rec", "recu", "recur", "recurs") {
+					return false, ""
+				}
+				pa := parsePSArgs(args, []string{"path", "literalpath", "filter", "include", "exclude", "depth"}, []string{"recurse", "force", "file", "directory", "name", "hidden"})
+				if p := psPathArg(pa); p != nil {
+					roots = append(roots, splitComma(p.s)...)
+				}
+				for _, k := range [...]string{"filter", "include"} {
+					if w, ok := pa.get(k); ok {
+						patterns = append(patterns, splitComma(w.s)...)
+					}
+				}
+				for _, r := range roots {
+					patterns = append(patterns, r) // C:\Users\*.kdbx
+				}
+			case "cmd:dir":
+				if !hasSw(wa, "s") {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if !strings.HasPrefix(w.s, "/") {
+						roots = append(roots, w.s)
+						patterns = append(patterns, w.s)
+					}
+				}
+			case "cmd:where":
+				v, ok := swVal(wa, "r")
+				if !ok {
+					return false, ""
+				}
+				roots = append(roots, v)
+				for _, w := range positional(args) {
+					if !strings.HasPrefix(w.s, "/") && !strings.EqualFold(w.s, v) {
+						patterns = append(patterns, w.s)
+					}
+				}
+			}
+			broad := false
+			for _, r := range roots {
+				dir := r
+				if i := strings.IndexAny(dir, "*?"); i >= 0 {
+					dir = dir[:max(strings.LastIndexAny(dir[:i], `\/`), 0)]
+				}
+				if p := a.winAbs(dir); p != "" {
+					if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
+						broad = true
+					}
+				}
+			}
+			if !broad {
+				return false, ""
+			}
+			for _, p := range patterns {
+				base := p[strings.LastIndexAny(p, `\/`)+1:]
+				if keyHunt(base) {
+					return true, c.base + " " + p
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, winLongTailRules) }
