@@ -289,8 +289,9 @@ type cmd struct {
 	joined         string
 	pubIP          string // toPublicIP, cached
 	pubIPDone      bool
-	argCase        argCase // lowerArgs and winArgs, cached
-	regKey         regKey  // regTarget, cached
+	argCase        argCase   // lowerArgs and winArgs, cached
+	regKey         regKey    // regTarget, cached
+	clientSub      clientSub // clientSubWords, cached
 }
 
 func (c *cmd) args() []word {

@@ -15,7 +15,7 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, disruptVerb)
+			sub, verb := clientVerb(c, vDisrupt)
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
@@ -44,7 +44,7 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, resetVerb)
+			sub, verb := clientVerb(c, vReset)
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
@@ -66,14 +66,14 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, securityOffVerb)
+			sub, verb := clientVerb(c, vSecurityOff)
 			if readOnlySub(sub.list()) || sub.n == 0 {
 				return false, ""
 			}
 			if verb == "" {
 				// branch-protection delete main, ip-allowlist remove:
 				// a control deleted is a control off
-				if _, v := clientVerb(c, func(s string) bool { return destroyVerbs[s] }); v != "" {
+				if _, v := clientVerb(c, vDestroy); v != "" {
 					verb = v
 				}
 			}
@@ -115,7 +115,7 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, revokeVerb)
+			sub, verb := clientVerb(c, vRevoke)
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
@@ -147,7 +147,7 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, func(s string) bool { return s == "unset" || destroyVerbs[s] || s == "clear" })
+			sub, verb := clientVerb(c, vUnset)
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
@@ -170,14 +170,6 @@ var cliPostureRules = []*rule{
 
 func init() { ruleSets = append(ruleSets, cliPostureRules) }
 
-func revokeVerb(s string) bool {
-	switch s {
-	case "revoke", "rotate", "regenerate", "roll", "invalidate", "reissue", "cycle":
-		return true
-	}
-	return false
-}
-
 // credentialNoun reports a subcommand word naming keys, tokens or
 // certificates.
 func credentialNoun(s string) bool {
@@ -199,13 +191,37 @@ type subWords struct {
 
 func (s *subWords) list() []string { return s.w[:s.n] }
 
-// clientVerb returns a client's subcommand words (the first few words
-// that are not options, lower case) and the first of them, or a
-// colon/hyphen part of one, that isVerb accepts ("" when none does).
-func clientVerb(c *cmd, isVerb func(string) bool) (subWords, string) {
-	var sub subWords
-	verb := ""
-	for i, l := range c.lowerArgs() {
+// clientSub caches a command's subcommand words: the generic client
+// rules all read them, and each walking the arguments again was a
+// twentieth of a decision.
+type clientSub struct {
+	done bool
+	name string
+	gen  uint32
+	sub  subWords
+	// verbs holds, for each verb class, the first subcommand word or
+	// part of one in it ("" for none): read once, so that each rule on a
+	// command without such a verb costs one comparison
+	verbs [nVerbClasses]string
+	// parts are the colon-, hyphen- and underscore-separated parts of
+	// the words that have them (apps:suspend, disable-mfa), the word's
+	// own parts from partAt[i] to partAt[i+1]
+	parts  [12]string
+	partAt [5]int
+}
+
+// clientSubWords returns a client's subcommand words: the first few
+// words that are not options, in lower case, up to an operand (a path,
+// a URL, a setting) or "--".
+func clientSubWords(c *cmd) *subWords {
+	low := c.lowerArgs() // brings argCase.gen up to date
+	k := &c.clientSub
+	if k.done && k.name == c.name && k.gen == c.argCase.gen {
+		return &k.sub
+	}
+	k.done, k.name, k.gen, k.sub = true, c.name, c.argCase.gen, subWords{}
+	sub := &k.sub
+	for i, l := range low {
 		if i > 4 || sub.n == len(sub.w) || l == "--" {
 			break
 		}
@@ -214,33 +230,103 @@ func clientVerb(c *cmd, isVerb func(string) bool) (subWords, string) {
 		}
 		if strings.ContainsAny(l, "/=@") || l == "" {
 			if sub.n > 0 {
-				break // an operand: a path, a URL, a setting
+				break
 			}
 			continue
 		}
 		sub.w[sub.n] = l
 		sub.n++
-		if verb != "" {
+	}
+	np := 0
+	for i, l := range sub.list() {
+		k.partAt[i] = np
+		if !strings.ContainsAny(l, ":-_") {
 			continue
 		}
-		if isVerb(l) {
-			verb = l
-			continue
-		}
-		for rest := l; rest != ""; {
+		for rest := l; rest != "" && np < len(k.parts); {
 			part := rest
-			if i := strings.IndexAny(rest, ":-_"); i >= 0 {
-				part, rest = rest[:i], rest[i+1:]
+			if j := strings.IndexAny(rest, ":-_"); j >= 0 {
+				part, rest = rest[:j], rest[j+1:]
 			} else {
 				rest = ""
 			}
-			if part != "" && isVerb(part) {
-				verb = part
-				break
+			if part != "" {
+				k.parts[np] = part
+				np++
 			}
 		}
 	}
-	return sub, verb
+	k.partAt[sub.n] = np
+	for cl := range k.verbs {
+		k.verbs[cl] = ""
+	}
+	for i, l := range sub.list() {
+		k.noteVerb(l)
+		for _, part := range k.parts[k.partAt[i]:k.partAt[i+1]] {
+			k.noteVerb(part)
+		}
+	}
+	return sub
+}
+
+// verbClass names a kind of subcommand verb the generic client rules
+// look for.
+type verbClass uint8
+
+const (
+	vDisrupt     verbClass = iota // suspend, stop, scale...
+	vReset                        // reset, flush, truncate, restore...
+	vSecurityOff                  // disable, off, deactivate...
+	vDestroy                      // delete, destroy, remove...
+	vRevoke                       // revoke, rotate, regenerate...
+	vUnset                        // unset, clear, or a destroy verb
+	vPublish                      // update, edit, set, share...
+	vKeyAdd                       // add, create, import, upload...
+	vGrant                        // add, assign, grant, bind, promote...
+	nVerbClasses
+)
+
+// noteVerb records w as the verb of each class it belongs to that has
+// none yet: one map lookup per word.
+func (k *clientSub) noteVerb(w string) {
+	bits := verbClasses[w]
+	for cl := verbClass(0); bits != 0; cl++ {
+		if bits&1 != 0 && k.verbs[cl] == "" {
+			k.verbs[cl] = w
+		}
+		bits >>= 1
+	}
+}
+
+// verbClasses maps a verb to the classes it belongs to, one bit each.
+var verbClasses = func() map[string]uint16 {
+	m := map[string]uint16{}
+	add := func(cl verbClass, ws ...string) {
+		for _, w := range ws {
+			m[w] |= 1 << cl
+		}
+	}
+	add(vDisrupt, "suspend", "pause", "stop", "shutdown", "scale", "maintenance", "halt", "offline", "hibernate")
+	add(vReset, "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize", "restore", "overwrite")
+	add(vSecurityOff, "disable", "off", "deactivate", "unenforce", "turn-off", "turnoff", "unprotect")
+	add(vRevoke, "revoke", "rotate", "regenerate", "roll", "invalidate", "reissue", "cycle")
+	add(vUnset, "unset", "clear")
+	for w := range destroyVerbs {
+		add(vDestroy, w)
+		add(vUnset, w)
+	}
+	add(vPublish, "update", "edit", "set", "share", "change", "modify", "patch", "visibility")
+	add(vKeyAdd, "add", "create", "import", "upload", "register", "new")
+	add(vGrant, "add", "create", "assign", "grant", "attach", "bind", "invite", "set", "update", "change", "edit", "promote")
+	return m
+}()
+
+// clientVerb returns a client's subcommand words and the first of them,
+// or a colon/hyphen part of one, whose verb is of class cl ("" when
+// none is).
+func clientVerb(c *cmd, cl verbClass) (subWords, string) {
+	sub := clientSubWords(c)
+	return *sub, c.clientSub.verbs[cl]
 }
 
 // readOnlySub reports subcommand words that only look: status, list,
@@ -251,22 +337,6 @@ func readOnlySub(sub []string) bool {
 		case "status", "list", "ls", "show", "get", "describe", "history", "logs", "info", "inspect", "view", "help", "check":
 			return true
 		}
-	}
-	return false
-}
-
-func disruptVerb(s string) bool {
-	switch s {
-	case "suspend", "pause", "stop", "shutdown", "scale", "maintenance", "halt", "offline", "hibernate":
-		return true
-	}
-	return false
-}
-
-func resetVerb(s string) bool {
-	switch s {
-	case "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize", "restore", "overwrite":
-		return true
 	}
 	return false
 }
@@ -306,12 +376,18 @@ func securityControl(s string) bool {
 // cutVerbNoun splits disable-mfa, audit-log-off and turn-off-scanning
 // into verb and noun.
 func cutVerbNoun(s string) (verb, noun string, ok bool) {
-	for _, v := range [...]string{"disable", "deactivate", "unenforce", "turn-off", "off", "unprotect"} {
-		if n, found := strings.CutPrefix(s, v+"-"); found && n != "" {
-			return v, n, true
+	if !strings.ContainsRune(s, '-') {
+		return "", "", false
+	}
+	for _, v := range [...]struct{ verb, pre, suf string }{
+		{"disable", "disable-", "-disable"}, {"deactivate", "deactivate-", "-deactivate"}, {"unenforce", "unenforce-", "-unenforce"},
+		{"turn-off", "turn-off-", "-turn-off"}, {"off", "off-", "-off"}, {"unprotect", "unprotect-", "-unprotect"},
+	} {
+		if n, found := strings.CutPrefix(s, v.pre); found && n != "" {
+			return v.verb, n, true
 		}
-		if n, found := strings.CutSuffix(s, "-"+v); found && n != "" {
-			return v, n, true
+		if n, found := strings.CutSuffix(s, v.suf); found && n != "" {
+			return v.verb, n, true
 		}
 	}
 	return "", "", false

@@ -78,26 +78,12 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 4 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
 				return false, ""
 			}
-			args, low := c.args(), c.lowerArgs()
-			grant, promote := false, false
-			for i, l := range low {
-				if i > 4 {
-					break
-				}
-				if strings.HasPrefix(l, "-") {
-					continue
-				}
-				for _, g := range [...]string{"add", "create", "assign", "grant", "attach", "bind", "invite", "policy-create", "role-add", "set", "update", "change", "edit", "promote"} {
-					if l == g || strings.HasSuffix(l, "-"+g) || strings.HasPrefix(l, g+"-") || strings.HasSuffix(l, ":"+g) {
-						grant = true
-						promote = promote || g == "promote"
-					}
-				}
-			}
-			if !grant {
+			_, verb := clientVerb(c, vGrant)
+			if verb == "" {
 				return false, ""
 			}
-			role := promote // members promote bob --to owner
+			args, low := c.args(), c.lowerArgs()
+			role := verb == "promote" // members promote bob --to owner
 			for _, l := range low {
 				role = role || strings.Contains(l, "role")
 			}
@@ -165,13 +151,7 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" || fetchers[c.name] {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, func(s string) bool {
-				switch s {
-				case "update", "edit", "set", "share", "change", "modify", "patch", "visibility":
-					return true
-				}
-				return false
-			})
+			sub, verb := clientVerb(c, vPublish)
 			if verb == "" {
 				return false, ""
 			}
@@ -208,13 +188,7 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 3 || fetchers[c.name] || c.name == "echo" || c.name == "printf" || c.name == "ssh-keygen" {
 				return false, ""
 			}
-			sub, verb := clientVerb(c, func(s string) bool {
-				switch s {
-				case "add", "create", "import", "upload", "register", "new":
-					return true
-				}
-				return false
-			})
+			sub, verb := clientVerb(c, vKeyAdd)
 			if verb == "" {
 				return false, ""
 			}

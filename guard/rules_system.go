@@ -816,7 +816,7 @@ var systemRules = []*rule{
 		Suggestions: []string{"Leave security agents to the administrators who run them"},
 		// no names: every agent ships its own control program
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if !securityAgent(c.name) || len(c.words) < 2 {
+			if len(c.words) < 2 {
 				return false, ""
 			}
 			for i, l := range c.lowerArgs() {
@@ -825,7 +825,11 @@ var systemRules = []*rule{
 				}
 				switch l {
 				case "stop", "disable", "unload", "kill", "shutdown", "uninstall", "--stop", "--disable", "--unload", "-stop":
-					return true, c.name + " " + l
+					// the name last: most commands have no such word
+					if securityAgent(c.name) {
+						return true, c.name + " " + l
+					}
+					return false, ""
 				}
 			}
 			return false, ""

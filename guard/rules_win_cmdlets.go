@@ -189,13 +189,16 @@ func init() { ruleSets = append(ruleSets, winCmdletRules) }
 // everything else, cmdlets with rules of their own included.
 func unlistedCmdlet(c *cmd) (verb, noun string, args []string, ok bool) {
 	verb, noun, found := strings.Cut(c.name, "-")
-	if !found || noun == "" || strings.ContainsAny(noun, "-./\\") || len(rulesByName[c.name]) > 0 || !isLetters(verb) {
+	if !found || noun == "" {
 		return "", "", nil, false
 	}
 	switch verb {
 	case "remove", "reset", "clear", "uninstall", "unregister", "delete", "stop", "suspend", "disable", "block", "set", "update", "edit",
 		"get", "show", "read", "export", "add", "new", "grant", "revoke", "invoke":
 	default:
+		return "", "", nil, false
+	}
+	if strings.ContainsAny(noun, "-./\\") || len(rulesByName[c.name]) > 0 {
 		return "", "", nil, false
 	}
 	return verb, noun, wargs(c), true
