@@ -250,6 +250,32 @@ func TestForgeDefaultBranchMoved(t *testing.T) {
 	})
 }
 
+func TestDirectoriesCertificatesAndRecords(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ldapdelete -x -D "cn=admin,dc=acme,dc=com" -W "ou=people,dc=acme,dc=com" -r`, CategoryPrivilege, "directory-entries-deleted", LevelHigh},
+		{`kadmin -q "delprinc -force alice@ACME.COM"`, CategoryPrivilege, "directory-entries-deleted", LevelHigh},
+		{`samba-tool user delete alice`, CategoryPrivilege, "directory-entries-deleted", LevelHigh},
+		{`sudo realm leave acme.com`, CategoryPrivilege, "directory-entries-deleted", LevelHigh},
+		{`certbot delete --cert-name acme.com`, CategoryCloudDestroy, "certificate-removed", LevelHigh},
+		{`keytool -delete -alias prod-signing -keystore release.jks`, CategoryCloudDestroy, "certificate-removed", LevelHigh},
+		{`flarectl dns delete --zone acme.com --id abc123`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`kcadm.sh delete realms/acme`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ldapdelete -n -x "uid=alice,ou=people,dc=acme,dc=com"`,
+		`ldapsearch -x -b "ou=people,dc=acme,dc=com"`,
+		`kadmin -q "listprincs"`,
+		`samba-tool user delete test-user-7`,
+		`realm list`,
+		`certbot delete --cert-name staging-test.acme.com`,
+		`certbot renew --dry-run`,
+		`keytool -delete -alias androiddebugkey -keystore ~/.android/debug.keystore`,
+		`keytool -list -keystore release.jks`,
+		`flarectl dns list --zone acme.com`,
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -100,6 +100,9 @@ var cliDestroyRules = []*rule{
 			if imageRef(ops[0].s) {
 				return true, c.name + " " + args[verb].s + " " + ops[0].s
 			}
+			if kind, name, ok := strings.Cut(ops[0].s, "/"); ok && name != "" && !strings.Contains(name, "/") && durableNoun(kind) {
+				return true, c.name + " " + args[verb].s + " " + ops[0].s // realms/acme, projects/shop
+			}
 			return false, ""
 		}},
 	{ID: "cli-destroy-everything", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "a client told to delete everything it manages",
@@ -365,9 +368,13 @@ func durableNoun(s string) bool {
 }
 
 func durableNounWord(l string) bool {
+	if l == "dns" {
+		return true
+	}
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
-		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image":
+		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
+		"record", "realm", "tenant", "certificate", "cert":
 		return true
 	}
 	return false

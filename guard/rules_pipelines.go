@@ -179,6 +179,80 @@ var pipelineRules = []*rule{
 			}
 			return true, "amplify " + joinWords(c.args())
 		}},
+	{ID: "directory-entries-deleted", Level: LevelHigh, Category: CategoryPrivilege, Description: "deleting accounts or entries from a directory (LDAP, Kerberos, Samba, FreeIPA), or taking the machine out of its domain",
+		Suggestions: []string{"Let the directory's administrators remove accounts", "Disable one named test account instead"},
+		names:       names("ldapdelete", "kadmin", "kadmin.local", "samba-tool", "realm", "ipa"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if hasWord(args, "--help") || hasWord(args, "-h") && c.name != "ldapdelete" {
+				return false, ""
+			}
+			scratch := func(ws []word) bool {
+				for _, w := range ws {
+					if scratchName(w.s) {
+						return true
+					}
+				}
+				return false
+			}
+			switch c.name {
+			case "ldapdelete":
+				// -n only shows what it would do
+				if hasWord(args, "-n") || scratch(ops) {
+					return false, ""
+				}
+				return true, "ldapdelete " + joinWords(ops)
+			case "kadmin", "kadmin.local":
+				q, _ := optValue(args, "-q", "")
+				if f := strings.Fields(lower(q)); len(f) > 0 && (f[0] == "delprinc" || f[0] == "delete_principal") && !scratch(ops) {
+					return true, q
+				}
+			case "samba-tool":
+				if len(ops) > 1 && (ops[0].s == "user" || ops[0].s == "group" || ops[0].s == "computer" || ops[0].s == "ou") && (ops[1].s == "delete" || ops[1].s == "disable") && !scratch(ops[2:]) {
+					return true, "samba-tool " + ops[0].s + " " + ops[1].s
+				}
+			case "realm":
+				if len(ops) > 0 && ops[0].s == "leave" {
+					return true, "realm leave" // domain logins on this machine stop
+				}
+			case "ipa":
+				if len(ops) > 0 && strings.HasSuffix(ops[0].s, "-del") && !scratch(ops[1:]) {
+					return true, "ipa " + ops[0].s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "certificate-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting or revoking a site's certificate or an app's signing key (the site stops serving TLS; updates can no longer be signed)",
+		Suggestions: []string{"Let a new certificate replace the old one", "Keep signing keys; rotate them through the store's process"},
+		names:       names("certbot", "keytool"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "certbot":
+				if len(ops) == 0 || ops[0].s != "delete" && ops[0].s != "revoke" || hasWord(args, "--dry-run") || hasWord(args, "--staging") || hasWord(args, "--test-cert") {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					if scratchName(w.s) {
+						return false, ""
+					}
+				}
+				return true, "certbot " + ops[0].s
+			case "keytool":
+				if !hasWord(args, "-delete") {
+					return false, ""
+				}
+				alias, _ := optValue(args, "-alias", "")
+				store, _ := optValue(args, "-keystore", "")
+				if l := lower(alias + " " + store); scratchName(l) || strings.Contains(l, "debug") {
+					return false, "" // the debug keystore Android makes again
+				}
+				return true, "keytool -delete -alias " + alias
+			}
+			return false, ""
+		}},
 	{ID: "account-locked", Level: LevelHigh, Category: CategoryPrivilege, Description: "locking or expiring another user's account",
 		Suggestions: []string{"Let an administrator lock accounts"}, names: names("chage", "usermod", "passwd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
