@@ -1252,6 +1252,11 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			// is its own
 			a.throwaway++
 		}
+		// a production machine: what the block destroys is production's
+		prodMachine := canonicalPS(ft) == "invoke-command" && psProdMachine(stage[1:])
+		if prodMachine {
+			a.prodTarget++
+		}
 		printer := psPrinters[canonicalPS(ft)]
 		if printer {
 			for _, t := range stage[1:] {
@@ -1282,6 +1287,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		}
 		if testMachine {
 			a.throwaway--
+		}
+		if prodMachine {
+			a.prodTarget--
 		}
 		if v, ok := psConcat(ft); ok && call {
 			ft = v
@@ -1439,6 +1447,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		if testMachine {
 			a.throwaway++
 		}
+		if prodMachine {
+			a.prodTarget++
+		}
 		if blockItem != nil || psTakesBlockItem(c.name) {
 			for _, t := range stage[1:] {
 				if strings.HasPrefix(strings.TrimSpace(t.text), "{") {
@@ -1458,6 +1469,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		}
 		if testMachine {
 			a.throwaway--
+		}
+		if prodMachine {
+			a.prodTarget--
 		}
 		prevItem = nextItem
 		if winRouted(c.name) {
@@ -1869,6 +1883,21 @@ func psTestMachine(toks []psTok) bool {
 		case "-vmname", "-computername", "-cn":
 			v := strings.Trim(toks[i+1].text, `"'`)
 			return testName(v) && !isProdName(v)
+		}
+	}
+	return false
+}
+
+// psProdMachine reports Invoke-Command told to run on a production
+// machine (-ComputerName web-prod-1).
+func psProdMachine(toks []psTok) bool {
+	for i, t := range toks {
+		if t.kind != psWord || i+1 >= len(toks) {
+			continue
+		}
+		switch strings.ToLower(t.text) {
+		case "-vmname", "-computername", "-cn":
+			return isProdName(strings.Trim(toks[i+1].text, `"'`))
 		}
 	}
 	return false

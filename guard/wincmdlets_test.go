@@ -1,5 +1,7 @@
 package guard
 
+import "testing"
+
 // Cmdlets of modules nobody listed, read by Verb-Noun: the module here
 // (Nimbus) is invented, so a rule that needs the cmdlet's name fails.
 func init() {
@@ -23,6 +25,16 @@ func init() {
 				ps(`Clear-NimbusCache -App acme-prod`),
 				ps(`Stop-NimbusService -Name api-pr-7 -Force`),
 				ps(`Start-NimbusService -Name api-prod`),
+			},
+		},
+		winClass{name: "a block run on another machine",
+			dangerous: []winLine{
+				ps(`Invoke-Command -ComputerName web-prod-1 -ScriptBlock { Remove-Item -Recurse -Force D:\data }`),
+				ps(`Invoke-Command -ComputerName build-07 -ScriptBlock { Remove-Item -Recurse -Force D:\data }`),
+			},
+			benign: []winLine{
+				ps(`Invoke-Command -ComputerName web-prod-1 -ScriptBlock { Get-Service W3SVC }`),
+				ps(`Invoke-Command -VMName test-vm -ScriptBlock { Stop-Service W3SVC }`),
 			},
 		},
 		winClass{name: "the profile or the disk searched for keys and password databases",
@@ -65,4 +77,15 @@ func init() {
 			},
 		},
 	)
+}
+
+// TestProductionMachineBlocks: what a block destroys on a production
+// machine is one level worse than on any other.
+func TestProductionMachineBlocks(t *testing.T) {
+	d := NewDetector(Options{})
+	prod := winCheck(t, d, ShellPowerShell, `Invoke-Command -ComputerName web-prod-1 -ScriptBlock { Remove-Item -Recurse -Force D:\data }`)
+	other := winCheck(t, d, ShellPowerShell, `Invoke-Command -ComputerName build-07 -ScriptBlock { Remove-Item -Recurse -Force D:\data }`)
+	if prod.Level != LevelCritical || other.Level != LevelHigh {
+		t.Errorf("production machine %s, other machine %s; want critical and high", prod.Level, other.Level)
+	}
 }
