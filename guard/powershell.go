@@ -1246,14 +1246,20 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			ft = stage[0].text
 			call = true
 		}
-		testMachine := canonicalPS(ft) == "invoke-command" && psTestMachine(stage[1:])
+		machine := ""
+		if canonicalPS(ft) == "invoke-command" {
+			machine = psMachine(stage[1:])
+		}
+		// a machine named for tests (-VMName test-win11-tmp,
+		// -ComputerName e2e-runner-3)
+		testMachine := machine != "" && testName(machine) && !isProdName(machine)
 		if testMachine {
 			// a machine made for tests: what the block changes there
 			// is its own
 			a.throwaway++
 		}
 		// a production machine: what the block destroys is production's
-		prodMachine := canonicalPS(ft) == "invoke-command" && psProdMachine(stage[1:])
+		prodMachine := machine != "" && isProdName(machine)
 		if prodMachine {
 			a.prodTarget++
 		}
@@ -1872,35 +1878,19 @@ func (ws *winState) psGroupOut(inner string, item *psItem) flow {
 var psReformats = map[string]bool{"convertto-json": true, "out-string": true, "convertto-csv": true, "convertto-xml": true,
 	"format-list": true, "format-table": true, "select-object": true, "sort-object": true, "where-object": true, "convertto-html": true}
 
-// psTestMachine reports Invoke-Command aimed at a machine named for tests
-// (-VMName test-win11-tmp, -ComputerName e2e-runner-3).
-func psTestMachine(toks []psTok) bool {
+// psMachine returns the machine Invoke-Command is aimed at (-VMName,
+// -ComputerName), or "".
+func psMachine(toks []psTok) string {
 	for i, t := range toks {
 		if t.kind != psWord || i+1 >= len(toks) {
 			continue
 		}
 		switch strings.ToLower(t.text) {
 		case "-vmname", "-computername", "-cn":
-			v := strings.Trim(toks[i+1].text, `"'`)
-			return testName(v) && !isProdName(v)
+			return strings.Trim(toks[i+1].text, `"'`)
 		}
 	}
-	return false
-}
-
-// psProdMachine reports Invoke-Command told to run on a production
-// machine (-ComputerName web-prod-1).
-func psProdMachine(toks []psTok) bool {
-	for i, t := range toks {
-		if t.kind != psWord || i+1 >= len(toks) {
-			continue
-		}
-		switch strings.ToLower(t.text) {
-		case "-vmname", "-computername", "-cn":
-			return isProdName(strings.Trim(toks[i+1].text, `"'`))
-		}
-	}
-	return false
+	return ""
 }
 
 // psStages splits tokens at pipes.

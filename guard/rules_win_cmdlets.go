@@ -11,13 +11,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a module's cmdlet removing or resetting a durable or production resource without asking",
 		Suggestions: []string{"Run it with -WhatIf first", "Remove one named test resource, and keep the confirmation"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, noun, args, ok := unlistedCmdlet(c)
+			verb, noun, args, ok := unlistedCmdlet(c, "remove", "reset", "clear", "uninstall", "unregister", "delete")
 			if !ok {
-				return false, ""
-			}
-			switch verb {
-			case "remove", "reset", "clear", "uninstall", "unregister", "delete":
-			default:
 				return false, ""
 			}
 			if verb == "clear" && strings.Contains(noun, "cache") || hasSw(args, "whatif") || cmdletScratch(args) {
@@ -40,13 +35,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-production-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet stopping or suspending a production app or service",
 		Suggestions: []string{"Change production through the release process", "Try it on a staging app first"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, _, args, ok := unlistedCmdlet(c)
+			_, _, args, ok := unlistedCmdlet(c, "stop", "suspend", "disable", "block")
 			if !ok {
-				return false, ""
-			}
-			switch verb {
-			case "stop", "suspend", "disable", "block":
-			default:
 				return false, ""
 			}
 			if hasSw(args, "whatif") || cmdletScratch(args) || !cmdletProduction(args) {
@@ -57,7 +47,7 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-security-off", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet switching off a security control (audit log, MFA, protection, encryption, scanning)",
 		Suggestions: []string{"Leave security controls to the account's administrators", "Change the one setting that is in the way, and say why"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, noun, args, ok := unlistedCmdlet(c)
+			verb, noun, args, ok := unlistedCmdlet(c, "disable", "suspend", "stop", "remove", "set", "update", "edit")
 			if !ok || hasSw(args, "whatif") || cmdletScratch(args) {
 				return false, ""
 			}
@@ -91,8 +81,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-secret-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "a module's cmdlet printing a secret, key or password in plain text",
 		Suggestions: []string{"Keep the value in a variable and pass it to what needs it", "List secret names only"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, noun, args, ok := unlistedCmdlet(c)
-			if !ok || verb != "get" && verb != "show" && verb != "read" && verb != "export" {
+			_, noun, args, ok := unlistedCmdlet(c, "get", "show", "read", "export")
+			if !ok {
 				return false, ""
 			}
 			secretNoun := false
@@ -111,13 +101,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "a module's cmdlet granting an owner or administrator role",
 		Suggestions: []string{"Grant the narrowest role that does the job", "Let an administrator grant roles"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, noun, args, ok := unlistedCmdlet(c)
+			_, noun, args, ok := unlistedCmdlet(c, "add", "new", "set", "grant", "update")
 			if !ok {
-				return false, ""
-			}
-			switch verb {
-			case "add", "new", "set", "grant", "update":
-			default:
 				return false, ""
 			}
 			if !strings.Contains(noun, "role") && !strings.Contains(noun, "member") && !strings.Contains(noun, "permission") && !strings.Contains(noun, "access") {
@@ -137,8 +122,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "a module's cmdlet making a repository, container or app readable by everyone",
 		Suggestions: []string{"Share single items through links that expire", "Ask the owner before publishing"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, _, args, ok := unlistedCmdlet(c)
-			if !ok || verb != "set" && verb != "update" && verb != "edit" && verb != "grant" {
+			_, _, args, ok := unlistedCmdlet(c, "set", "update", "edit", "grant")
+			if !ok {
 				return false, ""
 			}
 			for i, w := range args {
@@ -164,8 +149,8 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-credentials-revoked", Level: LevelHigh, Category: CategorySystem, Description: "a module's cmdlet revoking or resetting every key or token, or production's",
 		Suggestions: []string{"Rotate one credential at a time, with its users updated first"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			verb, noun, args, ok := unlistedCmdlet(c)
-			if !ok || verb != "revoke" && verb != "reset" && verb != "invoke" {
+			_, noun, args, ok := unlistedCmdlet(c, "revoke", "reset", "invoke")
+			if !ok {
 				return false, ""
 			}
 			cred := false
@@ -185,17 +170,12 @@ var winCmdletRules = []*rule{
 func init() { ruleSets = append(ruleSets, winCmdletRules) }
 
 // unlistedCmdlet splits a cmdlet of a module nobody listed into its verb
-// and noun (lower case) and returns its arguments; ok is false for
-// everything else, cmdlets with rules of their own included.
-func unlistedCmdlet(c *cmd) (verb, noun string, args []string, ok bool) {
+// and noun (lower case) and returns its arguments; ok is false for other
+// verbs than those given and for everything else, cmdlets with rules of
+// their own included.
+func unlistedCmdlet(c *cmd, verbs ...string) (verb, noun string, args []string, ok bool) {
 	verb, noun, found := strings.Cut(c.name, "-")
-	if !found || noun == "" {
-		return "", "", nil, false
-	}
-	switch verb {
-	case "remove", "reset", "clear", "uninstall", "unregister", "delete", "stop", "suspend", "disable", "block", "set", "update", "edit",
-		"get", "show", "read", "export", "add", "new", "grant", "revoke", "invoke":
-	default:
+	if !found || noun == "" || !slicesContains(verbs, verb) {
 		return "", "", nil, false
 	}
 	if strings.ContainsAny(noun, "-./\\") || len(rulesByName[c.name]) > 0 {
