@@ -365,6 +365,12 @@ var corpusSets = []corpusSet{
 	// after its arrival was scored; round19b must never be opened.
 	{"round19", corpusDir + "/round19",
 		thresholds{minRound19Critical, minRound19High, minRound19Moderate, maxRound19FalsePositive}, winRound19Thresholds},
+	// round20: the long tail, continued (data stores and backups, ...),
+	// from the same brief as round19, written while round19a was tuned
+	// on. round20a (three fifths) was tuned on after its arrival was
+	// scored; round20b must never be opened.
+	{"round20", corpusDir + "/round20",
+		thresholds{minRound20Critical, minRound20High, minRound20Moderate, maxRound20FalsePositive}, winRound20Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -552,6 +558,15 @@ const (
 	minRound19High          = 0.82
 	minRound19Moderate      = 0.71
 	maxRound19FalsePositive = 0.036
+)
+
+// Round twenty, POSIX lines (both parts): the long tail, continued.
+// These floors catch regressions.
+const (
+	minRound20Critical      = 0.0
+	minRound20High          = 0.0
+	minRound20Moderate      = 0.0
+	maxRound20FalsePositive = 1.0
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

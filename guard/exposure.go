@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // openServerNoAuth reports a server bound to every interface whose token,
 // password or authentication is switched off: --ip=0.0.0.0 with
@@ -118,6 +121,12 @@ func tunnelPublished(c *cmd) string {
 		if len(sub) > 1 && (sub[1] == "status" || sub[1] == "reset" || sub[1] == "off") || hasWord(args, "off") {
 			return ""
 		}
+		if len(sub) == 2 && devServerPort(sub[1]) && !hasWord(args, "--tcp") && !hasWord(args, "--tls-terminated-tcp") {
+			// tailscale funnel --bg 8787: a development server's HTTP
+			// port, as ngrok http 3000 is (what the port serves is judged
+			// where it is started)
+			return ""
+		}
 		return c.name + " funnel"
 	case "tunnel":
 		if c.name == "code" || c.name == "code-insiders" || c.name == "cursor" {
@@ -132,4 +141,18 @@ func tunnelPublished(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// devServerPort reports a port number a development server listens on:
+// unprivileged, and not an administration or database port.
+func devServerPort(s string) bool {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1024 || n > 65535 || sensitivePorts(s) {
+		return false
+	}
+	switch n {
+	case 7681, 4200, 6080, 8888, 9090, 10000, 2019:
+		return false // a web terminal's, a notebook's or an admin console's (ttyd, shellinabox, noVNC, Jupyter, Cockpit, Webmin, Caddy)
+	}
+	return true
 }

@@ -276,6 +276,30 @@ func TestDirectoriesCertificatesAndRecords(t *testing.T) {
 	})
 }
 
+// What round20a's benign lines showed: network profiles, public CA
+// certificates, a funnel to a development server's port, dry runs and
+// resources looked up by a pull request's name.
+func TestLongTailContinuedNearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`nmcli connection show --active`,
+		`nmcli -g ipv4.dns connection show "Wired connection 1"`,
+		`vault read pki/cert/ca`,
+		`tailscale funnel --bg 8787`,
+		`npx wrangler delete --name acme-prod-api --dry-run`,
+		`frpc verify -c ./frpc.toml`,
+		`az ad app delete --id "$(az ad app list --display-name acme-pr-1423 --query '[0].appId' -o tsv)"`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`nmcli -s connection show "Office WiFi"`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`vault read pki/issue/web common_name=acme.com`, CategoryExfiltration, "", LevelHigh},
+		{`tailscale funnel --bg 7681`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`tailscale funnel --tcp 2222 tcp://localhost:22`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`npx wrangler delete --name acme-prod-api`, CategoryCloudDestroy, "", LevelHigh},
+		{`az ad app delete --id "$(az ad app list --display-name acme-prod --query '[0].appId' -o tsv)"`, CategoryCloudDestroy, "", LevelModerate},
+	})
+}
+
 func TestOtherVersionControlDiscards(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -194,7 +194,7 @@ var dryRunFlags = map[string][]string{
 	"apt-get": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"},
 	"npm": {"--dry-run"}, "pnpm": {"--dry-run"}, "yarn": {"--dry-run"}, "cargo": {"--dry-run", "-n"},
 	"ansible": {"--check", "-C"}, "ansible-playbook": {"--check", "-C"}, "make": {"-n", "--dry-run", "--just-print", "--recon"},
-	"restic": {"--dry-run", "-n"}, "borg": {"--dry-run", "-n"}, "argocd": {"--dry-run"}, "flux": {"--dry-run"},
+	"restic": {"--dry-run", "-n"}, "borg": {"--dry-run", "-n"}, "argocd": {"--dry-run"}, "flux": {"--dry-run"}, "wrangler": {"--dry-run"},
 	"terraform": {"-dry-run"}, "s3cmd": {"--dry-run", "-n"}, "gsutil": {"-n"}, "mc": {"--dry-run"}, "az": {"--dry-run"},
 	"gcloud": {"--dry-run"}, "git-filter-repo": {"--dry-run"}, "lvremove": {"--test", "-t"}, "kustomize": {"--dry-run"},
 	"pulumi": {"--preview-only"}, "find": {}, "journalctl": {}, "zfs": {"-n"}, "gh": {"--dry-run"}, "eksctl": {"--dry-run"},

@@ -20,6 +20,9 @@ var cliSecretRules = []*rule{
 			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
+			if c.name == "nmcli" && !hasAnyWord(c.lowerArgs(), "-s", "--show-secrets") {
+				return false, "" // its connections are network profiles; -s shows their secrets
+			}
 			var what string
 			if fetchers[c.name] {
 				what = secretAPIRead(c)

@@ -570,7 +570,7 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
 			}
-			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && !strings.HasPrefix(what, credentialOutput) {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && !strings.HasPrefix(what, credentialOutput) && !publicPKIRead(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
@@ -1342,6 +1342,22 @@ func plainField(f string) bool {
 	switch lower(strings.Trim(f, `"'`)) {
 	case "username", "user", "login", "host", "hostname", "port", "database", "dbname", "db", "name", "region", "email", "account", "endpoint":
 		return true
+	}
+	return false
+}
+
+// publicPKIRead reports vault reading a PKI engine's public material: a
+// CA certificate, a chain, an issued certificate (pki/cert/ca,
+// pki/ca/pem), never a private key.
+func publicPKIRead(c *cmd) bool {
+	if c.name != "vault" {
+		return false
+	}
+	for _, w := range positional(c.args()) {
+		p := lower(w.s)
+		if strings.Contains(p, "pki") && (strings.Contains(p, "/cert/") || strings.HasSuffix(p, "/ca") || strings.HasSuffix(p, "/ca/pem") || strings.HasSuffix(p, "/ca_chain")) {
+			return true
+		}
 	}
 	return false
 }

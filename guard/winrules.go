@@ -664,6 +664,9 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if len(args) > 0 && (args[0] == "verify" || args[0] == "version" || args[0] == "--version" || args[0] == "-v" || args[0] == "--help" || args[0] == "-h") {
+				return false, "" // checks its configuration or prints its version
+			}
 			switch c.name {
 			case "plink":
 				return hasSw(args, "r"), j

@@ -430,6 +430,11 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
 			return true
 		}
+		if !w.ok && strings.HasPrefix(v, "$(") && substNamesPullRequest(a.src) {
+			// --id "$(az ad app list --display-name acme-pr-1423 ...)": the
+			// id of a pull request's own resource, looked up by its name
+			return true
+		}
 	}
 	return false
 }
@@ -1043,4 +1048,26 @@ func generatedOnly(args []word) bool {
 // trackedFiles reports a word that stands for each file git tracks.
 func trackedFiles(w word) bool {
 	return w.flow != nil && w.flow.kind == flowList && w.flow.what == "tracked files"
+}
+
+// substNamesPullRequest reports a line whose command substitutions name a
+// pull request's resource and nothing in production ($(az ad app list
+// --display-name acme-pr-1423 ...)).
+func substNamesPullRequest(src string) bool {
+	found := false
+	for rest := src; ; {
+		i := strings.Index(rest, "$(")
+		if i < 0 {
+			return found
+		}
+		rest = rest[i+2:]
+		body := rest
+		if j := strings.IndexByte(body, ')'); j >= 0 {
+			body = body[:j]
+		}
+		if isProdName(body) {
+			return false
+		}
+		found = found || pullRequestName(lower(body))
+	}
 }
