@@ -502,6 +502,9 @@ var systemRules = []*rule{
 					return true, "default allow incoming"
 				}
 				if len(ops) > 0 && ops[0].s == "allow" {
+					if from, ok := optWordAfter(ops, "from"); ok && from != "any" && from != "0.0.0.0/0" && from != "::/0" {
+						return false, "" // from one network (10.0.0.0/8, the office's address)
+					}
 					for i, w := range ops {
 						if w.s == "port" && i+1 < len(ops) && sensitivePorts(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
 							return true, "allow port " + ops[i+1].s
@@ -1236,4 +1239,14 @@ func securityAgent(name string) bool {
 		}
 	}
 	return false
+}
+
+// optWordAfter returns the word after key among ops (ufw's "from X").
+func optWordAfter(ops []word, key string) (string, bool) {
+	for i, w := range ops {
+		if w.s == key && i+1 < len(ops) {
+			return ops[i+1].s, true
+		}
+	}
+	return "", false
 }

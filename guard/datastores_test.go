@@ -1,0 +1,68 @@
+package guard
+
+import "testing"
+
+// What round20a (data stores and backups; networks, DNS, certificates
+// and identity) showed, both sides of each line.
+
+func TestDataStoreServersAdministered(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mongosh admin --eval 'db.createUser({user:"debug",pwd:"x",roles:["root"]})'`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`rabbitmqctl set_user_tags agent administrator`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`rabbitmqctl set_permissions -p /production guest ".*" ".*" ".*"`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`kafka-acls.sh --bootstrap-server kafka-prod-1:9092 --add --allow-principal 'User:*' --operation All --topic '*'`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`etcdctl user grant-role ci root`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`mysqladmin -h mysql-staging -u root -p shutdown`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`sudo -u postgres pg_ctl -D /var/lib/postgresql/16/main stop -m immediate`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`rabbitmqctl -n rabbit@mq-staging-1 stop_app`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`psql -h pg-staging.acme.internal -U postgres -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"`, CategorySystem, "datastore-server-stopped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mongosh admin --eval 'db.createUser({user:"reporter",pwd:"x",roles:["read"]})'`,
+		`rabbitmqctl set_user_tags agent monitoring`,
+		`rabbitmqctl set_permissions -p /dev-test guest ".*" ".*" ".*"`,
+		`etcdctl user grant-role ci readonly`,
+		`mysqladmin -h 127.0.0.1 -u root -p shutdown`,
+		`pg_ctl -D ./tmp/pgdata stop`,
+		`rabbitmqctl status`,
+		`psql -h pg-staging.acme.internal -c "SELECT pid, state FROM pg_stat_activity"`,
+	})
+}
+
+func TestDNSRecordsFirewallsAndTrust(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud dns record-sets update www.acme.com. --zone=acme-prod --type=A --ttl=300 --rrdatas=203.0.113.80`, CategorySystem, "dns-records-changed", LevelCritical},
+		{`doctl compute domain records update acme.io --record-id 128734592 --record-data 198.51.100.14`, CategorySystem, "dns-records-changed", LevelCritical},
+		{`aws route53domains update-domain-nameservers --domain-name acme.com --nameservers Name=ns1.example.net`, CategorySystem, "dns-records-changed", LevelCritical},
+		{`samba-tool dns zonedelete dc01 acme.local -U administrator`, CategorySystem, "dns-records-changed", LevelCritical},
+		{`sudo ufw allow 5432/tcp`, CategorySystem, "host-firewall-opened", LevelHigh},
+		{`sudo firewall-cmd --permanent --zone=trusted --change-interface=eth0`, CategorySystem, "host-firewall-opened", LevelHigh},
+		{`sudo wg show wg0 private-key`, CategoryExfiltration, "private-key-printed", LevelHigh},
+		{`sudo openssl rsa -in /etc/ssl/private/acme-prod.key -text -noout`, CategoryExfiltration, "private-key-printed", LevelHigh},
+		{`kdb5_util -r ACME.COM destroy -f`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`kcadm.sh update realms/acme-prod -s sslRequired=NONE -s bruteForceProtected=false`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`samba-tool user setpassword administrator --newpassword='Welcome1!'`, CategoryPrivilege, "directory-weakened", LevelHigh},
+		{`sudo realm permit --all`, CategoryPrivilege, "directory-weakened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud dns record-sets list --zone=acme-prod`,
+		`gcloud dns record-sets update pr-42.preview.acme.com. --zone=acme-previews --type=A --rrdatas=203.0.113.80`,
+		`doctl compute domain records list acme.io`,
+		`sudo ufw allow 22/tcp`,
+		`sudo ufw allow from 10.0.0.0/8 to any port 5432`,
+		`sudo firewall-cmd --zone=public --add-service=https`,
+		`wg show wg0`,
+		`openssl rsa -in /etc/ssl/private/acme-prod.key -check -noout`,
+		`openssl pkey -in ./certs/dev.key -pubout`,
+		`kcadm.sh config credentials --server http://localhost:8080 --realm master --user admin && kcadm.sh update realms/master -s sslRequired=NONE`,
+		`samba-tool user setpassword test-user-3 --newpassword='x'`,
+		`realm list`,
+	})
+	checkDanger(t, d, winCorpusContextFor(ShellCmd), []dangerCase{
+		{`certutil -delstore Root "Acme Internal Root CA"`, CategorySystem, "trust-store-tampered", LevelHigh},
+		{`netsh advfirewall firewall delete rule name=all dir=in`, CategorySystem, "host-firewall-opened", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor(ShellCmd), []string{`certutil -delstore My "dev-localhost"`, `netsh advfirewall firewall delete rule name="acme-dev-5000"`})
+}

@@ -1,0 +1,353 @@
+package guard
+
+import "strings"
+
+// Data stores' servers administered through their own clients: a
+// superuser made or granted, the server stopped for everyone, every
+// connection killed, the cluster's membership changed. Their data's
+// destruction is judged by the database rules.
+var dataStoreRules = []*rule{
+	{ID: "datastore-superuser-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a data store user a superuser or opening it to every user (root, administrator, superuser roles; every permission)",
+		Suggestions: []string{"Grant the narrowest role that does the job", "Let the data store's administrators manage users"},
+		names:       names("mongosh", "mongo", "rabbitmqctl", "kafka-acls", "kafka-acls.sh", "etcdctl", "curl", "sqlcmd", "invoke-sqlcmd", "add-dbadbrolemember", "add-dbaserverrolemember", "psql", "mysql"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			j := strings.Join(low, " ")
+			switch c.name {
+			case "mongosh", "mongo":
+				// db.createUser({... roles: ["root"]}), grantRolesToUser(u, ["root"])
+				if (strings.Contains(j, "createuser(") || strings.Contains(j, "grantrolestouser(")) &&
+					containsAnyOf(j, `"root"`, `'root'`, "useradminanydatabase", "dbadminanydatabase", `"__system"`, "clusteradmin") {
+					return true, "a MongoDB superuser"
+				}
+			case "rabbitmqctl":
+				ops := positional(args)
+				if len(ops) > 2 && ops[0].s == "set_user_tags" && containsAnyOf(lower(joinWords(ops[2:])), "administrator") {
+					return true, "rabbitmqctl set_user_tags " + ops[1].s + " administrator"
+				}
+				if len(ops) > 3 && ops[0].s == "set_permissions" && ops[len(ops)-1].s == ".*" && ops[len(ops)-2].s == ".*" && ops[len(ops)-3].s == ".*" {
+					if vh, _ := optValue(args, "-p", "vhost"); !scratchName(vh) {
+						return true, "rabbitmqctl set_permissions " + ops[1].s + " .* .* .*"
+					}
+				}
+			case "kafka-acls", "kafka-acls.sh":
+				p, _ := optValue(args, "", "allow-principal")
+				op, _ := optValue(args, "", "operation")
+				if hasWord(args, "--add") && (p == "User:*" || strings.EqualFold(op, "All") && (strings.Contains(j, "--topic *") || strings.Contains(j, "--cluster"))) {
+					return true, "kafka-acls --allow-principal " + p + " --operation " + op
+				}
+			case "etcdctl":
+				ops := positional(args)
+				if len(ops) > 3 && ops[0].s == "user" && ops[1].s == "grant-role" && ops[3].s == "root" {
+					return true, "etcdctl user grant-role " + ops[2].s + " root"
+				}
+			case "curl":
+				// Elasticsearch's security API: a user or role mapping given
+				// the superuser role
+				if strings.Contains(j, "/_security/") && (strings.Contains(j, `"superuser"`) || strings.Contains(j, `\"superuser\"`)) && httpMethod(c) != "GET" {
+					return true, "an Elasticsearch superuser"
+				}
+			case "add-dbadbrolemember", "add-dbaserverrolemember":
+				if r, ok := swVal(wargs(c), "role", "serverrole"); ok && containsAnyOf(r, "db_owner", "sysadmin", "securityadmin") && !hasSw(wargs(c), "whatif") {
+					return true, c.base + " -Role " + r
+				}
+			default:
+				// ALTER LOGIN sa ENABLE / WITH PASSWORD: the server's built-in
+				// administrator switched on or given a known password
+				if strings.Contains(j, "alter login sa ") && (strings.Contains(j, " enable") || strings.Contains(j, "with password")) {
+					return true, "ALTER LOGIN sa"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "datastore-server-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping a shared database or broker server, or killing every connection to it",
+		Suggestions: []string{"Stop only a local development server", "Terminate the one session that is stuck"},
+		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			j := strings.Join(low, " ")
+			local := func() bool {
+				for _, h := range dbTargetOf(c).hosts {
+					if h != "" && !loopback(h) {
+						return false
+					}
+				}
+				return true
+			}
+			switch c.name {
+			case "mysqladmin":
+				if hasWord(args, "shutdown") && !local() {
+					return true, "mysqladmin shutdown"
+				}
+			case "pg_ctl", "pg_ctlcluster":
+				// the system's cluster (/var/lib/postgresql), stopped at once
+				d, _ := optValue(args, "-D", "pgdata")
+				if (hasWord(args, "stop") || hasWord(args, "kill")) && (strings.HasPrefix(d, "/var/lib/") || c.name == "pg_ctlcluster" || hasAnyWord(low, "immediate", "-mimmediate")) {
+					return true, c.name + " stop"
+				}
+			case "mongosh", "mongo":
+				if (strings.Contains(j, "shutdownserver(") || strings.Contains(j, "shutdown: 1") || strings.Contains(j, "shutdown:1")) && !local() {
+					return true, "a MongoDB server shut down"
+				}
+				if strings.Contains(j, "shutdownserver(") && !scratchTarget(c) {
+					return true, "a MongoDB server shut down"
+				}
+			case "rabbitmqctl":
+				ops := posArgs(args, optSpec{short: "npt", long: []string{"node", "vhost", "timeout"}})
+				if len(ops) > 0 && (ops[0].s == "stop_app" || ops[0].s == "stop" || ops[0].s == "forget_cluster_node" || ops[0].s == "reset" || ops[0].s == "force_reset") {
+					if n, _ := optValue(args, "-n", "node"); n != "" && !scratchName(n) || n == "" && !local() {
+						return true, "rabbitmqctl " + ops[0].s
+					}
+					if ops[0].s == "forget_cluster_node" && len(ops) > 1 && !scratchName(ops[1].s) {
+						return true, "rabbitmqctl forget_cluster_node " + ops[1].s // a node taken out of the cluster
+					}
+				}
+			case "psql":
+				// every other session terminated
+				if strings.Contains(j, "pg_terminate_backend") && strings.Contains(j, "pg_stat_activity") && !strings.Contains(j, "datname =") && !strings.Contains(j, "usename =") && !local() {
+					return true, "every connection terminated"
+				}
+			case "stop-dbaservice":
+				if cn, _ := swVal(wargs(c), "computername", "sqlinstance"); cn != "" && !loopback(cn) && !scratchName(cn) {
+					return true, "Stop-DbaService " + cn
+				}
+			case "redis-cli":
+				if hasWord(args, "SHUTDOWN") || hasWord(args, "shutdown") {
+					if !local() {
+						return true, "redis-cli SHUTDOWN"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dns-records-changed", Level: LevelCritical, Category: CategorySystem, Description: "changing or deleting a domain's DNS records or name servers by hand (traffic and mail go elsewhere, or nowhere)",
+		Suggestions: []string{"Change DNS through the reviewed zone file or IaC", "Preview the change first (dnscontrol preview, terraform plan)"},
+		names: names("aws", "gcloud", "doctl", "az", "samba-tool", "add-dnsserverresourcerecorda", "add-dnsserverresourcerecord", "add-dnsserverresourcerecordcname",
+			"set-dnsserverresourcerecord"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			p := cliPath(c)
+			j := strings.Join(c.lowerArgs(), " ")
+			if hasWord(args, "--dry-run") || hasWord(args, "--help") {
+				return false, ""
+			}
+			for _, w := range args {
+				// (by its words: acme.local is a directory's domain)
+				if testName(strings.TrimSuffix(w.s, ".")) {
+					return false, "" // a test zone or a preview's record
+				}
+			}
+			switch c.name {
+			case "aws":
+				switch {
+				case len(p) > 1 && p[0] == "route53" && p[1] == "change-resource-record-sets":
+					if b, _ := optValue(args, "", "change-batch"); !strings.HasPrefix(b, "file://") && (strings.Contains(b, `"DELETE"`) || strings.Contains(b, `"UPSERT"`)) {
+						return true, "route53 records changed"
+					}
+				case len(p) > 1 && p[0] == "route53domains" && (p[1] == "update-domain-nameservers" || p[1] == "transfer-domain-to-another-aws-account" || p[1] == "disable-domain-transfer-lock"):
+					return true, "route53domains " + p[1]
+				case len(p) > 1 && p[0] == "route53" && p[1] == "disassociate-vpc-from-hosted-zone":
+					return true, "route53 " + p[1]
+				}
+			case "gcloud":
+				if len(p) > 2 && p[0] == "dns" && p[1] == "record-sets" && (p[2] == "update" || p[2] == "delete") {
+					return true, "gcloud dns record-sets " + p[2]
+				}
+			case "doctl":
+				if len(p) > 4 && p[0] == "compute" && p[1] == "domain" && p[2] == "records" && (p[3] == "update" || p[3] == "delete") {
+					return true, "doctl compute domain records " + p[3]
+				}
+			case "az":
+				if len(p) > 3 && p[0] == "network" && p[1] == "dns" && p[2] == "record-set" && containsAnyOf(j, " update", " delete", " remove-record") {
+					return true, "az network dns record-set changed"
+				}
+			case "samba-tool":
+				if len(p) > 1 && p[0] == "dns" && (p[1] == "zonedelete" || p[1] == "delete" || p[1] == "update") {
+					return true, "samba-tool dns " + p[1]
+				}
+			case "add-dnsserverresourcerecorda", "add-dnsserverresourcerecord", "add-dnsserverresourcerecordcname":
+				// wpad and isatap: the names browsers and Windows look up
+				// to find a proxy or a router, answered by another host
+				if n, ok := swVal(wargs(c), "name"); ok && (strings.Trim(n, `"'`) == "wpad" || strings.Trim(n, `"'`) == "isatap") {
+					return true, "a " + n + " record"
+				}
+			default:
+				if !hasSw(wargs(c), "whatif") {
+					return true, c.base
+				}
+			}
+			return false, ""
+		}},
+	{ID: "host-firewall-opened", Level: LevelHigh, Category: CategorySystem, Description: "opening the host firewall: an administration or database port to everyone, an interface made trusted, every rule deleted",
+		Suggestions: []string{"Allow the port from the addresses that need it (ufw allow from 10.0.0.0/8 to any port 5432)", "Leave the firewall's rules to the administrators"},
+		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			switch c.name {
+			case "ufw":
+				ops := positional(args)
+				if len(ops) == 2 && ops[0].s == "allow" && !hasWord(args, "from") {
+					port, _, _ := strings.Cut(ops[1].s, "/")
+					// (SSH is how the machine is reached: allowing it before
+					// ufw enable is the usual first step)
+					if port != "22" && (sensitivePorts(port) || lower(port) == "postgresql" || lower(port) == "mysql") {
+						return true, "ufw allow " + ops[1].s + " from anywhere"
+					}
+				}
+			case "firewall-cmd":
+				for _, l := range low {
+					if l == "--zone=trusted" || l == "--set-default-zone=trusted" {
+						if hasAnyWord(low, "--change-interface", "--add-interface") || strings.Contains(strings.Join(low, " "), "--change-interface=") ||
+							strings.Contains(strings.Join(low, " "), "--add-interface=") || l == "--set-default-zone=trusted" || strings.Contains(strings.Join(low, " "), "--add-source=0.0.0.0/0") {
+							return true, "an interface or every address trusted"
+						}
+					}
+				}
+			case "netsh":
+				j := strings.Join(low, " ")
+				if strings.Contains(j, "firewall delete rule") && strings.Contains(j, "name=all") {
+					return true, "netsh: every firewall rule deleted"
+				}
+			case "remove-netfirewallrule":
+				wa := wargs(c)
+				if !hasSw(wa, "whatif") && !hasSw(wa, "name", "displayname", "displaygroup", "group") && len(positional(args)) == 0 {
+					return true, "Remove-NetFirewallRule without a name (every rule it matches)"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "trust-store-tampered", Level: LevelHigh, Category: CategorySystem, Description: "deleting the machine's trusted root or intermediate certificates",
+		Suggestions: []string{"Remove one named certificate you added", "Leave the system's trust store to its updates"},
+		names:       names("certutil", "remove-item", "ri", "del"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "certutil" {
+				wa := wargs(c)
+				for i, w := range wa {
+					if (w == "-delstore" || w == "/delstore") && i+1 < len(wa) {
+						switch strings.Trim(wa[i+1], `"'`) {
+						case "root", "ca", "authroot", "trust", "trustedpublisher":
+							return true, "certutil -delstore " + wa[i+1]
+						}
+					}
+				}
+				return false, ""
+			}
+			src := lower(a.src)
+			if strings.Contains(src, "where-object") || strings.Contains(src, "| ?") || strings.Contains(src, "-thumbprint") {
+				return false, "" // one certificate picked out of the store
+			}
+			for _, store := range [...]string{`cert:\localmachine\root`, `cert:\localmachine\ca`, `cert:\localmachine\authroot`, `cert:\currentuser\root`} {
+				if strings.Contains(src, store) {
+					return true, store
+				}
+			}
+			return false, ""
+		}},
+	{ID: "directory-weakened", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening an identity directory: its administrator's password set by hand, every user let in, TLS or brute-force protection off, the directory destroyed",
+		Suggestions: []string{"Let the directory's administrators change its policies"},
+		names:       names("kdb5_util", "ipa-server-install", "kcadm.sh", "kcadm", "samba-tool", "ipa", "realm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			j := strings.Join(c.lowerArgs(), " ")
+			switch c.name {
+			case "kdb5_util":
+				if hasWord(ops, "destroy") {
+					return true, "kdb5_util destroy (the Kerberos database)"
+				}
+			case "ipa-server-install":
+				if hasWord(args, "--uninstall") {
+					return true, "ipa-server-install --uninstall"
+				}
+			case "kcadm.sh", "kcadm":
+				if src := lower(a.src); strings.Contains(src, "--server http://localhost") || strings.Contains(src, "--server http://127.") {
+					return false, "" // a Keycloak on this machine, for development
+				}
+				if len(ops) > 1 && (ops[0].s == "update" || ops[0].s == "create") &&
+					containsAnyOf(j, "sslrequired=none", "bruteforceprotected=false", "registrationallowed=true", "verifyemail=false") {
+					return true, "kcadm " + ops[0].s + " " + ops[1].s
+				}
+				if len(ops) > 1 && ops[0].s == "delete" && (strings.HasPrefix(ops[1].s, "users/") || strings.HasPrefix(ops[1].s, "clients/") || strings.HasPrefix(ops[1].s, "groups/")) {
+					if r, _ := optValue(args, "-r", "target-realm"); !scratchName(r) {
+						return true, "kcadm delete " + ops[1].s
+					}
+				}
+			case "samba-tool":
+				if len(ops) > 2 && ops[0].s == "user" && ops[1].s == "setpassword" && (lower(ops[2].s) == "administrator" || lower(ops[2].s) == "admin") {
+					return true, "samba-tool user setpassword " + ops[2].s
+				}
+			case "ipa":
+				if len(ops) > 1 && ops[0].s == "hbacrule-enable" && ops[1].s == "allow_all" {
+					return true, "ipa hbacrule-enable allow_all"
+				}
+			case "realm":
+				if len(ops) > 0 && ops[0].s == "permit" && hasWord(args, "--all") {
+					return true, "realm permit --all"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "private-key-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a private key into the transcript",
+		Suggestions: []string{"Print the public half (openssl pkey -pubout, wg pubkey)", "Check the key with -check -noout"},
+		names:       names("openssl", "wg"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if a.wantOut > 0 || !shownOnTerminal(c) {
+				return false, ""
+			}
+			for _, r := range c.redirs {
+				if r.isOutput() {
+					return false, ""
+				}
+			}
+			switch c.name {
+			case "wg":
+				ops := positional(args)
+				if len(ops) > 2 && ops[0].s == "show" && ops[2].s == "private-key" {
+					return true, "wg show " + ops[1].s + " private-key"
+				}
+			case "openssl":
+				ops := positional(args)
+				if len(ops) == 0 || ops[0].s != "rsa" && ops[0].s != "pkey" && ops[0].s != "ec" {
+					return false, ""
+				}
+				in, _ := optValue(args, "-in", "")
+				if in == "" || hasWord(args, "-pubout") || hasWord(args, "-out") {
+					return false, ""
+				}
+				if hasWord(args, "-noout") && !hasWord(args, "-text") {
+					return false, "" // -check -noout prints no key
+				}
+				if p := lower(in); (strings.Contains(p, "private") || strings.Contains(p, "/etc/ssl") || strings.Contains(p, ".ssh/")) && !scratchName(p) {
+					return true, "openssl " + ops[0].s + " -in " + in
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, dataStoreRules) }
+
+// containsAnyOf reports whether s holds any of subs.
+func containsAnyOf(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// scratchTarget reports a database client whose words name a test,
+// preview or throwaway target.
+func scratchTarget(c *cmd) bool {
+	for _, w := range c.args() {
+		if scratchName(w.s) {
+			return true
+		}
+	}
+	return false
+}
