@@ -30,6 +30,49 @@ func TestDataStoreServersAdministered(t *testing.T) {
 	})
 }
 
+func TestWorkstationsProtectionAndData(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gsettings set org.gnome.desktop.screensaver lock-enabled false`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`sysadminctl -screenLock off -password "$LOGIN_PW"`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`sudo xattr -dr com.apple.quarantine /Applications`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`jq '."security.workspace.trust.enabled" = false' ~/.config/Code/User/settings.json > /tmp/s`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`sudo snap remove --purge lxd`, CategoryFileDelete, "app-data-purged", LevelHigh},
+		{`flatpak uninstall --user --all --delete-data --noninteractive`, CategoryFileDelete, "app-data-purged", LevelHigh},
+		{`sudo '/Applications/Install macOS Sonoma.app/Contents/Resources/startosinstall' --eraseinstall --agreetolicense`, CategoryDiskWipe, "os-erase-install", LevelCritical},
+		{`pass rm -rf acme/prod`, CategoryFileDelete, "password-store-emptied", LevelHigh},
+		{`grdctl rdp enable`, CategorySystem, "remote-desktop-enabled", LevelHigh},
+		{`flatpak override --user --filesystem=host --socket=session-bus com.example.Notes`, CategoryPrivilege, "sandbox-widened", LevelHigh},
+		{`code --install-extension ~/Downloads/copilot-pro-unlocked.vsix`, CategoryRemoteExec, "editor-extension-untrusted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gsettings get org.gnome.desktop.screensaver lock-enabled`,
+		`gsettings set org.gnome.desktop.interface color-scheme prefer-dark`,
+		`xattr -d com.apple.quarantine ./dist/MyApp.app`,
+		`sudo snap remove lxd`,
+		`flatpak uninstall --unused`,
+		`brew uninstall --cask --zap --dry-run docker`,
+		`pass rm acme/dev/old-token`,
+		`pass rm -r acme/test-fixtures`,
+		`grdctl status`,
+		`flatpak override --user --filesystem=~/Documents/Notes com.example.Notes`,
+		`code --install-extension ./dist/acme-helper-0.3.0.vsix`,
+		`code --install-extension dbaeumer.vscode-eslint`,
+		// what round20a's benign side showed
+		`bw get item 'staging postgres' | jq -r '.login.username, .revisionDate'`,
+		`security export -k ~/Library/Keychains/login.keychain-db -t certs -f pemseq -o ./certs/trusted.pem`,
+		`diskutil eraseVolume HFS+ RAMDisk $(hdiutil attach -nomount ram://2097152)`,
+		`sudo dscacheutil -flushcache; sudo killall -HUP mDNSResponder`,
+		`lpass show --username 'Shared-Dev/staging-db'`,
+		`echo 'export HISTSIZE=100000 HISTFILESIZE=200000' >> ~/.bashrc`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo killall -HUP WindowServer`, CategorySystem, "", LevelModerate},
+		{`lpass show --password 'Shared-Dev/staging-db'`, CategoryExfiltration, "", LevelHigh},
+		{`echo 'export HISTSIZE=0 HISTFILESIZE=0' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
+	})
+}
+
 func TestDNSRecordsFirewallsAndTrust(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

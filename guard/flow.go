@@ -1646,6 +1646,17 @@ func secretStoreRead(name string, args []word) string {
 	if plainFieldsOnly(args) {
 		return "" // vault kv get -field=username, op item get --fields username
 	}
+	if name == "lpass" || name == "bw" {
+		// lpass show --username X, bw get username X: who, not the secret
+		for _, w := range args {
+			switch w.s {
+			case "--username", "--url", "--name", "--id", "username", "uri", "folder":
+				if !hasWord(args, "--password") && !hasWord(args, "--notes") && !hasWord(args, "--all") {
+					return ""
+				}
+			}
+		}
+	}
 	var ops []string
 	for i := 0; i < len(args); i++ {
 		w := args[i]

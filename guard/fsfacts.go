@@ -939,6 +939,20 @@ func (a *analysis) plainSettings(text string) bool {
 			continue
 		}
 		line = strings.TrimPrefix(line, "export ")
+		if f := strings.Fields(line); len(f) > 1 && !strings.ContainsAny(line, `"'$`) {
+			// export HISTSIZE=100000 HISTFILESIZE=200000: each on its own
+			all := true
+			for _, x := range f {
+				all = all && strings.Contains(x, "=")
+			}
+			if all {
+				if !a.plainSettings(strings.Join(f, "\n")) {
+					return false
+				}
+				any = true
+				continue
+			}
+		}
 		line = fishSetAsAssign(line)
 		if dirs, ok := zshPathArray(line); ok {
 			if !a.ownPathDirs(dirs) {

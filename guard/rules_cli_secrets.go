@@ -232,6 +232,9 @@ func psCmdlet(name string) bool {
 func namesOnlyJq(s *cmd) bool {
 	for _, w := range positional(s.args()) {
 		l := lower(w.s)
+		if plainJqPaths(l) {
+			return true // .login.username, .revisionDate: who and when
+		}
 		l = strings.ReplaceAll(l, ".values[]", "")
 		if strings.Contains(l, "value") || strings.Contains(l, "secret") || strings.Contains(l, "token") {
 			return false
@@ -241,4 +244,25 @@ func namesOnlyJq(s *cmd) bool {
 		}
 	}
 	return false
+}
+
+// plainJqPaths reports a jq filter made only of paths to fields that hold
+// no secret (.login.username, .revisionDate, .name, .id).
+func plainJqPaths(f string) bool {
+	any := false
+	for _, t := range strings.FieldsFunc(f, func(r rune) bool { return r == ',' || r == '|' || r == ' ' || r == '(' || r == ')' || r == '[' || r == ']' }) {
+		if !strings.HasPrefix(t, ".") {
+			return false
+		}
+		last := t[strings.LastIndexByte(t, '.')+1:]
+		switch last {
+		case "revisiondate", "creationdate", "folderid", "url", "uris", "uri", "type", "updated", "created":
+		default:
+			if !plainField(last) {
+				return false
+			}
+		}
+		any = true
+	}
+	return any
 }

@@ -209,6 +209,9 @@ var diskWipeRules = []*rule{
 			case "mdadm":
 				return hasWord(args, "--zero-superblock"), ""
 			case "diskutil":
+				if strings.Contains(a.src, "ram://") {
+					return false, "" // a RAM disk made on the line (hdiutil attach -nomount ram://...)
+				}
 				return diskutilErases(args), ""
 			}
 			return false, ""

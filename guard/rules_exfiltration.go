@@ -484,6 +484,9 @@ var exfiltrationRules = []*rule{
 					// export printed, is a dump
 					out, toFile := optValue(args, "-o", "")
 					kc, _ := optValue(args, "-k", "")
+					if t, _ := optValue(args, "-t", ""); t == "certs" && toFile {
+						return false, "" // certificates only, to a file: no private key
+					}
 					return !toFile || out == "-" || kc == "" || strings.Contains(path.Base(kc), "login.keychain"), first
 				case "find-generic-password", "find-internet-password":
 					// one named secret captured for a program (export

@@ -235,6 +235,8 @@ var systemRules = []*rule{
 			switch {
 			case sig == "9" || sig == "KILL":
 				return true, "SIGKILL: " + pats[0].s
+			case (sig == "HUP" || sig == "1" || sig == "USR1") && reloadsOnHUP(pats):
+				return false, "" // a daemon told to reload (killall -HUP mDNSResponder)
 			case c.asRoot:
 				return true, "as root: " + pats[0].s
 			}
@@ -420,8 +422,8 @@ var systemRules = []*rule{
 			switch c.name {
 			case "killall":
 				pats := positional(killSelectors(args))
-				if len(pats) == 0 || killSignal(args) == "0" {
-					return false, ""
+				if sig := killSignal(args); len(pats) == 0 || sig == "0" || (sig == "HUP" || sig == "1" || sig == "USR1") && reloadsOnHUP(pats) {
+					return false, "" // nothing sent, or a daemon told to reload
 				}
 				for _, p := range pats {
 					if !relaunchingAgents[p.s] {
@@ -1249,4 +1251,19 @@ func optWordAfter(ops []word, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// reloadsOnHUP reports processes that reread their configuration on
+// SIGHUP (or reopen their logs on USR1) and keep serving. WindowServer
+// and shells are not among them: HUP ends those.
+func reloadsOnHUP(pats []word) bool {
+	for _, p := range pats {
+		switch p.s {
+		case "mDNSResponder", "nginx", "sshd", "syslogd", "rsyslogd", "named", "cupsd", "dnsmasq", "haproxy", "unbound", "php-fpm",
+			"gunicorn", "dhcpd", "squid", "caddy", "prometheus", "postfix", "dovecot", "chronyd", "ntpd", "apache2", "httpd":
+		default:
+			return false
+		}
+	}
+	return len(pats) > 0
 }

@@ -1,0 +1,163 @@
+package guard
+
+import "strings"
+
+// A developer's workstation: its screen lock, quarantine and workspace
+// trust switched off, its apps' data purged, its remote desktop opened,
+// its sandboxes widened, its editors given code from nowhere, its
+// password store emptied.
+var workstationRules = []*rule{
+	{ID: "desktop-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a workstation's protection: the screen lock, download quarantine, autorun prompts, an editor's workspace trust or file-local code",
+		Suggestions: []string{"Leave the desktop's security settings to the user", "Trust one reviewed folder, not every workspace"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 2 {
+				return false, ""
+			}
+			low := c.lowerArgs()
+			switch c.name {
+			case "gsettings":
+				j := strings.Join(low, " ")
+				for _, k := range [...]string{"screensaver lock-enabled false", "media-handling autorun-never false", "screensaver idle-activation-enabled false",
+					"lockdown disable-lock-screen true", "session idle-delay 0"} {
+					if strings.Contains(j, k) {
+						return true, "gsettings " + k
+					}
+				}
+			case "sysadminctl":
+				if hasWord(c.args(), "-screenLock") && hasAnyWord(low, "off") {
+					return true, "sysadminctl -screenLock off"
+				}
+			case "xattr":
+				// quarantine stripped from every app or download at once
+				rec := false
+				for _, l := range low {
+					if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "--") && strings.Contains(l, "r") {
+						rec = true
+					}
+				}
+				if rec && hasAnyWord(low, "com.apple.quarantine") {
+					for _, w := range positional(c.args()) {
+						if p := strings.TrimRight(w.s, "/"); p == "/Applications" || strings.HasSuffix(p, "/Downloads") || p == "~/Downloads" || p == "/" || p == "~" {
+							return true, "quarantine removed under " + w.s
+						}
+					}
+				}
+			}
+			if c.name == "echo" || c.name == "printf" || c.name == "jq" || c.name == "sed" || c.name == "code" || c.name == "tee" {
+				src := lower(a.src)
+				if strings.Contains(src, "security.workspace.trust.enabled") && strings.Contains(src, "false") {
+					return true, "VS Code's workspace trust off"
+				}
+				if strings.Contains(src, "enable-local-variables :all") || strings.Contains(src, "enable-local-eval t") {
+					return true, "Emacs runs every file's local code"
+				}
+				if strings.Contains(src, "modelineexpr") && strings.Contains(src, "set modeline") {
+					return true, "Vim evaluates every file's modeline"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "app-data-purged", Level: LevelHigh, Category: CategoryFileDelete, Description: "uninstalling applications together with the data they hold (containers, VMs, documents)",
+		Suggestions: []string{"Uninstall without purging, and keep the data", "Back the data up first"},
+		names:       names("snap", "flatpak", "brew"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+				return false, ""
+			}
+			switch c.name {
+			case "snap":
+				if ops[0].s == "remove" && hasWord(args, "--purge") {
+					for _, p := range ops[1:] {
+						switch p.s {
+						case "lxd", "microk8s", "docker", "multipass", "nextcloud", "postgresql", "mysql", "mongodb", "k8s":
+							return true, "snap remove --purge " + p.s
+						}
+					}
+				}
+			case "flatpak":
+				if (ops[0].s == "uninstall" || ops[0].s == "remove") && hasWord(args, "--delete-data") && (hasWord(args, "--all") || len(ops) == 1) {
+					return true, "flatpak uninstall --all --delete-data"
+				}
+			case "brew":
+				if ops[0].s == "uninstall" && hasWord(args, "--zap") {
+					return true, "brew uninstall --zap (the app's settings and data)"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "os-erase-install", Level: LevelCritical, Category: CategoryDiskWipe, Description: "reinstalling the operating system over the disk (everything on it erased)",
+		Suggestions: []string{"Reinstall by hand, after a backup"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "startosinstall" && hasWord(c.args(), "--eraseinstall") {
+				return true, "startosinstall --eraseinstall"
+			}
+			return false, ""
+		}},
+	{ID: "password-store-emptied", Level: LevelHigh, Category: CategoryFileDelete, Description: "deleting a folder of a password store",
+		Suggestions: []string{"Remove one named entry", "Keep the store's history (pass git log) to restore it"},
+		names:       names("pass", "gopass"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 || ops[0].s != "rm" && ops[0].s != "remove" && ops[0].s != "delete" {
+				return false, ""
+			}
+			rec := hasWord(args, "-r") || hasWord(args, "-rf") || hasWord(args, "-fr") || hasWord(args, "--recursive")
+			if rec && !scratchName(ops[1].s) {
+				return true, c.name + " rm -r " + ops[1].s
+			}
+			return false, ""
+		}},
+	{ID: "remote-desktop-enabled", Level: LevelHigh, Category: CategorySystem, Description: "turning on remote desktop or screen sharing (the session reachable from the network)",
+		Suggestions: []string{"Share the screen through a call the user starts", "Reach the machine over SSH"},
+		names:       names("grdctl", "kickstart"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := strings.Join(c.lowerArgs(), " ")
+			switch c.name {
+			case "grdctl":
+				if strings.Contains(j, "rdp enable") || strings.Contains(j, "vnc enable") {
+					return true, "grdctl " + j
+				}
+			case "kickstart":
+				if strings.Contains(j, "-activate") {
+					return true, "Apple Remote Desktop activated"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "sandbox-widened", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving a sandboxed app the whole file system, the session bus or every device",
+		Suggestions: []string{"Grant the one folder the app needs (--filesystem=~/Documents/Notes)"},
+		names:       names("flatpak"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || ops[0].s != "override" {
+				return false, ""
+			}
+			for _, w := range args {
+				switch w.s {
+				case "--filesystem=host", "--filesystem=host-os", "--filesystem=home", "--filesystem=/", "--device=all", "--socket=session-bus", "--socket=system-bus":
+					return true, "flatpak override " + w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "editor-extension-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing an editor extension from a downloaded package (it runs with the editor's rights)",
+		Suggestions: []string{"Install extensions from the marketplace", "Build the project's own extension from its source"},
+		names:       names("code", "code-insiders", "codium", "cursor", "windsurf"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			v, ok := optValue(c.args(), "", "install-extension")
+			if !ok || !strings.HasSuffix(lower(v), ".vsix") {
+				return false, ""
+			}
+			p := a.absPath(v, c.cwd)
+			if p == "" || a.inWork(p) {
+				return false, "" // the project's own package
+			}
+			return true, "code --install-extension " + v
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, workstationRules) }
