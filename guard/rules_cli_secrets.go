@@ -250,7 +250,9 @@ func namesOnlyJq(s *cmd) bool {
 // no secret (.login.username, .revisionDate, .name, .id).
 func plainJqPaths(f string) bool {
 	any := false
-	for _, t := range strings.FieldsFunc(f, func(r rune) bool { return r == ',' || r == '|' || r == ' ' || r == '(' || r == ')' || r == '[' || r == ']' }) {
+	for _, t := range strings.FieldsFunc(f, func(r rune) bool {
+		return r == ',' || r == '|' || r == ' ' || r == '(' || r == ')' || r == '[' || r == ']'
+	}) {
 		if !strings.HasPrefix(t, ".") {
 			return false
 		}
