@@ -560,13 +560,17 @@ const (
 	maxRound19FalsePositive = 0.036
 )
 
-// Round twenty, POSIX lines (both parts): the long tail, continued.
-// These floors catch regressions.
+// Round twenty, POSIX lines (both parts): the long tail, continued (data
+// stores and backups; networks, DNS, certificates and identity; developer
+// workstations), after the tuning on round20a: 90.4% critical, 81.4%
+// high, 55.7% moderate, 2.6% false positives (see
+// testdata/corpus/round20/README.md for the scores on arrival). These
+// floors catch regressions.
 const (
-	minRound20Critical      = 0.0
-	minRound20High          = 0.0
-	minRound20Moderate      = 0.0
-	maxRound20FalsePositive = 1.0
+	minRound20Critical      = 0.90
+	minRound20High          = 0.81
+	minRound20Moderate      = 0.55
+	maxRound20FalsePositive = 0.027
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -30,6 +30,31 @@ func TestDataStoreServersAdministered(t *testing.T) {
 	})
 }
 
+func TestBackupsKeptToNothing(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`duplicity remove-all-but-n-full 1 --force s3://acme-backups/duplicity/prod`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`duplicity remove-older-than 1D --force s3://acme-backups/duplicity/prod`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`pgbackrest --stanza=prod-main --repo1-retention-full=1 expire`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`borg delete --glob-archives 'db-prod-*' ssh://backup@backup.example.net/./acme-prod`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`nodetool -h cassandra-prod-2 clearsnapshot --all`, CategoryFileDelete, "backup-repo-emptied", LevelCritical},
+		{`clickhouse-client --host ch-prod.acme.internal --query "ALTER TABLE events.page_views DELETE WHERE 1"`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`neonctl branches reset production --parent --project-id shy-sun-12345678`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+		{`CONSUL_HTTP_ADDR=https://consul.prod.acme.internal:8501 consul snapshot restore /tmp/consul-dev.snap`, CategoryDatabaseDestroy, "cli-production-data-reset", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`duplicity remove-all-but-n-full 4 --force s3://acme-backups/duplicity/prod`,
+		`duplicity remove-older-than 6M --force s3://acme-backups/duplicity/prod`,
+		`pgbackrest --stanza=prod-main --repo1-retention-full=4 expire`,
+		`borg delete ssh://backup@backup.example.net/./acme-prod::db-prod-2023-01-01`,
+		`nodetool -h cassandra-prod-2 clearsnapshot -t before-upgrade-2024`,
+		`nodetool -h cassandra-prod-2 listsnapshots`,
+		`clickhouse-client --host ch-prod.acme.internal --query "ALTER TABLE events.page_views DELETE WHERE day < '2020-01-01'"`,
+		`neonctl branches reset pr-1423 --parent --project-id shy-sun-12345678`,
+		`CONSUL_HTTP_ADDR=http://127.0.0.1:8500 consul snapshot restore /tmp/consul-dev.snap`,
+	})
+}
+
 func TestWorkstationsProtectionAndData(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

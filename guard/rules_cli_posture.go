@@ -55,7 +55,7 @@ var cliPostureRules = []*rule{
 				}
 			}
 			args, low := c.args(), c.lowerArgs()
-			if !store || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) {
+			if !store || hasAnyWord(low, "--help", "-h") || previewOnly(c, low) || !productionTarget(args, low) && !touchesProduction(c) {
 				return false, ""
 			}
 			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
@@ -352,7 +352,7 @@ func securityOffVerb(s string) bool {
 // dataNoun reports a subcommand word naming a data store.
 func dataNoun(s string) bool {
 	switch s {
-	case "db", "dbs", "database", "databases", "data", "datastore", "store", "kv", "redis", "postgres", "postgresql", "mysql", "mongo", "mongodb",
+	case "db", "dbs", "database", "databases", "data", "datastore", "store", "kv", "branch", "branches", "snapshot", "redis", "postgres", "postgresql", "mysql", "mongo", "mongodb",
 		"sql", "table", "tables", "collection", "collections", "index", "indices", "bucket", "buckets", "storage", "queue", "queues", "topic", "topics":
 		return true
 	}

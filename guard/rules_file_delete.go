@@ -20,7 +20,7 @@ var fileDeleteRules = []*rule{
 		}},
 	{ID: "backup-repo-emptied", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup repository deleted whole or told to keep (almost) no snapshots",
 		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
-		names:       names("restic", "borg", "kopia", "pgbackrest", "duplicity"),
+		names:       names("restic", "borg", "kopia", "pgbackrest", "duplicity", "nodetool"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if what := backupRepoEmptied(c, a.src); what != "" {
 				return true, what
@@ -298,17 +298,35 @@ func backupRepoEmptied(c *cmd, src string) string {
 	}
 	ops := positional(args)
 	switch c.name {
+	case "nodetool":
+		// every snapshot of every keyspace (Cassandra's backups)
+		ops := posArgs(args, optSpec{short: "hpu", long: []string{"host", "port", "username", "password"}})
+		if len(ops) > 0 && ops[0].s == "-pw" && len(ops) > 2 {
+			ops = ops[2:]
+		}
+		if len(ops) > 0 && ops[0].s == "clearsnapshot" && (hasWord(args, "--all") || len(ops) == 1 && !hasWord(args, "-t")) {
+			return "nodetool clearsnapshot --all"
+		}
+		return ""
 	case "pgbackrest":
-		// every backup and archived WAL of the stanza
+		// every backup and archived WAL of the stanza, or all but one
+		// full backup expired
 		for _, w := range ops {
 			if w.s == "stanza-delete" {
 				return "pgbackrest stanza-delete"
 			}
+			if w.s == "expire" {
+				for _, x := range args {
+					if v, ok := strings.CutPrefix(x.s, "--repo1-retention-full="); ok && (v == "0" || v == "1") {
+						return "pgbackrest expire keeping " + v + " full backup"
+					}
+				}
+			}
 		}
 		return ""
 	case "duplicity":
-		if len(ops) > 1 && (ops[0].s == "remove-all-but-n-full" || ops[0].s == "remove-all-inc-of-but-n-full") && ops[1].s == "0" ||
-			len(ops) > 1 && ops[0].s == "remove-older-than" && (ops[1].s == "now" || ops[1].s == "0s" || ops[1].s == "0D") {
+		if len(ops) > 1 && (ops[0].s == "remove-all-but-n-full" || ops[0].s == "remove-all-inc-of-but-n-full") && (ops[1].s == "0" || ops[1].s == "1") ||
+			len(ops) > 1 && ops[0].s == "remove-older-than" && shortRetention(ops[1].s) {
 			if hasWord(args, "--force") {
 				return "duplicity " + ops[0].s + " " + ops[1].s
 			}
@@ -337,6 +355,9 @@ func backupRepoEmptied(c *cmd, src string) string {
 		return "borg rdelete"
 	case c.name == "borg" && sub == "delete":
 		for _, w := range args {
+			if v, ok := optValue(args, "-a", "glob-archives", "match-archives"); ok && strings.Contains(v, "*") && strings.Contains(lower(v), "prod") {
+				return "borg delete of every archive matching " + v // db-prod-*: production's backups
+			}
 			if strings.HasPrefix(w.s, "-a") || strings.HasPrefix(w.s, "--glob-archives") || strings.HasPrefix(w.s, "--match-archives") || strings.HasPrefix(w.s, "--prefix") ||
 				strings.Contains(w.s, "::") && !strings.HasSuffix(w.s, "::") { // REPO:: names no archive
 				return "" // named archives, not the repository
@@ -438,6 +459,28 @@ func withinADay(v string) bool {
 		return n <= 24
 	case 'd':
 		return n <= 1
+	}
+	return false
+}
+
+// shortRetention reports a duplicity age that keeps about nothing: now,
+// seconds, minutes, hours, or a day or two.
+func shortRetention(v string) bool {
+	if lower(v) == "now" {
+		return true
+	}
+	// duplicity's units: s m h D W M Y (m minutes, M months)
+	if n := len(v); n > 1 {
+		num, unit := v[:n-1], v[n-1]
+		if strings.Trim(num, "0123456789") != "" || num == "" {
+			return false
+		}
+		switch unit {
+		case 's', 'm', 'h':
+			return true
+		case 'D', 'd':
+			return num == "0" || num == "1" || num == "2"
+		}
 	}
 	return false
 }

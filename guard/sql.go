@@ -497,6 +497,11 @@ func scanSQLText(text string, s *sqlScan) {
 				s.updateAll = trimSQL(st)
 			}
 		case "ALTER":
+			// ClickHouse: ALTER TABLE t DELETE WHERE 1 (a mutation over
+			// every row)
+			if len(f) > 3 && f[1] == "TABLE" && containsWord(f, "DELETE") && containsWord(f, "WHERE") && tautology(st) {
+				s.deleteAll = trimSQL(st)
+			}
 			if len(f) > 3 && f[1] == "TABLE" && containsWord(f, "DROP") && !containsWord(f, "CONSTRAINT") && !containsWord(f, "INDEX") && !containsWord(f, "DEFAULT") {
 				if s.updateAll == "" {
 					s.updateAll = trimSQL(st)
