@@ -52,6 +52,10 @@ func TestBackupsKeptToNothing(t *testing.T) {
 		`clickhouse-client --host ch-prod.acme.internal --query "ALTER TABLE events.page_views DELETE WHERE day < '2020-01-01'"`,
 		`neonctl branches reset pr-1423 --parent --project-id shy-sun-12345678`,
 		`CONSUL_HTTP_ADDR=http://127.0.0.1:8500 consul snapshot restore /tmp/consul-dev.snap`,
+		`atlas schema clean -u "docker://postgres/16/dev" --auto-approve`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`atlas schema clean -u "postgres://admin@pg-prod.acme.internal:5432/app" --auto-approve`, CategoryDatabaseDestroy, "", LevelHigh},
 	})
 }
 

@@ -29,6 +29,9 @@ var databaseDestroyRules = []*rule{
 			case "typeorm", "mikro-orm":
 				return ops[0].s == "schema:drop" || ops[0].s == "schema:fresh" || ops[0].s == "migration:fresh", j
 			case "atlas":
+				if u, _ := optValue(args, "-u", "url"); strings.HasPrefix(u, "docker://") {
+					return false, "" // a throwaway database Atlas starts in a container
+				}
 				return ops[0].s == "schema" && len(ops) > 1 && (ops[1].s == "clean" || ops[1].s == "apply" && hasWord(args, "--auto-approve")), j
 			}
 			return false, ""
