@@ -341,13 +341,8 @@ func readOnlySub(sub []string) bool {
 	return false
 }
 
-func securityOffVerb(s string) bool {
-	switch s {
-	case "disable", "off", "deactivate", "unenforce", "turn-off", "turnoff", "unprotect":
-		return true
-	}
-	return false
-}
+// securityOffVerb reports a verb that switches something off.
+func securityOffVerb(s string) bool { return verbClasses[s]&(1<<vSecurityOff) != 0 }
 
 // dataNoun reports a subcommand word naming a data store.
 func dataNoun(s string) bool {

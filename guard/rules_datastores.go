@@ -18,12 +18,12 @@ var dataStoreRules = []*rule{
 			case "mongosh", "mongo":
 				// db.createUser({... roles: ["root"]}), grantRolesToUser(u, ["root"])
 				if (strings.Contains(j, "createuser(") || strings.Contains(j, "grantrolestouser(")) &&
-					containsAnyOf(j, `"root"`, `'root'`, "useradminanydatabase", "dbadminanydatabase", `"__system"`, "clusteradmin") {
+					hasAny(j, `"root"`, `'root'`, "useradminanydatabase", "dbadminanydatabase", `"__system"`, "clusteradmin") {
 					return true, "a MongoDB superuser"
 				}
 			case "rabbitmqctl":
 				ops := positional(args)
-				if len(ops) > 2 && ops[0].s == "set_user_tags" && containsAnyOf(lower(joinWords(ops[2:])), "administrator") {
+				if len(ops) > 2 && ops[0].s == "set_user_tags" && hasAny(lower(joinWords(ops[2:])), "administrator") {
 					return true, "rabbitmqctl set_user_tags " + ops[1].s + " administrator"
 				}
 				if len(ops) > 3 && ops[0].s == "set_permissions" && ops[len(ops)-1].s == ".*" && ops[len(ops)-2].s == ".*" && ops[len(ops)-3].s == ".*" {
@@ -49,7 +49,7 @@ var dataStoreRules = []*rule{
 					return true, "an Elasticsearch superuser"
 				}
 			case "add-dbadbrolemember", "add-dbaserverrolemember":
-				if r, ok := swVal(wargs(c), "role", "serverrole"); ok && containsAnyOf(r, "db_owner", "sysadmin", "securityadmin") && !hasSw(wargs(c), "whatif") {
+				if r, ok := swVal(wargs(c), "role", "serverrole"); ok && hasAny(r, "db_owner", "sysadmin", "securityadmin") && !hasSw(wargs(c), "whatif") {
 					return true, c.base + " -Role " + r
 				}
 			default:
@@ -160,7 +160,7 @@ var dataStoreRules = []*rule{
 					return true, "doctl compute domain records " + p[3]
 				}
 			case "az":
-				if len(p) > 3 && p[0] == "network" && p[1] == "dns" && p[2] == "record-set" && containsAnyOf(j, " update", " delete", " remove-record") {
+				if len(p) > 3 && p[0] == "network" && p[1] == "dns" && p[2] == "record-set" && hasAny(j, " update", " delete", " remove-record") {
 					return true, "az network dns record-set changed"
 				}
 			case "samba-tool":
@@ -267,7 +267,7 @@ var dataStoreRules = []*rule{
 					return false, "" // a Keycloak on this machine, for development
 				}
 				if len(ops) > 1 && (ops[0].s == "update" || ops[0].s == "create") &&
-					containsAnyOf(j, "sslrequired=none", "bruteforceprotected=false", "registrationallowed=true", "verifyemail=false") {
+					hasAny(j, "sslrequired=none", "bruteforceprotected=false", "registrationallowed=true", "verifyemail=false") {
 					return true, "kcadm " + ops[0].s + " " + ops[1].s
 				}
 				if len(ops) > 1 && ops[0].s == "delete" && (strings.HasPrefix(ops[1].s, "users/") || strings.HasPrefix(ops[1].s, "clients/") || strings.HasPrefix(ops[1].s, "groups/")) {
@@ -330,16 +330,6 @@ var dataStoreRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, dataStoreRules) }
-
-// containsAnyOf reports whether s holds any of subs.
-func containsAnyOf(s string, subs ...string) bool {
-	for _, x := range subs {
-		if strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}
 
 // scratchTarget reports a database client whose words name a test,
 // preview or throwaway target.
