@@ -59,6 +59,25 @@ func TestBackupsKeptToNothing(t *testing.T) {
 	})
 }
 
+func TestMigrationsRevertedAndDevTargets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`liquibase --url=jdbc:postgresql://pg-prod.acme.internal:5432/app rollback-count --count=50`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`sqitch revert --to @ROOT -y db:pg://sqitch@pg-prod.acme.internal/flipr`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`rabbitmqctl purge_queue orders -p /production`, CategoryDatabaseDestroy, "data-service-delete", LevelHigh},
+		{`sqlcmd -S sql-staging -Q "EXEC sp_configure 'xp_cmdshell', 1; RECONFIGURE"`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`liquibase --url=jdbc:postgresql://localhost:5432/app_test rollback-count --count=1`,
+		`sqitch revert --to @HEAD^ -y db:pg://sqitch@localhost/flipr_test`,
+		`rabbitmqctl purge_queue dev.emails -p /dev`,
+		`kopia snapshot delete 3f0e8a9c1d2b4e5f6a7b8c9d0e1f2a3b`,
+		`set -x PGDATABASE myapp_test; and psql -c 'TRUNCATE audit_events, orders RESTART IDENTITY'`,
+		`export PGDATABASE=shop_test && psql -c 'TRUNCATE orders'`,
+		`sqlcmd -S sql-staging -Q "SELECT name, value_in_use FROM sys.configurations WHERE name = 'xp_cmdshell'"`,
+	})
+}
+
 func TestWorkstationsProtectionAndData(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{

@@ -391,7 +391,9 @@ func dbURLDestroy(c *cmd) string {
 		switch {
 		case strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") || strings.HasPrefix(l, "mysql://") ||
 			strings.HasPrefix(l, "jdbc:") || strings.HasPrefix(l, "mongodb://") || strings.HasPrefix(l, "mongodb+srv://") ||
-			strings.HasPrefix(l, "sqlserver://") || strings.HasPrefix(l, "mariadb://") || strings.HasPrefix(l, "cockroachdb://"):
+			strings.HasPrefix(l, "sqlserver://") || strings.HasPrefix(l, "mariadb://") || strings.HasPrefix(l, "cockroachdb://") ||
+			strings.HasPrefix(l, "db:pg://") || strings.HasPrefix(l, "db:mysql://") || strings.HasPrefix(l, "db:postgres://"):
+			l = strings.TrimPrefix(l, "db:") // sqitch's targets: db:pg://host/db
 			h := hostOf(strings.TrimPrefix(strings.TrimPrefix(l, "jdbc:"), "mysql:"))
 			if strings.HasPrefix(l, "jdbc:") {
 				if j := strings.Index(l, "//"); j >= 0 {
@@ -414,6 +416,11 @@ func dbURLDestroy(c *cmd) string {
 			continue
 		}
 		if dbDestroyVerbs[l] {
+			return c.base + " " + w.s + " on " + target
+		}
+		// liquibase rollback-count --count=50, sqitch revert --to @ROOT
+		// (or with no --to: every change)
+		if l == "rollback-count" || l == "rollbackcount" || l == "revert" && (!hasPrefixWord(args, "--to") || hasWord(args, "@ROOT") || hasPrefixWord(args, "--to=@ROOT")) {
 			return c.base + " " + w.s + " on " + target
 		}
 		if l == "down" && i+1 < len(args) {

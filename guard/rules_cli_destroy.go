@@ -320,7 +320,8 @@ func pullRequestName(l string) bool {
 // their own or touch only local, rebuildable state (package caches,
 // toolchains, local VMs and clusters, kernels, models).
 var cliDestroyExempt = map[string]bool{
-	"rm": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "pipx": true, "cargo": true,
+	"kopia": true, // its deletions of a whole source are the backup rule's; one snapshot by id is housekeeping
+	"rm":    true, "git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "pipx": true, "cargo": true,
 	"go": true, "gem": true, "bundle": true, "poetry": true, "uv": true, "conda": true, "mamba": true, "micromamba": true,
 	"apt": true, "apt-get": true, "dnf": true, "yum": true, "apk": true, "pacman": true, "brew": true, "snap": true,
 	"flatpak": true, "nix-env": true, "rustup": true, "asdf": true, "mise": true, "pyenv": true, "nvm": true, "volta": true,

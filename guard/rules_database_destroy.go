@@ -453,6 +453,9 @@ var databaseDestroyRules = []*rule{
 				return strings.Contains(j, "d1 execute") && (strings.Contains(l, "DROP ") || strings.Contains(l, "TRUNCATE") || strings.Contains(l, "DELETE FROM")) ||
 					strings.Contains(j, "d1 delete") || strings.Contains(j, "kv namespace delete") || strings.Contains(j, "r2 bucket delete") || strings.Contains(j, "delete"), j
 			case "rabbitmqctl", "rabbitmqadmin":
+				if vh, _ := optValue(args, "-p", "vhost"); vh != "" && testOrDevVhost(vh) {
+					return false, "" // -p /dev: a development virtual host's queues
+				}
 				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || brokerObjectDeleted(args), j
 			case "etcdctl":
 				_, del := etcdDelKey(args)
@@ -705,4 +708,14 @@ func localTestDatabase(a *analysis, c *cmd) bool {
 	}
 	db := lower(strings.TrimPrefix(pu.Path, "/"))
 	return strings.Contains(db, "test") || strings.HasSuffix(db, "_ci") || strings.HasSuffix(db, "_e2e")
+}
+
+// testOrDevVhost reports a broker's virtual host named for development or
+// tests (/dev, /test, /ci, /local).
+func testOrDevVhost(vh string) bool {
+	switch strings.Trim(lower(vh), "/") {
+	case "dev", "development", "test", "tests", "testing", "ci", "local", "sandbox":
+		return true
+	}
+	return false
 }

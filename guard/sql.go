@@ -81,6 +81,9 @@ func serverExecOf(text string) string {
 	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
 	for _, k := range serverExecSQL {
 		if strings.Contains(u, k) {
+			if k == "XP_CMDSHELL" && readsConfiguration(u) {
+				continue // WHERE name = 'xp_cmdshell': its setting looked at
+			}
 			return k
 		}
 	}
@@ -579,4 +582,14 @@ func normalizeSQL(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// readsConfiguration reports a statement that only reads a server's
+// settings (SELECT ... FROM sys.configurations, sp_configure with no
+// value): a name in it is looked at, not switched on or called.
+func readsConfiguration(u string) bool {
+	if strings.HasPrefix(u, "SELECT ") && strings.Contains(u, "SYS.CONFIGURATIONS") && !strings.Contains(u, "EXEC") {
+		return true
+	}
+	return false
 }

@@ -360,6 +360,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
+	if dbVarSetToTest(a.src) {
+		return true // set -x PGDATABASE myapp_test; and psql ...
+	}
 	if hasFoldEnv(a.src) && testEnvSet.MatchString(a.src) {
 		// set RAILS_ENV=test&& ..., $env:RAILS_ENV='test'; ...: the
 		// environment chosen earlier on the line
@@ -1070,4 +1073,23 @@ func substNamesPullRequest(src string) bool {
 		}
 		found = found || pullRequestName(lower(body))
 	}
+}
+
+// dbVarSetToTest reports a line that sets the database its clients reach
+// to one named for tests before using it (export PGDATABASE=shop_test,
+// fish's set -x PGDATABASE shop_test, $env:PGDATABASE = 'shop_test').
+func dbVarSetToTest(src string) bool {
+	for _, v := range [...]string{"PGDATABASE", "MYSQL_DATABASE", "DB_NAME"} {
+		i := strings.Index(src, v)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(src[i+len(v):], " \t=")
+		val, _, _ := strings.Cut(rest, " ")
+		val, _, _ = strings.Cut(val, ";")
+		if val = strings.Trim(val, `"'`); val != "" && testName(val) {
+			return true
+		}
+	}
+	return false
 }
