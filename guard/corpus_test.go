@@ -562,15 +562,15 @@ const (
 
 // Round twenty, POSIX lines (both parts): the long tail, continued (data
 // stores and backups; networks, DNS, certificates and identity; developer
-// workstations), after the tuning on round20a: 90.4% critical, 81.4%
-// high, 55.7% moderate, 2.6% false positives (see
+// workstations), after the tuning on round20a: 91.2% critical, 81.4%
+// high, 55.7% moderate, 1.9% false positives (see
 // testdata/corpus/round20/README.md for the scores on arrival). These
 // floors catch regressions.
 const (
-	minRound20Critical      = 0.90
+	minRound20Critical      = 0.91
 	minRound20High          = 0.81
 	minRound20Moderate      = 0.55
-	maxRound20FalsePositive = 0.027
+	maxRound20FalsePositive = 0.02
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
