@@ -60,6 +60,9 @@ type flow struct {
 	partial bool
 	// tree is set on an archive of a whole directory tree.
 	tree bool
+	// scratch is set on lines kept by a filter for throwaway names
+	// (grep -- -pr-).
+	scratch bool
 }
 
 // maxMergedText bounds the text kept when outputs are combined.

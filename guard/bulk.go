@@ -41,6 +41,15 @@ func listsEverything(c *cmd) string {
 			}
 		}
 		return ""
+	case "pacman":
+		// pacman -Qq: every installed package (-Qdt orphans and -Qm
+		// foreign ones are a selection)
+		for _, w := range args {
+			if strings.HasPrefix(w.s, "-Q") && !strings.ContainsAny(w.s[2:], "dtmu") {
+				return bulkListWhat("pacman")
+			}
+		}
+		return ""
 	case "git":
 		if len(args) >= 1 && args[0].s == "tag" && (len(args) == 1 || len(args) == 2 && (args[1].s == "-l" || args[1].s == "--list")) {
 			return bulkListWhat("git")
@@ -50,7 +59,7 @@ func listsEverything(c *cmd) string {
 		}
 		return ""
 	}
-	if c.name == "" || notCollections[c.name] {
+	if c.name == "" || notCollections[c.name] && !(len(args) > 1 && credentialNoun(args[0].s)) { // npm token list lists tokens
 		return ""
 	}
 	verb := -1
@@ -98,7 +107,8 @@ func listsEverything(c *cmd) string {
 
 // bulkDestroyVerbs are subcommands and options that destroy their operands.
 var bulkDestroyVerbs = map[string]bool{"rm": true, "rmi": true, "delete": true, "del": true, "remove": true, "destroy": true,
-	"drop": true, "kill": true, "purge": true, "uninstall": true, "-d": true, "-D": true, "--delete": true, "terminate": true}
+	"drop": true, "kill": true, "purge": true, "uninstall": true, "-d": true, "-D": true, "--delete": true, "terminate": true,
+	"revoke": true, "unpublish": true, "yank": true}
 
 // bulkDestroyed reports the listing c destroys the objects of: c runs a
 // destroying verb of the program that listed them (or kills every
@@ -125,7 +135,7 @@ func bulkDestroyed(c *cmd) (string, bool) {
 		if i > 4 || w.flow != nil {
 			break
 		}
-		if bulkDestroyVerbs[w.s] {
+		if bulkDestroyVerbs[w.s] || c.name == "pacman" && strings.HasPrefix(w.s, "-R") {
 			return from, true
 		}
 	}

@@ -68,6 +68,9 @@ func clientRunsURL(c *cmd) string {
 	if !urlCodeRunners[c.name] && !verbAmong(args, 5, runVerbs) {
 		return ""
 	}
+	if narrowSource(c) {
+		return ""
+	}
 	for _, w := range args {
 		v := w.s
 		if strings.HasPrefix(v, "-") {
@@ -478,4 +481,16 @@ func knownPluginRepo(u string) bool {
 		return true
 	}
 	return false
+}
+
+// narrowSource reports a package source added for what the project names
+// for it, or consulted after the usual index (poetry source add
+// --priority=explicit|supplemental): no package of another name comes
+// from it.
+func narrowSource(c *cmd) bool {
+	if c.name != "poetry" {
+		return false
+	}
+	v, _ := optValue(c.args(), "", "priority")
+	return v == "supplemental" || v == "explicit"
 }

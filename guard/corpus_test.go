@@ -371,6 +371,14 @@ var corpusSets = []corpusSet{
 	// scored; round20b must never be opened.
 	{"round20", corpusDir + "/round20",
 		thresholds{minRound20Critical, minRound20High, minRound20Moderate, maxRound20FalsePositive}, winRound20Thresholds},
+	// round21: a week of an agent's real work, and the long tail of data,
+	// machine-learning and observability tools, mobile and embedded
+	// development, the Microsoft ecosystem and software-as-a-service
+	// administration, written while round20a was tuned on. round21a
+	// (three fifths) was tuned on after its arrival was scored; round21b
+	// must never be opened.
+	{"round21", corpusDir + "/round21",
+		thresholds{minRound21Critical, minRound21High, minRound21Moderate, maxRound21FalsePositive}, winRound21Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -567,10 +575,20 @@ const (
 // testdata/corpus/round20/README.md for the scores on arrival). These
 // floors catch regressions.
 const (
-	minRound20Critical      = 0.91
-	minRound20High          = 0.81
-	minRound20Moderate      = 0.55
-	maxRound20FalsePositive = 0.02
+	minRound20Critical      = 0.895
+	minRound20High          = 0.83
+	minRound20Moderate      = 0.62
+	maxRound20FalsePositive = 0.018
+)
+
+// Round twenty-one, POSIX lines (both parts): see
+// testdata/corpus/round21/README.md for the scores on arrival and after
+// the tuning on round21a. These floors catch regressions.
+const (
+	minRound21Critical      = 0.75
+	minRound21High          = 0.655
+	minRound21Moderate      = 0.50
+	maxRound21FalsePositive = 0.017
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

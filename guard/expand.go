@@ -507,7 +507,8 @@ func (a *analysis) expandExec(c *cmd) {
 	// a container or pod named for tests (docker exec pg-test psql ...):
 	// the data in it is the tests' own
 	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c) ||
-		c.name == "kubectl" && localKubeContext(args) && !touchesProduction(c)
+		c.name == "kubectl" && localKubeContext(args) && !touchesProduction(c) ||
+		compose && composeForTests(args[:i]) && !remoteDocker(c) && !touchesProduction(c)
 	if testTarget {
 		a.testTarget++
 	}
@@ -1018,7 +1019,13 @@ func (a *analysis) expandPackageRunner(c *cmd) {
 			}
 			i++
 		default:
-			return
+			// pnpm prisma ..., yarn knex ...: a word that is no command
+			// of the manager's runs the project's program of that name
+			// (or a script so named); a program with rules of its own is
+			// judged as run
+			if c.name == "pipx" || !args[i].ok || len(rulesByName[args[i].s]) == 0 || managerCommand(args[i].s) {
+				return
+			}
 		}
 	}
 	i = skipOpts(args, i, packageRunnerOpts)
@@ -1051,4 +1058,26 @@ func (a *analysis) expandPackageRunner(c *cmd) {
 	words = append(words, word{s: prog, ok: true})
 	words = append(words, args[i+1:]...)
 	a.subCommand(c, words, c.name+" package")
+}
+
+// composeForTests reports compose options naming a test stack: its file
+// (docker-compose.test.yml) or its project (-p shop-test).
+func composeForTests(args []word) bool {
+	if f, ok := optValue(args, "-f", "file"); ok && testName(path.Base(f)) {
+		return true
+	}
+	p, ok := optValue(args, "-p", "project-name")
+	return ok && testName(p)
+}
+
+// managerCommand reports a built-in command of npm, yarn, pnpm or bun
+// that is also the name of a program guard has rules for.
+func managerCommand(s string) bool {
+	switch s {
+	case "add", "remove", "rm", "install", "i", "update", "upgrade", "link", "unlink", "publish", "pack", "init", "create", "config",
+		"cache", "store", "patch", "audit", "why", "list", "ls", "outdated", "prune", "dedupe", "import", "login", "logout", "version",
+		"info", "view", "set", "node", "env", "test", "start", "build", "dev", "ci", "owner", "unpublish", "deprecate", "dist-tag", "git", "pm", "npm":
+		return true
+	}
+	return false
 }

@@ -61,6 +61,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// the system's logs, the journal, production's logs: who logged
 		// in from where, requests with their tokens and customers' data
 		return flow{kind: flowSecret, what: logs}
+	case n == "string" && fishStringReadsInput(args) && len(args) > 1 && args[0].s == "match" && (c.in.kind == flowUnknown || c.in.kind == flowList) && grepKeepsScratch(args[1:]):
+		// string match '*pr-*': only a pull request's names pass
+		return flow{kind: flowUnknown, scratch: true}
 	case n == "string" && fishStringReadsInput(args):
 		// fish: string SUB with no strings given filters its input
 		return c.in
@@ -350,7 +353,13 @@ func (a *analysis) computeOut(c *cmd) flow {
 			}
 		}
 	case passThrough[n]:
-		return a.readerFlow(c, args, false)
+		out := a.readerFlow(c, args, false)
+		if (n == "grep" || n == "egrep" || n == "fgrep") && (out.kind == flowUnknown || out.kind == flowList) && grepKeepsScratch(args) {
+			// only a pull request's, a test's or a preview's names pass:
+			// a selection of throwaway objects, not every one
+			return flow{kind: flowUnknown, scratch: true}
+		}
+		return out
 	}
 	if what := listsEverything(c); what != "" {
 		return flow{kind: flowList, what: what}
@@ -2082,4 +2091,28 @@ func plainFieldsOnly(args []word) bool {
 		seen = true
 	}
 	return seen
+}
+
+// grepKeepsScratch reports a grep that keeps only lines naming a pull
+// request's or a test's resources (grep -- '-pr-', grep -E '^preview-'):
+// what it passes on is throwaway.
+func grepKeepsScratch(args []word) bool {
+	if hasWord(args, "-v") || hasWord(args, "--invert-match") {
+		return false
+	}
+	pat, ok := optValue(args, "-e", "regexp")
+	if !ok {
+		ops := positional(args)
+		if len(ops) == 0 {
+			return false
+		}
+		pat = ops[0].s
+	}
+	l := strings.Trim(lower(pat), "^$'\"*")
+	for _, m := range [...]string{"-pr-", "pr-", "-preview", "preview-", "-test-", "test-", "-tmp-", "tmp-", "-ci-", "ci-", "-rc", "nightly"} {
+		if strings.Trim(l, "-.*") == strings.Trim(m, "-") || l == m {
+			return true
+		}
+	}
+	return false
 }

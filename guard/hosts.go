@@ -168,7 +168,7 @@ func touchesProduction(c *cmd) bool {
 // connectionVar reports a variable naming the server a client connects
 // to: PGHOST, MYSQL_HOST, DATABASE_URL, REDIS_URL, KUBECONFIG.
 func connectionVar(name string) bool {
-	return strings.HasSuffix(name, "HOST") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_URI") || strings.HasSuffix(name, "_ADDR") ||
+	return strings.HasSuffix(name, "HOST") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_URI") || strings.HasSuffix(name, "_ADDR") || strings.HasSuffix(name, "_CONN") ||
 		name == "PGDATABASE" || name == "PGSERVICE" || name == "KUBECONFIG"
 }
 

@@ -302,6 +302,12 @@ func uploadedFiles(c *cmd) []word {
 		if len(args) > 1 && args[0].s == "release" && args[1].s == "upload" {
 			out = append(out, positional(args[2:])...)
 		}
+		if len(args) > 3 && args[0].s == "release" && args[1].s == "create" {
+			// gh release create TAG FILES...: each file is an asset
+			if ops := positional(args[2:]); len(ops) > 1 {
+				out = append(out, ops[1:]...)
+			}
+		}
 	case "swaks":
 		// swaks --attach FILE (or @FILE): the file goes out in the mail
 		for i, w := range args {
@@ -401,7 +407,8 @@ var tokenIssuers = [...]struct {
 // tokens' issuer from a stranger.
 var selfHostedServices = map[string]bool{"gitea": true, "forgejo": true, "jenkins": true, "harbor": true, "nexus": true, "artifactory": true,
 	"sonar": true, "sonarqube": true, "grafana": true, "drone": true, "woodpecker": true, "mattermost": true, "keycloak": true, "minio": true,
-	"nomad": true, "consul": true, "argocd": true, "rancher": true, "portainer": true, "gogs": true, "teamcity": true, "youtrack": true}
+	"nomad": true, "consul": true, "argocd": true, "rancher": true, "portainer": true, "gogs": true, "teamcity": true, "youtrack": true,
+	"twine": true} // twine's own TWINE_PASSWORD is for whichever index it uploads to
 
 // foreignToIssuer reports a secret variable named for a service
 // (GITHUB_TOKEN, OPENAI_API_KEY, AZDO_PAT, LINEAR_API_KEY) sent to host,

@@ -1206,6 +1206,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "a CI runner's tokens (" + s + ")", true
 	case p == "/etc/passwd":
 		return "the user list (" + s + ")", false
+	case p == "/etc/datadog-agent/datadog.yaml" || p == "/etc/newrelic-infra.yml" || p == "/etc/grafana/grafana.ini":
+		return "a monitoring agent's API key or admin password (" + s + ")", true
 	case strings.HasPrefix(p, "/proc/") && base == "environ":
 		return "a process environment (" + s + ")", true
 	case strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets"):
@@ -1279,7 +1281,8 @@ func homeTokenFile(rel, base string) string {
 	}
 	for _, f := range [...]string{".config/hcloud/", ".config/turso/", ".config/doctl/", ".config/linode-cli", ".oci/", ".bluemix/", ".fly/",
 		".modal.toml", ".bunfig.toml", ".config/fish/fish_variables", ".pulumi/", ".config/netlify/", ".netlify/", ".railway/", ".config/neonctl/",
-		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/"} {
+		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/", ".databrickscfg", ".snowflake/",
+		".dbt/profiles.yml", ".config/snowflake/"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {
 			return "a client's tokens"
 		}

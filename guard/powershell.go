@@ -1960,6 +1960,10 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	case strings.Contains(l, "winnt://") && strings.Contains(l, ".add(") && psAdminGroupADSI(l):
 		// ([ADSI]"WinNT://host/Administrators,group").Add("WinNT://host/dev")
 		ws.emitWin(nil, "win-admin-group", truncate(raw, 120))
+	case strings.Contains(l, "servercertificatevalidationcallback") && psAcceptsAnyCert(l):
+		// [Net.ServicePointManager]::ServerCertificateValidationCallback =
+		// {$true}: every later download of the session goes unchecked
+		ws.emitWin(nil, "tool-tls-off", truncate(raw, 120))
 	}
 	if i := strings.Index(l, "byte[]"); i >= 0 && (strings.Contains(l, "writeallbytes") || strings.Contains(l, "setlength(") || strings.Contains(l, "+=")) {
 		// New-Object byte[] 50GB written out or grown in a loop: the disk
@@ -2921,4 +2925,30 @@ func psSQLCommandText(raw, l string) string {
 		}
 	}
 	return ""
+}
+
+// psAcceptsAnyCert reports a certificate callback (lower case) that
+// accepts every certificate: { $true }, {param(...) $true}.
+func psAcceptsAnyCert(l string) bool {
+	i := strings.Index(l, "servercertificatevalidationcallback")
+	rest := strings.TrimSpace(l[i+len("servercertificatevalidationcallback"):])
+	body, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return false
+	}
+	body = strings.TrimSpace(body)
+	if !strings.HasPrefix(body, "{") {
+		return false
+	}
+	end := strings.IndexByte(body, '}')
+	if end < 0 {
+		return false
+	}
+	inner := strings.TrimSpace(body[1:end])
+	if strings.HasPrefix(inner, "param(") {
+		if j := strings.IndexByte(inner, ')'); j >= 0 {
+			inner = strings.TrimSpace(inner[j+1:])
+		}
+	}
+	return inner == "$true" || inner == "return $true"
 }

@@ -30,6 +30,9 @@ var (
 	allRules    []*rule
 	ruleByID    map[string]*rule
 	rulesByName map[string][]*rule
+	// ownsDestroy holds the programs with a rule of their own that judges
+	// what they delete: the generic clients' rules leave those to it
+	ownsDestroy map[string]bool
 	genericRule []*rule
 )
 
@@ -40,6 +43,7 @@ func initRules() {
 	rulesOnce.Do(func() {
 		ruleByID = make(map[string]*rule)
 		rulesByName = make(map[string][]*rule)
+		ownsDestroy = make(map[string]bool)
 		for _, set := range ruleSets {
 			for _, r := range set {
 				if _, dup := ruleByID[r.ID]; dup {
@@ -58,6 +62,10 @@ func initRules() {
 				}
 				for _, n := range r.names {
 					rulesByName[n] = append(rulesByName[n], r)
+					switch r.Category {
+					case CategoryCloudDestroy, CategoryDatabaseDestroy, CategoryContainerDestroy, CategoryFileDelete, CategoryGitDestroy:
+						ownsDestroy[n] = true
+					}
 				}
 			}
 		}

@@ -28,7 +28,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 || !skipsConfirm(args) {
+			if verb < 0 || !skipsConfirm(args) || scratchEnvOption(args) {
 				return false, ""
 			}
 			for _, w := range positional(args[verb+1:]) {
@@ -63,7 +63,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 {
+			if verb < 0 || scratchEnvOption(args) {
 				return false, ""
 			}
 			ops := positional(args[verb+1:])
@@ -79,7 +79,7 @@ var cliDestroyRules = []*rule{
 				return true, c.name + " " + joinWords(args[:verb+1]) + " " + ops[0].s
 			}
 			for _, w := range args {
-				if prodMarker(w.s) && len(rulesByName[c.name]) == 0 { // a client with rules of its own knows its environments
+				if prodMarker(w.s) && !ownsDestroy[c.name] { // a client with deletion rules of its own knows its environments
 					return true, c.name + " " + args[verb].s + " in production"
 				}
 			}
@@ -108,7 +108,7 @@ var cliDestroyRules = []*rule{
 	{ID: "cli-destroy-everything", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "a client told to delete everything it manages",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if cliDestroyExempt[c.name] && !localManagers[c.name] || len(c.words) < 3 || len(rulesByName[c.name]) > 0 && !localManagers[c.name] {
+			if cliDestroyExempt[c.name] && !localManagers[c.name] || len(c.words) < 3 || ownsDestroy[c.name] && !localManagers[c.name] {
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
@@ -146,7 +146,62 @@ var cliDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules) }
+func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules) }
+
+// apiMutationRules judge GraphQL mutations sent by any client (curl, gh
+// api graphql, a vendor's query command) by the field they call.
+var apiMutationRules = []*rule{
+	{ID: "api-mutation-destroys", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a GraphQL mutation that deletes or removes something on a hosted service",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !strings.Contains(a.src, "mutation") {
+				return false, "" // one look at the line spares every command
+			}
+			for _, w := range c.args() {
+				if f := destroyingMutation(w.s); f != "" {
+					return true, f
+				}
+			}
+			return false, ""
+		}},
+}
+
+// destroyingMutation returns the field of a GraphQL mutation in s whose
+// name says it deletes (alertsPolicyDelete, deleteRepository,
+// removeMember), or "".
+func destroyingMutation(s string) string {
+	i := strings.Index(s, "mutation")
+	if i < 0 {
+		return ""
+	}
+	body := s[i+len("mutation"):]
+	j := strings.IndexByte(body, '{')
+	if j < 0 {
+		return ""
+	}
+	body = body[j+1:]
+	k := strings.IndexByte(body, '(')
+	if k < 0 {
+		k = strings.IndexByte(body, '{')
+	}
+	if k < 0 {
+		return ""
+	}
+	field := strings.TrimSpace(body[:k])
+	if c := strings.IndexByte(field, ':'); c >= 0 {
+		field = strings.TrimSpace(field[c+1:]) // alias: realName
+	}
+	for _, v := range [...]string{"Delete", "Remove", "Destroy", "Purge", "Wipe"} {
+		lv := lower(v)
+		if strings.HasPrefix(field, lv) || strings.Contains(field, v) {
+			if lb := lower(body); scratchName(strings.ReplaceAll(lb, "example.", "")) && !isProdName(lb) {
+				return "" // a test object's removal
+			}
+			return field
+		}
+	}
+	return ""
+}
 
 // cliRollbackRules: production put back to an old release, or its
 // server rebuilt from an image, by hand; and a hosted machine's backups
@@ -229,7 +284,7 @@ func everythingMarker(s string) bool {
 // destroyVerbs are the subcommands CLIs delete things with.
 var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
-	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true, "rb": true,
+	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true, "rb": true, "del": true,
 }
 
 // colonDestroyVerb reports a TOPIC:VERB subcommand (firebase
@@ -238,6 +293,24 @@ var destroyVerbs = map[string]bool{
 func colonDestroyVerb(s string) bool {
 	_, v, ok := strings.Cut(lower(s), ":")
 	return ok && (destroyVerbs[v] || v == "disable" || v == "unset")
+}
+
+// scratchEnvOption reports a target, environment or stage option naming
+// a development or test deployment (databricks bundle destroy -t dev,
+// serverless remove --stage test).
+func scratchEnvOption(args []word) bool {
+	v, ok := optValue(args, "-t", "target", "env", "environment", "stage", "context")
+	if !ok {
+		v, ok = optValue(args, "-e", "env", "environment")
+	}
+	if !ok {
+		return false
+	}
+	switch lower(strings.Trim(v, `"'`)) {
+	case "dev", "development", "test", "testing", "local", "sandbox", "preview", "ci":
+		return true
+	}
+	return false
 }
 
 // skipsConfirm reports a flag that answers a deletion prompt in advance.
@@ -257,6 +330,9 @@ func skipsConfirm(args []word) bool {
 // scratchName reports a resource named as throwaway.
 func scratchName(s string) bool {
 	l := strings.ReplaceAll(lower(s), "%2f", "/")
+	if strings.Contains(l, "shared") {
+		return false // qa-shared, shared-test-db: others use it too
+	}
 	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "dev-", "-dev", "local"} {
 		if strings.Contains(l, m) {
 			return true
@@ -305,6 +381,9 @@ func pullRequestName(l string) bool {
 			j := i + len(p)
 			if (i == 0 || !isAlnum(l[i-1])) && j < len(l) && l[j] >= '0' && l[j] <= '9' {
 				return true
+			}
+			if len(p) == 2 && i > 0 && l[i-1] >= 'a' && l[i-1] <= 'z' && j+1 < len(l) && allDigits(l[j:]) {
+				return true // acmepr1423: a name and the request's number run together
 			}
 			k := strings.Index(l[i+1:], p)
 			if k < 0 {
@@ -375,7 +454,7 @@ func durableNounWord(l string) bool {
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
-		"record", "realm", "tenant", "certificate", "cert":
+		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert":
 		return true
 	}
 	return false

@@ -112,7 +112,7 @@ var cliPostureRules = []*rule{
 	{ID: "cli-credentials-revoked", Level: LevelHigh, Category: CategorySystem, Description: "revoking or rotating every key or token of an account, or production's (whatever uses them stops working)",
 		Suggestions: []string{"Rotate one credential at a time, with its users updated first", "Let the account's administrators rotate keys"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] && !registryClients[c.name] {
 				return false, ""
 			}
 			sub, verb := clientVerb(c, vRevoke)
@@ -134,6 +134,10 @@ var cliPostureRules = []*rule{
 				// token under a prefix
 				if everythingMarker(w.s) || w.s == "-mode=path" || w.s == "-prefix" || w.s == "--prefix" {
 					return true, c.name + " " + strings.Join(sub.list(), " ") + " " + w.s
+				}
+				// ... token list | xargs ... token revoke: each one listed
+				if w.flow != nil && w.s == "<stdin>" && (w.flow.kind == flowSecret || w.flow.kind == flowList) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " of each listed"
 				}
 			}
 			if productionTarget(args, low) {

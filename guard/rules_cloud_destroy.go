@@ -72,7 +72,7 @@ var cloudDestroyRules = []*rule{
 				return true, "objects set to expire"
 			case strings.Contains(j, "versioning set off"), strings.Contains(j, "--no-versioning"):
 				return true, "versioning off"
-			case c.name == "az" && strings.Contains(j, "blob delete-batch"):
+			case c.name == "az" && strings.Contains(j, "blob delete-batch") && !hasWord(c.args(), "--dryrun"):
 				return true, "every blob of a container"
 			}
 			return false, ""
@@ -183,7 +183,7 @@ var cloudDestroyRules = []*rule{
 			if len(p) >= 2 && p[0] == "storage" && (p[1] == "rm" && (hasWord(args, "-r") || hasWord(args, "--recursive")) || p[1] == "buckets" && containsStr(p, "delete")) {
 				return true, "storage"
 			}
-			if !containsStr(p, "delete") || hasWord(args, "--dry-run") {
+			if !containsStr(p, "delete") || hasWord(args, "--dry-run") || scratchResource(c, p) {
 				return false, ""
 			}
 			if len(p) > 2 && p[0] == "app" && p[1] == "versions" && !touchesProduction(c) {
@@ -205,7 +205,8 @@ var cloudDestroyRules = []*rule{
 				return false, "" // an old App Engine version outside production
 			}
 			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
-				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) {
+				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) ||
+				hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || scratchResource(c, p) {
 				return false, ""
 			}
 			return true, strings.Join(p, " ")
@@ -231,7 +232,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
-			if !containsStr(p, "delete") && !containsStr(p, "purge") {
+			if !containsStr(p, "delete") && !containsStr(p, "purge") || scratchResource(c, p) {
 				return false, ""
 			}
 			switch p[0] {
@@ -243,7 +244,7 @@ var cloudDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "iac-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "destroying infrastructure managed as code",
-		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "eksctl", "copilot", "heroku", "fly", "flyctl", "doctl", "firebase", "vercel", "netlify", "kind", "minikube"),
+		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf", "serverless", "sls", "sam", "eksctl", "copilot", "heroku", "fly", "flyctl", "doctl", "firebase", "vercel", "netlify", "kind", "minikube", "ray"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -265,6 +266,9 @@ var cloudDestroyRules = []*rule{
 				}
 			case "sam", "copilot":
 				return first == "delete" || len(ops) > 1 && ops[1].s == "delete", first
+			case "ray":
+				// ray down CLUSTER.yaml: every node of the cluster terminated
+				return first == "down" && len(ops) > 1 && !scratchName(ops[len(ops)-1].s), "down " + ops[len(ops)-1].s
 			case "eksctl":
 				return first == "delete" && len(ops) > 1 && ops[1].s == "cluster", "cluster"
 			case "heroku":
@@ -491,4 +495,30 @@ func disposableAPIPath(p string) bool {
 		return ciRunName(ref) || scratchName(ref) && !prodMarker(ref)
 	}
 	return false
+}
+
+// scratchResource reports a cloud client's deletion whose named
+// resource (the word after the subcommand path's delete, or --name/-n)
+// is named as throwaway (a pull request's preview, a test) and none as
+// production.
+func scratchResource(c *cmd, path []string) bool {
+	if touchesProduction(c) {
+		return false
+	}
+	named := 0
+	if v, ok := optValue(c.args(), "-n", "name"); ok {
+		if !scratchName(v) || isProdName(v) {
+			return false
+		}
+		named++
+	}
+	for i, w := range path {
+		if (w == "delete" || w == "purge") && i+1 < len(path) {
+			if v := path[i+1]; strings.HasPrefix(v, "$") || !scratchName(v) || isProdName(v) {
+				return false
+			}
+			named++
+		}
+	}
+	return named > 0
 }

@@ -292,8 +292,19 @@ var databaseDestroyRules = []*rule{
 		}},
 	{ID: "db-framework-drop", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "dropping or wiping an application database",
 		Suggestions: []string{"Back the database up first", "Run resets only against a local development database, by hand"},
-		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle", "bin/console", "console"),
+		names:       names("rails", "rake", "php", "python", "dotnet", "npx", "prisma", "sequelize", "bin/rails", "knex", "artisan", "manage.py", "supabase", "mix", "ruby", "bundle", "bin/console", "console", "airflow"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "airflow" {
+				// airflow db reset (resetdb): the metadata database of every
+				// DAG run, connection and variable emptied
+				// (the default is a SQLite file in AIRFLOW_HOME: a database
+				// named on the line or in production's settings is shared)
+				if sub := clientSubWords(c).list(); (len(sub) > 1 && sub[0] == "db" && sub[1] == "reset" || len(sub) > 0 && sub[0] == "resetdb") && !a.testScoped(c) &&
+					!localTestDatabase(a, c) && (touchesProduction(c) || remoteConnectionAssigned(c)) {
+					return true, "airflow " + strings.Join(sub, " ")
+				}
+				return false, ""
+			}
 			for _, w := range c.args() {
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
@@ -330,7 +341,8 @@ var databaseDestroyRules = []*rule{
 	{ID: "db-migrate-to-zero", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "reverting every migration, which drops the tables they made and their data",
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
-			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate"),
+			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate",
+			"update-database"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if localTestDatabase(a, c) {
 				return false, "" // DATABASE_URL names a test database on this machine
@@ -372,6 +384,10 @@ var databaseDestroyRules = []*rule{
 				return hasWord(args, "reset"), j
 			case "migrate":
 				return hasWord(args, "drop") || hasWord(args, "down") && hasWord(args, "-all"), j
+			case "update-database":
+				// Entity Framework's Package Manager Console: Update-Database -Migration 0
+				v, ok := swVal(wargs(c), "migration", "targetmigration")
+				return ok && v == "0" && !hasSw(wargs(c), "whatif"), "Update-Database -Migration 0"
 			case "dotnet":
 				ops := positional(args)
 				return len(ops) >= 4 && ops[0].s == "ef" && ops[1].s == "database" && ops[2].s == "update" && (ops[3].s == "0" || ops[3].s == "InitialCreate" && touchesProduction(c)), j
@@ -403,7 +419,15 @@ var databaseDestroyRules = []*rule{
 				if v, ok := optValue(args, "", "add-config"); ok && hasWord(args, "--alter") {
 					for kv := range strings.SplitSeq(v, ",") {
 						k, n, _ := strings.Cut(kv, "=")
-						if (k == "retention.ms" || k == "retention.bytes") && len(n) > 0 && len(n) <= 4 && strings.Trim(n, "0123456789") == "" {
+						if k == "retention.ms" || k == "retention.bytes" || k == "log.retention.ms" || k == "log.retention.hours" {
+							// seconds' worth, or an hour's for every topic
+							// of the brokers (--entity-default)
+							v, err := strconv.ParseInt(n, 10, 64)
+							short := err == nil && v >= 0 && (len(n) <= 4 || k == "log.retention.hours" && v <= 1 ||
+								hasWord(args, "--entity-default") && (k == "log.retention.ms" || k == "retention.ms") && v <= 6*3600*1000)
+							if !short {
+								continue
+							}
 							name, _ := optValue(args, "", "entity-name")
 							return !scratchName(name), j
 						}
@@ -428,7 +452,7 @@ var databaseDestroyRules = []*rule{
 			case "kafka-consumer-groups", "kafka-consumer-groups.sh":
 				// a group moved past or back over every topic: messages
 				// skipped or processed twice
-				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && hasWord(args, "--all-topics"), j
+				return hasWord(args, "--reset-offsets") && hasWord(args, "--execute") && (hasWord(args, "--all-topics") || touchesProduction(c)), j
 			case "op":
 				// a vault's item, document or the vault itself deleted
 				ops := positional(args)
@@ -716,6 +740,24 @@ func testOrDevVhost(vh string) bool {
 	switch strings.Trim(lower(vh), "/") {
 	case "dev", "development", "test", "tests", "testing", "ci", "local", "sandbox":
 		return true
+	}
+	return false
+}
+
+// remoteConnectionAssigned reports a connection variable set on the
+// command line to a server other than this machine
+// (AIRFLOW__DATABASE__SQL_ALCHEMY_CONN=postgresql://db.internal/...).
+func remoteConnectionAssigned(c *cmd) bool {
+	for _, as := range c.assigns {
+		if !connectionVar(as.name) {
+			continue
+		}
+		v := as.val.s
+		if i := strings.Index(v, "://"); i >= 0 {
+			if h := hostOf(v[i:]); h != "" && !loopback(h) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -329,7 +329,77 @@ var dataStoreRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, dataStoreRules) }
+func init() { ruleSets = append(ruleSets, dataStoreRules, searchClusterRules) }
+
+// searchClusterRules judge Elasticsearch's and OpenSearch's REST API
+// called with an HTTP client: the calls that lose an index without a
+// DELETE, or take the cluster's safeguards and access control away.
+var searchClusterRules = []*rule{
+	// (no names: a program with rules of its own loses the generic
+	// clients' reading of production, which rpk's deletions need)
+	{ID: "kafka-acl-all", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting a principal every operation on a whole Kafka or Redpanda cluster",
+		Suggestions: []string{"Grant the operations on the topics the principal needs"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "rpk" {
+				return false, ""
+			}
+			// rpk acl create --allow-principal U --operation all --cluster
+			sub := clientSubWords(c).list()
+			if len(sub) < 2 || sub[0] != "acl" || sub[1] != "create" {
+				return false, ""
+			}
+			args := c.args()
+			op, _ := optValue(args, "", "operation")
+			j := joinWords(args)
+			if strings.EqualFold(op, "all") && (hasWord(args, "--cluster") || strings.Contains(j, "--topic *")) {
+				p, _ := optValue(args, "", "allow-principal")
+				return true, "rpk acl create --allow-principal " + p + " --operation all"
+			}
+			return false, ""
+		}},
+	{ID: "search-index-removed", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "removing a search index through an alias action (the index and its documents are deleted)",
+		Suggestions: []string{"Move the alias with remove and add actions; delete old indices by name after a snapshot"},
+		names:       names("curl", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !strings.Contains(a.src, "remove_index") {
+				return false, ""
+			}
+			if u := searchAPIPath(c, "/_aliases"); u != "" && !scratchName(strings.ReplaceAll(lower(u), "example.", "")) {
+				return true, "remove_index on " + u
+			}
+			return false, ""
+		}},
+	{ID: "search-cluster-unguarded", Level: LevelHigh, Category: CategoryPermission, Description: "switching off a search cluster's safeguard or access control (wildcard deletes allowed, every user mapped to the admin role), or closing a production index",
+		Suggestions: []string{"Keep action.destructive_requires_name on", "Map named roles to named users"},
+		names:       names("curl", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			if u := searchAPIPath(c, "/_cluster/settings"); u != "" && strings.Contains(j, "destructive_requires_name") && strings.Contains(j, "false") {
+				return true, "action.destructive_requires_name false"
+			}
+			if u := searchAPIPath(c, "/rolesmapping/all_access"); u != "" && (strings.Contains(j, `["*"]`) || strings.Contains(j, `[\"*\"]`)) {
+				return true, "every user mapped to all_access"
+			}
+			if u := searchAPIPath(c, "/_close"); u != "" && prodMarker(u) {
+				return true, "closing " + u
+			}
+			return false, ""
+		}},
+}
+
+// searchAPIPath returns the first argument of an HTTP client that is a
+// URL (with or without its scheme) whose path holds part, or "".
+func searchAPIPath(c *cmd, part string) string {
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "-") || !strings.Contains(w.s, part) {
+			continue
+		}
+		if i := strings.IndexByte(w.s, '/'); i > 0 && (strings.Contains(w.s[:i], ".") || strings.Contains(w.s[:i], ":") || strings.HasPrefix(w.s, "http")) {
+			return strings.Trim(w.s, `"'`)
+		}
+	}
+	return ""
+}
 
 // scratchTarget reports a database client whose words name a test,
 // preview or throwaway target.

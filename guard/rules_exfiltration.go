@@ -872,7 +872,7 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-secret-var-other-service", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a service's secret variable to another site",
-		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie"),
+		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie", "twine"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				if w.ok {

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
@@ -112,6 +115,17 @@ var fileDeleteRules = []*rule{
 		[]string{"Back the file up first", "Edit the file instead of deleting it"}, anyRec, pcHomeConfig),
 	delRule("rm-key-file", LevelHigh, CategoryFileDelete, "deletion of a private key",
 		[]string{"Keep the key; rotate it with ssh-keygen if needed", "Back up ~/.ssh before changing it"}, nonRec, pcSecretsHome),
+	{ID: "rm-signing-key", Level: LevelHigh, Category: CategoryFileDelete, Description: "deletion of a release signing keystore or store key (an app signed with it cannot be updated without it)",
+		Suggestions: []string{"Keep the keystore; move it out of the project if it must not be committed", "Back the keystore up before changing signing"},
+		names:       deleteRuleNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.deletions(c) {
+				if signingKeystore(t.w.s) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
 	delRule("rm-system-file", LevelHigh, CategoryFileDelete, "deletion of files in a system directory",
 		[]string{"Use the package manager to remove installed software", "Limit the deletion to the project directory"}, nonRec, pcSystemSub),
 	delRule("rm-recursive-outside-workdir", LevelHigh, CategoryFileDelete, "recursive deletion outside the work directory",
@@ -481,6 +495,26 @@ func shortRetention(v string) bool {
 		case 'D', 'd':
 			return num == "0" || num == "1" || num == "2"
 		}
+	}
+	return false
+}
+
+// signingKeystore reports a release signing keystore or an app store's
+// API key: release.jks, upload-keystore.jks, AuthKey_ABC123.p8,
+// dist.p12. The debug keystore and test fixtures are made again.
+func signingKeystore(p string) bool {
+	l := lower(p)
+	if strings.Contains(l, "debug") || strings.Contains(l, "test") || strings.Contains(l, "fixture") || strings.ContainsAny(l, "*?") {
+		return false
+	}
+	base := path.Base(strings.ReplaceAll(l, `\`, "/"))
+	switch path.Ext(base) {
+	case ".jks", ".keystore":
+		return true
+	case ".p8":
+		return strings.HasPrefix(base, "authkey_")
+	case ".p12", ".pfx":
+		return hasAny(base, "release", "dist", "sign", "upload", "prod")
 	}
 	return false
 }

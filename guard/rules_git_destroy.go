@@ -285,7 +285,7 @@ var gitDestroyRules = []*rule{
 				if args[0].s == "run" && len(args) == 3 && args[2].ok && strings.Trim(args[2].s, "0123456789") == "" {
 					return false, "" // one named run: its logs, like a cache entry
 				}
-				if args[0].s == "release" && len(args) > 2 && (prerelease(args[2].s) || pullRequestName(lower(args[2].s))) {
+				if args[0].s == "release" && len(args) > 2 && (prerelease(args[2].s) || pullRequestName(lower(args[2].s)) || args[2].flow != nil && args[2].flow.scratch) {
 					return false, "" // a release candidate or nightly, superseded
 				}
 				switch args[0].s {

@@ -112,7 +112,7 @@ var hostedAccessRules = []*rule{
 	{ID: "cli-ownership-transfer", Level: LevelCritical, Category: CategoryPrivilege, Description: "handing a hosted app, project or repository to another owner or organisation",
 		Suggestions: []string{"Let the owner transfer it in the web console"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" || fetchers[c.name] {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" && c.name != "az" || fetchers[c.name] {
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
@@ -148,7 +148,7 @@ var hostedAccessRules = []*rule{
 	{ID: "cli-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "making an existing private repository, project or app visible to everyone",
 		Suggestions: []string{"Ask the owner before publishing", "Publish a copy that has been reviewed for secrets"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" || fetchers[c.name] {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && c.name != "gh" && c.name != "glab" && c.name != "az" || fetchers[c.name] {
 				return false, ""
 			}
 			sub, verb := clientVerb(c, vPublish)
@@ -170,6 +170,8 @@ var hostedAccessRules = []*rule{
 					public = "--private false"
 				case (verb == "visibility" || l == "set-visibility") && i+1 < len(low) && low[i+1] == "public":
 					public = "visibility public"
+				case l == "--anonymous-pull-enabled" && i+1 < len(low) && low[i+1] == "true", l == "--anonymous-pull-enabled=true":
+					public = "anonymous pulls" // a registry anyone can pull from
 				}
 			}
 			if public == "" {

@@ -71,6 +71,19 @@ func callsOut(s string) bool {
 
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
+	{ID: "process-manager-boot", Level: LevelHigh, Category: CategoryPersistence, Description: "having a process manager start its saved programs at every boot (pm2 startup, forever-service)",
+		Suggestions: []string{"Start the program by hand for this session", "Let the user install boot services"},
+		names:       names("pm2", "forever-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 || hasWord(c.args(), "--help") {
+				return false, ""
+			}
+			if c.name == "pm2" && ops[0].s == "startup" || c.name == "forever-service" && ops[0].s == "install" {
+				return true, c.name + " " + joinWords(ops)
+			}
+			return false, ""
+		}},
 	{ID: "write-git-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a git hook (runs on every git operation)",
 		Suggestions: []string{"Keep hooks in the repository (e.g. .githooks) and let the user enable them", "Run the script explicitly instead"}, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -549,7 +562,7 @@ var persistenceRules = []*rule{
 				if d := payloadInSettings(c.name + " " + joinWords(c.args())); d != "" {
 					return true, c.base + ": " + d
 				}
-				if u := foreignPackageSource(joinWords(c.args())); u != "" && globalSetting(c) {
+				if u := foreignPackageSource(joinWords(c.args())); u != "" && globalSetting(c) && !narrowSource(c) {
 					return true, c.base + ": packages or fetches from " + u
 				}
 			}

@@ -222,6 +222,10 @@ var remoteExecRules = []*rule{
 				}
 			case "dotnet", "nuget":
 				// dotnet nuget add source URL, dotnet add package X --source URL
+				// (push's and delete's --source is where the package goes)
+				if sub := clientSubWords(c).list(); containsStr(sub, "push") || containsStr(sub, "delete") {
+					return false, ""
+				}
 				if v, ok := optValue(args, "-s", "source"); ok {
 					src = v
 				} else if ops := positional(args); len(ops) > 0 && strings.Contains(ops[len(ops)-1].s, "://") && hasWord(args, "source") {

@@ -580,7 +580,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -594,6 +594,19 @@ var systemRules = []*rule{
 					}
 				}
 				return false, ""
+			case "set":
+				// fish: set -gx NODE_TLS_REJECT_UNAUTHORIZED 0, or -Ux, kept
+				// for every later shell
+				if len(ops) > 1 && strings.HasPrefix(args[0].s, "-") && strings.ContainsAny(args[0].s, "xU") && tlsCheckOffVar(ops[0].s, ops[1].s) {
+					return true, ops[0].s + " " + ops[1].s
+				}
+				return false, ""
+			case "poetry":
+				// poetry config certificates.NAME.cert false: that
+				// source's certificate goes unchecked
+				if len(ops) > 2 && ops[0].s == "config" && strings.HasPrefix(ops[1].s, "certificates.") && strings.HasSuffix(ops[1].s, ".cert") && falseWord(lower(ops[2].s)) {
+					return true, ops[1].s + " " + ops[2].s
+				}
 			case "bundle":
 				// bundle config set --global ssl_verify_mode 0
 				if len(ops) >= 3 && ops[0].s == "config" && hasWord(args, "--global") {
@@ -848,6 +861,54 @@ var systemRules = []*rule{
 			}
 			ops := positional(args)
 			return len(ops) > 0, strings.Join(wordsText(ops), " ")
+		}},
+	{ID: "shared-environment-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing a production environment or store paths programs still use (conda env remove of a production environment, nix-store --delete --ignore-liveness)",
+		Suggestions: []string{"Remove only environments you created for this task", "Let the garbage collector remove what nothing uses (nix-collect-garbage)"},
+		names:       names("conda", "mamba", "micromamba", "nix-store"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "nix-store" {
+				return hasWord(args, "--delete") && hasWord(args, "--ignore-liveness"), "nix-store --delete --ignore-liveness"
+			}
+			sub := clientSubWords(c).list()
+			if !(len(sub) > 1 && sub[0] == "env" && (sub[1] == "remove" || sub[1] == "rm")) && !(len(sub) > 0 && sub[0] == "remove" && hasWord(args, "--all")) {
+				return false, ""
+			}
+			for _, o := range [...][2]string{{"-n", "name"}, {"-p", "prefix"}} {
+				if name, ok := optValue(args, o[0], o[1]); ok && (isProdName(name) || sharedEnvironment(name) && !scratchName(name)) {
+					return true, c.name + " " + strings.Join(sub, " ") + " " + name
+				}
+			}
+			return false, ""
+		}},
+	{ID: "hdfs-opened-or-purged", Level: LevelHigh, Category: CategoryPermission, Description: "opening a shared file system's tree to every user, or deleting from it past the trash (hdfs dfs -chmod -R 777, -rm -r -skipTrash)",
+		Suggestions: []string{"Grant the group that needs it", "Delete into the trash, which keeps files for a while"},
+		names:       names("hdfs", "hadoop"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 3 || args[0].s != "dfs" && args[0].s != "fs" {
+				return false, ""
+			}
+			op := args[1].s
+			ops := positional(args[2:])
+			if len(ops) == 0 {
+				return false, ""
+			}
+			target := ops[len(ops)-1].s
+			if scratchName(target) || strings.HasPrefix(target, "/tmp/") || strings.HasPrefix(target, "/user/") && !isProdName(target) {
+				return false, ""
+			}
+			switch op {
+			case "-chmod":
+				if (hasWord(args, "-R") || hasWord(args, "-r")) && len(ops) > 1 && (ops[0].s == "777" || ops[0].s == "a+rwx" || ops[0].s == "o+w") {
+					return true, "hdfs dfs -chmod -R " + ops[0].s + " " + target
+				}
+			case "-rm", "-rmr":
+				if hasWord(args, "-skipTrash") && (hasWord(args, "-r") || hasWord(args, "-R") || op == "-rmr") {
+					return true, "hdfs dfs -rm -r -skipTrash " + target
+				}
+			}
+			return false, ""
 		}},
 	{ID: "package-remove-critical", Level: LevelHigh, Category: CategorySystem, Description: "removing a package the system needs to run",
 		Suggestions: []string{"Remove only the application packages you installed", "Check with apt-get -s remove (simulate) first"},
@@ -1266,4 +1327,20 @@ func reloadsOnHUP(pats []word) bool {
 		}
 	}
 	return len(pats) > 0
+}
+
+// sharedEnvironment reports an environment's name or path that says
+// others use it: a team's, a shared one, or one installed for every user
+// of the machine (/opt/conda/envs, C:\ProgramData).
+func sharedEnvironment(name string) bool {
+	l := lower(strings.ReplaceAll(name, `\`, "/"))
+	if strings.HasPrefix(l, "/opt/") || strings.HasPrefix(l, "/usr/") || strings.Contains(l, "programdata/") {
+		return true
+	}
+	for _, t := range strings.FieldsFunc(path.Base(l), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if t == "team" || t == "shared" {
+			return true
+		}
+	}
+	return false
 }

@@ -71,6 +71,12 @@ func serverPrivOf(text string) string {
 		return "every right granted to every user"
 	case strings.Contains(u, "RESET MASTER") || strings.Contains(u, "PURGE BINARY LOGS") || strings.Contains(u, "PG_DROP_REPLICATION_SLOT("):
 		return "the logs replicas and point-in-time restores need"
+	case strings.HasPrefix(strings.TrimSpace(u), "GRANT ROLE") && (strings.Contains(u, "ACCOUNTADMIN") || strings.Contains(u, "SECURITYADMIN") || strings.Contains(u, "ORGADMIN")):
+		return "Snowflake's account administrator role granted"
+	case strings.Contains(u, "ALTER ACCOUNT UNSET NETWORK_POLICY") || strings.Contains(u, "ALTER ACCOUNT SET NETWORK_POLICY = NONE"):
+		return "the account reachable from every address"
+	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
+		return "point-in-time restores switched off (Time Travel kept for 0 days)"
 	}
 	return ""
 }
@@ -153,7 +159,7 @@ func serverExportOf(text string) string {
 }
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
-	"cqlsh", "snowsql", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
+	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
 	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma")
 
 // statementOptions are the options with which database clients are
@@ -170,6 +176,7 @@ var statementOptions = map[string][]struct{ short, long string }{
 	"isql":              {{"-e", "execute"}},
 	"sqlcmd":            {{"-Q", ""}, {"-q", ""}},
 	"snowsql":           {{"-q", "query"}},
+	"snow":              {{"-q", "query"}}, // snow sql -q: Snowflake's newer client
 	"clickhouse-client": {{"-q", "query"}, {"", "execute"}},
 	"clickhouse":        {{"-q", "query"}, {"", "execute"}},
 	"trino":             {{"-q", "query"}, {"", "execute"}},
@@ -277,6 +284,13 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		}
 		if len(ops) > 1 && ops[0].s == "rm" && (hasWord(args, "-r") || hasWord(args, "-f")) {
 			add("DROP TABLE bq")
+		}
+		if len(ops) > 1 && ops[0].s == "update" && strings.Contains(ops[len(ops)-1].s, ".") {
+			// bq update --expiration 3600 ds.table: the table deletes
+			// itself in an hour (0 removes the expiry)
+			if v, ok := optValue(args, "", "expiration"); ok && v != "0" {
+				add("DROP TABLE bq")
+			}
 		}
 	case "mongo", "mongosh":
 		lang = "mongo"

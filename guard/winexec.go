@@ -1101,7 +1101,9 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	case wpHistory:
 		id = "win-history-delete"
 	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
-		if wide {
+		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) {
+			// a whole folder, or an app's database or a signing key:
+			// what the user made and cannot build again
 			id = "win-delete-outside"
 		}
 	case wpInside:
@@ -1191,8 +1193,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
 		// the only record of what infrastructure exists
 		return "win-delete-project"
-	case devDatabaseFile(base):
-		// the local database's rows: the data the developer works with
+	case devDatabaseFile(base), signingKeystore(p):
+		// the local database's rows: the data the developer works with;
+		// the key its releases are signed with
 		return "win-delete-project"
 	case nestedBuildOutput(rel):
 		return ""
@@ -3013,7 +3016,7 @@ func officeStartupPath(l string) bool {
 // .mdf and its log, SQLite) not named as a test or scratch copy.
 func devDatabaseFile(base string) bool {
 	switch path.Ext(base) {
-	case ".mdf", ".ldf", ".sqlite", ".sqlite3", ".db":
+	case ".mdf", ".ldf", ".sqlite", ".sqlite3", ".db", ".duckdb":
 		return !scratchName(base)
 	}
 	return false

@@ -2496,7 +2496,7 @@ func robocopyOperands(args []word) []word {
 // user state: killing every one of them loses nothing but a stuck run.
 func statelessHost(image string) bool {
 	switch strings.TrimSuffix(strings.Trim(strings.ToLower(image), `"'`), ".exe") {
-	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild":
+	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild", "ngrok":
 		return true
 	}
 	// a development server (acme-devserver, webpack-dev-server) serves

@@ -926,6 +926,10 @@ func (a *analysis) winClassify(p string) (winPathClass, string) {
 
 func (a *analysis) winProfileSub(rel, p string) (winPathClass, string) {
 	switch {
+	case homeTokenFile(rel, path.Base(rel)) != "":
+		// ~\.cache\huggingface\token, ~\.databrickscfg: a client's login,
+		// even inside a cache folder
+		return wpSecrets, p
 	case winModelCacheRoot(strings.TrimSuffix(strings.ToLower(rel), "/")):
 		// gigabytes of downloaded models: a cache in name only
 		return wpHomeSub, p

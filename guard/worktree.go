@@ -18,7 +18,9 @@ func wholeTreeSpec(w word) bool {
 	if sourceDirs[strings.TrimSuffix(strings.TrimPrefix(s, "./"), "/")] {
 		return true // a whole source directory
 	}
-	return !w.ok || w.glob && strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
+	// (a quoted '*.ipynb' is git's own pathspec glob: every notebook of
+	// the tree)
+	return !w.ok || strings.HasPrefix(s, "*") || s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || strings.HasSuffix(s, "/") || s == ".." || strings.HasPrefix(s, ":/")
 }
 
 // computedRef reports a computed operand written like a ref (v$VERSION,
@@ -357,6 +359,11 @@ func (a *analysis) testScoped(c *cmd) bool {
 			}
 		}
 	}
+	for _, w := range c.args() {
+		if w.flow != nil && w.flow.scratch {
+			return true // names a filter kept for a pull request's or a test's objects
+		}
+	}
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
@@ -518,7 +525,7 @@ func pushDeletesOnlyScratch(args []word) bool {
 // testEnvSet matches a framework's environment variable set to test
 // earlier on a line: in cmd (set X=test), PowerShell ($env:X='test') or
 // a POSIX export.
-var testEnvSet = regexp.MustCompile(`(?i)\b(?:RAILS_ENV|RACK_ENV|MIX_ENV|NODE_ENV|APP_ENV|DJANGO_ENV|FLASK_ENV|ASPNETCORE_ENVIRONMENT)\s*=\s*["']?test(?:ing)?\b`)
+var testEnvSet = regexp.MustCompile(`(?i)\b(?:RAILS_ENV|RACK_ENV|MIX_ENV|NODE_ENV|APP_ENV|DJANGO_ENV|FLASK_ENV|ASPNETCORE_ENVIRONMENT)(?:\s*=\s*|\s+)["']?test(?:ing)?\b`)
 
 // hasFoldEnv reports whether s holds "env" in any case: every name
 // testEnvSet knows does, and most lines do not, so the expression is

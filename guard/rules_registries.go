@@ -1,0 +1,288 @@
+package guard
+
+import "strings"
+
+// Package registries and image registries: what other projects install
+// from. A published package removed or yanked, an owner added who can
+// publish over it, a shared image overwritten with one from elsewhere.
+var registryRules = []*rule{
+	{ID: "registry-package-unpublished", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "unpublishing a whole published package, or every version of one (every project that installs it breaks)",
+		Suggestions: suggRegistry,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			pkg, version, ok := unpublished(c)
+			if !ok || version != "" && !strings.HasPrefix(version, "$") && version != "*" {
+				return false, ""
+			}
+			return true, c.name + " " + unpublishVerb(c) + " " + pkg
+		}},
+	{ID: "registry-version-unpublished", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "unpublishing or yanking a released version of a published package (new installs of it fail)",
+		Suggestions: suggRegistry,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			pkg, version, ok := unpublished(c)
+			if !ok || version == "" || strings.HasPrefix(version, "$") || version == "*" {
+				return false, ""
+			}
+			return true, c.name + " " + unpublishVerb(c) + " " + pkg + " " + version
+		}},
+	{ID: "registry-owner-added", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an owner to a published package (they can publish, yank and hand it on)",
+		Suggestions: []string{"Ask the package's owners to add maintainers themselves"},
+		names:       names("npm", "pnpm", "yarn", "gem", "cargo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub := clientSubWords(c).list()
+			args := c.args()
+			for i, s := range sub {
+				if s != "owner" && s != "owners" {
+					continue
+				}
+				// npm owner add USER PKG; gem owner GEM --add EMAIL; cargo owner --add USER
+				if i+1 < len(sub) && sub[i+1] == "add" {
+					return true, c.name + " owner add"
+				}
+				if v, ok := optValue(args, "-a", "add"); ok {
+					return true, c.name + " owner --add " + v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "registry-image-replaced", Level: LevelHigh, Category: CategoryRemoteExec, Description: "overwriting an image in a shared registry with one copied from an unknown registry (everything that pulls it runs that code)",
+		Suggestions: []string{"Build the image from reviewed sources", "Copy from the official registry, pinned by digest"},
+		names:       names("skopeo", "crane", "gcrane", "regctl", "oras"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			k := 0
+			for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
+				k++
+			}
+			if k == len(ops) || k == 3 || len(ops) < k+3 {
+				return false, ""
+			}
+			src, dst := imageLocation(ops[k+1].s), imageLocation(ops[k+2].s)
+			if src == "" || dst == "" || strings.HasPrefix(dst, "dir:") || strings.HasPrefix(dst, "oci:") || strings.HasPrefix(dst, "docker-archive:") {
+				return false, "" // copied to a file for a look
+			}
+			sh, dh := imageHost(src), imageHost(dst)
+			if sh == dh || knownRegistry(sh) || ownPackageHost(sh) || trustedImageHost(sh) || scratchName(strings.ReplaceAll(lower(dst), "example.", "")) || strings.Contains(lower(dst), "candidate") {
+				return false, ""
+			}
+			return true, c.name + " copy " + src + " " + dst
+		}},
+	{ID: "package-safeguard-off", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages with a safeguard switched off (a snap's confinement, every dependency's install scripts, download checksums)",
+		Suggestions: []string{"Keep the safeguard on and allow the one package that needs it", "Ask the user before changing how packages are checked"},
+		names:       names("snap", "bun", "pnpm", "choco"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			sub := clientSubWords(c).list()
+			switch c.name {
+			case "snap":
+				// unconfined: the snap reads and changes the whole system
+				return len(sub) > 0 && sub[0] == "install" && hasWord(args, "--devmode"), "snap install --devmode"
+			case "bun":
+				return len(sub) > 1 && sub[0] == "pm" && sub[1] == "trust" && hasWord(args, "--all"), "bun pm trust --all"
+			case "pnpm":
+				return hasWord(args, "--dangerously-allow-all-builds"), "--dangerously-allow-all-builds"
+			case "choco":
+				// choco feature disable -n checksumFiles; enable -n allowEmptyChecksums
+				if len(sub) < 2 || sub[0] != "feature" {
+					return false, ""
+				}
+				f, _ := optValue(args, "-n", "name")
+				f = lower(f)
+				return sub[1] == "disable" && f == "checksumfiles" || sub[1] == "enable" && (f == "allowemptychecksums" || f == "allowemptychecksumssecure"), "choco feature " + sub[1] + " " + f
+			}
+			return false, ""
+		}},
+	{ID: "image-signatures-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing a shared image's signatures and attestations (verified deploys refuse it; its provenance is gone)",
+		Suggestions: []string{"Sign again rather than clean", "Clean only a scratch image's signatures"},
+		names:       names("cosign"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "clean" || hasWord(c.args(), "--help") {
+				return false, ""
+			}
+			ref := ops[len(ops)-1].s
+			if scratchName(strings.ReplaceAll(lower(ref), "example.", "")) || isLocalHost(imageHost(ref)) {
+				return false, ""
+			}
+			return true, "cosign clean " + ref
+		}},
+	{ID: "secret-baked-into-image", Level: LevelHigh, Category: CategoryExfiltration, Description: "building a secret into an image's layers or metadata as a build argument and pushing it (everyone who pulls the image can read it)",
+		Suggestions: []string{"Pass secrets with docker build --secret id=...,env=...", "Read the token at run time, not at build time"},
+		names:       names("docker", "podman", "buildah", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			sub := clientSubWords(c).list()
+			if len(sub) == 0 || sub[0] != "build" && !(sub[0] == "buildx" && len(sub) > 1 && sub[1] == "build") && sub[0] != "bud" {
+				return false, ""
+			}
+			pushed := hasWord(args, "--push") || strings.Contains(a.src, " push ")
+			if !pushed {
+				return false, "" // a local image keeps its layers on this machine
+			}
+			for i, w := range args {
+				v := ""
+				switch {
+				case w.s == "--build-arg" && i+1 < len(args):
+					v = args[i+1].s
+				case strings.HasPrefix(w.s, "--build-arg="):
+					v = w.s[len("--build-arg="):]
+				default:
+					continue
+				}
+				name, val, _ := strings.Cut(v, "=")
+				if isSecretVar(name) && (val == "" || secretVarIn(val) != "" || !strings.HasPrefix(val, "$") && len(val) >= 16) {
+					return true, "--build-arg " + name
+				}
+			}
+			return false, ""
+		}},
+	{ID: "task-resets-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running a project task that resets, drops or destroys, pointed at production",
+		Suggestions: []string{"Run the task against a development or test environment", "Let the release process change production"},
+		names:       names("make", "gmake", "just", "task", "mage", "rake", "invoke", "npm", "yarn", "pnpm", "bun"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			target := ""
+			for i, w := range args {
+				if strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "=") {
+					continue
+				}
+				if (c.name == "npm" || c.name == "pnpm" || c.name == "bun" || c.name == "yarn") && i == 0 && w.s == "run" {
+					continue
+				}
+				if destroyingTask(w.s) {
+					target = w.s
+					break
+				}
+				if c.name == "npm" || c.name == "pnpm" || c.name == "bun" {
+					return false, "" // npm's first word is its command
+				}
+			}
+			if target == "" || !touchesProduction(c) {
+				return false, ""
+			}
+			return true, c.name + " " + target + " in production"
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, registryRules) }
+
+// destroyingTask reports a task name whose parts say it resets, drops or
+// destroys (db-reset, db:drop, destroy_all, nuke).
+func destroyingTask(s string) bool {
+	for part := range strings.FieldsFuncSeq(lower(s), func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }) {
+		switch part {
+		case "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "flushall", "erase", "dropdb":
+			return true
+		}
+	}
+	return false
+}
+
+// registryClients are package managers whose account commands (tokens,
+// owners) reach the registry they publish to.
+var registryClients = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "gem": true, "cargo": true}
+
+var suggRegistry = []string{"Deprecate the version instead of removing it", "Ask the package's owners before touching a release"}
+
+// unpublished reads a client's unpublish or yank of a package: npm
+// unpublish PKG[@V], cargo yank --version V PKG, gem yank PKG -v V,
+// nuget delete PKG V. version is "" for the whole package. Dry runs,
+// undos and pre-releases made for a pull request are not.
+func unpublished(c *cmd) (pkg, version string, ok bool) {
+	sub := clientSubWords(c).list()
+	args := c.args()
+	verb := unpublishVerb(c)
+	if verb == "" || hasWord(args, "--dry-run") || hasWord(args, "--undo") || hasWord(args, "--help") {
+		return "", "", false
+	}
+	ops := positional(args)
+	// the operands after the verb, less option values
+	var rest []string
+	seen := false
+	for _, w := range ops {
+		if !seen {
+			seen = lower(w.s) == verb
+			continue
+		}
+		rest = append(rest, w.s)
+	}
+	v, hasV := optValue(args, "-v", "version", "vers")
+	switch {
+	case verb == "delete" && len(rest) >= 2: // nuget delete PKG VERSION
+		pkg, version = rest[0], rest[1]
+	case hasV:
+		version = v
+		for _, r := range rest {
+			if r != v {
+				pkg = r
+				break
+			}
+		}
+	case len(rest) > 0:
+		pkg = rest[0]
+		if i := strings.LastIndexByte(pkg, '@'); i > 0 {
+			pkg, version = pkg[:i], pkg[i+1:]
+		}
+	}
+	if len(sub) > 0 && pkg == "" && verb != "delete" {
+		pkg = "(this package)" // npm unpublish in the package's folder
+	}
+	if pkg == "" || prereleaseVersion(version) || scratchName(pkg) {
+		return "", "", false
+	}
+	return pkg, version, true
+}
+
+// unpublishVerb returns the subcommand that takes a release back:
+// unpublish, yank, or a package feed's delete ("" for none).
+func unpublishVerb(c *cmd) string {
+	sub := clientSubWords(c).list()
+	for i, s := range sub {
+		switch s {
+		case "unpublish", "yank":
+			return s
+		case "delete":
+			if i > 0 && sub[i-1] == "nuget" || c.name == "nuget" && i == 0 {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// prereleaseVersion reports a version made for a pull request, a CI run
+// or a preview: 0.0.1-pr1423, 1.2.0-ci.88, 3.0.0.pre.pr12.
+func prereleaseVersion(v string) bool {
+	l := lower(v)
+	return l != "" && (pullRequestName(strings.ReplaceAll(strings.ReplaceAll(l, ".", "-"), "pre-", "")) || hasAny(l, "-ci", "-preview", "-canary", "-test", "-dev", "snapshot", "-pr"))
+}
+
+// imageLocation returns an image reference without its transport
+// (docker://), keeping dir:, oci: and archive transports visible.
+func imageLocation(s string) string {
+	s = strings.Trim(s, `"'`)
+	if r, ok := strings.CutPrefix(s, "docker://"); ok {
+		return r
+	}
+	return s
+}
+
+// trustedImageHost reports registries of well-known publishers of base
+// images beyond the clouds' own.
+func trustedImageHost(h string) bool {
+	switch lower(h) {
+	case "cgr.dev", "registry.redhat.io", "docker.elastic.co", "registry.suse.com", "container-registry.oracle.com":
+		return true
+	}
+	return false
+}
+
+// imageHost returns the registry of an image reference: the part before
+// the first slash when it looks like a host (docker.io's short names have
+// none).
+func imageHost(ref string) string {
+	h, _, ok := strings.Cut(ref, "/")
+	if !ok || !strings.ContainsAny(h, ".:") && h != "localhost" {
+		return "docker.io"
+	}
+	return lower(h)
+}
