@@ -63,6 +63,10 @@ type flow struct {
 	// scratch is set on lines kept by a filter for throwaway names
 	// (grep -- -pr-).
 	scratch bool
+	// records names the service whose records an authenticated read
+	// printed (a host, or a client's name): stripe customers list, curl
+	// -H "Authorization: ..." https://api.service.com/contacts
+	records string
 }
 
 // maxMergedText bounds the text kept when outputs are combined.

@@ -98,7 +98,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// a service's secret values read with its credentials
 		return flow{kind: flowSecret, what: secretAPIRead(c), crit: true}
 	case fetchers[n]:
-		return flow{kind: flowRemote, what: c.base + " " + firstURL(args)}
+		return flow{kind: flowRemote, what: c.base + " " + firstURL(args), records: authedRead(c)}
 	case (n == "powershell" || n == "pwsh") && psDownloadOut(args) != "":
 		// powershell -c iwr URL: the download, on standard output
 		return flow{kind: flowRemote, what: psDownloadOut(args)}
@@ -361,8 +361,15 @@ func (a *analysis) computeOut(c *cmd) flow {
 		}
 		return out
 	}
+	rec := ""
+	if recordsListed(c) {
+		rec = c.name
+	}
 	if what := listsEverything(c); what != "" {
-		return flow{kind: flowList, what: what}
+		return flow{kind: flowList, what: what, records: rec}
+	}
+	if rec != "" {
+		return flow{kind: flowUnknown, records: rec}
 	}
 	if p, ok := a.locationQuery(c); ok {
 		return flow{kind: flowText, text: p + "\n"}
@@ -2111,6 +2118,55 @@ func grepKeepsScratch(args []word) bool {
 	l := strings.Trim(lower(pat), "^$'\"*")
 	for _, m := range [...]string{"-pr-", "pr-", "-preview", "preview-", "-test-", "test-", "-tmp-", "tmp-", "-ci-", "ci-", "-rc", "nightly"} {
 		if strings.Trim(l, "-.*") == strings.Trim(m, "-") || l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// authedRead returns the host a fetcher reads from with credentials (an
+// Authorization or API-key header, -u user:token, a secret variable in
+// the URL), or "".
+func authedRead(c *cmd) string {
+	u := firstURL(c.args())
+	h := hostOf(u)
+	if h == "" || isLocalHost(h) {
+		return ""
+	}
+	if hasWord(c.args(), "-u") || hasWord(c.args(), "--user") {
+		return h
+	}
+	for _, l := range c.lowerArgs() {
+		if strings.Contains(l, "authorization:") || strings.Contains(l, "-token:") || strings.Contains(l, "api-key:") || strings.Contains(l, "x-api-key") ||
+			strings.Contains(l, "apikey=") || strings.Contains(l, "access_token=") {
+			return h
+		}
+	}
+	return ""
+}
+
+// recordsListed reports a hosted service's client printing its records:
+// a listing, browse, export or query (stripe customers list, algolia
+// objects browse, sf data query), or a topic read from its start (kcat
+// -C, kafka-console-consumer).
+func recordsListed(c *cmd) bool {
+	switch c.name {
+	case "kcat", "kafkacat":
+		return hasWord(c.args(), "-C")
+	case "kafka-console-consumer", "kafka-console-consumer.sh":
+		return true
+	case "adb":
+		// adb shell content query --uri content://sms/inbox: the phone's
+		// messages, contacts or call log
+		j := lower(joinWords(c.args()))
+		return strings.Contains(j, "content query") && hasAny(j, "content://sms", "content://contacts", "content://call_log", "content://com.android.contacts")
+	}
+	if len(c.words) < 3 || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {
+		return false
+	}
+	for _, s := range clientSubWords(c).list() {
+		switch s {
+		case "list", "browse", "export", "dump", "query":
 			return true
 		}
 	}

@@ -391,6 +391,8 @@ var tokenIssuers = [...]struct {
 	{"heroku", []string{"heroku.com"}},
 	{"atlassian", []string{"atlassian.net", "atlassian.com"}},
 	{"jira", []string{"atlassian.net", "jira"}},
+	{"confluence", []string{"atlassian.net", "confluence"}},
+	{"hubspot", []string{"hubapi.com", "hubspot.com"}},
 	{"gemini", []string{"googleapis.com"}},
 	{"hcloud", []string{"hetzner.cloud", "hetzner.com"}},
 	{"digitalocean", []string{"digitalocean.com"}},

@@ -1162,6 +1162,18 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 	if len(a.released) > 0 && len(st.stages) > 0 && len(st.stages[0]) > 0 && strings.EqualFold(st.stages[0][0].text, "if") {
 		ws.psHashCheck(strings.ToLower(psJoin(st.stages[0])))
 	}
+	if len(st.stages) > 1 && len(st.stages[0]) > 0 {
+		// Get-MgGroup -Filter "displayName eq 'sg-test-pr-12'" | ...: what
+		// the later stages change is the tests' own; Get-X -All | ...
+		// Remove-X: every object of the kind
+		switch ws.psPipelineSource(st) {
+		case psSourceScratch:
+			a.testTarget++
+			defer func() { a.testTarget-- }()
+		case psSourceEvery:
+			ws.emitWin(nil, "win-cloud-bulk-change", truncate(psJoin(st.stages[0]), 120)+" | ...")
+		}
+	}
 	// nested code first: blocks and subexpressions in every word
 	var prev flow
 	var prevItem *psItem
@@ -2951,4 +2963,45 @@ func psAcceptsAnyCert(l string) bool {
 		}
 	}
 	return inner == "$true" || inner == "return $true"
+}
+
+// What a pipeline's first stage hands on to the next ones.
+const (
+	psSourceOther   = iota
+	psSourceScratch // objects chosen by a throwaway name
+	psSourceEvery   // every object of a directory or tenant, destroyed or switched off later
+)
+
+// psPipelineSource reads a pipeline whose first stage lists a service's
+// objects (Get-MgGroup, Get-AzResource, Get-Team): chosen by a scratch
+// name, or all of them (-All, no filter) with a later stage that removes,
+// wipes, retires or disables each.
+func (ws *winState) psPipelineSource(st psStmt) int {
+	first := st.stages[0]
+	name := strings.ToLower(first[0].text)
+	if !strings.HasPrefix(name, "get-") || len(name) < 8 {
+		return psSourceOther
+	}
+	var args []string
+	for _, t := range first[1:] {
+		args = append(args, strings.ToLower(strings.Trim(t.text, `"'`)))
+	}
+	for _, sw := range [...]string{"filter", "displayname", "name", "identity", "search", "searchstring", "vmname"} {
+		if v, ok := swVal(args, sw); ok {
+			if throwawayName(strings.ReplaceAll(v, "example.", "")) {
+				return psSourceScratch
+			}
+			return psSourceOther
+		}
+	}
+	if !hasSw(args, "all") {
+		return psSourceOther
+	}
+	for _, stage := range st.stages[1:] {
+		l := strings.ToLower(psJoin(stage))
+		if hasAny(l, "remove-", "clear-", "disable-", "revoke-", "retire", "wipe", "-state disabled", "-accountenabled $false", "-accountenabled:$false") {
+			return psSourceEvery
+		}
+	}
+	return psSourceOther
 }

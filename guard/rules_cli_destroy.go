@@ -46,7 +46,7 @@ var cliDestroyRules = []*rule{
 				return false, ""
 			}
 			args := c.args()
-			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
+			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") || previewSwitch(args) {
 				return false, ""
 			}
 			low := c.lowerArgs()
@@ -79,7 +79,7 @@ var cliDestroyRules = []*rule{
 				return true, c.name + " " + joinWords(args[:verb+1]) + " " + ops[0].s
 			}
 			for _, w := range args {
-				if prodMarker(w.s) && !ownsDestroy[c.name] { // a client with deletion rules of its own knows its environments
+				if (prodMarker(w.s) || isProdName(w.s)) && (!ownsDestroy[c.name] || colonDestroyVerb(args[verb].s) && !strings.Contains(args[verb].s, " ")) { // a client with deletion rules of its own knows its environments, save for TOPIC:delete subcommands those rules do not read
 					return true, c.name + " " + args[verb].s + " in production"
 				}
 			}
@@ -291,8 +291,13 @@ var destroyVerbs = map[string]bool{
 // hosting:disable, netlify sites:delete, heroku addons:destroy) whose verb
 // deletes or switches off what the topic names.
 func colonDestroyVerb(s string) bool {
-	_, v, ok := strings.Cut(lower(s), ":")
-	return ok && (destroyVerbs[v] || v == "disable" || v == "unset")
+	l := lower(s)
+	i := strings.LastIndexByte(l, ':') // api:core:numbers:remove
+	if i < 0 {
+		return false
+	}
+	v := l[i+1:]
+	return destroyVerbs[v] || v == "disable" || v == "unset"
 }
 
 // scratchEnvOption reports a target, environment or stage option naming
@@ -357,6 +362,20 @@ func scratchName(s string) bool {
 				return true
 			}
 		}
+	}
+	return pullRequestName(l)
+}
+
+// throwawayName reports a name made for one test, preview, pull request
+// or CI run (the narrow part of scratchName: a dev, demo or local
+// resource may be somebody's).
+func throwawayName(s string) bool {
+	l := lower(s)
+	if isProdName(l) || strings.Contains(l, "shared") {
+		return false
+	}
+	if hasAny(l, "test", "tmp", "temp", "scratch", "sandbox", "preview", "ephemeral", "throwaway") {
+		return true
 	}
 	return pullRequestName(l)
 }
@@ -465,6 +484,9 @@ func durableNounWord(l string) bool {
 // label (api.prod.internal, shop-prod.example.com, acme/prod).
 func prodMarker(s string) bool {
 	l := lower(s)
+	if l == "--live" || l == "--production" || l == "--prod" {
+		return true // stripe --live, a client's switch to its production mode
+	}
 	if i := strings.IndexByte(l, '='); i >= 0 && strings.HasPrefix(l, "-") {
 		l = l[i+1:]
 	}
@@ -530,4 +552,16 @@ func imageRef(s string) bool {
 	}
 	slash := strings.IndexByte(s, '/')
 	return slash > 0 && strings.Contains(s[:slash], ".") && (strings.Contains(s[slash:], ":") || strings.Contains(s, "@sha256:"))
+}
+
+// previewSwitch reports PowerShell's -WhatIf among the words, or inside
+// one (pwsh -c "Remove-AzResourceGroup -Name x -WhatIf"): nothing is
+// changed.
+func previewSwitch(args []word) bool {
+	for _, w := range args {
+		if len(w.s) >= 7 && strings.Contains(lower(w.s), "-whatif") && !strings.Contains(lower(w.s), "-whatif:$false") {
+			return true
+		}
+	}
+	return false
 }

@@ -124,7 +124,7 @@ func cliSecretPrinted(c *cmd) string {
 	for i, w := range args {
 		if strings.HasPrefix(w.s, "-") {
 			switch low[i] {
-			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask":
+			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask", "--reveal-secrets", "--reveal-secret":
 				if !hasAnyWord(low, "--help", "-h") {
 					return "secrets shown (" + c.base + " " + w.s + ")"
 				}
@@ -144,6 +144,13 @@ func cliSecretPrinted(c *cmd) string {
 		ops = append(ops, w)
 	}
 	has := func(ws ...string) bool { return hasAnyWord(sub, ws...) }
+	if !hasAnyWord(low, "--help", "-h") && productionTarget(args, low) {
+		// netlify env:list --context production --plain, infisical secrets
+		// --env=prod: production's values, not their names
+		if has("env") && has("list") && hasAnyWord(low, "--plain") || len(sub) == 1 && sub[0] == "secrets" {
+			return "production's secret values (" + c.base + " " + strings.Join(sub, " ") + ")"
+		}
+	}
 	if hasAnyWord(low, "--help", "-h") || has("help", "create", "revoke", "delete", "rm", "remove", "list", "ls", "new", "add", "set", "unset", "rotate", "lookup-accessor", "exchange") {
 		return ""
 	}

@@ -404,6 +404,11 @@ var cloudDestroyRules = []*rule{
 				if last := p[strings.LastIndexByte(p, '/')+1:]; last != "" && !strings.HasPrefix(last, "$") && scratchName(last) {
 					continue
 				}
+				// $PR_PREVIEW_RECORD_ID, /v0/appShopTest42/...?records[]=recTest1:
+				// the path or its variables name a test's or a preview's objects
+				if _, rest, ok := strings.Cut(strings.SplitN(w.s, "://", 2)[len(strings.SplitN(w.s, "://", 2))-1], "/"); ok && throwawayName(rest) {
+					continue
+				}
 				return true, w.s
 			}
 			return false, ""

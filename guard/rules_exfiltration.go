@@ -169,6 +169,22 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "exfil-records-relayed", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending records read from a service with its credentials (customers, contacts, messages, keys) to another site",
+		Suggestions: suggExfil, names: netSinks,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			src := c.in.records
+			if src == "" || !sendsStdin(c) {
+				return false, ""
+			}
+			for _, u := range urlArgs(c.args()) {
+				h := lower(hostOf(u))
+				if h == "" || strings.ContainsAny(h, "$%{") || isLocalHost(h) || internalHost(h) || sameService(src, h) {
+					continue
+				}
+				return true, "records of " + src + " → " + h
+			}
+			return false, ""
+		}},
 	{ID: "exfil-data-pipe", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending system data (users, history) over the network",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1363,4 +1379,29 @@ func publicPKIRead(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// sameService reports a destination host that belongs to the service
+// src names: the same registered domain as a source host, or a host
+// with a client's name in it (a chat webhook counts as the team's own
+// notification channel).
+func sameService(src, h string) bool {
+	if strings.Contains(src, ".") {
+		return registered(src) == registered(h)
+	}
+	return strings.Contains(h, src) || h == "hooks.slack.com" || h == "discord.com" || strings.HasSuffix(h, ".webhook.office.com")
+}
+
+// registered returns a host's last two labels (api.stripe.com:
+// stripe.com).
+func registered(h string) string {
+	h = strings.TrimSuffix(lower(h), ".")
+	i := strings.LastIndexByte(h, '.')
+	if i <= 0 {
+		return h
+	}
+	if j := strings.LastIndexByte(h[:i], '.'); j >= 0 {
+		return h[j+1:]
+	}
+	return h
 }

@@ -2953,7 +2953,8 @@ func regCredentialKey(k string) bool {
 // headers made for them (Authorization, PRIVATE-TOKEN, X-Api-Key).
 func psAuthHeader(s string) bool {
 	l := strings.ToLower(s)
-	return strings.Contains(l, "authorization") || strings.Contains(l, "private-token") || strings.Contains(l, "api-key") || strings.Contains(l, "x-auth-token")
+	return strings.Contains(l, "authorization") || strings.Contains(l, "private-token") || strings.Contains(l, "api-key") || strings.Contains(l, "x-auth-token") ||
+		strings.Contains(l, "-access-token") || strings.Contains(l, "x-api-key") || strings.Contains(l, "-session")
 }
 
 // winBackupFiles reports a path or pattern (lower case, forward slashes)

@@ -1050,6 +1050,8 @@ var winRules = []*rule{
 		Suggestions: []string{"Edit the file instead of emptying it"}},
 	{ID: "win-execution-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "letting every script run on the machine (execution policy)",
 		Suggestions: []string{"Use -Scope Process for this session only"}},
+	{ID: "win-cloud-bulk-change", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "removing, wiping, retiring or disabling every object a cloud or directory listing printed (Get-X -All | ForEach-Object { Remove-X ... })",
+		Suggestions: []string{"Filter the listing to the objects you mean and review it first", "Run the change with -WhatIf"}},
 	{ID: "win-cloud-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting cloud infrastructure from PowerShell",
 		Suggestions: []string{"Delete cloud resources through reviewed infrastructure code"}},
 	{ID: "win-password-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening the password or lockout policy",

@@ -347,6 +347,13 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if a.testTarget > 0 && !namesOtherServer(c) {
 		return true // run in a container or pod named for tests, on its own data
 	}
+	if psCmdlet(c.name) {
+		// Remove-AzStorageAccount -Name acmepr1423preview: a pull
+		// request's or a test's resource
+		if v, ok := swVal(wargs(c), "name", "displayname", "vmname"); ok && cloudCmdletDeletes(c.name) && throwawayName(v) {
+			return true
+		}
+	}
 	for _, as := range c.assigns {
 		switch as.name {
 		case "RAILS_ENV", "RACK_ENV", "MIX_ENV", "NODE_ENV", "APP_ENV", "ENV", "ENVIRONMENT", "DJANGO_ENV", "FLASK_ENV", "ASPNETCORE_ENVIRONMENT":

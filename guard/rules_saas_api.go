@@ -1,0 +1,251 @@
+package guard
+
+import "strings"
+
+// Hosted services administered through their REST APIs with an HTTP
+// client (curl, HTTPie, wget, Invoke-RestMethod) or through their own
+// CLIs, judged by what the call means rather than by the vendor: a
+// private thing made public, an account made an administrator, alerting
+// or a production switch turned off.
+var saasAPIRules = []*rule{
+	{ID: "api-made-public", Level: LevelHigh, Category: CategoryPermission, Description: "making a private channel, dashboard, report or site public through a service's API",
+		Suggestions: []string{"Share it with the people who need it", "Ask the owner before publishing"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() {
+				return false, ""
+			}
+			for _, seg := range [...]string{"converttopublic", "public_link", "public-link", "public-dashboards", "publicdashboards", "make_public", "makepublic", "publish-to-web"} {
+				if strings.Contains(h.url, seg) {
+					return true, h.method + " " + h.url
+				}
+			}
+			b := compactJSON(h.body)
+			if hasAny(b, `"share":"public"`, `"visibility":"public"`, `"ispublic":true`, `"public":true`, `"privacy":"public"`, `"access":"anonymous"`) {
+				return true, h.method + " " + h.url + " " + b
+			}
+			return false, ""
+		}},
+	{ID: "api-admin-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "making an account an administrator or owner through a service's API",
+		Suggestions: []string{"Grant the narrowest role that does the job", "Let the service's administrators grant admin rights"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.method == "DELETE" || h.scratch() {
+				return false, ""
+			}
+			for _, seg := range [...]string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"} {
+				if strings.Contains(h.url, seg) {
+					return true, h.method + " " + h.url
+				}
+			}
+			b := compactJSON(h.body)
+			if hasAny(b, `"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`) {
+				return true, h.method + " " + h.url + " " + b
+			}
+			return false, ""
+		}},
+	{ID: "api-switched-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a production service's alerting, integration, destination or feature through its API (pages stop, data stops flowing, the feature disappears)",
+		Suggestions: []string{"Change it through the service's reviewed configuration", "Try it on a staging service first"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.method == "DELETE" || h.scratch() {
+				return false, ""
+			}
+			u := h.url
+			if q := strings.IndexByte(u, '?'); q >= 0 {
+				u = u[:q]
+			}
+			last := u[strings.LastIndexByte(u, '/')+1:]
+			switch last {
+			case "disable", "deactivate", "mute", "mute_all", "silence", "snooze", "pause":
+				return true, h.method + " " + h.url
+			}
+			b := compactJSON(h.body)
+			if hasAny(b, `"enabled":false`, `"status":"disabled"`, `"active":false`, `"on":false`, `"status":"ignored"`, `"status":"muted"`, `"disabled":true`) {
+				return true, h.method + " " + h.url + " " + b
+			}
+			return false, ""
+		}},
+	{ID: "api-destroy-action", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting, purging or archiving a hosted service's objects through its API (a DELETE, or an action named for it)",
+		Suggestions: []string{"Use the service's console or CLI with a preview first", "Delete one named object after confirming it"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := readHTTPCall(c)
+			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() || c.name == "curl" && h.method == "DELETE" || strings.Contains(h.url, "/loki/api/") {
+				return false, "" // (curl's DELETE is http-delete-remote's, Loki's deletes log-store-delete's)
+			}
+			if h.method == "DELETE" {
+				return true, "DELETE " + h.url
+			}
+			u := h.url
+			if q := strings.IndexAny(u, "?#"); q >= 0 {
+				u = u[:q]
+			}
+			last := strings.TrimSuffix(u[strings.LastIndexByte(u, '/')+1:], ".json")
+			if strings.Contains(last, "cache") {
+				return false, "" // purge_cache: a CDN fetches it again
+			}
+			// conversations.archive, gdpr-delete, destroy_many, bulk_delete
+			for part := range strings.FieldsFuncSeq(last, func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == ':' }) {
+				switch part {
+				case "delete", "destroy", "purge", "remove", "wipe", "erase", "truncate", "archive", "deleteall", "obliterate":
+					return true, h.method + " " + h.url
+				}
+			}
+			if hasAny(compactJSON(h.body), `"archived":true`, `"deleted":true`) {
+				return true, h.method + " " + h.url
+			}
+			return false, ""
+		}},
+	{ID: "cli-alerting-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every monitor or alert, or switching a production feature flag or alert off, with a service's CLI",
+		Suggestions: []string{"Mute one monitor for a bounded time", "Change production flags through the release process"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || fetchers[c.name] || cliDestroyExempt[c.name] {
+				return false, ""
+			}
+			sub := clientSubWords(c).list()
+			args, low := c.args(), c.lowerArgs()
+			for _, s := range sub {
+				switch s {
+				case "mute_all", "mute-all", "muteall", "silence-all":
+					return true, c.name + " " + strings.Join(sub, " ")
+				case "mute", "silence", "snooze", "toggle-off", "turn-off", "disable":
+					alerting := false
+					for _, n := range sub {
+						switch strings.TrimSuffix(n, "s") {
+						case "monitor", "alert", "flag", "notification", "alerting", "integration", "destination", "pager", "escalation":
+							alerting = true
+						}
+					}
+					if alerting && (productionTarget(args, low) || hasAnyWord(low, "--all", "all", "*")) {
+						return true, c.name + " " + strings.Join(sub, " ")
+					}
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, saasAPIRules) }
+
+// httpClients are the programs readHTTPCall reads.
+var httpClients = names("curl", "curlie", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest", "irm", "iwr")
+
+// httpCall is one HTTP request on a command line: its method (upper
+// case), URL and body (lower case).
+type httpCall struct {
+	method, url, body string
+	vars              string // the unresolved variables of the URL, lower case
+}
+
+// scratch reports a call whose URL, body or variables name a test,
+// sandbox, pull request or other throwaway object, or this machine.
+func (h httpCall) scratch() bool {
+	if isLocalHost(hostOf(h.url)) {
+		return true
+	}
+	for _, s := range [...]string{h.url, h.vars} {
+		if s != "" && scratchName(strings.ReplaceAll(s, "example.", "")) && !isProdName(s) {
+			return true
+		}
+	}
+	return throwawayName(h.body) // channel=C0TMPPR12, {"name":"test-..."}
+}
+
+// readHTTPCall reads c's request. Methods default as the clients do:
+// GET, or POST when a body is given.
+func readHTTPCall(c *cmd) (httpCall, bool) {
+	var h httpCall
+	args := c.args()
+	switch c.name {
+	case "invoke-restmethod", "invoke-webrequest", "irm", "iwr":
+		w := wargs(c)
+		h.method, _ = swVal(w, "method")
+		h.url, _ = swVal(w, "uri")
+		h.body, _ = swVal(w, "body")
+		if h.url == "" {
+			for _, s := range w {
+				if strings.HasPrefix(s, "http") {
+					h.url = s
+					break
+				}
+			}
+		}
+	case "http", "https", "xh", "curlie":
+		for _, w := range args {
+			switch u := strings.ToUpper(w.s); {
+			case u == "GET" || u == "POST" || u == "PUT" || u == "PATCH" || u == "DELETE":
+				h.method = u
+			case h.url == "" && (strings.Contains(w.s, "://") || strings.HasPrefix(w.s, ":") || strings.Contains(w.s, ".") && strings.Contains(w.s, "/")):
+				h.url = w.s
+			case h.url != "" && (strings.Contains(w.s, "=") || strings.Contains(w.s, ":=")):
+				h.body += " " + w.s
+			}
+		}
+	case "wget":
+		h.method, _ = optValue(args, "", "method")
+		if v, ok := optValue(args, "", "body-data", "post-data"); ok {
+			h.body = v
+		}
+		if us := urlArgs(args); len(us) > 0 {
+			h.url = us[0]
+		}
+	default: // curl
+		h.method, _ = optValue(args, "-X", "request")
+		for i, w := range args {
+			switch {
+			case (w.s == "-d" || w.s == "--data" || w.s == "--data-raw" || w.s == "--data-binary" || w.s == "--json" || w.s == "--data-urlencode") && i+1 < len(args):
+				h.body += " " + args[i+1].s
+			case strings.HasPrefix(w.s, "--data=") || strings.HasPrefix(w.s, "--json="):
+				h.body += " " + w.s[strings.IndexByte(w.s, '=')+1:]
+			}
+		}
+		if us := urlArgs(args); len(us) > 0 {
+			h.url = us[0]
+		}
+	}
+	if h.url == "" {
+		return h, false
+	}
+	h.method = strings.ToUpper(strings.Trim(h.method, `"'`))
+	if h.method == "" {
+		h.method = "GET"
+		if strings.TrimSpace(h.body) != "" {
+			h.method = "POST"
+		}
+	}
+	h.url = lower(strings.Trim(h.url, `"'`))
+	h.body = lower(h.body)
+	for rest := h.url; ; {
+		i := strings.IndexByte(rest, '$')
+		if i < 0 {
+			break
+		}
+		j := i + 1
+		for j < len(rest) && (isAlnum(rest[j]) || rest[j] == '_' || rest[j] == '{' || rest[j] == ':') {
+			j++
+		}
+		h.vars += " " + rest[i:j]
+		rest = rest[j:]
+	}
+	return h, true
+}
+
+// compactJSON drops the spaces of a JSON body (lower case) so that
+// "enabled": false and "enabled":false read the same.
+func compactJSON(s string) string {
+	if !strings.ContainsAny(s, " \t\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' && s[i] != '\n' {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
