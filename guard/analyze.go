@@ -299,6 +299,7 @@ type cmd struct {
 	argCase        argCase   // lowerArgs and winArgs, cached
 	regKey         regKey    // regTarget, cached
 	clientSub      clientSub // clientSubWords, cached
+	httpc          httpCallCache
 }
 
 func (c *cmd) args() []word {

@@ -58,14 +58,37 @@ var diskWipeRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "device-storage-erased", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a phone's user data or system partitions from its boot loader",
-		Suggestions: []string{"Reset an emulator instead", "Back the device up and let its owner reset it"}, names: names("fastboot"),
+	{ID: "device-storage-erased", Level: LevelCritical, Category: CategoryDiskWipe, Description: "wiping a phone's or tablet's user data or system partitions, or restoring it to factory state",
+		Suggestions: []string{"Reset an emulator or a device set aside for tests instead", "Back the device up and let its owner reset it"},
+		names:       names("fastboot", "adb", "idevicerestore", "cfgutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
-			if len(ops) >= 2 && (ops[0].s == "erase" || ops[0].s == "format" || strings.HasPrefix(ops[0].s, "format:")) {
-				return true, "fastboot " + ops[0].s + " " + ops[len(ops)-1].s
+			args := c.args()
+			if (c.name == "adb" || c.name == "fastboot") && deviceIsEmulator(args) {
+				return false, ""
 			}
-			return hasWord(c.args(), "-w"), "fastboot -w"
+			ops := positional(args)
+			switch c.name {
+			case "fastboot":
+				// erase or format a partition; the boot loader unlocked or
+				// locked (each wipes the user data too)
+				for i, o := range ops {
+					if (o.s == "erase" || o.s == "format" || strings.HasPrefix(o.s, "format:")) && i+1 < len(ops) {
+						return true, "fastboot " + o.s + " " + ops[len(ops)-1].s
+					}
+					if (o.s == "flashing" || o.s == "oem") && i+1 < len(ops) && (ops[i+1].s == "unlock" || ops[i+1].s == "lock") {
+						return true, "fastboot " + o.s + " " + ops[i+1].s
+					}
+				}
+				return hasWord(args, "-w"), "fastboot -w"
+			case "adb":
+				// adb shell cmd testharness enable: reset to a clean state
+				j := lower(joinWords(args))
+				return strings.Contains(j, "testharness enable") || strings.Contains(j, "--wipe_data"), "adb " + truncate(j, 60)
+			case "idevicerestore":
+				return hasWord(args, "--erase") || hasWord(args, "-e"), "idevicerestore --erase"
+			default: // cfgutil erase, restore, revive
+				return len(ops) > 0 && (ops[0].s == "erase" || ops[0].s == "restore" || ops[0].s == "revive"), "cfgutil " + joinWords(ops[:min(1, len(ops))])
+			}
 		}},
 	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",
 		Suggestions: []string{"Write to an image file instead", "Verify the device with lsblk and do this by hand"},

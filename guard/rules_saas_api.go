@@ -155,9 +155,28 @@ func (h httpCall) scratch() bool {
 	return throwawayName(h.body) // channel=C0TMPPR12, {"name":"test-..."}
 }
 
-// readHTTPCall reads c's request. Methods default as the clients do:
-// GET, or POST when a body is given.
+// httpCallCache holds a command's readHTTPCall: several rules read it.
+type httpCallCache struct {
+	done bool
+	name string
+	gen  uint32
+	h    httpCall
+	ok   bool
+}
+
+// readHTTPCall reads c's request, once per command. Methods default as
+// the clients do: GET, or POST when a body is given.
 func readHTTPCall(c *cmd) (httpCall, bool) {
+	c.lowerArgs() // brings argCase.gen up to date
+	k := &c.httpc
+	if !k.done || k.name != c.name || k.gen != c.argCase.gen {
+		k.h, k.ok = parseHTTPCall(c)
+		k.done, k.name, k.gen = true, c.name, c.argCase.gen
+	}
+	return k.h, k.ok
+}
+
+func parseHTTPCall(c *cmd) (httpCall, bool) {
 	var h httpCall
 	args := c.args()
 	switch c.name {

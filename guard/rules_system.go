@@ -1247,6 +1247,9 @@ var wellKnownResolvers = map[string]bool{"1.1.1.1": true, "1.0.0.1": true, "8.8.
 	"149.112.112.112": true, "208.67.222.222": true, "208.67.220.220": true, "94.140.14.14": true, "94.140.15.15": true,
 	"2606:4700:4700::1111": true, "2606:4700:4700::1001": true, "2001:4860:4860::8888": true, "2001:4860:4860::8844": true}
 
+// settingSeparators turn key=value, key: value and "key" into words.
+var settingSeparators = strings.NewReplacer("=", " ", ":", " ", "\"", " ")
+
 // tlsOffConfig reports text that, in the configuration file named name,
 // turns a tool's certificate checks off: check_certificate = off in
 // .wgetrc, insecure in .curlrc, strict-ssl=false in .npmrc, sslVerify =
@@ -1254,7 +1257,7 @@ var wellKnownResolvers = map[string]bool{"1.1.1.1": true, "1.0.0.1": true, "8.8.
 func tlsOffConfig(name, text string) bool {
 	name = strings.ToLower(name)
 	for _, line := range strings.Split(strings.ToLower(text), "\n") {
-		l := strings.Join(strings.Fields(strings.NewReplacer("=", " ", ":", " ", "\"", " ").Replace(line)), " ")
+		l := strings.Join(strings.Fields(settingSeparators.Replace(line)), " ")
 		switch {
 		case strings.HasSuffix(name, "wgetrc"):
 			if l == "check_certificate off" || l == "check_certificate false" || l == "check_certificate 0" || l == "check-certificate off" {
