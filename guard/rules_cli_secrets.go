@@ -144,6 +144,12 @@ func cliSecretPrinted(c *cmd) string {
 		ops = append(ops, w)
 	}
 	has := func(ws ...string) bool { return hasAnyWord(sub, ws...) }
+	for _, l := range low {
+		// appcmd list apppool X /text:processModel.password
+		if strings.HasPrefix(l, "/text:") && strings.Contains(l, "password") {
+			return "a password (" + c.base + " " + l + ")"
+		}
+	}
 	if !hasAnyWord(low, "--help", "-h") && productionTarget(args, low) {
 		// netlify env:list --context production --plain, infisical secrets
 		// --env=prod: production's values, not their names

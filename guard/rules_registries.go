@@ -68,7 +68,7 @@ var registryRules = []*rule{
 		}},
 	{ID: "package-safeguard-off", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages with a safeguard switched off (a snap's confinement, every dependency's install scripts, download checksums)",
 		Suggestions: []string{"Keep the safeguard on and allow the one package that needs it", "Ask the user before changing how packages are checked"},
-		names:       names("snap", "bun", "pnpm", "choco"),
+		names:       names("snap", "bun", "pnpm", "choco", "winget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			sub := clientSubWords(c).list()
@@ -80,6 +80,10 @@ var registryRules = []*rule{
 				return len(sub) > 1 && sub[0] == "pm" && sub[1] == "trust" && hasWord(args, "--all"), "bun pm trust --all"
 			case "pnpm":
 				return hasWord(args, "--dangerously-allow-all-builds"), "--dangerously-allow-all-builds"
+			case "winget":
+				// hash checks overridden: a changed installer runs anyway
+				low := c.lowerArgs()
+				return hasAnyWord(low, "--ignore-security-hash") || len(sub) > 0 && sub[0] == "settings" && hasAnyWord(low, "installerhashoverride") && hasAnyWord(low, "--enable"), "winget hash check off"
 			case "choco":
 				// choco feature disable -n checksumFiles; enable -n allowEmptyChecksums
 				if len(sub) < 2 || sub[0] != "feature" {

@@ -101,9 +101,13 @@ var winCmdletRules = []*rule{
 	{ID: "win-cmdlet-admin-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "a module's cmdlet granting an owner or administrator role",
 		Suggestions: []string{"Grant the narrowest role that does the job", "Let an administrator grant roles"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			_, noun, args, ok := unlistedCmdlet(c, "add", "new", "set", "grant", "update")
+			verb, noun, args, ok := unlistedCmdlet(c, "add", "new", "set", "grant", "update")
 			if !ok {
 				return false, ""
+			}
+			if strings.HasSuffix(noun, "admin") && (verb == "add" || verb == "grant") && !hasSw(args, "whatif") && !cmdletScratch(args) {
+				// Add-PnPSiteCollectionAdmin -Owners x: an administrator added
+				return true, c.base
 			}
 			if !strings.Contains(noun, "role") && !strings.Contains(noun, "member") && !strings.Contains(noun, "permission") && !strings.Contains(noun, "access") {
 				return false, ""
@@ -137,6 +141,7 @@ var winCmdletRules = []*rule{
 				val = strings.Trim(lower(val), `"'`)
 				switch {
 				case (name == "visibility" || name == "publicaccess" || name == "access") && (val == "public" || val == "blob" || val == "container"),
+					name == "sharingcapability" && val == "externaluserandguestsharing", name == "defaultsharinglinktype" && val == "anonymousaccess",
 					(name == "allowanonymous" || name == "public" || name == "allowpublicaccess" || name == "anonymousaccess") && (val == "$true" || val == "true" || !hasVal && i+1 == len(args)):
 					if hasSw(args, "whatif") || cmdletScratch(args) {
 						return false, ""

@@ -109,7 +109,8 @@ var winLongTailRules = []*rule{
 				return strings.Contains(j, "sendas"), "SendAs"
 			case "set-mailbox":
 				// mail forwarded to another address
-				return hasSw(args, "forwardingsmtpaddress", "forwardingaddress") && !strings.Contains(j, "$null"), "forwarding"
+				v, ok := swVal(args, "forwardingsmtpaddress", "forwardingaddress")
+				return ok && !psCleared(v), "forwarding"
 			}
 			if !hasSw(args, "permissionstosecrets", "permissionstokeys", "permissionstocertificates") || !hasSw(args, "userprincipalname", "emailaddress") {
 				return false, "" // an application's identity given what it reads
@@ -289,4 +290,10 @@ func psShownInSource(src, cmdlet string) bool {
 		}
 	}
 	return true
+}
+
+// psCleared reports a parameter value that clears a setting: $null, an
+// empty string, or nothing (PowerShell passes $null as no value).
+func psCleared(v string) bool {
+	return v == "" || v == "$null" || v == `""` || v == "''" || strings.HasPrefix(v, "-")
 }

@@ -843,7 +843,13 @@ var winRules = []*rule{
 		}},
 	{ID: "win-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down or restarting the machine",
 		Suggestions: []string{"Ask the user to restart when convenient"}, names: names("stop-computer", "restart-computer"),
-		match: func(a *analysis, c *cmd) (bool, string) { return !hasSw(wargs(c), "whatif"), "" }},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if m, ok := swVal(args, "computername"); ok && !strings.Contains(m, ",") && !isLocalHost(m) && m != "." && !strings.Contains(m, "localhost") && scratchName(m) && !isProdName(m) {
+				return false, "" // a development or test machine, named
+			}
+			return !hasSw(args, "whatif"), ""
+		}},
 	{ID: "win-kill-critical", Level: LevelCritical, Category: CategorySystem, Description: "killing a process Windows needs (the machine crashes)",
 		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "tskill", "pskill", "wmic"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -2050,9 +2056,13 @@ var winVerbRules = []*rule{
 		Suggestions: []string{"Leave mail flow rules to the mail administrators"},
 		names:       names("new-inboxrule", "set-inboxrule", "set-mailbox", "new-transportrule", "set-transportrule"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range wargs(c) {
+			args := wargs(c)
+			for i, w := range args {
 				switch strings.TrimSuffix(w, ":") {
 				case "-forwardto", "-redirectto", "-forwardasattachmentto", "-forwardingsmtpaddress", "-forwardingaddress", "-blindcopyto", "-redirectmessageto", "-addtorecipients":
+					if i+1 == len(args) || psCleared(args[i+1]) {
+						continue // forwarding taken off ($null)
+					}
 					return true, c.base + " " + w
 				}
 			}

@@ -1,0 +1,34 @@
+package guard
+
+// What round21a's Microsoft-ecosystem part showed, with invented modules
+// where a cmdlet is named (Nimbus): a tenant's listing piped into changes
+// of every object or of a test's, administrators added, sharing opened to
+// anyone, installers' hash checks overridden, passwords printed, mail
+// forwarding taken off, development machines restarted.
+func init() {
+	winClasses = append(winClasses,
+		winClass{name: "a tenant's objects listed, then each one removed, wiped or disabled",
+			dangerous: []winLine{
+				ps(`Get-NimbusDevice -All | ForEach-Object { Clear-NimbusDevice -DeviceId $_.Id }`),
+				ps(`Get-NimbusPolicy -All | ForEach-Object { Update-NimbusPolicy -PolicyId $_.Id -State disabled }`),
+				ps(`Add-NimbusSiteAdmin -Owners someone@partner.example.com`),
+				ps(`Set-NimbusTenant -SharingCapability ExternalUserAndGuestSharing`),
+				ps(`Set-NimbusTenant -DefaultSharingLinkType AnonymousAccess`),
+				cmdl(`winget install --id Globex.Tool --ignore-security-hash --silent`),
+				cmdl(`winget settings --enable InstallerHashOverride`),
+				cmdl(`%windir%\system32\inetsrv\appcmd list apppool "shop-prod" /text:processModel.password`),
+			},
+			benign: []winLine{
+				ps(`Get-NimbusDevice -Filter "displayName eq 'lab-test-07'" | ForEach-Object { Clear-NimbusDevice -DeviceId $_.Id }`),
+				ps(`Get-NimbusGroup -Filter "displayName eq 'sg-pr-1423'" | ForEach-Object { Remove-NimbusGroup -GroupId $_.Id }`),
+				ps(`Get-NimbusDevice -All | Select-Object DisplayName, OperatingSystem`),
+				ps(`Get-NimbusSiteAdmin`),
+				ps(`Set-NimbusTenant -SharingCapability ExistingExternalUserSharingOnly`),
+				cmdl(`winget install --id Globex.Tool --silent`),
+				cmdl(`%windir%\system32\inetsrv\appcmd list apppool "shop-prod" /text:state`),
+				ps(`Set-Mailbox -Identity finance@acme.com -ForwardingSmtpAddress $null`),
+				ps(`Restart-Computer -ComputerName build-dev-03 -Force`),
+			},
+		},
+	)
+}
