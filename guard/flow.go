@@ -1476,8 +1476,18 @@ func (a *analysis) writtenFile(p, cwd string) (flow, bool) {
 	if len(a.files) == 0 {
 		return flow{}, false
 	}
-	f, ok := a.files[a.absPath(p, cwd)]
-	return f, ok
+	ap := a.absPath(p, cwd)
+	if f, ok := a.files[ap]; ok {
+		return f, ok
+	}
+	// a file in a folder an export filled (--output-dir export, then
+	// export/Contact.json)
+	for d, n := path.Dir(ap), 0; n < 3 && len(d) > 1; d, n = path.Dir(d), n+1 {
+		if f, ok := a.files[d]; ok && f.kind == flowSecret && strings.HasPrefix(f.what, "records exported") {
+			return f, true
+		}
+	}
+	return flow{}, false
 }
 
 // isDownloaded reports whether the file p was downloaded earlier in the
@@ -1887,8 +1897,51 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 		if f := a.archiveFlow(c, rest); f.kind == flowSecret || f.tree {
 			return one(name, f)
 		}
+	default:
+		// a service's client exporting its records to a file (firebase
+		// auth:export users.json, sf data export tree --output-dir out,
+		// airflow variables export vars.json)
+		if name := clientExportFile(c); name != "" {
+			return one(name, flow{kind: flowSecret, what: "records exported by " + c.base, crit: true})
+		}
 	}
 	return nil
+}
+
+// clientExportFile returns the file or folder a hosted service's client
+// exports records into, or "".
+func clientExportFile(c *cmd) string {
+	if len(c.words) < 3 || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {
+		return ""
+	}
+	sub := clientSubWords(c).list()
+	verb := -1
+	for i, s := range sub {
+		if strings.HasSuffix(s, "export") || s == "dump" || s == "backup" {
+			verb = i
+		}
+	}
+	if verb < 0 {
+		return ""
+	}
+	args := c.args()
+	if v, ok := optValue(args, "-o", "output", "out", "output-file", "output-dir", "outfile", "file"); ok {
+		return v
+	}
+	seen := 0
+	for _, w := range positional(args) {
+		if seen <= verb {
+			if lower(w.s) == sub[seen] {
+				seen++
+			}
+			continue
+		}
+		switch path.Ext(lower(w.s)) {
+		case ".json", ".jsonl", ".ndjson", ".csv", ".sql", ".xml", ".yaml", ".yml", ".zip", ".gz", ".bak", ".dump", ".env", ".tsv":
+			return w.s
+		}
+	}
+	return ""
 }
 
 // sqlExportFile returns the file a statement exports records to: psql's
