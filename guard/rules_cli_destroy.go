@@ -79,7 +79,10 @@ var cliDestroyRules = []*rule{
 				return true, c.name + " " + joinWords(args[:verb+1]) + " " + ops[0].s
 			}
 			for _, w := range args {
-				if (prodMarker(w.s) || isProdName(w.s)) && (!ownsDestroy[c.name] || colonDestroyVerb(args[verb].s) && !strings.Contains(args[verb].s, " ")) { // a client with deletion rules of its own knows its environments, save for TOPIC:delete subcommands those rules do not read
+				// a client with deletion rules of its own knows its
+				// environments, save for TOPIC:delete subcommands those
+				// rules do not read
+				if (prodMarker(w.s) || isProdName(w.s)) && (!ownsDestroy[c.name] || colonDestroyVerb(args[verb].s) && !strings.Contains(args[verb].s, " ")) {
 					return true, c.name + " " + args[verb].s + " in production"
 				}
 			}
@@ -146,7 +149,32 @@ var cliDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules) }
+func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules, destructiveDeployRules) }
+
+// destructiveDeployRules judge deployments that carry deletions with them.
+var destructiveDeployRules = []*rule{
+	{ID: "deploy-destructive-changes", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a deployment to production that deletes what a destructive-changes manifest lists (fields, objects, their data)",
+		Suggestions: []string{"Deploy the destructive changes to a sandbox first and review what they remove", "Let the release process run destructive deployments"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 4 || cliDestroyExempt[c.name] {
+				return false, ""
+			}
+			args, low := c.args(), c.lowerArgs()
+			for _, l := range low {
+				if strings.HasPrefix(l, "--post-destructive-changes") || strings.HasPrefix(l, "--pre-destructive-changes") || strings.HasPrefix(l, "--purge-on-delete") {
+					if hasAnyWord(low, "--dry-run", "--check-only") {
+						return false, ""
+					}
+					// the org or environment deployed to (the test level's
+					// value names tests, not the target)
+					if v, ok := optValue(args, "-o", "target-org", "org", "env", "environment", "stage", "target"); ok && (prodMarker(v) || isProdName(v)) {
+						return true, c.name + " " + l + " to " + v
+					}
+				}
+			}
+			return false, ""
+		}},
+}
 
 // apiMutationRules judge GraphQL mutations sent by any client (curl, gh
 // api graphql, a vendor's query command) by the field they call.

@@ -16,10 +16,16 @@ var cliPostureRules = []*rule{
 				return false, ""
 			}
 			sub, verb := clientVerb(c, vDisrupt)
+			args, low := c.args(), c.lowerArgs()
+			if verb == "" && c.clientSub.verbs[vPublish] != "" {
+				// accounts:update --status closed: the account shut down
+				if v, ok := optValue(args, "", "status"); ok && hasAny(lower(v), "closed", "suspended", "cancel", "terminated", "deactivated") && productionTarget(args, low) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " --status " + v + " in production"
+				}
+			}
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
-			args, low := c.args(), c.lowerArgs()
 			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
 				return false, ""
 			}
@@ -418,7 +424,11 @@ func scaledToZero(low []string) bool {
 func productionTarget(args []word, low []string) bool {
 	prod := false
 	for i, w := range args {
-		if scratchName(w.s) {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=") // an option's name is no target (--test-level)
+		}
+		if scratchName(v) {
 			return false
 		}
 		if prodMarker(w.s) || strings.HasPrefix(low[i], "-") && i+1 < len(low) && (low[i] == "--env" || low[i] == "-e" || low[i] == "--stage" || low[i] == "--environment") && prodLabel(low[i+1]) {

@@ -80,10 +80,19 @@ var deviceRules = []*rule{
 		}},
 	{ID: "store-production-release", Level: LevelHigh, Category: CategorySystem, Description: "releasing an app to every user of a store's production track or an update channel, by hand",
 		Suggestions: []string{"Release to an internal or beta track, or a small staged rollout", "Let the release process promote to production"},
-		names:       names("fastlane", "bundle", "./gradlew", "gradlew", "gradle", "eas", "appcenter", "expo"),
+		names:       names("fastlane", "bundle", "./gradlew", "gradlew", "gradle", "eas", "appcenter", "expo", "shopify"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args, low := c.args(), c.lowerArgs()
 			j := strings.Join(low, " ")
+			if c.name == "shopify" {
+				// shopify theme push --live, theme publish on the live store:
+				// every shopper sees it at once
+				sub := clientSubWords(c).list()
+				if len(sub) > 1 && sub[0] == "theme" && (sub[1] == "push" && hasAnyWord(low, "--live", "--allow-live", "-l") || sub[1] == "publish" && productionTarget(args, low)) {
+					return true, "shopify theme " + sub[1] + " to the live store"
+				}
+				return false, ""
+			}
 			if !strings.Contains(j, "production") && !strings.Contains(j, "--track prod") {
 				return false, ""
 			}

@@ -95,7 +95,13 @@ var hostedAccessRules = []*rule{
 				if j := strings.IndexByte(v, '='); j >= 0 && strings.HasPrefix(v, "-") {
 					v = v[j+1:]
 				}
+				// a role option's value naming an administrator role by id
+				// (--roles rol_TenantAdmin01)
+				roleValue := strings.HasPrefix(l, "--role") || i > 0 && (low[i-1] == "--role" || low[i-1] == "--roles" || low[i-1] == "-r")
 				for r := range strings.SplitSeq(strings.Trim(v, `"'`), ",") {
+					if roleValue && strings.Contains(r, "admin") && !hasAny(r, "read", "view", "audit") {
+						r = "admin"
+					}
 					switch r {
 					case "admin", "administrator", "owner", "superadmin", "super-admin", "super_admin", "org-admin", "account-admin", "accountadmin", "root":
 						for _, w := range positional(args) {
