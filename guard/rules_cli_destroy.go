@@ -149,7 +149,9 @@ var cliDestroyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules, destructiveDeployRules) }
+func init() {
+	ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules, destructiveDeployRules)
+}
 
 // destructiveDeployRules judge deployments that carry deletions with them.
 var destructiveDeployRules = []*rule{
