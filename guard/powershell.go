@@ -2991,7 +2991,12 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 			if throwawayName(strings.ReplaceAll(v, "example.", "")) {
 				return psSourceScratch
 			}
-			return psSourceOther
+			// -Filter "operatingSystem eq 'iOS'" -All: a whole class of
+			// objects; a name or an id picks one
+			if sw != "filter" || hasAny(v, "displayname eq", "id eq", "name eq", "mail eq", "userprincipalname eq") || !hasSw(args, "all") {
+				return psSourceOther
+			}
+			break
 		}
 	}
 	if !hasSw(args, "all") {

@@ -248,8 +248,20 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "directory-weakened", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening an identity directory: its administrator's password set by hand, every user let in, TLS or brute-force protection off, the directory destroyed",
 		Suggestions: []string{"Let the directory's administrators change its policies"},
-		names:       names("kdb5_util", "ipa-server-install", "kcadm.sh", "kcadm", "samba-tool", "ipa", "realm"),
+		names:       names("kdb5_util", "ipa-server-install", "kcadm.sh", "kcadm", "samba-tool", "ipa", "realm", "set-adaccountcontrol", "set-aduser"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "set-adaccountcontrol" || c.name == "set-aduser" {
+				// Kerberos pre-authentication off (its hash can be cracked
+				// offline), no password needed, reversible passwords,
+				// delegation to any service
+				w := wargs(c)
+				for _, sw := range [...]string{"doesnotrequirepreauth", "passwordnotrequired", "allowreversiblepasswordencryption", "trustedfordelegation"} {
+					if v, ok := swVal(w, sw); ok && (v == "$true" || v == "true" || v == "1") && !hasSw(w, "whatif") {
+						return true, c.base + " -" + sw + " " + v
+					}
+				}
+				return false, ""
+			}
 			args := c.args()
 			ops := positional(args)
 			j := strings.Join(c.lowerArgs(), " ")
