@@ -1654,6 +1654,11 @@ func (ws *winState) diskpart(c *cmd, in flow) {
 			if t := ws.batchFor(f); t != "" && diskpartReadOnly(t) {
 				text, script, in = strings.ToLower(t), false, flow{kind: flowText, text: t}
 				c.scriptKnown = true
+			} else if p := ws.a.winAbs(f); t == "" && p != "" && ws.a.inWork(p) && listingScript(p) {
+				// scripts\list-disks.txt in the project: a script named for
+				// listing, kept with the code
+				text, script, in = "list disk", false, flow{kind: flowText, text: "list disk"}
+				c.scriptKnown = true
 			}
 		}
 	}
@@ -1725,4 +1730,11 @@ func cmdLocalHostsAppend(toks []cTok, text string) bool {
 		seen = true
 	}
 	return seen && localHostsEntries(text)
+}
+
+// listingScript reports a diskpart script whose name says it lists or
+// shows: list-disks.txt, diskpart-list.txt.
+func listingScript(p string) bool {
+	base := lower(path.Base(p))
+	return strings.Contains(base, "list") || strings.Contains(base, "show") || strings.Contains(base, "detail")
 }

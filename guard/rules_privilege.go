@@ -189,7 +189,13 @@ var privilegeRules = []*rule{
 			case "cmdkey":
 				for _, w := range args {
 					if l := lower(w.s); strings.HasPrefix(l, "/delete") || strings.HasPrefix(l, "-delete") {
-						return true, w.s
+						// one named entry is the user's own housekeeping; every
+						// entry a listing printed (a loop's variable), or all
+						// of them, is not
+						target := l[len("/delete"):]
+						if !w.ok || target == "" || strings.ContainsAny(target, "%$(*") || strings.Contains(target, "/ras") {
+							return true, w.s
+						}
 					}
 				}
 			case "git":

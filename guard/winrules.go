@@ -2380,21 +2380,31 @@ func pipedVirtualDisk(a *analysis, c *cmd) bool {
 	if first.name != "new-vhd" && first.name != "mount-vhd" && first.name != "mount-diskimage" {
 		return false
 	}
-	for i, w := range first.args() {
+	fargs := first.args()
+	for i, w := range fargs {
 		l := lower(w.s)
-		if (l == "-path" || l == "-imagepath") && i+1 < len(first.args()) {
-			p := a.winAbs(first.args()[i+1].s)
-			if p == "" {
-				return false
-			}
-			if first.name == "new-vhd" {
-				// a disk the line has just made: nothing on it yet,
-				// wherever its file lives
-				return true
-			}
-			cl, _ := a.winClassify(p)
-			return cl == wpInside // an image in the project or the temporary folder
+		image := ""
+		switch {
+		case (l == "-path" || l == "-imagepath") && i+1 < len(fargs):
+			image = fargs[i+1].s
+		case i == 0 && !strings.HasPrefix(l, "-") && (strings.HasSuffix(l, ".vhd") || strings.HasSuffix(l, ".vhdx") || strings.HasSuffix(l, ".iso")):
+			image = w.s // Mount-VHD C:\work\app\tmp\test.vhdx -Passthru
+		default:
+			continue
 		}
+		p := a.winAbs(image)
+		if p == "" {
+			return false
+		}
+		if first.name == "new-vhd" {
+			// a disk the line has just made: nothing on it yet,
+			// wherever its file lives
+			return true
+		}
+		cl, _ := a.winClassify(p)
+		// an image in the project or the temporary folder, or one named
+		// for tests
+		return cl == wpInside || throwawayName(p)
 	}
 	return false
 }

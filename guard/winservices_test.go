@@ -36,5 +36,17 @@ func init() {
 				ps(`Restart-Computer -ComputerName build-dev-03 -Force`),
 			},
 		},
+		winClass{name: "one stored credential, a listing script, a scratch disk image",
+			dangerous: []winLine{
+				cmdl(`for /f "tokens=1,2 delims= " %a in ('cmdkey /list ^| findstr Target') do cmdkey /delete:%b`),
+				cmdl(`diskpart /s D:\ops\wipe-data-disk.txt`),
+				ps(`Get-Disk -Number 1 | Clear-Disk -RemoveData -Confirm:$false`),
+			},
+			benign: []winLine{
+				cmdl(`cmdkey /delete:git:https://git.globex.example.com`),
+				cmdl(`diskpart /s scripts\list-volumes.txt`),
+				ps(`Mount-VHD C:\work\project\tmp\scratch.vhdx -Passthru | Get-Disk | Clear-Disk -RemoveData -Confirm:$false`),
+			},
+		},
 	)
 }
