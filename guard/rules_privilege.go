@@ -193,7 +193,9 @@ var privilegeRules = []*rule{
 						// entry a listing printed (a loop's variable), or all
 						// of them, is not
 						target := l[len("/delete"):]
-						if !w.ok || target == "" || strings.ContainsAny(target, "%$(*") || strings.Contains(target, "/ras") {
+						// (a saved Remote Desktop login, TERMSRV/host, is a
+						// server's password the user typed once)
+						if !w.ok || target == "" || strings.ContainsAny(target, "%$(*") || strings.Contains(target, "/ras") || strings.Contains(target, "termsrv/") {
 							return true, w.s
 						}
 					}
