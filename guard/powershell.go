@@ -2986,7 +2986,7 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 	for _, t := range first[1:] {
 		args = append(args, strings.ToLower(strings.Trim(t.text, `"'`)))
 	}
-	for _, sw := range [...]string{"filter", "displayname", "name", "identity", "search", "searchstring", "vmname"} {
+	for _, sw := range [...]string{"filter", "displayname", "name", "identity", "search", "searchstring", "vmname", "keyprefix", "prefix"} {
 		if v, ok := swVal(args, sw); ok {
 			if throwawayName(strings.ReplaceAll(v, "example.", "")) {
 				return psSourceScratch

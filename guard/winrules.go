@@ -430,6 +430,9 @@ var winRules = []*rule{
 			if c.name == "uninstall-package" {
 				return strings.Contains(j, "*") || securityAgentName(j) || securityAgentName(strings.ToLower(c.in.what)), j
 			}
+			if c.name == "remove-appxpackage" && ownAppxPackage(c) {
+				return false, "" // the project's own sideloaded app, by name
+			}
 			return true, j
 		}},
 	{ID: "win-network-off", Level: LevelHigh, Category: CategorySystem, Description: "releasing the network address or deleting the default route",
@@ -2689,4 +2692,36 @@ func (a *analysis) namesProject(text string) bool {
 	t := strings.ToLower(strings.ReplaceAll(text, `\`, "/"))
 	wd := strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(a.workDir, `\`, "/")), "/")
 	return wd != "" && strings.Contains(t, wd) || strings.Contains(t, "$pwd")
+}
+
+// ownAppxPackage reports Remove-AppxPackage of one package the user
+// made, named (Get-AppxPackage -Name Acme.Desktop.Dev | Remove-AppxPackage,
+// -Package Acme.Desktop_1.0...): not Windows' own apps, not every user's.
+func ownAppxPackage(c *cmd) bool {
+	args := wargs(c)
+	if hasSw(args, "allusers") {
+		return false
+	}
+	name, ok := swVal(args, "package")
+	if !ok && len(c.pipe) > 1 && c.pipe[0] != nil && c.pipe[0] != c && c.pipe[0].name == "get-appxpackage" {
+		up := wargs(c.pipe[0])
+		if hasSw(up, "allusers") {
+			return false
+		}
+		name, ok = swVal(up, "name")
+		if !ok {
+			for _, s := range up {
+				if !strings.HasPrefix(s, "-") {
+					name, ok = s, true
+					break
+				}
+			}
+		}
+	}
+	name = strings.Trim(name, `"'*`)
+	if !ok || len(name) < 4 {
+		return false
+	}
+	return !hasAny(name, "microsoft", "windows", "xbox", "store", "bing", "zune", "skype", "office", "cortana", "edge", "teams", "onenote",
+		"people", "photos", "calculator", "camera", "maps", "alarms", "solitaire", "candy", "spotify", "disney", "netflix", "tiktok", "clipchamp", "defender", "security")
 }

@@ -41,11 +41,15 @@ func init() {
 				cmdl(`for /f "tokens=1,2 delims= " %a in ('cmdkey /list ^| findstr Target') do cmdkey /delete:%b`),
 				cmdl(`diskpart /s D:\ops\wipe-data-disk.txt`),
 				ps(`Get-Disk -Number 1 | Clear-Disk -RemoveData -Confirm:$false`),
+				ps(`Get-AppxPackage -Name *Microsoft.WindowsStore* | Remove-AppxPackage`),
+				ps(`Get-AppxPackage -AllUsers -Name Globex.Desktop | Remove-AppxPackage -AllUsers`),
 			},
 			benign: []winLine{
 				cmdl(`cmdkey /delete:git:https://git.globex.example.com`),
 				cmdl(`diskpart /s scripts\list-volumes.txt`),
 				ps(`Mount-VHD C:\work\project\tmp\scratch.vhdx -Passthru | Get-Disk | Clear-Disk -RemoveData -Confirm:$false`),
+				ps(`Get-AppxPackage -Name Globex.Desktop.Dev | Remove-AppxPackage`),
+				ps(`Get-S3Object -BucketName globex-previews -KeyPrefix pr-77/ | Remove-S3Object -Force`),
 			},
 		},
 	)
