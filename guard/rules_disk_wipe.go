@@ -228,7 +228,13 @@ var diskWipeRules = []*rule{
 			case "zpool":
 				return len(args) > 0 && (args[0].s == "destroy" || args[0].s == "labelclear"), ""
 			case "lvremove", "vgremove", "pvremove":
-				return true, ""
+				// a snapshot or volume a CI run or a test made for itself
+				for _, w := range positional(args) {
+					if !(throwawayName(w.s) || strings.Contains(lower(w.s), "-snap-ci") || strings.HasSuffix(lower(w.s), "-ci")) {
+						return true, ""
+					}
+				}
+				return len(positional(args)) == 0, ""
 			case "mdadm":
 				return hasWord(args, "--zero-superblock"), ""
 			case "diskutil":

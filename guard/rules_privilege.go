@@ -464,6 +464,11 @@ var privilegeRules = []*rule{
 					return false, ""
 				}
 			}
+			if c.name != "gh" && c.name != "glab" {
+				if h, ok := readHTTPCall(c); ok && h.scratch() {
+					return false, "" // a test's or a scratch page's own settings
+				}
+			}
 			for _, w := range args {
 				if f := forgeSettingField(w.s); f != "" {
 					return true, f

@@ -350,7 +350,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if psCmdlet(c.name) {
 		// Remove-AzStorageAccount -Name acmepr1423preview: a pull
 		// request's or a test's resource
-		if v, ok := swVal(wargs(c), "name", "displayname", "vmname"); ok && cloudCmdletDeletes(c.name) && throwawayName(v) {
+		if v, ok := swVal(wargs(c), "name", "displayname", "vmname", "bucketname"); ok && cloudCmdletDeletes(c.name) && (throwawayName(v) || ciRunName(v)) {
 			return true
 		}
 	}
