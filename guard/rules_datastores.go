@@ -213,7 +213,9 @@ var dataStoreRules = []*rule{
 				}
 			case "remove-netfirewallrule":
 				wa := wargs(c)
-				if !hasSw(wa, "whatif") && !hasSw(wa, "name", "displayname", "displaygroup", "group") && len(positional(args)) == 0 {
+				// (a name given by position comes first; the other words
+				// are the values of -Direction, -PolicyStore...)
+				if !hasSw(wa, "whatif") && !hasSw(wa, "name", "displayname", "displaygroup", "group") && (len(wa) == 0 || strings.HasPrefix(wa[0], "-")) {
 					return true, "Remove-NetFirewallRule without a name (every rule it matches)"
 				}
 			}

@@ -64,6 +64,13 @@ var saasAPIRules = []*rule{
 				return true, h.method + " " + h.url
 			}
 			b := compactJSON(h.body)
+			switch last {
+			case "ssl", "security_level", "waf", "always_use_https", "browser_check", "min_tls_version":
+				// a zone's TLS or security setting turned down
+				if hasAny(b, `"value":"off"`, `"value":"essentially_off"`, `"value":"flexible"`, `"value":"1.0"`) {
+					return true, h.method + " " + h.url + " " + b
+				}
+			}
 			if hasAny(b, `"enabled":false`, `"status":"disabled"`, `"active":false`, `"on":false`, `"status":"ignored"`, `"status":"muted"`, `"disabled":true`) {
 				return true, h.method + " " + h.url + " " + b
 			}
