@@ -2186,12 +2186,11 @@ func authedRead(c *cmd) string {
 	if h == "" || isLocalHost(h) {
 		return ""
 	}
-	if hasWord(c.args(), "-u") || hasWord(c.args(), "--user") {
-		return h
-	}
-	for _, l := range c.lowerArgs() {
-		if strings.Contains(l, "authorization:") || strings.Contains(l, "-token:") || strings.Contains(l, "api-key:") || strings.Contains(l, "x-api-key") ||
-			strings.Contains(l, "apikey=") || strings.Contains(l, "access_token=") {
+	for _, w := range c.args() {
+		// (as written, without lowering: headers are written Authorization:
+		// or authorization:, X-Api-Key or x-api-key)
+		s := w.s
+		if s == "-u" || s == "--user" || hasAny(s, "uthorization:", "UTHORIZATION:", "-Token:", "-token:", "pi-key", "pi-Key", "PI-Key", "PI-KEY", "apikey=", "access_token=") {
 			return h
 		}
 	}
@@ -2215,6 +2214,21 @@ func recordsListed(c *cmd) bool {
 		return strings.Contains(j, "content query") && hasAny(j, "content://sms", "content://contacts", "content://call_log", "content://com.android.contacts")
 	}
 	if len(c.words) < 3 || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {
+		return false
+	}
+	// (a look at the words as written first: most commands have none of
+	// these verbs, and this runs for every command whose output is read)
+	seen := false
+	for i, w := range c.args() {
+		if i > 4 {
+			break
+		}
+		switch w.s {
+		case "list", "browse", "export", "dump", "query", "List", "Browse", "Export", "Dump", "Query":
+			seen = true
+		}
+	}
+	if !seen {
 		return false
 	}
 	for _, s := range clientSubWords(c).list() {

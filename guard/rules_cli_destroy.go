@@ -46,7 +46,7 @@ var cliDestroyRules = []*rule{
 				return false, ""
 			}
 			args := c.args()
-			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") || previewSwitch(args) {
+			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
 				return false, ""
 			}
 			low := c.lowerArgs()
@@ -63,7 +63,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 || scratchEnvOption(args) {
+			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) {
 				return false, ""
 			}
 			ops := positional(args[verb+1:])
@@ -161,9 +161,14 @@ var destructiveDeployRules = []*rule{
 			if len(c.words) < 4 || cliDestroyExempt[c.name] {
 				return false, ""
 			}
-			args, low := c.args(), c.lowerArgs()
-			for _, l := range low {
+			args := c.args()
+			for _, w := range args {
+				l := w.s
+				if !strings.HasPrefix(l, "--p") {
+					continue // (most words; the options are written in lower case)
+				}
 				if strings.HasPrefix(l, "--post-destructive-changes") || strings.HasPrefix(l, "--pre-destructive-changes") || strings.HasPrefix(l, "--purge-on-delete") {
+					low := c.lowerArgs()
 					if hasAnyWord(low, "--dry-run", "--check-only") {
 						return false, ""
 					}
@@ -589,8 +594,16 @@ func imageRef(s string) bool {
 // changed.
 func previewSwitch(args []word) bool {
 	for _, w := range args {
-		if len(w.s) >= 7 && strings.Contains(lower(w.s), "-whatif") && !strings.Contains(lower(w.s), "-whatif:$false") {
-			return true
+		s := w.s
+		for i := strings.IndexByte(s, '-'); i >= 0 && i+7 <= len(s); {
+			if strings.EqualFold(s[i:i+7], "-whatif") && !(i+14 <= len(s) && strings.EqualFold(s[i+7:i+14], ":$false")) {
+				return true
+			}
+			j := strings.IndexByte(s[i+1:], '-')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
 		}
 	}
 	return false

@@ -293,6 +293,7 @@ const (
 	vPublish                      // update, edit, set, share...
 	vKeyAdd                       // add, create, import, upload...
 	vGrant                        // add, assign, grant, bind, promote...
+	vSilence                      // mute, silence, snooze, toggle-off...
 	nVerbClasses
 )
 
@@ -328,6 +329,7 @@ var verbClasses = func() map[string]uint16 {
 	add(vPublish, "update", "edit", "set", "share", "change", "modify", "patch", "visibility")
 	add(vKeyAdd, "add", "create", "import", "upload", "register", "new")
 	add(vGrant, "add", "create", "assign", "grant", "attach", "bind", "invite", "set", "update", "change", "edit", "promote")
+	add(vSilence, "mute_all", "mute-all", "muteall", "silence-all", "mute", "silence", "snooze", "toggle-off", "turn-off", "disable")
 	return m
 }()
 

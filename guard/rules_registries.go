@@ -10,20 +10,18 @@ var registryRules = []*rule{
 		Suggestions: suggRegistry,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			pkg, version, ok := unpublished(c)
-			if !ok || version != "" && !strings.HasPrefix(version, "$") && version != "*" {
+			if !ok {
+				return false, ""
+			}
+			if version != "" && !strings.HasPrefix(version, "$") && version != "*" {
+				// one release: the rule for a version reports it
+				a.emit(c, ruleByID["registry-version-unpublished"], c.name+" "+unpublishVerb(c)+" "+pkg+" "+version)
 				return false, ""
 			}
 			return true, c.name + " " + unpublishVerb(c) + " " + pkg
 		}},
 	{ID: "registry-version-unpublished", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "unpublishing or yanking a released version of a published package (new installs of it fail)",
-		Suggestions: suggRegistry,
-		match: func(a *analysis, c *cmd) (bool, string) {
-			pkg, version, ok := unpublished(c)
-			if !ok || version == "" || strings.HasPrefix(version, "$") || version == "*" {
-				return false, ""
-			}
-			return true, c.name + " " + unpublishVerb(c) + " " + pkg + " " + version
-		}},
+		Suggestions: suggRegistry}, // reported by registry-package-unpublished
 	{ID: "registry-owner-added", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an owner to a published package (they can publish, yank and hand it on)",
 		Suggestions: []string{"Ask the package's owners to add maintainers themselves"},
 		names:       names("npm", "pnpm", "yarn", "gem", "cargo"),
@@ -172,7 +170,11 @@ func init() { ruleSets = append(ruleSets, registryRules) }
 // destroyingTask reports a task name whose parts say it resets, drops or
 // destroys (db-reset, db:drop, destroy_all, nuke).
 func destroyingTask(s string) bool {
-	for part := range strings.FieldsFuncSeq(lower(s), func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }) {
+	l := lower(s)
+	if !hasAny(l, "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "erase") {
+		return false
+	}
+	for part := range strings.FieldsFuncSeq(l, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }) {
 		switch part {
 		case "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "flushall", "erase", "dropdb":
 			return true
@@ -192,6 +194,20 @@ var suggRegistry = []string{"Deprecate the version instead of removing it", "Ask
 // nuget delete PKG V. version is "" for the whole package. Dry runs,
 // undos and pre-releases made for a pull request are not.
 func unpublished(c *cmd) (pkg, version string, ok bool) {
+	// (a look at the first words as written: this runs for every command)
+	found := false
+	for i, w := range c.words {
+		if i > 4 {
+			break
+		}
+		if w.s == "unpublish" || w.s == "yank" || w.s == "delete" {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return "", "", false
+	}
 	sub := clientSubWords(c).list()
 	args := c.args()
 	verb := unpublishVerb(c)

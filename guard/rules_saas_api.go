@@ -113,6 +113,9 @@ var saasAPIRules = []*rule{
 			if len(c.words) < 3 || fetchers[c.name] || cliDestroyExempt[c.name] {
 				return false, ""
 			}
+			if _, v := clientVerb(c, vSilence); v == "" {
+				return false, "" // (the cached verb classes: one comparison for most commands)
+			}
 			sub := clientSubWords(c).list()
 			args, low := c.args(), c.lowerArgs()
 			for _, s := range sub {
