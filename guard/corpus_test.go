@@ -570,8 +570,9 @@ const (
 
 // Round twenty, POSIX lines (both parts): the long tail, continued (data
 // stores and backups; networks, DNS, certificates and identity; developer
-// workstations), after the tuning on round20a: 91.2% critical, 81.4%
-// high, 55.7% moderate, 1.9% false positives (see
+// workstations; packages, builds and registries; and a benign-only part),
+// after the tuning on round20a and round21a: 89.9% critical, 83.0% high,
+// 62.5% moderate, 1.8% false positives (see
 // testdata/corpus/round20/README.md for the scores on arrival). These
 // floors catch regressions.
 const (
@@ -581,14 +582,17 @@ const (
 	maxRound20FalsePositive = 0.018
 )
 
-// Round twenty-one, POSIX lines (both parts): see
-// testdata/corpus/round21/README.md for the scores on arrival and after
-// the tuning on round21a. These floors catch regressions.
+// Round twenty-one, POSIX lines (both parts): a week of an agent's work,
+// and the long tail of data and machine-learning tools, mobile and
+// embedded development, the Microsoft ecosystem and software-as-a-service
+// administration, after the tuning on round21a: 86.7% critical, 79.8%
+// high, 54.8% moderate, 1.0% false positives (see
+// testdata/corpus/round21/README.md). These floors catch regressions.
 const (
-	minRound21Critical      = 0.75
-	minRound21High          = 0.655
-	minRound21Moderate      = 0.50
-	maxRound21FalsePositive = 0.017
+	minRound21Critical      = 0.865
+	minRound21High          = 0.795
+	minRound21Moderate      = 0.54
+	maxRound21FalsePositive = 0.011
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -1911,7 +1911,20 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 // clientExportFile returns the file or folder a hosted service's client
 // exports records into, or "".
 func clientExportFile(c *cmd) string {
-	if len(c.words) < 3 || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {
+	if len(c.words) < 3 {
+		return ""
+	}
+	seen := false // (the words as written first: this runs for every command)
+	for i, w := range c.words {
+		if i > 5 {
+			break
+		}
+		if strings.Contains(w.s, "xport") || strings.Contains(w.s, "dump") || strings.Contains(w.s, "backup") {
+			seen = true
+			break
+		}
+	}
+	if !seen || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {
 		return ""
 	}
 	sub := clientSubWords(c).list()
@@ -1928,11 +1941,11 @@ func clientExportFile(c *cmd) string {
 	if v, ok := optValue(args, "-o", "output", "out", "output-file", "output-dir", "outfile", "file"); ok {
 		return v
 	}
-	seen := 0
+	nsub := 0 // the subcommand words passed so far
 	for _, w := range positional(args) {
-		if seen <= verb {
-			if lower(w.s) == sub[seen] {
-				seen++
+		if nsub <= verb {
+			if lower(w.s) == sub[nsub] {
+				nsub++
 			}
 			continue
 		}

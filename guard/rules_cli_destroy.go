@@ -158,13 +158,13 @@ var destructiveDeployRules = []*rule{
 	{ID: "deploy-destructive-changes", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a deployment to production that deletes what a destructive-changes manifest lists (fields, objects, their data)",
 		Suggestions: []string{"Deploy the destructive changes to a sandbox first and review what they remove", "Let the release process run destructive deployments"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 4 || cliDestroyExempt[c.name] {
+			if len(c.words) < 4 {
 				return false, ""
 			}
 			args := c.args()
 			for _, w := range args {
 				l := w.s
-				if !strings.HasPrefix(l, "--p") {
+				if !strings.HasPrefix(l, "--p") || cliDestroyExempt[c.name] {
 					continue // (most words; the options are written in lower case)
 				}
 				if strings.HasPrefix(l, "--post-destructive-changes") || strings.HasPrefix(l, "--pre-destructive-changes") || strings.HasPrefix(l, "--purge-on-delete") {

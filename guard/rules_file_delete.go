@@ -503,6 +503,11 @@ func shortRetention(v string) bool {
 // API key: release.jks, upload-keystore.jks, AuthKey_ABC123.p8,
 // dist.p12. The debug keystore and test fixtures are made again.
 func signingKeystore(p string) bool {
+	switch ext := path.Ext(p); {
+	case strings.EqualFold(ext, ".jks"), strings.EqualFold(ext, ".keystore"), strings.EqualFold(ext, ".p8"), strings.EqualFold(ext, ".p12"), strings.EqualFold(ext, ".pfx"):
+	default:
+		return false // (most deletions: no lowering)
+	}
 	l := lower(p)
 	if strings.Contains(l, "debug") || strings.Contains(l, "test") || strings.Contains(l, "fixture") || strings.ContainsAny(l, "*?") {
 		return false

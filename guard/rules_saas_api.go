@@ -110,10 +110,10 @@ var saasAPIRules = []*rule{
 	{ID: "cli-alerting-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every monitor or alert, or switching a production feature flag or alert off, with a service's CLI",
 		Suggestions: []string{"Mute one monitor for a bounded time", "Change production flags through the release process"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || fetchers[c.name] || cliDestroyExempt[c.name] {
+			if len(c.words) < 3 {
 				return false, ""
 			}
-			if _, v := clientVerb(c, vSilence); v == "" {
+			if _, v := clientVerb(c, vSilence); v == "" || fetchers[c.name] || cliDestroyExempt[c.name] {
 				return false, "" // (the cached verb classes: one comparison for most commands)
 			}
 			sub := clientSubWords(c).list()

@@ -119,9 +119,9 @@ var (
 	// round20: the long tail, continued; after the tuning on round20a
 	// 98.1%, 84.8%, 40.0% (of five), 3.6% (see
 	// testdata/corpus/round20/README.md).
-	winRound20Thresholds = thresholds{0.94, 0.81, 0.66, 0.031}
+	winRound20Thresholds = thresholds{0.97, 0.86, 0.77, 0.031}
 	// round21: see testdata/corpus/round21/README.md.
-	winRound21Thresholds = thresholds{0.79, 0.71, 0.57, 0.033}
+	winRound21Thresholds = thresholds{0.875, 0.80, 0.65, 0.013}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
