@@ -12,39 +12,15 @@ var saasAPIRules = []*rule{
 		Suggestions: []string{"Share it with the people who need it", "Ask the owner before publishing"},
 		names:       httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			h, ok := readHTTPCall(c)
-			if !ok || h.method == "GET" || h.method == "HEAD" || h.scratch() {
-				return false, ""
-			}
-			for _, seg := range [...]string{"converttopublic", "public_link", "public-link", "public-dashboards", "publicdashboards", "make_public", "makepublic", "publish-to-web"} {
-				if strings.Contains(h.url, seg) {
-					return true, h.method + " " + h.url
-				}
-			}
-			b := compactJSON(h.body)
-			if hasAny(b, `"share":"public"`, `"visibility":"public"`, `"ispublic":true`, `"public":true`, `"privacy":"public"`, `"access":"anonymous"`) {
-				return true, h.method + " " + h.url + " " + b
-			}
-			return false, ""
+			return changingCall(c, false, []string{"converttopublic", "public_link", "public-link", "public-dashboards", "publicdashboards", "make_public", "makepublic", "publish-to-web"},
+				[]string{`"share":"public"`, `"visibility":"public"`, `"ispublic":true`, `"public":true`, `"privacy":"public"`, `"access":"anonymous"`})
 		}},
 	{ID: "api-admin-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "making an account an administrator or owner through a service's API",
 		Suggestions: []string{"Grant the narrowest role that does the job", "Let the service's administrators grant admin rights"},
 		names:       httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			h, ok := readHTTPCall(c)
-			if !ok || h.method == "GET" || h.method == "HEAD" || h.method == "DELETE" || h.scratch() {
-				return false, ""
-			}
-			for _, seg := range [...]string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"} {
-				if strings.Contains(h.url, seg) {
-					return true, h.method + " " + h.url
-				}
-			}
-			b := compactJSON(h.body)
-			if hasAny(b, `"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`) {
-				return true, h.method + " " + h.url + " " + b
-			}
-			return false, ""
+			return changingCall(c, true, []string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"},
+				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`})
 		}},
 	{ID: "api-switched-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a production service's alerting, integration, destination or feature through its API (pages stop, data stops flowing, the feature disappears)",
 		Suggestions: []string{"Change it through the service's reviewed configuration", "Try it on a staging service first"},
@@ -140,6 +116,25 @@ var saasAPIRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, saasAPIRules) }
+
+// changingCall reports an HTTP call that changes something (not a read,
+// nor a DELETE when noDelete) on a service that is not scratch, whose URL
+// holds one of segs or whose body one of marks.
+func changingCall(c *cmd, noDelete bool, segs, marks []string) (bool, string) {
+	h, ok := readHTTPCall(c)
+	if !ok || h.method == "GET" || h.method == "HEAD" || noDelete && h.method == "DELETE" || h.scratch() {
+		return false, ""
+	}
+	for _, seg := range segs {
+		if strings.Contains(h.url, seg) {
+			return true, h.method + " " + h.url
+		}
+	}
+	if b := compactJSON(h.body); hasAny(b, marks...) {
+		return true, h.method + " " + h.url + " " + b
+	}
+	return false, ""
+}
 
 // httpClients are the programs readHTTPCall reads.
 var httpClients = names("curl", "curlie", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest", "irm", "iwr")
