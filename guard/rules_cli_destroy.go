@@ -153,34 +153,8 @@ func init() {
 	ruleSets = append(ruleSets, cliDestroyRules, cliRollbackRules, apiMutationRules, destructiveDeployRules)
 }
 
-// destructiveDeployRules judge deployments that carry deletions with them,
-// and generators and fetches told to write over the project's files.
+// destructiveDeployRules judge deployments that carry deletions with them.
 var destructiveDeployRules = []*rule{
-	{ID: "project-overwritten", Level: LevelModerate, Category: CategoryGitDestroy, Description: "a generator, template or fetch told to write over the project's files (uncommitted changes in them are lost)",
-		Suggestions: []string{"Commit or stash first, then generate into a new folder and compare", "Fetch without overwriting and merge by hand"},
-		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || remoteWriters[c.name] {
-				return false, ""
-			}
-			for _, w := range c.args() {
-				switch w.s {
-				case "--overwrite", "--overwrite-if-exists", "--ignore-conflicts", "--force-overwrite":
-				default:
-					continue
-				}
-				// create, init, update, fetch, pull, retrieve, generate:
-				// what the client brings lands in the project
-				sub := clientSubWords(c).list()
-				if !hasAnyWord(sub, "create", "init", "update", "fetch", "pull", "retrieve", "generate", "new") && c.name != "cookiecutter" && c.name != "tar" {
-					return false, ""
-				}
-				if c.name == "tar" && !a.extractsIntoProject(c) {
-					return false, ""
-				}
-				return true, c.name + " " + strings.Join(sub, " ") + " " + w.s
-			}
-			return false, ""
-		}},
 	{ID: "deploy-destructive-changes", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "a deployment to production that deletes what a destructive-changes manifest lists (fields, objects, their data)",
 		Suggestions: []string{"Deploy the destructive changes to a sandbox first and review what they remove", "Let the release process run destructive deployments"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -633,21 +607,4 @@ func previewSwitch(args []word) bool {
 		}
 	}
 	return false
-}
-
-// remoteWriters are clients whose --overwrite replaces a remote object (a
-// blob, a label, a kubeconfig entry), not the project's files.
-var remoteWriters = map[string]bool{"az": true, "kubectl": true, "oc": true, "mc": true, "mcli": true, "aws": true, "gsutil": true, "gcloud": true,
-	"rclone": true, "s3cmd": true, "azcopy": true, "helm": true, "git": true}
-
-// extractsIntoProject reports tar -x with -C naming the work directory or
-// a folder in it (or no -C, run in the project).
-func (a *analysis) extractsIntoProject(c *cmd) bool {
-	args := c.args()
-	dir, ok := optValue(args, "-C", "directory")
-	if !ok {
-		return a.workDir != "" && (c.cwd == a.workDir || a.inWork(c.cwd))
-	}
-	p := a.absPath(dir, c.cwd)
-	return p != "" && (p == a.workDir || a.inWork(p))
 }
