@@ -158,7 +158,8 @@ func interpreterLike(name string) bool {
 }
 
 // scaffoldVerbs are the subcommands that write a project skeleton.
-var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "generate": true, "g": true, "copy": true, "update": true, "scaffold": true}
+var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "generate": true, "g": true, "copy": true, "update": true, "scaffold": true,
+	"fetch": true, "retrieve": true} // a platform's files fetched over the project's (hs fetch, sf project retrieve)
 
 // scaffolders write a skeleton from their first operand without a verb.
 var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true, "yo": true, "copier": true}
@@ -192,7 +193,7 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 	starter := createPackage(c.name)
 	for _, w := range args {
 		switch w.s {
-		case "--force", "--overwrite", "--overwrite-if-exists", "--clobber", "--force-overwrite":
+		case "--force", "--overwrite", "--overwrite-if-exists", "--clobber", "--force-overwrite", "--ignore-conflicts":
 			force = w.s
 		case "--yes", "-y":
 			if starter && (hasWord(args, ".") || hasWord(args, "./")) {
@@ -200,8 +201,8 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 			}
 		}
 	}
-	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") {
-		return ""
+	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") || c.name == "git" && hasWord(args, "fetch") {
+		return "" // (git fetch --force moves refs, not files)
 	}
 	verb := scaffolders[c.name] || starter || verbAmong(args, 3, scaffoldVerbs)
 	if !verb || a.workDir == "" {
