@@ -1231,7 +1231,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "credentials (" + s + ")", true
 	}
 	switch strings.ToLower(base) {
-	case "database.yml", "wp-config.php", "master.key", "secrets.toml", "local.settings.json", "terraform.tfvars", "serviceaccountkey.json":
+	case "database.yml", "wp-config.php", "master.key", "secrets.toml", "local.settings.json", "terraform.tfvars", "serviceaccountkey.json",
+		"key.properties", "keystore.properties", "signing.properties": // an Android release keystore's passwords
 		// frameworks' and tools' files that hold passwords and keys
 		return "credentials (" + s + ")", true
 	}
@@ -1282,7 +1283,8 @@ func homeTokenFile(rel, base string) string {
 	for _, f := range [...]string{".config/hcloud/", ".config/turso/", ".config/doctl/", ".config/linode-cli", ".oci/", ".bluemix/", ".fly/",
 		".modal.toml", ".bunfig.toml", ".config/fish/fish_variables", ".pulumi/", ".config/netlify/", ".netlify/", ".railway/", ".config/neonctl/",
 		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/", ".databrickscfg", ".snowflake/",
-		".dbt/profiles.yml", ".config/snowflake/"} {
+		".dbt/profiles.yml", ".config/snowflake/", ".contentfulrc.json", ".platformio/appstate.json", ".steam/steam/config/config.vdf",
+		".steam/steam/ssfn", ".config/configstore/firebase-tools.json"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {
 			return "a client's tokens"
 		}

@@ -106,7 +106,7 @@ func secretWordIn(c *cmd) bool {
 		return true
 	}
 	for _, l := range c.lowerArgs() {
-		for _, m := range [...]string{"token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url", "--show", "--reveal", "--plaintext", "--unmask"} {
+		for _, m := range [...]string{"token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url", "--show", "--reveal", "--plain", "--unmask"} {
 			if strings.Contains(l, m) {
 				return true
 			}
@@ -181,7 +181,8 @@ func cliSecretPrinted(c *cmd) string {
 		return "an application's environment (" + c.base + " printenv)"
 	case has("access") && has("secret", "secrets"):
 		return "a secret value (" + c.base + " secret access)"
-	case has("connection", "connection-string", "connection-uri", "connstr") && !has("pool", "pools", "test"):
+	case has("connection", "connection-string", "connection-uri", "connstr") && !has("pool", "pools", "test"),
+		has("connections") && has("get") && !has("test"): // airflow connections get X: its password too
 		return "a database connection string (" + c.base + " connection)"
 	case has("get", "get-value", "value", "reveal", "read", "show", "cat") && has("secret", "secrets") && c.name != "firebase":
 		// (firebase functions:secrets:get shows a secret's versions;

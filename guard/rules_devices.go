@@ -165,7 +165,8 @@ var deviceRules = []*rule{
 			sub := clientSubWords(c).list()
 			switch c.name {
 			case "p4":
-				return len(sub) > 0 && sub[0] == "obliterate" && hasWord(args, "-y"), "p4 obliterate -y"
+				// (p4 -c CLIENT obliterate: the client's name comes first)
+				return containsStr(sub, "obliterate") && hasWord(args, "-y"), "p4 obliterate -y"
 			default:
 				return len(sub) > 1 && sub[0] == "vc" && sub[1] == "destroy" && !hasSw(wargs(c), "preview"), "tf vc destroy"
 			}

@@ -86,8 +86,13 @@ var diskWipeRules = []*rule{
 				return strings.Contains(j, "testharness enable") || strings.Contains(j, "--wipe_data"), "adb " + truncate(j, 60)
 			case "idevicerestore":
 				return hasWord(args, "--erase") || hasWord(args, "-e"), "idevicerestore --erase"
-			default: // cfgutil erase, restore, revive
-				return len(ops) > 0 && (ops[0].s == "erase" || ops[0].s == "restore" || ops[0].s == "revive"), "cfgutil " + joinWords(ops[:min(1, len(ops))])
+			default: // cfgutil [--ecid ID] erase, restore, revive
+				for _, o := range ops {
+					if o.s == "erase" || o.s == "restore" || o.s == "revive" {
+						return true, "cfgutil " + o.s
+					}
+				}
+				return false, ""
 			}
 		}},
 	{ID: "image-onto-disk", Level: LevelCritical, Category: CategoryDiskWipe, Description: "an imaging or rescue tool writing over a disk device (what it held is gone)",

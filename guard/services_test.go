@@ -44,6 +44,8 @@ func TestServiceClientsByMeaning(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`nimbus users roles assign u-42 --roles rol_OrgAdmin7 --tenant acme-prod`, CategoryPrivilege, "cli-admin-grant", LevelHigh},
+		{`quark env:list --context production --plain`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`airflow connections get warehouse_prod -o json`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
 		{`nimbus accounts:update --sid AC42 --status closed -p acme-prod`, CategorySystem, "cli-production-disrupted", LevelHigh},
 		{`quark deploy start --manifest package.xml --post-destructive-changes destructive.xml --target-org production --test-level RunLocalTests`, CategoryCloudDestroy, "deploy-destructive-changes", LevelCritical},
 		{`shopify theme push --live --allow-live --store acme-prod.myshopify.com`, CategorySystem, "store-production-release", LevelHigh},
@@ -55,6 +57,9 @@ func TestServiceClientsByMeaning(t *testing.T) {
 	checkSafe(t, d, corpusContext, []string{
 		`nimbus users roles assign u-42 --roles rol_ReadOnlyAdminViewer --tenant acme-prod`,
 		`nimbus users roles assign u-42 --roles rol_Support --tenant acme-prod`,
+		`quark env:list --context production`,
+		`quark env:list --context deploy-preview --plain`,
+		`airflow connections list -o table`,
 		`nimbus accounts:update --sid AC42 --status active -p acme-prod`,
 		`nimbus accounts:update --sid AC42 --status closed -p acme-sandbox`,
 		`quark deploy start --manifest package.xml --post-destructive-changes destructive.xml --target-org uat-sandbox`,
