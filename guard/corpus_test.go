@@ -379,6 +379,12 @@ var corpusSets = []corpusSet{
 	// must never be opened.
 	{"round21", corpusDir + "/round21",
 		thresholds{minRound21Critical, minRound21High, minRound21Moderate, maxRound21FalsePositive}, winRound21Thresholds},
+	// round22: the long tail revisited (ten areas of the rounds before it),
+	// written while round21a was tuned on and scored once, at the end of
+	// that session: both parts are held out until a later session tunes on
+	// round22a.
+	{"round22", corpusDir + "/round22",
+		thresholds{minRound22Critical, minRound22High, minRound22Moderate, maxRound22FalsePositive}, winRound22Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -593,6 +599,15 @@ const (
 	minRound21High          = 0.795
 	minRound21Moderate      = 0.59
 	maxRound21FalsePositive = 0.011
+)
+
+// Round twenty-two, POSIX lines (both parts), never tuned on: see
+// testdata/corpus/round22/README.md. These floors catch regressions.
+const (
+	minRound22Critical      = 0.82
+	minRound22High          = 0.73
+	minRound22Moderate      = 0.25
+	maxRound22FalsePositive = 0.003
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

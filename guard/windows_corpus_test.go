@@ -122,6 +122,8 @@ var (
 	winRound20Thresholds = thresholds{0.97, 0.86, 0.77, 0.031}
 	// round21: see testdata/corpus/round21/README.md.
 	winRound21Thresholds = thresholds{0.875, 0.80, 0.68, 0.013}
+	// round22: never tuned on; see testdata/corpus/round22/README.md.
+	winRound22Thresholds = thresholds{0.96, 0.74, 0.66, 0.028}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
