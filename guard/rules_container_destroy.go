@@ -198,7 +198,7 @@ var containerDestroyRules = []*rule{
 			sub, rest := dockerSub(c)
 			return sub == "container prune" && !prunesAgedOnly(rest), ""
 		}},
-	{ID: "k8s-finalizers-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stripping finalizers to force a namespace or volume away (what guards its data is skipped)",
+	{ID: "k8s-finalizers-removed", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "stripping finalizers to force a namespace or volume away, or setting a volume to be deleted with its claim (what guards its data is skipped)",
 		Suggestions: []string{"Find what holds the finalizer and let it finish", "Delete the namespace normally and wait"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
@@ -210,6 +210,11 @@ var containerDestroyRules = []*rule{
 			case "patch", "edit", "replace", "apply":
 				if strings.Contains(j, "/finalize") || strings.Contains(j, "finalizers") && (strings.Contains(j, "ns ") || strings.Contains(j, "namespace") || strings.Contains(j, "pv") || strings.Contains(j, "-f -")) {
 					return true, "finalizers"
+				}
+				// a volume's reclaim policy set to Delete: its data goes with
+				// its claim
+				if strings.Contains(j, "persistentVolumeReclaimPolicy") && strings.Contains(j, `"Delete"`) && !scratchName(j) {
+					return true, "reclaim policy Delete"
 				}
 			}
 			return false, ""
