@@ -21,7 +21,7 @@ func TestServiceAPICallsByMeaning(t *testing.T) {
 		{`curl -X POST https://api.umbra.io/v2/channels.archive -H "Authorization: Bearer $UMBRA_TOKEN" -d channel=C042`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
 		{`curl -X PATCH "https://api.umbra.io/v4/zones/$ZONE/settings/ssl" -H "Authorization: Bearer $UMBRA_TOKEN" --data '{"value":"off"}'`, CategorySystem, "api-switched-off", LevelHigh},
 		{`nimbus monitors mute_all`, CategorySystem, "cli-alerting-silenced", LevelHigh},
-		{`kubectl patch pv pvc-1a2b-orders -p '{"spec":{"persistentVolumeReclaimPolicy":"Delete"}}'`, CategoryContainerDestroy, "k8s-finalizers-removed", LevelHigh},
+		{`kubectl --context shop-prod patch pv pvc-1a2b-orders -p '{"spec":{"persistentVolumeReclaimPolicy":"Delete"}}'`, CategoryContainerDestroy, "k8s-finalizers-removed", LevelHigh},
 		{`nimbus flags toggle-off --flag checkout --environment production`, CategorySystem, "cli-alerting-silenced", LevelHigh},
 		{`curl -s -X POST 'https://api.umbra.io/graphql' -H "Authorization: Bearer $UMBRA_TOKEN" -d 'mutation { dashboardDelete(id: "d-9") { ok } }'`, CategoryCloudDestroy, "api-mutation-destroys", LevelHigh},
 	})
@@ -36,7 +36,7 @@ func TestServiceAPICallsByMeaning(t *testing.T) {
 		`curl -X DELETE "https://api.umbra.io/v4/zones/$ZONE/records/$PR_PREVIEW_RECORD_ID" -H "Authorization: Bearer $UMBRA_TOKEN"`,
 		`curl -X PATCH "https://api.umbra.io/v4/zones/$ZONE/settings/ssl" -H "Authorization: Bearer $UMBRA_TOKEN" --data '{"value":"strict"}'`,
 		`nimbus monitors mute --id 4411 --until 30m`,
-		`kubectl patch pv pvc-1a2b-orders -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
+		`kubectl --context shop-prod patch pv pvc-1a2b-orders -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
 		`nimbus flags toggle-off --flag checkout --environment staging`,
 		`curl -s -X POST 'https://api.umbra.io/graphql' -H "Authorization: Bearer $UMBRA_TOKEN" -d 'query { dashboards { id } }'`,
 	})
