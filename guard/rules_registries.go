@@ -137,51 +137,9 @@ var registryRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "task-resets-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running a project task that resets, drops or destroys, pointed at production",
-		Suggestions: []string{"Run the task against a development or test environment", "Let the release process change production"},
-		names:       names("make", "gmake", "just", "task", "mage", "rake", "invoke", "npm", "yarn", "pnpm", "bun"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			target := ""
-			for i, w := range args {
-				if strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "=") {
-					continue
-				}
-				if (c.name == "npm" || c.name == "pnpm" || c.name == "bun" || c.name == "yarn") && i == 0 && w.s == "run" {
-					continue
-				}
-				if destroyingTask(w.s) {
-					target = w.s
-					break
-				}
-				if c.name == "npm" || c.name == "pnpm" || c.name == "bun" {
-					return false, "" // npm's first word is its command
-				}
-			}
-			if target == "" || !touchesProduction(c) {
-				return false, ""
-			}
-			return true, c.name + " " + target + " in production"
-		}},
 }
 
 func init() { ruleSets = append(ruleSets, registryRules) }
-
-// destroyingTask reports a task name whose parts say it resets, drops or
-// destroys (db-reset, db:drop, destroy_all, nuke).
-func destroyingTask(s string) bool {
-	l := lower(s)
-	if !hasAny(l, "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "erase") {
-		return false
-	}
-	for part := range strings.FieldsFuncSeq(l, func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }) {
-		switch part {
-		case "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "flushall", "erase", "dropdb":
-			return true
-		}
-	}
-	return false
-}
 
 // registryClients are package managers whose account commands (tokens,
 // owners) reach the registry they publish to.
