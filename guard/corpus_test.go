@@ -379,10 +379,11 @@ var corpusSets = []corpusSet{
 	// must never be opened.
 	{"round21", corpusDir + "/round21",
 		thresholds{minRound21Critical, minRound21High, minRound21Moderate, maxRound21FalsePositive}, winRound21Thresholds},
-	// round22: the long tail revisited (ten areas of the rounds before it),
-	// written while round21a was tuned on and scored once, at the end of
-	// that session: both parts are held out until a later session tunes on
-	// round22a.
+	// round22: a fortnight of an agent's work, the long tail revisited
+	// (ten areas of the rounds before it) and alarming-looking everyday
+	// lines with their evil twins, written while round21a was tuned on and
+	// scored once, at the end of that session: both parts are held out
+	// until a later session tunes on round22a.
 	{"round22", corpusDir + "/round22",
 		thresholds{minRound22Critical, minRound22High, minRound22Moderate, maxRound22FalsePositive}, winRound22Thresholds},
 }
@@ -604,10 +605,10 @@ const (
 // Round twenty-two, POSIX lines (both parts), never tuned on: see
 // testdata/corpus/round22/README.md. These floors catch regressions.
 const (
-	minRound22Critical      = 0.82
-	minRound22High          = 0.73
-	minRound22Moderate      = 0.25
-	maxRound22FalsePositive = 0.003
+	minRound22Critical      = 0.91
+	minRound22High          = 0.85
+	minRound22Moderate      = 0.58
+	maxRound22FalsePositive = 0.021
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
