@@ -166,8 +166,7 @@ var persistenceRules = []*rule{
 			if !ok {
 				return false, ""
 			}
-			host, _, hasPath := strings.Cut(img, "/")
-			if !hasPath || !strings.ContainsAny(host, ".:") || knownRegistry(host) {
+			if knownRegistry(imageHost(img)) {
 				return false, "" // Docker Hub's short names, official registries
 			}
 			if ops[0].s == "create" || hasWord(args, "--restart=Always") {

@@ -255,8 +255,8 @@ func trustedImageHost(h string) bool {
 }
 
 // imageHost returns the registry of an image reference: the part before
-// the first slash when it looks like a host (docker.io's short names have
-// none).
+// the first slash when it looks like a host, docker.io for Docker Hub's
+// short names (postgres:16, acme/api).
 func imageHost(ref string) string {
 	h, _, ok := strings.Cut(ref, "/")
 	if !ok || !strings.ContainsAny(h, ".:") && h != "localhost" {

@@ -258,8 +258,7 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			img := containerImage(rest)
-			host, _, ok := strings.Cut(img, "/")
-			if !ok || !strings.ContainsAny(host, ".:") || knownRegistry(host) || strings.ContainsAny(img, "$`") {
+			if knownRegistry(imageHost(img)) || strings.ContainsAny(img, "$`") {
 				return false, ""
 			}
 			return true, img
