@@ -1713,6 +1713,8 @@ var nameAliases = map[string]string{
 	"mongosh": "mongo", "mariadb": "mysql", "mysqlsh": "mysql",
 	"powershell": "pwsh", "pwsh-preview": "pwsh",
 	"rbash": "bash",
+	// yadm is git with the home folder as its work tree
+	"yadm": "git",
 	// zsh's zsh/files module: builtin versions of the file tools
 	"zf_rm": "rm", "zf_mv": "mv", "zf_ln": "ln", "zf_chmod": "chmod", "zf_chown": "chown", "zf_chgrp": "chgrp", "zf_rmdir": "rmdir", "zf_mkdir": "mkdir",
 	"[": "test",

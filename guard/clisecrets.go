@@ -50,6 +50,14 @@ func cliSecretOutput(c *cmd) string {
 		return "a cluster's admin credentials (" + c.base + " config)"
 	case has("config") && has("dump"), has("admin") && has("export"):
 		return "a client's configuration with its keys (" + c.base + ")"
+	case has("config", "variables", "vars", "env", "settings") && has("get", "show", "value", "print"):
+		// heroku config:get DATABASE_URL, railway variables get X: one
+		// setting's value, a secret when its name says so
+		for _, w := range positional(args) {
+			if secretVarName(w.s) {
+				return "a secret setting (" + c.base + " " + w.s + ")"
+			}
+		}
 	case has("printenv"):
 		return "an application's environment (" + c.base + " printenv)"
 	case has("auth") && has("export"):

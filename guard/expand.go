@@ -347,7 +347,13 @@ func (a *analysis) expandSSH(c *cmd) {
 	if i >= len(args) {
 		return
 	}
-	a.remoteCommand(c, args[i+1:], "ssh remote command")
+	rest := args[i+1:]
+	if user, _, ok := strings.Cut(args[i].s, "@"); ok && (user == "dokku" || user == "piku") && len(rest) > 0 {
+		// the account's shell is the platform's own client: the words are
+		// its subcommand (ssh dokku@host apps:destroy APP)
+		rest = append([]word{{s: user, ok: true}}, rest...)
+	}
+	a.remoteCommand(c, rest, "ssh remote command")
 }
 
 // remoteCommand judges the words a remote shell (ssh, adb shell) is

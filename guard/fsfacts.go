@@ -329,6 +329,12 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 				out = append(out, delTarget{w: dest, class: pcHome, rec: true})
 			case "/", "/home", "/etc", "/usr", "/var", "/root":
 				out = append(out, delTarget{w: dest, class: pcSystemCrit, rec: true})
+			case "/var/www", "/srv", "/srv/www", "/var/www/html", "/usr/share/nginx/html", "/opt":
+				// a production server's shared web root: every other site
+				// it serves is deleted to match the one build sent
+				if host, _, _ := strings.Cut(dest.s, ":"); (prodMarker(host) || isProdName(host)) && !o.has("n", "dry-run") {
+					out = append(out, delTarget{w: dest, class: pcSystemCrit, rec: true})
+				}
 			}
 			break
 		}

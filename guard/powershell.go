@@ -1172,6 +1172,8 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			defer func() { a.testTarget-- }()
 		case psSourceEvery:
 			ws.emitWin(nil, "win-cloud-bulk-change", truncate(psJoin(st.stages[0]), 120)+" | ...")
+		case psSourceProduction:
+			ws.emitWin(nil, "win-production-objects-removed", truncate(psJoin(st.stages[0]), 120)+" | ...")
 		}
 	}
 	// nested code first: blocks and subexpressions in every word
@@ -1591,6 +1593,13 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 	l := strings.ToLower(raw)
 	delete(ws.hashtables, name)
 	delete(ws.releaseVars, name)
+	delete(ws.everyVars, name)
+	if src := strings.TrimLeft(l, "(@ "); strings.HasPrefix(src, "get-") && psListsEvery(src) {
+		if ws.everyVars == nil {
+			ws.everyVars = map[string]string{}
+		}
+		ws.everyVars[name] = truncate(raw, 120)
+	}
 	if strings.HasPrefix(raw, "@{") {
 		ws.psSplat(name, raw, item)
 		if ws.hashtables == nil {
@@ -2719,6 +2728,10 @@ func (ws *winState) psForeach(raw string, item *psItem) {
 	if len(src) < 3 || !strings.EqualFold(src[:3], "in ") {
 		return
 	}
+	if cv, _ := psVarName(strings.TrimSpace(src[3:]), 0); cv != "" && ws.everyVars[strings.ToLower(cv)] != "" && psTextDestroys(strings.ToLower(body)) {
+		// foreach ($id in $ids) { Clear-X -Id $id }, $ids every object
+		ws.emitWin(nil, "win-cloud-bulk-change", ws.everyVars[strings.ToLower(cv)]+"; foreach ...")
+	}
 	items := ws.psItemsOf(strings.TrimSpace(src[3:]), item)
 	if len(items) == 0 {
 		return
@@ -2970,6 +2983,8 @@ const (
 	psSourceOther   = iota
 	psSourceScratch // objects chosen by a throwaway name
 	psSourceEvery   // every object of a directory or tenant, destroyed or switched off later
+	// psSourceProduction: a production machine's objects, removed later
+	psSourceProduction
 )
 
 // psPipelineSource reads a pipeline whose first stage lists a service's
@@ -2979,6 +2994,13 @@ const (
 func (ws *winState) psPipelineSource(st psStmt) int {
 	first := st.stages[0]
 	name := strings.ToLower(first[0].text)
+	if v, _ := psVarName(first[0].text, 0); v != "" && len(first) == 1 && ws.everyVars[strings.ToLower(v)] != "" {
+		// $all | ForEach-Object { Remove-X ... }, $all listed before
+		if psStagesDestroy(st.stages[1:]) {
+			return psSourceEvery
+		}
+		return psSourceOther
+	}
 	if !strings.HasPrefix(name, "get-") || len(name) < 8 {
 		return psSourceOther
 	}
@@ -2986,10 +3008,13 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 	for _, t := range first[1:] {
 		args = append(args, strings.ToLower(strings.Trim(t.text, `"'`)))
 	}
-	for _, sw := range [...]string{"filter", "displayname", "name", "identity", "search", "searchstring", "vmname", "keyprefix", "prefix"} {
+	for _, sw := range [...]string{"filter", "displayname", "name", "identity", "search", "searchstring", "vmname", "keyprefix", "prefix", "container"} {
 		if v, ok := swVal(args, sw); ok {
 			if throwawayName(strings.ReplaceAll(v, "example.", "")) {
 				return psSourceScratch
+			}
+			if sw == "vmname" && (isProdName(v) || prodMarker(v)) && psStagesDestroy(st.stages[1:]) {
+				return psSourceProduction // Get-VMSnapshot -VMName sql-prod-01 | Remove-VMSnapshot
 			}
 			// -Filter "operatingSystem eq 'iOS'" -All: a whole class of
 			// objects; a name or an id picks one
@@ -3002,11 +3027,47 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 	if !hasSw(args, "all") {
 		return psSourceOther
 	}
-	for _, stage := range st.stages[1:] {
-		l := strings.ToLower(psJoin(stage))
-		if hasAny(l, "remove-", "clear-", "disable-", "revoke-", "retire", "wipe", "-state disabled", "-accountenabled $false", "-accountenabled:$false") {
-			return psSourceEvery
-		}
+	if psStagesDestroy(st.stages[1:]) {
+		return psSourceEvery
 	}
 	return psSourceOther
+}
+
+// psStagesDestroy reports pipeline stages that remove, wipe, retire or
+// disable what reaches them.
+func psStagesDestroy(stages [][]psTok) bool {
+	for _, stage := range stages {
+		if psTextDestroys(strings.ToLower(psJoin(stage))) {
+			return true
+		}
+	}
+	return false
+}
+
+// psTextDestroys reports code (lower case) that removes, wipes, retires
+// or disables objects.
+func psTextDestroys(l string) bool {
+	return hasAny(l, "remove-", "clear-", "disable-", "revoke-", "retire", "wipe", "-state disabled", "-accountenabled $false", "-accountenabled:$false")
+}
+
+// psListsEvery reports a listing cmdlet's text (lower case, from its
+// name) that asks for every object (-All) with no filter naming one.
+func psListsEvery(l string) bool {
+	f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(l))
+	if len(f) < 2 || len(f[0]) < 8 {
+		return false
+	}
+	all := false
+	for _, w := range f[1:] {
+		if w == "|" {
+			break
+		}
+		switch {
+		case w == "-all" || w == "-all:$true":
+			all = true
+		case w == "-filter" || w == "-name" || w == "-identity" || w == "-search" || w == "-displayname" || w == "-userid" || w == "-objectid":
+			return false
+		}
+	}
+	return all
 }

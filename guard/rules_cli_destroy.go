@@ -28,7 +28,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 || !skipsConfirm(args) || scratchEnvOption(args) {
+			if verb < 0 || !skipsConfirm(args) || scratchEnvOption(args) || workBranch(args[:verb], positional(args[verb+1:])) {
 				return false, ""
 			}
 			for _, w := range positional(args[verb+1:]) {
@@ -72,6 +72,9 @@ var cliDestroyRules = []*rule{
 					return false, ""
 				}
 			}
+			if workBranch(args[:verb], ops) {
+				return false, ""
+			}
 			if n := apiDestroyAction(args[verb].s); n != "" && (durableNoun(n) || hostedMachine[n]) {
 				return true, c.name + " " + joinWords(args[:verb+1])
 			}
@@ -82,7 +85,7 @@ var cliDestroyRules = []*rule{
 				// a client with deletion rules of its own knows its
 				// environments, save for TOPIC:delete subcommands those
 				// rules do not read
-				if (prodMarker(w.s) || isProdName(w.s)) && (!ownsDestroy[c.name] || colonDestroyVerb(args[verb].s) && !strings.Contains(args[verb].s, " ")) {
+				if (prodMarker(w.s) || isProdName(w.s)) && (!ownsDestroy[c.name] || (colonDestroyVerb(args[verb].s) || hyphenDestroyVerb(args[verb].s) && strings.Count(args[verb].s, "-")+strings.Count(args[verb].s, "_") == 1) && !strings.Contains(args[verb].s, " ")) {
 					return true, c.name + " " + args[verb].s + " in production"
 				}
 			}
@@ -320,6 +323,7 @@ func everythingMarker(s string) bool {
 var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
 	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true, "rb": true, "del": true,
+	"deleteall": true, "rmr": true,
 }
 
 // colonDestroyVerb reports a TOPIC:VERB subcommand (firebase
@@ -412,7 +416,21 @@ func throwawayName(s string) bool {
 	if hasAny(l, "test", "tmp", "temp", "scratch", "sandbox", "preview", "ephemeral", "throwaway") {
 		return true
 	}
-	return pullRequestName(l)
+	return pullRequestName(l) || camelPullRequest(s)
+}
+
+// camelPullRequest reports a CamelCase name holding a pull request's
+// number as a word of its own: ShopPr1423Stack, WebPR88 (not Apr2024).
+func camelPullRequest(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != 'P' || s[i+1] != 'r' && s[i+1] != 'R' || s[i+2] < '0' || s[i+2] > '9' {
+			continue
+		}
+		if i == 0 || s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= '0' && s[i-1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // ciRunName reports a name made for one CI job or run: one that holds
@@ -474,11 +492,19 @@ var cliDestroyExempt = map[string]bool{
 // (service-instance-delete, delete-project, db-destroy).
 func hyphenDestroyVerb(s string) bool {
 	l := lower(s)
-	i := strings.LastIndexByte(l, '-')
-	if i <= 0 || i == len(l)-1 {
+	i := strings.LastIndexAny(l, "-_")
+	if i <= 0 || i == len(l)-1 || strings.HasPrefix(l, "-") {
 		return false
 	}
-	return destroyVerbs[l[i+1:]] || destroyVerbs[l[:strings.IndexByte(l, '-')]]
+	v := l[i+1:]
+	if v == "all" {
+		// deleteall, delete-all: the verb is before
+		v = l[:i]
+		if j := strings.LastIndexAny(v, "-_"); j >= 0 {
+			v = v[j+1:]
+		}
+	}
+	return destroyVerbs[v] || destroyVerbs[l[:strings.IndexAny(l, "-_")]]
 }
 
 // durableNoun reports a subcommand naming something whose loss is not
@@ -508,7 +534,7 @@ func durableNounWord(l string) bool {
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
-		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert":
+		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release":
 		return true
 	}
 	return false
@@ -577,6 +603,25 @@ func liveBranch(before []word, target string) bool {
 		return true
 	}
 	return false
+}
+
+// workBranch reports the deletion of a hosted database's or project's
+// working branch (pscale branch delete DB add-index, neon branches
+// delete feature-x): the last name is the branch, and it is not the one
+// production runs on.
+func workBranch(before, ops []word) bool {
+	if len(ops) == 0 || !hasWord(before, "branch") && !hasWord(before, "branches") {
+		return false
+	}
+	for _, w := range ops {
+		// (the branch is the last name or the first: pscale branch
+		// delete DB BRANCH, neonctl branches delete BRANCH)
+		if liveBranch(before, w.s) || strings.HasPrefix(w.s, "$") {
+			return false
+		}
+	}
+	b := ops[len(ops)-1].s
+	return !prodMarker(b) && !isProdName(b)
 }
 
 // imageRef reports a pushed image reference (registry/name:tag,

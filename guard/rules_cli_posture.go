@@ -100,6 +100,9 @@ var cliPostureRules = []*rule{
 				control = securityFlagOff(low)
 			}
 			if control == "" {
+				control = allowListOpened(low)
+			}
+			if control == "" {
 				return false, ""
 			}
 			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
@@ -491,6 +494,39 @@ func securityFlagOff(low []string) string {
 		}
 		if securityControl(n) {
 			return n
+		}
+	}
+	return ""
+}
+
+// allowListOpened reports an option that empties the address allow-list
+// of a cluster's API or a service (--api-server-authorized-ip-ranges "",
+// --no-enable-master-authorized-networks, publicAccessCidrs=0.0.0.0/0):
+// it is then reachable from anywhere.
+func allowListOpened(low []string) string {
+	for i, l := range low {
+		if !strings.HasPrefix(l, "--") {
+			if strings.Contains(l, "publicaccesscidrs=0.0.0.0/0") {
+				return "the public endpoint's address allow-list"
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(l[2:], "=")
+		if !hasAny(name, "authorized-ip-ranges", "authorized-networks", "ip-allowlist", "allowed-ips", "access-cidrs", "ip-whitelist") {
+			continue
+		}
+		if strings.HasPrefix(name, "no-") || strings.HasPrefix(name, "disable-") {
+			return name
+		}
+		if !hasVal {
+			if i+1 >= len(low) {
+				continue
+			}
+			val = low[i+1]
+		}
+		switch strings.Trim(val, `"'`) {
+		case "", "0.0.0.0/0", "*", "::/0", "0.0.0.0/0,::/0", "any":
+			return name + " opened to every address"
 		}
 	}
 	return ""

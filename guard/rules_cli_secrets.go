@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Clients of hosted services asked to print a credential into the
 // transcript: a token issued for the session (fly auth token, openstack
@@ -49,9 +52,139 @@ var cliSecretRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "git-remote-credential", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a token or password into a repository's remote URL (it stays in .git/config, readable by every tool and copied with the folder)",
+		Suggestions: []string{"Give git the token through a credential helper or GIT_ASKPASS", "Use an SSH remote, or pass the token for one push only"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			var url string
+			switch ops := positional(args); {
+			case sub == "remote" && len(ops) >= 3 && (ops[0].s == "add" || ops[0].s == "set-url"):
+				url = ops[len(ops)-1].s
+			case sub == "config" && len(ops) >= 2 && strings.HasPrefix(lower(ops[0].s), "remote.") && strings.HasSuffix(lower(ops[0].s), "url"):
+				url = ops[1].s
+			default:
+				return false, ""
+			}
+			if u := urlUserinfo(url); u != "" {
+				return true, "remote URL with " + u
+			}
+			return false, ""
+		}},
+	{ID: "secrets-decrypted-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing production secrets decrypted into a plain file (in the repository, a commit away from being published)",
+		Suggestions: []string{"Use the secrets without writing them out (sops exec-env, a pipe into the program)", "Decrypt only development secrets into files"},
+		names:       names("sops", "ansible-vault"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			ops := positional(args)
+			var src string
+			switch c.name {
+			case "sops":
+				if !hasAnyWord(low, "-d", "--decrypt", "decrypt") || len(ops) == 0 {
+					return false, ""
+				}
+				src = ops[len(ops)-1].s
+			case "ansible-vault":
+				if len(ops) < 2 || ops[0].s != "decrypt" {
+					return false, ""
+				}
+				src = ops[1].s
+			}
+			if !prodMarker(src) && !isProdName(src) {
+				return false, ""
+			}
+			if c.name == "ansible-vault" || hasAnyWord(low, "-i", "--in-place") {
+				if v, ok := optValue(args, "", "output"); ok && (v == "-" || v == "/dev/stdout") {
+					return false, ""
+				}
+				return true, c.name + " decrypt " + src
+			}
+			if v, ok := optValue(args, "", "output"); ok && v != "/dev/null" {
+				return true, c.name + " -d " + src + " into " + v
+			}
+			for _, r := range c.redirs {
+				if r.isOutput() && (r.n == "" || r.n == "1") && r.w.s != "/dev/null" && !isFD(r.w.s) {
+					return true, c.name + " -d " + src + " into " + r.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "local-env-overwritten", Level: LevelModerate, Category: CategoryFileDelete, Description: "overwriting the project's .env with a service's remote values (the local-only settings in it are lost)",
+		Suggestions: []string{"Write the values to a new file (.env.remote) and merge by hand", "Back up .env first"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || cliSecretPrintExempt[c.name] && c.name != "vercel" || psCmdlet(c.name) || fetchers[c.name] {
+				return false, ""
+			}
+			low := c.lowerArgs()
+			pulls := false
+			for i, l := range low {
+				if i > 4 {
+					break
+				}
+				switch l {
+				case "pull", "export", "download", "env:pull":
+					pulls = true
+				}
+			}
+			if !pulls || !hasAnyWord(low, "env", "secrets", "variables", "config", "export", "env:pull") {
+				return false, ""
+			}
+			dest := ""
+			if v, ok := optValue(c.args(), "-o", "output-file", "output", "env-file", "out", "file"); ok {
+				dest = v
+			}
+			for _, r := range c.redirs {
+				if r.isOutput() && !r.isAppend() && (r.n == "" || r.n == "1") {
+					dest = r.w.s
+				}
+			}
+			if dest == "" {
+				for _, w := range positional(c.args()) {
+					if strings.HasSuffix(w.s, ".env") {
+						dest = w.s // vercel env pull .env
+					}
+				}
+			}
+			if path.Base(strings.ReplaceAll(dest, `\`, "/")) != ".env" {
+				return false, ""
+			}
+			if p := a.absPath(dest, c.cwd); p != "" && !a.inWork(p) {
+				return false, ""
+			}
+			return true, c.name + " → " + dest
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliSecretRules) }
+
+// urlUserinfo returns the secret part of an http(s) URL's user
+// information (https://x-access-token:${GH_TOKEN}@host/...,
+// https://$TOKEN@host), or "" when the URL carries none.
+func urlUserinfo(u string) string {
+	l := lower(u)
+	if !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "http://") {
+		return ""
+	}
+	rest := u[strings.Index(u, "://")+3:]
+	at := strings.LastIndexByte(rest, '@')
+	if at <= 0 {
+		return ""
+	}
+	host := rest[at+1:]
+	if strings.IndexByte(rest[:at], '/') >= 0 || host == "" {
+		return ""
+	}
+	info := rest[:at]
+	_, pass, hasPass := strings.Cut(info, ":")
+	switch {
+	case hasPass && pass != "":
+		return "a password or token"
+	case strings.HasPrefix(info, "$"), len(info) >= 20 && !strings.ContainsAny(info, ".-"):
+		return "a token as the user"
+	}
+	return ""
+}
 
 // cliSecretPrintExempt are programs whose printing of secrets other rules
 // judge (file readers, the environment's own printers, version control,

@@ -147,6 +147,18 @@ var cloudDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "object-store-emptied", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting every object of a storage bucket, or of a prefix in it, with a storage client",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			u, _ := objectStoreEmptied(c)
+			return u != "", u
+		}},
+	{ID: "object-store-backups-emptied", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting every object (or every version) of a bucket that holds backups or production data",
+		Suggestions: suggCloud,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			u, crit := objectStoreEmptied(c)
+			return u != "" && crit, u
+		}},
 	{ID: "aws-destroy-resource", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "terminating or deleting AWS infrastructure",
 		Suggestions: suggCloud, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -511,7 +523,11 @@ func scratchResource(c *cmd, path []string) bool {
 		return false
 	}
 	named := 0
-	if v, ok := optValue(c.args(), "-n", "name"); ok {
+	v, ok := optValue(c.args(), "-s", "slot") // a deployment slot of the app named
+	if !ok {
+		v, ok = optValue(c.args(), "-n", "name")
+	}
+	if ok {
 		if !scratchName(v) || isProdName(v) {
 			return false
 		}
@@ -526,4 +542,61 @@ func scratchResource(c *cmd, path []string) bool {
 		}
 	}
 	return named > 0
+}
+
+// objectStoreClientsJudged have storage rules of their own.
+var objectStoreClientsJudged = map[string]bool{"aws": true, "gsutil": true, "gcloud": true, "az": true, "azcopy": true, "s3cmd": true, "mc": true,
+	"mcli": true, "rclone": true, "rm": true, "find": true, "xargs": true}
+
+// objectStoreEmptied reads a storage client nobody listed (b2, s5cmd,
+// ossutil, coscli, obsutil, swift) told to remove recursively a bucket
+// URL (SCHEME://bucket/ or a prefix in it). It returns the URL, and
+// whether the bucket holds backups or production data or every version
+// goes too; "" when the command is no such deletion or names scratch.
+func objectStoreEmptied(c *cmd) (string, bool) {
+	if objectStoreClientsJudged[c.name] || len(c.words) < 3 {
+		return "", false
+	}
+	args, low := c.args(), c.lowerArgs()
+	verb := -1
+	for i, l := range low {
+		if i > 2 {
+			break
+		}
+		if l == "rm" || l == "del" || l == "delete" || l == "remove" || l == "rb" || l == "purge" {
+			verb = i
+			break
+		}
+	}
+	if verb < 0 || hasAnyWord(low, "--dry-run", "--dryrun", "-n") {
+		return "", false
+	}
+	recursive := hasAnyWord(low, "-r", "-R", "--recursive", "-rf", "-fr", "--all") || low[verb] == "rb" || low[verb] == "purge"
+	if !recursive {
+		return "", false
+	}
+	for _, w := range positional(args[verb+1:]) {
+		s := w.s
+		i := strings.Index(s, "://")
+		if i <= 0 || !isLetters(s[:1]) || !allAlnum(s[:i]) || strings.HasPrefix(lower(s), "http") {
+			continue
+		}
+		bucket, _, _ := strings.Cut(s[i+3:], "/")
+		if bucket == "" || throwawayName(s[i+3:]) || ciRunName(s) {
+			return "", false
+		}
+		l := lower(bucket)
+		return s, strings.Contains(l, "backup") || strings.Contains(l, "archive") || prodMarker(bucket) || isProdName(bucket) || hasAnyWord(low, "--versions", "--all-versions")
+	}
+	return "", false
+}
+
+// allAlnum reports a non-empty string of ASCII letters and digits.
+func allAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -230,6 +230,11 @@ var containerDestroyRules = []*rule{
 				if strings.HasPrefix(w.s, "label=") || strings.HasPrefix(w.s, "--filter=label=") {
 					return false, "" // only the images of one project's label
 				}
+				if v, ok := strings.CutPrefix(strings.TrimPrefix(w.s, "--filter="), "until="); ok {
+					if d, err := time.ParseDuration(v); err == nil && d >= 24*time.Hour {
+						return false, "" // only images unused for a day or more
+					}
+				}
 			}
 			for _, w := range rest {
 				if w.s == "--all" || strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") && strings.Contains(w.s, "a") {
@@ -346,9 +351,15 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "compose-down-volumes", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "taking a compose project down with its volumes (data is lost)",
-		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose"),
+		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose", "supabase"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "supabase" {
+				// the local stack stopped without keeping its volumes: the
+				// local database's data goes with them
+				ops := positional(args)
+				return len(ops) > 0 && ops[0].s == "stop" && hasWord(args, "--no-backup"), "supabase stop --no-backup"
+			}
 			if p, ok := optValue(args, "-p", "project-name"); ok && (scratchName(p) || ciRunName(p)) {
 				return false, "" // a test run's or a CI job's own project
 			}

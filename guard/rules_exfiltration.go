@@ -350,6 +350,9 @@ var exfiltrationRules = []*rule{
 			if c.name == "jq" && jqNamesOnly(c.args()) {
 				return false, "" // the names of the entries, or how many
 			}
+			if c.name == "sed" && sedMasks(c.args()) {
+				return false, "" // the values replaced by *** as they are shown
+			}
 			for _, w := range positional(c.args()) {
 				p := a.absPath(w.s, c.cwd)
 				if p == "" || a.inWork(p) {
@@ -579,6 +582,9 @@ var exfiltrationRules = []*rule{
 				// judged at the end of the pipeline, where a projection to
 				// the names alone prints no value
 				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && !psNamesOnly(c.args()) {
+					if c.in.what == "the environment" && (c.name == "format-table" || c.name == "format-list") && !pipeFilters(c.pipe[:c.stage]) {
+						return true, "every environment variable with its value" // gci env: | Format-Table -Wrap
+					}
 					for _, s := range c.pipe[:c.stage] {
 						if s != nil && (s.name == "where-object" || s.name == "select-string" || s.name == "findstr") && secretsPicked(a, s) {
 							return true, c.in.what
@@ -1404,4 +1410,51 @@ func registered(h string) string {
 		return h[j+1:]
 	}
 	return h
+}
+
+// sedMasks reports a sed script that only substitutes, each replacement
+// a mask (***, REDACTED, xxxx): the file is shown with its secrets hidden.
+func sedMasks(args []word) bool {
+	var scripts []string
+	for i, w := range args {
+		switch {
+		case w.s == "-e" && i+1 < len(args):
+			scripts = append(scripts, args[i+1].s)
+		case len(scripts) == 0 && i == 0 && !strings.HasPrefix(w.s, "-"):
+			scripts = append(scripts, w.s)
+		}
+	}
+	if len(scripts) == 0 {
+		if ops := positional(args); len(ops) > 0 {
+			scripts = append(scripts, ops[0].s)
+		}
+	}
+	if len(scripts) == 0 {
+		return false
+	}
+	for _, sc := range scripts {
+		if len(sc) < 4 || sc[0] != 's' {
+			return false
+		}
+		parts := strings.Split(sc[2:], sc[1:2])
+		if len(parts) < 2 {
+			return false
+		}
+		r := lower(parts[1])
+		if !hasAny(r, "***", "redacted", "xxxx", "<hidden>", "masked") {
+			return false
+		}
+	}
+	return true
+}
+
+// pipeFilters reports a pipeline stage that picks some of what it reads
+// (Where-Object, Select-String, findstr).
+func pipeFilters(stages []*cmd) bool {
+	for _, s := range stages {
+		if s != nil && (s.name == "where-object" || s.name == "select-string" || s.name == "findstr") {
+			return true
+		}
+	}
+	return false
 }

@@ -405,6 +405,52 @@ var gitDestroyRules = []*rule{
 		}},
 }
 
+// dataVersionRules judge the version control of data and models (DVC):
+// the workspace's changed data files overwritten, and the cache or the
+// shared remote emptied of every version the workspace does not use.
+var dataVersionRules = []*rule{
+	{ID: "data-versions-discarded", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding changed data files, or every cached data version the workspace does not use",
+		Suggestions: []string{"Commit or push the data first (dvc commit, dvc push)", "Keep other versions: dvc gc --all-commits --all-branches"},
+		names:       names("dvc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || hasWord(args, "--dry") || hasWord(args, "--help") {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "checkout":
+				return hasWord(args, "--force") || hasWord(args, "-f"), "dvc checkout --force"
+			case "gc":
+				return dvcGCKeepsOnlyWorkspace(args), "dvc gc --workspace"
+			}
+			return false, ""
+		}},
+	{ID: "data-remote-gc", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting from a shared data remote every version the local workspace does not use",
+		Suggestions: []string{"Keep every commit's and branch's data: dvc gc --all-commits --all-branches --cloud", "Let the data's owner prune the remote"},
+		names:       names("dvc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || ops[0].s != "gc" || !dvcGCKeepsOnlyWorkspace(args) {
+				return false, ""
+			}
+			return hasWord(args, "--cloud") || hasWord(args, "-c") || shortCluster(args, 'c'), "dvc gc --cloud"
+		}},
+}
+
+// dvcGCKeepsOnlyWorkspace reports dvc gc told to keep only the
+// workspace's versions (-w), without asking (-f), and not every commit's,
+// branch's or tag's.
+func dvcGCKeepsOnlyWorkspace(args []word) bool {
+	ws := hasWord(args, "-w") || hasWord(args, "--workspace") || shortCluster(args, 'w')
+	force := hasWord(args, "-f") || hasWord(args, "--force") || shortCluster(args, 'f')
+	keep := hasWord(args, "--all-commits") || hasWord(args, "-A") || hasWord(args, "--all-branches") || hasWord(args, "-a") || hasWord(args, "--all-tags") || hasWord(args, "-T")
+	return ws && force && !keep
+}
+
+func init() { ruleSets = append(ruleSets, dataVersionRules) }
+
 // stashSaved matches git stash saving the work, followed by &&.
 var stashSaved = regexp.MustCompile(`git stash(?: push| save)?(?: (?:-u|--include-untracked|-a|--all|-q|--quiet|-m "[^"&|;]*"|-m '[^'&|;]*'|-m [^\s&|;'"]+|"[^"&|;]*"))*\s*&&`)
 

@@ -41,6 +41,20 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "code-server-on-every-address", Level: LevelHigh, Category: CategorySystem, Description: "serving a notebook or code server (it runs any code it is sent) on every address of the machine",
+		Suggestions: []string{"Keep it on 127.0.0.1 and reach it through an SSH tunnel"},
+		names:       names("jupyter", "jupyter-lab", "jupyter-notebook", "code-server", "marimo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			v, ok := optValue(args, "", "ip", "ServerApp.ip", "NotebookApp.ip", "host", "bind-addr")
+			if !ok {
+				return false, ""
+			}
+			if host, _, _ := strings.Cut(strings.Trim(v, `"'`), ":"); everyAddress(host) || host == "*" || host == "" && strings.HasPrefix(v, ":") {
+				return true, c.name + " on " + v
+			}
+			return false, ""
+		}},
 	{ID: "runtime-socket-relayed", Level: LevelCritical, Category: CategorySystem, Description: "relaying the container runtime's socket to a network port (root on the machine for anyone who reaches it)",
 		Suggestions: []string{"Use the socket locally, or a TLS-protected remote context"},
 		names:       names("socat", "ncat", "nc"),

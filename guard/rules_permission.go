@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -398,10 +400,31 @@ func doctlRuleOpen(rules string) bool {
 func sensitivePorts(p string) bool {
 	p = strings.Trim(p, `"' `)
 	for _, part := range strings.Split(p, ",") {
-		switch strings.TrimSpace(part) {
-		case "*", "0-65535", "1-65535", "all", "any", "0", "-1", "22", "23", "3389", "5985", "5986", "3306", "5432", "6379", "27017", "9200", "2375", "2376", "11211", "1433", "5900":
+		part = strings.TrimSpace(part)
+		switch part {
+		case "*", "0-65535", "1-65535", "all", "any", "0", "-1":
+			return true
+		}
+		if lo, hi, ok := strings.Cut(part, "-"); ok && lo != "" {
+			// a range (9200-9300) holding one of them
+			l, err1 := strconv.Atoi(lo)
+			h, err2 := strconv.Atoi(hi)
+			if err1 == nil && err2 == nil {
+				for _, s := range sensitivePortList {
+					if l <= s && s <= h {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		if n, err := strconv.Atoi(part); err == nil && slices.Contains(sensitivePortList, n) {
 			return true
 		}
 	}
 	return false
 }
+
+// sensitivePortList are remote administration's, databases' and
+// container engines' ports.
+var sensitivePortList = []int{22, 23, 3389, 5985, 5986, 3306, 5432, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900}

@@ -22,6 +22,21 @@ var saasAPIRules = []*rule{
 			return changingCall(c, true, []string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"},
 				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`})
 		}},
+	{ID: "api-mfa-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's second factors through a directory's API (the account is left with a password alone)",
+		Suggestions: []string{"Let the identity team reset factors after verifying the user", "Reset one factor the user asked for, in the admin console"},
+		names:       httpClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if ok, d := changingCall(c, false, []string{"reset_factors", "reset_mfa", "resetmfa", "/mfa/reset", "/2fa/disable", "disable_2fa"}, nil); ok {
+				return true, d
+			}
+			// DELETE .../factors/ID, .../authentication/methods/ID: one
+			// enrolled factor removed (a POST there enrolls one)
+			h, ok := readHTTPCall(c)
+			if ok && h.method == "DELETE" && !h.scratch() && hasAny(h.url, "/factors/", "/authentication/", "/mfa/") {
+				return true, "DELETE " + h.url
+			}
+			return false, ""
+		}},
 	{ID: "api-switched-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a production service's alerting, integration, destination or feature through its API (pages stop, data stops flowing, the feature disappears)",
 		Suggestions: []string{"Change it through the service's reviewed configuration", "Try it on a staging service first"},
 		names:       httpClients,

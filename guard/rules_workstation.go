@@ -57,6 +57,26 @@ var workstationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "rollback-generations-deleted", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting every earlier generation of the system or user profile (nothing left to roll back to)",
+		Suggestions: []string{"Keep recent generations: nix-collect-garbage --delete-older-than 30d", "Collect garbage without deleting generations"},
+		names:       names("nix-collect-garbage", "nix-env", "guix", "home-manager"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--dry-run") {
+				return false, ""
+			}
+			switch c.name {
+			case "nix-collect-garbage":
+				return hasWord(args, "-d") || hasWord(args, "--delete-old"), "nix-collect-garbage --delete-old"
+			case "nix-env":
+				// --delete-generations old: all but the current one
+				return hasWord(args, "--delete-generations") && hasWord(args, "old"), "nix-env --delete-generations old"
+			case "guix":
+				ops := positional(args)
+				return len(ops) > 0 && ops[0].s == "gc" && (hasWord(args, "--delete-generations") || hasWord(args, "-d")), "guix gc --delete-generations"
+			}
+			return false, ""
+		}},
 	{ID: "app-data-purged", Level: LevelHigh, Category: CategoryFileDelete, Description: "uninstalling applications together with the data they hold (containers, VMs, documents)",
 		Suggestions: []string{"Uninstall without purging, and keep the data", "Back the data up first"},
 		names:       names("snap", "flatpak", "brew"),

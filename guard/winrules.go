@@ -649,7 +649,7 @@ var winRules = []*rule{
 				// /list:TARGET only says whether one credential exists
 				for _, w := range args {
 					if l := lower(w); l == "/list" || l == "-list" {
-						return true, j
+						return !listFiltered(a.src, "/list"), j
 					}
 				}
 				return false, ""
@@ -1061,6 +1061,8 @@ var winRules = []*rule{
 		Suggestions: []string{"Use -Scope Process for this session only"}},
 	{ID: "win-cloud-bulk-change", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "removing, wiping, retiring or disabling every object a cloud or directory listing printed (Get-X -All | ForEach-Object { Remove-X ... })",
 		Suggestions: []string{"Filter the listing to the objects you mean and review it first", "Run the change with -WhatIf"}},
+	{ID: "win-production-objects-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing what a listing of a production machine's objects printed (its checkpoints, snapshots, disks)",
+		Suggestions: []string{"Remove one named object after checking it", "Let the machine's owner prune production"}},
 	{ID: "win-cloud-delete", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting cloud infrastructure from PowerShell",
 		Suggestions: []string{"Delete cloud resources through reviewed infrastructure code"}},
 	{ID: "win-password-policy", Level: LevelHigh, Category: CategoryPrivilege, Description: "weakening the password or lockout policy",
@@ -2724,4 +2726,29 @@ func ownAppxPackage(c *cmd) bool {
 	}
 	return !hasAny(name, "microsoft", "windows", "xbox", "store", "bing", "zune", "skype", "office", "cortana", "edge", "teams", "onenote",
 		"people", "photos", "calculator", "camera", "maps", "alarms", "solitaire", "candy", "spotify", "disney", "netflix", "tiktok", "clipchamp", "defender", "security")
+}
+
+// listFiltered reports a line whose listing (the first "what" in src) is
+// piped into a text filter (findstr, Select-String, grep) that ends the
+// line: only the matching lines are shown, and they go nowhere else.
+func listFiltered(src, what string) bool {
+	l := lower(src)
+	i := strings.Index(l, what)
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(l[i+len(what):], " ")
+	if !strings.HasPrefix(rest, "|") {
+		return false
+	}
+	rest = strings.TrimLeft(rest[1:], " ")
+	f := strings.Fields(rest)
+	if len(f) == 0 || strings.ContainsAny(rest, "|>&;`$(") {
+		return false
+	}
+	switch f[0] {
+	case "findstr", "findstr.exe", "find", "select-string", "sls", "grep":
+		return true
+	}
+	return false
 }

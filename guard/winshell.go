@@ -510,8 +510,11 @@ type winState struct {
 	// hashtables are the @{...} literals assigned to variables, by name
 	hashtables map[string]string
 	// batch is the text written to .bat and .cmd files, by base name.
-	batch  map[string]string
-	origin string
+	batch map[string]string
+	// everyVars are variables holding every object of a service's
+	// listing ($ids = (Get-MgDevice -All).Id): the listing, by name.
+	everyVars map[string]string
+	origin    string
 }
 
 func (a *analysis) newWinState(dialect, origin string) *winState {

@@ -68,6 +68,9 @@ func gitDiscards(c *cmd) string {
 				return c.name + " update --clean"
 			}
 		case "purge", "clean":
+			if hasWord(args, "--print") || hasWord(args, "-p") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+				return "" // the files it would delete, listed
+			}
 			return c.name + " " + args[0].s
 		case "strip", "prune":
 			// commits taken out of the repository (kept in a backup
@@ -350,7 +353,12 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if psCmdlet(c.name) {
 		// Remove-AzStorageAccount -Name acmepr1423preview: a pull
 		// request's or a test's resource
-		if v, ok := swVal(wargs(c), "name", "displayname", "vmname", "bucketname"); ok && cloudCmdletDeletes(c.name) && (throwawayName(v) || ciRunName(v)) {
+		// a slot of an app is what -Slot names, not the app
+		v, ok := swVal(wargs(c), "slot")
+		if !ok {
+			v, ok = swVal(wargs(c), "name", "displayname", "vmname", "bucketname")
+		}
+		if ok && cloudCmdletDeletes(c.name) && (throwawayName(v) || ciRunName(v)) {
 			return true
 		}
 	}
@@ -610,6 +618,19 @@ func (a *analysis) scratchStack(c *cmd) bool {
 	}
 	if v, ok := optValue(c.args(), "-s", "stack"); ok && testName(v) {
 		return true
+	}
+	if c.name == "cdk" || c.name == "cdktf" {
+		// cdk destroy ShopPr1423Stack: every stack named is a pull
+		// request's or a test's
+		if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "destroy" {
+			all := true
+			for _, w := range ops[1:] {
+				all = all && throwawayName(w.s)
+			}
+			if all {
+				return true
+			}
+		}
 	}
 	if a.workDir != "" && strings.HasPrefix(c.cwd, a.workDir+"/") && dirScratch(c.cwd[len(a.workDir)+1:]) {
 		return true
