@@ -386,6 +386,14 @@ var corpusSets = []corpusSet{
 	// until a later session tunes on round22a.
 	{"round22", corpusDir + "/round22",
 		thresholds{minRound22Critical, minRound22High, minRound22Moderate, maxRound22FalsePositive}, winRound22Thresholds},
+	// round23: a fortnight of a product team's work, indirection and
+	// evasion, Windows development and administration, secrets and
+	// identity, and infrastructure through orchestrators and code,
+	// written while round22a was tuned on. round23a (three fifths) was
+	// tuned on after its arrival was scored; round23b must never be
+	// opened.
+	{"round23", corpusDir + "/round23",
+		thresholds{minRound23Critical, minRound23High, minRound23Moderate, maxRound23FalsePositive}, winRound23Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -609,6 +617,15 @@ const (
 	minRound22High          = 0.85
 	minRound22Moderate      = 0.58
 	maxRound22FalsePositive = 0.021
+)
+
+// Round twenty-three, POSIX lines (both parts): see
+// testdata/corpus/round23/README.md. These floors catch regressions.
+const (
+	minRound23Critical      = 0.90
+	minRound23High          = 0.70
+	minRound23Moderate      = 0.60
+	maxRound23FalsePositive = 0.04
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

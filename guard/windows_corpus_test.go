@@ -125,6 +125,8 @@ var (
 	winRound21Thresholds = thresholds{0.875, 0.80, 0.68, 0.015}
 	// round22: never tuned on; see testdata/corpus/round22/README.md.
 	winRound22Thresholds = thresholds{0.98, 0.82, 0.92, 0.034}
+	// round23: see testdata/corpus/round23/README.md.
+	winRound23Thresholds = thresholds{0.90, 0.70, 0.60, 0.05}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
