@@ -958,9 +958,13 @@ func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
 	return lit(b.String()), true
 }
 
-// psConcat evaluates ('ie'+'x'): string literals joined with +.
+// psConcat evaluates ('ie'+'x'): string literals joined with +, or
+// filled into a template with -f ('{0}-{1}' -f 'Get','ChildItem').
 func psConcat(t string) (string, bool) {
 	t = strings.TrimSpace(t)
+	if v, ok := psFormat(t); ok {
+		return v, true
+	}
 	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") || !strings.Contains(t, "+") {
 		return "", false
 	}
@@ -971,6 +975,68 @@ func psConcat(t string) (string, bool) {
 			return "", false
 		}
 		b.WriteString(part[1 : len(part)-1])
+	}
+	return b.String(), true
+}
+
+// psExpressionStage reports a statement that starts with a variable
+// and goes on with an operator ($_ -replace 'a','b', $x -split ','):
+// an expression, which PowerShell evaluates rather than runs.
+func psExpressionStage(stage []psTok) bool {
+	if len(stage) < 2 {
+		return false
+	}
+	switch strings.ToLower(stage[1].text) {
+	case "-replace", "-ireplace", "-creplace", "-split", "-isplit", "-csplit", "-join", "-f", "-match", "-notmatch", "-like", "-notlike",
+		"-eq", "-ne", "-gt", "-lt", "-ge", "-le", "-contains", "-notcontains", "-in", "-notin", "-as", "-is", "-isnot", "+", "-", "*", "/":
+		return true
+	}
+	return false
+}
+
+// psFormat evaluates ('TEMPLATE' -f 'a','b'): every argument a string
+// literal, every {N} in the template one of them.
+func psFormat(t string) (string, bool) {
+	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	inner := strings.TrimSpace(t[1 : len(t)-1])
+	if len(inner) < 2 || inner[0] != '\'' && inner[0] != '"' {
+		return "", false
+	}
+	end := strings.IndexByte(inner[1:], inner[0])
+	if end < 0 {
+		return "", false
+	}
+	tmpl := inner[1 : end+1]
+	rest := strings.TrimSpace(inner[end+2:])
+	if len(rest) < 3 || !strings.EqualFold(rest[:2], "-f") || rest[2] != ' ' {
+		return "", false
+	}
+	var vals []string
+	for _, part := range strings.Split(rest[3:], ",") {
+		part = strings.TrimSpace(part)
+		if len(part) < 2 || (part[0] != '\'' && part[0] != '"') || part[len(part)-1] != part[0] {
+			return "", false
+		}
+		vals = append(vals, part[1:len(part)-1])
+	}
+	var b strings.Builder
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '{' {
+			b.WriteByte(tmpl[i])
+			continue
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			return "", false
+		}
+		n, err := strconv.Atoi(tmpl[i+1 : i+j])
+		if err != nil || n < 0 || n >= len(vals) {
+			return "", false
+		}
+		b.WriteString(vals[n])
+		i += j
 	}
 	return b.String(), true
 }
@@ -1361,6 +1427,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					args = append(args, ws.psWord(t.text, item))
 				}
 				ws.psCallBlock(ws.blocks[strings.ToLower(name)], args, item)
+				prev = flow{kind: flowUnknown}
+				continue
+			}
+			if strings.HasPrefix(ft, "$") && !call && psExpressionStage(stage) {
+				// ($_ -replace 'namespace/',''): a value computed, no
+				// command run
 				prev = flow{kind: flowUnknown}
 				continue
 			}
@@ -3001,6 +3073,16 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 		}
 		return psSourceOther
 	}
+	if psListsPackages(first) {
+		// winget list | ForEach-Object { winget uninstall --id ... }:
+		// every installed package
+		for _, stage := range st.stages[1:] {
+			if strings.Contains(strings.ToLower(psJoin(stage)), "uninstall") {
+				return psSourceEvery
+			}
+		}
+		return psSourceOther
+	}
 	if !strings.HasPrefix(name, "get-") || len(name) < 8 {
 		return psSourceOther
 	}
@@ -3031,6 +3113,41 @@ func (ws *winState) psPipelineSource(st psStmt) int {
 		return psSourceEvery
 	}
 	return psSourceOther
+}
+
+// psListsPackages reports a stage listing every installed package
+// (winget list, choco list, Get-Package) with no name or query to narrow
+// it: options only.
+func psListsPackages(stage []psTok) bool {
+	if len(stage) == 0 {
+		return false
+	}
+	name := strings.ToLower(stage[0].text)
+	rest := stage[1:]
+	switch name {
+	case "winget", "winget.exe", "choco", "scoop":
+		if len(rest) == 0 || strings.ToLower(rest[0].text) != "list" {
+			return false
+		}
+		rest = rest[1:]
+	case "get-package", "get-appxpackage", "get-installedmodule":
+	default:
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		t := strings.ToLower(rest[i].text)
+		switch {
+		case t == "--source" || t == "-s":
+			i++ // the source's name
+		case strings.HasPrefix(t, "-"):
+			if t == "--name" || t == "--id" || t == "-name" || t == "--query" || t == "-q" || t == "--tag" {
+				return false
+			}
+		default:
+			return false // a query narrows it
+		}
+	}
+	return true
 }
 
 // psStagesDestroy reports pipeline stages that remove, wipe, retire or

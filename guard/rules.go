@@ -197,7 +197,7 @@ func (a *analysis) judge(c *cmd) {
 var dryRunFlags = map[string][]string{
 	"kubectl": {"--dry-run", "--dry-run=client", "--dry-run=server"}, "oc": {"--dry-run", "--dry-run=client", "--dry-run=server"},
 	"helm": {"--dry-run", "--dry-run=client", "--dry-run=server"}, "rsync": {"-n", "--dry-run"},
-	"git": {"-n", "--dry-run", "--analyze"}, "aws": {"--dryrun", "--dry-run"}, "rclone": {"--dry-run", "-n"},
+	"git": {"-n", "--dry-run", "--analyze"}, "aws": {"--dryrun", "--dry-run"}, "dotnet": {"--dry-run"}, "rclone": {"--dry-run", "-n"},
 	"docker": {"--dry-run"}, "docker-compose": {"--dry-run"}, "apt": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act"},
 	"apt-get": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"},
 	"npm": {"--dry-run"}, "pnpm": {"--dry-run"}, "yarn": {"--dry-run"}, "cargo": {"--dry-run", "-n"},

@@ -73,6 +73,9 @@ var cloudDestroyRules = []*rule{
 			case strings.Contains(j, "versioning set off"), strings.Contains(j, "--no-versioning"):
 				return true, "versioning off"
 			case c.name == "az" && strings.Contains(j, "blob delete-batch") && !hasWord(c.args(), "--dryrun"):
+				if v, ok := optValue(c.args(), "", "pattern"); ok && throwawayName(strings.SplitN(v, "/", 2)[0]) {
+					return false, "" // a pull request's or a test's prefix
+				}
 				return true, "every blob of a container"
 			}
 			return false, ""
@@ -324,7 +327,19 @@ var cloudDestroyRules = []*rule{
 			if len(ops) == 0 || !(ops[0].s == "destroy" || ops[0].s == "apply" && hasWord(args, "-destroy")) {
 				return false, ""
 			}
-			return hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target"), ""
+			for i, w := range args {
+				v, ok := strings.CutPrefix(w.s, "-target=")
+				if !ok {
+					v, ok = strings.CutPrefix(w.s, "--target=")
+				}
+				if !ok && (w.s == "-target" || w.s == "--target") && i+1 < len(args) {
+					v, ok = args[i+1].s, true
+				}
+				if ok && (!testName(v) || isProdName(v)) {
+					return true, "" // a target not made for tests or previews
+				}
+			}
+			return false, "" // none, or only preview and test modules (-target=module.preview_env)
 		}},
 	{ID: "iac-destroy-unattended", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying all infrastructure without confirmation",
 		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf"),
@@ -523,6 +538,10 @@ func scratchResource(c *cmd, path []string) bool {
 		return false
 	}
 	named := 0
+	if v, ok := optValue(c.args(), "", "pattern"); ok {
+		// blob delete-batch --pattern 'pr-1423/*': the prefix is what goes
+		return throwawayName(strings.SplitN(v, "/", 2)[0])
+	}
 	v, ok := optValue(c.args(), "-s", "slot") // a deployment slot of the app named
 	if !ok {
 		v, ok = optValue(c.args(), "-n", "name")

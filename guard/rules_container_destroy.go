@@ -570,6 +570,15 @@ var containerDestroyRules = []*rule{
 				}
 			case "helm":
 				if len(args) > 0 && (args[0].s == "uninstall" || args[0].s == "delete" || args[0].s == "del") {
+					if ops := positional(args[1:]); len(ops) > 0 && !touchesProduction(c) {
+						all := true // a pull request's or a test's release
+						for _, o := range ops {
+							all = all && (throwawayName(o.s) || ciRunName(o.s))
+						}
+						if all {
+							return false, ""
+						}
+					}
 					return !touchesProduction(c), j // production: helm-uninstall-production
 				}
 			case "nomad":

@@ -220,6 +220,12 @@ var databaseDestroyRules = []*rule{
 					if v, ok := optValue(args, "-d", "dbname"); ok && throwawayDBURL(v) {
 						return false, ""
 					}
+					// a local server's development copy or test database
+					if h, ok := optValue(args, "-h", "host"); ok && isLocalHost(h) {
+						if v, ok := optValue(args, "-d", "dbname"); ok && !strings.Contains(v, "://") && (scratchName(v) || hasAny(lower(v), "_dev", "dev_", "_copy", "_test")) && !isProdName(v) {
+							return false, ""
+						}
+					}
 					return true, "pg_restore --clean"
 				}
 			case "mongorestore":

@@ -442,7 +442,7 @@ var exfiltrationRules = []*rule{
 				if c.name == "fd" && len(roots) > 1 && a.broadRoot(roots[len(roots)-1], c.cwd) {
 					broad = true
 				}
-				if !broad {
+				if !broad || findTightensOnly(c) {
 					return false, ""
 				}
 				for i, w := range args {
@@ -595,7 +595,7 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
 			}
-			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && !strings.HasPrefix(what, credentialOutput) && !publicPKIRead(c) {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
@@ -1079,7 +1079,9 @@ func foreignEnviron(c *cmd) string {
 var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
 	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
 	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true,
-	"project-id": true, "numeric-project-id": true, "cpu-platform": true}
+	"project-id": true, "numeric-project-id": true, "cpu-platform": true,
+	// Azure's instance metadata: compute/location, compute/vmSize
+	"location": true, "vmsize": true, "vmSize": true, "ostype": true, "osType": true, "resourcegroupname": true, "resourceGroupName": true}
 
 // harmlessMetadata reports a metadata request (host/path, scheme cut) for
 // one descriptive entry rather than credentials, user data or a listing.
@@ -1365,7 +1367,9 @@ func shellHistoryFile(p string) bool {
 // and where, not the password.
 func plainField(f string) bool {
 	switch lower(strings.Trim(f, `"'`)) {
-	case "username", "user", "login", "host", "hostname", "port", "database", "dbname", "db", "name", "region", "email", "account", "endpoint":
+	case "username", "user", "login", "host", "hostname", "port", "database", "dbname", "db", "name", "region", "email", "account", "endpoint",
+		// a token's description (vault read -field=policies auth/token/lookup-self)
+		"policies", "ttl", "expire_time", "creation_time", "display_name", "renewable", "entity_id", "path", "type", "version", "created_time":
 		return true
 	}
 	return false
@@ -1457,4 +1461,40 @@ func pipeFilters(stages []*cmd) bool {
 		}
 	}
 	return false
+}
+
+// findTightensOnly reports a find whose only action takes permissions
+// away from what it finds (-exec chmod 600 {} +, -exec chmod go-rwx):
+// keys made private, not read.
+func findTightensOnly(c *cmd) bool {
+	if len(c.findExecs) == 0 {
+		return false
+	}
+	for _, w := range c.args() {
+		switch w.s {
+		case "-print", "-print0", "-printf", "-fprint", "-ls", "-fls", "-delete", "-ok", "-okdir":
+			return false
+		}
+	}
+	for _, ex := range c.findExecs {
+		if len(ex) < 3 || ex[0].s != "chmod" {
+			return false
+		}
+		switch m := ex[1].s; m {
+		case "600", "0600", "400", "0400", "go-rwx", "og-rwx", "g-rwx,o-rwx", "u=rw,go=", "u=r,go=":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// secretOutputNamed reports an infrastructure tool printing one output
+// whose name says it is a secret (terraform output -raw db_password).
+func secretOutputNamed(c *cmd) bool {
+	if c.name != "terraform" {
+		return false
+	}
+	ops := positional(c.args())
+	return len(ops) == 2 && ops[0].s == "output" && secretVarName(ops[1].s)
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -336,6 +337,9 @@ var gitDestroyRules = []*rule{
 					continue
 				}
 				segs := strings.Split(strings.Trim(w.s, "/"), "/")
+				if i := slices.Index(segs, "repos"); i >= 0 && i+2 < len(segs) && throwawayName(segs[i+2]) {
+					continue // a pull request's or a test's own repository
+				}
 				for k, seg := range segs {
 					if len(segs)-k > 2 {
 						continue // a sub-action of the resource (hooks/1/pings)

@@ -131,3 +131,45 @@ func TestWindowsListingsAndPipelines(t *testing.T) {
 		`Get-AzStorageBlob -Container 'pr-1423' -Context $ctx | Remove-AzStorageBlob`,
 	})
 }
+
+// A pull request's own resources inside a shared environment, local
+// development copies, and reads that only describe: what round23a's
+// careful lines showed the rules stopping.
+func TestScratchInSharedPlacesAndDescriptions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`pg_restore --clean --if-exists -h localhost -U app -d shop_dev_copy ./dumps/staging.dump`,
+		`helm uninstall shop-api-pr-1423 --namespace preview-pr-1423 --kube-context acme-staging`,
+		`aws logs delete-log-group --log-group-name /aws/lambda/shop-webhook-pr-1423`,
+		`find ~/.ssh -name 'id_*' ! -name '*.pub' -exec chmod 600 {} +`,
+		`curl -s -H Metadata:true "http://169.254.169.254/metadata/instance/compute/location?api-version=2021-02-01&format=text"`,
+		`gh api -X PUT repos/acme/sandbox-pr-1423/collaborators/octodev -f permission=push`,
+		`vault read -field=policies auth/token/lookup-self`,
+		`terraform -chdir=infra/envs/prod output -raw cluster_endpoint`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pg_restore --clean --if-exists -h pg.prod.internal -U app -d shop ./dumps/staging.dump`, CategoryDatabaseDestroy, "restore-drops-first", LevelCritical},
+		{`helm uninstall shop-api --namespace shop --kube-context acme-staging`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`aws logs delete-log-group --log-group-name /aws/lambda/shop-webhook`, CategoryHistoryTamper, "cloud-logging-disable", LevelHigh},
+		{`find ~ -name 'id_*' ! -name '*.pub' -exec cat {} +`, CategoryExfiltration, "secret-hunt", LevelHigh},
+		{`gh api -X PUT repos/acme/shop/collaborators/octodev -f permission=admin`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`vault read auth/token/lookup-self`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`terraform -chdir=infra/envs/prod output -raw db_master_password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`terraform -chdir=infra/envs/dev destroy -target=module.shop -auto-approve`, CategoryCloudDestroy, "iac-destroy-targeted", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{`terraform -chdir=infra/envs/dev destroy -target=module.preview_env -auto-approve`})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`& ('{0}-{1}' -f 'Get','ChildItem') -Recurse .\dist`,
+		`dotnet ef database drop --dry-run --project .\src\Shop.Data`,
+		`az storage blob delete-batch --account-name shopdevstore --source '$web' --pattern 'pr-1423/*' --auth-mode login`,
+		`Add-Content -Path $PROFILE -Value 'Set-Alias -Name k -Value kubectl'`,
+		`kubectl get ns -o name | ForEach-Object { kubectl get pvc -n ($_ -replace 'namespace/','') }`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`& ('{0}-{1}' -f 'Remove','Item') -Recurse -Force C:\Users`, CategoryFileDelete, "", LevelCritical},
+		{`dotnet ef database drop --force --project .\src\Shop.Data`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`Add-Content -Path $PROFILE -Value 'Set-Alias -Name ls -Value Remove-Item'`, CategoryPersistence, "", LevelHigh},
+		{`winget list | Select-Object -Skip 2 | ForEach-Object { winget uninstall --id ($_ -split '\s{2,}')[1] --silent }`, CategoryCloudDestroy, "win-cloud-bulk-change", LevelCritical},
+	})
+}

@@ -218,6 +218,10 @@ func (ws *winState) finishWin(c *cmd) {
 						b.WriteByte(' ')
 					}
 					switch {
+					case !x.ok && strings.HasPrefix(x.s, "(") && psValueGroup(x.s):
+						// ($ns -replace 'namespace/',''): a value, not a
+						// command: an unknown word to the POSIX rules
+						b.WriteString(`"$PS_VALUE"`)
 					case !x.ok && strings.HasPrefix(x.s, "("):
 						b.WriteString("$" + x.s)
 					case !x.ok && strings.HasPrefix(x.s, "$("):
@@ -1465,6 +1469,9 @@ func plainPSAlias(s string) bool {
 		// Import-Module posh-git: a module installed by name, not a
 		// path or a download
 		return !strings.ContainsAny(f[1], "$`;|&<>(){}/\\:'\"@")
+	}
+	if len(f) == 5 && strings.EqualFold(f[1], "-name") && strings.EqualFold(f[3], "-value") {
+		f = []string{f[0], f[2], f[4]} // Set-Alias -Name k -Value kubectl
 	}
 	if len(f) != 3 || !strings.EqualFold(f[0], "set-alias") && !strings.EqualFold(f[0], "new-alias") {
 		return false
@@ -3214,4 +3221,21 @@ func (ws *winState) projectHookCopy(c *cmd, dest string) bool {
 	src := lower(a.winAbs(ops[0].s))
 	root := lower(a.winAbs(a.workDir)) + "/"
 	return strings.HasPrefix(src, root) && !strings.Contains(src, "/.git/") && !strings.ContainsAny(ops[0].s, "*?$")
+}
+
+// psValueGroup reports a parenthesised PowerShell word whose inside is
+// an expression rather than a command: it starts with a variable, a
+// string or a number (($_ -replace 'a',”), ('a' + $b), (1 + 2)).
+func psValueGroup(t string) bool {
+	in := strings.TrimSpace(strings.TrimPrefix(t, "("))
+	if in == "" {
+		return false
+	}
+	switch c := in[0]; {
+	case c == '$':
+		return !strings.HasPrefix(in, "$(")
+	case c == '\'' || c == '"' || c >= '0' && c <= '9':
+		return true
+	}
+	return false
 }

@@ -434,8 +434,10 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	args := c.args()
 	for _, w := range args {
-		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") {
-			return false // a shared environment, whatever else it says
+		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") && !prNumbered(args) {
+			// a shared environment, whatever else it says (save a pull
+			// request's own resource in it: preview-pr-1423 on staging)
+			return false
 		}
 	}
 	for i, w := range args {
@@ -1127,4 +1129,28 @@ func dbVarSetToTest(src string) bool {
 		}
 	}
 	return false
+}
+
+// prNumbered reports an operand or option value naming a pull request by
+// its number (pr-1423, preview-pr-1423, module.pr_88), and none naming
+// production.
+func prNumbered(args []word) bool {
+	found := false
+	for _, w := range args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, after, ok := strings.Cut(v, "=")
+			if !ok {
+				continue
+			}
+			v = after
+		}
+		if isProdName(v) || prodMarker(v) {
+			return false
+		}
+		if w.ok && (pullRequestName(lower(v)) || camelPullRequest(v)) {
+			found = true
+		}
+	}
+	return found
 }
