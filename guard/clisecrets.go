@@ -15,6 +15,16 @@ func cliSecretOutput(c *cmd) string {
 		return ""
 	}
 	args, low := c.args(), c.lowerArgs()
+	switch c.name {
+	case "kubectl", "oc", "docker", "podman", "nerdctl":
+		// kubectl exec POD -- printenv: the application's environment,
+		// with the secrets it was given
+		for i, l := range low {
+			if l == "--" && i+1 < len(low) && (low[i+1] == "printenv" || low[i+1] == "env") && i+2 >= len(low) {
+				return "an application's environment (" + c.base + " exec ... " + low[i+1] + ")"
+			}
+		}
+	}
 	var sub []string
 	for i, w := range args {
 		if i > 8 || len(sub) >= 4 {

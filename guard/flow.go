@@ -1551,7 +1551,21 @@ func storedSecretRead(c *cmd) string {
 	first := args[0].s
 	switch c.name {
 	case "kubectl", "oc":
-		if first == "get" && len(args) > 1 && strings.HasPrefix(args[1].s, "secret") {
+		if sa := kubectlSubArgs(args); len(sa) > 0 {
+			args, first = sa, sa[0].s // kubectl --context prod get secret ...
+		}
+		kind := ""
+		for i, w := range args[1:] {
+			if strings.HasPrefix(w.s, "-") {
+				continue
+			}
+			if prev := args[i].s; prev == "-n" || prev == "--namespace" || prev == "--context" || prev == "-o" || prev == "--output" || prev == "-l" || prev == "--selector" || prev == "--kubeconfig" {
+				continue // an option's value
+			}
+			kind = w.s
+			break
+		}
+		if first == "get" && strings.HasPrefix(kind, "secret") {
 			o, _ := optValue(args, "-o", "output")
 			if o == "yaml" || o == "json" || strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
 				return "Kubernetes secrets"
@@ -1603,7 +1617,7 @@ var secretStoreReads = map[string][][]string{
 	"bw":            {{"get"}, {"list", "items"}, {"export"}},
 	"lpass":         {{"show"}, {"export"}},
 	"keepassxc-cli": {{"show"}, {"export"}},
-	"vault":         {{"read"}, {"kv", "get"}},
+	"vault":         {{"read"}, {"kv", "get"}, {"print", "token"}},
 	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
 	"infisical":     {{"export"}, {"secrets", "get"}},
 	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}},

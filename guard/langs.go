@@ -100,6 +100,10 @@ var langRewrites = map[string][]rewrite{
 		rw("system", `\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
 		rw("exec", `\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
 	},
+	"php": {
+		// array_map('unlink', glob('/srv/x/*')): each file the pattern finds
+		rw("array_map", `\barray_map\(\s*["'](unlink|rmdir)["']\s*,\s*glob\(\s*("[^"]*"|'[^']*')\s*\)\s*\)`, `$1($2)`),
+	},
 	"ruby": {
 		rw("send(", `\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
 		rw("send(", `\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
@@ -115,6 +119,7 @@ var langRewrites = map[string][]rewrite{
 var (
 	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
 	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(rglob|glob|iterdir)\(\s*(["'][^"']*["'])?`)
+	phpVarFunc = regexp.MustCompile(`\$(\w+)\s*=\s*["'](\w+)["']\s*;`)
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
 	// File::Find's find or finddepth with a callback that unlinks
 	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
@@ -201,6 +206,13 @@ func normalizeCode(lang, code string) string {
 		}
 		if !changed {
 			break
+		}
+	}
+	if lang == "php" && strings.Contains(code, "$") {
+		// $f = "shell_exec"; $f("cmd"): a variable called as the function
+		// whose name it holds
+		for _, m := range phpVarFunc.FindAllStringSubmatch(code, 8) {
+			code = strings.ReplaceAll(code, "$"+m[1]+"(", m[2]+"(")
 		}
 	}
 	for _, r := range langRewrites[lang] {

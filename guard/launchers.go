@@ -105,6 +105,7 @@ func init() {
 	launchers["fdfind"] = fdLaunches
 	launchers["fab"] = fanOutAfterDashes
 	launchers["salt"] = saltLaunches
+	launchers["knife"] = knifeLaunches
 	launchers["heroku"] = herokuRunLaunches
 	launchers["gh"] = ghAliasLaunches
 	launchers["salt-ssh"] = saltLaunches
@@ -1223,12 +1224,29 @@ func herokuRunLaunches(a *analysis, c *cmd) []launch {
 // minion the target matches.
 func saltLaunches(a *analysis, c *cmd) []launch {
 	ops := posArgs(c.args(), optSpec{short: "tLEGINCdcs", long: []string{"timeout", "batch-size", "out", "return", "config-dir", "tgt-type"}})
-	for i := 1; i+1 < len(ops); i++ {
-		if ops[i].s == "cmd.run" || ops[i].s == "cmd.shell" || ops[i].s == "cmd.run_all" {
+	// (the target is the first operand, or the value of -G/-L/-E/-N)
+	for i := 0; i+1 < len(ops); i++ {
+		switch ops[i].s {
+		case "cmd.run", "cmd.shell", "cmd.run_all", "cmd.exec_code":
 			return []launch{{code: ops[i+1].s, origin: "salt " + ops[i].s + " on every minion", remote: true}}
+		case "cmd.script":
+			// a script fetched from its URL and run on every minion
+			if u := ops[i+1].s; strings.Contains(u, "://") && !strings.HasPrefix(u, "salt://") {
+				return []launch{{code: "curl -fsSL " + shellQuote(u) + " | sh", origin: "salt cmd.script on every minion", remote: true}}
+			}
 		}
 	}
 	return nil
+}
+
+// knifeLaunches reads the command knife ssh QUERY COMMAND runs on every
+// node the search finds.
+func knifeLaunches(a *analysis, c *cmd) []launch {
+	ops := posArgs(c.args(), optSpec{short: "xPiapCmG", long: []string{"ssh-user", "ssh-password", "ssh-port", "identity-file", "attribute", "concurrency", "ssh-gateway"}})
+	if len(ops) < 3 || ops[0].s != "ssh" {
+		return nil
+	}
+	return []launch{{code: ops[2].s, origin: "knife ssh on every node found", remote: true}}
 }
 
 // ansibleModuleShell spells as a shell command what an ad-hoc run of one
@@ -1238,12 +1256,7 @@ func saltLaunches(a *analysis, c *cmd) []launch {
 func ansibleModuleShell(module string, args []word) string {
 	m := module[strings.LastIndexByte(module, '.')+1:] // ansible.posix.selinux, community.postgresql.postgresql_db
 	v, _ := optValue(args, "-a", "args")
-	kv := map[string]string{}
-	for _, f := range strings.Fields(v) {
-		if k, val, ok := strings.Cut(f, "="); ok {
-			kv[k] = strings.Trim(val, `"'`)
-		}
-	}
+	kv := ansibleArgs(v)
 	name := shellQuote(kv["name"])
 	switch m {
 	case "service", "systemd", "systemd_service":
@@ -1253,6 +1266,19 @@ func ansibleModuleShell(module string, args []word) string {
 	case "selinux":
 		if kv["state"] == "disabled" || kv["state"] == "permissive" {
 			return "setenforce 0"
+		}
+	case "cron":
+		// the job runs on every host, every time it is due
+		if j := kv["job"]; j != "" && kv["state"] != "absent" {
+			return j
+		}
+	case "authorized_key":
+		if k := kv["key"]; k != "" && kv["state"] != "absent" {
+			home := "~" + kv["user"]
+			if kv["user"] == "root" {
+				home = "/root"
+			}
+			return "echo " + shellQuote(k) + " >> " + home + "/.ssh/authorized_keys"
 		}
 	case "user":
 		if g := kv["groups"]; g != "" {
@@ -1281,6 +1307,40 @@ func ansibleModuleShell(module string, args []word) string {
 		}
 	}
 	return ""
+}
+
+// ansibleArgs reads a module's k=v arguments, a value quoted with ' or
+// " holding spaces (job='curl -s URL | sh').
+func ansibleArgs(v string) map[string]string {
+	kv := map[string]string{}
+	for v = strings.TrimSpace(v); v != ""; v = strings.TrimSpace(v) {
+		eq := strings.IndexByte(v, '=')
+		sp := strings.IndexByte(v, ' ')
+		if eq < 0 || sp >= 0 && sp < eq {
+			if sp < 0 {
+				break
+			}
+			v = v[sp+1:] // a word with no value
+			continue
+		}
+		k, rest := v[:eq], v[eq+1:]
+		var val string
+		if rest != "" && (rest[0] == '\'' || rest[0] == '"') {
+			end := strings.IndexByte(rest[1:], rest[0])
+			if end < 0 {
+				val, rest = rest[1:], ""
+			} else {
+				val, rest = rest[1:end+1], rest[end+2:]
+			}
+		} else if i := strings.IndexByte(rest, ' '); i >= 0 {
+			val, rest = rest[:i], rest[i:]
+		} else {
+			val, rest = rest, ""
+		}
+		kv[k] = val
+		v = rest
+	}
+	return kv
 }
 
 // sopsLaunches reads the command sops exec-env and exec-file run with

@@ -377,10 +377,13 @@ func scratchName(s string) bool {
 	if strings.Contains(l, "shared") {
 		return false // qa-shared, shared-test-db: others use it too
 	}
-	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "dev-", "-dev", "local"} {
+	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "local"} {
 		if strings.Contains(l, m) {
 			return true
 		}
+	}
+	if devWord(l) {
+		return true
 	}
 	if strings.Contains(l, "-git-") && strings.HasSuffix(strings.TrimRight(l, "/"), ".vercel.app") {
 		return true // a branch's preview deployment (PROJECT-git-BRANCH-TEAM.vercel.app)
@@ -403,6 +406,24 @@ func scratchName(s string) bool {
 		}
 	}
 	return pullRequestName(l)
+}
+
+// devWord reports "dev" joined to a name by a hyphen as a word of its
+// own (acme-dev, dev-db, shop-dev-eu), not inside one (mfa-device).
+func devWord(l string) bool {
+	for i := strings.Index(l, "dev"); i >= 0; {
+		before := i == 0 || !isAlnum(l[i-1])
+		after := i+3 == len(l) || !isAlnum(l[i+3])
+		if before && after && (i > 0 && l[i-1] == '-' || i+3 < len(l) && l[i+3] == '-') {
+			return true
+		}
+		j := strings.Index(l[i+1:], "dev")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // throwawayName reports a name made for one test, preview, pull request

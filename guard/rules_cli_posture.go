@@ -23,6 +23,10 @@ var cliPostureRules = []*rule{
 					return true, c.name + " " + strings.Join(sub.list(), " ") + " --status " + v + " in production"
 				}
 			}
+			if verb == "" && zeroCapacity(low) && productionTarget(args, low) && !previewOnly(c, low) {
+				// update-service --desired-count 0: every task stopped
+				return true, c.name + " " + strings.Join(sub.list(), " ") + " to zero in production"
+			}
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
 			}
@@ -90,8 +94,8 @@ var cliPostureRules = []*rule{
 					if verb != "" && securityControl(part) && (securityOffVerb(verb) || deletableControl(part)) {
 						control = part
 					}
-					if v, n, ok := cutVerbNoun(part); ok && securityOffVerb(v) && securityControl(n) {
-						control = n
+					if v, n, ok := cutVerbNoun(part); ok && securityOffVerb(v) && (securityControl(n) || securityControl(strings.SplitN(n, "-", 2)[0])) {
+						control = n // disable-mfa, deactivate-mfa-device
 					}
 				}
 			}
@@ -403,6 +407,25 @@ func cutVerbNoun(s string) (verb, noun string, ok bool) {
 	return "", "", false
 }
 
+// zeroCapacity reports an update that sets a service's or group's
+// running count to zero (--desired-count 0, --desired-capacity=0,
+// --node-count 0).
+func zeroCapacity(low []string) bool {
+	for i, l := range low {
+		name, v, hasV := strings.Cut(l, "=")
+		switch name {
+		case "--desired-count", "--desired-capacity", "--node-count", "--num-nodes", "--instance-count", "--replicas", "--task-count", "--capacity":
+			if !hasV && i+1 < len(low) {
+				v = low[i+1]
+			}
+			if v == "0" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // scaledToZero reports a scale subcommand's count of zero: 0, web=0,
 // --replicas=0, --instances 0 (a minimum of zero is autoscaling, not
 // an outage).
@@ -466,11 +489,24 @@ func previewOnly(c *cmd, low []string) bool {
 // or "". Transport settings (--tls=false, --no-ssl) are left to the
 // rules on verification: a local server's are everyday.
 func securityFlagOff(low []string) string {
-	for _, l := range low {
+	for i, l := range low {
 		if !strings.HasPrefix(l, "--") {
 			continue
 		}
 		name, val, hasVal := strings.Cut(l[2:], "=")
+		if !hasVal && i+1 < len(low) {
+			// --mfa-configuration OFF: the value as the next word
+			switch low[i+1] {
+			case "off", "disabled", "false":
+				switch first := strings.SplitN(name, "-", 2)[0]; first {
+				case "tls", "ssl", "https", "logging", "security", "signing", "firewall", "versioning":
+				default:
+					if securityControl(first) {
+						return name
+					}
+				}
+			}
+		}
 		if hasVal {
 			switch val {
 			case "false", "off", "disabled", "disable", "0", "no", "none":

@@ -110,6 +110,54 @@ var cliSecretRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "prod-secrets-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing production secrets read from a secret store into a file in the project (a commit away from being published)",
+		Suggestions: []string{"Hand the secret to the program that needs it without a file", "Write development secrets only, into an ignored file"},
+		writes:      true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			what := storedSecretRead(c)
+			if what == "" || strings.HasPrefix(what, credentialOutput) || !touchesProduction(c) && !productionTarget(c.args(), c.lowerArgs()) {
+				return false, ""
+			}
+			for _, r := range c.redirs {
+				if !r.isOutput() || r.n != "" && r.n != "1" || isFD(r.w.s) {
+					continue
+				}
+				if p := a.absPath(r.w.s, c.cwd); p != "" && a.inWork(p) {
+					return true, what + " into " + r.w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
+		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
+		names:       names("env", "printenv", "tee"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			var dests []string
+			if c.name == "tee" {
+				if c.in.kind == flowSecret && c.in.what == "the environment variables" {
+					for _, w := range positional(c.args()) {
+						dests = append(dests, w.s)
+					}
+				}
+			} else if len(positional(c.args())) == 0 { // (env VAR=x cmd runs a command; printenv NAME shows one)
+				for _, r := range c.redirs {
+					if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
+						dests = append(dests, r.w.s)
+					}
+				}
+			}
+			for _, d := range dests {
+				// the project (build output, artifacts), a served folder, or
+				// a file the line makes readable by everyone; a private
+				// temporary file looked at and removed is not
+				p := a.absPath(d, c.cwd)
+				if p != "" && (a.inWork(p) || hasAny(p, "/var/www/", "/srv/", "/public/", "/usr/share/nginx/") ||
+					worldReadableLater(a.src, d)) {
+					return true, "the environment into " + d
+				}
+			}
+			return false, ""
+		}},
 	{ID: "local-env-overwritten", Level: LevelModerate, Category: CategoryFileDelete, Description: "overwriting the project's .env with a service's remote values (the local-only settings in it are lost)",
 		Suggestions: []string{"Write the values to a new file (.env.remote) and merge by hand", "Back up .env first"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -414,4 +462,15 @@ func plainJqPaths(f string) bool {
 		any = true
 	}
 	return any
+}
+
+// worldReadableLater reports a line that makes file f readable by every
+// user after writing it (chmod 644 f, chmod a+r f, chmod o+r f).
+func worldReadableLater(src, f string) bool {
+	i := strings.Index(src, "chmod ")
+	if i < 0 || !strings.Contains(src[i:], f) {
+		return false
+	}
+	rest := src[i+len("chmod "):]
+	return hasAny(rest, "644 ", "664 ", "666 ", "755 ", "777 ", "a+r", "o+r", "+r ")
 }

@@ -80,6 +80,34 @@ var cloudDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "db-backups-switched-off", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "switching a hosted database's automated backups off (the ones it has are deleted, point-in-time restore goes)",
+		Suggestions: []string{"Keep backups on; shorten the retention instead", "Take a final snapshot first"}, names: names("aws", "gcloud", "az", "doctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			for i, w := range args {
+				name, v, hasV := strings.Cut(w.s, "=")
+				switch name {
+				case "--backup-retention-period", "--backup-retention", "--backup-retention-days", "--retained-backups-count":
+					if !hasV && i+1 < len(args) {
+						v = args[i+1].s
+					}
+					if v == "0" {
+						return true, name + " 0"
+					}
+				case "--no-backup", "--no-enable-point-in-time-recovery":
+					if c.name == "gcloud" {
+						return true, name
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "iac-protection-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing the deletion protection from every resource of an infrastructure stack",
+		Suggestions: []string{"Unprotect the one resource that must go, by its URN", "Let the stack's owner change protection"}, names: names("pulumi"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			return len(ops) > 1 && ops[0].s == "state" && ops[1].s == "unprotect" && hasWord(c.args(), "--all"), "pulumi state unprotect --all"
+		}},
 	{ID: "iac-state-remove", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "removing resources from infrastructure state",
 		Suggestions: []string{"Back the state up first (terraform state pull > backup.tfstate)", "Use terraform plan to review"}, names: names("terraform", "pulumi"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -355,6 +355,9 @@ var exfiltrationRules = []*rule{
 			}
 			for _, w := range positional(c.args()) {
 				p := a.absPath(w.s, c.cwd)
+				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
+					return true, "production settings " + w.s // .env.production: its secrets
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
@@ -1497,4 +1500,75 @@ func secretOutputNamed(c *cmd) bool {
 	}
 	ops := positional(c.args())
 	return len(ops) == 2 && ops[0].s == "output" && secretVarName(ops[1].s)
+}
+
+// prodEnvFile reports a project's file of production settings
+// (.env.production, .env.prod.local, production.env).
+func prodEnvFile(base string) bool {
+	l := lower(base)
+	switch {
+	case strings.HasPrefix(l, ".env."):
+		rest := strings.TrimSuffix(l[5:], ".local")
+		return rest == "production" || rest == "prod" || rest == "live"
+	case strings.HasSuffix(l, ".env"):
+		n := strings.TrimSuffix(l, ".env")
+		return n == "production" || n == "prod"
+	}
+	return false
+}
+
+// namesOnlyRead reports a reader that shows only the names, a count or
+// whether a match exists (cut -d= -f1, grep -c, grep -o '^[A-Z_]*').
+func namesOnlyRead(c *cmd) bool {
+	args := c.args()
+	switch c.name {
+	case "cut":
+		return hasWord(args, "-f1") || hasWord(args, "-f 1")
+	case "grep", "egrep", "rg":
+		if hasWord(args, "-c") || hasWord(args, "-l") || hasWord(args, "-q") || hasWord(args, "--count") {
+			return true
+		}
+		if hasWord(args, "-o") {
+			for _, w := range positional(args) {
+				if strings.HasPrefix(w.s, "^[A-Z") && !strings.Contains(w.s, ".") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// patternPicksPlain reports a grep, awk or sed whose pattern picks named
+// settings none of which says secret (grep API_URL, /^NEXT_PUBLIC_/):
+// the lines it shows hold no credential.
+func patternPicksPlain(c *cmd) bool {
+	switch c.name {
+	case "grep", "egrep", "rg", "awk", "gawk", "sed":
+	default:
+		return false
+	}
+	ops := positional(c.args())
+	if len(ops) < 2 {
+		return false
+	}
+	p := ops[0].s
+	if c.name == "grep" || c.name == "egrep" || c.name == "rg" {
+		if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+			p = v
+		}
+	}
+	words := strings.FieldsFunc(p, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9') })
+	named := false
+	for _, w := range words {
+		if len(w) < 3 {
+			continue
+		}
+		u := strings.ToUpper(w)
+		if secretVarName(u) || hasAny(u, "KEY", "SECRET", "TOKEN", "PASS", "DATABASE", "AWS", "STRIPE", "AUTH", "CRED", "PRIVATE", "DSN") {
+			return false
+		}
+		named = true
+	}
+	return named
 }

@@ -514,6 +514,70 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "role-trust-opened", Level: LevelCritical, Category: CategoryPrivilege, Description: "letting anyone assume a cloud role: a trust policy for every principal, or a federated identity trusted with no condition on who it is",
+		Suggestions: []string{"Trust one named account or role", "Keep a condition on the token's subject (repo:ORG/REPO:ref:refs/heads/main)"}, names: names("aws", "gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			switch c.name {
+			case "aws":
+				op, _ := awsOp(c)
+				if op != "iam update-assume-role-policy" && op != "iam create-role" {
+					return false, ""
+				}
+				b := lower(compactJSON(j))
+				if strings.Contains(b, `"principal":"*"`) || strings.Contains(b, `"principal":{"aws":"*"}`) || strings.Contains(b, `"aws":["*"]`) {
+					return true, op + " for every principal"
+				}
+				// a web identity (GitHub's OIDC) trusted with no condition
+				// on the token's subject: every repository on it
+				if strings.Contains(b, `"federated"`) && strings.Contains(b, "assumerolewithwebidentity") && !strings.Contains(b, ":sub") {
+					return true, op + " for every holder of the identity provider's tokens"
+				}
+			case "gcloud":
+				p := cliPath(c)
+				if containsStr(p, "workload-identity-pools") && containsStr(p, "providers") {
+					if v, ok := optValue(c.args(), "", "attribute-condition"); ok && (strings.TrimSpace(strings.Trim(v, `"'`)) == "true" || strings.TrimSpace(v) == "") {
+						return true, "workload identity provider accepting every token"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-masters-group-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "mapping an identity to the cluster's system:masters group (administrator of the cluster, past every role binding)",
+		Suggestions: []string{"Map the identity to a group bound to a narrow role", "Use EKS access entries with a scoped policy"}, names: names("kubectl", "oc", "eksctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := joinWords(c.args())
+			if !strings.Contains(j, "system:masters") {
+				return false, ""
+			}
+			if c.name == "eksctl" {
+				return strings.Contains(j, "create iamidentitymapping"), "eksctl identity mapped to system:masters"
+			}
+			args := kubectlSubArgs(c.args())
+			if len(args) > 0 {
+				switch args[0].s {
+				case "patch", "apply", "create", "replace", "set", "edit":
+					return true, "kubectl " + args[0].s + " granting system:masters"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "k8s-admission-policy-removed", Level: LevelHigh, Category: CategorySystem, Description: "deleting a cluster's policy admission webhook (Gatekeeper, Kyverno): what it refused is admitted",
+		Suggestions: []string{"Change the policy through its own reviewed configuration", "Put the one resource in an exempt namespace"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := kubectlSubArgs(c.args())
+			if len(args) < 2 || args[0].s != "delete" {
+				return false, ""
+			}
+			j := lower(joinWords(args))
+			if !strings.Contains(j, "webhookconfiguration") {
+				return false, ""
+			}
+			if hasAny(j, "gatekeeper", "kyverno", "policy", "opa", "kubewarden", "pod-security", "admission") {
+				return true, "kubectl " + joinWords(args)
+			}
+			return false, ""
+		}},
 	{ID: "k8s-cluster-admin-everyone", Level: LevelCritical, Category: CategoryPrivilege, Description: "making anonymous or every authenticated identity cluster-admin",
 		Suggestions: []string{"Bind a narrow role to one named subject", "Never bind system:anonymous or system:authenticated"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {

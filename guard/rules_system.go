@@ -221,11 +221,21 @@ var systemRules = []*rule{
 		}},
 	{ID: "kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "killing processes by name without letting them clean up, or as root",
 		Suggestions: []string{"Stop the one process you started by its PID", "Send TERM first (pkill -f 'exact command line') so it can save its state"},
-		names:       names("killall", "pkill"),
+		names:       names("killall", "pkill", "kill"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			sig := killSignal(args)
 			if sig == "0" {
+				return false, ""
+			}
+			if c.name == "kill" {
+				// kill -9 $(pgrep -f redis), pgrep -f postgres | xargs kill -9:
+				// processes chosen by name, as pkill chooses them
+				if (sig == "9" || sig == "KILL") && strings.Contains(a.src, "pgrep ") {
+					if p := pgrepPattern(a.src); p != "" {
+						return true, "SIGKILL: " + p
+					}
+				}
 				return false, ""
 			}
 			pats := positional(killSelectors(args))
@@ -1346,4 +1356,24 @@ func sharedEnvironment(name string) bool {
 		}
 	}
 	return false
+}
+
+// pgrepPattern returns the pattern of the first pgrep on the line, ""
+// when it has none spelled out.
+func pgrepPattern(src string) string {
+	i := strings.Index(src, "pgrep ")
+	if i < 0 {
+		return ""
+	}
+	rest := src[i+len("pgrep "):]
+	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
+		rest = rest[:j]
+	}
+	f := strings.Fields(rest)
+	for k := len(f) - 1; k >= 0; k-- {
+		if p := strings.Trim(f[k], `"'`); p != "" && !strings.HasPrefix(p, "-") {
+			return p
+		}
+	}
+	return ""
 }

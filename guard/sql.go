@@ -63,6 +63,10 @@ func serverPrivOf(text string) string {
 		return "a sysadmin member"
 	case strings.Contains(u, "PG_EXECUTE_SERVER_PROGRAM") && strings.HasPrefix(strings.TrimSpace(u), "GRANT"):
 		return "running programs on the server granted"
+	case strings.HasPrefix(strings.TrimSpace(u), "GRANT") && (strings.Contains(u, "PG_READ_ALL_DATA") || strings.Contains(u, "PG_WRITE_ALL_DATA") ||
+		strings.Contains(u, "PG_READ_SERVER_FILES") || strings.Contains(u, "PG_WRITE_SERVER_FILES") || strings.Contains(u, "RDS_SUPERUSER") ||
+		strings.Contains(u, "AZURE_PG_ADMIN") || strings.Contains(u, "CLOUDSQLSUPERUSER")):
+		return "every table's data, or the server's files, granted"
 	case strings.Contains(u, "LISTEN_ADDRESSES") && strings.Contains(u, "'*'"):
 		return "the server listening on every address"
 	case strings.Contains(u, "DISABLE ROW LEVEL SECURITY") || strings.Contains(u, "NO FORCE ROW LEVEL SECURITY"):

@@ -172,7 +172,7 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 				if v, ok := a.paramValue(q); ok {
 					f.b = append(f.b, v...)
 				} else {
-					f.unresolved(paramText(q))
+					f.unresolved(a.paramTextOf(q))
 				}
 			case *syntax.CmdSubst:
 				fl := a.walkSubst(q)
@@ -200,7 +200,7 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 		}
 		v, ok := a.paramValue(p)
 		if !ok {
-			f.unresolved(paramText(p))
+			f.unresolved(a.paramTextOf(p))
 			break
 		}
 		if split {
@@ -761,6 +761,17 @@ func (a *analysis) varValue(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// paramTextOf is paramText with ${!ref} spelled as the variable ref
+// names when ref is known (${!v} with v=GITHUB_TOKEN is $GITHUB_TOKEN).
+func (a *analysis) paramTextOf(p *syntax.ParamExp) string {
+	if p.Excl && p.Param != nil {
+		if v, ok := a.varValue(p.Param.Value); ok && isVarName(v) {
+			return "$" + v
+		}
+	}
+	return paramText(p)
 }
 
 func paramText(p *syntax.ParamExp) string {
