@@ -1558,7 +1558,9 @@ func patternPicksPlain(c *cmd) bool {
 			p = v
 		}
 	}
-	words := strings.FieldsFunc(p, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9') })
+	words := strings.FieldsFunc(p, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9')
+	})
 	named := false
 	for _, w := range words {
 		if len(w) < 3 {
