@@ -269,7 +269,18 @@ func arrayAssignAt(s string, i int) bool {
 	for j > 0 && (s[j-1] == '_' || s[j-1] >= 'a' && s[j-1] <= 'z' || s[j-1] >= 'A' && s[j-1] <= 'Z' || s[j-1] >= '0' && s[j-1] <= '9') {
 		j--
 	}
-	return j < i-1 && (j == 0 || strings.IndexByte(" \t;&|(", s[j-1]) >= 0) && !(s[j] >= '0' && s[j] <= '9')
+	if !(j < i-1 && (j == 0 || strings.IndexByte(" \t;&|(", s[j-1]) >= 0) && !(s[j] >= '0' && s[j] <= '9')) {
+		return false
+	}
+	// an assignment comes before the command's name: after one
+	// (curl -d token=(gh auth token)) it is an argument, and the ( fish's
+	start := strings.LastIndexAny(s[:j], ";&|\n") + 1
+	for _, f := range strings.Fields(s[start:j]) {
+		if !strings.Contains(f, "=") {
+			return false
+		}
+	}
+	return true
 }
 
 // fishSubstitute rewrites every fish command substitution (cmd) in s into

@@ -1111,6 +1111,10 @@ func tlsCheckOffVar(name, val string) bool {
 		return val == "*"
 	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl", "DOTNET_NUGET_SIGNATURE_VERIFICATION":
 		return val == "false" || val == "0"
+	case "GIT_SSH_COMMAND", "RSYNC_RSH":
+		// every server's host key accepted: a swapped server goes unnoticed
+		l := strings.ToLower(val)
+		return strings.Contains(l, "stricthostkeychecking=no") || strings.Contains(l, "userknownhostsfile=/dev/null")
 	}
 	return false
 }

@@ -25,6 +25,9 @@ type launch struct {
 	// prose is set when code is looked for in a request written for an
 	// agent: what does not parse, or is not spelled out, is no finding
 	prose bool
+	// in, when set with stdin, is what the command reads instead of the
+	// program's own input (tar --to-command reads each archived file)
+	in *flow
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -193,6 +196,9 @@ func (a *analysis) expandLaunches(c *cmd) {
 		case l.stdin:
 			saved := a.inherit
 			a.inherit = c.in
+			if l.in != nil {
+				a.inherit = *l.in
+			}
 			a.nestedKeepInput(l.code, l.origin)
 			a.inherit = saved
 		default:
@@ -463,9 +469,29 @@ func tarLaunches(a *analysis, c *cmd) []launch {
 			}
 			code = rest
 		}
-		out = append(out, launch{code: code, origin: "tar " + v.opt, stdin: v.opt == "--to-command" || v.opt == "-I" || v.opt == "--use-compress-program"})
+		l := launch{code: code, origin: "tar " + v.opt, stdin: v.opt == "--to-command" || v.opt == "-I" || v.opt == "--use-compress-program"}
+		if f := tarArchive(c.args()); f != "" && a.isDownloaded(f, c.cwd) {
+			// the archive came from the network: what each member holds
+			// is fetched code
+			l.in = &flow{kind: flowRemote, what: f}
+		}
+		out = append(out, l)
 	}
 	return out
+}
+
+// tarArchive returns the archive tar reads or writes (-f FILE, -xf FILE,
+// --file=FILE), or "".
+func tarArchive(args []word) string {
+	for i, w := range args {
+		if v, ok := strings.CutPrefix(w.s, "--file="); ok {
+			return v
+		}
+		if (w.s == "--file" || len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "f")) && i+1 < len(args) {
+			return args[i+1].s
+		}
+	}
+	return ""
 }
 
 func gitLaunches(a *analysis, c *cmd) []launch {
@@ -927,7 +953,15 @@ func makeRecipe(line string) string {
 					}
 				}
 			}
-			b.WriteString("makevar")
+			switch name := line[i+2 : min(j, len(line))]; name {
+			case "HOME", "USER", "TMPDIR", "LOGNAME":
+				// the environment's, as make passes it on: $(HOME) is the home
+				b.WriteString("${" + name + "}")
+			case "CURDIR", "PWD":
+				b.WriteString(".")
+			default:
+				b.WriteString("makevar")
+			}
 			i = j
 		default:
 			b.WriteString("makevar")

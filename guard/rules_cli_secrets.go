@@ -286,7 +286,11 @@ func secretWordIn(c *cmd) bool {
 	if fetchers[c.name] {
 		return true
 	}
-	for _, l := range c.lowerArgs() {
+	low := c.lowerArgs()
+	if hasAnyWord(low, "-t") && hasAnyWord(low, "auth") && hasAnyWord(low, "status") {
+		return true // gh auth status -t: the token shown
+	}
+	for _, l := range low {
 		for _, m := range [...]string{"token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url", "--show", "--reveal", "--plain", "--unmask"} {
 			if strings.Contains(l, m) {
 				return true
@@ -305,6 +309,10 @@ func cliSecretPrinted(c *cmd) string {
 	for i, w := range args {
 		if strings.HasPrefix(w.s, "-") {
 			switch low[i] {
+			case "-t":
+				if hasAnyWord(low, "auth") && hasAnyWord(low, "status") {
+					return "credentials shown (" + c.base + " auth status -t)"
+				}
 			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask", "--reveal-secrets", "--reveal-secret":
 				if !hasAnyWord(low, "--help", "-h") {
 					return "secrets shown (" + c.base + " " + w.s + ")"

@@ -52,6 +52,11 @@ var cloudDestroyRules = []*rule{
 				if len(ops) > 0 && ops[0].s == "force-unlock" {
 					return true, "force-unlock"
 				}
+				// workspace delete -force: a workspace that still manages
+				// resources deleted with its state (they are orphaned)
+				if len(ops) > 2 && ops[0].s == "workspace" && ops[1].s == "delete" && (hasWord(args, "-force") || hasWord(args, "--force")) && !testName(ops[2].s) {
+					return true, "workspace delete -force " + ops[2].s
+				}
 				return false, ""
 			}
 			deleting := strings.Contains(j, " rm ") || strings.HasPrefix(j, "s3 rm") || strings.Contains(j, "delete-object") || strings.Contains(j, "storage rm") ||
@@ -355,19 +360,8 @@ var cloudDestroyRules = []*rule{
 			if len(ops) == 0 || !(ops[0].s == "destroy" || ops[0].s == "apply" && hasWord(args, "-destroy")) {
 				return false, ""
 			}
-			for i, w := range args {
-				v, ok := strings.CutPrefix(w.s, "-target=")
-				if !ok {
-					v, ok = strings.CutPrefix(w.s, "--target=")
-				}
-				if !ok && (w.s == "-target" || w.s == "--target") && i+1 < len(args) {
-					v, ok = args[i+1].s, true
-				}
-				if ok && (!testName(v) || isProdName(v)) {
-					return true, "" // a target not made for tests or previews
-				}
-			}
-			return false, "" // none, or only preview and test modules (-target=module.preview_env)
+			targeted := hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target")
+			return targeted && !scratchTargetsOnly(args), "" // (only preview and test modules: -target=module.preview_env)
 		}},
 	{ID: "iac-destroy-unattended", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying all infrastructure without confirmation",
 		Suggestions: suggCloud, names: names("terraform", "pulumi", "cdk", "cdktf"),
@@ -646,4 +640,27 @@ func allAlnum(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// scratchTargetsOnly reports a -target list (terraform, pulumi --target)
+// every entry of which names a test's or a preview's resources.
+func scratchTargetsOnly(args []word) bool {
+	n := 0
+	for i, w := range args {
+		v, ok := strings.CutPrefix(w.s, "-target=")
+		if !ok {
+			v, ok = strings.CutPrefix(w.s, "--target=")
+		}
+		if !ok && (w.s == "-target" || w.s == "--target") && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if !ok {
+			continue
+		}
+		if !testName(v) || isProdName(v) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

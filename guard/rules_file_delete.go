@@ -505,6 +505,12 @@ func shortRetention(v string) bool {
 func signingKeystore(p string) bool {
 	switch ext := path.Ext(p); {
 	case strings.EqualFold(ext, ".jks"), strings.EqualFold(ext, ".keystore"), strings.EqualFold(ext, ".p8"), strings.EqualFold(ext, ".p12"), strings.EqualFold(ext, ".pfx"):
+	case ext == ".key":
+		// Rails' master key (config/master.key, config/credentials/
+		// production.key): kept out of git, the only way to read the
+		// encrypted credentials committed beside it
+		b := path.Base(strings.ReplaceAll(p, `\`, "/"))
+		return b == "master.key" || strings.Contains(p, "config/credentials/") && !strings.Contains(lower(b), "test") && !strings.Contains(lower(b), "development")
 	default:
 		return false // (most deletions: no lowering)
 	}

@@ -96,6 +96,20 @@ var persistenceRules = []*rule{
 		}},
 	writeRule("path-shadow-command", LevelHigh, CategoryPersistence, "placing a program named like a system command first on PATH",
 		[]string{"Give the program its own name", "Install it into the project (./bin) instead"}, false, wPathShadow),
+	{ID: "git-setting-runs-more", Level: LevelHigh, Category: CategoryPersistence, Description: "hiding a second command in a git setting that runs a program (pager, editor, SSH command): it runs on every git call that uses the setting",
+		Suggestions: []string{"Set the setting to the program alone", "Run the extra command yourself, once"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			k, v, ok := gitConfigSet(c)
+			if !ok || !gitCommandKey(k) || strings.HasPrefix(k, "alias.") || strings.HasPrefix(k, "filter.") {
+				return false, "" // (aliases and filters are scripts by design)
+			}
+			v = strings.TrimSpace(v)
+			if strings.Contains(v, ";") || strings.Contains(v, "&&") || strings.Contains(v, "||") || strings.HasSuffix(v, "&") ||
+				strings.Contains(v, "& ") || strings.Contains(v, "`") || strings.Contains(v, "$(") {
+				return true, k + " = " + truncate(v, 80)
+			}
+			return false, ""
+		}},
 	{ID: "git-hooks-path", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing git hooks at a directory outside the repository",
 		Suggestions: []string{"Keep hooks inside the repository (core.hooksPath .githooks)", "Review hooks before enabling them"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -530,7 +530,8 @@ var privilegeRules = []*rule{
 				}
 				// a web identity (GitHub's OIDC) trusted with no condition
 				// on the token's subject: every repository on it
-				if strings.Contains(b, `"federated"`) && strings.Contains(b, "assumerolewithwebidentity") && !strings.Contains(b, ":sub") {
+				if strings.Contains(b, `"federated"`) && strings.Contains(b, "assumerolewithwebidentity") && (!strings.Contains(b, ":sub") ||
+					hasAny(b, `:sub":"*"`, `:sub":"repo:*"`, `:sub":"repo:*:*"`, `:sub":["repo:*"]`)) {
 					return true, op + " for every holder of the identity provider's tokens"
 				}
 			case "gcloud":
@@ -650,7 +651,10 @@ var privilegeRules = []*rule{
 					return false, ""
 				}
 				for _, w := range positional(args) {
-					if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && strings.Count(strings.Trim(p, "/"), "/") < 2 {
+					// the whole system or a top folder (/, /usr, /opt); the
+					// program folders (/usr/bin) are where one looks up a
+					// tool's own capabilities
+					if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) && strings.Count(strings.Trim(p, "/"), "/") < 1 {
 						return true, "getcap -r " + w.s
 					}
 				}

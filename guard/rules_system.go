@@ -333,7 +333,7 @@ var systemRules = []*rule{
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverOpened })},
 	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
 		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
-		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd"),
+		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd", "cdk", "cdktf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if !touchesProduction(c) && !namesStaging(c) {
 				return false, ""
@@ -381,11 +381,18 @@ var systemRules = []*rule{
 					return len(ops) > 1 && (ops[1].s == "undo" || ops[1].s == "pause"), "rollout " + ops[1].s
 				}
 			case "terraform", "pulumi":
+				if !touchesProduction(c) && scratchTargetsOnly(args) {
+					return false, "" // -target=module.preview_env: a preview's own resources in staging
+				}
 				switch ops[0].s {
 				case "apply", "up", "destroy", "import", "taint", "refresh":
 					return hasWord(args, "-auto-approve") || hasWord(args, "--auto-approve") || hasWord(args, "--yes") || hasWord(args, "-y") ||
 						ops[0].s == "destroy" || ops[0].s == "taint", ops[0].s
 				}
+			case "cdk", "cdktf":
+				// cdk deploy --require-approval never: security-relevant
+				// changes go out unreviewed
+				return ops[0].s == "deploy" && touchesProduction(c) && (hasWord(args, "--require-approval=never") || hasWord(args, "--require-approval") && hasWord(args, "never") || hasWord(args, "--auto-approve")), "deploy with approval skipped"
 			case "ansible-playbook":
 				// --check, --syntax-check and the --list-* options
 				// change nothing
