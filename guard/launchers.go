@@ -28,6 +28,9 @@ type launch struct {
 	// in, when set with stdin, is what the command reads instead of the
 	// program's own input (tar --to-command reads each archived file)
 	in *flow
+	// dialect, when set, is the Windows shell the code is written for
+	// (az vm run-command invoke --command-id RunPowerShellScript)
+	dialect string
 }
 
 type launcherFunc func(a *analysis, c *cmd) []launch
@@ -109,6 +112,7 @@ func init() {
 	launchers["fab"] = fanOutAfterDashes
 	launchers["salt"] = saltLaunches
 	launchers["knife"] = knifeLaunches
+	launchers["az"] = azRunCommandLaunches
 	launchers["heroku"] = herokuRunLaunches
 	launchers["gh"] = ghAliasLaunches
 	launchers["salt-ssh"] = saltLaunches
@@ -166,6 +170,10 @@ func (a *analysis) expandLaunches(c *cmd) {
 		}
 		if l.lang != "" {
 			a.langNested(c, l.lang, l.code, l.origin)
+			continue
+		}
+		if l.dialect != "" {
+			a.nestedWin(l.code, l.dialect, l.origin)
 			continue
 		}
 		switch {
@@ -1271,6 +1279,34 @@ func saltLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return nil
+}
+
+// azRunCommandLaunches reads the script az vm run-command invoke (and
+// vmss's) runs on the machines it names: --scripts, in PowerShell or a
+// POSIX shell by its --command-id.
+func azRunCommandLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	p := cliPath(c)
+	if !containsStr(p, "run-command") || !containsStr(p, "invoke") && !containsStr(p, "create") {
+		return nil
+	}
+	var scripts []string
+	for i := 0; i < len(args); i++ {
+		if args[i].s != "--scripts" && args[i].s != "--script" {
+			continue
+		}
+		for j := i + 1; j < len(args) && !strings.HasPrefix(args[j].s, "--"); j++ {
+			scripts = append(scripts, args[j].s)
+		}
+	}
+	if len(scripts) == 0 {
+		return nil
+	}
+	l := launch{code: strings.Join(scripts, "\n"), origin: "az run-command on the machines named", remote: true}
+	if id, _ := optValue(args, "", "command-id"); strings.Contains(lower(id), "powershell") {
+		l.dialect, l.remote = ShellPowerShell, false
+	}
+	return []launch{l}
 }
 
 // knifeLaunches reads the command knife ssh QUERY COMMAND runs on every

@@ -791,6 +791,14 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			if name == "" {
 				if i+1 < len(t) && t[i+1] == '(' {
 					j := i + 1 + len(psGroupText(t[i+1:]))
+					// "$($_.FullName)\x": a variable's value or its path
+					if inner := strings.TrimSpace(t[i+2 : max(i+2, j-1)]); psSimpleVarRef.MatchString(inner) {
+						if w := ws.psWord(inner, item); w.ok {
+							b.WriteString(w.s)
+							i = j - 1
+							continue
+						}
+					}
 					unres(t[i:j])
 					i = j - 1
 					continue
@@ -831,6 +839,10 @@ func (ws *winState) psWord(t string, item *psItem) word {
 	}
 	return word{s: b.String(), ok: ok, tail: tail}
 }
+
+// psSimpleVarRef matches a variable alone or with its FullName: $x,
+// $env:HOME, $_.FullName.
+var psSimpleVarRef = regexp.MustCompile(`^\$[A-Za-z_][\w:]*(?:\.(?i:fullname))?$`)
 
 // psFolderPath evaluates [Environment]::GetFolderPath('Name').
 func (ws *winState) psFolderPath(in string) (word, bool) {
@@ -1180,6 +1192,14 @@ func (ws *winState) psExpand(s string, item *psItem) word {
 					b.WriteString(w.s)
 					i += len(g)
 					continue
+				}
+				if psSimpleVarRef.MatchString(inner) {
+					// "$($_.FullName)\Desktop": the item's path
+					if w := ws.psWord(inner, item); w.ok {
+						b.WriteString(w.s)
+						i += len(g)
+						continue
+					}
 				}
 				// its output becomes part of the string, judged where the
 				// string goes
@@ -1751,7 +1771,9 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		delete(ws.vars, name)
 		return
 	}
+	ws.a.wantOut++ // (the value is kept, not printed)
 	ws.psExpression(rhs, item)
+	ws.a.wantOut--
 	if v, ok := ws.psJoinedParts(raw, item); ok {
 		ws.vars[name] = lit(v) // $c = 'Remove-' + 'Item'
 		return
@@ -1926,6 +1948,9 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 	if kw == "foreach" {
 		ws.psForeach(raw, item)
 	}
+	if a.wantOut == 0 {
+		ws.psPrintedSecret(raw, l)
+	}
 	ws.psDotNet(raw, l, item)
 	for _, t := range stage {
 		for _, g := range psGroups(t.text) {
@@ -1934,6 +1959,21 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 			}
 			ws.psNested(g, item)
 		}
+	}
+}
+
+// psPrintedSecret judges an expression statement whose value PowerShell
+// prints: a secret environment variable read through .NET, or data
+// decrypted with the user's DPAPI key.
+func (ws *winState) psPrintedSecret(raw, l string) {
+	if strings.HasPrefix(l, "[environment]::getenvironmentvariable(") || strings.HasPrefix(l, "[system.environment]::getenvironmentvariable(") {
+		if qs := psQuoted(raw[strings.IndexByte(raw, '(')+1:]); len(qs) > 0 && secretVarName(qs[0]) {
+			ws.emitWin(nil, "secret-printed", "the environment variable "+qs[0])
+		}
+		return
+	}
+	if strings.Contains(l, "protecteddata]::unprotect(") && !strings.Contains(l, "=") {
+		ws.emitWin(nil, "secret-printed", "data decrypted with the user's DPAPI key")
 	}
 }
 

@@ -977,6 +977,70 @@ var winRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-remote-service-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping, disabling or deleting a service on another machine (sc \\\\host, -ComputerName)",
+		Suggestions: []string{"Change other machines' services through their owners' tooling", "Query it first: sc \\\\host query NAME"},
+		names:       names("sc", "stop-service", "set-service", "get-service"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "sc" {
+				// (sc \\host ...: the front end takes the host off and
+				// marks the command remote)
+				if c.remote && len(args) >= 2 {
+					switch args[0] {
+					case "stop", "delete", "pause":
+						return true, "sc \\\\… " + strings.Join(args[:2], " ")
+					case "config":
+						if anyContains(args, "disabled") {
+							return true, "sc \\\\… " + strings.Join(args[:2], " ")
+						}
+					}
+				}
+				return false, ""
+			}
+			host, ok := swVal(args, "computername")
+			if !ok || host == "" || host == "." || host == "localhost" || strings.EqualFold(host, "$env:computername") {
+				return false, ""
+			}
+			switch c.name {
+			case "stop-service":
+				return true, "Stop-Service on " + host
+			case "set-service":
+				return anyContains(args, "disabled", "stopped"), "Set-Service on " + host
+			}
+			return false, ""
+		}},
+	{ID: "win-privilege-right-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an account a privilege that reaches every process or file (SeDebug, SeTcb, SeBackup, SeRestore, SeTakeOwnership, SeLoadDriver, SeImpersonate)",
+		Suggestions: []string{"Grant the narrowest right the service needs", "Leave user rights assignment to the domain's policy"},
+		names:       names("grant-cprivilege", "grant-privilege", "ntrights", "add-localgrouppolicyright", "grant-userright", "set-userrightsassignment"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "ntrights" && !anyContains(args, "+r") {
+				return false, ""
+			}
+			for _, w := range args {
+				for _, p := range [...]string{"sedebugprivilege", "setcbprivilege", "sebackupprivilege", "serestoreprivilege", "setakeownershipprivilege",
+					"seloaddriverprivilege", "seimpersonateprivilege", "seassignprimarytokenprivilege", "secreatetokenprivilege", "semanagevolumeprivilege"} {
+					if strings.Contains(w, p) {
+						return true, p
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "win-secret-stored-machine-wide", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a secret in a machine-wide environment variable (readable by every user and process, kept in the registry in clear)",
+		Suggestions: []string{"Keep the secret in a vault or the Credential Manager", "Set it for the one process that needs it"},
+		names:       names("setx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if !hasSw(args, "m") || len(args) < 2 {
+				return false, ""
+			}
+			name, val := strings.ToUpper(strings.Trim(args[0], `"'`)), strings.Trim(args[1], `"'`)
+			if secretVarName(name) && val != "" && !strings.ContainsAny(val, "%$") {
+				return true, "setx " + name + " /M"
+			}
+			return false, ""
+		}},
 	{ID: "win-remote-admin-on", Level: LevelHigh, Category: CategorySystem, Description: "turning on remote administration of the machine (the remote registry, telnet) or switching exploit mitigations off for the whole system",
 		Suggestions: []string{"Leave remote administration to the user's IT"}, names: names("set-service", "start-service", "sc", "set-processmitigation"),
 		match: func(a *analysis, c *cmd) (bool, string) {
