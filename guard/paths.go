@@ -1020,6 +1020,11 @@ func (a *analysis) classifyWrite(p string) wclass {
 	if a.isPathShadow(p) {
 		return wPathShadow
 	}
+	if _, _, home := a.homeRel(p); strings.Contains(p, "/airflow/dags/") && !a.inWork(p) && !home {
+		// a scheduler's DAG folder: it imports and runs every file in it
+		// on its own schedule
+		return wCron
+	}
 	if rel, _, ok := a.homeRel(p); ok {
 		switch {
 		case shellRCNames[rel] || strings.HasPrefix(rel, ".config/fish/conf.d/") || strings.HasPrefix(rel, ".bashrc.d/") || strings.HasPrefix(rel, ".profile.d/") || strings.HasPrefix(rel, ".oh-my-zsh/custom/"):

@@ -335,6 +335,35 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "data-copied-to-outside-host", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying a production or internal data store's contents straight to a server outside the organisation",
+		Suggestions: []string{"Copy into a store the organisation controls", "Export an anonymised sample, reviewed, instead"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 || fetchers[c.name] {
+				return false, ""
+			}
+			args := c.args()
+			src, ok := optValue(args, "", "input", "source", "src", "from")
+			if !ok {
+				return false, ""
+			}
+			dst, ok := optValue(args, "", "output", "destination", "dest", "dst", "to", "target")
+			if !ok || !strings.Contains(src, "://") || !strings.Contains(dst, "://") {
+				return false, ""
+			}
+			switch scheme, _, _ := strings.Cut(lower(dst), "://"); scheme {
+			case "http", "https", "ftp", "sftp", "ssh", "scp", "mongodb", "mongodb+srv", "postgres", "postgresql", "mysql", "redis", "rediss", "amqp", "amqps":
+			default:
+				return false, "" // (a bucket's name says nothing of whose it is)
+			}
+			sh, dh := hostOf(src), hostOf(dst)
+			if sh == "" || dh == "" || !(internalHost(sh) || isProdName(sh)) {
+				return false, ""
+			}
+			if internalHost(dh) || isLocalHost(dh) || siteOf(dh) == siteOf(sh) {
+				return false, ""
+			}
+			return true, sh + " → " + dh
+		}},
 	{ID: "read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Do not print secrets; check that the file exists with ls -l or test -f", "Use the tool that needs the credentials directly"},
 		// printers, and programs that query or dump a data file (a
@@ -1573,4 +1602,18 @@ func patternPicksPlain(c *cmd) bool {
 		named = true
 	}
 	return named
+}
+
+// siteOf returns the last two labels of a host name (es.acme.io →
+// acme.io), or the host itself for an address.
+func siteOf(h string) string {
+	h = strings.ToLower(h)
+	if i := strings.LastIndexByte(h, ':'); i > 0 && !strings.Contains(h[:i], ":") {
+		h = h[:i]
+	}
+	parts := strings.Split(h, ".")
+	if len(parts) < 2 {
+		return h
+	}
+	return strings.Join(parts[len(parts)-2:], ".")
 }
