@@ -426,6 +426,9 @@ func isCache(rel string) bool {
 	if strings.HasPrefix(rel, ".zcompdump") {
 		return true // zsh's completion cache, rebuilt by compinit
 	}
+	if strings.HasPrefix(rel, ".android/avd") {
+		return false // an emulator's disks: the user's own data
+	}
 	for c := range strings.SplitSeq(rel, "/") {
 		switch c {
 		case ".cache", "Caches", "cache", ".npm", "_cacache", ".m2", ".gradle", "node_modules", "__pycache__",

@@ -312,18 +312,20 @@ var localManagers = map[string]bool{"colima": true, "limactl": true, "multipass"
 // everythingMarker reports an operand or option meaning every object:
 // "all", "--all", "*", "--purge", "--everything".
 func everythingMarker(s string) bool {
-	switch lower(strings.Trim(s, `"'`)) {
+	l := lower(strings.Trim(s, `"'`))
+	switch l {
 	case "all", "--all", "-a", "*", "--purge", "--everything", "everything", "--all-namespaces", "-a=true", "--all=true":
 		return true
 	}
-	return false
+	// --all-runners, --all-projects: every one of the kind
+	return strings.HasPrefix(l, "--all-") && !strings.ContainsAny(l, "=") && l != "--all-commits" && l != "--all-branches" && l != "--all-tags"
 }
 
 // destroyVerbs are the subcommands CLIs delete things with.
 var destroyVerbs = map[string]bool{
 	"delete": true, "destroy": true, "remove": true, "rm": true, "rmp": true, "rmi": true, "purge": true,
 	"teardown": true, "terminate": true, "deprovision": true, "nuke": true, "wipe": true, "drop": true, "rb": true, "del": true,
-	"deleteall": true, "rmr": true,
+	"deleteall": true, "rmr": true, "unregister": true,
 }
 
 // colonDestroyVerb reports a TOPIC:VERB subcommand (firebase
@@ -374,8 +376,10 @@ func skipsConfirm(args []word) bool {
 // scratchName reports a resource named as throwaway.
 func scratchName(s string) bool {
 	l := strings.ReplaceAll(lower(s), "%2f", "/")
-	if strings.Contains(l, "shared") {
-		return false // qa-shared, shared-test-db: others use it too
+	if strings.Contains(l, "shared") || strings.Contains(l, "release") {
+		// qa-shared, shared-test-db: others use it too; libs-release-local:
+		// what was released
+		return false
 	}
 	for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "preview", "dummy", "example", "demo", "ephemeral", "throwaway", "local"} {
 		if strings.Contains(l, m) {
@@ -534,8 +538,15 @@ func hyphenDestroyVerb(s string) bool {
 // (bucket-delete, delete-project).
 func durableNoun(s string) bool {
 	l := lower(s)
-	if i := strings.IndexByte(l, ':'); i > 0 {
-		l = l[:i]
+	if i := strings.LastIndexByte(l, ':'); i > 0 {
+		// api:core:incoming-phone-numbers:remove: each topic before the
+		// verb
+		for _, t := range strings.Split(l[:i], ":") {
+			if durableNoun(t) {
+				return true
+			}
+		}
+		return false
 	}
 	if strings.IndexByte(l, '-') > 0 {
 		for _, part := range strings.Split(l, "-") {
@@ -555,7 +566,7 @@ func durableNounWord(l string) bool {
 	switch strings.TrimSuffix(l, "s") {
 	case "project", "repo", "repository", "database", "db", "domain", "bucket", "org", "organization", "account", "workspace", "space",
 		"dataset", "model", "volume", "backup", "snapshot", "zone", "vault", "keyvault", "key", "secret", "registry", "team", "site", "tag", "image",
-		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release":
+		"record", "realm", "tenant", "certificate", "cert", "cluster", "monitor", "dashboard", "alert", "release", "number":
 		return true
 	}
 	return false

@@ -324,7 +324,7 @@ var verbClasses = func() map[string]uint16 {
 			m[w] |= 1 << cl
 		}
 	}
-	add(vDisrupt, "suspend", "pause", "stop", "shutdown", "scale", "maintenance", "halt", "offline", "hibernate")
+	add(vDisrupt, "suspend", "pause", "stop", "shutdown", "scale", "maintenance", "halt", "offline", "hibernate", "cancel", "drain")
 	add(vReset, "reset", "flush", "flushall", "truncate", "wipe", "empty", "erase", "clear", "reinit", "reinitialize", "restore", "overwrite")
 	add(vSecurityOff, "disable", "off", "deactivate", "unenforce", "turn-off", "turnoff", "unprotect")
 	add(vRevoke, "revoke", "rotate", "regenerate", "roll", "invalidate", "reissue", "cycle")

@@ -318,3 +318,22 @@ func TestCopiedOutAndScheduledCode(t *testing.T) {
 		`cp dags/sync_dag.py ~/airflow/dags/`,
 	})
 }
+
+// Names that look local but hold releases, verbs joined to every object
+// of a kind, a production job cancelled, an emulator's disks.
+func TestReleasesEveryOneAndJobs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`nimbus rt del "libs-release-local/com/acme/**" --quiet`, CategoryCloudDestroy, "cli-destroy-confirmed", LevelHigh},
+		{`sudo nimbus-runner unregister --all-runners`, CategoryCloudDestroy, "cli-destroy-everything", LevelModerate},
+		{`nimbus cancel -m stream-prod-jm.acme.internal:8081 $JOB_ID`, CategorySystem, "cli-production-disrupted", LevelHigh},
+		{`rm -rf ~/.android/avd/Pixel_7_API_34.avd`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nimbus rt del "libs-snapshot-local/com/acme/tmp/**" --quiet`,
+		`nimbus rt search "libs-release-local/com/acme/" --count`,
+		`sudo nimbus-runner unregister --name ci-tmp-42`,
+		`nimbus cancel -m stream-dev-jm.acme.internal:8081 $JOB_ID`,
+		`rm -rf ~/.android/cache`,
+	})
+}
