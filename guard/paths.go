@@ -505,10 +505,13 @@ func underTemp(p string) bool {
 
 // isDBData reports database data directories.
 func isDBData(p string) bool {
+	if !strings.HasPrefix(p, "/var/lib/") && !strings.HasPrefix(p, "/usr/local/var/") && !strings.HasPrefix(p, "/opt/homebrew/var/") {
+		return false // (most paths, without building a prefix for each)
+	}
 	for _, d := range [...]string{"/var/lib/mysql", "/var/lib/postgresql", "/var/lib/pgsql", "/var/lib/mongodb", "/var/lib/redis", "/var/lib/elasticsearch",
 		"/var/lib/cassandra", "/var/lib/etcd", "/var/lib/mariadb", "/var/lib/couchdb", "/var/lib/clickhouse", "/var/lib/influxdb", "/var/lib/docker/volumes",
 		"/var/lib/neo4j", "/var/lib/rabbitmq", "/usr/local/var/postgres", "/usr/local/var/mysql", "/opt/homebrew/var/postgres", "/opt/homebrew/var/mysql"} {
-		if p == d || strings.HasPrefix(p, d+"/") {
+		if p == d || strings.HasPrefix(p, d) && p[len(d)] == '/' {
 			return true
 		}
 	}

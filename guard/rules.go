@@ -439,12 +439,20 @@ func optValue(args []word, short string, long ...string) (string, bool) {
 		if s == "--" {
 			break
 		}
-		for _, l := range long {
-			if s == "--"+l && i+1 < len(args) {
-				return args[i+1].s, true
-			}
-			if strings.HasPrefix(s, "--"+l+"=") {
-				return s[len(l)+3:], true
+		if len(s) > 2 && s[0] == '-' && s[1] == '-' {
+			// (compared in place: building "--"+l for every word of every
+			// command was a share of the time of a decision)
+			body := s[2:]
+			for _, l := range long {
+				if !strings.HasPrefix(body, l) {
+					continue
+				}
+				if len(body) == len(l) && i+1 < len(args) {
+					return args[i+1].s, true
+				}
+				if len(body) > len(l) && body[len(l)] == '=' {
+					return body[len(l)+1:], true
+				}
 			}
 		}
 		if short != "" {
