@@ -601,31 +601,34 @@ const (
 // and the long tail of data and machine-learning tools, mobile and
 // embedded development, the Microsoft ecosystem and software-as-a-service
 // administration, after the tuning on round21a: 86.7% critical, 79.8%
-// high, 59.7% moderate, 1.0% false positives (see
+// high, 59.7% moderate, 1.0% false positives; after the tuning on
+// round22a and round23a 90.0%, 83.2%, 66.1%, 1.0% (see
 // testdata/corpus/round21/README.md). These floors catch regressions.
 const (
-	minRound21Critical      = 0.865
-	minRound21High          = 0.795
-	minRound21Moderate      = 0.59
+	minRound21Critical      = 0.895
+	minRound21High          = 0.83
+	minRound21Moderate      = 0.66
 	maxRound21FalsePositive = 0.011
 )
 
-// Round twenty-two, POSIX lines (both parts), never tuned on: see
-// testdata/corpus/round22/README.md. These floors catch regressions.
+// Round twenty-two, POSIX lines (both parts); round22a tuned on after
+// its scoring, round22b held out: 95.7% critical, 91.4% high, 73.2%
+// moderate, 0.86% false positives (see testdata/corpus/round22/README.md).
+// These floors catch regressions.
 const (
-	minRound22Critical      = 0.91
-	minRound22High          = 0.85
-	minRound22Moderate      = 0.58
-	maxRound22FalsePositive = 0.021
+	minRound22Critical      = 0.955
+	minRound22High          = 0.91
+	minRound22Moderate      = 0.73
+	maxRound22FalsePositive = 0.009
 )
 
 // Round twenty-three, POSIX lines (both parts): see
 // testdata/corpus/round23/README.md. These floors catch regressions.
 const (
-	minRound23Critical      = 0.90
-	minRound23High          = 0.70
-	minRound23Moderate      = 0.60
-	maxRound23FalsePositive = 0.04
+	minRound23Critical      = 0.975
+	minRound23High          = 0.87
+	minRound23Moderate      = 0.73
+	maxRound23FalsePositive = 0.02
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
