@@ -896,6 +896,15 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 	if ok && isStdinPath(f) && c.in.kind == flowText {
 		out = append(out, makeRecipes(c.in.text, "makefile recipe")...)
 	}
+	for i, w := range c.args() {
+		// make -f <(printf 'all:\n\tcmd\n'): the makefile a process
+		// substitution prints
+		if (w.s == "-f" || w.s == "--file") && i+1 < len(c.args()) {
+			if nw := c.args()[i+1]; nw.flow != nil && nw.flow.kind == flowText {
+				out = append(out, makeRecipes(nw.flow.text, "makefile from a process substitution")...)
+			}
+		}
+	}
 	// recipes the line wrote or appended to the makefile make reads
 	files := []string{f}
 	if !ok {

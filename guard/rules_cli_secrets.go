@@ -128,6 +128,23 @@ var cliSecretRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "secret-shared-with-every-repository", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a secret at the organisation's level for every repository (any workflow in any repository can read it)",
+		Suggestions: []string{"Give the secret to the repositories that need it (--repos)", "Keep it in the one repository's secrets"},
+		names:       names("gh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 3 || ops[0].s != "secret" || ops[1].s != "set" {
+				return false, ""
+			}
+			if _, org := optValue(args, "-o", "org"); !org {
+				return false, ""
+			}
+			if v, ok := optValue(args, "-v", "visibility"); ok && v == "all" {
+				return true, "gh secret set " + ops[2].s + " --org ... --visibility all"
+			}
+			return false, ""
+		}},
 	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
 		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
 		names:       names("env", "printenv", "tee"),

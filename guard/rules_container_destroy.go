@@ -568,6 +568,9 @@ var containerDestroyRules = []*rule{
 				if len(ops) > 0 && (ops[0].s == "drain" || ops[0].s == "cordon" && touchesProduction(c)) {
 					return true, j
 				}
+				if len(ops) <= 2 && len(ops) > 0 && ops[0].s == "cordon" && (len(ops) == 1 || ops[1].s == "<stdin>") && strings.Contains(a.src, "get nodes") && strings.Contains(a.src, "xargs") {
+					return true, "every node listed, cordoned" // kubectl get nodes -o name | xargs kubectl cordon
+				}
 			case "helm":
 				if len(args) > 0 && (args[0].s == "uninstall" || args[0].s == "delete" || args[0].s == "del") {
 					if ops := positional(args[1:]); len(ops) > 0 && !touchesProduction(c) {

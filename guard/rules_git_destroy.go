@@ -347,6 +347,12 @@ var gitDestroyRules = []*rule{
 					switch seg {
 					case "protection", "protected_branches", "rulesets", "keys", "deploy_keys", "hooks", "collaborators", "members", "secrets", "permissions", "invitations":
 						return true, m + " " + w.s
+					case "memberships":
+						// orgs/acme/teams/platform-admins/memberships/x: a
+						// place on an administrators' team
+						if hasAny(lower(w.s), "admin", "owner", "maintainer") {
+							return true, m + " " + w.s
+						}
 					}
 				}
 			}
