@@ -55,6 +55,22 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "mesh-routes-advertised", Level: LevelHigh, Category: CategorySystem, Description: "offering the machine as a VPN mesh's exit node or router into its networks (every peer reaches them through it)",
+		Suggestions: []string{"Share the one service a peer needs (tailscale serve)", "Let the network's administrator approve routes"},
+		names:       names("tailscale", "headscale", "netbird", "zerotier-cli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				switch {
+				case w.s == "--advertise-exit-node" || w.s == "--advertise-exit-node=true":
+					return true, c.name + " " + w.s
+				case strings.HasPrefix(w.s, "--advertise-routes="):
+					if v := strings.TrimPrefix(w.s, "--advertise-routes="); v != "" {
+						return true, c.name + " " + w.s
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "runtime-socket-relayed", Level: LevelCritical, Category: CategorySystem, Description: "relaying the container runtime's socket to a network port (root on the machine for anyone who reaches it)",
 		Suggestions: []string{"Use the socket locally, or a TLS-protected remote context"},
 		names:       names("socat", "ncat", "nc"),

@@ -528,6 +528,11 @@ var privilegeRules = []*rule{
 				if strings.Contains(b, `"principal":"*"`) || strings.Contains(b, `"principal":{"aws":"*"}`) || strings.Contains(b, `"aws":["*"]`) {
 					return true, op + " for every principal"
 				}
+				// a production role handed to a whole account (its root:
+				// every identity there the account lets assume roles)
+				if role, _ := optValue(c.args(), "", "role-name"); (isProdName(role) || prodMarker(role)) && strings.Contains(b, `"principal":{"aws":"arn:aws:iam::`) && strings.Contains(b, `:root"`) {
+					return true, op + " " + role + " for a whole account"
+				}
 				// a web identity (GitHub's OIDC) trusted with no condition
 				// on the token's subject: every repository on it
 				if strings.Contains(b, `"federated"`) && strings.Contains(b, "assumerolewithwebidentity") && (!strings.Contains(b, ":sub") ||

@@ -353,3 +353,19 @@ func TestEveryNodeMakefilesAndOrgSecrets(t *testing.T) {
 		`gh secret set NPM_TOKEN --org acme --repos web,api --body "$NPM_TOKEN"`,
 	})
 }
+
+// A production role handed to a whole account; a machine offered as a
+// mesh's exit node or router.
+func TestRolesAndMeshRoutes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws iam update-assume-role-policy --role-name shop-prod-deployer --policy-document '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::210987654321:root"},"Action":"sts:AssumeRole"}]}'`, CategoryPrivilege, "role-trust-opened", LevelCritical},
+		{`sudo tailscale set --advertise-routes=10.0.0.0/8`, CategorySystem, "mesh-routes-advertised", LevelHigh},
+		{`sudo tailscale up --advertise-exit-node`, CategorySystem, "mesh-routes-advertised", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws iam update-assume-role-policy --role-name shop-dev-deployer --policy-document '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::123456789012:role/ci"},"Action":"sts:AssumeRole"}]}'`,
+		`tailscale status --json`,
+		`sudo tailscale set --advertise-routes=`,
+	})
+}
