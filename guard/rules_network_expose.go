@@ -59,6 +59,9 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Share the one service a peer needs (tailscale serve)", "Let the network's administrator approve routes"},
 		names:       names("tailscale", "headscale", "netbird", "zerotier-cli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if hasPrefixWord(c.args(), "--authkey") || hasPrefixWord(c.args(), "--auth-key") {
+				return false, "" // joined by a key: tailnet-join-by-key's
+			}
 			for _, w := range c.args() {
 				switch {
 				case w.s == "--advertise-exit-node" || w.s == "--advertise-exit-node=true":
