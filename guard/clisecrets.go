@@ -16,6 +16,13 @@ func cliSecretOutput(c *cmd) string {
 	}
 	args, low := c.args(), c.lowerArgs()
 	switch c.name {
+	case "gh", "glab":
+		// gh api repos/O/R/tarball/main: the repository's code, whole
+		for _, l := range low {
+			if strings.Contains(l, "/tarball") || strings.Contains(l, "/zipball") || strings.Contains(l, "/repository/archive") {
+				return "a repository's source code (" + c.base + " api " + l + ")"
+			}
+		}
 	case "kubectl", "oc", "docker", "podman", "nerdctl":
 		// kubectl exec POD -- printenv: the application's environment,
 		// with the secrets it was given
