@@ -381,3 +381,29 @@ func TestRepositoryArchiveSentOn(t *testing.T) {
 		`gh api repos/acme/shop/tarball/v1.2.0 | tar -xz -C vendor/shop`,
 	})
 }
+
+// A directory restored from HEAD throws away every edit under it; one
+// named file, a lock file, another commit's copy or a side of a conflict
+// is the careful form.
+func TestDirectoryRestored(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git checkout HEAD -- src/api/controllers`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git checkout -- observability`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore --worktree config`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore --source HEAD -- services/billing`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore --source=HEAD --staged --worktree config/settings.yml`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git checkout -- src/app.ts`,
+		`git checkout HEAD -- Makefile`,
+		`git restore -- src/styles/theme.css`,
+		`git checkout -- package-lock.json`,
+		`git checkout main -- services/billing`,
+		`git checkout --theirs -- src/generated`,
+		`git restore --source=origin/main -- docs`,
+		`git restore --staged -- src`,
+		`git restore --source HEAD~2 -- services/billing`,
+		`git checkout -- dist`,
+	})
+}

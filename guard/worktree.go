@@ -116,6 +116,23 @@ func gitDiscards(c *cmd) string {
 				return "git checkout " + w.s
 			}
 		}
+		// git checkout [HEAD] -- src/app.ts: the file's uncommitted
+		// edits, thrown away (another ref's copy, or a side of a conflict,
+		// is taken on purpose)
+		if o.has("p", "patch", "theirs", "ours", "conflict", "merge") {
+			return ""
+		}
+		var refs, paths []word
+		if dash >= 0 {
+			refs, paths = positional(args[:dash]), args[dash+1:]
+		} else if len(ops) > 1 && ops[0].s == "HEAD" {
+			refs, paths = ops[:1], ops[1:]
+		}
+		if len(paths) > 0 && (len(refs) == 0 || refs[0].s == "HEAD") {
+			if p := editedPath(paths, false); p != "" {
+				return "git checkout -- " + p
+			}
+		}
 	case "restore":
 		if (o.has("S", "staged") && !o.has("W", "worktree")) || o.has("", "dry-run") {
 			return ""
@@ -124,6 +141,20 @@ func gitDiscards(c *cmd) string {
 			if wholeTreeSpec(w) {
 				return "git restore " + w.s
 			}
+		}
+		// git restore src/app.ts: its edits discarded (from another
+		// commit, or a side of a conflict, the file is replaced on purpose)
+		if src, ok := optValue(args, "s", "source"); ok && src != "HEAD" || o.has("p", "patch", "theirs", "ours", "merge") {
+			return ""
+		}
+		paths := ops
+		if dash >= 0 {
+			paths = args[dash+1:]
+		} else if src, ok := optValue(args, "s", "source"); ok && len(paths) > 0 && paths[0].s == src && !strings.Contains(args[0].s, "=") {
+			paths = paths[1:] // --source HEAD: its value
+		}
+		if p := editedPath(paths, o.has("S", "staged")); p != "" {
+			return "git restore " + p
 		}
 	case "clean":
 		if o.has("f", "force") && !o.has("n", "dry-run") && !o.has("i", "interactive") && !generatedOnly(args) {
@@ -165,6 +196,50 @@ func gitDiscards(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// editedPath returns the first of paths that is a directory of the
+// developer's edits (a single named file is the careful form of a
+// restore), and not generated, which tools rewrite anyway. both says the
+// index is restored with the work tree: then a named file counts too.
+func editedPath(paths []word, both bool) string {
+	for _, w := range paths {
+		if w.s == "" {
+			continue
+		}
+		p := path.Clean(strings.ReplaceAll(w.s, `\`, "/"))
+		if !both && (path.Ext(p) != "" || plainFiles[path.Base(p)]) {
+			continue // one named file
+		}
+		if lockFiles[path.Base(p)] || generatedOnly([]word{{s: p, ok: w.ok}}) {
+			continue
+		}
+		gen := false
+		for _, c := range strings.Split(p, "/") {
+			gen = gen || c == "__snapshots__" || c == "snapshots"
+		}
+		if !gen {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// plainFiles are files whose names have no extension.
+var plainFiles = map[string]bool{
+	"Makefile": true, "Dockerfile": true, "Containerfile": true, "Jenkinsfile": true, "Procfile": true,
+	"Gemfile": true, "Rakefile": true, "Vagrantfile": true, "Brewfile": true, "Justfile": true, "justfile": true,
+	"Taskfile": true, "Pipfile": true, "Podfile": true, "README": true, "LICENSE": true, "CODEOWNERS": true, "VERSION": true,
+}
+
+// lockFiles are package managers' lock files: restored to match the
+// manifest, never edited by hand.
+var lockFiles = map[string]bool{
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+	"bun.lockb": true, "bun.lock": true, "go.sum": true, "Cargo.lock": true, "poetry.lock": true,
+	"Pipfile.lock": true, "uv.lock": true, "Gemfile.lock": true, "composer.lock": true, "mix.lock": true,
+	"pubspec.lock": true, "Podfile.lock": true, "flake.lock": true, "packages.lock.json": true,
+	"gradle.lockfile": true, "Package.resolved": true, "deno.lock": true,
 }
 
 // isDBFile reports a file name of an embedded database.
