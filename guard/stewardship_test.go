@@ -407,3 +407,22 @@ func TestDirectoryRestored(t *testing.T) {
 		`git checkout -- dist`,
 	})
 }
+
+// A second redis on this machine, on a port of its own, is a test
+// instance; the default one, or a port forwarded to a server elsewhere,
+// is not.
+func TestRedisSecondLocalInstance(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`redis-cli FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`redis-cli -h 127.0.0.1 -p 6379 FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`kubectl -n prod port-forward svc/redis 6380:6379 & sleep 2; redis-cli -p 6380 FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`ssh -fN -L 6390:cache.prod.internal:6379 bastion && redis-cli -h localhost -p 6390 FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+		{`redis-cli -u redis://cache.prod.internal:6380 FLUSHALL`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`redis-cli -h localhost -p 6380 FLUSHALL`,
+		`redis-cli -p 6381 FLUSHALL ASYNC && npm run test:queue`,
+		`redis-cli -u redis://127.0.0.1:6380 FLUSHALL`,
+	})
+}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -490,7 +491,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 		return false
 	}
-	if c.name == "redis-cli" && redisScratchDB(c.args()) {
+	if c.name == "redis-cli" && redisScratchDB(c.args()) && !forwardsPort(a.src) {
 		return true
 	}
 	if psFilteredToScratch(c) {
@@ -860,6 +861,9 @@ func dbTargetOf(c *cmd) dbTarget {
 // default one on a local server: the numbered databases of a developer's
 // redis are the ones test suites take.
 func redisScratchDB(args []word) bool {
+	if redisSecondLocal(args) {
+		return true
+	}
 	if !hasWord(args, "FLUSHDB") && !hasWord(args, "flushdb") {
 		return false
 	}
@@ -877,6 +881,41 @@ func redisScratchDB(args []word) bool {
 		return false
 	}
 	return true
+}
+
+// redisSecondLocal reports a redis server on this machine on a port of
+// its own (-h localhost -p 6380, redis://127.0.0.1:6380): a second
+// instance started beside the developer's own, for tests.
+func redisSecondLocal(args []word) bool {
+	port, host := "", ""
+	if u, ok := optValue(args, "-u", ""); ok {
+		pu, err := url.Parse(u)
+		if err != nil {
+			return false
+		}
+		host, port = pu.Hostname(), pu.Port()
+	} else {
+		h, named := optValue(args, "-h", "")
+		if !named {
+			h = "localhost"
+		}
+		host = h
+		port, _ = optValue(args, "-p", "")
+	}
+	return loopback(host) && port != "" && port != "6379" && allDigits(port)
+}
+
+// forwardsPort reports a line that forwards a local port to a server
+// elsewhere (kubectl port-forward, ssh -L, a cloud's database proxy):
+// there, this machine's ports are other servers'.
+func forwardsPort(src string) bool {
+	l := lower(src)
+	for _, k := range [...]string{"port-forward", " -l ", "-l 6", "-l 5", "-l 3", "-l 1", "sql-proxy", "sql_proxy", "start-session", "ssh -f", "socat ", "iap-tunnel", "--local-port", "proxy "} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // loopback reports this machine by name or address.
