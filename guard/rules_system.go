@@ -378,7 +378,9 @@ var systemRules = []*rule{
 				case "drain", "cordon", "taint":
 					return true, ops[0].s
 				case "rollout":
-					return len(ops) > 1 && (ops[1].s == "undo" || ops[1].s == "pause"), "rollout " + ops[1].s
+					// (staging rolled back to its last revision is how a bad
+					// deploy there is undone)
+					return len(ops) > 1 && (ops[1].s == "undo" && touchesProduction(c) || ops[1].s == "pause"), "rollout " + ops[1].s
 				}
 			case "terraform", "pulumi":
 				if !touchesProduction(c) && scratchTargetsOnly(args) {
@@ -404,7 +406,11 @@ var systemRules = []*rule{
 				}
 				return true, "a playbook run"
 			case "flux", "argocd":
-				return ops[0].s == "suspend" || ops[0].s == "delete" || len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rollback" || ops[1].s == "sync"), ops[0].s
+				// a sync deploys what the repository holds, reviewed: on
+				// staging it is the point of staging; forced, or on
+				// production by hand, it is not
+				sync := len(ops) > 1 && ops[1].s == "sync" && (touchesProduction(c) || hasWord(args, "--force") || hasWord(args, "--replace"))
+				return ops[0].s == "suspend" || ops[0].s == "delete" || len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rollback") || sync, ops[0].s
 			}
 			return false, ""
 		}},

@@ -426,3 +426,22 @@ func TestRedisSecondLocalInstance(t *testing.T) {
 		`redis-cli -u redis://127.0.0.1:6380 FLUSHALL`,
 	})
 }
+
+// Staging rolled back, or synced to what its repository holds, is what
+// staging is for; production by hand, or a forced sync, is not.
+func TestStagingRollbackAndSync(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl rollout undo deployment/checkout -n production`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`kubectl --context staging rollout pause deploy/api`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`argocd app sync payments-prod`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`argocd app sync payments-staging --force --replace`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`argocd app rollback payments-staging 41`, CategorySystem, "shared-environment-change", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl rollout undo deployment/checkout -n staging`,
+		`kubectl --context staging -n shop rollout undo deploy/api --to-revision=17`,
+		`argocd app sync payments-staging --prune`,
+		`argocd app sync staging-api`,
+	})
+}
