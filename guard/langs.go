@@ -40,6 +40,16 @@ var concatRewrites = map[string][]rewrite{
 	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
 }
 
+// argConcat matches a command's text that ends with a space and has an
+// expression added to it ('sudo usermod -aG sudo ' + os.getlogin()): the
+// expression is the command's last argument, whose value is not known.
+var argConcat = map[string][]rewrite{
+	"python": {rw("+", `"([^"\\\n]* )"\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `"$1$${EXPR}"`),
+		rw("+", `'([^'\\\n]* )'\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `'$1$${EXPR}'`)},
+	"js": {rw("+", `"([^"\\\n]* )"\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `"$1$${EXPR}"`),
+		rw("+", `'([^'\\\n]* )'\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `'$1$${EXPR}'`)},
+}
+
 // winProfileVar matches the name of a Windows profile folder's variable
 // in quotes; winProfileLookup the lookups of one in the languages' own
 // forms (os.environ['APPDATA'], os.getenv("LOCALAPPDATA"),
@@ -206,6 +216,11 @@ func normalizeCode(lang, code string) string {
 		}
 		if !changed {
 			break
+		}
+	}
+	for _, r := range argConcat[lang] {
+		if strings.Contains(code, r.hint) {
+			code = r.re.ReplaceAllString(code, r.with)
 		}
 	}
 	if lang == "php" && strings.Contains(code, "$") {

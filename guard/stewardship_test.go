@@ -445,3 +445,19 @@ func TestStagingRollbackAndSync(t *testing.T) {
 		`argocd app sync staging-api`,
 	})
 }
+
+// A one-liner that adds an expression to a command's text runs the
+// command with one more argument, whatever its value.
+func TestCommandTextConcatenated(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`node -e "require('child_process').execSync('sudo usermod -aG sudo '+require('os').userInfo().username)"`, CategoryPrivilege, "user-admin-group", LevelHigh},
+		{`python3 -c "import os; os.system('sudo usermod -aG docker ' + os.getlogin())"`, CategoryPrivilege, "user-admin-group", LevelHigh},
+		{`node -e "const u=process.argv[1]; require('child_process').execSync('sudo usermod -aG wheel ' + u)" dev`, CategoryPrivilege, "user-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`node -e "require('child_process').execSync('ls -la ' + process.cwd())"`,
+		`python3 -c "import subprocess, sys; subprocess.run('git log --oneline ' + sys.argv[1], shell=True)" main`,
+		`node -e "console.log('build ' + require('./package.json').version)"`,
+	})
+}
