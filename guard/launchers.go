@@ -119,6 +119,9 @@ func init() {
 	launchers["aws"] = ssmLaunches
 	launchers["cmake"] = cmakeToolLaunches
 	launchers["cargo"] = cargoCleanLaunches
+	launchers["repo"] = forallLaunches
+	launchers["west"] = forallLaunches
+	launchers["mr"] = forallLaunches
 	for _, n := range [...]string{"claude", "codex", "gemini", "qwen", "cursor-agent", "amp", "aider", "copilot"} {
 		launchers[n] = agentPromptLaunches
 	}
@@ -553,6 +556,37 @@ func gitLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	return out
+}
+
+// forallLaunches reads the command a multi-repository tool runs in
+// each of its repositories: repo forall -c CMD, west forall -c CMD,
+// mr run CMD.
+func forallLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	ops := positional(args)
+	if len(ops) == 0 {
+		return nil
+	}
+	if c.name == "mr" {
+		for i, w := range args {
+			if w.s == "run" {
+				return []launch{{code: quoteWords(args[i+1:]), origin: "mr run"}}
+			}
+		}
+		return nil
+	}
+	if ops[0].s != "forall" {
+		return nil
+	}
+	for i, w := range args {
+		if w.s == "-c" || w.s == "--command" || len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "c") {
+			if i+1 < len(args) {
+				// repo takes every word after -c as the command
+				return []launch{{code: joinWords(args[i+1:]), origin: c.name + " forall -c"}}
+			}
+		}
+	}
+	return nil
 }
 
 // gitExtCommand decodes the command of an ext:: URL ("% " is a space).

@@ -461,3 +461,21 @@ func TestCommandTextConcatenated(t *testing.T) {
 		`node -e "console.log('build ' + require('./package.json').version)"`,
 	})
 }
+
+// Multi-repository tools run their command in every repository.
+func TestForallRunsInEveryRepository(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`west forall -c 'git reset --hard && git clean -fdx'`, CategoryGitDestroy, "", LevelModerate},
+		{`repo forall -c git reset --hard`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`repo forall -vc "git clean -fdx"`, CategoryGitDestroy, "", LevelModerate},
+		{`mr run git stash clear`, CategoryGitDestroy, "git-discard-stashes", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`west forall -c 'git status --short'`,
+		`repo forall -c 'git log -1 --oneline'`,
+		`repo sync -j8 && repo forall -c git lfs pull`,
+		`mr run git fetch --all`,
+		`west update`,
+	})
+}
