@@ -115,6 +115,16 @@ func TestCorpusSummary(t *testing.T) {
 		t.Skip("set GUARD_SUMMARY=1 to print the per-round figures")
 	}
 	d := NewDetector(Options{})
+	if dir := os.Getenv("GUARD_SUMMARY_DIR"); dir != "" {
+		// a round's parts on arrival, scored before any of it is wired
+		// in (files named roundNpK-dangerous.jsonl and -benign.jsonl)
+		dg, bn := loadCorpusDir(quietTB{t}, dir)
+		if len(dg)+len(bn) == 0 {
+			t.Fatalf("no corpus files in %s", dir)
+		}
+		t.Log("\n" + roundSummary(d, filepath.Base(dir), dg, bn))
+		return
+	}
 	for _, set := range corpusSets {
 		dg, bn := loadCorpusDir(quietTB{t}, set.dir)
 		if len(dg)+len(bn) == 0 {
