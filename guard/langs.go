@@ -40,6 +40,19 @@ var concatRewrites = map[string][]rewrite{
 	"awk": {rw("\"", `"([^"\\\n]*)"\s+"([^"\\\n]*)"`, `"$1$2"`)},
 }
 
+// pathJoins join the literal pieces of a path built by the language's
+// own join (os.path.join("~", ".ssh"), File.join(Dir.home, "**"),
+// path.join(os.homedir(), "Documents")), two at a time, and take the
+// call away when one piece is left.
+var pathJoins = map[string][]rewrite{
+	"python": {rw("join", `(os\.path\.join\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
+		rw("join", `os\.path\.join\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
+	"ruby": {rw("join", `(File\.join\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
+		rw("join", `File\.join\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
+	"js": {rw("join", `((?:require\(\s*["'](?:node:)?path["']\s*\)|\bpath)\.(?:join|resolve)\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
+		rw("join", `(?:require\(\s*["'](?:node:)?path["']\s*\)|\bpath)\.(?:join|resolve)\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
+}
+
 // argConcat matches a command's text that ends with a space and has an
 // expression added to it ('sudo usermod -aG sudo ' + os.getlogin()): the
 // expression is the command's last argument, whose value is not known.
@@ -130,6 +143,10 @@ var (
 	pyWalkRoot = regexp.MustCompile(`os\.walk\(\s*(["'][^"']*["'])`)
 	pyGlobRoot = regexp.MustCompile(`Path\(\s*(["'][^"']*["'])\s*\)\s*\.(rglob|glob|iterdir)\(\s*(["'][^"']*["'])?`)
 	phpVarFunc = regexp.MustCompile(`\$(\w+)\s*=\s*["'](\w+)["']\s*;`)
+	// Dir.glob("~/**/*.pem").each { |f| File.delete(f) }: each file the
+	// pattern finds
+	rbGlobRoot = regexp.MustCompile(`Dir(?:\.glob\(\s*|\[\s*)("[^"]*"|'[^']*')`)
+	rbRemove   = regexp.MustCompile(`\b(?:File\.(?:delete|unlink)|FileUtils\.(?:rm|rm_f|rm_rf|rm_r|remove|remove_file))\b`)
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
 	// File::Find's find or finddepth with a callback that unlinks
 	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
@@ -214,6 +231,14 @@ func normalizeCode(lang, code string) string {
 				code, changed = out, true
 			}
 		}
+		for _, r := range pathJoins[lang] {
+			if !strings.Contains(code, r.hint) {
+				continue
+			}
+			if out := r.re.ReplaceAllString(code, r.with); out != code {
+				code, changed = out, true
+			}
+		}
 		if !changed {
 			break
 		}
@@ -238,6 +263,11 @@ func normalizeCode(lang, code string) string {
 	if lang == "perl" && strings.Contains(code, "unlink") && strings.Contains(code, "find") {
 		for _, m := range plFindUnlink.FindAllStringSubmatch(code, 4) {
 			code += "\nrmtree(" + m[1] + ");"
+		}
+	}
+	if lang == "ruby" && rbRemove.MatchString(code) {
+		for _, m := range rbGlobRoot.FindAllStringSubmatch(code, 4) {
+			code += "\nFileUtils.rm_rf(" + m[1] + ")"
 		}
 	}
 	if lang == "python" && pyRemove.MatchString(code) {

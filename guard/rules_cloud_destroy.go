@@ -7,6 +7,20 @@ import (
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "fleet-keys-deleted", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting every managed machine's key from the configuration server (the fleet stops being managed until each is enrolled again)",
+		Suggestions: []string{"Delete the one machine's key that was retired: salt-key -d NAME", "List the keys first: salt-key -L"},
+		names:       names("salt-key"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "-D") || hasWord(args, "--delete-all") {
+				return true, "salt-key --delete-all"
+			}
+			// -d '*' is every key too
+			if v, ok := optValue(args, "d", "delete"); ok && (v == "*" || !strings.ContainsAny(v, "0123456789abcdefghijklmnopqrstuvwxyz")) {
+				return true, "salt-key --delete " + v
+			}
+			return false, ""
+		}},
 	{ID: "cloud-account-nuke", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "deleting every resource of a cloud account",
 		Suggestions: []string{"Delete the resources one by one after review", "Run the tool's dry run or inspect mode first"},
 		names:       names("cloud-nuke", "aws-nuke", "azure-nuke", "gcp-nuke", "aws"),

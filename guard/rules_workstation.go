@@ -77,6 +77,17 @@ var workstationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "network-profile-deleted", Level: LevelModerate, Category: CategorySystem, Description: "deleting a saved network or VPN connection (its settings and stored secrets go with it)",
+		Suggestions: []string{"Bring the connection down instead: nmcli connection down NAME", "Export it first: nmcli connection export NAME"},
+		names:       names("nmcli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || !strings.HasPrefix("connection", ops[0].s) || len(ops[0].s) < 1 {
+				return false, ""
+			}
+			verb := ops[1].s
+			return len(verb) >= 3 && strings.HasPrefix("delete", verb), "nmcli connection delete " + joinWords(ops[2:])
+		}},
 	{ID: "app-data-purged", Level: LevelHigh, Category: CategoryFileDelete, Description: "uninstalling applications together with the data they hold (containers, VMs, documents)",
 		Suggestions: []string{"Uninstall without purging, and keep the data", "Back the data up first"},
 		names:       names("snap", "flatpak", "brew"),

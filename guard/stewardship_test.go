@@ -479,3 +479,28 @@ func TestForallRunsInEveryRepository(t *testing.T) {
 		`west update`,
 	})
 }
+
+// Paths built by a language's own join, and the files a glob finds
+// deleted one by one; saved network profiles; a fleet's keys.
+func TestJoinedPathsProfilesAndFleetKeys(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ruby -e 'Dir.glob(File.join(Dir.home,"**","*.pem")).each{|f| File.delete(f)}'`, CategoryFileDelete, "", LevelCritical},
+		{`node -e "require('fs').rmSync(require('path').join(require('os').homedir(),'.config'),{recursive:true,force:true})"`, CategoryFileDelete, "", LevelHigh},
+		{`python3 -c "import shutil, os; shutil.rmtree(os.path.join(os.path.expanduser('~'), '.config'))"`, CategoryFileDelete, "", LevelHigh},
+		{`nmcli con del "Office VPN"`, CategorySystem, "network-profile-deleted", LevelModerate},
+		{`nmcli connection delete id "Wired connection 1"`, CategorySystem, "network-profile-deleted", LevelModerate},
+		{`salt-key -D -y`, CategoryCloudDestroy, "fleet-keys-deleted", LevelHigh},
+		{`salt-key --delete='*' --yes`, CategoryCloudDestroy, "fleet-keys-deleted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ruby -e 'puts Dir.glob(File.join("app", "**", "*.rb")).size'`,
+		`ruby -e 'Dir.glob(File.join("tmp", "**", "*.log")).each{|f| File.delete(f)}'`,
+		`node -e "console.log(require('path').join(require('os').homedir(), '.npmrc'))"`,
+		`python3 -c "import shutil, os; shutil.rmtree(os.path.join('build', 'lib'))"`,
+		`nmcli connection show --active`,
+		`nmcli -f NAME,TYPE connection show`,
+		`salt-key -L`,
+		`salt-key -d web01.acme.internal -y`,
+	})
+}
