@@ -729,6 +729,10 @@ func localTestDatabase(a *analysis, c *cmd) bool {
 	if !ok {
 		u, ok = a.varValue("DATABASE_URL")
 	}
+	if !ok && envFileLoaded(a.src, testEnvFile) && !prodEnvLoaded(a.src) {
+		// dotenv -e .env.test -- ...: the test settings loaded for it
+		return true
+	}
 	if !ok || u == "" {
 		return false
 	}
@@ -738,6 +742,41 @@ func localTestDatabase(a *analysis, c *cmd) bool {
 	}
 	db := lower(strings.TrimPrefix(pu.Path, "/"))
 	return strings.Contains(db, "test") || strings.HasSuffix(db, "_ci") || strings.HasSuffix(db, "_e2e")
+}
+
+// prodEnvLoaded reports a line that reads a production settings file
+// (.env.production) for what it runs.
+func prodEnvLoaded(src string) bool { return envFileLoaded(src, prodEnvFile) }
+
+// envFileLoaded reports a word of the line that names a settings file
+// kind accepts.
+func envFileLoaded(src string, kind func(string) bool) bool {
+	if !strings.Contains(src, "env") {
+		return false
+	}
+	for _, f := range strings.FieldsFunc(src, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '"' || r == '\'' || r == '|' || r == ';' || r == '&' || r == '(' || r == ')' || r == '=' || r == '<' || r == '>'
+	}) {
+		if kind(path.Base(strings.ReplaceAll(f, `\`, "/"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// testEnvFile reports a project's file of test settings (.env.test,
+// .env.ci, test.env).
+func testEnvFile(base string) bool {
+	l := lower(base)
+	switch {
+	case strings.HasPrefix(l, ".env."):
+		rest := strings.TrimSuffix(l[5:], ".local")
+		return rest == "test" || rest == "testing" || rest == "ci" || rest == "e2e"
+	case strings.HasSuffix(l, ".env"):
+		n := strings.TrimSuffix(l, ".env")
+		return n == "test" || n == "testing" || n == "ci"
+	}
+	return false
 }
 
 // testOrDevVhost reports a broker's virtual host named for development or
@@ -792,7 +831,9 @@ var taskRules = []*rule{
 					return false, "" // npm's first word is its command
 				}
 			}
-			if target == "" || !touchesProduction(c) {
+			// (production's settings file read on the line for it:
+			// DATABASE_URL=$(grep ... .env.production) npm run db:reset)
+			if target == "" || !touchesProduction(c) && !prodEnvLoaded(a.src) {
 				return false, ""
 			}
 			return true, c.name + " " + target + " in production"

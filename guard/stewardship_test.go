@@ -504,3 +504,21 @@ func TestJoinedPathsProfilesAndFleetKeys(t *testing.T) {
 		`salt-key -d web01.acme.internal -y`,
 	})
 }
+
+// A project's reset script run with production's settings loaded on the
+// line; the same with the test settings, or on its own, is the project's.
+func TestResetWithSettingsFile(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`export DATABASE_URL=$(grep '^DATABASE_URL=' .env.production | cut -d= -f2-) && npm run db:reset`, CategoryDatabaseDestroy, "task-resets-production", LevelCritical},
+		{`set -a; . ./.env.prod; set +a; pnpm db:drop`, CategoryDatabaseDestroy, "task-resets-production", LevelCritical},
+		{`dotenv -e .env.production -- npx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`npx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`export DATABASE_URL=$(grep '^DATABASE_URL=' .env.test | cut -d= -f2-) && npm run db:reset`,
+		`dotenv -e .env.test -- npx prisma migrate reset --force`,
+		`npm run db:reset`,
+		`yarn db:drop && yarn db:create`,
+	})
+}
