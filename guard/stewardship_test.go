@@ -522,3 +522,18 @@ func TestResetWithSettingsFile(t *testing.T) {
 		`yarn db:drop && yarn db:create`,
 	})
 }
+
+// A debug or development build of the project's app holds no one's work;
+// every process of another name, force-killed, may.
+func TestDevBuildKilledByName(t *testing.T) {
+	d := NewDetector(Options{})
+	ctx := winCorpusContextFor("cmd")
+	checkDanger(t, d, ctx, []dangerCase{
+		{`taskkill /f /im excel.exe`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+		{`taskkill /f /im AcmeApp.exe`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+	})
+	checkSafe(t, d, ctx, []string{
+		`taskkill /im AcmeApp.Dev.exe /f`,
+		`taskkill /f /im Acme.Api.Debug.exe`,
+	})
+}

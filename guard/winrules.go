@@ -2591,9 +2591,18 @@ func statelessHost(image string) bool {
 		return true
 	}
 	// a development server (acme-devserver, webpack-dev-server) serves
-	// files from disk and holds no work of its own
+	// files from disk and holds no work of its own; nor does a debug or
+	// development build of the project's app (AcmeApp.Dev.exe)
 	l := strings.ToLower(image)
-	return strings.Contains(l, "devserver") || strings.Contains(l, "dev-server")
+	if strings.Contains(l, "devserver") || strings.Contains(l, "dev-server") {
+		return true
+	}
+	for _, w := range nameWords(strings.TrimSuffix(l, ".exe")) {
+		if w == "dev" || w == "debug" {
+			return true
+		}
+	}
+	return false
 }
 
 // urlRunners are Windows programs that fetch code from a URL they are
