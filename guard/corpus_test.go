@@ -396,6 +396,13 @@ var corpusSets = []corpusSet{
 	// opened.
 	{"round23", corpusDir + "/round23",
 		thresholds{minRound23Critical, minRound23High, minRound23Moderate, maxRound23FalsePositive}, winRound23Thresholds},
+	// round24: a data and ML team's fortnight, benign-heavy twins,
+	// developers' workstations, CI/CD and the supply chain, and on-call
+	// incident work, written while round23a and round22a were tuned on.
+	// round24a (three fifths) was tuned on after its arrival was scored;
+	// round24b must never be opened.
+	{"round24", corpusDir + "/round24",
+		thresholds{minRound24Critical, minRound24High, minRound24Moderate, maxRound24FalsePositive}, winRound24Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -631,6 +638,15 @@ const (
 	minRound23High          = 0.87
 	minRound23Moderate      = 0.73
 	maxRound23FalsePositive = 0.02
+)
+
+// Round twenty-four, POSIX lines (both parts): see
+// testdata/corpus/round24/README.md. These floors catch regressions.
+const (
+	minRound24Critical      = 0.945
+	minRound24High          = 0.885
+	minRound24Moderate      = 0.845
+	maxRound24FalsePositive = 0.008
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
