@@ -1437,6 +1437,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					ws.emitWin(nil, "remote-code-exec", "a script block made from a download: "+truncate(ft, 100))
 					continue
 				}
+				if arg, ok := psScriptBlockCreateArg(ft); ok && psInitBlock(arg) {
+					// & ([ScriptBlock]::Create((oh-my-posh init pwsh
+					// --print) -join "`n")): a known tool's shell set-up
+					prev = flow{kind: flowUnknown}
+					continue
+				}
 				a.unresolved(nil, "the command name is computed ("+truncate(ft, 60)+")", ft)
 				continue
 			}
@@ -3227,4 +3233,23 @@ func psListsEvery(l string) bool {
 		}
 	}
 	return all
+}
+
+// psJoinTail matches what turns a program's lines into one string:
+// -join "`n", | Out-String.
+var (
+	psJoinTail    = regexp.MustCompile("(?i)\\s*(?:-join\\s*(?:\"[^\"]*\"|'[^']*'|\\[[^\\]]*\\]::\\w+)|\\|\\s*out-string)\\s*$")
+	psThemeOption = regexp.MustCompile(`(?i)(--config|--theme)\s+(?:"[^"]*"|'[^']*'|\S+)`)
+)
+
+// psInitBlock reports the text of a script block that is a well-known
+// tool's printed shell set-up: (oh-my-posh init pwsh --config THEME
+// --print) -join "`n".
+func psInitBlock(arg string) bool {
+	t := strings.TrimSpace(psJoinTail.ReplaceAllString(strings.TrimSpace(arg), ""))
+	t = psThemeOption.ReplaceAllString(t, "$1 theme")
+	if !strings.HasPrefix(t, "(") {
+		t = "(" + t + ")"
+	}
+	return psShellInit(t)
 }

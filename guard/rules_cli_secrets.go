@@ -255,7 +255,7 @@ func urlUserinfo(u string) string {
 // judge (file readers, the environment's own printers, version control,
 // the clients with rules of their own) or that print no secrets.
 var cliSecretPrintExempt = map[string]bool{
-	"echo": true, "printf": true, "cat": true, "grep": true, "rg": true, "env": true, "printenv": true, "set": true, "export": true,
+	"echo": true, "cmd:echo": true, "printf": true, "cat": true, "grep": true, "rg": true, "env": true, "printenv": true, "set": true, "export": true,
 	"git": true, "aws": true, "gcloud": true, "az": true, "vault": true, "security": true, "op": true, "bw": true, "pass": true, "gopass": true,
 	"kubectl": true, "oc": true, "helm": true, "docker": true, "podman": true, "jq": true, "yq": true, "sed": true, "awk": true,
 	"npm": true, "pnpm": true, "yarn": true, "make": true, "just": true, "task": true, "sops": true, "age": true, "gpg": true,

@@ -391,6 +391,9 @@ var exfiltrationRules = []*rule{
 					continue
 				}
 				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+					if mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
+						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
+					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {
 						return true, d
 					}
@@ -648,7 +651,7 @@ var exfiltrationRules = []*rule{
 						return true, "$" + w.s
 					}
 				}
-			case "echo", "printf", "print", "write-output", "write-host", "write", "out-host":
+			case "echo", "cmd:echo", "printf", "print", "write-output", "write-host", "write", "out-host":
 				for _, w := range c.args() {
 					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
@@ -1571,6 +1574,31 @@ func namesOnlyRead(c *cmd) bool {
 // patternPicksPlain reports a grep, awk or sed whose pattern picks named
 // settings none of which says secret (grep API_URL, /^NEXT_PUBLIC_/):
 // the lines it shows hold no credential.
+// mixedSettingsFile reports a client's settings file that holds plain
+// settings beside secrets kept on lines of their own (dbt's profiles,
+// kubeconfig, Maven's settings.xml): a search for a plain setting shows
+// those lines only. (.npmrc and Docker's config.json keep a token on the
+// registry's own line.)
+func mixedSettingsFile(base string) bool {
+	switch base {
+	case "profiles.yml", ".pypirc", "settings.xml", "config", "hosts.yml", "config.toml":
+		return true
+	}
+	return false
+}
+
+// contextLines reports a search that also prints the lines around each
+// match (-A, -B, -C): the secrets beside a plain setting.
+func contextLines(c *cmd) bool {
+	for _, w := range c.args() {
+		s := w.s
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s, "ABC") || strings.HasPrefix(s, "--after") || strings.HasPrefix(s, "--before") || strings.HasPrefix(s, "--context") {
+			return true
+		}
+	}
+	return false
+}
+
 func patternPicksPlain(c *cmd) bool {
 	switch c.name {
 	case "grep", "egrep", "rg", "awk", "gawk", "sed":

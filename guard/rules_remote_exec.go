@@ -654,7 +654,13 @@ var remoteExecRules = []*rule{
 					}
 				}
 			case "uv", "uvx", "pipx":
-				for _, w := range args {
+				if ops := positional(args); len(ops) > 0 && c.name == "uv" && (ops[0].s == "publish" || ops[0].s == "build") {
+					return false, "" // the project's own package, sent to an index or built
+				}
+				for i, w := range args {
+					if i > 0 && indexURLOption(args[i-1].s) || strings.HasPrefix(w.s, "--") && indexURLOption(strings.SplitN(w.s, "=", 2)[0]) {
+						continue // where packages come from, judged by the index rules
+					}
 					v := strings.TrimPrefix(w.s, "--spec=")
 					if codeURL(v) || strings.HasPrefix(v, "git+") {
 						return true, v
@@ -1267,4 +1273,14 @@ func urlsIn(text string) []string {
 		}
 		rest = rest[end:]
 	}
+}
+
+// indexURLOption reports an option of a Python package tool whose value
+// is a package index or a place to upload to, not code to run.
+func indexURLOption(o string) bool {
+	switch o {
+	case "--index-url", "--extra-index-url", "--default-index", "--index", "--find-links", "--publish-url", "--check-url", "-i", "-f":
+		return true
+	}
+	return false
 }

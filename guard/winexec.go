@@ -1194,6 +1194,8 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
 		return ""
+	case fixturePath(rel):
+		return "" // the test suite's fixtures, made again by its set-up
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
 		// the only record of what infrastructure exists
 		return "win-delete-project"
@@ -1209,6 +1211,17 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	}
 	return ""
+}
+
+// fixturePath reports a path inside a test suite's fixture folder.
+func fixturePath(rel string) bool {
+	for _, part := range strings.Split(strings.ToLower(path.Dir(rel)), "/") {
+		switch part {
+		case "fixtures", "fixture", "__fixtures__", "testdata":
+			return true
+		}
+	}
+	return false
 }
 
 // winTruncate judges emptying a file.

@@ -1031,7 +1031,9 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	}
 	c, _ := a.winClassify(p)
 	if c == wpSecrets {
-		if strings.HasSuffix(p, ".pub") || strings.HasSuffix(p, "/known_hosts") || strings.HasSuffix(p, ".ssh/config") {
+		if strings.HasSuffix(p, ".pub") || strings.HasSuffix(p, "/known_hosts") || strings.HasSuffix(p, ".ssh/config") || strings.HasSuffix(p, "/.aws/config") {
+			// (the AWS CLI's config holds profiles and regions; the keys
+			// are in .aws/credentials)
 			return "", false
 		}
 		return "credentials " + p, true
