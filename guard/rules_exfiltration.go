@@ -391,7 +391,7 @@ var exfiltrationRules = []*rule{
 					continue
 				}
 				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
-					if mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
+					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {

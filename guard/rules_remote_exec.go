@@ -659,7 +659,7 @@ var remoteExecRules = []*rule{
 				}
 				for i, w := range args {
 					if i > 0 && indexURLOption(args[i-1].s) || strings.HasPrefix(w.s, "--") && indexURLOption(strings.SplitN(w.s, "=", 2)[0]) {
-						continue // where packages come from, judged by the index rules
+						continue // where the package goes
 					}
 					v := strings.TrimPrefix(w.s, "--spec=")
 					if codeURL(v) || strings.HasPrefix(v, "git+") {
@@ -1276,10 +1276,11 @@ func urlsIn(text string) []string {
 }
 
 // indexURLOption reports an option of a Python package tool whose value
-// is a package index or a place to upload to, not code to run.
+// is a place to upload to, not code to run (an index to install from is
+// where the code comes from).
 func indexURLOption(o string) bool {
 	switch o {
-	case "--index-url", "--extra-index-url", "--default-index", "--index", "--find-links", "--publish-url", "--check-url", "-i", "-f":
+	case "--publish-url", "--check-url":
 		return true
 	}
 	return false
