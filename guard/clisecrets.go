@@ -15,6 +15,9 @@ func cliSecretOutput(c *cmd) string {
 		return ""
 	}
 	args, low := c.args(), c.lowerArgs()
+	if p := registryPassword(c); p != "" {
+		return p
+	}
 	switch c.name {
 	case "gh", "glab":
 		// gh api repos/O/R/tarball/main: the repository's code, whole
@@ -219,4 +222,28 @@ func secretAPIRead(c *cmd) string {
 		return "a service's secret values (" + h + what + ")"
 	}
 	return "a vault's secret (" + h + ")"
+}
+
+// registryPassword reports a command that prints a package or container
+// registry's password: a credential helper's get, aws ecr
+// get-login-password (good for twelve hours), az acr login
+// --expose-token.
+func registryPassword(c *cmd) string {
+	low := c.lowerArgs()
+	if strings.HasPrefix(c.name, "docker-credential-") && len(low) > 0 && low[0] == "get" {
+		return "a registry's saved password (" + c.base + " get)"
+	}
+	switch c.name {
+	case "aws":
+		for _, l := range low {
+			if l == "get-login-password" || l == "get-authorization-token" {
+				return "a registry's password (aws " + l + ")"
+			}
+		}
+	case "az":
+		if hasAnyWord(low, "--expose-token") {
+			return "a registry's access token (az acr login --expose-token)"
+		}
+	}
+	return ""
 }

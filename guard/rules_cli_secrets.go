@@ -293,7 +293,9 @@ func shownOnTerminal(c *cmd) bool {
 // displayFilters show (part of) what they read.
 var displayFilters = map[string]bool{"jq": true, "yq": true, "grep": true, "egrep": true, "rg": true, "head": true, "tail": true, "less": true,
 	"more": true, "cat": true, "column": true, "sed": true, "awk": true, "tee": true, "sort": true, "cut": true, "base64": true, "xxd": true,
-	"od": true, "tr": true, "fold": true, "nl": true, "bat": true, "fx": true}
+	"od": true, "tr": true, "fold": true, "nl": true, "bat": true, "fx": true,
+	// fish's string match / replace, PowerShell's Select-String
+	"string": true, "select-string": true, "findstr": true}
 
 // secretWordIn reports a word that may ask a client for a secret (a
 // token, a secret, a password, a key, an environment or a connection, or

@@ -376,6 +376,11 @@ var exfiltrationRules = []*rule{
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
 			}
+			if c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit && pagerOf[c.name] &&
+				fileReaderStage(c.pipe[c.stage-1]) && shownOnTerminal(c) && !namesOnlyRead(c) && !pipedSearchPlain(c) {
+				// cat ~/.ssh/id_rsa | head: the key file read, shown
+				return true, c.in.what
+			}
 			if c.name == "jq" && jqNamesOnly(c.args()) {
 				return false, "" // the names of the entries, or how many
 			}
@@ -630,6 +635,9 @@ var exfiltrationRules = []*rule{
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
 			}
+			if what := registryPassword(c); what != "" {
+				return true, what
+			}
 			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {
 				return true, what
 			}
@@ -652,6 +660,13 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			case "echo", "cmd:echo", "printf", "print", "write-output", "write-host", "write", "out-host":
+				for _, f := range c.substs {
+					// echo "token: $(gh auth token)": what the substitution
+					// read, printed
+					if f.kind == flowSecret && f.crit {
+						return true, f.what
+					}
+				}
 				for _, w := range c.args() {
 					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
@@ -1571,9 +1586,6 @@ func namesOnlyRead(c *cmd) bool {
 	return false
 }
 
-// patternPicksPlain reports a grep, awk or sed whose pattern picks named
-// settings none of which says secret (grep API_URL, /^NEXT_PUBLIC_/):
-// the lines it shows hold no credential.
 // mixedSettingsFile reports a client's settings file that holds plain
 // settings beside secrets kept on lines of their own (dbt's profiles,
 // kubeconfig, Maven's settings.xml): a search for a plain setting shows
@@ -1599,6 +1611,9 @@ func contextLines(c *cmd) bool {
 	return false
 }
 
+// patternPicksPlain reports a grep, awk or sed whose pattern picks named
+// settings none of which says secret (grep API_URL, /^NEXT_PUBLIC_/):
+// the lines it shows hold no credential.
 func patternPicksPlain(c *cmd) bool {
 	switch c.name {
 	case "grep", "egrep", "rg", "awk", "gawk", "sed":
@@ -1615,6 +1630,48 @@ func patternPicksPlain(c *cmd) bool {
 			p = v
 		}
 	}
+	return plainPattern(p)
+}
+
+// pagerOf are the programs that show (part of) the lines they are given.
+var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep": true, "rg": true, "less": true, "more": true, "bat": true,
+	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true}
+
+// fileReaderStage reports a pipeline stage that prints files as they are.
+func fileReaderStage(s *cmd) bool {
+	if s == nil {
+		return false
+	}
+	switch s.name {
+	case "cat", "bat", "tac", "type", "cmd:type", "get-content", "more", "less":
+		return true
+	}
+	return false
+}
+
+// pipedSearchPlain reports a search of its input for plain settings
+// (cat ~/.kube/config | grep server), without the lines around them.
+func pipedSearchPlain(c *cmd) bool {
+	if c.name != "grep" && c.name != "egrep" && c.name != "rg" && c.name != "string" && c.name != "select-string" && c.name != "findstr" {
+		return false
+	}
+	ops := positional(c.args())
+	if len(ops) == 0 || contextLines(c) {
+		return false
+	}
+	p := ops[0].s
+	if c.name == "string" && len(ops) > 1 {
+		p = ops[1].s // string match PATTERN
+	}
+	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+		p = v
+	}
+	return plainPattern(p)
+}
+
+// plainPattern reports a search pattern that names settings, none of
+// which says secret.
+func plainPattern(p string) bool {
 	words := strings.FieldsFunc(p, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9')
 	})

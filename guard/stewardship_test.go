@@ -538,6 +538,32 @@ func TestDevBuildKilledByName(t *testing.T) {
 	})
 }
 
+// Secrets shown by the command that prints a substitution's value, by a
+// registry's password commands, and by a pager at the end of a file's
+// pipeline; the same values handed to a program, or only counted, are
+// not shown.
+func TestSecretsShownThroughOtherCommands(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "token: $(gh auth token)"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`echo "key=$(vault kv get -field=password secret/prod/db)"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws ecr get-login-password --region us-east-1`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`az acr login --name acmeprodacr --expose-token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`echo ghcr.io | docker-credential-osxkeychain get`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`gh auth status -t 2>&1 | string match '*Token*'`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`cat ~/.ssh/id_rsa | head -5`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat ~/.m2/settings.xml | grep -i -B2 -A2 password`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "user: $(gh api user -q .login)"`,
+		`aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com`,
+		`TOKEN=$(gh auth token) && curl -sH "Authorization: Bearer $TOKEN" https://api.github.com/user | jq .login`,
+		`cat ~/.m2/settings.xml | grep -c server`,
+		`cat ~/.ssh/id_rsa | wc -l`,
+		`cat ~/.kube/config | grep server`,
+	})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.
