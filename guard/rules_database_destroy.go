@@ -119,16 +119,17 @@ var databaseDestroyRules = []*rule{
 			if hasWord(args, "-XDELETE") || hasWord(args, "DELETE") || hasWord(args, "--method=DELETE") {
 				del = true
 			}
+			urls := clientURLs(args)
 			if !del {
 				// POST _delete_by_query matching everything
-				for _, u := range urlArgs(args) {
+				for _, u := range urls {
 					if strings.Contains(u, "/_delete_by_query") && strings.Contains(joinWords(args), "match_all") {
 						return true, u
 					}
 				}
 				return false, ""
 			}
-			for _, u := range urlArgs(args) {
+			for _, u := range urls {
 				pu, err := url.Parse(u)
 				if err != nil {
 					continue
@@ -777,6 +778,26 @@ func testEnvFile(base string) bool {
 		return n == "test" || n == "testing" || n == "ci"
 	}
 	return false
+}
+
+// clientURLs are the URLs an HTTP client is given, with or without their
+// scheme (curl takes es-prod:9200/logs as http://es-prod:9200/logs).
+func clientURLs(args []word) []string {
+	out := urlArgs(args)
+	for _, w := range positional(args) {
+		s := w.s
+		if strings.Contains(s, "://") {
+			continue
+		}
+		host, rest, ok := strings.Cut(s, "/")
+		if !ok {
+			continue
+		}
+		if h, port, ok := strings.Cut(host, ":"); ok && h != "" && allDigits(port) || host == "localhost" {
+			out = append(out, "http://"+host+"/"+rest)
+		}
+	}
+	return out
 }
 
 // testOrDevVhost reports a broker's virtual host named for development or

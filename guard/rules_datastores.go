@@ -7,6 +7,31 @@ import "strings"
 // connection killed, the cluster's membership changed. Their data's
 // destruction is judged by the database rules.
 var dataStoreRules = []*rule{
+	{ID: "experiment-history-purged", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "purging a shared tracking server's deleted runs and experiments for good (their metrics and artifacts go with them)",
+		Suggestions: []string{"Leave deleted runs in the trash until their owners agree", "Purge a local tracking store only"},
+		names:       names("mlflow"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 || ops[0].s != "gc" {
+				return false, ""
+			}
+			// the store named on the line, or in MLFLOW_TRACKING_URI
+			store, ok := optValue(c.args(), "", "backend-store-uri")
+			if !ok {
+				for _, as := range c.assigns {
+					if as.name == "MLFLOW_TRACKING_URI" {
+						store, ok = as.val.s, true
+					}
+				}
+			}
+			if !ok {
+				store, ok = a.varValue("MLFLOW_TRACKING_URI")
+			}
+			if !ok || !strings.Contains(store, "://") || isLocalHost(hostOf(store)) || strings.HasPrefix(store, "sqlite:") || strings.HasPrefix(store, "file:") {
+				return false, "" // the default ./mlruns, or a store on this machine
+			}
+			return true, "mlflow gc on " + hostOf(store)
+		}},
 	{ID: "datastore-superuser-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a data store user a superuser or opening it to every user (root, administrator, superuser roles; every permission)",
 		Suggestions: []string{"Grant the narrowest role that does the job", "Let the data store's administrators manage users"},
 		names:       names("mongosh", "mongo", "rabbitmqctl", "kafka-acls", "kafka-acls.sh", "etcdctl", "curl", "sqlcmd", "invoke-sqlcmd", "add-dbadbrolemember", "add-dbaserverrolemember", "psql", "mysql"),

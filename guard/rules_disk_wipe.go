@@ -362,6 +362,8 @@ var diskWipeRules = []*rule{
 					}
 				}
 			case "snapper":
+				// (-c home: the configuration, a value before the command)
+				ops = posArgs(c.args(), optSpec{short: "cr", long: []string{"config", "root", "machine-readable", "csvout", "jsonout", "separator", "utc", "iso"}})
 				if len(ops) > 0 && (ops[0].s == "delete" || ops[0].s == "rm" || ops[0].s == "remove") {
 					return true, "snapper " + ops[0].s
 				}

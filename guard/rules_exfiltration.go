@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net"
 	"path"
 	"strings"
 )
@@ -43,6 +44,57 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
 var exfiltrationRules = []*rule{
+	{ID: "registry-credentials-to-bare-address", Level: LevelCritical, Category: CategoryExfiltration, Description: "logging in or publishing with registry credentials to a server known only by a public IP address, or over plain HTTP",
+		Suggestions: []string{"Publish to the registry's own name over HTTPS", "Check the address belongs to your organisation first"},
+		names:       names("docker", "podman", "nerdctl", "helm", "oras", "crane", "twine", "npm", "pnpm", "yarn", "gem", "poetry", "uv", "cargo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			var target string
+			switch c.name {
+			case "docker", "podman", "nerdctl", "oras", "crane":
+				if len(ops) > 1 && ops[0].s == "login" {
+					target = ops[1].s
+				}
+			case "helm":
+				if len(ops) > 2 && ops[0].s == "registry" && ops[1].s == "login" {
+					target = ops[2].s
+				}
+			case "twine":
+				target, _ = optValue(args, "", "repository-url")
+			case "npm", "pnpm", "yarn":
+				if len(ops) > 0 && (ops[0].s == "publish" || ops[0].s == "login" || ops[0].s == "adduser") {
+					target, _ = optValue(args, "", "registry")
+				}
+			case "gem":
+				if len(ops) > 0 && ops[0].s == "push" {
+					target, _ = optValue(args, "", "host")
+				}
+			case "uv", "poetry", "cargo":
+				if len(ops) > 0 && ops[0].s == "publish" {
+					target, _ = optValue(args, "", "publish-url", "index", "repository-url")
+				}
+			}
+			if target == "" {
+				return false, ""
+			}
+			h := target
+			if strings.Contains(target, "://") {
+				h = hostOf(target)
+				if strings.HasPrefix(lower(target), "http://") && !isLocalHost(h) && !internalHost(h) {
+					return true, target // the token in clear over the network
+				}
+			} else if host, _, ok := strings.Cut(h, "/"); ok {
+				h = host
+			}
+			if hh, _, err := net.SplitHostPort(h); err == nil {
+				h = hh
+			}
+			if isPublicIP(h) {
+				return true, target
+			}
+			return false, ""
+		}},
 	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
 		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh", "ssh", "mail", "mailx", "mutt", "sendmail"),
 		match: func(a *analysis, c *cmd) (bool, string) {

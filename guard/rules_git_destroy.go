@@ -295,6 +295,13 @@ var gitDestroyRules = []*rule{
 					return true, args[0].s + " " + args[1].s
 				}
 			}
+			// gh repo deploy-key delete ID: a repository's own settings
+			if len(args) > 2 && args[0].s == "repo" && (args[2].s == "delete" || args[2].s == "remove" || args[2].s == "rm") {
+				switch args[1].s {
+				case "deploy-key", "autolink", "ruleset", "variable", "secret":
+					return true, "repo " + args[1].s + " " + args[2].s
+				}
+			}
 			return false, ""
 		}},
 	{ID: "forge-guard-bypass", Level: LevelModerate, Category: CategoryGitDestroy, Description: "merging past branch protection, or turning off the repository's workflows",
@@ -333,12 +340,24 @@ var gitDestroyRules = []*rule{
 				return false, ""
 			}
 			for _, w := range args {
+				// security_and_analysis[secret_scanning][status]=disabled:
+				// the repository's scanning switched off
+				if l := lower(w.s); strings.HasPrefix(l, "security_and_analysis") && strings.Contains(l, "disabled") {
+					return true, m + " " + w.s
+				}
+			}
+			for _, w := range args {
 				if !strings.Contains(w.s, "repos/") && !strings.Contains(w.s, "projects/") && !strings.Contains(w.s, "orgs/") {
 					continue
 				}
 				segs := strings.Split(strings.Trim(w.s, "/"), "/")
 				if i := slices.Index(segs, "repos"); i >= 0 && i+2 < len(segs) && throwawayName(segs[i+2]) {
 					continue // a pull request's or a test's own repository
+				}
+				if strings.Contains(w.s, "/git/refs/") && (hasWord(args, "force=true") || hasWord(args, "force:=true")) {
+					// git/refs/heads/main with force=true: the branch moved
+					// to any commit, what it held dropped
+					return true, m + " " + w.s + " force=true"
 				}
 				for k, seg := range segs {
 					if len(segs)-k > 2 {
@@ -347,6 +366,7 @@ var gitDestroyRules = []*rule{
 					switch seg {
 					case "protection", "protected_branches", "rulesets", "keys", "deploy_keys", "hooks", "collaborators", "members", "secrets", "permissions", "invitations":
 						return true, m + " " + w.s
+
 					case "memberships":
 						// orgs/acme/teams/platform-admins/memberships/x: a
 						// place on an administrators' team

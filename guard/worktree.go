@@ -941,8 +941,9 @@ func testName(s string) bool {
 	for _, scheme := range [...]string{"s3://", "gs://", "az://", "r2://", "b2://", "oss://", "cos://"} {
 		// s3://acme-ci-artifacts/builds/123: the bucket says whose it is
 		if rest, ok := strings.CutPrefix(lower(s), scheme); ok {
-			bucket, _, _ := strings.Cut(rest, "/")
-			if bucket != "" && testName(bucket) {
+			bucket, key, _ := strings.Cut(rest, "/")
+			if bucket != "" && testName(bucket) && !strings.Contains(key, "release") {
+				// (a CI bucket's releases/ are what was shipped)
 				return true
 			}
 		}
