@@ -870,7 +870,10 @@ func (a *analysis) provisioned(c *cmd, t writeTarget) bool {
 			// the system's tables name the user before the command
 			var b strings.Builder
 			for _, line := range strings.Split(jobs, "\n") {
-				if _, rest, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+				if user, rest, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+					if user == "root" {
+						return false // a job of root's, whatever it runs
+					}
 					b.WriteString(rest)
 				}
 				b.WriteByte('\n')

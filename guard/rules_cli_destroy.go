@@ -114,6 +114,20 @@ var cliDestroyRules = []*rule{
 	{ID: "cli-destroy-everything", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "a client told to delete everything it manages",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.base == "podman" {
+				// podman machine rm: the VM with every image, container and
+				// volume (the default one, or one not made for a test)
+				ops := positional(c.args())
+				if len(ops) < 2 || ops[0].s != "machine" || ops[1].s != "rm" && ops[1].s != "remove" {
+					return false, ""
+				}
+				for _, w := range ops[2:] {
+					if scratchName(w.s) || testName(w.s) {
+						return false, ""
+					}
+				}
+				return true, "podman machine " + ops[1].s
+			}
 			if cliDestroyExempt[c.name] && !localManagers[c.name] || len(c.words) < 3 || ownsDestroy[c.name] && !localManagers[c.name] {
 				return false, ""
 			}
@@ -147,6 +161,16 @@ var cliDestroyRules = []*rule{
 			if localManagers[c.name] && len(positional(args[verb+1:])) == 0 {
 				// no machine named: the default one, with everything in it
 				return true, c.name + " " + args[verb].s
+			}
+			if c.name == "colima" || c.name == "limactl" {
+				// a container runtime's VM holds every image, container and
+				// volume of its profile: one made for a test or a spike
+				// is throwaway, another is the developer's
+				for _, w := range positional(args[verb+1:]) {
+					if !scratchName(w.s) && !testName(w.s) {
+						return true, c.name + " " + args[verb].s + " " + w.s
+					}
+				}
 			}
 			return false, ""
 		}},

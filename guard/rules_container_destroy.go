@@ -7,6 +7,31 @@ import (
 
 // Rules for destroying containers, volumes, clusters and deployments (category container_destroy).
 var containerDestroyRules = []*rule{
+	{ID: "database-container-volumes-removed", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "removing a database container together with its anonymous volumes (the data it held is gone)",
+		Suggestions: []string{"Remove the container without -v, or dump the database first", "Use a named volume for data you keep"},
+		names:       names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || !(ops[0].s == "rm" || ops[0].s == "container" && len(ops) > 2 && (ops[1].s == "rm" || ops[1].s == "remove")) {
+				return false, ""
+			}
+			o := c.opts()
+			if !o.has("v", "volumes") {
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if w.s == "rm" || w.s == "remove" || !w.ok || scratchName(w.s) || testName(w.s) {
+					continue
+				}
+				for _, part := range nameWords(w.s) {
+					switch part {
+					case "postgres", "postgresql", "pg", "mysql", "mariadb", "mongo", "mongodb", "redis", "db", "database", "elasticsearch", "opensearch", "clickhouse", "cassandra", "minio", "mssql", "sqlserver", "neo4j":
+						return true, c.base + " rm -v " + w.s
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "k8s-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting workloads or data in a production namespace",
 		Suggestions: []string{"Roll out changes through the deployment pipeline", "Scale or restart instead of deleting", "Confirm the namespace and resources by hand"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

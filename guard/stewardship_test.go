@@ -596,6 +596,31 @@ func TestRound24aStoresForgesRegistries(t *testing.T) {
 	})
 }
 
+// Root's cron jobs, several files restored at once, a container
+// runtime's VM deleted, a database container removed with its volumes.
+func TestRound24aLocalStateAndPersistence(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo '*/10 * * * * root systemctl restart gunicorn' | sudo tee /etc/cron.d/restart-gunicorn`, CategoryPersistence, "write-cron", LevelHigh},
+		{`ssh app-prod-2 "echo '0 * * * * root /usr/local/bin/rotate' | sudo tee /etc/cron.d/rotate"`, CategoryPersistence, "write-cron", LevelHigh},
+		{`git checkout -- .github/workflows/release.yml .gitlab-ci.yml`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore src/a.ts src/b.ts`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`colima delete --profile k8s --force`, CategoryCloudDestroy, "cli-destroy-everything", LevelModerate},
+		{`podman machine rm -f`, CategoryCloudDestroy, "cli-destroy-everything", LevelModerate},
+		{`docker rm -f -v project-postgres-1`, CategoryContainerDestroy, "database-container-volumes-removed", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`printf '0 3 * * * app /opt/app/bin/nightly\n' | sudo tee /etc/cron.d/app-nightly`,
+		`git checkout -- src/app.ts`,
+		`git checkout -- package.json package-lock.json`,
+		`colima delete ledgerly-scratch --force`,
+		`podman machine rm -f test-machine`,
+		`docker rm -fv web`,
+		`docker rm -f project-postgres-1`,
+		`docker rm -f -v postgres-test`,
+	})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.

@@ -200,17 +200,30 @@ func gitDiscards(c *cmd) string {
 }
 
 // editedPath returns the first of paths that is a directory of the
-// developer's edits (a single named file is the careful form of a
-// restore), and not generated, which tools rewrite anyway. both says the
-// index is restored with the work tree: then a named file counts too.
+// developer's edits, or the first of several named files (a single named
+// file is the careful form of a restore), and not generated, which tools
+// rewrite anyway. both says the index is restored with the work tree:
+// then a named file counts too.
 func editedPath(paths []word, both bool) string {
+	files := 0
+	first := ""
 	for _, w := range paths {
 		if w.s == "" {
 			continue
 		}
 		p := path.Clean(strings.ReplaceAll(w.s, `\`, "/"))
 		if !both && (path.Ext(p) != "" || plainFiles[path.Base(p)]) {
-			continue // one named file
+			// one named file is the careful form; several are the edits
+			// of a change
+			if !lockFiles[path.Base(p)] && !generatedOnly([]word{{s: p, ok: w.ok}}) {
+				if files++; first == "" {
+					first = w.s
+				}
+				if files > 1 {
+					return first
+				}
+			}
+			continue
 		}
 		if lockFiles[path.Base(p)] || generatedOnly([]word{{s: p, ok: w.ok}}) {
 			continue
