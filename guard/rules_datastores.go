@@ -7,6 +7,22 @@ import "strings"
 // connection killed, the cluster's membership changed. Their data's
 // destruction is judged by the database rules.
 var dataStoreRules = []*rule{
+	{ID: "subscription-backlog-skipped", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "moving a production subscription or consumer group past its backlog (the unprocessed messages are never delivered)",
+		Suggestions: []string{"Seek to a snapshot taken before, or replay from an earlier time", "Drain the backlog with a consumer instead"},
+		names:       names("gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub := clientSubWords(c).list()
+			if len(sub) < 3 || sub[0] != "pubsub" || sub[1] != "subscriptions" || sub[2] != "seek" || !touchesProduction(c) {
+				return false, ""
+			}
+			// --time NOW (or a time computed on the line): everything
+			// published before it is acknowledged unread
+			// (a computed time going back, $(date -d '1 hour ago'), replays)
+			if v, ok := optValue(c.args(), "", "time"); ok && (strings.Contains(v, "$(") || !strings.Contains(v, "-")) && !strings.Contains(v, "ago") && !strings.Contains(v, " -d") {
+				return true, "pubsub subscriptions seek --time " + v
+			}
+			return false, ""
+		}},
 	{ID: "experiment-history-purged", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "purging a shared tracking server's deleted runs and experiments for good (their metrics and artifacts go with them)",
 		Suggestions: []string{"Leave deleted runs in the trash until their owners agree", "Purge a local tracking store only"},
 		names:       names("mlflow"),

@@ -480,7 +480,9 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
 				return true, j
-			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`)):
+			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`) ||
+				// put-public-access-block with its blocks turned off
+				strings.Contains(j, "put-public-access-block") && (strings.Contains(j, "BlockPublicPolicy=false") || strings.Contains(j, "BlockPublicAcls=false") || strings.Contains(j, `"BlockPublicPolicy":false`) || strings.Contains(j, `"BlockPublicAcls":false`))):
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && strings.Contains(j, "--operation-type add"),
 				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"):

@@ -7,6 +7,45 @@ import "strings"
 // others on the network can use, the container runtime's socket relayed
 // to a TCP port, an SSH server told to take root or password logins.
 var networkExposeRules = []*rule{
+	{ID: "passwordless-database-published", Level: LevelHigh, Category: CategorySystem, Description: "running a database that takes anyone without a password, published on every address of the machine",
+		Suggestions: []string{"Publish it on 127.0.0.1 only (-p 127.0.0.1:5432:5432)", "Give it a password"},
+		names:       names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) == 0 || ops[0].s != "run" && !(ops[0].s == "container" && len(ops) > 1 && ops[1].s == "run") {
+				return false, ""
+			}
+			open := ""
+			for _, w := range args {
+				switch l := lower(w.s); {
+				case strings.HasPrefix(l, "postgres_host_auth_method=trust"), strings.HasPrefix(l, "mysql_allow_empty_password="),
+					strings.HasPrefix(l, "mariadb_allow_empty_root_password="), strings.HasPrefix(l, "allow_empty_password=yes"),
+					strings.HasPrefix(l, "xpack.security.enabled=false"):
+					open = w.s
+				}
+			}
+			if open == "" {
+				return false, ""
+			}
+			for i, w := range args {
+				p := ""
+				switch {
+				case (w.s == "-p" || w.s == "--publish") && i+1 < len(args):
+					p = args[i+1].s
+				case strings.HasPrefix(w.s, "--publish="):
+					p = w.s[len("--publish="):]
+				case strings.HasPrefix(w.s, "-p") && len(w.s) > 2:
+					p = w.s[2:]
+				case w.s == "-P" || w.s == "--publish-all":
+					return true, open + " published on every address"
+				}
+				if p != "" && !strings.HasPrefix(p, "127.") && !strings.HasPrefix(p, "localhost:") && !strings.HasPrefix(p, "[::1]") {
+					return true, open + " published as " + p
+				}
+			}
+			return false, ""
+		}},
 	{ID: "forward-on-every-address", Level: LevelHigh, Category: CategorySystem, Description: "forwarding an internal service or a tunnel to every address of the machine",
 		Suggestions: []string{"Bind forwards and tunnels to 127.0.0.1 (the default)"},
 		names:       names("kubectl", "oc", "ssh", "autossh"),

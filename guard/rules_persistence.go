@@ -71,6 +71,31 @@ func callsOut(s string) bool {
 
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
+	{ID: "ci-runner-registered", Level: LevelHigh, Category: CategoryPersistence, Description: "registering this machine as a CI runner, or installing one as a service (whoever can push a workflow runs code here)",
+		Suggestions: []string{"Run CI on the provider's hosted runners, or on an isolated machine set up for it", "Let an administrator register runners"},
+		names:       names("config.sh", "config.cmd", "svc.sh", "gitlab-runner", "act_runner", "forgejo-runner"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "config.sh", "config.cmd":
+				// the Actions runner's own configuration script
+				_, url := optValue(args, "", "url")
+				_, tok := optValue(args, "", "token")
+				if url && tok && !hasWord(args, "remove") {
+					return true, c.name + " --url --token"
+				}
+			case "svc.sh":
+				if len(ops) > 0 && ops[0].s == "install" {
+					return true, "svc.sh install"
+				}
+			default:
+				if len(ops) > 0 && (ops[0].s == "register" || ops[0].s == "install") {
+					return true, c.name + " " + ops[0].s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "process-manager-boot", Level: LevelHigh, Category: CategoryPersistence, Description: "having a process manager start its saved programs at every boot (pm2 startup, forever-service)",
 		Suggestions: []string{"Start the program by hand for this session", "Let the user install boot services"},
 		names:       names("pm2", "forever-service"),

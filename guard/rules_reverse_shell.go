@@ -70,7 +70,11 @@ var reverseShellRules = []*rule{
 				return len(args) > 1 && args[0].s == "server" && hasWord(args, "-dev") && strings.Contains(j, "0.0.0.0"), "vault dev server on every interface"
 			case "kubectl":
 				ops := posArgs(args, kubectlGlobal)
-				if len(ops) > 1 && ops[0].s == "expose" && (strings.Contains(j, "--type LoadBalancer") || strings.Contains(j, "--type=LoadBalancer")) {
+				// kubectl patch svc redis-master -p '{"spec":{"type":"LoadBalancer"}}':
+				// the same, for a service that exists
+				patched := len(ops) > 1 && ops[0].s == "patch" && (strings.HasPrefix(ops[1].s, "svc") || strings.HasPrefix(ops[1].s, "service")) &&
+					(strings.Contains(j, `"LoadBalancer"`) || strings.Contains(j, `"NodePort"`) || strings.Contains(j, "type: LoadBalancer"))
+				if patched || len(ops) > 1 && ops[0].s == "expose" && (strings.Contains(j, "--type LoadBalancer") || strings.Contains(j, "--type=LoadBalancer")) {
 					// a database's port given a public address
 					l := lower(j)
 					for _, k := range [...]string{"postgres", "mysql", "mariadb", "redis", "mongo", "elastic", "5432", "3306", "6379", "27017", "9200"} {

@@ -236,6 +236,11 @@ var systemRules = []*rule{
 						return true, "SIGKILL: " + p
 					}
 				}
+				// kill -9 $(nvidia-smi --query-compute-apps=pid ...): every
+				// process on the GPUs, everyone's jobs
+				if strings.Contains(a.src, "nvidia-smi") && strings.Contains(a.src, "--query-compute-apps=pid") && !strings.Contains(a.src, "grep") && !strings.Contains(a.src, "awk") && !strings.Contains(a.src, "| head") {
+					return true, "every process on the GPUs"
+				}
 				return false, ""
 			}
 			pats := positional(killSelectors(args))

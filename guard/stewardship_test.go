@@ -621,6 +621,36 @@ func TestRound24aLocalStateAndPersistence(t *testing.T) {
 	})
 }
 
+// Services and queues: a notebook's port opened to the internet, a
+// database service given a public address, everyone's GPU jobs killed,
+// a bucket's public-access block turned off, a passwordless database
+// published, the machine registered as a CI runner, a production
+// subscription moved past its backlog.
+func TestRound24aServicesAndQueues(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws ec2 authorize-security-group-ingress --group-id sg-0a12b34c --protocol tcp --port 8888 --cidr 0.0.0.0/0`, CategoryPermission, "cloud-firewall-open", LevelHigh},
+		{`kubectl -n prod patch svc redis-master -p '{"spec":{"type":"LoadBalancer"}}'`, CategorySystem, "service-open-to-all", LevelHigh},
+		{`sudo kill -9 $(nvidia-smi --query-compute-apps=pid --format=csv,noheader)`, CategorySystem, "kill-by-name-forced", LevelModerate},
+		{`aws s3api put-public-access-block --bucket acme-prod-exports --public-access-block-configuration BlockPublicAcls=false,IgnorePublicAcls=false,BlockPublicPolicy=false,RestrictPublicBuckets=false`, CategoryExfiltration, "repo-made-public", LevelHigh},
+		{`docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16`, CategorySystem, "passwordless-database-published", LevelHigh},
+		{`./config.sh --url https://github.com/acme-corp --token AB12CD34 --unattended && sudo ./svc.sh install`, CategoryPersistence, "ci-runner-registered", LevelHigh},
+		{`gcloud pubsub subscriptions seek billing-worker-sub --time=$(date -u +%Y-%m-%dT%H:%M:%SZ) --project acme-prod-341207`, CategoryDatabaseDestroy, "subscription-backlog-skipped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws ec2 authorize-security-group-ingress --group-id sg-0a12b34c --protocol tcp --port 443 --cidr 0.0.0.0/0`,
+		`kubectl -n prod patch svc web -p '{"spec":{"type":"LoadBalancer"}}'`,
+		`kill $(nvidia-smi --query-compute-apps=pid --format=csv,noheader | head -1)`,
+		`aws s3api put-public-access-block --bucket acme-exports --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true`,
+		`docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16`,
+		`docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=dev postgres:16`,
+		`./config.sh remove --token AB12CD34`,
+		`./configure.sh --prefix=/usr`,
+		`gcloud pubsub subscriptions seek billing-worker-sub --snapshot=pre-deploy --project acme-prod-341207`,
+		`gcloud pubsub subscriptions seek worker-sub --time=$(date -u +%Y-%m-%dT%H:%M:%SZ) --project acme-staging`,
+	})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.
