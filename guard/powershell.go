@@ -1981,6 +1981,12 @@ func (ws *winState) psPrintedSecret(raw, l string) {
 	if strings.Contains(l, "protecteddata]::unprotect(") && !strings.Contains(l, "=") {
 		ws.emitWin(nil, "secret-printed", "data decrypted with the user's DPAPI key")
 	}
+	// (Get-StoredCredential -Target X).GetNetworkCredential().Password, or
+	// $c.GetNetworkCredential().Password: a saved password shown
+	if strings.Contains(l, ".getnetworkcredential().password") && !strings.Contains(strings.SplitN(l, ".getnetworkcredential()", 2)[0], "=") &&
+		!strings.Contains(l, "(get-credential") {
+		ws.emitWin(nil, "secret-printed", "a saved credential's password in clear text")
+	}
 }
 
 // psGroupOut is what a parenthesised command sends down the pipeline.

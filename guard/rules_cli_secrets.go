@@ -414,7 +414,7 @@ func secretVarName(s string) bool {
 		return false
 	}
 	for _, m := range [...]string{"secret", "token", "password", "passwd", "api_key", "api-key", "apikey", "private_key", "private-key",
-		"access_key", "access-key", "database_url", "_dsn", "credentials", "auth_key", "signing_key", "client_secret"} {
+		"access_key", "access-key", "database_url", "_dsn", "credentials", "auth_key", "signing_key", "client_secret", "connectionstring"} {
 		if strings.Contains(l, m) {
 			return true
 		}

@@ -651,6 +651,32 @@ func TestRound24aServicesAndQueues(t *testing.T) {
 	})
 }
 
+// Windows servers: a saved password shown, a connection string read from
+// the machine's environment, WinRM in the clear, an IIS pool deleted
+// through appcmd, File History's versions cleaned up.
+func TestRound24aWindowsServers(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-StoredCredential -Target 'git:https://github.com').GetNetworkCredential().Password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`[Environment]::GetEnvironmentVariable('ConnectionStrings__Default', 'Machine')`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Set-Item WSMan:\localhost\Service\AllowUnencrypted -Value $true`, CategoryPersistence, "win-remote-access", LevelHigh},
+		{`fhmanagew.exe -cleanup 0 -quiet`, CategorySystem, "win-backup-delete", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`$c = Get-StoredCredential -Target 'acr'; $pw = $c.GetNetworkCredential().Password; npm config set //acme/:_password $pw`,
+		`Get-StoredCredential -Target 'git:https://github.com' | Select-Object UserName`,
+		`Get-Item WSMan:\localhost\Service\AllowUnencrypted`,
+		`Set-Item WSMan:\localhost\Client\TrustedHosts -Value 'build01.acme.local' -Force`,
+		`fhmanagew.exe -cleanup 365`,
+	})
+	cmdCtx := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`%windir%\system32\inetsrv\appcmd delete apppool "CheckoutPool"`, CategoryCloudDestroy, "win-site-removed", LevelHigh},
+	})
+	checkSafe(t, d, cmdCtx, []string{`%windir%\system32\inetsrv\appcmd list apppool`, `appcmd delete site "AcmeDev"`})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.

@@ -59,11 +59,17 @@ var winLongTailRules = []*rule{
 		}},
 	{ID: "win-site-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing an IIS site, application or application pool",
 		Suggestions: []string{"Stop the site instead, or remove a test site by its name"},
-		names:       names("remove-website", "remove-iissite", "remove-webapppool", "remove-webapplication", "remove-webvirtualdirectory"),
+		names:       names("remove-website", "remove-iissite", "remove-webapppool", "remove-webapplication", "remove-webvirtualdirectory", "appcmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			if hasSw(args, "whatif") {
 				return false, ""
+			}
+			if c.name == "appcmd" {
+				// appcmd delete site|app|apppool|vdir NAME
+				if len(args) < 2 || args[0] != "delete" || args[1] != "site" && args[1] != "app" && args[1] != "apppool" && args[1] != "vdir" {
+					return false, ""
+				}
 			}
 			for _, w := range args {
 				if scratchName(w) || strings.Contains(w, "dev") {

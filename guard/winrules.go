@@ -458,7 +458,10 @@ var winRules = []*rule{
 			case "winrm":
 				return strings.Contains(j, "quickconfig") || strings.Contains(j, "qc") || strings.Contains(j, "allowunencrypted"), j
 			case "set-item":
-				return strings.Contains(j, "wsman:") && strings.Contains(j, "trustedhosts") && strings.Contains(j, "*"), j
+				// TrustedHosts '*', or WinRM's traffic and credentials in
+				// the clear (AllowUnencrypted, Basic)
+				return strings.Contains(j, "wsman:") && (strings.Contains(j, "trustedhosts") && strings.Contains(j, "*") ||
+					(strings.Contains(j, "allowunencrypted") || strings.Contains(j, `\auth\basic`)) && strings.Contains(j, "true")), j
 			case "start-service", "set-service":
 				return strings.Contains(j, "sshd") && (c.name == "start-service" || strings.Contains(j, "automatic")) || strings.Contains(j, "termservice") && strings.Contains(j, "automatic"), j
 			}
@@ -805,11 +808,19 @@ var winRules = []*rule{
 			return true, ""
 		}},
 	{ID: "win-backup-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting shadow copies, backups or recovery (what ransomware does first)",
-		Suggestions: []string{"Leave backups and restore points alone"}, names: names("vssadmin", "wbadmin", "wmic", "bcdedit", "remove-wmiobject", "remove-ciminstance", "disable-computerrestore", "delete-computerrestorepoint"),
+		Suggestions: []string{"Leave backups and restore points alone"}, names: names("vssadmin", "wbadmin", "wmic", "bcdedit", "remove-wmiobject", "remove-ciminstance", "disable-computerrestore", "delete-computerrestorepoint", "fhmanagew"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
+			case "fhmanagew":
+				// -cleanup 0: every File History version older than today
+				for i, w := range args {
+					if (w == "-cleanup" || w == "/cleanup") && i+1 < len(args) && (args[i+1] == "0" || args[i+1] == "1") {
+						return true, "File History versions deleted (fhmanagew -cleanup " + args[i+1] + ")"
+					}
+				}
+				return false, ""
 			case "vssadmin":
 				return len(args) > 0 && (args[0] == "delete" || args[0] == "resize"), j
 			case "wbadmin":
