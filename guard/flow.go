@@ -1814,7 +1814,7 @@ func dumpsToOutput(c *cmd) bool {
 			}
 		}
 	case "mongoexport":
-		_, ok := optValue(args, "o", "out")
+		_, ok := optValue(args, "-o", "out")
 		return !ok
 	case "sqlite3":
 		return hasWord(args, ".dump")

@@ -1,12 +1,35 @@
 package guard
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "api-client-delete-remote", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a one-liner that deletes through a service's API client pointed at a server elsewhere (models, runs, records)",
+		Suggestions: []string{"Delete through the service's own interface, reviewed", "Point the client at a local or test server"},
+		names:       names("python", "python3", "node", "ruby"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			code, ok := optValue(c.args(), "-c", "")
+			if c.name == "node" || c.name == "ruby" {
+				code, ok = optValue(c.args(), "-e", "eval")
+			}
+			if !ok || !strings.Contains(code, "delete_") && !strings.Contains(code, "drop_") && !strings.Contains(code, "purge") {
+				return false, ""
+			}
+			m := apiDeleteCall.FindString(code)
+			if m == "" {
+				return false, ""
+			}
+			for _, u := range quotedURLs.FindAllString(code, 8) {
+				if h := hostOf(strings.Trim(u, `"'`)); h != "" && !isLocalHost(h) && !testName(h) {
+					return true, strings.TrimSuffix(m, "(") + " on " + h
+				}
+			}
+			return false, ""
+		}},
 	{ID: "fleet-keys-deleted", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting every managed machine's key from the configuration server (the fleet stops being managed until each is enrolled again)",
 		Suggestions: []string{"Delete the one machine's key that was retired: salt-key -d NAME", "List the keys first: salt-key -L"},
 		names:       names("salt-key"),
@@ -16,7 +39,7 @@ var cloudDestroyRules = []*rule{
 				return true, "salt-key --delete-all"
 			}
 			// -d '*' is every key too
-			if v, ok := optValue(args, "d", "delete"); ok && (v == "*" || !strings.ContainsAny(v, "0123456789abcdefghijklmnopqrstuvwxyz")) {
+			if v, ok := optValue(args, "-d", "delete"); ok && (v == "*" || !strings.ContainsAny(v, "0123456789abcdefghijklmnopqrstuvwxyz")) {
 				return true, "salt-key --delete " + v
 			}
 			return false, ""
@@ -539,6 +562,14 @@ var paasRule = &rule{ID: "paas-production-change", Level: LevelHigh, Category: C
 	}}
 
 func init() { ruleSets = append(ruleSets, append(cloudDestroyRules, paasRule)) }
+
+// apiDeleteCall matches a client's deleting method (delete_registered_model,
+// delete_run, drop_table, purge); quotedURLs the URLs a piece of code
+// names.
+var (
+	apiDeleteCall = regexp.MustCompile(`\.(?:delete_[a-z_]+|drop_[a-z_]+|purge[a-z_]*)\(`)
+	quotedURLs    = regexp.MustCompile(`["'](?:https?|postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis)://[^"'\s]+["']`)
+)
 
 // anyHyphenDestroyVerb reports a subcommand with the verb joined to its
 // object (ibmcloud is instance-delete, linode-cli domains records-delete).

@@ -92,7 +92,11 @@ var gitDestroyRules = []*rule{
 			}
 			p := parseGitPush(args)
 			for _, r := range p.refs {
-				if strings.HasPrefix(r, ":refs/tags/") || p.delete && (strings.HasPrefix(r, "refs/tags/") || strings.HasPrefix(r, "v") && strings.ContainsAny(r, "0123456789")) {
+				// (:v1.0.0, the empty source pushed over a version's tag)
+				name := strings.TrimPrefix(r, ":")
+				version := strings.HasPrefix(name, "v") && len(name) > 1 && name[1] >= '0' && name[1] <= '9'
+				if strings.HasPrefix(r, ":refs/tags/") || strings.HasPrefix(r, ":") && version && !prerelease(name) ||
+					p.delete && (strings.HasPrefix(r, "refs/tags/") || strings.HasPrefix(r, "v") && strings.ContainsAny(r, "0123456789")) {
 					return true, r
 				}
 			}

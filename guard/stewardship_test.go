@@ -677,6 +677,26 @@ func TestRound24aWindowsServers(t *testing.T) {
 	checkSafe(t, d, cmdCtx, []string{`%windir%\system32\inetsrv\appcmd list apppool`, `appcmd delete site "AcmeDev"`})
 }
 
+// Short options written with their dash: -s HEAD restores from HEAD,
+// -d '*' deletes every key; a service's API client deleting on a server
+// elsewhere; a version's tag deleted with an empty source.
+func TestShortOptionsAndRemoteAPIDeletes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git restore -s HEAD -- services/billing`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`salt-key -d '*' -y`, CategoryCloudDestroy, "fleet-keys-deleted", LevelHigh},
+		{`python -c "from mlflow import MlflowClient; MlflowClient('http://mlflow.internal:5000').delete_registered_model('fraud-detector')"`, CategoryCloudDestroy, "api-client-delete-remote", LevelHigh},
+		{`git tag -d v1.0.0 && git push origin :v1.0.0`, CategoryGitDestroy, "git-delete-remote-tag", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git restore -s HEAD~1 -- services/billing`,
+		`python -c "from mlflow import MlflowClient; MlflowClient('http://localhost:5000').delete_registered_model('x')"`,
+		`python -c "from mlflow import MlflowClient; print(MlflowClient('http://mlflow.internal:5000').search_registered_models())"`,
+		`git push origin :v1.2.0-rc.1`,
+		`git push origin :feature/x`,
+	})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.

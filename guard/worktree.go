@@ -145,13 +145,13 @@ func gitDiscards(c *cmd) string {
 		}
 		// git restore src/app.ts: its edits discarded (from another
 		// commit, or a side of a conflict, the file is replaced on purpose)
-		if src, ok := optValue(args, "s", "source"); ok && src != "HEAD" || o.has("p", "patch", "theirs", "ours", "merge") {
+		if src, ok := optValue(args, "-s", "source"); ok && src != "HEAD" || o.has("p", "patch", "theirs", "ours", "merge") {
 			return ""
 		}
 		paths := ops
 		if dash >= 0 {
 			paths = args[dash+1:]
-		} else if src, ok := optValue(args, "s", "source"); ok && len(paths) > 0 && paths[0].s == src && !strings.Contains(args[0].s, "=") {
+		} else if src, ok := optValue(args, "-s", "source"); ok && len(paths) > 0 && paths[0].s == src && !strings.Contains(args[0].s, "=") {
 			paths = paths[1:] // --source HEAD: its value
 		}
 		if p := editedPath(paths, o.has("S", "staged")); p != "" {
