@@ -678,6 +678,14 @@ var remoteExecRules = []*rule{
 				if len(args) > 1 && args[0].s == "run" && strings.Contains(args[len(args)-1].s, "@") && isPublicIP(hostOf(args[len(args)-1].s)) {
 					return true, args[len(args)-1].s
 				}
+				// go install M@latest with the module checks turned off
+				// (GOFLAGS=-insecure, GOSUMDB=off, GOPROXY over plain
+				// HTTP): whatever the host serves is built and run
+				if len(args) > 1 && (args[0].s == "install" || args[0].s == "run" || args[0].s == "get") && strings.Contains(args[len(args)-1].s, "@") {
+					if v := goChecksOff(a, c); v != "" {
+						return true, v + " go " + args[0].s + " " + args[len(args)-1].s
+					}
+				}
 			case "nix":
 				// nix run|shell|develop|profile install FLAKE: a flake
 				// of anyone's builds and runs its code
@@ -1284,4 +1292,33 @@ func indexURLOption(o string) bool {
 		return true
 	}
 	return false
+}
+
+// goChecksOff returns the setting on the line that turns off the Go
+// toolchain's module checks: insecure fetching, no checksum database, a
+// proxy over plain HTTP, checks skipped for every module.
+func goChecksOff(a *analysis, c *cmd) string {
+	get := func(name string) string {
+		for _, as := range c.assigns {
+			if as.name == name {
+				return as.val.s
+			}
+		}
+		v, _ := a.varValue(name)
+		return v
+	}
+	switch {
+	case strings.Contains(get("GOFLAGS"), "-insecure"):
+		return "GOFLAGS=-insecure"
+	case get("GOINSECURE") != "":
+		return "GOINSECURE"
+	case get("GOSUMDB") == "off":
+		return "GOSUMDB=off"
+	case get("GONOSUMDB") == "*" || get("GOPRIVATE") == "*" || get("GONOSUMCHECK") == "1":
+		return "checksums skipped for every module"
+	}
+	if p := get("GOPROXY"); strings.HasPrefix(p, "http://") && !isLocalHost(hostOf(p)) {
+		return "GOPROXY=" + p
+	}
+	return ""
 }

@@ -697,6 +697,21 @@ func TestShortOptionsAndRemoteAPIDeletes(t *testing.T) {
 	})
 }
 
+// A Go program installed with the toolchain's module checks turned off.
+func TestGoInstallWithChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`GOFLAGS=-insecure GOPRIVATE=* go install git.example.net/x/golint-fixed@latest`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+		{`GOSUMDB=off go install tools.example.org/lint@latest`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+		{`export GOINSECURE=*; go install git.example.com/x/runner@latest`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`go install golang.org/x/tools/gopls@latest`,
+		`GOPRIVATE=github.com/acme/* go install github.com/acme/tool@latest`,
+		`GOFLAGS=-mod=mod go install github.com/x/y@v1.2.3`,
+	})
+}
+
 // What round24a showed about secrets printed and plain settings read:
 // cmd's echo of a secret variable, a word "token" echoed, a settings file
 // searched for a plain key, the AWS CLI's profiles.
