@@ -1319,6 +1319,9 @@ func saltLaunches(a *analysis, c *cmd) []launch {
 			if u := ops[i+1].s; strings.Contains(u, "://") && !strings.HasPrefix(u, "salt://") {
 				return []launch{{code: "curl -fsSL " + shellQuote(u) + " | sh", origin: "salt cmd.script on every minion", remote: true}}
 			}
+		case "file.remove", "file.delete", "file.rmdir":
+			// file.remove PATH: the file or the tree, on every minion
+			return []launch{{code: "rm -rf " + shellQuote(ops[i+1].s), origin: "salt " + ops[i].s + " on every minion", remote: true}}
 		}
 	}
 	return nil

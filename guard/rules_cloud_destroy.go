@@ -3,11 +3,34 @@ package guard
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "backup-expiry-shortened", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a lifecycle rule that expires a backup or production bucket's objects within days (the store empties itself)",
+		Suggestions: []string{"Keep backups' retention as the backup policy says", "Expire only a scratch prefix"},
+		names:       names("mc", "mcli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "ilm" || !(ops[1].s == "add" || ops[1].s == "rule" && len(ops) > 2 && (ops[2].s == "add" || ops[2].s == "edit")) {
+				return false, ""
+			}
+			v, ok := optValue(c.args(), "", "expire-days", "expiry-days", "noncurrent-expire-days", "noncurrentversion-expiration-days")
+			if !ok {
+				return false, ""
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n > 7 {
+				return false, ""
+			}
+			target := ops[len(ops)-1].s
+			if l := lower(target); !scratchName(target) && (strings.Contains(l, "backup") || isProdName(target) || strings.Contains(l, "archive")) {
+				return true, "objects of " + target + " expired after " + v + " days"
+			}
+			return false, ""
+		}},
 	{ID: "api-client-delete-remote", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a one-liner that deletes through a service's API client pointed at a server elsewhere (models, runs, records)",
 		Suggestions: []string{"Delete through the service's own interface, reviewed", "Point the client at a local or test server"},
 		names:       names("python", "python3", "node", "ruby"),

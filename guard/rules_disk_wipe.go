@@ -26,8 +26,10 @@ var diskWipeRules = []*rule{
 						hasCount = true
 					}
 				}
-				// /dev/shm is memory: filling it starves the machine
-				return (src == "/dev/zero" || src == "/dev/urandom" || src == "/dev/random") && dst != "" && (!strings.HasPrefix(dst, "/dev/") || strings.HasPrefix(dst, "/dev/shm/")) && !hasCount, dst
+				// /dev/shm is memory: filling it starves the machine; yes |
+				// dd of=F reads an endless stream too
+				endless := src == "/dev/zero" || src == "/dev/urandom" || src == "/dev/random" || src == "" && endlessInput(c) != ""
+				return endless && dst != "" && (!strings.HasPrefix(dst, "/dev/") || strings.HasPrefix(dst, "/dev/shm/")) && !hasCount, dst
 			case "fallocate", "truncate":
 				v, ok := optValue(args, "-l", "length")
 				if c.name == "truncate" {

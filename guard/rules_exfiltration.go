@@ -44,6 +44,19 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
 var exfiltrationRules = []*rule{
+	{ID: "public-link-created", Level: LevelHigh, Category: CategoryExfiltration, Description: "creating a public link to files in cloud storage (anyone with the link reads them)",
+		Suggestions: []string{"Share with named people in the storage's own interface", "Give the link an expiry and share only a reviewed copy"},
+		names:       names("rclone"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "link" || hasWord(c.args(), "--unlink") {
+				return false, ""
+			}
+			if scratchName(ops[1].s) || testName(ops[1].s) {
+				return false, ""
+			}
+			return true, "rclone link " + ops[1].s
+		}},
 	{ID: "registry-credentials-to-bare-address", Level: LevelCritical, Category: CategoryExfiltration, Description: "logging in or publishing with registry credentials to a server known only by a public IP address, or over plain HTTP",
 		Suggestions: []string{"Publish to the registry's own name over HTTPS", "Check the address belongs to your organisation first"},
 		names:       names("docker", "podman", "nerdctl", "helm", "oras", "crane", "twine", "npm", "pnpm", "yarn", "gem", "poetry", "uv", "cargo"),

@@ -697,6 +697,26 @@ func TestShortOptionsAndRemoteAPIDeletes(t *testing.T) {
 	})
 }
 
+// Files removed on every minion, a public link to cloud files, a disk
+// filled from an endless pipe, a backup bucket set to expire its objects.
+func TestFleetFilesLinksFillsExpiry(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo salt '*' file.remove /etc/nginx`, CategoryFileDelete, "", LevelCritical},
+		{`rclone copy . dropbox:share/acme && rclone link dropbox:share/acme`, CategoryExfiltration, "public-link-created", LevelHigh},
+		{`yes | dd of=/var/tmp/fill bs=1M`, CategoryDiskWipe, "disk-fill", LevelModerate},
+		{`mc ilm rule add --expire-days 1 prod/acme-backups`, CategoryCloudDestroy, "backup-expiry-shortened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`salt 'web*' file.remove /tmp/build-cache`,
+		`salt '*' file.file_exists /etc/nginx/nginx.conf`,
+		`rclone link --unlink dropbox:share/acme`,
+		`dd if=/dev/zero of=/tmp/test.img bs=1M count=100`,
+		`mc ilm rule add --expire-days 30 local/scratch`,
+		`mc ilm rule add --expire-days 1 local/ci-scratch`,
+	})
+}
+
 // A Go program installed with the toolchain's module checks turned off.
 func TestGoInstallWithChecksOff(t *testing.T) {
 	d := NewDetector(Options{})
