@@ -154,7 +154,11 @@ func uploadedFiles(c *cmd) []word {
 					out = append(out, lit(strings.Trim(f, `"`)))
 				}
 			case curlUploadOpt(s):
-				out = append(out, lit(next))
+				if i+1 < len(args) && args[i+1].flow != nil {
+					out = append(out, args[i+1]) // -T <(env): what the substitution prints
+				} else {
+					out = append(out, lit(next))
+				}
 			case s == "--data-urlencode":
 				if j := strings.IndexByte(next, '@'); j >= 0 {
 					out = append(out, lit(next[j+1:]))

@@ -121,6 +121,9 @@ var exfiltrationRules = []*rule{
 				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.tree {
 					return true, f.what // tar czf /tmp/s.tgz . && curl -T /tmp/s.tgz
 				}
+				if w.flow != nil && w.flow.tree {
+					return true, w.flow.what // curl -T =(git archive HEAD)
+				}
 			}
 			return false, ""
 		}},
@@ -275,6 +278,9 @@ var exfiltrationRules = []*rule{
 		Suggestions: suggExfil, names: append(names("git"), netSinks...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range uploadedFiles(c) {
+				if w.flow != nil && w.flow.kind == flowSecret && w.flow.crit {
+					return true, w.flow.what // curl -T <(env): the environment, sent
+				}
 				if d, crit := a.sensitive(w.s, c.cwd); d != "" && crit {
 					return true, d
 				}

@@ -405,7 +405,11 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				// keys fed in by xargs (from a --scan of a pattern) on a
 				// server elsewhere: every key found is deleted
 				if c.xargs {
-					if h, ok := optValue(c.args(), "-h", ""); ok && !isLocalHost(h) {
+					h, ok := optValue(c.args(), "-h", "")
+					if u, uok := optValue(c.args(), "-u", ""); !ok && uok {
+						h, ok = hostOf(u), true // -u redis://HOST:PORT
+					}
+					if ok && !isLocalHost(h) {
 						s.deleteAll = f[0] + " of every key listed"
 					}
 				}
