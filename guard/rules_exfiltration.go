@@ -463,6 +463,9 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
 				}
+				if p != "" && a.inWork(p) && signingSettings[path.Base(p)] && !namesOnlyRead(c) && !patternPicksPlain(c) {
+					return true, "the release signing passwords in " + w.s // android/key.properties
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
@@ -1658,6 +1661,10 @@ func namesOnlyRead(c *cmd) bool {
 	}
 	return false
 }
+
+// signingSettings are a mobile project's files of release-signing
+// passwords (the keystore's and the key's).
+var signingSettings = map[string]bool{"key.properties": true, "keystore.properties": true, "signing.properties": true}
 
 // mixedSettingsFile reports a client's settings file that holds plain
 // settings beside secrets kept on lines of their own (dbt's profiles,

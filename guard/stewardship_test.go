@@ -735,6 +735,23 @@ func TestSubstitutionsUploadedAndKeysListedByURL(t *testing.T) {
 	})
 }
 
+// A local or development database file is the developer's data on
+// Windows too; a mobile project's signing passwords printed.
+func TestLocalDatabaseFilesAndSigningPasswords(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item .\data\local.duckdb`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`Remove-Item .\prisma\dev.db -Force`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{`Remove-Item .\data\test.duckdb`, `Remove-Item .\tmp\scratch.db -Force`})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`grep -i password android/key.properties`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat android/key.properties`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{`grep storeFile android/key.properties`, `ls -l android/key.properties`})
+}
+
 // A Go program installed with the toolchain's module checks turned off.
 func TestGoInstallWithChecksOff(t *testing.T) {
 	d := NewDetector(Options{})

@@ -3038,7 +3038,15 @@ func officeStartupPath(l string) bool {
 func devDatabaseFile(base string) bool {
 	switch path.Ext(base) {
 	case ".mdf", ".ldf", ".sqlite", ".sqlite3", ".db", ".duckdb":
-		return !scratchName(base)
+		// (a local or development database is the developer's own data:
+		// only a test's or a scratch copy is throwaway)
+		l := lower(base)
+		for _, m := range [...]string{"test", "tmp", "temp", "scratch", "sandbox", "dummy", "example", "demo", "throwaway", "fixture", "e2e", "cache"} {
+			if strings.Contains(l, m) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
