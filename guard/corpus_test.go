@@ -602,7 +602,7 @@ const (
 const (
 	minRound20Critical      = 0.895
 	minRound20High          = 0.83
-	minRound20Moderate      = 0.62
+	minRound20Moderate      = 0.67
 	maxRound20FalsePositive = 0.018
 )
 
@@ -615,9 +615,9 @@ const (
 // testdata/corpus/round21/README.md). These floors catch regressions.
 const (
 	minRound21Critical      = 0.895
-	minRound21High          = 0.83
-	minRound21Moderate      = 0.66
-	maxRound21FalsePositive = 0.011
+	minRound21High          = 0.835
+	minRound21Moderate      = 0.675
+	maxRound21FalsePositive = 0.0105
 )
 
 // Round twenty-two, POSIX lines (both parts); round22a tuned on after
@@ -627,26 +627,29 @@ const (
 const (
 	minRound22Critical      = 0.955
 	minRound22High          = 0.91
-	minRound22Moderate      = 0.73
-	maxRound22FalsePositive = 0.009
+	minRound22Moderate      = 0.755
+	maxRound22FalsePositive = 0.0055
 )
 
 // Round twenty-three, POSIX lines (both parts): see
 // testdata/corpus/round23/README.md. These floors catch regressions.
 const (
-	minRound23Critical      = 0.975
-	minRound23High          = 0.87
-	minRound23Moderate      = 0.73
-	maxRound23FalsePositive = 0.02
+	minRound23Critical      = 0.985
+	minRound23High          = 0.895
+	minRound23Moderate      = 0.755
+	maxRound23FalsePositive = 0.018
 )
 
-// Round twenty-four, POSIX lines (both parts): see
-// testdata/corpus/round24/README.md. These floors catch regressions.
+// Round twenty-four, POSIX lines (both parts): on arrival 94.7% critical,
+// 88.8% high, 84.9% moderate, 0.76% false positives; after the tuning on
+// round24a 97.7%, 96.6%, 89.0% and 0.54% (round24b, never opened, 95.1%,
+// 92.5%, 73.1%, 1.4%); see testdata/corpus/round24/README.md. These
+// floors catch regressions.
 const (
-	minRound24Critical      = 0.945
-	minRound24High          = 0.885
-	minRound24Moderate      = 0.845
-	maxRound24FalsePositive = 0.008
+	minRound24Critical      = 0.975
+	minRound24High          = 0.965
+	minRound24Moderate      = 0.885
+	maxRound24FalsePositive = 0.006
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -128,10 +128,10 @@ var (
 	winRound22Thresholds = thresholds{0.995, 0.93, 0.92, 0.021}
 	// round23: round23a tuned on, round23b held out; see
 	// testdata/corpus/round23/README.md.
-	winRound23Thresholds = thresholds{0.995, 0.955, 0.81, 0.0085}
+	winRound23Thresholds = thresholds{0.995, 0.975, 0.84, 0.0085}
 	// round24: round24a tuned on, round24b held out; see
 	// testdata/corpus/round24/README.md.
-	winRound24Thresholds = thresholds{0.98, 0.85, 0.85, 0.012}
+	winRound24Thresholds = thresholds{0.99, 0.92, 0.895, 0.003}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
