@@ -922,8 +922,11 @@ func redisSecondLocal(args []word) bool {
 // elsewhere (kubectl port-forward, ssh -L, a cloud's database proxy):
 // there, this machine's ports are other servers'.
 func forwardsPort(src string) bool {
+	if strings.Contains(src, "ssh") && strings.Contains(src, "-L") {
+		return true // ssh -L PORT:HOST:PORT
+	}
 	l := lower(src)
-	for _, k := range [...]string{"port-forward", " -l ", "-l 6", "-l 5", "-l 3", "-l 1", "sql-proxy", "sql_proxy", "start-session", "ssh -f", "socat ", "iap-tunnel", "--local-port", "proxy "} {
+	for _, k := range [...]string{"port-forward", "sql-proxy", "sql_proxy", "start-session", "socat ", "iap-tunnel", "--local-port", "proxy "} {
 		if strings.Contains(l, k) {
 			return true
 		}
