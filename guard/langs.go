@@ -22,6 +22,18 @@ type rewrite struct {
 	hint string
 }
 
+// apply rewrites code when it holds the hint; changed is kept, or set
+// when the code changed.
+func (r rewrite) apply(code string, changed bool) (string, bool) {
+	if !strings.Contains(code, r.hint) {
+		return code, changed
+	}
+	if out := r.re.ReplaceAllString(code, r.with); out != code {
+		return out, true
+	}
+	return code, changed
+}
+
 func rw(hint, pat, with string) rewrite {
 	return rewrite{re: regexp.MustCompile(pat), with: with, hint: hint}
 }
@@ -56,12 +68,12 @@ var pathJoins = map[string][]rewrite{
 // argConcat matches a command's text that ends with a space and has an
 // expression added to it ('sudo usermod -aG sudo ' + os.getlogin()): the
 // expression is the command's last argument, whose value is not known.
-var argConcat = map[string][]rewrite{
-	"python": {rw("+", `"([^"\\\n]* )"\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `"$1$${EXPR}"`),
-		rw("+", `'([^'\\\n]* )'\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `'$1$${EXPR}'`)},
-	"js": {rw("+", `"([^"\\\n]* )"\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `"$1$${EXPR}"`),
-		rw("+", `'([^'\\\n]* )'\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`, `'$1$${EXPR}'`)},
-}
+// Python and JavaScript write it alike.
+var argConcat = func() map[string][]rewrite {
+	const expr = `\s*\+\s*[A-Za-z_][\w.]*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?(?:\.[A-Za-z_]\w*(?:\((?:[^()"']|"[^"]*"|'[^']*')*\))?)*`
+	rs := []rewrite{rw("+", `"([^"\\\n]* )"`+expr, `"$1$${EXPR}"`), rw("+", `'([^'\\\n]* )'`+expr, `'$1$${EXPR}'`)}
+	return map[string][]rewrite{"python": rs, "js": rs}
+}()
 
 // winProfileVar matches the name of a Windows profile folder's variable
 // in quotes; winProfileLookup the lookups of one in the languages' own
@@ -224,20 +236,10 @@ func normalizeCode(lang, code string) string {
 	for i := 0; i < 4; i++ {
 		changed := false
 		for _, r := range concatRewrites[lang] {
-			if !strings.Contains(code, r.hint) {
-				continue
-			}
-			if out := r.re.ReplaceAllString(code, r.with); out != code {
-				code, changed = out, true
-			}
+			code, changed = r.apply(code, changed)
 		}
 		for _, r := range pathJoins[lang] {
-			if !strings.Contains(code, r.hint) {
-				continue
-			}
-			if out := r.re.ReplaceAllString(code, r.with); out != code {
-				code, changed = out, true
-			}
+			code, changed = r.apply(code, changed)
 		}
 		if !changed {
 			break
