@@ -533,15 +533,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
 		}
-		v := w.s
-		if strings.HasPrefix(v, "-") {
-			// an option's name says nothing of the data (--skip-preview),
-			// its value may (--stack=preview-42)
-			_, after, ok := strings.Cut(v, "=")
-			if !ok {
-				continue
-			}
-			v = after
+		v, ok := dataWord(w.s)
+		if !ok {
+			continue
 		}
 		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
 			return true
@@ -1262,19 +1256,26 @@ func dbVarSetToTest(src string) bool {
 	return false
 }
 
+// dataWord returns what a word says of the data a command acts on: an
+// operand itself, an option's value (--stack=preview-42); an option's
+// name alone (--skip-preview) says nothing, and ok is false.
+func dataWord(s string) (string, bool) {
+	if !strings.HasPrefix(s, "-") {
+		return s, true
+	}
+	_, after, ok := strings.Cut(s, "=")
+	return after, ok
+}
+
 // prNumbered reports an operand or option value naming a pull request by
 // its number (pr-1423, preview-pr-1423, module.pr_88), and none naming
 // production.
 func prNumbered(args []word) bool {
 	found := false
 	for _, w := range args {
-		v := w.s
-		if strings.HasPrefix(v, "-") {
-			_, after, ok := strings.Cut(v, "=")
-			if !ok {
-				continue
-			}
-			v = after
+		v, ok := dataWord(w.s)
+		if !ok {
+			continue
 		}
 		if isProdName(v) || prodMarker(v) {
 			return false
