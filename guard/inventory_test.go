@@ -329,8 +329,6 @@ func TestEmulatorsPreviewsAndTestMachines(t *testing.T) {
 		`vercel remove acme-web-git-feat-cart-acme.vercel.app --yes`,
 		`docker image prune -a --filter label=com.acme.project=shop -f`,
 		`cd /tmp/shop-scratch && git reset --hard origin/main`,
-		`flyway -url=jdbc:postgresql://localhost:5432/billing_dev -cleanDisabled=false clean`,
-		`DATABASE_URL=postgres://localhost/inventory_dev diesel database reset`,
 	})
 	ps := winCorpusContextFor("powershell")
 	checkDanger(t, d, ps, []dangerCase{
@@ -575,8 +573,6 @@ func TestSharedDevArchivesDisksAndEngines(t *testing.T) {
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`dropdb -h localhost acme_test`,
-		`DATABASE_URL=postgres://app@localhost/acme_dev npx prisma migrate reset --force`,
-		`liquibase --url=jdbc:postgresql://localhost:5432/acme_dev dropAll`,
 		`docker compose -f compose.dev.yml down -v`,
 		`git archive HEAD | ssh deploy@build.internal 'tar -x -C /srv/app'`,
 		`git archive --format=tar.gz -o release.tgz HEAD`,

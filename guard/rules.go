@@ -265,9 +265,14 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		if a.testScoped(c) {
 			return
 		}
-		// a developer's local database, short of dropping it whole
+		// a developer's local database: its tables are theirs to empty
+		// and reload, but the whole database wiped loses what they built
+		// up in it, which is their own work lost
 		if r.Category == CategoryDatabaseDestroy && r.Level < LevelCritical && localDevScoped(c) {
-			return
+			if !wipesWholeDatabase(r) {
+				return
+			}
+			level = LevelModerate
 		}
 	}
 	if r.Category == CategoryDatabaseDestroy && level > LevelModerate && sharedDevServer(c) {
@@ -492,4 +497,15 @@ func isLetters(s string) bool {
 		}
 	}
 	return true
+}
+
+// wipesWholeDatabase reports a rule that finds a whole database or schema
+// emptied (dropped, cleaned, migrated back to nothing, reset by its
+// framework) rather than some of its tables.
+func wipesWholeDatabase(r *rule) bool {
+	switch r.ID {
+	case "db-drop-database", "db-dropdb", "db-framework-drop", "db-migrate-to-zero", "schema-tool-reset", "db-url-destroy", "db-wipe-raw-protocol":
+		return true
+	}
+	return false
 }

@@ -349,7 +349,7 @@ var databaseDestroyRules = []*rule{
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
 			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate",
-			"update-database"),
+			"update-database", "supabase"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if localTestDatabase(a, c) {
 				return false, "" // DATABASE_URL names a test database on this machine
@@ -389,6 +389,15 @@ var databaseDestroyRules = []*rule{
 				return len(ops) >= 2 && ops[0].s == "database" && (ops[1].s == "drop" || ops[1].s == "reset"), j
 			case "goose":
 				return hasWord(args, "reset"), j
+			case "supabase":
+				// supabase db reset of the local stack: the database the
+				// developer has been filling, rebuilt from migrations and
+				// seed (--linked and --db-url reach a project's own,
+				// judged by db-framework-drop)
+				ops := positional(args)
+				_, remote := optValue(args, "", "db-url")
+				return len(ops) >= 2 && ops[0].s == "db" && ops[1].s == "reset" && !hasWord(args, "--linked") && !remote &&
+					!hasWord(args, "--help") && !hasWord(args, "-h"), j
 			case "migrate":
 				return hasWord(args, "drop") || hasWord(args, "down") && hasWord(args, "-all"), j
 			case "update-database":

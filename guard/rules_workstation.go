@@ -77,6 +77,57 @@ var workstationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "desktop-setup-wiped", Level: LevelModerate, Category: CategorySystem, Description: "wiping the developer's own desktop set-up: an app's preferences, every editor extension, every terminal session, dotfiles overwritten, a config file reset",
+		Suggestions: []string{"Read the settings first (defaults read, code --list-extensions)", "Change one key or one extension, or preview with a dry run"},
+		names:       names("defaults", "code", "code-insiders", "codium", "cursor", "tmux", "emacsclient", "chezmoi", "jupyter", "jupyter-notebook", "jupyter-lab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "defaults":
+				// an app's whole preferences (or one of its lists), of
+				// the system or of a well-known publisher's app
+				// (one setting deleted goes back to its default: only a
+				// list the user built up is lost with it)
+				if len(ops) >= 2 && ops[0].s == "delete" && othersPrefsDomain(ops[1].s) &&
+					(len(ops) == 2 || strings.HasPrefix(lower(ops[2].s), "persistent-") || strings.Contains(lower(ops[2].s), "favorites")) {
+					return true, "defaults delete " + joinWords(ops[1:])
+				}
+			case "code", "code-insiders", "codium", "cursor":
+				// every installed extension uninstalled, fed from the list
+				// (the one named extension, a literal, is not every one)
+				if v, ok := optValue(args, "", "uninstall-extension"); hasWord(args, "--uninstall-extension") && strings.Contains(a.src, "--list-extensions") &&
+					(!ok || strings.HasPrefix(v, "-") || strings.Contains(v, "$") || v == "{}" || v == "<stdin>") {
+					return true, c.name + " --uninstall-extension of every extension"
+				}
+			case "tmux":
+				if _, own := optValue(args, "-L", ""); own {
+					return false, "" // a server of its own socket, not the user's sessions
+				}
+				if _, own := optValue(args, "-S", ""); own {
+					return false, ""
+				}
+				if len(ops) > 0 && ops[0].s == "kill-server" {
+					return true, "tmux kill-server"
+				}
+				if len(ops) > 0 && ops[0].s == "kill-session" && (hasWord(args, "-a") || strings.Contains(a.src, "tmux ls") || strings.Contains(a.src, "list-sessions")) {
+					return true, "tmux kill-session of every session"
+				}
+			case "emacsclient":
+				if strings.Contains(a.src, "(kill-emacs)") {
+					return true, "emacsclient (kill-emacs): unsaved buffers lost"
+				}
+			case "chezmoi":
+				if len(ops) > 0 && ops[0].s == "apply" && hasWord(args, "--force") && !hasWord(args, "-n") && !hasWord(args, "--dry-run") && !strings.HasPrefix(joinWords(args), "-n") {
+					return true, "chezmoi apply --force over local dotfile edits"
+				}
+			default: // jupyter
+				if hasWord(args, "--generate-config") && (hasWord(args, "-y") || hasWord(args, "--y") || hasWord(args, "--yes")) {
+					return true, "jupyter --generate-config -y over the user's config"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "network-profile-deleted", Level: LevelModerate, Category: CategorySystem, Description: "deleting a saved network or VPN connection (its settings and stored secrets go with it)",
 		Suggestions: []string{"Bring the connection down instead: nmcli connection down NAME", "Export it first: nmcli connection export NAME"},
 		names:       names("nmcli"),
@@ -192,3 +243,23 @@ var workstationRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, workstationRules) }
+
+// othersPrefsDomain reports a macOS preferences domain of the system or
+// of a well-known publisher's app (com.apple.dock, com.googlecode.iterm2,
+// NSGlobalDomain): the user's settings, not a project's own tool's.
+func othersPrefsDomain(d string) bool {
+	l := lower(d)
+	if l == "-g" || l == "-globaldomain" || l == "nsglobaldomain" {
+		return true
+	}
+	parts := strings.Split(l, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[1] {
+	case "apple", "googlecode", "google", "microsoft", "jetbrains", "mozilla", "docker", "github", "sublimetext", "spotify", "tinyspeck", "raycast",
+		"runningwithcrayons", "agilebits", "1password", "brave", "operasoftware", "postmanlabs", "hnc", "lwouis", "knollsoft", "rectangleapp", "alacritty", "kapeli", "getdropbox", "obsproject":
+		return true
+	}
+	return false
+}

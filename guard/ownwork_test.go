@@ -1,0 +1,71 @@
+package guard
+
+import "testing"
+
+// What round20a and round23a showed about the developer's own things: a
+// development database on this machine emptied whole (its tables are
+// theirs to empty and reload; the whole database wiped loses what they
+// built up in it), and the desktop set-up they made.
+
+func TestLocalDevelopmentDatabaseWipedWhole(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`flyway -url=jdbc:postgresql://localhost:5432/billing_dev -cleanDisabled=false clean`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+		{`DATABASE_URL=postgres://localhost/inventory_dev diesel database reset`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		{`DATABASE_URL=postgres://app@localhost/acme_dev npx prisma migrate reset --force`, CategoryDatabaseDestroy, "db-framework-drop", LevelModerate},
+		{`liquibase --url=jdbc:postgresql://localhost:5432/acme_dev dropAll`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+		{`goose -dir db/migrations postgres "postgres://dev@localhost:5432/orders_dev?sslmode=disable" reset`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+		{`atlas schema clean -u "postgres://dev:dev@127.0.0.1:5432/catalog_dev?sslmode=disable" --auto-approve`, CategoryDatabaseDestroy, "schema-tool-reset", LevelModerate},
+		// the local Supabase stack's database, rebuilt from migrations
+		{`npx supabase db reset`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+		{`supabase db reset --no-seed`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+		// a linked project's is its production
+		{`supabase db reset --linked`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		// the test database, made for the suite
+		`flyway -url=jdbc:postgresql://localhost:5432/billing_test -cleanDisabled=false clean`,
+		`goose -dir db/migrations postgres "postgres://dev@localhost:5432/orders_test?sslmode=disable" reset`,
+		`DATABASE_URL=postgres://app@localhost/acme_test npx prisma migrate reset --force`,
+		// some tables of the development database, emptied to reload
+		`psql -h localhost -U dev acme_dev -c 'TRUNCATE TABLE events RESTART IDENTITY'`,
+		`mysql -h 127.0.0.1 -u root shop_dev -e "DROP TABLE import_batches"`,
+		// one migration back, or only shown
+		`DATABASE_URL=postgresql://localhost/app_dev alembic downgrade -1`,
+		`supabase db reset --help`,
+		`supabase db diff --local`,
+	})
+}
+
+func TestDesktopSetupWiped(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`defaults delete com.googlecode.iterm2`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`defaults delete com.apple.dock persistent-apps && killall Dock`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`defaults delete NSGlobalDomain`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`code --list-extensions | xargs -n 1 code --uninstall-extension`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`for e in $(cursor --list-extensions); do cursor --uninstall-extension "$e"; done`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`tmux kill-server`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`tmux ls -F '#S' | xargs -I{} tmux kill-session -t {}`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`emacsclient -e '(kill-emacs)'`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`chezmoi apply --force`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+		{`jupyter notebook --generate-config -y`, CategorySystem, "desktop-setup-wiped", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		// a project's own tool's settings, one setting back to its
+		// default, or only read
+		`defaults delete com.acme.devtool`,
+		`defaults delete com.apple.finder AppleShowAllFiles`,
+		`defaults read com.googlecode.iterm2`,
+		`code --list-extensions > extensions.txt`,
+		`code --uninstall-extension ms-python.python`,
+		`code --list-extensions | grep -q ms-python.python && code --uninstall-extension ms-python.python`,
+		`tmux kill-session -t old-build`,
+		`tmux -L e2e kill-server`,
+		`tmux ls`,
+		`emacsclient -e '(save-some-buffers t)'`,
+		`chezmoi apply -nv ~/.config/nvim`,
+		`chezmoi diff`,
+		`jupyter lab --generate-config`,
+	})
+}
