@@ -19,3 +19,24 @@ func TestSecretsPublished(t *testing.T) {
 		`cp ~/.gitconfig ./backup/`,
 	})
 }
+
+// A program of any name told to listen on every address is reachable
+// from the network; the project's own app served for a browser is not
+// what the rule is about.
+func TestListenerOnEveryAddress(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`setsid -f ~/.local/bin/relayd --listen 0.0.0.0:9000`, CategorySystem, "listener-on-every-address", LevelHigh},
+		{`./bin/agent-bridge --bind=0.0.0.0 --port 7000`, CategorySystem, "listener-on-every-address", LevelHigh},
+		{`nohup ~/tools/filebox serve --http-addr [::]:8088 &`, CategorySystem, "listener-on-every-address", LevelHigh},
+		{`metricsd --web.listen-address=0.0.0.0:9100`, CategorySystem, "listener-on-every-address", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`setsid -f ~/.local/bin/relayd --listen 127.0.0.1:9000`,
+		`./bin/agent-bridge --bind=localhost --port 7000`,
+		`npm run dev -- --host 0.0.0.0`,
+		`gunicorn app:app --bind 0.0.0.0:8000`,
+		`vite --host 0.0.0.0`,
+		`metricsd --web.listen-address=127.0.0.1:9100`,
+	})
+}

@@ -94,6 +94,41 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "listener-on-every-address", Level: LevelHigh, Category: CategorySystem, Description: "starting a program that listens on every address of the machine (anyone on the network reaches it)",
+		Suggestions: []string{"Listen on 127.0.0.1 (the default of most tools)", "Reach it from elsewhere through an SSH tunnel"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if appServers[c.name] || len(c.words) < 2 {
+				return false, "" // the project's own app, served for a browser or a container's port
+			}
+			args := c.args()
+			for i, w := range args {
+				if !strings.HasPrefix(w.s, "-") {
+					continue
+				}
+				opt, v, eq := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
+				if !listenOption(opt) {
+					continue
+				}
+				if !eq {
+					if i+1 >= len(args) {
+						continue
+					}
+					v = args[i+1].s
+				}
+				v = strings.Trim(v, `"'`)
+				v = strings.TrimPrefix(strings.TrimPrefix(v, "tcp://"), "http://")
+				host := v
+				if strings.HasPrefix(v, "[") {
+					host, _, _ = strings.Cut(v[1:], "]")
+				} else if strings.Count(v, ":") == 1 {
+					host, _, _ = strings.Cut(v, ":")
+				}
+				if host == "0.0.0.0" || host == "::" || host == "*" && strings.Contains(opt, "listen") {
+					return true, c.name + " " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "mesh-routes-advertised", Level: LevelHigh, Category: CategorySystem, Description: "offering the machine as a VPN mesh's exit node or router into its networks (every peer reaches them through it)",
 		Suggestions: []string{"Share the one service a peer needs (tailscale serve)", "Let the network's administrator approve routes"},
 		names:       names("tailscale", "headscale", "netbird", "zerotier-cli"),
@@ -199,4 +234,30 @@ func everyAddress(s string) bool {
 func socatListener(s string) bool {
 	return strings.HasPrefix(s, "tcp-listen:") || strings.HasPrefix(s, "tcp4-listen:") || strings.HasPrefix(s, "tcp6-listen:") ||
 		strings.HasPrefix(s, "tcp-l:") || strings.HasPrefix(s, "tcp4-l:")
+}
+
+// listenOption reports an option that names the address a program
+// listens on: --listen, --bind, --host, --ip, --address, --addr and their
+// compounds (--listen-address, --http-addr, --bind-host).
+func listenOption(opt string) bool {
+	switch opt {
+	case "listen", "bind", "host", "ip", "address", "addr":
+		return true
+	}
+	for _, suf := range [...]string{"-address", "-addr", "-host", "-listen", "-bind", "-ip"} {
+		if strings.HasSuffix(opt, suf) {
+			return true
+		}
+	}
+	return strings.HasPrefix(opt, "listen-") || strings.HasPrefix(opt, "bind-")
+}
+
+// appServers are the servers and build tools a project serves its own
+// app with (for a browser in a VM or a container's published port).
+var appServers = map[string]bool{
+	"gunicorn": true, "uvicorn": true, "hypercorn": true, "daphne": true, "waitress-serve": true, "puma": true, "rails": true, "bin/rails": true,
+	"flask": true, "vite": true, "next": true, "nuxt": true, "nuxi": true, "astro": true, "webpack": true, "webpack-dev-server": true, "ng": true,
+	"hugo": true, "jekyll": true, "mkdocs": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "dotnet": true, "php": true,
+	"artisan": true, "manage.py": true, "remix": true, "svelte-kit": true, "storybook": true, "start-storybook": true, "expo": true, "react-scripts": true,
+	"docusaurus": true, "eleventy": true, "gatsby": true, "sphinx-autobuild": true, "bundle": true, "air": true, "wrangler": true, "vercel": true, "netlify": true,
 }
