@@ -18,3 +18,17 @@ func TestUserIdentityResolved(t *testing.T) {
 		`chown -R $USER:$USER ./data`,
 	})
 }
+
+// A person let into an administrators' team is a grant whatever their
+// name says: temp-contractor is not a throwaway resource.
+func TestMembershipNamesAPersonNotAResource(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gh api -X PUT orgs/acme/teams/platform-admins/memberships/temp-contractor -f role=maintainer`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`gh api -X PUT repos/acme/shop/collaborators/test-bot -f permission=admin`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gh api orgs/acme/teams/platform-admins/memberships/temp-contractor`,
+		`gh api orgs/acme/teams/platform-admins/members`,
+	})
+}

@@ -533,6 +533,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
 		}
+		if strings.Contains(w.s, "/memberships/") || strings.Contains(w.s, "/collaborators/") || strings.Contains(w.s, "/members/") {
+			continue // teams/x/memberships/temp-contractor: a person, let in
+		}
 		v, ok := dataWord(w.s)
 		if !ok {
 			continue
