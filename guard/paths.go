@@ -1231,6 +1231,12 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {
 		return "an environment file with secrets (" + s + ")", true
 	}
+	switch strings.ToLower(base) {
+	case "keys", "private_keys", "private-keys", "privatekeys", "signing-keys", "signing_keys", "keystores":
+		// a folder of keys (the project's signing keys, a service's
+		// private keys)
+		return "key material (" + s + ")", true
+	}
 	switch path.Ext(base) {
 	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn":
 		return "key material (" + s + ")", true
