@@ -159,6 +159,15 @@ var databaseDestroyRules = []*rule{
 	{ID: "db-delete-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting every row of a table (DELETE without WHERE)",
 		Suggestions: suggDB, names: dbClients,
 		match: sqlFinding(func(s *sqlScan) string { return s.deleteAll })},
+	{ID: "db-delete-rows-production", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "deleting rows of a production database (what the WHERE clause picks is gone for every user)",
+		Suggestions: []string{"Run the SELECT with the same WHERE first, and delete in a transaction a reviewer approves", "Back the table up first"},
+		names:       dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) && a.prodTarget == 0 {
+				return false, ""
+			}
+			return sqlFinding(func(s *sqlScan) string { return s.deleteSome })(a, c)
+		}},
 	{ID: "db-update-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "changing every row or dropping columns",
 		Suggestions: suggDB, names: dbClients,
 		match: sqlFinding(func(s *sqlScan) string { return s.updateAll })},

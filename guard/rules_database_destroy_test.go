@@ -171,3 +171,18 @@ func TestDataServiceVerbsAfterConnectionOptions(t *testing.T) {
 		`rabbitmqadmin -H mq.internal declare queue name=orders`,
 	})
 }
+
+// Rows a WHERE clause picks, deleted on production, are gone for every
+// user; the same statement elsewhere is everyday work.
+func TestRowsDeletedOnProduction(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl exec -n prod statefulset/postgres -- psql -U app -d app -c "DELETE FROM payments WHERE status = 'pending';"`, CategoryDatabaseDestroy, "db-delete-rows-production", LevelCritical},
+		{`psql -h orders.prod.internal -U app orders -c "DELETE FROM carts WHERE updated_at < now() - interval '1 day'"`, CategoryDatabaseDestroy, "db-delete-rows-production", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql -h localhost -U app orders_dev -c "DELETE FROM carts WHERE updated_at < now() - interval '1 day'"`,
+		`psql -h orders.prod.internal -U app orders -c "SELECT count(*) FROM carts WHERE updated_at < now() - interval '1 day'"`,
+		`sqlite3 data/test.db "DELETE FROM jobs WHERE status = 'done';"`,
+	})
+}

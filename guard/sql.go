@@ -10,8 +10,10 @@ type sqlScan struct {
 	dropTable string
 	truncate  string
 	deleteAll string
-	updateAll string
-	dropMinor string
+	// deleteSome is a DELETE of the rows a WHERE clause picks
+	deleteSome string
+	updateAll  string
+	dropMinor  string
 	// serverExec is a statement that makes the database server run an
 	// operating-system command, load native code or write a file of its
 	// choosing on its host.
@@ -30,7 +32,7 @@ type sqlScan struct {
 }
 
 func (s *sqlScan) any() bool {
-	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
+	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.deleteSome != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
 		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != ""
 }
 
@@ -516,6 +518,8 @@ func scanSQLText(text string, s *sqlScan) {
 		case "DELETE":
 			if !containsWord(f, "WHERE") || tautology(st) {
 				s.deleteAll = trimSQL(st)
+			} else if s.deleteSome == "" {
+				s.deleteSome = trimSQL(st)
 			}
 		case "UPDATE":
 			if containsWord(f, "SET") && (!containsWord(f, "WHERE") || tautology(st)) {
