@@ -89,3 +89,20 @@ func TestProductionMachineBlocks(t *testing.T) {
 		t.Errorf("production machine %s, other machine %s; want critical and high", prod.Level, other.Level)
 	}
 }
+
+// An IIS site opened to anonymous users, or no longer requiring TLS,
+// through the WebAdministration cmdlets or appcmd.
+func TestIISSiteAuthWeakened(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Import-Module WebAdministration; Set-WebConfigurationProperty -Filter /system.webServer/security/authentication/anonymousAuthentication -PSPath IIS:\ -Location 'Default Web Site/admin' -Name enabled -Value True`, CategorySystem, "win-site-auth-weakened", LevelHigh},
+		{`Set-WebConfigurationProperty -PSPath 'IIS:\Sites\Shop' -Filter system.webServer/security/access -Name sslFlags -Value None`, CategorySystem, "win-site-auth-weakened", LevelHigh},
+		{`& $env:windir\system32\inetsrv\appcmd.exe set config "Shop/admin" /section:anonymousAuthentication /enabled:true /commit:apphost`, CategorySystem, "win-site-auth-weakened", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-WebConfigurationProperty -Filter /system.webServer/security/authentication/anonymousAuthentication -PSPath IIS:\ -Location 'Default Web Site/admin' -Name enabled`,
+		`Set-WebConfigurationProperty -Filter /system.webServer/security/authentication/anonymousAuthentication -PSPath IIS:\ -Location 'Default Web Site/admin' -Name enabled -Value False`,
+		`Set-WebConfigurationProperty -PSPath 'IIS:\Sites\Shop' -Filter system.webServer/security/access -Name sslFlags -Value Ssl`,
+	})
+}

@@ -78,6 +78,40 @@ var winLongTailRules = []*rule{
 			}
 			return true, c.base + " " + strings.Join(args, " ")
 		}},
+	{ID: "win-site-auth-weakened", Level: LevelHigh, Category: CategorySystem, Description: "letting anyone into an IIS site or application: anonymous access turned on, or its TLS requirement dropped",
+		Suggestions: []string{"Leave the site's authentication to its administrators", "Try the change on a test site first"},
+		names:       names("set-webconfigurationproperty", "set-webconfiguration", "add-webconfigurationproperty", "appcmd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if hasSw(args, "whatif") {
+				return false, ""
+			}
+			j := strings.Join(args, " ")
+			if c.name == "appcmd" {
+				// appcmd set config SITE /section:anonymousAuthentication /enabled:true
+				if len(args) < 2 || args[0] != "set" || args[1] != "config" {
+					return false, ""
+				}
+				if strings.Contains(j, "anonymousauthentication") && strings.Contains(j, "/enabled:true") {
+					return true, "appcmd: anonymous access on"
+				}
+				if strings.Contains(j, "/section:access") && strings.Contains(j, "/sslflags:none") {
+					return true, "appcmd: TLS no longer required"
+				}
+				return false, ""
+			}
+			filter, _ := swVal(args, "filter")
+			name, _ := swVal(args, "name")
+			v, _ := swVal(args, "value")
+			v = strings.Trim(v, `"'$`)
+			switch {
+			case strings.Contains(filter, "anonymousauthentication") && name == "enabled" && (v == "true" || v == "1"):
+				return true, c.base + ": anonymous access on"
+			case strings.HasSuffix(filter, "/access") && name == "sslflags" && (v == "none" || v == "0" || v == ""):
+				return true, c.base + ": TLS no longer required"
+			}
+			return false, ""
+		}},
 	{ID: "win-tenant-security-off", Level: LevelCritical, Category: CategorySystem, Description: "switching off a tenant's or a domain's security (security defaults, antivirus by group policy)",
 		Suggestions: []string{"Leave tenant and domain security to their administrators"},
 		names:       names("update-mgpolicyidentitysecuritydefaultenforcementpolicy", "set-gpregistryvalue", "set-gpprefregistryvalue"),
