@@ -122,8 +122,15 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "vm-power-off", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "forcing a virtual machine off",
-		Suggestions: []string{"Shut the guest down cleanly (virsh shutdown)"}, names: names("virsh"),
+		Suggestions: []string{"Shut the guest down cleanly (virsh shutdown, Stop-VM without -TurnOff)"}, names: names("virsh", "stop-vm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "stop-vm" {
+				// -TurnOff pulls the plug: what the guest had unsaved is lost
+				// (a test machine's name exempts it, as for every
+				// container's)
+				args := wargs(c)
+				return hasSw(args, "turnoff") && !hasSw(args, "whatif"), "Stop-VM -TurnOff"
+			}
 			ops := positional(c.args())
 			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
 		}},

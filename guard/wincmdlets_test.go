@@ -106,3 +106,19 @@ func TestIISSiteAuthWeakened(t *testing.T) {
 		`Set-WebConfigurationProperty -PSPath 'IIS:\Sites\Shop' -Filter system.webServer/security/access -Name sslFlags -Value Ssl`,
 	})
 }
+
+// A Hyper-V guest's plug pulled loses what it had unsaved; a test
+// machine's, or a clean shutdown, does not matter.
+func TestVMPlugPulled(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Stop-VM -Name dev-box -TurnOff -Force`, CategoryContainerDestroy, "vm-power-off", LevelModerate},
+		{`Stop-VM -Name dc01 -TurnOff -Force`, CategoryContainerDestroy, "vm-power-off", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Stop-VM -Name dev-box`,
+		`Stop-VM -Name test-win11-tmp -TurnOff -Force`,
+		`Stop-VM -Name dev-box -TurnOff -WhatIf`,
+	})
+}
