@@ -99,6 +99,7 @@ func TestIISSiteAuthWeakened(t *testing.T) {
 		{`Import-Module WebAdministration; Set-WebConfigurationProperty -Filter /system.webServer/security/authentication/anonymousAuthentication -PSPath IIS:\ -Location 'Default Web Site/admin' -Name enabled -Value True`, CategorySystem, "win-site-auth-weakened", LevelHigh},
 		{`Set-WebConfigurationProperty -PSPath 'IIS:\Sites\Shop' -Filter system.webServer/security/access -Name sslFlags -Value None`, CategorySystem, "win-site-auth-weakened", LevelHigh},
 		{`& $env:windir\system32\inetsrv\appcmd.exe set config "Shop/admin" /section:anonymousAuthentication /enabled:true /commit:apphost`, CategorySystem, "win-site-auth-weakened", LevelHigh},
+		{`%windir%\system32\inetsrv\appcmd.exe set config /section:directoryBrowse /enabled:true`, CategorySystem, "win-site-auth-weakened", LevelHigh},
 	})
 	checkSafe(t, d, ps, []string{
 		`Get-WebConfigurationProperty -Filter /system.webServer/security/authentication/anonymousAuthentication -PSPath IIS:\ -Location 'Default Web Site/admin' -Name enabled`,

@@ -78,7 +78,7 @@ var winLongTailRules = []*rule{
 			}
 			return true, c.base + " " + strings.Join(args, " ")
 		}},
-	{ID: "win-site-auth-weakened", Level: LevelHigh, Category: CategorySystem, Description: "letting anyone into an IIS site or application: anonymous access turned on, or its TLS requirement dropped",
+	{ID: "win-site-auth-weakened", Level: LevelHigh, Category: CategorySystem, Description: "letting anyone into an IIS site or application: anonymous access or folder listings turned on, or its TLS requirement dropped",
 		Suggestions: []string{"Leave the site's authentication to its administrators", "Try the change on a test site first"},
 		names:       names("set-webconfigurationproperty", "set-webconfiguration", "add-webconfigurationproperty", "appcmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -95,6 +95,9 @@ var winLongTailRules = []*rule{
 				if strings.Contains(j, "anonymousauthentication") && strings.Contains(j, "/enabled:true") {
 					return true, "appcmd: anonymous access on"
 				}
+				if strings.Contains(j, "/section:directorybrowse") && strings.Contains(j, "/enabled:true") {
+					return true, "appcmd: every folder's listing shown"
+				}
 				if strings.Contains(j, "/section:access") && strings.Contains(j, "/sslflags:none") {
 					return true, "appcmd: TLS no longer required"
 				}
@@ -107,6 +110,8 @@ var winLongTailRules = []*rule{
 			switch {
 			case strings.Contains(filter, "anonymousauthentication") && name == "enabled" && (v == "true" || v == "1"):
 				return true, c.base + ": anonymous access on"
+			case strings.Contains(filter, "directorybrowse") && name == "enabled" && (v == "true" || v == "1"):
+				return true, c.base + ": every folder's listing shown"
 			case strings.HasSuffix(filter, "/access") && name == "sslflags" && (v == "none" || v == "0" || v == ""):
 				return true, c.base + ": TLS no longer required"
 			}
