@@ -692,7 +692,9 @@ func (ws *winState) psWord(t string, item *psItem) word {
 	if !strings.ContainsAny(t, "'\"`$@(") {
 		return lit(t)
 	}
-	if lt := strings.ToLower(t); strings.Contains(lt, "get-psreadlineoption).historysavepath") {
+	if lt := strings.ToLower(t); lt == "(get-psreadlineoption).historysavepath" || lt == "$((get-psreadlineoption).historysavepath)" {
+		// (a script that merely mentions it, pwsh -c "Remove-Item
+		// (Get-PSReadLineOption).HistorySavePath; ...", is its own text)
 		if h := winNative(ws.a.winHome()); h != "" {
 			return lit(h + "/appdata/roaming/microsoft/windows/powershell/psreadline/consolehost_history.txt")
 		}

@@ -311,7 +311,8 @@ func TestZshTCPLoopback(t *testing.T) {
 
 // Servers on every interface with their login off, funnels, editor
 // tunnels, relays and shared terminals, for any program; the same on
-// loopback, with the token kept, or asking for status, are not.
+// loopback, or asking for status, are not (on every address with its
+// token kept, a server is still open to the network).
 func TestServersAndTunnelsExposed(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
@@ -322,10 +323,11 @@ func TestServersAndTunnelsExposed(t *testing.T) {
 		{`code tunnel --accept-server-license-terms --name box`, CategoryReverseShell, "public-tunnel", LevelCritical},
 		{`relayctl local 8080 --to relay.example.com`, CategoryReverseShell, "public-tunnel", LevelCritical},
 		{`tmate -F`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		// with its login kept it is still open to the network
+		{`notebook-server --ip=0.0.0.0 --no-browser`, CategorySystem, "listener-on-every-address", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`notebook-server --ip=127.0.0.1 --no-browser`,
-		`notebook-server --ip=0.0.0.0 --no-browser`,
 		`webterm --host 127.0.0.1 --no-auth`,
 		`meshnet funnel status`,
 		`code tunnel status`,

@@ -244,12 +244,20 @@ func listenOption(opt string) bool {
 	case "listen", "bind", "host", "ip", "address", "addr":
 		return true
 	}
-	for _, suf := range [...]string{"-address", "-addr", "-host", "-listen", "-bind", "-ip"} {
-		if strings.HasSuffix(opt, suf) {
-			return true
+	if strings.Contains(opt, "listen") || strings.Contains(opt, "bind") {
+		return true
+	}
+	// --http-addr, --web.host, --metrics-address: a server's own
+	// endpoint (not --start-ip-address, a firewall range's end)
+	for _, suf := range [...]string{"-address", "-addr", "-host", "-ip", ".address", ".addr", ".host"} {
+		if pre, ok := strings.CutSuffix(opt, suf); ok {
+			switch pre {
+			case "http", "https", "web", "grpc", "api", "admin", "server", "metrics", "rpc", "ui", "dashboard", "debug", "pprof", "console", "http.server", "web.server":
+				return true
+			}
 		}
 	}
-	return strings.HasPrefix(opt, "listen-") || strings.HasPrefix(opt, "bind-")
+	return false
 }
 
 // appServers are the servers and build tools a project serves its own

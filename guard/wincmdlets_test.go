@@ -123,3 +123,16 @@ func TestVMPlugPulled(t *testing.T) {
 		`Stop-VM -Name dev-box -TurnOff -WhatIf`,
 	})
 }
+
+// A script handed to pwsh -c that mentions the history file's option is
+// still a script: its commands are judged, not replaced by the path.
+func TestHistoryPathInsideNestedScript(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`pwsh -c "Remove-Item (Get-PSReadLineOption).HistorySavePath -Force; Set-Location C:\work\project; npm run build"`, CategoryHistoryTamper, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`pwsh -c "Get-Content (Get-PSReadLineOption).HistorySavePath -Tail 20; npm run build"`,
+	})
+}
