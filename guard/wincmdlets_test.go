@@ -136,3 +136,18 @@ func TestHistoryPathInsideNestedScript(t *testing.T) {
 		`pwsh -c "Get-Content (Get-PSReadLineOption).HistorySavePath -Tail 20; npm run build"`,
 	})
 }
+
+// A listing sorted, or each item kept once, is still every item: what
+// a loop does to each is done to all.
+func TestSortedListingStillEverything(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`docker images -q | Sort-Object -Unique | ForEach-Object { docker rmi -f $_ }`, CategoryContainerDestroy, "docker-remove-all-images", LevelModerate},
+		{`docker images -q | Get-Unique | ForEach-Object { docker rmi -f $_ }`, CategoryContainerDestroy, "docker-remove-all-images", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`docker images -q | Sort-Object -Unique | Select-Object -First 3`,
+		`docker images -q -f dangling=true | Sort-Object -Unique | ForEach-Object { docker rmi $_ }`,
+	})
+}

@@ -2190,7 +2190,7 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 			return flow{kind: flowText, text: args[0].s}
 		}
 	case "out-string", "convertto-json", "select-object", "where-object", "sort-object", "format-list", "format-table", "foreach-object",
-		"get-itemproperty", "convertto-csv", "convertto-xml":
+		"get-itemproperty", "convertto-csv", "convertto-xml", "get-unique":
 		if c.name == "get-itemproperty" && len(args) > 0 {
 			break // its own path, not the keys piped in
 		}
@@ -2205,7 +2205,8 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret || c.in.kind == flowRemote || (c.name == "out-string" || c.name == "where-object") && c.in.kind == flowLocal {
 			return c.in
 		}
-		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" && strings.HasPrefix(c.in.what, "every ") || c.name == "where-object" && psExcludes(args)) {
+		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" || c.name == "get-unique" || c.name == "where-object" && psExcludes(args)) {
+			// (sorted, or each kept once, the listing is still all there)
 			// | ? { $_ -notmatch 'kube-' }: everything but a few, still
 			// the whole listing for what follows
 			return c.in
