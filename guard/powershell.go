@@ -1909,18 +1909,34 @@ var psLiteralJoins = strings.NewReplacer("'+'", "", `"+"`, "", "' + '", "", `" +
 
 // psCharCodes evaluates a string joined from a list of character codes:
 // -join [char[]](65,100).
+//
+// The other spellings of the same are read too: -join ([char[]]@(65,100)),
+// [string]::new([char[]](65,100)), [string]::Join('', [char[]](65,100)),
+// and ([char[]](65,100)) -join ''.
 func psCharCodes(raw string) (string, bool) {
-	l := strings.ToLower(strings.TrimSpace(raw))
-	rest, ok := strings.CutPrefix(l, "-join")
+	l := strings.ToLower(strings.Join(strings.Fields(raw), ""))
+	for _, pre := range [...]string{"-join", "[string]::new(", "[string]::join('',", `[string]::join("",`, "(new-objectstring(,", "[string]::concat("} {
+		if r, ok := strings.CutPrefix(l, pre); ok {
+			l = r
+			if pre != "-join" {
+				l = strings.TrimSuffix(l, ")")
+			}
+			break
+		}
+	}
+	for _, suf := range [...]string{"-join''", `-join""`} {
+		l = strings.TrimSuffix(l, suf)
+	}
+	// ( [char[]] @( ... ) ): the grouping parentheses and array
+	// sub-expression say nothing of the value
+	for strings.HasPrefix(l, "(") && strings.HasSuffix(l, ")") && strings.HasPrefix(l[1:], "[char[]]") {
+		l = l[1 : len(l)-1]
+	}
+	rest, ok := strings.CutPrefix(l, "[char[]]")
 	if !ok {
 		return "", false
 	}
-	rest = strings.TrimSpace(rest)
-	rest, ok = strings.CutPrefix(rest, "[char[]]")
-	if !ok {
-		return "", false
-	}
-	rest = strings.TrimSpace(rest)
+	rest = strings.TrimPrefix(rest, "@")
 	if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
 		return "", false
 	}
@@ -2649,17 +2665,20 @@ func (ws *winState) exprItem(stage []psTok, item *psItem) *psItem {
 		}
 		return it
 	}
-	if raw == "" || raw[0] != '\'' && raw[0] != '"' {
+	if strings.HasPrefix(raw, "@(") && strings.HasSuffix(raw, ")") {
+		raw = strings.TrimSpace(raw[2 : len(raw)-1]) // @('dist', $HOME): the array's elements
+	}
+	if raw == "" || raw[0] != '\'' && raw[0] != '"' && raw[0] != '$' {
 		return nil
 	}
 	it := &psItem{literal: true}
 	for _, e := range psSplitArgs(raw) {
-		if e == "" || e[0] != '\'' && e[0] != '"' {
+		if !psListElement(e) {
 			return nil
 		}
 		w := ws.psWord(e, item)
 		if !w.ok {
-			return nil
+			continue // an element it cannot know; the others still pass
 		}
 		if p := ws.a.winAbs(w.s); p != "" && (strings.ContainsAny(w.s, `\/`) || strings.HasSuffix(w.s, ":")) {
 			it.paths = append(it.paths, p)
@@ -2812,24 +2831,42 @@ func (ws *winState) psItemsOf(raw string, item *psItem) []string {
 		}
 		return nil
 	}
-	if t[0] != '\'' && t[0] != '"' {
+	if t[0] != '\'' && t[0] != '"' && t[0] != '$' {
 		return nil
 	}
 	var out []string
+	n := 0
 	for _, e := range psSplitArgs(t) {
-		if e == "" || e[0] != '\'' && e[0] != '"' {
+		if !psListElement(e) {
 			return nil
 		}
+		n++
 		w := ws.psWord(e, item)
 		if !w.ok {
-			return nil
+			continue // an element it cannot know; the others still run
 		}
 		out = append(out, w.s)
 	}
-	if len(out) < 2 {
+	if n < 2 || len(out) == 0 {
 		return nil
 	}
 	return out
+}
+
+// psListElement reports an element of a literal list: a quoted string or
+// a variable ($HOME, $env:OneDrive), not an expression or a command.
+func psListElement(e string) bool {
+	if e == "" {
+		return false
+	}
+	if e[0] == '\'' || e[0] == '"' {
+		return true
+	}
+	if e[0] != '$' {
+		return false
+	}
+	name, end := psVarName(e, 0)
+	return name != "" && end == len(e)
 }
 
 // psForeach runs the body of foreach ($x in LIST) { ... } once for each

@@ -151,3 +151,23 @@ func TestSortedListingStillEverything(t *testing.T) {
 		`docker images -q -f dangling=true | Sort-Object -Unique | ForEach-Object { docker rmi $_ }`,
 	})
 }
+
+// A path spelled in character codes, by any of PowerShell's ways of
+// joining them, and a list that mixes the project's folders with the
+// profile's, are read for what they are.
+func TestCharCodesAndMixedLists(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$p = -join ([char[]]@(67,58,92,85,115,101,114,115,92,100,101,118)); Remove-Item $p -Recurse -Force`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`$p = [string]::new([char[]]@(67,58,92,85,115,101,114,115,92,100,101,118)); Remove-Item $p -Recurse -Force`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`'dist', $env:USERPROFILE | ForEach-Object { Remove-Item $_ -Recurse -Force }`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`foreach ($d in @('dist', $HOME)) { Remove-Item $d -Recurse -Force }`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`@('dist', '.cache', "$env:OneDrive") | ForEach-Object { if (Test-Path $_) { Remove-Item $_ -Recurse -Force } }`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`$p = -join ([char[]]@(100,105,115,116)); Remove-Item $p -Recurse -Force`,
+		`@('dist', '.cache') | ForEach-Object { if (Test-Path $_) { Remove-Item $_ -Recurse -Force } }`,
+		`foreach ($d in @('dist', 'obj', $unknownDir)) { Remove-Item $d -Recurse -Force }`,
+	})
+}
