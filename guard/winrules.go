@@ -683,6 +683,13 @@ var winRules = []*rule{
 				if anyContains(args, "tcp", "tls", "start", "file:") {
 					return true, j
 				}
+				// ngrok http 8888: a notebook's, a console's or a
+				// database's port, not a development server's
+				if len(args) > 1 && args[0] == "http" {
+					if p := tunnelPort(args[1]); p != "" && !devServerPort(p) {
+						return true, j
+					}
+				}
 				return false, ""
 			case "cloudflared":
 				// a quick tunnel to a local HTTP server, a named tunnel of
@@ -702,6 +709,9 @@ var winRules = []*rule{
 						}
 					}
 					if ok {
+						if p := tunnelPort(u); p != "" && !devServerPort(p) {
+							return true, j // http://localhost:2019: an admin API's port
+						}
 						return !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "localhost:"), j
 					}
 					return false, ""
@@ -2835,4 +2845,21 @@ func listFiltered(src, what string) bool {
 		return true
 	}
 	return false
+}
+
+// tunnelPort returns the local port a tunnel is pointed at (8080,
+// localhost:8080, http://localhost:8080/), or "".
+func tunnelPort(s string) string {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "http://"), "https://")
+	s, _, _ = strings.Cut(s, "/")
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		if !isLocalHost(s[:i]) {
+			return ""
+		}
+		s = s[i+1:]
+	}
+	if _, err := strconv.Atoi(s); err != nil {
+		return ""
+	}
+	return s
 }
