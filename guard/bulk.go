@@ -99,7 +99,8 @@ func listsEverything(c *cmd) string {
 			kinds--
 		}
 	}
-	if kinds > 1 {
+	if kinds > 1 || kinds == 1 && args[verb].s == "images" && (c.name == "docker" || c.name == "podman" || c.name == "nerdctl") {
+		// (docker images acme-api: one repository's images, not a kind)
 		return ""
 	}
 	return bulkListWhat(c.name)

@@ -953,11 +953,12 @@ func dockerListFlow(args []word) flow {
 			return flow{kind: flowList, what: "containers"}
 		}
 	case "images":
-		if !filtered {
+		// (docker images -q acme-api: one repository's images)
+		if !filtered && len(positional(rest)) == 0 {
 			return flow{kind: flowList, what: "images"}
 		}
 	case "image":
-		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list") && !filtered {
+		if len(rest) > 0 && (rest[0].s == "ls" || rest[0].s == "list") && !filtered && len(positional(rest[1:])) == 0 {
 			return flow{kind: flowList, what: "images"}
 		}
 	case "volume":

@@ -115,3 +115,17 @@ func TestClientGlobalsBeforeVerbAndBundledClients(t *testing.T) {
 		`k3s server --disable traefik`,
 	})
 }
+
+// One repository's images, listed by name, are that repository's (the
+// project's builds); every image is everyone's.
+func TestImagesOfOneRepository(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`docker images -q | sort -u | xargs -r docker rmi -f`, CategoryContainerDestroy, "", LevelModerate},
+		{`docker rmi -f $(docker images -q)`, CategoryContainerDestroy, "", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`docker images -q acme-api | sort -u | xargs -r docker rmi -f`,
+		`docker rmi -f $(docker images -q acme-api)`,
+	})
+}
