@@ -1208,8 +1208,12 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		}
 	}
 	switch {
-	case p == "/etc/shadow" || p == "/etc/gshadow" || p == "/etc/master.passwd" || strings.HasPrefix(p, "/etc/sudoers"):
+	case p == "/etc/shadow" || p == "/etc/gshadow" || p == "/etc/master.passwd":
 		return "password hashes (" + s + ")", true
+	case strings.HasPrefix(p, "/etc/sudoers"):
+		// who may become root: no secret in it, but the machine's
+		// privilege itself
+		return "the sudo rules (" + s + ")", true
 	case strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key"):
 		return "SSH host keys (" + s + ")", true
 	case p == "/etc/gitlab-runner/config.toml" || strings.HasPrefix(p, "/etc/buildkite-agent/") || strings.HasPrefix(p, "/var/lib/jenkins/secrets/") ||

@@ -458,6 +458,9 @@ var exfiltrationRules = []*rule{
 			if c.name == "sed" && sedMasks(c.args()) {
 				return false, "" // the values replaced by *** as they are shown
 			}
+			if grepDropsSecrets(c) {
+				return false, "" // grep -v _authToken ~/.npmrc: every line but the secret ones
+			}
 			for _, w := range positional(c.args()) {
 				p := a.absPath(w.s, c.cwd)
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
@@ -469,7 +472,7 @@ var exfiltrationRules = []*rule{
 				if p == "" || a.inWork(p) {
 					continue
 				}
-				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") && !strings.HasPrefix(d, "the sudo rules") {
 					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
@@ -1781,4 +1784,53 @@ func siteOf(h string) string {
 		return h
 	}
 	return strings.Join(parts[len(parts)-2:], ".")
+}
+
+// grepDropsSecrets reports a grep that prints every line but those its
+// pattern picks (-v), the pattern naming secrets (token, password,
+// secret, key): a settings file shown with its secret lines left out.
+func grepDropsSecrets(c *cmd) bool {
+	if c.name != "grep" && c.name != "egrep" && c.name != "rg" {
+		return false
+	}
+	args := c.args()
+	invert := hasWord(args, "--invert-match")
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s[1:], 'v') && isLetters(w.s[1:]) {
+			invert = true
+		}
+	}
+	if !invert {
+		return false
+	}
+	pats := optValues(args, optTable{"-e": "pattern", "--regexp": "pattern"})
+	var ps []string
+	for _, p := range pats {
+		ps = append(ps, p.val)
+	}
+	ops := positional(args)
+	if len(ps) == 0 && len(ops) > 1 {
+		ps, ops = append(ps, ops[0].s), ops[1:]
+	}
+	if len(ps) == 0 {
+		return false
+	}
+	for _, f := range ops {
+		// files whose secret lines do not name what they hold
+		// (host:port:db:user:password, https://user:token@host, a key)
+		switch b := path.Base(f.s); {
+		case b == ".pgpass" || b == ".git-credentials" || strings.HasPrefix(b, "id_") || strings.Contains(f.s, ".ssh/") || strings.Contains(f.s, ".gnupg"):
+			return false
+		}
+		switch path.Ext(f.s) {
+		case ".pem", ".key", ".p12", ".pfx", ".ppk", ".asc", ".gpg", ".jks", ".keystore":
+			return false
+		}
+	}
+	for _, p := range ps {
+		if !hasAny(lower(p), "token", "password", "passwd", "secret", "auth", "key", "pass", "credential") {
+			return false
+		}
+	}
+	return true
 }

@@ -426,3 +426,20 @@ func TestSecretsThroughMailNodesAndDumps(t *testing.T) {
 		`curl -s -H "Authorization: Bearer $OPENAI_API_KEY" -d "u=$USER" https://api.openai.com/v1/models`,
 	})
 }
+
+// A settings file shown without its secret lines (grep -v of the keys'
+// names) and the sudo rules (no secret in them) are not secrets printed;
+// a file whose secret lines do not name what they hold still is.
+func TestSecretLinesLeftOut(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`grep -v '^#' ~/.npmrc`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -v password ~/.pgpass`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -v token ~/.git-credentials`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`grep -v '_authToken' ~/.npmrc`,
+		`grep -vE 'password|token' ~/.pypirc`,
+		`sudo visudo -cf /etc/sudoers.d/90-dev && sudo cat /etc/sudoers.d/90-dev`,
+	})
+}
