@@ -810,6 +810,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wLogs && webServerLog(t.path) && emptyWrite(c, t) {
 					continue // a web server's own log emptied to read it afresh (lines picked out of it are another matter)
 				}
+				if t.class == wLogs && logToStdio(c) {
+					continue // ln -sf /dev/stdout /var/log/nginx/access.log: a container image's logs sent to its output
+				}
 				if t.class == wPathShadow && installsAsItself(c, t) {
 					continue // a one-binary tool (kubectl, helm) installed under its own name
 				}
@@ -1374,4 +1377,15 @@ func artifactsOnly(args []word, f *findSpec) bool {
 		}
 	}
 	return true
+}
+
+// logToStdio reports ln -s of /dev/stdout or /dev/stderr over a log
+// file: how container images send a server's log to the container's
+// output.
+func logToStdio(c *cmd) bool {
+	if c.name != "ln" {
+		return false
+	}
+	ops := positional(c.args())
+	return len(ops) == 2 && (ops[0].s == "/dev/stdout" || ops[0].s == "/dev/stderr" || ops[0].s == "/proc/self/fd/1" || ops[0].s == "/proc/self/fd/2")
 }

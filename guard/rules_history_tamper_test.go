@@ -104,3 +104,15 @@ func TestFishPrivateModeAndOneProgramEnv(t *testing.T) {
 		`HISTSIZE=0 make release`,
 	})
 }
+
+// A container image's logs linked to its output are not logs erased;
+// the same log emptied, or linked to nothing, is.
+func TestLogsLinkedToOutput(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`ln -sf /dev/null /var/log/auth.log`, CategoryHistoryTamper, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`ln -sf /dev/stdout /var/log/nginx/access.log && ln -sf /dev/stderr /var/log/nginx/error.log`,
+	})
+}
