@@ -1911,9 +1911,7 @@ func (a *analysis) after(c *cmd) {
 		if (a.gated || a.errexit) && len(a.released) > 0 && (hasWord(c.args(), "-c") || hasWord(c.args(), "--check")) {
 			a.releaseChecked()
 		}
-		if (a.gated || a.errexit) && (hasWord(c.args(), "-c") || hasWord(c.args(), "--check")) {
-			a.pinnedChecked(c)
-		}
+
 	case "git":
 		a.recordClone(c)
 	}
@@ -2171,44 +2169,4 @@ func zshAnonymous(src string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// pinnedChecked forgets as a download the file a checksum check pins:
-// echo "$KIND_SHA256  /tmp/kind" | sha256sum -c -, or a literal digest.
-// A check that stops the line when it fails has passed before anything
-// after it runs, and the digest was given, not fetched with the file.
-func (a *analysis) pinnedChecked(c *cmd) {
-	if c.pipe == nil || c.stage == 0 || len(a.downloads) == 0 {
-		return
-	}
-	src := c.pipe[c.stage-1]
-	if src == nil || src.name != "echo" && src.name != "printf" {
-		return
-	}
-	f := strings.Fields(joinWords(positional(src.args())))
-	if src.name == "printf" && len(f) > 0 && strings.Contains(f[0], "%") {
-		f = f[1:] // printf '%s  %s\n' "$SUM" /tmp/kind
-	}
-	if len(f) < 2 {
-		return
-	}
-	sum, file := f[0], strings.TrimPrefix(f[len(f)-1], "*")
-	if !(len(sum) >= 40 && hexDigits(sum) || strings.HasPrefix(sum, "$")) {
-		return
-	}
-	delete(a.downloads, path.Base(file))
-	if p := a.absPath(file, c.cwd); p != "" {
-		delete(a.downloads, p)
-	}
-}
-
-
-// hexDigits reports a string of hexadecimal digits.
-func hexDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isHex(s[i]) {
-			return false
-		}
-	}
-	return s != ""
 }

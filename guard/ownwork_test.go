@@ -69,3 +69,29 @@ func TestDesktopSetupWiped(t *testing.T) {
 		`jupyter lab --generate-config`,
 	})
 }
+
+// The developer's own settings files (kept out of git, or made for one
+// developer) deleted or emptied are their work lost, in either shell; a
+// reset from the project's template is not.
+func TestLocalSettingsFilesLost(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm src/Acme.Functions/local.settings.json`, CategoryFileDelete, "", LevelModerate},
+		{`: > .env`, CategoryFileDelete, "", LevelModerate},
+		{`echo "{}" > src/Api/appsettings.Development.json`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f .env && cp .env.example .env`,
+		`: > .env.example`,
+		`rm -f dist/appsettings.Development.json`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item .\src\Acme.Functions\local.settings.json -Force`, CategoryFileDelete, "win-delete-project", LevelModerate},
+		{`Set-Content -Path .\src\Acme.Api\appsettings.Development.json -Value '{}'`, CategoryFileDelete, "win-truncate", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Remove-Item .\src\Api\appsettings.Local.json -ErrorAction SilentlyContinue; Copy-Item .\src\Api\appsettings.Local.example.json .\src\Api\appsettings.Local.json`,
+		`Set-Content -Path .\src\Api\appsettings.Development.json -Value (Get-Content .\src\Api\appsettings.json -Raw)`,
+	})
+}

@@ -92,7 +92,7 @@ func (a *analysis) classifyInWork(p string) pclass {
 		return pcWorkDir
 	}
 	rel := p[len(a.workDir)+1:]
-	if (sourceDirs[rel] || projectData(rel) && !(strings.Contains(rel, "/") && a.remadeLater(rel)) || projectBundle(rel)) && !a.regeneratedHere(rel) {
+	if (sourceDirs[rel] || projectData(rel) && !(strings.Contains(rel, "/") && a.remadeLater(rel)) && !resetFromTemplate(a.src, path.Base(rel)) || projectBundle(rel)) && !a.regeneratedHere(rel) {
 		return pcWorkSource
 	}
 	if a.underSourceDir(rel) && !a.remadeLater(rel) {
@@ -172,7 +172,7 @@ func projectData(rel string) bool {
 	}
 	base := comps[len(comps)-1]
 	switch {
-	case strings.HasPrefix(base, "terraform.tfstate") || localEnvFile(base):
+	case strings.HasPrefix(base, "terraform.tfstate") || localSettingsFile(base):
 		return true
 	case len(comps) == 1:
 		return projectDirs[base]
@@ -222,6 +222,44 @@ func localEnvFile(base string) bool {
 		}
 	}
 	return !testName(rest) // .env.test, .env.ci: settings for a test run
+}
+
+// localSettingsFile reports a file of this checkout's own settings kept
+// out of git or made for one developer: a dotenv file, Azure Functions'
+// local.settings.json, appsettings.Development.json, *.local.json.
+func localSettingsFile(base string) bool {
+	if localEnvFile(base) {
+		return true
+	}
+	l := lower(base)
+	switch l {
+	case "local.settings.json", "appsettings.development.json", "appsettings.local.json":
+		return true
+	}
+	for _, suf := range [...]string{".local.json", ".local.yml", ".local.yaml", ".local.toml", ".local.ini", ".local.php"} {
+		if strings.HasSuffix(l, suf) && !strings.Contains(l, "example") && !strings.Contains(l, "sample") {
+			return true
+		}
+	}
+	return false
+}
+
+// resetFromTemplate reports a line that makes the settings file base
+// again from the project's template (cp .env.example .env, Copy-Item
+// appsettings.Local.example.json appsettings.Local.json): a reset to the
+// committed defaults, not settings lost.
+func resetFromTemplate(src, base string) bool {
+	l, b := lower(src), lower(base)
+	if !strings.Contains(l, "copy") && !strings.Contains(l, "cp ") {
+		return false
+	}
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	for _, t := range [...]string{".example", ".sample", ".template", ".dist"} {
+		if strings.Contains(l, b+t) || strings.Contains(l, stem+t+path.Ext(b)) {
+			return true
+		}
+	}
+	return false
 }
 
 // projectDirs are top-level directories of what people write besides

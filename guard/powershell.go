@@ -1911,8 +1911,8 @@ var psLiteralJoins = strings.NewReplacer("'+'", "", `"+"`, "", "' + '", "", `" +
 // -join [char[]](65,100).
 //
 // The other spellings of the same are read too: -join ([char[]]@(65,100)),
-// [string]::new([char[]](65,100)), [string]::Join('', [char[]](65,100)),
-// and ([char[]](65,100)) -join ''.
+// [string]::new([char[]](65,100)), [string]::Join with an empty
+// separator, and the -join operator written after the list.
 func psCharCodes(raw string) (string, bool) {
 	l := strings.ToLower(strings.Join(strings.Fields(raw), ""))
 	for _, pre := range [...]string{"-join", "[string]::new(", "[string]::join('',", `[string]::join("",`, "(new-objectstring(,", "[string]::concat("} {

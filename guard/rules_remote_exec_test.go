@@ -402,18 +402,3 @@ func TestOperandIsCodeRunners(t *testing.T) {
 		`jbang Tool.java`,
 	})
 }
-
-// A download checked against a digest given on the line (or in a
-// variable) before it is installed is a pinned install; unchecked, or
-// checked against a digest fetched beside it, it is code from the web.
-func TestPinnedChecksumInstall(t *testing.T) {
-	d := NewDetector(Options{})
-	checkDanger(t, d, testCtx, []dangerCase{
-		{`curl -fsSLo /tmp/kind https://kind.sigs.k8s.io/dl/v0.22.0/kind-linux-amd64 && install -m 755 /tmp/kind ~/.local/bin/kind`, CategoryRemoteExec, "install-downloaded-program", LevelCritical},
-		{`curl -fsSLo /tmp/kind https://kind.sigs.k8s.io/dl/v0.22.0/kind-linux-amd64; echo "$KIND_SHA256  /tmp/kind" | sha256sum -c -; install -m 755 /tmp/kind ~/.local/bin/kind`, CategoryRemoteExec, "install-downloaded-program", LevelCritical},
-	})
-	checkSafe(t, d, testCtx, []string{
-		`curl -fsSLo /tmp/kind https://kind.sigs.k8s.io/dl/v0.22.0/kind-linux-amd64 && echo "$KIND_SHA256  /tmp/kind" | sha256sum -c - && install -m 755 /tmp/kind ~/.local/bin/kind`,
-		`set -e; curl -fsSLo /tmp/tool https://example.org/tool && echo "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  /tmp/tool" | sha256sum -c - && install -m 755 /tmp/tool ~/.local/bin/tool`,
-	})
-}

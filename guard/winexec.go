@@ -1190,7 +1190,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 	switch {
 	case first == ".git":
 		return "win-delete-git"
-	case base == ".env" || strings.HasPrefix(base, ".env."):
+	case (base == ".env" || strings.HasPrefix(base, ".env.") || localSettingsFile(base) && !regenerable[first] && !nestedBuildOutput(rel)) && !resetFromTemplate(ws.a.src, base):
+		// the developer's own settings (local.settings.json,
+		// appsettings.Development.json), with their connection strings
 		return "win-delete-project"
 	case regenerable[first] || strings.HasPrefix(first, ".") && first != ".github":
 		return ""
@@ -1433,7 +1435,7 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				v, hasV = pa.pos[1], true
 			}
 			_, hasIn := pa.get("inputobject")
-			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && strings.TrimSpace(v.s) == "" ||
+			if c.name == "clear-content" || c.name == "set-content" && hasV && v.ok && trivialContent(v.s) ||
 				c.name == "out-file" && !hasIn && len(pa.pos) <= 1 && winSourceFile(p.s) {
 				// Out-File X with nothing piped in writes X empty
 				ws.winWipe(c, p)

@@ -1153,12 +1153,18 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 	rel := p[len(a.workDir)+1:]
 	var buf [12]string
 	comps := pathComps(rel, buf[:0])
-	for _, c := range comps {
-		if generatedDirs[c] || strings.HasPrefix(c, ".") && c != "." {
+	base := stripGlobQualifier(comps[len(comps)-1])
+	for i, c := range comps {
+		if generatedDirs[c] {
+			return false
+		}
+		if strings.HasPrefix(c, ".") && c != "." && !(i == len(comps)-1 && !glob && localSettingsFile(base)) {
 			return false
 		}
 	}
-	base := stripGlobQualifier(comps[len(comps)-1])
+	if !glob && localSettingsFile(base) {
+		return true // .env, local.settings.json: the developer's own settings
+	}
 	if glob {
 		if sourceGlob(base) {
 			return true
