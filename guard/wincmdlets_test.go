@@ -171,3 +171,18 @@ func TestCharCodesAndMixedLists(t *testing.T) {
 		`foreach ($d in @('dist', 'obj', $unknownDir)) { Remove-Item $d -Recurse -Force }`,
 	})
 }
+
+// A mirror over a backup share deletes whatever the source lacks: the
+// backup's own history.
+func TestMirrorOverBackupShare(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`robocopy C:\work\project \\nas01\backups\dev-laptop /PURGE /E`, CategoryFileDelete, "win-mirror-production", LevelHigh},
+		{`robocopy C:\work\project \\nas01\bak\dev-laptop /MIR`, CategoryFileDelete, "win-mirror-production", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`robocopy C:\work\project \\nas01\backups\dev-laptop /E`,
+		`robocopy C:\work\project\dist \\nas01\previews\pr-1423 /MIR`,
+	})
+}

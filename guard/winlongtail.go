@@ -177,7 +177,7 @@ var winLongTailRules = []*rule{
 			}
 			return strings.Contains(j, "remote desktop") || strings.Contains(j, "remotedesktop"), j
 		}},
-	{ID: "win-mirror-production", Level: LevelHigh, Category: CategoryFileDelete, Description: "mirroring a folder over a production share (whatever the source lacks is deleted there)",
+	{ID: "win-mirror-production", Level: LevelHigh, Category: CategoryFileDelete, Description: "mirroring a folder over a production or backup share (whatever the source lacks is deleted there)",
 		Suggestions: []string{"Deploy through the release pipeline", "Copy without /MIR or /PURGE"}, names: names("robocopy"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if !hasSw(wargs(c), "mir", "purge") || hasSw(wargs(c), "l") {
@@ -188,8 +188,8 @@ var winLongTailRules = []*rule{
 				return false, ""
 			}
 			for _, p := range strings.FieldsFunc(strings.ToLower(ops[1].s), func(r rune) bool { return r == '\\' || r == '/' || r == '$' || r == '.' }) {
-				if prodLabel(p) || strings.HasPrefix(p, "prod") || strings.Contains(p, "-prod-") {
-					return true, ops[1].s
+				if prodLabel(p) || strings.HasPrefix(p, "prod") || strings.Contains(p, "-prod-") || strings.Contains(p, "backup") || p == "bak" || p == "archive" {
+					return true, ops[1].s // (a backup share: what the source lacks is the backup's history)
 				}
 			}
 			return false, ""
