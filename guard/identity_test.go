@@ -32,3 +32,17 @@ func TestMembershipNamesAPersonNotAResource(t *testing.T) {
 		`gh api orgs/acme/teams/platform-admins/members`,
 	})
 }
+
+// glab's ci subcommand is not a test's resource: the pipelines it
+// deletes are the project's history; one named pipeline is like one run.
+func TestGlabPipelinesDeleted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`glab ci list -R acme/api -F json | jq -r '.[].id' | xargs -I{} glab ci delete {} -R acme/api`, CategoryGitDestroy, "forge-delete", LevelHigh},
+		{`glab schedule delete 4 -R acme/api`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`glab ci delete 12345`,
+		`glab ci list -R acme/api`,
+	})
+}

@@ -287,7 +287,7 @@ var gitDestroyRules = []*rule{
 			}
 			switch args[1].s {
 			case "delete", "delete-asset", "rm", "remove":
-				if args[0].s == "run" && len(args) == 3 && args[2].ok && strings.Trim(args[2].s, "0123456789") == "" {
+				if (args[0].s == "run" || args[0].s == "ci") && len(args) == 3 && args[2].ok && strings.Trim(args[2].s, "0123456789") == "" {
 					return false, "" // one named run: its logs, like a cache entry
 				}
 				if args[0].s == "release" && len(args) > 2 && (prerelease(args[2].s) || pullRequestName(lower(args[2].s)) || args[2].flow != nil && args[2].flow.scratch) {
@@ -295,7 +295,11 @@ var gitDestroyRules = []*rule{
 				}
 				switch args[0].s {
 				// a CI cache (gh cache delete) is made again by the next run
-				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet":
+				case "release", "issue", "run", "variable", "secret", "label", "ruleset", "deploy-key", "gist", "project", "environment", "repo", "ssh-key", "gpg-key", "mr", "pr", "snippet",
+					"ci", "schedule", "deploy-token", "token": // glab ci delete: a pipeline and its logs
+					if args[0].s == "ci" && c.name != "glab" {
+						return false, ""
+					}
 					return true, args[0].s + " " + args[1].s
 				}
 			}

@@ -536,6 +536,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if strings.Contains(w.s, "/memberships/") || strings.Contains(w.s, "/collaborators/") || strings.Contains(w.s, "/members/") {
 			continue // teams/x/memberships/temp-contractor: a person, let in
 		}
+		if i == 0 && w.s == "ci" && (c.name == "glab" || c.name == "circleci") {
+			continue // glab ci delete: the subcommand, not a test's resource
+		}
 		v, ok := dataWord(w.s)
 		if !ok {
 			continue
