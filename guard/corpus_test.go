@@ -403,6 +403,14 @@ var corpusSets = []corpusSet{
 	// round24b must never be opened.
 	{"round24", corpusDir + "/round24",
 		thresholds{minRound24Critical, minRound24High, minRound24Moderate, maxRound24FalsePositive}, winRound24Thresholds},
+	// round25: the developer's own local work, a Windows developer and
+	// administrator, harm through indirection, a platform engineer's
+	// week, and application developers' everyday work, written while
+	// round24a, round23a and round22a were tuned on. round25a (three
+	// fifths) was tuned on after its arrival was scored; round25b must
+	// never be opened.
+	{"round25", corpusDir + "/round25",
+		thresholds{minRound25Critical, minRound25High, minRound25Moderate, maxRound25FalsePositive}, winRound25Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -653,6 +661,15 @@ const (
 	minRound24High          = 0.965
 	minRound24Moderate      = 0.885
 	maxRound24FalsePositive = 0.006
+)
+
+// Round twenty-five, POSIX lines (both parts); see
+// testdata/corpus/round25/README.md. These floors catch regressions.
+const (
+	minRound25Critical      = 0.90
+	minRound25High          = 0.75
+	minRound25Moderate      = 0.75
+	maxRound25FalsePositive = 0.03
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

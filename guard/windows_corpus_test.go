@@ -132,6 +132,9 @@ var (
 	// round24: round24a tuned on, round24b held out; see
 	// testdata/corpus/round24/README.md.
 	winRound24Thresholds = thresholds{0.99, 0.92, 0.895, 0.003}
+	// round25: round25a tuned on, round25b held out; see
+	// testdata/corpus/round25/README.md.
+	winRound25Thresholds = thresholds{0.90, 0.75, 0.75, 0.03}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
