@@ -140,8 +140,19 @@ var langRewrites = map[string][]rewrite{
 		rw("array_map", `\barray_map\(\s*["'](unlink|rmdir)["']\s*,\s*glob\(\s*("[^"]*"|'[^']*')\s*\)\s*\)`, `$1($2)`),
 	},
 	"ruby": {
-		rw("send(", `\b(Kernel|Object)\.send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
-		rw("send(", `\.send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
+		rw("send(", `\b(Kernel|Object)\.(?:public_)?send\(\s*:(system|exec|spawn)\s*,`, `$2(`),
+		rw("send(", `\.(?:public_)?send\(\s*["':](system|exec|spawn)["']?\s*,`, `.$1(`),
+		// FileUtils.public_send(:rm_rf, dir): the method named
+		rw("send(", `\b(FileUtils|File|Dir|IO)\.(?:public_)?send\(\s*[:"'](\w+)["']?\s*,\s*`, `$1.$2(`),
+	},
+	"lua": {
+		// os["exec".."ute"] (joined first), then the function kept in a
+		// local and called by that name
+		rw("[", `\b(os|io)\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+	},
+	"r": {
+		// do.call(system, list("cmd")): system("cmd")
+		rw("do.call", `do\.call\(\s*["']?(system2?|shell)["']?\s*,\s*list\(`, `$1(`),
 	},
 	"awk": {
 		rw("ENVIRON", `ENVIRON\[\s*"(\w+)"\s*\]`, `"$$$1"`),
@@ -261,6 +272,14 @@ func normalizeCode(lang, code string) string {
 		if strings.Contains(code, r.hint) {
 			code = r.re.ReplaceAllString(code, r.with)
 		}
+	}
+	switch lang {
+	case "perl":
+		code = perlFold(code)
+	case "lua":
+		code = luaAliases(code)
+	case "r":
+		code = rFold(code)
 	}
 	if lang == "perl" && strings.Contains(code, "unlink") && strings.Contains(code, "find") {
 		for _, m := range plFindUnlink.FindAllStringSubmatch(code, 4) {
@@ -391,6 +410,101 @@ func bindArgv(lang, code string, ops []word) string {
 			continue
 		}
 		code = strings.ReplaceAll(code, f.prefix+strconv.Itoa(i+f.first)+"]", `"`+w.s+`"`)
+	}
+	return code
+}
+
+var (
+	// join("", map { chr } (114, 109, ...)) and pack("C*", 114, ...)
+	plCharList = regexp.MustCompile(`join\(\s*(?:""|'')\s*,\s*map\s*\{\s*chr(?:\s*\(\s*\$_\s*\))?\s*\}\s*\(?([\d,\s]+)\)?\s*\)|pack\(\s*["']C\*["']\s*,\s*([\d,\s]+)\)`)
+	plReverse  = regexp.MustCompile(`\breverse\s*\(?\s*"([^"\\]*)"\s*\)?`)
+	plMyStr    = regexp.MustCompile(`\bmy\s+\$(\w+)\s*=\s*("[^"\\]*")\s*;`)
+	luaAlias   = regexp.MustCompile(`\blocal\s+(\w+)\s*=\s*(os\.execute|io\.popen|os\.remove)\b`)
+	rPaste0    = regexp.MustCompile(`paste0\(\s*((?:"[^"\\]*"\s*,\s*)*"[^"\\]*")\s*\)`)
+	rSystem2   = regexp.MustCompile(`system2\(\s*"([^"\\]*)"\s*,\s*(?:args\s*=\s*)?c\(\s*((?:"[^"\\]*"\s*,?\s*)*)\)`)
+	rStrLit    = regexp.MustCompile(`"([^"\\]*)"`)
+)
+
+// perlFold reads Perl's strings built from character codes or reversed,
+// and string variables set once, as the literals they are.
+func perlFold(code string) string {
+	if strings.Contains(code, "chr") || strings.Contains(code, "pack") {
+		code = plCharList.ReplaceAllStringFunc(code, func(m string) string {
+			sub := plCharList.FindStringSubmatch(m)
+			if v, ok := charCodeText(sub[1] + sub[2]); ok {
+				return `"` + v + `"`
+			}
+			return m
+		})
+	}
+	if strings.Contains(code, "reverse") {
+		code = plReverse.ReplaceAllStringFunc(code, func(m string) string {
+			r := []rune(plReverse.FindStringSubmatch(m)[1])
+			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+				r[i], r[j] = r[j], r[i]
+			}
+			return `"` + string(r) + `"`
+		})
+	}
+	if strings.Contains(code, "my $") {
+		for _, m := range plMyStr.FindAllStringSubmatch(code, 4) {
+			code = regexp.MustCompile(`\$`+regexp.QuoteMeta(m[1])+`\b`).ReplaceAllString(strings.Replace(code, m[0], "", 1), m[2])
+		}
+	}
+	return code
+}
+
+// charCodeText spells a comma-separated list of printable character
+// codes.
+func charCodeText(list string) (string, bool) {
+	var b strings.Builder
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 32 || n > 126 || n == '"' || n == '\\' {
+			return "", false
+		}
+		b.WriteByte(byte(n))
+	}
+	return b.String(), b.Len() > 0
+}
+
+// luaAliases reads a function kept in a local (local x = os.execute)
+// and called by that name as the function.
+func luaAliases(code string) string {
+	if !strings.Contains(code, "local") {
+		return code
+	}
+	for _, m := range luaAlias.FindAllStringSubmatch(code, 4) {
+		code = regexp.MustCompile(`\b`+regexp.QuoteMeta(m[1])+`\(`).ReplaceAllString(code, m[2]+"(")
+	}
+	return code
+}
+
+// rFold joins R's paste0 of string literals and reads system2(cmd,
+// c(args)) as the command line it runs.
+func rFold(code string) string {
+	if strings.Contains(code, "paste0") {
+		code = rPaste0.ReplaceAllStringFunc(code, func(m string) string {
+			var b strings.Builder
+			for _, s := range rStrLit.FindAllStringSubmatch(m, -1) {
+				b.WriteString(s[1])
+			}
+			return `"` + b.String() + `"`
+		})
+	}
+	if strings.Contains(code, "system2") {
+		code = rSystem2.ReplaceAllStringFunc(code, func(m string) string {
+			sub := rSystem2.FindStringSubmatch(m)
+			words := []string{sub[1]}
+			for _, s := range rStrLit.FindAllStringSubmatch(sub[2], -1) {
+				words = append(words, s[1])
+			}
+			return `system("` + strings.Join(words, " ") + `"`
+		})
 	}
 	return code
 }

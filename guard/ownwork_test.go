@@ -2,10 +2,10 @@ package guard
 
 import "testing"
 
-// What round20a and round23a showed about the developer's own things: a
-// development database on this machine emptied whole (its tables are
-// theirs to empty and reload; the whole database wiped loses what they
-// built up in it), and the desktop set-up they made.
+// What round20a, round23a and round25a showed about the developer's own
+// things: a development database on this machine emptied (what they built
+// up in it is lost, unless the line loads the seed again), and the desktop
+// set-up they made.
 
 func TestLocalDevelopmentDatabaseWipedWhole(t *testing.T) {
 	d := NewDetector(Options{})
@@ -21,15 +21,18 @@ func TestLocalDevelopmentDatabaseWipedWhole(t *testing.T) {
 		{`supabase db reset --no-seed`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 		// a linked project's is its production
 		{`supabase db reset --linked`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		// its tables emptied, with nothing to load them again
+		{`psql -h localhost -U dev acme_dev -c 'TRUNCATE TABLE events RESTART IDENTITY'`, CategoryDatabaseDestroy, "db-truncate", LevelModerate},
+		{`mongosh --quiet mongodb://127.0.0.1:27017/storefront_dev --eval 'db.products.deleteMany({})'`, CategoryDatabaseDestroy, "", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		// the test database, made for the suite
 		`flyway -url=jdbc:postgresql://localhost:5432/billing_test -cleanDisabled=false clean`,
 		`goose -dir db/migrations postgres "postgres://dev@localhost:5432/orders_test?sslmode=disable" reset`,
 		`DATABASE_URL=postgres://app@localhost/acme_test npx prisma migrate reset --force`,
-		// some tables of the development database, emptied to reload
-		`psql -h localhost -U dev acme_dev -c 'TRUNCATE TABLE events RESTART IDENTITY'`,
-		`mysql -h 127.0.0.1 -u root shop_dev -e "DROP TABLE import_batches"`,
+		// some tables of the development database, emptied and loaded
+		// again from the seed
+		`psql -h localhost -U dev acme_dev -c 'TRUNCATE TABLE events RESTART IDENTITY' && npm run seed`,
 		// one migration back, or only shown
 		`DATABASE_URL=postgresql://localhost/app_dev alembic downgrade -1`,
 		`supabase db reset --help`,

@@ -166,6 +166,9 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 		if ops := codeOperands(args, c.codes[len(c.codes)-1]); len(ops) > 0 {
 			code = bindArgv(lang, code, ops)
 		}
+		if lang == "js" && (hasWord(args, "-p") || hasWord(args, "--print")) {
+			code = "console.log(" + code + ")" // node -p prints the value
+		}
 		c.scan = scanScript(lang, code)
 		return
 	}

@@ -397,7 +397,7 @@ func TestLocalCopiesAndProvisioning(t *testing.T) {
 		{`cp deploy/app.desktop ~/.config/autostart/`, CategoryPersistence, "", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
-		`psql -h 127.0.0.1 shop_dev -c 'TRUNCATE TABLE carts'`,
+		`psql -h 127.0.0.1 shop_dev -c 'TRUNCATE TABLE carts' && bin/rails db:seed`,
 		`rm -rf ~/Downloads/go1.22.linux-amd64`,
 		`sudo rm -rf /var/cache/apt/archives/*.deb`,
 		`(crontab -l 2>/dev/null; echo '15 1 * * * /usr/local/bin/rotate-reports') | crontab -`,

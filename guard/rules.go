@@ -265,12 +265,12 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 		if a.testScoped(c) {
 			return
 		}
-		// a developer's local database: its tables are theirs to empty
-		// and reload, but the whole database wiped loses what they built
-		// up in it, which is their own work lost
+		// a developer's local database: what they built up in it is
+		// their own work lost (moderate), unless the line loads its seed
+		// data again
 		if r.Category == CategoryDatabaseDestroy && r.Level < LevelCritical && localDevScoped(c) {
-			if !wipesWholeDatabase(r) {
-				return
+			if !wipesWholeDatabase(r) && reseeded(a.src) {
+				return // some tables emptied and loaded again (TRUNCATE ...; npm run seed)
 			}
 			level = LevelModerate
 		}
@@ -497,6 +497,12 @@ func isLetters(s string) bool {
 		}
 	}
 	return true
+}
+
+// reseeded reports a line that loads seed data after what it empties.
+func reseeded(src string) bool {
+	l := lower(src)
+	return strings.Contains(l, "seed") || strings.Contains(l, "fixtures") || strings.Contains(l, "loaddata")
 }
 
 // wipesWholeDatabase reports a rule that finds a whole database or schema

@@ -406,6 +406,15 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "script-prints-secret", Level: LevelHigh, Category: CategoryExfiltration, Description: "interpreter code printing a credential file, a secret variable or the whole environment (into the agent's context and logs)",
+		Suggestions: []string{"Check that the secret is set without printing it (print(bool(os.environ.get('X'))))", "Use the tool that needs the credentials directly"},
+		names:       interpNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.scan != nil && c.scan.shown != "" && a.wantOut == 0 {
+				return true, c.scan.shown
+			}
+			return false, ""
+		}},
 	{ID: "data-copied-to-outside-host", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying a production or internal data store's contents straight to a server outside the organisation",
 		Suggestions: []string{"Copy into a store the organisation controls", "Export an anonymised sample, reviewed, instead"},
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -22,6 +22,9 @@ type scriptScan struct {
 	revShell string
 	remote   string
 	exfil    string
+	// shown is a secret the code prints (a key file read and written
+	// out, a secret variable or the whole environment printed)
+	shown string
 }
 
 type scriptCall struct {
@@ -167,7 +170,77 @@ func scanScript(lang, code string) *scriptScan {
 	if sc.remote == "" && lang == "python" {
 		sc.remote = unsafeModelLoad(low)
 	}
+	if sc.exfil == "" {
+		sc.shown = secretShown(code, low, lang)
+	}
 	return sc
+}
+
+// secretReads are each language's calls that read a file's content;
+// secretPrints its calls that write text to the output.
+var (
+	secretReads = map[string][]string{
+		"python": {".read_text(", ".read()", ".read_bytes(", "readlines("},
+		"js":     {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
+		"ruby":   {"file.read(", "io.read(", "file.readlines(", ".read"},
+		"perl":   {"<$", "<f>", "<fh>", "slurp", "read_file("},
+		"php":    {"file_get_contents(", "file(", "readfile(", "fread("},
+		"lua":    {":read(", "io.lines("},
+		"r":      {"readlines(", "read_file(", "readchar("},
+		"julia":  {"read(", "readlines(", "readchomp("},
+		"tcl":    {"read $", "read [", "gets "},
+	}
+	secretPrints = map[string][]string{
+		"python": {"print(", "sys.stdout.write"},
+		"js":     {"console.log", "process.stdout.write", "console.dir", "console.info"},
+		"ruby":   {"puts ", "puts(", "print ", "p ", "pp ", "$stdout"},
+		"perl":   {"print", "say "},
+		"php":    {"echo ", "echo(", "print ", "print_r", "var_dump", "readfile(", "printf"},
+		"lua":    {"print(", "io.write("},
+		"r":      {"cat(", "print(", "writelines(", "message("},
+		"julia":  {"println(", "print(", "display("},
+		"tcl":    {"puts "},
+	}
+	// envLookup matches a language's lookup of one environment variable
+	// by name: os.environ["X"], os.getenv("X"), process.env.X, ENV["X"],
+	// getenv("X"), $ENV{X}, Sys.getenv("X"), $env(X).
+	envLookup = regexp.MustCompile(`(?:os\.environ\[\s*["']|os\.(?:getenv|environ\.get)\(\s*["']|process\.env\.|process\.env\[\s*["']|Deno\.env\.get\(\s*["']|Bun\.env\.|ENV\[\s*["']|ENV\.fetch\(\s*["']|getenv\(\s*["']|\$ENV\{\s*["']?|Sys\.getenv\(\s*["']|\$env\(|\$_ENV\[\s*["']|\$_SERVER\[\s*["'])([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// secretShown describes a secret that one-line interpreter code prints
+// into the output: a credential file read and printed (python -c
+// "print(open(...).read())", node -p, ruby puts File.read), a secret
+// variable printed, or the whole environment dumped.
+func secretShown(code, low, lang string) string {
+	prints := hasAny(low, secretPrints[lang]...) || lang == "js" && strings.Contains(code, "node -p")
+	if lang == "tcl" && strings.Contains(low, "puts ") {
+		prints = true
+	}
+	if !prints {
+		return ""
+	}
+	if hasAny(low, secretReads[lang]...) {
+		what := sensitiveInCode(code, low, lang)
+		publicKey := (strings.Contains(what, "ssh") || strings.Contains(what, "id_")) && strings.Contains(low, ".pub")
+		if what != "" && !strings.HasPrefix(what, "the environment") && !publicKey {
+			return what // (a public key, id_ed25519.pub, is meant to be shown)
+		}
+	}
+	if what := sensitiveInCode(code, low, lang); what == "the environment variables" {
+		return what
+	}
+	if lang == "js" && hasAny(low, "console.log(process.env)", "console.log(bun.env)", "console.log(deno.env.toobject())", "console.dir(process.env)") {
+		return "the environment variables"
+	}
+	if hasAny(low, "bool(", "len(", "boolean(", "!!", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
+		return "" // whether it is set, or how long: not its value
+	}
+	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
+		if isSecretVar(m[1]) || strings.HasSuffix(m[1], "_URL") && strings.Contains(m[1], "DATABASE") {
+			return "the secret variable " + m[1]
+		}
+	}
+	return ""
 }
 
 // pickleLoads are the Python loaders that run code a file carries
@@ -223,7 +296,9 @@ var langNet = map[string]netMarkers{
 	"js": {sock: []string{"net.socket", "net.connect", "require('net')", "require(\"net\")", "from 'net'", "from \"net\"", "createconnection", "deno.connect", "bun.connect"},
 		fetch: []string{"fetch(", "http.get", "https.get", "https').get", "http').get", `https").get`, `http").get`, "axios", "request("},
 		run:   []string{"eval(", "(eval)", "new function", "vm.run", "runinthiscontext", "runinnewcontext"},
-		send:  []string{"fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write("}},
+		send: []string{"fetch(", "http.request", "https.request", "axios", "xmlhttprequest", "net.connect", ".write(",
+			// const h = require('https'); h.request(...): the module by another name
+			"require('https')", `require("https")`, "require('http')", `require("http")`, "require('node:https')", `require("node:https")`, "require('tls')", "require('dgram')"}},
 	"php": {sock: []string{"fsockopen", "socket_create", "stream_socket_client"},
 		fetch: []string{"file_get_contents('http", "file_get_contents(\"http", "curl_exec", "fopen('http", "fopen(\"http", "file_get_contents($_"},
 		run:   []string{"eval(", "assert(", "create_function", "include", "require"},
@@ -486,6 +561,9 @@ func sensitiveInCode(code, low, lang string) string {
 				j := i + 4
 				if j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == 'i') {
 					continue // .environ, .envoy, ...
+				}
+				if rest := low[j:]; strings.HasPrefix(rest, ".example") || strings.HasPrefix(rest, ".sample") || strings.HasPrefix(rest, ".template") || strings.HasPrefix(rest, ".dist") {
+					continue // the committed template, no secret in it
 				}
 			}
 			return "secrets (" + m + ")"
@@ -986,7 +1064,7 @@ var chmodAPIs = map[string][]chmodAPI{
 	"python": {{api: "os.chmod"}, {api: ".chmod"}},
 	"perl":   {{api: "chmod", modeFirst: true}},
 	"ruby":   {{api: "File.chmod", modeFirst: true}, {api: "FileUtils.chmod", modeFirst: true}, {api: "FileUtils.chmod_R", modeFirst: true, recursive: true}},
-	"js":     {{api: "fs.chmodSync"}, {api: "fs.chmod"}, {api: "fs.promises.chmod"}, {api: ").chmodSync"}, {api: ").chmod"}},
+	"js":     {{api: "fs.chmodSync"}, {api: "fs.chmod"}, {api: "fs.promises.chmod"}, {api: ").chmodSync"}, {api: ").chmod"}, {api: "Deno.chmodSync"}, {api: "Deno.chmod"}},
 	"php":    {{api: "chmod"}},
 	"lua":    {},
 }
