@@ -27,7 +27,11 @@ func gitSubParse(c *cmd) (string, []word) {
 }
 
 var protectedBranches = map[string]bool{"main": true, "master": true, "trunk": true, "develop": true, "production": true, "prod": true,
-	"release": true, "stable": true, "live": true, "default": true}
+	"release": true, "stable": true, "live": true, "default": true,
+	// the environments' branches and the published site's
+	"staging": true, "stage": true, "qa": true, "uat": true, "preprod": true, "pre-prod": true, "gh-pages": true,
+	// every branch (refs/heads/*)
+	"*": true}
 
 func isProtectedBranch(ref string) bool {
 	ref = strings.TrimPrefix(ref, "+")
@@ -35,7 +39,8 @@ func isProtectedBranch(ref string) bool {
 		ref = ref[i+1:]
 	}
 	ref = strings.TrimPrefix(ref, "refs/heads/")
-	return protectedBranches[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-")
+	return protectedBranches[ref] || strings.HasPrefix(ref, "release/") || strings.HasPrefix(ref, "release-") || strings.HasPrefix(ref, "releases/") ||
+		strings.HasPrefix(ref, "support/")
 }
 
 // gitPush describes a git push.

@@ -129,3 +129,19 @@ func TestJujutsuRangesOperationsAndNamedStashes(t *testing.T) {
 		`git stash drop 1`,
 	})
 }
+
+// The environments' branches, the published site's and every branch at
+// once are shared; a feature branch is its author's.
+func TestSharedEnvironmentBranches(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git push --delete origin staging`, CategoryGitDestroy, "git-delete-protected-branch", LevelHigh},
+		{`git push origin :gh-pages`, CategoryGitDestroy, "git-delete-protected-branch", LevelHigh},
+		{`git push -f origin 'refs/heads/*:refs/heads/*'`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git push origin --delete feature/login-copy`,
+		`git push --force-with-lease origin hotfix/INC-4821`,
+		`git push --dry-run origin --delete staging`,
+	})
+}
