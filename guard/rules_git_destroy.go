@@ -244,7 +244,8 @@ var gitDestroyRules = []*rule{
 					dry = dry || strings.Contains(s, "n")
 				}
 			}
-			return force && wide && !dry && !generatedOnly(args), ""
+			// (-e node_modules keeps a pattern; it is not a pathspec)
+			return force && wide && !dry && !generatedOnly(withoutOptValues(args, "-e", "--exclude")), ""
 		}},
 	{ID: "git-delete-main-branch", Level: LevelModerate, Category: CategoryGitDestroy, Description: "force-deleting a main branch",
 		Suggestions: suggGit, names: names("git"),
@@ -568,4 +569,29 @@ func namedStash(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// withoutOptValues returns args without the options named and the value
+// each takes (-e X, --exclude X, --exclude=X).
+func withoutOptValues(args []word, opts ...string) []word {
+	out := make([]word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		skip := false
+		for _, o := range opts {
+			if s == o {
+				i++ // and its value
+				skip = true
+				break
+			}
+			if strings.HasPrefix(o, "--") && strings.HasPrefix(s, o+"=") {
+				skip = true
+				break
+			}
+		}
+		if !skip {
+			out = append(out, args[i])
+		}
+	}
+	return out
 }

@@ -145,3 +145,17 @@ func TestSharedEnvironmentBranches(t *testing.T) {
 		`git push --dry-run origin --delete staging`,
 	})
 }
+
+// git clean -x with a pattern kept (-e) still deletes every other
+// ignored file; a pathspec of build output limits it.
+func TestGitCleanKeepingAPattern(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git clean -dfx -e node_modules`, CategoryGitDestroy, "git-clean-ignored", LevelModerate},
+		{`git clean -fdx --exclude=.venv`, CategoryGitDestroy, "git-clean-ignored", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git clean -fdx -- node_modules`,
+		`git clean -ndx -e node_modules`,
+	})
+}
