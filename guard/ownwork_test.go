@@ -98,3 +98,21 @@ func TestLocalSettingsFilesLost(t *testing.T) {
 		`Set-Content -Path .\src\Api\appsettings.Development.json -Value (Get-Content .\src\Api\appsettings.json -Raw)`,
 	})
 }
+
+// A local stack's database data, bind-mounted into the project or kept in
+// a container's anonymous volumes, is the developer's data.
+func TestLocalStackDataRemoved(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf ./pgdata`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`sudo rm -rf ./volumes/mysql`, CategoryFileDelete, "", LevelModerate},
+		{`docker rm -f -v dev-postgres`, CategoryContainerDestroy, "database-container-volumes-removed", LevelModerate},
+		{`podman rm --volumes --force orders-db`, CategoryContainerDestroy, "database-container-volumes-removed", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf ./tmp/pgdata`,
+		`docker rm -f dev-postgres`,
+		`docker rm -f -v web-builder`,
+		`docker rm -f -v pg-test`,
+	})
+}

@@ -269,8 +269,12 @@ var (
 	projectDirs = map[string]bool{"test": true, "tests": true, "spec": true, "specs": true, "__tests__": true, "e2e": true,
 		"docs": true, "scripts": true, "config": true, "infra": true, "deploy": true, "terraform": true,
 		"data": true, "storage": true, "uploads": true, "testdata": true, "fixtures": true, "patches": true, "secrets": true,
-		"templates": true, "proto": true, "schemas": true, "locales": true, "i18n": true, "examples": true, "notebooks": true}
-	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true}
+		"templates": true, "proto": true, "schemas": true, "locales": true, "i18n": true, "examples": true, "notebooks": true,
+		// a local stack's databases, bind-mounted into the project
+		"pgdata": true, "pg_data": true, "postgres-data": true, "postgres_data": true, "mysql-data": true, "mysql_data": true,
+		"mongo-data": true, "mongo_data": true, "db-data": true, "db_data": true, "dbdata": true, "redis-data": true, "volumes": true,
+		"docker-data": true, ".docker-data": true}
+	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true, "volumes": true, "docker-data": true, ".docker-data": true}
 )
 
 // fixtureGit reports a .git directory, given relative to the work

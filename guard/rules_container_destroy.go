@@ -20,12 +20,18 @@ var containerDestroyRules = []*rule{
 				return false, ""
 			}
 			for _, w := range ops[1:] {
-				if w.s == "rm" || w.s == "remove" || !w.ok || scratchName(w.s) || testName(w.s) {
+				// (a development stack's is the developer's data: only a
+				// test's or a scratch one's is throwaway)
+				if w.s == "rm" || w.s == "remove" || !w.ok || testName(w.s) || scratchName(w.s) && !devNamed(w.s) {
 					continue
+				}
+				if strings.Contains(lower(w.s), "localstack") {
+					return true, c.base + " rm -v " + w.s // the emulated cloud's resources
 				}
 				for _, part := range nameWords(w.s) {
 					switch part {
-					case "postgres", "postgresql", "pg", "mysql", "mariadb", "mongo", "mongodb", "redis", "db", "database", "elasticsearch", "opensearch", "clickhouse", "cassandra", "minio", "mssql", "sqlserver", "neo4j":
+					case "postgres", "postgresql", "pg", "mysql", "mariadb", "mongo", "mongodb", "redis", "db", "database", "elasticsearch", "opensearch", "clickhouse", "cassandra", "minio", "mssql", "sqlserver", "neo4j",
+						"sql", "localstack", "kafka", "rabbitmq", "valkey", "couchdb", "influxdb", "timescaledb", "cockroach":
 						return true, c.base + " rm -v " + w.s
 					}
 				}
@@ -704,3 +710,14 @@ func rebuildableVolume(name string) bool {
 // its subcommand.
 var helmGlobal = optSpec{short: "n", long: []string{"namespace", "kube-context", "kubeconfig", "kube-apiserver", "kube-token", "kube-as-user",
 	"kube-as-group", "kube-ca-file", "registry-config", "repository-config", "repository-cache", "burst-limit", "qps"}}
+
+// devNamed reports a name that says development (dev-postgres,
+// shop_dev): the developer's own copy, not a throwaway one.
+func devNamed(s string) bool {
+	for _, p := range nameWords(s) {
+		if p == "dev" || p == "development" || p == "local" {
+			return true
+		}
+	}
+	return false
+}
