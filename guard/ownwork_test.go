@@ -116,3 +116,25 @@ func TestLocalStackDataRemoved(t *testing.T) {
 		`docker rm -f -v pg-test`,
 	})
 }
+
+// Other version control systems' saved changes, and editors' histories
+// and auto-saves, are the developer's unsaved or uncommitted work.
+func TestOtherVCSAndEditorRecovery(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`hg shelve --cleanup`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`hg shelve --delete wip-export`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`fossil stash drop --all`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`svn revert --depth infinity trunk/src`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`find . -name '#*#' -delete`, CategoryFileDelete, "editor-recovery-deleted", LevelModerate},
+		{`rm -rf ~/.cache/JetBrains/IntelliJIdea2024.1/LocalHistory`, CategoryFileDelete, "editor-recovery-deleted", LevelModerate},
+		{`rm -rf ~/.config/Code/User/History`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hg shelve --list --stat`,
+		`fossil stash list`,
+		`svn revert src/main.c`,
+		`find . -name '#*#'`,
+		`ls ~/.cache/JetBrains/IntelliJIdea2024.1/LocalHistory`,
+	})
+}

@@ -128,6 +128,25 @@ var workstationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "editor-recovery-deleted", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting an editor's local history or auto-saved copies (the only record of unsaved or uncommitted edits)",
+		Suggestions: []string{"Leave the editor's history to the editor", "Save or discard the buffers from inside the editor"},
+		names:       names("rm", "find", "rd", "rmdir", "remove-item", "del"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "find" && !hasWord(c.args(), "-delete") && len(c.findExecs) == 0 {
+				return false, ""
+			}
+			for _, w := range c.args() {
+				l := strings.ReplaceAll(lower(w.s), `\`, "/")
+				switch {
+				case strings.Contains(l, "/localhistory"), strings.Contains(l, "/code/user/history"), strings.Contains(l, "/code/backups"),
+					strings.Contains(l, "/cursor/user/history"), strings.Contains(l, "/code - insiders/user/history"), strings.Contains(l, "/sublime text/local/session"):
+					return true, w.s
+				case c.name == "find" && (l == "#*#" || l == ".#*"):
+					return true, "Emacs auto-save files"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "network-profile-deleted", Level: LevelModerate, Category: CategorySystem, Description: "deleting a saved network or VPN connection (its settings and stored secrets go with it)",
 		Suggestions: []string{"Bring the connection down instead: nmcli connection down NAME", "Export it first: nmcli connection export NAME"},
 		names:       names("nmcli"),

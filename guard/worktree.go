@@ -47,6 +47,11 @@ func gitDiscards(c *cmd) string {
 			if len(positional(args[1:])) == 0 {
 				return "fossil revert" // every changed file
 			}
+		case "stash":
+			// fossil stash drop --all, fossil stash clear: saved changes
+			if len(args) > 1 && (args[1].s == "clear" || (args[1].s == "drop" || args[1].s == "rm") && (hasWord(args, "--all") || hasWord(args, "-a"))) {
+				return "fossil stash " + args[1].s
+			}
 		case "clean":
 			if !hasWord(args, "--dry-run") && !hasWord(args, "-n") {
 				return "fossil clean"
@@ -63,6 +68,15 @@ func gitDiscards(c *cmd) string {
 		case "revert":
 			if hasWord(args, "--all") || hasWord(args, "-a") || hasWord(args, "-R") || hasWord(args, "--recursive") {
 				return c.name + " revert"
+			}
+			if d, ok := optValue(args, "", "depth"); ok && d == "infinity" {
+				return c.name + " revert --depth infinity" // every change under the path
+			}
+		case "shelve", "unshelve":
+			// hg shelve --cleanup (every shelf), --delete NAME: saved
+			// changes thrown away
+			if args[0].s == "shelve" && (hasWord(args, "--cleanup") || hasWord(args, "--delete") || hasWord(args, "-d")) {
+				return c.name + " shelve --delete"
 			}
 		case "update", "up", "checkout", "co", "goto":
 			if hasWord(args, "-C") || hasWord(args, "--clean") {
