@@ -247,3 +247,35 @@ func registryPassword(c *cmd) string {
 	}
 	return ""
 }
+
+// credentialPrinted reports a command that prints a credential made or
+// unwrapped for the purpose: a kubeconfig with its keys (config view
+// --raw), a certificate bundle's private key decrypted (openssl pkcs12
+// -nodes), a CI login token (firebase login:ci).
+func credentialPrinted(c *cmd) string {
+	args := c.args()
+	switch c.name {
+	case "kubectl", "oc":
+		ops := positional(args)
+		if len(ops) >= 2 && ops[0].s == "config" && ops[1].s == "view" && (hasWord(args, "--raw") || hasWord(args, "--flatten")) && !jsonpathOnly(args) {
+			return "a kubeconfig's keys and tokens (" + c.base + " config view --raw)"
+		}
+	case "openssl":
+		ops := positional(args)
+		if len(ops) > 0 && ops[0].s == "pkcs12" && (hasWord(args, "-nodes") || hasWord(args, "-noenc")) && !hasWord(args, "-nokeys") && !hasWord(args, "-out") {
+			return "a private key decrypted (openssl pkcs12 -nodes)"
+		}
+	case "firebase":
+		if len(args) > 0 && args[0].s == "login:ci" {
+			return "a long-lived CI token (firebase login:ci)"
+		}
+	}
+	return ""
+}
+
+// jsonpathOnly reports an output format that picks one field out (-o
+// jsonpath=..., --output=jsonpath): what is printed is that field.
+func jsonpathOnly(args []word) bool {
+	v, ok := optValue(args, "-o", "output")
+	return ok && (strings.HasPrefix(v, "jsonpath") || strings.HasPrefix(v, "go-template") || v == "name")
+}

@@ -104,6 +104,23 @@ func tunnelPublished(c *cmd) string {
 		return c.name + " (a shared terminal session)"
 	}
 	low := c.lowerArgs()
+	if (c.name == "ssh" || c.name == "autossh") && hasWord(args, "-R") {
+		// ssh -R 80:localhost:3000 serveo.net: a tunnel service that
+		// gives the port a public address
+		for _, l := range low {
+			h := l
+			if i := strings.LastIndexByte(h, '@'); i >= 0 {
+				h = h[i+1:]
+			}
+			if publicTunnelHosts[h] {
+				return "ssh -R through " + h
+			}
+		}
+	}
+	if s, _ := optValue(args, "-s", ""); c.name == "adb" && hasAnyWord(low, "tcpip") && !strings.HasPrefix(s, "emulator-") {
+		// (an emulator's adbd listens on this machine only)
+		return "adb tcpip (the phone's debug shell on its network)"
+	}
 	var sub []string
 	for i, w := range args {
 		if i > 3 {
@@ -156,3 +173,8 @@ func devServerPort(s string) bool {
 	}
 	return true
 }
+
+// publicTunnelHosts are services that give a port forwarded to them over
+// ssh -R a public address.
+var publicTunnelHosts = map[string]bool{"serveo.net": true, "localhost.run": true, "nokey@localhost.run": true, "a.pinggy.io": true,
+	"pinggy.io": true, "ssh.localhost.run": true, "tuns.sh": true, "srv.us": true}

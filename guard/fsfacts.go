@@ -999,10 +999,20 @@ func (a *analysis) plainSettings(text string) bool {
 		if tlsCheckOffVar(up, strings.Trim(val, `"'`)) {
 			return false // every later session trusts any certificate
 		}
+		if contextVars[up] && (isProdName(strings.Trim(val, `"'`)) || strings.Contains(lower(val), "admin")) {
+			return false // every later shell acts on production (AWS_PROFILE=prod-admin)
+		}
 		any = true
 	}
 	return any
 }
+
+// contextVars choose the account, cluster or project every cloud and
+// cluster client of a shell acts on.
+var contextVars = map[string]bool{"AWS_PROFILE": true, "AWS_DEFAULT_PROFILE": true, "KUBECONFIG": true, "KUBECONTEXT": true, "KUBE_CONTEXT": true,
+	"CLOUDSDK_ACTIVE_CONFIG_NAME": true, "CLOUDSDK_CORE_PROJECT": true, "GOOGLE_CLOUD_PROJECT": true, "AZURE_SUBSCRIPTION_ID": true,
+	"ARM_SUBSCRIPTION_ID": true, "TF_WORKSPACE": true, "PULUMI_STACK": true, "DOCKER_HOST": true, "DOCKER_CONTEXT": true, "NOMAD_ADDR": true,
+	"VAULT_ADDR": true, "DATABASE_URL": true, "PGHOST": true, "RAILS_ENV": true}
 
 // plainSSHHosts reports ssh_config text of Host blocks that only name a
 // host, its user, port and key and keep-alive settings: no command runs

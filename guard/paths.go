@@ -1284,7 +1284,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "key material (" + s + ")", true
 	}
 	switch path.Ext(base) {
-	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn":
+	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".asc", ".gpg", ".rdp", ".ovpn", ".p8":
 		return "key material (" + s + ")", true
 	}
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||

@@ -77,3 +77,31 @@ func TestTunnelToAdminPort(t *testing.T) {
 		`cloudflared tunnel list`,
 	})
 }
+
+// Credentials printed by the commands that make or unwrap them, a
+// phone's debug shell and a port given a public address, an app server's
+// debugger on the network, and every later shell pointed at production.
+func TestCredentialsPrintedAndPortsPublished(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`kubectl config view --raw --minify --context prod`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`openssl pkcs12 -in certs/dist.p12 -nodes -passin env:P12_PASSWORD`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`firebase login:ci`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`cat fastlane/AuthKey_ABC123.p8`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`adb -s R58M41ZK2PT tcpip 5555`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`ssh -R 80:localhost:8080 nokey@localhost.run`, CategoryReverseShell, "public-tunnel", LevelCritical},
+		{`flask --app app run --host 0.0.0.0 --debug`, CategorySystem, "listener-on-every-address", LevelHigh},
+		{`echo 'export AWS_PROFILE=prod-admin' >> ~/.bashrc`, CategoryPersistence, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`kubectl config view --minify`,
+		`kubectl config view --raw -o jsonpath='{.clusters[0].cluster.server}'`,
+		`openssl pkcs12 -in certs/dist.p12 -nokeys -passin env:P12_PASSWORD`,
+		`openssl pkcs12 -in certs/dist.p12 -nodes -out /tmp/dist.pem -passin env:P12_PASSWORD`,
+		`adb -s emulator-5554 tcpip 5555`,
+		`ssh -R 8080:localhost:8080 deploy@bastion.acme.internal`,
+		`flask --app app run --host 0.0.0.0`,
+		`flask --app app run --debug`,
+		`echo 'export AWS_PROFILE=dev' >> ~/.bashrc`,
+	})
+}

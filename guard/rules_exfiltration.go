@@ -478,6 +478,9 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && signingSettings[path.Base(p)] && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "the release signing passwords in " + w.s // android/key.properties
 				}
+				if p != "" && a.inWork(p) && (strings.HasSuffix(lower(p), ".p8") || strings.HasPrefix(path.Base(p), "AuthKey_")) && !namesOnlyRead(c) {
+					return true, "a store's API private key " + w.s // fastlane/AuthKey_X.p8: PKCS#8, always private
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
@@ -724,6 +727,9 @@ var exfiltrationRules = []*rule{
 				return false, "" // handed to a program or a file
 			}
 			if what := registryPassword(c); what != "" {
+				return true, what
+			}
+			if what := credentialPrinted(c); what != "" {
 				return true, what
 			}
 			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {

@@ -97,7 +97,7 @@ var networkExposeRules = []*rule{
 	{ID: "listener-on-every-address", Level: LevelHigh, Category: CategorySystem, Description: "starting a program that listens on every address of the machine (anyone on the network reaches it)",
 		Suggestions: []string{"Listen on 127.0.0.1 (the default of most tools)", "Reach it from elsewhere through an SSH tunnel"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if appServers[c.name] || len(c.words) < 2 {
+			if appServers[c.name] && !debuggerOn(c) || len(c.words) < 2 {
 				return false, "" // the project's own app, served for a browser or a container's port
 			}
 			args := c.args()
@@ -268,4 +268,19 @@ var appServers = map[string]bool{
 	"hugo": true, "jekyll": true, "mkdocs": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "dotnet": true, "php": true,
 	"artisan": true, "manage.py": true, "remix": true, "svelte-kit": true, "storybook": true, "start-storybook": true, "expo": true, "react-scripts": true,
 	"docusaurus": true, "eleventy": true, "gatsby": true, "sphinx-autobuild": true, "bundle": true, "air": true, "wrangler": true, "vercel": true, "netlify": true,
+}
+
+// debuggerOn reports an app server run with its interactive debugger
+// (flask --debug, FLASK_DEBUG=1, werkzeug's): whoever reaches it runs
+// code.
+func debuggerOn(c *cmd) bool {
+	if c.name != "flask" && c.name != "python" && c.name != "python3" {
+		return false
+	}
+	for _, as := range c.assigns {
+		if as.name == "FLASK_DEBUG" && as.val.s == "1" {
+			return true
+		}
+	}
+	return hasWord(c.args(), "--debug") || hasWord(c.args(), "--debugger")
 }
