@@ -67,6 +67,7 @@ func TestDesktopSetupWiped(t *testing.T) {
 		`tmux -L e2e kill-server`,
 		`tmux ls`,
 		`emacsclient -e '(save-some-buffers t)'`,
+		`emacsclient -e '(progn (save-some-buffers t) (kill-emacs))'`,
 		`chezmoi apply -nv ~/.config/nvim`,
 		`chezmoi diff`,
 		`jupyter lab --generate-config`,
@@ -137,4 +138,18 @@ func TestOtherVCSAndEditorRecovery(t *testing.T) {
 		`find . -name '#*#'`,
 		`ls ~/.cache/JetBrains/IntelliJIdea2024.1/LocalHistory`,
 	})
+}
+
+// Electron apps' caches in the profile are made again at start.
+func TestElectronCachesCleared(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf ~/.config/Code/CachedData`,
+		`rm -rf ~/.config/Code/GPUCache`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf ~/.config/Code/User`, CategoryFileDelete, "", LevelHigh},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{`Remove-Item -Recurse -Force "$env:APPDATA\Code\CachedData"`})
 }

@@ -477,7 +477,9 @@ func isCache(rel string) bool {
 			".pytest_cache", "go-build", ".yarn", ".pnpm-store", "DerivedData", ".cargo", ".rustup", ".nvm", ".pyenv",
 			".bun", ".deno", "tmp", ".tmp", "Trash", ".Trash", ".ivy2", ".sbt", ".coursier", ".mypy_cache", ".ruff_cache",
 			".terraform", ".next", "dist", "build", "target", ".venv", "venv", ".tox", ".nox", ".expo", ".android", "go",
-			".turbo", ".parcel-cache", ".nuxt", ".svelte-kit", ".angular":
+			".turbo", ".parcel-cache", ".nuxt", ".svelte-kit", ".angular",
+			// Electron apps' (VS Code's) caches, made again at start
+			"CachedData", "Code Cache", "GPUCache", "CachedExtensionVSIXs", "ShaderCache", "DawnCache", "GrShaderCache":
 			return true
 		case "avd":
 			return false // an emulator's disks: the user's own data

@@ -114,7 +114,7 @@ var workstationRules = []*rule{
 					return true, "tmux kill-session of every session"
 				}
 			case "emacsclient":
-				if strings.Contains(a.src, "(kill-emacs)") {
+				if strings.Contains(a.src, "(kill-emacs)") && !strings.Contains(a.src, "save-some-buffers") && !strings.Contains(a.src, "save-buffers-kill") {
 					return true, "emacsclient (kill-emacs): unsaved buffers lost"
 				}
 			case "chezmoi":

@@ -961,7 +961,7 @@ func appCacheRel(rel string) bool {
 			continue
 		}
 		switch p {
-		case "cache", "caches", "cache2", "code cache", "gpucache", "temp", "tmp":
+		case "cache", "caches", "cache2", "code cache", "gpucache", "temp", "tmp", "cacheddata", "cachedextensionvsixs", "shadercache", "dawncache", "grshadercache":
 			return true
 		}
 	}
