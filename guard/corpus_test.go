@@ -610,7 +610,7 @@ const (
 const (
 	minRound20Critical      = 0.895
 	minRound20High          = 0.83
-	minRound20Moderate      = 0.67
+	minRound20Moderate      = 0.81
 	maxRound20FalsePositive = 0.018
 )
 
@@ -623,8 +623,8 @@ const (
 // testdata/corpus/round21/README.md). These floors catch regressions.
 const (
 	minRound21Critical      = 0.895
-	minRound21High          = 0.835
-	minRound21Moderate      = 0.675
+	minRound21High          = 0.84
+	minRound21Moderate      = 0.69
 	maxRound21FalsePositive = 0.0105
 )
 
@@ -646,8 +646,8 @@ const (
 // testdata/corpus/round23/README.md. These floors catch regressions.
 const (
 	minRound23Critical      = 0.985
-	minRound23High          = 0.895
-	minRound23Moderate      = 0.755
+	minRound23High          = 0.91
+	minRound23Moderate      = 0.825
 	maxRound23FalsePositive = 0.018
 )
 
@@ -657,19 +657,22 @@ const (
 // 92.5%, 73.1%, 1.4%); see testdata/corpus/round24/README.md. These
 // floors catch regressions.
 const (
-	minRound24Critical      = 0.975
+	minRound24Critical      = 0.98
 	minRound24High          = 0.965
-	minRound24Moderate      = 0.885
+	minRound24Moderate      = 0.915
 	maxRound24FalsePositive = 0.006
 )
 
-// Round twenty-five, POSIX lines (both parts); see
-// testdata/corpus/round25/README.md. These floors catch regressions.
+// Round twenty-five, POSIX lines (both parts): on arrival 93.4% critical,
+// 77.7% high, 80.0% moderate, 2.1% false positives; after the tuning on
+// round25a 96.1%, 87.1%, 87.8% and 1.9% (round25b, never opened, 94.8%,
+// 81.6%, 84.7%, 2.2%); see testdata/corpus/round25/README.md. These
+// floors catch regressions.
 const (
-	minRound25Critical      = 0.90
-	minRound25High          = 0.75
-	minRound25Moderate      = 0.75
-	maxRound25FalsePositive = 0.03
+	minRound25Critical      = 0.96
+	minRound25High          = 0.87
+	minRound25Moderate      = 0.875
+	maxRound25FalsePositive = 0.0195
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -122,19 +122,19 @@ var (
 	winRound20Thresholds = thresholds{0.97, 0.86, 0.77, 0.031}
 	// round21: see testdata/corpus/round21/README.md. One more held-out
 	// benign line stopped after the tuning on round22a (5 → 6 of 406).
-	winRound21Thresholds = thresholds{0.885, 0.815, 0.70, 0.015}
+	winRound21Thresholds = thresholds{0.885, 0.815, 0.80, 0.015}
 	// round22: round22a tuned on, round22b held out; see
 	// testdata/corpus/round22/README.md.
-	winRound22Thresholds = thresholds{0.995, 0.93, 0.92, 0.021}
+	winRound22Thresholds = thresholds{0.995, 0.945, 0.92, 0.021}
 	// round23: round23a tuned on, round23b held out; see
 	// testdata/corpus/round23/README.md.
-	winRound23Thresholds = thresholds{0.995, 0.975, 0.84, 0.0085}
+	winRound23Thresholds = thresholds{0.995, 0.975, 0.90, 0.0085}
 	// round24: round24a tuned on, round24b held out; see
 	// testdata/corpus/round24/README.md.
-	winRound24Thresholds = thresholds{0.99, 0.92, 0.895, 0.003}
+	winRound24Thresholds = thresholds{0.99, 0.93, 0.895, 0.003}
 	// round25: round25a tuned on, round25b held out; see
 	// testdata/corpus/round25/README.md.
-	winRound25Thresholds = thresholds{0.90, 0.75, 0.75, 0.03}
+	winRound25Thresholds = thresholds{0.965, 0.885, 0.93, 0.015}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
