@@ -58,3 +58,17 @@ func TestInterpreterSecretsShownAndIndirectCalls(t *testing.T) {
 		`lua -e 'local x=os["exec".."ute"]; x("ls -la")'`,
 	})
 }
+
+// A slash spelled from the first character of PATH, and a command typed
+// into a screen session, are read as what they spell and type.
+func TestPathSliceAndScreenStuff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`x=${PATH:0:1}; sudo rm -rf ${x}etc${x}nginx`, CategoryFileDelete, "", LevelCritical},
+		{`screen -S ops -X stuff 'sudo rm -rf /var/lib/mysql\n'`, "", "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`x=${PATH:0:1}; ls ${x}etc`,
+		`screen -S ops -X stuff 'make test\n'`,
+	})
+}

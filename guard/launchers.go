@@ -64,6 +64,7 @@ func init() {
 		"psql":      dotShellLaunches,
 		"mysql":     dotShellLaunches,
 		"tmux":      tmuxLaunches,
+		"stuff":     stuffLaunches,
 		"parallel":  parallelLaunches,
 		"make":      makeLaunches,
 		"ed":        edLaunches,
@@ -851,6 +852,18 @@ func tmuxLaunches(a *analysis, c *cmd) []launch {
 		return nil
 	}
 	return []launch{{code: joinWords(ops), origin: "tmux " + args[i].s}}
+}
+
+// stuffLaunches reads what screen -X stuff types into a session (the
+// screen wrapper leaves "stuff TEXT"): the text runs as a command line
+// once its newline is typed.
+func stuffLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) == 0 || !strings.Contains(a.src, "screen") {
+		return nil
+	}
+	keys := strings.NewReplacer(`\n`, "\n", `\r`, "\n", "^M", "\n").Replace(args[0].s)
+	return []launch{{code: keys, origin: "screen -X stuff"}}
 }
 
 // parallelLaunches builds the commands GNU parallel runs: the command

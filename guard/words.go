@@ -389,6 +389,16 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		val, known = a.varValue(name)
 	}
 	if p.Slice != nil {
+		if !known && (name == "PATH" || name == "PWD" || name == "SHELL") {
+			// ${PATH:0:1}: whatever else they hold, these start with a
+			// slash, which is how the trick spells one (only that first
+			// character is known)
+			if x, ok := p.Slice.Offset.(*syntax.Word); ok && x.Lit() == "0" {
+				if y, ok := p.Slice.Length.(*syntax.Word); ok && y.Lit() == "1" {
+					return "/", true
+				}
+			}
+		}
 		if !known {
 			return "", false
 		}
