@@ -105,3 +105,15 @@ func TestCredentialsPrintedAndPortsPublished(t *testing.T) {
 		`echo 'export AWS_PROFILE=dev' >> ~/.bashrc`,
 	})
 }
+
+// A cluster's logs and metrics switched off hide what happens on it.
+func TestClusterLoggingOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`gcloud container clusters update shop-prod --region europe-west1 --logging=NONE --monitoring=NONE`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`gcloud container clusters update shop-prod --region europe-west1 --logging=SYSTEM,WORKLOAD`,
+		`gcloud container clusters describe shop-prod --region europe-west1 --format='value(loggingConfig)'`,
+	})
+}

@@ -103,6 +103,12 @@ var cliPostureRules = []*rule{
 			if control == "" {
 				control = securityFlagOff(low)
 			}
+			if control == "" && (hasAnyWord(low, "--logging=none", "--monitoring=none", "--logging-service=none", "--monitoring-service=none") ||
+				hasAnyWord(low, "--no-enable-cloud-logging", "--no-enable-cloud-monitoring")) {
+				// a cluster's or service's logs and metrics switched off
+				// (a CLI's own --logging=false is its output, not this)
+				control = "logging and monitoring"
+			}
 			if control == "" {
 				control = allowListOpened(low)
 			}
