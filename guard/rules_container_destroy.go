@@ -25,9 +25,6 @@ var containerDestroyRules = []*rule{
 				if w.s == "rm" || w.s == "remove" || !w.ok || testName(w.s) || scratchName(w.s) && !devNamed(w.s) {
 					continue
 				}
-				if strings.Contains(lower(w.s), "localstack") {
-					return true, c.base + " rm -v " + w.s // the emulated cloud's resources
-				}
 				for _, part := range nameWords(w.s) {
 					switch part {
 					case "postgres", "postgresql", "pg", "mysql", "mariadb", "mongo", "mongodb", "redis", "db", "database", "elasticsearch", "opensearch", "clickhouse", "cassandra", "minio", "mssql", "sqlserver", "neo4j",

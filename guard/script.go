@@ -212,11 +212,7 @@ var (
 // "print(open(...).read())", node -p, ruby puts File.read), a secret
 // variable printed, or the whole environment dumped.
 func secretShown(code, low, lang string) string {
-	prints := hasAny(low, secretPrints[lang]...) || lang == "js" && strings.Contains(code, "node -p")
-	if lang == "tcl" && strings.Contains(low, "puts ") {
-		prints = true
-	}
-	if !prints {
+	if !hasAny(low, secretPrints[lang]...) {
 		return ""
 	}
 	if hasAny(low, secretReads[lang]...) {

@@ -72,10 +72,10 @@ func gitDiscards(c *cmd) string {
 			if d, ok := optValue(args, "", "depth"); ok && d == "infinity" {
 				return c.name + " revert --depth infinity" // every change under the path
 			}
-		case "shelve", "unshelve":
+		case "shelve":
 			// hg shelve --cleanup (every shelf), --delete NAME: saved
 			// changes thrown away
-			if args[0].s == "shelve" && (hasWord(args, "--cleanup") || hasWord(args, "--delete") || hasWord(args, "-d")) {
+			if hasWord(args, "--cleanup") || hasWord(args, "--delete") || hasWord(args, "-d") {
 				return c.name + " shelve --delete"
 			}
 		case "update", "up", "checkout", "co", "goto":
