@@ -338,19 +338,11 @@ func foldCharLists(code string) string {
 		if list == "" {
 			list = sub[3]
 		}
-		var b strings.Builder
-		for _, f := range strings.Split(list, ",") {
-			f = strings.TrimSpace(f)
-			if f == "" {
-				continue
-			}
-			n, err := strconv.Atoi(f)
-			if err != nil || n < 32 || n > 126 || n == '"' || n == '\\' {
-				return m
-			}
-			b.WriteByte(byte(n))
+		v, ok := charCodeText(list)
+		if !ok {
+			return m
 		}
-		return `"` + b.String() + `"`
+		return `"` + v + `"`
 	})
 }
 
