@@ -72,3 +72,16 @@ func TestPathSliceAndScreenStuff(t *testing.T) {
 		`screen -S ops -X stuff 'make test\n'`,
 	})
 }
+
+// replaceToken replaces a name only where it stands alone.
+func TestReplaceToken(t *testing.T) {
+	for _, tc := range []struct{ code, old, with, want string }{
+		{`o.system("x"); foo.system("y")`, "o.", "os.", `os.system("x"); foo.system("y")`},
+		{`system $c; print $cc`, "$c", `"ls"`, `system "ls"; print $cc`},
+		{`x("a"); xx("b"); y.x("c")`, "x(", "os.execute(", `os.execute("a"); xx("b"); y.os.execute("c")`},
+	} {
+		if got := replaceToken(tc.code, tc.old, tc.with); got != tc.want {
+			t.Errorf("replaceToken(%q, %q, %q) = %q, want %q", tc.code, tc.old, tc.with, got, tc.want)
+		}
+	}
+}

@@ -186,7 +186,7 @@ var (
 func pythonAliases(code string) string {
 	if strings.Contains(code, " as ") {
 		for _, m := range pyImportAs.FindAllStringSubmatch(code, 4) {
-			code = regexp.MustCompile(`\b`+regexp.QuoteMeta(m[2])+`\.`).ReplaceAllString(code, m[1]+".")
+			code = replaceToken(code, m[2]+".", m[1]+".")
 		}
 	}
 	if strings.Contains(code, "exec(") {
@@ -440,7 +440,7 @@ func perlFold(code string) string {
 	}
 	if strings.Contains(code, "my $") {
 		for _, m := range plMyStr.FindAllStringSubmatch(code, 4) {
-			code = regexp.MustCompile(`\$`+regexp.QuoteMeta(m[1])+`\b`).ReplaceAllString(strings.Replace(code, m[0], "", 1), m[2])
+			code = replaceToken(strings.Replace(code, m[0], "", 1), "$"+m[1], m[2])
 		}
 	}
 	return code
@@ -471,7 +471,7 @@ func luaAliases(code string) string {
 		return code
 	}
 	for _, m := range luaAlias.FindAllStringSubmatch(code, 4) {
-		code = regexp.MustCompile(`\b`+regexp.QuoteMeta(m[1])+`\(`).ReplaceAllString(code, m[2]+"(")
+		code = replaceToken(code, m[1]+"(", m[2]+"(")
 	}
 	return code
 }
@@ -499,4 +499,33 @@ func rFold(code string) string {
 		})
 	}
 	return code
+}
+
+// replaceToken replaces old in code where it stands as a token: where old
+// begins or ends with a name's character, the code beside it must not
+// continue the name (the regular expression \bold\b, without compiling
+// one for each name a script defines).
+func replaceToken(code, old, with string) string {
+	if old == "" {
+		return code
+	}
+	var b strings.Builder
+	for i := 0; ; {
+		j := strings.Index(code[i:], old)
+		if j < 0 {
+			b.WriteString(code[i:])
+			return b.String()
+		}
+		j += i
+		end := j + len(old)
+		before := isIdentByte(old[0]) && j > 0 && isIdentByte(code[j-1])
+		after := isIdentByte(old[len(old)-1]) && end < len(code) && isIdentByte(code[end])
+		b.WriteString(code[i:j])
+		if before || after {
+			b.WriteString(old)
+		} else {
+			b.WriteString(with)
+		}
+		i = end
+	}
 }
