@@ -438,6 +438,30 @@ func (it *psItem) one(i int) *psItem {
 	return &n
 }
 
+// path returns the path $_ stands for when the item has one root: the
+// root itself for literal items and wildcards (gci *.log lists the
+// matches), the files a filter picks in the project (gci -Filter *.log:
+// root/*.log), or everything in the root (outside the project a filter
+// does not make a recursive search of someone's files harmless).
+func (it *psItem) path(a *analysis) string {
+	root := winNative(it.paths[0])
+	switch {
+	case it.literal || strings.ContainsAny(root[strings.LastIndexAny(root, `\/`)+1:], "*?"):
+		return root
+	case psNamePattern(it.pattern):
+		if cl, _ := a.winClassify(it.paths[0]); cl == wpWorkDir || cl == wpInside {
+			return root + "/" + it.pattern
+		}
+	}
+	return root + "/*"
+}
+
+// psNamePattern reports a -Filter or -Include that picks files by name
+// (*.log, build-*), not every file (*, *.*) and not a path.
+func psNamePattern(p string) bool {
+	return p != "" && !strings.ContainsAny(p, `\/:,`) && strings.Trim(p, "*.") != ""
+}
+
 // runPS analyses PowerShell source.
 func (ws *winState) runPS(src string) {
 	ws.psWholeLine(src)
@@ -1153,10 +1177,7 @@ func (ws *winState) psVar(name string, item *psItem) (string, bool) {
 		return `C:\Windows\System32\WindowsPowerShell\v1.0`, true
 	case "_", "psitem":
 		if item != nil && len(item.paths) == 1 {
-			if item.literal {
-				return winNative(item.paths[0]), true
-			}
-			return winNative(item.paths[0]) + "/*", true
+			return item.path(a), true
 		}
 	}
 	if v, ok := ws.vars[l]; ok && v.ok {

@@ -186,3 +186,22 @@ func TestMirrorOverBackupShare(t *testing.T) {
 		`robocopy C:\work\project\dist \\nas01\previews\pr-1423 /MIR`,
 	})
 }
+
+// Files a filter picks in the project and removed one at a time in a
+// ForEach-Object block are those files, not the whole folder; outside
+// the project the filter narrows nothing that matters.
+func TestFilteredItemsDeletedOneByOne(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-ChildItem $HOME -Filter *.docx -Recurse | ForEach-Object { Remove-Item $_.FullName }`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`Get-ChildItem -Path C:\ -Include *.bak -Recurse | ForEach-Object { Remove-Item $_.FullName -Force }`, CategoryFileDelete, "", LevelCritical},
+		{`Get-ChildItem -Force | ForEach-Object { Remove-Item $_.FullName -Recurse -Force }`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ChildItem -Filter *.log | ForEach-Object { Remove-Item $_.FullName }`,
+		`Get-ChildItem -Recurse -Include *.tmp | ForEach-Object { Remove-Item $_.FullName -Force }`,
+		`gci *.log | % { rm $_.FullName }`,
+		`Get-ChildItem . -Recurse -Filter *.pyc | ForEach-Object { Remove-Item -LiteralPath $_.FullName }`,
+	})
+}
