@@ -205,3 +205,28 @@ func TestFilteredItemsDeletedOneByOne(t *testing.T) {
 		`Get-ChildItem . -Recurse -Filter *.pyc | ForEach-Object { Remove-Item -LiteralPath $_.FullName }`,
 	})
 }
+
+// What a person keeps in their profile's Documents, Desktop or OneDrive
+// is theirs even one file at a time, as ~/Documents is on the POSIX
+// side; a downloaded installer is fetched again.
+func TestProfileDocumentsDeleted(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item "$HOME\Documents\Outlook Files\*.pst" -Force`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Remove-Item C:\Users\dev\Desktop\notes.txt`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Remove-Item "$env:OneDrive\Pictures\*.jpg"`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Remove-Item $HOME\Downloads\Git-2.45.2-64-bit.exe`,
+		`Remove-Item $env:TEMP\*.tmp`,
+		`Remove-Item .\docs\Documents\draft.md`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`del %USERPROFILE%\Documents\*.pdf`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`del "%USERPROFILE%\Downloads\node-v20.15.0-x64.msi"`,
+	})
+}

@@ -1105,7 +1105,7 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	case wpHistory:
 		id = "win-history-delete"
 	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
-		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) {
+		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && a.winUserDocument(p) {
 			// a whole folder, or an app's database or a signing key:
 			// what the user made and cannot build again
 			id = "win-delete-outside"
@@ -1132,6 +1132,27 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	}
 	what := winPathNames[cl]
 	ws.emitWin(c, id, what+": "+winNative(p))
+}
+
+// winUserDocument reports a path among what a person keeps in their
+// profile (Documents, Desktop, Pictures, OneDrive): files they wrote,
+// deleted even one at a time. Downloads and AppData are not: a download
+// is fetched again, an app's data has rules of its own.
+func (a *analysis) winUserDocument(p string) bool {
+	rel := ""
+	if r, ok := strings.CutPrefix(p, "/c:/users/"); ok {
+		if _, r, ok = strings.Cut(r, "/"); ok {
+			rel = r
+		}
+	} else if h := a.winHome(); h != "" && strings.HasPrefix(p, h+"/") {
+		rel = p[len(h)+1:]
+	}
+	top, _, _ := strings.Cut(rel, "/")
+	switch top {
+	case "documents", "desktop", "pictures", "music", "videos", "onedrive":
+		return true
+	}
+	return strings.HasPrefix(top, "onedrive - ")
 }
 
 // regenerable are folders a project can rebuild: deleting them is routine.
