@@ -293,6 +293,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		}
 		if n == "ls" {
 			spec.filtered = false
+			// ls -d DIR, ls FILE, ls GLOB print the paths themselves:
+			// curl -F k=@$(ls ~/.mozilla/*/key4.db) sends that file
+			return flow{kind: flowPaths, find: spec, text: a.lsPrintedPaths(args, c.cwd)}
 		}
 		return flow{kind: flowPaths, find: spec}
 	case n == "rg" && (hasWord(args, "--files") || hasWord(args, "-l") || hasWord(args, "--files-with-matches")):
@@ -2266,4 +2269,38 @@ func recordsListed(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// lsPrintedPaths returns what ls prints when it only names its operands
+// (files, globs, secrets, -d folders, one per line): the operands
+// themselves; "" when it lists contents or prints more than names (-l,
+// -s, -R).
+func (a *analysis) lsPrintedPaths(args []word, cwd string) string {
+	var roots []string
+	dirs := false
+	for _, w := range args {
+		switch {
+		case w.s == "-d" || w.s == "--directory":
+			dirs = true
+		case strings.HasPrefix(w.s, "-"):
+			if strings.Trim(w.s, "-1aAtrSUd") != "" {
+				return ""
+			}
+			dirs = dirs || strings.Contains(w.s, "d")
+		case !w.ok:
+			return ""
+		default:
+			roots = append(roots, w.s)
+		}
+	}
+	if len(roots) == 0 {
+		return ""
+	}
+	for _, r := range roots {
+		base := path.Base(r)
+		if _, secret := a.sensitive(r, cwd); !dirs && !secret && !strings.ContainsAny(base, "*?[") && strings.LastIndexByte(base, '.') <= 0 {
+			return "" // a folder's contents, by their names alone
+		}
+	}
+	return strings.Join(roots, "\n")
 }

@@ -176,7 +176,7 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 				}
 			case *syntax.CmdSubst:
 				fl := a.walkSubst(q)
-				if fl.kind == flowText {
+				if fl.kind == flowText || fl.kind == flowPaths && fl.text != "" {
 					f.b = append(f.b, strings.TrimRight(fl.text, "\n")...)
 				} else {
 					f.unresolved("$(…)")
@@ -212,7 +212,7 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 	case *syntax.CmdSubst:
 		fl := a.walkSubst(p)
 		f.flow = &fl
-		if fl.kind == flowText {
+		if fl.kind == flowText || fl.kind == flowPaths && fl.text != "" {
 			v := strings.TrimRight(fl.text, "\n")
 			if split {
 				out = f.splitInto(v, out)
