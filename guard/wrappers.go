@@ -173,27 +173,28 @@ func init() {
 		"flock":        flockWrapper,
 		"sg":           nil,
 		"watch":        nil,
-		"poetry":       subWrapper("run"),
-		"pipenv":       subWrapper("run"),
-		"uv":           subWrapper("run"),
-		"bundle":       subWrapper("exec"),
-		"npx":          nil,
-		"python":       pythonModuleWrapper,
-		"python3":      pythonModuleWrapper,
-		"py":           pythonModuleWrapper,
-		"dotenv":       simpleWrapper(optSpec{short: "efv"}),
-		"noglob":       simpleWrapper(optSpec{}),
-		"and":          simpleWrapper(optSpec{}),
-		"or":           simpleWrapper(optSpec{}),
-		"not":          simpleWrapper(optSpec{}),
-		"nocorrect":    simpleWrapper(optSpec{}),
-		"setarch":      setarchWrapper,
-		"linux32":      simpleWrapper(optSpec{}),
-		"linux64":      simpleWrapper(optSpec{}),
-		"valgrind":     simpleWrapper(optSpec{}),
-		"cpulimit":     simpleWrapper(optSpec{short: "lpe", long: []string{"limit", "pid", "exe"}}),
-		"prlimit":      simpleWrapper(optSpec{}),
-		"sem":          simpleWrapper(optSpec{short: "j", long: []string{"id", "jobs"}}),
+		"poetry":       subWrapper("run", optSpec{short: "CP", long: []string{"directory", "project"}}),
+		"pipenv":       subWrapper("run", optSpec{}),
+		"uv": subWrapper("run", optSpec{short: "pw", long: []string{"python", "with", "with-requirements", "with-editable", "package",
+			"extra", "group", "env-file", "directory", "project", "index", "default-index", "index-url", "extra-index-url", "find-links"}}),
+		"bundle":    subWrapper("exec", optSpec{long: []string{"gemfile"}}),
+		"npx":       nil,
+		"python":    pythonModuleWrapper,
+		"python3":   pythonModuleWrapper,
+		"py":        pythonModuleWrapper,
+		"dotenv":    simpleWrapper(optSpec{short: "efv"}),
+		"noglob":    simpleWrapper(optSpec{}),
+		"and":       simpleWrapper(optSpec{}),
+		"or":        simpleWrapper(optSpec{}),
+		"not":       simpleWrapper(optSpec{}),
+		"nocorrect": simpleWrapper(optSpec{}),
+		"setarch":   setarchWrapper,
+		"linux32":   simpleWrapper(optSpec{}),
+		"linux64":   simpleWrapper(optSpec{}),
+		"valgrind":  simpleWrapper(optSpec{}),
+		"cpulimit":  simpleWrapper(optSpec{short: "lpe", long: []string{"limit", "pid", "exe"}}),
+		"prlimit":   simpleWrapper(optSpec{}),
+		"sem":       simpleWrapper(optSpec{short: "j", long: []string{"id", "jobs"}}),
 		// tools that run a command with secrets, a profile or a
 		// project's environment loaded, as their documentation spells it
 		"doppler":    envRunner("run", 0, optSpec{short: "cp", long: []string{"command", "config", "project", "token", "scope", "mount", "mount-format", "fallback", "name-transformer"}}),
@@ -322,10 +323,10 @@ func envRunner(subs string, operands int, spec optSpec) wrapperFunc {
 }
 
 // subWrapper unwraps "poetry run CMD" and the like.
-func subWrapper(sub string) wrapperFunc {
+func subWrapper(sub string, spec optSpec) wrapperFunc {
 	return func(a *analysis, c *cmd) int {
 		if len(c.words) > 2 && c.words[1].s == sub {
-			return skipOpts(c.words, 2, optSpec{})
+			return skipOpts(c.words, 2, spec)
 		}
 		return -1
 	}
