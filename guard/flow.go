@@ -86,6 +86,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowList, what: blockDevices}
 	case n == "git" && len(args) > 0 && args[0].s == "archive" && !hasWord(args, "-o") && !hasPrefixWord(args, "--output") && !hasWord(args, "--list") && !hasWord(args, "-l"):
 		return flow{kind: flowLocal, what: "an archive of the repository", tree: true}
+	case n == "git" && len(args) > 2 && args[0].s == "bundle" && args[1].s == "create" && args[2].s == "-":
+		// git bundle create - --all: the history written to the output
+		return flow{kind: flowLocal, what: "the repository's history", tree: true}
 	case (n == "docker" || n == "podman" || n == "nerdctl") && len(args) > 1 && (args[0].s == "save" || args[0].s == "image" && args[1].s == "save") &&
 		!hasWord(args, "-o") && !hasPrefixWord(args, "--output"):
 		// docker save IMAGE: the image's layers, the code and whatever

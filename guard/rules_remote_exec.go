@@ -637,10 +637,20 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "run-remote-module", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL or a stranger's repository",
 		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version"},
-		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx"),
+		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "winget":
+				// winget configure URL: a configuration's resources run
+				// whatever scripts and installers the host names
+				if ops := positional(args); len(ops) > 0 && ops[0].s == "configure" {
+					for _, u := range urlArgs(args) {
+						if !isLocalHost(hostOf(u)) {
+							return true, "winget configure " + u
+						}
+					}
+				}
 			case "deno":
 				if len(args) > 0 && (args[0].s == "run" || args[0].s == "install" || args[0].s == "eval") {
 					all := hasWord(args, "-A") || hasWord(args, "--allow-all")

