@@ -94,6 +94,19 @@ func TestInterpreterNetworkImports(t *testing.T) {
 	})
 }
 
+// deno eval's options come before its code.
+func TestDenoEvalOptions(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`deno eval -A 'Deno.removeSync(Deno.env.get("HOME"), {recursive: true})'`, CategoryFileDelete, "", LevelCritical},
+		{`deno eval --ext ts -A 'await Deno.remove("/home/dev", {recursive: true})'`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`deno eval -A 'await Deno.remove("./dist", {recursive: true})'`,
+		`deno eval --ext ts 'console.log(Deno.version)'`,
+	})
+}
+
 // replaceToken replaces a name only where it stands alone.
 func TestReplaceToken(t *testing.T) {
 	for _, tc := range []struct{ code, old, with, want string }{

@@ -140,8 +140,16 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 		a.preparePwsh(c)
 	default:
 		if (c.name == "deno" || c.name == "bun") && len(args) > 0 && args[0].s == "eval" {
-			if len(args) > 1 {
-				c.codes = []word{args[1]}
+			// deno eval -A --ext=ts 'code': the first operand is the code
+			for i := 1; i < len(args); i++ {
+				switch s := args[i].s; {
+				case s == "-c" || s == "--config" || s == "--import-map" || s == "--lock" || s == "--cert" || s == "--location" || s == "--seed" || s == "--ext":
+					i++
+				case strings.HasPrefix(s, "-"):
+				default:
+					c.codes = []word{args[i]}
+					i = len(args)
+				}
 			}
 			break
 		}
