@@ -411,6 +411,13 @@ var corpusSets = []corpusSet{
 	// never be opened.
 	{"round25", corpusDir + "/round25",
 		thresholds{minRound25Critical, minRound25High, minRound25Moderate, maxRound25FalsePositive}, winRound25Thresholds},
+	// round26: secrets, the network and persistence; clouds and remote
+	// APIs; data stores; Windows; indirection; the developer's own work,
+	// written while round25a was tuned on. round26a (three fifths) was
+	// tuned on after its arrival was scored; round26b must never be
+	// opened.
+	{"round26", corpusDir + "/round26",
+		thresholds{minRound26Critical, minRound26High, minRound26Moderate, maxRound26FalsePositive}, winRound26Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -673,6 +680,15 @@ const (
 	minRound25High          = 0.87
 	minRound25Moderate      = 0.875
 	maxRound25FalsePositive = 0.0195
+)
+
+// Round twenty-six, POSIX lines (both parts): see
+// testdata/corpus/round26/README.md. These floors catch regressions.
+const (
+	minRound26Critical      = 0
+	minRound26High          = 0
+	minRound26Moderate      = 0
+	maxRound26FalsePositive = 1
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

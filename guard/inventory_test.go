@@ -570,10 +570,12 @@ func TestSharedDevArchivesDisksAndEngines(t *testing.T) {
 		{`docker --context prod-eu exec pg-test psql -U postgres -c 'DROP DATABASE app'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
 		{`docker exec pg-test rm -rf /`, CategoryFileDelete, "", LevelCritical},
 		{`docker exec pg-test psql -h 10.0.0.5 -U postgres -c 'DROP DATABASE billing'`, CategoryDatabaseDestroy, "", LevelCritical},
+		// the developer's own stack: its volumes hold their local data
+		{`docker compose -f compose.dev.yml down -v`, CategoryContainerDestroy, "compose-down-volumes", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`dropdb -h localhost acme_test`,
-		`docker compose -f compose.dev.yml down -v`,
+		`docker compose -f compose.test.yml down -v`,
 		`git archive HEAD | ssh deploy@build.internal 'tar -x -C /srv/app'`,
 		`git archive --format=tar.gz -o release.tgz HEAD`,
 		`git archive HEAD | tar -x -C /tmp/export`,

@@ -29,13 +29,15 @@ func TestThrowawayScopes(t *testing.T) {
 		{`docker volume rm billing-data`, CategoryContainerDestroy, "", LevelModerate},
 		{`dropdb orders`, CategoryDatabaseDestroy, "", LevelCritical},
 		{`docker compose -f compose.yml down -v`, CategoryContainerDestroy, "", LevelModerate},
+		// a development stack is the developer's own data, not a test's
+		{`docker compose -f docker-compose.dev.yml down --volumes`, CategoryContainerDestroy, "", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`helm uninstall web-pr-1207 -n review`,
 		`helm uninstall web -n previews`,
 		`docker volume rm scratch-cache`,
 		`dropdb spike_search_2025`,
-		`docker compose -f docker-compose.dev.yml down --volumes`,
+		`docker compose -f docker-compose.e2e.yml down --volumes`,
 		`helm uninstall demo --kube-context kind-local`,
 	})
 }

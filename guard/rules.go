@@ -262,7 +262,7 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy, CategoryCloudDestroy:
 		// databases, volumes, repositories and cloud resources that only
 		// tests or throwaway work use
-		if a.testScoped(c) {
+		if a.testScoped(c) && !(r.ID == "compose-down-volumes" && devFilesOnly(c)) {
 			return
 		}
 		// a developer's local database: what they built up in it is

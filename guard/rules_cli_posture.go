@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // A hosted service's posture changed by a client nobody listed: a
 // production app stopped, suspended or scaled to nothing, a production
@@ -102,6 +105,9 @@ var cliPostureRules = []*rule{
 			args, low := c.args(), c.lowerArgs()
 			if control == "" {
 				control = securityFlagOff(low)
+			}
+			if control == "" && weakPasswordPolicy(low) {
+				control = "password-policy"
 			}
 			if control == "" && (hasAnyWord(low, "--logging=none", "--monitoring=none", "--logging-service=none", "--monitoring-service=none") ||
 				hasAnyWord(low, "--no-enable-cloud-logging", "--no-enable-cloud-monitoring")) {
@@ -387,8 +393,32 @@ func securityControl(s string) bool {
 		"encryption", "firewall", "waf", "ddos-protection", "guardduty", "defender", "secret-scanning", "push-protection", "scanning",
 		"vulnerability-alerts", "security-alerts", "signing", "commit-signing", "ip-allowlist", "allowlist", "ip-restrictions",
 		"access-restrictions", "logging", "flow-logs", "cloudtrail", "trail", "pitr", "point-in-time-recovery", "versioning",
-		"https-only", "force-https", "hsts", "tls", "ssl", "security", "2sv", "mfa-enforcement", "password-policy":
+		"https-only", "force-https", "hsts", "tls", "ssl", "security", "2sv", "mfa-enforcement", "password-policy",
+		// deleted data kept for a while, to be restored
+		"delete-retention", "container-delete-retention", "soft-delete", "purge-protection":
 		return true
+	}
+	return false
+}
+
+// weakPasswordPolicy reports an account's password policy set below
+// what any guideline accepts: complexity rules dropped, or fewer than
+// eight characters (aws iam update-account-password-policy).
+func weakPasswordPolicy(low []string) bool {
+	if !hasAnyWord(low, "update-account-password-policy") {
+		return false
+	}
+	for i, l := range low {
+		if strings.HasPrefix(l, "--no-require-") {
+			return true
+		}
+		v, ok := strings.CutPrefix(l, "--minimum-password-length=")
+		if !ok && l == "--minimum-password-length" && i+1 < len(low) {
+			v, ok = low[i+1], true
+		}
+		if n, err := strconv.Atoi(v); ok && err == nil && n < 8 {
+			return true
+		}
 	}
 	return false
 }
@@ -504,10 +534,13 @@ func securityFlagOff(low []string) string {
 			// --mfa-configuration OFF: the value as the next word
 			switch low[i+1] {
 			case "off", "disabled", "false":
-				switch first := strings.SplitN(name, "-", 2)[0]; first {
+				// --enable-delete-retention false: the control named
+				// after the enable
+				bare := strings.TrimPrefix(name, "enable-")
+				switch first := strings.SplitN(bare, "-", 2)[0]; first {
 				case "tls", "ssl", "https", "logging", "security", "signing", "firewall", "versioning":
 				default:
-					if securityControl(first) {
+					if securityControl(first) || securityControl(bare) {
 						return name
 					}
 				}

@@ -518,6 +518,9 @@ var cloudDestroyRules = []*rule{
 				if _, rest, ok := strings.Cut(strings.SplitN(w.s, "://", 2)[len(strings.SplitN(w.s, "://", 2))-1], "/"); ok && throwawayName(rest) {
 					continue
 				}
+				if silenceEnded(p) {
+					continue // a downtime or a silence ended: the alerts come back
+				}
 				return true, w.s
 			}
 			return false, ""
@@ -731,4 +734,18 @@ func scratchTargetsOnly(args []word) bool {
 		n++
 	}
 	return n > 0
+}
+
+// silenceEnded reports an API path whose DELETE ends a monitoring
+// downtime, maintenance window or alert silence (Datadog's downtime,
+// PagerDuty's maintenance_windows, Alertmanager's silence): the alerts
+// it held back start again.
+func silenceEnded(p string) bool {
+	l := lower(p)
+	for _, seg := range [...]string{"/downtime/", "/downtimes/", "/maintenance_windows/", "/silence/", "/silences/", "/mutes/"} {
+		if i := strings.Index(l, seg); i >= 0 && !strings.Contains(l[i+len(seg):], "/") {
+			return true
+		}
+	}
+	return false
 }

@@ -598,7 +598,7 @@ var containerDestroyRules = []*rule{
 					return true, j
 				}
 				if hasWord(args, "delete") && (hasWord(args, "-f") || hasWord(args, "-k") || hasPrefixWord(args, "--filename") || hasPrefixWord(args, "--kustomize")) {
-					return touchesProduction(c), j
+					return touchesProduction(c) || renderedFromProduction(c), j
 				}
 				if len(ops) > 0 && (ops[0].s == "drain" || ops[0].s == "cordon" && touchesProduction(c)) {
 					return true, j
@@ -635,6 +635,24 @@ var containerDestroyRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, containerDestroyRules) }
+
+// renderedFromProduction reports kubectl reading its manifests from a
+// pipe whose previous stage renders production's (kustomize build
+// overlays/production, helm template -f values-prod.yaml): what they
+// name is deleted there.
+func renderedFromProduction(c *cmd) bool {
+	if f, ok := optValue(c.args(), "-f", "filename"); !ok || f != "-" || c.pipe == nil || c.stage == 0 {
+		return false
+	}
+	p := c.pipe[c.stage-1]
+	if p == nil || p.synthetic != "" {
+		return false
+	}
+	ops := positional(p.args())
+	renders := p.name == "kustomize" && len(ops) > 0 && ops[0].s == "build" ||
+		p.name == "kubectl" && len(ops) > 0 && ops[0].s == "kustomize" || p.name == "helm" && len(ops) > 0 && ops[0].s == "template"
+	return renders && touchesProduction(p)
+}
 
 // devDeployTeardown are deploy tools' verbs that delete what they
 // deployed to a cluster.

@@ -529,7 +529,10 @@ var exfiltrationRules = []*rule{
 			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
 				strings.Contains(j, "AllUsers") || strings.Contains(j, "AllAuthenticatedUsers") || strings.Contains(j, "public-read")):
 				return true, j
-			case c.name == "az" && strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container"):
+			case c.name == "az" && (strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container") ||
+				strings.Contains(j, "--allow-blob-public-access true") || strings.Contains(j, "--allow-blob-public-access=true")):
+				// a container opened to everyone, or an account whose
+				// containers may be
 				return true, j
 			}
 			return false, ""

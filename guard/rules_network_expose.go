@@ -221,9 +221,51 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chart-auth-off", Level: LevelHigh, Category: CategorySystem, Description: "deploying a chart with its login switched off or anonymous users let in",
+		Suggestions: []string{"Keep the chart's authentication on and give users accounts", "Try the setting on a local or preview release"},
+		names:       names("helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" {
+				return false, ""
+			}
+			for _, v := range helmSetValues(c.args()) {
+				key, val, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(v, `\`, "")), "=")
+				// a cache's or a database's password dropped matters where
+				// others use it: production's release, not a local one
+				authOff := (strings.HasSuffix(key, "auth.enabled") || strings.HasSuffix(key, "authentication.enabled") || strings.HasSuffix(key, "security.enabled")) &&
+					val == "false" && touchesProduction(c)
+				switch {
+				case strings.Contains(key, "anonymous") && strings.HasSuffix(key, "enabled") && val == "true", authOff:
+					if len(ops) > 1 && throwawayName(ops[1].s) {
+						return false, "" // a preview's or a test's own release
+					}
+					return true, v
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, networkExposeRules) }
+
+// helmSetValues returns the key=value pairs of helm's --set options.
+func helmSetValues(args []word) []string {
+	var out []string
+	for i, w := range args {
+		v := ""
+		switch {
+		case (w.s == "--set" || w.s == "--set-string") && i+1 < len(args):
+			v = args[i+1].s
+		case strings.HasPrefix(w.s, "--set="), strings.HasPrefix(w.s, "--set-string="):
+			_, v, _ = strings.Cut(w.s, "=")
+		default:
+			continue
+		}
+		out = append(out, strings.Split(v, ",")...)
+	}
+	return out
+}
 
 func everyAddress(s string) bool {
 	s = strings.Trim(s, "[]\"' ")

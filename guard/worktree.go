@@ -537,6 +537,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	args := c.args()
 	for _, w := range args {
+		if _, rest, ok := strings.Cut(w.s, ":"); ok && rest != "" && strings.Contains(lower(w.s), "staging") && testName(rest) {
+			continue // project:dataset.table: a scratch dataset of the staging project
+		}
 		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") && !prNumbered(args) {
 			// a shared environment, whatever else it says (save a pull
 			// request's own resource in it: preview-pr-1423 on staging)
@@ -1021,6 +1024,23 @@ func devFile(s string) bool {
 		return true
 	}
 	return devFileTypes[strings.ToLower(s[i+1:])]
+}
+
+// devFilesOnly reports a command whose only throwaway-looking words are
+// files for development (-f compose.dev.yml): the stack they start is the
+// developer's own, with their data in its volumes, not a test's.
+func devFilesOnly(c *cmd) bool {
+	dev := false
+	for _, w := range c.args() {
+		if !w.ok || !testName(w.s) {
+			continue
+		}
+		if testName(strings.ReplaceAll(lower(w.s), "dev", "zz")) {
+			return false // a test's own file or project as well
+		}
+		dev = true
+	}
+	return dev
 }
 
 var devFileTypes = map[string]bool{

@@ -184,6 +184,7 @@ func init() {
 		"py":        pythonModuleWrapper,
 		"dotenv":    simpleWrapper(optSpec{short: "efv"}),
 		"noglob":    simpleWrapper(optSpec{}),
+		"winpty":    simpleWrapper(optSpec{}),
 		"and":       simpleWrapper(optSpec{}),
 		"or":        simpleWrapper(optSpec{}),
 		"not":       simpleWrapper(optSpec{}),
