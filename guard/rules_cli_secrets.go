@@ -391,7 +391,7 @@ func cliSecretPrinted(c *cmd) string {
 		return "a secret value (" + c.base + " secret access)"
 	case has("connection", "connection-string", "connection-uri", "connstr") && !has("pool", "pools", "test"),
 		has("connections") && has("get") && !has("test"), // airflow connections get X: its password too
-		has("credentials", "credential") && has("url"): // heroku pg:credentials:url: the URL with its password
+		has("credentials", "credential") && has("url"):   // heroku pg:credentials:url: the URL with its password
 		return "a database connection string (" + c.base + " connection)"
 	case has("get", "get-value", "value", "reveal", "read", "show", "cat") && has("secret", "secrets") && c.name != "firebase":
 		// (firebase functions:secrets:get shows a secret's versions;
