@@ -954,11 +954,22 @@ func (a *analysis) walkSubst(cs *syntax.CmdSubst) flow {
 	a.inherit = flow{}
 	savedSubsts := a.substs
 	a.wantOut++
-	out := a.walkStmts(cs.Stmts, "command substitution")
+	out := a.walkStmts(readSubst(cs.Stmts), "command substitution")
 	a.wantOut--
 	a.cwd, a.inherit = saved, savedIn
 	a.substs = append(savedSubsts, out)
 	return out
+}
+
+// readSubst returns the statements of a substitution, $(< FILE) (the
+// shells' short way to read a file) written as the cat FILE it means.
+func readSubst(stmts []*syntax.Stmt) []*syntax.Stmt {
+	if len(stmts) != 1 || stmts[0].Cmd != nil || len(stmts[0].Redirs) != 1 || stmts[0].Redirs[0].Op != syntax.RdrIn {
+		return stmts
+	}
+	r := stmts[0].Redirs[0]
+	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: r.OpPos, ValueEnd: r.OpPos, Value: "cat"}}}
+	return []*syntax.Stmt{{Position: stmts[0].Position, Cmd: &syntax.CallExpr{Args: []*syntax.Word{cat, r.Word}}}}
 }
 
 func (a *analysis) walkProcSubst(ps *syntax.ProcSubst) flow {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"encoding/hex"
 	"regexp"
 	"strconv"
 	"strings"
@@ -207,6 +208,15 @@ func normalizeCode(lang, code string) string {
 	if lang == "python" && (strings.Contains(code, "chr") || strings.Contains(code, "bytes(")) {
 		code = foldCharLists(code)
 	}
+	if re := codeListCalls[lang]; re != nil && strings.Contains(code, codeListHints[lang]) {
+		// String.fromCharCode(114,109,...), string.char(114,109,...)
+		code = re.ReplaceAllStringFunc(code, func(m string) string {
+			if v, ok := charCodeText(re.FindStringSubmatch(m)[1]); ok {
+				return `"` + v + `"`
+			}
+			return m
+		})
+	}
 	if strings.Contains(code, "USERPROFILE") {
 		// Windows names the home directory so
 		code = strings.ReplaceAll(code, "USERPROFILE", "HOME")
@@ -346,6 +356,16 @@ func foldCharLists(code string) string {
 	})
 }
 
+// codeListCalls are calls that build a string from a list of character
+// codes, per language; codeListHints the text each needs.
+var (
+	codeListCalls = map[string]*regexp.Regexp{
+		"js":  regexp.MustCompile(`String\.fromCharCode\(\s*([\d,\s]+)\)`),
+		"lua": regexp.MustCompile(`string\.char\(\s*([\d,\s]+)\)`),
+	}
+	codeListHints = map[string]string{"js": "fromCharCode", "lua": "string.char"}
+)
+
 // foldCharCodes replaces calls that build one printable character from
 // its code with the character as a string literal, so that the string
 // pieces around it are joined and read like the literal they spell.
@@ -409,6 +429,7 @@ func bindArgv(lang, code string, ops []word) string {
 var (
 	// join("", map { chr } (114, 109, ...)) and pack("C*", 114, ...)
 	plCharList = regexp.MustCompile(`join\(\s*(?:""|'')\s*,\s*map\s*\{\s*chr(?:\s*\(\s*\$_\s*\))?\s*\}\s*\(?([\d,\s]+)\)?\s*\)|pack\(\s*["']C\*["']\s*,\s*([\d,\s]+)\)`)
+	plPackHex  = regexp.MustCompile(`pack\(\s*["']H\*["']\s*,\s*["']([0-9a-fA-F]+)["']\s*\)`)
 	plReverse  = regexp.MustCompile(`\breverse\s*\(?\s*"([^"\\]*)"\s*\)?`)
 	plMyStr    = regexp.MustCompile(`\bmy\s+\$(\w+)\s*=\s*("[^"\\]*")\s*;`)
 	luaAlias   = regexp.MustCompile(`\blocal\s+(\w+)\s*=\s*(os\.execute|io\.popen|os\.remove)\b`)
@@ -429,6 +450,16 @@ func perlFold(code string) string {
 			return m
 		})
 	}
+	if strings.Contains(code, "H*") {
+		// pack("H*", "726d..."): the bytes the hex digits spell
+		code = plPackHex.ReplaceAllStringFunc(code, func(m string) string {
+			b, err := hex.DecodeString(plPackHex.FindStringSubmatch(m)[1])
+			if err != nil || !printableText(b) {
+				return m
+			}
+			return `"` + string(b) + `"`
+		})
+	}
 	if strings.Contains(code, "reverse") {
 		code = plReverse.ReplaceAllStringFunc(code, func(m string) string {
 			r := []rune(plReverse.FindStringSubmatch(m)[1])
@@ -444,6 +475,17 @@ func perlFold(code string) string {
 		}
 	}
 	return code
+}
+
+// printableText reports bytes that are printable ASCII without quotes or
+// backslashes: text that can stand in a string literal as it is.
+func printableText(b []byte) bool {
+	for _, c := range b {
+		if c < 32 || c > 126 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // charCodeText spells a comma-separated list of printable character

@@ -161,6 +161,9 @@ func scanScript(lang, code string) *scriptScan {
 	}
 	low := strings.ToLower(code)
 	sc.scanCommands(code)
+	if lang == "awk" && strings.Contains(code, "|") {
+		sc.shell = append(sc.shell, awkPrintedCommands(code)...)
+	}
 	sc.scanDeletes(code)
 	sc.scanWrites(code)
 	sc.scanChmods(code)
@@ -315,6 +318,56 @@ var langNet = map[string]netMarkers{
 
 // shellOfDownload matches a shell call whose argument is a download.
 var shellOfDownload = regexp.MustCompile(`(?:system|popen|check_output|getoutput|run|call)\s*\([^;\n]*(?:urlopen|requests\.get|httpx\.get|urlretrieve)`)
+
+// awkPrintedCmd is awk's print or printf of a literal format, with its
+// arguments, into a pipe to a shell.
+var awkPrintedCmd = regexp.MustCompile(`printf?\s*\(?\s*"((?:[^"\\]|\\.)*)"\s*((?:,\s*[^,|;)]+)*)\)?\s*\|\s*"\s*(?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh\s*"`)
+
+// awkPrintedCommands returns the command lines awk prints into a shell
+// (printf "rm -rf %s\n", ENVIRON["HOME"] | "sh"): the format with its
+// arguments filled in, an environment variable as the shell would
+// expand it, any other value as a placeholder word.
+func awkPrintedCommands(code string) []scriptCall {
+	var out []scriptCall
+	for _, m := range awkPrintedCmd.FindAllStringSubmatch(code, 4) {
+		var args []string
+		for _, a := range strings.Split(m[2], ",") {
+			a = strings.TrimSpace(a)
+			switch {
+			case a == "":
+				continue
+			case strings.HasPrefix(a, `ENVIRON["`) && strings.HasSuffix(a, `"]`):
+				name := a[len(`ENVIRON["`) : len(a)-2]
+				if name == "HOME" {
+					args = append(args, "~")
+				} else {
+					args = append(args, "$"+name)
+				}
+			case strings.HasPrefix(a, `"`) && strings.HasSuffix(a, `"`) && len(a) > 1:
+				args = append(args, a[1:len(a)-1])
+			default:
+				args = append(args, "X")
+			}
+		}
+		text := strings.NewReplacer(`\n`, "\n", `\t`, " ", `\"`, `"`).Replace(m[1])
+		var b strings.Builder
+		for i := 0; i < len(text); i++ {
+			if text[i] == '%' && i+1 < len(text) && strings.IndexByte("sd", text[i+1]) >= 0 {
+				if len(args) > 0 {
+					b.WriteString(args[0])
+					args = args[1:]
+				} else {
+					b.WriteString("X")
+				}
+				i++
+				continue
+			}
+			b.WriteByte(text[i])
+		}
+		out = append(out, scriptCall{api: "print | sh", cmd: b.String()})
+	}
+	return out
+}
 
 // awkPrintToShell is awk's print into a pipe to a shell, which runs
 // what is printed.
@@ -580,8 +633,8 @@ func sensitiveInCode(code, low, lang string) string {
 			return "the environment variables"
 		}
 	case "perl":
-		if strings.Contains(code, "%ENV") {
-			return "the environment variables"
+		if strings.Count(code, "%ENV") > strings.Count(code, "keys %ENV") {
+			return "the environment variables" // (keys %ENV: the names alone)
 		}
 	case "ruby":
 		if hasAny(low, "env.to_h", "env.inspect", "env.to_a", "env.map", "env.each") {
