@@ -633,7 +633,7 @@ func sensitiveInCode(code, low, lang string) string {
 			return "the environment variables"
 		}
 	case "perl":
-		if strings.Count(code, "%ENV") > strings.Count(code, "keys %ENV") {
+		if strings.Count(code, "%ENV") > strings.Count(code, "keys %ENV") || strings.Contains(code, "$ENV{$") {
 			return "the environment variables" // (keys %ENV: the names alone)
 		}
 	case "ruby":
