@@ -679,7 +679,7 @@ const (
 	minRound25Critical      = 0.96
 	minRound25High          = 0.87
 	minRound25Moderate      = 0.875
-	maxRound25FalsePositive = 0.0195
+	maxRound25FalsePositive = 0.021
 )
 
 // Round twenty-six, POSIX lines (both parts): see

@@ -891,9 +891,17 @@ func printfFlow(args []word) flow {
 
 // lsFilesAll reports git ls-files options that list every tracked file.
 func lsFilesAll(args []word) bool {
-	for _, w := range args {
+	for i, w := range args {
 		switch w.s {
-		case "-z", "-c", "--cached", "--full-name", "-o", "--others", "--exclude-standard", "-m", "--modified":
+		case "-z", "-c", "--cached", "--full-name", "-o", "--others", "--exclude-standard", "-m", "--modified", "--directory":
+		case "--":
+			// -- src/: every such file under a folder of the project
+			for _, p := range args[i+1:] {
+				if !p.ok || strings.ContainsAny(p.s, "*?[") || strings.Contains(path.Base(p.s), ".") && p.s != "." && p.s != "./" {
+					return false
+				}
+			}
+			return true
 		default:
 			return false
 		}

@@ -54,6 +54,9 @@ func curlStdin(args []word) bool {
 		if strings.Contains(s, "@-") || strings.Contains(s, "@/dev/stdin") || strings.HasSuffix(s, "=/dev/stdin") || s == "--post-file=-" || s == "--body-file=-" {
 			return true
 		}
+		if strings.HasSuffix(s, "=<-") && i > 0 && (args[i-1].s == "-F" || args[i-1].s == "--form") || strings.HasPrefix(s, "--form=") && strings.HasSuffix(s, "=<-") {
+			return true // -F 'f=<-': a form field's text read from standard input
+		}
 		if curlUploadOpt(s) && i+1 < len(args) && (args[i+1].s == "-" || args[i+1].s == ".") {
 			return true
 		}
@@ -369,6 +372,10 @@ var tokenIssuers = [...]struct {
 	hosts []string
 }{
 	{"github", []string{"github.com", "githubusercontent.com", "ghcr.io", "github", "ghe"}},
+	// GitLab CI's job token and registry password, for GitLab and its
+	// registry (on the company's own host, named gitlab or registry)
+	{"ci_job_token", []string{"gitlab", "registry"}}, {"ci_registry_password", []string{"gitlab", "registry"}},
+	{"ci_deploy_password", []string{"gitlab", "registry"}},
 	// the Azure and Google Cloud CLIs' access tokens, for their own APIs
 	{"azure_cli", []string{"graph.microsoft.com", "management.azure.com", "vault.azure.net", "login.microsoftonline.com", "dev.azure.com", "database.windows.net", "azurecr.io"}},
 	{"gcloud_cli", []string{"googleapis.com", "gcr.io", "pkg.dev"}},

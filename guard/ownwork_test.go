@@ -140,6 +140,30 @@ func TestOtherVCSAndEditorRecovery(t *testing.T) {
 	})
 }
 
+// A local database file holds the developer's data unless its name says
+// test; untracked files of one folder listed and deleted are new work
+// lost; a shared bookmark deleted or moved back and pushed with jj
+// rewrites what others use.
+func TestLocalDatabaseFilesUntrackedFoldersAndBookmarks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -f db/development.sqlite3 db/development.sqlite3-wal db/development.sqlite3-shm`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -f prisma/dev.db`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`git ls-files -o --exclude-standard -z -- src/ | xargs -0 rm -f --`, CategoryFileDelete, "", LevelModerate},
+		{`jj bookmark delete release-2.x && jj git push --deleted`, CategoryGitDestroy, "jj-shared-bookmark-pushed", LevelHigh},
+		{`jj bookmark set main -r @- --allow-backwards && jj git push -b main`, CategoryGitDestroy, "jj-shared-bookmark-pushed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -f db/test.sqlite3`,
+		`rm -f tests/tmp/e2e.db`,
+		`git ls-files -o --exclude-standard -- '*.log' | xargs rm -f`,
+		`jj bookmark delete feature-x && jj git push --deleted`,
+		`jj bookmark set feature-x -r @- --allow-backwards && jj git push -b feature-x`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{`git stash apply stash@{2}; git stash drop stash@{2}`})
+}
+
 // Electron apps' caches in the profile are made again at start.
 func TestElectronCachesCleared(t *testing.T) {
 	d := NewDetector(Options{})

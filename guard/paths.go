@@ -174,20 +174,30 @@ func projectData(rel string) bool {
 	switch {
 	case strings.HasPrefix(base, "terraform.tfstate") || localSettingsFile(base):
 		return true
+	case localDBFile(base):
+		// a local database holds what the developer put in it (dev.db,
+		// db/development.sqlite3); a test's (storage/test.sqlite) is
+		// made again by its migrations and seeds
+		return !testNameBesidesDev(base)
 	case len(comps) == 1:
 		return projectDirs[base]
 	}
 	if projectDirs[comps[0]] && len(comps) == 2 && (comps[0] == "testdata" || comps[0] == "fixtures") {
 		return true // golden files and fixtures people wrote
 	}
-	// a local database for development or tests (data/dev.db,
-	// storage/test.sqlite) is made again by migrations and seeds
 	for _, c := range comps[:len(comps)-1] {
 		if projectDataRoots[c] {
 			return !testName(base)
 		}
 	}
 	return false
+}
+
+// localDBFile reports an embedded database's file or its journal
+// (app.db, development.sqlite3, dev.db-wal).
+func localDBFile(base string) bool {
+	b := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(lower(base), "-wal"), "-shm"), "-journal")
+	return strings.HasSuffix(b, ".sqlite3") || strings.HasSuffix(b, ".sqlite") || strings.HasSuffix(b, ".db") || strings.HasSuffix(b, ".db3")
 }
 
 // gitInternals reports a path into a repository's object store, refs or

@@ -414,6 +414,11 @@ func secretVarName(s string) bool {
 	if strings.ContainsAny(l, " /\\") || len(l) > 64 {
 		return false
 	}
+	for _, suf := range [...]string{"delay", "length", "policy", "enabled", "required", "timeout", "expiry", "minlen", "maxage"} {
+		if strings.HasSuffix(l, suf) {
+			return false // askForPasswordDelay, PASSWORD_MIN_LENGTH: a setting about the secret
+		}
+	}
 	for _, m := range [...]string{"secret", "token", "password", "passwd", "api_key", "api-key", "apikey", "private_key", "private-key",
 		"access_key", "access-key", "database_url", "_dsn", "credentials", "auth_key", "signing_key", "client_secret", "connectionstring"} {
 		if strings.Contains(l, m) {

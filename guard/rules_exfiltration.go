@@ -461,13 +461,13 @@ var exfiltrationRules = []*rule{
 				// cat ~/.ssh/id_rsa | head: the key file read, shown
 				return true, c.in.what
 			}
-			if c.name == "jq" && jqNamesOnly(c.args()) {
+			if (c.name == "jq" || c.name == "yq") && jqNamesOnly(c.args()) {
 				return false, "" // the names of the entries, or how many
 			}
 			if c.name == "sed" && sedMasks(c.args()) {
 				return false, "" // the values replaced by *** as they are shown
 			}
-			if grepDropsSecrets(c) {
+			if grepDropsSecrets(c) || grepSectionsOnly(c) {
 				return false, "" // grep -v _authToken ~/.npmrc: every line but the secret ones
 			}
 			for _, w := range positional(c.args()) {
@@ -551,7 +551,9 @@ var exfiltrationRules = []*rule{
 				if i := strings.IndexAny(host, "/:?$"); i >= 0 {
 					host = host[:i]
 				}
-				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc") && !harmlessMetadata(s) {
+				// (169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: the
+				// path of the task's credentials, in a variable)
+				if metadataHosts[strings.ToLower(host)] && (strings.Contains(w.s, "/") || c.name == "nc" || strings.Contains(w.s, "CREDENTIALS_RELATIVE_URI")) && !harmlessMetadata(s) {
 					return true, w.s
 				}
 			}
@@ -1250,15 +1252,33 @@ func harmlessMetadata(s string) bool {
 // of what it reads (keys, length), never a value.
 func jqNamesOnly(args []word) bool {
 	for _, w := range positional(args) {
-		// the last step of the filter keeps names or a count: .auths |
-		// keys, .data|keys, keys | length
-		f := strings.TrimSpace(w.s)
-		if i := strings.LastIndexByte(f, '|'); i >= 0 {
-			f = strings.TrimSpace(f[i+1:])
+		if !w.ok || strings.ContainsAny(w.s, "$;") {
+			return false
 		}
-		switch f {
-		case "keys", "keys[]", "keys_unsorted", "length":
-			return w.ok && !strings.ContainsAny(w.s, "$;")
+		// the last step of the filter keeps names or a count: .auths |
+		// keys, .data|keys, keys | length, .contexts[].name, .credsStore;
+		// steps that only reshape them (join, sort, an alternative)
+		// come after
+		steps := strings.Split(w.s, "|")
+		for len(steps) > 1 {
+			last := strings.TrimSpace(steps[len(steps)-1])
+			if !strings.HasPrefix(last, "join(") && last != "sort" && last != "unique" && last != ".[]" && last != "length" && !strings.HasPrefix(last, "@") {
+				break
+			}
+			if last == "length" {
+				return true
+			}
+			steps = steps[:len(steps)-1]
+		}
+		f := strings.TrimSpace(steps[len(steps)-1])
+		if i := strings.Index(f, "//"); i >= 0 {
+			f = strings.TrimSpace(f[:i]) // .credsStore // "none"
+		}
+		switch l := strings.ToLower(f); {
+		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length":
+			return true
+		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers" || l == ".credhelpers | keys":
+			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password")
 		}
 		return false
 	}
@@ -1807,6 +1827,26 @@ func siteOf(h string) string {
 // grepDropsSecrets reports a grep that prints every line but those its
 // pattern picks (-v), the pattern naming secrets (token, password,
 // secret, key): a settings file shown with its secret lines left out.
+// grepSectionsOnly reports grep picking the section headers of an INI
+// file (grep '^\[' ~/.aws/credentials): the profiles' names, no value,
+// and no lines around them.
+func grepSectionsOnly(c *cmd) bool {
+	if c.name != "grep" && c.name != "egrep" && c.name != "rg" {
+		return false
+	}
+	ops := positional(c.args())
+	if len(ops) < 2 || !strings.HasPrefix(ops[0].s, `^\[`) && !strings.HasPrefix(ops[0].s, "^[[]") {
+		return false
+	}
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "-A") || strings.HasPrefix(w.s, "-B") || strings.HasPrefix(w.s, "-C") || strings.HasPrefix(w.s, "--context") ||
+			strings.HasPrefix(w.s, "--after") || strings.HasPrefix(w.s, "--before") || w.s == "-v" || w.s == "--invert-match" {
+			return false
+		}
+	}
+	return true
+}
+
 func grepDropsSecrets(c *cmd) bool {
 	if c.name != "grep" && c.name != "egrep" && c.name != "rg" {
 		return false

@@ -32,6 +32,30 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "jj-shared-bookmark-pushed", Level: LevelHigh, Category: CategoryGitDestroy, Description: "jj pushing a shared bookmark (main, a release) deleted or moved backwards",
+		Suggestions: []string{"Push your own bookmark and open a pull request", "Revert the commit instead of moving the shared bookmark back"},
+		names:       names("jj"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "git" || ops[1].s != "push" {
+				return false, ""
+			}
+			// what the line did to bookmarks before the push: deleted
+			// or moved back a shared one
+			for _, m := range jjBookmarkChange.FindAllStringSubmatch(a.src, 4) {
+				if !isProtectedBranch(m[2]) {
+					continue
+				}
+				if m[1] == "delete" || m[1] == "forget" || m[1] == "d" {
+					if hasWord(c.args(), "--deleted") || hasWord(c.args(), "--all") || pushesBookmark(c.args(), m[2]) {
+						return true, "jj bookmark " + m[1] + " " + m[2] + " pushed"
+					}
+				} else if strings.Contains(a.src, "--allow-backwards") && (pushesBookmark(c.args(), m[2]) || hasWord(c.args(), "--all")) {
+					return true, "jj bookmark " + m[2] + " moved back and pushed"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "git-untrack-all", Level: LevelModerate, Category: CategoryGitDestroy, Description: "removing every file from the index and committing it (the files are deleted from the repository)",
 		Suggestions: []string{"Untrack only the paths .gitignore now covers", "Add the files back (git add .) before committing"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -426,10 +450,9 @@ var gitDestroyRules = []*rule{
 					return true, "git rebase dropping commits"
 				}
 			}
-			if d == "git stash drop" && (stashAppliedBefore(a.src, c.opText()) || namedStash(c) && strings.Count(a.src, "stash drop") == 1) {
+			if d == "git stash drop" && stashAppliedBefore(a.src, c.opText()) {
 				// git stash apply && git stash drop: the changes are back in
-				// the tree; git stash drop stash@{2}: one stash, chosen (a
-				// line dropping stash@{0} again and again drops them all)
+				// the tree
 				return false, ""
 			}
 			if strings.HasPrefix(d, "git reset --hard") && stashedBefore(a.src, c.opText()) {
@@ -512,9 +535,11 @@ func stashAppliedBefore(src, op string) bool {
 	if i < 0 || j < i || strings.Contains(op, "stash@{") && !strings.Contains(src[i:j], "stash@{") {
 		return false
 	}
-	// only when the apply succeeded: && or fish's "; and"
+	// only when the apply succeeded: && or fish's "; and"; "; git" too
+	// when both name the same stash, as PowerShell 5 (no &&) writes it
 	between := src[i:j]
-	return (strings.Contains(between, "&&") || strings.Contains(between, "; and ")) && !strings.Contains(between, "stash push") &&
+	named := strings.Contains(op, "stash@{") && strings.HasSuffix(strings.TrimSpace(between), "; git")
+	return (strings.Contains(between, "&&") || strings.Contains(between, "; and ") || named) && !strings.Contains(between, "stash push") &&
 		!strings.Contains(between, "stash save") && !strings.Contains(between, "||")
 }
 
@@ -560,17 +585,6 @@ func broadRevset(r string) bool {
 		strings.Contains(r, " ~ ") || strings.Contains(r, "mutable()") || strings.Contains(r, "descendants(") || strings.Contains(r, "ancestors(")
 }
 
-// namedStash reports git stash drop given the one stash it drops.
-func namedStash(c *cmd) bool {
-	_, args := gitSub(c)
-	for _, w := range positional(args) {
-		if strings.HasPrefix(w.s, "stash@{") || w.s != "drop" && strings.Trim(w.s, "0123456789") == "" {
-			return true
-		}
-	}
-	return false
-}
-
 // withoutOptValues returns args without the options named and the value
 // each takes (-e X, --exclude X, --exclude=X).
 func withoutOptValues(args []word, opts ...string) []word {
@@ -594,4 +608,20 @@ func withoutOptValues(args []word, opts ...string) []word {
 		}
 	}
 	return out
+}
+
+// jjBookmarkChange matches jj bookmark (or branch) delete, forget, set and
+// move with the bookmark they name.
+var jjBookmarkChange = regexp.MustCompile(`jj\s+(?:bookmark|branch|b)\s+(delete|forget|set|move|d|s|m)\s+(?:-\S+\s+\S+\s+)*([\w./-]+)`)
+
+// pushesBookmark reports jj git push told to push the bookmark name
+// (-b NAME, --bookmark NAME, --bookmark=NAME).
+func pushesBookmark(args []word, name string) bool {
+	for i, w := range args {
+		if (w.s == "-b" || w.s == "--bookmark" || w.s == "--branch") && i+1 < len(args) && args[i+1].s == name ||
+			w.s == "--bookmark="+name || w.s == "--branch="+name {
+			return true
+		}
+	}
+	return false
 }

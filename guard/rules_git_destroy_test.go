@@ -109,8 +109,8 @@ func TestForgeRunDeletes(t *testing.T) {
 
 // jj abandoning a range of changes, restoring or abandoning operations,
 // or told to rewrite immutable commits; one change, the log, or undo of
-// one operation is routine. git stash drop naming its stash drops that
-// one stash.
+// one operation is routine. git stash drop naming its stash loses that
+// stash as surely as the top one; applied first, it loses nothing.
 func TestJujutsuRangesOperationsAndNamedStashes(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
@@ -119,14 +119,15 @@ func TestJujutsuRangesOperationsAndNamedStashes(t *testing.T) {
 		{`jj rebase -s 'root()+' -d @ --ignore-immutable`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
 		{`git stash drop`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git stash drop stash@{0}; git stash drop stash@{0}`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop stash@{3}`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git stash drop 1`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`jj abandon qpvuntsm`,
 		`jj op log`,
 		`jj undo`,
 		`jj git push --bookmark feature-x`,
-		`git stash drop stash@{3}`,
-		`git stash drop 1`,
+		`git stash apply stash@{3} && git stash drop stash@{3}`,
 	})
 }
 

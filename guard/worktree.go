@@ -1035,12 +1035,19 @@ func devFilesOnly(c *cmd) bool {
 		if !w.ok || !testName(w.s) {
 			continue
 		}
-		if testName(strings.ReplaceAll(lower(w.s), "dev", "zz")) {
+		if testNameBesidesDev(w.s) {
 			return false // a test's own file or project as well
 		}
 		dev = true
 	}
 	return dev
+}
+
+// testNameBesidesDev reports a name that says test or throwaway by a
+// word other than dev (compose.dev.yml and dev.db are the developer's
+// own; test.db and compose.e2e.yml a test's).
+func testNameBesidesDev(s string) bool {
+	return testName(strings.ReplaceAll(lower(s), "dev", "zz"))
 }
 
 var devFileTypes = map[string]bool{
