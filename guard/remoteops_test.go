@@ -67,6 +67,26 @@ func TestSecretsByFormsCIAndNamesOnly(t *testing.T) {
 	})
 }
 
+// A command every cluster node runs, a rollback of many migrations, mix's
+// task list, an S3 delete that keeps only temporary files, and a shared
+// dataset of the staging project are what they destroy.
+func TestDataStoresReachedSideways(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`redis-cli --cluster call redis-cluster-prod.acme.internal:6379 FLUSHALL`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`kubectl exec -n production deploy/web -- bin/rails db:rollback STEP=20`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`mix do ecto.drop, ecto.create, ecto.migrate`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+		{`aws s3 rm s3://acme-data-lake/raw/ --recursive --exclude '*.tmp'`, CategoryCloudDestroy, "aws-s3-delete", LevelHigh},
+		{`bq rm -r -f -d acme-staging:shared_sandbox`, CategoryDatabaseDestroy, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`redis-cli --cluster call localhost:7000 INFO memory`,
+		`bin/rails db:rollback STEP=1`,
+		`mix do deps.get, compile`,
+		`aws s3 rm s3://acme-data-lake/raw/2024-01-01.tmp`,
+	})
+}
+
 // A database's connection URL printed carries its password; ending a
 // monitoring downtime brings the alerts back; a scratch dataset of the
 // staging project is a throwaway.

@@ -322,6 +322,9 @@ var databaseDestroyRules = []*rule{
 				return false, ""
 			}
 			for _, w := range c.args() {
+				if c.name == "mix" {
+					w.s = strings.TrimSuffix(w.s, ",") // mix do ecto.drop, ecto.create
+				}
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
 					"db:migrate:reset", "db:schema:load:all",
@@ -424,6 +427,10 @@ var databaseDestroyRules = []*rule{
 				case (w.s == "migrate:rollback" || w.s == "migrate:down") && hasWord(args, "--all"),
 					w.s == "db:migrate:undo:all", w.s == "migrate:reset",
 					strings.HasPrefix(w.s, "db:") && hasWord(args, "VERSION=0"):
+					return true, j
+				case w.s == "db:rollback" && manySteps(args):
+					// rails db:rollback STEP=20: most of the schema undone,
+					// with the data of its tables
 					return true, j
 				}
 			}
@@ -892,6 +899,18 @@ func destroyingTask(s string) bool {
 		switch part {
 		case "reset", "drop", "destroy", "wipe", "nuke", "teardown", "purge", "truncate", "flush", "flushall", "erase", "dropdb":
 			return true
+		}
+	}
+	return false
+}
+
+// manySteps reports a migration rollback of more than a few steps
+// (STEP=20): the tables of those migrations go, with their data.
+func manySteps(args []word) bool {
+	for _, w := range args {
+		if v, ok := strings.CutPrefix(w.s, "STEP="); ok {
+			n, err := strconv.Atoi(v)
+			return err == nil && n >= 5
 		}
 	}
 	return false

@@ -308,6 +308,13 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		// the command is the operands: -c (cluster) and --tls take no
 		// value, so that the host after them is not taken for one
 		ops := posArgs(args, redisCLIOpts)
+		for i, w := range args {
+			if w.s == "--cluster" && i+3 < len(args) && strings.EqualFold(args[i+1].s, "call") {
+				// --cluster call HOST:PORT CMD...: CMD run on every node
+				ops = args[i+3:]
+				break
+			}
+		}
 		if len(ops) > 0 {
 			add(joinWords(ops))
 		}

@@ -537,7 +537,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 	}
 	args := c.args()
 	for _, w := range args {
-		if _, rest, ok := strings.Cut(w.s, ":"); ok && rest != "" && strings.Contains(lower(w.s), "staging") && testName(rest) {
+		if _, rest, ok := strings.Cut(w.s, ":"); ok && rest != "" && strings.Contains(lower(w.s), "staging") && testName(rest) && !strings.Contains(lower(rest), "shared") {
 			continue // project:dataset.table: a scratch dataset of the staging project
 		}
 		if strings.Contains(lower(w.s), "staging") && !strings.Contains(w.s, " ") && !prNumbered(args) {
@@ -549,6 +549,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	for i, w := range args {
 		if i > 0 && userOption(args[i-1].s) {
 			continue // a user name (-u dev) says nothing of the data
+		}
+		if i > 0 && args[i-1].s == "--exclude" || strings.HasPrefix(w.s, "--exclude=") {
+			continue // --exclude '*.tmp': what is kept, not what goes
 		}
 		if strings.Contains(w.s, "/memberships/") || strings.Contains(w.s, "/collaborators/") || strings.Contains(w.s, "/members/") {
 			continue // teams/x/memberships/temp-contractor: a person, let in
