@@ -1300,6 +1300,10 @@ func databaseFile(p string) bool {
 				return true
 			}
 		}
+	case ".csv", ".parquet", ".xlsx", ".jsonl", ".ndjson":
+		// an export of production's records or of personal data
+		stem := strings.TrimSuffix(base, ext)
+		return strings.Contains(stem, "prod") && !strings.Contains(stem, "product") || strings.Contains(stem, "pii")
 	}
 	return false
 }
@@ -1307,7 +1311,9 @@ func databaseFile(p string) bool {
 // secretsPicked reports a filter that picks the secret variables out of
 // a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
 func secretsPicked(a *analysis, c *cmd) bool {
-	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(joinWords(c.args())) || strings.Contains(lower(joinWords(c.args())), "key"))
+	// (connection strings carry their passwords)
+	l := lower(joinWords(c.args()))
+	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "connection") || strings.Contains(l, "dsn"))
 }
 
 // devSecretRef reports a secret read that names, by its path, name or

@@ -250,6 +250,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	a := ws.a
 	args := c.args()
 	c.dryRun = c.dryRun || psWhatIf(c.name, args) || winHelpAsked(args)
+	if c.name == "remove-item" && hasSw(wargs(c), "deletekey") {
+		// only the certificate provider has -DeleteKey: the private
+		// keys go with the certificates
+		ws.emitWin(c, "win-cert-keys-deleted", "certificates and their private keys")
+	}
 	var next *psItem
 	if piped && prevItem != nil && secretFilePattern(prevItem.pattern) {
 		// Get-ChildItem -Include *.pem,*.key | Copy-Item \\host\share:
@@ -1519,6 +1524,14 @@ func plainPSAlias(s string) bool {
 	return true
 }
 
+// coreSystemKey reports a key Windows cannot start or log on without,
+// deleted whole: Winlogon, or a part of the system's control set
+// (Session Manager, Lsa).
+func coreSystemKey(k string) bool {
+	return strings.HasSuffix(k, "windows nt/currentversion/winlogon") ||
+		strings.HasPrefix(k, "hklm/system/currentcontrolset/control/") && strings.Count(k, "/") == 4
+}
+
 // winCommonAliases are names PowerShell and cmd users type every day:
 // redefining one changes what familiar commands do.
 var winCommonAliases = map[string]bool{"dir": true, "cd": true, "del": true, "copy": true, "move": true, "type": true, "echo": true,
@@ -1532,8 +1545,8 @@ func (ws *winState) regDelete(c *cmd, k string, recursive bool) {
 	if strings.HasPrefix(k, "hklm/") && strings.Count(k, "/") <= 4 && cl == regNone {
 		cl = regHive
 	}
-	if winSettingsBranch(k) && cl == regNone {
-		cl = regHive // a whole branch of Windows' own settings (Uninstall, App Paths)
+	if winSettingsBranch(k) && cl == regNone || coreSystemKey(k) {
+		cl = regHive // a whole branch of Windows' own settings (Uninstall, App Paths, Winlogon)
 	}
 	switch cl {
 	case regHive, regCredHive:
@@ -1703,6 +1716,10 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 			if n := winSecretVar(w.s); n != "" && ok && foreignToIssuer(n, hostOf(src.s)) {
 				ws.emitWin(c, "win-exfil-secrets", "the "+n+" token sent to "+hostOf(src.s))
 			}
+			continue
+		}
+		if k == "infile" {
+			ws.secretsLeaving(c, w, k)
 			continue
 		}
 		ws.secretsLeaving(c, w, "")
@@ -1887,6 +1904,11 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 			}
 			if d := ws.secret[p]; d != "" {
 				ws.emitWin(c, "win-exfil-secrets", d)
+				return
+			}
+			if param == "infile" && databaseFile(s) {
+				// -InFile .\exports\prod_customers.csv: the records go
+				ws.emitWin(c, "exfil-upload-data", "a database or an export of its records ("+s+")")
 				return
 			}
 		}

@@ -739,6 +739,8 @@ var winRules = []*rule{
 		Suggestions: []string{"Write files inside the project directory"}},
 	{ID: "win-registry-hive", Level: LevelCritical, Category: CategorySystem, Description: "deleting a registry hive or a service",
 		Suggestions: []string{"Leave the registry alone", "Ask an administrator"}},
+	{ID: "win-cert-keys-deleted", Level: LevelCritical, Category: CategoryFileDelete, Description: "deleting certificates together with their private keys (Remove-Item -DeleteKey): what they signed or unlocked cannot be used again",
+		Suggestions: []string{"Export the certificate with its key (Export-PfxCertificate) first", "Remove one expired certificate by its thumbprint, without -DeleteKey"}},
 	{ID: "win-reverse-shell", Level: LevelCritical, Category: CategoryReverseShell, Description: "a shell wired to a network connection",
 		Suggestions: []string{"Do not open remote shells"}, names: names("powercat", "invoke-powershelltcp", "invoke-powershelltcponeline"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1436,7 +1438,7 @@ var winRules = []*rule{
 				return false, ""
 			}
 			cl := c.regClass(k)
-			if c.name == "reg" && cl == regNone && winSettingsBranch(k) && !hasSw(wargs(c), "v", "ve", "va") {
+			if c.name == "reg" && (cl == regNone && winSettingsBranch(k) || coreSystemKey(k)) && !hasSw(wargs(c), "v", "ve", "va") {
 				return true, k // the whole key, not one value of it
 			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
@@ -1584,13 +1586,13 @@ var winRules = []*rule{
 			return true, j
 		}},
 	{ID: "win-scheduled-task-suspicious", Level: LevelHigh, Category: CategoryPersistence, Description: "scheduling a task that runs at log-on, as SYSTEM or from a temporary or hidden location",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at", "set-scheduledtask"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "new-scheduledtasktrigger", "at", "set-scheduledtask", "register-scheduledjob"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			lvl, note := taskFinding(c)
 			return lvl == LevelHigh, note
 		}},
 	{ID: "win-scheduled-task", Level: LevelModerate, Category: CategoryPersistence, Description: "creating or deleting a scheduled task",
-		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at", "set-scheduledtask"),
+		Suggestions: []string{"Run the job once now instead", "Let the user schedule it"}, names: names("schtasks", "register-scheduledtask", "unregister-scheduledtask", "at", "set-scheduledtask", "register-scheduledjob"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "at" && c.in.kind != flowNone {
 				return false, "" // POSIX at reading its job: judged as the job it runs
@@ -1878,6 +1880,14 @@ func taskFinding(c *cmd) (DangerLevel, string) {
 			return taskDeletion(tn), j
 		}
 		return LevelSafe, ""
+	case "register-scheduledjob":
+		// a PowerShell job on a trigger: at start-up or log-on, or
+		// elevated, it comes back on its own
+		l := strings.ToLower(c.line())
+		if strings.Contains(l, "atstartup") || strings.Contains(l, "atlogon") || strings.Contains(l, "runelevated") {
+			return LevelHigh, j
+		}
+		return LevelModerate, j
 	case "at":
 		if len(args) > 0 && strings.Contains(args[0], ":") {
 			return LevelModerate, j
