@@ -269,6 +269,10 @@ func credentialPrinted(c *cmd) string {
 		if len(args) > 0 && args[0].s == "login:ci" {
 			return "a long-lived CI token (firebase login:ci)"
 		}
+	case "getent":
+		if ops := positional(args); len(ops) > 0 && (ops[0].s == "shadow" || ops[0].s == "gshadow") {
+			return "the password hashes (getent " + ops[0].s + ")"
+		}
 	}
 	return ""
 }
@@ -277,5 +281,8 @@ func credentialPrinted(c *cmd) string {
 // jsonpath=..., --output=jsonpath): what is printed is that field.
 func jsonpathOnly(args []word) bool {
 	v, ok := optValue(args, "-o", "output")
+	if l := lower(v); strings.Contains(l, "token") || strings.Contains(l, "key-data") || strings.Contains(l, "password") || strings.Contains(l, "auth-provider") {
+		return false // {.users[0].user.token}: the credential itself
+	}
 	return ok && (strings.HasPrefix(v, "jsonpath") || strings.HasPrefix(v, "go-template") || v == "name")
 }

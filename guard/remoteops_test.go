@@ -87,6 +87,28 @@ func TestDataStoresReachedSideways(t *testing.T) {
 	})
 }
 
+// Credentials selected from a shared database, the shadow file through
+// getent, a kubeconfig's token through jsonpath, and git gc told by -c
+// to prune at once; a developer's own database and names alone pass.
+func TestCredentialsSelectedAndPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`psql -h pg-prod-01.internal -U postgres -c "SELECT usename, passwd FROM pg_shadow"`, CategoryExfiltration, "db-secrets-selected", LevelHigh},
+		{`psql -h pg-prod-01.internal -d app -c "SELECT email, api_token FROM users ORDER BY id LIMIT 200"`, CategoryExfiltration, "db-secrets-selected", LevelHigh},
+		{`sudo getent shadow | grep -v ":[*!]"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl config view --raw -o jsonpath="{.users[0].user.token}"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`git -c gc.reflogExpire=0 -c gc.pruneExpire=now gc`, CategoryGitDestroy, "git-prune-now", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`psql -h pg-prod-01.internal -d app -c "SELECT email, created_at FROM users ORDER BY id LIMIT 20"`,
+		`psql -h localhost -d app_dev -c "SELECT email, password_hash FROM users LIMIT 5"`,
+		`psql -h pg-prod-01.internal -d app -c "SELECT count(*) FROM users WHERE password_hash IS NULL"`,
+		`getent passwd dev`,
+		`kubectl config view --raw -o jsonpath="{.contexts[*].name}"`,
+		`git -c gc.auto=0 gc`,
+	})
+}
+
 // A database's connection URL printed carries its password; ending a
 // monitoring downtime brings the alerts back; a scratch dataset of the
 // staging project is a throwaway.

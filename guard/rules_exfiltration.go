@@ -186,6 +186,20 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Export to the project's own storage, configured on the server", "Ask before data leaves the database"},
 		names:       dbClients,
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverExport })},
+	{ID: "db-secrets-selected", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing credentials kept in a shared database (password hashes, API tokens) into the transcript",
+		Suggestions: []string{"Select the columns you need without the credentials", "Count or check the rows instead of printing them"},
+		names:       dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			s := a.scanSQLOf(c)
+			if s == nil || s.secretsRead == "" || a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 {
+				return false, ""
+			}
+			// a developer's own or a test's database holds made-up ones
+			if localDevScoped(c) || a.testScoped(c) || !touchesProduction(c) && !namesOtherServer(c) {
+				return false, ""
+			}
+			return true, s.secretsRead
+		}},
 	{ID: "exfil-raw-ip", Level: LevelModerate, Category: CategoryExfiltration, Description: "sending local files or data to a bare IP address",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -244,6 +244,17 @@ var gitDestroyRules = []*rule{
 					return true, "git " + sub + " " + w.s
 				}
 			}
+			// git -c gc.pruneExpire=now -c gc.reflogExpire=0 gc: the
+			// same through configuration given for this run
+			for i, w := range c.words {
+				if w.s != "-c" || i+1 >= len(c.words) || sub != "gc" {
+					continue
+				}
+				k, v, _ := strings.Cut(lower(c.words[i+1].s), "=")
+				if (k == "gc.pruneexpire" || k == "gc.reflogexpire" || k == "gc.reflogexpireunreachable") && (v == "now" || v == "0" || v == "all") {
+					return true, "git -c " + c.words[i+1].s + " gc"
+				}
+			}
 			return false, ""
 		}},
 	{ID: "git-clean-ignored", Level: LevelModerate, Category: CategoryGitDestroy, Description: "git clean deleting untracked and ignored files (.env, local data)",

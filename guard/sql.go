@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -29,11 +30,16 @@ type sqlScan struct {
 	// (protected mode off, bound to every address, no password); SQL
 	// servers' own are serverPriv
 	serverOpened string
+	// secretsRead is a SELECT of the columns that hold credentials
+	// (passwords, their hashes, API tokens) or of the server's own
+	// password table: the results are printed where the command shows
+	// them
+	secretsRead string
 }
 
 func (s *sqlScan) any() bool {
 	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.deleteSome != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
-		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != ""
+		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != "" || s.secretsRead != ""
 }
 
 // serverExecSQL are what makes a database server run a program, load
@@ -467,6 +473,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 		s.serverExec = serverExecOf(text)
 		s.serverPriv = serverPrivOf(text)
 		s.serverExport = serverExportOf(text)
+		s.secretsRead = sqlSecretsRead(text)
 	}
 	if s.any() {
 		c.sql = &s
@@ -625,4 +632,29 @@ func readsConfiguration(u string) bool {
 		return true
 	}
 	return false
+}
+
+
+// sqlSecretColumn matches a column that holds a credential.
+var sqlSecretColumn = regexp.MustCompile(`\b(passwd|password|password_hash|encrypted_password|api_token|api_key|access_token|refresh_token|auth_token|secret|client_secret|otp_secret|authentication_string)\b`)
+
+// sqlSecretsRead returns the credentials a SELECT reads: columns named
+// for them, or the server's password tables (pg_shadow, mysql.user's
+// authentication_string); "" for none.
+func sqlSecretsRead(text string) string {
+	l := strings.ToLower(text)
+	for _, st := range strings.Split(l, ";") {
+		i := strings.Index(st, "select ")
+		j := strings.Index(st, " from ")
+		if i < 0 || j < i {
+			continue
+		}
+		if from := st[j+6:]; strings.HasPrefix(strings.TrimSpace(from), "pg_shadow") || strings.HasPrefix(strings.TrimSpace(from), "pg_authid") {
+			return "the server's password hashes (" + strings.Fields(strings.TrimSpace(from))[0] + ")"
+		}
+		if m := sqlSecretColumn.FindString(st[i+7 : j]); m != "" {
+			return "the " + m + " column"
+		}
+	}
+	return ""
 }
