@@ -634,7 +634,6 @@ func readsConfiguration(u string) bool {
 	return false
 }
 
-
 // sqlSecretColumn matches a column that holds a credential.
 var sqlSecretColumn = regexp.MustCompile(`\b(passwd|password|password_hash|encrypted_password|api_token|api_key|access_token|refresh_token|auth_token|secret|client_secret|otp_secret|authentication_string)\b`)
 
