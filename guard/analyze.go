@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -149,7 +150,9 @@ func (f *findSpec) artefactsOnly() bool {
 		return f.empty
 	}
 	for _, n := range f.names {
-		if !buildArtefacts[n] {
+		// .NET's bin and obj, node_modules, target: a build's output
+		// folders (bin alone may hold a project's scripts)
+		if !buildArtefacts[n] && !buildOutputDirs[n] && !(n == "bin" && slices.Contains(f.names, "obj")) {
 			return false
 		}
 	}
@@ -160,6 +163,11 @@ func (f *findSpec) artefactsOnly() bool {
 	}
 	return true
 }
+
+// buildOutputDirs are folders a build or an install makes again, found by
+// name among the sources.
+var buildOutputDirs = map[string]bool{"obj": true, "node_modules": true, "target": true, "dist": true, ".next": true, ".turbo": true,
+	"coverage": true, ".gradle": true, "TestResults": true, ".nuxt": true, ".svelte-kit": true}
 
 // sourceFiles reports a find that selects a project's own files: every
 // file whose name has a source extension, or every file by time alone

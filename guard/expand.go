@@ -27,7 +27,9 @@ func (a *analysis) prepare(c *cmd) {
 	case scriptLangs[n] != "":
 		a.prepareInterp(c, scriptLangs[n])
 	case n == "find":
-		a.prepareFind(c)
+		if c.find == nil { // (its output may have needed it first)
+			a.prepareFind(c)
+		}
 	}
 }
 

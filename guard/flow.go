@@ -253,6 +253,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "docker" && dockerListFlow(args).kind == flowList:
 		return dockerListFlow(args)
 	case n == "find":
+		if c.find == nil && len(c.words) > 0 {
+			a.prepareFind(c) // what it selects: names, types, times
+		}
 		if c.find != nil {
 			return flow{kind: flowPaths, find: c.find}
 		}

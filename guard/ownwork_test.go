@@ -164,6 +164,24 @@ func TestLocalDatabaseFilesUntrackedFoldersAndBookmarks(t *testing.T) {
 	checkSafe(t, d, ps, []string{`git stash apply stash@{2}; git stash drop stash@{2}`})
 }
 
+// Build output folders found by name among the sources (bin with obj,
+// node_modules) are made again, whether find deletes them or hands them
+// to xargs; bin alone may be a project's scripts. A distribution's own
+// registry is a known one.
+func TestBuildOutputFoldersFoundAmongSources(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`find src tests -type d \( -name bin -o -name obj \) -prune -print0 | xargs -0 rm -rf`,
+		`find src -type d \( -name bin -o -name obj \) -prune -exec rm -rf {} +`,
+		`find packages -type d -name node_modules -prune -print0 | xargs -0 rm -rf`,
+		`podman run --rm -v /work/project:/work:Z registry.fedoraproject.org/fedora:40 ls /work`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find src -type d -name bin -prune -print0 | xargs -0 rm -rf`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`find src -name '*.py' -print0 | xargs -0 rm -f`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+}
+
 // Electron apps' caches in the profile are made again at start.
 func TestElectronCachesCleared(t *testing.T) {
 	d := NewDetector(Options{})

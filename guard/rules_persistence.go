@@ -656,7 +656,9 @@ func knownRegistry(host string) bool {
 	}
 	switch h {
 	case "docker.io", "registry-1.docker.io", "ghcr.io", "gcr.io", "quay.io", "registry.k8s.io", "k8s.gcr.io", "mcr.microsoft.com",
-		"public.ecr.aws", "registry.gitlab.com", "localhost", "127.0.0.1", "kind-registry", "registry.access.redhat.com", "nvcr.io":
+		"public.ecr.aws", "registry.gitlab.com", "localhost", "127.0.0.1", "kind-registry", "registry.access.redhat.com", "nvcr.io",
+		// distributions' own registries
+		"registry.fedoraproject.org", "registry.opensuse.org", "registry.suse.com", "container-registry.oracle.com":
 		return true
 	}
 	return strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".azurecr.io") || strings.HasSuffix(h, ".pkg.dev") || strings.HasSuffix(h, ".gcr.io")
