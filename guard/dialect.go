@@ -26,6 +26,8 @@ var (
 	// expansion already reduced to it)
 	zshLiteralFlag = regexp.MustCompile(`\$\{\(([sj])(.)([^)]*?)(.)\)([^${}\s]*[^${}\w\s][^${}\s]*)\}`)
 	zshIndirect    = regexp.MustCompile(`\$\{\(P\)(\w+)\}`)
+	zshLowerFlag   = regexp.MustCompile(`\$\{\(L\)(\w+)\}`)
+	zshUpperFlag   = regexp.MustCompile(`\$\{\(U\)(\w+)\}`)
 	zshSplitFlag   = regexp.MustCompile(`\$\{\(s:([^:/]+):\)(\w+)\}`)
 	zshForceOp     = regexp.MustCompile(`\$\{[=~^]+`)
 	// =(cmd) is zsh's process substitution through a temporary file
@@ -59,6 +61,9 @@ func rewriteDialect(src string) (string, bool) {
 	out = replaceWith(zshSplitFlag, out, "${(s:", "$${$2//$1/ }")
 	out = zshLiterals(out)
 	out = replaceWith(zshIndirect, out, "${(P)", "$${!$1}")
+	// ${(L)x} and ${(U)x} change case, as bash's ${x,,} and ${x^^}
+	out = replaceWith(zshLowerFlag, out, "${(L)", "$${$1,,}")
+	out = replaceWith(zshUpperFlag, out, "${(U)", "$${$1^^}")
 	// ${(Oa)a} reorders an array: where it makes the command, which
 	// element runs first is not worked out
 	out = replaceWith(zshOrderFlag, out, "${(", "$1$$(zsh-ordered \"$${$2[@]}\")")

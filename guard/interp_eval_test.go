@@ -131,6 +131,23 @@ func TestSpelledCodeAndReadSubstitutions(t *testing.T) {
 	})
 }
 
+// zsh's case flags and PowerShell's arrays given to a program are read
+// as the words they make.
+func TestCaseFlagsAndArrayArguments(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := testCtx
+	zsh.Shell = "zsh"
+	checkDanger(t, d, zsh, []dangerCase{
+		{`X=RM; ${(L)X} -rf ~/*(D)`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{`X=ECHO; ${(L)X} hello`, `n=world; echo ${(U)n}`})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`& git @('reset','--hard'); & git @('clean','-fdx')`, CategoryGitDestroy, "", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{`& git @('status','--short')`, `git @('log','--oneline','-5')`})
+}
+
 // replaceToken replaces a name only where it stands alone.
 func TestReplaceToken(t *testing.T) {
 	for _, tc := range []struct{ code, old, with, want string }{

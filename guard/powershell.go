@@ -1517,6 +1517,16 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					words = append(words, sp...)
 					continue
 				}
+				if t.text[1] == '(' && !psCmdlet(canonicalPS(nameWord.s)) {
+					// & git @('reset','--hard'): a program is given the
+					// array's elements as its arguments
+					if els := ws.psItemsOf(t.text, item); len(els) > 0 && !strings.Contains(t.text, "$") {
+						for _, e := range els {
+							words = append(words, lit(e))
+						}
+						continue
+					}
+				}
 			}
 			words = append(words, ws.psWord(t.text, item))
 		}

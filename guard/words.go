@@ -388,6 +388,31 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		name = val
 		val, known = a.varValue(name)
 	}
+	if p.Flags != nil && p.Slice == nil && p.Repl == nil && p.Exp == nil {
+		// zsh's ${(L)x}, ${(U)x}, ${(C)x} change case; ${(P)x} is the
+		// variable x names
+		if !known {
+			return "", false
+		}
+		for _, f := range p.Flags.Value {
+			switch f {
+			case 'L':
+				val = strings.ToLower(val)
+			case 'U':
+				val = strings.ToUpper(val)
+			case 'P':
+				if !isVarName(val) {
+					return "", false
+				}
+				if val, known = a.varValue(val); !known {
+					return "", false
+				}
+			default:
+				return "", false
+			}
+		}
+		return val, true
+	}
 	if p.Slice != nil {
 		if !known && (name == "PATH" || name == "PWD" || name == "SHELL") {
 			// ${PATH:0:1}: whatever else they hold, these start with a
