@@ -109,6 +109,23 @@ func TestCredentialsSelectedAndPrinted(t *testing.T) {
 	})
 }
 
+// iptables letting a database port in from everywhere, and busybox's
+// httpd serving /etc; a port from one network, the loopback interface and
+// the project's own folder served are not.
+func TestPortsOpenedAndFoldersServed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo iptables -I INPUT 1 -p tcp --dport 27017 -j ACCEPT`, CategorySystem, "host-firewall-opened", LevelHigh},
+		{`busybox httpd -f -p 0.0.0.0:8081 -h /etc`, CategoryExfiltration, "serve-home", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo iptables -A INPUT -p tcp -s 10.0.0.0/8 --dport 5432 -j ACCEPT`,
+		`sudo iptables -A INPUT -i lo -j ACCEPT`,
+		`sudo iptables -L INPUT -n`,
+		`busybox httpd -f -p 127.0.0.1:8081 -h ./dist`,
+	})
+}
+
 // A database's connection URL printed carries its password; ending a
 // monitoring downtime brings the alerts back; a scratch dataset of the
 // staging project is a throwaway.

@@ -695,7 +695,7 @@ func TestOpenServicesFirewallsAndCredentialOutputs(t *testing.T) {
 		{`sudo dockerd -H unix:///var/run/docker.sock -H tcp://0.0.0.0:2375`, CategorySystem, "service-open-to-all", LevelHigh},
 		{`vault server -dev -dev-listen-address 0.0.0.0:8200 -dev-root-token-id root`, CategorySystem, "service-open-to-all", LevelHigh},
 		{`kubectl --context prod-eu proxy --address 0.0.0.0 --accept-hosts '.*' --port 8001`, CategorySystem, "service-open-to-all", LevelHigh},
-		{`busybox httpd -f -p 0.0.0.0:8080 -h /`, CategorySystem, "service-open-to-all", LevelHigh},
+		{`busybox httpd -f -p 0.0.0.0:8080 -h /`, CategoryExfiltration, "serve-home", LevelHigh},
 		{`sudo ufw default allow incoming`, CategorySystem, "firewall-flush", LevelHigh},
 		{`sudo ufw allow proto tcp from any to any port 22,3306`, CategorySystem, "firewall-flush", LevelHigh},
 		{`sudo firewall-cmd --permanent --add-port=5432/tcp`, CategorySystem, "firewall-flush", LevelHigh},

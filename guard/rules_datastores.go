@@ -223,11 +223,28 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "host-firewall-opened", Level: LevelHigh, Category: CategorySystem, Description: "opening the host firewall: an administration or database port to everyone, an interface made trusted, every rule deleted",
 		Suggestions: []string{"Allow the port from the addresses that need it (ufw allow from 10.0.0.0/8 to any port 5432)", "Leave the firewall's rules to the administrators"},
-		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule"),
+		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule", "iptables", "ip6tables"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
 			switch c.name {
+			case "iptables", "ip6tables":
+				// -I INPUT ... --dport 27017 -j ACCEPT: the port let in from
+				// every address (no -s, not the loopback interface)
+				if !hasAnyWord(low, "-a", "-i", "--append", "--insert") || !hasAnyWord(low, "input") || !hasAnyWord(low, "accept") {
+					return false, "" // (lower case: -I INPUT reads as -i input)
+				}
+				for i, l := range low {
+					if (l == "-s" || l == "--source" || l == "--in-interface") && i+1 < len(low) {
+						return false, "" // from some addresses, or on one interface
+					}
+					if l == "-i" && i+1 < len(low) && low[i+1] != "input" && !strings.HasPrefix(low[i+1], "-") {
+						return false, "" // -i lo, -i wg0 (-I INPUT is the insert)
+					}
+				}
+				if port, ok := optValue(args, "", "dport"); ok && port != "22" && sensitivePorts(port) {
+					return true, c.name + " accepting port " + port + " from anywhere"
+				}
 			case "ufw":
 				ops := positional(args)
 				if len(ops) == 2 && ops[0].s == "allow" && !hasWord(args, "from") {

@@ -896,12 +896,12 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory over the network",
-		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "busybox", "caddy"),
+		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "busybox", "caddy", "httpd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			if !strings.Contains(j, "http.server") && !strings.Contains(j, "SimpleHTTPServer") && !strings.Contains(j, "-S ") && !strings.Contains(j, "httpd") &&
-				!strings.Contains(j, "file-server") && c.name != "http-server" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
+				!strings.Contains(j, "file-server") && c.name != "http-server" && c.name != "httpd" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
 				return false, ""
 			}
 			dir := c.cwd
@@ -913,6 +913,9 @@ var exfiltrationRules = []*rule{
 			}
 			if d, ok := optValue(args, "-t", "root"); ok && (c.name == "php" || c.name == "caddy") {
 				dir = a.absPath(d, c.cwd)
+			}
+			if d, ok := optValue(args, "-h", ""); ok && (c.name == "busybox" || c.name == "httpd") {
+				dir = a.absPath(d, c.cwd) // busybox httpd -h DIR: the document root
 			}
 			if dir == "" || a.inWork(dir) {
 				return false, ""
