@@ -164,6 +164,20 @@ func TestTclDeletesAndSockets(t *testing.T) {
 	})
 }
 
+// What expect types into a spawned ssh session or shell, and the argument
+// list of Deno.Command, are commands run.
+func TestExpectSendAndDenoCommand(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`expect -c 'spawn ssh deploy@prod-db-01; expect "$ "; send "sudo rm -rf /var/lib/mysql\r"; expect eof'`, CategoryDatabaseDestroy, "", LevelCritical},
+		{`deno eval "await new Deno.Command('git',{args:['checkout','--','.']}).output()"`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`expect -c 'spawn ssh deploy@prod-db-01; expect "$ "; send "uptime\r"; expect eof'`,
+		`deno eval "await new Deno.Command('git',{args:['status']}).output()"`,
+	})
+}
+
 // replaceToken replaces a name only where it stands alone.
 func TestReplaceToken(t *testing.T) {
 	for _, tc := range []struct{ code, old, with, want string }{

@@ -782,11 +782,29 @@ func gdbLaunches(a *analysis, c *cmd) []launch {
 func expectLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"-c": ""}) {
+		spawned := ""
 		for _, st := range strings.FieldsFunc(v.val, func(r rune) bool { return r == ';' || r == '\n' }) {
 			st = strings.TrimSpace(st)
 			for _, kw := range [...]string{"spawn ", "exec ", "system "} {
 				if rest, ok := strings.CutPrefix(st, kw); ok {
 					out = append(out, launch{code: strings.TrimSpace(rest), origin: "expect " + strings.TrimSpace(kw)})
+					if kw == "spawn " {
+						spawned = strings.TrimSpace(rest)
+					}
+				}
+			}
+			// send "cmd\r" to a spawned shell or ssh session: typed
+			// there as a command
+			if rest, ok := strings.CutPrefix(st, "send "); ok && spawned != "" {
+				typed := strings.TrimSpace(rest)
+				typed = strings.Trim(typed, `"{}`)
+				typed = strings.TrimSuffix(strings.TrimSuffix(typed, `\r`), `\n`)
+				prog := strings.Fields(spawned)[0]
+				switch path.Base(prog) {
+				case "ssh":
+					out = append(out, launch{code: spawned + " " + shellQuote(typed), origin: "expect send"})
+				case "bash", "sh", "zsh", "dash", "fish":
+					out = append(out, launch{code: typed, origin: "expect send"})
 				}
 			}
 		}

@@ -320,6 +320,13 @@ var langNet = map[string]netMarkers{
 // shellOfDownload matches a shell call whose argument is a download.
 var shellOfDownload = regexp.MustCompile(`(?:system|popen|check_output|getoutput|run|call)\s*\([^;\n]*(?:urlopen|requests\.get|httpx\.get|urlretrieve)`)
 
+// jsArgsOption is the args list of Deno.Command's options; jsStrLit a
+// string literal in it.
+var (
+	jsArgsOption = regexp.MustCompile(`args\s*:\s*\[([^\]]*)\]`)
+	jsStrLit     = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"`)
+)
+
 // awkPrintedCmd is awk's print or printf of a literal format, with its
 // arguments, into a pipe to a shell.
 var awkPrintedCmd = regexp.MustCompile(`printf?\s*\(?\s*"((?:[^"\\]|\\.)*)"\s*((?:,\s*[^,|;)]+)*)\)?\s*\|\s*"\s*(?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh\s*"`)
@@ -469,6 +476,13 @@ func (sc *scriptScan) scanCommands(code string) {
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[1].list})
 			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
+			case items[0].isStr && api == "Deno.Command" && jsArgsOption.MatchString(args):
+				// new Deno.Command("git", {args: ["checkout", "--", "."]})
+				argv := []string{items[0].str}
+				for _, m := range jsStrLit.FindAllStringSubmatch(jsArgsOption.FindStringSubmatch(args)[1], -1) {
+					argv = append(argv, m[1]+m[2])
+				}
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
 			case items[0].isStr && len(items) > 1 && items[1].isStr && (lang == "perl" || lang == "ruby" || lang == "php" && api == "pcntl_exec" || api == "os.execlp" || api == "os.execl" || api == "os.spawnlp"):
 				var argv []string
 				for _, it := range items {
