@@ -682,13 +682,16 @@ const (
 	maxRound25FalsePositive = 0.021
 )
 
-// Round twenty-six, POSIX lines (both parts): see
+// Round twenty-six, POSIX lines (both parts): at the session's start
+// 94.1% critical, 85.8% high, 85.7% moderate, 1.7% false positives;
+// after the tuning on round26a 98.0%, 89.5%, 90.6% and 1.07% (round26b,
+// never opened, 96.9%, 82.3%, 86.1%, 2.2%); see
 // testdata/corpus/round26/README.md. These floors catch regressions.
 const (
-	minRound26Critical      = 0
-	minRound26High          = 0
-	minRound26Moderate      = 0
-	maxRound26FalsePositive = 1
+	minRound26Critical      = 0.975
+	minRound26High          = 0.89
+	minRound26Moderate      = 0.90
+	maxRound26FalsePositive = 0.0115
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
