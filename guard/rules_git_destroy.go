@@ -90,6 +90,16 @@ var gitDestroyRules = []*rule{
 				return len(args) > 0 && args[0].s == "clear", "stash clear"
 			case "update-ref":
 				return hasWord(args, "-d"), "update-ref -d"
+			case "reflog":
+				// git reflog delete refs/stash@{1}: a stash dropped by its
+				// reflog entry
+				if len(args) > 0 && args[0].s == "delete" {
+					for _, w := range positional(args[1:]) {
+						if strings.Contains(w.s, "stash@{") {
+							return true, "reflog delete " + w.s
+						}
+					}
+				}
 			case "branch":
 				if hasWord(args, "-D") || hasWord(args, "--delete") && hasWord(args, "--force") {
 					for _, w := range positional(args) {

@@ -434,6 +434,10 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 					s.serverExec = "MODULE LOAD"
 				}
 			case "CONFIG":
+				// CONFIG GET requirepass / masterauth: the server's password
+				if len(f) > 2 && strings.EqualFold(f[1], "GET") && (strings.EqualFold(f[2], "requirepass") || strings.EqualFold(f[2], "masterauth") || f[2] == "*") {
+					s.secretsRead = "the server's password (CONFIG GET " + f[2] + ")"
+				}
 				// the dump written where the caller says: a key file, a
 				// cron entry, a web page on the server's host
 				if len(f) > 2 && strings.EqualFold(f[1], "SET") && (strings.EqualFold(f[2], "dir") || strings.EqualFold(f[2], "dbfilename")) {
