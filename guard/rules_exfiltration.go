@@ -1356,9 +1356,10 @@ func secretsPicked(a *analysis, c *cmd) bool {
 // values a developer's own setup uses, read to configure it.
 func devSecretRef(c *cmd) bool {
 	dev := false
-	for _, w := range c.args() {
-		if !w.ok {
-			continue
+	args := c.args()
+	for i, w := range args {
+		if !w.ok || i > 0 && userOption(args[i-1].s) || i > 0 && (args[i-1].s == "username" || args[i-1].s == "user") {
+			continue // a person's name (username dev) says nothing of the secret
 		}
 		l := lower(w.s)
 		if isProdName(w.s) || strings.Contains(l, "staging") || strings.Contains(l, "shared") || strings.Contains(l, "admin") || strings.Contains(l, "root") {
