@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -238,7 +239,16 @@ func startTmux(t *testing.T, argv ...string) *tmux {
 	}
 	tm := &tmux{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock")}
 	tm.run(append([]string{"new-session", "-d", "-x", "140", "-y", "45"}, argv...)...)
-	t.Cleanup(func() { _, _ = exec.Command("tmux", "-S", tm.sock, "kill-server").CombinedOutput() })
+	pane, _ := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_, _ = exec.Command("tmux", "-S", tm.sock, "kill-server").CombinedOutput()
+		if pane > 0 {
+			// the program in the pane may still be writing its data
+			// under the temporary home when the server has gone: it is
+			// ended before the home is removed
+			testkit.KillAndWait(t, pane)
+		}
+	})
 	return tm
 }
 
