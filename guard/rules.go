@@ -23,6 +23,9 @@ type rule struct {
 	prodAware bool
 	// writes rules look only at the files a command writes.
 	writes bool
+	// devOwn rules judge the developer's own data: a file named for
+	// development (compose.dev.yml) does not make it a test's throwaway.
+	devOwn bool
 }
 
 var (
@@ -262,7 +265,7 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	case CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryGitDestroy, CategoryCloudDestroy:
 		// databases, volumes, repositories and cloud resources that only
 		// tests or throwaway work use
-		if a.testScoped(c) && !(r.ID == "compose-down-volumes" && devFilesOnly(c)) {
+		if a.testScoped(c) && !(r.devOwn && devFilesOnly(c)) {
 			return
 		}
 		// a developer's local database: what they built up in it is

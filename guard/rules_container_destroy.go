@@ -386,7 +386,7 @@ var containerDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "compose-down-volumes", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "taking a compose project down with its volumes (data is lost)",
-		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose", "supabase"),
+		Suggestions: []string{"Use docker compose down without -v to keep data", "Back up volumes first"}, names: names("docker", "docker-compose", "supabase"), devOwn: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "supabase" {

@@ -1312,7 +1312,7 @@ func jqNamesOnly(args []word) bool {
 		switch l := strings.ToLower(f); {
 		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length":
 			return true
-		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers" || l == ".credhelpers | keys":
+		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers":
 			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password")
 		}
 		return false

@@ -443,12 +443,18 @@ func (sc *scriptScan) runsFetcher() bool {
 	return false
 }
 
+// tclStatements splits Tcl code into its commands, those nested in
+// brackets ([exec ...]) included.
+func tclStatements(code string) []string {
+	return splitStatements(strings.NewReplacer("[", "\n", "]", "\n").Replace(code))
+}
+
 // scanCommands finds the shell commands and argument vectors code runs.
 func (sc *scriptScan) scanCommands(code string) {
 	lang := sc.lang
 	if lang == "tcl" {
 		// Tcl's exec takes a command's words, not a call's arguments
-		for _, st := range splitStatements(strings.ReplaceAll(strings.ReplaceAll(code, "[", "\n"), "]", "\n")) {
+		for _, st := range tclStatements(code) {
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(st), "exec "); ok {
 				sc.shell = append(sc.shell, scriptCall{api: "exec", cmd: rest})
 			}
@@ -468,6 +474,10 @@ func (sc *scriptScan) scanCommands(code string) {
 					return
 				}
 			}
+			var denoArgs []string
+			if api == "Deno.Command" {
+				denoArgs = jsArgsOption.FindStringSubmatch(args)
+			}
 			switch {
 			case items[0].isList:
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[0].list})
@@ -476,10 +486,10 @@ func (sc *scriptScan) scanCommands(code string) {
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[1].list})
 			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
-			case items[0].isStr && api == "Deno.Command" && jsArgsOption.MatchString(args):
+			case items[0].isStr && denoArgs != nil:
 				// new Deno.Command("git", {args: ["checkout", "--", "."]})
 				argv := []string{items[0].str}
-				for _, m := range jsStrLit.FindAllStringSubmatch(jsArgsOption.FindStringSubmatch(args)[1], -1) {
+				for _, m := range jsStrLit.FindAllStringSubmatch(denoArgs[1], -1) {
 					argv = append(argv, m[1]+m[2])
 				}
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
@@ -549,7 +559,7 @@ func (sc *scriptScan) scanDeletes(code string) {
 	if lang == "tcl" {
 		// file delete ?-force? ?--? PATH...: a command's words, not a
 		// call's arguments; -force deletes folders with what they hold
-		for _, st := range splitStatements(strings.ReplaceAll(strings.ReplaceAll(code, "[", "\n"), "]", "\n")) {
+		for _, st := range tclStatements(code) {
 			rest, ok := strings.CutPrefix(strings.TrimSpace(st), "file delete ")
 			if !ok {
 				continue
