@@ -315,6 +315,46 @@ func TestDeletedSessionsEventsDoNotReachItsSuccessor(t *testing.T) {
 	}
 }
 
+// A session looked up by its public ID while its delivered events are
+// being stored is read again: the lookup may have read the row before
+// they landed, and found nothing waiting once they had. (OpenCode's
+// prompt read a session that had just run as one that never had, and
+// moved it to another agent.)
+func TestLookupRacingTheStoreReadsAgain(t *testing.T) {
+	ctx := context.Background()
+	j := newJournaled(t, "s")
+	j.deliver(t, answer("s", 1), answer("s", 2))
+	racing := &storedDuringLookup{Store: j.db, during: func() {
+		j.unstall()
+		if err := j.rec.Sync(ctx, "s"); err != nil {
+			t.Error(err)
+		}
+	}}
+	st, err := synced(racing, j.rec).FindSession(ctx, "", "s")
+	if err != nil || st.LastSeq != 2 {
+		t.Fatalf("found with last seq %d (%v), want 2", st.LastSeq, err)
+	}
+	if racing.lookups < 2 {
+		t.Fatalf("looked up %d times", racing.lookups)
+	}
+}
+
+// storedDuringLookup runs during after its first FindSession has read
+// the row and before it answers.
+type storedDuringLookup struct {
+	store.Store
+	during  func()
+	lookups int
+}
+
+func (s *storedDuringLookup) FindSession(ctx context.Context, owner, publicID string) (store.Session, error) {
+	st, err := s.Store.FindSession(ctx, owner, publicID)
+	if s.lookups++; s.lookups == 1 {
+		s.during()
+	}
+	return st, err
+}
+
 // A journal that cannot be written (a full disk) does not stop delivery
 // or storage; readiness reports it until a write succeeds again.
 func TestUnwritableJournal(t *testing.T) {

@@ -77,14 +77,16 @@ func (h openCodeHost) Pending(st store.Session) []opencode.Permission {
 }
 
 // SetProvider creates the session again in the engine on another agent:
-// before its first turn there is no conversation to lose.
+// before its first turn there is no conversation to lose. Whether the
+// session has run is read from the engine and the hub as well as from
+// st: the store records a turn's events behind it.
 func (h openCodeHost) SetProvider(ctx context.Context, st store.Session, name string) (store.Session, error) {
-	if st.LastSeq > 0 {
-		return st, errorf(http.StatusConflict, "busy", "the session's agent is chosen before its first turn")
-	}
 	live, ok := h.s.opts.Engine.GetSession(st.ID)
 	if !ok {
 		return st, errNotFound
+	}
+	if st.LastSeq > 0 || h.s.opts.Hub.Last(st.ID) > 0 || live.Status != engine.StatusNew {
+		return st, opencode.ErrAgentChosen
 	}
 	if !slices.Contains(h.s.opts.Engine.Providers(), name) {
 		return st, errorf(http.StatusBadRequest, "bad_provider", "no such agent: "+name)

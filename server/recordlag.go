@@ -200,9 +200,19 @@ func (r *Recorder) Sync(ctx context.Context, id string) error {
 	return r.lag.sync(ctx, id)
 }
 
-// waiting reports whether session id has events not stored yet.
-func (l *lagging) waiting(id string) bool {
+// mark is how many events are stored, for current.
+func (l *lagging) mark() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.sessions[id] > l.stored
+	return l.stored
+}
+
+// current reports whether a read of session id that began after mark m
+// and has ended holds every event delivered of id before it began: none
+// of id's was waiting, and no batch was stored meanwhile (one stored
+// during the read may have landed after the read had passed it).
+func (l *lagging) current(id string, m uint64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stored == m && l.sessions[id] <= l.stored
 }

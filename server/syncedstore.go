@@ -46,10 +46,11 @@ func (s syncedStore) GetSession(ctx context.Context, id string) (store.Session, 
 }
 
 // FindSession reads the session, then again if it had events on their
-// way to the store.
+// way to the store, or if events were stored while it was read.
 func (s syncedStore) FindSession(ctx context.Context, owner, publicID string) (store.Session, error) {
+	m := s.rec.lag.mark()
 	st, err := s.Store.FindSession(ctx, owner, publicID)
-	if err != nil || !s.rec.lag.waiting(st.ID) {
+	if err != nil || s.rec.lag.current(st.ID, m) {
 		return st, err
 	}
 	if err := s.rec.Sync(ctx, st.ID); err != nil {

@@ -75,7 +75,9 @@ type Host interface {
 	// that was settled recently on this node, or nil.
 	Answered(ctx context.Context, c Caller, requestID string) error
 	// SetProvider moves a session that never ran a turn to another agent
-	// CLI; the session's record comes back.
+	// CLI; the session's record comes back. A session that has run, or
+	// whose first turn has begun, keeps its agent: the error is then
+	// ErrAgentChosen.
 	SetProvider(ctx context.Context, st store.Session, provider string) (store.Session, error)
 	// Go runs f on a goroutine the server waits for when it shuts down;
 	// ctx ends then.
@@ -518,8 +520,14 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 	}
 	if m := req.Model; m != nil && m.ProviderID != st.Provider && st.LastSeq == 0 && a.isProvider(m.ProviderID) {
 		// The model picked for a new conversation chooses its agent;
-		// once it has run, its agent stays.
-		if st, err = a.host.SetProvider(r.Context(), st, m.ProviderID); err != nil {
+		// once it has run, its agent stays. The stored record can lag
+		// the turn that ran (its events are written behind it): the host
+		// knows, and then the prompt goes to the agent the session has.
+		moved, err := a.host.SetProvider(r.Context(), st, m.ProviderID)
+		switch {
+		case err == nil:
+			st = moved
+		case !errors.Is(err, ErrAgentChosen):
 			return st, p, err
 		}
 	}
@@ -528,6 +536,10 @@ func (a *API) promptOf(w http.ResponseWriter, r *http.Request) (store.Session, p
 
 // run runs a turn and folds its events into OpenCode messages; end is
 // the number of the turn's last event, its result (0 if it had none).
+// ErrAgentChosen is SetProvider's error for a session whose first turn
+// has begun: its agent is chosen for good.
+var ErrAgentChosen = errors.New("the session's agent is chosen by its first turn")
+
 func (a *API) run(ctx context.Context, st store.Session, p prompt) (conv *ocConversation, end uint64, err error) {
 	conv = &ocConversation{sessionID: publicID(st), provider: st.Provider, workDir: st.WorkDir}
 	err = a.host.RunTurn(ctx, st, p.text, p.system, p.mode, func(ev *event.EventWithMeta) {
