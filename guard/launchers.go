@@ -862,6 +862,30 @@ func tmuxLaunches(a *analysis, c *cmd) []launch {
 			}
 		}
 		return []launch{{code: strings.Join(keys, " "), origin: "tmux send-keys"}}
+	case "set-option", "set":
+		// default-command is the shell command each new window runs.
+		ops := posArgs(args[i+1:], optSpec{short: "t"})
+		if len(ops) >= 2 && ops[0].s == "default-command" && !strings.HasPrefix(ops[1].s, "$SHELL") && !strings.HasPrefix(ops[1].s, "${SHELL}") {
+			// ("${SHELL}", "$SHELL -l": the user's own shell)
+			return []launch{{code: joinWords(ops[1:]), origin: "tmux default-command"}}
+		}
+		return nil
+	case "set-hook", "bind-key", "bind":
+		// A hook's or a key's value is a tmux command (run-shell …),
+		// run when the hook fires or the key is pressed.
+		spec := optSpec{short: "t"}
+		if args[i].s != "set-hook" {
+			spec = optSpec{short: "NT"}
+		}
+		ops := posArgs(args[i+1:], spec)
+		if len(ops) < 2 {
+			return nil
+		}
+		code := quoteWords(ops[1:]) // bind-key R run-shell 'make test'
+		if len(ops) == 2 {
+			code = ops[1].s // one word: tmux's own command line
+		}
+		return []launch{{code: "tmux " + code, origin: "tmux " + args[i].s}}
 	default:
 		return nil
 	}

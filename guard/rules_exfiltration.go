@@ -483,14 +483,21 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
 			}
+			if c.name == "tar" || c.name == "bsdtar" {
+				// tar cf - ~/.ssh | tar xOf -: the archive's files
+				// extracted to the output
+				return c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit &&
+					tarToOutput(c.args()) && readsFilesAsTheyAre(c.pipe[:c.stage]) && shownOnTerminal(c), c.in.what
+			}
 			if c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit && pagerOf[c.name] &&
-				fileReaderStage(c.pipe[c.stage-1]) && shownOnTerminal(c) && !namesOnlyRead(c) && !pipedSearchPlain(c) {
-				// cat ~/.ssh/id_rsa | head: the key file read, shown
+				readsFilesAsTheyAre(c.pipe[:c.stage]) && shownOnTerminal(c) && !namesOnlyRead(c) && !pipedSearchPlain(c) {
+				// cat ~/.ssh/id_rsa | head: the key file read, shown;
+				// gzip -c ~/.ssh/id_ed25519 | base64: shown encoded
 				return true, c.in.what
 			}
 			if (c.name == "jq" || c.name == "yq") && jqNamesOnly(c.args()) {
@@ -743,6 +750,12 @@ var exfiltrationRules = []*rule{
 				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
 				// variables picked out of the environment
 				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
+					return true, c.in.what
+				}
+			case "jq", "yq", "gojq", "jaq":
+				// terraform output -json | jq -r .db_password.value: a
+				// secret output picked out of the outputs and printed
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && strings.HasPrefix(c.in.what, credentialOutput) && jqPicksSecret(c.args()) {
 					return true, c.in.what
 				}
 			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
@@ -1708,6 +1721,21 @@ func secretOutputNamed(c *cmd) bool {
 	return len(ops) == 2 && ops[0].s == "output" && secretVarName(ops[1].s)
 }
 
+// jqPicksSecret reports a jq filter whose path names a secret field
+// (.db_password.value, .outputs.api_token.value, ."client-secret").
+func jqPicksSecret(args []word) bool {
+	for _, w := range positional(args) {
+		for _, seg := range strings.FieldsFunc(w.s, func(r rune) bool {
+			return r == '.' || r == '|' || r == '[' || r == ']' || r == '"' || r == ' ' || r == ','
+		}) {
+			if secretVarName(seg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // prodEnvFile reports a project's file of production settings
 // (.env.production, .env.prod.local, production.env).
 func prodEnvFile(base string) bool {
@@ -1798,7 +1826,65 @@ func patternPicksPlain(c *cmd) bool {
 
 // pagerOf are the programs that show (part of) the lines they are given.
 var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep": true, "rg": true, "less": true, "more": true, "bat": true,
-	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true}
+	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true,
+	// encoders: the same bytes, spelled otherwise
+	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true}
+
+// readsFilesAsTheyAre reports pipeline stages that hand on the files the
+// first reads, whole: a printer, then compressors or encoders (cat F |
+// gzip), or an archiver or compressor writing to its output (tar cf -
+// DIR, gzip -c F).
+func readsFilesAsTheyAre(stages []*cmd) bool {
+	if len(stages) == 0 {
+		return false
+	}
+	for _, s := range stages[1:] {
+		if s == nil || !compressors[s.name] && !pagerOf[s.name] {
+			return false
+		}
+	}
+	s := stages[0]
+	switch {
+	case fileReaderStage(s):
+		return true
+	case s == nil:
+		return false
+	case compressors[s.name]:
+		return hasShortBefore(append([]word{{s: s.name}}, s.args()...), len(s.args())+1, 'c') || hasWord(s.args(), "--stdout")
+	case s.name == "tar" || s.name == "bsdtar":
+		// tar cf - DIR, tar -czf - DIR: the archive to the output
+		a := s.args()
+		for i, w := range a {
+			if i > 0 && !strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "--") {
+				continue
+			}
+			if t := strings.TrimPrefix(w.s, "-"); strings.Contains(t, "c") && strings.HasSuffix(t, "f") && i+1 < len(a) && a[i+1].s == "-" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tarToOutput reports tar extracting to its output (x with O, or
+// --to-stdout).
+func tarToOutput(args []word) bool {
+	for i, w := range args {
+		if w.s == "--to-stdout" {
+			return true
+		}
+		if i > 0 && !strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "--") {
+			continue
+		}
+		if t := strings.TrimPrefix(w.s, "-"); strings.Contains(t, "x") && strings.Contains(t, "O") {
+			return true
+		}
+	}
+	return false
+}
+
+// compressors write what they read, compressed.
+var compressors = map[string]bool{"gzip": true, "bzip2": true, "xz": true, "zstd": true, "lz4": true, "brotli": true, "pigz": true}
 
 // fileReaderStage reports a pipeline stage that prints files as they are.
 func fileReaderStage(s *cmd) bool {

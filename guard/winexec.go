@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -323,6 +324,25 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					base = s
 				}
 				if ap := a.winAbs(base); ap != "" {
+					next.paths = append(next.paths, ap)
+				}
+			}
+		}
+	case "git":
+		// git ls-files -o | ForEach-Object { Remove-Item $_ }: the
+		// project's tracked or untracked files, every one (or every one
+		// under the folders after --)
+		if len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]) {
+			next = &psItem{recursive: true}
+			roots := []string{"."}
+			if i := slices.IndexFunc(args, func(w word) bool { return w.s == "--" }); i >= 0 && i+1 < len(args) {
+				roots = roots[:0]
+				for _, w := range args[i+1:] {
+					roots = append(roots, w.s)
+				}
+			}
+			for _, r := range roots {
+				if ap := a.winAbs(r); ap != "" {
 					next.paths = append(next.paths, ap)
 				}
 			}
