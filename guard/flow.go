@@ -484,6 +484,9 @@ func isSecretVar(name string) bool {
 			return true
 		}
 	}
+	if strings.Contains(u, "PROD") && (strings.Contains(u, "DATABASE_URL") || strings.Contains(u, "DB_URL") || strings.HasSuffix(u, "_DSN") || strings.Contains(u, "CONNECTION_STRING")) {
+		return true // PROD_DATABASE_URL: production's connection with its password
+	}
 	return strings.HasSuffix(u, "_PAT") // a personal access token
 }
 

@@ -69,3 +69,19 @@ func TestSecretsShownEncoded(t *testing.T) {
 		`terraform output -json | jq 'keys'`,
 	})
 }
+
+// A production connection URL's variable holds its password: printed,
+// it is in the transcript. The same variable handed to a client, or the
+// part before the password, is not printed.
+func TestProductionConnectionVariablePrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`echo $PROD_DATABASE_URL`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`printenv PRODUCTION_DB_URL`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`psql "$PROD_DATABASE_URL" -c 'select 1'`,
+		`echo "${DATABASE_URL%%@*}"`,
+		`echo $DATABASE_URL_POOL_SIZE`,
+	})
+}
