@@ -418,6 +418,12 @@ var corpusSets = []corpusSet{
 	// opened.
 	{"round26", corpusDir + "/round26",
 		thresholds{minRound26Critical, minRound26High, minRound26Moderate, maxRound26FalsePositive}, winRound26Thresholds},
+	// round27: tool hooks; production operations; the file system;
+	// Windows; secrets leaving; the developer's own day, written while
+	// round26a was tuned on. round27a (three fifths) was tuned on after
+	// its arrival was scored; round27b must never be opened.
+	{"round27", corpusDir + "/round27",
+		thresholds{minRound27Critical, minRound27High, minRound27Moderate, maxRound27FalsePositive}, winRound27Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -692,6 +698,15 @@ const (
 	minRound26High          = 0.89
 	minRound26Moderate      = 0.90
 	maxRound26FalsePositive = 0.0115
+)
+
+// Round twenty-seven, POSIX lines (both parts): see
+// testdata/corpus/round27/README.md. These floors catch regressions.
+const (
+	minRound27Critical      = 0.0
+	minRound27High          = 0.0
+	minRound27Moderate      = 0.0
+	maxRound27FalsePositive = 1.0
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -284,7 +284,7 @@ var (
 		"pgdata": true, "pg_data": true, "postgres-data": true, "postgres_data": true, "mysql-data": true, "mysql_data": true,
 		"mongo-data": true, "mongo_data": true, "db-data": true, "db_data": true, "dbdata": true, "redis-data": true, "volumes": true,
 		"docker-data": true, ".docker-data": true}
-	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true, "volumes": true, "docker-data": true, ".docker-data": true}
+	projectDataRoots = map[string]bool{"data": true, "storage": true, "uploads": true, "volumes": true, "docker-data": true, ".docker-data": true, ".data": true}
 )
 
 // fixtureGit reports a .git directory, given relative to the work

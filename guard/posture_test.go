@@ -317,10 +317,12 @@ func TestOtherVersionControlDiscards(t *testing.T) {
 	bash := corpusContext
 	bash.Shell = "bash"
 	checkDanger(t, d, bash, []dangerCase{
-		{`sl revert --all`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		// (without --no-backup Sapling, like hg, keeps each reverted
+		// edit as FILE.orig)
+		{`sl revert --all --no-backup`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`sl goto --clean main`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 	})
-	checkSafe(t, d, bash, []string{`sl revert src/app.py`, `sl status`})
+	checkSafe(t, d, bash, []string{`sl revert src/app.py`, `sl revert --all`, `sl status`})
 }
 
 func TestUnlistedClientAccountChanges(t *testing.T) {

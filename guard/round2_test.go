@@ -12,12 +12,15 @@ func TestHandFoundMisses(t *testing.T) {
 		{"rsync -a --delete empty/ /outside/", CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
 		{"cp /dev/null /outside/data.db", CategoryDatabaseDestroy, "empty-database-file", LevelHigh},
 		{"cp /dev/null /outside/notes.txt", CategoryFileDelete, "empty-file-outside", LevelModerate},
+		{"cp /dev/null ./data.db", CategoryFileDelete, "empty-project-sources", LevelModerate},
 		{`perl -e "system(q{rm -rf /srv/x})"`, CategoryFileDelete, "", LevelHigh},
 	})
 	checkSafe(t, d, testCtx, []string{
 		"ln -s /outside link && rm link",
 		"rsync -a --delete build/ ./public/",
-		"cp /dev/null ./data.db",
+		// (the project's own database file emptied is the developer's
+		// data lost, moderate, as its deletion is: a test's is not)
+		"cp /dev/null ./test.db",
 		"cp /dev/null /tmp/scratch.log",
 		`perl -e "print(q{rm -rf /srv/x})"`,
 	})

@@ -275,6 +275,9 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			if !wipesWholeDatabase(r) && reseeded(a.src) {
 				return // some tables emptied and loaded again (TRUNCATE ...; npm run seed)
 			}
+			if (r.ID == "db-delete-all" || r.ID == "db-truncate") && ephemeralTables(note) {
+				return // DELETE FROM sessions: logins and caches, made again as they are used
+			}
 			level = LevelModerate
 		}
 	}
@@ -511,6 +514,24 @@ func reseeded(src string) bool {
 // wipesWholeDatabase reports a rule that finds a whole database or schema
 // emptied (dropped, cleaned, migrated back to nothing, reset by its
 // framework) rather than some of its tables.
+// ephemeralTables reports a statement's tables that all hold what an
+// application makes again as it runs (sessions, caches, queued jobs).
+func ephemeralTables(stmt string) bool {
+	f := strings.Fields(strings.ToLower(stmt))
+	if len(f) < 3 {
+		return false
+	}
+	for _, t := range strings.Split(strings.Join(f[2:], ""), ",") {
+		t = strings.Trim(t, "`\"'[];")
+		switch t {
+		case "sessions", "session", "django_session", "cache", "cache_entries", "cache_locks", "jobs", "failed_jobs", "job_batches":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func wipesWholeDatabase(r *rule) bool {
 	switch r.ID {
 	case "db-drop-database", "db-dropdb", "db-framework-drop", "db-migrate-to-zero", "schema-tool-reset", "db-url-destroy", "db-wipe-raw-protocol":

@@ -361,7 +361,7 @@ var databaseDestroyRules = []*rule{
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
 			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate",
-			"update-database", "supabase"),
+			"update-database", "supabase", "cargo", "mix"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if localTestDatabase(a, c) {
 				return false, "" // DATABASE_URL names a test database on this machine
@@ -370,7 +370,34 @@ var databaseDestroyRules = []*rule{
 			j := joinWords(args)
 			switch c.name {
 			case "alembic":
+				// downgrade base, or -3 and more: the tables of several
+				// revisions go with their data
+				for i, w := range args {
+					if w.s == "downgrade" && i+1 < len(args) {
+						if n, err := strconv.Atoi(strings.TrimPrefix(args[i+1].s, "-")); err == nil && strings.HasPrefix(args[i+1].s, "-") && n >= 3 {
+							return true, j
+						}
+					}
+				}
 				return hasWord(args, "downgrade") && hasWord(args, "base"), j
+			case "mix":
+				// mix ecto.rollback --all, --to 0, or -n/--step of many
+				if !hasWord(args, "ecto.rollback") {
+					return false, ""
+				}
+				if hasWord(args, "--all") {
+					return true, j
+				}
+				if v, ok := optValue(args, "-n", "step"); ok {
+					n, err := strconv.Atoi(v)
+					return err == nil && n >= 3, j
+				}
+				v, ok := optValue(args, "", "to")
+				return ok && v == "0", j
+			case "cargo":
+				// cargo sqlx database reset: sqlx-cli as cargo's subcommand
+				ops := positional(args)
+				return len(ops) >= 3 && ops[0].s == "sqlx" && ops[1].s == "database" && (ops[2].s == "drop" || ops[2].s == "reset"), j
 			case "flyway":
 				return hasWord(args, "clean"), j
 			case "liquibase":
@@ -904,13 +931,13 @@ func destroyingTask(s string) bool {
 	return false
 }
 
-// manySteps reports a migration rollback of more than a few steps
+// manySteps reports a migration rollback of three steps or more
 // (STEP=20): the tables of those migrations go, with their data.
 func manySteps(args []word) bool {
 	for _, w := range args {
 		if v, ok := strings.CutPrefix(w.s, "STEP="); ok {
 			n, err := strconv.Atoi(v)
-			return err == nil && n >= 5
+			return err == nil && n >= 3
 		}
 	}
 	return false

