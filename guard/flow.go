@@ -1694,6 +1694,10 @@ func secretStoreRead(name string, args []word) string {
 		if len(args) > 1 && args[0].s == "stack" && args[1].s == "output" && hasWord(args, "--show-secrets") {
 			return credentialOutput + name
 		}
+		// a stack's configuration with its secrets decrypted
+		if len(args) > 0 && args[0].s == "config" && hasWord(args, "--show-secrets") {
+			return credentialOutput + name
+		}
 	case "terraform", "tofu":
 		// -json and -raw print the outputs marked sensitive
 		if len(args) > 0 && hasWord(args, "output") && (hasWord(args, "-json") || hasWord(args, "-raw")) {

@@ -71,8 +71,12 @@ func (a *analysis) homeRel(p string) (rel string, mine, ok bool) {
 	if strings.HasPrefix(p, "/root/") {
 		return p[6:], false, true
 	}
-	for _, h := range [...]string{"/home/", "/Users/"} {
-		if strings.HasPrefix(p, h) && len(p) > len(h) {
+	wsl := "" // WSL's view of a Windows profile: /mnt/c/Users/
+	if len(p) > 13 && strings.HasPrefix(p, "/mnt/") && p[6] == '/' && isDriveLetter(p[5]) && strings.HasPrefix(p[7:], "Users/") {
+		wsl = p[:13]
+	}
+	for _, h := range [...]string{"/home/", "/Users/", wsl} {
+		if h != "" && strings.HasPrefix(p, h) && len(p) > len(h) {
 			rest := p[len(h):]
 			if rest == "Shared" || strings.HasPrefix(rest, "Shared/") {
 				return "", false, false

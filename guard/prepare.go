@@ -378,6 +378,29 @@ func (a *analysis) prepareFind(c *cmd) {
 	// a negated test (-not -path './.git*') keeps a few entries and
 	// selects all the others: it does not narrow what goes
 	negated := false
+	// alternatives (-o): without parentheses an action binds to the
+	// last one (-name '*.orig' -o -name '*.py' -delete deletes the
+	// sources); inside them it acts on every one
+	sawOr, parens, actedLast := false, false, false
+	altPat, altName := 0, 0
+	defer func() {
+		if !sawOr {
+			return
+		}
+		if !parens && actedLast {
+			spec.patterns, spec.names = spec.patterns[altPat:], spec.names[altName:]
+			return
+		}
+		var src []string
+		for _, p := range spec.patterns {
+			if sourceGlob(p) {
+				src = append(src, p)
+			}
+		}
+		if len(src) > 0 {
+			spec.patterns, spec.names = src, nil
+		}
+	}()
 	for i < len(args) {
 		s := args[i].s
 		if s == "-not" || s == "!" {
@@ -388,7 +411,13 @@ func (a *analysis) prepareFind(c *cmd) {
 		neg := negated
 		negated = false
 		switch s {
+		case "-o", "-or":
+			sawOr, actedLast = true, false
+			altPat, altName = len(spec.patterns), len(spec.names)
+		case "(", `\(`:
+			parens = true
 		case "-exec", "-execdir", "-ok", "-okdir":
+			actedLast = true
 			j := i + 1
 			for j < len(args) && args[j].s != ";" && args[j].s != "+" {
 				j++
@@ -398,6 +427,7 @@ func (a *analysis) prepareFind(c *cmd) {
 			continue
 		case "-delete":
 			c.findDelete = true
+			actedLast = true
 		case "-name", "-iname":
 			if (i+1 >= len(args) || args[i+1].s != "*") && !neg {
 				spec.filtered = true // -name '*' selects everything

@@ -195,6 +195,22 @@ var cliPostureRules = []*rule{
 			}
 			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
 		}},
+	{ID: "mesh-mtls-off", Level: LevelHigh, Category: CategorySystem, Description: "a service mesh's mutual TLS switched off (its services then take plain, unauthenticated traffic)",
+		Suggestions: []string{"Keep STRICT mode; make an exception for the one workload and port that needs it", "Ask the mesh's owners"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// kubectl patch peerauthentication default -p
+			// '{"spec":{"mtls":{"mode":"DISABLE"}}}'
+			low := lower(joinWords(c.args()))
+			if !strings.Contains(low, "peerauthentication") || !strings.Contains(low, "mtls") {
+				return false, ""
+			}
+			for _, m := range [...]string{`"mode":"disable"`, `"mode": "disable"`, `"mode":"permissive"`, `"mode": "permissive"`, "mode: disable", "mode: permissive"} {
+				if strings.Contains(low, m) {
+					return true, "PeerAuthentication mtls " + strings.ToUpper(strings.Trim(m[strings.LastIndexAny(m, ": ")+1:], `"`))
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliPostureRules) }

@@ -525,3 +525,21 @@ func TestSftpBatchDeletes(t *testing.T) {
 		`echo 'put dist/app.tar.gz /srv/releases/' | sftp -b - deploy@web1.example.net`,
 	})
 }
+
+// find's alternatives: without parentheses -delete binds to the last
+// -name (-name '*.orig' -o -name '*.py' -delete deletes the sources),
+// inside them it acts on every one. Alternatives that are all build
+// leftovers delete nothing of the project's.
+func TestFindAlternativesDeleted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`find /work/project -name '*.orig' -o -name '*.py' -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`find . \( -name '*.orig' -o -name '*.py' \) -delete`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`find . -name '*.orig' -o -name '*.rej' -delete`,
+		`find . \( -name '*.orig' -o -name '*.rej' \) -delete`,
+		`find . -name '*.py' -o -name '*.orig' -delete`,
+		`find . -name '*.py' -o -name '*.ts' -print`,
+	})
+}

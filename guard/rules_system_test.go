@@ -236,3 +236,17 @@ func TestFrozenSystemFilesAndArbitraryResolvers(t *testing.T) {
 		`nmcli con mod office ipv4.dns 10.0.0.53`,
 	})
 }
+
+// A service mesh's mutual TLS set to DISABLE or PERMISSIVE lets plain,
+// unauthenticated traffic in; STRICT, or reading the policy, does not.
+func TestMeshMutualTLSOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`kubectl patch peerauthentication default -n istio-system --type merge -p '{"spec":{"mtls":{"mode":"DISABLE"}}}'`, CategorySystem, "mesh-mtls-off", LevelHigh},
+		{`kubectl patch peerauthentication default -n payments --type merge -p '{"spec":{"mtls":{"mode": "PERMISSIVE"}}}'`, CategorySystem, "mesh-mtls-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`kubectl patch peerauthentication default -n istio-system --type merge -p '{"spec":{"mtls":{"mode":"STRICT"}}}'`,
+		`kubectl get peerauthentication -A -o yaml`,
+	})
+}
