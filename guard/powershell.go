@@ -421,6 +421,34 @@ func (p psArgs) get(name string) (word, bool) {
 	return w, ok
 }
 
+// psReadShownWhole reports an expression whose value is a .NET read of a
+// file, whole or encoded ([IO.File]::ReadAllText(P), [Convert]::
+// ToBase64String([IO.File]::ReadAllBytes(P)); not ...(P).Length or a
+// comparison): the file's text is what is shown.
+func psReadShownWhole(raw string) bool {
+	raw = strings.TrimSpace(raw)
+	l := strings.ToLower(raw)
+	i := strings.Index(l, "::readall")
+	if i < 0 || !strings.HasSuffix(raw, ")") {
+		return false
+	}
+	depth := 0
+	for j := i; j < len(raw); j++ {
+		switch raw[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				// only the closing of calls that wrap it may follow
+				// ([Convert]::ToBase64String([IO.File]::ReadAllBytes(K)))
+				return strings.Trim(raw[j+1:], ") ") == ""
+			}
+		}
+	}
+	return false
+}
+
 // psItem is what $_ stands for inside a ForEach-Object block.
 type psItem struct {
 	paths     []string // normal-form roots of the items
@@ -1359,6 +1387,10 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
+			if len(st.stages) == 1 && prev.kind == flowSecret && strings.HasPrefix(ft, "[") && len(st.redirs[si]) == 0 && psReadShownWhole(psJoin(stage)) {
+				// [IO.File]::ReadAllText(KEY) alone on its line: shown
+				ws.emitWin(nil, "win-read-secrets", prev.what)
+			}
 			if si == 0 {
 				prevItem = ws.exprItem(stage, item)
 			}

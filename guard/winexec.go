@@ -1738,7 +1738,7 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 			}
 			continue
 		}
-		if k == "infile" {
+		if k == "infile" || k == "form" {
 			ws.secretsLeaving(c, w, k)
 			continue
 		}
@@ -1900,6 +1900,13 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 	}
 	if param == "infile" || param == "body" || param == "form" || param == "" {
 		cands := []string{w.s}
+		if param == "form" {
+			// -Form @{document = Get-Item "$env:USERPROFILE\.aws\credentials"}:
+			// the file uploaded as a form field
+			for _, m := range psFormFile.FindAllStringSubmatch(w.s, 4) {
+				cands = append(cands, ws.psWord(m[1], nil).s)
+			}
+		}
 		for _, g := range psGroups(w.s) {
 			// -Body (Get-Clipboard), -Body (Get-AzAccessToken).Token
 			if f := ws.psGroupOut(g, nil); f.kind == flowSecret {
@@ -1934,6 +1941,9 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 		}
 	}
 }
+
+// psFormFile finds the files a -Form hashtable uploads (Get-Item PATH).
+var psFormFile = regexp.MustCompile(`(?i)(?:get-item|gi|get-childitem|gci)\s+("[^"]*"|'[^']*'|[^\s;})]+)`)
 
 // psSecretExpr describes a PowerShell expression (lower case) whose value
 // is a secret in clear text: a credential's password, a vault secret read
