@@ -23,6 +23,9 @@ func TestLocalDevelopmentDataLost(t *testing.T) {
 		{`mix ecto.rollback --step 4`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 		{`bin/rails db:rollback STEP=3`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 		{`rm -rf .data/minio`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		// a schema's migrations, wherever the tool keeps them
+		{`rm -rf prisma/migrations && npx prisma migrate dev --name init`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf alembic/versions`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`truncate -s 0 storage/test.sqlite`,
@@ -35,6 +38,8 @@ func TestLocalDevelopmentDataLost(t *testing.T) {
 		`mix ecto.rollback`,
 		`bin/rails db:rollback STEP=1`,
 		`rm -rf .cache/minio`,
+		`rm -rf alembic/__pycache__`,
+		`rm -rf prisma/generated`,
 	})
 }
 

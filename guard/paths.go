@@ -128,6 +128,12 @@ func (a *analysis) underSourceDir(rel string) bool {
 	if len(comps) == 1 {
 		return isDBFile(comps[0]) && !testName(comps[0])
 	}
+	// a schema's migrations, wherever the tool keeps them
+	// (prisma/migrations, alembic/versions): its history, written by hand
+	switch last, parent := comps[len(comps)-1], comps[len(comps)-2]; {
+	case last == "migrations", last == "migrate" && parent == "db", last == "versions" && (parent == "alembic" || parent == "migrations"):
+		return true
+	}
 	return sourceDirs[comps[0]] && path.Ext(comps[len(comps)-1]) == ""
 }
 
