@@ -26,6 +26,10 @@ func TestLocalDevelopmentDataLost(t *testing.T) {
 		// a schema's migrations, wherever the tool keeps them
 		{`rm -rf prisma/migrations && npx prisma migrate dev --name init`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
 		{`rm -rf alembic/versions`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		// a seed restored over the development file, Atlas taking
+		// several versions down
+		{`sqlite3 db/development.sqlite3 '.restore db/seed.sqlite3'`, CategoryDatabaseDestroy, "db-restore-over", LevelModerate},
+		{`atlas migrate down --url "postgres://dev:dev@localhost:5432/inventory_dev" --dir file://migrations --amount 5`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`truncate -s 0 storage/test.sqlite`,
@@ -40,6 +44,9 @@ func TestLocalDevelopmentDataLost(t *testing.T) {
 		`rm -rf .cache/minio`,
 		`rm -rf alembic/__pycache__`,
 		`rm -rf prisma/generated`,
+		`sqlite3 db/development.sqlite3 '.backup db/backup.sqlite3'`,
+		`sqlite3 test.db '.restore fixtures/seed.db'`,
+		`atlas migrate down --url "postgres://dev:dev@localhost:5432/inventory_dev" --dir file://migrations`,
 	})
 }
 

@@ -534,7 +534,7 @@ func ephemeralTables(stmt string) bool {
 
 func wipesWholeDatabase(r *rule) bool {
 	switch r.ID {
-	case "db-drop-database", "db-dropdb", "db-framework-drop", "db-migrate-to-zero", "schema-tool-reset", "db-url-destroy", "db-wipe-raw-protocol":
+	case "db-drop-database", "db-dropdb", "db-framework-drop", "db-migrate-to-zero", "schema-tool-reset", "db-url-destroy", "db-wipe-raw-protocol", "db-restore-over":
 		return true
 	}
 	return false

@@ -216,6 +216,9 @@ var databaseDestroyRules = []*rule{
 			if strings.Contains(u, "RESTORE DATABASE") && strings.Contains(u, "REPLACE") {
 				return true, "RESTORE DATABASE ... WITH REPLACE"
 			}
+			if embeddedDBClient(c.name) && strings.HasPrefix(strings.TrimSpace(text), ".restore") {
+				return true, ".restore" // sqlite3 db/development.sqlite3 '.restore seed.sqlite3'
+			}
 			return false, ""
 		}},
 	{ID: "restore-drops-first", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "restoring a dump that drops the database's objects first (what it holds now and the dump lacks is gone)",
@@ -361,7 +364,7 @@ var databaseDestroyRules = []*rule{
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
 			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate",
-			"update-database", "supabase", "cargo", "mix"),
+			"update-database", "supabase", "cargo", "mix", "atlas"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if localTestDatabase(a, c) {
 				return false, "" // DATABASE_URL names a test database on this machine
@@ -380,6 +383,14 @@ var databaseDestroyRules = []*rule{
 					}
 				}
 				return hasWord(args, "downgrade") && hasWord(args, "base"), j
+			case "atlas":
+				// atlas migrate down --amount 5: several versions undone
+				if p := positional(args); len(p) < 2 || p[0].s != "migrate" || p[1].s != "down" {
+					return false, ""
+				}
+				v, ok := optValue(args, "", "amount")
+				n, err := strconv.Atoi(v)
+				return ok && err == nil && n >= 3 || hasWord(args, "--to-version") && hasWord(args, "0"), j
 			case "mix":
 				// mix ecto.rollback --all, --to 0, or -n/--step of many
 				if !hasWord(args, "ecto.rollback") {
