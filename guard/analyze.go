@@ -1911,6 +1911,9 @@ func (a *analysis) after(c *cmd) {
 	if c.name == "ln" && c.pipe == nil {
 		a.recordLink(c)
 	}
+	if (c.name == "mount" || c.name == "bindfs") && c.pipe == nil {
+		a.recordBindMount(c)
+	}
 	if c.name == "losetup" {
 		// losetup /dev/loop9 /dev/sda: the loop device is that disk
 		ops := posArgs(c.args(), optSpec{short: "ob", long: []string{"offset", "sizelimit", "sector-size"}})
@@ -2137,6 +2140,38 @@ func (a *analysis) recordLink(c *cmd) {
 		a.links = make(map[string]string)
 	}
 	a.links[link] = t
+}
+
+// recordBindMount notes mount --bind SRC DIR (and bindfs SRC DIR): paths
+// under DIR are SRC's, judged where they lead, as through a link.
+func (a *analysis) recordBindMount(c *cmd) {
+	args := c.args()
+	if c.name == "mount" {
+		bind := false
+		for i, w := range args {
+			switch {
+			case w.s == "--bind" || w.s == "--rbind" || w.s == "-B" || w.s == "-R":
+				bind = true
+			case w.s == "-o" && i+1 < len(args) && strings.Contains(args[i+1].s, "bind"):
+				bind = true
+			}
+		}
+		if !bind {
+			return
+		}
+	}
+	ops := posArgs(args, optSpec{short: "otL", long: []string{"options", "types", "label"}})
+	if len(ops) != 2 || !ops[0].ok || !ops[1].ok {
+		return
+	}
+	dir, src := a.absPath(ops[1].s, c.cwd), a.absPath(ops[0].s, c.cwd)
+	if dir == "" || src == "" || dir == src {
+		return
+	}
+	if a.links == nil {
+		a.links = make(map[string]string)
+	}
+	a.links[dir] = src
 }
 
 // outFlow is what the command writes to standard output.

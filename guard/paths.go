@@ -632,6 +632,18 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 				if onlyVariables(s[i:]) {
 					return pcVarRoot // "$ROOT/$SUB"/: both empty is /
 				}
+				// "$DESTDIR"/usr/*, $OUT/**/*: the same path from the root
+				// when the variable is empty
+				rest := strings.TrimSuffix(strings.TrimSuffix(s[i:], "/*"), "/**")
+				if rest == "/**" || rest == "" {
+					return pcVarRoot
+				}
+				if !strings.ContainsAny(rest, "$`") {
+					switch cl := a.classifyDelete(word{s: rest, ok: true}, cwd); cl {
+					case pcRoot, pcHome, pcSystemCrit:
+						return pcVarRoot
+					}
+				}
 			}
 		}
 		// "/home/$u", "$HOME/$x": when the variable is empty, or names

@@ -660,7 +660,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az"),
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -697,6 +697,25 @@ var exfiltrationRules = []*rule{
 				}
 			case "secret-tool":
 				return first == "search" && hasWord(args, "--all"), first
+			case "ansible-vault":
+				// ansible-vault view group_vars/production/vault.yml:
+				// production's secrets on the screen (a development
+				// vault's are the developer's to read)
+				if first == "view" && a.wantOut == 0 && c.pipe == nil {
+					for _, w := range positional(args[1:]) {
+						if isProdName(w.s) || strings.Contains(lower(w.s), "/prod") {
+							return true, "ansible-vault view " + w.s
+						}
+					}
+				}
+			case "railway":
+				// railway variables -e production: the service's
+				// production environment, values and all
+				if first == "variables" || first == "vars" {
+					if e, ok := optValue(args, "-e", "environment"); ok && isProdName(e) && !hasWord(args, "--set") && !hasWord(args, "-s") {
+						return true, "railway variables of " + e
+					}
+				}
 			case "bw", "keepassxc-cli", "lpass":
 				return first == "export", first
 			case "op":

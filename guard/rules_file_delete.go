@@ -81,6 +81,30 @@ var fileDeleteRules = []*rule{
 			}
 			return true, archive + " → " + dest
 		}},
+	{ID: "extract-over-system", Level: LevelCritical, Category: CategoryFileDelete, Description: "unpacking an archive over the filesystem root or a system directory, replacing its files",
+		Suggestions: []string{"Unpack into a new directory and compare", "Install through the package manager"}, names: archiveExtractors,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			dest, cl := a.extractDest(c)
+			if strings.HasPrefix(dest, "/usr/local") || strings.HasPrefix(dest, "/opt") {
+				return false, "" // where software is unpacked to be installed (Go in /usr/local)
+			}
+			if cl == pcRoot || cl == pcSystemCrit || cl == pcCritFile || cl == pcSystemSub && strings.HasPrefix(dest, "/etc") {
+				return true, dest
+			}
+			return false, ""
+		}},
+	{ID: "extract-over-home", Level: LevelHigh, Category: CategoryFileDelete, Description: "unpacking an archive over the home directory or its settings, replacing what is there",
+		Suggestions: []string{"Unpack into a new directory and copy what you mean", "Back the settings up first"}, names: archiveExtractors,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			dest, cl := a.extractDest(c)
+			if strings.Contains(dest, "/.local/") || strings.HasSuffix(dest, "/.local") {
+				return false, "" // ~/.local: programs and fonts installed for the user
+			}
+			if cl == pcHome || cl == pcHomeConfig || cl == pcSecretsHome || (cl == pcHomeSub || cl == pcHomeCacheRoot) && homeSettingsDir(dest) {
+				return true, dest
+			}
+			return false, ""
+		}},
 	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
 		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -215,6 +239,95 @@ var fileDeleteRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, fileDeleteRules, trashAndUninstallRules) }
+
+// archiveExtractors unpack archives over a directory.
+var archiveExtractors = names("unzip", "tar", "bsdtar", "gtar", "7z", "7za", "7zz", "ditto")
+
+// extractDest returns where c unpacks an archive, replacing the files
+// there, and the class of that place; "" when it does not (a listing, a
+// prompt before each overwrite, an archive being made).
+func (a *analysis) extractDest(c *cmd) (string, pclass) {
+	args := c.args()
+	dest := ""
+	switch c.name {
+	case "unzip":
+		// -o overwrites without asking; without it unzip asks
+		o := false
+		for _, w := range args {
+			if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.Contains(w.s, "o") && !strings.Contains(w.s, "l") {
+				o = true
+			}
+		}
+		if !o {
+			return "", pcNone
+		}
+		dest, _ = optValue(args, "-d", "")
+	case "7z", "7za", "7zz":
+		if len(args) == 0 || args[0].s != "x" && args[0].s != "e" || !hasWord(args, "-y") && !hasWord(args, "-aoa") {
+			return "", pcNone
+		}
+		for _, w := range args {
+			if v, ok := strings.CutPrefix(w.s, "-o"); ok && v != "" {
+				dest = v
+			}
+		}
+	case "ditto":
+		// ditto -x -k ARCHIVE DEST
+		if !hasWord(args, "-x") {
+			return "", pcNone
+		}
+		if ops := positional(args); len(ops) >= 2 {
+			dest = ops[len(ops)-1].s
+		}
+	default: // tar, bsdtar, gtar: x replaces what is there
+		extract, abs := false, false
+		for i, w := range args {
+			s := w.s
+			if s == "--extract" || s == "--get" {
+				extract = true
+			}
+			if s == "--absolute-names" {
+				abs = true
+			}
+			if strings.HasPrefix(s, "--") || i > 0 && !strings.HasPrefix(s, "-") {
+				continue
+			}
+			t := strings.TrimPrefix(s, "-")
+			if strings.ContainsRune(t, 'x') && !strings.ContainsAny(t, "tc") {
+				extract = true
+			}
+			if strings.ContainsRune(t, 'P') {
+				abs = true
+			}
+		}
+		if !extract || hasWord(args, "--keep-old-files") || hasWord(args, "-k") || hasWord(args, "--skip-old-files") {
+			return "", pcNone
+		}
+		dest, _ = optValue(args, "-C", "directory")
+		if dest == "" && abs {
+			dest = "/" // -P: the names in the archive, absolute
+		}
+	}
+	if dest == "" {
+		return "", pcNone
+	}
+	p := a.absPath(dest, c.cwd)
+	if p == "" || a.inWork(p) || p == a.workDir {
+		return "", pcNone
+	}
+	return p, a.classifyAbs(p)
+}
+
+// homeSettingsDir reports a folder of the home directory where programs
+// keep their settings and data (~/.config, ~/Library/Preferences).
+func homeSettingsDir(p string) bool {
+	for _, d := range [...]string{"/.config", "/Library/Preferences", "/Library/Application Support", "/AppData/Roaming"} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
+}
 
 // trashAndUninstallRules: the trash emptied (what the user deleted can no
 // longer be restored), files removed through GIO, and package managers

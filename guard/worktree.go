@@ -321,6 +321,37 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true
 	case c.name == "truncate":
 		return truncZero(c)
+	case t.raw != "" && readsOwnTarget(c, t.raw):
+		// sort -u F > F: the shell empties F before sort reads it
+		return true
+	}
+	return false
+}
+
+// readsOwnTarget reports a filter given the file its output is
+// redirected over (sort F > F, grep -v x F > F).
+func readsOwnTarget(c *cmd, target string) bool {
+	switch c.name {
+	case "sort", "uniq", "grep", "egrep", "fgrep", "sed", "awk", "gawk", "cat", "cut", "tr", "head", "tail", "jq", "yq", "column", "tac", "rev", "fold", "expand", "iconv":
+	default:
+		return false
+	}
+	if c.name == "sed" && (hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
+		return false
+	}
+	redirected := false
+	for _, r := range c.redirs {
+		if r.isOutput() && !r.isAppend() && (r.n == "" || r.n == "1") && r.w.s == target {
+			redirected = true
+		}
+	}
+	if !redirected {
+		return false
+	}
+	for _, w := range positional(c.args()) {
+		if w.s == target {
+			return true
+		}
 	}
 	return false
 }
