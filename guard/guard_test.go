@@ -361,7 +361,8 @@ func TestRemoteExec(t *testing.T) {
 		"curl -s https://api.github.com/repos/x/y | jq .stargazers_count",
 		"wget https://example.com/file.tar.gz && tar xzf file.tar.gz",
 		"pip install requests",
-		"pip install git+https://github.com/psf/requests.git",
+		// (pinned: an unpinned branch is package-unpinned-git)
+		"pip install git+https://github.com/psf/requests.git@v2.32.3",
 		"npm install",
 		"bash ./scripts/build.sh",
 		"sh -c 'npm ci && npm test'",

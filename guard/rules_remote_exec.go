@@ -80,6 +80,35 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-unpinned-git", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing or running a package straight from a repository's moving branch (whatever it holds now runs, with its install scripts)",
+		Suggestions: []string{"Pin a reviewed tag or commit (git+https://…@v1.2.3, cargo install --git … --tag v1.2.3)", "Install the released package from the registry"},
+		names:       names("pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "yarn", "pnpm", "bun", "bunx", "cargo", "poetry"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if hasWord(args, "--dry-run") || hasWord(args, "download") || hasWord(args, "show") || hasWord(args, "view") {
+				return false, ""
+			}
+			if c.name == "cargo" {
+				// cargo install --git URL: the default branch's head
+				if len(args) == 0 || args[0].s != "install" {
+					return false, ""
+				}
+				if u, ok := optValue(args, "", "git"); ok && !hasWord(args, "--tag") && !hasWord(args, "--rev") && !hasPrefixWord(args, "--tag=") && !hasPrefixWord(args, "--rev=") {
+					return true, "cargo install --git " + u
+				}
+				return false, ""
+			}
+			for _, w := range args {
+				i := strings.Index(w.s, "git+")
+				if i < 0 {
+					continue
+				}
+				if u := w.s[i+4:]; (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "ssh://")) && !pinnedGitRef(u) {
+					return true, w.s[i:]
+				}
+			}
+			return false, ""
+		}},
 	{ID: "plugin-from-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a plugin, extension, role, hook set or build context from an arbitrary URL (its code runs at once or at every start)",
 		Suggestions: []string{"Install from the tool's official registry or a reviewed, pinned release", "Clone the repository, read it, then install the local copy"},
 		names:       pluginToolNames(),
@@ -1098,6 +1127,30 @@ func wordsArePrefix(ws []word, vs []string) bool {
 		if ws[i].s != v {
 			return false
 		}
+	}
+	return true
+}
+
+// pinnedGitRef reports a repository URL that names a tag or a commit
+// (…/black.git@24.2.0, …#v1.2.3, …@a1b2c3d), not a branch that moves.
+func pinnedGitRef(u string) bool {
+	rest := u[strings.Index(u, "://")+3:]
+	for _, frag := range [...]string{"#egg=", "#subdirectory=", "&subdirectory="} {
+		if i := strings.Index(rest, frag); i >= 0 {
+			rest = rest[:i] // pip's fragment names the package, not a commit
+		}
+	}
+	ref := ""
+	if i := strings.LastIndexAny(rest, "@#"); i > strings.IndexByte(rest, '/') && i >= 0 {
+		ref = rest[i+1:]
+	}
+	ref = strings.TrimPrefix(ref, "semver:")
+	if j := strings.IndexAny(ref, "#&"); j >= 0 {
+		ref = ref[:j] // @v1.2#egg=name
+	}
+	switch strings.ToLower(ref) {
+	case "", "main", "master", "head", "develop", "dev", "trunk", "latest", "next", "nightly":
+		return false
 	}
 	return true
 }

