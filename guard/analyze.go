@@ -1719,7 +1719,7 @@ func isVersion(s string) bool {
 }
 
 var nameAliases = map[string]string{
-	"pypy": "python", "pypy3": "python", "python3": "python", "python2": "python",
+	"pypy": "python", "pypy3": "python", "python3": "python", "python2": "python", "ipython": "python", "ipython3": "python",
 	// the Python launcher (py.exe on Windows, python-launcher elsewhere)
 	// runs the newest Python with the same options
 	"py":     "python",

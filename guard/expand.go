@@ -792,10 +792,31 @@ func cronCommands(text string) string {
 	return b.String()
 }
 
+// projectHookFile reports a git hook kept in the project (husky's,
+// a hooks path's: .husky/pre-commit, .githooks/post-merge).
+func projectHookFile(p string) bool {
+	dir, base := path.Split(p)
+	if base == "" || strings.HasSuffix(dir, "/.husky/_/") {
+		return false
+	}
+	return (strings.HasSuffix(dir, "/.husky/") || strings.HasSuffix(dir, "/.githooks/")) && gitHookNames[base]
+}
+
+// gitHookNames are the hooks git runs.
+var gitHookNames = map[string]bool{"pre-commit": true, "prepare-commit-msg": true, "commit-msg": true, "post-commit": true, "pre-rebase": true,
+	"post-checkout": true, "post-merge": true, "pre-push": true, "post-rewrite": true, "pre-merge-commit": true, "pre-applypatch": true,
+	"post-applypatch": true, "applypatch-msg": true, "pre-auto-gc": true, "reference-transaction": true}
+
 // expandWrites analyses content written to start-up files, and code
 // planted in scripts that run later.
 func (a *analysis) expandWrites(c *cmd) {
 	for _, t := range a.writeTargets(c) {
+		if t.class == wNone && projectHookFile(t.path) {
+			// .husky/post-merge, .githooks/pre-push: run by git for
+			// everyone who enabled the project's hooks
+			a.persistContent(c, t.content, t.path, false)
+			continue
+		}
 		switch t.class {
 		case wShellRC, wCron, wService, wLdPreload, wGitHook, wPathShadow, wAuthKeys:
 			content := t.content

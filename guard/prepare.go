@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -109,6 +110,21 @@ var scriptLangs = map[string]string{
 	"Rscript": "r", "R": "r", "julia": "julia", "tclsh": "tcl", "wish": "tcl", "jimsh": "tcl",
 }
 
+// ipythonShellLines spells IPython's shell escapes (!cmd, and statements
+// after ; that start with !) as the os.system calls they are.
+func ipythonShellLines(code string) string {
+	if !strings.Contains(code, "!") {
+		return code
+	}
+	lines := strings.Split(code, "\n")
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "!=") {
+			lines[i] = "import os; os.system(" + strconv.Quote(strings.TrimPrefix(t, "!")) + ")"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // interpreter options: short options with an argument, short options
 // whose argument is code, long options with an argument, long options
 // whose argument is code.
@@ -176,6 +192,9 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 		}
 		if lang == "js" && (hasWord(args, "-p") || hasWord(args, "--print")) {
 			code = "console.log(" + code + ")" // node -p prints the value
+		}
+		if c.base == "ipython" || c.base == "ipython3" {
+			code = ipythonShellLines(code)
 		}
 		c.scan = scanScript(lang, code)
 		return

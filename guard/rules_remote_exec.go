@@ -309,10 +309,17 @@ var remoteExecRules = []*rule{
 			return false, ""
 		}},
 	{ID: "remote-procsubst-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build, task or playbook file downloaded through process substitution and run",
-		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh", "java"),
+		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh", "java",
+			"cmake", "ctest", "sh", "dash", "ksh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			// make -f <(curl URL), cargo run --manifest-path <(curl URL):
-			// the file says what runs
+			// BASH_ENV=<(curl URL) bash -c ...: read before the command
+			for _, as := range c.assigns {
+				if (as.name == "BASH_ENV" || as.name == "ENV") && as.val.flow != nil && as.val.flow.kind == flowRemote {
+					return true, as.name + " ← " + as.val.flow.what
+				}
+			}
+			// make -f <(curl URL), cargo run --manifest-path <(curl URL),
+			// cmake -P <(curl URL): the file says what runs
 			for _, w := range c.args() {
 				if w.flow != nil && w.flow.kind == flowRemote && strings.HasPrefix(w.s, "/dev/fd/") {
 					return true, w.flow.what
