@@ -1658,6 +1658,16 @@ var secretStoreReads = map[string][][]string{
 	"dotenv-vault": {{"decrypt"}},
 }
 
+// composerAuthKey reports a composer setting that holds a credential.
+func composerAuthKey(k string) bool {
+	for _, p := range [...]string{"github-oauth.", "gitlab-oauth.", "gitlab-token.", "http-basic.", "bearer.", "bitbucket-oauth."} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // credentialOutput begins the description of output that holds a
 // credential the user asked to see (a signed link, stack outputs): sent
 // away it is a leak, printed it is what the command is for.
@@ -1699,9 +1709,38 @@ func secretStoreRead(name string, args []word) string {
 			return credentialOutput + name
 		}
 	case "terraform", "tofu":
-		// -json and -raw print the outputs marked sensitive
+		// -json and -raw print the outputs marked sensitive; show -json
+		// the whole state, sensitive values included
 		if len(args) > 0 && hasWord(args, "output") && (hasWord(args, "-json") || hasWord(args, "-raw")) {
 			return credentialOutput + name
+		}
+		if len(args) > 0 && args[0].s == "show" && hasWord(args, "-json") {
+			return credentialOutput + name
+		}
+	case "mvn", "mvnw", "./mvnw":
+		// the effective settings with the servers' passwords shown
+		if hasWord(args, "help:effective-settings") && hasWord(args, "-DshowPasswords=true") {
+			return "the passwords of Maven's settings (" + name + " help:effective-settings)"
+		}
+	case "bundle":
+		// bundle config get HOST: the credentials kept for a gem server
+		k := ""
+		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "get" {
+			k = p[2].s
+		}
+		// (mirror.URL, build.GEM, local.GEM: settings, not a server's)
+		hostKey := strings.Contains(k, ".") && !strings.Contains(k, "://") && !strings.HasPrefix(k, "mirror.") && !strings.HasPrefix(k, "build.") && !strings.HasPrefix(k, "local.")
+		if p := positional(args); k != "" && (hostKey || secretVarName(k)) {
+			return "the credentials bundler keeps for " + p[2].s
+		}
+	case "composer":
+		// composer config [--global] github-oauth.github.com: the token
+		if p := positional(args); len(p) == 2 && p[0].s == "config" && composerAuthKey(p[1].s) {
+			return "the token composer keeps for " + p[1].s
+		}
+	case "nix":
+		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "show" && p[2].s == "access-tokens" {
+			return "nix's access tokens"
 		}
 	}
 	paths := secretStoreReads[name]

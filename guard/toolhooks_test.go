@@ -172,6 +172,29 @@ func TestHooksEscapesAndStartupFiles(t *testing.T) {
 	})
 }
 
+// Build tools that show the credentials they keep: Maven's settings
+// with passwords, bundler's and composer's tokens for a server, nix's
+// access tokens, terraform's state picked for a password. Their other
+// settings are not secrets.
+func TestBuildToolCredentialsShown(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`mvn help:effective-settings -DshowPasswords=true`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`bundle config get rubygems.pkg.github.com`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`composer config --global github-oauth.github.com`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`nix config show access-tokens`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`TF_WORKSPACE=production terraform show -json | jq -r '.values.root_module.resources[] | .values.password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`mvn help:effective-settings`,
+		`bundle config get path`,
+		`bundle config get mirror.https://rubygems.org`,
+		`composer config --global process-timeout`,
+		`nix config show`,
+		`terraform show -json | jq .format_version`,
+	})
+}
+
 // A production connection URL's variable holds its password: printed,
 // it is in the transcript. The same variable handed to a client, or the
 // part before the password, is not printed.
