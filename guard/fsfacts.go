@@ -324,7 +324,11 @@ func (a *analysis) deletions(c *cmd) []delTarget {
 			// host:~/ or host:/: the whole home or disk over there, mirrored
 			// from a source that may hold nothing
 			_, rp, _ := strings.Cut(dest.s, ":")
-			switch strings.TrimSuffix(rp, "/") {
+			trimmed := strings.TrimSuffix(rp, "/")
+			if h, ok := strings.CutPrefix(trimmed, "/home/"); ok && h != "" && !strings.Contains(h, "/") {
+				trimmed = "~" // host:/home/deploy/: that user's whole home over there
+			}
+			switch trimmed {
 			case "", "~", "$HOME":
 				out = append(out, delTarget{w: dest, class: pcHome, rec: true})
 			case "/", "/home", "/etc", "/usr", "/var", "/root":

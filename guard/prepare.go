@@ -402,7 +402,13 @@ func (a *analysis) prepareFind(c *cmd) {
 	// sources); inside them it acts on every one
 	sawOr, parens, actedLast := false, false, false
 	altPat, altName := 0, 0
+	deleteFirst := false // find . -delete -name X: -delete acts before the test
 	defer func() {
+		if deleteFirst {
+			spec.patterns, spec.names = nil, nil
+			spec.filtered, spec.narrowed, spec.timed, spec.aged, spec.empty = false, false, false, false, false
+			return
+		}
 		if !sawOr {
 			return
 		}
@@ -447,6 +453,9 @@ func (a *analysis) prepareFind(c *cmd) {
 		case "-delete":
 			c.findDelete = true
 			actedLast = true
+			if !spec.filtered && !sawOr && !neg {
+				deleteFirst = true
+			}
 		case "-name", "-iname":
 			if (i+1 >= len(args) || args[i+1].s != "*") && !neg {
 				spec.filtered = true // -name '*' selects everything

@@ -543,3 +543,21 @@ func TestFindAlternativesDeleted(t *testing.T) {
 		`find . -name '*.py' -o -name '*.ts' -print`,
 	})
 }
+
+// find's -delete before its tests acts on everything it walks (the
+// tests after it decide nothing); rsync --delete onto a user's home on
+// another host mirrors the source over all of it.
+func TestDeleteBeforeTestsAndRemoteHomes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`find . -delete -name '*.pyc'`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`find . -type f -delete -name x`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`rsync -a --delete ./ deploy@web01:/home/deploy/`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`find . -name '*.pyc' -delete`,
+		`find build -delete`,
+		`rsync -a --delete ./dist/ deploy@web01:/home/deploy/app/`,
+		`rsync -a --delete -n ./ deploy@web01:/home/deploy/`,
+	})
+}
