@@ -18,6 +18,22 @@ func TestRenderedManifestsDeleted(t *testing.T) {
 	})
 }
 
+// A production release's replicas set to zero, or its alerting or
+// network policy switched off; staging's, a dry run and a scale-up are
+// the operator's work.
+func TestProductionChartsTakenDown(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`helm upgrade kube-prometheus-stack prometheus-community/kube-prometheus-stack -n monitoring --reuse-values --set alertmanager.enabled=false --kube-context prd`, CategorySystem, "chart-production-down", LevelHigh},
+		{`helm upgrade ingress-nginx ingress-nginx/ingress-nginx -n ingress-nginx --reuse-values --set controller.replicaCount=0 --kube-context prod`, CategorySystem, "chart-production-down", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`helm upgrade ingress-nginx ingress-nginx/ingress-nginx -n ingress-nginx --reuse-values --set controller.replicaCount=0 --kube-context staging`,
+		`helm upgrade api ./charts/api --set replicaCount=3 --kube-context prod`,
+		`helm upgrade ingress-nginx ingress-nginx/ingress-nginx --reuse-values --set controller.replicaCount=0 --kube-context prod --dry-run`,
+	})
+}
+
 // Settings that open a shared service or weaken an account: anonymous
 // users let in, a production cache's password dropped, soft delete off,
 // a storage account's containers allowed to go public, a password policy

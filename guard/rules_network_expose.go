@@ -245,6 +245,34 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "chart-production-down", Level: LevelHigh, Category: CategorySystem, Description: "a production release's replicas set to zero or its alerting or protection switched off",
+		Suggestions: []string{"Change production through the reviewed values files and the pipeline", "Try the values on a staging release first"},
+		names:       names("helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" || !touchesProduction(c) && a.prodTarget == 0 {
+				return false, ""
+			}
+			if hasWord(c.args(), "--dry-run") || hasPrefixWord(c.args(), "--dry-run=") {
+				return false, ""
+			}
+			for _, v := range helmSetValues(c.args()) {
+				key, val, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(v, `\`, "")), "=")
+				last := key[strings.LastIndexByte(key, '.')+1:]
+				switch {
+				case (last == "replicacount" || last == "replicas" || last == "minreplicas") && val == "0":
+					return true, v // every pod of the release stopped
+				case last == "enabled" && val == "false":
+					for _, part := range strings.Split(key, ".") {
+						switch part {
+						case "alertmanager", "alerting", "networkpolicy", "podsecuritypolicy", "tls", "waf", "ratelimit", "pdb", "poddisruptionbudget", "backup", "backups":
+							return true, v
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, networkExposeRules) }
