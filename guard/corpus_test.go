@@ -700,13 +700,16 @@ const (
 	maxRound26FalsePositive = 0.0115
 )
 
-// Round twenty-seven, POSIX lines (both parts): see
+// Round twenty-seven, POSIX lines (both parts): at the session's start
+// 86.1% critical, 78.3% high, 89.6% moderate, 1.5% false positives;
+// after the tuning on round27a 91.9%, 82.7%, 94.8% and 1.2% (round27b,
+// never opened, 91.8%, 81.5%, 88.9%, 2.2%); see
 // testdata/corpus/round27/README.md. These floors catch regressions.
 const (
-	minRound27Critical      = 0.0
-	minRound27High          = 0.0
-	minRound27Moderate      = 0.0
-	maxRound27FalsePositive = 1.0
+	minRound27Critical      = 0.915
+	minRound27High          = 0.82
+	minRound27Moderate      = 0.94
+	maxRound27FalsePositive = 0.013
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
