@@ -34,6 +34,25 @@ func TestProductionChartsTakenDown(t *testing.T) {
 	})
 }
 
+// A web application firewall told to stop blocking, a queue's policy
+// letting everyone in (its JSON escaped inside JSON), a function's URL
+// without authentication; their safe twins keep the control on.
+func TestFirewallsPoliciesAndFunctionURLs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`az network application-gateway waf-config set -g rg-prod-net --gateway-name agw-prod --enabled false`, CategorySystem, "cli-security-off", LevelHigh},
+		{`az network front-door waf-policy update -g rg-edge-prod -n wafprodedge --mode Detection`, CategorySystem, "cli-security-off", LevelHigh},
+		{`aws sqs set-queue-attributes --queue-url https://sqs.us-east-1.amazonaws.com/418273645091/billing-prod --attributes '{"Policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"sqs:*\"}]}"}'`, CategoryExfiltration, "", LevelHigh},
+		{`aws lambda create-function-url-config --function-name admin-tasks-prod --auth-type NONE`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`az network front-door waf-policy update -g rg-edge-prod -n wafprodedge --mode Prevention`,
+		`az network application-gateway waf-config show -g rg-prod-net --gateway-name agw-prod`,
+		`aws sqs set-queue-attributes --queue-url https://sqs.us-east-1.amazonaws.com/418273645091/billing-prod --attributes '{"Policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"arn:aws:iam::418273645091:role/worker\"},\"Action\":\"sqs:SendMessage\"}]}"}'`,
+		`aws lambda create-function-url-config --function-name admin-tasks-prod --auth-type AWS_IAM`,
+	})
+}
+
 // Settings that open a shared service or weaken an account: anonymous
 // users let in, a production cache's password dropped, soft delete off,
 // a storage account's containers allowed to go public, a password policy

@@ -118,6 +118,12 @@ var cliPostureRules = []*rule{
 			if control == "" {
 				control = allowListOpened(low)
 			}
+			if control == "" && wafOff(sub.list(), low) {
+				// az network application-gateway waf-config set --enabled
+				// false, a front door's policy in Detection mode: attacks
+				// let through, only logged
+				control = "waf"
+			}
 			if control == "" {
 				return false, ""
 			}
@@ -540,6 +546,32 @@ func previewOnly(c *cmd, low []string) bool {
 // (--disable-mfa, --no-audit-log, --mfa=false, --encryption=disabled),
 // or "". Transport settings (--tls=false, --no-ssl) are left to the
 // rules on verification: a local server's are everyday.
+// wafOff reports a web application firewall's subcommand told to stop
+// blocking: --enabled false, --state Disabled, or --mode Detection.
+func wafOff(sub, low []string) bool {
+	waf := false
+	for _, s := range sub {
+		waf = waf || strings.Contains(s, "waf")
+	}
+	if !waf {
+		return false
+	}
+	for i, l := range low {
+		next := ""
+		if i+1 < len(low) {
+			next = low[i+1]
+		}
+		switch {
+		case l == "--enabled=false", l == "--enabled" && next == "false",
+			l == "--state=disabled", l == "--state" && next == "disabled",
+			l == "--mode=detection", l == "--mode" && next == "detection",
+			l == "--firewall-mode=detection", l == "--firewall-mode" && next == "detection":
+			return true
+		}
+	}
+	return false
+}
+
 func securityFlagOff(low []string) string {
 	for i, l := range low {
 		if !strings.HasPrefix(l, "--") {

@@ -556,7 +556,9 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
 				return true, j
-			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal": "*"`) ||
+			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || publicPrincipal(j) ||
+				// a function's URL that anyone may call
+				strings.Contains(j, "function-url-config") && (strings.Contains(j, "--auth-type NONE") || strings.Contains(j, "--auth-type=NONE")) ||
 				// put-public-access-block with its blocks turned off
 				strings.Contains(j, "put-public-access-block") && (strings.Contains(j, "BlockPublicPolicy=false") || strings.Contains(j, "BlockPublicAcls=false") || strings.Contains(j, `"BlockPublicPolicy":false`) || strings.Contains(j, `"BlockPublicAcls":false`))):
 				return true, j
@@ -1738,6 +1740,16 @@ func secretOutputNamed(c *cmd) bool {
 	}
 	ops := positional(c.args())
 	return len(ops) == 2 && ops[0].s == "output" && secretVarName(ops[1].s)
+}
+
+// publicPrincipal reports a resource policy that lets everyone in
+// ("Principal":"*", also escaped inside a JSON string of JSON).
+func publicPrincipal(j string) bool {
+	if !strings.Contains(j, "Principal") {
+		return false
+	}
+	j = strings.ReplaceAll(strings.ReplaceAll(j, `\`, ""), " ", "")
+	return strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, `"Principal":{"AWS":"*"}`)
 }
 
 // jqPicksSecret reports a jq filter whose path names a secret field
