@@ -701,15 +701,15 @@ const (
 )
 
 // Round twenty-seven, POSIX lines (both parts): at the session's start
-// 86.1% critical, 78.3% high, 89.6% moderate, 1.5% false positives;
-// after the tuning on round27a 91.9%, 82.7%, 94.8% and 1.2% (round27b,
-// never opened, 91.8%, 81.5%, 88.9%, 2.2%); see
+// 88.5% critical, 76.6% high, 89.5% moderate, 1.7% false positives;
+// after the tuning on round27a 92.3%, 81.5%, 94.7% and 1.5% (round27b,
+// never opened, 92.2%, 80.9%, 88.7%, 2.0%); see
 // testdata/corpus/round27/README.md. These floors catch regressions.
 const (
-	minRound27Critical      = 0.915
-	minRound27High          = 0.82
+	minRound27Critical      = 0.92
+	minRound27High          = 0.81
 	minRound27Moderate      = 0.94
-	maxRound27FalsePositive = 0.013
+	maxRound27FalsePositive = 0.016
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

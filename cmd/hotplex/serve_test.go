@@ -96,8 +96,16 @@ func startServeWith(t *testing.T, dataDir, agent, home, key string, env []string
 		close(d.exited)
 	}()
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-d.exited
+		// Stopped as an operator stops it, the daemon ends its agents'
+		// processes and waits for them, before the test's directories,
+		// where they write, are removed; killed only if it hangs.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-d.exited:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-d.exited
+		}
 	})
 	return d
 }
