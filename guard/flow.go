@@ -1724,14 +1724,15 @@ func secretStoreRead(name string, args []word) string {
 		}
 	case "bundle":
 		// bundle config get HOST: the credentials kept for a gem server
-		k := ""
-		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "get" {
-			k = p[2].s
+		p := positional(args)
+		if len(p) != 3 || p[0].s != "config" || p[1].s != "get" {
+			break
 		}
 		// (mirror.URL, build.GEM, local.GEM: settings, not a server's)
+		k := p[2].s
 		hostKey := strings.Contains(k, ".") && !strings.Contains(k, "://") && !strings.HasPrefix(k, "mirror.") && !strings.HasPrefix(k, "build.") && !strings.HasPrefix(k, "local.")
-		if p := positional(args); k != "" && (hostKey || secretVarName(k)) {
-			return "the credentials bundler keeps for " + p[2].s
+		if hostKey || secretVarName(k) {
+			return "the credentials bundler keeps for " + k
 		}
 	case "composer":
 		// composer config [--global] github-oauth.github.com: the token

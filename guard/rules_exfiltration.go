@@ -1885,11 +1885,8 @@ func readsFilesAsTheyAre(stages []*cmd) bool {
 	case s.name == "tar" || s.name == "bsdtar":
 		// tar cf - DIR, tar -czf - DIR: the archive to the output
 		a := s.args()
-		for i, w := range a {
-			if i > 0 && !strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "--") {
-				continue
-			}
-			if t := strings.TrimPrefix(w.s, "-"); strings.Contains(t, "c") && strings.HasSuffix(t, "f") && i+1 < len(a) && a[i+1].s == "-" {
+		for _, l := range tarLetterWords(a) {
+			if strings.Contains(l.letters, "c") && strings.HasSuffix(l.letters, "f") && l.i+1 < len(a) && a[l.i+1].s == "-" {
 				return true
 			}
 		}
@@ -1900,14 +1897,11 @@ func readsFilesAsTheyAre(stages []*cmd) bool {
 // tarToOutput reports tar extracting to its output (x with O, or
 // --to-stdout).
 func tarToOutput(args []word) bool {
-	for i, w := range args {
-		if w.s == "--to-stdout" {
-			return true
-		}
-		if i > 0 && !strings.HasPrefix(w.s, "-") || strings.HasPrefix(w.s, "--") {
-			continue
-		}
-		if t := strings.TrimPrefix(w.s, "-"); strings.Contains(t, "x") && strings.Contains(t, "O") {
+	if hasWord(args, "--to-stdout") {
+		return true
+	}
+	for _, l := range tarLetterWords(args) {
+		if strings.Contains(l.letters, "x") && strings.Contains(l.letters, "O") {
 			return true
 		}
 	}

@@ -280,23 +280,13 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 			dest = ops[len(ops)-1].s
 		}
 	default: // tar, bsdtar, gtar: x replaces what is there
-		extract, abs := false, false
-		for i, w := range args {
-			s := w.s
-			if s == "--extract" || s == "--get" {
+		extract := hasWord(args, "--extract") || hasWord(args, "--get")
+		abs := hasWord(args, "--absolute-names")
+		for _, l := range tarLetterWords(args) {
+			if strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tc") {
 				extract = true
 			}
-			if s == "--absolute-names" {
-				abs = true
-			}
-			if strings.HasPrefix(s, "--") || i > 0 && !strings.HasPrefix(s, "-") {
-				continue
-			}
-			t := strings.TrimPrefix(s, "-")
-			if strings.ContainsRune(t, 'x') && !strings.ContainsAny(t, "tc") {
-				extract = true
-			}
-			if strings.ContainsRune(t, 'P') {
+			if strings.ContainsRune(l.letters, 'P') {
 				abs = true
 			}
 		}

@@ -750,3 +750,24 @@ func verbFirst(c *cmd) {
 	words = append(words, c.words[start:i]...)
 	c.words = append(words, c.words[i+1:]...)
 }
+
+// tarLetters is one word of tar's bundled option letters and its index
+// among the arguments.
+type tarLetters struct {
+	i       int
+	letters string
+}
+
+// tarLetterWords returns the words of tar's single-letter options: the
+// first word, whose dash tar lets one omit (tar czf), and every word
+// with one dash (-xzf).
+func tarLetterWords(args []word) []tarLetters {
+	var out []tarLetters
+	for i, w := range args {
+		if strings.HasPrefix(w.s, "--") || i > 0 && !strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		out = append(out, tarLetters{i, strings.TrimPrefix(w.s, "-")})
+	}
+	return out
+}
