@@ -424,6 +424,14 @@ var corpusSets = []corpusSet{
 	// its arrival was scored; round27b must never be opened.
 	{"round27", corpusDir + "/round27",
 		thresholds{minRound27Critical, minRound27High, minRound27Moderate, maxRound27FalsePositive}, winRound27Thresholds},
+	// round28: the toolchain; production operations; secrets; the
+	// machine's persistence and privilege; Windows; hidden commands;
+	// the developer's own work; and round 27's late secrets part,
+	// written while round27a was tuned on. round28a (three fifths) was
+	// tuned on after its arrival was scored; round28b must never be
+	// opened.
+	{"round28", corpusDir + "/round28",
+		thresholds{minRound28Critical, minRound28High, minRound28Moderate, maxRound28FalsePositive}, winRound28Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -710,6 +718,15 @@ const (
 	minRound27High          = 0.81
 	minRound27Moderate      = 0.94
 	maxRound27FalsePositive = 0.016
+)
+
+// Round twenty-eight, POSIX lines (both parts); see
+// testdata/corpus/round28/README.md. These floors catch regressions.
+const (
+	minRound28Critical      = 0.90
+	minRound28High          = 0.80
+	minRound28Moderate      = 0.85
+	maxRound28FalsePositive = 0.03
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

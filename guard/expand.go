@@ -236,7 +236,9 @@ func hasLiteralBefore(w word) bool {
 func (a *analysis) flowPayload(c *cmd, f flow, origin, lang string) {
 	switch f.kind {
 	case flowText:
-		if f.obf {
+		if f.obf && (lang != "" || f.partial || strings.ContainsAny(f.text, "$`")) {
+			// (plain shell code decoded whole from a literal, with no
+			// expansion left to hide in, is judged as the commands it is)
 			a.unresolved(c, "decoded (obfuscated) code is run", "")
 		}
 		if f.partial {
@@ -708,6 +710,11 @@ func suspiciousJob(text string) bool {
 			continue
 		}
 		l = jobCommandPart(l)
+		// every minute, or a program kept where a web server serves and
+		// writes (/var/www): a beacon, not a nightly task
+		if strings.HasPrefix(l, "* * * * * ") || strings.Contains(l, "/var/www/") || strings.Contains(l, "/public_html/") || strings.Contains(l, "/htdocs/") {
+			return true
+		}
 		if strings.HasPrefix(l, "@reboot") || strings.Contains(l, "/tmp/") || strings.Contains(l, "/dev/shm/") || strings.Contains(l, "/var/tmp/") || strings.Contains(l, "/.") && !strings.Contains(l, "/./") {
 			return true
 		}

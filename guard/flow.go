@@ -455,7 +455,18 @@ func secretVarFrom(s string, from int) (string, int) {
 // say whether it is set or how long it is: ${NAME:+set}, ${#NAME}.
 func testedOnly(src, name string) bool {
 	return !strings.Contains(src, "$"+name) && !strings.Contains(src, "${"+name+"}") &&
-		(strings.Contains(src, "${"+name+":+") || strings.Contains(src, "${"+name+"+") || strings.Contains(src, "${#"+name+"}"))
+		(strings.Contains(src, "${"+name+":+") || strings.Contains(src, "${"+name+"+") || strings.Contains(src, "${#"+name+"}") || shortPrefixOf(src, name))
+}
+
+// shortPrefixOf reports ${NAME:0:N} with N of at most 8: the few first
+// characters that say which kind of key it is (sk_live_), not the key.
+func shortPrefixOf(src, name string) bool {
+	_, rest, ok := strings.Cut(src, "${"+name+":0:")
+	if !ok {
+		return false
+	}
+	n, _, ok := strings.Cut(rest, "}")
+	return ok && len(n) == 1 && n[0] >= '1' && n[0] <= '8'
 }
 
 // plainSecretVar is secretVarIn for a secret variable expanded as it is:
@@ -1739,6 +1750,16 @@ func secretStoreRead(name string, args []word) string {
 		if p := positional(args); len(p) == 2 && p[0].s == "config" && composerAuthKey(p[1].s) {
 			return "the token composer keeps for " + p[1].s
 		}
+	case "aws":
+		// aws configure get aws_secret_access_key (or
+		// profile.NAME.aws_session_token): the key as kept on disk
+		p := posArgs(args, optSpec{long: []string{"profile", "region", "output", "endpoint-url"}})
+		if len(p) == 3 && p[0].s == "configure" && p[1].s == "get" {
+			k := lower(p[2].s)
+			if strings.HasSuffix(k, "aws_secret_access_key") || strings.HasSuffix(k, "aws_session_token") {
+				return "the AWS key kept for " + p[2].s
+			}
+		}
 	case "nix":
 		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "show" && p[2].s == "access-tokens" {
 			return "nix's access tokens"
@@ -2226,7 +2247,7 @@ func plainFieldsOnly(args []word) bool {
 	seen := false
 	for i, w := range args {
 		name, v, hasV := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
-		if !strings.HasPrefix(w.s, "-") || name != "field" && name != "fields" {
+		if !strings.HasPrefix(w.s, "-") || name != "field" && name != "fields" && name != "query" {
 			continue
 		}
 		if !hasV {
@@ -2234,6 +2255,15 @@ func plainFieldsOnly(args []word) bool {
 				return false
 			}
 			v = args[i+1].s
+		}
+		if name == "query" {
+			// az keyvault secret show --query attributes.expires: a
+			// JMESPath projection of fields that hold no secret
+			if !queryPlain(v) {
+				return false
+			}
+			seen = true
+			continue
 		}
 		for f := range strings.SplitSeq(v, ",") {
 			if !plainField(strings.TrimPrefix(strings.TrimSpace(f), "label=")) {
@@ -2243,6 +2273,21 @@ func plainFieldsOnly(args []word) bool {
 		seen = true
 	}
 	return seen
+}
+
+// queryPlain reports a JMESPath query (az and aws --query) that picks
+// only fields that hold no secret: attributes, expiresOn, [].name.
+func queryPlain(q string) bool {
+	l := lower(strings.TrimSpace(q))
+	if l == "" || l == "@" || strings.Contains(l, "*") {
+		return false
+	}
+	for _, w := range [...]string{"value", "token", "secret", "password", "key", "credential", "connection", "sas", "cert", "auth", "private", "@"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // grepKeepsScratch reports a grep that keeps only lines naming a pull

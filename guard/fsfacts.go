@@ -859,8 +859,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 func (a *analysis) provisioned(c *cmd, t writeTarget) bool {
 	switch t.content.kind {
 	case flowLocal:
-		if t.content.what == "" || c.name == "ln" || t.path == "" || strings.HasPrefix(t.path, "/home/") || a.home != "" && strings.HasPrefix(t.path, a.home+"/") {
-			return false
+		if t.content.what == "" || c.name == "ln" || t.path == "" || strings.HasPrefix(t.path, "/home/") || a.home != "" && strings.HasPrefix(t.path, a.home+"/") ||
+			strings.HasPrefix(t.path, "/etc/xdg/") {
+			return false // (a desktop's autostart is no server's provisioning)
 		}
 		p := a.absPath(t.content.what, c.cwd)
 		if p == "" || !a.inWork(p) || strings.Contains(p, "/.") || path.Base(p) != path.Base(t.path) {

@@ -943,7 +943,7 @@ func TestUnresolvedPolicy(t *testing.T) {
 		"$(get-command) --now",
 		`eval "$X"`,
 		`bash -c "$SCRIPT"`,
-		"echo aGVsbG8= | base64 -d | sh",
+		"echo ZWNobyAkSE9NRQ== | base64 -d | sh", // decoded code that still expands a variable
 		"./generate.sh | sh",
 		"echo 'unterminated",
 		"if then fi (",

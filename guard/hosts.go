@@ -260,6 +260,26 @@ func gitConfigSet(c *cmd) (string, string, bool) {
 	return strings.ToLower(ops[0].s), ops[1].s, true
 }
 
+// gitConfigUserWide reports a git config command that writes the
+// settings of every repository: --global, --system, or --file naming
+// the user's or the system's own file (~/.gitconfig, /etc/gitconfig).
+func (a *analysis) gitConfigUserWide(c *cmd) bool {
+	_, args := gitSub(c)
+	if hasWord(args, "--global") || hasWord(args, "--system") {
+		return true
+	}
+	f, ok := optValue(args, "f", "file")
+	if !ok {
+		return false
+	}
+	p := a.absPath(f, c.cwd)
+	if p == "/etc/gitconfig" {
+		return true
+	}
+	rel, _, home := a.homeRel(p)
+	return home && (rel == ".gitconfig" || rel == ".config/git/config")
+}
+
 // gitCommandKeys are git settings whose values are commands git runs.
 func gitCommandKey(k string) bool {
 	switch k {

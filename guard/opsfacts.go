@@ -169,11 +169,25 @@ func awsOp(c *cmd) (string, []word) {
 	return "", nil
 }
 
-// gcloudPath returns the positional words of a gcloud/az/doctl call.
+// cliPath returns the positional words of a gcloud/az/doctl call.
+// Global options before the first word are stepped over (gcloud
+// --project=acme-prod run services delete ...).
 func cliPath(c *cmd) []string {
 	var out []string
-	for _, w := range c.args() {
+	args := c.args()
+	for i := 0; i < len(args); i++ {
+		w := args[i]
 		if strings.HasPrefix(w.s, "-") {
+			if len(out) > 0 {
+				break
+			}
+			if strings.Contains(w.s, "=") || cliGlobalFlags[w.s] {
+				continue
+			}
+			if cliGlobalOpts[w.s] && i+1 < len(args) {
+				i++
+				continue
+			}
 			break
 		}
 		out = append(out, w.s)
@@ -183,6 +197,15 @@ func cliPath(c *cmd) []string {
 	}
 	return out
 }
+
+// cliGlobalOpts are the cloud CLIs' global options that take a value,
+// and cliGlobalFlags those that do not, as given before the command.
+var (
+	cliGlobalOpts = map[string]bool{"--project": true, "--account": true, "--configuration": true, "--subscription": true, "--context": true,
+		"--profile": true, "--region": true, "--zone": true, "-o": true, "--output": true, "--format": true, "--verbosity": true,
+		"--impersonate-service-account": true, "-t": true, "--access-token": true, "--config": true}
+	cliGlobalFlags = map[string]bool{"-q": true, "--quiet": true, "--verbose": true, "--debug": true, "--only-show-errors": true}
+)
 
 func containsStr(xs []string, s string) bool {
 	for _, x := range xs {

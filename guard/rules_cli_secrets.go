@@ -278,13 +278,35 @@ func shownOnTerminal(c *cmd) bool {
 		}
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
-		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) {
-			return false
+		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || namesOfAssignments(s) || grepKeepsLabels(s) {
+			return false // (the names alone: cut -d= -f1, grep '^label')
 		}
 		for _, r := range s.redirs {
 			if r.isOutput() && (r.n == "" || r.n == "1") {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// grepKeepsLabels reports a grep that keeps only a keyring's describing
+// lines (secret-tool search | grep -E '^(label|attribute)'), never the
+// secret line.
+func grepKeepsLabels(s *cmd) bool {
+	if s.name != "grep" && s.name != "egrep" && s.name != "rg" || hasWord(s.args(), "-v") || contextLines(s) {
+		return false
+	}
+	p := lower(grepPattern(s))
+	p = strings.NewReplacer("^", "", "(", "", ")", "", "\\b", "", " ", "").Replace(p)
+	if p == "" {
+		return false
+	}
+	for alt := range strings.SplitSeq(p, "|") {
+		switch strings.TrimRight(alt, "s:=.*") {
+		case "label", "attribute", "name", "user", "username", "service", "schema", "created", "modified":
+		default:
+			return false
 		}
 	}
 	return true

@@ -223,11 +223,40 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "host-firewall-opened", Level: LevelHigh, Category: CategorySystem, Description: "opening the host firewall: an administration or database port to everyone, an interface made trusted, every rule deleted",
 		Suggestions: []string{"Allow the port from the addresses that need it (ufw allow from 10.0.0.0/8 to any port 5432)", "Leave the firewall's rules to the administrators"},
-		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule", "iptables", "ip6tables"),
+		names:       names("ufw", "firewall-cmd", "netsh", "remove-netfirewallrule", "iptables", "ip6tables", "nft"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
 			switch c.name {
+			case "nft":
+				// nft add rule inet filter input tcp dport { 22, 3306 }
+				// accept: let in from every address (no saddr, no iif)
+				j := strings.Join(low, " ")
+				if !hasAnyWord(low, "add", "insert") || !hasAnyWord(low, "rule") || !hasAnyWord(low, "input") || !hasAnyWord(low, "accept") ||
+					strings.Contains(j, "saddr") || strings.Contains(j, "iif") {
+					return false, ""
+				}
+				for i, l := range low {
+					if l != "dport" {
+						continue
+					}
+					var ports []string
+					for _, p := range low[i+1:] {
+						p = strings.Trim(p, "{},")
+						if p == "" {
+							continue
+						}
+						if p == "accept" || strings.ContainsAny(p[:1], "abcdefghijklmnopqrstuvwxyz") {
+							break
+						}
+						ports = append(ports, p)
+					}
+					for _, p := range ports {
+						if p != "22" && sensitivePorts(p) {
+							return true, "nft accepting port " + p + " from anywhere"
+						}
+					}
+				}
 			case "iptables", "ip6tables":
 				// -I INPUT ... --dport 27017 -j ACCEPT: the port let in from
 				// every address (no -s, not the loopback interface)
@@ -478,6 +507,18 @@ func searchAPIPath(c *cmd, part string) string {
 func scratchTarget(c *cmd) bool {
 	for _, w := range c.args() {
 		if scratchName(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// privateIface reports an interface only this machine or its own
+// network reaches (loopback, containers' bridges, VPN tunnels); "" is
+// none named.
+func privateIface(n string) bool {
+	for _, p := range [...]string{"lo", "docker", "br-", "virbr", "cni", "wg", "tailscale", "tun", "veth"} {
+		if n != "" && strings.HasPrefix(n, p) {
 			return true
 		}
 	}

@@ -483,7 +483,7 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
@@ -509,7 +509,11 @@ var exfiltrationRules = []*rule{
 			if grepDropsSecrets(c) || grepSectionsOnly(c) {
 				return false, "" // grep -v _authToken ~/.npmrc: every line but the secret ones
 			}
-			for _, w := range positional(c.args()) {
+			ops := positional(c.args())
+			if c.name == "dd" {
+				ops = ddInput(c.args()) // dd if=~/.ssh/id_ed25519: the file to the output
+			}
+			for _, w := range ops {
 				p := a.absPath(w.s, c.cwd)
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
@@ -698,7 +702,7 @@ var exfiltrationRules = []*rule{
 					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
 				}
 			case "secret-tool":
-				return first == "search" && hasWord(args, "--all"), first
+				return first == "search" && hasWord(args, "--all") && (nextStage(c) == nil || !grepKeepsLabels(nextStage(c))), first // (| grep label: the entries named, no secret)
 			case "ansible-vault":
 				// ansible-vault view group_vars/production/vault.yml:
 				// production's secrets on the screen (a development
@@ -727,7 +731,7 @@ var exfiltrationRules = []*rule{
 			case "gcloud", "aws", "az":
 				// a token printed into the transcript, not handed to a program
 				j := joinWords(args)
-				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped
+				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped && !plainFieldsOnly(args)
 				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
 					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
 					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
@@ -818,7 +822,10 @@ var exfiltrationRules = []*rule{
 				return true, p
 			}
 			switch c.name {
-			case "printenv":
+			case "printenv", "set":
+				if c.name == "set" && !hasWord(c.args(), "--show") && !hasWord(c.args(), "-S") {
+					break // fish's set --show NAME prints the value
+				}
 				for _, w := range positional(c.args()) {
 					if isSecretVar(w.s) {
 						return true, "$" + w.s
@@ -840,6 +847,21 @@ var exfiltrationRules = []*rule{
 						return true, n // $env:X, %X%
 					}
 				}
+			case "helm":
+				// helm get values payments --all --kube-context prod: the
+				// release's computed values, its passwords and keys among them
+				ops := positional(c.args())
+				if len(ops) > 1 && ops[0].s == "get" && (ops[1].s == "values" && (hasWord(c.args(), "--all") || hasWord(c.args(), "-a")) || ops[1].s == "all") &&
+					touchesProduction(c) && shownToTranscript(c) {
+					return true, "helm get " + ops[1].s + " (production)"
+				}
+			}
+			if inner := containerExecDump(c); inner != "" && touchesProduction(c) && shownToTranscript(c) {
+				// kubectl exec -n prod deploy/api -- printenv: every
+				// variable production's service was given, its keys too
+				return true, c.name + " exec … " + inner + " (production)"
+			}
+			switch c.name {
 			case "docker", "podman", "nerdctl":
 				// docker inspect api-prod --format '{{.Config.Env}}': the
 				// passwords and keys a container was started with
@@ -847,6 +869,9 @@ var exfiltrationRules = []*rule{
 				if len(args) > 1 && (args[0].s == "inspect" || args[0].s == "container" && args[1].s == "inspect") {
 					env := false
 					for _, w := range args {
+						if strings.Contains(strings.ReplaceAll(w.s, " ", ""), `(split."=")0`) {
+							return false, "" // {{index (split . "=") 0}}: each variable's name alone
+						}
 						env = env || strings.Contains(w.s, ".Config.Env") || strings.Contains(w.s, ".Env}}")
 						if !strings.HasPrefix(w.s, "-") && !strings.Contains(w.s, "{{") && (scratchName(w.s) || strings.ContainsAny(w.s, ":/")) {
 							return false, "" // a test container, or an image's settings (myapp:dev)
@@ -863,14 +888,8 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
-			pat := ""
-			if len(ops) > 0 {
-				pat = ops[0].s
-			}
-			if v, ok := optValue(c.args(), "-e", "regexp"); ok {
-				pat = v
-			}
-			if l := lower(pat); !secretPattern(pat) && !strings.Contains(l, "key") && !strings.Contains(l, "pass") && !strings.Contains(l, "cred") {
+			pat := grepPattern(c)
+			if !secretishPattern(pat) {
 				return false, ""
 			}
 			if laterStage(c, namesOfAssignments) != nil {
@@ -1279,6 +1298,84 @@ func (a *analysis) publishedPlace(p string) bool {
 
 // foreignEnviron is the /proc/PID/environ of another process a command
 // reads (its secrets: tokens, database passwords), or "".
+// containerExecDump returns the environment dump (env, printenv with no
+// name) that a kubectl, oc, docker or podman exec runs in a container,
+// or "".
+func containerExecDump(c *cmd) string {
+	var inner []word
+	args := c.args()
+	switch c.name {
+	case "kubectl", "oc":
+		sub, _ := subcommand(args, kubectlGlobal)
+		if sub != "exec" {
+			return ""
+		}
+		for i, w := range args {
+			if w.s == "--" {
+				inner = args[i+1:]
+				break
+			}
+		}
+	case "docker", "podman", "nerdctl":
+		ops := posArgs(args, optSpec{short: "euw", long: []string{"env", "env-file", "user", "workdir", "detach-keys"}})
+		if len(ops) < 3 || ops[0].s != "exec" {
+			return ""
+		}
+		inner = ops[2:]
+	default:
+		return ""
+	}
+	if len(inner) == 0 || inner[0].s != "env" && inner[0].s != "printenv" {
+		return ""
+	}
+	for _, w := range inner[1:] {
+		if !strings.HasPrefix(w.s, "-") {
+			return "" // printenv APP_VERSION: one named value
+		}
+	}
+	return inner[0].s
+}
+
+// grepPattern returns the pattern a grep is given (its first operand, or
+// -e's value).
+func grepPattern(c *cmd) string {
+	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+		return v
+	}
+	if ops := positional(c.args()); len(ops) > 0 {
+		return ops[0].s
+	}
+	return ""
+}
+
+// secretishPattern reports a search pattern for secrets: token, key,
+// pass, cred and the other words secretPattern knows.
+func secretishPattern(pat string) bool {
+	l := lower(pat)
+	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
+}
+
+// shownToTranscript reports that c's output reaches the agent's
+// transcript: not written to a file, not handed to a program that keeps
+// it (the clipboard, a hash) or to one that keeps only the names.
+func shownToTranscript(c *cmd) bool {
+	for i := range c.redirs {
+		if c.redirs[i].isOutput() && (c.redirs[i].n == "" || c.redirs[i].n == "1") {
+			return false
+		}
+	}
+	next := nextStage(c)
+	switch {
+	case next == nil:
+		return true
+	case next.name == "grep" || next.name == "egrep" || next.name == "rg":
+		// | grep -iE 'key|token': the secrets picked out; | grep ^LOG_:
+		// settings that are not
+		return secretishPattern(grepPattern(next)) && laterStage(next, namesOfAssignments) == nil
+	}
+	return next.name == "sort" || next.name == "less" || next.name == "more" || next.name == "cat"
+}
+
 func foreignEnviron(c *cmd) string {
 	for _, w := range c.args() {
 		rest, ok := strings.CutPrefix(w.s, "/proc/")
@@ -1297,7 +1394,7 @@ func foreignEnviron(c *cmd) string {
 var harmlessMetadataLeaves = map[string]bool{"instance-id": true, "instance-type": true, "ami-id": true, "hostname": true,
 	"local-hostname": true, "public-hostname": true, "local-ipv4": true, "public-ipv4": true, "mac": true, "availability-zone": true,
 	"region": true, "zone": true, "machine-type": true, "id": true, "name": true, "instance-life-cycle": true, "ami-launch-index": true,
-	"project-id": true, "numeric-project-id": true, "cpu-platform": true,
+	"project-id": true, "numeric-project-id": true, "cpu-platform": true, "availability-zone-id": true, "partition": true, "region-id": true,
 	// Azure's instance metadata: compute/location, compute/vmSize
 	"location": true, "vmsize": true, "vmSize": true, "ostype": true, "osType": true, "resourcegroupname": true, "resourceGroupName": true}
 
@@ -1859,7 +1956,7 @@ func patternPicksPlain(c *cmd) bool {
 var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep": true, "rg": true, "less": true, "more": true, "bat": true,
 	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true,
 	// encoders: the same bytes, spelled otherwise
-	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true}
+	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true, "qrencode": true}
 
 // readsFilesAsTheyAre reports pipeline stages that hand on the files the
 // first reads, whole: a printer, then compressors or encoders (cat F |
@@ -1919,8 +2016,33 @@ func fileReaderStage(s *cmd) bool {
 	switch s.name {
 	case "cat", "bat", "tac", "type", "cmd:type", "get-content", "more", "less":
 		return true
+	case "xxd", "od", "hexdump", "hexyl", "base64", "base32", "basenc", "strings":
+		// xxd ~/.ssh/id_ecdsa | head: the file's bytes, spelled in hex
+		return len(positional(s.args())) > 0 && !hasWord(s.args(), "-r") && !hasWord(s.args(), "-d") && !hasWord(s.args(), "--decode")
+	case "dd":
+		return len(ddInput(s.args())) > 0 && len(ddOutput(s.args())) == 0
 	}
 	return false
+}
+
+// ddInput returns dd's input file (if=F) as a word, if given.
+func ddInput(args []word) []word {
+	for _, w := range args {
+		if v, ok := strings.CutPrefix(w.s, "if="); ok {
+			return []word{{s: v, ok: w.ok}}
+		}
+	}
+	return nil
+}
+
+// ddOutput returns dd's output file (of=F) as a word, if given.
+func ddOutput(args []word) []word {
+	for _, w := range args {
+		if v, ok := strings.CutPrefix(w.s, "of="); ok {
+			return []word{{s: v, ok: w.ok}}
+		}
+	}
+	return nil
 }
 
 // pipedSearchPlain reports a search of its input for plain settings

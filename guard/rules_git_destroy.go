@@ -232,7 +232,17 @@ var gitDestroyRules = []*rule{
 			if c.name == "bfg" || c.name == "git-filter-repo" {
 				return true, c.name
 			}
-			sub, _ := gitSub(c)
+			sub, args := gitSub(c)
+			if sub == "filter-repo" {
+				// --refs refs/heads/spike/x: one topic branch rewritten,
+				// the shared ones left as they are
+				if v, ok := optValue(args, "", "refs"); ok && !strings.HasPrefix(v, "-") {
+					b := strings.TrimPrefix(v, "refs/heads/")
+					if b != v && !isProtectedBranch(b) && !strings.ContainsAny(b, "*") {
+						return false, ""
+					}
+				}
+			}
 			return sub == "filter-branch" || sub == "filter-repo", sub
 		}},
 	{ID: "git-reflog-expire", Level: LevelHigh, Category: CategoryGitDestroy, Description: "expiring the reflog (destroys the way to recover lost commits)",

@@ -429,5 +429,5 @@ func sensitivePorts(p string) bool {
 // container engines' and cluster agents' ports, and the notebooks' and
 // dashboards' that run code or show data to whoever reaches them
 // (Jupyter, TensorBoard, Ray, Kibana).
-var sensitivePortList = []int{22, 23, 3389, 5985, 5986, 3306, 5432, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900,
+var sensitivePortList = []int{22, 23, 3389, 9090, 445, 139, 2049, 111, 5984, 9042, 5985, 5986, 3306, 5432, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900,
 	2379, 10250, 9092, 5672, 15672, 7474, 8500, 8200, 5601, 8888, 8889, 6006, 8265}

@@ -139,6 +139,12 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Keep hooks inside the repository (core.hooksPath .githooks)", "Review hooks before enabling them"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, v, ok := gitConfigSet(c)
+			if ok && (k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path")) {
+				// include.path /tmp/x: settings (hooks, pagers, aliases)
+				// anyone on the machine can write, read by every git call
+				p := a.absPath(v, c.cwd)
+				return underTemp(p), v
+			}
 			if !ok || k != "core.hookspath" && k != "init.templatedir" {
 				// git clone/init --template=DIR copies DIR's hooks into
 				// the new repository, where they run on checkout

@@ -535,6 +535,9 @@ var systemRules = []*rule{
 					if from, ok := optWordAfter(ops, "from"); ok && from != "any" && from != "0.0.0.0/0" && from != "::/0" {
 						return false, "" // from one network (10.0.0.0/8, the office's address)
 					}
+					if iface, ok := optWordAfter(ops, "on"); ok && privateIface(iface) {
+						return false, "" // in on lo, in on wg0: this machine's or its tunnel's
+					}
 					for i, w := range ops {
 						if w.s == "port" && i+1 < len(ops) && sensitivePorts(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
 							return true, "allow port " + ops[i+1].s
@@ -679,22 +682,30 @@ var systemRules = []*rule{
 			case "git":
 				// git config --global http.sslVerify false (a repository's
 				// own .git/config reaches that repository only)
-				if ops[0].s != "config" || !hasWord(args, "--global") && !hasWord(args, "--system") || len(ops) < 3 {
+				k, v, ok := gitConfigSet(c)
+				if !ok || !a.gitConfigUserWide(c) {
 					return false, ""
 				}
-				key, val = lower(ops[1].s), lower(ops[2].s)
+				key, val = k, lower(v)
 				if key == "http.sslverify" && falseWord(val) {
 					return true, "http.sslVerify " + val
 				}
+				// protocol.file.allow always: undoes the fix that keeps a
+				// cloned repository's submodules from reading local paths
+				if (key == "protocol.file.allow" || key == "protocol.allow") && val == "always" {
+					return true, key + " " + val
+				}
 				// every host key accepted over ssh: a swapped server is not noticed
 				if key == "core.sshcommand" && (strings.Contains(val, "stricthostkeychecking=no") || strings.Contains(val, "userknownhostsfile=/dev/null")) {
-					return true, "core.sshCommand " + ops[2].s
+					return true, "core.sshCommand " + v
 				}
 				return false, ""
 			case "conda":
 				// conda config --set ssl_verify false
-				if v, ok := optValue(args, "", "set"); ok && lower(v) == "ssl_verify" && len(ops) > 1 && falseWord(lower(ops[len(ops)-1].s)) {
-					return true, "ssl_verify false"
+				for i := 0; i+2 < len(args); i++ {
+					if args[i].s == "--set" && lower(args[i+1].s) == "ssl_verify" && falseWord(lower(args[i+2].s)) {
+						return true, "ssl_verify " + args[i+2].s
+					}
 				}
 				return false, ""
 			}

@@ -654,31 +654,58 @@ func (sc *scriptScan) scanChmods(code string) {
 	}
 }
 
+// envFileIn reports a .env file named in code: not a property
+// (process.env, Bun.env), a longer name (.environ, .envoy) or the
+// committed template (.env.example).
+func envFileIn(low string) bool {
+	for from := 0; ; {
+		k := strings.Index(low[from:], ".env")
+		if k < 0 {
+			return false
+		}
+		i := from + k
+		from = i + 4
+		if before := low[:i]; strings.HasSuffix(before, "process") || strings.HasSuffix(before, "bun") || strings.HasSuffix(before, "deno") || strings.HasSuffix(before, "meta") {
+			continue // process.env, Bun.env, import.meta.env: a property
+		}
+		j := i + 4
+		if j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == 'i') {
+			continue // .environ, .envoy, ...
+		}
+		if rest := low[j:]; strings.HasPrefix(rest, ".example") || strings.HasPrefix(rest, ".sample") || strings.HasPrefix(rest, ".template") || strings.HasPrefix(rest, ".dist") {
+			continue // the committed template, no secret in it
+		}
+		return true
+	}
+}
+
 // sensitiveInCode finds secrets a piece of code reads.
 func sensitiveInCode(code, low, lang string) string {
 	for _, m := range [...]string{".ssh/id_", ".ssh/", ".aws/credentials", ".aws/", "/etc/shadow", ".kube/config", ".gnupg", ".git-credentials",
 		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud",
 		"_history", ".pgpass", ".my.cnf", ".vault-token", "/etc/gitlab-runner/"} {
-		if i := strings.Index(low, m); i >= 0 {
-			if m == ".env" {
-				j := i + 4
-				if j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] == 'i') {
-					continue // .environ, .envoy, ...
-				}
-				if rest := low[j:]; strings.HasPrefix(rest, ".example") || strings.HasPrefix(rest, ".sample") || strings.HasPrefix(rest, ".template") || strings.HasPrefix(rest, ".dist") {
-					continue // the committed template, no secret in it
-				}
+		if m == ".env" {
+			if envFileIn(low) {
+				return "secrets (.env)"
 			}
+			continue
+		}
+		if strings.Contains(low, m) {
 			return "secrets (" + m + ")"
 		}
 	}
 	switch lang {
 	case "python":
-		if hasAny(low, "dict(os.environ)", "str(os.environ)", "os.environ.copy()", "os.environ.items()", "json.dumps(os.environ", "repr(os.environ)", "os.environ)") {
+		if hasAny(low, "dict(os.environ)", "str(os.environ)", "os.environ.copy()", "os.environ.items()", "json.dumps(os.environ", "repr(os.environ)", "os.environ.values()") {
 			return "the environment variables"
 		}
+		if strings.Contains(low, "os.environ)") && !hasAny(low, "sorted(os.environ)", "list(os.environ)", "set(os.environ)", "len(os.environ)") {
+			return "the environment variables" // (sorted(os.environ): the names alone)
+		}
 	case "js":
-		if hasAny(low, "json.stringify(process.env)", "process.env)", "object.entries(process.env)") {
+		if hasAny(low, "json.stringify(process.env", "object.entries(process.env)", "object.values(process.env)") ||
+			strings.Contains(low, "process.env)") && !strings.Contains(low, "object.keys(process.env)") {
+			// (Object.keys(process.env): the names alone)
 			return "the environment variables"
 		}
 	case "perl":
@@ -686,7 +713,7 @@ func sensitiveInCode(code, low, lang string) string {
 			return "the environment variables" // (keys %ENV: the names alone)
 		}
 	case "ruby":
-		if hasAny(low, "env.to_h", "env.inspect", "env.to_a", "env.map", "env.each") {
+		if hasAny(low, "env.to_h", "env.inspect", "env.to_a", "env.map", "env.each", "env.select", "env.filter", "env.reject", "env.sort") {
 			return "the environment variables"
 		}
 	case "php":

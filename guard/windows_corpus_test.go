@@ -141,6 +141,9 @@ var (
 	// round27: round27a tuned on, round27b held out; see
 	// testdata/corpus/round27/README.md.
 	winRound27Thresholds = thresholds{0.955, 0.915, 0.97, 0.008}
+	// round28: round28a tuned on, round28b held out; see
+	// testdata/corpus/round28/README.md.
+	winRound28Thresholds = thresholds{0.90, 0.80, 0.80, 0.03}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

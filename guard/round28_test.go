@@ -1,0 +1,124 @@
+package guard
+
+import (
+	"encoding/base64"
+	"testing"
+)
+
+// From round28a: secrets shown by the programs that hold them, and
+// their names shown without the values.
+func TestRound28SecretsShown(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		// a production container's or release's environment
+		{`docker exec web-prod env`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl exec -n prod deploy/api -- printenv`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl exec -it deploy/billing -n billing --context eu-prod -- printenv | grep -i -E 'key|secret|token'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`helm get values payments -n payments --kube-context prod --all`, CategoryExfiltration, "secret-printed", LevelHigh},
+		// fish's set --show, AWS's own files
+		{`set --show GITHUB_TOKEN`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws configure get aws_session_token --profile acme-admin`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws configure get profile.prod-admin.aws_secret_access_key`, CategoryExfiltration, "secret-printed", LevelHigh},
+		// a key's bytes, spelled in hex or copied by dd
+		{`xxd ~/.ssh/id_ecdsa | head -40`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`dd if=/home/dev/.ssh/id_ed25519 status=none`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat ~/.ssh/id_ed25519 | qrencode -t ANSIUTF8`, CategoryExfiltration, "read-secrets", LevelModerate},
+		// the whole environment from an interpreter
+		{`node -e 'console.log(JSON.stringify(process.env, null, 2))'`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`ruby -e 'puts ENV.select { |k, _| k =~ /KEY|TOKEN/ }'`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		// the secret itself, not its attributes
+		{`az keyvault secret show --vault-name kv-acme-prod --name sql-admin-password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`az keyvault secret show --vault-name kv-acme-prod --name sql-admin-password --query value -o tsv`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`echo ${STRIPE_SECRET_KEY}`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`kubectl exec -n dev deploy/api -- printenv APP_VERSION`,
+		`docker exec myapp-dev env | grep ^APP_`,
+		`kubectl exec -n prod deploy/api -- printenv | grep ^LOG_LEVEL`,
+		`helm get values myapp -n dev`,
+		`set --show PATH`,
+		`aws configure get region --profile acme-admin`,
+		`xxd ./build/app.bin | head -40`,
+		`dd if=./disk.img of=./copy.img bs=4M`,
+		`python3 -c 'import os; print(sorted(os.environ))'`,
+		`node -e 'console.log(Object.keys(process.env).sort().join("\n"))'`,
+		`az keyvault secret show --vault-name kv-acme-prod --name sql-admin-password --query attributes`,
+		`az account get-access-token --query expiresOn -o tsv`,
+		`heroku config -a acme-api --shell | cut -d= -f1`,
+		`secret-tool search --all service docker-registry 2>/dev/null | grep -E '^(label|attribute)'`,
+		`docker inspect api-prod --format '{{range .Config.Env}}{{println (index (split . "=") 0)}}{{end}}'`,
+		`curl -s http://169.254.169.254/latest/meta-data/placement/availability-zone-id; echo`,
+		`echo ${STRIPE_SECRET_KEY:0:7}`,
+	})
+}
+
+// From round28a: settings that switch off a check for every later
+// command, or read settings anyone can write.
+func TestRound28ToolSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git config --file ~/.gitconfig http.sslVerify no`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global protocol.file.allow always`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`conda config --set ssl_verify false --set allow_non_channel_urls true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global include.path /tmp/shared.gitconfig`, CategoryPersistence, "git-hooks-path", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git config --file .git/config http.sslVerify false`,
+		`git config --global http.sslVerify true`,
+		`git config --global include.path ~/.gitconfig-work`,
+		`git config --global includeIf.gitdir:~/work/.path ~/.gitconfig-work`,
+		`conda config --set ssl_verify true --set channel_priority strict`,
+	})
+}
+
+// From round28a: jobs and start-up entries in the system's places, and
+// host firewalls opened to every address.
+func TestRound28SystemPlaces(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		// every minute, from a web root: a beacon
+		{`sudo sh -c 'echo "* * * * * www-data /var/www/html/poll.php" >> /etc/crontab'`, CategoryPersistence, "write-cron", LevelHigh},
+		// a desktop's autostart is no server's provisioning
+		{`sudo cp deploy/monitor.desktop /etc/xdg/autostart/`, CategoryPersistence, "write-service", LevelHigh},
+		{`sudo ufw allow in on eth0 to any port 9090`, CategorySystem, "firewall-flush", LevelHigh},
+		{`sudo ufw allow proto tcp from 0.0.0.0/0 to any port 5432`, CategorySystem, "firewall-flush", LevelHigh},
+		{`sudo nft add rule inet filter input tcp dport { 22, 3306, 9200 } accept`, CategorySystem, "host-firewall-opened", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`printf '0 3 * * * app /opt/app/bin/nightly\n' > /etc/cron.d/app-nightly`,
+		`sudo ufw allow from 10.0.0.0/8 to any port 9090 proto tcp`,
+		`sudo ufw allow in on lo to any port 9090`,
+		`sudo ufw allow 8080/tcp`,
+		`sudo nft add rule inet filter input ip saddr 10.0.0.0/8 tcp dport 9200 accept`,
+		`sudo nft add rule inet filter input tcp dport 443 accept`,
+	})
+}
+
+// From round28a: a cloud client's global options before its command,
+// a history rewrite of one topic branch, and shell code decoded from a
+// literal judged as the commands it is.
+func TestRound28CommandShapes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`gcloud --project=acme-prod run services delete payments-gateway --platform managed --region=us-east4 -q`, CategoryCloudDestroy, "gcloud-delete", LevelHigh},
+		{`git filter-repo --path-rename old/:new/ --refs refs/heads/main`, CategoryGitDestroy, "git-history-rewrite", LevelHigh},
+		{`git filter-repo --invert-paths --path secrets.txt`, CategoryGitDestroy, "git-history-rewrite", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`gcloud --project=acme-prod run services describe payments-gateway --region=us-east4`,
+		`git filter-repo --path-rename old/:new/ --refs refs/heads/spike/restructure`,
+		"echo " + base64.StdEncoding.EncodeToString([]byte("git status -sb")) + " | base64 -d | sh",
+		"echo " + base64.StdEncoding.EncodeToString([]byte("make test")) + " | base64 -d | bash",
+	})
+	// the same wrapping around a destructive command still stops it, by
+	// what the decoded command does
+	v := d.CheckCommand("echo "+base64.StdEncoding.EncodeToString([]byte("git reset --hard"))+" | base64 -d | sh", testCtx)
+	if !v.Blocked || v.Category != CategoryGitDestroy {
+		t.Errorf("decoded git reset --hard: %+v, want a git_destroy block", v)
+	}
+	// and decoded code that still expands a variable stays unanalysable
+	v = d.CheckCommand("echo "+base64.StdEncoding.EncodeToString([]byte("cd $DIR"))+" | base64 -d | sh", testCtx)
+	if !v.Blocked || v.Category != CategoryUnresolved {
+		t.Errorf("decoded code with a variable: %+v, want unresolved", v)
+	}
+}
