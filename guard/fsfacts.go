@@ -1132,6 +1132,8 @@ func tlsCheckOffVar(name, val string) bool {
 		return val == "*"
 	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl", "DOTNET_NUGET_SIGNATURE_VERIFICATION":
 		return val == "false" || val == "0"
+	case "HOMEBREW_CASK_OPTS":
+		return strings.Contains(val, "--no-quarantine") // Gatekeeper skips every app installed
 	case "GIT_SSH_COMMAND", "RSYNC_RSH":
 		// every server's host key accepted: a swapped server goes unnoticed
 		l := strings.ToLower(val)

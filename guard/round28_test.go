@@ -71,6 +71,33 @@ func TestRound28ToolSettings(t *testing.T) {
 	})
 }
 
+// From round28a: packages and code fetched with their checks off for
+// one run, and the settings files that turn them off for good.
+func TestRound28FetchChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`npm install --strict-ssl=false --no-audit axios@1.7.2`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`pip install --trusted-host files.pythonhosted.org --trusted-host pypi.org lxml==5.2.2`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`GIT_SSL_NO_VERIFY=1 git submodule update --init --recursive`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`GOSUMDB=off go mod download -x all`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`mvn -Dmaven.wagon.http.ssl.insecure=true -Dmaven.wagon.http.ssl.allowall=true clean install`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`YARN_CHECKSUM_BEHAVIOR=ignore yarn install`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`git -c http.sslVerify=false clone https://git.example.com/acme/api.git`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=http.sslVerify GIT_CONFIG_VALUE_0=false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`echo 'allow-insecure-host = ["pypi.mirror.lan"]' >> ~/.config/uv/uv.toml`, CategorySystem, "tool-tls-off-config", LevelHigh},
+		{`printf '\norg.gradle.dependency.verification=off\n' >> "$HOME/.gradle/gradle.properties"`, CategorySystem, "tool-tls-off-config", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git -c http.sslVerify=false ls-remote https://localhost:3443/repo.git`,
+		`pip install --trusted-host localhost -i http://localhost:3141/simple requests`,
+		`GIT_SSH_COMMAND='ssh -o StrictHostKeyChecking=no' git clone git@github.com:acme/api.git`,
+		`NODE_TLS_REJECT_UNAUTHORIZED=0 node scripts/dev-proxy.js`,
+		`GOFLAGS=-mod=mod go mod download`,
+		`echo 'org.gradle.caching=true' >> ~/.gradle/gradle.properties`,
+		`npm install --no-audit axios@1.7.2`,
+	})
+}
+
 // From round28a: jobs and start-up entries in the system's places, and
 // host firewalls opened to every address.
 func TestRound28SystemPlaces(t *testing.T) {

@@ -609,6 +609,58 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "fetch-checks-off", Level: LevelHigh, Category: CategorySystem, Description: "fetching packages or code with certificate or checksum checks turned off (what arrives can have been swapped in transit, and it is then built and run)",
+		Suggestions: []string{"Give the tool the CA bundle it needs, or fix the mirror's certificate", "Keep checksum verification on; update the lock file if it is stale"},
+		names: names("git", "go", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "uv", "poetry", "pipenv", "cargo", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew",
+			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if localFetchOnly(args) {
+				return false, "" // a mirror or a repository on this machine
+			}
+			env := map[string]string{}
+			for _, as := range c.assigns {
+				env[as.name] = as.val.s
+			}
+			if k := gitConfigEnvTLSOff(env); k != "" && c.name == "git" {
+				return true, k
+			}
+			for _, as := range c.assigns {
+				switch as.name {
+				case "GIT_SSH_COMMAND", "RSYNC_RSH", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
+					continue // (a host key or a bundle of one's own, for one run)
+				}
+				if tlsCheckOffVar(as.name, as.val.s) || as.name == "YARN_CHECKSUM_BEHAVIOR" && (as.val.s == "ignore" || as.val.s == "none") {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			for i, w := range args {
+				l := lower(w.s)
+				switch {
+				case l == "--strict-ssl=false" || l == "--strict-ssl" && i+1 < len(args) && args[i+1].s == "false",
+					l == "--skip-hash-check" || l == "--ignore-checksums" || l == "--allow-empty-checksums" || l == "--ignore-security-hash",
+					strings.HasPrefix(l, "-dmaven.wagon.http.ssl.insecure=true") || strings.HasPrefix(l, "-dmaven.wagon.http.ssl.allowall=true") ||
+						strings.HasPrefix(l, "-daether.connector.https.securitymode=insecure"),
+					c.name == "go" && l == "-insecure":
+					return true, w.s
+				case (l == "--trusted-host" || l == "--allow-insecure-host") && i+1 < len(args) && !isLocalHost(args[i+1].s):
+					return true, w.s + " " + args[i+1].s
+				case strings.HasPrefix(l, "--trusted-host=") && !isLocalHost(l[len("--trusted-host="):]):
+					return true, w.s
+				}
+			}
+			if c.name == "git" {
+				// git -c http.sslVerify=false clone https://...: this run
+				for i, w := range c.words {
+					if w.s == "-c" && i+1 < len(c.words) {
+						if k, v, ok := strings.Cut(lower(c.words[i+1].s), "="); ok && k == "http.sslverify" && falseWord(v) && len(urlArgs(args)) > 0 {
+							return true, "-c " + c.words[i+1].s
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
 		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set"),
@@ -619,10 +671,17 @@ var systemRules = []*rule{
 			case "export":
 				// export NODE_TLS_REJECT_UNAUTHORIZED=0 GIT_SSL_NO_VERIFY=1:
 				// every later command of the session goes unchecked
+				env := map[string]string{}
 				for _, w := range args {
-					if k, v, ok := strings.Cut(w.s, "="); ok && tlsCheckOffVar(k, v) {
-						return true, w.s
+					if k, v, ok := strings.Cut(w.s, "="); ok {
+						if tlsCheckOffVar(k, v) {
+							return true, w.s
+						}
+						env[k] = v
 					}
+				}
+				if k := gitConfigEnvTLSOff(env); k != "" {
+					return true, k
 				}
 				return false, ""
 			case "set":
@@ -1322,6 +1381,20 @@ func tlsOffConfig(name, text string) bool {
 			if l == "ssl_verify_mode 0" {
 				return true
 			}
+		case name == "uv.toml" || name == "pip.conf" || name == "pip.ini":
+			// allow-insecure-host = [...], trusted-host = ...: those
+			// hosts' certificates unchecked
+			if strings.HasPrefix(l, "allow-insecure-host ") || strings.HasPrefix(l, "trusted-host ") {
+				return true
+			}
+		case name == "gradle.properties":
+			if l == "org.gradle.dependency.verification off" || l == "org.gradle.dependency.verification lenient" {
+				return true
+			}
+		case name == ".mavenrc" || name == "mavenrc":
+			if strings.Contains(l, "ssl.insecure true") || strings.Contains(l, "ssl.allowall true") {
+				return true
+			}
 		}
 	}
 	return false
@@ -1402,6 +1475,34 @@ func pgrepPattern(src string) string {
 	for k := len(f) - 1; k >= 0; k-- {
 		if p := strings.Trim(f[k], `"'`); p != "" && !strings.HasPrefix(p, "-") {
 			return p
+		}
+	}
+	return ""
+}
+
+// localFetchOnly reports a command whose URLs all name this machine or
+// its network (a mirror on localhost): with none, it is not.
+func localFetchOnly(args []word) bool {
+	urls := urlArgs(args)
+	for _, u := range urls {
+		if !isLocalHost(hostOf(u)) {
+			return false
+		}
+	}
+	return len(urls) > 0
+}
+
+// gitConfigEnvTLSOff returns the variable that sets http.sslVerify off
+// through git's environment settings (GIT_CONFIG_KEY_0=http.sslVerify,
+// GIT_CONFIG_VALUE_0=false), or "".
+func gitConfigEnvTLSOff(env map[string]string) string {
+	for k, v := range env {
+		n, ok := strings.CutPrefix(k, "GIT_CONFIG_KEY_")
+		if !ok || lower(v) != "http.sslverify" {
+			continue
+		}
+		if val, ok := env["GIT_CONFIG_VALUE_"+n]; ok && falseWord(lower(val)) {
+			return k + "=" + v
 		}
 	}
 	return ""
