@@ -1301,7 +1301,8 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "a monitoring agent's API key or admin password (" + s + ")", true
 	case strings.HasPrefix(p, "/proc/") && base == "environ":
 		return "a process environment (" + s + ")", true
-	case strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets"):
+	case (strings.HasPrefix(p, "/var/run/secrets") || strings.HasPrefix(p, "/run/secrets")) && base != "namespace" && base != "ca.crt":
+		// (a pod's namespace and its cluster's CA certificate are public)
 		return "mounted secrets (" + s + ")", true
 	case strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/pki/tls/private") || strings.HasPrefix(p, "/etc/letsencrypt/live") ||
 		strings.HasPrefix(p, "/etc/letsencrypt/archive"):
@@ -1326,6 +1327,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
 		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
 		return "credentials (" + s + ")", true
+	}
+	if inHome && path.Ext(base) == ".json" && (strings.HasSuffix(base, "-sa.json") || strings.HasSuffix(base, "_sa.json") || strings.HasSuffix(base, "sa-key.json") ||
+		strings.HasSuffix(base, "-key.json") || keyFolders[path.Base(path.Dir(p))]) {
+		// ~/keys/deployer-sa.json: a cloud service account's key
+		return "a service account key (" + s + ")", true
 	}
 	switch strings.ToLower(base) {
 	case "database.yml", "wp-config.php", "master.key", "secrets.toml", "local.settings.json", "terraform.tfvars", "serviceaccountkey.json",
@@ -1353,6 +1359,9 @@ func deployedSettings(base string) bool {
 	}
 	return false
 }
+
+// keyFolders are folders people keep keys in.
+var keyFolders = map[string]bool{"keys": true, "secrets": true, "credentials": true, "creds": true, "service-accounts": true}
 
 // homeTokenFile reports a file below the home directory where a
 // command-line client keeps its login: a name that says so (auth.json,

@@ -149,3 +149,52 @@ func TestRound28CommandShapes(t *testing.T) {
 		t.Errorf("decoded code with a variable: %+v, want unresolved", v)
 	}
 }
+
+// From round28a: more ways the developer's edits are replaced, secrets
+// picked out of the environment, and the machine's and production's
+// protections given up.
+func TestRound28SecondBatch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git checkout origin/main -- package.json package-lock.json src/config`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`jj restore --from @- src/`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`svn update --accept theirs-full --non-interactive`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`svn cleanup --remove-unversioned --remove-ignored .`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`fossil revert src/shell.c src/main.c`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`fossil checkout --force trunk`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`declare -p | grep -iE 'pass|token'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`git credential fill <<< $'protocol=https\nhost=github.com'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl -n prod exec worker-0 -c app -- cat /run/secrets/kubernetes.io/serviceaccount/token`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`jq -r .private_key "$GOOGLE_APPLICATION_CREDENTIALS"`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat ~/keys/gcp-deployer-sa.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`sudo systemctl edit --full --force backup-pull.timer`, CategoryPersistence, "systemd-unit-created", LevelHigh},
+		{`ssh-copy-id -i ~/.ssh/id_ed25519.pub root@db-primary.internal`, CategoryPersistence, "ssh-key-to-root", LevelHigh},
+		{`printf 'function fish_prompt\n  ~/.cache/beacon &\n  echo "> "\nend\n' > ~/.config/fish/functions/fish_prompt.fish`, CategoryPersistence, "shell-function-autoload", LevelHigh},
+		{`sudo semanage permissive -a httpd_t`, CategorySystem, "security-module-off", LevelHigh},
+		{`sudo setsebool -P httpd_can_network_connect on httpd_execmem on`, CategorySystem, "security-module-off", LevelHigh},
+		{`sudo chcon -R -t unconfined_exec_t /srv/app/bin`, CategorySystem, "security-module-off", LevelHigh},
+		{`sudo cp /etc/shadow /tmp/shadow.copy`, CategoryExfiltration, "secret-published", LevelHigh},
+		{`az webapp update -g rg-tally-prod-eus2 -n app-tally-prod --https-only false --min-tls-version 1.0`, CategorySystem, "cli-security-off", LevelHigh},
+		{`curl -s -X POST https://api.pagerduty.com/maintenance_windows -H "Authorization: Token token=$PD_TOKEN" -d '{"maintenance_window":{"description":"prod deploy","services":[{"id":"PPROD01"}]}}'`, CategorySystem, "api-switched-off", LevelHigh},
+		{`curl -X POST https://unleash.acme.io/api/admin/projects/default/features/require-2fa/environments/production/off -H "Authorization: $UNLEASH_ADMIN_TOKEN"`, CategorySystem, "api-switched-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git checkout origin/main -- package-lock.json`,
+		`jj restore --from @- src/main.rs`,
+		`svn update`,
+		`svn cleanup .`,
+		`fossil revert src/shell.c`,
+		`compgen -v | grep -iE 'pass|token'`,
+		`env | grep -q GITHUB_TOKEN && echo set`,
+		`cat /var/run/secrets/kubernetes.io/serviceaccount/namespace`,
+		`jq -r .client_email "$GOOGLE_APPLICATION_CREDENTIALS"`,
+		`sudo systemctl edit myapp`,
+		`ssh-copy-id -i ~/.ssh/id_ed25519.pub dev@devbox.internal`,
+		`printf 'function fish_prompt\n  echo (prompt_pwd) "> "\nend\n' > ~/.config/fish/functions/fish_prompt.fish`,
+		`sudo setsebool -P httpd_can_network_connect on`,
+		`sudo semanage port -l`,
+		`sudo cp /etc/hosts /tmp/hosts.bak`,
+		`az webapp update -g rg-tally-staging -n app-tally-staging --https-only false`,
+		`exec "$SHELL" -l`,
+	})
+}

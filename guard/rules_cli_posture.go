@@ -118,6 +118,12 @@ var cliPostureRules = []*rule{
 			if control == "" {
 				control = allowListOpened(low)
 			}
+			if control == "" && touchesProduction(c) {
+				// az webapp update --https-only false, --min-tls-version
+				// 1.0, a listener moved to plain HTTP: production's
+				// traffic readable on the way
+				control = tlsOff(low)
+			}
 			if control == "" && wafOff(sub.list(), low) {
 				// az network application-gateway waf-config set --enabled
 				// false, a front door's policy in Detection mode: attacks
@@ -617,6 +623,35 @@ func securityFlagOff(low []string) string {
 		}
 		if securityControl(n) {
 			return n
+		}
+	}
+	return ""
+}
+
+// tlsOff reports options that take TLS away from a service: https-only
+// or TLS turned off, an old TLS version allowed, a listener on plain HTTP.
+func tlsOff(low []string) string {
+	for i, l := range low {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(l, "-"), "=")
+		if !strings.HasPrefix(l, "--") {
+			continue
+		}
+		if !hasVal && i+1 < len(low) {
+			val = low[i+1]
+		}
+		switch strings.ReplaceAll(name, "-", "") {
+		case "httpsonly", "forcehttps", "requirehttps", "enablehttps", "ssl", "tls", "enabletls", "hsts":
+			if falseWord(val) || val == "disabled" {
+				return name + " " + val
+			}
+		case "mintlsversion", "minimumtlsversion", "mintls":
+			if val == "1.0" || val == "1.1" || val == "tls1_0" || val == "tls1_1" {
+				return name + " " + val
+			}
+		case "protocol":
+			if val == "http" && hasAnyWord(low, "modify-listener", "create-listener") {
+				return "a listener on plain HTTP"
+			}
 		}
 	}
 	return ""

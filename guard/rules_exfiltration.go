@@ -524,6 +524,9 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && (strings.HasSuffix(lower(p), ".p8") || strings.HasPrefix(path.Base(p), "AuthKey_")) && !namesOnlyRead(c) {
 					return true, "a store's API private key " + w.s // fastlane/AuthKey_X.p8: PKCS#8, always private
 				}
+				if v := credentialFileVar(w.s); v != "" && !namesOnlyRead(c) {
+					return true, "the credentials file $" + v // jq -r .private_key "$GOOGLE_APPLICATION_CREDENTIALS"
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
@@ -531,7 +534,7 @@ var exfiltrationRules = []*rule{
 					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
-					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") {
+					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") {
 						return true, d
 					}
 				}
@@ -798,7 +801,7 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			}
-			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || len(c.redirs) > 0 && !toStepOutput(c) {
+			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || outputRedirected(c) && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
 			}
 			if what := registryPassword(c); what != "" {
@@ -889,8 +892,8 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			pat := grepPattern(c)
-			if !secretishPattern(pat) {
-				return false, ""
+			if !secretishPattern(pat) || hasAnyWord(c.lowerArgs(), "-q", "--quiet", "-c", "--count") {
+				return false, "" // (grep -q, -c: nothing of the lines shown)
 			}
 			if laterStage(c, namesOfAssignments) != nil {
 				return false, "" // env | grep TOKEN | cut -d= -f1: the names alone
@@ -907,11 +910,18 @@ var exfiltrationRules = []*rule{
 			if c.pipe == nil || c.stage == 0 {
 				return false, ""
 			}
+			if c.in.kind == flowSecret && (c.in.what == "the environment variables" || c.in.what == "the shell variables") && (c.pipe[0] == nil || c.pipe[0].name != "compgen" || strings.Contains(a.src, "${!") || strings.Contains(a.src, "printenv")) &&
+				!hasWord(c.args(), "-l") {
+				// (compgen -v | grep TOKEN: the names alone, unless their
+				// values are looked up)
+				return true, "the environment | " + c.name + " " + pat // declare -p | grep TOKEN
+			}
 			for _, s := range c.pipe[:c.stage] {
 				if s == nil {
 					continue
 				}
-				if (s.name == "env" || s.name == "printenv" || s.name == "set" || s.name == "export" || s.name == "declare") && len(positional(s.args())) == 0 {
+				if (s.name == "env" || s.name == "printenv" || s.name == "set" || s.name == "export" || s.name == "declare") && len(positional(s.args())) == 0 &&
+					!hasWord(s.args(), "-n") && !hasWord(s.args(), "--names") { // (fish's set -n: the names alone)
 					return true, s.name + " | grep " + pat
 				}
 				if s.name == "history" || s.name == "fc" {
@@ -1120,6 +1130,15 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			dest := a.absPath(ops[len(ops)-1].s, c.cwd)
+			if underTemp(dest) || a.inWork(dest) {
+				// sudo cp /etc/shadow /tmp/x: root's own secrets copied
+				// out of the files only root may read
+				for _, w := range ops[:len(ops)-1] {
+					if p := a.absPath(w.s, c.cwd); p == "/etc/shadow" || p == "/etc/gshadow" || strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key") {
+						return true, p + " → " + dest
+					}
+				}
+			}
 			if !a.publishedPlace(dest) {
 				return false, ""
 			}
@@ -1351,7 +1370,7 @@ func grepPattern(c *cmd) string {
 // secretishPattern reports a search pattern for secrets: token, key,
 // pass, cred and the other words secretPattern knows.
 func secretishPattern(pat string) bool {
-	l := lower(pat)
+	l := strings.NewReplacer("key_bindings", "", "keybind", "", "keyboard", "", "keymap", "", "passthrough", "").Replace(lower(pat))
 	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
 }
 
@@ -1359,10 +1378,8 @@ func secretishPattern(pat string) bool {
 // transcript: not written to a file, not handed to a program that keeps
 // it (the clipboard, a hash) or to one that keeps only the names.
 func shownToTranscript(c *cmd) bool {
-	for i := range c.redirs {
-		if c.redirs[i].isOutput() && (c.redirs[i].n == "" || c.redirs[i].n == "1") {
-			return false
-		}
+	if outputRedirected(c) {
+		return false
 	}
 	next := nextStage(c)
 	switch {
@@ -1445,11 +1462,21 @@ func jqNamesOnly(args []word) bool {
 			return true
 		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers":
 			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password")
+		case jqIdentityFields[l[strings.LastIndexByte(l, '.')+1:]]:
+			// .client_email, .Account[].username: who the file is for,
+			// not its key
+			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password") && !strings.Contains(l, "key")
 		}
 		return false
 	}
 	return false
 }
+
+// jqIdentityFields are the fields of a credentials file that say whose
+// it is or where it points, without its secret.
+var jqIdentityFields = map[string]bool{"client_email": true, "project_id": true, "type": true, "username": true, "user": true,
+	"email": true, "account": true, "region": true, "expires_on": true, "expiry": true, "expiresat": true, "expires_at": true, "client_id": true,
+	"home_account_id": true, "environment": true, "realm": true, "server": true, "cluster": true, "namespace": true}
 
 // databaseFile reports whether p names a database file or a dump of one:
 // sent elsewhere, every record in it leaves with it.
@@ -2166,4 +2193,15 @@ func grepDropsSecrets(c *cmd) bool {
 		}
 	}
 	return true
+}
+
+// outputRedirected reports a command whose standard output goes to a
+// file (an input redirection, a here-string, is not one).
+func outputRedirected(c *cmd) bool {
+	for i := range c.redirs {
+		if c.redirs[i].isOutput() && (c.redirs[i].n == "" || c.redirs[i].n == "1") {
+			return true
+		}
+	}
+	return false
 }

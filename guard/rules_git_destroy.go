@@ -29,6 +29,12 @@ var gitDestroyRules = []*rule{
 			case len(ops) == 1 && ops[0].s == "restore" && !hasWord(args, "--help") && !hasWord(args, "-h"):
 				// no paths: every change in the working copy undone
 				return true, "jj restore"
+			case len(ops) > 1 && ops[0].s == "restore":
+				// jj restore --from @- src/: a whole folder's changes undone
+				paths := posArgs(args, optSpec{short: "c", long: []string{"from", "to", "into", "changes-in", "f", "t"}})
+				if p := folderPath(paths[1:]); p != "" {
+					return true, "jj restore " + p
+				}
 			}
 			return false, ""
 		}},

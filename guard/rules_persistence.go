@@ -162,6 +162,27 @@ var persistenceRules = []*rule{
 			}
 			return !strings.HasPrefix(v, ".") || !a.inWork(p), v
 		}},
+	{ID: "ssh-key-to-root", Level: LevelHigh, Category: CategoryPersistence, Description: "authorising a key for another machine's root account (a way in as root that outlives the session)",
+		Suggestions: []string{"Log in as your own user and use sudo there", "Ask the machine's administrators to grant access"}, names: names("ssh-copy-id"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := posArgs(c.args(), optSpec{short: "iopFJ", long: []string{"i", "p", "o"}})
+			for _, w := range ops {
+				if strings.HasPrefix(w.s, "root@") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "systemd-unit-created", Level: LevelHigh, Category: CategoryPersistence, Description: "creating a new service or timer unit in an editor (systemctl edit --force): what it will run is typed where the firewall cannot see it",
+		Suggestions: []string{"Write the unit file in the project and show it for review", "Run the program in the foreground instead"}, names: names("systemctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 || ops[0].s != "edit" || !hasWord(args, "--force") && !hasWord(args, "-f") {
+				return false, ""
+			}
+			return true, "systemctl edit --force " + ops[1].s
+		}},
 	{ID: "systemd-enable-file", Level: LevelModerate, Category: CategoryPersistence, Description: "enabling a service from a unit file outside the system",
 		Suggestions: []string{"Install unit files through a reviewed package or configuration", "Run the program in the foreground instead"}, names: names("systemctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -233,7 +254,7 @@ var persistenceRules = []*rule{
 				// a wrapper over a common command (ls with colours) is a
 				// habit; one that also starts something hidden, in the
 				// background or from the network is a foothold
-				if (commonCommands[name] || coreCommands[name] || name == "cd" || name == "sudo") && t.content.kind == flowText &&
+				if (commonCommands[name] || coreCommands[name] || name == "cd" || name == "sudo" || fishEventFunctions[name]) && t.content.kind == flowText &&
 					(callsOut(t.content.text) || strings.Contains(t.content.text, "/tmp/") || strings.Contains(t.content.text, "/.") || strings.Contains(t.content.text, "&;") || strings.Contains(t.content.text, "& ")) {
 					return true, "the function " + name + " (" + t.raw + ")"
 				}
@@ -695,6 +716,11 @@ func (a *analysis) autoloadedFunction(p string) string {
 	}
 	return ""
 }
+
+// fishEventFunctions are the functions fish itself calls: at every
+// prompt, at start, for an unknown command.
+var fishEventFunctions = map[string]bool{"fish_prompt": true, "fish_right_prompt": true, "fish_greeting": true, "fish_title": true,
+	"fish_command_not_found": true, "fish_mode_prompt": true}
 
 // runsHiddenProgram reports editor start-up code whose shell escape (!)
 // starts a program kept in a temporary folder or under a hidden name:

@@ -53,8 +53,30 @@ var saasAPIRules = []*rule{
 			switch last {
 			case "disable", "deactivate", "mute", "mute_all", "silence", "snooze", "pause":
 				return true, h.method + " " + h.url
+			case "off":
+				// Unleash's .../environments/production/off: the
+				// feature switched off for every customer
+				if isProdName(u) {
+					return true, h.method + " " + h.url
+				}
 			}
 			b := compactJSON(h.body)
+			lb := lower(b)
+			switch last {
+			case "downtime", "downtimes", "maintenance_windows", "silences", "silence", "mutes":
+				// a downtime or maintenance window over production: its
+				// alerts stop paging
+				if h.method == "POST" && (isProdName(b) || strings.Contains(lb, `"scope":"*"`)) {
+					return true, h.method + " " + h.url + " (production's alerts muted)"
+				}
+			}
+			// a flag switched in production: LaunchDarkly's JSON patch
+			// (/environments/production/on to false) and semantic patch
+			// (turnFlagOff in production)
+			if strings.Contains(lb, "/environments/production/on") && strings.Contains(lb, `"value":false`) ||
+				strings.Contains(lb, `"kind":"turnflagoff"`) && isProdName(lb) {
+				return true, h.method + " " + h.url + " (a production flag switched off)"
+			}
 			switch last {
 			case "ssl", "security_level", "waf", "always_use_https", "browser_check", "min_tls_version":
 				// a zone's TLS or security setting turned down

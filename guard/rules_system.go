@@ -1044,10 +1044,34 @@ var systemRules = []*rule{
 		}},
 	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor, SELinux, Gatekeeper or System Integrity Protection",
 		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
-		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil", "mokutil"),
+		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil", "mokutil", "semanage", "setsebool", "chcon"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "semanage":
+				// semanage permissive -a httpd_t: a confined domain let do
+				// anything (logged, not stopped)
+				ops := positional(args)
+				return len(ops) > 0 && ops[0].s == "permissive" && (hasWord(args, "-a") || hasWord(args, "--add")), "SELinux domain made permissive"
+			case "setsebool":
+				// setsebool -P httpd_execmem on: a protection given up for good
+				if !hasWord(args, "-P") {
+					return false, ""
+				}
+				for i, w := range args {
+					if riskyBooleans[w.s] && (i+1 >= len(args) || !falseWord(lower(args[i+1].s))) || strings.HasSuffix(w.s, "=1") && riskyBooleans[strings.TrimSuffix(w.s, "=1")] {
+						return true, "setsebool -P " + w.s
+					}
+				}
+				return false, ""
+			case "chcon":
+				// chcon -t unconfined_exec_t: programs run outside SELinux
+				for _, w := range args {
+					if strings.Contains(w.s, "unconfined_exec_t") || strings.Contains(w.s, "unconfined_t") {
+						return true, "chcon " + w.s
+					}
+				}
+				return false, ""
 			case "spctl":
 				// Gatekeeper: unsigned downloads run unchecked; kernel
 				// extensions load without the user's consent
@@ -1479,6 +1503,11 @@ func pgrepPattern(src string) string {
 	}
 	return ""
 }
+
+// riskyBooleans are SELinux booleans that let a confined service run
+// code it writes or reach the network and users' files.
+var riskyBooleans = map[string]bool{"httpd_execmem": true, "httpd_unified": true, "allow_execmem": true, "allow_execstack": true,
+	"selinuxuser_execmod": true, "httpd_enable_homedirs": true, "httpd_read_user_content": true, "domain_can_mmap_files": true}
 
 // localFetchOnly reports a command whose URLs all name this machine or
 // its network (a mirror on localhost): with none, it is not.

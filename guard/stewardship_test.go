@@ -382,9 +382,10 @@ func TestRepositoryArchiveSentOn(t *testing.T) {
 	})
 }
 
-// A directory restored from HEAD throws away every edit under it; one
-// named file, a lock file, another commit's copy or a side of a conflict
-// is the careful form.
+// A directory restored from HEAD, or from another commit, throws away
+// every edit under it (round 28 and three earlier rounds label another
+// commit's copy of a folder so); one named file, a lock file or a side
+// of a conflict is the careful form.
 func TestDirectoryRestored(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
@@ -393,17 +394,19 @@ func TestDirectoryRestored(t *testing.T) {
 		{`git restore --worktree config`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git restore --source HEAD -- services/billing`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git restore --source=HEAD --staged --worktree config/settings.yml`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git checkout main -- services/billing`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore --source=origin/main -- docs`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git restore --source HEAD~2 -- services/billing`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`git checkout -- src/app.ts`,
 		`git checkout HEAD -- Makefile`,
 		`git restore -- src/styles/theme.css`,
 		`git checkout -- package-lock.json`,
-		`git checkout main -- services/billing`,
+		`git checkout main -- services/billing/README.md`,
 		`git checkout --theirs -- src/generated`,
-		`git restore --source=origin/main -- docs`,
+		`git restore --source=origin/main -- docs/index.md`,
 		`git restore --staged -- src`,
-		`git restore --source HEAD~2 -- services/billing`,
 		`git checkout -- dist`,
 	})
 }
@@ -689,7 +692,7 @@ func TestShortOptionsAndRemoteAPIDeletes(t *testing.T) {
 		{`git tag -d v1.0.0 && git push origin :v1.0.0`, CategoryGitDestroy, "git-delete-remote-tag", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
-		`git restore -s HEAD~1 -- services/billing`,
+		`git restore -s HEAD~1 -- services/billing/handler.go`,
 		`python -c "from mlflow import MlflowClient; MlflowClient('http://localhost:5000').delete_registered_model('x')"`,
 		`python -c "from mlflow import MlflowClient; print(MlflowClient('http://mlflow.internal:5000').search_registered_models())"`,
 		`git push origin :v1.2.0-rc.1`,

@@ -776,6 +776,10 @@ func (a *analysis) varValue(name string) (string, bool) {
 		}
 	case "IFS":
 		return " ", true
+	case "SHELL":
+		// the user's login shell: a shell, whichever (exec "$SHELL" -l,
+		// $SHELL -c 'CODE' judged as a shell and its code)
+		return "/bin/bash", true
 	case "@", "*":
 		if a.params != nil {
 			return joinWords(a.params), true

@@ -47,6 +47,13 @@ func gitDiscards(c *cmd) string {
 			if len(positional(args[1:])) == 0 {
 				return "fossil revert" // every changed file
 			}
+			if p := editedPath(positional(args[1:]), false); p != "" {
+				return "fossil revert " + p // a folder, or several files
+			}
+		case "checkout", "co", "update":
+			if hasWord(args, "--force") || hasWord(args, "-f") {
+				return "fossil " + args[0].s + " --force"
+			}
 		case "stash":
 			// fossil stash drop --all, fossil stash clear: saved changes
 			if len(args) > 1 && (args[1].s == "clear" || (args[1].s == "drop" || args[1].s == "rm") && (hasWord(args, "--all") || hasWord(args, "-a"))) {
@@ -81,9 +88,18 @@ func gitDiscards(c *cmd) string {
 			if hasWord(args, "--cleanup") || hasWord(args, "--delete") || hasWord(args, "-d") {
 				return c.name + " shelve --delete"
 			}
-		case "update", "up", "checkout", "co", "goto":
+		case "update", "up", "checkout", "co", "goto", "resolve":
 			if hasWord(args, "-C") || hasWord(args, "--clean") {
 				return c.name + " update --clean"
+			}
+			// svn update --accept theirs-full: the local side of every
+			// conflict replaced by the incoming one
+			if v, ok := optValue(args, "", "accept"); ok && c.name == "svn" && (v == "theirs-full" || v == "tf") {
+				return "svn " + args[0].s + " --accept " + v
+			}
+		case "cleanup":
+			if c.name == "svn" && (hasWord(args, "--remove-unversioned") || hasWord(args, "--remove-ignored")) {
+				return "svn cleanup --remove-unversioned"
 			}
 		case "purge", "clean":
 			if hasWord(args, "--print") || hasWord(args, "-p") || hasWord(args, "--dry-run") || hasWord(args, "-n") {
@@ -150,6 +166,12 @@ func gitDiscards(c *cmd) string {
 			if p := editedPath(paths, false); p != "" {
 				return "git checkout -- " + p
 			}
+		} else if len(paths) > 0 && len(refs) > 0 {
+			// git checkout origin/main -- src/config: another commit's
+			// copy of a whole folder laid over the edits in it
+			if p := folderPath(paths); p != "" {
+				return "git checkout " + refs[0].s + " -- " + p
+			}
 		}
 	case "restore":
 		if (o.has("S", "staged") && !o.has("W", "worktree")) || o.has("", "dry-run") {
@@ -162,7 +184,17 @@ func gitDiscards(c *cmd) string {
 		}
 		// git restore src/app.ts: its edits discarded (from another
 		// commit, or a side of a conflict, the file is replaced on purpose)
-		if src, ok := optValue(args, "-s", "source"); ok && src != "HEAD" || o.has("p", "patch", "theirs", "ours", "merge") {
+		if o.has("p", "patch", "theirs", "ours", "merge") {
+			return ""
+		}
+		if src, ok := optValue(args, "-s", "source"); ok && src != "HEAD" {
+			// another commit's copy: on purpose for a file, the edits of
+			// a whole folder lost for one
+			if dash >= 0 {
+				if p := folderPath(args[dash+1:]); p != "" {
+					return "git restore --source=" + src + " -- " + p
+				}
+			}
 			return ""
 		}
 		paths := ops
@@ -212,6 +244,19 @@ func gitDiscards(c *cmd) string {
 		if len(ops) > 0 && ops[0].s == "remove" && o.has("f", "force") {
 			return "git worktree remove --force"
 		}
+	}
+	return ""
+}
+
+// folderPath returns the first of paths that names a folder (no
+// extension, not a known file name, not generated), or "".
+func folderPath(paths []word) string {
+	for _, w := range paths {
+		p := path.Clean(strings.ReplaceAll(w.s, `\`, "/"))
+		if w.s == "" || path.Ext(p) != "" || plainFiles[path.Base(p)] || lockFiles[path.Base(p)] || generatedOnly([]word{{s: p, ok: w.ok}}) {
+			continue
+		}
+		return w.s
 	}
 	return ""
 }
