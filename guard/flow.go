@@ -1750,6 +1750,16 @@ func secretStoreRead(name string, args []word) string {
 		if p := positional(args); len(p) == 2 && p[0].s == "config" && composerAuthKey(p[1].s) {
 			return "the token composer keeps for " + p[1].s
 		}
+	case "npm", "pnpm", "yarn":
+		// npm config get //registry.npmjs.org/:_authToken: the token
+		p := positional(args)
+		if len(p) >= 3 && p[0].s == "config" && p[1].s == "get" {
+			for _, k := range p[2:] {
+				if l := lower(k.s); strings.Contains(l, "_authtoken") || strings.HasSuffix(l, ":_auth") || strings.HasSuffix(l, ":_password") {
+					return "the registry token " + name + " keeps for " + k.s
+				}
+			}
+		}
 	case "aws":
 		// aws configure get aws_secret_access_key (or
 		// profile.NAME.aws_session_token): the key as kept on disk

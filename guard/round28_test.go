@@ -198,3 +198,36 @@ func TestRound28SecondBatch(t *testing.T) {
 		`exec "$SHELL" -l`,
 	})
 }
+
+// From round28a: git settings that run the user's own programs, tokens
+// kept by package managers, secrets picked out by zsh, perl or jq, and
+// interpreters listing only the names of a credentials file.
+func TestRound28ThirdBatch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git config --global diff.external ~/bin/diff-wrapper.sh`, CategoryPersistence, "git-setting-runs-more", LevelHigh},
+		{`sudo git config --system core.editor 'vim -c "silent !~/.local/bin/track"'`, CategoryPersistence, "git-setting-runs-more", LevelHigh},
+		{`git config --global http.https://git.acme-corp.local/.sslVerify false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`npm config get --location=user '//npm.pkg.github.com/:_authToken'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`typeset -m '*TOKEN*'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`perl -ne 'print if /password/i' ~/.netrc`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`grep -A2 '"password"' infra/prod/terraform.tfstate`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`terraform state pull | jq '.resources[] | select(.type=="aws_iam_access_key") | .instances[].attributes.secret'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`python3 -c "import configparser,os;c=configparser.ConfigParser();c.read(os.path.expanduser('~/.aws/credentials'));print(c['prod']['aws_secret_access_key'])"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git config --global core.editor "code --wait"`,
+		`git config --global core.pager 'delta --side-by-side'`,
+		`git config --global gpg.program 'C:/Program Files (x86)/GnuPG/bin/gpg.exe'`,
+		`git config --global gpg.program /opt/homebrew/bin/gpg`,
+		`npm config get registry`,
+		`typeset -m 'LC_*'`,
+		`perl -ne 'print if /TODO/' src/main.pl`,
+		`perl -ne 'print if /^\[/' ~/.aws/credentials`,
+		`perl -pi -e 's/old-registry/new-registry/' ~/.npmrc`,
+		`grep -c resource infra/prod/terraform.tfstate`,
+		`terraform state pull | jq '.resources | length'`,
+		`python3 -c "import configparser,os;c=configparser.ConfigParser();c.read(os.path.expanduser('~/.aws/credentials'));print(c.sections())"`,
+		`python3 -c "import json,os;print(list(json.load(open(os.path.expanduser('~/.docker/config.json'))).get('auths',{})))"`,
+	})
+}

@@ -483,8 +483,16 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "perl" || c.name == "ruby" {
+				// perl -ne 'print if /password/i' ~/.netrc: the lines
+				// picked for their secrets (a script's arguments, or lines
+				// picked otherwise, are not read here)
+				if ops := positional(c.args()); !lineLoop(c.args()) || len(ops) == 0 || !secretishPattern(ops[0].s) {
+					return false, ""
+				}
+			}
 			if c.pipe != nil && c.stage < len(c.pipe)-1 {
 				return false, "" // feeds another command: judged there
 			}
@@ -517,6 +525,10 @@ var exfiltrationRules = []*rule{
 				p := a.absPath(w.s, c.cwd)
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
+				}
+				if p != "" && a.inWork(p) && strings.HasSuffix(p, ".tfstate") &&
+					(c.name == "grep" || c.name == "egrep" || c.name == "rg") && secretishPattern(grepPattern(c)) {
+					return true, "the secrets of a Terraform state " + w.s // grep password terraform.tfstate
 				}
 				if p != "" && a.inWork(p) && signingSettings[path.Base(p)] && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "the release signing passwords in " + w.s // android/key.properties
@@ -783,7 +795,7 @@ var exfiltrationRules = []*rule{
 			case "jq", "yq", "gojq", "jaq":
 				// terraform output -json | jq -r .db_password.value: a
 				// secret output picked out of the outputs and printed
-				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && strings.HasPrefix(c.in.what, credentialOutput) && jqPicksSecret(c.args()) {
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) && jqPicksSecret(c.args()) {
 					return true, c.in.what
 				}
 			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
@@ -825,6 +837,15 @@ var exfiltrationRules = []*rule{
 				return true, p
 			}
 			switch c.name {
+			case "typeset", "declare":
+				// zsh's typeset -m '*TOKEN*': every matching variable with
+				// its value
+				args := c.args()
+				for i, w := range args {
+					if (w.s == "-m" || w.s == "-pm") && i+1 < len(args) && secretishPattern(args[i+1].s) {
+						return true, c.name + " -m " + args[i+1].s
+					}
+				}
 			case "printenv", "set":
 				if c.name == "set" && !hasWord(c.args(), "--show") && !hasWord(c.args(), "-S") {
 					break // fish's set --show NAME prints the value
@@ -2204,4 +2225,20 @@ func outputRedirected(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// lineLoop reports perl's or ruby's -n or -p: the code runs on every
+// line of the files named after it.
+// (-i edits the files in place: nothing is printed.)
+func lineLoop(args []word) bool {
+	loop := false
+	for _, w := range args {
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' {
+			if strings.ContainsAny(w.s[1:], "i") {
+				return false
+			}
+			loop = loop || strings.ContainsAny(w.s[1:], "np") && !strings.ContainsAny(w.s[1:], "v")
+		}
+	}
+	return loop
 }

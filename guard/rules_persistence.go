@@ -133,6 +133,12 @@ var persistenceRules = []*rule{
 				strings.Contains(v, "& ") || strings.Contains(v, "`") || strings.Contains(v, "$(") {
 				return true, k + " = " + truncate(v, 80)
 			}
+			if a.gitConfigUserWide(c) && unusualProgram(v) {
+				// diff.external ~/bin/wrap.sh, gpg.program /tmp/.g/gpg, an
+				// editor with a shell escape: a program of its own, run by
+				// every git call in every repository
+				return true, k + " = " + truncate(v, 80)
+			}
 			return false, ""
 		}},
 	{ID: "git-hooks-path", Level: LevelHigh, Category: CategoryPersistence, Description: "pointing git hooks at a directory outside the repository",
@@ -739,4 +745,26 @@ func runsHiddenProgram(text string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// unusualProgram reports a setting's command that runs a program from a
+// place no package installs to (the home directory, a temporary or
+// shared-data folder), or escapes to a shell to run one, or writes what
+// passes through it to a temporary file.
+func unusualProgram(v string) bool {
+	l := strings.ToLower(strings.ReplaceAll(v, `\`, "/"))
+	if strings.Contains(l, "!~/") || strings.Contains(l, "!/") {
+		return true
+	}
+	f := strings.Trim(strings.Fields(l + " ")[0], `"'`)
+	if !strings.ContainsAny(f, "/") {
+		return false // a program found on PATH (code --wait, delta, less)
+	}
+	for _, p := range [...]string{"/usr/", "/bin/", "/opt/", "/snap/", "/nix/", "/c/program files", "c:/program files", "/applications/", "/library/"} {
+		if strings.HasPrefix(f, p) || strings.Contains(f, "program files") {
+			return false
+		}
+	}
+	return strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$home") || strings.HasPrefix(f, "$env:userprofile") || strings.HasPrefix(f, "/home/") ||
+		strings.HasPrefix(f, "/users/") || strings.HasPrefix(f, "%userprofile%")
 }

@@ -746,8 +746,8 @@ var systemRules = []*rule{
 					return false, ""
 				}
 				key, val = k, lower(v)
-				if key == "http.sslverify" && falseWord(val) {
-					return true, "http.sslVerify " + val
+				if (key == "http.sslverify" || strings.HasPrefix(key, "http.") && strings.HasSuffix(key, ".sslverify")) && falseWord(val) {
+					return true, key + " " + val // (http.https://host/.sslVerify: that host's)
 				}
 				// protocol.file.allow always: undoes the fix that keeps a
 				// cloned repository's submodules from reading local paths

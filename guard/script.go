@@ -183,7 +183,7 @@ func scanScript(lang, code string) *scriptScan {
 // secretPrints its calls that write text to the output.
 var (
 	secretReads = map[string][]string{
-		"python": {".read_text(", ".read()", ".read_bytes(", "readlines("},
+		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load("},
 		"js":     {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
 		"ruby":   {"file.read(", "io.read(", "file.readlines(", ".read"},
 		"perl":   {"<$", "<f>", "<fh>", "slurp", "read_file("},
@@ -217,6 +217,9 @@ var (
 func secretShown(code, low, lang string) string {
 	if !hasAny(low, secretPrints[lang]...) {
 		return ""
+	}
+	if lang == "python" && hasAny(low, ".sections()", ".keys()", "list(") && !hasAny(low, "['", `["`, ".values()", ".items()", "secret", "token", "password", "private") {
+		return "" // print(c.sections()), print(list(json.load(f).get('auths', {}))): the names alone
 	}
 	if hasAny(low, secretReads[lang]...) {
 		what := sensitiveInCode(code, low, lang)
