@@ -199,6 +199,32 @@ func TestRound28SecondBatch(t *testing.T) {
 	})
 }
 
+// From round28a: builds installed over the distribution's files, the
+// boot loader removed, a broker's guest given everything, production's
+// services exposed by hand.
+func TestRound28FourthBatch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo make install PREFIX=/usr`, CategorySystem, "install-over-distribution", LevelHigh},
+		{`sudo cmake --install build --prefix /usr`, CategorySystem, "install-over-distribution", LevelHigh},
+		{`sudo gem install --no-user-install bundler -n /usr/bin`, CategorySystem, "install-over-distribution", LevelHigh},
+		{`sudo bootctl remove`, CategorySystem, "boot-entry-delete", LevelCritical},
+		{`rabbitmqctl -n rabbit@mq-prod-01 set_permissions -p / guest '.*' '.*' '.*'`, CategoryPrivilege, "", LevelHigh},
+		{`kubectl -n monitoring expose deployment grafana --type=LoadBalancer --name=grafana-public --port=80 --target-port=3000 --context tally-prod`, CategorySystem, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo make install`,
+		`sudo -E make install PREFIX=/usr/local`,
+		`make install PREFIX="$HOME/.local"`,
+		`make install DESTDIR="$PWD/tmp/stage" PREFIX=/usr`,
+		`cmake --install build --prefix "$HOME/.local"`,
+		`bootctl status`,
+		`rabbitmqctl -n rabbit@mq-dev-01 list_permissions -p /`,
+		`kubectl -n monitoring expose deployment grafana --type=ClusterIP --port=80 --context tally-prod`,
+		`kubectl -n monitoring expose deployment grafana --type=LoadBalancer --port=80 --context kind-dev`,
+	})
+}
+
 // From round28a: git settings that run the user's own programs, tokens
 // kept by package managers, secrets picked out by zsh, perl or jq, and
 // interpreters listing only the names of a credentials file.

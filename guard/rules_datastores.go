@@ -63,7 +63,7 @@ var dataStoreRules = []*rule{
 					return true, "a MongoDB superuser"
 				}
 			case "rabbitmqctl":
-				ops := positional(args)
+				ops := posArgs(args, optSpec{short: "nt", long: []string{"node", "timeout", "longnames"}})
 				if len(ops) > 2 && ops[0].s == "set_user_tags" && hasAny(lower(joinWords(ops[2:])), "administrator") {
 					return true, "rabbitmqctl set_user_tags " + ops[1].s + " administrator"
 				}

@@ -168,6 +168,44 @@ var persistenceRules = []*rule{
 			}
 			return !strings.HasPrefix(v, ".") || !a.inWork(p), v
 		}},
+	{ID: "install-over-distribution", Level: LevelHigh, Category: CategorySystem, Description: "installing a build into the distribution's own folders (/usr, /usr/bin), over files the package manager owns",
+		Suggestions: []string{"Install under /usr/local or ~/.local (the default of most builds)", "Build a package, or stage with DESTDIR, and let the package manager install it"},
+		names:       names("make", "gmake", "cmake", "gem", "ninja", "meson"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			distro := func(v string) bool {
+				switch strings.TrimSuffix(strings.Trim(v, `"'`), "/") {
+				case "/usr", "", "/usr/bin", "/bin", "/sbin", "/usr/sbin", "/usr/lib", "/lib":
+					return true
+				}
+				return false
+			}
+			for _, w := range args {
+				if strings.HasPrefix(w.s, "DESTDIR=") {
+					return false, "" // staged into a folder of its own
+				}
+			}
+			switch c.name {
+			case "make", "gmake":
+				if !hasWord(args, "install") {
+					return false, ""
+				}
+				for _, w := range args {
+					if k, v, ok := strings.Cut(w.s, "="); ok && (k == "PREFIX" || k == "prefix" || k == "BINDIR" || k == "bindir") && distro(v) && v != "" {
+						return true, "make install " + w.s
+					}
+				}
+			case "cmake", "meson", "ninja":
+				if v, ok := optValue(args, "", "prefix"); ok && (hasWord(args, "--install") || hasWord(args, "install")) && distro(v) && v != "" {
+					return true, c.name + " install --prefix " + v
+				}
+			case "gem":
+				if v, ok := optValue(args, "-n", "bindir"); ok && hasWord(args, "install") && distro(v) && v != "" {
+					return true, "gem install -n " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "ssh-key-to-root", Level: LevelHigh, Category: CategoryPersistence, Description: "authorising a key for another machine's root account (a way in as root that outlives the session)",
 		Suggestions: []string{"Log in as your own user and use sudo there", "Ask the machine's administrators to grant access"}, names: names("ssh-copy-id"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -82,6 +82,11 @@ var reverseShellRules = []*rule{
 							return true, "kubectl expose " + ops[1].s + " --type LoadBalancer"
 						}
 					}
+					// any of production's services given a public address
+					// by hand, outside its reviewed manifests
+					if !patched && touchesProduction(c) {
+						return true, "kubectl expose " + ops[1].s + " --type LoadBalancer (production)"
+					}
 				}
 				return len(ops) > 0 && ops[0].s == "proxy" && (strings.Contains(j, "0.0.0.0") || strings.Contains(j, "--accept-hosts")), "kubectl proxy for every host"
 			default:

@@ -60,8 +60,13 @@ var systemRules = []*rule{
 			return false, ""
 		}},
 	{ID: "boot-entry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting the firmware's boot entries (the machine no longer starts)",
-		Suggestions: []string{"List entries with efibootmgr -v and leave them to the administrator"}, names: names("efibootmgr"),
+		Suggestions: []string{"List entries with efibootmgr -v and leave them to the administrator"}, names: names("efibootmgr", "bootctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "bootctl" {
+				// bootctl remove: systemd-boot taken off the EFI partition
+				ops := positional(c.args())
+				return len(ops) > 0 && ops[0].s == "remove", "bootctl remove"
+			}
 			for _, w := range c.args() {
 				if w.s == "-B" || w.s == "--delete-bootnum" || w.s == "-A" || w.s == "--inactive" {
 					return true, w.s
