@@ -490,7 +490,8 @@ func isSecretVar(name string) bool {
 	if len(u) < 4 {
 		return false
 	}
-	for _, m := range [...]string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "SESSION_KEY", "AUTH_KEY", "_PASS", "DB_PASS"} {
+	for _, m := range [...]string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "SESSION_KEY", "AUTH_KEY", "_PASS", "DB_PASS",
+		"ACCOUNT_KEY", "STORAGE_CONNECTION_STRING", "SERVICEBUS_CONNECTION_STRING", "EVENTHUB_CONNECTION_STRING"} {
 		if strings.Contains(u, m) {
 			return true
 		}

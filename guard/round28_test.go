@@ -225,6 +225,25 @@ func TestRound28FourthBatch(t *testing.T) {
 	})
 }
 
+// From round28a's Windows lines: a git setting running a program of the
+// profile's, a storage account's connection string shown, a production
+// service's authentication switched off through its environment.
+func TestRound28Windows(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`git config --global core.askPass "$env:USERPROFILE\tools\askpass-logger.exe"`, CategoryPersistence, "git-setting-runs-more", LevelHigh},
+		{`Write-Output $env:AZURE_STORAGE_CONNECTION_STRING`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kubectl --context prod-euw1 -n ledger set env deployment/ledger-api AUTH_DISABLED=true`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`git config --global core.editor "code --wait"`,
+		`[bool]$env:AZURE_STORAGE_CONNECTION_STRING`,
+		`kubectl --context prod-euw1 -n ledger set env deployment/ledger-api LOG_LEVEL=debug`,
+		`kubectl --context dev -n ledger set env deployment/ledger-api AUTH_DISABLED=true`,
+	})
+}
+
 // From round28a: git settings that run the user's own programs, tokens
 // kept by package managers, secrets picked out by zsh, perl or jq, and
 // interpreters listing only the names of a credentials file.

@@ -118,6 +118,21 @@ var cliPostureRules = []*rule{
 			if control == "" {
 				control = allowListOpened(low)
 			}
+			if control == "" && (c.name == "kubectl" || c.name == "oc") && touchesProduction(c) && hasWord(args, "set") && hasWord(args, "env") {
+				// kubectl set env deployment/api AUTH_DISABLED=true: the
+				// service's own protection switched off in production
+				for _, w := range args {
+					k, v, ok := strings.Cut(w.s, "=")
+					if !ok {
+						continue
+					}
+					uk, lv := strings.ToUpper(k), lower(v)
+					guard := hasAny(uk, "AUTH", "SECURITY", "TLS", "SSL", "CSRF", "VERIFY", "2FA", "MFA", "RATE_LIMIT")
+					if guard && (strings.Contains(uk, "DISABLE") && (lv == "true" || lv == "1" || lv == "yes") || !strings.Contains(uk, "DISABLE") && falseWord(lv)) {
+						control = k + "=" + v
+					}
+				}
+			}
 			if control == "" && touchesProduction(c) {
 				// az webapp update --https-only false, --min-tls-version
 				// 1.0, a listener moved to plain HTTP: production's

@@ -795,6 +795,9 @@ func unusualProgram(v string) bool {
 		return true
 	}
 	f := strings.Trim(strings.Fields(l + " ")[0], `"'`)
+	if len(f) > 3 && f[0] == '/' && f[2] == ':' {
+		f = f[1:] // /c:/users/...: a Windows path as the analysis spells it
+	}
 	if !strings.ContainsAny(f, "/") {
 		return false // a program found on PATH (code --wait, delta, less)
 	}
@@ -804,5 +807,5 @@ func unusualProgram(v string) bool {
 		}
 	}
 	return strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$home") || strings.HasPrefix(f, "$env:userprofile") || strings.HasPrefix(f, "/home/") ||
-		strings.HasPrefix(f, "/users/") || strings.HasPrefix(f, "%userprofile%")
+		strings.HasPrefix(f, "/users/") || strings.HasPrefix(f, "%userprofile%") || len(f) > 9 && f[1] == ':' && strings.HasPrefix(f[2:], "/users/")
 }

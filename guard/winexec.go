@@ -1847,7 +1847,7 @@ func winOperands(args []word) []word {
 }
 
 // secretVarNames are parts of environment variable names that hold secrets.
-var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "access_key", "private_key", "credential", "auth"}
+var secretVarNames = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "access_key", "private_key", "credential", "auth", "account_key", "storage_connection_string", "servicebus_connection_string"}
 
 // secretsLeaving reports a network request carrying credentials.
 func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
