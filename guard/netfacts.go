@@ -102,6 +102,13 @@ func sendsStdin(c *cmd) bool {
 		return len(args) == 0 || !opensslLocal[args[0].s]
 	case "nc", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt", "ftp", "tftp", "smbclient", "lftp":
 		return true
+	case "swaks":
+		// swaks --attach - (or --body -, --data -): the input is mailed
+		for i, w := range args {
+			if (w.s == "--attach" || w.s == "--body" || w.s == "--data" || w.s == "--attach-body") && i+1 < len(args) && args[i+1].s == "-" {
+				return true
+			}
+		}
 	}
 	return false
 }

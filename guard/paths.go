@@ -1265,6 +1265,13 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			if strings.HasPrefix(rel, "Library/Keychains") || strings.Contains(rel, "Cookies") || strings.Contains(rel, "Login Data") {
 				return "keychain or browser credentials (" + s + ")", true
 			}
+			// a browser's profile: its cookies, saved logins and keys
+			for _, b := range [...]string{"Library/Application Support/Google/Chrome/", "Library/Application Support/BraveSoftware/",
+				"Library/Application Support/Microsoft Edge/", "Library/Application Support/Firefox/Profiles/", "Library/Application Support/Chromium/"} {
+				if strings.HasPrefix(rel+"/", b) && len(rel)+1 > len(b) {
+					return "a browser profile with its logins (" + s + ")", true
+				}
+			}
 			// the user's messages, notes, mail and browsing
 			for _, d := range [...]string{"Library/Messages", "Library/Mail", "Library/Safari", "Library/Group Containers/group.com.apple.notes",
 				"Library/Application Support/AddressBook", "Library/Calendars"} {

@@ -909,10 +909,48 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile downloaded moments ago",
-		Suggestions: []string{"Read the downloaded Makefile before running make"}, names: names("make", "gmake"),
+	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile, a CMake script, a Taskfile or an editor script downloaded moments ago or fetched from the network",
+		Suggestions: []string{"Read the downloaded file before running it", "Vendor the build script into the project, reviewed"},
+		names:       names("make", "gmake", "cmake", "task", "vim", "nvim", "vi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			f, ok := optValue(c.args(), "-f", "file")
+			args := c.args()
+			switch c.name {
+			case "cmake":
+				// cmake -P F, -C F, -DCMAKE_PROJECT_INCLUDE=F,
+				// -DCMAKE_TOOLCHAIN_FILE=F: CMake code, run at configure
+				for i, w := range args {
+					f := ""
+					switch {
+					case (w.s == "-P" || w.s == "-C") && i+1 < len(args):
+						f = args[i+1].s
+					case strings.HasPrefix(w.s, "-DCMAKE_PROJECT_INCLUDE=") || strings.HasPrefix(w.s, "-DCMAKE_TOOLCHAIN_FILE=") ||
+						strings.HasPrefix(w.s, "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES="):
+						_, f, _ = strings.Cut(w.s, "=")
+					}
+					if f != "" && (a.isDownloaded(f, c.cwd) || strings.Contains(f, "://")) {
+						return true, "cmake " + f
+					}
+				}
+				return false, ""
+			case "task":
+				// task --taskfile https://...: a remote Taskfile's commands
+				if f, ok := optValue(args, "-t", "taskfile"); ok && (strings.HasPrefix(f, "http://") || strings.HasPrefix(f, "https://") || a.isDownloaded(f, c.cwd)) {
+					return true, "task --taskfile " + f
+				}
+				return false, ""
+			case "vim", "nvim", "vi":
+				// vim -c 'source https://...', nvim -c 'lua load(vim.fn.system({"curl", ...}))()'
+				for i, w := range args {
+					if (w.s == "-c" || w.s == "--cmd") && i+1 < len(args) {
+						l := lower(args[i+1].s)
+						if strings.Contains(l, "://") && (strings.Contains(l, "source") || strings.Contains(l, "luafile") || strings.Contains(l, "load(") || strings.Contains(l, "runtime")) {
+							return true, "an editor script from the network"
+						}
+					}
+				}
+				return false, ""
+			}
+			f, ok := optValue(args, "-f", "file")
 			if !ok {
 				f = "Makefile"
 			}

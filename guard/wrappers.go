@@ -712,6 +712,11 @@ func verbFirst(c *cmd) {
 	}
 	base := path.Base(c.words[0].s)
 	start := 1
+	if (base == "cargo" || base == "rustc" || base == "rustdoc") && strings.HasPrefix(c.words[1].s, "+") {
+		// cargo +nightly install ...: rustup's toolchain, then the command
+		c.words = append(c.words[:1:1], c.words[2:]...)
+		return
+	}
 	switch {
 	case base == "docker-compose" || base == "podman-compose":
 		base = "compose"
