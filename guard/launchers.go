@@ -67,6 +67,10 @@ func init() {
 		"stuff":     stuffLaunches,
 		"parallel":  parallelLaunches,
 		"make":      makeLaunches,
+		"mvn":       mavenExecLaunches,
+		"mvnw":      mavenExecLaunches,
+		"./mvnw":    mavenExecLaunches,
+		"rake":      optLaunchesLang(optTable{"-e": "", "--execute": ""}, "ruby"),
 		"ed":        edLaunches,
 		"red":       edLaunches,
 		"osascript": osascriptLaunches,
@@ -281,6 +285,18 @@ func optLaunches(t optTable) launcherFunc {
 				code = sshOptionCommand(v.val)
 			}
 			out = append(out, launch{code: code, origin: c.base + " " + v.opt})
+		}
+		return out
+	}
+}
+
+// optLaunchesLang is optLaunches for options whose value is code in
+// lang (rake -e 'sh "..."' is Ruby).
+func optLaunchesLang(t optTable, lang string) launcherFunc {
+	return func(a *analysis, c *cmd) []launch {
+		var out []launch
+		for _, v := range optValues(c.args(), t) {
+			out = append(out, launch{code: v.val, lang: lang, origin: c.base + " " + v.opt})
 		}
 		return out
 	}
@@ -976,6 +992,24 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 }
 
 // makeLaunches reads the recipes of make --eval text.
+// mavenExecLaunches reads the exec plugin's program and arguments
+// (-Dexec.executable=sh -Dexec.args="-c '...'"): the command it runs.
+func mavenExecLaunches(a *analysis, c *cmd) []launch {
+	exe, args := "", ""
+	for _, w := range c.args() {
+		if v, ok := strings.CutPrefix(w.s, "-Dexec.executable="); ok {
+			exe = v
+		}
+		if v, ok := strings.CutPrefix(w.s, "-Dexec.args="); ok {
+			args = v
+		}
+	}
+	if exe == "" {
+		return nil
+	}
+	return []launch{{code: shellQuote(exe) + " " + args, origin: "maven exec plugin"}}
+}
+
 func makeLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"--eval": "", "-E": ""}) {

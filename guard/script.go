@@ -45,7 +45,7 @@ var execAPIs = map[string][]string{
 		"subprocess.Popen", "subprocess.getoutput", "subprocess.getstatusoutput", "commands.getoutput", "os.execl", "os.execlp",
 		"os.execv", "os.execvp", "os.spawnl", "os.spawnlp", "pty.spawn", "check_output", "check_call", "Popen", "getoutput", "run", "call", "system", "popen"},
 	"perl":        {"system", "exec", "qx", "open"},
-	"ruby":        {"system", "exec", "spawn", "IO.popen", "Open3.capture2", "Open3.capture3", "Open3.popen3", "Kernel.system", "%x"},
+	"ruby":        {"system", "exec", "spawn", "IO.popen", "Open3.capture2", "Open3.capture3", "Open3.popen3", "Kernel.system", "%x", "sh"},
 	"js":          {"execSync", "exec", "spawnSync", "spawn", "execFileSync", "execFile", "Bun.spawn", "Bun.spawnSync", "Deno.run", "Deno.Command", "$"},
 	"php":         {"system", "exec", "shell_exec", "passthru", "popen", "proc_open", "pcntl_exec"},
 	"lua":         {"os.execute", "io.popen", "vim.fn.system", "vim.fn.systemlist", "vim.system", "vim.fn.jobstart"},
