@@ -1783,6 +1783,12 @@ func secretStoreRead(name string, args []word) string {
 	if plainFieldsOnly(args) {
 		return "" // vault kv get -field=username, op item get --fields username
 	}
+	if name == "sops" {
+		// sops -d --extract '["db"]["host"]': one plain value
+		if v, ok := optValue(args, "", "extract"); ok && queryPlain(strings.NewReplacer("[", " ", "]", " ", `"`, " ", "'", " ").Replace(v)) {
+			return ""
+		}
+	}
 	if name == "lpass" || name == "bw" {
 		// lpass show --username X, bw get username X: who, not the secret
 		for _, w := range args {

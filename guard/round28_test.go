@@ -261,6 +261,40 @@ func TestRound28FetchedBuildScripts(t *testing.T) {
 	})
 }
 
+// The safe twins of showing a secret: fingerprints, listings of names,
+// counts, checks that a value is set, metadata, one plain field.
+func TestSecretSafeTwins(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`ssh-keygen -lf ~/.ssh/id_ed25519`,
+		`gpg --list-secret-keys --keyid-format LONG`,
+		`security find-generic-password -s github.com`,
+		`stat -c %a ~/.ssh/id_rsa`,
+		`openssl rsa -in ~/.ssh/deploy.pem -check -noout`,
+		`grep -c . ~/.netrc`,
+		`sha256sum ~/.ssh/id_ed25519`,
+		`env | cut -d= -f1 | grep -i token`,
+		`kubectl get secret db-creds -n prod -o jsonpath='{.data}' | jq 'keys'`,
+		`aws secretsmanager list-secrets --query 'SecretList[].Name' --output text`,
+		`az keyvault secret list --vault-name kv-acme-prod --query '[].name' -o tsv`,
+		`heroku config -a acme-api --json | jq 'keys'`,
+		`op item get "AWS prod" --fields label=username`,
+		`vault kv metadata get secret/prod/db`,
+		`cut -d= -f1 .env.production`,
+		`echo ${#GITHUB_TOKEN}`,
+		`python3 -c 'import os; print("GITHUB_TOKEN" in os.environ)'`,
+		`node -e 'console.log(!!process.env.NPM_TOKEN)'`,
+		`gitleaks detect --redact -v`,
+		`sops --decrypt --extract '["db"]["host"]' secrets/prod.enc.yaml`,
+		`curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/zone`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sops --decrypt --extract '["db"]["password"]' secrets/prod.enc.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`grep -i password ~/.netrc`, CategoryExfiltration, "", LevelModerate},
+		{`python3 -c 'import os; print(os.environ["GITHUB_TOKEN"])'`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+	})
+}
+
 // From round28a's Windows lines: a git setting running a program of the
 // profile's, a storage account's connection string shown, a production
 // service's authentication switched off through its environment.

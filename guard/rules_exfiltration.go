@@ -514,6 +514,9 @@ var exfiltrationRules = []*rule{
 			if c.name == "sed" && sedMasks(c.args()) {
 				return false, "" // the values replaced by *** as they are shown
 			}
+			if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && hasAnyWord(c.lowerArgs(), "-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") {
+				return false, "" // a count, a yes or no, a file name: no line shown
+			}
 			if grepDropsSecrets(c) || grepSectionsOnly(c) {
 				return false, "" // grep -v _authToken ~/.npmrc: every line but the secret ones
 			}
@@ -918,6 +921,11 @@ var exfiltrationRules = []*rule{
 			}
 			if laterStage(c, namesOfAssignments) != nil {
 				return false, "" // env | grep TOKEN | cut -d= -f1: the names alone
+			}
+			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
+				if s != nil && namesOfAssignments(s) {
+					return false, "" // env | cut -d= -f1 | grep TOKEN: the names, searched
+				}
 			}
 			if len(ops) > 1 {
 				// grep -i password ~/.bash_history: secrets typed at a

@@ -234,7 +234,7 @@ func secretShown(code, low, lang string) string {
 	if lang == "js" && hasAny(low, "console.log(process.env)", "console.log(bun.env)", "console.log(deno.env.toobject())", "console.dir(process.env)") {
 		return "the environment variables"
 	}
-	if hasAny(low, "bool(", "len(", "boolean(", "!!", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
+	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
 		return "" // whether it is set, or how long: not its value
 	}
 	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
@@ -702,7 +702,7 @@ func sensitiveInCode(code, low, lang string) string {
 		if hasAny(low, "dict(os.environ)", "str(os.environ)", "os.environ.copy()", "os.environ.items()", "json.dumps(os.environ", "repr(os.environ)", "os.environ.values()") {
 			return "the environment variables"
 		}
-		if strings.Contains(low, "os.environ)") && !hasAny(low, "sorted(os.environ)", "list(os.environ)", "set(os.environ)", "len(os.environ)") {
+		if strings.Contains(low, "os.environ)") && !hasAny(low, "sorted(os.environ)", "list(os.environ)", "set(os.environ)", "len(os.environ)", " in os.environ)") {
 			return "the environment variables" // (sorted(os.environ): the names alone)
 		}
 	case "js":
