@@ -2299,6 +2299,11 @@ func queryPlain(q string) bool {
 	if l == "" || l == "@" || strings.Contains(l, "*") {
 		return false
 	}
+	if !strings.ContainsAny(l, "[]{}| ,()") {
+		// a plain path (Credentials.Expiration): its last field is what
+		// is shown
+		l = l[strings.LastIndexByte(l, '.')+1:]
+	}
 	for _, w := range [...]string{"value", "token", "secret", "password", "key", "credential", "connection", "sas", "cert", "auth", "private", "@"} {
 		if strings.Contains(l, w) {
 			return false

@@ -287,6 +287,8 @@ func TestSecretSafeTwins(t *testing.T) {
 		`gitleaks detect --redact -v`,
 		`sops --decrypt --extract '["db"]["host"]' secrets/prod.enc.yaml`,
 		`curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/zone`,
+		`kubectl get secret db-creds -o json | jq '.data | map_values(length)'`,
+		`aws sts get-session-token --duration-seconds 900 --query Credentials.Expiration`,
 	})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`sops --decrypt --extract '["db"]["password"]' secrets/prod.enc.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},

@@ -480,6 +480,9 @@ func psCmdlet(name string) bool {
 // namesOnlyJq reports a jq filter that keeps the names of what it reads
 // and not their values: keys, .key, .name.
 func namesOnlyJq(s *cmd) bool {
+	if jqNamesOnly(s.args()) {
+		return true // keys, length, map_values(length)
+	}
 	for _, w := range positional(s.args()) {
 		l := lower(w.s)
 		if plainJqPaths(l) {

@@ -1487,8 +1487,8 @@ func jqNamesOnly(args []word) bool {
 			f = strings.TrimSpace(f[:i]) // .credsStore // "none"
 		}
 		switch l := strings.ToLower(f); {
-		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length":
-			return true
+		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length" || l == "map_values(length)" || l == "map(length)":
+			return true // (map_values(length): how long each value is)
 		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers":
 			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password")
 		case jqIdentityFields[l[strings.LastIndexByte(l, '.')+1:]]:
