@@ -261,6 +261,20 @@ func TestRound28FetchedBuildScripts(t *testing.T) {
 	})
 }
 
+// A cluster's or cache's protection switched off by a --no-...-enabled
+// option; the same option turning it on passes.
+func TestProtectionFlagsOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`aws elasticache modify-replication-group --replication-group-id prod-redis --no-transit-encryption-enabled --apply-immediately`, CategorySystem, "cli-security-off", LevelHigh},
+		{`gcloud container clusters update prod --no-enable-network-policy`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`aws elasticache modify-replication-group --replication-group-id prod-redis --transit-encryption-enabled --apply-immediately`,
+		`gcloud container clusters update prod --enable-network-policy`,
+	})
+}
+
 // The safe twins of showing a secret: fingerprints, listings of names,
 // counts, checks that a value is set, metadata, one plain field.
 func TestSecretSafeTwins(t *testing.T) {

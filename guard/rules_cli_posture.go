@@ -631,7 +631,10 @@ func securityFlagOff(low []string) string {
 				}
 			}
 		}
-		n = strings.TrimPrefix(strings.TrimPrefix(n, "enable-"), "require-")
+		n = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(n, "enable-"), "require-"), "-enabled")
+		if strings.HasSuffix(n, "-encryption") || n == "network-policy" || n == "binary-authorization" || n == "shielded-nodes" || n == "private-nodes" {
+			return n // transit-encryption, at-rest-encryption; a cluster's network and image policies
+		}
 		switch n {
 		case "tls", "ssl", "https", "https-only", "force-https", "hsts", "logging", "security", "signing", "firewall", "versioning":
 			continue
