@@ -720,13 +720,16 @@ const (
 	maxRound27FalsePositive = 0.016
 )
 
-// Round twenty-eight, POSIX lines (both parts); see
+// Round twenty-eight, POSIX lines (both parts): at the session's start
+// 93.8% critical, 80.5% high, 88.4% moderate, 2.1% false positives;
+// after the tuning on round28a 95.7%, 91.2%, 93.3% and 0.79% (round28b,
+// never opened, 92.7%, 87.0%, 90.5%, 1.3%); see
 // testdata/corpus/round28/README.md. These floors catch regressions.
 const (
-	minRound28Critical      = 0.90
-	minRound28High          = 0.80
-	minRound28Moderate      = 0.85
-	maxRound28FalsePositive = 0.03
+	minRound28Critical      = 0.95
+	minRound28High          = 0.905
+	minRound28Moderate      = 0.925
+	maxRound28FalsePositive = 0.0085
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

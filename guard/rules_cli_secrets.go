@@ -278,7 +278,8 @@ func shownOnTerminal(c *cmd) bool {
 		}
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
-		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || namesOfAssignments(s) || grepKeepsLabels(s) {
+		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || (s.name == "cut" || s.name == "awk" || s.name == "sed") && namesOfAssignments(s) ||
+			s.name == "grep" && grepKeepsLabels(s) {
 			return false // (the names alone: cut -d= -f1, grep '^label')
 		}
 		for _, r := range s.redirs {
@@ -290,6 +291,10 @@ func shownOnTerminal(c *cmd) bool {
 	return true
 }
 
+// regexSyntax strips the anchors, groups and word boundaries of a
+// pattern, leaving its words and alternatives.
+var regexSyntax = strings.NewReplacer("^", "", "(", "", ")", "", "\\b", "", " ", "")
+
 // grepKeepsLabels reports a grep that keeps only a keyring's describing
 // lines (secret-tool search | grep -E '^(label|attribute)'), never the
 // secret line.
@@ -298,7 +303,7 @@ func grepKeepsLabels(s *cmd) bool {
 		return false
 	}
 	p := lower(grepPattern(s))
-	p = strings.NewReplacer("^", "", "(", "", ")", "", "\\b", "", " ", "").Replace(p)
+	p = regexSyntax.Replace(p)
 	if p == "" {
 		return false
 	}

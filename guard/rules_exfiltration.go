@@ -514,7 +514,7 @@ var exfiltrationRules = []*rule{
 			if c.name == "sed" && sedMasks(c.args()) {
 				return false, "" // the values replaced by *** as they are shown
 			}
-			if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && hasAnyWord(c.lowerArgs(), "-c", "--count", "-q", "--quiet", "-l", "--files-with-matches", "-L") {
+			if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && grepShowsNoLine(c) {
 				return false, "" // a count, a yes or no, a file name: no line shown
 			}
 			if grepDropsSecrets(c) || grepSectionsOnly(c) {
@@ -916,7 +916,7 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			pat := grepPattern(c)
-			if !secretishPattern(pat) || hasAnyWord(c.lowerArgs(), "-q", "--quiet", "-c", "--count") {
+			if !secretishPattern(pat) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
 			}
 			if laterStage(c, namesOfAssignments) != nil {
@@ -1384,6 +1384,18 @@ func containerExecDump(c *cmd) string {
 	return inner[0].s
 }
 
+// grepShowsNoLine reports a grep that prints a count, a yes or no, or
+// file names, never a matching line (-c, -q, -l, -L).
+func grepShowsNoLine(c *cmd) bool {
+	for _, w := range c.args() {
+		switch w.s {
+		case "-c", "--count", "-q", "--quiet", "--silent", "-l", "--files-with-matches", "-L", "--files-without-match":
+			return true
+		}
+	}
+	return false
+}
+
 // grepPattern returns the pattern a grep is given (its first operand, or
 // -e's value).
 func grepPattern(c *cmd) string {
@@ -1396,10 +1408,13 @@ func grepPattern(c *cmd) string {
 	return ""
 }
 
+// harmlessKeyWords are words holding "key" or "pass" that name no secret.
+var harmlessKeyWords = strings.NewReplacer("key_bindings", "", "keybind", "", "keyboard", "", "keymap", "", "passthrough", "")
+
 // secretishPattern reports a search pattern for secrets: token, key,
 // pass, cred and the other words secretPattern knows.
 func secretishPattern(pat string) bool {
-	l := strings.NewReplacer("key_bindings", "", "keybind", "", "keyboard", "", "keymap", "", "passthrough", "").Replace(lower(pat))
+	l := harmlessKeyWords.Replace(lower(pat))
 	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
 }
 

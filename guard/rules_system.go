@@ -619,52 +619,11 @@ var systemRules = []*rule{
 		names: names("git", "go", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "uv", "poetry", "pipenv", "cargo", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew",
 			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			if localFetchOnly(args) {
+			found, what := fetchChecksOff(c)
+			if found && localFetchOnly(c.args()) {
 				return false, "" // a mirror or a repository on this machine
 			}
-			env := map[string]string{}
-			for _, as := range c.assigns {
-				env[as.name] = as.val.s
-			}
-			if k := gitConfigEnvTLSOff(env); k != "" && c.name == "git" {
-				return true, k
-			}
-			for _, as := range c.assigns {
-				switch as.name {
-				case "GIT_SSH_COMMAND", "RSYNC_RSH", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
-					continue // (a host key or a bundle of one's own, for one run)
-				}
-				if tlsCheckOffVar(as.name, as.val.s) || as.name == "YARN_CHECKSUM_BEHAVIOR" && (as.val.s == "ignore" || as.val.s == "none") {
-					return true, as.name + "=" + as.val.s
-				}
-			}
-			for i, w := range args {
-				l := lower(w.s)
-				switch {
-				case l == "--strict-ssl=false" || l == "--strict-ssl" && i+1 < len(args) && args[i+1].s == "false",
-					l == "--skip-hash-check" || l == "--ignore-checksums" || l == "--allow-empty-checksums" || l == "--ignore-security-hash",
-					strings.HasPrefix(l, "-dmaven.wagon.http.ssl.insecure=true") || strings.HasPrefix(l, "-dmaven.wagon.http.ssl.allowall=true") ||
-						strings.HasPrefix(l, "-daether.connector.https.securitymode=insecure"),
-					c.name == "go" && l == "-insecure":
-					return true, w.s
-				case (l == "--trusted-host" || l == "--allow-insecure-host") && i+1 < len(args) && !isLocalHost(args[i+1].s):
-					return true, w.s + " " + args[i+1].s
-				case strings.HasPrefix(l, "--trusted-host=") && !isLocalHost(l[len("--trusted-host="):]):
-					return true, w.s
-				}
-			}
-			if c.name == "git" {
-				// git -c http.sslVerify=false clone https://...: this run
-				for i, w := range c.words {
-					if w.s == "-c" && i+1 < len(c.words) {
-						if k, v, ok := strings.Cut(lower(c.words[i+1].s), "="); ok && k == "http.sslverify" && falseWord(v) && len(urlArgs(args)) > 0 {
-							return true, "-c " + c.words[i+1].s
-						}
-					}
-				}
-			}
-			return false, ""
+			return found, what
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
@@ -676,13 +635,18 @@ var systemRules = []*rule{
 			case "export":
 				// export NODE_TLS_REJECT_UNAUTHORIZED=0 GIT_SSL_NO_VERIFY=1:
 				// every later command of the session goes unchecked
-				env := map[string]string{}
+				var env map[string]string
 				for _, w := range args {
 					if k, v, ok := strings.Cut(w.s, "="); ok {
 						if tlsCheckOffVar(k, v) {
 							return true, w.s
 						}
-						env[k] = v
+						if strings.HasPrefix(k, "GIT_CONFIG_") {
+							if env == nil {
+								env = map[string]string{}
+							}
+							env[k] = v
+						}
 					}
 				}
 				if k := gitConfigEnvTLSOff(env); k != "" {
@@ -1540,4 +1504,58 @@ func gitConfigEnvTLSOff(env map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// fetchChecksOff reports a fetch with its certificate or checksum checks
+// turned off for the run: by a variable, an option, or git -c.
+func fetchChecksOff(c *cmd) (bool, string) {
+	args := c.args()
+	if c.name == "git" && len(c.assigns) > 1 {
+		env := make(map[string]string, len(c.assigns))
+		for _, as := range c.assigns {
+			env[as.name] = as.val.s
+		}
+		if k := gitConfigEnvTLSOff(env); k != "" {
+			return true, k
+		}
+	}
+	for _, as := range c.assigns {
+		switch as.name {
+		case "GIT_SSH_COMMAND", "RSYNC_RSH", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
+			continue // (a host key or a bundle of one's own, for one run)
+		}
+		if tlsCheckOffVar(as.name, as.val.s) || as.name == "YARN_CHECKSUM_BEHAVIOR" && (as.val.s == "ignore" || as.val.s == "none") {
+			return true, as.name + "=" + as.val.s
+		}
+	}
+	for i, w := range args {
+		if !strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		l := lower(w.s)
+		switch {
+		case l == "--strict-ssl=false" || l == "--strict-ssl" && i+1 < len(args) && args[i+1].s == "false",
+			l == "--skip-hash-check" || l == "--ignore-checksums" || l == "--allow-empty-checksums" || l == "--ignore-security-hash",
+			strings.HasPrefix(l, "-dmaven.wagon.http.ssl.insecure=true") || strings.HasPrefix(l, "-dmaven.wagon.http.ssl.allowall=true") ||
+				strings.HasPrefix(l, "-daether.connector.https.securitymode=insecure"),
+			c.name == "go" && l == "-insecure":
+			return true, w.s
+		case (l == "--trusted-host" || l == "--allow-insecure-host") && i+1 < len(args) && !isLocalHost(args[i+1].s):
+			return true, w.s + " " + args[i+1].s
+		case strings.HasPrefix(l, "--trusted-host=") && !isLocalHost(l[len("--trusted-host="):]):
+			return true, w.s
+		}
+	}
+	if c.name == "git" {
+		// git -c http.sslVerify=false clone https://...: this run
+		for i, w := range c.words {
+			if w.s == "-c" && i+1 < len(c.words) {
+				if k, v, ok := strings.Cut(lower(c.words[i+1].s), "="); ok && k == "http.sslverify" && falseWord(v) && len(urlArgs(args)) > 0 {
+					return true, "-c " + c.words[i+1].s
+				}
+			}
+		}
+	}
+	return false, ""
+
 }
