@@ -303,6 +303,16 @@ func TestSecretSafeTwins(t *testing.T) {
 		`curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/zone`,
 		`kubectl get secret db-creds -o json | jq '.data | map_values(length)'`,
 		`aws sts get-session-token --duration-seconds 900 --query Credentials.Expiration`,
+		`awk '/^\[/' ~/.aws/credentials`,
+		`sed -n '/^\[/p' ~/.aws/credentials`,
+		`cut -d: -f1 ~/.pgpass`,
+		`jq 'del(.auths)' ~/.docker/config.json`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`cut -d: -f5 ~/.pgpass`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cut -d: -f1,5 ~/.pgpass`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`jq '.auths' ~/.docker/config.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`awk '/password/' ~/.aws/credentials`, CategoryExfiltration, "read-secrets", LevelModerate},
 	})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`sops --decrypt --extract '["db"]["password"]' secrets/prod.enc.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},

@@ -3,6 +3,7 @@ package guard
 import (
 	"net"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -544,6 +545,9 @@ var exfiltrationRules = []*rule{
 				}
 				if p == "" || a.inWork(p) {
 					continue
+				}
+				if c.name == "cut" && cutsPlainColumns(c.args(), path.Base(p)) {
+					continue // cut -d: -f1 ~/.pgpass: the hosts, not the passwords
 				}
 				if d, crit := a.sensitive(w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") && !strings.HasPrefix(d, "the sudo rules") {
 					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
@@ -1504,6 +1508,8 @@ func jqNamesOnly(args []word) bool {
 		switch l := strings.ToLower(f); {
 		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length" || l == "map_values(length)" || l == "map(length)":
 			return true // (map_values(length): how long each value is)
+		case len(steps) == 1 && strings.HasPrefix(l, "del(") && strings.HasSuffix(l, ")") && hasAny(l, "auth", "token", "password", "secret", "cred"):
+			return true // del(.auths): everything but the secrets
 		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers":
 			return !strings.Contains(l, "token") && !strings.Contains(l, "secret") && !strings.Contains(l, "password")
 		case jqIdentityFields[l[strings.LastIndexByte(l, '.')+1:]]:
@@ -2177,7 +2183,20 @@ func siteOf(h string) string {
 // file (grep '^\[' ~/.aws/credentials): the profiles' names, no value,
 // and no lines around them.
 func grepSectionsOnly(c *cmd) bool {
-	if c.name != "grep" && c.name != "egrep" && c.name != "rg" {
+	switch c.name {
+	case "awk", "gawk", "sed":
+		// awk '/^\[/' F, sed -n '/^\[/p' F: the section headers alone
+		ops := positional(c.args())
+		if len(ops) < 2 {
+			return false
+		}
+		p := strings.TrimSpace(ops[0].s)
+		if c.name == "sed" {
+			return hasWord(c.args(), "-n") && (p == `/^\[/p` || p == `/^\[/ p`)
+		}
+		return p == `/^\[/` || p == `/^\[/{print}` || p == `/^\[/ {print}` || p == `/^\[/{print $0}`
+	case "grep", "egrep", "rg":
+	default:
 		return false
 	}
 	ops := positional(c.args())
@@ -2264,4 +2283,28 @@ func lineLoop(args []word) bool {
 		}
 	}
 	return loop
+}
+
+// cutsPlainColumns reports a cut of colon-separated fields that leaves
+// out the secret one: .pgpass's password (the fifth), the shadow file's
+// hash (the second).
+func cutsPlainColumns(args []word, base string) bool {
+	secret := map[string]int{".pgpass": 5, "pgpass.conf": 5, "shadow": 2, "gshadow": 2}[base]
+	d, _ := optValue(args, "-d", "delimiter")
+	f, ok := optValue(args, "-f", "fields")
+	if secret == 0 || d != ":" || !ok {
+		return false
+	}
+	for part := range strings.SplitSeq(f, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		switch {
+		case !isRange && err1 == nil && l != secret:
+		case isRange && err1 == nil && err2 == nil && (secret < l || secret > h):
+		default:
+			return false
+		}
+	}
+	return true
 }
