@@ -67,6 +67,7 @@ func init() {
 		"stuff":     stuffLaunches,
 		"parallel":  parallelLaunches,
 		"make":      makeLaunches,
+		"husky":     huskyLaunches,
 		"mvn":       mavenExecLaunches,
 		"mvnw":      mavenExecLaunches,
 		"./mvnw":    mavenExecLaunches,
@@ -992,6 +993,16 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 }
 
 // makeLaunches reads the recipes of make --eval text.
+// huskyLaunches reads husky add|set HOOK 'CMD': the command the git hook
+// will run.
+func huskyLaunches(a *analysis, c *cmd) []launch {
+	ops := positional(c.args())
+	if len(ops) < 3 || ops[0].s != "add" && ops[0].s != "set" {
+		return nil
+	}
+	return []launch{{code: ops[len(ops)-1].s, origin: "husky hook " + ops[1].s}}
+}
+
 // mavenExecLaunches reads the exec plugin's program and arguments
 // (-Dexec.executable=sh -Dexec.args="-c '...'"): the command it runs.
 func mavenExecLaunches(a *analysis, c *cmd) []launch {
