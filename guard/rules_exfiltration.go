@@ -883,11 +883,11 @@ var exfiltrationRules = []*rule{
 				// release's computed values, its passwords and keys among them
 				ops := positional(c.args())
 				if len(ops) > 1 && ops[0].s == "get" && (ops[1].s == "values" && (hasWord(c.args(), "--all") || hasWord(c.args(), "-a")) || ops[1].s == "all") &&
-					touchesProduction(c) && shownToTranscript(c) {
+					touchesProduction(c) && secretsShown(c) {
 					return true, "helm get " + ops[1].s + " (production)"
 				}
 			}
-			if inner := containerExecDump(c); inner != "" && touchesProduction(c) && shownToTranscript(c) {
+			if inner := containerExecDump(c); inner != "" && touchesProduction(c) && secretsShown(c) {
 				// kubectl exec -n prod deploy/api -- printenv: every
 				// variable production's service was given, its keys too
 				return true, c.name + " exec … " + inner + " (production)"
@@ -1422,23 +1422,18 @@ func secretishPattern(pat string) bool {
 	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
 }
 
-// shownToTranscript reports that c's output reaches the agent's
-// transcript: not written to a file, not handed to a program that keeps
-// it (the clipboard, a hash) or to one that keeps only the names.
-func shownToTranscript(c *cmd) bool {
-	if outputRedirected(c) {
+// secretsShown reports that a whole store's output (an environment, a
+// release's values) reaches the agent's transcript: shown on the terminal,
+// and, through a grep, only when the grep picks the secrets out (| grep ^LOG_
+// keeps settings that are not).
+func secretsShown(c *cmd) bool {
+	if !shownOnTerminal(c) {
 		return false
 	}
-	next := nextStage(c)
-	switch {
-	case next == nil:
-		return true
-	case next.name == "grep" || next.name == "egrep" || next.name == "rg":
-		// | grep -iE 'key|token': the secrets picked out; | grep ^LOG_:
-		// settings that are not
-		return secretishPattern(grepPattern(next)) && laterStage(next, namesOfAssignments) == nil
+	if next := nextStage(c); next != nil && (next.name == "grep" || next.name == "egrep" || next.name == "rg") {
+		return secretishPattern(grepPattern(next))
 	}
-	return next.name == "sort" || next.name == "less" || next.name == "more" || next.name == "cat"
+	return true
 }
 
 func foreignEnviron(c *cmd) string {
