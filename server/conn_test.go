@@ -535,9 +535,19 @@ func TestFailedTurnsAreCounted(t *testing.T) {
 	d.Create(t, d.alice, map[string]any{"id": "f"})
 	resp := d.Do(t, "POST", "/v1/sessions/f/messages", d.alice, map[string]string{"prompt": "crash"})
 	readSSE(t, resp.Body, nil)
-	b, _ := io.ReadAll(d.Do(t, "GET", "/metrics", d.admin, nil).Body)
-	if !strings.Contains(string(b), `hotplex_turn_failures_total{code="agent_died"} 1`) {
-		t.Fatalf("no failed turn in:\n%s", grepLines(string(b), "hotplex_turn"))
+	// The turn's goroutine counts the failure once the agent's end is
+	// known, which can come a moment after the client's stream ended: a
+	// scrape is allowed that moment, not more.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		b, _ := io.ReadAll(d.Do(t, "GET", "/metrics", d.admin, nil).Body)
+		if strings.Contains(string(b), `hotplex_turn_failures_total{code="agent_died"} 1`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no failed turn in:\n%s", grepLines(string(b), "hotplex_turn"))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
