@@ -277,7 +277,12 @@ func optValues(args []word, t optTable) []struct{ opt, kind, val string } {
 	return out
 }
 
-func optLaunches(t optTable) launcherFunc {
+func optLaunches(t optTable) launcherFunc { return optLaunchesLang(t, "") }
+
+// optLaunchesLang is optLaunches for options whose value is code in
+// lang (rake -e 'sh "..."' is Ruby); "" is shell code, where an ssh -o
+// setting's command is the part that runs.
+func optLaunchesLang(t optTable, lang string) launcherFunc {
 	return func(a *analysis, c *cmd) []launch {
 		var out []launch
 		for _, v := range optValues(c.args(), t) {
@@ -285,19 +290,7 @@ func optLaunches(t optTable) launcherFunc {
 			if v.kind == "ssh-option" {
 				code = sshOptionCommand(v.val)
 			}
-			out = append(out, launch{code: code, origin: c.base + " " + v.opt})
-		}
-		return out
-	}
-}
-
-// optLaunchesLang is optLaunches for options whose value is code in
-// lang (rake -e 'sh "..."' is Ruby).
-func optLaunchesLang(t optTable, lang string) launcherFunc {
-	return func(a *analysis, c *cmd) []launch {
-		var out []launch
-		for _, v := range optValues(c.args(), t) {
-			out = append(out, launch{code: v.val, lang: lang, origin: c.base + " " + v.opt})
+			out = append(out, launch{code: code, lang: lang, origin: c.base + " " + v.opt})
 		}
 		return out
 	}
