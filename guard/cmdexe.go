@@ -899,6 +899,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	if c.name == "certutil" {
 		ws.certutilEncode(c)
 	}
+	if c.name == "bitsadmin" {
+		ws.bitsUpload(c, words[1:])
+	}
 	if c.name == "esentutl" {
 		ws.esentutlCopy(c)
 	}
@@ -920,6 +923,37 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 	}
 	if c.name == "findstr" && hasRedirect(toks) && secretSearch(strings.ToLower(strings.Join(wordsText(words[1:]), " "))) {
 		ws.secretRedirs(toks, "lines found by searching for passwords or keys")
+	}
+	switch l {
+	case "more", "sort", "findstr", "find":
+		// more < %USERPROFILE%\.kube\config: a credential file shown
+		// through the input; findstr /i pass "%APPDATA%\FileZilla\
+		// sitemanager.xml": its password lines picked out
+		files := []word{}
+		for i, t := range toks {
+			if t.kind == cRedir && t.s == "<" && i+1 < len(toks) {
+				files = append(files, word{s: toks[i+1].s, ok: toks[i+1].ok})
+			}
+		}
+		if l == "findstr" {
+			// the lines found are shown, unless only the file names are
+			// (/m) or the section headers ('^\[')
+			sw, ops := cmdSwitches(words[1:])
+			if !sw["m"] && (len(ops) == 0 || !strings.HasPrefix(ops[0].s, "^[") && !strings.HasPrefix(ops[0].s, `^\[`)) {
+				files = append(files, ops...)
+			}
+		}
+		for _, w := range files {
+			if strings.HasPrefix(w.s, "/") && len(w.s) <= 4 {
+				continue // a switch
+			}
+			if d, crit := a.winSensitive(a.winAbs(w.s)); d != "" && !strings.HasPrefix(d, "shell history") {
+				if stage == 0 && !hasRedirectOut(toks) {
+					ws.emitWin(c, "win-read-secrets", d)
+				}
+				return flow{kind: flowSecret, what: d, crit: crit}
+			}
+		}
 	}
 	switch l {
 	case "more", "sort", "findstr", "find", "clip":
@@ -1686,6 +1720,17 @@ func diskpartReadOnly(text string) bool {
 		}
 	}
 	return any
+}
+
+// hasRedirectOut reports the standard output sent to a file (> f, >> f,
+// 1> nul), not shown.
+func hasRedirectOut(toks []cTok) bool {
+	for _, t := range toks {
+		if t.kind == cRedir && strings.Contains(t.s, ">") && !strings.HasPrefix(t.s, "2") && !strings.Contains(t.s, "&") {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRedirect(toks []cTok) bool {

@@ -706,7 +706,11 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		if c.name == "sed" && !hasPrefixWord(args, "-i") && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
 			break
 		}
-		ops := posArgs(args, optSpec{short: "efEI", long: []string{"expression", "file"}})
+		spec := optSpec{short: "efEI", long: []string{"expression", "file"}} // perl -E CODE, -I DIR
+		if c.name == "sed" {
+			spec = optSpec{short: "efl", long: []string{"expression", "file", "line-length"}} // sed -E: extended expressions, no value
+		}
+		ops := posArgs(args, spec)
 		if !hasWord(args, "-e") && !hasWord(args, "--expression") && !hasWord(args, "-f") && !(c.name == "perl" && perlCodeOption(args)) && len(ops) > 0 {
 			ops = ops[1:] // the script
 		}
@@ -772,6 +776,52 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 // installsAsItself reports a program copied onto PATH under the name it
 // already has (install -m 755 linux-amd64/helm ~/.local/bin/helm), where
 // that name is no system utility's: a tool installed, not one hidden.
+// sshdHardeningEdit reports a sed edit of the SSH server's settings whose
+// every substitution sets a closing value (password and root log-in off,
+// keys on, fewer tries).
+func sshdHardeningEdit(c *cmd) bool {
+	if c.name != "sed" {
+		return false
+	}
+	var scripts []string
+	args := c.args()
+	for i, w := range args {
+		if (w.s == "-e" || w.s == "--expression") && i+1 < len(args) {
+			scripts = append(scripts, args[i+1].s)
+		}
+	}
+	if len(scripts) == 0 {
+		ops := posArgs(args, optSpec{short: "efl", long: []string{"expression", "file", "line-length"}})
+		if len(ops) == 0 {
+			return false
+		}
+		scripts = []string{ops[0].s}
+	}
+	for _, s := range scripts {
+		if len(s) < 4 || s[0] != 's' {
+			return false
+		}
+		parts := strings.Split(s[2:], s[1:2])
+		if len(parts) < 2 {
+			return false
+		}
+		f := strings.Fields(lower(strings.TrimPrefix(parts[1], "#")))
+		if len(f) != 2 {
+			return false
+		}
+		switch f[0] + " " + f[1] {
+		case "passwordauthentication no", "permitrootlogin no", "permitrootlogin prohibit-password", "pubkeyauthentication yes",
+			"permitemptypasswords no", "x11forwarding no", "kbdinteractiveauthentication no", "challengeresponseauthentication no",
+			"allowagentforwarding no", "allowtcpforwarding no", "usedns no", "loglevel verbose":
+		default:
+			if f[0] != "maxauthtries" && f[0] != "logingracetime" && f[0] != "clientaliveinterval" && f[0] != "clientalivecountmax" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func installsAsItself(c *cmd, t writeTarget) bool {
 	base := path.Base(t.path)
 	if coreCommands[base] || t.content.kind == flowText || c.name != "install" && c.name != "cp" && c.name != "mv" {
@@ -816,6 +866,9 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				}
 				if t.class == wLogs && logToStdio(c) {
 					continue // ln -sf /dev/stdout /var/log/nginx/access.log: a container image's logs sent to its output
+				}
+				if t.class == wSSHDConfig && sshdHardeningEdit(c) {
+					continue // sed -i 's/^#PasswordAuthentication.*/PasswordAuthentication no/': a door closed
 				}
 				if t.class == wPathShadow && installsAsItself(c, t) {
 					continue // a one-binary tool (kubectl, helm) installed under its own name

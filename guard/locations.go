@@ -42,7 +42,7 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 		return a.gitLocation(c)
 	}
 	switch c.name {
-	case "brew", "npm", "pnpm", "yarn", "go", "python", "python3", "gem", "rustc", "xcode-select":
+	case "brew", "npm", "pnpm", "yarn", "go", "python", "python3", "gem", "rustc", "xcode-select", "rustup", "pip", "pip3", "poetry", "uv":
 	default:
 		return "", false
 	}
@@ -71,6 +71,22 @@ func (a *analysis) locationQuery(c *cmd) (string, bool) {
 			return "/usr/local/lib/node_modules", true
 		case has("prefix") && global, has("config", "get", "prefix"), has("get", "prefix"):
 			return "/usr/local", true
+		}
+	case "rustup":
+		if has("show", "home") {
+			return home + "/.rustup", true
+		}
+	case "pip", "pip3":
+		if has("cache", "dir") {
+			return home + "/.cache/pip", true
+		}
+	case "poetry":
+		if has("config", "cache-dir") {
+			return home + "/.cache/pypoetry", true
+		}
+	case "uv":
+		if has("cache", "dir") {
+			return home + "/.cache/uv", true
 		}
 	case "yarn":
 		if has("global", "dir") {

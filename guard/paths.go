@@ -658,6 +658,13 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 				return cl
 			}
 		}
+		// "$(pip cache dir)/../..", (npm config get cache)/..: the
+		// folders above the one a tool prints (a script's own folder,
+		// $(dirname "$0")/.., is the project)
+		if t := strings.TrimSuffix(s[w.tail:], "/"); w.tail > 0 && t != "" && strings.Trim(strings.ReplaceAll(t, "/..", ""), "/") == "" &&
+			!strings.Contains(a.src, "$(dirname") && !strings.Contains(a.src, "$(pwd") && !strings.Contains(a.src, "$(cd ") && !strings.Contains(a.src, "$(realpath") {
+			return pcEscape
+		}
 		return pcUnknown
 	}
 	if w.s == "" {

@@ -1391,6 +1391,18 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				// [IO.File]::ReadAllText(KEY) alone on its line: shown
 				ws.emitWin(nil, "win-read-secrets", prev.what)
 			}
+			if len(st.stages) == 1 && len(st.redirs[si]) == 0 && a.wantOut == 0 && (ft[0] == '"' || ft[0] == '$') {
+				// $s = Get-Secret X -AsPlainText; "password: $s": the
+				// variable's secret shown
+				if raw := strings.ToLower(psJoin(stage)); !hasAny(raw, ".length", ".count", "-eq", "-ne", "-match", "-like", "-not", ".startswith", "gethashcode", "isnullorempty", "[0..", ".substring(0,") {
+					_, member, dotted := strings.Cut(raw, ".")
+					if d := ws.secretVarIn(raw); d != "" && (ft[0] == '"' || !dotted || hasAny(member, "password", "token", "secret", "key", "value", "credential")) {
+						// (its length, or a test of it, shows nothing; $d.id
+						// is a field of what a request answered)
+						ws.emitWin(nil, "win-secret-printed", d)
+					}
+				}
+			}
 			if si == 0 {
 				prevItem = ws.exprItem(stage, item)
 			}
@@ -1424,6 +1436,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				if n := ws.cliTokenIn(t.text); n != "" {
 					// $t = gh auth token; Write-Output $t
 					ws.emitWin(nil, "keychain-dump", "a client's token printed ("+t.text+")")
+				}
+				if d := ws.secretVarIn(t.text); d != "" && psShowers[canonicalPS(ft)] && len(st.stages) == 1 && len(st.redirs[si]) == 0 && a.wantOut == 0 {
+					ws.emitWin(nil, "win-secret-printed", d) // $s = Get-Secret X -AsPlainText; Write-Host $s
 				}
 			}
 		} else {
@@ -3089,6 +3104,10 @@ func psGetCommandName(ft string) string {
 var psPatternTargets = []string{"invoke-expression", "invoke-command", "start-process", "invoke-webrequest", "invoke-restmethod",
 	"remove-item", "set-mppreference", "add-mppreference", "format-volume", "clear-disk", "stop-computer", "restart-computer",
 	"clear-eventlog", "remove-eventlog", "set-executionpolicy", "new-service", "register-scheduledtask", "add-localgroupmember"}
+
+// psShowers are the printers that show their arguments on the terminal.
+var psShowers = map[string]bool{"write-host": true, "write-output": true, "echo": true, "write": true, "write-information": true,
+	"write-verbose": true, "write-warning": true, "write-error": true, "write-debug": true, "out-host": true}
 
 // psPrinters are the commands that show or store their arguments as
 // they are.

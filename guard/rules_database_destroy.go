@@ -364,7 +364,7 @@ var databaseDestroyRules = []*rule{
 		Suggestions: []string{"Roll back one migration at a time (alembic downgrade -1)", "Back the database up first"},
 		names: names("python", "python3", "manage.py", "alembic", "knex", "npx", "sequelize", "flyway", "liquibase", "dotnet", "goose", "migrate",
 			"rake", "rails", "bin/rails", "yarn", "pnpm", "php", "artisan", "gradle", "gradlew", "./gradlew", "mvn", "mvnw", "./mvnw", "sqlx", "diesel", "dbmate",
-			"update-database", "supabase", "cargo", "mix", "atlas"),
+			"update-database", "supabase", "cargo", "mix", "atlas", "flask"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if localTestDatabase(a, c) {
 				return false, "" // DATABASE_URL names a test database on this machine
@@ -372,6 +372,9 @@ var databaseDestroyRules = []*rule{
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
+			case "flask":
+				// Flask-Migrate: flask db downgrade base, Alembic underneath
+				return hasWord(args, "db") && hasWord(args, "downgrade") && hasWord(args, "base"), j
 			case "alembic":
 				// downgrade base, or -3 and more: the tables of several
 				// revisions go with their data

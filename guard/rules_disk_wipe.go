@@ -231,7 +231,10 @@ var diskWipeRules = []*rule{
 			case "nvme":
 				return len(args) > 0 && (args[0].s == "format" || args[0].s == "sanitize"), ""
 			case "cryptsetup":
-				return len(args) > 0 && (args[0].s == "luksFormat" || args[0].s == "luksErase" || args[0].s == "erase"), ""
+				return len(args) > 0 && (args[0].s == "luksFormat" || args[0].s == "luksErase" || args[0].s == "erase" ||
+					// a key slot removed without its passphrase: the last one
+					// gone, the volume's data with it
+					args[0].s == "luksKillSlot"), ""
 			case "zpool":
 				return len(args) > 0 && (args[0].s == "destroy" || args[0].s == "labelclear"), ""
 			case "lvremove", "vgremove", "pvremove":

@@ -494,8 +494,8 @@ var exfiltrationRules = []*rule{
 					return false, ""
 				}
 			}
-			if c.pipe != nil && c.stage < len(c.pipe)-1 {
-				return false, "" // feeds another command: judged there
+			if c.pipe != nil && c.stage < len(c.pipe)-1 && !((c.name == "jq" || c.name == "yq") && onlyShownAfter(c)) {
+				return false, "" // feeds another command: judged there (a jq pick decoded or paged is shown: judged here)
 			}
 			if c.name == "tar" || c.name == "bsdtar" {
 				// tar cf - ~/.ssh | tar xOf -: the archive's files
@@ -503,7 +503,8 @@ var exfiltrationRules = []*rule{
 				return c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit &&
 					tarToOutput(c.args()) && readsFilesAsTheyAre(c.pipe[:c.stage]) && shownOnTerminal(c), c.in.what
 			}
-			if c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit && pagerOf[c.name] &&
+			if c.pipe != nil && c.stage > 0 && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit &&
+				(pagerOf[c.name] || (c.name == "jq" || c.name == "yq") && !jqNamesOnly(c.args())) &&
 				readsFilesAsTheyAre(c.pipe[:c.stage]) && shownOnTerminal(c) && !namesOnlyRead(c) && !pipedSearchPlain(c) {
 				// cat ~/.ssh/id_rsa | head: the key file read, shown;
 				// gzip -c ~/.ssh/id_ed25519 | base64: shown encoded
@@ -1486,6 +1487,10 @@ func jqNamesOnly(args []word) bool {
 		// steps that only reshape them (join, sort, an alternative)
 		// come after
 		steps := strings.Split(w.s, "|")
+		if first := lower(strings.TrimSpace(steps[0])); (strings.HasPrefix(first, ".credhelpers") || strings.HasPrefix(first, ".credsstore")) &&
+			!hasAny(lower(w.s), "auth", "token", "password", "secret") {
+			return true // .credHelpers | to_entries[]: which helper serves which registry
+		}
 		for len(steps) > 1 {
 			last := strings.TrimSpace(steps[len(steps)-1])
 			if !strings.HasPrefix(last, "join(") && last != "sort" && last != "unique" && last != ".[]" && last != "length" && !strings.HasPrefix(last, "@") {
@@ -2029,6 +2034,27 @@ var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep":
 	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true,
 	// encoders: the same bytes, spelled otherwise
 	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true, "qrencode": true}
+
+// onlyShownAfter reports a pipeline stage whose output is only decoded,
+// paged or trimmed by the stages after it, and so reaches the terminal:
+// jq -r '.auths[].auth' ~/.docker/config.json | base64 -d.
+func onlyShownAfter(c *cmd) bool {
+	for s := nextStage(c); s != nil; s = nextStage(s) {
+		if s.name == "cut" && (hasWord(s.args(), "-f1") || hasWord(s.args(), "-f 1") || hasWord(s.args(), "-f") && hasWord(s.args(), "1")) {
+			return false // user:password cut to the user
+		}
+		if !pagerOf[s.name] && s.name != "cat" && s.name != "sort" && s.name != "tr" && s.name != "fold" && s.name != "cut" ||
+			s.name == "grep" || s.name == "egrep" || s.name == "rg" || s.name == "string" || s.name == "select-string" || s.name == "findstr" {
+			return false
+		}
+		for _, r := range s.redirs {
+			if r.isOutput() && (r.n == "" || r.n == "1") {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // readsFilesAsTheyAre reports pipeline stages that hand on the files the
 // first reads, whole: a printer, then compressors or encoders (cat F |

@@ -131,6 +131,14 @@ var gitDestroyRules = []*rule{
 			if sub != "push" {
 				return false, ""
 			}
+			for _, w := range args {
+				// git push origin $(git for-each-ref --format=':%(refname)'
+				// refs/tags): every tag, each spelled as a deletion
+				if !w.ok && strings.Contains(w.s, "$(") && (strings.Contains(a.src, "for-each-ref") || strings.Contains(a.src, "git tag")) &&
+					(strings.Contains(a.src, "':%(") || strings.Contains(a.src, "\":%(") || strings.Contains(a.src, "=:%(") || strings.Contains(a.src, "s/^/:")) {
+					return true, "every tag deleted"
+				}
+			}
 			p := parseGitPush(args)
 			for _, r := range p.refs {
 				// (:v1.0.0, the empty source pushed over a version's tag)

@@ -201,6 +201,10 @@ func macSecurityKey(args []word) string {
 		if on {
 			return "the guest account on"
 		}
+	case "disablelibraryvalidation", "allowidentifiedsoftware", "allowunsignedapplications":
+		if on {
+			return ops[1].s + " on" // any library loaded into signed programs, unsigned programs allowed
+		}
 	}
 	return ""
 }

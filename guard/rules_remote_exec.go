@@ -107,6 +107,27 @@ var remoteExecRules = []*rule{
 					return true, w.s[i:]
 				}
 			}
+			if c.name == "npm" || c.name == "yarn" || c.name == "pnpm" || c.name == "bun" {
+				// npm install -g https://github.com/u/r/tarball/main,
+				// pnpm add github:u/r: a repository's moving head
+				ops := positional(args)
+				if len(ops) < 2 || !nodeInstallVerb(ops[0].s) {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					l := lower(w.s)
+					switch {
+					case strings.HasPrefix(l, "github:") || strings.HasPrefix(l, "gitlab:") || strings.HasPrefix(l, "bitbucket:"):
+						if !pinnedGitRef(l) {
+							return true, w.s
+						}
+					case strings.HasPrefix(l, "https://github.com/") || strings.HasPrefix(l, "https://gitlab.com/") || strings.HasPrefix(l, "https://codeload.github.com/"):
+						if movingRepoSnapshot(l) {
+							return true, w.s
+						}
+					}
+				}
+			}
 			return false, ""
 		}},
 	{ID: "plugin-from-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a plugin, extension, role, hook set or build context from an arbitrary URL (its code runs at once or at every start)",
@@ -151,7 +172,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo", "conda", "mamba", "micromamba"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -160,6 +181,25 @@ var remoteExecRules = []*rule{
 			}
 			var src string
 			switch c.name {
+			case "conda", "mamba", "micromamba":
+				// conda install -c some-channel PKG: anyone's channel on
+				// anaconda.org, its packages' scripts run at install
+				if ops[0].s != "install" && ops[0].s != "create" && ops[0].s != "update" {
+					return false, ""
+				}
+				for i, w := range args {
+					ch := ""
+					switch {
+					case (w.s == "-c" || w.s == "--channel") && i+1 < len(args):
+						ch = args[i+1].s
+					case strings.HasPrefix(w.s, "--channel="):
+						ch = strings.TrimPrefix(w.s, "--channel=")
+					}
+					if ch != "" && !knownCondaChannels[lower(strings.TrimSuffix(ch, "/"))] && !strings.HasPrefix(ch, "file:") && !strings.HasPrefix(ch, "/") && !strings.HasPrefix(ch, "./") {
+						return true, "conda channel " + ch
+					}
+				}
+				return false, ""
 			case "brew":
 				// brew tap NAME URL: formulae from that repository
 				if ops[0].s == "tap" && len(ops) > 2 {
@@ -567,7 +607,8 @@ var remoteExecRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
-			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") {
+			if !strings.Contains(j, "config set") && !strings.Contains(j, "config --global") && !strings.Contains(j, "sources --add") && !strings.Contains(j, "env -w") && !strings.Contains(j, "config -g") &&
+				!(strings.HasPrefix(j, "set ") && (c.name == "npm" || c.name == "pnpm")) { // npm set KEY VALUE: config set's short form
 				return false, ""
 			}
 			for _, w := range args {
@@ -1178,6 +1219,37 @@ func wordsArePrefix(ws []word, vs []string) bool {
 
 // pinnedGitRef reports a repository URL that names a tag or a commit
 // (…/black.git@24.2.0, …#v1.2.3, …@a1b2c3d), not a branch that moves.
+// nodeInstallVerb reports the subcommands with which npm, yarn, pnpm and
+// bun install named packages.
+func nodeInstallVerb(s string) bool {
+	switch s {
+	case "install", "i", "in", "add", "isntall":
+		return true
+	}
+	return false
+}
+
+// movingRepoSnapshot reports a forge URL (lower case) that names a
+// repository's moving head: the repository itself (…/u/r, …/u/r.git,
+// without #commit), or a tarball or archive of a branch (…/tarball/main).
+func movingRepoSnapshot(l string) bool {
+	rest := l[strings.Index(l, "://")+3:]
+	if strings.Count(rest, "/") == 2 || strings.HasSuffix(rest, ".git") {
+		return !strings.Contains(rest, "#")
+	}
+	for _, m := range [...]string{"/tarball/", "/zipball/", "/archive/", "/legacy.tar.gz/", "/tar.gz/"} {
+		if i := strings.Index(rest, m); i >= 0 {
+			ref := strings.TrimPrefix(rest[i+len(m):], "refs/heads/")
+			ref = strings.TrimSuffix(strings.TrimSuffix(ref, ".tar.gz"), ".zip")
+			switch ref {
+			case "main", "master", "head", "develop", "dev", "trunk", "latest", "next", "nightly":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func pinnedGitRef(u string) bool {
 	rest := u[strings.Index(u, "://")+3:]
 	for _, frag := range [...]string{"#egg=", "#subdirectory=", "&subdirectory="} {
@@ -1430,3 +1502,10 @@ func goChecksOff(a *analysis, c *cmd) string {
 	}
 	return ""
 }
+
+// knownCondaChannels are the channels of the distribution and the big
+// community and vendor channels.
+var knownCondaChannels = map[string]bool{"defaults": true, "conda-forge": true, "bioconda": true, "pytorch": true, "nvidia": true,
+	"anaconda": true, "main": true, "r": true, "pyviz": true, "plotly": true, "pytorch-nightly": true, "rapidsai": true, "intel": true,
+	"huggingface": true, "fastai": true, "dglteam": true, "pkgs/main": true, "https://conda.anaconda.org/conda-forge": true,
+	"https://repo.anaconda.com/pkgs/main": true, "nodefaults": true}

@@ -210,6 +210,24 @@ var (
 	envLookup = regexp.MustCompile(`(?:os\.environ\[\s*["']|os\.(?:getenv|environ\.get)\(\s*["']|process\.env\.|process\.env\[\s*["']|Deno\.env\.get\(\s*["']|Bun\.env\.|ENV\[\s*["']|ENV\.fetch\(\s*["']|getenv\(\s*["']|\$ENV\{\s*["']?|Sys\.getenv\(\s*["']|\$env\(|\$_ENV\[\s*["']|\$_SERVER\[\s*["'])([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
+// sentSecretVar returns the secret variable that code which sends data
+// looks up by name (getenv("STRIPE_SECRET_KEY") in a request's URL), unless
+// the code only asks whether it is set.
+func sentSecretVar(code, low string) string {
+	if hasAny(low, "bool(", "boolean(", "!!", "isset(", " is none", " is not none", "!= null", "!== undefined", "=== undefined") {
+		return ""
+	}
+	if hasAny(low, "authorization", "bearer", "headers", "auth=", "x-api-key", "private-token", "token=") {
+		return "" // the token used as a credential for the request, as curl -H does
+	}
+	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
+		if isSecretVar(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
 // secretShown describes a secret that one-line interpreter code prints
 // into the output: a credential file read and printed (python -c
 // "print(open(...).read())", node -p, ruby puts File.read), a secret
@@ -420,6 +438,8 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 	if hasAny(low, m.send...) {
 		if what := sensitiveInCode(code, low, sc.lang); what != "" {
 			sc.exfil = what
+		} else if v := sentSecretVar(code, low); v != "" {
+			sc.exfil = "the secret variable " + v
 		}
 	}
 }

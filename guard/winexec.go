@@ -474,6 +474,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				break
 			}
 		}
+	case "bitsadmin":
+		ws.bitsUpload(c, args)
 	case "curl", "wget":
 		// curl.exe -F f=@FILE, -T FILE, --data-binary @FILE: the file
 		// goes out
@@ -3342,4 +3344,12 @@ func psValueGroup(t string) bool {
 		return true
 	}
 	return false
+}
+
+// bitsUpload judges bitsadmin /transfer JOB /upload URL FILE: the local
+// file goes out.
+func (ws *winState) bitsUpload(c *cmd, args []word) {
+	if sw, ops := cmdSwitches(args); sw["upload"] && len(ops) > 0 {
+		ws.secretsLeaving(c, ops[len(ops)-1], "infile")
+	}
 }

@@ -2074,6 +2074,11 @@ var winVerbRules = []*rule{
 				return false, "" // passwords, private keys, tokens
 			}
 			for _, w := range c.args() {
+				if p := strings.Trim(w.s, `'"`); (strings.HasPrefix(p, `^\[`) || strings.HasPrefix(p, "^[")) && !secretPattern(lower(p)) {
+					return false, "" // findstr "^\[" credentials: the section headers, the profiles' names
+				}
+			}
+			for _, w := range c.args() {
 				s := w.s
 				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 3 && s[2] == ':' && s[3] == '/') {
 					continue // a switch (/s, /c:"PRIVATE KEY"), not a path (/c:/users)

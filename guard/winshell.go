@@ -1209,6 +1209,7 @@ func classifyRegKey(k string) regClass {
 		// System Restore, SmartScreen and the policy that runs every
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
+		strings.Contains(k, "currentversion/apphost") || // SmartScreen's check of apps (EnableWebContentEvaluation)
 		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
 		strings.Contains(k, "policies/microsoft/windows/installer/") ||
 		// virtualization-based security, Credential Guard, code integrity
