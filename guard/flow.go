@@ -1654,7 +1654,7 @@ var secretStoreReads = map[string][][]string{
 	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
 	"infisical":     {{"export"}, {"secrets", "get"}},
 	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}},
-	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}},
+	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}, {"auth", "application-default", "print-access-token"}},
 	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
 	"heroku":        {{"config"}},
 	"vercel":        {{"env", "pull"}},
@@ -1663,7 +1663,10 @@ var secretStoreReads = map[string][][]string{
 	// links and keys that are themselves the credential: signed URLs,
 	// SAS tokens, publishing profiles, backup links, connection strings
 	"supabase": {{"projects", "api-keys"}},
-	"rclone":   {{"config", "show"}},
+	"rclone":   {{"config", "show"}, {"config", "dump"}},
+	// Rails' encrypted credentials, decrypted in full
+	"rails":     {{"credentials:show"}},
+	"bin/rails": {{"credentials:show"}},
 	// a project's CI variables and a deployment's secrets, printed
 	"glab":         {{"variable", "get"}, {"variable", "export"}},
 	"kamal":        {{"secrets", "print"}},

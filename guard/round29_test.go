@@ -50,6 +50,33 @@ func TestRound29TuningMisses(t *testing.T) {
 	})
 }
 
+// Secrets printed by the tools that keep them: rclone's whole config,
+// Application Default Credentials' token, Rails' credentials and their
+// key, a file of secrets decrypted onto the screen.
+func TestRound29SecretsPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`rclone config dump`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`gcloud auth application-default print-access-token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`rails credentials:show`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`cat config/master.key`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cat config/credentials/production.key`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`gpg -d secrets.txt.gpg`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`age -d -i ~/.config/sops/age/keys.txt prod.env.age`, CategoryExfiltration, "keychain-dump", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`rclone config file`,
+		`rclone listremotes`,
+		`gcloud auth application-default login`,
+		`rails credentials:edit --environment development`,
+		`ls -l config/master.key`,
+		`gpg -d secrets/dev.json.gpg > tmp/dev.json`,
+		`gpg -d release-notes.md.gpg`,
+		`age -d -i ~/.config/age/keys.txt -o .env.local secrets.env.age`,
+		`gpg -d secrets.env.gpg | docker secret create app_env -`,
+	})
+}
+
 // The toolchain: a repository's moving head installed by npm, a conda
 // channel of anyone's, the script shell set by npm's short form, and the
 // folders above one a tool prints.

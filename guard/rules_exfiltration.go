@@ -538,6 +538,9 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && signingSettings[path.Base(p)] && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "the release signing passwords in " + w.s // android/key.properties
 				}
+				if p != "" && a.inWork(p) && (strings.HasSuffix(p, "/config/master.key") || strings.Contains(p, "/config/credentials/") && strings.HasSuffix(p, ".key")) && !namesOnlyRead(c) {
+					return true, "the key to Rails' encrypted credentials " + w.s // config/master.key
+				}
 				if p != "" && a.inWork(p) && (strings.HasSuffix(lower(p), ".p8") || strings.HasPrefix(path.Base(p), "AuthKey_")) && !namesOnlyRead(c) {
 					return true, "a store's API private key " + w.s // fastlane/AuthKey_X.p8: PKCS#8, always private
 				}
@@ -689,7 +692,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway"),
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -758,10 +761,24 @@ var exfiltrationRules = []*rule{
 				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
 					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
 					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
-			case "gpg", "gpg2":
+			case "gpg", "gpg2", "age", "rage":
 				for _, w := range args {
 					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {
 						return true, w.s
+					}
+				}
+				// gpg -d secrets.env.gpg, age -d -i KEY prod.env.age: a
+				// file of secrets decrypted onto the screen
+				if (hasWord(args, "-d") || hasWord(args, "--decrypt")) && a.wantOut == 0 && c.pipe == nil && !a.piped && len(c.redirs) == 0 {
+					if _, ok := optValue(args, "-o", "output"); ok {
+						return false, ""
+					}
+					ops := positional(args)
+					if len(ops) > 0 {
+						if f := lower(ops[len(ops)-1].s); hasAny(path.Base(f), "secret", "cred", "password", "passwd", "token", ".env", "apikey", "api-key", "api_key") &&
+							!hasAny(f, "dev", "test", "example", "sample", "local", "fixture") { // (a development file's are the developer's to read)
+							return true, c.name + " -d " + ops[len(ops)-1].s
+						}
 					}
 				}
 			case "kwallet-query":
