@@ -77,6 +77,21 @@ func TestRound29SecretsPrinted(t *testing.T) {
 	})
 }
 
+// A table's restore points and a machine's log-in checks switched off.
+func TestRound29ProtectionsOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`aws dynamodb update-continuous-backups --table-name orders-prod --point-in-time-recovery-specification PointInTimeRecoveryEnabled=false`, CategoryCloudDestroy, "db-backups-switched-off", LevelCritical},
+		{`sudo pam-auth-update --disable unix`, CategoryPrivilege, "pam-profile-disabled", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`aws dynamodb update-continuous-backups --table-name orders-prod --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true`,
+		`aws dynamodb describe-continuous-backups --table-name orders-prod`,
+		`sudo pam-auth-update --enable mkhomedir`,
+		`pam-auth-update --help`,
+	})
+}
+
 // The toolchain: a repository's moving head installed by npm, a conda
 // channel of anyone's, the script shell set by npm's short form, and the
 // folders above one a tool prints.

@@ -164,6 +164,12 @@ var cloudDestroyRules = []*rule{
 						return true, name
 					}
 				}
+				// aws dynamodb update-continuous-backups ...
+				// PointInTimeRecoveryEnabled=false: the table's restore
+				// points go
+				if c.name == "aws" && strings.Contains(w.s, "PointInTimeRecoveryEnabled=false") || strings.Contains(strings.ReplaceAll(w.s, " ", ""), `"PointInTimeRecoveryEnabled":false`) {
+					return !scratchName(joinWords(args)), "point-in-time recovery off"
+				}
 			}
 			return false, ""
 		}},

@@ -93,6 +93,18 @@ var privilegeRules = []*rule{
 		[]string{"Edit sudo rules with visudo after review", "Grant a specific command, never NOPASSWD: ALL"}, false, wSudoers),
 	writeRule("write-pam", LevelCritical, CategoryPrivilege, "modifying PAM authentication",
 		[]string{"Leave PAM configuration to an administrator"}, false, wPam),
+	{ID: "pam-profile-disabled", Level: LevelCritical, Category: CategoryPrivilege, Description: "switching a PAM authentication profile off (log-in checks change for every user)",
+		Suggestions: []string{"Leave PAM configuration to an administrator"}, names: names("pam-auth-update"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// pam-auth-update --disable unix: password checks gone from
+			// every service's stack
+			for _, w := range c.args() {
+				if w.s == "--disable" || w.s == "--remove" || strings.HasPrefix(w.s, "--disable=") || strings.HasPrefix(w.s, "--remove=") {
+					return true, "pam-auth-update " + joinWords(c.args())
+				}
+			}
+			return false, ""
+		}},
 	writeRule("write-sshd-config", LevelHigh, CategoryPrivilege, "changing the SSH server's authentication settings",
 		[]string{"Let an administrator change sshd_config", "Keep root login and password authentication disabled"}, false, wSSHDConfig),
 	{ID: "root-shell", Level: LevelHigh, Category: CategoryPrivilege, Description: "opening an interactive root shell",
