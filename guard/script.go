@@ -255,6 +255,9 @@ func secretShown(code, low, lang string) string {
 	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
 		return "" // whether it is set, or how long: not its value
 	}
+	if hasAny(low, "authorization", "bearer", "headers") && !hasAny(low, "print(os.", "print(f'{os.", `print(f"{os.`, "console.log(process.env", "puts env[", "echo getenv(") {
+		return "" // the token sent as the request's credential; what is printed is the answer
+	}
 	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
 		if isSecretVar(m[1]) || strings.HasSuffix(m[1], "_URL") && strings.Contains(m[1], "DATABASE") {
 			return "the secret variable " + m[1]
