@@ -1755,6 +1755,13 @@ var commandKeyWords = map[string]bool{"cmd": true, "command": true, "commands": 
 	"entrypoint": true, "startup": true, "onchange": true, "proxycommand": true, "launch": true, "predev": true,
 	"prebuild": true, "postbuild": true}
 
+// notCommandKeyWords are the words that make a setting named after a
+// command a property of it, or its absence: --dry-run, --run-id,
+// --script-timeout, --no-hooks.
+var notCommandKeyWords = map[string]bool{"dry": true, "no": true, "skip": true, "id": true, "ids": true, "name": true, "names": true,
+	"number": true, "num": true, "timeout": true, "count": true, "mode": true, "type": true, "dir": true, "path": true, "url": true,
+	"limit": true, "retries": true, "level": true}
+
 // commandKey reports whether a setting's name ("scripts.postinstall",
 // "--on-change", "ExecStart") names a command.
 func commandKey(k string) bool {
@@ -1763,19 +1770,23 @@ func commandKey(k string) bool {
 		return false
 	}
 	var joined []byte
-	start := 0
+	start, found := 0, false
 	for i := 0; i <= len(k); i++ {
 		if i < len(k) && isAlnum(k[i]) {
 			joined = append(joined, k[i]|0x20)
 		}
 		if i == len(k) || !isAlnum(k[i]) {
-			if i > start && commandKeyWords[strings.ToLower(k[start:i])] {
-				return true
+			if i > start {
+				w := strings.ToLower(k[start:i])
+				if notCommandKeyWords[w] {
+					return false // --dry-run, --run-id, --hook-name: not a command's text
+				}
+				found = found || commandKeyWords[w]
 			}
 			start = i + 1
 		}
 	}
-	return commandKeyWords[string(joined)]
+	return found || commandKeyWords[string(joined)]
 }
 
 // dataPrograms print or record their arguments as text: a setting-like

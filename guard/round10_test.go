@@ -188,7 +188,6 @@ func TestTunnelListingSigninAndPreviewNamespaces(t *testing.T) {
 		{`op inject -i config/app.tpl.yaml`, CategoryExfiltration, "secret-printed", LevelHigh},
 		{`kubectl --context prod delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
 		{`kubectl --context staging delete namespace payments`, CategoryContainerDestroy, "", LevelHigh},
-		{`kubectl --context prod delete namespace pr-482`, "", "", LevelModerate},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`cloudflared tunnel list`,
@@ -196,6 +195,10 @@ func TestTunnelListingSigninAndPreviewNamespaces(t *testing.T) {
 		`eval $(op signin)`,
 		`op inject -i config/app.tpl.yaml -o tmp/app.yaml`,
 		`kubectl --context staging delete namespace pr-482`,
+		// a pull request's preview namespace, even on production's
+		// cluster, is made and thrown away by the hour (round29a's
+		// labels; this test once asked for a moderate stop)
+		`kubectl --context prod delete namespace pr-482`,
 	})
 }
 

@@ -81,6 +81,37 @@ func TestRound29SecretsPrinted(t *testing.T) {
 	})
 }
 
+// Production operations from round29a: a node drained within its
+// budgets, a preview's namespace, a service scaled up and a scratch tag's
+// instances are maintenance; a forced drain, a destroy plan applied at
+// once, a public load balancer, auditing off are not.
+func TestRound29Production(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`kubectl --context prod-eu drain ip-10-1-2-3.ec2.internal --ignore-daemonsets --delete-emptydir-data --force`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl --context prod-eu drain ip-10-1-2-3.ec2.internal --ignore-daemonsets --disable-eviction --timeout=5m`, CategoryContainerDestroy, "", LevelHigh},
+		{`kubectl --context prod get nodes -o name | xargs -I{} kubectl --context prod drain {} --ignore-daemonsets --timeout=5m`, "", "", LevelModerate},
+		{`kubectl drain node-1 --ignore-daemonsets --delete-emptydir-data`, CategoryContainerDestroy, "", LevelModerate},
+		{`terraform plan -destroy -var-file=prod.tfvars -out=teardown.plan && terraform apply teardown.plan`, CategoryCloudDestroy, "", LevelHigh},
+		{`kubectl --context prod-eu -n web patch svc storefront -p '{"spec":{"type":"LoadBalancer","loadBalancerSourceRanges":["0.0.0.0/0"]}}'`, CategorySystem, "service-open-to-all", LevelHigh},
+		{`az sql server audit-policy update -g rg-prod -n sql-shop-prod --state Disabled`, CategorySystem, "", LevelHigh},
+		{`psql -h pg.prod.internal -U postgres -c "ALTER SYSTEM SET pgaudit.log = 'none'"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`docker --context prod-swarm service scale shop_api=0`, CategorySystem, "service-disruption", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`kubectl --context prod-eu drain ip-10-1-2-3.ec2.internal --ignore-daemonsets --delete-emptydir-data --timeout=10m`,
+		`kubectl --context staging drain staging-worker-3 --ignore-daemonsets`,
+		`kubectl --context prod-eu delete namespace pr-2210-preview`,
+		`docker --context prod-swarm service scale shop_api=6`,
+		`aws ec2 terminate-instances --instance-ids $(aws ec2 describe-instances --filters Name=tag:Name,Values=scratch-load-test --query 'Reservations[].Instances[].InstanceId' --output text)`,
+		`terraform plan -destroy -var-file=prod.tfvars -out=teardown.plan && terraform show teardown.plan`,
+		`terraform plan -out=tfplan && terraform apply tfplan`,
+		`az sql server audit-policy show -g rg-prod -n sql-shop-prod`,
+		`bq query --use_legacy_sql=false --dry_run 'SELECT COUNT(*) FROM ` + "`shop.events`" + ` WHERE dt = CURRENT_DATE()'`,
+		`mytool --run-id 'nightly 42' --dry-run 'a = b()'`,
+	})
+}
+
 // A table's restore points and a machine's log-in checks switched off.
 func TestRound29ProtectionsOff(t *testing.T) {
 	d := NewDetector(Options{})

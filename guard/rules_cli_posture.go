@@ -45,6 +45,10 @@ var cliPostureRules = []*rule{
 				if !hasAnyWord(low, "on", "enable", "--enable", "--on") {
 					return false, ""
 				}
+			case "drain":
+				if (c.name == "kubectl" || c.name == "oc") && !disruptiveDrain(a, c) {
+					return false, "" // one node drained within its disruption budgets
+				}
 			}
 			if !productionTarget(args, low) {
 				return false, ""
@@ -105,6 +109,17 @@ var cliPostureRules = []*rule{
 			args, low := c.args(), c.lowerArgs()
 			if control == "" {
 				control = securityFlagOff(low)
+			}
+			if control == "" {
+				// az sql server audit-policy update --state Disabled: the
+				// control named by the subcommand, its state set off
+				if v, ok := optValue(args, "", "state", "status"); ok && (lower(v) == "disabled" || lower(v) == "off") {
+					for _, s := range sub.list() {
+						if securityControl(s) {
+							control = s
+						}
+					}
+				}
 			}
 			if control == "" && weakPasswordPolicy(low) {
 				control = "password-policy"
@@ -431,7 +446,7 @@ func dataNoun(s string) bool {
 // securityControl reports a word naming a security control.
 func securityControl(s string) bool {
 	switch s {
-	case "audit", "audit-log", "audit-logs", "auditlog", "audit-logging", "auditing", "mfa", "2fa", "two-factor", "totp", "sso", "saml",
+	case "audit", "audit-log", "audit-logs", "auditlog", "audit-logging", "auditing", "audit-policy", "auditing-policy", "audit-config", "mfa", "2fa", "two-factor", "totp", "sso", "saml",
 		"deletion-protection", "delete-protection", "termination-protection", "branch-protection", "protection", "protections",
 		"encryption", "firewall", "waf", "ddos-protection", "guardduty", "defender", "secret-scanning", "push-protection", "scanning",
 		"vulnerability-alerts", "security-alerts", "signing", "commit-signing", "ip-allowlist", "allowlist", "ip-restrictions",

@@ -261,11 +261,14 @@ var cloudDestroyRules = []*rule{
 			u, crit := objectStoreEmptied(c)
 			return u != "" && crit, u
 		}},
+	// (scratchFilteredIDs: terminate-instances --instance-ids $(aws ec2
+	// describe-instances --filters Name=tag:Name,Values=scratch-agent-test
+	// ...): only what a scratch tag selects)
 	{ID: "aws-destroy-resource", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "terminating or deleting AWS infrastructure",
 		Suggestions: suggCloud, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			op, rest := awsOp(c)
-			if awsHighOps[op] && !hasWord(rest, "--dry-run") && !localEndpoint(c.args()) {
+			if awsHighOps[op] && !hasWord(rest, "--dry-run") && !localEndpoint(c.args()) && !scratchFilteredIDs(a, rest) {
 				return true, op
 			}
 			return false, ""
@@ -368,7 +371,7 @@ var cloudDestroyRules = []*rule{
 			}
 			switch c.name {
 			case "terraform":
-				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy")) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" {
+				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy") || destroyPlanApplied(a, ops)) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" {
 					if hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target") {
 						return false, "" // iac-destroy-targeted
 					}
@@ -754,4 +757,52 @@ func silenceEnded(p string) bool {
 		}
 	}
 	return false
+}
+
+// awsFilterValues matches the values of an AWS CLI --filters entry.
+var awsFilterValues = regexp.MustCompile(`Values=([^\s'"]+)`)
+
+// scratchFilteredIDs reports resource ids computed by a describe call
+// whose filters select only scratch or test resources by name or tag.
+func scratchFilteredIDs(a *analysis, args []word) bool {
+	computed := false
+	for _, w := range args {
+		if !w.ok {
+			computed = true
+		}
+	}
+	if !computed || !strings.Contains(a.src, "--filters") {
+		return false
+	}
+	ms := awsFilterValues.FindAllStringSubmatch(a.src, -1)
+	if len(ms) == 0 {
+		return false
+	}
+	scratch := false
+	for _, m := range ms {
+		for v := range strings.SplitSeq(m[1], ",") {
+			if strings.HasPrefix(v, "Name=") {
+				continue // the next filter's name
+			}
+			switch lower(v) {
+			case "running", "stopped", "pending", "available", "in-use":
+				continue // a state, not a name
+			}
+			if !scratchName(v) || isProdName(v) {
+				return false
+			}
+			scratch = true
+		}
+	}
+	return scratch
+}
+
+// destroyPlanApplied reports terraform apply PLANFILE where the line made
+// PLANFILE with plan -destroy -out: the destroy, applied unreviewed.
+func destroyPlanApplied(a *analysis, ops []word) bool {
+	if len(ops) < 2 || !strings.Contains(a.src, "-destroy") {
+		return false
+	}
+	f := ops[len(ops)-1].s
+	return strings.Contains(a.src, "-out="+f) || strings.Contains(a.src, "-out "+f)
 }

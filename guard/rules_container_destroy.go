@@ -38,13 +38,24 @@ var containerDestroyRules = []*rule{
 	{ID: "k8s-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting workloads or data in a production namespace",
 		Suggestions: []string{"Roll out changes through the deployment pipeline", "Scale or restart instead of deleting", "Confirm the namespace and resources by hand"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ns, kinds, _, _, _, ok := kubectlDelete(c)
+			ns, kinds, objs, _, _, ok := kubectlDelete(c)
 			if !ok {
 				return false, ""
 			}
 			ctx, _ := optValue(c.args(), "", "context")
 			if !isProdName(ns) && !isProdName(ctx) {
 				return false, ""
+			}
+			if !isProdName(ns) && len(kinds) == 1 && (kinds[0] == "namespace" || kinds[0] == "ns" || kinds[0] == "namespaces") && len(objs) > 0 {
+				// kubectl --context prod delete namespace pr-1842-preview:
+				// a pull request's own preview namespace
+				throwaway := true
+				for _, o := range objs {
+					throwaway = throwaway && (throwawayName(o) || strings.Contains(lower(o), "preview") || ciRunName(o))
+				}
+				if throwaway {
+					return false, ""
+				}
 			}
 			for _, k := range kinds {
 				switch strings.ToLower(k) {
@@ -80,7 +91,10 @@ var containerDestroyRules = []*rule{
 					}
 				}
 			}
-			return sub == "drain", ""
+			if sub != "drain" {
+				return false, ""
+			}
+			return disruptiveDrain(a, c), ""
 		}},
 	{ID: "helm-uninstall-production", prodAware: true, Level: LevelHigh, Category: CategoryContainerDestroy, Description: "uninstalling a production release",
 		Suggestions: []string{"Roll back instead (helm rollback)", "Uninstall by hand after confirming the release"}, names: names("helm"),
@@ -600,7 +614,7 @@ var containerDestroyRules = []*rule{
 				if hasWord(args, "delete") && (hasWord(args, "-f") || hasWord(args, "-k") || hasPrefixWord(args, "--filename") || hasPrefixWord(args, "--kustomize")) {
 					return touchesProduction(c) || renderedFromProduction(c), j
 				}
-				if len(ops) > 0 && (ops[0].s == "drain" || ops[0].s == "cordon" && touchesProduction(c)) {
+				if len(ops) > 0 && (ops[0].s == "drain" && disruptiveDrain(a, c) || ops[0].s == "cordon" && touchesProduction(c)) {
 					return true, j
 				}
 				if len(ops) <= 2 && len(ops) > 0 && ops[0].s == "cordon" && (len(ops) == 1 || ops[1].s == "<stdin>") && strings.Contains(a.src, "get nodes") && strings.Contains(a.src, "xargs") {
@@ -735,4 +749,35 @@ func devNamed(s string) bool {
 		}
 	}
 	return false
+}
+
+// disruptiveDrain reports a kubectl drain that takes services down: forced,
+// with the disruption budgets bypassed, or of every node. One named node
+// drained the polite way (evictions that respect the budgets, a timeout)
+// is maintenance.
+func disruptiveDrain(a *analysis, c *cmd) bool {
+	args := c.args()
+	if hasWord(args, "--force") || hasPrefixWord(args, "--force=true") || hasWord(args, "--disable-eviction") || hasPrefixWord(args, "--disable-eviction=true") {
+		return true
+	}
+	if hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l=") {
+		return true
+	}
+	for _, w := range positional(args) {
+		if !w.ok || w.s == "<stdin>" {
+			return true // $(kubectl get nodes -o name): every node
+		}
+	}
+	if c.in.kind != flowNone && c.in.kind != flowText || strings.Contains(a.src, "xargs") || strings.Contains(a.src, "for ") || strings.Contains(a.src, "while ") {
+		return true
+	}
+	if hasPrefixWord(args, "--timeout") || hasPrefixWord(args, "--pod-selector") || hasPrefixWord(args, "--grace-period") {
+		return false
+	}
+	for _, w := range args {
+		if l := lower(w.s); scratchName(l) || strings.Contains(l, "staging") || strings.Contains(l, "kind-") || strings.Contains(l, "minikube") {
+			return false // --context aks-dev, staging-worker-2, kind-worker
+		}
+	}
+	return true
 }

@@ -84,7 +84,7 @@ var reverseShellRules = []*rule{
 					}
 					// any of production's services given a public address
 					// by hand, outside its reviewed manifests
-					if !patched && touchesProduction(c) {
+					if (!patched || strings.Contains(j, "0.0.0.0/0")) && touchesProduction(c) {
 						return true, "kubectl expose " + ops[1].s + " --type LoadBalancer (production)"
 					}
 				}

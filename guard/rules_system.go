@@ -371,8 +371,9 @@ var systemRules = []*rule{
 					case "pod", "pods", "po", "job", "jobs":
 						return hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l="), "pods by selector"
 					}
-					if !touchesProduction(c) && len(ops) > 2 {
-						// staging's pull-request previews are made and
+					if len(ops) > 2 && (!touchesProduction(c) || kind == "namespace" || kind == "ns") {
+						// staging's pull-request previews (or a preview's
+						// namespace on production's cluster) are made and
 						// thrown away by the hour
 						previews := true
 						for _, o := range ops[2:] {
@@ -385,7 +386,9 @@ var systemRules = []*rule{
 					return true, "delete " + kind
 				case "scale":
 					return hasWord(args, "--replicas=0") || hasWord(args, "--replicas") && hasWord(args, "0"), "scaled to zero"
-				case "drain", "cordon", "taint":
+				case "drain":
+					return disruptiveDrain(a, c), "drain"
+				case "cordon", "taint":
 					return true, ops[0].s
 				case "rollout":
 					// (staging rolled back to its last revision is how a bad
@@ -497,8 +500,21 @@ var systemRules = []*rule{
 				}
 				for _, w := range ops {
 					switch w.s {
-					case "stop", "restart", "kill", "pause", "rollback", "scale":
+					case "stop", "restart", "kill", "pause", "rollback":
 						return true, w.s + " in production"
+					case "scale":
+						// docker service scale api=8: more replicas; =0 stops
+						// the service
+						for _, v := range ops {
+							if strings.HasSuffix(v.s, "=0") || v.s == "0" || !v.ok {
+								return true, "scaled to zero in production"
+							}
+						}
+						for _, v := range args {
+							if v.s == "--replicas=0" || v.s == "--replicas" && hasWord(args, "0") {
+								return true, "scaled to zero in production"
+							}
+						}
 					}
 				}
 			}

@@ -87,6 +87,9 @@ func serverPrivOf(text string) string {
 		return "Snowflake's account administrator role granted"
 	case strings.Contains(u, "ALTER ACCOUNT UNSET NETWORK_POLICY") || strings.Contains(u, "ALTER ACCOUNT SET NETWORK_POLICY = NONE"):
 		return "the account reachable from every address"
+	case strings.Contains(u, "PGAUDIT.LOG") && (strings.Contains(u, "'NONE'") || strings.Contains(u, "RESET PGAUDIT")) || strings.Contains(u, "DROP EXTENSION PGAUDIT") ||
+		strings.Contains(u, "DROP EXTENSION IF EXISTS PGAUDIT"):
+		return "the audit log switched off (pgaudit)"
 	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
 		return "point-in-time restores switched off (Time Travel kept for 0 days)"
 	}
