@@ -109,6 +109,14 @@ func TestRound29Production(t *testing.T) {
 		`az sql server audit-policy show -g rg-prod -n sql-shop-prod`,
 		`bq query --use_legacy_sql=false --dry_run 'SELECT COUNT(*) FROM ` + "`shop.events`" + ` WHERE dt = CURRENT_DATE()'`,
 		`mytool --run-id 'nightly 42' --dry-run 'a = b()'`,
+		// one node cordoned for maintenance evicts nothing; a deletion
+		// called off is not a disruption
+		`kubectl --context prod cordon ip-10-20-3-41.ec2.internal`,
+		`aws kms cancel-key-deletion --key-id alias/prod-data`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`kubectl --context prod cordon $(kubectl --context prod get nodes -o name)`, "", "", LevelModerate},
+		{`kubectl --context prod cordon -l tier=worker`, "", "", LevelModerate},
 	})
 }
 

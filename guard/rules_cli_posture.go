@@ -36,6 +36,13 @@ var cliPostureRules = []*rule{
 			if hasAnyWord(low, "--help", "-h") || previewOnly(c, low) {
 				return false, ""
 			}
+			if verb == "cancel" {
+				for _, s := range sub.list() {
+					if hasAny(s, "delet", "terminat", "shutdown", "destroy", "removal") {
+						return false, "" // kms cancel-key-deletion: a deletion called off
+					}
+				}
+			}
 			switch verb {
 			case "scale":
 				if !scaledToZero(low) {

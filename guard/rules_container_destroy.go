@@ -614,7 +614,7 @@ var containerDestroyRules = []*rule{
 				if hasWord(args, "delete") && (hasWord(args, "-f") || hasWord(args, "-k") || hasPrefixWord(args, "--filename") || hasPrefixWord(args, "--kustomize")) {
 					return touchesProduction(c) || renderedFromProduction(c), j
 				}
-				if len(ops) > 0 && (ops[0].s == "drain" && disruptiveDrain(a, c) || ops[0].s == "cordon" && touchesProduction(c)) {
+				if len(ops) > 0 && (ops[0].s == "drain" && disruptiveDrain(a, c) || ops[0].s == "cordon" && touchesProduction(c) && manyNodes(a, c)) {
 					return true, j
 				}
 				if len(ops) <= 2 && len(ops) > 0 && ops[0].s == "cordon" && (len(ops) == 1 || ops[1].s == "<stdin>") && strings.Contains(a.src, "get nodes") && strings.Contains(a.src, "xargs") {
@@ -751,6 +751,21 @@ func devNamed(s string) bool {
 	return false
 }
 
+// manyNodes reports a node command (cordon, drain) given every node or
+// a set of them: a selector, --all, names computed or piped, a loop.
+func manyNodes(a *analysis, c *cmd) bool {
+	args := c.args()
+	if hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l=") {
+		return true
+	}
+	for _, w := range positional(args) {
+		if !w.ok || w.s == "<stdin>" {
+			return true // $(kubectl get nodes -o name): every node
+		}
+	}
+	return c.in.kind != flowNone && c.in.kind != flowText || strings.Contains(a.src, "xargs") || strings.Contains(a.src, "for ") || strings.Contains(a.src, "while ")
+}
+
 // disruptiveDrain reports a kubectl drain that takes services down: forced,
 // with the disruption budgets bypassed, or of every node. One named node
 // drained the polite way (evictions that respect the budgets, a timeout)
@@ -760,15 +775,7 @@ func disruptiveDrain(a *analysis, c *cmd) bool {
 	if hasWord(args, "--force") || hasPrefixWord(args, "--force=true") || hasWord(args, "--disable-eviction") || hasPrefixWord(args, "--disable-eviction=true") {
 		return true
 	}
-	if hasWord(args, "--all") || hasWord(args, "-l") || hasPrefixWord(args, "--selector") || hasPrefixWord(args, "-l=") {
-		return true
-	}
-	for _, w := range positional(args) {
-		if !w.ok || w.s == "<stdin>" {
-			return true // $(kubectl get nodes -o name): every node
-		}
-	}
-	if c.in.kind != flowNone && c.in.kind != flowText || strings.Contains(a.src, "xargs") || strings.Contains(a.src, "for ") || strings.Contains(a.src, "while ") {
+	if manyNodes(a, c) {
 		return true
 	}
 	if hasPrefixWord(args, "--timeout") || hasPrefixWord(args, "--pod-selector") || hasPrefixWord(args, "--grace-period") {

@@ -388,7 +388,9 @@ var systemRules = []*rule{
 					return hasWord(args, "--replicas=0") || hasWord(args, "--replicas") && hasWord(args, "0"), "scaled to zero"
 				case "drain":
 					return disruptiveDrain(a, c), "drain"
-				case "cordon", "taint":
+				case "cordon":
+					return manyNodes(a, c), "cordon" // one node cordoned for maintenance evicts nothing
+				case "taint":
 					return true, ops[0].s
 				case "rollout":
 					// (staging rolled back to its last revision is how a bad
