@@ -51,6 +51,9 @@ func clientRunsURL(c *cmd) string {
 	switch c.name {
 	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
 		"gh", "glab", "aws", "gsutil", "gcloud", "az",
+		// Windows' transfer service: its downloads and uploads have rules
+		// of their own (bitsadmin /transfer JOB /upload URL FILE sends)
+		"bitsadmin",
 		// storage and backup clients copy data to and from URLs
 		"azcopy", "s3cmd", "mc", "mcli", "restic", "kopia", "borg", "duplicity", "b2", "swift", "s5cmd":
 		return ""
