@@ -187,15 +187,9 @@ var remoteExecRules = []*rule{
 				if ops[0].s != "install" && ops[0].s != "create" && ops[0].s != "update" {
 					return false, ""
 				}
-				for i, w := range args {
-					ch := ""
-					switch {
-					case (w.s == "-c" || w.s == "--channel") && i+1 < len(args):
-						ch = args[i+1].s
-					case strings.HasPrefix(w.s, "--channel="):
-						ch = strings.TrimPrefix(w.s, "--channel=")
-					}
-					if ch != "" && !knownCondaChannels[lower(strings.TrimSuffix(ch, "/"))] && !strings.HasPrefix(ch, "file:") && !strings.HasPrefix(ch, "/") && !strings.HasPrefix(ch, "./") {
+				for _, v := range optValues(args, optTable{"-c": "", "--channel": ""}) {
+					ch := v.val
+					if !knownCondaChannels[lower(strings.TrimSuffix(ch, "/"))] && !strings.HasPrefix(ch, "file:") && !strings.HasPrefix(ch, "/") && !strings.HasPrefix(ch, "./") {
 						return true, "conda channel " + ch
 					}
 				}
