@@ -272,20 +272,16 @@ var cliSecretPrintExempt = map[string]bool{
 // stage of its pipeline or piped only through programs that show what
 // they read (jq, grep, head, base64, tee).
 func shownOnTerminal(c *cmd) bool {
-	for _, r := range c.redirs {
-		if r.isOutput() && (r.n == "" || r.n == "1") {
-			return false
-		}
+	if outputRedirected(c) {
+		return false
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
 		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || (s.name == "cut" || s.name == "awk" || s.name == "sed") && namesOfAssignments(s) ||
 			s.name == "grep" && grepKeepsLabels(s) {
 			return false // (the names alone: cut -d= -f1, grep '^label')
 		}
-		for _, r := range s.redirs {
-			if r.isOutput() && (r.n == "" || r.n == "1") {
-				return false
-			}
+		if outputRedirected(s) {
+			return false
 		}
 	}
 	return true

@@ -2057,17 +2057,13 @@ var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep":
 // jq -r '.auths[].auth' ~/.docker/config.json | base64 -d.
 func onlyShownAfter(c *cmd) bool {
 	for s := nextStage(c); s != nil; s = nextStage(s) {
-		if s.name == "cut" && (hasWord(s.args(), "-f1") || hasWord(s.args(), "-f 1") || hasWord(s.args(), "-f") && hasWord(s.args(), "1")) {
+		if s.name == "cut" && (hasWord(s.args(), "-f1") || hasWord(s.args(), "-f") && hasWord(s.args(), "1")) {
 			return false // user:password cut to the user
 		}
 		if !pagerOf[s.name] && s.name != "cat" && s.name != "sort" && s.name != "tr" && s.name != "fold" && s.name != "cut" ||
-			s.name == "grep" || s.name == "egrep" || s.name == "rg" || s.name == "string" || s.name == "select-string" || s.name == "findstr" {
+			s.name == "grep" || s.name == "egrep" || s.name == "rg" || s.name == "string" || s.name == "select-string" || s.name == "findstr" ||
+			outputRedirected(s) {
 			return false
-		}
-		for _, r := range s.redirs {
-			if r.isOutput() && (r.n == "" || r.n == "1") {
-				return false
-			}
 		}
 	}
 	return true
