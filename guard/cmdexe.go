@@ -862,6 +862,9 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				a.finish(c)
 				return flow{kind: flowSecret, what: d, crit: crit}
 			}
+			if d := a.winProdSettings(w.s); d != "" && stage == 0 {
+				ws.emitWin(c, "win-read-secrets", d)
+			}
 		}
 		a.finish(c)
 		return flow{kind: flowLocal}

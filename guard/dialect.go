@@ -17,6 +17,9 @@ var (
 	// uploads, or nothing when it does not exist
 	// ^(a|b) under extendedglob: every name but those, close to all
 	zshNegatedGroup = regexp.MustCompile(`(^|[\s/])\^\([^()\s]*\)`)
+	// *.(jpg|png) inside a word: zsh's alternation, judged by its first
+	// name (*.jpg)
+	zshAltGroup = regexp.MustCompile(`([\w.~/\]-])\(([\w.*?-]+)(?:\|[\w.*?-]+)+\)`)
 	// zsh's short loop: for x in words; command (no do ... done)
 	zshShortFor      = regexp.MustCompile(`^(\s*for\s+\w+\s+in\s+[^;\n]*;)\s*([^\n]*)$`)
 	zshNameQualifier = regexp.MustCompile(`([\w.~/-])\(([NDM./@^-]{1,3})\)($|[\s;&|)])`)
@@ -54,6 +57,7 @@ func rewriteDialect(src string) (string, bool) {
 		out = zshNameQualifier.ReplaceAllString(out, "$1$3")
 	}
 	out = replaceWith(zshNegatedGroup, out, "^(", "$1*")
+	out = replaceWith(zshAltGroup, out, "|", "$1$2")
 	out = replaceWith(zshTempSubst, out, "=(", "$1<(")
 	out = replaceWith(zshEvalFlag, out, "${(", "$$(eval echo \"$$$1\")")
 	out = zshJoin(out)

@@ -287,6 +287,22 @@ func uploadedFiles(c *cmd) []word {
 		if len(ops) >= 3 && (ops[0].s == "copy" || ops[0].s == "cp" || ops[0].s == "sync") && strings.Contains(ops[2].s, "://") && !strings.Contains(ops[1].s, "://") {
 			out = append(out, ops[1])
 		}
+	case "az":
+		// az storage blob upload --file F, az storage file upload
+		// --source F, upload-batch --source DIR: to a storage account
+		ops := positional(args)
+		if len(ops) >= 3 && ops[0].s == "storage" && (ops[2].s == "upload" || ops[2].s == "upload-batch") {
+			for _, o := range [...][2]string{{"-f", "file"}, {"-s", "source"}} {
+				if v, ok := optValue(args, o[0], o[1]); ok {
+					out = append(out, lit(v))
+				}
+			}
+		}
+	case "hping3", "hping":
+		// hping3 -E FILE: the file's bytes are the packets' payload
+		if v, ok := optValue(args, "-E", "file"); ok {
+			out = append(out, lit(v))
+		}
 	case "mc", "mcli":
 		// mc cp|mirror|put SRC... ALIAS/BUCKET/PATH: local sources go to
 		// the server behind the alias
@@ -307,6 +323,25 @@ func uploadedFiles(c *cmd) []word {
 		// an issue's, pull request's or comment's body read from a file
 		if len(args) > 1 && (args[0].s == "issue" || args[0].s == "pr") {
 			if v, ok := optValue(args, "-F", "body-file"); ok && v != "-" {
+				out = append(out, lit(v))
+			}
+		}
+		if len(args) > 1 && args[0].s == "api" {
+			// gh api -F key=@FILE (a field read from the file), --input FILE
+			for i, w := range args {
+				s := w.s
+				if (s == "-F" || s == "--field") && i+1 < len(args) {
+					s = args[i+1].s
+				} else if v, ok := strings.CutPrefix(s, "--field="); ok {
+					s = v
+				} else {
+					s = ""
+				}
+				if _, v, ok := strings.Cut(s, "=@"); ok && v != "" && v != "-" {
+					out = append(out, lit(v))
+				}
+			}
+			if v, ok := optValue(args, "", "input"); ok && v != "-" {
 				out = append(out, lit(v))
 			}
 		}

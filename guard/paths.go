@@ -1265,7 +1265,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 				return "credentials (" + s + ")", true
 			}
 		case ".mozilla", ".thunderbird":
-			if base == "logins.json" || base == "key4.db" || base == "cookies.sqlite" || rel == first {
+			// the files of logins, keys and cookies, or a folder holding
+			// them: ~/.mozilla/firefox, a profile's (x1y2z3.default;
+			// Crash Reports and profiles.ini hold none)
+			if base == "logins.json" || base == "key4.db" || base == "cookies.sqlite" || rel == first || rel == ".mozilla/firefox" ||
+				strings.Count(rel, "/") == 2 && strings.HasPrefix(rel, ".mozilla/firefox/") && strings.Contains(base, ".") && !strings.HasSuffix(base, ".ini") {
 				return "browser credentials (" + s + ")", true
 			}
 		case "Library":

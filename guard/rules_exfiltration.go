@@ -290,7 +290,7 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
-		Suggestions: suggExfil, names: append(names("git"), netSinks...),
+		Suggestions: suggExfil, names: append(names("git", "hping3", "hping"), netSinks...),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range uploadedFiles(c) {
 				if w.flow != nil && w.flow.kind == flowSecret && w.flow.crit {
@@ -2166,6 +2166,13 @@ func pipedSearchPlain(c *cmd) bool {
 	if len(ops) == 0 || contextLines(c) {
 		return false
 	}
+	if c.pipe != nil && c.pipe[0] != nil {
+		for _, w := range positional(c.pipe[0].args()) {
+			if everyLineSecret(w.s) {
+				return false // cat ~/.git-credentials | grep github: the token on the host's line
+			}
+		}
+	}
 	p := ops[0].s
 	if c.name == "string" && len(ops) > 1 {
 		p = ops[1].s // string match PATTERN
@@ -2273,14 +2280,7 @@ func grepDropsSecrets(c *cmd) bool {
 		return false
 	}
 	for _, f := range ops {
-		// files whose secret lines do not name what they hold
-		// (host:port:db:user:password, https://user:token@host, a key)
-		switch b := path.Base(f.s); {
-		case b == ".pgpass" || b == ".git-credentials" || strings.HasPrefix(b, "id_") || strings.Contains(f.s, ".ssh/") || strings.Contains(f.s, ".gnupg"):
-			return false
-		}
-		switch path.Ext(f.s) {
-		case ".pem", ".key", ".p12", ".pfx", ".ppk", ".asc", ".gpg", ".jks", ".keystore":
+		if secretLinesUnnamed(f.s) {
 			return false
 		}
 	}
@@ -2290,6 +2290,38 @@ func grepDropsSecrets(c *cmd) bool {
 		}
 	}
 	return true
+}
+
+// secretLinesUnnamed reports a file whose secret lines do not name what
+// they hold (host:port:db:user:password, https://user:token@host, a
+// key): a search for a host or a user picks the secret with it.
+func secretLinesUnnamed(f string) bool {
+	switch b := path.Base(f); {
+	case b == ".pgpass" || b == ".git-credentials" || strings.HasPrefix(b, "id_") || strings.Contains(f, ".ssh/") || strings.Contains(f, ".gnupg"):
+		return true
+	}
+	switch path.Ext(f) {
+	case ".pem", ".key", ".p12", ".pfx", ".ppk", ".asc", ".gpg", ".jks", ".keystore":
+		return true
+	}
+	return false
+}
+
+// everyLineSecret reports a file each line of which holds a secret
+// beside a host or a user (a stored git login, a PostgreSQL password
+// line) or that is a private key: any line picked shows one.
+func everyLineSecret(f string) bool {
+	switch b := path.Base(f); {
+	case b == ".git-credentials" || b == ".pgpass":
+		return true
+	case strings.HasPrefix(b, "id_") && !strings.HasSuffix(b, ".pub") && strings.Contains(f, ".ssh/"):
+		return true
+	}
+	switch path.Ext(f) {
+	case ".key", ".p12", ".pfx", ".ppk":
+		return true
+	}
+	return false
 }
 
 // outputRedirected reports a command whose standard output goes to a

@@ -170,6 +170,23 @@ var winCmdletRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-cmdlet-open-to-internet", Level: LevelHigh, Category: CategoryPermission, Description: "a module's cmdlet letting the whole internet (0.0.0.0/0) in to a cloud resource",
+		Suggestions: []string{"Allow the addresses that need access (the office's, a VPN's)", "Reach the resource through a bastion or a private endpoint"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// Grant-EC2SecurityGroupIngress -IpPermission @{...;
+			// IpRanges='0.0.0.0/0'}, Add-AzNetworkSecurityRuleConfig
+			// -SourceAddressPrefix 0.0.0.0/0
+			_, _, args, ok := unlistedCmdlet(c, "grant", "add", "new", "set", "update", "edit")
+			if !ok || hasSw(args, "whatif") {
+				return false, ""
+			}
+			for _, w := range args {
+				if strings.Contains(w, "0.0.0.0/0") || strings.Contains(w, "::/0") {
+					return true, c.base + " 0.0.0.0/0"
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, winCmdletRules) }

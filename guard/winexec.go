@@ -664,6 +664,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
 					ws.emitWin(c, "win-read-secrets", d)
+				} else if d := a.winProdSettings(s); d != "" {
+					ws.emitWin(c, "win-read-secrets", d)
 				}
 			}
 		}
@@ -1132,9 +1134,10 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	case wpHistory:
 		id = "win-history-delete"
 	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
-		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && a.winUserDocument(p) {
-			// a whole folder, or an app's database or a signing key:
-			// what the user made and cannot build again
+		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && a.winUserDocument(p) || vmDiskFile(p) {
+			// a whole folder, or an app's database, a signing key or a
+			// virtual machine's disk (WSL's ext4.vhdx): what the user
+			// made and cannot build again
 			id = "win-delete-outside"
 		}
 	case wpInside:
@@ -1159,6 +1162,22 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	}
 	what := winPathNames[cl]
 	ws.emitWin(c, id, what+": "+winNative(p))
+}
+
+// vmDiskFile reports a WSL distribution's or a virtual machine's disk
+// image where they keep it: the whole machine's files in one (a disk
+// image a test made in a temporary folder is not one).
+func vmDiskFile(p string) bool {
+	l := strings.ToLower(p)
+	switch path.Base(l) {
+	case "ext4.vhdx", "docker_data.vhdx":
+		return true
+	}
+	switch path.Ext(l) {
+	case ".vhdx", ".vhd", ".vmdk", ".qcow2", ".vdi", ".avhdx":
+		return strings.Contains(l, "/virtual hard disks/") || strings.Contains(l, "/virtualbox vms/") || strings.Contains(l, "/hyper-v/")
+	}
+	return false
 }
 
 // winUserDocument reports a path among what a person keeps in their

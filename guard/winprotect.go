@@ -10,7 +10,7 @@ import (
 // port forwarding from every address, SMBv1, AMSI, power and restarts,
 // and stopping services by hand.
 var winProtectRules = []*rule{
-	{ID: "win-core-service-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a service Windows itself needs",
+	{ID: "win-core-service-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a service Windows itself needs, or a shared server's",
 		Suggestions: []string{"Delete only the service the project installed"}, names: names("sc", "remove-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
@@ -27,7 +27,9 @@ var winProtectRules = []*rule{
 				svc = args[0]
 			}
 			svc = strings.Trim(svc, `"'`)
-			return coreServices[svc] || securityServices[svc], svc
+			// a shared server's registration (SQL Server, PostgreSQL,
+			// Docker): what stops it for good
+			return coreServices[svc] || securityServices[svc] || sharedService(svc), svc
 		}},
 	{ID: "win-run-from-share", Level: LevelCritical, Category: CategoryRemoteExec, Description: "opening a program, shortcut or control-panel item kept on another machine's share (it runs here)",
 		Suggestions: []string{"Copy the file, check it, then run the local copy"}, names: names("rundll32", "control", "invoke-item", "explorer", "cmd:start"),
@@ -76,6 +78,17 @@ var winProtectRules = []*rule{
 			}
 			return true, u
 		}},
+	{ID: "win-tpm-cleared", Level: LevelCritical, Category: CategoryDiskWipe, Description: "clearing the TPM, which destroys the keys it holds (BitLocker drives go to recovery, Windows Hello and smart-card keys are lost)",
+		Suggestions: []string{"Let the user clear the TPM from the security settings, with the recovery keys at hand"},
+		names:       names("clear-tpm", "initialize-tpm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if c.name == "initialize-tpm" {
+				v, ok := psFlag(args, "allowclear", 6)
+				return psTrue(v, ok), c.base + " -AllowClear"
+			}
+			return !hasSw(args, "whatif"), c.base
+		}},
 	{ID: "win-recovery-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off the Windows recovery environment",
 		Suggestions: []string{"Leave recovery on"}, names: names("reagentc"),
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},
@@ -94,6 +107,14 @@ var winProtectRules = []*rule{
 					return true, j
 				}
 				return false, ""
+			}
+			if r, ok := psFlag(args, "remoteaddress", 2); c.name == "set-netfirewallrule" && ok && !hasSw(args, "whatif") {
+				// an existing rule (Remote Desktop's, WinRM's) opened to
+				// every address
+				switch strings.Trim(r, `"'`) {
+				case "any", "internet", "*", "0.0.0.0/0", "::/0":
+					return true, j
+				}
 			}
 			v, _ := psFlag(args, "action", 2)
 			d, _ := psFlag(args, "direction", 3)

@@ -984,6 +984,15 @@ func shadowCopyRel(p string) string {
 	return rest[i+1:]
 }
 
+// winProdSettings reports a project's file of production settings
+// (.env.production), whose secrets are shown when it is printed.
+func (a *analysis) winProdSettings(s string) string {
+	if p := a.winAbs(s); p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) {
+		return "production settings " + s
+	}
+	return ""
+}
+
 // winSensitive reports whether reading p reads credentials: the class
 // name for reasons, and whether they are critical.
 func (a *analysis) winSensitive(p string) (string, bool) {
