@@ -49,7 +49,7 @@ func clientRunsURL(c *cmd) string {
 		return ""
 	}
 	switch c.name {
-	case "git", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
+	case "git", "svn", "hg", "fossil", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
 		"gh", "glab", "aws", "gsutil", "gcloud", "az",
 		// Windows' transfer service: its downloads and uploads have rules
 		// of their own (bitsadmin /transfer JOB /upload URL FILE sends)

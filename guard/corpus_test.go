@@ -438,6 +438,13 @@ var corpusSets = []corpusSet{
 	// scored; round29b must never be opened.
 	{"round29", corpusDir + "/round29",
 		thresholds{minRound29Critical, minRound29High, minRound29Moderate, maxRound29FalsePositive}, winRound29Thresholds},
+	// round30: the toolchain; secrets shown; secrets sent; production;
+	// hidden commands; the developer's own work; Windows; the machine,
+	// written while round27a and round28a were tuned on. Scored on
+	// arrival; round30a (three fifths) is for tuning, round30b must never
+	// be opened.
+	{"round30", corpusDir + "/round30",
+		thresholds{minRound30Critical, minRound30High, minRound30Moderate, maxRound30FalsePositive}, winRound30Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -748,6 +755,16 @@ const (
 	minRound29High          = 0.95
 	minRound29Moderate      = 0.99
 	maxRound29FalsePositive = 0.025
+)
+
+// Round thirty, POSIX lines (both parts): scored on arrival, with no
+// rule written from it yet; see testdata/corpus/round30/README.md.
+// These floors catch regressions.
+const (
+	minRound30Critical      = 0.95
+	minRound30High          = 0.82
+	minRound30Moderate      = 0.92
+	maxRound30FalsePositive = 0.025
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the

@@ -479,6 +479,32 @@ func plainSecretVar(s string) string {
 	return n
 }
 
+// connectionStringVar returns a variable holding a connection string
+// (DATABASE_URL, REDIS_URL, MONGO_URI, SENTRY_DSN) expanded as it is in
+// word s: its password comes with it.
+func connectionStringVar(s string) string {
+	for i := strings.IndexByte(s, '$'); i >= 0 && i < len(s); {
+		j := i + 1
+		if j < len(s) && s[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9') {
+			k++
+		}
+		if n := s[j:k]; (strings.HasSuffix(n, "DATABASE_URL") || strings.HasSuffix(n, "DB_URL") || strings.HasSuffix(n, "_DSN") ||
+			strings.HasSuffix(n, "REDIS_URL") || strings.HasSuffix(n, "MONGO_URI") || strings.HasSuffix(n, "MONGODB_URI") || strings.HasSuffix(n, "AMQP_URL")) && expandedPlain(s, n) {
+			return n
+		}
+		next := strings.IndexByte(s[k:], '$')
+		if next < 0 {
+			break
+		}
+		i = k + next
+	}
+	return ""
+}
+
 // expandedPlain reports that word s expands variable n as it is, not
 // only its length or a stand-in for it.
 func expandedPlain(s, n string) bool {

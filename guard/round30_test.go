@@ -35,6 +35,34 @@ func TestRound30SecretsSent(t *testing.T) {
 	})
 }
 
+// Round 28a's remaining misses: the environment searched for a
+// service's variables, a connection string echoed after production's
+// settings were loaded, a Subversion tag deleted on the server.
+func TestRound30TuningMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`env | grep -E '^(GH|GITHUB|NPM|AZURE)_'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`printenv | grep ^AWS_`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`bash -c 'source .env.production && echo "$DATABASE_URL"'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`set -a; . ./.env.production; set +a; echo $REDIS_URL`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`svn rm ^/tags/3.1.0 -m 'retag'`, CategoryGitDestroy, "svn-remote-delete", LevelHigh},
+		{`svn delete -m "cleanup" https://svn.acme.com/repos/platform/branches/release-5`, CategoryGitDestroy, "svn-remote-delete", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`env | string match -r '^[A-Z_]+' | sort`,
+		`env | string match -r '^AWS_(REGION|PROFILE)='`,
+		`env | grep -c '^AWS_'`,
+		`env | grep '^ACME_'`,
+		`env | grep -E '^(SPARK|JAVA|HADOOP)_' | sort`,
+		`env | grep '^GITHUB_' | cut -d= -f1`,
+		`source .env.production && echo "${DATABASE_URL:+set}"`,
+		`source .env.development && echo "$DATABASE_URL"`,
+		`svn rm src/old.c`,
+		`svn copy ^/trunk ^/tags/3.2.0 -m 'tag 3.2.0'`,
+		`svn ls ^/tags`,
+	})
+}
+
 // zsh's alternation inside a path (*.(jpg|png)) is judged by its first
 // name, as if spelled out: no longer read as a command substitution.
 func TestRound30ZshAlternation(t *testing.T) {

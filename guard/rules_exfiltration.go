@@ -895,6 +895,11 @@ var exfiltrationRules = []*rule{
 					if n := winSecretVar(w.s); n != "" && !w.ok {
 						return true, n // $env:X, %X%
 					}
+					if n := connectionStringVar(w.s); n != "" && !w.ok && prodEnvLoaded(a.src) && !testedOnly(a.src, n) {
+						// source .env.production && echo "$DATABASE_URL":
+						// production's connection with its password
+						return true, "$" + n + " from production settings"
+					}
 				}
 			case "helm":
 				// helm get values payments --all --kube-context prod: the
@@ -938,7 +943,7 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			pat := grepPattern(c)
-			if !secretishPattern(pat) || grepShowsNoLine(c) {
+			if !(secretishPattern(pat) || tokenServicePrefixes(pat)) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
 			}
 			if laterStage(c, namesOfAssignments) != nil {
@@ -1438,6 +1443,33 @@ var harmlessKeyWords = strings.NewReplacer("key_bindings", "", "keybind", "", "k
 func secretishPattern(pat string) bool {
 	l := harmlessKeyWords.Replace(lower(pat))
 	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
+}
+
+// tokenServices are the prefixes of variables a service's client reads,
+// most of which are its credentials (GITHUB_TOKEN, NPM_TOKEN,
+// AWS_SECRET_ACCESS_KEY, AZURE_CLIENT_SECRET).
+var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
+	"hf": true, "huggingface": true, "openai": true, "anthropic": true, "stripe": true, "slack": true, "twilio": true, "vault": true,
+	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true}
+
+// tokenServicePrefixes reports a search pattern that keeps every
+// variable of services whose variables are credentials: ^(GH|NPM)_, ^AWS_
+// (^AWS_REGION= names a setting; a count or a name list is judged
+// elsewhere).
+func tokenServicePrefixes(pat string) bool {
+	p := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.Trim(pat, `"'`), "^"), ".*"), "_")
+	if p == "" {
+		return false
+	}
+	if strings.HasPrefix(p, "(") && strings.HasSuffix(p, ")") {
+		p = p[1 : len(p)-1]
+	}
+	for _, alt := range strings.Split(p, "|") {
+		if !tokenServices[strings.ToLower(alt)] {
+			return false
+		}
+	}
+	return strings.HasSuffix(strings.TrimSuffix(strings.Trim(pat, `"'`), ".*"), "_")
 }
 
 // secretsShown reports that a whole store's output (an environment, a

@@ -481,6 +481,27 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "svn-remote-delete", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting a tag, a branch or trunk in the shared Subversion repository (committed on the server at once)",
+		Suggestions: []string{"Delete in a working copy and commit after review", "Copy the tag again rather than deleting a published one"},
+		names:       names("svn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// svn rm ^/tags/3.1.0, svn delete https://svn.host/repo/branches/x
+			ops := posArgs(c.args(), optSpec{short: "mF", long: []string{"message", "file", "username", "password", "config-dir", "config-option"}})
+			if len(ops) < 2 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "rm", "delete", "del", "remove":
+			default:
+				return false, ""
+			}
+			for _, w := range ops[1:] {
+				if strings.HasPrefix(w.s, "^/") || strings.Contains(w.s, "://") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "git-discard-work", Level: LevelModerate, Category: CategoryGitDestroy, Description: "discarding uncommitted changes, local commits or stashes",
 		Suggestions: []string{"Stash or commit the work first (git stash push -m backup)", "Name the single file to restore", "Create a backup branch before resetting"},
 		names:       names("git", "hg", "svn", "sl", "fossil"),
