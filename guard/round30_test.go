@@ -63,6 +63,28 @@ func TestRound30TuningMisses(t *testing.T) {
 	})
 }
 
+// Round 30a's first misses read by class: a key file printed by openssl
+// whatever its folder, WireGuard's whole configuration, Argo CD's first
+// admin password, the firmware's boot order deleted.
+func TestRound30aKeysAndBoot(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`openssl pkey -in certs/server.key`, CategoryExfiltration, "private-key-printed", LevelHigh},
+		{`sudo wg showconf wg0`, CategoryExfiltration, "private-key-printed", LevelHigh},
+		{`argocd admin initial-password -n argocd`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`sudo efibootmgr -O`, CategorySystem, "boot-entry-delete", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`openssl pkey -in certs/server.key -pubout`,
+		`openssl rsa -in certs/server.key -noout -check`,
+		`openssl pkey -in certs/server.key -out certs/server.pk8`,
+		`sudo wg show wg0`,
+		`argocd app list`,
+		`efibootmgr | grep BootOrder`,
+		`sudo efibootmgr -o 0001,0002`,
+	})
+}
+
 // zsh's alternation inside a path (*.(jpg|png)) is judged by its first
 // name, as if spelled out: no longer read as a command substitution.
 func TestRound30ZshAlternation(t *testing.T) {

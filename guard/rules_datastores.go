@@ -410,6 +410,9 @@ var dataStoreRules = []*rule{
 				if len(ops) > 2 && ops[0].s == "show" && ops[2].s == "private-key" {
 					return true, "wg show " + ops[1].s + " private-key"
 				}
+				if len(ops) > 1 && ops[0].s == "showconf" {
+					return true, "wg showconf " + ops[1].s // the interface's settings, its private key among them
+				}
 			case "openssl":
 				ops := positional(args)
 				if len(ops) == 0 || ops[0].s != "rsa" && ops[0].s != "pkey" && ops[0].s != "ec" {
@@ -422,7 +425,8 @@ var dataStoreRules = []*rule{
 				if hasWord(args, "-noout") && !hasWord(args, "-text") {
 					return false, "" // -check -noout prints no key
 				}
-				if p := lower(in); (strings.Contains(p, "private") || strings.Contains(p, "/etc/ssl") || strings.Contains(p, ".ssh/")) && !scratchName(p) {
+				// a key file by its name: server.key, private/tls.pem
+				if p := lower(in); (strings.Contains(p, "private") || strings.Contains(p, "/etc/ssl") || strings.Contains(p, ".ssh/") || strings.HasSuffix(p, ".key")) && !scratchName(p) {
 					return true, "openssl " + ops[0].s + " -in " + in
 				}
 			}

@@ -871,6 +871,10 @@ var exfiltrationRules = []*rule{
 						return true, c.name + " -m " + args[i+1].s
 					}
 				}
+			case "argocd":
+				if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "admin" && ops[1].s == "initial-password" {
+					return true, "Argo CD's admin password"
+				}
 			case "printenv", "set":
 				if c.name == "set" && !hasWord(c.args(), "--show") && !hasWord(c.args(), "-S") {
 					break // fish's set --show NAME prints the value

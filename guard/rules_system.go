@@ -68,7 +68,7 @@ var systemRules = []*rule{
 				return len(ops) > 0 && ops[0].s == "remove", "bootctl remove"
 			}
 			for _, w := range c.args() {
-				if w.s == "-B" || w.s == "--delete-bootnum" || w.s == "-A" || w.s == "--inactive" {
+				if w.s == "-B" || w.s == "--delete-bootnum" || w.s == "-A" || w.s == "--inactive" || w.s == "-O" || w.s == "--delete-bootorder" {
 					return true, w.s
 				}
 			}
