@@ -432,6 +432,13 @@ func secretVarIn(s string) string {
 // where the scan stopped, so a caller can find every secret variable of
 // a word ("t=$CI_JOB_TOKEN&g=$GITHUB_TOKEN").
 func secretVarFrom(s string, from int) (string, int) {
+	return varFrom(s, from, isSecretVar)
+}
+
+// varFrom returns the first variable referenced in s from byte offset
+// from ($NAME, ${NAME}) whose name is, by is, and where the scan
+// stopped.
+func varFrom(s string, from int, is func(string) bool) (string, int) {
 	for i := from; i < len(s); i++ {
 		if s[i] != '$' {
 			continue
@@ -444,7 +451,7 @@ func secretVarFrom(s string, from int) (string, int) {
 		for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= '0' && s[k] <= '9') {
 			k++
 		}
-		if isSecretVar(s[j:k]) {
+		if is(s[j:k]) {
 			return s[j:k], k
 		}
 	}
@@ -483,26 +490,21 @@ func plainSecretVar(s string) string {
 // (DATABASE_URL, REDIS_URL, MONGO_URI, SENTRY_DSN) expanded as it is in
 // word s: its password comes with it.
 func connectionStringVar(s string) string {
-	for i := strings.IndexByte(s, '$'); i >= 0 && i < len(s); {
-		j := i + 1
-		if j < len(s) && s[j] == '{' {
-			j++
-		}
-		k := j
-		for k < len(s) && (s[k] == '_' || s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9') {
-			k++
-		}
-		if n := s[j:k]; (strings.HasSuffix(n, "DATABASE_URL") || strings.HasSuffix(n, "DB_URL") || strings.HasSuffix(n, "_DSN") ||
-			strings.HasSuffix(n, "REDIS_URL") || strings.HasSuffix(n, "MONGO_URI") || strings.HasSuffix(n, "MONGODB_URI") || strings.HasSuffix(n, "AMQP_URL")) && expandedPlain(s, n) {
+	for n, at := varFrom(s, 0, connectionStringName); n != ""; n, at = varFrom(s, at, connectionStringName) {
+		if expandedPlain(s, n) {
 			return n
 		}
-		next := strings.IndexByte(s[k:], '$')
-		if next < 0 {
-			break
-		}
-		i = k + next
 	}
 	return ""
+}
+
+func connectionStringName(n string) bool {
+	for _, suf := range [...]string{"DATABASE_URL", "DB_URL", "_DSN", "REDIS_URL", "MONGO_URI", "MONGODB_URI", "AMQP_URL"} {
+		if strings.HasSuffix(n, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // expandedPlain reports that word s expands variable n as it is, not

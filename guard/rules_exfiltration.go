@@ -1461,8 +1461,8 @@ var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, 
 // (^AWS_REGION= names a setting; a count or a name list is judged
 // elsewhere).
 func tokenServicePrefixes(pat string) bool {
-	p := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.Trim(pat, `"'`), "^"), ".*"), "_")
-	if p == "" {
+	p, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.Trim(pat, `"'`), "^"), ".*"), "_")
+	if !ok || p == "" {
 		return false
 	}
 	if strings.HasPrefix(p, "(") && strings.HasSuffix(p, ")") {
@@ -1473,7 +1473,7 @@ func tokenServicePrefixes(pat string) bool {
 			return false
 		}
 	}
-	return strings.HasSuffix(strings.TrimSuffix(strings.Trim(pat, `"'`), ".*"), "_")
+	return true
 }
 
 // secretsShown reports that a whole store's output (an environment, a
