@@ -707,6 +707,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 				// command runs, after the set earlier on the line
 				if v, ok := ws.cmdDelayed(t.s); ok {
 					t.s, t.ok = v, true
+					if len(words) == 0 && strings.ContainsAny(strings.TrimSpace(v), " \t") {
+						// !a!!b! naming the command: what the variables
+						// hold is split into the command and its arguments
+						for _, f := range strings.Fields(v) {
+							words = append(words, lit(f))
+						}
+						continue
+					}
 				}
 			}
 			words = append(words, word{s: t.s, ok: t.ok, tail: tailOf(t)})
@@ -754,6 +762,11 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
 			// set alone lists every variable (set P: those starting with P)
 			ws.secretRedirs(toks, "the environment variables")
+			if len(words) == 2 && !ws.a.piped && ws.a.wantOut == 0 && !cmdOutputRedirected(toks) &&
+				(tokenServicePrefixes(words[1].s) || tokenServices[strings.ToLower(words[1].s)] || secretVarName(words[1].s)) {
+				// set AWS_, set GITHUB_TOKEN: a service's credentials shown
+				ws.emitWin(c, "secret-printed", "the environment variables starting "+words[1].s)
+			}
 			return flow{kind: flowSecret, what: "the environment variables", crit: true}
 		}
 		return flow{}
@@ -1785,4 +1798,14 @@ func cmdLocalHostsAppend(toks []cTok, text string) bool {
 func listingScript(p string) bool {
 	base := lower(path.Base(p))
 	return strings.Contains(base, "list") || strings.Contains(base, "show") || strings.Contains(base, "detail")
+}
+
+// cmdOutputRedirected reports a cmd command whose output goes to a file.
+func cmdOutputRedirected(toks []cTok) bool {
+	for _, t := range toks {
+		if t.kind == cRedir && (strings.HasPrefix(t.s, ">") || strings.HasPrefix(t.s, "1>")) {
+			return true
+		}
+	}
+	return false
 }

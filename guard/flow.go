@@ -1802,6 +1802,13 @@ func secretStoreRead(name string, args []word) string {
 				return "the AWS key kept for " + p[2].s
 			}
 		}
+	case "doppler":
+		// doppler secrets [--project P --config C]: the table of every
+		// secret with its value (--only-names: the names)
+		p := posArgs(args, optSpec{short: "pc", long: []string{"project", "config", "token", "scope", "api-host", "configuration"}})
+		if len(p) == 1 && p[0].s == "secrets" && !hasWord(args, "--only-names") {
+			return "every secret of a Doppler config, with its value"
+		}
 	case "nix":
 		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "show" && p[2].s == "access-tokens" {
 			return "nix's access tokens"

@@ -726,6 +726,23 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		if f, ok := optValue(args, "-out"); ok {
 			add(lit(f), true, a.computeOut(c))
 		}
+	case "git":
+		// git log --format=TEXT --output=FILE (diff, show, format-patch
+		// likewise): the output written to FILE; a format without
+		// placeholders is the text written
+		if f, ok := optValue(args, "", "output"); ok {
+			content := flow{kind: flowUnknown}
+			for _, w := range args {
+				v, ok := strings.CutPrefix(w.s, "--format=")
+				if !ok {
+					v, ok = strings.CutPrefix(w.s, "--pretty=format:")
+				}
+				if ok && w.ok && !strings.Contains(v, "%") {
+					content = flow{kind: flowText, text: v + "\n"}
+				}
+			}
+			add(lit(f), true, content)
+		}
 	case "truncate":
 		for _, w := range posArgs(args, optSpec{short: "sr", long: []string{"size", "reference"}}) {
 			add(w, true, flow{kind: flowText})

@@ -407,7 +407,7 @@ func TestExfiltration(t *testing.T) {
 	})
 	checkSafe(t, d, testCtx, []string{
 		"cat ~/.ssh/id_rsa.pub",
-		"cat .env",
+		"cat .env.example",
 		"cp .env.example .env",
 		"env | grep NODE",
 		"printenv HOME",

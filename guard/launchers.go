@@ -125,6 +125,8 @@ func init() {
 	launchers["aws"] = ssmLaunches
 	launchers["cmake"] = cmakeToolLaunches
 	launchers["cargo"] = cargoCleanLaunches
+	launchers["pytest"] = pytestBasetempLaunches
+	launchers["py.test"] = pytestBasetempLaunches
 	launchers["repo"] = forallLaunches
 	launchers["west"] = forallLaunches
 	launchers["mr"] = forallLaunches
@@ -1019,6 +1021,17 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 	for _, v := range optValues(c.args(), optTable{"--eval": "", "-E": ""}) {
 		out = append(out, makeRecipes(v.val, "make --eval recipe")...)
 	}
+	for _, w := range c.args() {
+		// make .SHELLFLAGS='-c "curl … | sh; exit 0" -c' test: every
+		// recipe runs through the shell with these flags first; make
+		// SHELL='sh -c "…"': the same through the shell's own words
+		if v, ok := strings.CutPrefix(w.s, ".SHELLFLAGS="); ok && strings.Contains(v, " ") {
+			out = append(out, launch{code: "sh " + v + " true", origin: "make .SHELLFLAGS"})
+		}
+		if v, ok := strings.CutPrefix(w.s, "SHELL="); ok && strings.Contains(v, " ") {
+			out = append(out, launch{code: v + " true", origin: "make SHELL"})
+		}
+	}
 	f, ok := optValue(c.args(), "-f", "file")
 	if ok && isStdinPath(f) && c.in.kind == flowText {
 		out = append(out, makeRecipes(c.in.text, "makefile recipe")...)
@@ -1376,6 +1389,15 @@ func cargoCleanLaunches(a *analysis, c *cmd) []launch {
 	}
 	if v, ok := optValue(args, "", "target-dir"); ok && v != "" {
 		return []launch{{code: quoteWords([]word{lit("rm"), lit("-rf"), lit(v)}), origin: "cargo clean --target-dir"}}
+	}
+	return nil
+}
+
+// pytestBasetempLaunches reads pytest --basetemp=DIR as what it does
+// first: DIR is emptied, everything in it deleted.
+func pytestBasetempLaunches(a *analysis, c *cmd) []launch {
+	if v, ok := optValue(c.args(), "", "basetemp"); ok && v != "" {
+		return []launch{{code: quoteWords([]word{lit("rm"), lit("-rf"), lit(v)}), origin: "pytest --basetemp"}}
 	}
 	return nil
 }

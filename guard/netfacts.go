@@ -164,8 +164,10 @@ func uploadedFiles(c *cmd) []word {
 					out = append(out, lit(strings.Trim(f, `"`)))
 				}
 			case curlUploadOpt(s):
-				if i+1 < len(args) && args[i+1].flow != nil {
-					out = append(out, args[i+1]) // -T <(env): what the substitution prints
+				if i+1 < len(args) && (args[i+1].flow != nil || args[i+1].find != nil) {
+					// -T <(env): what the substitution prints; find -exec
+					// curl -T {}: each file found
+					out = append(out, args[i+1])
 				} else {
 					out = append(out, lit(next))
 				}

@@ -144,6 +144,11 @@ var awsLogOps = map[string]bool{"cloudtrail stop-logging": true, "cloudtrail del
 	"logs delete-log-stream": true, "guardduty delete-detector": true, "config stop-configuration-recorder": true,
 	"config delete-configuration-recorder": true, "cloudwatch delete-alarms": true, "securityhub disable-security-hub": true}
 
+// awsDetectorOff are the operations that turn off an account's threat
+// and data-exposure detection.
+var awsDetectorOff = map[string]bool{"inspector2 disable": true, "macie2 disable-macie": true, "detective delete-graph": true,
+	"securityhub disable-security-hub": true, "access-analyzer delete-analyzer": true, "guardduty disassociate-from-administrator-account": true}
+
 // awsOp returns "service operation" of an aws CLI call and the words
 // after the operation.
 func awsOp(c *cmd) (string, []word) {

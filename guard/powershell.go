@@ -1387,6 +1387,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			}
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
+			if len(st.stages) == 1 && len(st.redirs[si]) == 0 && a.wantOut == 0 && ws.inValue == 0 {
+				if name := ws.psEnvRead(psJoin(stage)); name != "" && secretVarName(name) {
+					// $env:OPENAI_API_KEY alone on its line, (Get-Item
+					// env:X).Value: the value printed
+					ws.emitWin(nil, "secret-printed", "the environment variable "+name)
+				}
+			}
 			if len(st.stages) == 1 && prev.kind == flowSecret && strings.HasPrefix(ft, "[") && len(st.redirs[si]) == 0 && psReadShownWhole(psJoin(stage)) {
 				// [IO.File]::ReadAllText(KEY) alone on its line: shown
 				ws.emitWin(nil, "win-read-secrets", prev.what)
@@ -2059,7 +2066,14 @@ func (ws *winState) psExpression(stage []psTok, item *psItem) {
 			if a.stop {
 				return
 			}
+			paren := strings.Contains(t.text, "("+g+")")
+			if paren {
+				ws.inValue++
+			}
 			ws.psNested(g, item)
+			if paren {
+				ws.inValue--
+			}
 		}
 	}
 }
@@ -3379,4 +3393,48 @@ func psInitBlock(arg string) bool {
 		t = "(" + t + ")"
 	}
 	return psShellInit(t)
+}
+
+// psEnvRead returns the environment variable a statement is no more than
+// a read of ($env:NAME, ${env:NAME}, (Get-Item env:NAME).Value, with the
+// name spelled through a variable: "env:$n"), or "".
+func (ws *winState) psEnvRead(raw string) string {
+	t := strings.TrimSpace(raw)
+	for strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	l := strings.ToLower(t)
+	l = strings.TrimSuffix(l, ".trim()")
+	for _, pre := range [...]string{"$env:", "${env:"} {
+		if n, ok := strings.CutPrefix(l, pre); ok {
+			n = strings.TrimSuffix(n, "}")
+			if isVarName(n) {
+				return n
+			}
+			return ""
+		}
+	}
+	inner, ok := strings.CutSuffix(l, ").value")
+	if !ok || !strings.HasPrefix(inner, "(") {
+		return ""
+	}
+	f := strings.Fields(inner[1:])
+	if len(f) != 2 || f[0] != "get-item" && f[0] != "gi" && f[0] != "get-childitem" && f[0] != "gci" {
+		return ""
+	}
+	arg := f[1]
+	if len(arg) > 1 && arg[0] == '"' && arg[len(arg)-1] == '"' {
+		w := ws.psExpand(arg[1:len(arg)-1], nil)
+		if !w.ok {
+			return ""
+		}
+		arg = strings.ToLower(w.s)
+	}
+	arg = strings.Trim(arg, "'")
+	n, ok := strings.CutPrefix(arg, "env:")
+	n = strings.TrimLeft(n, `\/`)
+	if !ok || !isVarName(n) {
+		return ""
+	}
+	return n
 }

@@ -531,6 +531,15 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
 				}
+				if p != "" && a.inWork(p) && path.Base(p) == ".env" && showsValues(a, c) {
+					// cat .env, grep DATABASE_URL .env: its values (the
+					// variants, .env.local, .env.development, are often a
+					// developer's own harmless settings)
+					return true, "the project's environment file " + w.s
+				}
+				if p != "" && a.inWork(p) && serviceAccountKey(path.Base(p)) && showsValues(a, c) && !jqPicksPlain(c) {
+					return true, "a service account's private key " + w.s // cat keys/service-account.json
+				}
 				if p != "" && a.inWork(p) && strings.HasSuffix(p, ".tfstate") &&
 					(c.name == "grep" || c.name == "egrep" || c.name == "rg") && secretishPattern(grepPattern(c)) {
 					return true, "the secrets of a Terraform state " + w.s // grep password terraform.tfstate
@@ -585,6 +594,10 @@ var exfiltrationRules = []*rule{
 				}
 				return false, ""
 			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
+				return true, j
+			case c.name == "aws" && anyPrincipalPermission(c):
+				// lambda add-permission --principal '*' with no source
+				// account, function or organisation: anyone may call it
 				return true, j
 			case c.name == "aws" && (strings.Contains(j, "public-read") || strings.Contains(j, "delete-public-access-block") || publicPrincipal(j) ||
 				// a function's URL that anyone may call
@@ -760,7 +773,11 @@ var exfiltrationRules = []*rule{
 				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped && !plainFieldsOnly(args)
 				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
 					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
-					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials")), j
+					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials") ||
+					// a role's or a federated user's temporary keys, an
+					// artifact store's token (ECR's password: secret-printed)
+					strings.Contains(j, "sts assume-role") || strings.Contains(j, "sts get-federation-token") ||
+					strings.Contains(j, "codeartifact get-authorization-token")), j
 			case "gpg", "gpg2", "age", "rage":
 				for _, w := range args {
 					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {
@@ -2405,6 +2422,70 @@ func cutsPlainColumns(args []word, base string) bool {
 		case !isRange && err1 == nil && l != secret:
 		case isRange && err1 == nil && err2 == nil && (secret < l || secret > h):
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// showsValues reports a reader of a NAME=VALUE settings file whose lines,
+// values included, reach the terminal: not a count or the names, not a
+// plain setting picked out, not masked, not edited in place, not captured
+// by a substitution nor written to a file.
+func showsValues(a *analysis, c *cmd) bool {
+	if a.wantOut > 0 || outputRedirected(c) || namesOnlyRead(c) || patternPicksPlain(c) || namesOfAssignments(c) {
+		return false
+	}
+	if c.name == "sed" && (sedMasks(c.args()) || hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
+		return false
+	}
+	return true
+}
+
+// serviceAccountKey reports a cloud service account's key file by its
+// name (service-account.json, deploy-sa-key.json): JSON that holds the
+// private key.
+func serviceAccountKey(base string) bool {
+	l := lower(base)
+	if !strings.HasSuffix(l, ".json") || hasAny(l, "example", "sample", "template", "schema") {
+		return false
+	}
+	return hasAny(l, "service-account", "service_account", "serviceaccount", "sa-key", "sa_key")
+}
+
+// jqPicksPlain reports jq or yq picking fields that hold no secret
+// (.client_email, .project_id) or only the names.
+func jqPicksPlain(c *cmd) bool {
+	if c.name != "jq" && c.name != "yq" {
+		return false
+	}
+	if jqNamesOnly(c.args()) {
+		return true
+	}
+	ops := positional(c.args())
+	if len(ops) == 0 {
+		return false
+	}
+	f := lower(strings.TrimSpace(ops[0].s))
+	return f != "." && strings.HasPrefix(f, ".") && !hasAny(f, "key", "secret", "token", "password", "cred", "..", "[]", "to_entries")
+}
+
+// anyPrincipalPermission reports an aws add-permission (Lambda, SNS,
+// SQS) granted to every principal with no condition on the caller.
+func anyPrincipalPermission(c *cmd) bool {
+	op, rest := awsOp(c)
+	if !strings.HasSuffix(op, " add-permission") {
+		return false
+	}
+	p, _ := optValue(rest, "", "principal")
+	if p != "*" {
+		p, _ = optValue(rest, "", "aws-account-id")
+	}
+	if p != "*" {
+		return false
+	}
+	for _, cond := range [...]string{"source-arn", "source-account", "principal-org-id"} {
+		if _, ok := optValue(rest, "", cond); ok {
 			return false
 		}
 	}

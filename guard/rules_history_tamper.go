@@ -219,6 +219,9 @@ var historyTamperRules = []*rule{
 				if v, ok := optValue(c.args(), "", "log-group-name"); ok && (throwawayName(v) || ciRunName(v)) {
 					return false, "" // a pull request's or a test's function's logs
 				}
+				if op == "guardduty update-detector" && hasWord(c.args(), "--no-enable") || awsDetectorOff[op] {
+					return true, op // threat detection turned off
+				}
 				return awsLogOps[op], op
 			case "gcloud":
 				p := cliPath(c)

@@ -180,9 +180,15 @@ var winCmdletRules = []*rule{
 			if !ok || hasSw(args, "whatif") {
 				return false, ""
 			}
-			for _, w := range args {
+			for i, w := range args {
 				if strings.Contains(w, "0.0.0.0/0") || strings.Contains(w, "::/0") {
 					return true, c.base + " 0.0.0.0/0"
+				}
+				// Edit-RDSDBInstance -PubliclyAccessible $true: a
+				// database given an address on the internet
+				if n, v, _ := strings.Cut(strings.ToLower(w), ":"); n == "-publiclyaccessible" &&
+					(v == "$true" || v == "true" || v == "" && i+1 < len(args) && strings.EqualFold(strings.TrimPrefix(args[i+1], "$"), "true")) {
+					return true, c.base + " -PubliclyAccessible"
 				}
 			}
 			return false, ""

@@ -483,6 +483,9 @@ type winState struct {
 	// dirTargets: the paths being judged for deletion are folders (rd)
 	dirTargets bool
 	vars       map[string]word // PowerShell variables and cmd SET values
+	// inValue > 0 while a parenthesised group is walked: its value is
+	// used by the statement around it, not printed
+	inValue int
 	// secret are files holding credentials or archives of them (normal
 	// form paths); downloads are kept with the POSIX analysis's.
 	secret map[string]string

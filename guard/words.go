@@ -807,10 +807,19 @@ func (a *analysis) varValue(name string) (string, bool) {
 func (a *analysis) paramTextOf(p *syntax.ParamExp) string {
 	if p.Excl && p.Param != nil {
 		if v, ok := a.varValue(p.Param.Value); ok && isVarName(v) {
+			if alternateOnly(p) {
+				return "${" + v + ":+…}"
+			}
 			return "$" + v
 		}
 	}
 	return paramText(p)
+}
+
+// alternateOnly reports ${X:+word} and ${X+word}: the word when X is
+// set, never X's value.
+func alternateOnly(p *syntax.ParamExp) bool {
+	return p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull)
 }
 
 func paramText(p *syntax.ParamExp) string {
@@ -820,6 +829,12 @@ func paramText(p *syntax.ParamExp) string {
 	if p.Exp != nil && (p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.ErrorUnsetOrNull) {
 		// ${VAR:?} stops the command when VAR is unset
 		return "${" + p.Param.Value + ":?}"
+	}
+	switch {
+	case p.Length && p.Index == nil:
+		return "${#" + p.Param.Value + "}" // a length, not the value
+	case alternateOnly(p) && !p.Excl:
+		return "${" + p.Param.Value + ":+…}"
 	}
 	return "$" + p.Param.Value
 }

@@ -335,7 +335,7 @@ func subWrapper(sub string, spec optSpec) wrapperFunc {
 
 // pythonModuleCLIs are the modules python -m runs as the command of the
 // same name: python3 -m pip install X is pip install X.
-var pythonModuleCLIs = map[string]bool{"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true}
+var pythonModuleCLIs = map[string]bool{"pip": true, "pip3": true, "pipx": true, "uv": true, "poetry": true, "pytest": true}
 
 func pythonModuleWrapper(a *analysis, c *cmd) int {
 	if len(c.words) > 3 && c.words[1].s == "-m" && pythonModuleCLIs[c.words[2].s] {
@@ -544,6 +544,8 @@ func xargsWrapper(a *analysis, c *cmd) int {
 	in := c.in
 	if argFile.flow != nil {
 		in = *argFile.flow
+	} else if d, crit := a.sensitive(argFile.s, c.cwd); argFile.s != "" && d != "" {
+		in = flow{kind: flowSecret, what: d, crit: crit} // xargs -a ~/.git-credentials: each stored login
 	} else if argFile.s != "" {
 		in = flow{kind: flowUnknown, what: argFile.s}
 	}
