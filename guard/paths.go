@@ -1330,6 +1330,14 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {
 		return "an environment file with secrets (" + s + ")", true
 	}
+	if strings.HasSuffix(base, ".env") && strings.Contains(lower(base), "prod") {
+		// /etc/restic/prod-backup.env: a service's production settings
+		return "an environment file with secrets (" + s + ")", true
+	}
+	if lower(base) == "pgpass.conf" {
+		// %APPDATA%\postgresql\pgpass.conf: PostgreSQL's saved passwords on Windows
+		return "credentials (" + s + ")", true
+	}
 	switch strings.ToLower(base) {
 	case "keys", "private_keys", "private-keys", "privatekeys", "signing-keys", "signing_keys", "keystores":
 		// a folder of keys (the project's signing keys, a service's

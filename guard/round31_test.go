@@ -141,3 +141,28 @@ func TestRound31Launchers(t *testing.T) {
 		`Edit-RDSDBInstance -DBInstanceIdentifier orders-prod-primary -PubliclyAccessible $false`,
 	})
 }
+
+// A developer tool's own safety check switched off for every project,
+// and secrets files outside the project found by their names.
+func TestRound31ToolSafety(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`pnpm config set --location=global dangerously-allow-all-builds true`, CategorySystem, "tool-safety-off", LevelHigh},
+		{`echo 'accept-flake-config = true' >> ~/.config/nix/nix.conf`, CategorySystem, "tool-safety-off", LevelHigh},
+		{`jq '."task.allowAutomaticTasks" = "on"' ~/.config/Code/User/settings.json | sponge ~/.config/Code/User/settings.json`, CategorySystem, "tool-safety-off", LevelHigh},
+		{`printf '[whitelist]\nprefix = [ "/" ]\n' >> ~/.config/direnv/direnv.toml`, CategorySystem, "tool-safety-off", LevelHigh},
+		{`sudo cat /etc/restic/prod-backup.env`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`pnpm config get dangerously-allow-all-builds`,
+		`echo 'experimental-features = nix-command flakes' >> ~/.config/nix/nix.conf`,
+		`jq '."task.allowAutomaticTasks" = "off"' ~/.config/Code/User/settings.json | sponge ~/.config/Code/User/settings.json`,
+		`printf '[whitelist]\nprefix = [ "/home/dev/work" ]\n' >> ~/.config/direnv/direnv.toml`,
+		`cat /etc/restic/excludes.txt`,
+	})
+	psCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "powershell"}
+	checkSafe(t, d, psCtx, []string{
+		`dotnet user-secrets remove "Legacy:SmtpPassword" --project src\Worker`,
+		`dotnet user-secrets list --project src\Api`,
+	})
+}

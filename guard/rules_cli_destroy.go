@@ -49,6 +49,9 @@ var cliDestroyRules = []*rule{
 			if hasWord(args, "--help") || hasWord(args, "-h") || hasWord(args, "--dry-run") {
 				return false, ""
 			}
+			if c.name == "dotnet" && len(args) > 0 && args[0].s == "user-secrets" {
+				return false, "" // this machine's development secrets of one project
+			}
 			low := c.lowerArgs()
 			verb := -1
 			for i, w := range args {

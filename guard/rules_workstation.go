@@ -57,6 +57,31 @@ var workstationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "tool-safety-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a developer tool's own safety check for every project: every package's install scripts allowed, any flake's settings accepted, every .envrc trusted, a folder's tasks run when it is opened",
+		Suggestions: []string{"Allow the one package, flake, folder or task that needs it", "Leave the tool's defaults in the user's settings"},
+		names:       names("pnpm", "npm", "yarn", "echo", "printf", "tee", "sed", "jq", "cat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "pnpm", "npm", "yarn":
+				// pnpm config set --location=global dangerously-allow-all-builds true
+				ops := positional(c.args())
+				if len(ops) >= 4 && ops[0].s == "config" && ops[1].s == "set" && (ops[2].s == "dangerously-allow-all-builds" || ops[2].s == "unsafe-perm") && ops[3].s == "true" {
+					return true, ops[2].s + " true"
+				}
+				return false, ""
+			}
+			src := strings.ReplaceAll(lower(a.src), " ", "")
+			switch {
+			case strings.Contains(src, "accept-flake-config=true") && strings.Contains(src, "nix.conf"):
+				return true, "nix accepts every flake's settings (accept-flake-config)"
+			case strings.Contains(src, "task.allowautomatictasks") && (strings.Contains(src, `"on"`) || strings.Contains(src, ":on")):
+				return true, "VS Code runs a folder's tasks when it is opened"
+			case strings.Contains(src, "direnv.toml") && (strings.Contains(src, `prefix=["/"]`) || strings.Contains(src, `prefix=["~"]`) || strings.Contains(src, `prefix=["/home"]`) ||
+				strings.Contains(src, `prefix=["/users"]`) || strings.Contains(src, `prefix=["$home"]`)):
+				return true, "direnv trusts every .envrc"
+			}
+			return false, ""
+		}},
 	{ID: "rollback-generations-deleted", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting every earlier generation of the system or user profile (nothing left to roll back to)",
 		Suggestions: []string{"Keep recent generations: nix-collect-garbage --delete-older-than 30d", "Collect garbage without deleting generations"},
 		names:       names("nix-collect-garbage", "nix-env", "guix", "home-manager"),
