@@ -82,10 +82,40 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-unpinned-git", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing or running a package straight from a repository's moving branch (whatever it holds now runs, with its install scripts)",
 		Suggestions: []string{"Pin a reviewed tag or commit (git+https://…@v1.2.3, cargo install --git … --tag v1.2.3)", "Install the released package from the registry"},
-		names:       names("pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "yarn", "pnpm", "bun", "bunx", "cargo", "poetry"),
+		names:       names("pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "yarn", "pnpm", "bun", "bunx", "cargo", "poetry", "composer", "go"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if hasWord(args, "--dry-run") || hasWord(args, "download") || hasWord(args, "show") || hasWord(args, "view") {
+				return false, ""
+			}
+			if c.name == "go" {
+				// go install MOD@master, go run MOD@main: a branch's head
+				ops := positional(args)
+				if len(ops) < 2 || ops[0].s != "install" && ops[0].s != "run" {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					if _, v, ok := strings.Cut(w.s, "@"); ok && (v == "master" || v == "main" || v == "HEAD" || v == "trunk" || v == "develop") {
+						return true, c.name + " " + ops[0].s + " " + w.s
+					}
+				}
+				return false, ""
+			}
+			if c.name == "composer" {
+				// composer [global] require vendor/pkg:dev-main: a
+				// branch's head, its plugins and scripts run at install
+				ops := positional(args)
+				if len(ops) > 0 && ops[0].s == "global" {
+					ops = ops[1:]
+				}
+				if len(ops) < 2 || ops[0].s != "require" {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					if _, v, ok := strings.Cut(lower(w.s), ":"); ok && (v == "dev-main" || v == "dev-master" || v == "dev-trunk" || v == "dev-develop") {
+						return true, "composer require " + w.s
+					}
+				}
 				return false, ""
 			}
 			if c.name == "cargo" {
@@ -172,7 +202,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-third-party-index", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages from a package index, tap, bucket or feed on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry", "Ask the user before adding a third-party package source"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo", "conda", "mamba", "micromamba"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "brew", "choco", "scoop", "poetry", "npx", "bunx", "cargo", "conda", "mamba", "micromamba", "composer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -202,7 +232,33 @@ var remoteExecRules = []*rule{
 			case "scoop":
 				if ops[0].s == "bucket" && len(ops) > 3 && ops[1].s == "add" {
 					src = ops[3].s
+					if l := lower(src); strings.Contains(l, "github.com/scoopinstaller/") {
+						return false, "" // an official bucket by its address
+					}
+					if strings.Contains(src, "://") {
+						return true, src // anyone's bucket: its manifests' scripts run at install
+					}
 				}
+			case "composer":
+				// composer create-project --repository=URL (or a VCS
+				// repository's JSON): the skeleton and its scripts from there
+				if ops[0].s == "create-project" || ops[0].s == "require" || ops[0].s == "global" {
+					for _, k := range [...]string{"repository", "repository-url"} {
+						if v, ok := optValue(args, "", k); ok {
+							if i := strings.Index(v, "://"); i >= 0 {
+								j := strings.LastIndexAny(v[:i], `"' :=`)
+								src = v[j+1:]
+								if k := strings.IndexAny(src, `"' ,}`); k >= 0 {
+									src = src[:k]
+								}
+							}
+						}
+					}
+					if h := lower(hostOf(src)); strings.Contains(src, "://") && h != "repo.packagist.org" && h != "packagist.org" && !isLocalHost(h) {
+						return true, src
+					}
+				}
+				return false, ""
 			case "choco":
 				if ops[0].s == "install" || ops[0].s == "upgrade" {
 					src, _ = optValue(args, "-s", "source")
@@ -1186,7 +1242,7 @@ func foreignIndexEnv(name, val string) string {
 var pluginVerbs = map[string][]string{
 	"helm": {"plugin install"}, "fisher": {"install"}, "antigen": {"bundle", "theme"}, "antibody": {"bundle"},
 	"zinit": {"snippet", "light", "load"}, "zi": {"snippet", "light", "load"}, "sheldon": {"add"},
-	"pre-commit": {"try-repo"}, "ansible-galaxy": {"install", "role install", "collection install"},
+	"pre-commit": {"try-repo"}, "mix": {"archive.install"}, "ansible-galaxy": {"install", "role install", "collection install"},
 	"vagrant": {"box add", "plugin install"}, "yarn": {"dlx"}, "pnpm": {"dlx"}, "bun": {"x"},
 	"asdf": {"plugin add", "plugin-add"}, "mise": {"plugin install", "plugin add", "plugins install"},
 	"gh": {"extension install", "ext install"}, "docker": {"build", "buildx build", "image build"}, "podman": {"build"},
@@ -1270,6 +1326,12 @@ func pinnedGitRef(u string) bool {
 // names when it is a URL on a host that is not well known, or "".
 func pluginSource(tool, s string) string {
 	u := strings.TrimPrefix(strings.TrimPrefix(s, "git::"), "hg::")
+	if tool == "pre-commit" && (strings.Contains(u, "://") || strings.HasPrefix(u, "git@")) {
+		return s // try-repo runs the hooks of the repository's head, whoever wrote it
+	}
+	if tool == "mix" && (strings.Contains(u, "://") || u == "github" || u == "git") {
+		return s // an archive built from a URL or a repository, not Hex
+	}
 	if tool == "gh" && !strings.Contains(u, "://") {
 		return "" // gh extension install OWNER/REPO: a repository on GitHub
 	}
