@@ -1352,8 +1352,8 @@ func negatedGlob(s string) (string, bool) {
 		return dir + "*", true
 	case strings.HasPrefix(last, "^") && len(last) > 1:
 		return dir + "*", true
-	case strings.HasPrefix(last, "*~"):
-		return dir + "*", true
+	case strings.HasPrefix(last, "*~") && len(last) > 2:
+		return dir + "*", true // (*~ alone: the editors' backup files)
 	}
 	if i := strings.Index(last, ".("); i >= 0 && strings.HasSuffix(last, ")") && strings.Contains(last[i:], "|") {
 		return dir + last[:i] + ".{" + strings.ReplaceAll(last[i+2:len(last)-1], "|", ",") + "}", true

@@ -195,3 +195,29 @@ func TestRound31UnreviewedSources(t *testing.T) {
 		`scoop bucket add versions https://github.com/ScoopInstaller/Versions`,
 	})
 }
+
+// False positives of the tuning halves removed: a dry run of wipefs, the
+// editors' backup files (*~ is no zsh exclusion without a pattern after
+// it), a key's public half written beside it, a variable's length.
+func TestRound31NearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`sudo wipefs --no-act --all /dev/sdb1`,
+		`rm -f **/*~(N)`,
+		`rm -f *~`,
+		`ssh-keygen -y -f ~/.ssh/id_ed25519 > ~/.ssh/id_ed25519.pub`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo wipefs --all /dev/sdb1`, CategoryDiskWipe, "wipefs", LevelCritical},
+		{`rm -rf *~.git`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`cat attacker.pub > ~/.ssh/authorized_keys`, CategoryPersistence, "", LevelHigh},
+		{`echo 'Host *' > ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
+	})
+	psCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "powershell"}
+	checkSafe(t, d, psCtx, []string{
+		`Write-Output ("{0} chars" -f $env:OPENAI_API_KEY.Length)`,
+	})
+	checkDanger(t, d, psCtx, []dangerCase{
+		{`Write-Output "key: $env:OPENAI_API_KEY"`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+}

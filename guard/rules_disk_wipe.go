@@ -178,8 +178,8 @@ var diskWipeRules = []*rule{
 		Suggestions: []string{"Use wipefs --no-act to inspect", "Do this by hand after checking lsblk"}, names: names("wipefs", "blkdiscard", "sg_format", "flash_erase", "flash_eraseall"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			o := c.opts()
-			if c.name == "wipefs" && !o.has("a", "all") && !o.has("o", "offset") {
-				return false, ""
+			if c.name == "wipefs" && (!o.has("a", "all") && !o.has("o", "offset") || o.has("n", "no-act")) {
+				return false, "" // (--no-act: what would be wiped, listed)
 			}
 			for _, w := range positional(c.args()) {
 				if loopDevice(w.s) {

@@ -2057,7 +2057,11 @@ func winSecretVar(s string) string {
 			if j := strings.IndexAny(name, " \"'&?/;,)}%.:"); j >= 0 {
 				name = name[:j]
 			}
+			after := l[i+len(pre)+len(name):]
 			for _, sv := range secretVarNames {
+				if strings.HasPrefix(after, ".length") || strings.HasPrefix(after, ".count") {
+					break // $env:X.Length: how long it is
+				}
 				if strings.Contains(name, sv) || strings.HasSuffix(name, "_key") || strings.HasSuffix(name, "_pat") {
 					return name
 				}
