@@ -1683,7 +1683,7 @@ var secretStoreReads = map[string][][]string{
 	"infisical":     {{"export"}, {"secrets", "get"}},
 	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}},
 	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}, {"auth", "application-default", "print-access-token"}},
-	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
+	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"storage", "account", "show-connection-string"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
 	"heroku":        {{"config"}},
 	"vercel":        {{"env", "pull"}},
 	"chamber":       {{"export"}, {"read"}},

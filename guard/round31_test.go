@@ -221,3 +221,19 @@ func TestRound31NearMisses(t *testing.T) {
 		{`Write-Output "key: $env:OPENAI_API_KEY"`, CategoryExfiltration, "secret-printed", LevelHigh},
 	})
 }
+
+// A push with the server's host key unchecked, and a storage account's
+// connection string printed.
+func TestRound31PushAndConnectionString(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`env GIT_SSH_COMMAND='ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null' git push git@10.20.0.9:infra/prod.git main`, CategorySystem, "git-push-host-unchecked", LevelHigh},
+		{`git -c core.sshCommand='ssh -o StrictHostKeyChecking=no' push origin main`, CategorySystem, "git-push-host-unchecked", LevelHigh},
+		{`az storage account show-connection-string --resource-group rg-prod --name acmeprodstore --query connectionString --output tsv`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy_key -o IdentitiesOnly=yes' git push origin main`,
+		`GIT_SSH_COMMAND='ssh -o StrictHostKeyChecking=no' git fetch origin`,
+		`az storage account show --resource-group rg-prod --name acmeprodstore --query primaryEndpoints`,
+	})
+}

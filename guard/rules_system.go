@@ -643,6 +643,29 @@ var systemRules = []*rule{
 			}
 			return found, what
 		}},
+	{ID: "git-push-host-unchecked", Level: LevelHigh, Category: CategorySystem, Description: "pushing over ssh with the server's host key unchecked (whoever answers at that address receives the code)",
+		Suggestions: []string{"Add the server's key to known_hosts (ssh-keyscan, checked against its fingerprint)", "Push over a connection whose host key is checked"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if sub, _ := gitSub(c); sub != "push" {
+				return false, ""
+			}
+			ssh := ""
+			for _, as := range c.assigns {
+				if as.name == "GIT_SSH_COMMAND" {
+					ssh = as.val.s
+				}
+			}
+			for i, w := range c.words {
+				if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), "core.sshcommand=") {
+					ssh = c.words[i+1].s
+				}
+			}
+			if l := strings.ReplaceAll(lower(ssh), " ", ""); strings.Contains(l, "stricthostkeychecking=no") || strings.Contains(l, "userknownhostsfile=/dev/null") {
+				return true, "GIT_SSH_COMMAND " + ssh
+			}
+			return false, ""
+		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
 		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set"),
