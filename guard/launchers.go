@@ -1277,7 +1277,10 @@ func ansibleLaunches(a *analysis, c *cmd) []launch {
 		return []launch{{code: code, origin: "ansible -m " + m}}
 	}
 	switch m {
-	case "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+	case "", "shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw":
+		// (without -m, ansible runs -a through the command module)
+	case "reboot", "ansible.builtin.reboot", "community.general.shutdown":
+		return []launch{{code: "reboot", origin: "ansible -m " + m}} // every host of the pattern
 	case "file", "ansible.builtin.file":
 		// -m file -a 'path=/x state=absent' deletes /x, recursively, on
 		// every host

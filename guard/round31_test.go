@@ -237,3 +237,22 @@ func TestRound31PushAndConnectionString(t *testing.T) {
 		`az storage account show --resource-group rg-prod --name acmeprodstore --query primaryEndpoints`,
 	})
 }
+
+// A fleet rebooted through ansible's ad-hoc commands, and a hotfix branch
+// deleted on the remote.
+func TestRound31FleetAndHotfix(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`ansible all -i inventories/prd -b -m ansible.builtin.reboot -f 50`, CategorySystem, "system-shutdown", LevelHigh},
+		{`ansible -i inventories/production/hosts.ini dbservers -b -a 'reboot'`, CategorySystem, "system-shutdown", LevelHigh},
+		{`git push origin :hotfix/login-timeout`, CategoryGitDestroy, "git-delete-protected-branch", LevelHigh},
+		{`git push origin --delete hotfix/1.8.3`, CategoryGitDestroy, "git-delete-protected-branch", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`ansible -i inventories/staging web -m ping`,
+		`ansible -i inventories/production all -a 'uptime'`,
+		`git push -u origin hotfix/INC-4821`,
+		`git push --force-with-lease origin hotfix/INC-4821`,
+		`git push origin --delete feature/my-old-spike`,
+	})
+}

@@ -203,7 +203,7 @@ var gitDestroyRules = []*rule{
 			}
 			p := parseGitPush(args)
 			for _, r := range p.refs {
-				if (p.delete || strings.HasPrefix(r, ":")) && isProtectedBranch(strings.TrimPrefix(r, ":")) {
+				if (p.delete || strings.HasPrefix(r, ":")) && (isProtectedBranch(strings.TrimPrefix(r, ":")) || hotfixBranch(strings.TrimPrefix(r, ":"))) {
 					return true, r
 				}
 				// a branch named by a variable or a listing may be any of
@@ -742,4 +742,13 @@ func pushesBookmark(args []word, name string) bool {
 		}
 	}
 	return false
+}
+
+// hotfixBranch reports a hotfix branch (hotfix/1.8.3): shared by whoever
+// ships the fix and merged back into every line, so deleting it on the
+// remote loses what is not merged yet. (Pushing to it, even with a lease,
+// is the usual work on it.)
+func hotfixBranch(ref string) bool {
+	ref = strings.TrimPrefix(strings.TrimPrefix(ref, "+"), "refs/heads/")
+	return strings.HasPrefix(ref, "hotfix/") || strings.HasPrefix(ref, "hotfixes/")
 }
