@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Rules for macOS's own protections and remote access: the firewall,
 // FileVault, quarantine of downloads, the unified log, remote login and
@@ -8,6 +11,30 @@ import "strings"
 // (socketfilterfw, fdesetup, systemsetup, kickstart, security, dscl) have
 // no Linux counterpart the other rules would catch.
 var macosRules = []*rule{
+	{ID: "macos-privacy-grant", Level: LevelHigh, Category: CategorySystem, Description: "writing a privacy grant (full disk access, screen recording, accessibility) into macOS's TCC database behind the user's back",
+		Suggestions: []string{"Let the user grant the permission in System Settings"},
+		names:       names("sqlite3", "sqlite"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			db := false
+			for _, w := range positional(c.args()) {
+				if path.Base(w.s) == "TCC.db" {
+					db = true
+				}
+			}
+			if !db {
+				return false, ""
+			}
+			sql := lower(joinWords(c.args()))
+			if c.in.kind == flowText {
+				sql += " " + lower(c.in.text)
+			}
+			for _, v := range [...]string{"insert ", "replace ", "update ", "insert or replace"} {
+				if strings.Contains(sql, v) {
+					return true, "TCC.db " + strings.TrimSpace(v)
+				}
+			}
+			return false, ""
+		}},
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
 		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr"),

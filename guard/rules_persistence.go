@@ -71,6 +71,35 @@ func callsOut(s string) bool {
 
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
+	{ID: "agent-hook-planted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a hook to a coding agent's user settings (its command runs at every session or tool call, outside any review)",
+		Suggestions: []string{"Add hooks to the project's own settings, where they are reviewed with the code", "Ask the user to add the hook"},
+		names:       names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			src := lower(a.src)
+			f := ""
+			for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json"} {
+				if strings.Contains(src, s) {
+					f = s
+				}
+			}
+			if f == "" || !strings.Contains(src, "hooks") || !strings.Contains(src, "command") {
+				return false, ""
+			}
+			// written, not read: a redirection, a move or copy over it,
+			// an in-place edit, a dump back
+			written := strings.Contains(src, "> ") || strings.Contains(src, ">/") || c.name == "mv" || c.name == "cp" || c.name == "tee" || c.name == "sponge" ||
+				strings.Contains(src, "json.dump") || strings.Contains(src, "writefile") || hasPrefixWord(c.args(), "-i")
+			if !written {
+				return false, ""
+			}
+			// the user's own settings (every project), not the project's
+			// .claude/settings.json, which is reviewed with the code
+			if !strings.Contains(src, "~/"+f) && !strings.Contains(src, "$home/"+f) && !strings.Contains(src, "${home}/"+f) &&
+				!(a.home != "" && strings.Contains(src, lower(a.home)+"/"+f)) && !strings.Contains(src, "expanduser('~/"+f) && !strings.Contains(src, "expanduser(\"~/"+f) {
+				return false, ""
+			}
+			return true, "hooks in ~/" + f
+		}},
 	{ID: "ci-runner-registered", Level: LevelHigh, Category: CategoryPersistence, Description: "registering this machine as a CI runner, or installing one as a service (whoever can push a workflow runs code here)",
 		Suggestions: []string{"Run CI on the provider's hosted runners, or on an isolated machine set up for it", "Let an administrator register runners"},
 		names:       names("config.sh", "config.cmd", "svc.sh", "gitlab-runner", "act_runner", "forgejo-runner"),
