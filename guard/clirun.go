@@ -367,7 +367,9 @@ func codeSourceURL(c *cmd) string {
 		}
 	case "mix":
 		if sub("archive.install") && len(ops) > 1 {
-			if ops[1].s == "github" || ops[1].s == "git" {
+			if ops[1].s == "github" || ops[1].s == "git" || strings.Contains(ops[1].s, "://") {
+				// a repository's head, or an archive file anyone built
+				// (not Hex's build of a published package)
 				return "mix archive.install " + joinWords(ops[1:])
 			}
 			return stranger(ops[1].s)

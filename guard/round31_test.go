@@ -174,8 +174,8 @@ func TestRound31UnreviewedSources(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`pre-commit try-repo https://github.com/anon-hooks/hooks-x --all-files`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
-		{`mix archive.install https://github.com/elixir-extras/archives/raw/main/quickgen.ez --force`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
-		{`mix archive.install github elixir-extras/quickgen`, CategoryRemoteExec, "plugin-from-url", LevelCritical},
+		{`mix archive.install https://github.com/elixir-extras/archives/raw/main/quickgen.ez --force`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`mix archive.install github elixir-extras/quickgen`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
 		{`go install gitlab.com/throwaway-42/kube-helper@master && kube-helper setup`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
 		{`composer global require --no-interaction dev-tools-x/installer:dev-main`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
 		{`composer create-project --repository=https://repo.packagist-mirror.cc acme/skeleton /tmp/sk`, CategoryRemoteExec, "package-third-party-index", LevelHigh},

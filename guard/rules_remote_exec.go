@@ -1242,7 +1242,7 @@ func foreignIndexEnv(name, val string) string {
 var pluginVerbs = map[string][]string{
 	"helm": {"plugin install"}, "fisher": {"install"}, "antigen": {"bundle", "theme"}, "antibody": {"bundle"},
 	"zinit": {"snippet", "light", "load"}, "zi": {"snippet", "light", "load"}, "sheldon": {"add"},
-	"pre-commit": {"try-repo"}, "mix": {"archive.install"}, "ansible-galaxy": {"install", "role install", "collection install"},
+	"pre-commit": {"try-repo"}, "ansible-galaxy": {"install", "role install", "collection install"},
 	"vagrant": {"box add", "plugin install"}, "yarn": {"dlx"}, "pnpm": {"dlx"}, "bun": {"x"},
 	"asdf": {"plugin add", "plugin-add"}, "mise": {"plugin install", "plugin add", "plugins install"},
 	"gh": {"extension install", "ext install"}, "docker": {"build", "buildx build", "image build"}, "podman": {"build"},
@@ -1328,9 +1328,6 @@ func pluginSource(tool, s string) string {
 	u := strings.TrimPrefix(strings.TrimPrefix(s, "git::"), "hg::")
 	if tool == "pre-commit" && (strings.Contains(u, "://") || strings.HasPrefix(u, "git@")) {
 		return s // try-repo runs the hooks of the repository's head, whoever wrote it
-	}
-	if tool == "mix" && (strings.Contains(u, "://") || u == "github" || u == "git") {
-		return s // an archive built from a URL or a repository, not Hex
 	}
 	if tool == "gh" && !strings.Contains(u, "://") {
 		return "" // gh extension install OWNER/REPO: a repository on GitHub
