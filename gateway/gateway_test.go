@@ -276,6 +276,70 @@ func TestStreamsChunkByChunk(t *testing.T) {
 	}
 }
 
+// TestStreamsWhileTheBodyArrives: the model may answer before it has read
+// the whole request, and the gateway keeps forwarding the request while it
+// streams the answer back (full duplex). Without that, the server drains
+// and closes the agent's body at the answer's first write, under the
+// transport still sending it: under load that cut streams short and
+// metered them short.
+func TestStreamsWhileTheBodyArrives(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).EnableFullDuplex()
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n")
+		w.(http.Flusher).Flush()
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			return
+		}
+		io.WriteString(w, "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":7}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}))
+	defer up.Close()
+	gw := gateway.New(gateway.Options{Upstreams: map[gateway.API]gateway.Upstream{gateway.Anthropic: {BaseURL: up.URL, APIKey: "k"}}})
+	if err := gw.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close(context.Background())
+	env, _, revoke, _ := gw.AgentEnv("s1", "", nil)
+	defer revoke()
+
+	// The body's last part is sent only once the answer's first event is in.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	first := make(chan struct{})
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(`{"stream":true,"messages":[`))
+		select {
+		case <-first:
+		case <-ctx.Done():
+		}
+		pw.Write([]byte(`]}`))
+		pw.Close()
+	}()
+	req, _ := http.NewRequestWithContext(ctx, "POST", testkit.EnvValue(env, "ANTHROPIC_BASE_URL")+"/v1/messages", pr)
+	req.ContentLength = int64(len(`{"stream":true,"messages":[]}`))
+	req.Header.Set("X-Api-Key", testkit.EnvValue(env, "ANTHROPIC_API_KEY"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		close(first)
+		t.Fatalf("no answer while the body was still arriving: %v", err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	line, err := br.ReadString('\n')
+	close(first)
+	if err != nil || line != "event: message_start\n" {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	rest, err := io.ReadAll(br)
+	if err != nil || !strings.Contains(string(rest), "message_stop") {
+		t.Fatalf("the stream was cut: %q, %v", rest, err)
+	}
+	if got := gw.SessionTotals("s1"); got.InputTokens != 10 || got.OutputTokens != 7 {
+		t.Errorf("metered %+v, want 10 in, 7 out", got.Usage)
+	}
+}
+
 // TestRefusesUnknownAndRevokedTokens: a made-up token, the operator's own
 // key and a revoked token all get 401 in the API's error shape, and nothing
 // reaches the model.

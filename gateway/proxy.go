@@ -56,6 +56,16 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if q := stripKeyParam(r.URL.Query()); q != "" {
 		target += "?" + q
 	}
+	if body == r.Body {
+		// The upstream request reads the agent's body while this handler
+		// writes the answer. Without full duplex the server, at the first
+		// write, drains and closes whatever of the body the transport has
+		// not yet read to its end; the transport's last read then fails,
+		// and it closes the upstream connection under the stream being
+		// copied (seen under load: a stream cut after its first events,
+		// metered short).
+		_ = http.NewResponseController(w).EnableFullDuplex()
+	}
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, target, body)
 	if err != nil {
 		writeError(w, api, http.StatusBadGateway, "api_error", "bad upstream URL for "+string(api))

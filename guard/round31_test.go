@@ -274,3 +274,24 @@ func TestRound31PrivacyAndAgentHooks(t *testing.T) {
 		`jq '.hooks.PostToolUse=[{"matcher":"Edit","hooks":[{"type":"command","command":"npx prettier --write"}]}]' .claude/settings.json > /tmp/c && mv /tmp/c .claude/settings.json`,
 	})
 }
+
+// A backup job's scheduled task deleted or switched off.
+func TestRound31BackupTasks(t *testing.T) {
+	d := NewDetector(Options{})
+	psCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "powershell"}
+	cmdCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "cmd"}
+	checkDanger(t, d, psCtx, []dangerCase{
+		{`Unregister-ScheduledTask -TaskName 'SQL Nightly Backup' -Confirm:$false`, CategoryPersistence, "win-scheduled-task", LevelModerate},
+	})
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`schtasks /change /tn "\NightlyBackup" /disable`, CategoryPersistence, "win-scheduled-task", LevelModerate},
+	})
+	checkSafe(t, d, psCtx, []string{
+		`Unregister-ScheduledTask -TaskName 'AcmeDevWatcher' -Confirm:$false`,
+		`Get-ScheduledTask -TaskName '*Backup*'`,
+	})
+	checkSafe(t, d, cmdCtx, []string{
+		`schtasks /change /tn "\AcmeDevWatcher" /disable`,
+		`schtasks /query /tn "\NightlyBackup"`,
+	})
+}

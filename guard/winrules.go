@@ -2032,6 +2032,9 @@ func taskDeletion(name string) DangerLevel {
 	if n == "" || strings.ContainsAny(n, "*?") || strings.HasPrefix(n, `microsoft\`) {
 		return LevelModerate
 	}
+	if l := strings.ToLower(n); strings.Contains(l, "backup") || strings.Contains(l, "snapshot") || strings.Contains(l, "replicat") {
+		return LevelModerate // NightlyBackup: the backups stop being taken
+	}
 	return LevelSafe
 }
 
