@@ -295,3 +295,16 @@ func TestRound31BackupTasks(t *testing.T) {
 		`schtasks /query /tn "\NightlyBackup"`,
 	})
 }
+
+// A saved fish function that takes a command's place and also starts a
+// hidden program.
+func TestRound31ShadowingFunctionHidden(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`function git; command ~/.cache/.gw $argv; command git $argv; end; funcsave git; and git status`, CategoryPersistence, "shadowing-function-saved", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`function ll; command ls -la $argv; end; funcsave ll`,
+		`function ls; command ls --color=auto $argv; end; funcsave ls`,
+	})
+}

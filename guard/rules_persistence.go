@@ -665,8 +665,9 @@ var persistenceRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				body, ok := a.funcBodies[w.s]
-				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s]) && reachesNetwork(body) ||
-					ok && credentialPrompts[w.s] && runsFromUntrusted(body) {
+				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body)) {
+					// (ls or git as a function that also starts a hidden
+					// program: it runs at every use)
 					// sudo as a function: whatever password it is given
 					// goes where the function says
 					return true, w.s
