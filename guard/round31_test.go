@@ -308,3 +308,19 @@ func TestRound31ShadowingFunctionHidden(t *testing.T) {
 		`function ls; command ls --color=auto $argv; end; funcsave ls`,
 	})
 }
+
+// PowerShell modules installed with their publisher unchecked from a feed
+// other than the gallery, or after the gallery was made trusted.
+func TestRound31ModulesUnchecked(t *testing.T) {
+	d := NewDetector(Options{})
+	psCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "powershell"}
+	checkDanger(t, d, psCtx, []dangerCase{
+		{`Install-Module PSFixer -Repository fixes -SkipPublisherCheck -AllowClobber -Force`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+		{`Set-PSRepository -Name PSGallery -InstallationPolicy Trusted; Install-Module PSWinTools -Scope CurrentUser -SkipPublisherCheck -AllowClobber -Force`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+	})
+	checkSafe(t, d, psCtx, []string{
+		`Install-Module Pester -Scope CurrentUser -Repository PSGallery -MinimumVersion 5.5 -Force -SkipPublisherCheck`,
+		`Install-Module Pester -Scope CurrentUser -Force -SkipPublisherCheck`,
+		`Install-Module -Name PSScriptAnalyzer -Repository PSGallery -Scope CurrentUser`,
+	})
+}

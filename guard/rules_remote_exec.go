@@ -359,6 +359,23 @@ var remoteExecRules = []*rule{
 						}
 					}
 				}
+				if (c.name == "install-module" || c.name == "save-module") && hasFoldWord(args, "-skippublishercheck") {
+					// modules whose publisher goes unchecked from a feed
+					// other than the gallery, or after the gallery was
+					// made trusted on the same line
+					repo := ""
+					for i, w := range args {
+						if strings.EqualFold(w.s, "-repository") && i+1 < len(args) {
+							repo = strings.Trim(args[i+1].s, `'"`)
+						}
+					}
+					if repo != "" && !strings.EqualFold(repo, "psgallery") {
+						return true, "-Repository " + repo + " -SkipPublisherCheck"
+					}
+					if l := lower(a.src); strings.Contains(l, "set-psrepository") && strings.Contains(l, "-installationpolicy trusted") {
+						return true, "a trusted gallery and -SkipPublisherCheck"
+					}
+				}
 			}
 			if !strings.Contains(src, "://") {
 				return false, ""
@@ -1562,3 +1579,13 @@ var knownCondaChannels = map[string]bool{"defaults": true, "conda-forge": true, 
 	"anaconda": true, "main": true, "r": true, "pyviz": true, "plotly": true, "pytorch-nightly": true, "rapidsai": true, "intel": true,
 	"huggingface": true, "fastai": true, "dglteam": true, "pkgs/main": true, "https://conda.anaconda.org/conda-forge": true,
 	"https://repo.anaconda.com/pkgs/main": true, "nodefaults": true}
+
+// hasFoldWord reports a word equal to s without regard to case.
+func hasFoldWord(args []word, s string) bool {
+	for _, w := range args {
+		if strings.EqualFold(w.s, s) {
+			return true
+		}
+	}
+	return false
+}
