@@ -324,3 +324,17 @@ func TestRound31ModulesUnchecked(t *testing.T) {
 		`Install-Module -Name PSScriptAnalyzer -Repository PSGallery -Scope CurrentUser`,
 	})
 }
+
+// A password saved in Credential Manager printed.
+func TestRound31StoredCredentialShown(t *testing.T) {
+	d := NewDetector(Options{})
+	psCtx := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "powershell"}
+	checkDanger(t, d, psCtx, []dangerCase{
+		{`Get-StoredCredential -Target 'git:https://github.com' -AsCredentialObject | Select-Object UserName, Password`, CategoryExfiltration, "win-stored-credential-shown", LevelHigh},
+		{`Get-StoredCredential -Target x -AsCredentialObject`, CategoryExfiltration, "win-stored-credential-shown", LevelHigh},
+	})
+	checkSafe(t, d, psCtx, []string{
+		`$c = Get-StoredCredential -Target x`,
+		`Get-StoredCredential -Target x -AsCredentialObject | Select-Object TargetName, UserName`,
+	})
+}

@@ -8,6 +8,31 @@ import "strings"
 // noun what it happens to, the parameters where. Cmdlets with rules of
 // their own are judged by those.
 var winCmdletRules = []*rule{
+	{ID: "win-stored-credential-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing passwords saved in Windows Credential Manager",
+		Suggestions: []string{"List the targets only (Get-StoredCredential | Select-Object TargetName, UserName)", "Hand the credential to the command that needs it"},
+		names:       names("get-storedcredential"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// Get-StoredCredential -AsCredentialObject gives the password
+			// in clear text; shown as it is, or with Password picked
+			if !hasFoldWord(c.args(), "-ascredentialobject") || a.wantOut > 0 {
+				return false, ""
+			}
+			if c.pipe == nil || c.stage == len(c.pipe)-1 {
+				return true, "Get-StoredCredential -AsCredentialObject"
+			}
+			// the stages after it (not yet judged): the password picked
+			// or every property shown
+			l := lower(a.src)
+			i := strings.Index(l, "-ascredentialobject")
+			if i < 0 {
+				return false, ""
+			}
+			rest, _, _ := strings.Cut(l[i:], ";")
+			if strings.Contains(rest, "password") || strings.Contains(rest, "format-list") || strings.Contains(rest, "convertto-json") || strings.Contains(rest, "select-object *") {
+				return true, "Get-StoredCredential -AsCredentialObject, its password shown"
+			}
+			return false, ""
+		}},
 	{ID: "win-cmdlet-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a module's cmdlet removing or resetting a durable or production resource without asking",
 		Suggestions: []string{"Run it with -WhatIf first", "Remove one named test resource, and keep the confirmation"},
 		match: func(a *analysis, c *cmd) (bool, string) {
