@@ -338,3 +338,17 @@ func TestRound31StoredCredentialShown(t *testing.T) {
 		`Get-StoredCredential -Target x -AsCredentialObject | Select-Object TargetName, UserName`,
 	})
 }
+
+// fish's $$name: the variable whose name another holds, printed.
+func TestRound31FishDeref(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`set -l n STRIPE_SECRET_KEY; echo $$n`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`set v GITHUB_TOKEN; echo $$v`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`set -l n PATH; echo $$n`,
+		`echo "pid $$"`,
+		`mkdir /tmp/build-$$n`,
+	})
+}

@@ -913,6 +913,9 @@ var exfiltrationRules = []*rule{
 					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
 					}
+					if n := a.fishDeref(w.s); n != "" && isSecretVar(n) {
+						return true, "$" + n // set n GITHUB_TOKEN; echo $$n (fish)
+					}
 					if n := winSecretVar(w.s); n != "" && !w.ok {
 						return true, n // $env:X, %X%
 					}
@@ -2490,4 +2493,24 @@ func anyPrincipalPermission(c *cmd) bool {
 		}
 	}
 	return true
+}
+
+// fishDeref returns the variable fish's $$name in s reads: the one whose
+// name the variable name holds (set by fish's set earlier on the line).
+func (a *analysis) fishDeref(s string) string {
+	i := strings.Index(s, "$$")
+	if i < 0 {
+		return ""
+	}
+	j := i + 2
+	for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	if j == i+2 {
+		return ""
+	}
+	if v, ok := a.varValue(s[i+2 : j]); ok && isVarName(v) {
+		return v
+	}
+	return ""
 }
