@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net"
 	"path"
 	"strings"
 )
@@ -341,7 +342,34 @@ func codeSourceURL(c *cmd) string {
 				}
 			}
 		}
+	case "mvn", "mvnw", "./mvnw":
+		// mvn -DremoteRepositories=URL dependency:get / PLUGIN:run: the
+		// artifact (a plugin runs at once) from that repository
+		for _, w := range args {
+			if v, ok := strings.CutPrefix(w.s, "-DremoteRepositories="); ok {
+				for _, u := range strings.Split(v, ",") {
+					if _, after, found := strings.Cut(u, "::"); found {
+						u = after[strings.LastIndex(after, "::")+1:]
+					}
+					if r := stranger(u); r != "" {
+						return r
+					}
+				}
+			}
+		}
 	case "go":
+		// go install git.host/x/tool@v: a module from a bare git server
+		// (a published module comes through a module host)
+		if sub("install") || sub("run") {
+			for _, w := range ops[1:] {
+				if m, _, ok := strings.Cut(w.s, "@"); ok {
+					if h, _, _ := strings.Cut(m, "/"); selfHostedGit(h) && !internalHost(h) {
+						// (the company's own server is where its tools live)
+						return w.s
+					}
+				}
+			}
+		}
 		// go env -w GOPROXY=URL: every later build fetches from it
 		if sub("env") && hasWord(args, "-w") {
 			for _, w := range ops[1:] {
@@ -499,4 +527,17 @@ func narrowSource(c *cmd) bool {
 	}
 	v, _ := optValue(c.args(), "", "priority")
 	return v == "supplemental" || v == "explicit"
+}
+
+// selfHostedGit reports a host name that is a bare git server (git.acme.io,
+// gitea.acme.io, an address) rather than a module or package host.
+func selfHostedGit(h string) bool {
+	l := strings.ToLower(h)
+	if i := strings.LastIndexByte(l, ':'); i > 0 {
+		l = l[:i]
+	}
+	if net.ParseIP(l) != nil {
+		return !isLocalHost(l)
+	}
+	return strings.Count(l, ".") >= 2 && (strings.HasPrefix(l, "git.") || strings.HasPrefix(l, "gitea.") || strings.HasPrefix(l, "gogs.") || strings.HasPrefix(l, "forgejo."))
 }

@@ -352,3 +352,21 @@ func TestRound31FishDeref(t *testing.T) {
 		`mkdir /tmp/build-$$n`,
 	})
 }
+
+// Tools built from a bare git server on the internet, Maven artifacts
+// from an arbitrary repository.
+func TestRound31BareGitAndMavenRepos(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`go install git.example.com/anon/tool@latest`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`go run git.example.org/anon/gen@v1.2.0`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+		{`mvn -DremoteRepositories=https://repo.example.com/maven2 org.example:fixer-plugin:1.0:run`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`go install golang.org/x/tools/gopls@latest`,
+		`go install mvdan.cc/gofumpt@latest`,
+		`go run git.acme.internal/platform/gen@v1.2.0`,
+		`mvn dependency:get -Dartifact=org.apache.commons:commons-lang3:3.14.0`,
+		`mvn -DremoteRepositories=https://repo.maven.apache.org/maven2 dependency:get -Dartifact=junit:junit:4.13.2`,
+	})
+}

@@ -532,7 +532,7 @@ var remoteExecRules = []*rule{
 	{ID: "package-source-stranger", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing packages, archives or tools from a package source on an unknown host (their install and build code runs here)",
 		Suggestions: []string{"Install from the ecosystem's public registry", "Add a private source only after the user confirms it"},
 		names: names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak", "mlflow", "npm", "pnpm", "yarn", "gitlab-runner", "config.sh",
-			"nix-env", "packer", "heroku", "dbt", "gcloud", "az"),
+			"nix-env", "packer", "heroku", "dbt", "gcloud", "az", "mvn", "mvnw", "./mvnw"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if u := codeSourceURL(c); u != "" {
 				return true, u
