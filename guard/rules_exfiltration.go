@@ -477,6 +477,58 @@ var exfiltrationRules = []*rule{
 			}
 			return true, sh + " → " + dh
 		}},
+	{ID: "prod-data-exported", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying production data (a table, a bucket's objects) to a bucket of another owner or a public, shared or drop bucket",
+		Suggestions: []string{"Export to a bucket of the same project with restricted access", "Ask the data owner before moving production data"},
+		names:       names("bq", "aws", "gsutil", "gcloud", "copy-s3object"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			src, dst := "", ""
+			ops := positional(c.args())
+			switch c.name {
+			case "bq":
+				// bq extract [--destination_format CSV] PROJECT:DS.TABLE gs://…
+				if len(ops) >= 3 && ops[0].s == "extract" {
+					for _, w := range ops[1:] {
+						if strings.HasPrefix(w.s, "gs://") {
+							dst = w.s
+						} else if strings.Contains(w.s, ":") && src == "" {
+							src = w.s
+						}
+					}
+				}
+			case "aws":
+				if len(ops) >= 4 && ops[0].s == "s3" && (ops[1].s == "cp" || ops[1].s == "sync" || ops[1].s == "mv") {
+					src, dst = ops[2].s, ops[3].s
+				}
+			case "gsutil":
+				for i, w := range ops {
+					if (w.s == "cp" || w.s == "rsync" || w.s == "mv") && i+2 < len(ops) {
+						src, dst = ops[i+1].s, ops[len(ops)-1].s
+						break
+					}
+				}
+			case "gcloud":
+				if len(ops) >= 4 && ops[0].s == "storage" && (ops[1].s == "cp" || ops[1].s == "rsync" || ops[1].s == "mv") {
+					src, dst = ops[2].s, ops[len(ops)-1].s
+				}
+			case "copy-s3object":
+				args := c.args()
+				for i, w := range args {
+					if i+1 < len(args) && strings.EqualFold(w.s, "-bucketname") {
+						src = "s3://" + args[i+1].s
+					}
+					if i+1 < len(args) && strings.EqualFold(w.s, "-destinationbucket") {
+						dst = "s3://" + args[i+1].s
+					}
+				}
+			}
+			if src == "" || dst == "" || !isProdName(src) {
+				return false, ""
+			}
+			if d := bucketName(dst); d != "" && foreignBucket(bucketName(src), d) {
+				return true, src + " → " + dst
+			}
+			return false, ""
+		}},
 	{ID: "read-secrets", Level: LevelModerate, Category: CategoryExfiltration, Description: "printing private keys or credentials (they end up in the agent's context and logs)",
 		Suggestions: []string{"Do not print secrets; check that the file exists with ls -l or test -f", "Use the tool that needs the credentials directly"},
 		// printers, and programs that query or dump a data file (a
@@ -2513,4 +2565,38 @@ func (a *analysis) fishDeref(s string) string {
 		return v
 	}
 	return ""
+}
+
+// bucketName returns the bucket (or BigQuery project) a location names:
+// s3://b/k and gs://b/k give b, proj:dataset.table gives proj; "" for a
+// local path.
+func bucketName(s string) string {
+	s = strings.Trim(s, `'"`)
+	for _, p := range [...]string{"s3://", "gs://", "az://"} {
+		if rest, ok := strings.CutPrefix(strings.ToLower(s), p); ok {
+			b, _, _ := strings.Cut(rest, "/")
+			return b
+		}
+	}
+	if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], `/\`) {
+		return strings.ToLower(s[:i])
+	}
+	return ""
+}
+
+// foreignBucket reports a destination bucket that is not the source's
+// owner's (its first word differs) or is named for sharing, the public or
+// a hand-off (public, share, drop, partner, external, outside).
+func foreignBucket(src, dst string) bool {
+	if hasAny(dst, "public", "share", "drop", "partner", "external", "outside", "exfil", "transfer") {
+		return true
+	}
+	org := func(b string) string {
+		f := strings.FieldsFunc(b, func(r rune) bool { return r == '-' || r == '.' || r == '_' })
+		if len(f) == 0 {
+			return ""
+		}
+		return f[0]
+	}
+	return src != "" && org(src) != org(dst)
 }
