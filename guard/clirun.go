@@ -274,7 +274,7 @@ func verbAmong(args []word, n int, verbs map[string]bool) bool {
 // channels, a Mix archive, a Dart package's git or hosted source, a Zig
 // dependency, a krew index or manifest, and R's and Julia's installers
 // in a one-liner.
-func codeSourceURL(c *cmd) string {
+func codeSourceURL(a *analysis, c *cmd) string {
 	args := c.args()
 	if len(args) == 0 {
 		return ""
@@ -360,7 +360,8 @@ func codeSourceURL(c *cmd) string {
 	case "go":
 		// go install git.host/x/tool@v: a module from a bare git server
 		// (a published module comes through a module host)
-		if sub("install") || sub("run") {
+		if (sub("install") || sub("run")) && !strings.Contains(a.src, "GOINSECURE") && !strings.Contains(a.src, "-insecure") {
+			// (with the checks off, run-remote-module says why)
 			for _, w := range ops[1:] {
 				if m, _, ok := strings.Cut(w.s, "@"); ok {
 					if h, _, _ := strings.Cut(m, "/"); selfHostedGit(h) && !internalHost(h) {

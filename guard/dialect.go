@@ -58,6 +58,10 @@ func rewriteDialect(src string) (string, bool) {
 	}
 	out = replaceWith(zshNegatedGroup, out, "^(", "$1*")
 	out = replaceWith(zshAltGroup, out, "|", "$1$2")
+	if parenFlags(out, "NDM./@^-") {
+		// ~/.(ssh|aws)(N): the qualifier after the alternation just read
+		out = zshNameQualifier.ReplaceAllString(out, "$1$3")
+	}
 	out = replaceWith(zshTempSubst, out, "=(", "$1<(")
 	out = replaceWith(zshEvalFlag, out, "${(", "$$(eval echo \"$$$1\")")
 	out = zshJoin(out)

@@ -394,3 +394,17 @@ func TestRound31ProdDataExported(t *testing.T) {
 		`Copy-S3Object -BucketName acme-prod-backups -Key db/latest.dump -DestinationBucket acme-prod-backups-dr -DestinationKey d.dump`,
 	})
 }
+
+// zsh's qualifier after an alternation group: ~/.(ssh|aws)(N).
+func TestRound31ZshQualifierAfterAlternation(t *testing.T) {
+	d := NewDetector(Options{})
+	zshCtx := testCtx
+	zshCtx.Shell = "zsh"
+	checkDanger(t, d, zshCtx, []dangerCase{
+		{`for f in ~/.(ssh|gnupg|aws|kube)(N); rm -rf $f`, CategoryFileDelete, "rm-ssh-keys", LevelCritical},
+	})
+	checkSafe(t, d, zshCtx, []string{
+		`for f in ./build/(cache|tmp)(N); rm -rf $f`,
+		`ls ~/.(ssh|aws)(N)`,
+	})
+}

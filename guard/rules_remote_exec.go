@@ -534,7 +534,7 @@ var remoteExecRules = []*rule{
 		names: names("pip", "pip3", "go", "composer", "cs", "coursier", "mix", "dart", "flutter", "zig", "kubectl", "Rscript", "R", "julia", "flatpak", "mlflow", "npm", "pnpm", "yarn", "gitlab-runner", "config.sh",
 			"nix-env", "packer", "heroku", "dbt", "gcloud", "az", "mvn", "mvnw", "./mvnw"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if u := codeSourceURL(c); u != "" {
+			if u := codeSourceURL(a, c); u != "" {
 				return true, u
 			}
 			return false, ""
