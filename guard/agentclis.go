@@ -33,6 +33,9 @@ func approvalsSkipped(c *cmd) bool {
 // agentPromptLaunches returns what an agent CLI without approvals is
 // asked to run: its operands read as a request.
 func agentPromptLaunches(a *analysis, c *cmd) []launch {
+	if l := mcpServerLaunch(c); l != nil {
+		return l
+	}
 	if !approvalsSkipped(c) {
 		return nil
 	}
@@ -68,4 +71,19 @@ func requestedCommands(p string) []string {
 		}
 	}
 	return out
+}
+
+// mcpServerLaunch reads claude (codex, gemini, qwen) mcp add NAME -- CMD
+// ARGS...: the server's command, which the agent starts at every session.
+func mcpServerLaunch(c *cmd) []launch {
+	args := c.args()
+	if len(args) < 3 || args[0].s != "mcp" || args[1].s != "add" {
+		return nil
+	}
+	for i, w := range args {
+		if w.s == "--" && i+1 < len(args) {
+			return []launch{{code: quoteWords(args[i+1:]), origin: c.base + " mcp add server"}}
+		}
+	}
+	return nil
 }

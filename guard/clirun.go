@@ -62,6 +62,9 @@ func clientRunsURL(c *cmd) string {
 	if ownURLRules[c.name] {
 		return "" // a client whose registries and URLs rules of its own judge
 	}
+	if args := c.args(); len(args) > 1 && args[0].s == "mcp" && args[1].s == "add" && !hasWord(args, "--") {
+		return "" // claude mcp add --transport http NAME URL: a server reached over HTTP, nothing run here
+	}
 	if c.name == "kustomize" && !rendersIntoCluster(c) {
 		return "" // rendered for review; its plugins and exec functions stay off
 	}

@@ -665,7 +665,7 @@ var persistenceRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				body, ok := a.funcBodies[w.s]
-				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body)) {
+				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s] || fishEventFunctions[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body)) {
 					// (ls or git as a function that also starts a hidden
 					// program: it runs at every use)
 					// sudo as a function: whatever password it is given
