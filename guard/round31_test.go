@@ -424,3 +424,17 @@ func TestRound31FishEventsAndMCPServers(t *testing.T) {
 		`claude mcp add --transport http sentry https://mcp.sentry.dev/mcp`,
 	})
 }
+
+// Traffic sent to another machine's address or every source masqueraded.
+func TestRound31NATRules(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo sysctl -w net.ipv4.ip_forward=1 && sudo iptables -t nat -A POSTROUTING -j MASQUERADE`, CategorySystem, "firewall-flush", LevelHigh},
+		{`sudo iptables -t nat -A PREROUTING -p tcp --dport 443 -j DNAT --to-destination 203.0.113.50:443`, CategorySystem, "firewall-flush", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo iptables -t nat -A POSTROUTING -s 10.8.0.0/24 -o eth0 -j MASQUERADE`,
+		`sudo iptables -t nat -A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 10.0.0.5:8080`,
+		`sudo iptables -t nat -L -n -v`,
+	})
+}

@@ -610,6 +610,21 @@ var systemRules = []*rule{
 			if chain == "INPUT" && (target == "DROP" || target == "REJECT") && (port == "22" || port == "ssh") && (!hasSrc || src == "0.0.0.0/0" || src == "::/0") {
 				return true, "SSH dropped for every source"
 			}
+			// -t nat: traffic sent elsewhere (DNAT to another machine's
+			// address), or every source masqueraded (this machine made a
+			// router for whatever reaches it)
+			if table, _ := optValue(args, "-t", "table"); table == "nat" && (chain == "PREROUTING" || chain == "OUTPUT" || chain == "POSTROUTING") {
+				if target == "DNAT" {
+					if to, _ := optValue(args, "", "to-destination", "to"); to != "" && !isLocalHost(strings.Split(to, ":")[0]) && !internalHost(strings.Split(to, ":")[0]) {
+						return true, "traffic redirected to " + to
+					}
+				}
+				if target == "MASQUERADE" && !hasSrc {
+					if _, iface := optValue(args, "-o", "out-interface"); !iface {
+						return true, "every source masqueraded"
+					}
+				}
+			}
 			return false, ""
 		}},
 	{ID: "pip-uninstall-everything", Level: LevelHigh, Category: CategorySystem, Description: "uninstalling every Python package of the system (the tools written in Python stop working)",
