@@ -623,6 +623,9 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 			return pcUnknown
 		}
 		s := w.s
+		if i := strings.LastIndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") && strings.ContainsRune("*?]", rune(s[i-1])) {
+			s = s[:i] // $OUT/**/*(N): zsh's qualifier after a glob changes nothing here
+		}
 		if strings.HasPrefix(s, "$") && !strings.HasPrefix(s, "${") {
 			if i := strings.IndexByte(s, '/'); i > 0 && strings.IndexByte(s[1:i], '(') < 0 {
 				switch s[i:] {

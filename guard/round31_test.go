@@ -438,3 +438,16 @@ func TestRound31NATRules(t *testing.T) {
 		`sudo iptables -t nat -L -n -v`,
 	})
 }
+
+// A recursive delete under a variable just unset, with zsh's qualifier
+// after the glob.
+func TestRound31UnsetVariableGlobQualifier(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`unset OUT; rm -rf $OUT/**/*(N)`, CategoryFileDelete, "rm-unset-variable", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`OUT=build; rm -rf $OUT/**/*(N)`,
+		`rm -rf ./build/**/*.o(N)`,
+	})
+}
