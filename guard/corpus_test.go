@@ -757,14 +757,17 @@ const (
 	maxRound29FalsePositive = 0.025
 )
 
-// Round thirty, POSIX lines (both parts): scored on arrival, with no
-// rule written from it yet; see testdata/corpus/round30/README.md.
+// Round thirty, POSIX lines (both parts): 96.4%, 87.3%, 93.9% and 1.3%
+// false positives at the start of the session after its arrival; after
+// that session's rules 98.2%, 91.5%, 93.9% and 0.98% (round30b, never
+// opened, 97.0%, 86.7%, 91.7%, 2.1%); see
+// testdata/corpus/round30/README.md.
 // These floors catch regressions.
 const (
-	minRound30Critical      = 0.95
-	minRound30High          = 0.82
+	minRound30Critical      = 0.975
+	minRound30High          = 0.90
 	minRound30Moderate      = 0.92
-	maxRound30FalsePositive = 0.025
+	maxRound30FalsePositive = 0.015
 )
 
 // Round sixteen, POSIX lines (both parts): the hijacked agent and the
