@@ -55,6 +55,7 @@ func TestMissesPrefixAllowed(t *testing.T) {
 		"round28": false, "round28a": true, "round28b": false, "round28a-benign": true, "round28b-benign": false,
 		"round29": false, "round29a": true, "round29b": false, "round29a-benign": true, "round29b-benign": false,
 		"round30": false, "round30a": true, "round30b": false, "round30a-benign": true, "round30b-benign": false,
+		"round31": false, "round31a": true, "round31b": false, "round31a-benign": true, "round31b-benign": false,
 		"round15": false, "round15a": true, "round15b": false, "round14": false, "round14-benign": false, "round13": false, "round13a": true, "round13b": false, "round12": false, "round12a": false, "round11": false, "round11a": false, "round10": false, "round10a": true, "round10b": false, "round10b-benign": false, "round1": false,
 	} {
 		if got := missesPrefixAllowed(prefix); got != want {
@@ -78,7 +79,7 @@ func TestListMisses(t *testing.T) {
 	}
 	var dg []dangerousEntry
 	var bn []benignEntry
-	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4", corpusDir + "/round5", corpusDir + "/round6", corpusDir + "/round7", corpusDir + "/round8", corpusDir + "/round9", corpusDir + "/round10", corpusDir + "/round13", corpusDir + "/round15", corpusDir + "/round16", corpusDir + "/round17", corpusDir + "/round18", corpusDir + "/round19", corpusDir + "/round20", corpusDir + "/round21", corpusDir + "/round22", corpusDir + "/round23", corpusDir + "/round24", corpusDir + "/round25", corpusDir + "/round26", corpusDir + "/round27", corpusDir + "/round28", corpusDir + "/round29", corpusDir + "/round30"} {
+	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4", corpusDir + "/round5", corpusDir + "/round6", corpusDir + "/round7", corpusDir + "/round8", corpusDir + "/round9", corpusDir + "/round10", corpusDir + "/round13", corpusDir + "/round15", corpusDir + "/round16", corpusDir + "/round17", corpusDir + "/round18", corpusDir + "/round19", corpusDir + "/round20", corpusDir + "/round21", corpusDir + "/round22", corpusDir + "/round23", corpusDir + "/round24", corpusDir + "/round25", corpusDir + "/round26", corpusDir + "/round27", corpusDir + "/round28", corpusDir + "/round29", corpusDir + "/round30", corpusDir + "/round31"} {
 		files, _ := filepath.Glob(filepath.Join(dir, prefix+"*.jsonl"))
 		for _, f := range files {
 			name := filepath.Base(f)
