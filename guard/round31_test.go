@@ -451,3 +451,20 @@ func TestRound31UnsetVariableGlobQualifier(t *testing.T) {
 		`rm -rf ./build/**/*.o(N)`,
 	})
 }
+
+// From round31a: Mercurial's global options before the command that
+// discards work, a past Subversion revision's record rewritten.
+func TestRound31HgGlobalsAndSvnRevprops(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`hg --config extensions.purge= clean --all --dirs`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`hg --config extensions.strip= strip -r 'draft()' --no-backup`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`svn propset --revprop -r 18422 svn:log 'fix' https://svn.example.org/repos/shop`, CategoryGitDestroy, "svn-remote-delete", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`hg --config ui.username=dev status`,
+		`hg purge --print`,
+		`svn propset svn:ignore '*.log' .`,
+		`svn propget --revprop -r 18422 svn:log https://svn.example.org/repos/shop`,
+	})
+}

@@ -492,6 +492,13 @@ var gitDestroyRules = []*rule{
 			}
 			switch ops[0].s {
 			case "rm", "delete", "del", "remove":
+			case "propset", "pset", "ps", "propdel", "pdel", "pd", "propedit", "pedit", "pe":
+				// --revprop -r N svn:log (svn:author, svn:date): a past
+				// revision's record rewritten on the server, unversioned
+				if hasWord(c.args(), "--revprop") {
+					return true, "svn " + ops[0].s + " --revprop"
+				}
+				return false, ""
 			default:
 				return false, ""
 			}

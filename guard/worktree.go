@@ -68,6 +68,9 @@ func gitDiscards(c *cmd) string {
 	}
 	if c.name == "hg" || c.name == "svn" || c.name == "sl" {
 		args := c.args()
+		for len(args) > 1 && (args[0].s == "--config" || args[0].s == "-R" || args[0].s == "--repository" || args[0].s == "--cwd") {
+			args = args[2:] // hg --config extensions.purge= clean: the global options first
+		}
 		if len(args) == 0 {
 			return ""
 		}
