@@ -445,12 +445,12 @@ var corpusSets = []corpusSet{
 	// be opened.
 	{"round30", corpusDir + "/round30",
 		thresholds{minRound30Critical, minRound30High, minRound30Moderate, maxRound30FalsePositive}, winRound30Thresholds},
-	// round31: commands hidden or assembled; secrets; shared and
-	// production infrastructure; the machine; the developer's own work
-	// (the five of eight parts asked for that arrived in time), written
-	// while round30a and the older tuning halves were tuned on. Scored on
-	// arrival; round31a (three fifths) is for tuning, round31b must never
-	// be opened.
+	// round31: commands hidden or assembled; programs that run programs;
+	// secrets; shared and production infrastructure; the machine; the
+	// developer's own work; Windows (seven of the eight parts asked for),
+	// written while round30a and the older tuning halves were tuned on.
+	// Scored on arrival; round31a (three fifths) is for tuning, round31b
+	// must never be opened.
 	{"round31", corpusDir + "/round31",
 		thresholds{minRound31Critical, minRound31High, minRound31Moderate, maxRound31FalsePositive}, winRound31Thresholds},
 }
@@ -771,14 +771,14 @@ const (
 // opened, 97.0%, 86.7%, 91.7%, 2.1%); see
 // testdata/corpus/round30/README.md.
 // These floors catch regressions.
-// Round thirty-one, POSIX lines (both parts): 95.2%, 88.0%, 93.5% and
-// 1.5% false positives after the two rules written from round31a's
-// first three parts (round31b, never opened, 94.8%, 93.8%, 92.3%, 2.2%);
+// Round thirty-one, POSIX lines (both parts): 95.2%, 85.9%, 94.1% and
+// 1.6% false positives after the two rules written from round31a's
+// first three parts (round31b, never opened, 95.3%, 89.3%, 93.0%, 1.8%);
 // see testdata/corpus/round31/README.md. These floors catch regressions.
 const (
 	minRound31Critical      = 0.95
-	minRound31High          = 0.87
-	minRound31Moderate      = 0.92
+	minRound31High          = 0.85
+	minRound31Moderate      = 0.93
 	maxRound31FalsePositive = 0.02
 )
 
