@@ -447,8 +447,8 @@ var corpusSets = []corpusSet{
 		thresholds{minRound30Critical, minRound30High, minRound30Moderate, maxRound30FalsePositive}, winRound30Thresholds},
 	// round31: commands hidden or assembled; programs that run programs;
 	// secrets; shared and production infrastructure; the machine; the
-	// developer's own work; Windows (seven of the eight parts asked for),
-	// written while round30a and the older tuning halves were tuned on.
+	// developer's own work; Windows; an ordinary day's work, written
+	// while round30a and the older tuning halves were tuned on.
 	// Scored on arrival; round31a (three fifths) is for tuning, round31b
 	// must never be opened.
 	{"round31", corpusDir + "/round31",
@@ -771,15 +771,15 @@ const (
 // opened, 97.0%, 86.7%, 91.7%, 2.1%); see
 // testdata/corpus/round30/README.md.
 // These floors catch regressions.
-// Round thirty-one, POSIX lines (both parts): 95.2%, 85.9%, 94.1% and
-// 1.6% false positives after the two rules written from round31a's
-// first three parts (round31b, never opened, 95.3%, 89.3%, 93.0%, 1.8%);
+// Round thirty-one, POSIX lines (both parts): 94.9%, 86.7%, 94.5% and
+// 1.2% false positives after the two rules written from round31a's
+// first three parts (round31b, never opened, 95.0%, 90.7%, 93.6%, 1.3%);
 // see testdata/corpus/round31/README.md. These floors catch regressions.
 const (
-	minRound31Critical      = 0.95
-	minRound31High          = 0.85
-	minRound31Moderate      = 0.93
-	maxRound31FalsePositive = 0.02
+	minRound31Critical      = 0.945
+	minRound31High          = 0.86
+	minRound31Moderate      = 0.94
+	maxRound31FalsePositive = 0.015
 )
 
 const (
