@@ -228,6 +228,23 @@ func TestForwardsAndMetersEachAPI(t *testing.T) {
 	}
 }
 
+// gatewayBefore starts a gateway whose Anthropic upstream is url and
+// returns it with session s1's agent environment; both end with the test.
+func gatewayBefore(t *testing.T, url string) (*gateway.Gateway, []string) {
+	t.Helper()
+	gw := gateway.New(gateway.Options{Upstreams: map[gateway.API]gateway.Upstream{gateway.Anthropic: {BaseURL: url, APIKey: "k"}}})
+	if err := gw.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gw.Close(context.Background()) })
+	env, _, revoke, err := gw.AgentEnv("s1", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(revoke)
+	return gw, env
+}
+
 // TestStreamsChunkByChunk: the first event reaches the agent while the
 // model is still holding the rest back, so nothing waits for the end.
 func TestStreamsChunkByChunk(t *testing.T) {
@@ -240,13 +257,7 @@ func TestStreamsChunkByChunk(t *testing.T) {
 		io.WriteString(w, "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":7}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
 	}))
 	defer up.Close()
-	gw := gateway.New(gateway.Options{Upstreams: map[gateway.API]gateway.Upstream{gateway.Anthropic: {BaseURL: up.URL, APIKey: "k"}}})
-	if err := gw.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	env, _, revoke, _ := gw.AgentEnv("s1", "", nil)
-	defer revoke()
+	gw, env := gatewayBefore(t, up.URL)
 	req, _ := http.NewRequest("POST", testkit.EnvValue(env, "ANTHROPIC_BASE_URL")+"/v1/messages", strings.NewReader(`{"stream":true}`))
 	req.Header.Set("X-Api-Key", testkit.EnvValue(env, "ANTHROPIC_API_KEY"))
 	resp, err := http.DefaultClient.Do(req)
@@ -294,13 +305,7 @@ func TestStreamsWhileTheBodyArrives(t *testing.T) {
 		io.WriteString(w, "event: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":7}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
 	}))
 	defer up.Close()
-	gw := gateway.New(gateway.Options{Upstreams: map[gateway.API]gateway.Upstream{gateway.Anthropic: {BaseURL: up.URL, APIKey: "k"}}})
-	if err := gw.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	env, _, revoke, _ := gw.AgentEnv("s1", "", nil)
-	defer revoke()
+	gw, env := gatewayBefore(t, up.URL)
 
 	// The body's last part is sent only once the answer's first event is in.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

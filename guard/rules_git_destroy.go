@@ -516,17 +516,7 @@ var gitDestroyRules = []*rule{
 			d := gitDiscards(c)
 			if sub, _ := gitSub(c); sub == "rebase" && d == "" {
 				// a sequence editor scripted to drop the commits it lists
-				ed := ""
-				for _, as := range c.assigns {
-					if as.name == "GIT_SEQUENCE_EDITOR" {
-						ed = as.val.s
-					}
-				}
-				for i, w := range c.words {
-					if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), "sequence.editor=") {
-						ed = c.words[i+1].s
-					}
-				}
+				ed := gitCommandSetting(c, "GIT_SEQUENCE_EDITOR", "sequence.editor")
 				if strings.Contains(ed, "drop") || strings.Contains(ed, "sed") && sedDeletes.MatchString(ed) {
 					return true, "git rebase dropping commits"
 				}
@@ -758,4 +748,22 @@ func pushesBookmark(args []word, name string) bool {
 func hotfixBranch(ref string) bool {
 	ref = strings.TrimPrefix(strings.TrimPrefix(ref, "+"), "refs/heads/")
 	return strings.HasPrefix(ref, "hotfix/") || strings.HasPrefix(ref, "hotfixes/")
+}
+
+// gitCommandSetting returns a setting git takes for this one command: the
+// environment variable env assigned before it, or its -c key=value word
+// (returned whole); the -c word wins, as in git.
+func gitCommandSetting(c *cmd, env, key string) string {
+	v := ""
+	for _, as := range c.assigns {
+		if as.name == env {
+			v = as.val.s
+		}
+	}
+	for i, w := range c.words {
+		if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), key+"=") {
+			v = c.words[i+1].s
+		}
+	}
+	return v
 }

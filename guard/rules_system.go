@@ -665,17 +665,7 @@ var systemRules = []*rule{
 			if sub, _ := gitSub(c); sub != "push" {
 				return false, ""
 			}
-			ssh := ""
-			for _, as := range c.assigns {
-				if as.name == "GIT_SSH_COMMAND" {
-					ssh = as.val.s
-				}
-			}
-			for i, w := range c.words {
-				if w.s == "-c" && i+1 < len(c.words) && strings.HasPrefix(lower(c.words[i+1].s), "core.sshcommand=") {
-					ssh = c.words[i+1].s
-				}
-			}
+			ssh := gitCommandSetting(c, "GIT_SSH_COMMAND", "core.sshcommand")
 			if l := strings.ReplaceAll(lower(ssh), " ", ""); strings.Contains(l, "stricthostkeychecking=no") || strings.Contains(l, "userknownhostsfile=/dev/null") {
 				return true, "GIT_SSH_COMMAND " + ssh
 			}
