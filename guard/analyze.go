@@ -1332,6 +1332,8 @@ func (a *analysis) bindReadVars(s *syntax.Stmt, w *syntax.WhileClause) func() {
 		if r.Op == syntax.RdrIn {
 			if rw := a.expandOne(r.Word); rw.flow != nil {
 				in = *rw.flow
+			} else if rw.ok {
+				in = a.fileFlow(&cmd{cwd: a.cwd}, rw) // done < .env: the file's lines
 			} else {
 				in = flow{kind: flowUnknown}
 			}
@@ -1627,6 +1629,17 @@ func (a *analysis) stdinFromRedirs(c *cmd) {
 	}
 }
 
+// stdinRedirected reports a command whose standard input is a file
+// named in its own redirections (base64 < key).
+func stdinRedirected(c *cmd) bool {
+	for _, r := range c.redirs {
+		if (r.n == "" || r.n == "0") && (r.op == syntax.RdrIn || r.op == syntax.RdrInOut) {
+			return true
+		}
+	}
+	return false
+}
+
 // fileFlow is what reading a file gives.
 func (a *analysis) fileFlow(c *cmd, w word) flow {
 	if !w.ok {
@@ -1855,6 +1868,18 @@ func bareVar(s string) bool {
 // after records state changes: cd, downloads, sockets opened with exec.
 func (a *analysis) after(c *cmd) {
 	switch c.name {
+	case "read":
+		// while read -r line; do echo "$line"; done < .env: each line of
+		// the secret held in the variable read
+		if c.in.kind != flowSecret {
+			return
+		}
+		in := c.in
+		for _, w := range posArgs(c.args(), optSpec{short: "pdntuNi"}) {
+			if isVarName(w.s) {
+				a.setVar(w.s, word{s: "$" + w.s, tail: len(w.s) + 1, flow: &in})
+			}
+		}
 	case "cd", "pushd":
 		if c.pipe != nil {
 			return

@@ -18,6 +18,9 @@ func cliSecretOutput(c *cmd) string {
 	if p := registryPassword(c); p != "" {
 		return p
 	}
+	if p := credentialPrinted(c); p != "" {
+		return p
+	}
 	switch c.name {
 	case "gh", "glab":
 		// gh api repos/O/R/tarball/main: the repository's code, whole
@@ -44,7 +47,7 @@ func cliSecretOutput(c *cmd) string {
 			continue
 		}
 		for p := range strings.SplitSeq(low[i], ":") {
-			if p != "" {
+			if p = strings.Trim(p, "/"); p != "" { // consul kv get -recurse secret/
 				sub = append(sub, p)
 			}
 		}
@@ -259,6 +262,39 @@ func credentialPrinted(c *cmd) string {
 		ops := positional(args)
 		if len(ops) >= 2 && ops[0].s == "config" && ops[1].s == "view" && (hasWord(args, "--raw") || hasWord(args, "--flatten")) && !jsonpathOnly(args) {
 			return "a kubeconfig's keys and tokens (" + c.base + " config view --raw)"
+		}
+		// kubectl create token deployer -n prod: a production service
+		// account's new token (a dev namespace's is the developer's own)
+		if ops := posArgs(args, kubectlGlobal); len(ops) > 1 && ops[0].s == "create" && ops[1].s == "token" && touchesProduction(c) {
+			return "a service account's token (" + c.base + " create token)"
+		}
+	case "rails":
+		// EDITOR=cat rails credentials:edit: the decrypted credentials
+		// handed to a printer
+		if ops := positional(args); len(ops) > 0 && ops[0].s == "credentials:edit" {
+			for _, as := range c.assigns {
+				if p, _, _ := strings.Cut(strings.Trim(as.val.s, `"' `), " "); (as.name == "EDITOR" || as.name == "VISUAL") && (pagerOf[p] || p == "cat" || p == "tee") {
+					return "the application's credentials (" + as.name + "=" + p + " rails credentials:edit)"
+				}
+			}
+		}
+	case "gcloud":
+		if hasWord(args, "config-helper") {
+			return "the current access token (gcloud config config-helper)"
+		}
+	case "consul":
+		// consul kv get -recurse secret/: every value under a secrets prefix
+		if ops := positional(args); len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "get" && !hasWord(args, "-keys") {
+			for _, part := range strings.Split(lower(ops[len(ops)-1].s), "/") {
+				if part == "secret" || part == "secrets" || part == "credentials" {
+					return "secret values (consul kv get " + ops[len(ops)-1].s + ")"
+				}
+			}
+		}
+	case "ps":
+		// ps eww, ps auxe: the environment of each process shown with it
+		if len(args) > 0 && args[0].ok && !strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "e") && strings.Trim(args[0].s, "auxwejfHlSvrTgc") == "" {
+			return "processes' environments (ps " + args[0].s + ")"
 		}
 	case "openssl":
 		ops := positional(args)

@@ -300,7 +300,39 @@ func (ws *winState) runCmd(src string) {
 		if t == "" || strings.HasPrefix(t, "::") || strings.HasPrefix(t, ":") {
 			continue
 		}
+		unset := ws.unsetRefs(line)
 		ws.cmdSeq(ws.cmdTokens(line), nil)
+		for _, n := range unset {
+			if _, ok := ws.vars[n]; ok && !ws.a.stop {
+				// set k=FILE&& curl -F f=@%k%: the line sees the value
+				// the next time it runs in the same session
+				ws.cmdSeq(ws.cmdTokens(line), nil)
+				break
+			}
+		}
+	}
+}
+
+// unsetRefs returns the %NAME% variables a line refers to that are not
+// set yet (lower case).
+func (ws *winState) unsetRefs(line string) []string {
+	var out []string
+	for rest := line; ; {
+		i := strings.IndexByte(rest, '%')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(rest[i+1:], '%')
+		if j < 0 {
+			return out
+		}
+		n := strings.ToLower(rest[i+1 : i+1+j])
+		if _, ok := ws.vars[n]; !ok && isVarName(n) {
+			if _, env := ws.a.envValue(n); !env {
+				out = append(out, n)
+			}
+		}
+		rest = rest[i+j+2:]
 	}
 }
 

@@ -282,7 +282,13 @@ func (a *analysis) expandFind(c *cmd) {
 		for _, w := range ex {
 			if w.s == "{}" && len(c.find.roots) > 0 {
 				r := c.find.roots[0]
-				sub = append(sub, word{s: r.s, ok: r.ok, find: c.find})
+				s := r.s
+				if n := append(append([]string(nil), c.find.names...), c.find.patterns...); len(n) == 1 && strings.HasSuffix(n[0], ".pub") && !c.find.narrowed && r.ok {
+					// find ~/.ssh -name '*.pub' -exec cat {}: the public
+					// halves under the root, not the keys beside them
+					s = strings.TrimSuffix(s, "/") + "/" + n[0]
+				}
+				sub = append(sub, word{s: s, ok: r.ok, find: c.find})
 				continue
 			}
 			sub = append(sub, w)
@@ -644,6 +650,10 @@ func remoteDocker(c *cmd) bool {
 func (a *analysis) expandSchedule(c *cmd) {
 	args := c.args()
 	if c.name != "crontab" {
+		if c.in.kind == flowText && hiddenProgramJob(c.in.text) {
+			// echo /var/tmp/.cache/run | at now + 2 hours
+			a.emit(c, ruleByID["persistence-suspicious-job"], c.base+" job")
+		}
 		a.persistContent(c, c.in, c.base+" job", false)
 		return
 	}
@@ -716,6 +726,18 @@ func suspiciousJob(text string) bool {
 			return true
 		}
 		if strings.HasPrefix(l, "@reboot") || strings.Contains(l, "/tmp/") || strings.Contains(l, "/dev/shm/") || strings.Contains(l, "/var/tmp/") || strings.Contains(l, "/.") && !strings.Contains(l, "/./") {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenProgramJob reports an at or batch job whose program lives in a
+// temporary or hidden place (where what runs is what someone dropped).
+func hiddenProgramJob(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && untrustedPlace(f[0]) {
 			return true
 		}
 	}

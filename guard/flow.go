@@ -80,7 +80,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "psub":
 		// fish: a file holding what psub reads
 		return c.in
-	case n == "git" && len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]):
+	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" && lsFilesAll(args[1:]) || args[0].s == "diff" && diffNamesModified(args[1:])):
 		return flow{kind: flowList, what: "tracked files"}
 	case n == "lsblk" && !hasWord(args, "--help"):
 		return flow{kind: flowList, what: blockDevices}
@@ -933,6 +933,22 @@ func printfFlow(args []word) flow {
 		}
 	}
 	return flow{kind: flowText, text: b.String(), obf: strings.Contains(format, `\x`) || strings.Contains(format, `\0`) || strings.Contains(format, "%b")}
+}
+
+// diffNamesModified reports git diff options that list the files with
+// changes not yet committed (git diff --name-only [--cached] [HEAD]).
+func diffNamesModified(args []word) bool {
+	names := false
+	for _, w := range args {
+		switch w.s {
+		case "--name-only":
+			names = true
+		case "-z", "--cached", "--staged", "HEAD", "--relative":
+		default:
+			return false
+		}
+	}
+	return names
 }
 
 // lsFilesAll reports git ls-files options that list every tracked file.

@@ -1269,12 +1269,22 @@ func plainAlias(def string) bool {
 	if val == "" || strings.ContainsAny(val, "`;|&<>(){}$'\"\\") {
 		return false
 	}
-	first, _, _ := strings.Cut(val, " ")
+	first, arg, _ := strings.Cut(val, " ")
+	if (first == "source" || first == ".") && venvActivate(arg) {
+		return true // alias venv="source .venv/bin/activate"
+	}
 	switch first {
 	case "sudo", "su", "doas", "curl", "wget", "nc", "ncat", "eval", "exec", "source", ".", "rm", "dd":
 		return false
 	}
 	return !strings.Contains(first, "/")
+}
+
+// venvActivate reports a virtual environment's activation script named
+// relative to the folder one is in (.venv/bin/activate, venv/bin/activate).
+func venvActivate(p string) bool {
+	dir, ok := strings.CutSuffix(p, "/bin/activate")
+	return ok && dir != "" && !strings.ContainsAny(dir, "/~$ ") && dir != ".."
 }
 
 // plainProgram reports a setting naming a program found on PATH, with

@@ -150,12 +150,26 @@ var commandVars = map[string]bool{
 	"BASH_ENV": true, "ENV": true, "precmd_functions": true, "TAR_OPTIONS": false,
 }
 
+// commandVar reports an environment variable whose value a program runs:
+// commandVars, and cargo's per-target runners (CARGO_TARGET_<TRIPLE>_RUNNER)
+// and compiler wrappers.
+func commandVar(name string) bool {
+	return commandVars[name] || strings.HasPrefix(name, "CARGO_TARGET_") && strings.HasSuffix(name, "_RUNNER") ||
+		name == "RUSTC_WRAPPER" || name == "CARGO_BUILD_RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER"
+}
+
 // expandLaunches analyses the commands c makes another program run.
 func (a *analysis) expandLaunches(c *cmd) {
 	var ls []launch
 	for _, as := range c.assigns {
-		if commandVars[as.name] && as.val.s != "" {
-			ls = append(ls, varLaunch(as.name, as.val.s))
+		if commandVar(as.name) && as.val.s != "" {
+			l := varLaunch(as.name, as.val.s)
+			if f := a.editedFile(c); f != "" && (as.name == "EDITOR" || as.name == "VISUAL") {
+				// EDITOR="sed -i '$a ...'" crontab -e: the editor runs on
+				// the file the program hands it
+				l.code += " " + shellQuote(f)
+			}
+			ls = append(ls, l)
 		}
 	}
 	switch c.name {
@@ -163,7 +177,7 @@ func (a *analysis) expandLaunches(c *cmd) {
 		// assignments already in c.assigns
 	case "set":
 		// fish: set -gx NAME VALUE
-		if ops := positional(c.args()); len(ops) >= 2 && commandVars[ops[0].s] {
+		if ops := positional(c.args()); len(ops) >= 2 && commandVar(ops[0].s) {
 			ls = append(ls, varLaunch(ops[0].s, joinWords(ops[1:])))
 		}
 	}
@@ -227,6 +241,28 @@ func (a *analysis) expandLaunches(c *cmd) {
 			return
 		}
 	}
+}
+
+// editedFile is the file a program hands to $EDITOR (crontab -e, visudo,
+// sudoedit FILE), or "".
+func (a *analysis) editedFile(c *cmd) string {
+	args := c.args()
+	switch c.name {
+	case "crontab":
+		if hasWord(args, "-e") && a.home != "" {
+			return "/var/spool/cron/crontabs/" + path.Base(a.home)
+		}
+	case "visudo":
+		if f, ok := optValue(args, "-f", "file"); ok {
+			return f
+		}
+		return "/etc/sudoers"
+	case "sudoedit":
+		if ops := positional(args); len(ops) > 0 && ops[0].ok {
+			return ops[0].s
+		}
+	}
+	return ""
 }
 
 // varLaunch is the command a command variable holds.
@@ -1252,7 +1288,7 @@ var awkSystemOfField = regexp.MustCompile(`system\(\s*"([^"]*)"\s*\$[0-9NF]+\s*(
 // "sh") runs what it reads.
 func awkLaunches(a *analysis, c *cmd) []launch {
 	ops := posArgs(c.args(), optSpec{short: "fFv", long: []string{"file", "field-separator", "assign"}})
-	if len(ops) > 0 && c.in.kind == flowPaths {
+	if len(ops) > 0 && (c.in.kind == flowPaths || c.in.kind == flowList && c.in.what == "tracked files") {
 		// ls DIR | awk '{system("rm -rf DIR/" $0)}': a command built
 		// from each listed entry runs on every entry
 		if m := awkSystemOfField.FindStringSubmatch(ops[0].s); m != nil {

@@ -383,6 +383,9 @@ func uploadedFiles(c *cmd) []word {
 }
 
 func isRemoteSpec(s string) bool {
+	if rest, ok := strings.CutPrefix(s, ":"); ok && strings.Contains(rest, ":") && rest[0] != ':' {
+		return true // rclone's remote made on the fly (:sftp,host=H:/path)
+	}
 	i := strings.IndexByte(s, ':')
 	if i <= 0 || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") {
 		return false

@@ -1149,7 +1149,9 @@ func (a *analysis) classifyWrite(p string) wclass {
 		return wNone
 	case p == "/etc/passwd" || p == "/etc/shadow" || p == "/etc/group" || p == "/etc/gshadow" || p == "/etc/master.passwd":
 		return wPasswd
-	case p == "/etc/sudoers" || strings.HasPrefix(p, "/etc/sudoers.d") || p == "/etc/doas.conf" || p == "/usr/local/etc/sudoers":
+	case p == "/etc/sudoers" || strings.HasPrefix(p, "/etc/sudoers.d") || p == "/etc/doas.conf" || p == "/usr/local/etc/sudoers",
+		// polkit's actions and rules: who may act as root without a password
+		strings.HasPrefix(p, "/etc/polkit-1/") || strings.HasPrefix(p, "/usr/share/polkit-1/"):
 		return wSudoers
 	case strings.HasPrefix(p, "/etc/pam.d/") || strings.HasPrefix(p, "/lib/security/") || strings.HasPrefix(p, "/lib64/security/") || strings.HasPrefix(p, "/usr/lib/security/"):
 		return wPam

@@ -60,12 +60,23 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "registry-credentials-to-bare-address", Level: LevelCritical, Category: CategoryExfiltration, Description: "logging in or publishing with registry credentials to a server known only by a public IP address, or over plain HTTP",
 		Suggestions: []string{"Publish to the registry's own name over HTTPS", "Check the address belongs to your organisation first"},
-		names:       names("docker", "podman", "nerdctl", "helm", "oras", "crane", "twine", "npm", "pnpm", "yarn", "gem", "poetry", "uv", "cargo"),
+		names:       names("docker", "podman", "nerdctl", "helm", "oras", "crane", "twine", "npm", "pnpm", "yarn", "gem", "poetry", "uv", "cargo", "mvn", "mvnw"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			var target string
 			switch c.name {
+			case "mvn", "mvnw":
+				// mvn deploy -DaltDeploymentRepository=id::default::URL: the
+				// built artifacts (and the server's credentials) sent there
+				for _, w := range args {
+					if v, ok := strings.CutPrefix(w.s, "-DaltDeploymentRepository="); ok && hasWord(ops, "deploy") {
+						target = v
+						if i := strings.LastIndex(v, "::"); i >= 0 {
+							target = v[i+2:]
+						}
+					}
+				}
 			case "docker", "podman", "nerdctl", "oras", "crane":
 				if len(ops) > 1 && ops[0].s == "login" {
 					target = ops[1].s
@@ -562,6 +573,13 @@ var exfiltrationRules = []*rule{
 				// gzip -c ~/.ssh/id_ed25519 | base64: shown encoded
 				return true, c.in.what
 			}
+			if (c.pipe == nil || c.stage == 0) && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit && stdinRedirected(c) &&
+				(pagerOf[c.name] || c.name == "cat" || c.name == "tac") && c.name != "grep" && c.name != "egrep" && c.name != "rg" &&
+				len(positional(c.args())) == 0 && shownOnTerminal(c) {
+				// base64 < ~/.ssh/id_ecdsa: the key read through stdin,
+				// shown (encoded or not)
+				return true, c.in.what
+			}
 			if (c.name == "jq" || c.name == "yq") && jqNamesOnly(c.args()) {
 				return false, "" // the names of the entries, or how many
 			}
@@ -678,6 +696,9 @@ var exfiltrationRules = []*rule{
 		names: names("curl", "wget", "http", "https", "xh", "httpie", "nc", "python", "node", "ruby", "perl", "aria2c", "fetch", "lwp-request", "powershell",
 			"invoke-webrequest", "invoke-restmethod", "start-bitstransfer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if o, ok := optValue(c.args(), "-o", "output"); ok && o == "/dev/null" && (c.name == "curl" || c.name == "xh" || c.name == "http") {
+				return false, "" // a reachability check: the answer is thrown away
+			}
 			for _, w := range c.args() {
 				s := w.s
 				if i := strings.Index(s, "://"); i >= 0 {
@@ -844,8 +865,9 @@ var exfiltrationRules = []*rule{
 					}
 					ops := positional(args)
 					if len(ops) > 0 {
-						if f := lower(ops[len(ops)-1].s); hasAny(path.Base(f), "secret", "cred", "password", "passwd", "token", ".env", "apikey", "api-key", "api_key") &&
-							!hasAny(f, "dev", "test", "example", "sample", "local", "fixture") { // (a development file's are the developer's to read)
+						// (~/.password-store/aws/root.gpg: pass's store, a password each)
+						if f := lower(ops[len(ops)-1].s); (hasAny(path.Base(f), "secret", "cred", "password", "passwd", "token", ".env", "apikey", "api-key", "api_key") || strings.Contains(f, ".password-store/")) &&
+							!hasAny(strings.TrimPrefix(f, lower(a.home)), "dev", "test", "example", "sample", "local", "fixture") { // (a development file's are the developer's to read)
 							return true, c.name + " -d " + ops[len(ops)-1].s
 						}
 					}
@@ -940,6 +962,16 @@ var exfiltrationRules = []*rule{
 						return true, c.name + " -m " + args[i+1].s
 					}
 				}
+			case "git":
+				// git diff --no-index /dev/null .env: the whole file shown
+				// as added lines
+				if sub, args := gitSub(c); sub == "diff" && hasWord(args, "--no-index") && !hasWord(args, "--stat") && !hasWord(args, "--name-only") && !hasWord(args, "--quiet") {
+					for _, w := range positional(args) {
+						if d, _ := a.sensitive(w.s, c.cwd); d != "" && w.ok {
+							return true, d
+						}
+					}
+				}
 			case "argocd":
 				if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "admin" && ops[1].s == "initial-password" {
 					return true, "Argo CD's admin password"
@@ -953,7 +985,10 @@ var exfiltrationRules = []*rule{
 						return true, "$" + w.s
 					}
 				}
-			case "echo", "cmd:echo", "printf", "print", "write-output", "write-host", "write", "out-host":
+			case "echo", "cmd:echo", "printf", "print", "write-output", "write-host", "write", "out-host", "string":
+				if c.name == "string" && (hasWord(c.args(), "-q") || hasWord(c.args(), "--quiet") || fishStringTests(c)) {
+					break // string match -q, string length: no value shown
+				}
 				for _, f := range c.substs {
 					// echo "token: $(gh auth token)": what the substitution
 					// read, printed
@@ -971,10 +1006,12 @@ var exfiltrationRules = []*rule{
 					if n := winSecretVar(w.s); n != "" && !w.ok {
 						return true, n // $env:X, %X%
 					}
-					if n := connectionStringVar(w.s); n != "" && !w.ok && prodEnvLoaded(a.src) && !testedOnly(a.src, n) {
+					if n := connectionStringVar(w.s); n != "" && !w.ok && (prodEnvLoaded(a.src) || strings.Contains(w.s, n+"%@")) && !testedOnly(a.src, n) {
 						// source .env.production && echo "$DATABASE_URL":
-						// production's connection with its password
-						return true, "$" + n + " from production settings"
+						// production's connection with its password;
+						// ${DATABASE_URL%%@*}: the part before the host, user
+						// and password (${DATABASE_URL#*@}: host and database)
+						return true, "$" + n
 					}
 				}
 			case "helm":
@@ -986,10 +1023,18 @@ var exfiltrationRules = []*rule{
 					return true, "helm get " + ops[1].s + " (production)"
 				}
 			}
-			if inner := containerExecDump(c); inner != "" && touchesProduction(c) && secretsShown(c) {
+			if inner := containerExecDump(c); inner != "" && secretsShown(c) {
 				// kubectl exec -n prod deploy/api -- printenv: every
 				// variable production's service was given, its keys too
-				return true, c.name + " exec … " + inner + " (production)"
+				if touchesProduction(c) {
+					return true, c.name + " exec … " + inner + " (production)"
+				}
+				// docker exec billing-worker printenv: a service's whole
+				// environment, its API keys with it (a dev or test
+				// container's is its own settings)
+				if ops := posArgs(c.args(), dockerExecOpts); c.name != "kubectl" && c.name != "oc" && len(ops) > 1 && !scratchName(ops[1].s) {
+					return true, c.name + " exec " + ops[1].s + " " + inner
+				}
 			}
 			switch c.name {
 			case "docker", "podman", "nerdctl":
@@ -1282,11 +1327,11 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-secret-var-other-service", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a service's secret variable to another site",
-		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie", "twine"),
+		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie", "twine", "git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
-				if w.ok {
-					continue
+				if w.ok || c.name == "git" && !strings.Contains(lower(w.s), "extraheader=") {
+					continue // (git -c http.extraHeader="Authorization: Bearer $TOKEN" clone URL)
 				}
 				for n, at := secretVarFrom(w.s, 0); n != ""; n, at = secretVarFrom(w.s, at) {
 					if !expandedPlain(w.s, n) {
@@ -1447,8 +1492,16 @@ func (a *analysis) publishedPlace(p string) bool {
 	return false
 }
 
-// foreignEnviron is the /proc/PID/environ of another process a command
-// reads (its secrets: tokens, database passwords), or "".
+// fishStringTests reports a fish string subcommand that prints no part
+// of its arguments (a length, a yes or no).
+func fishStringTests(c *cmd) bool {
+	ops := positional(c.args())
+	return len(ops) == 0 || ops[0].s == "length"
+}
+
+// dockerExecOpts are docker exec's options that take a value.
+var dockerExecOpts = optSpec{short: "euw", long: []string{"env", "env-file", "user", "workdir", "detach-keys"}}
+
 // containerExecDump returns the environment dump (env, printenv with no
 // name) that a kubectl, oc, docker or podman exec runs in a container,
 // or "".
@@ -1468,7 +1521,7 @@ func containerExecDump(c *cmd) string {
 			}
 		}
 	case "docker", "podman", "nerdctl":
-		ops := posArgs(args, optSpec{short: "euw", long: []string{"env", "env-file", "user", "workdir", "detach-keys"}})
+		ops := posArgs(args, dockerExecOpts)
 		if len(ops) < 3 || ops[0].s != "exec" {
 			return ""
 		}
@@ -1562,6 +1615,8 @@ func secretsShown(c *cmd) bool {
 	return true
 }
 
+// foreignEnviron is the /proc/PID/environ of another process a command
+// reads (its secrets: tokens, database passwords), or "".
 func foreignEnviron(c *cmd) string {
 	for _, w := range c.args() {
 		rest, ok := strings.CutPrefix(w.s, "/proc/")

@@ -89,7 +89,7 @@ var privilegeRules = []*rule{
 		}},
 	writeRule("write-passwd", LevelCritical, CategoryPrivilege, "modifying the user database (/etc/passwd, /etc/shadow)",
 		[]string{"Use useradd/usermod with the least privileges", "Ask an administrator to create accounts"}, false, wPasswd),
-	writeRule("write-sudoers", LevelCritical, CategoryPrivilege, "modifying sudo rules",
+	writeRule("write-sudoers", LevelCritical, CategoryPrivilege, "modifying sudo or polkit rules (who may act as root)",
 		[]string{"Edit sudo rules with visudo after review", "Grant a specific command, never NOPASSWD: ALL"}, false, wSudoers),
 	writeRule("write-pam", LevelCritical, CategoryPrivilege, "modifying PAM authentication",
 		[]string{"Leave PAM configuration to an administrator"}, false, wPam),
@@ -680,18 +680,19 @@ var privilegeRules = []*rule{
 			if len(c.findExecs) > 0 || c.findDelete {
 				return false, "" // what it does with them is judged
 			}
-			if inProject := func() bool {
-				// find . -perm -4000: a check of the project's own files
-				for _, w := range args {
-					if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
-						break
-					}
-					if p := a.absPath(w.s, c.cwd); p == "" || !a.inWork(p) && p != a.workDir {
-						return false
-					}
+			// the hunt is a sweep of the system: a search of one program
+			// folder (/usr/local/bin, /opt) or of the project is a review of
+			// what is installed there
+			sweep := false
+			for _, w := range args {
+				if strings.HasPrefix(w.s, "-") || w.s == "!" || w.s == "(" {
+					break
 				}
-				return a.workDir != "" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-")
-			}(); inProject {
+				if p := a.absPath(w.s, c.cwd); p != "" && (p == a.home || suidSweepRoots[p]) {
+					sweep = true
+				}
+			}
+			if !sweep {
 				return false, ""
 			}
 			for i, w := range args {
@@ -984,3 +985,7 @@ func privilegedRole(list string, privileged ...string) bool {
 	}
 	return false
 }
+
+// suidSweepRoots are the folders whose search for setuid programs is a
+// sweep of the whole system rather than a look at one install.
+var suidSweepRoots = map[string]bool{"/": true, "/usr": true, "/home": true, "/var": true, "/etc": true, "/root": true, "/bin": true, "/sbin": true, "/lib": true}

@@ -1057,6 +1057,23 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "endpoint-protection-off", Level: LevelCritical, Category: CategorySystem, Description: "switching off the machine's malware protection (Defender for Endpoint, SentinelOne)",
+		Suggestions: []string{"Add an exclusion for the project's folder through the security team", "Leave real-time protection on"}, names: names("mdatp", "sentinelctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if c.name == "sentinelctl" {
+				return len(ops) > 0 && (ops[0].s == "unload" || ops[0].s == "unprotect"), "sentinelctl " + joinWords(ops[:min(1, len(ops))])
+			}
+			// mdatp config real-time-protection --value disabled
+			if len(ops) > 1 && ops[0].s == "config" && (ops[1].s == "real-time-protection" || ops[1].s == "behavior-monitoring" || ops[1].s == "network-protection" ||
+				ops[1].s == "cloud-delivered-protection" || ops[1].s == "tamper-protection") {
+				if v, ok := optValue(args, "", "value"); ok && (v == "disabled" || v == "disable" || v == "audit") {
+					return true, "mdatp config " + ops[1].s + " " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "security-module-off", Level: LevelHigh, Category: CategorySystem, Description: "disabling AppArmor, SELinux, Gatekeeper or System Integrity Protection",
 		Suggestions: []string{"Fix the profile that blocks the program", "Put one profile in complain mode after review"},
 		names:       names("aa-disable", "aa-teardown", "aa-complain", "setenforce", "apparmor_parser", "spctl", "csrutil", "mokutil", "semanage", "setsebool", "chcon"),
@@ -1115,11 +1132,12 @@ var systemRules = []*rule{
 			return true, c.name
 		}},
 	{ID: "boot-security-off", Level: LevelHigh, Category: CategorySystem, Description: "booting with security switched off (SELinux, AppArmor, lockdown, module signatures, exploit mitigations) or into a root shell",
-		Suggestions: []string{"Leave the kernel command line as it is", "Fix the policy that gets in the way instead"}, names: names("grubby", "kernelstub"),
+		Suggestions: []string{"Leave the kernel command line as it is", "Fix the policy that gets in the way instead"}, names: names("grubby", "kernelstub", "grub-editenv", "grub2-editenv"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
 				for _, f := range strings.Fields(strings.Trim(w.s, `"'`)) {
-					f = strings.TrimPrefix(strings.TrimPrefix(f, "--args="), "--add-options=")
+					// (grub-editenv - set kernelopts="... init=/bin/bash")
+					f = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(f, "--args="), "--add-options="), "kernelopts=")
 					switch f {
 					case "selinux=0", "enforcing=0", "apparmor=0", "security=none", "lockdown=none", "module.sig_enforce=0", "mitigations=off",
 						"nokaslr", "init=/bin/bash", "init=/bin/sh", "rd.break", "single":

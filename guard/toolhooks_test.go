@@ -195,18 +195,20 @@ func TestBuildToolCredentialsShown(t *testing.T) {
 	})
 }
 
-// A production connection URL's variable holds its password: printed,
-// it is in the transcript. The same variable handed to a client, or the
-// part before the password, is not printed.
+// A connection URL's variable holds its password: printed, it is in the
+// transcript. The same variable handed to a client, or the part after the
+// credentials (the host and database), is not printed.
 func TestProductionConnectionVariablePrinted(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`echo $PROD_DATABASE_URL`, CategoryExfiltration, "secret-printed", LevelHigh},
+		// what is left of the URL before its host: scheme, user, password
+		{`echo "${DATABASE_URL%%@*}"`, CategoryExfiltration, "secret-printed", LevelHigh},
 		{`printenv PRODUCTION_DB_URL`, CategoryExfiltration, "secret-printed", LevelHigh},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`psql "$PROD_DATABASE_URL" -c 'select 1'`,
-		`echo "${DATABASE_URL%%@*}"`,
+		`echo "${DATABASE_URL#*@}"`,
 		`echo $DATABASE_URL_POOL_SIZE`,
 	})
 }

@@ -204,8 +204,8 @@ func (ws *winState) finishWin(c *cmd) {
 			}
 		}
 	}
-	if c.name == "shutdown" && len(c.words) > 1 && strings.HasPrefix(c.words[1].s, "/") {
-		c.name = "shutdown.exe" // Windows switches: /a aborts, /? helps
+	if c.name == "shutdown" && len(c.words) > 1 && (strings.HasPrefix(c.words[1].s, "/") || len(c.words[1].s) == 2 && c.words[1].s[0] == '-') {
+		c.name = "shutdown.exe" // Windows switches (/s or -s): /a aborts, /? helps
 	}
 	if winRouted(c.name) && ws.dialect == ShellPowerShell {
 		for _, w := range c.args() {
@@ -1567,9 +1567,9 @@ func plainPSAlias(s string) bool {
 
 // coreSystemKey reports a key Windows cannot start or log on without,
 // deleted whole: Winlogon, or a part of the system's control set
-// (Session Manager, Lsa).
+// (Session Manager, Lsa), the list of user profiles.
 func coreSystemKey(k string) bool {
-	return strings.HasSuffix(k, "windows nt/currentversion/winlogon") ||
+	return strings.HasSuffix(k, "windows nt/currentversion/winlogon") || strings.HasSuffix(k, "windows nt/currentversion/profilelist") ||
 		strings.HasPrefix(k, "hklm/system/currentcontrolset/control/") && strings.Count(k, "/") == 4
 }
 

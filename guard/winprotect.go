@@ -167,7 +167,9 @@ var winProtectRules = []*rule{
 				}
 				return hasSw(args, "y") || sharedService(args[1]), args[1]
 			case "restart-service":
-				return hasSw(args, "force"), j
+				// (a developer's own SQL Server Express or LocalDB instance
+				// restarted with what depends on it)
+				return hasSw(args, "force") && !strings.Contains(lower(j), "sqlexpress") && !strings.Contains(lower(j), "localdb"), j
 			}
 			if hasSw(args, "whatif") {
 				return false, ""

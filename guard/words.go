@@ -835,6 +835,13 @@ func paramText(p *syntax.ParamExp) string {
 		return "${#" + p.Param.Value + "}" // a length, not the value
 	case alternateOnly(p) && !p.Excl:
 		return "${" + p.Param.Value + ":+…}"
+	case p.Exp != nil && (p.Exp.Op == syntax.RemSmallPrefix || p.Exp.Op == syntax.RemLargePrefix) && p.Exp.Word != nil && strings.HasSuffix(p.Exp.Word.Lit(), "@"):
+		// ${DATABASE_URL#*@}: what follows the credentials (host, database)
+		return "${" + p.Param.Value + "#*@}"
+	case p.Exp != nil && (p.Exp.Op == syntax.RemSmallSuffix || p.Exp.Op == syntax.RemLargeSuffix) && p.Exp.Word != nil && strings.HasPrefix(p.Exp.Word.Lit(), "@"):
+		// ${DATABASE_URL%%@*}: what comes before the host (scheme, user,
+		// password)
+		return "${" + p.Param.Value + "%@*}"
 	}
 	return "$" + p.Param.Value
 }

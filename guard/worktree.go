@@ -1363,8 +1363,9 @@ func generatedOnly(args []word) bool {
 		if !w.ok {
 			return false
 		}
-		gen := false
-		for _, c := range strings.Split(path.Clean(strings.ReplaceAll(w.s, `\`, "/")), "/") {
+		clean := path.Clean(strings.ReplaceAll(w.s, `\`, "/"))
+		gen := buildArtefacts[path.Base(clean)] // '*.log', '*.pyc'
+		for _, c := range strings.Split(clean, "/") {
 			if c == ".." {
 				return false
 			}

@@ -596,6 +596,10 @@ func xargsInput(f flow) []word {
 		return []word{{s: f.find.roots[0].s, ok: f.find.roots[0].ok, find: f.find}}
 	case flowNone:
 		return nil
+	case flowList:
+		if f.what == blockDevices {
+			return []word{deviceWord("")} // lsblk -dpno NAME | xargs -n1 sgdisk -Z
+		}
 	}
 	fl := f
 	return []word{{s: "<stdin>", tail: 7, flow: &fl}}
