@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -362,6 +363,11 @@ func (a *analysis) computeOut(c *cmd) flow {
 			}
 		}
 	case passThrough[n]:
+		if n == "sed" && c.in.kind == flowText && c.in.text == "" && !c.in.partial && sedRenamesOnly(args) {
+			// kubectl completion bash | sed 's/kubectl/k/g': a trusted
+			// init script with one name replaced by another
+			return c.in
+		}
 		out := a.readerFlow(c, args, false)
 		if (n == "grep" || n == "egrep" || n == "fgrep") && (out.kind == flowUnknown || out.kind == flowList) && grepKeepsScratch(args) {
 			// only a pull request's, a test's or a preview's names pass:
@@ -620,6 +626,35 @@ func (a *analysis) readerFlow(c *cmd, allArgs []word, obf bool) flow {
 		out.kind = flowUnknown
 	}
 	return out
+}
+
+// sedRenames matches a sed script that swaps one plain name for another.
+var sedRenames = regexp.MustCompile(`^s(/[\w.-]+/[\w.-]*/|\|[\w.-]+\|[\w.-]*\||#[\w.-]+#[\w.-]*#)g?$`)
+
+// sedRenamesOnly reports sed arguments that only rename words of the
+// input (s/kubectl/k/g), reading nothing but it.
+func sedRenamesOnly(args []word) bool {
+	n := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.s == "-e" && i+1 < len(args):
+			i++
+			if !sedRenames.MatchString(args[i].s) {
+				return false
+			}
+			n++
+		case strings.HasPrefix(w.s, "-"):
+			if w.s != "-E" && w.s != "-r" {
+				return false
+			}
+		case n == 0 && sedRenames.MatchString(w.s):
+			n++
+		default:
+			return false // a file read, or another command
+		}
+	}
+	return n > 0
 }
 
 func passFlow(in flow, obf bool) flow {

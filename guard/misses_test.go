@@ -80,7 +80,7 @@ func TestListMisses(t *testing.T) {
 	}
 	var dg []dangerousEntry
 	var bn []benignEntry
-	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4", corpusDir + "/round5", corpusDir + "/round6", corpusDir + "/round7", corpusDir + "/round8", corpusDir + "/round9", corpusDir + "/round10", corpusDir + "/round13", corpusDir + "/round15", corpusDir + "/round16", corpusDir + "/round17", corpusDir + "/round18", corpusDir + "/round19", corpusDir + "/round20", corpusDir + "/round21", corpusDir + "/round22", corpusDir + "/round23", corpusDir + "/round24", corpusDir + "/round25", corpusDir + "/round26", corpusDir + "/round27", corpusDir + "/round28", corpusDir + "/round29", corpusDir + "/round30", corpusDir + "/round31"} {
+	for _, dir := range []string{corpusDir + "/blind", corpusDir + "/round4", corpusDir + "/round5", corpusDir + "/round6", corpusDir + "/round7", corpusDir + "/round8", corpusDir + "/round9", corpusDir + "/round10", corpusDir + "/round13", corpusDir + "/round15", corpusDir + "/round16", corpusDir + "/round17", corpusDir + "/round18", corpusDir + "/round19", corpusDir + "/round20", corpusDir + "/round21", corpusDir + "/round22", corpusDir + "/round23", corpusDir + "/round24", corpusDir + "/round25", corpusDir + "/round26", corpusDir + "/round27", corpusDir + "/round28", corpusDir + "/round29", corpusDir + "/round30", corpusDir + "/round31", corpusDir + "/round32"} {
 		files, _ := filepath.Glob(filepath.Join(dir, prefix+"*.jsonl"))
 		for _, f := range files {
 			name := filepath.Base(f)

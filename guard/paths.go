@@ -837,7 +837,9 @@ func (a *analysis) classifyGlob(p string) pclass {
 			best = max(best, a.classifyAbs(join(n)))
 		}
 	}
-	generic := a.classifyAbs(join("\x00entry"))
+	// any other entry the glob matches, with the name's literal start
+	// (~/.zcompdump*: zsh's completion caches)
+	generic := a.classifyAbs(join(g[:strings.IndexAny(g, "*?[")] + "\x00entry"))
 	if generic == pcSystemCrit && dir != "/" {
 		// any file directly in a system directory
 		best = max(best, generic)

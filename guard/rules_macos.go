@@ -57,7 +57,7 @@ var macosRules = []*rule{
 						continue
 					}
 					p := a.absPath(w.s, c.cwd)
-					if a.isDownloaded(w.s, c.cwd) || p != "" && (underTemp(p) || strings.HasPrefix(p, "/Volumes/") || strings.Contains(p, "/Downloads/")) {
+					if a.isDownloaded(w.s, c.cwd) || p != "" && (underTemp(p) || strings.HasPrefix(p, "/Volumes/") || strings.Contains(p+"/", "/Downloads/")) {
 						return true, "download quarantine stripped from " + w.s
 					}
 				}

@@ -192,6 +192,10 @@ var privilegeRules = []*rule{
 			case "security":
 				if len(args) > 0 && (args[0].s == "delete-keychain" || args[0].s == "delete-generic-password" || args[0].s == "delete-internet-password" ||
 					args[0].s == "delete-certificate" || args[0].s == "delete-identity") {
+					// (an item a test run made: -s myapp-test-fixture)
+					if svc, ok := optValue(args, "-s", ""); ok && testNameBesidesDev(svc) && args[0].s != "delete-keychain" {
+						return false, ""
+					}
 					return true, args[0].s
 				}
 			case "klist":

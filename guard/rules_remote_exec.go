@@ -1017,12 +1017,27 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile, a CMake script, a Taskfile or an editor script downloaded moments ago or fetched from the network",
+	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile, a CMake script, a Taskfile, an editor script or a direnv file downloaded moments ago or fetched from the network",
 		Suggestions: []string{"Read the downloaded file before running it", "Vendor the build script into the project, reviewed"},
-		names:       names("make", "gmake", "cmake", "task", "vim", "nvim", "vi"),
+		names:       names("make", "gmake", "cmake", "task", "vim", "nvim", "vi", "direnv"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "direnv":
+				// git clone URL d && cd d && direnv allow: the cloned
+				// .envrc runs in every later shell that enters it
+				ops := positional(args)
+				if len(ops) == 0 || ops[0].s != "allow" && ops[0].s != "permit" && ops[0].s != "grant" {
+					return false, ""
+				}
+				f := ".envrc"
+				if len(ops) > 1 {
+					f = strings.TrimSuffix(ops[1].s, "/")
+					if !strings.HasSuffix(f, ".envrc") && !strings.HasSuffix(f, ".env") {
+						f += "/.envrc"
+					}
+				}
+				return a.isDownloaded(f, c.cwd), "direnv allow " + f
 			case "cmake":
 				// cmake -P F, -C F, -DCMAKE_PROJECT_INCLUDE=F,
 				// -DCMAKE_TOOLCHAIN_FILE=F: CMake code, run at configure
