@@ -167,7 +167,7 @@ func TestMonitoringSilencedAndSealedSystem(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`amtool silence add --alertmanager.url=http://alertmanager.prod.internal:9093 'alertname=~.+' --duration 30d -c quiet`, CategorySystem, "monitoring-silenced", LevelHigh},
-		{`curl -s -X POST "https://api.datadoghq.example/api/v1/monitor/mute_all" -H "DD-API-KEY: $DD_API_KEY"`, CategorySystem, "monitoring-silenced", LevelHigh},
+		{`curl -s -X POST "https://api.datadoghq.example/api/v1/monitor/mute_all" -H "DD-API-KEY: $DD_API_KEY"`, CategorySystem, "", LevelHigh},
 		{`csrutil authenticated-root disable`, CategorySystem, "security-module-off", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{

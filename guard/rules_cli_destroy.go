@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Any command-line client of a hosted service (a forge, a cloud, a
 // deployment platform, an orchestrator or container runtime nobody listed)
@@ -401,8 +404,17 @@ func skipsConfirm(args []word) bool {
 }
 
 // scratchName reports a resource named as throwaway.
+// exampleDomain matches the documentation domains (RFC 2606) that stand
+// for a real one in a name.
+var exampleDomain = regexp.MustCompile(`\.example(\.(com|net|org))?\b|\bexample\.(com|net|org)\b`)
+
 func scratchName(s string) bool {
 	l := strings.ReplaceAll(lower(s), "%2f", "/")
+	if strings.Contains(l, "example") {
+		// acme.example, registry.example.com: a real domain's placeholder,
+		// not a throwaway resource
+		l = exampleDomain.ReplaceAllString(l, "")
+	}
 	if strings.Contains(l, "shared") || strings.Contains(l, "release") {
 		// qa-shared, shared-test-db: others use it too; libs-release-local:
 		// what was released

@@ -544,10 +544,10 @@ var gitDestroyRules = []*rule{
 }
 
 // branchSwitch matches git switch or checkout of an existing branch.
-var branchSwitch = regexp.MustCompile(`git (?:switch|checkout)(?: -q| --quiet)* ([A-Za-z0-9][\w./-]*)\s*(?:&&|;|$)`)
+var branchSwitch = regexp.MustCompile(`git (?:(?:switch|checkout)(?: -q| --quiet)*|rebase(?: -\S+)* [\w./@{}~^][\w./@{}~^-]*) ([A-Za-z0-9][\w./-]*)\s*(?:&&|;|$)`)
 
 // branchSwitchedBefore returns the branch the line checks out last
-// before op, or "".
+// before op (git switch B, git checkout B, git rebase UPSTREAM B), or "".
 func branchSwitchedBefore(src, op string) string {
 	j := strings.Index(src, op)
 	if j < 0 {
