@@ -230,3 +230,24 @@ func TestRound32Shared(t *testing.T) {
 		`flarectl dns list --zone acme.example`,
 	})
 }
+
+// Older tuning halves: interpreter code that builds a credential file's
+// path from pieces and prints it; nft rules flushed inside a script
+// argument; quarantine stripped from every installed app.
+func TestRound32OlderTuning(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`python3 -c "print(getattr(__import__('pathlib').Path.home().joinpath('.aws', 'credentials'), 'read_text')())"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`php -r 'echo file_get_contents(getenv("HOME")."/.composer/auth.json");'`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`sudo nft 'flush chain inet filter input; add rule inet filter input accept'`, CategorySystem, "firewall-flush", LevelHigh},
+		{`sudo nft flush table inet filter`, CategorySystem, "firewall-flush", LevelHigh},
+		{`sudo xattr -r -d com.apple.quarantine /Applications/*.app`, CategorySystem, "macos-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`python3 -c "import pathlib; print(pathlib.Path.home().joinpath('.aws', 'config').exists())"`,
+		`php -r 'echo json_encode(array_keys(json_decode(file_get_contents("composer.json"), true)));'`,
+		`sudo nft list ruleset`,
+		`sudo nft add rule inet filter input tcp dport 8080 accept`,
+		`xattr -l /Applications/Slack.app`,
+	})
+}

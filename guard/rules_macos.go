@@ -57,7 +57,8 @@ var macosRules = []*rule{
 						continue
 					}
 					p := a.absPath(w.s, c.cwd)
-					if a.isDownloaded(w.s, c.cwd) || p != "" && (underTemp(p) || strings.HasPrefix(p, "/Volumes/") || strings.Contains(p+"/", "/Downloads/")) {
+					if a.isDownloaded(w.s, c.cwd) || p != "" && (underTemp(p) || strings.HasPrefix(p, "/Volumes/") || strings.Contains(p+"/", "/Downloads/") ||
+						strings.HasPrefix(p, "/Applications/*")) { // (every installed app at once)
 						return true, "download quarantine stripped from " + w.s
 					}
 				}

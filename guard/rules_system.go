@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -539,7 +540,15 @@ var systemRules = []*rule{
 			args := c.args()
 			switch c.name {
 			case "nft":
-				return len(args) > 1 && args[0].s == "flush" && args[1].s == "ruleset", ""
+				// nft flush ruleset; nft 'flush chain inet filter input; ...':
+				// the rules that filter what comes in, gone
+				for stmt := range strings.SplitSeq(joinWords(args), ";") {
+					f := strings.Fields(stmt)
+					if len(f) > 1 && (f[0] == "flush" || f[0] == "delete") && (f[1] == "ruleset" || f[1] == "table" || f[1] == "chain" && slices.Contains(f, "input")) {
+						return true, strings.TrimSpace(stmt)
+					}
+				}
+				return false, ""
 			case "ufw":
 				ops := positional(args) // ufw --force disable
 				if len(ops) > 0 && (ops[0].s == "disable" || ops[0].s == "reset") {

@@ -183,7 +183,7 @@ func scanScript(lang, code string) *scriptScan {
 // secretPrints its calls that write text to the output.
 var (
 	secretReads = map[string][]string{
-		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load("},
+		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load(", "'read_text'", `"read_text"`},
 		"js":     {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
 		"ruby":   {"file.read(", "io.read(", "file.readlines(", ".read"},
 		"perl":   {"<$", "<f>", "<fh>", "slurp", "read_file("},
@@ -707,9 +707,13 @@ func envFileIn(low string) bool {
 
 // sensitiveInCode finds secrets a piece of code reads.
 func sensitiveInCode(code, low, lang string) string {
+	// joinpath('.aws', 'credentials'), File.join(".ssh", "id_rsa"): the
+	// pieces of a path given one by one
+	low = pieceJoiner.Replace(low)
 	for _, m := range [...]string{".ssh/id_", ".ssh/", ".aws/credentials", ".aws/", "/etc/shadow", ".kube/config", ".gnupg", ".git-credentials",
 		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud",
-		"_history", ".pgpass", ".my.cnf", ".vault-token", "/etc/gitlab-runner/"} {
+		"_history", ".pgpass", ".my.cnf", ".vault-token", "/etc/gitlab-runner/", ".composer/auth.json", ".cargo/credentials", ".gem/credentials",
+		".config/gh/hosts.yml", ".terraform.d/credentials"} {
 		if m == ".env" {
 			if envFileIn(low) {
 				return "secrets (.env)"
@@ -1101,6 +1105,10 @@ func quoteOps(code, op string) []string {
 	}
 	return out
 }
+
+// pieceJoiner joins the quoted pieces of a path passed as separate
+// arguments.
+var pieceJoiner = strings.NewReplacer("', '", "/", "','", "/", `", "`, "/", `","`, "/")
 
 // homeMarkers are expressions for the home directory.
 var homeMarkers = []string{"expanduser('~')", "expanduser(\"~\")", "environ['HOME']", "environ[\"HOME\"]", "getenv('HOME')", "getenv(\"HOME\")",
