@@ -1964,6 +1964,7 @@ func (a *analysis) after(c *cmd) {
 	}
 	a.noteSecretCopy(c)
 	a.noteSecretArchive(c)
+	a.noteSecretSplit(c)
 	a.noteCapture(c)
 	if c.name == "git" {
 		if sub, args := gitSub(c); sub == "remote" && len(args) >= 3 && (args[0].s == "add" || args[0].s == "set-url") {

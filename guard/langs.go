@@ -291,6 +291,9 @@ func normalizeCode(lang, code string) string {
 	case "r":
 		code = rFold(code)
 	}
+	if (lang == "python" || lang == "js") && strings.Contains(code, "for") {
+		code += loopLiteralCalls(code)
+	}
 	if lang == "perl" && strings.Contains(code, "unlink") && strings.Contains(code, "find") {
 		for _, m := range plFindUnlink.FindAllStringSubmatch(code, 4) {
 			code += "\nrmtree(" + m[1] + ");"
@@ -570,4 +573,54 @@ func replaceToken(code, old, with string) string {
 		}
 		i = end
 	}
+}
+
+// loopOverLiterals matches a loop over a list of quoted strings: Python's
+// for p in ("a", "b") (in a comprehension too) and JavaScript's
+// for (const p of ["a", "b"]).
+var loopOverLiterals = regexp.MustCompile(`for\s*\(?\s*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s+(?:in|of)\s+[(\[]\s*((?:["'][^"'\n]*["']\s*,?\s*)+)[)\]]`)
+
+// quotedLiteral matches one quoted string of such a list.
+var quotedLiteral = regexp.MustCompile(`["'][^"'\n]*["']`)
+
+// loopLiteralCalls returns, one per line, each call that takes a loop's
+// variable as its first argument written once per string the loop goes
+// over ([shutil.rmtree(p) for p in ("~/.ssh", "~/.aws")] gives
+// shutil.rmtree("~/.ssh") and shutil.rmtree("~/.aws")), so that each is
+// judged as if written out.
+func loopLiteralCalls(code string) string {
+	var b strings.Builder
+	for _, m := range loopOverLiterals.FindAllStringSubmatch(code, 4) {
+		lits := quotedLiteral.FindAllString(m[2], 8)
+		// (the callee with its receiver: shutil.rmtree, require("fs").rmSync)
+		re := regexp.MustCompile(`((?:[A-Za-z_]\w*(?:\([^()]*\))?\.)*[A-Za-z_]\w*)\(\s*` + m[1] + `\s*([,)])`)
+		for _, at := range re.FindAllStringSubmatchIndex(code, 4) {
+			callee, rest := code[at[2]:at[3]], ""
+			if code[at[4]] == ',' {
+				rest = code[at[4]:closingParen(code, at[4])] // the other arguments: , {recursive: true}
+			}
+			for _, l := range lits {
+				b.WriteString("\n" + callee + "(" + l + rest + ")")
+			}
+		}
+	}
+	return b.String()
+}
+
+// closingParen returns the index of the parenthesis that closes the call
+// whose arguments continue at i (or len(s)).
+func closingParen(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return len(s)
 }

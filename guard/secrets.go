@@ -109,6 +109,33 @@ func (a *analysis) noteSecretArchive(c *cmd) {
 	}
 }
 
+// noteSecretSplit remembers the pieces split cuts a secret into (split
+// -b 512 ~/.ssh/id_rsa /tmp/k_): each piece sent is a part of the secret.
+func (a *analysis) noteSecretSplit(c *cmd) {
+	if c.name != "split" {
+		return
+	}
+	ops := posArgs(c.args(), readerOpts["split"])
+	if len(ops) < 2 || !ops[1].ok {
+		return
+	}
+	var in flow
+	if ops[0].s == "-" {
+		in = c.in
+	} else if d, crit := a.sensitive(ops[0].s, c.cwd); d != "" {
+		in = flow{kind: flowSecret, what: d, crit: crit}
+	}
+	if in.kind != flowSecret {
+		return
+	}
+	if p := a.absPath(ops[1].s, c.cwd); p != "" {
+		if a.files == nil {
+			a.files = map[string]flow{}
+		}
+		a.files[p+"*"] = flow{kind: flowSecret, what: "pieces of " + in.what, crit: in.crit}
+	}
+}
+
 // noteSecretCopy remembers key material copied into the work directory,
 // so that a later commit or push of it is caught.
 func (a *analysis) noteSecretCopy(c *cmd) {
