@@ -269,3 +269,17 @@ func TestRound32PiecesAndLoops(t *testing.T) {
 		`node -e 'for (const p of ["dist", "coverage"]) require("fs").rmSync(p, {recursive: true, force: true})'`,
 	})
 }
+
+// npm's script shell set to a program that is not a shell: it runs
+// every package script from then on.
+func TestRound32ScriptShell(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`npm config set --location=global script-shell /home/dev/.local/bin/wrap.sh`, CategoryRemoteExec, "package-source-redirect", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`npm config set script-shell /bin/bash --location=project`,
+		`npm config set script-shell 'C:\Program Files\Git\bin\bash.exe'`,
+		`npm config get script-shell`,
+	})
+}

@@ -678,7 +678,7 @@ var remoteExecRules = []*rule{
 				!(strings.HasPrefix(j, "set ") && (c.name == "npm" || c.name == "pnpm")) { // npm set KEY VALUE: config set's short form
 				return false, ""
 			}
-			for _, w := range args {
+			for i, w := range args {
 				l := strings.ToLower(w.s)
 				// the script shell runs every package script; the global
 				// prefix holds the shims every global tool starts from
@@ -688,6 +688,11 @@ var remoteExecRules = []*rule{
 							return true, v.s
 						}
 					}
+				}
+				// npm config set script-shell ~/.local/bin/wrap.sh: a
+				// program of someone's own, not a shell, runs every script
+				if l == "script-shell" && i+1 < len(args) && strings.ContainsAny(args[i+1].s, `/\`) && !shellProgram(lower(args[i+1].s)) {
+					return true, args[i+1].s
 				}
 			}
 			for _, u := range urlArgs(args) {
