@@ -271,13 +271,31 @@ var cliSecretPrintExempt = map[string]bool{
 // transcript: not captured, not written to a file, and either the last
 // stage of its pipeline or piped only through programs that show what
 // they read (jq, grep, head, base64, tee).
+// selectStringDropsSecrets reports Select-String -NotMatch of a pattern
+// for secrets: every line but the secret ones passes.
+func selectStringDropsSecrets(c *cmd) bool {
+	if c.name != "select-string" {
+		return false
+	}
+	args := wargs(c)
+	if !hasSw(args, "notmatch") {
+		return false
+	}
+	for i, w := range args {
+		if !strings.HasPrefix(w, "-") && (i == 0 || !strings.EqualFold(args[i-1], "-path")) && secretishPattern(w) {
+			return true
+		}
+	}
+	return false
+}
+
 func shownOnTerminal(c *cmd) bool {
 	if outputRedirected(c) {
 		return false
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
 		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || (s.name == "cut" || s.name == "awk" || s.name == "sed") && namesOfAssignments(s) ||
-			s.name == "grep" && grepKeepsLabels(s) {
+			s.name == "grep" && grepKeepsLabels(s) || grepDropsSecrets(s) || selectStringDropsSecrets(s) {
 			return false // (the names alone: cut -d= -f1, grep '^label')
 		}
 		if outputRedirected(s) {

@@ -1736,6 +1736,9 @@ func databaseFile(p string) bool {
 func secretsPicked(a *analysis, c *cmd) bool {
 	// (connection strings carry their passwords)
 	l := lower(joinWords(c.args()))
+	if c.name == "select-string" && hasSw(wargs(c), "notmatch") {
+		return false // Select-String -NotMatch 'password': every line but those
+	}
 	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "connection") || strings.Contains(l, "dsn"))
 }
 
