@@ -273,14 +273,6 @@ func TestRound32PiecesAndLoops(t *testing.T) {
 // npm's script shell set to a program that is not a shell: it runs
 // every package script from then on.
 func TestRound32ScriptShell(t *testing.T) {
-	d0 := NewDetector(Options{})
-	// Select-String -NotMatch of secret words keeps every line but theirs
-	checkSafe(t, d0, psWin, []string{
-		`helm --kube-context aks-prod get values api -n payments -o yaml | Select-String -NotMatch 'password|secret|key'`,
-	})
-	checkDanger(t, d0, psWin, []dangerCase{
-		{`helm --kube-context aks-prod get values api -n payments -o yaml | Select-String 'password'`, CategoryExfiltration, "secret-printed", LevelHigh},
-	})
 	d := NewDetector(Options{})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`npm config set --location=global script-shell /home/dev/.local/bin/wrap.sh`, CategoryRemoteExec, "package-source-redirect", LevelHigh},
@@ -289,5 +281,17 @@ func TestRound32ScriptShell(t *testing.T) {
 		`npm config set script-shell /bin/bash --location=project`,
 		`npm config set script-shell 'C:\Program Files\Git\bin\bash.exe'`,
 		`npm config get script-shell`,
+	})
+}
+
+// Select-String -NotMatch of secret words keeps every line but theirs;
+// Select-String of them picks the secrets out.
+func TestRound32SelectStringNotMatch(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, psWin, []dangerCase{
+		{`helm --kube-context aks-prod get values api -n payments -o yaml | Select-String 'password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, psWin, []string{
+		`helm --kube-context aks-prod get values api -n payments -o yaml | Select-String -NotMatch 'password|secret|key'`,
 	})
 }
