@@ -133,12 +133,16 @@ func TestRound32OwnWork(t *testing.T) {
 		{`git diff --name-only HEAD | xargs rm`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
 		{`git diff --name-only | awk '{system("git checkout -- " $0)}'`, CategoryGitDestroy, "git-discard-work", LevelModerate},
 		{`git clean -fdX`, CategoryGitDestroy, "git-clean-ignored", LevelModerate},
+		{`rm -rf mlruns/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf wandb`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`git diff --name-only | xargs prettier --write`,
 		`git diff --name-only main...HEAD | xargs rm -f`,
 		`git clean -fX -- '*.log' 'coverage/'`,
 		`git clean -fX -- '*.pyc'`,
+		`rm -rf outputs/checkpoints/run-2024-06-11-*`,
+		`rm -rf wandb/debug-internal.log`,
 	})
 }
 
