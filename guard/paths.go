@@ -293,7 +293,7 @@ var (
 		// a local stack's databases, bind-mounted into the project
 		"pgdata": true, "pg_data": true, "postgres-data": true, "postgres_data": true, "mysql-data": true, "mysql_data": true,
 		"mongo-data": true, "mongo_data": true, "db-data": true, "db_data": true, "dbdata": true, "redis-data": true, "volumes": true,
-		"docker-data": true, ".docker-data": true,
+		"docker-data": true, ".docker-data": true, "emulator-data": true, ".emulator-data": true,
 		// experiment trackers' runs (MLflow, Weights & Biases, DVC's
 		// experiments): results no build makes again
 		"mlruns": true, "wandb": true}

@@ -135,6 +135,7 @@ func TestRound32OwnWork(t *testing.T) {
 		{`git clean -fdX`, CategoryGitDestroy, "git-clean-ignored", LevelModerate},
 		{`rm -rf mlruns/`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
 		{`rm -rf wandb`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
+		{`rm -rf ./emulator-data`, CategoryFileDelete, "rm-workdir-source", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`git diff --name-only | xargs prettier --write`,
