@@ -187,6 +187,15 @@ func TestRound32Windows(t *testing.T) {
 		`set out=build\report.txt&& type %out%`,
 		`shutdown -a`,
 	})
+	// Git Bash's cmd //c payload sees the work directory as C:\work\project
+	gitBash := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "gitbash"}
+	checkDanger(t, d, gitBash, []dangerCase{
+		{`cmd //c "rd /s /q C:\Users\dev\Documents"`, CategoryFileDelete, "", LevelHigh},
+		{`cmd //c mklink //J cachelink 'C:\Users\dev' && rm -rf cachelink/*`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, gitBash, []string{
+		`cmd //c "rd /s /q C:\work\project\out"`,
+	})
 }
 
 // An ordinary day on a Mac: a cloned stranger's .envrc allowed, the

@@ -537,15 +537,7 @@ func (a *analysis) runWin(src, dialect, origin string) {
 		return
 	}
 	wd, home, cwd := a.workDir, a.home, a.cwd
-	if w := a.dirs.win.of(a.workDir, winFromClean); w != "" {
-		a.workDir = w
-	}
-	if h := a.dirs.win.of(a.home, winFromClean); h != "" {
-		a.home = h
-	}
-	if w := a.dirs.win.of(a.cwd, winFromClean); w != "" {
-		a.cwd = w
-	}
+	a.winDirs()
 	ws := a.newWinState(dialect, origin)
 	savedSrc := a.src
 	a.src = src // the whole line, for rules that look at its other commands
@@ -569,6 +561,9 @@ func (a *analysis) nestedWin(src, dialect, origin string) {
 	if dialect == ShellPOSIX {
 		a.run(src, origin)
 	} else {
+		wd, home := a.workDir, a.home
+		a.winDirs() // (Git Bash's cmd //c payload sees C:\work\project)
+		defer func() { a.workDir, a.home = wd, home }()
 		ws := a.newWinState(dialect, origin)
 		savedSrc := a.src
 		a.src = src
@@ -680,6 +675,10 @@ func (a *analysis) recordWinLink(link, target word) {
 		a.links = make(map[string]string)
 	}
 	a.links[l] = t
+	if len(l) >= 3 && l[2] == ':' {
+		// Git Bash names the same link /c/work/project/link
+		a.links["/"+l[1:2]+l[3:]] = t
+	}
 }
 
 // winAbsPath is winAbs without following links.
@@ -751,6 +750,23 @@ func (a *analysis) winAbsPath(p string) string {
 		return ""
 	}
 	return a.cleanWin(a.cwd + "/" + strings.ReplaceAll(p, `\`, "/"))
+}
+
+// winDirs puts the work directory, the home and the current directory
+// in Windows normal form (/c:/users/x), from the forms a POSIX line
+// keeps them in: cleanAbs's "/C:\Users\x" and Git Bash's /c/Users/x.
+func (a *analysis) winDirs() {
+	msys := a.msysPaths()
+	conv := func(p string) string {
+		if w := a.dirs.win.of(p, winFromClean); w != "" {
+			return w
+		}
+		if msys && len(p) >= 2 && p[0] == '/' && isDriveLetter(p[1]) && (len(p) == 2 || p[2] == '/') {
+			return a.cleanWin("/" + strings.ToLower(p[1:2]) + ":" + p[2:])
+		}
+		return p
+	}
+	a.workDir, a.home, a.cwd = conv(a.workDir), conv(a.home), conv(a.cwd)
 }
 
 // cleanWin cleans a path in normal form, never climbing above a drive.
