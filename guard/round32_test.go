@@ -191,7 +191,7 @@ func TestRound32Windows(t *testing.T) {
 	gitBash := Context{WorkDir: `C:\work\project`, Home: `C:\Users\dev`, Shell: "gitbash"}
 	checkDanger(t, d, gitBash, []dangerCase{
 		{`cmd //c "rd /s /q C:\Users\dev\Documents"`, CategoryFileDelete, "", LevelHigh},
-		{`cmd //c mklink //J cachelink 'C:\Users\dev' && rm -rf cachelink/*`, CategoryFileDelete, "", LevelCritical},
+		{`cmd //c mklink //J cachelink 'C:\Users\dev' && rm -rf cachelink/*`, CategoryFileDelete, "", LevelHigh},
 	})
 	checkSafe(t, d, gitBash, []string{
 		`cmd //c "rd /s /q C:\work\project\out"`,
