@@ -205,6 +205,9 @@ func normalizeCode(lang, code string) string {
 		return code
 	}
 	code = foldCharCodes(lang, code)
+	if lang == "jvm" {
+		code = jvmCalls(code)
+	}
 	if lang == "python" && (strings.Contains(code, "chr") || strings.Contains(code, "bytes(")) {
 		code = foldCharLists(code)
 	}
@@ -291,7 +294,7 @@ func normalizeCode(lang, code string) string {
 	case "r":
 		code = rFold(code)
 	}
-	if (lang == "python" || lang == "js") && strings.Contains(code, "for") {
+	if (lang == "python" || lang == "js" || lang == "php" || lang == "ruby") && (strings.Contains(code, "for") || strings.Contains(code, "glob")) {
 		code += loopLiteralCalls(code)
 	}
 	if lang == "perl" && strings.Contains(code, "unlink") && strings.Contains(code, "find") {
@@ -580,6 +583,16 @@ func replaceToken(code, old, with string) string {
 // for (const p of ["a", "b"]).
 var loopOverLiterals = regexp.MustCompile(`for\s*\(?\s*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s+(?:in|of)\s+[(\[]\s*((?:["'][^"'\n]*["']\s*,?\s*)+)[)\]]`)
 
+// loopOverGlobs match a loop over the files a glob pattern matches, the
+// pattern first and the loop's variable second: Python's for f in
+// glob.glob(P), PHP's foreach (glob(P) as $f), Ruby's Dir.glob(P).each
+// { |f| ... }.
+var loopOverGlobs = []*regexp.Regexp{
+	regexp.MustCompile(`for\s+(?P<var>\w+)\s+in\s+glob\.i?glob\(\s*(?P<pat>"[^"\n]*"|'[^'\n]*')`),
+	regexp.MustCompile(`foreach\s*\(\s*glob\(\s*(?P<pat>(?:[^()]|\([^()]*\))*)\)\s+as\s+(?P<var>\$\w+)\s*\)`),
+	regexp.MustCompile(`Dir\.glob\(\s*(?P<pat>"[^"\n]*"|'[^'\n]*')\s*\)\.each\s*(?:\{|do)\s*\|(?P<var>\w+)\|`),
+}
+
 // quotedLiteral matches one quoted string of such a list.
 var quotedLiteral = regexp.MustCompile(`["'][^"'\n]*["']`)
 
@@ -590,10 +603,25 @@ var quotedLiteral = regexp.MustCompile(`["'][^"'\n]*["']`)
 // judged as if written out.
 func loopLiteralCalls(code string) string {
 	var b strings.Builder
+	type loop struct {
+		name string
+		over []string
+	}
+	var loops []loop
 	for _, m := range loopOverLiterals.FindAllStringSubmatch(code, 4) {
-		lits := quotedLiteral.FindAllString(m[2], 8)
+		loops = append(loops, loop{m[1], quotedLiteral.FindAllString(m[2], 8)})
+	}
+	// for f in glob.glob(P), foreach (glob(P) as $f), Dir.glob(P).each
+	// { |f| ...}: each file the pattern matches, the pattern stands for
+	for _, re := range loopOverGlobs {
+		for _, m := range re.FindAllStringSubmatch(code, 4) {
+			loops = append(loops, loop{m[re.SubexpIndex("var")], []string{m[re.SubexpIndex("pat")]}})
+		}
+	}
+	for _, m := range loops {
+		lits := m.over
 		// (the callee with its receiver: shutil.rmtree, require("fs").rmSync)
-		re := regexp.MustCompile(`((?:[A-Za-z_]\w*(?:\([^()]*\))?\.)*[A-Za-z_]\w*)\(\s*` + m[1] + `\s*([,)])`)
+		re := regexp.MustCompile(`((?:[A-Za-z_]\w*(?:\([^()]*\))?\.)*[A-Za-z_]\w*)\(\s*` + regexp.QuoteMeta(m.name) + `\s*([,)])`)
 		for _, at := range re.FindAllStringSubmatchIndex(code, 4) {
 			callee, rest := code[at[2]:at[3]], ""
 			if code[at[4]] == ',' {
@@ -623,4 +651,22 @@ func closingParen(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// The JVM languages' one-liners run commands and delete files through
+// methods of the value: ["rm", "-rf", d].execute() (Groovy),
+// File(d).deleteRecursively() (Kotlin); and name the home directory
+// through a system property.
+var (
+	jvmExecute = regexp.MustCompile(`(\[[^\[\]]*\]|"[^"\n]*")\s*\.execute\(\)`)
+	jvmFileOp  = regexp.MustCompile(`(?:new\s+)?(?:java\.io\.)?File\(((?:[^()]|\([^()]*\))*)\)\.(deleteRecursively|deleteDir|delete)\(\)`)
+	jvmHome    = regexp.MustCompile(`System\.(?:getProperty\("user\.home"\)|getenv\("HOME"\))`)
+)
+
+// jvmCalls rewrites those forms as calls the language tables know:
+// exec(LIST), deleteRecursively(PATH), "~".
+func jvmCalls(code string) string {
+	code = jvmHome.ReplaceAllString(code, `"~"`)
+	code = jvmExecute.ReplaceAllString(code, "exec($1)")
+	return jvmFileOp.ReplaceAllString(code, "$2($1)")
 }

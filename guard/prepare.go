@@ -108,6 +108,8 @@ var scriptLangs = map[string]string{
 	"php": "php", "lua": "lua", "awk": "awk", "pwsh": "pwsh", "osascript": "applescript",
 	"irb": "ruby", "luajit": "lua",
 	"Rscript": "r", "R": "r", "julia": "julia", "tclsh": "tcl", "wish": "tcl", "jimsh": "tcl",
+	// the JVM's scripting front ends: groovy -e, kotlinc -e, scala -e
+	"groovy": "jvm", "kotlinc": "jvm", "kotlin": "jvm", "scala": "jvm",
 }
 
 // ipythonShellLines spells IPython's shell escapes (!cmd, and statements
@@ -145,6 +147,7 @@ var interpOpts = map[string]interpSpec{
 	"applescript": {code: "e"},
 	"r":           {arg: "f", code: "e"},
 	"julia":       {arg: "CJLOp", code: "eE", lcode: []string{"eval", "print"}},
+	"jvm":         {arg: "cdD", code: "e", lcode: []string{"expression"}},
 }
 
 func (a *analysis) prepareInterp(c *cmd, lang string) {

@@ -309,3 +309,23 @@ func TestRound32SelectStringNotMatch(t *testing.T) {
 		`helm --kube-context aks-prod get values api -n payments -o yaml | Select-String -NotMatch 'password|secret|key'`,
 	})
 }
+
+// Interpreters: the JVM's one-liners (Groovy's LIST.execute(), Kotlin's
+// File(home).deleteRecursively()), and loops over a glob's files in PHP
+// and Python judged as the call on the pattern.
+func TestRound32Interpreters(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`kotlinc -e 'java.io.File(System.getProperty("user.home")).deleteRecursively()'`, CategoryFileDelete, "", LevelCritical},
+		{`groovy -e '["rm", "-rf", "/home/dev/.local"].execute().waitFor()'`, CategoryFileDelete, "", LevelHigh},
+		{`php -r 'foreach (glob($_SERVER["HOME"]."/.ssh/id_*") as $k) { unlink($k); }'`, CategoryFileDelete, "", LevelHigh},
+		{"python3 -c \"import glob,os\nfor f in glob.glob('/home/dev/.ssh/id_*'): os.remove(f)\"", CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`groovy -e 'println "git status".execute().text'`,
+		`kotlinc -e 'java.io.File("build").deleteRecursively()'`,
+		`scala -e 'println(sys.props("java.version"))'`,
+		`php -r 'foreach (glob("build/*.tmp") as $f) { unlink($f); }'`,
+		"python3 -c \"import glob,os\nfor f in glob.glob('dist/*.whl'): os.remove(f)\"",
+	})
+}

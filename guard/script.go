@@ -55,6 +55,7 @@ var execAPIs = map[string][]string{
 	"r":           {"system", "system2", "shell", "pipe"},
 	"julia":       {"run", "read", "pipeline", "success"},
 	"tcl":         {"exec", "open"},
+	"jvm":         {"exec", "ProcessBuilder", "Runtime.getRuntime().exec"},
 }
 
 // delete APIs per language, and whether they delete recursively.
@@ -71,6 +72,7 @@ var deleteAPIs = map[string][]scriptPath{
 	"r":     {{api: "unlink", recursive: true}, {api: "file.remove"}},
 	"julia": {{api: "rm", recursive: true}},
 	"tcl":   {{api: "file delete", recursive: true}},
+	"jvm":   {{api: "deleteRecursively", recursive: true}, {api: "deleteDir", recursive: true}, {api: "FileUtils.deleteDirectory", recursive: true}, {api: "delete"}, {api: "Files.delete"}},
 	"pwsh":  {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
 }
 
