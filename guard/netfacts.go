@@ -8,8 +8,8 @@ var (
 	shellNames  = names("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "ksh93", "oksh")
 	interpNames = names("python", "perl", "ruby", "node", "bun", "deno", "php", "lua", "awk", "pwsh", "osascript", "irb", "luajit", "Rscript", "julia", "tclsh",
 		"groovy", "kotlinc", "kotlin", "scala")
-	execNames   = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".", "iex", "Invoke-Expression")
-	netSinks    = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
+	execNames = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".", "iex", "Invoke-Expression")
+	netSinks  = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
 		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity")
 )
