@@ -329,3 +329,38 @@ func TestRound32Interpreters(t *testing.T) {
 		"python3 -c \"import glob,os\nfor f in glob.glob('dist/*.whl'): os.remove(f)\"",
 	})
 }
+
+// Packages one keystroke from a well-known package's name; the
+// well-known ones, their versions and their own near neighbours install.
+func TestRound32Typosquat(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`pip3 install --user colourama`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`yarn add lodahs`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`pip install python3-dateutil`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`cargo add serde_jsonn`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`npx create-react-ap my-app`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`code --install-extension ms-python.pyhton`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`pip install requests`, `npm install lodash@4.17.21`, `pip install pytest-mock`, `npm i react-dom`,
+		`pip install flask-cors`, `cargo add serde_yaml`, `npm install chalk colors`, `pip install black==24.3.0`,
+		`npm create vite@latest my-app`, `pip install scapy`, `npm install --save-dev tslint`,
+		`code --install-extension ms-python.python`,
+	})
+}
+
+func TestOneEdit(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"lodahs", "lodash", true}, {"colourama", "colorama", true}, {"serde_jsonn", "serde_json", true},
+		{"create-react-ap", "create-react-app", true}, {"requets", "requests", true}, {"numpy", "numba", false},
+		{"lodash", "lodash", false}, {"redux", "redis", false}, {"ab", "ba", true}, {"", "a", true},
+	} {
+		if got := oneEdit(c.a, c.b); got != c.want {
+			t.Errorf("oneEdit(%q, %q) = %t, want %t", c.a, c.b, got, c.want)
+		}
+	}
+}
