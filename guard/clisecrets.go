@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // cliSecretOutput reports what a client prints when its subcommand words
 // ask it for secrets: a token (auth token, print-access-token), secret
@@ -264,8 +267,10 @@ func credentialPrinted(c *cmd) string {
 			return "a kubeconfig's keys and tokens (" + c.base + " config view --raw)"
 		}
 		// kubectl create token deployer -n prod: a production service
-		// account's new token (a dev namespace's is the developer's own)
-		if ops := posArgs(args, kubectlGlobal); len(ops) > 1 && ops[0].s == "create" && ops[1].s == "token" && touchesProduction(c) {
+		// account's new token, or one of the cluster's own (kube-system)
+		// or one that lasts a month or more (a dev namespace's short token
+		// is the developer's own)
+		if ops := posArgs(args, kubectlGlobal); len(ops) > 1 && ops[0].s == "create" && ops[1].s == "token" && (touchesProduction(c) || longLivedToken(args)) {
 			return "a service account's token (" + c.base + " create token)"
 		}
 	case "rails":
@@ -311,6 +316,23 @@ func credentialPrinted(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// longLivedToken reports kubectl create token options asking for a
+// token of the cluster's own namespace or one lasting 30 days or more.
+func longLivedToken(args []word) bool {
+	if ns, ok := optValue(args, "-n", "namespace"); ok && ns == "kube-system" {
+		return true
+	}
+	d, ok := optValue(args, "", "duration")
+	if !ok {
+		return false
+	}
+	if h, ok := strings.CutSuffix(d, "h"); ok {
+		n, err := strconv.Atoi(h)
+		return err == nil && n >= 720
+	}
+	return false
 }
 
 // jsonpathOnly reports an output format that picks one field out (-o

@@ -362,6 +362,14 @@ func (a *analysis) computeOut(c *cmd) flow {
 				return flow{kind: flowList, what: "numbers", text: strconv.Itoa(v)}
 			}
 		}
+	case (n == "docker" || n == "podman" || n == "nerdctl") && len(args) > 2 && args[0].s == "cp" && args[len(args)-1].s == "-":
+		// docker cp api:/app/.env -: a container's file, as a tar stream
+		if _, p, ok := strings.Cut(args[len(args)-2].s, ":"); ok {
+			if d, crit := a.sensitive(p, "/"); d != "" {
+				return flow{kind: flowSecret, what: d + " in a container", crit: crit}
+			}
+		}
+		return flow{kind: flowUnknown}
 	case passThrough[n]:
 		if n == "sed" && c.in.kind == flowText && c.in.text == "" && !c.in.partial && sedRenamesOnly(args) {
 			// kubectl completion bash | sed 's/kubectl/k/g': a trusted

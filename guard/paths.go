@@ -180,6 +180,9 @@ func projectData(rel string) bool {
 			return false
 		}
 	}
+	if frameworkCache(comps) {
+		return false
+	}
 	base := comps[len(comps)-1]
 	switch {
 	case strings.HasPrefix(base, "terraform.tfstate") || localSettingsFile(base):
@@ -201,6 +204,13 @@ func projectData(rel string) bool {
 		}
 	}
 	return false
+}
+
+// frameworkCache reports a path (in components, relative to the work
+// directory) under a framework's own cache of generated files: Laravel's
+// storage/framework (compiled views, sessions, cache).
+func frameworkCache(comps []string) bool {
+	return len(comps) > 1 && comps[0] == "storage" && comps[1] == "framework"
 }
 
 // localDBFile reports an embedded database's file or its journal

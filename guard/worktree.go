@@ -1309,6 +1309,9 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 	var buf [12]string
 	comps := pathComps(rel, buf[:0])
 	base := stripGlobQualifier(comps[len(comps)-1])
+	if frameworkCache(comps) {
+		return false
+	}
 	for i, c := range comps {
 		if generatedDirs[c] {
 			return false
