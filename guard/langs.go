@@ -618,22 +618,33 @@ func loopLiteralCalls(code string) string {
 			loops = append(loops, loop{m[re.SubexpIndex("var")], []string{m[re.SubexpIndex("pat")]}})
 		}
 	}
+	if len(loops) == 0 {
+		return ""
+	}
+	calls := callOfName.FindAllStringSubmatchIndex(code, 32)
 	for _, m := range loops {
-		lits := m.over
-		// (the callee with its receiver: shutil.rmtree, require("fs").rmSync)
-		re := regexp.MustCompile(`((?:[A-Za-z_]\w*(?:\([^()]*\))?\.)*[A-Za-z_]\w*)\(\s*` + regexp.QuoteMeta(m.name) + `\s*([,)])`)
-		for _, at := range re.FindAllStringSubmatchIndex(code, 4) {
-			callee, rest := code[at[2]:at[3]], ""
-			if code[at[4]] == ',' {
-				rest = code[at[4]:closingParen(code, at[4])] // the other arguments: , {recursive: true}
+		n := 0
+		for _, at := range calls {
+			if code[at[4]:at[5]] != m.name || n == 4 {
+				continue
 			}
-			for _, l := range lits {
+			n++
+			callee, rest := code[at[2]:at[3]], ""
+			if code[at[6]] == ',' {
+				rest = code[at[6]:closingParen(code, at[6])] // the other arguments: , {recursive: true}
+			}
+			for _, l := range m.over {
 				b.WriteString("\n" + callee + "(" + l + rest + ")")
 			}
 		}
 	}
 	return b.String()
 }
+
+// callOfName matches a call whose first argument is a bare name: the
+// callee with its receiver (shutil.rmtree, require("fs").rmSync), the
+// name, and what follows it.
+var callOfName = regexp.MustCompile(`((?:[A-Za-z_]\w*(?:\([^()]*\))?\.)*[A-Za-z_]\w*)\(\s*(\$?[A-Za-z_]\w*)\s*([,)])`)
 
 // closingParen returns the index of the parenthesis that closes the call
 // whose arguments continue at i (or len(s)).
