@@ -95,6 +95,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// docker save IMAGE: the image's layers, the code and whatever
 		// was built into it
 		return flow{kind: flowLocal, what: "a container image (" + args[len(args)-1].s + ")", tree: true}
+	case execDump(c):
+		return flow{kind: flowSecret, what: "a database dump made in " + c.base + " exec", crit: true}
 	case n == "ssh" && remoteDump(args):
 		// ssh db-host 'mysqldump --all-databases': the dump comes back
 		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
@@ -1941,28 +1943,7 @@ func secretStoreRead(name string, args []word) string {
 // prints its environment (kubectl exec deploy/api -- env, docker exec
 // web printenv): a service's environment holds its credentials.
 func remoteEnvDump(c *cmd) string {
-	switch c.name {
-	case "kubectl", "oc", "docker", "podman", "nerdctl":
-	default:
-		return ""
-	}
-	args := c.args()
-	if len(args) < 2 || args[0].s != "exec" {
-		return ""
-	}
-	var inner []word
-	for i, w := range args {
-		if w.s == "--" {
-			inner = args[i+1:]
-			break
-		}
-	}
-	if inner == nil && c.name != "kubectl" && c.name != "oc" {
-		ops := posArgs(args[1:], optSpec{short: "euwi", long: []string{"env", "user", "workdir", "env-file"}})
-		if len(ops) > 1 {
-			inner = ops[1:]
-		}
-	}
+	inner := execInner(c)
 	if len(inner) == 0 {
 		return ""
 	}
@@ -1973,6 +1954,40 @@ func remoteEnvDump(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// execInner returns the command a container or pod runs for kubectl,
+// oc, docker, podman or nerdctl exec, or nil.
+func execInner(c *cmd) []word {
+	switch c.name {
+	case "kubectl", "oc", "docker", "podman", "nerdctl":
+	default:
+		return nil
+	}
+	args := c.args()
+	if len(args) < 2 || args[0].s != "exec" {
+		return nil
+	}
+	for i, w := range args {
+		if w.s == "--" {
+			return args[i+1:]
+		}
+	}
+	if c.name != "kubectl" && c.name != "oc" {
+		ops := posArgs(args[1:], optSpec{short: "euwi", long: []string{"env", "user", "workdir", "env-file"}})
+		if len(ops) > 1 {
+			return ops[1:]
+		}
+	}
+	return nil
+}
+
+// execDump reports a container's or pod's command that dumps a database
+// to its output (kubectl exec deploy/api -- pg_dump "$DATABASE_URL"):
+// the dump comes out of exec as it would from ssh.
+func execDump(c *cmd) bool {
+	inner := execInner(c)
+	return len(inner) > 0 && remoteDump(append([]word{lit("container")}, inner...))
 }
 
 // fishStringReadsInput reports fish's string called without strings of its

@@ -85,6 +85,16 @@ func curlUploadOpt(s string) bool {
 	return true
 }
 
+// fieldName reports a form field's name: letters, digits, '-', '_', '.'.
+func fieldName(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // sendsStdin reports whether a network tool sends what it reads.
 func sendsStdin(c *cmd) bool {
 	args := c.args()
@@ -214,8 +224,12 @@ func uploadedFiles(c *cmd) []word {
 			}
 		}
 	case "http", "https", "xh", "httpie":
+		form := hasWord(args, "--form") || hasWord(args, "-f") || hasWord(args, "--multipart")
 		for _, w := range args {
 			if i := strings.Index(w.s, "@"); i > 0 && strings.Contains(w.s[:i], "=") || strings.HasPrefix(w.s, "@") {
+				out = append(out, lit(w.s[i+1:]))
+			} else if form && i > 0 && fieldName(w.s[:i]) {
+				// --form file@~/.pgpass: the file sent as a form's field
 				out = append(out, lit(w.s[i+1:]))
 			}
 		}

@@ -1214,6 +1214,16 @@ func (a *analysis) classifyWrite(p string) wclass {
 
 // sensitive reports whether reading the file at s exposes secrets: a
 // description, and whether they are critical (keys, credentials).
+// globNames reports a glob pattern (~/.aws/*) that names the file name
+// (.aws/credentials) among others.
+func globNames(pattern, name string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return false
+	}
+	ok, err := path.Match(pattern, name)
+	return ok && err == nil
+}
+
 func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if s == "" {
 		return "", false
@@ -1259,15 +1269,15 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		case ".gnupg", ".password-store":
 			return "private keys (" + s + ")", true
 		case ".aws":
-			if rel == ".aws" || base == "credentials" || strings.HasPrefix(rel, ".aws/sso") || strings.HasPrefix(rel, ".aws/cli/cache") {
+			if rel == ".aws" || base == "credentials" || strings.HasPrefix(rel, ".aws/sso") || strings.HasPrefix(rel, ".aws/cli/cache") || globNames(rel, ".aws/credentials") {
 				return "AWS credentials (" + s + ")", true
 			}
 		case ".kube":
-			if rel == ".kube" || base == "config" {
+			if rel == ".kube" || base == "config" || globNames(rel, ".kube/config") {
 				return "Kubernetes credentials (" + s + ")", true
 			}
 		case ".docker":
-			if rel == ".docker" || base == "config.json" {
+			if rel == ".docker" || base == "config.json" || globNames(rel, ".docker/config.json") {
 				return "Docker registry credentials (" + s + ")", true
 			}
 		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d":

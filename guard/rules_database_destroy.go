@@ -330,7 +330,7 @@ var databaseDestroyRules = []*rule{
 				}
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
-					"db:migrate:reset", "db:schema:load:all",
+					"db:migrate:reset", "db:schema:load:all", "db:seed:replant", "db:truncate_all",
 					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss",
 					// Symfony's console: bin/console doctrine:schema:drop --force
 					"doctrine:schema:drop", "doctrine:database:drop", "d:s:d", "d:d:d":
@@ -441,7 +441,8 @@ var databaseDestroyRules = []*rule{
 				ops := positional(args)
 				return len(ops) >= 2 && ops[0].s == "database" && (ops[1].s == "drop" || ops[1].s == "reset"), j
 			case "goose":
-				return hasWord(args, "reset"), j
+				// reset, or down-to 0: every migration undone
+				return hasWord(args, "reset") || hasWord(args, "down-to") && hasWord(args, "0"), j
 			case "supabase":
 				// supabase db reset of the local stack: the database the
 				// developer has been filling, rebuilt from migrations and

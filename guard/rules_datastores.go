@@ -432,6 +432,67 @@ var dataStoreRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "etcd-cluster-weakened", Level: LevelHigh, Category: CategorySystem, Description: "switching off a remote etcd cluster's authentication or removing one of its members",
+		Suggestions: []string{"Change the cluster's membership and access through its operators", "Try it on a local etcd first"},
+		names:       names("etcdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || !a.etcdRemote(c) || hasWord(c.args(), "--help") {
+				return false, ""
+			}
+			switch {
+			case ops[0].s == "auth" && ops[1].s == "disable":
+				return true, "etcdctl auth disable"
+			case ops[0].s == "member" && (ops[1].s == "remove" || ops[1].s == "rm") && len(ops) > 2:
+				return true, "etcdctl member remove " + ops[2].s
+			}
+			return false, ""
+		}},
+	{ID: "etcd-secrets-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing the secret values kept in a remote etcd cluster",
+		Suggestions: []string{"List the keys only (--keys-only)", "Read one non-secret key"},
+		names:       names("etcdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 2 || ops[0].s != "get" || hasWord(args, "--keys-only") || hasWord(args, "--count-only") || !a.etcdRemote(c) {
+				return false, ""
+			}
+			for _, k := range ops[1:] {
+				if l := lower(k.s); hasAny(l, "secret", "password", "credential", "token", "private") {
+					return true, "etcdctl get " + k.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+// etcdRemote reports an etcdctl talking to a cluster on another machine:
+// its --endpoints (or ETCDCTL_ENDPOINTS) name a host that is not this one.
+func (a *analysis) etcdRemote(c *cmd) bool {
+	eps, ok := optValue(c.args(), "", "endpoints")
+	if !ok {
+		for _, as := range c.assigns {
+			if as.name == "ETCDCTL_ENDPOINTS" {
+				eps, ok = as.val.s, true
+			}
+		}
+	}
+	if !ok {
+		eps, ok = a.varValue("ETCDCTL_ENDPOINTS")
+	}
+	if !ok {
+		return false // the default, this machine's 127.0.0.1:2379
+	}
+	for ep := range strings.SplitSeq(eps, ",") {
+		h := hostOf(ep)
+		if h == "" {
+			h, _, _ = strings.Cut(ep, ":")
+		}
+		if h != "" && !isLocalHost(lower(h)) && !strings.HasPrefix(h, "$") {
+			return true
+		}
+	}
+	return false
 }
 
 func init() { ruleSets = append(ruleSets, dataStoreRules, searchClusterRules) }

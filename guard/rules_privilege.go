@@ -629,11 +629,11 @@ var privilegeRules = []*rule{
 	{ID: "k8s-widen-role", Level: LevelHigh, Category: CategoryPrivilege, Description: "widening a role to every verb and resource, or disabling pod security",
 		Suggestions: []string{"Add only the rules needed", "Keep pod security at baseline or restricted"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
+			args := posArgs(c.args(), kubectlGlobal) // kubectl --context prod patch ...
 			if len(args) < 2 {
 				return false, ""
 			}
-			j := joinWords(args)
+			j := joinWords(c.args())
 			switch args[0].s {
 			case "patch", "edit", "apply":
 				if (strings.Contains(args[1].s, "clusterrole") || strings.Contains(args[1].s, "role")) && strings.Contains(j, `"*"`) && strings.Contains(j, "verbs") {

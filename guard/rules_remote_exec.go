@@ -740,6 +740,11 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			for _, w := range args {
+				if c.name == "add-apt-repository" && strings.HasPrefix(w.s, "ppa:") && !knownPPA(w.s) {
+					// ppa:someone/tools: a person's archive, root's
+					// packages from now on
+					return true, w.s
+				}
 				for _, f := range strings.Fields(w.s) {
 					if i := strings.Index(f, "="); i > 0 && strings.HasPrefix(f, "--") {
 						f = f[i+1:]
@@ -786,7 +791,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "run-remote-module", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL or a stranger's repository",
 		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version"},
-		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget"),
+		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget", "npm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -825,10 +830,15 @@ var remoteExecRules = []*rule{
 						return true, v
 					}
 				}
-			case "npx", "bunx", "pnpm", "dnx":
+			case "npx", "bunx", "pnpm", "dnx", "npm":
+				if ops := positional(args); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
+					return false, "" // npm exec, npm x: npx's own commands
+				}
 				for _, w := range args {
-					if strings.HasPrefix(w.s, "github:") || strings.HasPrefix(w.s, "git+") || strings.HasPrefix(w.s, "http://") || strings.HasPrefix(w.s, "https://") {
-						return true, w.s
+					// npx --package=URL cmd: the package the command comes from
+					v := strings.TrimPrefix(w.s, "--package=")
+					if strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+						return true, v
 					}
 				}
 			case "ansible-pull":
@@ -1251,6 +1261,12 @@ var indexEnvHosts = map[string][]string{
 	"UV_DEFAULT_INDEX": {"pypi.org"}, "NPM_CONFIG_REGISTRY": {"registry.npmjs.org"}, "YARN_REGISTRY": {"registry.yarnpkg.com", "registry.npmjs.org"},
 	"YARN_NPM_REGISTRY_SERVER": {"registry.yarnpkg.com", "registry.npmjs.org"}, "BUN_CONFIG_REGISTRY": {"registry.npmjs.org"},
 	"HEX_MIRROR": {"repo.hex.pm", "builds.hex.pm"}, "HEX_REPO_URL": {"repo.hex.pm"}, "GOPROXY": {"proxy.golang.org"},
+	// the toolchains' own downloads: node for nvm and n, Rust for rustup,
+	// Python for pyenv, Electron's binaries
+	"NVM_NODEJS_ORG_MIRROR": {"nodejs.org", "npmmirror.com", "cdn.npmmirror.com"}, "N_NODE_MIRROR": {"nodejs.org", "npmmirror.com"},
+	"NODEJS_ORG_MIRROR": {"nodejs.org", "npmmirror.com"}, "RUSTUP_DIST_SERVER": {"static.rust-lang.org", "mirrors.ustc.edu.cn", "rsproxy.cn"},
+	"RUSTUP_UPDATE_ROOT": {"static.rust-lang.org", "mirrors.ustc.edu.cn", "rsproxy.cn"}, "PYTHON_BUILD_MIRROR_URL": {"www.python.org"},
+	"ELECTRON_MIRROR": {"github.com", "npmmirror.com", "cdn.npmmirror.com"},
 }
 
 // foreignIndexEnv returns the host a package-index variable points at
@@ -1608,4 +1624,21 @@ func hasFoldWord(args []word, s string) bool {
 		}
 	}
 	return false
+}
+
+// knownPPAOwners are the teams behind Launchpad archives that projects'
+// own install guides name (newer Pythons, git, PHP, Neovim, toolchains,
+// drivers).
+var knownPPAOwners = map[string]bool{"deadsnakes": true, "git-core": true, "ondrej": true, "neovim-ppa": true, "longsleep": true,
+	"graphics-drivers": true, "ansible": true, "ubuntu-toolchain-r": true, "openjdk-r": true, "mozillateam": true, "kisak": true,
+	"obsproject": true, "libreoffice": true, "fish-shell": true, "nginx": true, "certbot": true, "pypy": true, "wireshark-dev": true,
+	"inkscape.dev": true, "kdenlive": true, "apt-fast": true, "linrunner": true, "team-xbmc": true, "savoury1": true, "chris-lea": true,
+	"brightbox": true, "cappelikan": true, "flatpak": true, "lutris-team": true, "kubuntu-ppa": true, "ubuntu-desktop": true,
+	"canonical-kernel-team": true, "ubuntu-x-swat": true, "oibaf": true, "alessandro-strada": true, "zanchey": true, "maveonair": true,
+	"jonathonf": true, "hda-me": true, "stebbins": true, "videolan": true, "qbittorrent-team": true, "gnome-shell-extension-manager": true}
+
+// knownPPA reports ppa:OWNER/NAME (or ppa:OWNER) of a well-known team.
+func knownPPA(s string) bool {
+	owner, _, _ := strings.Cut(strings.TrimPrefix(s, "ppa:"), "/")
+	return knownPPAOwners[lower(owner)]
 }

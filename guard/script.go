@@ -97,6 +97,8 @@ var downloadAPIs = map[string][]struct {
 	"perl":   {{"getstore", 0, 1}, {"mirror", 0, 1}},
 	"ruby":   {{"IO.copy_stream", 0, 1}},
 	"php":    {{"copy", 0, 1}},
+	"r":      {{"download.file", 0, 1}},
+	"julia":  {{"download", 0, 1}, {"Downloads.download", 0, 1}},
 }
 
 // urlLiteral is the first URL written in code.
@@ -163,6 +165,7 @@ func scanScript(lang, code string) *scriptScan {
 	}
 	low := strings.ToLower(code)
 	sc.scanCommands(code)
+	sc.argvs = append(sc.argvs, sdkCommands(lang, code)...)
 	if lang == "awk" && strings.Contains(code, "|") {
 		sc.shell = append(sc.shell, awkPrintedCommands(code)...)
 	}
@@ -510,8 +513,12 @@ func (sc *scriptScan) scanCommands(code string) {
 			case items[0].isList:
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[0].list})
 			case items[0].isStr && len(items) > 1 && items[1].isList && (strings.Contains(api, "execv") || strings.Contains(api, "spawnv")):
-				// os.execvp(file, [argv0, args...])
-				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: items[1].list})
+				// os.execvp(file, [argv0, args...]): the file is what runs
+				argv := append([]string{items[0].str}, items[1].list...)
+				if len(items[1].list) > 0 {
+					argv = append([]string{items[0].str}, items[1].list[1:]...)
+				}
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
 			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
 			case items[0].isStr && denoArgs != nil:

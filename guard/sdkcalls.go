@@ -1,0 +1,443 @@
+package guard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Interpreter code reaches the cloud and databases through libraries as
+// often as through their command-line clients: boto3's
+// delete_bucket is `aws s3api delete-bucket`, a driver's
+// execute("TRUNCATE users") on a production host is psql -c on it.
+// sdkCommands reads those calls as the client commands they amount to,
+// so that the clients' rules judge them (what is deleted, where, whether
+// it is production).
+
+// sdkCommands returns the client commands code's SDK and driver calls
+// amount to, as argument vectors.
+func sdkCommands(lang, code string) []scriptCall {
+	var out []scriptCall
+	switch lang {
+	case "python":
+		if strings.Contains(code, "boto3") {
+			out = append(out, boto3Calls(code)...)
+		}
+		if strings.Contains(code, "google.cloud") || strings.Contains(code, "storage.Client") || strings.Contains(code, "bigquery.Client") {
+			out = append(out, googleCloudCalls(code)...)
+		}
+		if strings.Contains(code, "azure") {
+			out = append(out, azureCalls(code)...)
+		}
+	case "js":
+		if strings.Contains(code, "Command(") && strings.Contains(code, "aws-sdk") {
+			out = append(out, awsJSCalls(code)...)
+		}
+	}
+	out = append(out, driverCalls(lang, code)...)
+	return out
+}
+
+var (
+	// name = boto3.client('s3') / boto3.Session().resource('ec2') / a
+	// chain built on one (s3.Bucket('x')): the name stands for it later
+	sdkAssign = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*=\s*((?:boto3|storage|bigquery|[A-Za-z_]\w*Client)\b[^;\n]*?)\s*(?:;|\n|$)`)
+	boto3Svc  = `boto3(?:\.session)?(?:\.Session\([^()]*\))?\.(client|resource)\(\s*['"]([\w-]+)['"][^()]*\)`
+	// boto3.client('s3').delete_bucket(Bucket='x')
+	boto3ClientCall = regexp.MustCompile(boto3Svc + `\.([a-z]\w*)\(((?:[^()]|\([^()]*\))*)\)`)
+	// boto3.resource('s3').Bucket('x') ... .delete()
+	boto3ResourceCall = regexp.MustCompile(boto3Svc + `\.([A-Z]\w*)\(\s*['"]([^'"]*)['"][^()]*\)((?:\.\w+(?:\([^()]*\))?)*)`)
+	// boto3.resource('ec2').instances.all().terminate()
+	boto3Collection = regexp.MustCompile(boto3Svc + `\.([a-z]\w*)\.(?:all|filter|limit)\([^()]*\)((?:\.\w+(?:\([^()]*\))?)*)`)
+	sdkKwarg        = regexp.MustCompile(`\b([A-Za-z]\w*)\s*=\s*(?:'([^']*)'|"([^"]*)"|\[([^\]]*)\]|(True|False|\d+))`)
+	camelBreak      = regexp.MustCompile(`([a-z0-9])([A-Z])|([A-Z]+)([A-Z][a-z])`)
+)
+
+// inlineSDKNames writes the chains a name was given (s3 =
+// boto3.client('s3'); b = s3.Bucket('x')) in place of the name, twice, so
+// that a call on the name reads as a call on the chain.
+func inlineSDKNames(code string) string {
+	for range 2 {
+		ms := sdkAssign.FindAllStringSubmatchIndex(code, 8)
+		if len(ms) == 0 {
+			return code
+		}
+		changed := false
+		for i := len(ms) - 1; i >= 0; i-- {
+			m := ms[i]
+			name, expr := code[m[2]:m[3]], code[m[4]:m[5]]
+			if strings.Contains(expr, name+".") || !strings.Contains(expr, "(") {
+				continue
+			}
+			rest := code[m[1]:]
+			re, err := regexp.Compile(`\b` + regexp.QuoteMeta(name) + `\.`)
+			if err != nil {
+				continue
+			}
+			if nr := re.ReplaceAllLiteralString(rest, expr+"."); nr != rest {
+				code = code[:m[1]] + nr
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return code
+}
+
+// kebab turns an SDK's name (DBInstanceIdentifier, delete_db_instance)
+// into its client's spelling (db-instance-identifier, delete-db-instance).
+func kebab(s string) string {
+	s = camelBreak.ReplaceAllString(s, "${1}${3}-${2}${4}")
+	return strings.ToLower(strings.ReplaceAll(s, "_", "-"))
+}
+
+// kwargOptions turns keyword arguments (Bucket='x', SkipFinalSnapshot=True)
+// into the client's options (--bucket x --skip-final-snapshot).
+func kwargOptions(args string) []string {
+	var out []string
+	for _, m := range sdkKwarg.FindAllStringSubmatch(args, -1) {
+		opt := "--" + kebab(m[1])
+		switch {
+		case m[5] == "True":
+			out = append(out, opt)
+		case m[5] == "False":
+		case m[4] != "":
+			out = append(out, opt)
+			for _, v := range strings.Split(m[4], ",") {
+				if v = strings.Trim(strings.TrimSpace(v), `'"`); v != "" {
+					out = append(out, v)
+				}
+			}
+		default:
+			out = append(out, opt, m[2]+m[3]+m[5])
+		}
+	}
+	return out
+}
+
+// awsService is the aws client's command for a boto3 service name.
+func awsService(svc string) string {
+	if svc == "s3" {
+		return "s3api"
+	}
+	return svc
+}
+
+// boto3Calls reads boto3's client methods, resources and collections.
+func boto3Calls(code string) []scriptCall {
+	code = inlineSDKNames(code)
+	var out []scriptCall
+	for _, m := range boto3ClientCall.FindAllStringSubmatch(code, 8) {
+		if m[1] != "client" || !sdkVerb(m[3]) {
+			continue
+		}
+		argv := append([]string{"aws", awsService(m[2]), kebab(m[3])}, kwargOptions(m[4])...)
+		out = append(out, scriptCall{api: "boto3", argv: argv})
+	}
+	for _, m := range boto3ResourceCall.FindAllStringSubmatch(code, 8) {
+		svc, typ, id, chain := m[2], m[3], m[4], m[5]
+		if m[1] != "resource" {
+			continue
+		}
+		switch {
+		case svc == "s3" && typ == "Bucket" && (strings.Contains(chain, "objects.") || strings.Contains(chain, "object_versions.")) && strings.Contains(chain, ".delete("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "s3", "rm", "s3://" + id, "--recursive"}})
+		case svc == "s3" && typ == "Bucket" && strings.HasPrefix(chain, ".delete("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "s3", "rb", "s3://" + id}})
+		case svc == "s3" && typ == "Object" && strings.Contains(chain, ".delete("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "s3", "rm", "s3://" + id}})
+		case svc == "ec2" && typ == "Instance" && (strings.Contains(chain, ".terminate(") || strings.Contains(chain, ".stop(")):
+			verb := "terminate-instances"
+			if strings.Contains(chain, ".stop(") {
+				verb = "stop-instances"
+			}
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "ec2", verb, "--instance-ids", id}})
+		case svc == "dynamodb" && typ == "Table" && strings.Contains(chain, ".delete("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "dynamodb", "delete-table", "--table-name", id}})
+		case strings.Contains(chain, ".delete(") || strings.Contains(chain, ".terminate("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", awsService(svc), "delete-" + kebab(typ), id}})
+		}
+	}
+	for _, m := range boto3Collection.FindAllStringSubmatch(code, 8) {
+		svc, coll, chain := m[2], m[3], m[4]
+		if m[1] != "resource" {
+			continue
+		}
+		switch {
+		case svc == "ec2" && coll == "instances" && strings.Contains(chain, ".terminate("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "ec2", "terminate-instances", "--instance-ids", "every-instance"}})
+		case svc == "s3" && coll == "buckets" && strings.Contains(chain, ".delete("):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "s3", "rb", "s3://every-bucket", "--force"}})
+		}
+	}
+	return out
+}
+
+// sdkVerb reports an SDK method that changes or reveals something: the
+// ones the clients' rules judge (list_ and describe_ calls only read).
+func sdkVerb(m string) bool {
+	for _, p := range [...]string{"delete", "terminate", "remove", "put_", "create_", "update_", "attach_", "detach_", "modify_", "stop_",
+		"revoke_", "disable_", "deregister", "purge", "empty", "get_secret_value", "get_parameter", "reset_", "restore_", "authorize_", "add_", "set_"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// storage.Client().bucket('x') / get_bucket('x') ... .delete()
+	gcsBucket = regexp.MustCompile(`(?:storage\.Client\([^()]*\)|[A-Za-z_]\w*)\.(?:get_)?bucket\(\s*['"]([^'"]+)['"]\s*\)((?:\.\w+(?:\((?:[^()]|\([^()]*\))*\))?)*)`)
+	gcsBlobs  = regexp.MustCompile(`list_blobs\(\s*['"]([^'"]+)['"]`)
+	bqDelete  = regexp.MustCompile(`\.delete_(dataset|table)\(\s*['"]([^'"]+)['"]([^()]*)\)`)
+	gceDelete = regexp.MustCompile(`(Instances|Disks|Networks|Firewalls)Client\([^()]*\)\.delete\(((?:[^()]|\([^()]*\))*)\)`)
+)
+
+// googleCloudCalls reads Google Cloud's client libraries: buckets and
+// their objects deleted, BigQuery datasets and tables dropped, Compute
+// Engine resources deleted.
+func googleCloudCalls(code string) []scriptCall {
+	code = inlineSDKNames(code)
+	var out []scriptCall
+	for _, m := range gcsBucket.FindAllStringSubmatch(code, 8) {
+		b, chain := m[1], m[2]
+		switch {
+		case strings.HasPrefix(chain, ".delete("):
+			out = append(out, scriptCall{api: "google-cloud-storage", argv: []string{"gcloud", "storage", "rm", "-r", "gs://" + b}})
+		case strings.Contains(chain, ".blob(") && strings.Contains(chain, ".delete("):
+			out = append(out, scriptCall{api: "google-cloud-storage", argv: []string{"gcloud", "storage", "rm", "gs://" + b + "/object"}})
+		case strings.Contains(chain, "list_blobs(") && strings.Contains(code, ".delete("):
+			out = append(out, scriptCall{api: "google-cloud-storage", argv: []string{"gcloud", "storage", "rm", "-r", "gs://" + b + "/**"}})
+		}
+	}
+	if strings.Contains(code, ".delete(") || strings.Contains(code, "delete_blobs(") {
+		for _, m := range gcsBlobs.FindAllStringSubmatch(code, 4) {
+			out = append(out, scriptCall{api: "google-cloud-storage", argv: []string{"gcloud", "storage", "rm", "-r", "gs://" + m[1] + "/**"}})
+		}
+	}
+	for _, m := range bqDelete.FindAllStringSubmatch(code, 8) {
+		argv := []string{"bq", "rm", "-f"}
+		if m[1] == "dataset" {
+			argv = append(argv, "-d")
+			if strings.Contains(m[3], "delete_contents=True") {
+				argv = append(argv, "-r")
+			}
+		} else {
+			argv = append(argv, "-t")
+		}
+		out = append(out, scriptCall{api: "google-cloud-bigquery", argv: append(argv, m[2])})
+	}
+	for _, m := range gceDelete.FindAllStringSubmatch(code, 8) {
+		kind := strings.ToLower(m[1])
+		name := ""
+		for _, k := range sdkKwarg.FindAllStringSubmatch(m[2], -1) {
+			if k[1] == strings.TrimSuffix(kind, "s") || k[1] == "instance" || k[1] == "disk" || k[1] == "network" || k[1] == "firewall" {
+				name = k[2] + k[3]
+			}
+		}
+		argv := []string{"gcloud", "compute", kind, "delete", name, "--quiet"}
+		for _, k := range sdkKwarg.FindAllStringSubmatch(m[2], -1) {
+			if k[1] == "project" || k[1] == "zone" {
+				argv = append(argv, "--"+k[1], k[2]+k[3])
+			}
+		}
+		out = append(out, scriptCall{api: "google-cloud-compute", argv: argv})
+	}
+	return out
+}
+
+var (
+	azGroupDelete     = regexp.MustCompile(`resource_groups\.(?:begin_)?delete\(\s*['"]([^'"]+)['"]`)
+	azContainerDelete = regexp.MustCompile(`\.delete_container\(\s*['"]([^'"]+)['"]`)
+	azVMDelete        = regexp.MustCompile(`virtual_machines\.(?:begin_)?delete\(\s*['"]([^'"]+)['"]\s*,\s*['"]([^'"]+)['"]`)
+	azSecretGet       = regexp.MustCompile(`\.get_secret\(\s*['"]([^'"]+)['"]\s*\)\.value`)
+)
+
+// azureCalls reads the Azure SDK for Python: resource groups, containers
+// and machines deleted, Key Vault secrets' values read.
+func azureCalls(code string) []scriptCall {
+	var out []scriptCall
+	for _, m := range azGroupDelete.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "azure-mgmt-resource", argv: []string{"az", "group", "delete", "--name", m[1], "--yes"}})
+	}
+	for _, m := range azContainerDelete.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "azure-storage-blob", argv: []string{"az", "storage", "container", "delete", "--name", m[1]}})
+	}
+	for _, m := range azVMDelete.FindAllStringSubmatch(code, 4) {
+		out = append(out, scriptCall{api: "azure-mgmt-compute", argv: []string{"az", "vm", "delete", "-g", m[1], "-n", m[2], "--yes"}})
+	}
+	if strings.Contains(code, "print") {
+		for _, m := range azSecretGet.FindAllStringSubmatch(code, 4) {
+			out = append(out, scriptCall{api: "azure-keyvault-secrets", argv: []string{"az", "keyvault", "secret", "show", "--name", m[1], "--query", "value"}})
+		}
+	}
+	return out
+}
+
+var (
+	// new S3Client({...}).send(new DeleteBucketCommand({Bucket: 'x'}))
+	awsJSCommand = regexp.MustCompile(`new\s+([A-Z][A-Za-z0-9]*)Command\(\s*(\{[^{}]*\})?`)
+	awsJSClient  = regexp.MustCompile(`new\s+([A-Z][A-Za-z0-9]*)Client\(`)
+	jsKey        = regexp.MustCompile(`\b([A-Za-z]\w*)\s*:\s*(?:'([^']*)'|"([^"]*)"|\[([^\]]*)\]|(true))`)
+)
+
+// awsJSCalls reads the AWS SDK for JavaScript (v3): each Command sent is
+// the aws client's subcommand of the same name.
+func awsJSCalls(code string) []scriptCall {
+	svc := ""
+	if m := awsJSClient.FindStringSubmatch(code); m != nil {
+		svc = strings.ToLower(m[1])
+	}
+	if svc == "" {
+		return nil
+	}
+	var out []scriptCall
+	for _, m := range awsJSCommand.FindAllStringSubmatch(code, 8) {
+		verb := kebab(m[1])
+		if !sdkVerb(strings.ReplaceAll(verb, "-", "_")) {
+			continue
+		}
+		argv := []string{"aws", awsService(svc), verb}
+		for _, k := range jsKey.FindAllStringSubmatch(m[2], -1) {
+			opt := "--" + kebab(k[1])
+			switch {
+			case k[5] == "true":
+				argv = append(argv, opt)
+			case k[4] != "":
+				argv = append(argv, opt)
+				for _, v := range strings.Split(k[4], ",") {
+					if v = strings.Trim(strings.TrimSpace(v), `'"`); v != "" {
+						argv = append(argv, v)
+					}
+				}
+			default:
+				argv = append(argv, opt, k[2]+k[3])
+			}
+		}
+		out = append(out, scriptCall{api: "aws-sdk", argv: argv})
+	}
+	return out
+}
+
+// A database driver's connection and the statements run on it.
+var (
+	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|Redis|createConnection|createPool|Client|Pool|knex)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	// execute("..."), ->exec('...'), .query(`...`)
+	driverExec = regexp.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare)\(\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
+	// Mongo and Redis methods that empty a store
+	mongoDrop = regexp.MustCompile(`\.(drop_database|dropDatabase|drop_collection|drop|delete_many|deleteMany|remove)\(\s*([^()]*)\)`)
+	redisWipe = regexp.MustCompile(`(?i)\.(flushall|flushdb)\(`)
+	connHost  = regexp.MustCompile(`(?i)(?:\bhost\s*[=:]\s*['"]?|@|://)([A-Za-z0-9][\w.-]*[A-Za-z0-9])`)
+	connDB    = regexp.MustCompile(`(?i)(?:\bdbname|\bdatabase|\bdb)\s*[=:]\s*['"]?([\w.-]+)`)
+	connEnv   = regexp.MustCompile(`(?:environ(?:\.get)?\(?\[?\s*|getenv\(\s*|ENV\[\s*|ENV\.fetch\(\s*|process\.env\.|\$_ENV\[\s*|\$ENV\{)['"]?([A-Z][A-Z0-9_]*)`)
+)
+
+// driverCalls reads a database driver's connection and the destructive
+// statements run on it as the database's client run with them: psql
+// -h HOST -c SQL, mysql, sqlite3, mongosh, redis-cli.
+func driverCalls(lang, code string) []scriptCall {
+	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" {
+		return nil
+	}
+	conn := driverConnect.FindStringSubmatch(code)
+	if conn == nil {
+		return nil
+	}
+	driver, args := strings.ToLower(conn[1]), conn[2]
+	host, db := "", ""
+	if m := connEnv.FindStringSubmatch(args); m != nil {
+		host = "$" + m[1]
+	} else if m := connHost.FindStringSubmatch(args); m != nil {
+		host = m[1]
+	}
+	if m := connDB.FindStringSubmatch(args); m != nil {
+		db = m[1]
+	}
+	low := strings.ToLower(args)
+	var out []scriptCall
+	switch {
+	case strings.Contains(driver, "mongo"):
+		for _, m := range mongoDrop.FindAllStringSubmatch(code, 4) {
+			eval := "db.dropDatabase()"
+			switch m[1] {
+			case "drop_collection", "drop":
+				eval = "db.c.drop()"
+			case "delete_many", "deleteMany", "remove":
+				if strings.Trim(m[2], " {}") != "" {
+					continue // a filter: some documents
+				}
+				eval = "db.c.deleteMany({})"
+			}
+			out = append(out, scriptCall{api: driver, argv: []string{"mongosh", mongoTarget(host), "--eval", eval}})
+		}
+		return out
+	case strings.Contains(driver, "redis"):
+		for _, m := range redisWipe.FindAllStringSubmatch(code, 2) {
+			h := host
+			if h == "" {
+				h = "127.0.0.1"
+			}
+			out = append(out, scriptCall{api: driver, argv: []string{"redis-cli", "-h", h, strings.ToLower(m[1])}})
+		}
+		return out
+	}
+	for _, m := range driverExec.FindAllStringSubmatch(code, 8) {
+		sql := strings.TrimSpace(m[1])
+		var argv []string
+		switch {
+		case strings.Contains(driver, "sqlite"):
+			f := db
+			if f == "" {
+				if s, _, ok := strLit(args, strings.IndexAny(args, `"'`), lang); ok {
+					f = s
+				}
+			}
+			argv = []string{"sqlite3", f, sql}
+		case strings.Contains(driver, "mysql") || strings.HasPrefix(low, `"mysql:`) || strings.HasPrefix(low, `'mysql:`) || strings.Contains(low, "mysql://"):
+			argv = []string{"mysql"}
+			if strings.HasPrefix(host, "$") {
+				argv = append(argv, host)
+			} else if host != "" {
+				argv = append(argv, "-h", host)
+			}
+			if db != "" {
+				argv = append(argv, db)
+			}
+			argv = append(argv, "-e", sql)
+		case strings.Contains(driver, "pyodbc") || strings.Contains(driver, "pymssql") || strings.Contains(low, "sqlserver"):
+			argv = []string{"sqlcmd", "-S", orLocal(host), "-Q", sql}
+		default:
+			argv = []string{"psql"}
+			if strings.HasPrefix(host, "$") {
+				argv = append(argv, host)
+			} else {
+				argv = append(argv, "-h", orLocal(host))
+				if db != "" {
+					argv = append(argv, "-d", db)
+				}
+			}
+			argv = append(argv, "-c", sql)
+		}
+		out = append(out, scriptCall{api: driver, argv: argv})
+	}
+	return out
+}
+
+func orLocal(h string) string {
+	if h == "" {
+		return "localhost"
+	}
+	return h
+}
+
+// mongoTarget is mongosh's connection argument for a host.
+func mongoTarget(h string) string {
+	switch {
+	case strings.HasPrefix(h, "$"):
+		return h
+	case h == "":
+		return "mongodb://localhost"
+	}
+	return "mongodb://" + h
+}
