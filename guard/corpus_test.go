@@ -460,6 +460,14 @@ var corpusSets = []corpusSet{
 	// never be opened.
 	{"round32", corpusDir + "/round32",
 		thresholds{minRound32Critical, minRound32High, minRound32Moderate, maxRound32FalsePositive}, winRound32Thresholds},
+	// round33: secrets across every tool; interpreters again (cloud SDKs
+	// and database drivers); git and forges; the Linux machine; cloud
+	// and infrastructure; hidden and indirect commands; Windows, a
+	// third visit; an ordinary day on Linux and in CI, written while
+	// round32a was tuned on. Scored on arrival; round33a (three fifths)
+	// is for tuning, round33b must never be opened.
+	{"round33", corpusDir + "/round33",
+		thresholds{minRound33Critical, minRound33High, minRound33Moderate, maxRound33FalsePositive}, winRound33Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -786,6 +794,13 @@ const (
 // 0.60% false positives with all eight parts (round32b, never opened,
 // 85.4%, 82.3%, 83.3%, 1.18%); see testdata/corpus/round32/README.md.
 // These floors catch regressions.
+const (
+	minRound33Critical      = 0.905
+	minRound33High          = 0.845
+	minRound33Moderate      = 0.92
+	maxRound33FalsePositive = 0.013
+)
+
 const (
 	minRound32Critical      = 0.875
 	minRound32High          = 0.84
