@@ -120,11 +120,14 @@ var langRewrites = map[string][]rewrite{
 		rw("__dict__", `\b(os|subprocess|shutil)\.__dict__\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
 		// os.open(path, os.O_WRONLY): the file opened for writing
 		rw("os.open", `\bos\.open\(\s*(["'][^"']*["'])\s*,[^)]*\bO_(?:WRONLY|RDWR)[^)]*\)`, `open($1,'wb')`),
+		// libc's system through ctypes, given bytes
+		rw("CDLL", `\b(?:ctypes\.)?(?:CDLL|cdll\.LoadLibrary)\([^()]*\)\.system\(\s*b?(["'])`, `os.system($1`),
 	},
 	"js": {
 		rw("require(", `require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
 		rw("[", `(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
 		rw("spawn_sync", `process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
+		rw("promises", `require\(\s*["'](?:node:)?fs/promises["']\s*\)`, `fs.promises`),
 	},
 	"perl": {
 		rw("q", `\bqq?\s*\{([^{}]*)\}`, `"$1"`),
@@ -135,6 +138,8 @@ var langRewrites = map[string][]rewrite{
 		rw("unlink", `\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
 		rw("system", `\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
 		rw("exec", `\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
+		// system qw(git checkout -- .): the words of one command
+		rw("qw", `\b(system|exec)\s*\(?\s*qw\s*[(\[{/]([^)\]}/]*)[)\]}/]\s*\)?`, `$1("$2")`),
 	},
 	"php": {
 		// array_map('unlink', glob('/srv/x/*')): each file the pattern finds
@@ -284,6 +289,19 @@ func normalizeCode(lang, code string) string {
 	for _, r := range langRewrites[lang] {
 		if strings.Contains(code, r.hint) {
 			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	code = reversedLiterals(lang, code)
+	if lang == "perl" && (strings.Contains(code, "system") || strings.Contains(code, "exec")) {
+		// $c = "rm -rf ~"; system $c: the string the variable holds
+		for _, m := range plScalarLit.FindAllStringSubmatch(code, 8) {
+			for _, f := range [...]string{"system ", "system(", "exec ", "exec("} {
+				code = strings.ReplaceAll(code, f+"$"+m[1]+";", f+m[2]+";")
+				code = strings.ReplaceAll(code, f+"$"+m[1]+")", f+m[2]+")")
+				if strings.HasSuffix(code, f+"$"+m[1]) {
+					code = strings.TrimSuffix(code, "$"+m[1]) + m[2]
+				}
+			}
 		}
 	}
 	switch lang {
@@ -680,4 +698,34 @@ func jvmCalls(code string) string {
 	code = jvmHome.ReplaceAllString(code, `"~"`)
 	code = jvmExecute.ReplaceAllString(code, "exec($1)")
 	return jvmFileOp.ReplaceAllString(code, "$2($1)")
+}
+
+var (
+	plScalarLit = regexp.MustCompile(`(?:my\s+)?\$(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')\s*;`)
+	// 'cmd'[::-1] in Python, reverse "cmd" in Perl, "cmd".reverse in Ruby
+	pyReversed   = regexp.MustCompile(`(["'])([^"'\\\n]*)(["'])\s*\[\s*::\s*-1\s*\]`)
+	plReversed   = regexp.MustCompile(`\breverse\s*\(?\s*(["'])([^"'\\\n]*)(["'])\s*\)?`)
+	rbReversed   = regexp.MustCompile(`(["'])([^"'\\\n]*)(["'])\.reverse\b`)
+	jsReversed   = regexp.MustCompile(`(["'])([^"'\\\n]*)(["'])\.split\(\s*(?:""|'')\s*\)\.reverse\(\)\.join\(\s*(?:""|'')\s*\)`)
+	reversedRule = map[string]*regexp.Regexp{"python": pyReversed, "perl": plReversed, "ruby": rbReversed, "js": jsReversed}
+)
+
+// reversedLiterals writes a string literal the code reverses as the
+// string it becomes ('~ fr- mr'[::-1] is "rm -rf ~").
+func reversedLiterals(lang, code string) string {
+	re := reversedRule[lang]
+	if re == nil || !strings.Contains(code, "reverse") && !strings.Contains(code, "::-1") {
+		return code
+	}
+	return re.ReplaceAllStringFunc(code, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		if sub[1] != sub[3] {
+			return m
+		}
+		r := []rune(sub[2])
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return `"` + string(r) + `"`
+	})
 }

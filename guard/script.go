@@ -81,7 +81,7 @@ var writeAPIs = map[string][]string{
 	"python": {"open"},
 	"perl":   {"open"},
 	"ruby":   {"File.write", "File.open", "IO.write"},
-	"js":     {"fs.writeFileSync", "fs.appendFileSync", "fs.writeFile", "fs.appendFile", "writeFileSync", "appendFileSync", "Deno.writeTextFile"},
+	"js":     {"fs.writeFileSync", "fs.appendFileSync", "fs.writeFile", "fs.appendFile", "writeFileSync", "appendFileSync", "Deno.writeTextFile", "Deno.writeTextFileSync", "Deno.writeFileSync", "Bun.write"},
 	"php":    {"file_put_contents", "fopen"},
 	"lua":    {"io.open"},
 	"pwsh":   {"Set-Content", "Add-Content", "Out-File"},

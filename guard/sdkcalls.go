@@ -19,10 +19,16 @@ func sdkCommands(lang, code string) []scriptCall {
 	var out []scriptCall
 	switch lang {
 	case "python":
+		if strings.Contains(code, "getattr(") {
+			// getattr(boto3.client('s3'), 'delete_bucket'): the method
+			code = sdkGetattr.ReplaceAllString(code, "$1.$2")
+		}
+		out = append(out, pythonLibCalls(code)...)
 		if strings.Contains(code, "boto3") {
 			out = append(out, boto3Calls(code)...)
 		}
 		if strings.Contains(code, "google.cloud") || strings.Contains(code, "storage.Client") || strings.Contains(code, "bigquery.Client") {
+			code = inlineSDKNames(code)
 			out = append(out, googleCloudCalls(code)...)
 		}
 		if strings.Contains(code, "azure") {
@@ -38,6 +44,7 @@ func sdkCommands(lang, code string) []scriptCall {
 }
 
 var (
+	sdkGetattr = regexp.MustCompile(`getattr\(\s*([\w.]+(?:\([^()]*\))?)\s*,\s*['"](\w+)['"]\s*\)`)
 	// name = boto3.client('s3') / boto3.Session().resource('ec2') / a
 	// chain built on one (s3.Bucket('x')): the name stands for it later
 	sdkAssign = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*=\s*((?:boto3|storage|bigquery|[A-Za-z_]\w*Client)\b[^;\n]*?)\s*(?:;|\n|$)`)
@@ -164,6 +171,11 @@ func boto3Calls(code string) []scriptCall {
 		if m[1] != "resource" {
 			continue
 		}
+		if strings.Contains(code, " in "+m[0]) {
+			// [i.terminate() for i in ...instances.filter(...)]: what
+			// the loop calls on each one
+			chain = code
+		}
 		switch {
 		case svc == "ec2" && coll == "instances" && strings.Contains(chain, ".terminate("):
 			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "ec2", "terminate-instances", "--instance-ids", "every-instance"}})
@@ -178,7 +190,7 @@ func boto3Calls(code string) []scriptCall {
 // ones the clients' rules judge (list_ and describe_ calls only read).
 func sdkVerb(m string) bool {
 	for _, p := range [...]string{"delete", "terminate", "remove", "put_", "create_", "update_", "attach_", "detach_", "modify_", "stop_",
-		"revoke_", "disable_", "deregister", "purge", "empty", "get_secret_value", "get_parameter", "reset_", "restore_", "authorize_", "add_", "set_"} {
+		"revoke_", "disable_", "deregister", "purge", "empty", "get_secret_value", "get_parameter", "reset_", "restore_", "authorize_", "add_", "set_", "schedule_"} {
 		if strings.HasPrefix(m, p) {
 			return true
 		}
@@ -188,7 +200,7 @@ func sdkVerb(m string) bool {
 
 var (
 	// storage.Client().bucket('x') / get_bucket('x') ... .delete()
-	gcsBucket = regexp.MustCompile(`(?:storage\.Client\([^()]*\)|[A-Za-z_]\w*)\.(?:get_)?bucket\(\s*['"]([^'"]+)['"]\s*\)((?:\.\w+(?:\((?:[^()]|\([^()]*\))*\))?)*)`)
+	gcsBucket = regexp.MustCompile(`(?:(?:\w+\.)?Client\([^()]*\)|[A-Za-z_]\w*)\.(?:get_)?bucket\(\s*['"]([^'"]+)['"]\s*\)((?:\.\w+(?:\((?:[^()]|\([^()]*\))*\))?)*)`)
 	gcsBlobs  = regexp.MustCompile(`list_blobs\(\s*['"]([^'"]+)['"]`)
 	bqDelete  = regexp.MustCompile(`\.delete_(dataset|table)\(\s*['"]([^'"]+)['"]([^()]*)\)`)
 	gceDelete = regexp.MustCompile(`(Instances|Disks|Networks|Firewalls)Client\([^()]*\)\.delete\(((?:[^()]|\([^()]*\))*)\)`)
@@ -322,9 +334,9 @@ func awsJSCalls(code string) []scriptCall {
 
 // A database driver's connection and the statements run on it.
 var (
-	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|Redis|createConnection|createPool|Client|Pool|knex)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
 	// execute("..."), ->exec('...'), .query(`...`)
-	driverExec = regexp.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare)\(\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
+	driverExec = regexp.MustCompile(`(?:(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare|command)\(|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,)\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
 	// Mongo and Redis methods that empty a store
 	mongoDrop = regexp.MustCompile(`\.(drop_database|dropDatabase|drop_collection|drop|delete_many|deleteMany|remove)\(\s*([^()]*)\)`)
 	redisWipe = regexp.MustCompile(`(?i)\.(flushall|flushdb)\(`)
@@ -337,7 +349,7 @@ var (
 // statements run on it as the database's client run with them: psql
 // -h HOST -c SQL, mysql, sqlite3, mongosh, redis-cli.
 func driverCalls(lang, code string) []scriptCall {
-	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" {
+	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" {
 		return nil
 	}
 	conn := driverConnect.FindStringSubmatch(code)
@@ -405,6 +417,8 @@ func driverCalls(lang, code string) []scriptCall {
 				argv = append(argv, db)
 			}
 			argv = append(argv, "-e", sql)
+		case strings.Contains(driver, "clickhouse") || strings.Contains(driver, "get_client"):
+			argv = []string{"clickhouse-client", "--host", orLocal(host), "--query", sql}
 		case strings.Contains(driver, "pyodbc") || strings.Contains(driver, "pymssql") || strings.Contains(low, "sqlserver"):
 			argv = []string{"sqlcmd", "-S", orLocal(host), "-Q", sql}
 		default:
@@ -440,4 +454,57 @@ func mongoTarget(h string) string {
 		return "mongodb://localhost"
 	}
 	return "mongodb://" + h
+}
+
+var (
+	// [p.kill() for p in psutil.process_iter() if p.info['name'] == 'postgres']
+	psutilKill = regexp.MustCompile(`process_iter[\s\S]*?==\s*['"]([\w.-]+)['"]`)
+	dockerSDKPrune = regexp.MustCompile(`\.(volumes|containers|images|networks)\.prune\(`)
+	hvacRead       = regexp.MustCompile(`read_secret(?:_version)?\(\s*(?:path\s*=\s*)?['"]([^'"]+)['"]`)
+	// requests.delete('https://...'), httpx.patch(...)
+	httpLibCall = regexp.MustCompile(`\b(?:requests|httpx|session|s)\.(delete|put|patch)\(\s*['"]([^'"]+)['"]([^()]*(?:\([^()]*\)[^()]*)*)\)`)
+)
+
+// pythonLibCalls reads Python libraries that stand for a command:
+// psutil killing processes by name, os.kill over /proc, the Docker SDK's
+// prunes, credentials printed through boto3, hvac or google.auth, and
+// HTTP libraries' deleting and changing requests.
+func pythonLibCalls(code string) []scriptCall {
+	var out []scriptCall
+	if strings.Contains(code, ".kill()") || strings.Contains(code, ".terminate()") {
+		if m := psutilKill.FindStringSubmatch(code); m != nil {
+			out = append(out, scriptCall{api: "psutil", argv: []string{"pkill", "-9", m[1]}})
+		} else if strings.Contains(code, "process_iter") {
+			out = append(out, scriptCall{api: "psutil", argv: []string{"kill", "-9", "-1"}})
+		}
+	}
+	if strings.Contains(code, "os.kill(") && strings.Contains(code, "listdir('/proc')") || strings.Contains(code, `listdir("/proc")`) && strings.Contains(code, "os.kill(") {
+		out = append(out, scriptCall{api: "os.kill", argv: []string{"kill", "-9", "-1"}})
+	}
+	if strings.Contains(code, "docker") {
+		for _, m := range dockerSDKPrune.FindAllStringSubmatch(code, 4) {
+			out = append(out, scriptCall{api: "docker", argv: []string{"docker", strings.TrimSuffix(m[1], "s"), "prune", "-f"}})
+		}
+	}
+	if strings.Contains(code, "print") {
+		switch {
+		case strings.Contains(code, "get_credentials()") && (strings.Contains(code, "secret_key") || strings.Contains(code, "token") || strings.Contains(code, "get_frozen_credentials")):
+			out = append(out, scriptCall{api: "boto3", argv: []string{"aws", "configure", "export-credentials"}})
+		case strings.Contains(code, "google.auth") && strings.Contains(code, ".token"):
+			out = append(out, scriptCall{api: "google.auth", argv: []string{"gcloud", "auth", "print-access-token"}})
+		}
+		if strings.Contains(code, "hvac") {
+			for _, m := range hvacRead.FindAllStringSubmatch(code, 2) {
+				out = append(out, scriptCall{api: "hvac", argv: []string{"vault", "kv", "get", m[1]}})
+			}
+		}
+	}
+	for _, m := range httpLibCall.FindAllStringSubmatch(code, 4) {
+		argv := []string{"curl", "-X", strings.ToUpper(m[1])}
+		if strings.Contains(m[3], "Authorization") || strings.Contains(m[3], "auth=") {
+			argv = append(argv, "-H", "Authorization: token $TOKEN")
+		}
+		out = append(out, scriptCall{api: "requests", argv: append(argv, m[2])})
+	}
+	return out
 }
