@@ -458,7 +458,7 @@ func mongoTarget(h string) string {
 
 var (
 	// [p.kill() for p in psutil.process_iter() if p.info['name'] == 'postgres']
-	psutilKill = regexp.MustCompile(`process_iter[\s\S]*?==\s*['"]([\w.-]+)['"]`)
+	psutilKill     = regexp.MustCompile(`process_iter[\s\S]*?==\s*['"]([\w.-]+)['"]`)
 	dockerSDKPrune = regexp.MustCompile(`\.(volumes|containers|images|networks)\.prune\(`)
 	hvacRead       = regexp.MustCompile(`read_secret(?:_version)?\(\s*(?:path\s*=\s*)?['"]([^'"]+)['"]`)
 	// requests.delete('https://...'), httpx.patch(...)
