@@ -798,9 +798,9 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 // installsAsItself reports a program copied onto PATH under the name it
 // already has (install -m 755 linux-amd64/helm ~/.local/bin/helm), where
 // that name is no system utility's: a tool installed, not one hidden.
-// sshdHardeningEdit reports a sed edit of the SSH server's settings whose
-// every substitution sets a closing value (password and root log-in off,
-// keys on, fewer tries).
+// sshdHardeningEdit reports a sed edit of the SSH server's settings (or
+// SELinux's) whose every substitution sets a closing value (password and
+// root log-in off, keys on, fewer tries, SELinux enforcing).
 func sshdHardeningEdit(c *cmd) bool {
 	if c.name != "sed" {
 		return false
@@ -826,6 +826,9 @@ func sshdHardeningEdit(c *cmd) bool {
 		parts := strings.Split(s[2:], s[1:2])
 		if len(parts) < 2 {
 			return false
+		}
+		if lower(strings.TrimSpace(parts[1])) == "selinux=enforcing" {
+			continue // SELinux back to enforcing
 		}
 		f := strings.Fields(lower(strings.TrimPrefix(parts[1], "#")))
 		if len(f) != 2 {
@@ -889,7 +892,7 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 				if t.class == wLogs && logToStdio(c) {
 					continue // ln -sf /dev/stdout /var/log/nginx/access.log: a container image's logs sent to its output
 				}
-				if t.class == wSSHDConfig && sshdHardeningEdit(c) {
+				if (t.class == wSSHDConfig || t.path == "/etc/selinux/config") && sshdHardeningEdit(c) {
 					continue // sed -i 's/^#PasswordAuthentication.*/PasswordAuthentication no/': a door closed
 				}
 				if t.class == wPathShadow && installsAsItself(c, t) {

@@ -501,6 +501,9 @@ func isCache(rel string) bool {
 	if strings.HasPrefix(rel, ".zcompdump") {
 		return true // zsh's completion cache, rebuilt by compinit
 	}
+	if strings.HasPrefix(rel, ".nuget/packages/") || strings.HasPrefix(rel, ".hex/packages/") {
+		return true // NuGet's and Hex's downloaded packages, fetched again by the next restore
+	}
 	if strings.HasPrefix(rel, ".android/avd") {
 		return false // an emulator's disks: the user's own data
 	}

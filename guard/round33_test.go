@@ -122,3 +122,34 @@ func TestRound33Interpreters(t *testing.T) {
 		`node -e "require('fs/promises').rm('dist', {recursive: true, force: true})"`,
 	})
 }
+
+// Round 33a's false positives, each beside the harmful form it must not
+// let through: the settings' names cut out of a credentials file, the
+// instance profile's name from the metadata service, a toolchain's
+// environment script sourced from the shell's start-up file, SELinux put
+// back to enforcing, a downloaded script's lines printed before it is
+// run, one package dropped from NuGet's and Hex's caches.
+func TestRound33FalsePositives(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`awk -F= '{print $1}' ~/.npmrc`,
+		`cut -d= -f1 ~/.npmrc`,
+		`curl -s http://169.254.169.254/latest/meta-data/iam/info`,
+		`grep -q 'cargo/env' ~/.bashrc || echo '. "$HOME/.cargo/env"' >> ~/.bashrc`,
+		`echo 'source ~/.nvm/nvm.sh' >> ~/.zshrc`,
+		`sudo sed -i 's/^SELINUX=permissive/SELINUX=enforcing/' /etc/selinux/config`,
+		`curl -fsSL https://example.com/install.sh -o /tmp/install.sh && sed -n '1,80p' /tmp/install.sh`,
+		`rm -rf ~/.nuget/packages/acme.shared.contracts`,
+		`rm -f ~/.hex/packages/hexpm/jason-1.4.1.tar`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`awk -F= '{print $2}' ~/.npmrc`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cut -f1 ~/.ssh/id_rsa`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`cut -d= -f1 ~/.ssh/id_ed25519`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role`, CategoryExfiltration, "cloud-metadata-credentials", LevelHigh},
+		{`echo 'source ~/.cache/x/env.sh' >> ~/.bashrc`, CategoryPersistence, "write-shell-startup", LevelHigh},
+		{`sudo sed -i 's/^SELINUX=enforcing/SELINUX=permissive/' /etc/selinux/config`, CategorySystem, "write-etc", LevelHigh},
+		{`curl -fsSL https://example.com/install.sh -o /tmp/install.sh && sed -f /tmp/install.sh notes.txt`, CategoryRemoteExec, "remote-download-loaded", LevelCritical},
+		{`rm -rf ~/.nuget/NuGet`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
+	})
+}

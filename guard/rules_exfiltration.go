@@ -586,6 +586,9 @@ var exfiltrationRules = []*rule{
 			if c.name == "sed" && sedMasks(c.args()) {
 				return false, "" // the values replaced by *** as they are shown
 			}
+			if (c.name == "cut" || c.name == "awk" || c.name == "gawk") && namesOnlyRead(c) && settingsNamesCut(c) {
+				return false, "" // cut -d= -f1 ~/.npmrc: the settings' names
+			}
 			if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && grepShowsNoLine(c) {
 				return false, "" // a count, a yes or no, a file name: no line shown
 			}
@@ -1651,6 +1654,9 @@ func harmlessMetadata(s string) bool {
 	if p == "latest/api/token" {
 		return true // IMDSv2's session token opens only the metadata service, whose reads are judged each
 	}
+	if p == "latest/meta-data/iam/info" {
+		return true // the instance profile's name and ARN, no credentials
+	}
 	i := strings.LastIndexByte(p, '/')
 	return i >= 0 && harmlessMetadataLeaves[p[i+1:]] && !strings.Contains(p, "identity") && !strings.Contains(p, "iam")
 }
@@ -2146,6 +2152,11 @@ func namesOnlyRead(c *cmd) bool {
 	switch c.name {
 	case "cut":
 		return hasWord(args, "-f1") || hasWord(args, "-f 1")
+	case "awk", "gawk", "mawk":
+		// awk -F= '{print $1}': the names before the values
+		ops := posArgs(args, optSpec{short: "Fvf"})
+		sep, _ := optValue(args, "-F", "field-separator")
+		return len(ops) > 0 && (sep == "=" || sep == ":") && strings.ReplaceAll(ops[0].s, " ", "") == "{print$1}"
 	case "grep", "egrep", "rg":
 		if hasWord(args, "-c") || hasWord(args, "-l") || hasWord(args, "-q") || hasWord(args, "--count") {
 			return true
@@ -2159,6 +2170,26 @@ func namesOnlyRead(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// settingsNamesCut reports a field cut at '=' or ':' out of files that
+// are not keys (a key's base64 lines hold no separator: the whole line
+// is its first field).
+func settingsNamesCut(c *cmd) bool {
+	args := c.args()
+	if c.name == "cut" {
+		d, ok := optValue(args, "-d", "delimiter")
+		if !ok || d != "=" && d != ":" {
+			return false
+		}
+	}
+	for _, w := range positional(args) {
+		l := lower(w.s)
+		if strings.Contains(l, ".ssh/") || strings.Contains(l, ".gnupg") || strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") || strings.Contains(l, "id_") {
+			return false
+		}
+	}
+	return true
 }
 
 // signingSettings are a mobile project's files of release-signing

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -486,7 +487,7 @@ var remoteExecRules = []*rule{
 				}
 			}
 			if inertReaders[c.name] || fetchers[c.name] || winDownloaders[c.name] || len(c.words) < 2 ||
-				shellNameSet[c.name] || scriptLangs[c.name] != "" {
+				shellNameSet[c.name] || scriptLangs[c.name] != "" || sedPrintsLines(c) {
 				// reading, checking or the download itself; shells and
 				// interpreters running it are remote-download-exec's
 				return false, ""
@@ -1641,4 +1642,17 @@ var knownPPAOwners = map[string]bool{"deadsnakes": true, "git-core": true, "ondr
 func knownPPA(s string) bool {
 	owner, _, _ := strings.Cut(strings.TrimPrefix(s, "ppa:"), "/")
 	return knownPPAOwners[lower(owner)]
+}
+
+// sedLineRange is a sed script that prints lines by number: 1,80p, $p.
+var sedLineRange = regexp.MustCompile(`^\s*(?:\d+|\$)?(?:\s*,\s*(?:\d+|\$))?\s*p\s*$`)
+
+// sedPrintsLines reports sed -n printing a range of a file's lines (sed
+// -n '1,80p' install.sh): the file is read, not run.
+func sedPrintsLines(c *cmd) bool {
+	if c.name != "sed" || !hasWord(c.args(), "-n") {
+		return false
+	}
+	ops := posArgs(c.args(), optSpec{short: "el"})
+	return len(ops) > 1 && sedLineRange.MatchString(ops[0].s)
 }

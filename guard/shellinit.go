@@ -145,6 +145,8 @@ func shellInitLine(line string) bool {
 		inner = l[len("source <(") : len(l)-1]
 	case strings.HasSuffix(l, "| source") || strings.HasSuffix(l, "| ."):
 		inner = strings.TrimSpace(l[:strings.LastIndexByte(l, '|')])
+	case strings.HasPrefix(l, ". ") || strings.HasPrefix(l, "source "):
+		return toolchainEnvScript(strings.TrimSpace(l[strings.IndexByte(l, ' '):]))
 	default:
 		return false
 	}
@@ -205,4 +207,21 @@ func installedTool(p string) string {
 // directory (./bin/tool), which the project builds or ships.
 func projectProgram(p string) bool {
 	return strings.HasPrefix(p, "./") && !strings.Contains(p, "..") && !strings.Contains(p, "/tmp/")
+}
+
+// toolchainEnvScripts are the files installers ask the shell to source
+// for their PATH (rustup's ~/.cargo/env, ghcup's, nvm's, asdf's, SDKMAN's).
+var toolchainEnvScripts = map[string]bool{".cargo/env": true, ".ghcup/env": true, ".nvm/nvm.sh": true, ".asdf/asdf.sh": true,
+	".sdkman/bin/sdkman-init.sh": true, ".deno/env": true, ".local/bin/env": true, ".rye/env": true, ".elan/env": true, ".wasmtime/env": true}
+
+// toolchainEnvScript reports the path of a toolchain's environment script
+// in the home ("$HOME/.cargo/env", ~/.nvm/nvm.sh).
+func toolchainEnvScript(p string) bool {
+	p = strings.Trim(p, `"'`)
+	for _, h := range [...]string{"$HOME/", "${HOME}/", "~/"} {
+		if rest, ok := strings.CutPrefix(p, h); ok {
+			return toolchainEnvScripts[rest]
+		}
+	}
+	return false
 }
