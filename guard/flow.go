@@ -314,7 +314,8 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowPaths, find: &findSpec{roots: []word{lit(".")}, filtered: true}}
 	case n == "gcloud" && hasWord(args, "print-access-token"), n == "gh" && len(args) > 1 && args[0].s == "auth" && args[1].s == "token",
 		n == "kubectl" && hasWord(args, "view") && hasWord(args, "--raw"), n == "aws" && hasWord(args, "export-credentials"),
-		n == "aws" && hasWord(args, "get-session-token"), n == "security" && hasWord(args, "-w"):
+		n == "aws" && hasWord(args, "get-session-token"), n == "security" && hasWord(args, "-w"),
+		n == "aws" && hasWord(args, "eks") && hasWord(args, "get-token"), n == "aws" && hasWord(args, "get-password-data") && hasPrefixWord(args, "--priv-launch-key"):
 		return flow{kind: flowSecret, what: "credentials (" + c.base + ")", crit: true}
 	case storedSecretRead(c) != "":
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}

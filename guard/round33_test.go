@@ -153,3 +153,22 @@ func TestRound33FalsePositives(t *testing.T) {
 		{`rm -rf ~/.nuget/NuGet`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
 	})
 }
+
+// Round 33a's clients: an EKS bearer token and a Windows instance's
+// password decrypted with its launch key printed, scrub over a disk,
+// the machine's automatic security updates removed.
+func TestRound33Clients(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`aws eks get-token --cluster-name prod-main`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`aws ec2 get-password-data --instance-id i-0fedcba9876543210 --priv-launch-key ~/.ssh/prod-windows.pem`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`sudo scrub -p dod /dev/sdb`, CategoryDiskWipe, "shred-device", LevelCritical},
+		{`sudo apt-get purge -y unattended-upgrades`, CategorySystem, "security-agent-remove", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`aws eks update-kubeconfig --name prod-main`,
+		`aws ec2 get-password-data --instance-id i-0fedcba9876543210`,
+		`scrub -p dod build/tmp.bin`,
+		`sudo apt-get install -y unattended-upgrades`,
+	})
+}

@@ -256,7 +256,7 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "shred-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "overwriting a disk device",
-		Suggestions: []string{"Shred individual files inside the project instead", "Do device erasure by hand after checking lsblk"}, names: names("shred", "wipe", "srm"),
+		Suggestions: []string{"Shred individual files inside the project instead", "Do device erasure by hand after checking lsblk"}, names: names("shred", "wipe", "srm", "scrub"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range positional(c.args()) {
 				if isBlockDevice(w.s) {

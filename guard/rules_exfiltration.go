@@ -853,7 +853,10 @@ var exfiltrationRules = []*rule{
 					// a role's or a federated user's temporary keys, an
 					// artifact store's token (ECR's password: secret-printed)
 					strings.Contains(j, "sts assume-role") || strings.Contains(j, "sts get-federation-token") ||
-					strings.Contains(j, "codeartifact get-authorization-token")), j
+					strings.Contains(j, "codeartifact get-authorization-token") ||
+					// a cluster's bearer token; a Windows machine's
+					// administrator password decrypted with the launch key
+					strings.Contains(j, "eks get-token") || strings.Contains(j, "get-password-data") && strings.Contains(j, "--priv-launch-key")), j
 			case "gpg", "gpg2", "age", "rage":
 				for _, w := range args {
 					if w.s == "--export-secret-keys" || w.s == "--export-secret-subkeys" {

@@ -1477,7 +1477,9 @@ func securityAgent(name string) bool {
 	l := lower(name)
 	for _, s := range [...]string{"falcon-sensor", "falconctl", "crowdstrike", "sentinelone", "sentinelagent", "sentinelctl", "osquery", "auditd", "wazuh", "ossec", "clamav",
 		"carbonblack", "cb-psc", "mdatp", "elastic-agent", "qualys", "rapid7", "insightagent", "tanium", "cylance", "sophos", "apparmor", "fail2ban", "rkhunter",
-		"falco", "crowdsec", "suricata", "snort", "tripwire"} {
+		"falco", "crowdsec", "suricata", "snort", "tripwire",
+		// the machine's automatic security updates
+		"unattended-upgrades", "dnf-automatic", "yum-cron"} {
 		if strings.Contains(l, s) {
 			return true
 		}
