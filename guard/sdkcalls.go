@@ -349,7 +349,7 @@ var (
 // statements run on it as the database's client run with them: psql
 // -h HOST -c SQL, mysql, sqlite3, mongosh, redis-cli.
 func driverCalls(lang, code string) []scriptCall {
-	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" {
+	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" || !emptiesData(code) {
 		return nil
 	}
 	conn := driverConnect.FindStringSubmatch(code)
@@ -438,6 +438,22 @@ func driverCalls(lang, code string) []scriptCall {
 	return out
 }
 
+// dataVerbs are the words of the statements and methods driverCalls
+// reads; code without any of them is not read further (the patterns cost
+// more than the rest of a decision).
+var dataVerbs = []string{"drop", "truncate", "delete", "alter", "update", "grant", "revoke", "create", "pg_terminate", "shutdown", "flush", "remove"}
+
+// emptiesData reports code that holds one of dataVerbs, in any case.
+func emptiesData(code string) bool {
+	low := strings.ToLower(code)
+	for _, v := range dataVerbs {
+		if strings.Contains(low, v) {
+			return true
+		}
+	}
+	return false
+}
+
 func orLocal(h string) string {
 	if h == "" {
 		return "localhost"
@@ -498,6 +514,9 @@ func pythonLibCalls(code string) []scriptCall {
 				out = append(out, scriptCall{api: "hvac", argv: []string{"vault", "kv", "get", m[1]}})
 			}
 		}
+	}
+	if !strings.Contains(code, ".delete(") && !strings.Contains(code, ".put(") && !strings.Contains(code, ".patch(") {
+		return out
 	}
 	for _, m := range httpLibCall.FindAllStringSubmatch(code, 4) {
 		argv := []string{"curl", "-X", strings.ToUpper(m[1])}
