@@ -32,17 +32,7 @@ var dataStoreRules = []*rule{
 				return false, ""
 			}
 			// the store named on the line, or in MLFLOW_TRACKING_URI
-			store, ok := optValue(c.args(), "", "backend-store-uri")
-			if !ok {
-				for _, as := range c.assigns {
-					if as.name == "MLFLOW_TRACKING_URI" {
-						store, ok = as.val.s, true
-					}
-				}
-			}
-			if !ok {
-				store, ok = a.varValue("MLFLOW_TRACKING_URI")
-			}
+			store, ok := a.optOrEnv(c, "backend-store-uri", "MLFLOW_TRACKING_URI")
 			if !ok || !strings.Contains(store, "://") || isLocalHost(hostOf(store)) || strings.HasPrefix(store, "sqlite:") || strings.HasPrefix(store, "file:") {
 				return false, "" // the default ./mlruns, or a store on this machine
 			}
@@ -466,20 +456,24 @@ var dataStoreRules = []*rule{
 		}},
 }
 
+// optOrEnv returns a client's long option's value (--endpoints), else the
+// variable that stands for it, set on the command or earlier on the line.
+func (a *analysis) optOrEnv(c *cmd, opt, env string) (string, bool) {
+	if v, ok := optValue(c.args(), "", opt); ok {
+		return v, true
+	}
+	for _, as := range c.assigns {
+		if as.name == env {
+			return as.val.s, true
+		}
+	}
+	return a.varValue(env)
+}
+
 // etcdRemote reports an etcdctl talking to a cluster on another machine:
 // its --endpoints (or ETCDCTL_ENDPOINTS) name a host that is not this one.
 func (a *analysis) etcdRemote(c *cmd) bool {
-	eps, ok := optValue(c.args(), "", "endpoints")
-	if !ok {
-		for _, as := range c.assigns {
-			if as.name == "ETCDCTL_ENDPOINTS" {
-				eps, ok = as.val.s, true
-			}
-		}
-	}
-	if !ok {
-		eps, ok = a.varValue("ETCDCTL_ENDPOINTS")
-	}
+	eps, ok := a.optOrEnv(c, "endpoints", "ETCDCTL_ENDPOINTS")
 	if !ok {
 		return false // the default, this machine's 127.0.0.1:2379
 	}

@@ -102,13 +102,19 @@ func kebab(s string) string {
 // kwargOptions turns keyword arguments (Bucket='x', SkipFinalSnapshot=True)
 // into the client's options (--bucket x --skip-final-snapshot).
 func kwargOptions(args string) []string {
+	return keyOptions(sdkKwarg.FindAllStringSubmatch(args, -1))
+}
+
+// keyOptions turns matches of a key and its value (the key; a single- or
+// double-quoted string; a list; a boolean or number) into options.
+func keyOptions(ms [][]string) []string {
 	var out []string
-	for _, m := range sdkKwarg.FindAllStringSubmatch(args, -1) {
+	for _, m := range ms {
 		opt := "--" + kebab(m[1])
 		switch {
-		case m[5] == "True":
+		case m[5] == "True" || m[5] == "true":
 			out = append(out, opt)
-		case m[5] == "False":
+		case m[5] == "False" || m[5] == "false":
 		case m[4] != "":
 			out = append(out, opt)
 			for _, v := range strings.Split(m[4], ",") {
@@ -291,7 +297,7 @@ var (
 	// new S3Client({...}).send(new DeleteBucketCommand({Bucket: 'x'}))
 	awsJSCommand = regexp.MustCompile(`new\s+([A-Z][A-Za-z0-9]*)Command\(\s*(\{[^{}]*\})?`)
 	awsJSClient  = regexp.MustCompile(`new\s+([A-Z][A-Za-z0-9]*)Client\(`)
-	jsKey        = regexp.MustCompile(`\b([A-Za-z]\w*)\s*:\s*(?:'([^']*)'|"([^"]*)"|\[([^\]]*)\]|(true))`)
+	jsKey        = regexp.MustCompile(`\b([A-Za-z]\w*)\s*:\s*(?:'([^']*)'|"([^"]*)"|\[([^\]]*)\]|(true|false|\d+))`)
 )
 
 // awsJSCalls reads the AWS SDK for JavaScript (v3): each Command sent is
@@ -310,23 +316,7 @@ func awsJSCalls(code string) []scriptCall {
 		if !sdkVerb(strings.ReplaceAll(verb, "-", "_")) {
 			continue
 		}
-		argv := []string{"aws", awsService(svc), verb}
-		for _, k := range jsKey.FindAllStringSubmatch(m[2], -1) {
-			opt := "--" + kebab(k[1])
-			switch {
-			case k[5] == "true":
-				argv = append(argv, opt)
-			case k[4] != "":
-				argv = append(argv, opt)
-				for _, v := range strings.Split(k[4], ",") {
-					if v = strings.Trim(strings.TrimSpace(v), `'"`); v != "" {
-						argv = append(argv, v)
-					}
-				}
-			default:
-				argv = append(argv, opt, k[2]+k[3])
-			}
-		}
+		argv := append([]string{"aws", awsService(svc), verb}, keyOptions(jsKey.FindAllStringSubmatch(m[2], -1))...)
 		out = append(out, scriptCall{api: "aws-sdk", argv: argv})
 	}
 	return out
