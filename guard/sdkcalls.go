@@ -76,11 +76,7 @@ func inlineSDKNames(code string) string {
 				continue
 			}
 			rest := code[m[1]:]
-			re, err := regexp.Compile(`\b` + regexp.QuoteMeta(name) + `\.`)
-			if err != nil {
-				continue
-			}
-			if nr := re.ReplaceAllLiteralString(rest, expr+"."); nr != rest {
+			if nr := replaceName(rest, name+".", expr+"."); nr != rest {
 				code = code[:m[1]] + nr
 				changed = true
 			}
@@ -90,6 +86,27 @@ func inlineSDKNames(code string) string {
 		}
 	}
 	return code
+}
+
+// replaceName replaces each old in s that does not continue a longer
+// name (s3. but not mys3.) with new.
+func replaceName(s, old, new string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		if i > 0 && isIdentByte(s[i-1]) {
+			b.WriteString(old)
+		} else {
+			b.WriteString(new)
+		}
+		s = s[i+len(old):]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // kebab turns an SDK's name (DBInstanceIdentifier, delete_db_instance)
@@ -484,7 +501,7 @@ func pythonLibCalls(code string) []scriptCall {
 			out = append(out, scriptCall{api: "psutil", argv: []string{"kill", "-9", "-1"}})
 		}
 	}
-	if strings.Contains(code, "os.kill(") && strings.Contains(code, "listdir('/proc')") || strings.Contains(code, `listdir("/proc")`) && strings.Contains(code, "os.kill(") {
+	if strings.Contains(code, "os.kill(") && (strings.Contains(code, "listdir('/proc')") || strings.Contains(code, `listdir("/proc")`)) {
 		out = append(out, scriptCall{api: "os.kill", argv: []string{"kill", "-9", "-1"}})
 	}
 	if strings.Contains(code, "docker") {
