@@ -455,7 +455,19 @@ func TestPermissionAnsweredElsewhereWithdrawnFromTheEditor(t *testing.T) {
 
 // storedDecision is the last permission_decision stored for alice's
 // session id.
+// The events are written to the store behind the live stream, so the
+// decision is waited for (a few seconds at most).
 func storedDecision(t *testing.T, d *testkit.Daemon, id string) *event.Permission {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if p := lastStoredDecision(t, d, id); p != nil || time.Now().After(deadline) {
+			return p
+		}
+	}
+}
+
+// lastStoredDecision is the last permission decision stored for session id.
+func lastStoredDecision(t *testing.T, d *testkit.Daemon, id string) *event.Permission {
 	t.Helper()
 	ctx := ctxT(t)
 	list, err := d.Store.ListSessions(ctx, "alice")

@@ -89,6 +89,9 @@ func TestNodesReportLoadAndDraining(t *testing.T) {
 	}
 
 	residentA.Store(8)
+	// the heartbeat must be waiting on the clock before it is advanced,
+	// or the advance passes before its wait begins
+	eventually(t, "node-a's heartbeat to sleep", func() bool { return clockA.afterCalls() > 0 })
 	clockA.Advance(time.Second) // one renewal of node-a
 	eventually(t, "node-a's new load", func() bool { return listNodes(t, kvB)["node-a"].Load.Resident == 8 })
 	if got, _ := PickNode(mapValues(listNodes(t, kvB))); got.ID != "node-b" {
@@ -150,6 +153,7 @@ func TestDeadNodeDisappearsAfterTTL(t *testing.T) {
 	if _, ok := listNodes(t, kvB)["node-b"]; !ok {
 		t.Fatal("the renewing node expired too")
 	}
+	eventually(t, "node-a's heartbeat to sleep", func() bool { return clockA.afterCalls() > 0 })
 	clockA.Advance(ttl)
 	eventually(t, "node-a back", func() bool { _, ok := listNodes(t, kvB)["node-a"]; return ok })
 }
