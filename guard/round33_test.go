@@ -172,3 +172,36 @@ func TestRound33Clients(t *testing.T) {
 		`sudo apt-get install -y unattended-upgrades`,
 	})
 }
+
+// A shell's trace showing the secrets a settings file or a secret store
+// gives it, and an exported settings file's environment printed; branch,
+// merge and environment protections switched off through the forges'
+// REST and GraphQL APIs and Azure Repos' policies.
+func TestRound33TraceAndProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`set -x; source .env`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`set -ex; . .env.production && npm run migrate`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`set -x; export AWS_SECRET_ACCESS_KEY=$(vault kv get -field=secret aws/ci)`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`(set -a; . ./.env; printenv)`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`gh api graphql -f query='mutation { updateBranchProtectionRule(input:{branchProtectionRuleId:"BPR_x", requiresApprovingReviews:false}) { clientMutationId } }'`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`glab api -X PUT projects/17 -F only_allow_merge_if_pipeline_succeeds=false`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`gh api -X PUT repos/acme/api/environments/production --input - <<< '{"reviewers":[],"wait_timer":0}'`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`curl -sS -X PATCH -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/repos/acme/api/git/refs/heads/main -d '{"sha":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","force":true}'`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`az repos policy approver-count update --id 12 --minimum-approver-count 0 --project Core`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`az repos policy build update --id 7 --enabled false --project Core`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`set -x; npm test`,
+		`set -e; source .env`,
+		`set -x; source .env.example`,
+		`(set -a; . ./.env; npm run dev)`,
+		`set -a; source .env.test; printenv`,
+		`set -x; export PATH=$PATH:$HOME/bin`,
+		`gh api graphql -f query='{ repository(owner:"acme", name:"api") { branchProtectionRules(first:5) { nodes { requiresApprovingReviews } } } }'`,
+		`glab api projects/17`,
+		`gh api repos/acme/api/environments/production`,
+		`az repos policy list --project Core`,
+		`az repos policy approver-count update --id 12 --minimum-approver-count 2 --project Core`,
+	})
+}

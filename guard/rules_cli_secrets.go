@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -219,6 +220,58 @@ var cliSecretRules = []*rule{
 			}
 			return true, c.name + " → " + dest
 		}},
+	{ID: "xtrace-secrets", Level: LevelHigh, Category: CategoryExfiltration, Description: "a shell's trace (set -x) or a dump of the environment showing the secrets a settings file or a secret store just gave it",
+		Suggestions: []string{"Turn tracing off (set +x) around secrets", "Check that the variables are set without printing them: printenv | cut -d= -f1"},
+		names:       names("source", ".", "export", "declare", "typeset", "readonly", "printenv", "env"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "source", ".":
+				if len(ops) > 0 && shellTraced(a.src) && secretSettingsFile(path.Base(ops[0].s)) {
+					return true, "set -x; " + c.name + " " + ops[0].s
+				}
+			case "printenv", "env":
+				// (set -a; . ./.env; printenv): every variable the file
+				// set, exported, printed
+				if len(ops) == 0 && !a.piped && c.pipe == nil && len(c.redirs) == 0 && allExport(a.src) && envFileLoaded(a.src, secretSettingsFile) {
+					return true, c.name + " after the settings file was exported"
+				}
+			default:
+				if !shellTraced(a.src) {
+					return false, ""
+				}
+				for _, w := range c.args() {
+					n, v, ok := strings.Cut(w.s, "=")
+					if ok && isSecretVar(n) && strings.ContainsAny(v, "$`") {
+						return true, "set -x; " + c.name + " " + n + "=..."
+					}
+				}
+			}
+			return false, ""
+		}},
+}
+
+// shellTraced reports a line that turns the shell's trace on (set -x,
+// set -ex, set -o xtrace) for what follows.
+func shellTraced(src string) bool {
+	return strings.Contains(src, "set -") && xtraceOn.MatchString(src)
+}
+
+var xtraceOn = regexp.MustCompile(`(?:^|[;&|({\n]\s*)set\s+(?:-[a-wyzA-Z]*x[a-zA-Z]*|-o\s+xtrace)(?:\s|;|$)`)
+
+// allExport reports a line that exports every variable it sets (set -a).
+func allExport(src string) bool {
+	return strings.Contains(src, "set -a") || strings.Contains(src, "set -o allexport")
+}
+
+// secretSettingsFile reports a project settings file that holds secrets
+// (.env, .env.production, prod.env), not a template or a test's.
+func secretSettingsFile(base string) bool {
+	l := lower(base)
+	if !strings.HasPrefix(l, ".env") && !strings.HasSuffix(l, ".env") || testEnvFile(l) {
+		return false
+	}
+	return !hasAny(l, "example", "sample", "template", "dist", "defaults", ".envrc")
 }
 
 func init() { ruleSets = append(ruleSets, cliSecretRules) }

@@ -409,10 +409,21 @@ var gitDestroyRules = []*rule{
 		}},
 	{ID: "forge-api-guard-change", Level: LevelHigh, Category: CategoryGitDestroy, Description: "changing a repository's protection, keys, hooks or access through the forge API",
 		Suggestions: []string{"Change protection and access in the web settings, reviewed by a maintainer", "Use a read-only call (GET) to inspect them"},
-		names:       names("gh", "glab", "curl", "wget", "http", "https", "xh"),
+		names:       names("gh", "glab", "curl", "wget", "http", "https", "xh", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			m := httpMethod(c)
 			args := c.args()
+			if c.name == "az" {
+				// az repos policy ... update --enabled false: a branch
+				// policy of Azure Repos switched off or emptied
+				ops := positional(args)
+				if len(ops) > 2 && ops[0].s == "repos" && ops[1].s == "policy" && (hasWord(args, "update") || hasWord(args, "create")) {
+					if w := azPolicyOff.FindString(joinWords(args)); w != "" {
+						return true, "az repos policy " + w
+					}
+				}
+				return false, ""
+			}
+			m := httpMethod(c)
 			if m == "" && (c.name == "gh" || c.name == "glab") && len(args) > 0 && args[0].s == "api" {
 				// fields or an input body make the call a POST
 				for _, w := range args {
@@ -432,6 +443,15 @@ var gitDestroyRules = []*rule{
 					return true, m + " " + w.s
 				}
 			}
+			// a body or fields that switch a protection off: reviews no
+			// longer required, force pushes allowed, reviewers emptied
+			body := joinWords(args)
+			if c.in.kind == flowText {
+				body += " " + c.in.text
+			}
+			if w := protectionWeakened(body); w != "" {
+				return true, m + " " + w
+			}
 			for _, w := range args {
 				if !strings.Contains(w.s, "repos/") && !strings.Contains(w.s, "projects/") && !strings.Contains(w.s, "orgs/") {
 					continue
@@ -440,7 +460,7 @@ var gitDestroyRules = []*rule{
 				if i := slices.Index(segs, "repos"); i >= 0 && i+2 < len(segs) && throwawayName(segs[i+2]) {
 					continue // a pull request's or a test's own repository
 				}
-				if strings.Contains(w.s, "/git/refs/") && (hasWord(args, "force=true") || hasWord(args, "force:=true")) {
+				if strings.Contains(w.s, "/git/refs/") && (hasWord(args, "force=true") || hasWord(args, "force:=true") || jsonForce.MatchString(body)) {
 					// git/refs/heads/main with force=true: the branch moved
 					// to any commit, what it held dropped
 					return true, m + " " + w.s + " force=true"
@@ -766,4 +786,26 @@ func gitCommandSetting(c *cmd, env, key string) string {
 		}
 	}
 	return v
+}
+
+var (
+	// settings whose zero, false or true weakens a branch's or an
+	// environment's protection, in REST fields, JSON bodies and GraphQL
+	protectionZero  = regexp.MustCompile(`(?i)\b(required_approving_review_count|approvals_before_merge|requiredApprovingReviewCount|approvals_required)"?\s*[:= ]\s*"?0\b`)
+	protectionFalse = regexp.MustCompile(`(?i)\b(enforce_admins|isAdminEnforced|requiresApprovingReviews|requiresStatusChecks|requiresCodeOwnerReviews|require_code_owner_reviews|dismiss_stale_reviews|dismissesStaleReviews|only_allow_merge_if_pipeline_succeeds|only_allow_merge_if_all_discussions_are_resolved|reset_approvals_on_push|required_signatures|requiresCommitSignatures|requiresConversationResolution|required_linear_history)"?\s*[:= ]\s*"?false\b`)
+	protectionTrue  = regexp.MustCompile(`(?i)\b(allow_force_pushes|allowsForcePushes|allow_deletions|allowsDeletions|merge_requests_author_approval|merge_requests_disable_committers_approval_false)"?\s*[:= ]\s*"?true\b`)
+	emptyReviewers  = regexp.MustCompile(`"reviewers"\s*:\s*\[\s*\]`)
+	jsonForce       = regexp.MustCompile(`"force"\s*:\s*true`)
+	azPolicyOff     = regexp.MustCompile(`--(?:enabled|blocking)(?:\s+|=)false\b|--minimum-approver-count(?:\s+|=)0\b`)
+)
+
+// protectionWeakened returns the setting in a request's text that turns a
+// protection off, or "".
+func protectionWeakened(text string) string {
+	for _, re := range [...]*regexp.Regexp{protectionZero, protectionFalse, protectionTrue, emptyReviewers} {
+		if m := re.FindString(text); m != "" {
+			return m
+		}
+	}
+	return ""
 }
