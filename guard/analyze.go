@@ -448,6 +448,10 @@ type effects struct {
 	// ..., kubectl exec -n production ...): what it destroys there is
 	// production's
 	prodTarget int
+	// rootLaunch counts the enclosing commands run as root whose
+	// options, hooks or scripts launch what follows on this machine
+	// (sudo tar --checkpoint-action=exec=...): it runs as root too
+	rootLaunch int
 	tcpFDs     map[string]bool
 	gitRemotes map[string]string
 	// files are what was written to files, by absolute path.

@@ -189,6 +189,10 @@ func (a *analysis) expandLaunches(c *cmd) {
 	if !shellNameSet[c.name] {
 		ls = append(ls, optionCommands(c)...)
 	}
+	if c.asRoot && len(ls) > 0 {
+		a.rootLaunch++
+		defer func() { a.rootLaunch-- }()
+	}
 	for _, l := range ls {
 		if strings.TrimSpace(l.code) == "" {
 			continue
@@ -208,6 +212,9 @@ func (a *analysis) expandLaunches(c *cmd) {
 			a.nested(l.code, l.origin)
 			a.prompt = saved
 		case l.remote:
+			// root here is not root there
+			root := a.rootLaunch
+			a.rootLaunch = 0
 			prod := touchesProduction(c)
 			// an app made for a pull request or a test run: its data is
 			// the tests' own
@@ -220,6 +227,7 @@ func (a *analysis) expandLaunches(c *cmd) {
 				a.testTarget++
 			}
 			a.remoteNested(l.code, l.origin, c.in)
+			a.rootLaunch = root
 			if prod {
 				a.prodTarget--
 			}

@@ -1252,6 +1252,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			return d, crit
 		}
 	}
+	if p == "/proc/kcore" || p == "/dev/mem" || p == "/dev/kmem" {
+		return "the machine's memory (" + s + ")", true // every process's secrets, as they are held
+	}
 	base := path.Base(p)
 	if strings.HasSuffix(base, ".pub") && !strings.Contains(base, "~") { // zsh: id_*~*.pub is every key but the public ones
 		return "", false
@@ -1283,7 +1286,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 			if rel == ".docker" || base == "config.json" || globNames(rel, ".docker/config.json") {
 				return "Docker registry credentials (" + s + ")", true
 			}
-		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d":
+		case ".azure", ".vault-token", ".netrc", ".git-credentials", ".pgpass", ".my.cnf", ".npmrc", ".pypirc", ".terraform.d", ".Renviron":
 			return "credentials (" + s + ")", true
 		case ".config":
 			if rel == ".config" {

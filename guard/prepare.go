@@ -175,6 +175,9 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 		if c.name == "deno" {
 			break
 		}
+		if c.name == "bun" && len(args) > 0 && args[0].s == "run" {
+			args = args[1:] // bun run FILE, bun run - (standard input)
+		}
 		a.prepareInterpArgs(c, lang, args)
 	}
 	if len(c.codes) > 0 {

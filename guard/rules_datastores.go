@@ -275,6 +275,10 @@ var dataStoreRules = []*rule{
 					}
 				}
 			case "firewall-cmd":
+				// a rich rule accepting every source address
+				if j := strings.Join(low, " "); strings.Contains(j, "rich-rule") && strings.Contains(j, "source address=0.0.0.0/0") && strings.Contains(j, "accept") {
+					return true, "a rich rule accepting every address"
+				}
 				for _, l := range low {
 					if l == "--zone=trusted" || l == "--set-default-zone=trusted" {
 						if hasAnyWord(low, "--change-interface", "--add-interface") || strings.Contains(strings.Join(low, " "), "--change-interface=") ||

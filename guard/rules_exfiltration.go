@@ -1370,6 +1370,23 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "anonymous-bucket-upload", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading local files to a bucket without signing the request (a bucket anyone may write to, not one of the account's)",
+		Suggestions: []string{"Upload to the account's own bucket, signed with its credentials", "Ask the user where the files should go"},
+		names:       names("aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 4 || ops[0].s != "s3" || ops[1].s != "cp" && ops[1].s != "sync" && ops[1].s != "mv" || !hasWord(args, "--no-sign-request") {
+				return false, ""
+			}
+			dst := ops[len(ops)-1].s
+			for _, w := range ops[2 : len(ops)-1] {
+				if !strings.HasPrefix(w.s, "s3://") && strings.HasPrefix(dst, "s3://") {
+					return true, w.s + " → " + dst
+				}
+			}
+			return false, ""
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, exfiltrationRules, registryLoginRules) }

@@ -119,8 +119,18 @@ func kebab(s string) string {
 // kwargOptions turns keyword arguments (Bucket='x', SkipFinalSnapshot=True)
 // into the client's options (--bucket x --skip-final-snapshot).
 func kwargOptions(args string) []string {
-	return keyOptions(sdkKwarg.FindAllStringSubmatch(args, -1))
+	out := keyOptions(sdkKwarg.FindAllStringSubmatch(args, -1))
+	for i, o := range out {
+		if cli, ok := sdkOptionNames[o]; ok {
+			out[i] = cli
+		}
+	}
+	return out
 }
+
+// sdkOptionNames are the keyword arguments the aws client spells
+// otherwise (boto3's CidrIp is --cidr).
+var sdkOptionNames = map[string]string{"--cidr-ip": "--cidr", "--ip-protocol": "--protocol", "--cidr-ipv6": "--cidr"}
 
 // keyOptions turns matches of a key and its value (the key; a single- or
 // double-quoted string; a list; a boolean or number) into options.

@@ -609,6 +609,9 @@ func xargsInput(f flow) []word {
 // command they run is judged.
 func (a *analysis) unwrap(c *cmd) {
 	defer verbFirst(c)
+	if a.rootLaunch > 0 {
+		c.asRoot = true
+	}
 	for iter := 0; iter < 16 && len(c.words) > 0; iter++ {
 		w0 := c.words[0]
 		if !w0.ok {
