@@ -1966,6 +1966,9 @@ func execInner(c *cmd) []word {
 		return nil
 	}
 	args := c.args()
+	if c.name == "kubectl" || c.name == "oc" {
+		args = skipClusterGlobals(args) // kubectl --context prod exec ...
+	}
 	if len(args) < 2 || args[0].s != "exec" {
 		return nil
 	}

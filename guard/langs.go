@@ -138,6 +138,8 @@ var langRewrites = map[string][]rewrite{
 		rw("unlink", `\bunlink\s+("[^"]*"|'[^']*')`, `unlink($1)`),
 		rw("system", `\bsystem\s+("[^"]*"|'[^']*')`, `system($1)`),
 		rw("exec", `\bexec\s+("[^"]*"|'[^']*')`, `exec($1)`),
+		// open my $d, ">", "/dev/sda": the call without its parentheses
+		rw("open", `\bopen\s+((?:my\s+)?[$\w]+\s*,\s*(?:"[^"]*"|'[^']*')\s*,\s*(?:"[^"]*"|'[^']*'))`, `open($1)`),
 		// system qw(git checkout -- .): the words of one command
 		rw("qw", `\b(system|exec)\s*\(?\s*qw\s*[(\[{/]([^)\]}/]*)[)\]}/]\s*\)?`, `$1("$2")`),
 	},

@@ -171,6 +171,12 @@ func scanScript(lang, code string) *scriptScan {
 	}
 	sc.scanDeletes(code)
 	sc.scanWrites(code)
+	if lang == "awk" && strings.Contains(code, ">") {
+		// print > "file", printf "" >> "file": awk's own redirections
+		for _, m := range awkRedirect.FindAllStringSubmatch(code, 4) {
+			sc.writes = append(sc.writes, scriptPath{api: "print >", path: m[1]})
+		}
+	}
 	sc.scanChmods(code)
 	sc.forkBomb = endlessSpawn(lang, low)
 	sc.scanNetwork(code, low)
@@ -408,6 +414,8 @@ func awkPrintedCommands(code string) []scriptCall {
 
 // awkPrintToShell is awk's print into a pipe to a shell, which runs
 // what is printed.
+var awkRedirect = regexp.MustCompile(`\bprintf?\b[^;|>}]*>>?\s*"([^"]+)"`)
+
 var awkPrintToShell = regexp.MustCompile(`print[^|;]*\|\s*"\s*(?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh(?:\s+-s)?\s*"`)
 
 // shellMarkers are what code wired to a socket uses to hand it a shell.

@@ -655,6 +655,32 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if piped && !hasName && !hasID && len(pa.pos) == 0 && prevItem == nil && c.in.kind == flowList && c.in.what != "" {
 			ws.emitWin(c, "win-kill-all", "every process")
 		}
+	case "select-string", "sls":
+		// Select-String -Path .env -Pattern 'KEY|SECRET': the secret
+		// lines of a settings or credentials file, shown
+		pa := parsePSArgs(args, []string{"path", "literalpath", "pattern", "encoding", "context", "include", "exclude"}, []string{"simplematch", "casesensitive", "notmatch", "quiet", "list", "allmatches", "raw"})
+		pat, ok := pa.get("pattern")
+		if !ok && len(pa.pos) > 0 {
+			pat, ok = pa.pos[0], true
+		}
+		var p *word
+		if v, named := pa.get("path"); named {
+			p = &v
+		} else if v, named := pa.get("literalpath"); named {
+			p = &v
+		} else if len(pa.pos) > 1 {
+			p = &pa.pos[1] // Select-String PATTERN PATH
+		}
+		if !ok || p == nil || piped || pa.flags["notmatch"] || pa.flags["quiet"] || !secretishPattern(pat.s) {
+			break
+		}
+		for _, f := range splitComma(p.s) {
+			if d, _ := a.winSensitive(a.winAbs(f)); d != "" && !strings.HasPrefix(d, "shell history") {
+				ws.emitWin(c, "win-read-secrets", d)
+			} else if secretSettingsFile(path.Base(strings.ReplaceAll(f, `\`, "/"))) {
+				ws.emitWin(c, "win-read-secrets", f+" (lines picked for their secrets)")
+			}
+		}
 	case "get-content":
 		pa := parsePSArgs(args, []string{"path", "literalpath", "totalcount", "tail", "encoding", "delimiter", "readcount"}, []string{"raw", "wait", "asbytestream"})
 		if piped && c.in.kind == flowSecret && c.in.crit && psPathArg(pa) == nil {
