@@ -264,3 +264,21 @@ func TestRound33WritesAndPicks(t *testing.T) {
 		`Select-String -Path src\*.cs -Pattern 'password'`,
 	})
 }
+
+// Pieces cut out of PATH and SHELL by slices and pattern removal spell
+// slashes and system words whatever the machine.
+func TestRound33TypicalVariables(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`s=${PATH%%[a-z]*}; sudo rm -rf ${s}var${s}lib`, CategoryFileDelete, "rm-recursive-system", LevelCritical},
+		{`sudo rm -rf ${PATH:0:1}var${PATH:0:1}lib`, CategoryFileDelete, "rm-recursive-system", LevelCritical},
+		{`x=${SHELL:0:1}; rm -rf ${x}srv`, CategoryFileDelete, "rm-recursive-system", LevelCritical},
+		{`rm -rf ${SHELL%/*}`, CategoryFileDelete, "rm-recursive-system", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`echo "${PATH%%:*}"`,
+		`export PATH="$HOME/.local/bin:$PATH"`,
+		`s=${PATH%%[a-z]*}; ls ${s}tmp`,
+		`echo ${SHELL##*/}`,
+	})
+}

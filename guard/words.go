@@ -413,17 +413,14 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		}
 		return val, true
 	}
+	if !known && (p.Slice != nil || p.Exp != nil && (p.Exp.Op == syntax.RemSmallSuffix || p.Exp.Op == syntax.RemLargeSuffix ||
+		p.Exp.Op == syntax.RemSmallPrefix || p.Exp.Op == syntax.RemLargePrefix)) {
+		// ${PATH:0:1}, ${PATH%%[a-z]*}: pieces cut out of variables whose
+		// shape every machine shares (PATH starts /usr/local..., SHELL is
+		// /bin/something) spell slashes and system words
+		val, known = typicalValue(name)
+	}
 	if p.Slice != nil {
-		if !known && (name == "PATH" || name == "PWD" || name == "SHELL") {
-			// ${PATH:0:1}: whatever else they hold, these start with a
-			// slash, which is how the trick spells one (only that first
-			// character is known)
-			if x, ok := p.Slice.Offset.(*syntax.Word); ok && x.Lit() == "0" {
-				if y, ok := p.Slice.Length.(*syntax.Word); ok && y.Lit() == "1" {
-					return "/", true
-				}
-			}
-		}
 		if !known {
 			return "", false
 		}
@@ -503,6 +500,18 @@ func (a *analysis) paramValue(p *syntax.ParamExp) (string, bool) {
 		}
 	}
 	return val, known
+}
+
+// typicalValue is the value PATH and SHELL have on a usual machine, for
+// the pieces tricks cut out of them.
+func typicalValue(name string) (string, bool) {
+	switch name {
+	case "PATH":
+		return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", true
+	case "SHELL":
+		return "/bin/bash", true
+	}
+	return "", false
 }
 
 func isVarName(s string) bool {
