@@ -1526,7 +1526,50 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 	c.words = words
 	a.unwrap(c)
 	c.setName()
+	a.envArgs(c)
 	return c
+}
+
+// envArgs adds the arguments a program takes from its environment to its
+// words: Terraform's TF_CLI_ARGS and TF_CLI_ARGS_<subcommand>, set on the
+// command or earlier on the line, come right after the subcommand.
+func (a *analysis) envArgs(c *cmd) {
+	if c.name != "terraform" && c.name != "tofu" {
+		return
+	}
+	args := c.args()
+	sub := -1
+	for i, w := range args {
+		if !strings.HasPrefix(w.s, "-") {
+			sub = i
+			break
+		}
+	}
+	if sub < 0 {
+		return
+	}
+	var extra []word
+	for _, name := range [...]string{"TF_CLI_ARGS", "TF_CLI_ARGS_" + args[sub].s} {
+		v, ok := word{}, false
+		for _, as := range c.assigns {
+			if as.name == name {
+				v, ok = as.val, true
+			}
+		}
+		if !ok {
+			if s, known := a.varValue(name); known {
+				v, ok = lit(s), true
+			}
+		}
+		for _, f := range strings.Fields(strings.Trim(v.s, `"'`)) {
+			extra = append(extra, word{s: f, ok: v.ok})
+		}
+	}
+	if len(extra) == 0 {
+		return
+	}
+	at := len(c.words) - len(args) + sub + 1
+	c.words = append(c.words[:at:at], append(extra, c.words[at:]...)...)
 }
 
 func (a *analysis) resolveRedirs(rs []*syntax.Redirect) []redirect {

@@ -282,3 +282,22 @@ func TestRound33TypicalVariables(t *testing.T) {
 		`echo ${SHELL##*/}`,
 	})
 }
+
+// Terraform's arguments from TF_CLI_ARGS and TF_CLI_ARGS_<subcommand>,
+// and a production database's password set anew.
+func TestRound33EnvArgsAndPasswords(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`export TF_CLI_ARGS_destroy=-auto-approve; terraform destroy`, CategoryCloudDestroy, "iac-destroy-unattended", LevelCritical},
+		{`TF_CLI_ARGS_destroy="-auto-approve" terraform destroy`, CategoryCloudDestroy, "iac-destroy-unattended", LevelCritical},
+		{`gcloud sql users set-password postgres --instance=orders-prod --password=changeme`, CategorySystem, "prod-db-password-reset", LevelHigh},
+		{`aws rds modify-db-instance --db-instance-identifier billing-prod --master-user-password 'N3w!' --apply-immediately`, CategorySystem, "prod-db-password-reset", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`TF_CLI_ARGS_plan="-lock=false" terraform plan`,
+		`TF_CLI_ARGS="-no-color" terraform -chdir=infra/dev apply`,
+		`terraform destroy`,
+		`gcloud sql users set-password postgres --instance=orders-dev --password=changeme`,
+		`gcloud sql users list --instance=orders-prod`,
+	})
+}

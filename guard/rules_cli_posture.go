@@ -260,6 +260,26 @@ var cliPostureRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "prod-db-password-reset", Level: LevelHigh, Category: CategorySystem, Description: "setting a new password for a production database's user or administrator (every client holding the old one fails)",
+		Suggestions: []string{"Rotate the password through the secret store the applications read", "Change a staging database's password instead"},
+		names:       names("gcloud", "aws", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub := strings.Join(clientSubWords(c).list(), " ")
+			args, low := c.args(), c.lowerArgs()
+			reset := false
+			switch c.name {
+			case "gcloud":
+				reset = strings.HasPrefix(sub, "sql users set-password")
+			case "aws":
+				reset = (strings.HasPrefix(sub, "rds modify-db-instance") || strings.HasPrefix(sub, "rds modify-db-cluster")) && hasPrefixWord(args, "--master-user-password")
+			case "az":
+				reset = strings.Contains(sub, "server update") && (hasPrefixWord(args, "--admin-password") || hasPrefixWord(args, "-p"))
+			}
+			if !reset || previewOnly(c, low) || !productionTarget(args, low) {
+				return false, ""
+			}
+			return true, c.name + " " + sub + " in production"
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, cliPostureRules) }
