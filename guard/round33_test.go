@@ -296,7 +296,7 @@ func TestRound33EnvArgsAndPasswords(t *testing.T) {
 	checkSafe(t, d, testCtx, []string{
 		`TF_CLI_ARGS_plan="-lock=false" terraform plan`,
 		`TF_CLI_ARGS="-no-color" terraform -chdir=infra/dev apply`,
-		`terraform destroy`,
+		`TF_CLI_ARGS_plan="-destroy" terraform plan -out=destroy.plan`,
 		`gcloud sql users set-password postgres --instance=orders-dev --password=changeme`,
 		`gcloud sql users list --instance=orders-prod`,
 	})

@@ -561,7 +561,7 @@ func TestDestructiveScriptsAndEnvironmentArguments(t *testing.T) {
 		{`psql -h db.example.net -d shop -f sql/truncate_all.sql`, CategoryDatabaseDestroy, "db-destructive-script", LevelHigh},
 		{`mysql shop < wipe-tables.sql`, CategoryDatabaseDestroy, "db-destructive-script", LevelHigh},
 		{`psql -Atc "SELECT 'DROP TABLE ' || tablename || ';' FROM pg_tables WHERE schemaname='public'" | psql`, CategoryDatabaseDestroy, "", LevelHigh},
-		{`TF_CLI_ARGS="-destroy -auto-approve" terraform apply`, CategoryCloudDestroy, "iac-destroy-by-environment", LevelCritical},
+		{`TF_CLI_ARGS="-destroy -auto-approve" terraform apply`, CategoryCloudDestroy, "iac-destroy-unattended", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`psql -h db.example.net -d shop -f sql/migrations/0042_add_index.sql`,

@@ -91,16 +91,6 @@ var cloudDestroyRules = []*rule{
 			// aws-nuke and its kin only list unless told --no-dry-run
 			return hasWord(args, "--no-dry-run"), joinWords(args)
 		}},
-	{ID: "iac-destroy-by-environment", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "destroying infrastructure through arguments passed in the environment (TF_CLI_ARGS)",
-		Suggestions: []string{"Run terraform plan -destroy and show it", "Pass arguments on the command line where they are seen"}, names: names("terraform"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, as := range c.assigns {
-				if strings.HasPrefix(as.name, "TF_CLI_ARGS") && strings.Contains(as.val.s, "-destroy") {
-					return true, as.name + "=" + as.val.s
-				}
-			}
-			return false, ""
-		}},
 	{ID: "iac-state-destroy", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting or unlocking infrastructure state (what Terraform knows it manages is lost or raced)",
 		Suggestions: []string{"Let Terraform manage its state (terraform state list / mv)", "Back the state up first"},
 		names:       names("aws", "gsutil", "gcloud", "az", "terraform"),
