@@ -301,3 +301,16 @@ func TestRound33EnvArgsAndPasswords(t *testing.T) {
 		`gcloud sql users list --instance=orders-prod`,
 	})
 }
+
+// A BitLocker drive's recovery password printed; its status and other
+// protectors read.
+func TestRound33BitLockerRecoveryPassword(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, cmdWin, []dangerCase{
+		{`manage-bde -protectors -get D: -Type RecoveryPassword | findstr /r "[0-9]*-[0-9]*"`, CategoryExfiltration, "keychain-dump", LevelHigh},
+	})
+	checkSafe(t, d, cmdWin, []string{
+		`manage-bde -status`,
+		`manage-bde -protectors -get C: -Type TPM`,
+	})
+}

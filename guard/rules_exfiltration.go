@@ -781,7 +781,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway"),
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway", "manage-bde", "manage-bde.exe"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -839,6 +839,10 @@ var exfiltrationRules = []*rule{
 				}
 			case "bw", "keepassxc-cli", "lpass":
 				return first == "export", first
+			case "manage-bde", "manage-bde.exe":
+				// a BitLocker drive's recovery password
+				low := c.lowerArgs()
+				return hasAnyWord(low, "recoverypassword") && hasAnyWord(low, "-get"), "manage-bde -protectors -get -type RecoveryPassword"
 			case "op":
 				return first == "item" && hasWord(args, "--reveal") || first == "export", first
 			case "gh":
