@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -767,9 +768,36 @@ func editorLaunches(a *analysis, c *cmd) []launch {
 		}
 	}
 	for _, ex := range cmds {
+		if cmd, ok := bufferFilter(ex); ok {
+			// %!curl ..., w !nc ...: the file being edited goes to the
+			// command's input
+			var in flow
+			for _, w := range positional(args) {
+				if !strings.HasPrefix(w.s, "+") && !slices.Contains(cmds, w.s) {
+					in = a.fileFlow(c, w)
+					break
+				}
+			}
+			out = append(out, launch{code: cmd, origin: c.base + " ex filter", stdin: true, in: &in})
+			continue
+		}
 		out = append(out, exLaunches(ex, c.base)...)
 	}
 	return out
+}
+
+// bufferFilter returns the command of an ex command that hands the
+// buffer to it (%!cmd, 1,$!cmd, w !cmd).
+func bufferFilter(ex string) (string, bool) {
+	ex = strings.TrimLeft(strings.TrimSpace(ex), ":")
+	if rest, ok := strings.CutPrefix(ex, "w !"); ok {
+		return rest, true
+	}
+	i := strings.IndexByte(ex, '!')
+	if i <= 0 || strings.Trim(ex[:i], "0123456789.,$%'") != "" {
+		return "", false
+	}
+	return ex[i+1:], true
 }
 
 // exLaunches reads one ex (vim) command line, which may hold several
