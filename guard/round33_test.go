@@ -329,3 +329,16 @@ func TestRound33EditorBufferFilters(t *testing.T) {
 		`vim -es '+%s/foo/bar/g' '+wq!' notes.txt`,
 	})
 }
+
+// The container engine's API reached through its socket, creating a
+// container with the host's root; its listings and plain containers.
+func TestRound33EngineSocketAPI(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' -d '{"Image":"alpine","HostConfig":{"Binds":["/:/h"],"Privileged":true}}' http://localhost/containers/create`, CategoryPrivilege, "container-host-escape", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`curl -s --unix-socket /var/run/docker.sock http://localhost/containers/json`,
+		`curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' -d '{"Image":"alpine","Cmd":["echo","hi"]}' http://localhost/containers/create`,
+	})
+}

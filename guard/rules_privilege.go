@@ -349,9 +349,21 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
-		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter"),
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter", "curl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "curl" {
+				// the engine's API through its socket: POST
+				// /containers/create with the host's root bound or
+				// privileged
+				sock, _ := optValue(args, "", "unix-socket")
+				j := strings.ReplaceAll(joinWords(args), " ", "")
+				if (strings.Contains(sock, "docker.sock") || strings.Contains(sock, "podman.sock")) && strings.Contains(j, "/containers/create") &&
+					(strings.Contains(j, `"Privileged":true`) || strings.Contains(j, `"PidMode":"host"`) || strings.Contains(j, `"/:/`)) {
+					return true, "the engine's API: a container with the host's root"
+				}
+				return false, ""
+			}
 			if c.name == "nsenter" {
 				if v, ok := optValue(args, "-t", "target"); ok && v == "1" {
 					return true, "host init namespaces"
