@@ -748,11 +748,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				}
 				if d != "" || cl == wpHome || cl == wpSecrets || cl == wpWorkDir {
 					// the profile, a key store or the whole repository:
-					// its code and whatever secrets it keeps
-					if ws.secret == nil {
-						ws.secret = map[string]string{}
-					}
-					ws.secret[a.winAbs(dst.s)] = "an archive of " + s
+					// its code and whatever secrets it keeps (a file
+					// other programs then read, scp among them)
+					ws.markSecretCopy(a.winAbs(dst.s), "an archive of "+s)
 				}
 			}
 		}
