@@ -264,8 +264,11 @@ var cliPostureRules = []*rule{
 		Suggestions: []string{"Rotate the password through the secret store the applications read", "Change a staging database's password instead"},
 		names:       names("gcloud", "aws", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			sub := strings.Join(clientSubWords(c).list(), " ")
 			args, low := c.args(), c.lowerArgs()
+			if !hasAnyWord(low, "set-password", "modify-db-instance", "modify-db-cluster", "update") {
+				return false, ""
+			}
+			sub := strings.Join(clientSubWords(c).list(), " ")
 			reset := false
 			switch c.name {
 			case "gcloud":

@@ -445,12 +445,14 @@ var gitDestroyRules = []*rule{
 			}
 			// a body or fields that switch a protection off: reviews no
 			// longer required, force pushes allowed, reviewers emptied
-			body := joinWords(args)
-			if c.in.kind == flowText {
-				body += " " + c.in.text
-			}
-			if w := protectionWeakened(body); w != "" {
-				return true, m + " " + w
+			if protectionWords(c.lowerArgs()) || c.in.kind == flowText && protectionWords([]string{lower(c.in.text)}) {
+				body := joinWords(args)
+				if c.in.kind == flowText {
+					body += " " + c.in.text
+				}
+				if w := protectionWeakened(body); w != "" {
+					return true, m + " " + w
+				}
 			}
 			for _, w := range args {
 				if !strings.Contains(w.s, "repos/") && !strings.Contains(w.s, "projects/") && !strings.Contains(w.s, "orgs/") {
@@ -460,7 +462,7 @@ var gitDestroyRules = []*rule{
 				if i := slices.Index(segs, "repos"); i >= 0 && i+2 < len(segs) && throwawayName(segs[i+2]) {
 					continue // a pull request's or a test's own repository
 				}
-				if strings.Contains(w.s, "/git/refs/") && (hasWord(args, "force=true") || hasWord(args, "force:=true") || jsonForce.MatchString(body)) {
+				if strings.Contains(w.s, "/git/refs/") && (hasWord(args, "force=true") || hasWord(args, "force:=true") || jsonForce.MatchString(joinWords(args))) {
 					// git/refs/heads/main with force=true: the branch moved
 					// to any commit, what it held dropped
 					return true, m + " " + w.s + " force=true"
@@ -798,6 +800,17 @@ var (
 	jsonForce       = regexp.MustCompile(`"force"\s*:\s*true`)
 	azPolicyOff     = regexp.MustCompile(`--(?:enabled|blocking)(?:\s+|=)false\b|--minimum-approver-count(?:\s+|=)0\b`)
 )
+
+// protectionWords reports lower-case words that hold a stem of the
+// settings protectionWeakened reads: only those are read further.
+func protectionWords(low []string) bool {
+	for _, l := range low {
+		if hasAny(l, "approv", "review", "force", "enforce", "merge", "signature", "linear", "dismiss", "deletion", "status_check", "statuscheck", "conversation") {
+			return true
+		}
+	}
+	return false
+}
 
 // protectionWeakened returns the setting in a request's text that turns a
 // protection off, or "".

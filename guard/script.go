@@ -165,7 +165,7 @@ func scanScript(lang, code string) *scriptScan {
 	}
 	low := strings.ToLower(code)
 	sc.scanCommands(code)
-	sc.argvs = append(sc.argvs, sdkCommands(lang, code)...)
+	sc.argvs = append(sc.argvs, sdkCommands(lang, code, low)...)
 	if lang == "awk" && strings.Contains(code, "|") {
 		sc.shell = append(sc.shell, awkPrintedCommands(code)...)
 	}

@@ -15,7 +15,7 @@ import (
 
 // sdkCommands returns the client commands code's SDK and driver calls
 // amount to, as argument vectors.
-func sdkCommands(lang, code string) []scriptCall {
+func sdkCommands(lang, code, low string) []scriptCall {
 	var out []scriptCall
 	switch lang {
 	case "python":
@@ -39,7 +39,7 @@ func sdkCommands(lang, code string) []scriptCall {
 			out = append(out, awsJSCalls(code)...)
 		}
 	}
-	out = append(out, driverCalls(lang, code)...)
+	out = append(out, driverCalls(lang, code, low)...)
 	return out
 }
 
@@ -365,8 +365,8 @@ var (
 // driverCalls reads a database driver's connection and the destructive
 // statements run on it as the database's client run with them: psql
 // -h HOST -c SQL, mysql, sqlite3, mongosh, redis-cli.
-func driverCalls(lang, code string) []scriptCall {
-	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" || !emptiesData(code) {
+func driverCalls(lang, code, low string) []scriptCall {
+	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" || !emptiesData(low) {
 		return nil
 	}
 	conn := driverConnect.FindStringSubmatch(code)
@@ -383,7 +383,7 @@ func driverCalls(lang, code string) []scriptCall {
 	if m := connDB.FindStringSubmatch(args); m != nil {
 		db = m[1]
 	}
-	low := strings.ToLower(args)
+	lowArgs := strings.ToLower(args)
 	var out []scriptCall
 	switch {
 	case strings.Contains(driver, "mongo"):
@@ -423,7 +423,7 @@ func driverCalls(lang, code string) []scriptCall {
 				}
 			}
 			argv = []string{"sqlite3", f, sql}
-		case strings.Contains(driver, "mysql") || strings.HasPrefix(low, `"mysql:`) || strings.HasPrefix(low, `'mysql:`) || strings.Contains(low, "mysql://"):
+		case strings.Contains(driver, "mysql") || strings.HasPrefix(lowArgs, `"mysql:`) || strings.HasPrefix(lowArgs, `'mysql:`) || strings.Contains(lowArgs, "mysql://"):
 			argv = []string{"mysql"}
 			if strings.HasPrefix(host, "$") {
 				argv = append(argv, host)
@@ -436,7 +436,7 @@ func driverCalls(lang, code string) []scriptCall {
 			argv = append(argv, "-e", sql)
 		case strings.Contains(driver, "clickhouse") || strings.Contains(driver, "get_client"):
 			argv = []string{"clickhouse-client", "--host", orLocal(host), "--query", sql}
-		case strings.Contains(driver, "pyodbc") || strings.Contains(driver, "pymssql") || strings.Contains(low, "sqlserver"):
+		case strings.Contains(driver, "pyodbc") || strings.Contains(driver, "pymssql") || strings.Contains(lowArgs, "sqlserver"):
 			argv = []string{"sqlcmd", "-S", orLocal(host), "-Q", sql}
 		default:
 			argv = []string{"psql"}
@@ -460,9 +460,8 @@ func driverCalls(lang, code string) []scriptCall {
 // more than the rest of a decision).
 var dataVerbs = []string{"drop", "truncate", "delete", "alter", "update", "grant", "revoke", "create", "pg_terminate", "shutdown", "flush", "remove"}
 
-// emptiesData reports code that holds one of dataVerbs, in any case.
-func emptiesData(code string) bool {
-	low := strings.ToLower(code)
+// emptiesData reports lower-cased code that holds one of dataVerbs.
+func emptiesData(low string) bool {
 	for _, v := range dataVerbs {
 		if strings.Contains(low, v) {
 			return true
