@@ -355,3 +355,19 @@ func TestRound33ArchiveSentByScp(t *testing.T) {
 		`Compress-Archive -Path C:\work\project -DestinationPath D:\backups\project.zip -Force`,
 	})
 }
+
+// A static-site deployer publishing the project's root (its .env and
+// .git with it); the build output, another folder the line moved into,
+// and a platform that builds the project it is given.
+func TestRound33ProjectRootPublished(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`netlify deploy --prod --dir .`, CategoryExfiltration, "private-dir-published", LevelCritical},
+		{`npx gh-pages -d .`, CategoryExfiltration, "private-dir-published", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`netlify deploy --prod --dir=dist`,
+		`cd dist && netlify deploy --dir .`,
+		`vercel deploy . --prod`,
+	})
+}

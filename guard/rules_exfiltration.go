@@ -1256,6 +1256,12 @@ var exfiltrationRules = []*rule{
 			}
 			for _, d := range dirs {
 				p := a.absPath(strings.TrimSuffix(d, "/"), c.cwd)
+				if p != "" && p == a.workDir && c.name != "vercel" {
+					// netlify deploy --dir .: the repository served as the
+					// site, .env and .git with it (vercel builds the
+					// project it is given)
+					return true, c.base + " publishing the project's root " + d
+				}
 				if p == "" || a.inWork(p) {
 					continue
 				}
