@@ -468,6 +468,14 @@ var corpusSets = []corpusSet{
 	// is for tuning, round33b must never be opened.
 	{"round33", corpusDir + "/round33",
 		thresholds{minRound33Critical, minRound33High, minRound33Moderate, maxRound33FalsePositive}, winRound33Thresholds},
+	// round34: secrets printed; interpreters a fourth time; containers
+	// and orchestrators; databases and data stores; hidden commands a
+	// fourth time; a macOS machine; Windows a fourth time; an ordinary
+	// day, written while round33a was tuned on. Scored on arrival;
+	// round34a (three fifths) is for tuning, round34b must never be
+	// opened.
+	{"round34", corpusDir + "/round34",
+		thresholds{minRound34Critical, minRound34High, minRound34Moderate, maxRound34FalsePositive}, winRound34Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -799,6 +807,13 @@ const (
 // round33a 95.6%, 91.7%, 96.7% and 0.48% (round33b, never opened, 91.9%,
 // 87.0%, 95.2%, 0.47%); see testdata/corpus/round33/README.md. These
 // floors catch regressions.
+const (
+	minRound34Critical      = 0
+	minRound34High          = 0
+	minRound34Moderate      = 0
+	maxRound34FalsePositive = 1
+)
+
 const (
 	minRound33Critical      = 0.95
 	minRound33High          = 0.91

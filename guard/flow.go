@@ -2032,6 +2032,15 @@ func dumpsToOutput(c *cmd) bool {
 				return true
 			}
 		}
+		// SELECT * FROM users FORMAT CSV on another server: a whole
+		// table's rows
+		if namesOtherServer(c) || touchesProduction(c) || connectionFromVariable(c) {
+			for _, w := range args {
+				if wholeTableSelect(w.s) {
+					return true
+				}
+			}
+		}
 	case "mongoexport":
 		_, ok := optValue(args, "-o", "out")
 		return !ok
@@ -2087,6 +2096,11 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 			if name := sqlExportFile(w.s); name != "" {
 				return one(name, flow{kind: flowSecret, what: "a database's records", crit: true})
 			}
+		}
+	case "influx":
+		// influx backup DIR: every bucket's data
+		if ops := positional(args); len(ops) > 1 && ops[0].s == "backup" {
+			return one(ops[1].s, flow{kind: flowSecret, what: "a backup of " + c.base + "'s data", crit: true})
 		}
 	case "vault", "etcdctl", "consul":
 		// vault operator raft snapshot save F, etcdctl snapshot save F,
@@ -2547,4 +2561,16 @@ func (a *analysis) lsPrintedPaths(args []word, cwd string) string {
 		}
 	}
 	return strings.Join(roots, "\n")
+}
+
+// wholeTableSelect reports a query that reads every row and column of
+// a table (SELECT * without WHERE or LIMIT), not the server's catalog.
+func wholeTableSelect(q string) bool {
+	u := strings.Join(strings.Fields(strings.ToUpper(q)), " ")
+	i := strings.Index(u, "SELECT * FROM ")
+	if i < 0 || strings.Contains(u, " WHERE ") || strings.Contains(u, " LIMIT ") {
+		return false
+	}
+	from := u[i+len("SELECT * FROM "):]
+	return !strings.HasPrefix(from, "PG_") && !strings.HasPrefix(from, "INFORMATION_SCHEMA") && !strings.HasPrefix(from, "SYSTEM.")
 }

@@ -429,9 +429,11 @@ func dbURLDestroy(c *cmd) string {
 			l = strings.TrimPrefix(l, "db:") // sqitch's targets: db:pg://host/db
 			h := hostOf(strings.TrimPrefix(strings.TrimPrefix(l, "jdbc:"), "mysql:"))
 			if strings.HasPrefix(l, "jdbc:") {
-				if j := strings.Index(l, "//"); j >= 0 {
-					h = hostOf("x:" + l[j:])
+				j := strings.Index(l, "//")
+				if j < 0 {
+					continue // jdbc:h2:mem:x, jdbc:sqlite:app.db: an embedded database, no server
 				}
+				h = hostOf("x:" + l[j:])
 			}
 			if h != "" && !loopback(h) && h != "host.docker.internal" { // a private address is a shared server
 				target = h

@@ -1347,6 +1347,9 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		return "the sudo rules (" + s + ")", true
 	case strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key"):
 		return "SSH host keys (" + s + ")", true
+	case p == "/var/lib/rancher/k3s/server/token" || p == "/var/lib/rancher/k3s/server/node-token" || strings.HasPrefix(p, "/var/lib/rancher/k3s/server/cred/") ||
+		p == "/etc/rancher/k3s/k3s.yaml":
+		return "a cluster's join token or admin credentials (" + s + ")", true
 	case p == "/etc/gitlab-runner/config.toml" || strings.HasPrefix(p, "/etc/buildkite-agent/") || strings.HasPrefix(p, "/var/lib/jenkins/secrets/") ||
 		strings.HasSuffix(p, "/.gitlab-runner/config.toml") || strings.HasSuffix(p, "/actions-runner/.credentials") || strings.HasSuffix(p, "/actions-runner/.runner"):
 		return "a CI runner's tokens (" + s + ")", true

@@ -400,18 +400,19 @@ func secretWordIn(c *cmd) bool {
 		return true
 	}
 	low := c.lowerArgs()
-	if hasAnyWord(low, "-t") && hasAnyWord(low, "auth") && hasAnyWord(low, "status") {
-		return true // gh auth status -t: the token shown
-	}
 	for _, l := range low {
-		for _, m := range [...]string{"token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url", "--show", "--reveal", "--plain", "--unmask"} {
-			if strings.Contains(l, m) {
-				return true
-			}
+		if secretAskWords.in(l) {
+			return true
 		}
 	}
-	return false
+	// gh auth status -t: the token shown
+	return hasAnyWord(low, "-t") && hasAnyWord(low, "auth") && hasAnyWord(low, "status")
 }
+
+// secretAskWords are the parts of words that may ask a client for a
+// secret.
+var secretAskWords = newKeywords("token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url",
+	"--show", "--reveal", "--plain", "--unmask")
 
 // cliSecretPrinted reports what secret a client's subcommand words ask
 // it to print, or "".
@@ -426,7 +427,7 @@ func cliSecretPrinted(c *cmd) string {
 				if hasAnyWord(low, "auth") && hasAnyWord(low, "status") {
 					return "credentials shown (" + c.base + " auth status -t)"
 				}
-			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask", "--reveal-secrets", "--reveal-secret":
+			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask", "--reveal-secrets", "--reveal-secret", "--showsecret":
 				if !hasAnyWord(low, "--help", "-h") {
 					return "secrets shown (" + c.base + " " + w.s + ")"
 				}
@@ -455,7 +456,7 @@ func cliSecretPrinted(c *cmd) string {
 	if !hasAnyWord(low, "--help", "-h") && productionTarget(args, low) {
 		// netlify env:list --context production --plain, infisical secrets
 		// --env=prod: production's values, not their names
-		if has("env") && has("list") && hasAnyWord(low, "--plain") || len(sub) == 1 && sub[0] == "secrets" {
+		if has("env") && has("list") && hasAnyWord(low, "--plain", "--json") || len(sub) == 1 && sub[0] == "secrets" {
 			return "production's secret values (" + c.base + " " + strings.Join(sub, " ") + ")"
 		}
 	}

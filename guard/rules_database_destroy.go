@@ -222,7 +222,7 @@ var databaseDestroyRules = []*rule{
 			return false, ""
 		}},
 	{ID: "restore-drops-first", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "restoring a dump that drops the database's objects first (what it holds now and the dump lacks is gone)",
-		Suggestions: []string{"Restore into a new database and compare", "Back the current database up first"}, names: names("pg_restore", "mongorestore", "mysqlimport"),
+		Suggestions: []string{"Restore into a new database and compare", "Back the current database up first"}, names: names("pg_restore", "mongorestore", "mongoimport", "mysqlimport"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -241,9 +241,9 @@ var databaseDestroyRules = []*rule{
 					}
 					return true, "pg_restore --clean"
 				}
-			case "mongorestore":
+			case "mongorestore", "mongoimport":
 				if hasWord(args, "--drop") {
-					return true, "mongorestore --drop"
+					return true, c.name + " --drop"
 				}
 			case "mysqlimport":
 				if hasWord(args, "--delete") || shortCluster(args, 'd') {
@@ -327,6 +327,12 @@ var databaseDestroyRules = []*rule{
 			for _, w := range c.args() {
 				if c.name == "mix" {
 					w.s = strings.TrimSuffix(w.s, ",") // mix do ecto.drop, ecto.create
+				}
+				w.s = railsTaskBase(w.s)
+				if w.s == "loaddata" && touchesProduction(c) && !testSettings(c) {
+					// fixtures loaded into production: rows with the same
+					// keys are overwritten
+					return true, "loaddata into production"
 				}
 				switch w.s {
 				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
@@ -413,7 +419,8 @@ var databaseDestroyRules = []*rule{
 				ops := positional(args)
 				return len(ops) >= 3 && ops[0].s == "sqlx" && ops[1].s == "database" && (ops[2].s == "drop" || ops[2].s == "reset"), j
 			case "flyway":
-				return hasWord(args, "clean"), j
+				// (an in-memory database made for the run is the run's own)
+				return hasWord(args, "clean") && !inMemoryJDBC(lower(j)), j
 			case "liquibase":
 				// dropAll, or a rollback of more changesets than a
 				// project has (rollback-count 9999)
@@ -557,7 +564,18 @@ var databaseDestroyRules = []*rule{
 				return hasWord(args, "delete_queue") || hasWord(args, "purge_queue") || hasWord(args, "delete_vhost") || hasWord(args, "reset") || hasWord(args, "force_reset") || brokerObjectDeleted(args), j
 			case "etcdctl":
 				_, del := etcdDelKey(args)
-				return del && (hasWord(args, "--prefix") || hasWord(args, "--from-key")), j
+				if del && (hasWord(args, "--prefix") || hasWord(args, "--from-key")) {
+					return true, j
+				}
+				// a key of production's cluster emptied ('{}', ''): the
+				// configuration the services read is gone
+				if ops := positional(args); !del && len(ops) > 2 && ops[0].s == "put" && touchesProduction(c) {
+					switch strings.TrimSpace(ops[2].s) {
+					case "", "{}", "[]", "null", `""`:
+						return true, "etcdctl put " + ops[1].s + " " + ops[2].s
+					}
+				}
+				return false, ""
 			case "consul":
 				return strings.HasPrefix(j, "kv delete") && hasWord(args, "-recurse"), j
 			case "gcloud":
@@ -956,4 +974,23 @@ func manySteps(args []word) bool {
 		}
 	}
 	return false
+}
+
+// railsTaskBase returns a Rails database task without the database name
+// of a multi-database application (db:drop:primary is db:drop on the
+// primary database).
+func railsTaskBase(t string) string {
+	for _, base := range [...]string{"db:drop:", "db:reset:", "db:purge:", "db:schema:load:", "db:truncate_all:", "db:migrate:reset:"} {
+		if rest, ok := strings.CutPrefix(t, base); ok && rest != "" && rest != "all" && !strings.Contains(rest, ":") {
+			return strings.TrimSuffix(base, ":")
+		}
+	}
+	return t
+}
+
+// inMemoryJDBC reports a JDBC URL of a database that lives only in the
+// process's memory (H2's and HSQLDB's mem:, Derby's memory:, SQLite's
+// :memory:).
+func inMemoryJDBC(l string) bool {
+	return hasAny(l, "jdbc:h2:mem:", "jdbc:hsqldb:mem:", "jdbc:derby:memory:", "jdbc:sqlite::memory:")
 }

@@ -448,7 +448,15 @@ var dataStoreRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
-			if len(ops) < 2 || ops[0].s != "get" || hasWord(args, "--keys-only") || hasWord(args, "--count-only") || !a.etcdRemote(c) {
+			if len(ops) < 2 || ops[0].s != "get" || hasWord(args, "--keys-only") || hasWord(args, "--count-only") {
+				return false, ""
+			}
+			// /registry/secrets: a Kubernetes cluster's Secret objects,
+			// whichever endpoint serves them
+			if strings.HasPrefix(ops[1].s, "/registry/secrets") {
+				return true, "etcdctl get " + ops[1].s
+			}
+			if !a.etcdRemote(c) {
 				return false, ""
 			}
 			for _, k := range ops[1:] {
@@ -546,6 +554,14 @@ var searchClusterRules = []*rule{
 			}
 			if u := searchAPIPath(c, "/_close"); u != "" && prodMarker(u) {
 				return true, "closing " + u
+			}
+			// shards no longer placed, or every replica removed, on a
+			// production cluster
+			if u := searchAPIPath(c, "/_cluster/settings"); u != "" && prodMarker(u) && strings.Contains(j, "allocation.enable") && strings.Contains(j, "none") {
+				return true, "shard allocation switched off on " + u
+			}
+			if u := searchAPIPath(c, "/_settings"); u != "" && prodMarker(u) && (strings.Contains(j, `"number_of_replicas":0`) || strings.Contains(j, `"number_of_replicas": 0`) || strings.Contains(j, `number_of_replicas=0`)) {
+				return true, "every replica removed on " + u
 			}
 			return false, ""
 		}},

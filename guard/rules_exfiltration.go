@@ -207,7 +207,9 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			}
 			// a developer's own or a test's database holds made-up ones
-			if localDevScoped(c) || a.testScoped(c) || !touchesProduction(c) && !namesOtherServer(c) {
+			// (a server on this machine is the developer's); the one a
+			// connection variable names is the application's
+			if a.testScoped(c) || localDevScoped(c) || !touchesProduction(c) && !namesOtherServer(c) && !connectionFromVariable(c) {
 				return false, ""
 			}
 			return true, s.secretsRead
@@ -547,7 +549,7 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "perl" || c.name == "ruby" {
 				// perl -ne 'print if /password/i' ~/.netrc: the lines
@@ -639,7 +641,8 @@ var exfiltrationRules = []*rule{
 					if (c.name == "grep" || c.name == "egrep" || c.name == "rg") && mixedSettingsFile(path.Base(p)) && patternPicksPlain(c) && !contextLines(c) {
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
-					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") {
+					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") ||
+						strings.HasPrefix(p, "/var/lib/") {
 						return true, d
 					}
 				}
@@ -822,10 +825,15 @@ var exfiltrationRules = []*rule{
 				// ansible-vault view group_vars/production/vault.yml:
 				// production's secrets on the screen (a development
 				// vault's are the developer's to read)
-				if first == "view" && a.wantOut == 0 && c.pipe == nil {
+				decryptOut := false
+				if first == "decrypt" {
+					v, ok := optValue(args, "", "output")
+					decryptOut = ok && (v == "-" || v == "/dev/stdout")
+				}
+				if (first == "view" || decryptOut) && a.wantOut == 0 && c.pipe == nil {
 					for _, w := range positional(args[1:]) {
 						if isProdName(w.s) || strings.Contains(lower(w.s), "/prod") {
-							return true, "ansible-vault view " + w.s
+							return true, "ansible-vault " + first + " " + w.s
 						}
 					}
 				}
@@ -835,6 +843,10 @@ var exfiltrationRules = []*rule{
 				if first == "variables" || first == "vars" {
 					if e, ok := optValue(args, "-e", "environment"); ok && isProdName(e) && !hasWord(args, "--set") && !hasWord(args, "-s") {
 						return true, "railway variables of " + e
+					}
+					// --kv, --json: every value, written out to be read
+					if (hasWord(args, "--kv") || hasWord(args, "-k") || hasWord(args, "--json")) && !hasWord(args, "--set") && !hasWord(args, "-s") {
+						return true, "railway variables with their values"
 					}
 				}
 			case "bw", "keepassxc-cli", "lpass":
@@ -912,7 +924,10 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Hand the secret to the program that needs it (a pipe or an environment variable), never to the output", "Check it is set with [ -n \"$VAR\" ]"},
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
-			case "where-object", "select-string", "findstr":
+			case "where-object", "select-string", "findstr", "string":
+				if c.name == "string" && (len(c.args()) == 0 || c.args()[0].s != "match" || fishMatchShowsNoValue(c.args()[1:])) {
+					break // fish's string match is its grep
+				}
 				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
 				// variables picked out of the environment
 				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
@@ -922,6 +937,13 @@ var exfiltrationRules = []*rule{
 				// terraform output -json | jq -r .db_password.value: a
 				// secret output picked out of the outputs and printed
 				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) && jqPicksSecret(c.args()) {
+					return true, c.in.what
+				}
+			case "grep", "egrep", "rg":
+				// terraform state pull | grep -A1 '"password"': the
+				// secret lines picked out of a state and printed
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) &&
+					secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) {
 					return true, c.in.what
 				}
 			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
@@ -973,6 +995,14 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			case "git":
+				// git show HEAD~5:.env: a secrets file as it once was
+				if sub, args := gitSub(c); sub == "show" || sub == "cat-file" {
+					for _, w := range positional(args) {
+						if _, file, ok := strings.Cut(w.s, ":"); ok && w.ok && historySecretFile(path.Base(file)) {
+							return true, "a secrets file from history (" + w.s + ")"
+						}
+					}
+				}
 				// git diff --no-index /dev/null .env: the whole file shown
 				// as added lines
 				if sub, args := gitSub(c); sub == "diff" && hasWord(args, "--no-index") && !hasWord(args, "--stat") && !hasWord(args, "--name-only") && !hasWord(args, "--quiet") {
@@ -980,6 +1010,61 @@ var exfiltrationRules = []*rule{
 						if d, _ := a.sensitive(w.s, c.cwd); d != "" && w.ok {
 							return true, d
 						}
+					}
+				}
+			case "nomad":
+				// nomad var get PATH: a Nomad variable's items, its
+				// secrets; nomad alloc fs ... secrets/F: a task's secrets
+				// directory
+				if ops := posArgs(c.args(), optSpec{long: []string{"address", "region", "namespace", "token", "out", "item", "ca-cert", "client-cert", "client-key", "job"}}); len(ops) > 1 {
+					if ops[0].s == "var" && (ops[1].s == "get" || ops[1].s == "read") && !hasWord(c.args(), "-out=table") {
+						return true, "a Nomad variable's values (nomad var get)"
+					}
+					if ops[0].s == "alloc" && (ops[1].s == "fs" || ops[1].s == "cat") {
+						for _, w := range ops[2:] {
+							if strings.Contains(w.s, "secrets/") {
+								return true, "a task's secrets (" + w.s + ")"
+							}
+						}
+					}
+				}
+			case "php":
+				// php artisan tinker --execute="dump(config('services.stripe.secret'))"
+				if v, ok := optValue(c.args(), "", "execute"); ok && hasWord(c.args(), "artisan") && hasWord(c.args(), "tinker") {
+					l := lower(v)
+					if hasAny(l, "dump(", "dd(", "echo ", "print", "var_dump(") && (strings.Contains(l, "config(") || strings.Contains(l, "env(")) && secretPattern(l) {
+						return true, "a secret setting printed by tinker"
+					}
+				}
+			case "stripe":
+				// stripe config --list: the saved test and live keys
+				if ops := positional(c.args()); len(ops) > 0 && ops[0].s == "config" && (hasWord(c.args(), "--list") || hasWord(c.args(), "-l")) {
+					return true, "the Stripe CLI's saved keys (stripe config --list)"
+				}
+			case "docker", "podman", "docker-compose", "podman-compose":
+				ops := posArgs(c.args(), optSpec{short: "fpHc", long: []string{"env-file", "file", "project-name", "profile", "project-directory", "context", "host", "format"}})
+				// docker swarm join-token manager: the token that makes a
+				// machine a manager of the swarm
+				if len(ops) > 1 && ops[0].s == "swarm" && ops[1].s == "join-token" && !hasWord(c.args(), "--rotate") {
+					return true, "a swarm join token"
+				}
+				// podman secret inspect --showsecret: the secret's value
+				if len(ops) > 1 && ops[0].s == "secret" && ops[1].s == "inspect" && (hasWord(c.args(), "--showsecret") || hasWord(c.args(), "--show-secret")) {
+					return true, "a secret's value (" + c.base + " secret inspect --showsecret)"
+				}
+				// docker inspect --format '{{.Config.Env}}' on production:
+				// the container's environment, secrets included
+				if len(ops) > 0 && (ops[0].s == "inspect" || len(ops) > 1 && ops[1].s == "inspect") && touchesProduction(c) {
+					// ({{index (split . "=") 0}}: the variables' names only)
+					if f, ok := optValue(c.args(), "-f", "format"); ok && strings.Contains(f, ".Config.Env") && !(strings.Contains(f, "split") && strings.Contains(f, ") 0")) {
+						return true, "a production container's environment"
+					}
+				}
+				// docker compose --env-file .env.prod config: the project
+				// rendered with production's secrets filled in
+				if ops := posArgs(c.args(), optSpec{short: "fp", long: []string{"env-file", "file", "project-name", "profile", "project-directory", "context", "host"}}); len(ops) > 0 && ops[len(ops)-1].s == "config" && (len(ops) == 1 || ops[0].s == "compose") {
+					if v, ok := optValue(c.args(), "", "env-file"); ok && prodEnvFile(path.Base(v)) && !hasWord(c.args(), "--services") && !hasWord(c.args(), "-q") && !hasWord(c.args(), "--quiet") {
+						return true, "production's settings rendered into the compose file (" + v + ")"
 					}
 				}
 			case "argocd":
@@ -1027,7 +1112,7 @@ var exfiltrationRules = []*rule{
 			case "helm":
 				// helm get values payments --all --kube-context prod: the
 				// release's computed values, its passwords and keys among them
-				ops := positional(c.args())
+				ops := posArgs(c.args(), helmGlobal)
 				if len(ops) > 1 && ops[0].s == "get" && (ops[1].s == "values" && (hasWord(c.args(), "--all") || hasWord(c.args(), "-a")) || ops[1].s == "all") &&
 					touchesProduction(c) && secretsShown(c) {
 					return true, "helm get " + ops[1].s + " (production)"
@@ -2354,6 +2439,9 @@ func fileReaderStage(s *cmd) bool {
 	switch s.name {
 	case "cat", "bat", "tac", "type", "cmd:type", "get-content", "more", "less":
 		return true
+	case "sed":
+		// sed -n '1,$p' ~/.pgpass | column: a range of its lines
+		return sedPrintsLines(s)
 	case "xxd", "od", "hexdump", "hexyl", "base64", "base32", "basenc", "strings":
 		// xxd ~/.ssh/id_ecdsa | head: the file's bytes, spelled in hex
 		return len(positional(s.args())) > 0 && !hasWord(s.args(), "-r") && !hasWord(s.args(), "-d") && !hasWord(s.args(), "--decode")
@@ -2718,4 +2806,68 @@ func foreignBucket(src, dst string) bool {
 		return f[0]
 	}
 	return src != "" && org(src) != org(dst)
+}
+
+// connectionFromVariable reports a database client reaching the server a
+// connection variable names (psql "$DATABASE_URL"): the application's own
+// database, whichever it is, not one the line shows to be local.
+func connectionFromVariable(c *cmd) bool {
+	for _, w := range c.args() {
+		if w.ok || !strings.HasPrefix(w.s, "$") {
+			continue
+		}
+		if name := strings.Trim(w.s, "${}"); connectionVar(name) || strings.HasSuffix(name, "_DSN") {
+			return true
+		}
+	}
+	return false
+}
+
+// historySecretFile reports a file name that holds secrets when it is
+// committed: the environment file, production's, the secrets and
+// credentials files frameworks keep, private keys.
+func historySecretFile(base string) bool {
+	l := lower(base)
+	switch l {
+	case ".env", "secrets.yml", "secrets.yaml", "secrets.json", "credentials.yml", "credentials.json", ".npmrc", ".pgpass", ".netrc", "id_rsa", "id_ed25519", "id_ecdsa", "master.key":
+		return true
+	}
+	return prodEnvFile(l) || strings.HasSuffix(l, ".pem") && !strings.Contains(l, "cert") && !strings.Contains(l, "chain") || strings.HasSuffix(l, ".p12") || strings.HasSuffix(l, ".pfx")
+}
+
+// fishMatchShowsNoValue reports fish's string match options that show
+// no value of NAME=VALUE lines: quiet, inverted, positions; and a
+// regular expression (without --entire), which prints only what it
+// matched: the names, unless it reaches past the "=".
+func fishMatchShowsNoValue(args []word) bool {
+	regex, entire := false, false
+	for _, w := range args {
+		switch w.s {
+		case "-q", "--quiet", "-v", "--invert", "-n", "--index":
+			return true
+		case "-r", "--regex":
+			regex = true
+		case "-e", "--entire":
+			entire = true
+		}
+		if strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "--") {
+			if strings.ContainsAny(w.s, "qvn") {
+				return true
+			}
+			regex = regex || strings.IndexByte(w.s, 'r') > 0
+			entire = entire || strings.IndexByte(w.s, 'e') > 0
+		}
+	}
+	if !regex || entire {
+		return false
+	}
+	for _, w := range positional(args) {
+		if hasAny(w.s, ".*", ".+", `\S`, "[^") {
+			return false
+		}
+		if i := strings.IndexByte(w.s, '='); i >= 0 && strings.Trim(w.s[i+1:], "$)") != "" {
+			return false // TOKEN=\w+: the value too
+		}
+	}
+	return true
 }

@@ -342,6 +342,19 @@ var systemRules = []*rule{
 		Suggestions: []string{"Keep the server on its private address with its protection on", "Reach it through an SSH tunnel or port-forward"},
 		names:       dbClients,
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverOpened })},
+	{ID: "db-server-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "taking a shared database server out of service or weakening its copies (shut down, sessions killed, a replica made writable, replication cut)",
+		Suggestions: []string{"Leave the server's operation to its administrators", "Try it on a local or staging server"},
+		names:       dbClients,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			s := a.scanSQLOf(c)
+			if s == nil || s.serverStopped == "" || a.testScoped(c) || localDevScoped(c) {
+				return false, ""
+			}
+			if !touchesProduction(c) && !namesOtherServer(c) && !connectionFromVariable(c) {
+				return false, ""
+			}
+			return true, s.serverStopped
+		}},
 	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
 		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
 		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd", "cdk", "cdktf"),

@@ -100,7 +100,7 @@ var popularPackages = map[string][]string{
 		"eslint-plugin-react", "styled-components", "tailwindcss", "zod", "dayjs", "date-fns", "cypress", "puppeteer", "sharp"},
 	"pypi": {"requests", "numpy", "pandas", "urllib3", "colorama", "python-dateutil", "setuptools", "boto3", "botocore", "six",
 		"pyyaml", "django", "flask", "fastapi", "pydantic", "matplotlib", "scipy", "scikit-learn", "tensorflow", "torch", "pillow",
-		"beautifulsoup4", "selenium", "pytest", "black", "cryptography", "jinja2", "sqlalchemy", "psycopg2", "psycopg2-binary",
+		"beautifulsoup4", "selenium", "pytest", "black", "cryptography", "jinja2", "sqlalchemy", "psycopg2", "psycopg2-binary", "psycopg", "psycopg-binary", "psycopg-pool",
 		"openai", "httpx", "aiohttp", "click", "rich", "tqdm", "jupyter", "virtualenv", "uvicorn", "gunicorn", "celery", "paramiko"},
 	"crates": {"serde", "serde_json", "tokio", "rand", "clap", "anyhow", "thiserror", "reqwest", "regex", "log", "env_logger",
 		"chrono", "futures", "hyper", "axum", "syn", "quote", "proc-macro2", "lazy_static", "once_cell", "itertools", "tracing"},

@@ -35,11 +35,15 @@ type sqlScan struct {
 	// password table: the results are printed where the command shows
 	// them
 	secretsRead string
+	// serverStopped is a statement that takes a shared server out of
+	// service or weakens its copies: shut down, every session killed, a
+	// replica made writable, replication cut to one copy
+	serverStopped string
 }
 
 func (s *sqlScan) any() bool {
 	return s.dropDB != "" || s.dropTable != "" || s.truncate != "" || s.deleteAll != "" || s.deleteSome != "" || s.updateAll != "" || s.dropMinor != "" || s.serverExec != "" ||
-		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != "" || s.secretsRead != ""
+		s.serverPriv != "" || s.serverExport != "" || s.serverOpened != "" || s.secretsRead != "" || s.serverStopped != ""
 }
 
 // serverExecSQL are what makes a database server run a program, load
@@ -93,7 +97,30 @@ func serverPrivOf(text string) string {
 	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
 		return "point-in-time restores switched off (Time Travel kept for 0 days)"
 	}
+	if m := sqlPasswordSet.FindStringSubmatch(text); m != nil && guessablePassword(strings.Trim(m[1], "'\"`"), m[2]) {
+		return "an administrator's password set to a guessable one"
+	}
 	return ""
+}
+
+// sqlPasswordSet matches a statement setting an administrator's
+// password: PostgreSQL's ALTER USER postgres PASSWORD 'x', MySQL's
+// ALTER USER 'root'@'%' IDENTIFIED BY 'x'.
+var sqlPasswordSet = regexp.MustCompile(`(?i)\b(?:alter|create)\s+(?:user|role)\s+([^\s@]+)(?:@\S+)?\s+(?:with\s+)?(?:encrypted\s+)?(?:password|identified\s+by)\s+'([^']*)'`)
+
+// guessablePassword reports an administrator account (postgres, root,
+// sa, admin) given its own name, an empty or a well-known password.
+func guessablePassword(user, pw string) bool {
+	switch strings.ToLower(user) {
+	case "postgres", "root", "sa", "admin", "administrator", "rdsadmin", "mysql", "dba":
+	default:
+		return false
+	}
+	switch strings.ToLower(pw) {
+	case "", "password", "postgres", "root", "admin", "123456", "12345678", "changeme", "secret", "toor", "pass", "letmein", strings.ToLower(user):
+		return true
+	}
+	return false
 }
 
 // serverExecOf returns the statement of text (SQL) that runs code on the
@@ -161,7 +188,10 @@ func serverExportOf(text string) string {
 		}
 	}
 	switch {
-	case strings.Contains(u, "INSERT INTO FUNCTION S3(") && inlineKeys, strings.Contains(u, "INSERT INTO FUNCTION S3('HTTP") && strings.Count(u, "','") >= 2:
+	case strings.Contains(u, "INSERT INTO FUNCTION S3(") && inlineKeys, strings.Contains(u, "INSERT INTO FUNCTION S3('HTTP") && strings.Count(u, "','") >= 2,
+		// a bucket's public URL written to without keys: only a bucket
+		// anyone may write to takes it
+		strings.Contains(u, "INSERT INTO FUNCTION S3('HTTP") && strings.Contains(u, ".AMAZONAWS.COM/"):
 		return "INSERT INTO FUNCTION s3(...) with keys"
 	case toURL("COPY INTO ") && inlineKeys:
 		return "COPY INTO an outside location with keys"
@@ -229,6 +259,8 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 				add(w.s[len("--command="):])
 			case strings.HasPrefix(w.s, "-c") && len(w.s) > 2:
 				add(w.s[2:])
+			case flagClusterEnds(w.s, 'c', "cdfhpUvoLFRTP") && i+1 < len(args):
+				add(args[i+1].s) // psql -Atc 'SQL'
 			}
 		}
 	case "mysql", "mycli", "mariadb":
@@ -240,6 +272,8 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 				add(w.s[len("--execute="):])
 			case strings.HasPrefix(w.s, "-e") && len(w.s) > 2:
 				add(w.s[2:])
+			case flagClusterEnds(w.s, 'e', "ehupPDSOWT") && i+1 < len(args):
+				add(args[i+1].s) // mysql -Ne 'SQL'
 			}
 		}
 	case "sqlite3", "sqlite", "duckdb", "litecli":
@@ -401,6 +435,14 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 	case "mongo":
 		l := strings.ToLower(text)
 		switch {
+		case strings.Contains(l, "system.users.find") || strings.Contains(l, "getusers(") && strings.Contains(l, "showcredentials"):
+			s.secretsRead = "the server's password hashes (system.users)"
+		}
+		switch {
+		case strings.Contains(l, "shutdownserver(") || strings.Contains(l, "shutdown:") || strings.Contains(l, "shutdown :") || strings.Contains(l, "\"shutdown\"") || strings.Contains(l, "stepdown("):
+			s.serverStopped = "the server shut down or stepped down"
+		}
+		switch {
 		case strings.Contains(l, "dropdatabase("):
 			s.dropDB = "db.dropDatabase()"
 		case strings.Contains(l, ".drop()"):
@@ -419,6 +461,16 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				s.dropDB = "FLUSHALL"
 			case "FLUSHDB":
 				s.dropTable = "FLUSHDB"
+			case "SHUTDOWN":
+				// NOSAVE: what was written since the last snapshot is lost
+				if len(f) > 1 && strings.EqualFold(f[1], "NOSAVE") {
+					s.deleteAll = "SHUTDOWN NOSAVE"
+				}
+				s.serverStopped = "SHUTDOWN"
+			case "DEBUG":
+				if len(f) > 1 && (strings.EqualFold(f[1], "SEGFAULT") || strings.EqualFold(f[1], "SLEEP")) {
+					s.serverStopped = "DEBUG " + f[1]
+				}
 			case "DEL", "UNLINK":
 				// keys fed in by xargs (from a --scan of a pattern) on a
 				// server elsewhere: every key found is deleted
@@ -481,6 +533,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 		s.serverPriv = serverPrivOf(text)
 		s.serverExport = serverExportOf(text)
 		s.secretsRead = sqlSecretsRead(text)
+		s.serverStopped = serverStoppedOf(text)
 	}
 	if s.any() {
 		c.sql = &s
@@ -661,6 +714,41 @@ func sqlSecretsRead(text string) string {
 		if m := sqlSecretColumn.FindString(st[i+7 : j]); m != "" {
 			return "the " + m + " column"
 		}
+	}
+	return ""
+}
+
+// flagClusterEnds reports a cluster of one-letter options (-Atc) whose
+// last letter is last, taking the next word as its value, the letters
+// before it being flags without values (none of valued).
+func flagClusterEnds(w string, last byte, valued string) bool {
+	if len(w) < 3 || w[0] != '-' || w[1] == '-' || w[len(w)-1] != last {
+		return false
+	}
+	for i := 1; i < len(w)-1; i++ {
+		ch := w[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') || strings.IndexByte(valued, ch) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// serverStoppedOf returns the statement of text (SQL, CQL) that takes the
+// server out of service or weakens its copies, or "".
+func serverStoppedOf(text string) string {
+	u := strings.Join(strings.Fields(strings.ToUpper(text)), " ")
+	switch {
+	case strings.Contains(u, "PG_TERMINATE_BACKEND(") && strings.Contains(u, "PG_STAT_ACTIVITY"):
+		return "every session matched killed (pg_terminate_backend)"
+	case strings.Contains(u, "READ_ONLY = OFF") || strings.Contains(u, "READ_ONLY=OFF") || strings.Contains(u, "READ_ONLY = 0") || strings.Contains(u, "READ_ONLY=0"):
+		return "a replica made writable (read_only off)"
+	case strings.Contains(u, "ALTER KEYSPACE") && (strings.Contains(u, "'REPLICATION_FACTOR': 1") || strings.Contains(u, "'REPLICATION_FACTOR':1") || strings.Contains(u, ": 1}") && strings.Contains(u, "REPLICATION")):
+		return "replication cut to one copy"
+	case strings.HasPrefix(strings.TrimSpace(u), "SHUTDOWN") || strings.Contains(u, "; SHUTDOWN"):
+		return "SHUTDOWN"
+	case strings.Contains(u, "STOP SLAVE") || strings.Contains(u, "STOP REPLICA"):
+		return "replication stopped"
 	}
 	return ""
 }

