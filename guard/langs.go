@@ -91,9 +91,11 @@ var (
 var homeRewrites = map[string][]rewrite{
 	"python": {rw("expanduser", `(?:__import__\(\s*["']os(?:\.path)?["']\s*\)\.|os\.)(?:path\.)?expanduser\(\s*["']~([^"'\\]*)["']\s*\)`, `"~$1"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
 		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `Path("~")`)},
-	"ruby":  {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
-	"r":     {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
-	"julia": {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
+	"ruby":   {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
+	"elixir": {rw("user_home", `System\.user_home!?\(\)`, `"~"`), rw("HOME", `System\.get_env\(\s*"HOME"\s*\)`, `"~"`)},
+	"erlang": {rw("HOME", `os:getenv\(\s*"HOME"\s*\)`, `"~"`)},
+	"r":      {rw("~", `path\.expand\(\s*["']~["']\s*\)`, `"~"`), rw("HOME", `Sys\.getenv\(\s*["']HOME["']\s*\)`, `"~"`)},
+	"julia":  {rw("homedir", `homedir\(\)`, `"~"`), rw("HOME", `ENV\[\s*"HOME"\s*\]`, `"~"`)},
 	"js": {rw("homedir", `(?:require\(\s*["'](?:node:)?os["']\s*\)|os)\.homedir\(\)`, `"~"`), rw("HOME", `process\.env\.HOME`, `"~"`),
 		rw("HOME", `Deno\.env\.get\(\s*["']HOME["']\s*\)`, `"~"`), rw("HOME", `Bun\.env\.HOME`, `"~"`)},
 	"php": {rw("HOME", `getenv\(\s*["']HOME["']\s*\)`, `"~"`), rw("HOME", `\$_(?:SERVER|ENV)\[\s*["']HOME["']\s*\]`, `"~"`),
@@ -125,7 +127,9 @@ var langRewrites = map[string][]rewrite{
 	},
 	"js": {
 		rw("require(", `require\(\s*["'](?:node:)?([\w_]+)["']\s*\)\s*\[\s*["'](\w+)["']\s*\]`, `require("$1").$2`),
-		rw("[", `(\w)\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
+		rw("[", `([\w)\]])\s*\[\s*["'](\w+)["']\s*\]\s*\(`, `$1.$2(`),
+		// global.require('child_process'): require, fetched from the global object
+		rw("require(", `\b(?:global|globalThis|window|self)\.require\(`, `require(`),
 		rw("spawn_sync", `process\.binding\(\s*["']spawn_sync["']\s*\)`, `child_process`),
 		rw("promises", `require\(\s*["'](?:node:)?fs/promises["']\s*\)`, `fs.promises`),
 	},
@@ -157,6 +161,9 @@ var langRewrites = map[string][]rewrite{
 		// os["exec".."ute"] (joined first), then the function kept in a
 		// local and called by that name
 		rw("[", `\b(os|io)\[\s*["'](\w+)["']\s*\]`, `$1.$2`),
+		// string.reverse("/~ fr- mr"), ("..."):reverse(): read back
+		rw("reverse", `string\.reverse\(\s*("[^"\\\n]*")\s*\)`, `$1.reverse`),
+		rw("reverse", `\(\s*("[^"\\\n]*")\s*\):reverse\(\)`, `$1.reverse`),
 	},
 	"r": {
 		// do.call(system, list("cmd")): system("cmd")
@@ -288,10 +295,16 @@ func normalizeCode(lang, code string) string {
 			code = strings.ReplaceAll(code, "$"+m[1]+"(", m[2]+"(")
 		}
 	}
+	if lang == "ruby" && strings.Contains(code, "%w") {
+		code = rbWordLists(code)
+	}
 	for _, r := range langRewrites[lang] {
 		if strings.Contains(code, r.hint) {
 			code = r.re.ReplaceAllString(code, r.with)
 		}
+	}
+	if lang == "awk" && strings.Contains(code, "system(") {
+		code = awkStringVars(code)
 	}
 	code = reversedLiterals(lang, code)
 	if lang == "perl" && (strings.Contains(code, "system") || strings.Contains(code, "exec")) {
@@ -691,13 +704,49 @@ func closingParen(s string, i int) int {
 var (
 	jvmExecute = regexp.MustCompile(`(\[[^\[\]]*\]|"[^"\n]*")\s*\.execute\(\)`)
 	jvmFileOp  = regexp.MustCompile(`(?:new\s+)?(?:java\.io\.)?File\(((?:[^()]|\([^()]*\))*)\)\.(deleteRecursively|deleteDir|delete)\(\)`)
-	jvmHome    = regexp.MustCompile(`System\.(?:getProperty\("user\.home"\)|getenv\("HOME"\))`)
+	// File(d).walkBottomUp().forEach { it.delete() }: the tree deleted
+	jvmWalkDelete = regexp.MustCompile(`(?:new\s+)?(?:java\.io\.)?File\(((?:[^()]|\([^()]*\))*)\)\.walk(?:BottomUp|TopDown)?\(\)[^\n]*?\bdelete\(\)`)
+	// new String[]{"sh", "-c", "cmd"} handed to exec (through reflection too)
+	jvmStrArray = regexp.MustCompile(`new\s+String\[\]\s*\{([^{}]*)\}`)
+	jvmHome     = regexp.MustCompile(`System\.(?:getProperty\("user\.home"\)|getenv\("HOME"\))`)
 )
+
+// rbWordLists writes a word list joined into a string (%w[m e t s y
+// s].reverse.join) as that string.
+func rbWordLists(code string) string {
+	return rbWordList.ReplaceAllStringFunc(code, func(m string) string {
+		sub := rbWordList.FindStringSubmatch(m)
+		f := strings.Fields(sub[1])
+		if sub[2] != "" {
+			for i, j := 0, len(f)-1; i < j; i, j = i+1, j-1 {
+				f[i], f[j] = f[j], f[i]
+			}
+		}
+		return `"` + strings.Join(f, "") + `"`
+	})
+}
+
+var rbWordList = regexp.MustCompile(`%w\[([^\]]*)\](\.reverse)?\.join\b(?:\(\s*(?:""|'')?\s*\))?`)
+
+// awkStringVars writes a variable assigned a string (cmd = "rm -rf "
+// "$HOME" "/*", joined already) as that string where system() runs it.
+func awkStringVars(code string) string {
+	for _, m := range awkStrAssign.FindAllStringSubmatch(code, 8) {
+		code = strings.ReplaceAll(code, "system("+m[1]+")", "system("+m[2]+")")
+	}
+	return code
+}
+
+var awkStrAssign = regexp.MustCompile(`\b(\w+)\s*=\s*("[^"\n]*")\s*[;}\n]`)
 
 // jvmCalls rewrites those forms as calls the language tables know:
 // exec(LIST), deleteRecursively(PATH), "~".
 func jvmCalls(code string) string {
 	code = jvmHome.ReplaceAllString(code, `"~"`)
+	code = jvmWalkDelete.ReplaceAllString(code, "deleteRecursively($1)")
+	if strings.Contains(code, "exec") {
+		code = jvmStrArray.ReplaceAllString(code, "\nexec([$1])\n")
+	}
 	code = jvmExecute.ReplaceAllString(code, "exec($1)")
 	return jvmFileOp.ReplaceAllString(code, "$2($1)")
 }
@@ -709,7 +758,7 @@ var (
 	plReversed   = regexp.MustCompile(`\breverse\s*\(?\s*(["'])([^"'\\\n]*)(["'])\s*\)?`)
 	rbReversed   = regexp.MustCompile(`(["'])([^"'\\\n]*)(["'])\.reverse\b`)
 	jsReversed   = regexp.MustCompile(`(["'])([^"'\\\n]*)(["'])\.split\(\s*(?:""|'')\s*\)\.reverse\(\)\.join\(\s*(?:""|'')\s*\)`)
-	reversedRule = map[string]*regexp.Regexp{"python": pyReversed, "perl": plReversed, "ruby": rbReversed, "js": jsReversed}
+	reversedRule = map[string]*regexp.Regexp{"python": pyReversed, "perl": plReversed, "ruby": rbReversed, "js": jsReversed, "lua": rbReversed}
 )
 
 // reversedLiterals writes a string literal the code reverses as the

@@ -7,7 +7,7 @@ import (
 var (
 	shellNames  = names("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "ksh93", "oksh")
 	interpNames = names("python", "perl", "ruby", "node", "bun", "deno", "php", "lua", "awk", "pwsh", "osascript", "irb", "luajit", "Rscript", "julia", "tclsh",
-		"groovy", "kotlinc", "kotlin", "scala")
+		"groovy", "kotlinc", "kotlin", "scala", "jshell", "elixir", "erl", "R", "wish", "jimsh")
 	execNames = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".", "iex", "Invoke-Expression")
 	netSinks  = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",

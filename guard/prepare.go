@@ -109,7 +109,8 @@ var scriptLangs = map[string]string{
 	"irb": "ruby", "luajit": "lua",
 	"Rscript": "r", "R": "r", "julia": "julia", "tclsh": "tcl", "wish": "tcl", "jimsh": "tcl",
 	// the JVM's scripting front ends: groovy -e, kotlinc -e, scala -e
-	"groovy": "jvm", "kotlinc": "jvm", "kotlin": "jvm", "scala": "jvm",
+	"groovy": "jvm", "kotlinc": "jvm", "kotlin": "jvm", "scala": "jvm", "jshell": "jvm",
+	"elixir": "elixir", "erl": "erlang",
 }
 
 // ipythonShellLines spells IPython's shell escapes (!cmd, and statements
@@ -148,6 +149,7 @@ var interpOpts = map[string]interpSpec{
 	"r":           {arg: "f", code: "e"},
 	"julia":       {arg: "CJLOp", code: "eE", lcode: []string{"eval", "print"}},
 	"jvm":         {arg: "cdD", code: "e", lcode: []string{"expression"}},
+	"elixir":      {arg: "rS", code: "e", long: []string{"erl", "sname", "name", "cookie"}, lcode: []string{"eval"}},
 }
 
 func (a *analysis) prepareInterp(c *cmd, lang string) {
@@ -157,6 +159,13 @@ func (a *analysis) prepareInterp(c *cmd, lang string) {
 		a.prepareAwk(c)
 	case "pwsh":
 		a.preparePwsh(c)
+	case "erlang":
+		// erl -noshell -eval 'Exprs': single-dash long options
+		for i, w := range args {
+			if w.s == "-eval" && i+1 < len(args) {
+				c.codes = append(c.codes, args[i+1])
+			}
+		}
 	default:
 		if (c.name == "deno" || c.name == "bun") && len(args) > 0 && args[0].s == "eval" {
 			// deno eval -A --ext=ts 'code': the first operand is the code

@@ -445,10 +445,10 @@ var containerDestroyRules = []*rule{
 			}
 			scratch := len(objs) > 0
 			for _, o := range objs {
-				scratch = scratch && scratchName(o)
+				scratch = scratch && (scratchName(o) || branchNamespace(o))
 			}
 			if scratch {
-				return false, "" // a preview's or a test run's namespace
+				return false, "" // a preview's, a branch's or a test run's namespace
 			}
 			for _, k := range kinds {
 				if isNSKind(k) {
@@ -787,4 +787,16 @@ func disruptiveDrain(a *analysis, c *cmd) bool {
 		}
 	}
 	return true
+}
+
+// branchNamespace reports a namespace named for a branch or a merge
+// request (feature-x, pr-42, review-login): made for it, deleted with it.
+func branchNamespace(ns string) bool {
+	l := lower(ns)
+	for _, p := range [...]string{"feature-", "feat-", "pr-", "mr-", "review-", "branch-"} {
+		if strings.HasPrefix(l, p) && len(l) > len(p) && !isProdName(l) {
+			return true
+		}
+	}
+	return false
 }

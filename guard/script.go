@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"compress/zlib"
 	"encoding/hex"
+	"io"
 	"path"
 	"regexp"
 	"strconv"
@@ -56,6 +58,8 @@ var execAPIs = map[string][]string{
 	"julia":       {"run", "read", "pipeline", "success"},
 	"tcl":         {"exec", "open"},
 	"jvm":         {"exec", "ProcessBuilder", "Runtime.getRuntime().exec"},
+	"elixir":      {"System.cmd", ":os.cmd", "System.shell"},
+	"erlang":      {"os:cmd"},
 }
 
 // delete APIs per language, and whether they delete recursively.
@@ -67,13 +71,15 @@ var deleteAPIs = map[string][]scriptPath{
 		{api: "FileUtils.remove_entry", recursive: true}, {api: "FileUtils.rm"}, {api: "File.delete"}, {api: "File.unlink"}, {api: "rm_rf", recursive: true}},
 	"js": {{api: "Deno.removeSync", recursive: true}, {api: "Deno.remove", recursive: true}, {api: "fs.rmSync", recursive: true}, {api: "fs.rmdirSync", recursive: true}, {api: "fs.rm", recursive: true}, {api: "rmSync", recursive: true},
 		{api: "fs.promises.rm", recursive: true}, {api: "fs.unlinkSync"}, {api: "fs.unlink"}, {api: "rimraf", recursive: true}, {api: "Deno.remove", recursive: true}},
-	"php":   {{api: "unlink"}, {api: "rmdir"}},
-	"lua":   {{api: "os.remove"}},
-	"r":     {{api: "unlink", recursive: true}, {api: "file.remove"}},
-	"julia": {{api: "rm", recursive: true}},
-	"tcl":   {{api: "file delete", recursive: true}},
-	"jvm":   {{api: "deleteRecursively", recursive: true}, {api: "deleteDir", recursive: true}, {api: "FileUtils.deleteDirectory", recursive: true}, {api: "delete"}, {api: "Files.delete"}},
-	"pwsh":  {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
+	"php":    {{api: "unlink"}, {api: "rmdir"}},
+	"lua":    {{api: "os.remove"}},
+	"r":      {{api: "unlink", recursive: true}, {api: "file.remove"}},
+	"julia":  {{api: "rm", recursive: true}},
+	"tcl":    {{api: "file delete", recursive: true}},
+	"jvm":    {{api: "deleteRecursively", recursive: true}, {api: "deleteDir", recursive: true}, {api: "FileUtils.deleteDirectory", recursive: true}, {api: "delete"}, {api: "Files.delete"}},
+	"pwsh":   {{api: "Remove-Item", recursive: true}, {api: "rm -r", recursive: true}, {api: "rmdir", recursive: true}},
+	"elixir": {{api: "File.rm_rf!", recursive: true}, {api: "File.rm_rf", recursive: true}, {api: "File.rm!"}, {api: "File.rm"}},
+	"erlang": {{api: "file:del_dir_r", recursive: true}, {api: "file:delete"}},
 }
 
 // write APIs per language: calls whose first argument is a file written.
@@ -346,6 +352,18 @@ var langNet = map[string]netMarkers{
 		fetch: []string{"http.request", "socket.http"}, run: []string{"loadstring", "load(", "dostring"},
 		send: []string{"http.request", "socket.http", "socket.tcp", "socket.connect"}},
 	"awk": {sock: []string{"/inet/tcp/", "/inet/udp/"}},
+	"r": {sock: []string{"socketconnection("}, sockAlso: []string{"system("},
+		fetch: []string{"url(", "httr::get", "download.file", "readlines(\"http", "readlines('http"}, run: []string{"eval(parse", "source("},
+		send: []string{"httr::post", "httr::put", "upload_file", "curl_upload", "postform"}},
+	"julia": {sock: []string{"connect("}, sockAlso: []string{"run("},
+		fetch: []string{"http.get", "downloads.download", "download("}, run: []string{"include(", "eval(meta.parse", "eval(parse"},
+		send: []string{"http.post", "http.put", "downloads.request", "upload"}},
+	"erlang": {sock: []string{"gen_tcp:connect"}, sockAlso: []string{"os:cmd", "open_port"},
+		fetch: []string{"httpc:request"}, run: []string{"erl_eval", "erl_parse", "code:load_binary"},
+		send: []string{"httpc:request(post", "httpc:request(put", "gen_tcp:send"}},
+	"elixir": {sock: []string{":gen_tcp.connect"}, sockAlso: []string{"system.cmd", ":os.cmd", "port.open"},
+		fetch: []string{":httpc.request", "httpoison.get", "req.get", "finch"}, run: []string{"code.eval_string", "code.eval_file", "code.compile_string"},
+		send: []string{"httpoison.post", "req.post", ":httpc.request(:post", "httpoison.put", "req.put"}},
 	"pwsh": {sock: []string{"net.sockets.tcpclient", "sockets.tcpclient", "tcpclient("},
 		fetch: []string{"downloadstring", "invoke-webrequest", "iwr ", "iwr(", "irm ", "irm(", "invoke-restmethod", "net.webclient", "downloadfile"},
 		run:   []string{"iex", "invoke-expression", "| iex", "start-process", "&("},
@@ -506,6 +524,25 @@ func (sc *scriptScan) scanCommands(code string) {
 			if len(items) == 0 {
 				return
 			}
+			if items[0].isList && hasAny(args, ".pack(", ".unpack1(", ".unpack(") {
+				// system ["6375..."].pack("H*"): the list is the encoded text
+				if dec := decodedLiteral(args, lang); dec != "" {
+					sc.shell = append(sc.shell, scriptCall{api: api + "(decoded)", cmd: dec})
+					sc.obf = true
+					return
+				}
+			}
+			if lang == "jvm" && api == "ProcessBuilder" && len(items) > 1 && items[0].isStr && items[1].isStr {
+				// ProcessBuilder("sh", "-c", "cmd"): the words of one command
+				var argv []string
+				for _, it := range items {
+					if it.isStr {
+						argv = append(argv, it.str)
+					}
+				}
+				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
+				return
+			}
 			if !items[0].isStr && !items[0].isList {
 				if dec := decodedLiteral(args, lang); dec != "" {
 					sc.shell = append(sc.shell, scriptCall{api: api + "(decoded)", cmd: dec})
@@ -527,7 +564,8 @@ func (sc *scriptScan) scanCommands(code string) {
 					argv = append([]string{items[0].str}, items[1].list[1:]...)
 				}
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
-			case items[0].isStr && len(items) > 1 && items[1].isList && lang == "js":
+			case items[0].isStr && len(items) > 1 && items[1].isList && (lang == "js" || lang == "elixir"):
+				// System.cmd("rm", ["-rf", dir]) is Elixir's spawn
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: append([]string{items[0].str}, items[1].list...)})
 			case items[0].isStr && denoArgs != nil:
 				// new Deno.Command("git", {args: ["checkout", "--", "."]})
@@ -1272,7 +1310,13 @@ func modeLiteral(it argItem) string {
 // expression (base64.b64decode('...'), Buffer.from('...', 'base64'),
 // base64_decode('...'), Base64.decode64('...'), decode_base64('...')).
 func decodedLiteral(expr, lang string) string {
-	for _, fn := range [...]string{"b64decode(", "base64_decode(", "decode64(", "decode_base64(", "Buffer.from(", "atob(", "FromBase64String("} {
+	if m := rbUnpackBase64.FindStringSubmatch(expr); m != nil {
+		// "c3lz...".unpack1("m"): Ruby's base64 decode
+		if d, ok := decodeBase64(m[1]); ok {
+			return d
+		}
+	}
+	for _, fn := range [...]string{"b64decode(", "base64_decode(", "decode64(", "decode_base64(", "decode_base64 ", "Buffer.from(", "atob(", "FromBase64String("} {
 		i := strings.Index(expr, fn)
 		if i < 0 {
 			continue
@@ -1289,6 +1333,12 @@ func decodedLiteral(expr, lang string) string {
 			continue
 		}
 		if d, ok := decodeBase64(s); ok {
+			if strings.Contains(expr, "decompress(") {
+				// zlib.decompress(b64decode('eJx...')): the packed code
+				if z := inflate(d); z != "" {
+					return z
+				}
+			}
 			return d
 		}
 	}
@@ -1326,6 +1376,23 @@ func decodedLiteral(expr, lang string) string {
 		}
 	}
 	return ""
+}
+
+// rbUnpackBase64 matches Ruby's base64 decoding of a literal.
+var rbUnpackBase64 = regexp.MustCompile(`["']([A-Za-z0-9+/=]{8,})["']\.unpack1?\(\s*["']m0?["']\s*\)`)
+
+// inflate returns zlib-compressed data unpacked (at most 64 KiB), or "".
+func inflate(d string) string {
+	r, err := zlib.NewReader(strings.NewReader(d))
+	if err != nil {
+		return ""
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 64<<10))
+	if err != nil && len(b) == 0 {
+		return ""
+	}
+	return string(b)
 }
 
 // hexPacked matches the languages' own ways of decoding a hex literal.

@@ -34,10 +34,41 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "azure") {
 			out = append(out, azureCalls(code)...)
 		}
+		if strings.Contains(code, "kubernetes") && strings.Contains(code, "Api(") {
+			out = append(out, kubernetesCalls(code)...)
+		}
+		if strings.Contains(code, "open(") && !strings.Contains(code, ".write") && !strings.Contains(code, "print(") {
+			// open('src/app.py', 'w') and nothing written: the file emptied
+			for _, m := range pyTruncateOpen.FindAllStringSubmatch(code, 2) {
+				out = append(out, scriptCall{api: "open", argv: []string{"truncate", "-s", "0", m[1] + m[2]}})
+			}
+		}
 	case "js":
 		if strings.Contains(code, "Command(") && strings.Contains(code, "aws-sdk") {
 			out = append(out, awsJSCalls(code)...)
 		}
+		if strings.Contains(code, ".bucket(") {
+			// new Storage().bucket('x').deleteFiles(): every object gone
+			for _, m := range jsGCSBucket.FindAllStringSubmatch(code, 2) {
+				out = append(out, scriptCall{api: "@google-cloud/storage", argv: []string{"gsutil", "-m", "rm", "-r", "gs://" + m[1]}})
+			}
+		}
+		if strings.Contains(code, "fetch(") || strings.Contains(code, "axios") {
+			// fetch(URL, {method: 'DELETE'}), axios.delete(URL)
+			for _, m := range jsFetchChange.FindAllStringSubmatch(code, 4) {
+				out = append(out, scriptCall{api: "fetch", argv: []string{"curl", "-X", strings.ToUpper(m[2]), m[1]}})
+			}
+			for _, m := range jsAxiosChange.FindAllStringSubmatch(code, 4) {
+				out = append(out, scriptCall{api: "axios", argv: []string{"curl", "-X", strings.ToUpper(m[1]), m[2]}})
+			}
+		}
+	case "ruby":
+		if strings.Contains(code, "Aws::") {
+			out = append(out, rubyAWSCalls(code)...)
+		}
+	}
+	if lang == "js" && strings.Contains(code, "Octokit") {
+		out = append(out, octokitCalls(code)...)
 	}
 	out = append(out, driverCalls(lang, code, low)...)
 	return out
@@ -351,9 +382,9 @@ func awsJSCalls(code string) []scriptCall {
 
 // A database driver's connection and the statements run on it.
 var (
-	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex|LibPQ\.Connection)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
 	// execute("..."), ->exec('...'), .query(`...`)
-	driverExec = regexp.MustCompile(`(?:(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare|command)\(|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,)\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
+	driverExec = regexp.MustCompile(`(?:(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare|command)\(|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,|\bexecute\(\s*(?:\w+|LibPQ\.Connection\((?:[^()]*)\))\s*,)\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
 	// Mongo and Redis methods that empty a store
 	mongoDrop = regexp.MustCompile(`\.(drop_database|dropDatabase|drop_collection|drop|delete_many|deleteMany|remove)\(\s*([^()]*)\)`)
 	redisWipe = regexp.MustCompile(`(?i)\.(flushall|flushdb)\(`)
@@ -366,7 +397,7 @@ var (
 // statements run on it as the database's client run with them: psql
 // -h HOST -c SQL, mysql, sqlite3, mongosh, redis-cli.
 func driverCalls(lang, code, low string) []scriptCall {
-	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" || !emptiesData(low) {
+	if lang != "python" && lang != "ruby" && lang != "php" && lang != "js" && lang != "perl" && lang != "r" && lang != "julia" || !emptiesData(low) {
 		return nil
 	}
 	conn := driverConnect.FindStringSubmatch(code)
@@ -492,6 +523,7 @@ var (
 	// [p.kill() for p in psutil.process_iter() if p.info['name'] == 'postgres']
 	psutilKill     = regexp.MustCompile(`process_iter[\s\S]*?==\s*['"]([\w.-]+)['"]`)
 	dockerSDKPrune = regexp.MustCompile(`\.(volumes|containers|images|networks)\.prune\(`)
+	dockerSDKEach  = regexp.MustCompile(`\.remove\([^()]*\)\s+for\s+\w+\s+in\s+[\w.()]*\.(volumes|containers|images|networks)\.list\(([^()]*)\)`)
 	hvacRead       = regexp.MustCompile(`read_secret(?:_version)?\(\s*(?:path\s*=\s*)?['"]([^'"]+)['"]`)
 	// requests.delete('https://...'), httpx.patch(...)
 	httpLibCall = regexp.MustCompile(`\b(?:requests|httpx|session|s)\.(delete|put|patch)\(\s*['"]([^'"]+)['"]([^()]*(?:\([^()]*\)[^()]*)*)\)`)
@@ -517,6 +549,13 @@ func pythonLibCalls(code string) []scriptCall {
 		for _, m := range dockerSDKPrune.FindAllStringSubmatch(code, 4) {
 			out = append(out, scriptCall{api: "docker", argv: []string{"docker", strings.TrimSuffix(m[1], "s"), "prune", "-f"}})
 		}
+		// [v.remove(force=True) for v in client.volumes.list()]: every
+		// volume removed, one by one
+		for _, m := range dockerSDKEach.FindAllStringSubmatch(code, 2) {
+			if !strings.Contains(m[0], "filters") {
+				out = append(out, scriptCall{api: "docker", argv: []string{"docker", strings.TrimSuffix(m[1], "s"), "prune", "-a", "-f"}})
+			}
+		}
 	}
 	if strings.Contains(code, "print") {
 		switch {
@@ -540,6 +579,119 @@ func pythonLibCalls(code string) []scriptCall {
 			argv = append(argv, "-H", "Authorization: token $TOKEN")
 		}
 		out = append(out, scriptCall{api: "requests", argv: append(argv, m[2])})
+	}
+	return out
+}
+
+var (
+	// open('src/app.py', 'w'): opened for writing, so emptied
+	pyTruncateOpen = regexp.MustCompile(`(?:^|[;\n])\s*(?:open\(\s*['"]([^'"]+)['"]\s*,\s*['"]w['"]\s*\)(?:\.close\(\))?|with\s+open\(\s*['"]([^'"]+)['"]\s*,\s*['"]w['"]\s*\)(?:\s+as\s+\w+)?\s*:\s*pass)\s*(?:$|[;\n])`)
+	jsGCSBucket    = regexp.MustCompile(`\.bucket\(\s*['"]([\w.-]+)['"]\s*\)\.(?:deleteFiles|delete)\(`)
+	jsFetchChange  = regexp.MustCompile(`\bfetch\(\s*['"` + "`" + `]([^'"` + "`" + `]+)['"` + "`" + `]\s*,\s*\{[^{}]*\bmethod\s*:\s*['"](DELETE|PUT|PATCH|delete|put|patch)['"]`)
+	jsAxiosChange  = regexp.MustCompile(`\baxios\.(delete|put|patch)\(\s*['"` + "`" + `]([^'"` + "`" + `]+)['"` + "`" + `]`)
+	// Kubernetes' Python client: the context loaded, and the API's
+	// delete_/read_ methods with their name and namespace
+	k8sContext = regexp.MustCompile(`load_kube_config\([^()]*\bcontext\s*=\s*['"]([^'"]+)['"]`)
+	k8sCall    = regexp.MustCompile(`\.(delete|read)_(namespaced_)?([a-z_]+?)\(\s*(?:name\s*=\s*)?(?:['"]([^'"]*)['"]|([\w.]+))?\s*(?:,\s*(?:namespace\s*=\s*)?['"]([^'"]*)['"])?`)
+	// Aws::S3::Resource.new(...).bucket("x").delete! / .clear!
+	rbS3Bucket = regexp.MustCompile(`\.bucket\(\s*['"]([\w.-]+)['"]\s*\)(?:\.objects(?:\([^()]*\))?)?\.(delete!|clear!|batch_delete!|delete)`)
+	// Aws::EC2::Client.new(...).terminate_instances(instance_ids: [...])
+	rbAWSClientCall = regexp.MustCompile(`Aws::(\w+)::Client\.new(?:\([^()]*\))?\.(\w+)\(([^()]*)\)`)
+	rbKwarg         = regexp.MustCompile(`\b(\w+):\s*(?:"([^"]*)"|'([^']*)'|\[([^\]]*)\])`)
+)
+
+// kubernetesCalls reads the Kubernetes Python client's deletions and
+// secret reads as the kubectl commands they are.
+func kubernetesCalls(code string) []scriptCall {
+	// only a context named for a shared cluster is read: the current
+	// one, or a local one, is the developer's own more often than not
+	m := k8sContext.FindStringSubmatch(code)
+	if m == nil || localKubeContext([]word{lit("--context"), lit(m[1])}) || scratchName(m[1]) && !isProdName(m[1]) {
+		return nil
+	}
+	ctx := []string{"--context", m[1]}
+	var out []scriptCall
+	for _, m := range k8sCall.FindAllStringSubmatch(code, 4) {
+		kind := strings.ReplaceAll(m[3], "_", "")
+		name := m[4]
+		if name == "" {
+			// a name from a listing (d.metadata.name for d in
+			// list_namespaced_deployment(...)): every one of them
+			name = "--all"
+		}
+		argv := append([]string{"kubectl"}, ctx...)
+		switch {
+		case m[1] == "delete":
+			argv = append(argv, "delete", kind, name)
+		case m[1] == "read" && kind == "secret" && strings.Contains(code, "print("):
+			argv = append(argv, "get", "secret", name, "-o", "yaml")
+		default:
+			continue
+		}
+		if m[6] != "" {
+			argv = append(argv, "-n", m[6])
+		}
+		out = append(out, scriptCall{api: "kubernetes", argv: argv})
+	}
+	return out
+}
+
+// rubyAWSCalls reads the AWS SDK for Ruby's bucket deletions and client
+// calls as the aws commands they are.
+func rubyAWSCalls(code string) []scriptCall {
+	var out []scriptCall
+	for _, m := range rbS3Bucket.FindAllStringSubmatch(code, 2) {
+		argv := []string{"aws", "s3", "rb", "s3://" + m[1], "--force"}
+		if m[2] != "delete!" && m[2] != "delete" || strings.Contains(m[0], ".objects") {
+			argv = []string{"aws", "s3", "rm", "s3://" + m[1], "--recursive"}
+		}
+		out = append(out, scriptCall{api: "aws-sdk", argv: argv})
+	}
+	for _, m := range rbAWSClientCall.FindAllStringSubmatch(code, 4) {
+		argv := []string{"aws", strings.ToLower(m[1]), kebab(m[2])}
+		for _, kv := range rbKwarg.FindAllStringSubmatch(m[3], 8) {
+			v := kv[2] + kv[3]
+			if kv[4] != "" {
+				v = strings.Trim(strings.ReplaceAll(strings.ReplaceAll(kv[4], `"`, ""), "'", ""), " ")
+			}
+			argv = append(argv, "--"+kebab(kv[1]), v)
+		}
+		out = append(out, scriptCall{api: "aws-sdk", argv: argv})
+	}
+	return out
+}
+
+var (
+	// octokit.repos.deleteBranchProtection({owner: 'o', repo: 'r', branch: 'main'})
+	octokitCall = regexp.MustCompile(`\.(repos|git)\.(delete|deleteBranchProtection|deleteRef|deleteRelease|updateBranchProtection)\(\s*\{([^{}]*)\}`)
+	jsObjKey    = regexp.MustCompile(`\b(owner|repo|branch|ref|release_id)\s*:\s*['"]([^'"]+)['"]`)
+)
+
+// octokitCalls reads Octokit's deletions of repositories, refs and
+// branch protections as the REST calls gh api makes.
+func octokitCalls(code string) []scriptCall {
+	var out []scriptCall
+	for _, m := range octokitCall.FindAllStringSubmatch(code, 4) {
+		kv := map[string]string{}
+		for _, k := range jsObjKey.FindAllStringSubmatch(m[3], 6) {
+			kv[k[1]] = k[2]
+		}
+		if kv["owner"] == "" || kv["repo"] == "" {
+			continue
+		}
+		repo := "repos/" + kv["owner"] + "/" + kv["repo"]
+		var argv []string
+		switch m[2] {
+		case "delete":
+			argv = []string{"gh", "repo", "delete", kv["owner"] + "/" + kv["repo"], "--yes"}
+		case "deleteBranchProtection":
+			argv = []string{"gh", "api", "-X", "DELETE", repo + "/branches/" + kv["branch"] + "/protection"}
+		case "deleteRef":
+			argv = []string{"gh", "api", "-X", "DELETE", repo + "/git/refs/" + kv["ref"]}
+		default:
+			continue
+		}
+		out = append(out, scriptCall{api: "octokit", argv: argv})
 	}
 	return out
 }
