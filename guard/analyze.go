@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -590,12 +591,24 @@ func cleanAbs(p string) string {
 	return path.Clean(p)
 }
 
+// zshClobber matches zsh's clobbering redirections, >! and >>!.
+var zshClobber = regexp.MustCompile(`>>?!(?:\s|$)`)
+
 // run analyses a shell source text at the current depth.
 func (a *analysis) run(src, origin string) flow {
 	if a.stop {
 		return flow{}
 	}
 	a.nbytes += len(src)
+	if strings.Contains(src, ">!") {
+		// zsh's >! and >>! write even with noclobber set: > and >>
+		src = zshClobber.ReplaceAllStringFunc(src, func(m string) string {
+			if strings.HasPrefix(m, ">>") {
+				return ">>" + m[3:]
+			}
+			return ">|" + m[2:]
+		})
+	}
 	if a.nbytes > maxParseBytes {
 		a.unresolved(nil, "input too large to analyse", "")
 		return flow{kind: flowUnknown}
@@ -1438,6 +1451,9 @@ func (a *analysis) buildDecl(s *syntax.Stmt, x *syntax.DeclClause, origin string
 			target := a.expandOne(as.Value)
 			if v, ok := a.varValue(target.s); ok && target.ok {
 				a.setVar(as.Name.Value, lit(v))
+			} else if target.ok && isVarName(target.s) {
+				// a variable whose value is not known: r reads as $TARGET
+				a.setVar(as.Name.Value, word{s: "$" + target.s, tail: len(target.s) + 1})
 			}
 		case as.Naked && as.Name != nil:
 			c.words = append(c.words, lit(as.Name.Value))

@@ -12,7 +12,7 @@ import (
 // substitution (cmd).
 
 var (
-	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
+	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"${}]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
 	// a qualifier that makes a plain name a pattern: uploads(N) is
 	// uploads, or nothing when it does not exist
 	// ^(a|b) under extendedglob: every name but those, close to all

@@ -100,6 +100,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "ssh" && remoteDump(args):
 		// ssh db-host 'mysqldump --all-databases': the dump comes back
 		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
+	case n == "helm" && helmTemplateURL(args) != "":
+		// helm template x oci://host/chart: a chart from the network,
+		// rendered to the output
+		return flow{kind: flowRemote, what: "helm template " + helmTemplateURL(args)}
 	case fetchers[n] && secretAPIRead(c) != "":
 		// a service's secret values read with its credentials
 		return flow{kind: flowSecret, what: secretAPIRead(c), crit: true}
@@ -2573,4 +2577,22 @@ func wholeTableSelect(q string) bool {
 	}
 	from := u[i+len("SELECT * FROM "):]
 	return !strings.HasPrefix(from, "PG_") && !strings.HasPrefix(from, "INFORMATION_SCHEMA") && !strings.HasPrefix(from, "SYSTEM.")
+}
+
+// helmTemplateURL returns the chart URL helm template renders (oci://,
+// https://), or "".
+func helmTemplateURL(args []word) string {
+	ops := posArgs(args, helmGlobal)
+	if len(ops) < 2 || ops[0].s != "template" {
+		return ""
+	}
+	for _, w := range ops[1:] {
+		if strings.Contains(w.s, "://") {
+			return w.s
+		}
+	}
+	if v, ok := optValue(args, "", "repo"); ok && strings.Contains(v, "://") {
+		return v
+	}
+	return ""
 }

@@ -731,6 +731,15 @@ var rbWordList = regexp.MustCompile(`%w\[([^\]]*)\](\.reverse)?\.join\b(?:\(\s*(
 // awkStringVars writes a variable assigned a string (cmd = "rm -rf "
 // "$HOME" "/*", joined already) as that string where system() runs it.
 func awkStringVars(code string) string {
+	for i := 0; i < 4; i++ {
+		changed := false
+		for _, r := range concatRewrites["awk"] {
+			code, changed = r.apply(code, changed)
+		}
+		if !changed {
+			break
+		}
+	}
 	for _, m := range awkStrAssign.FindAllStringSubmatch(code, 8) {
 		code = strings.ReplaceAll(code, "system("+m[1]+")", "system("+m[2]+")")
 	}

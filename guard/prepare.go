@@ -140,7 +140,7 @@ type interpSpec struct {
 
 var interpOpts = map[string]interpSpec{
 	"python":      {arg: "WXQ", code: "c"},
-	"perl":        {arg: "x", code: "eE"},
+	"perl":        {arg: "xMmI", code: "eE"},
 	"ruby":        {arg: "ICEFKTWx", code: "e"},
 	"js":          {arg: "r", code: "ep", long: []string{"require", "import", "loader", "input-type", "env-file"}, lcode: []string{"eval", "print"}},
 	"php":         {arg: "dcfzt", code: "rBRE"},

@@ -70,6 +70,13 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Scale a specific deployment", "Use the deployment pipeline for production changes"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, _ := subcommand(c.args(), kubectlGlobal)
+			if sub == "patch" && touchesProduction(c) {
+				// kubectl patch deploy api -p '{"spec":{"replicas":0}}'
+				j := strings.ReplaceAll(joinWords(c.args()), " ", "")
+				if strings.Contains(j, `"replicas":0}`) || strings.Contains(j, `"replicas":0,`) {
+					return true, "replicas patched to 0 in production"
+				}
+			}
 			if sub != "scale" {
 				return false, ""
 			}
@@ -79,9 +86,19 @@ var containerDestroyRules = []*rule{
 			return zero && (all || isProdName(ns)), ns
 		}},
 	{ID: "k8s-drain", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "draining a node (evicts every pod on it)",
-		Suggestions: []string{"Cordon the node first and drain during a maintenance window", "Check PodDisruptionBudgets"}, names: names("kubectl"),
+		Suggestions: []string{"Cordon the node first and drain during a maintenance window", "Check PodDisruptionBudgets"}, names: names("kubectl", "docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "docker" {
+				// docker node update --availability drain NODE: a swarm
+				// node's tasks moved off it
+				if ops := posArgs(args, dockerGlobal); len(ops) > 1 && ops[0].s == "node" && ops[1].s == "update" {
+					if v, ok := optValue(args, "", "availability"); ok && (v == "drain" || v == "pause") {
+						return true, "swarm node " + v
+					}
+				}
+				return false, ""
+			}
 			sub, _ := subcommand(args, kubectlGlobal)
 			if sub == "taint" && hasWord(args, "--all") {
 				// every node tainted NoExecute: every pod evicted

@@ -302,6 +302,43 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "container-engine-elsewhere", Level: LevelCritical, Category: CategoryExfiltration, Description: "handing the project to a container engine on a machine known only by its public address (the build context, source and secrets, is sent to it)",
+		Suggestions: []string{"Build with the local engine, or a builder the organisation runs", "Ask who runs the remote engine before sending it the project"},
+		names:       names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			h, ok := optValue(c.args(), "-H", "host")
+			if !ok {
+				for _, as := range c.assigns {
+					if as.name == "DOCKER_HOST" {
+						h, ok = as.val.s, true
+					}
+				}
+			}
+			if !ok || !strings.HasPrefix(h, "tcp://") && !strings.HasPrefix(h, "ssh://") {
+				return false, ""
+			}
+			host := hostOf(h)
+			if i := strings.LastIndexByte(host, '@'); i >= 0 {
+				host = host[i+1:]
+			}
+			if !isPublicIP(host) {
+				return false, ""
+			}
+			sub, rest := dockerSub(c)
+			switch sub {
+			case "build", "buildx build", "image build":
+				return true, "the build context sent to " + host
+			case "cp", "container cp":
+				return true, "files copied to a container on " + host
+			case "run", "container run", "create":
+				for i, w := range rest {
+					if (w.s == "-v" || w.s == "--volume") && i+1 < len(rest) || strings.HasPrefix(w.s, "-v") && len(w.s) > 2 {
+						return true, "local folders mounted into a container on " + host
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-upload-secret", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading credentials or keys",
 		Suggestions: suggExfil, names: append(names("git", "hping3", "hping"), netSinks...),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -35,9 +35,9 @@ var macosRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, download quarantine, logging)",
+	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, SIP, Gatekeeper, download quarantine, logging, backups, the login password) or hiding an account",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
-		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr"),
+		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr", "csrutil", "sysadminctl", "launchctl", "installer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -71,10 +71,34 @@ var macosRules = []*rule{
 				}
 			case "fdesetup":
 				return len(args) > 0 && args[0].s == "disable", "FileVault off"
+			case "csrutil":
+				// csrutil enable --without fs: SIP back on with holes cut
+				// in it; disable: off
+				if len(args) > 0 && (args[0].s == "disable" || args[0].s == "enable" && hasWord(args, "--without")) {
+					return true, "System Integrity Protection " + j
+				}
+			case "sysadminctl":
+				// -autologin set: the machine opens without a password
+				if i := indexWord(args, "-autologin"); i >= 0 && i+1 < len(args) && args[i+1].s == "set" {
+					return true, "automatic log-in"
+				}
+			case "launchctl":
+				// launchctl config system umask 000: every file a service
+				// makes writable by everyone
+				if len(args) > 3 && args[0].s == "config" && args[2].s == "umask" && strings.HasSuffix(args[3].s, "00") && args[3].s != "022" {
+					return true, "services' umask " + args[3].s
+				}
+			case "installer":
+				// installer -pkg X -allowUntrusted: a package whose
+				// signature is not trusted installed as root
+				if hasWord(args, "-allowUntrusted") || hasWord(args, "-allowuntrusted") {
+					return true, "a package with an untrusted signature installed"
+				}
 			case "defaults":
 				if len(args) < 3 || args[0].s != "write" {
 					return false, ""
 				}
+
 				l := lower(j)
 				off := strings.HasSuffix(l, " false") || strings.HasSuffix(l, " no") || strings.HasSuffix(l, " 0")
 				switch {
@@ -99,6 +123,37 @@ var macosRules = []*rule{
 				if len(args) > 0 && args[0].s == "config" {
 					l := lower(j)
 					return strings.Contains(l, "level:off") || strings.Contains(l, "--mode off"), j
+				}
+			}
+			return false, ""
+		}},
+	{ID: "macos-launchd-job-written", Level: LevelHigh, Category: CategoryPersistence, Description: "writing a launchd job key by key (what it runs starts at every boot or log-in)",
+		Suggestions: []string{"Install the project's agent from a reviewed plist, or ask the user"}, names: names("defaults", "plutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 3 || args[0].s != "write" && !(c.name == "plutil" && strings.HasPrefix(args[0].s, "-")) {
+				return false, ""
+			}
+			for _, w := range args {
+				d := lower(w.s)
+				if (strings.Contains(d, "/launchdaemons/") || strings.Contains(d, "/launchagents/")) && (hasWord(args, "ProgramArguments") || hasWord(args, "Program")) {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "macos-backup-sent-away", Level: LevelCritical, Category: CategoryExfiltration, Description: "making a server nobody named the destination of the Mac's backups (the whole disk copied to it)",
+		Suggestions: []string{"Back up to the organisation's own backup server, set up by its administrators"}, names: names("tmutil"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) < 2 || args[0].s != "setdestination" {
+				return false, ""
+			}
+			for _, w := range args[1:] {
+				if strings.Contains(w.s, "://") {
+					if h := hostOf(w.s); h != "" && isPublicIP(h) {
+						return true, "Time Machine backups sent to " + h
+					}
 				}
 			}
 			return false, ""
@@ -233,6 +288,17 @@ func macSecurityKey(args []word) string {
 		if on {
 			return ops[1].s + " on" // any library loaded into signed programs, unsigned programs allowed
 		}
+	case "gkautorearm":
+		if off {
+			return "Gatekeeper no longer switched back on (GKAutoRearm off)"
+		}
+	case "autobackup":
+		if off && strings.Contains(lower(ops[0].s), "timemachine") {
+			return "automatic Time Machine backups off"
+		}
+	case "hiddenuserslist":
+		// an account kept off the login window: how a backdoor user hides
+		return "an account hidden from the login window"
 	}
 	return ""
 }

@@ -349,7 +349,7 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
-		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter", "curl"),
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter", "curl", "ctr"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if c.name == "curl" {
@@ -371,6 +371,14 @@ var privilegeRules = []*rule{
 				return false, ""
 			}
 			sub, rest := dockerSub(c)
+			if c.name == "ctr" {
+				// containerd's ctr run (and -n NAMESPACE before it)
+				ops := posArgs(args, optSpec{short: "na", long: []string{"namespace", "address", "timeout", "connect-timeout"}})
+				if len(ops) == 0 || ops[0].s != "run" && !(len(ops) > 1 && ops[0].s == "container" && ops[1].s == "create") {
+					return false, ""
+				}
+				sub, rest = "run", args
+			}
 			if sub != "run" && sub != "container run" && sub != "create" && sub != "container create" {
 				return false, ""
 			}

@@ -757,6 +757,19 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "container-plugin-untrusted", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a container engine plugin from an unknown registry with every permission it asks for (it runs as root beside the engine)",
+		Suggestions: []string{"Install plugins the engine's vendor publishes, and review the permissions one by one"}, names: names("docker"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := posArgs(c.args(), dockerGlobal)
+			if len(ops) < 3 || ops[0].s != "plugin" || ops[1].s != "install" || !hasWord(c.args(), "--grant-all-permissions") {
+				return false, ""
+			}
+			ref := ops[2].s
+			if host, _, ok := strings.Cut(ref, "/"); ok && strings.ContainsAny(host, ".:") && host != "docker.io" && host != "registry-1.docker.io" {
+				return true, "docker plugin install " + ref
+			}
+			return false, ""
+		}},
 	{ID: "apply-remote-manifest", Level: LevelHigh, Category: CategoryRemoteExec, Description: "applying manifests or charts straight from a URL to a cluster",
 		Suggestions: []string{"Download the manifest, review it, then apply the file", "Pin a chart from a trusted repository by version"}, names: names("kubectl", "oc", "helm", "kustomize"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -50,11 +50,21 @@ var reverseShellRules = []*rule{
 		}},
 	{ID: "service-open-to-all", Level: LevelHigh, Category: CategorySystem, Description: "a database, container runtime, secrets server, cluster proxy or file server listening on every interface without its protection",
 		Suggestions: []string{"Bind it to 127.0.0.1", "Keep its authentication and protected mode on"},
-		names:       names("redis-server", "mongod", "dockerd", "vault", "kubectl", "httpd", "ruby", "http-server", "npx", "php"),
+		names:       names("redis-server", "mongod", "dockerd", "vault", "kubectl", "httpd", "ruby", "http-server", "npx", "php", "docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			switch c.name {
+			case "docker":
+				// podman system service tcp:0.0.0.0:8888: the engine's API,
+				// root over the user's containers, to anyone who connects
+				if ops := positional(args); len(ops) > 2 && ops[0].s == "system" && ops[1].s == "service" {
+					for _, w := range ops[2:] {
+						if strings.HasPrefix(w.s, "tcp:0.0.0.0") || strings.HasPrefix(w.s, "tcp://0.0.0.0") || strings.HasPrefix(w.s, "tcp::") || strings.HasPrefix(w.s, "tcp:[::]") {
+							return true, "podman system service " + w.s
+						}
+					}
+				}
 			case "redis-server":
 				return strings.Contains(j, "--protected-mode no"), "redis-server --protected-mode no"
 			case "mongod":

@@ -122,10 +122,14 @@ var systemRules = []*rule{
 		}},
 	{ID: "system-shutdown", Level: LevelHigh, Category: CategorySystem, Description: "shutting down or rebooting the machine",
 		Suggestions: []string{"Ask the user to reboot when convenient", "Restart only the service that needs it"},
-		names:       names("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl", "kexec"),
+		names:       names("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl", "kexec", "launchctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "launchctl":
+				// launchctl reboot [system|userspace|halt|logout]: every
+				// application closed, unsaved work with it
+				return len(args) > 0 && args[0].s == "reboot", "launchctl " + joinWords(args)
 			case "shutdown":
 				// -c cancels a pending shutdown, and so does Windows' -a (/a)
 				return !hasWord(args, "-c") && !hasWord(args, "--cancel") && !hasWord(args, "-k") && !hasWord(args, "--help") &&
@@ -342,6 +346,32 @@ var systemRules = []*rule{
 		Suggestions: []string{"Keep the server on its private address with its protection on", "Reach it through an SSH tunnel or port-forward"},
 		names:       dbClients,
 		match:       sqlFinding(func(s *sqlScan) string { return s.serverOpened })},
+	{ID: "secrets-server-sealed", Level: LevelHigh, Category: CategorySystem, Description: "sealing a shared Vault (no service can read a secret until it is unsealed by hand)",
+		Suggestions: []string{"Leave sealing to the Vault's operators, for an incident"}, names: names("vault", "bao"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "operator" || ops[1].s != "seal" || hasWord(c.args(), "-h") || hasWord(c.args(), "--help") {
+				return false, ""
+			}
+			if addr, ok := a.optOrEnv(c, "address", "VAULT_ADDR"); ok && isLocalHost(hostOf(addr)) && !c.remote {
+				return false, "" // a dev server on this machine
+			}
+			return true, c.base + " operator seal"
+		}},
+	{ID: "nomad-anonymous-write", Level: LevelCritical, Category: CategoryPermission, Description: "giving Nomad's anonymous policy write rights (anyone who reaches the cluster runs jobs on it)",
+		Suggestions: []string{"Give the rights to a named token's policy"}, names: names("nomad"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 4 || ops[0].s != "acl" || ops[1].s != "policy" || ops[2].s != "apply" {
+				return false, ""
+			}
+			for _, w := range ops[3:] {
+				if w.s == "anonymous" && (strings.Contains(a.src, "write") || strings.Contains(a.src, "submit-job")) {
+					return true, "the anonymous policy given write rights"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "db-server-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "taking a shared database server out of service or weakening its copies (shut down, sessions killed, a replica made writable, replication cut)",
 		Suggestions: []string{"Leave the server's operation to its administrators", "Try it on a local or staging server"},
 		names:       dbClients,

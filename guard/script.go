@@ -871,7 +871,9 @@ func forEachCall(code, api, lang string, fn func(args string)) {
 			digit := code[j] >= '0' && code[j] <= '9' && (lang == "perl" || lang == "ruby")
 			// open F, "+<", "/dev/sda": a bareword file handle first
 			handle := lang == "perl" && api == "open" && code[j] >= 'A' && code[j] <= 'Z'
-			if digit || handle || code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
+			// system decode_base64 "...": a decoder's result as the argument
+			decoder := lang == "perl" && (strings.HasPrefix(code[j:], "decode_base64") || strings.HasPrefix(code[j:], "pack") || strings.HasPrefix(code[j:], "scalar reverse"))
+			if digit || handle || decoder || code[j] == '\'' || code[j] == '"' || code[j] == '[' || code[j] == '$' || code[j] == '-' || code[j] == '/' || code[j] == '{' || code[j] == '@' || code[j] == 'q' {
 				end := j
 				depth := 0
 				for end < len(code) {

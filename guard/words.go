@@ -814,6 +814,13 @@ func (a *analysis) varValue(name string) (string, bool) {
 // paramTextOf is paramText with ${!ref} spelled as the variable ref
 // names when ref is known (${!v} with v=GITHUB_TOKEN is $GITHUB_TOKEN).
 func (a *analysis) paramTextOf(p *syntax.ParamExp) string {
+	if !p.Excl && p.Param != nil && p.Exp == nil && p.Slice == nil && p.Repl == nil && !p.Length && p.Index == nil && p.Flags == nil {
+		// r=$GH_TOKEN (or declare -n r=GH_TOKEN), then "$r": the
+		// variable it copies, or names, whose value is not known
+		if w, ok := a.vars[p.Param.Value]; ok && !w.ok && varRef(w.s) {
+			return w.s
+		}
+	}
 	if p.Excl && p.Param != nil {
 		if v, ok := a.varValue(p.Param.Value); ok && isVarName(v) {
 			if alternateOnly(p) {
@@ -1145,4 +1152,17 @@ func (k *keywords) in(s string) bool {
 		}
 	}
 	return false
+}
+
+// varRef reports text that is one variable's expansion, $NAME or
+// ${NAME}, and nothing else.
+func varRef(s string) bool {
+	if !strings.HasPrefix(s, "$") {
+		return false
+	}
+	n := s[1:]
+	if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}") {
+		n = n[1 : len(n)-1]
+	}
+	return isVarName(n)
 }
