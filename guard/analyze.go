@@ -140,7 +140,7 @@ type findSpec struct {
 
 // buildArtefacts are the names and patterns of files a build or an
 // interpreter leaves behind and makes again: deleting them loses nothing.
-var buildArtefacts = map[string]bool{"*.pyc": true, "*.pyo": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.class": true,
+var buildArtefacts = map[string]bool{"*.pyc": true, "*.pyo": true, "*.py[co]": true, "*.py[cod]": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.class": true,
 	"*.orig": true, "*.rej": true, "*.tmp": true, "*.swp": true, "*~": true, ".DS_Store": true, "Thumbs.db": true, "*.log": true,
 	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "*.gcda": true, "*.gcno": true, "*.tsbuildinfo": true, "*.egg-info": true}
 

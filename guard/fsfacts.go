@@ -1450,7 +1450,7 @@ func perlCodeOption(args []word) bool {
 
 // artifactPatterns are the -name patterns of files a build or a tool
 // leaves beside the sources, never the sources themselves.
-var artifactPatterns = map[string]bool{"*.map": true, "*.js.map": true, "*.css.map": true, "*.pyc": true, "*.pyo": true, "__pycache__": true,
+var artifactPatterns = map[string]bool{"*.map": true, "*.js.map": true, "*.css.map": true, "*.pyc": true, "*.pyo": true, "*.py[co]": true, "*.py[cod]": true, "__pycache__": true,
 	"*.o": true, "*.obj": true, "*.class": true, "*.tsbuildinfo": true, "*.log": true, "*.tmp": true, "*.orig": true, "*.rej": true,
 	"*.swp": true, "*~": true, ".DS_Store": true, "*.bak": true, ".pytest_cache": true, ".mypy_cache": true, "*.gcda": true, "*.gcno": true,
 	"*.coverage": true, ".coverage": true, "*.egg-info": true, "Thumbs.db": true}

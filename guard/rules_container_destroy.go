@@ -651,6 +651,16 @@ var containerDestroyRules = []*rule{
 					return !touchesProduction(c), j // production: helm-uninstall-production
 				}
 			case "nomad":
+				// (the agent on this machine, run with -dev, is the
+				// developer's own)
+				if addr, ok := a.optOrEnv(c, "address", "NOMAD_ADDR"); ok && isLocalHost(hostOf(addr)) && !touchesProduction(c) {
+					return false, ""
+				}
+				for _, w := range args {
+					if v, ok := strings.CutPrefix(w.s, "-address="); ok && isLocalHost(hostOf(v)) && !touchesProduction(c) {
+						return false, ""
+					}
+				}
 				return strings.HasPrefix(j, "job stop") && hasWord(args, "-purge") || strings.HasPrefix(j, "system gc"), j
 			case "kind", "k3d", "minikube":
 				// one throwaway cluster on this machine is what these are

@@ -832,6 +832,11 @@ var exfiltrationRules = []*rule{
 			case "security":
 				switch first {
 				case "dump-keychain":
+					// (| grep -c, | wc -l: how many items, no secret shown;
+					// without -d nothing is decrypted)
+					if next := nextStage(c); next != nil && !hasWord(args, "-d") && (quietSecretSinks[next.name] || grepShowsNoLine(next)) {
+						return false, ""
+					}
 					return true, first
 				case "export":
 					// a build keychain's identities written to a file are

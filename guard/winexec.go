@@ -3070,6 +3070,14 @@ func (ws *winState) secretCopies(c *cmd) {
 		}
 	case "reg":
 		args := c.args()
+		if len(args) >= 2 && strings.EqualFold(args[0].s, "query") {
+			// reg query "...\WinSCP 2\Sessions" /s /v Password: the
+			// saved sessions' passwords shown
+			if k, ok := normRegKey(args[1].s); ok && regCredentialKey(k) && (strings.Contains(lower(joinWords(args[2:])), "password") || hasSw(wargs(c), "s")) {
+				ws.emitWin(c, "win-read-secrets", "saved passwords in the registry ("+k+")")
+			}
+			return
+		}
 		if len(args) < 3 || !strings.EqualFold(args[0].s, "export") && !strings.EqualFold(args[0].s, "save") {
 			return
 		}

@@ -373,6 +373,16 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, _, verb, ok := regTarget(c)
 			if !ok {
+				// New-Item HKLM:\...\ScriptBlockLogging | New-ItemProperty
+				// -Name EnableScriptBlockLogging -Value 0: the key piped in
+				if c.name == "new-itemproperty" || c.name == "set-itemproperty" {
+					if c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1] != nil {
+						j := strings.ToLower(joinWords(c.pipe[c.stage-1].args()) + " " + joinWords(c.args()))
+						if hasAny(j, "scriptblocklogging", "modulelogging", "\\transcription") && hasAny(j, "-value 0", "-value:0", "-value '0'", `-value "0"`) {
+							return true, "PowerShell logging switched off"
+						}
+					}
+				}
 				return false, ""
 			}
 			switch c.regClass(k) {
@@ -579,14 +589,40 @@ var winRules = []*rule{
 			}
 			return len(args) > 1 && (args[0] == "path" || args[0] == "pathext" || args[0] == "psmodulepath" || args[0] == "comspec") && !hasSw(args, "m"), args[0]
 		}},
+	{ID: "win-dll-planted", Level: LevelCritical, Category: CategoryPersistence, Description: "putting a DLL beside an installed program or into Windows' folders (the program loads it in place of the system's, every time it starts)",
+		Suggestions: []string{"Leave installed programs' folders to their installers", "Load a plugin through the program's own plugin mechanism"},
+		names:       names("copy-item", "move-item", "cmd:copy", "cmd:move", "xcopy", "robocopy", "cp", "mv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			var ops []string
+			for _, w := range c.args() {
+				if !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") || strings.Contains(w.s[1:], "/") && !strings.HasPrefix(w.s, "/") {
+					ops = append(ops, w.s)
+				}
+			}
+			if len(ops) < 2 || !strings.HasSuffix(strings.ToLower(strings.Trim(ops[0], `"'`)), ".dll") {
+				return false, ""
+			}
+			dst := strings.ReplaceAll(strings.ToLower(a.winAbs(strings.Trim(ops[len(ops)-1], `"'`))), `\`, "/")
+			dst = strings.TrimPrefix(dst, "/")
+			if strings.HasPrefix(dst, "c:/program files") || strings.HasPrefix(dst, "c:/windows/") || strings.HasPrefix(dst, "c:/programdata/microsoft/windows/") {
+				return true, ops[0] + " to " + ops[len(ops)-1]
+			}
+			return false, ""
+		}},
 	{ID: "win-env-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "saving a variable that makes every later program load code or packages from elsewhere",
 		Suggestions: []string{"Set the variable for this session only ($env:NAME or set NAME=)"}, names: names("setx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := wargs(c)
-			if len(args) < 2 || strings.HasPrefix(args[0], "/") {
+			// setx [/M] NAME VALUE: the switch may come first
+			var ops []string
+			for _, w := range wargs(c) {
+				if !strings.HasPrefix(w, "/") {
+					ops = append(ops, w)
+				}
+			}
+			if len(ops) < 2 {
 				return false, ""
 			}
-			return runtimeHookVar(args[0], args[1]), args[0]
+			return runtimeHookVar(ops[0], ops[1]), ops[0]
 		}},
 	{ID: "win-kill-protection", Level: LevelHigh, Category: CategorySystem, Description: "killing the desktop shell, antivirus or every process of a user",
 		Suggestions: []string{"Stop only the process you started"}, names: names("taskkill", "stop-process", "wmic"),
@@ -1579,7 +1615,9 @@ var winRules = []*rule{
 			case "ntdsutil":
 				return strings.Contains(j, "ifm") || strings.Contains(j, "ac i ntds") || strings.Contains(j, "activate instance"), j
 			case "esentutl", "copy-item", "cmd:copy":
-				return strings.Contains(j, "ntds.dit") || strings.Contains(j, `config\sam`) || strings.Contains(j, "config/sam") || strings.Contains(j, `config\security`), j
+				// (the SYSTEM hive holds the key that decrypts SAM's hashes)
+				return strings.Contains(j, "ntds.dit") || strings.Contains(j, `config\sam`) || strings.Contains(j, "config/sam") || strings.Contains(j, `config\security`) ||
+					strings.Contains(j, "/vss") && (strings.Contains(j, `config\system`) || strings.Contains(j, "config/system")), j
 			case "vaultcmd":
 				return strings.Contains(j, "listcreds"), j
 			}

@@ -611,8 +611,12 @@ func (a *analysis) testScoped(c *cmd) bool {
 		// database only tests use, whatever the rest of the line computes
 		if s := a.scanSQLOf(c); s != nil {
 			for _, st := range []string{s.dropDB, s.dropTable} {
-				if f := strings.Fields(st); len(f) > 2 && !strings.Contains(st, ",") && testName(strings.Trim(f[len(f)-1], "`\"'[];")) {
-					return true
+				if f := strings.Fields(st); len(f) > 2 && !strings.Contains(st, ",") {
+					// (the statement is upper-cased: OrdersTests_x reads
+					// ORDERSTESTS_X, its words run together)
+					if n := strings.Trim(f[len(f)-1], "`\"'[];"); testName(n) || strings.Contains(lower(n), "tests_") || strings.HasSuffix(lower(n), "tests") {
+						return true
+					}
 				}
 			}
 		}
