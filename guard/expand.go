@@ -291,6 +291,12 @@ func (a *analysis) expandFind(c *cmd) {
 				sub = append(sub, word{s: s, ok: r.ok, find: c.find})
 				continue
 			}
+			if len(w.s) > 2 && strings.Contains(w.s, "{}") && len(c.find.roots) > 0 && w.ok && c.find.roots[0].ok {
+				// curl -F 'f=@{}': GNU find puts each path inside the
+				// word too; the root stands for what it visits
+				sub = append(sub, word{s: strings.ReplaceAll(w.s, "{}", c.find.roots[0].s), ok: true})
+				continue
+			}
 			sub = append(sub, w)
 		}
 		a.subCommand(c, sub, "find -exec")

@@ -222,10 +222,24 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "xtrace-secrets", Level: LevelHigh, Category: CategoryExfiltration, Description: "a shell's trace (set -x) or a dump of the environment showing the secrets a settings file or a secret store just gave it",
 		Suggestions: []string{"Turn tracing off (set +x) around secrets", "Check that the variables are set without printing them: printenv | cut -d= -f1"},
-		names:       names("source", ".", "export", "declare", "typeset", "readonly", "printenv", "env"),
+		names: names("source", ".", "export", "declare", "typeset", "readonly", "printenv", "env",
+			// clients given a token as an argument or a header
+			"curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			switch c.name {
+			case "curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine":
+				// set -x; curl -H "Authorization: Bearer $DEPLOY_TOKEN":
+				// the trace prints the command with the token expanded
+				if !shellTraced(a.src) || a.traceOff(c) {
+					return false, ""
+				}
+				for _, w := range c.args() {
+					if v := secretVarIn(w.s); v != "" && !w.ok {
+						return true, "set -x; " + c.name + " … $" + v
+					}
+				}
+				return false, ""
 			case "source", ".":
 				if len(ops) > 0 && shellTraced(a.src) && secretSettingsFile(path.Base(ops[0].s)) {
 					return true, "set -x; " + c.name + " " + ops[0].s
@@ -388,6 +402,8 @@ func grepKeepsLabels(s *cmd) bool {
 var displayFilters = map[string]bool{"jq": true, "yq": true, "grep": true, "egrep": true, "rg": true, "head": true, "tail": true, "less": true,
 	"more": true, "cat": true, "column": true, "sed": true, "awk": true, "tee": true, "sort": true, "cut": true, "base64": true, "xxd": true,
 	"od": true, "tr": true, "fold": true, "nl": true, "bat": true, "fx": true,
+	// decompressors: the same text, unpacked
+	"gunzip": true, "zcat": true, "bunzip2": true, "bzcat": true, "xzcat": true, "unxz": true, "zstdcat": true,
 	// fish's string match / replace, PowerShell's Select-String
 	"string": true, "select-string": true, "findstr": true}
 
@@ -604,4 +620,10 @@ func worldReadableLater(src, f string) bool {
 	}
 	rest := src[i+len("chmod "):]
 	return hasAny(rest, "644 ", "664 ", "666 ", "755 ", "777 ", "a+r", "o+r", "+r ")
+}
+
+// traceOff reports a trace turned off again (set +x) before c on the
+// line.
+func (a *analysis) traceOff(c *cmd) bool {
+	return strings.Contains(a.src, "set +x") || strings.Contains(a.src, "set +o xtrace")
 }

@@ -982,6 +982,18 @@ var exfiltrationRules = []*rule{
 					return true, c.in.what
 				}
 			case "grep", "egrep", "rg":
+				// grep -rhoE 'xox[abp]-[0-9A-Za-z-]+' ~/Library/...: the
+				// tokens an application stored, found by their shape and
+				// shown
+				if tokenShaped(grepPattern(c)) && !grepShowsNoLine(c) && shownOnTerminal(c) {
+					for _, w := range positional(c.args())[1:] {
+						if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) {
+							if _, _, home := a.homeRel(p); home {
+								return true, "tokens found by their shape in " + w.s
+							}
+						}
+					}
+				}
 				// terraform state pull | grep -A1 '"password"': the
 				// secret lines picked out of a state and printed
 				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) &&
@@ -2912,4 +2924,17 @@ func fishMatchShowsNoValue(args []word) bool {
 		}
 	}
 	return true
+}
+
+// tokenShaped reports a search pattern written for the prefix of a
+// service's tokens (Slack's xox, GitHub's ghp_, AWS's AKIA, Stripe's
+// sk_live_, Docker Hub's dckr_pat_, GitLab's glpat-, npm's npm_).
+func tokenShaped(p string) bool {
+	l := strings.ToLower(p)
+	for _, pre := range [...]string{"xox", "ghp_", "gho_", "ghs_", "github_pat_", "akia", "sk_live_", "rk_live_", "dckr_pat_", "glpat-", "npm_", "xapp-", "sq0atp-", "shpat_"} {
+		if strings.Contains(l, pre) {
+			return true
+		}
+	}
+	return false
 }

@@ -70,6 +70,22 @@ func sdkCommands(lang, code, low string) []scriptCall {
 	if lang == "js" && strings.Contains(code, "Octokit") {
 		out = append(out, octokitCalls(code)...)
 	}
+	if (lang == "perl" || lang == "awk") && strings.Contains(code, "kill") {
+		// kill "KILL", map {...} grep { /sshd/ } `ps aux`; awk's
+		// $2 ~ /^(nginx|mysqld)$/ { system("kill -9 " $1) }: every process
+		// of those names killed
+		re := perlKillGrep
+		if lang == "awk" {
+			re = awkKillMatch
+		}
+		if m := re.FindStringSubmatch(code); m != nil {
+			for _, n := range strings.Split(m[1], "|") {
+				if n = strings.Trim(n, "^$()"); n != "" {
+					out = append(out, scriptCall{api: "kill", argv: []string{"pkill", "-9", "-x", n}})
+				}
+			}
+		}
+	}
 	out = append(out, driverCalls(lang, code, low)...)
 	return out
 }
@@ -545,6 +561,23 @@ func pythonLibCalls(code string) []scriptCall {
 	if strings.Contains(code, "os.kill(") && (strings.Contains(code, "listdir('/proc')") || strings.Contains(code, `listdir("/proc")`)) {
 		out = append(out, scriptCall{api: "os.kill", argv: []string{"kill", "-9", "-1"}})
 	}
+	if strings.Contains(code, "make_archive(") && (strings.Contains(code, "ftplib") || strings.Contains(code, "requests.post") || strings.Contains(code, "requests.put")) {
+		// shutil.make_archive('/tmp/src', 'zip', '.') then the archive
+		// stored on an FTP server or posted: the tree, sent
+		if m := pyMakeArchive.FindStringSubmatch(code); m != nil {
+			arch := m[1] + "." + strings.TrimSuffix(strings.TrimSuffix(m[2], "tar"), "_")
+			host := ""
+			if h := pyFTPHost.FindStringSubmatch(code); h != nil {
+				host = "ftp://" + h[1] + "/"
+			} else if h := pyPostURL.FindStringSubmatch(code); h != nil {
+				host = h[1]
+			}
+			if host != "" {
+				out = append(out, scriptCall{api: "shutil", argv: []string{"tar", "czf", arch, m[3]}},
+					scriptCall{api: "ftplib", argv: []string{"curl", "-T", arch, host}})
+			}
+		}
+	}
 	if strings.Contains(code, "docker") {
 		for _, m := range dockerSDKPrune.FindAllStringSubmatch(code, 4) {
 			out = append(out, scriptCall{api: "docker", argv: []string{"docker", strings.TrimSuffix(m[1], "s"), "prune", "-f"}})
@@ -695,3 +728,14 @@ func octokitCalls(code string) []scriptCall {
 	}
 	return out
 }
+
+var (
+	perlKillGrep = regexp.MustCompile(`\bkill\s*\(?\s*["']?(?:KILL|SIGKILL|TERM|9|-9|15)["']?\s*,[^;]*\bgrep\s*\{\s*/\^?([\w.|()-]+?)\$?/`)
+	awkKillMatch = regexp.MustCompile(`~\s*/\^?\(?([\w.|-]+?)\)?\$?/[^{]*\{[^}]*system\(\s*"[^"]*\bkill\b`)
+)
+
+var (
+	pyMakeArchive = regexp.MustCompile(`make_archive\(\s*['"]([^'"]+)['"]\s*,\s*['"](\w+)['"]\s*,\s*['"]([^'"]+)['"]`)
+	pyFTPHost     = regexp.MustCompile(`FTP(?:_TLS)?\(\s*['"]([^'"]+)['"]`)
+	pyPostURL     = regexp.MustCompile(`requests\.(?:post|put)\(\s*['"]([^'"]+)['"]`)
+)
