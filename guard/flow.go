@@ -100,7 +100,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "ssh" && remoteDump(args):
 		// ssh db-host 'mysqldump --all-databases': the dump comes back
 		return flow{kind: flowSecret, what: "a database dump made on " + firstNonOption(args), crit: true}
-	case n == "helm" && helmTemplateURL(args) != "":
+	case n == "helm" && hasWord(args, "template") && helmTemplateURL(args) != "":
 		// helm template x oci://host/chart: a chart from the network,
 		// rendered to the output
 		return flow{kind: flowRemote, what: "helm template " + helmTemplateURL(args)}
@@ -2038,11 +2038,9 @@ func dumpsToOutput(c *cmd) bool {
 		}
 		// SELECT * FROM users FORMAT CSV on another server: a whole
 		// table's rows
-		if namesOtherServer(c) || touchesProduction(c) || connectionFromVariable(c) {
-			for _, w := range args {
-				if wholeTableSelect(w.s) {
-					return true
-				}
+		for _, w := range args {
+			if wholeTableSelect(w.s) && (namesOtherServer(c) || touchesProduction(c) || connectionFromVariable(c)) {
+				return true
 			}
 		}
 	case "mongoexport":
@@ -2570,6 +2568,9 @@ func (a *analysis) lsPrintedPaths(args []word, cwd string) string {
 // wholeTableSelect reports a query that reads every row and column of
 // a table (SELECT * without WHERE or LIMIT), not the server's catalog.
 func wholeTableSelect(q string) bool {
+	if !strings.Contains(q, "*") || len(q) < 14 {
+		return false
+	}
 	u := strings.Join(strings.Fields(strings.ToUpper(q)), " ")
 	i := strings.Index(u, "SELECT * FROM ")
 	if i < 0 || strings.Contains(u, " WHERE ") || strings.Contains(u, " LIMIT ") {

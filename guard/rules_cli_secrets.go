@@ -226,7 +226,6 @@ var cliSecretRules = []*rule{
 			// clients given a token as an argument or a header
 			"curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
 			switch c.name {
 			case "curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine":
 				// set -x; curl -H "Authorization: Bearer $DEPLOY_TOKEN":
@@ -240,6 +239,9 @@ var cliSecretRules = []*rule{
 					}
 				}
 				return false, ""
+			}
+			ops := positional(c.args())
+			switch c.name {
 			case "source", ".":
 				if len(ops) > 0 && shellTraced(a.src) && secretSettingsFile(path.Base(ops[0].s)) {
 					return true, "set -x; " + c.name + " " + ops[0].s

@@ -92,6 +92,9 @@ var containerDestroyRules = []*rule{
 			if c.name == "docker" {
 				// docker node update --availability drain NODE: a swarm
 				// node's tasks moved off it
+				if !hasWord(args, "node") {
+					return false, ""
+				}
 				if ops := posArgs(args, dockerGlobal); len(ops) > 1 && ops[0].s == "node" && ops[1].s == "update" {
 					if v, ok := optValue(args, "", "availability"); ok && (v == "drain" || v == "pause") {
 						return true, "swarm node " + v

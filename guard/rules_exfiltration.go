@@ -1096,6 +1096,9 @@ var exfiltrationRules = []*rule{
 					return true, "the Stripe CLI's saved keys (stripe config --list)"
 				}
 			case "docker", "podman", "docker-compose", "podman-compose":
+				if !hasWord(c.args(), "join-token") && !hasWord(c.args(), "inspect") && !hasWord(c.args(), "config") {
+					break
+				}
 				ops := posArgs(c.args(), optSpec{short: "fpHc", long: []string{"env-file", "file", "project-name", "profile", "project-directory", "context", "host", "format"}})
 				// docker swarm join-token manager: the token that makes a
 				// machine a manager of the swarm

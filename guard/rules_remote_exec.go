@@ -760,8 +760,11 @@ var remoteExecRules = []*rule{
 	{ID: "container-plugin-untrusted", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a container engine plugin from an unknown registry with every permission it asks for (it runs as root beside the engine)",
 		Suggestions: []string{"Install plugins the engine's vendor publishes, and review the permissions one by one"}, names: names("docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if !hasWord(c.args(), "--grant-all-permissions") {
+				return false, ""
+			}
 			ops := posArgs(c.args(), dockerGlobal)
-			if len(ops) < 3 || ops[0].s != "plugin" || ops[1].s != "install" || !hasWord(c.args(), "--grant-all-permissions") {
+			if len(ops) < 3 || ops[0].s != "plugin" || ops[1].s != "install" {
 				return false, ""
 			}
 			ref := ops[2].s

@@ -58,6 +58,9 @@ var reverseShellRules = []*rule{
 			case "docker":
 				// podman system service tcp:0.0.0.0:8888: the engine's API,
 				// root over the user's containers, to anyone who connects
+				if !hasWord(args, "service") {
+					break
+				}
 				if ops := positional(args); len(ops) > 2 && ops[0].s == "system" && ops[1].s == "service" {
 					for _, w := range ops[2:] {
 						if strings.HasPrefix(w.s, "tcp:0.0.0.0") || strings.HasPrefix(w.s, "tcp://0.0.0.0") || strings.HasPrefix(w.s, "tcp::") || strings.HasPrefix(w.s, "tcp:[::]") {
