@@ -295,7 +295,7 @@ func normalizeCode(lang, code string) string {
 			code = strings.ReplaceAll(code, "$"+m[1]+"(", m[2]+"(")
 		}
 	}
-	if lang == "ruby" && strings.Contains(code, "%w") {
+	if lang == "ruby" && strings.Contains(code, ".join") {
 		code = rbWordLists(code)
 	}
 	for _, r := range langRewrites[lang] {
@@ -718,6 +718,13 @@ func rbWordLists(code string) string {
 		sub := rbWordList.FindStringSubmatch(m)
 		f := strings.Fields(sub[1])
 		if sub[2] != "" {
+			// ["r", "m"]: the quoted items
+			f = f[:0]
+			for _, q := range strings.Split(sub[2], ",") {
+				f = append(f, strings.Trim(strings.TrimSpace(q), `"`))
+			}
+		}
+		if sub[3] != "" {
 			for i, j := 0, len(f)-1; i < j; i, j = i+1, j-1 {
 				f[i], f[j] = f[j], f[i]
 			}
@@ -726,7 +733,7 @@ func rbWordLists(code string) string {
 	})
 }
 
-var rbWordList = regexp.MustCompile(`%w\[([^\]]*)\](\.reverse)?\.join\b(?:\(\s*(?:""|'')?\s*\))?`)
+var rbWordList = regexp.MustCompile(`(?:%w\[([^\]]*)\]|\[((?:\s*"[^"\\\n]*"\s*,)*\s*"[^"\\\n]*"\s*)\])(\.reverse)?\.join\b(?:\(\s*(?:""|'')?\s*\))?`)
 
 // awkStringVars writes a variable assigned a string (cmd = "rm -rf "
 // "$HOME" "/*", joined already) as that string where system() runs it.

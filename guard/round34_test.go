@@ -241,6 +241,32 @@ func TestRound34Later(t *testing.T) {
 	})
 }
 
+// Round 33a's untuned lines, read again: Ruby's joined arrays, a
+// cluster token picked by jq, shadow copies removed through CIM with the
+// list piped in, production's environment as JSON from netlify, a
+// storage account's keys listed.
+func TestRound34From33a(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`ruby -e 'Kernel.send(:system, ["r", "m"].join + " -rf " + Dir.home)'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`aws eks get-token --cluster-name prod-main | jq -r .status.token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`netlify env:list --context production --json`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`az storage account keys list --resource-group rg-dev --account-name acmedevsa -o table`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Get-CimInstance Win32_ShadowCopy | Where-Object { $_.InstallDate -lt (Get-Date) } | Remove-CimInstance -Confirm:$false`, CategorySystem, "win-backup-delete", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`ruby -e 'puts ["a", "b"].join'`,
+		`aws eks get-token --cluster-name prod-main | jq -r .status.expirationTimestamp`,
+		`netlify env:list`,
+		`az storage account keys list --resource-group rg-dev --account-name acmedevsa --query '[].keyName' -o tsv`,
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Get-CimInstance Win32_ShadowCopy | Select-Object ID, InstallDate`,
+	})
+}
+
 // Round 34a's secrets printed: a client's saved keys, a state's secret
 // lines grepped, a vault decrypted to the output, a secrets file shown
 // from history, CI and cluster tokens on disk, a compose file rendered

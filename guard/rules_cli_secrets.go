@@ -430,7 +430,7 @@ func secretWordIn(c *cmd) bool {
 // secretAskWords are the parts of words that may ask a client for a
 // secret.
 var secretAskWords = newKeywords("token", "secret", "passw", "key", "printenv", "connection", "connstr", "dsn", "credential", "database_url",
-	"--show", "--reveal", "--plain", "--unmask")
+	"--show", "--reveal", "--plain", "--unmask", "env:")
 
 // cliSecretPrinted reports what secret a client's subcommand words ask
 // it to print, or "".

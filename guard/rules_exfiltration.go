@@ -978,7 +978,8 @@ var exfiltrationRules = []*rule{
 			case "jq", "yq", "gojq", "jaq":
 				// terraform output -json | jq -r .db_password.value: a
 				// secret output picked out of the outputs and printed
-				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) && jqPicksSecret(c.args()) {
+				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state") ||
+					strings.HasPrefix(c.in.what, "credentials (")) && jqPicksSecret(c.args()) {
 					return true, c.in.what
 				}
 			case "grep", "egrep", "rg":
@@ -1088,6 +1089,14 @@ var exfiltrationRules = []*rule{
 					l := lower(v)
 					if hasAny(l, "dump(", "dd(", "echo ", "print", "var_dump(") && (strings.Contains(l, "config(") || strings.Contains(l, "env(")) && secretPattern(l) {
 						return true, "a secret setting printed by tinker"
+					}
+				}
+			case "az":
+				// az storage account keys list: the account's access keys,
+				// every blob and queue of it open to whoever reads them
+				if ops := positional(c.args()); len(ops) > 3 && ops[0].s == "storage" && ops[1].s == "account" && ops[2].s == "keys" && ops[3].s == "list" {
+					if q, ok := optValue(c.args(), "", "query"); !ok || strings.Contains(q, "value") {
+						return true, "a storage account's access keys"
 					}
 				}
 			case "stripe":

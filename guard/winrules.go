@@ -879,7 +879,17 @@ var winRules = []*rule{
 			case "bcdedit":
 				return strings.Contains(j, "recoveryenabled") && strings.Contains(j, "no") || strings.Contains(j, "bootstatuspolicy") && strings.Contains(j, "ignore"), j
 			case "remove-wmiobject", "remove-ciminstance":
-				return strings.Contains(j, "shadowcopy"), j
+				if strings.Contains(j, "shadowcopy") {
+					return true, j
+				}
+				// Get-CimInstance Win32_ShadowCopy | ... | Remove-CimInstance:
+				// the shadow copies listed earlier in the pipeline
+				for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
+					if s != nil && (s.name == "get-ciminstance" || s.name == "get-wmiobject") && strings.Contains(strings.ToLower(joinWords(s.args())), "shadowcopy") {
+						return true, "shadow copies listed by " + s.base + ", removed"
+					}
+				}
+				return false, ""
 			}
 			return true, ""
 		}},
