@@ -505,6 +505,9 @@ func (ws *winState) psWholeLine(src string) {
 			ws.emitWin(nil, "win-read-secrets", "a package feed's password (NuGet.Config packageSourceCredentials)")
 		}
 	}
+	if l := strings.ToLower(src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && !strings.Contains(l, "remove-itemproperty") && !strings.Contains(l, "set-itemproperty") {
+		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
+	}
 	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
 		return // every case calls a method
 	}
@@ -557,9 +560,6 @@ func (ws *winState) psWholeLine(src string) {
 				break
 			}
 		}
-	}
-	if strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") {
-		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
 	}
 	if strings.Contains(l, "schedule.service") && strings.Contains(l, "registertaskdefinition") {
 		ws.emitWin(nil, "win-scheduled-task-suspicious", "a task registered through the Schedule.Service COM object")

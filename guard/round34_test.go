@@ -265,6 +265,21 @@ func TestRound34From33a(t *testing.T) {
 	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
 		`Get-CimInstance Win32_ShadowCopy | Select-Object ID, InstallDate`,
 	})
+	// round32a's: the automatic log-on password read without a method
+	// call on the line, the registry searched for passwords
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`Get-ItemPropertyValue 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon' -Name DefaultPassword`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`reg query HKLM /f password /t REG_SZ /s`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`Get-ItemPropertyValue 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon' -Name Shell`,
+		`Remove-ItemProperty 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon' -Name DefaultPassword`,
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`reg query HKLM\SOFTWARE\Microsoft\Windows /f Version /s`,
+	})
 }
 
 // Round 34a's secrets printed: a client's saved keys, a state's secret

@@ -3076,6 +3076,11 @@ func (ws *winState) secretCopies(c *cmd) {
 			if k, ok := normRegKey(args[1].s); ok && regCredentialKey(k) && (strings.Contains(lower(joinWords(args[2:])), "password") || hasSw(wargs(c), "s")) {
 				ws.emitWin(c, "win-read-secrets", "saved passwords in the registry ("+k+")")
 			}
+			// reg query HKLM /f password /t REG_SZ /s: every value whose
+			// name or data says password, with its data
+			if f, ok := swVal(wargs(c), "f"); ok && hasSw(wargs(c), "s") && strings.Contains(strings.ToLower(f), "passw") && !hasSw(wargs(c), "k") {
+				ws.emitWin(c, "win-read-secrets", "the registry searched for passwords")
+			}
 			return
 		}
 		if len(args) < 3 || !strings.EqualFold(args[0].s, "export") && !strings.EqualFold(args[0].s, "save") {
