@@ -1312,10 +1312,12 @@ func modeLiteral(it argItem) string {
 // expression (base64.b64decode('...'), Buffer.from('...', 'base64'),
 // base64_decode('...'), Base64.decode64('...'), decode_base64('...')).
 func decodedLiteral(expr, lang string) string {
-	if m := rbUnpackBase64.FindStringSubmatch(expr); m != nil {
-		// "c3lz...".unpack1("m"): Ruby's base64 decode
-		if d, ok := decodeBase64(m[1]); ok {
-			return d
+	if strings.Contains(expr, "unpack") {
+		if m := rbUnpackBase64.FindStringSubmatch(expr); m != nil {
+			// "c3lz...".unpack1("m"): Ruby's base64 decode
+			if d, ok := decodeBase64(m[1]); ok {
+				return d
+			}
 		}
 	}
 	for _, fn := range [...]string{"b64decode(", "base64_decode(", "decode64(", "decode_base64(", "decode_base64 ", "Buffer.from(", "atob(", "FromBase64String("} {

@@ -37,7 +37,7 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "kubernetes") && strings.Contains(code, "Api(") {
 			out = append(out, kubernetesCalls(code)...)
 		}
-		if strings.Contains(code, "open(") && !strings.Contains(code, ".write") && !strings.Contains(code, "print(") {
+		if (strings.Contains(code, "'w')") || strings.Contains(code, `"w")`)) && !strings.Contains(code, ".write") && !strings.Contains(code, "print(") {
 			// open('src/app.py', 'w') and nothing written: the file emptied
 			for _, m := range pyTruncateOpen.FindAllStringSubmatch(code, 2) {
 				out = append(out, scriptCall{api: "open", argv: []string{"truncate", "-s", "0", m[1] + m[2]}})

@@ -97,6 +97,9 @@ func serverPrivOf(text string) string {
 	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
 		return "point-in-time restores switched off (Time Travel kept for 0 days)"
 	}
+	if !strings.Contains(u, "PASSWORD") && !strings.Contains(u, "IDENTIFIED") {
+		return ""
+	}
 	if m := sqlPasswordSet.FindStringSubmatch(text); m != nil && guessablePassword(strings.Trim(m[1], "'\"`"), m[2]) {
 		return "an administrator's password set to a guessable one"
 	}
