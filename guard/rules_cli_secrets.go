@@ -230,7 +230,7 @@ var cliSecretRules = []*rule{
 			case "curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine":
 				// set -x; curl -H "Authorization: Bearer $DEPLOY_TOKEN":
 				// the trace prints the command with the token expanded
-				if !shellTraced(a.src) || a.traceOff(c) {
+				if !shellTraced(a.src) || traceTurnedOff(a.src) {
 					return false, ""
 				}
 				for _, w := range c.args() {
@@ -624,8 +624,8 @@ func worldReadableLater(src, f string) bool {
 	return hasAny(rest, "644 ", "664 ", "666 ", "755 ", "777 ", "a+r", "o+r", "+r ")
 }
 
-// traceOff reports a trace turned off again (set +x) before c on the
-// line.
-func (a *analysis) traceOff(c *cmd) bool {
-	return strings.Contains(a.src, "set +x") || strings.Contains(a.src, "set +o xtrace")
+// traceTurnedOff reports a line that also turns the trace off (set +x):
+// which commands run traced is then not worked out, and none is judged.
+func traceTurnedOff(src string) bool {
+	return strings.Contains(src, "set +x") || strings.Contains(src, "set +o xtrace")
 }
