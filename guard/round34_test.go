@@ -280,6 +280,14 @@ func TestRound34From33a(t *testing.T) {
 	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
 		`reg query HKLM\SOFTWARE\Microsoft\Windows /f Version /s`,
 	})
+	// round30a's: the Hugging Face token printed through its library
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`python3 -c "from huggingface_hub import get_token; print(get_token())"`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`python3 -c "from huggingface_hub import get_token; print(bool(get_token()))"`,
+		`python3 -c "from huggingface_hub import whoami; print(whoami()['name'])"`,
+	})
 }
 
 // Round 34a's secrets printed: a client's saved keys, a state's secret
