@@ -280,6 +280,16 @@ func TestRound34From33a(t *testing.T) {
 	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
 		`reg query HKLM\SOFTWARE\Microsoft\Windows /f Version /s`,
 	})
+	// round31a's: xargs -n1 runs the command once per item it reads, each
+	// run judged
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`printf '%s\n' aws_access_key_id aws_secret_access_key | xargs -n1 aws configure get`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`printf '%s\n' aws_access_key_id aws_secret_access_key | xargs --max-args=1 aws configure get`, CategoryExfiltration, "keychain-dump", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`printf '%s\n' region output | xargs -n1 aws configure get`,
+		`echo a b c | xargs -n1 echo`,
+	})
 	// round30a's: the Hugging Face token printed through its library
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`python3 -c "from huggingface_hub import get_token; print(get_token())"`, CategoryExfiltration, "read-secrets", LevelModerate},

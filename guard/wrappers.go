@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -495,6 +496,7 @@ func xargsWrapper(a *analysis, c *cmd) int {
 	ws := c.words
 	replace := ""
 	var argFile word // -a FILE: the input is read from FILE, not stdin
+	per := 0         // -n N, -L N: the items each run is given
 	i := 1
 	for i < len(ws) {
 		s := ws[i].s
@@ -527,8 +529,17 @@ func xargsWrapper(a *analysis, c *cmd) int {
 			continue
 		case strings.HasPrefix(s, "--arg-file="):
 			argFile = word{s: s[len("--arg-file="):], ok: ws[i].ok, flow: ws[i].flow}
-		case s == "-n" || s == "-L" || s == "-P" || s == "-s" || s == "-d" || s == "-E" ||
-			s == "--max-args" || s == "--max-procs" || s == "--delimiter" || s == "--arg-file" || s == "--max-chars" || s == "--process-slot-var":
+		case (s == "-n" || s == "-L" || s == "--max-args" || s == "--max-lines") && i+1 < len(ws):
+			per, _ = strconv.Atoi(ws[i+1].s)
+			i += 2
+			continue
+		case len(s) > 2 && (strings.HasPrefix(s, "-n") || strings.HasPrefix(s, "-L")) && s[2] >= '0' && s[2] <= '9':
+			per, _ = strconv.Atoi(s[2:])
+		case strings.HasPrefix(s, "--max-args=") || strings.HasPrefix(s, "--max-lines="):
+			_, v, _ := strings.Cut(s, "=")
+			per, _ = strconv.Atoi(v)
+		case s == "-P" || s == "-s" || s == "-d" || s == "-E" ||
+			s == "--max-procs" || s == "--delimiter" || s == "--arg-file" || s == "--max-chars" || s == "--process-slot-var":
 			i += 2
 			continue
 		}
@@ -569,6 +580,14 @@ func xargsWrapper(a *analysis, c *cmd) int {
 			}
 		}
 		inner = out
+	} else if per > 0 && len(input) > per {
+		// xargs -n1 with read words: one run per item, each judged (the
+		// first in place, the others as commands it runs)
+		for k := per; k < len(input) && k < 16*per; k += per {
+			run := append(append([]word{}, inner...), input[k:min(k+per, len(input))]...)
+			a.subCommand(c, run, "xargs -n")
+		}
+		inner = append(inner, input[:per]...)
 	} else {
 		inner = append(inner, input...)
 	}
