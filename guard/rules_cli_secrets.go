@@ -222,12 +222,9 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "xtrace-secrets", Level: LevelHigh, Category: CategoryExfiltration, Description: "a shell's trace (set -x) or a dump of the environment showing the secrets a settings file or a secret store just gave it",
 		Suggestions: []string{"Turn tracing off (set +x) around secrets", "Check that the variables are set without printing them: printenv | cut -d= -f1"},
-		names: names("source", ".", "export", "declare", "typeset", "readonly", "printenv", "env",
-			// clients given a token as an argument or a header
-			"curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine"),
+		names:       append(names("source", ".", "export", "declare", "typeset", "readonly", "printenv", "env"), traceClients...),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			switch c.name {
-			case "curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine":
+			if slicesContains(traceClients, c.name) {
 				// set -x; curl -H "Authorization: Bearer $DEPLOY_TOKEN":
 				// the trace prints the command with the token expanded
 				if !shellTraced(a.src) || traceTurnedOff(a.src) {
@@ -623,6 +620,10 @@ func worldReadableLater(src, f string) bool {
 	rest := src[i+len("chmod "):]
 	return hasAny(rest, "644 ", "664 ", "666 ", "755 ", "777 ", "a+r", "o+r", "+r ")
 }
+
+// traceClients are the clients a token is given to as an argument or a
+// header: under set -x their command line is printed expanded.
+var traceClients = names("curl", "wget", "http", "https", "xh", "docker", "helm", "git", "npm", "gh", "glab", "psql", "mysql", "vault", "terraform", "twine")
 
 // traceTurnedOff reports a line that also turns the trace off (set +x):
 // which commands run traced is then not worked out, and none is judged.
