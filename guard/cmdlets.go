@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Administration cmdlets, module by module as their documentation lists
 // them (SqlServer and dbatools, Exchange Online and Purview, Microsoft
@@ -121,12 +125,12 @@ var cmdletRisks = map[string]cmdletRisk{
 			return strings.Contains(v, "public-read")
 		}},
 
-	"edit-rdsdbsnapshotattribute": {"public-storage", LevelCritical, CategoryExfiltration, "a database snapshot shared with every AWS account",
+	"edit-rdsdbsnapshotattribute": {"public-snapshot", LevelCritical, CategoryExfiltration, "a database snapshot shared with every AWS account",
 		func(args []string) bool {
 			v, _ := psFlag(args, "valuestoadd", 6)
 			return strings.Trim(v, `"'`) == "all"
 		}},
-	"edit-ec2snapshotattribute": {"public-storage", LevelCritical, CategoryExfiltration, "a disk snapshot shared with every AWS account",
+	"edit-ec2snapshotattribute": {"public-snapshot", LevelCritical, CategoryExfiltration, "a disk snapshot shared with every AWS account",
 		func(args []string) bool { v, _ := psFlag(args, "groupname", 5); return strings.Trim(v, `"'`) == "all" }},
 	"set-azsqlserver": {"service-open-to-all", LevelHigh, CategorySystem, "a SQL server opened to public networks",
 		func(args []string) bool {
@@ -150,8 +154,14 @@ var cmdletRisks = map[string]cmdletRisk{
 func init() {
 	byID := make(map[string]*rule)
 	var rs []*rule
-	for name, r := range cmdletRisks {
+	// in name order, so that the rules and their names come out the same
+	// on every start
+	for _, name := range slices.Sorted(maps.Keys(cmdletRisks)) {
+		r := cmdletRisks[name]
 		rl := byID[r.id]
+		if rl != nil && (rl.Level != r.level || rl.Category != r.category) {
+			panic("guard: cmdlet rule " + r.id + " given two levels or categories")
+		}
 		if rl == nil {
 			rl = &rule{ID: r.id + "-cmdlet", Level: r.level, Category: r.category, Description: r.what,
 				Suggestions: []string{"Ask the user to run it", "Check the target and the parameters with -WhatIf first"}}

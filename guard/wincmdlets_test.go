@@ -291,3 +291,24 @@ func TestWindowsFormUploadsAndDotNetReads(t *testing.T) {
 		`$creds = [System.IO.File]::ReadAllText("$env:APPDATA\gcloud\application_default_credentials.json")`,
 	})
 }
+
+// Each cmdlet rule has one level and category, whatever order its table
+// was read in: a bucket made public is high, a snapshot shared with every
+// account critical, on every start.
+func TestCmdletRuleLevelsFixed(t *testing.T) {
+	seen := map[string]cmdletRisk{}
+	for name, r := range cmdletRisks {
+		if o, ok := seen[r.id]; ok && (o.level != r.level || o.category != r.category) {
+			t.Errorf("rule %s: %s gives %s/%s, another cmdlet %s/%s", r.id, name, r.level, r.category, o.level, o.category)
+		}
+		seen[r.id] = r
+	}
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	for range 5 {
+		checkDanger(t, d, ps, []dangerCase{
+			{`Set-S3ACL -BucketName assets-7 -CannedACLName public-read`, CategoryExfiltration, "public-storage-cmdlet", LevelHigh},
+			{`Edit-EC2SnapshotAttribute -SnapshotId snap-0a1b2c -Attribute createVolumePermission -OperationType add -GroupName all`, CategoryExfiltration, "public-snapshot-cmdlet", LevelCritical},
+		})
+	}
+}
