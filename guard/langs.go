@@ -335,12 +335,12 @@ func normalizeCode(lang, code string) string {
 			code += "\nrmtree(" + m[1] + ");"
 		}
 	}
-	if lang == "ruby" && rbRemove.MatchString(code) {
+	if lang == "ruby" && strings.Contains(code, "Dir") && rbRemove.MatchString(code) {
 		for _, m := range rbGlobRoot.FindAllStringSubmatch(code, 4) {
 			code += "\nFileUtils.rm_rf(" + m[1] + ")"
 		}
 	}
-	if lang == "python" && pyRemove.MatchString(code) {
+	if lang == "python" && (strings.Contains(code, "os.walk(") || strings.Contains(code, "Path(")) && pyRemove.MatchString(code) {
 		for _, m := range pyWalkRoot.FindAllStringSubmatch(code, 4) {
 			code += "\nshutil.rmtree(" + m[1] + ")"
 		}

@@ -166,9 +166,16 @@ func (a *analysis) judge(c *cmd) {
 			}
 			continue
 		}
-		a.try(c, r)
-		if a.stop {
-			return
+		if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
+			continue // cannot beat what was found, even against production
+		}
+		if hit, note := r.match(a, c); hit {
+			a.emit(c, r, note)
+			if a.stop {
+				return
+			}
+		} else if a.explain {
+			c.results = append(c.results, RuleResult{ID: r.ID, Level: r.Level, Category: r.Category, Generic: true})
 		}
 	}
 	if len(a.d.opts.Patterns) > 0 && (len(c.words) > 0 || c.synthetic != "") {

@@ -462,7 +462,7 @@ func (sc *scriptScan) scanNetwork(code, low string) {
 			fetch = true
 		}
 	}
-	if !fetch && sc.lang == "python" && shellOfDownload.MatchString(low) {
+	if !fetch && sc.lang == "python" && hasAny(low, "urlopen", "requests.get", "httpx.get", "urlretrieve") && shellOfDownload.MatchString(low) {
 		// os.system(urlopen(u).read()): the download is the command
 		fetch = true
 	}
@@ -1372,6 +1372,9 @@ func decodedLiteral(expr, lang string) string {
 	}
 	// pack("H*", "7379..."), ["7379..."].pack("H*"), hex2bin("7379..."),
 	// Buffer.from("7379...", "hex")
+	if !strings.Contains(expr, "pack(") && !strings.Contains(expr, "hex") {
+		return ""
+	}
 	if m := hexPacked.FindStringSubmatch(expr); m != nil {
 		for _, h := range m[1:] {
 			if b, err := hex.DecodeString(h); h != "" && err == nil {
