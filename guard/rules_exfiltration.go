@@ -1158,6 +1158,11 @@ var exfiltrationRules = []*rule{
 					}
 				}
 				for _, w := range c.args() {
+					if w.flow != nil && w.s == "<stdin>" && w.flow.kind == flowSecret && w.flow.crit {
+						// xargs -a ~/.azure/msal_token_cache.json printf
+						// '%s': what xargs read, printed
+						return true, w.flow.what
+					}
 					if n := plainSecretVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) {
 						return true, "$" + n
 					}
