@@ -312,6 +312,9 @@ func (a *analysis) subCommand(parent *cmd, words []word, origin string) *cmd {
 	a.depth++
 	// what a root program starts runs as root too (sudo find -exec sh)
 	c := &cmd{words: words, origin: origin, depth: a.depth, cwd: parent.cwd, remote: parent.remote, asRoot: parent.asRoot}
+	// the program's environment is its runner's (DJANGO_SETTINGS_MODULE=x
+	// python -c "call_command('flush')")
+	c.assigns = parent.assigns[:len(parent.assigns):len(parent.assigns)]
 	if passesStdin[origin] {
 		c.in = parent.in // the program reads what its runner reads
 	}

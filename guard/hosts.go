@@ -144,7 +144,7 @@ func isProdName(s string) bool {
 // environment: a resource, namespace, bucket or RAILS_ENV=production.
 func touchesProduction(c *cmd) bool {
 	for _, as := range c.assigns {
-		if strings.HasSuffix(as.name, "_ENV") || as.name == "ENV" || as.name == "ENVIRONMENT" || connectionVar(as.name) {
+		if strings.HasSuffix(as.name, "_ENV") || as.name == "ENV" || as.name == "ENVIRONMENT" || strings.HasSuffix(as.name, "SETTINGS_MODULE") || connectionVar(as.name) {
 			if isProdName(as.val.s) {
 				return true
 			}

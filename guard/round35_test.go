@@ -35,3 +35,20 @@ func TestRound35OutputSubstitutionsFed(t *testing.T) {
 		`tee >(sha256sum > dist.sha256) < dist/app.tar.gz > /dev/null`,
 	})
 }
+
+// Django's call_command in inline Python is its management command; the
+// program's environment is its runner's, and a settings module named for
+// production (shop.settings.live) makes the command production's.
+func TestRound35DjangoCallCommand(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`DJANGO_SETTINGS_MODULE=shop.settings.live python -c "import django; django.setup(); from django.core.management import call_command; call_command('flush', interactive=False)"`, CategoryDatabaseDestroy, "db-framework-drop", LevelCritical},
+		{`DJANGO_SETTINGS_MODULE=config.settings.production python manage.py flush --noinput`, CategoryDatabaseDestroy, "db-framework-drop", LevelCritical},
+		{`python -c "from django.core.management import call_command; call_command('flush', interactive=False)"`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`DJANGO_SETTINGS_MODULE=shop.settings.test python -c "import django; django.setup(); from django.core.management import call_command; call_command('flush', interactive=False)"`,
+		`DJANGO_SETTINGS_MODULE=shop.settings.live python -c "import django; django.setup(); from django.core.management import call_command; call_command('check', deploy=True)"`,
+		`python -c "from django.core.management import call_command; call_command('showmigrations')"`,
+	})
+}

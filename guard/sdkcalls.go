@@ -37,6 +37,17 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "kubernetes") && strings.Contains(code, "Api(") {
 			out = append(out, kubernetesCalls(code)...)
 		}
+		if strings.Contains(code, "call_command(") {
+			// call_command('flush', interactive=False): Django's
+			// management command, what manage.py flush --noinput does
+			for _, m := range pyCallCommand.FindAllStringSubmatch(code, 4) {
+				argv := []string{"python", "manage.py", m[1]}
+				if strings.Contains(m[2], "interactive=False") {
+					argv = append(argv, "--noinput")
+				}
+				out = append(out, scriptCall{api: "django", argv: argv})
+			}
+		}
 		if (strings.Contains(code, "'w')") || strings.Contains(code, `"w")`)) && !strings.Contains(code, ".write") && !strings.Contains(code, "print(") {
 			// open('src/app.py', 'w') and nothing written: the file emptied
 			for _, m := range pyTruncateOpen.FindAllStringSubmatch(code, 2) {
@@ -622,6 +633,9 @@ func pythonLibCalls(code string) []scriptCall {
 
 var (
 	// open('src/app.py', 'w'): opened for writing, so emptied
+	// pyCallCommand matches Django's call_command with a literal command
+	// name, and its other arguments.
+	pyCallCommand  = regexp.MustCompile(`call_command\(\s*["']([a-z_]+)["']([^)]*)\)`)
 	pyTruncateOpen = regexp.MustCompile(`(?:^|[;\n])\s*(?:open\(\s*['"]([^'"]+)['"]\s*,\s*['"]w['"]\s*\)(?:\.close\(\))?|with\s+open\(\s*['"]([^'"]+)['"]\s*,\s*['"]w['"]\s*\)(?:\s+as\s+\w+)?\s*:\s*pass)\s*(?:$|[;\n])`)
 	jsGCSBucket    = regexp.MustCompile(`\.bucket\(\s*['"]([\w.-]+)['"]\s*\)\.(?:deleteFiles|delete)\(`)
 	jsFetchChange  = regexp.MustCompile(`\bfetch\(\s*['"` + "`" + `]([^'"` + "`" + `]+)['"` + "`" + `]\s*,\s*\{[^{}]*\bmethod\s*:\s*['"](DELETE|PUT|PATCH|delete|put|patch)['"]`)
