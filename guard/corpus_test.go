@@ -476,6 +476,14 @@ var corpusSets = []corpusSet{
 	// opened.
 	{"round34", corpusDir + "/round34",
 		thresholds{minRound34Critical, minRound34High, minRound34Moderate, maxRound34FalsePositive}, winRound34Thresholds},
+	// round35: version control and forges; cloud and hosting clients;
+	// files and disks destroyed without rm -rf; secrets and source sent
+	// away; persistence and privilege on Linux; packages and the supply
+	// chain; a prompt-injected agent; an ordinary day on every shell,
+	// written while round34a was tuned on. Scored on arrival; round35a
+	// (three fifths) is for tuning, round35b must never be opened.
+	{"round35", corpusDir + "/round35",
+		thresholds{minRound35Critical, minRound35High, minRound35Moderate, maxRound35FalsePositive}, winRound35Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -817,6 +825,15 @@ const (
 	minRound34High          = 0.86
 	minRound34Moderate      = 0.93
 	maxRound34FalsePositive = 0.007
+)
+
+// Round thirty-five, POSIX lines (both parts): see
+// testdata/corpus/round35/README.md. These floors catch regressions.
+const (
+	minRound35Critical      = 0
+	minRound35High          = 0
+	minRound35Moderate      = 0
+	maxRound35FalsePositive = 1
 )
 
 const (

@@ -1143,8 +1143,11 @@ func (a *analysis) classifyWrite(p string) wclass {
 			return wAuthKeys
 		case rel == ".ssh/rc" || rel == ".ssh/environment":
 			return wAuthKeys
-		case strings.HasPrefix(rel, ".ssh/") && !strings.HasPrefix(rel, ".ssh/known_hosts") && !(strings.HasSuffix(rel, ".pub") && strings.Count(rel, "/") == 1):
-			// (a key's public half beside it is only ever read by others)
+		case strings.HasPrefix(rel, ".ssh/") && !strings.HasPrefix(rel, ".ssh/known_hosts") && !(strings.HasSuffix(rel, ".pub") && strings.Count(rel, "/") == 1) &&
+			!(strings.HasSuffix(rel, ".pem") && strings.Count(rel, "/") == 1):
+			// (a key's public half beside it is only ever read by others;
+			// a new key pair's private half, dev-bastion.pem, is a file ssh
+			// reads only when told to with -i)
 			return wSSHConfig
 		case strings.HasPrefix(rel, ".config/systemd/") || strings.HasPrefix(rel, ".config/autostart/") || strings.HasPrefix(rel, "Library/LaunchAgents/") ||
 			strings.HasPrefix(rel, ".local/share/systemd/") || rel == ".config/autostart":

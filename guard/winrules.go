@@ -485,6 +485,17 @@ var winRules = []*rule{
 			if !anyContains(args, "http://") && !winHasBareIP(j) {
 				return false, ""
 			}
+			remote := false
+			for _, s := range args {
+				for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '=' || r == ' ' || r == '"' || r == '\'' }) {
+					if (strings.Contains(f, "://") || winHasBareIP(f)) && !loopback(hostOf(f)) {
+						remote = true
+					}
+				}
+			}
+			if !remote {
+				return false, "" // npm config set registry http://localhost:4873/: the developer's own Verdaccio
+			}
 			switch c.name {
 			case "git":
 				return strings.Contains(j, "config") && (strings.Contains(j, "insteadof") || strings.Contains(j, "http.proxy") || strings.Contains(j, "core.sshcommand")), j

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // --- losing uncommitted work: commands that throw away the working
@@ -369,6 +371,8 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true
 	case c.name == "truncate":
 		return truncZero(c)
+	case c.name == "tee" && c.in.kind == flowLocal && c.in.what == "/dev/null":
+		return true // tee F < /dev/null: nothing read, nothing written
 	case t.raw != "" && readsOwnTarget(c, t.raw):
 		// sort -u F > F: the shell empties F before sort reads it
 		return true
@@ -379,6 +383,23 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 // readsOwnTarget reports a filter given the file its output is
 // redirected over (sort F > F, grep -v x F > F).
 func readsOwnTarget(c *cmd, target string) bool {
+	// black - < F > F: whatever the program, its input is the file the
+	// shell has just emptied
+	in, out := false, false
+	for _, r := range c.redirs {
+		if r.w.s != target || !r.w.ok {
+			continue
+		}
+		switch {
+		case (r.n == "" || r.n == "0") && r.op == syntax.RdrIn:
+			in = true
+		case r.isOutput() && !r.isAppend() && (r.n == "" || r.n == "1"):
+			out = true
+		}
+	}
+	if in && out {
+		return true
+	}
 	switch c.name {
 	case "sort", "uniq", "grep", "egrep", "fgrep", "sed", "awk", "gawk", "cat", "cut", "tr", "head", "tail", "jq", "yq", "column", "tac", "rev", "fold", "expand", "iconv":
 	default:
@@ -442,6 +463,25 @@ func (a *analysis) emptiedSources(c *cmd) string {
 	}
 	var ops []word
 	switch c.name {
+	case "dd":
+		// dd if=/dev/zero of=db/dev.sqlite3 conv=notrunc: the file's
+		// first blocks zeroed, what they held gone; of=.git/index, the
+		// staged changes
+		in, of := "", ""
+		for _, w := range c.args() {
+			if v, ok := strings.CutPrefix(w.s, "if="); ok {
+				in = v
+			} else if v, ok := strings.CutPrefix(w.s, "of="); ok && w.ok {
+				of = v
+			}
+		}
+		if in != "/dev/zero" && in != "/dev/urandom" && in != "/dev/random" || of == "" {
+			return ""
+		}
+		if p := a.absPath(of, c.cwd); p != "" && a.inWork(p) && (a.sourceTarget(p, false) || gitInternal(p[len(a.workDir):])) {
+			return of
+		}
+		return ""
 	case "truncate":
 		if !truncZero(c) {
 			return ""
@@ -1339,9 +1379,28 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 	if projectManifests[base] {
 		return true
 	}
-	ext := path.Ext(base)
-	return ext != "" && sourceExts[strings.ToLower(ext[1:])]
+	ext := strings.ToLower(path.Ext(base))
+	if len(comps) > 1 && configDirs[comps[0]] && configExts[ext] {
+		return true // config/settings.yaml: the project's own settings
+	}
+	return ext != "" && sourceExts[ext[1:]]
 }
+
+// gitInternal reports a repository's own bookkeeping under its root:
+// the index, HEAD, refs and objects.
+func gitInternal(rel string) bool {
+	switch rel {
+	case "/.git/index", "/.git/HEAD", "/.git/packed-refs", "/.git/config":
+		return true
+	}
+	return strings.HasPrefix(rel, "/.git/refs/") || strings.HasPrefix(rel, "/.git/objects/")
+}
+
+// configDirs hold a project's settings; configExts are their files'.
+var (
+	configDirs = map[string]bool{"config": true, "configs": true, "conf": true, "settings": true}
+	configExts = map[string]bool{".yaml": true, ".yml": true, ".toml": true, ".json": true, ".ini": true, ".properties": true}
+)
 
 // projectManifests are the files that declare a project's modules,
 // dependencies and build: written by people, with no extension of code.
