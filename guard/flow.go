@@ -1694,7 +1694,7 @@ func storedSecretRead(c *cmd) string {
 		}
 		if first == "get" && strings.HasPrefix(kind, "secret") {
 			o, _ := optValue(args, "-o", "output")
-			if o == "yaml" || o == "json" || strings.Contains(o, ".data") || strings.Contains(o, "base64decode") {
+			if o == "yaml" || o == "json" || (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !templateKeysOnly(o) {
 				return "Kubernetes secrets"
 			}
 		}

@@ -586,7 +586,7 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc", "tr", "fold", "paste"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "perl" || c.name == "ruby" {
 				// perl -ne 'print if /password/i' ~/.netrc: the lines
@@ -1302,7 +1302,7 @@ var exfiltrationRules = []*rule{
 				return s.name == "jq" && jqNamesOnly(s.args()) || s.name == "openssl" && len(s.args()) > 0 && s.args()[0].s == "x509" && hasWord(s.args(), "-noout") && !hasWord(s.args(), "-text") ||
 					s.name == "sha256sum" || s.name == "md5sum" || s.name == "wc"
 			}) != nil
-			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly {
+			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly && !templateKeysOnly(o) {
 				return true, o
 			}
 			if later := laterStage(c, func(s *cmd) bool {
@@ -2433,7 +2433,9 @@ func patternPicksPlain(c *cmd) bool {
 var pagerOf = map[string]bool{"head": true, "tail": true, "grep": true, "egrep": true, "rg": true, "less": true, "more": true, "bat": true,
 	"nl": true, "string": true, "select-string": true, "findstr": true, "column": true,
 	// encoders: the same bytes, spelled otherwise
-	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true, "qrencode": true}
+	"base64": true, "xxd": true, "od": true, "hexdump": true, "hexyl": true, "basenc": true, "base32": true, "qrencode": true,
+	// the same text with its line breaks or spaces taken out, or folded
+	"tr": true, "fold": true, "paste": true}
 
 // onlyShownAfter reports a pipeline stage whose output is only decoded,
 // paged or trimmed by the stages after it, and so reaches the terminal:
@@ -2483,6 +2485,26 @@ func readsFilesAsTheyAre(stages []*cmd) bool {
 		}
 	}
 	return false
+}
+
+// templateKeysOnly reports a go-template that ranges over a secret's
+// data and prints only the keys: {{range $k, $v := .data}}{{$k}}{{end}}.
+func templateKeysOnly(o string) bool {
+	if !strings.HasPrefix(o, "go-template") {
+		return false
+	}
+	i := strings.Index(o, "range ")
+	j := strings.Index(o, ":= .data")
+	if i < 0 || j < i {
+		return false
+	}
+	vars := strings.Split(strings.TrimSpace(o[i+len("range "):j]), ",")
+	if len(vars) != 2 {
+		return false
+	}
+	v := strings.TrimSpace(vars[1])
+	rest := o[j+len(":= .data"):]
+	return v != "" && !strings.Contains(rest, v) && !strings.Contains(rest, ".data") && !strings.Contains(rest, "base64decode") && !strings.Contains(rest, "index")
 }
 
 // tarToOutput reports tar extracting to its output (x with O, or

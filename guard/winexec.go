@@ -1499,6 +1499,9 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 				}
 				return
 			}
+			if _, ok := pa.get("value"); !ok && (strings.HasSuffix(strings.ToLower(target.s), "profile.ps1") || strings.EqualFold(target.s, "$profile")) {
+				return // New-Item -ItemType File -Path $PROFILE: an empty profile, nothing run at start
+			}
 			ws.winWrite(c, target, false)
 		}
 	case "set-item":

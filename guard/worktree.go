@@ -1298,7 +1298,9 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	"Pods": true, "DerivedData": true, "xcuserdata": true, "Intermediate": true, "Saved": true, "Binaries": true,
 	"DerivedDataCache": true, "Library": true, "Temp": true, "Logs": true, ".godot": true, ".import": true, ".dart_tool": true,
 	// dotnet test's results, nyc's coverage data
-	"TestResults": true, ".nyc_output": true}
+	"TestResults": true, ".nyc_output": true,
+	// bundlers' and type checkers' caches
+	".parcel-cache": true, ".svelte-kit": true, ".angular": true, ".vite": true, ".mypy_cache": true, ".ruff_cache": true}
 
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
