@@ -1544,7 +1544,37 @@ func (a *analysis) buildCall(s *syntax.Stmt, x *syntax.CallExpr, origin string, 
 	c.setName()
 	a.envArgs(c)
 	a.feedOutputSubsts(s, x, c)
+	fishExport(c)
 	return c
+}
+
+// fishExport gives fish's set -x NAME VALUE (-gx, --export) the
+// assignment export NAME=VALUE has, for the rules that judge what a
+// variable exported to every later program points at.
+func fishExport(c *cmd) {
+	if c.name != "set" || len(c.assigns) > 0 {
+		return
+	}
+	args := c.args()
+	export := false
+	for len(args) > 0 && strings.HasPrefix(args[0].s, "-") {
+		switch args[0].s {
+		case "-x", "-gx", "-xg", "-Ux", "-xU", "--export":
+			export = true
+		case "-g", "-U", "-l", "--global", "--universal", "--local":
+		default:
+			return
+		}
+		args = args[1:]
+	}
+	if !export || len(args) < 2 || !isVarName(args[0].s) {
+		return
+	}
+	v := lit(joinWords(args[1:]))
+	for _, w := range args[1:] {
+		v.ok = v.ok && w.ok
+	}
+	c.assigns = append(c.assigns, assignment{args[0].s, v})
 }
 
 // feedOutputSubsts walks again, with what they are given, the process

@@ -185,6 +185,31 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 
 // payload analyses a word that holds shell code.
 func (a *analysis) payload(c *cmd, w word, origin string) {
+	// DEST=/ sh -c 'rsync -a --delete out/ "$DEST"': the code reads
+	// the variables its shell was started with
+	if len(c.assigns) > 0 {
+		type prev struct {
+			w   word
+			had bool
+		}
+		saved := make(map[string]prev, len(c.assigns))
+		for _, as := range c.assigns {
+			if _, dup := saved[as.name]; !dup {
+				v, had := a.vars[as.name]
+				saved[as.name] = prev{v, had}
+			}
+			a.setVar(as.name, as.val)
+		}
+		defer func() {
+			for n, p := range saved {
+				if p.had {
+					a.vars[n] = p.w
+				} else {
+					delete(a.vars, n)
+				}
+			}
+		}()
+	}
 	if w.ok {
 		a.nested(w.s, origin)
 		return

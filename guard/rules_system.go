@@ -757,6 +757,13 @@ var systemRules = []*rule{
 				if len(ops) > 1 && strings.HasPrefix(args[0].s, "-") && strings.ContainsAny(args[0].s, "xU") && tlsCheckOffVar(ops[0].s, ops[1].s) {
 					return true, ops[0].s + " " + ops[1].s
 				}
+				for _, as := range c.assigns {
+					// set -x GOFLAGS -insecure (a value that starts with a
+					// dash)
+					if tlsCheckOffVar(as.name, as.val.s) {
+						return true, as.name + " " + as.val.s
+					}
+				}
 				return false, ""
 			case "poetry":
 				// poetry config certificates.NAME.cert false: that

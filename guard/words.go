@@ -212,6 +212,12 @@ func (a *analysis) resolvePart(f *fieldBuf, p syntax.WordPart, first, split bool
 	case *syntax.CmdSubst:
 		fl := a.walkSubst(p)
 		f.flow = &fl
+		if fl.kind == flowList && fl.what == blockDevices && len(f.b) > 0 && f.b[len(f.b)-1] != '/' {
+			// of=$(lsblk -ndpo NAME | head -1): a disk lsblk lists
+			f.b = append(f.b, lsblkDisk...)
+			f.started = true
+			break
+		}
 		if fl.kind == flowText || fl.kind == flowPaths && fl.text != "" {
 			v := strings.TrimRight(fl.text, "\n")
 			if split {
