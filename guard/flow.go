@@ -87,6 +87,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowList, what: blockDevices}
 	case n == "git" && len(args) > 0 && args[0].s == "archive" && !hasWord(args, "-o") && !hasPrefixWord(args, "--output") && !hasWord(args, "--list") && !hasWord(args, "-l"):
 		return flow{kind: flowLocal, what: "an archive of the repository", tree: true}
+	case n == "git" && len(args) > 0 && gitShowsChanges(args):
+		// git log -p --all, git diff HEAD~50: the code's changes, line
+		// by line
+		return flow{kind: flowLocal, what: "the repository's changes (git " + args[0].s + ")", tree: true}
 	case n == "git" && len(args) > 2 && args[0].s == "bundle" && args[1].s == "create" && args[2].s == "-":
 		// git bundle create - --all: the history written to the output
 		return flow{kind: flowLocal, what: "the repository's history", tree: true}
@@ -248,6 +252,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "the clipboard", crit: true}
 	case remoteEnvDump(c) != "":
 		return flow{kind: flowSecret, what: remoteEnvDump(c), crit: true}
+	case (n == "jq" || n == "gojq" || n == "jaq") && jqPrintsEnv(args):
+		// jq -n env, jq -n '$ENV': every environment variable as JSON
+		return flow{kind: flowSecret, what: "the environment", crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "set" && len(args) == 1 && (args[0].s == "-x" || args[0].s == "-gx" || args[0].s == "-U" || args[0].s == "--export"), // fish lists them
 		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"),
@@ -2270,6 +2277,39 @@ func archiveFile(name string, args []word) (string, []word) {
 		}
 	}
 	return "", nil
+}
+
+// jqPrintsEnv reports jq -n printing the whole environment (env, $ENV).
+func jqPrintsEnv(args []word) bool {
+	if !hasWord(args, "-n") && !hasWord(args, "--null-input") && !hasWord(args, "-nc") && !hasWord(args, "-cn") {
+		return false
+	}
+	for _, w := range positional(args) {
+		switch strings.TrimSpace(w.s) {
+		case "env", "$ENV", "{env: env}", "env | tojson", "$ENV | tojson":
+			return true
+		}
+	}
+	return false
+}
+
+// gitShowsChanges reports git subcommands that print the code's changes
+// as patches: log -p (--patch, -u), diff (not --stat or --name-only),
+// show, format-patch --stdout.
+func gitShowsChanges(args []word) bool {
+	rest := args[1:]
+	if hasWord(rest, "--stat") || hasWord(rest, "--name-only") || hasWord(rest, "--name-status") || hasWord(rest, "--shortstat") || hasWord(rest, "--quiet") || hasWord(rest, "--numstat") {
+		return false
+	}
+	switch args[0].s {
+	case "log", "whatchanged":
+		return hasWord(rest, "-p") || hasWord(rest, "--patch") || hasWord(rest, "-u")
+	case "diff", "show":
+		return true
+	case "format-patch":
+		return hasWord(rest, "--stdout")
+	}
+	return false
 }
 
 // remoteDump reports ssh arguments whose remote command dumps a database

@@ -121,9 +121,9 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "exfil-archive", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending an archive of a whole directory over a raw connection",
-		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh", "ssh", "mail", "mailx", "mutt", "sendmail"),
+		Suggestions: suggExfil, names: names("nc", "socat", "telnet", "curl", "wget", "ftp", "openssl", "http", "https", "xh", "ssh", "mail", "mailx", "mutt", "sendmail", "scp", "rsync", "sftp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if c.name == "ssh" && toPublicIP(c) == "" {
+			if (c.name == "ssh" || c.name == "scp" || c.name == "rsync" || c.name == "sftp") && toPublicIP(c) == "" {
 				return false, "" // to one's own hosts, by name
 			}
 			if c.in.tree && sendsStdin(c) {
@@ -145,6 +145,11 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
+			if len(ops) >= 2 && ops[0].s == "gist" && ops[1].s == "create" && (hasWord(args, "--public") || hasWord(args, "-p")) && c.in.tree && sendsStdin(c) {
+				// git diff HEAD~50 | gh gist create --public -: the code's
+				// changes on a public page
+				return true, "gh gist create --public: " + c.in.what
+			}
 			if len(ops) < 2 || ops[0].s != "repo" || ops[1].s != "create" || !hasWord(args, "--public") {
 				return false, ""
 			}
