@@ -1205,7 +1205,8 @@ func (a *analysis) classifyWrite(p string) wclass {
 		return wBoot
 	case isLogPath(p):
 		return wLogs
-	case strings.HasPrefix(p, "/etc/"):
+	case strings.HasPrefix(p, "/etc/") || p == "/etc":
+		// (cp -r ./etc/. /etc/: whatever the copy holds lands in /etc)
 		return wEtc
 	case strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/sbin/") || strings.HasPrefix(p, "/usr/bin/") || strings.HasPrefix(p, "/usr/sbin/") ||
 		strings.HasPrefix(p, "/lib/") || strings.HasPrefix(p, "/lib64/") || strings.HasPrefix(p, "/usr/lib/") || strings.HasPrefix(p, "/usr/lib64/") ||

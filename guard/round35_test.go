@@ -165,3 +165,30 @@ func TestRound35SourceSentAway(t *testing.T) {
 		`jq -n '{name: "x"}' | curl -s -d @- https://api.example.com/items`,
 	})
 }
+
+// The system's own files: a home's settings given to root, a tree copied
+// over /etc, a private key opened to others with an ACL, python3 purged
+// with dpkg, Python packages installed over the distribution's.
+func TestRound35SystemFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo chown -R root ~/.config`, CategoryPermission, "chmod-home-recursive", LevelHigh},
+		{`sudo chown -R root:root /home/dev/Library`, CategoryPermission, "chmod-home-recursive", LevelHigh},
+		{`sudo cp -r ./etc/. /etc/`, CategorySystem, "write-etc", LevelHigh},
+		{`setfacl -m o::r ~/.ssh/id_rsa ~/.ssh/id_ed25519`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
+		{`setfacl -m u:deploy:rw ~/.aws/credentials`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
+		{`setfacl -m o::rx /home/dev`, CategoryPermission, "chmod-home-recursive", LevelHigh},
+		{`sudo dpkg --purge --force-depends python3`, CategorySystem, "package-remove-critical", LevelHigh},
+		{`pip install --no-deps --force-reinstall --target /usr/lib/python3/dist-packages ./urllib3-patched.whl`, CategorySystem, "pip-into-system-python", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo chown -R dev:dev ~/.config`,
+		`sudo chown -R root:root ./docker/rootfs`,
+		`cp -r ./etc/. ./build/rootfs/etc/`,
+		`setfacl -m u:dev:rw ./logs/app.log`,
+		`setfacl -m o::--- /home/dev`,
+		`getfacl ~/.ssh/id_rsa`,
+		`sudo dpkg --purge cowsay`,
+		`pip install --target ./vendor -r requirements.txt`,
+	})
+}

@@ -149,6 +149,9 @@ var permissionRules = []*rule{
 					// the copy holds what the original does
 					secret, d = true, "a copy of "+f.what
 				}
+				if c.name == "setfacl" && crit && t.class != pcHome && setfaclGrantsOthers(c.args()) {
+					return true, d // setfacl -m o::r ~/.ssh/id_rsa
+				}
 				if c.name == "chown" || c.name == "setfacl" {
 					if secret && t.class == pcCritFile {
 						return true, d
@@ -310,11 +313,23 @@ var permissionRules = []*rule{
 			return false, ""
 		}},
 	{ID: "chmod-home-recursive", Level: LevelHigh, Category: CategoryPermission, Description: "recursive permission or owner change on a home directory",
-		Suggestions: []string{"Change permissions only where needed", "Limit the change to the project directory"}, names: names("chmod", "chown", "chgrp"),
+		Suggestions: []string{"Change permissions only where needed", "Limit the change to the project directory"}, names: names("chmod", "chown", "chgrp", "setfacl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, t := range a.permTargets(c) {
 				if t.rec && (t.class == pcHome || t.class == pcSecretsHome && c.name == "chmod" && (modeWorldWritable(chmodMode(c)) || modeOthersRead(chmodMode(c)))) {
 					return true, t.w.s
+				}
+				if c.name == "setfacl" && t.class == pcHome && setfaclGrantsOthers(c.args()) {
+					return true, t.w.s // setfacl -m o::rx /home/dev: the home opened to the other users
+				}
+				if t.rec && c.name != "chmod" && chownsToRoot(c) {
+					// chown -R root ~/Library, ~/.config: the user's own
+					// settings no longer theirs to write
+					if p := a.absPath(t.w.s, c.cwd); p != "" && !a.inWork(p) && !underTemp(p) {
+						if rel, _, ok := a.homeRel(p); ok && rel != "" && !strings.HasPrefix(rel, "..") {
+							return true, t.w.s
+						}
+					}
 				}
 			}
 			return false, ""
@@ -343,6 +358,41 @@ func privateKeyName(p string) bool {
 	}
 	return strings.HasSuffix(b, "_key") || strings.HasPrefix(b, "id_rsa") || strings.HasPrefix(b, "id_ed25519") || strings.HasPrefix(b, "id_ecdsa") ||
 		strings.HasSuffix(b, ".key") || strings.HasSuffix(b, ".pem") && strings.Contains(b, "key") || strings.HasSuffix(b, ".p12") || strings.HasSuffix(b, ".pfx")
+}
+
+// setfaclGrantsOthers reports an ACL modification (-m, --modify) that
+// lets others, a group or another user read or write: o::r, u:bob:rw.
+func setfaclGrantsOthers(args []word) bool {
+	for i, w := range args {
+		spec := ""
+		switch {
+		case (w.s == "-m" || w.s == "--modify" || len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.HasSuffix(w.s, "m")) && i+1 < len(args):
+			spec = args[i+1].s
+		case strings.HasPrefix(w.s, "--modify="):
+			spec = w.s[len("--modify="):]
+		default:
+			continue
+		}
+		for _, e := range strings.Split(spec, ",") {
+			f := strings.Split(strings.TrimPrefix(e, "d:"), ":")
+			if len(f) < 2 {
+				continue
+			}
+			perms := f[len(f)-1]
+			if !strings.ContainsAny(perms, "rw") {
+				continue
+			}
+			switch f[0] {
+			case "o", "other", "g", "group":
+				return true
+			case "u", "user":
+				if len(f) == 3 && f[1] != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // chownsToRoot reports chown giving files to root (root, root:root, 0:0).

@@ -689,6 +689,29 @@ var systemRules = []*rule{
 			// pip uninstall -r <(pip freeze), pip freeze | xargs sudo pip uninstall
 			return strings.Contains(a.src, "pip freeze") || strings.Contains(a.src, "pip3 freeze") || strings.Contains(a.src, "pip list"), "every installed package"
 		}},
+	{ID: "pip-into-system-python", Level: LevelHigh, Category: CategorySystem, Description: "installing Python packages over the system's own (the distribution's tools run on them)",
+		Suggestions: []string{"Install into a virtual environment", "Use pipx for command-line tools"}, names: names("pip", "pip3"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || args[0].s != "install" {
+				return false, ""
+			}
+			// pip install --target /usr/lib/python3/dist-packages X: the
+			// distribution's packages replaced underneath apt
+			for _, o := range []string{"target", "prefix", "root"} {
+				short := ""
+				if o == "target" {
+					short = "-t"
+				}
+				if v, ok := optValue(args, short, o); ok {
+					p := path.Clean(v)
+					if strings.HasPrefix(p, "/usr/lib/python3") || p == "/usr" || p == "/" {
+						return true, "--" + o + " " + v
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "tool-tls-off-config", Level: LevelHigh, Category: CategorySystem, Description: "writing a setting that turns off certificate checks into a tool's configuration file (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs", "Turn the check off for one command only, if at all"}, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1107,11 +1130,11 @@ var systemRules = []*rule{
 				if g, ok := strings.CutSuffix(n, "*"); ok && w.ok && c.name != "brew" && (len(strings.Trim(g, "*")) <= 3 || g == "lib" || strings.HasPrefix(g, "*")) {
 					return true, n
 				}
-				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get") {
+				if criticalPackages[n] || strings.HasPrefix(n, "linux-image") || strings.HasPrefix(n, "kernel-") && !strings.Contains(n, "devel") || n == "python3" && (c.name == "apt" || c.name == "apt-get" || c.name == "aptitude" || c.name == "dpkg") {
 					return true, n
 				}
 			}
-			if hasWord(args, "--nodeps") && (c.name == "rpm") || hasWord(args, "--force-all") && c.name == "dpkg" {
+			if hasWord(args, "--nodeps") && (c.name == "rpm") || (hasWord(args, "--force-all") || hasWord(args, "--force-depends") || hasWord(args, "--force-remove-essential")) && c.name == "dpkg" {
 				return true, "forced removal"
 			}
 			return false, ""
