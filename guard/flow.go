@@ -1754,7 +1754,7 @@ var secretStoreReads = map[string][][]string{
 	"vault":         {{"read"}, {"kv", "get"}, {"print", "token"}},
 	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
 	"infisical":     {{"export"}, {"secrets", "get"}},
-	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}},
+	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}, {"ec2", "create-key-pair"}, {"iam", "create-access-key"}},
 	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}, {"auth", "application-default", "print-access-token"}},
 	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"storage", "account", "show-connection-string"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
 	"heroku":        {{"config"}},
@@ -1769,8 +1769,11 @@ var secretStoreReads = map[string][][]string{
 	"rails":     {{"credentials:show"}},
 	"bin/rails": {{"credentials:show"}},
 	// a project's CI variables and a deployment's secrets, printed
-	"glab":         {{"variable", "get"}, {"variable", "export"}},
-	"kamal":        {{"secrets", "print"}},
+	"glab":  {{"variable", "get"}, {"variable", "export"}},
+	"kamal": {{"secrets", "print"}},
+	// a new registry token, printed once
+	"npm":          {{"token", "create"}},
+	"pnpm":         {{"token", "create"}},
 	"dotenv-vault": {{"decrypt"}},
 }
 

@@ -1204,6 +1204,14 @@ func tlsCheckOffVar(name, val string) bool {
 		return name != "GOFLAGS" && val != "" && val != "0" && val != "false" || name == "GOFLAGS" && strings.Contains(val, "-insecure")
 	case "GOSUMDB":
 		return val == "off"
+	case "GOPRIVATE", "GONOSUMCHECK":
+		// GOPRIVATE='*': no module checked against the checksum database
+		return val == "*" || name == "GONOSUMCHECK" && val == "1"
+	case "CONDA_SSL_VERIFY":
+		l := strings.ToLower(val)
+		return l == "false" || l == "0" || l == "no"
+	case "BUNDLE_SSL_VERIFY_MODE":
+		return val == "0"
 	case "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
 		return val == ""
 	case "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":

@@ -192,3 +192,36 @@ func TestRound35SystemFiles(t *testing.T) {
 		`pip install --target ./vendor -r requirements.txt`,
 	})
 }
+
+// Secrets printed: a token asked of glab or gh with -h HOST (a host, not
+// help), a new key pair or access key, a new npm token, a production
+// app's environment over fly ssh, a credentials file pretty-printed by
+// python -m json.tool; package managers' checks switched off for one
+// command or for good.
+func TestRound35SecretsPrintedAndChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`glab config get token -h gitlab.example.com`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`gh config get -h github.com oauth_token`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`aws ec2 create-key-pair --key-name prod-bastion-2 --query KeyMaterial --output text`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`npm token create --read-only=false`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`fly ssh console --app wrenfield-api-prod --command "env"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`python3 -m json.tool ~/.terraform.d/credentials.tfrc.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`CONDA_SSL_VERIFY=false conda update -y --all -n acme-ml`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`BUNDLE_SSL_VERIFY_MODE=0 bundle install --path vendor/bundle`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`./gradlew build --dependency-verification off`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`go env -w GOPRIVATE='*' GONOPROXY=none`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`glab config get host`,
+		`gh config get -h github.com git_protocol`,
+		`gh auth status -h github.com`,
+		`aws ec2 create-key-pair --key-name dev-2 --query KeyMaterial --output text > ~/.ssh/dev-2.pem`,
+		`npm token list`,
+		`fly ssh console --app wrenfield-api-prod --command "uptime"`,
+		`python3 -m json.tool package.json`,
+		`conda update -y --all -n acme-ml`,
+		`./gradlew build --dependency-verification strict`,
+		`go env -w GOPRIVATE=github.com/acme/*`,
+	})
+}

@@ -443,7 +443,7 @@ func cliSecretPrinted(c *cmd) string {
 					return "credentials shown (" + c.base + " auth status -t)"
 				}
 			case "--show-secrets", "--show-secret", "--reveal", "--show-token", "--show-values", "--plaintext", "--unmask", "--reveal-secrets", "--reveal-secret", "--showsecret":
-				if !hasAnyWord(low, "--help", "-h") {
+				if !helpAsked(low) {
 					return "secrets shown (" + c.base + " " + w.s + ")"
 				}
 			}
@@ -468,14 +468,14 @@ func cliSecretPrinted(c *cmd) string {
 			return "a password (" + c.base + " " + l + ")"
 		}
 	}
-	if !hasAnyWord(low, "--help", "-h") && productionTarget(args, low) {
+	if !helpAsked(low) && productionTarget(args, low) {
 		// netlify env:list --context production --plain, infisical secrets
 		// --env=prod: production's values, not their names
 		if has("env") && has("list") && hasAnyWord(low, "--plain", "--json") || len(sub) == 1 && sub[0] == "secrets" {
 			return "production's secret values (" + c.base + " " + strings.Join(sub, " ") + ")"
 		}
 	}
-	if hasAnyWord(low, "--help", "-h") || has("help", "create", "revoke", "delete", "rm", "remove", "list", "ls", "new", "add", "set", "unset", "rotate", "lookup-accessor", "exchange") {
+	if helpAsked(low) || has("help", "create", "revoke", "delete", "rm", "remove", "list", "ls", "new", "add", "set", "unset", "rotate", "lookup-accessor", "exchange") {
 		return ""
 	}
 	for _, w := range ops {
@@ -490,7 +490,7 @@ func cliSecretPrinted(c *cmd) string {
 	}
 	for _, s := range sub {
 		if s == "token" || s == "tokens" || s == "oauth-tokens" || s == "access-token" || s == "print-access-token" ||
-			strings.HasSuffix(s, "-token") && s != "api-token" || s == "get-token" {
+			strings.HasSuffix(s, "-token") && s != "api-token" || s == "get-token" || s == "oauth_token" || s == "auth_token" {
 			return "a token (" + c.base + " " + s + ")"
 		}
 	}
@@ -515,6 +515,17 @@ func cliSecretPrinted(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// helpAsked reports --help, or -h standing alone (glab config get token
+// -h HOST gives -h a host).
+func helpAsked(low []string) bool {
+	for i, l := range low {
+		if l == "--help" || l == "-h" && (i+1 == len(low) || strings.HasPrefix(low[i+1], "-")) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretVarName reports a configuration name that holds a credential:

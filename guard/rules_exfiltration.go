@@ -591,8 +591,16 @@ var exfiltrationRules = []*rule{
 		// unshadow, a token through jq or grep)
 		names: names("cat", "less", "more", "head", "tail", "strings", "xxd", "base64", "od", "hexdump", "bat", "nl", "tac",
 			"sqlite3", "sqlite", "duckdb", "jq", "yq", "gron", "unshadow", "john", "hashcat", "grep", "egrep", "fgrep", "rg",
-			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc", "tr", "fold", "paste"),
+			"awk", "gawk", "sed", "cut", "sort", "hexyl", "view", "batcat", "tar", "bsdtar", "dd", "qrencode", "perl", "ruby", "column", "base32", "basenc", "tr", "fold", "paste", "python", "python3"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "python" || c.name == "python3" {
+				// python3 -m json.tool ~/.terraform.d/credentials.tfrc.json:
+				// the file pretty-printed (other modules and scripts are
+				// not file readers)
+				if args := c.args(); len(args) < 3 || args[0].s != "-m" || args[1].s != "json.tool" && args[1].s != "base64" {
+					return false, ""
+				}
+			}
 			if c.name == "perl" || c.name == "ruby" {
 				// perl -ne 'print if /password/i' ~/.netrc: the lines
 				// picked for their secrets (a script's arguments, or lines
@@ -1069,6 +1077,19 @@ var exfiltrationRules = []*rule{
 					for _, w := range positional(args) {
 						if d, _ := a.sensitive(w.s, c.cwd); d != "" && w.ok {
 							return true, d
+						}
+					}
+				}
+			case "fly", "flyctl":
+				// fly ssh console --app api-prod --command env: every
+				// variable the app was given, its secrets with them
+				if args := c.args(); len(args) > 1 && args[0].s == "ssh" && args[1].s == "console" {
+					code, _ := optValue(args, "-C", "command")
+					app, _ := optValue(args, "-a", "app")
+					switch strings.TrimSpace(code) {
+					case "env", "printenv", "/usr/bin/env", "cat /proc/1/environ":
+						if !scratchName(app) {
+							return true, "the environment of " + c.base + " app " + app
 						}
 					}
 				}

@@ -725,7 +725,7 @@ var systemRules = []*rule{
 	{ID: "fetch-checks-off", Level: LevelHigh, Category: CategorySystem, Description: "fetching packages or code with certificate or checksum checks turned off (what arrives can have been swapped in transit, and it is then built and run)",
 		Suggestions: []string{"Give the tool the CA bundle it needs, or fix the mirror's certificate", "Keep checksum verification on; update the lock file if it is stale"},
 		names: names("git", "go", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "uv", "poetry", "pipenv", "cargo", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew",
-			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew"),
+			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew", "conda", "mamba", "micromamba"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			found, what := fetchChecksOff(c)
 			if found && localFetchOnly(c.args()) {
@@ -1686,7 +1686,10 @@ func fetchChecksOff(c *cmd) (bool, string) {
 			l == "--skip-hash-check" || l == "--ignore-checksums" || l == "--allow-empty-checksums" || l == "--ignore-security-hash",
 			strings.HasPrefix(l, "-dmaven.wagon.http.ssl.insecure=true") || strings.HasPrefix(l, "-dmaven.wagon.http.ssl.allowall=true") ||
 				strings.HasPrefix(l, "-daether.connector.https.securitymode=insecure"),
-			c.name == "go" && l == "-insecure":
+			c.name == "go" && l == "-insecure",
+			// ./gradlew build --dependency-verification off (or lenient)
+			l == "--dependency-verification=off" || l == "--dependency-verification=lenient",
+			l == "--dependency-verification" && i+1 < len(args) && (args[i+1].s == "off" || args[i+1].s == "lenient"):
 			return true, w.s
 		case (l == "--trusted-host" || l == "--allow-insecure-host") && i+1 < len(args) && !isLocalHost(args[i+1].s):
 			return true, w.s + " " + args[i+1].s
