@@ -83,6 +83,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return c.in
 	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" && lsFilesAll(args[1:]) || args[0].s == "diff" && diffNamesModified(args[1:])):
 		return flow{kind: flowList, what: "tracked files"}
+	case n == "losetup" && hasWord(args, "--show") && a.losetupScratchImage(c, args):
+		// dev=$(losetup -f --show scratch.img): a loop device over the
+		// image file
+		return flow{kind: flowText, text: "/dev/loop99\n"}
 	case n == "lsblk" && !hasWord(args, "--help"):
 		return flow{kind: flowList, what: blockDevices}
 	case n == "git" && len(args) > 0 && args[0].s == "archive" && !hasWord(args, "-o") && !hasPrefixWord(args, "--output") && !hasWord(args, "--list") && !hasWord(args, "-l"):
@@ -2280,6 +2284,18 @@ func archiveFile(name string, args []word) (string, []word) {
 		}
 	}
 	return "", nil
+}
+
+// losetupScratchImage reports losetup given an image file of the project
+// or a temporary directory to set up (an image in the home may hold the
+// user's data).
+func (a *analysis) losetupScratchImage(c *cmd, args []word) bool {
+	ops := posArgs(args, optSpec{short: "ob", long: []string{"offset", "sizelimit", "sector-size"}})
+	if len(ops) != 1 || !ops[0].ok || strings.HasPrefix(ops[0].s, "/dev/") {
+		return false
+	}
+	p := a.absPath(ops[0].s, c.cwd)
+	return p != "" && (a.inWork(p) || underTemp(p))
 }
 
 // jqPrintsEnv reports jq -n printing the whole environment (env, $ENV).

@@ -225,3 +225,23 @@ func TestRound35SecretsPrintedAndChecksOff(t *testing.T) {
 		`go env -w GOPRIVATE=github.com/acme/*`,
 	})
 }
+
+// Scratch disks: a loop device over an image file discarded or its
+// partition table zapped, the device losetup --show printed; supabase's
+// local stack reset when --local says so. A loop device set up over a
+// disk is that disk.
+func TestRound35ScratchDisksAndLocalStacks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`sudo blkdiscard /dev/loop7`,
+		`dev=$(sudo losetup -f --show scratch.img) && sudo blkdiscard $dev`,
+		`sudo sgdisk --zap-all /dev/loop4`,
+		`npx supabase db reset --local --no-seed`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo losetup /dev/loop9 /dev/sda && sudo blkdiscard /dev/loop9`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`dev=$(sudo losetup -f --show /dev/nvme0n1) && sudo blkdiscard $dev`, CategoryDiskWipe, "", LevelCritical},
+		{`sudo sgdisk --zap-all /dev/nvme0n1`, CategoryDiskWipe, "partition-table", LevelCritical},
+		{`supabase db reset --no-seed`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+	})
+}

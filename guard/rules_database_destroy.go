@@ -457,7 +457,9 @@ var databaseDestroyRules = []*rule{
 				// judged by db-framework-drop)
 				ops := positional(args)
 				_, remote := optValue(args, "", "db-url")
-				return len(ops) >= 2 && ops[0].s == "db" && ops[1].s == "reset" && !hasWord(args, "--linked") && !remote &&
+				// (--local, said outright, is the developer asking for the
+				// local stack's reset)
+				return len(ops) >= 2 && ops[0].s == "db" && ops[1].s == "reset" && !hasWord(args, "--linked") && !remote && !hasWord(args, "--local") &&
 					!hasWord(args, "--help") && !hasWord(args, "-h"), j
 			case "migrate":
 				return hasWord(args, "drop") || hasWord(args, "down") && hasWord(args, "-all"), j

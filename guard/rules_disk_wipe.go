@@ -205,7 +205,7 @@ var diskWipeRules = []*rule{
 				return false, "" // --backup copies the table out; the disk is untouched
 			}
 			for _, w := range positional(args) {
-				if isBlockDevice(w.s) {
+				if isBlockDevice(w.s) && !a.loopsOnly([]word{w}) {
 					return true, w.s
 				}
 			}
@@ -225,6 +225,11 @@ var diskWipeRules = []*rule{
 				}
 				return false, ""
 			case "blkdiscard", "sg_format":
+				// (a loop device is an image file seen as a disk, unless
+				// it was set up over one)
+				if ops := positional(args); len(ops) > 0 && c.name == "blkdiscard" && a.loopsOnly(ops) {
+					return false, ""
+				}
 				return true, c.name
 			case "hdparm":
 				return hasPrefixWord(args, "--security-erase") || hasWord(args, "--trim-sector-ranges"), ""
@@ -416,6 +421,17 @@ func diskutilErases(args []word) bool {
 		return true
 	}
 	return false
+}
+
+// loopsOnly reports operands that are all loop devices not set up over
+// a disk (losetup /dev/loop9 /dev/sda makes /dev/loop9 that disk).
+func (a *analysis) loopsOnly(ops []word) bool {
+	for _, w := range ops {
+		if !w.ok || !loopDevice(w.s) || a.links[w.s] != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // loopDevice reports a loop device (/dev/loop7): a file seen as a disk,
