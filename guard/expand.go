@@ -688,6 +688,11 @@ func (a *analysis) expandSchedule(c *cmd) {
 			// echo /var/tmp/.cache/run | at now + 2 hours
 			a.emit(c, ruleByID["persistence-suspicious-job"], c.base+" job")
 		}
+		if f, ok := optValue(args, "-f", ""); ok && c.name == "at" && untrustedPlace(f) {
+			// at -f /var/tmp/.stage2.sh midnight: the script read from
+			// there when the time comes
+			a.emit(c, ruleByID["persistence-suspicious-job"], c.base+" -f "+f)
+		}
 		a.persistContent(c, c.in, c.base+" job", false)
 		return
 	}
@@ -735,7 +740,11 @@ func (a *analysis) persistContent(c *cmd, content flow, where string, cron bool)
 		if suspiciousJob(text) {
 			a.emit(c, ruleByID["persistence-suspicious-job"], where)
 		}
-		text = cronCommands(text)
+		fields := 5
+		if strings.HasSuffix(where, "anacrontab") {
+			fields = 3 // period, delay and job name before the command
+		}
+		text = cronCommands(text, fields)
 	}
 	sub := a.capture(func() { a.nested(text, "installed into "+where) })
 	if sub != nil && sub.level >= LevelHigh {
@@ -819,8 +828,9 @@ func unitCommands(text string) string {
 	return b.String()
 }
 
-// cronCommands extracts the commands of crontab lines.
-func cronCommands(text string) string {
+// cronCommands extracts the commands of crontab lines, each after its
+// schedule's fields (five, or anacrontab's three).
+func cronCommands(text string, fields int) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -828,7 +838,7 @@ func cronCommands(text string) string {
 			continue
 		}
 		f := strings.Fields(line)
-		n := 5
+		n := fields
 		if strings.HasPrefix(f[0], "@") {
 			n = 1
 		} else if len(f) > 0 && isAssignWord(f[0]) && !strings.ContainsAny(f[0], " *") {

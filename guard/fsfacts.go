@@ -951,7 +951,11 @@ func (a *analysis) provisioned(c *cmd, t writeTarget) bool {
 		if t.class != wCron || t.content.partial || suspiciousJob(t.content.text) {
 			return false
 		}
-		jobs := cronCommands(t.content.text)
+		fields := 5
+		if t.path == "/etc/anacrontab" {
+			fields = 3
+		}
+		jobs := cronCommands(t.content.text, fields)
 		if t.path == "/etc/crontab" || strings.HasPrefix(t.path, "/etc/cron.d/") {
 			// the system's tables name the user before the command
 			var b strings.Builder

