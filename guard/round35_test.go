@@ -265,3 +265,23 @@ func TestRound35LoginAndScheduledJobs(t *testing.T) {
 		`ls ~/.config/autostart-scripts/`,
 	})
 }
+
+// A stranger's Homebrew tap given by its forge address and installed
+// from; a keychain password shown with clustered flags (-gs HOST); URLs
+// with a user and password searched for in the home's settings.
+func TestRound35TapsKeychainsAndURLCredentials(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`brew tap quickdev/tools https://github.com/quickdev/homebrew-tools && brew install quickdev/tools/kubectl`, CategoryRemoteExec, "trust-package-source", LevelHigh},
+		{`security find-internet-password -gs github.com 2>&1`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`security find-generic-password -wa dev -s npm`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`cat ~/.config/pip/pip.conf ~/.pip/pip.conf 2>/dev/null | grep -i 'https://.*:.*@'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`brew tap hashicorp/tap && brew install hashicorp/tap/packer`,
+		`brew tap quickdev/tools https://github.com/quickdev/homebrew-tools`,
+		`security find-internet-password -s github.com`,
+		`cat ~/.config/pip/pip.conf | grep -c 'https://.*:.*@'`,
+		`grep -rn 'https://' docs/`,
+	})
+}

@@ -872,7 +872,13 @@ var exfiltrationRules = []*rule{
 					if next := nextStage(c); next != nil && (hasWord(args, "-s") || hasWord(args, "-a")) && quietSecretSinks[next.name] {
 						return false, ""
 					}
-					return hasWord(args, "-w") || hasWord(args, "-g") || hasPrefixWord(args, "-w") || hasWord(args, "-wa") || hasWord(args, "-ga"), first
+					for _, w := range args {
+						// -w, -g, and clusters: -gs HOST, -wa ACCOUNT
+						if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.ContainsAny(w.s[1:], "gw") {
+							return true, first
+						}
+					}
+					return hasPrefixWord(args, "-w"), first
 				}
 			case "secret-tool":
 				return first == "search" && hasWord(args, "--all") && (nextStage(c) == nil || !grepKeepsLabels(nextStage(c))), first // (| grep label: the entries named, no secret)
@@ -996,6 +1002,12 @@ var exfiltrationRules = []*rule{
 					return true, c.in.what
 				}
 			case "grep", "egrep", "rg":
+				// cat ~/.pip/pip.conf | grep 'https://.*:.*@': the URLs
+				// that carry a user and password, found and shown
+				if urlCredentialPattern(grepPattern(c)) && !grepShowsNoLine(c) && shownOnTerminal(c) &&
+					(strings.Contains(a.src, "~/") || strings.Contains(a.src, "$HOME") || a.home != "" && strings.Contains(a.src, a.home+"/")) {
+					return true, "credentials in URLs, found by their shape"
+				}
 				// grep -rhoE 'xox[abp]-[0-9A-Za-z-]+' ~/Library/...: the
 				// tokens an application stored, found by their shape and
 				// shown
@@ -1787,6 +1799,18 @@ var harmlessKeyWords = strings.NewReplacer("key_bindings", "", "keybind", "", "k
 func secretishPattern(pat string) bool {
 	l := harmlessKeyWords.Replace(lower(pat))
 	return secretPattern(pat) || strings.Contains(l, "key") || strings.Contains(l, "pass") || strings.Contains(l, "cred")
+}
+
+// urlCredentialPattern reports a search pattern for URLs that carry a
+// user and password: 'https://.*:.*@', '://[^:]+:[^@]+@'.
+func urlCredentialPattern(pat string) bool {
+	i := strings.Index(pat, "://")
+	if i < 0 {
+		return false
+	}
+	rest := pat[i+3:]
+	j := strings.LastIndexByte(rest, '@')
+	return j > 0 && strings.Contains(rest[:j], ":")
 }
 
 // tokenServices are the prefixes of variables a service's client reads,

@@ -732,6 +732,14 @@ var remoteExecRules = []*rule{
 				adds = strings.Contains(j, "config-manager") || strings.Contains(j, "--add-repo")
 			case "brew":
 				adds = len(args) > 2 && args[0].s == "tap"
+				if adds && strings.Contains(a.src, "brew install") {
+					// brew tap quickdev/tools https://github.com/quickdev/homebrew-tools
+					// && brew install ...: a stranger's formulae installed
+					// (a tap named without its address is the maintainer's)
+					if u := args[2].s; strings.HasPrefix(u, "https://github.com/") || strings.HasPrefix(u, "https://gitlab.com/") || strings.HasPrefix(u, "https://bitbucket.org/") {
+						return true, "brew tap " + args[1].s + " " + u
+					}
+				}
 			case "apk":
 				adds = strings.Contains(j, "--repository") || strings.Contains(j, "-X ")
 			case "snap":
