@@ -1758,7 +1758,7 @@ var secretStoreReads = map[string][][]string{
 	"vault":         {{"read"}, {"kv", "get"}, {"print", "token"}},
 	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
 	"infisical":     {{"export"}, {"secrets", "get"}},
-	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}, {"ec2", "create-key-pair"}, {"iam", "create-access-key"}},
+	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}, {"ec2", "create-key-pair"}, {"iam", "create-access-key"}, {"rds", "generate-db-auth-token"}},
 	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}, {"auth", "application-default", "print-access-token"}},
 	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"storage", "account", "show-connection-string"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
 	"heroku":        {{"config"}},
@@ -1775,6 +1775,12 @@ var secretStoreReads = map[string][][]string{
 	// a project's CI variables and a deployment's secrets, printed
 	"glab":  {{"variable", "get"}, {"variable", "export"}},
 	"kamal": {{"secrets", "print"}},
+	// new API keys and tokens, printed once
+	"linode-cli": {{"object-storage", "keys-create"}},
+	"oci":        {{"iam", "auth-token", "create"}, {"iam", "customer-secret-key", "create"}},
+	"ibmcloud":   {{"iam", "api-key-create"}, {"iam", "service-api-key-create"}},
+	// a project's functions' runtime configuration, keys included
+	"firebase": {{"functions:config:get"}},
 	// a new registry token, printed once
 	"npm":          {{"token", "create"}},
 	"pnpm":         {{"token", "create"}},
@@ -1880,6 +1886,15 @@ func secretStoreRead(name string, args []word) string {
 			k := lower(p[2].s)
 			if strings.HasSuffix(k, "aws_secret_access_key") || strings.HasSuffix(k, "aws_session_token") {
 				return "the AWS key kept for " + p[2].s
+			}
+		}
+		// aws lambda get-function-configuration: the function's
+		// environment variables, its keys among them (unless a --query
+		// picks something else)
+		if ops := posArgs(args, optSpec{long: []string{"profile", "region", "output", "endpoint-url", "function-name", "query"}}); len(ops) > 1 && ops[0].s == "lambda" &&
+			(ops[1].s == "get-function-configuration" || ops[1].s == "get-function") {
+			if q, ok := optValue(args, "", "query"); !ok || strings.Contains(q, "Environment") {
+				return "a function's environment variables (aws lambda " + ops[1].s + ")"
 			}
 		}
 	case "doppler":

@@ -285,3 +285,36 @@ func TestRound35TapsKeychainsAndURLCredentials(t *testing.T) {
 		`grep -rn 'https://' docs/`,
 	})
 }
+
+// Variants written here, not taken from a corpus: cloud and hosting
+// clients' new keys and tokens printed, a function's environment, the
+// functions' configuration; package managers' checks switched off by
+// option or setting (apt's Verify-Peer, nix's require-sigs, conda's
+// --insecure, yarn's checksums, a CA file from /tmp).
+func TestRound35KeysAndChecksVariants(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`aws rds generate-db-auth-token --hostname db.prod.internal --port 5432 --username admin`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws lambda get-function-configuration --function-name payments-prod`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`firebase functions:config:get`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`linode-cli object-storage keys-create --label ci`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`oci iam auth-token create --user-id ocid1.user.oc1..x --description ci`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`ibmcloud iam api-key-create ci-key`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`sudo apt-get -o Acquire::https::Verify-Peer=false update`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`nix-env -i hello --option require-sigs false`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`conda install --insecure numpy`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`yarn install --skip-integrity-check`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`yarn config set checksumBehavior ignore`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`npm config set cafile /tmp/proxy-ca.pem -g && npm i`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`aws lambda get-function-configuration --function-name payments-prod --query Runtime`,
+		`aws rds describe-db-instances --query 'DBInstances[].Endpoint'`,
+		`firebase functions:list`,
+		`linode-cli object-storage keys-list --json | jq length`,
+		`sudo apt-get -o Acquire::Retries=3 update`,
+		`nix-env -i hello --option substituters https://cache.nixos.org`,
+		`yarn install --frozen-lockfile`,
+		`npm config set cafile ./certs/corp-ca.pem`,
+	})
+}

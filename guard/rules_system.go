@@ -725,7 +725,8 @@ var systemRules = []*rule{
 	{ID: "fetch-checks-off", Level: LevelHigh, Category: CategorySystem, Description: "fetching packages or code with certificate or checksum checks turned off (what arrives can have been swapped in transit, and it is then built and run)",
 		Suggestions: []string{"Give the tool the CA bundle it needs, or fix the mirror's certificate", "Keep checksum verification on; update the lock file if it is stale"},
 		names: names("git", "go", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "uv", "poetry", "pipenv", "cargo", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew",
-			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew", "conda", "mamba", "micromamba"),
+			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew", "conda", "mamba", "micromamba",
+			"apt", "apt-get", "dnf", "yum", "zypper", "nix", "nix-env", "nix-shell", "nix-build"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			found, what := fetchChecksOff(c)
 			if found && localFetchOnly(c.args()) {
@@ -881,6 +882,13 @@ var systemRules = []*rule{
 				}
 			case "trusted-host":
 				return val != "" && !isLocalHost(val), key + " " + val
+			case "checksumbehavior":
+				// yarn config set checksumBehavior ignore
+				return val == "ignore" || val == "update", key + " " + val
+			case "cafile", "cert", "ca":
+				// npm config set cafile /tmp/proxy-ca.pem: every download
+				// trusted to whoever holds that certificate's key
+				return strings.HasPrefix(val, "/tmp/") || strings.HasPrefix(val, "/var/tmp/") || strings.Contains(val, "/downloads/"), key + " " + val
 			case "break-system-packages":
 				return val == "true" || val == "1", key + " " + val
 			}
@@ -1654,6 +1662,23 @@ func gitConfigEnvTLSOff(env map[string]string) string {
 	return ""
 }
 
+// aptVerifyOff reports an apt option that switches off a repository's
+// certificate or signature checks (Acquire::https::Verify-Peer=false,
+// APT::Get::AllowUnauthenticated=true).
+func aptVerifyOff(o string) bool {
+	k, v, ok := strings.Cut(lower(o), "=")
+	if !ok {
+		return false
+	}
+	switch {
+	case strings.HasSuffix(k, "verify-peer") || strings.HasSuffix(k, "verify-host"):
+		return falseWord(v)
+	case strings.HasSuffix(k, "allowunauthenticated") || strings.HasSuffix(k, "allowinsecurerepositories") || strings.HasSuffix(k, "allowdowngradetoinsecurerepositories"):
+		return v == "true" || v == "1" || v == "yes"
+	}
+	return false
+}
+
 // fetchChecksOff reports a fetch with its certificate or checksum checks
 // turned off for the run: by a variable, an option, or git -c.
 func fetchChecksOff(c *cmd) (bool, string) {
@@ -1687,6 +1712,11 @@ func fetchChecksOff(c *cmd) (bool, string) {
 			strings.HasPrefix(l, "-dmaven.wagon.http.ssl.insecure=true") || strings.HasPrefix(l, "-dmaven.wagon.http.ssl.allowall=true") ||
 				strings.HasPrefix(l, "-daether.connector.https.securitymode=insecure"),
 			c.name == "go" && l == "-insecure",
+			(c.name == "conda" || c.name == "mamba" || c.name == "micromamba") && (l == "--insecure" || l == "-k"),
+			strings.HasPrefix(l, "-dorg.gradle.dependency.verification=off") || strings.HasPrefix(l, "-dorg.gradle.dependency.verification=lenient"),
+			l == "--skip-integrity-check" || l == "--config.verify-store-integrity=false" || l == "--allow-unauthenticated" || l == "--nogpgcheck" || l == "--no-gpg-checks",
+			l == "--option" && i+2 < len(args) && (args[i+1].s == "require-sigs" || args[i+1].s == "trusted-public-keys") && (args[i+2].s == "false" || args[i+2].s == ""),
+			(l == "-o" || l == "--option") && i+1 < len(args) && aptVerifyOff(args[i+1].s),
 			// ./gradlew build --dependency-verification off (or lenient)
 			l == "--dependency-verification=off" || l == "--dependency-verification=lenient",
 			l == "--dependency-verification" && i+1 < len(args) && (args[i+1].s == "off" || args[i+1].s == "lenient"):

@@ -114,7 +114,8 @@ var publicPackageHosts = map[string]bool{"registry.npmjs.org": true, "registry.y
 	"bitbucket.org": true, "codeload.github.com": true, "ssh.github.com": true,
 	"cloud.r-project.org": true, "cran.r-project.org": true, "cran.rstudio.com": true, "packagemanager.posit.co": true,
 	"packagemanager.rstudio.com": true, "pkg.julialang.org": true, "pub.dev": true, "hex.pm": true, "repo.hex.pm": true,
-	"builds.hex.pm": true, "luarocks.org": true, "dl.flathub.org": true, "flathub.org": true, "www.cpan.org": true, "cpan.metacpan.org": true, "api.nuget.org": true}
+	"builds.hex.pm": true, "luarocks.org": true, "dl.flathub.org": true, "flathub.org": true, "www.cpan.org": true, "cpan.metacpan.org": true, "api.nuget.org": true,
+	"cache.nixos.org": true, "channels.nixos.org": true, "releases.nixos.org": true}
 
 // ownPackageHost reports a package source that is a public registry, a
 // hosted artifact service (JFrog, Cloudsmith, GitHub Packages, the
