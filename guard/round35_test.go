@@ -318,3 +318,20 @@ func TestRound35KeysAndChecksVariants(t *testing.T) {
 		`npm config set cafile ./certs/corp-ca.pem`,
 	})
 }
+
+// Packages handed over outside a registry: a .deb or .rpm from the
+// Downloads folder installed as root, a Homebrew formula by URL.
+func TestRound35PackagesFromDownloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo dpkg -i ~/Downloads/helper.deb`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`sudo rpm -ivh ~/Downloads/agent.rpm`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`brew install https://raw.githubusercontent.com/randomuser/tap/main/tool.rb`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo dpkg -i ./dist/acme-agent_1.4.0_amd64.deb`,
+		`dpkg -I ~/Downloads/helper.deb`,
+		`brew install --formula ./Formula/tool.rb`,
+		`brew install jq`,
+	})
+}

@@ -26,9 +26,43 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			switch c.name {
+			case "dpkg", "rpm", "apt", "apt-get":
+				// sudo dpkg -i ~/Downloads/helper.deb: a package some web
+				// page handed over, its maintainer scripts run as root
+				installs := false
+				for _, w := range args {
+					switch {
+					case w.s == "install" || w.s == "reinstall" || w.s == "--install" || w.s == "--upgrade":
+						installs = true
+					case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) &&
+						(c.name == "dpkg" && strings.Contains(w.s, "i") || c.name == "rpm" && strings.ContainsAny(w.s, "iUF")):
+						installs = true
+					}
+				}
+				if !installs {
+					return false, ""
+				}
+				for _, w := range positional(args) {
+					if p := a.absPath(w.s, c.cwd); w.ok && (strings.HasSuffix(p, ".deb") || strings.HasSuffix(p, ".rpm")) {
+						if rel, _, home := a.homeRel(p); home && strings.HasPrefix(rel, "Downloads/") {
+							return true, w.s
+						}
+					}
+				}
+				return false, ""
+			case "brew":
+				// brew install https://.../tool.rb: a formula from any
+				// address, its install code run here
+				for _, u := range urlArgs(args) {
+					if strings.HasSuffix(u, ".rb") && (hasWord(args, "install") || hasWord(args, "reinstall")) {
+						return true, u
+					}
+				}
+			}
 			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") && !hasWord(args, "upgrade") {
 				return false, ""
 			}
