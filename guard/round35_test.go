@@ -335,3 +335,24 @@ func TestRound35PackagesFromDownloads(t *testing.T) {
 		`brew install jq`,
 	})
 }
+
+// Variants written here: a service's data directory given to another
+// owner or closed to it; a logical volume shrunk under its file system,
+// xfs_repair zeroing its log, a LUKS key removed.
+func TestRound35ServicesAndVolumes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo chown -R dev /var/lib/mysql`, CategorySystem, "service-data-ownership", LevelHigh},
+		{`sudo chmod -R 700 /var/lib/docker`, CategorySystem, "service-data-ownership", LevelHigh},
+		{`sudo lvreduce -L 1G /dev/vg0/root`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`sudo xfs_repair -L /dev/nvme0n1p2`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`sudo cryptsetup luksRemoveKey /dev/sda2`, CategoryDiskWipe, "disk-erase", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`sudo chown -R dev ./data/mysql`,
+		`ls -la /var/lib/mysql`,
+		`sudo lvreduce -r -L 20G /dev/vg0/scratch`,
+		`sudo xfs_repair -n /dev/nvme0n1p2`,
+		`sudo cryptsetup luksDump /dev/sda2`,
+	})
+}

@@ -212,7 +212,7 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
-		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format"),
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -239,7 +239,14 @@ var diskWipeRules = []*rule{
 				return len(args) > 0 && (args[0].s == "luksFormat" || args[0].s == "luksErase" || args[0].s == "erase" ||
 					// a key slot removed without its passphrase: the last one
 					// gone, the volume's data with it
-					args[0].s == "luksKillSlot"), ""
+					args[0].s == "luksKillSlot" || args[0].s == "luksRemoveKey"), ""
+			case "lvreduce":
+				// a logical volume shrunk under its file system (-r,
+				// --resizefs, shrinks the file system first)
+				return !hasWord(args, "-r") && !hasWord(args, "--resizefs") && !hasWord(args, "-t") && !hasWord(args, "--test"), "lvreduce"
+			case "xfs_repair":
+				// -L zeroes the log: what it held of recent writes is lost
+				return hasWord(args, "-L") && !hasWord(args, "-n"), "xfs_repair -L"
 			case "zpool":
 				return len(args) > 0 && (args[0].s == "destroy" || args[0].s == "labelclear"), ""
 			case "lvremove", "vgremove", "pvremove":

@@ -336,7 +336,34 @@ var permissionRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, permissionRules) }
+// serviceDataRules: a service's own data directory given to another
+// owner or closed to it: the service no longer starts.
+var serviceDataRules = []*rule{
+	{ID: "service-data-ownership", Level: LevelHigh, Category: CategorySystem, Description: "changing the owner or permissions of a service's data directory (the service stops being able to read it)",
+		Suggestions: []string{"Leave a service's data to its package and its own user", "Fix one file's owner, named, if that is what is wrong"}, names: names("chown", "chmod", "chgrp"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.permTargets(c) {
+				p := a.absPath(t.w.s, c.cwd)
+				rest, ok := strings.CutPrefix(p, "/var/lib/")
+				if !ok || !t.rec {
+					continue
+				}
+				svc, _, _ := strings.Cut(rest, "/")
+				if serviceDataDirs[svc] {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
+}
+
+// serviceDataDirs are the services whose data lives in /var/lib/NAME,
+// owned by the service's user.
+var serviceDataDirs = map[string]bool{"mysql": true, "postgresql": true, "pgsql": true, "docker": true, "containerd": true, "redis": true,
+	"mongodb": true, "elasticsearch": true, "etcd": true, "kubelet": true, "rabbitmq": true, "cassandra": true, "clickhouse": true,
+	"influxdb": true, "grafana": true, "prometheus": true, "jenkins": true, "gitlab": true, "mariadb": true, "minio": true, "couchdb": true}
+
+func init() { ruleSets = append(ruleSets, permissionRules, serviceDataRules) }
 
 // systemProgram reports a program in a system bin directory: taking its
 // execute bit away breaks everything that runs it (chmod -x /bin/chmod).
