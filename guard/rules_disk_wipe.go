@@ -212,7 +212,7 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
-		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair"),
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair", "debugfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -244,6 +244,20 @@ var diskWipeRules = []*rule{
 				// a logical volume shrunk under its file system (-r,
 				// --resizefs, shrinks the file system first)
 				return !hasWord(args, "-r") && !hasWord(args, "--resizefs") && !hasWord(args, "-t") && !hasWord(args, "--test"), "lvreduce"
+			case "debugfs":
+				// debugfs -w -R 'rm /etc/passwd' /dev/sda1: the file system
+				// edited under its own checks
+				if !hasWord(args, "-w") {
+					return false, ""
+				}
+				req, _ := optValue(args, "-R", "")
+				for _, f := range strings.Fields(req) {
+					switch f {
+					case "rm", "unlink", "kill_file", "clri", "freeb", "freei", "rmdir", "mkfs", "set_super_value", "ssv":
+						return true, "debugfs -w " + req
+					}
+				}
+				return hasWord(args, "-f"), "debugfs -w -f"
 			case "xfs_repair":
 				// -L zeroes the log: what it held of recent writes is lost
 				return hasWord(args, "-L") && !hasWord(args, "-n"), "xfs_repair -L"

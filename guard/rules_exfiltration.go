@@ -700,10 +700,17 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
-		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "mcli"),
+		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "mcli", "oci"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := joinWords(c.args())
 			switch {
+			case c.name == "oci":
+				// oci os bucket update --public-access-type ObjectRead
+				v, _ := optValue(c.args(), "", "public-access-type")
+				if strings.HasPrefix(v, "ObjectRead") && strings.HasPrefix(j, "os bucket ") {
+					return true, "public-access-type " + v
+				}
+				return false, ""
 			case c.name == "s3cmd" && (strings.Contains(j, "--acl-public") || strings.Contains(j, "--acl-grant=read:anon")):
 				return true, j
 			case c.name == "mc" || c.name == "mcli":

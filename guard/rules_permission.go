@@ -45,6 +45,10 @@ var permissionRules = []*rule{
 				}
 				proto, _ := optValue(args, "", "protocol")
 				port, _ := optValue(args, "", "port")
+				if _, rest, ok := strings.Cut(j, "fromport="); ok && port == "" {
+					// --ip-permissions 'IpProtocol=tcp,FromPort=5432,...'
+					port = rest[:strings.IndexFunc(rest+",", func(r rune) bool { return r < '0' || r > '9' })]
+				}
 				if proto == "-1" || proto == "all" || sensitivePorts(port) || strings.Contains(j, "ipprotocol=-1") {
 					return true, "security group ingress from anywhere"
 				}
