@@ -366,10 +366,13 @@ func TestRound35ExposureVariants(t *testing.T) {
 		{`aws ec2 authorize-security-group-ingress --group-id sg-0a91 --ip-permissions 'IpProtocol=tcp,FromPort=5432,ToPort=5432,Ipv6Ranges=[{CidrIpv6=::/0}]' --profile prod`, CategoryPermission, "cloud-firewall-open", LevelHigh},
 		{`oci os bucket update --bucket-name prod-customer-docs --public-access-type ObjectReadWithoutList`, CategoryExfiltration, "repo-made-public", LevelHigh},
 		{`sudo debugfs -w -R 'rm /etc/passwd' /dev/sda1`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`sed -i 'd' ~/.gitconfig`, CategoryFileDelete, "empty-file-outside", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`aws ec2 authorize-security-group-ingress --group-id sg-0a91 --ip-permissions 'IpProtocol=tcp,FromPort=443,ToPort=443,IpRanges=[{CidrIp=10.0.0.0/8}]'`,
 		`oci os bucket update --bucket-name prod-customer-docs --public-access-type NoPublicAccess`,
 		`sudo debugfs -R 'stat /etc/passwd' /dev/sda1`,
+		`sed -i '/^#/d' ~/.gitconfig`,
+		`sed -i 'd' /tmp/scratch.txt`,
 	})
 }

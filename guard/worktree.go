@@ -350,7 +350,27 @@ func (a *analysis) emptiedOutside(c *cmd) string {
 			return t.raw
 		}
 	}
+	if c.name == "sed" && (hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
+		// sed -i 'd' ~/.gitconfig: every line of a file outside the
+		// project deleted
+		if ops := positional(c.args()); len(ops) > 1 && sedDeletesAll(ops[0].s) {
+			for _, w := range ops[1:] {
+				if p := a.absPath(w.s, c.cwd); p != "" && w.ok && !a.inWork(p) && !underTemp(p) && !strings.HasPrefix(p, "/dev/") {
+					return w.s
+				}
+			}
+		}
+	}
 	return ""
+}
+
+// sedDeletesAll reports a sed script that deletes every line.
+func sedDeletesAll(script string) bool {
+	switch strings.TrimSpace(script) {
+	case "d", "1,$d", ",$d", "1,$ d", "/./d", "/^/d", "/.*/d", "/^.*$/d", "/$/d":
+		return true
+	}
+	return false
 }
 
 // emptyWrite reports a write that leaves the file empty: /dev/null
@@ -495,9 +515,7 @@ func (a *analysis) emptiedSources(c *cmd) string {
 		if len(ops) < 2 {
 			return ""
 		}
-		switch strings.TrimSpace(ops[0].s) {
-		case "d", "1,$d", ",$d", "1,$ d", "/./d", "/^/d", "/.*/d", "/^.*$/d", "/$/d":
-		default:
+		if !sedDeletesAll(ops[0].s) {
 			return ""
 		}
 		ops = ops[1:]
