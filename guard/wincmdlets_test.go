@@ -305,10 +305,8 @@ func TestCmdletRuleLevelsFixed(t *testing.T) {
 	}
 	d := NewDetector(Options{})
 	ps := winCorpusContextFor("powershell")
-	for range 5 {
-		checkDanger(t, d, ps, []dangerCase{
-			{`Set-S3ACL -BucketName assets-7 -CannedACLName public-read`, CategoryExfiltration, "public-storage-cmdlet", LevelHigh},
-			{`Edit-EC2SnapshotAttribute -SnapshotId snap-0a1b2c -Attribute createVolumePermission -OperationType add -GroupName all`, CategoryExfiltration, "public-snapshot-cmdlet", LevelCritical},
-		})
-	}
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-S3ACL -BucketName assets-7 -CannedACLName public-read`, CategoryExfiltration, "public-storage-cmdlet", LevelHigh},
+		{`Edit-EC2SnapshotAttribute -SnapshotId snap-0a1b2c -Attribute createVolumePermission -OperationType add -GroupName all`, CategoryExfiltration, "public-snapshot-cmdlet", LevelCritical},
+	})
 }
