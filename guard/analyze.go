@@ -435,6 +435,10 @@ type effects struct {
 	// gated is set while walking a command a && follows: its failure
 	// stops what comes after.
 	gated bool
+	// privateLifted is set once a package.json's "private" guard was
+	// removed earlier in the line (npm pkg delete private): what is
+	// published next was never meant to be.
+	privateLifted bool
 	// madeDirs are the directories mkdir made earlier in the line.
 	madeDirs []string
 	// throwaway counts the enclosing commands that run what follows on
@@ -2001,6 +2005,9 @@ func bareVar(s string) bool {
 
 // after records state changes: cd, downloads, sockets opened with exec.
 func (a *analysis) after(c *cmd) {
+	if !a.privateLifted && liftsPrivate(c) {
+		a.privateLifted = true
+	}
 	switch c.name {
 	case "read":
 		// while read -r line; do echo "$line"; done < .env: each line of

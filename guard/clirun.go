@@ -62,6 +62,11 @@ func clientRunsURL(c *cmd) string {
 	if ownURLRules[c.name] {
 		return "" // a client whose registries and URLs rules of its own judge
 	}
+	if c.name == "java" {
+		if jar, ok := optValue(c.args(), "-jar", ""); ok && strings.Contains(lower(path.Base(jar)), "jenkins-cli") {
+			return "" // jenkins-cli -s URL: the server it talks to (ci-server-changed judges what it asks)
+		}
+	}
 	if args := c.args(); len(args) > 1 && args[0].s == "mcp" && args[1].s == "add" && !hasWord(args, "--") {
 		return "" // claude mcp add --transport http NAME URL: a server reached over HTTP, nothing run here
 	}

@@ -262,7 +262,9 @@ func credentialPrinted(c *cmd) string {
 	args := c.args()
 	switch c.name {
 	case "kubectl", "oc":
-		ops := positional(args)
+		// (kubectl --context staging config view --raw: the global
+		// options' values are not operands)
+		ops := posArgs(args, optSpec{short: "ns", long: []string{"context", "namespace", "kubeconfig", "cluster", "user", "server", "as", "token"}})
 		if len(ops) >= 2 && ops[0].s == "config" && ops[1].s == "view" && (hasWord(args, "--raw") || hasWord(args, "--flatten")) && !jsonpathOnly(args) {
 			return "a kubeconfig's keys and tokens (" + c.base + " config view --raw)"
 		}

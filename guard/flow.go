@@ -369,7 +369,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return flow{kind: flowList, what: "redis-keys"}
 		}
 	case n == "pgrep" || n == "pidof":
-		ops := positional(args)
+		ops := posArgs(args, optSpec{short: "uUgGPtsF", long: []string{"euid", "uid", "group", "pgroup", "parent", "terminal", "session", "pidfile"}})
+		if u, ok := optValue(args, "-u", "euid"); ok && len(ops) == 0 && n == "pgrep" {
+			return flow{kind: flowList, what: "pids:user:" + u} // every process of a user
+		}
 		if len(ops) > 0 {
 			return flow{kind: flowList, what: "pids:" + path.Base(ops[len(ops)-1].s)}
 		}
@@ -1724,7 +1727,10 @@ func storedSecretRead(c *cmd) string {
 		// an application reading its own entry is how the keyring is
 		// used; a forge's, cloud's or registry's token is not its own
 		if first == "lookup" && hasAny(strings.ToLower(joinWords(args[1:])), "github", "gitlab", "gh:", "bitbucket", "aws", "azure", "gcloud",
-			"google", "npm", "pypi", "docker", "token", "prod", "ssh", "vault", "kube") {
+			"google", "npm", "pypi", "docker", "token", "prod", "ssh", "vault", "kube",
+			// a browser's key to its saved passwords and cookies, another
+			// application's login
+			"chrome", "chromium", "brave", "edge", "firefox", "opera", "vivaldi", "safe storage", "slack", "1password", "bitwarden", "keepass", "wifi", "nm-") {
 			return "a keyring secret"
 		}
 	case "git":
@@ -1785,6 +1791,9 @@ var secretStoreReads = map[string][][]string{
 	"npm":          {{"token", "create"}},
 	"pnpm":         {{"token", "create"}},
 	"dotenv-vault": {{"decrypt"}},
+	// new tokens, printed once; a registry's stored login
+	"argocd": {{"account", "generate-token"}, {"proj", "role", "create-token"}},
+	"crane":  {{"auth", "get"}},
 }
 
 // composerAuthKey reports a composer setting that holds a credential.
@@ -1873,10 +1882,14 @@ func secretStoreRead(name string, args []word) string {
 		p := positional(args)
 		if len(p) >= 3 && p[0].s == "config" && p[1].s == "get" {
 			for _, k := range p[2:] {
-				if l := lower(k.s); strings.Contains(l, "_authtoken") || strings.HasSuffix(l, ":_auth") || strings.HasSuffix(l, ":_password") {
+				if l := lower(k.s); strings.Contains(l, "_authtoken") || strings.HasSuffix(l, ":_auth") || strings.HasSuffix(l, ":_password") || l == "npmauthtoken" {
 					return "the registry token " + name + " keeps for " + k.s
 				}
 			}
+		}
+		// yarn config --no-redacted: its settings, tokens unmasked
+		if name == "yarn" && len(p) > 0 && p[0].s == "config" && hasWord(args, "--no-redacted") {
+			return "yarn's settings with their tokens (--no-redacted)"
 		}
 	case "aws":
 		// aws configure get aws_secret_access_key (or
@@ -1907,6 +1920,29 @@ func secretStoreRead(name string, args []word) string {
 	case "nix":
 		if p := positional(args); len(p) == 3 && p[0].s == "config" && p[1].s == "show" && p[2].s == "access-tokens" {
 			return "nix's access tokens"
+		}
+	case "bw":
+		// bw unlock prints the session key (with --raw, alone): the
+		// whole vault opened to whoever reads it
+		if len(args) > 0 && args[0].s == "unlock" && !hasWord(args, "--check") {
+			return "a Bitwarden session key (bw unlock)"
+		}
+	case "op":
+		if len(args) > 0 && args[0].s == "signin" && hasWord(args, "--raw") {
+			return "a 1Password session token (op signin --raw)"
+		}
+	case "vault", "bao":
+		// vault write -f auth/approle/role/ci/secret-id, vault token
+		// create: a new credential, printed
+		p := positional(args)
+		if len(p) > 1 && p[0].s == "write" && (strings.HasSuffix(p[1].s, "/secret-id") || strings.HasSuffix(p[1].s, "/custom-secret-id")) ||
+			len(p) > 1 && p[0].s == "token" && p[1].s == "create" {
+			return "a new Vault credential (" + name + " " + p[0].s + " " + p[1].s + ")"
+		}
+	case "gpg-connect-agent":
+		// GET_PASSPHRASE --data: a cached passphrase handed back
+		if strings.Contains(strings.ToUpper(joinWords(args)), "GET_PASSPHRASE") {
+			return "a cached passphrase from gpg-agent"
 		}
 	}
 	paths := secretStoreReads[name]

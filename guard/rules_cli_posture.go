@@ -26,9 +26,15 @@ var cliPostureRules = []*rule{
 					return true, c.name + " " + strings.Join(sub.list(), " ") + " --status " + v + " in production"
 				}
 			}
-			if verb == "" && zeroCapacity(low) && productionTarget(args, low) && !previewOnly(c, low) {
+			if verb == "" && zeroCapacity(low) && !previewOnly(c, low) {
 				// update-service --desired-count 0: every task stopped
-				return true, c.name + " " + strings.Join(sub.list(), " ") + " to zero in production"
+				// (a shared staging service is down for the whole team)
+				if productionTarget(args, low) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " to zero in production"
+				}
+				if sharedTarget(args) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " to zero in a shared environment"
+				}
 			}
 			if verb == "" || readOnlySub(sub.list()) {
 				return false, ""
@@ -58,6 +64,9 @@ var cliPostureRules = []*rule{
 				}
 			}
 			if !productionTarget(args, low) {
+				if verb == "scale" && sharedTarget(args) {
+					return true, c.name + " " + strings.Join(sub.list(), " ") + " to zero in a shared environment"
+				}
 				return false, ""
 			}
 			return true, c.name + " " + strings.Join(sub.list(), " ") + " in production"
@@ -538,7 +547,8 @@ func zeroCapacity(low []string) bool {
 	for i, l := range low {
 		name, v, hasV := strings.Cut(l, "=")
 		switch name {
-		case "--desired-count", "--desired-capacity", "--node-count", "--num-nodes", "--instance-count", "--replicas", "--task-count", "--capacity":
+		case "--desired-count", "--desired-capacity", "--node-count", "--num-nodes", "--instance-count", "--replicas", "--task-count", "--capacity",
+			"--reserved-concurrent-executions", "--max-size", "--max-instances", "--max-replicas", "--max-nodes", "--total-max-nodes":
 			if !hasV && i+1 < len(low) {
 				v = low[i+1]
 			}
@@ -588,6 +598,30 @@ func productionTarget(args []word, low []string) bool {
 		}
 	}
 	return prod
+}
+
+// sharedTarget reports a target named for an environment a team shares
+// (staging, shared, qa, uat) and for no developer or test run.
+func sharedTarget(args []word) bool {
+	shared := false
+	for _, w := range args {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=")
+		}
+		if scratchName(v) {
+			return false
+		}
+		for _, t := range nameWords(v) {
+			switch t {
+			case "staging", "stage", "stg", "shared", "uat", "qa", "preprod":
+				shared = true
+			case "dev", "local", "test", "sandbox", "mine":
+				return false
+			}
+		}
+	}
+	return shared
 }
 
 // previewOnly reports a dry run: the tool's own dry-run flags, or

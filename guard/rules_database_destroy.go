@@ -168,6 +168,31 @@ var databaseDestroyRules = []*rule{
 			}
 			return sqlFinding(func(s *sqlScan) string { return s.deleteSome })(a, c)
 		}},
+	{ID: "production-destroy-script", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running a script named for destroying data (drop, wipe, truncate, purge) with production's settings or on a production host",
+		Suggestions: []string{"Run it against a staging copy first", "Take a backup and have the change reviewed before running it in production"},
+		names:       names("node", "python", "python3", "ruby", "php", "perl", "bash", "sh", "zsh", "deno", "bun", "tsx", "ts-node", "go"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) && a.prodTarget == 0 {
+				return false, ""
+			}
+			ops := positional(c.args())
+			for len(ops) > 0 && (ops[0].s == "run" || ops[0].s == "exec" || ops[0].s == "run-script" || ops[0].s == "x" || ops[0].s == "tsx" || ops[0].s == "ts-node") {
+				ops = ops[1:]
+			}
+			if len(ops) == 0 {
+				return false, ""
+			}
+			// a script file (code given inline is judged as code; npm
+			// scripts by task-resets-production)
+			f := ops[0].s
+			if hasWord(c.args(), "-c") || hasWord(c.args(), "-e") || hasWord(c.args(), "--eval") || strings.ContainsAny(f, " ;()'\"") || !strings.ContainsAny(f, "/.") {
+				return false, ""
+			}
+			if destructiveScriptName(f) {
+				return true, c.name + " " + f + " in production"
+			}
+			return false, ""
+		}},
 	{ID: "db-update-all", Level: LevelHigh, Category: CategoryDatabaseDestroy, Description: "changing every row or dropping columns",
 		Suggestions: suggDB, names: dbClients,
 		match: sqlFinding(func(s *sqlScan) string { return s.updateAll })},

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // personalFilesAway reports sources that are the whole home or the
@@ -841,7 +843,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway", "manage-bde", "manage-bde.exe"),
+		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway", "manage-bde", "manage-bde.exe", "strace", "ltrace", "coredumpctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -979,10 +981,33 @@ var exfiltrationRules = []*rule{
 				return first == "kv" && len(args) > 1 && args[1].s == "get" && a.wantOut == 0 && c.pipe == nil && strings.Contains(joinWords(args), "prod"), "vault kv get"
 			case "gcore":
 				return true, "process memory"
-			case "gdb":
+			case "gdb", "strace", "ltrace":
+				// attached to a running process: gdb reads its memory,
+				// strace and ltrace what it reads, writes and compares;
+				// a keyring's, an agent's or a login daemon's secrets
 				for i, w := range args {
-					if (w.s == "-p" || w.s == "--pid") && i+1 < len(args) && strings.Contains(args[i+1].s, "pgrep") {
-						return true, "attach"
+					v, ok := "", false
+					switch {
+					case (w.s == "-p" || w.s == "--pid" || w.s == "--attach") && i+1 < len(args):
+						v, ok = args[i+1].s, true
+					case strings.HasPrefix(w.s, "--pid="):
+						v, ok = w.s[len("--pid="):], true
+					}
+					if !ok {
+						continue
+					}
+					if strings.Contains(v, "$(") || strings.Contains(v, "`") {
+						v += " " + pidLookups(a.src) // -p $(pgrep -x ssh-agent)
+					}
+					if p := credentialProcess(v); p != "" {
+						return true, c.name + " attached to " + p
+					}
+				}
+			case "coredumpctl":
+				// coredumpctl dump vault: a secrets holder's memory
+				if ops := positional(args); len(ops) > 1 && (ops[0].s == "dump" || ops[0].s == "debug" || ops[0].s == "gdb") {
+					if p := credentialProcess(ops[1].s); p != "" {
+						return true, "coredumpctl " + ops[0].s + " " + p
 					}
 				}
 			}
@@ -1057,7 +1082,7 @@ var exfiltrationRules = []*rule{
 			if what := credentialPrinted(c); what != "" {
 				return true, what
 			}
-			if what := storedSecretRead(c); what != "" && !devSecretRef(c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(a, c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
@@ -1334,10 +1359,10 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Mount the secret into the workload instead of reading it", "Check only that the key exists (kubectl describe secret)"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if len(args) >= 2 && (args[0].s == "view-secret" || args[0].s == "view_secret") && !devSecretRef(c) && a.wantOut == 0 && shownOnTerminal(c) {
+			if len(args) >= 2 && (args[0].s == "view-secret" || args[0].s == "view_secret") && !devSecretRef(a, c) && a.wantOut == 0 && shownOnTerminal(c) {
 				return true, "kubectl view-secret " + args[1].s // the krew plugin decodes every key it is given
 			}
-			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") || devSecretRef(c) {
+			if len(args) < 2 || args[0].s != "get" || !strings.HasPrefix(args[1].s, "secret") || devSecretRef(a, c) {
 				return false, ""
 			}
 			o, _ := optValue(args, "-o", "output")
@@ -1864,7 +1889,13 @@ func secretsShown(c *cmd) bool {
 // foreignEnviron is the /proc/PID/environ of another process a command
 // reads (its secrets: tokens, database passwords), or "".
 func foreignEnviron(c *cmd) string {
-	for _, w := range c.args() {
+	words := c.args()
+	for _, r := range c.redirs {
+		if r.op == syntax.RdrIn {
+			words = append(words[:len(words):len(words)], r.w) // tr '\0' '\n' < /proc/PID/environ
+		}
+	}
+	for _, w := range words {
 		rest, ok := strings.CutPrefix(w.s, "/proc/")
 		if !ok {
 			continue
@@ -1994,18 +2025,22 @@ func secretsPicked(a *analysis, c *cmd) bool {
 // devSecretRef reports a secret read that names, by its path, name or
 // namespace, a development or test environment and nothing shared: the
 // values a developer's own setup uses, read to configure it.
-func devSecretRef(c *cmd) bool {
+func devSecretRef(a *analysis, c *cmd) bool {
 	dev := false
 	args := c.args()
 	for i, w := range args {
 		if !w.ok || i > 0 && userOption(args[i-1].s) || i > 0 && (args[i-1].s == "username" || args[i-1].s == "user") {
 			continue // a person's name (username dev) says nothing of the secret
 		}
-		l := lower(w.s)
-		if isProdName(w.s) || strings.Contains(l, "staging") || strings.Contains(l, "shared") || strings.Contains(l, "admin") || strings.Contains(l, "root") {
+		s := w.s
+		if a.home != "" && strings.HasPrefix(s, a.home+"/") {
+			s = s[len(a.home):] // the home's own name (/home/dev) is the user's
+		}
+		l := lower(s)
+		if isProdName(s) || strings.Contains(l, "staging") || strings.Contains(l, "shared") || strings.Contains(l, "admin") || strings.Contains(l, "root") {
 			return false
 		}
-		for _, t := range nameWords(w.s) {
+		for _, t := range nameWords(s) {
 			switch t {
 			case "dev", "development", "local", "test", "testing", "sandbox":
 				dev = true
@@ -3033,4 +3068,44 @@ func tokenShaped(p string) bool {
 		}
 	}
 	return false
+}
+
+// credentialProcesses hold keys, passwords or tokens in memory: agents,
+// keyrings, password managers, secret servers, login daemons.
+var credentialProcesses = [...]string{"ssh-agent", "gpg-agent", "gnome-keyring", "keepassxc", "keepass", "1password", "bitwarden", "kwalletd",
+	"secret-service", "vault", "sshd", "passwd", "polkit", "lsass", "keychain"}
+
+// credentialProcess reports a credential holder named in s (a process
+// name, a pgrep pattern), or "".
+func credentialProcess(s string) string {
+	l := lower(s)
+	for _, p := range credentialProcesses {
+		if strings.Contains(l, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// pidLookups returns the text of the pgrep and pidof calls in src: the
+// processes a computed PID names.
+func pidLookups(src string) string {
+	var b strings.Builder
+	for _, k := range [...]string{"pgrep ", "pidof "} {
+		rest := src
+		for {
+			i := strings.Index(rest, k)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(k):]
+			end := strings.IndexAny(rest, ")`;|&")
+			if end < 0 {
+				end = len(rest)
+			}
+			b.WriteString(rest[:end])
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // A CI/CD pipeline started by hand against production (gh workflow run,
 // glab ci run, az pipelines run, CircleCI's and Bitbucket's pipeline
@@ -9,6 +12,55 @@ import "strings"
 // printed, every repository served to
 // the network with push allowed.
 var pipelineRules = []*rule{
+	{ID: "ci-server-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing a shared CI server through its command-line client: jobs, nodes or builds deleted, the server shut down or restarted, plugins installed, scripts run on the controller",
+		Suggestions: []string{"Change the CI server through its administrators or its configuration as code", "Read jobs and builds with list-jobs and get-job"},
+		names:       names("java", "jenkins-cli"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "java" {
+				jar, ok := optValue(args, "-jar", "")
+				if !ok || !strings.Contains(lower(path.Base(jar)), "jenkins-cli") {
+					return false, ""
+				}
+				for i, w := range args {
+					if w.s == jar {
+						args = args[i+1:]
+						break
+					}
+				}
+			}
+			// the client's own options: -s URL, -auth CRED, -i KEY,
+			// -webSocket, -http, -ssh, -user NAME
+			op, at := "", 0
+			for i := 0; i < len(args); i++ {
+				switch w := args[i].s; {
+				case w == "-s" || w == "-i" || w == "-auth" || w == "-user" || w == "-bearer" || w == "-logger":
+					i++
+				case strings.HasPrefix(w, "-"):
+				default:
+					op, at = w, i
+				}
+				if op != "" {
+					break
+				}
+			}
+			if op == "install-plugin" {
+				// by name, from the update centre the server trusts; a URL
+				// or a plugin file is code from anywhere
+				for _, w := range args[at+1:] {
+					if strings.Contains(w.s, "://") || strings.HasSuffix(lower(w.s), ".hpi") || strings.HasSuffix(lower(w.s), ".jpi") || w.s == "=" {
+						return true, "jenkins-cli install-plugin " + w.s
+					}
+				}
+				return false, ""
+			}
+			switch op {
+			case "delete-job", "delete-node", "delete-builds", "delete-view", "delete-credentials", "shutdown", "safe-shutdown", "restart", "safe-restart",
+				"quiet-down", "disconnect-node", "offline-node", "clear-queue", "install-plugin", "groovy", "groovysh":
+				return true, "jenkins-cli " + op
+			}
+			return false, ""
+		}},
 	{ID: "pipeline-run-production", Level: LevelHigh, Category: CategorySystem, Description: "starting a deployment pipeline against production by hand",
 		Suggestions: []string{"Let the release process deploy production", "Run the pipeline against staging"},
 		names:       names("gh", "glab", "az", "circleci", "act", "curl", "wget", "http", "https", "xh"),

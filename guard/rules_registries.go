@@ -22,6 +22,50 @@ var registryRules = []*rule{
 		}},
 	{ID: "registry-version-unpublished", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "unpublishing or yanking a released version of a published package (new installs of it fail)",
 		Suggestions: suggRegistry}, // reported by registry-package-unpublished
+	{ID: "registry-private-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a package whose private guard was just removed (its code goes to a public registry)",
+		Suggestions: []string{"Leave \"private\": true in place; ask the owner before publishing", "Publish to the organisation's own registry"},
+		names:       names("npm", "pnpm", "yarn", "bun"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !a.privateLifted {
+				return false, ""
+			}
+			if ops := positional(c.args()); len(ops) > 0 && (ops[0].s == "publish" || len(ops) > 1 && ops[0].s == "npm" && ops[1].s == "publish") && !hasWord(c.args(), "--dry-run") {
+				return true, c.name + " publish after the package's private flag was removed"
+			}
+			return false, ""
+		}},
+	{ID: "registry-latest-moved", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "moving or removing a published package's latest tag, or deprecating its releases (what every new install gets, or the warning every user sees)",
+		Suggestions: suggRegistry,
+		names:       names("npm", "pnpm", "yarn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) > 0 && ops[0].s == "npm" && c.name == "yarn" {
+				ops = ops[1:] // yarn npm tag add
+			}
+			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
+				return false, ""
+			}
+			switch {
+			case (ops[0].s == "dist-tag" || ops[0].s == "dist-tags" || ops[0].s == "tag") && (ops[1].s == "add" || ops[1].s == "rm" || ops[1].s == "remove"):
+				// npm dist-tag add PKG@0.9.0-canary.3 latest: a prerelease
+				// handed to every new install; rm PKG latest: none at all
+				if len(ops) > 3 && ops[3].s == "latest" && (ops[1].s != "add" || strings.Contains(ops[2].s[strings.LastIndexByte(ops[2].s, '@')+1:], "-")) {
+					return true, c.name + " " + ops[0].s + " " + ops[1].s + " latest"
+				}
+			case ops[0].s == "deprecate":
+				// one broken release deprecated with a pointer to the
+				// fix is routine; a range or the whole package is not
+				spec := ops[1].s
+				version := ""
+				if i := strings.LastIndexByte(spec, '@'); i > 0 {
+					version = spec[i+1:]
+				}
+				if len(ops) > 2 && strings.Trim(ops[2].s, `"'`) != "" && strings.ContainsAny(version, "<>*^~| x") {
+					return true, c.name + " deprecate " + ops[1].s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "registry-owner-added", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an owner to a published package (they can publish, yank and hand it on)",
 		Suggestions: []string{"Ask the package's owners to add maintainers themselves"},
 		names:       names("npm", "pnpm", "yarn", "gem", "cargo"),
@@ -263,4 +307,35 @@ func imageHost(ref string) string {
 		return "docker.io"
 	}
 	return lower(h)
+}
+
+// liftsPrivate reports a command removing package.json's "private"
+// guard: npm pkg delete private, npm pkg set private=false, an in-place
+// edit or jq program touching it.
+func liftsPrivate(c *cmd) bool {
+	args := c.args()
+	switch c.name {
+	case "npm", "pnpm", "yarn":
+		ops := positional(args)
+		if len(ops) < 3 || ops[0].s != "pkg" {
+			return false
+		}
+		for _, w := range ops[2:] {
+			if ops[1].s == "delete" && w.s == "private" || ops[1].s == "set" && (w.s == "private=false" || w.s == "private=") {
+				return true
+			}
+		}
+	case "sed", "perl", "jq":
+		mentions, manifest := false, false
+		for _, w := range args {
+			if strings.Contains(w.s, "private") {
+				mentions = true
+			}
+			if strings.HasSuffix(w.s, "package.json") {
+				manifest = true
+			}
+		}
+		return mentions && manifest && (c.name == "jq" || hasPrefixWord(args, "-i") || hasWord(args, "--in-place") || hasPrefixWord(args, "-pi"))
+	}
+	return false
 }

@@ -187,6 +187,11 @@ var systemRules = []*rule{
 			case "kill":
 				for _, w := range args {
 					if w.flow != nil && w.flow.kind == flowList && strings.HasPrefix(w.flow.what, "pids:") {
+						// kill -STOP $(pgrep -u builder): every process of
+						// another account (the user's own are theirs)
+						if u, ok := strings.CutPrefix(w.flow.what, "pids:user:"); ok && u != "$USER" && u != "${USER}" && u != "$LOGNAME" && u != "$(whoami)" && u != "$(id -u)" && u != "$UID" && u != path.Base(a.home) {
+							return true, "every process of " + u
+						}
 						switch strings.TrimPrefix(w.flow.what, "pids:") {
 						case "init", "systemd", "sshd", "dbus-daemon", "systemd-journald", "containerd", "dockerd", "kubelet", "rsyslogd", "auditd", "cron", "crond", "NetworkManager":
 							return true, w.flow.what
@@ -329,9 +334,27 @@ var systemRules = []*rule{
 		}},
 	{ID: "cloud-ssh-keys-added", Level: LevelHigh, Category: CategoryPersistence, Description: "adding SSH keys to a project's or an instance's metadata (a login to every machine that reads it)",
 		Suggestions: []string{"Use OS Login or IAP; let the user manage project SSH keys"},
-		names:       names("gcloud"),
+		names:       names("gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
+			if c.name == "az" {
+				// az vm user update --ssh-key-value KEY: a login for
+				// whoever holds KEY; the developer's own public key file
+				// is theirs
+				if len(p) < 3 || p[0] != "vm" || p[1] != "user" || p[2] != "update" && p[2] != "reset-ssh" {
+					return false, ""
+				}
+				v, ok := optValue(c.args(), "", "ssh-key-value")
+				if !ok {
+					return false, ""
+				}
+				if f := a.absPath(strings.Trim(v, `"'`), c.cwd); !strings.HasPrefix(strings.TrimSpace(v), "ssh-") && f != "" {
+					if rel, _, home := a.homeRel(f); home && strings.HasPrefix(rel, ".ssh/") && strings.HasSuffix(rel, ".pub") {
+						return false, ""
+					}
+				}
+				return true, "az vm user update --ssh-key-value"
+			}
 			if len(p) < 3 || p[0] != "compute" || !containsStr(p, "add-metadata") {
 				return false, ""
 			}
@@ -578,10 +601,25 @@ var systemRules = []*rule{
 		}},
 	{ID: "firewall-flush", Level: LevelHigh, Category: CategorySystem, Description: "flushing or disabling the firewall",
 		Suggestions: []string{"Add or remove a single rule instead", "Save the rules first (iptables-save > rules.bak)"},
-		names:       names("iptables", "ip6tables", "nft", "ufw", "iptables-legacy", "iptables-nft", "firewall-cmd", "pfctl"),
+		names:       names("iptables", "ip6tables", "nft", "ufw", "iptables-legacy", "iptables-nft", "firewall-cmd", "pfctl", "iptables-restore", "ip6tables-restore"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if hasWord(args, "--dry-run") {
+				return false, "" // ufw --dry-run: what would change, printed
+			}
 			switch c.name {
+			case "iptables-restore", "ip6tables-restore":
+				// a rule set with no rule in it, or one from the network,
+				// in place of the machine's
+				switch c.in.kind {
+				case flowRemote:
+					return true, "rules from " + c.in.what
+				case flowText:
+					if t := c.in.text; strings.Contains(t, "*filter") && !strings.Contains(t, "-A ") && !strings.Contains(t, ":INPUT DROP") && !strings.Contains(t, ":INPUT REJECT") {
+						return true, "an empty filter table"
+					}
+				}
+				return false, ""
 			case "nft":
 				// nft flush ruleset; nft 'flush chain inet filter input; ...':
 				// the rules that filter what comes in, gone
@@ -603,15 +641,19 @@ var systemRules = []*rule{
 					return true, "SSH denied"
 				}
 				// ufw default allow incoming; ufw allow from any to any port 22,3306
-				if len(ops) > 2 && ops[0].s == "default" && ops[1].s == "allow" && ops[2].s != "outgoing" {
+				if len(ops) > 1 && ops[0].s == "default" && ops[1].s == "allow" && (len(ops) == 2 || ops[2].s != "outgoing" && ops[2].s != "routed") {
 					return true, "default allow incoming"
 				}
 				if len(ops) > 0 && ops[0].s == "allow" {
-					if from, ok := optWordAfter(ops, "from"); ok && from != "any" && from != "0.0.0.0/0" && from != "::/0" {
+					from, hasFrom := optWordAfter(ops, "from")
+					if hasFrom && from != "any" && from != "0.0.0.0/0" && from != "::/0" {
 						return false, "" // from one network (10.0.0.0/8, the office's address)
 					}
 					if iface, ok := optWordAfter(ops, "on"); ok && privateIface(iface) {
 						return false, "" // in on lo, in on wg0: this machine's or its tunnel's
+					}
+					if _, port := optWordAfter(ops, "port"); hasFrom && !port && !hasWord(ops, "app") {
+						return true, "every connection from anywhere" // ufw allow from any to any
 					}
 					for i, w := range ops {
 						if w.s == "port" && i+1 < len(ops) && sensitivePorts(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
@@ -625,6 +667,19 @@ var systemRules = []*rule{
 				// administration port opened in the default zone
 				if hasWord(args, "--panic-on") || hasPrefixWord(args, "--set-default-zone=trusted") {
 					return true, ""
+				}
+				// every address let in: a rich rule accepting 0.0.0.0/0,
+				// the whole internet added to a zone, a zone's target ACCEPT
+				for _, w := range args {
+					l := strings.ReplaceAll(lower(w.s), `"`, "")
+					switch {
+					case strings.HasPrefix(l, "--add-rich-rule=") && (strings.Contains(l, "address=0.0.0.0/0") || strings.Contains(l, "address=::/0")) && strings.HasSuffix(strings.TrimSpace(l), "accept"):
+						return true, "every address accepted"
+					case l == "--add-source=0.0.0.0/0" || l == "--add-source=::/0":
+						return true, w.s
+					case l == "--set-target=accept" && !hasPrefixWord(args, "--zone=trusted") && !hasPrefixWord(args, "--zone=internal"):
+						return true, w.s
+					}
 				}
 				for _, w := range args {
 					if p, ok := strings.CutPrefix(w.s, "--add-port="); ok {
@@ -659,6 +714,12 @@ var systemRules = []*rule{
 			target, _ := optValue(args, "-j", "jump")
 			port, _ := optValue(args, "", "dport", "destination-port")
 			src, hasSrc := optValue(args, "-s", "source")
+			// -I INPUT 1 -j ACCEPT with nothing to match: every packet
+			// let in before the rules that would stop it
+			if chain == "INPUT" && target == "ACCEPT" && !hasSrc && port == "" && !hasWord(args, "-p") && !hasWord(args, "-i") && !hasWord(args, "-m") &&
+				!hasWord(args, "--protocol") && !hasWord(args, "--in-interface") && !hasWord(args, "--match") {
+				return true, "every packet accepted"
+			}
 			if chain == "INPUT" && (target == "DROP" || target == "REJECT") && (port == "22" || port == "ssh") && (!hasSrc || src == "0.0.0.0/0" || src == "::/0") {
 				return true, "SSH dropped for every source"
 			}
@@ -1350,6 +1411,52 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, or taking down a compose stack that lives outside the project",
+		Suggestions: []string{"Stop only the program you started for the task", "Ask the stack's owner before taking it down"},
+		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "supervisorctl":
+				// supervisorctl stop all, shutdown: every managed program
+				if len(ops) > 0 && (ops[0].s == "shutdown" || len(ops) > 1 && (ops[0].s == "stop" || ops[0].s == "remove") && ops[1].s == "all") {
+					return true, "supervisorctl " + joinWords(ops)
+				}
+			case "consul":
+				// consul maint -enable: the node's services leave
+				// discovery (an agent of this machine's own dev cluster
+				// is the developer's)
+				if len(ops) > 0 && ops[0].s == "maint" && (hasWord(args, "-enable") || hasWord(args, "--enable")) {
+					if addr, ok := a.optOrEnv(c, "http-addr", "CONSUL_HTTP_ADDR"); ok && isLocalHost(hostOf(addr)) {
+						return false, ""
+					}
+					return true, "consul maint -enable"
+				}
+			default:
+				// docker compose -f /srv/shared/infra/compose.yml down:
+				// a stack someone else runs on this machine
+				sub := ""
+				if c.name == "docker" {
+					sub, _ = dockerSub(c)
+				} else if len(ops) > 0 {
+					sub = "compose " + ops[len(ops)-1].s
+				}
+				if sub != "compose down" && sub != "compose stop" && sub != "compose kill" && sub != "compose rm" {
+					return false, ""
+				}
+				f, ok := optValue(args, "-f", "file")
+				if !ok || !knownFilePath(f) {
+					return false, ""
+				}
+				if p := a.absPath(f, c.cwd); p != "" && !a.inWork(p) && !strings.HasPrefix(p, "/tmp/") {
+					if _, _, home := a.homeRel(p); !home {
+						return true, c.base + " " + sub + " of " + f
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "user-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting a user account (and its files)",
 		Suggestions: []string{"Lock the account instead (usermod -L)", "Let an administrator remove accounts"}, names: names("userdel", "deluser", "dscl", "sysadminctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1740,3 +1847,6 @@ func fetchChecksOff(c *cmd) (bool, string) {
 	return false, ""
 
 }
+
+// knownFilePath reports a file option's value that is a known path.
+func knownFilePath(f string) bool { return f != "" && f != "-" && !strings.ContainsAny(f, "$`") }

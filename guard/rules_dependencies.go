@@ -1,0 +1,309 @@
+package guard
+
+import (
+	"path"
+	"strings"
+)
+
+// Dependencies: a project's manifests, lock files and package settings
+// pointed at code from elsewhere. Nothing runs yet, but the next install
+// or build (the developer's, a teammate's, CI's) fetches that code and
+// runs its install scripts.
+
+var dependencyRules = []*rule{
+	{ID: "dependency-source-swapped", Level: LevelCritical, Category: CategoryRemoteExec, Description: "pointing a project's dependencies at code from an unknown server, a stranger's fork or a repository's moving branch (the next install or build runs it)",
+		Suggestions: []string{"Add the dependency from the usual registry, at a released version", "Pin a reviewed commit of a fork you own, and say why"},
+		names:       names("go", "npm", "pnpm", "yarn", "sed", "perl", "jq", "cargo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "go":
+				// go mod edit -replace OLD=NEW: every import of OLD
+				// compiled from NEW
+				if len(ops) < 2 || ops[0].s != "mod" || ops[1].s != "edit" {
+					return false, ""
+				}
+				for i, w := range args {
+					v, ok := strings.CutPrefix(w.s, "-replace=")
+					if !ok {
+						v, ok = strings.CutPrefix(w.s, "--replace=")
+					}
+					if !ok && (w.s == "-replace" || w.s == "--replace") && i+1 < len(args) {
+						v, ok = args[i+1].s, true
+					}
+					if ok && foreignReplace(v) {
+						return true, "go mod edit -replace " + v
+					}
+				}
+			case "npm", "pnpm", "yarn":
+				// npm pkg set dependencies.lodash=https://host/l.tgz
+				if len(ops) < 3 || ops[0].s != "pkg" || ops[1].s != "set" {
+					return false, ""
+				}
+				for _, w := range ops[2:] {
+					k, v, ok := strings.Cut(w.s, "=")
+					if ok && dependencyKey(k) {
+						if u := foreignDependency(v); u != "" {
+							return true, k + "=" + u
+						}
+					}
+				}
+			case "sed", "perl":
+				// sed -i 's#registry.npmjs.org#npm.host#' package-lock.json
+				for _, t := range a.writeTargets(c) {
+					base := path.Base(t.path)
+					if !manifestFile(base) && !(projectPackageSettings(t.path) && !a.isHomeSettings(t.path)) {
+						continue
+					}
+					for _, w := range args {
+						if u := registrySwapScript(w.s); u != "" {
+							return true, t.raw + ": " + u
+						}
+					}
+				}
+			case "jq":
+				// jq '.dependencies.x = "git+https://…"' package.json > p.json
+				if !outputRedirected(c) && c.pipe == nil {
+					return false, ""
+				}
+				if len(ops) < 2 || !manifestFile(path.Base(ops[len(ops)-1].s)) || !strings.Contains(ops[0].s, "=") {
+					return false, ""
+				}
+				for _, f := range strings.FieldsFunc(ops[0].s, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' }) {
+					if u := foreignDependency(f); u != "" {
+						return true, "jq " + u + " into " + ops[len(ops)-1].s
+					}
+				}
+			case "cargo":
+				// cargo add NAME --git URL: the branch's head, built with
+				// its build script at the next build
+				if len(ops) == 0 || ops[0].s != "add" {
+					return false, ""
+				}
+				if u, ok := optValue(args, "", "git"); ok && !hasWord(args, "--tag") && !hasWord(args, "--rev") && !hasPrefixWord(args, "--tag=") && !hasPrefixWord(args, "--rev=") && !isLocalHost(hostOf(u)) {
+					return true, "cargo add --git " + u
+				}
+			}
+			return false, ""
+		}},
+	{ID: "dependency-source-written", Level: LevelCritical, Category: CategoryRemoteExec, Description: "writing into a project's manifest, lock file or package settings a dependency or package source from an unknown server or a moving branch (the next install runs it)",
+		Suggestions: []string{"Add the dependency with the package manager, from the usual registry", "Keep the project's package sources on the registries it already uses"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.content.kind != flowText || t.path == "" || a.isHomeSettings(t.path) || t.class != wNone {
+					continue
+				}
+				base := path.Base(t.path)
+				switch {
+				case manifestFile(base) && payloadInSettings(t.content.text) == "":
+					// (a lifecycle script that fetches and runs code is
+					// the persistence rules' finding)
+					for _, f := range strings.FieldsFunc(t.content.text, func(r rune) bool {
+						return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == ',' || r == '=' || r == '\t'
+					}) {
+						if u := foreignDependency(f); u != "" {
+							return true, t.raw + ": " + u
+						}
+					}
+				case projectPackageSettings(t.path):
+					if u := foreignPackageSource(t.content.text); u != "" {
+						return true, t.raw + ": packages from " + u
+					}
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, dependencyRules) }
+
+// manifestFile reports a file naming a project's dependencies or pinning
+// them: what the next install or build fetches.
+func manifestFile(base string) bool {
+	switch base {
+	case "package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bun.lock",
+		"go.mod", "go.sum", "go.work", "Cargo.toml", "Cargo.lock", "pyproject.toml", "poetry.lock", "uv.lock", "pdm.lock", "Pipfile", "Pipfile.lock",
+		"setup.cfg", "environment.yml", "environment.yaml", "Gemfile", "Gemfile.lock", "composer.json", "composer.lock", "pom.xml",
+		"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "libs.versions.toml", "mix.exs", "mix.lock",
+		"pubspec.yaml", "Package.swift", "Package.resolved", "Podfile", "Cartfile", "deno.json", "deno.jsonc", "vcpkg.json", "conanfile.txt",
+		"packages.config", "Directory.Packages.props", "flake.nix", "flake.lock", "rebar.config", "stack.yaml", "cabal.project", "DESCRIPTION", "renv.lock":
+		return true
+	}
+	if strings.HasSuffix(base, ".csproj") || strings.HasSuffix(base, ".fsproj") || strings.HasSuffix(base, ".gemspec") {
+		return true
+	}
+	return (strings.HasPrefix(base, "requirements") || strings.HasPrefix(base, "constraints")) && (strings.HasSuffix(base, ".txt") || strings.HasSuffix(base, ".in"))
+}
+
+// projectPackageSettings reports a package manager's settings file as a
+// project keeps it: its registries serve everyone who installs there.
+func projectPackageSettings(p string) bool {
+	switch path.Base(p) {
+	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "uv.toml", "pip.conf", "pip.ini", "nuget.config", "NuGet.Config", "NuGet.config", ".condarc", ".gemrc":
+		return true
+	case "config.toml", "config":
+		return strings.HasSuffix(path.Dir(p), "/.cargo") || path.Dir(p) == ".cargo"
+	case "settings.xml":
+		return strings.HasSuffix(path.Dir(p), "/.mvn") || path.Dir(p) == ".mvn"
+	case ".bundle":
+		return false
+	}
+	return strings.HasSuffix(p, "/.bundle/config")
+}
+
+// isHomeSettings reports a path in the home outside the project: the
+// user's own settings, which the persistence rules judge.
+func (a *analysis) isHomeSettings(p string) bool {
+	_, _, ok := a.homeRel(p)
+	return ok && !a.inWork(p)
+}
+
+// dependencyKey reports a package.json key holding dependency versions.
+func dependencyKey(k string) bool {
+	for _, p := range [...]string{"dependencies.", "devDependencies.", "optionalDependencies.", "peerDependencies.", "overrides.", "resolutions.", "pnpm.overrides."} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignDependency reports a dependency specification fetched from
+// somewhere other than a registry: a package file on a web site or bare
+// address, or a repository's moving branch.
+func foreignDependency(v string) string {
+	v = strings.Trim(v, `"'`)
+	l := lower(v)
+	l = strings.TrimPrefix(l, "git+")
+	if i := strings.Index(l, "@http"); i > 0 {
+		l = l[i+1:]
+	}
+	switch {
+	case strings.HasPrefix(l, "github:") || strings.HasPrefix(l, "gitlab:") || strings.HasPrefix(l, "bitbucket:"):
+		if !pinnedGitRef("x://" + l[strings.IndexByte(l, ':')+1:]) {
+			return v
+		}
+		return ""
+	case !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "git://") && !strings.HasPrefix(l, "ssh://"):
+		return ""
+	}
+	h := lower(hostOf(l))
+	if h == "" || isLocalHost(h) || strings.ContainsAny(h, "$%{") {
+		return ""
+	}
+	if codeHosts[h] || publicPackageHosts[h] {
+		if publicPackageHosts[h] && !strings.HasPrefix(h, "git") && !strings.Contains(h, "github") && h != "bitbucket.org" {
+			return "" // a registry's own file
+		}
+		// a repository: its moving head unless a commit or tag is named
+		if strings.HasSuffix(l, ".tgz") || strings.HasSuffix(l, ".tar.gz") || strings.Contains(l, "/releases/download/") {
+			return ""
+		}
+		if !pinnedGitRef(l) {
+			return v
+		}
+		return ""
+	}
+	if ownPackageHost(h) {
+		return ""
+	}
+	return v
+}
+
+// foreignReplace reports a go.mod replacement (OLD[@v]=NEW[@v]) taking a
+// module from another owner's repository rather than a local directory or
+// another version of itself.
+func foreignReplace(spec string) bool {
+	old, repl, ok := strings.Cut(spec, "=")
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(repl, ".") || strings.HasPrefix(repl, "/") || strings.HasPrefix(repl, "~") || strings.HasPrefix(repl, "$") {
+		return false // a local checkout
+	}
+	old, _, _ = strings.Cut(old, "@")
+	repl, _, _ = strings.Cut(repl, "@")
+	if old == repl {
+		return false // another version of the same module
+	}
+	oh, ow := moduleOwner(old)
+	rh, rw := moduleOwner(repl)
+	if isLocalHost(rh) || ownPackageHost(rh) && !codeHosts[rh] && !strings.HasPrefix(rh, "github.") && !strings.HasPrefix(rh, "gitlab.") {
+		return false // the organisation's own module proxy or host
+	}
+	return oh != rh || ow != rw
+}
+
+// moduleOwner splits a module path into its host and first path element.
+func moduleOwner(m string) (host, owner string) {
+	parts := strings.SplitN(m, "/", 3)
+	if len(parts) > 0 {
+		host = lower(parts[0])
+	}
+	if len(parts) > 1 {
+		owner = lower(parts[1])
+	}
+	return host, owner
+}
+
+// registrySwapScript reports a sed or perl substitution that replaces a
+// public registry's host with another, or writes a URL from an unknown
+// server: the host it brings in.
+func registrySwapScript(s string) string {
+	if len(s) < 4 || s[0] != 's' {
+		if i := strings.Index(s, "s#"); i >= 0 {
+			s = s[i:]
+		} else if i := strings.Index(s, "s|"); i >= 0 {
+			s = s[i:]
+		} else if i := strings.Index(s, "s/"); i >= 0 {
+			s = s[i:]
+		} else {
+			return ""
+		}
+	}
+	sep := s[1]
+	if sep == ' ' || sep == '\\' || isAlnum(sep) {
+		return ""
+	}
+	parts := strings.Split(s[2:], string(sep))
+	if len(parts) < 2 {
+		return ""
+	}
+	pat, repl := lower(parts[0]), lower(parts[1])
+	for _, f := range strings.FieldsFunc(repl, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' || r == ',' }) {
+		if u := foreignDependency(f); u != "" {
+			return u
+		}
+	}
+	fromRegistry := false
+	for h := range publicPackageHosts {
+		if strings.Contains(strings.ReplaceAll(pat, `\.`, "."), h) {
+			fromRegistry = true
+			break
+		}
+	}
+	if !fromRegistry {
+		return ""
+	}
+	for _, f := range strings.FieldsFunc(repl, func(r rune) bool { return r == '/' || r == ':' || r == '"' || r == ' ' || r == '\'' }) {
+		f = strings.ReplaceAll(f, `\.`, ".")
+		if strings.Count(f, ".") >= 1 && isHostName(f) && !ownPackageHost(f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// isHostName reports a dotted name of letters, digits and dashes.
+func isHostName(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) && s[i] != '.' && s[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
