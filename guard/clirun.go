@@ -393,7 +393,7 @@ func codeSourceURL(a *analysis, c *cmd) string {
 		}
 	case "composer":
 		// composer config repositories.NAME vcs|composer URL
-		if sub("config") && len(ops) >= 3 && strings.HasPrefix(ops[1].s, "repositories.") {
+		if sub("config") && len(ops) >= 3 && (strings.HasPrefix(ops[1].s, "repositories.") || strings.HasPrefix(ops[1].s, "repo.")) {
 			return stranger(ops[len(ops)-1].s)
 		}
 	case "cs", "coursier":

@@ -908,6 +908,11 @@ func (a *analysis) expandWrites(c *cmd) {
 			case strings.TrimSpace(text) == "":
 			case laterRunScript(t.path):
 				a.plantedCode(c, strings.ReplaceAll(text, `\n`, "\n"), t.path)
+			case buildScriptFile(t.path) && payloadInSettings(text) != "":
+				// build.rs, a Gemfile, build.gradle, setup.py, a
+				// go:generate line: code the next build runs, here a
+				// download run by a shell
+				a.emit(c, ruleByID["persistence-malicious-payload"], t.path+" ← "+payloadInSettings(text))
 			case path.Base(t.path) == "package.json" || path.Base(t.path) == "composer.json":
 				// lifecycle scripts run at the next install
 				for _, m := range manifestScript.FindAllStringSubmatch(text, 8) {
@@ -947,6 +952,20 @@ func (a *analysis) plantedCode(c *cmd, code, where string) {
 	}
 }
 
+// buildScriptFile reports a file whose code a build or an install runs:
+// build scripts, build definitions, Python's setup and test
+// configuration, Go sources (their go:generate lines).
+func buildScriptFile(p string) bool {
+	switch base := path.Base(p); base {
+	case "build.rs", "Gemfile", "Rakefile", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "setup.py", "conftest.py",
+		"noxfile.py", "tasks.py", "Makefile", "GNUmakefile", "makefile", "CMakeLists.txt", "Justfile", "justfile", "Taskfile.yml", "build.sbt", "pom.xml",
+		"mix.exs", "Podfile", "Fastfile", "gulpfile.js", "Gruntfile.js", "vite.config.ts", "vite.config.js", "webpack.config.js", "next.config.js":
+		return true
+	default:
+		return strings.HasSuffix(base, ".gemspec") || strings.HasSuffix(base, ".go")
+	}
+}
+
 // laterRunScript reports a file that runs without anyone reading it
 // first: a shell script, a direnv file, a container entrypoint.
 func laterRunScript(p string) bool {
@@ -977,7 +996,21 @@ func sedInsertedText(args []word) string {
 	}
 	var b strings.Builder
 	for _, sc := range scripts {
-		s := strings.TrimLeft(sc, "0123456789$/,^ ")
+		s := sc
+		if strings.HasPrefix(s, "/") {
+			// a /regex/ address: skip to its closing slash
+			for i := 1; i < len(s); i++ {
+				if s[i] == '\\' {
+					i++
+					continue
+				}
+				if s[i] == '/' {
+					s = s[i+1:]
+					break
+				}
+			}
+		}
+		s = strings.TrimLeft(s, "0123456789$/,^ ")
 		if len(s) < 2 || !strings.ContainsRune("aic", rune(s[0])) {
 			continue
 		}

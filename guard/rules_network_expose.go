@@ -1,12 +1,152 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Internal services put on every address of the machine: a cluster's
 // service forwarded to all interfaces, an SSH tunnel or SOCKS proxy
 // others on the network can use, the container runtime's socket relayed
 // to a TCP port, an SSH server told to take root or password logins.
 var networkExposeRules = []*rule{
+	{ID: "traffic-through-stranger", Level: LevelHigh, Category: CategoryExfiltration, Description: "sending the machine's or a tool's traffic through a proxy, tunnel or VPN peer on an unknown host (it sees and can change everything that passes)",
+		Suggestions: []string{"Use the organisation's proxy or VPN, by its internal name", "Set a proxy for one command only, to a host you trust"},
+		names:       names("setx", "git", "npm", "pnpm", "yarn", "pip", "pip3", "sshuttle", "wg", "openvpn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "setx":
+				// setx HTTPS_PROXY http://203.0.113.9:8080: every later
+				// session's (a shell's own export ends with it)
+				for i, w := range args {
+					k, v, ok := strings.Cut(w.s, "=")
+					if !ok && i+1 < len(args) && !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") {
+						k, v, ok = w.s, args[i+1].s, true
+					}
+					if ok && proxyVar(k) {
+						if h := strangerProxy(v); h != "" {
+							return true, k + " → " + h
+						}
+					}
+				}
+			case "git", "npm", "pnpm", "yarn", "pip", "pip3":
+				// git config --global http.proxy URL, npm config set proxy URL
+				if !hasWord(args, "config") {
+					return false, ""
+				}
+				for i, w := range ops {
+					l := lower(w.s)
+					if (strings.HasSuffix(l, "proxy") || strings.HasSuffix(l, "proxy-server")) && i+1 < len(ops) {
+						if h := strangerProxy(ops[i+1].s); h != "" {
+							return true, c.name + " " + w.s + " → " + h
+						}
+					}
+					if k, v, ok := strings.Cut(l, "="); ok && strings.HasSuffix(k, "proxy") {
+						if h := strangerProxy(v); h != "" {
+							return true, c.name + " " + w.s
+						}
+					}
+				}
+			case "sshuttle":
+				// sshuttle -r user@HOST 0/0: every connection through HOST
+				r, _ := optValue(args, "-r", "remote")
+				_, host, _ := strings.Cut(r, "@")
+				if host == "" {
+					host = r
+				}
+				host, _, _ = strings.Cut(host, ":")
+				all := false
+				for _, w := range ops {
+					if w.s == "0/0" || w.s == "0.0.0.0/0" || w.s == "::/0" {
+						all = true
+					}
+				}
+				if all && isPublicIP(host) {
+					return true, "every connection through " + host
+				}
+			case "wg":
+				// wg set wg0 peer KEY allowed-ips 0.0.0.0/0 endpoint IP
+				if len(ops) > 0 && ops[0].s == "set" {
+					ips, _ := optWordAfter(ops, "allowed-ips")
+					ep, _ := optWordAfter(ops, "endpoint")
+					host, _, _ := strings.Cut(ep, ":")
+					if strings.Contains(ips, "0.0.0.0/0") && isPublicIP(host) {
+						return true, "every connection to peer " + ep
+					}
+				}
+			case "openvpn":
+				// a profile from the network (or a download), whose
+				// up/down scripts run as root with --script-security 2
+				cfg, ok := optValue(args, "", "config")
+				if !ok {
+					return false, ""
+				}
+				for _, w := range args {
+					if w.s == cfg && w.flow != nil && w.flow.kind == flowRemote {
+						return true, "a profile from " + w.flow.what
+					}
+				}
+				if a.isDownloaded(cfg, c.cwd) {
+					return true, "a profile downloaded moments ago: " + cfg
+				}
+			}
+			return false, ""
+		}},
+	{ID: "proxy-settings-stranger", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a proxy on an unknown host into a tool's settings (every later request passes through it)",
+		Suggestions: []string{"Use the organisation's proxy, by its internal name"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if t.content.kind != flowText || t.path == "" {
+					continue
+				}
+				base := path.Base(t.path)
+				if base != ".curlrc" && base != ".wgetrc" && base != "config.json" && base != "environment" && !strings.Contains(t.path, "/apt.conf") && base != ".npmrc" && base != "pip.conf" {
+					continue
+				}
+				if base == "config.json" && !strings.Contains(t.path, "/.docker/") {
+					continue
+				}
+				for _, line := range strings.Split(t.content.text, "\n") {
+					l := lower(line)
+					if !strings.Contains(l, "proxy") {
+						continue
+					}
+					for _, f := range strings.FieldsFunc(line, func(r rune) bool {
+						return r == '"' || r == '\'' || r == ' ' || r == '=' || r == ',' || r == ';' || r == '{' || r == '}'
+					}) {
+						if strings.Contains(f, "://") || strings.Count(f, ".") == 3 {
+							if h := strangerProxy(f); h != "" {
+								return true, t.raw + ": proxy " + h
+							}
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "debugger-on-every-address", Level: LevelCritical, Category: CategoryRemoteExec, Description: "opening a debugger or inspector port on every address of the machine (whoever reaches it runs code in the program)",
+		Suggestions: []string{"Bind the debugger to 127.0.0.1 and reach it through an SSH tunnel"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// node --inspect=0.0.0.0:9229, NODE_OPTIONS=--inspect=0.0.0.0,
+			// java -agentlib:jdwp=...,address=*:5005, chrome
+			// --remote-debugging-address=0.0.0.0
+			for _, as := range c.assigns {
+				if (as.name == "NODE_OPTIONS" || as.name == "JAVA_TOOL_OPTIONS" || as.name == "JDK_JAVA_OPTIONS" || as.name == "_JAVA_OPTIONS") && debuggerEverywhere(as.val.s) {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			if v, ok := a.vars["NODE_OPTIONS"]; ok && (c.name == "node" || c.name == "npm" || c.name == "npx" || c.name == "yarn" || c.name == "pnpm") && debuggerEverywhere(v.s) {
+				return true, "NODE_OPTIONS=" + v.s
+			}
+			for _, w := range c.args() {
+				if strings.HasPrefix(w.s, "-") && debuggerEverywhere(w.s) {
+					return true, c.name + " " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "passwordless-database-published", Level: LevelHigh, Category: CategorySystem, Description: "running a database that takes anyone without a password, published on every address of the machine",
 		Suggestions: []string{"Publish it on 127.0.0.1 only (-p 127.0.0.1:5432:5432)", "Give it a password"},
 		names:       names("docker", "podman", "nerdctl"),
@@ -101,6 +241,24 @@ var networkExposeRules = []*rule{
 				return false, "" // the project's own app, served for a browser or a container's port
 			}
 			args := c.args()
+			switch c.name {
+			case "gost":
+				// gost -L socks5://:1080: a proxy on every address (no host)
+				for i, w := range args {
+					if w.s == "-L" && i+1 < len(args) {
+						if _, rest, ok := strings.Cut(args[i+1].s, "://"); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "0.0.0.0:") || strings.Contains(rest, "@:")) {
+							return true, "gost -L " + args[i+1].s
+						}
+					}
+				}
+				return false, ""
+			case "microsocks":
+				// a SOCKS proxy, on every address unless -i says otherwise
+				if v, ok := optValue(args, "-i", ""); !ok || v == "0.0.0.0" || v == "::" {
+					return true, "microsocks on every address"
+				}
+				return false, ""
+			}
 			for i, w := range args {
 				if !strings.HasPrefix(w.s, "-") {
 					continue
@@ -353,4 +511,70 @@ func debuggerOn(c *cmd) bool {
 		}
 	}
 	return hasWord(c.args(), "--debug") || hasWord(c.args(), "--debugger")
+}
+
+// debuggerEverywhere reports an inspector or debugger option (or a
+// variable's options) listening on every address.
+func debuggerEverywhere(s string) bool {
+	for _, f := range strings.Fields(strings.Trim(s, `"'`)) {
+		l := lower(strings.Trim(f, `"'`))
+		var v string
+		switch {
+		case strings.HasPrefix(l, "--inspect=") || strings.HasPrefix(l, "--inspect-brk=") || strings.HasPrefix(l, "--inspect-wait="):
+			_, v, _ = strings.Cut(l, "=")
+		case strings.HasPrefix(l, "-agentlib:jdwp=") || strings.HasPrefix(l, "-xrunjdwp:"):
+			for _, kv := range strings.Split(l[strings.IndexAny(l, "=:")+1:], ",") {
+				if a, ok := strings.CutPrefix(kv, "address="); ok {
+					v = a
+				}
+			}
+		case strings.HasPrefix(l, "--remote-debugging-address="):
+			_, v, _ = strings.Cut(l, "=")
+		default:
+			continue
+		}
+		host := v
+		if i := strings.LastIndexByte(v, ':'); i >= 0 {
+			host = v[:i]
+		}
+		if host == "0.0.0.0" || host == "*" || host == "[::]" || host == "::" {
+			return true
+		}
+	}
+	return false
+}
+
+// proxyVar reports an environment variable naming a proxy.
+func proxyVar(k string) bool {
+	switch strings.ToUpper(k) {
+	case "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FTP_PROXY", "RSYNC_PROXY", "SOCKS_PROXY", "GIT_PROXY_COMMAND":
+		return true
+	}
+	return false
+}
+
+// strangerProxy returns the host of a proxy address outside this machine,
+// the local network and the organisation's internal names, or "".
+func strangerProxy(v string) string {
+	v = strings.Trim(v, `"'`)
+	if v == "" || strings.ContainsAny(v, "$%{") {
+		return ""
+	}
+	u := v
+	if !strings.Contains(u, "://") {
+		u = "http://" + u
+	}
+	h := lower(hostOf(u))
+	if h == "" || isLocalHost(h) || internalHost(h) || localOnlyName(h) {
+		return ""
+	}
+	for _, suf := range [...]string{".svc", ".cluster.local", ".local"} {
+		if strings.HasSuffix(h, suf) {
+			return ""
+		}
+	}
+	if isPublicIP(h) || strings.Contains(h, ".") {
+		return h
+	}
+	return ""
 }

@@ -1056,6 +1056,15 @@ var remoteExecRules = []*rule{
 					return true, as.name + "=" + as.val.s
 				}
 			}
+			// export NPM_CONFIG_REGISTRY=...; npm install ($env: in
+			// PowerShell): set earlier in the line for what follows
+			if indexInstallers[c.name] && len(a.vars) > 0 {
+				for name := range indexEnvHosts {
+					if v, ok := a.vars[name]; ok && foreignIndexEnv(name, v.s) != "" {
+						return true, name + "=" + v.s
+					}
+				}
+			}
 			return false, ""
 		}},
 	{ID: "run-url", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL",
@@ -1326,7 +1335,13 @@ var indexEnvHosts = map[string][]string{
 	"NODEJS_ORG_MIRROR": {"nodejs.org", "npmmirror.com"}, "RUSTUP_DIST_SERVER": {"static.rust-lang.org", "mirrors.ustc.edu.cn", "rsproxy.cn"},
 	"RUSTUP_UPDATE_ROOT": {"static.rust-lang.org", "mirrors.ustc.edu.cn", "rsproxy.cn"}, "PYTHON_BUILD_MIRROR_URL": {"www.python.org"},
 	"ELECTRON_MIRROR": {"github.com", "npmmirror.com", "cdn.npmmirror.com"},
+	// corepack's download of the package manager itself
+	"COREPACK_NPM_REGISTRY": {"registry.npmjs.org"},
 }
+
+// indexInstallers are the clients the index variables steer.
+var indexInstallers = map[string]bool{"npm": true, "npx": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true, "uvx": true,
+	"pipx": true, "poetry": true, "go": true, "mix": true, "nvm": true, "n": true, "rustup": true, "pyenv": true, "corepack": true}
 
 // foreignIndexEnv returns the host a package-index variable points at
 // when that is neither the usual registry, a trusted mirror nor this

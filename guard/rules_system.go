@@ -810,11 +810,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "gcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "gcloud":
+				// gcloud config set auth/disable_ssl_validation True: the
+				// cloud's API called with credentials and no check
+				if len(ops) > 3 && ops[0].s == "config" && ops[1].s == "set" && lower(ops[2].s) == "auth/disable_ssl_validation" && (lower(ops[3].s) == "true" || ops[3].s == "1") {
+					return true, "gcloud auth/disable_ssl_validation"
+				}
+				return false, ""
 			case "export":
 				// export NODE_TLS_REJECT_UNAUTHORIZED=0 GIT_SSL_NO_VERIFY=1:
 				// every later command of the session goes unchecked
@@ -957,11 +964,33 @@ var systemRules = []*rule{
 		}},
 	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
 		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
-		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd"),
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd", "git", "npm", "yarn", "pip", "pip3", "export"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := lower(joinWords(args))
+			if strings.Contains(j, "mkcert") || strings.Contains(a.src, "mkcert -CAROOT") {
+				return false, "" // the developer's own mkcert CA, made on this machine
+			}
 			switch c.name {
+			case "git", "npm", "yarn", "pip", "pip3", "export":
+				// git config --global http.sslCAInfo ~/.ca/x.pem after
+				// downloading it: the tool trusts what that file says
+				for i, w := range args {
+					l := lower(w.s)
+					k, v, ok := strings.Cut(l, "=")
+					if !ok && i+1 < len(args) {
+						k, v = l, args[i+1].s
+					} else if ok {
+						v = w.s[len(k)+1:]
+					}
+					switch k {
+					case "http.sslcainfo", "https.sslcainfo", "cafile", "ca", "global.cert", "cert", "node_extra_ca_certs", "requests_ca_bundle", "ssl_cert_file", "curl_ca_bundle", "git_ssl_cainfo":
+						if f := strings.Trim(v, `"'`); f != "" && (a.isDownloaded(f, c.cwd) || untrustedPlace(a.absPath(f, c.cwd)) && !a.inWork(a.absPath(f, c.cwd))) {
+							return true, w.s + " (a CA from " + f + ")"
+						}
+					}
+				}
+				return false, ""
 			case "cp", "install", "mv", "tee", "ln", "dd":
 				// a certificate dropped where the system's trust store
 				// is built from (update-ca-certificates, update-ca-trust)
@@ -973,6 +1002,13 @@ var systemRules = []*rule{
 					}
 				}
 			case "certutil":
+				// NSS: certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -i FILE,
+				// a CA for every site the browser visits
+				if hasWord(args, "-A") {
+					if t, ok := optValue(args, "-t", ""); ok && strings.Contains(strings.SplitN(strings.Trim(t, `"'`), ",", 2)[0], "C") {
+						return true, "certutil -A -t " + t
+					}
+				}
 				// certutil -addstore [-f] [-enterprise] Root FILE
 				if !strings.Contains(j, "-addstore") && !strings.Contains(j, "/addstore") {
 					return false, ""

@@ -139,6 +139,22 @@ func (a *analysis) noteSecretSplit(c *cmd) {
 // noteSecretCopy remembers key material copied into the work directory,
 // so that a later commit or push of it is caught.
 func (a *analysis) noteSecretCopy(c *cmd) {
+	if len(c.redirs) > 0 || c.name == "tee" {
+		// echo "//registry.npmjs.org/:_authToken=$NPM_TOKEN" >> .npmrc:
+		// a secret written into a file of the repository
+		for _, t := range a.writeTargets(c) {
+			if t.path == "" || t.class != wNone || !a.inWork(t.path) {
+				continue
+			}
+			if t.content.kind == flowSecret && t.content.crit {
+				a.secretsCopied = t.content.what + " → " + t.raw
+			} else if t.content.kind == flowText {
+				if v := secretVarIn(t.content.text); v != "" {
+					a.secretsCopied = "$" + v + " → " + t.raw
+				}
+			}
+		}
+	}
 	if c.name != "cp" && c.name != "mv" && c.name != "rsync" && c.name != "install" {
 		return
 	}

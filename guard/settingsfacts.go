@@ -105,7 +105,7 @@ func settingCommand(c *cmd) bool {
 // settings files are reviewed with the project and are not judged here.
 
 // publicPackageHosts are the registries and mirrors the ecosystems run.
-var publicPackageHosts = map[string]bool{"registry.npmjs.org": true, "registry.yarnpkg.com": true, "registry.npmmirror.com": true,
+var publicPackageHosts = map[string]bool{"services.gradle.org": true, "downloads.gradle.org": true, "registry.npmjs.org": true, "registry.yarnpkg.com": true, "registry.npmmirror.com": true,
 	"pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true, "test.pypi.org": true, "download.pytorch.org": true,
 	"rubygems.org": true, "index.rubygems.org": true, "crates.io": true, "index.crates.io": true, "static.crates.io": true,
 	"proxy.golang.org": true, "sum.golang.org": true, "goproxy.io": true, "goproxy.cn": true, "repo.maven.apache.org": true,

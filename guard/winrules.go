@@ -498,7 +498,16 @@ var winRules = []*rule{
 			}
 			switch c.name {
 			case "git":
-				return strings.Contains(j, "config") && (strings.Contains(j, "insteadof") || strings.Contains(j, "http.proxy") || strings.Contains(j, "core.sshcommand")), j
+				if strings.Contains(j, "config") && strings.Contains(j, "http.proxy") && !strings.Contains(j, "insteadof") && !strings.Contains(j, "core.sshcommand") {
+					// a proxy of the organisation's, by its internal name
+					for _, s := range args {
+						if strings.Contains(s, "://") && strangerProxy(s) != "" {
+							return true, j
+						}
+					}
+					return false, ""
+				}
+				return strings.Contains(j, "config") && (strings.Contains(j, "insteadof") || strings.Contains(j, "core.sshcommand")), j
 			case "go":
 				return strings.Contains(j, "env") && (strings.Contains(j, "goproxy") || strings.Contains(j, "gonosumdb") || strings.Contains(j, "goinsecure")), j
 			}
