@@ -70,11 +70,14 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Scale a specific deployment", "Use the deployment pipeline for production changes"}, names: names("kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, _ := subcommand(c.args(), kubectlGlobal)
-			if sub == "patch" && touchesProduction(c) {
-				// kubectl patch deploy api -p '{"spec":{"replicas":0}}'
+			if sub == "patch" && (touchesProduction(c) || sharedTarget(c.args())) {
+				// kubectl patch deploy api -p '{"spec":{"replicas":0}}',
+				// an autoscaler's maximum patched to 0: the service gone
 				j := strings.ReplaceAll(joinWords(c.args()), " ", "")
-				if strings.Contains(j, `"replicas":0}`) || strings.Contains(j, `"replicas":0,`) {
-					return true, "replicas patched to 0 in production"
+				for _, k := range [...]string{`"replicas":0`, `"maxReplicas":0`, `"maxreplicas":0`} {
+					if strings.Contains(j, k+"}") || strings.Contains(j, k+",") {
+						return true, "replicas patched to 0 in a shared or production environment"
+					}
 				}
 			}
 			if sub != "scale" {

@@ -43,6 +43,12 @@ var dependencyRules = []*rule{
 				}
 				for _, w := range ops[2:] {
 					k, v, ok := strings.Cut(w.s, "=")
+					if ok && k == "publishConfig.registry" {
+						// the next publish, and its token, sent there
+						if h := hostOf(strings.Trim(v, `"'`)); h != "" && !ownPackageHost(h) {
+							return true, k + "=" + v
+						}
+					}
 					if ok && dependencyKey(k) {
 						if u := foreignDependency(v); u != "" {
 							return true, k + "=" + u

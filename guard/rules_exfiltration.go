@@ -1026,6 +1026,17 @@ var exfiltrationRules = []*rule{
 				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
 					return true, c.in.what
 				}
+			case "tee":
+				// cat .env | tee /dev/tty | wc -l: the secret on the
+				// screen while the pipeline seems to count it
+				if c.in.kind == flowSecret {
+					for _, w := range positional(c.args()) {
+						switch w.s {
+						case "/dev/tty", "/dev/stderr", "/dev/fd/2", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/2":
+							return true, c.in.what + " through tee " + w.s
+						}
+					}
+				}
 			case "jq", "yq", "gojq", "jaq":
 				// terraform output -json | jq -r .db_password.value: a
 				// secret output picked out of the outputs and printed
@@ -1527,6 +1538,70 @@ var exfiltrationRules = []*rule{
 			for _, w := range positional(args) {
 				if d, crit := a.sensitive(w.s, c.cwd); crit {
 					return true, d
+				}
+			}
+			return false, ""
+		}},
+	{ID: "project-uploaded-to-hub", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading the whole project or home directory to a model or dataset hub (its sources and secret files go with it)",
+		Suggestions: []string{"Upload the one folder of outputs meant to be shared", "Use --include/--exclude patterns that leave .env and sources out"},
+		names:       names("huggingface-cli", "hf"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := posArgs(args, optSpec{long: []string{"repo-type", "revision", "commit-message", "commit-description", "token", "include", "exclude", "delete", "every"}})
+			if len(ops) < 3 || ops[0].s != "upload" || hasPrefixWord(args, "--include") {
+				return false, ""
+			}
+			p := a.absPath(ops[2].s, c.cwd)
+			if p == "" {
+				return false, ""
+			}
+			if p == a.workDir || p == a.home {
+				return true, c.base + " upload " + ops[1].s + " " + ops[2].s
+			}
+			return false, ""
+		}},
+	{ID: "token-in-git-config", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a token into git's user or system configuration inside a URL (kept in plain text, shown by git config --list and sent wherever the rewrite applies)",
+		Suggestions: []string{"Use a credential helper (gh auth setup-git, git-credential-manager)", "Pass the token for one command through GIT_ASKPASS or an http.extraHeader set with -c"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if sub, _ := gitSub(c); sub != "config" || !hasWord(args, "--global") && !hasWord(args, "--system") {
+				return false, ""
+			}
+			for _, w := range args {
+				l := lower(w.s)
+				if !strings.HasPrefix(l, "url.") && !strings.HasPrefix(l, "http") && !strings.HasPrefix(l, "remote.") {
+					continue
+				}
+				if v := secretVarIn(w.s); v != "" && strings.Contains(w.s, "@") {
+					return true, "$" + v + " in " + strings.SplitN(w.s, "@", 2)[1]
+				}
+			}
+			return false, ""
+		}},
+	{ID: "personal-credentials-to-ci", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing the user's own credential files (cloud keys, SSH keys) as a repository's or project's CI secret (every workflow there, and whoever controls it, can use them)",
+		Suggestions: []string{"Create a deploy key or a CI role with only the rights the pipeline needs", "Store a scoped token, not the user's own credentials"},
+		names:       names("gh", "glab"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || ops[0].s != "secret" && ops[0].s != "variable" || ops[1].s != "set" && ops[1].s != "create" && ops[1].s != "update" {
+				return false, ""
+			}
+			// (a token file kept for the purpose, ~/.secrets/npm_token,
+			// is what CI secrets are for)
+			if c.in.kind == flowSecret && c.in.crit && personalCredentials(c.in.what) {
+				return true, c.in.what
+			}
+			for _, r := range c.redirs {
+				if r.op == syntax.RdrIn {
+					if d, crit := a.sensitive(r.w.s, c.cwd); crit && personalCredentials(d) {
+						return true, d
+					}
+				}
+			}
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowSecret && w.flow.crit && personalCredentials(w.flow.what) {
+					return true, w.flow.what // --body "$(cat ~/.ssh/id_ed25519)"
 				}
 			}
 			return false, ""
@@ -3108,4 +3183,11 @@ func pidLookups(src string) string {
 		}
 	}
 	return b.String()
+}
+
+// personalCredentials reports a description of the user's own login
+// material: cloud credentials, SSH private keys, kubeconfigs, registry
+// logins, netrc and git's stored credentials.
+func personalCredentials(d string) bool {
+	return hasAny(d, ".aws/", ".ssh/", ".kube/", "gcloud", ".azure/", ".docker/config", ".netrc", "git-credentials", "id_rsa", "id_ed25519", "id_ecdsa")
 }

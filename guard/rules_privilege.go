@@ -663,6 +663,11 @@ var privilegeRules = []*rule{
 				if strings.Contains(j, "pod-security.kubernetes.io/enforce=privileged") {
 					return true, "pod-security privileged"
 				}
+				// the enforce label removed: nothing enforced there any more
+				// (a development namespace's own is its owner's)
+				if strings.Contains(j, "pod-security.kubernetes.io/enforce-") && !localKubeContext(c.args()) {
+					return true, "pod-security enforcement removed"
+				}
 			}
 			return false, ""
 		}},

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Package registries and image registries: what other projects install
 // from. A published package removed or yanked, an owner added who can
@@ -24,9 +27,20 @@ var registryRules = []*rule{
 		Suggestions: suggRegistry}, // reported by registry-package-unpublished
 	{ID: "registry-private-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a package whose private guard was just removed (its code goes to a public registry)",
 		Suggestions: []string{"Leave \"private\": true in place; ask the owner before publishing", "Publish to the organisation's own registry"},
-		names:       names("npm", "pnpm", "yarn", "bun"),
+		names:       names("npm", "pnpm", "yarn", "bun", "gem", "twine"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if !a.privateLifted {
+				// gem push acme-internal-2.0.0.gem: a package named for
+				// staying inside, sent to the public registry
+				if c.name == "gem" || c.name == "twine" {
+					for _, w := range positional(c.args()) {
+						if l := lower(path.Base(w.s)); (strings.HasSuffix(l, ".gem") || strings.HasSuffix(l, ".whl") || strings.HasSuffix(l, ".tar.gz")) && hasAny(l, "internal", "private", "confidential", "proprietary") {
+							if h, ok := optValue(c.args(), "", "host", "repository-url"); !ok || publicPackageHosts[lower(hostOf(h))] {
+								return true, c.name + " " + w.s + " to the public registry"
+							}
+						}
+					}
+				}
 				return false, ""
 			}
 			if ops := positional(c.args()); len(ops) > 0 && (ops[0].s == "publish" || len(ops) > 1 && ops[0].s == "npm" && ops[1].s == "publish") && !hasWord(c.args(), "--dry-run") {
@@ -66,6 +80,33 @@ var registryRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "registry-image-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying an image from the organisation's private registry to a public one (its code and whatever was baked in go with it)",
+		Suggestions: []string{"Push images only to the organisation's registries", "Ask the owner before publishing an internal image"},
+		names:       names("skopeo", "crane", "gcrane", "regctl", "oras"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			k := 0
+			for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
+				k++
+			}
+			if k == len(ops) || k == 3 || len(ops) < k+3 {
+				return false, ""
+			}
+			src, dst := imageLocation(ops[k+1].s), imageLocation(ops[k+2].s)
+			if strings.HasPrefix(dst, "dir:") || strings.HasPrefix(dst, "oci:") || strings.HasPrefix(dst, "docker-archive:") || strings.HasPrefix(src, "dir:") || strings.HasPrefix(src, "oci:") {
+				return false, ""
+			}
+			// from a registry of the organisation's (an internal name, a
+			// private path) to one anyone pulls from
+			sh, dh := imageHost(src), imageHost(dst)
+			if knownRegistry(sh) || trustedImageHost(sh) || isLocalHost(sh) || !publicImageRegistry(dh) {
+				return false, ""
+			}
+			if l := lower(src); !internalHost(sh) && !hasAny(l, "corp", "internal", "private", "intranet") {
+				return false, ""
+			}
+			return true, src + " → " + dst
+		}},
 	{ID: "registry-owner-added", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an owner to a published package (they can publish, yank and hand it on)",
 		Suggestions: []string{"Ask the package's owners to add maintainers themselves"},
 		names:       names("npm", "pnpm", "yarn", "gem", "cargo"),
@@ -101,6 +142,13 @@ var registryRules = []*rule{
 			src, dst := imageLocation(ops[k+1].s), imageLocation(ops[k+2].s)
 			if src == "" || dst == "" || strings.HasPrefix(dst, "dir:") || strings.HasPrefix(dst, "oci:") || strings.HasPrefix(dst, "docker-archive:") {
 				return false, "" // copied to a file for a look
+			}
+			// a release's tag overwritten with a development build of the
+			// same repository: everything that pulls v1.4.0 runs it
+			srcRepo, srcTag := splitImageTag(src)
+			dstRepo, dstTag := splitImageTag(dst)
+			if srcRepo == dstRepo && releaseTag(dstTag) && !releaseTag(srcTag) && !strings.HasPrefix(srcTag, "sha") && !strings.Contains(src, "@sha256:") {
+				return true, dst + " overwritten with " + srcTag
 			}
 			sh, dh := imageHost(src), imageHost(dst)
 			if sh == dh || knownRegistry(sh) || ownPackageHost(sh) || trustedImageHost(sh) || scratchName(strings.ReplaceAll(lower(dst), "example.", "")) || strings.Contains(lower(dst), "candidate") {
@@ -336,6 +384,38 @@ func liftsPrivate(c *cmd) bool {
 			}
 		}
 		return mentions && manifest && (c.name == "jq" || hasPrefixWord(args, "-i") || hasWord(args, "--in-place") || hasPrefixWord(args, "-pi"))
+	}
+	return false
+}
+
+// splitImageTag splits an image reference into its repository and tag
+// ("latest" when none is given).
+func splitImageTag(ref string) (repo, tag string) {
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		return ref[:i], ref[i+1:]
+	}
+	return ref, "latest"
+}
+
+// releaseTag reports a tag naming a released version: 1.4.0, v2.3.
+func releaseTag(t string) bool {
+	t = strings.TrimPrefix(t, "v")
+	if t == "" || strings.Count(t, ".") < 1 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if (t[i] < '0' || t[i] > '9') && t[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// publicImageRegistry reports a registry anyone can pull from by default.
+func publicImageRegistry(h string) bool {
+	switch h {
+	case "docker.io", "registry-1.docker.io", "index.docker.io", "quay.io", "ghcr.io", "registry.gitlab.com", "public.ecr.aws", "ttl.sh":
+		return true
 	}
 	return false
 }

@@ -1447,13 +1447,23 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, or taking down a compose stack that lives outside the project",
+	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, restarting every deployment of a shared namespace, or taking down a compose stack that lives outside the project",
 		Suggestions: []string{"Stop only the program you started for the task", "Ask the stack's owner before taking it down"},
-		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose"),
+		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "kubectl":
+				// kubectl rollout restart deployment -n shared-services:
+				// every deployment of a namespace others use, at once
+				if !touchesProduction(c) && !sharedTarget(args) {
+					return false, ""
+				}
+				ops = posArgs(args, kubectlGlobal)
+				if len(ops) == 3 && ops[0].s == "rollout" && ops[1].s == "restart" && (ops[2].s == "deployment" || ops[2].s == "deployments" || ops[2].s == "deploy" || ops[2].s == "statefulset" || ops[2].s == "daemonset") {
+					return true, "every " + ops[2].s + " restarted"
+				}
 			case "supervisorctl":
 				// supervisorctl stop all, shutdown: every managed program
 				if len(ops) > 0 && (ops[0].s == "shutdown" || len(ops) > 1 && (ops[0].s == "stop" || ops[0].s == "remove") && ops[1].s == "all") {

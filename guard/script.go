@@ -781,6 +781,11 @@ func sensitiveInCode(code, low, lang string) string {
 	}
 	switch lang {
 	case "python":
+		// the browsers' cookies and saved logins, decrypted by a library
+		// made for it; the keyring's passwords
+		if hasAny(low, "browser_cookie3", "pycookiecheat", "browsercookie", "keyring.get_password", "keyring.get_credential") {
+			return "browser cookies or keyring passwords"
+		}
 		if hasAny(low, "dict(os.environ)", "str(os.environ)", "os.environ.copy()", "os.environ.items()", "json.dumps(os.environ", "repr(os.environ)", "os.environ.values()") {
 			return "the environment variables"
 		}
