@@ -300,3 +300,38 @@ func TestRound36SharedDeliveryAndPublishing(t *testing.T) {
 		`npm pkg set publishConfig.access=public`,
 	})
 }
+
+// Harmless on both sides: a test's virtual interface taken down, secret
+// lines dropped by grep -v, the vault's entries listed without /all, a
+// dev server's process killed, stored credentials projected to their
+// names, a game engine's caches in the project removed (Windows paths
+// arrive lower-cased).
+func TestRound36HarmlessLookalikes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`sudo ip link set veth-test down && sudo ip link del veth-test`,
+		`pip config list --user | grep -v -i -e password -e token`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`sudo ip link set eth0 down`, CategorySystem, "network-down", LevelHigh},
+		{`pip config list | grep -i password`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	ps, cmdCtx := winCorpusContextFor("powershell"), winCorpusContextFor("cmd")
+	checkSafe(t, d, ps, []string{
+		`Get-StoredCredential -AsCredentialObject | Select-Object TargetName, UserName, Type`,
+		`Remove-Item -Recurse -Force .\Library, .\Temp, .\obj`,
+		`Remove-Item -Recurse -Force Binaries, Intermediate, DerivedDataCache`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-StoredCredential -AsCredentialObject | Select-Object TargetName, UserName, Password`, CategoryExfiltration, "", LevelHigh},
+		{`Remove-Item -Recurse -Force .\Assets`, CategoryFileDelete, "win-delete-project", LevelModerate},
+	})
+	checkSafe(t, d, cmdCtx, []string{
+		`vaultcmd /listcreds:"Windows Credentials"`,
+		`taskkill /im vite.exe /f`,
+	})
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`vaultcmd /listcreds:"Windows Credentials" /all`, CategoryExfiltration, "", LevelHigh},
+		{`taskkill /im winword.exe /f`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+	})
+}

@@ -1066,7 +1066,7 @@ var exfiltrationRules = []*rule{
 				// terraform state pull | grep -A1 '"password"': the
 				// secret lines picked out of a state and printed
 				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state")) &&
-					secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) {
+					secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) {
 					return true, c.in.what
 				}
 			case "select-object", "format-table", "format-list", "foreach-object", "format-wide", "out-string", "sort-object", "out-host":
@@ -1086,6 +1086,9 @@ var exfiltrationRules = []*rule{
 			}
 			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || outputRedirected(c) && !toStepOutput(c) {
 				return false, "" // handed to a program or a file
+			}
+			if secretsFilteredLater(c) {
+				return false, "" // | grep -v -e password -e token: the secret lines dropped
 			}
 			if what := registryPassword(c); what != "" {
 				return true, what
@@ -3190,4 +3193,57 @@ func pidLookups(src string) string {
 // logins, netrc and git's stored credentials.
 func personalCredentials(d string) bool {
 	return hasAny(d, ".aws/", ".ssh/", ".kube/", "gcloud", ".azure/", ".docker/config", ".netrc", "git-credentials", "id_rsa", "id_ed25519", "id_ecdsa")
+}
+
+// secretsFilteredLater reports a later stage of c's pipeline that drops
+// the secret lines (grep -v password) or projects fields that hold no
+// secret (jq '{AccessorID, Description}', jq 'keys').
+func secretsFilteredLater(c *cmd) bool {
+	if c.pipe == nil {
+		return false
+	}
+	for _, s := range c.pipe[c.stage+1:] {
+		if s == nil {
+			continue
+		}
+		args := s.args()
+		switch s.name {
+		case "grep", "egrep", "rg":
+			if grepInverted(s) && secretishPattern(joinWords(args)) {
+				return true
+			}
+		case "jq", "gojq", "jaq":
+			if ops := positional(args); len(ops) > 0 && jqPlainProjection(ops[0].s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jqPlainProjection reports a jq filter that keeps only fields naming
+// things ({AccessorID, Description, Policies}, .credsStore, keys) and no
+// field that holds a secret.
+func jqPlainProjection(f string) bool {
+	if !strings.Contains(f, "{") && !strings.Contains(f, "keys") {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(f, func(r rune) bool {
+		return r == '.' || r == '|' || r == '[' || r == ']' || r == '"' || r == ' ' || r == ',' || r == '{' || r == '}' || r == '(' || r == ')' || r == ':'
+	}) {
+		if secretVarName(seg) || hasAny(lower(seg), "secret", "token", "password", "auth", "key") && lower(seg) != "keys" {
+			return false
+		}
+	}
+	return true
+}
+
+// grepInverted reports grep -v: the lines that match are dropped.
+func grepInverted(c *cmd) bool {
+	for _, w := range c.args() {
+		if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) && strings.ContainsRune(w.s, 'v') || w.s == "--invert-match" {
+			return true
+		}
+	}
+	return false
 }

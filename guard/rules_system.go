@@ -1100,7 +1100,8 @@ var systemRules = []*rule{
 					// every route (or address) gone: the machine is cut off
 					return !hasWord(args, "cache") && !hasWord(args, "lo"), args[0].s + " " + args[1].s
 				}
-				return len(args) > 3 && args[0].s == "link" && args[1].s == "set" && hasWord(args, "down") && !hasWord(args, "lo"), ""
+				// (a test's own virtual interface: veth-test, dummy0)
+				return len(args) > 3 && args[0].s == "link" && args[1].s == "set" && hasWord(args, "down") && !hasWord(args, "lo") && !scratchIface(args[2].s), ""
 			case "ifdown":
 				return len(args) > 0 && !hasWord(args, "lo"), ""
 			case "nmcli":
@@ -1896,3 +1897,10 @@ func fetchChecksOff(c *cmd) (bool, string) {
 
 // knownFilePath reports a file option's value that is a known path.
 func knownFilePath(f string) bool { return f != "" && f != "-" && !strings.ContainsAny(f, "$`") }
+
+// scratchIface reports a virtual interface made for a test: named for one
+// (veth-test, br-ci) or a dummy device.
+func scratchIface(name string) bool {
+	l := lower(name)
+	return scratchName(l) || strings.HasPrefix(l, "dummy") || strings.HasPrefix(l, "veth") && hasAny(l, "test", "tmp", "demo", "lab")
+}

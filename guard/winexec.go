@@ -1232,7 +1232,10 @@ var regenerable = map[string]bool{"bin": true, "obj": true, "build": true, "dist
 	"temp": true, ".gradle": true, ".vs": true, "packages": true, "vendor": true, "__pycache__": true, ".nyc_output": true,
 	".parcel-cache": true, ".angular": true, "playwright-report": true, "test-results": true, "blob-report": true, ".svelte-kit": true, ".venv": true, "venv": true, ".tox": true, "_site": true,
 	"debug": true, "release": true, ".terraform": true, "storybook-static": true, ".nuxt": true, ".output": true, ".idea": true,
-	"x64": true, "x86": true, "dist-electron": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true}
+	"x64": true, "x86": true, "dist-electron": true, "cmake-build-debug": true, "cmake-build-release": true, ".eggs": true, "htmlcov": true, "docs/_build": true,
+	// game engines' and mobile tool chains' own (Unity's Library, Unreal's
+	// Intermediate, Binaries and DerivedDataCache, Godot's, Flutter's)
+	"library": true, "intermediate": true, "binaries": true, "deriveddatacache": true, "deriveddata": true, ".godot": true, ".import": true, ".dart_tool": true}
 
 // nestedBuildOutput reports a path below a project's own build output
 // folder deeper in the tree (src\Api\bin, apps\web\dist,

@@ -1649,7 +1649,9 @@ var winRules = []*rule{
 				return strings.Contains(j, "ntds.dit") || strings.Contains(j, `config\sam`) || strings.Contains(j, "config/sam") || strings.Contains(j, `config\security`) ||
 					strings.Contains(j, "/vss") && (strings.Contains(j, `config\system`) || strings.Contains(j, "config/system")), j
 			case "vaultcmd":
-				return strings.Contains(j, "listcreds"), j
+				// /listcreds alone names the entries and their users;
+				// /all adds their properties
+				return strings.Contains(j, "listcreds") && strings.Contains(j, "/all"), j
 			}
 			return true, j
 		}},
@@ -2207,7 +2209,14 @@ var winVerbRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			if c.name == "vaultcmd" {
-				return hasSw(args, "listcreds"), strings.Join(args, " ")
+				return hasSw(args, "listcreds") && hasSw(args, "all"), strings.Join(args, " ")
+			}
+			// | Select-Object TargetName, UserName, Type: the entries
+			// named, no password among the columns
+			// (the stages after a cmdlet are read from the line: they are
+			// not built when it is judged)
+			if cols := psProjection(lower(a.src)); cols != nil && credentialColumnsOnly(cols) {
+				return false, ""
 			}
 			// one named target is a lookup; without one, every entry
 			_, target := psFlag(args, "target", 1)
@@ -2694,7 +2703,10 @@ func robocopyOperands(args []word) []word {
 // user state: killing every one of them loses nothing but a stuck run.
 func statelessHost(image string) bool {
 	switch strings.TrimSuffix(strings.Trim(strings.ToLower(image), `"'`), ".exe") {
-	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild", "ngrok":
+	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild", "ngrok",
+		// front-end build tools and dev servers: they serve and rebuild
+		// from disk, holding no unsaved work
+		"vite", "esbuild", "webpack", "nodemon", "tsc", "jest", "vitest", "turbo", "parcel", "rollup", "storybook":
 		return true
 	}
 	// a development server (acme-devserver, webpack-dev-server) serves
@@ -2948,4 +2960,43 @@ func tunnelPort(s string) string {
 		return ""
 	}
 	return s
+}
+
+// credentialColumnsOnly reports a projection of stored credentials to
+// columns that hold no secret: the target, the user, the type.
+func credentialColumnsOnly(args []word) bool {
+	n := 0
+	for _, w := range args {
+		for _, f := range strings.Split(lower(w.s), ",") {
+			switch strings.TrimSpace(f) {
+			case "", "-property", "-autosize":
+			case "targetname", "target", "username", "user", "type", "comment", "persist", "lastwritten", "name", "resource":
+				n++
+			default:
+				return false
+			}
+		}
+	}
+	return n > 0
+}
+
+// psProjection returns the columns a pipeline's Select-Object or
+// Format-Table keeps (src in lower case), or nil when there is none.
+func psProjection(src string) []word {
+	for _, k := range [...]string{"| select-object ", "| select ", "| format-table ", "| ft "} {
+		i := strings.Index(src, k)
+		if i < 0 {
+			continue
+		}
+		rest := src[i+len(k):]
+		if j := strings.IndexAny(rest, "|;"); j >= 0 {
+			rest = rest[:j]
+		}
+		var out []word
+		for _, f := range strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ',' }) {
+			out = append(out, lit(f))
+		}
+		return out
+	}
+	return nil
 }

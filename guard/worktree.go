@@ -1320,6 +1320,16 @@ var generatedDirs = map[string]bool{"build": true, "dist": true, "out": true, "t
 	// bundlers' and type checkers' caches
 	".parcel-cache": true, ".svelte-kit": true, ".angular": true, ".vite": true, ".mypy_cache": true, ".ruff_cache": true}
 
+// generatedDirsFold are generatedDirs' names in lower case, for paths
+// whose case says nothing (Windows').
+var generatedDirsFold = func() map[string]bool {
+	m := make(map[string]bool, len(generatedDirs))
+	for k := range generatedDirs {
+		m[strings.ToLower(k)] = true
+	}
+	return m
+}()
+
 // sourceExts are the extensions of files people write: code, schemas
 // and data, not what a build or a run leaves.
 var sourceExts = map[string]bool{"go": true, "py": true, "ts": true, "tsx": true, "js": true, "jsx": true, "mjs": true, "cjs": true,
@@ -1377,8 +1387,8 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 		return false
 	}
 	for i, c := range comps {
-		if generatedDirs[c] {
-			return false
+		if generatedDirs[c] || generatedDirsFold[strings.ToLower(c)] {
+			return false // (Windows paths come lower-cased: library, derivedddatacache)
 		}
 		if strings.HasPrefix(c, ".") && c != "." && !(i == len(comps)-1 && !glob && localSettingsFile(base)) {
 			return false
