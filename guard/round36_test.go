@@ -335,3 +335,29 @@ func TestRound36HarmlessLookalikes(t *testing.T) {
 		{`taskkill /im winword.exe /f`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
 	})
 }
+
+// Watchers and guards turned off: a silence that names no alert, a bulk
+// mute or a month-long maintenance window through the services' APIs,
+// the monitoring stack scaled to zero, an ingress's rate limits and
+// allow-list removed, a web ACL emptied. One alert silenced on one host,
+// a half-hour window, a local cluster's monitoring are not.
+func TestRound36WatchersTurnedOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`amtool --alertmanager.url=https://am.staging.example silence add severity=critical -d 72h`, CategorySystem, "monitoring-silenced", LevelHigh},
+		{`curl -X POST -H "DD-API-KEY: $DD_API_KEY" -H "DD-APPLICATION-KEY: $DD_APP_KEY" https://api.datadoghq.com/api/v1/monitor/bulk_mute -d '{}'`, CategorySystem, "monitoring-silenced", LevelHigh},
+		{`curl -s -X POST https://api.pagerduty.com/maintenance_windows -H "Authorization: Token token=$PD_TOKEN" -d '{"maintenance_window":{"start_time":"2024-06-12T00:00:00Z","end_time":"2024-07-12T00:00:00Z"}}'`, CategorySystem, "monitoring-silenced", LevelHigh},
+		{`kubectl -n monitoring scale deploy prometheus-server --replicas=0`, CategorySystem, "monitoring-silenced", LevelHigh},
+		{`kubectl --context staging -n api annotate ingress api nginx.ingress.kubernetes.io/limit-rps-`, CategoryPrivilege, "k8s-widen-role", LevelHigh},
+		{`aws wafv2 update-web-acl --name staging-acl --scope REGIONAL --id abc --lock-token t --default-action Allow={} --rules '[]' --visibility-config x`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`amtool silence add alertname=DiskSpaceLow instance=dev-box-3 --duration=2h --comment='resizing disk'`,
+		`amtool silence query`,
+		`curl -s -X POST https://api.pagerduty.com/maintenance_windows -H "Authorization: Token token=$PD_TOKEN" -d '{"maintenance_window":{"start_time":"2024-06-01T22:00:00Z","end_time":"2024-06-01T22:30:00Z"}}'`,
+		`curl -s https://api.pagerduty.com/maintenance_windows -H "Authorization: Token token=$PD_TOKEN"`,
+		`kubectl --context kind-dev -n monitoring scale deploy prometheus-server --replicas=0`,
+		`kubectl -n monitoring get pods`,
+		`kubectl --context staging -n api annotate ingress api nginx.ingress.kubernetes.io/limit-rps=20 --overwrite`,
+	})
+}

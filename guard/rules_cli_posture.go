@@ -99,6 +99,12 @@ var cliPostureRules = []*rule{
 			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
 				return false, ""
 			}
+			if c.name == "aws" && hasWord(c.args(), "update-web-acl") {
+				// a web ACL given no rules, or let everything through
+				if r, ok := optValue(c.args(), "", "rules"); ok && strings.ReplaceAll(strings.Trim(r, `"'`), " ", "") == "[]" {
+					return true, "aws wafv2 update-web-acl --rules []"
+				}
+			}
 			sub, verb := clientVerb(c, vSecurityOff)
 			if readOnlySub(sub.list()) || sub.n == 0 {
 				return false, ""

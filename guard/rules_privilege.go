@@ -668,6 +668,15 @@ var privilegeRules = []*rule{
 				if strings.Contains(j, "pod-security.kubernetes.io/enforce-") && !localKubeContext(c.args()) {
 					return true, "pod-security enforcement removed"
 				}
+				// an ingress's rate limits, allow-list or authentication
+				// annotations removed: the service open to every client
+				if !localKubeContext(c.args()) {
+					for _, k := range [...]string{"/limit-rps-", "/limit-rpm-", "/limit-connections-", "/whitelist-source-range-", "/allowlist-source-range-", "/auth-url-", "/auth-type-", "/auth-secret-"} {
+						if strings.Contains(j+" ", k+" ") || strings.HasSuffix(j, k) {
+							return true, "ingress protection removed (" + strings.Trim(k, "/-") + ")"
+						}
+					}
+				}
 			}
 			return false, ""
 		}},

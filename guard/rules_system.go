@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Rules for changing or stopping the system itself (category system).
@@ -1389,25 +1390,69 @@ var systemRules = []*rule{
 		}},
 	{ID: "monitoring-silenced", Level: LevelHigh, Category: CategorySystem, Description: "silencing every alert or monitor (outages and intrusions then page nobody)",
 		Suggestions: []string{"Silence the one alert you are working on, for a short time", "Use a maintenance window scoped to one service"},
-		names:       names("amtool", "curl", "http", "https", "xh", "wget"),
+		names:       names("amtool", "curl", "http", "https", "xh", "wget", "kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "kubectl" {
+				// kubectl -n monitoring scale deploy prometheus-server
+				// --replicas=0: the watchers stopped (a local cluster's
+				// are the developer's)
+				ops := posArgs(args, kubectlGlobal)
+				if len(ops) < 2 || ops[0].s != "scale" || !hasWord(args, "--replicas=0") && !(hasWord(args, "--replicas") && hasWord(args, "0")) || localKubeContext(args) {
+					return false, ""
+				}
+				ns, _ := optValue(args, "-n", "namespace")
+				for _, v := range append([]string{ns}, wordStrings(ops[1:])...) {
+					if monitoringName(v) {
+						return true, "kubectl scale " + v + " to 0"
+					}
+				}
+				return false, ""
+			}
 			if c.name == "amtool" {
 				// a matcher every alert matches
 				ops := positional(args)
 				if len(ops) < 2 || ops[0].s != "silence" || ops[1].s != "add" {
 					return false, ""
 				}
+				// (or matchers that name no alert, instance or service:
+				// severity=critical silences every critical page)
+				specific := false
 				for _, w := range ops[2:] {
-					if _, v, ok := strings.Cut(w.s, "=~"); ok && (strings.Trim(v, `"'`) == ".+" || strings.Trim(v, `"'`) == ".*") {
+					k, v, ok := strings.Cut(w.s, "=~")
+					if ok && (strings.Trim(v, `"'`) == ".+" || strings.Trim(v, `"'`) == ".*") {
 						return true, "amtool silence add " + w.s
 					}
+					if !ok {
+						k, _, ok = strings.Cut(w.s, "=")
+					}
+					switch strings.TrimSuffix(strings.TrimSpace(k), "!") {
+					case "severity", "env", "environment", "cluster", "team", "priority", "region":
+					default:
+						specific = specific || ok
+					}
+				}
+				if !specific && len(ops) > 2 {
+					return true, "amtool silence add " + joinWords(ops[2:])
 				}
 				return false, ""
 			}
+			if m := httpMethod(c); m != "POST" && m != "PUT" && !hasWord(args, "-d") && !hasWord(args, "--data") && !hasPrefixWord(args, "--data") {
+				return false, "" // a read of the monitors or windows
+			}
 			for _, w := range args {
-				// Datadog's mute-everything endpoint
-				if strings.Contains(w.s, "://") && strings.Contains(w.s, "/monitor/mute_all") {
+				// Datadog's mute-everything and bulk-mute endpoints,
+				// PagerDuty's and Opsgenie's maintenance windows
+				if !strings.Contains(w.s, "://") {
+					continue
+				}
+				l := lower(w.s)
+				if strings.Contains(l, "/monitor/mute_all") || strings.Contains(l, "/monitor/bulk_mute") ||
+					strings.Contains(l, "pagerduty.com/maintenance_windows") || strings.Contains(l, "opsgenie.com/v1/maintenance") ||
+					strings.Contains(l, "/api/v1/downtime") && strings.Contains(l, "datadoghq") {
+					if d, ok := windowLength(a.src); ok && d <= 4*time.Hour {
+						return false, "" // a window of a few hours for planned work
+					}
 					return true, w.s
 				}
 			}
@@ -1903,4 +1948,45 @@ func knownFilePath(f string) bool { return f != "" && f != "-" && !strings.Conta
 func scratchIface(name string) bool {
 	l := lower(name)
 	return scratchName(l) || strings.HasPrefix(l, "dummy") || strings.HasPrefix(l, "veth") && hasAny(l, "test", "tmp", "demo", "lab")
+}
+
+// monitoringName reports a namespace or workload that watches the others:
+// metrics, alerting, logging, runtime security.
+func monitoringName(s string) bool {
+	l := lower(s)
+	return hasAny(l, "monitoring", "observability", "prometheus", "alertmanager", "grafana", "loki", "fluent", "falco", "datadog", "newrelic",
+		"splunk", "otel-collector", "vector-agent", "wazuh", "crowdstrike", "sysdig")
+}
+
+// wordStrings returns the words' texts.
+func wordStrings(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.s
+	}
+	return out
+}
+
+// windowLength returns the span between a request body's start_time and
+// end_time (RFC 3339), when both are written out.
+func windowLength(src string) (time.Duration, bool) {
+	get := func(k string) (time.Time, bool) {
+		i := strings.Index(src, k)
+		if i < 0 {
+			return time.Time{}, false
+		}
+		rest := strings.TrimLeft(src[i+len(k):], `\":= `)
+		end := strings.IndexAny(rest, `"\,}'`)
+		if end < 0 {
+			return time.Time{}, false
+		}
+		t, err := time.Parse(time.RFC3339, rest[:end])
+		return t, err == nil
+	}
+	start, ok1 := get("start_time")
+	end, ok2 := get("end_time")
+	if !ok1 || !ok2 || end.Before(start) {
+		return 0, false
+	}
+	return end.Sub(start), true
 }
