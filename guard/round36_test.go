@@ -361,3 +361,25 @@ func TestRound36WatchersTurnedOff(t *testing.T) {
 		`kubectl --context staging -n api annotate ingress api nginx.ingress.kubernetes.io/limit-rps=20 --overwrite`,
 	})
 }
+
+// The project's package settings and lock files weakened: yarn's
+// checksums ignored, the lock file's integrity hashes stripped, a scope's
+// registry moved to an unknown host for everyone who installs there.
+// pnpm config is a setting, not a program run from a URL: an artifact
+// service's address there is the organisation's.
+func TestRound36ProjectPackageSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`echo 'checksumBehavior: ignore' >> .yarnrc.yml && yarn install`, CategorySystem, "tool-tls-off-config", LevelHigh},
+		{`sed -i 's/"integrity": "[^"]*",//' package-lock.json && npm ci`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`sed -i '/integrity/d' pnpm-lock.yaml`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`npm config set @acme:registry https://npm.pkgs-x.example/ --location=project`, CategoryPersistence, "setting-command-payload", LevelHigh},
+		{`pnpm config set @acme:registry https://npm.pkgs-x.example/`, CategoryPersistence, "setting-command-payload", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`echo 'nodeLinker: node-modules' >> .yarnrc.yml`,
+		`sed -i 's/"version": "1.0.0"/"version": "1.0.1"/' package-lock.json`,
+		`pnpm config set @acme:registry https://acme.jfrog.io/artifactory/api/npm/npm/`,
+		`npm config set @acme:registry https://npm.pkg.github.com --location=project`,
+	})
+}

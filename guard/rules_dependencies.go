@@ -67,6 +67,12 @@ var dependencyRules = []*rule{
 						if u := registrySwapScript(w.s); u != "" {
 							return true, t.raw + ": " + u
 						}
+						// s/"integrity": "[^"]*",//, /integrity/d: the lock
+						// file's hashes stripped, any tarball then accepted
+						if l := strings.TrimSpace(lower(w.s)); (strings.Contains(l, "integrity") || strings.Contains(l, "checksum")) &&
+							(strings.HasSuffix(l, "/d") || strings.HasPrefix(l, "s") && (strings.HasSuffix(l, "//") || strings.HasSuffix(l, "//g"))) {
+							return true, t.raw + ": its integrity hashes removed"
+						}
 					}
 					if c.name == "sed" {
 						if u := foreignDependencyIn(sedInsertedText(args)); u != "" {

@@ -701,7 +701,7 @@ var persistenceRules = []*rule{
 				if d := payloadInSettings(c.name + " " + joinWords(c.args())); d != "" {
 					return true, c.base + ": " + d
 				}
-				if u := foreignPackageSource(joinWords(c.args())); u != "" && globalSetting(c) && !narrowSource(c) {
+				if u := foreignPackageSource(joinWords(c.args())); u != "" && !narrowSource(c) {
 					return true, c.base + ": packages or fetches from " + u
 				}
 			}

@@ -219,6 +219,8 @@ func TestPackageSourcesOnOtherSites(t *testing.T) {
 		{`gem sources -a https://gems.example.org/`, CategoryPersistence, "setting-command-payload", LevelHigh},
 		{`git config --global url.https://code.example.net/fork/.insteadOf https://github.com/`, CategoryPersistence, "setting-command-payload", LevelHigh},
 		{`printf 'registry=https://npm.example.com/\n' >> ~/.npmrc`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		// the project's own settings are every installer's there (round 36)
+		{`npm config set registry https://npm.example.com/ --location=project`, CategoryPersistence, "setting-command-payload", LevelHigh},
 		{`printf '[global]\nindex-url = https://pypi.example.org/simple\n' > ~/.config/pip/pip.conf`, CategoryPersistence, "config-hook-payload", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
@@ -228,7 +230,6 @@ func TestPackageSourcesOnOtherSites(t *testing.T) {
 		`yarn config set npmRegistryServer https://acme.jfrog.io/artifactory/api/npm/npm/`,
 		`git config --global url.git@github.com:.insteadOf https://github.com/`,
 		`printf 'registry=https://registry.npmjs.org/\n' >> ~/.npmrc`,
-		`npm config set registry https://npm.example.com/ --location=project`,
 	})
 }
 

@@ -893,6 +893,9 @@ var remoteExecRules = []*rule{
 				if ops := positional(args); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
 					return false, "" // npm exec, npm x: npx's own commands
 				}
+				if ops := positional(args); c.name == "pnpm" && len(ops) > 0 && ops[0].s == "config" {
+					return false, "" // pnpm config set: settings have rules of their own
+				}
 				for _, w := range args {
 					// npx --package=URL cmd: the package the command comes from
 					v := strings.TrimPrefix(w.s, "--package=")

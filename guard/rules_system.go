@@ -1712,7 +1712,9 @@ func tlsOffConfig(name, text string) bool {
 				return true
 			}
 		case strings.HasPrefix(name, ".npmrc") || strings.HasPrefix(name, "npmrc") || strings.HasPrefix(name, ".yarnrc") || name == ".bowerrc":
-			if l == "strict-ssl false" || l == "enablestrictssl false" || strings.Contains(l, "strict-ssl false") {
+			if l == "strict-ssl false" || l == "enablestrictssl false" || strings.Contains(l, "strict-ssl false") ||
+				// yarn berry's lock file checksums ignored or rewritten
+				l == "checksumbehavior ignore" || l == "checksumbehavior update" || l == "checksumbehavior reset" {
 				return true
 			}
 		case strings.HasPrefix(name, ".gitconfig") || name == "gitconfig" || strings.HasSuffix(name, ".gitconfig"):

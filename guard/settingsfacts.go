@@ -185,14 +185,3 @@ func foreignPackageSource(text string) string {
 	}
 	return ""
 }
-
-// globalSetting reports a setting command not confined to the project
-// (npm config set --location=project writes the project's .npmrc).
-func globalSetting(c *cmd) bool {
-	for _, w := range c.args() {
-		if w.s == "--location=project" || w.s == "project" && hasWord(c.args(), "--location") {
-			return false
-		}
-	}
-	return true
-}
