@@ -383,3 +383,32 @@ func TestRound36ProjectPackageSettings(t *testing.T) {
 		`npm config set @acme:registry https://npm.pkg.github.com --location=project`,
 	})
 }
+
+// The environment a secrets manager fills, printed (doppler run --
+// printenv); a program started there keeps its secrets. fish's string
+// match prints whole entries for a glob, only the matched part for a
+// regular expression (the names), unless -e or the pattern runs on into
+// the value.
+func TestRound36InjectedEnvironments(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`doppler run -- printenv`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`op run --env-file .env.tpl -- printenv`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws-vault exec prod -- env`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`doppler run -- npm start`,
+		`aws-vault exec prod -- env | cut -d= -f1`,
+	})
+	fish := testCtx
+	fish.Shell = "fish"
+	checkDanger(t, d, fish, []dangerCase{
+		{`env | string match '*TOKEN*'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`env | string match -r 'TOKEN=.*'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`env | string match -re 'secret'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`env | string match -r '^[A-Z_]+' | sort -u`,
+		`env | string match -ri 'token|secret'`,
+	})
+}

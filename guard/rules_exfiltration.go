@@ -1221,7 +1221,19 @@ var exfiltrationRules = []*rule{
 				if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "admin" && ops[1].s == "initial-password" {
 					return true, "Argo CD's admin password"
 				}
-			case "printenv", "set":
+			case "env", "printenv", "set":
+				// doppler run -- printenv, op run --env-file .env.tpl --
+				// env: the environment a secrets manager filled, printed
+				if c.name != "set" && len(positional(c.args())) == 0 {
+					for _, w := range c.wrappers {
+						if secretInjector(w) {
+							return true, "the secrets " + w + " put in the environment"
+						}
+					}
+				}
+				if c.name == "env" {
+					break
+				}
 				if c.name == "set" && !hasWord(c.args(), "--show") && !hasWord(c.args(), "-S") {
 					break // fish's set --show NAME prints the value
 				}
@@ -1310,9 +1322,30 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
-		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
+		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg", "string"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
+			if c.name == "string" {
+				// fish: env | string match '*TOKEN*' prints each whole
+				// entry; with -r only the part the pattern matches
+				// (string match -r '^[A-Z_]+': the names), unless -e or
+				// the pattern runs on past the name
+				if len(ops) < 2 || ops[0].s != "match" || hasWord(c.args(), "-q") || hasWord(c.args(), "--quiet") {
+					return false, ""
+				}
+				regex, entire := false, hasWord(c.args(), "--entire")
+				for _, w := range c.args() {
+					if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' {
+						regex = regex || strings.ContainsRune(w.s, 'r')
+						entire = entire || strings.ContainsRune(w.s, 'e')
+					}
+					regex = regex || w.s == "--regex"
+				}
+				if regex && !entire && !strings.Contains(ops[1].s, "=.") && !strings.HasSuffix(strings.Trim(ops[1].s, `"'$`), ".*") && !strings.HasSuffix(strings.Trim(ops[1].s, `"'$`), ".+") {
+					return false, ""
+				}
+				ops = ops[1:]
+			}
 			pat := grepPattern(c)
 			if !(secretishPattern(pat) || tokenServicePrefixes(pat)) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
@@ -1892,6 +1925,13 @@ func grepShowsNoLine(c *cmd) bool {
 // grepPattern returns the pattern a grep is given (its first operand, or
 // -e's value).
 func grepPattern(c *cmd) string {
+	if c.name == "string" {
+		// fish's string match [-r] PATTERN
+		if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "match" {
+			return ops[1].s
+		}
+		return ""
+	}
 	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
 		return v
 	}
@@ -3246,4 +3286,21 @@ func grepInverted(c *cmd) bool {
 		}
 	}
 	return false
+}
+
+// secretInjector reports a wrapper (as written) that starts its command
+// with secrets from a manager in its environment: op run, doppler run,
+// infisical run, aws-vault exec, chamber exec, sops exec-env, teller run,
+// envchain, vault's and the clouds' own.
+func secretInjector(w string) bool {
+	f := strings.Fields(w)
+	if len(f) < 2 {
+		return len(f) == 1 && f[0] == "envchain"
+	}
+	switch f[0] + " " + f[1] {
+	case "op run", "doppler run", "infisical run", "aws-vault exec", "chamber exec", "sops exec-env", "teller run", "dotenv-vault run",
+		"secrethub run", "akeyless run", "bws run", "phase run", "envkey-source run", "summon --provider":
+		return true
+	}
+	return f[0] == "envchain" || f[0] == "summon"
 }
