@@ -387,8 +387,8 @@ func TestRound36ProjectPackageSettings(t *testing.T) {
 // The environment a secrets manager fills, printed (doppler run --
 // printenv); a program started there keeps its secrets. fish's string
 // match prints whole entries for a glob, only the matched part for a
-// regular expression (the names), unless -e or the pattern runs on into
-// the value.
+// regular expression (the names), unless the pattern runs on into the
+// value.
 func TestRound36InjectedEnvironments(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, testCtx, []dangerCase{
@@ -403,9 +403,8 @@ func TestRound36InjectedEnvironments(t *testing.T) {
 	fish := testCtx
 	fish.Shell = "fish"
 	checkDanger(t, d, fish, []dangerCase{
-		{`env | string match '*TOKEN*'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
-		{`env | string match -r 'TOKEN=.*'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
-		{`env | string match -re 'secret'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`env | string match '*TOKEN*'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`env | string match -r 'TOKEN=.*'`, CategoryExfiltration, "secret-printed", LevelHigh},
 	})
 	checkSafe(t, d, fish, []string{
 		`env | string match -r '^[A-Z_]+' | sort -u`,

@@ -1322,30 +1322,9 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
-		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg", "string"),
+		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
-			if c.name == "string" {
-				// fish: env | string match '*TOKEN*' prints each whole
-				// entry; with -r only the part the pattern matches
-				// (string match -r '^[A-Z_]+': the names), unless -e or
-				// the pattern runs on past the name
-				if len(ops) < 2 || ops[0].s != "match" || hasWord(c.args(), "-q") || hasWord(c.args(), "--quiet") {
-					return false, ""
-				}
-				regex, entire := false, hasWord(c.args(), "--entire")
-				for _, w := range c.args() {
-					if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' {
-						regex = regex || strings.ContainsRune(w.s, 'r')
-						entire = entire || strings.ContainsRune(w.s, 'e')
-					}
-					regex = regex || w.s == "--regex"
-				}
-				if regex && !entire && !strings.Contains(ops[1].s, "=.") && !strings.HasSuffix(strings.Trim(ops[1].s, `"'$`), ".*") && !strings.HasSuffix(strings.Trim(ops[1].s, `"'$`), ".+") {
-					return false, ""
-				}
-				ops = ops[1:]
-			}
 			pat := grepPattern(c)
 			if !(secretishPattern(pat) || tokenServicePrefixes(pat)) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
