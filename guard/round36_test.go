@@ -411,3 +411,26 @@ func TestRound36InjectedEnvironments(t *testing.T) {
 		`env | string match -ri 'token|secret'`,
 	})
 }
+
+// Clusters and pipelines: a chart installed with privileged, host-network
+// pods; a pipeline run with its tests or security scans switched off; a
+// production environment's required reviewers removed. A local kind
+// cluster's cluster-admin binding is the developer's.
+func TestRound36ClustersAndPipelines(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`helm install shell ./charts/debug --set hostNetwork=true --set privileged=true -n kube-system`, CategoryPrivilege, "k8s-privileged-pod", LevelCritical},
+		{`helm upgrade agent ./charts/agent --set securityContext.privileged=true,hostPID=true`, CategoryPrivilege, "k8s-privileged-pod", LevelCritical},
+		{`glab ci run --variables SKIP_SECURITY_SCAN:true -b main`, CategorySystem, "pipeline-run-production", LevelHigh},
+		{`gh workflow run release.yml -f skip_tests=true`, CategorySystem, "pipeline-run-production", LevelHigh},
+		{`gh api -X PUT repos/acme/api/environments/production -F wait_timer=0 -F reviewers=null`, CategoryGitDestroy, "forge-api-guard-change", LevelHigh},
+		{`kubectl --context staging create clusterrolebinding dev-admin --clusterrole=cluster-admin --user=dev@acme.io`, CategoryPrivilege, "k8s-cluster-admin-binding", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`helm install api ./charts/api -n dev-alice --set image.tag=dev --set ingress.enabled=true`,
+		`glab ci run --variables DEPLOY_ENV:staging -b feature/login`,
+		`gh workflow run ci.yml --ref feature/login -f debug=true`,
+		`gh api repos/acme/api/environments/production`,
+		`kubectl --context kind-dev create clusterrolebinding me --clusterrole=cluster-admin --user=dev`,
+	})
+}

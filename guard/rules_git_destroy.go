@@ -443,6 +443,17 @@ var gitDestroyRules = []*rule{
 					return true, m + " " + w.s
 				}
 			}
+			// environments/production with reviewers=null or wait_timer=0:
+			// its deployments no longer wait for anyone
+			for _, w := range args {
+				if i := strings.Index(w.s, "/environments/"); i >= 0 && (m == "PUT" || m == "PATCH" || m == "POST") {
+					env := strings.Trim(w.s[i+len("/environments/"):], "/")
+					j := strings.ReplaceAll(lower(joinWords(args)), " ", "")
+					if (isProdName(env) || strings.Contains(lower(env), "prod")) && (strings.Contains(j, "reviewers=null") || strings.Contains(j, "reviewers=[]") || strings.Contains(j, "wait_timer=0") || strings.Contains(j, "prevent_self_review=false")) {
+						return true, m + " " + w.s + ": its reviews removed"
+					}
+				}
+			}
 			// a body or fields that switch a protection off: reviews no
 			// longer required, force pushes allowed, reviewers emptied
 			if protectionWords(c.lowerArgs()) || c.in.kind == flowText && protectionWords([]string{lower(c.in.text)}) {

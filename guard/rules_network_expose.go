@@ -132,6 +132,9 @@ var networkExposeRules = []*rule{
 			// node --inspect=0.0.0.0:9229, NODE_OPTIONS=--inspect=0.0.0.0,
 			// java -agentlib:jdwp=...,address=*:5005, chrome
 			// --remote-debugging-address=0.0.0.0
+			if len(c.assigns) == 0 && len(a.vars) == 0 && len(c.words) < 2 {
+				return false, ""
+			}
 			for _, as := range c.assigns {
 				if (as.name == "NODE_OPTIONS" || as.name == "JAVA_TOOL_OPTIONS" || as.name == "JDK_JAVA_OPTIONS" || as.name == "_JAVA_OPTIONS") && debuggerEverywhere(as.val.s) {
 					return true, as.name + "=" + as.val.s
@@ -141,7 +144,7 @@ var networkExposeRules = []*rule{
 				return true, "NODE_OPTIONS=" + v.s
 			}
 			for _, w := range c.args() {
-				if strings.HasPrefix(w.s, "-") && debuggerEverywhere(w.s) {
+				if (strings.HasPrefix(w.s, "--inspect") || strings.HasPrefix(w.s, "--remote-debugging-address") || strings.HasPrefix(w.s, "-agentlib:jdwp") || strings.HasPrefix(w.s, "-Xrunjdwp")) && debuggerEverywhere(w.s) {
 					return true, c.name + " " + w.s
 				}
 			}

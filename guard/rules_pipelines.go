@@ -61,7 +61,7 @@ var pipelineRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "pipeline-run-production", Level: LevelHigh, Category: CategorySystem, Description: "starting a deployment pipeline against production by hand",
+	{ID: "pipeline-run-production", Level: LevelHigh, Category: CategorySystem, Description: "starting a deployment pipeline against production by hand, or any pipeline with its tests or security checks switched off",
 		Suggestions: []string{"Let the release process deploy production", "Run the pipeline against staging"},
 		names:       names("gh", "glab", "az", "circleci", "act", "curl", "wget", "http", "https", "xh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -125,6 +125,14 @@ var pipelineRules = []*rule{
 					}
 				}
 				return false, ""
+			}
+			for _, w := range from {
+				// glab ci run --variables SKIP_SECURITY_SCAN:true, gh
+				// workflow run -f skip_tests=true: the pipeline's checks
+				// switched off for this run
+				if k, v := pipelineVariable(w.s); skipsChecks(k, v) {
+					return true, c.name + " pipeline with " + w.s
+				}
 			}
 			for _, w := range from {
 				v := w.s
@@ -374,4 +382,26 @@ func prodInText(s string) bool {
 		}
 	}
 	return false
+}
+
+// pipelineVariable splits a pipeline variable given as NAME=VALUE or
+// NAME:VALUE.
+func pipelineVariable(s string) (string, string) {
+	if k, v, ok := strings.Cut(s, "="); ok {
+		return k, v
+	}
+	k, v, _ := strings.Cut(s, ":")
+	return k, v
+}
+
+// skipsChecks reports a pipeline variable that turns its tests or
+// security checks off: SKIP_SECURITY_SCAN=true, skip_tests=1,
+// DISABLE_SAST=yes.
+func skipsChecks(k, v string) bool {
+	k, v = lower(k), lower(strings.Trim(v, `"'`))
+	if v != "true" && v != "1" && v != "yes" {
+		return false
+	}
+	return (strings.Contains(k, "skip") || strings.Contains(k, "disable") || strings.Contains(k, "no_")) &&
+		hasAny(k, "test", "security", "scan", "sast", "dast", "check", "lint", "audit", "verify", "approval", "review", "sign")
 }

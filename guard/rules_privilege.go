@@ -633,8 +633,8 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Bind a role with only the verbs and resources needed", "Scope the binding to one namespace"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := kubectlSubArgs(c.args()) // kubectl -n kube-system create ...
-			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm") {
-				return false, ""
+			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm") || localKubeContext(c.args()) {
+				return false, "" // (a kind or minikube cluster of the developer's own)
 			}
 			j := joinWords(args)
 			if strings.Contains(j, "rolebinding") && (strings.Contains(j, "--clusterrole=cluster-admin") || strings.Contains(j, "--clusterrole cluster-admin") ||
@@ -681,9 +681,29 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "k8s-privileged-pod", Level: LevelCritical, Category: CategoryPrivilege, Description: "starting a privileged pod with the host's namespaces (root on the node)",
-		Suggestions: []string{"Run pods unprivileged", "Use kubectl debug node with an approved profile"}, names: names("kubectl", "oc"),
+		Suggestions: []string{"Run pods unprivileged", "Use kubectl debug node with an approved profile"}, names: names("kubectl", "oc", "helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "helm" {
+				// helm install X --set privileged=true,hostNetwork=true:
+				// the chart's pods given the node (a local cluster's are
+				// the developer's)
+				if ops := positional(args); len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" || localKubeContext(args) {
+					return false, ""
+				}
+				for _, w := range args {
+					for _, kv := range strings.Split(lower(w.s), ",") {
+						k, v, ok := strings.Cut(kv, "=")
+						if !ok || v != "true" {
+							continue
+						}
+						if k = k[strings.LastIndexByte(k, '.')+1:]; k == "privileged" || k == "hostnetwork" || k == "hostpid" || k == "hostipc" || k == "allowprivilegeescalation" {
+							return true, "helm --set " + kv
+						}
+					}
+				}
+				return false, ""
+			}
 			ops := posArgs(args, kubectlGlobal) // kubectl --context prod run ...
 			if len(ops) == 0 || ops[0].s != "run" && ops[0].s != "debug" {
 				return false, ""
