@@ -434,3 +434,19 @@ func TestRound36ClustersAndPipelines(t *testing.T) {
 		`kubectl --context kind-dev create clusterrolebinding me --clusterrole=cluster-admin --user=dev`,
 	})
 }
+
+// A jq projection to the fields that name things (an entry's keys, an
+// accessor and its policies) prints no secret; the secret fields picked
+// out do.
+func TestRound36JqProjections(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, testCtx, []string{
+		`jq '.credsStore, (.auths | keys)' ~/.docker/config.json`,
+		`consul acl token read -self -format=json | jq '{AccessorID, Description, Policies}'`,
+	})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`jq '.auths' ~/.docker/config.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`jq '.auths[].auth' ~/.docker/config.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`consul acl token read -self -format=json | jq '{AccessorID, SecretID}'`, CategoryExfiltration, "", LevelHigh},
+	})
+}

@@ -27,6 +27,9 @@ var cliSecretRules = []*rule{
 			if c.name == "nmcli" && !hasAnyWord(c.lowerArgs(), "-s", "--show-secrets") {
 				return false, "" // its connections are network profiles; -s shows their secrets
 			}
+			if secretsFilteredLater(c) {
+				return false, "" // | jq '{AccessorID, Description}': fields that hold no secret
+			}
 			var what string
 			if fetchers[c.name] {
 				what = secretAPIRead(c)

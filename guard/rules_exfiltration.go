@@ -3,6 +3,7 @@ package guard
 import (
 	"net"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -613,6 +614,13 @@ var exfiltrationRules = []*rule{
 			}
 			if c.pipe != nil && c.stage < len(c.pipe)-1 && !((c.name == "jq" || c.name == "yq") && onlyShownAfter(c)) {
 				return false, "" // feeds another command: judged there (a jq pick decoded or paged is shown: judged here)
+			}
+			if c.name == "jq" || c.name == "yq" {
+				// jq '.credsStore, (.auths | keys)' ~/.docker/config.json:
+				// the entries' names, no credential among them
+				if ops := positional(c.args()); len(ops) > 1 && jqPlainProjection(ops[0].s) {
+					return false, ""
+				}
 			}
 			if c.name == "tar" || c.name == "bsdtar" {
 				// tar cf - ~/.ssh | tar xOf -: the archive's files
@@ -3240,6 +3248,9 @@ func secretsFilteredLater(c *cmd) bool {
 	return false
 }
 
+// jqKeysOf matches a jq path piped into keys (.auths | keys).
+var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*\|\s*keys\b`)
+
 // jqPlainProjection reports a jq filter that keeps only fields naming
 // things ({AccessorID, Description, Policies}, .credsStore, keys) and no
 // field that holds a secret.
@@ -3247,6 +3258,7 @@ func jqPlainProjection(f string) bool {
 	if !strings.Contains(f, "{") && !strings.Contains(f, "keys") {
 		return false
 	}
+	f = jqKeysOf.ReplaceAllString(f, "keys") // .auths | keys: the names of the entries
 	for _, seg := range strings.FieldsFunc(f, func(r rune) bool {
 		return r == '.' || r == '|' || r == '[' || r == ']' || r == '"' || r == ' ' || r == ',' || r == '{' || r == '}' || r == '(' || r == ')' || r == ':'
 	}) {
