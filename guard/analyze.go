@@ -2249,6 +2249,9 @@ func (a *analysis) recordSet(c *cmd) {
 				v.ok = false
 			}
 		}
+		if len(args) == 2 && args[1].flow != nil {
+			v = args[1] // set -l t (gh auth token): the variable holds what the substitution printed
+		}
 		a.setVar(args[0].s, v)
 	}
 }

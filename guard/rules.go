@@ -140,12 +140,14 @@ func (f *finding) verdict() Verdict {
 // judge runs the rules that apply to c.
 func (a *analysis) judge(c *cmd) {
 	named := rulesByName[c.name]
-	for _, w := range c.words {
+	for i, w := range c.words {
 		if w.s == "--" {
 			break // what follows is an operand or a script's own argument
 		}
-		if w.s == "--help" || w.s == "--version" {
-			named = nil // only prints usage
+		// --help, --version: only prints usage (dotnet add package X
+		// --version 13.0.3 gives a value: the command runs)
+		if w.s == "--help" || w.s == "--version" && (i+1 == len(c.words) || strings.HasPrefix(c.words[i+1].s, "-")) {
+			named = nil
 			break
 		}
 	}

@@ -26,10 +26,21 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "dotnet", "nuget":
+				// dotnet add package X --source http://203.0.113.4/nuget
+				if !hasWord(args, "add") && !hasWord(args, "install") && !hasWord(args, "restore") {
+					return false, ""
+				}
+				for _, u := range urlArgs(args) {
+					if h := hostOf(u); isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) && !internalHost(h) {
+						return true, u
+					}
+				}
+				return false, ""
 			case "dpkg", "rpm", "apt", "apt-get":
 				// sudo dpkg -i ~/Downloads/helper.deb: a package some web
 				// page handed over, its maintainer scripts run as root
