@@ -473,3 +473,29 @@ func TestRound36FishCapturesAndNuGetSources(t *testing.T) {
 		`dotnet --version`,
 	})
 }
+
+// Shared services cut off: every Redis client killed, a shared compose
+// project taken down by name, an interface dropping every packet,
+// Jenkins quieted or restarted through its web API, a repository's CI
+// workflow disabled. One node drained within its budgets, a local Redis,
+// the developer's own compose services and an experiment's workflow are
+// routine.
+func TestRound36SharedServicesCutOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, testCtx, []dangerCase{
+		{`redis-cli -h redis.staging.internal CLIENT KILL TYPE normal`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`docker compose -p shared-infra down`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`sudo tc qdisc add dev eth0 root netem loss 100%`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`curl -X POST https://jenkins.corp.example/quietDown -u "$JENKINS_USER:$JENKINS_TOKEN"`, CategorySystem, "ci-server-changed", LevelHigh},
+		{`curl -X POST -u "$JENKINS_USER:$JENKINS_TOKEN" https://jenkins.corp.example/job/platform/doDelete`, CategorySystem, "ci-server-changed", LevelHigh},
+		{`gh workflow disable ci.yml -R acme/api`, CategorySystem, "ci-server-changed", LevelHigh},
+	})
+	checkSafe(t, d, testCtx, []string{
+		`kubectl drain staging-worker-2 --ignore-daemonsets --delete-emptydir-data --timeout=5m`,
+		`redis-cli -h localhost CLIENT LIST`,
+		`docker compose -p alex-api down`,
+		`sudo tc qdisc add dev lo root netem delay 100ms`,
+		`curl -s https://jenkins.corp.example/job/platform/api/json`,
+		`gh workflow disable nightly-experiment.yml -R alex/sandbox`,
+	})
+}

@@ -145,6 +145,10 @@ var dataStoreRules = []*rule{
 					return true, "Stop-DbaService " + cn
 				}
 			case "redis-cli":
+				// CLIENT KILL TYPE normal: every application's connection cut
+				if hasAnyWord(low, "client") && hasAnyWord(low, "kill") && (hasAnyWord(low, "type") || hasAnyWord(low, "skipme")) && !local() {
+					return true, "redis-cli CLIENT KILL"
+				}
 				if hasWord(args, "SHUTDOWN") || hasWord(args, "shutdown") {
 					if !local() {
 						return true, "redis-cli SHUTDOWN"

@@ -12,11 +12,41 @@ import (
 // printed, every repository served to
 // the network with push allowed.
 var pipelineRules = []*rule{
-	{ID: "ci-server-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing a shared CI server through its command-line client: jobs, nodes or builds deleted, the server shut down or restarted, plugins installed, scripts run on the controller",
+	{ID: "ci-server-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing a shared CI server through its client or web API (jobs, nodes or builds deleted, the server shut down or restarted, plugins installed, scripts run on the controller), or switching a repository's checks off",
 		Suggestions: []string{"Change the CI server through its administrators or its configuration as code", "Read jobs and builds with list-jobs and get-job"},
-		names:       names("java", "jenkins-cli"),
+		names:       names("java", "jenkins-cli", "curl", "wget", "http", "https", "xh", "gh", "glab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			switch c.name {
+			case "curl", "wget", "http", "https", "xh":
+				// POST .../quietDown, .../safeRestart, .../job/x/doDelete:
+				// Jenkins' own controls through its web API
+				if m := httpMethod(c); m != "POST" && !hasWord(args, "-d") && !hasPrefixWord(args, "--data") {
+					return false, ""
+				}
+				for _, u := range urlArgs(args) {
+					if h := hostOf(u); isLocalHost(h) {
+						continue
+					}
+					p := strings.TrimRight(u[strings.Index(u, "://")+3:], "/")
+					for _, end := range [...]string{"/quietDown", "/safeRestart", "/restart", "/safeExit", "/exit", "/doDelete", "/doDisconnect", "/toggleOffline"} {
+						if strings.HasSuffix(p, end) {
+							return true, "Jenkins " + strings.TrimPrefix(end, "/") + " (" + u + ")"
+						}
+					}
+				}
+				return false, ""
+			case "gh", "glab":
+				// gh workflow disable ci.yml: the repository's checks no
+				// longer run on what is pushed
+				ops := positional(args)
+				if len(ops) > 2 && (ops[0].s == "workflow" && ops[1].s == "disable" || ops[0].s == "ci" && ops[1].s == "disable") {
+					if l := lower(ops[2].s); hasAny(l, "ci", "test", "check", "lint", "security", "codeql", "scan", "build", "verify", "audit", "sast") {
+						return true, c.name + " workflow disable " + ops[2].s
+					}
+				}
+				return false, ""
+			}
 			if c.name == "java" {
 				jar, ok := optValue(args, "-jar", "")
 				if !ok || !strings.Contains(lower(path.Base(jar)), "jenkins-cli") {

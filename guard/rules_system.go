@@ -1495,11 +1495,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, restarting every deployment of a shared namespace, or taking down a compose stack that lives outside the project",
 		Suggestions: []string{"Stop only the program you started for the task", "Ask the stack's owner before taking it down"},
-		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl"),
+		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl", "tc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "tc":
+				// tc qdisc ... netem loss 100%: every packet of the
+				// interface dropped
+				if hasWord(args, "netem") && (hasWord(args, "100%") || hasWord(args, "100")) && hasWord(args, "loss") && !hasWord(args, "lo") {
+					return true, "tc netem loss 100%"
+				}
+				return false, ""
 			case "kubectl":
 				// kubectl rollout restart deployment -n shared-services:
 				// every deployment of a namespace others use, at once
@@ -1536,6 +1543,9 @@ var systemRules = []*rule{
 				}
 				if sub != "compose down" && sub != "compose stop" && sub != "compose kill" && sub != "compose rm" {
 					return false, ""
+				}
+				if p, ok := optValue(args, "-p", "project-name"); ok && sharedTarget([]word{lit(p)}) || ok && strings.Contains(lower(p), "infra") {
+					return true, c.base + " " + sub + " of the project " + p // docker compose -p shared-infra down
 				}
 				f, ok := optValue(args, "-f", "file")
 				if !ok || !knownFilePath(f) {
