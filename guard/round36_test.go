@@ -499,3 +499,17 @@ func TestRound36SharedServicesCutOff(t *testing.T) {
 		`gh workflow disable nightly-experiment.yml -R alex/sandbox`,
 	})
 }
+
+// The credential files POSIX clients keep in the home are kept in the
+// Windows profile too: printed there, they are printed.
+func TestRound36WindowsProfileCredentialStores(t *testing.T) {
+	d := NewDetector(Options{})
+	cmdCtx := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`type %USERPROFILE%\.kaggle\kaggle.json`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, cmdCtx, []string{
+		`type %USERPROFILE%\.gitconfig`,
+		`dir %USERPROFILE%\.kaggle`,
+	})
+}

@@ -1082,6 +1082,16 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 		if d := profileTokenStore(p); d != "" {
 			return d, true
 		}
+		// the stores POSIX clients keep in the home, which their Windows
+		// builds keep in the profile too (.kaggle/kaggle.json, .netrc)
+		if h := a.winHome(); h != "" && strings.HasPrefix(p, strings.ToLower(h)+"/") {
+			rel := p[len(h)+1:]
+			for _, cs := range homeCredentialStores {
+				if storeHolds(strings.ToLower(cs.prefix), rel) {
+					return cs.what + " " + p, true
+				}
+			}
+		}
 	}
 	return "", false
 }
