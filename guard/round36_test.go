@@ -247,6 +247,7 @@ func TestRound36NetworkAndTrust(t *testing.T) {
 		{`curl -so ~/.ca/x.pem https://ca.example.net/x.pem && git config --global http.sslCAInfo ~/.ca/x.pem`, CategorySystem, "trust-root-certificate", LevelHigh},
 		{`certutil -d sql:$HOME/.pki/nssdb -A -t "C,," -n proxy -i /tmp/root.crt`, CategorySystem, "trust-root-certificate", LevelHigh},
 		{`gcloud config set auth/disable_ssl_validation True`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`REQUESTS_CA_BUNDLE=/tmp/mitm.pem pip install -r requirements.txt`, CategorySystem, "trust-root-certificate", LevelHigh},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`NODE_OPTIONS=--inspect npm run start`,
@@ -259,6 +260,7 @@ func TestRound36NetworkAndTrust(t *testing.T) {
 		`sudo openvpn --config ~/vpn/corp.ovpn`,
 		`git config --global http.sslCAInfo /etc/ssl/certs/ca-certificates.crt`,
 		`npm config set cafile ./certs/dev-ca.pem`,
+		`REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt pip install -r requirements.txt`,
 		`sudo cp "$(mkcert -CAROOT)/rootCA.pem" /usr/local/share/ca-certificates/mkcert-dev.crt && sudo update-ca-certificates`,
 		`certutil -d sql:$HOME/.pki/nssdb -L`,
 	})

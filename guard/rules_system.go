@@ -972,6 +972,16 @@ var systemRules = []*rule{
 			if strings.Contains(j, "mkcert") || strings.Contains(a.src, "mkcert -CAROOT") {
 				return false, "" // the developer's own mkcert CA, made on this machine
 			}
+			// REQUESTS_CA_BUNDLE=/tmp/mitm.pem pip install ...: this run
+			// trusts whatever that file says
+			for _, as := range c.assigns {
+				switch as.name {
+				case "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT", "AWS_CA_BUNDLE":
+					if f := as.val.s; f != "" && (a.isDownloaded(f, c.cwd) || untrustedPlace(a.absPath(f, c.cwd)) && !a.inWork(a.absPath(f, c.cwd))) {
+						return true, as.name + "=" + f
+					}
+				}
+			}
 			switch c.name {
 			case "git", "npm", "yarn", "pip", "pip3", "export":
 				// git config --global http.sslCAInfo ~/.ca/x.pem after
