@@ -848,13 +848,16 @@ const (
 	maxRound35FalsePositive = 0.005
 )
 
-// Round thirty-six, POSIX lines (both parts): see
-// testdata/corpus/round36/README.md. These floors catch regressions.
+// Round thirty-six, POSIX lines (both parts): 83.1%, 77.2%, 91.3% and
+// 1.88% false positives on arrival; after the session's rules 94.4%,
+// 88.2%, 91.3% and 1.36% (round36b, never opened, 88.5%, 80.7%, 92.3%,
+// 2.29%); see testdata/corpus/round36/README.md. These floors catch
+// regressions.
 const (
-	minRound36Critical      = 0
-	minRound36High          = 0
-	minRound36Moderate      = 0
-	maxRound36FalsePositive = 1
+	minRound36Critical      = 0.94
+	minRound36High          = 0.88
+	minRound36Moderate      = 0.91
+	maxRound36FalsePositive = 0.014
 )
 
 const (
