@@ -365,10 +365,11 @@ type analysis struct {
 	outcome
 	engine
 
-	depth   int
-	src     string
-	inherit flow   // the standard input payloads inherit
-	substs  []flow // command substitutions seen while building a command
+	depth    int
+	src      string
+	srcFacts srcFacts // what rules asked of src as a whole
+	inherit  flow     // the standard input payloads inherit
+	substs   []flow   // command substitutions seen while building a command
 
 	explain bool
 	prompt  bool
@@ -780,14 +781,16 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 			return a.walkPipeline(s, origin)
 		}
 		// a && b || c ...: walk the chain in order without recursing
-		chain := []*syntax.Stmt{x.Y}
+		// (ops[j] is the operator before chain[j], read once: walking
+		// down to it for each command made a long chain quadratic)
+		chain, ops := []*syntax.Stmt{x.Y}, []syntax.BinCmdOperator{x.Op}
 		left := x.X
 		for {
 			b, ok := left.Cmd.(*syntax.BinaryCmd)
 			if !ok || b.Op == syntax.Pipe || b.Op == syntax.PipeAll || len(left.Redirs) > 0 || left.Negated || left.Background {
 				break
 			}
-			chain = append(chain, b.Y)
+			chain, ops = append(chain, b.Y), append(ops, b.Op)
 			left = b.X
 		}
 		chain = append(chain, left)
@@ -797,7 +800,7 @@ func (a *analysis) walkStmt(s *syntax.Stmt, origin string) flow {
 			// unrolled (x first): a && after it gates what follows
 			gated := a.gated
 			if i > 0 {
-				a.gated = opBefore(x, i-1) == syntax.AndStmt
+				a.gated = ops[i-1] == syntax.AndStmt
 			}
 			f := a.walkStmt(chain[i], origin)
 			a.gated = gated
@@ -1971,19 +1974,6 @@ func (a *analysis) finish(c *cmd) {
 	}
 	a.expand(c)
 	a.after(c)
-}
-
-// opBefore returns the operator of the k-th binary command of a chain
-// unrolled from its last (x itself is the 0th).
-func opBefore(x *syntax.BinaryCmd, k int) syntax.BinCmdOperator {
-	for ; k > 0; k-- {
-		b, ok := x.X.Cmd.(*syntax.BinaryCmd)
-		if !ok {
-			return 0
-		}
-		x = b
-	}
-	return x.Op
 }
 
 // bareVar reports "$NAME" or "${NAME}" alone.

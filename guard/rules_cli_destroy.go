@@ -222,7 +222,7 @@ var apiMutationRules = []*rule{
 	{ID: "api-mutation-destroys", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a GraphQL mutation that deletes or removes something on a hosted service",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if !strings.Contains(a.src, "mutation") {
+			if !a.srcHas("mutation") {
 				return false, "" // one look at the line spares every command
 			}
 			for _, w := range c.args() {

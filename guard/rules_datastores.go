@@ -322,7 +322,7 @@ var dataStoreRules = []*rule{
 				}
 				return false, ""
 			}
-			src := lower(a.src)
+			src := a.srcLow()
 			if strings.Contains(src, "where-object") || strings.Contains(src, "| ?") || strings.Contains(src, "-thumbprint") {
 				return false, "" // one certificate picked out of the store
 			}
@@ -362,7 +362,7 @@ var dataStoreRules = []*rule{
 					return true, "ipa-server-install --uninstall"
 				}
 			case "kcadm.sh", "kcadm":
-				if src := lower(a.src); strings.Contains(src, "--server http://localhost") || strings.Contains(src, "--server http://127.") {
+				if src := a.srcLow(); strings.Contains(src, "--server http://localhost") || strings.Contains(src, "--server http://127.") {
 					return false, "" // a Keycloak on this machine, for development
 				}
 				if len(ops) > 1 && (ops[0].s == "update" || ops[0].s == "create") &&

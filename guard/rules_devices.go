@@ -70,7 +70,7 @@ var deviceRules = []*rule{
 		Suggestions: []string{"Read a debug build's data on an emulator", "Log what you need from the app instead"},
 		names:       names("adb"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if deviceIsEmulator(c.args()) || strings.Contains(lower(a.src), ".debug") {
+			if deviceIsEmulator(c.args()) || strings.Contains(a.srcLow(), ".debug") {
 				return false, ""
 			}
 			if p := appPrivateRead(c); p != "" {

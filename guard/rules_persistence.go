@@ -75,14 +75,14 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Add hooks to the project's own settings, where they are reviewed with the code", "Ask the user to add the hook"},
 		names:       names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			src := lower(a.src)
+			src := a.srcLow()
 			f := ""
 			for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json"} {
-				if strings.Contains(src, s) {
+				if a.srcLowHas(s) {
 					f = s
 				}
 			}
-			if f == "" || !strings.Contains(src, "hooks") || !strings.Contains(src, "command") {
+			if f == "" || !a.srcLowHas("hooks") || !a.srcLowHas("command") {
 				return false, ""
 			}
 			// written, not read: a redirection, a move or copy over it,

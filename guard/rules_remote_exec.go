@@ -418,7 +418,7 @@ var remoteExecRules = []*rule{
 					if repo != "" && !strings.EqualFold(repo, "psgallery") {
 						return true, "-Repository " + repo + " -SkipPublisherCheck"
 					}
-					if l := lower(a.src); strings.Contains(l, "set-psrepository") && strings.Contains(l, "-installationpolicy trusted") {
+					if l := a.srcLow(); strings.Contains(l, "set-psrepository") && strings.Contains(l, "-installationpolicy trusted") {
 						return true, "a trusted gallery and -SkipPublisherCheck"
 					}
 				}

@@ -22,7 +22,7 @@ var winCmdletRules = []*rule{
 			}
 			// the stages after it (not yet judged): the password picked
 			// or every property shown
-			l := lower(a.src)
+			l := a.srcLow()
 			i := strings.Index(l, "-ascredentialobject")
 			if i < 0 {
 				return false, ""
@@ -117,7 +117,7 @@ var winCmdletRules = []*rule{
 			if !secretNoun || !hasSw(args, "asplaintext", "plaintext", "reveal", "showsecret", "showvalue", "decrypt", "withdecryption", "includevalue", "unmask") {
 				return false, ""
 			}
-			src := lower(a.src)
+			src := a.srcLow()
 			if a.wantOut > 0 || !psShown(c) || !psShownInSource(src, c.name) || psCaptured(src, c.name) || cmdletScratch(args) {
 				return false, ""
 			}

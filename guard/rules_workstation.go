@@ -44,14 +44,13 @@ var workstationRules = []*rule{
 				}
 			}
 			if c.name == "echo" || c.name == "printf" || c.name == "jq" || c.name == "sed" || c.name == "code" || c.name == "tee" {
-				src := lower(a.src)
-				if strings.Contains(src, "security.workspace.trust.enabled") && strings.Contains(src, "false") {
+				if a.srcLowHas("security.workspace.trust.enabled") && a.srcLowHas("false") {
 					return true, "VS Code's workspace trust off"
 				}
-				if strings.Contains(src, "enable-local-variables :all") || strings.Contains(src, "enable-local-eval t") {
+				if a.srcLowHas("enable-local-variables :all") || a.srcLowHas("enable-local-eval t") {
 					return true, "Emacs runs every file's local code"
 				}
-				if strings.Contains(src, "modelineexpr") && strings.Contains(src, "set modeline") {
+				if a.srcLowHas("modelineexpr") && a.srcLowHas("set modeline") {
 					return true, "Vim evaluates every file's modeline"
 				}
 			}
@@ -70,14 +69,13 @@ var workstationRules = []*rule{
 				}
 				return false, ""
 			}
-			src := strings.ReplaceAll(lower(a.src), " ", "")
 			switch {
-			case strings.Contains(src, "accept-flake-config=true") && strings.Contains(src, "nix.conf"):
+			case a.srcCompactHas("accept-flake-config=true") && a.srcCompactHas("nix.conf"):
 				return true, "nix accepts every flake's settings (accept-flake-config)"
-			case strings.Contains(src, "task.allowautomatictasks") && (strings.Contains(src, `"on"`) || strings.Contains(src, ":on")):
+			case a.srcCompactHas("task.allowautomatictasks") && (a.srcCompactHas(`"on"`) || a.srcCompactHas(":on")):
 				return true, "VS Code runs a folder's tasks when it is opened"
-			case strings.Contains(src, "direnv.toml") && (strings.Contains(src, `prefix=["/"]`) || strings.Contains(src, `prefix=["~"]`) || strings.Contains(src, `prefix=["/home"]`) ||
-				strings.Contains(src, `prefix=["/users"]`) || strings.Contains(src, `prefix=["$home"]`)):
+			case a.srcCompactHas("direnv.toml") && (a.srcCompactHas(`prefix=["/"]`) || a.srcCompactHas(`prefix=["~"]`) || a.srcCompactHas(`prefix=["/home"]`) ||
+				a.srcCompactHas(`prefix=["/users"]`) || a.srcCompactHas(`prefix=["$home"]`)):
 				return true, "direnv trusts every .envrc"
 			}
 			return false, ""

@@ -275,6 +275,9 @@ func secretShown(code, low, lang string) string {
 	if hasAny(low, "authorization", "bearer", "headers") && !hasAny(low, "print(os.", "print(f'{os.", `print(f"{os.`, "console.log(process.env", "puts env[", "echo getenv(") {
 		return "" // the token sent as the request's credential; what is printed is the answer
 	}
+	if !strings.Contains(low, "env") && !strings.Contains(code, "$_SERVER") {
+		return "" // no lookup envLookup could match: the regular expression is slow on long code
+	}
 	for _, m := range envLookup.FindAllStringSubmatch(code, 4) {
 		if isSecretVar(m[1]) || strings.HasSuffix(m[1], "_URL") && strings.Contains(m[1], "DATABASE") {
 			return "the secret variable " + m[1]

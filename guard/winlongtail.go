@@ -17,7 +17,7 @@ var winLongTailRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
-			src := strings.ToLower(a.src)
+			src := a.srcLow()
 			if strings.HasPrefix(strings.TrimSpace(src), "$") && strings.Contains(src, "=") && !strings.Contains(src, "|") {
 				return false, "" // kept in a variable
 			}

@@ -159,7 +159,7 @@ var winProtectRules = []*rule{
 				if len(args) < 2 || args[0] != "stop" {
 					return false, ""
 				}
-				if l := strings.NewReplacer(`"`, "", "'", "").Replace(lower(a.src)); (strings.Contains(l, "net start "+args[1]) || strings.Contains(l, "sc start "+args[1])) && !strings.Contains(args[1], "docker") {
+				if l := strings.NewReplacer(`"`, "", "'", "").Replace(a.srcLow()); (strings.Contains(l, "net start "+args[1]) || strings.Contains(l, "sc start "+args[1])) && !strings.Contains(args[1], "docker") {
 					// stopped to be started again: a restart, which its
 					// clients ride out (Docker's is not: every container
 					// it runs is stopped)

@@ -1293,7 +1293,7 @@ var winRules = []*rule{
 				}
 				// Set-MpPreference @h with the switches named elsewhere on
 				// the line ($h[$_]=$true for each of 'DisableRealtime...')
-				if src := strings.ToLower(a.src); strings.Contains(src, "set-mppreference @") {
+				if src := a.srcLow(); strings.Contains(src, "set-mppreference @") {
 					for _, sw := range [...]string{"disablerealtimemonitoring", "disablebehaviormonitoring", "disableioavprotection", "disablescriptscanning",
 						"disableblockatfirstseen", "disableintrusionpreventionsystem", "disablearchivescanning"} {
 						if strings.Contains(src, sw) {
@@ -2215,7 +2215,7 @@ var winVerbRules = []*rule{
 			// named, no password among the columns
 			// (the stages after a cmdlet are read from the line: they are
 			// not built when it is judged)
-			if cols := psProjection(lower(a.src)); cols != nil && credentialColumnsOnly(cols) {
+			if cols := psProjection(a.srcLow()); cols != nil && credentialColumnsOnly(cols) {
 				return false, ""
 			}
 			// one named target is a lookup; without one, every entry

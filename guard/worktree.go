@@ -831,7 +831,7 @@ func (a *analysis) emulated(c *cmd) bool {
 		return true
 	}
 	// set earlier on the line for the emulator's own clients only
-	l := lower(a.src)
+	l := a.srcLow()
 	if i := strings.Index(l, "_emulator_host"); i >= 0 && (strings.Contains(l[i:], "localhost") || strings.Contains(l[i:], "127.0.0.1")) &&
 		c.name == "firebase" {
 		return true // $env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase ...
