@@ -493,6 +493,15 @@ var corpusSets = []corpusSet{
 	// tuning, round36b must never be opened.
 	{"round36", corpusDir + "/round36",
 		thresholds{minRound36Critical, minRound36High, minRound36Moderate, maxRound36FalsePositive}, winRound36Thresholds},
+	// round37: secrets printed while debugging; shared machines and
+	// services disrupted; data stores; hidden and indirect commands;
+	// Windows a sixth time; cloud and infrastructure as code; the
+	// developer's own work and the repository; an ordinary day of web and
+	// backend work, written while long inputs were made linear again.
+	// Scored on arrival; round37a (three fifths) is for tuning, round37b
+	// must never be opened.
+	{"round37", corpusDir + "/round37",
+		thresholds{minRound37Critical, minRound37High, minRound37Moderate, maxRound37FalsePositive}, winRound37Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -858,6 +867,18 @@ const (
 	minRound36High          = 0.88
 	minRound36Moderate      = 0.91
 	maxRound36FalsePositive = 0.014
+)
+
+// Round thirty-seven, POSIX lines (both parts): 93.0%, 83.1%, 100% and
+// 3.77% false positives on arrival; after the session's rules 94.3%,
+// 88.7%, 100% and 2.77% (round37b, never opened, 91.7%, 82.6%, 100%,
+// 3.79%); see testdata/corpus/round37/README.md. These floors catch
+// regressions.
+const (
+	minRound37Critical      = 0.94
+	minRound37High          = 0.88
+	minRound37Moderate      = 0.99
+	maxRound37FalsePositive = 0.028
 )
 
 const (

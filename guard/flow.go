@@ -95,7 +95,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// git log -p --all, git diff HEAD~50: the code's changes, line
 		// by line
 		return flow{kind: flowLocal, what: "the repository's changes (git " + args[0].s + ")", tree: true}
-	case n == "git" && len(args) > 2 && args[0].s == "bundle" && args[1].s == "create" && args[2].s == "-":
+	case n == "git" && len(args) > 2 && args[0].s == "bundle" && args[1].s == "create" && stdoutFile(args[2].s):
 		// git bundle create - --all: the history written to the output
 		return flow{kind: flowLocal, what: "the repository's history", tree: true}
 	case (n == "docker" || n == "podman" || n == "nerdctl") && len(args) > 1 && (args[0].s == "save" || args[0].s == "image" && args[1].s == "save") &&
@@ -2108,6 +2108,33 @@ func dumpsToOutput(c *cmd) bool {
 				return true
 			}
 		}
+	case "cqlsh":
+		// COPY ks.table TO STDOUT: the table's rows
+		for _, w := range args {
+			if strings.Contains(lower(w.s), " to stdout") {
+				return true
+			}
+		}
+	case "mongosh", "mongo":
+		// --eval 'db.users.find().toArray()' against another server: a
+		// collection's documents
+		if v, ok := optValue(args, "", "eval"); ok && hasAny(v, ".find(", ".aggregate(", "toArray(") && (namesOtherServer(c) || touchesProduction(c) || connectionFromVariable(c)) {
+			return true
+		}
+	case "manage.py", "django-admin", "python", "python3":
+		// manage.py dumpdata auth.user: every record of the models, to
+		// the output unless -o names a file
+		ops := positional(args)
+		if c.name == "python" || c.name == "python3" {
+			if len(ops) == 0 || path.Base(ops[0].s) != "manage.py" {
+				return false
+			}
+			ops = ops[1:]
+		}
+		if len(ops) > 0 && ops[0].s == "dumpdata" {
+			_, ok := optValue(args, "-o", "output")
+			return !ok
+		}
 	case "mongoexport":
 		_, ok := optValue(args, "-o", "out")
 		return !ok
@@ -2706,4 +2733,14 @@ func helmTemplateURL(args []word) string {
 		return v
 	}
 	return ""
+}
+
+// stdoutFile reports a file name that is the standard output: "-" or
+// one of the device paths for it.
+func stdoutFile(s string) bool {
+	switch s {
+	case "-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return true
+	}
+	return false
 }

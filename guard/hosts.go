@@ -222,6 +222,11 @@ func (a *analysis) isPathShadow(p string) bool {
 // or a link to, a file of the work directory into the work directory's
 // repository.
 func (a *analysis) ownHook(c *cmd, t writeTarget) bool {
+	if t.content.kind == flowText && t.path != "" && a.inWork(t.path) && strings.Contains(t.path, "/.git/hooks/") {
+		// printf '#!/bin/sh\nnpm run lint\n' > .git/hooks/pre-commit:
+		// the project's own checks, written out
+		return projectTasksOnly(t.content.text)
+	}
 	if t.content.kind != flowLocal || t.content.what == "" || t.path == "" || !a.inWork(t.path) {
 		return false
 	}
@@ -231,6 +236,46 @@ func (a *analysis) ownHook(c *cmd, t writeTarget) bool {
 	}
 	p := a.absPath(src, c.cwd)
 	return p != "" && a.inWork(p) && !strings.Contains(p, "/.git/hooks/")
+}
+
+// projectTasksOnly reports hook text that only runs the project's own
+// checks through its build tools (npm run lint, make test, cargo fmt
+// --check, npx lint-staged, pre-commit run), with nothing fetched,
+// decoded, substituted or deleted.
+func projectTasksOnly(text string) bool {
+	if text == "" || hasAny(lower(text), "curl", "wget", "http:", "https:", "/dev/tcp", "base64", "eval", "ssh", "scp", "$(", "`", "rm ", "nc ", "python -c", "bash -c", "sh -c", "|") {
+		return false
+	}
+	runs := 0
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") || line == "set -e" || line == "set -eu" || strings.HasPrefix(line, "exit") {
+			continue
+		}
+		for _, part := range strings.Split(line, "&&") {
+			f := strings.Fields(part)
+			if len(f) == 0 {
+				continue
+			}
+			if f[0] == "exec" && len(f) > 1 {
+				f = f[1:]
+			}
+			switch f[0] {
+			case "npm", "npx", "pnpm", "yarn", "bun", "make", "just", "task", "go", "cargo", "pytest", "ruff", "black", "eslint", "prettier", "tox", "nox",
+				"mvn", "gradle", "./gradlew", "./mvnw", "dotnet", "composer", "mix", "pre-commit", "lint-staged", "golangci-lint", "gofmt", "rubocop", "mypy", "flake8":
+				runs++
+			case "bundle", "poetry", "uv":
+				if len(f) > 1 && (f[1] == "exec" || f[1] == "run") {
+					runs++
+					continue
+				}
+				return false
+			default:
+				return false
+			}
+		}
+	}
+	return runs > 0
 }
 
 func isGitHook(p string) bool {

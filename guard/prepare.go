@@ -7,7 +7,7 @@ import (
 
 func (a *analysis) prepareShell(c *cmd) {
 	args := c.args()
-	cFlag, sFlag := false, false
+	cFlag, sFlag, noExec := false, false, false
 	i := 0
 	for ; i < len(args); i++ {
 		s := args[i].s
@@ -26,6 +26,9 @@ func (a *analysis) prepareShell(c *cmd) {
 		}
 		for j := 1; j < len(s); j++ {
 			switch s[j] {
+			case 'n':
+				// bash -n: commands read and checked, none run
+				noExec = noExec || s[0] == '-'
 			case 'c':
 				cFlag = true
 			case 's':
@@ -39,6 +42,9 @@ func (a *analysis) prepareShell(c *cmd) {
 		}
 	}
 	ops := args[min(i, len(args)):]
+	if noExec {
+		return
+	}
 	if cFlag {
 		if len(ops) == 0 {
 			return

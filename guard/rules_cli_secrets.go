@@ -21,7 +21,13 @@ var cliSecretRules = []*rule{
 	{ID: "cli-secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a service's token, secret value or connection string into the transcript",
 		Suggestions: []string{"Pass the secret to the program that needs it (a variable, --password-stdin) without printing it", "List secret names only"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped || cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
+			if len(c.words) < 2 || c.dryRun || a.wantOut > 0 || a.piped {
+				return false, ""
+			}
+			if what := settingsShown(c); what != "" && shownOnTerminal(c) {
+				return true, what
+			}
+			if cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
 			if c.name == "nmcli" && !hasAnyWord(c.lowerArgs(), "-s", "--show-secrets") {
@@ -173,7 +179,7 @@ var cliSecretRules = []*rule{
 				// temporary file looked at and removed is not
 				p := a.absPath(d, c.cwd)
 				if p != "" && (a.inWork(p) || hasAny(p, "/var/www/", "/srv/", "/public/", "/usr/share/nginx/") ||
-					worldReadableLater(a.src, d)) {
+					worldReadableLater(a.src, d) || sharedFile(a, d, c.cwd, true)) {
 					return true, "the environment into " + d
 				}
 			}
@@ -243,7 +249,7 @@ var cliSecretRules = []*rule{
 			ops := positional(c.args())
 			switch c.name {
 			case "source", ".":
-				if len(ops) > 0 && shellTraced(a.src) && secretSettingsFile(path.Base(ops[0].s)) {
+				if len(ops) > 0 && shellTraced(a.src) && (secretSettingsFile(path.Base(ops[0].s)) || secretsScript(path.Base(ops[0].s))) {
 					return true, "set -x; " + c.name + " " + ops[0].s
 				}
 			case "printenv", "env":
@@ -270,10 +276,15 @@ var cliSecretRules = []*rule{
 // shellTraced reports a line that turns the shell's trace on (set -x,
 // set -ex, set -o xtrace) for what follows.
 func shellTraced(src string) bool {
-	return strings.Contains(src, "set -") && xtraceOn.MatchString(src)
+	return strings.Contains(src, "set -") && xtraceOn.MatchString(src) ||
+		strings.Contains(src, "fish_trace") && fishTraceOn.MatchString(src)
 }
 
 var xtraceOn = regexp.MustCompile(`(?:^|[;&|({\n]\s*)set\s+(?:-[a-wyzA-Z]*x[a-zA-Z]*|-o\s+xtrace)(?:\s|;|$)`)
+
+// fishTraceOn is fish's trace turned on: set fish_trace 1, set -g
+// fish_trace on (set -e fish_trace erases it).
+var fishTraceOn = regexp.MustCompile(`(?:^|[;&|({\n]\s*)set\s+(?:-[gUlx]+\s+)*fish_trace\s+[^;&|\s]`)
 
 // allExport reports a line that exports every variable it sets (set -a).
 func allExport(src string) bool {
@@ -288,6 +299,13 @@ func secretSettingsFile(base string) bool {
 		return false
 	}
 	return !hasAny(l, "example", "sample", "template", "dist", "defaults", ".envrc")
+}
+
+// secretsScript reports a shell file named for the secrets it sets
+// (secrets.fish, credentials.sh, tokens.zsh), not a template.
+func secretsScript(base string) bool {
+	l := lower(base)
+	return hasAny(l, "secret", "credential", "token") && !hasAny(l, "example", "sample", "template")
 }
 
 func init() { ruleSets = append(ruleSets, cliSecretRules) }
@@ -329,6 +347,8 @@ var cliSecretPrintExempt = map[string]bool{
 	"kubectl": true, "oc": true, "helm": true, "docker": true, "podman": true, "jq": true, "yq": true, "sed": true, "awk": true,
 	"npm": true, "pnpm": true, "yarn": true, "make": true, "just": true, "task": true, "sops": true, "age": true, "gpg": true,
 	"man": true, "tldr": true, "which": true, "type": true,
+	// fish's string: its matches are judged with the output they filter
+	"string": true,
 	// interpreters, build tools and test runners: their words name
 	// scripts, targets and tests
 	"python": true, "node": true, "deno": true, "bun": true, "npx": true, "ruby": true, "perl": true, "php": true, "java": true,
@@ -516,6 +536,39 @@ func cliSecretPrinted(c *cmd) string {
 				return "a secret value (" + c.base + " " + w.s + ")"
 			}
 		}
+	}
+	return ""
+}
+
+// settingsShown reports a hosted app's or a framework's settings printed
+// with their values: az webapp config appsettings list (a --query that
+// keeps the names prints none), php artisan config:show database (the
+// connections and their passwords); "" otherwise. These clients'
+// other printing is judged by rules of their own.
+func settingsShown(c *cmd) string {
+	if len(c.words) < 3 || (c.name != "az" && c.name != "php" && c.name != "artisan") {
+		return ""
+	}
+	low := c.lowerArgs()
+	if helpAsked(low) {
+		return ""
+	}
+	var sub []string
+	for i, l := range low {
+		if i > 6 || strings.HasPrefix(l, "-") {
+			continue
+		}
+		sub = append(sub, strings.Split(l, ":")...)
+	}
+	has := func(ws ...string) bool { return hasAnyWord(sub, ws...) }
+	if c.name == "az" && has("appsettings", "connection-string") && has("list", "show") {
+		if q, ok := optValue(c.args(), "", "query"); !ok || !strings.Contains(lower(q), "name") || strings.Contains(lower(q), "value") {
+			return "an app's settings with their values (az " + strings.Join(sub, " ") + ")"
+		}
+	}
+	if c.name != "az" && has("artisan") == (c.name == "php") && has("config") && has("show") &&
+		has("database", "mail", "services", "redis", "queue", "broadcasting", "filesystems", "cache") {
+		return "a framework's secret settings (" + c.base + " " + strings.Join(sub, " ") + ")"
 	}
 	return ""
 }

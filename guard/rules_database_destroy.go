@@ -649,6 +649,14 @@ var databaseDestroyRules = []*rule{
 				if len(ops) > 4 && ops[0].s == "sql" && ops[1].s == "import" && prodMarker(ops[3].s) {
 					return true, "gcloud sql import into " + ops[3].s
 				}
+				// gcloud sql backups restore ID --restore-instance=prod-db
+				// --backup-instance=staging-db: another instance's backup
+				// over production
+				if len(ops) > 2 && ops[0].s == "sql" && ops[1].s == "backups" && ops[2].s == "restore" {
+					if v, ok := optValue(c.args(), "", "restore-instance"); ok && prodMarker(v) {
+						return true, "gcloud sql backups restore over " + v
+					}
+				}
 				return false, ""
 			}
 			if !touchesProduction(c) {
@@ -657,6 +665,13 @@ var databaseDestroyRules = []*rule{
 			for _, r := range c.redirs {
 				if r.op.String() == "<" && strings.HasSuffix(lower(r.w.s), ".sql") {
 					return true, c.base + " < " + r.w.s
+				}
+			}
+			// gunzip -c snapshot.sql.gz | psql -h prod: a dump read into
+			// the pipe
+			if c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1] != nil {
+				if f := sqlFileRead(c.pipe[c.stage-1]); f != "" {
+					return true, c.pipe[c.stage-1].base + " " + f + " | " + c.base
 				}
 			}
 			// psql -f FILE: a script named for another environment or
@@ -1020,4 +1035,23 @@ func railsTaskBase(t string) string {
 // :memory:).
 func inMemoryJDBC(l string) bool {
 	return hasAny(l, "jdbc:h2:mem:", "jdbc:hsqldb:mem:", "jdbc:derby:memory:", "jdbc:sqlite::memory:")
+}
+
+// sqlFileRead returns the SQL dump a reader puts on its output (cat,
+// zcat, gunzip -c, pv of dump.sql or dump.sql.gz), or "".
+func sqlFileRead(r *cmd) string {
+	switch r.name {
+	case "cat", "zcat", "gzcat", "gunzip", "gzip", "xzcat", "xz", "bzcat", "bzip2", "zstdcat", "zstd", "pv", "unzstd":
+	default:
+		return ""
+	}
+	for _, w := range positional(r.args()) {
+		l := lower(w.s)
+		for _, ext := range [...]string{"", ".gz", ".xz", ".bz2", ".zst"} {
+			if strings.HasSuffix(l, ".sql"+ext) {
+				return w.s
+			}
+		}
+	}
+	return ""
 }

@@ -753,7 +753,7 @@ var exfiltrationRules = []*rule{
 				// a disk, an image or a database snapshot shared with
 				// another account, or with everyone
 				return true, j
-			case (c.name == "gsutil" || c.name == "gcloud") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
+			case (c.name == "gsutil" || c.name == "gcloud") && !strings.Contains(j, "get-iam-policy") && !strings.HasPrefix(j, "iam get") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
 				strings.Contains(j, "AllUsers") || strings.Contains(j, "AllAuthenticatedUsers") || strings.Contains(j, "public-read")):
 				return true, j
 			case c.name == "az" && (strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container") ||
@@ -918,7 +918,8 @@ var exfiltrationRules = []*rule{
 			case "railway":
 				// railway variables -e production: the service's
 				// production environment, values and all
-				if first == "variables" || first == "vars" {
+				if (first == "variables" || first == "vars") && !secretsFilteredLater(c) {
+					// (| jq 'keys': the names alone)
 					if e, ok := optValue(args, "-e", "environment"); ok && isProdName(e) && !hasWord(args, "--set") && !hasWord(args, "-s") {
 						return true, "railway variables of " + e
 					}
@@ -1052,6 +1053,20 @@ var exfiltrationRules = []*rule{
 					strings.HasPrefix(c.in.what, "credentials (")) && jqPicksSecret(c.args()) {
 					return true, c.in.what
 				}
+			case "git":
+				// git log -p -S 'AKIA' --all: every change that added or
+				// removed a key, shown with the key
+				if sub, sargs := gitSub(c); (sub == "log" || sub == "show") && shownOnTerminal(c) {
+					o := c.opts()
+					if sub == "log" && !o.has("p", "patch") && !hasPrefixWord(sargs, "--patch") {
+						break
+					}
+					for _, f := range [...]string{"-S", "-G"} {
+						if v, ok := optValue(sargs, f, ""); ok && (tokenShaped(v) || hasAny(lower(v), "password", "secret", "private key", "api_key", "apikey")) {
+							return true, "changes holding " + v + " (git " + sub + " " + f + ")"
+						}
+					}
+				}
 			case "grep", "egrep", "rg":
 				// cat ~/.pip/pip.conf | grep 'https://.*:.*@': the URLs
 				// that carry a user and password, found and shown
@@ -1092,8 +1107,8 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			}
-			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || outputRedirected(c) && !toStepOutput(c) {
-				return false, "" // handed to a program or a file
+			if a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 && !shownOnTerminal(c) || outputRedirected(c) && !toStepOutput(c) && sharedFileOut(a, c) == "" {
+				return false, "" // handed to a program or a private file
 			}
 			if secretsFilteredLater(c) {
 				return false, "" // | grep -v -e password -e token: the secret lines dropped
@@ -2505,7 +2520,9 @@ func jqPicksSecret(args []word) bool {
 		for _, seg := range strings.FieldsFunc(w.s, func(r rune) bool {
 			return r == '.' || r == '|' || r == '[' || r == ']' || r == '"' || r == ' ' || r == ','
 		}) {
-			if secretVarName(seg) {
+			// .db_connection_string: a connection string carries its
+			// password
+			if secretVarName(seg) || hasAny(lower(seg), "connection_string", "connectionstring", "conn_str", "connstr", "database_url", "dsn") {
 				return true
 			}
 		}
@@ -2931,6 +2948,46 @@ func everyLineSecret(f string) bool {
 
 // outputRedirected reports a command whose standard output goes to a
 // file (an input redirection, a here-string, is not one).
+// sharedFileOut returns the file c's output is written to when others
+// read it: a log (build.log: uploaded with the build, pasted into
+// issues) or an example settings file (.env.example: committed); ""
+// for none.
+func sharedFileOut(a *analysis, c *cmd) string {
+	for i := range c.redirs {
+		r := &c.redirs[i]
+		if !r.isOutput() || r.n != "" && r.n != "1" || isFD(r.w.s) {
+			continue
+		}
+		if sharedFile(a, r.w.s, c.cwd, false) {
+			return r.w.s
+		}
+	}
+	return ""
+}
+
+// sharedFile reports a file others read (see sharedFileOut); with tmp,
+// also a file left behind in a world-readable temporary place (/tmp,
+// /var/tmp, /dev/shm: a redirect makes it 0644) that the line neither
+// reads again nor removes.
+func sharedFile(a *analysis, f, cwd string, tmp bool) bool {
+	base := strings.ToLower(path.Base(f))
+	switch {
+	case strings.HasSuffix(base, ".log"):
+		return true
+	case strings.HasPrefix(base, ".env.") && hasAny(base, "example", "sample", "template", "dist"):
+		return true
+	}
+	if !tmp {
+		return false
+	}
+	p := a.absPath(f, cwd)
+	if p == "" || !(strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, "/dev/shm/")) {
+		return false
+	}
+	i := strings.Index(a.src, f)
+	return i >= 0 && !strings.Contains(a.src[i+len(f):], f)
+}
+
 func outputRedirected(c *cmd) bool {
 	for i := range c.redirs {
 		if c.redirs[i].isOutput() && (c.redirs[i].n == "" || c.redirs[i].n == "1") {

@@ -376,6 +376,12 @@ var persistenceRules = []*rule{
 				// job itself is judged as installed content
 				return false, ""
 			}
+			if (len(ops) == 0 || len(ops) == 1 && ops[0].s == "-") && a.srcHas("crontab -l") && (a.srcHas("grep -v") || a.srcHas("sed ") && a.srcHas("/d")) &&
+				!a.srcHas("echo") && !a.srcHas("printf") && !a.srcHas("<<") {
+				// (crontab -l | grep -v 'old-job') | crontab -: the current
+				// entries without one, nothing added
+				return false, ""
+			}
 			if len(ops) > 0 || c.in.kind != flowNone {
 				return true, ""
 			}
@@ -570,6 +576,14 @@ var persistenceRules = []*rule{
 				return false, ""
 			}
 			cmdline := strings.TrimPrefix(strings.TrimSpace(v), "!")
+			if k == "credential.helper" {
+				// credential.helper 'cache --socket ~/.cache/git/sock':
+				// git's own helper; its options name its files
+				switch f := strings.Fields(cmdline); {
+				case len(f) > 0 && (f[0] == "cache" || f[0] == "store" || f[0] == "osxkeychain" || f[0] == "libsecret" || f[0] == "manager" || f[0] == "manager-core" || f[0] == "wincred"):
+					return false, ""
+				}
+			}
 			// the user's own keys in ~/.ssh are what an SSH command
 			// is expected to name
 			checked := strings.NewReplacer("~/.ssh/", "~/ssh/", "$HOME/.ssh/", "$HOME/ssh/").Replace(cmdline)

@@ -907,11 +907,19 @@ var remoteExecRules = []*rule{
 				if ops := positional(args); c.name == "pnpm" && len(ops) > 0 && ops[0].s == "config" {
 					return false, "" // pnpm config set: settings have rules of their own
 				}
-				for _, w := range args {
-					// npx --package=URL cmd: the package the command comes from
+				for i, w := range args {
+					// npx --package=URL cmd: the package the command comes
+					// from; after the command, its own arguments (npx
+					// openapi-typescript http://localhost:8080/spec: a
+					// spec it reads)
 					v := strings.TrimPrefix(w.s, "--package=")
-					if strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+					pkg := v != w.s || i > 0 && (args[i-1].s == "-p" || args[i-1].s == "--package")
+					if (strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://")) &&
+						!loopback(hostOf(v)) {
 						return true, v
+					}
+					if !pkg && !strings.HasPrefix(w.s, "-") && (c.name == "npx" || c.name == "bunx" || c.name == "dnx") {
+						break
 					}
 				}
 			case "ansible-pull":

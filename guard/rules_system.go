@@ -55,7 +55,9 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			for _, w := range positional(args) {
-				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" {
+				// (remount,ro /var/lib/docker: every container's storage)
+				if p := a.absPath(w.s, c.cwd); p == "/" || p == "/usr" || p == "/boot" || p == "/home" || p == "/var" || p == "/etc" ||
+					strings.HasPrefix(p, "/var/lib/") || p == "/srv" || strings.HasPrefix(p, "/srv/") || p == "/opt" {
 					return true, p
 				}
 			}
@@ -248,7 +250,7 @@ var systemRules = []*rule{
 				// kill -9 $(pgrep -f redis), pgrep -f postgres | xargs kill -9:
 				// processes chosen by name, as pkill chooses them
 				if (sig == "9" || sig == "KILL") && strings.Contains(a.src, "pgrep ") {
-					if p := pgrepPattern(a.src); p != "" {
+					if p := pgrepPattern(a.src); p != "" && !devServerPattern(pgrepText(a.src)) {
 						return true, "SIGKILL: " + p
 					}
 				}
@@ -260,8 +262,8 @@ var systemRules = []*rule{
 				return false, ""
 			}
 			pats := positional(killSelectors(args))
-			if len(pats) == 0 {
-				return false, ""
+			if len(pats) == 0 || devServerPattern(pats[0].s) {
+				return false, "" // (pkill -9 -f 'next dev': the project's own dev server)
 			}
 			switch {
 			case sig == "9" || sig == "KILL":
@@ -1583,7 +1585,119 @@ var systemRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, systemRules) }
+// sharedHostRules judge what cuts a shared machine's users off from
+// what they rely on: a mount taken from under them, a shared database's
+// port emptied, the daily maintenance jobs switched off, a team's data
+// taken over, quotas lifted or clamped, every ban lifted, the team's CI
+// runner unregistered.
+var sharedHostRules = []*rule{
+	{ID: "shared-host-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "cutting a shared machine's users off from what they rely on (a shared mount, a database's port, maintenance jobs, their data, their quota, a CI runner)",
+		Suggestions: []string{"Change only what the project owns", "Ask the machine's administrator"},
+		names:       names("umount", "fuser", "chmod", "chown", "quotaoff", "setquota", "edquota", "gitlab-runner", "fail2ban-client"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			o := c.opts()
+			outside := func(w word) (string, bool) {
+				p := a.absPath(w.s, c.cwd)
+				if p == "" || a.inWork(p) || strings.HasPrefix(p, "/tmp/") || p == "/tmp" {
+					return p, false
+				}
+				if _, _, home := a.homeRel(p); home {
+					return p, false
+				}
+				return p, true
+			}
+			switch c.name {
+			case "umount":
+				// umount -l /mnt/shared: detached from under whoever uses it
+				for _, w := range ops {
+					p, out := outside(w)
+					if !out {
+						continue
+					}
+					if o.has("fl", "force", "lazy") || hasAny(lower(p), "shared", "nfs", "team", "/srv/", "/data") {
+						return true, "umount " + p
+					}
+				}
+			case "fuser":
+				// fuser -k 5432/tcp: whatever serves the shared database
+				if !o.has("k", "kill") {
+					return false, ""
+				}
+				for _, w := range ops {
+					port, proto, ok := strings.Cut(w.s, "/")
+					if ok && (proto == "tcp" || proto == "udp") && sharedServicePorts[port] {
+						return true, "every process on port " + w.s
+					}
+				}
+			case "chmod":
+				// chmod -x /etc/cron.daily/*: the machine's maintenance off
+				if !(strings.Contains(joinWords(args), "-x") || strings.Contains(joinWords(args), "a-x")) {
+					return false, ""
+				}
+				for _, w := range ops {
+					if strings.HasPrefix(w.s, "/etc/cron.") {
+						return true, "maintenance jobs disabled: " + w.s
+					}
+				}
+			case "chown":
+				// chown -R $USER /mnt/shared/datasets: the team's data taken
+				if !o.has("R", "recursive") || len(ops) < 2 {
+					return false, ""
+				}
+				for _, w := range ops[1:] {
+					if p, out := outside(w); out && (strings.HasPrefix(p, "/mnt/") || strings.HasPrefix(p, "/srv/") || strings.HasPrefix(p, "/data/") || strings.HasPrefix(p, "/shared")) {
+						return true, "ownership of " + p + " taken"
+					}
+				}
+			case "quotaoff":
+				return true, "disk quotas off"
+			case "setquota", "edquota":
+				// another user's limits changed
+				if v, ok := optValue(args, "-u", "user"); ok || len(ops) > 0 {
+					if !ok && len(ops) > 0 {
+						v = ops[0].s
+					}
+					if v != "" && v != "$USER" && v != "${USER}" && v != "$(whoami)" {
+						return true, "quota of " + v + " changed"
+					}
+				}
+			case "gitlab-runner":
+				if len(ops) > 0 && (ops[0].s == "unregister" || ops[0].s == "uninstall") {
+					return true, "gitlab-runner " + ops[0].s
+				}
+			case "fail2ban-client":
+				// unban --all, reload --unban, stop: every blocked address
+				// let back in
+				// (stop is security-agent-stopped's)
+				if len(ops) > 0 && (ops[0].s == "unban" && hasWord(args, "--all") || ops[0].s == "reload" && hasWord(args, "--unban")) {
+					return true, "fail2ban-client " + joinWords(args)
+				}
+			}
+			return false, ""
+		}},
+}
+
+// devServerPattern reports a process pattern naming a project's
+// development server or watcher (next dev, vite, npm run dev,
+// manage.py runserver, nodemon): the developer's own, started again
+// with one command.
+func devServerPattern(p string) bool {
+	l := lower(strings.Trim(p, `"'`))
+	if hasAny(l, "runserver", "webpack-dev-server", "webpack serve", "nodemon", "vite", "storybook", "rails s", "rails server", "flask run", "uvicorn", "react-scripts start", "ng serve", "hugo server", "jekyll serve") {
+		return true
+	}
+	f := strings.Fields(l)
+	return len(f) > 1 && f[len(f)-1] == "dev" // next dev, npm run dev, nuxt dev
+}
+
+// sharedServicePorts are the ports of the databases, caches and brokers a
+// machine's users share.
+var sharedServicePorts = map[string]bool{"5432": true, "3306": true, "6379": true, "27017": true, "9200": true, "5672": true, "9092": true,
+	"2181": true, "11211": true, "1433": true, "1521": true, "8500": true, "2379": true}
+
+func init() { ruleSets = append(ruleSets, systemRules, sharedHostRules) }
 
 // killSignal returns the signal pkill or killall is told to send, by
 // number or by name without SIG, or "" for the default TERM.
@@ -1832,6 +1946,26 @@ func sharedEnvironment(name string) bool {
 
 // pgrepPattern returns the pattern of the first pgrep on the line, ""
 // when it has none spelled out.
+// pgrepText returns the words after pgrep's options, quotes removed
+// (pgrep -f "next dev" gives next dev).
+func pgrepText(src string) string {
+	i := strings.Index(src, "pgrep ")
+	if i < 0 {
+		return ""
+	}
+	rest := src[i+len("pgrep "):]
+	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
+		rest = rest[:j]
+	}
+	var out []string
+	for _, f := range strings.Fields(rest) {
+		if !strings.HasPrefix(f, "-") {
+			out = append(out, strings.Trim(f, `"'`))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 func pgrepPattern(src string) string {
 	i := strings.Index(src, "pgrep ")
 	if i < 0 {

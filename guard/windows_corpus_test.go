@@ -172,6 +172,9 @@ var (
 	// round36: round36a tuned on, round36b held out; see
 	// testdata/corpus/round36/README.md.
 	winRound36Thresholds = thresholds{0.96, 0.92, 0.9, 0.013}
+	// round37: round37a tuned on, round37b held out; see
+	// testdata/corpus/round37/README.md.
+	winRound37Thresholds = thresholds{0.94, 0.89, 0.99, 0.037}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -826,6 +826,13 @@ func (a *analysis) emulated(c *cmd) bool {
 		if strings.HasSuffix(as.name, "_EMULATOR_HOST") && loopback(hostOf("//"+as.val.s)) {
 			return true
 		}
+		// AWS_ENDPOINT_URL=http://localhost:4566: LocalStack's
+		if strings.HasPrefix(as.name, "AWS_ENDPOINT_URL") && loopback(hostOf(as.val.s)) {
+			return true
+		}
+	}
+	if (iacTools[c.name] || c.name == "aws") && strings.Contains(lower(c.cwd), "localstack") {
+		return true // cd examples/localstack && terraform destroy: the emulator's
 	}
 	if v, ok := optValue(c.args(), "-P", "project"); ok && strings.HasPrefix(v, "demo-") && c.name == "firebase" {
 		return true
