@@ -139,6 +139,9 @@ func (f *finding) verdict() Verdict {
 
 // judge runs the rules that apply to c.
 func (a *analysis) judge(c *cmd) {
+	if a.inert(c) {
+		return
+	}
 	named := rulesByName[c.name]
 	for i, w := range c.words {
 		if w.s == "--" {
@@ -201,6 +204,29 @@ func (a *analysis) judge(c *cmd) {
 			}
 		}
 	}
+}
+
+// inert reports a command that can only print text the line itself
+// holds: echo or printf of literal words (none shaped like a token),
+// nothing redirected, piped, captured or wrapped. No rule can find more
+// in it, and a chain of ten thousand of them was most of a long input's
+// cost.
+func (a *analysis) inert(c *cmd) bool {
+	switch c.name {
+	case "echo", "printf", "true", ":":
+	default:
+		return false
+	}
+	if len(c.redirs) > 0 || c.pipe != nil || a.piped || a.wantOut > 0 || len(c.assigns) > 0 || len(c.wrappers) > 0 || c.synthetic != "" ||
+		c.remote || c.asRoot || a.explain || len(a.d.opts.Patterns) > 0 {
+		return false
+	}
+	for _, w := range c.words {
+		if !w.ok || w.flow != nil || w.glob || w.find != nil || tokenShaped(w.s) {
+			return false
+		}
+	}
+	return true
 }
 
 // dryRunFlags are the options with which a tool only reports what it
