@@ -19,6 +19,10 @@ type argCase struct {
 	// gen counts rebuilds, so that what is derived from the arguments
 	// (regKey) can tell that they changed
 	gen uint32
+	// joined is the arguments joined by spaces, made at rebuild joinedGen
+	joined    string
+	joinedOK  bool
+	joinedGen uint32
 	// small holds from and low of a short command, which most are, so
 	// that the cache costs no allocation
 	small [12]string
@@ -45,6 +49,18 @@ func (c *cmd) lowerArgs() []string {
 		k.low[i] = strings.ToLower(w.s)
 	}
 	return k.low
+}
+
+// argsText returns the arguments joined by spaces (joinWords(c.args())),
+// kept with the lowered arguments: dozens of rules join them on every
+// command, and each join was an allocation.
+func (c *cmd) argsText() string {
+	c.lowerArgs() // brings argCase.gen up to date
+	k := &c.argCase
+	if !k.joinedOK || k.joinedGen != k.gen {
+		k.joined, k.joinedOK, k.joinedGen = joinWords(c.args()), true, k.gen
+	}
+	return k.joined
 }
 
 // winArgs returns lowerArgs with Git Bash's //x switches written /x,

@@ -2638,7 +2638,7 @@ func recordsListed(c *cmd) bool {
 	case "adb":
 		// adb shell content query --uri content://sms/inbox: the phone's
 		// messages, contacts or call log
-		j := lower(joinWords(c.args()))
+		j := lower(c.argsText())
 		return strings.Contains(j, "content query") && hasAny(j, "content://sms", "content://contacts", "content://call_log", "content://com.android.contacts")
 	}
 	if len(c.words) < 3 || cliDestroyExempt[c.name] || fetchers[c.name] || ownURLRules[c.name] {

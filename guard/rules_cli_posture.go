@@ -264,7 +264,7 @@ var cliPostureRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// kubectl patch peerauthentication default -p
 			// '{"spec":{"mtls":{"mode":"DISABLE"}}}'
-			low := lower(joinWords(c.args()))
+			low := lower(c.argsText())
 			if !strings.Contains(low, "peerauthentication") || !strings.Contains(low, "mtls") {
 				return false, ""
 			}

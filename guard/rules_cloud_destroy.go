@@ -119,7 +119,7 @@ var cloudDestroyRules = []*rule{
 	{ID: "bucket-protection-off", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "turning off a bucket's versioning or making its objects expire (data goes without a delete command)",
 		Suggestions: []string{"Keep versioning on production buckets", "Review lifecycle rules with the data's owner"}, names: names("aws", "gsutil", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch {
 			case strings.Contains(j, "put-bucket-versioning") && strings.Contains(j, "Suspended"):
 				return true, "versioning suspended"
@@ -493,7 +493,7 @@ var cloudDestroyRules = []*rule{
 						return false, "" // a workflow's caches or artifacts, a run's own branch
 					}
 				}
-				return true, joinWords(c.args())
+				return true, c.argsText()
 			}
 			for _, w := range c.args() {
 				if !strings.Contains(w.s, "://") && !strings.Contains(w.s, ":9200") {

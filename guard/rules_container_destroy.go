@@ -73,7 +73,7 @@ var containerDestroyRules = []*rule{
 			if sub == "patch" && (touchesProduction(c) || sharedTarget(c.args())) {
 				// kubectl patch deploy api -p '{"spec":{"replicas":0}}',
 				// an autoscaler's maximum patched to 0: the service gone
-				j := strings.ReplaceAll(joinWords(c.args()), " ", "")
+				j := strings.ReplaceAll(c.argsText(), " ", "")
 				for _, k := range [...]string{`"replicas":0`, `"maxReplicas":0`, `"maxreplicas":0`} {
 					if strings.Contains(j, k+"}") || strings.Contains(j, k+",") {
 						return true, "replicas patched to 0 in a shared or production environment"

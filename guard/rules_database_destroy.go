@@ -76,7 +76,7 @@ var databaseDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			// az redis flush, az redisenterprise database flush: FLUSHALL
 			// run by the cloud's control plane
-			j := joinWords(c.args())
+			j := c.argsText()
 			j = " " + j + " "
 			return strings.Contains(j, " redis flush ") || strings.Contains(j, " redisenterprise database flush "), strings.TrimSpace(j)
 		}},

@@ -549,7 +549,7 @@ var searchClusterRules = []*rule{
 		Suggestions: []string{"Keep action.destructive_requires_name on", "Map named roles to named users"},
 		names:       names("curl", "http", "https", "xh", "wget", "invoke-restmethod", "invoke-webrequest"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			if u := searchAPIPath(c, "/_cluster/settings"); u != "" && strings.Contains(j, "destructive_requires_name") && strings.Contains(j, "false") {
 				return true, "action.destructive_requires_name false"
 			}

@@ -226,7 +226,7 @@ func deviceIsEmulator(args []word) bool {
 // appPrivateRead returns what an adb command reads from an app's private
 // storage (run-as PKG cat shared_prefs/..., databases/...), or "".
 func appPrivateRead(c *cmd) string {
-	j := joinWords(c.args())
+	j := c.argsText()
 	i := strings.Index(j, "run-as ")
 	if i < 0 {
 		return ""

@@ -712,7 +712,7 @@ var exfiltrationRules = []*rule{
 	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
 		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "mcli", "oci"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch {
 			case c.name == "oci":
 				// oci os bucket update --public-access-type ObjectRead
@@ -2135,7 +2135,7 @@ func databaseFile(p string) bool {
 // a secret listing (gci env: | ? Name -match 'TOKEN|SECRET').
 func secretsPicked(a *analysis, c *cmd) bool {
 	// (connection strings carry their passwords)
-	l := lower(joinWords(c.args()))
+	l := lower(c.argsText())
 	if c.name == "select-string" && hasSw(wargs(c), "notmatch") {
 		return false // Select-String -NotMatch 'password': every line but those
 	}

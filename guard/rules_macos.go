@@ -24,7 +24,7 @@ var macosRules = []*rule{
 			if !db {
 				return false, ""
 			}
-			sql := lower(joinWords(c.args()))
+			sql := lower(c.argsText())
 			if c.in.kind == flowText {
 				sql += " " + lower(c.in.text)
 			}
@@ -242,14 +242,14 @@ var macosRules = []*rule{
 	{ID: "applescript-persistence", Level: LevelHigh, Category: CategoryPersistence, Description: "an AppleScript that adds a login item or a folder action (runs again later by itself)",
 		Suggestions: []string{"Let the user add login items in System Settings"}, names: names("osascript"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			l := lower(joinWords(c.args()))
+			l := lower(c.argsText())
 			return strings.Contains(l, "login item") && strings.Contains(l, "make ") || strings.Contains(l, "attach action to") ||
 				strings.Contains(l, "folder actions enabled to true"), "AppleScript"
 		}},
 	{ID: "applescript-quit-all", Level: LevelModerate, Category: CategorySystem, Description: "an AppleScript that quits every application (unsaved work is lost)",
 		Suggestions: []string{"Quit the one application you started"}, names: names("osascript"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			l := lower(joinWords(c.args()))
+			l := lower(c.argsText())
 			return (strings.Contains(l, "every application process") || strings.Contains(l, "every process")) && (strings.Contains(l, " quit") || strings.Contains(l, "kill")), "AppleScript"
 		}},
 }

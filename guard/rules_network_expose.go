@@ -313,7 +313,7 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Use the socket locally, or a TLS-protected remote context"},
 		names:       names("socat", "ncat", "nc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := lower(joinWords(c.args()))
+			j := lower(c.argsText())
 			if !strings.Contains(j, "docker.sock") && !strings.Contains(j, "containerd.sock") && !strings.Contains(j, "podman.sock") {
 				return false, ""
 			}
@@ -371,7 +371,7 @@ var networkExposeRules = []*rule{
 			if !seen {
 				return false, ""
 			}
-			j := strings.ReplaceAll(lower(joinWords(c.args())), "=", " ")
+			j := strings.ReplaceAll(lower(c.argsText()), "=", " ")
 			for _, s := range [...]string{"permitrootlogin yes", "passwordauthentication yes", "permitemptypasswords yes"} {
 				if strings.Contains(j, s) {
 					if c.name == "ssh" || c.name == "scp" || c.name == "sftp" {

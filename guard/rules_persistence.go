@@ -547,7 +547,7 @@ var persistenceRules = []*rule{
 	{ID: "account-key-added", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a login key or long-lived credential to an account",
 		Suggestions: []string{"Let the account owner add keys", "Use short-lived credentials"}, names: names("gh", "aws", "glab", "gcloud", "az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch {
 			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "ssh-key add") || strings.HasPrefix(j, "gpg-key add")):
 				// the user's own key, from their ~/.ssh, added to their account
@@ -712,10 +712,10 @@ var persistenceRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if settingCommand(c) {
 				// npm config set node-options ..., gem sources -a URL
-				if d := payloadInSettings(c.name + " " + joinWords(c.args())); d != "" {
+				if d := payloadInSettings(c.name + " " + c.argsText()); d != "" {
 					return true, c.base + ": " + d
 				}
-				if u := foreignPackageSource(joinWords(c.args())); u != "" && !narrowSource(c) {
+				if u := foreignPackageSource(c.argsText()); u != "" && !narrowSource(c) {
 					return true, c.base + ": packages or fetches from " + u
 				}
 			}

@@ -267,7 +267,7 @@ var pipelineRules = []*rule{
 			if c.name != "amplify" || !hasWord(c.args(), "--restore") {
 				return false, ""
 			}
-			return true, "amplify " + joinWords(c.args())
+			return true, "amplify " + c.argsText()
 		}},
 	{ID: "directory-entries-deleted", Level: LevelHigh, Category: CategoryPrivilege, Description: "deleting accounts or entries from a directory (LDAP, Kerberos, Samba, FreeIPA), or taking the machine out of its domain",
 		Suggestions: []string{"Let the directory's administrators remove accounts", "Disable one named test account instead"},

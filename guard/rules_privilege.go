@@ -100,7 +100,7 @@ var privilegeRules = []*rule{
 			// every service's stack
 			for _, w := range c.args() {
 				if w.s == "--disable" || w.s == "--remove" || strings.HasPrefix(w.s, "--disable=") || strings.HasPrefix(w.s, "--remove=") {
-					return true, "pam-auth-update " + joinWords(c.args())
+					return true, "pam-auth-update " + c.argsText()
 				}
 			}
 			return false, ""
@@ -553,7 +553,7 @@ var privilegeRules = []*rule{
 	{ID: "role-trust-opened", Level: LevelCritical, Category: CategoryPrivilege, Description: "letting anyone assume a cloud role: a trust policy for every principal, or a federated identity trusted with no condition on who it is",
 		Suggestions: []string{"Trust one named account or role", "Keep a condition on the token's subject (repo:ORG/REPO:ref:refs/heads/main)"}, names: names("aws", "gcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch c.name {
 			case "aws":
 				op, _ := awsOp(c)
@@ -588,7 +588,7 @@ var privilegeRules = []*rule{
 	{ID: "k8s-masters-group-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "mapping an identity to the cluster's system:masters group (administrator of the cluster, past every role binding)",
 		Suggestions: []string{"Map the identity to a group bound to a narrow role", "Use EKS access entries with a scoped policy"}, names: names("kubectl", "oc", "eksctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			if !strings.Contains(j, "system:masters") {
 				return false, ""
 			}
@@ -623,7 +623,7 @@ var privilegeRules = []*rule{
 	{ID: "k8s-cluster-admin-everyone", Level: LevelCritical, Category: CategoryPrivilege, Description: "making anonymous or every authenticated identity cluster-admin",
 		Suggestions: []string{"Bind a narrow role to one named subject", "Never bind system:anonymous or system:authenticated"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			if strings.Contains(j, "clusterrolebinding") && broadSubject(j) {
 				return true, j
 			}
@@ -653,7 +653,7 @@ var privilegeRules = []*rule{
 			if len(args) < 2 {
 				return false, ""
 			}
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch args[0].s {
 			case "patch", "edit", "apply":
 				if (strings.Contains(args[1].s, "clusterrole") || strings.Contains(args[1].s, "role")) && strings.Contains(j, `"*"`) && strings.Contains(j, "verbs") {
@@ -778,7 +778,7 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Grant the narrowest predefined role", "Have an administrator review IAM changes"},
 		names:       names("gcloud", "aws", "az", "gh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			lj := strings.ToLower(j)
 			switch c.name {
 			case "gcloud":

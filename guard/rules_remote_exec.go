@@ -1059,7 +1059,7 @@ var remoteExecRules = []*rule{
 			}
 			// a repository added as trusted, its check turned off for
 			// good, or a signing key taken from a download
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch {
 			case c.name == "add-apt-repository" && strings.Contains(j, "trusted=yes"):
 				return true, "add-apt-repository [trusted=yes]"

@@ -1574,7 +1574,7 @@ var systemRules = []*rule{
 	{ID: "user-delete", Level: LevelHigh, Category: CategorySystem, Description: "deleting a user account (and its files)",
 		Suggestions: []string{"Lock the account instead (usermod -L)", "Let an administrator remove accounts"}, names: names("userdel", "deluser", "dscl", "sysadminctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			j := joinWords(c.args())
+			j := c.argsText()
 			switch c.name {
 			case "dscl":
 				return strings.Contains(j, "-delete /Users/"), j

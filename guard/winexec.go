@@ -2474,9 +2474,9 @@ func (a *analysis) prepareWindows(c *cmd) bool {
 	case "invoke-cimmethod", "invoke-wmimethod":
 		// Invoke-CimMethod -ClassName Win32_Process -MethodName Create
 		// -Arguments @{CommandLine='...'}: a new process runs the line
-		j := strings.ToLower(joinWords(c.args()))
+		j := strings.ToLower(c.argsText())
 		if strings.Contains(j, "win32_process") && strings.Contains(j, "create") {
-			if m := cimCommandLine.FindStringSubmatch(joinWords(c.args())); m != nil {
+			if m := cimCommandLine.FindStringSubmatch(c.argsText()); m != nil {
 				a.nestedWin(strings.TrimSpace(m[1]+m[2]+m[3]), ShellCmd, c.name+" Win32_Process Create")
 			}
 		}

@@ -352,7 +352,7 @@ var winRules = []*rule{
 				if ok && verb == "add" && c.regClass(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
 					return true, "a service disabled: " + k
 				}
-				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(joinWords(c.args())), "allowinsecureguestauth") {
+				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(c.argsText()), "allowinsecureguestauth") {
 					return true, "insecure guest access to shares"
 				}
 				if ok && verb == "add" && (strings.Contains(k, "/lanmanserver/parameters/") || strings.Contains(k, "/lanmanworkstation/parameters/")) {
@@ -377,7 +377,7 @@ var winRules = []*rule{
 				// -Name EnableScriptBlockLogging -Value 0: the key piped in
 				if c.name == "new-itemproperty" || c.name == "set-itemproperty" {
 					if c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1] != nil {
-						j := strings.ToLower(joinWords(c.pipe[c.stage-1].args()) + " " + joinWords(c.args()))
+						j := strings.ToLower(joinWords(c.pipe[c.stage-1].args()) + " " + c.argsText())
 						if hasAny(j, "scriptblocklogging", "modulelogging", "\\transcription") && hasAny(j, "-value 0", "-value:0", "-value '0'", `-value "0"`) {
 							return true, "PowerShell logging switched off"
 						}
