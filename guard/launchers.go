@@ -77,6 +77,8 @@ func init() {
 		"red":       edLaunches,
 		"osascript": osascriptLaunches,
 		"gmake":     makeLaunches,
+		"task":      taskLaunches,
+		"go-task":   taskLaunches,
 		"sed":       sedLaunches,
 		"trap":      trapLaunches,
 		"ansible":   ansibleLaunches,
@@ -1103,6 +1105,12 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 		if v, ok := strings.CutPrefix(w.s, "SHELL="); ok && strings.Contains(v, " ") {
 			out = append(out, launch{code: v + " true", origin: "make SHELL"})
 		}
+		// make CC="curl … | sh; gcc": a program variable's value is put
+		// into every recipe that compiles, links or installs, and the
+		// shell runs it
+		if name, v, ok := strings.Cut(w.s, "="); ok && makeProgramVars[name] && strings.ContainsAny(v, "|;&`$") {
+			out = append(out, launch{code: v, origin: "make " + name})
+		}
 	}
 	f, ok := optValue(c.args(), "-f", "file")
 	if ok && isStdinPath(f) && c.in.kind == flowText {
@@ -1134,6 +1142,36 @@ func makeLaunches(a *analysis, c *cmd) []launch {
 
 // makeRecipes reads the recipes of makefile text: tab-indented lines, and
 // the recipe after ";" on a rule's own line (all: ; cmd).
+// makeProgramVars are make's variables that name a program a recipe
+// runs.
+var makeProgramVars = map[string]bool{"CC": true, "CXX": true, "CPP": true, "LD": true, "AR": true, "AS": true, "FC": true, "RANLIB": true,
+	"STRIP": true, "INSTALL": true, "MAKE": true, "PYTHON": true, "GO": true, "CARGO": true, "NPM": true, "DOCKER": true}
+
+// taskLaunches reads the commands of a Taskfile the line wrote before
+// running task (go-task): its cmds: items.
+func taskLaunches(a *analysis, c *cmd) []launch {
+	var out []launch
+	f, ok := optValue(c.args(), "-t", "taskfile")
+	files := []string{f}
+	if !ok {
+		files = []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml"}
+	}
+	for _, name := range files {
+		text := a.appended[a.absPath(name, c.cwd)]
+		if w, ok := a.writtenFile(name, c.cwd); ok && w.kind == flowText {
+			text += w.text
+		}
+		for line := range strings.SplitSeq(text, "\n") {
+			t := strings.TrimSpace(line)
+			if cmd, ok := strings.CutPrefix(t, "- "); ok {
+				cmd = strings.TrimPrefix(strings.TrimSpace(cmd), "cmd:")
+				out = append(out, launch{code: strings.Trim(strings.TrimSpace(cmd), `"'`), origin: "Taskfile command written earlier"})
+			}
+		}
+	}
+	return out
+}
+
 func makeRecipes(text, origin string) []launch {
 	var out []launch
 	for line := range strings.SplitSeq(text, "\n") {

@@ -1401,7 +1401,7 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 	if strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa") ||
 		base == "credentials.json" || base == "credentials" && strings.Contains(p, "/.") || strings.Contains(base, "service-account") && strings.HasSuffix(base, ".json") ||
 		base == ".htpasswd" || base == "wallet.dat" || base == "secrets" || base == ".secrets" || base == "secrets.yml" || base == "secrets.yaml" || base == "secrets.json" ||
-		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" {
+		base == "terraform.tfstate" || base == ".git-credentials" || base == ".netrc" || serviceAccountKey(base) {
 		return "credentials (" + s + ")", true
 	}
 	if inHome && path.Ext(base) == ".json" && (strings.HasSuffix(base, "-sa.json") || strings.HasSuffix(base, "_sa.json") || strings.HasSuffix(base, "sa-key.json") ||

@@ -300,7 +300,85 @@ var cliPostureRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, cliPostureRules) }
+// cloudGuardRules judge an account's guardrails removed, private data
+// made reachable by a link, and a production app opened to another
+// account or a new full-rights token made.
+var cloudGuardRules = []*rule{
+	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans",
+		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
+		names:       names("aws", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
+				return false, ""
+			}
+			switch c.name + " " + ops[0].s + " " + ops[1].s {
+			case "aws organizations detach-policy", "aws organizations delete-policy", "aws organizations disable-policy-type",
+				"aws configservice stop-configuration-recorder", "aws configservice delete-configuration-recorder", "aws configservice delete-delivery-channel",
+				"aws access-analyzer delete-analyzer", "aws detective delete-graph":
+				return true, c.name + " " + ops[0].s + " " + ops[1].s
+			}
+			// az security pricing create -n VirtualMachines --tier free:
+			// Defender's plan for the resources switched off
+			if c.name == "az" && len(ops) > 2 && ops[0].s == "security" && ops[1].s == "pricing" && (ops[2].s == "create" || ops[2].s == "update") {
+				if t, ok := optValue(c.args(), "", "tier"); ok && strings.EqualFold(t, "free") {
+					return true, "az security pricing --tier free"
+				}
+			}
+			return false, ""
+		}},
+	{ID: "cloud-link-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making private data reachable by a link: a bucket's public development URL, a long-lived presigned link to a dump, a backup or production's data",
+		Suggestions: []string{"Share a short-lived link with the one person who needs it", "Keep the bucket private and grant access by identity"},
+		names:       names("wrangler", "aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			switch c.name {
+			case "wrangler":
+				// wrangler r2 bucket dev-url enable BUCKET: served to anyone
+				if len(ops) > 3 && ops[0].s == "r2" && ops[1].s == "bucket" && ops[2].s == "dev-url" && ops[3].s == "enable" {
+					return true, "r2 bucket dev-url enable"
+				}
+			case "aws":
+				// aws s3 presign s3://acme-prod-db-dumps/latest.sql.gz
+				// --expires-in 604800: a week's link to production's dump
+				if len(ops) > 2 && ops[0].s == "s3" && ops[1].s == "presign" {
+					exp, ok := optValue(c.args(), "", "expires-in")
+					secs, err := strconv.Atoi(exp)
+					if !ok || err != nil || secs <= 3600 {
+						return false, ""
+					}
+					obj := lower(ops[2].s)
+					if isProdName(ops[2].s) || hasAny(obj, ".sql", "dump", "backup", ".bak", "export", "snapshot") {
+						return true, "a presigned link to " + ops[2].s + " for " + exp + "s"
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "hosted-app-access-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving another account rights on a production app, or making a token with the user's full rights",
+		Suggestions: []string{"Let the app's owners add people", "Make a token scoped to the one app and task, and keep it out of the transcript"},
+		names:       names("heroku"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 {
+				return false, ""
+			}
+			switch ops[0].s {
+			case "access:add", "apps:transfer", "access:update":
+				if app, ok := optValue(c.args(), "-a", "app"); ok && isProdName(app) {
+					return true, "heroku " + ops[0].s + " on " + app
+				}
+			case "authorizations:create":
+				// a token with the user's full rights, printed
+				if a.wantOut == 0 && !outputRedirected(c) && c.pipe == nil {
+					return true, "heroku authorizations:create"
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, cliPostureRules, cloudGuardRules) }
 
 // credentialNoun reports a subcommand word naming keys, tokens or
 // certificates.

@@ -268,6 +268,14 @@ var dataStoreRules = []*rule{
 				if port, ok := optValue(args, "", "dport"); ok && port != "22" && sensitivePorts(port) {
 					return true, c.name + " accepting port " + port + " from anywhere"
 				}
+				// -m multiport --dports 2375,2376
+				if ports, ok := optValue(args, "", "dports"); ok {
+					for p := range strings.SplitSeq(ports, ",") {
+						if p != "22" && sensitivePorts(p) {
+							return true, c.name + " accepting port " + p + " from anywhere"
+						}
+					}
+				}
 			case "ufw":
 				ops := positional(args)
 				if len(ops) == 2 && ops[0].s == "allow" && !hasWord(args, "from") {

@@ -655,8 +655,11 @@ func (sc *scriptScan) scanDeletes(code string) {
 					force = true
 				case f == "--" || strings.HasPrefix(f, "-"):
 				default:
-					if f == "$env(HOME)" || f == "$::env(HOME)" {
-						f = "~"
+					// $env(HOME)/.mozilla: under the home
+					for _, h := range [...]string{"$env(HOME)", "$::env(HOME)"} {
+						if rest, ok := strings.CutPrefix(f, h); ok {
+							f = "~" + rest
+						}
 					}
 					sc.deletes = append(sc.deletes, scriptPath{api: "file delete", path: f, recursive: force})
 				}
