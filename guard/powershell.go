@@ -2587,6 +2587,11 @@ func (ws *winState) exprFlow(stage []psTok) flow {
 			return f
 		}
 	}
+	if strings.Contains(l, "]::getenvironmentvariables(") {
+		// [Environment]::GetEnvironmentVariables('User'): every variable
+		// with its value, as gci env: gives them
+		return flow{kind: flowSecret, what: "the environment", crit: true}
+	}
 	if i := strings.Index(l, ".."); i > 0 && l[0] >= '0' && l[0] <= '9' {
 		n, err := strconv.ParseFloat(strings.TrimRight(strings.Fields(l[i+2:] + " ")[0], ")"), 64)
 		if err != nil || n > 200 {

@@ -135,6 +135,47 @@ func TestRound37ToolsAndAccounts(t *testing.T) {
 	})
 }
 
+// Secrets shown on both kinds of machine: production settings searched
+// for passwords, GitLab's CI variables read back, the whole environment
+// through .NET or written into the project; a production Redis emptied
+// by its own Lua. Names, other settings, a count and a local server are
+// not.
+func TestRound37SearchesAndStores(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`grep -i "Password=" appsettings.Production.json`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`grep -n secret config/application-prod.properties`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`glab api projects/acme%2Fproject/variables`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`redis-cli -h redis-prod.internal EVAL "return redis.call('DEL', unpack(redis.call('KEYS', 'cart:*')))" 0`, CategoryDatabaseDestroy, "db-delete-all", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`grep -i "LogLevel" appsettings.Production.json`,
+		`grep -c password appsettings.Production.json`,
+		`grep -i password appsettings.Development.json`,
+		`glab api projects/acme%2Fproject/variables | jq '.[].key'`,
+		`glab api projects/acme%2Fproject/issues`,
+		`redis-cli -h localhost EVAL "return redis.call('DEL', unpack(redis.call('KEYS', 'cart:*')))" 0`,
+		`redis-cli -h redis-prod.internal EVAL "return #redis.call('KEYS', 'cart:*')" 0`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Select-String -Path appsettings.Production.json -Pattern 'Password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`[Environment]::GetEnvironmentVariables('User').GetEnumerator() | Sort-Object Name | Format-Table -Wrap`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Get-ChildItem env: | Out-File C:\work\project\env-dump.txt`, CategoryExfiltration, "environment-dumped-to-file", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Select-String -Path appsettings.Production.json -Pattern 'LogLevel'`,
+		`[Environment]::GetEnvironmentVariable('PATH', 'User')`,
+		`Get-ChildItem env: | Select-Object -ExpandProperty Name | Out-File names.txt`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`findstr /i "Password=" appsettings.Production.json`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`findstr /i "LogLevel" appsettings.Production.json`,
+	})
+}
+
 // The developer's own things that looked dangerous: a project's hook
 // that runs its linter, a script only parsed (bash -n), a LocalStack
 // example torn down, an IAM policy read, git's own credential cache, a

@@ -157,9 +157,25 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
 		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
-		names:       names("env", "printenv", "tee"),
+		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var dests []string
+			if psCmdlet(c.name) {
+				// gci env: | Out-File C:\work\project\env-dump.txt
+				if c.in.kind != flowSecret || c.in.what != "the environment" {
+					return false, ""
+				}
+				v, ok := swVal(wargs(c), "filepath", "path", "literalpath")
+				if !ok {
+					if ops := positional(c.args()); len(ops) > 0 {
+						v = ops[0].s
+					}
+				}
+				if p := a.winAbs(v); p != "" && (a.inWork(p) || strings.HasPrefix(p, "//")) {
+					return true, "the environment into " + v
+				}
+				return false, ""
+			}
 			if c.name == "tee" {
 				if c.in.kind == flowSecret && c.in.what == "the environment variables" {
 					for _, w := range positional(c.args()) {
@@ -546,6 +562,17 @@ func cliSecretPrinted(c *cmd) string {
 // connections and their passwords); "" otherwise. These clients'
 // other printing is judged by rules of their own.
 func settingsShown(c *cmd) string {
+	if c.name == "glab" && len(c.words) > 2 && c.words[1].s == "api" {
+		// glab api projects/X/variables: GitLab returns every CI
+		// variable with its value, masked ones too
+		ops := positional(c.args())
+		if m, ok := optValue(c.args(), "-X", "method"); (!ok || strings.EqualFold(m, "GET")) && len(ops) > 1 {
+			if p := strings.TrimRight(strings.SplitN(ops[1].s, "?", 2)[0], "/"); strings.HasSuffix(p, "/variables") {
+				return "CI variables with their values (glab api " + ops[1].s + ")"
+			}
+		}
+		return ""
+	}
 	if len(c.words) < 3 || (c.name != "az" && c.name != "php" && c.name != "artisan") {
 		return ""
 	}

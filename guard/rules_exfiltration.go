@@ -1030,6 +1030,12 @@ var exfiltrationRules = []*rule{
 				if c.name == "string" && (len(c.args()) == 0 || c.args()[0].s != "match" || fishMatchShowsNoValue(c.args()[1:])) {
 					break // fish's string match is its grep
 				}
+				// findstr /i "Password=" appsettings.Production.json,
+				// Select-String -Path F -Pattern Password: the production
+				// settings' secret lines shown
+				if f := winSearchOfProdSettings(c); f != "" && (c.pipe == nil || c.stage >= len(c.pipe)-1) && a.wantOut == 0 && !outputRedirected(c) {
+					return true, "secret lines of " + f
+				}
 				// gci env: | ? Name -match 'TOKEN|SECRET': the secret
 				// variables picked out of the environment
 				if secretsPicked(a, c) && (c.pipe == nil || c.stage >= len(c.pipe)-1) {
@@ -1083,6 +1089,15 @@ var exfiltrationRules = []*rule{
 							if _, _, home := a.homeRel(p); home {
 								return true, "tokens found by their shape in " + w.s
 							}
+						}
+					}
+				}
+				// grep -i 'Password=' appsettings.Production.json: the
+				// production settings' secret lines shown
+				if secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
+					for _, w := range positional(c.args())[min(1, len(positional(c.args()))):] {
+						if prodSettingsFile(path.Base(w.s)) {
+							return true, "secret lines of " + w.s
 						}
 					}
 				}
@@ -2525,6 +2540,65 @@ func jqPicksSecret(args []word) bool {
 			if secretVarName(seg) || hasAny(lower(seg), "connection_string", "connectionstring", "conn_str", "connstr", "database_url", "dsn") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// winSearchOfProdSettings returns the production settings file that
+// findstr or Select-String searches for secret-looking lines, or "".
+func winSearchOfProdSettings(c *cmd) string {
+	var pat string
+	var files []string
+	switch c.name {
+	case "findstr":
+		for _, w := range c.args() {
+			if strings.HasPrefix(w.s, "/") && len(w.s) <= 4 {
+				continue // /i, /s, /n
+			}
+			if pat == "" {
+				pat = w.s
+				continue
+			}
+			files = append(files, w.s)
+		}
+	case "select-string":
+		args := wargs(c)
+		pat, _ = swVal(args, "pattern")
+		if f, ok := swVal(args, "path", "literalpath"); ok {
+			files = append(files, f)
+		}
+	}
+	if pat == "" || !secretishPattern(pat) {
+		return ""
+	}
+	for _, f := range files {
+		f = strings.ReplaceAll(f, `\`, "/")
+		if prodSettingsFile(path.Base(f)) {
+			return f
+		}
+	}
+	return ""
+}
+
+// prodSettingsFile reports a file of production settings that holds
+// its secrets: .env.production, appsettings.Production.json,
+// application-prod.properties, config/production.yml.
+func prodSettingsFile(base string) bool {
+	if prodEnvFile(base) {
+		return true
+	}
+	l := lower(base)
+	name := strings.TrimSuffix(l, path.Ext(l))
+	switch path.Ext(l) {
+	case ".json", ".yml", ".yaml", ".properties", ".toml", ".ini", ".config", ".php", ".exs":
+	default:
+		return false
+	}
+	for _, p := range [...]string{"appsettings.production", "application-prod", "application-production", "settings.production", "production", "prod", "web.release",
+		"secrets.production", "config.production", "credentials.production"} {
+		if name == p {
+			return true
 		}
 	}
 	return false

@@ -486,6 +486,20 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 						s.deleteAll = f[0] + " of every key listed"
 					}
 				}
+			case "EVAL", "EVALSHA_RO", "EVAL_RO", "FCALL":
+				// EVAL "return redis.call('DEL', unpack(redis.call('KEYS',
+				// 'cart:*')))" 0 on a server elsewhere: every key matched,
+				// deleted by the server's own Lua
+				script := strings.ToLower(strings.Join(f[1:], " "))
+				if hasAny(script, "'del'", "\"del\"", "'unlink'", "\"unlink\"") && hasAny(script, "'keys'", "\"keys\"", "'scan'", "\"scan\"") {
+					h, ok := optValue(c.args(), "-h", "")
+					if u, uok := optValue(c.args(), "-u", ""); !ok && uok {
+						h, ok = hostOf(u), true
+					}
+					if ok && !isLocalHost(h) {
+						s.deleteAll = "EVAL deleting every key a pattern matches"
+					}
+				}
 			case "MODULE":
 				// a module is native code loaded into the server
 				if len(f) > 1 && strings.EqualFold(f[1], "LOAD") {
