@@ -49,6 +49,18 @@ func clientRunsURL(c *cmd) string {
 		}
 		return ""
 	}
+	if c.base == "yadm" {
+		// yadm clone --bootstrap URL (read as git): the repository's
+		// bootstrap program run as soon as it arrives
+		if args := c.args(); len(args) > 1 && args[0].s == "clone" && hasWord(args, "--bootstrap") {
+			for _, w := range args[1:] {
+				if strings.Contains(w.s, "://") && !isLocalHost(hostOf(w.s)) {
+					return w.s
+				}
+			}
+		}
+		return ""
+	}
 	switch c.name {
 	case "git", "svn", "hg", "fossil", "docker", "podman", "nerdctl", "helm", "echo", "printf", "open", "xdg-open", "ssh", "scp", "rsync", "rclone",
 		"gh", "glab", "aws", "gsutil", "gcloud", "az",

@@ -58,6 +58,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "eval" && len(c.words) > 1 && evalShellInit(c):
 		// fish: eval TOOL init ARGS | source
 		return flow{kind: flowText}
+	case (n == "kubectl" || n == "oc") && secretManifestOut(args):
+		// kubectl create secret generic X --from-env-file=.env.production
+		// --dry-run=client -o yaml: a Secret whose data are the values
+		return flow{kind: flowSecret, what: "a Secret manifest with its values", crit: true}
 	case logs != "":
 		// the system's logs, the journal, production's logs: who logged
 		// in from where, requests with their tokens and customers' data
@@ -2743,4 +2747,15 @@ func stdoutFile(s string) bool {
 		return true
 	}
 	return false
+}
+
+// secretManifestOut reports kubectl create secret printing the Secret it
+// would make (-o yaml or json): its values, base64-encoded.
+func secretManifestOut(args []word) bool {
+	ops := positional(args)
+	if len(ops) < 2 || ops[0].s != "create" || ops[1].s != "secret" {
+		return false
+	}
+	o, ok := optValue(args, "-o", "output")
+	return ok && (o == "yaml" || o == "json")
 }

@@ -11,7 +11,7 @@ var (
 	execNames = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".", "iex", "Invoke-Expression")
 	netSinks  = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
-		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity")
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity", "oras")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -313,6 +313,21 @@ func uploadedFiles(c *cmd) []word {
 				if v, ok := optValue(args, o[0], o[1]); ok {
 					out = append(out, lit(v))
 				}
+			}
+		}
+	case "oras":
+		// oras push REF FILE[:mediatype]...: the files become an
+		// artifact on the registry
+		ops := positional(args)
+		if len(ops) >= 3 && ops[0].s == "push" {
+			for _, w := range ops[2:] {
+				f := w.s
+				// (FILE:application/yaml: the media type after the colon;
+				// C:\x is a drive)
+				if i := strings.IndexByte(f, ':'); i > 1 && !strings.HasPrefix(f[i+1:], "/") && !strings.HasPrefix(f[i+1:], `\`) {
+					f = f[:i]
+				}
+				out = append(out, word{s: f, ok: w.ok})
 			}
 		}
 	case "hping3", "hping":

@@ -306,11 +306,23 @@ var cliPostureRules = []*rule{
 var cloudGuardRules = []*rule{
 	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans",
 		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
-		names:       names("aws", "az"),
+		names:       names("aws", "az", "gcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
 				return false, ""
+			}
+			// aws s3api put-bucket-logging --bucket-logging-status '{}':
+			// the bucket's access log switched off
+			if c.name == "aws" && ops[0].s == "s3api" && ops[1].s == "put-bucket-logging" {
+				if v, ok := optValue(c.args(), "", "bucket-logging-status"); ok && strings.ReplaceAll(strings.Trim(v, `"' `), " ", "") == "{}" {
+					return true, "a bucket's access logging off"
+				}
+			}
+			// gcloud logging sinks update SINK --disabled: the export of
+			// the logs (an organisation's audit trail) stopped
+			if c.name == "gcloud" && len(ops) > 2 && ops[0].s == "logging" && ops[1].s == "sinks" && ops[2].s == "update" && hasWord(c.args(), "--disabled") {
+				return true, "a log sink disabled"
 			}
 			switch c.name + " " + ops[0].s + " " + ops[1].s {
 			case "aws organizations detach-policy", "aws organizations delete-policy", "aws organizations disable-policy-type",

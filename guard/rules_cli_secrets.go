@@ -157,7 +157,7 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
 		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
-		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object"),
+		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object", "sort", "cat", "uniq", "column"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var dests []string
 			if psCmdlet(c.name) {
@@ -176,7 +176,17 @@ var cliSecretRules = []*rule{
 				}
 				return false, ""
 			}
-			if c.name == "tee" {
+			if c.name == "sort" || c.name == "cat" || c.name == "uniq" || c.name == "column" {
+				// printenv | sort > build/env.txt: the same, ordered
+				if c.in.kind != flowSecret || c.in.what != "the environment variables" || len(positional(c.args())) > 0 {
+					return false, ""
+				}
+				for _, r := range c.redirs {
+					if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
+						dests = append(dests, r.w.s)
+					}
+				}
+			} else if c.name == "tee" {
 				if c.in.kind == flowSecret && c.in.what == "the environment variables" {
 					for _, w := range positional(c.args()) {
 						dests = append(dests, w.s)
@@ -324,7 +334,34 @@ func secretsScript(base string) bool {
 	return hasAny(l, "secret", "credential", "token") && !hasAny(l, "example", "sample", "template")
 }
 
-func init() { ruleSets = append(ruleSets, cliSecretRules) }
+// secretPostedRule: a secret variable's value put into text others read
+// on a shared service: a CI annotation, an issue or pull-request
+// comment, release notes.
+var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: CategoryExfiltration, Description: "posting a secret's value where others read it (a CI annotation, a comment, release notes)",
+	Suggestions: []string{"Post the secret's name or a fingerprint, never its value", "Check it is set with [ -n \"$VAR\" ]"},
+	names:       names("buildkite-agent", "gh", "glab"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := positional(c.args())
+		if len(ops) < 2 {
+			return false, ""
+		}
+		switch c.name + " " + ops[0].s + " " + ops[1].s {
+		case "gh issue comment", "gh pr comment", "gh pr create", "gh issue create", "gh release create", "gh pr review", "gh gist create",
+			"glab mr note", "glab issue note", "glab mr create", "glab issue create", "glab release create":
+		default:
+			if c.name != "buildkite-agent" || ops[0].s != "annotate" && ops[0].s != "meta-data" {
+				return false, ""
+			}
+		}
+		for _, w := range c.args() {
+			if v := secretVarIn(w.s); v != "" && !w.ok {
+				return true, "$" + v + " posted by " + c.base + " " + ops[0].s
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, cliSecretRules, []*rule{secretPostedRule}) }
 
 // urlUserinfo returns the secret part of an http(s) URL's user
 // information (https://x-access-token:${GH_TOKEN}@host/...,

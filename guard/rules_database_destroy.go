@@ -659,6 +659,17 @@ var databaseDestroyRules = []*rule{
 				}
 				return false, ""
 			}
+			// pg_dump --clean -h localhost shop_dev | psql -h
+			// pg.shared-dev.internal shop: another database's dump,
+			// dropping first, over a shared server's
+			if c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1] != nil && !touchesProduction(c) {
+				switch prev := c.pipe[c.stage-1]; prev.name {
+				case "pg_dump", "mysqldump", "mariadb-dump":
+					if h, ok := optValue(c.args(), "-h", "host"); ok && !loopback(h) && (sharedTarget([]word{lit(h)}) || strings.Contains(lower(h), "shared")) {
+						return true, prev.base + " | " + c.base + " -h " + h
+					}
+				}
+			}
 			if !touchesProduction(c) {
 				return false, ""
 			}

@@ -69,9 +69,16 @@ var dependencyRules = []*rule{
 						}
 						// s/"integrity": "[^"]*",//, /integrity/d: the lock
 						// file's hashes stripped, any tarball then accepted
-						if l := strings.TrimSpace(lower(w.s)); (strings.Contains(l, "integrity") || strings.Contains(l, "checksum")) &&
-							(strings.HasSuffix(l, "/d") || strings.HasPrefix(l, "s") && (strings.HasSuffix(l, "//") || strings.HasSuffix(l, "//g"))) {
+						deletes := func(l string) bool {
+							return strings.HasSuffix(l, "/d") || strings.HasPrefix(l, "s") && (strings.HasSuffix(l, "//") || strings.HasSuffix(l, "//g"))
+						}
+						if l := strings.TrimSpace(lower(w.s)); (strings.Contains(l, "integrity") || strings.Contains(l, "checksum") || strings.Contains(l, "--hash")) && deletes(l) {
 							return true, t.raw + ": its integrity hashes removed"
+						}
+						// /^ignore-scripts=true/d in .npmrc: every package's
+						// install scripts run again
+						if l := strings.TrimSpace(lower(w.s)); strings.Contains(l, "ignore-scripts") && deletes(l) {
+							return true, t.raw + ": install scripts allowed again"
 						}
 					}
 					if c.name == "sed" {
@@ -130,7 +137,73 @@ var dependencyRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, dependencyRules) }
+// checksSkippedRule: a project's security checks switched off for what
+// follows: secret scanners skipped by pre-commit's SKIP, audit and
+// scanning steps deleted from the CI configuration, every vulnerability
+// ignored, a browser's extension signatures no longer required.
+var checksSkippedRule = &rule{ID: "security-checks-skipped", Level: LevelHigh, Category: CategorySystem, Description: "switching a project's security checks off: secret scanning skipped at commit, audit or scanning steps deleted from CI, every vulnerability ignored, extension signatures off",
+	Suggestions: []string{"Fix or ignore the one finding, with a reason", "Keep the checks; ask the project's owners to change them"},
+	names:       names("git", "sed", "echo", "printf", "tee", "perl", "yq"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		switch c.name {
+		case "git":
+			// SKIP=gitleaks,detect-secrets git commit: pre-commit's
+			// secret scanners skipped for this commit
+			sub, _ := gitSub(c)
+			if sub != "commit" && sub != "push" && sub != "merge" {
+				return false, ""
+			}
+			for _, as := range c.assigns {
+				if as.name == "SKIP" && hasAny(lower(as.val.s), "gitleaks", "detect-secrets", "trufflehog", "ggshield", "talisman", "secretlint", "semgrep", "bandit", "trivy", "osv-scanner") {
+					return true, "SKIP=" + as.val.s
+				}
+			}
+			return false, ""
+		case "sed", "perl", "yq":
+			for _, t := range a.writeTargets(c) {
+				if !ciConfigFile(t.path) {
+					continue
+				}
+				for _, w := range c.args() {
+					l := lower(w.s)
+					if (strings.HasSuffix(strings.TrimSpace(l), "/d") || strings.Contains(l, "del(")) &&
+						hasAny(l, "audit", "trivy", "snyk", "semgrep", "codeql", "gitleaks", "bandit", "grype", "dependency-check", "sonar", "osv-scanner", "trufflehog") {
+						return true, t.raw + ": security steps removed"
+					}
+				}
+			}
+			return false, ""
+		}
+		for _, t := range a.writeTargets(c) {
+			base := lower(path.Base(t.path))
+			text := ""
+			for _, w := range positional(c.args()) {
+				text += w.s + "\n"
+			}
+			switch {
+			case base == ".trivyignore" || base == ".grype.yaml" || base == ".snyk" || base == ".nsprc" || base == ".auditignore":
+				// CVE-* or *: every finding, now and later
+				for line := range strings.SplitSeq(text, "\n") {
+					if l := strings.TrimSpace(line); l == "*" || l == "CVE-*" || strings.HasSuffix(l, ":*") || l == "GHSA-*" {
+						return true, t.raw + ": every vulnerability ignored"
+					}
+				}
+			case (base == "user.js" || base == "prefs.js") && strings.Contains(text, "xpinstall.signatures.required") && strings.Contains(text, "false"):
+				return true, "Firefox extension signatures not required"
+			}
+		}
+		return false, ""
+	}}
+
+// ciConfigFile reports a CI system's configuration file.
+func ciConfigFile(p string) bool {
+	base := lower(path.Base(p))
+	return strings.Contains(p, "/.github/workflows/") || base == ".gitlab-ci.yml" || base == "jenkinsfile" || base == "azure-pipelines.yml" ||
+		strings.Contains(p, "/.circleci/") || base == "bitbucket-pipelines.yml" || base == ".travis.yml" || strings.Contains(p, "/.buildkite/") ||
+		base == ".drone.yml" || base == ".woodpecker.yml"
+}
+
+func init() { ruleSets = append(ruleSets, dependencyRules, []*rule{checksSkippedRule}) }
 
 // manifestFile reports a file naming a project's dependencies or pinning
 // them: what the next install or build fetches.
@@ -149,7 +222,7 @@ func manifestFile(base string) bool {
 	if strings.HasSuffix(base, ".csproj") || strings.HasSuffix(base, ".fsproj") || strings.HasSuffix(base, ".gemspec") {
 		return true
 	}
-	return (strings.HasPrefix(base, "requirements") || strings.HasPrefix(base, "constraints")) && (strings.HasSuffix(base, ".txt") || strings.HasSuffix(base, ".in"))
+	return (strings.HasPrefix(base, "requirements") || strings.HasPrefix(base, "constraints")) && (strings.HasSuffix(base, ".txt") || strings.HasSuffix(base, ".in") || strings.HasSuffix(base, ".lock"))
 }
 
 // projectPackageSettings reports a package manager's settings file as a

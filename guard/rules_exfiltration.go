@@ -1092,6 +1092,16 @@ var exfiltrationRules = []*rule{
 						}
 					}
 				}
+				// kubectl logs -n prod deploy/x | grep -i api_key=, grep -R
+				// 'Authorization: Bearer' /var/log/nginx, strings core.1 |
+				// grep AKIA: secrets found where a service or a crash left
+				// them, shown
+				if pat := grepPattern(c); (secretishPattern(pat) || tokenShaped(pat) || hasAny(lower(pat), "authorization", "bearer")) &&
+					!grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
+					if src := secretLogSource(a, c); src != "" {
+						return true, "secrets found in " + src
+					}
+				}
 				// grep -i 'Password=' appsettings.Production.json: the
 				// production settings' secret lines shown
 				if secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
@@ -1628,6 +1638,13 @@ var exfiltrationRules = []*rule{
 				}
 				if v := secretVarIn(w.s); v != "" && strings.Contains(w.s, "@") {
 					return true, "$" + v + " in " + strings.SplitN(w.s, "@", 2)[1]
+				}
+			}
+			// http.<url>.extraheader "AUTHORIZATION: bearer $GH_TOKEN":
+			// the token itself kept as a header for every request there
+			if k, v, ok := gitConfigSet(c); ok && strings.HasSuffix(k, ".extraheader") && strings.Contains(lower(v), "authorization") {
+				if n := secretVarIn(v); n != "" || tokenShaped(v) {
+					return true, "a token in " + k
 				}
 			}
 			return false, ""
@@ -2543,6 +2560,40 @@ func jqPicksSecret(args []word) bool {
 		}
 	}
 	return false
+}
+
+// secretLogSource names what a grep searches when it is production's
+// logs (kubectl logs or docker logs of a production target), the
+// machine's logs (/var/log) or a core dump's strings; "" otherwise.
+func secretLogSource(a *analysis, c *cmd) string {
+	if c.pipe != nil && c.stage > 0 {
+		for _, p := range c.pipe[:c.stage] {
+			if p == nil {
+				continue
+			}
+			switch p.name {
+			case "kubectl", "oc", "docker", "podman", "stern", "kubetail", "heroku", "fly", "flyctl":
+				if hasWord(p.args(), "logs") || p.name == "stern" || p.name == "kubetail" {
+					if touchesProduction(p) {
+						return p.base + " logs of production"
+					}
+				}
+			case "strings":
+				for _, w := range positional(p.args()) {
+					if b := lower(path.Base(w.s)); strings.HasPrefix(b, "core") || strings.HasSuffix(b, ".dmp") || strings.HasSuffix(b, ".core") || strings.Contains(b, "heapdump") {
+						return "a memory dump (" + w.s + ")"
+					}
+				}
+			}
+		}
+		return ""
+	}
+	for _, w := range positional(c.args())[min(1, len(positional(c.args()))):] {
+		if p := a.absPath(w.s, c.cwd); strings.HasPrefix(p, "/var/log/") || p == "/var/log" {
+			return p
+		}
+	}
+	return ""
 }
 
 // winSearchOfProdSettings returns the production settings file that

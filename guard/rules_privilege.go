@@ -659,6 +659,21 @@ var privilegeRules = []*rule{
 				if (strings.Contains(args[1].s, "clusterrole") || strings.Contains(args[1].s, "role")) && strings.Contains(j, `"*"`) && strings.Contains(j, "verbs") {
 					return true, args[1].s
 				}
+				// kubectl patch clusterrole view ... "resources":["secrets"]:
+				// a role everyone holds given the secrets
+				if args[0].s == "patch" && (strings.Contains(args[1].s, "clusterrole") || strings.HasPrefix(args[1].s, "role")) && strings.Contains(j, `"secrets"`) &&
+					(strings.Contains(j, `"get"`) || strings.Contains(j, `"list"`)) {
+					return true, args[1].s + " given the secrets"
+				}
+				// an ingress's authentication annotation removed by a JSON
+				// patch (/metadata/annotations/...auth-url)
+				if args[0].s == "patch" && strings.Contains(j, `"remove"`) && hasAny(j, "auth-url", "auth-type", "auth-secret", "whitelist-source-range", "allowlist-source-range") && !localKubeContext(c.args()) {
+					return true, "ingress protection removed by a patch"
+				}
+				// a pod template made privileged by a patch
+				if args[0].s == "patch" && hasAny(strings.ReplaceAll(j, " ", ""), `"privileged":true`, `"allowPrivilegeEscalation":true`, `"hostPID":true`, `"hostNetwork":true`) && !localKubeContext(c.args()) {
+					return true, "a workload made privileged by a patch"
+				}
 			case "label", "annotate":
 				if strings.Contains(j, "pod-security.kubernetes.io/enforce=privileged") {
 					return true, "pod-security privileged"

@@ -74,6 +74,17 @@ var remoteExecRules = []*rule{
 					}
 				}
 			}
+			if c.name == "uv" || c.name == "pipx" {
+				// uv run --with URL: a package fetched and run for one
+				// command
+				for _, o := range [...]string{"with", "from", "spec"} {
+					if v, ok := optValue(args, "", o); ok && strings.Contains(v, "://") {
+						if h := hostOf(v); !isLocalHost(h) && !codeHosts[lower(h)] && (packageFile(v) || isPublicIP(h)) {
+							return true, "--" + o + " " + v
+						}
+					}
+				}
+			}
 			if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "i") && !hasWord(args, "get") && !hasWord(args, "upgrade") {
 				return false, ""
 			}
@@ -121,6 +132,11 @@ var remoteExecRules = []*rule{
 				// a package file or manifest fetched straight from a web
 				// site rather than a registry or a code host: nobody vetted it
 				if !codeHosts[lower(h)] && !isLocalHost(h) && packageFile(u) {
+					return true, u
+				}
+				// codeload.github.com/x/y/tar.gz/refs/heads/hotfix: the
+				// archive of a branch's moving head
+				if strings.Contains(u, "/refs/heads/") && !isLocalHost(h) {
 					return true, u
 				}
 			}

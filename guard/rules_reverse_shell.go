@@ -56,6 +56,22 @@ var reverseShellRules = []*rule{
 			j := joinWords(args)
 			switch c.name {
 			case "docker":
+				// docker run -p 6379:6379 redis --protected-mode no: the
+				// container's port published on every interface, its
+				// protection off
+				if ops := positional(args); len(ops) > 0 && ops[0].s == "run" && (strings.Contains(j, "--protected-mode no") || strings.Contains(j, "--bind_ip_all") && !strings.Contains(j, "--auth")) {
+					for i, w := range args {
+						p := ""
+						if (w.s == "-p" || w.s == "--publish") && i+1 < len(args) {
+							p = args[i+1].s
+						} else if v, ok := strings.CutPrefix(w.s, "--publish="); ok {
+							p = v
+						}
+						if p != "" && strings.Count(p, ":") == 1 {
+							return true, "docker run -p " + p + " with the service's protection off"
+						}
+					}
+				}
 				// podman system service tcp:0.0.0.0:8888: the engine's API,
 				// root over the user's containers, to anyone who connects
 				if !hasWord(args, "service") {

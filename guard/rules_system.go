@@ -889,7 +889,9 @@ var systemRules = []*rule{
 				return false, ""
 			case "kubectl":
 				// kubectl config set-cluster X --insecure-skip-tls-verify=true
-				return len(ops) > 0 && ops[0].s == "config" && (hasWord(args, "--insecure-skip-tls-verify=true") || hasWord(args, "--insecure-skip-tls-verify")), "insecure-skip-tls-verify"
+				// (kubectl config set clusters.X.insecure-skip-tls-verify true)
+				return len(ops) > 0 && ops[0].s == "config" && (hasWord(args, "--insecure-skip-tls-verify=true") || hasWord(args, "--insecure-skip-tls-verify") ||
+					len(ops) > 3 && ops[1].s == "set" && strings.HasSuffix(ops[2].s, ".insecure-skip-tls-verify") && ops[3].s == "true"), "insecure-skip-tls-verify"
 			case "setx":
 				// setx NODE_TLS_REJECT_UNAUTHORIZED 0: saved for every later session
 				return len(ops) > 1 && tlsCheckOffVar(strings.ToUpper(ops[0].s), ops[1].s), ops[0].s
@@ -1585,6 +1587,102 @@ var systemRules = []*rule{
 		}},
 }
 
+// tlsOffRules judge one command that turns a certificate or host key
+// check off while it sends credentials or code to another machine: git
+// pushing with http.sslVerify=false, a cluster login or a chart
+// repository added with --insecure-skip-tls-verify, ssh trusting any host
+// key, Vault's client told to skip verification before a login, curl -k
+// with a token. Against this machine, a local cluster or a test VM the
+// check guards nothing.
+var tlsOffRules = []*rule{
+	{ID: "tls-off-with-credentials", Level: LevelHigh, Category: CategorySystem, Description: "turning a certificate or host-key check off while sending credentials or code to another machine (anyone in the path can read or change them)",
+		Suggestions: []string{"Give the tool the server's CA or host key", "Fix the server's certificate instead of the check"},
+		names:       names("git", "helm", "oc", "kubectl", "ssh", "scp", "sftp", "vault", "curl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			low := c.lowerArgs()
+			target := ""
+			switch c.name {
+			case "git":
+				sub, sargs := gitSub(c)
+				if !hasAnyWord(low, "http.sslverify=false", "http.sslverify=0") || (sub != "push" && sub != "clone" && sub != "fetch" && sub != "pull" && sub != "ls-remote") {
+					return false, ""
+				}
+				for _, w := range positional(sargs) {
+					if strings.Contains(w.s, "://") {
+						target = hostOf(w.s)
+					}
+				}
+				if target == "" {
+					target = "origin"
+				}
+			case "helm", "oc", "kubectl":
+				if !hasAnyWord(low, "--insecure-skip-tls-verify", "--insecure-skip-tls-verify=true") {
+					return false, ""
+				}
+				ops := positional(args)
+				if c.name == "helm" && (len(ops) < 3 || ops[0].s != "repo" || ops[1].s != "add") {
+					return false, ""
+				}
+				if c.name == "helm" {
+					target = hostOf(ops[2].s)
+				} else {
+					target = firstURLHost(args)
+					if target == "" {
+						if v, ok := optValue(args, "", "server"); ok {
+							target = hostOf(v)
+						}
+					}
+					if target == "" && touchesProduction(c) {
+						target = "production"
+					}
+				}
+			case "ssh", "scp", "sftp":
+				j := strings.Join(low, " ")
+				if !strings.Contains(j, "stricthostkeychecking=no") || !strings.Contains(j, "userknownhostsfile=/dev/null") {
+					return false, ""
+				}
+				for _, w := range posArgs(args, optSpec{short: "bcDEeFIiJLlmOoPpQRSWw"}) {
+					h := w.s
+					if i := strings.IndexByte(h, '@'); i >= 0 {
+						h = h[i+1:]
+					}
+					if i := strings.IndexByte(h, ':'); i >= 0 {
+						h = h[:i]
+					}
+					target = h
+					break
+				}
+			case "vault":
+				ops := positional(args)
+				if len(ops) == 0 || ops[0].s != "login" || !(a.srcHas("VAULT_SKIP_VERIFY=true") || a.srcHas("VAULT_SKIP_VERIFY=1")) {
+					return false, ""
+				}
+				target = "the Vault server"
+			case "curl":
+				if !hasAnyWord(low, "-k", "--insecure") || !hasAny(strings.Join(low, " "), "authorization:", "private-token:", "x-api-key:") {
+					return false, ""
+				}
+				target = firstURLHost(args)
+			}
+			if target == "" || loopback(target) || isLocalHost(target) && !isProdName(target) && !hasAny(lower(target), "shared", "staging") ||
+				testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test", ".local") {
+				return false, ""
+			}
+			return true, c.name + " with the check off, to " + target
+		}},
+}
+
+// firstURLHost returns the host of the first URL among args, or "".
+func firstURLHost(args []word) string {
+	for _, w := range args {
+		if i := strings.Index(w.s, "://"); i > 0 {
+			return hostOf(w.s[strings.LastIndex(w.s[:i], "=")+1:])
+		}
+	}
+	return ""
+}
+
 // sharedHostRules judge what cuts a shared machine's users off from
 // what they rely on: a mount taken from under them, a shared database's
 // port emptied, the daily maintenance jobs switched off, a team's data
@@ -1692,12 +1790,70 @@ func devServerPattern(p string) bool {
 	return len(f) > 1 && f[len(f)-1] == "dev" // next dev, npm run dev, nuxt dev
 }
 
+// jobsSuspendedRule: a production CronJob suspended (its backups,
+// reports or cleanups stop until someone notices).
+var jobsSuspendedRule = &rule{ID: "k8s-jobs-suspended", Level: LevelHigh, Category: CategorySystem, Description: "suspending a production or backup CronJob (what it does stops until someone notices)",
+	Suggestions: []string{"Suspend it in a staging cluster first", "Change the schedule through the release process"},
+	names:       names("kubectl", "oc"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := posArgs(c.args(), kubectlGlobal)
+		if len(args) < 2 || args[0].s != "patch" || !strings.HasPrefix(args[1].s, "cronjob") {
+			return false, ""
+		}
+		if !strings.Contains(strings.ReplaceAll(c.argsText(), " ", ""), `"suspend":true`) {
+			return false, ""
+		}
+		name := args[1].s
+		if len(args) > 2 && !strings.Contains(name, "/") {
+			name += "/" + args[2].s
+		}
+		if touchesProduction(c) || strings.Contains(lower(name), "backup") {
+			return true, "cronjob " + name + " suspended"
+		}
+		return false, ""
+	}}
+
+// runtimeSocketRule: the container engine's socket given to a wide group
+// (chgrp users /var/run/docker.sock): each of its members is root.
+var runtimeSocketRule = &rule{ID: "runtime-socket-shared", Level: LevelCritical, Category: CategoryPrivilege, Description: "giving a container engine's socket to a wide group (each member can start a root container over the host)",
+	Suggestions: []string{"Add the one user who needs it to the docker group", "Use rootless Docker or Podman"},
+	names:       names("chgrp", "chown", "setfacl"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := positional(c.args())
+		if len(ops) < 2 {
+			return false, ""
+		}
+		group := ops[0].s
+		if c.name == "chown" {
+			_, g, ok := strings.Cut(ops[0].s, ":")
+			if !ok {
+				return false, ""
+			}
+			group = g
+		}
+		if c.name == "setfacl" {
+			group = "an ACL entry"
+		}
+		switch group {
+		case "docker", "root", "podman", "containerd", "":
+			return false, ""
+		}
+		for _, w := range ops[1:] {
+			if b := path.Base(w.s); b == "docker.sock" || b == "containerd.sock" || b == "podman.sock" || b == "crio.sock" {
+				return true, w.s + " given to " + group
+			}
+		}
+		return false, ""
+	}}
+
 // sharedServicePorts are the ports of the databases, caches and brokers a
 // machine's users share.
 var sharedServicePorts = map[string]bool{"5432": true, "3306": true, "6379": true, "27017": true, "9200": true, "5672": true, "9092": true,
 	"2181": true, "11211": true, "1433": true, "1521": true, "8500": true, "2379": true}
 
-func init() { ruleSets = append(ruleSets, systemRules, sharedHostRules) }
+func init() {
+	ruleSets = append(ruleSets, systemRules, sharedHostRules, tlsOffRules, []*rule{jobsSuspendedRule, runtimeSocketRule})
+}
 
 // killSignal returns the signal pkill or killall is told to send, by
 // number or by name without SIG, or "" for the default TERM.

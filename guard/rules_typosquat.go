@@ -8,7 +8,7 @@ import "strings"
 var typosquatRules = []*rule{
 	{ID: "package-name-typosquat", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package whose name is one keystroke from a well-known package's (a typo-squatted name runs its author's install code)",
 		Suggestions: []string{"Check the spelling against the registry's page of the package you meant", "Install from the project's lockfile"},
-		names:       names("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "poetry", "pipx", "cargo", "gem", "code", "codium", "cursor"),
+		names:       names("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "poetry", "pipx", "cargo", "gem", "code", "codium", "cursor", "composer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			eco, pkgs := installedNames(c)
 			for _, p := range pkgs {
@@ -65,6 +65,21 @@ func installedNames(c *cmd) (string, []string) {
 		if ops[0].s == "install" {
 			eco, names = "gems", ops[1:]
 		}
+	case "composer":
+		// composer [global] require vendor/name: the vendor's slash kept
+		if ops[0].s == "global" {
+			ops = ops[1:]
+		}
+		if len(ops) > 1 && ops[0].s == "require" {
+			var out []string
+			for _, w := range ops[1:] {
+				if n := lower(w.s); w.ok && strings.Count(n, "/") == 1 {
+					out = append(out, strings.SplitN(n, ":", 2)[0])
+				}
+			}
+			return "packagist", out
+		}
+		return "", nil
 	case "code", "codium", "cursor":
 		if v, ok := optValue(args, "", "install-extension"); ok {
 			eco, names = "vscode", []word{lit(v)}
@@ -104,7 +119,10 @@ var popularPackages = map[string][]string{
 		"openai", "httpx", "aiohttp", "click", "rich", "tqdm", "jupyter", "virtualenv", "uvicorn", "gunicorn", "celery", "paramiko"},
 	"crates": {"serde", "serde_json", "tokio", "rand", "clap", "anyhow", "thiserror", "reqwest", "regex", "log", "env_logger",
 		"chrono", "futures", "hyper", "axum", "syn", "quote", "proc-macro2", "lazy_static", "once_cell", "itertools", "tracing"},
-	"gems": {"rails", "rake", "bundler", "rspec", "nokogiri", "devise", "puma", "sidekiq", "rubocop", "pry", "activesupport", "json"},
+	"gems": {"rails", "rake", "bundler", "rspec", "nokogiri", "devise", "puma", "sidekiq", "rubocop", "pry", "activesupport", "json",
+		"rest-client", "httparty", "faraday", "sinatra", "capistrano", "mysql2", "dotenv", "aws-sdk", "colorize", "byebug"},
+	"packagist": {"laravel/installer", "laravel/framework", "symfony/console", "symfony/http-foundation", "guzzlehttp/guzzle", "monolog/monolog",
+		"phpunit/phpunit", "doctrine/orm", "twig/twig", "vlucas/phpdotenv", "nesbot/carbon", "league/flysystem", "composer/composer"},
 	"vscode": {"ms-python.python", "ms-python.vscode-pylance", "esbenp.prettier-vscode", "dbaeumer.vscode-eslint", "ms-vscode.cpptools",
 		"golang.go", "rust-lang.rust-analyzer", "ms-azuretools.vscode-docker", "github.copilot", "redhat.vscode-yaml", "eamodio.gitlens"},
 }

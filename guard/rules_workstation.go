@@ -64,8 +64,18 @@ var workstationRules = []*rule{
 			case "pnpm", "npm", "yarn":
 				// pnpm config set --location=global dangerously-allow-all-builds true
 				ops := positional(c.args())
-				if len(ops) >= 4 && ops[0].s == "config" && ops[1].s == "set" && (ops[2].s == "dangerously-allow-all-builds" || ops[2].s == "unsafe-perm") && ops[3].s == "true" {
-					return true, ops[2].s + " true"
+				if len(ops) >= 4 && ops[0].s == "config" && ops[1].s == "set" && ops[3].s == "true" {
+					// (pnpm's camelCase dangerouslyAllowAllBuilds, yarn's
+					// enableScripts: every package's install scripts run)
+					switch strings.ReplaceAll(lower(ops[2].s), "-", "") {
+					case "dangerouslyallowallbuilds", "unsafeperm", "enablescripts":
+						return true, ops[2].s + " true"
+					}
+				}
+				// npm access set mfa=none @scope/pkg: publishing without
+				// the second factor
+				if c.name == "npm" && len(ops) >= 3 && ops[0].s == "access" && ops[1].s == "set" && lower(ops[2].s) == "mfa=none" {
+					return true, "npm access set mfa=none"
 				}
 				return false, ""
 			}
