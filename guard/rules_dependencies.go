@@ -13,7 +13,7 @@ import (
 var dependencyRules = []*rule{
 	{ID: "dependency-source-swapped", Level: LevelCritical, Category: CategoryRemoteExec, Description: "pointing a project's dependencies at code from an unknown server, a stranger's fork or a repository's moving branch (the next install or build runs it)",
 		Suggestions: []string{"Add the dependency from the usual registry, at a released version", "Pin a reviewed commit of a fork you own, and say why"},
-		names:       names("go", "npm", "pnpm", "yarn", "sed", "perl", "jq", "cargo"),
+		names:       names("go", "npm", "pnpm", "yarn", "sed", "perl", "jq", "cargo", "gradlew", "./gradlew", "gradlew.bat", "gradle"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -55,6 +55,12 @@ var dependencyRules = []*rule{
 						}
 					}
 				}
+			case "gradlew", "./gradlew", "gradlew.bat", "gradle":
+				// gradlew wrapper --gradle-distribution-url http://IP/x.zip:
+				// the build tool itself from elsewhere, run by every build
+				if v, ok := optValue(args, "", "gradle-distribution-url"); ok && !officialDistribution(v) {
+					return true, "gradle wrapper from " + v
+				}
 			case "sed", "perl":
 				// sed -i 's#registry.npmjs.org#npm.host#' package-lock.json,
 				// sed -i '/^\[dependencies\]/a x = { git = "URL" }' Cargo.toml
@@ -66,6 +72,15 @@ var dependencyRules = []*rule{
 					for _, w := range args {
 						if u := registrySwapScript(w.s); u != "" {
 							return true, t.raw + ": " + u
+						}
+						// distributionUrl=https\://dl.example.net/gradle.zip in
+						// the wrapper's properties
+						if strings.HasSuffix(base, "-wrapper.properties") {
+							if _, to, ok := sedSubst(w.s); ok && strings.Contains(to, "distributionUrl=") {
+								if u := strings.ReplaceAll(strings.SplitN(to, "distributionUrl=", 2)[1], `\:`, ":"); !officialDistribution(u) {
+									return true, t.raw + ": the build tool from " + u
+								}
+							}
 						}
 						// s/"integrity": "[^"]*",//, /integrity/d: the lock
 						// file's hashes stripped, any tarball then accepted
@@ -161,8 +176,28 @@ var checksSkippedRule = &rule{ID: "security-checks-skipped", Level: LevelHigh, C
 			return false, ""
 		case "sed", "perl", "yq":
 			for _, t := range a.writeTargets(c) {
+				if !a.inWork(t.path) {
+					continue
+				}
+				// s/verify=True/verify=False/ in the project's code: its
+				// clients stop checking certificates
+				for _, w := range c.args() {
+					if from, to, ok := sedSubst(w.s); ok && tlsOffText(to) && !tlsOffText(from) {
+						return true, t.raw + ": certificate checks turned off in the code"
+					}
+				}
 				if !ciConfigFile(t.path) {
 					continue
+				}
+				// s#uses: actions/checkout@v4#uses: act1ons/checkout@v4#:
+				// a workflow's action taken from another owner
+				for _, w := range c.args() {
+					if from, to, ok := sedSubst(w.s); ok {
+						fo, to2 := actionOwner(from), actionOwner(to)
+						if fo != "" && to2 != "" && fo != to2 {
+							return true, t.raw + ": action " + fo + " replaced by " + to2
+						}
+					}
 				}
 				for _, w := range c.args() {
 					l := lower(w.s)
@@ -194,6 +229,54 @@ var checksSkippedRule = &rule{ID: "security-checks-skipped", Level: LevelHigh, C
 		}
 		return false, ""
 	}}
+
+// officialDistribution reports a build tool's distribution URL on its
+// publisher's own servers (or this machine).
+func officialDistribution(u string) bool {
+	h := lower(hostOf(u))
+	return h == "services.gradle.org" || h == "downloads.gradle.org" || h == "repo.maven.apache.org" || h == "repo1.maven.org" || loopback(h)
+}
+
+// sedSubst splits a sed substitution (s/from/to/flags, any delimiter).
+func sedSubst(script string) (from, to string, ok bool) {
+	script = strings.TrimSpace(script)
+	if len(script) < 4 || script[0] != 's' {
+		return "", "", false
+	}
+	d := script[1]
+	if d == ' ' || d == '\\' || d >= 'a' && d <= 'z' {
+		return "", "", false
+	}
+	parts := strings.Split(script[2:], string(d))
+	if len(parts) < 2 {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// tlsOffText reports code or settings text that turns certificate checks
+// off (verify=False, rejectUnauthorized: false, InsecureSkipVerify:
+// true, ssl_verify: false, check_hostname = False, CERT_NONE).
+func tlsOffText(s string) bool {
+	l := strings.ReplaceAll(lower(s), " ", "")
+	return hasAny(l, "verify=false", "rejectunauthorized:false", "rejectunauthorized=false", "insecureskipverify:true", "insecureskipverify=true",
+		"ssl_verify:false", "ssl_verify=false", "verify_ssl=false", "verify_ssl:false", "check_hostname=false", "cert_none", "verify_none", "sslverify=false")
+}
+
+// actionOwner returns the owner of a workflow step's action in text
+// holding "uses: OWNER/NAME@REF", or "".
+func actionOwner(s string) string {
+	i := strings.Index(s, "uses:")
+	if i < 0 {
+		return ""
+	}
+	ref := strings.TrimSpace(s[i+len("uses:"):])
+	owner, _, ok := strings.Cut(ref, "/")
+	if !ok {
+		return ""
+	}
+	return lower(owner)
+}
 
 // ciConfigFile reports a CI system's configuration file.
 func ciConfigFile(p string) bool {

@@ -2616,12 +2616,34 @@ func winSearchOfProdSettings(c *cmd) string {
 	case "select-string":
 		args := wargs(c)
 		pat, _ = swVal(args, "pattern")
+		if pat == "" {
+			if ops := positional(c.args()); len(ops) > 0 {
+				pat = ops[0].s
+			}
+		}
 		if f, ok := swVal(args, "path", "literalpath"); ok {
 			files = append(files, f)
 		}
 	}
 	if pat == "" || !secretishPattern(pat) {
 		return ""
+	}
+	// Get-Content appsettings.Production.json | Select-String Password,
+	// docker logs prod-api | Select-String secret: what is piped in
+	if c.pipe != nil && c.stage > 0 && c.pipe[c.stage-1] != nil {
+		prev := c.pipe[c.stage-1]
+		switch prev.name {
+		case "get-content", "gc", "type", "cat", "cmd:type":
+			for _, w := range positional(prev.args()) {
+				if f := strings.ReplaceAll(w.s, `\`, "/"); prodSettingsFile(path.Base(f)) {
+					files = append(files, f)
+				}
+			}
+		case "docker", "podman", "kubectl", "oc":
+			if hasWord(prev.args(), "logs") && touchesProduction(prev) {
+				return prev.base + " logs of production"
+			}
+		}
 	}
 	for _, f := range files {
 		f = strings.ReplaceAll(f, `\`, "/")

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -793,6 +794,12 @@ var systemRules = []*rule{
 			"apt", "apt-get", "dnf", "yum", "zypper", "nix", "nix-env", "nix-shell", "nix-build"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			found, what := fetchChecksOff(c)
+			if !found && a.srcLowHas("node_tls_reject_unauthorized") && nodeTLSOff.MatchString(a.srcLow()) && installVerb(c) {
+				// $env:NODE_TLS_REJECT_UNAUTHORIZED='0'; npm install, set
+				// NODE_TLS_REJECT_UNAUTHORIZED=0 && npm install: set for
+				// the session earlier on the line
+				found, what = true, "NODE_TLS_REJECT_UNAUTHORIZED=0 earlier on the line"
+			}
 			if found && localFetchOnly(c.args()) {
 				return false, "" // a mirror or a repository on this machine
 			}
@@ -1162,6 +1169,15 @@ var systemRules = []*rule{
 					// the name last: most commands have no such word
 					if securityAgent(c.name) {
 						return true, c.name + " " + l
+					}
+					// systemextensionsctl uninstall TEAM com.crowdstrike.falcon.Agent:
+					// the agent's system extension removed
+					if c.name == "systemextensionsctl" && l == "uninstall" {
+						for _, w := range c.lowerArgs() {
+							if hasAny(w, "crowdstrike", "falcon", "sentinel", "carbonblack", "defender", "jamf", "sophos", "eset", "kandji", "santa", "osquery", "elastic") {
+								return true, "systemextensionsctl uninstall " + w
+							}
+						}
 					}
 					return false, ""
 				}
@@ -1585,6 +1601,28 @@ var systemRules = []*rule{
 			}
 			return len(positional(c.args())) > 0, j
 		}},
+}
+
+// nodeTLSOff is Node's certificate check turned off in a session
+// (export, set, $env:).
+var nodeTLSOff = regexp.MustCompile(`node_tls_reject_unauthorized\s*=\s*['"]?0`)
+
+// installVerb reports a package manager told to fetch and install or
+// publish (npm install, yarn add, pnpm i, npm run publish:x).
+func installVerb(c *cmd) bool {
+	for i, w := range c.args() {
+		if i > 2 {
+			break
+		}
+		switch w.s {
+		case "install", "i", "ci", "add", "update", "upgrade", "publish", "restore", "fetch", "get":
+			return true
+		}
+		if strings.HasPrefix(w.s, "publish") {
+			return true
+		}
+	}
+	return hasWord(c.args(), "run") && strings.Contains(c.argsText(), "publish")
 }
 
 // tlsOffRules judge one command that turns a certificate or host key

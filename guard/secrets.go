@@ -155,6 +155,15 @@ func (a *analysis) noteSecretCopy(c *cmd) {
 			}
 		}
 	}
+	if c.name == "composer" && hasWord(c.args(), "--auth") && !hasWord(c.args(), "-g") && !hasWord(c.args(), "--global") {
+		// composer config --auth github-oauth.github.com "$TOKEN": written
+		// into the project's auth.json
+		for _, w := range c.args() {
+			if v := secretVarIn(w.s); v != "" && !w.ok {
+				a.secretsCopied = "$" + v + " → auth.json"
+			}
+		}
+	}
 	if c.name != "cp" && c.name != "mv" && c.name != "rsync" && c.name != "install" {
 		return
 	}

@@ -428,6 +428,22 @@ var winRules = []*rule{
 			if c.name == "netsh" {
 				return allow && any && strings.Contains(j, "add rule"), j
 			}
+			if allow && !any && c.name == "new-netfirewallrule" && !strings.Contains(j, "outbound") {
+				// -LocalPort 5432 or a wide range (30000-32767) let in from
+				// every address (no -RemoteAddress)
+				if port, ok := swVal(wargs(c), "localport"); ok && !hasSw(wargs(c), "remoteaddress") {
+					if lo, hi, rng := strings.Cut(port, "-"); rng {
+						l, e1 := strconv.Atoi(lo)
+						h, e2 := strconv.Atoi(hi)
+						if e1 == nil && e2 == nil && h-l >= 1000 {
+							return true, "inbound ports " + port + " from every address"
+						}
+					}
+					if port != "22" && sensitivePorts(port) {
+						return true, "inbound port " + port + " from every address"
+					}
+				}
+			}
 			return allow && any, j
 		}},
 	{ID: "win-remove-apps", Level: LevelHigh, Category: CategorySystem, Description: "uninstalling system or every user's applications",

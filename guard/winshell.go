@@ -1230,7 +1230,11 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/session manager/knowndlls") || strings.Contains(k, "/control/safeboot/alternateshell") ||
 		strings.Contains(k, "/shellserviceobjectdelayload") || strings.Contains(k, "/browser helper objects") ||
 		strings.Contains(k, "/shellexecutehooks") || strings.Contains(k, "/control/session manager/setupexecute") ||
-		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll") || officeStartupValue(k):
+		strings.Contains(k, "/services/") && strings.HasSuffix(k, "/parameters/servicedll") || officeStartupValue(k) ||
+		// a browser policy that installs an extension into every profile
+		// (Chrome's and Edge's ExtensionInstallForcelist, Firefox's
+		// ExtensionSettings)
+		strings.Contains(k, "/policies/") && (strings.Contains(k, "extensioninstallforcelist") || strings.Contains(k, "mozilla/firefox/extensions")):
 		return regAutorun
 	case strings.Contains(k, "windows/powershell/scriptblocklogging") || strings.Contains(k, "windows/powershell/transcription") ||
 		strings.Contains(k, "/control/wmi/autologger") ||
