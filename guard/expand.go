@@ -627,11 +627,29 @@ func (a *analysis) mountedAs(opts []word, cwd, wd, home string) (string, string)
 func localKubeContext(args []word) bool {
 	ctx, ok := optValue(args, "", "context")
 	if !ok {
-		return false
+		ctx, ok = optValue(args, "", "kube-context") // helm's
 	}
+	return ok && localKubeName(ctx)
+}
+
+// localKubeName reports a context of a cluster on this machine (kind,
+// minikube, k3d, Docker Desktop, Rancher Desktop, Colima, OrbStack).
+func localKubeName(ctx string) bool {
 	l := lower(ctx)
 	return strings.HasPrefix(l, "kind-") || l == "minikube" || strings.HasPrefix(l, "k3d-") || l == "docker-desktop" ||
 		l == "rancher-desktop" || l == "colima" || l == "orbstack"
+}
+
+// localKubeSwitched reports a line that switched kubectl to a local
+// cluster's context before (kubectl config use-context docker-desktop &&
+// kubectl delete pods --all -n redis).
+func (a *analysis) localKubeSwitched() bool {
+	i := strings.Index(a.src, "use-context ")
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(a.src[i+len("use-context "):])
+	return len(f) > 0 && localKubeName(strings.Trim(f[0], `"';&`))
 }
 
 // kubectlExecTarget is the pod of kubectl exec's words before "--", or

@@ -914,6 +914,13 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 					c.name == "sudoedit") {
 					continue // a local development name, or the user at the editor
 				}
+				if strings.HasPrefix(t.path, "/etc/udev/rules.d/") && t.content.kind == flowText && !t.content.partial && !hasAny(strings.ToUpper(t.content.text), "RUN", "PROGRAM", "IMPORT{") &&
+					!udevOpensToAll(t.content.text) {
+					continue // a device's owner and mode (GROUP="plugdev"): nothing runs
+				}
+				if t.class == wService && c.name == "sed" && autostartDisabled(c) {
+					continue // X-GNOME-Autostart-enabled=false: an entry switched off
+				}
 				if t.class == wProcSys && (t.path == "/proc/sys/vm/drop_caches" || t.path == "/proc/sys/vm/compact_memory") {
 					continue // the kernel refills its caches: nothing is lost
 				}
@@ -927,6 +934,35 @@ func writeRule(id string, level DangerLevel, cat, desc string, sugg []string, tr
 			}
 			return false, ""
 		}}
+}
+
+// udevOpensToAll reports a udev rule giving every user a device
+// (MODE="0666"): raw disks or memory read and written by anyone.
+func udevOpensToAll(text string) bool {
+	for _, m := range [...]string{`MODE="0666"`, `MODE="0777"`, `MODE="666"`, `MODE="0766"`, `MODE:="0666"`, `MODE="0606"`} {
+		if strings.Contains(strings.ReplaceAll(text, " ", ""), m) {
+			return true
+		}
+	}
+	return false
+}
+
+// autostartDisabled reports sed only switching an autostart entry off
+// (s/X-GNOME-Autostart-enabled=true/…=false/, Hidden=true).
+func autostartDisabled(c *cmd) bool {
+	subs := 0
+	for _, w := range c.args() {
+		from, to, ok := sedSubst(w.s)
+		if !ok {
+			continue
+		}
+		subs++
+		l := lower(to)
+		if !(strings.Contains(l, "autostart-enabled=false") || strings.Contains(l, "hidden=true")) || strings.Contains(lower(from), "exec") {
+			return false
+		}
+	}
+	return subs > 0
 }
 
 // provisioned reports a unit file or cron job installed from the

@@ -438,5 +438,13 @@ func localOnlyName(name string) bool {
 			return true
 		}
 	}
+	// api.local.example.com, app.dev.example.com: a development name
+	// under the project's own domain
+	labels := strings.Split(l, ".")
+	for _, lb := range labels[:len(labels)-2] {
+		if lb == "local" || lb == "dev" || lb == "localdev" {
+			return true
+		}
+	}
 	return false
 }

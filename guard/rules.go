@@ -239,7 +239,7 @@ var dryRunFlags = map[string][]string{
 	"docker": {"--dry-run"}, "docker-compose": {"--dry-run"}, "apt": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act"},
 	"apt-get": {"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--recon"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"},
 	"npm": {"--dry-run"}, "pnpm": {"--dry-run"}, "yarn": {"--dry-run"}, "cargo": {"--dry-run", "-n"},
-	"ansible": {"--check", "-C"}, "ansible-playbook": {"--check", "-C"}, "make": {"-n", "--dry-run", "--just-print", "--recon"},
+	"alembic": {"--sql"}, "ansible": {"--check", "-C"}, "ansible-playbook": {"--check", "-C"}, "make": {"-n", "--dry-run", "--just-print", "--recon"},
 	"restic": {"--dry-run", "-n"}, "borg": {"--dry-run", "-n"}, "argocd": {"--dry-run"}, "flux": {"--dry-run"}, "wrangler": {"--dry-run"},
 	"terraform": {"-dry-run"}, "s3cmd": {"--dry-run", "-n"}, "gsutil": {"-n"}, "mc": {"--dry-run"}, "az": {"--dry-run"},
 	"gcloud": {"--dry-run"}, "git-filter-repo": {"--dry-run"}, "lvremove": {"--test", "-t"}, "kustomize": {"--dry-run"},
@@ -288,6 +288,12 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 	if !a.explain && a.best != nil && r.Level+1 <= a.best.level {
 		return // cannot beat what was found, even against production
 	}
+	switch r.Category {
+	case CategoryCloudDestroy, CategoryContainerDestroy, CategoryDatabaseDestroy, CategoryFileDelete, CategoryGitDestroy:
+		if dryRun(c) {
+			return // mc rm --recursive --force --dry-run: a dry run deletes nothing
+		}
+	}
 	if a.throwaway > 0 {
 		switch r.Category {
 		case CategorySystem, CategoryPrivilege, CategoryPersistence, CategoryHistoryTamper, CategoryPermission:
@@ -315,6 +321,12 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			}
 			level = LevelModerate
 		}
+	}
+	if r.Category == CategoryContainerDestroy && level > LevelModerate && a.localCluster(c) {
+		// a cluster on this machine (kind delete cluster --name
+		// prod-replica, kubectl --context kind-dev delete pvc --all): the
+		// developer's own work lost, whatever the names say
+		level = LevelModerate
 	}
 	if r.Category == CategoryDatabaseDestroy && level > LevelModerate && sharedDevServer(c) {
 		// a team's development server: their data, not production's

@@ -355,6 +355,9 @@ var pipelineRules = []*rule{
 			if scratchName(user) || user == "$USER" || user == "$(whoami)" {
 				return false, ""
 			}
+			if user == "root" && (c.name == "passwd" || c.name == "usermod") {
+				return false, "" // root's password locked: logins go through sudo (the usual hardening)
+			}
 			switch c.name {
 			case "chage":
 				if v, ok := optValue(args, "-E", "expiredate"); ok && (v == "0" || v == "1" || strings.HasPrefix(v, "1970")) {

@@ -300,6 +300,9 @@ var privilegeRules = []*rule{
 				}
 			case "passwd", "usermod":
 				ops := positional(args)
+				if c.name == "passwd" && (hasWord(args, "-l") || hasWord(args, "--lock") || hasWord(args, "-S") || hasWord(args, "--status")) {
+					return false, "" // passwd -l root: the password locked, or its state shown
+				}
 				if len(ops) > 0 && ops[len(ops)-1].s == "root" && (c.name == "passwd" || hasWord(args, "-p") || hasPrefixWord(args, "--password")) {
 					return true, "root"
 				}
@@ -315,6 +318,9 @@ var privilegeRules = []*rule{
 				ops := positional(args)
 				if hasWord(args, "-d") || hasWord(args, "--delete") || hasWord(args, "-u") && len(ops) > 0 {
 					return true, "password removed or unlocked"
+				}
+				if hasWord(args, "-l") || hasWord(args, "--lock") || hasWord(args, "-S") || hasWord(args, "--status") {
+					return false, ""
 				}
 				for _, w := range ops {
 					if w.s == "root" {

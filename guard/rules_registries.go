@@ -231,21 +231,7 @@ var registryRules = []*rule{
 		}},
 }
 
-// releaseAssetReplacedRule: a published release's files replaced in place
-// (gh release upload TAG FILE --clobber): whoever downloads that release
-// from now on gets the new file under the old, trusted name.
-var releaseAssetReplacedRule = &rule{ID: "release-asset-replaced", Level: LevelHigh, Category: CategoryRemoteExec, Description: "replacing the files of a published release in place (its downloads change under the same name and version)",
-	Suggestions: []string{"Publish a new release with the fixed files", "Upload to a draft release"},
-	names:       names("gh"),
-	match: func(a *analysis, c *cmd) (bool, string) {
-		ops := positional(c.args())
-		if len(ops) > 2 && ops[0].s == "release" && ops[1].s == "upload" && hasWord(c.args(), "--clobber") {
-			return true, "gh release upload " + ops[2].s + " --clobber"
-		}
-		return false, ""
-	}}
-
-func init() { ruleSets = append(ruleSets, registryRules, []*rule{releaseAssetReplacedRule}) }
+func init() { ruleSets = append(ruleSets, registryRules) }
 
 // registryClients are package managers whose account commands (tokens,
 // owners) reach the registry they publish to.

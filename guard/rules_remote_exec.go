@@ -1296,15 +1296,9 @@ var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvid
 	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
 	"data.pyg.org": true}
 
-// dockerValueOpts are docker run's options that take a value.
-var dockerValueOpts = map[string]bool{"-v": true, "--volume": true, "-e": true, "--env": true, "-p": true, "--publish": true, "-w": true,
-	"--workdir": true, "-u": true, "--user": true, "--name": true, "--network": true, "--net": true, "--entrypoint": true, "--env-file": true,
-	"--mount": true, "-l": true, "--label": true, "--platform": true, "-h": true, "--hostname": true, "--add-host": true, "--cpus": true,
-	"-m": true, "--memory": true, "--gpus": true, "--restart": true, "--pull": true, "--cap-add": true, "--cap-drop": true,
-	"--device": true, "--tmpfs": true, "--ulimit": true, "--log-driver": true, "--shm-size": true, "--pid": true, "--ipc": true}
-
 // containerImage returns the image a docker run or create names: the
-// first operand after the options.
+// first operand after the options (dockerRunOpts says which take a
+// value: --security-opt seccomp=./profile.json is not the image).
 func containerImage(args []word) string {
 	for i := 0; i < len(args); i++ {
 		s := args[i].s
@@ -1315,7 +1309,7 @@ func containerImage(args []word) string {
 			return ""
 		}
 		if strings.HasPrefix(s, "-") {
-			if dockerValueOpts[s] {
+			if dockerRunOpts.takesNext(s) {
 				i++
 			}
 			continue

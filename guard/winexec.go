@@ -1577,6 +1577,11 @@ func (ws *winState) plainAddition(p word, pa psArgs) bool {
 // installed module by name.
 func plainPSAlias(s string) bool {
 	f := strings.Fields(strings.TrimSpace(s))
+	if len(f) > 1 && (strings.EqualFold(f[0], "set-psreadlineoption") || strings.EqualFold(f[0], "set-psreadlinekeyhandler")) {
+		// Set-PSReadLineOption -PredictionSource History: the editor's
+		// behaviour (a -ScriptBlock handler is code, and is not this)
+		return !strings.ContainsAny(s, "$`;|&{}") && !strings.Contains(lower(s), "scriptblock")
+	}
 	if len(f) == 2 && (strings.EqualFold(f[0], "import-module") || strings.EqualFold(f[0], "ipmo")) {
 		// Import-Module posh-git: a module installed by name, not a
 		// path or a download

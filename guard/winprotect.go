@@ -100,7 +100,7 @@ var winProtectRules = []*rule{
 			j := strings.Join(args, " ")
 			if c.name == "netsh" {
 				switch {
-				case strings.Contains(j, "portproxy") && strings.Contains(j, "add") && (strings.Contains(j, "listenaddress=0.0.0.0") || strings.Contains(j, "listenaddress=*") || !strings.Contains(j, "listenaddress=")):
+				case strings.Contains(j, "portproxy") && hasAnyWord(args, "add", "set") && (strings.Contains(j, "listenaddress=0.0.0.0") || strings.Contains(j, "listenaddress=*") || !strings.Contains(j, "listenaddress=")):
 					return true, j
 				case strings.Contains(j, "firewall") && strings.Contains(j, "add rule") && strings.Contains(j, "action=allow") && strings.Contains(j, "dir=in") &&
 					!strings.Contains(j, "localport=") && !strings.Contains(j, "program="):

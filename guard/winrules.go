@@ -2722,7 +2722,9 @@ func statelessHost(image string) bool {
 	case "testhost", "testhost.x86", "testhost.net472", "vstest.console", "vbcscompiler", "mspdbsrv", "msbuild", "ngrok",
 		// front-end build tools and dev servers: they serve and rebuild
 		// from disk, holding no unsaved work
-		"vite", "esbuild", "webpack", "nodemon", "tsc", "jest", "vitest", "turbo", "parcel", "rollup", "storybook":
+		"vite", "esbuild", "webpack", "nodemon", "tsc", "jest", "vitest", "turbo", "parcel", "rollup", "storybook",
+		// IIS Express and the Dev Proxy serve the project being worked on
+		"iisexpress", "devproxy":
 		return true
 	}
 	// a development server (acme-devserver, webpack-dev-server) serves

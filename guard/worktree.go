@@ -636,6 +636,7 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if a.emulated(c) {
 		return true
 	}
+
 	if c.name == "git" {
 		if sub, _ := gitSub(c); sub == "push" && pushDeletesOnlyScratch(c.args()) {
 			// git push origin :refs/tags/ci-tmp-pr-42: refs a CI run or
@@ -844,6 +845,22 @@ func (a *analysis) emulated(c *cmd) bool {
 		return true // $env:FIRESTORE_EMULATOR_HOST='localhost:8080'; firebase ...
 	}
 	return strings.Contains(c.name, "azstorage") && (strings.Contains(l, "new-azstoragecontext -local") || strings.Contains(l, "usedevelopmentstorage=true"))
+}
+
+// localCluster reports a command on a Kubernetes cluster of this machine:
+// kind, k3d or minikube themselves, or kubectl and helm with a local
+// context (--context kind-dev, --kube-context minikube, or use-context
+// docker-desktop earlier on the line).
+func (a *analysis) localCluster(c *cmd) bool {
+	switch c.name {
+	case "kind", "k3d", "minikube":
+		return !hasWord(c.args(), "--all") && !hasWord(c.args(), "-a") // (every cluster of the machine is more than one's work)
+	case "kubectl", "helm", "oc":
+		_, ctx := optValue(c.args(), "", "context")
+		_, kctx := optValue(c.args(), "", "kube-context")
+		return localKubeContext(c.args()) || !ctx && !kctx && a.localKubeSwitched()
+	}
+	return false
 }
 
 // testVarRef reports a word that is one variable whose name says it
