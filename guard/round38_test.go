@@ -204,6 +204,26 @@ func TestRound38EverydayWork(t *testing.T) {
 	})
 }
 
+// Variants written after round 38 arrived, without its held-out half: an
+// editor extension from a URL or the downloads, a kernel knob set to its
+// protective value (not a protection switched off).
+func TestRound38Variants(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`code --install-extension https://example.net/ext/prettier-1.0.vsix`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`cursor --install-extension ~/Downloads/prettier-fork.vsix`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`sudo sysctl -w kernel.randomize_va_space=0`, CategorySystem, "security-disable", LevelModerate},
+		{`sudo sysctl -w kernel.yama.ptrace_scope=0`, CategorySystem, "security-disable", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`code --install-extension esbenp.prettier-vscode`,
+		`code --install-extension ./dist/acme-tools-0.3.0.vsix`,
+		`sudo sysctl -w kernel.randomize_va_space=2`,
+		`sudo sysctl -w kernel.kptr_restrict=2`,
+		`sudo sysctl -w net.ipv4.conf.all.accept_redirects=0`,
+	})
+}
+
 // Packages from misspelled names, a branch's moving archive, a dotfiles
 // repository whose bootstrap runs at once.
 func TestRound38Packages(t *testing.T) {

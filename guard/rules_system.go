@@ -1068,7 +1068,7 @@ var systemRules = []*rule{
 				return hasWord(args, "-a") || hasWord(args, "--all"), ""
 			case "sysctl":
 				for _, w := range args {
-					if k, _, ok := strings.Cut(w.s, "="); ok && !strings.HasPrefix(k, "-") && securityKnob(k) {
+					if k, v, ok := strings.Cut(w.s, "="); ok && !strings.HasPrefix(k, "-") && securityKnob(k) && !hardeningValue(k, v) {
 						return true, w.s
 					}
 				}
@@ -1935,6 +1935,32 @@ func killSelectors(args []word) []word {
 // programs, link protections, panics, module loading, and the network
 // stack's spoofing and redirect defences. Resource limits (max_map_count,
 // inotify watches, somaxconn) are tuning, not security.
+// hardeningValue reports a kernel knob set to its protective value
+// (kernel.randomize_va_space=2, kernel.kptr_restrict=2, fs.suid_dumpable=0,
+// net.ipv4.conf.all.accept_redirects=0): switched on, not off.
+func hardeningValue(k, v string) bool {
+	k = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "/", ".")
+	v = strings.Trim(strings.TrimSpace(v), `"'`)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return false
+	}
+	switch {
+	case k == "kernel.randomize_va_space":
+		return n == 2
+	case k == "kernel.kptr_restrict", k == "kernel.dmesg_restrict", k == "kernel.yama.ptrace_scope", k == "kernel.unprivileged_bpf_disabled",
+		k == "kernel.modules_disabled", k == "kernel.kexec_load_disabled", strings.HasPrefix(k, "fs.protected_"), k == "net.ipv4.tcp_syncookies",
+		strings.HasSuffix(k, "rp_filter"), k == "net.core.bpf_jit_harden":
+		return n >= 1
+	case k == "kernel.perf_event_paranoid":
+		return n >= 2
+	case k == "fs.suid_dumpable", k == "kernel.sysrq", strings.HasSuffix(k, "accept_redirects"), strings.HasSuffix(k, "send_redirects"),
+		strings.HasSuffix(k, "accept_source_route"), k == "vm.unprivileged_userfaultfd":
+		return n == 0
+	}
+	return false
+}
+
 func securityKnob(k string) bool {
 	k = strings.ReplaceAll(strings.ToLower(k), "/", ".")
 	switch {
