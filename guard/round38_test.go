@@ -210,8 +210,8 @@ func TestRound38EverydayWork(t *testing.T) {
 func TestRound38Variants(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
-		{`code --install-extension https://example.net/ext/prettier-1.0.vsix`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
-		{`cursor --install-extension ~/Downloads/prettier-fork.vsix`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`code --install-extension https://example.net/ext/prettier-1.0.vsix`, CategoryRemoteExec, "editor-extension-untrusted", LevelHigh},
+		{`cursor --install-extension ~/Downloads/prettier-fork.vsix`, CategoryRemoteExec, "editor-extension-untrusted", LevelHigh},
 		{`sudo sysctl -w kernel.randomize_va_space=0`, CategorySystem, "security-disable", LevelModerate},
 		{`sudo sysctl -w kernel.yama.ptrace_scope=0`, CategorySystem, "security-disable", LevelModerate},
 	})

@@ -26,8 +26,7 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names: names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget",
-			"code", "code-insiders", "codium", "cursor", "windsurf"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
@@ -39,24 +38,6 @@ var remoteExecRules = []*rule{
 				for _, u := range urlArgs(args) {
 					if h := hostOf(u); isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) && !internalHost(h) {
 						return true, u
-					}
-				}
-				return false, ""
-			case "code", "code-insiders", "codium", "cursor", "windsurf":
-				// code --install-extension https://…/x.vsix or a .vsix from
-				// the downloads: an extension nobody's marketplace vetted,
-				// run with the editor's rights over every project
-				if v, ok := optValue(args, "", "install-extension"); ok {
-					if strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
-						return true, "--install-extension " + v
-					}
-					if strings.HasSuffix(lower(v), ".vsix") {
-						if p := a.absPath(v, c.cwd); p != "" && !a.inWork(p) {
-							return true, "--install-extension " + v
-						}
-						if strings.Contains(lower(v), "download") {
-							return true, "--install-extension " + v
-						}
 					}
 				}
 				return false, ""

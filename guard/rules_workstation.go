@@ -283,6 +283,9 @@ var workstationRules = []*rule{
 		names:       names("code", "code-insiders", "codium", "cursor", "windsurf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			v, ok := optValue(c.args(), "", "install-extension")
+			if ok && strings.Contains(v, "://") && !isLocalHost(hostOf(v)) {
+				return true, "code --install-extension " + v // a package from any web site
+			}
 			if !ok || !strings.HasSuffix(lower(v), ".vsix") {
 				return false, ""
 			}
