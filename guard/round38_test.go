@@ -224,6 +224,30 @@ func TestRound38Variants(t *testing.T) {
 	})
 }
 
+// Variants of round 39's subjects written before its lines arrived: a
+// desktop's remote desktop turned on and KDE's screen lock off, a
+// service principal made with its password printed, an account's web
+// firewall detached, key rotation off, the password policy deleted.
+func TestRound39Variants(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gsettings set org.gnome.desktop.remote-desktop.rdp enable true`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`kwriteconfig5 --file kscreenlockerrc --group Daemon --key Autolock false`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`az ad sp create-for-rbac --name deploy-sp`, CategoryPersistence, "account-key-added", LevelHigh},
+		{`aws wafv2 disassociate-web-acl --resource-arn arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/app/prod/abc`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
+		{`aws kms disable-key-rotation --key-id 1234abcd-12ab-34cd-56ef-1234567890ab`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
+		{`aws iam delete-account-password-policy`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gsettings set org.gnome.desktop.interface color-scheme prefer-dark`,
+		`kwriteconfig5 --file kscreenlockerrc --group Daemon --key Timeout 10`,
+		`az ad sp list --display-name deploy-sp`,
+		`aws wafv2 list-web-acls --scope REGIONAL`,
+		`aws kms enable-key-rotation --key-id 1234abcd-12ab-34cd-56ef-1234567890ab`,
+		`aws iam get-account-password-policy`,
+	})
+}
+
 // Packages from misspelled names, a branch's moving archive, a dotfiles
 // repository whose bootstrap runs at once.
 func TestRound38Packages(t *testing.T) {

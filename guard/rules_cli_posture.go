@@ -327,7 +327,11 @@ var cloudGuardRules = []*rule{
 			switch c.name + " " + ops[0].s + " " + ops[1].s {
 			case "aws organizations detach-policy", "aws organizations delete-policy", "aws organizations disable-policy-type",
 				"aws configservice stop-configuration-recorder", "aws configservice delete-configuration-recorder", "aws configservice delete-delivery-channel",
-				"aws access-analyzer delete-analyzer", "aws detective delete-graph":
+				"aws access-analyzer delete-analyzer", "aws detective delete-graph",
+				// a load balancer's web firewall detached, keys left unrotated,
+				// the password policy gone
+				"aws wafv2 disassociate-web-acl", "aws waf-regional disassociate-web-acl", "aws kms disable-key-rotation", "aws iam delete-account-password-policy",
+				"aws shield delete-protection":
 				return true, c.name + " " + ops[0].s + " " + ops[1].s
 			}
 			// az security pricing create -n VirtualMachines --tier free:

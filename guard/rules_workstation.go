@@ -7,7 +7,7 @@ import "strings"
 // its sandboxes widened, its editors given code from nowhere, its
 // password store emptied.
 var workstationRules = []*rule{
-	{ID: "desktop-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a workstation's protection: the screen lock, download quarantine, autorun prompts, an editor's workspace trust or file-local code",
+	{ID: "desktop-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a workstation's protection: the screen lock, download quarantine, autorun prompts, an editor's workspace trust or file-local code, or turning its remote desktop on",
 		Suggestions: []string{"Leave the desktop's security settings to the user", "Trust one reviewed folder, not every workspace"},
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if len(c.words) < 2 {
@@ -18,10 +18,17 @@ var workstationRules = []*rule{
 			case "gsettings":
 				j := strings.Join(low, " ")
 				for _, k := range [...]string{"screensaver lock-enabled false", "media-handling autorun-never false", "screensaver idle-activation-enabled false",
-					"lockdown disable-lock-screen true", "session idle-delay 0"} {
+					"lockdown disable-lock-screen true", "session idle-delay 0", "remote-desktop.rdp enable true", "remote-desktop.vnc enable true",
+					"remote-desktop.rdp view-only false"} {
 					if strings.Contains(j, k) {
 						return true, "gsettings " + k
 					}
+				}
+			case "kwriteconfig5", "kwriteconfig6":
+				// KDE's screen locker: --group Daemon --key Autolock false
+				j := strings.Join(low, " ")
+				if strings.Contains(j, "kscreenlockerrc") && (hasAnyWord(low, "autolock", "lockonresume") && hasAnyWord(low, "false") || hasAnyWord(low, "timeout") && hasAnyWord(low, "0")) {
+					return true, "KDE's screen lock off"
 				}
 			case "sysadminctl":
 				if hasWord(c.args(), "-screenLock") && hasAnyWord(low, "off") {
