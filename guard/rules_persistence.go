@@ -563,7 +563,7 @@ var persistenceRules = []*rule{
 				return true, j
 			case c.name == "gcloud" && strings.Contains(j, "service-accounts keys create"):
 				return true, j
-			case c.name == "az" && (strings.Contains(j, "ad sp credential reset") || strings.HasPrefix(j, "ad sp create-for-rbac")):
+			case c.name == "az" && (strings.Contains(j, "ad sp credential reset") || strings.HasPrefix(j, "ad sp create-for-rbac") && !strings.Contains(j, "--role")):
 				return true, j
 			}
 			return false, ""
