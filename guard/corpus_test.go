@@ -510,6 +510,15 @@ var corpusSets = []corpusSet{
 	// fifths) is for tuning, round38b must never be opened.
 	{"round38", corpusDir + "/round38",
 		thresholds{minRound38Critical, minRound38High, minRound38Moderate, maxRound38FalsePositive}, winRound38Thresholds},
+	// round39: secrets in cloud and DevOps tooling; a desktop made less
+	// safe; protections weakened in clouds and clusters; data and source
+	// leaving through everyday tools; Windows's harmful side; files
+	// destroyed in tricky forms; a prompt-injected agent's chains; a day
+	// of data, ML and mobile work, written while round38a was tuned on.
+	// Scored on arrival; round39a (three fifths) is for tuning, round39b
+	// must never be opened.
+	{"round39", corpusDir + "/round39",
+		thresholds{minRound39Critical, minRound39High, minRound39Moderate, maxRound39FalsePositive}, winRound39Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -899,6 +908,15 @@ const (
 	minRound38High          = 0.80
 	minRound38Moderate      = 0.99
 	maxRound38FalsePositive = 0.06
+)
+
+// Round thirty-nine, POSIX lines (both parts): see
+// testdata/corpus/round39/README.md.
+const (
+	minRound39Critical      = 0
+	minRound39High          = 0
+	minRound39Moderate      = 0
+	maxRound39FalsePositive = 1
 )
 
 const (

