@@ -99,7 +99,7 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// git log -p --all, git diff HEAD~50: the code's changes, line
 		// by line
 		return flow{kind: flowLocal, what: "the repository's changes (git " + args[0].s + ")", tree: true}
-	case n == "git" && len(args) > 2 && args[0].s == "bundle" && args[1].s == "create" && stdoutFile(args[2].s):
+	case n == "git" && gitBundleToStdout(c):
 		// git bundle create - --all: the history written to the output
 		return flow{kind: flowLocal, what: "the repository's history", tree: true}
 	case (n == "docker" || n == "podman" || n == "nerdctl") && len(args) > 1 && (args[0].s == "save" || args[0].s == "image" && args[1].s == "save") &&
@@ -2758,4 +2758,11 @@ func secretManifestOut(args []word) bool {
 	}
 	o, ok := optValue(args, "-o", "output")
 	return ok && (o == "yaml" || o == "json")
+}
+
+// gitBundleToStdout reports git bundle create - (or /dev/stdout), with
+// git's own options first (git -C DIR bundle create - --all).
+func gitBundleToStdout(c *cmd) bool {
+	sub, sargs := gitSub(c)
+	return sub == "bundle" && len(sargs) > 1 && sargs[0].s == "create" && stdoutFile(sargs[1].s)
 }

@@ -44,7 +44,7 @@ func TestRound32SecretsShown(t *testing.T) {
 		`docker exec api-test env`,
 		`docker exec api printenv APP_VERSION`,
 		`kubectl create token dashboard -n dev`,
-		`kubectl create token deployer -n prod > /tmp/t`,
+		`kubectl create token deployer -n prod > /tmp/t && kubectl --token "$(cat /tmp/t)" get pods && rm /tmp/t`,
 		`consul kv get -recurse config/dev/`,
 		`ps aux`,
 		`ps -ef`,

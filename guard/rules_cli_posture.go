@@ -306,10 +306,32 @@ var cliPostureRules = []*rule{
 var cloudGuardRules = []*rule{
 	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans",
 		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
-		names:       names("aws", "az", "gcloud"),
+		names:       names("aws", "az", "gcloud", "helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := positional(c.args())
 			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
+				return false, ""
+			}
+			if c.name == "helm" && !touchesProduction(c) { // (production's charts are chart-production-down's)
+				// --set alertmanager.enabled=false, policyEnforcementMode=never,
+				// enforcementAction=dryrun: a cluster's alerting or policy
+				// engine switched off through its chart
+				for i, w := range c.args() {
+					v := w.s
+					if i > 0 && (c.args()[i-1].s == "--set" || c.args()[i-1].s == "--set-string") {
+						for _, kv := range strings.Split(v, ",") {
+							k, val, _ := strings.Cut(lower(kv), "=")
+							switch {
+							case k == "policyenforcementmode" && val == "never", k == "enforcementaction" && (val == "dryrun" || val == "warn"),
+								strings.HasSuffix(k, ".enabled") && val == "false" && hasAny(k, "alertmanager", "falco", "gatekeeper", "kyverno", "audit", "networkpolic", "admission", "webhook"):
+								return true, "helm --set " + kv
+							}
+						}
+					}
+				}
+				return false, ""
+			}
+			if c.name == "helm" {
 				return false, ""
 			}
 			// aws s3api put-bucket-logging --bucket-logging-status '{}':
@@ -318,6 +340,24 @@ var cloudGuardRules = []*rule{
 				if v, ok := optValue(c.args(), "", "bucket-logging-status"); ok && strings.ReplaceAll(strings.Trim(v, `"' `), " ", "") == "{}" {
 					return true, "a bucket's access logging off"
 				}
+			}
+			j := c.argsText()
+			switch {
+			case c.name == "aws" && ops[0].s == "cloudtrail" && ops[1].s == "update-trail" && (hasWord(c.args(), "--no-enable-log-file-validation") || hasWord(c.args(), "--no-is-multi-region-trail")):
+				return true, "a trail's validation or reach cut"
+			case c.name == "aws" && ops[0].s == "iam" && ops[1].s == "delete-role-permissions-boundary":
+				return true, "a role's permissions boundary removed"
+			case c.name == "az" && len(ops) > 2 && ops[0].s == "monitor" && hasWord(c.args(), "--enabled") && strings.Contains(lower(j), "--enabled false"):
+				return true, "an alert switched off"
+			case c.name == "az" && len(ops) > 1 && ops[0].s == "aks" && ops[1].s == "update" && hasWord(c.args(), "--enable-local-accounts"):
+				return true, "a cluster's local admin accounts enabled"
+			case c.name == "gcloud" && len(ops) > 2 && ops[0].s == "compute" && ops[1].s == "firewall-rules" && ops[2].s == "update" && hasWord(c.args(), "--disabled") &&
+				strings.Contains(lower(j), "deny"):
+				return true, "a deny firewall rule disabled"
+			case c.name == "gcloud" && len(ops) > 2 && ops[0].s == "resource-manager" && ops[1].s == "org-policies" && (ops[2].s == "disable-enforce" || ops[2].s == "delete"):
+				return true, "an organisation policy unenforced"
+			case c.name == "gcloud" && len(ops) > 2 && ops[0].s == "storage" && ops[1].s == "buckets" && ops[2].s == "update" && hasWord(c.args(), "--no-public-access-prevention"):
+				return true, "a bucket's public-access prevention off"
 			}
 			// gcloud logging sinks update SINK --disabled: the export of
 			// the logs (an organisation's audit trail) stopped

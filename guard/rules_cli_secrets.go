@@ -378,8 +378,37 @@ var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, C
 		return false, ""
 	}}
 
+// secretCopiedOutRule: a key or a credential file put on the clipboard
+// (every application and clipboard manager reads it, and it is pasted
+// anywhere) or printed on a shared printer.
+var secretCopiedOutRule = &rule{ID: "secret-to-clipboard-or-printer", Level: LevelHigh, Category: CategoryExfiltration, Description: "putting a private key or a credential file on the clipboard or a shared printer",
+	Suggestions: []string{"Copy the one value needed through the password manager, which clears it", "Never print key material"},
+	names:       names("xclip", "xsel", "wl-copy", "pbcopy", "clip", "clip.exe", "lpr", "lp"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		if c.name == "xclip" && (hasWord(c.args(), "-o") || hasWord(c.args(), "-out")) || c.name == "xsel" && (hasWord(c.args(), "-o") || hasWord(c.args(), "--output")) {
+			return false, "" // reading the clipboard is the other rules'
+		}
+		// (a password manager's one value piped to the clipboard is how
+		// it is meant to be used; a whole key or credential file is not)
+		var files []string
+		for _, r := range c.redirs {
+			if r.op.String() == "<" {
+				files = append(files, r.w.s)
+			}
+		}
+		for _, w := range posArgs(c.args(), optSpec{short: "PdnT#", long: []string{"selection", "display", "type"}}) {
+			files = append(files, w.s)
+		}
+		for _, f := range files {
+			if d, crit := a.sensitive(f, c.cwd); d != "" && crit {
+				return true, d + " → " + c.base
+			}
+		}
+		return false, ""
+	}}
+
 func init() {
-	ruleSets = append(ruleSets, cliSecretRules, []*rule{secretPostedRule, clearTextStoreRule})
+	ruleSets = append(ruleSets, cliSecretRules, []*rule{secretPostedRule, clearTextStoreRule, secretCopiedOutRule})
 }
 
 // urlUserinfo returns the secret part of an http(s) URL's user

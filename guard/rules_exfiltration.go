@@ -748,7 +748,8 @@ var exfiltrationRules = []*rule{
 				// put-public-access-block with its blocks turned off
 				strings.Contains(j, "put-public-access-block") && (strings.Contains(j, "BlockPublicPolicy=false") || strings.Contains(j, "BlockPublicAcls=false") || strings.Contains(j, `"BlockPublicPolicy":false`) || strings.Contains(j, `"BlockPublicAcls":false`))):
 				return true, j
-			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && strings.Contains(j, "--operation-type add"),
+			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && (strings.Contains(j, "--operation-type add") || strings.Contains(j, "Add=[{Group=all}]")),
+				c.name == "az" && strings.Contains(j, "cosmosdb update") && strings.Contains(lower(j), "--public-network-access enabled") && cosmosOpenToAll(c.args()),
 				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"):
 				// a disk, an image or a database snapshot shared with
 				// another account, or with everyone
@@ -1676,6 +1677,24 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "git-push-url-added", Level: LevelHigh, Category: CategoryExfiltration, Description: "adding a second place every push of a remote goes to (git remote set-url --add --push): the code is copied there from then on, unseen",
+		Suggestions: []string{"Add a separately named remote and push to it when meant", "Mirror through the forge's own mirroring settings"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, sargs := gitSub(c)
+			var u string
+			switch {
+			case sub == "remote" && len(sargs) > 3 && sargs[0].s == "set-url" && hasWord(sargs, "--add") && hasWord(sargs, "--push"):
+				u = positional(sargs)[len(positional(sargs))-1].s
+			case sub == "config" && hasWord(sargs, "--add"):
+				if ops := positional(sargs); len(ops) > 1 && strings.HasSuffix(lower(ops[0].s), ".pushurl") {
+					u = ops[1].s
+				}
+			}
+			if u == "" || loopback(hostOf(u)) || !strings.Contains(u, "://") && !strings.Contains(u, "@") {
+				return false, ""
+			}
+			return true, "pushes also sent to " + u
+		}},
 	{ID: "secret-committed", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying credentials or keys into the repository and pushing them",
 		Suggestions: []string{"Never commit keys; use a secret manager", "Add key files to .gitignore"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -2596,6 +2615,13 @@ func secretLogSource(a *analysis, c *cmd) string {
 	return ""
 }
 
+// cosmosOpenToAll reports az cosmosdb's IP filter emptied (every address
+// let in once public network access is on).
+func cosmosOpenToAll(args []word) bool {
+	v, ok := optValue(args, "", "ip-range-filter")
+	return ok && (strings.Trim(v, `"'`) == "" || strings.HasPrefix(v, "0.0.0.0"))
+}
+
 // winSearchOfProdSettings returns the production settings file that
 // findstr or Select-String searches for secret-looking lines, or "".
 func winSearchOfProdSettings(c *cmd) string {
@@ -3105,7 +3131,7 @@ func sharedFileOut(a *analysis, c *cmd) string {
 		if !r.isOutput() || r.n != "" && r.n != "1" || isFD(r.w.s) {
 			continue
 		}
-		if sharedFile(a, r.w.s, c.cwd, false) {
+		if sharedFile(a, r.w.s, c.cwd, true) {
 			return r.w.s
 		}
 	}
