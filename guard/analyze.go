@@ -436,6 +436,9 @@ type effects struct {
 	// gated is set while walking a command a && follows: its failure
 	// stops what comes after.
 	gated bool
+	// cdFallback is the directory a cd left when nothing stops the line
+	// if it fails (cd build; rm -rf *): what follows may run there
+	cdFallback string
 	// privateLifted is set once a package.json's "private" guard was
 	// removed earlier in the line (npm pkg delete private): what is
 	// published next was never meant to be.
@@ -1888,6 +1891,8 @@ var nameAliases = map[string]string{
 	"rbash": "bash",
 	// yadm is git with the home folder as its work tree
 	"yadm": "git",
+	// OpenBao's client is Vault's, renamed
+	"bao": "vault",
 	// zsh's zsh/files module: builtin versions of the file tools
 	"zf_rm": "rm", "zf_mv": "mv", "zf_ln": "ln", "zf_chmod": "chmod", "zf_chown": "chown", "zf_chgrp": "chgrp", "zf_rmdir": "rmdir", "zf_mkdir": "mkdir",
 	"[": "test",
@@ -2052,6 +2057,9 @@ func (a *analysis) after(c *cmd) {
 				return
 			}
 			p = a.cwd + "/" + p
+		}
+		if !a.gated && !a.errexit && c.name == "cd" {
+			a.cdFallback = a.cwd // (cd build; ...: if build is missing, here)
 		}
 		a.cwd = path.Clean(p)
 	case "exec", "":

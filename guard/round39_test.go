@@ -47,3 +47,27 @@ func TestRound39GuardrailsAndLeaks(t *testing.T) {
 		`az cosmosdb update --name prod-cosmos --resource-group prod-rg --public-network-access DISABLED`,
 	})
 }
+
+// A cd whose failure does not stop the line, then everything deleted
+// where it should have gone (a missing build directory empties the
+// project); OpenBao read as Vault; aws --query picking a secret field.
+func TestRound39UncheckedCdAndQueries(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cd build; rm -rf *`, CategoryFileDelete, "rm-after-unchecked-cd", LevelModerate},
+		{`bao kv get -mount=secret prod/redis`, CategoryExfiltration, "", LevelHigh},
+		{`aws cognito-idp describe-user-pool-client --user-pool-id us-east-1_Ab12Cd34E --client-id 4example5clientid6 --query UserPoolClient.ClientSecret --output text`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+		{`aws kms decrypt --ciphertext-blob fileb://config/secrets.enc --query Plaintext --output text | base64 -d`, CategoryExfiltration, "cli-secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cd build && rm -rf *`,
+		`set -e; cd build; rm -rf *`,
+		`rm -rf build/*`,
+		`bao kv list -mount=secret prod`,
+		`aws cognito-idp describe-user-pool-client --user-pool-id us-east-1_Ab12Cd34E --client-id 4example5clientid6 --query UserPoolClient.ClientName --output text`,
+		`aws kms decrypt --ciphertext-blob fileb://config/secrets.enc --query Plaintext --output text | base64 -d > config/secrets.json`,
+	})
+	if v := d.CheckCommand(`cd build; and rm -rf *`, Context{WorkDir: "/work/project", Home: "/home/dev", Shell: "fish"}); stopped(v) {
+		t.Errorf("fish cd build; and rm -rf *: stopped by %s, want allowed (and runs it only after the cd)", v.Pattern)
+	}
+}

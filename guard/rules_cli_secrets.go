@@ -27,6 +27,9 @@ var cliSecretRules = []*rule{
 			if what := settingsShown(c); what != "" && shownOnTerminal(c) {
 				return true, what
 			}
+			if what := querySecretField(c); what != "" && shownOnTerminal(c) {
+				return true, what
+			}
 			if cliSecretPrintExempt[c.name] || psCmdlet(c.name) || !secretWordIn(c) {
 				return false, ""
 			}
@@ -646,6 +649,27 @@ func cliSecretPrinted(c *cmd) string {
 // keeps the names prints none), php artisan config:show database (the
 // connections and their passwords); "" otherwise. These clients'
 // other printing is judged by rules of their own.
+// querySecretField reports aws's --query naming a field that holds a
+// secret (UserPoolClient.ClientSecret, Plaintext, SecretAccessKey): that
+// field's value printed. (az's reads of keys and connection strings are
+// secret-printed's.)
+func querySecretField(c *cmd) string {
+	if c.name != "aws" {
+		return ""
+	}
+	q, ok := optValue(c.args(), "", "query")
+	if !ok {
+		return ""
+	}
+	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return r == '.' || r == '[' || r == ']' || r == '|' || r == ' ' || r == '{' || r == '}' || r == ',' || r == ':' }) {
+		switch lower(strings.Trim(f, "'\"`")) {
+		case "clientsecret", "plaintext", "secretaccesskey", "masteruserpassword", "sessiontoken", "authtoken", "password":
+			return "--query " + q
+		}
+	}
+	return ""
+}
+
 func settingsShown(c *cmd) string {
 	if c.name == "glab" && len(c.words) > 2 && c.words[1].s == "api" {
 		// glab api projects/X/variables: GitLab returns every CI

@@ -238,7 +238,31 @@ var fileDeleteRules = []*rule{
 		[]string{"Delete the specific build outputs instead, e.g. rm -rf ./dist", "Use git clean -n to preview what would go"}, anyRec, pcWorkContents),
 }
 
-func init() { ruleSets = append(ruleSets, fileDeleteRules, trashAndUninstallRules) }
+// cdFallbackRule: a recursive delete of everything in a directory a cd
+// reached with nothing stopping the line if it failed (cd build; rm -rf
+// *): when the directory is missing, the project itself is emptied.
+var cdFallbackRule = &rule{ID: "rm-after-unchecked-cd", Level: LevelModerate, Category: CategoryFileDelete, Description: "deleting everything in a directory reached by a cd whose failure does not stop the line (a missing directory empties the one before)",
+	Suggestions: []string{"Join with &&: cd build && rm -rf ./*", "Name the directory: rm -rf build/*"},
+	names:       names("rm"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		if a.cdFallback == "" || a.cdFallback == c.cwd || !a.inWork(a.cdFallback) && a.cdFallback != a.workDir || slicesContains(c.wrappers, "and") {
+			return false, "" // (fish: cd build; and rm -rf *: only after the cd worked)
+		}
+		o := c.opts()
+		if !o.has("rR", "recursive") {
+			return false, ""
+		}
+		for _, w := range positional(c.args()) {
+			if w.s == "*" || w.s == "./*" || w.s == ".[!.]*" || w.s == ".*" {
+				return true, "rm -rf " + w.s + " (if the cd failed: " + a.cdFallback + ")"
+			}
+		}
+		return false, ""
+	}}
+
+func init() {
+	ruleSets = append(ruleSets, fileDeleteRules, trashAndUninstallRules, []*rule{cdFallbackRule})
+}
 
 // archiveExtractors unpack archives over a directory.
 var archiveExtractors = names("unzip", "tar", "bsdtar", "gtar", "7z", "7za", "7zz", "ditto")
