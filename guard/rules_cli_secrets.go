@@ -661,7 +661,9 @@ func querySecretField(c *cmd) string {
 	if !ok {
 		return ""
 	}
-	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return r == '.' || r == '[' || r == ']' || r == '|' || r == ' ' || r == '{' || r == '}' || r == ',' || r == ':' }) {
+	for _, f := range strings.FieldsFunc(q, func(r rune) bool {
+		return r == '.' || r == '[' || r == ']' || r == '|' || r == ' ' || r == '{' || r == '}' || r == ',' || r == ':'
+	}) {
 		switch lower(strings.Trim(f, "'\"`")) {
 		case "clientsecret", "plaintext", "secretaccesskey", "masteruserpassword", "sessiontoken", "authtoken", "password":
 			return "--query " + q
