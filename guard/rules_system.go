@@ -2164,14 +2164,12 @@ func sharedEnvironment(name string) bool {
 	return false
 }
 
-// pgrepPattern returns the pattern of the first pgrep on the line, ""
-// when it has none spelled out.
-// pgrepText returns the words after pgrep's options, quotes removed
-// (pgrep -f "next dev" gives next dev).
-func pgrepText(src string) string {
+// pgrepWords returns the words of the first pgrep on the line that are
+// not options, quotes removed (pgrep -f "next dev" gives next, dev).
+func pgrepWords(src string) []string {
 	i := strings.Index(src, "pgrep ")
 	if i < 0 {
-		return ""
+		return nil
 	}
 	rest := src[i+len("pgrep "):]
 	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
@@ -2179,29 +2177,24 @@ func pgrepText(src string) string {
 	}
 	var out []string
 	for _, f := range strings.Fields(rest) {
-		if !strings.HasPrefix(f, "-") {
-			out = append(out, strings.Trim(f, `"'`))
+		if p := strings.Trim(f, `"'`); p != "" && !strings.HasPrefix(p, "-") {
+			out = append(out, p)
 		}
 	}
-	return strings.Join(out, " ")
+	return out
 }
 
+// pgrepText returns the pgrep's words joined (next dev).
+func pgrepText(src string) string { return strings.Join(pgrepWords(src), " ") }
+
+// pgrepPattern returns the pattern of the first pgrep on the line (its
+// last word), "" when it has none spelled out.
 func pgrepPattern(src string) string {
-	i := strings.Index(src, "pgrep ")
-	if i < 0 {
+	w := pgrepWords(src)
+	if len(w) == 0 {
 		return ""
 	}
-	rest := src[i+len("pgrep "):]
-	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
-		rest = rest[:j]
-	}
-	f := strings.Fields(rest)
-	for k := len(f) - 1; k >= 0; k-- {
-		if p := strings.Trim(f[k], `"'`); p != "" && !strings.HasPrefix(p, "-") {
-			return p
-		}
-	}
-	return ""
+	return w[len(w)-1]
 }
 
 // riskyBooleans are SELinux booleans that let a confined service run
