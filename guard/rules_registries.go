@@ -84,15 +84,10 @@ var registryRules = []*rule{
 		Suggestions: []string{"Push images only to the organisation's registries", "Ask the owner before publishing an internal image"},
 		names:       names("skopeo", "crane", "gcrane", "regctl", "oras"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
-			k := 0
-			for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
-				k++
-			}
-			if k == len(ops) || k == 3 || len(ops) < k+3 {
+			src, dst, ok := imageCopy(c)
+			if !ok {
 				return false, ""
 			}
-			src, dst := imageLocation(ops[k+1].s), imageLocation(ops[k+2].s)
 			if strings.HasPrefix(dst, "dir:") || strings.HasPrefix(dst, "oci:") || strings.HasPrefix(dst, "docker-archive:") || strings.HasPrefix(src, "dir:") || strings.HasPrefix(src, "oci:") {
 				return false, ""
 			}
@@ -131,15 +126,10 @@ var registryRules = []*rule{
 		Suggestions: []string{"Build the image from reviewed sources", "Copy from the official registry, pinned by digest"},
 		names:       names("skopeo", "crane", "gcrane", "regctl", "oras"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
-			k := 0
-			for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
-				k++
-			}
-			if k == len(ops) || k == 3 || len(ops) < k+3 {
+			src, dst, ok := imageCopy(c)
+			if !ok {
 				return false, ""
 			}
-			src, dst := imageLocation(ops[k+1].s), imageLocation(ops[k+2].s)
 			if src == "" || dst == "" || strings.HasPrefix(dst, "dir:") || strings.HasPrefix(dst, "oci:") || strings.HasPrefix(dst, "docker-archive:") {
 				return false, "" // copied to a file for a look
 			}
@@ -232,6 +222,21 @@ var registryRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, registryRules) }
+
+// imageCopy returns the source and destination of an image copy (skopeo
+// copy, crane cp, regctl image copy, oras cp: "copy" or "cp" among the
+// first words, then the two locations).
+func imageCopy(c *cmd) (src, dst string, ok bool) {
+	ops := positional(c.args())
+	k := 0
+	for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
+		k++
+	}
+	if k == len(ops) || k == 3 || len(ops) < k+3 {
+		return "", "", false
+	}
+	return imageLocation(ops[k+1].s), imageLocation(ops[k+2].s), true
+}
 
 // registryClients are package managers whose account commands (tokens,
 // owners) reach the registry they publish to.
