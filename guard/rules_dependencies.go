@@ -237,21 +237,24 @@ func officialDistribution(u string) bool {
 	return h == "services.gradle.org" || h == "downloads.gradle.org" || h == "repo.maven.apache.org" || h == "repo1.maven.org" || loopback(h)
 }
 
-// sedSubst splits a sed substitution (s/from/to/flags, any delimiter).
+// sedSubst splits a sed substitution (s/from/to/flags, any separator
+// but a letter, a digit, a space or a backslash; an escaped separator,
+// http:\/\/host, is part of the text).
 func sedSubst(script string) (from, to string, ok bool) {
 	script = strings.TrimSpace(script)
 	if len(script) < 4 || script[0] != 's' {
 		return "", "", false
 	}
-	d := script[1]
-	if d == ' ' || d == '\\' || d >= 'a' && d <= 'z' {
+	sep := script[1]
+	if sep == ' ' || sep == '\\' || isAlnum(sep) {
 		return "", "", false
 	}
-	parts := strings.Split(script[2:], string(d))
+	parts := strings.Split(strings.ReplaceAll(script[2:], `\`+string(sep), "\x00"), string(sep))
 	if len(parts) < 2 {
 		return "", "", false
 	}
-	return parts[0], parts[1], true
+	unescape := func(t string) string { return strings.ReplaceAll(t, "\x00", string(sep)) }
+	return unescape(parts[0]), unescape(parts[1]), true
 }
 
 // tlsOffText reports code or settings text that turns certificate checks
@@ -447,19 +450,11 @@ func registrySwapScript(s string) string {
 			return ""
 		}
 	}
-	sep := s[1]
-	if sep == ' ' || sep == '\\' || isAlnum(sep) {
+	from, to, ok := sedSubst(s)
+	if !ok {
 		return ""
 	}
-	// an escaped separator (http:\/\/host) is part of the text
-	parts := strings.Split(strings.ReplaceAll(s[2:], `\`+string(sep), "\x00"), string(sep))
-	for i := range parts {
-		parts[i] = strings.ReplaceAll(parts[i], "\x00", string(sep))
-	}
-	if len(parts) < 2 {
-		return ""
-	}
-	pat, repl := lower(parts[0]), lower(parts[1])
+	pat, repl := lower(from), lower(to)
 	if u := foreignDependencyIn(repl); u != "" {
 		return u
 	}
