@@ -41,7 +41,7 @@ func agentPromptLaunches(a *analysis, c *cmd) []launch {
 	}
 	var out []launch
 	origin := "prompt of " + c.base + " without approvals"
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		if !w.ok || !strings.ContainsRune(w.s, ' ') {
 			continue // a subcommand (exec, run) or a single word
 		}

@@ -2128,7 +2128,7 @@ func (a *analysis) after(c *cmd) {
 	if c.name == "mkdir" {
 		// a directory made here holds nothing yet: mirroring it with
 		// deletion empties the destination
-		for _, w := range positional(c.args()) {
+		for _, w := range c.operands() {
 			if p := a.absPath(w.s, c.cwd); p != "" {
 				a.madeDirs = append(a.madeDirs, p)
 			}

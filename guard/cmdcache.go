@@ -23,6 +23,10 @@ type argCase struct {
 	joined    string
 	joinedOK  bool
 	joinedGen uint32
+	// ops is positional(args), made at rebuild opsGen
+	ops    []word
+	opsOK  bool
+	opsGen uint32
 	// small holds from and low of a short command, which most are, so
 	// that the cache costs no allocation
 	small [12]string
@@ -61,6 +65,21 @@ func (c *cmd) argsText() string {
 		k.joined, k.joinedOK, k.joinedGen = joinWords(c.args()), true, k.gen
 	}
 	return k.joined
+}
+
+// operands returns positional(c.args()), kept with the lowered
+// arguments: a hundred rules ask for the operands, and a command whose
+// options stand among its operands cost each of them an allocation. The
+// slice is shared: callers must not change its words (its capacity ends
+// at its length, so an append copies).
+func (c *cmd) operands() []word {
+	c.lowerArgs() // brings argCase.gen up to date
+	k := &c.argCase
+	if !k.opsOK || k.opsGen != k.gen {
+		ops := positional(c.args())
+		k.ops, k.opsOK, k.opsGen = ops[:len(ops):len(ops)], true, k.gen
+	}
+	return k.ops
 }
 
 // winArgs returns lowerArgs with Git Bash's //x switches written /x,

@@ -1476,7 +1476,7 @@ func (a *analysis) recordDownloads(c *cmd) {
 		if c.name == "hdiutil" && hasWord(c.args(), "attach") {
 			// a downloaded disk image mounted: what it holds appears
 			// under /Volumes
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if w.s != "attach" && a.isDownloaded(w.s, c.cwd) {
 					a.downloadDirs = append(a.downloadDirs, "/Volumes")
 				}

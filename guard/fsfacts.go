@@ -852,7 +852,7 @@ func installsAsItself(c *cmd, t writeTarget) bool {
 	if coreCommands[base] || t.content.kind == flowText || c.name != "install" && c.name != "cp" && c.name != "mv" {
 		return false
 	}
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		if w.ok && w.s != t.raw && path.Base(w.s) == base && !strings.Contains(w.s, "$") {
 			return true
 		}
@@ -1539,6 +1539,6 @@ func logToStdio(c *cmd) bool {
 	if c.name != "ln" {
 		return false
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	return len(ops) == 2 && (ops[0].s == "/dev/stdout" || ops[0].s == "/dev/stderr" || ops[0].s == "/proc/self/fd/1" || ops[0].s == "/proc/self/fd/2")
 }

@@ -180,7 +180,7 @@ func (a *analysis) expandLaunches(c *cmd) {
 		// assignments already in c.assigns
 	case "set":
 		// fish: set -gx NAME VALUE
-		if ops := positional(c.args()); len(ops) >= 2 && commandVar(ops[0].s) {
+		if ops := c.operands(); len(ops) >= 2 && commandVar(ops[0].s) {
 			ls = append(ls, varLaunch(ops[0].s, joinWords(ops[1:])))
 		}
 	}
@@ -1065,7 +1065,7 @@ func parallelLaunches(a *analysis, c *cmd) []launch {
 // huskyLaunches reads husky add|set HOOK 'CMD': the command the git hook
 // will run.
 func huskyLaunches(a *analysis, c *cmd) []launch {
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) < 3 || ops[0].s != "add" && ops[0].s != "set" {
 		return nil
 	}
@@ -1439,7 +1439,7 @@ func watchexecLaunches(a *analysis, c *cmd) []launch {
 // argvLaunches runs the operands from the n-th on as a command.
 func argvLaunches(n int, origin string) launcherFunc {
 	return func(a *analysis, c *cmd) []launch {
-		ops := positional(c.args())
+		ops := c.operands()
 		if len(ops) <= n {
 			return nil
 		}
@@ -1690,7 +1690,7 @@ func ansibleArgs(v string) map[string]string {
 // sopsLaunches reads the command sops exec-env and exec-file run with
 // the decrypted secrets: the operand after the file.
 func sopsLaunches(a *analysis, c *cmd) []launch {
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) < 3 || ops[0].s != "exec-env" && ops[0].s != "exec-file" {
 		return nil
 	}

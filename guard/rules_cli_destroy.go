@@ -123,7 +123,7 @@ var cliDestroyRules = []*rule{
 			if c.base == "podman" {
 				// podman machine rm: the VM with every image, container and
 				// volume (the default one, or one not made for a test)
-				ops := positional(c.args())
+				ops := c.operands()
 				if len(ops) < 2 || ops[0].s != "machine" || ops[1].s != "rm" && ops[1].s != "remove" {
 					return false, ""
 				}

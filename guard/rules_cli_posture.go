@@ -308,7 +308,7 @@ var cloudGuardRules = []*rule{
 		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
 		names:       names("aws", "az", "gcloud", "helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
 				return false, ""
 			}
@@ -387,7 +387,7 @@ var cloudGuardRules = []*rule{
 		Suggestions: []string{"Share a short-lived link with the one person who needs it", "Keep the bucket private and grant access by identity"},
 		names:       names("wrangler", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			switch c.name {
 			case "wrangler":
 				// wrangler r2 bucket dev-url enable BUCKET: served to anyone
@@ -415,7 +415,7 @@ var cloudGuardRules = []*rule{
 		Suggestions: []string{"Let the app's owners add people", "Make a token scoped to the one app and task, and keep it out of the transcript"},
 		names:       names("heroku"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}

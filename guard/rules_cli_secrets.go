@@ -170,7 +170,7 @@ var cliSecretRules = []*rule{
 				}
 				v, ok := swVal(wargs(c), "filepath", "path", "literalpath")
 				if !ok {
-					if ops := positional(c.args()); len(ops) > 0 {
+					if ops := c.operands(); len(ops) > 0 {
 						v = ops[0].s
 					}
 				}
@@ -181,7 +181,7 @@ var cliSecretRules = []*rule{
 			}
 			if c.name == "sort" || c.name == "cat" || c.name == "uniq" || c.name == "column" {
 				// printenv | sort > build/env.txt: the same, ordered
-				if c.in.kind != flowSecret || c.in.what != "the environment variables" || len(positional(c.args())) > 0 {
+				if c.in.kind != flowSecret || c.in.what != "the environment variables" || len(c.operands()) > 0 {
 					return false, ""
 				}
 				for _, r := range c.redirs {
@@ -191,11 +191,11 @@ var cliSecretRules = []*rule{
 				}
 			} else if c.name == "tee" {
 				if c.in.kind == flowSecret && c.in.what == "the environment variables" {
-					for _, w := range positional(c.args()) {
+					for _, w := range c.operands() {
 						dests = append(dests, w.s)
 					}
 				}
-			} else if len(positional(c.args())) == 0 { // (env VAR=x cmd runs a command; printenv NAME shows one)
+			} else if len(c.operands()) == 0 { // (env VAR=x cmd runs a command; printenv NAME shows one)
 				for _, r := range c.redirs {
 					if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
 						dests = append(dests, r.w.s)
@@ -244,7 +244,7 @@ var cliSecretRules = []*rule{
 				}
 			}
 			if dest == "" {
-				for _, w := range positional(c.args()) {
+				for _, w := range c.operands() {
 					if strings.HasSuffix(w.s, ".env") {
 						dest = w.s // vercel env pull .env
 					}
@@ -275,7 +275,7 @@ var cliSecretRules = []*rule{
 				}
 				return false, ""
 			}
-			ops := positional(c.args())
+			ops := c.operands()
 			switch c.name {
 			case "source", ".":
 				if len(ops) > 0 && shellTraced(a.src) && (secretSettingsFile(path.Base(ops[0].s)) || secretsScript(path.Base(ops[0].s))) {
@@ -344,7 +344,7 @@ var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: Ca
 	Suggestions: []string{"Post the secret's name or a fingerprint, never its value", "Check it is set with [ -n \"$VAR\" ]"},
 	names:       names("buildkite-agent", "gh", "glab"),
 	match: func(a *analysis, c *cmd) (bool, string) {
-		ops := positional(c.args())
+		ops := c.operands()
 		if len(ops) < 2 {
 			return false, ""
 		}
@@ -676,7 +676,7 @@ func settingsShown(c *cmd) string {
 	if c.name == "glab" && len(c.words) > 2 && c.words[1].s == "api" {
 		// glab api projects/X/variables: GitLab returns every CI
 		// variable with its value, masked ones too
-		ops := positional(c.args())
+		ops := c.operands()
 		if m, ok := optValue(c.args(), "-X", "method"); (!ok || strings.EqualFold(m, "GET")) && len(ops) > 1 {
 			if p := strings.TrimRight(strings.SplitN(ops[1].s, "?", 2)[0], "/"); strings.HasSuffix(p, "/variables") {
 				return "CI variables with their values (glab api " + ops[1].s + ")"

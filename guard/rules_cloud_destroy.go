@@ -13,7 +13,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: []string{"Keep backups' retention as the backup policy says", "Expire only a scratch prefix"},
 		names:       names("mc", "mcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "ilm" || !(ops[1].s == "add" || ops[1].s == "rule" && len(ops) > 2 && (ops[2].s == "add" || ops[2].s == "edit")) {
 				return false, ""
 			}
@@ -166,13 +166,13 @@ var cloudDestroyRules = []*rule{
 	{ID: "iac-protection-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing the deletion protection from every resource of an infrastructure stack",
 		Suggestions: []string{"Unprotect the one resource that must go, by its URN", "Let the stack's owner change protection"}, names: names("pulumi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			return len(ops) > 1 && ops[0].s == "state" && ops[1].s == "unprotect" && hasWord(c.args(), "--all"), "pulumi state unprotect --all"
 		}},
 	{ID: "iac-state-remove", Level: LevelModerate, Category: CategoryCloudDestroy, Description: "removing resources from infrastructure state",
 		Suggestions: []string{"Back the state up first (terraform state pull > backup.tfstate)", "Use terraform plan to review"}, names: names("terraform", "pulumi"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			// state rm, or an old state pushed over the current one
 			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete" || ops[1].s == "push" && (hasWord(c.args(), "-force") || hasWord(c.args(), "--force"))), ""
 		}},

@@ -11,7 +11,7 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Remove the container without -v, or dump the database first", "Use a named volume for data you keep"},
 		names:       names("docker", "podman", "nerdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || !(ops[0].s == "rm" || ops[0].s == "container" && len(ops) > 2 && (ops[1].s == "rm" || ops[1].s == "remove")) {
 				return false, ""
 			}
@@ -171,7 +171,7 @@ var containerDestroyRules = []*rule{
 				args := wargs(c)
 				return hasSw(args, "turnoff") && !hasSw(args, "whatif"), "Stop-VM -TurnOff"
 			}
-			ops := positional(c.args())
+			ops := c.operands()
 			return len(ops) > 0 && (ops[0].s == "destroy" || ops[0].s == "undefine"), ""
 		}},
 	{ID: "win-vm-remove", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting a Hyper-V virtual machine",
@@ -183,7 +183,7 @@ var containerDestroyRules = []*rule{
 		Suggestions: []string{"Drain and remove the node through the cluster's own tooling", "Let the cluster's administrator do it"},
 		names:       names("kubeadm", "microk8s", "k3s-uninstall.sh", "k3s-agent-uninstall.sh", "rke2-uninstall.sh", "k0s"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			switch c.name {
 			case "kubeadm", "microk8s":
 				return len(ops) > 0 && ops[0].s == "reset", c.name + " reset"
@@ -560,7 +560,7 @@ var containerDestroyRules = []*rule{
 			// crictl stopp $(crictl pods -q --namespace kube-system): the
 			// node's DNS, network and control-plane pods, listed and
 			// stopped under the cluster's feet
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || !strings.Contains(a.src, "kube-system") {
 				return false, ""
 			}

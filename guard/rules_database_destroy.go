@@ -40,7 +40,7 @@ var databaseDestroyRules = []*rule{
 		Suggestions: []string{"Match only the nodes you mean (MATCH (n:Label {id: ...}))", "Back the database up first (neo4j-admin database dump)"},
 		names:       names("cypher-shell"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			code := lower(joinWords(positional(c.args())))
+			code := lower(joinWords(c.operands()))
 			if c.in.kind == flowText {
 				code += " " + lower(c.in.text)
 			}
@@ -60,7 +60,7 @@ var databaseDestroyRules = []*rule{
 			if c.in.kind != flowText {
 				return false, ""
 			}
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if loopback(w.s) || w.s == "localhost" {
 					return false, "" // a developer's local cache
 				}
@@ -175,7 +175,7 @@ var databaseDestroyRules = []*rule{
 			if !touchesProduction(c) && a.prodTarget == 0 {
 				return false, ""
 			}
-			ops := positional(c.args())
+			ops := c.operands()
 			for len(ops) > 0 && (ops[0].s == "run" || ops[0].s == "exec" || ops[0].s == "run-script" || ops[0].s == "x" || ops[0].s == "tsx" || ops[0].s == "ts-node") {
 				ops = ops[1:]
 			}
@@ -645,7 +645,7 @@ var databaseDestroyRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "gcloud" {
 				// gcloud sql import sql|csv INSTANCE URI into a production instance
-				ops := positional(c.args())
+				ops := c.operands()
 				if len(ops) > 4 && ops[0].s == "sql" && ops[1].s == "import" && prodMarker(ops[3].s) {
 					return true, "gcloud sql import into " + ops[3].s
 				}

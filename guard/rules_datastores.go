@@ -27,7 +27,7 @@ var dataStoreRules = []*rule{
 		Suggestions: []string{"Leave deleted runs in the trash until their owners agree", "Purge a local tracking store only"},
 		names:       names("mlflow"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "gc" {
 				return false, ""
 			}
@@ -442,7 +442,7 @@ var dataStoreRules = []*rule{
 		Suggestions: []string{"Change the cluster's membership and access through its operators", "Try it on a local etcd first"},
 		names:       names("etcdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || !a.etcdRemote(c) || hasWord(c.args(), "--help") {
 				return false, ""
 			}

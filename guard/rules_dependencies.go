@@ -212,7 +212,7 @@ var checksSkippedRule = &rule{ID: "security-checks-skipped", Level: LevelHigh, C
 		for _, t := range a.writeTargets(c) {
 			base := lower(path.Base(t.path))
 			text := ""
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				text += w.s + "\n"
 			}
 			switch {

@@ -161,7 +161,7 @@ var diskWipeRules = []*rule{
 	{ID: "mkfs-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "creating a filesystem on a device erases it",
 		Suggestions: []string{"Format an image file for testing (mkfs.ext4 disk.img)", "Verify the device with lsblk and do this by hand"}, names: names("mkfs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if loopDevice(w.s) {
 					if disk := a.links[w.s]; disk != "" {
 						return true, w.s + " (" + disk + ")" // a loop device set up over a disk
@@ -181,7 +181,7 @@ var diskWipeRules = []*rule{
 			if c.name == "wipefs" && (!o.has("a", "all") && !o.has("o", "offset") || o.has("n", "no-act")) {
 				return false, "" // (--no-act: what would be wiped, listed)
 			}
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if loopDevice(w.s) {
 					continue
 				}
@@ -284,7 +284,7 @@ var diskWipeRules = []*rule{
 	{ID: "shred-device", Level: LevelCritical, Category: CategoryDiskWipe, Description: "overwriting a disk device",
 		Suggestions: []string{"Shred individual files inside the project instead", "Do device erasure by hand after checking lsblk"}, names: names("shred", "wipe", "srm", "scrub"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if isBlockDevice(w.s) {
 					return true, w.s
 				}
@@ -379,7 +379,7 @@ var diskWipeRules = []*rule{
 		Suggestions: []string{"Let the backup tool's own retention prune old snapshots", "Delete one named snapshot after checking it is not needed"},
 		names:       names("btrfs", "tmutil", "snapper", "timeshift"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			switch c.name {
 			case "btrfs":
 				if len(ops) > 1 && strings.HasPrefix("subvolume", ops[0].s) && len(ops[0].s) >= 3 && (ops[1].s == "delete" || ops[1].s == "del") {

@@ -52,7 +52,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Share with named people in the storage's own interface", "Give the link an expiry and share only a reviewed copy"},
 		names:       names("rclone"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "link" || hasWord(c.args(), "--unlink") {
 				return false, ""
 			}
@@ -168,7 +168,7 @@ var exfiltrationRules = []*rule{
 			if ip == "" || a.workDir == "" {
 				return false, ""
 			}
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if i := strings.IndexByte(w.s, ':'); i > 1 && !strings.ContainsAny(w.s[:i], `/\`) || w.find != nil {
 					continue // the remote side ([user@]host:path), or the files find -exec visits
 				}
@@ -540,7 +540,7 @@ var exfiltrationRules = []*rule{
 		names:       names("bq", "aws", "gsutil", "gcloud", "copy-s3object"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			src, dst := "", ""
-			ops := positional(c.args())
+			ops := c.operands()
 			switch c.name {
 			case "bq":
 				// bq extract [--destination_format CSV] PROJECT:DS.TABLE gs://…
@@ -608,7 +608,7 @@ var exfiltrationRules = []*rule{
 				// perl -ne 'print if /password/i' ~/.netrc: the lines
 				// picked for their secrets (a script's arguments, or lines
 				// picked otherwise, are not read here)
-				if ops := positional(c.args()); !lineLoop(c.args()) || len(ops) == 0 || !secretishPattern(ops[0].s) {
+				if ops := c.operands(); !lineLoop(c.args()) || len(ops) == 0 || !secretishPattern(ops[0].s) {
 					return false, ""
 				}
 			}
@@ -618,7 +618,7 @@ var exfiltrationRules = []*rule{
 			if c.name == "jq" || c.name == "yq" {
 				// jq '.credsStore, (.auths | keys)' ~/.docker/config.json:
 				// the entries' names, no credential among them
-				if ops := positional(c.args()); len(ops) > 1 && jqPlainProjection(ops[0].s) {
+				if ops := c.operands(); len(ops) > 1 && jqPlainProjection(ops[0].s) {
 					return false, ""
 				}
 			}
@@ -637,7 +637,7 @@ var exfiltrationRules = []*rule{
 			}
 			if (c.pipe == nil || c.stage == 0) && a.wantOut == 0 && c.in.kind == flowSecret && c.in.crit && stdinRedirected(c) &&
 				(pagerOf[c.name] || c.name == "cat" || c.name == "tac") && c.name != "grep" && c.name != "egrep" && c.name != "rg" &&
-				len(positional(c.args())) == 0 && shownOnTerminal(c) {
+				len(c.operands()) == 0 && shownOnTerminal(c) {
 				// base64 < ~/.ssh/id_ecdsa: the key read through stdin,
 				// shown (encoded or not)
 				return true, c.in.what
@@ -657,7 +657,7 @@ var exfiltrationRules = []*rule{
 			if grepDropsSecrets(c) || grepSectionsOnly(c) {
 				return false, "" // grep -v _authToken ~/.npmrc: every line but the secret ones
 			}
-			ops := positional(c.args())
+			ops := c.operands()
 			if c.name == "dd" {
 				ops = ddInput(c.args()) // dd if=~/.ssh/id_ed25519: the file to the output
 			}
@@ -726,7 +726,7 @@ var exfiltrationRules = []*rule{
 			case c.name == "mc" || c.name == "mcli":
 				// mc anonymous set public|download|upload ALIAS/BUCKET, and the
 				// older mc policy set; set-json with a policy file
-				ops := positional(c.args())
+				ops := c.operands()
 				if len(ops) >= 3 && (ops[0].s == "anonymous" || ops[0].s == "policy") {
 					switch ops[1].s {
 					case "set":
@@ -1046,7 +1046,7 @@ var exfiltrationRules = []*rule{
 				// cat .env | tee /dev/tty | wc -l: the secret on the
 				// screen while the pipeline seems to count it
 				if c.in.kind == flowSecret {
-					for _, w := range positional(c.args()) {
+					for _, w := range c.operands() {
 						switch w.s {
 						case "/dev/tty", "/dev/stderr", "/dev/fd/2", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/2":
 							return true, c.in.what + " through tee " + w.s
@@ -1085,7 +1085,7 @@ var exfiltrationRules = []*rule{
 				// tokens an application stored, found by their shape and
 				// shown
 				if tokenShaped(grepPattern(c)) && !grepShowsNoLine(c) && shownOnTerminal(c) {
-					for _, w := range positional(c.args())[1:] {
+					for _, w := range c.operands()[1:] {
 						if p := a.absPath(w.s, c.cwd); p != "" && !a.inWork(p) {
 							if _, _, home := a.homeRel(p); home {
 								return true, "tokens found by their shape in " + w.s
@@ -1106,7 +1106,7 @@ var exfiltrationRules = []*rule{
 				// grep -i 'Password=' appsettings.Production.json: the
 				// production settings' secret lines shown
 				if secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
-					for _, w := range positional(c.args())[min(1, len(positional(c.args()))):] {
+					for _, w := range c.operands()[min(1, len(c.operands())):] {
 						if prodSettingsFile(path.Base(w.s)) {
 							return true, "secret lines of " + w.s
 						}
@@ -1227,14 +1227,14 @@ var exfiltrationRules = []*rule{
 			case "az":
 				// az storage account keys list: the account's access keys,
 				// every blob and queue of it open to whoever reads them
-				if ops := positional(c.args()); len(ops) > 3 && ops[0].s == "storage" && ops[1].s == "account" && ops[2].s == "keys" && ops[3].s == "list" {
+				if ops := c.operands(); len(ops) > 3 && ops[0].s == "storage" && ops[1].s == "account" && ops[2].s == "keys" && ops[3].s == "list" {
 					if q, ok := optValue(c.args(), "", "query"); !ok || strings.Contains(q, "value") {
 						return true, "a storage account's access keys"
 					}
 				}
 			case "stripe":
 				// stripe config --list: the saved test and live keys
-				if ops := positional(c.args()); len(ops) > 0 && ops[0].s == "config" && (hasWord(c.args(), "--list") || hasWord(c.args(), "-l")) {
+				if ops := c.operands(); len(ops) > 0 && ops[0].s == "config" && (hasWord(c.args(), "--list") || hasWord(c.args(), "-l")) {
 					return true, "the Stripe CLI's saved keys (stripe config --list)"
 				}
 			case "docker", "podman", "docker-compose", "podman-compose":
@@ -1267,13 +1267,13 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			case "argocd":
-				if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "admin" && ops[1].s == "initial-password" {
+				if ops := c.operands(); len(ops) > 1 && ops[0].s == "admin" && ops[1].s == "initial-password" {
 					return true, "Argo CD's admin password"
 				}
 			case "env", "printenv", "set":
 				// doppler run -- printenv, op run --env-file .env.tpl --
 				// env: the environment a secrets manager filled, printed
-				if c.name != "set" && len(positional(c.args())) == 0 {
+				if c.name != "set" && len(c.operands()) == 0 {
 					for _, w := range c.wrappers {
 						if secretInjector(w) {
 							return true, "the secrets " + w + " put in the environment"
@@ -1286,7 +1286,7 @@ var exfiltrationRules = []*rule{
 				if c.name == "set" && !hasWord(c.args(), "--show") && !hasWord(c.args(), "-S") {
 					break // fish's set --show NAME prints the value
 				}
-				for _, w := range positional(c.args()) {
+				for _, w := range c.operands() {
 					if isSecretVar(w.s) {
 						return true, "$" + w.s
 					}
@@ -1373,7 +1373,7 @@ var exfiltrationRules = []*rule{
 	{ID: "env-secrets-transcript", Level: LevelHigh, Category: CategoryExfiltration, Description: "collecting secrets from environments into the output",
 		Suggestions: []string{"Print only the variable names (env | cut -d= -f1)", "Check a variable is set with [ -n \"$VAR\" ]"}, names: names("grep", "egrep", "rg"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			pat := grepPattern(c)
 			if !(secretishPattern(pat) || tokenServicePrefixes(pat)) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
@@ -1654,7 +1654,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Create a deploy key or a CI role with only the rights the pipeline needs", "Store a scoped token, not the user's own credentials"},
 		names:       names("gh", "glab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "secret" && ops[0].s != "variable" || ops[1].s != "set" && ops[1].s != "create" && ops[1].s != "update" {
 				return false, ""
 			}
@@ -1759,7 +1759,7 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Never paste tokens into issues or comments; describe the error without them", "Rotate the token if it was posted"},
 		names:       names("gh", "glab", "tea"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || !postedItems[ops[0].s] || !postingVerbs[ops[1].s] {
 				return false, ""
 			}
@@ -1918,7 +1918,7 @@ func (a *analysis) publishedPlace(p string) bool {
 // fishStringTests reports a fish string subcommand that prints no part
 // of its arguments (a length, a yes or no).
 func fishStringTests(c *cmd) bool {
-	ops := positional(c.args())
+	ops := c.operands()
 	return len(ops) == 0 || ops[0].s == "length"
 }
 
@@ -1980,7 +1980,7 @@ func grepShowsNoLine(c *cmd) bool {
 func grepPattern(c *cmd) string {
 	if c.name == "string" {
 		// fish's string match [-r] PATTERN
-		if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "match" {
+		if ops := c.operands(); len(ops) > 1 && ops[0].s == "match" {
 			return ops[1].s
 		}
 		return ""
@@ -1988,7 +1988,7 @@ func grepPattern(c *cmd) string {
 	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
 		return v
 	}
-	if ops := positional(c.args()); len(ops) > 0 {
+	if ops := c.operands(); len(ops) > 0 {
 		return ops[0].s
 	}
 	return ""
@@ -2437,7 +2437,7 @@ func publicPKIRead(c *cmd) bool {
 	if c.name != "vault" {
 		return false
 	}
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		p := lower(w.s)
 		if strings.Contains(p, "pki") && (strings.Contains(p, "/cert/") || strings.HasSuffix(p, "/ca") || strings.HasSuffix(p, "/ca/pem") || strings.HasSuffix(p, "/ca_chain")) {
 			return true
@@ -2550,7 +2550,7 @@ func secretOutputNamed(c *cmd) bool {
 	if c.name != "terraform" {
 		return false
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	return len(ops) == 2 && ops[0].s == "output" && secretVarName(ops[1].s)
 }
 
@@ -2607,7 +2607,7 @@ func secretLogSource(a *analysis, c *cmd) string {
 		}
 		return ""
 	}
-	for _, w := range positional(c.args())[min(1, len(positional(c.args()))):] {
+	for _, w := range c.operands()[min(1, len(c.operands())):] {
 		if p := a.absPath(w.s, c.cwd); strings.HasPrefix(p, "/var/log/") || p == "/var/log" {
 			return p
 		}
@@ -2643,7 +2643,7 @@ func winSearchOfProdSettings(c *cmd) string {
 		args := wargs(c)
 		pat, _ = swVal(args, "pattern")
 		if pat == "" {
-			if ops := positional(c.args()); len(ops) > 0 {
+			if ops := c.operands(); len(ops) > 0 {
 				pat = ops[0].s
 			}
 		}
@@ -2803,7 +2803,7 @@ func patternPicksPlain(c *cmd) bool {
 	default:
 		return false
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) < 2 {
 		return false
 	}
@@ -2957,7 +2957,7 @@ func pipedSearchPlain(c *cmd) bool {
 	if c.name != "grep" && c.name != "egrep" && c.name != "rg" && c.name != "string" && c.name != "select-string" && c.name != "findstr" {
 		return false
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) == 0 || contextLines(c) {
 		return false
 	}
@@ -3022,7 +3022,7 @@ func grepSectionsOnly(c *cmd) bool {
 	switch c.name {
 	case "awk", "gawk", "sed":
 		// awk '/^\[/' F, sed -n '/^\[/p' F: the section headers alone
-		ops := positional(c.args())
+		ops := c.operands()
 		if len(ops) < 2 {
 			return false
 		}
@@ -3035,7 +3035,7 @@ func grepSectionsOnly(c *cmd) bool {
 	default:
 		return false
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) < 2 || !strings.HasPrefix(ops[0].s, `^\[`) && !strings.HasPrefix(ops[0].s, "^[[]") {
 		return false
 	}
@@ -3244,7 +3244,7 @@ func jqPicksPlain(c *cmd) bool {
 	if jqNamesOnly(c.args()) {
 		return true
 	}
-	ops := positional(c.args())
+	ops := c.operands()
 	if len(ops) == 0 {
 		return false
 	}

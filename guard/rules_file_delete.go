@@ -252,7 +252,7 @@ var cdFallbackRule = &rule{ID: "rm-after-unchecked-cd", Level: LevelModerate, Ca
 		if !o.has("rR", "recursive") {
 			return false, ""
 		}
-		for _, w := range positional(c.args()) {
+		for _, w := range c.operands() {
 			if w.s == "*" || w.s == "./*" || w.s == ".[!.]*" || w.s == ".*" {
 				return true, "rm -rf " + w.s + " (if the cd failed: " + a.cdFallback + ")"
 			}

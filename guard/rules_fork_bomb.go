@@ -124,7 +124,7 @@ var endlessDevices = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/
 // endlessInput returns the endless device c reads: an operand, a
 // redirection, or a pipe from cat, pv or yes.
 func endlessInput(c *cmd) string {
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		if endlessDevices[w.s] {
 			return w.s
 		}

@@ -42,7 +42,7 @@ var gitDestroyRules = []*rule{
 		Suggestions: []string{"Push your own bookmark and open a pull request", "Revert the commit instead of moving the shared bookmark back"},
 		names:       names("jj"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "git" || ops[1].s != "push" {
 				return false, ""
 			}

@@ -67,7 +67,7 @@ var historyTamperRules = []*rule{
 				return true, "deleting entries" // hiding what was run
 			}
 			if o.has("w") || o.has("a") {
-				for _, w := range positional(c.args()) {
+				for _, w := range c.operands() {
 					if w.s == "/dev/null" {
 						return true, ""
 					}
@@ -168,7 +168,7 @@ var historyTamperRules = []*rule{
 	{ID: "logging-disable", Level: LevelHigh, Category: CategoryHistoryTamper, Description: "stopping system logging or auditing",
 		Suggestions: []string{"Leave logging and auditing running", "Change log levels through configuration instead"}, names: names("systemctl", "service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 {
 				return false, ""
 			}

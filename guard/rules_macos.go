@@ -16,7 +16,7 @@ var macosRules = []*rule{
 		names:       names("sqlite3", "sqlite"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			db := false
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if path.Base(w.s) == "TCC.db" {
 					db = true
 				}
@@ -185,7 +185,7 @@ var macosRules = []*rule{
 	{ID: "macos-schedule-power", Level: LevelHigh, Category: CategorySystem, Description: "scheduling a shutdown, restart or sleep of the machine",
 		Suggestions: []string{"Leave power scheduling to the owner"}, names: names("pmset"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			for i, w := range ops {
 				if (w.s == "schedule" || w.s == "repeat") && i+1 < len(ops) {
 					switch lower(ops[i+1].s) {
@@ -202,7 +202,7 @@ var macosRules = []*rule{
 	{ID: "macos-authorization-open", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an authorization right to everyone (security authorizationdb write ... allow)",
 		Suggestions: []string{"Leave authorization rights at their defaults"}, names: names("security"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) >= 4 && ops[0].s == "authorizationdb" && ops[1].s == "write" {
 				switch lower(ops[len(ops)-1].s) {
 				case "allow", "authenticate-session-owner-or-admin", "is-admin":

@@ -326,7 +326,7 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Add bind=127.0.0.1 to the listening address", "Reach the service through an SSH tunnel"},
 		names:       names("socat"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 {
 				return false, ""
 			}
@@ -386,7 +386,7 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Keep the chart's authentication on and give users accounts", "Try the setting on a local or preview release"},
 		names:       names("helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" {
 				return false, ""
 			}
@@ -410,7 +410,7 @@ var networkExposeRules = []*rule{
 		Suggestions: []string{"Change production through the reviewed values files and the pipeline", "Try the values on a staging release first"},
 		names:       names("helm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 || ops[0].s != "install" && ops[0].s != "upgrade" || !touchesProduction(c) && a.prodTarget == 0 {
 				return false, ""
 			}

@@ -249,7 +249,7 @@ var permissionRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ws := chmodTargets(c)
 			if c.name == "chattr" {
-				ws = positional(c.args())
+				ws = c.operands()
 			}
 			for _, w := range ws {
 				if w.ok && a.classifyDelete(w, c.cwd) == pcProtected {
@@ -428,7 +428,7 @@ func setfaclGrantsOthers(args []word) bool {
 
 // chownsToRoot reports chown giving files to root (root, root:root, 0:0).
 func chownsToRoot(c *cmd) bool {
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		owner, _, _ := strings.Cut(w.s, ":")
 		return owner == "root" || owner == "0"
 	}

@@ -129,7 +129,7 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Start the program by hand for this session", "Let the user install boot services"},
 		names:       names("pm2", "forever-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 || hasWord(c.args(), "--help") {
 				return false, ""
 			}
@@ -259,7 +259,7 @@ var persistenceRules = []*rule{
 	{ID: "systemd-enable-file", Level: LevelModerate, Category: CategoryPersistence, Description: "enabling a service from a unit file outside the system",
 		Suggestions: []string{"Install unit files through a reviewed package or configuration", "Run the program in the foreground instead"}, names: names("systemctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "enable" && ops[0].s != "link" {
 				return false, ""
 			}
@@ -497,7 +497,7 @@ var persistenceRules = []*rule{
 	{ID: "tunnel-service-install", Level: LevelHigh, Category: CategoryPersistence, Description: "installing a tunnel client as a service (it keeps the machine reachable from outside after every boot)",
 		Suggestions: []string{"Run the tunnel in the foreground while it is needed"}, names: names("cloudflared", "ngrok", "frpc", "chisel", "bore"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) >= 2 && ops[0].s == "service" && ops[1].s == "install" {
 				return true, c.name + " service install"
 			}
@@ -506,7 +506,7 @@ var persistenceRules = []*rule{
 	{ID: "app-setting-hook", Level: LevelHigh, Category: CategoryPersistence, Description: "storing in an application's settings a script or command to run, from a temporary or hidden place",
 		Suggestions: []string{"Point the setting at a reviewed script in the project"}, names: names("defaults"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 4 || ops[0].s != "write" {
 				return false, ""
 			}
@@ -677,7 +677,7 @@ var persistenceRules = []*rule{
 		Suggestions: []string{"Do not override standard commands in saved functions", "Review the function body before saving it"},
 		names:       names("funcsave", "autoload"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				body, ok := a.funcBodies[w.s]
 				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s] || fishEventFunctions[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body)) {
 					// (ls or git as a function that also starts a hidden

@@ -826,7 +826,7 @@ var privilegeRules = []*rule{
 	{ID: "device-root-unlocked", Level: LevelHigh, Category: CategoryPrivilege, Description: "making a phone's system writable or its boot loader unlocked (root on the device, verified boot off)",
 		Suggestions: []string{"Use an emulator image for work that needs root"}, names: names("adb", "fastboot"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) == 0 {
 				return false, ""
 			}

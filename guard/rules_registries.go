@@ -33,7 +33,7 @@ var registryRules = []*rule{
 				// gem push acme-internal-2.0.0.gem: a package named for
 				// staying inside, sent to the public registry
 				if c.name == "gem" || c.name == "twine" {
-					for _, w := range positional(c.args()) {
+					for _, w := range c.operands() {
 						if l := lower(path.Base(w.s)); (strings.HasSuffix(l, ".gem") || strings.HasSuffix(l, ".whl") || strings.HasSuffix(l, ".tar.gz")) && hasAny(l, "internal", "private", "confidential", "proprietary") {
 							if h, ok := optValue(c.args(), "", "host", "repository-url"); !ok || publicPackageHosts[lower(hostOf(h))] {
 								return true, c.name + " " + w.s + " to the public registry"
@@ -43,7 +43,7 @@ var registryRules = []*rule{
 				}
 				return false, ""
 			}
-			if ops := positional(c.args()); len(ops) > 0 && (ops[0].s == "publish" || len(ops) > 1 && ops[0].s == "npm" && ops[1].s == "publish") && !hasWord(c.args(), "--dry-run") {
+			if ops := c.operands(); len(ops) > 0 && (ops[0].s == "publish" || len(ops) > 1 && ops[0].s == "npm" && ops[1].s == "publish") && !hasWord(c.args(), "--dry-run") {
 				return true, c.name + " publish after the package's private flag was removed"
 			}
 			return false, ""
@@ -52,7 +52,7 @@ var registryRules = []*rule{
 		Suggestions: suggRegistry,
 		names:       names("npm", "pnpm", "yarn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) > 0 && ops[0].s == "npm" && c.name == "yarn" {
 				ops = ops[1:] // yarn npm tag add
 			}
@@ -179,7 +179,7 @@ var registryRules = []*rule{
 		Suggestions: []string{"Sign again rather than clean", "Clean only a scratch image's signatures"},
 		names:       names("cosign"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "clean" || hasWord(c.args(), "--help") {
 				return false, ""
 			}
@@ -227,7 +227,7 @@ func init() { ruleSets = append(ruleSets, registryRules) }
 // copy, crane cp, regctl image copy, oras cp: "copy" or "cp" among the
 // first words, then the two locations).
 func imageCopy(c *cmd) (src, dst string, ok bool) {
-	ops := positional(c.args())
+	ops := c.operands()
 	k := 0
 	for k < len(ops) && k < 3 && ops[k].s != "copy" && ops[k].s != "cp" {
 		k++

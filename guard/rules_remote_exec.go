@@ -226,7 +226,7 @@ var remoteExecRules = []*rule{
 		Suggestions: []string{"Install from the tool's official registry or a reviewed, pinned release", "Clone the repository, read it, then install the local copy"},
 		names:       pluginToolNames(),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			for _, verb := range pluginVerbs[c.name] {
 				vs := strings.Fields(verb)
 				if len(ops) <= len(vs) || !wordsArePrefix(ops, vs) {
@@ -626,7 +626,7 @@ var remoteExecRules = []*rule{
 	{ID: "toolchain-hook-untrusted", Level: LevelHigh, Category: CategoryPersistence, Description: "making every later build run a program from a temporary or hidden place (Go's -toolexec, a JVM agent)",
 		Suggestions: []string{"Keep build flags in the project, pointing at reviewed tools"}, names: names("go"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "env" || !hasWord(c.args(), "-w") {
 				return false, ""
 			}
@@ -1043,7 +1043,7 @@ var remoteExecRules = []*rule{
 				}
 				return false, ""
 			}
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if p := a.absPath(w.s, c.cwd); p != "" && a.inClone(p) {
 					return true, w.s
 				}

@@ -269,7 +269,7 @@ var reverseShellRules = []*rule{
 	{ID: "revshell-zsh-tcp", Level: LevelCritical, Category: CategoryReverseShell, Description: "zsh opening a TCP connection (ztcp)",
 		Suggestions: suggRevShell, names: names("ztcp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			return len(ops) >= 2 && !loopback(ops[0].s), "" // the developer's own local service is no shell
 		}},
 	{ID: "runtime-socket-shell", Level: LevelCritical, Category: CategoryReverseShell, Description: "runtime code wiring a network socket to a command runner",

@@ -14,7 +14,7 @@ var systemRules = []*rule{
 	{ID: "kernel-module-load", Level: LevelHigh, Category: CategorySystem, Description: "loading a kernel module from a file",
 		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if c.name == "insmod" || c.name == "kextload" {
 				return len(ops) > 0, ""
 			}
@@ -69,7 +69,7 @@ var systemRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if c.name == "bootctl" {
 				// bootctl remove: systemd-boot taken off the EFI partition
-				ops := positional(c.args())
+				ops := c.operands()
 				return len(ops) > 0 && ops[0].s == "remove", "bootctl remove"
 			}
 			for _, w := range c.args() {
@@ -160,7 +160,7 @@ var systemRules = []*rule{
 	{ID: "system-stop-critical-service", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a critical system service",
 		Suggestions: []string{"Restart the service instead (systemctl restart)", "Leave system services to an administrator"}, names: names("systemctl", "service"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if c.name == "service" {
 				if len(ops) >= 2 && (ops[1].s == "stop") && criticalServices[unitName(ops[0].s)] {
 					return true, ops[0].s
@@ -376,7 +376,7 @@ var systemRules = []*rule{
 	{ID: "secrets-server-sealed", Level: LevelHigh, Category: CategorySystem, Description: "sealing a shared Vault (no service can read a secret until it is unsealed by hand)",
 		Suggestions: []string{"Leave sealing to the Vault's operators, for an incident"}, names: names("vault", "bao"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || ops[0].s != "operator" || ops[1].s != "seal" || hasWord(c.args(), "-h") || hasWord(c.args(), "--help") {
 				return false, ""
 			}
@@ -388,7 +388,7 @@ var systemRules = []*rule{
 	{ID: "nomad-anonymous-write", Level: LevelCritical, Category: CategoryPermission, Description: "giving Nomad's anonymous policy write rights (anyone who reaches the cluster runs jobs on it)",
 		Suggestions: []string{"Give the rights to a named token's policy"}, names: names("nomad"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 4 || ops[0].s != "acl" || ops[1].s != "policy" || ops[2].s != "apply" {
 				return false, ""
 			}
@@ -596,7 +596,7 @@ var systemRules = []*rule{
 	{ID: "kill-init", Level: LevelCritical, Category: CategorySystem, Description: "killing init (PID 1) takes the whole system down",
 		Suggestions: []string{"Kill the specific process by PID or name", "Restart a service with systemctl restart"}, names: names("kill"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			for _, w := range positional(c.args()) {
+			for _, w := range c.operands() {
 				if w.s == "1" {
 					return true, "PID 1"
 				}
@@ -1599,7 +1599,7 @@ var systemRules = []*rule{
 			case "sysadminctl":
 				return strings.Contains(j, "-deleteUser"), j
 			}
-			return len(positional(c.args())) > 0, j
+			return len(c.operands()) > 0, j
 		}},
 }
 
@@ -1857,7 +1857,7 @@ var runtimeSocketRule = &rule{ID: "runtime-socket-shared", Level: LevelCritical,
 	Suggestions: []string{"Add the one user who needs it to the docker group", "Use rootless Docker or Podman"},
 	names:       names("chgrp", "chown", "setfacl"),
 	match: func(a *analysis, c *cmd) (bool, string) {
-		ops := positional(c.args())
+		ops := c.operands()
 		if len(ops) < 2 {
 			return false, ""
 		}

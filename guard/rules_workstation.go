@@ -43,7 +43,7 @@ var workstationRules = []*rule{
 					}
 				}
 				if rec && hasAnyWord(low, "com.apple.quarantine") {
-					for _, w := range positional(c.args()) {
+					for _, w := range c.operands() {
 						if p := strings.TrimRight(w.s, "/"); p == "/Applications" || strings.HasSuffix(p, "/Downloads") || p == "~/Downloads" || p == "/" || p == "~" {
 							return true, "quarantine removed under " + w.s
 						}
@@ -70,7 +70,7 @@ var workstationRules = []*rule{
 			switch c.name {
 			case "pnpm", "npm", "yarn":
 				// pnpm config set --location=global dangerously-allow-all-builds true
-				ops := positional(c.args())
+				ops := c.operands()
 				if len(ops) >= 4 && ops[0].s == "config" && ops[1].s == "set" && ops[3].s == "true" {
 					// (pnpm's camelCase dangerouslyAllowAllBuilds, yarn's
 					// enableScripts: every package's install scripts run)
@@ -191,7 +191,7 @@ var workstationRules = []*rule{
 		Suggestions: []string{"Bring the connection down instead: nmcli connection down NAME", "Export it first: nmcli connection export NAME"},
 		names:       names("nmcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := positional(c.args())
+			ops := c.operands()
 			if len(ops) < 2 || !strings.HasPrefix("connection", ops[0].s) || len(ops[0].s) < 1 {
 				return false, ""
 			}

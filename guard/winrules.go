@@ -2466,7 +2466,7 @@ func msysDeleteLevel(a *analysis, c *cmd) (DangerLevel, string) {
 	}
 	defer func() { a.workDir, a.home = wd, home }()
 	worst, what := LevelSafe, ""
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		s := w.s
 		glob := false
 		if i := strings.IndexAny(s, "*?"); i >= 0 {

@@ -353,7 +353,7 @@ func (a *analysis) emptiedOutside(c *cmd) string {
 	if c.name == "sed" && (hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
 		// sed -i 'd' ~/.gitconfig: every line of a file outside the
 		// project deleted
-		if ops := positional(c.args()); len(ops) > 1 && sedDeletesAll(ops[0].s) {
+		if ops := c.operands(); len(ops) > 1 && sedDeletesAll(ops[0].s) {
 			for _, w := range ops[1:] {
 				if p := a.absPath(w.s, c.cwd); p != "" && w.ok && !a.inWork(p) && !underTemp(p) && !strings.HasPrefix(p, "/dev/") {
 					return w.s
@@ -385,7 +385,7 @@ func emptyWrite(c *cmd, t writeTarget) bool {
 		return true // printf '', echo -n, echo '{}': nothing, or a bare newline or empty value
 	case c.name == "jq" && hasWord(c.args(), "-n"):
 		// jq -n null: an empty JSON value
-		ops := positional(c.args())
+		ops := c.operands()
 		return len(ops) == 1 && trivialContent(ops[0].s)
 	case t.content.kind == flowNone && len(c.words) == 0:
 		return true
@@ -437,7 +437,7 @@ func readsOwnTarget(c *cmd, target string) bool {
 	if !redirected {
 		return false
 	}
-	for _, w := range positional(c.args()) {
+	for _, w := range c.operands() {
 		if w.s == target {
 			return true
 		}
@@ -506,12 +506,12 @@ func (a *analysis) emptiedSources(c *cmd) string {
 		if !truncZero(c) {
 			return ""
 		}
-		ops = positional(c.args())
+		ops = c.operands()
 	case "sed":
 		if !hasPrefixWord(c.args(), "-i") && !hasPrefixWord(c.args(), "--in-place") {
 			return ""
 		}
-		ops = positional(c.args())
+		ops = c.operands()
 		if len(ops) < 2 {
 			return ""
 		}
@@ -538,7 +538,7 @@ func (a *analysis) emptiedSources(c *cmd) string {
 		if !ok || !perlWipes(code) {
 			return ""
 		}
-		for _, w := range positional(c.args()) {
+		for _, w := range c.operands() {
 			if w.s != code {
 				ops = append(ops, w)
 			}
@@ -909,7 +909,7 @@ func (a *analysis) scratchStack(c *cmd) bool {
 	if c.name == "cdk" || c.name == "cdktf" {
 		// cdk destroy ShopPr1423Stack: every stack named is a pull
 		// request's or a test's
-		if ops := positional(c.args()); len(ops) > 1 && ops[0].s == "destroy" {
+		if ops := c.operands(); len(ops) > 1 && ops[0].s == "destroy" {
 			all := true
 			for _, w := range ops[1:] {
 				all = all && throwawayName(w.s)
