@@ -185,6 +185,14 @@ var fileDeleteRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "user-config-replaced", Level: LevelHigh, Category: CategoryFileDelete, Description: "replacing one of the user's own settings or data files (a dot-file, an application's data) with another file",
+		Suggestions: []string{"Back the file up first (cp ~/.npmrc ~/.npmrc.bak) or use cp -n / ln -s without -f", "Point the tool at the project's file instead (npm --userconfig ./.npmrc, GIT_CONFIG_GLOBAL)"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if t := a.userConfigReplaced(c); t != "" {
+				return true, t
+			}
+			return false, ""
+		}},
 	{ID: "make-dir-override", Level: LevelCritical, Category: CategoryFileDelete, Description: "a clean or uninstall target run with a directory variable overridden to /, a home or a system directory",
 		Suggestions: []string{"Leave the Makefile's directory variables at their defaults", "Run make -n first to see the commands"}, names: names("make", "gmake", "bmake"),
 		match: func(a *analysis, c *cmd) (bool, string) {
