@@ -111,8 +111,8 @@ func optionsFirst(args []word, spec optSpec) (int, bool) {
 // directory below the top levels of the system and of the home, where
 // deleting what has aged out is routine upkeep.
 func (a *analysis) retentionRoot(w word, cwd string) bool {
-	if !w.ok {
-		return false
+	if !w.ok || w.find != nil && len(w.find.roots) > 0 && !w.find.roots[0].ok {
+		return false // find $LOG_DIR -mtime +7 -delete: whatever the variable holds
 	}
 	p := a.absPath(w.s, cwd)
 	if p == "" {

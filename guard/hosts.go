@@ -295,7 +295,7 @@ func gitConfigSet(c *cmd) (string, string, bool) {
 	ops := posArgs(args, optSpec{short: "f", long: []string{"file", "blob", "type", "default"}})
 	for _, w := range args {
 		switch w.s {
-		case "--get", "--get-all", "--list", "-l", "--unset", "--unset-all", "--get-regexp", "--remove-section", "--rename-section":
+		case "--get", "--get-all", "--list", "-l", "--unset", "--unset-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--remove-section", "--rename-section":
 			return "", "", false
 		}
 	}

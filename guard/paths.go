@@ -673,7 +673,7 @@ func (a *analysis) classifyDelete(w word, cwd string) pclass {
 				front = "/" // "/$NAME": an empty name is the root itself
 			}
 			switch cl := a.classifyDelete(lit(front), cwd); cl {
-			case pcRoot, pcHome, pcSystemCrit:
+			case pcRoot, pcHome, pcSystemCrit, pcHomeConfig, pcSecretsHome:
 				return cl
 			}
 		}
@@ -732,6 +732,11 @@ func zshQualifierSuffix(p string) bool {
 // classifyUnder classifies deleting what find visits below root.
 func (a *analysis) classifyUnder(root word, cwd string, filtered bool) pclass {
 	if !root.ok {
+		// find $LOG_DIR -delete, find "$OUT"/ -exec rm: an empty variable
+		// leaves find the current directory, or the root
+		if root.find != nil && strings.HasPrefix(root.s, "$") && onlyVariables(root.s) && root.flow == nil {
+			return pcVarRoot
+		}
 		return pcUnknown
 	}
 	p := a.absPath(root.s, cwd)
@@ -1530,6 +1535,25 @@ func onlyVariables(t string) bool {
 				return false // ${X:-default} and friends are not empty
 			}
 			i += j + 1
+			seen = true
+		case c == '$' && i+1 < len(t) && t[i+1] == '(':
+			// "$(jq -r .name package.json)": a command's output, empty
+			// when it prints nothing
+			depth, j := 0, i+1
+			for ; j < len(t); j++ {
+				if t[j] == '(' {
+					depth++
+				} else if t[j] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j == len(t) {
+				return false
+			}
+			i = j + 1
 			seen = true
 		case c == '$':
 			j := i + 1

@@ -35,3 +35,53 @@ func TestRound40UserConfigReplaced(t *testing.T) {
 		`cp -r themes/dark ~/.config/alacritty/themes/`,
 	})
 }
+
+// Deletes whose target hangs on what a variable or a command prints (a
+// home or its settings when it prints nothing, find's root when the
+// variable is unset); a file emptied by the redirection of the command
+// reading it; verbose traces logging credentials; stored passwords
+// printed; an SSH agent's socket opened to all; listener ports opened to
+// the world; this project's hooks made every repository's.
+func TestRound40EmptyExpansionsAndLeaks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf "$HOME/.config/$d"`, CategoryFileDelete, "rm-home-config", LevelHigh},
+		{`rm -rf ~/"$(jq -r '.name // empty' package.json)"`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`find $LOG_DIR -type f -mtime +7 -delete`, CategoryFileDelete, "rm-unset-variable", LevelModerate},
+		{`find $ARTIFACT_DIR/ -type f -exec rm -f {} +`, CategoryFileDelete, "rm-unset-variable", LevelModerate},
+		{`tr -d '\r' < scripts/deploy.sh > scripts/deploy.sh`, CategoryFileDelete, "file-emptied-before-read", LevelModerate},
+		{`python -m json.tool config/app.json > config/app.json`, CategoryFileDelete, "", LevelModerate},
+		{`sort -u names.txt > names.txt`, CategoryFileDelete, "file-emptied-before-read", LevelModerate},
+		{`curl -v -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user 2>&1 | tee curl-debug.log`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+		{`curl --trace trace.txt -u "ci:$NEXUS_PASSWORD" https://nexus.example.com/service/rest/v1/status`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+		{`GIT_TRACE_REDACT=0 GIT_CURL_VERBOSE=1 git fetch origin 2> fetch-debug.log`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+		{`python3 -m keyring get https://upload.pypi.org/legacy/ __token__`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`sops exec-env secrets/prod.enc.yaml 'env'`, CategoryExfiltration, "keychain-dump", LevelHigh},
+		{`chmod 666 "$SSH_AUTH_SOCK"`, CategoryPermission, "chmod-world-writable-outside", LevelHigh},
+		{`sudo ufw allow from any to any port 4444 proto tcp`, CategorySystem, "", LevelHigh},
+		{`sudo ufw allow 4444/tcp`, CategorySystem, "host-firewall-opened", LevelHigh},
+		{`sudo iptables -I INPUT 1 -p tcp --dport 4444 -j ACCEPT`, CategorySystem, "host-firewall-opened", LevelHigh},
+		{`git config --global core.hooksPath /work/project/.githooks`, CategoryPersistence, "git-hooks-path", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf "$HOME/.cache/acme/$d"`,
+		`rm -rf ~/.cache/"$(basename "$PWD")"`,
+		`find ./logs -type f -mtime +7 -delete`,
+		`LOG_DIR=./logs; find $LOG_DIR -type f -mtime +7 -delete`,
+		`tr -d '\r' < scripts/deploy.sh > scripts/deploy.unix.sh`,
+		`python -m json.tool config/app.json > /tmp/app.pretty.json`,
+		`curl -v https://api.github.com/zen 2>&1 | tee curl-debug.log`,
+		`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user > user.json`,
+		`GIT_CURL_VERBOSE=1 git fetch origin 2> fetch-debug.log`,
+		`git reset --keep HEAD~2`,
+		`export TWINE_PASSWORD="$(python3 -m keyring get https://upload.pypi.org/legacy/ __token__)"`,
+		`sops exec-env secrets/prod.enc.yaml './deploy.sh'`,
+		`chmod 600 "$SSH_AUTH_SOCK"`,
+		`sudo ufw allow 443/tcp`,
+		`sudo ufw allow 3000/tcp`,
+		`sudo ufw allow from 10.0.0.0/8 to any port 5432`,
+		`sudo iptables -A INPUT -p tcp -s 10.0.0.0/8 --dport 5432 -j ACCEPT`,
+		`git config core.hooksPath .githooks`,
+		`git config --global --get-urlmatch credential.helper https://dev.azure.com`,
+	})
+}

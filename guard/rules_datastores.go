@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Data stores' servers administered through their own clients: a
 // superuser made or granted, the server stopped for everyone, every
@@ -246,7 +249,7 @@ var dataStoreRules = []*rule{
 						ports = append(ports, p)
 					}
 					for _, p := range ports {
-						if p != "22" && sensitivePorts(p) {
+						if p != "22" && openedPortRisky(p) {
 							return true, "nft accepting port " + p + " from anywhere"
 						}
 					}
@@ -265,13 +268,13 @@ var dataStoreRules = []*rule{
 						return false, "" // -i lo, -i wg0 (-I INPUT is the insert)
 					}
 				}
-				if port, ok := optValue(args, "", "dport"); ok && port != "22" && sensitivePorts(port) {
+				if port, ok := optValue(args, "", "dport"); ok && port != "22" && openedPortRisky(port) {
 					return true, c.name + " accepting port " + port + " from anywhere"
 				}
 				// -m multiport --dports 2375,2376
 				if ports, ok := optValue(args, "", "dports"); ok {
 					for p := range strings.SplitSeq(ports, ",") {
-						if p != "22" && sensitivePorts(p) {
+						if p != "22" && openedPortRisky(p) {
 							return true, c.name + " accepting port " + p + " from anywhere"
 						}
 					}
@@ -282,7 +285,7 @@ var dataStoreRules = []*rule{
 					port, _, _ := strings.Cut(ops[1].s, "/")
 					// (SSH is how the machine is reached: allowing it before
 					// ufw enable is the usual first step)
-					if port != "22" && (sensitivePorts(port) || lower(port) == "postgresql" || lower(port) == "mysql") {
+					if port != "22" && (openedPortRisky(port) || lower(port) == "postgresql" || lower(port) == "mysql") {
 						return true, "ufw allow " + ops[1].s + " from anywhere"
 					}
 				}
@@ -610,6 +613,29 @@ func scratchTarget(c *cmd) bool {
 func privateIface(n string) bool {
 	for _, p := range [...]string{"lo", "docker", "br-", "virbr", "cni", "wg", "tailscale", "tun", "veth"} {
 		if n != "" && strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// openedPortRisky reports a port that should not be opened to every
+// address: a database's or an administration service's (sensitivePorts),
+// or any other than the web's and the usual development servers' (4444,
+// a remote desktop, a debugger: a listener someone is meant to reach).
+func openedPortRisky(p string) bool {
+	if sensitivePorts(p) {
+		return true
+	}
+	for _, part := range strings.Split(strings.Trim(p, `"' `), ",") {
+		part = strings.TrimSpace(part)
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			continue
+		}
+		switch n {
+		case 22, 53, 80, 123, 443, 3000, 4200, 5000, 5173, 8000, 8080, 8443, 8888, 25, 465, 587, 993, 995, 51820, 1194:
+		default:
 			return true
 		}
 	}

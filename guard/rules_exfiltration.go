@@ -852,7 +852,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "keychain-dump", Level: LevelHigh, Category: CategoryExfiltration, Description: "dumping stored passwords, keys or tokens (keychain, keyring, password manager)",
 		Suggestions: []string{"Read one named secret through the application's own configuration", "Let the user export secrets themselves"},
-		names:       names("security", "secret-tool", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway", "manage-bde", "manage-bde.exe", "strace", "ltrace", "coredumpctl"),
+		names:       names("security", "secret-tool", "keyring", "python", "python3", "sops", "bw", "keepassxc-cli", "lpass", "op", "gh", "gpg", "gpg2", "age", "rage", "kwallet-query", "pass", "vault", "gcore", "gdb", "gcloud", "aws", "az", "ansible-vault", "railway", "manage-bde", "manage-bde.exe", "strace", "ltrace", "coredumpctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			first := ""
@@ -900,6 +900,30 @@ var exfiltrationRules = []*rule{
 				}
 			case "secret-tool":
 				return first == "search" && hasWord(args, "--all") && (nextStage(c) == nil || !grepKeepsLabels(nextStage(c))), first // (| grep label: the entries named, no secret)
+			case "keyring", "python", "python3":
+				// keyring get SERVICE USER, python3 -m keyring get: the
+				// stored password printed
+				ops := c.operands()
+				if c.name != "keyring" {
+					if len(args) < 3 || args[0].s != "-m" || args[1].s != "keyring" {
+						return false, ""
+					}
+					ops = positional(args[2:])
+				}
+				if len(ops) > 0 && ops[0].s == "get" && a.wantOut == 0 && shownOnTerminal(c) {
+					return true, "keyring get: a stored password printed"
+				}
+				return false, ""
+			case "sops":
+				// sops exec-env FILE env: the decrypted secrets handed to
+				// a command that prints them all
+				if ops := c.operands(); len(ops) > 2 && ops[0].s == "exec-env" {
+					switch strings.TrimSpace(ops[2].s) {
+					case "env", "printenv", "set", "export", "export -p", "declare -x":
+						return true, "sops exec-env " + ops[1].s + " " + ops[2].s
+					}
+				}
+				return false, ""
 			case "ansible-vault":
 				// ansible-vault view group_vars/production/vault.yml:
 				// production's secrets on the screen (a development

@@ -192,6 +192,11 @@ var persistenceRules = []*rule{
 				}
 			}
 			p := a.absPath(v, c.cwd)
+			if k == "core.hookspath" && a.gitConfigUserWide(c) && p != "" {
+				// git config --global core.hooksPath /work/project/.githooks:
+				// this project's hooks run in every repository of the user
+				return true, "--global core.hooksPath " + v
+			}
 			if p == "" || a.inWork(p) {
 				return false, ""
 			}

@@ -660,7 +660,7 @@ var systemRules = []*rule{
 						return true, "every connection from anywhere" // ufw allow from any to any
 					}
 					for i, w := range ops {
-						if w.s == "port" && i+1 < len(ops) && sensitivePorts(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
+						if w.s == "port" && i+1 < len(ops) && ops[i+1].s != "22" && openedPortRisky(ops[i+1].s) && !hasWord(args, "127.0.0.1") {
 							return true, "allow port " + ops[i+1].s
 						}
 					}

@@ -139,6 +139,8 @@ func gitDiscards(c *cmd) string {
 		if o.has("", "hard") || o.has("", "merge") {
 			return "git reset --hard"
 		}
+		// (git reset --keep HEAD~2 keeps local changes, and the commits
+		// stay in the reflog: nothing is lost)
 	case "checkout":
 		if o.has("f", "force") || o.has("B", "") {
 			return "git checkout --force"
@@ -421,7 +423,8 @@ func readsOwnTarget(c *cmd, target string) bool {
 		return true
 	}
 	switch c.name {
-	case "sort", "uniq", "grep", "egrep", "fgrep", "sed", "awk", "gawk", "cat", "cut", "tr", "head", "tail", "jq", "yq", "column", "tac", "rev", "fold", "expand", "iconv":
+	case "sort", "uniq", "grep", "egrep", "fgrep", "sed", "awk", "gawk", "cat", "cut", "tr", "head", "tail", "jq", "yq", "column", "tac", "rev", "fold", "expand", "iconv",
+		"python", "python3", "envsubst", "xmllint", "xmlstarlet", "gofmt", "clang-format", "json_pp", "base64", "gzip", "openssl", "nl", "paste":
 	default:
 		return false
 	}

@@ -1,0 +1,124 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Secrets written into logs by a client's own debugging output: curl's
+// verbose trace shows every request header, the Authorization header
+// with its token included, and git shows its HTTP headers unredacted when
+// GIT_TRACE_REDACT=0 is set.
+var secretLogRules = []*rule{
+	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
+		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
+		names:       names("curl", "git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "curl":
+				args := c.args()
+				if !curlSendsCredentials(args) {
+					return false, ""
+				}
+				for i, w := range args {
+					if (w.s == "--trace" || w.s == "--trace-ascii") && i+1 < len(args) && args[i+1].s != "-" && args[i+1].s != "%" && args[i+1].s != "/dev/null" {
+						return true, "curl " + w.s + " " + args[i+1].s
+					}
+				}
+				if (hasWord(args, "-v") || hasWord(args, "--verbose") || hasBundledFlag(args, 'v')) && stderrToFile(c) != "" {
+					return true, "curl -v with credentials, its trace in " + stderrToFile(c)
+				}
+			case "git":
+				redactOff, traced := false, false
+				for _, as := range c.assigns {
+					switch as.name {
+					case "GIT_TRACE_REDACT":
+						redactOff = as.val.s == "0" || strings.EqualFold(as.val.s, "false")
+					case "GIT_CURL_VERBOSE", "GIT_TRACE_CURL", "GIT_TRACE", "GIT_TRACE_PACKET":
+						traced = as.val.s != "" && as.val.s != "0" && !strings.EqualFold(as.val.s, "false")
+					}
+				}
+				if redactOff && traced {
+					return true, "GIT_TRACE_REDACT=0 with git's HTTP trace"
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, secretLogRules) }
+
+// curlSendsCredentials reports a curl command that sends a user and
+// password, a bearer token or an authorization or key header.
+func curlSendsCredentials(args []word) bool {
+	for i, w := range args {
+		v := ""
+		switch {
+		case i+1 < len(args) && (w.s == "-u" || w.s == "--user" || w.s == "-H" || w.s == "--header" || w.s == "--oauth2-bearer" || w.s == "-b" || w.s == "--cookie"):
+			v = args[i+1].s
+			if w.s == "-u" || w.s == "--user" || w.s == "--oauth2-bearer" {
+				return true
+			}
+		case strings.HasPrefix(w.s, "-H") && len(w.s) > 2:
+			v = w.s[2:]
+		case strings.HasPrefix(w.s, "--header="):
+			v = w.s[len("--header="):]
+		}
+		if v == "" {
+			continue
+		}
+		l := strings.ToLower(v)
+		if hasAny(l, "authorization", "token", "api-key", "apikey", "x-api-key", "private-token", "cookie", "secret", "password") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBundledFlag reports short options bundled in one word (-sSv) that
+// include f.
+func hasBundledFlag(args []word, f byte) bool {
+	for _, w := range args {
+		if len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.IndexByte(w.s[1:], f) >= 0 && isLetters(w.s[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// stderrToFile returns the file a command's standard error is written
+// to: 2> F, &> F, 2>&1 with the output in F or handed to tee F.
+func stderrToFile(c *cmd) string {
+	dup := false
+	out := ""
+	for i := range c.redirs {
+		r := &c.redirs[i]
+		switch {
+		case r.op == syntax.DplOut && r.n == "2" && r.w.s == "1":
+			dup = true
+		case r.isOutput() && r.n == "2", r.op == syntax.RdrAll || r.op == syntax.AppAll:
+			if r.w.s != "/dev/null" && !isFD(r.w.s) {
+				return r.w.s
+			}
+		case r.isOutput() && (r.n == "" || r.n == "1") && r.w.s != "/dev/null":
+			out = r.w.s
+		}
+	}
+	if !dup {
+		return ""
+	}
+	if out != "" {
+		return out
+	}
+	if c.pipe != nil && c.stage+1 < len(c.pipe) {
+		if n := c.pipe[c.stage+1]; n != nil && n.name == "tee" {
+			for _, w := range positional(n.args()) {
+				if w.s != "/dev/null" && !strings.HasPrefix(w.s, "/dev/") {
+					return w.s
+				}
+			}
+		}
+	}
+	return ""
+}
