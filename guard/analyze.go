@@ -1810,6 +1810,13 @@ func (a *analysis) fileFlow(c *cmd, w word) flow {
 	if f, ok := a.writtenFile(w.s, c.cwd); ok {
 		return f
 	}
+	if p := a.absPath(w.s, c.cwd); p != "" {
+		// ~/Downloads/setup.txt: what a browser or a chat saved, of
+		// unknown origin
+		if rel, mine, home := a.homeRel(p); home && mine && strings.HasPrefix(rel, "Downloads/") {
+			return flow{kind: flowRemote, what: "a file from the Downloads folder (" + w.s + ")"}
+		}
+	}
 	return flow{kind: flowLocal, what: w.s}
 }
 

@@ -280,6 +280,11 @@ func (a *analysis) flowPayload(c *cmd, f flow, origin, lang string) {
 		}
 	case flowUnknown:
 		a.unresolved(c, "code of unknown content is run ("+origin+")", "")
+	case flowSecret:
+		if f.what == "the clipboard" {
+			// pbpaste | sh: whatever was last copied, run
+			a.unresolved(c, "the clipboard's content is run as code ("+origin+")", "")
+		}
 	case flowList, flowPaths:
 		a.unresolved(c, "generated code is run ("+origin+")", "")
 	}

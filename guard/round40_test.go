@@ -85,3 +85,35 @@ func TestRound40EmptyExpansionsAndLeaks(t *testing.T) {
 		`git config --global --get-urlmatch credential.helper https://dev.azure.com`,
 	})
 }
+
+// A .env copied over the template the repository tracks, secrets dug out
+// of an image's layer history, unzip keeping ../ in names, the secret
+// lines of every .env variant, an awk program printing values, code run
+// from the clipboard or from the Downloads folder.
+func TestRound40TemplatesClipboardAndDownloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cp .env .env.example && git add .env.example`, CategoryExfiltration, "secret-committed", LevelCritical},
+		{`docker history --no-trunc acme/web:latest | grep -i token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`unzip -o -: release.zip`, CategoryFileDelete, "", LevelHigh},
+		{`grep -h -E '^(DB_PASSWORD|STRIPE_SECRET_KEY)=' .env*`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`awk -F= '{print $2}' .env`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`pbpaste | sh`, CategoryUnresolved, "unresolved", LevelHigh},
+		{`bash -c "$(xclip -o)"`, CategoryUnresolved, "unresolved", LevelHigh},
+		{`eval "$(cat ~/Downloads/setup.txt)"`, CategoryRemoteExec, "", LevelCritical},
+		{`sh ~/Downloads/setup.sh`, CategoryRemoteExec, "", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cp .env.example .env && git add .env.example`,
+		`docker history --no-trunc acme/web:latest | wc -l`,
+		`unzip -o release.zip -d build/`,
+		`grep -c '^DB_PASSWORD=' .env`,
+		`grep -E '^DB_HOST=' .env.local`,
+		`awk -F= '{print $1}' .env`,
+		`awk -F= 'NF>1 {print $1, length($2)}' .env`,
+		`pbpaste | jq .`,
+		`cat notes.txt | sh`,
+		`cp ~/Downloads/data.csv data/raw/`,
+		`sha256sum ~/Downloads/setup.sh`,
+	})
+}

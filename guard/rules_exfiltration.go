@@ -666,6 +666,12 @@ var exfiltrationRules = []*rule{
 				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
 				}
+				if p != "" && a.inWork(p) && strings.HasPrefix(path.Base(p), ".env") && !exampleFileName(path.Base(p)) && (c.name == "grep" || c.name == "egrep" || c.name == "rg") &&
+					showsValues(a, c) && !grepShowsNoLine(c) && !grepInverted(c) && secretNamesPattern(grepPattern(c)) {
+					// grep -E '^(DB_PASSWORD|STRIPE_SECRET_KEY)=' .env*: the
+					// secret lines of every variant, picked by their names
+					return true, "secret lines of " + w.s
+				}
 				if p != "" && a.inWork(p) && path.Base(p) == ".env" && showsValues(a, c) {
 					// cat .env, grep DATABASE_URL .env: its values (the
 					// variants, .env.local, .env.development, are often a
@@ -1125,6 +1131,15 @@ var exfiltrationRules = []*rule{
 					!grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
 					if src := secretLogSource(a, c); src != "" {
 						return true, "secrets found in " + src
+					}
+				}
+				// docker history --no-trunc IMAGE | grep -i token: the build
+				// arguments and ENV lines baked into the layers, secrets
+				// among them
+				if pat := grepPattern(c); c.pipe != nil && c.stage > 0 && (secretishPattern(pat) || tokenShaped(pat) || hasAny(lower(pat), "token", "key", "pass")) &&
+					!grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
+					if s := c.pipe[c.stage-1]; s != nil && (s.name == "docker" || s.name == "podman") && hasWord(s.args(), "history") && hasWord(s.args(), "--no-trunc") {
+						return true, "secrets in an image's layer history"
 					}
 				}
 				// grep -i 'Password=' appsettings.Production.json: the
@@ -2753,7 +2768,10 @@ func namesOnlyRead(c *cmd) bool {
 		// awk -F= '{print $1}': the names before the values
 		ops := posArgs(args, optSpec{short: "Fvf"})
 		sep, _ := optValue(args, "-F", "field-separator")
-		return len(ops) > 0 && (sep == "=" || sep == ":") && strings.ReplaceAll(ops[0].s, " ", "") == "{print$1}"
+		if len(ops) == 0 || sep != "=" && sep != ":" {
+			return false
+		}
+		return awkPrintsNamesOnly(ops[0].s)
 	case "grep", "egrep", "rg":
 		if hasWord(args, "-c") || hasWord(args, "-l") || hasWord(args, "-q") || hasWord(args, "--count") {
 			return true
@@ -2835,6 +2853,13 @@ func patternPicksPlain(c *cmd) bool {
 	if c.name == "grep" || c.name == "egrep" || c.name == "rg" {
 		if v, ok := optValue(c.args(), "-e", "regexp"); ok {
 			p = v
+		}
+	}
+	if c.name == "awk" || c.name == "gawk" {
+		// awk -F= '{print $2}': the language's own words pick nothing
+		// (what is left names the lines picked, /^DB_HOST=/)
+		for _, kw := range [...]string{"printf", "print", "length", "BEGIN", "END", "OFS", "NF", "NR", "FS", "next", "if", "substr", "gsub", "sub", "index", "split", "toupper", "tolower"} {
+			p = strings.ReplaceAll(p, kw, " ")
 		}
 	}
 	return plainPattern(p)
@@ -3004,6 +3029,31 @@ func pipedSearchPlain(c *cmd) bool {
 
 // plainPattern reports a search pattern that names settings, none of
 // which says secret.
+// awkPrintsNamesOnly reports an awk program that prints the first field
+// and nothing of the others but their lengths: {print $1},
+// NF>1 {print $1, length($2)}.
+func awkPrintsNamesOnly(prog string) bool {
+	p := strings.ReplaceAll(prog, " ", "")
+	for n := '2'; n <= '9'; n++ {
+		p = strings.ReplaceAll(p, "length($"+string(n)+")", "")
+	}
+	if !strings.Contains(p, "print$1") && !strings.Contains(p, "print($1") {
+		return false
+	}
+	for n := '0'; n <= '9'; n++ {
+		if n != '1' && strings.Contains(p, "$"+string(n)) {
+			return false
+		}
+	}
+	return !strings.Contains(p, "print}") && !strings.Contains(p, "print;") && !strings.Contains(p, "$NF")
+}
+
+// secretNamesPattern reports a search pattern that names secret settings
+// (DB_PASSWORD, STRIPE_SECRET_KEY, api_key).
+func secretNamesPattern(p string) bool {
+	return p != "" && !plainPattern(p) && (secretishPattern(p) || hasAny(strings.ToUpper(p), "PASSWORD", "SECRET", "TOKEN", "API_KEY", "PRIVATE_KEY"))
+}
+
 func plainPattern(p string) bool {
 	words := strings.FieldsFunc(p, func(r rune) bool {
 		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9')

@@ -307,6 +307,9 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 			return "", pcNone
 		}
 		dest, _ = optValue(args, "-d", "")
+		if hasWord(args, "-:") {
+			dest = "/" // -: keeps the entries' ../ parts: anywhere they point
+		}
 	case "7z", "7za", "7zz":
 		if len(args) == 0 || args[0].s != "x" && args[0].s != "e" || !hasWord(args, "-y") && !hasWord(args, "-aoa") {
 			return "", pcNone

@@ -191,8 +191,24 @@ func (a *analysis) noteSecretCopy(c *cmd) {
 	for _, w := range ops[:len(ops)-1] {
 		if d, crit := a.sensitive(w.s, c.cwd); crit && !a.inWork(a.absPath(w.s, c.cwd)) {
 			a.secretsCopied = d + " → " + path.Clean(ops[len(ops)-1].s)
+		} else if d != "" && len(ops) == 2 && exampleFileName(path.Base(dest)) && !exampleFileName(path.Base(w.s)) {
+			// cp .env .env.example: the real values put in the file the
+			// repository tracks as the template
+			a.secretsCopied = d + " → " + path.Clean(ops[1].s)
 		}
 	}
+}
+
+// exampleFileName reports the name of a settings template a repository
+// keeps under version control (.env.example, config.sample.yml).
+func exampleFileName(base string) bool {
+	l := strings.ToLower(base)
+	for _, s := range [...]string{".example", ".sample", ".template", ".dist", ".tmpl", "example.", "sample.", "template."} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // captureTools record the microphone, the screen or the camera into the
