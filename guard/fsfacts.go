@@ -1033,7 +1033,7 @@ func dynamicLeaf(w word) word {
 }
 
 var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true,
-	"truncate": true, "curl": true, "wget": true, "sudoedit": true, "visudo": true, "vipw": true, "vigr": true, "sudo": true, "tar": true}
+	"truncate": true, "curl": true, "wget": true, "sudoedit": true, "visudo": true, "vipw": true, "vigr": true, "sudo": true, "tar": true, "rsync": true}
 
 // hookVars are variables whose value changes what every later shell or
 // program runs or records: setting them in a start-up file is not a

@@ -478,6 +478,10 @@ func (a *analysis) prepareFind(c *cmd) {
 				deleteFirst = true
 			}
 		case "-name", "-iname":
+			if i+3 < len(args) && args[i+2].s == "-prune" && (args[i+3].s == "-o" || args[i+3].s == "-or") {
+				i += 3 // -name .git -prune -o ...: what it skips, not what it selects
+				continue
+			}
 			if (i+1 >= len(args) || args[i+1].s != "*") && !neg {
 				spec.filtered = true // -name '*' selects everything
 			}

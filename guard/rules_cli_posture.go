@@ -306,10 +306,24 @@ var cliPostureRules = []*rule{
 var cloudGuardRules = []*rule{
 	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans",
 		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
-		names:       names("aws", "az", "gcloud", "helm"),
+		names:       names("aws", "az", "gcloud", "helm", "kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
-			if len(ops) < 2 || hasWord(c.args(), "--dry-run") {
+			if len(ops) < 2 || hasWord(c.args(), "--dry-run") || hasPrefixWord(c.args(), "--dry-run=") {
+				return false, ""
+			}
+			if c.name == "kubectl" || c.name == "oc" {
+				// kubectl patch networkpolicy default-deny -p
+				// '{"spec":{"ingress":[{}]}}': a deny-all policy made to
+				// let everything in
+				if ops[0].s == "patch" && (ops[1].s == "networkpolicy" || ops[1].s == "netpol" || ops[1].s == "networkpolicies" || strings.HasPrefix(ops[1].s, "networkpolicy/") || strings.HasPrefix(ops[1].s, "netpol/")) {
+					if v, ok := optValue(c.args(), "-p", "patch"); ok {
+						v = strings.Join(strings.Fields(v), "")
+						if strings.Contains(v, `"ingress":[{}]`) || strings.Contains(v, `"egress":[{}]`) || strings.Contains(v, `"policyTypes":[]`) {
+							return true, "a network policy opened to all traffic"
+						}
+					}
+				}
 				return false, ""
 			}
 			if c.name == "helm" && !touchesProduction(c) { // (production's charts are chart-production-down's)

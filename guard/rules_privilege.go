@@ -355,9 +355,20 @@ var privilegeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "container-host-escape", Level: LevelHigh, Category: CategoryPrivilege, Description: "a container given the host's root filesystem or namespaces",
-		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter", "curl", "ctr"),
+		Suggestions: []string{"Mount only the project directory (-v \"$PWD\":/work)", "Drop --privileged and host namespaces"}, names: names("docker", "podman", "nerdctl", "nsenter", "curl", "ctr", "lxc", "incus"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "lxc" || c.name == "incus" {
+				// lxc config device add c1 root disk source=/ path=/mnt,
+				// lxc init IMAGE c1 -c security.privileged=true: the lxd
+				// group's way to root on the host
+				for _, w := range args {
+					if w.s == "source=/" || strings.HasPrefix(w.s, "security.privileged=true") || w.s == "security.nesting=true" && hasWord(args, "security.privileged=true") {
+						return true, c.name + " " + w.s
+					}
+				}
+				return false, ""
+			}
 			if c.name == "curl" {
 				// the engine's API through its socket: POST
 				// /containers/create with the host's root bound or

@@ -122,3 +122,80 @@ func stderrToFile(c *cmd) string {
 	}
 	return ""
 }
+
+// dataExportMailed is the rule for a data export (customers, invoices, a
+// database dump, a backup) sent by mail.
+var dataExportMailed = &rule{ID: "data-export-mailed", Level: LevelCritical, Category: CategoryExfiltration, Description: "mailing a data export, a database dump or a backup (the data leaves the machine)",
+	Suggestions: []string{"Share exports through the organisation's own storage, with access control", "Send a report without the records (counts, a summary)"},
+	names:       names("mail", "mailx", "mutt", "sendmail", "msmtp", "swaks", "neomutt", "send-mailmessage", "send-mailkitmessage"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		var files []string
+		for _, w := range uploadedFiles(c) {
+			files = append(files, w.s)
+		}
+		args := c.args()
+		switch c.name {
+		case "swaks":
+			if v, ok := optValue(args, "", "attach"); ok {
+				files = append(files, strings.TrimPrefix(v, "@"))
+			}
+		case "send-mailmessage", "send-mailkitmessage":
+			for i, w := range args {
+				if strings.EqualFold(w.s, "-attachments") && i+1 < len(args) {
+					for f := range strings.SplitSeq(args[i+1].s, ",") {
+						files = append(files, strings.Trim(f, `"' `))
+					}
+				}
+			}
+		}
+		for _, r := range c.redirs {
+			if (r.n == "" || r.n == "0") && r.op == syntax.RdrIn {
+				files = append(files, r.w.s)
+			}
+		}
+		for _, f := range files {
+			if dataExportFile(f) {
+				return true, f
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{dataExportMailed}) }
+
+// dataExportFile reports a file name that holds records taken out of a
+// system: an export, a dump, a backup, a table of customers or orders.
+func dataExportFile(f string) bool {
+	l := strings.ToLower(strings.ReplaceAll(f, `\`, "/"))
+	base := l[strings.LastIndexByte(l, '/')+1:]
+	if hasAny(base, "report", "summary", "coverage", "junit", "changelog", "readme") {
+		return false
+	}
+	if hasAny(l, "export", "dump", "backup", "customers", "invoices", "orders", "patients", "payroll", "users.csv", "accounts.csv", "pii") {
+		return true
+	}
+	for _, ext := range [...]string{".sql", ".sql.gz", ".dump", ".bak", ".bacpac", ".sqlite", ".sqlite3", ".db", ".parquet", ".xlsx"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// passStorePushedAway is the rule for a password store's repository
+// pointed at a new remote and pushed there.
+var passStorePushedAway = &rule{ID: "password-store-pushed", Level: LevelCritical, Category: CategoryExfiltration, Description: "pushing the password store to a remote the line adds (every stored password leaves with it)",
+	Suggestions: []string{"Sync the password store only with the remote its owner set up", "Export one entry by hand if it must be shared"},
+	names:       names("pass", "gopass"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := c.operands()
+		if len(ops) < 2 || ops[0].s != "git" || ops[1].s != "push" {
+			return false, ""
+		}
+		if a.srcHas("git remote add") || a.srcHas("git remote set-url") || a.srcHas("git remote rename") {
+			return true, c.name + " git push to a remote added on the line"
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{passStorePushedAway}) }

@@ -16,11 +16,26 @@ import (
 // their own (shell start-up files, SSH, services) are other rules'.
 func (a *analysis) userConfigReplaced(c *cmd) string {
 	switch c.name {
-	case "cp", "mv", "ln", "install", "dd":
+	case "cp", "mv", "ln", "install", "dd", "rsync":
 	default:
 		return ""
 	}
 	o := c.opts()
+	if c.name == "cp" || c.name == "rsync" {
+		// cp -r dotfiles/. ~/, rsync -a dotfiles/ ~/: a tree's contents
+		// merged over the home, its dot-files replaced
+		if ops := c.operands(); len(ops) == 2 && !o.has("n", "no-clobber") && !o.has("", "ignore-existing") && !o.has("b", "backup") {
+			src := ops[0].s
+			if p := a.absPath(ops[1].s, c.cwd); p != "" && (strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/*") || c.name == "rsync" && strings.HasSuffix(src, "/")) {
+				if rel, mine, home := a.homeRel(p); home && mine && rel == "" {
+					return ops[1].s
+				}
+			}
+		}
+		if c.name == "rsync" {
+			return ""
+		}
+	}
 	switch c.name {
 	case "cp", "mv":
 		if o.has("n", "no-clobber") || o.has("i", "interactive") || o.has("b", "backup") || o.has("u", "update") || hasPrefixWord(c.args(), "--backup=") {
