@@ -1647,6 +1647,9 @@ func (ws *winState) projectDeploy(src word, dst string) bool {
 	sameName := strings.EqualFold(path.Base(sp), path.Base(dst))
 	switch cl, _ := ws.a.winClassify(dst); cl {
 	case wpOutside:
+		if !sameName && strings.Contains(strings.ToLower(path.Base(dst)), "backup") {
+			return false // dist mirrored over D:\Backups: the backups go
+		}
 		return ws.a.inWork(sp) || sameName
 	case wpInside:
 		return !ws.a.inWork(sp) && sameName

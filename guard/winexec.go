@@ -314,6 +314,13 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if len(pa.pos) > 1 && strings.ContainsAny(pa.pos[1].s, "*?") {
 			next.pattern = pa.pos[1].s
 		}
+		if !p.ok && psEmptyVarRoot(p.s) {
+			// Get-ChildItem "$root\" -Recurse: with $root empty, the
+			// drive's root
+			if ap := a.winAbs(`C:\`); ap != "" {
+				next.paths = append(next.paths, ap)
+			}
+		}
 		if p.ok {
 			for _, s := range splitComma(p.s) {
 				base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "*"), `\`), "/")
@@ -1158,7 +1165,7 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	case wpHistory:
 		id = "win-history-delete"
 	case wpHomeSub, wpSystemSub, wpOutside, wpWorkDir:
-		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && a.winUserDocument(p) || vmDiskFile(p) {
+		if wide || devDatabaseFile(path.Base(p)) || signingKeystore(p) || cl == wpHomeSub && (a.winUserDocument(p) || a.winUserConfig(p)) || vmDiskFile(p) {
 			// a whole folder, or an app's database, a signing key or a
 			// virtual machine's disk (WSL's ext4.vhdx): what the user
 			// made and cannot build again
@@ -1428,6 +1435,12 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 		case wpHistory:
 			if !appendOnly {
 				ws.emitWin(c, "win-history-delete", "overwriting "+winNative(p))
+			}
+		case wpHomeSub:
+			// Copy-Item .\.npmrc $HOME\.npmrc -Force: the user's own
+			// settings replaced
+			if !appendOnly && a.winUserConfig(p) && c != nil && (c.name == "copy-item" || c.name == "move-item" || c.name == "copy" || c.name == "move" || c.name == "xcopy") {
+				ws.emitWin(c, "win-delete-outside", "overwriting the user's settings: "+winNative(p))
 			}
 		}
 	}
@@ -3423,4 +3436,45 @@ func (ws *winState) bitsUpload(c *cmd, args []word) {
 	if sw, ops := cmdSwitches(args); sw["upload"] && len(ops) > 0 {
 		ws.secretsLeaving(c, ops[len(ops)-1], "infile")
 	}
+}
+
+// winUserConfig reports a normal-form path in the profile that holds the
+// user's settings or an application's data: a dot-file or dot-folder, or
+// a settings file below AppData (caches excepted).
+func (a *analysis) winUserConfig(p string) bool {
+	h := a.winHome()
+	if h == "" || !strings.HasPrefix(p, h+"/") {
+		return false
+	}
+	rel := p[len(h)+1:]
+	if relUnder(rel, winCacheRel) || appCacheRel(rel) || strings.HasPrefix(rel, "appdata/local/temp") {
+		return false
+	}
+	if strings.HasPrefix(rel, "appdata/") {
+		switch path.Ext(rel) {
+		case ".conf", ".json", ".ini", ".xml", ".toml", ".yaml", ".yml", ".config", ".cfg", ".db", ".sqlite":
+			return strings.Count(rel, "/") >= 3
+		}
+		return false
+	}
+	return userConfigRel(rel) && !backupName(path.Base(rel))
+}
+
+// psEmptyVarRoot reports a PowerShell path made of one variable and a
+// separator ("$root\", "$env:OUT\*"): the root of the drive when the
+// variable is empty.
+func psEmptyVarRoot(s string) bool {
+	s = strings.Trim(s, `"'`)
+	if !strings.HasPrefix(s, "$") {
+		return false
+	}
+	i := 1
+	for i < len(s) && (s[i] == '_' || s[i] == ':' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	switch s[i:] {
+	case `\`, `\*`, "/", "/*":
+		return i > 1
+	}
+	return false
 }
