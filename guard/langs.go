@@ -234,6 +234,10 @@ func normalizeCode(lang, code string) string {
 			return m
 		})
 	}
+	if lang == "perl" && strings.Contains(code, "join") {
+		// join "", "rm -rf ~": the one string it joins
+		code = perlJoinOne.ReplaceAllString(code, "$1")
+	}
 	if strings.Contains(code, "USERPROFILE") {
 		// Windows names the home directory so
 		code = strings.ReplaceAll(code, "USERPROFILE", "HOME")
@@ -401,8 +405,13 @@ var (
 	codeListCalls = map[string]*regexp.Regexp{
 		"js":  regexp.MustCompile(`String\.fromCharCode\(\s*([\d,\s]+)\)`),
 		"lua": regexp.MustCompile(`string\.char\(\s*([\d,\s]+)\)`),
+		// join "", map { chr } (114,109,...); pack("C*", 114,109,...)
+		"perl": regexp.MustCompile(`(?:map\s*\{\s*chr(?:\s*\(?\s*\$_\s*\)?)?\s*\}\s*\(?|pack\s*\(?\s*["'][Cc]\*["']\s*,\s*)([\d,\s]+)\)?`),
+		// [114,109,...].pack("c*"), [114,109,...].map(&:chr).join
+		"ruby": regexp.MustCompile(`\[([\d,\s]+)\]\s*\.(?:pack\(\s*["'][Cc]\*["']\s*\)|map\(&:chr\)\.join(?:\(\s*["']{2}\s*\))?)`),
 	}
-	codeListHints = map[string]string{"js": "fromCharCode", "lua": "string.char"}
+	perlJoinOne   = regexp.MustCompile(`join\s*\(?\s*(?:""|'')\s*,\s*("[^"]*")\s*\)?`)
+	codeListHints = map[string]string{"js": "fromCharCode", "lua": "string.char", "perl": "", "ruby": "["}
 )
 
 // foldCharCodes replaces calls that build one printable character from

@@ -176,3 +176,28 @@ func TestRound40WindowsSettingsAndMirrors(t *testing.T) {
 		`Get-ChildItem "$env:BUILD_DIR\out" -Recurse | Remove-Item -Recurse -Force -WhatIf`,
 	})
 }
+
+// Production settings files printed; perl and ruby building a command
+// from character codes.
+func TestRound40ProdSettingsAndCharCodes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cat src/Api/appsettings.Production.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`perl -e 'system(join"",map{chr}(114,109,32,45,114,102,32,126))'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`perl -e 'system(pack("C*",114,109,32,45,114,102,32,126))'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+		{`ruby -e 'system([114,109,32,45,114,102,32,126].map(&:chr).join)'`, CategoryFileDelete, "rm-recursive-home", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`jq 'keys' src/Api/appsettings.Production.json`,
+		`cat src/Api/appsettings.Development.json`,
+		`perl -e 'print join"",map{chr}(104,105)'`,
+		`ruby -e 'puts [104,105].pack("c*")'`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-Content .\src\Api\appsettings.Production.json`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`(Get-Content .\appsettings.Production.json | ConvertFrom-Json).PSObject.Properties.Name`,
+	})
+}

@@ -663,7 +663,7 @@ var exfiltrationRules = []*rule{
 			}
 			for _, w := range ops {
 				p := a.absPath(w.s, c.cwd)
-				if p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
+				if p != "" && a.inWork(p) && (prodEnvFile(path.Base(p)) || prodSettingsFile(path.Base(p)) && showsValues(a, c)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
 				}
 				if p != "" && a.inWork(p) && strings.HasPrefix(path.Base(p), ".env") && !exampleFileName(path.Base(p)) && (c.name == "grep" || c.name == "egrep" || c.name == "rg") &&

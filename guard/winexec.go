@@ -697,8 +697,8 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
 					ws.emitWin(c, "win-read-secrets", d)
-				} else if d := a.winProdSettings(s); d != "" {
-					ws.emitWin(c, "win-read-secrets", d)
+				} else if d := a.winProdSettings(s); d != "" && (prodEnvFile(path.Base(a.winAbs(s))) || (c.pipe == nil || c.stage == len(c.pipe)-1) && a.wantOut == 0) {
+					ws.emitWin(c, "win-read-secrets", d) // (piped to ConvertFrom-Json for its names: judged there)
 				}
 			}
 		}

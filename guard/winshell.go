@@ -1006,7 +1006,7 @@ func shadowCopyRel(p string) string {
 // winProdSettings reports a project's file of production settings
 // (.env.production), whose secrets are shown when it is printed.
 func (a *analysis) winProdSettings(s string) string {
-	if p := a.winAbs(s); p != "" && a.inWork(p) && prodEnvFile(path.Base(p)) {
+	if p := a.winAbs(s); p != "" && a.inWork(p) && prodSettingsFile(path.Base(p)) {
 		return "production settings " + s
 	}
 	return ""
