@@ -987,7 +987,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			// the lines found are shown, unless only the file names are
 			// (/m) or the section headers ('^\[')
 			sw, ops := cmdSwitches(words[1:])
-			if !sw["m"] && (len(ops) == 0 || !strings.HasPrefix(ops[0].s, "^[") && !strings.HasPrefix(ops[0].s, `^\[`)) {
+			if !sw["m"] && (len(ops) == 0 || !strings.HasPrefix(ops[0].s, "^[") && !strings.HasPrefix(ops[0].s, `^\[`)) && !findstrPicksPlain(words[1:]) {
 				files = append(files, ops...)
 			}
 		}
@@ -1843,4 +1843,33 @@ func cmdOutputRedirected(toks []cTok) bool {
 		}
 	}
 	return false
+}
+
+// findstrPicksPlain reports a findstr whose /c: strings pick only lines
+// that hold no secret: section headers (/b /c:"["), or plain names
+// (/c:"<server>" /c:"<id>").
+func findstrPicksPlain(words []word) bool {
+	var pats []string
+	begins := false
+	for _, w := range words {
+		l := strings.ToLower(w.s)
+		switch {
+		case l == "/b":
+			begins = true
+		case strings.HasPrefix(l, "/c:") && !strings.HasPrefix(l, "/c:/"): // (/c:/users/dev: a path, in normal form)
+			pats = append(pats, strings.Trim(w.s[3:], `"'`))
+		}
+	}
+	if len(pats) == 0 {
+		return false
+	}
+	for _, p := range pats {
+		if p == "[" && begins {
+			continue
+		}
+		if !plainPattern(p) && (p == "" || hasAny(strings.ToUpper(p), "KEY", "SECRET", "TOKEN", "PASS", "PWD", "AUTH", "CRED", "PRIVATE", "[")) {
+			return false
+		}
+	}
+	return true
 }

@@ -1690,8 +1690,8 @@ var fishStringPass = map[string]bool{"collect": true, "trim": true, "join": true
 // credential helper), or "".
 func storedSecretRead(c *cmd) string {
 	args := c.args()
-	if len(args) == 0 {
-		return ""
+	if len(args) == 0 || c.name == "az" && outputNone(args) {
+		return "" // az ... -o none: nothing printed
 	}
 	first := args[0].s
 	switch c.name {

@@ -355,6 +355,25 @@ func localEndpoint(args []word) bool {
 			return isLocalHost(hostOf(v))
 		}
 	}
+	// az storage ... --connection-string "...BlobEndpoint=http://127.0.0.1:10000/...":
+	// the Azurite emulator
+	if v, ok := optValue(args, "", "connection-string"); ok {
+		if strings.Contains(v, "UseDevelopmentStorage=true") {
+			return true
+		}
+		local := false
+		for part := range strings.SplitSeq(v, ";") {
+			k, u, ok := strings.Cut(part, "=")
+			if !ok || !strings.HasSuffix(k, "Endpoint") {
+				continue
+			}
+			if !isLocalHost(hostOf(u)) {
+				return false
+			}
+			local = true
+		}
+		return local
+	}
 	return false
 }
 

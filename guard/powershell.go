@@ -1401,7 +1401,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			if raw := strings.TrimSpace(psJoin(stage)); raw == "''" || raw == `""` || strings.EqualFold(raw, "$null") {
 				// '' > file, $null > file: the file is emptied
 				for _, r := range st.redirs[si] {
-					if op, target, _ := strings.Cut(r, " "); target != "" && !strings.Contains(op, ">>") && winSourceFile(target) {
+					if op, target, _ := strings.Cut(r, " "); target != "" && !strings.Contains(op, ">>") && (winSourceFile(target) || a.winUserConfig(a.winAbs(ws.psWord(target, item).s))) {
 						ws.winWipe(nil, ws.psWord(target, item)) // not a new empty file: code emptied
 					}
 				}

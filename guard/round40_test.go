@@ -201,3 +201,32 @@ func TestRound40ProdSettingsAndCharCodes(t *testing.T) {
 		`(Get-Content .\appsettings.Production.json | ConvertFrom-Json).PSObject.Properties.Name`,
 	})
 }
+
+// False positives removed: a login checked with -o none, the Azurite
+// emulator's containers, findstr picking section headers or plain names,
+// an empty string written over a settings file of the profile (a real
+// wipe) beside them.
+func TestRound40QuietChecksAndEmulators(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`az account get-access-token -o none && echo "azure login valid"`,
+		`az storage blob delete-batch --source uploads --connection-string "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=abc==;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;"`,
+		`az storage container delete --name uploads --connection-string "UseDevelopmentStorage=true"`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`az account get-access-token`, CategoryExfiltration, "", LevelHigh},
+		{`az storage blob delete-batch --source uploads --account-name acmeprod`, CategoryCloudDestroy, "", LevelHigh},
+	})
+	cmdCtx := winCorpusContextFor("cmd")
+	checkSafe(t, d, cmdCtx, []string{
+		`findstr /b /c:"[" %USERPROFILE%\.aws\credentials`,
+		`findstr /c:"<server>" /c:"<id>" %USERPROFILE%\.m2\settings.xml`,
+	})
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`findstr /c:"<password>" %USERPROFILE%\.m2\settings.xml`, CategoryExfiltration, "", LevelModerate},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`'' > $HOME\.npmrc`, CategoryFileDelete, "", LevelHigh},
+	})
+}

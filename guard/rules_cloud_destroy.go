@@ -131,6 +131,9 @@ var cloudDestroyRules = []*rule{
 				if v, ok := optValue(c.args(), "", "pattern"); ok && throwawayName(strings.SplitN(v, "/", 2)[0]) {
 					return false, "" // a pull request's or a test's prefix
 				}
+				if localEndpoint(c.args()) {
+					return false, "" // the local emulator (Azurite)
+				}
 				return true, "every blob of a container"
 			}
 			return false, ""
@@ -313,7 +316,7 @@ var cloudDestroyRules = []*rule{
 			}
 			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
 				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) ||
-				hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || scratchResource(c, p) {
+				hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || scratchResource(c, p) || localEndpoint(c.args()) {
 				return false, ""
 			}
 			return true, strings.Join(p, " ")
@@ -339,7 +342,7 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("az"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
-			if !containsStr(p, "delete") && !containsStr(p, "purge") || scratchResource(c, p) {
+			if !containsStr(p, "delete") && !containsStr(p, "purge") || scratchResource(c, p) || localEndpoint(c.args()) {
 				return false, ""
 			}
 			switch p[0] {

@@ -972,7 +972,7 @@ var exfiltrationRules = []*rule{
 			case "gcloud", "aws", "az":
 				// a token printed into the transcript, not handed to a program
 				j := joinWords(args)
-				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped && !plainFieldsOnly(args)
+				printed := a.wantOut == 0 && c.pipe == nil && len(c.redirs) == 0 && !a.piped && !plainFieldsOnly(args) && !outputNone(args)
 				return printed && (strings.Contains(j, "auth print-access-token") || strings.Contains(j, "auth print-identity-token") ||
 					strings.Contains(j, "sts get-session-token") || strings.Contains(j, "configure get aws_secret_access_key") ||
 					strings.Contains(j, "account get-access-token") || strings.Contains(j, "configure export-credentials") ||
@@ -3605,4 +3605,11 @@ func secretInjector(w string) bool {
 		return true
 	}
 	return f[0] == "envchain" || f[0] == "summon"
+}
+
+// outputNone reports a cloud client told to print nothing (-o none,
+// --output none): the call checks a login, nothing is shown.
+func outputNone(args []word) bool {
+	v, ok := optValue(args, "-o", "output")
+	return ok && strings.EqualFold(v, "none")
 }

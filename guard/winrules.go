@@ -2167,6 +2167,9 @@ var winVerbRules = []*rule{
 					return false, "" // findstr "^\[" credentials: the section headers, the profiles' names
 				}
 			}
+			if c.name == "findstr" && findstrPicksPlain(c.args()) {
+				return false, "" // findstr /b /c:"[": the same, spelt with /c:
+			}
 			for _, w := range c.args() {
 				s := w.s
 				if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") && !(len(s) > 3 && s[2] == ':' && s[3] == '/') {
