@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -168,7 +169,7 @@ func init() { ruleSets = append(ruleSets, []*rule{dataExportMailed}) }
 func dataExportFile(f string) bool {
 	l := strings.ToLower(strings.ReplaceAll(f, `\`, "/"))
 	base := l[strings.LastIndexByte(l, '/')+1:]
-	if hasAny(base, "report", "summary", "coverage", "junit", "changelog", "readme") {
+	if hasAny(base, "report", "summary", "coverage", "junit", "changelog", "readme", "schema", "migration", "seed", "fixture", "structure") {
 		return false
 	}
 	if hasAny(l, "export", "dump", "backup", "customers", "invoices", "orders", "patients", "payroll", "users.csv", "accounts.csv", "pii") {
@@ -199,3 +200,94 @@ var passStorePushedAway = &rule{ID: "password-store-pushed", Level: LevelCritica
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{passStorePushedAway}) }
+
+// moreSecretRules: secrets and data leaving or weakened through
+// everyday tools.
+var moreSecretRules = []*rule{
+	{ID: "data-export-uploaded", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading a data export, a database dump or a backup to a web address (the records leave the machine)",
+		Suggestions: []string{"Keep exports in the organisation's own storage, with access control", "Share a summary without the records"},
+		names:       names("curl", "wget", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			u := firstURL(c.args())
+			if u == "" || isLocalHost(hostOf(u)) {
+				return false, ""
+			}
+			if hit, _ := ruleByID["exfil-upload-data"].match(a, c); hit {
+				return false, "" // a database file: that rule's
+			}
+			for _, w := range uploadedFiles(c) {
+				if w.s != "-" && dataExportFile(w.s) {
+					return true, w.s + " → " + hostOf(u)
+				}
+			}
+			// aws s3 cp s3://acme-prod-backups/db/latest.dump - | curl -T -
+			if c.pipe != nil && c.stage > 0 && sendsStdin(c) {
+				if s := c.pipe[c.stage-1]; s != nil {
+					for _, w := range s.args() {
+						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") {
+							return true, w.s + " → " + hostOf(u)
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "key-passphrase-removed", Level: LevelHigh, Category: CategoryPermission, Description: "removing a private key's passphrase (anyone who copies the file can use it)",
+		Suggestions: []string{"Keep the passphrase; load the key into ssh-agent once", "Make a separate deploy key without a passphrase, scoped to one repository"},
+		names:       names("ssh-keygen"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "-p") {
+				return false, ""
+			}
+			if v, ok := optValue(args, "-N", ""); ok && strings.Trim(v, `"'`) == "" {
+				return true, "ssh-keygen -p -N ''"
+			}
+			return false, ""
+		}},
+	{ID: "keychain-opened-to-all-apps", Level: LevelHigh, Category: CategoryPermission, Description: "storing a secret in the login keychain readable by every application without asking (security ... -A)",
+		Suggestions: []string{"Name the programs that may read it (-T /usr/bin/codesign)", "Use a separate build keychain for automation"},
+		names:       names("security"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || !hasWord(args, "-A") {
+				return false, ""
+			}
+			switch args[0].s {
+			case "add-generic-password", "add-internet-password", "import":
+			default:
+				return false, ""
+			}
+			kc, ok := optValue(args, "-k", "")
+			if ok && !strings.Contains(path.Base(kc), "login.keychain") {
+				return false, "" // a build keychain made for the job
+			}
+			return true, "security " + args[0].s + " -A"
+		}},
+	{ID: "secret-file-left-in-tmp", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing decrypted secrets or cluster credentials into a shared temporary folder",
+		Suggestions: []string{"Write them to a private file (mktemp, mode 600) and delete it in the same line", "Hand the secret to the program that needs it directly"},
+		names:       names("ansible-vault", "az", "etcdctl", "aws", "gcloud", "sops"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := c.operands()
+			f := ""
+			switch {
+			case c.name == "ansible-vault" && len(ops) > 0 && ops[0].s == "decrypt":
+				f, _ = optValue(args, "", "output")
+			case c.name == "az" && len(ops) > 1 && ops[0].s == "aks" && ops[1].s == "get-credentials":
+				f, _ = optValue(args, "-f", "file")
+			case c.name == "aws" && len(ops) > 1 && ops[0].s == "eks" && ops[1].s == "update-kubeconfig":
+				f, _ = optValue(args, "", "kubeconfig")
+			case c.name == "etcdctl" && len(ops) > 2 && ops[0].s == "snapshot" && ops[1].s == "save":
+				f = ops[2].s // every key of the cluster, its secrets among them
+			case c.name == "sops" && (hasWord(args, "-d") || hasWord(args, "--decrypt")):
+				f, _ = optValue(args, "", "output")
+			}
+			if f == "" || f == "-" || !sharedFile(a, f, c.cwd, true) {
+				return false, ""
+			}
+			return true, f
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, moreSecretRules) }
