@@ -1810,10 +1810,10 @@ func (a *analysis) fileFlow(c *cmd, w word) flow {
 	if f, ok := a.writtenFile(w.s, c.cwd); ok {
 		return f
 	}
-	if p := a.absPath(w.s, c.cwd); p != "" {
+	if strings.Contains(w.s, "Downloads/") || c.cwd != a.workDir && strings.Contains(c.cwd, "Downloads") {
 		// ~/Downloads/setup.txt: what a browser or a chat saved, of
 		// unknown origin
-		if rel, mine, home := a.homeRel(p); home && mine && strings.HasPrefix(rel, "Downloads/") {
+		if rel, mine, home := a.homeRel(a.absPath(w.s, c.cwd)); home && mine && strings.HasPrefix(rel, "Downloads/") {
 			return flow{kind: flowRemote, what: "a file from the Downloads folder (" + w.s + ")"}
 		}
 	}
