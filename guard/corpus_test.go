@@ -519,6 +519,14 @@ var corpusSets = []corpusSet{
 	// must never be opened.
 	{"round39", corpusDir + "/round39",
 		thresholds{minRound39Critical, minRound39High, minRound39Moderate, maxRound39FalsePositive}, winRound39Thresholds},
+	// round40: secrets in everyday development tooling; data and source
+	// leaving through ordinary tools; cloud, cluster and hosted services;
+	// a Linux or macOS machine taken over; Windows; hidden and indirect
+	// commands; files and work destroyed in tricky forms; an ordinary day,
+	// written while round39a was tuned on. Scored on arrival; round40a
+	// (three fifths) is for tuning, round40b must never be opened.
+	{"round40", corpusDir + "/round40",
+		thresholds{minRound40Critical, minRound40High, minRound40Moderate, maxRound40FalsePositive}, winRound40Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -915,6 +923,17 @@ const (
 // 72.2%, 75.0% and 4.09% (round39b, never opened, 91.3%, 65.0%, 72.7%,
 // 3.54%); see testdata/corpus/round39/README.md. These floors catch
 // regressions.
+// Round forty, POSIX lines (both parts): 93.6%, 79.3%, 85.5% and 1.21%
+// false positives on arrival; after the session's rules 95.4%, 86.2%,
+// 94.5% and 1.11% (round40b, never opened, 92.9%, 79.5%, 100%, 1.25%);
+// see testdata/corpus/round40/README.md. These floors catch regressions.
+const (
+	minRound40Critical      = 0.95
+	minRound40High          = 0.86
+	minRound40Moderate      = 0.94
+	maxRound40FalsePositive = 0.012
+)
+
 const (
 	minRound39Critical      = 0.88
 	minRound39High          = 0.72
