@@ -256,3 +256,24 @@ func TestRound40UploadsPassphrasesAndTmpSecrets(t *testing.T) {
 		`etcdctl snapshot save /var/backups/etcd/snap.db`,
 	})
 }
+
+// Secrets kept in the clear: a build argument in the image's history, a
+// registry password on the command line, a plain variable or parameter.
+func TestRound40SecretsKeptInTheClear(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker build --build-arg NPM_TOKEN="$NPM_TOKEN" -t registry.example.com/acme/web:latest .`, CategoryExfiltration, "secret-build-arg", LevelHigh},
+		{`docker login -u ci-bot -p "$REGISTRY_PASSWORD" registry.example.com`, CategoryExfiltration, "password-on-command-line", LevelHigh},
+		{`gh variable set DB_PASSWORD --body "$DB_PASSWORD" --env production`, CategoryExfiltration, "secret-in-plain-variable", LevelHigh},
+		{`aws ssm put-parameter --name /shared/db/password --type String --value "$DB_PASSWORD" --overwrite`, CategoryExfiltration, "secret-in-plain-variable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker build --build-arg NODE_VERSION=20 -t acme/web:dev .`,
+		`docker build --secret id=npm,env=NPM_TOKEN -t acme/web:dev .`,
+		`echo "$REGISTRY_PASSWORD" | docker login -u ci-bot --password-stdin registry.example.com`,
+		`gh variable set NODE_VERSION --body 20`,
+		`gh secret set DB_PASSWORD --body "$DB_PASSWORD"`,
+		`aws ssm put-parameter --name /shared/db/password --type SecureString --value "$DB_PASSWORD" --overwrite`,
+		`aws ssm put-parameter --name /shared/app/log-level --type String --value debug`,
+	})
+}

@@ -291,3 +291,110 @@ var moreSecretRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, moreSecretRules) }
+
+// secretPlacementRules: secrets put where they are kept in the clear:
+// an image's build history, the process list, a plain variable.
+var secretPlacementRules = []*rule{
+	{ID: "secret-build-arg", Level: LevelHigh, Category: CategoryExfiltration, Description: "passing a secret as a build argument (it stays in the image's history, readable by anyone who pulls it)",
+		Suggestions: []string{"Use a build secret (docker build --secret id=npm,env=NPM_TOKEN) and mount it in the step that needs it", "Fetch dependencies before the build"},
+		names:       names("docker", "podman", "buildah", "nerdctl", "docker-buildx"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "build") && !hasWord(args, "bud") && !hasWord(args, "buildx") {
+				return false, ""
+			}
+			for i, w := range args {
+				v := ""
+				switch {
+				case w.s == "--build-arg" && i+1 < len(args):
+					v = args[i+1].s
+				case strings.HasPrefix(w.s, "--build-arg="):
+					v = w.s[len("--build-arg="):]
+				default:
+					continue
+				}
+				name, val, ok := strings.Cut(v, "=")
+				if ok && val != "" && isSecretVar(strings.ToUpper(name)) && imageLeavesMachine(a, c) {
+					return true, "--build-arg " + name
+				}
+			}
+			return false, ""
+		}},
+	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry password on the command line (it shows in the process list and the shell's history)",
+		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper"},
+		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if !hasWord(args, "login") || hasWord(args, "--password-stdin") {
+				return false, ""
+			}
+			if v, ok := optValue(args, "-p", "password"); ok && v != "" {
+				for _, w := range c.operands() {
+					if w.s != "login" && isLocalHost(hostOf("https://"+w.s)) {
+						return false, "" // a registry on this machine (localhost:5000)
+					}
+				}
+				return true, c.base + " login -p"
+			}
+			return false, ""
+		}},
+	{ID: "secret-in-plain-variable", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a secret as a plain (unencrypted, readable) variable or parameter",
+		Suggestions: []string{"Store it as a secret (gh secret set, --type SecureString)", "Keep plain variables for settings that are not secret"},
+		names:       names("gh", "glab", "aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := c.operands()
+			switch c.name {
+			case "gh", "glab":
+				// gh variable set DB_PASSWORD --body "$DB_PASSWORD"
+				if len(ops) > 2 && ops[0].s == "variable" && ops[1].s == "set" {
+					body, _ := optValue(args, "-b", "body")
+					if isSecretVar(strings.ToUpper(ops[2].s)) || secretVarIn(body) != "" {
+						return true, c.name + " variable set " + ops[2].s
+					}
+				}
+			case "aws":
+				// aws ssm put-parameter --type String --value "$DB_PASSWORD"
+				if len(ops) > 1 && ops[0].s == "ssm" && ops[1].s == "put-parameter" {
+					t, _ := optValue(args, "", "type")
+					if t != "String" && t != "StringList" {
+						return false, ""
+					}
+					name, _ := optValue(args, "", "name")
+					val, _ := optValue(args, "", "value")
+					if secretVarIn(val) != "" || hasAny(strings.ToLower(path.Base(name)), "password", "secret", "token", "apikey", "api_key", "private") {
+						return true, "ssm parameter " + name + " of type " + t
+					}
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, secretPlacementRules) }
+
+// imageLeavesMachine reports a build whose image is pushed in the line
+// or tagged for a registry elsewhere (registry.example.com/acme/web): a
+// local tag (api:local, localhost:5000/x) stays on the machine.
+func imageLeavesMachine(a *analysis, c *cmd) bool {
+	if hasWord(c.args(), "--push") || a.srcHas(" push ") {
+		return true
+	}
+	args := c.args()
+	for i, w := range args {
+		t := ""
+		switch {
+		case (w.s == "-t" || w.s == "--tag") && i+1 < len(args):
+			t = args[i+1].s
+		case strings.HasPrefix(w.s, "--tag="):
+			t = w.s[len("--tag="):]
+		default:
+			continue
+		}
+		first, _, ok := strings.Cut(t, "/")
+		if ok && strings.ContainsAny(first, ".:") && !isLocalHost(hostOf("https://"+first)) {
+			return true
+		}
+	}
+	return false
+}
