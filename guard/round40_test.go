@@ -277,3 +277,27 @@ func TestRound40SecretsKeptInTheClear(t *testing.T) {
 		`aws ssm put-parameter --name /shared/app/log-level --type String --value debug`,
 	})
 }
+
+// The screen lock weakened on GNOME, Xfce and macOS; a browser's safe
+// browsing turned off or an extension forced in through macOS defaults.
+func TestRound40LocksAndBrowserPolicies(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gsettings set org.gnome.desktop.screensaver ubuntu-lock-on-suspend false`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`gsettings set org.gnome.desktop.screensaver lock-delay 3600`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`xfconf-query -c xfce4-session -p /shutdown/LockScreen -s false`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`defaults -currentHost write com.apple.screensaver idleTime -int 0`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`defaults write com.apple.screensaver askForPasswordDelay -int 86400`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`defaults write com.google.Chrome SafeBrowsingProtectionLevel -int 0`, CategorySystem, "desktop-security-off", LevelHigh},
+		{`defaults write com.google.Chrome ExtensionInstallForcelist -array "abcdefghijklmnopabcdefghijklmnop;https://example.net/crx/update.xml"`, CategorySystem, "desktop-security-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gsettings set org.gnome.desktop.screensaver lock-delay 0`,
+		`gsettings set org.gnome.desktop.interface color-scheme prefer-dark`,
+		`xfconf-query -c xfce4-session -p /shutdown/LockScreen -s true`,
+		`defaults write com.apple.screensaver askForPassword -int 1`,
+		`defaults -currentHost write com.apple.screensaver idleTime -int 600`,
+		`defaults write com.google.Chrome SafeBrowsingProtectionLevel -int 2`,
+		`defaults read com.google.Chrome ExtensionInstallForcelist`,
+	})
+}

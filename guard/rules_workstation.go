@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // A developer's workstation: its screen lock, quarantine and workspace
 // trust switched off, its apps' data purged, its remote desktop opened,
@@ -9,6 +13,7 @@ import "strings"
 var workstationRules = []*rule{
 	{ID: "desktop-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a workstation's protection: the screen lock, download quarantine, autorun prompts, an editor's workspace trust or file-local code, or turning its remote desktop on",
 		Suggestions: []string{"Leave the desktop's security settings to the user", "Trust one reviewed folder, not every workspace"},
+		names:       names("gsettings", "kwriteconfig5", "kwriteconfig6", "sysadminctl", "xattr", "defaults", "xfconf-query", "echo", "printf", "jq", "sed", "code", "tee"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if len(c.words) < 2 {
 				return false, ""
@@ -19,9 +24,57 @@ var workstationRules = []*rule{
 				j := strings.Join(low, " ")
 				for _, k := range [...]string{"screensaver lock-enabled false", "media-handling autorun-never false", "screensaver idle-activation-enabled false",
 					"lockdown disable-lock-screen true", "session idle-delay 0", "remote-desktop.rdp enable true", "remote-desktop.vnc enable true",
-					"remote-desktop.rdp view-only false"} {
+					"remote-desktop.rdp view-only false", "screensaver ubuntu-lock-on-suspend false"} {
 					if strings.Contains(j, k) {
 						return true, "gsettings " + k
+					}
+				}
+				// lock-delay 3600: the screen locks an hour after it blanks
+				if i := slices.Index(low, "lock-delay"); i >= 0 && i+1 < len(low) {
+					if n, err := strconv.Atoi(strings.TrimPrefix(low[i+1], "uint32 ")); err == nil && n >= 300 {
+						return true, "gsettings lock-delay " + low[i+1]
+					}
+				}
+			case "xfconf-query":
+				// xfconf-query -c xfce4-session -p /shutdown/LockScreen -s false
+				j := strings.Join(low, " ")
+				if (strings.Contains(j, "/shutdown/lockscreen") || strings.Contains(j, "lock-screen-suspend-hibernate")) && hasAnyWord(low, "false") {
+					return true, "Xfce's screen lock off"
+				}
+			case "defaults":
+				// macOS: the screen saver never starts or asks for no
+				// password; a browser's safe browsing off or an extension
+				// forced in by policy
+				j := strings.Join(low, " ")
+				num := func(key string) (int, bool) {
+					i := slices.Index(low, key)
+					for k := i + 1; i >= 0 && k < len(low); k++ {
+						if n, err := strconv.Atoi(low[k]); err == nil {
+							return n, true
+						}
+					}
+					return 0, false
+				}
+				if strings.Contains(j, "com.apple.screensaver") && hasAnyWord(low, "write") {
+					if n, ok := num("idletime"); ok && n == 0 {
+						return true, "the screen saver never starts"
+					}
+					if n, ok := num("askforpassword"); ok && n == 0 {
+						return true, "the screen saver asks for no password"
+					}
+					if n, ok := num("askforpassworddelay"); ok && n >= 300 {
+						return true, "the screen saver asks for the password after " + strconv.Itoa(n) + " seconds"
+					}
+				}
+				if (strings.Contains(j, "com.google.chrome") || strings.Contains(j, "com.microsoft.edge") || strings.Contains(j, "com.brave.browser")) && hasAnyWord(low, "write") {
+					if n, ok := num("safebrowsingprotectionlevel"); ok && n == 0 {
+						return true, "the browser's safe browsing off"
+					}
+					if hasAnyWord(low, "safebrowsingenabled") && hasAnyWord(low, "false", "0", "-bool false") {
+						return true, "the browser's safe browsing off"
+					}
+					if hasAnyWord(low, "extensioninstallforcelist") && strings.Contains(j, "http") {
+						return true, "an extension forced into the browser from " + firstURL(c.args())
 					}
 				}
 			case "kwriteconfig5", "kwriteconfig6":
