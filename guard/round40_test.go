@@ -301,3 +301,15 @@ func TestRound40LocksAndBrowserPolicies(t *testing.T) {
 		`defaults read com.google.Chrome ExtensionInstallForcelist`,
 	})
 }
+
+// Passwords typed into a client, searched for in its history and shown.
+func TestRound40HistorySearched(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`grep -i auth ~/.rediscli_history`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`grep -c auth ~/.rediscli_history`,
+		`grep -i scan ~/.rediscli_history`,
+	})
+}

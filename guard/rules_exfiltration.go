@@ -1133,6 +1133,18 @@ var exfiltrationRules = []*rule{
 						return true, "secrets found in " + src
 					}
 				}
+				// grep -i auth ~/.rediscli_history: the passwords typed into
+				// a shell or a client, found in its history and shown
+				if pat := grepPattern(c); (secretishPattern(pat) || tokenShaped(pat) || hasAny(lower(pat), "auth", "token", "secret", "passw", "api_key", "apikey")) &&
+					!grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
+					for _, w := range c.operands() {
+						if p := a.absPath(w.s, c.cwd); p != "" {
+							if rel, _, home := a.homeRel(p); home && isHistoryPath(rel) {
+								return true, "secrets searched in " + w.s
+							}
+						}
+					}
+				}
 				// docker history --no-trunc IMAGE | grep -i token: the build
 				// arguments and ENV lines baked into the layers, secrets
 				// among them
