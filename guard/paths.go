@@ -1308,8 +1308,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 				// the folder where most clients keep their logins
 				return "the clients' settings and logins (" + s + ")", true
 			}
-			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/google-chrome") ||
-				strings.HasPrefix(rel, ".config/chromium") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
+			if strings.HasPrefix(rel, ".config/google-chrome") || strings.HasPrefix(rel, ".config/chromium") || strings.HasPrefix(rel, ".config/BraveSoftware") ||
+				strings.HasPrefix(rel, ".config/microsoft-edge") {
+				return "browser credentials (" + s + ")", true // its logins, cookies and their key
+			}
+			if strings.HasPrefix(rel, ".config/gcloud") || strings.HasPrefix(rel, ".config/gh") || strings.HasPrefix(rel, ".config/op") || strings.HasPrefix(rel, ".config/hub") {
 				return "credentials (" + s + ")", true
 			}
 		case ".cargo", ".gem":

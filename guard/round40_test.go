@@ -313,3 +313,24 @@ func TestRound40HistorySearched(t *testing.T) {
 		`grep -i scan ~/.rediscli_history`,
 	})
 }
+
+// A browser's saved passwords, cookies and their key copied out of its
+// profile (every blind round labels it so, wherever the copy goes).
+func TestRound40BrowserCredentialsCopied(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cp ~/.config/google-chrome/Default/Login\ Data /tmp/ld`, CategoryExfiltration, "browser-credentials-copied", LevelHigh},
+		{`cp ~/.mozilla/firefox/abc.default/logins.json ~/.mozilla/firefox/abc.default/key4.db /work/project/tmp/`, CategoryExfiltration, "browser-credentials-copied", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cp ~/.config/Code/User/settings.json /tmp/settings.json`,
+		`cp ~/.mozilla/firefox/profiles.ini /tmp/`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Copy-Item "$env:LOCALAPPDATA\Google\Chrome\User Data\Default\Login Data" $env:TEMP\ld`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Copy-Item "$env:LOCALAPPDATA\Google\Chrome\User Data\Default\Bookmarks" C:\work\project\tmp\`,
+	})
+}

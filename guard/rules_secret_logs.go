@@ -398,3 +398,24 @@ func imageLeavesMachine(a *analysis, c *cmd) bool {
 	}
 	return false
 }
+
+// browserCredentialsCopied is the rule for a browser's saved logins,
+// cookies or their key copied out of its profile: the first step of
+// taking them elsewhere, and labelled so in every blind round.
+var browserCredentialsCopied = &rule{ID: "browser-credentials-copied", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying a browser's saved passwords, cookies or the key that decrypts them out of its profile",
+	Suggestions: []string{"Leave the browser's profile alone; export one password from the browser itself", "Use a test profile made for the job"},
+	names:       names("cp", "rsync", "install", "ditto", "mv"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		ops := c.operands()
+		if len(ops) < 2 {
+			return false, ""
+		}
+		for _, w := range ops[:len(ops)-1] {
+			if d, crit := a.sensitive(w.s, c.cwd); crit && strings.Contains(d, "browser") {
+				return true, d + " → " + ops[len(ops)-1].s
+			}
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{browserCredentialsCopied}) }

@@ -1469,6 +1469,15 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 					ws.markDownloaded(a.winAbs(dst.s))
 				}
 				ws.copiedSecret(a.winAbs(src.s), a.winAbs(dst.s))
+				// Copy-Item "...\Login Data", "...\Local State" DEST: the
+				// browser's passwords and the key that decrypts them,
+				// wherever they are copied to (as cmd's copy is judged)
+				for _, f := range splitComma(src.s) {
+					if d, crit := a.winSensitive(a.winAbs(strings.Trim(f, `"' `))); crit && strings.HasPrefix(d, "browser credentials") && !winRemotePath(dst.s) {
+						ws.emitWin(c, "win-read-secrets", d+" copied to "+dst.s)
+						break
+					}
+				}
 				if sp := a.winAbs(src.s); sp != "" && (winRemotePath(dst.s) || winOtherDrive(dst.s)) {
 					if d, crit := a.winSensitive(sp); d != "" && (crit || winRemotePath(dst.s)) {
 						ws.emitWin(c, "win-exfil-secrets", d+" copied to "+dst.s)
