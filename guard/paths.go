@@ -886,6 +886,12 @@ func (a *analysis) classifyAbs(p string) pclass {
 	if p == "/" {
 		return pcRoot
 	}
+	switch p {
+	case "/tmp/.X11-unix", "/tmp/.ICE-unix", "/tmp/.font-unix", "/tmp/.XIM-unix", "/tmp/.Test-unix":
+		// the display server's and the session's sockets: every
+		// graphical program of the machine loses its display
+		return pcSystemSub
+	}
 	if a.isProtected(p) {
 		return pcProtected
 	}

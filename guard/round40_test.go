@@ -334,3 +334,18 @@ func TestRound40BrowserCredentialsCopied(t *testing.T) {
 		`Copy-Item "$env:LOCALAPPDATA\Google\Chrome\User Data\Default\Bookmarks" C:\work\project\tmp\`,
 	})
 }
+
+// The display server's sockets deleted; File History turned off by
+// policy.
+func TestRound40SocketsAndBackupPolicy(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo rm -rf /tmp/.X11-unix /tmp/.ICE-unix`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{`rm -rf /tmp/build-cache`})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`reg add "HKLM\SOFTWARE\Policies\Microsoft\Windows\FileHistory" /v Disabled /t REG_DWORD /d 1 /f`, CategorySystem, "win-defender-disable", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{`reg query "HKLM\SOFTWARE\Policies\Microsoft\Windows\FileHistory"`})
+}

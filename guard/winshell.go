@@ -1251,6 +1251,8 @@ func classifyRegKey(k string) regClass {
 		// System Restore, SmartScreen and the policy that runs every
 		// installer elevated guard the machine as much as the antivirus
 		strings.Contains(k, "windows nt/systemrestore") || strings.Contains(k, "smartscreen") || strings.HasSuffix(k, "policies/microsoft/windows/system") ||
+		// File History and Windows Backup turned off by policy
+		strings.Contains(k, "policies/microsoft/windows/filehistory") || strings.Contains(k, "policies/microsoft/windows/backup/client") ||
 		strings.Contains(k, "currentversion/apphost") || // SmartScreen's check of apps (EnableWebContentEvaluation)
 		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
 		strings.Contains(k, "policies/microsoft/windows/installer/") ||
