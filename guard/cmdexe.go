@@ -794,6 +794,17 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		if len(words) == 1 || len(words) == 2 && !strings.Contains(words[1].s, "=") && !strings.HasPrefix(words[1].s, "/") {
 			// set alone lists every variable (set P: those starting with P)
 			ws.secretRedirs(toks, "the environment variables")
+			if len(words) == 1 {
+				for i, t := range toks {
+					// set > env.txt: every variable, secrets included, in a file
+					if t.kind == cRedir && (strings.HasPrefix(t.s, ">") || strings.HasPrefix(t.s, "1>")) && i+1 < len(toks) && toks[i+1].kind == cWord &&
+						!strings.EqualFold(toks[i+1].s, "nul") && !strings.HasPrefix(toks[i+1].s, "&") && strings.Count(a.src, toks[i+1].s[strings.LastIndexAny(toks[i+1].s, `\/`)+1:]) < 2 {
+						// (set > %TEMP%\v.txt && type %TEMP%\v.txt: read back at once)
+						ws.emitWin(c, "environment-dumped-to-file", "set > "+toks[i+1].s)
+						break
+					}
+				}
+			}
 			if len(words) == 2 && !ws.a.piped && ws.a.wantOut == 0 && !cmdOutputRedirected(toks) &&
 				(tokenServicePrefixes(words[1].s) || tokenServices[strings.ToLower(words[1].s)] || secretVarName(words[1].s)) {
 				// set AWS_, set GITHUB_TOKEN: a service's credentials shown

@@ -349,3 +349,21 @@ func TestRound40SocketsAndBackupPolicy(t *testing.T) {
 	})
 	checkSafe(t, d, ps, []string{`reg query "HKLM\SOFTWARE\Policies\Microsoft\Windows\FileHistory"`})
 }
+
+// Windows: a token written into the project's .npmrc and staged; cmd's
+// set written to a file.
+func TestRound40WindowsSecretsIntoFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-Content -Path .\.npmrc -Value "//registry.npmjs.org/:_authToken=$env:NPM_TOKEN"; git add .npmrc`, CategoryExfiltration, "secret-committed", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Set-Content -Path .\.npmrc -Value "registry=https://registry.npmjs.org/"; git add .npmrc`,
+	})
+	cmdCtx := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmdCtx, []dangerCase{
+		{`set > env.txt`, CategoryExfiltration, "environment-dumped-to-file", LevelHigh},
+	})
+	checkSafe(t, d, cmdCtx, []string{`set > nul`, `set PATH > path.txt`})
+}

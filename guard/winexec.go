@@ -1564,6 +1564,16 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			if strings.HasPrefix(strings.ToLower(p.s), "variable:") || strings.HasPrefix(strings.ToLower(p.s), "env:") {
 				return
 			}
+			// Set-Content .\.npmrc -Value "...:_authToken=$env:NPM_TOKEN":
+			// a secret written into a file of the repository (a later
+			// git add or push of it is caught)
+			if v, hasV := pa.get("value"); hasV && (c.name == "set-content" || c.name == "add-content") {
+				if n := winSecretVar(v.s); n != "" {
+					if fp := a.winAbs(p.s); fp != "" && a.inWork(fp) {
+						a.secretsCopied = "$env:" + n + " → " + p.s
+					}
+				}
+			}
 			appends := c.name == "add-content" || pa.flags["append"]
 			if appends && c.in.kind == flowNone && ws.plainAddition(p, pa) {
 				return
