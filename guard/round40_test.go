@@ -367,3 +367,12 @@ func TestRound40WindowsSecretsIntoFiles(t *testing.T) {
 	})
 	checkSafe(t, d, cmdCtx, []string{`set > nul`, `set PATH > path.txt`})
 }
+
+// A shell history made readable by others.
+func TestRound40HistoryOpened(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`chmod 644 ~/.bash_history`, CategoryPermission, "chmod-secret-readable", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{`chmod 600 ~/.bash_history`})
+}

@@ -186,6 +186,9 @@ var permissionRules = []*rule{
 				if d, crit := a.sensitive(t.w.s, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
 					return true, d
 				}
+				if t.class == pcHistory && modeOthersRead(mode) {
+					return true, "shell history " + t.w.s // the tokens typed into commands, for every user to read
+				}
 			}
 			return false, ""
 		}},
