@@ -188,11 +188,11 @@ var fileDeleteRules = []*rule{
 	{ID: "file-emptied-before-read", Level: LevelModerate, Category: CategoryFileDelete, Description: "a file emptied by the redirection of the command that reads it (the shell truncates it first)",
 		Suggestions: []string{"Write to a new file and move it over the old one: sort -u f > f.new && mv f.new f", "Use the program's in-place option (sed -i, sponge from moreutils)"}, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if hit, _ := ruleByID["empty-project-sources"].match(a, c); hit {
-				return false, "" // the project's sources: that rule's
-			}
 			for _, t := range a.writeTargets(c) {
 				if t.trunc && !t.appends && t.path != "" && !underTemp(t.path) && !strings.HasPrefix(t.path, "/dev/") && readsOwnTarget(c, t.raw) {
+					if hit, _ := ruleByID["empty-project-sources"].match(a, c); hit {
+						return false, "" // the project's sources: that rule's
+					}
 					return true, t.raw
 				}
 			}

@@ -212,25 +212,31 @@ var moreSecretRules = []*rule{
 			if u == "" || isLocalHost(hostOf(u)) {
 				return false, ""
 			}
-			if hit, _ := ruleByID["exfil-upload-data"].match(a, c); hit {
-				return false, "" // a database file: that rule's
-			}
+			what := ""
 			for _, w := range uploadedFiles(c) {
 				if w.s != "-" && dataExportFile(w.s) {
-					return true, w.s + " → " + hostOf(u)
+					what = w.s
+					break
 				}
 			}
 			// aws s3 cp s3://acme-prod-backups/db/latest.dump - | curl -T -
-			if c.pipe != nil && c.stage > 0 && sendsStdin(c) {
+			if what == "" && c.pipe != nil && c.stage > 0 && sendsStdin(c) {
 				if s := c.pipe[c.stage-1]; s != nil {
 					for _, w := range s.args() {
 						if dataExportFile(w.s) && !strings.HasPrefix(w.s, "-") {
-							return true, w.s + " → " + hostOf(u)
+							what = w.s
+							break
 						}
 					}
 				}
 			}
-			return false, ""
+			if what == "" {
+				return false, ""
+			}
+			if hit, _ := ruleByID["exfil-upload-data"].match(a, c); hit {
+				return false, "" // a database file: that rule's
+			}
+			return true, what + " → " + hostOf(u)
 		}},
 	{ID: "key-passphrase-removed", Level: LevelHigh, Category: CategoryPermission, Description: "removing a private key's passphrase (anyone who copies the file can use it)",
 		Suggestions: []string{"Keep the passphrase; load the key into ssh-agent once", "Make a separate deploy key without a passphrase, scoped to one repository"},
@@ -411,6 +417,9 @@ var browserCredentialsCopied = &rule{ID: "browser-credentials-copied", Level: Le
 			return false, ""
 		}
 		for _, w := range ops[:len(ops)-1] {
+			if !hasAny(w.s, "chrom", "Chrom", "firefox", "mozilla", "Firefox", "Brave", "edge", "Edge", "Login Data", "Cookies", "Library/") {
+				continue // (a look at the name spares the path's resolution)
+			}
 			if d, crit := a.sensitive(w.s, c.cwd); crit && strings.Contains(d, "browser") {
 				return true, d + " → " + ops[len(ops)-1].s
 			}
