@@ -924,11 +924,11 @@ const (
 // 3.54%); see testdata/corpus/round39/README.md. These floors catch
 // regressions.
 // Round forty, POSIX lines (both parts): 93.6%, 79.3%, 85.5% and 1.21%
-// false positives on arrival; after the session's rules 95.4%, 86.2%,
+// false positives on arrival; after the session's rules 95.5%, 86.7%,
 // 94.5% and 1.11% (round40b, never opened, 92.9%, 79.5%, 100%, 1.25%);
 // see testdata/corpus/round40/README.md. These floors catch regressions.
 const (
-	minRound40Critical      = 0.95
+	minRound40Critical      = 0.955
 	minRound40High          = 0.86
 	minRound40Moderate      = 0.94
 	maxRound40FalsePositive = 0.012
