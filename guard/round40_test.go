@@ -376,3 +376,21 @@ func TestRound40HistoryOpened(t *testing.T) {
 	})
 	checkSafe(t, d, corpusContext, []string{`chmod 600 ~/.bash_history`})
 }
+
+// Access taken away from everyone or from outsiders narrows it: a public
+// grant, an open ingress rule, a contractor's owner role, an anonymous
+// binding; an owner role taken from the team's own group is a lockout.
+func TestRound40BroadAccessRevoked(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud storage buckets remove-iam-policy-binding gs://staging-media --member=allUsers --role=roles/storage.objectViewer`,
+		`gcloud projects remove-iam-policy-binding prod-payments --member=user:contractor@example.com --role=roles/owner`,
+		`az network nsg rule delete --resource-group prod-rg --nsg-name prod-web-nsg --name allow-any`,
+		`kubectl delete clusterrolebinding anonymous-cluster-admin --context staging`,
+		`doctl compute firewall remove-rules bb4b2611-3d72-467b-8602-280330ecd65c --inbound-rules "protocol:tcp,ports:22,address:0.0.0.0/0"`,
+		`aws iam detach-user-policy --user-name ci-deployer --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud projects remove-iam-policy-binding acme-prod --member=group:sre@acme.com --role=roles/owner`, CategoryCloudDestroy, "", LevelHigh},
+	})
+}

@@ -300,6 +300,12 @@ func (a *analysis) emit(c *cmd, r *rule, note string) {
 			return // a test machine's or a local container's own settings
 		}
 	}
+	switch r.Category {
+	case CategoryCloudDestroy, CategoryPermission, CategorySystem, CategoryExfiltration, CategoryPrivilege:
+		if revokesBroadAccess(c) {
+			return // an owner role, a public grant or an open rule taken away: access narrowed
+		}
+	}
 	level := r.Level
 	prod := false
 	switch r.Category {
