@@ -394,3 +394,18 @@ func TestRound40BroadAccessRevoked(t *testing.T) {
 		{`gcloud projects remove-iam-policy-binding acme-prod --member=group:sre@acme.com --role=roles/owner`, CategoryCloudDestroy, "", LevelHigh},
 	})
 }
+
+// Dry runs of ufw and bq; the public Python index named explicitly.
+func TestRound40DryRunsAndPublicIndex(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo ufw --dry-run allow 5900/tcp`,
+		`bq query --dry_run --use_legacy_sql=false 'DELETE FROM prod_analytics.events WHERE event_date < "2020-01-01"'`,
+		`uv pip install --index-url https://pypi.org/simple scikit-learn==1.5.0`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo ufw allow 5900/tcp`, CategorySystem, "", LevelHigh},
+		{`bq query --use_legacy_sql=false 'DELETE FROM prod_analytics.events WHERE event_date < "2020-01-01"'`, CategoryDatabaseDestroy, "", LevelHigh},
+		{`uvx --index-url https://pypi.example.com/simple acme-lint`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+	})
+}

@@ -912,6 +912,9 @@ var remoteExecRules = []*rule{
 						continue // where the package goes
 					}
 					v := strings.TrimPrefix(w.s, "--spec=")
+					if i > 0 && (args[i-1].s == "--index-url" || args[i-1].s == "--extra-index-url" || args[i-1].s == "--default-index" || args[i-1].s == "-i") && knownFeedHost(hostOf(v)) {
+						continue // the public index itself (--index-url https://pypi.org/simple)
+					}
 					if codeURL(v) || strings.HasPrefix(v, "git+") {
 						return true, v
 					}
@@ -1292,7 +1295,7 @@ func runnableFile(p string) bool {
 // trustedIndexHosts are package indexes run by the projects whose
 // packages they serve (PyTorch's and NVIDIA's wheels, Chocolatey's own
 // feed, the test PyPI).
-var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true,
+var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true, "pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true,
 	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
 	"data.pyg.org": true}
 
