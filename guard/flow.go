@@ -2572,6 +2572,9 @@ func queryPlain(q string) bool {
 	if l == "" || l == "@" || strings.Contains(l, "*") {
 		return false
 	}
+	if strings.HasPrefix(l, "keys(") && strings.HasSuffix(l, ")") && !strings.Contains(l[5:], "(") {
+		return true // keys(Environment.Variables): the names alone
+	}
 	if !strings.ContainsAny(l, "[]{}| ,()") {
 		// a plain path (Credentials.Expiration): its last field is what
 		// is shown

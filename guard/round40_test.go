@@ -409,3 +409,17 @@ func TestRound40DryRunsAndPublicIndex(t *testing.T) {
 		{`uvx --index-url https://pypi.example.com/simple acme-lint`, CategoryRemoteExec, "run-remote-module", LevelCritical},
 	})
 }
+
+// Secrets masked as they are shown: jq's map_values("***"), sed replacing
+// the values after a search of the environment.
+func TestRound40MaskedOutputs(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`aws lambda get-function-configuration --function-name prod-api --query 'Environment.Variables' | jq 'map_values("***")'`,
+		`env | grep -i token | sed 's/=.*/=<redacted>/'`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws lambda get-function-configuration --function-name prod-api --query 'Environment.Variables' | jq .`, CategoryExfiltration, "", LevelHigh},
+		{`env | grep -i token | sed 's/^/  /'`, CategoryExfiltration, "", LevelHigh},
+	})
+}

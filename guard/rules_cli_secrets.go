@@ -777,6 +777,12 @@ func namesOnlyJq(s *cmd) bool {
 		return true // keys, length, map_values(length)
 	}
 	for _, w := range positional(s.args()) {
+		// map_values("***"): every value replaced as it is shown
+		if f := strings.ReplaceAll(w.s, " ", ""); strings.HasPrefix(f, `map_values("`) && strings.HasSuffix(f, `")`) && hasAny(lower(f), "***", "redacted", "xxx", "masked") {
+			return true
+		}
+	}
+	for _, w := range positional(s.args()) {
 		l := lower(w.s)
 		if plainJqPaths(l) {
 			return true // .login.username, .revisionDate: who and when

@@ -1432,6 +1432,9 @@ var exfiltrationRules = []*rule{
 			if laterStage(c, namesOfAssignments) != nil {
 				return false, "" // env | grep TOKEN | cut -d= -f1: the names alone
 			}
+			if laterStage(c, func(s *cmd) bool { return s.name == "sed" && sedMasks(s.args()) }) != nil {
+				return false, "" // env | grep TOKEN | sed 's/=.*/=<redacted>/': the values masked
+			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
 				if s != nil && namesOfAssignments(s) {
 					return false, "" // env | cut -d= -f1 | grep TOKEN: the names, searched
