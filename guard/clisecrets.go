@@ -113,7 +113,10 @@ func clientUploadsSecret(a *analysis, c *cmd) string {
 	case "git", "docker", "podman", "kubectl", "oc", "cp", "mv", "rsync", "scp", "npm", "pnpm", "yarn", "cargo", "gem", "twine",
 		"aws", "gsutil", "gcloud", "az", "s3cmd", "azcopy":
 		return "" // judged by the uploader and version-control rules
-
+	case "keytool":
+		if hasWord(c.args(), "-exportcert") || hasWord(c.args(), "-export") || hasWord(c.args(), "-list") || hasWord(c.args(), "-printcert") {
+			return "" // a certificate's public half, or the entries' names, written or shown
+		}
 	}
 	args := c.args()
 	if len(args) < 2 {

@@ -423,3 +423,12 @@ func TestRound40MaskedOutputs(t *testing.T) {
 		{`env | grep -i token | sed 's/^/  /'`, CategoryExfiltration, "", LevelHigh},
 	})
 }
+
+// A signing certificate's public half exported from its keystore.
+func TestRound40PublicCertificateExported(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`keytool -exportcert -rfc -alias upload -keystore android/app/release.jks -storepass:env STORE_PASS -file upload_cert.pem`,
+		`keytool -list -keystore android/app/release.jks -storepass:env STORE_PASS`,
+	})
+}

@@ -2803,6 +2803,9 @@ func namesOnlyRead(c *cmd) bool {
 				if strings.HasPrefix(w.s, "^[A-Z") && !strings.Contains(w.s, ".") {
 					return true
 				}
+				if strings.HasPrefix(w.s, "^[^=") && !strings.Contains(w.s, "=.") {
+					return true // grep -o '^[^=#]*': what comes before each '='
+				}
 			}
 		}
 	}
