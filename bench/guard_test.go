@@ -56,13 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 39's, before round 40's were written), in two runs
+// round's rules (round 39's, before round 40's were written), in runs
 // alternating with this round's build on the same shared two-core
-// machine: 65,363 and 65,115 decisions/s, p99 78.5 and 77.0 µs (this
-// round's build: 64,725 and 65,175, p99 78.5 and 76.2 µs). The figures of
-// older rounds (90,200 at best on the fifth round's smaller rule set) are
-// in the git history.
-const lastRound = "65,200 decisions/s, p99 78µs"
+// machine: 65,363, 65,115, 64,762 and 64,312 decisions/s, p99 77–81 µs
+// (this round's build, in the same runs: 64,725, 65,175, 61,803 and
+// 63,352, p99 76–85 µs, the last two after its final forty rules). The
+// figures of older rounds (90,200 at best on the fifth round's smaller
+// rule set) are in the git history.
+const lastRound = "64,900 decisions/s, p99 79µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
