@@ -262,7 +262,7 @@ func TestRound40UploadsPassphrasesAndTmpSecrets(t *testing.T) {
 func TestRound40SecretsKeptInTheClear(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
-		{`docker build --build-arg NPM_TOKEN="$NPM_TOKEN" -t registry.example.com/acme/web:latest .`, CategoryExfiltration, "secret-build-arg", LevelHigh},
+		{`docker build --build-arg NPM_TOKEN="$NPM_TOKEN" -t registry.example.com/acme/web:latest .`, CategoryExfiltration, "secret-baked-into-image", LevelHigh},
 		{`docker login -u ci-bot -p "$REGISTRY_PASSWORD" registry.example.com`, CategoryExfiltration, "password-on-command-line", LevelHigh},
 		{`gh variable set DB_PASSWORD --body "$DB_PASSWORD" --env production`, CategoryExfiltration, "secret-in-plain-variable", LevelHigh},
 		{`aws ssm put-parameter --name /shared/db/password --type String --value "$DB_PASSWORD" --overwrite`, CategoryExfiltration, "secret-in-plain-variable", LevelHigh},

@@ -198,8 +198,7 @@ var registryRules = []*rule{
 			if len(sub) == 0 || sub[0] != "build" && !(sub[0] == "buildx" && len(sub) > 1 && sub[1] == "build") && sub[0] != "bud" {
 				return false, ""
 			}
-			pushed := hasWord(args, "--push") || strings.Contains(a.src, " push ")
-			if !pushed {
+			if !imageLeavesMachine(a, c) {
 				return false, "" // a local image keeps its layers on this machine
 			}
 			for i, w := range args {
@@ -213,7 +212,8 @@ var registryRules = []*rule{
 					continue
 				}
 				name, val, _ := strings.Cut(v, "=")
-				if isSecretVar(name) && (val == "" || secretVarIn(val) != "" || !strings.HasPrefix(val, "$") && len(val) >= 16) {
+				if isSecretVar(strings.ToUpper(name)) && (val == "" || secretVarIn(val) != "" || strings.HasPrefix(val, "$(") || strings.HasPrefix(val, "`") ||
+					!strings.HasPrefix(val, "$") && len(val) >= 16) {
 					return true, "--build-arg " + name
 				}
 			}

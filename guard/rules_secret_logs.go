@@ -299,33 +299,8 @@ var moreSecretRules = []*rule{
 func init() { ruleSets = append(ruleSets, moreSecretRules) }
 
 // secretPlacementRules: secrets put where they are kept in the clear:
-// an image's build history, the process list, a plain variable.
+// the process list, a plain variable.
 var secretPlacementRules = []*rule{
-	{ID: "secret-build-arg", Level: LevelHigh, Category: CategoryExfiltration, Description: "passing a secret as a build argument (it stays in the image's history, readable by anyone who pulls it)",
-		Suggestions: []string{"Use a build secret (docker build --secret id=npm,env=NPM_TOKEN) and mount it in the step that needs it", "Fetch dependencies before the build"},
-		names:       names("docker", "podman", "buildah", "nerdctl", "docker-buildx"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			if !hasWord(args, "build") && !hasWord(args, "bud") && !hasWord(args, "buildx") {
-				return false, ""
-			}
-			for i, w := range args {
-				v := ""
-				switch {
-				case w.s == "--build-arg" && i+1 < len(args):
-					v = args[i+1].s
-				case strings.HasPrefix(w.s, "--build-arg="):
-					v = w.s[len("--build-arg="):]
-				default:
-					continue
-				}
-				name, val, ok := strings.Cut(v, "=")
-				if ok && val != "" && isSecretVar(strings.ToUpper(name)) && imageLeavesMachine(a, c) {
-					return true, "--build-arg " + name
-				}
-			}
-			return false, ""
-		}},
 	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry password on the command line (it shows in the process list and the shell's history)",
 		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper"},
 		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
