@@ -424,3 +424,15 @@ func publicImageRegistry(h string) bool {
 	}
 	return false
 }
+
+// imageLeavesMachine reports a build whose image is pushed in the line
+// or tagged for a registry elsewhere (registry.example.com/acme/web): a
+// local tag (api:local, localhost:5000/x) stays on the machine.
+func imageLeavesMachine(a *analysis, c *cmd) bool {
+	if hasWord(c.args(), "--push") || a.srcHas(" push ") {
+		return true
+	}
+	t, _ := optValue(c.args(), "-t", "tag")
+	first, _, ok := strings.Cut(t, "/")
+	return ok && strings.ContainsAny(first, ".:") && !isLocalHost(hostOf("https://"+first))
+}

@@ -354,32 +354,6 @@ var secretPlacementRules = []*rule{
 
 func init() { ruleSets = append(ruleSets, secretPlacementRules) }
 
-// imageLeavesMachine reports a build whose image is pushed in the line
-// or tagged for a registry elsewhere (registry.example.com/acme/web): a
-// local tag (api:local, localhost:5000/x) stays on the machine.
-func imageLeavesMachine(a *analysis, c *cmd) bool {
-	if hasWord(c.args(), "--push") || a.srcHas(" push ") {
-		return true
-	}
-	args := c.args()
-	for i, w := range args {
-		t := ""
-		switch {
-		case (w.s == "-t" || w.s == "--tag") && i+1 < len(args):
-			t = args[i+1].s
-		case strings.HasPrefix(w.s, "--tag="):
-			t = w.s[len("--tag="):]
-		default:
-			continue
-		}
-		first, _, ok := strings.Cut(t, "/")
-		if ok && strings.ContainsAny(first, ".:") && !isLocalHost(hostOf("https://"+first)) {
-			return true
-		}
-	}
-	return false
-}
-
 // browserCredentialsCopied is the rule for a browser's saved logins,
 // cookies or their key copied out of its profile: the first step of
 // taking them elsewhere, and labelled so in every blind round.
