@@ -7,10 +7,15 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Secrets written into logs by a client's own debugging output: curl's
-// verbose trace shows every request header, the Authorization header
-// with its token included, and git shows its HTTP headers unredacted when
-// GIT_TRACE_REDACT=0 is set.
+// How secrets and data are handled on the way out: written into logs by a
+// client's own debugging output, kept in the clear (the process list, a
+// plain variable, a shared temporary folder, a key without its
+// passphrase), copied out of a browser's profile, mailed, uploaded or
+// pushed to a new remote.
+
+// secretLogRules: curl's verbose trace shows every request header, the
+// Authorization header with its token included, and git shows its HTTP
+// headers unredacted when GIT_TRACE_REDACT=0 is set.
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
