@@ -799,3 +799,33 @@ func destroyPlanApplied(a *analysis, ops []word) bool {
 	f := ops[len(ops)-1].s
 	return strings.Contains(a.src, "-out="+f) || strings.Contains(a.src, "-out "+f)
 }
+
+// revokesBroadAccess reports a cloud or cluster command that takes away a
+// grant to everyone, to anonymous users, to an outside account or of an
+// owner's or administrator's rights, or an ingress rule open to every
+// address: what it removes is the danger, not what is left.
+func revokesBroadAccess(c *cmd) bool {
+	switch c.name {
+	case "aws", "gcloud", "gsutil", "az", "doctl", "kubectl", "oc":
+	default:
+		return false
+	}
+	t := strings.ToLower(c.argsText())
+	revoke := false
+	for _, v := range [...]string{"remove-iam-policy-binding", "detach-user-policy", "detach-role-policy", "detach-group-policy", "remove-permission",
+		"role assignment delete", "nsg rule delete", "remove-rules", "revoke-security-group-ingress", "delete clusterrolebinding", "delete rolebinding",
+		"iam ch -d", "acl ch -d"} {
+		if strings.Contains(t, v) {
+			revoke = true
+			break
+		}
+	}
+	if !revoke {
+		return false
+	}
+	// (an owner role taken from the team's own group is a lockout, not a
+	// narrowing: only outsiders and everyone count)
+	return hasAny(t, "allusers", "allauthenticatedusers", "0.0.0.0/0", "::/0", "anonymous", "system:unauthenticated", "public", "contractor",
+		"vendor", "external", "guest", "allow-any", "allow-all") ||
+		strings.Contains(t, "detach-") && strings.Contains(t, "administratoraccess")
+}
