@@ -105,7 +105,7 @@ func userConfigRel(rel string) bool {
 		strings.HasPrefix(rel, ".local/share/fonts/") || strings.HasPrefix(rel, ".fonts/") || strings.HasPrefix(rel, "Library/Fonts/"):
 		return false
 	}
-	return strings.Contains(rel, "/") || strings.Count(rel, ".") >= 1 && len(rel) > 1
+	return rel != "." // (the home itself, spelt ~/.)
 }
 
 // backupName reports a file name a backup is kept under.
