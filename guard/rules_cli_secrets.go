@@ -160,11 +160,13 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
 		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
-		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object", "sort", "cat", "uniq", "column"),
+		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object", "sort", "cat", "uniq", "column", "export-csv", "export-clixml"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var dests []string
 			if psCmdlet(c.name) {
-				// gci env: | Out-File C:\work\project\env-dump.txt
+				// gci env: | Out-File C:\work\project\env-dump.txt (the
+				// redirection Get-ChildItem env: > file is judged where
+				// PowerShell's redirections are)
 				if c.in.kind != flowSecret || c.in.what != "the environment" {
 					return false, ""
 				}
@@ -174,7 +176,7 @@ var cliSecretRules = []*rule{
 						v = ops[0].s
 					}
 				}
-				if p := a.winAbs(v); p != "" && (a.inWork(p) || strings.HasPrefix(p, "//")) {
+				if v != "" && a.winPersistentFile(v) {
 					return true, "the environment into " + v
 				}
 				return false, ""
@@ -764,7 +766,7 @@ func psCmdlet(name string) bool {
 	}
 	switch v {
 	case "get", "select", "set", "new", "remove", "write", "out", "invoke", "convertto", "convertfrom", "format", "where", "foreach",
-		"measure", "sort", "test", "add", "copy", "move", "export", "import", "read", "start", "stop", "clear", "show", "find", "update":
+		"measure", "sort", "test", "add", "copy", "move", "export", "import", "read", "start", "stop", "clear", "show", "find", "update", "tee":
 		return true
 	}
 	return false
@@ -840,4 +842,22 @@ var traceClients = names("curl", "wget", "http", "https", "xh", "docker", "helm"
 // which commands run traced is then not worked out, and none is judged.
 func traceTurnedOff(src string) bool {
 	return strings.Contains(src, "set +x") || strings.Contains(src, "set +o xtrace")
+}
+
+// winPersistentFile reports whether a Windows output path is a file that
+// stays where others or later uploads can read it: anywhere but the
+// user's own temporary folder and the null device.
+func (a *analysis) winPersistentFile(v string) bool {
+	switch strings.ToLower(v) {
+	case "$null", "nul", "nul:", `\\.\nul`:
+		return false
+	}
+	p := a.winAbs(v)
+	if p == "" {
+		return false
+	}
+	if h := a.winHome(); h != "" && strings.HasPrefix(p, h+"/appdata/local/temp/") {
+		return false
+	}
+	return true
 }

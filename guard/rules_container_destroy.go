@@ -547,6 +547,16 @@ var containerDestroyRules = []*rule{
 						}
 					}
 				}
+				if kind, _, _ := strings.Cut(strings.ToLower(k), "."); kind == "clusterrole" || kind == "clusterroles" || kind == "clusterrolebinding" || kind == "clusterrolebindings" {
+					// kubectl delete clusterrolebinding cluster-admin: the
+					// cluster's built-in roles and the bindings its own
+					// components run under
+					for _, o := range objs {
+						if builtinClusterRole(o) {
+							return true, o
+						}
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -832,4 +842,14 @@ func branchNamespace(ns string) bool {
 		}
 	}
 	return false
+}
+
+// builtinClusterRole reports whether name is one of the roles or role
+// bindings a Kubernetes cluster creates for itself.
+func builtinClusterRole(name string) bool {
+	switch name {
+	case "cluster-admin", "admin", "edit", "view":
+		return true
+	}
+	return strings.HasPrefix(name, "system:")
 }

@@ -2274,6 +2274,9 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 				if hasSw(wargs(c), "name") {
 					return flow{kind: flowText} // Get-ChildItem env: -Name: the names only
 				}
+				if v := strings.Trim(l[4:], `\/`); v != "" && !strings.ContainsAny(v, "*?[") && !secretVarName(strings.ToUpper(v)) {
+					return flow{kind: flowText} // Get-Item env:Path: one variable that holds no secret
+				}
 				return flow{kind: flowSecret, what: "the environment", crit: true}
 			}
 			// parameters and names in the current folder are no store
