@@ -527,6 +527,14 @@ var corpusSets = []corpusSet{
 	// (three fifths) is for tuning, round40b must never be opened.
 	{"round40", corpusDir + "/round40",
 		thresholds{minRound40Critical, minRound40High, minRound40Moderate, maxRound40FalsePositive}, winRound40Thresholds},
+	// round41: secrets exposed by infrastructure tooling; protections
+	// weakened and shared services disrupted; shared history and hosted
+	// project resources; code from the network; Windows; databases and
+	// data stores; hidden and indirect commands; an ordinary day, written
+	// while round40a was tuned on. Scored on arrival; round41a (three
+	// fifths) is for tuning, round41b must never be opened.
+	{"round41", corpusDir + "/round41",
+		thresholds{minRound41Critical, minRound41High, minRound41Moderate, maxRound41FalsePositive}, winRound41Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -927,6 +935,16 @@ const (
 // false positives on arrival; after the session's rules 95.5%, 86.7%,
 // 94.5% and 1.11% (round40b, never opened, 92.9%, 79.5%, 100%, 1.25%);
 // see testdata/corpus/round40/README.md. These floors catch regressions.
+// Round forty-one, POSIX lines (both parts): 93.6%, 77.8%, 88.1% and
+// 0.82% false positives on arrival; see testdata/corpus/round41/README.md.
+// These floors catch regressions.
+const (
+	minRound41Critical      = 0.93
+	minRound41High          = 0.77
+	minRound41Moderate      = 0.88
+	maxRound41FalsePositive = 0.009
+)
+
 const (
 	minRound40Critical      = 0.955
 	minRound40High          = 0.86

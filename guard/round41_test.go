@@ -96,3 +96,40 @@ func TestRound41PowerShellConstantExpressions(t *testing.T) {
 		`Write-Host (('a','b','c') -join ', ')`,
 	})
 }
+
+// Certificate checks turned off for a download, a chart's deploy or a
+// package install, or for good through a short form; their near misses:
+// the same against this machine, a check kept, a page only read.
+func TestRound41ChecksOffForDownloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`wget --no-check-certificate https://artifacts.corp.example.com/tools/cli.zip`, CategorySystem, "download-tls-off", LevelHigh},
+		{`curl -kfsSLo /tmp/tool.tgz https://downloads.example.org/tool.tgz`, CategorySystem, "download-tls-off", LevelHigh},
+		{`helm upgrade --install api ./charts/api -n prod --kube-insecure-skip-tls-verify`, CategorySystem, "download-tls-off", LevelHigh},
+		{`deno run --allow-net --unsafely-ignore-certificate-errors scripts/publish.ts`, CategorySystem, "download-tls-off", LevelHigh},
+		{`ansible-galaxy collection install -r requirements.yml --ignore-certs`, CategorySystem, "download-tls-off", LevelHigh},
+		{`svn checkout --trust-server-cert-failures=unknown-ca --non-interactive https://svn.example.com/repos/app`, CategorySystem, "download-tls-off", LevelHigh},
+		{`npm set strict-ssl=false --location=global`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global http.schannelCheckRevoke false`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`wget https://artifacts.corp.example.com/tools/cli.zip`,
+		`wget --no-check-certificate https://localhost:8443/build/app.zip`,
+		`curl -k https://staging.example.com/healthz`,
+		`curl -ksSo /dev/null -w '%{http_code}' https://localhost:8443/`,
+		`deno run --allow-net --unsafely-ignore-certificate-errors=localhost scripts/dev.ts`,
+		`helm upgrade --install api ./charts/api --kube-context kind-dev`,
+		`GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=no" git clone git@git.example.com:infra/tf.git ../tf`,
+		`npm set init-author-name "Dev"`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Invoke-WebRequest -Uri https://artifacts.example.com/agent/setup.msi -OutFile $env:TEMP\setup.msi -SkipCertificateCheck`, CategorySystem, "download-tls-off", LevelHigh},
+		{`$env:NODE_TLS_REJECT_UNAUTHORIZED = "0"; npx prisma migrate deploy`, CategorySystem, "fetch-checks-off", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Invoke-WebRequest -Uri https://localhost:5001/health -SkipCertificateCheck | Select-Object StatusCode`,
+		`Invoke-WebRequest -Uri https://artifacts.example.com/agent/setup.msi -OutFile $env:TEMP\setup.msi`,
+		`npx prisma migrate deploy`,
+	})
+}

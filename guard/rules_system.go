@@ -794,7 +794,7 @@ var systemRules = []*rule{
 			"apt", "apt-get", "dnf", "yum", "zypper", "nix", "nix-env", "nix-shell", "nix-build"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			found, what := fetchChecksOff(c)
-			if !found && a.srcLowHas("node_tls_reject_unauthorized") && nodeTLSOff.MatchString(a.srcLow()) && installVerb(c) {
+			if !found && a.srcLowHas("node_tls_reject_unauthorized") && nodeTLSOff.MatchString(a.srcLow()) && (installVerb(c) || c.name == "npx" || c.name == "pnpm" && hasWord(c.args(), "dlx")) {
 				// $env:NODE_TLS_REJECT_UNAUTHORIZED='0'; npm install, set
 				// NODE_TLS_REJECT_UNAUTHORIZED=0 && npm install: set for
 				// the session earlier on the line
@@ -924,7 +924,7 @@ var systemRules = []*rule{
 					return false, ""
 				}
 				key, val = k, lower(v)
-				if (key == "http.sslverify" || strings.HasPrefix(key, "http.") && strings.HasSuffix(key, ".sslverify")) && falseWord(val) {
+				if (key == "http.sslverify" || strings.HasPrefix(key, "http.") && strings.HasSuffix(key, ".sslverify") || key == "http.schannelcheckrevoke") && falseWord(val) {
 					return true, key + " " + val // (http.https://host/.sslVerify: that host's)
 				}
 				// protocol.file.allow always: undoes the fix that keeps a
@@ -945,6 +945,10 @@ var systemRules = []*rule{
 					}
 				}
 				return false, ""
+			}
+			if ops[0].s == "set" && (c.name == "npm" || c.name == "pnpm") {
+				// npm set strict-ssl=false: npm config set's short form
+				ops = append([]word{{s: "config", ok: true}}, ops...)
 			}
 			if ops[0].s != "config" || len(ops) < 3 || ops[1].s != "set" {
 				return false, ""
@@ -1709,6 +1713,89 @@ var tlsOffRules = []*rule{
 			}
 			return true, c.name + " with the check off, to " + target
 		}},
+	{ID: "download-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "downloading a file or fetching code from another machine with its certificate unchecked (anyone in the path can swap what arrives)",
+		Suggestions: []string{"Give the tool the server's CA (--cacert, --ca-certificate, a CA bundle)", "Fix the server's certificate instead of the check"},
+		names:       names("curl", "wget", "aria2c", "invoke-webrequest", "invoke-restmethod", "svn", "deno", "ansible-galaxy", "helm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			target, what := "", ""
+			switch c.name {
+			case "curl":
+				// curl -k -o tool.zip https://...: saved to be used later
+				// (a page printed to the terminal is only read)
+				if !hasAnyWord(c.lowerArgs(), "-k", "--insecure") && !hasBundledFlag(args, 'k') || !curlSavesFile(c) {
+					return false, ""
+				}
+				target, what = firstURLHost(args), "curl -k"
+			case "wget":
+				if !hasWord(args, "--no-check-certificate") || hasWord(args, "--spider") {
+					return false, ""
+				}
+				target, what = firstURLHost(args), "wget --no-check-certificate"
+			case "aria2c":
+				if !hasWord(args, "--check-certificate=false") {
+					return false, ""
+				}
+				target, what = firstURLHost(args), "aria2c --check-certificate=false"
+			case "invoke-webrequest", "invoke-restmethod":
+				// iwr ... -OutFile setup.msi -SkipCertificateCheck
+				w := wargs(c)
+				if !hasSw(w, "skipcertificatecheck") || !hasSw(w, "outfile") {
+					return false, ""
+				}
+				target, what = firstURLHost(args), "-SkipCertificateCheck"
+			case "svn":
+				// svn checkout --trust-server-cert-failures=unknown-ca,...
+				for _, l := range c.lowerArgs() {
+					if l == "--trust-server-cert" || strings.HasPrefix(l, "--trust-server-cert-failures") {
+						what = l
+					}
+				}
+				target = firstURLHost(args)
+			case "deno":
+				// --unsafely-ignore-certificate-errors (=host,... names
+				// the hosts; a bare flag is every host)
+				if hasWord(args, "--unsafely-ignore-certificate-errors") {
+					target, what = "every host", "--unsafely-ignore-certificate-errors"
+				}
+			case "ansible-galaxy":
+				if hasAnyWord(c.lowerArgs(), "--ignore-certs", "-c") && hasWord(args, "install") {
+					target, what = "the Galaxy server", "--ignore-certs"
+				}
+			case "helm":
+				// helm upgrade ... --kube-insecure-skip-tls-verify: the
+				// cluster that receives the release and its secrets
+				if hasAnyWord(c.lowerArgs(), "--kube-insecure-skip-tls-verify", "--kube-insecure-skip-tls-verify=true") {
+					target, what = "the cluster", "--kube-insecure-skip-tls-verify"
+					if touchesProduction(c) {
+						target = "production"
+					}
+				}
+			}
+			if what == "" || target == "" || loopback(target) || isLocalHost(target) && !isProdName(target) ||
+				testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test") {
+				return false, ""
+			}
+			return true, what + ", from " + target
+		}},
+}
+
+// curlSavesFile reports a curl that writes what it fetches into a file
+// (-o F, -O, -kfsSLo F, > F).
+func curlSavesFile(c *cmd) bool {
+	args := c.args()
+	if _, ok := optValue(args, "-o", "output"); ok || hasAnyWord(c.lowerArgs(), "-o", "--remote-name", "--remote-name-all") {
+		return true
+	}
+	if hasBundledFlag(args, 'o') || hasBundledFlag(args, 'O') {
+		return true
+	}
+	for _, r := range c.redirs {
+		if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
+			return true
+		}
+	}
+	return false
 }
 
 // firstURLHost returns the host of the first URL among args, or "".

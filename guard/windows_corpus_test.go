@@ -184,6 +184,9 @@ var (
 	// round40: round40a tuned on, round40b held out; see
 	// testdata/corpus/round40/README.md.
 	winRound40Thresholds = thresholds{0.94, 0.88, 0.92, 0.013}
+	// round41: round41a tuned on, round41b held out; see
+	// testdata/corpus/round41/README.md.
+	winRound41Thresholds = thresholds{0.97, 0.74, 0.92, 0.024}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
