@@ -550,6 +550,10 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		}
 	}
 	stages = append(stages, toks[start:])
+	if cmdWholeEnvShown(stages) && ws.a.wantOut == 0 && !ws.a.piped {
+		// set, set | more: every variable with its value on the terminal
+		ws.emitWin(nil, "secret-printed", "every environment variable with its value")
+	}
 	for si, st := range stages {
 		if len(st) > 0 && st[0].kind == cWord && !st[0].ok && strings.IndexByte(st[0].s, '!') >= 0 {
 			// !a!!b! -c ... | iex: the name delayed expansion reads
@@ -1883,4 +1887,29 @@ func findstrPicksPlain(words []word) bool {
 		}
 	}
 	return true
+}
+
+// cmdWholeEnvShown reports cmd's set alone, or paged or sorted (set |
+// more, set | sort), nothing redirected.
+func cmdWholeEnvShown(stages [][]cTok) bool {
+	if len(stages) > 2 || len(stages[0]) != 1 || stages[0][0].kind != cWord || !strings.EqualFold(stages[0][0].s, "set") {
+		return false
+	}
+	if len(stages) == 1 {
+		return true
+	}
+	last := stages[1]
+	if len(last) == 0 || last[0].kind != cWord {
+		return false
+	}
+	for _, t := range last[1:] {
+		if t.kind != cWord || !strings.HasPrefix(t.s, "/") {
+			return false // a file or a redirection
+		}
+	}
+	switch strings.ToLower(last[0].s) {
+	case "more", "more.com", "sort", "sort.exe":
+		return true
+	}
+	return false
 }

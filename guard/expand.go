@@ -416,6 +416,12 @@ func (a *analysis) remoteCommand(c *cmd, rest []word, origin string) {
 		w.ok = w.ok && x.ok
 	}
 	if w.ok || hasLiteralBefore(w) {
+		if touchesProduction(c) {
+			// ssh deploy@prod-web-01 ...: what it changes there is
+			// production's
+			a.prodTarget++
+			defer func() { a.prodTarget-- }()
+		}
 		a.remoteNested(w.s, origin, c.in)
 	}
 }

@@ -196,7 +196,7 @@ func TestRound33TraceAndProtections(t *testing.T) {
 		`set -e; source .env`,
 		`set -x; source .env.example`,
 		`(set -a; . ./.env; npm run dev)`,
-		`set -a; source .env.test; printenv`,
+		`set -a; source .env.test; printenv | cut -d= -f1`,
 		`set -x; export PATH=$PATH:$HOME/bin`,
 		`gh api graphql -f query='{ repository(owner:"acme", name:"api") { branchProtectionRules(first:5) { nodes { requiresApprovingReviews } } } }'`,
 		`glab api projects/17`,

@@ -133,3 +133,81 @@ func TestRound41ChecksOffForDownloads(t *testing.T) {
 		`npx prisma migrate deploy`,
 	})
 }
+
+// Shared services stopped through their own control programs (a web
+// server, a database server outside the project, a broker, a process
+// manager's every app, a system daemon restarted, a cluster's admission
+// controller scaled to zero, a production server's service restarted by
+// hand); their near misses: a reload, a check, a server the project owns,
+// one app restarted, a user's own job.
+func TestRound41SharedServicesStopped(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo nginx -s stop`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo apachectl graceful-stop`, CategorySystem, "service-stop", LevelHigh},
+		{`pg_ctl -D /opt/homebrew/var/postgresql@16 stop -m fast`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo rabbitmqctl stop_app`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo launchctl kickstart -k system/com.openssh.sshd`, CategorySystem, "service-stop", LevelHigh},
+		{`launchctl unload -w /Library/LaunchAgents/com.example.agent.plist`, CategorySystem, "service-stop", LevelHigh},
+		{`pm2 kill`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`pm2 delete all`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`kubectl scale deployment gatekeeper-controller-manager -n gatekeeper-system --replicas=0`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`pidof redis-server | xargs sudo kill -9`, CategorySystem, "kill-by-name-forced", LevelModerate},
+		{`ssh deploy@prod-web-01 'sudo systemctl restart nginx'`, CategorySystem, "service-stop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo nginx -s reload`,
+		`nginx -t`,
+		`pg_ctl -D ./tmp/pgdata stop`,
+		`pg_ctl -D ~/pgdata status`,
+		`rabbitmqctl list_queues`,
+		`pm2 restart api`,
+		`launchctl kickstart -k gui/$(id -u)/com.acme.devserver`,
+		`kubectl scale deployment api -n team-a --replicas=0 --context kind-dev`,
+		`sudo systemctl restart nginx`,
+		`ssh deploy@staging-web-01 'systemctl status nginx'`,
+	})
+}
+
+// The whole environment shown with its values (POSIX, fish and cmd), a
+// private package made public, a published release taken back to a
+// draft; their near misses: the names alone, one setting, a note edited.
+func TestRound41EnvironmentShownAndRegistry(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`env`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`printenv | less`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`export -p`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`npm access set status=public @acme/internal-tools`, CategoryExfiltration, "registry-package-made-public", LevelCritical},
+		{`npm access public @acme/internal-tools`, CategoryExfiltration, "registry-package-made-public", LevelCritical},
+		{`gh release edit v2.4.0 --draft=true`, CategoryGitDestroy, "forge-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`env | cut -d= -f1 | sort`,
+		`printenv HOME`,
+		`env FOO=1 make test`,
+		`docker exec api env | cut -d= -f1`,
+		`npm access get status @acme/internal-tools`,
+		`npm access set status=private @acme/internal-tools`,
+		`gh release edit v2.4.0 --notes-file CHANGELOG.md`,
+		`gh release edit v2.5.0-rc.1 --draft`,
+	})
+	fish := corpusContextFor("fish", "")
+	checkDanger(t, d, fish, []dangerCase{
+		{`set --show | string match -ie secret`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`printenv | string match -r 'TOKEN|SECRET'`, // only the matched words are printed
+		`set --names | string match -r TOKEN`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`set | more`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`set`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`set PATH`,
+		`set > nul`,
+		`set JAVA_HOME=C:\jdk-21`,
+	})
+}

@@ -1210,6 +1210,9 @@ var exfiltrationRules = []*rule{
 			if p := foreignEnviron(c); p != "" {
 				return true, p
 			}
+			if !c.remote && !a.piped && a.wantOut == 0 && wholeEnvironmentShown(c) {
+				return true, "every environment variable with its value"
+			}
 			switch c.name {
 			case "typeset", "declare":
 				// zsh's typeset -m '*TOKEN*': every matching variable with
@@ -3630,4 +3633,41 @@ func secretInjector(w string) bool {
 func outputNone(args []word) bool {
 	v, ok := optValue(args, "-o", "output")
 	return ok && strings.EqualFold(v, "none")
+}
+
+// wholeEnvironmentShown reports the environment listed with its values on
+// the terminal, as it is or only ordered or paged: env, printenv, export
+// -p, set (bash, zsh, fish), env | sort, printenv | less. A filter (grep,
+// cut -d= -f1) is judged by the rules for what it keeps.
+func wholeEnvironmentShown(c *cmd) bool {
+	src := c
+	if c.pipe != nil {
+		if c.stage != len(c.pipe)-1 {
+			return false
+		}
+		switch c.name {
+		case "sort", "more", "less", "cat", "column", "most", "bat":
+			if len(c.operands()) > 0 || c.stage != 1 {
+				return false
+			}
+			src = c.pipe[0]
+		default:
+			if c.stage != 0 {
+				return false
+			}
+		}
+	}
+	if src == nil || len(src.redirs) > 0 && src == c {
+		return false
+	}
+	args := src.args()
+	switch src.name {
+	case "env", "printenv":
+		return len(src.assigns) == 0 && len(positional(args)) == 0 && !hasWord(args, "--help")
+	case "export":
+		return len(args) == 1 && args[0].s == "-p"
+	case "set":
+		return len(args) == 0 || len(args) == 1 && (args[0].s == "--show" || args[0].s == "-L" || args[0].s == "--long")
+	}
+	return false
 }

@@ -381,6 +381,11 @@ var gitDestroyRules = []*rule{
 					return true, args[0].s + " " + args[1].s
 				}
 			}
+			// gh release edit v2.4.0 --draft: a published release taken
+			// back, its downloads gone for every user
+			if args[0].s == "release" && args[1].s == "edit" && (hasWord(args, "--draft") || hasWord(args, "--draft=true")) && len(args) > 2 && !prerelease(args[2].s) {
+				return true, "release edit --draft"
+			}
 			// gh repo deploy-key delete ID: a repository's own settings
 			if len(args) > 2 && args[0].s == "repo" && (args[2].s == "delete" || args[2].s == "remove" || args[2].s == "rm") {
 				switch args[1].s {

@@ -48,6 +48,21 @@ var registryRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "registry-package-made-public", Level: LevelCritical, Category: CategoryExfiltration, Description: "making a private package of the registry public (its source and every version become anyone's)",
+		Suggestions: []string{"Ask the package's owners before changing its visibility", "Publish a separate public package from reviewed sources"},
+		names:       names("npm", "pnpm", "yarn"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := c.operands()
+			if len(ops) > 0 && ops[0].s == "npm" && c.name == "yarn" {
+				ops = ops[1:]
+			}
+			// npm access public @acme/x (npm 6-8), npm access set
+			// status=public @acme/x (npm 9 and later)
+			if len(ops) > 1 && ops[0].s == "access" && (ops[1].s == "public" || len(ops) > 2 && ops[1].s == "set" && ops[2].s == "status=public") && !hasWord(c.args(), "--dry-run") {
+				return true, c.name + " access " + joinWords(ops[1:])
+			}
+			return false, ""
+		}},
 	{ID: "registry-latest-moved", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "moving or removing a published package's latest tag, or deprecating its releases (what every new install gets, or the warning every user sees)",
 		Suggestions: suggRegistry,
 		names:       names("npm", "pnpm", "yarn"),

@@ -250,7 +250,7 @@ var systemRules = []*rule{
 			if c.name == "kill" {
 				// kill -9 $(pgrep -f redis), pgrep -f postgres | xargs kill -9:
 				// processes chosen by name, as pkill chooses them
-				if (sig == "9" || sig == "KILL") && strings.Contains(a.src, "pgrep ") {
+				if (sig == "9" || sig == "KILL") && (strings.Contains(a.src, "pgrep ") || strings.Contains(a.src, "pidof ")) {
 					if p := pgrepPattern(a.src); p != "" && !devServerPattern(pgrepText(a.src)) {
 						return true, "SIGKILL: " + p
 					}
@@ -1494,7 +1494,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
 		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
-		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles"),
+		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles", "nginx", "apachectl", "apache2ctl", "httpd", "pg_ctl", "pg_ctlcluster", "rabbitmqctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if hasWord(args, "--user") {
@@ -1502,16 +1502,68 @@ var systemRules = []*rule{
 			}
 			ops := positional(args)
 			switch c.name {
+			case "nginx", "httpd":
+				// nginx -s stop, httpd -k stop: the web server this
+				// machine serves with, shut down (reload keeps serving)
+				if v, ok := optValue(args, "-s", ""); ok && c.name == "nginx" && (v == "stop" || v == "quit") {
+					return true, "nginx -s " + v
+				}
+				if v, ok := optValue(args, "-k", ""); ok && c.name == "httpd" && (v == "stop" || v == "graceful-stop") {
+					return true, "httpd -k " + v
+				}
+			case "apachectl", "apache2ctl":
+				if len(ops) > 0 && (ops[0].s == "stop" || ops[0].s == "graceful-stop") {
+					return true, c.name + " " + ops[0].s
+				}
+			case "pg_ctl", "pg_ctlcluster":
+				// pg_ctl -D /opt/homebrew/var/postgresql@16 stop: a
+				// database server outside the project (one the line
+				// started in a scratch folder is the task's own)
+				if !hasAnyWord(c.lowerArgs(), "stop", "kill", "restart") {
+					return false, ""
+				}
+				if c.name == "pg_ctlcluster" {
+					return true, "pg_ctlcluster " + joinWords(ops)
+				}
+				d, ok := optValue(args, "-D", "pgdata")
+				if !ok {
+					return c.asRoot, "pg_ctl stop of the server's data directory"
+				}
+				if p := a.absPath(d, c.cwd); p != "" && !a.inWork(p) && !strings.HasPrefix(p, "/tmp/") && !testName(lower(p)) {
+					if _, _, home := a.homeRel(p); !home {
+						return true, "pg_ctl stop of " + d
+					}
+				}
+			case "rabbitmqctl":
+				// rabbitmqctl stop_app, reset: the broker every producer
+				// and consumer of this machine uses
+				if len(ops) > 0 && (ops[0].s == "stop_app" || ops[0].s == "stop" || ops[0].s == "reset" || ops[0].s == "force_reset" || ops[0].s == "shutdown") {
+					if n, ok := optValue(args, "-n", "node"); !ok || !strings.Contains(n, "@localhost") {
+						return true, "rabbitmqctl " + ops[0].s
+					}
+				}
 			case "systemctl":
 				if len(ops) >= 2 && (ops[0].s == "stop" || ops[0].s == "disable" || ops[0].s == "mask" || ops[0].s == "kill") {
 					return true, ops[1].s
+				}
+				// ssh deploy@prod-web-01 'sudo systemctl restart nginx': a
+				// production server's service interrupted by hand (this
+				// machine's own services restart for the developer)
+				if len(ops) >= 2 && (ops[0].s == "restart" || ops[0].s == "try-restart" || ops[0].s == "reload-or-restart") && c.remote && a.prodTarget > 0 {
+					return true, ops[0].s + " " + ops[1].s + " on a production machine"
 				}
 			case "service", "rc-service", "sv":
 				if len(ops) >= 2 && (ops[1].s == "stop" || ops[0].s == "stop" || ops[1].s == "disable") {
 					return true, ops[0].s
 				}
 			case "launchctl":
-				if len(ops) >= 2 && (ops[0].s == "bootout" || ops[0].s == "unload" || ops[0].s == "disable") && (strings.Contains(joinWords(ops), "system") || strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchDaemons") || strings.HasPrefix(ops[len(ops)-1].s, "/System/")) {
+				if len(ops) >= 2 && (ops[0].s == "bootout" || ops[0].s == "unload" || ops[0].s == "disable") && (strings.Contains(joinWords(ops), "system") || strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchDaemons") ||
+					strings.HasPrefix(ops[len(ops)-1].s, "/Library/LaunchAgents") || strings.HasPrefix(ops[len(ops)-1].s, "/System/")) {
+					return true, ops[len(ops)-1].s
+				}
+				// launchctl kickstart -k system/com.openssh.sshd: a system
+				// daemon killed and started again (a gui/ job is the user's)
+				if len(ops) >= 2 && ops[0].s == "kickstart" && strings.HasPrefix(ops[len(ops)-1].s, "system/") && (hasWord(args, "-k") || hasBundledFlag(args, 'k')) {
 					return true, ops[len(ops)-1].s
 				}
 				// launchctl remove com.apple.X: one of the system's own jobs
@@ -1529,11 +1581,18 @@ var systemRules = []*rule{
 		}},
 	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, restarting every deployment of a shared namespace, or taking down a compose stack that lives outside the project",
 		Suggestions: []string{"Stop only the program you started for the task", "Ask the stack's owner before taking it down"},
-		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl", "tc"),
+		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl", "tc", "pm2"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "pm2":
+				// pm2 kill, pm2 stop all: every app the daemon runs, not
+				// only this project's
+				if len(ops) > 0 && (ops[0].s == "kill" || len(ops) > 1 && (ops[0].s == "stop" || ops[0].s == "delete" || ops[0].s == "del") && ops[1].s == "all") {
+					return true, "pm2 " + joinWords(ops)
+				}
+				return false, ""
 			case "tc":
 				// tc qdisc ... netem loss 100%: every packet of the
 				// interface dropped
@@ -1542,6 +1601,13 @@ var systemRules = []*rule{
 				}
 				return false, ""
 			case "kubectl":
+				// kubectl scale deploy X -n gatekeeper-system --replicas=0:
+				// a component the whole cluster relies on, stopped
+				if ops := posArgs(args, kubectlGlobal); len(ops) > 0 && ops[0].s == "scale" && (hasWord(args, "--replicas=0") || hasWord(args, "--replicas") && hasWord(args, "0")) {
+					if ns, _ := optValue(args, "-n", "namespace"); systemNamespaces[ns] && ns != "default" {
+						return true, "a system component of " + ns + " scaled to zero"
+					}
+				}
 				// kubectl rollout restart deployment -n shared-services:
 				// every deployment of a namespace others use, at once
 				if !touchesProduction(c) && !sharedTarget(args) {
@@ -2254,11 +2320,14 @@ func sharedEnvironment(name string) bool {
 // pgrepWords returns the words of the first pgrep on the line that are
 // not options, quotes removed (pgrep -f "next dev" gives next, dev).
 func pgrepWords(src string) []string {
-	i := strings.Index(src, "pgrep ")
+	i, n := strings.Index(src, "pgrep "), len("pgrep ")
 	if i < 0 {
-		return nil
+		// pidof redis-server: the processes of a program, by name
+		if i, n = strings.Index(src, "pidof "), len("pidof "); i < 0 {
+			return nil
+		}
 	}
-	rest := src[i+len("pgrep "):]
+	rest := src[i+n:]
 	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
 		rest = rest[:j]
 	}
