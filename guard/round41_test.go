@@ -211,3 +211,20 @@ func TestRound41EnvironmentShownAndRegistry(t *testing.T) {
 		`set JAVA_HOME=C:\jdk-21`,
 	})
 }
+
+// False alarms of round 41's tuning half: npm's own advice for global
+// installs without root, Django's migration plan, a count of a secret's
+// characters; their dangerous neighbours stay stopped.
+func TestRound41NearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm config set prefix /tmp/npm-global`, CategoryRemoteExec, "package-source-redirect", LevelHigh},
+		{`python manage.py migrate billing zero`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm config set prefix ~/.npm-global`,
+		`npm config set prefix "$HOME/.npm-packages"`,
+		`python manage.py migrate billing zero --plan`,
+		`kubectl get secret db-creds -n prod -o jsonpath='{.data.password}' | wc -c`,
+	})
+}

@@ -499,7 +499,8 @@ var databaseDestroyRules = []*rule{
 			for i, w := range args {
 				switch {
 				case w.s == "migrate" && (hasWord(args, "manage.py") || c.name == "manage.py") && i+2 < len(args) && args[i+2].s == "zero":
-					return true, j
+					// (--plan only lists the migrations it would reverse)
+					return !hasWord(args, "--plan"), j
 				case (w.s == "migrate:rollback" || w.s == "migrate:down") && hasWord(args, "--all"),
 					w.s == "db:migrate:undo:all", w.s == "migrate:reset",
 					strings.HasPrefix(w.s, "db:") && hasWord(args, "VERSION=0"):

@@ -1502,7 +1502,7 @@ var exfiltrationRules = []*rule{
 				// jq keys; openssl x509 -noout reading a certificate's dates
 				// and names (a certificate is public; no value is printed)
 				return s.name == "jq" && jqNamesOnly(s.args()) || s.name == "openssl" && len(s.args()) > 0 && s.args()[0].s == "x509" && hasWord(s.args(), "-noout") && !hasWord(s.args(), "-text") ||
-					s.name == "sha256sum" || s.name == "md5sum" || s.name == "wc"
+					s.name == "sha256sum" || s.name == "md5sum" || s.name == "wc" || s.name == "measure-object"
 			}) != nil
 			if (strings.Contains(o, ".data") || strings.Contains(o, "base64decode")) && !namesOnly && !templateKeysOnly(o) {
 				return true, o
@@ -2330,7 +2330,7 @@ func foreignDestination(n string, c *cmd) string {
 // quietSecretSinks take a secret on their input without printing it:
 // the clipboard, and programs that only count or hash what they read.
 var quietSecretSinks = map[string]bool{"pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true, "clip": true, "clip.exe": true,
-	"wc": true, "sha256sum": true, "shasum": true, "md5sum": true}
+	"wc": true, "sha256sum": true, "shasum": true, "md5sum": true, "measure-object": true}
 
 // nextStage is the pipeline stage after c, if any.
 func nextStage(c *cmd) *cmd {

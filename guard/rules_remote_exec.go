@@ -746,6 +746,9 @@ var remoteExecRules = []*rule{
 				// prefix holds the shims every global tool starts from
 				if strings.Contains(l, "script-shell") || strings.Contains(l, "shell") && c.name != "pip" || l == "prefix" && c.name == "npm" {
 					for _, v := range args {
+						if l == "prefix" && userNpmPrefix(a, v.s) {
+							continue // npm config set prefix ~/.npm-global: npm's own advice for global installs without root
+						}
 						if untrustedPlace(v.s) || winUntrustedPlace(v.s) || a.isDownloaded(v.s, c.cwd) {
 							return true, v.s
 						}
@@ -1763,4 +1766,15 @@ func sedPrintsLines(c *cmd) bool {
 	}
 	ops := posArgs(c.args(), optSpec{short: "el"})
 	return len(ops) > 1 && sedLineRange.MatchString(ops[0].s)
+}
+
+// userNpmPrefix reports a global npm prefix in a folder of the home named
+// for it (~/.npm-global, $HOME/.npm-packages).
+func userNpmPrefix(a *analysis, s string) bool {
+	for _, h := range [...]string{"~/", "$HOME/", "${HOME}/", a.home + "/"} {
+		if rest, ok := strings.CutPrefix(s, h); ok {
+			return !strings.Contains(rest, "/") && strings.Contains(lower(rest), "npm")
+		}
+	}
+	return false
 }
