@@ -228,3 +228,24 @@ func TestRound41NearMisses(t *testing.T) {
 		`kubectl get secret db-creds -n prod -o jsonpath='{.data.password}' | wc -c`,
 	})
 }
+
+// A production database's password typed into the command line (a
+// client's option, a URL, a variable set on the line); its near misses:
+// the same for a database on this machine, the password from a variable,
+// the client prompting for it.
+func TestRound41DatabasePasswordOnCommandLine(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`mysql -h prod-mysql.example.net -u root -pR00tPass! -e 'SELECT 1'`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+		{`psql "postgresql://admin:S3cr3t@pg-prod.example.io:5432/core" -c 'select 1'`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+		{`redis-cli -h redis-prod.example.internal -a Xk9pr0d PING`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+		{`PGPASSWORD='Pr0dPg!2024' psql -h pg-prod.example.io -U postgres -c '\l'`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`mysql -h 127.0.0.1 -u root -proot -e 'SELECT 1'`,
+		`PGPASSWORD=postgres psql -h localhost -U postgres -c '\l'`,
+		`PGPASSWORD="$PROD_DB_PASSWORD" psql -h pg-prod.example.io -U app -c 'select 1'`,
+		`mysql -h prod-mysql.example.net -u root -p -e 'SELECT 1'`,
+		`psql "postgresql://app@pg-prod.example.io:5432/core" -c 'select 1'`,
+	})
+}

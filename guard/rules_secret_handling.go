@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net/url"
 	"path"
 	"strings"
 
@@ -323,6 +324,57 @@ var secretPlacementRules = []*rule{
 				return true, c.base + " login -p"
 			}
 			return false, ""
+		}},
+	{ID: "db-password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "typing a production database's password into the command line (it stays in the shell's history, the process list and the agent's transcript)",
+		Suggestions: []string{"Let the client prompt for it, or read it from ~/.pgpass, ~/.my.cnf or a secret manager", "Pass it through a variable set from the secret store"},
+		names:       names("mysql", "mariadb", "mysqldump", "psql", "pg_dump", "redis-cli", "valkey-cli", "mongosh", "mongo", "cqlsh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			host, pass := "", ""
+			if v, ok := optValue(args, "-h", "host"); ok {
+				host = v
+			}
+			for _, as := range c.assigns {
+				switch as.name {
+				case "PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH":
+					if as.val.ok && as.val.s != "" {
+						pass = as.name
+					}
+				case "PGHOST", "MYSQL_HOST":
+					host = as.val.s
+				}
+			}
+			for _, w := range args {
+				switch {
+				case !w.ok:
+				case (c.name == "mysql" || c.name == "mariadb" || c.name == "mysqldump") && len(w.s) > 2 && strings.HasPrefix(w.s, "-p"):
+					pass = "-p" // -pSECRET (the bare -p prompts)
+				case strings.HasPrefix(w.s, "--password="):
+					pass = "--password"
+				case strings.Contains(w.s, "://"):
+					// postgresql://admin:S3cr3t@host/db
+					if u, err := url.Parse(w.s); err == nil && u.User != nil {
+						if pw, set := u.User.Password(); set && pw != "" {
+							pass, host = "a URL's password", u.Hostname()
+						}
+					}
+				}
+			}
+			if v, ok := optValue(args, "-a", "pass"); ok && (c.name == "redis-cli" || c.name == "valkey-cli") && !strings.HasPrefix(v, "$") {
+				pass = "-a"
+			}
+			if v, ok := optValue(args, "-p", "password"); ok && (c.name == "cqlsh" || c.name == "mongosh" || c.name == "mongo") && !strings.HasPrefix(v, "$") {
+				pass = "-p"
+			}
+			if c.name == "cqlsh" && host == "" {
+				if ops := c.operands(); len(ops) > 0 {
+					host = ops[0].s
+				}
+			}
+			if pass == "" || host == "" || !isProdName(host) || isLocalHost(host) {
+				return false, ""
+			}
+			return true, pass + " for " + host
 		}},
 	{ID: "secret-in-plain-variable", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a secret as a plain (unencrypted, readable) variable or parameter",
 		Suggestions: []string{"Store it as a secret (gh secret set, --type SecureString)", "Keep plain variables for settings that are not secret"},
