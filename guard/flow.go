@@ -245,6 +245,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 			return decode(c.in, "")
 		}
 		return a.readerFlow(c, args, false)
+	case n == "ansible-vault" && len(args) > 0 && args[0].s == "view":
+		// ansible-vault view F: the vault decrypted onto the output
+		return flow{kind: flowSecret, what: "a decrypted Ansible vault", crit: true}
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
 	case (n == "docker" || n == "podman" || n == "nerdctl") && containerEnvShown(args):

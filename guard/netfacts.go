@@ -103,8 +103,17 @@ func sendsStdin(c *cmd) bool {
 		return curlStdin(args)
 	case "http", "https", "xh", "httpie":
 		return true
-	case "gh":
-		return len(args) > 1 && args[0].s == "gist" && args[1].s == "create"
+	case "gh", "glab":
+		// gh gist create; gh issue create --body-file - (an issue or a
+		// comment posts what it reads for everyone with access to read)
+		if len(args) > 1 && args[0].s == "gist" && args[1].s == "create" {
+			return true
+		}
+		if len(args) > 1 && (args[0].s == "issue" || args[0].s == "pr" || args[0].s == "mr") && (args[1].s == "create" || args[1].s == "comment" || args[1].s == "note") {
+			v, ok := optValue(args, "-F", "body-file")
+			return ok && v == "-"
+		}
+		return false
 	case "aws", "gsutil", "rclone", "s3cmd":
 		return hasWord(args, "-") || hasWord(args, "rcat")
 	case "openssl":

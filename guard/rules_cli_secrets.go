@@ -404,6 +404,14 @@ var secretCopiedOutRule = &rule{ID: "secret-to-clipboard-or-printer", Level: Lev
 		for _, w := range posArgs(c.args(), optSpec{short: "PdnT#", long: []string{"selection", "display", "type"}}) {
 			files = append(files, w.s)
 		}
+		if c.pipe != nil && c.stage > 0 {
+			// cat ~/.ssh/id_rsa | clip: the file read into the pipe
+			if s := c.pipe[c.stage-1]; s != nil && (s.name == "cat" || s.name == "type" || s.name == "cmd:type" || s.name == "get-content") {
+				for _, w := range s.operands() {
+					files = append(files, w.s)
+				}
+			}
+		}
 		for _, f := range files {
 			if d, crit := a.sensitive(f, c.cwd); d != "" && crit {
 				return true, d + " → " + c.base

@@ -281,6 +281,9 @@ func editedPath(paths []word, both bool) string {
 			continue
 		}
 		p := path.Clean(strings.ReplaceAll(w.s, `\`, "/"))
+		if strings.ContainsAny(p, "*?") && !lockFiles[path.Base(p)] && !generatedOnly([]word{{s: p, ok: w.ok}}) {
+			return w.s // 'src/**/*.ts': a pattern git matches against every file
+		}
 		if !both && (path.Ext(p) != "" || plainFiles[path.Base(p)]) {
 			// one named file is the careful form; several are the edits
 			// of a change
