@@ -270,3 +270,23 @@ func TestRound41SecretsOutAndPatternsRestored(t *testing.T) {
 		`git restore --staged -- 'src/**/*.ts'`,
 	})
 }
+
+// A subject added to the cluster's own admin binding, commits dropped by
+// rebase --onto an older commit, a token written into the global git
+// configuration; their near misses: the application's own binding, a
+// branch moved onto main, a URL rewrite without a token.
+func TestRound41BindingsRebaseAndGitTokens(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl patch clusterrolebinding cluster-admin --type=json -p '[{"op":"add","path":"/subjects/-","value":{"kind":"ServiceAccount","name":"default","namespace":"dev"}}]'`, CategoryPrivilege, "k8s-cluster-admin-binding", LevelHigh},
+		{`git rebase --onto HEAD~3 HEAD~1`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git config --global url."https://x-access-token:ghp_7Rk2Lq9XbV@github.com/".insteadOf "https://github.com/"`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl patch rolebinding app-reader -n team-a --type=json -p '[{"op":"add","path":"/subjects/-","value":{"kind":"User","name":"ana"}}]'`,
+		`git rebase --onto main feature-base`,
+		`git rebase --onto HEAD~1 HEAD~3`,
+		`git config --global url."git@github.com:".insteadOf "https://github.com/"`,
+		`git config url."https://x-access-token:${GH_TOKEN}@github.com/".insteadOf "https://github.com/"`,
+	})
+}

@@ -650,10 +650,19 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Bind a role with only the verbs and resources needed", "Scope the binding to one namespace"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := kubectlSubArgs(c.args()) // kubectl -n kube-system create ...
-			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm") || localKubeContext(c.args()) {
+			if len(args) < 2 || (args[0].s != "create" && args[0].s != "adm" && args[0].s != "patch") || localKubeContext(c.args()) {
 				return false, "" // (a kind or minikube cluster of the developer's own)
 			}
 			j := joinWords(args)
+			if args[0].s == "patch" {
+				// kubectl patch clusterrolebinding cluster-admin ... "subjects":
+				// someone added to the cluster's own admin binding
+				if len(args) > 2 && strings.Contains(args[1].s, "rolebinding") && (builtinClusterRole(args[2].s) && !strings.HasPrefix(args[2].s, "system:") || strings.HasSuffix(args[1].s, "/cluster-admin")) &&
+					strings.Contains(j, "subjects") && !strings.Contains(j, `"remove"`) {
+					return true, j
+				}
+				return false, ""
+			}
 			if strings.Contains(j, "rolebinding") && (strings.Contains(j, "--clusterrole=cluster-admin") || strings.Contains(j, "--clusterrole cluster-admin") ||
 				strings.Contains(j, "--clusterrole=admin") || strings.Contains(j, "--role=admin")) {
 				return true, j

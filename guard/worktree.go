@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -212,6 +213,22 @@ func gitDiscards(c *cmd) string {
 		}
 		if p := editedPath(paths, o.has("S", "staged")); p != "" {
 			return "git restore " + p
+		}
+	case "rebase":
+		// git rebase --onto HEAD~3 HEAD~1: the commits between the two
+		// (HEAD~2 and HEAD~1) are dropped from the branch
+		if onto, ok := optValue(args, "", "onto"); ok {
+			if ops := positional(args); len(ops) > 0 {
+				up := ops[0].s
+				if ops[0].s == onto && len(ops) > 1 {
+					up = ops[1].s // --onto X Y: X read as an operand
+				}
+				if n, ok := headDistance(onto); ok {
+					if m, ok := headDistance(up); ok && n > m {
+						return "git rebase --onto " + onto + " " + up + " (commits dropped)"
+					}
+				}
+			}
 		}
 	case "clean":
 		if o.has("f", "force") && !o.has("n", "dry-run") && !o.has("i", "interactive") && !generatedOnly(args) {
@@ -1579,4 +1596,28 @@ func prNumbered(args []word) bool {
 		}
 	}
 	return found
+}
+
+// headDistance reads HEAD, HEAD~N, HEAD^ or @~N as a number of commits
+// back from HEAD.
+func headDistance(ref string) (int, bool) {
+	rest, ok := strings.CutPrefix(ref, "HEAD")
+	if !ok {
+		if rest, ok = strings.CutPrefix(ref, "@"); !ok {
+			return 0, false
+		}
+	}
+	switch {
+	case rest == "":
+		return 0, true
+	case strings.Trim(rest, "^") == "":
+		return len(rest), true
+	case rest[0] == '~':
+		if rest == "~" {
+			return 1, true
+		}
+		n, err := strconv.Atoi(rest[1:])
+		return n, err == nil && n >= 0
+	}
+	return 0, false
 }
