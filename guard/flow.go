@@ -268,7 +268,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "the environment", crit: true}
 	case n == "set" && len(args) == 0, n == "export" && (len(args) == 0 || args[0].s == "-p"),
 		n == "set" && len(args) == 1 && (args[0].s == "-x" || args[0].s == "-gx" || args[0].s == "-U" || args[0].s == "--export" || args[0].s == "--show" || args[0].s == "-L" || args[0].s == "--long"), // fish lists them
-		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"), n == "compgen" && hasWord(args, "-v"),
+		n == "declare" && len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x"),
+		// compgen -v lists the names; their values come out only through
+		// an indirect ${!v} somewhere on the line
+		n == "compgen" && hasWord(args, "-v") && strings.Contains(a.src, "${!"),
 		n == "typeset" && (len(args) == 0 || len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x" || args[0].s == "-gx")): // zsh and ksh list them
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
 	case n == "git" && len(args) > 1 && args[0].s == "config" && (hasWord(args, "--list") || hasWord(args, "-l")):

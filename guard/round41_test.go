@@ -290,3 +290,29 @@ func TestRound41BindingsRebaseAndGitTokens(t *testing.T) {
 		`git config url."https://x-access-token:${GH_TOKEN}@github.com/".insteadOf "https://github.com/"`,
 	})
 }
+
+// More false alarms of the tuning half: an access key's id, a public key
+// written again from its private key, the host of a connection URL,
+// variable names listed by compgen; their dangerous neighbours stay
+// stopped.
+func TestRound41NamesNotValues(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`op item get "AWS Prod" --fields label=secret_access_key`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`node -e "console.log(new URL(process.env.DATABASE_URL).password)"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`for v in $(compgen -v | grep -i token); do echo "$v=${!v}"; done`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`op item get "AWS Prod" --fields label=access_key_id`,
+		`node -e "console.log(new URL(process.env.DATABASE_URL).hostname)"`,
+		`python3 -c "import os,urllib.parse as u; print(u.urlparse(os.environ['DATABASE_URL']).hostname)"`,
+		`for v in $(compgen -v | grep -i '^npm_config'); do echo "$v"; done`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`echo x > %USERPROFILE%\.ssh\id_ed25519`, CategoryFileDelete, "win-delete-credentials", LevelCritical},
+	})
+	checkSafe(t, d, cmd, []string{
+		`ssh-keygen -y -f %USERPROFILE%\.ssh\id_ed25519 > %USERPROFILE%\.ssh\id_ed25519.pub`,
+	})
+}

@@ -2488,7 +2488,9 @@ func plainField(f string) bool {
 	switch lower(strings.Trim(f, `"'`)) {
 	case "username", "user", "login", "host", "hostname", "port", "database", "dbname", "db", "name", "region", "email", "account", "endpoint",
 		// a token's description (vault read -field=policies auth/token/lookup-self)
-		"policies", "ttl", "expire_time", "creation_time", "display_name", "renewable", "entity_id", "path", "type", "version", "created_time":
+		"policies", "ttl", "expire_time", "creation_time", "display_name", "renewable", "entity_id", "path", "type", "version", "created_time",
+		// an access key's id names the key; its secret is the other field
+		"access_key_id", "aws_access_key_id", "access key id", "key_id", "client_id", "tenant_id", "url", "website":
 		return true
 	}
 	return false

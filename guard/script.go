@@ -269,6 +269,10 @@ func secretShown(code, low, lang string) string {
 	if lang == "js" && hasAny(low, "console.log(process.env)", "console.log(bun.env)", "console.log(deno.env.toobject())", "console.dir(process.env)") {
 		return "the environment variables"
 	}
+	if hasAny(low, "url(", "urlparse(", "urlsplit(", "uri.parse(", "uri(") && hasAny(low, ").hostname", ").host)", ").host,", ").port", ").scheme", ").protocol", ").pathname", ").path)", ").netloc") &&
+		!hasAny(low, ".password", ".username", ".userinfo", ".href", ".user", "tostring(") {
+		return "" // new URL(process.env.DATABASE_URL).hostname: the host of the connection, not its password
+	}
 	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
 		return "" // whether it is set, or how long: not its value
 	}

@@ -1429,7 +1429,9 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 		case wpDevice:
 			ws.emitWin(c, "win-write-system", "a disk device: "+winNative(p))
 		case wpSecrets:
-			if !appendOnly {
+			// (ssh-keygen -y -f KEY > KEY.pub: a public key, written
+			// again from its private key)
+			if !appendOnly && !strings.HasSuffix(l, ".pub") {
 				ws.emitWin(c, "win-delete-credentials", "overwriting "+winNative(p))
 			}
 		case wpHistory:
