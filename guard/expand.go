@@ -131,6 +131,13 @@ func (a *analysis) expandScript(c *cmd, lang string) {
 			if c.name == "eval" {
 				origin = "eval payload"
 			}
+			if sr.w.ok && shellTracedByOption(c) {
+				// sh -x -c '. ./.env.production; ...': the trace is on for
+				// the whole payload, as set -x at its start
+				w := sr.w
+				w.s = "set -x; " + w.s
+				sr = &scriptRef{kind: sr.kind, w: w, flow: sr.flow, params: sr.params}
+			}
 			if len(sr.params) > 0 {
 				savedP, saved0 := a.params, a.param0
 				a.param0, a.params = sr.params[0], append([]word{}, sr.params[1:]...)
@@ -1242,6 +1249,26 @@ func managerCommand(s string) bool {
 		"cache", "store", "patch", "audit", "why", "list", "ls", "outdated", "prune", "dedupe", "import", "login", "logout", "version",
 		"info", "view", "set", "node", "env", "test", "start", "build", "dev", "ci", "owner", "unpublish", "deprecate", "dist-tag", "git", "pm", "npm":
 		return true
+	}
+	return false
+}
+
+// shellTracedByOption reports a shell started with its trace on (bash -x
+// -c, sh -xc, bash -ex -c): the options before the payload.
+func shellTracedByOption(c *cmd) bool {
+	if c.name == "eval" {
+		return false
+	}
+	for _, w := range c.args() {
+		if len(w.s) < 2 || w.s[0] != '-' || w.s[1] == '-' || !isLetters(w.s[1:]) {
+			return false // the payload, or a long option
+		}
+		if strings.IndexByte(w.s, 'x') > 0 {
+			return true
+		}
+		if strings.HasSuffix(w.s, "c") {
+			return false
+		}
 	}
 	return false
 }

@@ -16,7 +16,7 @@ func positionalSlow(args []word) []word {
 			dash = true
 			continue
 		}
-		if !dash && len(w.s) > 1 && w.s[0] == '-' && w.ok {
+		if !dash && optionWord(w) {
 			continue
 		}
 		out = append(out, w)
@@ -29,7 +29,7 @@ func positionalSlow(args []word) []word {
 // operands (an empty result as nil), and an append to its result never
 // writes into the arguments.
 func TestPositional(t *testing.T) {
-	pieces := []word{lit("-rf"), lit("a"), lit("--"), lit("-"), lit("--force"), {s: "-$X", ok: false}, lit("b"), lit("")}
+	pieces := []word{lit("-rf"), lit("a"), lit("--"), lit("-"), lit("--force"), {s: "-$X", ok: false}, {s: "--to=$X", ok: false}, lit("b"), lit("")}
 	eachArrangement(pieces, 5, func(args []word) {
 		args0 := append([]word(nil), args...)
 		got, want := positional(args), positionalSlow(args)
@@ -68,7 +68,7 @@ func eachArrangement(pieces []word, n int, f func(args []word)) {
 // read: a resolved word of a dash and more.
 func hasOption(args []word) bool {
 	for _, w := range args {
-		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+		if optionWord(w) {
 			return true
 		}
 	}

@@ -316,3 +316,35 @@ func TestRound41NamesNotValues(t *testing.T) {
 		`ssh-keygen -y -f %USERPROFILE%\.ssh\id_ed25519 > %USERPROFILE%\.ssh\id_ed25519.pub`,
 	})
 }
+
+// A shell traced by its own option around a settings file, a production
+// kubeconfig written into the project, an etcd snapshot or a Terraform
+// state left in /tmp, a sensitive value unmasked in Terraform's console;
+// their near misses: an untraced shell, a local cluster's config, a
+// private copy read back, a plan's JSON, a plain expression.
+func TestRound41StatesAndTraces(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sh -x -c '. ./.env.production; ./scripts/deploy.sh'`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`bash -xc 'source .env; ./deploy.sh'`, CategoryExfiltration, "xtrace-secrets", LevelHigh},
+		{`kubectl config view --raw --minify --flatten > ./ci/kubeconfig-prod.yaml`, CategoryExfiltration, "prod-secrets-into-project", LevelHigh},
+		{`etcdctl --endpoints=$ETCD_PROD snapshot save /tmp/etcd.db`, CategoryExfiltration, "secret-file-left-in-tmp", LevelHigh},
+		{`terraform show -json > /tmp/state.json`, CategoryExfiltration, "secret-file-left-in-tmp", LevelHigh},
+		{`echo 'nonsensitive(var.db_password)' | terraform console`, CategoryExfiltration, "sensitive-value-unmasked", LevelHigh},
+		{`terraform console <<< 'nonsensitive(var.db_password)'`, CategoryExfiltration, "sensitive-value-unmasked", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sh -c '. ./.env.production; ./scripts/deploy.sh'`,
+		`bash -x -c 'npm test'`,
+		`kubectl config view --minify > ./ci/kubeconfig-dev.yaml`,
+		`etcdctl --endpoints=$ETCD_ADDR endpoint health`,
+		`terraform show -json tfplan > /tmp/plan.json`,
+		`echo 'var.region' | terraform console`,
+		`echo 'length(nonsensitive(var.db_password)) > 0' | terraform console`,
+	})
+}
+
+func TestRound41StateBackupInTmp(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{`tofu state pull > /tmp/state-backup.json`})
+}

@@ -447,10 +447,34 @@ func (o *opts) has(short string, long ...string) bool {
 }
 
 // positional returns the non-option words; after "--" every word is one.
+// optionWord reports an option: a word starting with a dash, resolved,
+// or a long option whose value alone is unknown (--endpoints=$ADDR).
+func optionWord(w word) bool {
+	if len(w.s) < 2 || w.s[0] != '-' {
+		return false
+	}
+	if w.ok {
+		return true
+	}
+	if len(w.s) < 4 || w.s[1] != '-' {
+		return false
+	}
+	eq := strings.IndexByte(w.s, '=')
+	if eq < 3 {
+		return false
+	}
+	for i := 2; i < eq; i++ {
+		if c := w.s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 func positional(args []word) []word {
 	plain := true
 	for _, w := range args {
-		if len(w.s) > 1 && w.s[0] == '-' && w.ok {
+		if optionWord(w) {
 			plain = false
 			break
 		}
@@ -462,14 +486,14 @@ func positional(args []word) []word {
 	// are the tail of args
 	n := len(args)
 	k := 0
-	for k < n && args[k].s != "--" && len(args[k].s) > 1 && args[k].s[0] == '-' && args[k].ok {
+	for k < n && args[k].s != "--" && optionWord(args[k]) {
 		k++
 	}
 	if k < n && args[k].s == "--" {
 		k++
 	} else {
 		for _, w := range args[k:] {
-			if w.s == "--" || len(w.s) > 1 && w.s[0] == '-' && w.ok {
+			if w.s == "--" || optionWord(w) {
 				k = -1 // options among the operands
 				break
 			}
@@ -488,7 +512,7 @@ func positional(args []word) []word {
 			dash = true
 			continue
 		}
-		if !dash && len(w.s) > 1 && w.s[0] == '-' && w.ok {
+		if !dash && optionWord(w) {
 			continue
 		}
 		out = append(out, w)

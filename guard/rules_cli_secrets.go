@@ -129,14 +129,21 @@ var cliSecretRules = []*rule{
 		writes:      true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			what := storedSecretRead(c)
-			if what == "" || strings.HasPrefix(what, credentialOutput) || !touchesProduction(c) && !productionTarget(c.args(), c.lowerArgs()) {
+			// kubectl config view --raw > ./ci/kubeconfig-prod.yaml: a
+			// cluster's credentials themselves
+			rawKubeconfig := c.name == "kubectl" && hasWord(c.args(), "--raw") && hasWord(c.args(), "view") && hasWord(c.args(), "config")
+			if what == "" && !rawKubeconfig || strings.HasPrefix(what, credentialOutput) && !rawKubeconfig {
 				return false, ""
 			}
+			if rawKubeconfig {
+				what = "a cluster's credentials"
+			}
+			prod := touchesProduction(c) || productionTarget(c.args(), c.lowerArgs())
 			for _, r := range c.redirs {
 				if !r.isOutput() || r.n != "" && r.n != "1" || isFD(r.w.s) {
 					continue
 				}
-				if p := a.absPath(r.w.s, c.cwd); p != "" && a.inWork(p) {
+				if p := a.absPath(r.w.s, c.cwd); p != "" && a.inWork(p) && (prod || isProdName(path.Base(r.w.s))) {
 					return true, what + " into " + r.w.s
 				}
 			}

@@ -276,14 +276,45 @@ var moreSecretRules = []*rule{
 			}
 			return true, "security " + args[0].s + " -A"
 		}},
+	{ID: "sensitive-value-unmasked", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a value Terraform marks sensitive, unmasked with nonsensitive() in its console",
+		Suggestions: []string{"Check the value is set (length(var.x) > 0) instead of printing it", "Read it where it is needed, not on the screen"},
+		names:       names("terraform", "tofu"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if ops := c.operands(); len(ops) == 0 || ops[0].s != "console" {
+				return false, ""
+			}
+			// echo 'nonsensitive(var.db_password)' | terraform console;
+			// terraform console <<< 'nonsensitive(...)'
+			in := ""
+			if c.in.kind == flowText {
+				in = c.in.text
+			}
+			for _, r := range c.redirs {
+				if r.op.String() == "<<<" || r.op.String() == "<<" {
+					in += " " + r.w.s
+				}
+			}
+			if strings.Contains(in, "nonsensitive(") && !strings.Contains(in, "length(nonsensitive(") {
+				return true, "terraform console: " + truncate(strings.TrimSpace(in), 60)
+			}
+			return false, ""
+		}},
 	{ID: "secret-file-left-in-tmp", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing decrypted secrets or cluster credentials into a shared temporary folder",
 		Suggestions: []string{"Write them to a private file (mktemp, mode 600) and delete it in the same line", "Hand the secret to the program that needs it directly"},
-		names:       names("ansible-vault", "az", "etcdctl", "aws", "gcloud", "sops"),
+		names:       names("ansible-vault", "az", "etcdctl", "aws", "gcloud", "sops", "terraform", "tofu"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			f := ""
 			switch {
+			case (c.name == "terraform" || c.name == "tofu") && infraStateShown(ops, args):
+				// terraform show -json > /tmp/state.json: the state, its
+				// sensitive values unmasked, left readable by everyone
+				for _, r := range c.redirs {
+					if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) {
+						f = r.w.s
+					}
+				}
 			case c.name == "ansible-vault" && len(ops) > 0 && ops[0].s == "decrypt":
 				f, _ = optValue(args, "", "output")
 			case c.name == "az" && len(ops) > 1 && ops[0].s == "aks" && ops[1].s == "get-credentials":
@@ -434,3 +465,14 @@ var browserCredentialsCopied = &rule{ID: "browser-credentials-copied", Level: Le
 	}}
 
 func init() { ruleSets = append(ruleSets, []*rule{browserCredentialsCopied}) }
+
+// infraStateShown reports terraform or tofu printing the whole state or
+// every output with sensitive values unmasked: show -json of the current
+// state (a saved plan file is another matter), output -json. (state pull
+// is how a backup of the state is taken.)
+func infraStateShown(ops []word, args []word) bool {
+	if len(ops) != 1 || !hasWord(args, "-json") {
+		return false
+	}
+	return ops[0].s == "show" || ops[0].s == "output"
+}
