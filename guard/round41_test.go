@@ -339,12 +339,26 @@ func TestRound41StatesAndTraces(t *testing.T) {
 		`kubectl config view --minify > ./ci/kubeconfig-dev.yaml`,
 		`etcdctl --endpoints=$ETCD_ADDR endpoint health`,
 		`terraform show -json tfplan > /tmp/plan.json`,
+		`tofu state pull > /tmp/state-backup.json`,
 		`echo 'var.region' | terraform console`,
 		`echo 'length(nonsensitive(var.db_password)) > 0' | terraform console`,
 	})
 }
 
-func TestRound41StateBackupInTmp(t *testing.T) {
+// Environment files printed through find, compose's interpolation
+// environment printed; their near misses: other files printed through
+// find, compose's resolved file.
+func TestRound41EnvironmentFilesFound(t *testing.T) {
 	d := NewDetector(Options{})
-	checkSafe(t, d, corpusContext, []string{`tofu state pull > /tmp/state-backup.json`})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`find . -name '.env*' -not -name '*.example' -exec cat {} +`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`find . -name '*.env' | xargs cat`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`docker compose -f docker-compose.yml -f docker-compose.prod.yml config --environment`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`find . -name '*.md' -exec cat {} +`,
+		`find . -name '.env.example' -exec cat {} \;`,
+		`find . -name '.env*' -exec ls -l {} +`,
+		`docker compose config`,
+	})
 }

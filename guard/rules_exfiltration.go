@@ -662,6 +662,11 @@ var exfiltrationRules = []*rule{
 				ops = ddInput(c.args()) // dd if=~/.ssh/id_ed25519: the file to the output
 			}
 			for _, w := range ops {
+				if w.find != nil && (pagerOf[c.name] || c.name == "cat" || c.name == "tac" || c.name == "bat") && findsEnvFiles(w.find) && shownOnTerminal(c) {
+					// find . -name '.env*' -exec cat {} +: every
+					// environment file of the project, shown
+					return true, "every environment file the find selects"
+				}
 				p := a.absPath(w.s, c.cwd)
 				if p != "" && a.inWork(p) && (prodEnvFile(path.Base(p)) || prodSettingsFile(path.Base(p)) && showsValues(a, c)) && !namesOnlyRead(c) && !patternPicksPlain(c) {
 					return true, "production settings " + w.s // .env.production: its secrets
@@ -3670,6 +3675,22 @@ func wholeEnvironmentShown(c *cmd) bool {
 		return len(args) == 1 && args[0].s == "-p"
 	case "set":
 		return len(args) == 0 || len(args) == 1 && (args[0].s == "--show" || args[0].s == "-L" || args[0].s == "--long")
+	case "docker", "docker-compose", "podman-compose":
+		// docker compose config --environment: every variable the
+		// project's interpolation reads, with its value
+		return hasWord(args, "config") && hasWord(args, "--environment") && (src.name != "docker" || hasWord(args, "compose"))
+	}
+	return false
+}
+
+// findsEnvFiles reports a find selecting environment files by name (.env,
+// .env*, *.env), not only their templates.
+func findsEnvFiles(f *findSpec) bool {
+	for _, n := range append(append([]string(nil), f.names...), f.patterns...) {
+		l := lower(n)
+		if (l == ".env" || l == ".env*" || l == ".env.*" || l == "*.env" || l == ".env.production" || l == ".env.local") && !exampleFileName(l) {
+			return true
+		}
 	}
 	return false
 }
