@@ -899,6 +899,13 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.archiveMoves(c, words[1:])
 	case "copy", "xcopy", "move":
 		c.name = "cmd:" + l
+		if l == "copy" && len(words) == 3 && (strings.EqualFold(words[2].s, "con") || strings.EqualFold(words[2].s, "con:")) {
+			// copy FILE con: the file written to the console, as type
+			// shows it
+			if d, _ := a.winSensitive(a.winAbs(words[1].s)); d != "" && stage == 0 {
+				ws.emitWin(c, "win-read-secrets", d)
+			}
+		}
 		ws.cmdCopy(c, words[1:])
 	case "type", "cd.", "break", "rem.":
 		c.name = "cmd:" + l

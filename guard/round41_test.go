@@ -362,3 +362,27 @@ func TestRound41EnvironmentFilesFound(t *testing.T) {
 		`docker compose config`,
 	})
 }
+
+// Windows forms: a key copied to the console, the profile mounted into a
+// container from PowerShell, connection strings picked out of the
+// environment; their near misses: a README copied to the console, the
+// project mounted, the root of a Linux host's own form unchanged.
+func TestRound41WindowsFormsOfKnownHarms(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`copy %USERPROFILE%\.ssh\id_ed25519 con`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+		{`set | findstr /i "DB_PASS DATABASE_URL"`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{`copy README.md con`, `set | findstr /i "JAVA_HOME PATH"`})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`docker run --rm -v C:\Users\dev:/host unknownhub/win-migrator`, CategoryPrivilege, "container-host-escape", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{`docker run --rm -v ${PWD}:/app node:20 npm test`, `docker run --rm -v C:\work\project:/app node:20 npm test`})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`printenv | grep -i -E 'database_url|redis_url|mongo'`, CategoryExfiltration, "env-secrets-transcript", LevelHigh},
+		{`docker run --rm -it --privileged -v /:/mnt ubuntu chroot /mnt bash`, CategoryPrivilege, "container-host-escape", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{`grep -i mongo docker-compose.yml`, `printenv | grep -i -E 'database_url|redis_url' | cut -d= -f1`})
+}

@@ -1434,7 +1434,7 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
 			pat := grepPattern(c)
-			if !(secretishPattern(pat) || tokenServicePrefixes(pat)) || grepShowsNoLine(c) {
+			if !(secretishPattern(pat) || tokenServicePrefixes(pat) || connectionPattern(lower(pat)) && c.in.kind == flowSecret) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
 			}
 			if laterStage(c, namesOfAssignments) != nil {
@@ -2259,7 +2259,13 @@ func secretsPicked(a *analysis, c *cmd) bool {
 	if c.name == "select-string" && hasSw(wargs(c), "notmatch") {
 		return false // Select-String -NotMatch 'password': every line but those
 	}
-	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "connection") || strings.Contains(l, "dsn"))
+	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "pass") || connectionPattern(l))
+}
+
+// connectionPattern reports a search pattern for connection strings,
+// which carry their passwords: DATABASE_URL, REDIS_URL, a DSN.
+func connectionPattern(l string) bool {
+	return hasAny(l, "connection", "dsn", "database_url", "db_url", "redis_url", "mongo", "amqp_url", "conn_str", "connstr")
 }
 
 // devSecretRef reports a secret read that names, by its path, name or

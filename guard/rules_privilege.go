@@ -435,7 +435,7 @@ var privilegeRules = []*rule{
 					hostPID = true
 				}
 				if v != "" {
-					src, _, _ := strings.Cut(v, ":")
+					src := volumeSource(v)
 					src = path.Clean(src)
 					if src == "/" || src == "/etc" || src == "/root" || src == "/boot" || src == "/usr" || src == "/var" || src == "/dev" {
 						return true, "host " + src + " mounted"
@@ -1088,3 +1088,20 @@ func privilegedRole(list string, privileged ...string) bool {
 // suidSweepRoots are the folders whose search for setuid programs is a
 // sweep of the whole system rather than a look at one install.
 var suidSweepRoots = map[string]bool{"/": true, "/usr": true, "/home": true, "/var": true, "/etc": true, "/root": true, "/bin": true, "/sbin": true, "/lib": true}
+
+// volumeSource is the host side of a -v SRC:DST[:MODE] specification; a
+// Windows drive's colon (C:\Users\dev:/host, /c:/users/dev:/host) is
+// part of the source.
+func volumeSource(v string) string {
+	skip := 0
+	switch {
+	case len(v) >= 3 && isLetters(v[:1]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'):
+		skip = 2
+	case len(v) >= 4 && v[0] == '/' && isLetters(v[1:2]) && v[2] == ':' && v[3] == '/':
+		skip = 3
+	}
+	if i := strings.IndexByte(v[skip:], ':'); i >= 0 {
+		return v[:skip+i]
+	}
+	return v
+}
