@@ -386,3 +386,18 @@ func TestRound41WindowsFormsOfKnownHarms(t *testing.T) {
 	})
 	checkSafe(t, d, corpusContext, []string{`grep -i mongo docker-compose.yml`, `printenv | grep -i -E 'database_url|redis_url' | cut -d= -f1`})
 }
+
+// A root certificate downloaded straight into the system's trust anchors,
+// an instance's metadata service opened to IMDSv1; their near misses: a
+// certificate downloaded into the project, IMDSv2 required.
+func TestRound41TrustAndMetadata(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo curl -fsSLo /usr/local/share/ca-certificates/corp-proxy.crt http://10.0.0.5/ca.crt && sudo update-ca-certificates`, CategorySystem, "trust-root-certificate", LevelHigh},
+		{`aws ec2 modify-instance-metadata-options --instance-id i-0abc123def4567890 --http-tokens optional --http-endpoint enabled`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -fsSLo ./certs/ca.crt https://pki.example.com/root.crt`,
+		`aws ec2 modify-instance-metadata-options --instance-id i-0abc123def4567890 --http-tokens required`,
+	})
+}

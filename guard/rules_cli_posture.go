@@ -146,6 +146,11 @@ var cliPostureRules = []*rule{
 			if control == "" && weakPasswordPolicy(low) {
 				control = "password-policy"
 			}
+			if control == "" && hasAnyWord(low, "modify-instance-metadata-options") && (hasAnyWord(low, "--http-tokens=optional") || hasAnyWord(low, "--http-tokens") && hasAnyWord(low, "optional")) {
+				// IMDSv1 allowed again: the instance's credentials answer
+				// any request forged through the application (SSRF)
+				control = "instance-metadata-v2"
+			}
 			if control == "" && (hasAnyWord(low, "--logging=none", "--monitoring=none", "--logging-service=none", "--monitoring-service=none") ||
 				hasAnyWord(low, "--no-enable-cloud-logging", "--no-enable-cloud-monitoring")) {
 				// a cluster's or service's logs and metrics switched off

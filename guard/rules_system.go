@@ -980,7 +980,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "trust-root-certificate", Level: LevelHigh, Category: CategorySystem, Description: "adding a root certificate authority the machine trusts (whoever holds its key can impersonate any site)",
 		Suggestions: []string{"Trust a development CA for one tool only (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE)", "Let the user install root certificates"},
-		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd", "git", "npm", "yarn", "pip", "pip3", "export"),
+		names:       names("certutil", "import-certificate", "security", "trust", "keytool", "cp", "install", "mv", "tee", "ln", "dd", "git", "npm", "yarn", "pip", "pip3", "export", "curl", "wget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := lower(joinWords(args))
@@ -1017,9 +1017,10 @@ var systemRules = []*rule{
 					}
 				}
 				return false, ""
-			case "cp", "install", "mv", "tee", "ln", "dd":
+			case "cp", "install", "mv", "tee", "ln", "dd", "curl", "wget":
 				// a certificate dropped where the system's trust store
-				// is built from (update-ca-certificates, update-ca-trust)
+				// is built from (update-ca-certificates, update-ca-trust),
+				// or downloaded straight there
 				for _, t := range a.writeTargets(c) {
 					for _, d := range caAnchorDirs {
 						if strings.HasPrefix(t.path+"/", d) {
