@@ -401,3 +401,19 @@ func TestRound41TrustAndMetadata(t *testing.T) {
 		`aws ec2 modify-instance-metadata-options --instance-id i-0abc123def4567890 --http-tokens required`,
 	})
 }
+
+// Statements run through Spanner's client, a production database's master
+// password set on the command line; their near misses: a count, a
+// development database's password from a variable.
+func TestRound41CloudDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud spanner databases execute-sql ledger --instance=prod-spanner --sql="DELETE FROM Accounts WHERE true"`, CategoryDatabaseDestroy, "db-delete-all", LevelCritical},
+		{`aws rds modify-db-instance --db-instance-identifier acme-prod-pg --master-user-password 'Temp1234!' --apply-immediately`, CategoryExfiltration, "db-password-on-command-line", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud spanner databases execute-sql ledger --instance=prod-spanner --sql="SELECT COUNT(*) FROM Accounts"`,
+		`aws rds modify-db-instance --db-instance-identifier acme-dev-pg --master-user-password "$NEW_PW"`,
+		`aws rds modify-db-instance --db-instance-identifier acme-dev-pg --backup-retention-period 7`,
+	})
+}

@@ -358,10 +358,27 @@ var secretPlacementRules = []*rule{
 		}},
 	{ID: "db-password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "typing a production database's password into the command line (it stays in the shell's history, the process list and the agent's transcript)",
 		Suggestions: []string{"Let the client prompt for it, or read it from ~/.pgpass, ~/.my.cnf or a secret manager", "Pass it through a variable set from the secret store"},
-		names:       names("mysql", "mariadb", "mysqldump", "psql", "pg_dump", "redis-cli", "valkey-cli", "mongosh", "mongo", "cqlsh"),
+		names:       names("mysql", "mariadb", "mysqldump", "psql", "pg_dump", "redis-cli", "valkey-cli", "mongosh", "mongo", "cqlsh", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			host, pass := "", ""
+			if c.name == "aws" {
+				// aws rds modify-db-instance --db-instance-identifier
+				// acme-prod-pg --master-user-password 'Temp1234!'
+				ops := c.operands()
+				if len(ops) < 2 || ops[0].s != "rds" || !strings.HasPrefix(ops[1].s, "modify-db-") && !strings.HasPrefix(ops[1].s, "create-db-") {
+					return false, ""
+				}
+				v, ok := optValue(args, "", "master-user-password")
+				if !ok || v == "" || strings.ContainsAny(v, "$%{") {
+					return false, ""
+				}
+				id, _ := optValue(args, "", "db-instance-identifier", "db-cluster-identifier")
+				if !isProdName(id) && !touchesProduction(c) {
+					return false, ""
+				}
+				return true, "--master-user-password for " + id
+			}
 			if v, ok := optValue(args, "-h", "host"); ok {
 				host = v
 			}

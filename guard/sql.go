@@ -208,7 +208,7 @@ func serverExportOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud")
 
 // statementOptions are the options with which database clients are
 // given statements to run, client by client as their documentation names
@@ -314,6 +314,13 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 	case "aws":
 		// aws rds-data execute-statement --sql 'SQL'
 		if len(args) > 1 && args[0].s == "rds-data" {
+			if v, ok := optValue(args, "", "sql"); ok {
+				add(v)
+			}
+		}
+	case "gcloud":
+		// gcloud spanner databases execute-sql DB --instance=I --sql='SQL'
+		if ops := positional(args); len(ops) > 2 && ops[0].s == "spanner" && ops[1].s == "databases" && ops[2].s == "execute-sql" {
 			if v, ok := optValue(args, "", "sql"); ok {
 				add(v)
 			}
