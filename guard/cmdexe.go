@@ -550,6 +550,12 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		}
 	}
 	stages = append(stages, toks[start:])
+	if l := strings.ToLower(ws.a.src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && strings.Contains(l, "reg query") &&
+		!strings.Contains(l, "reg add") && !strings.Contains(l, "reg delete") {
+		// reg query ...\Winlogon | findstr DefaultPassword: the saved
+		// automatic log-on password, in the clear
+		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
+	}
 	if cmdWholeEnvShown(stages) && ws.a.wantOut == 0 && !ws.a.piped {
 		// set, set | more: every variable with its value on the terminal
 		ws.emitWin(nil, "secret-printed", "every environment variable with its value")

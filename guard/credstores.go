@@ -21,6 +21,9 @@ var homeCredentialStores = []credentialStore{
 	{".config/age/", "age identities"}, {".config/sops/age/", "age identities"}, {".authinfo", "stored logins"},
 	{".local/share/keyrings/", "the desktop keyring"}, {".local/share/kwalletd/", "the desktop keyring"},
 	{".local/share/atuin/key", "the history sync key"},
+	// coding agents' tool servers: their env blocks hold the servers' API keys
+	{".cursor/mcp.json", "tool servers' API keys"}, {"Library/Application Support/Claude/claude_desktop_config.json", "tool servers' API keys"},
+	{".config/Claude/claude_desktop_config.json", "tool servers' API keys"}, {".codeium/windsurf/mcp_config.json", "tool servers' API keys"},
 	// remote access, tunnels and identity-aware proxies
 	{".tsh/", "Teleport certificates"}, {".config/ngrok/", "the tunnel's auth token"}, {".ngrok2/", "the tunnel's auth token"},
 	{"Library/Application Support/ngrok/", "the tunnel's auth token"}, {".vagrant.d/insecure_private_key", "SSH keys"},

@@ -1356,6 +1356,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					// env:X).Value: the value printed
 					ws.emitWin(nil, "secret-printed", "the environment variable "+name)
 				}
+				if prev.kind == flowSecret && prev.what == "the environment" && strings.HasSuffix(strings.TrimSpace(psJoin(stage)), ")") {
+					// [Environment]::GetEnvironmentVariables('User') alone on
+					// its line: every variable with its value shown (.Keys
+					// after it: the names)
+					ws.emitWin(nil, "secret-printed", "every environment variable with its value")
+				}
 			}
 			if len(st.stages) == 1 && prev.kind == flowSecret && strings.HasPrefix(ft, "[") && len(st.redirs[si]) == 0 && psReadShownWhole(psJoin(stage)) {
 				// [IO.File]::ReadAllText(KEY) alone on its line: shown

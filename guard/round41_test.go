@@ -417,3 +417,40 @@ func TestRound41CloudDatabases(t *testing.T) {
 		`aws rds modify-db-instance --db-instance-identifier acme-dev-pg --backup-retention-period 7`,
 	})
 }
+
+// Secrets shown by operations tools (a keyring's password printed from
+// Python, a vaulted Ansible variable, the automatic log-on password, the
+// whole environment from .NET, tool servers' keys in an agent's MCP file),
+// admission policies deleted, the home shared with everyone; their near
+// misses.
+func TestRound41OperationsLeaks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python3 -c 'import keyring; print(keyring.get_password("https://upload.pypi.org/legacy/", "__token__"))'`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`ansible -i inventory/prod db01 -m debug -a 'var=vault_postgres_password'`, CategoryExfiltration, "vault-variable-shown", LevelHigh},
+		{`kubectl delete clusterpolicy disallow-privileged-containers require-run-as-nonroot`, CategorySystem, "k8s-admission-policy-removed", LevelHigh},
+		{`net usershare add home /home/dev "dev home" Everyone:F guest_ok=y`, CategoryPermission, "folder-shared-with-everyone", LevelHigh},
+		{`jq '.mcpServers[].env' ~/.cursor/mcp.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python3 -c 'import keyring; print(keyring.get_keyring())'`,
+		`ansible -i inventory/prod db01 -m debug -a 'var=ansible_hostname'`,
+		`kubectl --context kind-dev delete clusterpolicy test-policy`,
+		`kubectl get clusterpolicy`,
+		`net usershare add build /work/project/dist "builds" Everyone:R guest_ok=n`,
+		`jq '.mcpServers | keys' ~/.cursor/mcp.json`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`[System.Environment]::GetEnvironmentVariables('User')`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`[Environment]::GetEnvironmentVariables('User').Keys`,
+		`$vars = [System.Environment]::GetEnvironmentVariables('User')`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon" | findstr /i "DefaultUserName DefaultPassword"`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, cmd, []string{`reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon" /v Shell`})
+}

@@ -353,6 +353,30 @@ var permissionRules = []*rule{
 // serviceDataRules: a service's own data directory given to another
 // owner or closed to it: the service no longer starts.
 var serviceDataRules = []*rule{
+	{ID: "folder-shared-with-everyone", Level: LevelHigh, Category: CategoryPermission, Description: "sharing a folder of the home over the network with everyone or guests (every key and repository in it readable)",
+		Suggestions: []string{"Share only a folder made for it, with named users", "Keep guest access off"},
+		names:       names("net"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// net usershare add home /home/dev "dev home" Everyone:F guest_ok=y
+			ops := c.operands()
+			if len(ops) < 4 || ops[0].s != "usershare" || ops[1].s != "add" {
+				return false, ""
+			}
+			open := false
+			for _, w := range ops[4:] {
+				l := lower(w.s)
+				open = open || strings.HasPrefix(l, "everyone:") && !strings.HasSuffix(l, ":d") || l == "guest_ok=y"
+			}
+			if !open {
+				return false, ""
+			}
+			if p := a.absPath(ops[3].s, c.cwd); p != "" {
+				if _, _, home := a.homeRel(p); home || a.home != "" && p == a.home {
+					return true, "net usershare " + ops[2].s + " " + p
+				}
+			}
+			return false, ""
+		}},
 	{ID: "service-data-ownership", Level: LevelHigh, Category: CategorySystem, Description: "changing the owner or permissions of a service's data directory (the service stops being able to read it)",
 		Suggestions: []string{"Leave a service's data to its package and its own user", "Fix one file's owner, named, if that is what is wrong"}, names: names("chown", "chmod", "chgrp"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -621,12 +621,18 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "k8s-admission-policy-removed", Level: LevelHigh, Category: CategorySystem, Description: "deleting a cluster's policy admission webhook (Gatekeeper, Kyverno): what it refused is admitted",
+	{ID: "k8s-admission-policy-removed", Level: LevelHigh, Category: CategorySystem, Description: "deleting a cluster's admission policies or their webhook (Gatekeeper, Kyverno): what they refused is admitted",
 		Suggestions: []string{"Change the policy through its own reviewed configuration", "Put the one resource in an exempt namespace"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := kubectlSubArgs(c.args())
 			if len(args) < 2 || args[0].s != "delete" {
 				return false, ""
+			}
+			// kubectl delete clusterpolicy disallow-privileged-containers:
+			// Kyverno's or Gatekeeper's rules themselves (a local
+			// cluster's are the developer's)
+			if kind, _, _ := strings.Cut(lower(args[1].s), "."); admissionPolicyKind(strings.SplitN(kind, "/", 2)[0]) && !localKubeContext(c.args()) {
+				return true, "kubectl delete " + args[1].s
 			}
 			j := lower(joinWords(args))
 			if !strings.Contains(j, "webhookconfiguration") {
@@ -1104,4 +1110,16 @@ func volumeSource(v string) string {
 		return v[:skip+i]
 	}
 	return v
+}
+
+// admissionPolicyKind reports a Kubernetes kind that holds a cluster's
+// admission rules: Kyverno's cluster policies, Gatekeeper's constraint
+// templates, admission policies.
+func admissionPolicyKind(kind string) bool {
+	switch kind {
+	case "clusterpolicy", "clusterpolicies", "constrainttemplate", "constrainttemplates", "validatingadmissionpolicy", "validatingadmissionpolicies",
+		"validatingadmissionpolicybinding", "validatingadmissionpolicybindings", "podsecuritypolicy", "podsecuritypolicies", "psp":
+		return true
+	}
+	return false
 }

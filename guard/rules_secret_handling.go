@@ -276,6 +276,24 @@ var moreSecretRules = []*rule{
 			}
 			return true, "security " + args[0].s + " -A"
 		}},
+	{ID: "vault-variable-shown", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a vaulted variable through Ansible's debug module (the decrypted value lands in the output)",
+		Suggestions: []string{"Check the variable is defined (var=vault_x is defined) instead of printing it", "Use no_log on tasks that handle secrets"},
+		names:       names("ansible"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			m, _ := optValue(args, "-m", "module-name")
+			if m != "debug" && m != "ansible.builtin.debug" {
+				return false, ""
+			}
+			// ansible -i inventory/prod db01 -m debug -a 'var=vault_postgres_password'
+			v, _ := optValue(args, "-a", "args")
+			for f := range strings.FieldsSeq(v) {
+				if name, ok := strings.CutPrefix(f, "var="); ok && (strings.HasPrefix(name, "vault_") || isSecretVar(strings.ToUpper(name))) {
+					return true, "ansible debug var=" + name
+				}
+			}
+			return false, ""
+		}},
 	{ID: "sensitive-value-unmasked", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a value Terraform marks sensitive, unmasked with nonsensitive() in its console",
 		Suggestions: []string{"Check the value is set (length(var.x) > 0) instead of printing it", "Read it where it is needed, not on the screen"},
 		names:       names("terraform", "tofu"),

@@ -200,7 +200,7 @@ func scanScript(lang, code string) *scriptScan {
 // secretPrints its calls that write text to the output.
 var (
 	secretReads = map[string][]string{
-		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load(", "'read_text'", `"read_text"`},
+		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load(", "'read_text'", `"read_text"`, "keyring.get_password(", "keyring.get_credential("},
 		"js":     {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
 		"ruby":   {"file.read(", "io.read(", "file.readlines(", ".read"},
 		"perl":   {"<$", "<f>", "<fh>", "slurp", "read_file("},
