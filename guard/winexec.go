@@ -2023,6 +2023,22 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 				ws.emitWin(c, "win-exfil-secrets", d)
 				return
 			}
+			if f, ok := a.writtenFile(p, a.cwd); ok && f.tree && param == "infile" {
+				// git bundle create $env:TEMP\r.bundle --all; irm -InFile
+				// it: a whole folder or repository, archived and sent
+				ws.emitWin(c, "exfil-archive", f.what)
+				return
+			}
+			if f, ok := a.writtenFile(p, a.cwd); ok && f.kind == flowSecret {
+				// pg_dump ... -f $env:TEMP\core.dump; iwr -InFile
+				// $env:TEMP\core.dump: what the line wrote there goes
+				if f.crit {
+					ws.emitWin(c, "win-exfil-secrets", f.what)
+				} else {
+					ws.emitWin(c, "exfil-upload-data", f.what)
+				}
+				return
+			}
 			if param == "infile" && databaseFile(s) {
 				// -InFile .\exports\prod_customers.csv: the records go
 				ws.emitWin(c, "exfil-upload-data", "a database or an export of its records ("+s+")")
