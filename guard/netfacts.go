@@ -247,7 +247,12 @@ func uploadedFiles(c *cmd) []word {
 			for _, l := range strings.Split(c.in.text, "\n") {
 				f := strings.Fields(l)
 				if len(f) >= 2 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
-					out = append(out, lit(f[1]))
+					for _, x := range f[1:] {
+						if !strings.HasPrefix(x, "-") { // put -r DIR: the options first
+							out = append(out, lit(x))
+							break
+						}
+					}
 				}
 			}
 		}

@@ -15,6 +15,24 @@ func broadSubject(s string) bool {
 
 // Rules for gaining root or admin rights (category privilege).
 var privilegeRules = []*rule{
+	{ID: "sudoedit-extra-file", Level: LevelCritical, Category: CategoryPrivilege, Description: "sudoedit given an editor variable that names another file after --: sudo opens that file for writing as root (CVE-2023-22809)",
+		Suggestions: []string{"Edit only the file sudoedit was asked for", "Update sudo (1.9.12p2 and later refuse the extra file)"},
+		names:       names("sudoedit", "sudo"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "sudo" && !hasWord(c.args(), "-e") && !hasWord(c.args(), "--edit") {
+				return false, ""
+			}
+			// SUDO_EDITOR='vim -- /etc/sudoers' sudoedit notes.txt
+			for _, as := range c.assigns {
+				if as.name != "SUDO_EDITOR" && as.name != "VISUAL" && as.name != "EDITOR" {
+					continue
+				}
+				if _, extra, ok := strings.Cut(as.val.s, " -- "); ok && strings.TrimSpace(extra) != "" {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "account-shell-change", Level: LevelModerate, Category: CategoryPrivilege, Description: "changing another account's login shell or unlocking an account",
 		Suggestions: []string{"Leave system accounts locked with nologin", "Ask an administrator"}, names: names("chsh", "usermod", "passwd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
