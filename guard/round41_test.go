@@ -485,3 +485,22 @@ func TestRound41SftpBatchAndSudoedit(t *testing.T) {
 		`SUDO_EDITOR=vim sudoedit /work/project/notes.txt`,
 	})
 }
+
+// An archive expanded over the profile with -Force, a team's shared drive
+// synced to a local folder; their near misses: the same without -Force or
+// into the project, a shared drive copied from.
+func TestRound41ExpandAndSyncOverShared(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Expand-Archive -Path .\profile-backup.zip -DestinationPath $HOME -Force`, CategoryFileDelete, "extract-over-home", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Expand-Archive -Path .\profile-backup.zip -DestinationPath $HOME`,
+		`Expand-Archive -Path .\vendor.zip -DestinationPath .\vendor -Force`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rclone sync ./export gdrive:Team/Shared`, CategoryCloudDestroy, "s3-sync-delete-production", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{`rclone sync gdrive:Team/Shared ./backup`, `rclone copy ./export gdrive:Team/Shared`})
+}

@@ -209,6 +209,11 @@ var cloudDestroyRules = []*rule{
 			if isProdName(dest) {
 				return true, dest
 			}
+			if strings.Contains(dest, ":") && sharedTarget([]word{lit(dest)}) {
+				// rclone sync ./tmp gdrive:Team/Shared: a team's folder made
+				// to match a local one, the rest of it deleted
+				return true, dest
+			}
 			if p := a.absPath(dest, c.cwd); p != "" && !strings.Contains(dest, ":") && (a.inWork(p) || underTemp(p)) {
 				return false, "" // the project's own folder, emptied
 			}

@@ -567,6 +567,14 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if !ok && len(pa.pos) > 1 {
 			dst, ok = pa.pos[1], true
 		}
+		if h := a.winHome(); ok && dst.ok && h != "" && pa.flags["force"] {
+			// Expand-Archive backup.zip -DestinationPath $HOME -Force: the
+			// profile's files replaced by the archive's (without -Force
+			// it stops at the first file that exists)
+			if p := a.winAbs(dst.s); p == h || p == h+"/appdata" || p == h+"/appdata/roaming" || p == h+"/.ssh" || p == h+"/.config" || p == h+"/documents" {
+				ws.emitWin(c, "extract-over-home", dst.s)
+			}
+		}
 		if src != nil && src.ok && ws.isDownloaded(a.winAbs(src.s)) {
 			d := "."
 			if ok && dst.ok {
