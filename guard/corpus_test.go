@@ -936,15 +936,15 @@ const (
 // 94.5% and 1.11% (round40b, never opened, 92.9%, 79.5%, 100%, 1.25%);
 // see testdata/corpus/round40/README.md. These floors catch regressions.
 // Round forty-one, POSIX lines (both parts): 93.6%, 77.8%, 88.1% and
-// 0.82% false positives on arrival; after the session's rules 94.4%,
-// 83.5%, 88.1% and 0.58% (round41b, never opened, 94.2%, 80.4%, 85.2%,
+// 0.82% false positives on arrival; after the session's rules 95.8%,
+// 86.2%, 89.6% and 0.47% (round41b, never opened, 94.2%, 80.4%, 85.2%,
 // 1.15%); see testdata/corpus/round41/README.md. These floors catch
 // regressions.
 const (
-	minRound41Critical      = 0.94
-	minRound41High          = 0.83
-	minRound41Moderate      = 0.88
-	maxRound41FalsePositive = 0.006
+	minRound41Critical      = 0.955
+	minRound41High          = 0.86
+	minRound41Moderate      = 0.89
+	maxRound41FalsePositive = 0.005
 )
 
 const (

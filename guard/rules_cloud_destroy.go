@@ -179,7 +179,7 @@ var cloudDestroyRules = []*rule{
 			// state rm, or an old state pushed over the current one
 			return len(ops) > 1 && ops[0].s == "state" && (ops[1].s == "rm" || ops[1].s == "delete" || ops[1].s == "push" && (hasWord(c.args(), "-force") || hasWord(c.args(), "--force"))), ""
 		}},
-	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket, or from a directory just made empty",
+	{ID: "s3-sync-delete-production", prodAware: true, Level: LevelHigh, Category: CategoryCloudDestroy, Description: "syncing with deletion into a production bucket or a shared drive, or from a directory just made empty",
 		Suggestions: []string{"Run with --dryrun first", "Sync without --delete"}, names: names("aws", "gsutil", "rclone", "s3cmd", "azcopy", "mc", "mcli"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
