@@ -56,14 +56,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 39's, before round 40's were written), in runs
-// alternating with this round's build on the same shared two-core
-// machine: 65,363, 65,115, 64,762 and 64,312 decisions/s, p99 77–81 µs
-// (this round's build, in the same runs: 64,725, 65,175, 61,803 and
-// 63,352, p99 76–85 µs, the last two after its final forty rules). The
-// figures of older rounds (90,200 at best on the fifth round's smaller
-// rule set) are in the git history.
-const lastRound = "64,900 decisions/s, p99 79µs"
+// round's rules (round 40's final build, in runs alternating with round
+// 39's on the same shared two-core machine): 61,803 and 63,352
+// decisions/s, p99 84.7 and 81.2 µs. Round 41's final build measured
+// 61,802, p99 80.4 µs, in a make bench on a quiet machine. The figures of
+// older rounds (90,200 at best on the fifth round's smaller rule set) are
+// in the git history.
+const lastRound = "62,600 decisions/s, p99 83µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
