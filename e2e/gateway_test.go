@@ -17,6 +17,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/provider/claude"
 	"github.com/hotplex/hotplex/testkit"
@@ -70,9 +71,16 @@ func newGatewayHarness(t *testing.T, script scriptedmodel.Script, gopts gateway.
 	// The daemon's own environment: the model key, HotPlex's admin token
 	// and the real model's URL, as an operator would export them.
 	env := append(testkit.OfflineEnv(t, m.URL()), "ANTHROPIC_API_KEY="+h.key, "OPENAI_API_KEY="+h.key, "HOTPLEX_ADMIN_TOKEN="+h.key)
+	// The operator lets agents list their environment (the firewall stops
+	// `env` by default: every variable, secrets included, in the output);
+	// what it shows is the point of these tests.
+	policy, err := guard.ParsePolicy([]byte(`{"allow":["Bash(env)"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	e, err := engine.NewEngine(engine.EngineOptions{
 		Provider: claude.New(claude.Options{Path: testkit.ClaudePath(t)}), Env: env, Credentials: h.gw,
-		IdleTimeout: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		IdleTimeout: -1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Policy: policy,
 	})
 	if err != nil {
 		t.Fatal(err)

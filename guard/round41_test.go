@@ -187,6 +187,7 @@ func TestRound41EnvironmentShownAndRegistry(t *testing.T) {
 		`printenv HOME`,
 		`env FOO=1 make test`,
 		`docker exec api env | cut -d= -f1`,
+		`env | sort > /dev/null`,
 		`npm access get status @acme/internal-tools`,
 		`npm access set status=private @acme/internal-tools`,
 		`gh release edit v2.4.0 --notes-file CHANGELOG.md`,

@@ -3670,8 +3670,8 @@ func wholeEnvironmentShown(c *cmd) bool {
 			}
 		}
 	}
-	if src == nil || len(src.redirs) > 0 && src == c {
-		return false
+	if src == nil || outputRedirected(c) {
+		return false // env | sort > F: written, not shown (the dump rules judge F)
 	}
 	args := src.args()
 	switch src.name {

@@ -14,6 +14,7 @@ import (
 	"github.com/hotplex/hotplex/engine"
 	"github.com/hotplex/hotplex/event"
 	"github.com/hotplex/hotplex/gateway"
+	"github.com/hotplex/hotplex/guard"
 	"github.com/hotplex/hotplex/internal/scriptedmodel"
 	"github.com/hotplex/hotplex/testkit"
 )
@@ -53,8 +54,14 @@ func TestOpenCodeThroughGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The operator lets agents list their environment (the firewall stops
+	// `env` by default); what it shows is the point of this test.
+	policy, err := guard.ParsePolicy([]byte(`{"allow":["Bash(env)"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	eng, err := engine.NewEngine(engine.EngineOptions{Provider: a.Provider, Env: env, Credentials: gw, IdleTimeout: -1,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
