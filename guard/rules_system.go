@@ -1790,7 +1790,7 @@ var tlsOffRules = []*rule{
 			case "curl":
 				// curl -k -o tool.zip https://...: saved to be used later
 				// (a page printed to the terminal is only read)
-				if !hasAnyWord(c.lowerArgs(), "-k", "--insecure") && !hasBundledFlag(args, 'k') || !curlSavesFile(c) {
+				if !hasAnyWord(c.lowerArgs(), "-k", "--insecure") && !hasBundledFlag(args, 'k') || !a.savesFile(c) {
 					return false, ""
 				}
 				target, what = firstURLHost(args), "curl -k"
@@ -1847,18 +1847,11 @@ var tlsOffRules = []*rule{
 		}},
 }
 
-// curlSavesFile reports a curl that writes what it fetches into a file
-// (-o F, -O, -kfsSLo F, > F).
-func curlSavesFile(c *cmd) bool {
-	args := c.args()
-	if _, ok := optValue(args, "-o", "output"); ok || hasAnyWord(c.lowerArgs(), "-o", "--remote-name", "--remote-name-all") {
-		return true
-	}
-	if hasBundledFlag(args, 'o') || hasBundledFlag(args, 'O') {
-		return true
-	}
-	for _, r := range c.redirs {
-		if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
+// savesFile reports a command that writes what it fetches into a file
+// (curl -o F, -O, -kfsSLo F, > F), the null device aside.
+func (a *analysis) savesFile(c *cmd) bool {
+	for _, t := range a.writeTargets(c) {
+		if t.path != "/dev/null" {
 			return true
 		}
 	}
