@@ -67,7 +67,7 @@ func TestRound38SecretsLeftAndSent(t *testing.T) {
 		`gh pr comment 42 --body "deployed"`,
 		`git config --global http.https://git.example.com/.extraheader "X-Trace: on"`,
 		`oras push registry.example.net/team/artifact:1 dist/app.tar.gz`,
-		`env | sort | head`,
+		`env | cut -d= -f1 | sort | head`,
 	})
 }
 

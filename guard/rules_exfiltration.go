@@ -3658,17 +3658,19 @@ func wholeEnvironmentShown(c *cmd) bool {
 		if c.stage != len(c.pipe)-1 {
 			return false
 		}
-		switch c.name {
-		case "sort", "more", "less", "cat", "column", "most", "bat":
-			if len(c.operands()) > 0 || c.stage != 1 {
+		// env | sort | less, env | cut -c1-200: ordered, paged or cut to
+		// width, every value still shown (cut -d= -f1 keeps the names)
+		for _, s := range c.pipe[1 : c.stage+1] {
+			if s == nil || len(s.operands()) > 0 && s.name != "cut" && s.name != "tr" || namesOfAssignments(s) {
 				return false
 			}
-			src = c.pipe[0]
-		default:
-			if c.stage != 0 {
+			switch s.name {
+			case "sort", "uniq", "more", "less", "cat", "column", "most", "bat", "head", "tail", "nl", "fold", "cut", "tr":
+			default:
 				return false
 			}
 		}
+		src = c.pipe[0]
 	}
 	if src == nil || outputRedirected(c) {
 		return false // env | sort > F: written, not shown (the dump rules judge F)
