@@ -1356,6 +1356,20 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					// env:X).Value: the value printed
 					ws.emitWin(nil, "secret-printed", "the environment variable "+name)
 				}
+				if raw := psJoin(stage); strings.HasPrefix(raw, "(") {
+					// (Get-Content .env) -match 'KEY|SECRET': the secret
+					// lines picked out of a secrets file, shown
+					if g := psGroups(raw); len(g) > 0 {
+						rest := strings.TrimSpace(raw[min(len(raw), len(g[0])+2):])
+						op, pat, _ := strings.Cut(rest, " ")
+						switch strings.ToLower(op) {
+						case "-match", "-imatch", "-cmatch", "-like", "-ilike":
+							if f := ws.psGroupOut(g[0], item); f.kind == flowSecret && (secretishPattern(strings.Trim(pat, `"' `)) || connectionPattern(lower(pat))) {
+								ws.emitWin(nil, "secret-printed", "secret lines of "+f.what)
+							}
+						}
+					}
+				}
 				if prev.kind == flowSecret && prev.what == "the environment" && strings.HasSuffix(strings.TrimSpace(psJoin(stage)), ")") {
 					// [Environment]::GetEnvironmentVariables('User') alone on
 					// its line: every variable with its value shown (.Keys

@@ -509,3 +509,18 @@ func TestRound41ExpandAndSyncOverShared(t *testing.T) {
 	})
 	checkSafe(t, d, corpusContext, []string{`rclone sync gdrive:Team/Shared ./backup`, `rclone copy ./export gdrive:Team/Shared`})
 }
+
+// A secrets file's secret lines picked by a PowerShell -match expression;
+// its near misses: another setting picked, another file searched.
+func TestRound41PowerShellMatchOverSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-Content .env) -match 'KEY|SECRET|TOKEN'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`(gc .env.production) -like '*PASSWORD*'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`(Get-Content .env) -match 'PORT'`,
+		`(Get-Content README.md) -match 'TOKEN'`,
+	})
+}
