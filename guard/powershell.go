@@ -1356,6 +1356,12 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 					// env:X).Value: the value printed
 					ws.emitWin(nil, "secret-printed", "the environment variable "+name)
 				}
+				if l := strings.ToLower(psJoin(stage)); (psSecretExpr(l) == "a decrypted SecureString" || psSecretExpr(l) == "a credential's password in clear text") && strings.HasSuffix(strings.TrimRight(l, " )"), ".password") {
+					d := psSecretExpr(l)
+					// $cred.GetNetworkCredential().Password alone on its
+					// line: the password shown
+					ws.emitWin(nil, "secret-printed", d)
+				}
 				if raw := psJoin(stage); strings.HasPrefix(raw, "(") {
 					// (Get-Content .env) -match 'KEY|SECRET': the secret
 					// lines picked out of a secrets file, shown

@@ -524,3 +524,18 @@ func TestRound41PowerShellMatchOverSecrets(t *testing.T) {
 		`(Get-Content README.md) -match 'TOKEN'`,
 	})
 }
+
+// A SecureString's password printed through NetworkCredential; its near
+// misses: the user name, the password kept in a variable.
+func TestRound41NetworkCredentialPassword(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`[Net.NetworkCredential]::new('', (Get-Secret -Name AzDoPat)).Password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`$cred.GetNetworkCredential().Password`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`$cred.GetNetworkCredential().UserName`,
+		`$p = [Net.NetworkCredential]::new('', (Get-Secret -Name AzDoPat)).Password`,
+	})
+}

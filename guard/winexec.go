@@ -2067,6 +2067,9 @@ func psSecretExpr(l string) string {
 	switch {
 	case strings.Contains(l, "getnetworkcredential()"):
 		return "a credential's password in clear text"
+	case strings.Contains(l, "networkcredential") && strings.HasSuffix(strings.TrimRight(l, " )"), ".password"):
+		// [Net.NetworkCredential]::new('', $secure).Password
+		return "a decrypted SecureString"
 	case strings.Contains(l, "-asplaintext") && (strings.Contains(l, "get-secret") || strings.Contains(l, "get-azkeyvaultsecret") ||
 		strings.Contains(l, "convertfrom-securestring") || strings.Contains(l, "get-storedcredential")):
 		return "a stored secret read -AsPlainText"
