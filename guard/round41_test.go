@@ -539,3 +539,16 @@ func TestRound41NetworkCredentialPassword(t *testing.T) {
 		`$p = [Net.NetworkCredential]::new('', (Get-Secret -Name AzDoPat)).Password`,
 	})
 }
+
+// A chart's computed values (--all) shown whole; their near misses: the
+// user-supplied values, a search that keeps other lines.
+func TestRound41HelmComputedValues(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm get values grafana -n monitoring --all`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm get values grafana -n monitoring`,
+		`helm get values istiod -n istio-system -a | grep -i mtls`,
+	})
+}

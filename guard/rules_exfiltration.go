@@ -2624,6 +2624,14 @@ func findTightensOnly(c *cmd) bool {
 // secretOutputNamed reports an infrastructure tool printing one output
 // whose name says it is a secret (terraform output -raw db_password).
 func secretOutputNamed(c *cmd) bool {
+	if c.name == "helm" {
+		// helm get values grafana --all: the chart's computed values,
+		// its defaults' admin passwords among them, shown whole (piped
+		// on, it is judged by what the next command keeps)
+		ops := c.operands()
+		return len(ops) > 1 && ops[0].s == "get" && ops[1].s == "values" && (hasWord(c.args(), "--all") || hasWord(c.args(), "-a")) &&
+			(c.pipe == nil || c.stage == len(c.pipe)-1)
+	}
 	if c.name != "terraform" {
 		return false
 	}
