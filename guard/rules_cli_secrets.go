@@ -124,21 +124,24 @@ var cliSecretRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "prod-secrets-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing production secrets read from a secret store into a file in the project (a commit away from being published)",
+	{ID: "prod-secrets-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing production secrets read from a secret store, or a remote cluster's credentials, into a file in the project (a commit away from being published)",
 		Suggestions: []string{"Hand the secret to the program that needs it without a file", "Write development secrets only, into an ignored file"},
 		writes:      true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			what := storedSecretRead(c)
 			// kubectl config view --raw > ./ci/kubeconfig-prod.yaml: a
 			// cluster's credentials themselves
-			rawKubeconfig := c.name == "kubectl" && hasWord(c.args(), "--raw") && hasWord(c.args(), "view") && hasWord(c.args(), "config")
+			// (--flatten embeds the certificates and keys as --raw does)
+			rawKubeconfig := c.name == "kubectl" && (hasWord(c.args(), "--raw") || hasWord(c.args(), "--flatten")) && hasWord(c.args(), "view") && hasWord(c.args(), "config")
 			if what == "" && !rawKubeconfig || strings.HasPrefix(what, credentialOutput) && !rawKubeconfig {
 				return false, ""
 			}
 			if rawKubeconfig {
 				what = "a cluster's credentials"
 			}
-			prod := touchesProduction(c) || productionTarget(c.args(), c.lowerArgs())
+			// a cluster's credentials other than a local cluster's are
+			// never the project's to keep
+			prod := touchesProduction(c) || productionTarget(c.args(), c.lowerArgs()) || rawKubeconfig && !localKubeContext(c.args())
 			for _, r := range c.redirs {
 				if !r.isOutput() || r.n != "" && r.n != "1" || isFD(r.w.s) {
 					continue
