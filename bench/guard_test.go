@@ -59,7 +59,7 @@ func corpusCommands(b *testing.B) []corpusLine {
 // round's rules (round 40's final build, in runs alternating with round
 // 39's on the same shared two-core machine): 61,803 and 63,352
 // decisions/s, p99 84.7 and 81.2 µs. Round 41's final build measured
-// 61,802, p99 80.4 µs, in a make bench on a quiet machine. The figures of
+// 64,744 and 64,174, p99 78.4 µs, on a quiet machine. The figures of
 // older rounds (90,200 at best on the fifth round's smaller rule set) are
 // in the git history.
 const lastRound = "62,600 decisions/s, p99 83µs"
