@@ -1351,37 +1351,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			ws.psExpression(stage, item)
 			prev = ws.exprFlow(stage)
 			if len(st.stages) == 1 && len(st.redirs[si]) == 0 && a.wantOut == 0 && ws.inValue == 0 {
-				if name := ws.psEnvRead(psJoin(stage)); name != "" && secretVarName(name) {
-					// $env:OPENAI_API_KEY alone on its line, (Get-Item
-					// env:X).Value: the value printed
-					ws.emitWin(nil, "secret-printed", "the environment variable "+name)
-				}
-				if l := strings.ToLower(psJoin(stage)); (psSecretExpr(l) == "a decrypted SecureString" || psSecretExpr(l) == "a credential's password in clear text") && strings.HasSuffix(strings.TrimRight(l, " )"), ".password") {
-					d := psSecretExpr(l)
-					// $cred.GetNetworkCredential().Password alone on its
-					// line: the password shown
-					ws.emitWin(nil, "secret-printed", d)
-				}
-				if raw := psJoin(stage); strings.HasPrefix(raw, "(") {
-					// (Get-Content .env) -match 'KEY|SECRET': the secret
-					// lines picked out of a secrets file, shown
-					if g := psGroups(raw); len(g) > 0 {
-						rest := strings.TrimSpace(raw[min(len(raw), len(g[0])+2):])
-						op, pat, _ := strings.Cut(rest, " ")
-						switch strings.ToLower(op) {
-						case "-match", "-imatch", "-cmatch", "-like", "-ilike":
-							if f := ws.psGroupOut(g[0], item); f.kind == flowSecret && (secretishPattern(strings.Trim(pat, `"' `)) || connectionPattern(lower(pat))) {
-								ws.emitWin(nil, "secret-printed", "secret lines of "+f.what)
-							}
-						}
-					}
-				}
-				if prev.kind == flowSecret && prev.what == "the environment" && strings.HasSuffix(strings.TrimSpace(psJoin(stage)), ")") {
-					// [Environment]::GetEnvironmentVariables('User') alone on
-					// its line: every variable with its value shown (.Keys
-					// after it: the names)
-					ws.emitWin(nil, "secret-printed", "every environment variable with its value")
-				}
+				ws.psExpressionShown(psJoin(stage), prev, item)
 			}
 			if len(st.stages) == 1 && prev.kind == flowSecret && strings.HasPrefix(ft, "[") && len(st.redirs[si]) == 0 && psReadShownWhole(psJoin(stage)) {
 				// [IO.File]::ReadAllText(KEY) alone on its line: shown
@@ -3438,4 +3408,34 @@ func (ws *winState) psEnvRead(raw string) string {
 		return ""
 	}
 	return n
+}
+
+// psExpressionShown judges an expression alone on its line, whose value
+// PowerShell prints: a secret variable ($env:OPENAI_API_KEY, (Get-Item
+// env:X).Value), a SecureString's or a credential's password
+// ($cred.GetNetworkCredential().Password), a secrets file's lines picked
+// by -match or -like ((Get-Content .env) -match 'KEY|SECRET'), the whole
+// environment ([Environment]::GetEnvironmentVariables('User'); .Keys
+// after it gives the names alone).
+func (ws *winState) psExpressionShown(raw string, value flow, item *psItem) {
+	if name := ws.psEnvRead(raw); name != "" && secretVarName(name) {
+		ws.emitWin(nil, "secret-printed", "the environment variable "+name)
+	}
+	l := strings.ToLower(raw)
+	if d := psSecretExpr(l); (d == "a decrypted SecureString" || d == "a credential's password in clear text") && strings.HasSuffix(strings.TrimRight(l, " )"), ".password") {
+		ws.emitWin(nil, "secret-printed", d)
+	}
+	if g := psGroups(raw); strings.HasPrefix(raw, "(") && len(g) > 0 {
+		rest := strings.TrimSpace(raw[min(len(raw), len(g[0])+2):])
+		op, pat, _ := strings.Cut(rest, " ")
+		switch strings.ToLower(op) {
+		case "-match", "-imatch", "-cmatch", "-like", "-ilike":
+			if f := ws.psGroupOut(g[0], item); f.kind == flowSecret && (secretishPattern(strings.Trim(pat, `"' `)) || connectionPattern(lower(pat))) {
+				ws.emitWin(nil, "secret-printed", "secret lines of "+f.what)
+			}
+		}
+	}
+	if value.kind == flowSecret && value.what == "the environment" && strings.HasSuffix(strings.TrimSpace(raw), ")") {
+		ws.emitWin(nil, "secret-printed", "every environment variable with its value")
+	}
 }
