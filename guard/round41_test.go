@@ -285,7 +285,7 @@ func TestRound41BindingsRebaseAndGitTokens(t *testing.T) {
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`kubectl patch clusterrolebinding cluster-admin --type=json -p '[{"op":"add","path":"/subjects/-","value":{"kind":"ServiceAccount","name":"default","namespace":"dev"}}]'`, CategoryPrivilege, "k8s-cluster-admin-binding", LevelHigh},
 		{`git rebase --onto HEAD~3 HEAD~1`, CategoryGitDestroy, "git-discard-work", LevelModerate},
-		{`git config --global url."https://x-access-token:ghp_7Rk2Lq9XbV@github.com/".insteadOf "https://github.com/"`, CategoryExfiltration, "secret-stored-in-clear", LevelHigh},
+		{`git config --global url."https://x-access-token:ghp_7Rk2Lq9XbV@github.com/".insteadOf "https://github.com/"`, CategoryExfiltration, "token-in-git-config", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`kubectl patch rolebinding app-reader -n team-a --type=json -p '[{"op":"add","path":"/subjects/-","value":{"kind":"User","name":"ana"}}]'`,

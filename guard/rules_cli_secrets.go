@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -380,30 +379,11 @@ var secretPostedRule = &rule{ID: "secret-posted", Level: LevelHigh, Category: Ca
 // clearTextStoreRule: a package source's password written in clear text
 // (dotnet nuget add source -p $TOKEN --store-password-in-clear-text):
 // read by every tool and copied with the file.
-var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a password or token in clear text in a settings file (a package source's, every repository's git configuration)",
-	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text)", "Use a credential provider or an environment variable read at restore", "Let git's credential helper keep the token"},
-	names:       names("dotnet", "nuget", "git"),
+var clearTextStoreRule = &rule{ID: "secret-stored-in-clear", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a package source's password or token in clear text in a settings file",
+	Suggestions: []string{"Let the tool encrypt it (drop --store-password-in-clear-text)", "Use a credential provider or an environment variable read at restore"},
+	names:       names("dotnet", "nuget"),
 	match: func(a *analysis, c *cmd) (bool, string) {
 		args := c.args()
-		if c.name == "git" {
-			// git config --global url."https://x-access-token:ghp_x@github.com/".insteadOf
-			// https://github.com/: the token in ~/.gitconfig, sent with
-			// every fetch of every repository
-			k, v, ok := gitConfigSet(c)
-			if !ok || !a.gitConfigUserWide(c) {
-				return false, ""
-			}
-			for _, s := range [...]string{k, v} {
-				if i := strings.Index(s, "://"); i >= 0 {
-					if u, err := url.Parse(strings.TrimSuffix(strings.TrimPrefix(s[strings.LastIndexAny(s[:i], `."`)+1:], `"`), ".insteadof")); err == nil && u.User != nil {
-						if pw, set := u.User.Password(); set && pw != "" && !strings.ContainsAny(pw, "$%{") {
-							return true, "a token in the global git configuration"
-						}
-					}
-				}
-			}
-			return false, ""
-		}
 		if !hasWord(args, "--store-password-in-clear-text") && !hasWord(args, "-storepasswordincleartext") && !hasWord(args, "-StorePasswordInClearText") {
 			return false, ""
 		}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net"
+	"net/url"
 	"path"
 	"regexp"
 	"strconv"
@@ -1708,6 +1709,15 @@ var exfiltrationRules = []*rule{
 				}
 				if v := secretVarIn(w.s); v != "" && strings.Contains(w.s, "@") {
 					return true, "$" + v + " in " + strings.SplitN(w.s, "@", 2)[1]
+				}
+				// url."https://x-access-token:ghp_x@github.com/".insteadOf:
+				// the token itself, written out
+				if i := strings.Index(w.s, "://"); i >= 0 {
+					if u, err := url.Parse(strings.TrimSuffix(strings.TrimPrefix(w.s[strings.LastIndexAny(w.s[:i], `."`)+1:], `"`), ".insteadOf")); err == nil && u.User != nil {
+						if pw, set := u.User.Password(); set && pw != "" && !strings.ContainsAny(pw, "$%{") {
+							return true, "a token in " + u.Hostname() + "'s URL"
+						}
+					}
 				}
 			}
 			// http.<url>.extraheader "AUTHORIZATION: bearer $GH_TOKEN":
