@@ -535,6 +535,14 @@ var corpusSets = []corpusSet{
 	// fifths) is for tuning, round41b must never be opened.
 	{"round41", corpusDir + "/round41",
 		thresholds{minRound41Critical, minRound41High, minRound41Moderate, maxRound41FalsePositive}, winRound41Thresholds},
+	// round42: secrets shown by developer tooling; a Windows machine's
+	// protections weakened; shared services disrupted; an ordinary
+	// Windows day; cloud and cluster resources; privilege and
+	// persistence; disguised commands; the developer's own work lost,
+	// written while round41a was tuned on. Scored on arrival; round42a
+	// (three fifths) is for tuning, round42b must never be opened.
+	{"round42", corpusDir + "/round42",
+		thresholds{minRound42Critical, minRound42High, minRound42Moderate, maxRound42FalsePositive}, winRound42Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -940,6 +948,16 @@ const (
 // 86.2%, 89.6% and 0.47% (round41b, never opened, 94.2%, 80.4%, 85.2%,
 // 1.15%); see testdata/corpus/round41/README.md. These floors catch
 // regressions.
+// Round forty-two, POSIX lines (both parts): 92.1%, 73.6%, 82.6% and
+// 1.90% false positives on arrival; see testdata/corpus/round42/README.md.
+// These floors catch regressions.
+const (
+	minRound42Critical      = 0.92
+	minRound42High          = 0.73
+	minRound42Moderate      = 0.82
+	maxRound42FalsePositive = 0.02
+)
+
 const (
 	minRound41Critical      = 0.955
 	minRound41High          = 0.86

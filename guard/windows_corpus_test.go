@@ -187,6 +187,9 @@ var (
 	// round41: round41a tuned on, round41b held out; see
 	// testdata/corpus/round41/README.md.
 	winRound41Thresholds = thresholds{0.98, 0.84, 0.95, 0.018}
+	// round42: round42a tuned on, round42b held out; see
+	// testdata/corpus/round42/README.md.
+	winRound42Thresholds = thresholds{0.97, 0.78, 0.89, 0.01}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
