@@ -1723,6 +1723,9 @@ func storedSecretRead(c *cmd) string {
 			}
 		}
 	case "pass", "gopass":
+		if hasWord(args, "-c") || hasWord(args, "--clip") {
+			return "" // into the clipboard, nothing on the output
+		}
 		switch first {
 		case "show", "cat":
 			return "a password-store entry"

@@ -2271,6 +2271,9 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 				if tlsCheckOffVar(strings.ToUpper(name), v) {
 					ws.emitWin(nil, "tool-tls-off", truncate(raw, 120)) // checks off for every later session
 				}
+				if proxyVar(name) && strangerProxy(v) != "" {
+					ws.emitWin(nil, "traffic-through-stranger", truncate(raw, 120)) // every later session's traffic
+				}
 			}
 		}
 	}

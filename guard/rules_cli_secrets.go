@@ -55,7 +55,7 @@ var cliSecretRules = []*rule{
 		names:       names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, v, ok := gitConfigSet(c)
-			if !ok || k != "credential.helper" {
+			if !ok || k != "credential.helper" && !(strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, ".helper")) {
 				return false, ""
 			}
 			// credential.helper store (or 'store --file F'): each login

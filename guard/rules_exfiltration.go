@@ -1811,6 +1811,66 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "secret-copied-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying credentials, keys or shell history into the project, one commit away from the repository",
+		Suggestions: []string{"Point the tool at the credential where it is (an environment variable naming the file, a mount)", "Keep keys and history out of the work directory"},
+		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			var srcs []word
+			var dest string
+			switch c.name {
+			case "copy-item", "move-item", "compress-archive":
+				pa := parsePSArgs(c.args(), []string{"path", "literalpath", "destination", "destinationpath"}, []string{"recurse", "force", "container", "passthru", "update"})
+				d, ok := pa.get("destination")
+				if !ok {
+					d, ok = pa.get("destinationpath")
+				}
+				if !ok && len(pa.pos) > 1 {
+					d, ok = pa.pos[len(pa.pos)-1], true
+				}
+				src := psPathArg(pa)
+				if !ok || src == nil {
+					return false, ""
+				}
+				dest, srcs = d.s, []word{*src}
+			default:
+				if c.name == "rsync" {
+					// --include='*.pub' --exclude='*': the public keys only
+					if v, ok := optValue(c.args(), "", "include"); ok && strings.HasSuffix(strings.Trim(v, `"'`), ".pub") {
+						return false, ""
+					}
+				}
+				ops := posArgs(c.args(), optSpec{short: "tS", long: []string{"target-directory", "suffix"}})
+				if len(ops) < 2 {
+					return false, ""
+				}
+				dest, srcs = ops[len(ops)-1].s, ops[:len(ops)-1]
+			}
+			abs := func(s string) string {
+				if winIsWindowsPath(a.workDir) {
+					return a.winAbs(s)
+				}
+				return a.absPath(s, c.cwd)
+			}
+			if p := abs(dest); p == "" || !a.inWork(p) {
+				return false, ""
+			}
+			for _, w := range srcs {
+				sp := abs(w.s)
+				if sp == "" || a.inWork(sp) {
+					continue // a key the project already holds
+				}
+				if l := lower(sp); strings.Contains(l, "/user data/") || strings.Contains(l, "/.mozilla/") || strings.Contains(l, "/firefox/") {
+					continue // a browser's profile: browser-credentials-copied judges it
+				}
+				if d, crit := a.sensitive(sp, c.cwd); crit && !strings.HasPrefix(d, "the home directory") {
+					return true, d + " → " + dest
+				}
+				if rel, _, home := a.homeRel(sp); home && isHistoryPath(rel) {
+					return true, "the shell history → " + dest
+				}
+			}
+			return false, ""
+		}},
 	{ID: "exfil-secret-var-other-service", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending a service's secret variable to another site",
 		Suggestions: suggExfil, names: names("curl", "wget", "wget2", "http", "https", "xh", "httpie", "curlie", "twine", "git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -2300,6 +2360,10 @@ func devSecretRef(a *analysis, c *cmd) bool {
 			switch t {
 			case "dev", "development", "local", "test", "testing", "sandbox":
 				dev = true
+			case "github", "gitlab", "bitbucket", "npm", "npmjs", "pypi", "dockerhub", "aws", "azure", "gcp", "openai", "anthropic", "slack":
+				// dev/github-token: an account's token, whatever folder
+				// holds it
+				return false
 			}
 		}
 	}

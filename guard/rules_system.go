@@ -820,7 +820,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "gcloud"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
@@ -851,6 +851,17 @@ var systemRules = []*rule{
 				}
 				if k := gitConfigEnvTLSOff(env); k != "" {
 					return true, k
+				}
+				return false, ""
+			case "cmd:set":
+				// cmd: set GIT_SSL_NO_VERIFY=1 (set "X=1"), for the rest
+				// of the session like export
+				if len(args) > 0 {
+					// (NODE_TLS_REJECT_UNAUTHORIZED is judged with the
+					// command it precedes, by fetch-checks-off)
+					if k, v, ok := strings.Cut(strings.Trim(args[0].s, `"`), "="); ok && tlsCheckOffVar(k, v) && k != "NODE_TLS_REJECT_UNAUTHORIZED" {
+						return true, k + "=" + v
+					}
 				}
 				return false, ""
 			case "set":

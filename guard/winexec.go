@@ -435,8 +435,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		}
 		scope, _ := pa.get("scope")
 		sc := strings.ToLower(scope.s)
-		if ok && (strings.EqualFold(pol.s, "unrestricted") || strings.EqualFold(pol.s, "bypass")) && sc != "process" && sc != "currentuser" {
-			ws.emitWin(c, "win-execution-policy", pol.s+" for the whole machine")
+		if ok && (strings.EqualFold(pol.s, "unrestricted") || strings.EqualFold(pol.s, "bypass")) && sc != "process" {
+			if sc == "currentuser" {
+				// every later session of the user runs any script,
+				// downloaded ones included (RemoteSigned is the usual
+				// setting)
+				ws.emitWin(c, "win-execution-policy", pol.s+" for every session of the user")
+			} else {
+				ws.emitWin(c, "win-execution-policy", pol.s+" for the whole machine")
+			}
 		}
 	case "enable-localuser":
 		if piped && len(args) == 0 {

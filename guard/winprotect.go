@@ -94,12 +94,33 @@ var winProtectRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) { return hasSw(wargs(c), "disable"), "reagentc /disable" }},
 	{ID: "win-firewall-inbound-any", Level: LevelHigh, Category: CategorySystem, Description: "a firewall rule or port forward that lets any traffic in",
 		Suggestions: []string{"Allow one program or one port, from the addresses that need it"},
-		names:       names("new-netfirewallrule", "set-netfirewallrule", "netsh"),
+		names:       names("new-netfirewallrule", "set-netfirewallrule", "enable-netfirewallrule", "netsh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "enable-netfirewallrule" {
+				// the built-in groups that open file sharing, remote
+				// desktop and remote management to the network
+				if hasSw(args, "whatif") {
+					return false, ""
+				}
+				for _, g := range [...]string{"file and printer sharing", "remote desktop", "windows remote management", "remote service management",
+					"remote event log", "remote scheduled tasks", "network discovery", "filesharing", "remotedesktop", "remote administration"} {
+					if strings.Contains(j, g) {
+						return true, j
+					}
+				}
+				return false, ""
+			}
 			if c.name == "netsh" {
 				switch {
+				case strings.Contains(j, "advfirewall import "):
+					// the whole policy replaced by a file's
+					return true, j
+				case strings.HasPrefix(j, "firewall ") && (strings.Contains(j, "portopening") || strings.Contains(j, "allowedprogram")) &&
+					hasAnyWord(args, "add", "set") && !strings.Contains(j, "mode=disable") && (strings.Contains(j, "scope=all") || !strings.Contains(j, "scope=")):
+					// the old syntax: a port opened to every address
+					return true, j
 				case strings.Contains(j, "portproxy") && hasAnyWord(args, "add", "set") && (strings.Contains(j, "listenaddress=0.0.0.0") || strings.Contains(j, "listenaddress=*") || !strings.Contains(j, "listenaddress=")):
 					return true, j
 				case strings.Contains(j, "firewall") && strings.Contains(j, "add rule") && strings.Contains(j, "action=allow") && strings.Contains(j, "dir=in") &&
@@ -183,6 +204,22 @@ var winProtectRules = []*rule{
 				}
 			}
 			return false, ""
+		}},
+	{ID: "win-iis-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping an IIS site or application pool (every site of it is down for its users)",
+		Suggestions: []string{"Recycle the pool instead (Restart-WebAppPool)", "Stop only the developer's own site"},
+		names:       names("stop-webapppool", "stop-website", "appcmd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "appcmd" {
+				return len(args) > 1 && args[0] == "stop" && (args[1] == "apppool" || args[1] == "site"), "appcmd " + j
+			}
+			// the developer's own pool, or one started again on the line,
+			// is not down for long
+			if hasSw(args, "whatif") || !isProdName(j) && (testName(j) || hasAny(j, "dev", "local") || strings.Contains(a.srcLow(), "start-web")) {
+				return false, ""
+			}
+			return true, c.base + " " + j
 		}},
 	{ID: "win-wsl-shutdown", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "stopping every WSL distribution and what runs in them",
 		Suggestions: []string{"Stop the one distribution you started (wsl --terminate NAME)"}, names: names("wsl"),

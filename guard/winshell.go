@@ -1254,6 +1254,9 @@ func classifyRegKey(k string) regClass {
 		// File History and Windows Backup turned off by policy
 		strings.Contains(k, "policies/microsoft/windows/filehistory") || strings.Contains(k, "policies/microsoft/windows/backup/client") ||
 		strings.Contains(k, "currentversion/apphost") || // SmartScreen's check of apps (EnableWebContentEvaluation)
+		// the attachment manager: downloaded files of the listed types no
+		// longer warn, or lose the mark of the web
+		strings.Contains(k, "currentversion/policies/associations") || strings.Contains(k, "currentversion/policies/attachments") ||
 		strings.Contains(k, "policies/microsoft/windows/system/") || strings.HasSuffix(k, "policies/microsoft/windows/installer") ||
 		strings.Contains(k, "policies/microsoft/windows/installer/") ||
 		// virtualization-based security, Credential Guard, code integrity
@@ -1262,6 +1265,7 @@ func classifyRegKey(k string) regClass {
 		strings.Contains(k, "/control/ci/") || strings.Contains(k, "software/microsoft/amsi"):
 		return regDefender
 	case strings.HasPrefix(k, "hklm/software/") && strings.Contains(k, "/powershell/1/shellids"),
+		strings.Contains(k, "policies/microsoft/windows/powershell"), // the policy's EnableScripts and ExecutionPolicy
 		strings.Contains(k, "securityproviders/schannel/protocols/") && (strings.Contains(k, "/tls 1.0") || strings.Contains(k, "/tls 1.1") ||
 			strings.Contains(k, "/ssl 2.0") || strings.Contains(k, "/ssl 3.0") || strings.Contains(k, "/pct 1.0")):
 		// the machine's own PowerShell execution policy, and the retired

@@ -1,0 +1,111 @@
+package guard
+
+import "testing"
+
+// Credentials, keys and shell history copied into the project, one commit
+// from the repository; their near misses: public keys only, a key the
+// project already holds, an example file, the project's own sources.
+func TestRound42SecretsCopiedIntoProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cp ~/.ssh/id_rsa ./keys/`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`cp ~/.aws/credentials /work/project/config/aws`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`install -m 600 ~/.config/gcloud/application_default_credentials.json ./gcp.json`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`cp ~/.zsh_history ./notes/`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rsync -a --include='*.pub' --exclude='*' ~/.ssh/ ./deploy/pubkeys/`,
+		`cp ~/.ssh/id_ed25519.pub ./deploy/authorized_keys`,
+		`cp ./fixtures/keys/id_test ./build/`,
+		`cp .env.example .env`,
+		`cp ~/.gitconfig ./ci/gitconfig`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Copy-Item -Path C:\Users\dev\.ssh\id_ed25519 -Destination C:\work\project\deploy\`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`Compress-Archive -Path $HOME\.aws -DestinationPath C:\work\project\aws.zip`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Compress-Archive -Path .\dist -DestinationPath C:\work\project\release.zip`,
+		`Copy-Item -Path C:\Users\dev\.ssh\id_ed25519.pub -Destination C:\work\project\deploy\`,
+	})
+}
+
+// A password-store entry of an account's token is shown, whatever folder
+// holds it; copying it to the clipboard shows nothing. A per-URL credential
+// helper that stores passwords in clear is judged as the global one.
+func TestRound42StoredSecretsShown(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pass show dev/gitlab-token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`git config --global credential.https://gitlab.com.helper store`, CategoryExfiltration, "git-credentials-plaintext", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pass show -c dev/gitlab-token`,
+		`pass show --clip work/github`,
+		`pass show dev/local-db`,
+		`git config --global credential.https://github.com.helper '!gh auth git-credential'`,
+		`git config --global credential.https://dev.azure.com.useHttpPath true`,
+	})
+}
+
+// A Windows machine's protections weakened: sharing groups and old-style
+// port openings through the firewall, a policy imported whole, scripts let
+// run for every session of the user, the attachment manager's warnings and
+// PowerShell's policy key, TLS checks off for a cmd session, a stranger's
+// proxy for every session; their near misses.
+func TestRound42WindowsProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Enable-NetFirewallRule -DisplayGroup 'Remote Service Management'`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
+		{`Set-ExecutionPolicy Bypass -Scope CurrentUser -Force`, CategoryPrivilege, "win-execution-policy", LevelHigh},
+		{`[Environment]::SetEnvironmentVariable("HTTP_PROXY", "http://203.0.113.50:8080", "User")`, CategoryExfiltration, "traffic-through-stranger", LevelHigh},
+		{`Set-ItemProperty -Path 'HKCU:\Software\Microsoft\Windows\CurrentVersion\Policies\Attachments' -Name SaveZoneInformation -Value 1`, CategorySystem, "win-defender-disable", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-NetFirewallRule -DisplayGroup 'File and Printer Sharing' | Select-Object DisplayName, Enabled`,
+		`Enable-NetFirewallRule -DisplayName 'Acme Dev Server 5000'`,
+		`Set-ExecutionPolicy RemoteSigned -Scope CurrentUser`,
+		`Set-ExecutionPolicy Bypass -Scope Process -Force`,
+		`[Environment]::SetEnvironmentVariable("HTTP_PROXY", "http://proxy.corp.internal:3128", "User")`,
+		`[Environment]::SetEnvironmentVariable("ASPNETCORE_ENVIRONMENT", "Development", "User")`,
+	})
+	checkDanger(t, d, cmd, []dangerCase{
+		{`netsh firewall add portopening TCP 5985 WinRM ENABLE ALL`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
+		{`netsh advfirewall import C:\temp\policy.wfw`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
+		{`reg add HKLM\SOFTWARE\Policies\Microsoft\Windows\PowerShell /v ExecutionPolicy /t REG_SZ /d Bypass /f`, CategorySystem, "win-security-weaken", LevelHigh},
+		{`set GIT_SSL_NO_VERIFY=true && git submodule update --init`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`netsh advfirewall export C:\work\project\fw-backup.wfw`,
+		`netsh firewall show state`,
+		`reg query HKLM\SOFTWARE\Policies\Microsoft\Windows\PowerShell`,
+		`set NODE_ENV=development && npm ci`,
+	})
+}
+
+// IIS sites and pools stopped; their near misses: the developer's own pool,
+// a pool stopped to be started again, a recycle, a look.
+func TestRound42IISStopped(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Stop-WebAppPool -Name 'Intranet'`, CategorySystem, "win-iis-stopped", LevelHigh},
+		{`Stop-Website 'Default Web Site'`, CategorySystem, "win-iis-stopped", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Stop-WebAppPool -Name 'acme-local'`,
+		`Stop-WebAppPool -Name Intranet; Start-WebAppPool -Name Intranet`,
+		`Restart-WebAppPool -Name 'Intranet'`,
+		`Get-WebAppPoolState -Name 'Intranet'`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`%windir%\system32\inetsrv\appcmd stop site /site.name:"Default Web Site"`, CategorySystem, "win-iis-stopped", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`%windir%\system32\inetsrv\appcmd list apppool`,
+	})
+}
