@@ -457,6 +457,12 @@ type effects struct {
 	// ..., kubectl exec -n production ...): what it destroys there is
 	// production's
 	prodTarget int
+	// prodKube and prodDocker are the production cluster context and
+	// Docker context the line switched to (kubectl config use-context
+	// prod, export KUBECONFIG=~/.kube/prod.yaml, docker context use
+	// prod-swarm): later clients that name no context of their own reach
+	// it
+	prodKube, prodDocker string
 	// rootLaunch counts the enclosing commands run as root whose
 	// options, hooks or scripts launch what follows on this machine
 	// (sudo tar --checkpoint-action=exec=...): it runs as root too
@@ -2010,6 +2016,7 @@ func (a *analysis) after(c *cmd) {
 	if !a.privateLifted && liftsPrivate(c) {
 		a.privateLifted = true
 	}
+	a.contextSwitched(c)
 	switch c.name {
 	case "read":
 		// while read -r line; do echo "$line"; done < .env: each line of

@@ -13,6 +13,9 @@ func (a *analysis) prepare(c *cmd) {
 	if len(c.words) == 0 || c.synthetic != "" || a.prepareWindows(c) {
 		return
 	}
+	if a.prodKube != "" || a.prodDocker != "" {
+		a.switchedContext(c)
+	}
 	switch n := c.name; {
 	case shellNameSet[n]:
 		a.prepareShell(c)
@@ -656,6 +659,84 @@ func localKubeName(ctx string) bool {
 	l := lower(ctx)
 	return strings.HasPrefix(l, "kind-") || l == "minikube" || strings.HasPrefix(l, "k3d-") || l == "docker-desktop" ||
 		l == "rancher-desktop" || l == "colima" || l == "orbstack"
+}
+
+// contextSwitched remembers a switch of the cluster or Docker context to
+// production for the commands after c.
+func (a *analysis) contextSwitched(c *cmd) {
+	var kube, docker string
+	args := c.args()
+	switch c.name {
+	case "kubectl", "oc":
+		if ops := positional(args); len(ops) > 2 && ops[0].s == "config" && ops[1].s == "use-context" {
+			kube = ops[2].s
+		}
+	case "kubectx":
+		if ops := positional(args); len(ops) == 1 {
+			kube = ops[0].s
+		}
+	case "docker":
+		if ops := positional(args); len(ops) > 2 && ops[0].s == "context" && ops[1].s == "use" {
+			docker = ops[2].s
+		}
+	case "export", "set":
+		// export KUBECONFIG=~/.kube/prod.yaml; fish: set -x KUBECONFIG F
+		for i, w := range args {
+			k, v, ok := strings.Cut(w.s, "=")
+			if !ok && c.name == "set" && i+1 < len(args) {
+				k, v, ok = w.s, args[i+1].s, true
+			}
+			if !ok {
+				continue
+			}
+			switch k {
+			case "KUBECONFIG":
+				kube = path.Base(v)
+			case "DOCKER_CONTEXT", "DOCKER_HOST":
+				docker = v
+			}
+		}
+	}
+	if kube != "" {
+		a.prodKube = ""
+		if isProdName(kube) {
+			a.prodKube = kube
+		}
+	}
+	if docker != "" {
+		a.prodDocker = ""
+		if isProdName(docker) {
+			a.prodDocker = docker
+		}
+	}
+}
+
+// switchedContext gives a cluster or Docker client that names no context,
+// server or configuration of its own the production context the line
+// switched to earlier, as the option it would have been given.
+func (a *analysis) switchedContext(c *cmd) {
+	var opt string
+	switch c.name {
+	case "kubectl", "oc", "helm":
+		if a.prodKube == "" || hasPrefixWord(c.args(), "--context") || hasPrefixWord(c.args(), "--kube-context") || hasPrefixWord(c.args(), "--kubeconfig") {
+			return
+		}
+		opt = "--context=" + a.prodKube
+		if c.name == "helm" {
+			opt = "--kube-context=" + a.prodKube
+		}
+	case "docker", "docker-compose":
+		args := c.args()
+		if a.prodDocker == "" || hasPrefixWord(args, "--context") || hasPrefixWord(args, "-H") || hasPrefixWord(args, "--host") || hasWord(args, "-c") {
+			return
+		}
+		opt = "--context=" + a.prodDocker
+	default:
+		return
+	}
+	words := make([]word, 0, len(c.words)+1)
+	words = append(words, c.words[0], lit(opt))
+	c.words = append(words, c.words[1:]...)
 }
 
 // localKubeSwitched reports a line that switched kubectl to a local

@@ -133,8 +133,8 @@ func isProdName(s string) bool {
 			return true
 		case strings.HasPrefix(t, "prod") && !strings.HasPrefix(t, "produc"):
 			return true
-		case strings.HasSuffix(t, "prod") && len(t) > 4:
-			return true
+		case strings.HasSuffix(t, "prod") && len(t) > 4 && !strings.HasPrefix(t, "non") && !strings.HasPrefix(t, "pre"):
+			return true // (nonprod, preprod: the environments before it)
 		}
 	}
 	return false

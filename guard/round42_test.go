@@ -109,3 +109,58 @@ func TestRound42IISStopped(t *testing.T) {
 		`%windir%\system32\inetsrv\appcmd list apppool`,
 	})
 }
+
+// A production cluster or Docker context switched to earlier on the line
+// is the one later clients reach: what they delete or stop there is judged
+// as production's; a switch back to a local cluster ends it.
+func TestRound42ContextSwitchedToProduction(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl config use-context prod-eu && kubectl delete deployment billing -n shop`, CategoryContainerDestroy, "k8s-delete-production", LevelHigh},
+		{`kubectx live-us; kubectl delete statefulset postgres -n data`, CategoryContainerDestroy, "k8s-delete-production", LevelHigh},
+		{`export KUBECONFIG=$HOME/.kube/prod.yaml && kubectl delete pods -l app=api -n default`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`docker context use prod-swarm; docker service scale api=0`, CategorySystem, "service-disruption", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl config use-context kind-dev && kubectl delete deployment billing -n shop`,
+		`kubectl config use-context prod-eu && kubectl config use-context kind-dev && kubectl delete deployment billing -n shop`,
+		`kubectl config use-context prod-eu && kubectl get pods -n shop`,
+		`docker context use prod-swarm; docker service ls`,
+	})
+}
+
+// Shared services disrupted by their own means: an init script, a CI
+// runner, a port's traffic dropped, a daemon killed by its port or its pid
+// file or frozen, a data store's replicas scaled to zero, a shared broker's
+// clients disconnected, a shared server's settings changed; their near
+// misses.
+func TestRound42SharedServicesDisrupted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo /etc/init.d/postgresql stop`, CategorySystem, "init-script-stop", LevelHigh},
+		{`sudo gitlab-runner uninstall`, CategorySystem, "service-stop", LevelHigh},
+		{`sudo iptables -A INPUT -p tcp --dport 6379 -j REJECT`, CategorySystem, "shared-services-stopped", LevelHigh},
+		{`kill -9 $(lsof -t -i :3306)`, CategorySystem, "kill-by-name-forced", LevelModerate},
+		{`kill -KILL $(cat /run/nginx.pid)`, CategorySystem, "kill-by-name-forced", LevelModerate},
+		{`kill -STOP $(pgrep -x redis-server)`, CategorySystem, "kill-by-name-forced", LevelModerate},
+		{`kubectl scale sts kafka-broker --replicas=0 -n streaming`, CategoryContainerDestroy, "k8s-scale-to-zero", LevelHigh},
+		{`rabbitmqctl -n rabbit@mq-01.corp close_all_connections "maintenance"`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`redis-cli -h cache.corp.internal CONFIG SET maxclients 10`, CategorySystem, "datastore-server-stopped", LevelHigh},
+		{`mysql -h db-main.corp -e "SET GLOBAL offline_mode = ON"`, CategorySystem, "datastore-server-stopped", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo /etc/init.d/nginx status`,
+		`sudo /etc/init.d/nginx reload`,
+		`sudo gitlab-runner status`,
+		`sudo iptables -L -n --line-numbers`,
+		`sudo iptables -A INPUT -s 203.0.113.7 -p tcp --dport 6379 -j DROP`,
+		`kill -9 $(lsof -t -i :3000)`,
+		`lsof -t -i :5432`,
+		`kubectl scale sts kafka-broker --replicas=0 -n dev-alice`,
+		`kubectl scale sts kafka-broker --replicas=3 -n streaming`,
+		`redis-cli CONFIG SET maxmemory 256mb`,
+		`redis-cli -h cache.corp.internal CONFIG GET maxclients`,
+		`mysql -h db-main.corp -e "SHOW GLOBAL VARIABLES LIKE 'read_only'"`,
+		`kubectl rollout restart deployment/api -n staging --context nonprod`,
+	})
+}

@@ -86,6 +86,20 @@ var containerDestroyRules = []*rule{
 			zero := hasWord(c.args(), "--replicas=0") || hasWord(c.args(), "--replicas") && hasWord(c.args(), "0")
 			all := hasWord(c.args(), "--all") || hasWord(c.args(), "-A") || hasWord(c.args(), "--all-namespaces")
 			ns, _ := optValue(c.args(), "-n", "namespace")
+			if zero && !all && !isProdName(ns) && ns != "" && !scratchName(ns) && !testName(lower(ns)) && !branchNamespace(ns) && !localKubeContext(c.args()) && !a.localKubeSwitched() {
+				// kubectl scale statefulset/kafka --replicas=0 -n
+				// messaging: a shared data store's every replica stopped
+				// (a developer's own namespace is theirs)
+				ops := positional(c.args())
+				if l := lower(joinWords(ops)); len(ops) > 1 && (strings.HasPrefix(lower(ops[1].s), "statefulset") || strings.HasPrefix(lower(ops[1].s), "sts")) &&
+					!hasAny(lower(ns), "dev", "local", "sandbox", "preview") {
+					for _, k := range [...]string{"kafka", "postgres", "redis", "mysql", "mariadb", "mongo", "elasticsearch", "opensearch", "rabbitmq", "zookeeper", "etcd", "cassandra", "nats", "clickhouse"} {
+						if strings.Contains(l, k) {
+							return true, joinWords(ops[1:]) + " in " + ns
+						}
+					}
+				}
+			}
 			return zero && (all || isProdName(ns)), ns
 		}},
 	{ID: "k8s-drain", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "draining a node (evicts every pod on it)",

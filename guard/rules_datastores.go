@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -97,7 +98,7 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "datastore-server-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping a shared database or broker server, or killing every connection to it",
 		Suggestions: []string{"Stop only a local development server", "Terminate the one session that is stuck"},
-		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli"),
+		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli", "mysql", "mariadb"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
@@ -130,6 +131,12 @@ var dataStoreRules = []*rule{
 				}
 			case "rabbitmqctl":
 				ops := posArgs(args, optSpec{short: "npt", long: []string{"node", "vhost", "timeout"}})
+				if len(ops) > 0 && ops[0].s == "close_all_connections" {
+					// every client of the broker (of a vhost) disconnected
+					if n, _ := optValue(args, "-n", "node"); n != "" && !scratchName(n) || n == "" && !local() || touchesProduction(c) {
+						return true, "rabbitmqctl close_all_connections"
+					}
+				}
 				if len(ops) > 0 && (ops[0].s == "stop_app" || ops[0].s == "stop" || ops[0].s == "forget_cluster_node" || ops[0].s == "reset" || ops[0].s == "force_reset") {
 					if n, _ := optValue(args, "-n", "node"); n != "" && !scratchName(n) || n == "" && !local() {
 						return true, "rabbitmqctl " + ops[0].s
@@ -142,6 +149,12 @@ var dataStoreRules = []*rule{
 				// every other session terminated
 				if strings.Contains(j, "pg_terminate_backend") && strings.Contains(j, "pg_stat_activity") && !strings.Contains(j, "datname =") && !strings.Contains(j, "usename =") && !local() {
 					return true, "every connection terminated"
+				}
+			case "mysql", "mariadb":
+				// SET GLOBAL read_only = ON on a shared server: every
+				// application's writes refused
+				if nj := strings.ReplaceAll(j, " ", ""); strings.Contains(j, "set global") && hasAny(nj, "read_only=on", "read_only=1", "offline_mode=on", "offline_mode=1", "max_connections=") && !local() && !scratchTarget(c) {
+					return true, "a shared server's global settings changed"
 				}
 			case "stop-dbaservice":
 				if cn, _ := swVal(wargs(c), "computername", "sqlinstance"); cn != "" && !loopback(cn) && !scratchName(cn) {
@@ -156,6 +169,13 @@ var dataStoreRules = []*rule{
 					if !local() {
 						return true, "redis-cli SHUTDOWN"
 					}
+				}
+				// CONFIG SET maxmemory-policy noeviction on another
+				// machine's server: every client of it behaves differently
+				// (a REWRITE makes it stay)
+				if i := slices.Index(low, "config"); i >= 0 && i+1 < len(low) && low[i+1] == "set" && i+2 < len(low) && !local() && !scratchTarget(c) &&
+					hasAny(low[i+2], "maxmemory", "maxclients", "save", "appendonly", "timeout", "read-only", "min-replicas", "lazyfree", "notify-keyspace") {
+					return true, "redis-cli CONFIG SET on a shared server"
 				}
 			}
 			return false, ""

@@ -250,9 +250,24 @@ var systemRules = []*rule{
 			if c.name == "kill" {
 				// kill -9 $(pgrep -f redis), pgrep -f postgres | xargs kill -9:
 				// processes chosen by name, as pkill chooses them
-				if (sig == "9" || sig == "KILL") && (strings.Contains(a.src, "pgrep ") || strings.Contains(a.src, "pidof ")) {
+				forced := sig == "9" || sig == "KILL" || sig == "SIGKILL" || sig == "STOP" || sig == "SIGSTOP" || sig == "19"
+				if forced && (strings.Contains(a.src, "pgrep ") || strings.Contains(a.src, "pidof ")) {
 					if p := pgrepPattern(a.src); p != "" && !devServerPattern(pgrepText(a.src)) {
-						return true, "SIGKILL: " + p
+						return true, "SIG" + strings.TrimPrefix(sig, "SIG") + ": " + p
+					}
+				}
+				if forced {
+					// kill -9 $(lsof -t -i :5432): whatever serves a
+					// database's or a broker's port (a dev server's port
+					// is the developer's own); kill -9 $(cat
+					// /var/run/haproxy.pid): a system daemon, by its pid file
+					if port := lsofPort(a.src); servicePort[port] {
+						return true, "the process serving port " + port
+					}
+					for _, pre := range [...]string{"/var/run/", "/run/"} {
+						if i := strings.Index(a.src, pre); i >= 0 && strings.Contains(a.src[i:], ".pid") && (strings.Contains(a.src, "cat ") || strings.Contains(a.src, "$(<")) {
+							return true, "a system daemon by its pid file"
+						}
 					}
 				}
 				// kill -9 $(nvidia-smi --query-compute-apps=pid ...): every
@@ -1504,9 +1519,23 @@ var systemRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "init-script-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping a system service through its init script",
+		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// /etc/init.d/nginx stop: service nginx stop, spelled as the
+			// script it runs
+			if len(c.words) < 2 || !strings.HasPrefix(c.words[0].s, "/etc/") || !strings.Contains(c.words[0].s, "init.d/") && !strings.HasPrefix(c.words[0].s, "/etc/rc.d/") {
+				return false, ""
+			}
+			switch c.words[1].s {
+			case "stop", "force-stop", "disable":
+				return true, c.words[0].s + " " + c.words[1].s
+			}
+			return false, ""
+		}},
 	{ID: "service-stop", Level: LevelHigh, Category: CategorySystem, Description: "stopping or disabling a system service",
 		Suggestions: []string{"Restart the service instead of stopping it", "Stop only the service you started for the task"},
-		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles", "nginx", "apachectl", "apache2ctl", "httpd", "pg_ctl", "pg_ctlcluster", "rabbitmqctl"),
+		names:       names("systemctl", "service", "rc-service", "launchctl", "sv", "profiles", "nginx", "apachectl", "apache2ctl", "httpd", "pg_ctl", "pg_ctlcluster", "rabbitmqctl", "gitlab-runner"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			if hasWord(args, "--user") {
@@ -1545,6 +1574,11 @@ var systemRules = []*rule{
 					if _, _, home := a.homeRel(p); !home {
 						return true, "pg_ctl stop of " + d
 					}
+				}
+			case "gitlab-runner":
+				// the machine's CI runner: every pipeline queued for it waits
+				if len(ops) > 0 && (ops[0].s == "stop" || ops[0].s == "uninstall") {
+					return true, "gitlab-runner " + ops[0].s
 				}
 			case "rabbitmqctl":
 				// rabbitmqctl stop_app, reset: the broker every producer
@@ -1593,9 +1627,29 @@ var systemRules = []*rule{
 		}},
 	{ID: "shared-services-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping every program a supervisor runs, draining a node from service discovery, restarting every deployment of a shared namespace, or taking down a compose stack that lives outside the project",
 		Suggestions: []string{"Stop only the program you started for the task", "Ask the stack's owner before taking it down"},
-		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl", "tc", "pm2"),
+		names:       names("supervisorctl", "consul", "docker", "docker-compose", "podman-compose", "kubectl", "tc", "pm2", "iptables", "ip6tables"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "iptables" || c.name == "ip6tables" {
+				// iptables -I OUTPUT -p tcp --dport 5432 -j DROP: every
+				// connection to or from a database's or broker's port cut
+				low := c.lowerArgs()
+				if !hasAnyWord(low, "-a", "-i", "--append", "--insert") || !hasAnyWord(low, "drop", "reject") {
+					return false, ""
+				}
+				for _, o := range [...]string{"dport", "sport"} {
+					if p, ok := optValue(args, "", o); ok && servicePort[p] && p != "22" && p != "80" && p != "443" {
+						if s, ok := optValue(args, "-s", "source"); ok && !strings.HasPrefix(s, "0.0.0.0") {
+							return false, "" // one address kept out
+						}
+						if d, ok := optValue(args, "-d", "destination"); ok && !strings.HasPrefix(d, "0.0.0.0") {
+							return false, ""
+						}
+						return true, c.name + " dropping port " + p
+					}
+				}
+				return false, ""
+			}
 			ops := positional(args)
 			switch c.name {
 			case "pm2":
@@ -2063,7 +2117,7 @@ func killSignal(args []word) string {
 			return norm(strings.TrimPrefix(w.s, "--signal="))
 		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-':
 			v := norm(w.s[1:])
-			if _, err := strconv.Atoi(v); err == nil || v == "KILL" || v == "TERM" || v == "HUP" || v == "INT" || v == "QUIT" {
+			if _, err := strconv.Atoi(v); err == nil || v == "KILL" || v == "TERM" || v == "HUP" || v == "INT" || v == "QUIT" || v == "STOP" {
 				return v
 			}
 		}
@@ -2320,6 +2374,31 @@ func sharedEnvironment(name string) bool {
 		}
 	}
 	return false
+}
+
+// servicePort are the ports of databases, brokers, caches, search
+// engines and the machine's own servers: what listens there is shared.
+var servicePort = map[string]bool{"5432": true, "3306": true, "6379": true, "27017": true, "5672": true, "9092": true, "9200": true,
+	"11211": true, "1433": true, "1521": true, "2181": true, "4222": true, "22": true, "80": true, "443": true, "53": true, "25": true}
+
+// lsofPort returns the port of the first lsof -i :PORT on the line ("" for
+// none).
+func lsofPort(src string) string {
+	i := strings.Index(src, "lsof ")
+	if i < 0 {
+		return ""
+	}
+	rest := src[i:]
+	if j := strings.IndexAny(rest, "|);&`"); j >= 0 {
+		rest = rest[:j]
+	}
+	for _, f := range strings.Fields(rest) {
+		f = strings.Trim(f, `"'`)
+		if k := strings.LastIndexByte(f, ':'); k >= 0 && (strings.HasPrefix(f, ":") || strings.HasPrefix(f, "tcp:") || strings.HasPrefix(f, "-i:") || strings.HasPrefix(f, "TCP:")) {
+			return f[k+1:]
+		}
+	}
+	return ""
 }
 
 // pgrepWords returns the words of the first pgrep on the line that are
