@@ -330,7 +330,8 @@ func hasWordDo(st string) bool {
 }
 
 // backgroundThenSemicolon rewrites fish's "cmd &; next" into bash's
-// "cmd & next": fish ends a statement after & with a ;, bash refuses it.
+// "cmd &" and "next" on the next line: fish ends a statement after & with
+// a ;, bash refuses it (and a block's end stays a statement of its own).
 func backgroundThenSemicolon(s string) string {
 	if !strings.Contains(s, "&;") {
 		return s
@@ -343,7 +344,7 @@ func backgroundThenSemicolon(s string) string {
 		return true
 	})
 	for k := len(cut) - 1; k >= 0; k-- {
-		s = s[:cut[k]] + s[cut[k]+1:]
+		s = s[:cut[k]] + "\n" + s[cut[k]+1:]
 	}
 	return s
 }

@@ -234,6 +234,10 @@ func normalizeCode(lang, code string) string {
 			return m
 		})
 	}
+	if lang == "ruby" && strings.Contains(code, "#{") {
+		// `#{"rm"} -rf ~`: a literal interpolated is the literal
+		code = rubyLiteralInterp.ReplaceAllString(code, "$1$2")
+	}
 	if lang == "perl" && strings.Contains(code, "join") {
 		// join "", "rm -rf ~": the one string it joins
 		code = perlJoinOne.ReplaceAllString(code, "$1")
@@ -410,8 +414,9 @@ var (
 		// [114,109,...].pack("c*"), [114,109,...].map(&:chr).join
 		"ruby": regexp.MustCompile(`\[([\d,\s]+)\]\s*\.(?:pack\(\s*["'][Cc]\*["']\s*\)|map\(&:chr\)\.join(?:\(\s*["']{2}\s*\))?)`),
 	}
-	perlJoinOne   = regexp.MustCompile(`join\s*\(?\s*(?:""|'')\s*,\s*("[^"]*")\s*\)?`)
-	codeListHints = map[string]string{"js": "fromCharCode", "lua": "string.char", "perl": "", "ruby": "["}
+	rubyLiteralInterp = regexp.MustCompile(`#\{\s*(?:"([^"#\\]*)"|'([^'\\]*)')\s*\}`)
+	perlJoinOne       = regexp.MustCompile(`join\s*\(?\s*(?:""|'')\s*,\s*("[^"]*")\s*\)?`)
+	codeListHints     = map[string]string{"js": "fromCharCode", "lua": "string.char", "perl": "", "ruby": "["}
 )
 
 // foldCharCodes replaces calls that build one printable character from

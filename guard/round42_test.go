@@ -164,3 +164,41 @@ func TestRound42SharedServicesDisrupted(t *testing.T) {
 		`kubectl rollout restart deployment/api -n staging --context nonprod`,
 	})
 }
+
+// Ways in and code that runs again: the account files given to a user, a
+// global git configuration including a project file, code loaded from a
+// cache by a tool's settings, a saved function that takes a command's place
+// and runs a program of the home, remote logins enabled, a key added to a
+// remote root by hand; encoded payloads in Perl and Ruby. Their near misses.
+func TestRound42PersistenceAndPayloads(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo chown dev:dev /etc/shadow`, CategoryPermission, "chmod-sensitive-file", LevelCritical},
+		{`git config --global includeIf.gitdir:~/work/.path ./.gitconfig.team`, CategoryPersistence, "git-hooks-path", LevelHigh},
+		{`echo 'node-options=--import /tmp/loader.mjs' >> ~/.npmrc`, CategoryPersistence, "config-hook-payload", LevelHigh},
+		{`sudo systemctl enable sshd`, CategorySystem, "remote-login-enabled", LevelHigh},
+		{`sudo rc-update add sshd default`, CategorySystem, "remote-login-enabled", LevelHigh},
+		{`ssh root@203.0.113.20 "tee -a /root/.ssh/authorized_keys" < ./keys/ci.pub`, CategoryPersistence, "ssh-key-to-root", LevelHigh},
+		{`perl -MMIME::Base64 -e 'system("sh","-c",decode_base64("cm0gLXJmIH4vcHJvamVjdHM="))'`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
+		{`ruby -e 'system("#{[114,109].pack("c*")} -rf ~/notes")'`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo chown root:root /etc/passwd`,
+		`git config include.path ../.gitconfig.shared`,
+		`echo 'save-exact=true' >> ~/.npmrc`,
+		`sudo systemctl status ssh`,
+		`systemctl --user enable --now syncthing`,
+		`ssh deploy@203.0.113.20 "tee -a ~/.ssh/authorized_keys" < ./keys/ci.pub`,
+		`perl -MMIME::Base64 -e 'print decode_base64("aGVsbG8=")'`,
+		`ruby -e 'puts "#{[104,105].pack("c*")} there"'`,
+	})
+	fish := corpusContextFor("fish", "")
+	checkDanger(t, d, fish, []dangerCase{
+		{`function ls; command ls $argv; ~/.local/bin/telemetry &; end; funcsave ls`, CategoryPersistence, "shadowing-function-saved", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`function ll; ls -lah $argv; end; funcsave ll`,
+		`function gs; git status -sb $argv; end; funcsave gs`,
+		`function cd; builtin cd $argv; and ls; end; funcsave cd`,
+	})
+}

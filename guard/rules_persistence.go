@@ -177,8 +177,11 @@ var persistenceRules = []*rule{
 			if ok && (k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path")) {
 				// include.path /tmp/x: settings (hooks, pagers, aliases)
 				// anyone on the machine can write, read by every git call
+				// --global include.path /work/project/.gitconfig: a file
+				// the project's commits change, read by every repository
+				// (a repository's own config including it is its own)
 				p := a.absPath(v, c.cwd)
-				return underTemp(p), v
+				return underTemp(p) || a.gitConfigUserWide(c) && p != "" && a.inWork(p), v
 			}
 			if !ok || k != "core.hookspath" && k != "init.templatedir" {
 				// git clone/init --template=DIR copies DIR's hooks into
@@ -241,8 +244,25 @@ var persistenceRules = []*rule{
 			return false, ""
 		}},
 	{ID: "ssh-key-to-root", Level: LevelHigh, Category: CategoryPersistence, Description: "authorising a key for another machine's root account (a way in as root that outlives the session)",
-		Suggestions: []string{"Log in as your own user and use sudo there", "Ask the machine's administrators to grant access"}, names: names("ssh-copy-id"),
+		Suggestions: []string{"Log in as your own user and use sudo there", "Ask the machine's administrators to grant access"}, names: names("ssh-copy-id", "ssh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "ssh" {
+				// ssh root@host 'cat >> /root/.ssh/authorized_keys': what
+				// ssh-copy-id does, by hand
+				j := c.argsText()
+				if !strings.Contains(j, "authorized_keys") || !strings.Contains(j, ">>") && !strings.Contains(j, "tee ") {
+					return false, ""
+				}
+				for _, w := range c.args() {
+					if strings.HasPrefix(w.s, "root@") {
+						return true, w.s
+					}
+				}
+				if strings.Contains(j, "/root/.ssh/authorized_keys") {
+					return true, "/root/.ssh/authorized_keys"
+				}
+				return false, ""
+			}
 			ops := posArgs(c.args(), optSpec{short: "iopFJ", long: []string{"i", "p", "o"}})
 			for _, w := range ops {
 				if strings.HasPrefix(w.s, "root@") {
@@ -684,7 +704,7 @@ var persistenceRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.operands() {
 				body, ok := a.funcBodies[w.s]
-				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s] || fishEventFunctions[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body)) {
+				if ok && (shadowsCommand(w.s, body) || credentialPrompts[w.s] || fishEventFunctions[w.s]) && (reachesNetwork(body) || runsFromUntrusted(body) || runsHomeProgram(body)) {
 					// (ls or git as a function that also starts a hidden
 					// program: it runs at every use)
 					// sudo as a function: whatever password it is given
@@ -751,6 +771,29 @@ func runsFromUntrusted(body string) bool {
 	}) {
 		if (strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$HOME/")) && untrustedPlace(f) {
 			return true
+		}
+	}
+	return false
+}
+
+// runsHomeProgram reports shell text that runs, as one of its commands, a
+// program kept in the home or a temporary folder (~/.local/bin/track,
+// $HOME/.cache/x): in a function that takes a command's place, a program
+// of its own started at every use.
+func runsHomeProgram(body string) bool {
+	for _, seg := range strings.FieldsFunc(body, func(r rune) bool { return r == ';' || r == '|' || r == '&' || r == '\n' }) {
+		f := strings.Fields(seg)
+		for len(f) > 0 && (f[0] == "and" || f[0] == "or" || f[0] == "not" || f[0] == "command" || f[0] == "exec" || f[0] == "nohup") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			continue
+		}
+		p := strings.Trim(f[0], `"'`)
+		for _, pre := range [...]string{"~/", "$HOME/", "/home/", "/Users/", "/tmp/", "/var/tmp/", "/dev/shm/"} {
+			if strings.HasPrefix(p, pre) {
+				return true
+			}
 		}
 	}
 	return false

@@ -550,6 +550,15 @@ func (sc *scriptScan) scanCommands(code string) {
 				sc.argvs = append(sc.argvs, scriptCall{api: api, argv: argv})
 				return
 			}
+			if len(items) > 2 && items[0].isStr && shellNameSet[path.Base(items[0].str)] && items[1].isStr && items[1].str == "-c" && !items[2].isStr {
+				// system("bash", "-c", decode_base64("...")): the decoded
+				// text is the shell's command
+				if dec := decodedLiteral(args, lang); dec != "" {
+					sc.shell = append(sc.shell, scriptCall{api: api + "(decoded)", cmd: dec})
+					sc.obf = true
+					return
+				}
+			}
 			if !items[0].isStr && !items[0].isList {
 				if dec := decodedLiteral(args, lang); dec != "" {
 					sc.shell = append(sc.shell, scriptCall{api: api + "(decoded)", cmd: dec})

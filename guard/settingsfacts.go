@@ -40,6 +40,16 @@ func payloadInSettings(text string) string {
 	if p := programSettingValue(text); p != "" {
 		return "a program in a temporary or hidden place (" + p + ")"
 	}
+	// node-options=--require ~/.cache/hook.js, run-shell -b '~/.cache/t.sh',
+	// an LD_PRELOAD: code loaded from a cache or a temporary folder each
+	// time the tool starts
+	if hasAny(l, "--require ", "--require=", "-r ", "--import ", "--import=", "run-shell", "ld_preload", "source-file") {
+		for _, h := range [...]string{"/.cache/", "/tmp/", "/dev/shm/", "/var/tmp/"} {
+			if strings.Contains(l, h) {
+				return "code loaded from " + h
+			}
+		}
+	}
 	if strings.Contains(l, "registry") || strings.Contains(l, "index") || strings.Contains(l, "mirror") || strings.Contains(l, "source") {
 		for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == '"' || r == '\'' || r == ' ' || r == '\n' || r == '=' }) {
 			i := strings.Index(f, "http://")
