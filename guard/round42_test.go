@@ -202,3 +202,56 @@ func TestRound42PersistenceAndPayloads(t *testing.T) {
 		`function cd; builtin cd $argv; and ls; end; funcsave cd`,
 	})
 }
+
+// Cloud accounts: administrator policies however they are quoted, another
+// person's password set, a bucket's control given away or opened to every
+// site's writes, guardrails lowered, a volume's data tied to its claim, a
+// node entered as root, secrets exported in clear, allow lists opened to
+// every address, a production table replaced, an internal package made
+// public, a remote engine pruned, a releases share mirrored over. Near
+// misses for each.
+func TestRound42CloudAccounts(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws iam create-policy-version --policy-arn arn:aws:iam::123456789012:policy/ci --policy-document '{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}' --set-as-default`, CategoryPrivilege, "aws-iam-admin", LevelHigh},
+		{`aws cognito-idp admin-set-user-password --user-pool-id eu-west-1_Xy --username cfo@acme.com --password 'N3w!pass' --permanent`, CategoryPrivilege, "cloud-user-password-set", LevelCritical},
+		{`az ad user update --id ops@acme.onmicrosoft.com --password 'Spring2025!'`, CategoryPrivilege, "cloud-user-password-set", LevelCritical},
+		{`aws s3api put-object-acl --bucket acme-data --key export.csv --grant-full-control emailaddress=someone@example.net`, CategoryExfiltration, "repo-made-public", LevelHigh},
+		{`aws iam delete-role-permissions-boundary --role-name deployer`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
+		{`gcloud storage buckets update gs://acme-archive --clear-soft-delete`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
+		{`kubectl debug node/worker-7 -it --image=alpine -- chroot /host`, CategoryPrivilege, "k8s-privileged-pod", LevelCritical},
+		{`pulumi config --show-secrets --stack prod > config.txt`, CategoryExfiltration, "secrets-exported-to-file", LevelHigh},
+		{`tofu apply -auto-approve -var 'ssh_source_ranges=["0.0.0.0/0"]'`, CategoryPermission, "cli-firewall-open-world", LevelHigh},
+		{`atlas accessLists create --entry 0.0.0.0/0 --projectId 64ab`, CategoryPermission, "cli-firewall-open-world", LevelHigh},
+		{`bq cp -f acme-staging:crm.contacts acme-prod:crm.contacts`, CategoryDatabaseDestroy, "warehouse-table-replaced", LevelCritical},
+		{`docker -H ssh://ops@build-02 system prune -a --volumes -f`, CategoryContainerDestroy, "docker-system-prune", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`aws iam create-policy-version --policy-arn arn:aws:iam::123456789012:policy/ci --policy-document file://ci-read.json`,
+		`aws cognito-idp admin-set-user-password --user-pool-id eu-west-1_Xy --username e2e-test-user --password 'x' --permanent`,
+		`aws s3api get-bucket-acl --bucket acme-data`,
+		`aws iam get-role --role-name deployer`,
+		`gcloud storage buckets describe gs://acme-archive`,
+		`kubectl debug pod/api-7d9 -it --image=busybox`,
+		`pulumi stack export --stack prod > stack.json`,
+		`tofu plan -var 'ssh_source_ranges=["0.0.0.0/0"]'`,
+		`atlas accessLists create --entry 203.0.113.7/32 --projectId 64ab`,
+		`bq load --replace acme-dev:scratch.contacts ./x.csv`,
+		`bq cp acme-prod:crm.contacts acme-dev:scratch.contacts_copy`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`dotnet nuget push .\out\Acme.Private.Auth.2.0.0.nupkg -s https://api.nuget.org/v3/index.json -k $env:NUGET_KEY`, CategoryExfiltration, "internal-package-published", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`dotnet nuget push .\out\Acme.Private.Auth.2.0.0.nupkg -s https://nuget.pkg.github.com/acme/index.json`,
+		`dotnet nuget push .\out\Acme.Json.2.0.0.nupkg -s https://api.nuget.org/v3/index.json -k $env:NUGET_KEY`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`robocopy C:\work\project\publish \\files01\release\portal /MIR`, CategoryFileDelete, "win-mirror-production", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`robocopy C:\work\project\publish \\files01\release\portal /E`,
+	})
+}

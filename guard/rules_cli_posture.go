@@ -309,13 +309,18 @@ var cliPostureRules = []*rule{
 // made reachable by a link, and a production app opened to another
 // account or a new full-rights token made.
 var cloudGuardRules = []*rule{
-	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans",
+	{ID: "cloud-guardrail-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's guardrails: an organisation's service control policies, the configuration recorder, Defender's plans, a permissions boundary, the audit trail's management events, a bucket's retention, a production project's API",
 		Suggestions: []string{"Leave guardrails to the organisation's administrators", "Change the one policy that is in the way, through review"},
 		names:       names("aws", "az", "gcloud", "helm", "kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
 			if len(ops) < 2 || hasWord(c.args(), "--dry-run") || hasPrefixWord(c.args(), "--dry-run=") {
 				return false, ""
+			}
+			if (c.name == "kubectl" || c.name == "oc") && ops[0].s == "patch" && (ops[1].s == "pv" || strings.HasPrefix(ops[1].s, "pv/") || strings.HasPrefix(ops[1].s, "persistentvolume")) &&
+				strings.Contains(strings.Join(strings.Fields(c.argsText()), ""), `"persistentVolumeReclaimPolicy":"Delete"`) && !localKubeContext(c.args()) {
+				// a volume's data deleted with its claim from now on
+				return true, "a persistent volume's reclaim policy set to Delete"
 			}
 			if c.name == "kubectl" || c.name == "oc" {
 				// kubectl patch networkpolicy default-deny -p
@@ -352,6 +357,9 @@ var cloudGuardRules = []*rule{
 			}
 			if c.name == "helm" {
 				return false, ""
+			}
+			if g := guardrailLowered(c); g != "" {
+				return true, g
 			}
 			// aws s3api put-bucket-logging --bucket-logging-status '{}':
 			// the bucket's access log switched off
@@ -956,4 +964,45 @@ func deletableControl(s string) bool {
 		return false
 	}
 	return securityControl(s)
+}
+
+// guardrailLowered reports a guardrail lowered rather than removed: a
+// permissions boundary deleted, the audit trail's management events or
+// writes no longer recorded, a bucket's retention or soft delete cleared,
+// a production project's API switched off.
+func guardrailLowered(c *cmd) string {
+	args := c.args()
+	if hasWord(args, "--dry-run") || hasWord(args, "--help") {
+		return ""
+	}
+	switch c.name {
+	case "aws":
+		op, _ := awsOp(c)
+		switch op {
+		case "iam delete-user-permissions-boundary", "iam delete-role-permissions-boundary":
+			// what the user or role may grant itself, no longer bounded
+			return op
+		case "cloudtrail put-event-selectors":
+			j := strings.ToLower(compactJSON(c.argsText()))
+			if strings.Contains(j, `"includemanagementevents":false`) || strings.Contains(j, "includemanagementevents=false") ||
+				strings.Contains(j, `"readwritetype":"readonly"`) || strings.Contains(j, "readwritetype=readonly") {
+				return op + ": writes or management events no longer recorded"
+			}
+		}
+	case "gcloud":
+		ops := positional(args)
+		if len(ops) > 2 && ops[0].s == "storage" && ops[1].s == "buckets" && ops[2].s == "update" {
+			for _, f := range [...]string{"--clear-retention-period", "--clear-soft-delete", "--no-versioning", "--clear-retention"} {
+				if hasWord(args, f) {
+					return "gcloud storage buckets update " + f
+				}
+			}
+		}
+		if len(ops) > 2 && ops[0].s == "services" && ops[1].s == "disable" && touchesProduction(c) {
+			// an API of a production project switched off: what
+			// uses it stops (--force: with its dependants)
+			return "gcloud services disable " + ops[2].s + " in production"
+		}
+	}
+	return ""
 }

@@ -50,6 +50,26 @@ var cliSecretRules = []*rule{
 			}
 			return true, what
 		}},
+	{ID: "secrets-exported-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a stack's or a configuration's secrets, decrypted on request, into a file",
+		Suggestions: []string{"Export without --show-secrets (the secrets stay encrypted)", "Read the one value needed where it is used"},
+		names:       names("pulumi"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// pulumi stack export --show-secrets > stack.json: every
+			// secret of the stack in clear, in a file that stays (the
+			// encrypted export is the backup)
+			if !hasWord(c.args(), "--show-secrets") {
+				return false, ""
+			}
+			if f, ok := optValue(c.args(), "", "file"); ok && f != "/dev/null" {
+				return true, "pulumi --show-secrets → " + f
+			}
+			for _, t := range a.writeTargets(c) {
+				if t.path != "" && t.path != "/dev/null" {
+					return true, "pulumi --show-secrets → " + t.path
+				}
+			}
+			return false, ""
+		}},
 	{ID: "git-credentials-plaintext", Level: LevelHigh, Category: CategoryExfiltration, Description: "making git keep every password and token it is given in a plain-text file",
 		Suggestions: []string{"Use the platform's credential manager (manager, osxkeychain, libsecret) or cache with a timeout", "Give the tool a token through its own login command"},
 		names:       names("git"),

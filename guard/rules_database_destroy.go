@@ -11,6 +11,35 @@ import (
 
 // Rules for destroying databases and their data (category database_destroy).
 var databaseDestroyRules = []*rule{
+	{ID: "warehouse-table-replaced", prodAware: true, Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "replacing a production warehouse table's rows with a file's or another table's",
+		Suggestions: []string{"Load into a new table and swap after checking it", "Append instead of replacing, or snapshot the table first"},
+		names:       names("bq"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// bq load --replace acme-prod:crm.contacts ./sample.csv, bq cp
+			// -f src prod.table: every row it held is gone
+			ops := positional(c.args())
+			if len(ops) < 2 {
+				return false, ""
+			}
+			replace := false
+			switch ops[0].s {
+			case "load":
+				replace = hasWord(c.args(), "--replace") || hasWord(c.args(), "--replace=true")
+			case "cp":
+				replace = hasWord(c.args(), "-f") || hasWord(c.args(), "--force") || hasWord(c.args(), "--force=true")
+			}
+			if !replace {
+				return false, ""
+			}
+			target := ops[1].s
+			if ops[0].s == "cp" {
+				target = ops[len(ops)-1].s
+			}
+			if !isProdName(target) {
+				return false, ""
+			}
+			return true, "bq " + ops[0].s + " over " + target
+		}},
 	{ID: "schema-tool-reset", Level: LevelModerate, Category: CategoryDatabaseDestroy, Description: "a schema tool told to reset the database or to push a schema that drops data without asking",
 		Suggestions: []string{"Generate a migration and review what it drops", "Back the database up first"},
 		names:       names("drizzle-kit", "diesel", "sqlx", "typeorm", "mikro-orm", "atlas"),

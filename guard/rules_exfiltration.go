@@ -750,6 +750,16 @@ var exfiltrationRules = []*rule{
 				return false, ""
 			case (c.name == "gh" || c.name == "glab") && (strings.Contains(j, "visibility=public") || strings.Contains(j, "--visibility public") || strings.Contains(j, "--visibility=public") || strings.Contains(j, "private=false")):
 				return true, j
+			case c.name == "aws" && (strings.Contains(j, "put-bucket-acl") || strings.Contains(j, "put-object-acl")) &&
+				(strings.Contains(j, "--grant-full-control") || strings.Contains(j, "--grant-write-acp")):
+				// a bucket's control given to another account (its
+				// canonical id, e-mail or group)
+				return true, j
+			case c.name == "aws" && strings.Contains(j, "put-bucket-cors") && strings.Contains(compactJSON(j), `"AllowedOrigins":["*"]`) &&
+				hasAny(j, `"PUT"`, `"DELETE"`, `"POST"`):
+				// every web site may write to the bucket from its visitors'
+				// browsers
+				return true, j
 			case c.name == "aws" && anyPrincipalPermission(c):
 				// lambda add-permission --principal '*' with no source
 				// account, function or organisation: anyone may call it

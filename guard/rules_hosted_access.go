@@ -10,11 +10,25 @@ var hostedAccessRules = []*rule{
 	{ID: "cli-firewall-open-world", Level: LevelHigh, Category: CategoryPermission, Description: "a firewall or security-group rule opening a remote-administration or database port to every address",
 		Suggestions: []string{"Allow only the addresses that need access (your office or VPN range)", "Open only the web ports (80, 443) to everyone"},
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 {
+				return false, ""
+			}
+			if (c.name == "terraform" || c.name == "tofu" || c.name == "terragrunt") && hasWord(c.args(), "apply") {
+				// terraform apply -var 'allowed_cidrs=["0.0.0.0/0"]': the
+				// module's allow list given every address
+				for _, w := range c.args() {
+					k, v, ok := strings.Cut(w.s, "=")
+					if lk := lower(k); ok && hasAny(lk, "cidr", "allowed", "source", "ingress", "whitelist", "allowlist", "ip_range", "ranges") && strings.Contains(v, "0.0.0.0/0") {
+						return true, c.name + " -var " + w.s
+					}
+				}
+				return false, ""
+			}
 			if len(c.words) < 4 || ownCloudRules[c.name] || cliDestroyExempt[c.name] || fetchers[c.name] {
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
-			world, rulish := false, false
+			world, rulish, accessList := false, false, false
 			for i, l := range low {
 				v := l
 				if j := strings.IndexByte(v, '='); j >= 0 {
@@ -30,6 +44,14 @@ var hostedAccessRules = []*rule{
 				if l == "direction=inbound" || l == "inbound" || l == "--ingress" {
 					rulish = true
 				}
+				if i < 6 && hasAny(l, "accesslist", "access-list", "ip-allowlist", "ipallowlist", "authorized-networks", "whitelist", "allowlist") {
+					accessList = true
+				}
+			}
+			if world && accessList {
+				// atlas accessLists create 0.0.0.0/0: a database service's
+				// address allow list that lets every address in
+				return true, c.name + " access list open to every address"
 			}
 			if !world || !rulish {
 				return false, ""

@@ -576,14 +576,48 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Grant a least-privilege policy", "Ask the account administrator"}, names: names("aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			op, rest := awsOp(c)
-			if strings.HasPrefix(op, "iam attach-") || strings.HasPrefix(op, "iam put-") {
+			if strings.HasPrefix(op, "iam attach-") || strings.HasPrefix(op, "iam put-") || op == "iam create-policy-version" && hasWord(rest, "--set-as-default") {
 				for _, w := range rest {
-					if strings.Contains(w.s, "AdministratorAccess") || strings.Contains(w.s, `"Action":"*"`) || strings.Contains(w.s, `"Action": "*"`) {
+					// (cmd keeps the backslashes of \"Action\":\"*\" and
+					// drops the quotes)
+					v := strings.NewReplacer(`\`, "", " ", "", `"`, "").Replace(w.s)
+					if strings.Contains(v, "AdministratorAccess") || strings.Contains(v, `Action:*`) || strings.Contains(v, `Action:[*]`) {
 						return true, op
 					}
 				}
 			}
 			return false, ""
+		}},
+	{ID: "cloud-user-password-set", Level: LevelCritical, Category: CategoryPrivilege, Description: "setting another person's password in a cloud directory or user pool (their account is then whoever knows it)",
+		Suggestions: []string{"Send the user a reset link through the directory's own flow", "Let an administrator reset it, with the user told"},
+		names:       names("aws", "az"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			var user string
+			switch c.name {
+			case "aws":
+				op, _ := awsOp(c)
+				if op != "cognito-idp admin-set-user-password" && op != "iam update-login-profile" {
+					return false, ""
+				}
+				if op == "iam update-login-profile" && !hasPrefixWord(args, "--password") {
+					return false, ""
+				}
+				user, _ = optValue(args, "", "username")
+				if user == "" {
+					user, _ = optValue(args, "", "user-name")
+				}
+			case "az":
+				ops := positional(args)
+				if len(ops) < 3 || ops[0].s != "ad" || ops[1].s != "user" || ops[2].s != "update" || !hasPrefixWord(args, "--password") {
+					return false, ""
+				}
+				user, _ = optValue(args, "", "id")
+			}
+			if user == "" || testName(lower(user)) || scratchName(user) || hasAny(lower(user), "test", "demo", "e2e") {
+				return false, "" // a test user of the project's own pool
+			}
+			return true, user
 		}},
 	{ID: "role-trust-opened", Level: LevelCritical, Category: CategoryPrivilege, Description: "letting anyone assume a cloud role: a trust policy for every principal, or a federated identity trusted with no condition on who it is",
 		Suggestions: []string{"Trust one named account or role", "Keep a condition on the token's subject (repo:ORG/REPO:ref:refs/heads/main)"}, names: names("aws", "gcloud"),
@@ -777,6 +811,17 @@ var privilegeRules = []*rule{
 			if strings.Contains(j, `"privileged":true`) || strings.Contains(j, `"hostPID":true`) || strings.Contains(j, `"hostNetwork":true`) && strings.Contains(j, "nsenter") ||
 				ops[0].s == "debug" && strings.Contains(j, "--profile=sysadmin") && strings.Contains(j, "node/") {
 				return true, "privileged pod"
+			}
+			// kubectl debug node/N -it --image=busybox -- chroot /host: the
+			// node's own root file system, entered as root (a cluster on
+			// this machine is the developer's)
+			if ops[0].s == "debug" && len(ops) > 1 && strings.HasPrefix(ops[1].s, "node/") && !localKubeContext(args) && !a.localKubeSwitched() {
+				// (a command given to the chroot is judged as itself)
+				for i, w := range args {
+					if w.s == "chroot" && i+1 < len(args) && args[i+1].s == "/host" && (i+2 == len(args) || i+3 == len(args) && shellNameSet[path.Base(args[i+2].s)]) {
+						return true, "a root shell on " + ops[1].s
+					}
+				}
 			}
 			return false, ""
 		}},

@@ -9,6 +9,28 @@ import (
 // from. A published package removed or yanked, an owner added who can
 // publish over it, a shared image overwritten with one from elsewhere.
 var registryRules = []*rule{
+	{ID: "internal-package-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a package named as internal or private to the public registry (its code is then anyone's)",
+		Suggestions: []string{"Push internal packages to the organisation's own feed", "Rename and review the package before making it public"},
+		names:       names("dotnet", "nuget"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// dotnet nuget push Acme.Internal.Billing.1.4.2.nupkg --source
+			// https://api.nuget.org/v3/index.json
+			args := c.args()
+			if !hasWord(args, "push") {
+				return false, ""
+			}
+			src, ok := optValue(args, "-s", "source")
+			if !ok || !strings.Contains(lower(src), "nuget.org") {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				l := lower(path.Base(strings.ReplaceAll(w.s, `\`, "/")))
+				if strings.HasSuffix(l, ".nupkg") && (strings.Contains(l, ".internal.") || strings.Contains(l, ".private.") || strings.HasPrefix(l, "internal.") || strings.Contains(l, ".corp.")) {
+					return true, w.s + " → nuget.org"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "registry-package-unpublished", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "unpublishing a whole published package, or every version of one (every project that installs it breaks)",
 		Suggestions: suggRegistry,
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -188,8 +188,8 @@ var winLongTailRules = []*rule{
 				return false, ""
 			}
 			for _, p := range strings.FieldsFunc(strings.ToLower(ops[1].s), func(r rune) bool { return r == '\\' || r == '/' || r == '$' || r == '.' }) {
-				if prodLabel(p) || strings.HasPrefix(p, "prod") || strings.Contains(p, "-prod-") || strings.Contains(p, "backup") || p == "bak" || p == "archive" {
-					return true, ops[1].s // (a backup share: what the source lacks is the backup's history)
+				if prodLabel(p) || strings.HasPrefix(p, "prod") || strings.Contains(p, "-prod-") || strings.Contains(p, "backup") || p == "bak" || p == "archive" || p == "releases" || p == "release" {
+					return true, ops[1].s // (a backup or releases share: what the source lacks is its history)
 				}
 			}
 			return false, ""

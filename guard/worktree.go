@@ -727,6 +727,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if i == 0 && w.s == "ci" && (c.name == "glab" || c.name == "circleci") {
 			continue // glab ci delete: the subcommand, not a test's resource
 		}
+		if (c.name == "docker" || c.name == "podman") && (i > 0 && (args[i-1].s == "-H" || args[i-1].s == "--host") || strings.HasPrefix(w.s, "--host=")) {
+			continue // -H ssh://ci@runner-03: the engine's machine (a CI runner is shared), not a test's data
+		}
 		v, ok := dataWord(w.s)
 		if !ok {
 			continue
