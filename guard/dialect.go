@@ -12,7 +12,8 @@ import (
 // substitution (cmd).
 
 var (
-	zshQualifier = regexp.MustCompile(`([*?\]][^\s()'"${}]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
+	zshBraceQualifier = regexp.MustCompile(`(\{[^\s{}()]*[*?][^\s{}()]*\})\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
+	zshQualifier      = regexp.MustCompile(`([*?\]][^\s()'"${}]*)\([A-Za-z.:^\-+0-9@/*=,\[\]]*\)`)
 	// a qualifier that makes a plain name a pattern: uploads(N) is
 	// uploads, or nothing when it does not exist
 	// ^(a|b) under extendedglob: every name but those, close to all
@@ -52,6 +53,10 @@ func rewriteDialect(src string) (string, bool) {
 	out := src
 	if strings.ContainsAny(out, "*?]") {
 		out = replaceWith(zshQualifier, out, "(", "$1")
+		if strings.Contains(out, "}(") {
+			// {*,.*}(N): the qualifier applies to every glob of the braces
+			out = replaceWith(zshBraceQualifier, out, "}(", "$1")
+		}
 	}
 	if parenFlags(out, "NDM./@^-") {
 		out = zshNameQualifier.ReplaceAllString(out, "$1$3")

@@ -1382,6 +1382,9 @@ func awkLaunches(a *analysis, c *cmd) []launch {
 // ansibleLaunches reads ad-hoc shell modules: ansible HOSTS -m shell -a CMD.
 func ansibleLaunches(a *analysis, c *cmd) []launch {
 	args := c.args()
+	if hasWord(args, "--check") || hasWord(args, "-C") {
+		return nil // a check run reports what the module would change
+	}
 	m, _ := optValue(args, "-m", "module-name")
 	if code := ansibleModuleShell(m, args); code != "" {
 		return []launch{{code: code, origin: "ansible -m " + m}}

@@ -255,3 +255,59 @@ func TestRound42CloudAccounts(t *testing.T) {
 		`robocopy C:\work\project\publish \\files01\release\portal /E`,
 	})
 }
+
+// The developer's own work: editors' local history and shelves, a
+// version-controlled test suite reverted, zsh's qualifier on a brace of
+// globs; their near misses: the editor's caches, one fixture folder.
+func TestRound42WorkLost(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`rm -rf ./.history`, CategoryGitDestroy, "rm-local-history", LevelModerate},
+		{`rm -rf .idea/shelf/`, CategoryGitDestroy, "rm-local-history", LevelModerate},
+		{`svn revert -R lib test`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`rm -rf .idea/caches .idea/index`,
+		`ls .idea/shelf`,
+		`svn revert tests/fixtures/sample.json`,
+	})
+	zsh := corpusContextFor("zsh", "")
+	checkDanger(t, d, zsh, []dangerCase{
+		{`rm -rf -- /work/project/{*,.*}(ND)`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+	})
+	checkSafe(t, d, zsh, []string{
+		`rm -rf -- /work/project/{build,dist}/*(N)`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item -Recurse -Force .\.history`, CategoryGitDestroy, "rm-local-history", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Remove-Item -Recurse -Force .\.idea\caches`,
+	})
+}
+
+// Near misses that were stopped: a check run of a module, an emulator's
+// buckets, a pull request's resource group, a lock that forbids deletion,
+// a permissions question asked as another identity, a launchd value read,
+// a colour theme's initialisation.
+func TestRound42NearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`ansible all -i inventory/prod -b -m service -a "name=redis state=stopped" -C`,
+		`aws --endpoint-url=http://127.0.0.1:4566 s3 rb s3://prod-logs --force`,
+		`awslocal dynamodb delete-table --table-name orders-prod`,
+		`az group delete --name rg-pr-88-ephemeral --yes`,
+		`kubectl auth can-i delete pods --as=system:serviceaccount:ci:deployer -n prod`,
+		`plutil -p ~/Library/LaunchAgents/com.acme.agent.plist`,
+		`eval "$(gdircolors -b ~/.dir_colors)"`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ansible all -i inventory/prod -b -m service -a "name=redis state=stopped"`, CategorySystem, "service-stop", LevelHigh},
+		{`az group delete --name rg-shop-prod --yes`, CategoryCloudDestroy, "cloud-delete-everything", LevelCritical},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`New-AzResourceLock -LockName keep -LockLevel CanNotDelete -ResourceGroupName rg-shop-prod -Force`,
+	})
+}

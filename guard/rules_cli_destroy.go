@@ -55,6 +55,9 @@ var cliDestroyRules = []*rule{
 			if c.name == "dotnet" && len(args) > 0 && args[0].s == "user-secrets" {
 				return false, "" // this machine's development secrets of one project
 			}
+			if strings.HasPrefix(c.name, "new-") && strings.HasSuffix(c.name, "lock") || strings.HasPrefix(c.name, "set-") && strings.HasSuffix(c.name, "resourcelock") {
+				return false, "" // New-AzResourceLock -LockLevel CanNotDelete: a deletion forbidden
+			}
 			low := c.lowerArgs()
 			verb := -1
 			for i, w := range args {

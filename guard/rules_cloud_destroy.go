@@ -330,8 +330,8 @@ var cloudDestroyRules = []*rule{
 		Suggestions: suggCloud, names: names("gcloud", "az", "doctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			p := cliPath(c)
-			if len(p) < 2 {
-				return false, ""
+			if len(p) < 2 || c.name == "az" && scratchResource(c, p) {
+				return false, "" // az group delete -n rg-pr1234-ephemeral: a pull request's own group
 			}
 			switch c.name {
 			case "gcloud":

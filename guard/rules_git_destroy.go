@@ -151,6 +151,17 @@ var gitDestroyRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "rm-local-history", Level: LevelModerate, Category: CategoryGitDestroy, Description: "deleting the editor's local history or shelved changes (.history, .idea/shelf): edits kept nowhere else",
+		Suggestions: []string{"Keep the local history; delete the editor's caches instead (.idea/caches)", "Look at what the shelf holds first"},
+		names:       deleteRuleNames,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.deletions(c) {
+				if p := a.absPath(t.w.s, c.cwd); p != "" && a.inWork(p) && p != a.workDir && localHistoryDir(p[len(a.workDir)+1:]) {
+					return true, t.w.s
+				}
+			}
+			return false, ""
+		}},
 	delRule("rm-git-dir", LevelHigh, CategoryGitDestroy, "deletion of a git repository's history (.git)",
 		[]string{"Keep .git; use git clean or git reset to tidy the work tree", "Back the repository up (git bundle) first"}, recOnly, pcGitDir),
 	{ID: "git-force-push-protected", Level: LevelHigh, Category: CategoryGitDestroy, Description: "force-pushing over a shared branch (rewrites its history)",
@@ -837,4 +848,17 @@ func protectionWeakened(text string) string {
 		}
 	}
 	return ""
+}
+
+// localHistoryDir reports a project folder where an editor keeps the
+// developer's own past edits: VS Code's Local History (.history), a
+// JetBrains IDE's shelf of set-aside changes and its whole folder, which
+// holds the shelf and the workspace.
+func localHistoryDir(rel string) bool {
+	rel = strings.TrimSuffix(strings.ReplaceAll(rel, `\`, "/"), "/")
+	switch strings.ToLower(rel) {
+	case ".history", ".idea", ".idea/shelf", ".lh", ".vscode/.history":
+		return true
+	}
+	return false
 }

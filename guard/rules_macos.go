@@ -134,6 +134,9 @@ var macosRules = []*rule{
 			if len(args) < 3 || args[0].s != "write" && !(c.name == "plutil" && strings.HasPrefix(args[0].s, "-")) {
 				return false, ""
 			}
+			if c.name == "plutil" && (args[0].s == "-extract" || args[0].s == "-p" || args[0].s == "-lint") && (args[0].s != "-extract" || hasWord(args, "-o") && (hasWord(args, "-") || hasWord(args, "/dev/stdout"))) {
+				return false, "" // plutil -extract KEY json -o - F: a value read and printed
+			}
 			for _, w := range args {
 				d := lower(w.s)
 				if (strings.Contains(d, "/launchdaemons/") || strings.Contains(d, "/launchagents/")) && (hasWord(args, "ProgramArguments") || hasWord(args, "Program")) {

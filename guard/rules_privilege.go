@@ -504,6 +504,9 @@ var privilegeRules = []*rule{
 		Suggestions: []string{"Run as your own identity and ask for the role you need", "Use kubectl auth can-i to check permissions"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if ops := posArgs(args, kubectlGlobal); len(ops) > 1 && ops[0].s == "auth" && ops[1].s == "can-i" {
+				return false, "" // kubectl auth can-i --as=...: asks what the identity may do
+			}
 			if g, ok := optValue(args, "", "as-group"); ok && (g == "system:masters" || strings.Contains(g, "admin")) {
 				return true, "--as-group=" + g
 			}

@@ -21,7 +21,7 @@ var shellInit = map[string][]string{
 	"conda": {"shell.bash", "shell.zsh", "shell.fish", "shell.posix", "shell.powershell"}, "micromamba": {"shell"}, "mamba": {"shell"},
 	"brew": {"shellenv"}, "opam": {"env", "config"}, "luarocks": {"path"}, "devbox": {"shellenv", "global"},
 	"ssh-agent": {"*"}, "gpg-agent": {"--daemon"}, "keychain": {"--eval"}, "gnome-keyring-daemon": {"--start"},
-	"dbus-launch": {"--sh-syntax", "--auto-syntax"}, "dircolors": {"*"}, "lesspipe": {"*"}, "lesspipe.sh": {"*"},
+	"dbus-launch": {"--sh-syntax", "--auto-syntax"}, "dircolors": {"*"}, "gdircolors": {"*"}, "lesspipe": {"*"}, "lesspipe.sh": {"*"},
 	"minikube": {"docker-env", "podman-env"}, "docker-machine": {"env"}, "path_helper": {"-s", "-c"},
 	"fzf": {"--bash", "--zsh", "--fish"}, "navi": {"widget"}, "broot": {"--print-shell-function"},
 	"pdm": {"--pep582"}, "register-python-argcomplete": {"*"}, "pip": {"completion"}, "pip3": {"completion"},

@@ -1164,6 +1164,10 @@ func (ws *winState) winDeleteAbs(c *cmd, p string, recursive, contents, filtered
 	}
 	wide := recursive || contents
 	id := ""
+	if cl == wpInside && a.workDir != "" && strings.HasPrefix(p, a.workDir+"/") && localHistoryDir(p[len(a.workDir)+1:]) {
+		ws.emitWin(c, "rm-local-history", winNative(p))
+		return
+	}
 	switch cl {
 	case wpRoot, wpSystem, wpDevice:
 		if wide {

@@ -610,6 +610,9 @@ func perlWipes(code string) bool {
 // environment (RAILS_ENV=test), or a fixture repository (git -C
 // tests/fixtures/repo), and nothing that names production.
 func (a *analysis) testScoped(c *cmd) bool {
+	if a.emulated(c) {
+		return true // an emulator on this machine, whatever its buckets are called
+	}
 	if touchesProduction(c) || slicesContains(deleters, c.name) || c.name == "dd" || c.name == "truncate" {
 		return false
 	}
@@ -654,9 +657,6 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if hasFoldEnv(a.src) && testEnvSet.MatchString(a.src) {
 		// set RAILS_ENV=test&& ..., $env:RAILS_ENV='test'; ...: the
 		// environment chosen earlier on the line
-		return true
-	}
-	if a.emulated(c) {
 		return true
 	}
 
@@ -726,6 +726,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 		}
 		if i == 0 && w.s == "ci" && (c.name == "glab" || c.name == "circleci") {
 			continue // glab ci delete: the subcommand, not a test's resource
+		}
+		if (c.name == "svn" || c.name == "hg" || c.name == "sl" || c.name == "fossil") && vcsTestSuite(w.s) {
+			continue // svn revert --recursive src tests: the project's test suite, its edits included
 		}
 		if (c.name == "docker" || c.name == "podman") && (i > 0 && (args[i-1].s == "-H" || args[i-1].s == "--host") || strings.HasPrefix(w.s, "--host=")) {
 			continue // -H ssh://ci@runner-03: the engine's machine (a CI runner is shared), not a test's data
@@ -855,6 +858,15 @@ func (a *analysis) emulated(c *cmd) bool {
 		}
 		// AWS_ENDPOINT_URL=http://localhost:4566: LocalStack's
 		if strings.HasPrefix(as.name, "AWS_ENDPOINT_URL") && loopback(hostOf(as.val.s)) {
+			return true
+		}
+	}
+	switch c.name {
+	case "awslocal", "tflocal", "cdklocal", "samlocal", "azlocal":
+		return true // LocalStack's own wrappers
+	case "aws", "gsutil", "az":
+		// aws --endpoint-url http://localhost:4566: LocalStack's
+		if u, ok := optValue(c.args(), "", "endpoint-url"); ok && loopback(hostOf(u)) {
 			return true
 		}
 	}
@@ -1623,4 +1635,14 @@ func headDistance(ref string) (int, bool) {
 		return n, err == nil && n >= 0
 	}
 	return 0, false
+}
+
+// vcsTestSuite reports a version-controlled project's whole test folder
+// (tests, test, spec): the developer's own tests, not a test's fixtures.
+func vcsTestSuite(s string) bool {
+	switch strings.TrimPrefix(strings.TrimSuffix(strings.ReplaceAll(s, `\`, "/"), "/"), "./") {
+	case "tests", "test", "spec", "specs", "__tests__":
+		return true
+	}
+	return false
 }
