@@ -311,3 +311,41 @@ func TestRound42NearMisses(t *testing.T) {
 		`New-AzResourceLock -LockName keep -LockLevel CanNotDelete -ResourceGroupName rg-shop-prod -Force`,
 	})
 }
+
+// Secrets shown or kept where they do not belong by everyday tooling: a
+// registry token set in the project's own settings, a tool's resolved
+// settings filtered for their secret lines, a debug log of the headers
+// sent, saved passwords of Windows clients; near misses for each.
+func TestRound42DeveloperToolSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm config set //registry.npmjs.org/:_authToken "$NPM_TOKEN" --location project`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`yarn config set npmAuthToken "$NPM_TOKEN"`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+		{`docker compose -f compose.prod.yml config | grep -iE 'secret|token'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`gradle properties | grep -i password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`wget -d --header "Authorization: Bearer $API_TOKEN" https://api.example.com/v1/me -o wget.log`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm config set //registry.npmjs.org/:_authToken "$NPM_TOKEN"`,
+		`npm config set '//registry.npmjs.org/:_authToken=${NPM_TOKEN}' --location=project`,
+		`yarn config set npmAuthToken "$NPM_TOKEN" --home`,
+		`docker compose config --services`,
+		`docker compose config | grep -c image`,
+		`gradle properties | grep -i version`,
+		`wget -d https://example.com/index.html -o wget.log`,
+	})
+	fish := corpusContextFor("fish", "")
+	checkDanger(t, d, fish, []dangerCase{
+		{`set -U | string match -ri token`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`set -U | string match -ri fish_color`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`type %APPDATA%\postgresql\pgpass.conf`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, cmd, []string{
+		`dir %APPDATA%\postgresql`,
+	})
+}

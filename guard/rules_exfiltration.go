@@ -1074,6 +1074,15 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
 			case "where-object", "select-string", "findstr", "string":
+				// set -U | string match -ri key: fish's universal
+				// variables, the secret ones picked out
+				if c.name == "string" && c.pipe != nil && c.stage > 0 && len(c.args()) > 1 && c.args()[0].s == "match" && (c.stage == len(c.pipe)-1) {
+					if pat := c.args()[len(c.args())-1].s; secretishPattern(pat) || strings.Contains(lower(pat), "token") {
+						if d := settingsDump(c.pipe[c.stage-1]); d != "" {
+							return true, "secret lines of " + d
+						}
+					}
+				}
 				if c.name == "string" && (len(c.args()) == 0 || c.args()[0].s != "match" || fishMatchShowsNoValue(c.args()[1:])) {
 					break // fish's string match is its grep
 				}
@@ -1121,6 +1130,14 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			case "grep", "egrep", "rg":
+				// docker compose -f prod.yml config | grep -i password,
+				// ./gradlew properties | grep -i token: a tool's resolved
+				// settings, their secret lines picked out and shown
+				if c.pipe != nil && c.stage > 0 && secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
+					if d := settingsDump(c.pipe[c.stage-1]); d != "" {
+						return true, "secret lines of " + d
+					}
+				}
 				// cat ~/.pip/pip.conf | grep 'https://.*:.*@': the URLs
 				// that carry a user and password, found and shown
 				if urlCredentialPattern(grepPattern(c)) && !grepShowsNoLine(c) && shownOnTerminal(c) &&
@@ -1823,11 +1840,53 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "secret-copied-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying credentials, keys or shell history into the project, one commit away from the repository",
 		Suggestions: []string{"Point the tool at the credential where it is (an environment variable naming the file, a mount)", "Keep keys and history out of the work directory"},
-		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive"),
+		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive", "npm", "pnpm", "yarn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var srcs []word
 			var dest string
 			switch c.name {
+			case "npm", "pnpm", "yarn":
+				// npm config set //host/:_authToken T --location=project: the
+				// token in the project's .npmrc (yarn's npmAuthToken in its
+				// .yarnrc.yml unless --home)
+				args := c.args()
+				ops := positional(args)
+				if len(ops) < 3 || ops[0].s != "config" || ops[1].s != "set" {
+					return false, ""
+				}
+				key := ops[2].s
+				if k, _, ok := strings.Cut(key, "="); ok {
+					key = k
+				}
+				l := lower(key)
+				if !hasAny(l, "_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident") {
+					return false, ""
+				}
+				project := hasWord(args, "--location=project") || hasWord(args, "-L=project")
+				for i, w := range args {
+					if (w.s == "--location" || w.s == "-L") && i+1 < len(args) && args[i+1].s == "project" {
+						project = true
+					}
+				}
+				if c.name == "yarn" && !hasWord(args, "-H") && !hasWord(args, "--home") {
+					project = true
+				}
+				if !project {
+					return false, ""
+				}
+				// '//host/:_authToken=${NPM_TOKEN}': the variable's name,
+				// read when npm runs, not its value
+				vw := ops[2]
+				val := ""
+				if _, v, ok := strings.Cut(ops[2].s, "="); ok {
+					val = v
+				} else if len(ops) > 3 {
+					vw, val = ops[3], ops[3].s
+				}
+				if strings.Contains(val, "${") && vw.ok {
+					return false, ""
+				}
+				return true, key + " → the project's settings"
 			case "copy-item", "move-item", "compress-archive":
 				pa := parsePSArgs(c.args(), []string{"path", "literalpath", "destination", "destinationpath"}, []string{"recurse", "force", "container", "passthru", "update"})
 				d, ok := pa.get("destination")
@@ -3793,4 +3852,40 @@ func findsEnvFiles(f *findSpec) bool {
 		}
 	}
 	return false
+}
+
+// settingsDump reports a command that prints a tool's resolved settings,
+// values included: Compose's merged file (its variables filled in from
+// the environment), Gradle's properties, Maven's effective settings, fish's
+// variables.
+func settingsDump(s *cmd) string {
+	if s == nil {
+		return ""
+	}
+	args := s.args()
+	ops := positional(args)
+	switch s.name {
+	case "docker", "podman":
+		if sub, _ := dockerSub(s); sub == "compose config" {
+			return s.base + " compose config"
+		}
+	case "docker-compose", "podman-compose":
+		if len(ops) > 0 && ops[len(ops)-1].s == "config" {
+			return s.base + " config"
+		}
+	case "gradle", "gradlew":
+		if hasWord(args, "properties") {
+			return "gradle properties"
+		}
+	case "mvn", "mvnw":
+		if hasWord(args, "help:effective-settings") {
+			return "Maven's effective settings"
+		}
+	case "set":
+		// fish: set, set -U, set -g (names and values)
+		if len(ops) == 0 && (len(args) == 0 || args[0].s == "-U" || args[0].s == "-g" || args[0].s == "-x" || args[0].s == "-Ux" || args[0].s == "-gx") {
+			return "the shell's variables"
+		}
+	}
+	return ""
 }

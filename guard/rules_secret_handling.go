@@ -20,9 +20,35 @@ import (
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
-		names:       names("curl", "git"),
+		names:       names("curl", "git", "wget"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
+			case "wget":
+				// wget --debug --header="PRIVATE-TOKEN: $T" URL 2>> log:
+				// the debug output shows every header it sends
+				args := c.args()
+				if !hasWord(args, "--debug") && !hasWord(args, "-d") {
+					return false, ""
+				}
+				creds := false
+				for i, w := range args {
+					l := lower(w.s)
+					if l == "--header" && i+1 < len(args) {
+						l += "=" + lower(args[i+1].s)
+					}
+					if strings.HasPrefix(l, "--header") && hasAny(l, "authorization", "token", "api-key", "apikey") || strings.HasPrefix(l, "--password") || strings.HasPrefix(l, "--http-password") {
+						creds = true
+					}
+				}
+				if !creds {
+					return false, ""
+				}
+				if f := stderrToFile(c); f != "" {
+					return true, "wget --debug with credentials, its log in " + f
+				}
+				if f, ok := optValue(args, "-o", "output-file"); ok && f != "/dev/null" {
+					return true, "wget --debug with credentials, its log in " + f
+				}
 			case "curl":
 				args := c.args()
 				if !curlSendsCredentials(args) {
