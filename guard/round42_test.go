@@ -349,3 +349,32 @@ func TestRound42DeveloperToolSecrets(t *testing.T) {
 		`dir %APPDATA%\postgresql`,
 	})
 }
+
+// Windows processes and databases others use: every process of a name
+// terminated through WMI or CIM, another machine's processes killed, a
+// shared database taken from its users; near misses: the project's own
+// process picked by its command line, one process by its id, a local
+// instance.
+func TestRound42WindowsProcessesAndDatabases(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-CimInstance Win32_Process -Filter "Name='java.exe'" | Invoke-CimMethod -MethodName Terminate`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+		{`Invoke-Sqlcmd -ServerInstance sql-shared-02 -Query "ALTER DATABASE Billing SET OFFLINE WITH ROLLBACK IMMEDIATE"`, CategorySystem, "datastore-server-stopped", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance Win32_Process -Filter "Name='node.exe' AND CommandLine LIKE '%next dev%'" | Invoke-CimMethod -MethodName Terminate`,
+		`Get-CimInstance Win32_Process -Filter "ProcessId=4242" | Invoke-CimMethod -MethodName Terminate`,
+		`Invoke-Sqlcmd -ServerInstance '(localdb)\MSSQLLocalDB' -Query "ALTER DATABASE AcmeDev SET SINGLE_USER WITH ROLLBACK IMMEDIATE"`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`wmic process where name="java.exe" call terminate`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+		{`taskkill /S ci-agent-04 /F /IM dotnet.exe`, CategorySystem, "win-kill-by-name-forced", LevelModerate},
+	})
+	checkSafe(t, d, cmd, []string{
+		`wmic process where processid=4242 call terminate`,
+		`wmic process where name="java.exe" get processid,commandline`,
+		`taskkill /PID 4242`,
+	})
+}

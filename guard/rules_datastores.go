@@ -98,7 +98,7 @@ var dataStoreRules = []*rule{
 		}},
 	{ID: "datastore-server-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping a shared database or broker server, or killing every connection to it",
 		Suggestions: []string{"Stop only a local development server", "Terminate the one session that is stuck"},
-		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli", "mysql", "mariadb"),
+		names:       names("mysqladmin", "pg_ctl", "pg_ctlcluster", "mongosh", "mongo", "rabbitmqctl", "psql", "stop-dbaservice", "redis-cli", "mysql", "mariadb", "sqlcmd", "invoke-sqlcmd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
@@ -155,6 +155,15 @@ var dataStoreRules = []*rule{
 				// application's writes refused
 				if nj := strings.ReplaceAll(j, " ", ""); strings.Contains(j, "set global") && hasAny(nj, "read_only=on", "read_only=1", "offline_mode=on", "offline_mode=1", "max_connections=") && !local() && !scratchTarget(c) {
 					return true, "a shared server's global settings changed"
+				}
+			case "sqlcmd", "invoke-sqlcmd":
+				// ALTER DATABASE Orders SET SINGLE_USER WITH ROLLBACK
+				// IMMEDIATE: every other session cut off, their
+				// transactions rolled back
+				if strings.Contains(j, "alter database") && hasAny(j, "single_user", "set offline", "restricted_user") && !local() && !scratchTarget(c) {
+					if srv, ok := swVal(wargs(c), "serverinstance", "s"); !ok || !loopback(srv) && !strings.Contains(srv, "localdb") && srv != "." {
+						return true, "a shared database taken from its users"
+					}
 				}
 			case "stop-dbaservice":
 				if cn, _ := swVal(wargs(c), "computername", "sqlinstance"); cn != "" && !loopback(cn) && !scratchName(cn) {

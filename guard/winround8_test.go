@@ -65,7 +65,9 @@ func init() {
 				cmdl(`wmic process call terminate`),
 			},
 			benign: []winLine{
-				cmdl(`wmic process where "name='node.exe'" call terminate`),
+				// (every node.exe terminated is a forced kill by name, as
+				// taskkill /F /IM node.exe is: stopped since round 42)
+				cmdl(`wmic process where "processid=4242" call terminate`),
 				cmdl(`wmic process where name="node.exe" get processid,commandline`),
 			},
 		},

@@ -245,13 +245,44 @@ var winRules = []*rule{
 		}},
 	{ID: "win-kill-by-name-forced", Level: LevelModerate, Category: CategorySystem, Description: "force-killing every process of a name or of a user (unsaved work in each is lost)",
 		Suggestions: []string{"Stop the one process you started by its PID", "Close the program normally so it can save its state"},
-		names:       names("taskkill", "stop-process"),
+		names:       names("taskkill", "stop-process", "wmic", "invoke-cimmethod", "invoke-wmimethod"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			switch c.name {
+			case "wmic":
+				// wmic process where name="node.exe" call terminate: every
+				// process of the name, killed without warning
+				j := strings.Join(args, " ")
+				if strings.HasPrefix(j, "process ") && strings.Contains(j, "call terminate") && strings.Contains(j, "name") && !strings.Contains(j, "processid") && !strings.Contains(j, "commandline") {
+					return !statelessHost(j), j
+				}
+				return false, ""
+			case "invoke-cimmethod", "invoke-wmimethod":
+				// Get-CimInstance Win32_Process -Filter "Name='python.exe'"
+				// | Invoke-CimMethod -MethodName Terminate
+				if v, ok := psFlag(args, "methodname", 1); !ok || !strings.EqualFold(strings.Trim(v, `"'`), "terminate") {
+					if v, ok := psFlag(args, "name", 1); !ok || !strings.EqualFold(strings.Trim(v, `"'`), "terminate") {
+						return false, ""
+					}
+				}
+				for _, s := range c.pipe {
+					if s != nil && s != c && (s.name == "get-ciminstance" || s.name == "get-wmiobject" || s.name == "gwmi") {
+						l := strings.Join(wargs(s), " ")
+						// (a filter on the command line picks the project's own)
+						if strings.Contains(l, "win32_process") && strings.Contains(l, "name") && !strings.Contains(l, "processid") && !strings.Contains(l, "commandline") && !statelessHost(l) {
+							return true, "every process of " + l
+						}
+					}
+				}
+				return false, ""
 			case "taskkill":
 				if !hasSw(args, "f") {
 					return false, ""
+				}
+				if v, ok := swVal(args, "s"); ok && !loopback(v) && !strings.EqualFold(v, "localhost") && !strings.EqualFold(v, ".") {
+					// taskkill /S buildsrv02 /F /IM msbuild.exe: another
+					// machine's processes
+					return true, "on " + v
 				}
 				if v, ok := swVal(args, "im"); ok {
 					if statelessHost(v) {
