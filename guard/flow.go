@@ -1722,6 +1722,22 @@ func storedSecretRead(c *cmd) string {
 				return "Kubernetes secrets"
 			}
 		}
+	case "php":
+		// php bin/console secrets:list --reveal, secrets:reveal NAME:
+		// Symfony's vault, decrypted
+		if len(args) > 1 && strings.HasSuffix(args[0].s, "console") && (args[1].s == "secrets:reveal" || args[1].s == "secrets:list" && hasWord(args, "--reveal")) {
+			return "Symfony's secrets"
+		}
+	case "rails", "bin/rails":
+		// bin/rails runner 'puts Rails.application.credentials...': the
+		// decrypted credentials printed by the app itself
+		if len(args) > 1 && (args[0].s == "runner" || args[0].s == "r") {
+			code := joinWords(args[1:])
+			if strings.Contains(code, ".credentials") && hasAny(code, "puts ", "p ", "pp ", "print", "to_yaml", "inspect") &&
+				!hasAny(code, ".present?", ".nil?", ".blank?", ".keys", ".key?") {
+				return "Rails' credentials"
+			}
+		}
 	case "pass", "gopass":
 		if hasWord(args, "-c") || hasWord(args, "--clip") {
 			return "" // into the clipboard, nothing on the output

@@ -378,3 +378,19 @@ func TestRound42WindowsProcessesAndDatabases(t *testing.T) {
 		`taskkill /PID 4242`,
 	})
 }
+
+// Frameworks' own vaults decrypted and printed: Symfony's secrets revealed,
+// Rails' credentials printed by a runner; near misses: the names alone, a
+// check that a credential is set.
+func TestRound42FrameworkSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`php bin/console secrets:reveal STRIPE_SECRET_KEY`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`bin/rails runner 'pp Rails.application.credentials.aws'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`php bin/console secrets:list`,
+		`bin/rails runner 'p Rails.application.credentials.secret_key_base.present?'`,
+		`bin/rails runner 'puts User.count'`,
+	})
+}
