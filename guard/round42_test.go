@@ -394,3 +394,27 @@ func TestRound42FrameworkSecrets(t *testing.T) {
 		`bin/rails runner 'puts User.count'`,
 	})
 }
+
+// A Windows machine's protections lowered a step further: exploit
+// protections off for one program, a proxy for every account, .NET's
+// strong cryptography off; near misses.
+func TestRound42WindowsProtectionsMore(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-ProcessMitigation -Name python.exe -Disable CFG`, CategorySystem, "win-exploit-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ProcessMitigation -Name python.exe`,
+		`Set-ProcessMitigation -Name python.exe -Enable CFG`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`setx HTTP_PROXY http://localhost:8080 /M`, CategoryExfiltration, "traffic-through-stranger", LevelHigh},
+		{`reg add HKLM\SOFTWARE\WOW6432Node\Microsoft\.NETFramework\v4.0.30319 /v SystemDefaultTlsVersions /t REG_DWORD /d 0 /f`, CategorySystem, "win-security-weaken", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`setx HTTP_PROXY http://localhost:8080`,
+		`reg add HKLM\SOFTWARE\Microsoft\.NETFramework\v4.0.30319 /v SchUseStrongCrypto /t REG_DWORD /d 1 /f`,
+	})
+}

@@ -19,7 +19,10 @@ var networkExposeRules = []*rule{
 			switch c.name {
 			case "setx":
 				// setx HTTPS_PROXY http://203.0.113.9:8080: every later
-				// session's (a shell's own export ends with it)
+				// session's (a shell's own export ends with it); with /M,
+				// every account's, whatever the proxy (an intercepting
+				// one on this machine included)
+				machine := hasWord(args, "/M") || hasWord(args, "/m") || hasWord(args, "-m")
 				for i, w := range args {
 					k, v, ok := strings.Cut(w.s, "=")
 					if !ok && i+1 < len(args) && !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") {
@@ -28,6 +31,9 @@ var networkExposeRules = []*rule{
 					if ok && proxyVar(k) {
 						if h := strangerProxy(v); h != "" {
 							return true, k + " → " + h
+						}
+						if machine && strings.Trim(v, `"'`) != "" {
+							return true, k + " for every account of the machine"
 						}
 					}
 				}

@@ -1705,6 +1705,12 @@ func (ws *winState) regWrite(c *cmd, k, data string) {
 		ws.emitWin(c, "win-lsa-weaken", k)
 	case regSecurity:
 		ws.emitWin(c, "win-security-weaken", k)
+	case regNone:
+		// .NET told not to use strong cryptography or the system's TLS
+		// versions: every program on it may talk SSL 3 and TLS 1.0
+		if strings.Contains(k, "/.netframework/") && (strings.Contains(k, "schusestrongcrypto") || strings.Contains(k, "systemdefaulttlsversions")) && strings.TrimSpace(dl) == "0" {
+			ws.emitWin(c, "win-security-weaken", k)
+		}
 	case regRDP:
 		if dl == "0" || dl == "" {
 			ws.emitWin(c, "win-rdp-enable", k)

@@ -221,6 +221,17 @@ var winProtectRules = []*rule{
 			}
 			return true, c.base + " " + j
 		}},
+	{ID: "win-exploit-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off exploit protections (DEP, ASLR, CFG, SEHOP) for a program or the whole system",
+		Suggestions: []string{"Leave exploit protection on; report the crash to the program's vendor", "Ask the machine's owner"},
+		names:       names("set-processmitigation"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			v, ok := psFlag(args, "disable", 3)
+			if !ok || hasSw(args, "whatif") || hasSw(args, "system") { // (-System: win-remote-admin-on's)
+				return false, ""
+			}
+			return true, "Set-ProcessMitigation -Disable " + v
+		}},
 	{ID: "win-wsl-shutdown", Level: LevelModerate, Category: CategoryContainerDestroy, Description: "stopping every WSL distribution and what runs in them",
 		Suggestions: []string{"Stop the one distribution you started (wsl --terminate NAME)"}, names: names("wsl"),
 		match: func(a *analysis, c *cmd) (bool, string) {

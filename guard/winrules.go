@@ -192,6 +192,13 @@ func regRule(class regClass) func(a *analysis, c *cmd) (bool, string) {
 			return false, ""
 		}
 		cl := c.regClass(k)
+		if class == regSecurity && cl == regNone && strings.Contains(k, "/.netframework/") && strings.TrimSpace(d) == "0" {
+			// SchUseStrongCrypto 0, SystemDefaultTlsVersions 0: .NET's
+			// programs allowed SSL 3 and TLS 1.0 again
+			if l := lower(c.line()); strings.Contains(l, "schusestrongcrypto") || strings.Contains(l, "systemdefaulttlsversions") {
+				return true, k
+			}
+		}
 		if cl != class {
 			return false, ""
 		}
