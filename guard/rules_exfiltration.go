@@ -1838,7 +1838,7 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "secret-copied-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying credentials, keys or shell history into the project, one commit away from the repository",
+	{ID: "secret-copied-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying credentials, keys or shell history into the project, or setting a registry token in its own settings: one commit away from the repository",
 		Suggestions: []string{"Point the tool at the credential where it is (an environment variable naming the file, a mount)", "Keep keys and history out of the work directory"},
 		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive", "npm", "pnpm", "yarn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -1846,47 +1846,10 @@ var exfiltrationRules = []*rule{
 			var dest string
 			switch c.name {
 			case "npm", "pnpm", "yarn":
-				// npm config set //host/:_authToken T --location=project: the
-				// token in the project's .npmrc (yarn's npmAuthToken in its
-				// .yarnrc.yml unless --home)
-				args := c.args()
-				ops := positional(args)
-				if len(ops) < 3 || ops[0].s != "config" || ops[1].s != "set" {
-					return false, ""
+				if k := projectRegistryToken(c); k != "" {
+					return true, k + " → the project's settings"
 				}
-				key := ops[2].s
-				if k, _, ok := strings.Cut(key, "="); ok {
-					key = k
-				}
-				l := lower(key)
-				if !hasAny(l, "_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident") {
-					return false, ""
-				}
-				project := hasWord(args, "--location=project") || hasWord(args, "-L=project")
-				for i, w := range args {
-					if (w.s == "--location" || w.s == "-L") && i+1 < len(args) && args[i+1].s == "project" {
-						project = true
-					}
-				}
-				if c.name == "yarn" && !hasWord(args, "-H") && !hasWord(args, "--home") {
-					project = true
-				}
-				if !project {
-					return false, ""
-				}
-				// '//host/:_authToken=${NPM_TOKEN}': the variable's name,
-				// read when npm runs, not its value
-				vw := ops[2]
-				val := ""
-				if _, v, ok := strings.Cut(ops[2].s, "="); ok {
-					val = v
-				} else if len(ops) > 3 {
-					vw, val = ops[3], ops[3].s
-				}
-				if strings.Contains(val, "${") && vw.ok {
-					return false, ""
-				}
-				return true, key + " → the project's settings"
+				return false, ""
 			case "copy-item", "move-item", "compress-archive":
 				pa := parsePSArgs(c.args(), []string{"path", "literalpath", "destination", "destinationpath"}, []string{"recurse", "force", "container", "passthru", "update"})
 				d, ok := pa.get("destination")
@@ -3888,4 +3851,50 @@ func settingsDump(s *cmd) string {
 		}
 	}
 	return ""
+}
+
+// projectRegistryToken returns the registry credential a package manager
+// is told to keep in the project's own settings (npm config set
+// //host/:_authToken T --location=project; yarn's npmAuthToken, which goes
+// to the project's .yarnrc.yml unless --home), "" for none or for a
+// variable's name written for npm to read when it runs.
+func projectRegistryToken(c *cmd) string {
+	args := c.args()
+	ops := positional(args)
+	if len(ops) < 3 || ops[0].s != "config" || ops[1].s != "set" {
+		return ""
+	}
+	key := ops[2].s
+	if k, _, ok := strings.Cut(key, "="); ok {
+		key = k
+	}
+	l := lower(key)
+	if !hasAny(l, "_authtoken", "_auth", "_password", "npmauthtoken", "npmauthident") {
+		return ""
+	}
+	project := hasWord(args, "--location=project") || hasWord(args, "-L=project")
+	for i, w := range args {
+		if (w.s == "--location" || w.s == "-L") && i+1 < len(args) && args[i+1].s == "project" {
+			project = true
+		}
+	}
+	if c.name == "yarn" && !hasWord(args, "-H") && !hasWord(args, "--home") {
+		project = true
+	}
+	if !project {
+		return ""
+	}
+	// '//host/:_authToken=${NPM_TOKEN}': the variable's name,
+	// read when npm runs, not its value
+	vw := ops[2]
+	val := ""
+	if _, v, ok := strings.Cut(ops[2].s, "="); ok {
+		val = v
+	} else if len(ops) > 3 {
+		vw, val = ops[3], ops[3].s
+	}
+	if strings.Contains(val, "${") && vw.ok {
+		return ""
+	}
+	return key
 }
