@@ -1737,6 +1737,20 @@ func storedSecretRead(c *cmd) string {
 				!hasAny(code, ".present?", ".nil?", ".blank?", ".keys", ".key?") {
 				return "Rails' credentials"
 			}
+			// ...connection_db_config.configuration_hash: the database's
+			// settings, its password among them
+			if hasAny(code, "configuration_hash", "database_configuration", "connection_config)", "connection_config.inspect") && hasAny(code, "puts ", "p ", "pp ", "print", "inspect") {
+				return "Rails' database settings"
+			}
+		}
+	case "python", "python3":
+		// python manage.py shell -c "...print(settings.DATABASES)": Django's
+		// database settings or secret key, printed
+		if len(args) > 2 && strings.HasSuffix(args[0].s, "manage.py") && args[1].s == "shell" {
+			code := joinWords(args[2:])
+			if djangoSecretPrint.MatchString(code) {
+				return "Django's secret settings"
+			}
 		}
 	case "pass", "gopass":
 		if hasWord(args, "-c") || hasWord(args, "--clip") {
@@ -2794,3 +2808,7 @@ func gitBundleToStdout(c *cmd) bool {
 	sub, sargs := gitSub(c)
 	return sub == "bundle" && len(sargs) > 1 && sargs[0].s == "create" && stdoutFile(sargs[1].s)
 }
+
+// djangoSecretPrint matches Django settings that hold secrets printed
+// whole: print(settings.DATABASES), print(settings.SECRET_KEY).
+var djangoSecretPrint = regexp.MustCompile(`print\(\s*settings\.(DATABASES|SECRET_KEY|CACHES)\s*\)`)

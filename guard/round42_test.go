@@ -336,10 +336,11 @@ func TestRound42DeveloperToolSecrets(t *testing.T) {
 	})
 	fish := corpusContextFor("fish", "")
 	checkDanger(t, d, fish, []dangerCase{
-		{`set -U | string match -ri token`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`set -U | string match -i '*token*'`, CategoryExfiltration, "secret-printed", LevelHigh},
 	})
 	checkSafe(t, d, fish, []string{
 		`set -U | string match -ri fish_color`,
+		`set -U | string match -ri token`, // (-r prints the matched word, not the line)
 	})
 	cmd := winCorpusContextFor("cmd")
 	checkDanger(t, d, cmd, []dangerCase{
@@ -416,5 +417,35 @@ func TestRound42WindowsProtectionsMore(t *testing.T) {
 	checkSafe(t, d, cmd, []string{
 		`setx HTTP_PROXY http://localhost:8080`,
 		`reg add HKLM\SOFTWARE\Microsoft\.NETFramework\v4.0.30319 /v SchUseStrongCrypto /t REG_DWORD /d 1 /f`,
+	})
+}
+
+// Secrets printed by a framework's shell or a cluster's store: Django's
+// database settings, Rails' database configuration, Kubernetes secrets
+// read from etcd, fish's environment matched for its secret lines; near
+// misses: one setting that holds no secret, the keys alone, values
+// masked.
+func TestRound42ShellsAndStoresPrintingSecrets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`python manage.py shell -c "from django.conf import settings; print(settings.SECRET_KEY)"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`bin/rails runner 'pp ActiveRecord::Base.configurations.configs_for(env_name: "production").first.configuration_hash'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`etcdctl --endpoints https://10.0.0.11:2379 --cacert ca.crt get /registry/secrets/default/db-creds`, CategoryExfiltration, "etcd-secrets-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`python manage.py shell -c "from django.conf import settings; print(settings.DEBUG)"`,
+		`python manage.py shell -c "from django.conf import settings; print(bool(settings.SECRET_KEY))"`,
+		`bin/rails runner 'puts ActiveRecord::Base.connection_db_config.database'`,
+		`etcdctl get /registry/secrets --prefix --keys-only`,
+		`env | grep -i token | sed 's/=.*/=<redacted>/'`,
+	})
+	fish := corpusContextFor("fish", "")
+	checkDanger(t, d, fish, []dangerCase{
+		{`set -U | string match -r '.*SECRET.*'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`printenv | string match -ri 'secret|token'`, // (the matched words only)
+		`printenv | string match -ri 'lang|locale'`,
+		`env | string match -ri token | string replace -r '=.*' ''`,
 	})
 }

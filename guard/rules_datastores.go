@@ -491,7 +491,8 @@ var dataStoreRules = []*rule{
 		names:       names("etcdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			ops := positional(args)
+			// (--endpoints URL, --cacert F: options' values, not the key)
+			ops := posArgs(args, optSpec{long: []string{"endpoints", "cacert", "cert", "key", "user", "password", "dial-timeout", "command-timeout", "discovery-srv", "write-out", "w"}})
 			if len(ops) < 2 || ops[0].s != "get" || hasWord(args, "--keys-only") || hasWord(args, "--count-only") {
 				return false, ""
 			}

@@ -1076,7 +1076,9 @@ var exfiltrationRules = []*rule{
 			case "where-object", "select-string", "findstr", "string":
 				// set -U | string match -ri key: fish's universal
 				// variables, the secret ones picked out
-				if c.name == "string" && c.pipe != nil && c.stage > 0 && len(c.args()) > 1 && c.args()[0].s == "match" && (c.stage == len(c.pipe)-1) {
+				// (string match -r 'token|secret' prints the matched
+				// words, not the lines: fishMatchShowsNoValue)
+				if c.name == "string" && c.pipe != nil && c.stage > 0 && len(c.args()) > 1 && c.args()[0].s == "match" && (c.stage == len(c.pipe)-1) && !fishMatchShowsNoValue(c.args()[1:]) {
 					if pat := c.args()[len(c.args())-1].s; secretishPattern(pat) || strings.Contains(lower(pat), "token") {
 						if d := settingsDump(c.pipe[c.stage-1]); d != "" {
 							return true, "secret lines of " + d
@@ -1134,7 +1136,8 @@ var exfiltrationRules = []*rule{
 				// ./gradlew properties | grep -i token: a tool's resolved
 				// settings, their secret lines picked out and shown
 				if c.pipe != nil && c.stage > 0 && secretishPattern(grepPattern(c)) && !grepShowsNoLine(c) && !grepInverted(c) && shownOnTerminal(c) {
-					if d := settingsDump(c.pipe[c.stage-1]); d != "" {
+					// (the environment through grep is env-secrets-transcript's)
+					if d := settingsDump(c.pipe[c.stage-1]); d != "" && d != "the environment" {
 						return true, "secret lines of " + d
 					}
 				}
@@ -3843,6 +3846,10 @@ func settingsDump(s *cmd) string {
 	case "mvn", "mvnw":
 		if hasWord(args, "help:effective-settings") {
 			return "Maven's effective settings"
+		}
+	case "env", "printenv":
+		if len(ops) == 0 {
+			return "the environment"
 		}
 	case "set":
 		// fish: set, set -U, set -g (names and values)
