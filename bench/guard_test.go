@@ -58,7 +58,7 @@ func corpusCommands(b *testing.B) []corpusLine {
 // lastRound is what BenchmarkGuardDecisions measured with the previous
 // round's rules (round 41's final build, on a quiet shared two-core
 // machine): 64,744 and 64,174 decisions/s, p99 78.4 µs. Round 42's final
-// build measured 68,163 and 68,191, p99 72.6 and 73.6 µs. The figures of
+// build measured 67,684 and 65,963, p99 74.2 and 76.2 µs. The figures of
 // older rounds (90,200 at best on the fifth round's smaller rule set) are
 // in the git history.
 const lastRound = "64,500 decisions/s, p99 78µs"
