@@ -449,3 +449,29 @@ func TestRound42ShellsAndStoresPrintingSecrets(t *testing.T) {
 		`env | string match -ri token | string replace -r '=.*' ''`,
 	})
 }
+
+// Older tuning lines: cmd's copy of a credential into the project, a
+// global install from a repository's moving head, a key hunt that shows
+// the lines after each match; near misses: copy to the console is judged
+// as shown (elsewhere), a pinned tag, a search of the project.
+func TestRound42CopiesInstallsAndHunts(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`copy /Y %USERPROFILE%\.aws\credentials C:\work\project\aws-credentials`, CategoryExfiltration, "secret-copied-into-project", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`copy /Y .env.example .env`,
+		`copy %USERPROFILE%\.ssh\id_ed25519.pub C:\work\project\deploy\`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`yarn global add https://github.com/someone/cli-tool/tarball/master`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
+		{`grep -r -B 2 -A 30 'BEGIN RSA PRIVATE KEY' /home/dev`, CategoryExfiltration, "secret-hunt", LevelHigh},
+		{`grep -rIl --include='*.env' -e 'SECRET' /`, CategoryExfiltration, "secret-hunt", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`yarn global add typescript@5.4.5`,
+		`grep -r -A 3 'TODO' src/`,
+		`grep -rn -A 2 'BEGIN CERTIFICATE' ./certs/`,
+	})
+}

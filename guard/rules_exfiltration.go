@@ -849,7 +849,10 @@ var exfiltrationRules = []*rule{
 					}
 				}
 			default:
-				ops := positional(args)
+				ops := posArgs(args, readerOpts["grep"]) // (-A 20: a value, not the pattern)
+				if v, ok := optValue(args, "-e", "regexp"); ok {
+					ops = append([]word{lit(v)}, ops...) // -e PATTERN: the pattern, then the roots
+				}
 				if len(ops) < 2 {
 					return false, ""
 				}
@@ -1843,7 +1846,7 @@ var exfiltrationRules = []*rule{
 		}},
 	{ID: "secret-copied-into-project", Level: LevelHigh, Category: CategoryExfiltration, Description: "copying credentials, keys or shell history into the project, or setting a registry token in its own settings: one commit away from the repository",
 		Suggestions: []string{"Point the tool at the credential where it is (an environment variable naming the file, a mount)", "Keep keys and history out of the work directory"},
-		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive", "npm", "pnpm", "yarn"),
+		names:       names("cp", "mv", "rsync", "install", "ditto", "copy-item", "move-item", "compress-archive", "cmd:copy", "cmd:move", "xcopy", "npm", "pnpm", "yarn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var srcs []word
 			var dest string
@@ -1867,6 +1870,22 @@ var exfiltrationRules = []*rule{
 					return false, ""
 				}
 				dest, srcs = d.s, []word{*src}
+			case "cmd:copy", "cmd:move", "xcopy":
+				// copy SRC [SRC…] DEST, cmd's switches (/Y, /S) aside
+				var ops []word
+				for _, w := range c.args() {
+					if !strings.HasPrefix(w.s, "/") || strings.Count(w.s, "/") > 1 || len(w.s) > 3 {
+						ops = append(ops, w)
+					}
+				}
+				if len(ops) < 2 {
+					return false, ""
+				}
+				dest, srcs = ops[len(ops)-1].s, ops[:len(ops)-1]
+				switch strings.TrimSuffix(lower(dest), ":") {
+				case "con", "nul", "prn", "aux", "com1", "lpt1":
+					return false, "" // copy F con: the console (shown, judged elsewhere), not a file
+				}
 			default:
 				if c.name == "rsync" {
 					// --include='*.pub' --exclude='*': the public keys only
@@ -2162,7 +2181,8 @@ func grepPattern(c *cmd) string {
 	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
 		return v
 	}
-	if ops := c.operands(); len(ops) > 0 {
+	// (-A 20, -m 5: an option's value is not the pattern)
+	if ops := posArgs(c.args(), readerOpts["grep"]); len(ops) > 0 {
 		return ops[0].s
 	}
 	return ""

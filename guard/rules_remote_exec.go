@@ -201,8 +201,12 @@ var remoteExecRules = []*rule{
 			}
 			if c.name == "npm" || c.name == "yarn" || c.name == "pnpm" || c.name == "bun" {
 				// npm install -g https://github.com/u/r/tarball/main,
-				// pnpm add github:u/r: a repository's moving head
+				// pnpm add github:u/r: a repository's moving head (yarn
+				// global add URL: the same, for every project)
 				ops := positional(args)
+				if len(ops) > 0 && ops[0].s == "global" {
+					ops = ops[1:]
+				}
 				if len(ops) < 2 || !nodeInstallVerb(ops[0].s) {
 					return false, ""
 				}
