@@ -361,6 +361,31 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "remote-login-enabled", Level: LevelHigh, Category: CategorySystem, Description: "turning on a remote login or remote desktop server on this machine (SSH, RDP, VNC, telnet) for good",
+		Suggestions: []string{"Let the owner decide to open the machine to remote logins", "Reach the machine through an existing, reviewed channel"},
+		names:       names("systemctl", "rc-update", "update-rc.d", "chkconfig"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) < 2 || hasWord(c.args(), "--user") {
+				return false, ""
+			}
+			verb, svcs := ops[0].s, ops[1:]
+			if c.name == "update-rc.d" || c.name == "chkconfig" {
+				verb, svcs = ops[len(ops)-1].s, ops[:1]
+			}
+			if c.name == "rc-update" {
+				svcs = ops[1:2]
+			}
+			for _, sv := range svcs {
+				n := strings.TrimSuffix(strings.TrimSuffix(lower(sv.s), ".service"), ".socket")
+				remote := n == "ssh" || n == "sshd" || n == "openssh" || n == "openssh-server" || n == "dropbear"
+				desktop := n == "xrdp" || strings.HasPrefix(n, "vncserver") || n == "x11vnc" || strings.HasPrefix(n, "telnet") || n == "inetd" || n == "xinetd"
+				if (verb == "enable" || verb == "add" || verb == "on" || verb == "defaults") && (remote || desktop) || verb == "start" && desktop {
+					return true, verb + " " + sv.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "sshd-root-or-password-login", Level: LevelHigh, Category: CategorySystem, Description: "letting the SSH server take root or password logins",
 		Suggestions: []string{"Log in with keys as an ordinary user and use sudo"},
 		match: func(a *analysis, c *cmd) (bool, string) {
