@@ -543,6 +543,15 @@ var corpusSets = []corpusSet{
 	// (three fifths) is for tuning, round42b must never be opened.
 	{"round42", corpusDir + "/round42",
 		thresholds{minRound42Critical, minRound42High, minRound42Moderate, maxRound42FalsePositive}, winRound42Thresholds},
+	// round43: secrets shown by application frameworks; a developer
+	// machine's protections weakened; a team's shared resources; an
+	// ordinary POSIX day; a Windows developer machine; packages and code
+	// from untrusted places; clouds and clusters told apart by their
+	// targets; databases and data stores, written while round42a was
+	// tuned on. Scored on arrival; round43a (three fifths) is for
+	// tuning, round43b must never be opened.
+	{"round43", corpusDir + "/round43",
+		thresholds{minRound43Critical, minRound43High, minRound43Moderate, maxRound43FalsePositive}, winRound43Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -953,6 +962,16 @@ const (
 // 84.8%, 86.0% and 0.95% (round42b, never opened, 93.7%, 76.0%, 82.4%,
 // 1.04%); see testdata/corpus/round42/README.md. These floors catch
 // regressions.
+// Round forty-three, POSIX lines (both parts): 85.9%, 66.3%, 95.8% and
+// 2.07% false positives on arrival; see
+// testdata/corpus/round43/README.md. These floors catch regressions.
+const (
+	minRound43Critical      = 0.855
+	minRound43High          = 0.66
+	minRound43Moderate      = 0.95
+	maxRound43FalsePositive = 0.021
+)
+
 const (
 	minRound42Critical      = 0.96
 	minRound42High          = 0.845

@@ -123,7 +123,11 @@ func toPublicIP(c *cmd) string {
 
 // isProdName reports whether a name looks like a production environment.
 func isProdName(s string) bool {
-	l := strings.ToLower(s)
+	return mayNameProd(s) && prodWords(strings.ToLower(s))
+}
+
+// prodWords reports a lowered name holding a word of production's.
+func prodWords(l string) bool {
 	if !strings.Contains(l, "prod") && !strings.Contains(l, "prd") && !strings.Contains(l, "live") {
 		return false
 	}
@@ -135,6 +139,29 @@ func isProdName(s string) bool {
 			return true
 		case strings.HasSuffix(t, "prod") && len(t) > 4 && !strings.HasPrefix(t, "non") && !strings.HasPrefix(t, "pre"):
 			return true // (nonprod, preprod: the environments before it)
+		}
+	}
+	return false
+}
+
+// mayNameProd is isProdName's first look, without lowering s: whether
+// it holds a P followed by R, or an L followed by I, in either case (or
+// any byte outside ASCII, which lowering might turn into one). Most
+// words hold neither, and this was a tenth of the rules' lowering.
+func mayNameProd(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'p':
+			if s[i+1]|0x20 == 'r' {
+				return true
+			}
+		case 'l':
+			if s[i+1]|0x20 == 'i' {
+				return true
+			}
+		}
+		if s[i] >= 0x80 || s[i+1] >= 0x80 {
+			return true
 		}
 	}
 	return false

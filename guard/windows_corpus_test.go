@@ -190,6 +190,9 @@ var (
 	// round42: round42a tuned on, round42b held out; see
 	// testdata/corpus/round42/README.md.
 	winRound42Thresholds = thresholds{0.99, 0.88, 0.92, 0.0085}
+	// round43: round43a tuned on, round43b held out; see
+	// testdata/corpus/round43/README.md.
+	winRound43Thresholds = thresholds{0.90, 0.73, 0.96, 0.015}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
