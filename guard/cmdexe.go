@@ -1219,7 +1219,13 @@ func (ws *winState) cmdSet(args []word) {
 	for _, w := range args {
 		known = known && w.ok
 	}
-	ws.vars[strings.ToLower(strings.TrimSpace(name))] = word{s: val, ok: known}
+	name = strings.TrimSpace(name)
+	ws.vars[strings.ToLower(name)] = word{s: val, ok: known}
+	if isVarName(name) {
+		// set GIT_TRACE_REDACT=0&& git ...: the environment of the
+		// programs run after it
+		ws.a.setVar(strings.ToUpper(name), word{s: val, ok: known})
+	}
 }
 
 // cmdIf runs the command of an if statement (and its else part).

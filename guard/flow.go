@@ -346,6 +346,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: storedSecretRead(c), crit: true}
 	case cliSecretOutput(c) != "":
 		return flow{kind: flowSecret, what: cliSecretOutput(c), crit: true}
+	case settingsShown(c) != "":
+		// php artisan config:show services | nc termbin.com 9999
+		return flow{kind: flowSecret, what: settingsShown(c), crit: true}
 	case n == "history":
 		return flow{kind: flowSecret, what: "the shell history"}
 	case n == "string" && len(args) > 0 && c.in.kind == flowSecret:
@@ -1819,8 +1822,8 @@ var secretStoreReads = map[string][][]string{
 	"supabase": {{"projects", "api-keys"}},
 	"rclone":   {{"config", "show"}, {"config", "dump"}},
 	// Rails' encrypted credentials, decrypted in full
-	"rails":     {{"credentials:show"}},
-	"bin/rails": {{"credentials:show"}},
+	"rails":     {{"credentials:show"}, {"encrypted:show"}},
+	"bin/rails": {{"credentials:show"}, {"encrypted:show"}},
 	// a project's CI variables and a deployment's secrets, printed
 	"glab":  {{"variable", "get"}, {"variable", "export"}},
 	"kamal": {{"secrets", "print"}},

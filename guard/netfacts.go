@@ -55,7 +55,7 @@ func curlStdin(args []word) bool {
 		if strings.Contains(s, "@-") || strings.Contains(s, "@/dev/stdin") || strings.HasSuffix(s, "=/dev/stdin") || s == "--post-file=-" || s == "--body-file=-" {
 			return true
 		}
-		if strings.HasSuffix(s, "=<-") && i > 0 && (args[i-1].s == "-F" || args[i-1].s == "--form") || strings.HasPrefix(s, "--form=") && strings.HasSuffix(s, "=<-") {
+		if strings.HasSuffix(s, "=<-") && i > 0 && (args[i-1].s == "--form" || shortBundleEnds(args[i-1].s, 'F')) || strings.HasPrefix(s, "--form=") && strings.HasSuffix(s, "=<-") {
 			return true // -F 'f=<-': a form field's text read from standard input
 		}
 		if curlUploadOpt(s) && i+1 < len(args) && (args[i+1].s == "-" || args[i+1].s == ".") {
@@ -71,10 +71,13 @@ func curlStdin(args []word) bool {
 // curlUploadOpt reports whether s is curl's upload option, alone or
 // ending a bundle of short options (-sT FILE): the next word is the file.
 func curlUploadOpt(s string) bool {
-	if s == "-T" || s == "--upload-file" {
-		return true
-	}
-	if len(s) < 3 || s[0] != '-' || s[1] == '-' || s[len(s)-1] != 'T' {
+	return s == "--upload-file" || shortBundleEnds(s, 'T')
+}
+
+// shortBundleEnds reports the short option -o alone or ending a bundle
+// of letters (-sF, -sSLT): the next word is its value.
+func shortBundleEnds(s string, o byte) bool {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' || s[len(s)-1] != o {
 		return false
 	}
 	for _, r := range s[1:] {

@@ -1849,9 +1849,9 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 		v := ws.psWord(rhs[0].text, item)
 		if v.ok {
 			ws.vars[name] = v
-			if env, ok := strings.CutPrefix(name, "env:"); ok && connectionVar(strings.ToUpper(env)) {
+			if env, ok := strings.CutPrefix(name, "env:"); ok && isVarName(env) {
 				// $env:DATABASE_URL = '...': the server the programs run
-				// after it connect to
+				// after it connect to, and the rest of their environment
 				ws.a.setVar(strings.ToUpper(env), v)
 			}
 			return

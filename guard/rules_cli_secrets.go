@@ -713,6 +713,9 @@ func querySecretField(c *cmd) string {
 }
 
 func settingsShown(c *cmd) string {
+	if what := frameworkSettingsShown(c); what != "" {
+		return what
+	}
 	if c.name == "glab" && len(c.words) > 2 && c.words[1].s == "api" {
 		// glab api projects/X/variables: GitLab returns every CI
 		// variable with its value, masked ones too
@@ -745,10 +748,95 @@ func settingsShown(c *cmd) string {
 		}
 	}
 	if c.name != "az" && has("artisan") == (c.name == "php") && has("config") && has("show") &&
-		has("database", "mail", "services", "redis", "queue", "broadcasting", "filesystems", "cache") {
+		(has("database", "mail", "services", "redis", "queue", "broadcasting", "filesystems", "cache") || artisanSecretKey(sub)) {
 		return "a framework's secret settings (" + c.base + " " + strings.Join(sub, " ") + ")"
 	}
 	return ""
+}
+
+// artisanSecretKey reports config:show of a dotted key inside a group
+// that holds credentials (database.connections.mysql, services.stripe).
+func artisanSecretKey(sub []string) bool {
+	for _, s := range sub {
+		group, _, dotted := strings.Cut(s, ".")
+		if dotted && hasAnyWord([]string{group}, "database", "mail", "services", "redis", "queue", "broadcasting", "filesystems", "cache") {
+			return true
+		}
+	}
+	return false
+}
+
+// frameworkSettingsShown reports a framework's or deployment tool's
+// command that prints the settings it resolved, secrets in clear: a
+// Symfony container's environment variables (debug:container
+// --env-vars, debug:config X --resolve-env, debug:dotenv, symfony
+// var:export), Serverless's whole resolved configuration (print without
+// --path), EAS's environment with its sensitive values.
+func frameworkSettingsShown(c *cmd) string {
+	args := c.args()
+	if len(args) == 0 || c.pipe != nil && c.stage > 0 {
+		return ""
+	}
+	low := c.lowerArgs()
+	if helpAsked(low) {
+		return ""
+	}
+	ops := c.operands()
+	switch c.name {
+	case "php":
+		if len(ops) < 2 || !strings.HasSuffix(ops[0].s, "console") {
+			return ""
+		}
+		switch ops[1].s {
+		case "debug:container":
+			if hasPrefixWord(args, "--env-var") {
+				return "a Symfony container's environment variables (" + ops[1].s + " --env-vars)"
+			}
+		case "debug:config":
+			if hasWord(args, "--resolve-env") {
+				return "a Symfony bundle's settings with their secrets resolved (debug:config --resolve-env)"
+			}
+		case "debug:dotenv":
+			return "a Symfony project's .env values (debug:dotenv)"
+		}
+	case "symfony":
+		if ops0(ops) == "var:export" {
+			return "the environment Symfony's CLI gives the app (symfony var:export)"
+		}
+	case "serverless", "sls":
+		// sls print --stage prod: the whole configuration, its secrets
+		// resolved from SSM and the environment (--path picks one value;
+		// PowerShell's sls is Select-String, with a pattern and a path)
+		if ops0(ops) == "print" && bareOperands(args) == 1 && !hasPrefixWord(args, "--path") && !hasPrefixWord(args, "-p") {
+			return "a Serverless service's resolved configuration (" + c.name + " print)"
+		}
+	case "eas":
+		if strings.HasPrefix(ops0(ops), "env:") && hasWord(args, "--include-sensitive") {
+			return "an EAS environment's sensitive values (eas " + ops[0].s + " --include-sensitive)"
+		}
+	}
+	return ""
+}
+
+// bareOperands counts the arguments that are neither options nor the
+// word after an option (its value, as in --stage prod).
+func bareOperands(args []word) int {
+	n := 0
+	for i, w := range args {
+		if strings.HasPrefix(w.s, "-") || i > 0 && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// ops0 is the first operand, or "".
+func ops0(ops []word) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	return ops[0].s
 }
 
 // helpAsked reports --help, or -h standing alone (glab config get token

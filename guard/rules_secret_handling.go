@@ -20,7 +20,7 @@ import (
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
-		names:       names("curl", "git", "wget"),
+		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
 			case "wget":
@@ -49,28 +49,69 @@ var secretLogRules = []*rule{
 				if f, ok := optValue(args, "-o", "output-file"); ok && f != "/dev/null" {
 					return true, "wget --debug with credentials, its log in " + f
 				}
+				if !stderrDiscarded(c) {
+					return true, "wget --debug with credentials, its headers shown"
+				}
 			case "curl":
 				args := c.args()
 				if !curlSendsCredentials(args) {
 					return false, ""
 				}
 				for i, w := range args {
-					if (w.s == "--trace" || w.s == "--trace-ascii") && i+1 < len(args) && args[i+1].s != "-" && args[i+1].s != "%" && args[i+1].s != "/dev/null" {
+					if (w.s == "--trace" || w.s == "--trace-ascii") && i+1 < len(args) && args[i+1].s != "/dev/null" {
+						if args[i+1].s == "-" || args[i+1].s == "%" {
+							return true, "curl " + w.s + " " + args[i+1].s + " with credentials, shown"
+						}
 						return true, "curl " + w.s + " " + args[i+1].s
 					}
 				}
-				if (hasWord(args, "-v") || hasWord(args, "--verbose") || hasBundledFlag(args, 'v')) && stderrToFile(c) != "" {
-					return true, "curl -v with credentials, its trace in " + stderrToFile(c)
+				if hasWord(args, "-v") || hasWord(args, "--verbose") || hasBundledFlag(args, 'v') {
+					// -v writes every request header, the Authorization
+					// header with its token, to standard error
+					if f := stderrToFile(c); f != "" {
+						return true, "curl -v with credentials, its trace in " + f
+					}
+					if !stderrDiscarded(c) {
+						return true, "curl -v with credentials, its request headers shown"
+					}
+				}
+			case "http", "https", "xh", "xhs":
+				// httpie's -v (or --print with H) prints the request it
+				// sends, Authorization:Bearer ... included
+				args := c.args()
+				verbose := hasWord(args, "-v") || hasWord(args, "--verbose") || hasBundledFlag(args, 'v')
+				if p, ok := optValue(args, "-p", "print"); ok && strings.Contains(p, "H") {
+					verbose = true
+				}
+				if !verbose || stderrDiscarded(c) {
+					return false, ""
+				}
+				for i, w := range args {
+					l := lower(w.s)
+					if k, _, ok := strings.Cut(l, ":"); ok && !strings.Contains(k, "/") && hasAny(k, "authorization", "token", "api-key", "apikey", "secret", "password") ||
+						(w.s == "-a" || w.s == "--auth") && i+1 < len(args) || strings.HasPrefix(w.s, "--auth=") {
+						return true, c.name + " -v with credentials, its request shown"
+					}
 				}
 			case "git":
 				redactOff, traced := false, false
-				for _, as := range c.assigns {
-					switch as.name {
+				note := func(name, val string) {
+					switch name {
 					case "GIT_TRACE_REDACT":
-						redactOff = as.val.s == "0" || strings.EqualFold(as.val.s, "false")
+						redactOff = val == "0" || strings.EqualFold(val, "false")
 					case "GIT_CURL_VERBOSE", "GIT_TRACE_CURL", "GIT_TRACE", "GIT_TRACE_PACKET":
-						traced = as.val.s != "" && as.val.s != "0" && !strings.EqualFold(as.val.s, "false")
+						traced = traced || val != "" && val != "0" && !strings.EqualFold(val, "false")
 					}
+				}
+				// set earlier on the line (export, cmd's set, $env:) or
+				// for this command alone
+				for _, name := range [...]string{"GIT_TRACE_REDACT", "GIT_CURL_VERBOSE", "GIT_TRACE_CURL", "GIT_TRACE", "GIT_TRACE_PACKET"} {
+					if v, ok := a.vars[name]; ok {
+						note(name, v.s)
+					}
+				}
+				for _, as := range c.assigns {
+					note(as.name, as.val.s)
 				}
 				if redactOff && traced {
 					return true, "GIT_TRACE_REDACT=0 with git's HTTP trace"
@@ -114,6 +155,18 @@ func curlSendsCredentials(args []word) bool {
 func hasBundledFlag(args []word, f byte) bool {
 	for _, w := range args {
 		if len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-' && strings.IndexByte(w.s[1:], f) >= 0 && isLetters(w.s[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// stderrDiscarded reports a command whose standard error goes nowhere:
+// 2>/dev/null, &>/dev/null.
+func stderrDiscarded(c *cmd) bool {
+	for i := range c.redirs {
+		r := &c.redirs[i]
+		if (r.isOutput() && r.n == "2" || r.op == syntax.RdrAll || r.op == syntax.AppAll) && (r.w.s == "/dev/null" || strings.EqualFold(r.w.s, "nul") || r.w.s == "$null") {
 			return true
 		}
 	}
@@ -380,8 +433,16 @@ var moreSecretRules = []*rule{
 func init() { ruleSets = append(ruleSets, moreSecretRules) }
 
 // secretPlacementRules: secrets put where they are kept in the clear:
-// the process list, a plain variable.
+// the process list, a plain variable, what a build ships.
 var secretPlacementRules = []*rule{
+	{ID: "secret-built-into-artifact", Level: LevelHigh, Category: CategoryExfiltration, Description: "building a secret into what the build ships: a browser bundle's public variables, a binary's linked strings, an executable's packed files",
+		Suggestions: []string{"Keep secrets on the server; the browser gets only publishable keys", "Read secrets at run time, from the environment or a secret store"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if d := secretBuiltIn(c); d != "" {
+				return true, d
+			}
+			return false, ""
+		}},
 	{ID: "password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "giving a registry password on the command line (it shows in the process list and the shell's history)",
 		Suggestions: []string{"Pipe it in: echo \"$PASSWORD\" | docker login -u USER --password-stdin REGISTRY", "Use a credential helper"},
 		names:       names("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
@@ -536,4 +597,138 @@ func infraStateShown(ops []word, args []word) bool {
 		return false
 	}
 	return ops[0].s == "show" || ops[0].s == "output"
+}
+
+// secretBuiltIn describes a secret a command builds into an artifact, or
+// "": a variable the front-end build inlines into the bundle every
+// visitor downloads (NEXT_PUBLIC_, VITE_, REACT_APP_...) given a secret
+// (VITE_OPENAI_API_KEY=$OPENAI_API_KEY, vercel --build-env
+// NEXT_PUBLIC_X="$STRIPE_SECRET_KEY"), a secret linked into a Go
+// binary's strings (-ldflags "-X main.key=$K"), a .env file packed into
+// an executable (pyinstaller --add-data .env). A secret build argument
+// of an image is secret-baked-into-image's, when the image is pushed.
+func secretBuiltIn(c *cmd) string {
+	check := func(name, val string) string {
+		if publicEnvName(name) && (strongSecretVar(strings.TrimPrefix(name, publicPrefix(name))) && secretVarName(name) || secretRef(val) != "") {
+			return name + " (inlined into the browser bundle)"
+		}
+		return ""
+	}
+	for _, as := range c.assigns {
+		if d := check(as.name, as.val.s); d != "" {
+			return d
+		}
+	}
+	args := c.args()
+	switch c.name {
+	case "export":
+		for _, w := range args {
+			if n, v, ok := strings.Cut(w.s, "="); ok {
+				if d := check(n, v); d != "" {
+					return d
+				}
+			}
+		}
+	case "set":
+		// fish: set -x NAME VALUE
+		if len(args) > 2 && strings.HasPrefix(args[0].s, "-") && strings.Contains(args[0].s, "x") {
+			if d := check(args[1].s, joinWords(args[2:])); d != "" {
+				return d
+			}
+		}
+	case "vercel", "netlify":
+		for i, w := range args {
+			if (w.s == "--build-env" || w.s == "-b" || w.s == "--env" || w.s == "-e") && i+1 < len(args) {
+				if n, v, ok := strings.Cut(args[i+1].s, "="); ok {
+					if d := check(n, v); d != "" {
+						return d
+					}
+				}
+			}
+		}
+	case "go":
+		if len(args) > 0 && args[0].s == "build" || len(args) > 0 && args[0].s == "install" {
+			for i, w := range args {
+				ld := ""
+				if (w.s == "-ldflags" || w.s == "--ldflags") && i+1 < len(args) {
+					ld = args[i+1].s
+				} else if v, ok := strings.CutPrefix(strings.TrimLeft(w.s, "-"), "ldflags="); ok && strings.HasPrefix(w.s, "-") {
+					ld = v
+				}
+				if n := secretRef(ld); n != "" && strings.Contains(ld, "-X") {
+					return "-ldflags -X ...$" + n + " (linked into the binary)"
+				}
+			}
+		}
+	case "pyinstaller":
+		for i, w := range args {
+			v := ""
+			if w.s == "--add-data" && i+1 < len(args) {
+				v = args[i+1].s
+			} else if strings.HasPrefix(w.s, "--add-data=") {
+				v = w.s[len("--add-data="):]
+			}
+			src, _, _ := strings.Cut(strings.ReplaceAll(v, ";", ":"), ":")
+			if b := path.Base(src); b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b) {
+				return "--add-data " + v + " (the .env file packed into the executable)"
+			}
+		}
+	}
+	return ""
+}
+
+// envTemplate reports an example .env file (.env.example, .env.sample).
+func envTemplate(b string) bool {
+	return hasAny(b, "example", "sample", "template", "dist", "defaults")
+}
+
+// publicPrefixes are the prefixes front-end builds inline into the
+// bundle they ship to browsers.
+var publicPrefixes = [...]string{"NEXT_PUBLIC_", "VITE_", "REACT_APP_", "EXPO_PUBLIC_", "NUXT_PUBLIC_", "NUXT_ENV_", "PUBLIC_", "GATSBY_", "VUE_APP_", "STORYBOOK_", "NG_APP_"}
+
+func publicPrefix(name string) string {
+	for _, p := range publicPrefixes {
+		if strings.HasPrefix(name, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func publicEnvName(name string) bool { return publicPrefix(name) != "" }
+
+// strongSecretVar reports a variable's name that holds a secret a
+// browser must never see: a secret, private or service key, a password,
+// a token, an API key of a paid service (the keys meant for browsers,
+// publishable, anonymous, maps and analytics keys, are not).
+func strongSecretVar(name string) bool {
+	u := strings.ToUpper(name)
+	if hasAny(u, "PUBLISHABLE", "PUBLIC", "ANON", "FIREBASE", "MAPS", "MAPBOX", "ALGOLIA", "POSTHOG", "SEGMENT", "AMPLITUDE", "SENTRY", "RECAPTCHA_SITE", "SITE_KEY", "CLIENT_ID") {
+		return false
+	}
+	return hasAny(u, "SECRET", "PRIVATE", "PASSWORD", "PASSWD", "SERVICE_ROLE", "DATABASE_URL", "TOKEN", "API_KEY", "APIKEY", "ACCESS_KEY")
+}
+
+// secretRef returns the name of a secret variable a value refers to
+// ($STRIPE_SECRET_KEY, ${NPM_TOKEN}, $env:X, %X%), or "".
+func secretRef(v string) string {
+	for i := 0; i < len(v); i++ {
+		var rest string
+		switch {
+		case v[i] == '$':
+			rest = strings.TrimPrefix(strings.TrimPrefix(v[i+1:], "{"), "env:")
+		case v[i] == '%':
+			rest = v[i+1:]
+		default:
+			continue
+		}
+		n := 0
+		for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= '0' && rest[n] <= '9') {
+			n++
+		}
+		if name := rest[:n]; name != "" && strongSecretVar(name) && secretVarName(name) {
+			return name
+		}
+	}
+	return ""
 }
