@@ -1255,7 +1255,20 @@ func tlsCheckOffVar(name, val string) bool {
 	case "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE":
 		return val == ""
 	case "PIP_TRUSTED_HOST", "UV_INSECURE_HOST":
-		return val == "*"
+		// '*', or the public index itself (pypi.org, its file host):
+		// every package fetched without a certificate check
+		l := strings.ToLower(val)
+		return val == "*" || strings.Contains(l, "pypi.org") || strings.Contains(l, "pythonhosted.org")
+	case "MAVEN_OPTS", "MAVEN_ARGS", "GRADLE_OPTS", "JAVA_TOOL_OPTIONS":
+		// -Dmaven.wagon.http.ssl.insecure=true for every build it runs
+		l := strings.ToLower(val)
+		return strings.Contains(l, "maven.wagon.http.ssl.insecure=true") || strings.Contains(l, "maven.wagon.http.ssl.allowall=true") ||
+			strings.Contains(l, "aether.connector.https.securitymode=insecure") || strings.Contains(l, "org.gradle.dependency.verification=off")
+	case "DOCKER_HOST":
+		// tcp://build01:2375: a remote Docker engine, root on its
+		// machine, driven in clear and without authentication
+		h := strings.TrimPrefix(strings.ToLower(val), "tcp://")
+		return strings.HasPrefix(strings.ToLower(val), "tcp://") && strings.HasSuffix(h, ":2375") && !isLocalHost(strings.TrimSuffix(h, ":2375"))
 	case "NPM_CONFIG_STRICT_SSL", "YARN_ENABLE_STRICT_SSL", "npm_config_strict_ssl", "DOTNET_NUGET_SIGNATURE_VERIFICATION":
 		return val == "false" || val == "0"
 	case "HOMEBREW_CASK_OPTS":

@@ -90,3 +90,63 @@ func TestRound43SecretBuiltIntoArtifact(t *testing.T) {
 		`pyinstaller --onefile --add-data ".env.example:." app.py`,
 	})
 }
+
+// A developer machine's protections weakened: certificate and signature
+// checks off through options, settings and the environment launchd
+// hands out; git trusting every owner's repositories or the ext
+// transport; the sticky bit of /tmp dropped; a macOS ACL that lets
+// everyone write; a browser or editor started with its checks off. The
+// near misses keep the checks, or use a throwaway profile.
+func TestRound43DeveloperMachineProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`MAVEN_OPTS="-Dmaven.wagon.http.ssl.insecure=true" mvn -B package`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`aws s3 sync s3://acme-artifacts/builds ./artifacts --no-verify-ssl`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`sudo dnf --setopt=sslverify=0 upgrade -y`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`sudo yum --setopt=*.gpgcheck=0 install acme-agent`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`docker pull --disable-content-trust registry.example.com/base/node:20`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`dotnet nuget add source http://nuget.example.lan/v3/index.json --name acme --allow-insecure-connections`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`pipx install --pip-args='--trusted-host pypi.example.net --index-url http://pypi.example.net/simple' acme-cli`, CategorySystem, "fetch-checks-off", LevelHigh},
+		{`export UV_INSECURE_HOST=pypi.org,files.pythonhosted.org && uv sync`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`export DOCKER_HOST=tcp://build01.example.lan:2375`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`launchctl setenv GIT_SSL_NO_VERIFY true`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global --add safe.directory '*'`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`git config --global protocol.ext.allow always`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`sudo chmod 777 /tmp`, CategoryPermission, "chmod-world-writable-outside", LevelHigh},
+		{`chmod -R +a "everyone allow read,write,delete" ~/Documents`, CategoryPermission, "chmod-world-writable-outside", LevelHigh},
+		{`google-chrome --ignore-certificate-errors https://staging.example.com`, CategorySystem, "browser-protections-off", LevelHigh},
+		{`chromium --disable-web-security --user-data-dir=$HOME/.config/chromium`, CategorySystem, "browser-protections-off", LevelHigh},
+		{`code --disable-workspace-trust ~/Downloads/untrusted-repo`, CategorySystem, "browser-protections-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`MAVEN_OPTS="-Xmx2g" mvn -B package`,
+		`aws s3 sync s3://acme-artifacts/builds ./artifacts`,
+		`sudo dnf --setopt=install_weak_deps=False install gcc`,
+		`docker pull registry.example.com/base/node:20`,
+		`export UV_INSECURE_HOST=localhost:3141 && uv sync`,
+		`export DOCKER_HOST=tcp://127.0.0.1:2375`,
+		`export DOCKER_HOST=tcp://build01.example.lan:2376`,
+		`git config --global --add safe.directory /work/project`,
+		`git config --global protocol.file.allow user`,
+		`chmod 1777 /tmp/scratch`,
+		`chmod 755 ./scripts/build.sh`,
+		`chmod +a "everyone allow read" ./public`,
+		`chromium --disable-web-security --user-data-dir=/tmp/cors-test http://localhost:3000`,
+		`google-chrome --headless --disable-gpu --screenshot http://localhost:3000`,
+		`code --disable-extensions .`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Install-Module -Name AcmeTools -Repository PSGallery -Force -SkipPublisherCheck`, CategoryRemoteExec, "install-unsigned", LevelHigh},
+		{`Add-AppxPackage -Path .\Preview_unsigned.msix -AllowUnsigned`, CategoryRemoteExec, "install-unsigned", LevelHigh},
+		{`& 'C:\Program Files\Google\Chrome\Application\chrome.exe' --load-extension=C:\Users\dev\Downloads\helper`, CategorySystem, "browser-protections-off", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Install-Module -Name Pester -Scope CurrentUser -Force -SkipPublisherCheck`,
+		`Install-Module -Name Az.Accounts -Scope CurrentUser -Repository PSGallery`,
+		`Add-AppxPackage -Path .\build\App_1.0.0.0_x64.msix`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`gradlew.bat build --dependency-verification off`, CategorySystem, "fetch-checks-off", LevelHigh},
+	})
+}

@@ -271,8 +271,21 @@ var permissionRules = []*rule{
 		Suggestions: []string{"Grant only what is needed (chmod u+x, 644, 755)", "Limit the change to the project directory"}, names: names("chmod", "setfacl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			mode := chmodMode(c)
+			if c.name == "chmod" && everyoneACL(c.args()) {
+				// macOS: chmod +a "everyone allow read,write,delete" DIR
+				mode = "777"
+			}
 			if !modeWorldWritable(mode) {
 				return false, ""
+			}
+			if c.name == "chmod" && (mode == "777" || mode == "0777" || mode == "666" || mode == "0666") {
+				// chmod 777 /tmp: the sticky bit dropped, so that every
+				// user may delete or replace the others' files there
+				for _, w := range c.operands() {
+					if p := strings.TrimRight(w.s, "/"); p == "/tmp" || p == "/var/tmp" || p == "/dev/shm" || p == "/private/tmp" {
+						return true, mode + " " + w.s + " (its sticky bit dropped)"
+					}
+				}
 			}
 			for _, w := range c.operands() {
 				// chmod 666 "$SSH_AUTH_SOCK": every local user signs with
@@ -552,3 +565,17 @@ func sensitivePorts(p string) bool {
 // (Jupyter, TensorBoard, Ray, Kibana).
 var sensitivePortList = []int{22, 23, 3389, 9090, 445, 139, 2049, 111, 5984, 9042, 5985, 5986, 3306, 5432, 6379, 27017, 9200, 2375, 2376, 11211, 1433, 5900,
 	2379, 10250, 9092, 5672, 15672, 7474, 8500, 8200, 5601, 8888, 8889, 6006, 8265}
+
+// everyoneACL reports chmod's macOS ACL entry that lets everyone write or
+// delete (+a "everyone allow read,write,delete").
+func everyoneACL(args []word) bool {
+	for i, w := range args {
+		if (w.s == "+a" || w.s == "=a" || strings.HasPrefix(w.s, "+a#") || strings.HasPrefix(w.s, "=a#")) && i+1 < len(args) {
+			l := lower(args[i+1].s)
+			if strings.Contains(l, "everyone") && strings.Contains(l, "allow") && hasAny(l, "write", "delete", "add_file", "append") {
+				return true
+			}
+		}
+	}
+	return false
+}

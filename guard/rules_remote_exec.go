@@ -1076,10 +1076,10 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "install-unsigned", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing packages with their signature check turned off",
 		Suggestions: []string{"Install signed packages from the distribution's repositories", "Import the publisher's key and keep verification on"},
-		names:       names("apt", "apt-get", "dnf", "yum", "microdnf", "zypper", "rpm", "snap", "flatpak", "apk", "add-apt-repository", "apt-key"),
+		names:       names("apt", "apt-get", "dnf", "yum", "microdnf", "zypper", "rpm", "snap", "flatpak", "apk", "add-apt-repository", "apt-key", "install-module", "install-script", "update-module", "add-appxpackage"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			for _, w := range c.args() {
-				if unsignedFlag(c.name, w.s) {
+				if unsignedFlag(c.name, w.s) && !pesterOverInbox(c) {
 					return true, c.name + " " + w.s
 				}
 			}
@@ -1360,8 +1360,30 @@ func unsignedFlag(tool, s string) bool {
 		return s == "--no-gpg-verify"
 	case "apk":
 		return s == "--allow-untrusted"
+	case "install-module", "install-script", "update-module":
+		// a module's Authenticode publisher no longer checked against
+		// the one installed before
+		return strings.EqualFold(s, "-SkipPublisherCheck")
+	case "add-appxpackage":
+		return strings.EqualFold(s, "-AllowUnsigned")
 	}
 	return false
+}
+
+// pesterOverInbox reports Install-Module Pester: Windows ships Pester 3
+// signed by another publisher, and Pester's own instructions install the
+// current version with -SkipPublisherCheck.
+func pesterOverInbox(c *cmd) bool {
+	if c.name != "install-module" && c.name != "update-module" {
+		return false
+	}
+	name, ok := optValue(c.args(), "", "Name")
+	if !ok {
+		if ops := c.operands(); len(ops) > 0 {
+			name, ok = ops[0].s, true
+		}
+	}
+	return ok && strings.EqualFold(strings.Trim(name, `"'`), "Pester")
 }
 
 // indexEnvHosts are the environment variables that choose where an

@@ -806,9 +806,21 @@ var systemRules = []*rule{
 		Suggestions: []string{"Give the tool the CA bundle it needs, or fix the mirror's certificate", "Keep checksum verification on; update the lock file if it is stale"},
 		names: names("git", "go", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "uv", "poetry", "pipenv", "cargo", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew",
 			"bundle", "gem", "composer", "nuget", "dotnet", "scoop", "choco", "winget", "brew", "conda", "mamba", "micromamba",
-			"apt", "apt-get", "dnf", "yum", "zypper", "nix", "nix-env", "nix-shell", "nix-build"),
+			"apt", "apt-get", "dnf", "yum", "zypper", "nix", "nix-env", "nix-shell", "nix-build", "gradlew.bat", "mvnw.cmd", "aws", "docker", "podman", "pipx"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			found, what := fetchChecksOff(c)
+			if !found && c.name == "pipx" {
+				// pipx install --pip-args='--trusted-host H ...': pip's
+				// own options, given through pipx
+				if v, ok := optValue(c.args(), "", "pip-args"); ok {
+					inner := &cmd{name: "pip"}
+					inner.words = append(inner.words, lit("pip"))
+					for _, f := range strings.Fields(strings.Trim(v, `"'`)) {
+						inner.words = append(inner.words, lit(f))
+					}
+					found, what = fetchChecksOff(inner)
+				}
+			}
 			if !found && a.srcLowHas("node_tls_reject_unauthorized") && nodeTLSOff.MatchString(a.srcLow()) && (installVerb(c) || c.name == "npx" || c.name == "pnpm" && hasWord(c.args(), "dlx")) {
 				// $env:NODE_TLS_REJECT_UNAUTHORIZED='0'; npm install, set
 				// NODE_TLS_REJECT_UNAUTHORIZED=0 && npm install: set for
@@ -835,11 +847,15 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "launchctl":
+				// launchctl setenv GIT_SSL_NO_VERIFY true: every program
+				// launchd starts from now on
+				return len(ops) > 2 && ops[0].s == "setenv" && tlsCheckOffVar(ops[1].s, ops[2].s), "launchctl setenv " + joinWords(ops[1:])
 			case "gcloud":
 				// gcloud config set auth/disable_ssl_validation True: the
 				// cloud's API called with credentials and no check
@@ -955,8 +971,13 @@ var systemRules = []*rule{
 				}
 				// protocol.file.allow always: undoes the fix that keeps a
 				// cloned repository's submodules from reading local paths
-				if (key == "protocol.file.allow" || key == "protocol.allow") && val == "always" {
-					return true, key + " " + val
+				if (key == "protocol.file.allow" || key == "protocol.allow" || key == "protocol.ext.allow") && val == "always" {
+					return true, key + " " + val // (ext:: runs a local command as the transport)
+				}
+				// safe.directory '*': git no longer refuses repositories
+				// another user owns (their hooks and settings then run)
+				if key == "safe.directory" && strings.Trim(val, `"'`) == "*" {
+					return true, key + " *"
 				}
 				// every host key accepted over ssh: a swapped server is not noticed
 				if key == "core.sshcommand" && (strings.Contains(val, "stricthostkeychecking=no") || strings.Contains(val, "userknownhostsfile=/dev/null")) {
@@ -1320,6 +1341,36 @@ var systemRules = []*rule{
 				ops[1].s == "cloud-delivered-protection" || ops[1].s == "tamper-protection") {
 				if v, ok := optValue(args, "", "value"); ok && (v == "disabled" || v == "disable" || v == "audit") {
 					return true, "mdatp config " + ops[1].s + " " + v
+				}
+			}
+			return false, ""
+		}},
+	{ID: "browser-protections-off", Level: LevelHigh, Category: CategorySystem, Description: "starting a browser or editor with its protections off: certificate errors ignored, the same-origin policy off, an unpacked extension from a download, workspace trust off",
+		Suggestions: []string{"Use a separate, throwaway browser profile for testing, and keep its checks on", "Trust the one folder you reviewed"},
+		names: names("google-chrome", "google-chrome-stable", "chromium", "chromium-browser", "chrome", "chrome.exe", "msedge", "msedge.exe", "brave", "brave-browser",
+			"code", "code-insiders", "cursor", "codium"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if v, ok := optValue(c.args(), "", "user-data-dir"); ok {
+				// a throwaway profile made for the test: no cookies,
+				// logins or extensions of the user's behind it
+				if p := a.absPath(strings.Trim(v, `"'`), c.cwd); p != "" && (underTemp(p) || a.inWork(p)) || strings.Contains(v, "mktemp") || strings.Contains(lower(v), "temp") {
+					return false, ""
+				}
+			}
+			for _, w := range c.args() {
+				l := lower(w.s)
+				switch {
+				case l == "--ignore-certificate-errors" || l == "--disable-web-security" || l == "--disable-workspace-trust":
+					return true, c.base + " " + w.s
+				case strings.HasPrefix(l, "--load-extension="):
+					for _, p := range strings.Split(w.s[len("--load-extension="):], ",") {
+						if ap := a.absPath(strings.Trim(p, `"'`), c.cwd); ap != "" && !a.inWork(ap) && (strings.Contains(lower(ap), "/downloads/") || strings.Contains(lower(ap), `\downloads\`) || underTemp(ap)) {
+							return true, c.base + " " + w.s
+						}
+						if l := lower(p); strings.Contains(l, `\downloads\`) || strings.Contains(l, "/downloads/") {
+							return true, c.base + " " + w.s
+						}
+					}
 				}
 			}
 			return false, ""
@@ -2527,7 +2578,13 @@ func fetchChecksOff(c *cmd) (bool, string) {
 			(l == "-o" || l == "--option") && i+1 < len(args) && aptVerifyOff(args[i+1].s),
 			// ./gradlew build --dependency-verification off (or lenient)
 			l == "--dependency-verification=off" || l == "--dependency-verification=lenient",
-			l == "--dependency-verification" && i+1 < len(args) && (args[i+1].s == "off" || args[i+1].s == "lenient"):
+			l == "--dependency-verification" && i+1 < len(args) && (args[i+1].s == "off" || args[i+1].s == "lenient"),
+			// aws s3 sync ... --no-verify-ssl, dotnet nuget add source
+			// http://... --allow-insecure-connections, docker pull
+			// --disable-content-trust
+			l == "--no-verify-ssl" || l == "--allow-insecure-connections" || l == "--disable-content-trust" || l == "--disable-content-trust=true",
+			// dnf --setopt=sslverify=0, --setopt=*.gpgcheck=0
+			strings.HasPrefix(l, "--setopt=") && setoptChecksOff(l[len("--setopt="):]):
 			return true, w.s
 		case (l == "--trusted-host" || l == "--allow-insecure-host") && i+1 < len(args) && !isLocalHost(args[i+1].s):
 			return true, w.s + " " + args[i+1].s
@@ -2547,6 +2604,17 @@ func fetchChecksOff(c *cmd) (bool, string) {
 	}
 	return false, ""
 
+}
+
+// setoptChecksOff reports a dnf/yum --setopt that turns a repository's
+// certificate or signature check off (sslverify=0, *.gpgcheck=0).
+func setoptChecksOff(kv string) bool {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || !falseWord(v) && v != "0" {
+		return false
+	}
+	k = k[strings.LastIndexByte(k, '.')+1:]
+	return k == "sslverify" || k == "gpgcheck" || k == "repo_gpgcheck" || k == "localpkg_gpgcheck"
 }
 
 // knownFilePath reports a file option's value that is a known path.
