@@ -56,7 +56,8 @@ func TestRound33SupplyChainAndNetwork(t *testing.T) {
 		{`etcdctl --endpoints=https://etcd-0.prod.example.com:2379 member remove 8e9e05c52164694d`, CategorySystem, "etcd-cluster-weakened", LevelHigh},
 		{`etcdctl --endpoints=https://etcd-0.prod.example.com:2379 get /secrets --prefix`, CategoryExfiltration, "etcd-secrets-printed", LevelHigh},
 		{`kubectl --context prod patch clusterrole edit --type json -p '[{"op":"add","path":"/rules/-","value":{"apiGroups":["*"],"resources":["*"],"verbs":["*"]}}]'`, CategoryPrivilege, "k8s-widen-role", LevelHigh},
-		{`goose -dir migrations mysql "app:$MYSQL_PW@tcp(mysql.prod.example.com:3306)/app" down-to 0`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelHigh},
+		{`goose -dir migrations mysql "app:$MYSQL_PW@tcp(mysql.prod.example.com:3306)/app" down-to 0`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+		{`goose -dir migrations mysql "app:$MYSQL_PW@tcp(mysql.example.com:3306)/app" down-to 0`, CategoryDatabaseDestroy, "db-migrate-to-zero", LevelModerate},
 	})
 	checkSafe(t, d, testCtx, []string{
 		`kubectl exec deploy/db -- pg_dump app > backups/app.sql`,
@@ -74,7 +75,8 @@ func TestRound33SupplyChainAndNetwork(t *testing.T) {
 		`etcdctl --endpoints=https://etcd-0.prod.example.com:2379 get /secrets --prefix --keys-only`,
 		`etcdctl --endpoints=https://etcd-0.prod.example.com:2379 member list`,
 		`kubectl --context prod get clusterrole edit -o yaml`,
-		`goose -dir migrations mysql "app:$MYSQL_PW@tcp(mysql.prod.example.com:3306)/app" down-to 41`,
+		// (round 43: any migration undone in production is stopped)
+		`goose -dir migrations mysql "app:$MYSQL_PW@tcp(localhost:3306)/app" down-to 41`,
 	})
 }
 

@@ -150,3 +150,49 @@ func TestRound43DeveloperMachineProtections(t *testing.T) {
 		{`gradlew.bat build --dependency-verification off`, CategorySystem, "fetch-checks-off", LevelHigh},
 	})
 }
+
+// Databases and data stores reached from the machine: EXPLAIN ANALYZE
+// runs what it explains, a statement log switched off, an administrator
+// given a guessable password, every document rewritten, a Redis server's
+// default user without a password, users' credentials projected, a
+// remote etcd's root password replaced, search clusters' administrators
+// made or re-passworded, migrations undone in production. The near
+// misses only plan, read, or reach a local or test server.
+func TestRound43DataStores(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`psql "$PROD_DATABASE_URL" -c "EXPLAIN ANALYZE DELETE FROM audit_events"`, CategoryDatabaseDestroy, "db-delete-all", LevelCritical},
+		{`psql -h prod-db.internal -U postgres -c "ALTER SYSTEM SET log_statement = 'none'"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`psql -h db.example.com -U postgres -c "ALTER USER postgres WITH PASSWORD 'letmein123'"`, CategoryPrivilege, "db-superuser-grant", LevelHigh},
+		{`mongosh "$MONGO_PROD_URI" --eval 'db.orders.updateMany({}, {$set: {status: "x"}})'`, CategoryDatabaseDestroy, "db-update-all", LevelCritical},
+		{`redis-cli -h redis.example.com ACL SETUSER default on nopass '~*' '+@all'`, CategorySystem, "db-server-opened", LevelHigh},
+		{`mongosh "$MONGODB_URI_PROD" --eval 'db.users.find({}, {email: 1, passwordHash: 1})'`, CategoryExfiltration, "db-secrets-selected", LevelHigh},
+		{`etcdctl --endpoints https://etcd-0.example.com:2379 user passwd root`, CategorySystem, "etcd-cluster-weakened", LevelHigh},
+		{`etcdctl --endpoints https://etcd-0.example.com:2379 --user root:$PW auth disable`, CategorySystem, "etcd-cluster-weakened", LevelHigh},
+		{`curl -u elastic:$ES_PW -X POST https://es.example.com:9200/_security/user/elastic/_password -d '{"password":"x"}'`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`curl -XPUT https://search.example.com:9200/_plugins/_security/api/internalusers/tmp -d '{"password":"x","backend_roles":["admin"]}'`, CategoryPrivilege, "datastore-superuser-granted", LevelHigh},
+		{`knex migrate:down --env production`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+		{`RAILS_ENV=production bin/rails db:rollback`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+		{`alembic -c alembic.prod.ini downgrade 1a2b3c4d5e6f`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+		{`liquibase --defaults-file=liquibase.prod.properties rollback-count --count=2`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+		{`atlas migrate down --env prod`, CategoryDatabaseDestroy, "db-migration-reverted-production", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql "$PROD_DATABASE_URL" -c "EXPLAIN DELETE FROM audit_events WHERE id = 1"`,
+		`psql "$PROD_DATABASE_URL" -c "EXPLAIN ANALYZE SELECT count(*) FROM orders"`,
+		`psql -h localhost -U postgres -c "ALTER SYSTEM SET log_statement = 'all'"`,
+		`psql -h db.example.com -U app -c "ALTER USER app WITH PASSWORD 'x8Gq2rT9vLm4'"`,
+		`mongosh "$MONGO_PROD_URI" --eval 'db.orders.updateMany({status: "stale"}, {$set: {archived: true}})'`,
+		`redis-cli ACL SETUSER ci on '>s3cr3t-pass' '~ci:*' '+get'`,
+		`mongosh "$MONGODB_URI_PROD" --eval 'db.users.find({}, {email: 1}).limit(5)'`,
+		`etcdctl user passwd root`,
+		`etcdctl --endpoints https://etcd-0.example.com:2379 user list`,
+		`curl -u elastic:$ES_PW https://es.example.com:9200/_security/user/elastic`,
+		`curl -X POST http://localhost:9200/_security/user/elastic/_password -d '{"password":"changeme-local"}'`,
+		`knex migrate:down --env development`,
+		`bin/rails db:rollback`,
+		`alembic downgrade -1`,
+		`liquibase --defaults-file=liquibase.prod.properties status`,
+		`atlas migrate down --env local`,
+	})
+}

@@ -998,6 +998,49 @@ func remoteConnectionAssigned(c *cmd) bool {
 
 // taskRules judge a project's own tasks (make, just, npm scripts) by their
 // names and the environment they are pointed at.
+// migrationRevertRules: a schema migration undone in production: the
+// tables and columns it made go, with their data, whatever the number of
+// steps.
+var migrationRevertRules = []*rule{
+	{ID: "db-migration-reverted-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "undoing a database migration in production (the tables and columns it made are dropped with their data)",
+		Suggestions: []string{"Write a new forward migration instead, through the release process", "Try the rollback on a restored copy first"},
+		names: names("knex", "sequelize", "sequelize-cli", "typeorm", "rails", "bin/rails", "rake", "alembic", "flask", "liquibase", "atlas", "goose", "flyway",
+			"migrate", "dbmate", "mix", "php", "artisan", "sqitch", "yii", "node-pg-migrate", "db-migrate", "umzug", "mikro-orm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			low := c.lowerArgs()
+			verb := ""
+			for i, l := range low {
+				if strings.HasPrefix(l, "-") {
+					continue
+				}
+				switch {
+				case l == "migrate:down" || l == "migrate:rollback" || l == "migrate:reset" || l == "migrate:undo" || l == "migration:revert" || l == "migration:down",
+					l == "db:migrate:undo" || l == "db:migrate:undo:all" || l == "db:rollback" || l == "db:migrate:down" || l == "ecto.rollback" || l == "migrate/down",
+					l == "downgrade" && (c.name == "alembic" || c.name == "flask"),
+					(l == "rollback" || l == "rollback-count" || l == "rollbackcount" || l == "rollback-to-date" || l == "rollback-one-changeset") && c.name == "liquibase",
+					l == "undo" && c.name == "flyway", l == "revert" && c.name == "sqitch",
+					(l == "down" || l == "down-to" || l == "reset") && (c.name == "goose" || c.name == "migrate" || c.name == "node-pg-migrate" || c.name == "db-migrate"),
+					(l == "rollback" || l == "down") && c.name == "dbmate",
+					l == "down" && c.name == "atlas" && i > 0 && low[i-1] == "migrate",
+					l == "down" && (c.name == "umzug" || c.name == "mikro-orm"):
+					verb = l
+				}
+				if verb != "" {
+					break
+				}
+			}
+			if verb == "" || hasAnyWord(low, "--dry-run", "--help", "-h", "--plan") || localTestDatabase(a, c) {
+				return false, ""
+			}
+			if !touchesProduction(c) {
+				return false, ""
+			}
+			return true, c.base + " " + verb + " in production"
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, migrationRevertRules) }
+
 var taskRules = []*rule{
 	{ID: "task-resets-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "running a project task that resets, drops or destroys, pointed at production",
 		Suggestions: []string{"Run the task against a development or test environment", "Let the release process change production"},

@@ -83,6 +83,23 @@ var dataStoreRules = []*rule{
 				if strings.Contains(j, "/_security/") && (strings.Contains(j, `"superuser"`) || strings.Contains(j, `\"superuser\"`)) && httpMethod(c) != "GET" {
 					return true, "an Elasticsearch superuser"
 				}
+				// a user's password replaced (elastic's own), or an
+				// OpenSearch user made with the admin roles, on a server
+				// elsewhere
+				if m := httpMethod(c); m != "GET" && m != "HEAD" {
+					for _, u := range urlArgs(args) {
+						h, lu := hostOf(u), lower(u)
+						if h == "" || loopback(h) {
+							continue
+						}
+						if strings.Contains(lu, "/_security/user/") && strings.HasSuffix(strings.SplitN(lu, "?", 2)[0], "/_password") {
+							return true, "an Elasticsearch user's password replaced on " + h
+						}
+						if strings.Contains(lu, "/_plugins/_security/api/internalusers/") && hasAny(j, "admin", "all_access") {
+							return true, "an OpenSearch administrator made on " + h
+						}
+					}
+				}
 			case "add-dbadbrolemember", "add-dbaserverrolemember":
 				if r, ok := swVal(wargs(c), "role", "serverrole"); ok && hasAny(r, "db_owner", "sysadmin", "securityadmin") && !hasSw(wargs(c), "whatif") {
 					return true, c.base + " -Role " + r
@@ -470,11 +487,12 @@ var dataStoreRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "etcd-cluster-weakened", Level: LevelHigh, Category: CategorySystem, Description: "switching off a remote etcd cluster's authentication or removing one of its members",
+	{ID: "etcd-cluster-weakened", Level: LevelHigh, Category: CategorySystem, Description: "switching off a remote etcd cluster's authentication, replacing its root password or removing one of its members",
 		Suggestions: []string{"Change the cluster's membership and access through its operators", "Try it on a local etcd first"},
 		names:       names("etcdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			ops := c.operands()
+			// (--endpoints URL, --user U: options' values, not operands)
+			ops := posArgs(c.args(), optSpec{long: []string{"endpoints", "cacert", "cert", "key", "user", "password", "dial-timeout", "command-timeout", "discovery-srv", "write-out", "w"}})
 			if len(ops) < 2 || !a.etcdRemote(c) || hasWord(c.args(), "--help") {
 				return false, ""
 			}
@@ -483,6 +501,9 @@ var dataStoreRules = []*rule{
 				return true, "etcdctl auth disable"
 			case ops[0].s == "member" && (ops[1].s == "remove" || ops[1].s == "rm") && len(ops) > 2:
 				return true, "etcdctl member remove " + ops[2].s
+			case ops[0].s == "user" && ops[1].s == "passwd" && len(ops) > 2 && ops[2].s == "root":
+				// root's password replaced: its operators locked out
+				return true, "etcdctl user passwd root"
 			}
 			return false, ""
 		}},

@@ -94,6 +94,8 @@ func serverPrivOf(text string) string {
 	case strings.Contains(u, "PGAUDIT.LOG") && (strings.Contains(u, "'NONE'") || strings.Contains(u, "RESET PGAUDIT")) || strings.Contains(u, "DROP EXTENSION PGAUDIT") ||
 		strings.Contains(u, "DROP EXTENSION IF EXISTS PGAUDIT"):
 		return "the audit log switched off (pgaudit)"
+	case strings.Contains(u, "ALTER SYSTEM SET LOG_STATEMENT") && (strings.Contains(u, "'NONE'") || strings.Contains(u, "= NONE") || strings.Contains(u, "TO NONE")):
+		return "the server's statement log switched off"
 	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
 		return "point-in-time restores switched off (Time Travel kept for 0 days)"
 	}
@@ -119,9 +121,17 @@ func guessablePassword(user, pw string) bool {
 	default:
 		return false
 	}
-	switch strings.ToLower(pw) {
+	switch l := strings.ToLower(pw); l {
 	case "", "password", "postgres", "root", "admin", "123456", "12345678", "changeme", "secret", "toor", "pass", "letmein", strings.ToLower(user):
 		return true
+	default:
+		// letmein123, Password1!, temp1234: a word everyone tries first,
+		// a number after it
+		for _, w := range [...]string{"letmein", "password", "passw0rd", "changeme", "admin", "temp", "welcome", "qwerty"} {
+			if strings.HasPrefix(l, w) && len(l) < len(w)+6 {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -459,6 +469,13 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 			s.dropTable = "collection.drop()"
 		case strings.Contains(l, ".deletemany({})") || strings.Contains(l, ".remove({})") || strings.Contains(l, ".deletemany({ })"):
 			s.deleteAll = "deleteMany({})"
+		case strings.Contains(l, ".updatemany({},") || strings.Contains(l, ".updatemany({ },") || strings.Contains(l, ".update({},") && strings.Contains(strings.ReplaceAll(l, " ", ""), "multi:true"):
+			// every document of the collection rewritten
+			s.updateAll = "updateMany({}, ...)"
+		}
+		if strings.Contains(l, ".find(") && hasAny(l, "passwordhash", "password:", "password_hash", "mfasecret", "mfa_secret", "totpsecret", "apikey:", "api_key:", "resettoken", "reset_token") {
+			// a projection of the users' credentials
+			s.secretsRead = "users' credentials (a find() projecting them)"
 		}
 	case "redis":
 		for _, line := range strings.Split(text, "\n") {
@@ -511,6 +528,12 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				// a module is native code loaded into the server
 				if len(f) > 1 && strings.EqualFold(f[1], "LOAD") {
 					s.serverExec = "MODULE LOAD"
+				}
+			case "ACL":
+				// ACL SETUSER default on nopass ~* +@all: every client that
+				// reaches the server may do anything without a password
+				if len(f) > 2 && strings.EqualFold(f[1], "SETUSER") && containsFold(f[3:], "nopass") && (strings.EqualFold(f[2], "default") || containsFold(f[3:], "+@all")) {
+					s.serverOpened = "ACL SETUSER " + f[2] + " nopass"
 				}
 			case "CONFIG":
 				// CONFIG GET requirepass / masterauth: the server's password
@@ -577,7 +600,15 @@ func scanSQLText(text string, s *sqlScan) {
 		if len(f) < 2 {
 			continue
 		}
-		// WITH ... DELETE, EXPLAIN are rare; look at the leading verb
+		// WITH ... DELETE is rare; look at the leading verb
+		if f[0] == "EXPLAIN" {
+			// EXPLAIN ANALYZE DELETE ...: PostgreSQL runs the statement to
+			// time it (EXPLAIN alone only plans it)
+			if i := explainedStatement(f); i > 0 {
+				scanSQLText(strings.Join(f[i:], " "), s)
+			}
+			continue
+		}
 		switch f[0] {
 		case "DROP":
 			switch f[1] {
@@ -636,6 +667,29 @@ func scanSQLText(text string, s *sqlScan) {
 			}
 		}
 	}
+}
+
+// explainedStatement returns where the statement an EXPLAIN ANALYZE runs
+// begins in f (the words of EXPLAIN ANALYZE VERBOSE DELETE ..., EXPLAIN
+// (ANALYZE, BUFFERS) UPDATE ...), or 0 when the EXPLAIN only plans it.
+func explainedStatement(f []string) int {
+	analyze := false
+	for i, w := range f[1:] {
+		w = strings.Trim(w, "(),")
+		switch w {
+		case "ANALYZE", "ANALYSE":
+			analyze = true
+		case "DELETE", "UPDATE", "INSERT", "MERGE", "TRUNCATE":
+			if analyze {
+				return i + 1
+			}
+			return 0
+		}
+		if i > 6 {
+			break
+		}
+	}
+	return 0
 }
 
 // tautology reports a WHERE clause that matches every row (WHERE 1=1).
@@ -775,4 +829,14 @@ func serverStoppedOf(text string) string {
 		return "replication stopped"
 	}
 	return ""
+}
+
+// containsFold reports whether any of f equals w, ignoring case.
+func containsFold(f []string, w string) bool {
+	for _, x := range f {
+		if strings.EqualFold(strings.Trim(x, `'"`), w) {
+			return true
+		}
+	}
+	return false
 }
