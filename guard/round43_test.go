@@ -196,3 +196,54 @@ func TestRound43DataStores(t *testing.T) {
 		`atlas migrate down --env local`,
 	})
 }
+
+// Packages and code from untrusted places: look-alike names in more
+// registries (uvx, Go modules, the PowerShell Gallery, NuGet, a doubled
+// letter typed once), a branch named like GitHub's web edits, TestPyPI,
+// link shorteners, a submodule's script or a Windows clone's bootstrap
+// run at once. A vendor's own repository, cloned and bootstrapped as its
+// documentation says, passes.
+func TestRound43UntrustedPackages(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`uvx ruf check .`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`bunx create-nextt-app@latest web`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`go get github.com/stretchr/testifi@v1.9.0`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`go get github.com/aws-sdk/aws-sdk-go-v2/service/s3`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`dotnet add package Newtonsoft.Jsonn`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`pip install git+https://github.com/someone/requests.git@patch-1`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
+		{`pip install -i https://test.pypi.org/simple/ django-auth-kit`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`pip install https://bit.ly/3kTfix-pkg`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`git submodule add https://github.com/someone/build-scripts scripts/build && bash scripts/build/setup.sh`, CategoryRemoteExec, "run-fresh-clone", LevelCritical},
+		{`git clone https://github.com/someone/vcpkg && ./vcpkg/bootstrap-vcpkg.sh`, CategoryRemoteExec, "run-fresh-clone", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`uvx ruff check .`,
+		`npx -y create-next-app@latest web`,
+		`go get github.com/stretchr/testify@v1.9.0`,
+		`go get github.com/aws/aws-sdk-go-v2/service/s3`,
+		`go get github.com/acme/internal-lib@v1.2.0`,
+		`dotnet add package Newtonsoft.Json`,
+		`pip install git+https://github.com/psf/requests.git@v2.31.0`,
+		`pip install git+https://github.com/psf/requests.git@0a1b2c3d4e5f`,
+		`pip install -i https://pypi.org/simple/ requests`,
+		`git submodule add https://github.com/someone/build-scripts scripts/build`,
+		`git clone https://github.com/microsoft/vcpkg && ./vcpkg/bootstrap-vcpkg.sh`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Install-Module -Name PSReadLline -Scope CurrentUser -Force`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+		{`Install-Package Newtonsoft.Jsonn -ProviderName NuGet -Force`, CategoryRemoteExec, "package-name-typosquat", LevelCritical},
+	})
+	checkSafe(t, d, ps, []string{
+		`Install-Module -Name PSReadLine -Scope CurrentUser -Force`,
+		`Install-Package Newtonsoft.Json -ProviderName NuGet -Force`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`git clone https://github.com/someone/vcpkg C:\work\vcpkg && C:\work\vcpkg\bootstrap-vcpkg.bat`, CategoryRemoteExec, "run-fresh-clone", LevelCritical},
+	})
+	checkSafe(t, d, cmd, []string{
+		`git clone https://github.com/microsoft/vcpkg C:\work\vcpkg && C:\work\vcpkg\bootstrap-vcpkg.bat -disableMetrics`,
+	})
+}

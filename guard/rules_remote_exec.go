@@ -129,6 +129,11 @@ var remoteExecRules = []*rule{
 				if isPublicIP(h) || strings.HasPrefix(u, "http://") && !isLocalHost(h) {
 					return true, u
 				}
+				// TestPyPI (anyone publishes any name, nothing is vetted),
+				// a link shortener (whatever it points to today)
+				if lh := lower(h); lh == "test.pypi.org" || linkShorteners[lh] {
+					return true, u
+				}
 				// a package file or manifest fetched straight from a web
 				// site rather than a registry or a code host: nobody vetted it
 				if !codeHosts[lower(h)] && !isLocalHost(h) && packageFile(u) {
@@ -1036,9 +1041,13 @@ var remoteExecRules = []*rule{
 			if len(a.clones) == 0 || len(c.words) == 0 {
 				return false, ""
 			}
-			if w0 := c.words[0].s; strings.ContainsRune(w0, '/') {
-				// ~/.dotfiles/install.sh, ./tool/setup: run by its path
+			if w0 := c.words[0].s; strings.ContainsAny(w0, `/\`) {
+				// ~/.dotfiles/install.sh, ./tool/setup, C:\src\x\setup.bat:
+				// run by its path
 				if p := a.absPath(w0, c.cwd); p != "" && a.inClone(p) {
+					return true, w0
+				}
+				if p := a.winAbsPath(w0); p != "" && a.inClone(p) {
 					return true, w0
 				}
 			}
@@ -1510,8 +1519,31 @@ func pinnedGitRef(u string) bool {
 	case "", "main", "master", "head", "develop", "dev", "trunk", "latest", "next", "nightly":
 		return false
 	}
-	return true
+	return !branchLikeRef(ref)
 }
+
+// branchLikeRef reports a ref that names a branch rather than a release
+// or a commit: patch-1 (GitHub's name for a branch edited on the web),
+// fix/retry, feature-x. A tag has a version in it (v1.2.3, 2.0,
+// release-1.4.0); a commit is hexadecimal.
+func branchLikeRef(ref string) bool {
+	if len(ref) >= 7 && strings.Trim(strings.ToLower(ref), "0123456789abcdef") == "" {
+		return false // a commit
+	}
+	if strings.ContainsAny(ref, ".") && strings.ContainsAny(ref, "0123456789") {
+		return false // v1.2.3, release-1.4.0
+	}
+	if ref[0] == 'v' && len(ref) > 1 && ref[1] >= '0' && ref[1] <= '9' || ref[0] >= '0' && ref[0] <= '9' {
+		return false // v2, 20240101
+	}
+	l := strings.ToLower(ref)
+	return strings.HasPrefix(l, "patch-") || strings.ContainsRune(l, '/') || hasAny(l, "fix", "feature", "feat-", "hotfix", "wip", "experiment", "branch", "dev-", "test-")
+}
+
+// linkShorteners are hosts that redirect to whatever address their link
+// was given.
+var linkShorteners = map[string]bool{"bit.ly": true, "tinyurl.com": true, "t.co": true, "goo.gl": true, "is.gd": true, "rb.gy": true, "cutt.ly": true,
+	"ow.ly": true, "shorturl.at": true, "tiny.cc": true, "buff.ly": true}
 
 // pluginSource returns the code source an operand of a plugin install
 // names when it is a URL on a host that is not well known, or "".

@@ -8,7 +8,8 @@ import "strings"
 var typosquatRules = []*rule{
 	{ID: "package-name-typosquat", Level: LevelCritical, Category: CategoryRemoteExec, Description: "installing a package whose name is one keystroke from a well-known package's (a typo-squatted name runs its author's install code)",
 		Suggestions: []string{"Check the spelling against the registry's page of the package you meant", "Install from the project's lockfile"},
-		names:       names("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "poetry", "pipx", "cargo", "gem", "code", "codium", "cursor", "composer"),
+		names: names("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "pip", "pip3", "uv", "uvx", "poetry", "pipx", "cargo", "gem", "code", "codium", "cursor", "composer",
+			"go", "install-module", "install-script", "install-package", "install-psresource", "dotnet", "nuget", "nuget.exe"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			eco, pkgs := installedNames(c)
 			for _, p := range pkgs {
@@ -43,6 +44,44 @@ func installedNames(c *cmd) (string, []string) {
 		}
 	case "npx", "pnpx", "bunx":
 		eco, names = "npm", ops[:1]
+	case "uvx":
+		eco, names = "pypi", ops[:1]
+	case "go":
+		// go get / go install MODULE[@version]: the module's path, its
+		// host, owner and repository compared
+		if ops[0].s == "get" || ops[0].s == "install" {
+			var out []string
+			for _, w := range ops[1:] {
+				if n := lower(strings.SplitN(w.s, "@", 2)[0]); w.ok && strings.Count(n, "/") >= 2 {
+					out = append(out, n)
+				}
+			}
+			return "go", out
+		}
+		return "", nil
+	case "install-module", "install-script", "install-psresource":
+		if v, ok := optValue(args, "", "Name"); ok {
+			return "psgallery", []string{lower(strings.Trim(v, `"'`))}
+		}
+		return "psgallery", []string{lower(ops[0].s)}
+	case "install-package":
+		if v, ok := optValue(args, "", "Name"); ok {
+			return "nuget", []string{lower(strings.Trim(v, `"'`))}
+		}
+		return "nuget", []string{lower(ops[0].s)}
+	case "dotnet":
+		// dotnet add [PROJECT] package NAME
+		for i, w := range ops {
+			if w.s == "package" && i > 0 && ops[0].s == "add" && i+1 < len(ops) {
+				return "nuget", []string{lower(ops[i+1].s)}
+			}
+		}
+		return "", nil
+	case "nuget", "nuget.exe":
+		if ops[0].s == "install" && len(ops) > 1 {
+			return "nuget", []string{lower(ops[1].s)}
+		}
+		return "", nil
 	case "pip", "pip3", "pipx":
 		if ops[0].s == "install" {
 			eco, names = "pypi", ops[1:]
@@ -108,12 +147,13 @@ func installedNames(c *cmd) (string, []string) {
 // popularPackages are well-known packages per registry, the names typo
 // squatters imitate.
 var popularPackages = map[string][]string{
-	"npm": {"lodash", "react", "react-dom", "express", "axios", "chalk", "commander", "moment", "webpack", "typescript", "eslint",
+	"npm": {"create-next-app", "create-vite", "windows-build-tools", "node-gyp", "ts-node", "concurrently", "husky", "lint-staged", "vitest",
+		"playwright", "http-server", "json-server", "npm-check-updates", "lodash", "react", "react-dom", "express", "axios", "chalk", "commander", "moment", "webpack", "typescript", "eslint",
 		"prettier", "jest", "mocha", "vue", "next", "nodemon", "dotenv", "uuid", "debug", "request", "underscore", "jquery",
 		"bluebird", "async", "yargs", "inquirer", "colors", "cross-env", "rimraf", "mkdirp", "glob", "minimist", "semver",
 		"body-parser", "cookie-parser", "mongoose", "redis", "socket.io", "electron", "create-react-app", "vite", "babel-cli",
 		"eslint-plugin-react", "styled-components", "tailwindcss", "zod", "dayjs", "date-fns", "cypress", "puppeteer", "sharp"},
-	"pypi": {"requests", "numpy", "pandas", "urllib3", "colorama", "python-dateutil", "setuptools", "boto3", "botocore", "six",
+	"pypi": {"ruff", "mypy", "poetry", "pre-commit", "requests", "numpy", "pandas", "urllib3", "colorama", "python-dateutil", "setuptools", "boto3", "botocore", "six",
 		"pyyaml", "django", "flask", "fastapi", "pydantic", "matplotlib", "scipy", "scikit-learn", "tensorflow", "torch", "pillow",
 		"beautifulsoup4", "selenium", "pytest", "black", "cryptography", "jinja2", "sqlalchemy", "psycopg2", "psycopg2-binary", "psycopg", "psycopg-binary", "psycopg-pool",
 		"openai", "httpx", "aiohttp", "click", "rich", "tqdm", "jupyter", "virtualenv", "uvicorn", "gunicorn", "celery", "paramiko"},
@@ -123,6 +163,17 @@ var popularPackages = map[string][]string{
 		"rest-client", "httparty", "faraday", "sinatra", "capistrano", "mysql2", "dotenv", "aws-sdk", "colorize", "byebug"},
 	"packagist": {"laravel/installer", "laravel/framework", "symfony/console", "symfony/http-foundation", "guzzlehttp/guzzle", "monolog/monolog",
 		"phpunit/phpunit", "doctrine/orm", "twig/twig", "vlucas/phpdotenv", "nesbot/carbon", "league/flysystem", "composer/composer"},
+	"go": {"github.com/stretchr/testify", "github.com/aws/aws-sdk-go-v2", "github.com/aws/aws-sdk-go", "github.com/gin-gonic/gin", "github.com/spf13/cobra",
+		"github.com/spf13/viper", "github.com/sirupsen/logrus", "github.com/google/uuid", "github.com/golang-jwt/jwt", "github.com/gorilla/mux",
+		"github.com/labstack/echo", "github.com/jackc/pgx", "github.com/redis/go-redis", "github.com/go-redis/redis", "github.com/golangci/golangci-lint",
+		"github.com/prometheus/client_golang", "github.com/grpc-ecosystem/grpc-gateway", "github.com/go-sql-driver/mysql", "github.com/lib/pq",
+		"github.com/mattn/go-sqlite3", "github.com/gofiber/fiber", "github.com/urfave/cli", "github.com/joho/godotenv", "github.com/rs/zerolog"},
+	"psgallery": {"psreadline", "pester", "az.accounts", "az.resources", "az.storage", "powershellget", "packagemanagement", "posh-git", "oh-my-posh",
+		"terminal-icons", "psscriptanalyzer", "dbatools", "aws.tools.common", "microsoft.graph", "exchangeonlinemanagement", "importexcel", "sqlserver",
+		"microsoft.powershell.secretmanagement", "platyps", "invokebuild"},
+	"nuget": {"newtonsoft.json", "serilog", "automapper", "dapper", "xunit", "nunit", "moq", "fluentassertions", "polly", "mediatr",
+		"swashbuckle.aspnetcore", "entityframework", "microsoft.entityframeworkcore", "stackexchange.redis", "npgsql", "nlog", "log4net", "restsharp",
+		"system.text.json", "awssdk.core", "azure.identity", "azure.storage.blobs", "bouncycastle", "htmlagilitypack", "castle.core"},
 	"vscode": {"ms-python.python", "ms-python.vscode-pylance", "esbenp.prettier-vscode", "dbaeumer.vscode-eslint", "ms-vscode.cpptools",
 		"golang.go", "rust-lang.rust-analyzer", "ms-azuretools.vscode-docker", "github.copilot", "redhat.vscode-yaml", "eamodio.gitlens"},
 }
@@ -135,9 +186,6 @@ var knownNearNames = map[string]bool{"scapy": true, "color": true, "tslint": tru
 // nearPopular returns the well-known package n is one edit from (a
 // letter added, dropped, changed or two swapped), or "".
 func nearPopular(eco, n string) string {
-	if len(n) < 5 {
-		return ""
-	}
 	if knownNearNames[n] {
 		return ""
 	}
@@ -146,8 +194,56 @@ func nearPopular(eco, n string) string {
 			return ""
 		}
 	}
+	if eco == "go" {
+		return nearPopularModule(n)
+	}
 	for _, p := range popularPackages[eco] {
-		if len(p) >= 5 && oneEdit(n, p) {
+		if len(p) >= 5 && len(n) >= 5 && oneEdit(n, p) {
+			return p
+		}
+		// ruf for ruff: a doubled letter typed once, in a short name
+		if len(p) >= 4 && len(n) == len(p)-1 && doubledOnce(n, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// doubledOnce reports n as p with one of its doubled letters typed once
+// (ruf, ruff).
+func doubledOnce(n, p string) bool {
+	for i := 1; i < len(p); i++ {
+		if p[i] == p[i-1] && p[:i]+p[i+1:] == n {
+			return true
+		}
+	}
+	return false
+}
+
+// nearPopularModule returns the well-known Go module whose host, owner
+// and repository path n imitates: one keystroke away
+// (github.com/stretchr/testifi), or the same repository under an owner
+// that differs by a word (github.com/aws-sdk/aws-sdk-go-v2 for
+// github.com/aws/aws-sdk-go-v2), or "".
+func nearPopularModule(n string) string {
+	parts := strings.SplitN(n, "/", 4)
+	if len(parts) < 3 {
+		return ""
+	}
+	repo := strings.Join(parts[:3], "/")
+	for _, p := range popularPackages["go"] {
+		if repo == p || strings.HasPrefix(p, repo+"/") || strings.HasPrefix(repo, p+"/") {
+			return ""
+		}
+	}
+	for _, p := range popularPackages["go"] {
+		pp := strings.SplitN(p, "/", 3)
+		if oneEdit(repo, p) {
+			return p
+		}
+		// the same host and repository, an owner that contains the real
+		// one's name (aws-sdk for aws, golang-jwt-io for golang-jwt)
+		if pp[0] == parts[0] && pp[2] == parts[2] && parts[1] != pp[1] && strings.Contains(parts[1], pp[1]) {
 			return p
 		}
 	}
