@@ -449,6 +449,10 @@ type effects struct {
 	// a machine made for tests (Invoke-Command -VMName test-vm, a local
 	// compose service): what it changes there is that machine's own
 	throwaway int
+	// sealed counts the enclosing docker run commands whose new container
+	// reaches none of the host's files, devices or namespaces: what is
+	// deleted or changed inside is the container's own
+	sealed int
 	// testTarget counts the enclosing commands that run what follows in
 	// a container or pod named for tests (docker exec pg-test ...).
 	testTarget int

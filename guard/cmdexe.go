@@ -1338,13 +1338,34 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 	return flow{}
 }
 
+// namesOnlyOfSet reports a for /f loop over the output of set that
+// keeps only the first token cut at "=": each variable's name.
+func namesOnlyOfSet(opts string, set []cTok) bool {
+	if !strings.Contains(opts, "delims=") || !strings.Contains(opts[strings.Index(opts, "delims="):], "=") {
+		return false
+	}
+	d := opts[strings.Index(opts, "delims=")+len("delims="):]
+	if !strings.HasPrefix(d, "=") {
+		return false
+	}
+	if strings.Contains(opts, "tokens=") && !strings.Contains(opts, "tokens=1 ") && !strings.HasSuffix(opts, "tokens=1") && !strings.Contains(opts, "tokens=1\t") {
+		return false // tokens=2, tokens=*: the values too
+	}
+	var parts []string
+	for _, t := range set {
+		parts = append(parts, t.s)
+	}
+	src := strings.ToLower(strings.Trim(strings.Join(parts, " "), "'` "))
+	return src == "set" || strings.HasPrefix(src, "set ") && !strings.Contains(src, "|")
+}
+
 // cmdForBound runs a for loop's body with its variable bound to what
 // the loop walks: each item of the set (a folder glob for /d, under the
 // /r root), or, for /f over a command's output, any name (a wildcard)
 // or, for a routed tool, the command substitution itself. It reports
 // whether it judged the body.
 func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
-	mode, root, v := "", "", ""
+	mode, root, v, opts := "", "", "", ""
 	lp, rp := -1, -1
 	for k := 1; k < len(head); k++ {
 		t := head[k]
@@ -1360,9 +1381,16 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			v = t.s
 		case t.kind == cWord && mode == "/r" && v == "" && root == "":
 			root = t.s
+		case t.kind == cWord && mode == "/f" && v == "":
+			opts += " " + strings.ToLower(strings.Trim(t.s, `"`))
 		}
 	}
 	if v == "" || lp < 0 || rp < lp || mode == "/l" {
+		return false
+	}
+	if mode == "/f" && namesOnlyOfSet(opts, head[lp+1:rp]) {
+		// for /f "tokens=1 delims==" %i in ('set') do echo %i: the
+		// variables' names, cut at the equals sign
 		return false
 	}
 	uses := false

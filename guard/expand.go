@@ -510,7 +510,8 @@ func (a *analysis) expandExec(c *cmd) {
 	}
 	rest := args[i+1:]
 	var inner []word
-	target := "" // the container, service or pod, for exec
+	target := ""    // the container, service or pod, for exec
+	sealed := false // a new container that reaches none of the host's files
 	if compose {
 		spec := optSpec{short: "euw", long: []string{"env", "user", "workdir", "index"}}
 		if sub == "run" {
@@ -528,6 +529,7 @@ func (a *analysis) expandExec(c *cmd) {
 		if j+1 < len(rest) {
 			inner = rest[j+1:]
 		}
+		sealed = !remoteDocker(c) && sealedContainer(rest[:min(j, len(rest))])
 		if ep, ok := optValue(rest[:min(j, len(rest))], "", "entrypoint"); ok && ep != "" && j < len(rest) {
 			inner = append([]word{{s: ep, ok: true}}, rest[j+1:]...)
 		}
@@ -575,6 +577,9 @@ func (a *analysis) expandExec(c *cmd) {
 	if local {
 		a.throwaway++
 	}
+	if sealed {
+		a.sealed++
+	}
 	// a container or pod named for tests (docker exec pg-test psql ...):
 	// the data in it is the tests' own
 	testTarget := target != "" && testName(target) && !remoteDocker(c) && !touchesProduction(c) ||
@@ -597,9 +602,31 @@ func (a *analysis) expandExec(c *cmd) {
 	if local {
 		a.throwaway--
 	}
+	if sealed {
+		a.sealed--
+	}
 	c.asRoot = root
 	a.remote--
 	a.workDir, a.home = wd, home
+}
+
+// sealedContainer reports docker run's options that give the new
+// container none of the host: no bind mount or volume, no device, no
+// host namespace, no privilege. What its command deletes or changes of
+// its files is the container's own.
+func sealedContainer(opts []word) bool {
+	for _, w := range opts {
+		l := lower(w.s)
+		switch {
+		case l == "-v" || l == "--volume" || l == "--mount" || l == "--volumes-from" || l == "--device" || l == "--privileged" || l == "--cap-add",
+			strings.HasPrefix(l, "-v") && len(l) > 2 && l[2] != '-', strings.HasPrefix(l, "--volume="), strings.HasPrefix(l, "--mount="),
+			strings.HasPrefix(l, "--volumes-from="), strings.HasPrefix(l, "--device="), strings.HasPrefix(l, "--privileged="), strings.HasPrefix(l, "--cap-add="),
+			strings.HasSuffix(l, "=host") && (strings.HasPrefix(l, "--pid") || strings.HasPrefix(l, "--ipc") || strings.HasPrefix(l, "--uts") || strings.HasPrefix(l, "--userns") || strings.HasPrefix(l, "--cgroupns")),
+			l == "--pid" || l == "--ipc" || l == "--uts" || l == "--userns" || l == "--cgroupns", strings.HasPrefix(l, "--security-opt"):
+			return false
+		}
+	}
+	return true
 }
 
 // mountedAs returns where a container sees the work directory and the

@@ -395,13 +395,35 @@ func delRule(id string, level DangerLevel, cat, desc string, sugg []string, rec 
 					continue
 				}
 				for _, cl := range classes {
-					if t.class == cl {
+					if t.class == cl && !(t.rec && a.reinstalledHere(a.absPath(t.w.s, c.cwd))) {
 						return true, t.w.s
 					}
 				}
 			}
 			return false, ""
 		}}
+}
+
+// reinstalledHere reports a tool's install folder (/usr/local/go,
+// /opt/nvim) that the line unpacks again from an archive of the same
+// name into the same place: the documented way to upgrade it (sudo rm
+// -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.4.linux-amd64.tar.gz).
+func (a *analysis) reinstalledHere(p string) bool {
+	if p == "" || !strings.HasPrefix(p, "/usr/local/") && !strings.HasPrefix(p, "/opt/") || strings.Count(p, "/") != 3 {
+		return false
+	}
+	parent, base := path.Dir(p), path.Base(p)
+	src := a.src
+	if !strings.Contains(src, "tar ") || !strings.Contains(src, "-C "+parent) && !strings.Contains(src, "--directory="+parent) && !strings.Contains(src, "--directory "+parent) {
+		return false
+	}
+	for _, f := range strings.Fields(src) {
+		b := path.Base(strings.Trim(f, `"'`))
+		if strings.HasPrefix(b, base) && (strings.HasSuffix(b, ".tar.gz") || strings.HasSuffix(b, ".tgz") || strings.HasSuffix(b, ".tar.xz")) {
+			return true
+		}
+	}
+	return false
 }
 
 // recursive selectors for delRule

@@ -247,3 +247,46 @@ func TestRound43UntrustedPackages(t *testing.T) {
 		`git clone https://github.com/microsoft/vcpkg C:\work\vcpkg && C:\work\vcpkg\bootstrap-vcpkg.bat -disableMetrics`,
 	})
 }
+
+// Round 43a's harmless lines that were stopped, and the dangerous forms
+// beside them: names of the environment without values, a secret only
+// tested for its prefix, a new container's own files, a mirror into a
+// bare repository made in /tmp, Go's documented reinstall, uvx's tool
+// arguments, jobs of a local cluster, a test's SQLite file or search
+// index, a test database chosen by cmd's set.
+func TestRound43HarmlessLines(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`node -e "console.log(Object.values(require('dotenv').parse(require('fs').readFileSync('.env'))))"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`node -e "console.log(process.env.STRIPE_SECRET_KEY)"`, CategoryExfiltration, "script-prints-secret", LevelHigh},
+		{`docker run --rm -v /:/host alpine chmod -R 777 /host/etc`, CategoryPrivilege, "container-host-escape", LevelHigh},
+		{`docker run -d -p 0.0.0.0:6379:6379 redis:7 redis-server --protected-mode no`, CategorySystem, "service-open-to-all", LevelHigh},
+		{`cd /tmp/old-clone && git push --mirror origin`, CategoryGitDestroy, "git-push-mirror", LevelHigh},
+		{`sudo rm -rf /usr/local/go`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
+		{`uvx --from git+https://github.com/someone/tool tool`, CategoryRemoteExec, "package-unpinned-git", LevelCritical},
+		{`uvx https://example.com/tool-1.0-py3-none-any.whl`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+		{`kubectl config use-context k3d-local; kubectl delete deployments --all -n batch`, CategoryContainerDestroy, "k8s-delete-all", LevelModerate},
+		{`sqlite3 data/app.db 'DELETE FROM events'`, CategoryDatabaseDestroy, "db-delete-all", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`node -e "console.log(Object.keys(require('dotenv').parse(require('fs').readFileSync('.env'))))"`,
+		`node -e "console.log((process.env.STRIPE_SECRET_KEY || '').startsWith('sk_test_') ? 'test' : 'live')"`,
+		`docker run --rm alpine:3.20 sh -c 'mkdir -p /srv/data && chmod -R 777 /srv/data'`,
+		`docker run --rm alpine rm -rf /tmp/cache`,
+		`git init --bare /tmp/project-backup.git && git push --mirror /tmp/project-backup.git`,
+		`sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf ~/Downloads/go1.22.4.linux-amd64.tar.gz`,
+		`uvx httpie https://api.github.com/repos/astral-sh/uv/releases/latest`,
+		`kubectl config use-context k3d-local; kubectl delete jobs --all -n batch`,
+		`sqlite3 tests/fixtures/sample.db 'DELETE FROM events; VACUUM;'`,
+		`curl -s -XPOST "http://localhost:9200/test-products/_delete_by_query" -d '{"query":{"match_all":{}}}'`,
+		`export DATABASE_URL=file:./test.db && npx prisma db push --force-reset`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`for /f "tokens=1* delims==" %i in ('set') do @echo %i=%j`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`for /f "tokens=1 delims==" %i in ('set') do @echo %i`,
+		`set "DATABASE_URL=file:./test.db" && npx prisma db push --force-reset`,
+	})
+}

@@ -524,6 +524,21 @@ var containerDestroyRules = []*rule{
 			if !ok {
 				return false, ""
 			}
+			if (all || allNS) && len(kinds) > 0 && (localKubeContext(c.args()) || a.localKubeSwitched() && !hasPrefixWord(c.args(), "--context")) {
+				// jobs, pods, events of a cluster on this machine: made
+				// again by what runs there, nothing of anyone's lost
+				passing := true
+				for _, k := range kinds {
+					switch strings.ToLower(k) {
+					case "job", "jobs", "pod", "pods", "po", "event", "events", "ev", "replicaset", "replicasets", "rs":
+					default:
+						passing = false
+					}
+				}
+				if passing {
+					return false, ""
+				}
+			}
 			if all || allNS {
 				return true, "--all"
 			}

@@ -153,6 +153,11 @@ var databaseDestroyRules = []*rule{
 				// POST _delete_by_query matching everything
 				for _, u := range urls {
 					if strings.Contains(u, "/_delete_by_query") && strings.Contains(joinWords(args), "match_all") {
+						if pu, err := url.Parse(u); err == nil && isLocalHost(pu.Hostname()) {
+							if index, _, _ := strings.Cut(strings.TrimPrefix(pu.Path, "/"), "/"); testName(index) {
+								continue // a test index on this machine's cluster
+							}
+						}
 						return true, u
 					}
 				}
@@ -904,6 +909,11 @@ func localTestDatabase(a *analysis, c *cmd) bool {
 	}
 	if !ok || u == "" {
 		return false
+	}
+	if l := lower(u); strings.HasPrefix(l, "file:") || strings.HasPrefix(l, "sqlite:") {
+		// file:./test.db, sqlite:///tmp/ci.sqlite: a database file here
+		db := path.Base(strings.SplitN(strings.ReplaceAll(l, `\`, "/"), "?", 2)[0])
+		return strings.Contains(db, "test") || strings.HasPrefix(db, "ci.") || strings.Contains(db, "_ci.") || strings.Contains(db, "e2e")
 	}
 	pu, err := url.Parse(u)
 	if err != nil || !isLocalHost(pu.Hostname()) {

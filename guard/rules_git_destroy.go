@@ -203,7 +203,20 @@ var gitDestroyRules = []*rule{
 		Suggestions: suggGit, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			sub, args := gitSub(c)
-			return sub == "push" && parseGitPush(args).mirror, ""
+			if sub != "push" || !parseGitPush(args).mirror {
+				return false, ""
+			}
+			// git push --mirror /tmp/backup.git: a copy of every ref into
+			// a repository on this machine (a backup), not a remote's
+			for _, w := range positional(args) {
+				if !strings.ContainsAny(w.s, "/~") || strings.Contains(w.s, "://") || strings.Contains(w.s, "@") {
+					continue // a remote's name or URL
+				}
+				if p := a.absPath(w.s, c.cwd); p != "" && (underTemp(p) && !isTempRoot(p) || a.madeHere(w.s, c.cwd)) {
+					return false, ""
+				}
+			}
+			return true, ""
 		}},
 	{ID: "git-delete-protected-branch", Level: LevelHigh, Category: CategoryGitDestroy, Description: "deleting a shared branch on the remote",
 		Suggestions: suggGit, names: names("git"),

@@ -930,6 +930,11 @@ var remoteExecRules = []*rule{
 					if codeURL(v) || strings.HasPrefix(v, "git+") {
 						return true, v
 					}
+					if c.name == "uvx" && !strings.HasPrefix(w.s, "-") && (i == 0 || !uvValueOption(args[i-1].s)) {
+						// uvx httpie https://api.example.com: after the
+						// tool's name, its own arguments
+						break
+					}
 				}
 			case "npx", "bunx", "pnpm", "dnx", "npm":
 				if ops := positional(args); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
@@ -1538,6 +1543,16 @@ func branchLikeRef(ref string) bool {
 	}
 	l := strings.ToLower(ref)
 	return strings.HasPrefix(l, "patch-") || strings.ContainsRune(l, '/') || hasAny(l, "fix", "feature", "feat-", "hotfix", "wip", "experiment", "branch", "dev-", "test-")
+}
+
+// uvValueOption reports uv's options that take the next word as their
+// value (--from PKG, --with PKG, --python 3.12).
+func uvValueOption(s string) bool {
+	switch s {
+	case "--from", "--with", "--python", "-p", "--index", "--index-url", "-i", "--extra-index-url", "--default-index", "--with-requirements", "--constraints", "--overrides", "--directory", "--project":
+		return true
+	}
+	return false
 }
 
 // linkShorteners are hosts that redirect to whatever address their link

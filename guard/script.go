@@ -256,6 +256,9 @@ func secretShown(code, low, lang string) string {
 	if lang == "python" && hasAny(low, ".sections()", ".keys()", "list(") && !hasAny(low, "['", `["`, ".values()", ".items()", "secret", "token", "password", "private") {
 		return "" // print(c.sections()), print(list(json.load(f).get('auths', {}))): the names alone
 	}
+	if lang == "js" && strings.Contains(low, "object.keys(") && !hasAny(low, "object.values(", "object.entries(", "json.stringify(", "].", "]))", "map(") {
+		return "" // console.log(Object.keys(dotenv.parse(...))): the names alone
+	}
 	if hasAny(low, secretReads[lang]...) {
 		what := sensitiveInCode(code, low, lang)
 		publicKey := (strings.Contains(what, "ssh") || strings.Contains(what, "id_")) && strings.Contains(low, ".pub")
@@ -273,7 +276,8 @@ func secretShown(code, low, lang string) string {
 		!hasAny(low, ".password", ".username", ".userinfo", ".href", ".user", "tostring(") {
 		return "" // new URL(process.env.DATABASE_URL).hostname: the host of the connection, not its password
 	}
-	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(") {
+	if hasAny(low, "bool(", "len(", "boolean(", "!!", "in os.environ", "in process.env", "is not none", "is none", ".nil?", "isset(", "haskey(", "defined(", "!= null", "!== undefined", "=== undefined", "isempty(", "nchar(", "length(",
+		".startswith(", ".endswith(", ".start_with?(", ".end_with?(") {
 		return "" // whether it is set, or how long: not its value
 	}
 	if hasAny(low, "authorization", "bearer", "headers") && !hasAny(low, "print(os.", "print(f'{os.", `print(f"{os.`, "console.log(process.env", "puts env[", "echo getenv(") {

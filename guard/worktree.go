@@ -743,6 +743,10 @@ func (a *analysis) testScoped(c *cmd) bool {
 			if testNameBesidesDev(path.Base(v)) {
 				return true
 			}
+			// tests/fixtures/sample.db: a file the test suite keeps
+			if p := a.absPath(v, c.cwd); p != "" && a.inWork(p) && testFolderPath(p[len(a.workDir):]) {
+				return true
+			}
 			continue
 		}
 		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
@@ -751,6 +755,18 @@ func (a *analysis) testScoped(c *cmd) bool {
 		if !w.ok && strings.HasPrefix(v, "$(") && substNamesPullRequest(a.src) {
 			// --id "$(az ad app list --display-name acme-pr-1423 ...)": the
 			// id of a pull request's own resource, looked up by its name
+			return true
+		}
+	}
+	return false
+}
+
+// testFolderPath reports a path, relative to the project, inside a
+// folder the test suite owns (tests/, spec/, testdata/, fixtures/).
+func testFolderPath(rel string) bool {
+	for seg := range strings.SplitSeq(strings.Trim(rel, "/"), "/") {
+		switch lower(seg) {
+		case "test", "tests", "spec", "specs", "__tests__", "testdata", "fixtures", "__fixtures__", "test-fixtures":
 			return true
 		}
 	}
