@@ -290,3 +290,43 @@ func TestRound43HarmlessLines(t *testing.T) {
 		`set "DATABASE_URL=file:./test.db" && npx prisma db push --force-reset`,
 	})
 }
+
+// A team's pipelines and shared configuration: a Concourse pipeline
+// destroyed or paused, every Tekton run deleted, a production Argo CD
+// app's sync switched off or pointed at a branch, a production release
+// pipeline or a repository's default branch moved, a shared runner
+// paused, a branch unprotected; shared or global keys overwritten. The
+// near misses read, validate, or act on a preview or a sandbox.
+func TestRound43PipelinesAndSharedConfig(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`fly -t ci destroy-pipeline -p release --non-interactive`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`fly -t ci pause-pipeline -p deploy-staging`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`tkn pipelinerun delete --all -f -n ci`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`argocd app set api-prod --sync-policy none`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`argocd app set api-prod --revision fix/retry`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`az pipelines update --name deploy-prod --project Platform --branch feature/x`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`az repos update --repository api --project Platform --default-branch refs/heads/legacy`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`glab api -X PUT runners/56 -f paused=true`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`tea branches unprotect main --repo acme/infra`, CategorySystem, "ci-pipeline-disrupted", LevelHigh},
+		{`consul kv put config/shared/payments/gateway_url https://sandbox.example.net`, CategorySystem, "shared-config-changed", LevelHigh},
+		{`aws ssm put-parameter --name /shared/api/base_url --value http://10.0.3.7 --type String --overwrite`, CategorySystem, "shared-config-changed", LevelHigh},
+		{`curl -X PUT http://consul.service.staging:8500/v1/kv/config/global/maintenance_mode -d true`, CategorySystem, "shared-config-changed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`fly -t ci validate-pipeline -c ci/pipeline.yml`,
+		`fly deploy --app acme-web`,
+		`tkn pipelinerun list -n ci --limit 5`,
+		`tkn pipelinerun delete run-4711 -n ci -f`,
+		`argocd app set dev-preview-1412 --revision feature/experiment`,
+		`argocd app set api-prod --revision v2.4.1`,
+		`az pipelines update --name ci-dev-sandbox --project Sandbox --branch feature/x`,
+		`az repos update --repository api --project Platform --default-branch refs/heads/main`,
+		`glab api "projects/1234/pipelines?status=running"`,
+		`tea branches ls --repo acme/infra`,
+		`gh cache delete --all --repo acme/webapp`,
+		`consul kv put services/my-preview/url http://localhost:3000`,
+		`consul kv get -recurse config/shared/`,
+		`aws ssm put-parameter --name /dev/alice/api/base_url --value http://localhost --type String --overwrite`,
+	})
+}

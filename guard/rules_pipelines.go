@@ -12,6 +12,114 @@ import (
 // printed, every repository served to
 // the network with push allowed.
 var pipelineRules = []*rule{
+	{ID: "ci-pipeline-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "disrupting a team's pipelines or deployment settings: a pipeline destroyed or paused, every run's history deleted, a production app's sync switched off or pointed at a branch, a release pipeline or a repository's default branch moved, a shared runner paused, a branch's protection removed",
+		Suggestions: []string{"Change shared pipelines through their configuration as code, reviewed", "Act on your own pipeline, preview app or fork"},
+		// (gh cache delete --all passes: caches are rebuilt by the next run)
+		names: names("fly", "tkn", "argocd", "az", "tea", "glab", "gh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := c.operands()
+			if len(ops) == 0 || hasWord(args, "--help") || hasWord(args, "--dry-run") {
+				return false, ""
+			}
+			switch c.name {
+			case "fly":
+				// Concourse (fly -t TARGET ...; flyctl's fly has no -t)
+				if _, ok := optValue(args, "-t", "target"); !ok {
+					return false, ""
+				}
+				for _, w := range args {
+					switch w.s {
+					case "destroy-pipeline", "dp", "pause-pipeline", "pp", "destroy-team", "dt", "archive-pipeline", "ap", "pause-job", "pj":
+						if p, _ := optValue(args, "-p", "pipeline"); scratchName(p) {
+							return false, ""
+						}
+						return true, "fly " + w.s
+					}
+				}
+			case "tkn":
+				// tkn pipelinerun delete --all: every run's logs and results
+				if len(ops) > 1 && (ops[1].s == "delete" || ops[1].s == "rm") && hasWord(args, "--all") {
+					return true, "tkn " + ops[0].s + " delete --all"
+				}
+			case "argocd":
+				if len(ops) < 3 || ops[0].s != "app" || ops[1].s != "set" || !isProdName(ops[2].s) {
+					return false, ""
+				}
+				if v, ok := optValue(args, "", "sync-policy"); ok && (v == "none" || v == "manual") {
+					return true, "argocd app set " + ops[2].s + " --sync-policy " + v
+				}
+				if v, ok := optValue(args, "", "revision"); ok && branchLikeRef(v) {
+					return true, "argocd app set " + ops[2].s + " --revision " + v
+				}
+			case "az":
+				// az pipelines update --name deploy-prod --branch feature/x,
+				// az repos update --default-branch refs/heads/legacy
+				if len(ops) > 1 && ops[0].s == "pipelines" && ops[1].s == "update" {
+					n, _ := optValue(args, "", "name")
+					if b, ok := optValue(args, "", "branch"); ok && isProdName(n) && !mainBranch(b) {
+						return true, "az pipelines update --name " + n + " --branch " + b
+					}
+				}
+				if len(ops) > 1 && ops[0].s == "repos" && ops[1].s == "update" {
+					if b, ok := optValue(args, "", "default-branch"); ok && !mainBranch(b) {
+						return true, "az repos update --default-branch " + b
+					}
+				}
+			case "tea":
+				// tea branches unprotect main
+				if len(ops) > 2 && (ops[0].s == "branches" || ops[0].s == "branch" || ops[0].s == "b") && ops[1].s == "unprotect" && isProtectedBranch(ops[2].s) {
+					return true, "tea branches unprotect " + ops[2].s
+				}
+			case "glab", "gh":
+				// glab api -X PUT runners/56 -f paused=true: a runner every
+				// project of the group shares, stopped taking jobs
+				if ops[0].s == "api" {
+					for _, w := range ops[1:] {
+						if !strings.HasPrefix(w.s, "runners/") && !strings.Contains(w.s, "/runners/") {
+							continue
+						}
+						if m, _ := optValue(args, "-X", "method"); strings.EqualFold(m, "PUT") || strings.EqualFold(m, "PATCH") || strings.EqualFold(m, "DELETE") {
+							if strings.EqualFold(m, "DELETE") || hasAnyWord(c.lowerArgs(), "paused=true", "active=false") {
+								return true, c.name + " api " + m + " " + w.s
+							}
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
+	{ID: "shared-config-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing configuration every service or environment reads (a shared or global key in Consul, SSM Parameter Store or etcd, overwritten)",
+		Suggestions: []string{"Change shared configuration through its owners' process", "Write a key of your own service or of a preview"},
+		names:       names("consul", "aws", "curl", "http", "https", "xh"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := c.operands()
+			switch c.name {
+			case "consul":
+				if len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "put" && sharedKey(ops[2].s) {
+					return true, "consul kv put " + ops[2].s
+				}
+			case "aws":
+				if len(ops) > 1 && ops[0].s == "ssm" && ops[1].s == "put-parameter" && hasWord(args, "--overwrite") {
+					// (a secret's value stored again is a rotation, judged by
+					// the secret rules)
+					if n, ok := optValue(args, "", "name"); ok && (sharedKey(n) || isProdName(n)) && !secretVarName(path.Base(n)) && !hasWord(args, "SecureString") {
+						return true, "aws ssm put-parameter --name " + n + " --overwrite"
+					}
+				}
+			default:
+				// Consul's HTTP API: PUT /v1/kv/config/global/...
+				if m := httpMethod(c); m == "PUT" || m == "POST" && (hasWord(args, "-d") || hasPrefixWord(args, "--data")) {
+					for _, u := range urlArgs(args) {
+						if i := strings.Index(u, "/v1/kv/"); i >= 0 && !isLocalHost(hostOf(u)) && sharedKey(u[i+len("/v1/kv/"):]) {
+							return true, "PUT " + u
+						}
+					}
+				}
+			}
+			return false, ""
+		}},
 	{ID: "ci-server-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing a shared CI server through its client or web API (jobs, nodes or builds deleted, the server shut down or restarted, plugins installed, scripts run on the controller), or switching a repository's checks off",
 		Suggestions: []string{"Change the CI server through its administrators or its configuration as code", "Read jobs and builds with list-jobs and get-job"},
 		names:       names("java", "jenkins-cli", "curl", "wget", "http", "https", "xh", "gh", "glab"),
@@ -437,4 +545,26 @@ func skipsChecks(k, v string) bool {
 	}
 	return (strings.Contains(k, "skip") || strings.Contains(k, "disable") || strings.Contains(k, "no_")) &&
 		hasAny(k, "test", "security", "scan", "sast", "dast", "check", "lint", "audit", "verify", "approval", "review", "sign")
+}
+
+// sharedKey reports a configuration key every service reads: a path
+// with a shared, global or common part (config/shared/payments/url,
+// /shared/flags/x, config/global/maintenance_mode).
+func sharedKey(k string) bool {
+	for seg := range strings.SplitSeq(strings.Trim(lower(k), "/"), "/") {
+		switch seg {
+		case "shared", "global", "common", "all-services", "platform":
+			return true
+		}
+	}
+	return false
+}
+
+// mainBranch reports a repository's usual default branch.
+func mainBranch(b string) bool {
+	switch strings.TrimPrefix(b, "refs/heads/") {
+	case "main", "master", "trunk", "develop":
+		return true
+	}
+	return false
 }
