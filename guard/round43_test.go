@@ -330,3 +330,19 @@ func TestRound43PipelinesAndSharedConfig(t *testing.T) {
 		`aws ssm put-parameter --name /dev/alice/api/base_url --value http://localhost --type String --overwrite`,
 	})
 }
+
+// Terragrunt's newer run --all spelling of a destroy, and a JavaScript
+// client's camelCase delete method (netlify api deleteSite); their plans
+// and reads pass.
+func TestRound43CloudSpellings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`terragrunt run --all destroy --working-dir live/production`, CategoryCloudDestroy, "iac-destroy", LevelCritical},
+		{`netlify api deleteSite --data '{"site_id":"8a7b6c5d"}'`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`terragrunt run --all plan --working-dir live/production`,
+		`netlify api getSite --data '{"site_id":"8a7b6c5d"}'`,
+		`netlify api listSites`,
+	})
+}

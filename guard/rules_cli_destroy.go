@@ -649,10 +649,12 @@ func prodLabel(l string) bool {
 // way clients generated from a cloud's API name their subcommands, in
 // lower case and singular; "" when the word is no such action.
 func apiDestroyAction(s string) string {
-	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+	if s == "" || (s[0] < 'A' || s[0] > 'Z') && (s[0] < 'a' || s[0] > 'z') {
 		return ""
 	}
-	for _, v := range [...]string{"Delete", "Terminate", "Destroy", "Remove", "Purge", "Drop"} {
+	// DeleteInstance, and the camelCase of JavaScript clients' methods
+	// (netlify api deleteSite)
+	for _, v := range [...]string{"Delete", "Terminate", "Destroy", "Remove", "Purge", "Drop", "delete", "terminate", "destroy", "remove", "purge", "drop"} {
 		if len(s) > len(v) && strings.HasPrefix(s, v) && s[len(v)] >= 'A' && s[len(v)] <= 'Z' {
 			return strings.TrimSuffix(lower(s[len(v):]), "s")
 		}

@@ -369,7 +369,7 @@ var cloudDestroyRules = []*rule{
 			}
 			switch c.name {
 			case "terraform":
-				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy") || destroyPlanApplied(a, ops)) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" {
+				if first == "destroy" || first == "apply" && (hasWord(args, "-destroy") || hasWord(args, "--destroy") || destroyPlanApplied(a, ops)) || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" || terragruntRunAll(ops, args, "destroy") {
 					if hasPrefixWord(args, "-target") || hasPrefixWord(args, "--target") {
 						return false, "" // iac-destroy-targeted
 					}
@@ -438,7 +438,7 @@ var cloudDestroyRules = []*rule{
 			if len(ops) == 0 {
 				return false, ""
 			}
-			destroy := ops[0].s == "destroy" || c.name == "terraform" && ops[0].s == "apply" && hasWord(args, "-destroy") || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy"
+			destroy := ops[0].s == "destroy" || c.name == "terraform" && ops[0].s == "apply" && hasWord(args, "-destroy") || len(ops) > 1 && ops[0].s == "run-all" && ops[1].s == "destroy" || terragruntRunAll(ops, args, "destroy")
 			if !destroy {
 				return false, ""
 			}
@@ -833,4 +833,21 @@ func revokesBroadAccess(c *cmd) bool {
 	return hasAny(t, "allusers", "allauthenticatedusers", "0.0.0.0/0", "::/0", "anonymous", "system:unauthenticated", "public", "contractor",
 		"vendor", "external", "guest", "allow-any", "allow-all") ||
 		strings.Contains(t, "detach-") && strings.Contains(t, "administratoraccess")
+}
+
+// terragruntRunAll reports Terragrunt's newer spelling of run-all: run
+// --all VERB (run --all destroy), VERB among its operands.
+func terragruntRunAll(ops, args []word, verb string) bool {
+	if len(ops) < 2 || ops[0].s != "run" || !hasWord(args, "--all") && !hasWord(args, "-a") {
+		return false
+	}
+	for _, w := range ops[1:] {
+		if w.s == verb {
+			return true
+		}
+		if w.s == "--" {
+			break
+		}
+	}
+	return false
 }
