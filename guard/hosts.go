@@ -132,6 +132,9 @@ func prodWords(l string) bool {
 		return false
 	}
 	for _, t := range strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+		if n := strings.TrimRight(t, "0123456789"); n != "" {
+			t = n // sqlprod01, prod2: an instance's number
+		}
 		switch {
 		case t == "prod" || t == "production" || t == "prd" || t == "live":
 			return true

@@ -346,3 +346,27 @@ func TestRound43CloudSpellings(t *testing.T) {
 		`netlify api listSites`,
 	})
 }
+
+// A production database's personal data printed: identity numbers and
+// salaries selected, a table's rows dumped to the terminal, Django's
+// users dumped with the production settings, a topic of customers'
+// records read from the start. Counting, a local copy, a schema, a dump
+// into a file and a payments topic's dead letters pass. (sqlprod01: an
+// instance's number after "prod" still names production.)
+func TestRound43ProductionPersonalData(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sqlcmd -S SQLPROD01 -E -d HR -Q "SELECT EmployeeId, SSN, Salary FROM dbo.Employees"`, CategoryExfiltration, "prod-personal-data-printed", LevelHigh},
+		{`psql "$PROD_DATABASE_URL" -c "SELECT name, date_of_birth FROM patients LIMIT 20"`, CategoryExfiltration, "prod-personal-data-printed", LevelHigh},
+		{`pg_dump --data-only --table=payment_methods "$PROD_DATABASE_URL"`, CategoryExfiltration, "prod-personal-data-printed", LevelHigh},
+		{`python manage.py dumpdata auth.user --indent 2 --settings=config.settings.production`, CategoryExfiltration, "prod-personal-data-printed", LevelHigh},
+		{`kafka-console-consumer --bootstrap-server kafka-prod-1.internal:9092 --topic customer-pii --from-beginning`, CategoryExfiltration, "prod-personal-data-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`psql "$PROD_DATABASE_URL" -c "SELECT count(*) FROM employees WHERE salary > 100000"`,
+		`psql -h localhost -d app_dev -c "SELECT ssn FROM employees LIMIT 5"`,
+		`pg_dump --schema-only "$PROD_DATABASE_URL"`,
+		`python manage.py dumpdata auth.user --indent 2`,
+		`kafka-console-consumer --bootstrap-server kafka-prod:9092 --topic payments.v2.dlq --from-beginning --max-messages 5`,
+	})
+}

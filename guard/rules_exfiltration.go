@@ -507,6 +507,59 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "prod-personal-data-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a production database's personal data (identity numbers, salaries, card numbers, users' records) into the agent's context and logs",
+		Suggestions: []string{"Count or aggregate instead of selecting the rows", "Work on an anonymised copy or a staging database"},
+		names:       append(append([]string(nil), dbClients...), "pg_dump", "python", "python3", "manage.py", "kafka-console-consumer", "kafka-console-consumer.sh", "kcat", "kafkacat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !shownOnTerminal(c) || a.wantOut > 0 || c.pipe != nil && c.stage < len(c.pipe)-1 || !touchesProduction(c) {
+				return false, ""
+			}
+			args := c.args()
+			switch c.name {
+			case "pg_dump":
+				// --data-only / --table to standard output: the rows, printed
+				if hasPrefixWord(args, "-f") || hasPrefixWord(args, "--file") || hasWord(args, "--schema-only") || hasWord(args, "-s") {
+					return false, ""
+				}
+				if hasWord(args, "--data-only") || hasWord(args, "-a") || hasPrefixWord(args, "--table") || hasPrefixWord(args, "-t") {
+					return true, "pg_dump of production data to the terminal"
+				}
+				return false, ""
+			case "python", "python3", "manage.py":
+				// manage.py dumpdata auth.user --settings=...production
+				if hasWord(args, "dumpdata") && !hasPrefixWord(args, "--output") && !hasPrefixWord(args, "-o") {
+					return true, "manage.py dumpdata of production"
+				}
+				return false, ""
+			case "kafka-console-consumer", "kafka-console-consumer.sh", "kcat", "kafkacat":
+				if t, ok := optValue(args, "-t", "topic"); ok && hasAny(lower(t), "pii", "customer", "patient", "cardholder", "personal", "gdpr") {
+					return true, c.name + " of production topic " + t
+				}
+				return false, ""
+			}
+			text, lang := a.sqlOf(c)
+			if lang != "sql" && lang != "mongo" {
+				return false, ""
+			}
+			l := strings.ToLower(text)
+			if lang == "mongo" {
+				if m := personalColumn.FindString(l); m != "" && strings.Contains(l, ".find(") {
+					return true, "the " + m + " field of a production database"
+				}
+				return false, ""
+			}
+			for _, st := range strings.Split(l, ";") {
+				// the columns a SELECT prints, not those its WHERE tests
+				i, j := strings.Index(st, "select "), strings.Index(st, " from ")
+				if i < 0 || j < i {
+					continue
+				}
+				if m := personalColumn.FindString(st[i+7 : j]); m != "" {
+					return true, "the " + m + " column of a production database"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "data-copied-to-outside-host", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying a production or internal data store's contents straight to a server outside the organisation",
 		Suggestions: []string{"Copy into a store the organisation controls", "Export an anonymised sample, reviewed, instead"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -3925,3 +3978,7 @@ func projectRegistryToken(c *cmd) string {
 	}
 	return key
 }
+
+// personalColumn matches the columns that hold people's identities,
+// pay and cards.
+var personalColumn = regexp.MustCompile(`\b(ssn|social_security_number|national_id|tax_id|passport_number|salary|date_of_birth|dob|card_number|cc_number|cvv|iban|bank_account|diagnosis)\b`)
