@@ -386,3 +386,17 @@ func TestRound43CmdLinesSent(t *testing.T) {
 		`for /f "usebackq tokens=*" %a in (".env.example") do @echo %a`,
 	})
 }
+
+// A test resource the team shares is not a throwaway one: a shared test
+// bucket emptied is stopped, a CI run's own bucket passes.
+func TestRound43SharedTestData(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud storage rm --recursive gs://acme-shared-test-data/`, CategoryCloudDestroy, "gcloud-delete", LevelHigh},
+		{`gsutil -m rm -r gs://acme-qa-shared-fixtures`, CategoryCloudDestroy, "gcloud-delete", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud storage rm --recursive gs://acme-ci-run-4711-test-data/`,
+		`gsutil -m rm -r gs://acme-e2e-fixtures-pr-1412`,
+	})
+}

@@ -749,6 +749,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 			}
 			continue
 		}
+		if strings.Contains(lower(v), "shared") {
+			continue // gs://acme-shared-test-data: a test resource the team shares
+		}
 		if w.ok && testName(v) || !w.ok && (pullRequestVar(v) || testVarRef(v)) {
 			return true
 		}
