@@ -56,12 +56,12 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 41's final build, on a quiet shared two-core
-// machine): 64,744 and 64,174 decisions/s, p99 78.4 µs. Round 42's final
-// build measured 67,684 and 65,963, p99 74.2 and 76.2 µs. The figures of
-// older rounds (90,200 at best on the fifth round's smaller rule set) are
-// in the git history.
-const lastRound = "64,500 decisions/s, p99 78µs"
+// round's rules (round 42's final build, on a quiet shared two-core
+// machine): 67,684 and 65,963 decisions/s, p99 74.2 and 76.2 µs. Round
+// 43's final build measured 65,167, 63,269 and 64,723, p99 77.4, 78.8
+// and 77.0 µs. The figures of older rounds (90,200 at best on the fifth
+// round's smaller rule set) are in the git history.
+const lastRound = "66,800 decisions/s, p99 75µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
