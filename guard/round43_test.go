@@ -400,3 +400,18 @@ func TestRound43SharedTestData(t *testing.T) {
 		`gsutil -m rm -r gs://acme-e2e-fixtures-pr-1412`,
 	})
 }
+
+// A framework console run inside a production pod is production's, like
+// one given production's settings; inside a local cluster's pod it
+// passes.
+func TestRound43ConsoleInProductionPod(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl exec -n prod deploy/web -- bin/rails runner 'User.delete_all'`, CategoryDatabaseDestroy, "orm-destroy-production", LevelCritical},
+		{`kubectl --context prod -n shop exec deploy/web -- bin/rails runner 'Order.delete_all'`, CategoryDatabaseDestroy, "orm-destroy-production", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl --context kind-dev exec deploy/web -- bin/rails runner 'User.delete_all'`,
+		`kubectl exec -n prod deploy/web -- bin/rails runner 'puts User.count'`,
+	})
+}

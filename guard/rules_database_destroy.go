@@ -753,7 +753,7 @@ var ormConsoleRule = &rule{ID: "orm-destroy-production", Level: LevelHigh, Categ
 	Suggestions: []string{"Run it against a copy first", "Delete through a reviewed migration or script"},
 	names:       names("php", "artisan", "python", "python3", "manage.py", "rails", "bin/rails", "ruby", "bundle"),
 	match: func(a *analysis, c *cmd) (bool, string) {
-		if !touchesProduction(c) {
+		if !touchesProduction(c) && a.prodTarget == 0 {
 			return false, ""
 		}
 		args := c.args()
