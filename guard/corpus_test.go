@@ -963,7 +963,7 @@ const (
 // 1.04%); see testdata/corpus/round42/README.md. These floors catch
 // regressions.
 // Round forty-three, POSIX lines (both parts): 85.9%, 66.3%, 95.8% and
-// 2.07% false positives on arrival; after the session's rules 92.3%,
+// 2.07% false positives on arrival; after the session's rules 92.7%,
 // 78.0%, 95.8% and 1.31% (round43b, never opened, 91.2%, 72.7%, 100%,
 // 3.12%); see testdata/corpus/round43/README.md. These floors catch
 // regressions.
