@@ -773,6 +773,11 @@ func artisanSecretKey(sub []string) bool {
 // var:export), Serverless's whole resolved configuration (print without
 // --path), EAS's environment with its sensitive values.
 func frameworkSettingsShown(c *cmd) string {
+	switch c.name {
+	case "php", "symfony", "serverless", "sls", "eas":
+	default:
+		return "" // (every command passes here: the name first)
+	}
 	args := c.args()
 	if len(args) == 0 || c.pipe != nil && c.stage > 0 {
 		return ""
