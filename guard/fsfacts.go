@@ -652,6 +652,11 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 			return
 		}
 		p := a.absPath(w.s, c.cwd)
+		if t := a.links[p]; t != "" && c.name != "ln" && c.name != "mv" {
+			// ln -sf ~/.aws/credentials out.txt && cmd > out.txt: a write
+			// through a link made earlier lands on its target
+			p = t
+		}
 		out = append(out, writeTarget{path: p, raw: w.s, class: a.classifyWrite(p), trunc: trunc, content: content})
 	}
 	addAppend := func(w word, content flow) {

@@ -38,3 +38,22 @@ func httpMethod(c *cmd) string {
 	}
 	return ""
 }
+
+// forgeAPIReads reports a gh or glab api call that only reads: no method
+// given and no field or input (which make it a POST), or GET named.
+func forgeAPIReads(c *cmd) bool {
+	args := c.args()
+	if m := httpMethod(c); m != "" {
+		return m == "GET"
+	}
+	for _, w := range args {
+		switch {
+		case w.s == "-f" || w.s == "-F" || w.s == "--input" || w.s == "-r":
+			return false
+		case strings.HasPrefix(w.s, "--field") || strings.HasPrefix(w.s, "--raw-field") || strings.HasPrefix(w.s, "--input=") ||
+			strings.HasPrefix(w.s, "-f") && len(w.s) > 2 || strings.HasPrefix(w.s, "-F") && len(w.s) > 2:
+			return false
+		}
+	}
+	return true
+}

@@ -478,7 +478,12 @@ func (it *psItem) path(a *analysis) string {
 		return root
 	case psNamePattern(it.pattern):
 		if cl, _ := a.winClassify(it.paths[0]); cl == wpWorkDir || cl == wpInside {
-			return root + "/" + it.pattern
+			// -Include bin,obj: each name under the root, as a list
+			names := splitComma(it.pattern)
+			for i, n := range names {
+				names[i] = root + "/" + strings.TrimSpace(n)
+			}
+			return strings.Join(names, ",")
 		}
 	}
 	return root + "/*"
@@ -487,7 +492,15 @@ func (it *psItem) path(a *analysis) string {
 // psNamePattern reports a -Filter or -Include that picks files by name
 // (*.log, build-*), not every file (*, *.*) and not a path.
 func psNamePattern(p string) bool {
-	return p != "" && !strings.ContainsAny(p, `\/:,`) && strings.Trim(p, "*.") != ""
+	if p == "" {
+		return false
+	}
+	for _, n := range splitComma(p) {
+		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, `\/:`) || strings.Trim(n, "*.") == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // runPS analyses PowerShell source.

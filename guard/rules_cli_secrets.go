@@ -587,6 +587,12 @@ func secretWordIn(c *cmd) bool {
 			return true
 		}
 	}
+	switch c.name {
+	case "kubectl", "oc", "docker", "podman", "nerdctl":
+		if len(low) > 1 && low[len(low)-1] == "env" && low[len(low)-2] == "--" {
+			return true // kubectl exec POD -- env: the application's environment
+		}
+	}
 	// gh auth status -t: the token shown
 	return hasAnyWord(low, "-t") && hasAnyWord(low, "auth") && hasAnyWord(low, "status")
 }

@@ -684,6 +684,9 @@ var containerDestroyRules = []*rule{
 				}
 			case "helm":
 				if len(args) > 0 && (args[0].s == "uninstall" || args[0].s == "delete" || args[0].s == "del") {
+					if a.localCluster(c) && !touchesProduction(c) {
+						return false, "" // helm uninstall pg --kube-context minikube
+					}
 					if ops := positional(args[1:]); len(ops) > 0 && !touchesProduction(c) {
 						all := true // a pull request's or a test's release
 						for _, o := range ops {

@@ -1492,6 +1492,14 @@ var exfiltrationRules = []*rule{
 				if ops := posArgs(c.args(), dockerExecOpts); c.name != "kubectl" && c.name != "oc" && len(ops) > 1 && !scratchName(ops[1].s) {
 					return true, c.name + " exec " + ops[1].s + " " + inner
 				}
+				// kubectl exec -n payments deploy/payments-api -- env: a
+				// team namespace's service (a development, test or staging
+				// namespace's, or a local cluster's, is for debugging)
+				if ns, ok := optValue(c.args(), "-n", "namespace"); (c.name == "kubectl" || c.name == "oc") && ok && !a.localCluster(c) && !devNamespace(ns) {
+					if ctx, ok := optValue(c.args(), "", "context"); !ok || !devNamespace(ctx) {
+						return true, c.name + " exec -n " + ns + " … " + inner
+					}
+				}
 			}
 			switch c.name {
 			case "docker", "podman", "nerdctl":
@@ -3982,3 +3990,19 @@ func projectRegistryToken(c *cmd) string {
 // personalColumn matches the columns that hold people's identities,
 // pay and cards.
 var personalColumn = regexp.MustCompile(`\b(ssn|social_security_number|national_id|tax_id|passport_number|salary|date_of_birth|dob|card_number|cc_number|cvv|iban|bank_account|diagnosis)\b`)
+
+// devNamespace reports a namespace or context named for development,
+// tests, staging or a scratch use (dev, team-a-dev, staging, ci-1234).
+func devNamespace(ns string) bool {
+	l := lower(ns)
+	if scratchName(l) || testName(l) {
+		return true
+	}
+	for _, p := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch p {
+		case "dev", "develop", "development", "staging", "stage", "stg", "qa", "uat", "test", "sandbox", "local", "preview":
+			return true
+		}
+	}
+	return false
+}

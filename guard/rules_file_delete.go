@@ -1,12 +1,66 @@
 package guard
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"path"
 	"strings"
 )
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "credentials-file-overwritten", Level: LevelCritical, Category: CategoryFileDelete, Description: "overwriting a credentials file of the user's (cloud keys, kubeconfig, registry and forge logins) with other output",
+		Suggestions: []string{"Back the file up first (cp ~/.aws/credentials ~/.aws/credentials.bak)", "Write the output to a file in the project"}, writes: true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, t := range a.writeTargets(c) {
+				if !t.trunc || t.appends || t.path == "" {
+					continue
+				}
+				rel, mine, home := a.homeRel(t.path)
+				if !home || !mine || !credentialsFileRel(rel) {
+					continue
+				}
+				if credentialsWriter[c.name] || c.stage > 0 && credentialsWriter[c.pipe[0].name] {
+					continue // kind get kubeconfig > ~/.kube/config: the tool's own credentials written
+				}
+				if (c.name == "echo" || c.name == "printf" || c.name == "cat" || c.name == "tee") && t.content.kind == flowText &&
+					hasAny(lower(t.content.text), "token", "key", "passw", "auth", "machine", "login", "registry", "[default]", "apiversion") {
+					continue // echo '//registry.npmjs.org/:_authToken=${NPM_TOKEN}' > ~/.npmrc: a login written
+				}
+				if a.srcHas(path.Base(rel)+".bak") || a.srcHas(path.Base(rel)+".orig") || backupName(path.Base(t.raw)) {
+					continue
+				}
+				return true, t.raw
+			}
+			return false, ""
+		}},
+	{ID: "ssh-key-overwritten", Level: LevelCritical, Category: CategoryFileDelete, Description: "answering yes to ssh-keygen's question whether to overwrite an existing private key",
+		Suggestions: []string{"Write the new key under a new name (-f ~/.ssh/id_ed25519_new)", "Back the old key up first"}, names: names("ssh-keygen"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			f, ok := optValue(c.args(), "-f", "")
+			if !ok || strings.HasSuffix(f, ".pub") {
+				return false, ""
+			}
+			p := a.absPath(f, c.cwd)
+			if rel, mine, home := a.homeRel(p); !home || !mine || !strings.HasPrefix(rel, ".ssh/") {
+				return false, ""
+			}
+			yes := false
+			for _, r := range c.redirs {
+				if r.op == syntax.WordHdoc && strings.HasPrefix(lower(r.w.s), "y") {
+					yes = true // <<< y
+				}
+			}
+			if c.stage > 0 {
+				switch p := c.pipe[c.stage-1]; p.name {
+				case "yes", "echo", "printf":
+					yes = yes || p.name == "yes" && len(p.args()) == 0 || len(p.args()) > 0 && strings.HasPrefix(lower(p.args()[len(p.args())-1].s), "y")
+				}
+			}
+			if !yes {
+				return false, "" // it asks, and without an answer keeps the key
+			}
+			return true, "ssh-keygen -f " + f + " told yes"
+		}},
 	{ID: "sftp-batch-delete", Level: LevelHigh, Category: CategoryFileDelete, Description: "an sftp batch deleting files by wildcard on the server",
 		Suggestions: []string{"List the files first and delete them by name", "Keep a copy of what the server serves before deleting"}, names: names("sftp"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -680,3 +734,21 @@ func signingKeystore(p string) bool {
 	}
 	return false
 }
+
+// credentialsFileRel reports a file of the home (relative to it) that
+// holds the user's logins: losing it locks the user out of a cloud, a
+// cluster, a registry or a forge.
+func credentialsFileRel(rel string) bool {
+	switch rel {
+	case ".aws/credentials", ".git-credentials", ".pgpass", ".netrc", ".pypirc", ".config/gh/hosts.yml", ".docker/config.json", ".kube/config",
+		".config/gcloud/credentials.db", ".azure/msal_token_cache.json", ".npmrc":
+		return true
+	}
+	return strings.HasPrefix(rel, ".gnupg/private-keys") || strings.HasPrefix(rel, ".password-store/")
+}
+
+// credentialsWriter are the programs whose output is the credentials
+// such a file holds (a cluster's kubeconfig, a login's token).
+var credentialsWriter = map[string]bool{"kind": true, "k3d": true, "minikube": true, "kubectl": true, "oc": true, "aws": true, "az": true, "gcloud": true,
+	"doctl": true, "gh": true, "op": true, "vault": true, "pass": true, "gpg": true, "sops": true, "cp": true, "install": true, "k3s": true, "microk8s": true,
+	"talosctl": true, "eksctl": true, "linode-cli": true, "scw": true, "civo": true, "vcluster": true}

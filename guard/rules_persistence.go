@@ -580,6 +580,13 @@ var persistenceRules = []*rule{
 				if len(ops) > 0 && strings.HasPrefix(j, "ssh-key add") && (strings.Contains(ops[0].s, "/.ssh/") || strings.Contains(ops[0].s, `\.ssh\`)) && strings.HasSuffix(ops[0].s, ".pub") {
 					return false, ""
 				}
+				// gpg --armor --export dev@acme.com | gh gpg-key add -:
+				// the user's own public signing key, straight from gpg
+				if strings.HasPrefix(j, "gpg-key add") && (len(ops) == 0 || ops[0].s == "-") && c.stage > 0 {
+					if p := c.pipe[c.stage-1]; p.name == "gpg" && hasWord(p.args(), "--export") {
+						return false, ""
+					}
+				}
 				return true, j
 			case (c.name == "gh" || c.name == "glab") && (strings.HasPrefix(j, "deploy-key add") || strings.HasPrefix(j, "repo deploy-key add")) &&
 				(strings.Contains(j, "--can-push") || strings.Contains(j, "--allow-write") || strings.Contains(j, " -w")):

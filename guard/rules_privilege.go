@@ -531,6 +531,9 @@ var privilegeRules = []*rule{
 				if len(args) == 0 || args[0].s != "api" {
 					return false, ""
 				}
+				if forgeAPIReads(c) {
+					return false, "" // gh api "orgs/acme/members?role=admin": a GET
+				}
 			} else {
 				switch httpMethod(c) {
 				case "PUT", "PATCH", "POST":

@@ -371,7 +371,7 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			h := lower(hostOf(src))
-			if codeHosts[h] && !(c.name == "brew" || c.name == "scoop") || isLocalHost(h) || trustedIndexHosts[h] {
+			if codeHosts[h] && !(c.name == "brew" || c.name == "scoop") || isLocalHost(h) || trustedIndexHosts[h] || managedRegistryHost(h) {
 				return false, ""
 			}
 			if (c.name == "brew" || c.name == "scoop") && codeHosts[h] {
@@ -887,6 +887,31 @@ var remoteExecRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "deploy-remote-template", Level: LevelCritical, Category: CategoryRemoteExec, Description: "deploying a cloud template straight from a URL on a host that is not well known",
+		Suggestions: []string{"Download the template, review it, then deploy the local file", "Deploy templates kept in the project or the organisation's own storage"},
+		names:       names("az", "aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			opt := ""
+			switch {
+			case c.name == "az" && len(ops) > 1 && ops[0].s == "deployment" && (ops[1].s == "create" || len(ops) > 2 && ops[2].s == "create"):
+				opt = "template-uri" // az deployment sub create --template-uri URL
+			case c.name == "aws" && len(ops) > 1 && ops[0].s == "cloudformation" &&
+				(ops[1].s == "create-stack" || ops[1].s == "update-stack" || ops[1].s == "create-change-set" || ops[1].s == "create-stack-set"):
+				opt = "template-url"
+			default:
+				return false, ""
+			}
+			short := ""
+			if c.name == "az" {
+				short = "-u"
+			}
+			if u, ok := optValue(args, short, opt); ok && strings.Contains(u, "://") && codeURL(u) && !ownStorageURL(u) {
+				return true, "--" + opt + " " + u
+			}
+			return false, ""
+		}},
 	{ID: "run-remote-module", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL or a stranger's repository",
 		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version"},
 		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget", "npm"),
@@ -1133,6 +1158,11 @@ var remoteExecRules = []*rule{
 		Suggestions: []string{"Download the code, read it, then run the local copy"},
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if len(c.words) > 0 && strings.Contains(c.words[0].s, "://") && codeURL(c.words[0].s) {
+				// start https://github.com/settings/keys: a page shown in
+				// the browser (a program's download is run where it lands)
+				if openers[lower(c.origin)] && !urlNamesProgram(c.words[0].s) {
+					return false, ""
+				}
 				return true, c.words[0].s
 			}
 			return false, ""
@@ -1164,10 +1194,27 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "make-downloaded", Level: LevelHigh, Category: CategoryRemoteExec, Description: "running the recipes of a Makefile, a CMake script, a Taskfile, an editor script or a direnv file downloaded moments ago or fetched from the network",
 		Suggestions: []string{"Read the downloaded file before running it", "Vendor the build script into the project, reviewed"},
-		names:       names("make", "gmake", "cmake", "task", "vim", "nvim", "vi", "direnv"),
+		names:       names("make", "gmake", "cmake", "task", "vim", "nvim", "vi", "direnv", "terraform", "tofu"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "terraform", "tofu":
+				// curl -o main.tf URL && terraform apply: a configuration
+				// from the network, applied with the user's credentials
+				// (its provisioners and external data sources run here)
+				if ops := positional(args); len(ops) == 0 || ops[0].s != "apply" || len(a.downloads) == 0 {
+					return false, ""
+				}
+				dir := a.absPath(".", c.cwd)
+				if v, ok := optValue(args, "", "chdir"); ok {
+					dir = a.absPath(v, c.cwd)
+				}
+				for p := range a.downloads {
+					if (strings.HasSuffix(p, ".tf") || strings.HasSuffix(p, ".tf.json")) && (path.Dir(p) == dir || !strings.Contains(p, "/")) {
+						return true, c.name + " apply of a configuration downloaded moments ago"
+					}
+				}
+				return false, ""
 			case "direnv":
 				// git clone URL d && cd d && direnv allow: the cloned
 				// .envrc runs in every later shell that enters it
@@ -1300,6 +1347,19 @@ func openedFile(c *cmd) string {
 	return ""
 }
 
+// urlNamesProgram reports a URL whose path ends in a program, installer
+// or script (https://x.example/setup.exe); a page's path has no such
+// extension.
+func urlNamesProgram(u string) bool {
+	u, _, _ = strings.Cut(u, "?")
+	u, _, _ = strings.Cut(u, "#")
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		u = rest
+	}
+	_, p, ok := strings.Cut(u, "/")
+	return ok && path.Ext(p) != "" && runnableFile(p)
+}
+
 // runnableFile reports a file an opener executes rather than displays: a
 // program, an installer, a script or app bundle, or a file with no
 // extension (a binary); documents and pages are only shown.
@@ -1319,6 +1379,15 @@ func runnableFile(p string) bool {
 var trustedIndexHosts = map[string]bool{"download.pytorch.org": true, "pypi.nvidia.com": true, "test.pypi.org": true, "pypi.org": true, "pypi.python.org": true, "files.pythonhosted.org": true,
 	"community.chocolatey.org": true, "chocolatey.org": true, "npm.pkg.github.com": true, "registry.npmjs.org": true, "rubygems.org": true,
 	"data.pyg.org": true}
+
+// managedRegistryHost reports a cloud's package registry service, where
+// an organisation keeps its own private packages: AWS CodeArtifact
+// (acme-123456789012.d.codeartifact.eu-west-1.amazonaws.com), Google's
+// Artifact Registry (europe-python.pkg.dev) and Azure Artifacts.
+func managedRegistryHost(h string) bool {
+	return strings.Contains(h, ".codeartifact.") && strings.HasSuffix(h, ".amazonaws.com") ||
+		strings.HasSuffix(h, ".pkg.dev") || h == "pkgs.dev.azure.com" || strings.HasSuffix(h, ".pkgs.visualstudio.com")
+}
 
 // containerImage returns the image a docker run or create names: the
 // first operand after the options (dockerRunOpts says which take a
@@ -1850,4 +1919,19 @@ func userNpmPrefix(a *analysis, s string) bool {
 		}
 	}
 	return false
+}
+
+// ownStorageURL reports a URL of an organisation's own cloud storage
+// named for it (a bucket or account whose name has "acme" in it cannot be
+// told from a stranger's): an S3 bucket or Azure blob whose name says it
+// holds the organisation's templates or artifacts is taken as its own.
+func ownStorageURL(u string) bool {
+	l := lower(u)
+	for _, w := range [...]string{"free", "public", "helper", "quick", "share", "community"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	h := hostOf(l)
+	return strings.HasSuffix(h, ".blob.core.windows.net") || strings.HasSuffix(h, ".amazonaws.com") && (strings.Contains(l, "cfn") || strings.Contains(l, "cloudformation") || strings.Contains(l, "artifact"))
 }

@@ -20,9 +20,11 @@ import (
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
-		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs"),
+		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs", "terraform", "tofu", "terragrunt", "packer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
+			case "terraform", "tofu", "terragrunt", "packer":
+				return a.iacTraceLogged(c)
 			case "wget":
 				// wget --debug --header="PRIVATE-TOKEN: $T" URL 2>> log:
 				// the debug output shows every header it sends
@@ -122,6 +124,77 @@ var secretLogRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, secretLogRules) }
+
+// envOf returns a variable set for c alone (TF_LOG=TRACE terraform …) or
+// earlier on the line (export, cmd's set, $env:).
+func (a *analysis) envOf(c *cmd, name string) (string, bool) {
+	for _, as := range c.assigns {
+		if as.name == name {
+			return as.val.s, true
+		}
+	}
+	if w, ok := a.vars[name]; ok {
+		return w.s, true
+	}
+	return "", false
+}
+
+// iacTraceLogged judges Terraform's or Packer's debug log kept in a file:
+// TF_LOG=TRACE (or DEBUG) logs every provider request with its
+// credentials and every sensitive value; PACKER_LOG=1 logs the -var
+// values given. It matters for a production configuration, or secrets
+// given on the command line; a staging plan's debug log is routine.
+func (a *analysis) iacTraceLogged(c *cmd) (bool, string) {
+	logVar, pathVar := "TF_LOG", "TF_LOG_PATH"
+	if c.name == "packer" {
+		logVar, pathVar = "PACKER_LOG", "PACKER_LOG_PATH"
+	} else if c.name == "terragrunt" {
+		if v, ok := a.envOf(c, "TG_LOG"); ok && (strings.EqualFold(v, "trace") || strings.EqualFold(v, "debug")) {
+			logVar = "TG_LOG"
+		}
+	}
+	lvl, ok := a.envOf(c, logVar)
+	if !ok {
+		return false, ""
+	}
+	switch l := lower(lvl); {
+	case c.name == "packer" && l != "" && l != "0" && l != "false":
+	case l == "trace" || l == "debug" || l == "json":
+	default:
+		return false, ""
+	}
+	file := stderrToFile(c)
+	if p, ok := a.envOf(c, pathVar); ok && p != "" && p != "/dev/null" && !strings.EqualFold(p, "nul") {
+		file = p
+	}
+	if file == "" {
+		return false, ""
+	}
+	secrets := touchesProduction(c)
+	for i, w := range c.args() {
+		v := w.s
+		if v == "-var" && i+1 < len(c.args()) {
+			v = c.args()[i+1].s
+		} else if !strings.HasPrefix(v, "-var=") {
+			continue
+		}
+		if k, val, ok := strings.Cut(strings.TrimPrefix(v, "-var="), "="); ok && (secretVarName(strings.ToUpper(k)) || secretRefShaped(val)) {
+			secrets = true
+		}
+	}
+	if !secrets {
+		return false, ""
+	}
+	return true, logVar + "=" + lvl + ", its log in " + file
+}
+
+// secretRefShaped reports a value that expands a secret variable
+// ($AWS_SECRET_ACCESS_KEY, %DB_PASSWORD%, $env:API_TOKEN).
+func secretRefShaped(v string) bool {
+	n := strings.Trim(v, "${}%\"")
+	n = strings.TrimPrefix(n, "env:")
+	return n != v && secretVarName(strings.ToUpper(n))
+}
 
 // curlSendsCredentials reports a curl command that sends a user and
 // password, a bearer token or an authorization or key header.

@@ -50,6 +50,9 @@ func isShellInit(c *cmd) bool {
 		(!strings.Contains(c.words[0].s, "/") || projectProgram(c.words[0].s)) {
 		return true
 	}
+	if clickCompletion(c) {
+		return true
+	}
 	if !ok {
 		return genericShellInit(c)
 	}
@@ -84,6 +87,28 @@ func isShellInit(c *cmd) bool {
 		}
 	}
 	return genericShellInit(c)
+}
+
+// clickCompletion reports a Python Click program asked for its completion
+// script through its environment variable: _ETL_COMPLETE=bash_source etl
+// (Click 8) or _ETL_COMPLETE=source_zsh etl (Click 7). The program is
+// named plainly and given no arguments.
+func clickCompletion(c *cmd) bool {
+	if len(c.assigns) != 1 || len(c.words) != 1 || strings.Contains(c.words[0].s, "/") {
+		return false
+	}
+	as := c.assigns[0]
+	if !as.val.ok || !strings.HasPrefix(as.name, "_") || !strings.HasSuffix(as.name, "_COMPLETE") {
+		return false
+	}
+	v := as.val.s
+	if sh, ok := strings.CutSuffix(v, "_source"); ok {
+		return shellNameSet[sh]
+	}
+	if sh, ok := strings.CutPrefix(v, "source_"); ok {
+		return shellNameSet[sh]
+	}
+	return false
 }
 
 // isUserBin reports a per-user program directory such as ~/.local/bin,

@@ -65,6 +65,9 @@ func (a *analysis) userConfigReplaced(c *cmd) string {
 		if backupName(base) || strings.HasSuffix(path.Dir(rel), ".d") {
 			continue // a backup's name; a drop-in added beside others (~/.gradle/init.d/)
 		}
+		if ops := c.operands(); len(ops) > 1 && backupName(path.Base(ops[len(ops)-1].s)) {
+			continue // cp ~/.kube/config ~/.kube/config.bak.$(date +%F): the name as written
+		}
 		// sudo cp /etc/rancher/k3s/k3s.yaml ~/.kube/config: the system's
 		// own file given to the user, as its documentation does
 		if ops := c.operands(); len(ops) > 1 && strings.HasPrefix(ops[0].s, "/etc/") {

@@ -146,7 +146,7 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+", downloaded earlier")
 		} else if winRemoteExec(w0) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
-		} else if p != "" && a.inDownloads(p) && winProgramFile(w0) {
+		} else if p != "" && a.inDownloads(p) && winProgramFile(w0) && !vendorInstaller(path.Base(strings.ReplaceAll(w0, `\`, "/"))) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the Downloads folder (fetched from the web, unchecked)")
 		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
 			// pushd \\host\share && run.exe: the program is the share's
@@ -3543,6 +3543,22 @@ func psEmptyVarRoot(s string) bool {
 	switch s[i:] {
 	case `\`, `\*`, "/", "/*":
 		return i > 1
+	}
+	return false
+}
+
+// vendorInstaller reports the file name of a well-known vendor's signed
+// installer as its download page names it (vs_BuildTools.exe, Docker
+// Desktop Installer.exe, VSCodeUserSetup-x64-1.95.0.exe): run from the
+// Downloads folder, it is the documented way to install the tool.
+func vendorInstaller(base string) bool {
+	l := strings.ToLower(base)
+	for _, p := range [...]string{"vs_buildtools", "vs_community", "vs_professional", "vs_enterprise", "docker desktop installer",
+		"vscodeusersetup", "vscodesetup", "githubdesktopsetup", "jetbrains-toolbox", "rustup-init", "dotnet-sdk-", "windowsdesktop-runtime-",
+		"aspnetcore-runtime-", "powershell-7", "wsl.2", "podman-desktop-", "rancher.desktop.setup"} {
+		if strings.HasPrefix(l, p) {
+			return strings.HasSuffix(l, ".exe") || strings.HasSuffix(l, ".msi")
+		}
 	}
 	return false
 }

@@ -1814,7 +1814,14 @@ var winRules = []*rule{
 			case "odbcconf":
 				return anyContains(args, "regsvr"), j
 			case "wmic":
-				return anyContains(args, "format:") && hasURL(args), j
+				// /format: with a style sheet from a URL or a share runs
+				// its script (/namespace:\\root\subscription is WMI's own)
+				for _, s := range args {
+					if i := strings.Index(s, "format:"); i >= 0 && hasURL([]string{s[i:]}) {
+						return true, j
+					}
+				}
+				return false, ""
 			case "msbuild":
 				return hasURL(args), j
 			case "control":

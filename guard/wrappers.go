@@ -161,7 +161,7 @@ func init() {
 		"xvfb-run":     simpleWrapper(optSpec{short: "nsfepw", long: []string{"server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait"}}),
 		"unshare":      simpleWrapper(optSpec{short: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group"}}),
 		"nsenter":      nsenterWrapper,
-		"systemd-run":  simpleWrapper(optSpec{short: "pEuMHds", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "on-active", "on-boot", "on-calendar", "machine", "host"}}),
+		"systemd-run":  systemdRunWrapper,
 		"gosu":         skipThen(optSpec{}, 1),
 		"su-exec":      skipThen(optSpec{}, 1),
 		"runuser":      runuserWrapper,
@@ -449,6 +449,24 @@ func nsenterWrapper(a *analysis, c *cmd) int {
 	}
 	if i >= len(ws) {
 		return -1
+	}
+	return i
+}
+
+// systemdRunWrapper unwraps systemd-run; --uid=0 (or root) runs the
+// command as root.
+func systemdRunWrapper(a *analysis, c *cmd) int {
+	i := skipOpts(c.words, 1, optSpec{short: "pEuMHds", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory", "setenv", "on-active", "on-boot", "on-calendar", "machine", "host"}})
+	for j := 1; j < i && j < len(c.words); j++ {
+		u := ""
+		if v, ok := strings.CutPrefix(c.words[j].s, "--uid="); ok {
+			u = v
+		} else if c.words[j].s == "--uid" && j+1 < len(c.words) {
+			u = c.words[j+1].s
+		}
+		if u == "0" || u == "root" {
+			c.asRoot = true
+		}
 	}
 	return i
 }
