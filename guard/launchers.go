@@ -43,6 +43,9 @@ func init() {
 		"tar":       tarLaunches,
 		"zip":       optLaunches(optTable{"-TT": "", "--unzip-command": ""}),
 		"ssh":       sshLaunches,
+		"psexec":    psexecLaunches,
+		"psexec64":  psexecLaunches,
+		"paexec":    psexecLaunches,
 		"fly":       platformSSHLaunches,
 		"flyctl":    platformSSHLaunches,
 		"eb":        platformSSHLaunches,
@@ -399,6 +402,31 @@ func platformSSHLaunches(a *analysis, c *cmd) []launch {
 		return nil
 	}
 	return []launch{{code: code, origin: c.base + " ssh", remote: true}}
+}
+
+// psexecLaunches reads the command PsExec (or PAExec) runs on another
+// Windows machine, typed in Git Bash: psexec \\host -u U -p P CMD ARGS
+// (Git Bash leaves one backslash of an unquoted \\host).
+func psexecLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	host := false
+	i := 0
+	for ; i < len(args); i++ {
+		s := lower(args[i].s)
+		switch {
+		case strings.HasPrefix(s, `\`):
+			host = true
+		case s == "-u" || s == "-p" || s == "-w" || s == "-n" || s == "-r" || s == "-a" || s == "-cf":
+			i++
+		case strings.HasPrefix(s, "-"):
+		default:
+			if !host {
+				return nil // the program runs here (psexec -s -i cmd)
+			}
+			return []launch{{code: quoteWords(args[i:]), origin: c.base + " on another machine", remote: true}}
+		}
+	}
+	return nil
 }
 
 // fanOutLaunches reads the command a parallel shell (pssh, pdsh, clush)

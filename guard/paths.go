@@ -1483,7 +1483,8 @@ func homeTokenFile(rel, base string) string {
 		".modal.toml", ".bunfig.toml", ".config/fish/fish_variables", ".pulumi/", ".config/netlify/", ".netlify/", ".railway/", ".config/neonctl/",
 		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/", ".databrickscfg", ".snowflake/",
 		".dbt/profiles.yml", ".config/snowflake/", ".contentfulrc.json", ".platformio/appstate.json", ".steam/steam/config/config.vdf",
-		".steam/steam/ssfn", ".config/configstore/firebase-tools.json"} {
+		".steam/steam/ssfn", ".config/configstore/firebase-tools.json", ".config/algolia/", ".config/flyctl/", ".config/stripe/", ".config/sentry/",
+		".sentryclirc", ".config/vercel/", ".config/heroku/", ".config/twilio-cli/", ".twilio-cli/", ".config/render/", ".supabase/access-token"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {
 			return "a client's tokens"
 		}

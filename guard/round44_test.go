@@ -145,3 +145,82 @@ func TestRound44SystemdRunAsRoot(t *testing.T) {
 		`systemd-run --user --scope -p MemoryMax=2G make test`,
 	})
 }
+
+// Security settings of hosted services turned off through their APIs:
+// a group's two-factor requirement, a tenant's one-time-password factor,
+// an organisation's data scrubbing. Turning them on, reading them, or a
+// setting that guards nothing, passes.
+func TestRound44APISecurityOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`glab api --method PUT groups/acme -f require_two_factor_authentication=false`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`auth0 api patch "guardian/factors/otp" --data '{"enabled": false}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X PUT https://sentry.io/api/0/organizations/acme/ -H "Authorization: Bearer $SENTRY_TOKEN" -d '{"dataScrubber":false}'`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`gh api -X PATCH repos/acme/api/code-scanning/default-setup -f state=not-configured`, CategorySystem, "api-security-setting-off", LevelHigh},
+		{`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE_ID/purge_cache" -H "Authorization: Bearer $CF_API_TOKEN" --json '{"purge_everything":true}'`, CategoryCloudDestroy, "api-destroy-action", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`glab api --method PUT groups/acme -f require_two_factor_authentication=true`,
+		`glab api groups/acme`,
+		`auth0 api get "guardian/factors"`,
+		`gh api -X PATCH repos/acme/api -f has_wiki=false`,
+		`curl -X PUT https://sentry.io/api/0/organizations/acme/ -H "Authorization: Bearer $SENTRY_TOKEN" -d '{"dataScrubber":true}'`,
+		`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE_ID/purge_cache" -H "Authorization: Bearer $CF_API_TOKEN" --json '{"files":["https://acme.com/app.css"]}'`,
+	})
+}
+
+// A key or token picked out of a web API's response with jq and printed;
+// captured into a variable, or another field printed, it is not shown.
+func TestRound44SecretFieldPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -s -X POST https://api.sendgrid.com/v3/api_keys -H "Authorization: Bearer $SENDGRID_API_KEY" -d '{"name":"temp"}' | jq -r .api_key`, CategoryExfiltration, "secret-field-printed", LevelHigh},
+		{`curl -s -d "grant_type=client_credentials" -u "$ID:$SECRET" https://auth.example.com/oauth/token | jq -r '.access_token'`, CategoryExfiltration, "secret-field-printed", LevelHigh},
+		{`cat ~/.config/algolia/config.toml`, CategoryExfiltration, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`TOKEN=$(curl -s -d "grant_type=client_credentials" -u "$ID:$SECRET" https://auth.example.com/oauth/token | jq -r .access_token)`,
+		`curl -s https://api.sendgrid.com/v3/api_keys -H "Authorization: Bearer $SENDGRID_API_KEY" | jq -r '.result[].name'`,
+		`jq -r .token config/test-fixture.json`,
+	})
+}
+
+// Windows: backups picked by a filter and piped to Remove-Item, the
+// values log-on needs deleted, Remote Desktop started with the machine, a
+// program run from the Public folder, PsExec copying a downloaded program
+// to another machine, a database dropped on another machine through
+// PsExec from Git Bash.
+func TestRound44WindowsSystem(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-ChildItem E:\SQLBackups -Filter *.bak | Remove-Item -Force`, CategorySystem, "win-backup-delete", LevelHigh},
+		{`Invoke-Command -ComputerName prod-sql01 -ScriptBlock { Get-ChildItem E:\SQLBackups -Filter *.bak | Remove-Item -Force }`, CategorySystem, "win-backup-delete", LevelHigh},
+		{`Set-Service TermService -StartupType Automatic`, CategoryPersistence, "win-remote-access", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ChildItem E:\SQLBackups -Filter *.bak | Select-Object Name, Length`,
+		`Get-ChildItem .\build -Filter *.log | Remove-Item -Force`,
+		`Get-Service TermService`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`reg delete "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon" /v Userinit /f`, CategorySystem, "win-registry-delete", LevelCritical},
+		{`sc config TermService start= auto && net start TermService`, CategoryPersistence, "win-remote-access", LevelHigh},
+		{`forfiles /p c:\windows\system32 /m notepad.exe /c "C:\Users\Public\stage2.exe"`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+		{`PsExec64.exe \\10.1.4.20 -s -d -c C:\Users\dev\Downloads\agent.exe`, CategoryRemoteExec, "remote-code-exec", LevelCritical},
+	})
+	checkSafe(t, d, cmd, []string{
+		`reg delete "HKCU\Software\Acme\Tool" /v LastRun /f`,
+		`reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon" /v Userinit`,
+		`sc query TermService`,
+		`PsExec64.exe \\build-01 -s ipconfig /all`,
+	})
+	gb := winCorpusContextFor("gitbash")
+	checkDanger(t, d, gb, []dangerCase{
+		{`MSYS_NO_PATHCONV=1 psexec.exe \\prod-db02 -u CORP\\dbadmin -p "$DB_PASS" sqlcmd -Q "DROP DATABASE orders"`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, gb, []string{
+		`MSYS_NO_PATHCONV=1 psexec.exe \\build-01 -s ipconfig`,
+	})
+}

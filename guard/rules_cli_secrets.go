@@ -18,6 +18,35 @@ import (
 // variable, a file, a login's standard input) the secret is used, not
 // shown; sent to the network, the flow rules judge it.
 var cliSecretRules = []*rule{
+	{ID: "secret-field-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "picking a token, key or password out of a response with jq and printing it into the transcript",
+		Suggestions: []string{"Capture the value into a variable (TOKEN=$(… | jq -r .token)) without printing it", "Print the other fields only"},
+		names:       names("jq", "gojq", "jaq", "yq"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if a.wantOut > 0 || !shownOnTerminal(c) {
+				return false, ""
+			}
+			// a response of a web API (curl … /v3/api_keys, gh api …);
+			// secret stores' and cloud clients' outputs have rules of
+			// their own
+			if p := prevStage(c); p == nil || !slicesContains(httpClients, p.name) && p.name != "gh" && p.name != "glab" {
+				return false, ""
+			}
+			ops := positional(c.args())
+			if len(ops) == 0 {
+				return false, ""
+			}
+			f := strings.Trim(ops[0].s, `'"`)
+			if strings.ContainsAny(f, "|{},( ") {
+				return false, "" // a filter that builds something else
+			}
+			field := lower(f[strings.LastIndexByte(f, '.')+1:])
+			switch strings.Trim(field, `"[]`) {
+			case "api_key", "apikey", "token", "access_token", "accesstoken", "secret", "client_secret", "clientsecret", "password", "private_key",
+				"privatekey", "secret_key", "secretkey", "refresh_token", "auth_token", "authtoken", "key_secret":
+				return true, c.base + " " + f
+			}
+			return false, ""
+		}},
 	{ID: "cli-secret-printed", Level: LevelHigh, Category: CategoryExfiltration, Description: "printing a service's token, secret value or connection string into the transcript",
 		Suggestions: []string{"Pass the secret to the program that needs it (a variable, --password-stdin) without printing it", "List secret names only"},
 		match: func(a *analysis, c *cmd) (bool, string) {

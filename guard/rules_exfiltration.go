@@ -2541,6 +2541,14 @@ func nextStage(c *cmd) *cmd {
 	return c.pipe[c.stage+1]
 }
 
+// prevStage returns the pipeline stage before c, nil for the first.
+func prevStage(c *cmd) *cmd {
+	if c.stage <= 0 || c.stage > len(c.pipe) {
+		return nil
+	}
+	return c.pipe[c.stage-1]
+}
+
 // cliIssuers names the service whose tokens a client prints, by the
 // client's name, as tokenIssuers spells the services.
 var cliIssuers = map[string]string{"gh": "github", "glab": "gitlab", "heroku": "heroku", "huggingface-cli": "huggingface", "npm": "npm",

@@ -19,7 +19,7 @@ var fileDeleteRules = []*rule{
 				if !home || !mine || !credentialsFileRel(rel) {
 					continue
 				}
-				if credentialsWriter[c.name] || c.stage > 0 && credentialsWriter[c.pipe[0].name] {
+				if credentialsWriter[c.name] || c.stage > 0 && len(c.pipe) > 0 && credentialsWriter[c.pipe[0].name] {
 					continue // kind get kubeconfig > ~/.kube/config: the tool's own credentials written
 				}
 				if (c.name == "echo" || c.name == "printf" || c.name == "cat" || c.name == "tee") && t.content.kind == flowText &&
@@ -50,8 +50,8 @@ var fileDeleteRules = []*rule{
 					yes = true // <<< y
 				}
 			}
-			if c.stage > 0 {
-				switch p := c.pipe[c.stage-1]; p.name {
+			if p := prevStage(c); p != nil {
+				switch p.name {
 				case "yes", "echo", "printf":
 					yes = yes || p.name == "yes" && len(p.args()) == 0 || len(p.args()) > 0 && strings.HasPrefix(lower(p.args()[len(p.args())-1].s), "y")
 				}

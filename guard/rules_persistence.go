@@ -582,8 +582,8 @@ var persistenceRules = []*rule{
 				}
 				// gpg --armor --export dev@acme.com | gh gpg-key add -:
 				// the user's own public signing key, straight from gpg
-				if strings.HasPrefix(j, "gpg-key add") && (len(ops) == 0 || ops[0].s == "-") && c.stage > 0 {
-					if p := c.pipe[c.stage-1]; p.name == "gpg" && hasWord(p.args(), "--export") {
+				if strings.HasPrefix(j, "gpg-key add") && (len(ops) == 0 || ops[0].s == "-") {
+					if p := prevStage(c); p != nil && p.name == "gpg" && hasWord(p.args(), "--export") {
 						return false, ""
 					}
 				}

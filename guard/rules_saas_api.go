@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Hosted services administered through their REST APIs with an HTTP
 // client (curl, HTTPie, wget, Invoke-RestMethod) or through their own
@@ -89,6 +92,19 @@ var saasAPIRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "api-security-setting-off", Level: LevelHigh, Category: CategorySystem, Description: "turning a security setting off through a service's API (two-factor requirements, data scrubbing, code scanning, a firewall's level)",
+		Suggestions: []string{"Change security settings in the service's console, as its administrators", "Ask the security team"},
+		names:       append(names("gh", "glab", "auth0"), httpClients...),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			method, url, body, ok := apiCallParts(c)
+			if !ok || method == "GET" || method == "HEAD" || method == "DELETE" {
+				return false, ""
+			}
+			if k := securityKeyOff(url, body); k != "" {
+				return true, method + " " + url + " " + k
+			}
+			return false, ""
+		}},
 	{ID: "api-destroy-action", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting, purging or archiving a hosted service's objects through its API (a DELETE, or an action named for it)",
 		Suggestions: []string{"Use the service's console or CLI with a preview first", "Delete one named object after confirming it"},
 		names:       httpClients,
@@ -106,7 +122,12 @@ var saasAPIRules = []*rule{
 			}
 			last := strings.TrimSuffix(u[strings.LastIndexByte(u, '/')+1:], ".json")
 			if strings.Contains(last, "cache") {
-				return false, "" // purge_cache: a CDN fetches it again
+				// purge_cache of named files: a CDN fetches them again;
+				// everything at once sends all traffic to the origin
+				if strings.Contains(compactJSON(h.body), `"purge_everything":true`) {
+					return true, h.method + " " + h.url + " (everything)"
+				}
+				return false, ""
 			}
 			// conversations.archive, gdpr-delete, destroy_many, bulk_delete
 			for part := range strings.FieldsFuncSeq(last, func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == ':' }) {
@@ -309,4 +330,75 @@ func compactJSON(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// apiCallParts reads an API call's method, URL (or path) and body, lower
+// case: an HTTP client's request, gh or glab api with its fields (-f
+// key=value, which make it a POST), auth0 api METHOD PATH --data JSON.
+func apiCallParts(c *cmd) (method, url, body string, ok bool) {
+	args := c.args()
+	switch c.name {
+	case "gh", "glab":
+		if len(args) < 2 || args[0].s != "api" {
+			return "", "", "", false
+		}
+		method = httpMethod(c)
+		for i, w := range args[1:] {
+			switch {
+			case (w.s == "-f" || w.s == "-F" || w.s == "--field" || w.s == "--raw-field") && i+2 < len(args):
+				body += " " + args[i+2].s
+			case strings.HasPrefix(w.s, "--field=") || strings.HasPrefix(w.s, "--raw-field="):
+				body += " " + w.s[strings.IndexByte(w.s, '=')+1:]
+			case url == "" && !strings.HasPrefix(w.s, "-") && (i == 0 || !strings.HasPrefix(args[i].s, "-")):
+				url = w.s
+			}
+		}
+		if method == "" {
+			method = "GET"
+			if body != "" {
+				method = "POST"
+			}
+		}
+	case "auth0":
+		// auth0 api patch "guardian/factors/otp" --data '{"enabled": false}'
+		if len(args) < 3 || args[0].s != "api" {
+			return "", "", "", false
+		}
+		method, url = strings.ToUpper(args[1].s), args[2].s
+		if v, ok := optValue(args, "-d", "data"); ok {
+			body = v
+		}
+	default:
+		h, ok := readHTTPCall(c)
+		if !ok || h.scratch() {
+			return "", "", "", false
+		}
+		return h.method, h.url, h.body, true
+	}
+	return method, lower(url), lower(body), url != ""
+}
+
+// securityOffValue matches a setting given a value that turns it off, in
+// a JSON body ("enabled":false) or a field (require_two_factor_authentication=false).
+var securityOffValue = regexp.MustCompile(`"?([a-z0-9_.-]+)"?\s*[:=]\s*"?(false|off|disabled|disable|none|not-configured|not_configured|essentially_off|0)\b`)
+
+// securityKeyOff returns the security setting a call's body turns off,
+// "" when none: a key that names the control (two_factor, dataScrubber,
+// security_level), or a generic switch (enabled, state) on a path that
+// does (guardian/factors/otp, code-scanning/default-setup).
+func securityKeyOff(url, body string) string {
+	b := strings.ReplaceAll(compactJSON(body), `\`, "")
+	for _, m := range securityOffValue.FindAllStringSubmatch(b, -1) {
+		key := strings.NewReplacer("_", "", "-", "", ".", "").Replace(m[1])
+		where := key
+		switch key {
+		case "enabled", "enable", "state", "status", "value", "active", "mode":
+			where = strings.NewReplacer("_", "", "-", "").Replace(url)
+		}
+		if hasAny(where, "twofactor", "2fa", "mfa", "otp", "scrub", "securitylevel", "codescanning", "secretscanning", "pushprotection",
+			"requiresignedcommits", "sso", "waf", "ssl", "tls", "auditlog", "encryption", "bruteforce", "passwordpolicy", "ipallowlist", "guardian") {
+			return m[1] + "=" + m[2]
+		}
+	}
+	return ""
 }

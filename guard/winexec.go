@@ -148,6 +148,10 @@ func (ws *winState) finishWin(c *cmd) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from a network share or URL")
 		} else if p != "" && a.inDownloads(p) && winProgramFile(w0) && !vendorInstaller(path.Base(strings.ReplaceAll(w0, `\`, "/"))) {
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the Downloads folder (fetched from the web, unchecked)")
+		} else if winProgramFile(w0) && strings.Contains(strings.ReplaceAll(lower(w0), `\`, "/"), "/users/public/") {
+			// C:\Users\Public\stage2.exe: a folder every account may
+			// write to, where droppers stage what they run
+			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the Public folder (anyone may put programs there)")
 		} else if ws.shareCwd != "" && winProgramFile(w0) && !strings.ContainsAny(w0, `\/:`) {
 			// pushd \\host\share && run.exe: the program is the share's
 			ws.emitWin(c, "remote-code-exec", "running "+w0+" from the network share "+ws.shareCwd)
@@ -866,8 +870,10 @@ func (ws *winState) elevated(c *cmd, args []word) {
 		if !strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "/") {
 			break
 		}
-		switch l {
-		case "-u", "-p", "-w", "-c", "--user", "-n", "--chdir":
+		switch {
+		case l == "-c" && (c.name == "psexec" || c.name == "psexec64" || c.name == "paexec"):
+			// psexec -c: copy the program to the other machine (a switch)
+		case l == "-u" || l == "-p" || l == "-w" || l == "-c" || l == "--user" || l == "-n" || l == "--chdir" || l == "-r" || l == "-a":
 			i++
 		}
 		i++
@@ -999,6 +1005,14 @@ func (ws *winState) pipedWipe(c *cmd, prevItem *psItem, recursive, filtered bool
 				return
 			}
 		}
+	}
+	if pat := lower(prevItem.pattern); pat != "" && !strings.ContainsAny(pat, `\/,`) && (winBackupFiles(pat) || winDBFiles(pat)) {
+		// gci E:\SQLBackups -Filter *.bak | ri: the backups (or database
+		// files) the filter picks, as Remove-Item E:\SQLBackups\*.bak
+		for _, p := range prevItem.paths {
+			ws.winDelete(c, []word{{s: winNative(p) + `\` + prevItem.pattern, ok: true, glob: true}}, recursive || prevItem.recursive, true)
+		}
+		return
 	}
 	for _, p := range prevItem.paths {
 		ws.winDeleteAbs(c, p, recursive || prevItem.recursive, prevItem.recursive, filtered || prevItem.filtered)

@@ -513,10 +513,16 @@ var winRules = []*rule{
 			return strings.Contains(j, "winsock reset") || strings.Contains(j, "int ip reset") || strings.Contains(j, "delete route"), j
 		}},
 	{ID: "win-remote-access", Level: LevelHigh, Category: CategoryPersistence, Description: "opening the machine to remote shells (WinRM, OpenSSH server, RDP)",
-		Suggestions: []string{"Ask the user to enable remote access"}, names: names("enable-psremoting", "add-windowscapability", "winrm", "enable-wsmancredssp", "set-item", "start-service", "set-service"),
+		Suggestions: []string{"Ask the user to enable remote access"}, names: names("enable-psremoting", "add-windowscapability", "winrm", "enable-wsmancredssp", "set-item", "start-service", "set-service", "sc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := strings.Join(wargs(c), " ")
 			switch c.name {
+			case "sc":
+				// sc config TermService start= auto (or sshd): the
+				// remote shell started with the machine
+				args := wargs(c)
+				return len(args) > 1 && args[0] == "config" && (args[1] == "termservice" || args[1] == "sshd") &&
+					(strings.Contains(j, "start= auto") || strings.Contains(j, "start=auto")), j
 			case "add-windowscapability":
 				return strings.Contains(j, "openssh.server"), j
 			case "winrm":
@@ -1560,6 +1566,14 @@ var winRules = []*rule{
 			cl := c.regClass(k)
 			if c.name == "reg" && (cl == regNone && winSettingsBranch(k) || coreSystemKey(k)) && !hasSw(wargs(c), "v", "ve", "va") {
 				return true, k // the whole key, not one value of it
+			}
+			// reg delete …\Winlogon /v Userinit: the values log-on starts
+			// the desktop with; without them nobody can log on
+			if v, ok := swVal(wargs(c), "v"); c.name == "reg" && ok && strings.HasSuffix(k, "windows nt/currentversion/winlogon") {
+				switch lower(strings.Trim(v, `"`)) {
+				case "userinit", "shell":
+					return true, k + " " + v
+				}
 			}
 			return cl == regHive || cl == regCredHive || cl == regServices && strings.Count(k, "/") <= 5, k
 		}},
