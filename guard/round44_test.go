@@ -224,3 +224,38 @@ func TestRound44WindowsSystem(t *testing.T) {
 		`MSYS_NO_PATHCONV=1 psexec.exe \\build-01 -s ipconfig`,
 	})
 }
+
+// Production changed with every prompt skipped: Terragrunt's run-all
+// non-interactive, SAM's unconfirmed change set. Staging's and previews'
+// are how teams deploy there.
+func TestRound44UnattendedProduction(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`terragrunt run-all apply --terragrunt-non-interactive --terragrunt-working-dir live/prod`, CategorySystem, "shared-environment-change", LevelModerate},
+		{`sam deploy --config-env prod --no-confirm-changeset`, CategorySystem, "shared-environment-change", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`terragrunt run-all plan --terragrunt-non-interactive --terragrunt-working-dir live/prod`,
+		`terragrunt run-all apply --terragrunt-working-dir envs/dev --terragrunt-non-interactive`,
+		`sam deploy --config-env staging --no-confirm-changeset`,
+		`sam deploy --config-env prod`,
+	})
+}
+
+// Secrets kept where they do not belong: a Serverless service's resolved
+// configuration written to a file, a password set in a Pulumi stack's
+// configuration without --secret.
+func TestRound44SecretsKeptInFiles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sls print --stage prod > resolved-prod.yml`, CategoryExfiltration, "secrets-exported-to-file", LevelHigh},
+		{`pulumi config set dbPassword 'H0rse-Battery-9!' --stack prod`, CategoryExfiltration, "secret-config-plaintext", LevelHigh},
+		{`pulumi config set aws:secretKey "$AWS_SECRET_ACCESS_KEY"`, CategoryExfiltration, "secret-config-plaintext", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sls print --stage dev --path provider.region > region.txt`,
+		`pulumi config set --secret dbPassword "$DEV_DB_PASSWORD" --stack acme/dev`,
+		`pulumi config set aws:region eu-west-1`,
+		`pulumi config set dbPort 5432 --stack prod`,
+	})
+}

@@ -81,8 +81,22 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "secrets-exported-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a stack's or a configuration's secrets, decrypted on request, into a file",
 		Suggestions: []string{"Export without --show-secrets (the secrets stay encrypted)", "Read the one value needed where it is used"},
-		names:       names("pulumi"),
+		names:       names("pulumi", "serverless", "sls", "php", "symfony", "eas"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name != "pulumi" {
+				// sls print --stage prod > resolved.yml: resolved
+				// settings, secrets among them, kept in a file
+				what := settingsShown(c)
+				if what == "" {
+					return false, ""
+				}
+				for _, t := range a.writeTargets(c) {
+					if t.path != "" && t.path != "/dev/null" && !t.appends {
+						return true, what + " → " + t.raw
+					}
+				}
+				return false, ""
+			}
 			// pulumi stack export --show-secrets > stack.json: every
 			// secret of the stack in clear, in a file that stays (the
 			// encrypted export is the backup)
@@ -98,6 +112,24 @@ var cliSecretRules = []*rule{
 				}
 			}
 			return false, ""
+		}},
+	{ID: "secret-config-plaintext", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a password or key in a stack's configuration in clear (Pulumi.<stack>.yaml is committed with the code)",
+		Suggestions: []string{"Add --secret: Pulumi encrypts the value", "Keep the secret in the secrets manager and reference it"},
+		names:       names("pulumi"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := posArgs(args, optSpec{short: "sC", long: []string{"stack", "cwd", "config-file"}})
+			if len(ops) < 4 || ops[0].s != "config" || ops[1].s != "set" || hasWord(args, "--secret") {
+				return false, ""
+			}
+			key := ops[2].s
+			if i := strings.LastIndexByte(key, ':'); i >= 0 {
+				key = key[i+1:] // aws:secretKey, app:dbPassword
+			}
+			if !secretVarName(strings.ToUpper(camelToSnake(key))) {
+				return false, ""
+			}
+			return true, "pulumi config set " + ops[2].s + " (without --secret)"
 		}},
 	{ID: "git-credentials-plaintext", Level: LevelHigh, Category: CategoryExfiltration, Description: "making git keep every password and token it is given in a plain-text file",
 		Suggestions: []string{"Use the platform's credential manager (manager, osxkeychain, libsecret) or cache with a timeout", "Give the tool a token through its own login command"},
@@ -1026,4 +1058,17 @@ func (a *analysis) winPersistentFile(v string) bool {
 		return false
 	}
 	return true
+}
+
+// camelToSnake spells a camelCase name with underscores (dbPassword →
+// db_Password) so that its words can be told apart.
+func camelToSnake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte('_')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -20,10 +20,10 @@ import (
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
-		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs", "terraform", "tofu", "terragrunt", "packer"),
+		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs", "terraform", "packer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
-			case "terraform", "tofu", "terragrunt", "packer":
+			case "terraform", "packer": // (tofu and terragrunt are named terraform)
 				return a.iacTraceLogged(c)
 			case "wget":
 				// wget --debug --header="PRIVATE-TOKEN: $T" URL 2>> log:
@@ -148,7 +148,7 @@ func (a *analysis) iacTraceLogged(c *cmd) (bool, string) {
 	logVar, pathVar := "TF_LOG", "TF_LOG_PATH"
 	if c.name == "packer" {
 		logVar, pathVar = "PACKER_LOG", "PACKER_LOG_PATH"
-	} else if c.name == "terragrunt" {
+	} else if lower(c.base) == "terragrunt" {
 		if v, ok := a.envOf(c, "TG_LOG"); ok && (strings.EqualFold(v, "trace") || strings.EqualFold(v, "debug")) {
 			logVar = "TG_LOG"
 		}

@@ -429,7 +429,7 @@ var systemRules = []*rule{
 		}},
 	{ID: "shared-environment-change", Level: LevelModerate, Category: CategorySystem, Description: "changing production or staging by hand without review (deleting, scaling down, rolling back, or applying with approval skipped)",
 		Suggestions: []string{"Change shared environments through the deployment pipeline", "Show the plan and let the user apply it"},
-		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd", "cdk", "cdktf"),
+		names:       names("kubectl", "terraform", "pulumi", "ansible-playbook", "flux", "argocd", "cdk", "cdktf", "sam"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if !touchesProduction(c) && !namesStaging(c) {
 				return false, ""
@@ -483,9 +483,19 @@ var systemRules = []*rule{
 					// deploy there is undone)
 					return len(ops) > 1 && (ops[1].s == "undo" && touchesProduction(c) || ops[1].s == "pause"), "rollout " + ops[1].s
 				}
-			case "terraform", "pulumi":
+			case "sam":
+				// sam deploy --no-confirm-changeset: the change set goes
+				// out unread (staging's is how teams deploy there)
+				return ops[0].s == "deploy" && touchesProduction(c) && hasWord(args, "--no-confirm-changeset"), "deploy with the change set unconfirmed"
+			case "terraform", "pulumi": // (tofu and terragrunt are named terraform)
 				if !touchesProduction(c) && scratchTargetsOnly(args) {
 					return false, "" // -target=module.preview_env: a preview's own resources in staging
+				}
+				if len(ops) > 1 && (ops[0].s == "run-all" || ops[0].s == "run" && hasWord(args, "--all")) {
+					// terragrunt run-all apply --terragrunt-non-interactive:
+					// every module's plan applied with no prompt
+					quiet := hasWord(args, "--terragrunt-non-interactive") || hasWord(args, "--non-interactive") || hasWord(args, "-auto-approve") || hasWord(args, "--auto-approve")
+					return (ops[1].s == "apply" || ops[1].s == "destroy") && quiet, ops[0].s + " " + ops[1].s
 				}
 				switch ops[0].s {
 				case "apply", "up", "destroy", "import", "taint", "refresh":
