@@ -259,3 +259,36 @@ func TestRound44SecretsKeptInFiles(t *testing.T) {
 		`pulumi config set dbPort 5432 --stack prod`,
 	})
 }
+
+// A Mac's protections: a program let through the firewall, password
+// policies cleared, a privacy permission reset for every app, unsigned
+// programs given the keychain's keys, a keychain that never locks, the
+// management framework removed, guests let into file sharing, a kernel
+// extension loaded from /tmp, the admin group made an account's own.
+// Reading each setting, or one app's reset, passes.
+func TestRound44MacProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo /usr/libexec/ApplicationFirewall/socketfilterfw --add /opt/homebrew/bin/ngrok && sudo /usr/libexec/ApplicationFirewall/socketfilterfw --unblockapp /opt/homebrew/bin/ngrok`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo pwpolicy -clearaccountpolicies`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`tccutil reset Accessibility`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`security set-key-partition-list -S apple-tool:,apple:,unsigned: -s -k "$KEYCHAIN_PASS" login.keychain`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`security set-keychain-settings ~/Library/Keychains/login.keychain-db`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo /usr/local/bin/jamf removeFramework`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo defaults write /Library/Preferences/com.apple.AppleFileServer guestAccess -bool YES`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo kextutil -t /tmp/hid-hook.kext`, CategorySystem, "kernel-module-load", LevelHigh},
+		{`sudo dscl . -create /Users/_mysql PrimaryGroupID 80`, CategoryPrivilege, "user-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo /usr/libexec/ApplicationFirewall/socketfilterfw --blockapp /opt/homebrew/bin/ncat`,
+		`/usr/libexec/ApplicationFirewall/socketfilterfw --listapps | head -20`,
+		`pwpolicy -getaccountpolicies`,
+		`tccutil reset Camera com.dev.myapp`,
+		`security set-key-partition-list -S apple-tool:,apple: -s -k "$KEYCHAIN_PASS" build.keychain`,
+		`security set-keychain-settings -lut 3600 build.keychain`,
+		`sudo jamf policy`,
+		`defaults read /Library/Preferences/com.apple.AppleFileServer guestAccess`,
+		`kextutil -n -t build/Driver.kext`,
+		`dscl . -read /Users/dev PrimaryGroupID`,
+	})
+}

@@ -37,7 +37,8 @@ var macosRules = []*rule{
 		}},
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, SIP, Gatekeeper, download quarantine, logging, backups, the login password) or hiding an account",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
-		names:       names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr", "csrutil", "sysadminctl", "launchctl", "installer"),
+		names: names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr", "csrutil", "sysadminctl", "launchctl", "installer",
+			"pwpolicy", "tccutil", "security", "jamf"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -68,7 +69,36 @@ var macosRules = []*rule{
 					if strings.HasPrefix(w.s, "--set") && i+1 < len(args) && lower(args[i+1].s) == "off" {
 						return true, w.s + " off"
 					}
+					// --unblockapp X: every connection to X let in
+					if w.s == "--unblockapp" && i+1 < len(args) {
+						return true, "incoming connections allowed to " + args[i+1].s
+					}
 				}
+			case "pwpolicy":
+				// every account's password and lock-out rules removed
+				return hasWord(args, "-clearaccountpolicies"), "account password policies cleared"
+			case "tccutil":
+				// tccutil reset Accessibility: every app's grant revoked
+				// (with a bundle id, one app's own)
+				// (before a write into TCC.db, macos-privacy-grant judges
+				// the line)
+				ops := positional(args)
+				return len(ops) == 2 && ops[0].s == "reset" && !a.srcHas("TCC.db"), "every app's " + lastWord(args) + " permission reset"
+			case "security":
+				// set-key-partition-list -S …unsigned:: any unsigned
+				// program reads the keychain's keys without a prompt
+				if len(args) > 0 && args[0].s == "set-keychain-settings" && !hasWord(args, "-t") && !hasWord(args, "-l") && !hasWord(args, "-u") && !shortCluster(args[1:], 't') {
+					// no -t, -l or -u: the keychain stays unlocked for good
+					return true, "keychain auto-lock removed"
+				}
+				if len(args) > 0 && args[0].s == "set-key-partition-list" {
+					if v, ok := optValue(args, "-S", ""); ok && strings.Contains(v, "unsigned:") {
+						return true, "unsigned programs given the keychain's keys"
+					}
+				}
+			case "jamf":
+				// the management framework (and what it enforces) removed
+				return len(args) > 0 && args[0].s == "removeFramework", "device management removed"
 			case "fdesetup":
 				return len(args) > 0 && args[0].s == "disable", "FileVault off"
 			case "csrutil":
@@ -106,6 +136,8 @@ var macosRules = []*rule{
 					return true, "download quarantine off"
 				case strings.Contains(l, "com.apple.alf") && strings.Contains(l, "globalstate") && off:
 					return true, "application firewall off"
+				case (strings.Contains(l, "guestaccess") || strings.Contains(l, "allowguestaccess")) && (strings.HasSuffix(l, " yes") || strings.HasSuffix(l, " true") || strings.HasSuffix(l, " 1")):
+					return true, "file sharing open to guests"
 				}
 				if k := macSecurityKey(args); k != "" {
 					return true, k

@@ -283,6 +283,13 @@ var privilegeRules = []*rule{
 			case "dseditgroup":
 				return hasWord(args, "admin") && hasWord(args, "-a"), ""
 			case "dscl":
+				// dscl . -create /Users/X PrimaryGroupID 80: the admin
+				// group (80) or wheel (0) as the account's own
+				for i, w := range args {
+					if w.s == "PrimaryGroupID" && i+1 < len(args) && (args[i+1].s == "80" || args[i+1].s == "0") && (hasWord(args, "-create") || hasWord(args, "-change")) {
+						return true, "PrimaryGroupID " + args[i+1].s
+					}
+				}
 				// dscl . -append /Groups/admin GroupMembership USER
 				for i, w := range args {
 					if (w.s == "-append" || w.s == "-create" || w.s == "-merge") && i+1 < len(args) {

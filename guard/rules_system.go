@@ -12,11 +12,15 @@ import (
 // Rules for changing or stopping the system itself (category system).
 var systemRules = []*rule{
 	{ID: "kernel-module-load", Level: LevelHigh, Category: CategorySystem, Description: "loading a kernel module from a file",
-		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload"),
+		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload", "kextutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
 			if c.name == "insmod" || c.name == "kextload" {
 				return len(ops) > 0, ""
+			}
+			if c.name == "kextutil" {
+				// kextutil -t X.kext checks it; with -n it is not loaded
+				return len(ops) > 0 && !hasWord(c.args(), "-n") && !hasWord(c.args(), "-no-load"), ops[len(ops)-1].s
 			}
 			for _, w := range ops {
 				if strings.HasSuffix(w.s, ".ko") || strings.Contains(w.s, "/") {
