@@ -1145,6 +1145,12 @@ func (a *analysis) walkFor(x *syntax.ForClause, origin string) flow {
 			v = deviceWord(name) // for d in $(lsblk -dpno NAME)
 		}
 		a.setVar(name, v)
+		if f := v.flow; f != nil && f.kind == flowPaths && f.find != nil && len(f.find.roots) > 0 {
+			// for f in $(find ~/.aws -type f): each a file find picks
+			// under its root, as xargs is given them
+			r := f.find.roots[0]
+			a.vars[name] = word{s: r.s, ok: r.ok, find: f.find}
+		}
 		out = a.walkStmts(x.Do, origin)
 	}
 	if had {

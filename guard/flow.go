@@ -250,6 +250,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowSecret, what: "a decrypted Ansible vault", crit: true}
 	case n == "env" || n == "printenv":
 		return flow{kind: flowSecret, what: "the environment variables", crit: true}
+	case (n == "npm" || n == "yarn" || n == "pnpm") && packageEnvScript(args):
+		// npm run env: the package manager's own script that lists the
+		// environment it runs scripts with, every variable included
+		return flow{kind: flowSecret, what: "the environment variables (" + n + " run env)", crit: true}
 	case (n == "docker" || n == "podman" || n == "nerdctl") && containerEnvShown(args):
 		// docker inspect --format '{{.Config.Env}}': the containers'
 		// environment, their database passwords and API keys
@@ -2815,3 +2819,10 @@ func gitBundleToStdout(c *cmd) bool {
 // djangoSecretPrint matches Django settings that hold secrets printed
 // whole: print(settings.DATABASES), print(settings.SECRET_KEY).
 var djangoSecretPrint = regexp.MustCompile(`print\(\s*settings\.(DATABASES|SECRET_KEY|CACHES)\s*\)`)
+
+// packageEnvScript reports npm's, Yarn's or pnpm's built-in env script
+// (npm run env, yarn run --silent env): it prints the environment.
+func packageEnvScript(args []word) bool {
+	ops := positional(args)
+	return len(ops) == 2 && (ops[0].s == "run" || ops[0].s == "run-script") && ops[1].s == "env"
+}

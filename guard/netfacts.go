@@ -540,7 +540,10 @@ func foreignToIssuer(name, host string) bool {
 		}
 		for _, h := range ti.hosts {
 			if !strings.Contains(h, ".") {
-				if strings.Contains(host, h) {
+				// a self-hosted instance: the word is a label of the host
+				// or begins one (npm.corp.example, gitlab-ci.acme.io), not
+				// a look-alike's (registry.npm-mirror.xyz)
+				if hostLabelNamed(host, h) {
 					return false
 				}
 				continue
@@ -553,6 +556,24 @@ func foreignToIssuer(name, host string) bool {
 	}
 	service, _, _ := strings.Cut(n, "_")
 	return len(service) >= 3 && !genericSecretWords[service] && !selfHostedServices[service] && !strings.Contains(host, service)
+}
+
+// hostLabelNamed reports a host one of whose labels is word, or begins
+// with it followed by a digit or a hyphen that is not a mirror's
+// (gitlab2, ghe-eu; not npm-mirror).
+func hostLabelNamed(host, word string) bool {
+	for l := range strings.SplitSeq(host, ".") {
+		if l == word {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(l, word); ok && rest != "" && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '-' && !strings.Contains(rest, "mirror") && !strings.Contains(rest, "proxy") && !strings.Contains(rest, "cdn")) {
+			return true
+		}
+		if strings.HasSuffix(l, "-"+word) || strings.Contains(l, "-"+word+"-") {
+			return true // acme-gitlab, corp-registry-eu
+		}
+	}
+	return false
 }
 
 // genericSecretWords are the words of secret variables' names that name

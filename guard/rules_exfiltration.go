@@ -49,6 +49,31 @@ func (a *analysis) personalFilesAway(srcs []word, dest, cwd string) (bool, strin
 
 // Rules for secrets and data leaving the machine or the transcript (category exfiltration).
 var exfiltrationRules = []*rule{
+	{ID: "secret-to-uploader", Level: LevelCritical, Category: CategoryExfiltration, Description: "giving a private key, a credentials file or secrets to a program that sends what it is given away (an AI assistant's hosted model, a coverage service)",
+		Suggestions: []string{"Describe the problem without the secret, or redact it first", "Give the program only the files it is meant to upload"},
+		names:       names("aider", "sgpt", "llm", "chatgpt", "mods", "aichat", "fabric", "tgpt", "shell-gpt", "gpt", "openai", "q", "copilot", "codecov", "codecovcli", "coveralls"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if w.flow != nil && w.flow.kind == flowSecret {
+					return true, w.flow.what // sgpt "fix: $(cat ~/.kube/config)"
+				}
+				if !w.ok || strings.HasPrefix(w.s, "-") {
+					continue
+				}
+				if f := a.fileFlow(c, w); f.kind == flowSecret {
+					return true, f.what // aider --read ~/.ssh/id_rsa
+				}
+			}
+			for _, f := range c.substs {
+				if f.kind == flowSecret {
+					return true, f.what // sgpt "fix my kubeconfig: "(cat ~/.kube/config)
+				}
+			}
+			if c.in.kind == flowSecret {
+				return true, c.in.what // cat .env | llm 'explain'
+			}
+			return false, ""
+		}},
 	{ID: "public-link-created", Level: LevelHigh, Category: CategoryExfiltration, Description: "creating a public link to files in cloud storage (anyone with the link reads them)",
 		Suggestions: []string{"Share with named people in the storage's own interface", "Give the link an expiry and share only a reviewed copy"},
 		names:       names("rclone"),
@@ -139,6 +164,23 @@ var exfiltrationRules = []*rule{
 				}
 				if w.flow != nil && w.flow.tree {
 					return true, w.flow.what // curl -T =(git archive HEAD)
+				}
+			}
+			return false, ""
+		}},
+	{ID: "package-secrets-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a package after adding a secrets file (.env, keys, .npmrc) to what it ships",
+		Suggestions: []string{"Keep secrets files out of the package (files list, .npmignore)", "Check with npm pack --dry-run what ships"},
+		names:       names("npm", "yarn", "pnpm"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			if len(ops) == 0 || ops[0].s != "publish" || hasWord(c.args(), "--dry-run") {
+				return false, ""
+			}
+			// npm pkg set "files[]=.env", echo '!.env' >> .npmignore
+			for _, m := range shippedSecretFile.FindAllStringSubmatch(a.src, -1) {
+				f := m[1] + m[2]
+				if b := path.Base(f); b == ".env" || strings.HasPrefix(b, ".env.") && !strings.HasSuffix(b, ".example") || b == ".npmrc" || secretKeyFileName(b) {
+					return true, m[0]
 				}
 			}
 			return false, ""
@@ -4013,4 +4055,16 @@ func devNamespace(ns string) bool {
 		}
 	}
 	return false
+}
+
+// shippedSecretFile finds a file added to a package's list of shipped
+// files (npm pkg set "files[]=X") or taken out of its ignore file (!X).
+var shippedSecretFile = regexp.MustCompile(`files\[\]=([^\s"']+)|!([^\s"']+)['"]?\s*>>?\s*\.npmignore`)
+
+// secretKeyFileName reports a file name of a private key or a
+// credentials file (id_rsa, server.key, creds.pem, credentials.json).
+func secretKeyFileName(b string) bool {
+	l := lower(b)
+	return strings.HasPrefix(l, "id_rsa") || strings.HasPrefix(l, "id_ed25519") || strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") ||
+		strings.HasSuffix(l, ".p12") || strings.HasSuffix(l, ".pfx") || l == "credentials.json" || l == "service-account.json"
 }

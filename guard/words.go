@@ -112,8 +112,29 @@ func (a *analysis) expandWord1(w *syntax.Word, out []word) []word {
 	}
 	if f.started || !f.ok {
 		out = append(out, f.word())
+		if len(w.Parts) == 1 {
+			// $f of for f in $(find DIR …): the paths find picks, as
+			// xargs is given them
+			if name := soleParam(w.Parts[0]); name != "" {
+				if vw, ok := a.vars[name]; ok && vw.find != nil && out[len(out)-1].s == vw.s {
+					out[len(out)-1].find = vw.find
+				}
+			}
+		}
 	}
 	return out
+}
+
+// soleParam returns the name of the variable a word part is made of
+// alone ($f, "$f", ${f}), "" for anything else.
+func soleParam(p syntax.WordPart) string {
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl {
+		return pe.Param.Value
+	}
+	return ""
 }
 
 // resolvePart adds part p to f. When split is true, unquoted expansions
