@@ -392,6 +392,9 @@ type place struct {
 	workDir string // "" when unknown
 	// protected are Context.ProtectedPaths, cleaned and absolute.
 	protected []string
+	// loopGlobs are the loop variables bound to a glob pattern (for f in
+	// *), by name, with the pattern: "$f" stands for the files it matches
+	loopGlobs map[string]string
 	// links are the symbolic links made so far (ln -s), absolute link
 	// path to absolute target.
 	links map[string]string
@@ -1129,7 +1132,15 @@ func (a *analysis) walkFor(x *syntax.ForClause, origin string) flow {
 	if allOK {
 		for _, it := range items {
 			a.setVar(name, it)
+			if it.glob {
+				// for f in *: $f is each name the pattern matches
+				if a.loopGlobs == nil {
+					a.loopGlobs = make(map[string]string)
+				}
+				a.loopGlobs[name] = it.s
+			}
 			out = a.walkStmts(x.Do, origin)
+			delete(a.loopGlobs, name)
 			if a.stop {
 				break
 			}

@@ -328,3 +328,20 @@ func TestRound44SecretsSentAway(t *testing.T) {
 		`for f in $(find src -name '*.go'); do gofmt -l "$f"; done`,
 	})
 }
+
+// Loops over a glob delete what the glob matches ("$f" of for f in * is
+// each matched name); Django's flush SQL piped into its database shell
+// flushes. A loop over build output, or sqlflush only printed, passes.
+func TestRound44LoopsAndFlushes(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cd /work/project && for f in * .[!.]*; do rm -rf "$f"; done`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+		{`python manage.py sqlflush | python manage.py dbshell --database default`, CategoryDatabaseDestroy, "db-framework-drop", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`for f in build/*.o; do rm -f "$f"; done`,
+		`for f in *.log; do gzip "$f"; done`,
+		`python manage.py sqlflush`,
+		`python manage.py dbshell --settings=app.settings.test < scripts/reset.sql`,
+	})
+}

@@ -383,6 +383,10 @@ var databaseDestroyRules = []*rule{
 				}
 				return false, ""
 			}
+			// manage.py sqlflush | manage.py dbshell: flush's SQL, run
+			if p := prevStage(c); p != nil && hasWord(c.args(), "dbshell") && hasWord(p.args(), "sqlflush") && !testSettings(c) && !localTestDatabase(a, c) {
+				return true, "sqlflush | dbshell"
+			}
 			for _, w := range c.args() {
 				if c.name == "mix" {
 					w.s = strings.TrimSuffix(w.s, ",") // mix do ecto.drop, ecto.create

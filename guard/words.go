@@ -119,6 +119,10 @@ func (a *analysis) expandWord1(w *syntax.Word, out []word) []word {
 				if vw, ok := a.vars[name]; ok && vw.find != nil && out[len(out)-1].s == vw.s {
 					out[len(out)-1].find = vw.find
 				}
+				// "$f" of for f in * .[!.]*: each name the glob matched
+				if vw, ok := a.loopGlobs[name]; ok && out[len(out)-1].s == vw {
+					out[len(out)-1].glob = true
+				}
 			}
 		}
 	}
