@@ -455,14 +455,27 @@ func (a *analysis) archiveFlow(c *cmd, args []word) flow {
 		return flow{}
 	}
 	var out flow
+	cwd := c.cwd
+	dirArg := ""
+	if d, ok := optValue(args, "-C", "directory"); ok && c.name != "zip" {
+		// tar -czf p.tgz -C /work project: operands are taken from -C's
+		// directory
+		dirArg = d
+		if p := a.absPath(d, c.cwd); p != "" {
+			cwd = p
+		}
+	}
 	for _, w := range positional(args) {
-		if d, crit := a.sensitive(w.s, c.cwd); d != "" {
+		if dirArg != "" && w.s == dirArg {
+			continue
+		}
+		if d, crit := a.sensitive(w.s, cwd); d != "" {
 			return flow{kind: flowSecret, what: d, crit: crit}
 		}
-		if f, ok := a.writtenFile(w.s, c.cwd); ok && (f.kind == flowSecret || f.tree) {
+		if f, ok := a.writtenFile(w.s, cwd); ok && (f.kind == flowSecret || f.tree) {
 			return f // an archive of a dump taken earlier
 		}
-		p := a.absPath(w.s, c.cwd)
+		p := a.absPath(w.s, cwd)
 		if w.s == "." || w.s == "./" || w.s == "*" || p != "" && (p == a.workDir || p == a.home) {
 			out = flow{kind: flowLocal, what: "the whole directory " + w.s, tree: true}
 		}

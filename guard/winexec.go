@@ -629,6 +629,19 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		// code run on cloud machines: -ScriptString, or SSM's
 		// -Parameter @{commands='...'}
 		ws.cloudRunCommand(c, args)
+	case "gh":
+		// gh gist create .\debug.log (gh release upload v1 F): a file
+		// marked secret earlier on the line, or a credential store
+		if ops := positional(args); len(ops) > 2 && (ops[0].s == "gist" && ops[1].s == "create" || ops[0].s == "release" && ops[1].s == "upload") {
+			for _, w := range ops[2:] {
+				p := a.winAbs(w.s)
+				if d, _ := a.winSensitive(p); d != "" {
+					ws.emitWin(c, "win-exfil-secrets", d+" uploaded by gh")
+				} else if d := ws.secret[p]; d != "" {
+					ws.emitWin(c, "win-exfil-secrets", d+" uploaded by gh")
+				}
+			}
+		}
 	case "write-s3object", "set-azstorageblobcontent", "set-azstoragefilecontent", "new-gcsobject", "write-gcsobject":
 		// a file uploaded to a bucket: a credential store sent away
 		pa := parsePSArgs(args, []string{"file", "filepath", "folder", "bucketname", "container", "key", "bucket"}, nil)
@@ -1332,8 +1345,9 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return ""
 	case fixturePath(rel):
 		return "" // the test suite's fixtures, made again by its set-up
-	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
-		// the only record of what infrastructure exists
+	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup") || base == "terraform.tfstate.d":
+		// the only record of what infrastructure exists (terraform.tfstate.d:
+		// every workspace's)
 		return "win-delete-project"
 	case devDatabaseFile(base), signingKeystore(p):
 		// the local database's rows: the data the developer works with;
@@ -3080,6 +3094,26 @@ func (ws *winState) exportedData(c *cmd) {
 		}
 	}
 	switch c.name {
+	case "out-file", "set-content", "add-content", "tee-object", "export-clixml":
+		// gci env: | Out-File f, Set-Content f -Value (gci env: |
+		// Out-String): the file holds what was written to it
+		f, ok := swVal(args, "filepath", "path", "literalpath")
+		if !ok {
+			if ops := c.operands(); len(ops) > 0 {
+				f, ok = ops[0].s, true
+			}
+		}
+		if !ok {
+			break
+		}
+		if c.in.kind == flowSecret {
+			mark(f, c.in.what)
+		} else if v, ok := swVal(args, "value"); ok && psEnvListing(v) {
+			mark(f, "the environment")
+			if a.winPersistentFile(f) {
+				ws.emitWin(c, "environment-dumped-to-file", "the environment into "+f)
+			}
+		}
 	case "sqlcmd":
 		if f, ok := swVal(args, "o"); ok {
 			if _, q := swVal(args, "q"); q {
@@ -3572,6 +3606,21 @@ func vendorInstaller(base string) bool {
 		"aspnetcore-runtime-", "powershell-7", "wsl.2", "podman-desktop-", "rancher.desktop.setup"} {
 		if strings.HasPrefix(l, p) {
 			return strings.HasSuffix(l, ".exe") || strings.HasSuffix(l, ".msi")
+		}
+	}
+	return false
+}
+
+// psEnvListing reports PowerShell text that lists the environment with
+// its values: (Get-ChildItem env: | Out-String), (dir env:).
+func psEnvListing(v string) bool {
+	l := lower(v)
+	for _, p := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:*"} {
+		// (| Select-Object -ExpandProperty Name, -Name, .Name: the
+		// names alone)
+		if i := strings.Index(l, p); i >= 0 && !strings.Contains(l[i:], "-name") && !strings.Contains(l[i:], ".name") &&
+			!(strings.Contains(l[i:], "select") && strings.Contains(l[i:], "name") && !strings.Contains(l[i:], "value")) {
+			return true
 		}
 	}
 	return false
