@@ -370,3 +370,21 @@ func TestRound44ArchivesAndSavedSecrets(t *testing.T) {
 		`Set-Location infra\prod; Remove-Item -Recurse -Force .terraform`,
 	})
 }
+
+// A production environment's variable set through gh, production
+// administrators given passwords anyone would guess.
+func TestRound44SharedSettings(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gh variable set DEPLOY_TARGET --body staging-legacy --env production --repo acme/api`, CategorySystem, "shared-config-changed", LevelHigh},
+		{`helm upgrade --install grafana grafana/grafana -n monitoring --kube-context prod --set adminPassword=admin`, CategoryPrivilege, "admin-password-guessable", LevelHigh},
+		{`argocd account update-password --account admin --current-password "$ARGOCD_PW" --new-password admin123 --server argocd.prod.acme.io`, CategoryPrivilege, "admin-password-guessable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gh variable set NODE_VERSION --body 20`,
+		`gh variable set DEPLOY_TARGET --body blue --env staging`,
+		`helm upgrade --install grafana grafana/grafana -n monitoring --kube-context prod --set adminPassword="$GRAFANA_ADMIN_PASSWORD"`,
+		`helm install grafana grafana/grafana --kube-context kind-dev --set adminPassword=admin`,
+		`argocd account update-password --account admin --new-password "$(openssl rand -base64 24)" --server argocd.prod.acme.io`,
+	})
+}

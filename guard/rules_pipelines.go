@@ -91,11 +91,21 @@ var pipelineRules = []*rule{
 		}},
 	{ID: "shared-config-changed", Level: LevelHigh, Category: CategorySystem, Description: "changing configuration every service or environment reads (a shared or global key in Consul, SSM Parameter Store or etcd, overwritten)",
 		Suggestions: []string{"Change shared configuration through its owners' process", "Write a key of your own service or of a preview"},
-		names:       names("consul", "aws", "curl", "http", "https", "xh"),
+		names:       names("consul", "aws", "curl", "http", "https", "xh", "gh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "gh":
+				// gh variable set DEPLOY_TARGET --env production: what
+				// every production deployment reads (a development or
+				// staging environment's are the team's to change)
+				// (a secret's name kept in a variable is another rule's)
+				if len(ops) > 2 && ops[0].s == "variable" && ops[1].s == "set" && !secretVarName(strings.ToUpper(ops[2].s)) {
+					if env, ok := optValue(args, "-e", "env"); ok && isProdName(env) {
+						return true, "gh variable set " + ops[2].s + " --env " + env
+					}
+				}
 			case "consul":
 				if len(ops) > 2 && ops[0].s == "kv" && ops[1].s == "put" && sharedKey(ops[2].s) {
 					return true, "consul kv put " + ops[2].s

@@ -15,6 +15,42 @@ func broadSubject(s string) bool {
 
 // Rules for gaining root or admin rights (category privilege).
 var privilegeRules = []*rule{
+	{ID: "admin-password-guessable", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving a production service's administrator a password anyone would guess (admin, password, admin123)",
+		Suggestions: []string{"Generate the password (openssl rand -base64 24) and keep it in the secrets manager", "Let the chart create a random password"},
+		names:       names("helm", "argocd"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !touchesProduction(c) {
+				return false, ""
+			}
+			args := c.args()
+			switch c.name {
+			case "helm":
+				// --set adminPassword=admin, --set auth.postgresPassword=postgres
+				for i, w := range args {
+					v := w.s
+					if (v == "--set" || v == "--set-string") && i+1 < len(args) {
+						v = args[i+1].s
+					} else if !strings.HasPrefix(v, "--set=") && !strings.HasPrefix(v, "--set-string=") {
+						continue
+					}
+					if strings.HasPrefix(v, "--set") {
+						v = v[strings.IndexByte(v, '=')+1:]
+					}
+					for kv := range strings.SplitSeq(v, ",") {
+						k, pw, ok := strings.Cut(kv, "=")
+						if ok && strings.HasSuffix(lower(k), "password") && guessablePassword("admin", strings.Trim(pw, `'"`)) {
+							return true, k + "=" + pw
+						}
+					}
+				}
+			case "argocd":
+				// argocd account update-password --new-password admin123
+				if v, ok := optValue(args, "", "new-password"); ok && guessablePassword("admin", v) {
+					return true, "--new-password " + v
+				}
+			}
+			return false, ""
+		}},
 	{ID: "sudoedit-extra-file", Level: LevelCritical, Category: CategoryPrivilege, Description: "sudoedit given an editor variable that names another file after --: sudo opens that file for writing as root (CVE-2023-22809)",
 		Suggestions: []string{"Edit only the file sudoedit was asked for", "Update sudo (1.9.12p2 and later refuse the extra file)"},
 		names:       names("sudoedit", "sudo"),
