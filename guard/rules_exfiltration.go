@@ -411,6 +411,11 @@ var exfiltrationRules = []*rule{
 				if f, ok := a.writtenFile(w.s, c.cwd); ok && f.kind == flowSecret && f.crit {
 					return true, f.what // an archive of keys made earlier
 				}
+				if memoryDumpFile(w.s) {
+					// heap.hprof, api.dmp: a process's memory, with the
+					// keys, tokens and passwords it held
+					return true, "a process memory dump (" + w.s + ")"
+				}
 			}
 			return false, ""
 		}},
@@ -4067,4 +4072,15 @@ func secretKeyFileName(b string) bool {
 	l := lower(b)
 	return strings.HasPrefix(l, "id_rsa") || strings.HasPrefix(l, "id_ed25519") || strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") ||
 		strings.HasSuffix(l, ".p12") || strings.HasSuffix(l, ".pfx") || l == "credentials.json" || l == "service-account.json"
+}
+
+// memoryDumpFile reports a file named as a process's memory dump: a Java
+// heap dump (.hprof), a Windows minidump (.dmp, .mdmp), a core file.
+func memoryDumpFile(p string) bool {
+	b := lower(path.Base(strings.ReplaceAll(p, `\`, "/")))
+	if i := strings.LastIndexByte(b, '@'); i >= 0 {
+		b = b[i+1:] // curl -F file=@heap.hprof
+	}
+	return strings.HasSuffix(b, ".hprof") || strings.HasSuffix(b, ".dmp") || strings.HasSuffix(b, ".mdmp") || b == "core" ||
+		strings.HasPrefix(b, "core.") && len(b) > 5 && allDigits(b[5:])
 }

@@ -323,6 +323,30 @@ var persistenceRules = []*rule{
 			if len(ops) < 2 {
 				return false, ""
 			}
+			if ops[0].s == "set" && ops[1].s == "image" && touchesProduction(c) && !dryRun(c) {
+				// kubectl set image deployment/api api=docker.io/someone/api:latest
+				// in production: whatever that tag points to next, from an
+				// account the team does not run, serves production (a pinned
+				// release, or the team's own cloud registry, is a deploy)
+				for _, w := range ops[2:] {
+					_, img, ok := strings.Cut(w.s, "=")
+					if !ok {
+						continue
+					}
+					h := lower(imageHost(img))
+					name, tag := img, ""
+					if i := strings.LastIndexByte(img, ':'); i > strings.LastIndexByte(img, '/') {
+						name, tag = img[:i], img[i+1:]
+					}
+					if strings.Contains(name, "@sha256") || strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".azurecr.io") || strings.HasSuffix(h, ".pkg.dev") {
+						continue
+					}
+					if tag == "" || tag == "latest" {
+						return true, "production's image set to " + img
+					}
+				}
+				return false, ""
+			}
 			if !(ops[0].s == "run" || ops[0].s == "create" && (ops[1].s == "cronjob" || ops[1].s == "deployment" || ops[1].s == "daemonset" || ops[1].s == "job")) {
 				return false, ""
 			}
