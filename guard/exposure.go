@@ -10,6 +10,9 @@ import (
 // --token=” (Jupyter), --host 0.0.0.0 --no-auth, --allow-anonymous.
 func openServerNoAuth(c *cmd) string {
 	args, low := c.args(), c.lowerArgs()
+	if d := dockerAPIPublished(c); d != "" {
+		return d
+	}
 	all, noAuth := false, ""
 	for i := range args {
 		l := low[i]
@@ -178,3 +181,42 @@ func devServerPort(s string) bool {
 // ssh -R a public address.
 var publicTunnelHosts = map[string]bool{"serveo.net": true, "localhost.run": true, "nokey@localhost.run": true, "a.pinggy.io": true,
 	"pinggy.io": true, "ssh.localhost.run": true, "tuns.sh": true, "srv.us": true}
+
+// dockerAPIPublished reports a container that publishes, on every
+// interface, a port whose service takes orders without a login: the
+// Docker daemon's plain API (2375: whoever reaches it is root on the
+// host), etcd's client port without TLS (2379), the kubelet's (10250).
+// docker run -p 2375:2375 docker:dind.
+func dockerAPIPublished(c *cmd) string {
+	switch c.name {
+	case "docker", "podman", "nerdctl":
+	default:
+		return ""
+	}
+	args := c.args()
+	if len(args) == 0 || args[0].s != "run" && args[0].s != "create" && !(args[0].s == "container" && len(args) > 1 && args[1].s == "run") {
+		return ""
+	}
+	for i, w := range args {
+		v := ""
+		switch {
+		case (w.s == "-p" || w.s == "--publish") && i+1 < len(args):
+			v = args[i+1].s
+		case strings.HasPrefix(w.s, "--publish="):
+			v = w.s[len("--publish="):]
+		case strings.HasPrefix(w.s, "-p") && len(w.s) > 2:
+			v = w.s[2:]
+		default:
+			continue
+		}
+		parts := strings.Split(v, ":")
+		if len(parts) == 3 && !everyInterface(parts[0]) {
+			continue // 127.0.0.1:2375:2375: this machine only
+		}
+		switch strings.TrimSuffix(parts[len(parts)-1], "/tcp") {
+		case "2375", "2379", "10250":
+			return c.base + " -p " + v + " (a control API without a login, on every interface)"
+		}
+	}
+	return ""
+}
