@@ -730,7 +730,8 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		if c.name == "perl" && !perlInPlace(args) {
 			break
 		}
-		if c.name == "sed" && !hasPrefixWord(args, "-i") && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
+		// (-ri, -Ei: -i in a bundle of short options)
+		if c.name == "sed" && !hasPrefixWord(args, "-i") && !shortCluster(args, 'i') && !hasWord(args, "--in-place") && !hasPrefixWord(args, "--in-place=") {
 			break
 		}
 		spec := optSpec{short: "efEI", long: []string{"expression", "file"}} // perl -E CODE, -I DIR

@@ -11,6 +11,25 @@ import (
 // (socketfilterfw, fdesetup, systemsetup, kickstart, security, dscl) have
 // no Linux counterpart the other rules would catch.
 var macosRules = []*rule{
+	{ID: "password-prompt-sent", Level: LevelCritical, Category: CategoryExfiltration, Description: "asking for the user's password in a dialog of the script's own and sending the answer away",
+		Suggestions: []string{"Let the system ask for the password (sudo, the keychain's own prompt)", "Never collect the user's password in a script"},
+		names:       names("osascript"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			j := lower(joinWords(c.args()))
+			if !strings.Contains(j, "hidden answer") {
+				return false, ""
+			}
+			// do shell script "curl … " & p, or | curl -d @-
+			if callsOut(j) {
+				return true, "a password dialog whose answer a shell script sends"
+			}
+			for s := nextStage(c); s != nil; s = nextStage(s) {
+				if slicesContains(netSinks, s.name) {
+					return true, "a password dialog piped to " + s.name
+				}
+			}
+			return false, ""
+		}},
 	{ID: "macos-privacy-grant", Level: LevelHigh, Category: CategorySystem, Description: "writing a privacy grant (full disk access, screen recording, accessibility) into macOS's TCC database behind the user's back",
 		Suggestions: []string{"Let the user grant the permission in System Settings"},
 		names:       names("sqlite3", "sqlite"),

@@ -12,9 +12,14 @@ import (
 // Rules for changing or stopping the system itself (category system).
 var systemRules = []*rule{
 	{ID: "kernel-module-load", Level: LevelHigh, Category: CategorySystem, Description: "loading a kernel module from a file",
-		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload", "kextutil"),
+		Suggestions: []string{"Load only modules shipped with the kernel (modprobe NAME)", "Let an administrator install kernel modules"}, names: names("insmod", "modprobe", "kldload", "kextload", "kextutil", "mokutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
+			if c.name == "mokutil" {
+				// mokutil --import KEY: a key Secure Boot will trust to
+				// load kernels and modules signed with it
+				return hasWord(c.args(), "--import") || hasWord(c.args(), "-i"), "a Secure Boot key enrolled"
+			}
 			if c.name == "insmod" || c.name == "kextload" {
 				return len(ops) > 0, ""
 			}
