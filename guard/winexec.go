@@ -2092,9 +2092,14 @@ func (ws *winState) secretsLeaving(c *cmd, w word, param string) {
 				}
 				return
 			}
-			if param == "infile" && databaseFile(s) {
-				// -InFile .\exports\prod_customers.csv: the records go
-				ws.emitWin(c, "exfil-upload-data", "a database or an export of its records ("+s+")")
+			if param == "infile" && (databaseFile(s) || winBackupFiles(lower(s))) {
+				// -InFile .\exports\prod_customers.csv, C:\temp\Sales_full.bak:
+				// the records go
+				ws.emitWin(c, "exfil-upload-data", "a database, a backup or an export of its records ("+s+")")
+				return
+			}
+			if param == "infile" && memoryDumpFile(s) {
+				ws.emitWin(c, "win-exfil-secrets", "a process memory dump ("+s+")")
 				return
 			}
 		}
