@@ -448,3 +448,18 @@ func TestRound44PromptsAndBootKeys(t *testing.T) {
 		`mokutil --sb-state`,
 	})
 }
+
+// Applications removed with their data: any snap purged (no snapshot of
+// its data is kept), any flatpak's ~/.var/app data deleted.
+func TestRound44AppDataPurged(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo snap remove --purge firefox`, CategoryFileDelete, "app-data-purged", LevelHigh},
+		{`flatpak uninstall --delete-data -y com.slack.Slack org.mozilla.Thunderbird`, CategoryFileDelete, "app-data-purged", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo snap remove firefox`,
+		`flatpak uninstall -y com.slack.Slack`,
+		`flatpak uninstall --unused -y`,
+	})
+}

@@ -262,17 +262,19 @@ var workstationRules = []*rule{
 			}
 			switch c.name {
 			case "snap":
-				if ops[0].s == "remove" && hasWord(args, "--purge") {
-					for _, p := range ops[1:] {
-						switch p.s {
-						case "lxd", "microk8s", "docker", "multipass", "nextcloud", "postgresql", "mysql", "mongodb", "k8s":
-							return true, "snap remove --purge " + p.s
-						}
-					}
+				// --purge: no snapshot of the snap's data is kept (a
+				// browser's profiles, a database's files, LXD's containers)
+				if ops[0].s == "remove" && hasWord(args, "--purge") && len(ops) > 1 {
+					return true, "snap remove --purge " + joinWords(ops[1:])
 				}
 			case "flatpak":
-				if (ops[0].s == "uninstall" || ops[0].s == "remove") && hasWord(args, "--delete-data") && (hasWord(args, "--all") || len(ops) == 1) {
-					return true, "flatpak uninstall --all --delete-data"
+				// --delete-data: the apps' data in ~/.var/app (mail,
+				// chats, profiles) deleted with them
+				if (ops[0].s == "uninstall" || ops[0].s == "remove") && hasWord(args, "--delete-data") {
+					if hasWord(args, "--all") || len(ops) == 1 {
+						return true, "flatpak uninstall --all --delete-data"
+					}
+					return true, "flatpak uninstall --delete-data " + joinWords(ops[1:])
 				}
 			case "brew":
 				if ops[0].s == "uninstall" && hasWord(args, "--zap") {
