@@ -1100,6 +1100,13 @@ func (ws *winState) cmdRedirs(c *cmd, toks []cTok) {
 		}
 		if i+1 < len(toks) && toks[i+1].kind == cWord {
 			ws.winWrite(c, word{s: toks[i+1].s, ok: toks[i+1].ok}, strings.Contains(t.s, ">>"))
+			if c != nil && c.name == "terraform" && iacAllOutputs(c) && !strings.HasPrefix(t.s, "2") && !strings.EqualFold(toks[i+1].s, "nul") &&
+				ws.a.outputsFileExposed(toks[i+1].s, ws.a.winAbs(toks[i+1].s)) {
+				// terraform output -json > outputs.json: the sensitive
+				// outputs in clear, kept
+				ws.markSecretCopy(ws.a.winAbs(toks[i+1].s), "every Terraform output")
+				ws.emitWin(c, "secrets-exported-to-file", "terraform output -json → "+toks[i+1].s)
+			}
 		}
 	}
 }

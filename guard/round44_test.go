@@ -463,3 +463,30 @@ func TestRound44AppDataPurged(t *testing.T) {
 		`flatpak uninstall --unused -y`,
 	})
 }
+
+// terraform output -json (every output, the sensitive ones in clear) kept
+// where others read it (a temporary or public folder) or committed, from
+// POSIX shells, cmd and PowerShell; printed to the terminal, written to a
+// file of the project, or one named output written, it is the usual look.
+func TestRound44TerraformOutputsKept(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`terraform output -json > outputs.json && git add outputs.json`, CategoryExfiltration, "", LevelHigh},
+		{`terraform output -json | tee /tmp/tf-outputs.json`, CategoryExfiltration, "secrets-exported-to-file", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`terraform output -json`,
+		`terraform output -json > build/outputs.json`,
+		`terraform output -raw cloudfront_domain_name > cdn-host.txt`,
+		`terraform output -json | jq 'with_entries(select(.value.sensitive|not))'`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`terraform output -json > outputs.json && git add outputs.json && git commit -m "add tf outputs"`, CategoryExfiltration, "secrets-exported-to-file", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("powershell"), []dangerCase{
+		{`terraform output -json | Out-File -FilePath C:\Users\Public\tf-outputs.json`, CategoryExfiltration, "secrets-exported-to-file", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("powershell"), []string{
+		`terraform output -json | ConvertFrom-Json | Select-Object -ExpandProperty cluster_endpoint`,
+	})
+}

@@ -81,8 +81,27 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "secrets-exported-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a stack's or a configuration's secrets, decrypted on request, into a file",
 		Suggestions: []string{"Export without --show-secrets (the secrets stay encrypted)", "Read the one value needed where it is used"},
-		names:       names("pulumi", "serverless", "sls", "php", "symfony", "eas"),
+		names:       names("pulumi", "serverless", "sls", "php", "symfony", "eas", "terraform"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "terraform" {
+				// terraform output -json > outputs.json: every output,
+				// the sensitive ones in clear, kept in a file (tofu and
+				// terragrunt are named terraform)
+				if !iacAllOutputs(c) {
+					return false, ""
+				}
+				for _, t := range a.writeTargets(c) {
+					if t.path != "" && t.path != "/dev/null" && !t.appends && a.outputsFileExposed(t.raw, t.path) {
+						return true, "terraform output -json → " + t.raw
+					}
+				}
+				if n := nextStage(c); n != nil && n.name == "tee" {
+					if ops := n.operands(); len(ops) > 0 && ops[0].s != "/dev/null" && a.outputsFileExposed(ops[0].s, a.absPath(ops[0].s, c.cwd)) {
+						return true, "terraform output -json → " + ops[0].s
+					}
+				}
+				return false, ""
+			}
 			if c.name != "pulumi" {
 				// sls print --stage prod > resolved.yml: resolved
 				// settings, secrets among them, kept in a file
@@ -1071,4 +1090,22 @@ func camelToSnake(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// iacAllOutputs reports terraform output -json with no output named:
+// every output, sensitive values unmasked.
+func iacAllOutputs(c *cmd) bool {
+	ops := positional(c.args())
+	return len(ops) == 1 && ops[0].s == "output" && hasWord(c.args(), "-json")
+}
+
+// outputsFileExposed reports a file of secrets that does not stay the
+// developer's own: in a temporary or public folder others read, or added
+// to the repository by the same line (a file in the project, left there,
+// is a near miss).
+func (a *analysis) outputsFileExposed(raw, p string) bool {
+	if p != "" && (underTemp(p) || strings.Contains(lower(p), "/users/public/")) || winUntrustedPlace(raw) {
+		return true
+	}
+	return strings.Contains(a.src, "git add") && strings.Contains(a.src[strings.Index(a.src, "git add"):], path.Base(strings.ReplaceAll(raw, `\`, "/")))
 }

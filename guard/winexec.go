@@ -3111,7 +3111,12 @@ func (ws *winState) exportedData(c *cmd) {
 		if !ok {
 			break
 		}
-		if c.in.kind == flowSecret {
+		if p := prevStage(c); p != nil && p.name == "terraform" && iacAllOutputs(p) && a.outputsFileExposed(f, a.winAbs(f)) {
+			// terraform output -json | Out-File F: the sensitive outputs
+			// in clear, kept
+			mark(f, "every Terraform output")
+			ws.emitWin(c, "secrets-exported-to-file", "terraform output -json → "+f)
+		} else if c.in.kind == flowSecret {
 			mark(f, c.in.what)
 		} else if v, ok := swVal(args, "value"); ok && psEnvListing(v) {
 			mark(f, "the environment")
