@@ -2836,6 +2836,9 @@ var djangoSecretPrint = regexp.MustCompile(`print\(\s*settings\.(DATABASES|SECRE
 // packageEnvScript reports npm's, Yarn's or pnpm's built-in env script
 // (npm run env, yarn run --silent env): it prints the environment.
 func packageEnvScript(args []word) bool {
+	if len(args) < 2 || args[len(args)-1].s != "env" {
+		return false // (most npm commands: no list made)
+	}
 	ops := positional(args)
 	return len(ops) == 2 && (ops[0].s == "run" || ops[0].s == "run-script") && ops[1].s == "env"
 }
