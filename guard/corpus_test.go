@@ -978,13 +978,15 @@ const (
 // 3.12%); see testdata/corpus/round43/README.md. These floors catch
 // regressions.
 // Round forty-four, POSIX lines (both parts): 86.9%, 75.8%, 88.9% and
-// 0.78% false positives on arrival; see testdata/corpus/round44/README.md.
-// These floors catch regressions.
+// 0.78% false positives on arrival; after the session's rules 90.7%,
+// 84.3%, 91.4% and 0.29% (round44b, never opened, 88.0%, 75.3%, 76.9%,
+// 0.77%); see testdata/corpus/round44/README.md. These floors catch
+// regressions.
 const (
-	minRound44Critical      = 0.865
-	minRound44High          = 0.755
-	minRound44Moderate      = 0.885
-	maxRound44FalsePositive = 0.008
+	minRound44Critical      = 0.905
+	minRound44High          = 0.84
+	minRound44Moderate      = 0.91
+	maxRound44FalsePositive = 0.0035
 )
 
 const (
