@@ -4075,12 +4075,14 @@ func secretKeyFileName(b string) bool {
 }
 
 // memoryDumpFile reports a file named as a process's memory dump: a Java
-// heap dump (.hprof), a Windows minidump (.dmp, .mdmp), a core file.
+// heap dump (.hprof), a Windows minidump (.dmp, .mdmp), a core file
+// named for its process (core.4120).
 func memoryDumpFile(p string) bool {
 	b := lower(path.Base(strings.ReplaceAll(p, `\`, "/")))
 	if i := strings.LastIndexByte(b, '@'); i >= 0 {
 		b = b[i+1:] // curl -F file=@heap.hprof
 	}
-	return strings.HasSuffix(b, ".hprof") || strings.HasSuffix(b, ".dmp") || strings.HasSuffix(b, ".mdmp") || b == "core" ||
+	// (a bare "core" is as often a project's folder as a core file)
+	return strings.HasSuffix(b, ".hprof") || strings.HasSuffix(b, ".dmp") || strings.HasSuffix(b, ".mdmp") ||
 		strings.HasPrefix(b, "core.") && len(b) > 5 && allDigits(b[5:])
 }
