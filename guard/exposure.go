@@ -197,18 +197,8 @@ func dockerAPIPublished(c *cmd) string {
 	if len(args) == 0 || args[0].s != "run" && args[0].s != "create" && !(args[0].s == "container" && len(args) > 1 && args[1].s == "run") {
 		return ""
 	}
-	for i, w := range args {
-		v := ""
-		switch {
-		case (w.s == "-p" || w.s == "--publish") && i+1 < len(args):
-			v = args[i+1].s
-		case strings.HasPrefix(w.s, "--publish="):
-			v = w.s[len("--publish="):]
-		case strings.HasPrefix(w.s, "-p") && len(w.s) > 2:
-			v = w.s[2:]
-		default:
-			continue
-		}
+	specs, _ := containerPublished(args)
+	for _, v := range specs {
 		parts := strings.Split(v, ":")
 		if len(parts) == 3 && !everyInterface(parts[0]) {
 			continue // 127.0.0.1:2375:2375: this machine only
@@ -219,4 +209,23 @@ func dockerAPIPublished(c *cmd) string {
 		}
 	}
 	return ""
+}
+
+// containerPublished lists the ports a container run publishes (-p,
+// --publish, as written: 8080:80, 127.0.0.1:5432:5432) and reports
+// -P/--publish-all.
+func containerPublished(args []word) (specs []string, all bool) {
+	for i, w := range args {
+		switch {
+		case (w.s == "-p" || w.s == "--publish") && i+1 < len(args):
+			specs = append(specs, args[i+1].s)
+		case strings.HasPrefix(w.s, "--publish="):
+			specs = append(specs, w.s[len("--publish="):])
+		case strings.HasPrefix(w.s, "-p") && len(w.s) > 2:
+			specs = append(specs, w.s[2:])
+		case w.s == "-P" || w.s == "--publish-all":
+			all = true
+		}
+	}
+	return specs, all
 }

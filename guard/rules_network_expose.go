@@ -177,19 +177,12 @@ var networkExposeRules = []*rule{
 			if open == "" {
 				return false, ""
 			}
-			for i, w := range args {
-				p := ""
-				switch {
-				case (w.s == "-p" || w.s == "--publish") && i+1 < len(args):
-					p = args[i+1].s
-				case strings.HasPrefix(w.s, "--publish="):
-					p = w.s[len("--publish="):]
-				case strings.HasPrefix(w.s, "-p") && len(w.s) > 2:
-					p = w.s[2:]
-				case w.s == "-P" || w.s == "--publish-all":
-					return true, open + " published on every address"
-				}
-				if p != "" && !strings.HasPrefix(p, "127.") && !strings.HasPrefix(p, "localhost:") && !strings.HasPrefix(p, "[::1]") {
+			specs, all := containerPublished(args)
+			if all {
+				return true, open + " published on every address"
+			}
+			for _, p := range specs {
+				if !strings.HasPrefix(p, "127.") && !strings.HasPrefix(p, "localhost:") && !strings.HasPrefix(p, "[::1]") {
 					return true, open + " published as " + p
 				}
 			}
