@@ -540,12 +540,7 @@ func (a *analysis) optOrEnv(c *cmd, opt, env string) (string, bool) {
 	if v, ok := optValue(c.args(), "", opt); ok {
 		return v, true
 	}
-	for _, as := range c.assigns {
-		if as.name == env {
-			return as.val.s, true
-		}
-	}
-	return a.varValue(env)
+	return a.envOf(c, env)
 }
 
 // etcdRemote reports an etcdctl talking to a cluster on another machine:

@@ -133,10 +133,7 @@ func (a *analysis) envOf(c *cmd, name string) (string, bool) {
 			return as.val.s, true
 		}
 	}
-	if w, ok := a.vars[name]; ok {
-		return w.s, true
-	}
-	return "", false
+	return a.varValue(name)
 }
 
 // iacTraceLogged judges Terraform's or Packer's debug log kept in a file:
@@ -178,7 +175,7 @@ func (a *analysis) iacTraceLogged(c *cmd) (bool, string) {
 		} else if !strings.HasPrefix(v, "-var=") {
 			continue
 		}
-		if k, val, ok := strings.Cut(strings.TrimPrefix(v, "-var="), "="); ok && (secretVarName(strings.ToUpper(k)) || secretRefShaped(val)) {
+		if k, val, ok := strings.Cut(strings.TrimPrefix(v, "-var="), "="); ok && (secretVarName(strings.ToUpper(k)) || secretVarIn(val) != "") {
 			secrets = true
 		}
 	}
@@ -186,14 +183,6 @@ func (a *analysis) iacTraceLogged(c *cmd) (bool, string) {
 		return false, ""
 	}
 	return true, logVar + "=" + lvl + ", its log in " + file
-}
-
-// secretRefShaped reports a value that expands a secret variable
-// ($AWS_SECRET_ACCESS_KEY, %DB_PASSWORD%, $env:API_TOKEN).
-func secretRefShaped(v string) bool {
-	n := strings.Trim(v, "${}%\"")
-	n = strings.TrimPrefix(n, "env:")
-	return n != v && secretVarName(strings.ToUpper(n))
 }
 
 // curlSendsCredentials reports a curl command that sends a user and

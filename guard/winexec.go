@@ -3118,7 +3118,7 @@ func (ws *winState) exportedData(c *cmd) {
 			ws.emitWin(c, "secrets-exported-to-file", "terraform output -json → "+f)
 		} else if c.in.kind == flowSecret {
 			mark(f, c.in.what)
-		} else if v, ok := swVal(args, "value"); ok && psEnvListing(v) {
+		} else if v, ok := swVal(args, "value"); ok && psSecretExpr(lower(v)) == "the whole environment" && !psTextNamesOnly(lower(v)) {
 			mark(f, "the environment")
 			if a.winPersistentFile(f) {
 				ws.emitWin(c, "environment-dumped-to-file", "the environment into "+f)
@@ -3621,17 +3621,24 @@ func vendorInstaller(base string) bool {
 	return false
 }
 
-// psEnvListing reports PowerShell text that lists the environment with
-// its values: (Get-ChildItem env: | Out-String), (dir env:).
-func psEnvListing(v string) bool {
-	l := lower(v)
-	for _, p := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:*"} {
-		// (| Select-Object -ExpandProperty Name, -Name, .Name: the
-		// names alone)
-		if i := strings.Index(l, p); i >= 0 && !strings.Contains(l[i:], "-name") && !strings.Contains(l[i:], ".name") &&
-			!(strings.Contains(l[i:], "select") && strings.Contains(l[i:], "name") && !strings.Contains(l[i:], "value")) {
-			return true
+// psTextNamesOnly reports an expression (lower case) whose last
+// pipeline stage keeps only names (… | Select-Object -ExpandProperty
+// Name), as psNamesOnly judges a stage, or that reads .Name.
+func psTextNamesOnly(l string) bool {
+	l = strings.Trim(strings.TrimSpace(l), "()")
+	last := l[strings.LastIndexByte(l, '|')+1:]
+	toks := psTokens(strings.TrimSpace(last))
+	if len(toks) > 1 {
+		switch toks[0].text {
+		case "select-object", "select", "foreach-object", "%", "format-table", "ft":
+			words := make([]word, 0, len(toks)-1)
+			for _, tk := range toks[1:] {
+				words = append(words, lit(tk.text))
+			}
+			if psNamesOnly(words) {
+				return true
+			}
 		}
 	}
-	return false
+	return strings.HasSuffix(l, ".name")
 }
