@@ -188,8 +188,8 @@ func (ws *winState) cmdPercent(src string, i int) (string, int, bool) {
 		for src[i+1] == '~' && j < n && isLetters(src[j:j+1]) {
 			j++
 		}
-		if src[i+1] == '~' && j < n {
-			j++
+		if src[i+1] == '~' && j < n && (src[j] >= '0' && src[j] <= '9' || src[j] == '*') {
+			j++ // %~dp0: a batch argument; %~nxr ends at its loop letter
 		}
 		return src[i:min(j, n)], min(j, n), false
 	}
@@ -1401,10 +1401,16 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 		return false
 	}
 	uses := false
-	for _, t := range body {
-		if t.kind == cWord && strings.Contains(t.s, v) {
-			uses = true
-			break
+	for i, t := range body {
+		if t.kind == cWord {
+			if b := forVarBind(t.s, v, "\x00"); b != t.s {
+				uses = true
+				if !strings.Contains(t.s, v) {
+					// %~nxr, %~fr: the variable with modifiers; the rules
+					// below look for the plain %r
+					body[i].s = forVarBind(t.s, v, v)
+				}
+			}
 		}
 	}
 	if !uses {
@@ -1558,6 +1564,89 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 		ws.cmdStage(bound, in, stage)
 	}
 	return true
+}
+
+// forVarBind returns s with a for loop's variable v (%r, or %%r in a
+// batch file) replaced by it, the modified forms too: %~nxr is the
+// item's name and extension, %~dpr its drive and folder, %~fr (and
+// %~r) the whole item. Size, time and attribute modifiers (%~zr) stand
+// for a number.
+func forVarBind(s, v, it string) string {
+	if len(v) < 2 || !strings.Contains(s, v[:len(v)-1]) {
+		return s
+	}
+	pct, letter := v[:len(v)-1], v[len(v)-1]
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], v) {
+			b.WriteString(it)
+			i += len(v)
+			continue
+		}
+		if strings.HasPrefix(s[i:], pct+"~") {
+			j := i + len(pct) + 1
+			k := j
+			for k < len(s) && strings.IndexByte("fdpnxsatz", s[k]) >= 0 {
+				k++
+			}
+			mods := ""
+			switch {
+			case k < len(s) && s[k] == letter:
+				mods, k = s[j:k], k+1
+			case k > j && s[k-1] == letter:
+				mods = s[j : k-1]
+			default:
+				b.WriteByte(s[i])
+				i++
+				continue
+			}
+			b.WriteString(forVarModified(it, mods))
+			i = k
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// forVarModified is what %~MODSv gives for the item it.
+func forVarModified(it, mods string) string {
+	if it == "\x00" || len(it) >= 2 && it[0] == '%' {
+		return it // a probe, or the plain variable put back
+	}
+	if mods == "" || strings.ContainsRune(mods, 'f') {
+		return it
+	}
+	dir, base := "", it
+	if i := strings.LastIndexAny(it, `\/`); i >= 0 {
+		dir, base = it[:i+1], it[i+1:]
+	}
+	name, ext := base, ""
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		name, ext = base[:i], base[i:]
+	}
+	var b strings.Builder
+	if strings.ContainsRune(mods, 'd') && len(dir) >= 2 && dir[1] == ':' {
+		b.WriteString(dir[:2])
+	}
+	if strings.ContainsRune(mods, 'p') {
+		d := dir
+		if len(d) >= 2 && d[1] == ':' {
+			d = d[2:]
+		}
+		b.WriteString(d)
+	}
+	if strings.ContainsRune(mods, 'n') {
+		b.WriteString(name)
+	}
+	if strings.ContainsRune(mods, 'x') {
+		b.WriteString(ext)
+	}
+	if b.Len() == 0 {
+		return "0" // a size, time or attributes
+	}
+	return b.String()
 }
 
 // dnsLookupTool reports a program that resolves the name it is given.

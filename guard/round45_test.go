@@ -1,0 +1,24 @@
+package guard
+
+import "testing"
+
+// A cmd for loop's variable with modifiers (%~nxr, %~fr) stands for the
+// item as the plain variable does: a loop over every repository but the
+// project, removing each, is stopped; the same loop over the project's
+// build folders passes.
+func TestRound45ForModifiers(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`for /d %r in ("%USERPROFILE%\source\repos\*") do @if /i not "%~nxr"=="app" rmdir /s /q "%r"`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`for /d %g in (C:\Users\dev\Documents\*) do rd /s /q "%~fg"`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`for /d %r in (.\build\*) do @if /i not "%~nxr"=="keep" rmdir /s /q "%r"`,
+		`for /d %g in (.\out\*) do rd /s /q "%~fg"`,
+		`for %f in (*.log) do @echo %~nxf %~zf`,
+	})
+	if got := forVarBind(`"%~dpnxr" %~zr %%~nxq`, "%r", `C:\a\b.txt`); got != `"C:\a\b.txt" 0 %%~nxq` {
+		t.Errorf("forVarBind = %q", got)
+	}
+}
