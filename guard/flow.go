@@ -1065,6 +1065,23 @@ func lsFilesAll(args []word) bool {
 	return true
 }
 
+// statusListsAll reports git status options that list every changed
+// and untracked file one per line (--porcelain, --short), with no
+// pathspec narrowing them.
+func statusListsAll(args []word) bool {
+	lists := false
+	for _, w := range args {
+		switch w.s {
+		case "--porcelain", "--porcelain=v1", "-s", "--short", "-z":
+			lists = true
+		case "-u", "-uall", "--untracked-files=all", "--untracked-files", "-unormal", "--untracked-files=normal":
+		default:
+			return false
+		}
+	}
+	return lists
+}
+
 func hasWord(args []word, s string) bool {
 	for _, w := range args {
 		if w.s == s {

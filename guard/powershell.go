@@ -905,6 +905,10 @@ func (ws *winState) psWord(t string, item *psItem) word {
 				switch {
 				case known && strings.HasPrefix(member, ".fullname"):
 					b.WriteString(v)
+				case known && (name == "_" || strings.EqualFold(name, "psitem")) && psItemTextPart(member):
+					// $_.Substring(3) over git status --porcelain: a part
+					// of the item's text is one of the items
+					b.WriteString(v)
 				case strings.EqualFold(name, "profile") && strings.HasPrefix(member, ".allusers"):
 					b.WriteString(`C:\Windows\System32\WindowsPowerShell\v1.0\profile.ps1`)
 				case strings.EqualFold(name, "profile") && strings.HasPrefix(member, ".currentuser"):
@@ -926,6 +930,17 @@ func (ws *winState) psWord(t string, item *psItem) word {
 		}
 	}
 	return word{s: b.String(), ok: ok, tail: tail}
+}
+
+// psItemTextPart reports a string method that keeps part of the item's
+// text (a status line's path): Substring, Trim, TrimStart, TrimEnd.
+func psItemTextPart(member string) bool {
+	for _, m := range [...]string{".substring(", ".trim(", ".trim()", ".trimstart(", ".trimend("} {
+		if strings.HasPrefix(member, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // psSimpleVarRef matches a variable alone or with its FullName: $x,

@@ -22,3 +22,19 @@ func TestRound45ForModifiers(t *testing.T) {
 		t.Errorf("forVarBind = %q", got)
 	}
 }
+
+// git status --porcelain piped to a loop that removes each path (cut
+// out of the status line with Substring or Trim) discards every change
+// of the project; the same loop that only looks at them passes.
+func TestRound45StatusLoopRemoves(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`git status -s | ForEach-Object { Remove-Item $_.Substring(3) -Force }`, CategoryFileDelete, "", LevelModerate},
+		{`git status --porcelain | % { Remove-Item -LiteralPath $_.Trim() -Recurse }`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`git status -s | ForEach-Object { Get-Item $_.Substring(3) }`,
+		`git status --porcelain | ForEach-Object { Write-Host $_.Substring(3) }`,
+	})
+}

@@ -342,8 +342,9 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 	case "git":
 		// git ls-files -o | ForEach-Object { Remove-Item $_ }: the
 		// project's tracked or untracked files, every one (or every one
-		// under the folders after --)
-		if len(args) > 0 && args[0].s == "ls-files" && lsFilesAll(args[1:]) {
+		// under the folders after --); git status --porcelain lists the
+		// changed ones
+		if len(args) > 0 && (args[0].s == "ls-files" && lsFilesAll(args[1:]) || args[0].s == "status" && statusListsAll(args[1:])) {
 			next = &psItem{recursive: true}
 			roots := []string{"."}
 			if i := slices.IndexFunc(args, func(w word) bool { return w.s == "--" }); i >= 0 && i+1 < len(args) {
