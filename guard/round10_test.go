@@ -352,7 +352,8 @@ func TestIdentityAdminGrants(t *testing.T) {
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`vault token create -policy=root -ttl=0 -orphan`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
 		{`vault write auth/userpass/users/contractor password=x policies=admin,root`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
-		{`kcadm.sh add-roles -r master --uusername contractor --rolename admin`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
+		{`kcadm.sh add-roles -r master --uusername contractor --rolename admin`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`kcadm.sh add-roles -r master --uusername lee --rolename admin`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
 		{`tctl users update contractor --set-roles=editor,access,auditor`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
 		{`bw edit org-member --organizationid 7f00 --type 0`, CategoryPrivilege, "identity-admin-grant", LevelHigh},
 		{`curl -s -X PUT -H "PRIVATE-TOKEN: $GITLAB_TOKEN" 'https://gitlab.corp/api/v4/users/42?admin=true'`, CategoryPrivilege, "identity-admin-grant", LevelHigh},

@@ -115,7 +115,8 @@ func TestRound37ToolsAndAccounts(t *testing.T) {
 		{`az security pricing create -n VirtualMachines --tier free`, CategorySystem, "cloud-guardrail-removed", LevelHigh},
 		{`npx wrangler r2 bucket dev-url enable acme-prod-private`, CategoryExfiltration, "cloud-link-public", LevelHigh},
 		{`aws s3 presign s3://acme-prod-db-dumps/latest.sql.gz --expires-in 604800`, CategoryExfiltration, "cloud-link-public", LevelHigh},
-		{`heroku access:add contractor@example.net --app acme-prod --permissions deploy,operate,manage`, CategoryPrivilege, "hosted-app-access-granted", LevelHigh},
+		{`heroku access:add contractor@example.net --app acme-prod --permissions deploy,operate,manage`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`heroku access:add lee@example.net --app acme-prod --permissions deploy,operate,manage`, CategoryPrivilege, "hosted-app-access-granted", LevelHigh},
 		{`heroku authorizations:create --description agent-temp`, CategoryPrivilege, "hosted-app-access-granted", LevelHigh},
 		{`sudo iptables -A INPUT -p tcp -m multiport --dports 2375,2376 -j ACCEPT`, CategorySystem, "host-firewall-opened", LevelHigh},
 	})

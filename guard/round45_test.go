@@ -38,3 +38,56 @@ func TestRound45StatusLoopRemoves(t *testing.T) {
 		`git status --porcelain | ForEach-Object { Write-Host $_.Substring(3) }`,
 	})
 }
+
+// Rights given to an outside account (a personal mailbox, a directory
+// guest, a contractor's, vendor's or partner's identity) through any
+// client or API are stopped; taking them away, looking them up, and the
+// same words about packages, remotes or one's own login pass.
+func TestRound45AccessGrantedOutside(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`hcloud-admin project member add --email sam.fixit@gmail.com --role owner`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`tool users invite ops.helper@proton.me --org acme`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`dbctl acl setuser vendor on '>pw' '+@all'`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`dirtool group addmembers Admins contractor_jo`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`opsctl token create --type=management --name=partner-sync`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`vaultapp item share "Prod root" --emails helper@outlook.com`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`curl -X POST https://chat.acme.io/api/v2/teams/7/members -H "Authorization: Bearer $T" -d '{"email":"x.help@yahoo.com"}'`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Add-ProjectUser -Project 7 -User 'kim.dev@gmail.com' -Role Maintainer`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hcloud-admin project member remove --email sam.fixit@gmail.com`,
+		`tool users list --filter ops.helper@proton.me`,
+		`dbctl acl getuser vendor`,
+		`dirtool group listmembers Admins`,
+		`vaultapp item share "Prod root" --emails helper@outlook.com --action revoke`,
+		`yarn add partner-sdk`,
+		`git remote add vendor https://github.com/vendor/lib.git`,
+		`gcloud config set account me@gmail.com`,
+		`git config user.email sam.fixit@gmail.com`,
+		`tool users invite lee@acme.com --org acme`,
+		`helm repo add partner https://charts.partner.io`,
+		`curl -X DELETE https://chat.acme.io/api/v2/teams/7/members/x.help@yahoo.com -H "Authorization: Bearer $T"`,
+	})
+}
+
+// Taking an outside account's rights away is not a resource deleted.
+func TestRound45OutsideAccessRevoked(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud projects remove-iam-policy-binding acme-prod --member=user:fixer.dev@gmail.com --role=roles/editor`,
+		`az role assignment delete --assignee "ops@vendor-consulting.com" --role Contributor`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud projects remove-iam-policy-binding acme-prod --member=group:sre@acme.com --role=roles/owner`, CategoryCloudDestroy, "cloud-delete", LevelModerate},
+		{`curl -X DELETE https://chat.acme.io/api/v2/teams/7`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`Remove-AzRoleAssignment -SignInName 'kim_gmail.com#EXT#@acme.onmicrosoft.com' -RoleDefinitionName Owner -Scope /subscriptions/1`,
+		`Remove-ADGroupMember -Identity 'Domain Admins' -Members 'ext-kim' -Confirm:$false`,
+	})
+}

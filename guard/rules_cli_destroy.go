@@ -72,7 +72,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) {
+			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) || revokesOutsideAccess(c) {
 				return false, ""
 			}
 			ops := positional(args[verb+1:])

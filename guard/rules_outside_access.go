@@ -1,0 +1,325 @@
+package guard
+
+import "strings"
+
+// Rights given to someone outside the team: a personal mailbox, a
+// directory's guest, a contractor's, vendor's or partner's identity
+// invited, made a member, given a role, a share or a token, through any
+// client or a service's API. Who receives the rights decides, not the
+// vendor: the same words mean the same thing across clients. Removing
+// such an account's rights, listing them and looking them up pass.
+var outsideAccessRules = []*rule{
+	{ID: "access-granted-outside", Level: LevelCritical, Category: CategoryPrivilege, Description: "giving an outside account (a personal mailbox, a guest, a contractor's, vendor's or partner's identity) rights on the team's accounts, resources or secrets",
+		Suggestions: []string{"Invite people through the team's access process, to their company account, with an expiry", "Share one item with the narrowest role, reviewed by its owner"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) < 3 {
+				return false, ""
+			}
+			who, bare := outsideIdentity(c)
+			if who == "" {
+				return false, ""
+			}
+			// a bare name (yarn add partner-sdk) is an account only
+			// where the call is about accounts (group addmembers, acl
+			// setuser, team add)
+			if readOnlyGrant(c) && !touchesProduction(c) {
+				return false, "" // -Role Reader outside production
+			}
+			if how, accounts := grantsAccess(c); how != "" && (!bare || accounts) {
+				return true, who + " given rights (" + how + ")"
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, outsideAccessRules) }
+
+// outsideIdentity returns the outside account c names: an address at a
+// personal mail service, a directory guest (#EXT#), or a user, member
+// or principal whose name says contractor, vendor, partner, external.
+// bare tells a name that stood alone among the arguments, not given to
+// an option naming who receives.
+func outsideIdentity(c *cmd) (who string, bare bool) {
+	low := c.lowerArgs()
+	quick := false
+	for _, l := range low {
+		if strings.IndexByte(l, '@') >= 0 || hasAny(l, "ext", "partner", "vendor", "contract", "freelanc", "consult", "outside") {
+			quick = true
+			break
+		}
+	}
+	if !quick {
+		return "", false
+	}
+	identOpt := false
+	for i, l := range low {
+		v := strings.Trim(l, `"'`)
+		if strings.Contains(v, "#ext#") {
+			return v, false // a guest of the directory
+		}
+		if e := outsideEmailIn(v); e != "" {
+			return e, false
+		}
+		if strings.HasPrefix(v, "-") {
+			name, val, eq := strings.Cut(v, "=")
+			if eq && identityOption(name) && outsiderName(val) {
+				return val, false
+			}
+			identOpt = !eq && identityOption(name)
+			continue
+		}
+		if identOpt && outsiderName(v) {
+			return v, false
+		}
+		identOpt = false
+		if i > 0 && !strings.ContainsAny(v, `/\:`) && outsiderName(v) {
+			return v, true // addmembers "Domain Admins" ext_tech
+		}
+	}
+	return "", false
+}
+
+// identityOption reports an option naming who receives something.
+func identityOption(name string) bool {
+	n := strings.TrimLeft(name, "-")
+	return hasAny(n, "user", "member", "assignee", "email", "principal", "grantee", "login", "invitee", "collaborator", "account") ||
+		n == "name" || n == "display-name" || n == "displayname" || n == "signinname" || n == "identity" || n == "to"
+}
+
+// outsiderWords are the parts of a name that say it belongs to someone
+// outside the team.
+var outsiderWords = map[string]bool{"ext": true, "external": true, "contractor": true, "contractors": true, "vendor": true, "vendors": true,
+	"partner": true, "partners": true, "freelance": true, "freelancer": true, "outsider": true, "outside": true, "consultant": true,
+	"consulting": true, "thirdparty": true}
+
+// outsiderName reports a user or principal name with an outsider word
+// among its parts (ext-sync, partner_ops, dba.freelance).
+func outsiderName(s string) bool {
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '@' || r == '+' }) {
+		if outsiderWords[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// personalMail are mail services whose addresses belong to persons, not
+// to the team.
+var personalMail = map[string]bool{"gmail": true, "googlemail": true, "outlook": true, "hotmail": true, "live": true, "yahoo": true,
+	"protonmail": true, "proton": true, "pm": true, "tutanota": true, "tuta": true, "icloud": true, "me": true, "gmx": true, "yandex": true,
+	"aol": true, "zoho": true, "fastmail": true, "mailinator": true, "guerrillamail": true, "qq": true, "163": true, "mail": true}
+
+// outsideEmailIn returns the first address in s at a personal mail
+// service or an outsider's domain.
+func outsideEmailIn(s string) string {
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '@')
+		if i < 0 {
+			return ""
+		}
+		i += off
+		off = i + 1
+		j := i + 1
+		for j < len(s) && (isAlnum(s[j]) || s[j] == '.' || s[j] == '-') {
+			j++
+		}
+		k := i
+		for k > 0 && (isAlnum(s[k-1]) || s[k-1] == '.' || s[k-1] == '-' || s[k-1] == '_' || s[k-1] == '+') {
+			k--
+		}
+		domain := s[i+1 : j]
+		dot := strings.IndexByte(domain, '.')
+		if k == i || dot <= 0 {
+			continue // user@host of a URL or ssh, a decorator
+		}
+		if personalMail[domain[:dot]] || outsiderName(domain[:dot]) || outsiderName(s[k:i]) && !strings.Contains(s[k:j], "gserviceaccount") {
+			return s[k:j]
+		}
+		if outsiderName(domain) {
+			return s[k:j] // sync@partner-analytics.iam...
+		}
+	}
+}
+
+// grantRevokes are words of a call that takes rights away or only looks.
+var grantRevokes = map[string]bool{"remove": true, "delete": true, "revoke": true, "deactivate": true, "detach": true, "unshare": true,
+	"disassociate": true, "rm": true, "list": true, "ls": true, "get": true, "show": true, "describe": true, "simulate": true, "what": true,
+	"view": true, "search": true, "check": true, "deny": true, "suspend": true, "block": true, "ban": true, "kick": true, "unassign": true,
+	"unbind": true, "uninvite": true, "expire": true, "disable": true, "lookup": true, "audit": true, "test": true, "whoami": true}
+
+// grantVerbs are words of a call that gives rights.
+var grantVerbs = map[string]bool{"add": true, "invite": true, "invites": true, "invitation": true, "invitations": true, "grant": true,
+	"share": true, "assign": true, "attach": true, "associate": true, "addmembers": true, "setuser": true, "bind": true, "promote": true,
+	"collaborators": true, "memberships": true}
+
+// grantNouns are what a create gives: an account, a membership, a token.
+var grantNouns = map[string]bool{"user": true, "users": true, "member": true, "members": true, "token": true, "tokens": true, "grant": true,
+	"entry": true, "binding": true, "rolebinding": true, "clusterrolebinding": true, "auth": true, "access": true, "admin": true, "account": true,
+	"identitymapping": true, "role": true, "roles": true}
+
+// accountNouns are words of a call about accounts and their rights.
+var accountNouns = map[string]bool{"user": true, "users": true, "member": true, "members": true, "group": true, "groups": true, "team": true,
+	"teams": true, "role": true, "roles": true, "acl": true, "admin": true, "access": true, "collaborator": true, "collaborators": true,
+	"membership": true, "memberships": true, "setuser": true, "addmembers": true, "account": true, "principal": true, "owner": true, "owners": true}
+
+// grantsAccess reports how c gives rights: its client's subcommand or
+// cmdlet words, or an API call adding members, roles, invitations or
+// shares. It is empty when the call takes rights away or only looks.
+// accounts tells a call whose words are about accounts.
+func grantsAccess(c *cmd) (how string, accounts bool) {
+	if h, ok := readHTTPCall(c); ok && fetchers[c.name] || ok && strings.HasPrefix(c.name, "invoke-") {
+		if h.method != "POST" && h.method != "PUT" && h.method != "PATCH" {
+			return "", false
+		}
+		u := h.url
+		if q := strings.IndexByte(u, '?'); q >= 0 {
+			u = u[:q]
+		}
+		grant := false
+		for _, p := range wordParts(u) {
+			if grantRevokes[p] {
+				return "", false
+			}
+			switch p {
+			case "members", "memberships", "collaborators", "users", "roles", "invites", "invitations", "invite", "permissions",
+				"shares", "share", "admins", "owners", "grants", "acl", "access":
+				grant = true
+			}
+		}
+		if grant {
+			return h.method + " " + h.url, true
+		}
+		return "", false
+	}
+	var parts []string
+	parts = append(parts, wordParts(c.base)...)
+	n := 0
+	for i, w := range c.args() {
+		if strings.HasPrefix(w.s, "-") {
+			if v, ok := strings.CutPrefix(lower(w.s), "--action="); ok {
+				parts = append(parts, v)
+			} else if lower(w.s) == "--action" && i+1 < len(c.args()) {
+				parts = append(parts, lower(c.args()[i+1].s))
+			}
+			continue
+		}
+		if n++; n > 4 || strings.ContainsAny(w.s, "@/\\=' ") {
+			continue
+		}
+		parts = append(parts, wordParts(w.s)...)
+	}
+	verb, create, noun := "", false, false
+	for _, p := range parts {
+		accounts = accounts || accountNouns[p]
+		switch {
+		case grantRevokes[p]:
+			return "", false
+		case grantVerbs[p] && verb == "":
+			verb = p
+		case p == "create" || p == "new" || p == "put" || p == "write" || p == "manage":
+			create = true
+		case grantNouns[p]:
+			noun = true
+		}
+	}
+	if verb == "" && create && noun {
+		verb = "create"
+	}
+	return verb, accounts
+}
+
+// wordParts splits a command's word into its lower-case parts at
+// punctuation and at camelCase boundaries (AttachPolicyToUser, Add-TeamUser).
+func wordParts(s string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, lower(s[start:end]))
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case !isAlnum(ch):
+			flush(i)
+			start = i + 1
+		case ch >= 'A' && ch <= 'Z' && i > start && s[i-1] >= 'a' && s[i-1] <= 'z':
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// revokesOutsideAccess reports a call that takes an outside account's
+// rights away (a role binding or assignment, a membership, a service's
+// user): it protects the team's resources rather than deleting one.
+func revokesOutsideAccess(c *cmd) bool {
+	if h, ok := readHTTPCall(c); ok && (fetchers[c.name] || strings.HasPrefix(c.name, "invoke-")) {
+		if h.method != "DELETE" {
+			return false
+		}
+		u := h.url
+		if q := strings.IndexByte(u, '?'); q >= 0 {
+			u = u[:q]
+		}
+		segs := strings.Split(strings.TrimRight(u, "/"), "/")
+		last := segs[len(segs)-1]
+		if !outsiderName(last) && outsideEmailIn(last) == "" {
+			return false
+		}
+		for _, s := range segs[:len(segs)-1] {
+			if accountNouns[s] || s == "user" || s == "collaborators" {
+				return true
+			}
+		}
+		return false
+	}
+	if who, _ := outsideIdentity(c); who == "" {
+		return false
+	}
+	parts := wordParts(c.base)
+	n := 0
+	for _, w := range c.args() {
+		if strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		if n++; n > 4 {
+			break
+		}
+		if !strings.ContainsAny(w.s, "@/\\=' ") {
+			parts = append(parts, wordParts(w.s)...)
+		}
+	}
+	removes, accounts := false, false
+	for _, p := range parts {
+		switch p {
+		case "remove", "delete", "revoke", "detach", "unassign", "unbind", "uninvite", "deactivate", "rm":
+			removes = true
+		case "binding", "bindings", "assignment", "assignments", "iam", "permission", "permissions":
+			accounts = true
+		default:
+			accounts = accounts || accountNouns[p]
+		}
+	}
+	return removes && accounts
+}
+
+// readOnlyGrant reports a call whose role or permission is only to look
+// (Reader, roles/viewer, --permissions view).
+func readOnlyGrant(c *cmd) bool {
+	for _, l := range c.lowerArgs() {
+		if _, v, ok := strings.Cut(l, "="); ok && strings.HasPrefix(l, "-") {
+			l = v
+		}
+		l = strings.Trim(l, `"'`)
+		l = l[strings.LastIndexAny(l, "/.")+1:]
+		switch l {
+		case "reader", "viewer", "read", "readonly", "read-only", "read_only", "view", "guest", "browser":
+			return true
+		}
+	}
+	return false
+}
