@@ -1788,6 +1788,11 @@ func (ws *winState) cmdRobocopy(c *cmd, args []word, withinProject bool) {
 	}
 	if len(ops) >= 2 {
 		ws.winWrite(c, ops[1], false)
+		if (sw["e"] || sw["s"]) && !sw["mir"] && !sw["purge"] && !sw["xc"] && !sw["xn"] && !sw["xo"] {
+			// robocopy ..	emplate . /e: another tree's files over the
+			// project's changed ones (/XC /XN /XO keep them)
+			ws.overWorkDir(c, ops[0], ops[1], "overwrite-workdir")
+		}
 		if sw["move"] || sw["mov"] {
 			// /MOVE deletes the source once copied
 			ws.movedAway(c, ops[0], ops[1])
@@ -1880,6 +1885,10 @@ func (ws *winState) cmdCopy(c *cmd, args []word) {
 		}
 		if c.name == "cmd:move" {
 			ws.movedAway(c, src, dst)
+		}
+		if sw, _ := cmdSwitches(args); c.name == "cmd:xcopy" && (sw["e"] || sw["s"]) {
+			// xcopy ..	emplate\*.* . /e /y: another tree over the project
+			ws.overWorkDir(c, src, dst, "overwrite-workdir")
 		}
 		sp := a.winAbs(src.s)
 		if sp != "" && ws.isDownloaded(sp) {

@@ -91,3 +91,42 @@ func TestRound45OutsideAccessRevoked(t *testing.T) {
 		`Remove-ADGroupMember -Identity 'Domain Admins' -Members 'ext-kim' -Confirm:$false`,
 	})
 }
+
+// Another tree written over the whole project (a template copied with
+// Copy-Item -Recurse, xcopy /e or robocopy /e, an outside archive or the
+// last commit unpacked with tar, svn export --force) replaces its
+// uncommitted changes; the same into a new folder, an archive of the
+// project's own, or tar -k pass.
+func TestRound45TreeOverProject(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git archive main | tar -x`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`tar -xf ../snapshot.tar -C .`, CategoryFileDelete, "extract-over-project", LevelModerate},
+		{`svn export --force svn://svn.acme.io/app/trunk .`, CategoryFileDelete, "overwrite-workdir", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git archive main | tar -x -C /tmp/export`,
+		`tar -xkf ../snapshot.tar -C .`,
+		`tar -xzf tests/fixtures/site.tgz -C tmp`,
+		`svn export svn://svn.acme.io/app/trunk /tmp/app-export`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Copy-Item ..\starter\* . -Recurse -Force`, CategoryFileDelete, "overwrite-workdir", LevelModerate},
+		{`Expand-Archive ..\snapshot.zip -DestinationPath . -Force`, CategoryFileDelete, "extract-over-project", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Copy-Item ..\starter\* .\starter-copy -Recurse -Force`,
+		`Expand-Archive ..\snapshot.zip -DestinationPath .\tmp\snapshot -Force`,
+		`Expand-Archive ..\snapshot.zip -DestinationPath .`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`xcopy ..\starter\* . /s /y`, CategoryFileDelete, "overwrite-workdir", LevelModerate},
+		{`robocopy ..\starter . /e`, CategoryFileDelete, "overwrite-workdir", LevelModerate},
+	})
+	checkSafe(t, d, cmd, []string{
+		`xcopy ..\starter\* .\starter-copy\ /s /y`,
+		`robocopy ..\starter . /e /xc /xn /xo`,
+	})
+}

@@ -110,7 +110,13 @@ var fileDeleteRules = []*rule{
 					archive = ops[0].s
 				}
 			default:
-				if !hasWord(args, "--overwrite") && !hasWord(args, "--unlink-first") && !hasWord(args, "--recursive-unlink") {
+				// x replaces the files that are there (-k, --skip-old-files
+				// keep them)
+				extract := hasWord(args, "--extract") || hasWord(args, "--get")
+				for _, l := range tarLetterWords(args) {
+					extract = extract || strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tc")
+				}
+				if !extract || hasWord(args, "--keep-old-files") || hasWord(args, "-k") || hasWord(args, "--skip-old-files") || hasWord(args, "--keep-newer-files") {
 					return false, ""
 				}
 				dest, _ = optValue(args, "-C", "directory")
@@ -129,8 +135,18 @@ var fileDeleteRules = []*rule{
 			if dest == "" {
 				dest = "."
 			}
+			if a.absPath(dest, c.cwd) != a.workDir {
+				return false, ""
+			}
+			if (archive == "" || archive == "-") && c.pipe != nil && c.stage > 0 {
+				// git archive HEAD | tar -x: the last commit's files over
+				// the uncommitted changes
+				if p := c.pipe[c.stage-1]; p != nil && p.name == "git" && len(p.args()) > 0 && p.args()[0].s == "archive" {
+					return true, "git archive → " + dest
+				}
+			}
 			src := a.absPath(archive, c.cwd)
-			if src == "" || a.inWork(src) || a.absPath(dest, c.cwd) != a.workDir {
+			if src == "" || a.inWork(src) {
 				return false, ""
 			}
 			return true, archive + " → " + dest
@@ -160,8 +176,21 @@ var fileDeleteRules = []*rule{
 			return false, ""
 		}},
 	{ID: "overwrite-workdir", Level: LevelModerate, Category: CategoryFileDelete, Description: "copying a tree from elsewhere over the whole work directory",
-		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync"),
+		Suggestions: []string{"Copy into a new subdirectory and merge by hand", "Commit or stash first"}, names: names("cp", "rsync", "svn"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if c.name == "svn" {
+				// svn export --force URL .: the repository's files over
+				// the project's
+				args := c.args()
+				if len(args) < 3 || args[0].s != "export" || !hasWord(args, "--force") || a.workDir == "" {
+					return false, ""
+				}
+				ops := positional(args[1:])
+				if len(ops) >= 2 && a.absPath(ops[len(ops)-1].s, c.cwd) == a.workDir {
+					return true, "svn export " + ops[0].s
+				}
+				return false, ""
+			}
 			o := c.opts()
 			if !o.has("rRa", "recursive", "archive") || a.workDir == "" {
 				return false, ""

@@ -587,6 +587,15 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 				ws.emitWin(c, "extract-over-home", dst.s)
 			}
 		}
+		if src != nil && pa.flags["force"] {
+			// Expand-Archive ..\release.zip -DestinationPath . -Force:
+			// the project's files replaced by the archive's
+			d := lit(".")
+			if ok {
+				d = dst
+			}
+			ws.overWorkDir(c, *src, d, "extract-over-project")
+		}
 		if src != nil && src.ok && ws.isDownloaded(a.winAbs(src.s)) {
 			d := "."
 			if ok && dst.ok {
@@ -1496,6 +1505,25 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 	}
 }
 
+// overWorkDir emits id when a copy or an unpacking writes what lies
+// outside the project over the whole work directory.
+func (ws *winState) overWorkDir(c *cmd, src, dst word, id string) {
+	a := ws.a
+	if !src.ok || !dst.ok {
+		return
+	}
+	if cl, _ := a.winClassify(a.winAbs(dst.s)); cl != wpWorkDir {
+		return
+	}
+	for _, s := range splitComma(src.s) {
+		p := strings.TrimSuffix(strings.TrimSuffix(strings.Trim(s, `"' `), "*.*"), "*")
+		if cl, _ := a.winClassify(a.winAbs(strings.TrimRight(p, `\/`))); cl == wpOutside || cl == wpHomeSub {
+			ws.emitWin(c, id, s+" over "+dst.s)
+			return
+		}
+	}
+}
+
 // psWriteCmd judges the cmdlets that write files.
 func (ws *winState) psWriteCmd(c *cmd, args []word) {
 	a := ws.a
@@ -1510,6 +1538,11 @@ func (ws *winState) psWriteCmd(c *cmd, args []word) {
 			ws.winWrite(c, dst, false)
 			if src := psPathArg(pa); src != nil && src.ok && winNullSource(src.s) && c.name == "copy-item" {
 				ws.winWipe(c, dst)
+			}
+			if src := psPathArg(pa); src != nil && c.name == "copy-item" && pa.flags["recurse"] {
+				// Copy-Item ..	emplate\* . -Recurse -Force: another tree
+				// over the project's files
+				ws.overWorkDir(c, *src, dst, "overwrite-workdir")
 			}
 			if src := psPathArg(pa); src != nil {
 				if a.userDataToShare(src.s, dst.s) {
