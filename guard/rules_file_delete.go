@@ -114,7 +114,7 @@ var fileDeleteRules = []*rule{
 				// keep them)
 				extract := hasWord(args, "--extract") || hasWord(args, "--get")
 				for _, l := range tarLetterWords(args) {
-					extract = extract || strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tc")
+					extract = extract || strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tck")
 				}
 				if !extract || hasWord(args, "--keep-old-files") || hasWord(args, "-k") || hasWord(args, "--skip-old-files") || hasWord(args, "--keep-newer-files") {
 					return false, ""
