@@ -110,13 +110,7 @@ var fileDeleteRules = []*rule{
 					archive = ops[0].s
 				}
 			default:
-				// x replaces the files that are there (-k, --skip-old-files
-				// keep them)
-				extract := hasWord(args, "--extract") || hasWord(args, "--get")
-				for _, l := range tarLetterWords(args) {
-					extract = extract || strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tck")
-				}
-				if !extract || hasWord(args, "--keep-old-files") || hasWord(args, "-k") || hasWord(args, "--skip-old-files") || hasWord(args, "--keep-newer-files") {
+				if !tarReplaces(args) {
 					return false, ""
 				}
 				dest, _ = optValue(args, "-C", "directory")
@@ -411,17 +405,13 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 			dest = ops[len(ops)-1].s
 		}
 	default: // tar, bsdtar, gtar: x replaces what is there
-		extract := hasWord(args, "--extract") || hasWord(args, "--get")
 		abs := hasWord(args, "--absolute-names")
 		for _, l := range tarLetterWords(args) {
-			if strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tc") {
-				extract = true
-			}
 			if strings.ContainsRune(l.letters, 'P') {
 				abs = true
 			}
 		}
-		if !extract || hasWord(args, "--keep-old-files") || hasWord(args, "-k") || hasWord(args, "--skip-old-files") {
+		if !tarReplaces(args) {
 			return "", pcNone
 		}
 		dest, _ = optValue(args, "-C", "directory")
@@ -437,6 +427,16 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 		return "", pcNone
 	}
 	return p, a.classifyAbs(p)
+}
+
+// tarReplaces reports a tar that extracts, replacing the files that are
+// there (-k, --skip-old-files and --keep-newer-files keep them).
+func tarReplaces(args []word) bool {
+	extract := hasWord(args, "--extract") || hasWord(args, "--get")
+	for _, l := range tarLetterWords(args) {
+		extract = extract || strings.ContainsRune(l.letters, 'x') && !strings.ContainsAny(l.letters, "tck")
+	}
+	return extract && !hasWord(args, "--keep-old-files") && !hasWord(args, "-k") && !hasWord(args, "--skip-old-files") && !hasWord(args, "--keep-newer-files")
 }
 
 // homeSettingsDir reports a folder of the home directory where programs
