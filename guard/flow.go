@@ -85,7 +85,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "psub":
 		// fish: a file holding what psub reads
 		return c.in
-	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" && lsFilesAll(args[1:]) || args[0].s == "diff" && diffNamesModified(args[1:])):
+	case n == "git" && len(args) > 0 && (args[0].s == "ls-files" && lsFilesAll(args[1:]) || args[0].s == "diff" && diffNamesModified(args[1:]) || args[0].s == "status" && statusListsAll(args[1:])),
+		(n == "hg" || n == "svn") && len(args) > 0 && (args[0].s == "status" || args[0].s == "st") && vcsStatusNames(args[1:]):
+		// hg status -un0 | xargs -0 rm: the untracked or changed files,
+		// every one
 		return flow{kind: flowList, what: "tracked files"}
 	case n == "losetup" && hasWord(args, "--show") && a.losetupScratchImage(c, args):
 		// dev=$(losetup -f --show scratch.img): a loop device over the
@@ -1080,6 +1083,29 @@ func statusListsAll(args []word) bool {
 		}
 	}
 	return lists
+}
+
+// vcsStatusNames reports hg or svn status options that list every
+// changed or untracked file of the working copy, with no path narrowing
+// them.
+func vcsStatusNames(args []word) bool {
+	for _, w := range args {
+		l := strings.TrimLeft(w.s, "-")
+		if l == w.s || l == "" {
+			return false // a path
+		}
+		if strings.HasPrefix(w.s, "--") {
+			switch l {
+			case "unknown", "modified", "added", "no-status", "print0", "quiet", "no-ignore", "ignored", "deleted", "removed":
+				continue
+			}
+			return false
+		}
+		if strings.Trim(l, "umardincq0") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func hasWord(args []word, s string) bool {

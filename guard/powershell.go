@@ -814,6 +814,17 @@ func (ws *winState) psWord(t string, item *psItem) word {
 			case "get-location", "gl", "pwd", "$pwd", "$pwd.path", "(get-location).path", "(pwd).path", "$executioncontext.sessionstate.path.currentlocation":
 				return lit(".")
 			}
+			if f := strings.Fields(in); len(f) > 1 && strings.EqualFold(f[0], "git") {
+				// Remove-Item (git ls-files -o): every file git lists,
+				// which may be every file of the project
+				args := make([]word, 0, len(f)-2)
+				for _, s := range f[2:] {
+					args = append(args, lit(s))
+				}
+				if f[1] == "ls-files" && lsFilesAll(args) || f[1] == "status" && statusListsAll(args) {
+					return lit("*")
+				}
+			}
 		}
 		return word{s: t, tail: len(t)}
 	}

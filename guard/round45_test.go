@@ -130,3 +130,35 @@ func TestRound45TreeOverProject(t *testing.T) {
 		`robocopy ..\starter . /e /xc /xn /xo`,
 	})
 }
+
+// More ways to discard work: a skipped commit during a rebase, am or
+// cherry-pick, submodules checked out again by force, jj abandoning what a
+// revset function selects or the change below the working copy, fossil's
+// purges, hg's and svn's lists of changed files removed, PowerShell's
+// Remove-Item of what git lists.
+func TestRound45WorkDiscarded(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git rebase --skip`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git cherry-pick --skip`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`git submodule update --force`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`jj abandon 'mine()'`, CategoryGitDestroy, "jj-discard-history", LevelModerate},
+		{`fossil purge checkins abc123`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`hg status -u -n | xargs rm -f`, CategoryFileDelete, "rm-workdir-contents", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git rebase --continue`,
+		`git submodule update --init --recursive`,
+		`jj abandon @`,
+		`fossil purge list`,
+		`hg status -u -n`,
+		`hg status -u -n docs/ | xargs ls -l`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Remove-Item (git ls-files -o --exclude-standard) -Force`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-Item (git ls-files -o --exclude-standard)`,
+	})
+}

@@ -758,7 +758,9 @@ var sedDeletes = regexp.MustCompile(`(?:/|\$|[0-9])d(?:['";\s]|$)`)
 // broadRevset reports a jj revset that selects a range or a set of
 // changes rather than one: all(), x::y, x..y, ~x, mutable().
 func broadRevset(r string) bool {
-	return strings.Contains(r, "all()") || strings.Contains(r, "::") || strings.Contains(r, "..") || strings.HasPrefix(r, "~") ||
+	// a function selects every change it matches (description(glob:"wip*"),
+	// mine()); @- is the committed change below the working copy
+	return strings.Contains(r, "(") || r == "@-" || r == "@--" || strings.Contains(r, "all()") || strings.Contains(r, "::") || strings.Contains(r, "..") || strings.HasPrefix(r, "~") ||
 		strings.Contains(r, " ~ ") || strings.Contains(r, "mutable()") || strings.Contains(r, "descendants(") || strings.Contains(r, "ancestors(")
 }
 

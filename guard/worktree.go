@@ -66,6 +66,12 @@ func gitDiscards(c *cmd) string {
 			if !hasWord(args, "--dry-run") && !hasWord(args, "-n") {
 				return "fossil clean"
 			}
+		case "purge":
+			// purge checkins, files, obliterate: commits taken out of the
+			// repository (obliterate empties the graveyard for good)
+			if len(args) > 1 && (args[1].s == "checkins" || args[1].s == "files" || args[1].s == "obliterate") && !hasWord(args, "--dry-run") && !hasWord(args, "-n") {
+				return "fossil purge " + args[1].s
+			}
 		}
 		return ""
 	}
@@ -214,7 +220,11 @@ func gitDiscards(c *cmd) string {
 		if p := editedPath(paths, o.has("S", "staged")); p != "" {
 			return "git restore " + p
 		}
-	case "rebase":
+	case "rebase", "am", "cherry-pick":
+		if hasWord(args, "--skip") {
+			// the commit being applied, its changes with it, left out
+			return "git " + sub + " --skip"
+		}
 		// git rebase --onto HEAD~3 HEAD~1: the commits between the two
 		// (HEAD~2 and HEAD~1) are dropped from the branch
 		if onto, ok := optValue(args, "", "onto"); ok {
@@ -263,6 +273,11 @@ func gitDiscards(c *cmd) string {
 	case "submodule":
 		if len(ops) > 0 && ops[0].s == "deinit" && o.has("f", "force") {
 			return "git submodule deinit --force"
+		}
+		if len(ops) > 0 && ops[0].s == "update" && o.has("f", "force") {
+			// each submodule's own changes discarded as it is checked
+			// out again
+			return "git submodule update --force"
 		}
 	case "worktree":
 		if len(ops) > 0 && ops[0].s == "remove" && o.has("f", "force") {
