@@ -2196,7 +2196,8 @@ func (a *analysis) emptySource(p, cwd string) bool {
 	}
 	b := strings.ToLower(path.Base(strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")))
 	switch b {
-	case "empty", "blank", "null", "nothing", "void", "emptydir", "empty-dir", "empty_dir", "empty.d", "blank-dir", "nada":
+	case "empty", "blank", "null", "nothing", "void", "emptydir", "empty-dir", "empty_dir", "empty.d", "blank-dir", "nada",
+		"tmp.xxxxxxxxxx": // "$(mktemp -d)/": a folder made a moment ago
 		return true
 	}
 	return false

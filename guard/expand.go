@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -88,6 +89,10 @@ func (a *analysis) expand(c *cmd) {
 		a.expandWatch(c)
 	case n == "ssh":
 		a.expandSSH(c)
+	case n == "plink":
+		a.expandPlink(c)
+	case n == "scp" || n == "rsync" || n == "pscp" || n == "pscp.pssh" || n == "parallel-scp" || n == "prsync" || n == "parallel-rsync":
+		a.expandUpload(c)
 	case n == "adb":
 		a.expandADB(c)
 	case n == "su", n == "runuser", n == "script", n == "flock", n == "sg":
@@ -413,6 +418,85 @@ func (a *analysis) expandSSH(c *cmd) {
 		rest = append([]word{{s: user, ok: true}}, rest...)
 	}
 	a.remoteCommand(c, rest, "ssh remote command")
+}
+
+// uploadCritical are the classes of a remote path an upload may not
+// replace: accounts, sudoers, PAM, preloaded libraries, schedules,
+// services, login keys, the SSH server's settings, boot files and
+// system programs of the machine it reaches.
+var uploadCritical = []wclass{wPasswd, wSudoers, wPam, wLdPreload, wCron, wService, wAuthKeys, wSSHDConfig, wBoot, wSysBin}
+
+// expandUpload judges a copy to another machine (scp, rsync, pscp and
+// parallel-ssh's pscp.pssh) as the write it makes there: scp ./sudoers
+// root@host:/etc/sudoers replaces that machine's sudoers.
+func (a *analysis) expandUpload(c *cmd) {
+	args := c.args()
+	var dest string
+	var srcs []word
+	switch c.name {
+	case "pscp.pssh", "parallel-scp", "prsync", "parallel-rsync":
+		// -h hosts -l user SRC... DEST: the same remote path on every host
+		ops := posArgs(args, optSpec{short: "hHlpteoxXO"})
+		if len(ops) < 2 {
+			return
+		}
+		dest, srcs = ops[len(ops)-1].s, ops[:len(ops)-1]
+	default:
+		ops := posArgs(args, optSpec{short: "cFiJloPSeBfT", long: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "temp-dir", "port", "password-file", "chmod", "chown"}})
+		if len(ops) < 2 || !isRemoteSpec(ops[len(ops)-1].s) {
+			return
+		}
+		_, dest, _ = strings.Cut(ops[len(ops)-1].s, ":")
+		srcs = ops[:len(ops)-1]
+	}
+	if !strings.HasPrefix(dest, "/") {
+		return // a path under the remote user's home: not this machine's classes
+	}
+	for _, s := range srcs {
+		if isRemoteSpec(s.s) {
+			return // a copy between two other machines
+		}
+	}
+	target := dest
+	if strings.HasSuffix(dest, "/") && len(srcs) == 1 {
+		target = dest + path.Base(srcs[0].s)
+	}
+	if slices.Contains(uploadCritical, a.classifyWrite(path.Clean(target))) {
+		a.remoteNested("cp upload "+shellQuote(path.Clean(target)), c.base+" upload", flow{})
+	}
+}
+
+// plinkValued are PuTTY plink's options that take a value.
+var plinkValued = map[string]bool{"-pw": true, "-pwfile": true, "-P": true, "-i": true, "-l": true, "-m": true, "-L": true, "-R": true, "-D": true,
+	"-hostkey": true, "-proxycmd": true, "-sercfg": true, "-sshlog": true, "-sshrawlog": true, "-load": true, "-J": true}
+
+// plinkFlags are plink's options that take no value.
+var plinkFlags = map[string]bool{"-batch": true, "-ssh": true, "-v": true, "-A": true, "-a": true, "-X": true, "-x": true, "-T": true, "-t": true,
+	"-C": true, "-N": true, "-noagent": true, "-agent": true, "-4": true, "-6": true, "-2": true, "-1": true, "-share": true, "-noshare": true, "-no-antispoof": true}
+
+// expandPlink judges the command PuTTY's plink runs on the host it
+// logs in to: plink -batch -ssh root@HOST -pw PW "CMD".
+func (a *analysis) expandPlink(c *cmd) {
+	args := c.args()
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if strings.HasPrefix(s, "-") {
+			if plinkValued[s] {
+				i++
+			}
+			continue
+		}
+		// plink's own options may follow the host
+		rest := args[i+1:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && (plinkValued[rest[0].s] || plinkFlags[rest[0].s]) {
+			if plinkValued[rest[0].s] && len(rest) > 1 {
+				rest = rest[1:]
+			}
+			rest = rest[1:]
+		}
+		a.remoteCommand(c, rest, "plink remote command")
+		return
+	}
 }
 
 // remoteCommand judges the words a remote shell (ssh, adb shell) is

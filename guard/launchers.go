@@ -1569,8 +1569,19 @@ func herokuRunLaunches(a *analysis, c *cmd) []launch {
 func saltLaunches(a *analysis, c *cmd) []launch {
 	ops := posArgs(c.args(), optSpec{short: "tLEGINCdcs", long: []string{"timeout", "batch-size", "out", "return", "config-dir", "tgt-type"}})
 	// (the target is the first operand, or the value of -G/-L/-E/-N)
-	for i := 0; i+1 < len(ops); i++ {
+	for i := 0; i < len(ops); i++ {
 		switch ops[i].s {
+		case "system.reboot", "system.shutdown", "system.poweroff", "system.halt":
+			// every targeted minion taken down
+			return []launch{{code: strings.TrimPrefix(ops[i].s, "system."), origin: "salt " + ops[i].s + " on every minion", remote: true}}
+		}
+		if i+1 >= len(ops) {
+			break
+		}
+		switch ops[i].s {
+		case "service.stop", "service.disable", "service.mask":
+			// a service stopped on every targeted minion
+			return []launch{{code: "systemctl " + strings.TrimPrefix(ops[i].s, "service.") + " " + shellQuote(ops[i+1].s), origin: "salt " + ops[i].s + " on every minion", remote: true}}
 		case "cmd.run", "cmd.shell", "cmd.run_all", "cmd.exec_code":
 			return []launch{{code: ops[i+1].s, origin: "salt " + ops[i].s + " on every minion", remote: true}}
 		case "cmd.script":

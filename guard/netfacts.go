@@ -11,7 +11,8 @@ var (
 	execNames = append(append(append([]string{}, shellNames...), interpNames...), "eval", "source", ".", "iex", "Invoke-Expression")
 	netSinks  = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
-		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity", "oras")
+		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity", "oras",
+		"pscp.pssh", "parallel-scp", "prsync", "parallel-rsync")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -273,6 +274,11 @@ func uploadedFiles(c *cmd) []word {
 					out = append(out, w)
 				}
 			}
+		}
+	case "pscp.pssh", "parallel-scp", "prsync", "parallel-rsync":
+		// parallel-ssh's copies: every source goes to every host listed
+		if ops := posArgs(args, optSpec{short: "hHlpteoxXO"}); len(ops) > 1 {
+			out = append(out, ops[:len(ops)-1]...)
 		}
 	case "aws", "gsutil":
 		ops := posArgs(args, optSpec{long: awsValueOpts})

@@ -162,3 +162,37 @@ func TestRound45WorkDiscarded(t *testing.T) {
 		`Get-Item (git ls-files -o --exclude-standard)`,
 	})
 }
+
+// Servers run from the developer's machine: PuTTY's plink runs its
+// command there as ssh does; a pasted public key appended to a host's
+// authorized_keys (by ssh, salt or ansible) lets someone else in; salt
+// stopping services or rebooting minions; systemctl -H; an upload that
+// replaces a host's sudoers or service units; an empty folder made by
+// mktemp mirrored over a remote folder; a private key copied to every
+// host by pscp.pssh; Fabric's Connection.run.
+func TestRound45ServersFromHere(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`plink -batch -ssh admin@10.1.1.9 -pw hunter2 "rm -rf /var/lib/app/*"`, CategoryFileDelete, "rm-recursive-outside-workdir", LevelHigh},
+		{`ssh ops@10.2.0.4 "echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7x helper@laptop' >> ~/.ssh/authorized_keys"`, CategoryPersistence, "cli-login-key-pasted", LevelHigh},
+		{`salt 'web*' ssh.set_auth_key deploy 'AAAAC3NzaC1lZDI1NTE5AAAAIB7x' enc=ed25519`, CategoryPersistence, "cli-login-key-pasted", LevelHigh},
+		{`salt '*' service.stop redis`, CategorySystem, "service-stop", LevelHigh},
+		{`salt -N web system.reboot`, CategorySystem, "system-shutdown", LevelHigh},
+		{`systemctl --host=ops@db-1 stop postgresql`, CategorySystem, "service-stop", LevelHigh},
+		{`scp ./sudoers.new admin@db-1:/etc/sudoers`, CategoryPrivilege, "write-sudoers", LevelCritical},
+		{`rsync -a --delete "$(mktemp -d)/" ops@files-1:/srv/shared/`, CategoryFileDelete, "rm-recursive-system", LevelCritical},
+		{`pscp.pssh -h hosts.txt -l root ~/.ssh/id_rsa /root/.ssh/id_rsa`, CategoryExfiltration, "exfil-upload-secret", LevelCritical},
+		{`python3 -c "from fabric import Connection; Connection('admin@db-1').sudo('rm -rf /srv/app/releases')"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`plink -batch -ssh admin@10.1.1.9 -pw hunter2 "df -h"`,
+		`ssh ops@10.2.0.4 "grep -c 'AAAAC3NzaC1lZDI1NTE5AAAAIB7x' ~/.ssh/authorized_keys"`,
+		`salt 'web*' ssh.rm_auth_key deploy 'AAAAC3NzaC1lZDI1NTE5AAAAIB7x'`,
+		`salt '*' service.status redis`,
+		`systemctl -H ops@db-1 status postgresql`,
+		`scp admin@db-1:/etc/sudoers ./tmp/sudoers.db-1`,
+		`scp ./dist/app.tar.gz deploy@app-1:/srv/app/`,
+		`rsync -a --delete ./dist/ deploy@app-1:/srv/app/current/`,
+		`python3 -c "import asyncio; asyncio.run(main())"`,
+	})
+}

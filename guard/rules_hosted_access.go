@@ -218,6 +218,12 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 3 || fetchers[c.name] || c.name == "echo" || c.name == "printf" || c.name == "ssh-keygen" {
 				return false, ""
 			}
+			if j := c.argsText(); pastedLoginKey(j) && appendsAuthorizedKey(c.name, j) {
+				// ssh host "echo 'ssh-ed25519 AAAA… x@tmp' >>
+				// ~/.ssh/authorized_keys", salt ssh.set_auth_key, ansible's
+				// authorized_key module: someone else's key let in there
+				return true, c.name + " (a pasted public key added to authorized_keys)"
+			}
 			sub, verb := clientVerb(c, vKeyAdd)
 			if verb == "" {
 				return false, ""
@@ -243,6 +249,34 @@ var hostedAccessRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, hostedAccessRules) }
+
+// pastedLoginKey reports text holding an SSH public key itself (its type
+// and body, or the body alone), not a file that holds one.
+func pastedLoginKey(s string) bool {
+	for _, k := range [...]string{"ssh-rsa AAAA", "ssh-ed25519 AAAA", "ecdsa-sha2-", "sk-ssh-ed25519", "AAAAB3NzaC1yc2E", "AAAAC3NzaC1lZDI1NTE5", "AAAAE2VjZHNh"} {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendsAuthorizedKey reports a remote command or a configuration
+// tool's call that adds a key to a machine's authorized_keys: an append
+// or a tee there, salt's ssh.set_auth_key, ansible's authorized_key
+// module (unless state=absent).
+func appendsAuthorizedKey(name, j string) bool {
+	l := lower(j)
+	switch {
+	case strings.Contains(l, "set_auth_key"):
+		return true
+	case (name == "ansible" || name == "ansible-playbook") && strings.Contains(l, "authorized_key"):
+		return !strings.Contains(l, "state=absent")
+	case strings.Contains(l, "authorized_keys"):
+		return strings.Contains(l, ">>") || strings.Contains(l, "tee ")
+	}
+	return false
+}
 
 // ownCloudRules are the clouds' clients whose firewall, ACL and role
 // commands rules of their own judge.

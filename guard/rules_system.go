@@ -1659,8 +1659,13 @@ var systemRules = []*rule{
 					}
 				}
 			case "systemctl":
+				// -H user@host: the same on another machine, over ssh
+				ops = posArgs(args, optSpec{short: "HMtpnos", long: []string{"host", "machine", "type", "property", "lines", "output", "signal", "kill-whom", "root", "state", "job-mode"}})
 				if len(ops) >= 2 && (ops[0].s == "stop" || ops[0].s == "disable" || ops[0].s == "mask" || ops[0].s == "kill") {
 					return true, ops[1].s
+				}
+				if h, ok := optValue(args, "-H", "host"); ok && isProdName(h) && len(ops) >= 2 && (ops[0].s == "restart" || ops[0].s == "try-restart" || ops[0].s == "reload-or-restart") {
+					return true, ops[0].s + " " + ops[1].s + " on " + h
 				}
 				// ssh deploy@prod-web-01 'sudo systemctl restart nginx': a
 				// production server's service interrupted by hand (this

@@ -529,7 +529,13 @@ func (sc *scriptScan) scanCommands(code string) {
 		}
 	}
 	// commands run
-	for _, api := range execAPIs[lang] {
+	apis := execAPIs[lang]
+	if lang == "python" && (strings.Contains(code, "fabric") || strings.Contains(code, "Connection(")) {
+		// Fabric: Connection('root@host').run('…'), c.sudo('…') run the
+		// command on that machine
+		apis = append(apis[:len(apis):len(apis)], ".run", ".sudo")
+	}
+	for _, api := range apis {
 		forEachCall(code, api, lang, func(args string) {
 			items := splitArgs(args, lang)
 			if len(items) == 0 {
