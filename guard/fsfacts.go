@@ -1268,6 +1268,12 @@ func tlsCheckOffVar(name, val string) bool {
 	switch name {
 	case "NODE_TLS_REJECT_UNAUTHORIZED", "PYTHONHTTPSVERIFY":
 		return val == "0"
+	case "AZURE_CLI_DISABLE_CONNECTION_VERIFICATION", "HELM_INSECURE_SKIP_TLS_VERIFY":
+		return val != "" && val != "0" && !strings.EqualFold(val, "false")
+	case "ANSIBLE_HOST_KEY_CHECKING":
+		// every host's key accepted, whoever answers
+		l := strings.ToLower(val)
+		return l == "false" || l == "0" || l == "no"
 	case "GIT_SSL_NO_VERIFY", "CURL_INSECURE", "GONOSUMDB", "GOINSECURE", "GOFLAGS":
 		return name != "GOFLAGS" && val != "" && val != "0" && val != "false" || name == "GOFLAGS" && strings.Contains(val, "-insecure")
 	case "GOSUMDB":

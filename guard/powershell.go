@@ -1892,6 +1892,12 @@ func (ws *winState) psAssign(name string, rhs []psTok, item *psItem, st psStmt, 
 				// $env:DATABASE_URL = '...': the server the programs run
 				// after it connect to, and the rest of their environment
 				ws.a.setVar(strings.ToUpper(env), v)
+				if up := strings.ToUpper(env); tlsCheckOffVar(up, v.s) && up != "NODE_TLS_REJECT_UNAUTHORIZED" {
+					// $env:GIT_SSL_NO_VERIFY = '1': for the rest of the
+					// session, as export is (Node's is judged with the
+					// command it precedes)
+					ws.emitWin(nil, "tool-tls-off", "$env:"+env+" = "+v.s)
+				}
 			}
 			return
 		}

@@ -196,3 +196,36 @@ func TestRound45ServersFromHere(t *testing.T) {
 		`python3 -c "import asyncio; asyncio.run(main())"`,
 	})
 }
+
+// Certificate and host-key checks off toward another machine: a private
+// address or a .local name is not this machine. PowerShell's $env:
+// assignment counts as export; Azure's CLI and Ansible's variables; Invoke-
+// RestMethod sending a token; argocd login --insecure; images pulled by
+// skopeo or podman with --tls-verify=false. Against localhost all pass.
+func TestRound45ChecksOffElsewhere(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl --insecure-skip-tls-verify --server https://192.168.10.4:6443 get ns`, CategorySystem, "tls-off-with-credentials", LevelHigh},
+		{`export AZURE_CLI_DISABLE_CONNECTION_VERIFICATION=1`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`export ANSIBLE_HOST_KEY_CHECKING=False`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`argocd login cd.acme.io --insecure --username admin`, CategorySystem, "tls-off-with-credentials", LevelHigh},
+		{`podman pull --tls-verify=false 10.0.0.7:5000/base:1`, CategorySystem, "download-tls-off", LevelHigh},
+		{`curl -k -o agent.tgz https://files.lab.local/agent.tgz`, CategorySystem, "download-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`kubectl --insecure-skip-tls-verify --server https://127.0.0.1:6443 get ns`,
+		`argocd login localhost:8080 --insecure --username admin`,
+		`podman pull --tls-verify=false localhost:5000/base:1`,
+		`export ANSIBLE_HOST_KEY_CHECKING=True`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$env:GIT_SSL_NO_VERIFY = 'true'; git fetch`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`Invoke-RestMethod https://10.3.0.9/api/jobs -Headers @{Authorization = "Bearer $t"} -SkipCertificateCheck`, CategorySystem, "tls-off-with-credentials", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`$env:GIT_SSL_NO_VERIFY = '0'; git fetch`,
+		`Invoke-RestMethod https://localhost:5001/api/jobs -Headers @{Authorization = "Bearer $t"} -SkipCertificateCheck`,
+		`Invoke-RestMethod https://10.3.0.9/api/health`,
+	})
+}

@@ -1846,12 +1846,26 @@ func installVerb(c *cmd) bool {
 var tlsOffRules = []*rule{
 	{ID: "tls-off-with-credentials", Level: LevelHigh, Category: CategorySystem, Description: "turning a certificate or host-key check off while sending credentials or code to another machine (anyone in the path can read or change them)",
 		Suggestions: []string{"Give the tool the server's CA or host key", "Fix the server's certificate instead of the check"},
-		names:       names("git", "helm", "oc", "kubectl", "ssh", "scp", "sftp", "vault", "curl"),
+		names:       names("git", "helm", "oc", "kubectl", "ssh", "scp", "sftp", "vault", "curl", "invoke-restmethod", "invoke-webrequest", "argocd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			low := c.lowerArgs()
 			target := ""
 			switch c.name {
+			case "invoke-restmethod", "invoke-webrequest":
+				// -SkipCertificateCheck with a token, credentials or a body
+				w := wargs(c)
+				if !hasSw(w, "skipcertificatecheck") || !hasSw(w, "headers") && !hasSw(w, "credential") && !hasSw(w, "token") && !hasSw(w, "authentication") && !hasSw(w, "body") {
+					return false, ""
+				}
+				target = firstURLHost(args)
+			case "argocd":
+				// argocd login HOST --insecure: the password sent unchecked
+				if ops := positional(args); len(ops) < 2 || ops[0].s != "login" || !hasWord(args, "--insecure") {
+					return false, ""
+				} else {
+					target = hostOf("https://" + ops[1].s)
+				}
 			case "git":
 				sub, sargs := gitSub(c)
 				if !hasAnyWord(low, "http.sslverify=false", "http.sslverify=0") || (sub != "push" && sub != "clone" && sub != "fetch" && sub != "pull" && sub != "ls-remote") {
@@ -1914,19 +1928,39 @@ var tlsOffRules = []*rule{
 				}
 				target = firstURLHost(args)
 			}
-			if target == "" || loopback(target) || isLocalHost(target) && !isProdName(target) && !hasAny(lower(target), "shared", "staging") ||
-				testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test", ".local") {
-				return false, ""
+			if target == "" || thisMachine(target) || testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test") {
+				return false, "" // (a private address or a .local name is another machine)
 			}
 			return true, c.name + " with the check off, to " + target
 		}},
 	{ID: "download-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "downloading a file or fetching code from another machine with its certificate unchecked (anyone in the path can swap what arrives)",
 		Suggestions: []string{"Give the tool the server's CA (--cacert, --ca-certificate, a CA bundle)", "Fix the server's certificate instead of the check"},
-		names:       names("curl", "wget", "aria2c", "invoke-webrequest", "invoke-restmethod", "svn", "deno", "ansible-galaxy", "helm"),
+		names:       names("curl", "wget", "aria2c", "invoke-webrequest", "invoke-restmethod", "svn", "deno", "ansible-galaxy", "helm", "skopeo", "podman", "buildah", "docker"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			target, what := "", ""
 			switch c.name {
+			case "skopeo", "podman", "buildah", "docker": // (podman is read as docker)
+				// skopeo copy --src-tls-verify=false docker://HOST/...: an
+				// image pulled without its registry's certificate checked
+				for _, l := range c.lowerArgs() {
+					if l == "--src-tls-verify=false" || l == "--tls-verify=false" {
+						what = l
+					}
+				}
+				for _, w := range positional(args) {
+					if h, ok := strings.CutPrefix(w.s, "docker://"); ok {
+						target = h[:strings.IndexAny(h+"/", "/")]
+						break
+					}
+					if c.name != "skopeo" && strings.Contains(w.s, "/") && strings.ContainsAny(strings.Split(w.s, "/")[0], ".:") {
+						target = strings.Split(w.s, "/")[0] // podman pull HOST:5000/app
+						break
+					}
+				}
+				if i := strings.LastIndexByte(target, ':'); i > 0 {
+					target = target[:i]
+				}
 			case "curl":
 				// curl -k -o tool.zip https://...: saved to be used later
 				// (a page printed to the terminal is only read)
@@ -1979,12 +2013,23 @@ var tlsOffRules = []*rule{
 					}
 				}
 			}
-			if what == "" || target == "" || loopback(target) || isLocalHost(target) && !isProdName(target) ||
-				testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test") {
+			if what == "" || target == "" || thisMachine(target) || testName(lower(target)) || hasAny(lower(target), "kind", "minikube", "localstack", ".test") {
 				return false, ""
 			}
 			return true, what + ", from " + target
 		}},
+}
+
+// thisMachine reports a host that is this machine itself (localhost, a
+// loopback address, Docker's name for the host): a certificate check
+// against it guards nothing. A private address is another machine.
+func thisMachine(h string) bool {
+	h = strings.ToLower(h)
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal" || loopback(h) {
+		return true
+	}
+	ip, ok := parseIP(h)
+	return ok && ip.IsLoopback()
 }
 
 // savesFile reports a command that writes what it fetches into a file
