@@ -550,6 +550,9 @@ func (ws *winState) cmdPipeline(toks []cTok) flow {
 		}
 	}
 	stages = append(stages, toks[start:])
+	savedStages := ws.cmdStages
+	ws.cmdStages = len(stages)
+	defer func() { ws.cmdStages = savedStages }()
 	if l := strings.ToLower(ws.a.src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && strings.Contains(l, "reg query") &&
 		!strings.Contains(l, "reg add") && !strings.Contains(l, "reg delete") {
 		// reg query ...\Winlogon | findstr DefaultPassword: the saved
@@ -937,6 +940,12 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			}
 			if d := a.winProdSettings(w.s); d != "" && stage == 0 {
 				ws.emitWin(c, "win-read-secrets", d)
+			} else if p := a.winAbs(w.s); p != "" && a.inWork(p) && ws.cmdStages == 1 && a.wantOut == 0 && !a.piped && !cmdOutputRedirected(toks) {
+				// type .env: the project's environment file on the
+				// terminal, as cat .env is (a template is not)
+				if b := strings.ToLower(path.Base(p)); b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b) {
+					ws.emitWin(c, "win-read-secrets", "the project's environment file "+w.s)
+				}
 			}
 		}
 		a.finish(c)
@@ -1028,6 +1037,17 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 					ws.emitWin(c, "win-read-secrets", d)
 				}
 				return flow{kind: flowSecret, what: d, crit: crit}
+			}
+		}
+	}
+	if l == "clip" {
+		// clip < %USERPROFILE%\.ssh\id_rsa: a key on the clipboard, as
+		// pbcopy < key is
+		for i, t := range toks {
+			if t.kind == cRedir && t.s == "<" && i+1 < len(toks) && toks[i+1].kind == cWord {
+				if d, crit := a.winSensitive(a.winAbs(toks[i+1].s)); d != "" && crit {
+					ws.emitWin(c, "secret-to-clipboard-or-printer", d+" → clip")
+				}
 			}
 		}
 	}
@@ -1345,9 +1365,9 @@ func (ws *winState) cmdFor(toks []cTok, in flow, stage int) flow {
 	return flow{}
 }
 
-// namesOnlyOfSet reports a for /f loop over the output of set that
-// keeps only the first token cut at "=": each variable's name.
-func namesOnlyOfSet(opts string, set []cTok) bool {
+// namesOnlyOpts reports for /f options that keep only the first token
+// cut at "=": each line's name, not its value.
+func namesOnlyOpts(opts string) bool {
 	if !strings.Contains(opts, "delims=") || !strings.Contains(opts[strings.Index(opts, "delims="):], "=") {
 		return false
 	}
@@ -1355,8 +1375,14 @@ func namesOnlyOfSet(opts string, set []cTok) bool {
 	if !strings.HasPrefix(d, "=") {
 		return false
 	}
-	if strings.Contains(opts, "tokens=") && !strings.Contains(opts, "tokens=1 ") && !strings.HasSuffix(opts, "tokens=1") && !strings.Contains(opts, "tokens=1\t") {
-		return false // tokens=2, tokens=*: the values too
+	return !strings.Contains(opts, "tokens=") || strings.Contains(opts, "tokens=1 ") || strings.HasSuffix(opts, "tokens=1") || strings.Contains(opts, "tokens=1\t")
+}
+
+// namesOnlyOfSet reports a for /f loop over the output of set that
+// keeps only the first token cut at "=": each variable's name.
+func namesOnlyOfSet(opts string, set []cTok) bool {
+	if !namesOnlyOpts(opts) {
+		return false
 	}
 	var parts []string
 	for _, t := range set {
@@ -1468,6 +1494,23 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 						return true
 					}
 				}
+			}
+		}
+		if src != "" && src[0] != '\'' && src[0] != '`' && len(body) > 1 && body[0].kind == cWord && strings.EqualFold(strings.TrimPrefix(body[0].s, "@"), "echo") && !cmdOutputRedirected(body) {
+			// for /f "tokens=1,* delims==" %a in (.env) do @echo %a=%b:
+			// the file's lines on the terminal, as type prints them
+			p := ws.a.winAbs(strings.Trim(src, `"`))
+			d, _ := ws.a.winSensitive(p)
+			dotEnv := false
+			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && ws.a.inWork(p) && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
+				d, dotEnv = "the project's environment file "+src, true
+			}
+			// the first word of each line alone is a name where lines
+			// read "name = value"; a .env's KEY=value line is one word
+			firstWordOnly := !strings.Contains(opts, "tokens=") && !strings.Contains(opts, "delims=") && !dotEnv
+			if d != "" && ws.a.wantOut == 0 && !namesOnlyOpts(opts) && !firstWordOnly {
+				ws.emitWin(nil, "win-read-secrets", d+" printed line by line")
+				return true
 			}
 		}
 		if src != "" && src[0] != '\'' && src[0] != '`' && !strings.HasPrefix(src, `"`) && len(body) > 0 && body[0].kind == cWord && dnsLookupTool(body[0].s) {

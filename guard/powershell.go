@@ -1392,6 +1392,17 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 			if len(st.stages) == 1 && len(st.redirs[si]) == 0 && a.wantOut == 0 && ws.inValue == 0 {
 				ws.psExpressionShown(psJoin(stage), prev, item)
 			}
+			if si == 0 && len(st.stages) > 1 && len(st.stages[1]) > 0 {
+				// $env:AWS_SECRET_ACCESS_KEY | Out-File -Append ci.log: the
+				// secret kept in a file, as echo "$X" >> ci.log is (the
+				// clipboard is where one value is meant to go)
+				switch strings.ToLower(st.stages[1][0].text) {
+				case "out-file", "set-content", "add-content", "tee-object", "tee", "ac", "sc":
+					if name := ws.psEnvRead(psJoin(stage)); name != "" && secretVarName(name) {
+						ws.emitWin(nil, "secret-printed", "the environment variable "+name+" into "+st.stages[1][0].text)
+					}
+				}
+			}
 			if len(st.stages) == 1 && prev.kind == flowSecret && strings.HasPrefix(ft, "[") && len(st.redirs[si]) == 0 && psReadShownWhole(psJoin(stage)) {
 				// [IO.File]::ReadAllText(KEY) alone on its line: shown
 				ws.emitWin(nil, "win-read-secrets", prev.what)

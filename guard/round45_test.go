@@ -229,3 +229,31 @@ func TestRound45ChecksOffElsewhere(t *testing.T) {
 		`Invoke-RestMethod https://10.3.0.9/api/health`,
 	})
 }
+
+// Secrets shown or kept on Windows as on POSIX: cmd's type of the
+// project's .env, a for /f loop echoing its lines whole, clip < a private
+// key, a secret variable piped by PowerShell into a file. Names only, a
+// template, a public key pass.
+func TestRound45WindowsSecretsShown(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`type .env.local`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+		{`for /f "tokens=*" %l in (.env) do @echo %l`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+		{`clip < %USERPROFILE%\.ssh\id_ed25519`, CategoryExfiltration, "secret-to-clipboard-or-printer", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`type .env.example`,
+		`type .env | findstr /b PORT=`,
+		`for /f "tokens=1 delims==" %l in (.env) do @echo %l`,
+		`clip < %USERPROFILE%\.ssh\id_ed25519.pub`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$env:GITHUB_TOKEN | Add-Content build.log`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`$env:AWS_REGION | Add-Content build.log`,
+		`$env:GITHUB_TOKEN | Set-Clipboard`,
+	})
+}

@@ -474,6 +474,8 @@ var winNativeNames = map[string]bool{
 type winState struct {
 	a       *analysis
 	dialect string
+	// cmdStages is the number of stages of the cmd pipeline being read
+	cmdStages int
 	// shareCwd is the network share pushd or cd made the current
 	// folder: programs run by a bare name then come from it
 	shareCwd string
