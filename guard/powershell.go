@@ -2225,6 +2225,19 @@ func (ws *winState) psFuncBomb(stage []psTok) {
 	}
 }
 
+// psSearchPattern matches a quoted pattern given to a search: -Pattern,
+// -match, -like and their kin.
+var psSearchPattern = regexp.MustCompile(`(-pattern|-[ic]?match|-[ic]?notmatch|-[ic]?like|-[ic]?notlike|-simplematch)\s+('[^']*'|"[^"]*")`)
+
+// psSearchPatternsOut returns lower-case code without the patterns it
+// searches for.
+func psSearchPatternsOut(l string) string {
+	if !strings.Contains(l, "-pattern") && !strings.Contains(l, "match") && !strings.Contains(l, "like") {
+		return l
+	}
+	return psSearchPattern.ReplaceAllString(l, "$1 ''")
+}
+
 // psDotNet judges .NET calls written in an expression.
 func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	a := ws.a
@@ -2232,7 +2245,9 @@ func (ws *winState) psDotNet(raw, l string, item *psItem) {
 	case (strings.Contains(l, "net.sockets.tcpclient") || strings.Contains(l, "net.sockets.socket") || strings.Contains(l, "sockets.tcplistener")) &&
 		(strings.Contains(l, "getstream") || strings.Contains(l, "iex") || strings.Contains(l, "invoke-expression") || strings.Contains(l, ".receive(")):
 		ws.emitWin(nil, "win-reverse-shell", truncate(raw, 120))
-	case psDownloads(l) && psExecutes(l):
+	case psDownloads(l) && psExecutes(l) && psDownloads(psSearchPatternsOut(l)) && psExecutes(psSearchPatternsOut(l)):
+		// (Select-String -Pattern 'iex|DownloadString' searches for the
+		// words; it runs nothing)
 		ws.emitWin(nil, "remote-code-exec", truncate(raw, 120))
 	case strings.Contains(l, "winnt://") && strings.Contains(l, ".add(") && psAdminGroupADSI(l):
 		// ([ADSI]"WinNT://host/Administrators,group").Add("WinNT://host/dev")

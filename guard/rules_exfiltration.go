@@ -870,13 +870,16 @@ var exfiltrationRules = []*rule{
 				// put-public-access-block with its blocks turned off
 				strings.Contains(j, "put-public-access-block") && (strings.Contains(j, "BlockPublicPolicy=false") || strings.Contains(j, "BlockPublicAcls=false") || strings.Contains(j, `"BlockPublicPolicy":false`) || strings.Contains(j, `"BlockPublicAcls":false`))):
 				return true, j
-			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && (strings.Contains(j, "--operation-type add") || strings.Contains(j, "Add=[{Group=all}]")),
+			case c.name == "aws" && (strings.Contains(j, "modify-snapshot-attribute") || strings.Contains(j, "modify-image-attribute")) && (strings.Contains(j, "--operation-type add") || strings.Contains(j, "Add=[{Group=all}]") || strings.Contains(j, "Add=[{UserId=")),
 				c.name == "az" && strings.Contains(j, "cosmosdb update") && strings.Contains(lower(j), "--public-network-access enabled") && cosmosOpenToAll(c.args()),
 				c.name == "aws" && (strings.Contains(j, "modify-db-snapshot-attribute") || strings.Contains(j, "modify-db-cluster-snapshot-attribute")) && strings.Contains(j, "--values-to-add"):
 				// a disk, an image or a database snapshot shared with
 				// another account, or with everyone
 				return true, j
-			case (c.name == "gsutil" || c.name == "gcloud") && !strings.Contains(j, "get-iam-policy") && !strings.HasPrefix(j, "iam get") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
+			case (c.name == "gsutil" || c.name == "gcloud") && !strings.Contains(j, "get-iam-policy") && !strings.HasPrefix(j, "iam get") &&
+				// (searching or analysing policies for allUsers, or taking
+				// that binding away, opens nothing)
+				!strings.Contains(j, "search-all-iam-policies") && !strings.Contains(j, "analyze-iam-policy") && !strings.Contains(j, "remove-iam-policy-binding") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
 				strings.Contains(j, "AllUsers") || strings.Contains(j, "AllAuthenticatedUsers") || strings.Contains(j, "public-read")):
 				return true, j
 			case c.name == "az" && (strings.Contains(j, "--public-access blob") || strings.Contains(j, "--public-access container") ||

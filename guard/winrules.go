@@ -580,6 +580,9 @@ var winRules = []*rule{
 			"pcalua", "java", "javaw", "dotnet", "add-appxpackage", "appinstaller", "presentationhost", "ieexec", "cmd:start", "start-process", "explorer"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "rundll32" && rundllOpensPage(wargs(c)) {
+				return false, ""
+			}
 			for _, w := range args {
 				l := lower(strings.Trim(w.s, `"'`))
 				if strings.HasPrefix(l, "ms-appinstaller:") && strings.Contains(l, "source=") {
@@ -1793,6 +1796,11 @@ var winRules = []*rule{
 					// it later is judged as using a download
 					return false, ""
 				}
+				if hasSw(args, "transfer") && fromReleaseSite(c) {
+					// nodejs.org's installer fetched by BITS: a release
+					// site's own build (running it is judged apart)
+					return false, ""
+				}
 				return hasSw(args, "transfer", "addfile", "create") && (hasURL(args) || hasSw(args, "transfer")), j
 			case "mpcmdrun":
 				// the antivirus's own downloader: what it fetches is trusted
@@ -1813,6 +1821,9 @@ var winRules = []*rule{
 			case "regsvr32":
 				return anyContains(args, "scrobj", "http:", "https:") || hasSw(args, "i") && hasURL(args), j
 			case "rundll32":
+				if rundllOpensPage(args) {
+					return false, "" // a web page opened in the browser, as start URL does
+				}
 				// advpack/setupapi/ieadvpack install an INF from a share:
 				// whatever it names runs
 				return anyContains(args, "javascript:", "vbscript:", "runhtmlapplication", "http:", "https:") || len(args) > 0 && strings.HasPrefix(args[0], `\\`) ||
@@ -3079,4 +3090,30 @@ func psProjection(src string) []word {
 		return out
 	}
 	return nil
+}
+
+// rundllOpensPage reports rundll32 url.dll,FileProtocolHandler (or
+// OpenURL) given a web page: the browser opens it, as start URL does. A
+// URL naming a program or a script (setup.exe, x.hta) is not a page.
+func rundllOpensPage(args []string) bool {
+	j := strings.ToLower(strings.Join(args, " "))
+	if !strings.Contains(j, "url.dll,fileprotocolhandler") && !strings.Contains(j, "url.dll,openurl") {
+		return false
+	}
+	for _, s := range args {
+		l := strings.ToLower(strings.Trim(s, `"'`))
+		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+			continue
+		}
+		u := l
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			u = u[:i]
+		}
+		switch path.Ext(u) {
+		case ".exe", ".msi", ".hta", ".ps1", ".bat", ".cmd", ".vbs", ".js", ".jse", ".wsf", ".jar", ".scr", ".dll", ".lnk", ".appinstaller", ".msix", ".zip", ".iso":
+			return false
+		}
+		return true
+	}
+	return false
 }
