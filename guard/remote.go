@@ -70,8 +70,8 @@ func (a *analysis) recordClone(c *cmd) {
 		return
 	}
 	ops := posArgs(args, optSpec{short: "bcjou", long: []string{"branch", "config", "depth", "jobs", "origin", "upload-pack", "template", "reference", "separate-git-dir", "filter"}})
-	if len(ops) == 0 || !codeURL(ops[0].s) && !strings.Contains(ops[0].s, "://") || vendorRepo(ops[0].s) {
-		return
+	if len(ops) == 0 || !codeURL(ops[0].s) && !strings.Contains(ops[0].s, "://") || vendorRepo(ops[0].s) || strings.HasPrefix(ops[0].s, "file://") {
+		return // (file:// is this machine's own repository, copied)
 	}
 	dir := ""
 	if len(ops) > 1 {

@@ -1,8 +1,10 @@
 package guard
 
 import (
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -488,11 +490,12 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "remote-procsubst-config", Level: LevelCritical, Category: CategoryRemoteExec, Description: "a build, task or playbook file downloaded through process substitution and run",
 		Suggestions: suggRemote, names: names("make", "gmake", "cargo", "just", "task", "ansible-playbook", "nix", "nix-build", "gdb", "vim", "nvim", "rake", "gradle", "mvn", "npm", "terraform", "bash", "zsh", "java",
-			"cmake", "ctest", "sh", "dash", "ksh"),
+			"cmake", "ctest", "sh", "dash", "ksh", "python", "python3", "node", "perl", "ruby"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			// BASH_ENV=<(curl URL) bash -c ...: read before the command
+			// BASH_ENV=<(curl URL) bash -c ..., PYTHONSTARTUP=<(curl URL)
+			// python3 -i: read before the command
 			for _, as := range c.assigns {
-				if (as.name == "BASH_ENV" || as.name == "ENV") && as.val.flow != nil && as.val.flow.kind == flowRemote {
+				if codeLoadVars[as.name] && as.val.flow != nil && as.val.flow.kind == flowRemote {
 					return true, as.name + " ← " + as.val.flow.what
 				}
 			}
@@ -545,14 +548,36 @@ var remoteExecRules = []*rule{
 			}
 			// variables naming code the program loads first:
 			// LD_PRELOAD=/tmp/l.so ls, PERL5LIB=/tmp/p perl
-			for _, as := range c.assigns {
-				if !codeLoadVars[as.name] {
-					continue
-				}
-				for _, f := range strings.FieldsFunc(as.val.s, func(r rune) bool { return r == ':' || r == ' ' || r == '=' }) {
+			loads := func(name, val string) bool {
+				for _, f := range strings.FieldsFunc(val, func(r rune) bool { return r == ':' || r == ' ' || r == '=' }) {
 					f = strings.TrimPrefix(strings.TrimPrefix(f, "-r"), "--require")
 					if a.isDownloaded(f, c.cwd) || a.holdsDownload(f, c.cwd) {
-						return true, as.name + "=" + as.val.s
+						return true
+					}
+				}
+				for _, f := range strings.Fields(val) {
+					// $env:NODE_OPTIONS = "--require $env:TEMP\h.js": a
+					// Windows path, which the split above cut at its colon
+					if f = strings.TrimPrefix(f, "--require="); len(f) > 2 && f[1] == ':' {
+						if p := a.winAbs(f); p != "" && (a.downloads[p] || a.downloads["/"+p] || a.downloads[path.Base(p)]) {
+							return true
+						}
+					}
+				}
+				return false
+			}
+			for _, as := range c.assigns {
+				if codeLoadVars[as.name] && loads(as.name, as.val.s) {
+					return true, as.name + "=" + as.val.s
+				}
+			}
+			if !fetchers[c.name] && !inertReaders[c.name] && !winDownloaders[c.name] && c.name != "export" && c.name != "set" && c.name != "cmd:set" {
+				// export NODE_OPTIONS="--require /tmp/h.js"; curl -o
+				// /tmp/h.js URL; npm test: set earlier in the session, the
+				// download is loaded by every program after it
+				for _, name := range codeLoadVarList {
+					if w, ok := a.vars[name]; ok && w.ok && loads(name, w.s) {
+						return true, name + "=" + w.s + " (set earlier)"
 					}
 				}
 			}
@@ -1087,8 +1112,22 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			if c.name == "make" || c.name == "cmake" || c.name == "ninja" || c.name == "npm" || c.name == "pip" || c.name == "pip3" {
-				if c.asRoot && a.inClone(c.cwd) {
-					return true, c.cwd
+				dir := c.cwd
+				if v, ok := optValue(c.args(), "-C", "directory"); ok && c.name == "make" {
+					dir = a.absPath(v, c.cwd)
+				}
+				if c.asRoot && a.inClone(dir) {
+					return true, dir
+				}
+				if c.name == "make" && a.inClone(dir) {
+					// make -C /tmp/tool install: the clone's own install
+					// steps, whatever they are, run here (its tests and
+					// builds stay in the clone)
+					for _, w := range posArgs(c.args(), optSpec{short: "CfIjloW", long: []string{"directory", "file", "makefile", "include-dir", "jobs", "load-average"}}) {
+						if !strings.Contains(w.s, "=") && (w.s == "install" || strings.HasPrefix(w.s, "install-") || w.s == "setup" || w.s == "bootstrap") {
+							return true, "make " + w.s + " in " + dir
+						}
+					}
 				}
 				return false, ""
 			}
@@ -1684,6 +1723,9 @@ var codeLoadVars = map[string]bool{"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, 
 	"PYTHONSTARTUP": true, "PYTHONPATH": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "RUBYLIB": true, "RUBYOPT": true,
 	"NODE_OPTIONS": true, "NODE_PATH": true, "BASH_ENV": true, "ENV": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true,
 	"LUA_INIT": true, "LUA_PATH": true, "GIT_EXEC_PATH": true}
+
+// codeLoadVarList is codeLoadVars in a fixed order.
+var codeLoadVarList = slices.Sorted(maps.Keys(codeLoadVars))
 
 // inertReaders read, copy, check or show a file without running it.
 var inertReaders = map[string]bool{"cat": true, "less": true, "more": true, "head": true, "tail": true, "file": true, "stat": true,
