@@ -744,6 +744,34 @@ var privilegeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "k8s-network-guard-removed", Level: LevelHigh, Category: CategoryPermission, Description: "deleting a namespace's deny-by-default network policy, or every policy of it (every pod may then reach every other)",
+		Suggestions: []string{"Change the policy through the reviewed manifests", "Add an allow rule for the one flow you need"}, names: names("kubectl", "oc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := posArgs(c.args(), kubectlGlobal)
+			if len(args) < 2 || args[0].s != "delete" || dryRun(c) || localKubeContext(c.args()) {
+				return false, ""
+			}
+			kind, name, _ := strings.Cut(lower(args[1].s), "/")
+			if kind != "networkpolicy" && kind != "networkpolicies" && kind != "netpol" && kind != "networkpolicy.networking.k8s.io" {
+				return false, ""
+			}
+			if ns, _ := optValue(c.args(), "-n", "namespace"); testName(lower(ns)) || ns == "dev" || ns == "default" && !touchesProduction(c) {
+				return false, "" // a test or the developer's own namespace
+			}
+			names := []string{name}
+			for _, w := range args[2:] {
+				names = append(names, lower(w.s))
+			}
+			if hasWord(c.args(), "--all") {
+				names = append(names, "--all")
+			}
+			for _, n := range names {
+				if n == "--all" || strings.Contains(n, "deny") {
+					return true, "kubectl delete " + args[1].s + " " + n
+				}
+			}
+			return false, ""
+		}},
 	{ID: "k8s-cluster-admin-everyone", Level: LevelCritical, Category: CategoryPrivilege, Description: "making anonymous or every authenticated identity cluster-admin",
 		Suggestions: []string{"Bind a narrow role to one named subject", "Never bind system:anonymous or system:authenticated"}, names: names("kubectl", "oc"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -1758,6 +1758,12 @@ var systemRules = []*rule{
 				if len(ops) == 3 && ops[0].s == "rollout" && ops[1].s == "restart" && (ops[2].s == "deployment" || ops[2].s == "deployments" || ops[2].s == "deploy" || ops[2].s == "statefulset" || ops[2].s == "daemonset") {
 					return true, "every " + ops[2].s + " restarted"
 				}
+				if touchesProduction(c) && len(ops) >= 3 && ops[0].s == "delete" && (ops[1].s == "pod" || ops[1].s == "pods" || ops[1].s == "po") &&
+					(hasWord(args, "--force") || hasWord(args, "--grace-period=0") || hasWord(args, "--now")) {
+					// kubectl delete pod X -n prod --grace-period=0 --force:
+					// killed mid-request, with no shutdown
+					return true, "a production pod killed without its shutdown"
+				}
 			case "supervisorctl":
 				// supervisorctl stop all, shutdown: every managed program
 				if len(ops) > 0 && (ops[0].s == "shutdown" || len(ops) > 1 && (ops[0].s == "stop" || ops[0].s == "remove") && ops[1].s == "all") {

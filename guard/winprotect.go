@@ -257,7 +257,11 @@ func sharedService(name string) bool {
 		}
 	}
 	switch n {
-	case "w3svc", "was", "iisadmin", "spooler", "winrm", "lanmanserver", "lanmanworkstation", "dnscache", "dhcp", "bits", "termservice", "sshd":
+	case "w3svc", "was", "iisadmin", "spooler", "winrm", "lanmanserver", "lanmanworkstation", "dnscache", "dhcp", "bits", "termservice", "sshd",
+		// the same services by the names net stop also takes
+		"world wide web publishing service", "windows process activation service", "iis admin service", "print spooler",
+		"windows remote management (ws-management)", "windows remote management", "remote desktop services", "openssh ssh server",
+		"background intelligent transfer service", "dns client", "dhcp client":
 		return true
 	}
 	return false
