@@ -728,6 +728,11 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		ws.cmdRedirs(nil, rest)
 		return f
 	}
+	for len(toks) > 2 && toks[0].kind == cRedir && toks[1].kind == cWord && toks[2].kind == cWord {
+		// > wipe.bat echo ...: a redirection may come first; it applies
+		// as if written at the end
+		toks = append(append(append([]cTok{}, toks[2:]...), toks[0]), toks[1])
+	}
 	if toks[0].kind != cWord {
 		return flow{}
 	}
@@ -965,6 +970,14 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 		c.name = canonicalName(l)
 		if l == "powershell" || l == "pwsh" {
 			c.name = "pwsh"
+		}
+		for _, n := range [...]string{name0, name0 + ".bat", name0 + ".cmd"} {
+			if text := ws.batchFor(n); text != "" && (strings.HasSuffix(strings.ToLower(n), ".bat") || strings.HasSuffix(strings.ToLower(n), ".cmd")) {
+				// wipe.bat, written earlier on the line, run by its name:
+				// what it holds runs
+				a.nestedWin(text, ShellCmd, "batch file "+n)
+				break
+			}
 		}
 		namedLeaf := !words[0].ok && strings.ContainsAny(name0, `\/`) && l != "" && !strings.ContainsAny(l, "%!")
 		if (strings.HasPrefix(l, "%") || strings.HasPrefix(l, "!") || !words[0].ok) && !namedLeaf {

@@ -347,3 +347,18 @@ func TestRound45ClusterGuards(t *testing.T) {
 		{`net stop "Print Spooler"`, CategorySystem, "win-service-stop", LevelModerate},
 	})
 }
+
+// A batch file written earlier on the line and run by its name runs what
+// it holds; a redirection may come before the command it applies to.
+func TestRound45BatchRunByName(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`echo rd /s /q %USERPROFILE%\Documents > clean.bat && clean.bat`, CategoryFileDelete, "", LevelHigh},
+		{`> clean.cmd echo rd /s /q %USERPROFILE%\Documents && clean`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`echo rd /s /q build > clean.bat && clean.bat`,
+		`> notes.txt echo rd /s /q %USERPROFILE%\Documents`,
+	})
+}
