@@ -362,3 +362,17 @@ func TestRound45BatchRunByName(t *testing.T) {
 		`> notes.txt echo rd /s /q %USERPROFILE%\Documents`,
 	})
 }
+
+// A package feed on another machine of the network over plain HTTP can
+// be swapped on the way; over HTTPS, or this machine's own, it passes.
+func TestRound45PlainHTTPFeed(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Register-PSRepository -Name Lab -SourceLocation http://192.168.1.20/nuget -InstallationPolicy Trusted`, CategoryRemoteExec, "package-feed-arbitrary", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Register-PSRepository -Name Lab -SourceLocation https://192.168.1.20/nuget`,
+		`Register-PSRepository -Name Local -SourceLocation http://localhost:5000/nuget`,
+	})
+}

@@ -454,8 +454,8 @@ var remoteExecRules = []*rule{
 				return false, ""
 			}
 			h := lower(hostOf(src))
-			if isLocalHost(h) || codeHosts[h] || knownFeedHost(h) {
-				return false, ""
+			if thisMachine(h) || isLocalHost(h) && !strings.HasPrefix(lower(src), "http://") || codeHosts[h] || knownFeedHost(h) {
+				return false, "" // (a feed on the network over plain HTTP can be swapped on the way)
 			}
 			return true, src
 		}},
