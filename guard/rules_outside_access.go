@@ -22,8 +22,8 @@ var outsideAccessRules = []*rule{
 			// a bare name (yarn add partner-sdk) is an account only
 			// where the call is about accounts (group addmembers, acl
 			// setuser, team add)
-			if readOnlyGrant(c) && !touchesProduction(c) {
-				return false, "" // -Role Reader outside production
+			if readOnlyGrant(c) && !touchesProduction(c) || dryRun(c) || hasFoldWord(c.args(), "--dry-run") || hasFoldWord(c.args(), "-whatif") {
+				return false, "" // -Role Reader outside production; a dry run
 			}
 			if how, accounts := grantsAccess(c); how != "" && (!bare || accounts) {
 				return true, who + " given rights (" + how + ")"
@@ -308,16 +308,23 @@ func revokesOutsideAccess(c *cmd) bool {
 }
 
 // readOnlyGrant reports a call whose role or permission is only to look
-// (Reader, roles/viewer, --permissions view).
+// (Reader, roles/viewer, --permissions view, allow_viewing).
 func readOnlyGrant(c *cmd) bool {
 	for _, l := range c.lowerArgs() {
 		if _, v, ok := strings.Cut(l, "="); ok && strings.HasPrefix(l, "-") {
 			l = v
 		}
 		l = strings.Trim(l, `"'`)
-		l = l[strings.LastIndexAny(l, "/.")+1:]
-		switch l {
-		case "reader", "viewer", "read", "readonly", "read-only", "read_only", "view", "guest", "browser":
+		all := l != ""
+		for _, p := range strings.Split(l, ",") {
+			p = p[strings.LastIndexAny(p, "/.")+1:]
+			switch p {
+			case "reader", "viewer", "read", "readonly", "read-only", "read_only", "view", "guest", "browser", "allow_viewing", "viewing", "view_only", "view-only":
+			default:
+				all = false
+			}
+		}
+		if all {
 			return true
 		}
 	}
