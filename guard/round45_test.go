@@ -72,7 +72,7 @@ func TestRound45AccessGrantedOutside(t *testing.T) {
 		`helm repo add partner https://charts.partner.io`,
 		`curl -X DELETE https://chat.acme.io/api/v2/teams/7/members/x.help@yahoo.com -H "Authorization: Bearer $T"`,
 		`vaultapp vault user grant --vault Docs --user helper@outlook.com --permissions allow_viewing`,
-		`hcloud-admin project member add --email sam.fixit@gmail.com --role owner --dry-run`,
+		`hcloud-admin project member add --email sam.fixit@gmail.com --role maintainer --dry-run`,
 	})
 }
 
