@@ -378,3 +378,18 @@ func TestRound45PlainHTTPFeed(t *testing.T) {
 		`Register-PSRepository -Name Local -SourceLocation http://localhost:5000/nuget`,
 	})
 }
+
+// Exposure or rights taken away through an API: a dashboard's public
+// view or a file's shared link deleted, one role removed from one
+// member. Deleting the dashboard or the member's whole team is not that.
+func TestRound45ExposureWithdrawn(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X DELETE -H "Authorization: Bearer $T" https://chat.acme.io/api/v1/guilds/1/members/2/roles/3`,
+		`curl -X DELETE -H "Authorization: Bearer $T" https://files.acme.io/api/shared_links/abc123`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X DELETE -H "Authorization: Bearer $T" https://chat.acme.io/api/v1/guilds/1`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+		{`curl -X DELETE -H "Authorization: Bearer $T" https://files.acme.io/api/folders/abc123`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
+	})
+}

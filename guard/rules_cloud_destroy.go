@@ -489,7 +489,7 @@ var cloudDestroyRules = []*rule{
 				u, _ := optValue(args, "-u", "url", "uri")
 				return true, "az rest DELETE " + u
 			}
-			if httpMethod(c) != "DELETE" || revokesOutsideAccess(c) {
+			if httpMethod(c) != "DELETE" || revokesOutsideAccess(c) || withdrawsExposure(c) {
 				return false, ""
 			}
 			if c.name == "gh" || c.name == "glab" {

@@ -330,3 +330,30 @@ func readOnlyGrant(c *cmd) bool {
 	}
 	return false
 }
+
+// withdrawsExposure reports an API call deleting a public link or share
+// (a dashboard's public view, a file's shared link) or a member's role:
+// exposure or rights taken away, nothing the team keeps deleted.
+func withdrawsExposure(c *cmd) bool {
+	h, ok := readHTTPCall(c)
+	if !ok || h.method != "DELETE" {
+		return false
+	}
+	u := h.url
+	if q := strings.IndexByte(u, '?'); q >= 0 {
+		u = u[:q]
+	}
+	segs := strings.Split(strings.TrimRight(u, "/"), "/")
+	for i, s := range segs {
+		switch s {
+		case "public-dashboards", "publicdashboards", "public_link", "public-link", "shared_links", "shared-links", "sharedlinks":
+			return true
+		case "roles", "permissions":
+			// .../members/ID/roles/ID: one role taken from one member
+			if i == len(segs)-2 && i >= 2 && (segs[i-2] == "members" || segs[i-2] == "users") {
+				return true
+			}
+		}
+	}
+	return false
+}
