@@ -393,3 +393,23 @@ func TestRound45ExposureWithdrawn(t *testing.T) {
 		{`curl -X DELETE -H "Authorization: Bearer $T" https://files.acme.io/api/folders/abc123`, CategoryCloudDestroy, "http-delete-remote", LevelHigh},
 	})
 }
+
+// More outside accounts given rights: a principal named for a vendor in
+// CamelCase, a token created with a description naming a partner, an
+// invitation through an API whose URL is read in lower case, a query's
+// CREATE USER ... GRANT ROLE admin TO for a consultant, an address at
+// mailbox.org. A CI token or a package named for a partner pass.
+func TestRound45MoreOutsideAccess(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws eks create-access-entry --cluster-name prod --principal-arn arn:aws:iam::111122223333:role/PartnerDeployRole`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`nomad acl token create -name="vendor support" -type=management`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`curl -X POST https://chat.acme.io/api/teams.inviteMember -H "Authorization: Bearer $T" -d email=helper@mailbox.org`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+		{`cypher-shell -u neo4j "CREATE USER contractor SET PASSWORD 'x'; GRANT ROLE admin TO contractor"`, CategoryPrivilege, "access-granted-outside", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`nomad acl token create -name="ci runner" -type=client -policy=ci-read`,
+		`pnpm add @acme/partner-sdk`,
+		`cypher-shell -u neo4j "SHOW USERS"`,
+	})
+}

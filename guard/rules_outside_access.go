@@ -52,16 +52,18 @@ func outsideIdentity(c *cmd) (who string, bare bool) {
 		return "", false
 	}
 	identOpt := false
-	for i, l := range low {
-		v := strings.Trim(l, `"'`)
-		if strings.Contains(v, "#ext#") {
+	for i, w := range c.args() {
+		v := strings.Trim(w.s, `"'`)
+		l := low[i]
+		if strings.Contains(l, "#ext#") {
 			return v, false // a guest of the directory
 		}
-		if e := outsideEmailIn(v); e != "" {
+		if e := outsideEmailIn(strings.Trim(l, `"'`)); e != "" {
 			return e, false
 		}
 		if strings.HasPrefix(v, "-") {
 			name, val, eq := strings.Cut(v, "=")
+			name = lower(name)
 			if eq && identityOption(name) && outsiderName(val) {
 				return val, false
 			}
@@ -93,9 +95,10 @@ var outsiderWords = map[string]bool{"ext": true, "external": true, "contractor":
 	"consulting": true, "thirdparty": true}
 
 // outsiderName reports a user or principal name with an outsider word
-// among its parts (ext-sync, partner_ops, dba.freelance).
+// among its parts (ext-sync, partner_ops, dba.freelance, role/VendorRole,
+// "partner access").
 func outsiderName(s string) bool {
-	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '@' || r == '+' }) {
+	for _, p := range wordParts(s) {
 		if outsiderWords[p] {
 			return true
 		}
@@ -107,7 +110,8 @@ func outsiderName(s string) bool {
 // to the team.
 var personalMail = map[string]bool{"gmail": true, "googlemail": true, "outlook": true, "hotmail": true, "live": true, "yahoo": true,
 	"protonmail": true, "proton": true, "pm": true, "tutanota": true, "tuta": true, "icloud": true, "me": true, "gmx": true, "yandex": true,
-	"aol": true, "zoho": true, "fastmail": true, "mailinator": true, "guerrillamail": true, "qq": true, "163": true, "mail": true}
+	"aol": true, "zoho": true, "fastmail": true, "mailinator": true, "guerrillamail": true, "qq": true, "163": true, "mail": true,
+	"mailbox": true, "posteo": true, "disroot": true, "hey": true, "duck": true, "rambler": true, "inbox": true}
 
 // outsideEmailIn returns the first address in s at a personal mail
 // service or an outsider's domain.
@@ -160,7 +164,8 @@ var grantNouns = map[string]bool{"user": true, "users": true, "member": true, "m
 // accountNouns are words of a call about accounts and their rights.
 var accountNouns = map[string]bool{"user": true, "users": true, "member": true, "members": true, "group": true, "groups": true, "team": true,
 	"teams": true, "role": true, "roles": true, "acl": true, "admin": true, "access": true, "collaborator": true, "collaborators": true,
-	"membership": true, "memberships": true, "setuser": true, "addmembers": true, "account": true, "principal": true, "owner": true, "owners": true}
+	"membership": true, "memberships": true, "setuser": true, "addmembers": true, "account": true, "principal": true, "owner": true, "owners": true,
+	"token": true, "tokens": true, "auth": true}
 
 // grantsAccess reports how c gives rights: its client's subcommand or
 // cmdlet words, or an API call adding members, roles, invitations or
@@ -181,10 +186,11 @@ func grantsAccess(c *cmd) (how string, accounts bool) {
 				return "", false
 			}
 			switch p {
-			case "members", "memberships", "collaborators", "users", "roles", "invites", "invitations", "invite", "permissions",
-				"shares", "share", "admins", "owners", "grants", "acl", "access":
+			case "users", "roles", "acl", "access", "shares", "share", "grants":
 				grant = true
 			}
+			// (the URL is lower case: conversations.inviteshared)
+			grant = grant || hasAny(p, "member", "collaborator", "invite", "invitation", "permission", "admins", "owners")
 		}
 		if grant {
 			return h.method + " " + h.url, true
@@ -201,6 +207,11 @@ func grantsAccess(c *cmd) (how string, accounts bool) {
 			} else if lower(w.s) == "--action" && i+1 < len(c.args()) {
 				parts = append(parts, lower(c.args()[i+1].s))
 			}
+			continue
+		}
+		if l := lower(w.s); strings.Contains(l, "create user ") || strings.Contains(l, "grant ") && strings.Contains(l, " to ") {
+			// a query's CREATE USER or GRANT ... TO: its words
+			parts = append(parts, wordParts(w.s)...)
 			continue
 		}
 		if n++; n > 4 || strings.ContainsAny(w.s, "@/\\=' ") {
