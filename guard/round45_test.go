@@ -413,3 +413,16 @@ func TestRound45MoreOutsideAccess(t *testing.T) {
 		`cypher-shell -u neo4j "SHOW USERS"`,
 	})
 }
+
+// An account made an administrator through an API by a list of roles or
+// an administrator type; a list of plain roles passes.
+func TestRound45APIAdminRoles(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`curl -X POST https://chat.acme.io/api/v1/users.update -H "X-Auth-Token: $T" -d '{"userId":"u1","data":{"roles":["admin","user"]}}'`, CategoryPrivilege, "api-admin-granted", LevelHigh},
+		{`curl -X POST https://idp.acme.io/api/v1/users/u1/roles -H "Authorization: SSWS $T" -d '{"type":"SUPER_ADMIN"}'`, CategoryPrivilege, "api-admin-granted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -X POST https://chat.acme.io/api/v1/users.update -H "X-Auth-Token: $T" -d '{"userId":"u1","data":{"roles":["user","bot"]}}'`,
+	})
+}

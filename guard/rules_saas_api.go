@@ -23,7 +23,8 @@ var saasAPIRules = []*rule{
 		names:       httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			return changingCall(c, true, []string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"},
-				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`})
+				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`,
+					`"roles":["admin"`, `"type":"super_admin"`, `"type":"org_admin"`, `"role":"super_admin"`})
 		}},
 	{ID: "api-mfa-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing an account's second factors through a directory's API (the account is left with a password alone)",
 		Suggestions: []string{"Let the identity team reset factors after verifying the user", "Reset one factor the user asked for, in the admin console"},
