@@ -426,3 +426,19 @@ func TestRound45APIAdminRoles(t *testing.T) {
 		`curl -X POST https://chat.acme.io/api/v1/users.update -H "X-Auth-Token: $T" -d '{"userId":"u1","data":{"roles":["user","bot"]}}'`,
 	})
 }
+
+// A package manager's account losing its second factor, a BigQuery
+// dataset opened to every Google account.
+func TestRound45FactorsAndDatasets(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`npm profile disable-2fa`, CategorySystem, "cli-security-off", LevelHigh},
+		{`bq add-iam-policy-binding --member=allUsers --role=roles/bigquery.dataViewer acme-prod:sales.orders`, CategoryExfiltration, "repo-made-public", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`npm profile enable-2fa auth-and-writes`,
+		`npm profile get`,
+		`bq remove-iam-policy-binding --member=allUsers --role=roles/bigquery.dataViewer acme-prod:sales.orders`,
+		`bq get-iam-policy acme-prod:sales.orders`,
+	})
+}

@@ -96,7 +96,9 @@ var cliPostureRules = []*rule{
 	{ID: "cli-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a hosted account's or resource's security control (audit log, MFA, protection, encryption, scanning)",
 		Suggestions: []string{"Leave security controls to the account's administrators", "Change the one setting that is in the way, and say why"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] && !secondFactorOff(c) {
+				// (a package manager's or a local tool's own deletions
+				// are other rules'; its account's second factor is not)
 				return false, ""
 			}
 			if c.name == "aws" && hasWord(c.args(), "update-web-acl") {
@@ -622,6 +624,23 @@ var verbClasses = func() map[string]uint16 {
 func clientVerb(c *cmd, cl verbClass) (subWords, string) {
 	sub := clientSubWords(c)
 	return *sub, c.clientSub.verbs[cl]
+}
+
+// secondFactorOff reports a client switching its account's second factor
+// off: npm profile disable-2fa, mfa disable.
+func secondFactorOff(c *cmd) bool {
+	sub := clientSubWords(c).list()
+	for i, s := range sub {
+		switch s {
+		case "disable-2fa", "2fa-disable", "disable-mfa", "mfa-disable", "disable-totp", "remove-2fa", "2fa:disable":
+			return true
+		case "2fa", "mfa", "totp", "two-factor":
+			if i+1 < len(sub) && (sub[i+1] == "disable" || sub[i+1] == "off" || sub[i+1] == "remove") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readOnlySub reports subcommand words that only look: status, list,

@@ -822,7 +822,7 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "repo-made-public", Level: LevelHigh, Category: CategoryExfiltration, Description: "making a private repository or bucket public",
-		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "mcli", "oci"),
+		Suggestions: []string{"Keep it private and share access with named people", "Publish a reviewed copy instead"}, names: names("gh", "glab", "aws", "gsutil", "gcloud", "bq", "az", "s3cmd", "mc", "mcli", "oci"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := c.argsText()
 			switch {
@@ -876,7 +876,7 @@ var exfiltrationRules = []*rule{
 				// a disk, an image or a database snapshot shared with
 				// another account, or with everyone
 				return true, j
-			case (c.name == "gsutil" || c.name == "gcloud") && !strings.Contains(j, "get-iam-policy") && !strings.HasPrefix(j, "iam get") &&
+			case (c.name == "gsutil" || c.name == "gcloud" || c.name == "bq") && !strings.Contains(j, "get-iam-policy") && !strings.HasPrefix(j, "iam get") &&
 				// (searching or analysing policies for allUsers, or taking
 				// that binding away, opens nothing)
 				!strings.Contains(j, "search-all-iam-policies") && !strings.Contains(j, "analyze-iam-policy") && !strings.Contains(j, "remove-iam-policy-binding") && (strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") ||
