@@ -1440,16 +1440,11 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 		return false
 	}
 	uses := false
-	for i, t := range body {
-		if t.kind == cWord {
-			if b := forVarBind(t.s, v, "\x00"); b != t.s {
-				uses = true
-				if !strings.Contains(t.s, v) {
-					// %~nxr, %~fr: the variable with modifiers; the rules
-					// below look for the plain %r
-					body[i].s = forVarBind(t.s, v, v)
-				}
-			}
+	for _, t := range body {
+		// %r, or %~nxr, %~fr: the variable with modifiers
+		if t.kind == cWord && forVarBind(t.s, v, "") != t.s {
+			uses = true
+			break
 		}
 	}
 	if !uses {
@@ -1614,8 +1609,8 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 	for _, it := range items {
 		bound := make([]cTok, len(body))
 		for i, t := range body {
-			if t.kind == cWord && strings.Contains(t.s, v) {
-				t.s = strings.ReplaceAll(t.s, v, it)
+			if b := forVarBind(t.s, v, it); t.kind == cWord && b != t.s {
+				t.s = b
 				t.ok = !strings.Contains(t.s, "%")
 				if mode == "/r" {
 					t.s = strings.ReplaceAll(t.s, `\\`, `\`)
@@ -1674,10 +1669,7 @@ func forVarBind(s, v, it string) string {
 
 // forVarModified is what %~MODSv gives for the item it.
 func forVarModified(it, mods string) string {
-	if it == "\x00" || len(it) >= 2 && it[0] == '%' {
-		return it // a probe, or the plain variable put back
-	}
-	if mods == "" || strings.ContainsRune(mods, 'f') {
+	if it == "" || mods == "" || strings.ContainsRune(mods, 'f') {
 		return it
 	}
 	dir, base := "", it

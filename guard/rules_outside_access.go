@@ -19,12 +19,12 @@ var outsideAccessRules = []*rule{
 			if who == "" {
 				return false, ""
 			}
-			// a bare name (yarn add partner-sdk) is an account only
-			// where the call is about accounts (group addmembers, acl
-			// setuser, team add)
 			if readOnlyGrant(c) && !touchesProduction(c) || dryRun(c) || hasFoldWord(c.args(), "--dry-run") || hasFoldWord(c.args(), "-whatif") {
 				return false, "" // -Role Reader outside production; a dry run
 			}
+			// a bare name (yarn add partner-sdk) is an account only
+			// where the call is about accounts (group addmembers, acl
+			// setuser, team add)
 			if how, accounts := grantsAccess(c); how != "" && (!bare || accounts) {
 				return true, who + " given rights (" + how + ")"
 			}
@@ -136,11 +136,10 @@ func outsideEmailIn(s string) string {
 		if k == i || dot <= 0 {
 			continue // user@host of a URL or ssh, a decorator
 		}
-		if personalMail[domain[:dot]] || outsiderName(domain[:dot]) || outsiderName(s[k:i]) && !strings.Contains(s[k:j], "gserviceaccount") {
+		// (sync@partner-analytics.iam.gserviceaccount.com is a partner's;
+		// partner-sync@acme-prod.iam.gserviceaccount.com the team's own)
+		if personalMail[domain[:dot]] || outsiderName(domain) || outsiderName(s[k:i]) && !strings.Contains(domain, "gserviceaccount") {
 			return s[k:j]
-		}
-		if outsiderName(domain) {
-			return s[k:j] // sync@partner-analytics.iam...
 		}
 	}
 }
