@@ -562,6 +562,15 @@ var corpusSets = []corpusSet{
 	// opened.
 	{"round44", corpusDir + "/round44",
 		thresholds{minRound44Critical, minRound44High, minRound44Moderate, maxRound44FalsePositive}, winRound44Thresholds},
+	// round45: rights given to outside accounts; a frontend and mobile
+	// developer's ordinary day; the developer's work lost in every
+	// version control and editor; cmd.exe and batch; servers run from
+	// here; containers and clusters; the high level in general; what a
+	// misled agent runs to take over, written while round44a was tuned
+	// on. Scored on arrival; round45a (three fifths) is for tuning,
+	// round45b must never be opened.
+	{"round45", corpusDir + "/round45",
+		thresholds{minRound45Critical, minRound45High, minRound45Moderate, maxRound45FalsePositive}, winRound45Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -982,6 +991,18 @@ const (
 // 84.3%, 91.4% and 0.29% (round44b, never opened, 88.0%, 75.3%, 76.9%,
 // 0.77%); see testdata/corpus/round44/README.md. These floors catch
 // regressions.
+// Round forty-five, POSIX lines (both parts): 80.5%, 77.8%, 78.7% and
+// 1.66% false positives on arrival; after the session's rules 90.9%,
+// 83.7%, 83.6% and 1.43% (round45b, never opened, 88.9%, 81.4%, 83.0%,
+// 1.64%); see testdata/corpus/round45/README.md. These floors catch
+// regressions.
+const (
+	minRound45Critical      = 0.905
+	minRound45High          = 0.83
+	minRound45Moderate      = 0.83
+	maxRound45FalsePositive = 0.015
+)
+
 const (
 	minRound44Critical      = 0.905
 	minRound44High          = 0.84

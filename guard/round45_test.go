@@ -442,3 +442,16 @@ func TestRound45FactorsAndDatasets(t *testing.T) {
 		`bq get-iam-policy acme-prod:sales.orders`,
 	})
 }
+
+func TestHasAnyFold(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"role/VendorRole", true}, {"PARTNER_ACCESS", true}, {"ExT-sync", true}, {"plain words", false}, {"partne", false}, {"", false},
+	} {
+		if got := hasAnyFold(c.s, "vendor", "partner", "ext"); got != c.want {
+			t.Errorf("hasAnyFold(%q) = %t, want %t", c.s, got, c.want)
+		}
+	}
+}

@@ -72,7 +72,7 @@ var cliDestroyRules = []*rule{
 					break
 				}
 			}
-			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) || revokesOutsideAccess(c) {
+			if verb < 0 || scratchEnvOption(args) || previewSwitch(args) || revokesOutsideAccess(a, c) {
 				return false, ""
 			}
 			ops := positional(args[verb+1:])

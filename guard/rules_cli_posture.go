@@ -96,7 +96,7 @@ var cliPostureRules = []*rule{
 	{ID: "cli-security-off", Level: LevelHigh, Category: CategorySystem, Description: "switching off a hosted account's or resource's security control (audit log, MFA, protection, encryption, scanning)",
 		Suggestions: []string{"Leave security controls to the account's administrators", "Change the one setting that is in the way, and say why"},
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] && !secondFactorOff(c) {
+			if len(c.words) < 3 || cliDestroyExempt[c.name] && !ownCloudRules[c.name] && !(secondFactorHint(a) && secondFactorOff(c)) {
 				// (a package manager's or a local tool's own deletions
 				// are other rules'; its account's second factor is not)
 				return false, ""
@@ -624,6 +624,11 @@ var verbClasses = func() map[string]uint16 {
 func clientVerb(c *cmd, cl verbClass) (subWords, string) {
 	sub := clientSubWords(c)
 	return *sub, c.clientSub.verbs[cl]
+}
+
+// secondFactorHint reports a line that names a second factor at all.
+func secondFactorHint(a *analysis) bool {
+	return a.srcHint(hintSecondFactor, func(s string) bool { return hasAnyFold(s, "2fa", "mfa", "totp", "two-factor") })
 }
 
 // secondFactorOff reports a client switching its account's second factor

@@ -321,7 +321,7 @@ var cloudDestroyRules = []*rule{
 			}
 			if !(containsStr(p, "delete") || containsStr(p, "destroy") || containsStr(p, "rm") || containsStr(p, "remove") || containsStr(p, "terminate") ||
 				containsStr(p, "stop") || containsStr(p, "deallocate") || containsStr(p, "reset") || anyHyphenDestroyVerb(p)) ||
-				hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || scratchResource(c, p) || localEndpoint(c.args()) || revokesOutsideAccess(c) {
+				hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || scratchResource(c, p) || localEndpoint(c.args()) || revokesOutsideAccess(a, c) {
 				return false, ""
 			}
 			return true, strings.Join(p, " ")
@@ -489,7 +489,7 @@ var cloudDestroyRules = []*rule{
 				u, _ := optValue(args, "-u", "url", "uri")
 				return true, "az rest DELETE " + u
 			}
-			if httpMethod(c) != "DELETE" || revokesOutsideAccess(c) || withdrawsExposure(c) {
+			if httpMethod(c) != "DELETE" || revokesOutsideAccess(a, c) || withdrawsExposure(c) {
 				return false, ""
 			}
 			if c.name == "gh" || c.name == "glab" {

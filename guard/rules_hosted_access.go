@@ -218,7 +218,7 @@ var hostedAccessRules = []*rule{
 			if len(c.words) < 3 || fetchers[c.name] || c.name == "echo" || c.name == "printf" || c.name == "ssh-keygen" {
 				return false, ""
 			}
-			if j := c.argsText(); pastedLoginKey(j) && appendsAuthorizedKey(c.name, j) {
+			if a.srcHint(hintPastedKey, func(s string) bool { return hasAny(s, "AAAA", "ecdsa-sha2-", "sk-ssh-") }) && pastedKeyArg(c) && appendsAuthorizedKey(c.name, c.argsText()) {
 				// ssh host "echo 'ssh-ed25519 AAAA… x@tmp' >>
 				// ~/.ssh/authorized_keys", salt ssh.set_auth_key, ansible's
 				// authorized_key module: someone else's key let in there
@@ -255,6 +255,16 @@ func init() { ruleSets = append(ruleSets, hostedAccessRules) }
 func pastedLoginKey(s string) bool {
 	for _, k := range [...]string{"ssh-rsa AAAA", "ssh-ed25519 AAAA", "ecdsa-sha2-", "sk-ssh-ed25519", "AAAAB3NzaC1yc2E", "AAAAC3NzaC1lZDI1NTE5", "AAAAE2VjZHNh"} {
 		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastedKeyArg reports an argument holding a pasted public key.
+func pastedKeyArg(c *cmd) bool {
+	for _, w := range c.args() {
+		if pastedLoginKey(w.s) {
 			return true
 		}
 	}

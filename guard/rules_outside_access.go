@@ -15,7 +15,7 @@ var outsideAccessRules = []*rule{
 			if len(c.words) < 3 {
 				return false, ""
 			}
-			who, bare := outsideIdentity(c)
+			who, bare := outsideIdentity(a, c)
 			if who == "" {
 				return false, ""
 			}
@@ -39,18 +39,11 @@ func init() { ruleSets = append(ruleSets, outsideAccessRules) }
 // or principal whose name says contractor, vendor, partner, external.
 // bare tells a name that stood alone among the arguments, not given to
 // an option naming who receives.
-func outsideIdentity(c *cmd) (who string, bare bool) {
-	low := c.lowerArgs()
-	quick := false
-	for _, l := range low {
-		if strings.IndexByte(l, '@') >= 0 || hasAny(l, "ext", "partner", "vendor", "contract", "freelanc", "consult", "outside") {
-			quick = true
-			break
-		}
-	}
-	if !quick {
+func outsideIdentity(a *analysis, c *cmd) (who string, bare bool) {
+	if !outsiderHint(a) {
 		return "", false
 	}
+	low := c.lowerArgs()
 	identOpt := false
 	for i, w := range c.args() {
 		v := strings.Trim(w.s, `"'`)
@@ -79,6 +72,14 @@ func outsideIdentity(c *cmd) (who string, bare bool) {
 		}
 	}
 	return "", false
+}
+
+// outsiderHint reports a line that may name an outside account: an
+// address, or an outsider's word somewhere in it.
+func outsiderHint(a *analysis) bool {
+	return a.srcHint(hintOutsider, func(s string) bool {
+		return strings.IndexByte(s, '@') >= 0 || hasAnyFold(s, "ext", "partner", "vendor", "contract", "freelanc", "consult", "outside")
+	})
 }
 
 // identityOption reports an option naming who receives something.
@@ -266,7 +267,7 @@ func wordParts(s string) []string {
 // revokesOutsideAccess reports a call that takes an outside account's
 // rights away (a role binding or assignment, a membership, a service's
 // user): it protects the team's resources rather than deleting one.
-func revokesOutsideAccess(c *cmd) bool {
+func revokesOutsideAccess(a *analysis, c *cmd) bool {
 	if h, ok := readHTTPCall(c); ok && (fetchers[c.name] || strings.HasPrefix(c.name, "invoke-")) {
 		if h.method != "DELETE" {
 			return false
@@ -287,7 +288,7 @@ func revokesOutsideAccess(c *cmd) bool {
 		}
 		return false
 	}
-	if who, _ := outsideIdentity(c); who == "" {
+	if who, _ := outsideIdentity(a, c); who == "" {
 		return false
 	}
 	parts := wordParts(c.base)

@@ -40,7 +40,7 @@ var winCmdletRules = []*rule{
 			if !ok {
 				return false, ""
 			}
-			if verb == "clear" && strings.Contains(noun, "cache") || hasSw(args, "whatif") || cmdletScratch(args) || revokesOutsideAccess(c) {
+			if verb == "clear" && strings.Contains(noun, "cache") || hasSw(args, "whatif") || cmdletScratch(args) || revokesOutsideAccess(a, c) {
 				return false, ""
 			}
 			if cmdletProduction(args) {

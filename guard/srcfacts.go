@@ -17,6 +17,62 @@ type srcFacts struct {
 	compOK  bool
 	// has memoises searches of a long text: (form, needle) → found
 	has map[srcQuery]bool
+	// hints and hintsKnown hold the line-wide hints of srcHint
+	hints, hintsKnown uint8
+}
+
+// Line-wide hints that let a generic rule skip every command of a line
+// that cannot concern it.
+const (
+	hintOutsider     uint8 = 1 << iota // an address or an outsider's word
+	hintPastedKey                      // an SSH public key's text
+	hintSecondFactor                   // a second factor named
+)
+
+// srcHint returns the hint h of the current text (as written, not
+// lowered: lowering every line is what a hint saves), computing it once.
+func (a *analysis) srcHint(h uint8, compute func(text string) bool) bool {
+	f := a.facts()
+	if f.hintsKnown&h == 0 {
+		f.hintsKnown |= h
+		if compute(a.src) {
+			f.hints |= h
+		}
+	}
+	return f.hints&h != 0
+}
+
+// hasAnyFold reports whether s holds any of the lower-case ASCII words,
+// in any case, without lowering s.
+func hasAnyFold(s string, words ...string) bool {
+	for _, w := range words {
+		if len(w) == 0 {
+			continue
+		}
+		c0, c1 := w[0], w[0]
+		if c0 >= 'a' && c0 <= 'z' {
+			c1 = c0 - 'a' + 'A'
+		}
+		for i := 0; i+len(w) <= len(s); i++ {
+			if s[i] != c0 && s[i] != c1 {
+				continue
+			}
+			j := 1
+			for ; j < len(w); j++ {
+				b := s[i+j]
+				if b >= 'A' && b <= 'Z' {
+					b += 'a' - 'A'
+				}
+				if b != w[j] {
+					break
+				}
+			}
+			if j == len(w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type srcQuery struct {

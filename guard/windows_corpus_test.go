@@ -196,6 +196,9 @@ var (
 	// round44: round44a tuned on, round44b held out; see
 	// testdata/corpus/round44/README.md.
 	winRound44Thresholds = thresholds{0.95, 0.84, 0.86, 0.011}
+	// round45: round45a tuned on, round45b held out; see
+	// testdata/corpus/round45/README.md.
+	winRound45Thresholds = thresholds{0.975, 0.92, 0.92, 0.013}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project

@@ -804,7 +804,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 			}
 		}
 	}
-	if cloudCmdletDeletes(c.name) && !revokesOutsideAccess(c) || c.name == "disable-azrecoveryservicesbackupprotection" && removesRecoveryPoints(args) {
+	if cloudCmdletDeletes(c.name) && !revokesOutsideAccess(a, c) || c.name == "disable-azrecoveryservicesbackupprotection" && removesRecoveryPoints(args) {
 		ws.emitWin(c, "win-cloud-delete", c.base)
 	}
 	ws.finishWin(c)
