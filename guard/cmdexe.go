@@ -948,7 +948,7 @@ func (ws *winState) cmdStage(toks []cTok, in flow, stage int) flow {
 			} else if p := a.winAbs(w.s); p != "" && a.inWork(p) && ws.cmdStages == 1 && a.wantOut == 0 && !a.piped && !cmdOutputRedirected(toks) {
 				// type .env: the project's environment file on the
 				// terminal, as cat .env is (a template is not)
-				if b := strings.ToLower(path.Base(p)); b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b) {
+				if localEnvFile(strings.ToLower(path.Base(p))) {
 					ws.emitWin(c, "win-read-secrets", "the project's environment file "+w.s)
 				}
 			}
@@ -1516,7 +1516,7 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			p := ws.a.winAbs(strings.Trim(src, `"`))
 			d, _ := ws.a.winSensitive(p)
 			dotEnv := false
-			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && ws.a.inWork(p) && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
+			if d == "" && ws.a.inWork(p) && localEnvFile(strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))) {
 				d, dotEnv = "the project's environment file "+src, true
 			}
 			// the first word of each line alone is a name where lines

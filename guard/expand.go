@@ -462,7 +462,8 @@ func (a *analysis) expandUpload(c *cmd) {
 		target = dest + path.Base(srcs[0].s)
 	}
 	if slices.Contains(uploadCritical, a.classifyWrite(path.Clean(target))) {
-		a.remoteNested("cp upload "+shellQuote(path.Clean(target)), c.base+" upload", flow{})
+		// judged as the copy it makes over there
+		a.remoteNested("cp "+shellQuote(path.Base(srcs[0].s))+" "+shellQuote(path.Clean(target)), c.base+" upload", flow{})
 	}
 }
 
