@@ -455,3 +455,18 @@ func TestHasAnyFold(t *testing.T) {
 		}
 	}
 }
+
+// A key typed on the command line made a recipient of production's
+// encrypted secrets; updatekeys from the reviewed .sops.yaml, and a dev
+// file, pass.
+func TestRound45SopsRecipient(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sops -r -i --add-pgp 85D77543B3D624B63CEA9E6DBC17301B491B3F21 secrets/production.yaml`, CategoryPrivilege, "secrets-recipient-added", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sops updatekeys -y secrets/prod.enc.yaml`,
+		`sops -r -i --add-age age1xyz secrets/dev.enc.yaml`,
+		`sops -r -i --rm-age age1xyz secrets/prod.enc.yaml`,
+	})
+}

@@ -497,6 +497,31 @@ func init() { ruleSets = append(ruleSets, moreSecretRules) }
 // secretPlacementRules: secrets put where they are kept in the clear:
 // the process list, a plain variable, what a build ships.
 var secretPlacementRules = []*rule{
+	{ID: "secrets-recipient-added", Level: LevelCritical, Category: CategoryPrivilege, Description: "adding a key typed on the command line as a recipient of production's encrypted secrets (whoever holds it can decrypt them)",
+		Suggestions: []string{"Add recipients in the reviewed .sops.yaml and run sops updatekeys", "Ask the secrets' owners to add the key"}, names: names("sops"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			added := ""
+			for i, w := range args {
+				name, val, eq := strings.Cut(w.s, "=")
+				switch name {
+				case "--add-age", "--add-pgp", "--add-kms", "--add-gcp-kms", "--add-azure-kv", "--add-hc-vault-transit":
+					if !eq && i+1 < len(args) {
+						val = args[i+1].s
+					}
+					added = name + " " + val
+				}
+			}
+			if added == "" {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if isProdName(lower(w.s)) {
+					return true, added + " on " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "secret-built-into-artifact", Level: LevelHigh, Category: CategoryExfiltration, Description: "building a secret into what the build ships: a browser bundle's public variables, a binary's linked strings, an executable's packed files",
 		Suggestions: []string{"Keep secrets on the server; the browser gets only publishable keys", "Read secrets at run time, from the environment or a secret store"},
 		match: func(a *analysis, c *cmd) (bool, string) {
