@@ -1629,10 +1629,13 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 // %~r) the whole item. Size, time and attribute modifiers (%~zr) stand
 // for a number.
 func forVarBind(s, v, it string) string {
-	if len(v) < 2 || !strings.Contains(s, v[:len(v)-1]) {
+	if len(v) < 2 {
 		return s
 	}
 	pct, letter := v[:len(v)-1], v[len(v)-1]
+	if !strings.Contains(s, v) && !strings.Contains(s, pct+"~") {
+		return s // neither %r nor a modified %~..r
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if strings.HasPrefix(s[i:], v) {

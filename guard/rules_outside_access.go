@@ -282,7 +282,7 @@ func revokesOutsideAccess(a *analysis, c *cmd) bool {
 			return false
 		}
 		for _, s := range segs[:len(segs)-1] {
-			if accountNouns[s] || s == "user" || s == "collaborators" {
+			if accountNouns[s] {
 				return true
 			}
 		}

@@ -2031,11 +2031,7 @@ var tlsOffRules = []*rule{
 // against it guards nothing. A private address is another machine.
 func thisMachine(h string) bool {
 	h = strings.ToLower(h)
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal" || loopback(h) {
-		return true
-	}
-	ip, ok := parseIP(h)
-	return ok && ip.IsLoopback()
+	return loopback(h) || strings.HasSuffix(h, ".localhost") || h == "host.docker.internal"
 }
 
 // savesFile reports a command that writes what it fetches into a file
