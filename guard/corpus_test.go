@@ -571,6 +571,15 @@ var corpusSets = []corpusSet{
 	// round45b must never be opened.
 	{"round45", corpusDir + "/round45",
 		thresholds{minRound45Critical, minRound45High, minRound45Moderate, maxRound45FalsePositive}, winRound45Thresholds},
+	// round46: secrets printed or kept; a platform engineer's ordinary
+	// day; the developer's work lost through scripts, loops and
+	// generators; PowerShell; stored data and backups destroyed;
+	// interpreter one-liners; the machine opened to the network; a data
+	// scientist's ordinary day, written while round45a was tuned on.
+	// Scored on arrival; round46a (three fifths) is for tuning, round46b
+	// must never be opened.
+	{"round46", corpusDir + "/round46",
+		thresholds{minRound46Critical, minRound46High, minRound46Moderate, maxRound46FalsePositive}, winRound46Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -1001,6 +1010,16 @@ const (
 	minRound45High          = 0.83
 	minRound45Moderate      = 0.83
 	maxRound45FalsePositive = 0.015
+)
+
+// Round forty-six, POSIX lines (both parts): 86.6%, 81.5%, 84.9% and
+// 1.92% false positives on arrival; see
+// testdata/corpus/round46/README.md. These floors catch regressions.
+const (
+	minRound46Critical      = 0.86
+	minRound46High          = 0.81
+	minRound46Moderate      = 0.84
+	maxRound46FalsePositive = 0.02
 )
 
 const (

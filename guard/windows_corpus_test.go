@@ -199,6 +199,9 @@ var (
 	// round45: round45a tuned on, round45b held out; see
 	// testdata/corpus/round45/README.md.
 	winRound45Thresholds = thresholds{0.975, 0.92, 0.92, 0.013}
+	// round46: round46a tuned on, round46b held out; see
+	// testdata/corpus/round46/README.md.
+	winRound46Thresholds = thresholds{0.91, 0.75, 0.86, 0.018}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
