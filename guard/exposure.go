@@ -107,7 +107,7 @@ func tunnelPublished(c *cmd) string {
 		return c.name + " (a shared terminal session)"
 	}
 	low := c.lowerArgs()
-	if (c.name == "ssh" || c.name == "autossh") && hasWord(args, "-R") {
+	if (c.name == "ssh" || c.name == "autossh") && hasPrefixWord(args, "-R") {
 		// ssh -R 80:localhost:3000 serveo.net: a tunnel service that
 		// gives the port a public address
 		for _, l := range low {
@@ -173,6 +173,8 @@ func devServerPort(s string) bool {
 	switch n {
 	case 7681, 4200, 6080, 8888, 9090, 10000, 2019:
 		return false // a web terminal's, a notebook's or an admin console's (ttyd, shellinabox, noVNC, Jupyter, Cockpit, Webmin, Caddy)
+	case 9229, 9222, 5005, 2345, 5678:
+		return false // a debugger's (Node's inspector, Chrome's DevTools, JDWP, Delve, debugpy): whoever reaches it runs code
 	}
 	return true
 }

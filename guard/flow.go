@@ -1764,6 +1764,13 @@ func storedSecretRead(c *cmd) string {
 	}
 	first := args[0].s
 	switch c.name {
+	case "dotnet":
+		// dotnet user-secrets list: the project's secrets with their
+		// values (a PowerShell pipeline's later stages are not built
+		// yet when the first is judged: piped there, it is not judged)
+		if len(args) > 1 && first == "user-secrets" && args[1].s == "list" && (c.pipe == nil || c.stage+1 >= len(c.pipe) || nextStage(c) != nil) {
+			return "the project's user secrets (dotnet user-secrets list)"
+		}
 	case "kubectl", "oc":
 		if sa := kubectlSubArgs(args); len(sa) > 0 {
 			args, first = sa, sa[0].s // kubectl --context prod get secret ...
@@ -2012,8 +2019,15 @@ func secretStoreRead(name string, args []word) string {
 		// picks something else)
 		if ops := posArgs(args, optSpec{long: []string{"profile", "region", "output", "endpoint-url", "function-name", "query"}}); len(ops) > 1 && ops[0].s == "lambda" &&
 			(ops[1].s == "get-function-configuration" || ops[1].s == "get-function") {
-			if q, ok := optValue(args, "", "query"); !ok || strings.Contains(q, "Environment") {
+			if q, ok := optValue(args, "", "query"); !ok || strings.Contains(q, "Environment") && !strings.Contains(q, "keys(") {
 				return "a function's environment variables (aws lambda " + ops[1].s + ")"
+			}
+		}
+		// aws ecs describe-task-definition --query '...environment': the
+		// variables a service's containers are given
+		if ops := posArgs(args, optSpec{long: []string{"profile", "region", "output", "endpoint-url", "task-definition", "query"}}); len(ops) > 1 && ops[0].s == "ecs" && ops[1].s == "describe-task-definition" {
+			if q, ok := optValue(args, "", "query"); ok && strings.Contains(lower(q), "environment") && !strings.Contains(q, "keys(") && !strings.Contains(lower(q), ".name") {
+				return "a task's environment variables (aws ecs describe-task-definition)"
 			}
 		}
 	case "doppler":

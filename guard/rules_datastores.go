@@ -274,10 +274,15 @@ var dataStoreRules = []*rule{
 			case "nft":
 				// nft add rule inet filter input tcp dport { 22, 3306 }
 				// accept: let in from every address (no saddr, no iif)
+				// (nft 'add rule ... accept': the rule quoted as one word)
 				j := strings.Join(low, " ")
+				low := strings.Fields(j)
 				if !hasAnyWord(low, "add", "insert") || !hasAnyWord(low, "rule") || !hasAnyWord(low, "input") || !hasAnyWord(low, "accept") ||
-					strings.Contains(j, "saddr") || strings.Contains(j, "iif") {
+					strings.Contains(j, "saddr") || strings.Contains(j, "iif") || strings.Contains(j, "ct state") || strings.Contains(j, "flush") {
 					return false, ""
+				}
+				if !strings.Contains(j, "dport") && !strings.Contains(j, "sport") && !strings.Contains(j, "icmp") && !strings.Contains(j, "udp") && !strings.Contains(j, "tcp") && low[len(low)-1] == "accept" {
+					return true, "nft accepting every port from anywhere"
 				}
 				for i, l := range low {
 					if l != "dport" {
@@ -675,6 +680,14 @@ func openedPortRisky(p string) bool {
 	}
 	for _, part := range strings.Split(strings.Trim(p, `"' `), ",") {
 		part = strings.TrimSpace(part)
+		if lo, hi, ok := strings.Cut(strings.ReplaceAll(part, "-", ":"), ":"); ok {
+			// 8000:9000: a range of ports, whatever listens there
+			l, err1 := strconv.Atoi(lo)
+			h, err2 := strconv.Atoi(hi)
+			if err1 == nil && err2 == nil && h > l {
+				return true
+			}
+		}
 		n, err := strconv.Atoi(part)
 		if err != nil {
 			continue

@@ -1352,7 +1352,7 @@ var exfiltrationRules = []*rule{
 			if p := foreignEnviron(c); p != "" {
 				return true, p
 			}
-			if !c.remote && !a.piped && a.wantOut == 0 && wholeEnvironmentShown(c) {
+			if !c.remote && !a.piped && a.wantOut == 0 && wholeEnvironmentShown(c) && !psGrouped(a, c) {
 				return true, "every environment variable with its value"
 			}
 			switch c.name {
@@ -3525,6 +3525,15 @@ func sharedFile(a *analysis, f, cwd string, tmp bool) bool {
 		return false
 	}
 	p := a.absPath(f, cwd)
+	if rel, _, home := a.homeRel(p); home && p != "" {
+		// ~/Downloads, ~/Desktop, a synced folder: where files are
+		// opened, shared and uploaded by other programs
+		top, _, _ := strings.Cut(rel, "/")
+		switch strings.ToLower(top) {
+		case "downloads", "desktop", "public", "dropbox", "onedrive", "google drive", "icloud drive":
+			return true
+		}
+	}
 	if p == "" || !(strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, "/dev/shm/")) {
 		return false
 	}
@@ -3908,6 +3917,17 @@ func outputNone(args []word) bool {
 // the terminal, as it is or only ordered or paged: env, printenv, export
 // -p, set (bash, zsh, fish), env | sort, printenv | less. A filter (grep,
 // cut -d= -f1) is judged by the rules for what it keeps.
+// psGrouped reports a PowerShell command written inside parentheses,
+// (Get-ChildItem Env:).Name, or redirected (gci env: > F): its value is
+// used or written, not shown.
+func psGrouped(a *analysis, c *cmd) bool {
+	if c.base == "" {
+		return false
+	}
+	i := strings.Index(a.src, c.base)
+	return i > 0 && strings.HasSuffix(strings.TrimRight(a.src[:i], " "), "(") || i >= 0 && strings.Contains(a.src[i:], ">")
+}
+
 func wholeEnvironmentShown(c *cmd) bool {
 	src := c
 	if c.pipe != nil {
@@ -3943,6 +3963,18 @@ func wholeEnvironmentShown(c *cmd) bool {
 		// docker compose config --environment: every variable the
 		// project's interpolation reads, with its value
 		return hasWord(args, "config") && hasWord(args, "--environment") && (src.name != "docker" || hasWord(args, "compose"))
+	case "get-childitem", "get-item":
+		// PowerShell's env: drive listed: Get-ChildItem Env:, dir
+		// env:*TOKEN* (env:CONDA* or -Name shows no secret)
+		if c.pipe != nil || hasSw(wargs(src), "name") {
+			return false
+		}
+		for _, l := range wargs(src) {
+			if v, ok := strings.CutPrefix(l, "env:"); ok {
+				v = strings.Trim(v, `\/`)
+				return v == "" || v == "*" || strings.ContainsAny(v, "*?[") && secretishPattern(v)
+			}
+		}
 	}
 	return false
 }

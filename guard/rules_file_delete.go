@@ -284,27 +284,25 @@ var fileDeleteRules = []*rule{
 			return false, ""
 		}},
 	{ID: "make-dir-override", Level: LevelCritical, Category: CategoryFileDelete, Description: "a clean or uninstall target run with a directory variable overridden to /, a home or a system directory",
-		Suggestions: []string{"Leave the Makefile's directory variables at their defaults", "Run make -n first to see the commands"}, names: names("make", "gmake", "bmake"),
+		Suggestions: []string{"Leave the Makefile's directory variables at their defaults", "Run make -n first to see the commands"}, names: names("make", "gmake", "bmake", "task", "just"),
 		match: func(a *analysis, c *cmd) (bool, string) {
-			args := c.args()
-			cleans := false
-			for _, w := range positional(args) {
-				if !strings.Contains(w.s, "=") && (strings.Contains(w.s, "clean") || strings.Contains(w.s, "uninstall") || w.s == "distclean" || w.s == "purge") {
-					cleans = true
-				}
-			}
-			if !cleans {
-				return false, ""
-			}
-			for _, w := range args {
-				name, val, ok := strings.Cut(w.s, "=")
-				u := strings.ToUpper(name)
-				if !ok || strings.HasPrefix(name, "-") || !(strings.Contains(u, "DIR") || strings.Contains(u, "PREFIX") || strings.Contains(u, "ROOT") ||
-					strings.Contains(u, "DEST") || strings.Contains(u, "PATH") || strings.Contains(u, "OUT")) {
-					continue
-				}
+			for _, w := range cleanDirOverrides(c) {
+				_, val, _ := strings.Cut(w.s, "=")
 				switch a.classifyDelete(word{s: val, ok: w.ok}, c.cwd) {
 				case pcRoot, pcHome, pcSystemCrit, pcProtected:
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
+	{ID: "make-clean-sources", Level: LevelModerate, Category: CategoryFileDelete, Description: "a clean target run with its output directory pointed at the project itself or its sources",
+		Suggestions: []string{"Leave the build's output directory at its default", "Run make -n clean first to see what it deletes"}, names: names("make", "gmake", "bmake", "task", "just"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// make clean BUILD_DIR=src, task clean OUT_DIR=.: what the
+			// target deletes as output is the work itself
+			for _, w := range cleanDirOverrides(c) {
+				_, val, _ := strings.Cut(w.s, "=")
+				if p := a.absPath(val, c.cwd); p != "" && w.ok && (p == a.workDir || a.sourceTarget(p+"/*", true)) {
 					return true, w.s
 				}
 			}
@@ -781,3 +779,28 @@ func credentialsFileRel(rel string) bool {
 var credentialsWriter = map[string]bool{"kind": true, "k3d": true, "minikube": true, "kubectl": true, "oc": true, "aws": true, "az": true, "gcloud": true,
 	"doctl": true, "gh": true, "op": true, "vault": true, "pass": true, "gpg": true, "sops": true, "cp": true, "install": true, "k3s": true, "microk8s": true,
 	"talosctl": true, "eksctl": true, "linode-cli": true, "scw": true, "civo": true, "vcluster": true}
+
+// cleanDirOverrides returns the directory variables (BUILD_DIR=x,
+// PREFIX=/) given to a build tool's clean or uninstall target.
+func cleanDirOverrides(c *cmd) []word {
+	args := c.args()
+	cleans := false
+	for _, w := range positional(args) {
+		if !strings.Contains(w.s, "=") && (strings.Contains(w.s, "clean") || strings.Contains(w.s, "uninstall") || w.s == "distclean" || w.s == "purge") {
+			cleans = true
+		}
+	}
+	if !cleans {
+		return nil
+	}
+	var out []word
+	for _, w := range args {
+		name, _, ok := strings.Cut(w.s, "=")
+		u := strings.ToUpper(name)
+		if ok && !strings.HasPrefix(name, "-") && (strings.Contains(u, "DIR") || strings.Contains(u, "PREFIX") || strings.Contains(u, "ROOT") ||
+			strings.Contains(u, "DEST") || strings.Contains(u, "PATH") || strings.Contains(u, "OUT")) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

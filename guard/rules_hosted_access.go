@@ -17,10 +17,18 @@ var hostedAccessRules = []*rule{
 				// terraform apply -var 'allowed_cidrs=["0.0.0.0/0"]': the
 				// module's allow list given every address
 				for _, w := range c.args() {
-					k, v, ok := strings.Cut(w.s, "=")
+					k, v, ok := strings.Cut(strings.TrimPrefix(w.s, "-var="), "=")
 					if lk := lower(k); ok && hasAny(lk, "cidr", "allowed", "source", "ingress", "whitelist", "allowlist", "ip_range", "ranges") && strings.Contains(v, "0.0.0.0/0") {
 						return true, c.name + " -var " + w.s
 					}
+				}
+				return false, ""
+			}
+			if c.name == "az" && len(c.words) > 3 && c.words[1].s == "vm" && c.words[2].s == "open-port" {
+				// az vm open-port --port P: P let in from every address
+				// (the rule it adds has no source)
+				if p, ok := optValue(c.args(), "", "port"); ok && (p == "*" || openedPortRisky(p)) {
+					return true, "az vm open-port --port " + p
 				}
 				return false, ""
 			}

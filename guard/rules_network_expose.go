@@ -153,6 +153,25 @@ var networkExposeRules = []*rule{
 				if (strings.HasPrefix(w.s, "--inspect") || strings.HasPrefix(w.s, "--remote-debugging-address") || strings.HasPrefix(w.s, "-agentlib:jdwp") || strings.HasPrefix(w.s, "-Xrunjdwp")) && debuggerEverywhere(w.s) {
 					return true, c.name + " " + w.s
 				}
+				// mvn spring-boot:run -Dspring-boot.run.jvmArguments="-agentlib:jdwp=...":
+				// the JVM's options handed through a build property
+				if _, v, ok := strings.Cut(w.s, "="); ok && strings.HasPrefix(w.s, "-D") && (strings.Contains(v, "-agentlib:jdwp") || strings.Contains(v, "-Xrunjdwp")) && debuggerEverywhere(v) {
+					return true, c.name + " " + w.s
+				}
+			}
+			if c.name == "dlv" && hasWord(c.args(), "--headless") {
+				// dlv debug --headless --listen=:2345: Delve's API on every
+				// address (no host is every host)
+				if v, ok := optValue(c.args(), "-l", "listen"); ok {
+					host, _, _ := strings.Cut(v, ":")
+					if strings.HasPrefix(v, "[") {
+						host, _, _ = strings.Cut(v[1:], "]")
+						host = "[" + host + "]"
+					}
+					if host == "" || host == "0.0.0.0" || host == "[::]" {
+						return true, "dlv --headless --listen=" + v
+					}
+				}
 			}
 			return false, ""
 		}},

@@ -513,7 +513,7 @@ var winRules = []*rule{
 			return strings.Contains(j, "winsock reset") || strings.Contains(j, "int ip reset") || strings.Contains(j, "delete route"), j
 		}},
 	{ID: "win-remote-access", Level: LevelHigh, Category: CategoryPersistence, Description: "opening the machine to remote shells (WinRM, OpenSSH server, RDP)",
-		Suggestions: []string{"Ask the user to enable remote access"}, names: names("enable-psremoting", "add-windowscapability", "winrm", "enable-wsmancredssp", "set-item", "start-service", "set-service", "sc"),
+		Suggestions: []string{"Ask the user to enable remote access"}, names: names("enable-psremoting", "add-windowscapability", "winrm", "enable-wsmancredssp", "set-item", "start-service", "set-service", "sc", "set-wsmaninstance"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := strings.Join(wargs(c), " ")
 			switch c.name {
@@ -526,7 +526,14 @@ var winRules = []*rule{
 			case "add-windowscapability":
 				return strings.Contains(j, "openssh.server"), j
 			case "winrm":
-				return strings.Contains(j, "quickconfig") || strings.Contains(j, "qc") || strings.Contains(j, "allowunencrypted"), j
+				// (basic="true": passwords sent for Basic authentication;
+				// trustedhosts="*": credentials handed to any host; a
+				// listener on every address over plain HTTP)
+				return strings.Contains(j, "quickconfig") || strings.Contains(j, "qc") || strings.Contains(j, "allowunencrypted") ||
+					strings.Contains(j, "basic") && strings.Contains(j, "true") || strings.Contains(j, "trustedhosts") && strings.Contains(j[strings.Index(j, "trustedhosts"):], "*") ||
+					strings.Contains(j, "listener?address=*") && strings.Contains(j, "transport=http") && !strings.Contains(j, "transport=https"), j
+			case "set-wsmaninstance":
+				return (strings.Contains(j, "allowunencrypted") || strings.Contains(j, "basic")) && (strings.Contains(j, "$true") || strings.Contains(j, "= true")) && !strings.Contains(j, "whatif"), j
 			case "set-item":
 				// TrustedHosts '*', or WinRM's traffic and credentials in
 				// the clear (AllowUnencrypted, Basic)

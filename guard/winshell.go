@@ -1278,7 +1278,7 @@ func classifyRegKey(k string) regClass {
 		return regUAC
 	case strings.Contains(k, "control/lsa") || strings.Contains(k, "securityproviders/wdigest"):
 		return regLSA
-	case strings.Contains(k, "terminal server"):
+	case strings.Contains(k, "terminal server") || strings.Contains(k, "policies/microsoft/windows nt/terminal services"):
 		return regRDP
 	case strings.HasPrefix(k, "hklm/system/currentcontrolset/services/") || strings.HasPrefix(k, "hklm/system/controlset001/services/"):
 		return regServices

@@ -457,13 +457,7 @@ func readsOwnTarget(c *cmd, target string) bool {
 	if in && out {
 		return true
 	}
-	switch c.name {
-	case "sort", "uniq", "grep", "egrep", "fgrep", "sed", "awk", "gawk", "cat", "cut", "tr", "head", "tail", "jq", "yq", "column", "tac", "rev", "fold", "expand", "iconv",
-		"python", "python3", "envsubst", "xmllint", "xmlstarlet", "gofmt", "clang-format", "json_pp", "base64", "gzip", "openssl", "nl", "paste":
-	default:
-		return false
-	}
-	if c.name == "sed" && (hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
+	if !fileReaders[c.name] || c.name == "sed" && (hasPrefixWord(c.args(), "-i") || hasPrefixWord(c.args(), "--in-place")) {
 		return false
 	}
 	redirected := false
@@ -475,13 +469,30 @@ func readsOwnTarget(c *cmd, target string) bool {
 	if !redirected {
 		return false
 	}
-	for _, w := range c.operands() {
-		if w.s == target {
+	if hasWord(c.operands(), target) {
+		return true
+	}
+	// cat F | sed ... > F: an earlier stage reads the file the last one's
+	// redirection empties as the pipeline starts
+	for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
+		if s != nil && fileReaders[s.name] && hasWord(s.operands(), target) {
 			return true
 		}
 	}
 	return false
 }
+
+// fileReaders are programs that read the files they are given and print
+// what they make of them.
+var fileReaders = map[string]bool{"sort": true, "uniq": true, "grep": true, "egrep": true, "fgrep": true, "sed": true, "awk": true, "gawk": true, "cat": true,
+	"cut": true, "tr": true, "head": true, "tail": true, "jq": true, "yq": true, "column": true, "tac": true, "rev": true, "fold": true, "expand": true,
+	"iconv": true, "python": true, "python3": true, "envsubst": true, "xmllint": true, "xmlstarlet": true, "gofmt": true, "clang-format": true,
+	"json_pp": true, "base64": true, "gzip": true, "openssl": true, "nl": true, "paste": true,
+	// formatters that print the formatted file unless told to write it
+	// (prettier without --write, rustfmt --emit stdout, shfmt), run
+	// directly or through npx
+	"prettier": true, "rustfmt": true, "shfmt": true, "autopep8": true, "yapf": true, "js-beautify": true, "uglifyjs": true, "terser": true,
+	"npx": true, "bunx": true, "pnpx": true}
 
 // trivialContent reports text that holds no data: nothing, a newline, an
 // empty JSON value.
@@ -581,6 +592,25 @@ func (a *analysis) emptiedSources(c *cmd) string {
 				ops = append(ops, w)
 			}
 		}
+	case "cp":
+		// find src -name '*.py' -exec cp template.py {} \;, ls src/*.js
+		// | xargs -n1 cp stub.js: one file copied over each of the
+		// project's files found or listed
+		o := c.operands()
+		if hasPrefixWord(c.args(), "-t") || hasPrefixWord(c.args(), "--target-directory") || len(o) == 0 {
+			return ""
+		}
+		if c.xargs && len(o) == 2 && !strings.Contains(a.src, "{}") && !strings.Contains(a.src, " -I") && (strings.Contains(a.src, "git ls-files") || strings.Contains(a.src, "find ") || strings.HasPrefix(a.src, "ls ")) {
+			return "every file listed"
+		}
+		if d := o[len(o)-1]; len(o) == 2 && d.find != nil && d.find.sourceFiles() {
+			for _, r := range d.find.roots {
+				if p := a.absPath(r.s, c.cwd); p != "" && (p == a.workDir || a.sourceTarget(p+"/*", true)) {
+					return d.s
+				}
+			}
+		}
+		return ""
 	default:
 		return ""
 	}

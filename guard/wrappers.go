@@ -133,6 +133,7 @@ func init() {
 		"env":          envWrapper,
 		"nice":         simpleWrapper(optSpec{short: "n", long: []string{"adjustment"}}),
 		"nohup":        simpleWrapper(optSpec{}),
+		"shx":          simpleWrapper(optSpec{}), // npx shx rm -rf dist: ShellJS's portable rm, cp, mv
 		"setsid":       simpleWrapper(optSpec{}),
 		"timeout":      skipThen(optSpec{short: "sk", long: []string{"signal", "kill-after"}}, 1),
 		"repeat":       zshRepeat, // zsh: repeat N COMMAND, repeat N { LIST }

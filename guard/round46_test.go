@@ -1,0 +1,175 @@
+package guard
+
+import "testing"
+
+// PowerShell's env: drive listed whole, or its secret-named variables
+// picked by a wildcard, prints their values as env does; a list of the
+// names, one ordinary variable, a non-secret wildcard and the drive used
+// as a value ((Get-ChildItem Env:).Count) pass.
+func TestRound46PowerShellEnvironmentListed(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-ChildItem Env:`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`gci env:*SECRET*`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`ls env:*`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`pwsh -NoProfile -c "dir env:"`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-ChildItem Env: -Name`,
+		`Get-ChildItem env:JAVA*`,
+		`Get-Item Env:PATH`,
+		`(Get-ChildItem Env:).Count`,
+		`(gci env:).Name | Sort-Object`,
+	})
+}
+
+// dotnet user-secrets list prints the project's secrets with their
+// values; cut to the names, or piped on in PowerShell, it passes. An AWS
+// task definition's environment asked for by --query is printed; its
+// names alone pass.
+func TestRound46ServiceSettingsPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`dotnet user-secrets list --project .\src\Shop.Api`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dotnet user-secrets list`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws ecs describe-task-definition --task-definition worker-prod --query 'taskDefinition.containerDefinitions[].environment'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`dotnet user-secrets list --project src\Api | ForEach-Object { ($_ -split ' = ')[0] }`,
+		`dotnet user-secrets set "Mail:Host" "localhost" --project src\Api`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dotnet user-secrets list --project src/Api | cut -d= -f1`,
+		`aws ecs describe-task-definition --task-definition worker-prod --query 'taskDefinition.containerDefinitions[].environment[].name'`,
+		`aws lambda get-function-configuration --function-name api --query 'Environment.Variables | keys(@)'`,
+	})
+}
+
+// A secret written into the Downloads or Desktop folder, or a synced
+// one, is left where other programs open and upload files; the same
+// secret handed to a file of the project's is judged by the project's
+// rules, and a download into Downloads passes.
+func TestRound46SecretIntoSharedFolder(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`aws secretsmanager get-secret-value --secret-id prod/api --query SecretString --output text > ~/Downloads/api.json`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`vault kv get -format=json secret/prod/db > "$HOME/Dropbox/db.json"`, CategoryExfiltration, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`curl -fsSL -o ~/Downloads/node.tar.xz https://nodejs.org/dist/v20.11.0/node-v20.11.0-linux-x64.tar.xz`,
+		`aws s3 ls > ~/Downloads/buckets.txt`,
+	})
+}
+
+// Host firewalls opened to every address: a range of ports, a quoted
+// nft rule with a port set, an input rule that accepts everything, an
+// Azure VM's every port, a Terraform allow list given to -var= as one
+// word. A named web port, an nft rule for established connections or
+// the loopback, and a private source pass.
+func TestRound46FirewallOpened(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo ufw allow 6000:6100/tcp`, "", "host-firewall-opened", LevelHigh},
+		{`sudo nft 'add rule inet filter input tcp dport { 5432, 6379 } accept'`, "", "host-firewall-opened", LevelHigh},
+		{`sudo nft add rule inet filter input accept`, "", "host-firewall-opened", LevelHigh},
+		{`az vm open-port -g prod-rg -n db-vm --port '*'`, "", "cli-firewall-open-world", LevelHigh},
+		{`az vm open-port -g prod-rg -n db-vm --port 3389`, "", "cli-firewall-open-world", LevelHigh},
+		{`terraform apply -var='admin_cidrs=["0.0.0.0/0"]'`, "", "cli-firewall-open-world", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo ufw allow 443/tcp`,
+		`sudo ufw allow from 10.0.0.0/8 to any port 6000:6100 proto tcp`,
+		`sudo nft add rule inet filter input ct state established,related accept`,
+		`sudo nft add rule inet filter input iif lo accept`,
+		`az vm open-port -g dev-rg -n web --port 443`,
+		`terraform plan -var='admin_cidrs=["10.0.0.0/8"]'`,
+	})
+}
+
+// A debugger's port handed to a public tunnel, or opened on every
+// address (Delve's headless API with no host, a JVM's JDWP given through
+// a build property), runs code for whoever reaches it; a development
+// server's port through the same tunnel and the debugger on the loopback
+// pass. An ssh -R written as one word (-R0:localhost:3389) to a tunnel
+// service is seen.
+func TestRound46DebuggerExposed(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cloudflared tunnel --url http://127.0.0.1:9229`, "", "", LevelHigh},
+		{`ngrok http 5678`, "", "", LevelHigh},
+		{`dlv exec ./bin/api --headless --listen=:40000 --api-version=2`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`dlv debug --headless --listen 0.0.0.0:2345`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`mvn spring-boot:run -Dspring-boot.run.jvmArguments="-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:5005"`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`ssh -R0:localhost:22 a.pinggy.io`, "", "public-tunnel", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cloudflared tunnel --url http://localhost:5173`,
+		`dlv debug --headless --listen=127.0.0.1:2345 --api-version=2`,
+		`mvn spring-boot:run -Dspring-boot.run.jvmArguments="-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=localhost:5005"`,
+		`ssh -R 9000:localhost:9000 build@ci.internal.acme.io`,
+	})
+}
+
+// WinRM given Basic authentication, every host trusted, or a plain HTTP
+// listener on every address, and Remote Desktop allowed through its
+// policy key, open the machine to remote shells; reading those settings
+// and turning Basic off pass.
+func TestRound46RemoteShellsOpened(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`winrm set winrm/config/client/auth @{Basic="true"}`, "", "win-remote-access", LevelHigh},
+		{`winrm s winrm/config/client @{TrustedHosts="*"}`, "", "win-remote-access", LevelHigh},
+		{`winrm create winrm/config/Listener?Address=*+Transport=HTTP`, "", "win-remote-access", LevelHigh},
+		{`reg add "HKLM\SOFTWARE\Policies\Microsoft\Windows NT\Terminal Services" /v fDenyTSConnections /t REG_DWORD /d 0 /f`, "", "", LevelModerate},
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Set-WSManInstance -ResourceURI winrm/config/service -ValueSet @{ AllowUnencrypted = $true }`, "", "win-remote-access", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`winrm get winrm/config/service/auth`,
+		`winrm set winrm/config/service/auth @{Basic="false"}`,
+		`winrm create winrm/config/Listener?Address=*+Transport=HTTPS @{Hostname="dev01";CertificateThumbprint="AB12"}`,
+		`reg query "HKLM\SOFTWARE\Policies\Microsoft\Windows NT\Terminal Services" /v fDenyTSConnections`,
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-WSManInstance -ResourceURI winrm/config/service/auth`,
+	})
+}
+
+// A project file emptied by the redirection of a pipeline that reads it
+// (cat F | sed ... > F), or by a formatter that prints it (prettier,
+// rustfmt --emit stdout) redirected onto it in a loop over the tracked
+// files; one template copied over each source file found or listed; a
+// clean target pointed at the sources or the project; ShellJS's rm of
+// everything. Writing to a new file, copies into a backup folder, the
+// clean target's default output and shx rm of build output pass.
+func TestRound46WorkOverwritten(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cat package.json | jq '.version = "2.0.0"' > package.json`, CategoryFileDelete, "", LevelModerate},
+		{`for f in $(git ls-files '*.js'); do npx prettier "$f" > "$f"; done`, CategoryFileDelete, "file-emptied-before-read", LevelModerate},
+		{`git ls-files '*.sh' | xargs -I{} sh -c 'shfmt {} > {}'`, CategoryFileDelete, "file-emptied-before-read", LevelModerate},
+		{`find lib -type f -name '*.rb' -exec cp templates/blank.rb {} \;`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`ls src/*.ts | xargs -n1 cp src/stub.ts`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`make clean OUTPUT_DIR=lib`, CategoryFileDelete, "make-clean-sources", LevelModerate},
+		{`task clean BUILD_DIR=.`, CategoryFileDelete, "make-clean-sources", LevelModerate},
+		{`npx shx rm -rf ./*`, CategoryFileDelete, "", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cat package.json | jq '.version = "2.0.0"' > package.json.new && mv package.json.new package.json`,
+		`for f in $(git ls-files '*.js'); do npx prettier "$f" > "/tmp/pretty/$f"; done`,
+		`find src -name '*.py' -exec cp {} /tmp/backup/ \;`,
+		`find dist -name '*.js' -exec cp templates/x.js {} \;`,
+		`ls *.json | xargs -I{} cp {} backup/{}`,
+		`make clean BUILD_DIR=build`,
+		`npx shx rm -rf dist coverage`,
+	})
+}
