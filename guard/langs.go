@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"cmp"
 	"encoding/hex"
 	"regexp"
 	"strconv"
@@ -90,7 +91,11 @@ var (
 // homeRewrites turn expressions for the home directory into "~".
 var homeRewrites = map[string][]rewrite{
 	"python": {rw("expanduser", `(?:__import__\(\s*["']os(?:\.path)?["']\s*\)\.|os\.)(?:path\.)?expanduser\(\s*["']~([^"'\\]*)["']\s*\)`, `"~$1"`), rw("HOME", `os\.environ\[\s*["']HOME["']\s*\]`, `"~"`),
-		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `Path("~")`)},
+		rw("HOME", `os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)`, `"~"`), rw("home()", `(?:pathlib\.)?Path\.home\(\)`, `Path("~")`),
+		// Path("~") / '.ssh' / 'authorized_keys', .joinpath('.ssh'): one
+		// path, joined a part at a time (twice: two parts deep)
+		rw(`Path("~`, `Path\("(~[^"]*)"\)\s*(?:/\s*["']([^"']+)["']|\.joinpath\(\s*["']([^"']+)["']\s*\))`, `Path("$1/$2$3")`),
+		rw(`Path("~`, `Path\("(~[^"]*)"\)\s*(?:/\s*["']([^"']+)["']|\.joinpath\(\s*["']([^"']+)["']\s*\))`, `Path("$1/$2$3")`)},
 	"ruby":   {rw("Dir.home", `Dir\.home`, `"~"`), rw("HOME", `ENV\[\s*["']HOME["']\s*\]`, `"~"`)},
 	"elixir": {rw("user_home", `System\.user_home!?\(\)`, `"~"`), rw("HOME", `System\.get_env\(\s*"HOME"\s*\)`, `"~"`)},
 	"erlang": {rw("HOME", `os:getenv\(\s*"HOME"\s*\)`, `"~"`)},
@@ -188,13 +193,70 @@ var (
 	pyRemove   = regexp.MustCompile(`os\.(?:remove|unlink)\(|\.unlink\(|shutil\.rmtree\(`)
 	// File::Find's find or finddepth with a callback that unlinks
 	plFindUnlink = regexp.MustCompile(`\bfind(?:depth)?\s*\(\s*(?:\{[^}]*\}|sub\s*\{[^}]*\bunlink\b[^}]*\})\s*,\s*("[^"]*"|'[^']*')`)
-	jsConst      = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
+	// jsRenamedImport matches child_process's functions destructured
+	// under other names ({execSync: x, spawn: s} = require(...)).
+	jsRenamedImport = regexp.MustCompile(`\{([^{}]*:[^{}]*)\}\s*=\s*(?:require\(\s*["'](?:node:)?child_process["']\s*\)|await\s+import\(\s*["'](?:node:)?child_process["']\s*\))`)
+	jsConst         = regexp.MustCompile(`(?:const|let|var)\s+(\w+)\s*=\s*("[^"\\\n]*"|'[^'\\\n]*')`)
 )
 
 var (
 	pyImportAs = regexp.MustCompile(`\bimport\s+(os|subprocess|shutil|pathlib|pty|commands)\s+as\s+(\w+)`)
 	pyExecStr  = regexp.MustCompile(`\bexec\(\s*"((?:[^"\\]|\\.)*)"\s*\)|\bexec\(\s*'((?:[^'\\]|\\.)*)'\s*\)`)
 )
+
+// pyLiteralAssign matches an assignment of a literal path or string to a
+// name (p = '/usr/bin/find', k = Path("~/.ssh/authorized_keys"), o =
+// __import__('os')), at the start of a statement.
+var pyLiteralAssign = regexp.MustCompile(`(?:^|[;\n])\s*([A-Za-z_]\w*)\s*=\s*((?:pathlib\.)?Path\(\s*(?:"[^"\n]*"|'[^'\n]*')\s*\)|"[^"\n]*"|'[^'\n]*'|__import__\(\s*["']\w+["']\s*\))\s*(?:;|\n|$)`)
+
+// pyPathMethods turn pathlib's methods on a literal path into the
+// functions the scanner reads: Path("x").open('a') is open("x", 'a'),
+// .write_text( is open(.., 'w').write(, .unlink() os.remove, .chmod(
+// os.chmod. A Path("x") handed on as an argument is its string.
+var pyPathMethods = []rewrite{
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.open\(\s*\)`, `open($1)`),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.open\(\s*`, `open($1, `),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.write_text\(`, `open($1,'w').write(`),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.write_bytes\(`, `open($1,'wb').write(`),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.read_(?:text|bytes)\(`, `open($1).read(`),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.(?:unlink|rmdir)\(\s*(?:missing_ok\s*=\s*\w+\s*)?\)`, `os.remove($1)`),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)\.chmod\(`, `os.chmod($1, `),
+	rw("Path(", `(?:pathlib\.)?Path\(\s*("[^"\n]*"|'[^'\n]*')\s*\)(\s*[,)\]])`, `$1$2`),
+}
+
+// pythonBindings writes what a name assigned once holds where it is
+// used after the assignment, then pathlib's methods on literal paths as
+// the plain functions, so that p = '/usr/bin/find'; os.chmod(p, ...) and
+// k = Path.home() / '.ssh'; k.open('a').write(...) are read as written
+// out.
+func pythonBindings(code string) string {
+	if strings.Contains(code, "=") {
+		for range 4 {
+			m := pyLiteralAssign.FindStringSubmatchIndex(code)
+			if m == nil {
+				break
+			}
+			name, val := code[m[2]:m[3]], code[m[4]:m[5]]
+			rest := code[m[1]:]
+			if strings.Count(code, name+"=")+strings.Count(code, name+" =") > 1 {
+				break // assigned again: its value is not the literal
+			}
+			// (the assignment itself dropped: a name bound to a
+			// module is the module's alias)
+			if strings.HasPrefix(val, "__import__") {
+				val = val[strings.IndexAny(val, `"'`)+1:]
+				val = val[:strings.IndexAny(val, `"'`)]
+			}
+			code = code[:m[0]] + ";" + replaceToken(rest, name, val)
+		}
+	}
+	if strings.Contains(code, "Path(") {
+		for _, r := range pyPathMethods {
+			code = r.re.ReplaceAllString(code, r.with)
+		}
+	}
+	return code
+}
 
 // pythonAliases undoes "import os as o" and appends the code of
 // exec("...") so that both are scanned as written directly.
@@ -257,6 +319,18 @@ func normalizeCode(lang, code string) string {
 			return `"~/` + winProfileDirs[strings.ToLower(sub[1])] + `"`
 		})
 	}
+	if lang == "js" && strings.Contains(code, ":") && strings.Contains(code, "child_process") {
+		// const {execSync: x} = require('child_process'); x('...'): the
+		// function under another name
+		for _, m := range jsRenamedImport.FindAllStringSubmatch(code, 4) {
+			for _, pair := range strings.Split(m[1], ",") {
+				orig, alias, ok := strings.Cut(pair, ":")
+				if orig, alias = strings.TrimSpace(orig), strings.TrimSpace(alias); ok && orig != "" && alias != "" && alias != orig {
+					code = replaceToken(code, alias+"(", orig+"(")
+				}
+			}
+		}
+	}
 	if lang == "js" && strings.Contains(code, "require(") {
 		// const m = "child_process"; require(m) → require("child_process")
 		for _, m := range jsConst.FindAllStringSubmatch(code, 8) {
@@ -290,6 +364,9 @@ func normalizeCode(lang, code string) string {
 		if !changed {
 			break
 		}
+	}
+	if lang == "python" {
+		code = pythonBindings(code)
 	}
 	for _, r := range argConcat[lang] {
 		if strings.Contains(code, r.hint) {
@@ -636,6 +713,9 @@ var loopOverLiterals = regexp.MustCompile(`for\s*\(?\s*(?:const\s+|let\s+|var\s+
 // { |f| ... }.
 var loopOverGlobs = []*regexp.Regexp{
 	regexp.MustCompile(`for\s+(?P<var>\w+)\s+in\s+glob\.i?glob\(\s*(?P<pat>"[^"\n]*"|'[^'\n]*')`),
+	// for p in Path(D).iterdir(): each entry of D (D/*); .glob(P) and
+	// .rglob(P): D/P and D/**/P
+	regexp.MustCompile(`for\s+(?P<var>\w+)\s+in\s+(?:pathlib\.)?Path\(\s*["'](?P<dir>[^"'\n]*)["']\s*\)\.(?P<meth>iterdir|r?glob)\(\s*(?:["'](?P<glob>[^"'\n]*)["'])?`),
 	regexp.MustCompile(`foreach\s*\(\s*glob\(\s*(?P<pat>(?:[^()]|\([^()]*\))*)\)\s+as\s+(?P<var>\$\w+)\s*\)`),
 	regexp.MustCompile(`Dir\.glob\(\s*(?P<pat>"[^"\n]*"|'[^'\n]*')\s*\)\.each\s*(?:\{|do)\s*\|(?P<var>\w+)\|`),
 }
@@ -662,7 +742,17 @@ func loopLiteralCalls(code string) string {
 	// { |f| ...}: each file the pattern matches, the pattern stands for
 	for _, re := range loopOverGlobs {
 		for _, m := range re.FindAllStringSubmatch(code, 4) {
-			loops = append(loops, loop{m[re.SubexpIndex("var")], []string{m[re.SubexpIndex("pat")]}})
+			pat := ""
+			if i := re.SubexpIndex("pat"); i >= 0 {
+				pat = m[i]
+			} else {
+				dir, glob := m[re.SubexpIndex("dir")], cmp.Or(m[re.SubexpIndex("glob")], "*")
+				if m[re.SubexpIndex("meth")] == "rglob" {
+					glob = "**/" + glob
+				}
+				pat = `"` + strings.TrimSuffix(dir, "/") + "/" + glob + `"`
+			}
+			loops = append(loops, loop{m[re.SubexpIndex("var")], []string{pat}})
 		}
 	}
 	if len(loops) == 0 {

@@ -156,6 +156,31 @@ var cloudDestroyRules = []*rule{
 					if c.name == "gcloud" {
 						return true, name
 					}
+				case "--soft-delete-feature-state", "--soft-delete-state":
+					// az backup vault backup-properties set
+					// --soft-delete-feature-state Disable: deleted backups
+					// are gone at once, not kept fourteen days
+					if !hasV && i+1 < len(args) {
+						v = args[i+1].s
+					}
+					if strings.EqualFold(v, "disable") || strings.EqualFold(v, "disabled") || strings.EqualFold(v, "off") {
+						return true, name + " " + v
+					}
+				}
+				// --retained-backups-count=1, az sql db str-policy set
+				// --retention-days 1: production's backups cut to one day
+				// or one copy
+				if name == "--retained-backups-count" || name == "--retention-days" && (hasWord(args, "str-policy") || hasWord(args, "ltr-policy") || hasWord(args, "backup")) {
+					if !hasV && i+1 < len(args) {
+						v = args[i+1].s
+					}
+					if v == "1" && (touchesProduction(c) || isProdName(joinWords(args))) {
+						return true, name + " " + v
+					}
+				}
+				// aws backup update-backup-plan '{"Rules":[{"Lifecycle":{"DeleteAfterDays":1}}]}'
+				if c.name == "aws" && backupDeletedAfterADay.MatchString(w.s) {
+					return !scratchName(joinWords(args)), "backups deleted after a day (DeleteAfterDays)"
 				}
 				// aws dynamodb update-continuous-backups ...
 				// PointInTimeRecoveryEnabled=false: the table's restore
@@ -165,6 +190,20 @@ var cloudDestroyRules = []*rule{
 				}
 			}
 			return false, ""
+		}},
+	{ID: "backup-lock-bypassed", Level: LevelCritical, Category: CategoryCloudDestroy, Description: "bypassing the retention lock that keeps backups or records from being changed or deleted",
+		Suggestions: []string{"Let the lock expire as its policy says", "Ask the account's owners to lift it, reviewed"}, names: names("aws"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// aws s3api put-object-retention ... --bypass-governance-retention:
+			// the lock shortened or lifted, the object deletable
+			ops := c.operands()
+			if !hasWord(c.args(), "--bypass-governance-retention") || len(ops) < 2 || ops[0].s != "s3api" {
+				return false, ""
+			}
+			if strings.HasPrefix(ops[1].s, "get-") || strings.HasPrefix(ops[1].s, "list-") || strings.HasPrefix(ops[1].s, "head-") {
+				return false, ""
+			}
+			return true, "aws s3api " + ops[1].s + " --bypass-governance-retention"
 		}},
 	{ID: "iac-protection-removed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "removing the deletion protection from every resource of an infrastructure stack",
 		Suggestions: []string{"Unprotect the one resource that must go, by its URN", "Let the stack's owner change protection"}, names: names("pulumi"),
@@ -602,6 +641,9 @@ func init() { ruleSets = append(ruleSets, append(cloudDestroyRules, paasRule)) }
 var (
 	apiDeleteCall = regexp.MustCompile(`\.(?:delete_[a-z_]+|drop_[a-z_]+|purge[a-z_]*)\(`)
 	quotedURLs    = regexp.MustCompile(`["'](?:https?|postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis)://[^"'\s]+["']`)
+	// backupDeletedAfterADay matches a backup plan's lifecycle that
+	// deletes each recovery point after a day or at once.
+	backupDeletedAfterADay = regexp.MustCompile(`DeleteAfterDays"?\s*[:=]\s*[01]\b`)
 )
 
 // anyHyphenDestroyVerb reports a subcommand with the verb joined to its

@@ -1,9 +1,11 @@
 package guard
 
 import (
-	"mvdan.cc/sh/v3/syntax"
+	"cmp"
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
@@ -77,10 +79,47 @@ var fileDeleteRules = []*rule{
 		}},
 	{ID: "backup-repo-emptied", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup repository deleted whole or told to keep (almost) no snapshots",
 		Suggestions: []string{"Keep a retention policy of several snapshots (--keep-daily 7 --keep-weekly 4)", "Run with --dry-run and read what would go", "Delete single named snapshots"},
-		names:       names("restic", "borg", "kopia", "pgbackrest", "duplicity", "nodetool"),
+		names:       names("restic", "borg", "kopia", "pgbackrest", "duplicity", "nodetool", "tarsnap"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			if what := backupRepoEmptied(c, a.src); what != "" {
 				return true, what
+			}
+			return false, ""
+		}},
+	{ID: "backup-restored-over-live", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup restored over live data (the home, a system directory, a database server's data directory) with the tool told to overwrite what is there",
+		Suggestions: []string{"Restore into a new empty directory and compare", "Stop the service and move its data aside first"},
+		names:       names("duplicity", "xtrabackup", "mariabackup", "restic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			switch c.name {
+			case "xtrabackup", "mariabackup":
+				// --copy-back into a data directory that still holds files
+				if (hasWord(args, "--copy-back") || hasWord(args, "--move-back")) && hasWord(args, "--force-non-empty-directories") {
+					d, _ := optValue(args, "", "datadir")
+					return true, c.name + " restored over " + cmp.Or(d, "the server's data directory")
+				}
+			case "duplicity":
+				// duplicity restore --force URL /home/dev: every file of
+				// the home replaced by the backup's copy
+				if len(ops) > 2 && ops[0].s == "restore" && hasWord(args, "--force") && !hasPrefixWord(args, "--file-to-restore") {
+					switch a.classifyDelete(ops[len(ops)-1], c.cwd) {
+					case pcRoot, pcHome, pcSystemCrit, pcProtected:
+						return true, "duplicity restore --force over " + ops[len(ops)-1].s
+					}
+				}
+			case "restic":
+				// restic restore latest --target /: the snapshot's files
+				// written over the system's
+				ops := posArgs(args, optSpec{short: "rtpo", long: []string{"repo", "repository-file", "password-file", "password-command", "target", "option", "host", "path", "tag", "include", "exclude", "cache-dir"}})
+				if len(ops) > 1 && ops[0].s == "restore" && !hasWord(args, "--dry-run") {
+					if t, ok := optValue(args, "-t", "target"); ok {
+						switch a.classifyDelete(word{s: t, ok: true}, c.cwd) {
+						case pcRoot, pcHome, pcSystemCrit, pcProtected:
+							return true, "restic restore --target " + t
+						}
+					}
+				}
 			}
 			return false, ""
 		}},
@@ -568,6 +607,16 @@ func backupRepoEmptied(c *cmd, src string) string {
 					}
 				}
 			}
+		}
+		return ""
+	case "tarsnap":
+		// tarsnap -d -f ARCHIVE: an archive deleted; --nuke: every one
+		if hasWord(args, "--nuke") {
+			return "tarsnap --nuke"
+		}
+		if hasWord(args, "-d") || hasPrefixWord(args, "-d") && !hasWord(args, "--dry-run") && strings.HasPrefix(args[0].s, "-d") {
+			f, _ := optValue(args, "-f", "")
+			return "tarsnap -d -f " + f
 		}
 		return ""
 	case "duplicity":

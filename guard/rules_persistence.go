@@ -69,36 +69,66 @@ func callsOut(s string) bool {
 	return false
 }
 
+// agentSettingsWriters are the programs that write a coding agent's
+// settings file in the forms agents use.
+var agentSettingsWriters = names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq")
+
+// agentSettingsWritten returns the coding agent's settings file a line
+// writes (a redirection, a move or copy over it, an in-place edit, a
+// dump back), only the user's own (~/.claude/settings.json) with
+// userOnly.
+func agentSettingsWritten(a *analysis, c *cmd, userOnly bool) string {
+	f := ""
+	for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json"} {
+		if a.srcLowHas(s) {
+			f = s
+		}
+	}
+	if f == "" {
+		return ""
+	}
+	src := a.srcLow()
+	written := strings.Contains(src, "> ") || strings.Contains(src, ">/") || c.name == "mv" || c.name == "cp" || c.name == "tee" || c.name == "sponge" ||
+		strings.Contains(src, "json.dump") || strings.Contains(src, "writefile") || hasPrefixWord(c.args(), "-i")
+	if !written {
+		return ""
+	}
+	if userOnly && !strings.Contains(src, "~/"+f) && !strings.Contains(src, "$home/"+f) && !strings.Contains(src, "${home}/"+f) &&
+		!(a.home != "" && strings.Contains(src, lower(a.home)+"/"+f)) && !strings.Contains(src, "expanduser('~/"+f) && !strings.Contains(src, "expanduser(\"~/"+f) {
+		return ""
+	}
+	return f
+}
+
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
 	{ID: "agent-hook-planted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a hook to a coding agent's user settings (its command runs at every session or tool call, outside any review)",
 		Suggestions: []string{"Add hooks to the project's own settings, where they are reviewed with the code", "Ask the user to add the hook"},
-		names:       names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq"),
+		names:       agentSettingsWriters,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			src := a.srcLow()
-			f := ""
-			for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json"} {
-				if a.srcLowHas(s) {
-					f = s
-				}
-			}
-			if f == "" || !a.srcLowHas("hooks") || !a.srcLowHas("command") {
-				return false, ""
-			}
-			// written, not read: a redirection, a move or copy over it,
-			// an in-place edit, a dump back
-			written := strings.Contains(src, "> ") || strings.Contains(src, ">/") || c.name == "mv" || c.name == "cp" || c.name == "tee" || c.name == "sponge" ||
-				strings.Contains(src, "json.dump") || strings.Contains(src, "writefile") || hasPrefixWord(c.args(), "-i")
-			if !written {
+			if !a.srcLowHas("hooks") || !a.srcLowHas("command") {
 				return false, ""
 			}
 			// the user's own settings (every project), not the project's
 			// .claude/settings.json, which is reviewed with the code
-			if !strings.Contains(src, "~/"+f) && !strings.Contains(src, "$home/"+f) && !strings.Contains(src, "${home}/"+f) &&
-				!(a.home != "" && strings.Contains(src, lower(a.home)+"/"+f)) && !strings.Contains(src, "expanduser('~/"+f) && !strings.Contains(src, "expanduser(\"~/"+f) {
+			if f := agentSettingsWritten(a, c, true); f != "" {
+				return true, "hooks in ~/" + f
+			}
+			return false, ""
+		}},
+	{ID: "agent-permissions-bypassed", Level: LevelCritical, Category: CategorySystem, Description: "switching a coding agent's permission checks off in its settings (every later command and edit runs without asking)",
+		Suggestions: []string{"Leave the agent's permission mode to the user", "Allow the one command that is needed in the project's permission list"},
+		names:       agentSettingsWriters,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// "defaultMode": "bypassPermissions", skipDangerousModePermissionPrompt,
+			// Gemini's and Qwen's "yolo" approval mode
+			if !a.srcLowHas("bypasspermissions") && !a.srcLowHas("skipdangerousmodepermissionprompt") && !(a.srcLowHas("yolo") && a.srcLowHas("approval")) {
 				return false, ""
 			}
-			return true, "hooks in ~/" + f
+			if f := agentSettingsWritten(a, c, false); f != "" {
+				return true, "permission checks off in " + f
+			}
+			return false, ""
 		}},
 	{ID: "ci-runner-registered", Level: LevelHigh, Category: CategoryPersistence, Description: "registering this machine as a CI runner, or installing one as a service (whoever can push a workflow runs code here)",
 		Suggestions: []string{"Run CI on the provider's hosted runners, or on an isolated machine set up for it", "Let an administrator register runners"},

@@ -250,6 +250,11 @@ func sentSecretVar(code, low string) string {
 // "print(open(...).read())", node -p, ruby puts File.read), a secret
 // variable printed, or the whole environment dumped.
 func secretShown(code, low, lang string) string {
+	if lang == "r" && strings.HasSuffix(strings.TrimRight(strings.ReplaceAll(low, " ", ""), ";\n"), "sys.getenv()") {
+		// Rscript -e 'Sys.getenv()': a value left at the top level is
+		// printed
+		return "the environment variables"
+	}
 	if !hasAny(low, secretPrints[lang]...) {
 		return ""
 	}
@@ -797,7 +802,7 @@ func sensitiveInCode(code, low, lang string) string {
 	for _, m := range [...]string{".ssh/id_", ".ssh/", ".aws/credentials", ".aws/", "/etc/shadow", ".kube/config", ".gnupg", ".git-credentials",
 		".netrc", ".docker/config.json", ".npmrc", ".pypirc", "/proc/self/environ", ".env", "id_rsa", "id_ed25519", "keychain", ".config/gcloud",
 		"_history", ".pgpass", ".my.cnf", ".vault-token", "/etc/gitlab-runner/", ".composer/auth.json", ".cargo/credentials", ".gem/credentials",
-		".config/gh/hosts.yml", ".terraform.d/credentials"} {
+		".config/gh/hosts.yml", ".terraform.d/credentials", "gcloud/credentials.db", "gcloud\\credentials.db", "gcloud/access_tokens.db", "gcloud\\access_tokens.db"} {
 		if m == ".env" {
 			if envFileIn(low) {
 				return "secrets (.env)"
@@ -842,6 +847,11 @@ func sensitiveInCode(code, low, lang string) string {
 	case "pwsh":
 		if hasAny(low, "env:", "get-childitem env") {
 			return "the environment variables"
+		}
+	case "r":
+		// Sys.getenv() with no name: every variable with its value
+		if l := strings.ReplaceAll(low, " ", ""); strings.Contains(l, "sys.getenv()") && !hasAny(l, "names(sys.getenv())", "length(sys.getenv())") {
+			return "the environment variables" // (names(Sys.getenv()): the names alone)
 		}
 	}
 	return ""
@@ -1331,6 +1341,12 @@ func modeLiteral(it argItem) string {
 	}
 	m := strings.TrimSpace(it.raw)
 	switch {
+	case strings.Contains(m, "S_ISUID"):
+		// os.stat(p).st_mode | stat.S_ISUID: the mode it has, set-user-ID
+		// added
+		return "4755"
+	case strings.Contains(m, "S_ISGID"):
+		return "2755"
 	case strings.HasPrefix(m, "0o") || strings.HasPrefix(m, "0O"):
 		return m[2:]
 	case len(m) > 1 && m[0] == '0':

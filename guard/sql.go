@@ -461,6 +461,8 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 		switch {
 		case strings.Contains(l, "shutdownserver(") || strings.Contains(l, "shutdown:") || strings.Contains(l, "shutdown :") || strings.Contains(l, "\"shutdown\"") || strings.Contains(l, "stepdown("):
 			s.serverStopped = "the server shut down or stepped down"
+		case strings.Contains(l, "rs.remove("):
+			s.serverStopped = "a member removed from the replica set (rs.remove)"
 		}
 		switch {
 		case strings.Contains(l, "dropdatabase("):
@@ -498,6 +500,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 				if len(f) > 1 && (strings.EqualFold(f[1], "SEGFAULT") || strings.EqualFold(f[1], "SLEEP")) {
 					s.serverStopped = "DEBUG " + f[1]
 				}
+
 			case "DEL", "UNLINK":
 				// keys fed in by xargs (from a --scan of a pattern) on a
 				// server elsewhere: every key found is deleted
@@ -571,6 +574,11 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 			case "SLAVEOF", "REPLICAOF":
 				if len(f) > 1 && !strings.EqualFold(f[1], "no") && !isLocalHost(f[1]) && isPublicIP(f[1]) {
 					s.serverExec = f[0] + " " + f[1]
+				}
+				// REPLICAOF NO ONE: a replica made a primary of its own
+				// (writes split between two servers)
+				if len(f) > 2 && strings.EqualFold(f[1], "NO") && strings.EqualFold(f[2], "ONE") {
+					s.serverStopped = "a replica made writable (" + strings.ToUpper(f[0]) + " NO ONE)"
 				}
 			}
 		}
@@ -827,6 +835,11 @@ func serverStoppedOf(text string) string {
 		return "SHUTDOWN"
 	case strings.Contains(u, "STOP SLAVE") || strings.Contains(u, "STOP REPLICA"):
 		return "replication stopped"
+	case strings.Contains(u, "ALTER SYSTEM SET ARCHIVE_COMMAND") && (strings.Contains(u, "'/BIN/TRUE'") || strings.Contains(u, "'TRUE'") || strings.Contains(u, "''") || strings.Contains(u, "'/USR/BIN/TRUE'")),
+		strings.Contains(u, "ALTER SYSTEM SET ARCHIVE_MODE") && strings.Contains(u, "OFF"):
+		// the write-ahead log no longer archived: point-in-time
+		// recovery and the replicas fed from the archive stop
+		return "WAL archiving switched off"
 	}
 	return ""
 }
