@@ -2115,6 +2115,7 @@ func secretStoreRead(name string, args []word) string {
 	if name == "aws" && len(ops) > 1 && ops[0] == "ssm" && !hasWord(args, "--with-decryption") {
 		return "" // SecureString values come back encrypted without it
 	}
+
 	starts := func(p []string) bool { return len(ops) >= len(p) && slices.Equal(ops[:len(p)], p) }
 	for _, p := range paths {
 		if starts(p) {

@@ -256,3 +256,43 @@ func TestRound46AgentPermissionsBypassed(t *testing.T) {
 		`jq '.permissions.allow += ["Bash(go test:*)"]' .claude/settings.json > /tmp/s && mv /tmp/s .claude/settings.json`,
 	})
 }
+
+// Near misses that were stopped: 1Password's item shown as a table (its
+// concealed fields masked), another process's environment cut to the
+// names, a compose file's volumes listed with production's variables, a
+// checkout-index export under a prefix, a scratch worktree under /tmp
+// removed, Laravel's framework cache emptied on Windows, the project's
+// own node processes ended, a database port opened to one private
+// network in firewalld's internal zone. Their dangerous forms stay
+// stopped.
+func TestRound46NearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`op item get "Prod DB" --vault Infra`,
+		`tr '\0' '\n' < /proc/$(pgrep -n uwsgi)/environ | cut -d= -f1`,
+		`docker compose --env-file .env.production config --services`,
+		`git checkout-index -a -f --prefix=/tmp/snapshot/`,
+		`git worktree remove --force /tmp/wt-review`,
+		`sudo firewall-cmd --zone=internal --add-source=10.20.0.0/16 --add-port=6379/tcp`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`op item get "Prod DB" --vault Infra --reveal`, "", "", LevelHigh},
+		{`tr '\0' '\n' < /proc/$(pgrep -n uwsgi)/environ`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`docker compose --env-file .env.production config`, CategoryExfiltration, "", LevelHigh},
+		{`git checkout-index -a -f`, "", "git-discard-work", LevelModerate},
+		{`git worktree remove --force ../feature-login`, "", "git-discard-work", LevelModerate},
+		{`sudo firewall-cmd --add-port=6379/tcp`, "", "firewall-flush", LevelHigh},
+		{`echo 'pass in proto tcp from any to any port 3306' | sudo pfctl -f -`, "", "firewall-flush", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo 'pass in proto tcp from 10.0.0.0/8 to any port 3306' | sudo pfctl -f -`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`Remove-Item -Recurse -Force .\storage\framework\views\*`,
+		`Get-CimInstance Win32_Process -Filter "Name = 'dotnet.exe'" | Where-Object CommandLine -like '*C:\work\project*' | Invoke-CimMethod -MethodName Terminate`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-CimInstance Win32_Process -Filter "Name = 'dotnet.exe'" | Invoke-CimMethod -MethodName Terminate`, "", "win-kill-by-name-forced", LevelModerate},
+	})
+}

@@ -1338,18 +1338,18 @@ var exfiltrationRules = []*rule{
 			if what := credentialPrinted(c); what != "" {
 				return true, what
 			}
-			if what := storedSecretRead(c); what != "" && !devSecretRef(a, c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) {
+			if what := storedSecretRead(c); what != "" && !devSecretRef(a, c) && (!strings.HasPrefix(what, credentialOutput) || secretOutputNamed(c)) && !publicPKIRead(c) && !opItemMasked(c) {
 				return true, what
 			}
 			for _, s := range c.pipe[:min(c.stage, len(c.pipe))] {
 				if s == nil {
 					continue
 				}
-				if p := foreignEnviron(s); p != "" {
-					return true, p
+				if p := foreignEnviron(s); p != "" && shownOnTerminal(s) {
+					return true, p // (| cut -d= -f1: the names alone)
 				}
 			}
-			if p := foreignEnviron(c); p != "" {
+			if p := foreignEnviron(c); p != "" && shownOnTerminal(c) {
 				return true, p
 			}
 			if !c.remote && !a.piped && a.wantOut == 0 && wholeEnvironmentShown(c) && !psGrouped(a, c) {
@@ -1458,7 +1458,7 @@ var exfiltrationRules = []*rule{
 				// docker compose --env-file .env.prod config: the project
 				// rendered with production's secrets filled in
 				if ops := posArgs(c.args(), optSpec{short: "fp", long: []string{"env-file", "file", "project-name", "profile", "project-directory", "context", "host"}}); len(ops) > 0 && ops[len(ops)-1].s == "config" && (len(ops) == 1 || ops[0].s == "compose") {
-					if v, ok := optValue(c.args(), "", "env-file"); ok && prodEnvFile(path.Base(v)) && !hasWord(c.args(), "--services") && !hasWord(c.args(), "-q") && !hasWord(c.args(), "--quiet") {
+					if v, ok := optValue(c.args(), "", "env-file"); ok && prodEnvFile(path.Base(v)) && !hasAnyWord(c.lowerArgs(), "--services", "--volumes", "--images", "--profiles", "--networks", "--hash", "--variables") && !hasWord(c.args(), "-q") && !hasWord(c.args(), "--quiet") {
 						return true, "production's settings rendered into the compose file (" + v + ")"
 					}
 				}
@@ -3917,6 +3917,15 @@ func outputNone(args []word) bool {
 // the terminal, as it is or only ordered or paged: env, printenv, export
 // -p, set (bash, zsh, fish), env | sort, printenv | less. A filter (grep,
 // cut -d= -f1) is judged by the rules for what it keeps.
+// opItemMasked reports 1Password's op item get shown whole as a table:
+// its concealed fields are masked unless --reveal asks for them.
+func opItemMasked(c *cmd) bool {
+	args := c.args()
+	ops := positional(args)
+	return c.name == "op" && len(ops) > 1 && ops[0].s == "item" && ops[1].s == "get" && !hasWord(args, "--reveal") && !hasPrefixWord(args, "--format") && !hasWord(args, "--otp") &&
+		!hasPrefixWord(args, "--field") // (--fields password asks for the secret by name)
+}
+
 // psGrouped reports a PowerShell command written inside parentheses,
 // (Get-ChildItem Env:).Name, or redirected (gci env: > F): its value is
 // used or written, not shown.

@@ -719,8 +719,9 @@ var systemRules = []*rule{
 						return true, w.s
 					}
 				}
+				scoped := hasPrefixWord(args, "--zone=internal") || hasPrefixWord(args, "--zone=trusted") || hasPrefixWord(args, "--add-source=")
 				for _, w := range args {
-					if p, ok := strings.CutPrefix(w.s, "--add-port="); ok {
+					if p, ok := strings.CutPrefix(w.s, "--add-port="); ok && !scoped {
 						port, _, _ := strings.Cut(p, "/")
 						if sensitivePorts(port) && port != "22" {
 							return true, w.s
@@ -733,6 +734,15 @@ var systemRules = []*rule{
 				}
 				return false, ""
 			case "pfctl":
+				// echo 'pass in ... from any to any port 5432' | pfctl -f -:
+				// a rule read from the input letting everyone in
+				if t := lower(c.in.text); c.in.kind == flowText && hasWord(args, "-") && strings.Contains(t, "pass in") && strings.Contains(t, "from any") {
+					if _, p, ok := strings.Cut(t, " port "); ok {
+						if f := strings.Fields(p); len(f) > 0 && f[0] != "22" && openedPortRisky(f[0]) {
+							return true, "pf passing port " + f[0] + " from anywhere"
+						}
+					}
+				}
 				return hasWord(args, "-F") || hasWord(args, "-d"), ""
 			}
 			for i, w := range args {

@@ -1355,6 +1355,8 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return ""
 	case fixturePath(rel):
 		return "" // the test suite's fixtures, made again by its set-up
+	case frameworkCache(strings.Split(strings.ToLower(rel), "/")):
+		return "" // storage\framework\cache: what the framework makes again
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup") || base == "terraform.tfstate.d":
 		// the only record of what infrastructure exists (terraform.tfstate.d:
 		// every workspace's)

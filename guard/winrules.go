@@ -273,6 +273,11 @@ var winRules = []*rule{
 					}
 				}
 				for _, s := range c.pipe {
+					if s != nil && s != c && (s.name == "where-object" || s.name == "where" || s.name == "?") && a.namesProject(s.line()) {
+						return false, "" // Where-Object picks the project's own processes
+					}
+				}
+				for _, s := range c.pipe {
 					if s != nil && s != c && (s.name == "get-ciminstance" || s.name == "get-wmiobject" || s.name == "gwmi") {
 						l := strings.Join(wargs(s), " ")
 						// (a filter on the command line picks the project's own)

@@ -263,7 +263,8 @@ func gitDiscards(c *cmd) string {
 			return "git read-tree -u"
 		}
 	case "checkout-index":
-		if o.has("f", "force") {
+		// (--prefix=DIR/: the files written under DIR, an export)
+		if o.has("f", "force") && !hasPrefixWord(args, "--prefix") {
 			return "git checkout-index --force"
 		}
 	case "branch":
@@ -280,7 +281,8 @@ func gitDiscards(c *cmd) string {
 			return "git submodule update --force"
 		}
 	case "worktree":
-		if len(ops) > 0 && ops[0].s == "remove" && o.has("f", "force") {
+		if len(ops) > 0 && ops[0].s == "remove" && o.has("f", "force") && !(len(ops) > 1 && underTemp(ops[1].s)) {
+			// (a scratch worktree under /tmp: made for a check)
 			return "git worktree remove --force"
 		}
 	}
