@@ -12,7 +12,9 @@ var (
 	netSinks  = names("curl", "wget", "nc", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "tftp", "mail", "mailx", "sendmail",
 		"mutt", "openssl", "gh", "aws", "gsutil", "rclone", "http", "https", "xh", "smbclient", "dig", "nslookup", "host", "ping",
 		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity", "oras",
-		"pscp.pssh", "parallel-scp", "prsync", "parallel-rsync")
+		"pscp.pssh", "parallel-scp", "prsync", "parallel-rsync",
+		// chat and ticket clients: what they are given is posted
+		"telegram-send", "jira", "slackcat", "ntfy", "apprise", "teams")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}

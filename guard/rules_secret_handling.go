@@ -550,10 +550,10 @@ var secretPlacementRules = []*rule{
 		}},
 	{ID: "db-password-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "typing a production database's password into the command line (it stays in the shell's history, the process list and the agent's transcript)",
 		Suggestions: []string{"Let the client prompt for it, or read it from ~/.pgpass, ~/.my.cnf or a secret manager", "Pass it through a variable set from the secret store"},
-		names:       names("mysql", "mariadb", "mysqldump", "psql", "pg_dump", "redis-cli", "valkey-cli", "mongosh", "mongo", "cqlsh", "aws"),
+		names:       names("mysql", "mariadb", "mysqldump", "psql", "pg_dump", "redis-cli", "valkey-cli", "mongosh", "mongo", "mongodump", "mongorestore", "cqlsh", "sqlcmd", "aws"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			host, pass := "", ""
+			host, pass, pw := "", "", ""
 			if c.name == "aws" {
 				// aws rds modify-db-instance --db-instance-identifier
 				// acme-prod-pg --master-user-password 'Temp1234!'
@@ -578,7 +578,7 @@ var secretPlacementRules = []*rule{
 				switch as.name {
 				case "PGPASSWORD", "MYSQL_PWD", "REDISCLI_AUTH":
 					if as.val.ok && as.val.s != "" {
-						pass = as.name
+						pass, pw = as.name, as.val.s
 					}
 				case "PGHOST", "MYSQL_HOST":
 					host = as.val.s
@@ -588,16 +588,31 @@ var secretPlacementRules = []*rule{
 				switch {
 				case !w.ok:
 				case (c.name == "mysql" || c.name == "mariadb" || c.name == "mysqldump") && len(w.s) > 2 && strings.HasPrefix(w.s, "-p"):
-					pass = "-p" // -pSECRET (the bare -p prompts)
+					pass, pw = "-p", w.s[2:] // -pSECRET (the bare -p prompts)
 				case strings.HasPrefix(w.s, "--password="):
-					pass = "--password"
+					pass, pw = "--password", w.s[len("--password="):]
 				case strings.Contains(w.s, "://"):
-					// postgresql://admin:S3cr3t@host/db
-					if u, err := url.Parse(w.s); err == nil && u.User != nil {
-						if pw, set := u.User.Password(); set && pw != "" {
-							pass, host = "a URL's password", u.Hostname()
+					// postgresql://admin:S3cr3t@host/db, --uri=mongodb://...
+					_, u0, _ := strings.Cut(w.s, "=")
+					if !strings.Contains(u0, "://") {
+						u0 = w.s
+					}
+					if u, err := url.Parse(u0); err == nil && u.User != nil {
+						if p, set := u.User.Password(); set && p != "" {
+							pass, host, pw = "a URL's password", u.Hostname(), p
 						}
 					}
+				}
+			}
+			if c.name == "sqlcmd" {
+				// sqlcmd -S server -U sa -P 'secret' (-P %VAR%, $env:X: a variable)
+				if v, ok := optValue(args, "-P", ""); ok && v != "" && !strings.ContainsAny(v, "$%") {
+					pass, pw = "-P", v
+				}
+				if v, ok := optValue(args, "-S", ""); ok {
+					host = strings.TrimPrefix(strings.TrimPrefix(v, "tcp:"), "np:")
+					host, _, _ = strings.Cut(host, ",")
+					host, _, _ = strings.Cut(host, `\`)
 				}
 			}
 			if v, ok := optValue(args, "-a", "pass"); ok && (c.name == "redis-cli" || c.name == "valkey-cli") && !strings.HasPrefix(v, "$") {
@@ -611,7 +626,13 @@ var secretPlacementRules = []*rule{
 					host = ops[0].s
 				}
 			}
-			if pass == "" || host == "" || !isProdName(host) || isLocalHost(host) {
+			if pass == "" || host == "" || thisMachine(host) {
+				return false, ""
+			}
+			// production's, or a shared server's (a name with a domain)
+			// given a real password (not the dev image's postgres, root,
+			// test)
+			if !isProdName(host) && (!strings.Contains(host, ".") || testName(host) || devPassword(pw) || strings.ContainsAny(pw, "$%")) {
 				return false, ""
 			}
 			return true, pass + " for " + host
@@ -818,4 +839,14 @@ func secretRef(v string) string {
 		}
 	}
 	return ""
+}
+
+// devPassword reports a password that development images and tutorials
+// use (postgres, root, dev, test, secret), which protects nothing.
+func devPassword(pw string) bool {
+	switch strings.ToLower(pw) {
+	case "", "postgres", "root", "dev", "test", "pass", "password", "secret", "example", "admin", "app", "changeme", "mysql", "toor", "local", "guest":
+		return true
+	}
+	return false
 }
