@@ -343,3 +343,21 @@ func TestRound46SecretsPostedOrFound(t *testing.T) {
 		`ps aux | grep -i postgres`,
 	})
 }
+
+// A job added to the user's crontab runs again and again by itself
+// (a sync, a deploy, terraform apply, a cluster command), and a crontab
+// rewritten without its backup job stops the backups; a backup script's
+// own job and the removal of another job pass.
+func TestRound46CronJobAdded(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`(crontab -l 2>/dev/null; echo "*/15 * * * * cd /work/project && git pull -q && make deploy") | crontab -`, CategoryPersistence, "crontab-install", LevelModerate},
+		{`crontab -l | { cat; echo "0 * * * * kubectl --context prod delete pod -l app=worker"; } | crontab -`, CategoryPersistence, "crontab-install", LevelModerate},
+		{`crontab -l | grep -v restic | crontab -`, CategoryPersistence, "crontab-install", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`(crontab -l 2>/dev/null; echo '30 1 * * * /home/dev/bin/backup-photos.sh >> /home/dev/.cache/backup.log 2>&1') | crontab -`,
+		`crontab -l | grep -v old-report | crontab -`,
+		`crontab -l`,
+	})
+}

@@ -100,6 +100,23 @@ func agentSettingsWritten(a *analysis, c *cmd, userOnly bool) string {
 	return f
 }
 
+// backupJob reports cron entries that each run a backup script
+// (backup-db.sh, /opt/app/bin/backup.sh) and nothing else.
+func backupJob(text string) bool {
+	n := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		n++
+		if !strings.Contains(lower(path.Base(f[5])), "backup") || strings.ContainsAny(strings.Join(f[6:], " "), "|;&`$") && !strings.HasPrefix(strings.Join(f[6:], " "), ">>") {
+			return false
+		}
+	}
+	return n > 0
+}
+
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
 	{ID: "agent-hook-planted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a hook to a coding agent's user settings (its command runs at every session or tool call, outside any review)",
@@ -451,14 +468,22 @@ var persistenceRules = []*rule{
 			ops := positional(args)
 			if c.in.kind == flowText && c.in.partial && len(ops) <= 1 && !suspiciousJob(c.in.text) {
 				// the current crontab with a line added ((crontab -l;
-				// echo JOB) | crontab -): nothing is replaced, and the
-				// job itself is judged as installed content
-				return false, ""
+				// echo JOB) | crontab -): nothing else is replaced, but
+				// the job runs again and again by itself from now on
+				// (a backup script's job only keeps copies)
+				if backupJob(c.in.text) {
+					return false, ""
+				}
+				return true, "a job added: " + truncate(strings.TrimSpace(c.in.text), 80)
 			}
 			if (len(ops) == 0 || len(ops) == 1 && ops[0].s == "-") && a.srcHas("crontab -l") && (a.srcHas("grep -v") || a.srcHas("sed ") && a.srcHas("/d")) &&
 				!a.srcHas("echo") && !a.srcHas("printf") && !a.srcHas("<<") {
 				// (crontab -l | grep -v 'old-job') | crontab -: the current
-				// entries without one, nothing added
+				// entries without one, nothing added; unless the one
+				// dropped is the backup
+				if src := a.srcLow(); hasAny(src, "backup", "pg_dump", "mysqldump", "restic", "borg", "snapshot", "rsnapshot") {
+					return true, "the backup job removed"
+				}
 				return false, ""
 			}
 			if len(ops) > 0 || c.in.kind != flowNone {

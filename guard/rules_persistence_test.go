@@ -203,7 +203,7 @@ func TestStartupSettingsSpelledOtherWaysAndJobLogs(t *testing.T) {
 		`echo 'set -gx EDITOR hx' > ~/.config/fish/conf.d/editor.fish`,
 		`echo 'export HISTCONTROL=ignoreboth' >> ~/.bashrc`,
 		`echo 'eval "$(/opt/homebrew/bin/brew shellenv)"' >> ~/.zprofile`,
-		`(crontab -l 2>/dev/null; echo '0 3 * * * /home/dev/bin/sync-notes.sh >> /home/dev/.local/state/sync.log 2>&1') | crontab -`,
+		`(crontab -l 2>/dev/null; echo '0 3 * * * /home/dev/bin/backup-notes.sh >> /home/dev/.local/state/backup.log 2>&1') | crontab -`,
 	})
 }
 
