@@ -84,7 +84,7 @@ func TestRound43SecretBuiltIntoArtifact(t *testing.T) {
 		`VITE_API_URL=https://api.example.com pnpm build`,
 		`STRIPE_SECRET_KEY=$STRIPE_SECRET_KEY npm run start`,
 		`docker build --build-arg NODE_ENV=production -t web .`,
-		`docker build --build-arg NPM_TOKEN=$NPM_TOKEN -t web:local .`,
+		`docker build --secret id=npm,env=NPM_TOKEN -t web:local .`,
 		`docker build --secret id=npm,env=NPM_TOKEN -t web .`,
 		`go build -ldflags "-X main.version=$VERSION" ./cmd/cli`,
 		`pyinstaller --onefile --add-data ".env.example:." app.py`,

@@ -361,3 +361,17 @@ func TestRound46CronJobAdded(t *testing.T) {
 		`crontab -l`,
 	})
 }
+
+// A secret build argument is written into the image's history, pushed
+// or not (docker history shows it to whoever gets the image later); a
+// BuildKit secret mount and an ordinary argument pass.
+func TestRound46SecretBuildArgKeptLocal(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker build --build-arg GITLAB_TOKEN=$GITLAB_TOKEN -t tools/ci:dev .`, CategoryExfiltration, "secret-baked-into-image", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker build --secret id=gl,env=GITLAB_TOKEN -t tools/ci:dev .`,
+		`docker build --build-arg NODE_VERSION=20 -t tools/ci:dev .`,
+	})
+}

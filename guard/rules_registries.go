@@ -226,7 +226,7 @@ var registryRules = []*rule{
 			}
 			return true, "cosign clean " + ref
 		}},
-	{ID: "secret-baked-into-image", Level: LevelHigh, Category: CategoryExfiltration, Description: "building a secret into an image's layers or metadata as a build argument and pushing it (everyone who pulls the image can read it)",
+	{ID: "secret-baked-into-image", Level: LevelHigh, Category: CategoryExfiltration, Description: "building a secret into an image's layers or metadata as a build argument (docker history shows it to whoever gets the image, pushed now or later)",
 		Suggestions: []string{"Pass secrets with docker build --secret id=...,env=...", "Read the token at run time, not at build time"},
 		names:       names("docker", "podman", "buildah", "nerdctl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -235,8 +235,9 @@ var registryRules = []*rule{
 			if len(sub) == 0 || sub[0] != "build" && !(sub[0] == "buildx" && len(sub) > 1 && sub[1] == "build") && sub[0] != "bud" {
 				return false, ""
 			}
+			where := " (pushed)"
 			if !imageLeavesMachine(a, c) {
-				return false, "" // a local image keeps its layers on this machine
+				where = " (kept in the image's history)"
 			}
 			for i, w := range args {
 				v := ""
@@ -251,7 +252,7 @@ var registryRules = []*rule{
 				name, val, _ := strings.Cut(v, "=")
 				if isSecretVar(strings.ToUpper(name)) && (val == "" || secretVarIn(val) != "" || strings.HasPrefix(val, "$(") || strings.HasPrefix(val, "`") ||
 					!strings.HasPrefix(val, "$") && len(val) >= 16) {
-					return true, "--build-arg " + name
+					return true, "--build-arg " + name + where
 				}
 			}
 			return false, ""
