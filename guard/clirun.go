@@ -186,7 +186,7 @@ var scaffoldVerbs = map[string]bool{"init": true, "new": true, "create": true, "
 	"fetch": true, "retrieve": true} // a platform's files fetched over the project's (hs fetch, sf project retrieve)
 
 // scaffolders write a skeleton from their first operand without a verb.
-var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true, "yo": true, "copier": true}
+var scaffolders = map[string]bool{"degit": true, "tiged": true, "cookiecutter": true, "yo": true, "copier": true, "shadcn": true, "shadcn-ui": true}
 
 // createPackage reports a create-* starter (create-next-app@latest,
 // create-vite): run in "." without its questions (--yes), it writes its
@@ -223,6 +223,10 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 			if starter && (hasWord(args, ".") || hasWord(args, "./")) {
 				force = w.s
 			}
+		case "-o":
+			if c.name == "shadcn" || c.name == "shadcn-ui" {
+				force = w.s // shadcn add -o: --overwrite
+			}
 		}
 	}
 	if force == "" || hasWord(args, "--dry-run") || hasWord(args, "--help") || c.name == "git" && hasWord(args, "fetch") {
@@ -233,6 +237,9 @@ func (a *analysis) scaffoldOverProject(c *cmd) string {
 		return ""
 	}
 	for _, k := range [...]string{"o", "output-dir", "directory", "dir", "dest"} {
+		if k == "o" && force == "-o" {
+			continue
+		}
 		short, long := "", k
 		if len(k) == 1 {
 			short, long = "-"+k, ""

@@ -389,7 +389,9 @@ func TestConsolesMigrationsWrappersAndSettings(t *testing.T) {
 		{`sudo cp fixer-ext.jar /usr/share/maven/lib/ext/`, CategoryPersistence, "write-tool-hook", LevelHigh},
 	})
 	checkSafe(t, d, corpusContext, []string{
-		`php artisan tinker --env=local --execute="DB::table('users')->truncate();"`,
+		// (--env=local: the development database, moderate since round
+		// 46; the test database's passes)
+		`php artisan tinker --env=testing --execute="DB::table('users')->truncate();"`,
 		`python manage.py shell --settings=config.settings.production -c "from orders.models import Order; print(Order.objects.count())"`,
 		`RAILS_ENV=test bin/rails db:migrate:reset`,
 		`./gradlew flywayInfo -Pflyway.url=jdbc:mysql://mysql.prod.internal/orders`,

@@ -1284,6 +1284,23 @@ func edLaunches(a *analysis, c *cmd) []launch {
 func osascriptLaunches(a *analysis, c *cmd) []launch {
 	var out []launch
 	for _, v := range optValues(c.args(), optTable{"-e": ""}) {
+		// JavaScript for Automation (-l JavaScript): doShellScript("..."),
+		// an NSTask of a shell with -c, and eval of a URL's text (which
+		// is curl URL | sh)
+		for _, m := range jxaShellScript.FindAllStringSubmatch(v.val, 4) {
+			out = append(out, launch{code: m[2], origin: "JXA doShellScript"})
+		}
+		for _, m := range jxaTask.FindAllStringSubmatch(v.val, 4) {
+			args := quotedLiteral.FindAllString(m[2], 4)
+			if sh := path.Base(m[1]); slices.Contains(shellNames, sh) && len(args) > 1 && strings.Trim(args[0], `"'`) == "-c" {
+				out = append(out, launch{code: strings.Trim(args[1], `"'`), origin: "JXA NSTask " + m[1] + " -c"})
+			}
+		}
+		if strings.Contains(v.val, "eval(") {
+			if m := jxaURL.FindStringSubmatch(v.val); m != nil {
+				out = append(out, launch{code: "curl -fsSL " + m[1] + " | sh", origin: "JXA eval of a URL's text"})
+			}
+		}
 		l := v.val
 		for {
 			i := strings.Index(strings.ToLower(l), "do shell script")
@@ -1306,6 +1323,14 @@ func osascriptLaunches(a *analysis, c *cmd) []launch {
 	}
 	return out
 }
+
+// jxaShellScript, jxaTask and jxaURL match JavaScript for Automation's
+// ways of running a command or fetching code.
+var (
+	jxaShellScript = regexp.MustCompile(`doShellScript\(\s*(["'])((?:[^"'\\]|\\.)*)["']`)
+	jxaTask        = regexp.MustCompile(`launchedTaskWithLaunchPathArguments\(\s*["']([^"']+)["']\s*,\s*\[([^\]]*)\]`)
+	jxaURL         = regexp.MustCompile(`URLWithString\(\s*["'](https?://[^"']+)["']`)
+)
 
 // sedLaunches reads GNU sed's e command and the e flag of s, which run
 // the pattern space (or the replacement) as a shell command.

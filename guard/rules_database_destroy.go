@@ -746,7 +746,7 @@ var databaseDestroyRules = []*rule{
 }
 
 func init() {
-	ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule, ormConsoleRule})
+	ruleSets = append(ruleSets, databaseDestroyRules, []*rule{sqlpackageRule, ormConsoleRule, ormConsoleDevRule})
 }
 
 // ormConsoleRule: a framework's console handed code that deletes every
@@ -755,34 +755,61 @@ func init() {
 var ormConsoleRule = &rule{ID: "orm-destroy-production", Level: LevelHigh, Category: CategoryDatabaseDestroy,
 	Description: "a framework console told to delete every row or drop tables in production",
 	Suggestions: []string{"Run it against a copy first", "Delete through a reviewed migration or script"},
-	names:       names("php", "artisan", "python", "python3", "manage.py", "rails", "bin/rails", "ruby", "bundle"),
+	names:       ormConsoles,
 	match: func(a *analysis, c *cmd) (bool, string) {
 		if !touchesProduction(c) && a.prodTarget == 0 {
 			return false, ""
 		}
-		args := c.args()
-		console := false
-		for _, w := range args {
-			switch w.s {
-			case "tinker", "shell", "runner", "r", "console", "dbshell":
-				console = true
-			}
-		}
-		if !console {
-			return false, ""
-		}
-		for _, w := range args {
-			if p := ormDestroys(w.s); p != "" {
-				return true, p
-			}
-		}
-		if c.in.kind == flowText {
-			if p := ormDestroys(c.in.text); p != "" {
-				return true, p
-			}
+		if p := ormConsoleDestroys(c); p != "" {
+			return true, p
 		}
 		return false, ""
 	}}
+
+// ormConsoleDevRule: the same console code run against the development
+// database, whose rows are the data the developer works with.
+var ormConsoleDevRule = &rule{ID: "orm-destroy-development", Level: LevelModerate, Category: CategoryDatabaseDestroy,
+	Description: "a framework console told to delete every row or drop tables of the development database (the data the developer works with)",
+	Suggestions: []string{"Reset the database from its seeds (rails db:seed:replant, manage.py flush with fixtures)", "Run it against the test database (RAILS_ENV=test)"},
+	names:       ormConsoles,
+	match: func(a *analysis, c *cmd) (bool, string) {
+		if touchesProduction(c) || a.prodTarget > 0 || a.testScoped(c) {
+			return false, "" // (production's is orm-destroy-production's)
+		}
+		if p := ormConsoleDestroys(c); p != "" && !reseeded(a.src) {
+			return true, p
+		}
+		return false, ""
+	}}
+
+// ormConsoles are the programs that open a framework's console.
+var ormConsoles = names("php", "artisan", "python", "python3", "manage.py", "rails", "bin/rails", "ruby", "bundle")
+
+// ormConsoleDestroys returns the ORM call that deletes every row or
+// drops a table in code handed to a framework's console (tinker, manage.py
+// shell -c, rails runner), in its arguments or on its input.
+func ormConsoleDestroys(c *cmd) string {
+	args := c.args()
+	console := false
+	for _, w := range args {
+		switch w.s {
+		case "tinker", "shell", "runner", "r", "console", "dbshell":
+			console = true
+		}
+	}
+	if !console {
+		return ""
+	}
+	for _, w := range args {
+		if p := ormDestroys(w.s); p != "" {
+			return p
+		}
+	}
+	if c.in.kind == flowText {
+		return ormDestroys(c.in.text)
+	}
+	return ""
+}
 
 // ormDestroys finds an ORM call that deletes every row of a table or
 // drops it: Laravel's truncate() and unfiltered delete(), Django's
@@ -790,7 +817,7 @@ var ormConsoleRule = &rule{ID: "orm-destroy-production", Level: LevelHigh, Categ
 func ormDestroys(code string) string {
 	l := strings.ReplaceAll(strings.ToLower(code), " ", "")
 	for _, p := range [...]string{"->truncate()", "::truncate()", ".objects.all().delete()", ".delete_all", ".destroy_all", "schema::drop(", "schema::dropifexists(",
-		"drop_table", "dropdatabase", "db::statement('drop", `db::statement("drop`, ".execute('droptable", `.execute("droptable`, ".execute('truncate", `.execute("truncate`} {
+		"drop_table", "dropdatabase", "db::statement('drop", `db::statement("drop`, ".execute('droptable", `.execute("droptable`, ".execute('truncate", `.execute("truncate`, "execute(%q(truncate"} {
 		if strings.Contains(l, p) {
 			return p
 		}

@@ -1367,6 +1367,13 @@ var exfiltrationRules = []*rule{
 			if !c.remote && !a.piped && a.wantOut == 0 && wholeEnvironmentShown(c) && !psGrouped(a, c) {
 				return true, "every environment variable with its value"
 			}
+			if (c.name == "echo" || c.name == "printf" || c.name == "print") && shownOnTerminal(c) && !c.remote {
+				// for v in ${!AWS_@}; do echo "$v=${!v}"; done: each
+				// variable of a secret family printed with its value
+				if f := indirectSecretLoop(a.src); f != "" {
+					return true, "the variables " + f + " with their values"
+				}
+			}
 			switch c.name {
 			case "typeset", "declare":
 				// zsh's typeset -m '*TOKEN*': every matching variable with
@@ -3993,6 +4000,35 @@ func processArgsListed(s *cmd) bool {
 		return strings.Contains(j, "-a") || strings.Contains(j, "-l")
 	}
 	return false
+}
+
+// indirectLoop matches a loop over variables' names whose body reads
+// each one's value by indirection: bash's for v in ${!AWS_@}; ...
+// ${!v}, zsh's for v in ${(k)parameters[(I)*TOKEN*]}; ... ${(P)v}.
+var indirectLoop = regexp.MustCompile(`for\s+(\w+)\s+in\s+"?\$\{(?:!(\w+)[@*]|\(k\)parameters\[\(I\)([^\]]+)\])\}"?\s*;\s*do\b(.*)`)
+
+// indirectSecretLoop returns the family of variables (AWS_*, *TOKEN*)
+// a line prints with their values through such a loop, when it is one
+// a service's secrets belong to.
+func indirectSecretLoop(src string) string {
+	if !strings.Contains(src, "for ") || !strings.Contains(src, "${") {
+		return ""
+	}
+	m := indirectLoop.FindStringSubmatch(src)
+	if m == nil {
+		return ""
+	}
+	v, prefix, pat, body := m[1], m[2], m[3], m[4]
+	if !strings.Contains(body, "${!"+v+"}") && !strings.Contains(body, "${(P)"+v+"}") {
+		return ""
+	}
+	if prefix != "" && (tokenServices[strings.ToLower(strings.TrimSuffix(prefix, "_"))] || secretishPattern(prefix)) {
+		return prefix + "*"
+	}
+	if pat != "" && secretishPattern(pat) {
+		return pat
+	}
+	return ""
 }
 
 // psGrouped reports a PowerShell command written inside parentheses,

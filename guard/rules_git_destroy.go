@@ -96,7 +96,17 @@ var gitDestroyRules = []*rule{
 				return len(args) > 0 && args[0].s == "clear", "stash clear"
 			case "update-ref":
 				// a remote-tracking ref is the next fetch's to make again
-				return hasWord(args, "-d") && !slices.ContainsFunc(positional(args), func(w word) bool { return strings.HasPrefix(w.s, "refs/remotes/") }), "update-ref -d"
+				if hasWord(args, "-d") {
+					return !slices.ContainsFunc(positional(args), func(w word) bool { return strings.HasPrefix(w.s, "refs/remotes/") }), "update-ref -d"
+				}
+				// git update-ref refs/heads/develop origin/develop, ...
+				// HEAD~10, ... $(git commit-tree ...): a branch moved
+				// elsewhere, its own commits left behind (a backup ref,
+				// or one set to HEAD, keeps what there is)
+				if ops := positional(args); len(ops) >= 2 && strings.HasPrefix(ops[0].s, "refs/heads/") && ops[1].s != "HEAD" && !hasAny(lower(ops[0].s), "backup", "/wip", "save", "archive", "snapshot") {
+					return true, "update-ref " + ops[0].s + " " + ops[1].s
+				}
+				return false, ""
 			case "reflog":
 				// git reflog delete refs/stash@{1}: a stash dropped by its
 				// reflog entry

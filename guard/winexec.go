@@ -2168,6 +2168,10 @@ func psSecretExpr(l string) string {
 		return "a capture of the screen"
 	case strings.Contains(l, "getnamespace(") && strings.Contains(l, "mapi"):
 		return "the Outlook mailbox (contacts, mail)"
+	case strings.Contains(l, "protecteddata]::unprotect("):
+		// DPAPI: what an application stored encrypted for this user
+		// (tokens, passwords), decrypted
+		return "data decrypted with the user's DPAPI key"
 	}
 	for _, pre := range [...]string{"get-childitem env:", "gci env:", "dir env:", "ls env:", "get-item env:", "gi env:"} {
 		if i := strings.Index(l, pre); i >= 0 && !strings.HasPrefix(l[i+len(pre):], "\\") {
