@@ -205,6 +205,22 @@ func (a *analysis) computeOut(c *cmd) flow {
 		return flow{kind: flowText, text: args[1].s + "\n"}
 	case n == "dirname" && len(args) == 1 && args[0].ok:
 		return flow{kind: flowText, text: path.Dir(args[0].s) + "\n"}
+	case n == "getent" && len(args) == 2 && args[0].s == "passwd" && args[1].ok:
+		// getent passwd USER: the account's line, its home the sixth
+		// field
+		home := "/home/" + args[1].s
+		if args[1].s == "root" {
+			home = "/root"
+		} else if u := a.userName(); u == args[1].s && a.home != "" {
+			home = a.home
+		}
+		return flow{kind: flowText, text: args[1].s + ":x:1000:1000::" + home + ":/bin/bash\n"}
+	case n == "string" && len(args) == 4 && args[0].s == "repeat" && args[1].s == "-n" && args[2].s == "1" && args[3].ok:
+		// fish's string repeat -n 1 X: X
+		return flow{kind: flowText, text: args[3].s + "\n"}
+	case n == "mkcert" && len(args) == 1 && args[0].s == "-CAROOT" && a.home != "":
+		// where the local certificate authority's key is kept
+		return flow{kind: flowText, text: a.home + "/.local/share/mkcert\n"}
 	case n == "basename" && len(args) >= 1 && args[0].ok:
 		return flow{kind: flowText, text: path.Base(args[0].s) + "\n"}
 	case n == "base64":

@@ -200,15 +200,16 @@ func scanScript(lang, code string) *scriptScan {
 // secretPrints its calls that write text to the output.
 var (
 	secretReads = map[string][]string{
-		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load(", "'read_text'", `"read_text"`, "keyring.get_password(", "keyring.get_credential("},
-		"js":     {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
-		"ruby":   {"file.read(", "io.read(", "file.readlines(", ".read"},
-		"perl":   {"<$", "<f>", "<fh>", "slurp", "read_file("},
-		"php":    {"file_get_contents(", "file(", "readfile(", "fread("},
-		"lua":    {":read(", "io.lines("},
-		"r":      {"readlines(", "read_file(", "readchar("},
-		"julia":  {"read(", "readlines(", "readchomp("},
-		"tcl":    {"read $", "read [", "gets "},
+		"python": {".read_text(", ".read()", ".read_bytes(", "readlines(", "configparser", "json.load(", "'read_text'", `"read_text"`, "keyring.get_password(", "keyring.get_credential(",
+			"yaml.safe_load(", "yaml.load(", "netrc.netrc(", "browser_cookie3."},
+		"js":    {"readfilesync(", "readfile(", "deno.readtextfile", "bun.file(", ".text()"},
+		"ruby":  {"file.read(", "io.read(", "file.readlines(", ".read"},
+		"perl":  {"<$", "<f>", "<fh>", "slurp", "read_file("},
+		"php":   {"file_get_contents(", "file(", "readfile(", "fread("},
+		"lua":   {":read(", "io.lines("},
+		"r":     {"readlines(", "read_file(", "readchar("},
+		"julia": {"read(", "readlines(", "readchomp("},
+		"tcl":   {"read $", "read [", "gets "},
 	}
 	secretPrints = map[string][]string{
 		"python": {"print(", "sys.stdout.write"},
@@ -258,13 +259,13 @@ func secretShown(code, low, lang string) string {
 	if !hasAny(low, secretPrints[lang]...) {
 		return ""
 	}
-	if lang == "python" && hasAny(low, ".sections()", ".keys()", "list(") && !hasAny(low, "['", `["`, ".values()", ".items()", "secret", "token", "password", "private") {
+	if lang == "python" && hasAny(low, ".sections()", ".keys()", "list(") && !hasAny(low, "['", `["`, ".values()", ".items()", "secret", "token", "password", "private", "cookie") {
 		return "" // print(c.sections()), print(list(json.load(f).get('auths', {}))): the names alone
 	}
 	if lang == "js" && strings.Contains(low, "object.keys(") && !hasAny(low, "object.values(", "object.entries(", "json.stringify(", "].", "]))", "map(") {
 		return "" // console.log(Object.keys(dotenv.parse(...))): the names alone
 	}
-	if hasAny(low, secretReads[lang]...) {
+	if hasAny(low, secretReads[lang]...) && !hasAny(low, "print(bool(", "print(len(", " is not none)", " is none)") {
 		what := sensitiveInCode(code, low, lang)
 		publicKey := (strings.Contains(what, "ssh") || strings.Contains(what, "id_")) && strings.Contains(low, ".pub")
 		if what != "" && !strings.HasPrefix(what, "the environment") && !publicKey {
@@ -1479,6 +1480,19 @@ var spawnMarkers = []string{"fork", "spawn", "popen", "start-process", "start-jo
 // endlessSpawn reports code that starts processes in an endless loop
 // without pausing: a fork bomb whichever API starts them.
 func endlessSpawn(lang, low string) string {
+	if lang == "python" {
+		nl := strings.ReplaceAll(low, " ", "")
+		// [a.append(" "*10**9) for _ in iter(int, 1)]: memory taken
+		// without end
+		if strings.Contains(nl, "iter(int,1)") && hasAny(nl, ".append(", "bytearray(", "*10**") {
+			return "memory allocated in an endless loop"
+		}
+		// f=lambda: [threading.Thread(target=f).start() ...]; f(): each
+		// thread starts more of itself; range(10**7) threads at once
+		if strings.Contains(nl, "thread(target=") && (strings.Contains(nl, "range(10**") || lambdaStartsItself(nl)) {
+			return "threads started without end"
+		}
+	}
 	if !hasAny(low, spawnMarkers...) {
 		return ""
 	}
@@ -1492,6 +1506,21 @@ func endlessSpawn(lang, low string) string {
 		return "processes started in an endless loop"
 	}
 	return "fork() in an endless loop"
+}
+
+// lambdaStartsItself reports f=lambda: ... Thread(target=f) ...: a
+// function whose threads run the function again.
+func lambdaStartsItself(nl string) bool {
+	i := strings.Index(nl, "=lambda")
+	if i <= 0 {
+		return false
+	}
+	j := i
+	for j > 0 && isIdentByte(nl[j-1]) {
+		j--
+	}
+	name := nl[j:i]
+	return name != "" && strings.Contains(nl, "target="+name+")")
 }
 
 // strPrefixStart returns where the python string literal whose quote is
