@@ -1321,6 +1321,7 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 	var stageCmds []*cmd // the pipeline's commands, for rules that look along it
 	if len(st.stages) > 1 {
 		stageCmds = make([]*cmd, len(st.stages))
+		ws.shadowStages(st.stages, stageCmds)
 	}
 	for si, stage := range st.stages {
 		if a.stop {
@@ -1703,6 +1704,29 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 				}
 			}
 		}
+	}
+}
+
+// shadowStages fills a pipeline's later stages with their commands as
+// written (name and words, nothing expanded or run) before the first is
+// judged, so that a rule judging a stage sees what its output goes
+// through (| ForEach-Object { ($_ -split '=')[0] }: the names alone);
+// each is replaced by the command built when its turn comes.
+func (ws *winState) shadowStages(stages [][]psTok, cmds []*cmd) {
+	for si := 1; si < len(stages); si++ {
+		stage := stages[si]
+		if len(stage) == 0 || stage[0].kind != psWord || !isCmdName(stage[0].text) {
+			continue
+		}
+		words := make([]word, 0, len(stage))
+		for _, t := range stage {
+			words = append(words, lit(strings.Trim(t.text, `"'`)))
+		}
+		name := canonicalPS(stage[0].text)
+		if al, ok := ws.aliases[strings.ToLower(stage[0].text)]; ok {
+			name = canonicalPS(al)
+		}
+		cmds[si] = &cmd{words: words, name: name, base: stage[0].text, stage: si, pipe: cmds, origin: ws.origin, depth: ws.a.depth, cwd: ws.a.cwd}
 	}
 }
 

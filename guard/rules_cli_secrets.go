@@ -602,11 +602,39 @@ func selectStringDropsSecrets(c *cmd) bool {
 	return false
 }
 
+// psPassThrough are PowerShell's cmdlets that pass objects on or show
+// them (what goes in comes out, reshaped), or keep them in a file.
+var psPassThrough = map[string]bool{"convertfrom-json": true, "convertto-json": true, "select-object": true, "format-list": true, "format-table": true,
+	"format-wide": true, "out-string": true, "out-host": true, "sort-object": true, "where-object": true, "foreach-object": true, "write-output": true,
+	"write-host": true, "get-unique": true, "convertfrom-csv": true, "convertto-csv": true, "convertfrom-stringdata": true,
+	// written to a file: a readable copy of it (as before the later
+	// stages were seen)
+	"out-file": true, "set-content": true, "add-content": true, "tee-object": true}
+
+// psBlockNamesOnly reports a ForEach-Object or Select-Object whose block
+// keeps the names alone: { ($_ -split '=')[0] }, { $_.Name },
+// .PSObject.Properties.Name.
+func psBlockNamesOnly(s *cmd) bool {
+	if s.name != "foreach-object" && s.name != "select-object" {
+		return false
+	}
+	j := strings.ToLower(strings.ReplaceAll(joinWords(s.args()), " ", ""))
+	return strings.Contains(j, "-split") && strings.Contains(j, ")[0]") || strings.HasSuffix(strings.TrimRight(j, "}"), ".name") && !strings.Contains(j, "value")
+}
+
 func shownOnTerminal(c *cmd) bool {
 	if outputRedirected(c) {
 		return false
 	}
 	for s := nextStage(c); s != nil; s = nextStage(s) {
+		if psPassThrough[s.name] {
+			// ConvertFrom-Json, Select-Object, ForEach-Object, Format-List:
+			// the objects shown, unless cut to their names or counted
+			if psNamesOnly(s.args()) || psBlockNamesOnly(s) {
+				return false
+			}
+			continue
+		}
 		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || (s.name == "cut" || s.name == "awk" || s.name == "sed") && namesOfAssignments(s) ||
 			s.name == "grep" && grepKeepsLabels(s) || grepDropsSecrets(s) || selectStringDropsSecrets(s) {
 			return false // (the names alone: cut -d= -f1, grep '^label')
