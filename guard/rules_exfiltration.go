@@ -1179,7 +1179,18 @@ var exfiltrationRules = []*rule{
 		Suggestions: []string{"Hand the secret to the program that needs it (a pipe or an environment variable), never to the output", "Check it is set with [ -n \"$VAR\" ]"},
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
+			case "get-adcomputer", "get-adobject":
+				// -Properties ms-Mcs-AdmPwd: the machines' local
+				// administrator passwords (LAPS)
+				if lapsPasswordAsked(c.lowerArgs()) && shownOnTerminal(c) {
+					return true, "the machines' LAPS administrator passwords"
+				}
 			case "where-object", "select-string", "findstr", "string":
+				// Select-String -Path (Get-PSReadLineOption).HistorySavePath
+				// -Pattern 'Bearer |pat=': secrets typed into PowerShell
+				if j := strings.Join(c.lowerArgs(), " "); c.name == "select-string" && strings.Contains(j, "consolehost_history") && (secretishPattern(j[strings.Index(j, "consolehost_history"):]) || hasAny(j, "bearer", "pat=", "securestring")) {
+					return true, "secrets searched in PowerShell's history"
+				}
 				// Get-CimInstance Win32_Process | ? CommandLine -match
 				// password, wmic process get commandline | findstr token=
 				if c.pipe != nil && c.stage > 0 && processArgsListed(c.pipe[c.stage-1]) && secretishPattern(strings.Join(c.lowerArgs(), " ")) &&
@@ -4029,6 +4040,20 @@ func indirectSecretLoop(src string) string {
 		return pat
 	}
 	return ""
+}
+
+// lapsPasswordAsked reports -Properties naming LAPS's password attribute
+// itself (ms-Mcs-AdmPwd, msLAPS-Password), not its expiry time.
+func lapsPasswordAsked(low []string) bool {
+	for _, w := range low {
+		for f := range strings.SplitSeq(w, ",") {
+			switch strings.Trim(f, `"' `) {
+			case "ms-mcs-admpwd", "mslaps-password", "mslaps-encryptedpassword":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // psGrouped reports a PowerShell command written inside parentheses,

@@ -1396,11 +1396,20 @@ var winRules = []*rule{
 			return strings.Contains(j, "defender"), j
 		}},
 	{ID: "win-firewall-off", Level: LevelHigh, Category: CategorySystem, Description: "turning the firewall off",
-		Suggestions: []string{"Add a narrow rule for the port that needs it"}, names: names("netsh", "set-netfirewallprofile", "disable-netfirewallrule"),
+		Suggestions: []string{"Add a narrow rule for the port that needs it"}, names: names("netsh", "set-netfirewallprofile", "disable-netfirewallrule", "set-ciminstance"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
 			switch c.name {
+			case "set-ciminstance":
+				// Get-CimInstance ... MSFT_NetFirewallProfile |
+				// Set-CimInstance -Property @{ Enabled = 0 }
+				prev := prevStage(c)
+				if prev == nil || !strings.Contains(strings.Join(wargs(prev), " "), "msft_netfirewallprofile") {
+					return false, ""
+				}
+				k := strings.ReplaceAll(j, " ", "")
+				return strings.Contains(k, "enabled=0") || strings.Contains(k, "enabled=false") || strings.Contains(k, "enabled=$false"), j
 			case "netsh":
 				return strings.Contains(j, "state off") || strings.Contains(j, "opmode disable") || strings.Contains(j, "opmode mode=disable") || strings.Contains(j, "advfirewall reset") ||
 					strings.Contains(j, "firewallpolicy") && strings.Contains(j, "blockoutbound") && strings.Contains(j, "allprofiles"), j // every connection out cut
