@@ -521,6 +521,16 @@ func (ws *winState) psWholeLine(src string) {
 	if l := strings.ToLower(src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && !strings.Contains(l, "remove-itemproperty") && !strings.Contains(l, "set-itemproperty") {
 		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
 	}
+	if l := strings.ToLower(src); strings.Contains(l, "set-psdebug") && strings.Contains(l, "-trace") && !strings.Contains(l, "-trace 0") {
+		// Set-PSDebug -Trace 2; .\scripts\Load-Secrets.ps1: every line
+		// of a script that handles secrets echoed with its values
+		for _, f := range strings.Fields(l[strings.Index(l, "set-psdebug"):]) {
+			if b := path.Base(strings.ReplaceAll(strings.Trim(f, `"';&`), `\`, "/")); strings.HasSuffix(b, ".ps1") && hasAny(b, "secret", "prod", "cred", "token", "password", "deploy", "release") {
+				ws.emitWin(nil, "secret-printed", "a script that handles secrets traced line by line ("+b+")")
+				break
+			}
+		}
+	}
 	if l := strings.ToLower(src); strings.Contains(l, "identitysecuritydefaultsenforcementpolicy") && strings.Contains(strings.ReplaceAll(l, " ", ""), "isenabled=$false") {
 		// the tenant's security defaults (MFA for every account) off
 		ws.emitWin(nil, "win-defender-disable", "the directory's security defaults switched off")
@@ -3528,6 +3538,25 @@ func (ws *winState) psEnvRead(raw string) string {
 func (ws *winState) psExpressionShown(raw string, value flow, item *psItem) {
 	if name := ws.psEnvRead(raw); name != "" && secretVarName(name) {
 		ws.emitWin(nil, "secret-printed", "the environment variable "+name)
+	}
+	if strings.HasPrefix(raw, `"`) && strings.Contains(raw, "$env:") {
+		// "Using client secret: $env:AZURE_CLIENT_SECRET": the string
+		// shown with the value in it ($($env:X.Length): its length)
+		for rest := raw; ; {
+			i := strings.Index(rest, "$env:")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+5:]
+			j := 0
+			for j < len(rest) && isIdentByte(rest[j]) {
+				j++
+			}
+			if n := rest[:j]; secretVarName(strings.ToUpper(n)) && !strings.HasPrefix(rest[j:], ".") {
+				ws.emitWin(nil, "secret-printed", "the environment variable "+n)
+				break
+			}
+		}
 	}
 	l := strings.ToLower(raw)
 	if d := psSecretExpr(l); (d == "a decrypted SecureString" || d == "a credential's password in clear text") && strings.HasSuffix(strings.TrimRight(l, " )"), ".password") {

@@ -501,3 +501,27 @@ func TestRound46PowerShellProtections(t *testing.T) {
 		`Select-String -Path "$env:APPDATA\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt" -Pattern 'docker compose'`,
 	})
 }
+
+// PowerShell's secrets shown: a stored secret read -AsPlainText from a
+// vault named LocalStore (the secret's own name, not the vault's, says
+// whether it is a development one), a double-quoted string holding a
+// secret variable, a script that handles secrets traced line by line,
+// an Android release's signing passwords read. A development secret,
+// a variable's length, an ordinary script traced and a test for the
+// file pass.
+func TestRound46PowerShellSecretsShown(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`Get-Secret -Name GitHubReleasePAT -Vault LocalStore -AsPlainText`, CategoryExfiltration, "win-cmdlet-secret-shown", LevelHigh},
+		{`"Connecting with key $env:STRIPE_SECRET_KEY"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Set-PSDebug -Trace 2; .\tools\Import-Credentials.ps1`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`Get-Content .\android\keystore.properties`, "", "", LevelModerate},
+	})
+	checkSafe(t, d, ps, []string{
+		`Get-Secret -Name DevSmtpPassword -Vault LocalStore -AsPlainText`,
+		`"Key length: $($env:STRIPE_SECRET_KEY.Length)"`,
+		`Set-PSDebug -Trace 1; .\scripts\lint.ps1; Set-PSDebug -Off`,
+		`Test-Path .\android\keystore.properties`,
+	})
+}

@@ -118,7 +118,7 @@ var winCmdletRules = []*rule{
 				return false, ""
 			}
 			src := a.srcLow()
-			if a.wantOut > 0 || !psShown(c) || !psShownInSource(src, c.name) || psCaptured(src, c.name) || cmdletScratch(args) {
+			if a.wantOut > 0 || !psShown(c) || !psShownInSource(src, c.name) || psCaptured(src, c.name) || cmdletScratch(withoutVault(args)) {
 				return false, ""
 			}
 			return true, c.base + " " + strings.Join(args, " ")
@@ -258,6 +258,32 @@ func cmdletProduction(args []string) bool {
 
 // cmdletScratch reports a parameter value naming a test, preview or
 // throwaway resource.
+// withoutVault drops -Vault NAME: a store named LocalStore holds real
+// secrets as well as scratch ones; the secret's own name says which.
+func withoutVault(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-vault" || args[i] == "-vaultname" {
+			i++
+			continue
+		}
+		if (args[i] == "-name" || args[i] == "-secretname") && i+1 < len(args) && devSecretName(args[i+1]) {
+			out = append(out, "dev-secret") // DevDbPassword, AcmeTestKey: a development secret
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// devSecretName reports a secret named for development or tests
+// (DevDbPassword, AcmeDevApiKey, LocalSmtp), not DevOps' own.
+func devSecretName(n string) bool {
+	l := strings.ReplaceAll(strings.ToLower(strings.Trim(n, `"'`)), "devops", "")
+	return strings.Contains(l, "dev") || strings.Contains(l, "test") || strings.HasPrefix(l, "local") || strings.Contains(l, "sandbox")
+}
+
 func cmdletScratch(args []string) bool {
 	for _, w := range args {
 		if !strings.HasPrefix(w, "-") && scratchName(strings.ReplaceAll(w, "example.", "")) {

@@ -1075,6 +1075,10 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	if strings.HasSuffix(p, "/.env") && c != wpInside {
 		return "environment file " + p, true
 	}
+	if signingSettings[path.Base(p)] && strings.Contains(p, "/android/") {
+		// android\key.properties: the release keystore's passwords
+		return "the release signing passwords in " + p, false
+	}
 	if c != wpInside && c != wpWorkDir {
 		switch path.Ext(p) {
 		case ".rdp", ".ovpn", ".kdbx", ".pfx", ".p12", ".ppk", ".pem", ".key":
