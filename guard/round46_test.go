@@ -269,6 +269,7 @@ func TestRound46NearMisses(t *testing.T) {
 	d := NewDetector(Options{})
 	checkSafe(t, d, corpusContext, []string{
 		`op item get "Prod DB" --vault Infra`,
+		`vault kv get -format=json secret/prod/db | jq '.data.metadata'`,
 		`tr '\0' '\n' < /proc/$(pgrep -n uwsgi)/environ | cut -d= -f1`,
 		`docker compose --env-file .env.production config --services`,
 		`git checkout-index -a -f --prefix=/tmp/snapshot/`,

@@ -1057,7 +1057,8 @@ func plainJqPaths(f string) bool {
 		}
 		last := t[strings.LastIndexByte(t, '.')+1:]
 		switch last {
-		case "revisiondate", "creationdate", "folderid", "url", "uris", "uri", "type", "updated", "created":
+		case "revisiondate", "creationdate", "folderid", "url", "uris", "uri", "type", "updated", "created",
+			"metadata", "created_time", "version", "versions", "current_version": // Vault's KV metadata: versions and times
 		default:
 			if !plainField(last) {
 				return false
