@@ -56,15 +56,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 44's final build, on a shared two-core machine):
-// 60,475, 59,511 and 58,815 decisions/s, p99 85.0, 89.3 and 89.4 µs.
-// Round 45's final build measured 45,760, 41,485 and 45,506, p99 115.3,
-// 130.5 and 120.0 µs, on a day when round 44's build, alternated with it,
-// measured 47,348, 44,733 and 47,151 (p99 112.8, 120.9, 115.1 µs): the
-// machine was about a fifth slower than in round 44. Older rounds'
-// figures (90,200 at best on the fifth round's smaller rule set) are in
-// the git history.
-const lastRound = "60,475 decisions/s, p99 85µs"
+// round's rules (round 45's final build, alternated with round 46's on a
+// shared two-core machine): 59,463, 60,502 and 60,021 decisions/s, p99
+// 87.9, 84.5 and 85.2 µs. Round 46's final build measured 58,749, 60,021
+// and 58,774 (p99 88.6, 86.5 and 88.0 µs) in the same runs, and about
+// 100,000 with one goroutine per core. Older rounds' figures (90,200 at
+// best on the fifth round's smaller rule set) are in the git history.
+const lastRound = "60,021 decisions/s, p99 85µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

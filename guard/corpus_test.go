@@ -1013,13 +1013,15 @@ const (
 )
 
 // Round forty-six, POSIX lines (both parts): 86.6%, 81.5%, 84.9% and
-// 1.92% false positives on arrival; see
-// testdata/corpus/round46/README.md. These floors catch regressions.
+// 1.92% false positives on arrival; after the session's rules 93.5%,
+// 87.1%, 95.2% and 1.31% (round46b, never opened, 87.8%, 83.0%, 89.5%,
+// 2.29%); see testdata/corpus/round46/README.md. These floors catch
+// regressions.
 const (
-	minRound46Critical      = 0.86
-	minRound46High          = 0.81
-	minRound46Moderate      = 0.84
-	maxRound46FalsePositive = 0.02
+	minRound46Critical      = 0.93
+	minRound46High          = 0.87
+	minRound46Moderate      = 0.95
+	maxRound46FalsePositive = 0.014
 )
 
 const (

@@ -614,7 +614,7 @@ func backupRepoEmptied(c *cmd, src string) string {
 		if hasWord(args, "--nuke") {
 			return "tarsnap --nuke"
 		}
-		if hasWord(args, "-d") || hasPrefixWord(args, "-d") && !hasWord(args, "--dry-run") && strings.HasPrefix(args[0].s, "-d") {
+		if (hasWord(args, "-d") || len(args) > 0 && strings.HasPrefix(args[0].s, "-d")) && !hasWord(args, "--dry-run") {
 			f, _ := optValue(args, "-f", "")
 			return "tarsnap -d -f " + f
 		}

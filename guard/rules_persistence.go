@@ -455,7 +455,7 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab",
+	{ID: "crontab-install", Level: LevelModerate, Category: CategoryPersistence, Description: "replacing the user's crontab, or adding a job to it that runs by itself from then on",
 		Suggestions: []string{"Show the cron entry and let the user install it", "Use a CI schedule for project tasks"}, names: names("crontab"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
