@@ -526,3 +526,18 @@ func TestRound46PowerShellSecretsShown(t *testing.T) {
 		`Test-Path .\android\keystore.properties`,
 	})
 }
+
+// On Windows, a secret written by a redirection into C:\Users\Public or
+// the user's Desktop is a copy others read; ordinary output there
+// passes.
+func TestRound46WindowsSharedFolders(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`terraform show -json > C:\Users\Public\state.json`, CategoryExfiltration, "secret-file-left-in-tmp", LevelHigh},
+		{`mysqldump -h db.prod.acme.io -u app -p%DB_PWD% shop > C:\Users\dev\Desktop\shop.sql`, CategoryExfiltration, "secret-file-left-in-tmp", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`terraform version > C:\Users\Public\tf-version.txt`,
+		`dir /b > C:\Users\dev\Desktop\files.txt`,
+	})
+}

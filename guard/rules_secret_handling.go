@@ -458,7 +458,7 @@ var moreSecretRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "secret-file-left-in-tmp", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing decrypted secrets or cluster credentials into a shared temporary folder",
+	{ID: "secret-file-left-in-tmp", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing decrypted secrets or cluster credentials into a shared temporary or public folder (/tmp, C:\\Users\\Public, the Desktop or Downloads)",
 		Suggestions: []string{"Write them to a private file (mktemp, mode 600) and delete it in the same line", "Hand the secret to the program that needs it directly"},
 		names:       names("ansible-vault", "az", "etcdctl", "aws", "gcloud", "sops", "terraform", "tofu"),
 		match: func(a *analysis, c *cmd) (bool, string) {

@@ -1443,6 +1443,29 @@ func (ws *winState) posixDelete(c *cmd, p string, recursive, contents bool) {
 }
 
 // winWrite judges writing a file at w.
+// psFileWriter are PowerShell's cmdlets that write what is piped to them
+// into a file.
+var psFileWriter = map[string]bool{"out-file": true, "set-content": true, "add-content": true, "tee-object": true}
+
+// sharedWinFolder reports a Windows path that other accounts or other
+// programs read: C:\Users\Public, and the user's Desktop, Downloads and
+// synced folders.
+func (ws *winState) sharedWinFolder(p string) bool {
+	if strings.Contains(p, "/users/public/") {
+		return true
+	}
+	h := strings.ToLower(strings.ReplaceAll(ws.a.home, `\`, "/"))
+	if h == "" || !strings.HasPrefix(p, h+"/") {
+		return false
+	}
+	top, _, _ := strings.Cut(p[len(h)+1:], "/")
+	switch top {
+	case "downloads", "desktop", "onedrive", "dropbox":
+		return true
+	}
+	return false
+}
+
 func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 	a := ws.a
 	if !w.ok || w.s == "" || strings.EqualFold(w.s, "$null") || strings.EqualFold(w.s, "nul") || strings.EqualFold(w.s, "null") {
@@ -1459,6 +1482,14 @@ func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
 		return
 	}
 	l := p
+	if c != nil && ws.sharedWinFolder(l) && !psFileWriter[c.name] {
+		// terraform show -json > C:\Users\Public\s.json: a copy every
+		// account (or every program syncing the folder) reads (what is
+		// piped to Out-File is the file rules')
+		if f := a.computeOut(c); f.kind == flowSecret {
+			ws.emitWin(c, "secret-file-left-in-tmp", f.what+" written to "+winNative(p))
+		}
+	}
 	switch {
 	case strings.Contains(l, "/start menu/programs/startup"):
 		ws.emitWin(c, "win-write-autorun", "the Startup folder: "+winNative(p))
