@@ -541,3 +541,17 @@ func TestRound46WindowsSharedFolders(t *testing.T) {
 		`dir /b > C:\Users\dev\Desktop\files.txt`,
 	})
 }
+
+// A DVC remote's credential set without --local is written into
+// .dvc/config, which is committed; with --local (config.local, ignored)
+// and for settings that are not secret it passes.
+func TestRound46DVCCredentialCommitted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`dvc remote modify s3cache access_key_id AKIAEXAMPLEEXAMPLE12`, CategoryExfiltration, "secret-in-plain-variable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`dvc remote modify --local s3cache access_key_id AKIAEXAMPLEEXAMPLE12`,
+		`dvc remote modify s3cache region eu-west-1`,
+	})
+}

@@ -639,11 +639,21 @@ var secretPlacementRules = []*rule{
 		}},
 	{ID: "secret-in-plain-variable", Level: LevelHigh, Category: CategoryExfiltration, Description: "storing a secret as a plain (unencrypted, readable) variable or parameter",
 		Suggestions: []string{"Store it as a secret (gh secret set, --type SecureString)", "Keep plain variables for settings that are not secret"},
-		names:       names("gh", "glab", "aws"),
+		names:       names("gh", "glab", "aws", "dvc"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := c.operands()
 			switch c.name {
+			case "dvc":
+				// dvc remote modify NAME secret_access_key VALUE: kept in
+				// .dvc/config, which is committed (--local writes the
+				// ignored config.local)
+				if len(ops) > 3 && ops[0].s == "remote" && ops[1].s == "modify" && !hasWord(args, "--local") && !hasWord(args, "-u") && !hasWord(args, "--unset") {
+					switch ops[3].s {
+					case "secret_access_key", "access_key_id", "password", "token", "account_key", "connection_string", "sas_token", "gdrive_client_secret", "session_token", "key_secret":
+						return true, "dvc remote modify " + ops[2].s + " " + ops[3].s + " (into .dvc/config, committed)"
+					}
+				}
 			case "gh", "glab":
 				// gh variable set DB_PASSWORD --body "$DB_PASSWORD"
 				if len(ops) > 2 && ops[0].s == "variable" && ops[1].s == "set" {
