@@ -3567,6 +3567,10 @@ func sharedFileOut(a *analysis, c *cmd) string {
 	return ""
 }
 
+// sharedHomeFolders are the folders of a home where files are opened,
+// shared and uploaded by other programs (lower case).
+var sharedHomeFolders = map[string]bool{"downloads": true, "desktop": true, "public": true, "dropbox": true, "onedrive": true, "google drive": true, "icloud drive": true}
+
 // sharedFile reports a file others read (see sharedFileOut); with tmp,
 // also a file left behind in a world-readable temporary place (/tmp,
 // /var/tmp, /dev/shm: a redirect makes it 0644) that the line neither
@@ -3586,9 +3590,7 @@ func sharedFile(a *analysis, f, cwd string, tmp bool) bool {
 	if rel, _, home := a.homeRel(p); home && p != "" {
 		// ~/Downloads, ~/Desktop, a synced folder: where files are
 		// opened, shared and uploaded by other programs
-		top, _, _ := strings.Cut(rel, "/")
-		switch strings.ToLower(top) {
-		case "downloads", "desktop", "public", "dropbox", "onedrive", "google drive", "icloud drive":
+		if top, _, _ := strings.Cut(rel, "/"); sharedHomeFolders[strings.ToLower(top)] {
 			return true
 		}
 	}

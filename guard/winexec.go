@@ -1459,11 +1459,7 @@ func (ws *winState) sharedWinFolder(p string) bool {
 		return false
 	}
 	top, _, _ := strings.Cut(p[len(h)+1:], "/")
-	switch top {
-	case "downloads", "desktop", "onedrive", "dropbox":
-		return true
-	}
-	return false
+	return sharedHomeFolders[top]
 }
 
 func (ws *winState) winWrite(c *cmd, w word, appendOnly bool) {
