@@ -1782,9 +1782,8 @@ func storedSecretRead(c *cmd) string {
 	switch c.name {
 	case "dotnet":
 		// dotnet user-secrets list: the project's secrets with their
-		// values (a PowerShell pipeline's later stages are not built
-		// yet when the first is judged: piped there, it is not judged)
-		if len(args) > 1 && first == "user-secrets" && args[1].s == "list" && (c.pipe == nil || c.stage+1 >= len(c.pipe) || nextStage(c) != nil) {
+		// values
+		if len(args) > 1 && first == "user-secrets" && args[1].s == "list" {
 			return "the project's user secrets (dotnet user-secrets list)"
 		}
 	case "kubectl", "oc":

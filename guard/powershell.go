@@ -512,16 +512,17 @@ func (ws *winState) runPS(src string) {
 // psWholeLine judges objects made in one statement and used in another:
 // the credential vault read, event logs listed then cleared.
 func (ws *winState) psWholeLine(src string) {
+	l := strings.ToLower(src)
 	if strings.Contains(src, "ackageSourceCredentials") || strings.Contains(src, "ackagesourcecredentials") {
-		if l := strings.ToLower(src); (strings.Contains(l, "select-xml") || strings.Contains(l, "[xml]")) && !strings.Contains(l, "| measure") {
+		if (strings.Contains(l, "select-xml") || strings.Contains(l, "[xml]")) && !strings.Contains(l, "| measure") {
 			// NuGet.Config's packageSourceCredentials: the feeds' passwords
 			ws.emitWin(nil, "win-read-secrets", "a package feed's password (NuGet.Config packageSourceCredentials)")
 		}
 	}
-	if l := strings.ToLower(src); strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && !strings.Contains(l, "remove-itemproperty") && !strings.Contains(l, "set-itemproperty") {
+	if strings.Contains(l, "winlogon") && strings.Contains(l, "defaultpassword") && !strings.Contains(l, "remove-itemproperty") && !strings.Contains(l, "set-itemproperty") {
 		ws.emitWin(nil, "win-read-secrets", "the saved log-on password (Winlogon DefaultPassword)")
 	}
-	if l := strings.ToLower(src); strings.Contains(l, "set-psdebug") && strings.Contains(l, "-trace") && !strings.Contains(l, "-trace 0") {
+	if strings.Contains(l, "set-psdebug") && strings.Contains(l, "-trace") && !strings.Contains(l, "-trace 0") {
 		// Set-PSDebug -Trace 2; .\scripts\Load-Secrets.ps1: every line
 		// of a script that handles secrets echoed with its values
 		for _, f := range strings.Fields(l[strings.Index(l, "set-psdebug"):]) {
@@ -531,14 +532,13 @@ func (ws *winState) psWholeLine(src string) {
 			}
 		}
 	}
-	if l := strings.ToLower(src); strings.Contains(l, "identitysecuritydefaultsenforcementpolicy") && strings.Contains(strings.ReplaceAll(l, " ", ""), "isenabled=$false") {
+	if strings.Contains(l, "identitysecuritydefaultsenforcementpolicy") && strings.Contains(strings.ReplaceAll(l, " ", ""), "isenabled=$false") {
 		// the tenant's security defaults (MFA for every account) off
 		ws.emitWin(nil, "win-defender-disable", "the directory's security defaults switched off")
 	}
 	if !strings.Contains(src, ".") || !strings.Contains(src, "(") {
 		return // every case calls a method
 	}
-	l := strings.ToLower(src)
 	if strings.Contains(l, "[ref].assembly.gettypes()") && strings.Contains(l, "iutils") && strings.Contains(l, ".setvalue(") {
 		// [Ref].Assembly.GetTypes() | ? Name -like '*iUtils', its
 		// '*Failed' field set: AMSI switched off, its names hidden
