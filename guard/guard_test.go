@@ -1020,11 +1020,11 @@ func TestUserPatterns(t *testing.T) {
 		{Pattern: regexp.MustCompile(`^npm publish\b`), Description: "publishing packages needs a person", Level: LevelHigh, Category: "release", Suggestions: []string{"Ask the maintainer"}},
 		{Pattern: regexp.MustCompile(`^rm -rf /$`), Description: "custom", Level: LevelModerate, Category: CategoryFileDelete},
 	}})
-	v := d.CheckCommand("cd pkg && sudo env NPM_TOKEN=x npm publish --access public", testCtx)
+	v := d.CheckCommand("cd pkg && sudo env NPM_TOKEN=x npm publish --registry https://npm.acme.internal/", testCtx)
 	if !v.Blocked || v.Pattern != `^npm publish\b` || v.Category != "release" || v.Level != LevelHigh || v.Reason != "publishing packages needs a person" {
 		t.Errorf("user pattern: %+v", v)
 	}
-	if v.Operation != "npm publish --access public" {
+	if v.Operation != "npm publish --registry https://npm.acme.internal/" {
 		t.Errorf("user pattern operation %q", v.Operation)
 	}
 	// the built-in critical rule outranks the moderate user pattern

@@ -187,7 +187,7 @@ func TestPolicyFirewall(t *testing.T) {
 	if v := f.CheckToolUse("Bash", map[string]any{"command": "git push"}, policyCtx); !v.Blocked || v.Category != CategoryPolicy {
 		t.Errorf("deny: %+v", v)
 	}
-	if v := f.CheckToolUse("Bash", map[string]any{"command": "npm publish"}, policyCtx); v.Blocked || !v.Ask {
+	if v := f.CheckToolUse("Bash", map[string]any{"command": "npm publish --registry http://localhost:4873"}, policyCtx); v.Blocked || !v.Ask {
 		t.Errorf("ask: %+v", v)
 	}
 	if v := f.CheckToolUse("Bash", map[string]any{"command": "rm -rf ~"}, policyCtx); !v.Blocked || v.Level != LevelCritical {

@@ -294,7 +294,7 @@ func TestRound36SharedDeliveryAndPublishing(t *testing.T) {
 		`crane copy ghcr.io/acme-corp/api:sha-1a2b3c ghcr.io/acme-corp/api:dev`,
 		`skopeo copy docker://docker.io/library/alpine:3.20 docker://registry.corp.example/mirror/alpine:3.20`,
 		`crane copy cgr.dev/chainguard/static:latest ghcr.io/acme/base-images/static:candidate`,
-		`gem push pkg/acme-cli-2.0.0.gem`,
+		`gem push pkg/acme-cli-2.0.0.gem --host https://gems.acme.internal`,
 		`huggingface-cli upload acme/model ./outputs/model --repo-type model`,
 		`gh secret set NPM_TOKEN < ~/.secrets/npm_token`,
 		`git config --global url."git@github.com:".insteadOf https://github.com/`,

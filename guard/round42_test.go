@@ -245,7 +245,7 @@ func TestRound42CloudAccounts(t *testing.T) {
 	})
 	checkSafe(t, d, ps, []string{
 		`dotnet nuget push .\out\Acme.Private.Auth.2.0.0.nupkg -s https://nuget.pkg.github.com/acme/index.json`,
-		`dotnet nuget push .\out\Acme.Json.2.0.0.nupkg -s https://api.nuget.org/v3/index.json -k $env:NUGET_KEY`,
+		`dotnet nuget push .\out\Acme.Json.2.0.0.nupkg -s .\local-feed`,
 	})
 	cmd := winCorpusContextFor("cmd")
 	checkDanger(t, d, cmd, []dangerCase{

@@ -321,7 +321,7 @@ func TestRound44SecretsSentAway(t *testing.T) {
 		`curl -u "$NPM_TOKEN:" https://npm.corp.example/-/whoami`,
 		`npm run env | grep -c npm_config`,
 		`npm run build && npm publish --access public`,
-		`npm pkg set "files[]=dist" && npm publish`,
+		`npm pkg set "files[]=dist" && npm publish --dry-run`,
 		`aider --read README.md --message "summarise the setup steps"`,
 		`codecov -t "$CODECOV_TOKEN" -f coverage/lcov.info`,
 		`for f in $(find ./build -name '*.log'); do rm "$f"; done`,

@@ -257,6 +257,23 @@ var registryRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "package-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing a package to a public registry (its code is anyone's, and a release cannot be taken back)",
+		Suggestions: []string{"Publish from the release pipeline, after review", "Try it first with --dry-run, or publish to a local or the organisation's own registry"},
+		names: names("npm", "pnpm", "yarn", "bun", "twine", "poetry", "uv", "hatch", "flit", "cargo", "gem", "dotnet", "nuget", "vsce", "ovsx",
+			"flutter", "dart", "pod", "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew", "gradlew.bat"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			what, registry := publication(c)
+			if what == "" || hasAnyWord(c.lowerArgs(), "--dry-run", "-n", "--dryrun") && !mavenLike(c.name) {
+				return false, ""
+			}
+			if registry != "" && !publicRegistry(registry) {
+				return false, "" // a local, test or the organisation's own registry
+			}
+			if releaseRunWhole(a.src) {
+				return false, ""
+			}
+			return true, what
+		}},
 }
 
 func init() { ruleSets = append(ruleSets, registryRules) }
@@ -473,4 +490,138 @@ func imageLeavesMachine(a *analysis, c *cmd) bool {
 	t, _ := optValue(c.args(), "-t", "tag")
 	first, _, ok := strings.Cut(t, "/")
 	return ok && strings.ContainsAny(first, ".:") && !isLocalHost(hostOf("https://"+first))
+}
+
+// publication reads a command that publishes a package: what it
+// publishes, and the registry it names ("" for the tool's default,
+// the public one).
+func publication(c *cmd) (what, registry string) {
+	ops, args := c.operands(), c.args()
+	verb := func(v ...string) bool {
+		for i, w := range v {
+			if i >= len(ops) || ops[i].s != w {
+				return false
+			}
+		}
+		return true
+	}
+	reg := func(short string, long ...string) string {
+		v, _ := optValue(args, short, long...)
+		return strings.Trim(v, `"'`)
+	}
+	switch c.name {
+	case "npm", "pnpm", "bun", "yarn":
+		if verb("publish") || c.name == "yarn" && verb("npm", "publish") {
+			return c.name + " publish", reg("", "registry")
+		}
+	case "twine":
+		if verb("upload") {
+			if r := reg("", "repository-url"); r != "" {
+				return "twine upload", r
+			}
+			return "twine upload", reg("-r", "repository")
+		}
+	case "poetry", "hatch", "flit":
+		if verb("publish") {
+			return c.name + " publish", reg("-r", "repository", "repo")
+		}
+	case "uv":
+		if verb("publish") {
+			return "uv publish", reg("", "publish-url", "index")
+		}
+	case "cargo":
+		if verb("publish") {
+			if r := reg("", "index"); r != "" {
+				return "cargo publish", r
+			}
+			return "cargo publish", reg("", "registry")
+		}
+	case "gem":
+		if verb("push") {
+			return "gem push", reg("", "host")
+		}
+	case "dotnet", "nuget":
+		if c.name == "dotnet" && verb("nuget", "push") || c.name == "nuget" && verb("push") {
+			return c.name + " push", reg("-s", "source", "Source")
+		}
+	case "vsce", "ovsx":
+		if verb("publish") {
+			return c.name + " publish", ""
+		}
+	case "flutter", "dart":
+		if verb("pub", "publish") {
+			return c.name + " pub publish", ""
+		}
+	case "pod":
+		if verb("trunk", "push") {
+			return "pod trunk push", ""
+		}
+	case "mvn", "mvnw", "./mvnw":
+		for _, w := range args {
+			if w.s == "deploy" || strings.HasPrefix(w.s, "deploy:deploy") {
+				if r := reg("", "DaltDeploymentRepository"); r != "" {
+					return "mvn deploy", r[strings.LastIndex(r, "::")+1:]
+				}
+				for _, o := range args {
+					if v, ok := strings.CutPrefix(o.s, "-DaltDeploymentRepository="); ok {
+						return "mvn deploy", v[strings.LastIndex(v, ":")+1:]
+					}
+					if v, ok := strings.CutPrefix(o.s, "-Durl="); ok {
+						return "mvn " + w.s, v
+					}
+				}
+				return "mvn " + w.s, ""
+			}
+		}
+	case "gradle", "gradlew", "./gradlew", "gradlew.bat":
+		for _, w := range args {
+			l := lower(w.s)
+			if l == "publish" || l == "publishplugins" || strings.HasPrefix(l, "publish") && (strings.Contains(l, "mavencentral") || strings.Contains(l, "sonatype") || strings.HasSuffix(l, "toossrhrepository")) {
+				return c.name + " " + w.s, ""
+			}
+		}
+	}
+	return "", ""
+}
+
+func mavenLike(name string) bool {
+	switch name {
+	case "mvn", "mvnw", "./mvnw", "gradle", "gradlew", "./gradlew", "gradlew.bat":
+		return true
+	}
+	return false
+}
+
+// publicRegistry reports a registry, named by its address or by a name
+// the tool knows, that is one of the tools' public registries (a test
+// index, a local or internal feed, an organisation's hosted feed and an
+// address nobody knows are not: the last are other rules' to judge).
+func publicRegistry(r string) bool {
+	l := lower(r)
+	switch l {
+	case "pypi", "crates-io", "rubygems", "nuget.org", "npmjs":
+		return true
+	}
+	if !strings.Contains(l, "://") {
+		return false // a repository named in the tool's configuration (acme-internal, testpypi) or a folder
+	}
+	h := lower(hostOf(r))
+	if h == "" || isLocalHost(h) || internalHost(h) || strings.HasPrefix(h, "test.") {
+		return false
+	}
+	for _, own := range [...]string{"pkgs.dev.azure.com", ".pkg.github.com", ".jfrog.io", ".pkg.dev", ".codeartifact.", "gitlab.", ".cloudsmith.io", "pkgs.visualstudio.com"} {
+		if strings.Contains(h, own) {
+			return false
+		}
+	}
+	return publicPackageHosts[h] || h == "upload.pypi.org" || h == "api.nuget.org" || h == "www.nuget.org" || h == "push.rubygems.org"
+}
+
+// releaseRunWhole reports a line that builds, checks or attests the
+// package before publishing it (python -m build && twine check && twine
+// upload, dotnet pack; dotnet nuget push, npm publish --provenance): the
+// project's release run as a whole, not whatever lies in the folder
+// published with its checks skipped.
+func releaseRunWhole(src string) bool {
+	return hasAnyFold(src, "--provenance", "twine check", "python -m build", "python3 -m build", "dotnet pack", "npm version", "npm run build", "cargo package", "gem build")
 }

@@ -990,8 +990,8 @@ var remoteExecRules = []*rule{
 				if ops := positional(args); c.name == "npm" && (len(ops) == 0 || ops[0].s != "exec" && ops[0].s != "x") {
 					return false, "" // npm exec, npm x: npx's own commands
 				}
-				if ops := positional(args); c.name == "pnpm" && len(ops) > 0 && ops[0].s == "config" {
-					return false, "" // pnpm config set: settings have rules of their own
+				if ops := positional(args); c.name == "pnpm" && len(ops) > 0 && (ops[0].s == "config" || ops[0].s == "publish") {
+					return false, "" // pnpm config set: settings have rules of their own; pnpm publish --registry URL: where the package goes
 				}
 				for i, w := range args {
 					// npx --package=URL cmd: the package the command comes

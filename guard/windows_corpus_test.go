@@ -202,6 +202,9 @@ var (
 	// round46: round46a tuned on, round46b held out; see
 	// testdata/corpus/round46/README.md.
 	winRound46Thresholds = thresholds{0.945, 0.87, 0.86, 0.0085}
+	// round47: round47a tuned on, round47b held out; see
+	// testdata/corpus/round47/README.md.
+	winRound47Thresholds = thresholds{0.89, 0.80, 0.96, 0.011}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
