@@ -23,7 +23,7 @@ var (
 	zshAltGroup = regexp.MustCompile(`([\w.~/\]-])\(([\w.*?-]+)(?:\|[\w.*?-]+)+\)`)
 	// zsh's short loop: for x in words; command (no do ... done)
 	zshShortFor      = regexp.MustCompile(`^(\s*for\s+\w+\s+in\s+[^;\n]*;)\s*([^\n]*)$`)
-	zshNameQualifier = regexp.MustCompile(`([\w.~/-])\(([NDM./@^-]{1,3})\)($|[\s;&|)])`)
+	zshNameQualifier = regexp.MustCompile(`([\w.~/*?}-])\(([NDM./@^-]{1,3})\)($|[\s;&|)])`)
 	zshParamFlag     = regexp.MustCompile(`\$\{\([^)sjePzQ]*\)`)
 	zshOrderFlag     = regexp.MustCompile(`((?:^|[;&|{(]|\bthen|\bdo)\s*)\$\{\([^)]*[oO][^)]*\)(\w+)\}`)
 	// ${(s:SEP:)text} and ${(j:SEP:)text} on literal text (a nested

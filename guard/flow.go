@@ -62,6 +62,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// kubectl create secret generic X --from-env-file=.env.production
 		// --dry-run=client -o yaml: a Secret whose data are the values
 		return flow{kind: flowSecret, what: "a Secret manifest with its values", crit: true}
+	case secretScannerOut(c):
+		// trufflehog git file://. --json, gitleaks detect -v: each finding
+		// carries the secret it found, in full
+		return flow{kind: flowSecret, what: "a secret scanner's findings (the secrets themselves)", crit: true}
 	case logs != "":
 		// the system's logs, the journal, production's logs: who logged
 		// in from where, requests with their tokens and customers' data
@@ -2914,4 +2918,25 @@ func packageEnvScript(args []word) bool {
 	}
 	ops := positional(args)
 	return len(ops) == 2 && (ops[0].s == "run" || ops[0].s == "run-script") && ops[1].s == "env"
+}
+
+// secretScannerOut reports a secret scanner writing its findings, with
+// the secrets in them, to its output: trufflehog always does; gitleaks
+// unless told to redact them or to write its report to a file.
+func secretScannerOut(c *cmd) bool {
+	args := c.args()
+	if len(args) == 0 || hasWord(args, "--help") || hasWord(args, "-h") {
+		return false
+	}
+	switch c.name {
+	case "trufflehog":
+		return args[0].s != "--version"
+	case "gitleaks":
+		if hasPrefixWord(args, "--redact") || args[0].s == "version" {
+			return false
+		}
+		r, ok := optValue(args, "-r", "report-path")
+		return !ok || r == "-" || r == "/dev/stdout"
+	}
+	return false
 }

@@ -1432,6 +1432,12 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		// frameworks' and tools' files that hold passwords and keys
 		return "credentials (" + s + ")", true
 	}
+	if lb := strings.ToLower(base); path.Ext(lb) == ".json" && (strings.HasSuffix(lb, "-credentials.json") || strings.HasSuffix(lb, "_credentials.json") ||
+		strings.HasSuffix(lb, "-key.json") || strings.HasSuffix(lb, "_key.json")) {
+		// fastlane/play-store-credentials.json, google-play-key.json: a
+		// store's or a cloud's service key kept beside the project
+		return "credentials (" + s + ")", true
+	}
 	if strings.HasSuffix(base, ".tfvars") || strings.Contains(strings.ToLower(base), "firebase-adminsdk") && strings.HasSuffix(base, ".json") {
 		return "credentials (" + s + ")", true
 	}

@@ -564,6 +564,9 @@ func hyphenDestroyVerb(s string) bool {
 		return false
 	}
 	v := l[i+1:]
+	if v == "deletion" && strings.HasPrefix(l, "schedule-") {
+		return true // oci kms ... key schedule-deletion: gone when the window ends
+	}
 	if v == "all" {
 		// deleteall, delete-all: the verb is before
 		v = l[:i]

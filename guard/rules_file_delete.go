@@ -88,11 +88,28 @@ var fileDeleteRules = []*rule{
 		}},
 	{ID: "backup-restored-over-live", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup restored over live data (the home, a system directory, a database server's data directory) with the tool told to overwrite what is there",
 		Suggestions: []string{"Restore into a new empty directory and compare", "Stop the service and move its data aside first"},
-		names:       names("duplicity", "xtrabackup", "mariabackup", "restic"),
+		names:       names("duplicity", "xtrabackup", "mariabackup", "restic", "consul", "vault"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "consul", "vault":
+				// consul snapshot restore F, vault operator raft snapshot
+				// restore F: the cluster's whole state replaced by the
+				// snapshot's (what changed since is gone); a server on this
+				// machine is a development one
+				at := 0
+				if c.name == "vault" {
+					if len(ops) < 2 || ops[0].s != "operator" || ops[1].s != "raft" {
+						return false, ""
+					}
+					at = 2
+				}
+				if len(ops) < at+3 || ops[at].s != "snapshot" || ops[at+1].s != "restore" || hashiLocalServer(c) || touchesProduction(c) {
+					// (production's is cli-production-data-reset's)
+					return false, ""
+				}
+				return true, c.name + " snapshot restore " + ops[len(ops)-1].s + " over the running cluster"
 			case "xtrabackup", "mariabackup":
 				// --copy-back into a data directory that still holds files
 				if (hasWord(args, "--copy-back") || hasWord(args, "--move-back")) && hasWord(args, "--force-non-empty-directories") {
@@ -852,4 +869,35 @@ func cleanDirOverrides(c *cmd) []word {
 		}
 	}
 	return out
+}
+
+// hashiLocalServer reports a consul or vault command aimed at a server on
+// this machine (-http-addr, -address, CONSUL_HTTP_ADDR, VAULT_ADDR).
+func hashiLocalServer(c *cmd) bool {
+	addr, ok := "", false
+	args := c.args()
+	for i, w := range args {
+		// Go's flag package: -http-addr V, -http-addr=V, --address=V
+		k, v, eq := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
+		if !strings.HasPrefix(w.s, "-") || k != "http-addr" && k != "address" {
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			v = args[i+1].s
+		}
+		addr, ok = v, true
+	}
+	for _, as := range c.assigns {
+		if as.name == "CONSUL_HTTP_ADDR" || as.name == "VAULT_ADDR" {
+			addr, ok = as.val.s, true
+		}
+	}
+	if !ok {
+		return false
+	}
+	h := hostOf(addr)
+	if h == "" {
+		h, _, _ = strings.Cut(addr, ":")
+	}
+	return isLocalHost(lower(h))
 }

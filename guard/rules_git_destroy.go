@@ -413,6 +413,13 @@ var gitDestroyRules = []*rule{
 						return false, ""
 					}
 					return true, args[0].s + " " + args[1].s
+				case "codespace", "cs":
+					// gh codespace delete --all, --force: codespaces with
+					// their unpushed work, without the question gh asks
+					// when one has changes
+					if hasWord(args, "--all") || hasWord(args, "--force") || hasWord(args, "-f") {
+						return true, "codespace delete " + strings.Join(wordStrings(args[2:]), " ")
+					}
 				}
 			}
 			// gh release edit v2.4.0 --draft: a published release taken

@@ -1539,6 +1539,19 @@ var systemRules = []*rule{
 				// --replicas=0: the watchers stopped (a local cluster's
 				// are the developer's)
 				ops := posArgs(args, kubectlGlobal)
+				if len(ops) >= 2 && ops[0].s == "delete" && !localKubeContext(args) && !hasPrefixWord(args, "--dry-run") {
+					// kubectl -n falco delete daemonset falco: the watcher
+					// removed from every node
+					kind, name, _ := strings.Cut(lower(ops[1].s), "/")
+					switch kind {
+					case "daemonset", "daemonsets", "ds", "deployment", "deployments", "deploy", "namespace", "namespaces", "ns":
+						for _, v := range append([]string{name}, wordStrings(ops[2:])...) {
+							if v != "" && (securityAgent(v) || monitoringName(v)) {
+								return true, "kubectl delete " + kind + " " + v
+							}
+						}
+					}
+				}
 				if len(ops) < 2 || ops[0].s != "scale" || !hasWord(args, "--replicas=0") && !(hasWord(args, "--replicas") && hasWord(args, "0")) || localKubeContext(args) {
 					return false, ""
 				}
