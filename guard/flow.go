@@ -301,6 +301,9 @@ func (a *analysis) computeOut(c *cmd) flow {
 		n == "compgen" && hasWord(args, "-v") && strings.Contains(a.src, "${!"),
 		n == "typeset" && (len(args) == 0 || len(args) == 1 && (args[0].s == "-p" || args[0].s == "-x" || args[0].s == "-gx")): // zsh and ksh list them
 		return flow{kind: flowSecret, what: "the shell variables", crit: true}
+	case (n == "typeset" || n == "declare") && secretFamilyPattern(typesetPattern(args)):
+		// typeset -p -m 'AWS_*': the service's variables with their values
+		return flow{kind: flowSecret, what: "the shell variables " + typesetPattern(args), crit: true}
 	case n == "git" && len(args) > 1 && args[0].s == "config" && (hasWord(args, "--list") || hasWord(args, "-l")):
 		// every setting, with the tokens in remote URLs, http.extraHeader
 		// and credential helpers
@@ -1784,6 +1787,19 @@ func storedSecretRead(c *cmd) string {
 	}
 	first := args[0].s
 	switch c.name {
+	case "cloud-init":
+		// cloud-init query userdata: the instance's bootstrap script,
+		// with the passwords and tokens it was handed
+		if first == "query" && (hasWord(args, "userdata") || hasWord(args, "vendordata")) {
+			return "the instance's user data (cloud-init query)"
+		}
+	case "aws":
+		// aws ec2 describe-instance-attribute --attribute userData
+		if hasWord(args, "describe-instance-attribute") {
+			if v, ok := optValue(args, "", "attribute"); ok && strings.EqualFold(v, "userData") {
+				return "an instance's user data (describe-instance-attribute)"
+			}
+		}
 	case "dotnet":
 		// dotnet user-secrets list: the project's secrets with their
 		// values

@@ -1432,6 +1432,11 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		// frameworks' and tools' files that hold passwords and keys
 		return "credentials (" + s + ")", true
 	}
+	if strings.HasPrefix(p, "/var/lib/cloud/") && (base == "user-data.txt" || base == "user-data.txt.i" || base == "vendor-data.txt") {
+		// cloud-init's copy of the instance's bootstrap script, with
+		// the passwords and tokens it was handed
+		return "the instance's user data (" + s + ")", true
+	}
 	if lb := strings.ToLower(base); path.Ext(lb) == ".json" && (strings.HasSuffix(lb, "-credentials.json") || strings.HasSuffix(lb, "_credentials.json") ||
 		strings.HasSuffix(lb, "-key.json") || strings.HasSuffix(lb, "_key.json")) {
 		// fastlane/play-store-credentials.json, google-play-key.json: a

@@ -134,3 +134,81 @@ func TestRound47KeysAndCodespacesDeleted(t *testing.T) {
 		`oci kms management key get --key-id ocid1.key.oc1.phx.k1`,
 	})
 }
+
+// Package managers' integrity checks switched off for good (pnpm's store
+// verification, yarn's checksums reset, mise's signature checks, the
+// Android SDK manager over plain HTTP) are stopped; the checks left on,
+// and other settings, pass.
+func TestRound47IntegrityChecksOff(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`pnpm config set verify-store-integrity false --location global`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`yarn config set checksumBehavior reset`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`mise settings set python.verify_checksums false`, CategorySystem, "tool-tls-off", LevelHigh},
+		{`sdkmanager --no_https "platforms;android-34"`, CategorySystem, "tool-tls-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`pnpm config set verify-store-integrity true`,
+		`yarn config set checksumBehavior throw`,
+		`mise settings set node.gpg_verify true`,
+		`mise settings set experimental true`,
+		`sdkmanager --install "platforms;android-34"`,
+	})
+}
+
+// A service's variables listed with their values by zsh's typeset -m
+// (AWS_*, GITHUB_*) are printed or, redirected into the project, written
+// where they do not belong (export -p likewise); one plain variable and a
+// harmless family pass.
+func TestRound47TypesetFamiliesAndExportDumps(t *testing.T) {
+	d := NewDetector(Options{})
+	zsh := corpusContextFor("zsh", "")
+	checkDanger(t, d, zsh, []dangerCase{
+		{`typeset -m 'GITHUB_*'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`typeset -p -m 'AWS_*' > ./aws-env.txt`, CategoryExfiltration, "environment-dumped-to-file", LevelHigh},
+		{`export -p > build/vars.txt`, CategoryExfiltration, "environment-dumped-to-file", LevelHigh},
+	})
+	checkSafe(t, d, zsh, []string{
+		`typeset -p PATH`,
+		`typeset -m 'LC_*'`,
+		`export -p > /dev/null`,
+	})
+}
+
+// An instance's user data (its bootstrap script, with what it was
+// handed) is a secret: printed through cloud-init or the EC2 API, or read
+// from cloud-init's copy; other instance attributes pass.
+func TestRound47InstanceUserData(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cloud-init query userdata`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`aws ec2 describe-instance-attribute --instance-id i-0abc --attribute userData`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`sudo cat /var/lib/cloud/instance/user-data.txt`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cloud-init status --long`,
+		`cloud-init query v1.region`,
+		`aws ec2 describe-instance-attribute --instance-id i-0abc --attribute instanceType`,
+	})
+}
+
+// A server removed from a shared cluster's consensus, a remote server
+// made to leave, or a group of managed machines' keys deleted without a
+// question are stopped; a development server on this machine, listing the peers and
+// a deletion that asks first pass.
+func TestRound47ClusterMembershipChanged(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`consul operator raft remove-peer -id=3f2a`, CategorySystem, "cluster-member-removed", LevelHigh},
+		{`vault operator raft remove-peer node-3`, CategorySystem, "cluster-member-removed", LevelHigh},
+		{`consul leave -http-addr=https://consul-2.acme.internal:8501`, CategorySystem, "cluster-member-removed", LevelHigh},
+		{`salt-key -d 'web-*' -y`, CategoryCloudDestroy, "fleet-keys-deleted", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`consul operator raft list-peers`,
+		`VAULT_ADDR=http://127.0.0.1:8200 vault operator raft remove-peer node-2`,
+		`consul leave`,
+		`salt-key -d old-minion`,
+		`salt-key -L`,
+	})
+}

@@ -270,7 +270,7 @@ var cliSecretRules = []*rule{
 		}},
 	{ID: "environment-dumped-to-file", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing every environment variable, secrets included, into a file (build output is uploaded, a web root is served, other users can read it)",
 		Suggestions: []string{"Write the names only (env | cut -d= -f1)", "Write the one variable the step needs"},
-		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object", "sort", "cat", "uniq", "column", "export-csv", "export-clixml"),
+		names:       names("env", "printenv", "tee", "out-file", "set-content", "add-content", "tee-object", "sort", "cat", "uniq", "column", "export-csv", "export-clixml", "export", "typeset", "declare"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			var dests []string
 			if psCmdlet(c.name) {
@@ -305,6 +305,17 @@ var cliSecretRules = []*rule{
 				if c.in.kind == flowSecret && c.in.what == "the environment variables" {
 					for _, w := range c.operands() {
 						dests = append(dests, w.s)
+					}
+				}
+			} else if c.name == "export" || c.name == "typeset" || c.name == "declare" {
+				// export -p > F, typeset -p -m 'AWS_*' > F: the variables
+				// (or a service's) with their values
+				args := c.args()
+				if secretFamilyPattern(typesetPattern(args)) || len(args) == 1 && args[0].s == "-p" || len(args) == 0 && c.name == "export" {
+					for _, r := range c.redirs {
+						if r.isOutput() && (r.n == "" || r.n == "1") && !isFD(r.w.s) && r.w.s != "/dev/null" {
+							dests = append(dests, r.w.s)
+						}
 					}
 				}
 			} else if len(c.operands()) == 0 { // (env VAR=x cmd runs a command; printenv NAME shows one)

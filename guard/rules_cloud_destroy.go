@@ -62,7 +62,9 @@ var cloudDestroyRules = []*rule{
 				return true, "salt-key --delete-all"
 			}
 			// -d '*' is every key too
-			if v, ok := optValue(args, "-d", "delete"); ok && (v == "*" || !strings.ContainsAny(v, "0123456789abcdefghijklmnopqrstuvwxyz")) {
+			if v, ok := optValue(args, "-d", "delete"); ok && (v == "*" || !strings.ContainsAny(v, "0123456789abcdefghijklmnopqrstuvwxyz") ||
+				// -d 'prod-*' -y: a whole group's keys, without the question
+				strings.ContainsAny(v, "*?[") && (hasWord(args, "-y") || hasWord(args, "--yes"))) {
 				return true, "salt-key --delete " + v
 			}
 			return false, ""

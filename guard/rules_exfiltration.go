@@ -1389,11 +1389,8 @@ var exfiltrationRules = []*rule{
 			case "typeset", "declare":
 				// zsh's typeset -m '*TOKEN*': every matching variable with
 				// its value
-				args := c.args()
-				for i, w := range args {
-					if (w.s == "-m" || w.s == "-pm") && i+1 < len(args) && secretishPattern(args[i+1].s) {
-						return true, c.name + " -m " + args[i+1].s
-					}
+				if p := typesetPattern(c.args()); secretFamilyPattern(p) {
+					return true, c.name + " -m " + p
 				}
 			case "git":
 				// git show HEAD~5:.env: a secrets file as it once was
@@ -4261,4 +4258,26 @@ func memoryDumpFile(p string) bool {
 	// (a bare "core" is as often a project's folder as a core file)
 	return strings.HasSuffix(b, ".hprof") || strings.HasSuffix(b, ".dmp") || strings.HasSuffix(b, ".mdmp") ||
 		strings.HasPrefix(b, "core.") && len(b) > 5 && allDigits(b[5:])
+}
+
+// secretFamilyPattern reports a variable-name pattern that picks secrets:
+// by a secret's word (*TOKEN*) or by a service whose variables hold its
+// keys (AWS_*, GITHUB_*).
+func secretFamilyPattern(p string) bool {
+	if secretishPattern(p) {
+		return true
+	}
+	prefix := strings.TrimRight(strings.Trim(p, `"'`), "*?")
+	return strings.HasSuffix(prefix, "_") && tokenServices[strings.ToLower(strings.TrimSuffix(prefix, "_"))]
+}
+
+// typesetPattern returns the pattern of zsh's typeset -m (declare -m),
+// which lists the variables whose names match it, with their values.
+func typesetPattern(args []word) string {
+	for i, w := range args {
+		if (w.s == "-m" || w.s == "-pm" || w.s == "-mp") && i+1 < len(args) {
+			return args[i+1].s
+		}
+	}
+	return ""
 }

@@ -876,11 +876,22 @@ var systemRules = []*rule{
 		}},
 	{ID: "tool-tls-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off certificate checks or trusting any host for a package manager or git, for good (every later download can be swapped in transit)",
 		Suggestions: []string{"Give the tool the CA bundle it needs (cafile, http.sslCAInfo)", "Turn the check off for one command only, if at all"},
-		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl"),
+		names:       names("git", "npm", "yarn", "pnpm", "pip", "pip3", "conda", "gem", "composer", "poetry", "cargo", "go", "kubectl", "setx", "export", "bundle", "set", "cmd:set", "gcloud", "launchctl", "mise", "rtx", "sdkmanager"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "sdkmanager":
+				// sdkmanager --no_https --install ...: the SDK's packages
+				// fetched over plain HTTP
+				return hasWord(args, "--no_https"), "sdkmanager --no_https"
+			case "mise", "rtx":
+				// mise settings set node.gpg_verify false: runtimes
+				// installed without their signatures checked, from now on
+				if len(ops) > 3 && ops[0].s == "settings" && ops[1].s == "set" && (strings.Contains(lower(ops[2].s), "verify") || strings.Contains(lower(ops[2].s), "checksum")) && falseWord(lower(ops[3].s)) {
+					return true, c.name + " settings set " + ops[2].s + " " + ops[3].s
+				}
+				return false, ""
 			case "launchctl":
 				// launchctl setenv GIT_SSL_NO_VERIFY true: every program
 				// launchd starts from now on
@@ -1043,8 +1054,13 @@ var systemRules = []*rule{
 			case "trusted-host":
 				return val != "" && !isLocalHost(val), key + " " + val
 			case "checksumbehavior":
-				// yarn config set checksumBehavior ignore
-				return val == "ignore" || val == "update", key + " " + val
+				// yarn config set checksumBehavior ignore (reset: every
+				// recorded checksum replaced by what is downloaded now)
+				return val == "ignore" || val == "update" || val == "reset", key + " " + val
+			case "verify-store-integrity":
+				// pnpm config set verify-store-integrity false: packages in
+				// the store no longer checked against their hashes
+				return falseWord(val), key + " " + val
 			case "cafile", "cert", "ca":
 				// npm config set cafile /tmp/proxy-ca.pem: every download
 				// trusted to whoever holds that certificate's key
@@ -2084,6 +2100,25 @@ func firstURLHost(args []word) string {
 // taken over, quotas lifted or clamped, every ban lifted, the team's CI
 // runner unregistered.
 var sharedHostRules = []*rule{
+	{ID: "cluster-member-removed", Level: LevelHigh, Category: CategorySystem, Description: "removing a server from a shared cluster's consensus, or making a remote server leave (a lost quorum stops the cluster)",
+		Suggestions: []string{"Let the cluster's operators change its membership", "Check the cluster's health (operator raft list-peers) and ask first"},
+		names:       names("consul", "nomad", "vault"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if hashiLocalServer(c) {
+				return false, "" // a development server on this machine
+			}
+			// consul|nomad|vault operator raft remove-peer
+			if len(ops) > 2 && ops[0].s == "operator" && ops[1].s == "raft" && ops[2].s == "remove-peer" {
+				return true, c.name + " operator raft remove-peer"
+			}
+			// consul leave -http-addr=REMOTE: that server made to leave
+			if c.name == "consul" && len(ops) > 0 && ops[0].s == "leave" && hashiRemoteServer(c) {
+				return true, "consul leave on another server"
+			}
+			return false, ""
+		}},
 	{ID: "shared-host-disrupted", Level: LevelHigh, Category: CategorySystem, Description: "cutting a shared machine's users off from what they rely on (a shared mount, a database's port, maintenance jobs, their data, their quota, a CI runner)",
 		Suggestions: []string{"Change only what the project owns", "Ask the machine's administrator"},
 		names:       names("umount", "fuser", "chmod", "chown", "quotaoff", "setquota", "edquota", "gitlab-runner", "fail2ban-client"),
