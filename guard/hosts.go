@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -131,11 +132,15 @@ func prodWords(l string) bool {
 	if !strings.Contains(l, "prod") && !strings.Contains(l, "prd") && !strings.Contains(l, "live") {
 		return false
 	}
-	for _, t := range strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+	toks := strings.FieldsFunc(l, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	for i, t := range toks {
 		if n := strings.TrimRight(t, "0123456789"); n != "" {
 			t = n // sqlprod01, prod2: an instance's number
 		}
 		switch {
+		case t == "live" && slices.ContainsFunc(toks[i+1:], func(e string) bool { return nonProdEnv[e] }):
+			// live/sandbox/pr-42: terragrunt's tree of every deployed
+			// environment, here a sandbox's
 		case t == "prod" || t == "production" || t == "prd" || t == "live":
 			return true
 		case strings.HasPrefix(t, "prod") && !strings.HasPrefix(t, "produc"):
@@ -146,6 +151,10 @@ func prodWords(l string) bool {
 	}
 	return false
 }
+
+// nonProdEnv are the names of environments before or beside production.
+var nonProdEnv = map[string]bool{"sandbox": true, "dev": true, "development": true, "staging": true, "stage": true, "test": true, "testing": true,
+	"qa": true, "ephemeral": true, "preview": true, "scratch": true, "demo": true, "nonprod": true}
 
 // mayNameProd is isProdName's first look, without lowering s: whether
 // it holds a P followed by R, or an L followed by I, in either case (or

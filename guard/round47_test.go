@@ -212,3 +212,33 @@ func TestRound47ClusterMembershipChanged(t *testing.T) {
 		`salt-key -L`,
 	})
 }
+
+// Near misses the line itself makes safe: a new branch named by a
+// substitution, a keychain made for a test and deleted, a secrets file's
+// paths listed, a sandbox stack under terragrunt's live/ tree, a Nomad
+// job stopped on the dev agent the line started, a queue or topic the
+// line made and deletes. Their dangerous twins stay stopped.
+func TestRound47NearMissesMadeOnTheLine(t *testing.T) {
+	d := NewDetector(Options{})
+	fish := corpusContextFor("fish", "")
+	checkSafe(t, d, fish, []string{
+		`git checkout -b release/(date +%Y.%m)`,
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`git checkout -b wip-$(date +%s)`,
+		`security create-keychain -p ci ci.keychain && fastlane match development; security delete-keychain ci.keychain`,
+		`sops -d secrets/app.enc.yaml | yq 'paths | join(".")'`,
+		`terragrunt destroy -auto-approve --terragrunt-working-dir live/dev/pr-1234`,
+		`nomad agent -dev & sleep 3; nomad job run web.nomad.hcl; nomad job stop -purge web`,
+		`B=$(aws sqs create-queue --queue-name ci-probe --query QueueUrl --output text) && aws sqs delete-queue --queue-url "$B"`,
+		`gcloud pubsub topics create probe-topic-1 && gcloud pubsub topics delete probe-topic-1`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`git checkout -- .`, CategoryGitDestroy, "git-discard-work", LevelModerate},
+		{`security delete-keychain login.keychain`, CategoryPrivilege, "credentials-destroyed", LevelModerate},
+		{`sops -d secrets/app.enc.yaml | yq '.db.password'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`terragrunt destroy -auto-approve --terragrunt-working-dir live/prod/vpc`, CategoryCloudDestroy, "iac-destroy", LevelCritical},
+		{`nomad job stop -purge web`, CategoryContainerDestroy, "orchestrator-teardown", LevelHigh},
+		{`gcloud pubsub topics delete orders-events --quiet`, CategoryCloudDestroy, "cloud-delete", LevelModerate},
+	})
+}

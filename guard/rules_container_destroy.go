@@ -709,6 +709,9 @@ var containerDestroyRules = []*rule{
 						return false, ""
 					}
 				}
+				if _, ok := a.optOrEnv(c, "address", "NOMAD_ADDR"); !ok && strings.Contains(a.src, "nomad agent -dev") {
+					return false, "" // nomad agent -dev & ... nomad job stop: the agent the line started
+				}
 				return strings.HasPrefix(j, "job stop") && hasWord(args, "-purge") || strings.HasPrefix(j, "system gc"), j
 			case "kind", "k3d", "minikube":
 				// one throwaway cluster on this machine is what these are

@@ -2499,6 +2499,8 @@ func jqNamesOnly(args []word) bool {
 		switch l := strings.ToLower(f); {
 		case l == "keys" || l == "keys[]" || l == "keys_unsorted" || l == "length" || l == "map_values(length)" || l == "map(length)":
 			return true // (map_values(length): how long each value is)
+		case l == "path" || l == "paths" || l == "[paths]" || l == "path(..)" || l == "[path(..)]" || strings.HasPrefix(l, "paths(") && !strings.Contains(l, "$"):
+			return true // .. | path | join("."): where each value sits, not the values
 		case len(steps) == 1 && strings.HasPrefix(l, "del(") && strings.HasSuffix(l, ")") && hasAny(l, "auth", "token", "password", "secret", "cred"):
 			return true // del(.auths): everything but the secrets
 		case strings.HasSuffix(l, ".name") || strings.HasSuffix(l, "current-context") || l == ".credsstore" || l == ".credhelpers":
@@ -3906,9 +3908,9 @@ func secretsFilteredLater(c *cmd) bool {
 			if grepInverted(s) && secretishPattern(joinWords(args)) {
 				return true
 			}
-		case "jq", "gojq", "jaq":
-			if ops := positional(args); len(ops) > 0 && jqPlainProjection(ops[0].s) {
-				return true
+		case "jq", "gojq", "jaq", "yq":
+			if ops := positional(args); len(ops) > 0 && jqPlainProjection(ops[0].s) || jqNamesOnly(args) {
+				return true // (yq '.. | path': where the values sit)
 			}
 		}
 	}

@@ -250,6 +250,9 @@ var privilegeRules = []*rule{
 					if svc, ok := optValue(args, "-s", ""); ok && testNameBesidesDev(svc) && args[0].s != "delete-keychain" {
 						return false, ""
 					}
+					if ops := positional(args[1:]); args[0].s == "delete-keychain" && len(ops) == 1 && madeKeychain(a.src, ops[0].s) {
+						return false, "" // a keychain the line made for a test
+					}
 					return true, args[0].s
 				}
 			case "klist":
@@ -1260,6 +1263,26 @@ func admissionPolicyKind(kind string) bool {
 	case "clusterpolicy", "clusterpolicies", "constrainttemplate", "constrainttemplates", "validatingadmissionpolicy", "validatingadmissionpolicies",
 		"validatingadmissionpolicybinding", "validatingadmissionpolicybindings", "podsecuritypolicy", "podsecuritypolicies", "psp":
 		return true
+	}
+	return false
+}
+
+// madeKeychain reports a line that makes the keychain name itself
+// (security create-keychain -p test build.keychain) before deleting it.
+func madeKeychain(src, name string) bool {
+	i := strings.Index(src, "create-keychain")
+	if i < 0 || name == "" {
+		return false
+	}
+	rest := src[i:]
+	j := strings.Index(rest, "delete-keychain")
+	if j < 0 {
+		return false
+	}
+	for _, f := range strings.Fields(rest[:j]) {
+		if strings.Trim(f, `"';&`) == name {
+			return true
+		}
 	}
 	return false
 }

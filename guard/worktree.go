@@ -152,6 +152,11 @@ func gitDiscards(c *cmd) string {
 		if o.has("f", "force") || o.has("B", "") {
 			return "git checkout --force"
 		}
+		if o.has("b", "") && dash < 0 {
+			// git checkout -b feature/(date +%F): a new branch, the
+			// changes carried to it
+			return ""
+		}
 		if dash >= 0 {
 			for _, w := range args[dash+1:] {
 				if wholeTreeSpec(w) {
@@ -698,6 +703,9 @@ func (a *analysis) testScoped(c *cmd) bool {
 	if iacTools[c.name] && a.scratchStack(c) {
 		return true
 	}
+	if madeEarlierOnLine(a.src, c) {
+		return true
+	}
 	if dbVarSetToTest(a.src) {
 		return true // set -x PGDATABASE myapp_test; and psql ...
 	}
@@ -999,8 +1007,8 @@ var iacTools = map[string]bool{"terraform": true, "tofu": true, "terragrunt": tr
 // throwaway work: its directory (cd infra/sandbox, -chdir=envs/pr-482),
 // or a workspace or stack selected earlier in the command.
 func (a *analysis) scratchStack(c *cmd) bool {
-	if v, ok := optValue(c.args(), "", "chdir"); ok && dirScratch(v) {
-		return true
+	if v, ok := optValue(c.args(), "", "chdir", "terragrunt-working-dir", "working-dir"); ok && dirScratch(v) {
+		return true // (terragrunt --terragrunt-working-dir live/sandbox/pr-42)
 	}
 	for _, w := range c.args() {
 		if v, ok := strings.CutPrefix(w.s, "-chdir="); ok && dirScratch(v) {
@@ -1709,6 +1717,62 @@ func vcsTestSuite(s string) bool {
 	switch strings.TrimPrefix(strings.TrimSuffix(strings.ReplaceAll(s, `\`, "/"), "/"), "./") {
 	case "tests", "test", "spec", "specs", "__tests__":
 		return true
+	}
+	return false
+}
+
+// lineCommands splits a line into its simple commands' texts (roughly:
+// at &&, ||, ;, | and newlines), enough to find which came first.
+var lineCommands = regexp.MustCompile(`&&|\|\||;|\||\n`)
+
+// cloudCreators are the cloud clients whose resources a line may make and
+// delete again (a smoke test's queue, topic or bucket).
+var cloudCreators = map[string]bool{"aws": true, "gcloud": true, "az": true, "doctl": true, "oci": true, "hcloud": true, "scw": true, "linode-cli": true, "ibmcloud": true}
+
+// madeEarlierOnLine reports a cloud client deleting what the same line
+// made with it first: Q=$(aws sqs create-queue ...) ... aws sqs
+// delete-queue --queue-url "$Q", gcloud pubsub topics create $T && ...
+// gcloud pubsub topics delete $T.
+func madeEarlierOnLine(src string, c *cmd) bool {
+	if !cloudCreators[c.name] || !strings.Contains(src, "create") {
+		return false
+	}
+	var targets []string
+	for _, w := range c.args() {
+		if s := strings.Trim(w.s, `"'`); len(s) > 2 && !strings.HasPrefix(s, "-") {
+			targets = append(targets, s)
+		}
+	}
+	segs := lineCommands.Split(src, -1)
+	for i, seg := range segs {
+		if !strings.Contains(seg, c.name+" ") || !strings.Contains(seg, "create") {
+			continue
+		}
+		fields := strings.Fields(seg)
+		for _, t := range targets {
+			// the name itself, given to the create
+			if !strings.HasPrefix(t, "$") && !strings.Contains(t, "$") && slices.ContainsFunc(fields, func(f string) bool { return strings.Trim(f, `"'`) == t }) &&
+				laterSegmentHas(segs[i+1:], t) {
+				return true
+			}
+			// a variable given to it, or set to what it printed
+			if v, ok := strings.CutPrefix(strings.Trim(t, "{}"), "$"); ok && v != "" {
+				v = strings.Trim(v, "{}")
+				if slices.ContainsFunc(fields, func(f string) bool { f = strings.Trim(f, `"'`); return f == "$"+v || f == "${"+v+"}" }) ||
+					strings.Contains(seg, v+"=$(") {
+					return laterSegmentHas(segs[i+1:], "$"+v) || laterSegmentHas(segs[i+1:], "${"+v+"}")
+				}
+			}
+		}
+	}
+	return false
+}
+
+func laterSegmentHas(segs []string, t string) bool {
+	for _, s := range segs {
+		if strings.Contains(s, t) {
+			return true
+		}
 	}
 	return false
 }
