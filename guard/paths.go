@@ -1206,7 +1206,9 @@ func (a *analysis) classifyWrite(p string) wclass {
 	case strings.HasPrefix(p, "/etc/systemd/") || strings.HasPrefix(p, "/lib/systemd/") || strings.HasPrefix(p, "/usr/lib/systemd/") ||
 		strings.HasPrefix(p, "/etc/init.d/") || strings.HasPrefix(p, "/etc/init/") || p == "/etc/rc.local" || strings.HasPrefix(p, "/etc/rc") ||
 		strings.HasPrefix(p, "/etc/update-motd.d/") || strings.HasPrefix(p, "/etc/xdg/autostart/") || strings.HasPrefix(p, "/Library/LaunchAgents/") ||
-		strings.HasPrefix(p, "/Library/LaunchDaemons/") || strings.HasPrefix(p, "/etc/udev/rules.d/") || strings.HasPrefix(p, "/usr/lib/udev/"),
+		strings.HasPrefix(p, "/Library/LaunchDaemons/") || strings.HasPrefix(p, "/etc/udev/rules.d/") || strings.HasPrefix(p, "/usr/lib/udev/") ||
+		// macOS: login-window plugins and helpers run as root
+		strings.HasPrefix(p, "/Library/Security/SecurityAgentPlugins/") || strings.HasPrefix(p, "/Library/PrivilegedHelperTools/") || strings.HasPrefix(p, "/Library/StartupItems/"),
 		strings.HasPrefix(p, "/usr/share/libalpm/hooks/") || strings.HasPrefix(p, "/etc/pacman.d/hooks/") || strings.HasPrefix(p, "/etc/apt/apt.conf.d/"):
 		// services, and hooks the package manager runs as root on every
 		// install

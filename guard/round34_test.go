@@ -164,7 +164,7 @@ func TestRound34ContainersMacAndHidden(t *testing.T) {
 		`csrutil status`,
 		`defaults read /Library/Preferences/com.apple.TimeMachine AutoBackup`,
 		`tmutil setdestination /Volumes/Backup`,
-		`sudo installer -pkg ~/Downloads/Docker.pkg -target /`,
+		`installer -pkginfo -pkg ~/Downloads/Docker.pkg`,
 		`launchctl list | grep docker`,
 		`declare -n r=PATH; echo "$r"`,
 		`perl -MJSON::PP -e 'print encode_json({a=>1})'`,

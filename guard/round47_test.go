@@ -242,3 +242,61 @@ func TestRound47NearMissesMadeOnTheLine(t *testing.T) {
 		{`gcloud pubsub topics delete orders-events --quiet`, CategoryCloudDestroy, "cloud-delete", LevelModerate},
 	})
 }
+
+// macOS: protections switched off through defaults (revocation checks,
+// Safari's fraud warning, downloads opened by themselves, Xcode's macro
+// validation, screen sharing through launchd's overrides), FileVault's
+// recovery key removed, the MDM profile removed, the user's folders left
+// out of Time Machine, launchd's PATH led by a project folder; their
+// harmless neighbours pass.
+func TestRound47MacProtectionsOff(t *testing.T) {
+	d := NewDetector(Options{})
+	mac := Context{WorkDir: "/Users/dev/work/project", Home: "/Users/dev"}
+	checkDanger(t, d, mac, []dangerCase{
+		{`sudo defaults write /Library/Preferences/com.apple.security.revocation CRLStyle None`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`defaults write com.apple.Safari WarnAboutFraudulentWebsites -bool NO`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`defaults write com.apple.Safari AutoOpenSafeDownloads -bool YES`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`defaults write com.apple.dt.Xcode IDESkipMacroFingerprintValidation -bool true`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo fdesetup removerecovery -institutional`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo jamf removeMdmProfile`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`sudo tmutil addexclusion -p ~/Documents`, CategorySystem, "macos-protection-off", LevelHigh},
+		{`launchctl config user path /Users/dev/work/project/bin:/usr/bin:/bin`, CategorySystem, "macos-protection-off", LevelHigh},
+	})
+	checkSafe(t, d, mac, []string{
+		`defaults read com.apple.Safari WarnAboutFraudulentWebsites`,
+		`defaults write com.apple.Safari AutoOpenSafeDownloads -bool false`,
+		`defaults write com.apple.dock autohide -bool true`,
+		`fdesetup status`,
+		`tmutil addexclusion ~/Library/Caches`,
+		`tmutil addexclusion /Users/dev/work/project/node_modules`,
+		`sudo launchctl config user path /usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`,
+	})
+}
+
+// macOS: what a web page handed over, run: a package from Downloads
+// installed, a .command or an app from Downloads opened, an installer
+// inside a disk image from Downloads run as root, a Gatekeeper exception
+// for a downloaded app; a proxy script from an outside site; everyone
+// made a developer-tools debugger. Documents opened, images detached,
+// local proxy scripts and the developer's own membership pass.
+func TestRound47MacDownloadsRun(t *testing.T) {
+	d := NewDetector(Options{})
+	mac := Context{WorkDir: "/Users/dev/work/project", Home: "/Users/dev"}
+	checkDanger(t, d, mac, []dangerCase{
+		{`sudo installer -pkg ~/Downloads/Helper.pkg -target /`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`open ~/Downloads/setup.command`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`open -a Terminal ~/Downloads/run.sh`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`hdiutil attach ~/Downloads/Tool.dmg && sudo /Volumes/Tool/Install.app/Contents/MacOS/Install`, CategoryRemoteExec, "remote-download-exec", LevelCritical},
+		{`sudo spctl --add ~/Downloads/Recorder.app`, CategorySystem, "security-module-off", LevelHigh},
+		{`networksetup -setautoproxyurl Wi-Fi https://proxy.example-cdn.net/wpad.pac`, CategorySystem, "traffic-redirected", LevelHigh},
+		{`sudo dseditgroup -o edit -a everyone -t group _developer`, CategoryPrivilege, "user-admin-group", LevelHigh},
+	})
+	checkSafe(t, d, mac, []string{
+		`open ~/Downloads/invoice.pdf`,
+		`open /Users/dev/work/project/build/App.app`,
+		`hdiutil detach /Volumes/Tool`,
+		`spctl --assess --verbose ~/Downloads/Recorder.app`,
+		`networksetup -setautoproxyurl Wi-Fi http://wpad.acme.internal/proxy.pac`,
+		`sudo dseditgroup -o edit -a dev -t user _developer`,
+	})
+}

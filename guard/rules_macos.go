@@ -57,7 +57,7 @@ var macosRules = []*rule{
 	{ID: "macos-protection-off", Level: LevelHigh, Category: CategorySystem, Description: "turning off a macOS protection (firewall, FileVault, SIP, Gatekeeper, download quarantine, logging, backups, the login password) or hiding an account",
 		Suggestions: []string{"Allow the one application through the firewall instead", "Leave FileVault, quarantine and logging on"},
 		names: names("socketfilterfw", "fdesetup", "defaults", "log", "softwareupdate", "dsenableroot", "brew", "xattr", "csrutil", "sysadminctl", "launchctl", "installer",
-			"pwpolicy", "tccutil", "security", "jamf"),
+			"pwpolicy", "tccutil", "security", "jamf", "tmutil"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
@@ -117,9 +117,21 @@ var macosRules = []*rule{
 				}
 			case "jamf":
 				// the management framework (and what it enforces) removed
-				return len(args) > 0 && args[0].s == "removeFramework", "device management removed"
+				return len(args) > 0 && (args[0].s == "removeFramework" || args[0].s == "removeMdmProfile"), "device management removed"
 			case "fdesetup":
-				return len(args) > 0 && args[0].s == "disable", "FileVault off"
+				// disable: FileVault off; removerecovery: the way back in
+				// when the password is lost
+				return len(args) > 0 && (args[0].s == "disable" || args[0].s == "removerecovery"), "FileVault " + args[0].s
+			case "tmutil":
+				// tmutil addexclusion -p ~/Documents: the user's files left
+				// out of every backup from now on
+				if len(args) > 0 && args[0].s == "addexclusion" {
+					for _, w := range positional(args[1:]) {
+						if p := a.absPath(w.s, c.cwd); p != "" && (p == a.home || strings.HasPrefix(p, a.home+"/") && strings.Count(strings.TrimPrefix(p, a.home+"/"), "/") == 0 && userFolder(path.Base(p))) {
+							return true, "Time Machine told to skip " + w.s
+						}
+					}
+				}
 			case "csrutil":
 				// csrutil enable --without fs: SIP back on with holes cut
 				// in it; disable: off
@@ -136,6 +148,16 @@ var macosRules = []*rule{
 				// makes writable by everyone
 				if len(args) > 3 && args[0].s == "config" && args[2].s == "umask" && strings.HasSuffix(args[3].s, "00") && args[3].s != "022" {
 					return true, "services' umask " + args[3].s
+				}
+				// launchctl config user path DIR:...: every program launchd
+				// starts (apps, agents) finds its commands in DIR first
+				if len(args) > 3 && args[0].s == "config" && args[2].s == "path" {
+					first, _, _ := strings.Cut(args[3].s, ":")
+					switch {
+					case strings.HasPrefix(first, "/usr/"), strings.HasPrefix(first, "/bin"), strings.HasPrefix(first, "/sbin"), strings.HasPrefix(first, "/opt/homebrew/"), strings.HasPrefix(first, "/opt/local/"):
+					default:
+						return true, "every launched program's PATH starting with " + first
+					}
 				}
 			case "installer":
 				// installer -pkg X -allowUntrusted: a package whose
@@ -346,6 +368,28 @@ func macSecurityKey(args []word) string {
 		if off {
 			return "Gatekeeper no longer switched back on (GKAutoRearm off)"
 		}
+	case "ocspstyle", "crlstyle":
+		if val == "none" {
+			return "certificate revocation checks off (" + ops[1].s + " None)"
+		}
+	case "warnaboutfraudulentwebsites":
+		if off {
+			return "Safari's fraudulent-website warning off"
+		}
+	case "autoopensafedownloads":
+		if on {
+			return "Safari opening downloads by itself"
+		}
+	case "ideskipmacrofingerprintvalidation", "ideskippackagepluginfingerprintvalidatation", "ideskippackagepluginfingerprintvalidation":
+		if on {
+			return "Xcode running packages' macros and plugins without asking (" + ops[1].s + ")"
+		}
+	case "com.apple.screensharing":
+		// launchd's overrides: the screen-sharing service no longer
+		// disabled
+		if off && strings.Contains(lower(joinWords(ops)), "disabled") {
+			return "screen sharing enabled through launchd's overrides"
+		}
 	case "autobackup":
 		if off && strings.Contains(lower(ops[0].s), "timemachine") {
 			return "automatic Time Machine backups off"
@@ -372,4 +416,11 @@ func lastWord(args []word) string {
 		return ""
 	}
 	return args[len(args)-1].s
+}
+
+// userFolder reports a folder of the home that holds the user's own
+// files (Documents, work), not downloads, caches or hidden settings.
+func userFolder(base string) bool {
+	l := lower(base)
+	return base != "" && !strings.HasPrefix(base, ".") && l != "downloads" && !hasAny(l, "cache", "tmp", "temp", "trash", "vm", "virtual")
 }

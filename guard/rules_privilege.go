@@ -320,6 +320,11 @@ var privilegeRules = []*rule{
 					return true, ops[1].s
 				}
 			case "dseditgroup":
+				// -a everyone -t group _developer: every account may debug
+				// any process (read other programs' memory)
+				if v, ok := optValue(args, "-a", ""); ok && lower(v) == "everyone" && hasWord(args, "edit") {
+					return true, "everyone added to " + lastWord(args)
+				}
 				return hasWord(args, "admin") && hasWord(args, "-a"), ""
 			case "dscl":
 				// dscl . -create /Users/X PrimaryGroupID 80: the admin

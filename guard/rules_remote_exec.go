@@ -28,10 +28,32 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget", "installer", "open"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "installer", "open":
+				// sudo installer -pkg ~/Downloads/Tool.pkg, open -a Terminal
+				// ~/Downloads/install.command: what a web page handed over,
+				// its scripts run (installer's as root)
+				if hasWord(args, "-pkginfo") || hasWord(args, "-volinfo") || hasWord(args, "-query") {
+					return false, "" // installer -pkginfo: what it holds, nothing installed
+				}
+				for _, w := range positional(args) {
+					p := a.absPath(w.s, c.cwd)
+					if rel, _, home := a.homeRel(p); !w.ok || !home || !strings.HasPrefix(rel, "Downloads/") {
+						continue
+					}
+					switch path.Ext(lower(strings.TrimSuffix(p, "/"))) {
+					case ".pkg", ".mpkg":
+						return true, w.s
+					case ".command", ".tool", ".app", ".sh":
+						if c.name == "open" {
+							return true, w.s
+						}
+					}
+				}
+				return false, ""
 			case "dotnet", "nuget":
 				// dotnet add package X --source http://203.0.113.4/nuget
 				if !hasWord(args, "add") && !hasWord(args, "install") && !hasWord(args, "restore") {

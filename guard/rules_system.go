@@ -1453,6 +1453,15 @@ var systemRules = []*rule{
 			case "spctl":
 				// Gatekeeper: unsigned downloads run unchecked; kernel
 				// extensions load without the user's consent
+				if hasWord(args, "--add") {
+					// spctl --add ~/Downloads/X.app: Gatekeeper told to let a
+					// downloaded program run unchecked
+					for _, w := range positional(args) {
+						if rel, _, home := a.homeRel(a.absPath(w.s, c.cwd)); home && strings.HasPrefix(rel, "Downloads/") || a.isDownloaded(w.s, c.cwd) {
+							return true, "Gatekeeper exception for " + w.s
+						}
+					}
+				}
 				return hasWord(args, "--master-disable") || hasWord(args, "--global-disable") ||
 					len(args) > 1 && args[0].s == "kext-consent" && args[1].s == "disable", "Gatekeeper off"
 			case "mokutil":
@@ -1530,6 +1539,14 @@ var systemRules = []*rule{
 					l := lower(w.s)
 					if (l == "-setwebproxy" || l == "-setsecurewebproxy" || l == "-setsocksfirewallproxy") && i+2 < len(args) && isPublicIP(args[i+2].s) {
 						return true, w.s + " " + args[i+2].s
+					}
+					// -setautoproxyurl SERVICE URL: a proxy script from a
+					// site outside the organisation decides where every
+					// request goes
+					if l == "-setautoproxyurl" && i+2 < len(args) {
+						if h := lower(hostOf(args[i+2].s)); h != "" && !isLocalHost(h) && !internalHost(h) && !localOnlyName(h) {
+							return true, w.s + " " + args[i+2].s
+						}
 					}
 				}
 			}
