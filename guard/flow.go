@@ -2094,6 +2094,39 @@ func secretStoreRead(name string, args []word) string {
 			len(p) > 1 && p[0].s == "token" && p[1].s == "create" {
 			return "a new Vault credential (" + name + " " + p[0].s + " " + p[1].s + ")"
 		}
+	case "az":
+		// az servicebus namespace authorization-rule keys list, az signalr
+		// key list, az eventhubs ... keys list: a service's access keys
+		ops := positional(args)
+		for i, w := range ops {
+			if (w.s == "keys" || w.s == "key") && i+1 < len(ops) && (ops[i+1].s == "list" || ops[i+1].s == "show") || w.s == "list-keys" {
+				if plainFieldsOnly(args) || outputNone(args) {
+					return ""
+				}
+				return "access keys kept by az (" + joinWords(ops[:min(i+2, len(ops))]) + ")"
+			}
+		}
+	case "salt", "salt-call":
+		// salt '*' pillar.items: the pillar is where Salt keeps its
+		// secrets, printed for every minion
+		for _, w := range args {
+			switch w.s {
+			case "pillar.items", "pillar.raw", "pillar.data": // (pillar.obfuscate hides the values)
+				return "Salt's pillar (" + w.s + ")"
+			}
+		}
+	case "yq", "jq":
+		// kustomize build overlays/prod | yq 'select(.kind == "Secret") |
+		// .data | map_values(@base64d)': the rendered Secrets decoded
+		if ops := positional(args); len(ops) > 0 && strings.Contains(ops[0].s, "@base64d") && strings.Contains(ops[0].s, "Secret") && strings.Contains(ops[0].s, ".data") && !jqNamesOnly(args) {
+			return "Kubernetes secrets, decoded"
+		}
+	case "p4":
+		// p4 login -p: the ticket itself printed, a password for the
+		// whole depot
+		if len(args) > 0 && (hasWord(args, "-p") || hasWord(args, "-ap")) && hasWord(args, "login") {
+			return "a Perforce ticket (p4 login -p)"
+		}
 	case "gpg-connect-agent":
 		// GET_PASSPHRASE --data: a cached passphrase handed back
 		if strings.Contains(strings.ToUpper(joinWords(args)), "GET_PASSPHRASE") {

@@ -1434,6 +1434,15 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		// frameworks' and tools' files that hold passwords and keys
 		return "credentials (" + s + ")", true
 	}
+	switch strings.ToLower(base) {
+	case "export_credentials.cfg", "p4tickets.txt", ".p4tickets", "p4tickets":
+		// Godot's export keystore passwords; Perforce's login tickets
+		return "credentials (" + s + ")", true
+	}
+	if strings.HasPrefix(p, "/var/db/dslocal/nodes/") && strings.Contains(p, "/users/") && strings.HasSuffix(base, ".plist") {
+		// a macOS account's record, its password hash (ShadowHashData) in it
+		return "an account's password hash (" + s + ")", true
+	}
 	if strings.HasPrefix(p, "/var/lib/cloud/") && (base == "user-data.txt" || base == "user-data.txt.i" || base == "vendor-data.txt") {
 		// cloud-init's copy of the instance's bootstrap script, with
 		// the passwords and tokens it was handed

@@ -300,3 +300,49 @@ func TestRound47MacDownloadsRun(t *testing.T) {
 		`sudo dseditgroup -o edit -a dev -t user _developer`,
 	})
 }
+
+// Secrets printed by their services' own commands: az's access keys of
+// any service, Salt's pillar, a Perforce ticket, rendered Kubernetes
+// Secrets decoded by yq; Godot's export passwords and Perforce's tickets
+// read from their files. Names, counts and masked forms pass.
+func TestRound47ServiceSecretsPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`az eventhubs namespace authorization-rule keys list -g rg --namespace-name ns -n RootManageSharedAccessKey`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`az signalr key list -n chat -g rg`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`salt '*' pillar.items`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`p4 login -p`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`kustomize build overlays/prod | yq 'select(.kind == "Secret") | .data | map_values(@base64d)'`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`cat .godot/export_credentials.cfg`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`type %USERPROFILE%\p4tickets.txt`, CategoryExfiltration, "win-read-secrets", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`az eventhubs namespace authorization-rule keys list -g rg --namespace-name ns -n listen -o none`,
+		`az signalr list -g rg`,
+		`salt '*' pillar.obfuscate`,
+		`salt '*' test.ping`,
+		`p4 login -s`,
+		`kustomize build overlays/prod | yq 'select(.kind == "Secret") | .metadata.name'`,
+		`cat .godot/project.binary >/dev/null; ls .godot`,
+	})
+}
+
+// Packages handed over by a web page and installed: a gem, wheel or
+// tarball from the home's Downloads, a krew plugin from any manifest
+// URL; the same from the project's build output or the index pass.
+func TestRound47DownloadedPackagesInstalled(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gem install ~/Downloads/fastlane-plugin-x-1.0.0.gem`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`pip install ~/Downloads/helper-0.3-py3-none-any.whl`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`kubectl krew install --manifest-url=https://raw.githubusercontent.com/someone/krew-x/main/x.yaml`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gem install pkg/acme-cli-1.0.0.gem`,
+		`pip install dist/acme-0.3-py3-none-any.whl`,
+		`kubectl krew install ctx`,
+		`ls ~/Downloads/*.whl`,
+	})
+}

@@ -3163,7 +3163,8 @@ func settingsNamesCut(c *cmd) bool {
 
 // signingSettings are a mobile project's files of release-signing
 // passwords (the keystore's and the key's).
-var signingSettings = map[string]bool{"key.properties": true, "keystore.properties": true, "signing.properties": true}
+var signingSettings = map[string]bool{"key.properties": true, "keystore.properties": true, "signing.properties": true,
+	"export_credentials.cfg": true} // Godot 4 keeps the export keystores' passwords in .godot/export_credentials.cfg
 
 // mixedSettingsFile reports a client's settings file that holds plain
 // settings beside secrets kept on lines of their own (dbt's profiles,

@@ -28,9 +28,25 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget", "installer", "open"),
+		names: names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget", "installer", "open",
+			"kubectl"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if c.name == "kubectl" {
+				// kubectl krew install --manifest-url=URL: a plugin from
+				// any address, not the reviewed index
+				if ops := positional(args); len(ops) > 1 && ops[0].s == "krew" && ops[1].s == "install" {
+					if u, ok := optValue(args, "", "manifest-url", "archive"); ok && strings.Contains(u, "://") && !isLocalHost(hostOf(u)) {
+						return true, "krew plugin from " + u
+					}
+				}
+				return false, ""
+			}
+			if f := downloadsPackage(a, c); f != "" {
+				// gem install ~/Downloads/x.gem: a package a web page
+				// handed over
+				return true, f
+			}
 			switch c.name {
 			case "installer", "open":
 				// sudo installer -pkg ~/Downloads/Tool.pkg, open -a Terminal
@@ -1998,4 +2014,27 @@ func ownStorageURL(u string) bool {
 	}
 	h := hostOf(l)
 	return strings.HasSuffix(h, ".blob.core.windows.net") || strings.HasSuffix(h, ".amazonaws.com") && (strings.Contains(l, "cfn") || strings.Contains(l, "cloudformation") || strings.Contains(l, "artifact"))
+}
+
+// downloadsPackage returns a package file in the home's Downloads folder
+// that c installs (pip install, gem install, npm install), "" if none.
+func downloadsPackage(a *analysis, c *cmd) string {
+	args := c.args()
+	if !hasWord(args, "install") && !hasWord(args, "add") && !hasWord(args, "--install-extension") {
+		return ""
+	}
+	for _, w := range args {
+		p := a.absPath(w.s, c.cwd)
+		rel, _, home := a.homeRel(p)
+		if !w.ok || !home || !strings.HasPrefix(rel, "Downloads/") {
+			continue
+		}
+		l := lower(p)
+		for _, ext := range [...]string{".gem", ".whl", ".tar.gz", ".tgz", ".vsix", ".nupkg", ".crate", ".zip"} {
+			if strings.HasSuffix(l, ext) {
+				return w.s
+			}
+		}
+	}
+	return ""
 }

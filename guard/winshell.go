@@ -1127,7 +1127,8 @@ func profileTokenStore(p string) string {
 	}
 	switch path.Base(p) {
 	case ".credentials.json", "credentials.json", "credentials", "auth.json", "token", "token.json", ".token", "tokens.json",
-		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey":
+		"accesstokens.json", "msal_token_cache.json", "msal_token_cache.bin", "state.vscdb", "hosts.yml", "oauth_creds.json", "api_key", "apikey",
+		"p4tickets.txt", ".p4tickets": // Perforce's login tickets
 		return "a tool's saved sign-in " + p
 	}
 	return ""
