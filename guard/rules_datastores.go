@@ -332,7 +332,7 @@ var dataStoreRules = []*rule{
 				}
 			case "ufw":
 				ops := positional(args)
-				if len(ops) == 2 && ops[0].s == "allow" && !hasWord(args, "from") {
+				if (len(ops) == 2 || len(ops) == 4 && ops[2].s == "comment") && ops[0].s == "allow" && !hasWord(args, "from") {
 					port, _, _ := strings.Cut(ops[1].s, "/")
 					// (SSH is how the machine is reached: allowing it before
 					// ufw enable is the usual first step)
@@ -357,6 +357,20 @@ var dataStoreRules = []*rule{
 				j := strings.Join(low, " ")
 				if strings.Contains(j, "firewall delete rule") && strings.Contains(j, "name=all") {
 					return true, "netsh: every firewall rule deleted"
+				}
+				// advfirewall firewall add rule dir=in action=allow
+				// localport=5432: a database's port let in from every
+				// address (no remoteip=)
+				if strings.Contains(j, "firewall add rule") && strings.Contains(j, "dir=in") && strings.Contains(j, "action=allow") && !strings.Contains(j, "remoteip=") {
+					for _, l := range low {
+						if v, ok := strings.CutPrefix(l, "localport="); ok {
+							for p := range strings.SplitSeq(v, ",") {
+								if p != "22" && openedPortRisky(p) {
+									return true, "netsh: port " + p + " let in from every address"
+								}
+							}
+						}
+					}
 				}
 			case "remove-netfirewallrule":
 				wa := wargs(c)

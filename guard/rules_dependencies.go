@@ -11,6 +11,42 @@ import (
 // runs its install scripts.
 
 var dependencyRules = []*rule{
+	{ID: "ci-config-exfil", Level: LevelCritical, Category: CategoryExfiltration, Description: "making the CI pipeline send its environment or secrets to a site, or replacing a pipeline with one downloaded from elsewhere (it runs with the repository's secrets on the next push)",
+		Suggestions: []string{"Print the names of the variables a job sees, not their values", "Write pipeline changes by hand and have them reviewed"},
+		names:       names("echo", "printf", "print", "cat", "tee", "sed", "yq", "perl", "curl", "wget"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			targets := a.writeTargets(c)
+			if (c.name == "yq" || c.name == "sed" || c.name == "perl") && hasPrefixWord(c.args(), "-i") {
+				// yq -i EXPR .gitlab-ci.yml: edited in place
+				for _, w := range c.operands() {
+					if p := a.absPath(w.s, c.cwd); p != "" && ciConfigFile(p) {
+						targets = append(targets, writeTarget{path: p, raw: w.s})
+					}
+				}
+			}
+			for _, t := range targets {
+				if t.path == "" || !ciConfigFile(t.path) {
+					continue
+				}
+				if c.name == "curl" || c.name == "wget" {
+					for _, u := range urlArgs(c.args()) {
+						if h := lower(hostOf(u)); h != "" && !isLocalHost(h) && !internalHost(h) {
+							return true, t.raw + " downloaded from " + h
+						}
+					}
+					continue
+				}
+				text := t.content.text
+				for _, w := range c.args() {
+					text += " " + w.s
+				}
+				if l := lower(text); hasAny(l, "curl ", "wget ", "invoke-webrequest", "invoke-restmethod", "nc ", "ncat ") &&
+					hasAny(l, "printenv", "$(env)", "`env`", "env |", "env|", "secrets.", "tojson(secrets)", "set |", "export -p") {
+					return true, t.raw + ": a step sending the job's environment away"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "dependency-source-swapped", Level: LevelCritical, Category: CategoryRemoteExec, Description: "pointing a project's dependencies at code from an unknown server, a stranger's fork or a repository's moving branch (the next install or build runs it)",
 		Suggestions: []string{"Add the dependency from the usual registry, at a released version", "Pin a reviewed commit of a fork you own, and say why"},
 		names:       names("go", "npm", "pnpm", "yarn", "sed", "perl", "jq", "cargo", "gradlew", "./gradlew", "gradlew.bat", "gradle"),
