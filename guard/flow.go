@@ -62,6 +62,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 		// kubectl create secret generic X --from-env-file=.env.production
 		// --dry-run=client -o yaml: a Secret whose data are the values
 		return flow{kind: flowSecret, what: "a Secret manifest with its values", crit: true}
+	case n == "openssl" && len(args) > 0 && args[0].s == "pkcs12" && (hasWord(args, "-nodes") || hasWord(args, "-noenc")) && !hasWord(args, "-nokeys") && !hasWord(args, "-out") && !hasWord(args, "-export"):
+		// openssl pkcs12 -in vpn.p12 -nodes: the bundle's private key
+		// written out unencrypted
+		return flow{kind: flowSecret, what: "a private key, unencrypted (openssl pkcs12 -nodes)", crit: true}
 	case secretScannerOut(c):
 		// trufflehog git file://. --json, gitleaks detect -v: each finding
 		// carries the secret it found, in full

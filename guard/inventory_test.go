@@ -402,7 +402,7 @@ func TestConsolesMigrationsWrappersAndSettings(t *testing.T) {
 		`gsutil cp dist/app.tgz gs://acme-releases/`,
 		`./gradlew wrapper --gradle-version 8.7 && ./gradlew build`,
 		`yarn set version stable`,
-		`cp ci.gradle ~/.gradle/init.d/zz-ci.gradle`,
+		`./gradlew --init-script ci.gradle build`, // (copied into ~/.gradle/init.d it runs in every build: round 47)
 	})
 	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
 		`set RAILS_ENV=test&& ruby bin\rails db:reset`,

@@ -1171,6 +1171,10 @@ func (a *analysis) classifyWrite(p string) wclass {
 			return wShellRC
 		case isHistoryPath(rel):
 			return wHistory
+		case strings.HasPrefix(rel, ".gradle/init.d/") || rel == ".gradle/init.gradle" || rel == ".gradle/init.gradle.kts":
+			// Gradle runs the user's init scripts in every build of every
+			// project
+			return wToolHook
 		}
 		return wNone
 	}

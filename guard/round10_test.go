@@ -482,7 +482,7 @@ func TestPackageSourcesOnStrangersHosts(t *testing.T) {
 		`kubectl krew install ctx`,
 		`Rscript -e 'install.packages("dplyr", repos="https://cloud.r-project.org")'`,
 		`julia -e 'using Pkg; Pkg.add("DataFrames")'`,
-		`cp templates/init.gradle ~/.gradle/init.d/acme.gradle`,
+		`./gradlew -I templates/init.gradle build`,
 	})
 }
 

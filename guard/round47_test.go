@@ -388,3 +388,24 @@ func TestRound47FirewallPortOpened(t *testing.T) {
 		`netsh advfirewall firewall show rule name=all`,
 	})
 }
+
+// Gradle's init scripts in the home run in every build of every project;
+// every local database emptied by a glob (db/*.sqlite3) is the
+// developer's data lost; production's secret or an unencrypted private
+// key put on the clipboard. The project's own init script, a test
+// database and a development password copied pass.
+func TestRound47InitScriptsDatabasesClipboard(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`cp tools/metrics.gradle ~/.gradle/init.d/`, CategoryPersistence, "write-tool-hook", LevelHigh},
+		{`truncate -s 0 storage/*.sqlite`, CategoryFileDelete, "empty-project-sources", LevelModerate},
+		{`sops -d deploy/production.enc.yaml | yq -r .db.password | xclip -selection clipboard`, CategoryExfiltration, "secret-to-clipboard-or-printer", LevelHigh},
+		{`openssl pkcs12 -in certs/client.p12 -nodes -passin env:P12_PASS | pbcopy`, CategoryExfiltration, "secret-to-clipboard-or-printer", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cp tools/metrics.gradle ./gradle/init.d/`,
+		`truncate -s 0 tests/fixtures/*.sqlite`,
+		`security find-generic-password -s acme-dev-db -w | pbcopy`,
+		`openssl pkcs12 -in certs/client.p12 -nokeys -passin env:P12_PASS | pbcopy`,
+	})
+}

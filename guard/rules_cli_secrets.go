@@ -538,6 +538,13 @@ var secretCopiedOutRule = &rule{ID: "secret-to-clipboard-or-printer", Level: Lev
 				return true, d + " → " + c.base
 			}
 		}
+		// sops -d secrets/prod.enc.json | jq -r .stripe.secret_key |
+		// pbcopy: production's secret, or a private key, left on the
+		// clipboard (a development password copied there is how a
+		// password manager is used)
+		if c.pipe != nil && c.stage > 0 && c.in.kind == flowSecret && c.in.crit && (prodWords(a.srcLow()) || strings.Contains(lower(c.in.what), "private key")) {
+			return true, c.in.what + " → " + c.base
+		}
 		return false, ""
 	}}
 

@@ -1540,6 +1540,9 @@ func (a *analysis) sourceTarget(p string, glob bool) bool {
 		if sourceGlob(base) {
 			return true
 		}
+		if strings.HasPrefix(base, "*.") && !strings.ContainsAny(base[2:], "*?[") && localDBFile("development"+base[1:]) && !slices.ContainsFunc(comps, testNameBesidesDev) {
+			return true // db/*.sqlite3: every local database of the project
+		}
 		return (base == "*" || base == "**") && len(comps) > 1 && sourceDirs[comps[0]]
 	}
 	if projectManifests[base] {
