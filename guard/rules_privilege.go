@@ -15,6 +15,51 @@ func broadSubject(s string) bool {
 
 // Rules for gaining root or admin rights (category privilege).
 var privilegeRules = []*rule{
+	{ID: "password-attack", Level: LevelCritical, Category: CategoryPrivilege, Description: "guessing another system's passwords (a brute-force or word-list attack on its logins)",
+		Suggestions: []string{"Test only systems you own, with their owner's written leave", "Use the organisation's sanctioned testing tools and scope"},
+		names:       names("hydra", "medusa", "ncrack", "patator", "crowbar", "kerbrute", "crackmapexec", "netexec", "nxc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if len(args) == 0 || hasWord(args, "-h") || hasWord(args, "--help") {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if h := lower(hostOf(w.s)); h != "" && (loopback(h) || h == "localhost") {
+					return false, "" // a service on this machine, the developer's own
+				}
+				if l := lower(w.s); l == "127.0.0.1" || l == "localhost" {
+					return false, ""
+				}
+			}
+			return true, c.name + " " + joinWords(args)
+		}},
+	{ID: "intrusive-scan", Level: LevelHigh, Category: CategoryPrivilege, Description: "running intrusive scans (vulnerability probes, exploits, brute force) against hosts that are not this machine",
+		Suggestions: []string{"Scan only hosts you are allowed to test", "Scan this machine (127.0.0.1), or a lab host"},
+		names:       names("nmap"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			script := ""
+			for i, w := range args {
+				if v, ok := strings.CutPrefix(w.s, "--script="); ok {
+					script = v
+				} else if w.s == "--script" && i+1 < len(args) {
+					script = args[i+1].s
+				}
+			}
+			if l := lower(script); !hasAny(l, "vuln", "exploit", "brute", "dos", "intrusive", "malware") {
+				return false, ""
+			}
+			for _, w := range positional(args) {
+				if w.s == script {
+					continue
+				}
+				h := lower(strings.TrimSuffix(w.s, "/"))
+				if !w.ok || !(loopback(h) || isLocalHost(h)) {
+					return true, "nmap --script " + script + " " + w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "admin-password-guessable", Level: LevelHigh, Category: CategoryPrivilege, Description: "giving a production service's administrator a password anyone would guess (admin, password, admin123)",
 		Suggestions: []string{"Generate the password (openssl rand -base64 24) and keep it in the secrets manager", "Let the chart create a random password"},
 		names:       names("helm", "argocd"),
