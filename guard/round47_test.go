@@ -436,3 +436,24 @@ func TestRound47TracesHiddenAndOthersAttacked(t *testing.T) {
 		`nmap --script ssl-cert -p 443 shop.example.org`,
 	})
 }
+
+// A privileged container on the host's network, a production machine's
+// startup script set from a file, Vault opened to every path with sudo
+// or unsealed by one key share; the careful forms pass.
+func TestRound47HostsAndVaultOpened(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker run -d --privileged --network host someone/agent:edge`, CategoryPrivilege, "container-host-escape", LevelHigh},
+		{`gcloud compute instances add-metadata api-prod-2 --zone us-east1-b --metadata-from-file startup-script=boot.sh`, CategoryPersistence, "vm-startup-script-set", LevelCritical},
+		{`vault operator init -key-shares=1 -key-threshold=1`, CategoryPrivilege, "vault-access-widened", LevelCritical},
+		{`echo 'path "*" { capabilities = ["read", "list", "sudo"] }' | vault policy write app -`, CategoryPrivilege, "vault-access-widened", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker run --rm --privileged multiarch/qemu-user-static --reset -p yes`,
+		`docker run --rm --network host nginx:1.27`,
+		`gcloud compute instances add-metadata ci-runner-7 --zone us-east1-b --metadata-from-file startup-script=boot.sh`,
+		`vault operator init -key-shares=5 -key-threshold=3`,
+		`echo 'path "secret/data/app/*" { capabilities = ["read"] }' | vault policy write app -`,
+		`VAULT_ADDR=http://127.0.0.1:8200 vault operator init -key-shares=1 -key-threshold=1`,
+	})
+}

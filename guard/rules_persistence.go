@@ -119,6 +119,24 @@ func backupJob(text string) bool {
 
 // Rules for what keeps running or comes back later (category persistence).
 var persistenceRules = []*rule{
+	{ID: "vm-startup-script-set", Level: LevelCritical, Category: CategoryPersistence, Description: "setting a production machine's startup script from a local file (it runs as root at every boot)",
+		Suggestions: []string{"Change production machines through the deployment pipeline", "Review the script and apply it to a test machine first"},
+		names:       names("gcloud"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 4 || ops[0].s != "compute" || ops[1].s != "instances" || ops[2].s != "add-metadata" && ops[2].s != "create" {
+				return false, ""
+			}
+			v, ok := optValue(args, "", "metadata-from-file")
+			if !ok || !strings.Contains(v, "startup-script=") && !strings.Contains(v, "windows-startup-script") {
+				return false, ""
+			}
+			if !isProdName(ops[3].s) && !touchesProduction(c) {
+				return false, ""
+			}
+			return true, "startup script of " + ops[3].s + " from " + v
+		}},
 	{ID: "agent-hook-planted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a hook to a coding agent's user settings (its command runs at every session or tool call, outside any review)",
 		Suggestions: []string{"Add hooks to the project's own settings, where they are reviewed with the code", "Ask the user to add the hook"},
 		names:       agentSettingsWriters,

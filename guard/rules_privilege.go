@@ -15,6 +15,38 @@ func broadSubject(s string) bool {
 
 // Rules for gaining root or admin rights (category privilege).
 var privilegeRules = []*rule{
+	{ID: "vault-access-widened", Level: LevelCritical, Category: CategoryPrivilege, Description: "widening a Vault server's access: a policy granting every path with sudo, or the default policy every token carries given more; an unseal that one key share opens",
+		Suggestions: []string{"Grant the paths the application needs, in a policy of its own", "Keep several unseal key shares and a threshold above one"},
+		names:       names("vault"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if hashiLocalServer(c) {
+				return false, "" // a development server on this machine
+			}
+			// vault operator rekey -key-shares=1 -key-threshold=1
+			if len(ops) > 1 && ops[0].s == "operator" && (ops[1].s == "rekey" || ops[1].s == "init") {
+				for _, w := range args {
+					if k, v, ok := strings.Cut(strings.TrimLeft(w.s, "-"), "="); ok && (k == "key-shares" || k == "key-threshold") && v == "1" {
+						return true, "vault operator " + ops[1].s + " -" + k + "=1"
+					}
+				}
+				return false, ""
+			}
+			// echo 'path "*" { capabilities = ["sudo", ...] }' | vault
+			// policy write NAME -
+			if len(ops) > 2 && ops[0].s == "policy" && ops[1].s == "write" {
+				text := c.in.text
+				if c.in.kind != flowText {
+					text = ""
+				}
+				l := strings.ReplaceAll(lower(text), " ", "")
+				if strings.Contains(l, `path"*"`) && (strings.Contains(l, `"sudo"`) || strings.Contains(l, `"root"`)) || ops[2].s == "default" && strings.Contains(l, `path"*"`) {
+					return true, "vault policy " + ops[2].s + " granting every path"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "password-attack", Level: LevelCritical, Category: CategoryPrivilege, Description: "guessing another system's passwords (a brute-force or word-list attack on its logins)",
 		Suggestions: []string{"Test only systems you own, with their owner's written leave", "Use the organisation's sanctioned testing tools and scope"},
 		names:       names("hydra", "medusa", "ncrack", "patator", "crowbar", "kerbrute", "crackmapexec", "netexec", "nxc"),
@@ -513,7 +545,7 @@ var privilegeRules = []*rule{
 			if sub != "run" && sub != "container run" && sub != "create" && sub != "container create" {
 				return false, ""
 			}
-			priv, hostPID := false, false
+			priv, hostPID, hostNet := false, false, false
 			for i, w := range rest {
 				s := w.s
 				v := ""
@@ -547,6 +579,10 @@ var privilegeRules = []*rule{
 					}
 				case s == "--pid=host" || s == "--pid" && i+1 < len(rest) && rest[i+1].s == "host":
 					hostPID = true
+				case s == "--net=host" || s == "--network=host" || (s == "--net" || s == "--network") && i+1 < len(rest) && rest[i+1].s == "host":
+					// privileged on the host's network: its interfaces,
+					// firewall and every local service the container's
+					hostNet = true
 				}
 				if v != "" {
 					src := volumeSource(v)
@@ -571,6 +607,9 @@ var privilegeRules = []*rule{
 			}
 			if priv && hostPID {
 				return true, "--privileged --pid=host"
+			}
+			if priv && hostNet {
+				return true, "--privileged --net=host"
 			}
 			return false, ""
 		}},
