@@ -457,3 +457,28 @@ func TestRound47HostsAndVaultOpened(t *testing.T) {
 		`VAULT_ADDR=http://127.0.0.1:8200 vault operator init -key-shares=1 -key-threshold=1`,
 	})
 }
+
+// Disks and volumes erased by macOS's own tools (asr restore --erase, gpt
+// destroy); the Mac opened by Remote Desktop's legacy VNC password or by
+// the whole home shared; an image pushed to a Docker Hub namespace named
+// outright. Reads, the organisation's registries and a project folder
+// shared pass.
+func TestRound47MacDisksSharingAndDockerHub(t *testing.T) {
+	d := NewDetector(Options{})
+	mac := Context{WorkDir: "/Users/dev/work/project", Home: "/Users/dev"}
+	checkDanger(t, d, mac, []dangerCase{
+		{`sudo asr restore --source golden.dmg --target /Volumes/Work --erase --noprompt`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`sudo gpt destroy disk3`, CategoryDiskWipe, "disk-erase", LevelCritical},
+		{`sudo /System/Library/CoreServices/RemoteManagement/ARDAgent.app/Contents/Resources/kickstart -configure -clientopts -setvnclegacy -vnclegacy yes`, CategorySystem, "macos-remote-access-on", LevelHigh},
+		{`sudo sharing -a /Users/dev -S Home`, CategorySystem, "macos-remote-access-on", LevelHigh},
+		{`docker tag api:dev docker.io/someone42/api:dev && docker push docker.io/someone42/api:dev`, CategoryExfiltration, "image-pushed-to-docker-hub", LevelCritical},
+	})
+	checkSafe(t, d, mac, []string{
+		`asr imagescan --source golden.dmg`,
+		`gpt show disk3`,
+		`sudo sharing -a /Users/dev/work/project/public -S Drop`,
+		`sharing -l`,
+		`docker push ghcr.io/acme/api:1.4.0`,
+		`docker pull docker.io/library/alpine:3.20`,
+	})
+}

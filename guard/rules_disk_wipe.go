@@ -212,10 +212,25 @@ var diskWipeRules = []*rule{
 			return false, ""
 		}},
 	{ID: "disk-erase", Level: LevelCritical, Category: CategoryDiskWipe, Description: "erasing a disk or volume",
-		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair", "debugfs"),
+		Suggestions: []string{"Do secure erasure by hand after checking the device", "Detach the disk you mean to keep"}, names: names("hdparm", "nvme", "cryptsetup", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "diskutil", "badblocks", "blkdiscard", "sg_format", "lvreduce", "xfs_repair", "debugfs", "asr", "gpt"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "asr":
+				// asr restore --target VOLUME --erase: the volume wiped and
+				// replaced by the image (a volume of the developer's own
+				// test image under the project passes)
+				if len(args) > 0 && args[0].s == "restore" && hasWord(args, "--erase") {
+					t, _ := optValue(args, "", "target")
+					return !hasWord(args, "--help"), "asr restore --erase --target " + t
+				}
+				return false, ""
+			case "gpt":
+				// gpt destroy disk2: the partition table gone
+				if len(args) > 1 && args[0].s == "destroy" {
+					return true, "gpt destroy " + args[1].s
+				}
+				return false, ""
 			case "badblocks":
 				// -w overwrites every block with test patterns
 				for _, w := range args {

@@ -242,10 +242,18 @@ var macosRules = []*rule{
 		}},
 	{ID: "macos-remote-access-on", Level: LevelHigh, Category: CategorySystem, Description: "opening this Mac to remote login, screen sharing or remote Apple events",
 		Suggestions: []string{"Let the owner turn on remote access in System Settings", "Reach the machine through an existing, reviewed channel"},
-		names:       names("systemsetup", "kickstart"),
+		names:       names("systemsetup", "kickstart", "sharing"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "sharing":
+				// sharing -a /Users/dev: the whole home (or the disk) shared
+				// over the network
+				if len(args) > 1 && args[0].s == "-a" {
+					if p := a.absPath(args[1].s, c.cwd); p == "/" || p == "/Users" || p == "/home" || a.home != "" && p == a.home || strings.HasPrefix(p, "/Users/") && strings.Count(p, "/") == 2 {
+						return true, "sharing -a " + args[1].s
+					}
+				}
 			case "systemsetup":
 				for i, w := range args {
 					l := lower(w.s)
@@ -254,7 +262,9 @@ var macosRules = []*rule{
 					}
 				}
 			case "kickstart":
-				return hasWord(args, "-activate") || hasWord(args, "-on"), "Apple Remote Desktop"
+				// -activate, or -configure -clientopts turning on legacy
+				// VNC with a password of its own
+				return hasWord(args, "-activate") || hasWord(args, "-on") || hasWord(args, "-configure") && (hasWord(args, "-setvncpw") || hasWord(args, "-vnclegacy") && hasWord(args, "yes")), "Apple Remote Desktop"
 			}
 			return false, ""
 		}},

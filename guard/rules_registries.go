@@ -139,6 +139,22 @@ var registryRules = []*rule{
 			}
 			return true, src + " → " + dst
 		}},
+	{ID: "image-pushed-to-docker-hub", Level: LevelCritical, Category: CategoryExfiltration, Description: "pushing an image to a Docker Hub namespace named outright (public unless that repository was made private: the code, data and secrets in its layers go with it)",
+		Suggestions: []string{"Push to the organisation's own registry", "Ask the owner before publishing an image"},
+		names:       names("docker", "podman", "nerdctl"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, rest := dockerSub(c)
+			if sub != "push" && sub != "image push" {
+				return false, ""
+			}
+			for _, w := range rest {
+				l := lower(w.s)
+				if strings.HasPrefix(l, "docker.io/") || strings.HasPrefix(l, "index.docker.io/") || strings.HasPrefix(l, "registry-1.docker.io/") {
+					return true, w.s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "registry-owner-added", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an owner to a published package (they can publish, yank and hand it on)",
 		Suggestions: []string{"Ask the package's owners to add maintainers themselves"},
 		names:       names("npm", "pnpm", "yarn", "gem", "cargo"),
