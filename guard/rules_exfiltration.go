@@ -1833,6 +1833,35 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "git-push-to-url", Level: LevelHigh, Category: CategoryExfiltration, Description: "pushing the code to a repository named by its address rather than one of the project's remotes (someone else's or a personal copy)",
+		Suggestions: []string{"Push to the project's own remote (git remote -v)", "Add the repository as a named remote after checking whose it is"}, names: names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			ops := positional(args)
+			if sub != "push" || len(ops) < 2 || hasWord(args, "--dry-run") || hasWord(args, "-n") {
+				return false, ""
+			}
+			if hasWord(args, "--force") || hasWord(args, "-f") || strings.HasPrefix(ops[len(ops)-1].s, "+") {
+				return false, "" // forced: git-force-push-protected's to judge
+			}
+			u := ops[0].s
+			if !strings.Contains(u, "://") && !(strings.Contains(u, "@") && strings.Contains(u, ":")) {
+				return false, ""
+			}
+			h := lower(hostOf(u))
+			if i := strings.LastIndexByte(h, '@'); i >= 0 {
+				h = h[i+1:]
+			}
+			if h == "" || strings.Contains(h, "$") || loopback(h) || isLocalHost(h) || internalHost(h) {
+				return false, ""
+			}
+			// the user's own account on a forge (github.com/dev/...) is
+			// their own copy
+			if owner := urlOwner(u); owner != "" && a.home != "" && owner == path.Base(a.home) {
+				return false, ""
+			}
+			return true, u
+		}},
 	{ID: "secret-added-to-git", Level: LevelHigh, Category: CategoryExfiltration, Description: "adding credentials or keys to the repository",
 		Suggestions: []string{"Keep secrets out of git; commit an example file instead", "Use a secret manager"}, names: names("git"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -4283,4 +4312,22 @@ func typesetPattern(args []word) string {
 		}
 	}
 	return ""
+}
+
+// urlOwner returns the first path segment of a repository address, its
+// owner on a forge (https://github.com/OWNER/x.git, git@host:OWNER/x).
+func urlOwner(u string) string {
+	rest := u
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[j+1:]
+		} else {
+			return ""
+		}
+	} else if i := strings.IndexByte(rest, ':'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	owner, _, _ := strings.Cut(rest, "/")
+	return lower(owner)
 }
