@@ -1396,6 +1396,12 @@ func (a *analysis) sensitive(s, cwd string) (string, bool) {
 		strings.HasPrefix(p, "/etc/letsencrypt/archive"):
 		return "TLS private keys (" + s + ")", true
 	}
+	if (base == ".env" || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, ".env.") && !exampleFileName(base)) && !a.inWork(p) &&
+		(strings.HasPrefix(p, "/srv/") || strings.HasPrefix(p, "/opt/") || strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/etc/")) {
+		// /srv/api/shared/.env, /etc/app/secrets.env: a deployed
+		// service's settings, its passwords and keys among them
+		return "a deployed service's environment file (" + s + ")", true
+	}
 	if base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample") &&
 		!strings.Contains(base, "template") && !strings.Contains(base, "dist") {
 		return "an environment file with secrets (" + s + ")", true

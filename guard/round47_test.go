@@ -500,3 +500,22 @@ func TestRound47PushToAddress(t *testing.T) {
 		`git push --dry-run https://github.com/someone-else/copy.git HEAD:main`,
 	})
 }
+
+// A deployed service's environment file (under /srv, /opt, /var/www or
+// /etc), read here or on a server; an audit sink filtered down to the
+// most severe entries. The project's example file and an ordinary
+// sink change pass.
+func TestRound47DeployedEnvAndAuditSink(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`ssh app@web-3.example.net 'cat /opt/shop/current/.env'`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`sudo cat /var/www/site/.env.production`, CategoryExfiltration, "read-secrets", LevelModerate},
+		{`gcloud logging sinks update audit-to-bq --log-filter='severity>=CRITICAL'`, CategoryHistoryTamper, "cloud-logging-disable", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`cat /opt/shop/current/.env.example`,
+		`ssh app@web-3.example.net 'ls -la /opt/shop/current'`,
+		`gcloud logging sinks update app-errors --log-filter='severity>=ERROR'`,
+		`gcloud logging sinks describe audit-to-bq`,
+	})
+}

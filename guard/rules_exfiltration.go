@@ -814,7 +814,7 @@ var exfiltrationRules = []*rule{
 						continue // grep target: ~/.dbt/profiles.yml: the plain settings picked out
 					}
 					if _, _, home := a.homeRel(p); home || strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/var/run/secrets/") || strings.HasPrefix(p, "/run/secrets/") ||
-						strings.HasPrefix(p, "/var/lib/") {
+						strings.HasPrefix(p, "/var/lib/") || strings.HasPrefix(d, "a deployed service's environment file") {
 						return true, d
 					}
 				}

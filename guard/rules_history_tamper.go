@@ -225,6 +225,13 @@ var historyTamperRules = []*rule{
 				return awsLogOps[op], op
 			case "gcloud":
 				p := cliPath(c)
+				// logging sinks update AUDIT-SINK --log-filter='...
+				// severity>=ERROR': the audit trail cut to what fails
+				if len(p) >= 3 && p[0] == "logging" && p[1] == "sinks" && p[2] == "update" && len(p) > 3 && strings.Contains(lower(p[3]), "audit") {
+					if f, ok := optValue(c.args(), "", "log-filter"); ok && hasAny(strings.ToUpper(f), "SEVERITY>=ERROR", "SEVERITY>=CRITICAL", "SEVERITY>=ALERT", "SEVERITY>=EMERGENCY", "SEVERITY>=WARNING") {
+						return true, "audit sink " + p[3] + " filtered to " + f
+					}
+				}
 				return len(p) >= 3 && p[0] == "logging" && containsStr(p, "delete"), ""
 			case "az":
 				p := cliPath(c)
