@@ -519,3 +519,21 @@ func TestRound47DeployedEnvAndAuditSink(t *testing.T) {
 		`gcloud logging sinks describe audit-to-bq`,
 	})
 }
+
+// A connection string printed ($DATABASE_URL holds the user and the
+// password; seven blind dangerous labels and no harmless one); its host
+// part (${DATABASE_URL#*@}), a masked copy, a test of whether it is set
+// and a development env file's pass.
+func TestRound47ConnectionStringPrinted(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`echo "connecting to $DATABASE_URL"`, CategoryExfiltration, "secret-printed", LevelHigh},
+		{`printf '%s\n' "$MONGODB_URI"`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`echo "${DATABASE_URL#*@}"`,
+		`echo "$DATABASE_URL" | sed -E 's#(//[^:]+:)[^@]+@#\1***@#'`,
+		`echo "DATABASE_URL is ${DATABASE_URL:+set}"`,
+		`source .env.development && echo "$DATABASE_URL"`,
+	})
+}

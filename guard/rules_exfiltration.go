@@ -1540,11 +1540,13 @@ var exfiltrationRules = []*rule{
 					if n := winSecretVar(w.s); n != "" && !w.ok {
 						return true, n // $env:X, %X%
 					}
-					if n := connectionStringVar(w.s); n != "" && !w.ok && (prodEnvLoaded(a.src) || strings.Contains(w.s, n+"%@")) && !testedOnly(a.src, n) {
-						// source .env.production && echo "$DATABASE_URL":
-						// production's connection with its password;
-						// ${DATABASE_URL%%@*}: the part before the host, user
-						// and password (${DATABASE_URL#*@}: host and database)
+					if n := connectionStringVar(w.s); n != "" && !w.ok && !testedOnly(a.src, n) && !strings.Contains(w.s, n+"#") &&
+						(prodEnvLoaded(a.src) || !hasAnyFold(a.src, ".env.development", ".env.dev ", ".env.local", ".env.test")) && laterStage(c, func(s *cmd) bool { return s.name == "sed" && (sedMasks(s.args()) || sedMasksPassword(s.args())) }) == nil {
+						// echo "$DATABASE_URL": the connection with its user
+						// and password (seven blind dangerous labels, none
+						// harmless); ${DATABASE_URL%%@*}: the part before the
+						// host, user and password (${DATABASE_URL#*@}: host
+						// and database)
 						return true, "$" + n
 					}
 				}
@@ -4330,4 +4332,15 @@ func urlOwner(u string) string {
 	}
 	owner, _, _ := strings.Cut(rest, "/")
 	return lower(owner)
+}
+
+// sedMasksPassword reports a sed substitution that replaces the password
+// of a connection string (between "user:" and "@") with stars.
+func sedMasksPassword(args []word) bool {
+	for _, w := range args {
+		if from, to, ok := sedSubst(w.s); ok && strings.Contains(from, "@") && strings.Contains(to, "***") {
+			return true
+		}
+	}
+	return false
 }
