@@ -487,3 +487,48 @@ func localOnlyName(name string) bool {
 	}
 	return false
 }
+
+// hashiRemoteServer reports a consul, nomad or vault command given the
+// address of a server that is not on this machine.
+func hashiRemoteServer(c *cmd) bool {
+	return hashiAddr(c) != "" && !hashiLocalServer(c)
+}
+
+// hashiLocalServer reports a consul or vault command aimed at a server on
+// this machine (-http-addr, -address, CONSUL_HTTP_ADDR, VAULT_ADDR).
+func hashiLocalServer(c *cmd) bool {
+	addr := hashiAddr(c)
+	if addr == "" {
+		return false
+	}
+	h := hostOf(addr)
+	if h == "" {
+		h, _, _ = strings.Cut(addr, ":")
+	}
+	return loopback(lower(h))
+}
+
+// hashiAddr returns the server address a consul, nomad or vault command is
+// given (-http-addr, -address, CONSUL_HTTP_ADDR, NOMAD_ADDR, VAULT_ADDR).
+func hashiAddr(c *cmd) string {
+	addr := ""
+	args := c.args()
+	for i, w := range args {
+		// Go's flag package: -http-addr V, -http-addr=V, --address=V
+		k, v, eq := strings.Cut(strings.TrimLeft(w.s, "-"), "=")
+		if !strings.HasPrefix(w.s, "-") || k != "http-addr" && (k != "address" || c.name == "consul") { // (consul's -address names a peer)
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			v = args[i+1].s
+		}
+		addr = v
+	}
+	for _, as := range c.assigns {
+		switch as.name {
+		case "CONSUL_HTTP_ADDR", "NOMAD_ADDR", "VAULT_ADDR":
+			addr = as.val.s
+		}
+	}
+	return addr
+}

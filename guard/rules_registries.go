@@ -575,12 +575,9 @@ func publication(c *cmd) (what, registry string) {
 	case "mvn", "mvnw", "./mvnw":
 		for _, w := range args {
 			if w.s == "deploy" || strings.HasPrefix(w.s, "deploy:deploy") {
-				if r := reg("", "DaltDeploymentRepository"); r != "" {
-					return "mvn deploy", r[strings.LastIndex(r, "::")+1:]
-				}
 				for _, o := range args {
 					if v, ok := strings.CutPrefix(o.s, "-DaltDeploymentRepository="); ok {
-						return "mvn deploy", v[strings.LastIndex(v, ":")+1:]
+						return "mvn deploy", v[strings.LastIndex(v, "::")+2:] // id::layout::url, or id::url
 					}
 					if v, ok := strings.CutPrefix(o.s, "-Durl="); ok {
 						return "mvn " + w.s, v
