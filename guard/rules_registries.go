@@ -577,7 +577,10 @@ func publication(c *cmd) (what, registry string) {
 			if w.s == "deploy" || strings.HasPrefix(w.s, "deploy:deploy") {
 				for _, o := range args {
 					if v, ok := strings.CutPrefix(o.s, "-DaltDeploymentRepository="); ok {
-						return "mvn deploy", v[strings.LastIndex(v, "::")+2:] // id::layout::url, or id::url
+						if i := strings.LastIndex(v, "::"); i >= 0 {
+							v = v[i+2:] // id::layout::url, or id::url
+						}
+						return "mvn deploy", v
 					}
 					if v, ok := strings.CutPrefix(o.s, "-Durl="); ok {
 						return "mvn " + w.s, v
