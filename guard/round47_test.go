@@ -557,3 +557,19 @@ func TestRound47ProjectCopiedToBucket(t *testing.T) {
 		`gsutil -m rsync -r build gs://acme-site/`,
 	})
 }
+
+// Windows: a folder shared with Authenticated Users or Domain Users (every
+// account of the organisation), and Defender told to let threats of a
+// severity through; named groups and quarantining pass.
+func TestRound47WindowsShareAndDefenderActions(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`New-SmbShare -Name home$ -Path $env:USERPROFILE -ReadAccess 'Authenticated Users'`, CategoryPermission, "win-share-everyone", LevelHigh},
+		{`Set-MpPreference -ModerateThreatDefaultAction Allow`, CategorySystem, "win-defender-disable", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`New-SmbShare -Name drop -Path C:\work\project\out -ReadAccess 'ACME\dev-team'`,
+		`Set-MpPreference -SevereThreatDefaultAction Quarantine`,
+	})
+}

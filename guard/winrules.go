@@ -1334,14 +1334,16 @@ var winRules = []*rule{
 				return block && securityAgentProgram(j), j
 			case "set-mppreference":
 				for i, s := range args {
-					if i+1 < len(args) && (strings.HasPrefix(s, "-enable") || strings.HasSuffix(s, "_actions") || s == "-puaprotection") {
+					if i+1 < len(args) && (strings.HasPrefix(s, "-enable") || strings.HasSuffix(s, "_actions") || strings.HasSuffix(s, "threatdefaultaction") || s == "-puaprotection") {
 						// -EnableControlledFolderAccess Disabled,
 						// -AttackSurfaceReductionRules_Actions Disabled
 						switch strings.Trim(args[i+1], `"'`) {
 						case "allow", "6", "noaction", "9":
 							// -ThreatIDDefaultAction_Actions Allow: a
 							// detected threat let through
-							if strings.HasSuffix(s, "_actions") {
+							if strings.HasSuffix(s, "_actions") || strings.HasSuffix(s, "threatdefaultaction") {
+								// (-SevereThreatDefaultAction Allow: every
+								// threat of that severity let through)
 								return true, s + " " + args[i+1]
 							}
 						case "disabled", "0", "$false", "false", "auditmode", "2":
@@ -1499,10 +1501,13 @@ var winRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			// (Authenticated Users and Domain Users: every account of the
+			// organisation, everyone by another name)
+			all := strings.Contains(j, "everyone") || strings.Contains(j, "authenticated users") || strings.Contains(j, "domain users")
 			if c.name == "net" || c.name == "net1" {
-				return len(args) > 1 && args[0] == "share" && strings.Contains(j, "everyone"), j
+				return len(args) > 1 && args[0] == "share" && all, j
 			}
-			return strings.Contains(j, "everyone"), j
+			return all, j
 		}},
 	{ID: "win-admin-group", Level: LevelHigh, Category: CategoryPrivilege, Description: "adding an account to an administrator or remote access group",
 		Suggestions: []string{"Ask an administrator to grant the access"}, names: names("net", "net1", "add-localgroupmember", "add-adgroupmember", "add-iamusertogroup", "new-azroleassignment"),
