@@ -496,7 +496,14 @@ func codeSourceURL(a *analysis, c *cmd) string {
 			return stranger(ops[4].s)
 		}
 		if sub("krew") {
+			// a manifest names the binary to fetch: from any address but
+			// this machine's or the organisation's, even a well-known
+			// forge's raw files, it is a stranger's plugin (the reviewed
+			// path is the index)
 			if v, ok := optValue(args, "", "manifest-url"); ok {
+				if h := lower(hostOf(v)); stranger(v) == "" && h != "" && !isLocalHost(h) && !internalHost(h) {
+					return v
+				}
 				return stranger(v)
 			}
 		}

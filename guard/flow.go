@@ -1573,7 +1573,7 @@ func (a *analysis) recordDownloads(c *cmd) {
 			// a downloaded disk image mounted: what it holds appears
 			// under /Volumes
 			for _, w := range c.operands() {
-				if rel, _, home := a.homeRel(a.absPath(w.s, c.cwd)); w.s != "attach" && (a.isDownloaded(w.s, c.cwd) || home && strings.HasPrefix(rel, "Downloads/")) {
+				if w.s != "attach" && (a.isDownloaded(w.s, c.cwd) || a.inDownloads(a.absPath(w.s, c.cwd))) {
 					a.downloadDirs = append(a.downloadDirs, "/Volumes")
 				}
 			}

@@ -490,14 +490,14 @@ func localOnlyName(name string) bool {
 
 // hashiRemoteServer reports a consul, nomad or vault command given the
 // address of a server that is not on this machine.
-func hashiRemoteServer(c *cmd) bool {
-	return hashiAddr(c) != "" && !hashiLocalServer(c)
+func (a *analysis) hashiRemoteServer(c *cmd) bool {
+	return a.hashiAddr(c) != "" && !a.hashiLocalServer(c)
 }
 
 // hashiLocalServer reports a consul or vault command aimed at a server on
 // this machine (-http-addr, -address, CONSUL_HTTP_ADDR, VAULT_ADDR).
-func hashiLocalServer(c *cmd) bool {
-	addr := hashiAddr(c)
+func (a *analysis) hashiLocalServer(c *cmd) bool {
+	addr := a.hashiAddr(c)
 	if addr == "" {
 		return false
 	}
@@ -510,7 +510,7 @@ func hashiLocalServer(c *cmd) bool {
 
 // hashiAddr returns the server address a consul, nomad or vault command is
 // given (-http-addr, -address, CONSUL_HTTP_ADDR, NOMAD_ADDR, VAULT_ADDR).
-func hashiAddr(c *cmd) string {
+func (a *analysis) hashiAddr(c *cmd) string {
 	addr := ""
 	args := c.args()
 	for i, w := range args {
@@ -524,11 +524,13 @@ func hashiAddr(c *cmd) string {
 		}
 		addr = v
 	}
-	for _, as := range c.assigns {
-		switch as.name {
-		case "CONSUL_HTTP_ADDR", "NOMAD_ADDR", "VAULT_ADDR":
-			addr = as.val.s
+	if addr != "" {
+		return addr
+	}
+	for _, env := range [...]string{"CONSUL_HTTP_ADDR", "NOMAD_ADDR", "VAULT_ADDR"} {
+		if v, ok := a.envOf(c, env); ok {
+			return v
 		}
 	}
-	return addr
+	return ""
 }

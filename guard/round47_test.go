@@ -331,13 +331,14 @@ func TestRound47ServiceSecretsPrinted(t *testing.T) {
 
 // Packages handed over by a web page and installed: a gem, wheel or
 // tarball from the home's Downloads, a krew plugin from any manifest
-// URL; the same from the project's build output or the index pass.
+// URL (a well-known forge's raw files included: the reviewed path is the
+// index); the same from the project's build output or the index pass.
 func TestRound47DownloadedPackagesInstalled(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`gem install ~/Downloads/fastlane-plugin-x-1.0.0.gem`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
 		{`pip install ~/Downloads/helper-0.3-py3-none-any.whl`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
-		{`kubectl krew install --manifest-url=https://raw.githubusercontent.com/someone/krew-x/main/x.yaml`, CategoryRemoteExec, "package-untrusted-source", LevelHigh},
+		{`kubectl krew install --manifest-url=https://raw.githubusercontent.com/someone/krew-x/main/x.yaml`, CategoryRemoteExec, "package-source-stranger", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
 		`gem install pkg/acme-cli-1.0.0.gem`,

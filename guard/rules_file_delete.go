@@ -105,7 +105,7 @@ var fileDeleteRules = []*rule{
 					}
 					at = 2
 				}
-				if len(ops) < at+3 || ops[at].s != "snapshot" || ops[at+1].s != "restore" || hashiLocalServer(c) || touchesProduction(c) {
+				if len(ops) < at+3 || ops[at].s != "snapshot" || ops[at+1].s != "restore" || a.hashiLocalServer(c) || touchesProduction(c) {
 					// (production's is cli-production-data-reset's)
 					return false, ""
 				}

@@ -21,7 +21,7 @@ var privilegeRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
-			if hashiLocalServer(c) {
+			if a.hashiLocalServer(c) {
 				return false, "" // a development server on this machine
 			}
 			// vault operator rekey -key-shares=1 -key-threshold=1

@@ -28,20 +28,9 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "package-untrusted-source", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package (and running its install scripts) from a bare IP, plain HTTP or a file on an arbitrary web site",
 		Suggestions: []string{"Install from the official registry over HTTPS", "Download, verify and inspect the package first"},
-		names: names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget", "installer", "open",
-			"kubectl"),
+		names:       names("pip", "pip3", "pipx", "uv", "npm", "yarn", "pnpm", "gem", "cargo", "go", "composer", "bun", "brew", "winget", "fisher", "scoop", "choco", "dpkg", "rpm", "apt", "apt-get", "dotnet", "nuget", "installer", "open"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
-			if c.name == "kubectl" {
-				// kubectl krew install --manifest-url=URL: a plugin from
-				// any address, not the reviewed index
-				if ops := positional(args); len(ops) > 1 && ops[0].s == "krew" && ops[1].s == "install" {
-					if u, ok := optValue(args, "", "manifest-url", "archive"); ok && strings.Contains(u, "://") && !isLocalHost(hostOf(u)) {
-						return true, "krew plugin from " + u
-					}
-				}
-				return false, ""
-			}
 			if f := downloadsPackage(a, c); f != "" {
 				// gem install ~/Downloads/x.gem: a package a web page
 				// handed over
@@ -57,7 +46,7 @@ var remoteExecRules = []*rule{
 				}
 				for _, w := range positional(args) {
 					p := a.absPath(w.s, c.cwd)
-					if rel, _, home := a.homeRel(p); !w.ok || !home || !strings.HasPrefix(rel, "Downloads/") {
+					if !w.ok || !a.inDownloads(p) {
 						continue
 					}
 					switch path.Ext(lower(strings.TrimSuffix(p, "/"))) {
@@ -99,7 +88,7 @@ var remoteExecRules = []*rule{
 				}
 				for _, w := range positional(args) {
 					if p := a.absPath(w.s, c.cwd); w.ok && (strings.HasSuffix(p, ".deb") || strings.HasSuffix(p, ".rpm")) {
-						if rel, _, home := a.homeRel(p); home && strings.HasPrefix(rel, "Downloads/") {
+						if a.inDownloads(p) {
 							return true, w.s
 						}
 					}
@@ -2025,8 +2014,7 @@ func downloadsPackage(a *analysis, c *cmd) string {
 	}
 	for _, w := range args {
 		p := a.absPath(w.s, c.cwd)
-		rel, _, home := a.homeRel(p)
-		if !w.ok || !home || !strings.HasPrefix(rel, "Downloads/") {
+		if !w.ok || !a.inDownloads(p) {
 			continue
 		}
 		l := lower(p)

@@ -1457,7 +1457,7 @@ var systemRules = []*rule{
 					// spctl --add ~/Downloads/X.app: Gatekeeper told to let a
 					// downloaded program run unchecked
 					for _, w := range positional(args) {
-						if rel, _, home := a.homeRel(a.absPath(w.s, c.cwd)); home && strings.HasPrefix(rel, "Downloads/") || a.isDownloaded(w.s, c.cwd) {
+						if a.inDownloads(a.absPath(w.s, c.cwd)) || a.isDownloaded(w.s, c.cwd) {
 							return true, "Gatekeeper exception for " + w.s
 						}
 					}
@@ -2123,7 +2123,7 @@ var sharedHostRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
-			if hashiLocalServer(c) {
+			if a.hashiLocalServer(c) {
 				return false, "" // a development server on this machine
 			}
 			// consul|nomad|vault operator raft remove-peer
@@ -2131,7 +2131,7 @@ var sharedHostRules = []*rule{
 				return true, c.name + " operator raft remove-peer"
 			}
 			// consul leave -http-addr=REMOTE: that server made to leave
-			if c.name == "consul" && len(ops) > 0 && ops[0].s == "leave" && hashiRemoteServer(c) {
+			if c.name == "consul" && len(ops) > 0 && ops[0].s == "leave" && a.hashiRemoteServer(c) {
 				return true, "consul leave on another server"
 			}
 			return false, ""

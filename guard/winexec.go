@@ -3051,10 +3051,11 @@ func winHelpAsked(args []word) bool {
 }
 
 // inDownloads reports a normal-form path in a profile's Downloads
-// folder: what a browser fetched, never reviewed.
+// folder, or the home's on POSIX: what a browser fetched, never reviewed.
 func (a *analysis) inDownloads(p string) bool {
 	if !winIsWindowsPath(p) {
-		return false
+		rel, _, home := a.homeRel(p)
+		return home && strings.HasPrefix(rel, "Downloads/")
 	}
 	rest := p[min(len(p), 4):]
 	if u, ok := strings.CutPrefix(rest, "users/"); ok {
