@@ -1989,6 +1989,27 @@ var credentialOutputs = map[string][][]string{
 // (op item get, vault kv get, aws secretsmanager get-secret-value, ...).
 func secretStoreRead(name string, args []word) string {
 	switch name {
+	case "manage-bde", "manage-bde.exe":
+		// manage-bde -protectors -get C: prints the drive's recovery
+		// password (the numerical password) unless a type without one
+		// is asked for: shown, it is what the command is for (asked for
+		// by -Type RecoveryPassword it is judged by secret-printed);
+		// sent away or shared, a leak
+		low := make([]string, len(args))
+		for i, w := range args {
+			low[i] = lower(w.s)
+		}
+		if slicesContains(low, "-protectors") && slicesContains(low, "-get") {
+			t := ""
+			for i, w := range low {
+				if (w == "-type" || w == "-t") && i+1 < len(low) {
+					t = low[i+1]
+				}
+			}
+			if t == "" || t == "recoverypassword" || t == "numericalpassword" {
+				return credentialOutput + "manage-bde -protectors -get (a BitLocker drive's recovery password)"
+			}
+		}
 	case "pulumi":
 		// stack outputs in clear
 		if len(args) > 1 && args[0].s == "stack" && args[1].s == "output" && hasWord(args, "--show-secrets") {

@@ -3999,7 +3999,8 @@ var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*\|\s*keys\b`)
 // things ({AccessorID, Description, Policies}, .credsStore, keys) and no
 // field that holds a secret.
 func jqPlainProjection(f string) bool {
-	if !strings.Contains(f, "{") && !strings.Contains(f, "keys") {
+	mapped := strings.Contains(f, "map_values(.") || strings.Contains(f, "map(.") // .mcpServers | map_values(.command)
+	if !strings.Contains(f, "{") && !strings.Contains(f, "keys") && !mapped {
 		return false
 	}
 	f = jqKeysOf.ReplaceAllString(f, "keys") // .auths | keys: the names of the entries
@@ -4008,6 +4009,9 @@ func jqPlainProjection(f string) bool {
 	}) {
 		if secretVarName(seg) || hasAny(lower(seg), "secret", "token", "password", "auth", "key") && lower(seg) != "keys" {
 			return false
+		}
+		if mapped && (seg == "env" || seg == "headers" || seg == "args") {
+			return false // a tool server's environment, headers and arguments carry its keys
 		}
 	}
 	return true

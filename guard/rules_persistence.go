@@ -71,7 +71,8 @@ func callsOut(s string) bool {
 
 // agentSettingsWriters are the programs that write a coding agent's
 // settings file in the forms agents use.
-var agentSettingsWriters = names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq")
+var agentSettingsWriters = names("jq", "python", "python3", "node", "echo", "printf", "tee", "sed", "cat", "mv", "cp", "perl", "sponge", "yq",
+	"add-content", "set-content", "out-file", "copy-item", "move-item")
 
 // agentSettingsWritten returns the coding agent's settings file a line
 // writes (a redirection, a move or copy over it, an in-place edit, a
@@ -79,16 +80,21 @@ var agentSettingsWriters = names("jq", "python", "python3", "node", "echo", "pri
 // userOnly.
 func agentSettingsWritten(a *analysis, c *cmd, userOnly bool) string {
 	f := ""
-	for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json"} {
-		if a.srcLowHas(s) {
+	src := a.srcLow()
+	if strings.Contains(src, `\`) {
+		src = strings.ReplaceAll(src, `\`, "/") // .codex\config.toml
+	}
+	for _, s := range [...]string{".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json", ".cursor/hooks.json", ".qwen/settings.json",
+		".codex/config.toml", "claude_desktop_config.json", ".cursor/mcp.json", ".vscode/mcp.json", ".mcp.json", ".claude.json", ".cursor/cli-config.json"} {
+		if strings.Contains(src, s) {
 			f = s
 		}
 	}
 	if f == "" {
 		return ""
 	}
-	src := a.srcLow()
 	written := strings.Contains(src, "> ") || strings.Contains(src, ">/") || c.name == "mv" || c.name == "cp" || c.name == "tee" || c.name == "sponge" ||
+		c.name == "add-content" || c.name == "set-content" || c.name == "out-file" || c.name == "copy-item" || c.name == "move-item" ||
 		strings.Contains(src, "json.dump") || strings.Contains(src, "writefile") || hasPrefixWord(c.args(), "-i")
 	if !written {
 		return ""
@@ -151,17 +157,16 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "agent-permissions-bypassed", Level: LevelCritical, Category: CategorySystem, Description: "switching a coding agent's permission checks off in its settings (every later command and edit runs without asking)",
+	{ID: "agent-permissions-bypassed", Level: LevelCritical, Category: CategorySystem, Description: "switching a coding agent's permission checks off in its settings (every later command and edit runs without asking), or adding a tool server fetched from an arbitrary repository or URL",
 		Suggestions: []string{"Leave the agent's permission mode to the user", "Allow the one command that is needed in the project's permission list"},
 		names:       agentSettingsWriters,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			// "defaultMode": "bypassPermissions", skipDangerousModePermissionPrompt,
-			// Gemini's and Qwen's "yolo" approval mode
-			if !a.srcLowHas("bypasspermissions") && !a.srcLowHas("skipdangerousmodepermissionprompt") && !(a.srcLowHas("yolo") && a.srcLowHas("approval")) {
+			what := agentSettingsWidened(a.srcLow())
+			if what == "" {
 				return false, ""
 			}
 			if f := agentSettingsWritten(a, c, false); f != "" {
-				return true, "permission checks off in " + f
+				return true, what + " in " + f
 			}
 			return false, ""
 		}},

@@ -37,6 +37,42 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "kubernetes") && strings.Contains(code, "Api(") {
 			out = append(out, kubernetesCalls(code)...)
 		}
+		if strings.Contains(code, ".sql(") && (strings.Contains(code, "pyspark") || strings.Contains(code, "SparkSession") || strings.Contains(code, "spark.")) {
+			// SparkSession...sql('DROP TABLE ...'): what spark-sql -e runs
+			for _, m := range sparkSQL.FindAllStringSubmatch(code, 4) {
+				out = append(out, scriptCall{api: "pyspark", argv: []string{"spark-sql", "-e", m[1] + m[2] + m[3]}})
+			}
+		}
+		if strings.Contains(code, "FileSystem(") && strings.Contains(code, ".rm(") {
+			// gcsfs.GCSFileSystem().rm('bucket/path', recursive=True),
+			// s3fs.S3FileSystem().rm(...): the bucket's objects deleted
+			for _, m := range fsspecRm.FindAllStringSubmatch(code, 2) {
+				argv := []string{"gsutil", "rm", "gs://" + m[2]}
+				if m[1] == "S3" {
+					argv = []string{"aws", "s3", "rm", "s3://" + m[2]}
+				}
+				if m[1] == "AzureBlob" {
+					argv = []string{"az", "storage", "blob", "delete-batch", "--source", m[2]}
+				}
+				if strings.Contains(m[3], "recursive=True") {
+					if m[1] == "GCS" {
+						argv = []string{"gsutil", "rm", "-r", "gs://" + m[2]}
+					} else if m[1] == "S3" {
+						argv = append(argv, "--recursive")
+					}
+				}
+				out = append(out, scriptCall{api: "fsspec", argv: argv})
+			}
+		}
+		if strings.Contains(code, "deltalake") || strings.Contains(code, "delta.tables") {
+			// DeltaTable(...).vacuum(0) or vacuum(retention_hours=0, ...):
+			// every earlier version of the table's files deleted (the
+			// deltalake package's vacuum only lists them unless told
+			// dry_run=False)
+			if m := deltaVacuum.FindStringSubmatch(code); m != nil && (strings.Contains(code, "delta.tables") || strings.Contains(strings.ReplaceAll(m[0], " ", ""), "dry_run=False")) {
+				out = append(out, scriptCall{api: "delta", argv: []string{"spark-sql", "-e", "VACUUM t RETAIN 0 HOURS"}})
+			}
+		}
 		if strings.Contains(code, "call_command(") {
 			// call_command('flush', interactive=False): Django's
 			// management command, what manage.py flush --noinput does
@@ -407,9 +443,17 @@ func awsJSCalls(code string) []scriptCall {
 	return out
 }
 
+// sparkSQL matches a Spark session's sql('...') call; deltaVacuum a
+// Delta table's vacuum that keeps no earlier version.
+var (
+	sparkSQL    = regexp.MustCompile(`\.sql\(\s*[rf]?(?:"""([^"]*)"""|'([^']*)'|"([^"]*)")`)
+	fsspecRm    = regexp.MustCompile(`(GCS|S3|AzureBlob)FileSystem\([^)]*\)\.rm\(\s*["'](?:gs://|s3://|az://|abfs://)?([^"']+)["']([^)]*)`)
+	deltaVacuum = regexp.MustCompile(`\.vacuum\(\s*(?:0\s*[,)]|retention_hours\s*=\s*0\b|retentionHours\s*=\s*0\b)[^)]*`)
+)
+
 // A database driver's connection and the statements run on it.
 var (
-	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex|LibPQ\.Connection)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	driverConnect = regexp.MustCompile(`(?i)(psycopg2?|pg8000|asyncpg|pymysql|MySQLdb|mysql\.connector|mysqli?|sqlite3|duckdb|pyodbc|pymssql|cx_Oracle|oracledb|create_engine|MongoClient|PG(?:::Connection)?|Mysql2::Client|SQLite3::Database|Sequel|DBI|PDO|pg_connect|mysqli_connect|redis\.(?:Strict)?Redis|redis\.from_url|Redis\.from_url|Redis|clickhouse_connect\.get_client|get_client|dbConnect|createConnection|createPool|Client|Pool|knex|LibPQ\.Connection)\s*(?:\.|->|::)?\s*(?:connect|new|open)?\s*\(((?:[^()]|\([^()]*\))*)\)`)
 	// execute("..."), ->exec('...'), .query(`...`)
 	driverExec = regexp.MustCompile(`(?:(?:\.|->)(?:execute|executescript|executemany|exec|query|run|raw|do|prepare|command)\(|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,|\bexecute\(\s*(?:\w+|LibPQ\.Connection\((?:[^()]*)\))\s*,)\s*(?:text\(\s*)?(?:[rRbBfF]?)(?:"""|'''|"|'|` + "`" + `)\s*((?i:drop|truncate|delete|alter|update|grant|revoke|create\s+(?:user|role)|select\s+pg_terminate_backend|shutdown|flush)[^"'` + "`" + `]*)`)
 	// Mongo and Redis methods that empty a store
@@ -473,7 +517,7 @@ func driverCalls(lang, code, low string) []scriptCall {
 		sql := strings.TrimSpace(m[1])
 		var argv []string
 		switch {
-		case strings.Contains(driver, "sqlite"):
+		case strings.Contains(driver, "sqlite") || driver == "duckdb":
 			f := db
 			if f == "" {
 				if s, _, ok := strLit(args, strings.IndexAny(args, `"'`), lang); ok {
@@ -481,6 +525,9 @@ func driverCalls(lang, code, low string) []scriptCall {
 				}
 			}
 			argv = []string{"sqlite3", f, sql}
+			if driver == "duckdb" {
+				argv[0] = "duckdb"
+			}
 		case strings.Contains(driver, "mysql") || strings.HasPrefix(lowArgs, `"mysql:`) || strings.HasPrefix(lowArgs, `'mysql:`) || strings.Contains(lowArgs, "mysql://"):
 			argv = []string{"mysql"}
 			if strings.HasPrefix(host, "$") {

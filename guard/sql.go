@@ -98,6 +98,18 @@ func serverPrivOf(text string) string {
 		return "the server's statement log switched off"
 	case strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS = 0") || strings.Contains(u, "DATA_RETENTION_TIME_IN_DAYS=0"):
 		return "point-in-time restores switched off (Time Travel kept for 0 days)"
+	case strings.Contains(u, "VACUUM ") && strings.Contains(u, " RETAIN 0 HOURS"), strings.Contains(u, "RETENTIONDURATIONCHECK.ENABLED") && strings.Contains(u, "FALSE"):
+		// Delta Lake's VACUUM ... RETAIN 0 HOURS: every earlier version
+		// of the table's files deleted, and with them time travel
+		return "every earlier version of a Delta table deleted (VACUUM RETAIN 0 HOURS)"
+	case strings.Contains(u, "IDENTIFIED WITH NO_PASSWORD"):
+		return "an account left without a password"
+	case strings.Contains(u, "ON ALL TABLES") && strings.HasPrefix(strings.TrimSpace(u), "GRANT") && (strings.Contains(u, " TO ROLE PUBLIC") || strings.Contains(u, " TO PUBLIC")):
+		return "every table of a schema granted to every user"
+	}
+	if m := sqlPasswordCleared.FindStringSubmatch(u); m != nil && guessablePassword(strings.Trim(m[1], "'\"`"), "") {
+		// MySQL's SET PASSWORD FOR 'root'@'%' = '' (or PASSWORD(''))
+		return "an administrator's password set to a guessable one"
 	}
 	if !strings.Contains(u, "PASSWORD") && !strings.Contains(u, "IDENTIFIED") {
 		return ""
@@ -111,6 +123,10 @@ func serverPrivOf(text string) string {
 // sqlPasswordSet matches a statement setting an administrator's
 // password: PostgreSQL's ALTER USER postgres PASSWORD 'x', MySQL's
 // ALTER USER 'root'@'%' IDENTIFIED BY 'x'.
+// sqlPasswordCleared matches MySQL's SET PASSWORD FOR user = ” (upper
+// case, spaces single).
+var sqlPasswordCleared = regexp.MustCompile(`SET PASSWORD FOR ([^\s@=]+)(?:@\S+)? ?= ?(?:PASSWORD\(''\)|'')`)
+
 var sqlPasswordSet = regexp.MustCompile(`(?i)\b(?:alter|create)\s+(?:user|role)\s+([^\s@]+)(?:@\S+)?\s+(?:with\s+)?(?:encrypted\s+)?(?:password|identified\s+by)\s+'([^']*)'`)
 
 // guessablePassword reports an administrator account (postgres, root,
@@ -176,6 +192,11 @@ func serverExportOf(text string) string {
 	if strings.Contains(u, "INSERT INTO FUNCTION URL(") || strings.Contains(u, "INSERT INTO TABLE FUNCTION URL(") {
 		return "INSERT INTO FUNCTION url(...)"
 	}
+	// Snowflake's ALTER SHARE ... ADD ACCOUNTS = X: the share's tables
+	// readable from another account
+	if strings.Contains(u, "ALTER SHARE ") && (strings.Contains(u, " ADD ACCOUNTS") || strings.Contains(u, " SET ACCOUNTS")) {
+		return "tables shared with another Snowflake account"
+	}
 	inlineKeys := strings.Contains(u, "AWS_KEY_ID") || strings.Contains(u, "AWS_SECRET") || strings.Contains(u, "ACCESS_KEY_ID") ||
 		strings.Contains(u, "SECRET_ACCESS_KEY") || strings.Contains(u, "AZURE_SAS_TOKEN") || strings.Contains(u, "CREDENTIALS '") ||
 		strings.Contains(u, "CREDENTIALS=(") || strings.Contains(u, "CREDENTIALS = (")
@@ -218,7 +239,11 @@ func serverExportOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud", "dbt")
+
+// dbtSQLArg is the statement of a dbt run-operation's arguments
+// ({sql: 'DROP ...'}, {"query": "..."}).
+var dbtSQLArg = regexp.MustCompile(`(?i)["']?(?:sql|query|statement)["']?\s*:\s*(?:'([^']*)'|"([^"]*)")`)
 
 // statementOptions are the options with which database clients are
 // given statements to run, client by client as their documentation names
@@ -256,7 +281,7 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 		b.WriteString(";\n")
 	}
 	lang := "sql"
-	stdinStatements := c.name != "aws" && c.name != "heroku" && c.name != "fly" && c.name != "flyctl" && c.name != "prisma"
+	stdinStatements := c.name != "aws" && c.name != "dbt" && c.name != "heroku" && c.name != "fly" && c.name != "flyctl" && c.name != "prisma"
 	for _, o := range statementOptions[c.name] {
 		if v, ok := optValue(args, o.short, o.long); ok {
 			add(v)
@@ -322,10 +347,27 @@ func (a *analysis) sqlOf(c *cmd) (string, string) {
 			stdinStatements = true
 		}
 	case "aws":
-		// aws rds-data execute-statement --sql 'SQL'
-		if len(args) > 1 && args[0].s == "rds-data" {
+		// aws rds-data execute-statement --sql 'SQL', aws athena
+		// start-query-execution --query-string 'SQL', aws
+		// redshift-data execute-statement --sql 'SQL'
+		if len(args) > 1 && (args[0].s == "rds-data" || args[0].s == "redshift-data") {
 			if v, ok := optValue(args, "", "sql"); ok {
 				add(v)
+			}
+		}
+		if len(args) > 1 && args[0].s == "athena" && args[1].s == "start-query-execution" {
+			if v, ok := optValue(args, "", "query-string"); ok {
+				add(v)
+			}
+		}
+	case "dbt":
+		// dbt run-operation run_sql --args "{sql: 'DROP ...'}": a
+		// macro that runs the statement it is given
+		if p := positional(args); len(p) > 0 && p[0].s == "run-operation" {
+			if v, ok := optValue(args, "", "args"); ok {
+				if m := dbtSQLArg.FindStringSubmatch(v); m != nil {
+					add(m[1] + m[2])
+				}
 			}
 		}
 	case "gcloud":
@@ -599,6 +641,7 @@ func (a *analysis) scanSQLOf(c *cmd) *sqlScan {
 // scanSQLText classifies SQL statements.
 func scanSQLText(text string, s *sqlScan) {
 	norm := normalizeSQL(text)
+	var made map[string]bool // tables the statements themselves created
 	for _, st := range strings.Split(norm, ";") {
 		st = strings.TrimSpace(st)
 		if st == "" {
@@ -607,6 +650,16 @@ func scanSQLText(text string, s *sqlScan) {
 		f := strings.Fields(st)
 		if len(f) < 2 {
 			continue
+		}
+		if t := createdTable(f); t != "" {
+			if made == nil {
+				made = map[string]bool{}
+			}
+			made[t] = true
+			continue
+		}
+		if made != nil && (f[0] == "DROP" || f[0] == "TRUNCATE" || f[0] == "DELETE") && onlyMadeTables(f, made) {
+			continue // create table t ...; drop table t: the line's own table
 		}
 		// WITH ... DELETE is rare; look at the leading verb
 		if f[0] == "EXPLAIN" {
@@ -675,6 +728,66 @@ func scanSQLText(text string, s *sqlScan) {
 			}
 		}
 	}
+}
+
+// createdTable returns the table a CREATE [TEMPORARY] TABLE statement
+// (its upper-case words) makes, or "".
+func createdTable(f []string) string {
+	if f[0] != "CREATE" {
+		return ""
+	}
+	i := 1
+	for i < len(f) && (f[i] == "OR" || f[i] == "REPLACE" || f[i] == "TEMP" || f[i] == "TEMPORARY" || f[i] == "LOCAL" || f[i] == "GLOBAL" || f[i] == "TRANSIENT") {
+		i++
+	}
+	if i+1 >= len(f) || f[i] != "TABLE" {
+		return ""
+	}
+	i++
+	if i+3 < len(f) && f[i] == "IF" && f[i+1] == "NOT" && f[i+2] == "EXISTS" {
+		i += 3
+	}
+	return strings.Trim(strings.TrimSuffix(f[i], "("), "`\"[]")
+}
+
+// onlyMadeTables reports a DROP TABLE, TRUNCATE or DELETE FROM (its
+// upper-case words) whose every table is in made.
+func onlyMadeTables(f []string, made map[string]bool) bool {
+	i := 1
+	switch f[0] {
+	case "DROP":
+		if f[1] != "TABLE" {
+			return false
+		}
+		i = 2
+		if i+1 < len(f) && f[i] == "IF" && f[i+1] == "EXISTS" {
+			i += 2
+		}
+	case "TRUNCATE":
+		if f[1] == "TABLE" {
+			i = 2
+		}
+	case "DELETE":
+		if f[1] != "FROM" {
+			return false
+		}
+		i = 2
+	}
+	if i >= len(f) {
+		return false
+	}
+	// the tables: a, b, c (what follows the last is not a table)
+	for ; i < len(f); i++ {
+		for _, t := range strings.Split(f[i], ",") {
+			if t = strings.Trim(t, "`\"[]"); t != "" && !made[t] {
+				return false
+			}
+		}
+		if !strings.HasSuffix(f[i], ",") && (i+1 >= len(f) || !strings.HasPrefix(f[i+1], ",")) {
+			break
+		}
+	}
+	return true
 }
 
 // explainedStatement returns where the statement an EXPLAIN ANALYZE runs
