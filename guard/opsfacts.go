@@ -118,6 +118,8 @@ var criticalPackages = map[string]bool{
 	"grub-pc": true, "grub2": true, "grub-efi-amd64": true, "util-linux": true, "login": true, "passwd": true, "base-files": true,
 	"init": true, "python3-minimal": true, "libpam0g": true, "pam": true, "perl-base": true, "shadow-utils": true, "filesystem": true,
 	"initscripts": true, "sysvinit": true, "procps": true, "mount": true, "e2fsprogs": true, "zlib1g": true,
+	// the package managers themselves and Arch's base and kernel
+	"pacman": true, "zypper": true, "libzypp": true, "apk-tools": true, "base": true, "linux": true,
 }
 
 func isAWSDelete(op string) bool {

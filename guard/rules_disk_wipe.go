@@ -251,10 +251,13 @@ var diskWipeRules = []*rule{
 			case "nvme":
 				return len(args) > 0 && (args[0].s == "format" || args[0].s == "sanitize"), ""
 			case "cryptsetup":
-				return len(args) > 0 && (args[0].s == "luksFormat" || args[0].s == "luksErase" || args[0].s == "erase" ||
+				// (cryptsetup -q luksKillSlot DEV 0: the action is the
+				// first operand)
+				ops := positional(args)
+				return len(ops) > 0 && (ops[0].s == "luksFormat" || ops[0].s == "luksErase" || ops[0].s == "erase" ||
 					// a key slot removed without its passphrase: the last one
 					// gone, the volume's data with it
-					args[0].s == "luksKillSlot" || args[0].s == "luksRemoveKey"), ""
+					ops[0].s == "luksKillSlot" || ops[0].s == "luksRemoveKey"), ""
 			case "lvreduce":
 				// a logical volume shrunk under its file system (-r,
 				// --resizefs, shrinks the file system first)

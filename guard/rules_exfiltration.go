@@ -1608,7 +1608,11 @@ var exfiltrationRules = []*rule{
 		match: func(a *analysis, c *cmd) (bool, string) {
 			ops := c.operands()
 			pat := grepPattern(c)
-			if !(secretishPattern(pat) || tokenServicePrefixes(pat) || connectionPattern(lower(pat)) && c.in.kind == flowSecret) || grepShowsNoLine(c) {
+			// env | grep -iE 'openai|anthropic|hf_': each variable of
+			// services whose variables are credentials (history | grep
+			// docker: the commands that named it)
+			services := tokenServiceNames(pat) && c.pipe != nil && c.stage > 0 && envListing(c.pipe[c.stage-1])
+			if !(secretishPattern(pat) || tokenServicePrefixes(pat) || services || connectionPattern(lower(pat)) && c.in.kind == flowSecret) || grepShowsNoLine(c) {
 				return false, "" // (grep -q, -c: nothing of the lines shown)
 			}
 			if laterStage(c, namesOfAssignments) != nil {
@@ -2419,6 +2423,13 @@ func grepPattern(c *cmd) string {
 		return ""
 	}
 	if v, ok := optValue(c.args(), "-e", "regexp"); ok {
+		// grep -e wifi -e mqtt_pass: every pattern given
+		args := c.args()
+		for i, w := range args {
+			if i > 0 && (args[i-1].s == "-e" || args[i-1].s == "--regexp") && w.s != v {
+				v += "|" + w.s
+			}
+		}
 		return v
 	}
 	// (-A 20, -m 5: an option's value is not the pattern)
@@ -2455,7 +2466,10 @@ func urlCredentialPattern(pat string) bool {
 // AWS_SECRET_ACCESS_KEY, AZURE_CLIENT_SECRET).
 var tokenServices = map[string]bool{"gh": true, "github": true, "gitlab": true, "gl": true, "npm": true, "azure": true, "arm": true, "aws": true,
 	"hf": true, "huggingface": true, "openai": true, "anthropic": true, "stripe": true, "slack": true, "twilio": true, "vault": true,
-	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true}
+	"cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true, "docker": true, "sendgrid": true,
+	"firebase": true, "okta": true, "auth0": true, "gemini": true, "mistral": true, "replicate": true, "cohere": true, "groq": true,
+	"pg": true, "snowflake": true, "databricks": true, "datadog": true, "dd": true, "sentry": true, "supabase": true, "pinecone": true,
+	"linode": true, "pagerduty": true, "mailgun": true, "postmark": true, "algolia": true, "mongodb": true, "mysql": true}
 
 // tokenServicePrefixes reports a search pattern that keeps every
 // variable of services whose variables are credentials: ^(GH|NPM)_, ^AWS_
@@ -2475,6 +2489,40 @@ func tokenServicePrefixes(pat string) bool {
 		}
 	}
 	return true
+}
+
+// tokenServiceNames reports a search pattern whose every alternative is
+// the name of a service whose variables are credentials:
+// 'openai|anthropic|hf_', ^PG, 'okta|auth0|cf_' (each variable of those
+// services, values included).
+func tokenServiceNames(pat string) bool {
+	p := strings.Trim(pat, `"'`)
+	if p == "" || strings.ContainsAny(p, "=[\\") {
+		return false // ^AWS_REGION=, [A-Z]+: a setting, a class of names
+	}
+	for _, alt := range strings.Split(p, "|") {
+		alt = strings.Trim(alt, "^()$")
+		alt = strings.TrimSuffix(strings.TrimSuffix(alt, ".*"), "_")
+		if !tokenServices[strings.ToLower(alt)] {
+			return false
+		}
+	}
+	return true
+}
+
+// envListing reports a command that lists the environment's variables
+// with their values (env, printenv, set, export -p).
+func envListing(c *cmd) bool {
+	if c == nil {
+		return false
+	}
+	switch c.name {
+	case "env", "printenv":
+		return len(c.operands()) == 0
+	case "set", "export", "declare", "typeset":
+		return len(c.operands()) == 0 || hasWord(c.args(), "-p") || hasWord(c.args(), "-x")
+	}
+	return false
 }
 
 // secretsShown reports that a whole store's output (an environment, a

@@ -56,13 +56,31 @@ var systemRules = []*rule{
 				ops := positional(args)
 				if len(ops) > 1 {
 					p := a.absPath(ops[len(ops)-1].s, c.cwd)
-					if strings.HasPrefix(p, "/proc/") || p == "/etc" || p == "/usr" || p == "/bin" || p == "/sbin" || p == "/boot" || strings.HasPrefix(p, "/etc/") {
+					if strings.HasPrefix(p, "/proc/") || p == "/etc" || p == "/usr" || p == "/bin" || p == "/sbin" || p == "/boot" || strings.HasPrefix(p, "/etc/") ||
+						// over a system program (mount --bind ./x /usr/bin/sudo)
+						strings.HasPrefix(p, "/usr/") || strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/sbin/") || strings.HasPrefix(p, "/lib") {
 						return true, p
 					}
 				}
 			}
 			if !strings.Contains(o, "remount") {
+				// mount -t tmpfs tmpfs /var/lib/postgresql: a new file
+				// system over a service's data (it sees an empty one)
+				if t, ok := optValue(args, "-t", "types"); ok && (t == "tmpfs" || t == "ramfs" || t == "overlay") {
+					if ops := positional(args); len(ops) > 1 {
+						if p := a.absPath(ops[len(ops)-1].s, c.cwd); strings.HasPrefix(p, "/var/lib/") || p == "/etc" || p == "/usr" || p == "/home" || p == "/var" || p == "/srv" || strings.HasPrefix(p, "/srv/") {
+							return true, t + " over " + p
+						}
+					}
+				}
 				return false, ""
+			}
+			if ops := positional(args); len(ops) > 0 && (mountOption(o, "exec") || mountOption(o, "suid")) {
+				// remount,exec,suid /tmp: the world-writable directories'
+				// hardening taken off
+				if p := a.absPath(ops[len(ops)-1].s, c.cwd); p == "/tmp" || p == "/var/tmp" || p == "/dev/shm" {
+					return true, o + " " + p
+				}
 			}
 			for _, w := range positional(args) {
 				// (remount,ro /var/lib/docker: every container's storage)
@@ -1349,6 +1367,8 @@ var systemRules = []*rule{
 				switch w.s {
 				case "remove", "purge", "erase", "autoremove", "del", "uninstall", "-R", "-Rns", "-Rs", "-Rdd", "-e", "--erase", "-r", "-P", "--purge", "--remove":
 					removing = true
+				case "rm":
+					removing = removing || c.name == "zypper" // zypper rm
 				}
 			}
 			if !removing {
@@ -2812,4 +2832,15 @@ func windowLength(src string) (time.Duration, bool) {
 		return 0, false
 	}
 	return end.Sub(start), true
+}
+
+// mountOption reports a mount option list (exec,suid,remount) that holds
+// o.
+func mountOption(list, o string) bool {
+	for _, f := range strings.Split(list, ",") {
+		if f == o {
+			return true
+		}
+	}
+	return false
 }
