@@ -1726,6 +1726,13 @@ var exfiltrationRules = []*rule{
 			if d, ok := optValue(args, "-h", ""); ok && (c.name == "busybox" || c.name == "httpd") {
 				dir = a.absPath(d, c.cwd) // busybox httpd -h DIR: the document root
 			}
+			if ops := positional(args); c.name == "http-server" && len(ops) > 0 && strings.ContainsAny(ops[0].s, "/~.\\") {
+				// http-server /c/Users/dev -a 0.0.0.0: the folder served
+				if what := a.windowsRootOrHome(ops[0].s); what != "" {
+					return true, what
+				}
+				dir = a.absPath(ops[0].s, c.cwd)
+			}
 			if dir == "" || a.inWork(dir) {
 				return false, ""
 			}

@@ -279,6 +279,49 @@ var networkExposeRules = []*rule{
 					return true, "microsocks on every address"
 				}
 				return false, ""
+			case "openocd":
+				// openocd -c "bindto 0.0.0.0": its GDB, telnet and Tcl ports
+				// (memory and flash of the board, and commands) for anyone
+				for _, w := range args {
+					if f := strings.Fields(strings.Trim(w.s, `"'`)); len(f) > 1 && f[0] == "bindto" && (f[1] == "0.0.0.0" || f[1] == "::") {
+						return true, "openocd bindto " + f[1]
+					}
+				}
+				return false, ""
+			case "JLinkGDBServer", "JLinkGDBServerCL", "JLinkGDBServerCLExe", "JLinkRemoteServer", "JLinkRemoteServerCL", "jlinkgdbserver", "jlinkgdbservercl", "jlinkgdbserverclexe", "jlinkremoteserver", "jlinkremoteservercl":
+				if hasWord(args, "-nolocalhostonly") || hasWord(args, "-LocalhostOnly") && hasWord(args, "0") {
+					return true, c.base + " -nolocalhostonly"
+				}
+				return false, ""
+			case "socat":
+				// socat TCP-LISTEN:4000,fork FILE:/dev/ttyUSB0: a device
+				// or a shell on a port of every address (no bind=)
+				if ops := positional(args); len(ops) == 2 {
+					l, r := lower(ops[0].s), lower(ops[1].s)
+					if (strings.HasPrefix(l, "tcp-listen:") || strings.HasPrefix(l, "tcp4-listen:") || strings.HasPrefix(l, "tcp6-listen:")) && !strings.Contains(l, "bind=") && !strings.Contains(l, "range=") &&
+						(strings.Contains(r, "/dev/") || strings.HasPrefix(r, "exec:") || strings.HasPrefix(r, "system:")) {
+						return true, "socat " + ops[0].s + " " + ops[1].s
+					}
+				}
+				return false, ""
+			case "ser2net":
+				// ser2net -C '0.0.0.0,2000:telnet:...': a serial port on
+				// every address
+				if v, ok := optValue(args, "-C", ""); ok && (strings.HasPrefix(v, "0.0.0.0,") || strings.HasPrefix(v, "::,") || strings.HasPrefix(v, ",") || !strings.Contains(v, ",") && len(v) > 0 && v[0] >= '0' && v[0] <= '9' && !strings.HasPrefix(v, "127.")) {
+					return true, "ser2net -C " + v
+				}
+				return false, ""
+			case "ollama":
+				// OLLAMA_HOST=0.0.0.0 ollama serve: the model server and its
+				// API (pull, delete, create) for anyone
+				if ops := positional(args); len(ops) > 0 && ops[0].s == "serve" {
+					if v, ok := a.envOf(c, "OLLAMA_HOST"); ok {
+						if h, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(v, "http://"), "https://"), ":"); h == "0.0.0.0" || h == "" && strings.HasPrefix(v, ":") || h == "[::]" {
+							return true, "OLLAMA_HOST=" + v + " ollama serve"
+						}
+					}
+				}
+				return false, ""
 			}
 			for i, w := range args {
 				if !strings.HasPrefix(w.s, "-") {
