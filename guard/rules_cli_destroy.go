@@ -14,7 +14,7 @@ var cliDestroyRules = []*rule{
 	{ID: "cli-destroy-confirmed", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a hosted resource with the confirmation skipped",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if cliDestroyExempt[c.name] || len(c.words) < 3 {
+			if cliDestroyExempt[c.name] || len(c.words) < 3 || stripeTestMode(a, c) {
 				return false, ""
 			}
 			args, low := c.args(), c.lowerArgs()
@@ -45,7 +45,7 @@ var cliDestroyRules = []*rule{
 	{ID: "cli-destroy-durable", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a hosted project, repository, database, domain or released image, or anything in production",
 		Suggestions: suggCloud,
 		match: func(a *analysis, c *cmd) (bool, string) {
-			if cliDestroyExempt[c.name] || len(c.words) < 3 {
+			if cliDestroyExempt[c.name] || len(c.words) < 3 || stripeTestMode(a, c) {
 				return false, ""
 			}
 			args := c.args()
@@ -372,6 +372,24 @@ func colonDestroyVerb(s string) bool {
 	}
 	v := l[i+1:]
 	return destroyVerbs[v] || v == "disable" || v == "unset"
+}
+
+// stripeTestMode reports a stripe command run in the CLI's default test
+// mode: without --live or a live secret key (sk_live_, rk_live_), it
+// reaches only the account's test data.
+func stripeTestMode(a *analysis, c *cmd) bool {
+	if c.name != "stripe" || hasWord(c.args(), "--live") {
+		return false
+	}
+	for _, w := range c.args() {
+		if strings.Contains(w.s, "_live_") || strings.HasPrefix(w.s, "$") || strings.Contains(w.s, "${") {
+			return false // a live key given, or a key whose value is not known
+		}
+	}
+	if v, ok := a.envOf(c, "STRIPE_API_KEY"); ok && !strings.Contains(v, "_test_") {
+		return false
+	}
+	return true
 }
 
 // scratchEnvOption reports a target, environment or stage option naming

@@ -502,6 +502,9 @@ var winRules = []*rule{
 			if c.name == "remove-appxpackage" && ownAppxPackage(c) {
 				return false, "" // the project's own sideloaded app, by name
 			}
+			if c.name == "disable-windowsoptionalfeature" && legacyInsecureFeature(j) {
+				return false, "" // SMB1, PowerShell 2.0: switched off to harden
+			}
 			return true, j
 		}},
 	{ID: "win-network-off", Level: LevelHigh, Category: CategorySystem, Description: "releasing the network address or deleting the default route",
@@ -3139,6 +3142,24 @@ func rundllOpensPage(args []string) bool {
 		case ".exe", ".msi", ".hta", ".ps1", ".bat", ".cmd", ".vbs", ".js", ".jse", ".wsf", ".jar", ".scr", ".dll", ".lnk", ".appinstaller", ".msix", ".zip", ".iso":
 			return false
 		}
+		return true
+	}
+	return false
+}
+
+// legacyInsecureFeature reports Disable-WindowsOptionalFeature's
+// arguments (lower case) naming only features hardening guides switch
+// off: SMB 1.0, PowerShell 2.0, the Telnet and TFTP clients.
+func legacyInsecureFeature(j string) bool {
+	name := ""
+	f := strings.Fields(j)
+	for i, w := range f {
+		if (w == "-featurename" || w == "-name") && i+1 < len(f) {
+			name = strings.Trim(f[i+1], `"'`)
+		}
+	}
+	switch name {
+	case "smb1protocol", "smb1protocol-client", "smb1protocol-server", "microsoftwindowspowershellv2", "microsoftwindowspowershellv2root", "telnetclient", "tftp":
 		return true
 	}
 	return false
