@@ -1046,13 +1046,15 @@ const (
 )
 
 // Round forty-eight, POSIX lines (both parts): 80.3%, 71.6%, 84.8% and
-// 1.23% false positives on arrival; see
-// testdata/corpus/round48/README.md. These floors catch regressions.
+// 1.23% false positives on arrival; after the session's rules 84.1%,
+// 76.9%, 84.8% and 0.89% (round48b, never opened, 81.0%, 73.8%, 83.3%,
+// 0.55%); see testdata/corpus/round48/README.md. These floors catch
+// regressions.
 const (
-	minRound48Critical      = 0.80
-	minRound48High          = 0.71
+	minRound48Critical      = 0.84
+	minRound48High          = 0.76
 	minRound48Moderate      = 0.84
-	maxRound48FalsePositive = 0.013
+	maxRound48FalsePositive = 0.009
 )
 
 const (
