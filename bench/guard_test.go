@@ -56,13 +56,14 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 45's final build, alternated with round 46's on a
-// shared two-core machine): 59,463, 60,502 and 60,021 decisions/s, p99
-// 87.9, 84.5 and 85.2 µs. Round 46's final build measured 58,749, 60,021
-// and 58,774 (p99 88.6, 86.5 and 88.0 µs) in the same runs, and about
-// 100,000 with one goroutine per core. Older rounds' figures (90,200 at
-// best on the fifth round's smaller rule set) are in the git history.
-const lastRound = "56,154 decisions/s, p99 95µs"
+// round's rules (round 47's final build, alternated with round 48's on a
+// shared two-core machine): 55,577, 56,132 and 53,322 decisions/s, p99
+// 92.5, 91.5 and 97.5 µs (the median run's figure below). Round 48's
+// final build measured 55,543, 55,608 and 55,796 (p99 92.3, 92.4 and
+// 93.5 µs) in the same runs, and 91,700 to 94,900 with one goroutine per
+// core. Older rounds' figures (90,200 at best on the fifth round's
+// smaller rule set) are in the git history.
+const lastRound = "55,577 decisions/s, p99 92µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
