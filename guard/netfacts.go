@@ -14,7 +14,10 @@ var (
 		"s3cmd", "az", "gcloud", "lftp", "httpie", "curlie", "wget2", "swaks", "tailscale", "azcopy", "mc", "mcli", "glab", "restic", "borg", "duplicity", "oras",
 		"pscp.pssh", "parallel-scp", "prsync", "parallel-rsync",
 		// chat and ticket clients: what they are given is posted
-		"telegram-send", "jira", "slackcat", "ntfy", "apprise", "teams")
+		"telegram-send", "jira", "slackcat", "ntfy", "apprise", "teams",
+		// message brokers' publishers: what they publish, every subscriber
+		// of the topic reads (a public broker's, anyone)
+		"mosquitto_pub", "kcat", "kafkacat", "nats")
 )
 
 var suggRemote = []string{"Download the script, read it, then run it: curl -fsSLo install.sh URL && less install.sh", "Install from a package manager with verified packages", "Pin a checksum and verify it before running"}
@@ -128,6 +131,13 @@ func sendsStdin(c *cmd) bool {
 		return len(args) == 0 || !opensslLocal[args[0].s]
 	case "nc", "socat", "telnet", "ssh", "mail", "mailx", "sendmail", "mutt", "ftp", "tftp", "smbclient", "lftp":
 		return true
+	case "mosquitto_pub":
+		// -s: the message is the input; -l: each of its lines
+		return hasWord(args, "-s") || hasWord(args, "-l") || hasWord(args, "--stdin-file") || hasWord(args, "--stdin-line")
+	case "kcat", "kafkacat":
+		return hasWord(args, "-P") // producer mode: what it reads is published
+	case "nats":
+		return len(args) > 0 && args[0].s == "pub" && len(positional(args)) < 3 // nats pub SUBJECT: the message read
 	case "swaks":
 		// swaks --attach - (or --body -, --data -): the input is mailed
 		for i, w := range args {

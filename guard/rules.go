@@ -26,6 +26,11 @@ type rule struct {
 	// devOwn rules judge the developer's own data: a file named for
 	// development (compose.dev.yml) does not make it a test's throwaway.
 	devOwn bool
+	// fallback rules run after a command's other rules and only when none
+	// of them found as much: they name what the others say more
+	// precisely (a drop site's upload of credentials is the credentials'
+	// leak).
+	fallback bool
 }
 
 var (
@@ -64,7 +69,17 @@ func initRules() {
 					genericRule = append(genericRule, r)
 				}
 				for _, n := range r.names {
-					rulesByName[n] = append(rulesByName[n], r)
+					if !r.fallback {
+						// (before the fallback rules already listed)
+						l := rulesByName[n]
+						i := len(l)
+						for i > 0 && l[i-1].fallback {
+							i--
+						}
+						rulesByName[n] = append(l[:i], append([]*rule{r}, l[i:]...)...)
+					} else {
+						rulesByName[n] = append(rulesByName[n], r)
+					}
 					switch r.Category {
 					case CategoryCloudDestroy, CategoryDatabaseDestroy, CategoryContainerDestroy, CategoryFileDelete, CategoryGitDestroy:
 						ownsDestroy[n] = true
@@ -158,6 +173,9 @@ func (a *analysis) judge(c *cmd) {
 		named = nil // only shows what it would do
 	}
 	for _, r := range named {
+		if r.fallback && a.best != nil && a.best.level >= r.Level && !a.explain {
+			continue // said already, more precisely
+		}
 		a.try(c, r)
 		if a.stop {
 			return

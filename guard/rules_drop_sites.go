@@ -1,0 +1,117 @@
+package guard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Anonymous drop sites: paste bins, file drops and request catchers. They
+// have no use for a project but to hand what they are given to whoever
+// holds the link (or to whoever set the catcher up), so whatever is sent
+// there (source, data, logs, configuration) has left for good.
+var dropSiteRules = []*rule{
+	{ID: "data-to-drop-site", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending files or data to an anonymous paste, file-drop or request-catching site (anyone with the link reads it)",
+		Suggestions: []string{"Share through the team's own storage or issue tracker, with access limited", "Send nothing off the machine; show the output here instead"},
+		names:       names("curl", "wget", "wget2", "curlie", "http", "https", "xh", "httpie", "nc", "ncat"),
+		fallback:    true,
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			if c.name == "nc" || c.name == "ncat" {
+				// nc termbin.com 9999: the input pasted
+				if ops := positional(args); len(ops) > 0 {
+					if h := lower(ops[0].s); dropSite(h) != "" {
+						return true, c.name + " " + h
+					}
+				}
+				return false, ""
+			}
+			for _, w := range args {
+				if !strings.Contains(w.s, "://") {
+					continue
+				}
+				h := lower(hostOf(w.s))
+				kind := dropSite(h)
+				if kind == "" {
+					continue
+				}
+				if httpSends(c) || kind == "catcher" && (strings.ContainsAny(w.s, "?$") || hasWord(args, "-H") || hasPrefixWord(args, "--header") || !w.ok) {
+					return true, h
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, dropSiteRules) }
+
+// dropSites are the paste bins, file drops ("drop") and request catchers
+// ("catcher"), by domain; their subdomains count too.
+var dropSites = map[string]string{
+	"paste.rs": "drop", "termbin.com": "drop", "transfer.sh": "drop", "oshi.at": "drop", "0x0.st": "drop", "file.io": "drop",
+	"bashupload.com": "drop", "ix.io": "drop", "sprunge.us": "drop", "dpaste.com": "drop", "dpaste.org": "drop", "pastebin.com": "drop",
+	"hastebin.com": "drop", "paste.c-net.org": "drop", "catbox.moe": "drop", "gofile.io": "drop", "temp.sh": "drop", "tmpfiles.org": "drop",
+	"keep.sh": "drop", "paste.ee": "drop", "rentry.co": "drop", "bpa.st": "drop", "clbin.com": "drop", "x0.at": "drop", "envs.sh": "drop",
+	"uguu.se": "drop", "filebin.net": "drop", "pastes.dev": "drop", "privatebin.net": "drop", "ntfy.sh": "drop", "wormhole.app": "drop",
+	"webhook.site": "catcher", "requestbin.com": "catcher", "requestbin.net": "catcher", "requestbin.io": "catcher", "pipedream.net": "catcher",
+	"hookbin.com": "catcher", "beeceptor.com": "catcher", "requestcatcher.com": "catcher", "interact.sh": "catcher", "oast.fun": "catcher",
+	"oast.pro": "catcher", "oast.live": "catcher", "oast.site": "catcher", "oast.online": "catcher", "oast.me": "catcher",
+	"burpcollaborator.net": "catcher", "oastify.com": "catcher", "canarytokens.com": "catcher", "postb.in": "catcher",
+}
+
+// dropSite returns the kind of drop site host h is under, or "".
+func dropSite(h string) string {
+	for h != "" {
+		if k, ok := dropSites[h]; ok {
+			return k
+		}
+		i := strings.IndexByte(h, '.')
+		if i < 0 {
+			break
+		}
+		h = h[i+1:]
+	}
+	return ""
+}
+
+// httpSends reports an HTTP client's request that carries data: a body,
+// a form, an uploaded file, or a method that sends one.
+func httpSends(c *cmd) bool {
+	args := c.args()
+	switch m := httpMethod(c); m {
+	case "POST", "PUT", "PATCH":
+		return true
+	}
+	for i, w := range args {
+		s := w.s
+		switch c.name {
+		case "curl", "curlie":
+			if s == "-d" || s == "-F" || s == "-T" || strings.HasPrefix(s, "--data") || s == "--json" || strings.HasPrefix(s, "--form") || s == "--upload-file" ||
+				shortBundleEnds(s, 'd') || shortBundleEnds(s, 'F') || shortBundleEnds(s, 'T') || strings.HasPrefix(s, "-d") && len(s) > 2 && !strings.HasPrefix(s, "--") {
+				return true
+			}
+		case "wget", "wget2":
+			if strings.HasPrefix(s, "--post-") || strings.HasPrefix(s, "--body-") {
+				return true
+			}
+		case "http", "https", "xh", "httpie":
+			// http POST URL f=v, http URL @file, http URL < file
+			if i > 0 && !strings.HasPrefix(s, "-") && !strings.Contains(s, "://") && (strings.Contains(s, "=") || strings.HasPrefix(s, "@")) {
+				return true
+			}
+		}
+	}
+	if c.name == "http" || c.name == "https" || c.name == "xh" || c.name == "httpie" {
+		// (httpie sends what it reads: a pipe or a file given as input)
+		if c.pipe != nil && c.stage > 0 {
+			return true
+		}
+		for _, r := range c.redirs {
+			if r.op == syntax.RdrIn {
+				return true
+			}
+		}
+		return false
+	}
+	return curlStdin(args)
+}
