@@ -35,7 +35,7 @@ var homeCredentialStores = []credentialStore{
 	// object storage and data platforms
 	{".config/rclone/rclone.conf", "storage remotes' keys"}, {".config/restic/", "the backup repository's password"}, {".s3cfg", "storage keys"}, {".mc/config.json", "storage keys"},
 	{".boto", "storage keys"}, {".databrickscfg", "data platform tokens"}, {".snowsql/config", "warehouse logins"},
-	{".dbt/profiles.yml", "warehouse logins"}, {".kaggle/kaggle.json", "an API key"}, {".cache/huggingface/token", "an API token"},
+	{".dbt/profiles.yml", "warehouse logins"}, {".kaggle/kaggle.json", "an API key"}, {".cache/huggingface/token", "an API token"}, {".cache/huggingface/stored_tokens", "API tokens"},
 	{".huggingface/token", "an API token"}, {".config/clickhouse-client/", "database logins"}, {".mongoshrc.js", "database logins"},
 	// build, package and release tools
 	{".m2/settings.xml", "repository logins"}, {".m2/settings-security.xml", "repository logins"},

@@ -1916,7 +1916,7 @@ var secretStoreReads = map[string][][]string{
 	"vault":         {{"read"}, {"kv", "get"}, {"print", "token"}},
 	"doppler":       {{"secrets", "download"}, {"secrets", "get"}},
 	"infisical":     {{"export"}, {"secrets", "get"}},
-	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}, {"ec2", "create-key-pair"}, {"iam", "create-access-key"}, {"rds", "generate-db-auth-token"}},
+	"aws":           {{"secretsmanager", "get-secret-value"}, {"ssm", "get-parameter"}, {"ssm", "get-parameters"}, {"ssm", "get-parameters-by-path"}, {"ec2", "create-key-pair"}, {"iam", "create-access-key"}, {"rds", "generate-db-auth-token"}, {"redshift", "get-cluster-credentials"}, {"redshift", "get-cluster-credentials-with-iam"}},
 	"gcloud":        {{"secrets", "versions", "access"}, {"auth", "print-identity-token"}, {"auth", "print-access-token"}, {"auth", "application-default", "print-access-token"}},
 	"az":            {{"keyvault", "secret", "show"}, {"keyvault", "secret", "download"}, {"account", "get-access-token"}, {"storage", "account", "keys"}, {"storage", "account", "show-connection-string"}, {"cosmosdb", "keys", "list"}, {"acr", "credential", "show"}, {"redis", "list-keys"}},
 	"heroku":        {{"config"}},
@@ -1946,6 +1946,12 @@ var secretStoreReads = map[string][][]string{
 	// new tokens, printed once; a registry's stored login
 	"argocd": {{"account", "generate-token"}, {"proj", "role", "create-token"}},
 	"crane":  {{"auth", "get"}},
+	// a data platform's secret scopes, the environment its login makes,
+	// new tokens; a warehouse's temporary credentials, a connection's
+	// properties with its password
+	"databricks": {{"secrets", "get-secret"}, {"auth", "env"}, {"tokens", "create"}, {"auth", "token"}},
+	"fly":        {{"tokens", "create"}, {"auth", "token"}},
+	"flyctl":     {{"tokens", "create"}, {"auth", "token"}},
 }
 
 // composerAuthKey reports a composer setting that holds a credential.

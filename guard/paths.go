@@ -1494,7 +1494,7 @@ var keyFolders = map[string]bool{"keys": true, "secrets": true, "credentials": t
 // of a client that stores its token among its settings. New clients keep
 // choosing the same few names, so the names cover tools nobody listed.
 func homeTokenFile(rel, base string) string {
-	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "Library/Application Support/") {
+	if !strings.HasPrefix(rel, ".") && !strings.HasPrefix(rel, "Library/Application Support/") && !strings.HasPrefix(rel, "Library/Preferences/.") && !strings.HasPrefix(rel, "Library/Preferences/netlify/") {
 		return "" // the user's documents, not a tool's state
 	}
 	b := strings.ToLower(strings.TrimPrefix(base, "."))
@@ -1516,7 +1516,9 @@ func homeTokenFile(rel, base string) string {
 		".config/github-copilot/", ".config/configstore/", ".cloudflared/", ".wrangler/config/", ".config/.wrangler/", ".databrickscfg", ".snowflake/",
 		".dbt/profiles.yml", ".config/snowflake/", ".contentfulrc.json", ".platformio/appstate.json", ".steam/steam/config/config.vdf",
 		".steam/steam/ssfn", ".config/configstore/firebase-tools.json", ".config/algolia/", ".config/flyctl/", ".config/stripe/", ".config/sentry/",
-		".sentryclirc", ".config/vercel/", ".config/heroku/", ".config/twilio-cli/", ".twilio-cli/", ".config/render/", ".supabase/access-token"} {
+		".sentryclirc", ".config/vercel/", ".config/heroku/", ".config/twilio-cli/", ".twilio-cli/", ".config/render/", ".supabase/access-token",
+		// macOS keeps some of them under Library/Preferences
+		"Library/Preferences/.wrangler/", "Library/Preferences/netlify/"} {
 		if strings.HasPrefix(rel, f) || rel == strings.TrimSuffix(f, "/") {
 			return "a client's tokens"
 		}

@@ -2681,7 +2681,24 @@ func secretsPicked(a *analysis, c *cmd) bool {
 	if c.name == "select-string" && hasSw(wargs(c), "notmatch") {
 		return false // Select-String -NotMatch 'password': every line but those
 	}
-	return c.in.kind == flowSecret && a.wantOut == 0 && (secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "pass") || connectionPattern(l))
+	if c.in.kind != flowSecret || a.wantOut != 0 {
+		return false
+	}
+	if secretPattern(l) || strings.Contains(l, "key") || strings.Contains(l, "pass") || connectionPattern(l) {
+		return true
+	}
+	// Where-Object Name -match 'SNOWFLAKE|DATABRICKS': every variable of
+	// services whose variables are credentials (the history searched for
+	// docker: the commands that named it)
+	if c.name != "where-object" || c.in.what != "the environment" {
+		return false
+	}
+	for _, w := range c.args() {
+		if tokenServiceNames(w.s) {
+			return true
+		}
+	}
+	return false
 }
 
 // connectionPattern reports a search pattern for connection strings,
