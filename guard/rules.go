@@ -26,10 +26,10 @@ type rule struct {
 	// devOwn rules judge the developer's own data: a file named for
 	// development (compose.dev.yml) does not make it a test's throwaway.
 	devOwn bool
-	// fallback rules run after a command's other rules and only when none
-	// of them found as much: they name what the others say more
-	// precisely (a drop site's upload of credentials is the credentials'
-	// leak).
+	// fallback rules run after a command's other rules, the generic ones
+	// included, and only when none of them found as much: the others say
+	// it more precisely (a drop site's upload of credentials is the
+	// credentials' leak).
 	fallback bool
 }
 
@@ -69,17 +69,7 @@ func initRules() {
 					genericRule = append(genericRule, r)
 				}
 				for _, n := range r.names {
-					if !r.fallback {
-						// (before the fallback rules already listed)
-						l := rulesByName[n]
-						i := len(l)
-						for i > 0 && l[i-1].fallback {
-							i--
-						}
-						rulesByName[n] = append(l[:i], append([]*rule{r}, l[i:]...)...)
-					} else {
-						rulesByName[n] = append(rulesByName[n], r)
-					}
+					rulesByName[n] = append(rulesByName[n], r)
 					switch r.Category {
 					case CategoryCloudDestroy, CategoryDatabaseDestroy, CategoryContainerDestroy, CategoryFileDelete, CategoryGitDestroy:
 						ownsDestroy[n] = true
@@ -172,9 +162,11 @@ func (a *analysis) judge(c *cmd) {
 	if named != nil && dryRun(c) {
 		named = nil // only shows what it would do
 	}
+	fallbacks := false
 	for _, r := range named {
-		if r.fallback && a.best != nil && a.best.level >= r.Level && !a.explain {
-			continue // said already, more precisely
+		if r.fallback {
+			fallbacks = true
+			continue // after every other rule
 		}
 		a.try(c, r)
 		if a.stop {
@@ -199,6 +191,18 @@ func (a *analysis) judge(c *cmd) {
 			}
 		} else if a.explain {
 			c.results = append(c.results, RuleResult{ID: r.ID, Level: r.Level, Category: r.Category, Generic: true})
+		}
+	}
+	for _, r := range named {
+		if !fallbacks {
+			break
+		}
+		if !r.fallback || a.best != nil && a.best.level >= r.Level && !a.explain {
+			continue // (said already, more precisely)
+		}
+		a.try(c, r)
+		if a.stop {
+			return
 		}
 	}
 	if len(a.d.opts.Patterns) > 0 && (len(c.words) > 0 || c.synthetic != "") {

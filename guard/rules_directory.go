@@ -10,8 +10,32 @@ import "strings"
 var directoryRules = []*rule{
 	{ID: "directory-account-deleted", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a person's account, group or organisational unit from the company directory (their mail and files go with it)",
 		Suggestions: []string{"Suspend the account instead, and let an administrator delete it after review", "Transfer the person's files first"},
-		names:       names("gam", "gamadv-xtd3"),
+		names:       names("gam", "gamadv-xtd3", "dsrm", "dsrm.exe", "remove-gpo"),
 		match: func(a *analysis, c *cmd) (bool, string) {
+			switch c.name {
+			case "dsrm", "dsrm.exe":
+				// dsrm DN -subtree -noprompt, dsquery ... | dsrm -noprompt:
+				// Active Directory objects (a whole OU with -subtree)
+				// deleted without a question
+				args := wargs(c)
+				if hasSw(args, "noprompt") || hasSw(args, "subtree") {
+					for _, w := range args {
+						if !strings.HasPrefix(w, "-") && throwawayName(w) {
+							return false, ""
+						}
+					}
+					return true, "dsrm " + strings.Join(args, " ")
+				}
+				return false, ""
+			case "remove-gpo":
+				// Remove-GPO: a Group Policy object, and what it enforced
+				// on every computer it was linked to
+				args := wargs(c)
+				if hasSw(args, "whatif") || cmdletScratch(args) {
+					return false, ""
+				}
+				return true, "Remove-GPO " + strings.Join(args, " ")
+			}
 			low := c.lowerArgs()
 			if len(low) < 3 {
 				return false, ""
@@ -57,3 +81,36 @@ var directoryRules = []*rule{
 }
 
 func init() { ruleSets = append(ruleSets, directoryRules) }
+
+// Group Policy made weaker from the command line: a policy unlinked from
+// the computers it hardens, or its control given to one account.
+var groupPolicyRules = []*rule{
+	{ID: "group-policy-weakened", Level: LevelHigh, Category: CategorySystem, Description: "unlinking a Group Policy from the computers it applies to, or giving one account the right to edit or delete it",
+		Suggestions: []string{"Change Group Policy through the domain's change process", "Try it on a test OU first"},
+		names:       names("set-gplink", "set-gppermission", "remove-gplink"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			if hasSw(args, "whatif") || cmdletScratch(args) {
+				return false, ""
+			}
+			switch c.name {
+			case "set-gplink":
+				// -LinkEnabled No: the policy stops applying
+				if v, ok := swVal(args, "linkenabled"); ok && (strings.Trim(v, `"'`) == "no" || v == "$false") {
+					return true, "Set-GPLink -LinkEnabled No"
+				}
+			case "remove-gplink":
+				return true, "Remove-GPLink"
+			case "set-gppermission":
+				// -PermissionLevel GpoEditDeleteModifySecurity (or GpoEdit)
+				// -TargetType User: one account controls what the policy
+				// runs on every computer it applies to
+				if v, ok := swVal(args, "permissionlevel"); ok && strings.HasPrefix(strings.Trim(v, `"'`), "gpoedit") {
+					return true, "Set-GPPermission -PermissionLevel " + v
+				}
+			}
+			return false, ""
+		}},
+}
+
+func init() { ruleSets = append(ruleSets, groupPolicyRules) }

@@ -1181,9 +1181,10 @@ var exfiltrationRules = []*rule{
 			switch c.name {
 			case "get-adcomputer", "get-adobject":
 				// -Properties ms-Mcs-AdmPwd: the machines' local
-				// administrator passwords (LAPS)
+				// administrator passwords (LAPS), or msFVE-RecoveryPassword:
+				// their drives' BitLocker recovery passwords
 				if lapsPasswordAsked(c.lowerArgs()) && shownOnTerminal(c) {
-					return true, "the machines' LAPS administrator passwords"
+					return true, "the machines' LAPS administrator or BitLocker recovery passwords"
 				}
 			case "where-object", "select-string", "findstr", "string":
 				// Select-String -Path (Get-PSReadLineOption).HistorySavePath
@@ -1949,6 +1950,28 @@ var exfiltrationRules = []*rule{
 				return true, c.base + " upload " + ops[1].s + " " + ops[2].s
 			}
 			return false, ""
+		}},
+	{ID: "dataset-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing data as a public dataset on a model or data hub (anyone can download it, and copies cannot be called back)",
+		Suggestions: []string{"Upload it to a private repository (--private), shared with named people", "Publish an anonymised sample that was reviewed"},
+		names:       names("huggingface-cli", "hf", "kaggle"),
+		fallback:    true, // secrets uploaded are the secrets' rules' to name
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			ops := positional(args)
+			if c.name == "kaggle" {
+				// kaggle datasets create -p DIR --public
+				if len(ops) > 1 && ops[0].s == "datasets" && (ops[1].s == "create" || ops[1].s == "version") && (hasWord(args, "--public") || hasWord(args, "-u")) {
+					return true, "kaggle datasets " + ops[1].s + " --public"
+				}
+				return false, ""
+			}
+			// hf upload USER/NAME FILES --repo-type dataset: a new
+			// repository is public unless --private
+			t, _ := optValue(args, "", "repo-type")
+			if len(ops) < 3 || ops[0].s != "upload" || t != "dataset" || hasWord(args, "--private") {
+				return false, ""
+			}
+			return true, c.base + " upload " + ops[1].s + " (a public dataset)"
 		}},
 	{ID: "token-in-git-config", Level: LevelHigh, Category: CategoryExfiltration, Description: "writing a token into git's user or system configuration inside a URL (kept in plain text, shown by git config --list and sent wherever the rewrite applies)",
 		Suggestions: []string{"Use a credential helper (gh auth setup-git, git-credential-manager)", "Pass the token for one command through GIT_ASKPASS or an http.extraHeader set with -c"},
@@ -4200,7 +4223,8 @@ func lapsPasswordAsked(low []string) bool {
 	for _, w := range low {
 		for f := range strings.SplitSeq(w, ",") {
 			switch strings.Trim(f, `"' `) {
-			case "ms-mcs-admpwd", "mslaps-password", "mslaps-encryptedpassword":
+			case "ms-mcs-admpwd", "mslaps-password", "mslaps-encryptedpassword",
+				"msfve-recoverypassword": // BitLocker's recovery passwords kept in the directory
 				return true
 			}
 		}
