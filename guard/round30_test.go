@@ -118,7 +118,7 @@ func TestRound30Windows(t *testing.T) {
 		{`Remove-Service -Name MSSQLSERVER`, CategorySystem, "win-core-service-deleted", LevelHigh},
 		{`Set-NetFirewallRule -DisplayGroup 'Remote Desktop' -Enabled True -RemoteAddress Any`, CategorySystem, "win-firewall-inbound-any", LevelHigh},
 		{`Grant-EC2SecurityGroupIngress -GroupId sg-04c2a8e1f9b3d7a65 -IpPermission @{IpProtocol='tcp'; FromPort=3306; ToPort=3306; IpRanges=@('0.0.0.0/0')}`, CategoryPermission, "win-cmdlet-open-to-internet", LevelHigh},
-		{`Remove-Item -Force -LiteralPath "$env:LOCALAPPDATA\Packages\CanonicalGroupLimited.Ubuntu24.04LTS_79rhkp1fndgsc\LocalState\ext4.vhdx"`, CategoryFileDelete, "win-delete-outside", LevelHigh},
+		{`Remove-Item -Force -LiteralPath "$env:LOCALAPPDATA\Packages\CanonicalGroupLimited.Ubuntu24.04LTS_79rhkp1fndgsc\LocalState\ext4.vhdx"`, CategoryContainerDestroy, "win-vm-destroy", LevelHigh},
 		{`Get-Content .\.env.production`, CategoryExfiltration, "win-read-secrets", LevelModerate},
 	})
 	checkDanger(t, d, cmdCtx, []dangerCase{

@@ -1167,6 +1167,14 @@ func (ws *winState) winDelete(c *cmd, targets []word, recursive, filtered bool) 
 				continue
 			}
 		}
+		if winVMDisks(strings.ToLower(s)) {
+			// D:\Hyper-V\Virtual Hard Disks\*.vhdx: machines' disks, with
+			// everything on them
+			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir && cl != wpPosix && cl != wpSystem && cl != wpRoot {
+				ws.emitWin(c, "win-vm-destroy", "virtual machine disks: "+s)
+				continue
+			}
+		}
 		if winBackupFiles(strings.ToLower(strings.ReplaceAll(s, `\`, "/"))) {
 			if cl, _ := a.winClassify(p); cl != wpInside && cl != wpWorkDir {
 				ws.emitWin(c, "win-backup-delete", "backup files: "+s)
@@ -3351,6 +3359,18 @@ func winBackupFiles(s string) bool {
 	}
 	return strings.Contains(s, "/windowsimagebackup") || strings.Contains(s, "/backup/") && strings.ContainsAny(s[strings.LastIndex(s, "/backup/"):], "*?") ||
 		strings.Contains(s, "/backups/") && strings.ContainsAny(s[strings.LastIndex(s, "/backups/"):], "*?")
+}
+
+// winVMDisks reports a path or pattern (lower case) naming virtual
+// machines' disks (Hyper-V's .vhdx and .avhdx, VMware's .vmdk,
+// VirtualBox's .vdi).
+func winVMDisks(s string) bool {
+	for _, ext := range [...]string{".vhdx", ".vhd", ".avhdx", ".vmdk", ".vdi"} {
+		if strings.HasSuffix(s, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // winDBFiles reports a path or pattern (lower case) naming a database

@@ -355,7 +355,12 @@ var winRules = []*rule{
 					return true, j
 				}
 				for _, s := range c.pipe {
-					if s != nil && s != c && s.name == "get-scheduledtask" && (len(s.args()) == 0 || strings.Contains(strings.Join(wargs(s), " "), `\microsoft\windows\`)) {
+					if s == nil || s == c || s.name != "get-scheduledtask" {
+						continue
+					}
+					// (Get-ScheduledTask -TaskName 'Windows Defender*': the
+					// antivirus's own scans and updates)
+					if sj := strings.Join(wargs(s), " "); len(s.args()) == 0 || strings.Contains(sj, `\microsoft\windows\`) || strings.Contains(sj, "windows defender") || strings.Contains(sj, "microsoft defender") {
 						return true, "Windows' own scheduled tasks"
 					}
 				}
@@ -1176,6 +1181,22 @@ var winRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "win-remote-process", Level: LevelHigh, Category: CategoryRemoteExec, Description: "starting a process on another Windows machine through WMI (wmic /node: process call create)",
+		Suggestions: []string{"Run the command on that machine through its own management, where it is logged and reviewed", "Spell the command out instead of encoding it"},
+		names:       names("wmic"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			host, ok := swVal(args, "node")
+			if !ok || host == "" || host == "." || host == "localhost" || host == "127.0.0.1" || strings.EqualFold(host, "%computername%") {
+				return false, ""
+			}
+			for i := 0; i+2 < len(args); i++ {
+				if args[i] == "process" && args[i+1] == "call" && args[i+2] == "create" {
+					return true, "wmic /node:" + host + " process call create"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "win-privilege-right-granted", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an account a privilege that reaches every process or file (SeDebug, SeTcb, SeBackup, SeRestore, SeTakeOwnership, SeLoadDriver, SeImpersonate)",
 		Suggestions: []string{"Grant the narrowest right the service needs", "Leave user rights assignment to the domain's policy"},
 		names:       names("grant-cprivilege", "grant-privilege", "ntrights", "add-localgrouppolicyright", "grant-userright", "set-userrightsassignment"),
@@ -1589,13 +1610,21 @@ var winRules = []*rule{
 	{ID: "win-rdp-enable", Level: LevelModerate, Category: CategoryPrivilege, Description: "opening Remote Desktop to the machine",
 		Suggestions: []string{"Ask the user to enable remote access"}, names: names("reg", "set-itemproperty", "new-itemproperty"), match: regRule(regRDP)},
 	{ID: "win-registry-delete", Level: LevelCritical, Category: CategorySystem, Description: "deleting a registry hive, a service or system settings",
-		Suggestions: []string{"Delete only the application's own key"}, names: names("reg", "remove-itemproperty"),
+		Suggestions: []string{"Delete only the application's own key"}, names: names("reg", "remove-itemproperty", "remove-item"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			k, _, verb, ok := regTarget(c)
 			if !ok || verb != "delete" {
 				return false, ""
 			}
 			cl := c.regClass(k)
+			if cl == regDefender && strings.HasPrefix(k, "hklm/software/policies/microsoft/windows/deviceguard") {
+				// Remove-Item HKLM:\SOFTWARE\Policies\Microsoft\Windows\
+				// DeviceGuard: the administrators' virtualization-based
+				// security and Credential Guard policy, gone with its key
+				// (a removed Defender policy may as well restore what it
+				// switched off: not judged here)
+				return true, k
+			}
 			if c.name == "reg" && (cl == regNone && winSettingsBranch(k) || coreSystemKey(k)) && !hasSw(wargs(c), "v", "ve", "va") {
 				return true, k // the whole key, not one value of it
 			}
@@ -1642,7 +1671,7 @@ var winRules = []*rule{
 			}
 			return strings.Contains(j, "-mode complete") || strings.Contains(j, "--mode complete") || strings.Contains(j, "--mode=complete") || strings.Contains(j, "-mode:complete"), j
 		}},
-	{ID: "win-vm-destroy", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting virtual machine checkpoints or powering off every virtual machine",
+	{ID: "win-vm-destroy", Level: LevelHigh, Category: CategoryContainerDestroy, Description: "deleting virtual machines' disks or checkpoints, or powering off every virtual machine",
 		Suggestions: []string{"Remove only the checkpoint you made", "Shut the one VM down from inside"},
 		names:       names("remove-vmsnapshot", "remove-vmcheckpoint", "stop-vm"),
 		match: func(a *analysis, c *cmd) (bool, string) {
