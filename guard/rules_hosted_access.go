@@ -223,6 +223,23 @@ var hostedAccessRules = []*rule{
 	{ID: "cli-login-key-pasted", Level: LevelHigh, Category: CategoryPersistence, Description: "adding a login key pasted into the command to a hosted account or server",
 		Suggestions: []string{"Add your own key from ~/.ssh", "Let the account owner add other people's keys"},
 		match: func(a *analysis, c *cmd) (bool, string) {
+			if len(c.words) >= 3 && (c.name == "curl" || c.name == "http" || c.name == "https" || c.name == "xh") && a.srcHint(hintPastedKey, func(s string) bool { return hasAny(s, "AAAA", "ecdsa-sha2-", "sk-ssh-") }) {
+				// curl -X POST https://api.github.com/user/keys -d
+				// '{"key":"ssh-ed25519 AAAA…"}': a key pasted into the
+				// body added to the account (a key read from ~/.ssh is the
+				// user's own)
+				for _, w := range c.args() {
+					if u := lower(w.s); strings.Contains(u, "://") && (strings.HasSuffix(strings.TrimRight(u, "/"), "/user/keys") || strings.Contains(u, "/ssh_keys") ||
+						strings.Contains(u, "/ssh-keys") || strings.HasSuffix(strings.TrimRight(u, "/"), "/account/keys")) {
+						for _, b := range c.args() {
+							if strings.Contains(b.s, "ssh-ed25519 AAAA") || strings.Contains(b.s, "ssh-rsa AAAA") || strings.Contains(b.s, "ecdsa-sha2-") {
+								return true, c.name + " " + w.s + " (a pasted public key)"
+							}
+						}
+					}
+				}
+				return false, ""
+			}
 			if len(c.words) < 3 || fetchers[c.name] || c.name == "echo" || c.name == "printf" || c.name == "ssh-keygen" {
 				return false, ""
 			}

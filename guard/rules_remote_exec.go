@@ -982,13 +982,15 @@ var remoteExecRules = []*rule{
 				}
 			case "deno":
 				if len(args) > 0 && (args[0].s == "run" || args[0].s == "install" || args[0].s == "eval") {
-					all := hasWord(args, "-A") || hasWord(args, "--allow-all")
+					all := hasWord(args, "-A") || hasWord(args, "--allow-all") || hasPrefixWord(args, "-gA") || hasWord(args, "--allow-run") || hasWord(args, "--allow-write")
 					for _, w := range args[1:] {
 						if !strings.HasPrefix(w.s, "-") {
-							// a well-known host's module is still a stranger's when
-							// it is unpinned and given every permission
-							unpinned := strings.Contains(w.s, "://") && !strings.Contains(w.s[strings.Index(w.s, "://")+3:], "@")
-							return codeURL(w.s) || all && unpinned && strings.Contains(w.s, "/x/"), w.s
+							// deno.land/x and esm.sh/gh are anyone's modules and
+							// repositories, published as they are (deno.land/std is
+							// Deno's own): given every permission, pinned or not,
+							// they are a stranger's code run
+							third := strings.Contains(w.s, "deno.land/x/") || strings.Contains(w.s, "esm.sh/gh/")
+							return codeURL(w.s) || all && third, w.s
 						}
 					}
 				}

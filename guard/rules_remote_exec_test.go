@@ -231,16 +231,21 @@ func TestDownloadsAsFilesEntrypointsAndApk(t *testing.T) {
 	})
 }
 
-// A third-party module of a well-known registry, unpinned and given
-// every permission, is code nobody reviewed with the run of the machine.
+// A third-party module of a well-known registry (deno.land/x, esm.sh/gh),
+// pinned or not, given every permission (or to run programs, or to
+// write anywhere) is code nobody reviewed with the run of the machine;
+// without them Deno's sandbox holds it, and Deno's own std is Deno's.
 func TestUnpinnedThirdPartyModulesWithAllPermissions(t *testing.T) {
 	d := NewDetector(Options{})
 	checkDanger(t, d, corpusContext, []dangerCase{
 		{`deno run -A https://deno.land/x/someone_example/cli.ts`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+		{`deno run -A https://deno.land/x/someone_example@v1.4.2/cli.ts`, CategoryRemoteExec, "run-remote-module", LevelCritical},
+		{`deno run --allow-all https://esm.sh/gh/someone/cli-helper/mod.ts --fix`, CategoryRemoteExec, "run-remote-module", LevelCritical},
 	})
 	checkSafe(t, d, corpusContext, []string{
-		`deno run -A https://deno.land/x/someone_example@v1.4.2/cli.ts`,
 		`deno run https://deno.land/x/someone_example/cli.ts`,
+		`deno run --allow-net=localhost:8000 https://deno.land/x/oak@v12.6.1/examples/echoServer.ts`,
+		`deno run -A https://deno.land/std@0.224.0/http/file_server.ts`,
 		`deno run -A main.ts`,
 	})
 }
