@@ -22,6 +22,12 @@ var saasAPIRules = []*rule{
 		Suggestions: []string{"Grant the narrowest role that does the job", "Let the service's administrators grant admin rights"},
 		names:       httpClients,
 		match: func(a *analysis, c *cmd) (bool, string) {
+			// POST .../roles/$ADMIN_ROLE_ID/users: members added to the
+			// administrators' role
+			if h, ok := readHTTPCall(c); ok && (h.method == "POST" || h.method == "PUT") && !h.scratch() && strings.Contains(h.url, "/roles/") &&
+				(strings.HasSuffix(h.url, "/users") || strings.HasSuffix(h.url, "/members")) && (strings.Contains(h.vars, "admin") || strings.Contains(h.url, "admin")) {
+				return true, h.method + " " + h.url
+			}
 			return changingCall(c, true, []string{"setadmin", "setowner", "site-admins", "groupname=admins", "groupname=administrators", "/admins/", "addadmin", "promote"},
 				[]string{`"role":"admin"`, `"role":"owner"`, `"role":"administrator"`, `"is_admin":true`, `"isadmin":true`, `"admin":true`, `"role":"superadmin"`,
 					`"roles":["admin"`, `"type":"super_admin"`, `"type":"org_admin"`, `"role":"super_admin"`})
@@ -174,7 +180,52 @@ var saasAPIRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, saasAPIRules) }
+func init() { ruleSets = append(ruleSets, saasAPIRules, bulkMessageRules) }
+
+// Messages sent to every contact of a list from the command line: a loop
+// or xargs over a file of customers, users or phone numbers feeding an
+// SMS or mail API. Whatever the text, it is spam or phishing in the
+// company's name, and it cannot be unsent.
+var bulkMessageRules = []*rule{
+	{ID: "mass-message-sent", Level: LevelCritical, Category: CategorySystem, Description: "sending a message to every contact of a list (customers, users, phone numbers) through an SMS or mail service",
+		Suggestions: []string{"Send campaigns through the service's reviewed campaign tools, with consent and unsubscribe", "Send one test message to yourself"},
+		names:       names(append([]string{"twilio", "aws", "sendgrid", "mailgun"}, httpClients...)...),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			what := ""
+			switch c.name {
+			case "twilio":
+				if p := positional(c.args()); len(p) > 0 && strings.HasPrefix(p[0].s, "api:") && strings.HasSuffix(p[0].s, ":messages:create") {
+					what = "twilio " + p[0].s
+				}
+			case "aws":
+				if op, _ := awsOp(c); op == "ses send-email" || op == "sesv2 send-email" || op == "sns publish" && hasPrefixWord(c.args(), "--phone-number") {
+					what = "aws " + op
+				}
+			default:
+				h, ok := readHTTPCall(c)
+				if ok && h.method != "GET" && (strings.Contains(h.url, "api.twilio.com") && strings.Contains(h.url, "/messages") ||
+					strings.Contains(h.url, "api.sendgrid.com/v3/mail/send") || strings.Contains(h.url, "api.mailgun.net") && strings.HasSuffix(h.url, "/messages") ||
+					strings.Contains(h.url, "api.postmarkapp.com/email")) {
+					what = h.method + " " + h.url
+				}
+			}
+			if what == "" || !bulkRecipients(a.srcLow()) {
+				return false, ""
+			}
+			return true, what + " for each contact listed"
+		}},
+}
+
+// bulkRecipients reports a line (lower case) that runs a command once per
+// entry of a list of people: a loop or xargs over a file of customers,
+// users, contacts or phone numbers.
+func bulkRecipients(src string) bool {
+	if !hasAny(src, "for ", "while ", "xargs", "foreach", "% {", "parallel ") {
+		return false
+	}
+	return hasAny(src, "customers", "contacts", "users.csv", "users.txt", "subscribers", "leads", "recipients", "phones", "phone_numbers", "numbers.txt",
+		"numbers.csv", "emails.txt", "emails.csv", "mailing", "members.csv")
+}
 
 // changingCall reports an HTTP call that changes something (not a read,
 // nor a DELETE when noDelete) on a service that is not scratch, whose URL
