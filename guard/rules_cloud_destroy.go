@@ -9,6 +9,25 @@ import (
 
 // Rules for destroying cloud resources (category cloud_destroy).
 var cloudDestroyRules = []*rule{
+	{ID: "lake-tree-deleted", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "deleting a folder tree of a data platform's file system (its tables' files and everything under them)",
+		Suggestions: []string{"Drop the one table through the warehouse, where it can be undropped", "Delete a scratch or tmp folder only"},
+		names:       names("databricks"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// databricks fs rm -r dbfs:/user/hive/warehouse/sales.db
+			args := c.args()
+			ops := positional(args)
+			if len(ops) < 3 || ops[0].s != "fs" || ops[1].s != "rm" || !hasWord(args, "-r") && !hasWord(args, "--recursive") {
+				return false, ""
+			}
+			for _, w := range ops[2:] {
+				l := lower(w.s)
+				if strings.HasPrefix(l, "dbfs:/tmp/") || strings.Contains(l, "/scratch") || scratchName(l) {
+					continue
+				}
+				return true, "databricks fs rm -r " + w.s
+			}
+			return false, ""
+		}},
 	{ID: "backup-expiry-shortened", Level: LevelHigh, Category: CategoryCloudDestroy, Description: "a lifecycle rule that expires a backup or production bucket's objects within days (the store empties itself)",
 		Suggestions: []string{"Keep backups' retention as the backup policy says", "Expire only a scratch prefix"},
 		names:       names("mc", "mcli"),

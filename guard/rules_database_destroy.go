@@ -377,9 +377,21 @@ var databaseDestroyRules = []*rule{
 				// DAG run, connection and variable emptied
 				// (the default is a SQLite file in AIRFLOW_HOME: a database
 				// named on the line or in production's settings is shared)
-				if sub := clientSubWords(c).list(); (len(sub) > 1 && sub[0] == "db" && sub[1] == "reset" || len(sub) > 0 && sub[0] == "resetdb") && !a.testScoped(c) &&
-					!localTestDatabase(a, c) && (touchesProduction(c) || remoteConnectionAssigned(c)) {
+				sub := clientSubWords(c).list()
+				if !(len(sub) > 1 && sub[0] == "db" && sub[1] == "reset" || len(sub) > 0 && sub[0] == "resetdb") || a.testScoped(c) || localTestDatabase(a, c) {
+					return false, ""
+				}
+				if touchesProduction(c) || remoteConnectionAssigned(c) {
 					return true, "airflow " + strings.Join(sub, " ")
+				}
+				// export AIRFLOW__DATABASE__SQL_ALCHEMY_CONN=...prod...;
+				// airflow db reset: the connection set earlier on the line
+				for _, k := range [...]string{"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN"} {
+					if v, ok := a.envOf(c, k); ok {
+						if h := lower(hostOf(v)); h != "" && !isLocalHost(h) && (isProdName(v) || prodMarker(v) || !strings.HasPrefix(v, "sqlite")) {
+							return true, "airflow " + strings.Join(sub, " ") + " on " + h
+						}
+					}
 				}
 				return false, ""
 			}

@@ -1706,12 +1706,12 @@ var exfiltrationRules = []*rule{
 			return false, ""
 		}},
 	{ID: "serve-home", Level: LevelHigh, Category: CategoryExfiltration, Description: "serving a home, SSH or system directory over the network",
-		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "busybox", "caddy", "httpd"),
+		Suggestions: []string{"Serve only the project's build output directory", "Bind to 127.0.0.1"}, names: names("python", "php", "ruby", "npx", "http-server", "serve", "busybox", "caddy", "httpd"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			j := joinWords(args)
 			if !strings.Contains(j, "http.server") && !strings.Contains(j, "SimpleHTTPServer") && !strings.Contains(j, "-S ") && !strings.Contains(j, "httpd") &&
-				!strings.Contains(j, "file-server") && c.name != "http-server" && c.name != "httpd" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
+				!strings.Contains(j, "file-server") && c.name != "http-server" && c.name != "serve" && c.name != "httpd" && !strings.Contains(j, "http-server") && !strings.Contains(j, "un.httpd") {
 				return false, ""
 			}
 			dir := c.cwd
@@ -1727,7 +1727,7 @@ var exfiltrationRules = []*rule{
 			if d, ok := optValue(args, "-h", ""); ok && (c.name == "busybox" || c.name == "httpd") {
 				dir = a.absPath(d, c.cwd) // busybox httpd -h DIR: the document root
 			}
-			if ops := positional(args); c.name == "http-server" && len(ops) > 0 && strings.ContainsAny(ops[0].s, "/~.\\") {
+			if ops := posArgs(args, optSpec{short: "lpa", long: []string{"listen", "port", "config"}}); (c.name == "http-server" || c.name == "serve") && len(ops) > 0 && strings.ContainsAny(ops[0].s, "/~.\\") {
 				// http-server /c/Users/dev -a 0.0.0.0: the folder served
 				if what := a.windowsRootOrHome(ops[0].s); what != "" {
 					return true, what

@@ -279,6 +279,29 @@ var networkExposeRules = []*rule{
 					return true, "microsocks on every address"
 				}
 				return false, ""
+			case "vncserver", "Xvnc", "tigervncserver", "x11vnc":
+				// vncserver -SecurityTypes None -localhost no: the desktop for
+				// anyone who connects, without a password (x11vnc -nopw)
+				low := c.lowerArgs()
+				noAuth, localOnly := false, false
+				for i, w := range low {
+					next := ""
+					if i+1 < len(low) {
+						next = low[i+1]
+					}
+					switch w {
+					case "-securitytypes", "--securitytypes":
+						noAuth = noAuth || strings.Contains(next, "none")
+					case "-nopw":
+						noAuth = true
+					case "-localhost", "--localhost":
+						localOnly = next != "no" && next != "0"
+					}
+				}
+				if noAuth && !localOnly {
+					return true, c.name + " without a password"
+				}
+				return false, ""
 			case "openocd":
 				// openocd -c "bindto 0.0.0.0": its GDB, telnet and Tcl ports
 				// (memory and flash of the board, and commands) for anyone
