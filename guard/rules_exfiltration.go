@@ -3751,6 +3751,9 @@ func sharedFile(a *analysis, f, cwd string, tmp bool) bool {
 		return true
 	case strings.HasPrefix(base, ".env.") && hasAny(base, "example", "sample", "template", "dist"):
 		return true
+	case strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".rst") || strings.HasSuffix(base, ".adoc") || strings.HasPrefix(base, "readme"):
+		// README.md, docs/setup.md: documentation, committed and published
+		return true
 	}
 	if !tmp {
 		return false

@@ -800,6 +800,12 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 					// its code and whatever secrets it keeps (a file
 					// other programs then read, scp among them)
 					ws.markSecretCopy(a.winAbs(dst.s), "an archive of "+s)
+					if h, ok := uncHost(dst.s); ok && isPublicIP(h) {
+						// -DestinationPath \\IP\share\x.zip: the archive
+						// written straight to a machine known only by its
+						// address
+						ws.emitWin(c, "win-exfil-secrets", "an archive of "+s+" written to "+dst.s)
+					}
 				}
 			}
 		}
@@ -1917,6 +1923,9 @@ func (ws *winState) psWeb(c *cmd, args []word) {
 	}
 	if hasOut && out.ok && !winRemotePath(out.s) {
 		p := a.winAbs(out.s)
+		// -OutFile into the Startup folder, a profile, a system folder:
+		// judged as any other write there
+		ws.winWrite(c, out, false)
 		ws.markDownloaded(p)
 		if ok && (releaseURL(src) || !src.ok && ws.releaseVars[strings.ToLower(strings.TrimPrefix(src.s, "$"))]) && p != "" {
 			a.markReleased(p, path.Base(p))
@@ -3465,6 +3474,17 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 	if databaseBackup(p) && isPublicIP(host) {
 		return true // a database's backup on a machine known only by its address
 	}
+	if isPublicIP(host) && p != "" {
+		// the project, or anything of the profile, on a machine known
+		// only by its address
+		// (key stores and the whole profile are the secrets rules' to
+		// name)
+		// (a build's output or one file of the project deployed to a
+		// server by its address passes)
+		if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpHomeSub && !a.winSensitiveAny(p) {
+			return true
+		}
+	}
 	i := strings.Index(p, "/users/")
 	if i < 0 {
 		return false
@@ -3729,4 +3749,18 @@ func psTextNamesOnly(l string) bool {
 		}
 	}
 	return strings.HasSuffix(l, ".name")
+}
+
+// winSensitiveAny reports a path that holds secrets by either
+// classification (the profile's credential stores, or a file named for
+// them).
+func (a *analysis) winSensitiveAny(p string) bool {
+	if d, _ := a.winSensitive(p); d != "" {
+		return true
+	}
+	if f, ok := a.files[p]; ok && f.kind == flowSecret {
+		return true // a copy of secrets made earlier on the line
+	}
+	d, _ := a.sensitive(p, a.cwd)
+	return d != ""
 }
