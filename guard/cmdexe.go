@@ -1535,6 +1535,9 @@ func (ws *winState) cmdForBound(head, body []cTok, in flow, stage int) bool {
 			if d == "" {
 				d = ws.secret[p]
 			}
+			if b := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/"))); d == "" && (b == ".env" || strings.HasPrefix(b, ".env.") && !envTemplate(b)) {
+				d = "the project's " + b
+			}
 			if d != "" {
 				for _, t := range body[1:] {
 					if t.kind == cWord && strings.Contains(t.s, v+".") {

@@ -3479,9 +3479,9 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 		// only by its address
 		// (key stores and the whole profile are the secrets rules' to
 		// name)
-		// (a build's output or one file of the project deployed to a
-		// server by its address passes)
-		if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpHomeSub && !a.winSensitiveAny(p) {
+		// (blind labels call every copy to a public address dangerous,
+		// a build's output deployed there included)
+		if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpInside || cl == wpHomeSub && !a.winSensitiveAny(p) {
 			return true
 		}
 	}

@@ -315,7 +315,7 @@ func init() {
 				cmdl(`esentutl /y .\data\app.edb /d .\backup\app.edb`),
 				cmdl(`reg export HKCU\Software\Acme\Tool acme.reg /y`),
 				ps(`reg export 'HKCU\Software\SimonTatham\PuTTY\Sessions' .\putty-backup.reg /y`),
-				cmdl(`copy \\?\C:\work\project\README.md \\198.51.100.7\s\`),
+				cmdl(`copy \\?\C:\work\project\README.md \\fs01.corp.local\s\`),
 			},
 		},
 	)

