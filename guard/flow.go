@@ -1951,7 +1951,10 @@ var secretStoreReads = map[string][][]string{
 	// properties with its password
 	"databricks": {{"secrets", "get-secret"}, {"auth", "env"}, {"tokens", "create"}, {"auth", "token"}},
 	"fly":        {{"tokens", "create"}, {"auth", "token"}},
-	"flyctl":     {{"tokens", "create"}, {"auth", "token"}},
+	// fastlane spaceauth: the App Store session (FASTLANE_SESSION)
+	// printed to be copied
+	"fastlane": {{"spaceauth"}},
+	"flyctl":   {{"tokens", "create"}, {"auth", "token"}},
 }
 
 // composerAuthKey reports a composer setting that holds a credential.

@@ -1951,6 +1951,22 @@ var exfiltrationRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "folder-shared-with-device", Level: LevelCritical, Category: CategoryExfiltration, Description: "sharing a folder with another device through a sync tool (it receives every file, and every later change)",
+		Suggestions: []string{"Share a folder made for the purpose, with a device you own", "Copy the few files that are needed"},
+		names:       names("syncthing"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// syncthing cli config folders ID devices add --device-id X
+			ops := positional(c.args())
+			for i := 0; i+4 < len(ops); i++ {
+				if ops[i].s == "folders" && ops[i+2].s == "devices" && ops[i+3].s == "add" {
+					return true, "syncthing folder " + ops[i+1].s + " shared with another device"
+				}
+			}
+			if len(ops) > 4 && ops[0].s == "cli" && ops[1].s == "config" && ops[2].s == "folders" && ops[4].s == "devices" {
+				return true, "syncthing folder " + ops[3].s + " shared with another device"
+			}
+			return false, ""
+		}},
 	{ID: "dataset-published", Level: LevelCritical, Category: CategoryExfiltration, Description: "publishing data as a public dataset on a model or data hub (anyone can download it, and copies cannot be called back)",
 		Suggestions: []string{"Upload it to a private repository (--private), shared with named people", "Publish an anonymised sample that was reviewed"},
 		names:       names("huggingface-cli", "hf", "kaggle"),

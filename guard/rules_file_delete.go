@@ -88,11 +88,21 @@ var fileDeleteRules = []*rule{
 		}},
 	{ID: "backup-restored-over-live", Level: LevelCritical, Category: CategoryFileDelete, Description: "a backup restored over live data (the home, a system directory, a database server's data directory) with the tool told to overwrite what is there",
 		Suggestions: []string{"Restore into a new empty directory and compare", "Stop the service and move its data aside first"},
-		names:       names("duplicity", "xtrabackup", "mariabackup", "restic", "consul", "vault"),
+		names:       names("duplicity", "xtrabackup", "mariabackup", "restic", "consul", "vault", "velero"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			ops := positional(args)
 			switch c.name {
+			case "velero":
+				// velero restore create --existing-resource-policy update:
+				// the cluster's objects that exist now overwritten by the
+				// backup's older copies (the default skips them)
+				if len(ops) > 1 && ops[0].s == "restore" && ops[1].s == "create" {
+					if v, ok := optValue(args, "", "existing-resource-policy"); ok && v == "update" {
+						return true, "velero restore --existing-resource-policy update"
+					}
+				}
+				return false, ""
 			case "consul", "vault":
 				// consul snapshot restore F, vault operator raft snapshot
 				// restore F: the cluster's whole state replaced by the

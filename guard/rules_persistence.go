@@ -170,6 +170,27 @@ var persistenceRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "shell-plugin-from-stranger", Level: LevelCritical, Category: CategoryPersistence, Description: "cloning a stranger's repository into a shell's or an editor's plugin folder (its code runs at every shell start or editor launch)",
+		Suggestions: []string{"Install plugins from the plugin manager's reviewed list", "Read the plugin's code first, and pin it to a commit"},
+		names:       names("git"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			sub, args := gitSub(c)
+			if sub != "clone" {
+				return false, ""
+			}
+			ops := posArgs(args, optSpec{short: "bo", long: []string{"branch", "origin", "depth", "reference", "template", "config", "filter", "jobs"}})
+			if len(ops) < 2 || !codeURL(ops[0].s) {
+				return false, ""
+			}
+			dst := strings.ToLower(ops[1].s)
+			for _, d := range [...]string{"zsh_custom", ".oh-my-zsh/custom/", ".oh-my-zsh/plugins/", ".zsh/plugins/", "/site/pack/", ".vim/pack/", ".tmux/plugins/",
+				".config/fish/conf.d", ".bash_it/", ".oh-my-bash/custom/", ".zprezto/modules/", ".local/share/zinit/plugins/"} {
+				if strings.Contains(dst, d) && (!strings.Contains(d, "pack/") || strings.Contains(dst, "/start/")) {
+					return true, "git clone " + ops[0].s + " into " + ops[1].s
+				}
+			}
+			return false, ""
+		}},
 	{ID: "ci-runner-registered", Level: LevelHigh, Category: CategoryPersistence, Description: "registering this machine as a CI runner, or installing one as a service (whoever can push a workflow runs code here)",
 		Suggestions: []string{"Run CI on the provider's hosted runners, or on an isolated machine set up for it", "Let an administrator register runners"},
 		names:       names("config.sh", "config.cmd", "svc.sh", "gitlab-runner", "act_runner", "forgejo-runner"),

@@ -1,6 +1,9 @@
 package guard
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // Cmdlets of modules nobody listed (a hosting provider's, a vault's, a
 // SaaS admin module), read by PowerShell's Verb-Noun convention: the
@@ -220,7 +223,31 @@ var winCmdletRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, winCmdletRules) }
+func init() { ruleSets = append(ruleSets, winCmdletRules, azureFirewallRules) }
+
+// An Azure network security group opened to the whole internet from
+// PowerShell, as az network nsg rule create --source-address-prefixes '*'
+// is from the CLI.
+var azureFirewallRules = []*rule{
+	{ID: "nsg-opened-to-internet", Level: LevelHigh, Category: CategorySystem, Description: "allowing inbound traffic from any address in a cloud network security group (every scanner on the internet reaches the port)",
+		Suggestions: []string{"Allow the one address or range that needs it", "Reach the machine through a bastion or VPN"},
+		names:       names("add-aznetworksecurityruleconfig", "set-aznetworksecurityruleconfig", "new-aznetworksecurityruleconfig"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			access, _ := swVal(args, "access")
+			dir, _ := swVal(args, "direction")
+			src, _ := swVal(args, "sourceaddressprefix")
+			if strings.Trim(access, `"'`) != "allow" || strings.Trim(dir, `"'`) != "inbound" || hasSw(args, "whatif") {
+				return false, ""
+			}
+			switch strings.Trim(src, `"'`) {
+			case "*", "internet", "any", "0.0.0.0/0", "::/0":
+				port, _ := swVal(args, "destinationportrange")
+				return true, "inbound from " + src + " to port " + cmp.Or(port, "any")
+			}
+			return false, ""
+		}},
+}
 
 // unlistedCmdlet splits a cmdlet of a module nobody listed into its verb
 // and noun (lower case) and returns its arguments; ok is false for other
