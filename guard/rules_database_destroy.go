@@ -54,7 +54,10 @@ var databaseDestroyRules = []*rule{
 			case "drizzle-kit":
 				return ops[0].s == "push" && (hasWord(args, "--force") || hasWord(args, "--accept-data-loss")), j
 			case "diesel", "sqlx":
-				return len(ops) > 1 && ops[0].s == "database" && (ops[1].s == "reset" || ops[1].s == "drop"), j
+				// (diesel migration redo --all: every migration reverted, its
+				// tables dropped, and run again on empty ones)
+				return len(ops) > 1 && ops[0].s == "database" && (ops[1].s == "reset" || ops[1].s == "drop") ||
+					c.name == "diesel" && len(ops) > 1 && ops[0].s == "migration" && ops[1].s == "redo" && (hasWord(args, "--all") || hasWord(args, "-a")), j
 			case "typeorm", "mikro-orm":
 				return ops[0].s == "schema:drop" || ops[0].s == "schema:fresh" || ops[0].s == "migration:fresh", j
 			case "atlas":
@@ -410,7 +413,7 @@ var databaseDestroyRules = []*rule{
 					return true, "loaddata into production"
 				}
 				switch w.s {
-				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "flush", "reset_db", "--force-reset",
+				case "db:drop", "db:drop:all", "db:wipe", "db:purge", "db:purge:all", "db:reset", "db:schema:load", "migrate:fresh", "migrate:reset", "migrate:refresh", "flush", "reset_db", "--force-reset",
 					"db:migrate:reset", "db:schema:load:all", "db:seed:replant", "db:truncate_all",
 					"ecto.drop", "ecto.reset", "drop", "--accept-data-loss",
 					// Symfony's console: bin/console doctrine:schema:drop --force
@@ -422,6 +425,9 @@ var databaseDestroyRules = []*rule{
 					}
 					if w.s == "drop" && !(hasWord(c.args(), "database") && c.name == "dotnet") {
 						continue
+					}
+					if w.s == "migrate:refresh" && !touchesProduction(c) && a.prodTarget == 0 {
+						continue // a developer's own database rebuilt and seeded: labels split
 					}
 					if w.s == "flush" && !hasWord(c.args(), "manage.py") && c.name != "manage.py" {
 						continue

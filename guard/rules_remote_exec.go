@@ -966,10 +966,39 @@ var remoteExecRules = []*rule{
 		}},
 	{ID: "run-remote-module", Level: LevelCritical, Category: CategoryRemoteExec, Description: "running a program straight from a URL or a stranger's repository",
 		Suggestions: []string{"Download the code, read it, then run the local copy", "Install a published, pinned version"},
-		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget", "npm"),
+		names:       names("deno", "uv", "uvx", "pipx", "npx", "bunx", "pnpm", "ansible-pull", "go", "nix", "dnx", "winget", "npm", "mint", "flux"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			switch c.name {
+			case "mint":
+				// mint run git.example.com/x/tool: a Swift package built
+				// and run from another host than GitHub (owner/repo, the
+				// usual form, is judged like any GitHub package)
+				if ops := positional(args); len(ops) > 1 && (ops[0].s == "run" || ops[0].s == "install") {
+					first, _, _ := strings.Cut(ops[1].s, "/")
+					if strings.Contains(first, ".") && first != "github.com" || strings.Contains(ops[1].s, "://") && codeURL(ops[1].s) {
+						return true, "mint " + ops[0].s + " " + ops[1].s
+					}
+				}
+				return false, ""
+			case "flux":
+				// flux bootstrap git --url=STRANGER --path=clusters/production,
+				// or from a personal account's repository: the production
+				// cluster applies whatever that repository holds from now on
+				ops := positional(args)
+				if len(ops) < 2 || ops[0].s != "bootstrap" {
+					return false, ""
+				}
+				p, _ := optValue(args, "", "path")
+				prod := isProdName(p) || strings.Contains(lower(p), "prod") || touchesProduction(c)
+				if u, ok := optValue(args, "", "url"); ok && ops[1].s == "git" && codeURL(u) && prod {
+					return true, "flux bootstrap git --url=" + u
+				}
+				if (ops[1].s == "github" || ops[1].s == "gitlab") && hasWord(args, "--personal") && prod {
+					o, _ := optValue(args, "", "owner")
+					return true, "flux bootstrap " + ops[1].s + " from " + o + "'s personal repository"
+				}
+				return false, ""
 			case "winget":
 				// winget configure URL: a configuration's resources run
 				// whatever scripts and installers the host names

@@ -43,6 +43,21 @@ func sdkCommands(lang, code, low string) []scriptCall {
 				out = append(out, scriptCall{api: "pyspark", argv: []string{"spark-sql", "-e", m[1] + m[2] + m[3]}})
 			}
 		}
+		if strings.Contains(code, "winreg") && strings.Contains(code, "SetValueEx") {
+			// winreg.OpenKey(HKEY_CURRENT_USER, r'Software\...\Run', ...);
+			// SetValueEx(k, 'name', 0, REG_SZ, 'value'): what reg add does
+			if m := winregKey.FindStringSubmatch(code); m != nil {
+				hive := "HKCU"
+				if strings.HasSuffix(m[1], "LOCAL_MACHINE") {
+					hive = "HKLM"
+				}
+				argv := []string{"reg", "add", hive + `\` + m[2]}
+				if v := winregValue.FindStringSubmatch(code); v != nil {
+					argv = append(argv, "/v", v[1], "/d", v[2])
+				}
+				out = append(out, scriptCall{api: "winreg", argv: append(argv, "/f")})
+			}
+		}
 		if strings.Contains(code, "FileSystem(") && strings.Contains(code, ".rm(") {
 			// gcsfs.GCSFileSystem().rm('bucket/path', recursive=True),
 			// s3fs.S3FileSystem().rm(...): the bucket's objects deleted
@@ -442,6 +457,13 @@ func awsJSCalls(code string) []scriptCall {
 	}
 	return out
 }
+
+// winregKey matches winreg's OpenKey or CreateKey(Ex) of a hive's key;
+// winregValue a SetValueEx of a string value.
+var (
+	winregKey   = regexp.MustCompile(`(?:OpenKey|CreateKey)(?:Ex)?\(\s*(?:\w+\.)?(HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)\s*,\s*r?['"]([^'"]+)['"]`)
+	winregValue = regexp.MustCompile(`SetValueEx\(\s*\w+\s*,\s*['"]([^'"]*)['"]\s*,\s*\w+\s*,\s*(?:\w+\.)?REG_\w+\s*,\s*r?['"]([^'"]*)['"]`)
+)
 
 // sparkSQL matches a Spark session's sql('...') call; deltaVacuum a
 // Delta table's vacuum that keeps no earlier version.
