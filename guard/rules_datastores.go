@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -229,6 +230,10 @@ var dataStoreRules = []*rule{
 				case len(p) > 1 && p[0] == "route53" && p[1] == "change-resource-record-sets":
 					if b, _ := optValue(args, "", "change-batch"); !strings.HasPrefix(b, "file://") && (strings.Contains(b, `"DELETE"`) || strings.Contains(b, `"UPSERT"`)) {
 						return true, "route53 records changed"
+					} else if f := lower(path.Base(strings.TrimPrefix(b, "file://"))); strings.HasPrefix(b, "file://") && strings.Contains(f, "delete") {
+						// --change-batch file://delete-apex.json: a batch
+						// named for what it does
+						return true, "route53 records deleted (" + f + ")"
 					}
 				case len(p) > 1 && p[0] == "route53domains" && (p[1] == "update-domain-nameservers" || p[1] == "transfer-domain-to-another-aws-account" || p[1] == "disable-domain-transfer-lock"):
 					return true, "route53domains " + p[1]

@@ -776,7 +776,10 @@ var privilegeRules = []*rule{
 				}
 				// a production role handed to a whole account (its root:
 				// every identity there the account lets assume roles)
-				if role, _ := optValue(c.args(), "", "role-name"); (isProdName(role) || prodMarker(role)) && strings.Contains(b, `"principal":{"aws":"arn:aws:iam::`) && strings.Contains(b, `:root"`) {
+				// (or an administrators' role: OrganizationAccountAccessRole,
+				// *Admin*)
+				if role, _ := optValue(c.args(), "", "role-name"); (isProdName(role) || prodMarker(role) || strings.Contains(lower(role), "admin") || role == "OrganizationAccountAccessRole") &&
+					strings.Contains(b, `"principal":{"aws":"arn:aws:iam::`) && strings.Contains(b, `:root"`) {
 					return true, op + " " + role + " for a whole account"
 				}
 				// a web identity (GitHub's OIDC) trusted with no condition
@@ -1055,19 +1058,35 @@ var privilegeRules = []*rule{
 		}},
 	{ID: "cloud-owner-grant", Level: LevelHigh, Category: CategoryPrivilege, Description: "granting an owner, admin or full-access role in a cloud account or repository",
 		Suggestions: []string{"Grant the narrowest predefined role", "Have an administrator review IAM changes"},
-		names:       names("gcloud", "aws", "az", "gh"),
+		names:       names("gcloud", "aws", "az", "gh", "oci"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			j := c.argsText()
 			lj := strings.ToLower(j)
 			switch c.name {
+			case "oci":
+				// oci iam policy create --statements '["Allow any-user to
+				// manage all-resources in tenancy"]'
+				if strings.Contains(lj, "iam policy") && (strings.Contains(lj, "allow any-user") || strings.Contains(lj, "manage all-resources in tenancy")) {
+					return true, "an OCI policy over the whole tenancy"
+				}
+			case "aws":
+				// create-policy-version --set-as-default with iam:* or every
+				// action (from a file named for it): the policy's holders
+				// administrators from now on
+				if op, rest := awsOp(c); op == "iam create-policy-version" && hasWord(rest, "--set-as-default") {
+					doc, _ := optValue(rest, "", "policy-document")
+					d := strings.ReplaceAll(lower(doc), " ", "")
+					if strings.Contains(d, `"iam:*"`) || strings.Contains(d, `"action":"*"`) || strings.Contains(d, `"action":["*"`) || strings.HasPrefix(d, "file://") && strings.Contains(d, "admin") {
+						return true, op + " --set-as-default (administrator rights)"
+					}
+				}
+				if strings.Contains(j, "iam ") && (strings.Contains(j, "AdministratorAccess") || strings.Contains(j, "IAMFullAccess") || strings.Contains(j, `"Action":"*"`) ||
+					strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, "add-user-to-group") && strings.Contains(lj, "admin")) {
+					return true, j
+				}
 			case "gcloud":
 				if strings.Contains(j, "add-iam-policy-binding") && (strings.Contains(j, "roles/owner") || strings.Contains(j, "roles/editor") ||
 					strings.Contains(j, "allUsers") || strings.Contains(j, "allAuthenticatedUsers") || strings.Contains(j, "Admin")) {
-					return true, j
-				}
-			case "aws":
-				if strings.Contains(j, "iam ") && (strings.Contains(j, "AdministratorAccess") || strings.Contains(j, "IAMFullAccess") || strings.Contains(j, `"Action":"*"`) ||
-					strings.Contains(j, `"Principal":"*"`) || strings.Contains(j, "add-user-to-group") && strings.Contains(lj, "admin")) {
 					return true, j
 				}
 			case "az":

@@ -223,12 +223,21 @@ var winCmdletRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, winCmdletRules, azureFirewallRules) }
+func init() { ruleSets = append(ruleSets, winCmdletRules, azureRules) }
 
-// An Azure network security group opened to the whole internet from
-// PowerShell, as az network nsg rule create --source-address-prefixes '*'
-// is from the CLI.
-var azureFirewallRules = []*rule{
+// Azure from PowerShell: a network security group opened to the whole
+// internet (as az network nsg rule create --source-address-prefixes '*'
+// is from the CLI), a runbook published and scheduled.
+var azureRules = []*rule{
+	{ID: "cloud-runbook-scheduled", Level: LevelHigh, Category: CategoryPersistence, Description: "publishing an automation runbook and scheduling it (the cloud runs the script by itself from now on)",
+		Suggestions: []string{"Deploy runbooks through reviewed infrastructure code", "Run the script once, by hand"},
+		names:       names("new-azautomationschedule", "register-azautomationscheduledrunbook"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if !a.srcLowHas("import-azautomationrunbook") && !a.srcLowHas("publish-azautomationrunbook") && c.name != "register-azautomationscheduledrunbook" || hasSw(wargs(c), "whatif") {
+				return false, ""
+			}
+			return true, c.base
+		}},
 	{ID: "nsg-opened-to-internet", Level: LevelHigh, Category: CategorySystem, Description: "allowing inbound traffic from any address in a cloud network security group (every scanner on the internet reaches the port)",
 		Suggestions: []string{"Allow the one address or range that needs it", "Reach the machine through a bastion or VPN"},
 		names:       names("add-aznetworksecurityruleconfig", "set-aznetworksecurityruleconfig", "new-aznetworksecurityruleconfig"),

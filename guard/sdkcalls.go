@@ -128,6 +128,29 @@ func sdkCommands(lang, code, low string) []scriptCall {
 		if strings.Contains(code, "Aws::") {
 			out = append(out, rubyAWSCalls(code)...)
 		}
+	case "php":
+		if strings.Contains(code, "RecursiveDirectoryIterator(") && (strings.Contains(code, "rmdir") || strings.Contains(code, "unlink")) {
+			// new RecursiveIteratorIterator(new RecursiveDirectoryIterator(
+			// DIR), CHILD_FIRST) with rmdir/unlink: everything under DIR
+			if m := phpDirIterator.FindStringSubmatch(code); m != nil {
+				dir := m[1] + m[2]
+				if m[3] != "" {
+					dir = "~"
+				}
+				out = append(out, scriptCall{api: "RecursiveDirectoryIterator", argv: []string{"find", dir, "-mindepth", "1", "-delete"}})
+			}
+		}
+	}
+	if lang == "python" && strings.Contains(code, "os.listdir(") && strings.Contains(code, "rmtree(") {
+		// [shutil.rmtree(p) if os.path.isdir(p) else os.remove(p) for p in
+		// os.listdir('.')]: every entry of the folder, dot-files included
+		if m := pyListdirRmtree.FindStringSubmatch(code); m != nil {
+			dir := m[2]
+			if dir == "" {
+				dir = "." // os.listdir(): the current directory
+			}
+			out = append(out, scriptCall{api: "shutil.rmtree", argv: []string{"find", dir, "-mindepth", "1", "-delete"}})
+		}
 	}
 	if lang == "js" && strings.Contains(code, "Octokit") {
 		out = append(out, octokitCalls(code)...)
@@ -457,6 +480,14 @@ func awsJSCalls(code string) []scriptCall {
 	}
 	return out
 }
+
+// phpDirIterator matches a RecursiveDirectoryIterator over a literal
+// folder or the home; pyListdirRmtree a comprehension removing every
+// entry os.listdir gives.
+var (
+	phpDirIterator  = regexp.MustCompile(`RecursiveDirectoryIterator\(\s*(?:"([^"]+)"|'([^']+)'|(getenv\(\s*["']HOME["']\s*\)|\$_SERVER\[\s*["']HOME["']\s*\]))`)
+	pyListdirRmtree = regexp.MustCompile(`rmtree\(\s*(\w+)\s*\)[^\]]*\bfor\s+\w+\s+in\s+os\.listdir\(\s*(?:['"]([^'"]*)['"])?\s*\)`)
+)
 
 // winregKey matches winreg's OpenKey or CreateKey(Ex) of a hive's key;
 // winregValue a SetValueEx of a string value.

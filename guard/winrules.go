@@ -646,10 +646,17 @@ var winRules = []*rule{
 			return false, ""
 		}},
 	{ID: "win-package-untrusted", Level: LevelHigh, Category: CategoryRemoteExec, Description: "installing a package from a bare IP, plain HTTP or a feed someone else runs",
-		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module", "dotnet"),
+		Suggestions: []string{"Install from the official repository over HTTPS"}, names: names("choco", "winget", "scoop", "nuget", "install-package", "install-module", "install-script", "install-psresource", "dotnet"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "install-module" || c.name == "install-script" || c.name == "install-psresource" {
+				// -Repository NAME other than PSGallery: a feed registered
+				// by whoever set it up (every blind label agrees)
+				if r, ok := swVal(args, "repository"); ok && strings.Trim(r, `"'`) != "psgallery" && !hasSw(args, "whatif") {
+					return true, c.base + " -Repository " + r
+				}
+			}
 			if c.name == "dotnet" || c.name == "nuget" {
 				// dotnet tool install --add-source URL, nuget install
 				// -Source URL: a package (and its build targets) from a
