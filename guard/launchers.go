@@ -283,8 +283,11 @@ func (a *analysis) editedFile(c *cmd) string {
 func varLaunch(name, v string) launch {
 	switch name {
 	case "LESSOPEN", "LESSCLOSE":
+		// (the file's name is the processor's argument: |curl URL | sh
+		// %s is read as the download piped into a shell, which is what it
+		// is written to look like)
 		v = strings.TrimLeft(v, "|-")
-		v = strings.ReplaceAll(v, "%s", "file")
+		v = strings.ReplaceAll(strings.ReplaceAll(v, " %s", ""), "%s", "file")
 	case "PS0", "PS1", "PS4":
 		// only the command substitutions of a prompt run
 		if !strings.Contains(v, "$(") && !strings.Contains(v, "`") {

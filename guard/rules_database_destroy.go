@@ -1061,6 +1061,31 @@ func remoteConnectionAssigned(c *cmd) bool {
 // tables and columns it made go, with their data, whatever the number of
 // steps.
 var migrationRevertRules = []*rule{
+	{ID: "db-package-over-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "importing or publishing a database package onto a production server (its schema, and with an import its data, replaced by the package's)",
+		Suggestions: []string{"Import into a new database and compare", "Deploy schema changes through the release pipeline"},
+		names:       names("sqlpackage", "sqlpackage.exe"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			// sqlpackage /Action:Import /SourceFile:dev.bacpac
+			// /TargetServerName:sql-prod01
+			args := c.args()
+			action, target := "", ""
+			for _, w := range args {
+				k, v, ok := strings.Cut(strings.TrimLeft(w.s, "/-"), ":")
+				if !ok {
+					continue
+				}
+				switch strings.ToLower(k) {
+				case "action", "a":
+					action = strings.ToLower(v)
+				case "targetservername", "tsn", "targetconnectionstring", "tcs", "targetdatabasename", "tdn":
+					target += " " + v
+				}
+			}
+			if (action == "import" || action == "publish") && (isProdName(target) || prodMarker(target) || strings.Contains(lower(target), "prod")) {
+				return true, "sqlpackage /Action:" + action + " onto" + target
+			}
+			return false, ""
+		}},
 	{ID: "db-migration-reverted-production", Level: LevelCritical, Category: CategoryDatabaseDestroy, Description: "undoing a database migration in production (the tables and columns it made are dropped with their data)",
 		Suggestions: []string{"Write a new forward migration instead, through the release process", "Try the rollback on a restored copy first"},
 		names: names("knex", "sequelize", "sequelize-cli", "typeorm", "rails", "bin/rails", "rake", "alembic", "flask", "liquibase", "atlas", "goose", "flyway",

@@ -1238,7 +1238,8 @@ var exfiltrationRules = []*rule{
 				// terraform output -json | jq -r .db_password.value: a
 				// secret output picked out of the outputs and printed
 				if c.pipe != nil && c.stage == len(c.pipe)-1 && c.in.kind == flowSecret && (strings.HasPrefix(c.in.what, credentialOutput) || strings.HasPrefix(c.in.what, "an infrastructure state") ||
-					strings.HasPrefix(c.in.what, "credentials (")) && jqPicksSecret(c.args()) {
+					strings.HasPrefix(c.in.what, "credentials (") || strings.HasPrefix(c.in.what, "secrets kept by ")) && jqPicksSecret(c.args()) &&
+					shownOnTerminal(c) && !hasAny(joinWords(c.operands()), "has(", "test(", "length", "keys") {
 					return true, c.in.what
 				}
 			case "git":
