@@ -57,13 +57,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
 // round's rules (round 47's final build, alternated with round 48's on a
-// shared two-core machine): 55,577, 56,132 and 53,322 decisions/s, p99
-// 92.5, 91.5 and 97.5 µs (the median run's figure below). Round 48's
-// final build measured 55,543, 55,608 and 55,796 (p99 92.3, 92.4 and
-// 93.5 µs) in the same runs, and 91,700 to 94,900 with one goroutine per
+// shared two-core machine): 50,631, 54,082 and 54,811 decisions/s, p99
+// 105.3, 97.2 and 95.4 µs (the median run's figure below). Round 48's
+// final build measured 53,662, 52,854 and 54,519 (p99 99.0, 99.2 and
+// 95.6 µs) in the same runs, and 85,700 to 93,800 with one goroutine per
 // core. Older rounds' figures (90,200 at best on the fifth round's
 // smaller rule set) are in the git history.
-const lastRound = "55,577 decisions/s, p99 92µs"
+const lastRound = "54,082 decisions/s, p99 97µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.
