@@ -194,11 +194,8 @@ func (a *analysis) judge(c *cmd) {
 		}
 	}
 	for _, r := range named {
-		if !fallbacks {
-			break
-		}
-		if !r.fallback || a.best != nil && a.best.level >= r.Level && !a.explain {
-			continue // (said already, more precisely)
+		if !fallbacks || !r.fallback || a.best != nil && a.best.level >= r.Level && !a.explain {
+			continue // (none, or said already, more precisely)
 		}
 		a.try(c, r)
 		if a.stop {

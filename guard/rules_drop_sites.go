@@ -52,7 +52,7 @@ var dropSites = map[string]string{
 	"bashupload.com": "drop", "ix.io": "drop", "sprunge.us": "drop", "dpaste.com": "drop", "dpaste.org": "drop", "pastebin.com": "drop",
 	"hastebin.com": "drop", "paste.c-net.org": "drop", "catbox.moe": "drop", "gofile.io": "drop", "temp.sh": "drop", "tmpfiles.org": "drop",
 	"keep.sh": "drop", "paste.ee": "drop", "rentry.co": "drop", "bpa.st": "drop", "clbin.com": "drop", "x0.at": "drop", "envs.sh": "drop",
-	"uguu.se": "drop", "filebin.net": "drop", "pastes.dev": "drop", "privatebin.net": "drop", "ntfy.sh": "drop", "wormhole.app": "drop",
+	"uguu.se": "drop", "filebin.net": "drop", "pastes.dev": "drop", "privatebin.net": "drop", "wormhole.app": "drop",
 	"webhook.site": "catcher", "requestbin.com": "catcher", "requestbin.net": "catcher", "requestbin.io": "catcher", "pipedream.net": "catcher",
 	"hookbin.com": "catcher", "beeceptor.com": "catcher", "requestcatcher.com": "catcher", "interact.sh": "catcher", "oast.fun": "catcher",
 	"oast.pro": "catcher", "oast.live": "catcher", "oast.site": "catcher", "oast.online": "catcher", "oast.me": "catcher",

@@ -804,7 +804,11 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 						// -DestinationPath \\IP\share\x.zip: the archive
 						// written straight to a machine known only by its
 						// address
-						ws.emitWin(c, "win-exfil-secrets", "an archive of "+s+" written to "+dst.s)
+						id := "win-exfil-secrets"
+						if d == "" && cl == wpWorkDir {
+							id = "win-exfil-userdata" // the project's code
+						}
+						ws.emitWin(c, id, "an archive of "+s+" written to "+dst.s)
 					}
 				}
 			}
@@ -3475,12 +3479,10 @@ func (a *analysis) userDataToShare(src, dst string) bool {
 		return true // a database's backup on a machine known only by its address
 	}
 	if isPublicIP(host) && p != "" {
-		// the project, or anything of the profile, on a machine known
-		// only by its address
-		// (key stores and the whole profile are the secrets rules' to
-		// name)
-		// (blind labels call every copy to a public address dangerous,
-		// a build's output deployed there included)
+		// anything of this machine (the project, a build's output, a
+		// profile's folder) on a machine known only by its address:
+		// blind labels call every such copy dangerous (key stores and
+		// the whole profile are the secrets rules' to name)
 		if cl, _ := a.winClassify(p); cl == wpWorkDir || cl == wpInside || cl == wpHomeSub && !a.winSensitiveAny(p) {
 			return true
 		}

@@ -899,7 +899,7 @@ var winRules = []*rule{
 		Suggestions: []string{"Start a bounded number of processes and wait for them"}},
 	{ID: "win-exfil-secrets", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending credentials or the environment over the network",
 		Suggestions: []string{"Never send secrets off the machine"}},
-	{ID: "win-exfil-userdata", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the user's own files (documents, desktop, pictures), or the project to a machine known only by its address, to another machine",
+	{ID: "win-exfil-userdata", Level: LevelCritical, Category: CategoryExfiltration, Description: "copying the user's own files (documents, desktop, pictures) to another machine, or anything of this one to a machine known only by its address",
 		Suggestions: []string{"Back up to the user's own share or cloud drive, with their consent"}},
 	{ID: "win-config-hijack", Level: LevelHigh, Category: CategoryPersistence, Description: "changing what a tool runs or installs from through its settings file",
 		Suggestions: []string{"Pass the setting on the command line for this run only"}},
