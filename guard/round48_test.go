@@ -569,3 +569,16 @@ func TestRound48MinedClassesFour(t *testing.T) {
 		`sqlpackage /Action:Export /SourceServerName:sql-prod01 /SourceDatabaseName:Acme /TargetFile:C:\work\project\tmp\acme.bacpac`,
 	})
 }
+
+// Airflow's history deleted with no archive kept; a clean that keeps the
+// archive, or only shows what it would delete, passes.
+func TestRound48AirflowClean(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`kubectl -n airflow exec deploy/airflow-scheduler -- airflow db clean --clean-before-timestamp "$(date -I)" --skip-archive --yes`, CategoryDatabaseDestroy, "db-framework-drop", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`airflow db clean --clean-before-timestamp 2024-01-01 --yes`,
+		`airflow db clean --clean-before-timestamp 2024-01-01 --skip-archive --dry-run`,
+	})
+}

@@ -381,6 +381,11 @@ var databaseDestroyRules = []*rule{
 				// (the default is a SQLite file in AIRFLOW_HOME: a database
 				// named on the line or in production's settings is shared)
 				sub := clientSubWords(c).list()
+				if len(sub) > 1 && sub[0] == "db" && sub[1] == "clean" && hasWord(c.args(), "--skip-archive") && (hasWord(c.args(), "--yes") || hasWord(c.args(), "-y")) && !hasWord(c.args(), "--dry-run") {
+					// airflow db clean --skip-archive --yes: the history
+					// before the timestamp deleted, no archive table kept
+					return true, "airflow db clean --skip-archive"
+				}
 				if !(len(sub) > 1 && sub[0] == "db" && sub[1] == "reset" || len(sub) > 0 && sub[0] == "resetdb") || a.testScoped(c) || localTestDatabase(a, c) {
 					return false, ""
 				}
