@@ -1046,7 +1046,7 @@ const (
 )
 
 // Round forty-eight, POSIX lines (both parts): 80.3%, 71.6%, 84.8% and
-// 1.23% false positives on arrival; after the session's rules 87.1%,
+// 1.23% false positives on arrival; after the session's rules 87.3%,
 // 78.3%, 84.8% and 0.89% (round48b, never opened, 83.5%, 73.8%, 83.3%,
 // 0.55%); see testdata/corpus/round48/README.md. These floors catch
 // regressions.
