@@ -262,7 +262,7 @@ var networkExposeRules = []*rule{
 				return false, "" // the project's own app, served for a browser or a container's port
 			}
 			args := c.args()
-			switch c.name {
+			switch lower(c.name) { // (JLinkGDBServerCL, Xvnc: written with capitals)
 			case "gost":
 				// gost -L socks5://:1080: a proxy on every address (no host)
 				for i, w := range args {
@@ -279,7 +279,7 @@ var networkExposeRules = []*rule{
 					return true, "microsocks on every address"
 				}
 				return false, ""
-			case "vncserver", "Xvnc", "tigervncserver", "x11vnc":
+			case "vncserver", "xvnc", "tigervncserver", "x11vnc":
 				// vncserver -SecurityTypes None -localhost no: the desktop for
 				// anyone who connects, without a password (x11vnc -nopw)
 				low := c.lowerArgs()
@@ -311,7 +311,7 @@ var networkExposeRules = []*rule{
 					}
 				}
 				return false, ""
-			case "JLinkGDBServer", "JLinkGDBServerCL", "JLinkGDBServerCLExe", "JLinkRemoteServer", "JLinkRemoteServerCL", "jlinkgdbserver", "jlinkgdbservercl", "jlinkgdbserverclexe", "jlinkremoteserver", "jlinkremoteservercl":
+			case "jlinkgdbserver", "jlinkgdbservercl", "jlinkgdbserverclexe", "jlinkremoteserver", "jlinkremoteservercl":
 				if hasWord(args, "-nolocalhostonly") || hasWord(args, "-LocalhostOnly") && hasWord(args, "0") {
 					return true, c.base + " -nolocalhostonly"
 				}
