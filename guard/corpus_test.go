@@ -596,6 +596,14 @@ var corpusSets = []corpusSet{
 	// (three fifths) is for tuning, round48b must never be opened.
 	{"round48", corpusDir + "/round48",
 		thresholds{minRound48Critical, minRound48High, minRound48Moderate, maxRound48FalsePositive}, winRound48Thresholds},
+	// round49: release engineering; backup and disaster recovery; a
+	// Kubernetes operator's day; dotfiles and workstation setup; QA and
+	// test automation; network engineering; regulated data operations;
+	// systems programmers, written while round48a was tuned on. Scored on
+	// arrival; round49a (three fifths) is for tuning, round49b must never
+	// be opened.
+	{"round49", corpusDir + "/round49",
+		thresholds{minRound49Critical, minRound49High, minRound49Moderate, maxRound49FalsePositive}, winRound49Thresholds},
 }
 
 // Round four, POSIX lines (bash, zsh, fish, sh), 4a and 4b together: on
@@ -1055,6 +1063,15 @@ const (
 	minRound48High          = 0.78
 	minRound48Moderate      = 0.84
 	maxRound48FalsePositive = 0.009
+)
+
+// Round forty-nine, POSIX lines (both parts): see
+// testdata/corpus/round49/README.md. These floors catch regressions.
+const (
+	minRound49Critical      = 0.83
+	minRound49High          = 0.70
+	minRound49Moderate      = 0.82
+	maxRound49FalsePositive = 0.014
 )
 
 const (

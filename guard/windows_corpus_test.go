@@ -208,6 +208,9 @@ var (
 	// round48: round48a tuned on, round48b held out; see
 	// testdata/corpus/round48/README.md.
 	winRound48Thresholds = thresholds{0.87, 0.82, 0.89, 0.024}
+	// round49: round49a tuned on, round49b held out; see
+	// testdata/corpus/round49/README.md.
+	winRound49Thresholds = thresholds{0.88, 0.76, 0.84, 0.012}
 )
 
 // winCorpusContext is the session the Windows corpora assume: a project
