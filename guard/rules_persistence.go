@@ -298,7 +298,7 @@ var persistenceRules = []*rule{
 		}},
 	{ID: "install-over-distribution", Level: LevelHigh, Category: CategorySystem, Description: "installing a build into the distribution's own folders (/usr, /usr/bin), over files the package manager owns",
 		Suggestions: []string{"Install under /usr/local or ~/.local (the default of most builds)", "Build a package, or stage with DESTDIR, and let the package manager install it"},
-		names:       names("make", "gmake", "cmake", "gem", "ninja", "meson"),
+		names:       names("make", "gmake", "cmake", "gem", "ninja", "meson", "cargo"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
 			distro := func(v string) bool {
@@ -315,6 +315,10 @@ var persistenceRules = []*rule{
 			}
 			switch c.name {
 			case "make", "gmake":
+				if c.asRoot && hasWord(args, "modules_install") {
+					// kernel modules built here, into /lib/modules
+					return true, "make modules_install as root"
+				}
 				if !hasWord(args, "install") {
 					return false, ""
 				}
@@ -330,6 +334,10 @@ var persistenceRules = []*rule{
 			case "gem":
 				if v, ok := optValue(args, "-n", "bindir"); ok && hasWord(args, "install") && distro(v) && v != "" {
 					return true, "gem install -n " + v
+				}
+			case "cargo":
+				if v, ok := optValue(args, "", "root"); ok && len(args) > 0 && args[0].s == "install" && distro(v) && v != "" {
+					return true, "cargo install --root " + v
 				}
 			}
 			return false, ""

@@ -497,6 +497,16 @@ func init() { ruleSets = append(ruleSets, moreSecretRules) }
 // secretPlacementRules: secrets put where they are kept in the clear:
 // the process list, a plain variable, what a build ships.
 var secretPlacementRules = []*rule{
+	{ID: "live-token-on-command-line", Level: LevelHigh, Category: CategoryExfiltration, Description: "a live service token written into the command itself (it stays in the shell's history, the process list and logs, and in any file the command writes)",
+		Suggestions: []string{"Read the token from the environment or a secret store ($STRIPE_API_KEY, op read ...)", "Rotate a token that was typed in clear"},
+		match: func(a *analysis, c *cmd) (bool, string) {
+			for _, w := range c.args() {
+				if t := liveTokenIn(w.s); t != "" {
+					return true, t + "… given in clear"
+				}
+			}
+			return false, ""
+		}},
 	{ID: "secrets-recipient-added", Level: LevelCritical, Category: CategoryPrivilege, Description: "adding a key typed on the command line as a recipient of production's encrypted secrets (whoever holds it can decrypt them)",
 		Suggestions: []string{"Add recipients in the reviewed .sops.yaml and run sops updatekeys", "Ask the secrets' owners to add the key"}, names: names("sops"),
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -859,4 +869,38 @@ func devPassword(pw string) bool {
 		return true
 	}
 	return false
+}
+
+// liveTokenPrefixes are the prefixes of services' live secret tokens.
+var liveTokenPrefixes = [...]string{"sk_live_", "rk_live_", "ghp_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "dckr_pat_", "shpat_", "npm_"}
+
+// liveTokenIn returns the prefix of a live token held in s: the prefix
+// followed by at least 20 letters and digits that are not a placeholder
+// (ghp_dummy000..., sk_live_xxxx...).
+func liveTokenIn(s string) string {
+	if len(s) < 24 {
+		return ""
+	}
+	for _, pre := range liveTokenPrefixes {
+		i := strings.Index(s, pre)
+		if i < 0 {
+			continue
+		}
+		rest := s[i+len(pre):]
+		n, digits, upper := 0, 0, 0
+		for n < len(rest) && (isAlnum(rest[n]) || rest[n] == '_' || rest[n] == '-') {
+			switch b := rest[n]; {
+			case b >= '0' && b <= '9':
+				digits++
+			case b >= 'A' && b <= 'Z':
+				upper++
+			}
+			n++
+		}
+		l := lower(rest[:n])
+		if n >= 20 && digits > 0 && upper > 0 && !hasAny(l, "dummy", "example", "xxxx", "0000", "fake", "test", "redacted", "placeholder") {
+			return pre
+		}
+	}
+	return ""
 }
