@@ -1552,8 +1552,9 @@ func cmakeToolLaunches(a *analysis, c *cmd) []launch {
 	return []launch{{code: quoteWords(rm), origin: "cmake -E " + args[1].s}}
 }
 
-// cargoCleanLaunches reads cargo clean --target-dir DIR as what it does:
-// DIR is deleted with everything in it.
+// cargoCleanLaunches reads cargo clean --target-dir DIR (or with
+// CARGO_TARGET_DIR=DIR) as what it does: DIR is deleted with everything
+// in it.
 func cargoCleanLaunches(a *analysis, c *cmd) []launch {
 	args := c.args()
 	if len(args) == 0 || args[0].s != "clean" {
@@ -1561,6 +1562,9 @@ func cargoCleanLaunches(a *analysis, c *cmd) []launch {
 	}
 	if v, ok := optValue(args, "", "target-dir"); ok && v != "" {
 		return []launch{{code: quoteWords([]word{lit("rm"), lit("-rf"), lit(v)}), origin: "cargo clean --target-dir"}}
+	}
+	if v, ok := a.envOf(c, "CARGO_TARGET_DIR"); ok && v != "" {
+		return []launch{{code: quoteWords([]word{lit("rm"), lit("-rf"), lit(v)}), origin: "cargo clean with CARGO_TARGET_DIR"}}
 	}
 	return nil
 }

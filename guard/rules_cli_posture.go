@@ -868,6 +868,9 @@ func securityFlagOff(low []string) string {
 		if !strings.HasPrefix(l, "--") {
 			continue
 		}
+		if l == "--enable-legacy-authorization" || l == "--enable-legacy-abac" {
+			return "legacy-authorization" // GKE's ABAC: every account's old broad rights back
+		}
 		name, val, hasVal := strings.Cut(l[2:], "=")
 		if !hasVal && i+1 < len(low) {
 			// --mfa-configuration OFF: the value as the next word

@@ -13,10 +13,31 @@ import (
 var dropSiteRules = []*rule{
 	{ID: "data-to-drop-site", Level: LevelCritical, Category: CategoryExfiltration, Description: "sending files or data to an anonymous paste, file-drop or request-catching site (anyone with the link reads it)",
 		Suggestions: []string{"Share through the team's own storage or issue tracker, with access limited", "Send nothing off the machine; show the output here instead"},
-		names:       names("curl", "wget", "wget2", "curlie", "http", "https", "xh", "httpie", "nc", "ncat"),
+		names:       names("curl", "wget", "wget2", "curlie", "http", "https", "xh", "httpie", "nc", "ncat", "python", "python3", "node", "ruby", "perl", "php"),
 		fallback:    true,
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if scriptLangs[c.name] != "" {
+				// python3 -c "...urlopen('https://webhook.site/...', data)":
+				// an interpreter's one-liner sending to a drop site
+				code, ok := optValue(args, "-c", "")
+				if c.name != "python" && c.name != "python3" {
+					code, ok = optValue(args, "-e", "eval")
+					if c.name == "php" {
+						code, ok = optValue(args, "-r", "")
+					}
+				}
+				if !ok {
+					return false, ""
+				}
+				for _, u := range quotedURLs.FindAllString(code, 8) {
+					h := lower(hostOf(strings.Trim(u, `"'`)))
+					if kind := dropSite(h); kind != "" && (kind == "catcher" || hasAny(code, "urlopen(", ".post(", ".put(", "data=", "method", "upload", "files=")) {
+						return true, h
+					}
+				}
+				return false, ""
+			}
 			if c.name == "nc" || c.name == "ncat" {
 				// nc termbin.com 9999: the input pasted
 				if ops := positional(args); len(ops) > 0 {

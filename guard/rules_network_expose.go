@@ -334,6 +334,22 @@ var networkExposeRules = []*rule{
 					return true, "ser2net -C " + v
 				}
 				return false, ""
+			case "rclone":
+				// rclone serve webdav / --addr :8443: a folder (the root,
+				// the home) served to the network
+				if len(args) > 2 && args[0].s == "serve" {
+					v, ok := optValue(args, "", "addr")
+					host, _, _ := strings.Cut(v, ":")
+					if ok && (host == "" || everyAddress(host)) {
+						if ops := positional(args[2:]); len(ops) > 0 {
+							switch a.classifyUnder(ops[0], c.cwd, false) {
+							case pcRoot, pcHome, pcSystemCrit, pcSecretsHome, pcHomeConfig, pcHomeSub:
+								return true, "rclone serve " + args[1].s + " " + ops[0].s + " on " + v
+							}
+						}
+					}
+				}
+				return false, ""
 			case "ollama":
 				// OLLAMA_HOST=0.0.0.0 ollama serve: the model server and its
 				// API (pull, delete, create) for anyone

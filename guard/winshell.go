@@ -1042,7 +1042,8 @@ func (a *analysis) winSensitive(p string) (string, bool) {
 	for _, s := range [...]string{"/filezilla/recentservers.xml", "/filezilla/sitemanager.xml", "/winscp.ini", "/mremoteng/confcons.xml",
 		"/.purple/accounts.xml", "/dbeaverdata/workspace6/general/.dbeaver/credentials-config.json", "/microsoft/windows/powershell/secretstore",
 		"/appdata/roaming/gnupg/", "/appdata/local/microsoft/windows/credentialsharing", "/appdata/roaming/postgresql/pgpass.conf",
-		"/appdata/local/github-copilot/apps.json", "/appdata/local/github-copilot/hosts.json", "/appdata/roaming/github-copilot/"} {
+		"/appdata/local/github-copilot/apps.json", "/appdata/local/github-copilot/hosts.json", "/appdata/roaming/github-copilot/",
+		"/appdata/roaming/rclone/rclone.conf"} {
 		if strings.Contains(low, s) {
 			// saved log-ins of file-transfer, remote-access and database
 			// clients
