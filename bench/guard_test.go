@@ -56,14 +56,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 }
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
-// round's rules (round 47's final build, alternated with round 48's on a
-// shared two-core machine): 50,631, 54,082 and 54,811 decisions/s, p99
-// 105.3, 97.2 and 95.4 µs (the median run's figure below). Round 48's
-// final build measured 53,662, 52,854 and 54,519 (p99 99.0, 99.2 and
-// 95.6 µs) in the same runs, and 85,700 to 93,800 with one goroutine per
-// core. Older rounds' figures (90,200 at best on the fifth round's
-// smaller rule set) are in the git history.
-const lastRound = "54,082 decisions/s, p99 97µs"
+// round's rules (round 48's final build, alternated with round 49's on a
+// shared two-core machine busy with other work): 47,173 and 47,799
+// decisions/s, p99 102.6 and 96.9 µs (the better run's figure below).
+// Round 49's final build measured 47,229 and 47,719 (p99 102.7 and
+// 99.3 µs) in the same runs. Older rounds' figures (90,200 at best on
+// the fifth round's smaller rule set) are in the git history.
+const lastRound = "47,799 decisions/s, p99 97µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

@@ -1065,11 +1065,14 @@ const (
 	maxRound48FalsePositive = 0.009
 )
 
-// Round forty-nine, POSIX lines (both parts): see
-// testdata/corpus/round49/README.md. These floors catch regressions.
+// Round forty-nine, POSIX lines (both parts): 83.6%, 72.1%, 83.8% and
+// 1.29% false positives on arrival; after the session's rules 90.1%,
+// 77.7%, 83.8% and 1.29% (round49b, never opened, 88.4%, 73.0%, 90.3%,
+// 1.22%); see testdata/corpus/round49/README.md. These floors catch
+// regressions.
 const (
-	minRound49Critical      = 0.83
-	minRound49High          = 0.70
+	minRound49Critical      = 0.89
+	minRound49High          = 0.76
 	minRound49Moderate      = 0.82
 	maxRound49FalsePositive = 0.014
 )
