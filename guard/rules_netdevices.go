@@ -95,11 +95,8 @@ func netLineKind(line string) (netKind, string) {
 				if _, h, ok := strings.Cut(host, "@"); ok {
 					host = h
 				}
-				if !isPublicIP(host) && !strings.Contains(host, ".") {
-					continue // a bare name: the network's own server
-				}
-				if p, ok := parseIP(host); ok && !isPublicIP(host) && p.IsValid() {
-					continue // a private address
+				if _, ip := parseIP(host); ip && !isPublicIP(host) || !ip && !strings.Contains(host, ".") {
+					continue // a private address or a bare name: the network's own server
 				}
 			}
 			return x.kind, l
