@@ -775,6 +775,30 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		for _, w := range posArgs(args, optSpec{short: "sr", long: []string{"size", "reference"}}) {
 			add(w, true, flow{kind: flowText})
 		}
+	case "patchelf":
+		// patchelf --set-rpath DIR FILE: the program (or --output's
+		// copy) rewritten in place to load libraries from elsewhere
+		modifies := false
+		for _, w := range args {
+			for _, p := range [...]string{"--set-", "--add-", "--remove-", "--replace-", "--shrink-rpath", "--rename-", "--no-default-lib", "--clear-"} {
+				modifies = modifies || strings.HasPrefix(w.s, p)
+			}
+		}
+		if !modifies {
+			break // --print-rpath, --print-needed: a read
+		}
+		if out, ok := optValue(args, "", "output"); ok {
+			add(word{s: out, ok: true}, true, flow{kind: flowUnknown})
+			break
+		}
+		ops := posArgs(args, optSpec{long: []string{"set-interpreter", "set-rpath", "add-rpath", "set-soname", "add-needed", "remove-needed",
+			"page-size", "replace-needed", "rename-dynamic-symbols", "remove-rpath-entry", "output"}})
+		if hasWord(args, "--replace-needed") && len(ops) > 0 {
+			ops = ops[1:] // --replace-needed takes two values
+		}
+		for _, w := range ops {
+			add(w, false, flow{kind: flowUnknown})
+		}
 	case "curl", "wget":
 		for _, f := range a.downloadTargets(c) {
 			add(lit(f), true, flow{kind: flowRemote, what: c.base + " " + firstURL(args)})
@@ -1060,7 +1084,7 @@ func dynamicLeaf(w word) word {
 	return lit(dir + "_")
 }
 
-var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true,
+var writerNames = map[string]bool{"tee": true, "cp": true, "install": true, "ln": true, "mv": true, "dd": true, "sed": true, "perl": true, "patchelf": true,
 	"truncate": true, "curl": true, "wget": true, "sudoedit": true, "visudo": true, "vipw": true, "vigr": true, "sudo": true, "tar": true, "rsync": true}
 
 // hookVars are variables whose value changes what every later shell or

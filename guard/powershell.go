@@ -350,6 +350,12 @@ func parsePSArgs(words []word, params []string, switches []string) psArgs {
 		w := words[i]
 		name, val, hasVal, ok := psParam(w.s)
 		if !ok || !w.ok && !strings.HasPrefix(w.s, "-") {
+			for strings.HasSuffix(w.s, ",") && i+1 < len(words) && !strings.HasPrefix(words[i+1].s, "-") {
+				// Compress-Archive a, b dest.zip: the array is one
+				// positional argument, as after a parameter's name
+				w = word{s: w.s + words[i+1].s, ok: w.ok && words[i+1].ok}
+				i++
+			}
 			pa.pos = append(pa.pos, w)
 			continue
 		}

@@ -34,8 +34,21 @@ var captureRules = []*rule{
 					return true, "perf probe on " + captureProbe.FindString(c.argsText())
 				}
 			case "tcpdump":
-				if next := nextStage(c); next != nil && (next.name == "grep" || next.name == "egrep" || next.name == "rg") && credentialPattern.MatchString(lower(next.argsText())) {
+				next := nextStage(c)
+				if next != nil && (next.name == "grep" || next.name == "egrep" || next.name == "rg") && credentialPattern.MatchString(lower(next.argsText())) {
 					return true, "captured traffic searched for logins"
+				}
+				if w, _ := optValue(args, "-w", ""); w == "-" && next != nil {
+					// tcpdump -w - | ssh host 'cat > x.pcap': the capture
+					// streamed to another machine
+					switch next.name {
+					case "ssh", "nc", "ncat", "socat", "curl":
+						for _, x := range next.args() {
+							if h := hostOf(x.s); h != "" && !isLocalHost(h) && (isPublicIP(h) || strings.Count(h, ".") > 1) {
+								return true, "the capture streamed to " + h
+							}
+						}
+					}
 				}
 			case "tshark":
 				for _, v := range optValues(args, optTable{"-Y": "", "-e": "", "-R": ""}) {

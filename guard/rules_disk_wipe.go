@@ -352,10 +352,18 @@ var diskWipeRules = []*rule{
 			}
 			return false, ""
 		}},
-	{ID: "zfs-rollback-destroys", Level: LevelHigh, Category: CategoryDiskWipe, Description: "rolling a ZFS dataset back past later snapshots, which are destroyed",
-		Suggestions: []string{"Clone the snapshot (zfs clone) and copy what you need from it", "Roll back only to the latest snapshot"}, names: names("zfs"),
+	{ID: "zfs-rollback-destroys", Level: LevelHigh, Category: CategoryDiskWipe, Description: "rolling a ZFS dataset back past later snapshots, or forcing a received stream over it (its later snapshots and changes are destroyed)",
+		Suggestions: []string{"Clone the snapshot (zfs clone) and copy what you need from it", "Roll back only to the latest snapshot; receive into a new dataset"}, names: names("zfs"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := c.args()
+			if len(args) > 1 && (args[0].s == "recv" || args[0].s == "receive") && hasShortFlag(args[1:], 'F') {
+				// zfs recv -F tank/home: the dataset rolled back and
+				// replaced by the stream (a new or scratch one is not)
+				if ops := positional(args[1:]); len(ops) > 0 && !testName(ops[len(ops)-1].s) && !hasShortFlag(args[1:], 'n') {
+					return true, "zfs " + joinWords(args)
+				}
+				return false, ""
+			}
 			if len(args) == 0 || args[0].s != "rollback" {
 				return false, ""
 			}

@@ -10,6 +10,45 @@ import (
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "remote-mirror-deletes", Level: LevelCritical, Category: CategoryFileDelete, Description: "mirroring a local folder onto a production machine's data (uploads, backups, shared files) with deletion: whatever the folder lacks is deleted there",
+		Suggestions: []string{"Run it with --dry-run first and read what it would delete", "Copy without --delete, or deploy through the release process"},
+		names:       names("rsync"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			del := false
+			for _, w := range args {
+				del = del || w.s == "--del" || strings.HasPrefix(w.s, "--delete")
+			}
+			ops := positional(args)
+			if !del || len(ops) < 2 || dryRun(c) {
+				return false, ""
+			}
+			dest := ops[len(ops)-1].s
+			host, _, remote := strings.Cut(dest, ":")
+			if strings.HasPrefix(dest, "rsync://") {
+				host, remote = hostOf(dest), true
+			}
+			if _, h, ok := strings.Cut(host, "@"); ok {
+				host = h
+			}
+			if !remote || host == "" || strings.ContainsAny(host, "/\\") || isLocalHost(host) {
+				return false, "" // a local path (C:\x is a drive, not a host)
+			}
+			if !isProdName(host) && !prodMarker(host) {
+				return false, ""
+			}
+			// a release into the app's own folder is a deploy; a folder
+			// of what users and jobs wrote is data (the roots of system
+			// folders are the other rules')
+			_, rpath, _ := strings.Cut(dest, ":")
+			for _, part := range strings.Split(lower(rpath), "/") {
+				switch part {
+				case "uploads", "upload", "data", "backups", "backup", "shared", "media", "storage", "files", "attachments", "userdata", "user-content":
+					return true, "rsync --delete onto " + dest
+				}
+			}
+			return false, ""
+		}},
 	{ID: "credentials-file-overwritten", Level: LevelCritical, Category: CategoryFileDelete, Description: "overwriting a credentials file of the user's (cloud keys, kubeconfig, registry and forge logins) with other output",
 		Suggestions: []string{"Back the file up first (cp ~/.aws/credentials ~/.aws/credentials.bak)", "Write the output to a file in the project"}, writes: true,
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -427,7 +466,7 @@ func init() {
 }
 
 // archiveExtractors unpack archives over a directory.
-var archiveExtractors = names("unzip", "tar", "bsdtar", "gtar", "7z", "7za", "7zz", "ditto")
+var archiveExtractors = names("unzip", "tar", "bsdtar", "gtar", "7z", "7za", "7zz", "ditto", "borg")
 
 // extractDest returns where c unpacks an archive, replacing the files
 // there, and the class of that place; "" when it does not (a listing, a
@@ -460,6 +499,11 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 				dest = v
 			}
 		}
+	case "borg":
+		// borg extract REPO::ARCHIVE: into the current directory
+		if len(args) == 0 || args[0].s != "extract" || hasWord(args, "--dry-run") || hasWord(args, "-n") || hasWord(args, "--stdout") {
+			return "", pcNone
+		}
 	case "ditto":
 		// ditto -x -k ARCHIVE DEST
 		if !hasWord(args, "-x") {
@@ -482,6 +526,11 @@ func (a *analysis) extractDest(c *cmd) (string, pclass) {
 		if dest == "" && abs {
 			dest = "/" // -P: the names in the archive, absolute
 		}
+	}
+	if dest == "" {
+		// no destination named: the archive unpacks where the command
+		// runs (cd / && tar xzf etc.tar.gz)
+		dest = c.cwd
 	}
 	if dest == "" {
 		return "", pcNone

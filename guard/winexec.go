@@ -2542,7 +2542,7 @@ func (ws *winState) psOutFlow(c *cmd) flow {
 		if c.in.kind == flowSecret || c.in.kind == flowRemote || (c.name == "out-string" || c.name == "where-object") && c.in.kind == flowLocal {
 			return c.in
 		}
-		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" || c.name == "get-unique" || c.name == "where-object" && psExcludes(args)) {
+		if c.in.kind == flowList && c.in.what != "" && (c.name == "sort-object" || c.name == "get-unique" || c.name == "where-object" && (psExcludes(args) || psPicksProduction(c, args))) {
 			// (sorted, or each kept once, the listing is still all there)
 			// | ? { $_ -notmatch 'kube-' }: everything but a few, still
 			// the whole listing for what follows
@@ -2826,6 +2826,18 @@ func (a *analysis) prepareCmdExe(c *cmd) bool {
 // arguments.
 var winFileRunners = map[string]bool{"msiexec": true, "rundll32": true, "regsvr32": true, "wscript": true, "cscript": true, "mshta": true,
 	"installutil": true, "regasm": true, "regsvcs": true, "msbuild": true, "cmstp": true, "pcalua": true, "add-appxpackage": true}
+
+// psPicksProduction reports a Where-Object filter that keeps the
+// production items of a native program's listing (kubectl get ns |
+// ? { $_ -like '*-prod' }): what follows acts on every one of them.
+func psPicksProduction(c *cmd, args []word) bool {
+	if len(c.pipe) == 0 || c.pipe[0] == nil || strings.Contains(c.pipe[0].name, "-") {
+		return false // a cmdlet's objects: its own rules read the filter
+	}
+	l := lower(joinWords(args))
+	return (strings.Contains(l, "-like") || strings.Contains(l, "-match") || strings.Contains(l, "-eq")) && strings.Contains(l, "prod") &&
+		!strings.Contains(l, "-notlike") && !strings.Contains(l, "-notmatch") && !strings.Contains(l, "-ne ")
+}
 
 // foreachNative judges ForEach-Object { tool ... $_ } over a native
 // program's output as xargs -I{} tool ... {}: docker ps -aq |
