@@ -251,6 +251,9 @@ func registryPassword(c *cmd) string {
 		}
 	case "az":
 		if hasAnyWord(low, "--expose-token") {
+			if q, ok := optValue(c.args(), "", "query"); ok && strings.Trim(lower(q), `"'`) == "loginserver" {
+				return "" // the registry's address alone
+			}
 			return "a registry's access token (az acr login --expose-token)"
 		}
 	}

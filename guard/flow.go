@@ -77,6 +77,10 @@ func (a *analysis) computeOut(c *cmd) flow {
 	case n == "string" && fishStringReadsInput(args) && len(args) > 1 && args[0].s == "match" && (c.in.kind == flowUnknown || c.in.kind == flowList) && grepKeepsScratch(args[1:]):
 		// string match '*pr-*': only a pull request's names pass
 		return flow{kind: flowUnknown, scratch: true}
+	case (n == "docker" || n == "podman") && listFilterScratch(args):
+		// docker volume ls -q --filter label=com.docker.compose.project=myapp_test:
+		// only a test project's objects are listed
+		return flow{kind: flowUnknown, scratch: true}
 	case n == "string" && fishStringReadsInput(args):
 		// fish: string SUB with no strings given filters its input
 		return c.in
@@ -3022,4 +3026,25 @@ func secretScannerOut(c *cmd) bool {
 		return !ok || r == "-" || r == "/dev/stdout"
 	}
 	return false
+}
+
+// listFilterScratch reports a container runtime's listing filtered to a
+// test's or a throwaway's objects (--filter name=pr-42_, -f
+// label=com.docker.compose.project=myapp_test).
+func listFilterScratch(args []word) bool {
+	if len(args) < 2 || args[len(args)-1].s == "rm" || !hasWord(args, "ls") && !hasWord(args, "ps") && !hasWord(args, "list") {
+		return false
+	}
+	found := false
+	for _, v := range optValues(args, optTable{"--filter": "", "-f": ""}) {
+		val := v.val
+		if i := strings.LastIndexByte(val, '='); i >= 0 {
+			val = val[i+1:]
+		}
+		if val == "" || !testName(val) || strings.Contains(lower(val), "shared") {
+			return false
+		}
+		found = true
+	}
+	return found
 }

@@ -253,3 +253,30 @@ func TestRound49MoreForms(t *testing.T) {
 		`kubectl get ns -o name | Where-Object { $_ -like '*-prod' }`,
 	})
 }
+
+// Near misses that were stopped: a test project's or a CI run's own
+// objects, a test runner's output folders on Windows, a registry login
+// that prints only the registry's address. Their dangerous neighbours
+// stay stopped.
+func TestRound49TestScopedNearMisses(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`docker volume ls --filter label=com.docker.compose.project=myapp_test -q | xargs -r docker volume rm`,
+		`docker ps -aq --filter name=e2e-run | xargs -r docker rm -f`,
+		`gsutil -m rm -r gs://acme-ci-scratch/run-1234/`,
+		`az acr login --name acmeprodcr --expose-token --query loginServer -o tsv`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker volume ls -q --filter label=com.docker.compose.project=orders | xargs docker volume rm`, CategoryContainerDestroy, "docker-volume-rm", LevelModerate},
+		{`gsutil -m rm -r gs://acme-qa-shared-fixtures`, CategoryCloudDestroy, "gcloud-delete", LevelHigh},
+		{`gsutil -m rm -r gs://acme-invoices/2024/`, CategoryCloudDestroy, "gcloud-delete", LevelHigh},
+		{`az acr login --name acmeprodcr --expose-token --query accessToken -o tsv`, CategoryExfiltration, "secret-printed", LevelHigh},
+	})
+	checkSafe(t, d, winCorpusContextFor("cmd"), []string{
+		`rd /s /q C:\work\project\cypress\downloads`,
+		`rd /s /q C:\work\project\allure-results`,
+	})
+	checkDanger(t, d, winCorpusContextFor("cmd"), []dangerCase{
+		{`rd /s /q C:\work\project\cypress\e2e`, "", "win-delete-project", LevelModerate},
+	})
+}

@@ -349,6 +349,15 @@ var cloudDestroyRules = []*rule{
 				ops := positional(args)
 				for i, w := range ops {
 					if w.s == "rb" || w.s == "rm" && (hasWord(args, "-r") || hasWord(args, "-R") || hasWord(args, "-a") || i+1 < len(ops) && strings.HasSuffix(ops[i+1].s, "**")) {
+						scratch := i+1 < len(ops)
+						for _, t := range ops[i+1:] {
+							// gs://acme-ci-scratch/run-42/: a CI run's own
+							// objects (a shared fixtures bucket is not)
+							scratch = scratch && testName(t.s) && !strings.Contains(lower(t.s), "shared")
+						}
+						if scratch {
+							return false, ""
+						}
 						return true, w.s
 					}
 				}

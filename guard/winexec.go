@@ -1373,6 +1373,8 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return ""
 	case fixturePath(rel):
 		return "" // the test suite's fixtures, made again by its set-up
+	case testRunOutput(rel):
+		return "" // cypress\screenshots: what the last test run left
 	case frameworkCache(strings.Split(strings.ToLower(rel), "/")):
 		return "" // storage\framework\cache: what the framework makes again
 	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup") || base == "terraform.tfstate.d":
@@ -1391,6 +1393,21 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	}
 	return ""
+}
+
+// testRunOutput reports a folder a test runner fills on each run
+// (Cypress's downloads, screenshots and videos; Allure's results).
+func testRunOutput(rel string) bool {
+	parts := strings.Split(strings.ToLower(rel), "/")
+	for i, part := range parts {
+		switch {
+		case part == "allure-results" || part == "allure-report":
+			return true
+		case part == "cypress" && i+1 < len(parts) && (parts[i+1] == "downloads" || parts[i+1] == "screenshots" || parts[i+1] == "videos"):
+			return true
+		}
+	}
+	return false
 }
 
 // fixturePath reports a path inside a test suite's fixture folder.
