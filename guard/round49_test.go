@@ -280,3 +280,29 @@ func TestRound49TestScopedNearMisses(t *testing.T) {
 		{`rd /s /q C:\work\project\cypress\e2e`, "", "win-delete-project", LevelModerate},
 	})
 }
+
+// Credential files read for their names only: jq's keys with a default,
+// PowerShell's parsed JSON cut to property names or to the credential
+// helper's name, a settings file's [section] headers. Their values
+// printed stay stopped.
+func TestRound49CredentialNamesOnly(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`jq '{store: .credsStore, registries: (.auths // {} | keys)}' ~/.docker/config.json`,
+		`jq -r '(.auths // {} | keys), .credsStore' ~/.docker/config.json`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`jq '.auths' ~/.docker/config.json`, CategoryExfiltration, "read-secrets", LevelModerate},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`(Get-Content $HOME\.docker\config.json | ConvertFrom-Json).auths.PSObject.Properties.Name`,
+		`(Get-Content ~\.docker\config.json -Raw | ConvertFrom-Json).credsStore`,
+		`Get-Content $HOME\.pypirc | Select-String "^\["`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`(Get-Content $HOME\.docker\config.json | ConvertFrom-Json).auths`, "", "win-read-secrets", LevelModerate},
+		{`Get-Content $HOME\.pypirc | Select-String "password"`, "", "secret-printed", LevelHigh},
+		{`Get-Content $HOME\.pypirc`, "", "win-read-secrets", LevelModerate},
+	})
+}

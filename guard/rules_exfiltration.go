@@ -4107,8 +4107,9 @@ func secretsFilteredLater(c *cmd) bool {
 	return false
 }
 
-// jqKeysOf matches a jq path piped into keys (.auths | keys).
-var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*\|\s*keys\b`)
+// jqKeysOf matches a jq path piped into keys (.auths | keys, with a
+// default: .auths // {} | keys).
+var jqKeysOf = regexp.MustCompile(`\.[\w.\[\]"]*\s*(//\s*(\{\}|\[\])\s*)?\|\s*keys\b`)
 
 // jqPlainProjection reports a jq filter that keeps only fields naming
 // things ({AccessorID, Description, Policies}, .credsStore, keys) and no

@@ -735,7 +735,7 @@ func (ws *winState) psCommand(c *cmd, prevItem, item *psItem, piped bool) *psIte
 		if piped && c.in.kind == flowSecret && c.in.crit && psPathArg(pa) == nil {
 			ws.emitWin(c, "win-read-secrets", c.in.what)
 		}
-		if p := psPathArg(pa); p != nil && p.ok && !piped {
+		if p := psPathArg(pa); p != nil && p.ok && !piped && !psNamesProjection(a.src, c) {
 			for _, s := range splitComma(p.s) {
 				if d, _ := a.winSensitive(a.winAbs(s)); d != "" && !strings.HasPrefix(d, "shell history") {
 					ws.emitWin(c, "win-read-secrets", d)
@@ -1393,6 +1393,31 @@ func (ws *winState) projectDelete(p string, wide, filtered bool) string {
 		return "win-delete-project"
 	}
 	return ""
+}
+
+// psJSONNames matches a file read, parsed and cut to its names:
+// (Get-Content F | ConvertFrom-Json).auths.PSObject.Properties.Name, or
+// to the name of the credential helper (.credsStore).
+var psJSONNames = regexp.MustCompile(`(?i)\(\s*(get-content|gc|cat|type)\s[^()|]*\|\s*convertfrom-json\s*\)(\.\w+)*\.(psobject\.properties\.name|credsstore|credhelpers\.psobject\.properties\.name)\s*[})]*\s*$`)
+
+// psNamesProjection reports a Get-Content whose output is cut to names
+// before it is shown: parsed and projected to property names, or
+// filtered to a settings file's [section] headers.
+func psNamesProjection(src string, c *cmd) bool {
+	if next := nextStage(c); next != nil && next.name == "select-string" && nextStage(next) == nil {
+		pa := parsePSArgs(next.args(), []string{"pattern"}, []string{"notmatch", "simplematch"})
+		pat, ok := pa.get("pattern")
+		if !ok && len(pa.pos) > 0 {
+			pat, ok = pa.pos[0], true
+		}
+		return ok && strings.HasPrefix(strings.Trim(pat.s, `"'`), `^\[`) && !pa.flags["notmatch"]
+	}
+	for _, stmt := range strings.Split(src, ";") {
+		if psJSONNames.MatchString(strings.TrimSpace(stmt)) {
+			return true
+		}
+	}
+	return false
 }
 
 // testRunOutput reports a folder a test runner fills on each run
