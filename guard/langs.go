@@ -63,6 +63,11 @@ var pathJoins = map[string][]rewrite{
 		rw("join", `os\.path\.join\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
 	"ruby": {rw("join", `(File\.join\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
 		rw("join", `File\.join\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
+	// R: file.path(Sys.getenv("HOME"), "Documents"): the home read from
+	// the environment, then joined
+	"r": {rw("Sys.getenv", `Sys\.getenv\(\s*["'](?:HOME|USERPROFILE)["']\s*\)`, `"~"`),
+		rw("file.path", `(file\.path\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
+		rw("file.path", `file\.path\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
 	"js": {rw("join", `((?:require\(\s*["'](?:node:)?path["']\s*\)|\bpath)\.(?:join|resolve)\(\s*)["']([^"'\\\n]*)["']\s*,\s*["']([^"'\\\n]*)["']`, `$1"$2/$3"`),
 		rw("join", `(?:require\(\s*["'](?:node:)?path["']\s*\)|\bpath)\.(?:join|resolve)\(\s*("[^"\\\n]*")\s*\)`, `$1`)},
 }

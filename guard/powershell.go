@@ -743,6 +743,26 @@ func psGroups(t string) []string {
 		switch c {
 		case '\'':
 			i = psQuoteEnd(t, i, '\'') - 1
+		case '"':
+			// in a double-quoted string only $( ) runs: "a (b) c" and
+			// python -c "print(len(x))" are text
+			end := psQuoteEnd(t, i, '"')
+			body := t[i+1 : max(i+1, min(end-1, len(t)))]
+			for k := 0; k < len(body); k++ {
+				switch {
+				case body[k] == '`':
+					k++
+				case body[k] == '$' && k+1 < len(body) && body[k+1] == '(':
+					g := psGroupText(body[k+1:])
+					if strings.HasSuffix(g, ")") && len(g) >= 2 {
+						out = append(out, g[1:len(g)-1])
+					} else {
+						out = append(out, g[1:])
+					}
+					k += len(g)
+				}
+			}
+			i = end - 1
 		case '`':
 			i++
 		case '(', '{':
@@ -1529,6 +1549,13 @@ func (ws *winState) psStatement(st psStmt, item *psItem) {
 		}
 		if n := psGetCommandName(ft); call && n != "" {
 			ft = n // & (Get-Command git -CommandType Application) --version
+		}
+		if lf := strings.ToLower(strings.Trim(ft, `"'`)); strings.HasSuffix(lf, ".ps1") {
+			if text := ws.batchFor(strings.Trim(ft, `"'`)); text != "" {
+				// Set-Content x.ps1 "..."; .\x.ps1: what the line wrote
+				// into the script runs
+				a.nestedWin(text, ShellPowerShell, "script file "+ft)
+			}
 		}
 		if strings.HasPrefix(ft, "{") || strings.HasPrefix(ft, "(") || strings.HasPrefix(ft, "$") {
 			// & { ... } / & (expr) / & $var

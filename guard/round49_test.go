@@ -306,3 +306,28 @@ func TestRound49CredentialNamesOnly(t *testing.T) {
 		{`Get-Content $HOME\.pypirc`, "", "win-read-secrets", LevelModerate},
 	})
 }
+
+// In PowerShell a double-quoted string runs only its $( ) parts: the
+// parentheses of a Python or Node one-liner, or of prose, are text. A
+// script the line wrote and then runs is judged by what it holds.
+func TestRound49PowerShellStringsAndScripts(t *testing.T) {
+	d := NewDetector(Options{})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`python -c "import os; print(len(os.listdir(os.path.join(os.environ['LOCALAPPDATA'], 'pip', 'cache'))))"`,
+		`node -e "console.log(require('os').cpus().length)"`,
+		`Write-Output "build (release) done"`,
+		`Set-Content hello.ps1 "Write-Output (Get-Date)"; .\hello.ps1`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`Write-Output "$(Remove-Item -Recurse -Force C:\Users\dev\Documents)"`, "", "", LevelHigh},
+		{`Set-Content x.ps1 "while(1){Start-Process powershell}"; .\x.ps1`, CategoryForkBomb, "win-fork-bomb", LevelCritical},
+		{`Set-Content $env:TEMP\w.ps1 'Remove-Item -Recurse -Force C:\Users\dev\Documents'; & $env:TEMP\w.ps1`, "", "", LevelHigh},
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`Rscript -e "unlink(file.path(Sys.getenv('HOME'), '.ssh'), recursive = TRUE)"`, CategoryFileDelete, "", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`Rscript -e "unlink(file.path('out', 'tmp'), recursive = TRUE)"`,
+	})
+}
