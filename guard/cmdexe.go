@@ -1887,6 +1887,9 @@ func (ws *winState) projectDeploy(src word, dst string) bool {
 	if sp == "" || emptyFolderName(path.Base(sp)) {
 		return false
 	}
+	if host, _, ok := strings.Cut(strings.TrimPrefix(dst, "//"), "/"); strings.HasPrefix(dst, "//") && ok && ws.a.inWork(sp) && stagingHost(host) {
+		return true // dist mirrored onto \\web01.staging.corp\site: a staging deploy
+	}
 	sameName := strings.EqualFold(path.Base(sp), path.Base(dst))
 	switch cl, _ := ws.a.winClassify(dst); cl {
 	case wpOutside:

@@ -534,3 +534,15 @@ func (a *analysis) hashiAddr(c *cmd) string {
 	}
 	return ""
 }
+
+// stagingHost reports a host named for staging, tests or development
+// (web01.staging.corp, web-stage-01, api-qa, uat.example.com).
+func stagingHost(h string) bool {
+	for _, w := range nameWords(lower(h)) {
+		switch w {
+		case "staging", "stage", "stg", "qa", "uat", "dev", "test", "sandbox", "preview":
+			return true
+		}
+	}
+	return false
+}

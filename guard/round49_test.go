@@ -331,3 +331,26 @@ func TestRound49PowerShellStringsAndScripts(t *testing.T) {
 		`Rscript -e "unlink(file.path('out', 'tmp'), recursive = TRUE)"`,
 	})
 }
+
+// A build mirrored onto a staging server's share is a deploy; the same
+// onto production's share root stays a whole share replaced. A secret's
+// version record (metadata) is no secret.
+func TestRound49StagingShareAndMetadata(t *testing.T) {
+	d := NewDetector(Options{})
+	cmd := winCorpusContextFor("cmd")
+	checkSafe(t, d, cmd, []string{
+		`robocopy C:\work\project\dist \\web01.staging.corp\site /MIR /R:1 /W:1`,
+		`robocopy C:\work\project\dist \\web-qa-02\wwwroot /MIR`,
+	})
+	checkDanger(t, d, cmd, []dangerCase{
+		{`robocopy C:\work\project\dist \\web-prod-01\wwwroot /MIR /R:1 /W:1`, "", "win-delete-system", LevelCritical},
+		{`robocopy C:\work\empty \\web01.staging.corp\site /MIR`, "", "", LevelHigh},
+	})
+	ps := winCorpusContextFor("powershell")
+	checkSafe(t, d, ps, []string{
+		`vault kv get -format=json secret/prod/db | ConvertFrom-Json | Select-Object -ExpandProperty data | Select-Object -ExpandProperty metadata`,
+	})
+	checkDanger(t, d, ps, []dangerCase{
+		{`vault kv get -format=json secret/prod/db | ConvertFrom-Json | Select-Object -ExpandProperty data | Select-Object -ExpandProperty data`, "", "secret-printed", LevelHigh},
+	})
+}

@@ -92,12 +92,12 @@ func loadHosts(c *cmd, args []word) []string {
 // loadTarget reports a host a load test may aim at: this machine, a
 // private address, or one named for staging, tests or development.
 func loadTarget(h string) bool {
-	if isLocalHost(h) || testName(h) {
+	if isLocalHost(h) || testName(h) || stagingHost(h) {
 		return true
 	}
 	for _, w := range nameWords(lower(h)) {
 		switch w {
-		case "staging", "stage", "stg", "qa", "uat", "dev", "test", "perf", "load", "loadtest", "sandbox", "preview", "internal":
+		case "perf", "load", "loadtest", "internal":
 			return true
 		}
 	}

@@ -2616,7 +2616,9 @@ func psNamesOnly(args []word) bool {
 		switch l {
 		case "-property", "-expandproperty", "-autosize", "-hidetableheaders":
 			continue
-		case "name", "key", "{$_.name}", "{$_.key}", "$_.name", "$_.key", "{$psitem.name}":
+		case "name", "key", "{$_.name}", "{$_.key}", "$_.name", "$_.key", "{$psitem.name}",
+			// an account's or a key's name, a secret's version record
+			"username", "keyname", "metadata":
 			n++
 			continue
 		}
