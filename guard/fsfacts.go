@@ -700,6 +700,9 @@ func (a *analysis) writeTargets(c *cmd) []writeTarget {
 		if len(ops) >= 2 || c.name == "ln" && len(ops) == 2 {
 			dest := ops[len(ops)-1]
 			src := ops[0]
+			if c.name == "cp" && len(ops) == 2 && backupCopyName(src.s, dest.s) {
+				break // cp sshd_config sshd_config.bak.$(date +%s): a copy kept beside it, read by nothing
+			}
 			content := a.fileFlow(c, src)
 			if c.name == "ln" {
 				content = flow{kind: flowLocal, what: src.s}
@@ -1612,4 +1615,22 @@ func logToStdio(c *cmd) bool {
 	}
 	ops := c.operands()
 	return len(ops) == 2 && (ops[0].s == "/dev/stdout" || ops[0].s == "/dev/stderr" || ops[0].s == "/proc/self/fd/1" || ops[0].s == "/proc/self/fd/2")
+}
+
+// backupCopyName reports a copy's name that is its source's with a
+// backup suffix (.bak, .orig, .old, .save, ~), in the same folder.
+func backupCopyName(src, dest string) bool {
+	rest, ok := strings.CutPrefix(dest, src)
+	if !ok || src == "" || strings.HasSuffix(src, "/") {
+		return false
+	}
+	if rest == "~" {
+		return true
+	}
+	for _, suf := range [...]string{".bak", ".orig", ".old", ".save", ".backup", "-bak", "_bak", ".pre-"} {
+		if strings.HasPrefix(strings.ToLower(rest), suf) {
+			return true
+		}
+	}
+	return false
 }

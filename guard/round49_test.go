@@ -354,3 +354,23 @@ func TestRound49StagingShareAndMetadata(t *testing.T) {
 		{`vault kv get -format=json secret/prod/db | ConvertFrom-Json | Select-Object -ExpandProperty data | Select-Object -ExpandProperty data`, "", "secret-printed", LevelHigh},
 	})
 }
+
+// A backup copy kept beside a system file is read by nothing; a masked
+// secret, or a vault item's field labels, shows no secret. Their
+// neighbours (the file replaced, the secret in clear) stay stopped.
+func TestRound49BackupsAndMasks(t *testing.T) {
+	d := NewDetector(Options{})
+	checkSafe(t, d, corpusContext, []string{
+		`sudo cp /etc/ssh/sshd_config /etc/ssh/sshd_config.bak.$(date +%s)`,
+		`sudo cp /etc/sudoers /etc/sudoers.orig`,
+		`sudo cp -a /etc/nginx/nginx.conf{,.bak}`,
+		`heroku config:get DATABASE_URL -a acme-prod | sed -E 's#//[^@]*@#//***@#'`,
+		`op item get prod-db --format json | jq -r '.fields[].label'`,
+	})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo cp ./sshd_config /etc/ssh/sshd_config`, "", "", LevelHigh},
+		{`sudo cp /tmp/x /etc/sudoers`, "", "", LevelHigh},
+		{`heroku config:get DATABASE_URL -a acme-prod`, "", "cli-secret-printed", LevelHigh},
+		{`op item get prod-db --format json | jq -r '.fields[].value'`, "", "", LevelHigh},
+	})
+}

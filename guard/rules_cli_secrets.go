@@ -654,7 +654,7 @@ func shownOnTerminal(c *cmd) bool {
 			continue
 		}
 		if !displayFilters[s.name] || s.name == "jq" && namesOnlyJq(s) || (s.name == "cut" || s.name == "awk" || s.name == "sed") && namesOfAssignments(s) ||
-			s.name == "grep" && grepKeepsLabels(s) || grepDropsSecrets(s) || selectStringDropsSecrets(s) {
+			s.name == "grep" && grepKeepsLabels(s) || grepDropsSecrets(s) || selectStringDropsSecrets(s) || s.name == "sed" && sedMasks(s.args()) {
 			return false // (the names alone: cut -d= -f1, grep '^label')
 		}
 		if outputRedirected(s) {
@@ -1056,7 +1056,7 @@ func namesOnlyJq(s *cmd) bool {
 		if strings.Contains(l, "value") || strings.Contains(l, "secret") || strings.Contains(l, "token") {
 			return false
 		}
-		if strings.Contains(l, "keys") || strings.Contains(l, ".key") || strings.Contains(l, ".name") {
+		if strings.Contains(l, "keys") || strings.Contains(l, ".key") || strings.Contains(l, ".name") || strings.HasSuffix(strings.Trim(l, `"' `), "[].label") {
 			return true
 		}
 	}
