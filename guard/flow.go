@@ -1794,6 +1794,11 @@ func storedSecretRead(c *cmd) string {
 		return "" // az ... -o none: nothing printed
 	}
 	first := args[0].s
+	if code, ok := elixirCode(c); ok && elixirSecretPrint.MatchString(code) {
+		// mix run -e 'IO.puts Application.fetch_env!(...)[:secret_key_base]',
+		// bin/app eval 'IO.puts System.fetch_env!("DATABASE_URL")'
+		return "an Elixir application's secret setting"
+	}
 	switch c.name {
 	case "cloud-init":
 		// cloud-init query userdata: the instance's bootstrap script,
@@ -1854,6 +1859,11 @@ func storedSecretRead(c *cmd) string {
 			// settings, its password among them
 			if hasAny(code, "configuration_hash", "database_configuration", "connection_config)", "connection_config.inspect") && hasAny(code, "puts ", "p ", "pp ", "print", "inspect") {
 				return "Rails' database settings"
+			}
+			// puts ENV["DATABASE_URL"]: a secret variable of the app's
+			// environment
+			if m := rubyEnvRead.FindStringSubmatch(code); m != nil && secretVarName(m[1]) && hasAny(code, "puts ", "p ", "pp ", "print") {
+				return "the secret variable " + m[1]
 			}
 		}
 	case "python", "python3":
@@ -2457,7 +2467,7 @@ func (a *analysis) exports(c *cmd) []exportedFile {
 				return one(ops[1].s, flow{kind: flowLocal, what: "the repository's history", tree: true})
 			}
 		}
-	case "tar", "bsdtar", "gtar", "zip", "7z", "7za":
+	case "tar", "bsdtar", "gtar", "zip", "7z", "7za", "ditto":
 		name, rest := archiveFile(c.name, args)
 		if name == "" {
 			return nil
@@ -2550,9 +2560,10 @@ func sqlExportFile(s string) string {
 	return ""
 }
 
-// archiveFile returns the archive a tar, zip or 7z command creates and
-// the arguments naming what goes in it (tar -czf F DIR, zip -r F DIR,
-// 7z a F DIR); "" when it creates none or writes to standard output.
+// archiveFile returns the archive a tar, zip, 7z or ditto command
+// creates and the arguments naming what goes in it (tar -czf F DIR, zip
+// -r F DIR, 7z a F DIR, ditto -c -k DIR F); "" when it creates none or
+// writes to standard output.
 func archiveFile(name string, args []word) (string, []word) {
 	switch name {
 	case "zip":
@@ -2567,6 +2578,13 @@ func archiveFile(name string, args []word) (string, []word) {
 			return "", nil
 		}
 		return ops[1].s, append([]word{lit("-c")}, ops[2:]...)
+	case "ditto":
+		// ditto -c -k --keepParent SRC DEST.zip (macOS)
+		ops := positional(args)
+		if !hasWord(args, "-c") || len(ops) < 2 {
+			return "", nil
+		}
+		return ops[len(ops)-1].s, append([]word{lit("-c")}, ops[:len(ops)-1]...)
 	}
 	// tar: -f FILE, --file=FILE, or a cluster ending in f (czf FILE)
 	for i, w := range args {
@@ -3047,4 +3065,26 @@ func listFilterScratch(args []word) bool {
 		found = true
 	}
 	return found
+}
+
+// rubyEnvRead matches Ruby's read of an environment variable.
+var rubyEnvRead = regexp.MustCompile(`ENV(?:\[|\.fetch\(\s*)["']([A-Za-z_][A-Za-z0-9_]*)["']`)
+
+// elixirSecretPrint matches Elixir code printing a setting or an
+// environment variable whose name says it is secret.
+var elixirSecretPrint = regexp.MustCompile(`(?i)IO\.(puts|inspect)[\s(]+(System\.(fetch_env!|get_env)\(\s*\\?"[A-Z0-9_]*(SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL|DSN)[A-Z0-9_]*\\?"|Application\.(fetch_env!|get_env)\([^)]*\)\s*\[:\w*(secret|key|token|password)\w*\])`)
+
+// elixirCode returns the Elixir code a command evaluates: elixir -e,
+// mix run -e, or a release's eval / rpc.
+func elixirCode(c *cmd) (string, bool) {
+	args := c.args()
+	switch {
+	case c.name == "elixir" || c.name == "iex":
+		return optValue(args, "-e", "eval")
+	case c.name == "mix" && len(args) > 1 && args[0].s == "run":
+		return optValue(args[1:], "-e", "eval")
+	case len(args) > 1 && (args[0].s == "eval" || args[0].s == "rpc"):
+		return args[1].s, true
+	}
+	return "", false
 }

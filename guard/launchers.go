@@ -41,6 +41,7 @@ var launchers map[string]launcherFunc
 func init() {
 	launchers = map[string]launcherFunc{
 		"tar":       tarLaunches,
+		"mix":       mixRunLaunches,
 		"zip":       optLaunches(optTable{"-TT": "", "--unzip-command": ""}),
 		"ssh":       sshLaunches,
 		"psexec":    psexecLaunches,
@@ -1552,6 +1553,19 @@ func cmakeToolLaunches(a *analysis, c *cmd) []launch {
 	return []launch{{code: quoteWords(rm), origin: "cmake -E " + args[1].s}}
 }
 
+// mixRunLaunches reads mix run -e CODE as the Elixir code it runs in the
+// project's application.
+func mixRunLaunches(a *analysis, c *cmd) []launch {
+	args := c.args()
+	if len(args) < 2 || args[0].s != "run" {
+		return nil
+	}
+	if code, ok := optValue(args[1:], "-e", "eval"); ok && code != "" {
+		return []launch{{code: code, lang: "elixir", origin: "mix run -e"}}
+	}
+	return nil
+}
+
 // cargoCleanLaunches reads cargo clean --target-dir DIR (or with
 // CARGO_TARGET_DIR=DIR) as what it does: DIR is deleted with everything
 // in it.
@@ -1865,7 +1879,7 @@ func trapLaunches(a *analysis, c *cmd) []launch {
 // langNested analyses code in an interpreter's language as if given with
 // its -c/-e option.
 func (a *analysis) langNested(parent *cmd, lang, code, origin string) {
-	interp := map[string]string{"python": "python3", "lua": "lua", "perl": "perl", "ruby": "ruby", "js": "node"}[lang]
+	interp := map[string]string{"python": "python3", "lua": "lua", "perl": "perl", "ruby": "ruby", "js": "node", "elixir": "elixir"}[lang]
 	flag := "-e"
 	if lang == "python" {
 		flag = "-c"

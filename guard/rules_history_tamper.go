@@ -162,6 +162,13 @@ var historyTamperRules = []*rule{
 				if w.s == "-D" || w.s == "-e" && i+1 < len(args) && args[i+1].s == "0" {
 					return true, w.s
 				}
+				// -W: a watch taken off (on the accounts, sudoers, the
+				// SSH server's settings: who changes them goes unrecorded)
+				if w.s == "-W" && i+1 < len(args) {
+					if p := args[i+1].s; strings.HasPrefix(p, "/etc/") || strings.HasPrefix(p, "/var/log") || strings.HasPrefix(p, "/usr/bin") || strings.HasPrefix(p, "/usr/sbin") {
+						return true, "-W " + p
+					}
+				}
 			}
 			return false, ""
 		}},
