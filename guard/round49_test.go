@@ -427,3 +427,26 @@ func TestRound49ConsolesArchivesAudit(t *testing.T) {
 		`sudo auditctl -l`,
 	})
 }
+
+// Twilio's removals (which ask nothing), IIS stopped on a server, build
+// steps allowed to run privileged.
+func TestRound49TwilioIISBuildkit(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`twilio api:core:keys:remove --sid SK0123456789abcdef0123456789abcdef`, CategoryCloudDestroy, "cli-destroy-durable", LevelHigh},
+		{`docker buildx build --allow security.insecure -t app .`, CategoryPrivilege, "container-host-escape", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`twilio api:core:keys:list`,
+		`docker buildx build --platform linux/amd64 -t app .`,
+		`docker buildx create --use --name multi`,
+	})
+	cmd := winCorpusContextFor("cmd")
+	checkDanger(t, d, cmd, []dangerCase{
+		{`iisreset web-prod01 /stop`, CategorySystem, "win-iis-stopped", LevelHigh},
+	})
+	checkSafe(t, d, cmd, []string{
+		`iisreset /status`,
+		`iisreset`,
+	})
+}

@@ -101,8 +101,10 @@ var cliDestroyRules = []*rule{
 			if len(ops) == 0 {
 				return false, ""
 			}
-			if colonDestroyVerb(args[verb].s) && !skipsConfirm(args) {
-				return false, "" // sites:delete asks which site first
+			if colonDestroyVerb(args[verb].s) && !skipsConfirm(args) && c.name != "twilio" {
+				// sites:delete asks which site first (Twilio's api:...:remove
+				// asks nothing)
+				return false, ""
 			}
 			if low := lower(args[verb].s); low == "rb" {
 				return true, c.name + " rb " + ops[0].s // a bucket removed

@@ -527,6 +527,21 @@ var privilegeRules = []*rule{
 				}
 				return false, ""
 			}
+			if (c.name == "docker" || c.name == "podman") && (hasWord(args, "buildx") || hasWord(args, "build")) {
+				// buildx create --allow-insecure-entitlement security.insecure,
+				// build --allow security.insecure: build steps run
+				// privileged, as root on the builder's host
+				for i, w := range args {
+					v := ""
+					if i+1 < len(args) {
+						v = args[i+1].s
+					}
+					if (w.s == "--allow" || w.s == "--allow-insecure-entitlement") && v == "security.insecure" ||
+						w.s == "--buildkitd-flags" && strings.Contains(v, "security.insecure") || w.s == "--allow=security.insecure" {
+						return true, c.name + " build steps allowed to run privileged (security.insecure)"
+					}
+				}
+			}
 			if c.name == "nsenter" {
 				if v, ok := optValue(args, "-t", "target"); ok && v == "1" {
 					return true, "host init namespaces"

@@ -207,10 +207,15 @@ var winProtectRules = []*rule{
 		}},
 	{ID: "win-iis-stopped", Level: LevelHigh, Category: CategorySystem, Description: "stopping an IIS site or application pool (every site of it is down for its users)",
 		Suggestions: []string{"Recycle the pool instead (Restart-WebAppPool)", "Stop only the developer's own site"},
-		names:       names("stop-webapppool", "stop-website", "appcmd"),
+		names:       names("stop-webapppool", "stop-website", "appcmd", "iisreset"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			args := wargs(c)
 			j := strings.Join(args, " ")
+			if c.name == "iisreset" {
+				// iisreset web02 /stop: every site of that server down
+				// (a plain iisreset restarts them)
+				return hasSw(args, "stop") || hasSw(args, "reboot"), "iisreset " + j
+			}
 			if c.name == "appcmd" {
 				return len(args) > 1 && args[0] == "stop" && (args[1] == "apppool" || args[1] == "site"), "appcmd " + j
 			}
