@@ -513,6 +513,29 @@ func psNamePattern(p string) bool {
 func (ws *winState) runPS(src string) {
 	ws.psWholeLine(src)
 	ws.runPSItem(src, nil)
+	ws.psUploadedFiles(src)
+}
+
+// psUploadedFiles judges, once the line's statements have run, the files
+// .NET's WebClient uploads: (New-Object Net.WebClient).UploadFile(URL,
+// "$env:TEMP\k.zip") sends an archive the line packed from keys or the
+// project.
+func (ws *winState) psUploadedFiles(src string) {
+	if !strings.Contains(strings.ToLower(src), ".uploadfile(") || ws.a.stop {
+		return
+	}
+	for _, q := range psQuoted(src) {
+		v := ws.psExpand(strings.Trim(q, `'"`), nil)
+		p := ws.a.winAbs(v.s)
+		d := ws.secret[p]
+		if d == "" {
+			d, _ = ws.a.winSensitive(p)
+		}
+		if d != "" {
+			ws.emitWin(nil, "win-exfil-secrets", d+" uploaded (WebClient.UploadFile)")
+			return
+		}
+	}
 }
 
 // psWholeLine judges objects made in one statement and used in another:

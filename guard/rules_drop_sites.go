@@ -64,7 +64,29 @@ var dropSiteRules = []*rule{
 		}},
 }
 
-func init() { ruleSets = append(ruleSets, dropSiteRules) }
+// dnsExfilCode is an interpreter one-liner that looks names up whose
+// labels are a file's or the environment's contents, encoded: DNS as
+// the way out (each lookup carries a piece to the domain's server).
+var dnsExfilCode = &rule{ID: "data-sent-as-dns-names", Level: LevelCritical, Category: CategoryExfiltration, Description: "reading a file or the environment and sending it out, encoded, as the names of DNS lookups (the domain's server receives every piece)",
+	Suggestions: []string{"Send nothing off the machine", "Resolve only the names the task needs"},
+	names:       names("python", "python3", "node", "ruby", "perl"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		code, ok := optValue(c.args(), "-c", "")
+		if c.name != "python" && c.name != "python3" {
+			code, ok = optValue(c.args(), "-e", "eval")
+		}
+		if !ok || !hasAny(code, "gethostbyname", "getaddrinfo", "dns.resolver", "dns.resolve", "resolve4", "Resolv", "gethostbyname(") {
+			return false, ""
+		}
+		reads := hasAny(code, "open(", "os.environ", "readFileSync", "process.env", "File.read", "ENV[", "$ENV{")
+		encodes := hasAny(code, "b32encode", "b64encode", "hexlify", ".hex()", "toString('hex')", `toString("hex")`, "toString('base64')", "unpack", "encode('hex')")
+		if reads && encodes {
+			return true, "encoded contents looked up as DNS names"
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, dropSiteRules, []*rule{dnsExfilCode}) }
 
 // dropSites are the paste bins, file drops ("drop") and request catchers
 // ("catcher"), by domain; their subdomains count too.

@@ -1493,6 +1493,15 @@ func endlessSpawn(lang, low string) string {
 			return "threads started without end"
 		}
 	}
+	if lang == "js" && hasAny(low, "spawn(", "fork(") && hasAny(low, "process.execpath", "process.argv[0]", "process.argv0") {
+		// spawn(process.execPath, ['-e', '('+f+')()']): node started again
+		// with this same code, each copy starting more, or copies started
+		// in a loop
+		if hasAny(low, "process.argv[1]", "+f+", "__filename", "f.tostring()") ||
+			hasAny(low, "setinterval(", "while(true)", "while (true)", "for(;;)", "for (;;)", "for(let i=0;i<", "for (let i = 0; i <") {
+			return "node starting copies of itself without end"
+		}
+	}
 	if !hasAny(low, spawnMarkers...) {
 		return ""
 	}

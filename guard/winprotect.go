@@ -10,6 +10,18 @@ import (
 // port forwarding from every address, SMBv1, AMSI, power and restarts,
 // and stopping services by hand.
 var winProtectRules = []*rule{
+	{ID: "win-driver-installed", Level: LevelHigh, Category: CategorySystem, Description: "installing a device driver into Windows (kernel code, loaded at every boot)",
+		Suggestions: []string{"Install drivers from the vendor's signed installer, with the user's consent", "Test a driver you build in a virtual machine"},
+		names:       names("pnputil", "add-windowsdriver"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := wargs(c)
+			j := strings.Join(args, " ")
+			if c.name == "add-windowsdriver" {
+				return hasSw(args, "online"), "Add-WindowsDriver -Online " + j
+			}
+			// pnputil /add-driver X.inf /install (or the older -i -a X.inf)
+			return (hasSw(args, "add-driver") || hasSw(args, "a")) && (hasSw(args, "install") || hasSw(args, "i")), "pnputil " + j
+		}},
 	{ID: "win-core-service-deleted", Level: LevelHigh, Category: CategorySystem, Description: "deleting a service Windows itself needs, or a shared server's",
 		Suggestions: []string{"Delete only the service the project installed"}, names: names("sc", "remove-service"),
 		match: func(a *analysis, c *cmd) (bool, string) {

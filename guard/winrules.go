@@ -400,6 +400,15 @@ var winRules = []*rule{
 				if ok && verb == "add" && c.regClass(k) == regServices && strings.HasSuffix(k, "/start") && strings.TrimSpace(d) == "4" {
 					return true, "a service disabled: " + k
 				}
+				if ok && verb == "add" && strings.Contains(k, "windows error reporting/localdumps/") {
+					// full memory dumps of every program that crashes
+					// (DumpType 2), or dumps put on a share: the passwords
+					// and tokens each held go with them
+					d = strings.Trim(strings.TrimSpace(strings.ToLower(d)), `"'`)
+					if strings.HasSuffix(k, "/dumptype") && (d == "2" || d == "0x2") || strings.HasSuffix(k, "/dumpfolder") && (strings.HasPrefix(d, `\\`) || strings.HasPrefix(d, "//")) {
+						return true, "full crash dumps kept: " + k
+					}
+				}
 				if ok && verb == "add" && strings.Contains(k, "lanmanworkstation/parameters") && strings.Contains(strings.ToLower(c.argsText()), "allowinsecureguestauth") {
 					return true, "insecure guest access to shares"
 				}
