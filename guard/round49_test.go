@@ -492,3 +492,22 @@ func TestRound49NodeSpawnUploadDumpsDrivers(t *testing.T) {
 		{`pnputil /add-driver %USERPROFILE%\Downloads\drv\*.inf /install`, CategorySystem, "win-driver-installed", LevelHigh},
 	})
 }
+
+// A deploy script traced (bash -x) with the trace kept in a file, and the
+// machine made a router; the same without a kept trace, and forwarding
+// switched off, pass.
+func TestRound49TracesAndForwarding(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`bash -x ./scripts/deploy.sh 2>&1 | tee deploy.log`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+		{`BASH_XTRACEFD=1 bash -x ./ci/release.sh | tee out.log`, CategoryExfiltration, "verbose-credentials-logged", LevelHigh},
+		{`sudo sysctl -w net.ipv4.ip_forward=1`, "", "security-disable", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`bash -x ./scripts/deploy.sh`,
+		`bash -x ./scripts/lint.sh 2>&1 | tee lint.log`,
+		`bash -x ./scripts/release.sh | tee out.log`,
+		`sudo sysctl -w net.ipv4.ip_forward=0`,
+		`sysctl net.ipv4.ip_forward`,
+	})
+}

@@ -20,11 +20,13 @@ import (
 var secretLogRules = []*rule{
 	{ID: "verbose-credentials-logged", Level: LevelHigh, Category: CategoryExfiltration, Description: "a client's verbose trace, with the credentials it sends, written to a file or shown",
 		Suggestions: []string{"Drop -v / --trace when a token is sent, or keep the trace off disk", "Leave git's trace redaction on (unset GIT_TRACE_REDACT)"},
-		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs", "terraform", "packer"),
+		names:       names("curl", "git", "wget", "http", "https", "xh", "xhs", "terraform", "packer", "bash", "sh", "zsh"),
 		match: func(a *analysis, c *cmd) (bool, string) {
 			switch c.name {
 			case "terraform", "packer": // (tofu and terragrunt are named terraform)
 				return a.iacTraceLogged(c)
+			case "bash", "sh", "zsh":
+				return shellTraceLogged(a, c)
 			case "wget":
 				// wget --debug --header="PRIVATE-TOKEN: $T" URL 2>> log:
 				// the debug output shows every header it sends
@@ -903,4 +905,28 @@ func liveTokenIn(s string) string {
 		}
 	}
 	return ""
+}
+
+// shellTraceLogged judges bash -x of a deploy, release or publish script
+// with its trace kept in a file: every command is traced with its
+// expanded words, the tokens and passwords the script passes among them.
+func shellTraceLogged(a *analysis, c *cmd) (bool, string) {
+	args := c.args()
+	if len(args) < 2 || !strings.HasPrefix(args[0].s, "-") || strings.HasPrefix(args[0].s, "--") || !strings.Contains(args[0].s, "x") || !isLetters(args[0].s[1:]) {
+		return false, ""
+	}
+	script := lower(path.Base(args[1].s))
+	if !hasAny(script, "deploy", "release", "publish") && !hasAny(lower(joinWords(args[2:])), "prod") {
+		return false, ""
+	}
+	if v, ok := a.envOf(c, "BASH_XTRACEFD"); ok && v == "1" {
+		// the trace on the standard output, into tee's file
+		if next := nextStage(c); next != nil && next.name == "tee" && len(next.operands()) > 0 {
+			return true, c.name + " -x " + args[1].s + ", its trace kept in " + next.operands()[0].s
+		}
+	}
+	if f := stderrToFile(c); f != "" {
+		return true, c.name + " -x " + args[1].s + ", its trace kept in " + f
+	}
+	return false, ""
 }

@@ -2384,7 +2384,7 @@ func hardeningValue(k, v string) bool {
 	case k == "kernel.perf_event_paranoid":
 		return n >= 2
 	case k == "fs.suid_dumpable", k == "kernel.sysrq", strings.HasSuffix(k, "accept_redirects"), strings.HasSuffix(k, "send_redirects"),
-		strings.HasSuffix(k, "accept_source_route"), k == "vm.unprivileged_userfaultfd":
+		strings.HasSuffix(k, "accept_source_route"), k == "vm.unprivileged_userfaultfd", k == "net.ipv4.ip_forward", strings.HasSuffix(k, ".forwarding"):
 		return n == 0
 	}
 	return false
@@ -2407,6 +2407,8 @@ func securityKnob(k string) bool {
 			strings.HasSuffix(k, "accept_source_route") || strings.HasSuffix(k, "disable_ipv6")
 	case k == "net.ipv4.tcp_syncookies" || k == "net.core.bpf_jit_harden" || k == "net.core.bpf_jit_enable":
 		return true
+	case k == "net.ipv4.ip_forward" || k == "net.ipv6.conf.all.forwarding":
+		return true // the machine made a router between its networks
 	}
 	return false
 }
