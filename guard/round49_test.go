@@ -511,3 +511,15 @@ func TestRound49TracesAndForwarding(t *testing.T) {
 		`sysctl net.ipv4.ip_forward`,
 	})
 }
+
+// SurrealDB's client and its REMOVE statements.
+func TestRound49SurrealRemove(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`surreal sql --endpoint http://db.prod.internal:8000 --user root --pass "$SP" <<< 'REMOVE DATABASE shop;'`, CategoryDatabaseDestroy, "db-drop-database", LevelCritical},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`surreal sql --endpoint http://localhost:8000 --ns test --db test <<< 'SELECT * FROM user LIMIT 5;'`,
+		`surreal sql --endpoint http://localhost:8000 --ns dev --db scratch_test <<< 'REMOVE TABLE tmp_import;'`,
+	})
+}

@@ -239,7 +239,8 @@ func serverExportOf(text string) string {
 
 var dbClients = names("psql", "mysql", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd",
 	"cqlsh", "snowsql", "snow", "bq", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "trino", "presto", "usql", "pgcli", "mycli", "litecli", "vsql", "isql",
-	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud", "dbt")
+	"cypher-shell", "mariadb", "mongosh", "sqlplus", "db2", "beeline", "impala-shell", "influx", "spark-sql", "hive", "heroku", "aws", "fly", "flyctl", "prisma", "gcloud", "dbt",
+	"surreal")
 
 // dbtSQLArg is the statement of a dbt run-operation's arguments
 // ({sql: 'DROP ...'}, {"query": "..."}).
@@ -681,6 +682,14 @@ func scanSQLText(text string, s *sqlScan) {
 				s.dropDB = trimSQL(st)
 			case "INDEX", "VIEW", "MATERIALIZED", "FUNCTION", "PROCEDURE", "TRIGGER", "SEQUENCE", "TYPE", "USER", "ROLE", "EXTENSION", "POLICY", "COLUMN":
 				s.dropMinor = trimSQL(st)
+			}
+		case "REMOVE":
+			// SurrealQL: REMOVE NAMESPACE / DATABASE / TABLE
+			switch f[1] {
+			case "NAMESPACE", "DATABASE":
+				s.dropDB = trimSQL(st)
+			case "TABLE":
+				s.dropTable = trimSQL(st)
 			}
 		case "EXEC", "EXECUTE":
 			// sp_MSforeachtable 'DROP TABLE ?': the statement runs on every
