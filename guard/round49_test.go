@@ -523,3 +523,17 @@ func TestRound49SurrealRemove(t *testing.T) {
 		`surreal sql --endpoint http://localhost:8000 --ns dev --db scratch_test <<< 'REMOVE TABLE tmp_import;'`,
 	})
 }
+
+// LDAP changes written into the line: everyone given write, an account
+// made an administrator; a read and an ordinary attribute pass.
+func TestRound49LDAPChanges(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`sudo ldapmodify -Y EXTERNAL -H ldapi:/// <<< $'dn: olcDatabase={1}mdb,cn=config\nchangetype: modify\nreplace: olcAccess\nolcAccess: {0}to * by * write'`, CategoryPrivilege, "ldap-directory-opened", LevelHigh},
+		{`ldapmodify -x -D 'cn=admin,dc=ex,dc=com' -W <<< $'dn: cn=admins,ou=groups,dc=ex,dc=com\nchangetype: modify\nadd: member\nmember: uid=temp,ou=people,dc=ex,dc=com'`, CategoryPrivilege, "ldap-directory-opened", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`ldapmodify -x -D 'cn=admin,dc=ex,dc=com' -W <<< $'dn: uid=alice,ou=people,dc=ex,dc=com\nchangetype: modify\nreplace: telephoneNumber\ntelephoneNumber: +1 555 0100'`,
+		`ldapsearch -x -b 'ou=people,dc=ex,dc=com' '(uid=alice)'`,
+	})
+}

@@ -2,12 +2,12 @@ package guard
 
 import "strings"
 
-// Kubernetes manifests written into the line (a here-document or echo
-// piped to kubectl apply -f -): judged by what they ask of the cluster.
-// Pods given the node (privileged, its process, network or root
-// folder), cluster-admin bound to anonymous or every signed-in user,
-// workloads scheduled in kube-system, mutual TLS made optional, a
-// namespace's pod security set to privileged.
+// Kubernetes manifests and LDAP changes written into the line (a
+// here-document or echo piped to kubectl apply -f -, ldapmodify): judged
+// by what they ask. Pods given the node (privileged, its process,
+// network or root folder), cluster-admin bound to anonymous or every
+// signed-in user, workloads scheduled in kube-system, mutual TLS made
+// optional, a namespace's pod security set to privileged.
 var manifestRules = []*rule{
 	{ID: "manifest-host-access", Level: LevelCritical, Category: CategoryPrivilege, Description: "a manifest applied from the line that gives pods the node (privileged, the host's processes, network or root folder), binds cluster-admin to anonymous or every signed-in user, or runs a workload in kube-system",
 		Suggestions: []string{"Keep workloads unprivileged and out of kube-system; review manifests in a pull request", "Bind narrow roles to named service accounts"},
@@ -80,3 +80,26 @@ func manifestRootHostPath(text string) bool {
 	}
 	return false
 }
+
+// LDAP changes written into the line (ldapmodify <<< $'dn: ...'): an
+// access rule letting everyone write the directory, or an account added
+// to an administrators' group.
+var ldapChangeRule = &rule{ID: "ldap-directory-opened", Level: LevelHigh, Category: CategoryPrivilege, Description: "changing a directory so that anyone may write it, or adding an account to an administrators' group, from the command line",
+	Suggestions: []string{"Change access rules and admin groups through the directory's reviewed process", "Grant the narrowest group the task needs"},
+	names:       names("ldapmodify", "ldapadd"),
+	match: func(a *analysis, c *cmd) (bool, string) {
+		if c.in.kind != flowText || c.in.text == "" {
+			return false, ""
+		}
+		t := strings.ToLower(c.in.text)
+		if strings.Contains(t, "olcaccess") && (strings.Contains(t, "by * write") || strings.Contains(t, "by anonymous write") || strings.Contains(t, "by * manage") || strings.Contains(t, "by users write")) {
+			return true, "the directory's access rule gives everyone write"
+		}
+		if (strings.Contains(t, "add: member") || strings.Contains(t, "add: uniquemember") || strings.Contains(t, "add: memberuid")) &&
+			hasAny(t, "cn=admins", "cn=admin", "cn=administrators", "cn=domain admins", "cn=sudo", "cn=wheel") {
+			return true, "an account added to an administrators' group"
+		}
+		return false, ""
+	}}
+
+func init() { ruleSets = append(ruleSets, []*rule{ldapChangeRule}) }
