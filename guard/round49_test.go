@@ -537,3 +537,19 @@ func TestRound49LDAPChanges(t *testing.T) {
 		`ldapsearch -x -b 'ou=people,dc=ex,dc=com' '(uid=alice)'`,
 	})
 }
+
+// Encryption keys disabled, WireGuard's dump with its private keys.
+func TestRound49KeysDisabledAndWGDump(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`gcloud kms keys versions disable 2 --key=app-cmek --keyring=prod --location=global --project=shop-prod`, CategorySystem, "cli-security-off", LevelHigh},
+		{`az keyvault key set-attributes --vault-name kv-shop-prod --name tde --enabled false`, CategorySystem, "cli-security-off", LevelHigh},
+		{`sudo wg show all dump`, CategoryExfiltration, "private-key-printed", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`gcloud kms keys versions list --key=app-cmek --keyring=prod --location=global`,
+		`az keyvault key set-attributes --vault-name kv-shop-prod --name tde --enabled true`,
+		`sudo wg show wg0 latest-handshakes`,
+		`sudo wg show`,
+	})
+}

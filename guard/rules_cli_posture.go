@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -161,6 +162,12 @@ var cliPostureRules = []*rule{
 			}
 			if control == "" {
 				control = allowListOpened(low)
+			}
+			if control == "" && encryptionKeyDisabled(sub.list(), low) {
+				// gcloud kms keys versions disable, az keyvault key
+				// set-attributes --enabled false: what it encrypts can no
+				// longer be read
+				control = "an encryption key"
 			}
 			if control == "" && (c.name == "kubectl" || c.name == "oc") && touchesProduction(c) && hasWord(args, "set") && hasWord(args, "env") {
 				// kubectl set env deployment/api AUTH_DISABLED=true: the
@@ -1051,4 +1058,27 @@ func wpRemoteSite(c *cmd) bool {
 	h, _, _ = strings.Cut(h, "/")
 	h, _, _ = strings.Cut(h, ":")
 	return h != "" && !isLocalHost(h) && !testName(h)
+}
+
+// encryptionKeyDisabled reports a client disabling a key-management key
+// (gcloud kms keys versions disable, az keyvault key set-attributes
+// --enabled false): the data encrypted under it becomes unreadable.
+func encryptionKeyDisabled(sub, low []string) bool {
+	kms, disable := false, false
+	for _, s := range sub {
+		kms = kms || s == "kms" || s == "keyvault" && slices.Contains(sub, "key")
+		disable = disable || s == "disable" || s == "disable-key"
+	}
+	if !kms {
+		return false
+	}
+	if disable {
+		return true
+	}
+	for i, l := range low {
+		if (l == "--enabled" && i+1 < len(low) && falseWord(low[i+1])) || l == "--enabled=false" {
+			return true
+		}
+	}
+	return false
 }

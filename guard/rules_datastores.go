@@ -492,6 +492,9 @@ var dataStoreRules = []*rule{
 				if len(ops) > 1 && ops[0].s == "showconf" {
 					return true, "wg showconf " + ops[1].s // the interface's settings, its private key among them
 				}
+				if len(ops) > 2 && ops[0].s == "show" && ops[len(ops)-1].s == "dump" {
+					return true, "wg show " + ops[1].s + " dump" // each interface's line starts with its private key
+				}
 			case "openssl":
 				ops := positional(args)
 				if len(ops) == 0 || ops[0].s != "rsa" && ops[0].s != "pkey" && ops[0].s != "ec" {
