@@ -553,3 +553,26 @@ func TestRound49KeysDisabledAndWGDump(t *testing.T) {
 		`sudo wg show`,
 	})
 }
+
+// Services and debuggers opened: Redis published on 0.0.0.0 written out,
+// Visual Studio's remote debugger without authentication, a browser's
+// debugging port on the user's own profile.
+func TestRound49OpenedDebuggers(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`docker run -d -p 0.0.0.0:6379:6379 redis:7 --protected-mode no`, CategorySystem, "service-open-to-all", LevelHigh},
+		{`google-chrome --remote-debugging-port=9222 --user-data-dir=$HOME/.config/google-chrome`, CategoryExfiltration, "browser-profile-debug-port", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`docker run -d -p 127.0.0.1:6379:6379 redis:7 --protected-mode no`,
+		`google-chrome --remote-debugging-port=9222 --user-data-dir=/tmp/chrome-e2e`,
+	})
+	ps := winCorpusContextFor("powershell")
+	checkDanger(t, d, ps, []dangerCase{
+		{`& 'C:\Program Files\Microsoft Visual Studio\2022\Community\Common7\IDE\Remote Debugger\x64\msvsmon.exe' /noauth /anyuser`, CategoryRemoteExec, "debugger-on-every-address", LevelCritical},
+		{`& "C:\Program Files\Google\Chrome\Application\chrome.exe" --remote-debugging-port=9222 --user-data-dir="$env:LOCALAPPDATA\Google\Chrome\User Data"`, CategoryExfiltration, "browser-profile-debug-port", LevelHigh},
+	})
+	checkSafe(t, d, ps, []string{
+		`& 'C:\Program Files\Microsoft Visual Studio\2022\Community\Common7\IDE\Remote Debugger\x64\msvsmon.exe' /silent`,
+	})
+}

@@ -132,6 +132,15 @@ var networkExposeRules = []*rule{
 			}
 			return false, ""
 		}},
+	{ID: "browser-profile-debug-port", Level: LevelHigh, Category: CategoryExfiltration, Description: "a browser started with its debugging port on the user's own profile (any program that reaches the port drives the browser with every session, cookie and saved password it holds)",
+		Suggestions: []string{"Give the automation a profile of its own (--user-data-dir=/tmp/profile)", "Use Playwright's or Puppeteer's bundled browser"},
+		names:       names("chrome", "google-chrome", "google-chrome-stable", "chromium", "chromium-browser", "msedge", "microsoft-edge", "brave", "brave-browser"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			if browserDebugsOwnProfile(c) {
+				return true, c.name + " --remote-debugging-port with the user's own profile"
+			}
+			return false, ""
+		}},
 	{ID: "debugger-on-every-address", Level: LevelCritical, Category: CategoryRemoteExec, Description: "opening a debugger or inspector port on every address of the machine (whoever reaches it runs code in the program)",
 		Suggestions: []string{"Bind the debugger to 127.0.0.1 and reach it through an SSH tunnel"},
 		match: func(a *analysis, c *cmd) (bool, string) {
@@ -158,6 +167,11 @@ var networkExposeRules = []*rule{
 				if _, v, ok := strings.Cut(w.s, "="); ok && strings.HasPrefix(w.s, "-D") && (strings.Contains(v, "-agentlib:jdwp") || strings.Contains(v, "-Xrunjdwp")) && debuggerEverywhere(v) {
 					return true, c.name + " " + w.s
 				}
+			}
+			if lower(c.name) == "msvsmon" && (hasFoldWord(c.args(), "/noauth") || hasFoldWord(c.args(), "-noauth")) {
+				// Visual Studio's remote debugger with no authentication:
+				// anyone on the network attaches to any process
+				return true, "msvsmon /noauth"
 			}
 			if c.name == "dlv" && hasWord(c.args(), "--headless") {
 				// dlv debug --headless --listen=:2345: Delve's API on every
@@ -705,4 +719,21 @@ func strangerProxy(v string) string {
 		return h
 	}
 	return ""
+}
+
+// browserDebugsOwnProfile reports a Chromium browser started with its
+// debugging port on the user's own profile (--user-data-dir naming the
+// browser's default folder) rather than a profile made for the task.
+func browserDebugsOwnProfile(c *cmd) bool {
+	args := c.args()
+	if !hasPrefixWord(args, "--remote-debugging-port") {
+		return false
+	}
+	dir, ok := optValue(args, "", "user-data-dir")
+	if !ok {
+		return false
+	}
+	d := strings.ToLower(strings.ReplaceAll(dir, `\`, "/"))
+	return strings.HasSuffix(strings.TrimSuffix(d, "/"), "/user data") || strings.Contains(d, ".config/google-chrome") || strings.Contains(d, ".config/chromium") ||
+		strings.Contains(d, "application support/google/chrome") || strings.Contains(d, ".config/microsoft-edge")
 }

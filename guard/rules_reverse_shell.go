@@ -67,7 +67,9 @@ var reverseShellRules = []*rule{
 						} else if v, ok := strings.CutPrefix(w.s, "--publish="); ok {
 							p = v
 						}
-						if p != "" && strings.Count(p, ":") == 1 {
+						// 6379:6379, or 0.0.0.0:6379:6379 written out: every
+						// interface (127.0.0.1:6379:6379 is this machine's)
+						if p != "" && (strings.Count(p, ":") == 1 || strings.HasPrefix(p, "0.0.0.0:") || strings.HasPrefix(p, "[::]:")) {
 							return true, "docker run -p " + p + " with the service's protection off"
 						}
 					}
