@@ -576,3 +576,16 @@ func TestRound49OpenedDebuggers(t *testing.T) {
 		`& 'C:\Program Files\Microsoft Visual Studio\2022\Community\Common7\IDE\Remote Debugger\x64\msvsmon.exe' /silent`,
 	})
 }
+
+// A chart pushed with TLS checks off, a registry's tags made mutable.
+func TestRound49ReleaseTrust(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`helm push charts/api-2.0.0.tgz oci://registry.example.com/charts --insecure-skip-tls-verify`, CategorySystem, "tls-off-with-credentials", LevelHigh},
+		{`aws ecr put-image-tag-mutability --repository-name prod/api --image-tag-mutability MUTABLE`, CategorySystem, "cli-security-off", LevelHigh},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`helm push charts/api-2.0.0.tgz oci://registry.example.com/charts`,
+		`aws ecr put-image-tag-mutability --repository-name prod/api --image-tag-mutability IMMUTABLE`,
+	})
+}

@@ -878,6 +878,9 @@ func securityFlagOff(low []string) string {
 		if l == "--enable-legacy-authorization" || l == "--enable-legacy-abac" {
 			return "legacy-authorization" // GKE's ABAC: every account's old broad rights back
 		}
+		if (l == "--image-tag-mutability" && i+1 < len(low) && low[i+1] == "mutable") || l == "--image-tag-mutability=mutable" {
+			return "image-tag-immutability" // a released tag may be pushed over
+		}
 		name, val, hasVal := strings.Cut(l[2:], "=")
 		if !hasVal && i+1 < len(low) {
 			// --mfa-configuration OFF: the value as the next word

@@ -1966,10 +1966,13 @@ var tlsOffRules = []*rule{
 					return false, ""
 				}
 				ops := positional(args)
-				if c.name == "helm" && (len(ops) < 3 || ops[0].s != "repo" || ops[1].s != "add") {
+				if c.name == "helm" && len(ops) >= 3 && ops[0].s == "push" {
+					// helm push CHART oci://registry: the registry's
+					// login and the chart sent unchecked
+					target = hostOf(ops[2].s)
+				} else if c.name == "helm" && (len(ops) < 3 || ops[0].s != "repo" || ops[1].s != "add") {
 					return false, ""
-				}
-				if c.name == "helm" {
+				} else if c.name == "helm" {
 					target = hostOf(ops[2].s)
 				} else {
 					target = firstURLHost(args)
