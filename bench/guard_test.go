@@ -57,12 +57,13 @@ func corpusCommands(b *testing.B) []corpusLine {
 
 // lastRound is what BenchmarkGuardDecisions measured with the previous
 // round's rules (round 48's final build, alternated with round 49's on a
-// shared two-core machine busy with other work): 47,173 and 47,799
-// decisions/s, p99 102.6 and 96.9 µs (the better run's figure below).
-// Round 49's final build measured 47,229 and 47,719 (p99 102.7 and
-// 99.3 µs) in the same runs. Older rounds' figures (90,200 at best on
-// the fifth round's smaller rule set) are in the git history.
-const lastRound = "47,799 decisions/s, p99 97µs"
+// quiet two-core machine): 55,934 and 55,532 decisions/s, p99 84.2 and
+// 84.1 µs (the better run's figure below). Round 49's final build
+// measured 53,296 and 55,315 (p99 90.4 and 87.8 µs) in the same runs,
+// and 93,700 to 96,300 with one goroutine per core. Older rounds'
+// figures (90,200 at best on the fifth round's smaller rule set) are in
+// the git history.
+const lastRound = "55,934 decisions/s, p99 84µs"
 
 // BenchmarkGuardDecisions: firewall decisions per second on one goroutine
 // over the whole corpus, and the p99 latency of one decision.

@@ -75,7 +75,7 @@ var dnsExfilCode = &rule{ID: "data-sent-as-dns-names", Level: LevelCritical, Cat
 		if c.name != "python" && c.name != "python3" {
 			code, ok = optValue(c.args(), "-e", "eval")
 		}
-		if !ok || !hasAny(code, "gethostbyname", "getaddrinfo", "dns.resolver", "dns.resolve", "resolve4", "Resolv", "gethostbyname(") {
+		if !ok || !hasAny(code, "gethostbyname", "getaddrinfo", "dns.resolver", "dns.resolve", "resolve4", "Resolv") {
 			return false, ""
 		}
 		reads := hasAny(code, "open(", "os.environ", "readFileSync", "process.env", "File.read", "ENV[", "$ENV{")
