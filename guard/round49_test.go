@@ -589,3 +589,17 @@ func TestRound49ReleaseTrust(t *testing.T) {
 		`aws ecr put-image-tag-mutability --repository-name prod/api --image-tag-mutability IMMUTABLE`,
 	})
 }
+
+// zsh's zmv: renaming over existing files (-f), or moving the project's
+// files out; a preview (-n) and a plain rename inside the project pass.
+func TestRound49Zmv(t *testing.T) {
+	d := NewDetector(Options{})
+	checkDanger(t, d, corpusContext, []dangerCase{
+		{`autoload -U zmv; zmv -f 'src/(*).js' 'src/$1.ts'`, CategoryFileDelete, "zmv-overwrites", LevelModerate},
+		{`autoload -U zmv; zmv '(**/)(*).go' '/tmp/out/$2.go'`, CategoryFileDelete, "zmv-overwrites", LevelModerate},
+	})
+	checkSafe(t, d, corpusContext, []string{
+		`autoload -U zmv; zmv -n 'src/(*).js' 'src/$1.ts'`,
+		`autoload -U zmv; zmv 'assets/(*).jpeg' 'assets/$1.jpg'`,
+	})
+}

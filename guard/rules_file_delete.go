@@ -10,6 +10,37 @@ import (
 
 // Rules for deleting, emptying or overwriting files that matter (category file_delete).
 var fileDeleteRules = []*rule{
+	{ID: "zmv-overwrites", Level: LevelModerate, Category: CategoryFileDelete, Description: "zsh's zmv renaming files over existing ones (-f), or moving the project's files out of it",
+		Suggestions: []string{"Preview with zmv -n first", "Rename without -f: zmv stops where a name is taken"},
+		names:       names("zmv"),
+		match: func(a *analysis, c *cmd) (bool, string) {
+			args := c.args()
+			force := false
+			for _, w := range args {
+				if len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && isLetters(w.s[1:]) {
+					if strings.ContainsRune(w.s, 'n') {
+						return false, "" // -n: what would be renamed, printed
+					}
+					force = force || strings.ContainsRune(w.s, 'f')
+				}
+			}
+			ops := positional(args)
+			if len(ops) < 2 {
+				return false, ""
+			}
+			if force {
+				return true, "zmv -f " + ops[0].s + " " + ops[len(ops)-1].s
+			}
+			// zmv '(**/)(*).ts' '/tmp/x/$2.ts': the project's files moved
+			// to another folder
+			dest := ops[len(ops)-1].s
+			if (strings.HasPrefix(dest, "/") || strings.HasPrefix(dest, "~")) && !strings.HasPrefix(ops[0].s, "/") && !strings.HasPrefix(ops[0].s, "~") {
+				if p := a.absPath(dest, c.cwd); p == "" || !a.inWork(p) {
+					return true, "zmv " + ops[0].s + " " + dest
+				}
+			}
+			return false, ""
+		}},
 	{ID: "remote-mirror-deletes", Level: LevelCritical, Category: CategoryFileDelete, Description: "mirroring a local folder onto a production machine's data (uploads, backups, shared files) with deletion: whatever the folder lacks is deleted there",
 		Suggestions: []string{"Run it with --dry-run first and read what it would delete", "Copy without --delete, or deploy through the release process"},
 		names:       names("rsync"),
