@@ -12,45 +12,50 @@ var manifestRules = []*rule{
 	{ID: "manifest-host-access", Level: LevelCritical, Category: CategoryPrivilege, Description: "a manifest applied from the line that gives pods the node (privileged, the host's processes, network or root folder), binds cluster-admin to anonymous or every signed-in user, or runs a workload in kube-system",
 		Suggestions: []string{"Keep workloads unprivileged and out of kube-system; review manifests in a pull request", "Bind narrow roles to named service accounts"},
 		names:       names("kubectl", "oc"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			text, ok := appliedManifest(c)
-			if !ok {
-				return false, ""
-			}
+		match: manifestMatch(func(text string) string {
 			switch {
 			case strings.Contains(text, "privileged: true"):
-				return true, "a privileged container"
+				return "a privileged container"
 			case strings.Contains(text, "hostpid: true"), strings.Contains(text, "hostnetwork: true"), strings.Contains(text, "hostipc: true"):
-				return true, "a pod in the node's namespaces"
+				return "a pod in the node's namespaces"
 			case strings.Contains(text, "hostpath:") && manifestRootHostPath(text):
-				return true, "the node's root folder mounted"
+				return "the node's root folder mounted"
 			case strings.Contains(text, "kind: clusterrolebinding") && strings.Contains(text, "name: cluster-admin") &&
 				(strings.Contains(text, "system:anonymous") || strings.Contains(text, "system:unauthenticated") || strings.Contains(text, "system:authenticated")):
-				return true, "cluster-admin bound to every caller"
+				return "cluster-admin bound to every caller"
 			case strings.Contains(text, "namespace: kube-system") && (strings.Contains(text, "kind: cronjob") || strings.Contains(text, "kind: daemonset") || strings.Contains(text, "kind: pod\n")):
-				return true, "a workload in kube-system"
+				return "a workload in kube-system"
 			}
-			return false, ""
-		}},
+			return ""
+		})},
 	{ID: "manifest-security-weakened", Level: LevelHigh, Category: CategorySystem, Description: "a manifest applied from the line that weakens the cluster's security: mutual TLS made optional or off, a namespace's pod security set to privileged",
 		Suggestions: []string{"Keep mTLS STRICT and pod security at baseline or restricted", "Change security settings through the reviewed configuration"},
 		names:       names("kubectl", "oc"),
-		match: func(a *analysis, c *cmd) (bool, string) {
-			text, ok := appliedManifest(c)
-			if !ok {
-				return false, ""
-			}
+		match: manifestMatch(func(text string) string {
 			switch {
 			case strings.Contains(text, "kind: peerauthentication") && (strings.Contains(text, "mode: permissive") || strings.Contains(text, "mode: disable")):
-				return true, "mutual TLS made optional"
+				return "mutual TLS made optional"
 			case strings.Contains(text, "pod-security.kubernetes.io/enforce: privileged"):
-				return true, "pod security set to privileged"
+				return "pod security set to privileged"
 			}
-			return false, ""
-		}},
+			return ""
+		})},
 }
 
 func init() { ruleSets = append(ruleSets, manifestRules) }
+
+// manifestMatch is a rule's match over the manifest a command applies:
+// what judge finds in it (lower case), "" for nothing.
+func manifestMatch(judge func(text string) string) func(a *analysis, c *cmd) (bool, string) {
+	return func(a *analysis, c *cmd) (bool, string) {
+		text, ok := appliedManifest(c)
+		if !ok {
+			return false, ""
+		}
+		note := judge(text)
+		return note != "", note
+	}
+}
 
 // appliedManifest returns, in lower case, the manifest kubectl apply,
 // create or replace -f - reads from text the line holds.
